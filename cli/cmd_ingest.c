@@ -1,0 +1,38 @@
+/* cmd_ingest.c - profreport ingest INPUT... -o STORE */
+#include "cli/commands.h"
+#include "cli/input.h"
+
+static const struct pr_option opts[] = {
+	{ "output", 'o', "STORE", "the store to create or add to (required)" },
+	{ "format", 0, "NAME", "force an input format (see 'profreport formats')" },
+	{ "quiet", 'q', NULL, "print nothing on success" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static int cmd_ingest(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
+{
+	const char *out = pr_arg(cmd, a, "output");
+	struct pr_store *st = NULL;
+	int rc;
+	if (!out)
+		return pr_error_set(err, PR_E_USAGE, "give the store with -o STORE");
+	if (pr_store_open(&st, out, PR_STORE_CREATE, err))
+		return -1;
+	rc = pr_cli_ingest_all(st, a->pos, a->npos, pr_arg(cmd, a, "format"),
+			       pr_arg(cmd, a, "quiet") ? NULL : stdout, err);
+	pr_store_close(st);
+	return rc;
+}
+
+const struct pr_command pr_cmd_ingest = {
+	.name = "ingest",
+	.fn = cmd_ingest,
+	.min_pos = 1,
+	.max_pos = -1,
+	.opts = opts,
+	.usage = "ingest INPUT... -o STORE [--format NAME] [-q]",
+	.summary = "read trace files or directories into an event store (SQLite)",
+	.help = "Each file becomes one run, in one transaction: a file that fails leaves nothing\n"
+		"behind. A file whose content is already in the store is reported, not added\n"
+		"twice. Directories are read recursively; files no format recognizes are skipped.",
+};

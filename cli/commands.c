@@ -1,0 +1,29 @@
+/* commands.c - the table of subcommands, in help order. */
+#include "cli/commands.h"
+
+#include <string.h>
+
+extern const struct pr_command pr_cmd_ingest;
+extern const struct pr_command pr_cmd_summary;
+extern const struct pr_command pr_cmd_formats;
+extern const struct pr_command pr_cmd_dump;
+extern const struct pr_command pr_cmd_query;
+
+const struct pr_command *const pr_commands[] = {
+	&pr_cmd_ingest, &pr_cmd_summary, &pr_cmd_query, &pr_cmd_dump, &pr_cmd_formats, NULL,
+};
+
+const struct pr_command *pr_command_find(const char *name)
+{
+	size_t i;
+	for (i = 0; pr_commands[i]; i++)
+		if (!strcmp(pr_commands[i]->name, name))
+			return pr_commands[i];
+	return NULL;
+}
+
+const char *pr_arg(const struct pr_command *cmd, const struct pr_args *a, const char *lname)
+{
+	int k = pr_opt_index(cmd->opts, lname);
+	return k < 0 ? NULL : a->val[k];
+}

@@ -1,0 +1,30 @@
+/*
+ * commands.h - the subcommand descriptor and table.
+ *
+ * Adding a command = one cmd_<name>.c exporting one const struct
+ * pr_command, one line in commands.c, a CLI test and a README section.
+ * The dispatcher (main.c) handles -h/--help, parses options from the
+ * descriptor's table, checks the positional count, then calls fn.
+ */
+#ifndef PR_COMMANDS_H
+#define PR_COMMANDS_H
+
+#include "cli/opt.h"
+
+struct pr_command {
+	const char *name;
+	int (*fn)(const struct pr_command *cmd, struct pr_args *args, struct pr_error *err);
+	int min_pos, max_pos; /* max_pos -1 = any */
+	const struct pr_option *opts;
+	const char *usage;   /* after "profreport " */
+	const char *summary; /* one line */
+	const char *help;    /* longer text, may be NULL */
+};
+
+extern const struct pr_command *const pr_commands[];
+
+const struct pr_command *pr_command_find(const char *name);
+/* Value of option lname, or NULL. */
+const char *pr_arg(const struct pr_command *cmd, const struct pr_args *a, const char *lname);
+
+#endif

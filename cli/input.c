@@ -1,0 +1,134 @@
+/* input.c - INPUT arguments to a store (implicit ingest). */
+#include "cli/input.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ingest/ingest.h"
+#include "store/strbuf.h"
+#include "store/xalloc.h"
+
+int pr_cli_is_store(const char *path)
+{
+	char magic[16];
+	FILE *f = fopen(path, "rb");
+	int yes;
+	if (!f)
+		return 0;
+	yes = fread(magic, 1, 16, f) == 16 && !memcmp(magic, "SQLite format 3", 16);
+	fclose(f);
+	return yes;
+}
+
+static void report_line(FILE *report, const char *path, const struct pr_ingest_result *r)
+{
+	if (!report)
+		return;
+	if (r->duplicate) {
+		fprintf(report, "'%s': already in the store as run %lld\n", path, (long long)r->run_id);
+		return;
+	}
+	fprintf(report, "'%s': run %lld, %s, %lld spans, %lld samples, %lld instants", path,
+		(long long)r->run_id, r->format, (long long)r->stats.spans,
+		(long long)r->stats.samples, (long long)r->stats.instants);
+	if (r->stats.diags)
+		fprintf(report, ", %lld diagnostics", (long long)r->stats.diags);
+	fputc('\n', report);
+}
+
+/* Prints one input's error now; the first one is returned, marked as printed. */
+static void report_error(struct pr_error *e, struct pr_error *first, int *failed)
+{
+	char line[1200];
+	pr_error_format(e, line, sizeof(line));
+	fprintf(stderr, "profreport: ingest: %s\n", line);
+	if (!*failed) {
+		*first = *e;
+		first->reported = 1;
+	}
+	*failed = 1;
+}
+
+int pr_cli_ingest_all(struct pr_store *st, char **paths, int n, const char *format,
+		      FILE *report, struct pr_error *err)
+{
+	int i, failed = 0, tty = isatty(2);
+	for (i = 0; i < n; i++) {
+		struct pr_pathlist pl = PR_PATHLIST_INIT;
+		struct pr_error e = PR_ERROR_INIT;
+		size_t k;
+		int in_dir = !pr_cli_is_store(paths[i]) && pr_ingest_list(paths[i], &pl, &e) == 0 &&
+			     (pl.n != 1 || strcmp(pl.v[0], paths[i]));
+		if (e.code != PR_OK) {
+			report_error(&e, err, &failed);
+			continue;
+		}
+		for (k = 0; k < pl.n; k++) {
+			struct pr_ingest_result r;
+			struct pr_error fe = PR_ERROR_INIT;
+			if (tty)
+				fprintf(stderr, "ingesting '%s' ...\r", pl.v[k]);
+			if (pr_ingest_file(st, pl.v[k], format, &r, &fe) == 0) {
+				if (tty)
+					fputs("\033[K", stderr);
+				report_line(report, pl.v[k], &r);
+				continue;
+			}
+			if (tty)
+				fputs("\033[K", stderr);
+			if (in_dir && fe.code == PR_E_FORMAT) {
+				if (report)
+					fprintf(report, "'%s': skipped, not a recognized format\n", pl.v[k]);
+				continue;
+			}
+			report_error(&fe, err, &failed);
+		}
+		pr_pathlist_release(&pl);
+	}
+	return failed ? -1 : 0;
+}
+
+int pr_cli_input_open(struct pr_cli_input *in, char **paths, int n, const char *format,
+		      struct pr_error *err)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	int fd;
+
+	memset(in, 0, sizeof(in[0]));
+	if (n == 1 && pr_cli_is_store(paths[0]))
+		return pr_store_open(&in->store, paths[0], PR_STORE_READONLY, err);
+	pr_strbuf_addf(&sb, "%s/profreport-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	fd = mkstemp(sb.buf);
+	if (fd < 0) {
+		pr_strbuf_release(&sb);
+		return pr_error_set(err, PR_E_IO, "cannot create a temporary store");
+	}
+	close(fd);
+	in->tmp_path = pr_strbuf_detach(&sb, NULL);
+	unlink(in->tmp_path);
+	if (pr_store_open(&in->store, in->tmp_path, PR_STORE_CREATE, err) ||
+	    pr_cli_ingest_all(in->store, paths, n, format, NULL, err)) {
+		pr_cli_input_close(in);
+		return -1;
+	}
+	err->code = PR_OK;
+	return 0;
+}
+
+void pr_cli_input_close(struct pr_cli_input *in)
+{
+	pr_store_close(in->store);
+	in->store = NULL;
+	if (in->tmp_path) {
+		struct pr_strbuf j = PR_STRBUF_INIT;
+		unlink(in->tmp_path);
+		pr_strbuf_addf(&j, "%s-journal", in->tmp_path);
+		unlink(j.buf);
+		pr_strbuf_release(&j);
+		free(in->tmp_path);
+		in->tmp_path = NULL;
+	}
+}

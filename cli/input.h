@@ -1,0 +1,34 @@
+/*
+ * input.h - turning command-line INPUTs into a store.
+ *
+ * An INPUT is a store (.db: an SQLite file), a trace file of any format, or
+ * a directory of them. A single store is opened read-only; anything else is
+ * ingested into a temporary store that pr_cli_input_close() deletes.
+ */
+#ifndef PR_CLI_INPUT_H
+#define PR_CLI_INPUT_H
+
+#include "store/store.h"
+
+struct pr_cli_input {
+	struct pr_store *store;
+	char *tmp_path; /* temporary store to delete, or NULL */
+};
+
+int pr_cli_input_open(struct pr_cli_input *in, char **paths, int n, const char *format,
+		      struct pr_error *err) PR_MUST_CHECK;
+void pr_cli_input_close(struct pr_cli_input *in);
+/* 1 when path is an SQLite database file. */
+int pr_cli_is_store(const char *path);
+
+/*
+ * Ingests every file of every path into st; prints one line per file to
+ * `report` (NULL = quiet). Files inside a directory that no format
+ * recognizes are skipped with a note; explicit files are errors.
+ * Returns 0, or -1 with err describing the first failure (all inputs are
+ * still attempted).
+ */
+int pr_cli_ingest_all(struct pr_store *st, char **paths, int n, const char *format,
+		      FILE *report, struct pr_error *err);
+
+#endif

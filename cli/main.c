@@ -1,0 +1,108 @@
+/*
+ * main.c - profreport entry point: dispatch through pr_commands[], print at
+ * most one error line, map errors to exit codes (0 ok, 1 regression,
+ * 2 usage or input error), and fail loudly if stdout cannot be written.
+ */
+#include <jansson.h>
+#include <locale.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "ingest/source.h"
+#include "render/version.h"
+
+static void usage(FILE *out)
+{
+	size_t i;
+	fputs("usage: profreport <command> [options] [args]\n\ncommands:\n", out);
+	for (i = 0; pr_commands[i]; i++)
+		fprintf(out, "  %-10s %s\n", pr_commands[i]->name, pr_commands[i]->summary);
+	fputs("\n'profreport <command> --help' describes a command; 'profreport --version' prints "
+	      "versions.\n",
+	      out);
+}
+
+static void command_help(const struct pr_command *cmd, FILE *out)
+{
+	fprintf(out, "usage: profreport %s\n\n%s\n", cmd->usage, cmd->summary);
+	if (cmd->help)
+		fprintf(out, "\n%s\n", cmd->help);
+	pr_opt_help(cmd->opts, out);
+}
+
+static int finish_stdout(int rc)
+{
+	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
+		fputs("profreport: write failure on standard output\n", stderr);
+		return rc ? rc : 2;
+	}
+	return rc;
+}
+
+static int run(int argc, char **argv)
+{
+	const struct pr_command *cmd;
+	struct pr_args args;
+	struct pr_error err = PR_ERROR_INIT;
+	int i, rc;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		if (argc > 2 && (cmd = pr_command_find(argv[2]))) {
+			command_help(cmd, stdout);
+			return 0;
+		}
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("profreport %s (sqlite %s, jansson %s, cairo %s, zlib %s)\n", PR_VERSION,
+		       sqlite3_libversion(), jansson_version_str(), pr_render_cairo_version(),
+		       pr_source_zlib_version());
+		return 0;
+	}
+	cmd = pr_command_find(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "profreport: '%s' is not a command; see 'profreport --help'\n", argv[1]);
+		return 2;
+	}
+	for (i = 2; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			command_help(cmd, stdout);
+			return 0;
+		}
+	}
+	if (pr_opt_parse(argc - 1, argv + 1, cmd->opts, &args, &err)) {
+		fprintf(stderr, "profreport: %s: %s\nusage: profreport %s\n", cmd->name, err.text,
+			cmd->usage);
+		return 2;
+	}
+	if (args.npos < cmd->min_pos || (cmd->max_pos >= 0 && args.npos > cmd->max_pos)) {
+		fprintf(stderr, "profreport: %s: %s arguments\nusage: profreport %s\n", cmd->name,
+			args.npos < cmd->min_pos ? "missing" : "too many", cmd->usage);
+		free(args.pos);
+		return 2;
+	}
+	rc = cmd->fn(cmd, &args, &err);
+	free(args.pos);
+	if (rc && !err.reported) {
+		char line[1200];
+		pr_error_format(&err, line, sizeof(line));
+		fprintf(stderr, "profreport: %s: %s\n", cmd->name, line);
+	}
+	return rc ? pr_error_exit_code(err.code == PR_OK ? PR_E_USAGE : err.code) : 0;
+}
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "C");
+	signal(SIGPIPE, SIG_IGN);
+	return finish_stdout(run(argc, argv));
+}

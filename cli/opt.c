@@ -1,0 +1,97 @@
+/* opt.c - option parsing from a const table. */
+#include "cli/opt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/xalloc.h"
+
+int pr_opt_index(const struct pr_option *opts, const char *lname)
+{
+	int i;
+	for (i = 0; opts && opts[i].lname; i++)
+		if (!strcmp(opts[i].lname, lname))
+			return i;
+	return -1;
+}
+
+static int find(const struct pr_option *opts, const char *arg, size_t len, char sname)
+{
+	int i;
+	for (i = 0; opts && opts[i].lname; i++) {
+		if (sname && opts[i].sname == sname)
+			return i;
+		if (!sname && strlen(opts[i].lname) == len && !strncmp(opts[i].lname, arg, len))
+			return i;
+	}
+	return -1;
+}
+
+int pr_opt_parse(int argc, char **argv, const struct pr_option *opts, struct pr_args *out,
+		 struct pr_error *err)
+{
+	int i, only_pos = 0;
+	memset(out, 0, sizeof(*out));
+	out->pos = pr_xcalloc((size_t)argc + 1, sizeof(*out->pos));
+	for (i = 1; i < argc; i++) {
+		char *a = argv[i];
+		const char *eq = NULL;
+		int k;
+		if (only_pos || a[0] != '-' || !a[1]) {
+			out->pos[out->npos++] = a;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_pos = 1;
+			continue;
+		}
+		if (a[1] == '-') {
+			eq = strchr(a + 2, '=');
+			k = find(opts, a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2), 0);
+		} else {
+			k = a[2] ? -1 : find(opts, NULL, 0, a[1]);
+		}
+		if (k < 0) {
+			free(out->pos);
+			out->pos = NULL;
+			return pr_error_set(err, PR_E_USAGE, "unknown option '%s'", a);
+		}
+		if (!opts[k].arg) {
+			if (eq) {
+				free(out->pos);
+				out->pos = NULL;
+				return pr_error_set(err, PR_E_USAGE, "option '--%s' takes no value",
+						    opts[k].lname);
+			}
+			out->val[k] = "";
+		} else if (eq) {
+			out->val[k] = eq + 1;
+		} else if (i + 1 < argc) {
+			out->val[k] = argv[++i];
+		} else {
+			free(out->pos);
+			out->pos = NULL;
+			return pr_error_set(err, PR_E_USAGE, "option '%s' needs a value (%s)", a,
+					    opts[k].arg);
+		}
+	}
+	return 0;
+}
+
+void pr_opt_help(const struct pr_option *opts, FILE *out)
+{
+	int i;
+	if (!opts || !opts[0].lname)
+		return;
+	fputs("\noptions:\n", out);
+	for (i = 0; opts[i].lname; i++) {
+		char left[64];
+		if (opts[i].sname)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", opts[i].sname, opts[i].lname,
+				 opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", opts[i].lname,
+				 opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+		fprintf(out, "  %-26s %s\n", left, opts[i].help);
+	}
+}

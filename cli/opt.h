@@ -1,0 +1,37 @@
+/*
+ * opt.h - a small table-driven option parser and help printer.
+ *
+ * Options: --name VALUE, --name=VALUE, -x VALUE, flags without values,
+ * "--" ends options. Everything else is a positional argument.
+ */
+#ifndef PR_OPT_H
+#define PR_OPT_H
+
+#include <stdio.h>
+
+#include "store/error.h"
+
+#define PR_OPT_MAX 16
+#define PR_POS_MAX 4096
+
+struct pr_option {
+	const char *lname; /* without "--" */
+	char sname;        /* 0 = none */
+	const char *arg;   /* NULL = flag; else the value's name for help */
+	const char *help;
+};
+
+struct pr_args {
+	const char *val[PR_OPT_MAX]; /* value, or "" for a set flag, NULL when absent */
+	char **pos;
+	int npos;
+};
+
+/* argv[0] is the command name. */
+int pr_opt_parse(int argc, char **argv, const struct pr_option *opts, struct pr_args *out,
+		 struct pr_error *err) PR_MUST_CHECK;
+void pr_opt_help(const struct pr_option *opts, FILE *out);
+/* Index of the option with this long name (for reading pr_args.val). */
+int pr_opt_index(const struct pr_option *opts, const char *lname);
+
+#endif

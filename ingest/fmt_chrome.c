@@ -1,0 +1,1199 @@
+/*
+ * fmt_chrome.c - Chrome Trace Event JSON (torch.profiler/Kineto, viztracer,
+ * Perfetto/Chrome JSON), object and bare-array forms, plain or gzip.
+ *
+ * Streaming: the file passes through a window that holds one event (or one
+ * top-level metadata value) at a time, so memory does not grow with the
+ * trace. Metadata keys may come before or after "traceEvents".
+ * Times: ts/dur are microseconds (displayTimeUnit only affects display),
+ * parsed exactly from their decimal text into nanoseconds.
+ * Leniency (each repair is a diagnostic): a file cut inside the event array
+ * keeps every complete event; a trailing comma before ']' after events;
+ * raw control characters and invalid UTF-8 inside event strings.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/format.h"
+#include "ingest/jscan.h"
+#include "store/decimal.h"
+#include "store/strmap.h"
+#include "store/xalloc.h"
+
+#define WINDOW_INIT (4u << 20)
+#define WINDOW_MAX ((size_t)1 << 30)
+#define META_MAX (1u << 20)
+
+struct tok {
+	size_t start, len; /* raw extent (string content without quotes) */
+	unsigned char present, is_str, escaped, dirty;
+};
+
+struct event {
+	struct tok ph, name, cat, ts, dur, pid, tid, id, id2, s, bp, scope;
+	int has_args;
+};
+
+struct async_open {
+	int64_t ts, name, cat, track;
+	struct pr_strbuf args;
+};
+
+struct chrome {
+	struct pr_source *src;
+	struct pr_writer *w;
+	struct pr_error *err;
+	char *buf;
+	size_t cap, len, pos;
+	int64_t base; /* file offset of buf[0] */
+	int eof, truncated;
+	struct js_ctx js;
+	int64_t events, ts_min;
+	int has_ts, has_origin, has_rank, torch_hint;
+	struct pr_strbuf args, name, cat, pid, tid, key, tmp;
+	/* one-entry caches */
+	struct pr_strbuf last_thread;
+	int64_t last_track;
+	int64_t last_gpu_track;
+	/* open async slices */
+	struct pr_strmap async;
+	struct async_open *opens;
+	size_t nopens, cap_opens;
+	int64_t *free_opens;
+	size_t nfree;
+};
+
+/* ---- window ---- */
+
+static int refill(struct chrome *ch)
+{
+	long n;
+	if (ch->eof)
+		return 0;
+	if (ch->pos > 0) {
+		memmove(ch->buf, ch->buf + ch->pos, ch->len - ch->pos);
+		ch->base += (int64_t)ch->pos;
+		ch->len -= ch->pos;
+		ch->pos = 0;
+	}
+	if (ch->len == ch->cap) {
+		if (ch->cap >= WINDOW_MAX)
+			return pr_error_at(ch->err, PR_E_LIMIT, ch->base, 0, 0,
+					   "a single JSON value is larger than %zu MiB",
+					   WINDOW_MAX >> 20);
+		ch->cap *= 2;
+		ch->buf = pr_xrealloc(ch->buf, ch->cap);
+	}
+	n = pr_source_read(ch->src, ch->buf + ch->len, ch->cap - ch->len, ch->err);
+	if (n < 0)
+		return -1;
+	if (n == 0)
+		ch->eof = 1;
+	ch->len += (size_t)n;
+	ch->js.buf = ch->buf;
+	ch->js.len = ch->len;
+	ch->js.eof = ch->eof;
+	return 0;
+}
+
+static int js_fail(struct chrome *ch)
+{
+	return pr_error_at(ch->err, PR_E_PARSE, ch->base + (int64_t)ch->js.err_pos, 0, 0, "%s",
+			   ch->js.err_msg);
+}
+
+/* Skips whitespace, reading more as needed. Returns 0, or -1 on read error. */
+static int skip_ws(struct chrome *ch)
+{
+	for (;;) {
+		size_t p = ch->pos;
+		int rc = js_ws(&ch->js, &p);
+		ch->pos = p;
+		if (rc != JS_MORE)
+			return 0;
+		if (refill(ch))
+			return -1;
+	}
+}
+
+static int at_eof(const struct chrome *ch)
+{
+	return ch->pos >= ch->len && ch->eof;
+}
+
+/* ---- tokens ---- */
+
+static int tok_value(struct js_ctx *c, size_t *p, struct tok *t, int want_str, int want_num)
+{
+	char ch = c->buf[*p];
+	int rc;
+	t->present = 0;
+	if (ch == '"') {
+		struct js_str s;
+		rc = js_string(c, p, &s);
+		if (rc != JS_OK)
+			return rc;
+		if (want_str || want_num) {
+			t->start = s.start;
+			t->len = s.len;
+			t->is_str = 1;
+			t->escaped = s.escaped;
+			t->dirty = s.dirty;
+			t->present = 1;
+		}
+		return JS_OK;
+	}
+	if (want_num && (ch == '-' || (ch >= '0' && ch <= '9'))) {
+		t->start = *p;
+		rc = js_number(c, p);
+		if (rc != JS_OK)
+			return rc;
+		t->len = *p - t->start;
+		t->is_str = 0;
+		t->escaped = t->dirty = 0;
+		t->present = 1;
+		return JS_OK;
+	}
+	return js_value(c, p, NULL);
+}
+
+static int key_is(const char *buf, const struct js_str *k, const char *lit, size_t n)
+{
+	return k->len == n && !k->escaped && !memcmp(buf + k->start, lit, n);
+}
+
+/* Parses one event object at *p into ev (extents) and ch->args (minified). */
+static int parse_event(struct chrome *ch, size_t *p, struct event *ev)
+{
+	struct js_ctx *c = &ch->js;
+	const char *b = ch->buf;
+	size_t i = *p + 1;
+	int rc;
+
+	ev->ph.present = ev->name.present = ev->cat.present = ev->ts.present = 0;
+	ev->dur.present = ev->pid.present = ev->tid.present = ev->id.present = 0;
+	ev->id2.present = ev->s.present = ev->bp.present = ev->scope.present = 0;
+	ev->has_args = 0;
+	pr_strbuf_reset(&ch->args);
+	if ((rc = js_ws(c, &i)) != JS_OK)
+		return rc;
+	if (i < c->len && b[i] == '}') {
+		*p = i + 1;
+		return JS_OK;
+	}
+	for (;;) {
+		struct js_str k;
+		struct tok *t = NULL;
+		int want_str = 0, want_num = 0;
+		if (i >= c->len)
+			return js_ws(c, &i) == JS_MORE ? JS_MORE : js_value(c, p, NULL);
+		if (b[i] != '"') {
+			c->err_pos = i;
+			c->err_msg = "object key (a string) expected";
+			c->hit_eof = 0;
+			return JS_ERR;
+		}
+		if ((rc = js_string(c, &i, &k)) != JS_OK)
+			return rc;
+		if ((rc = js_ws(c, &i)) != JS_OK)
+			return rc;
+		if (i >= c->len || b[i] != ':')
+			return i >= c->len ? js_value(c, p, NULL)
+					   : (c->err_pos = i, c->err_msg = "':' expected after object key",
+					      c->hit_eof = 0, JS_ERR);
+		i++;
+		if ((rc = js_ws(c, &i)) != JS_OK)
+			return rc;
+		if (i >= c->len)
+			return js_value(c, p, NULL);
+		switch (k.len) {
+		case 2:
+			if (key_is(b, &k, "ph", 2))
+				t = &ev->ph, want_str = 1;
+			else if (key_is(b, &k, "ts", 2))
+				t = &ev->ts, want_num = 1;
+			else if (key_is(b, &k, "id", 2))
+				t = &ev->id, want_num = 1;
+			else if (key_is(b, &k, "bp", 2))
+				t = &ev->bp, want_str = 1;
+			break;
+		case 1:
+			if (key_is(b, &k, "s", 1))
+				t = &ev->s, want_str = 1;
+			break;
+		case 3:
+			if (key_is(b, &k, "cat", 3))
+				t = &ev->cat, want_str = 1;
+			else if (key_is(b, &k, "dur", 3))
+				t = &ev->dur, want_num = 1;
+			else if (key_is(b, &k, "pid", 3))
+				t = &ev->pid, want_num = 1;
+			else if (key_is(b, &k, "tid", 3))
+				t = &ev->tid, want_num = 1;
+			else if (key_is(b, &k, "id2", 3)) {
+				ev->id2.start = i;
+				if ((rc = js_value(c, &i, NULL)) != JS_OK)
+					return rc;
+				ev->id2.len = i - ev->id2.start;
+				ev->id2.present = 1;
+				goto next;
+			}
+			break;
+		case 4:
+			if (key_is(b, &k, "name", 4))
+				t = &ev->name, want_str = 1;
+			else if (key_is(b, &k, "args", 4)) {
+				if (b[i] == '{') {
+					pr_strbuf_reset(&ch->args);
+					if ((rc = js_value(c, &i, &ch->args)) != JS_OK)
+						return rc;
+					ev->has_args = 1;
+				} else if ((rc = js_value(c, &i, NULL)) != JS_OK) {
+					return rc;
+				}
+				goto next;
+			}
+			break;
+		case 5:
+			if (key_is(b, &k, "scope", 5))
+				t = &ev->scope, want_str = 1;
+			break;
+		}
+		if (t) {
+			if ((rc = tok_value(c, &i, t, want_str, want_num)) != JS_OK)
+				return rc;
+		} else if ((rc = js_value(c, &i, NULL)) != JS_OK) {
+			return rc;
+		}
+	next:
+		if ((rc = js_ws(c, &i)) != JS_OK)
+			return rc;
+		if (i >= c->len)
+			return js_value(c, p, NULL);
+		if (b[i] == '}') {
+			*p = i + 1;
+			return JS_OK;
+		}
+		if (b[i] != ',') {
+			c->err_pos = i;
+			c->err_msg = "',' or '}' expected in object";
+			c->hit_eof = 0;
+			return JS_ERR;
+		}
+		i++;
+		if ((rc = js_ws(c, &i)) != JS_OK)
+			return rc;
+	}
+}
+
+/* Text of a token (decoded when it is an escaped or repaired string). */
+static void tok_text(struct chrome *ch, const struct tok *t, struct pr_strbuf *out)
+{
+	pr_strbuf_reset(out);
+	if (!t->present)
+		return;
+	if (t->escaped || t->dirty)
+		js_decode(ch->buf + t->start, t->len, out);
+	else
+		pr_strbuf_add(out, ch->buf + t->start, t->len);
+}
+
+static int tok_eq(const struct chrome *ch, const struct tok *t, const char *lit)
+{
+	size_t n = strlen(lit);
+	return t->present && t->len == n && !memcmp(ch->buf + t->start, lit, n);
+}
+
+/* Microsecond token -> ns. Returns 0, or -1 when absent or not a number. */
+static int tok_us(const struct chrome *ch, const struct tok *t, int64_t *ns)
+{
+	if (!t->present)
+		return -1;
+	return pr_decimal_scaled(ch->buf + t->start, t->len, 3, ns) == PR_DEC_OK ? 0 : -1;
+}
+
+/* ---- args helpers (over the minified args text) ---- */
+
+typedef void args_fn(struct chrome *ch, const char *key, size_t klen, const char *val,
+		     size_t vlen, int is_str, void *ctx);
+
+static void args_each(struct chrome *ch, args_fn *fn, void *ctx)
+{
+	struct js_ctx c;
+	size_t i = 1;
+	memset(&c, 0, sizeof(c));
+	c.buf = ch->args.buf;
+	c.len = ch->args.len;
+	c.eof = 1;
+	c.flags = JS_LENIENT;
+	if (c.len < 2 || c.buf[0] != '{')
+		return;
+	while (i < c.len && c.buf[i] == '"') {
+		struct js_str k, v;
+		size_t vs;
+		if (js_string(&c, &i, &k) != JS_OK || i >= c.len || c.buf[i] != ':')
+			return;
+		i++;
+		vs = i;
+		if (c.buf[i] == '"') {
+			if (js_string(&c, &i, &v) != JS_OK)
+				return;
+			pr_strbuf_reset(&ch->key);
+			js_decode(c.buf + k.start, k.len, &ch->key);
+			pr_strbuf_reset(&ch->tmp);
+			js_decode(c.buf + v.start, v.len, &ch->tmp);
+			fn(ch, ch->key.buf, ch->key.len, ch->tmp.buf, ch->tmp.len, 1, ctx);
+		} else {
+			if (js_value(&c, &i, NULL) != JS_OK)
+				return;
+			pr_strbuf_reset(&ch->key);
+			js_decode(c.buf + k.start, k.len, &ch->key);
+			fn(ch, ch->key.buf, ch->key.len, c.buf + vs, i - vs, 0, ctx);
+		}
+		if (i < c.len && c.buf[i] == ',')
+			i++;
+	}
+}
+
+static int keyeq(const char *k, size_t n, const char *lit)
+{
+	return strlen(lit) == n && !memcmp(k, lit, n);
+}
+
+/* ---- event handling ---- */
+
+static const char *span_kind(const struct chrome *ch, const struct event *ev)
+{
+	static const struct {
+		const char *cat, *kind;
+	} map[] = {
+		{ "cpu_op", "op" },
+		{ "user_annotation", "phase" },
+		{ "gpu_user_annotation", "gpu_annotation" },
+		{ "kernel", "kernel" },
+		{ "gpu_memcpy", "memcpy" },
+		{ "gpu_memset", "memset" },
+		{ "cuda_runtime", "runtime" },
+		{ "cuda_driver", "runtime" },
+		{ "privateuse1_runtime", "runtime" },
+		{ "xpu_runtime", "runtime" },
+		{ "python_function", "python" },
+		{ "collective_comm", "collective" },
+	};
+	size_t i;
+	if (ev->name.present && ev->name.len > 13 &&
+	    !memcmp(ch->buf + ev->name.start, "ProfilerStep#", 13))
+		return tok_eq(ch, &ev->cat, "gpu_user_annotation") ? "gpu_step" : "step";
+	for (i = 0; i < PR_ARRAY_SIZE(map); i++)
+		if (tok_eq(ch, &ev->cat, map[i].cat))
+			return map[i].kind;
+	return "slice";
+}
+
+static int is_gpu_cat(const struct chrome *ch, const struct event *ev)
+{
+	return tok_eq(ch, &ev->cat, "kernel") || tok_eq(ch, &ev->cat, "gpu_memcpy") ||
+	       tok_eq(ch, &ev->cat, "gpu_memset") || tok_eq(ch, &ev->cat, "gpu_user_annotation");
+}
+
+static void id_text(struct chrome *ch, const struct tok *t, struct pr_strbuf *out)
+{
+	tok_text(ch, t, out);
+}
+
+static int64_t thread_track(struct chrome *ch, const struct event *ev)
+{
+	tok_text(ch, &ev->pid, &ch->pid);
+	tok_text(ch, &ev->tid, &ch->tid);
+	pr_strbuf_reset(&ch->tmp);
+	pr_strbuf_add(&ch->tmp, ch->pid.buf, ch->pid.len + 1);
+	pr_strbuf_add(&ch->tmp, ch->tid.buf, ch->tid.len);
+	if (ch->last_track && ch->tmp.len == ch->last_thread.len &&
+	    !memcmp(ch->tmp.buf, ch->last_thread.buf, ch->tmp.len))
+		return ch->last_track;
+	pr_strbuf_reset(&ch->last_thread);
+	pr_strbuf_add(&ch->last_thread, ch->tmp.buf, ch->tmp.len);
+	ch->last_track = pr_writer_track(ch->w, "thread", ch->pid.buf, ch->tid.buf);
+	return ch->last_track;
+}
+
+static int64_t intern_tok(struct chrome *ch, const struct tok *t, struct pr_strbuf *sb)
+{
+	if (!t->present)
+		return 0;
+	if (!t->escaped && !t->dirty)
+		return pr_writer_intern(ch->w, ch->buf + t->start, t->len);
+	tok_text(ch, t, sb);
+	return pr_writer_intern(ch->w, sb->buf, sb->len);
+}
+
+struct mem_args {
+	double alloc, reserved;
+	int has_alloc, has_reserved;
+	long dev_id, dev_type;
+};
+
+static void mem_arg(struct chrome *ch, const char *k, size_t kl, const char *v, size_t vl,
+		    int is_str, void *ctx)
+{
+	struct mem_args *m = ctx;
+	double d;
+	(void)ch;
+	if (is_str || pr_decimal_double(v, vl, &d) != PR_DEC_OK)
+		return;
+	if (keyeq(k, kl, "Total Allocated")) {
+		m->alloc = d;
+		m->has_alloc = 1;
+	} else if (keyeq(k, kl, "Total Reserved")) {
+		m->reserved = d;
+		m->has_reserved = 1;
+	} else if (keyeq(k, kl, "Device Id")) {
+		m->dev_id = (long)d;
+	} else if (keyeq(k, kl, "Device Type")) {
+		m->dev_type = (long)d;
+	}
+}
+
+static void memory_event(struct chrome *ch, int64_t ts)
+{
+	struct mem_args m = { 0, 0, 0, 0, 0, -1 };
+	char dev[48];
+	args_each(ch, mem_arg, &m);
+	if (m.dev_type == 1)
+		snprintf(dev, sizeof(dev), "cuda:%ld", m.dev_id);
+	else if (m.dev_type == 0)
+		snprintf(dev, sizeof(dev), "cpu");
+	else
+		snprintf(dev, sizeof(dev), "device%ld:%ld", m.dev_type, m.dev_id);
+	if (m.has_alloc)
+		pr_writer_sample(ch->w, pr_writer_series(ch->w, "dev.mem.allocated", dev, "bytes", "B"),
+				 ts, m.alloc);
+	if (m.has_reserved)
+		pr_writer_sample(ch->w, pr_writer_series(ch->w, "dev.mem.reserved", dev, "bytes", "B"),
+				 ts, m.reserved);
+}
+
+struct counter_ctx {
+	int64_t ts;
+	const char *prefix;
+};
+
+static void counter_arg(struct chrome *ch, const char *k, size_t kl, const char *v, size_t vl,
+			int is_str, void *ctx)
+{
+	struct counter_ctx *cc = ctx;
+	double d;
+	char *name;
+	size_t pl = strlen(cc->prefix);
+	if (pr_decimal_double(v, vl, &d) != PR_DEC_OK) {
+		if (!is_str)
+			pr_writer_diag(ch->w, "counter_not_numeric", -1, 0, 0,
+				       "a counter value is not a finite number");
+		return;
+	}
+	name = pr_xmalloc(pl + kl + 2);
+	memcpy(name, cc->prefix, pl);
+	name[pl] = ' ';
+	memcpy(name + pl + 1, k, kl);
+	name[pl + 1 + kl] = '\0';
+	pr_writer_sample(ch->w, pr_writer_series(ch->w, name, "", "", NULL), cc->ts, d);
+	free(name);
+}
+
+struct meta_args {
+	const char *want;
+	struct pr_strbuf *out;
+	int found;
+};
+
+static void meta_arg(struct chrome *ch, const char *k, size_t kl, const char *v, size_t vl,
+		     int is_str, void *ctx)
+{
+	struct meta_args *ma = ctx;
+	(void)ch;
+	(void)is_str;
+	if (!keyeq(k, kl, ma->want))
+		return;
+	pr_strbuf_reset(ma->out);
+	pr_strbuf_add(ma->out, v, vl);
+	ma->found = 1;
+}
+
+static int args_get(struct chrome *ch, const char *key, struct pr_strbuf *out)
+{
+	struct meta_args ma = { key, out, 0 };
+	args_each(ch, meta_arg, &ma);
+	return ma.found;
+}
+
+static void metadata_event(struct chrome *ch, const struct event *ev)
+{
+	struct pr_strbuf val = PR_STRBUF_INIT;
+	tok_text(ch, &ev->name, &ch->name);
+	tok_text(ch, &ev->pid, &ch->pid);
+	if (!strcmp(ch->name.buf, "process_name")) {
+		if (args_get(ch, "name", &val))
+			pr_writer_process_set_name(ch->w, ch->pid.buf, val.buf);
+	} else if (!strcmp(ch->name.buf, "thread_name")) {
+		if (args_get(ch, "name", &val))
+			pr_writer_track_set_name(ch->w, thread_track(ch, ev), val.buf);
+	} else if (!strcmp(ch->name.buf, "thread_sort_index")) {
+		int64_t v;
+		if (args_get(ch, "sort_index", &val) &&
+		    pr_decimal_scaled(val.buf, val.len, 0, &v) == PR_DEC_OK)
+			pr_writer_track_set_sort(ch->w, thread_track(ch, ev), v);
+	}
+	pr_strbuf_release(&val);
+}
+
+static void async_key(struct chrome *ch, const struct event *ev, struct pr_strbuf *key)
+{
+	pr_strbuf_reset(key);
+	tok_text(ch, &ev->cat, &ch->tmp);
+	pr_strbuf_add(key, ch->tmp.buf, ch->tmp.len + 1);
+	if (ev->id2.present) {
+		pr_strbuf_add(key, ch->buf + ev->id2.start, ev->id2.len);
+		pr_strbuf_addch(key, '\0');
+		tok_text(ch, &ev->pid, &ch->tmp);
+		pr_strbuf_add(key, ch->tmp.buf, ch->tmp.len);
+	} else {
+		id_text(ch, &ev->id, &ch->tmp);
+		pr_strbuf_add(key, ch->tmp.buf, ch->tmp.len);
+	}
+	pr_strbuf_addch(key, '\0');
+	tok_text(ch, &ev->scope, &ch->tmp);
+	pr_strbuf_add(key, ch->tmp.buf, ch->tmp.len);
+}
+
+static int64_t async_track(struct chrome *ch, const struct event *ev)
+{
+	tok_text(ch, &ev->pid, &ch->pid);
+	tok_text(ch, &ev->cat, &ch->cat);
+	return pr_writer_track(ch->w, "async", ch->pid.buf, ch->cat.buf);
+}
+
+static void async_begin(struct chrome *ch, const struct event *ev, int64_t ts)
+{
+	struct pr_strbuf key = PR_STRBUF_INIT;
+	struct async_open *o;
+	int64_t idx, old;
+	async_key(ch, ev, &key);
+	if (ch->nfree) {
+		idx = ch->free_opens[--ch->nfree];
+	} else {
+		if (ch->nopens == ch->cap_opens) {
+			ch->cap_opens = ch->cap_opens ? ch->cap_opens * 2 : 16;
+			ch->opens = pr_xreallocarray(ch->opens, ch->cap_opens, sizeof(*ch->opens));
+			ch->free_opens =
+				pr_xreallocarray(ch->free_opens, ch->cap_opens, sizeof(*ch->free_opens));
+		}
+		idx = (int64_t)ch->nopens++;
+		pr_strbuf_init(&ch->opens[idx].args);
+	}
+	o = &ch->opens[idx];
+	o->ts = ts;
+	o->name = intern_tok(ch, &ev->name, &ch->name);
+	o->cat = intern_tok(ch, &ev->cat, &ch->cat);
+	o->track = async_track(ch, ev);
+	pr_strbuf_reset(&o->args);
+	pr_strbuf_add(&o->args, ch->args.buf, ch->args.len);
+	if (pr_strmap_get(&ch->async, key.buf, key.len, &old)) {
+		pr_writer_diag(ch->w, "async_reopened", -1, 0, 0,
+			       "an async slice began again before it ended; the first is dropped");
+		ch->free_opens[ch->nfree++] = old;
+	}
+	pr_strmap_put(&ch->async, key.buf, key.len, idx);
+	pr_strbuf_release(&key);
+}
+
+static void async_emit(struct chrome *ch, struct async_open *o, int64_t end)
+{
+	struct pr_span_in s;
+	s.track = o->track;
+	s.kind = "async";
+	s.name = o->name;
+	s.cat = o->cat;
+	s.ts = o->ts;
+	s.dur = end > o->ts ? end - o->ts : 0;
+	s.args = o->args.buf;
+	s.args_len = o->args.len;
+	pr_writer_span(ch->w, &s);
+}
+
+static void async_end(struct chrome *ch, const struct event *ev, int64_t ts, int64_t offset)
+{
+	struct pr_strbuf key = PR_STRBUF_INIT;
+	int64_t idx;
+	async_key(ch, ev, &key);
+	if (!pr_strmap_del(&ch->async, key.buf, key.len, &idx)) {
+		pr_writer_diag(ch->w, "async_unmatched_end", offset, 0, 0,
+			       "an async end event has no matching begin");
+	} else {
+		async_emit(ch, &ch->opens[idx], ts);
+		ch->free_opens[ch->nfree++] = idx;
+	}
+	pr_strbuf_release(&key);
+}
+
+static void handle_event(struct chrome *ch, const struct event *ev, int64_t offset)
+{
+	struct pr_writer *w = ch->w;
+	char ph;
+	int64_t ts = 0, track;
+
+	if (!ev->ph.present || ev->ph.len != 1) {
+		pr_writer_diag(w, ev->ph.present ? "unknown_phase" : "missing_phase", offset, 0, 0,
+			       ev->ph.present ? "event with an unknown \"ph\" skipped"
+					      : "event without \"ph\" skipped");
+		return;
+	}
+	ph = ch->buf[ev->ph.start];
+	if (ph == 'M') {
+		metadata_event(ch, ev);
+		ch->events++;
+		return;
+	}
+	if (tok_us(ch, &ev->ts, &ts)) {
+		pr_writer_diag(w, "bad_timestamp", offset, 0, 0,
+			       ev->ts.present ? "event \"ts\" is not a number in range; skipped"
+					      : "event without \"ts\" skipped");
+		return;
+	}
+	if (!ch->has_ts || ts < ch->ts_min) {
+		ch->ts_min = ts;
+		ch->has_ts = 1;
+	}
+	ch->events++;
+	switch (ph) {
+	case 'X':
+	case 'B': {
+		struct pr_span_in s;
+		int64_t dur = 0;
+		if (ph == 'X' && ev->dur.present && tok_us(ch, &ev->dur, &dur)) {
+			pr_writer_diag(w, "bad_duration", offset, 0, 0,
+				       "event \"dur\" is not a number in range; taken as 0");
+			dur = 0;
+		}
+		if (dur < 0) {
+			pr_writer_diag(w, "negative_duration", offset, 0, 0,
+				       "event with negative \"dur\"; taken as 0");
+			dur = 0;
+		}
+		track = thread_track(ch, ev);
+		if (is_gpu_cat(ch, ev) && track != ch->last_gpu_track) {
+			pr_writer_track_set_kind(w, track, "gpu_stream");
+			ch->last_gpu_track = track;
+		}
+		if (tok_eq(ch, &ev->cat, "cpu_op"))
+			ch->torch_hint = 1;
+		s.track = track;
+		s.kind = span_kind(ch, ev);
+		s.name = intern_tok(ch, &ev->name, &ch->name);
+		if (!s.name)
+			s.name = pr_writer_intern(w, "", 0);
+		s.cat = intern_tok(ch, &ev->cat, &ch->cat);
+		s.ts = ts;
+		s.dur = dur;
+		s.args = ch->args.buf;
+		s.args_len = ch->args.len;
+		if (ph == 'X')
+			pr_writer_span(w, &s);
+		else
+			pr_writer_span_begin(w, &s);
+		break;
+	}
+	case 'E':
+		track = thread_track(ch, ev);
+		if (pr_writer_span_end(w, track, ts, ch->args.buf, ch->args.len))
+			pr_writer_diag(w, "unmatched_end", offset, 0, 0,
+				       "an \"E\" event has no open \"B\" on its thread");
+		break;
+	case 'i':
+	case 'I':
+	case 'R': {
+		int64_t name;
+		if (tok_eq(ch, &ev->name, "[memory]"))
+			memory_event(ch, ts);
+		if (tok_eq(ch, &ev->s, "g")) {
+			track = pr_writer_track(w, "global", "", "");
+		} else if (tok_eq(ch, &ev->s, "p")) {
+			tok_text(ch, &ev->pid, &ch->pid);
+			track = pr_writer_track(w, "process", ch->pid.buf, "");
+		} else {
+			track = thread_track(ch, ev);
+		}
+		name = intern_tok(ch, &ev->name, &ch->name);
+		tok_text(ch, &ev->s, &ch->tmp);
+		pr_writer_instant(w, track, name ? name : pr_writer_intern(w, "", 0),
+				  intern_tok(ch, &ev->cat, &ch->cat), ts, ch->tmp.len ? ch->tmp.buf : "t",
+				  ch->args.buf, ch->args.len);
+		break;
+	}
+	case 'C': {
+		struct counter_ctx cc;
+		tok_text(ch, &ev->name, &ch->name);
+		if (ev->id.present) {
+			id_text(ch, &ev->id, &ch->tmp);
+			pr_strbuf_addf(&ch->name, " id: %s", ch->tmp.buf);
+		}
+		cc.ts = ts;
+		cc.prefix = ch->name.buf;
+		args_each(ch, counter_arg, &cc);
+		break;
+	}
+	case 'b':
+	case 'S':
+		async_begin(ch, ev, ts);
+		break;
+	case 'e':
+	case 'F':
+		async_end(ch, ev, ts, offset);
+		break;
+	case 'n':
+	case 'T':
+	case 'p':
+		pr_writer_instant(w, async_track(ch, ev), intern_tok(ch, &ev->name, &ch->name),
+				  intern_tok(ch, &ev->cat, &ch->cat), ts, "async", ch->args.buf,
+				  ch->args.len);
+		break;
+	case 's':
+	case 't':
+	case 'f':
+		if (!ev->id.present && !ev->id2.present) {
+			pr_writer_diag(w, "flow_without_id", offset, 0, 0,
+				       "a flow event without \"id\" skipped");
+			break;
+		}
+		if (ev->id.present)
+			id_text(ch, &ev->id, &ch->key);
+		else {
+			pr_strbuf_reset(&ch->key);
+			pr_strbuf_add(&ch->key, ch->buf + ev->id2.start, ev->id2.len);
+		}
+		track = thread_track(ch, ev);
+		tok_text(ch, &ev->bp, &ch->tmp);
+		pr_writer_flow(w, ch->key.buf, ph, track, ts, intern_tok(ch, &ev->name, &ch->name),
+			       intern_tok(ch, &ev->cat, &ch->cat), ch->tmp.len ? ch->tmp.buf : NULL);
+		break;
+	case 'P':
+	case 'N':
+	case 'O':
+	case 'D':
+	case 'V':
+	case 'v':
+	case 'c':
+	case '(':
+	case ')':
+		ch->events--;
+		pr_writer_diag(w, "ignored_phase", offset, 0, 0,
+			       "events of phase '%c' (and other unsupported phases) are not stored", ph);
+		break;
+	default:
+		ch->events--;
+		pr_writer_diag(w, "unknown_phase", offset, 0, 0, "event with unknown phase '%c' skipped",
+			       ph);
+		break;
+	}
+}
+
+/* ---- top level ---- */
+
+/* Runs one event (or non-object element) at ch->pos. 1 = cut by EOF. */
+static int element(struct chrome *ch)
+{
+	for (;;) {
+		size_t p = ch->pos;
+		unsigned long ctrl = ch->js.ctrl_repairs, utf8 = ch->js.utf8_repairs;
+		struct event ev;
+		int rc, is_obj = ch->buf[p] == '{';
+		ch->js.flags = is_obj ? JS_LENIENT : 0;
+		rc = is_obj ? parse_event(ch, &p, &ev) : js_value(&ch->js, &p, NULL);
+		ch->js.flags = 0;
+		if (rc == JS_MORE) {
+			ch->js.ctrl_repairs = ctrl;
+			ch->js.utf8_repairs = utf8;
+			if (refill(ch))
+				return -1;
+			continue;
+		}
+		if (rc == JS_ERR)
+			return ch->js.hit_eof ? 1 : js_fail(ch);
+		if (is_obj) {
+			int64_t off = ch->base + (int64_t)ch->pos;
+			if (ch->js.ctrl_repairs != ctrl)
+				pr_writer_diag(ch->w, "control_character", off, 0, 0,
+					       "raw control character inside a string; escaped");
+			if (ch->js.utf8_repairs != utf8)
+				pr_writer_diag(ch->w, "invalid_utf8", off, 0, 0,
+					       "invalid UTF-8 inside a string; replaced by U+FFFD");
+			handle_event(ch, &ev, off);
+		} else {
+			pr_writer_diag(ch->w, "non_object_event", ch->base + (int64_t)ch->pos, 0, 0,
+				       "an element of the event array is not an object; skipped");
+		}
+		ch->pos = p;
+		return 0;
+	}
+}
+
+static int truncated_here(struct chrome *ch)
+{
+	if (ch->events == 0)
+		return pr_error_at(ch->err, PR_E_PARSE, ch->base + (int64_t)ch->pos, 0, 0,
+				   "unexpected end of input inside the event array");
+	pr_writer_diag(ch->w, "truncated", ch->base + (int64_t)ch->pos, 0, 0,
+		       "the file ends inside the event array (a crashed writer?); the %lld "
+		       "complete events before this point were kept",
+		       (long long)ch->events);
+	ch->truncated = 1;
+	return 0;
+}
+
+/* ch->pos is just after '['. */
+static int event_array(struct chrome *ch)
+{
+	enum { FIRST, ELEM, SEP } st = FIRST;
+	for (;;) {
+		int rc;
+		if (skip_ws(ch))
+			return -1;
+		if (at_eof(ch))
+			return truncated_here(ch);
+		if (st == SEP) {
+			char c = ch->buf[ch->pos];
+			if (c == ']') {
+				ch->pos++;
+				return 0;
+			}
+			if (c != ',')
+				return pr_error_at(ch->err, PR_E_PARSE, ch->base + (int64_t)ch->pos, 0, 0,
+						   "',' or ']' expected in the event array");
+			ch->pos++;
+			st = ELEM;
+			continue;
+		}
+		if (ch->buf[ch->pos] == ']') {
+			if (st == ELEM) {
+				if (ch->events == 0)
+					return pr_error_at(ch->err, PR_E_PARSE,
+							   ch->base + (int64_t)ch->pos, 0, 0,
+							   "value expected after ','");
+				pr_writer_diag(ch->w, "trailing_comma", ch->base + (int64_t)ch->pos, 0,
+					       0, "trailing ',' before ']' in the event array");
+			}
+			ch->pos++;
+			return 0;
+		}
+		rc = element(ch);
+		if (rc < 0)
+			return -1;
+		if (rc == 1)
+			return truncated_here(ch);
+		st = SEP;
+	}
+}
+
+static void meta_value(struct chrome *ch, const char *key, size_t start, size_t end)
+{
+	json_error_t jerr;
+	json_t *v;
+	size_t n = end - start;
+	if (n > META_MAX) {
+		pr_writer_diag(ch->w, "metadata_skipped", ch->base + (int64_t)start, 0, 0,
+			       "top-level key '%s' (%zu bytes) is too large to keep as metadata",
+			       key, n);
+		return;
+	}
+	if (!strcmp(key, "baseTimeNanoseconds")) {
+		int64_t base;
+		if (pr_decimal_scaled(ch->buf + start, n, 0, &base) == PR_DEC_OK) {
+			pr_writer_set_time_origin(ch->w, base);
+			ch->has_origin = 1;
+		}
+	}
+	v = json_loadb(ch->buf + start, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+	if (!v) {
+		pr_writer_diag(ch->w, "metadata_unreadable", ch->base + (int64_t)start, 0, 0,
+			       "top-level key '%s' could not be kept: %s", key, jerr.text);
+		return;
+	}
+	if (!strcmp(key, "distributedInfo") && json_is_object(v)) {
+		json_t *r = json_object_get(v, "rank"), *ws = json_object_get(v, "world_size");
+		pr_writer_set_rank(ch->w, json_is_integer(r) ? json_integer_value(r) : -1,
+				   json_is_integer(ws) ? json_integer_value(ws) : -1);
+		if (json_is_integer(r))
+			ch->has_rank = 1;
+	}
+	if (!strcmp(key, "deviceProperties") || !strcmp(key, "distributedInfo") ||
+	    !strcmp(key, "schemaVersion") || !strcmp(key, "baseTimeNanoseconds"))
+		ch->torch_hint = 1;
+	pr_writer_meta_set(ch->w, key, v);
+}
+
+/* One "key": value member of the top-level object; ch->pos at the key. */
+static int member(struct chrome *ch, int *events_done)
+{
+	for (;;) {
+		size_t p = ch->pos, vstart;
+		struct js_str k;
+		int rc = JS_OK;
+		if (ch->buf[p] != '"')
+			return pr_error_at(ch->err, PR_E_PARSE, ch->base + (int64_t)p, 0, 0,
+					   "object key (a string) expected");
+		rc = js_string(&ch->js, &p, &k);
+		if (rc == JS_OK)
+			rc = js_ws(&ch->js, &p);
+		if (rc == JS_OK && p < ch->len && ch->buf[p] != ':')
+			return pr_error_at(ch->err, PR_E_PARSE, ch->base + (int64_t)p, 0, 0,
+					   "':' expected after object key");
+		if (rc == JS_OK && p < ch->len) {
+			p++;
+			rc = js_ws(&ch->js, &p);
+		}
+		if (rc == JS_OK && p >= ch->len)
+			return pr_error_at(ch->err, PR_E_PARSE, ch->base + (int64_t)p, 0, 0,
+					   "unexpected end of input");
+		if (rc == JS_OK) {
+			pr_strbuf_reset(&ch->key);
+			js_decode(ch->buf + k.start, k.len, &ch->key);
+			if (!strcmp(ch->key.buf, "traceEvents") && ch->buf[p] == '[') {
+				ch->pos = p + 1;
+				if (event_array(ch))
+					return -1;
+				*events_done = 1;
+				return 0;
+			}
+			vstart = p;
+			rc = js_value(&ch->js, &p, NULL);
+			if (rc == JS_OK) {
+				if (!strcmp(ch->key.buf, "traceEvents"))
+					pr_writer_diag(ch->w, "bad_trace_events",
+						       ch->base + (int64_t)vstart, 0, 0,
+						       "\"traceEvents\" is not an array");
+				else
+					meta_value(ch, ch->key.buf, vstart, p);
+				ch->pos = p;
+				return 0;
+			}
+		}
+		if (rc == JS_ERR)
+			return js_fail(ch);
+		if (refill(ch))
+			return -1;
+	}
+}
+
+static int object_form(struct chrome *ch)
+{
+	enum { FIRST, KEY, SEP } st = FIRST;
+	int had_events = 0;
+	for (;;) {
+		if (skip_ws(ch))
+			return -1;
+		if (ch->truncated)
+			return 0;
+		if (at_eof(ch))
+			return pr_error_at(ch->err, PR_E_PARSE, ch->base + (int64_t)ch->pos, 0, 0,
+					   "unexpected end of input in object");
+		if (st == SEP) {
+			char c = ch->buf[ch->pos];
+			if (c == '}') {
+				ch->pos++;
+				break;
+			}
+			if (c != ',')
+				return pr_error_at(ch->err, PR_E_PARSE, ch->base + (int64_t)ch->pos, 0, 0,
+						   "',' or '}' expected in object");
+			ch->pos++;
+			st = KEY;
+			continue;
+		}
+		if (st == FIRST && ch->buf[ch->pos] == '}') {
+			ch->pos++;
+			break;
+		}
+		if (member(ch, &had_events))
+			return -1;
+		st = SEP;
+	}
+	if (!had_events)
+		pr_writer_diag(ch->w, "no_trace_events", -1, 0, 0,
+			       "the JSON object has no \"traceEvents\" array");
+	return 0;
+}
+
+/* Rank from a file name such as rank3.json, rank_12.pt.trace.json, worker7. */
+static int rank_from_name(const char *path, int64_t *rank)
+{
+	const char *base = strrchr(path, '/'), *p;
+	static const char *const words[] = { "rank", "worker" };
+	size_t i;
+	base = base ? base + 1 : path;
+	for (i = 0; i < PR_ARRAY_SIZE(words); i++) {
+		p = strstr(base, words[i]);
+		if (!p)
+			continue;
+		p += strlen(words[i]);
+		if (*p == '_' || *p == '-')
+			p++;
+		if (*p >= '0' && *p <= '9') {
+			int64_t v = 0;
+			while (*p >= '0' && *p <= '9' && v < 100000000)
+				v = v * 10 + (*p++ - '0');
+			*rank = v;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void finish(struct chrome *ch)
+{
+	size_t i;
+	int64_t rank;
+	for (i = 0; i < ch->async.cap; i++) {
+		struct pr_strmap_slot *s = &ch->async.slots[i];
+		if (s->hash < 2)
+			continue;
+		pr_writer_diag(ch->w, "async_unclosed", -1, 0, 0,
+			       "an async slice never ended; kept with zero duration");
+		async_emit(ch, &ch->opens[s->value], ch->opens[s->value].ts);
+	}
+	if (!ch->has_origin && ch->has_ts && ch->ts_min >= 946684800000000000LL) {
+		/* Old Kineto and Chrome wrote absolute epoch microseconds. */
+		pr_writer_set_time_origin(ch->w, 0);
+		pr_writer_meta_set(ch->w, "clock", json_string("epoch"));
+	}
+	if (!ch->has_rank && rank_from_name(pr_source_path(ch->src), &rank)) {
+		pr_writer_set_rank(ch->w, rank, -1);
+		pr_writer_meta_set(ch->w, "rank_source", json_string("file name"));
+	}
+	pr_writer_set_collector(ch->w, ch->torch_hint ? "torch.profiler"
+				: pr_writer_meta_get(ch->w, "viztracer_metadata") ? "viztracer"
+										 : "chrome-trace");
+}
+
+static void chrome_release(struct chrome *ch)
+{
+	size_t i;
+	pr_strbuf_release(&ch->args);
+	pr_strbuf_release(&ch->name);
+	pr_strbuf_release(&ch->cat);
+	pr_strbuf_release(&ch->pid);
+	pr_strbuf_release(&ch->tid);
+	pr_strbuf_release(&ch->key);
+	pr_strbuf_release(&ch->tmp);
+	pr_strbuf_release(&ch->last_thread);
+	for (i = 0; i < ch->nopens; i++)
+		pr_strbuf_release(&ch->opens[i].args);
+	free(ch->opens);
+	free(ch->free_opens);
+	pr_strmap_release(&ch->async);
+	free(ch->buf);
+}
+
+static int chrome_parse(struct pr_source *src, struct pr_writer *w, struct pr_error *err)
+{
+	struct chrome ch;
+	int rc = -1;
+
+	memset(&ch, 0, sizeof(ch));
+	ch.src = src;
+	ch.w = w;
+	ch.err = err;
+	ch.cap = WINDOW_INIT;
+	ch.buf = pr_xmalloc(ch.cap);
+	pr_strbuf_init(&ch.args);
+	pr_strbuf_init(&ch.name);
+	pr_strbuf_init(&ch.cat);
+	pr_strbuf_init(&ch.pid);
+	pr_strbuf_init(&ch.tid);
+	pr_strbuf_init(&ch.key);
+	pr_strbuf_init(&ch.tmp);
+	pr_strbuf_init(&ch.last_thread);
+	if (refill(&ch))
+		goto out;
+	while (ch.len < 3 && !ch.eof)
+		if (refill(&ch))
+			goto out;
+	if (ch.len >= 3 && !memcmp(ch.buf, "\xEF\xBB\xBF", 3))
+		ch.pos = 3;
+	if (skip_ws(&ch))
+		goto out;
+	if (at_eof(&ch)) {
+		pr_error_at(err, PR_E_PARSE, ch.base + (int64_t)ch.pos, 0, 0,
+			    "no JSON value in the input");
+		goto out;
+	}
+	if (ch.buf[ch.pos] == '[') {
+		ch.pos++;
+		if (event_array(&ch))
+			goto out;
+	} else if (ch.buf[ch.pos] == '{') {
+		ch.pos++;
+		if (object_form(&ch))
+			goto out;
+	} else {
+		for (;;) {
+			size_t p = ch.pos;
+			int r = js_value(&ch.js, &p, NULL);
+			if (r == JS_OK) {
+				ch.pos = p;
+				break;
+			}
+			if (r == JS_ERR) {
+				js_fail(&ch);
+				goto out;
+			}
+			if (refill(&ch))
+				goto out;
+		}
+		pr_writer_diag(w, "no_trace_events", -1, 0, 0,
+			       "the JSON value is neither an event array nor a trace object");
+	}
+	if (!ch.truncated) {
+		if (skip_ws(&ch))
+			goto out;
+		if (!at_eof(&ch)) {
+			pr_error_at(err, PR_E_PARSE, ch.base + (int64_t)ch.pos, 0, 0,
+				    "unexpected data after the JSON value");
+			goto out;
+		}
+	}
+	finish(&ch);
+	rc = 0;
+out:
+	chrome_release(&ch);
+	return rc;
+}
+
+static int contains(const unsigned char *h, size_t n, const char *needle)
+{
+	size_t k = strlen(needle), i;
+	for (i = 0; i + k <= n; i++)
+		if (h[i] == (unsigned char)needle[0] && !memcmp(h + i, needle, k))
+			return 1;
+	return 0;
+}
+
+static int chrome_sniff(const unsigned char *head, size_t n, const char *path)
+{
+	size_t i = 0;
+	(void)path;
+	if (n >= 3 && !memcmp(head, "\xEF\xBB\xBF", 3))
+		i = 3;
+	while (i < n && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t'))
+		i++;
+	if (i >= n || (head[i] != '{' && head[i] != '['))
+		return 0;
+	if (contains(head, n, "\"traceEvents\"") || contains(head, n, "\"ph\""))
+		return 90;
+	return 30; /* some JSON: we read it (and say precisely what is wrong) */
+}
+
+const struct pr_format pr_format_chrome = {
+	.name = "chrome",
+	.summary = "Chrome Trace Event JSON: torch.profiler/Kineto, viztracer, Perfetto (.json, .gz)",
+	.sniff = chrome_sniff,
+	.parse = chrome_parse,
+};

@@ -1,0 +1,178 @@
+/* ingest.c - drives one file through sniff, parse and the store writer. */
+#include "ingest/ingest.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "store/strbuf.h"
+#include "store/xalloc.h"
+
+struct locate_ctx {
+	const char *path;
+};
+
+static void locate_cb(void *ctx, int64_t offset, long *line, long *col)
+{
+	struct locate_ctx *lc = ctx;
+	pr_source_locate(lc->path, offset, line, col);
+}
+
+int pr_ingest_file(struct pr_store *st, const char *path, const char *format,
+		   struct pr_ingest_result *res, struct pr_error *err)
+{
+	struct pr_source *src = NULL;
+	struct pr_writer *w = NULL;
+	const struct pr_format *fmt;
+	const unsigned char *head;
+	size_t nhead;
+	struct pr_run_info info;
+	struct locate_ctx lc;
+	char hash[33];
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if (pr_source_open(&src, path, err))
+		return -1;
+	if (pr_source_head(src, &head, &nhead, err))
+		goto fail;
+	if (format) {
+		fmt = pr_format_find(format);
+		if (!fmt) {
+			pr_error_set(err, PR_E_USAGE, "unknown format '%s' (see 'profreport formats')",
+				     format);
+			goto fail;
+		}
+	} else {
+		fmt = pr_format_sniff(head, nhead, path, NULL);
+		if (!fmt) {
+			pr_error_set(err, PR_E_FORMAT,
+				     nhead ? "unrecognized input format (see 'profreport formats')"
+					   : "empty file");
+			pr_error_set_source(err, path);
+			goto fail;
+		}
+	}
+	res->format = fmt->name;
+	info.format = fmt->name;
+	info.source = path;
+	info.label = NULL;
+	if (pr_writer_begin(st, &info, &w, err))
+		goto fail;
+	if (fmt->parse(src, w, err) || pr_writer_failed(w, err)) {
+		if (err->offset >= 0 && err->line <= 0)
+			pr_source_locate(path, err->offset, &err->line, &err->column);
+		goto fail;
+	}
+	lc.path = path;
+	pr_writer_locate_diags(w, locate_cb, &lc);
+	pr_source_hash_hex(src, hash);
+	res->bytes = pr_source_consumed(src);
+	rc = pr_writer_commit(w, hash, res->bytes, &res->run_id, &res->stats, err);
+	w = NULL;
+	if (rc < 0)
+		goto fail;
+	res->duplicate = rc == 1;
+	pr_source_close(src);
+	return 0;
+fail:
+	if (!err->source[0])
+		pr_error_set_source(err, path);
+	pr_writer_abort(w);
+	pr_source_close(src);
+	return -1;
+}
+
+static void list_add(struct pr_pathlist *pl, char *p)
+{
+	if (pl->n == pl->alloc) {
+		pl->alloc = pl->alloc ? pl->alloc * 2 : 16;
+		pl->v = pr_xreallocarray(pl->v, pl->alloc, sizeof(*pl->v));
+	}
+	pl->v[pl->n++] = p;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int list_dir(const char *path, struct pr_pathlist *out, int depth, struct pr_error *err)
+{
+	DIR *d;
+	struct dirent *de;
+	struct pr_pathlist names = PR_PATHLIST_INIT;
+	size_t i;
+	int rc = 0;
+
+	if (depth > 64)
+		return pr_error_set(err, PR_E_LIMIT, "directories nested too deeply");
+	d = opendir(path);
+	if (!d) {
+		pr_error_set(err, PR_E_IO, "cannot open directory: %s", strerror(errno));
+		pr_error_set_source(err, path);
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		list_add(&names, pr_xstrdup(de->d_name));
+	}
+	closedir(d);
+	qsort(names.v, names.n, sizeof(*names.v), cmp_str);
+	for (i = 0; i < names.n; i++) {
+		struct pr_strbuf sb = PR_STRBUF_INIT;
+		struct stat st;
+		pr_strbuf_addf(&sb, "%s/%s", path, names.v[i]);
+		if (stat(sb.buf, &st) != 0) {
+			pr_strbuf_release(&sb);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			rc = list_dir(sb.buf, out, depth + 1, err);
+			pr_strbuf_release(&sb);
+			if (rc)
+				break;
+		} else if (S_ISREG(st.st_mode)) {
+			list_add(out, pr_strbuf_detach(&sb, NULL));
+		} else {
+			pr_strbuf_release(&sb);
+		}
+	}
+	pr_pathlist_release(&names);
+	return rc;
+}
+
+int pr_ingest_list(const char *path, struct pr_pathlist *out, struct pr_error *err)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		pr_error_set(err, PR_E_IO, "cannot open: %s", strerror(errno));
+		pr_error_set_source(err, path);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		size_t len = strlen(path);
+		char *p = pr_xstrdup(path);
+		int rc;
+		while (len > 1 && p[len - 1] == '/')
+			p[--len] = '\0';
+		rc = list_dir(p, out, 0, err);
+		free(p);
+		return rc;
+	}
+	list_add(out, pr_xstrdup(path));
+	return 0;
+}
+
+void pr_pathlist_release(struct pr_pathlist *pl)
+{
+	size_t i;
+	for (i = 0; i < pl->n; i++)
+		free(pl->v[i]);
+	free(pl->v);
+	pl->v = NULL;
+	pl->n = pl->alloc = 0;
+}

@@ -1,0 +1,43 @@
+/*
+ * ingest.h - the ingest stage driver: file -> format -> store.
+ *
+ * USAGE: pr_ingest_file(st, "trace.json.gz", NULL, &res, &err) sniffs the
+ * format (or uses the forced one), parses the whole file into one run in
+ * one transaction, and fills res. Re-ingesting identical content is not an
+ * error: res.duplicate is set and res.run_id names the existing run.
+ * pr_ingest_list() expands directories (recursively, sorted by name) into
+ * the files to ingest.
+ */
+#ifndef PR_INGEST_H
+#define PR_INGEST_H
+
+#include <stdint.h>
+
+#include "ingest/format.h"
+#include "store/store.h"
+
+struct pr_ingest_result {
+	int64_t run_id;
+	int duplicate;
+	const char *format; /* static registry name */
+	int64_t bytes;
+	struct pr_writer_stats stats;
+};
+
+int pr_ingest_file(struct pr_store *st, const char *path, const char *format,
+		   struct pr_ingest_result *res, struct pr_error *err) PR_MUST_CHECK;
+
+struct pr_pathlist {
+	char **v;
+	size_t n, alloc;
+};
+#define PR_PATHLIST_INIT { NULL, 0, 0 }
+/*
+ * Appends path, or the regular files below it when it is a directory
+ * (hidden entries skipped, names sorted bytewise). Fails on a missing path.
+ */
+int pr_ingest_list(const char *path, struct pr_pathlist *out, struct pr_error *err)
+	PR_MUST_CHECK;
+void pr_pathlist_release(struct pr_pathlist *pl);
+
+#endif

@@ -1,0 +1,42 @@
+/* registry.c - the table of ingest formats, in sniff tie-break order. */
+#include "ingest/format.h"
+
+#include <string.h>
+
+extern const struct pr_format pr_format_chrome;
+extern const struct pr_format pr_format_qnn_csv;
+extern const struct pr_format pr_format_csv;
+
+const struct pr_format *const pr_formats[] = {
+	&pr_format_chrome,
+	&pr_format_qnn_csv,
+	&pr_format_csv,
+	NULL,
+};
+
+const struct pr_format *pr_format_find(const char *name)
+{
+	size_t i;
+	for (i = 0; pr_formats[i]; i++)
+		if (!strcmp(pr_formats[i]->name, name))
+			return pr_formats[i];
+	return NULL;
+}
+
+const struct pr_format *pr_format_sniff(const unsigned char *head, size_t n, const char *path,
+					int *confidence)
+{
+	const struct pr_format *best = NULL;
+	int best_score = 0;
+	size_t i;
+	for (i = 0; pr_formats[i]; i++) {
+		int s = pr_formats[i]->sniff(head, n, path);
+		if (s > best_score) {
+			best_score = s;
+			best = pr_formats[i];
+		}
+	}
+	if (confidence)
+		*confidence = best_score;
+	return best_score >= PR_SNIFF_MIN ? best : NULL;
+}

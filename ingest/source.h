@@ -1,0 +1,43 @@
+/*
+ * source.h - a byte stream over a file, gzip-compressed or plain.
+ *
+ * USAGE: pr_source_open(&src, path, &err); pr_source_head(src, &p, &n)
+ * returns the first bytes (up to PR_SOURCE_HEAD) for sniffing without
+ * consuming them; pr_source_read() then delivers the whole stream from the
+ * start. Every byte delivered is hashed: pr_source_hash_hex() after EOF is
+ * the content hash of the decoded stream. A UTF-8 BOM is kept in the
+ * stream (parsers skip it) so offsets match the file.
+ * pr_source_locate() turns byte offsets into 1-based line/column by
+ * reading the file again (error paths only; the hot path counts nothing).
+ */
+#ifndef PR_SOURCE_H
+#define PR_SOURCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/error.h"
+#include "store/hash.h"
+
+#define PR_SOURCE_HEAD 65536
+
+struct pr_source;
+
+int pr_source_open(struct pr_source **out, const char *path, struct pr_error *err)
+	PR_MUST_CHECK;
+void pr_source_close(struct pr_source *src);
+const char *pr_source_path(const struct pr_source *src);
+int pr_source_is_gzip(const struct pr_source *src);
+/* First bytes of the decoded stream (fewer at EOF). Does not consume. */
+int pr_source_head(struct pr_source *src, const unsigned char **p, size_t *n,
+		   struct pr_error *err) PR_MUST_CHECK;
+/* Reads up to cap bytes; returns the count, 0 at EOF, -1 on error. */
+long pr_source_read(struct pr_source *src, void *buf, size_t cap, struct pr_error *err);
+/* Total bytes delivered so far. */
+int64_t pr_source_consumed(const struct pr_source *src);
+void pr_source_hash_hex(const struct pr_source *src, char out[33]);
+/* Line/column (1-based, column in bytes) of a byte offset; 0/0 if unknown. */
+void pr_source_locate(const char *path, int64_t offset, long *line, long *col);
+const char *pr_source_zlib_version(void);
+
+#endif

@@ -1,0 +1,53 @@
+/* units.c - unit-aware number formatting. */
+#include "render/units.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void pr_fmt_duration(double ns, char *buf, size_t n)
+{
+	double a = fabs(ns);
+	if (a >= 1e9)
+		snprintf(buf, n, "%.3f s", ns / 1e9);
+	else if (a >= 1e6)
+		snprintf(buf, n, "%.3f ms", ns / 1e6);
+	else if (a >= 1e3)
+		snprintf(buf, n, "%.3f us", ns / 1e3);
+	else
+		snprintf(buf, n, "%.0f ns", ns);
+}
+
+void pr_fmt_bytes(double bytes, char *buf, size_t n)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double a = fabs(bytes);
+	size_t u = 0;
+	while (a >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		a /= 1024;
+		bytes /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, n, "%.0f B", bytes);
+	else
+		snprintf(buf, n, "%.2f %s", bytes, units[u]);
+}
+
+void pr_fmt_value(double v, const char *unit, char *buf, size_t n)
+{
+	if (!strcmp(unit, "bytes"))
+		pr_fmt_bytes(v, buf, n);
+	else if (!strcmp(unit, "ns"))
+		pr_fmt_duration(v, buf, n);
+	else if (!strcmp(unit, "percent"))
+		snprintf(buf, n, "%.1f %%", v);
+	else if (!strcmp(unit, "celsius"))
+		snprintf(buf, n, "%.1f C", v);
+	else if (!strcmp(unit, "watts"))
+		snprintf(buf, n, "%.1f W", v);
+	else if (unit[0])
+		snprintf(buf, n, "%.6g %s", v, unit);
+	else
+		snprintf(buf, n, "%.6g", v);
+}

@@ -1,0 +1,18 @@
+/*
+ * units.h - human-readable numbers with stated units (IEC for bytes:
+ * KiB/MiB/GiB; SI prefixes for time: ns/us/ms/s). Locale-independent.
+ */
+#ifndef PR_UNITS_H
+#define PR_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* "12.345 ms" - three significant decimals, unit by magnitude. */
+void pr_fmt_duration(double ns, char *buf, size_t n);
+/* "1.50 GiB" */
+void pr_fmt_bytes(double bytes, char *buf, size_t n);
+/* A value in its canonical store unit (bytes, ns, percent, ...). */
+void pr_fmt_value(double v, const char *unit, char *buf, size_t n);
+
+#endif

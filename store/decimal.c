@@ -1,0 +1,131 @@
+/* decimal.c - exact decimal parsing into scaled integers. */
+#include "store/decimal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const uint64_t pow10_u64[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL,
+};
+
+int pr_decimal_scaled(const char *s, size_t n, int scale_exp, int64_t *out)
+{
+	const char *p = s, *end = s + n;
+	int neg = 0, sticky = 0, ndig = 0, any = 0;
+	uint64_t mant = 0;
+	long exp10 = 0, e;
+
+	if (p < end && (*p == '-' || *p == '+'))
+		neg = *p++ == '-';
+	if (p == end || !(*p >= '0' && *p <= '9'))
+		return PR_DEC_SYNTAX;
+	while (p < end && *p >= '0' && *p <= '9') {
+		any = 1;
+		if (ndig < 19) {
+			mant = mant * 10 + (uint64_t)(*p - '0');
+			if (mant)
+				ndig++;
+		} else {
+			exp10++;
+			sticky |= *p != '0';
+		}
+		p++;
+	}
+	if (p < end && *p == '.') {
+		p++;
+		if (p == end || !(*p >= '0' && *p <= '9'))
+			return PR_DEC_SYNTAX;
+		while (p < end && *p >= '0' && *p <= '9') {
+			if (ndig < 19) {
+				mant = mant * 10 + (uint64_t)(*p - '0');
+				if (mant)
+					ndig++;
+				exp10--;
+			} else {
+				sticky |= *p != '0';
+			}
+			p++;
+		}
+	}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		int eneg = 0;
+		long ev = 0;
+		p++;
+		if (p < end && (*p == '-' || *p == '+'))
+			eneg = *p++ == '-';
+		if (p == end || !(*p >= '0' && *p <= '9'))
+			return PR_DEC_SYNTAX;
+		while (p < end && *p >= '0' && *p <= '9') {
+			if (ev < 100000)
+				ev = ev * 10 + (*p - '0');
+			p++;
+		}
+		exp10 += eneg ? -ev : ev;
+	}
+	if (p != end || !any)
+		return PR_DEC_SYNTAX;
+
+	e = exp10 + scale_exp;
+	if (mant == 0) {
+		*out = 0;
+		return PR_DEC_OK;
+	}
+	if (e >= 0) {
+		if (e > 19 || mant > UINT64_MAX / pow10_u64[e])
+			return PR_DEC_RANGE;
+		mant *= pow10_u64[e];
+	} else {
+		uint64_t div, q, r;
+		if (-e > 19) {
+			mant = 0; /* |value| < 0.5 after scaling: rounds to 0 */
+		} else {
+			div = pow10_u64[-e];
+			q = mant / div;
+			r = mant % div;
+			if (r > div / 2 || (r == div / 2 && (div % 2 == 0)) ||
+			    (r == div / 2 && sticky))
+				q++;
+			mant = q;
+		}
+	}
+	if (neg) {
+		if (mant > (uint64_t)INT64_MAX + 1)
+			return PR_DEC_RANGE;
+		*out = mant == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mant;
+	} else {
+		if (mant > (uint64_t)INT64_MAX)
+			return PR_DEC_RANGE;
+		*out = (int64_t)mant;
+	}
+	return PR_DEC_OK;
+}
+
+int pr_decimal_double(const char *s, size_t n, double *out)
+{
+	char tmp[64], *endp;
+	double v;
+	int64_t dummy;
+	int rc;
+
+	if (n == 0 || n >= sizeof(tmp))
+		return n ? PR_DEC_RANGE : PR_DEC_SYNTAX;
+	/* Syntax check with the exact parser (scale 0 may overflow; that's fine). */
+	rc = pr_decimal_scaled(s, n, -400, &dummy);
+	if (rc == PR_DEC_SYNTAX)
+		return rc;
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	errno = 0;
+	v = strtod(tmp, &endp);
+	if (endp != tmp + n)
+		return PR_DEC_SYNTAX;
+	if (!isfinite(v))
+		return PR_DEC_RANGE;
+	*out = v;
+	return PR_DEC_OK;
+}

@@ -1,0 +1,57 @@
+/*
+ * error.h - errors as values.
+ *
+ * USAGE: library functions take a struct pr_error * and return 0 on success
+ * or -1 after filling it: `return pr_error_set(err, PR_E_PARSE, "...")`.
+ * Library code never prints and never exits; cli/main.c prints one line.
+ *
+ * Positions: a parser that knows line/column sets them (1-based); a parser
+ * that only knows a byte offset sets `offset` and the ingest driver turns it
+ * into line/column by re-reading the source.
+ */
+#ifndef PR_ERROR_H
+#define PR_ERROR_H
+
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "store/pr_common.h"
+
+enum pr_errcode {
+	PR_OK = 0,
+	PR_E_USAGE,      /* bad command line */
+	PR_E_IO,         /* cannot open/read/write a file */
+	PR_E_PARSE,      /* malformed input */
+	PR_E_FORMAT,     /* input of no known/forced format */
+	PR_E_LIMIT,      /* input beyond a documented limit (nesting, size) */
+	PR_E_STORE,      /* SQLite failure or store version mismatch */
+	PR_E_REGRESSION, /* compare found a regression */
+};
+
+struct pr_error {
+	enum pr_errcode code;
+	char source[512];  /* file the error is about, or "" */
+	long line, column; /* 1-based; 0 = unknown */
+	int64_t offset;    /* byte offset in the source; -1 = unknown */
+	char text[512];
+	int reported; /* the CLI already printed it */
+};
+
+#define PR_ERROR_INIT { PR_OK, "", 0, 0, -1, "", 0 }
+
+void pr_error_init(struct pr_error *err);
+int pr_error_set(struct pr_error *err, enum pr_errcode code, const char *fmt, ...)
+	PR_PRINTF_LIKE(3, 4);
+int pr_error_vset(struct pr_error *err, enum pr_errcode code, const char *fmt, va_list ap)
+	PR_PRINTF_LIKE(3, 0);
+/* Like pr_error_set, and record where: offset (or -1), line/col (or 0). */
+int pr_error_at(struct pr_error *err, enum pr_errcode code, int64_t offset, long line,
+		long column, const char *fmt, ...) PR_PRINTF_LIKE(6, 7);
+void pr_error_set_source(struct pr_error *err, const char *source);
+/* "'file':12:7: text" (position parts only when known). */
+void pr_error_format(const struct pr_error *err, char *buf, size_t n);
+/* Process exit status for an error code: 0 ok, 1 regression, 2 otherwise. */
+int pr_error_exit_code(enum pr_errcode code);
+const char *pr_errcode_name(enum pr_errcode code);
+
+#endif

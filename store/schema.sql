@@ -1,0 +1,137 @@
+-- profreport event store, schema version 1 (PRAGMA user_version = 1).
+-- Times are int64 nanoseconds on the run's clock; run.time_origin_ns maps
+-- clock 0 to absolute Unix epoch nanoseconds when the source says so.
+CREATE TABLE run(
+  id INTEGER PRIMARY KEY,
+  format TEXT NOT NULL,
+  collector TEXT,
+  label TEXT,
+  source TEXT NOT NULL,
+  content_hash TEXT NOT NULL UNIQUE,
+  bytes INTEGER NOT NULL,
+  rank INTEGER,
+  world_size INTEGER,
+  time_origin_ns INTEGER,
+  time_synthetic INTEGER NOT NULL DEFAULT 0,
+  ts_min INTEGER,
+  ts_max INTEGER,
+  span_count INTEGER NOT NULL DEFAULT 0,
+  sample_count INTEGER NOT NULL DEFAULT 0,
+  instant_count INTEGER NOT NULL DEFAULT 0,
+  meta TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE string(
+  id INTEGER PRIMARY KEY,
+  value TEXT NOT NULL
+);
+-- Event args are stored split: argkeys holds each distinct key list once
+-- (a JSON array of names); a row's args is then the JSON array of values
+-- in that order. Rows whose args are not a JSON object keep args as given
+-- and args_keys NULL. The views below rebuild the original JSON objects.
+CREATE TABLE argkeys(
+  id INTEGER PRIMARY KEY,
+  keys TEXT NOT NULL
+);
+CREATE TABLE track(
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES run(id),
+  kind TEXT NOT NULL,
+  pid TEXT,
+  tid TEXT,
+  name TEXT,
+  process_name TEXT,
+  sort_index INTEGER
+);
+CREATE TABLE span(
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES run(id),
+  track_id INTEGER NOT NULL REFERENCES track(id),
+  kind TEXT NOT NULL,
+  name_id INTEGER NOT NULL REFERENCES string(id),
+  cat_id INTEGER REFERENCES string(id),
+  ts INTEGER NOT NULL,
+  dur INTEGER NOT NULL,
+  self INTEGER,
+  depth INTEGER,
+  parent_id INTEGER,
+  args_keys INTEGER REFERENCES argkeys(id),
+  args TEXT
+);
+CREATE TABLE series(
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES run(id),
+  name TEXT NOT NULL,
+  device TEXT NOT NULL DEFAULT '',
+  unit TEXT NOT NULL,
+  orig_unit TEXT,
+  count INTEGER NOT NULL DEFAULT 0,
+  min REAL,
+  max REAL,
+  ts_min INTEGER,
+  ts_max INTEGER
+);
+CREATE TABLE sample(
+  series_id INTEGER NOT NULL REFERENCES series(id),
+  ts INTEGER NOT NULL,
+  value REAL NOT NULL
+);
+CREATE TABLE instant(
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES run(id),
+  track_id INTEGER REFERENCES track(id),
+  name_id INTEGER NOT NULL REFERENCES string(id),
+  cat_id INTEGER REFERENCES string(id),
+  ts INTEGER NOT NULL,
+  scope TEXT,
+  args_keys INTEGER REFERENCES argkeys(id),
+  args TEXT
+);
+CREATE TABLE flow(
+  run_id INTEGER NOT NULL REFERENCES run(id),
+  flow_id TEXT NOT NULL,
+  phase TEXT NOT NULL,
+  track_id INTEGER REFERENCES track(id),
+  ts INTEGER NOT NULL,
+  name_id INTEGER REFERENCES string(id),
+  cat_id INTEGER REFERENCES string(id),
+  bind TEXT
+);
+CREATE TABLE metric(
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES run(id),
+  name TEXT NOT NULL,
+  value REAL,
+  unit TEXT,
+  span_id INTEGER,
+  origin TEXT NOT NULL,
+  detail TEXT
+);
+CREATE TABLE diag(
+  run_id INTEGER NOT NULL REFERENCES run(id),
+  code TEXT NOT NULL,
+  count INTEGER NOT NULL,
+  line INTEGER,
+  col INTEGER,
+  offset INTEGER,
+  message TEXT NOT NULL
+);
+CREATE VIEW span_v AS
+  SELECT s.id, s.run_id, s.track_id, t.pid, t.tid, t.name AS track, s.kind, n.value AS name,
+         c.value AS cat, s.ts, s.dur, s.self, s.depth, s.parent_id,
+         CASE WHEN s.args_keys IS NULL THEN s.args ELSE
+           (SELECT json_group_object(k.value, json(s.args -> ('$[' || k.key || ']')))
+            FROM argkeys a, json_each(a.keys) k WHERE a.id = s.args_keys) END AS args
+  FROM span s JOIN string n ON n.id = s.name_id
+  LEFT JOIN string c ON c.id = s.cat_id
+  LEFT JOIN track t ON t.id = s.track_id;
+CREATE VIEW instant_v AS
+  SELECT i.id, i.run_id, t.pid, t.tid, n.value AS name, c.value AS cat, i.ts, i.scope,
+         CASE WHEN i.args_keys IS NULL THEN i.args ELSE
+           (SELECT json_group_object(k.value, json(i.args -> ('$[' || k.key || ']')))
+            FROM argkeys a, json_each(a.keys) k WHERE a.id = i.args_keys) END AS args
+  FROM instant i JOIN string n ON n.id = i.name_id
+  LEFT JOIN string c ON c.id = i.cat_id
+  LEFT JOIN track t ON t.id = i.track_id;
+CREATE VIEW sample_v AS
+  SELECT se.run_id, se.name, se.device, se.unit, sa.ts, sa.value
+  FROM sample sa JOIN series se ON se.id = sa.series_id;

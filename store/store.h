@@ -1,0 +1,162 @@
+/*
+ * store.h - the SQLite event store (schema: store/schema.sql, README).
+ *
+ * USAGE
+ *   struct pr_store *st; pr_store_open(&st, "runs.db", PR_STORE_CREATE, &err);
+ *   struct pr_writer *w; pr_writer_begin(st, &info, &w, &err);
+ *   ... pr_writer_span / pr_writer_sample / pr_writer_diag ...
+ *   pr_writer_commit(w, hash, bytes, &run_id, &err);   (or pr_writer_abort(w))
+ *   pr_store_close(st);
+ *
+ * A writer is one ingested source = one SQLite transaction: commit makes the
+ * whole run visible, abort (or any failure) leaves nothing behind. Rows are
+ * batched and inserted by a background thread, so a parser and SQLite use
+ * both cores; the writer's own memory is bounded by the open spans, tracks,
+ * series and distinct strings, never by the number of events.
+ *
+ * Spans are nested by the writer: per track it keeps the stack of open spans
+ * and fills parent_id, depth and self (duration minus direct children). Spans
+ * must arrive in start order per track for that; a track whose spans do not
+ * is marked and re-nested from the stored rows at commit.
+ *
+ * OWNERSHIP: strings passed in are copied; json_t values passed to
+ * pr_writer_meta_set are stolen.
+ * LIMITATIONS: one writer per store at a time; not thread-safe beyond that.
+ */
+#ifndef PR_STORE_H
+#define PR_STORE_H
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "store/error.h"
+
+#define PR_STORE_SCHEMA_VERSION 1
+
+struct sqlite3;
+struct pr_store;
+struct pr_writer;
+
+enum {
+	PR_STORE_READONLY = 1, /* open an existing store read-only */
+	PR_STORE_CREATE = 2,   /* create when missing */
+};
+
+extern const char pr_store_schema_sql[];
+
+int pr_store_open(struct pr_store **out, const char *path, int flags, struct pr_error *err)
+	PR_MUST_CHECK;
+void pr_store_close(struct pr_store *st);
+/* Borrowed SQLite handle, for read-side code (analyze/, dump, query). */
+struct sqlite3 *pr_store_db(struct pr_store *st);
+const char *pr_store_path(const struct pr_store *st);
+
+/* ---- writing one run ---- */
+
+struct pr_run_info {
+	const char *format; /* registry name of the ingester */
+	const char *source; /* path as given by the user */
+	const char *label;  /* NULL: basename of source */
+};
+
+/* Counters, for progress and tests. */
+struct pr_writer_stats {
+	int64_t spans, samples, instants, flows, metrics, diags;
+};
+
+int pr_writer_begin(struct pr_store *st, const struct pr_run_info *info, struct pr_writer **out,
+		    struct pr_error *err) PR_MUST_CHECK;
+/*
+ * Finishes the run: closes open spans, re-nests unsorted tracks, writes
+ * tracks/series/diagnostics/run row, builds indexes, commits. Returns 0 and
+ * *run_id; or 1 when a run with the same content hash exists (nothing is
+ * written, *run_id = the existing run); or -1 on error (rolled back).
+ * stats (may be NULL) receives the final counters.
+ * The writer is freed in every case.
+ */
+int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t bytes,
+		     int64_t *run_id, struct pr_writer_stats *stats, struct pr_error *err)
+	PR_MUST_CHECK;
+/* Rolls back and frees. NULL-safe. */
+void pr_writer_abort(struct pr_writer *w);
+/* Non-zero (and fills err) when the background inserter failed. */
+int pr_writer_failed(struct pr_writer *w, struct pr_error *err);
+
+/* Run attributes (any time before commit; later calls win). */
+void pr_writer_set_collector(struct pr_writer *w, const char *collector);
+void pr_writer_set_rank(struct pr_writer *w, int64_t rank, int64_t world_size);
+void pr_writer_set_time_origin(struct pr_writer *w, int64_t epoch_ns);
+void pr_writer_set_time_synthetic(struct pr_writer *w, int synthetic);
+/* Sets meta[key] = value (stolen). */
+void pr_writer_meta_set(struct pr_writer *w, const char *key, json_t *value);
+/* Returns the value of meta[key] (borrowed) or NULL. */
+json_t *pr_writer_meta_get(struct pr_writer *w, const char *key);
+
+/* Interned string id (names, categories). n bytes, need not be NUL-terminated. */
+int64_t pr_writer_intern(struct pr_writer *w, const char *s, size_t n);
+
+/*
+ * Tracks: found or created by (kind, pid, tid); pid/tid are text (numbers
+ * as their decimal text). Names and sort order may be set later.
+ */
+int64_t pr_writer_track(struct pr_writer *w, const char *kind, const char *pid, const char *tid);
+void pr_writer_track_set_kind(struct pr_writer *w, int64_t track, const char *kind);
+void pr_writer_track_set_name(struct pr_writer *w, int64_t track, const char *name);
+void pr_writer_track_set_sort(struct pr_writer *w, int64_t track, int64_t sort_index);
+/* Process attributes apply to every track with this pid. */
+void pr_writer_process_set_name(struct pr_writer *w, const char *pid, const char *name);
+
+struct pr_span_in {
+	int64_t track;
+	const char *kind; /* static string: op, step, phase, kernel, ... */
+	int64_t name, cat; /* interned ids; cat 0 = none */
+	int64_t ts, dur;   /* ns; dur >= 0 */
+	const char *args;  /* JSON object text or NULL */
+	size_t args_len;
+};
+
+/* A complete span. Returns its id. */
+int64_t pr_writer_span(struct pr_writer *w, const struct pr_span_in *s);
+/* Opens a span (dur is ignored); returns its id. */
+int64_t pr_writer_span_begin(struct pr_writer *w, const struct pr_span_in *s);
+/*
+ * Closes the most recent open span on the track at ts; args (JSON object
+ * text or NULL) are merged into the span's args. Returns 0, or -1 when the
+ * track has no open span.
+ */
+int pr_writer_span_end(struct pr_writer *w, int64_t track, int64_t ts, const char *args,
+		       size_t args_len);
+
+/* Series found or created by (name, device). unit: canonical unit
+ * (bytes, ns, percent, celsius, watts, MHz, count, bytes/s); orig_unit as
+ * the source wrote it. */
+int64_t pr_writer_series(struct pr_writer *w, const char *name, const char *device,
+			 const char *unit, const char *orig_unit);
+void pr_writer_sample(struct pr_writer *w, int64_t series, int64_t ts, double value);
+
+void pr_writer_instant(struct pr_writer *w, int64_t track, int64_t name, int64_t cat, int64_t ts,
+		       const char *scope, const char *args, size_t args_len);
+void pr_writer_flow(struct pr_writer *w, const char *flow_id, char phase, int64_t track,
+		    int64_t ts, int64_t name, int64_t cat, const char *bind);
+/* origin: "reported" (the collector's own number) or "derived". span_id 0 = none. */
+void pr_writer_metric(struct pr_writer *w, const char *name, double value, const char *unit,
+		      int64_t span_id, const char *origin, const char *detail);
+
+/*
+ * Diagnostics are counted per code; the first occurrence keeps its
+ * position and message. Give offset (>= 0) or line/col (> 0) or neither.
+ */
+void pr_writer_diag(struct pr_writer *w, const char *code, int64_t offset, long line, long col,
+		    const char *fmt, ...) PR_PRINTF_LIKE(6, 7);
+
+/*
+ * Lets the ingest driver turn byte offsets into line/column: calls fn for
+ * every diagnostic that has an offset and no line, in increasing offset order.
+ */
+typedef void pr_writer_locate_fn(void *ctx, int64_t offset, long *line, long *col);
+void pr_writer_locate_diags(struct pr_writer *w, pr_writer_locate_fn *fn, void *ctx);
+
+void pr_writer_get_stats(const struct pr_writer *w, struct pr_writer_stats *out);
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * strbuf.h - growable byte string, always NUL-terminated.
+ *
+ * USAGE: struct pr_strbuf sb = PR_STRBUF_INIT; pr_strbuf_add(&sb, p, n); ...
+ * pr_strbuf_release(&sb);  A released buffer is an empty, reusable buffer.
+ * OWNERSHIP: pr_strbuf_detach() hands the storage to the caller (free()).
+ */
+#ifndef PR_STRBUF_H
+#define PR_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "store/pr_common.h"
+
+struct pr_strbuf {
+	char *buf;
+	size_t len, alloc;
+};
+
+extern char pr_strbuf_slopbuf[];
+#define PR_STRBUF_INIT { pr_strbuf_slopbuf, 0, 0 }
+
+void pr_strbuf_init(struct pr_strbuf *sb);
+void pr_strbuf_release(struct pr_strbuf *sb);
+char *pr_strbuf_detach(struct pr_strbuf *sb, size_t *len);
+void pr_strbuf_grow(struct pr_strbuf *sb, size_t extra);
+void pr_strbuf_reset(struct pr_strbuf *sb);
+void pr_strbuf_add(struct pr_strbuf *sb, const void *p, size_t n);
+void pr_strbuf_addstr(struct pr_strbuf *sb, const char *s);
+void pr_strbuf_addch(struct pr_strbuf *sb, char c);
+void pr_strbuf_addf(struct pr_strbuf *sb, const char *fmt, ...) PR_PRINTF_LIKE(2, 3);
+void pr_strbuf_vaddf(struct pr_strbuf *sb, const char *fmt, va_list ap) PR_PRINTF_LIKE(2, 0);
+
+static inline void pr_strbuf_addch_fast(struct pr_strbuf *sb, char c)
+{
+	if (sb->len + 1 >= sb->alloc)
+		pr_strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
+}
+
+#endif

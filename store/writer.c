@@ -1,0 +1,1451 @@
+/*
+ * writer.c - writing one run into the store.
+ *
+ * The producer (a parser) calls pr_writer_*; rows are appended to a batch;
+ * full batches go to a background thread that owns the SQLite connection
+ * until commit. Span nesting (parent, depth, self time) is computed here
+ * with one stack per track, so every format gets it for free.
+ */
+#include "store/store.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store_impl.h"
+#include "store/strbuf.h"
+#include "store/strmap.h"
+#include "store/xalloc.h"
+
+#define NULL_I64 INT64_MIN
+#define BATCH_RECS 8192
+#define BATCH_ARENA (4u << 20)
+#define NBATCHES 3
+
+enum rec_type { REC_STRING, REC_SPAN, REC_SAMPLE, REC_INSTANT, REC_FLOW, REC_METRIC };
+
+struct rec {
+	uint8_t type;
+	char ph;
+	const char *kind; /* static */
+	int64_t id, track, name, cat, ts, dur, self, depth, parent;
+	double value;
+	uint32_t off, len;   /* text in the batch arena (args, string value, name) */
+	uint32_t off2, len2; /* second text (scope/unit/flow id) */
+	uint32_t off3, len3; /* third text (origin/detail) */
+};
+
+struct batch {
+	struct rec *recs;
+	size_t n;
+	struct pr_strbuf arena;
+	struct batch *next;
+};
+
+struct nest_ent {
+	int64_t id, ts, end, child;
+	int32_t depth;
+	uint8_t open;
+};
+
+struct payload {
+	const char *kind;
+	int64_t name, cat;
+	struct pr_strbuf args;
+};
+
+struct track {
+	int64_t id;
+	char *kind, *pid, *tid, *name;
+	int64_t sort_index;
+	int has_sort, unsorted;
+	int64_t last_ts, last_dur;
+	int has_last;
+	struct nest_ent *stack;
+	struct payload *pay;
+	size_t n, cap;
+};
+
+struct series {
+	int64_t id;
+	char *name, *device, *unit, *orig_unit;
+	int64_t count, ts_min, ts_max;
+	double min, max;
+};
+
+struct diag {
+	char *code, *msg;
+	int64_t count, offset;
+	long line, col;
+};
+
+struct pr_writer {
+	struct pr_store *st;
+	char *format, *source, *label, *collector;
+	int64_t rank, world_size, time_origin;
+	int has_rank, has_world, has_origin, synthetic;
+	json_t *meta;
+	int64_t run_id, span_base, next_span, next_instant, next_string, next_track,
+		next_series, next_metric;
+	int64_t ts_min, ts_max;
+	int has_ts;
+	struct pr_writer_stats stats;
+
+	struct pr_strmap strings;
+	struct pr_strmap track_map;
+	struct track *tracks;
+	size_t ntracks, cap_tracks;
+	int64_t track_base;
+	struct pr_strmap process_names; /* pid -> index into pnames */
+	char **pnames;
+	size_t npnames;
+	struct pr_strmap series_map;
+	struct series *series;
+	size_t nseries;
+	int64_t series_base;
+	struct diag *diags;
+	size_t ndiags;
+
+	/* pipeline */
+	pthread_t thread;
+	int thread_started;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct batch batches[NBATCHES];
+	struct batch *cur, *queue, *queue_tail, *free_list;
+	int stop, failed;
+	struct pr_error async_err;
+	sqlite3_stmt *ins[REC_METRIC + 1];
+	struct pr_strbuf tmp;
+	/* args splitting, owned by the inserter thread */
+	struct pr_strmap argkeys;
+	int64_t next_argkeys;
+	sqlite3_stmt *ins_argkeys;
+	struct pr_strbuf ak_keys, ak_vals;
+};
+
+/* ---- small helpers ---- */
+
+static char *dup_or_null(const char *s)
+{
+	return s ? pr_xstrdup(s) : NULL;
+}
+
+static void note_ts(struct pr_writer *w, int64_t ts, int64_t end)
+{
+	if (!w->has_ts) {
+		w->ts_min = ts;
+		w->ts_max = end;
+		w->has_ts = 1;
+		return;
+	}
+	if (ts < w->ts_min)
+		w->ts_min = ts;
+	if (end > w->ts_max)
+		w->ts_max = end;
+}
+
+/* ---- background inserter ---- */
+
+static int bind_text(sqlite3_stmt *st, int col, const struct batch *b, uint32_t off, uint32_t len,
+		     int present)
+{
+	if (!present)
+		return sqlite3_bind_null(st, col);
+	return sqlite3_bind_text(st, col, b->arena.buf + off, (int)len, SQLITE_STATIC);
+}
+
+static int bind_i64(sqlite3_stmt *st, int col, int64_t v)
+{
+	return v == NULL_I64 ? sqlite3_bind_null(st, col) : sqlite3_bind_int64(st, col, v);
+}
+
+static size_t skip_ws(const char *s, size_t n, size_t i)
+{
+	while (i < n && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t'))
+		i++;
+	return i;
+}
+
+/* End of the string starting at s[i] == '"', or 0 if unterminated. */
+static size_t skip_string(const char *s, size_t n, size_t i)
+{
+	for (i++; i < n; i++) {
+		if (s[i] == '\\')
+			i++;
+		else if (s[i] == '"')
+			return i + 1;
+	}
+	return 0;
+}
+
+/* End of the JSON value at s[i] (input already validated by a parser), 0 on failure. */
+static size_t skip_json(const char *s, size_t n, size_t i)
+{
+	int depth = 0;
+	if (i >= n)
+		return 0;
+	if (s[i] != '{' && s[i] != '[') {
+		if (s[i] == '"')
+			return skip_string(s, n, i);
+		while (i < n && s[i] != ',' && s[i] != '}' && s[i] != ']' && s[i] != ' ' &&
+		       s[i] != '\n' && s[i] != '\r' && s[i] != '\t')
+			i++;
+		return i;
+	}
+	while (i < n) {
+		char c = s[i];
+		if (c == '"') {
+			i = skip_string(s, n, i);
+			if (!i)
+				return 0;
+			continue;
+		}
+		if (c == '{' || c == '[')
+			depth++;
+		else if ((c == '}' || c == ']') && --depth == 0)
+			return i + 1;
+		i++;
+	}
+	return 0;
+}
+
+/*
+ * Splits a JSON object's text into its key list ["k1",...] and value list
+ * [v1,...], both as JSON text. Returns 0, or -1 if s is not an object.
+ */
+static int split_args(const char *s, size_t n, struct pr_strbuf *keys, struct pr_strbuf *vals)
+{
+	size_t i = skip_ws(s, n, 0);
+	pr_strbuf_reset(keys);
+	pr_strbuf_reset(vals);
+	if (i >= n || s[i] != '{')
+		return -1;
+	pr_strbuf_addch(keys, '[');
+	pr_strbuf_addch(vals, '[');
+	i = skip_ws(s, n, i + 1);
+	if (i < n && s[i] == '}')
+		goto done;
+	for (;;) {
+		size_t ke, ve;
+		if (i >= n || s[i] != '"' || !(ke = skip_string(s, n, i)))
+			return -1;
+		if (keys->len > 1) {
+			pr_strbuf_addch(keys, ',');
+			pr_strbuf_addch(vals, ',');
+		}
+		pr_strbuf_add(keys, s + i, ke - i);
+		i = skip_ws(s, n, ke);
+		if (i >= n || s[i] != ':')
+			return -1;
+		i = skip_ws(s, n, i + 1);
+		if (!(ve = skip_json(s, n, i)))
+			return -1;
+		pr_strbuf_add(vals, s + i, ve - i);
+		i = skip_ws(s, n, ve);
+		if (i < n && s[i] == ',') {
+			i = skip_ws(s, n, i + 1);
+			continue;
+		}
+		if (i < n && s[i] == '}')
+			break;
+		return -1;
+	}
+done:
+	pr_strbuf_addch(keys, ']');
+	pr_strbuf_addch(vals, ']');
+	return 0;
+}
+
+/* Binds args as (values, key list id), or as given when not an object. */
+static void bind_args(struct pr_writer *w, sqlite3_stmt *st, int col_args, int col_keys,
+		      const char *args, size_t n)
+{
+	int64_t id;
+	if (!n) {
+		sqlite3_bind_null(st, col_args);
+		sqlite3_bind_null(st, col_keys);
+		return;
+	}
+	if (split_args(args, n, &w->ak_keys, &w->ak_vals)) {
+		sqlite3_bind_text(st, col_args, args, (int)n, SQLITE_STATIC);
+		sqlite3_bind_null(st, col_keys);
+		return;
+	}
+	if (!pr_strmap_get(&w->argkeys, w->ak_keys.buf, w->ak_keys.len, &id)) {
+		id = w->next_argkeys++;
+		pr_strmap_put(&w->argkeys, w->ak_keys.buf, w->ak_keys.len, id);
+		sqlite3_bind_int64(w->ins_argkeys, 1, id);
+		sqlite3_bind_text(w->ins_argkeys, 2, w->ak_keys.buf, (int)w->ak_keys.len,
+				  SQLITE_STATIC);
+		sqlite3_step(w->ins_argkeys); /* a failure shows in the row insert that follows */
+		sqlite3_reset(w->ins_argkeys);
+	}
+	sqlite3_bind_text(st, col_args, w->ak_vals.buf, (int)w->ak_vals.len, SQLITE_STATIC);
+	sqlite3_bind_int64(st, col_keys, id);
+}
+
+static int insert_rec(struct pr_writer *w, const struct batch *b, const struct rec *r)
+{
+	sqlite3_stmt *st = w->ins[r->type];
+	switch (r->type) {
+	case REC_STRING:
+		sqlite3_bind_int64(st, 1, r->id);
+		bind_text(st, 2, b, r->off, r->len, 1);
+		break;
+	case REC_SPAN:
+		sqlite3_bind_int64(st, 1, r->id);
+		sqlite3_bind_int64(st, 2, r->track);
+		sqlite3_bind_text(st, 3, r->kind, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, r->name);
+		bind_i64(st, 5, r->cat ? r->cat : NULL_I64);
+		sqlite3_bind_int64(st, 6, r->ts);
+		sqlite3_bind_int64(st, 7, r->dur);
+		bind_i64(st, 8, r->self);
+		bind_i64(st, 9, r->depth);
+		bind_i64(st, 10, r->parent);
+		bind_args(w, st, 11, 13, b->arena.buf + r->off, r->len);
+		break;
+	case REC_SAMPLE:
+		sqlite3_bind_int64(st, 1, r->id);
+		sqlite3_bind_int64(st, 2, r->ts);
+		sqlite3_bind_double(st, 3, r->value);
+		break;
+	case REC_INSTANT:
+		sqlite3_bind_int64(st, 1, r->id);
+		bind_i64(st, 2, r->track ? r->track : NULL_I64);
+		sqlite3_bind_int64(st, 3, r->name);
+		bind_i64(st, 4, r->cat ? r->cat : NULL_I64);
+		sqlite3_bind_int64(st, 5, r->ts);
+		bind_text(st, 6, b, r->off2, r->len2, r->len2 > 0);
+		bind_args(w, st, 7, 9, b->arena.buf + r->off, r->len);
+		break;
+	case REC_FLOW:
+		bind_text(st, 1, b, r->off2, r->len2, 1);
+		sqlite3_bind_text(st, 2, &r->ph, 1, SQLITE_TRANSIENT);
+		bind_i64(st, 3, r->track ? r->track : NULL_I64);
+		sqlite3_bind_int64(st, 4, r->ts);
+		bind_i64(st, 5, r->name ? r->name : NULL_I64);
+		bind_i64(st, 6, r->cat ? r->cat : NULL_I64);
+		bind_text(st, 7, b, r->off, r->len, r->len > 0);
+		break;
+	case REC_METRIC:
+		sqlite3_bind_int64(st, 1, r->id);
+		bind_text(st, 2, b, r->off, r->len, 1);
+		if (isfinite(r->value))
+			sqlite3_bind_double(st, 3, r->value);
+		else
+			sqlite3_bind_null(st, 3);
+		bind_text(st, 4, b, r->off2, r->len2, r->len2 > 0);
+		bind_i64(st, 5, r->parent ? r->parent : NULL_I64);
+		bind_text(st, 6, b, r->off3, r->len3, 1);
+		bind_text(st, 7, b, r->off + r->len, 0, 0);
+		if (r->dur > 0)
+			sqlite3_bind_text(st, 7, b->arena.buf + r->off3 + r->len3, (int)r->dur,
+					  SQLITE_STATIC);
+		break;
+	}
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	return 0;
+}
+
+static void *inserter_main(void *arg)
+{
+	struct pr_writer *w = arg;
+	for (;;) {
+		struct batch *b;
+		size_t i;
+		int failed;
+		pthread_mutex_lock(&w->mu);
+		while (!w->queue && !w->stop)
+			pthread_cond_wait(&w->cv, &w->mu);
+		if (!w->queue) {
+			pthread_mutex_unlock(&w->mu);
+			return NULL;
+		}
+		b = w->queue;
+		w->queue = b->next;
+		if (!w->queue)
+			w->queue_tail = NULL;
+		failed = w->failed;
+		pthread_mutex_unlock(&w->mu);
+
+		for (i = 0; !failed && i < b->n; i++) {
+			if (insert_rec(w, b, &b->recs[i])) {
+				pthread_mutex_lock(&w->mu);
+				w->failed = 1;
+				pr_error_set(&w->async_err, PR_E_STORE, "sqlite insert: %s",
+					     sqlite3_errmsg(w->st->db));
+				pthread_mutex_unlock(&w->mu);
+				failed = 1;
+			}
+		}
+		b->n = 0;
+		pr_strbuf_reset(&b->arena);
+		pthread_mutex_lock(&w->mu);
+		b->next = w->free_list;
+		w->free_list = b;
+		pthread_cond_broadcast(&w->cv);
+		pthread_mutex_unlock(&w->mu);
+	}
+}
+
+static void submit_current(struct pr_writer *w)
+{
+	struct batch *b = w->cur;
+	pthread_mutex_lock(&w->mu);
+	b->next = NULL;
+	if (w->queue_tail)
+		w->queue_tail->next = b;
+	else
+		w->queue = b;
+	w->queue_tail = b;
+	pthread_cond_broadcast(&w->cv);
+	while (!w->free_list)
+		pthread_cond_wait(&w->cv, &w->mu);
+	w->cur = w->free_list;
+	w->free_list = w->cur->next;
+	pthread_mutex_unlock(&w->mu);
+}
+
+static struct rec *new_rec(struct pr_writer *w, enum rec_type type, size_t text_bytes)
+{
+	struct rec *r;
+	if (w->cur->n == BATCH_RECS || (w->cur->arena.len + text_bytes > BATCH_ARENA && w->cur->n))
+		submit_current(w);
+	r = &w->cur->recs[w->cur->n++];
+	r->type = (uint8_t)type;
+	r->len = r->len2 = r->len3 = 0;
+	return r;
+}
+
+static uint32_t arena_add(struct pr_writer *w, const char *s, size_t n, uint32_t *len)
+{
+	uint32_t off = (uint32_t)w->cur->arena.len;
+	pr_strbuf_add(&w->cur->arena, s, n);
+	*len = (uint32_t)n;
+	return off;
+}
+
+static void drain(struct pr_writer *w)
+{
+	if (!w->thread_started)
+		return;
+	if (w->cur->n)
+		submit_current(w);
+	pthread_mutex_lock(&w->mu);
+	w->stop = 1;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->thread, NULL);
+	w->thread_started = 0;
+}
+
+/* ---- begin / abort ---- */
+
+static const char *const insert_sql[] = {
+	[REC_STRING] = "INSERT INTO string(id, value) VALUES(?1, ?2)",
+	[REC_SPAN] = "INSERT INTO span(id, run_id, track_id, kind, name_id, cat_id, ts, dur, self, "
+		     "depth, parent_id, args, args_keys) "
+		     "VALUES(?1, ?12, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?13)",
+	[REC_SAMPLE] = "INSERT INTO sample(series_id, ts, value) VALUES(?1, ?2, ?3)",
+	[REC_INSTANT] = "INSERT INTO instant(run_id, track_id, name_id, cat_id, ts, scope, args, "
+			"args_keys) VALUES(?8, ?2, ?3, ?4, ?5, ?6, ?7, ?9)",
+	[REC_FLOW] = "INSERT INTO flow(run_id, flow_id, phase, track_id, ts, name_id, cat_id, bind) "
+		     "VALUES(?8, ?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[REC_METRIC] = "INSERT INTO metric(id, run_id, name, value, unit, span_id, origin, detail) "
+		       "VALUES(?1, ?8, ?2, ?3, ?4, ?5, ?6, ?7)",
+};
+
+static int64_t max_id(struct pr_store *st, const char *sql)
+{
+	sqlite3_stmt *stmt = NULL;
+	int64_t v = 0;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) == SQLITE_OK &&
+	    sqlite3_step(stmt) == SQLITE_ROW)
+		v = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	return v;
+}
+
+static int load_strings(struct pr_writer *w, struct pr_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+	if (sqlite3_prepare_v2(w->st->db, "SELECT id, value FROM string", -1, &stmt, NULL) !=
+	    SQLITE_OK)
+		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(w->st->db));
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		const void *v = sqlite3_column_text(stmt, 1);
+		int n = sqlite3_column_bytes(stmt, 1);
+		pr_strmap_put(&w->strings, v ? v : "", (size_t)n, sqlite3_column_int64(stmt, 0));
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(w->st->db));
+	return 0;
+}
+
+static int load_argkeys(struct pr_writer *w, struct pr_error *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+	w->next_argkeys = max_id(w->st, "SELECT ifnull(max(id), 0) + 1 FROM argkeys");
+	if (sqlite3_prepare_v2(w->st->db, "SELECT id, keys FROM argkeys", -1, &stmt, NULL) !=
+	    SQLITE_OK)
+		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(w->st->db));
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		const void *v = sqlite3_column_text(stmt, 1);
+		int n = sqlite3_column_bytes(stmt, 1);
+		pr_strmap_put(&w->argkeys, v ? v : "", (size_t)n, sqlite3_column_int64(stmt, 0));
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(w->st->db));
+	return 0;
+}
+
+static void writer_free(struct pr_writer *w)
+{
+	size_t i, j;
+	for (i = 0; i < PR_ARRAY_SIZE(w->ins); i++)
+		sqlite3_finalize(w->ins[i]);
+	for (i = 0; i < NBATCHES; i++) {
+		free(w->batches[i].recs);
+		pr_strbuf_release(&w->batches[i].arena);
+	}
+	for (i = 0; i < w->ntracks; i++) {
+		struct track *t = &w->tracks[i];
+		free(t->kind);
+		free(t->pid);
+		free(t->tid);
+		free(t->name);
+		for (j = 0; j < t->cap; j++)
+			pr_strbuf_release(&t->pay[j].args);
+		free(t->stack);
+		free(t->pay);
+	}
+	free(w->tracks);
+	for (i = 0; i < w->npnames; i++)
+		free(w->pnames[i]);
+	free(w->pnames);
+	for (i = 0; i < w->nseries; i++) {
+		free(w->series[i].name);
+		free(w->series[i].device);
+		free(w->series[i].unit);
+		free(w->series[i].orig_unit);
+	}
+	free(w->series);
+	for (i = 0; i < w->ndiags; i++) {
+		free(w->diags[i].code);
+		free(w->diags[i].msg);
+	}
+	free(w->diags);
+	pr_strmap_release(&w->strings);
+	pr_strmap_release(&w->track_map);
+	pr_strmap_release(&w->process_names);
+	pr_strmap_release(&w->series_map);
+	pr_strbuf_release(&w->tmp);
+	sqlite3_finalize(w->ins_argkeys);
+	pr_strmap_release(&w->argkeys);
+	pr_strbuf_release(&w->ak_keys);
+	pr_strbuf_release(&w->ak_vals);
+	json_decref(w->meta);
+	free(w->format);
+	free(w->source);
+	free(w->label);
+	free(w->collector);
+	pthread_mutex_destroy(&w->mu);
+	pthread_cond_destroy(&w->cv);
+	free(w);
+}
+
+void pr_writer_abort(struct pr_writer *w)
+{
+	if (!w)
+		return;
+	drain(w);
+	pr_store_exec(w->st, "ROLLBACK", NULL);
+	writer_free(w);
+}
+
+int pr_writer_begin(struct pr_store *st, const struct pr_run_info *info, struct pr_writer **out,
+		    struct pr_error *err)
+{
+	struct pr_writer *w;
+	size_t i;
+	const char *base;
+
+	*out = NULL;
+	if (st->readonly)
+		return pr_error_set(err, PR_E_STORE, "store is read-only");
+	w = pr_xcalloc(1, sizeof(*w));
+	w->st = st;
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->cv, NULL);
+	pr_strbuf_init(&w->tmp);
+	pr_strbuf_init(&w->ak_keys);
+	pr_strbuf_init(&w->ak_vals);
+	pr_error_init(&w->async_err);
+	w->format = pr_xstrdup(info->format);
+	w->source = pr_xstrdup(info->source);
+	base = strrchr(info->source, '/');
+	w->label = pr_xstrdup(info->label ? info->label : base ? base + 1 : info->source);
+	w->meta = json_object();
+	for (i = 0; i < NBATCHES; i++) {
+		w->batches[i].recs = pr_xcalloc(BATCH_RECS, sizeof(struct rec));
+		pr_strbuf_init(&w->batches[i].arena);
+		pr_strbuf_grow(&w->batches[i].arena, BATCH_ARENA + 4096);
+	}
+	if (pr_store_exec(st, "BEGIN IMMEDIATE", err)) {
+		writer_free(w);
+		return -1;
+	}
+	for (i = 0; i < PR_ARRAY_SIZE(insert_sql); i++) {
+		if (sqlite3_prepare_v3(st->db, insert_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &w->ins[i],
+				       NULL) != SQLITE_OK) {
+			pr_error_set(err, PR_E_STORE, "sqlite prepare: %s", sqlite3_errmsg(st->db));
+			goto fail;
+		}
+	}
+	w->run_id = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM run");
+	w->span_base = w->next_span = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM span");
+	w->next_string = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM string");
+	w->track_base = w->next_track = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM track");
+	w->series_base = w->next_series = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM series");
+	w->next_metric = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM metric");
+	if (load_strings(w, err) || load_argkeys(w, err))
+		goto fail;
+	if (sqlite3_prepare_v3(st->db, "INSERT INTO argkeys(id, keys) VALUES(?1, ?2)", -1,
+			       SQLITE_PREPARE_PERSISTENT, &w->ins_argkeys, NULL) != SQLITE_OK) {
+		pr_error_set(err, PR_E_STORE, "sqlite prepare: %s", sqlite3_errmsg(st->db));
+		goto fail;
+	}
+	for (i = 0; i < PR_ARRAY_SIZE(insert_sql); i++) {
+		int col = i == REC_SPAN ? 12 : 8;
+		if (i == REC_STRING || i == REC_SAMPLE)
+			continue;
+		sqlite3_bind_int64(w->ins[i], col, w->run_id);
+	}
+	w->cur = &w->batches[0];
+	w->free_list = &w->batches[1];
+	w->batches[1].next = &w->batches[2];
+	w->batches[2].next = NULL;
+	if (pthread_create(&w->thread, NULL, inserter_main, w)) {
+		pr_error_set(err, PR_E_STORE, "cannot start the inserter thread");
+		goto fail;
+	}
+	w->thread_started = 1;
+	*out = w;
+	return 0;
+fail:
+	pr_writer_abort(w);
+	return -1;
+}
+
+int pr_writer_failed(struct pr_writer *w, struct pr_error *err)
+{
+	int failed;
+	pthread_mutex_lock(&w->mu);
+	failed = w->failed;
+	if (failed && err)
+		*err = w->async_err;
+	pthread_mutex_unlock(&w->mu);
+	return failed;
+}
+
+/* ---- run attributes ---- */
+
+void pr_writer_set_collector(struct pr_writer *w, const char *collector)
+{
+	free(w->collector);
+	w->collector = dup_or_null(collector);
+}
+
+void pr_writer_set_rank(struct pr_writer *w, int64_t rank, int64_t world_size)
+{
+	if (rank >= 0) {
+		w->rank = rank;
+		w->has_rank = 1;
+	}
+	if (world_size > 0) {
+		w->world_size = world_size;
+		w->has_world = 1;
+	}
+}
+
+void pr_writer_set_time_origin(struct pr_writer *w, int64_t epoch_ns)
+{
+	w->time_origin = epoch_ns;
+	w->has_origin = 1;
+}
+
+void pr_writer_set_time_synthetic(struct pr_writer *w, int synthetic)
+{
+	w->synthetic = synthetic;
+}
+
+void pr_writer_meta_set(struct pr_writer *w, const char *key, json_t *value)
+{
+	json_object_set_new(w->meta, key, value);
+}
+
+json_t *pr_writer_meta_get(struct pr_writer *w, const char *key)
+{
+	return json_object_get(w->meta, key);
+}
+
+/* ---- strings ---- */
+
+int64_t pr_writer_intern(struct pr_writer *w, const char *s, size_t n)
+{
+	int64_t id;
+	struct rec *r;
+	if (pr_strmap_get(&w->strings, s, n, &id))
+		return id;
+	id = w->next_string++;
+	pr_strmap_put(&w->strings, s, n, id);
+	r = new_rec(w, REC_STRING, n);
+	r->id = id;
+	r->off = arena_add(w, s, n, &r->len);
+	return id;
+}
+
+/* ---- tracks ---- */
+
+static void track_key(struct pr_strbuf *sb, const char *kind, const char *pid, const char *tid)
+{
+	pr_strbuf_reset(sb);
+	pr_strbuf_addstr(sb, kind);
+	pr_strbuf_addch(sb, '\0');
+	pr_strbuf_addstr(sb, pid ? pid : "");
+	pr_strbuf_addch(sb, '\0');
+	pr_strbuf_addstr(sb, tid ? tid : "");
+}
+
+static struct track *track_get(struct pr_writer *w, int64_t id)
+{
+	int64_t i = id - w->track_base;
+	if (i < 0 || (size_t)i >= w->ntracks)
+		return NULL;
+	return &w->tracks[i];
+}
+
+int64_t pr_writer_track(struct pr_writer *w, const char *kind, const char *pid, const char *tid)
+{
+	int64_t idx;
+	struct track *t;
+	track_key(&w->tmp, kind, pid, tid);
+	if (pr_strmap_get(&w->track_map, w->tmp.buf, w->tmp.len, &idx))
+		return w->tracks[idx].id;
+	if (w->ntracks == w->cap_tracks) {
+		w->cap_tracks = w->cap_tracks ? w->cap_tracks * 2 : 16;
+		w->tracks = pr_xreallocarray(w->tracks, w->cap_tracks, sizeof(*w->tracks));
+	}
+	idx = (int64_t)w->ntracks++;
+	pr_strmap_put(&w->track_map, w->tmp.buf, w->tmp.len, idx);
+	t = &w->tracks[idx];
+	memset(t, 0, sizeof(*t));
+	t->id = w->next_track++;
+	t->kind = pr_xstrdup(kind);
+	t->pid = dup_or_null(pid);
+	t->tid = dup_or_null(tid);
+	return t->id;
+}
+
+void pr_writer_track_set_kind(struct pr_writer *w, int64_t track, const char *kind)
+{
+	struct track *t = track_get(w, track);
+	if (t && strcmp(t->kind, kind)) {
+		free(t->kind);
+		t->kind = pr_xstrdup(kind);
+	}
+}
+
+void pr_writer_track_set_name(struct pr_writer *w, int64_t track, const char *name)
+{
+	struct track *t = track_get(w, track);
+	if (t) {
+		free(t->name);
+		t->name = dup_or_null(name);
+	}
+}
+
+void pr_writer_track_set_sort(struct pr_writer *w, int64_t track, int64_t sort_index)
+{
+	struct track *t = track_get(w, track);
+	if (t) {
+		t->sort_index = sort_index;
+		t->has_sort = 1;
+	}
+}
+
+void pr_writer_process_set_name(struct pr_writer *w, const char *pid, const char *name)
+{
+	int64_t idx;
+	if (pr_strmap_get(&w->process_names, pid, strlen(pid), &idx)) {
+		free(w->pnames[idx]);
+		w->pnames[idx] = pr_xstrdup(name);
+		return;
+	}
+	w->pnames = pr_xreallocarray(w->pnames, w->npnames + 1, sizeof(*w->pnames));
+	w->pnames[w->npnames] = pr_xstrdup(name);
+	pr_strmap_put(&w->process_names, pid, strlen(pid), (int64_t)w->npnames);
+	w->npnames++;
+}
+
+/* ---- spans and nesting ---- */
+
+static void emit_span_row(struct pr_writer *w, struct track *t, const struct nest_ent *e,
+			  const struct payload *p, int64_t parent, int nested)
+{
+	struct rec *r = new_rec(w, REC_SPAN, p->args.len);
+	int64_t dur = e->end - e->ts;
+	r->id = e->id;
+	r->track = t->id;
+	r->kind = p->kind;
+	r->name = p->name;
+	r->cat = p->cat;
+	r->ts = e->ts;
+	r->dur = dur;
+	if (nested) {
+		r->self = dur - e->child > 0 ? dur - e->child : 0;
+		r->depth = e->depth;
+		r->parent = parent ? parent : NULL_I64;
+	} else {
+		r->self = r->depth = r->parent = NULL_I64;
+	}
+	r->off = arena_add(w, p->args.buf, p->args.len, &r->len);
+	w->stats.spans++;
+	note_ts(w, e->ts, e->end);
+}
+
+/* Pops the top entry: charges its time to the entry below, emits the row. */
+static void track_pop(struct pr_writer *w, struct track *t)
+{
+	struct nest_ent *e = &t->stack[t->n - 1];
+	int64_t parent = 0;
+	if (t->n > 1) {
+		struct nest_ent *pe = &t->stack[t->n - 2];
+		int64_t end = e->end < pe->end ? e->end : pe->end;
+		if (end > e->ts)
+			pe->child += end - e->ts;
+		parent = pe->id;
+	}
+	emit_span_row(w, t, e, &t->pay[t->n - 1], parent, !t->unsorted);
+	t->n--;
+}
+
+static void pop_finished(struct pr_writer *w, struct track *t, int64_t ts)
+{
+	while (t->n && !t->stack[t->n - 1].open && t->stack[t->n - 1].end <= ts)
+		track_pop(w, t);
+}
+
+static void set_payload(struct payload *p, const struct pr_span_in *s)
+{
+	p->kind = s->kind;
+	p->name = s->name;
+	p->cat = s->cat;
+	pr_strbuf_reset(&p->args);
+	if (s->args && s->args_len)
+		pr_strbuf_add(&p->args, s->args, s->args_len);
+}
+
+static void push(struct track *t, const struct nest_ent *e, const struct pr_span_in *s)
+{
+	if (t->n == t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 16, i;
+		t->stack = pr_xreallocarray(t->stack, ncap, sizeof(*t->stack));
+		t->pay = pr_xreallocarray(t->pay, ncap, sizeof(*t->pay));
+		for (i = t->cap; i < ncap; i++)
+			pr_strbuf_init(&t->pay[i].args);
+		t->cap = ncap;
+	}
+	t->stack[t->n] = *e;
+	set_payload(&t->pay[t->n], s);
+	t->n++;
+}
+
+/* Out-of-order span on a sorted track: emit closed spans, keep open ones. */
+static void make_unsorted(struct pr_writer *w, struct track *t)
+{
+	size_t i, keep = 0;
+	pr_writer_diag(w, "unsorted_track", -1, 0, 0,
+		       "spans on track pid '%s' tid '%s' are not in start order; nesting recomputed "
+		       "after load",
+		       t->pid ? t->pid : "", t->tid ? t->tid : "");
+	t->unsorted = 1;
+	for (i = 0; i < t->n; i++) {
+		if (t->stack[i].open) {
+			struct payload tmp;
+			if (i != keep) {
+				tmp = t->pay[keep];
+				t->pay[keep] = t->pay[i];
+				t->pay[i] = tmp;
+				t->stack[keep] = t->stack[i];
+			}
+			keep++;
+		} else {
+			emit_span_row(w, t, &t->stack[i], &t->pay[i], 0, 0);
+		}
+	}
+	t->n = keep;
+}
+
+/* Emits a complete span without nesting information. */
+static void emit_flat(struct pr_writer *w, struct track *t, const struct nest_ent *e,
+		      const struct pr_span_in *s)
+{
+	struct payload p;
+	p.kind = s->kind;
+	p.name = s->name;
+	p.cat = s->cat;
+	p.args.buf = (char *)(s->args ? s->args : "");
+	p.args.len = s->args ? s->args_len : 0;
+	p.args.alloc = 0;
+	emit_span_row(w, t, e, &p, 0, 0);
+}
+
+static int64_t span_add(struct pr_writer *w, const struct pr_span_in *s, int open)
+{
+	struct track *t = track_get(w, s->track);
+	struct nest_ent e;
+	int64_t dur = s->dur < 0 ? 0 : s->dur;
+
+	e.id = w->next_span++;
+	e.ts = s->ts;
+	e.end = open ? INT64_MAX : (s->ts > INT64_MAX - dur ? INT64_MAX : s->ts + dur);
+	e.child = 0;
+	e.open = (uint8_t)open;
+	if (!t)
+		return e.id; /* caller bug; nothing sane to do */
+	if (!strcmp(t->kind, "async") && !open) {
+		/* Async slices overlap freely: stored flat, never nested. */
+		emit_flat(w, t, &e, s);
+		return e.id;
+	}
+	if (!t->unsorted && t->has_last &&
+	    (s->ts < t->last_ts || (!open && s->ts == t->last_ts && dur > t->last_dur)))
+		make_unsorted(w, t);
+	t->last_ts = s->ts;
+	t->last_dur = open ? INT64_MAX : dur;
+	t->has_last = 1;
+	if (t->unsorted) {
+		e.depth = 0;
+		if (open)
+			push(t, &e, s);
+		else
+			emit_flat(w, t, &e, s);
+		return e.id;
+	}
+	pop_finished(w, t, s->ts);
+	if (t->n && !open && e.end > t->stack[t->n - 1].end)
+		pr_writer_diag(w, "overlapping_spans", -1, 0, 0,
+			       "a span on track pid '%s' tid '%s' ends after its enclosing span",
+			       t->pid ? t->pid : "", t->tid ? t->tid : "");
+	e.depth = (int32_t)t->n;
+	push(t, &e, s);
+	return e.id;
+}
+
+int64_t pr_writer_span(struct pr_writer *w, const struct pr_span_in *s)
+{
+	return span_add(w, s, 0);
+}
+
+int64_t pr_writer_span_begin(struct pr_writer *w, const struct pr_span_in *s)
+{
+	return span_add(w, s, 1);
+}
+
+static void merge_args(struct pr_strbuf *into, const char *args, size_t n)
+{
+	const char *p = args, *end = args + n;
+	while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
+		p++;
+	while (end > p && (end[-1] == ' ' || end[-1] == '\n' || end[-1] == '\t' || end[-1] == '\r'))
+		end--;
+	if (end - p < 2 || *p != '{' || end[-1] != '}')
+		return;
+	if (end - p == 2)
+		return; /* {} */
+	if (into->len < 2) {
+		pr_strbuf_reset(into);
+		pr_strbuf_add(into, p, (size_t)(end - p));
+		return;
+	}
+	/* "{a}" + "{b}" -> "{a,b}"; a key given twice keeps both (last wins in SQL json). */
+	while (into->len && into->buf[into->len - 1] != '}')
+		into->len--;
+	if (!into->len)
+		return;
+	into->len--;
+	if (into->len > 1)
+		pr_strbuf_addch(into, ',');
+	pr_strbuf_add(into, p + 1, (size_t)(end - p - 1));
+}
+
+int pr_writer_span_end(struct pr_writer *w, int64_t track, int64_t ts, const char *args,
+		       size_t args_len)
+{
+	struct track *t = track_get(w, track);
+	size_t i;
+	if (!t)
+		return -1;
+	for (i = t->n; i > 0 && !t->stack[i - 1].open; i--)
+		;
+	if (i == 0)
+		return -1;
+	/* Pop closed spans above the open one; any still running overlap its end. */
+	while (t->n > i) {
+		if (t->stack[t->n - 1].end > ts)
+			pr_writer_diag(w, "overlapping_spans", -1, 0, 0,
+				       "a span on track pid '%s' tid '%s' ends after its enclosing span",
+				       t->pid ? t->pid : "", t->tid ? t->tid : "");
+		track_pop(w, t);
+	}
+	if (ts < t->stack[i - 1].ts) {
+		pr_writer_diag(w, "negative_duration", -1, 0, 0,
+			       "an end event precedes its begin; duration set to 0");
+		ts = t->stack[i - 1].ts;
+	}
+	t->stack[i - 1].end = ts;
+	t->stack[i - 1].open = 0;
+	if (args && args_len)
+		merge_args(&t->pay[i - 1].args, args, args_len);
+	track_pop(w, t);
+	return 0;
+}
+
+/* ---- series, samples, instants, flows, metrics ---- */
+
+int64_t pr_writer_series(struct pr_writer *w, const char *name, const char *device,
+			 const char *unit, const char *orig_unit)
+{
+	int64_t idx;
+	struct series *s;
+	pr_strbuf_reset(&w->tmp);
+	pr_strbuf_addstr(&w->tmp, name);
+	pr_strbuf_addch(&w->tmp, '\0');
+	pr_strbuf_addstr(&w->tmp, device ? device : "");
+	if (pr_strmap_get(&w->series_map, w->tmp.buf, w->tmp.len, &idx))
+		return w->series[idx].id;
+	w->series = pr_xreallocarray(w->series, w->nseries + 1, sizeof(*w->series));
+	idx = (int64_t)w->nseries++;
+	pr_strmap_put(&w->series_map, w->tmp.buf, w->tmp.len, idx);
+	s = &w->series[idx];
+	memset(s, 0, sizeof(*s));
+	s->id = w->next_series++;
+	s->name = pr_xstrdup(name);
+	s->device = pr_xstrdup(device ? device : "");
+	s->unit = pr_xstrdup(unit);
+	s->orig_unit = dup_or_null(orig_unit);
+	return s->id;
+}
+
+void pr_writer_sample(struct pr_writer *w, int64_t series, int64_t ts, double value)
+{
+	int64_t i = series - w->series_base;
+	struct series *s;
+	struct rec *r;
+	if (i < 0 || (size_t)i >= w->nseries || !isfinite(value))
+		return;
+	s = &w->series[i];
+	if (!s->count) {
+		s->min = s->max = value;
+		s->ts_min = s->ts_max = ts;
+	} else {
+		if (value < s->min)
+			s->min = value;
+		if (value > s->max)
+			s->max = value;
+		if (ts < s->ts_min)
+			s->ts_min = ts;
+		if (ts > s->ts_max)
+			s->ts_max = ts;
+	}
+	s->count++;
+	r = new_rec(w, REC_SAMPLE, 0);
+	r->id = series;
+	r->ts = ts;
+	r->value = value;
+	w->stats.samples++;
+	note_ts(w, ts, ts);
+}
+
+void pr_writer_instant(struct pr_writer *w, int64_t track, int64_t name, int64_t cat, int64_t ts,
+		       const char *scope, const char *args, size_t args_len)
+{
+	size_t sl = scope ? strlen(scope) : 0;
+	struct rec *r = new_rec(w, REC_INSTANT, args_len + sl);
+	r->track = track;
+	r->name = name;
+	r->cat = cat;
+	r->ts = ts;
+	if (args && args_len)
+		r->off = arena_add(w, args, args_len, &r->len);
+	if (sl)
+		r->off2 = arena_add(w, scope, sl, &r->len2);
+	w->stats.instants++;
+	note_ts(w, ts, ts);
+}
+
+void pr_writer_flow(struct pr_writer *w, const char *flow_id, char phase, int64_t track,
+		    int64_t ts, int64_t name, int64_t cat, const char *bind)
+{
+	size_t fl = strlen(flow_id), bl = bind ? strlen(bind) : 0;
+	struct rec *r = new_rec(w, REC_FLOW, fl + bl);
+	r->ph = phase;
+	r->track = track;
+	r->ts = ts;
+	r->name = name;
+	r->cat = cat;
+	r->off2 = arena_add(w, flow_id, fl, &r->len2);
+	if (bl)
+		r->off = arena_add(w, bind, bl, &r->len);
+	w->stats.flows++;
+}
+
+void pr_writer_metric(struct pr_writer *w, const char *name, double value, const char *unit,
+		      int64_t span_id, const char *origin, const char *detail)
+{
+	size_t nl = strlen(name), ul = unit ? strlen(unit) : 0, ol = strlen(origin),
+	       dl = detail ? strlen(detail) : 0;
+	struct rec *r = new_rec(w, REC_METRIC, nl + ul + ol + dl);
+	r->id = w->next_metric++;
+	r->value = value;
+	r->parent = span_id;
+	r->off = arena_add(w, name, nl, &r->len);
+	if (ul)
+		r->off2 = arena_add(w, unit, ul, &r->len2);
+	r->off3 = arena_add(w, origin, ol, &r->len3);
+	r->dur = (int64_t)dl; /* detail follows origin in the arena */
+	if (dl)
+		pr_strbuf_add(&w->cur->arena, detail, dl);
+	w->stats.metrics++;
+}
+
+/* ---- diagnostics ---- */
+
+void pr_writer_diag(struct pr_writer *w, const char *code, int64_t offset, long line, long col,
+		    const char *fmt, ...)
+{
+	size_t i;
+	struct diag *d;
+	va_list ap;
+	for (i = 0; i < w->ndiags; i++) {
+		if (!strcmp(w->diags[i].code, code)) {
+			w->diags[i].count++;
+			return;
+		}
+	}
+	w->diags = pr_xreallocarray(w->diags, w->ndiags + 1, sizeof(*w->diags));
+	d = &w->diags[w->ndiags++];
+	d->code = pr_xstrdup(code);
+	d->count = 1;
+	d->offset = offset;
+	d->line = line;
+	d->col = col;
+	pr_strbuf_reset(&w->tmp);
+	va_start(ap, fmt);
+	pr_strbuf_vaddf(&w->tmp, fmt, ap);
+	va_end(ap);
+	d->msg = pr_xstrdup(w->tmp.buf);
+	w->stats.diags++;
+}
+
+static int cmp_diag_offset(const void *a, const void *b)
+{
+	const struct diag *const *x = a, *const *y = b;
+	return (*x)->offset < (*y)->offset ? -1 : (*x)->offset > (*y)->offset;
+}
+
+void pr_writer_locate_diags(struct pr_writer *w, pr_writer_locate_fn *fn, void *ctx)
+{
+	struct diag **v = pr_xcalloc(w->ndiags + 1, sizeof(*v));
+	size_t i, n = 0;
+	for (i = 0; i < w->ndiags; i++)
+		if (w->diags[i].offset >= 0 && w->diags[i].line <= 0)
+			v[n++] = &w->diags[i];
+	qsort(v, n, sizeof(*v), cmp_diag_offset);
+	for (i = 0; i < n; i++)
+		fn(ctx, v[i]->offset, &v[i]->line, &v[i]->col);
+	free(v);
+}
+
+void pr_writer_get_stats(const struct pr_writer *w, struct pr_writer_stats *out)
+{
+	*out = w->stats;
+}
+
+/* ---- commit ---- */
+
+static int step_done(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Closes whatever is still open on every track (end of input). */
+static void close_all(struct pr_writer *w)
+{
+	size_t i;
+	for (i = 0; i < w->ntracks; i++) {
+		struct track *t = &w->tracks[i];
+		while (t->n) {
+			struct nest_ent *e = &t->stack[t->n - 1];
+			if (e->open) {
+				e->open = 0;
+				e->end = w->ts_max > e->ts ? w->ts_max : e->ts;
+				pr_writer_diag(w, "unclosed_span", -1, 0, 0,
+					       "a begin event has no end; closed at the end of the "
+					       "trace");
+			}
+			track_pop(w, t);
+		}
+	}
+}
+
+struct renest_ctx {
+	sqlite3_stmt *upd;
+	int failed;
+};
+
+/* Recomputes parent/depth/self for the spans of one unsorted track. */
+static int renest_track(struct pr_writer *w, struct track *t, struct pr_error *err)
+{
+	sqlite3_stmt *sel = NULL, *upd = NULL;
+	struct nest_ent *stack = NULL;
+	size_t n = 0, cap = 0;
+	int rc = -1, step;
+
+	if (sqlite3_prepare_v2(w->st->db,
+			       "SELECT id, ts, dur FROM span WHERE id >= ?1 AND track_id = ?2 "
+			       "ORDER BY ts, dur DESC, id",
+			       -1, &sel, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(w->st->db,
+			       "UPDATE span SET parent_id = ?2, depth = ?3, self = ?4 WHERE id = ?1",
+			       -1, &upd, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(sel, 1, w->span_base);
+	sqlite3_bind_int64(sel, 2, t->id);
+	for (;;) {
+		struct nest_ent e;
+		int last;
+		step = sqlite3_step(sel);
+		last = step != SQLITE_ROW;
+		if (!last) {
+			e.id = sqlite3_column_int64(sel, 0);
+			e.ts = sqlite3_column_int64(sel, 1);
+			e.end = e.ts + sqlite3_column_int64(sel, 2);
+			e.child = 0;
+		}
+		while (n && (last || stack[n - 1].end <= e.ts)) {
+			struct nest_ent *c = &stack[n - 1];
+			int64_t dur = c->end - c->ts;
+			if (n > 1) {
+				struct nest_ent *p = &stack[n - 2];
+				int64_t end = c->end < p->end ? c->end : p->end;
+				if (end > c->ts)
+					p->child += end - c->ts;
+			}
+			sqlite3_bind_int64(upd, 1, c->id);
+			if (n > 1)
+				sqlite3_bind_int64(upd, 2, stack[n - 2].id);
+			else
+				sqlite3_bind_null(upd, 2);
+			sqlite3_bind_int64(upd, 3, (int64_t)(n - 1));
+			sqlite3_bind_int64(upd, 4, dur - c->child > 0 ? dur - c->child : 0);
+			if (step_done(upd))
+				goto out;
+			n--;
+		}
+		if (last)
+			break;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			stack = pr_xreallocarray(stack, cap, sizeof(*stack));
+		}
+		stack[n++] = e;
+	}
+	if (step == SQLITE_DONE)
+		rc = 0;
+out:
+	if (rc)
+		pr_error_set(err, PR_E_STORE, "re-nesting spans: %s", sqlite3_errmsg(w->st->db));
+	free(stack);
+	sqlite3_finalize(sel);
+	sqlite3_finalize(upd);
+	return rc;
+}
+
+static int find_hash(struct pr_writer *w, const char *hash, int64_t *run_id)
+{
+	sqlite3_stmt *stmt = NULL;
+	int found = 0;
+	if (sqlite3_prepare_v2(w->st->db, "SELECT id FROM run WHERE content_hash = ?1", -1, &stmt,
+			       NULL) == SQLITE_OK) {
+		sqlite3_bind_text(stmt, 1, hash, -1, SQLITE_STATIC);
+		if (sqlite3_step(stmt) == SQLITE_ROW) {
+			*run_id = sqlite3_column_int64(stmt, 0);
+			found = 1;
+		}
+	}
+	sqlite3_finalize(stmt);
+	return found;
+}
+
+static int write_tables(struct pr_writer *w, const char *hash, int64_t bytes,
+			struct pr_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3 *db = w->st->db;
+	size_t i;
+	char *meta = NULL;
+	int rc = -1;
+
+#define PREP(sql)                                                                  \
+	do {                                                                       \
+		sqlite3_finalize(st);                                              \
+		st = NULL;                                                         \
+		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)       \
+			goto out;                                                  \
+	} while (0)
+
+	PREP("INSERT INTO track(id, run_id, kind, pid, tid, name, process_name, sort_index) "
+	     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+	for (i = 0; i < w->ntracks; i++) {
+		struct track *t = &w->tracks[i];
+		int64_t pidx;
+		sqlite3_bind_int64(st, 1, t->id);
+		sqlite3_bind_int64(st, 2, w->run_id);
+		sqlite3_bind_text(st, 3, t->kind, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, t->pid, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, t->tid, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 6, t->name, -1, SQLITE_STATIC);
+		if (t->pid && pr_strmap_get(&w->process_names, t->pid, strlen(t->pid), &pidx))
+			sqlite3_bind_text(st, 7, w->pnames[pidx], -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, 7);
+		if (t->has_sort)
+			sqlite3_bind_int64(st, 8, t->sort_index);
+		else
+			sqlite3_bind_null(st, 8);
+		if (step_done(st))
+			goto out;
+	}
+	PREP("INSERT INTO series(id, run_id, name, device, unit, orig_unit, count, min, max, "
+	     "ts_min, ts_max) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+	for (i = 0; i < w->nseries; i++) {
+		struct series *s = &w->series[i];
+		sqlite3_bind_int64(st, 1, s->id);
+		sqlite3_bind_int64(st, 2, w->run_id);
+		sqlite3_bind_text(st, 3, s->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, s->device, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, s->unit, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 6, s->orig_unit, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 7, s->count);
+		if (s->count) {
+			sqlite3_bind_double(st, 8, s->min);
+			sqlite3_bind_double(st, 9, s->max);
+			sqlite3_bind_int64(st, 10, s->ts_min);
+			sqlite3_bind_int64(st, 11, s->ts_max);
+		} else {
+			sqlite3_bind_null(st, 8);
+			sqlite3_bind_null(st, 9);
+			sqlite3_bind_null(st, 10);
+			sqlite3_bind_null(st, 11);
+		}
+		if (step_done(st))
+			goto out;
+	}
+	PREP("INSERT INTO diag(run_id, code, count, line, col, offset, message) "
+	     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+	for (i = 0; i < w->ndiags; i++) {
+		struct diag *d = &w->diags[i];
+		sqlite3_bind_int64(st, 1, w->run_id);
+		sqlite3_bind_text(st, 2, d->code, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, d->count);
+		bind_i64(st, 4, d->line > 0 ? d->line : NULL_I64);
+		bind_i64(st, 5, d->col > 0 ? d->col : NULL_I64);
+		bind_i64(st, 6, d->offset >= 0 ? d->offset : NULL_I64);
+		sqlite3_bind_text(st, 7, d->msg, -1, SQLITE_STATIC);
+		if (step_done(st))
+			goto out;
+	}
+	meta = json_dumps(w->meta, JSON_COMPACT | JSON_SORT_KEYS);
+	PREP("INSERT INTO run(id, format, collector, label, source, content_hash, bytes, rank, "
+	     "world_size, time_origin_ns, time_synthetic, ts_min, ts_max, span_count, "
+	     "sample_count, instant_count, meta) "
+	     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
+	sqlite3_bind_int64(st, 1, w->run_id);
+	sqlite3_bind_text(st, 2, w->format, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, w->collector, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, w->label, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, w->source, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, hash, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 7, bytes);
+	bind_i64(st, 8, w->has_rank ? w->rank : NULL_I64);
+	bind_i64(st, 9, w->has_world ? w->world_size : NULL_I64);
+	bind_i64(st, 10, w->has_origin ? w->time_origin : NULL_I64);
+	sqlite3_bind_int(st, 11, w->synthetic);
+	bind_i64(st, 12, w->has_ts ? w->ts_min : NULL_I64);
+	bind_i64(st, 13, w->has_ts ? w->ts_max : NULL_I64);
+	sqlite3_bind_int64(st, 14, w->stats.spans);
+	sqlite3_bind_int64(st, 15, w->stats.samples);
+	sqlite3_bind_int64(st, 16, w->stats.instants);
+	sqlite3_bind_text(st, 17, meta ? meta : "{}", -1, SQLITE_STATIC);
+	if (step_done(st))
+		goto out;
+	rc = 0;
+out:
+#undef PREP
+	if (rc)
+		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	free(meta);
+	return rc;
+}
+
+int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t bytes,
+		     int64_t *run_id, struct pr_writer_stats *stats, struct pr_error *err)
+{
+	size_t i;
+	close_all(w);
+	drain(w);
+	if (stats)
+		*stats = w->stats;
+	if (pr_writer_failed(w, err))
+		goto fail;
+	if (find_hash(w, content_hash, run_id)) {
+		pr_writer_abort(w);
+		return 1;
+	}
+	for (i = 0; i < w->ntracks; i++)
+		if (w->tracks[i].unsorted && renest_track(w, &w->tracks[i], err))
+			goto fail;
+	if (write_tables(w, content_hash, bytes, err))
+		goto fail;
+	if (pr_store_exec(w->st,
+			  "CREATE INDEX IF NOT EXISTS span_step ON span(run_id, ts) WHERE kind = 'step';"
+			  "CREATE INDEX IF NOT EXISTS span_phase ON span(run_id, ts) WHERE kind = 'phase';"
+			  "CREATE INDEX IF NOT EXISTS sample_series_ts ON sample(series_id, ts);"
+			  "COMMIT",
+			  err))
+		goto fail;
+	*run_id = w->run_id;
+	writer_free(w);
+	return 0;
+fail:
+	pr_writer_abort(w);
+	return -1;
+}
