@@ -5,7 +5,6 @@
  */
 #include <jansson.h>
 #include <locale.h>
-#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +102,5 @@ static int run(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "C");
-	signal(SIGPIPE, SIG_IGN);
 	return finish_stdout(run(argc, argv));
 }

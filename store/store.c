@@ -69,6 +69,9 @@ int pr_store_open(struct pr_store **out, const char *path, int flags, struct pr_
 		oflags = SQLITE_OPEN_READONLY;
 	else
 		oflags = SQLITE_OPEN_READWRITE | ((flags & PR_STORE_CREATE) ? SQLITE_OPEN_CREATE : 0);
+	/* No allocator statistics: they take a global mutex on every malloc. Only
+	 * effective before SQLite initializes; later calls are harmless no-ops. */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	st = pr_xcalloc(1, sizeof(*st));
 	st->path = pr_xstrdup(path);
 	st->readonly = !!(flags & PR_STORE_READONLY);

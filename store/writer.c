@@ -25,13 +25,14 @@
 #define BATCH_ARENA (4u << 20)
 #define NBATCHES 3
 
-enum rec_type { REC_STRING, REC_SPAN, REC_SAMPLE, REC_INSTANT, REC_FLOW, REC_METRIC };
+enum rec_type { REC_STRING, REC_SPAN, REC_SAMPLE, REC_INSTANT, REC_FLOW, REC_METRIC, REC_ARGKEYS };
 
 struct rec {
 	uint8_t type;
 	char ph;
 	const char *kind; /* static */
 	int64_t id, track, name, cat, ts, dur, self, depth, parent;
+	int64_t akeys; /* argkeys id of the args (0: args stored as given) */
 	double value;
 	uint32_t off, len;   /* text in the batch arena (args, string value, name) */
 	uint32_t off2, len2; /* second text (scope/unit/flow id) */
@@ -118,13 +119,12 @@ struct pr_writer {
 	struct batch *cur, *queue, *queue_tail, *free_list;
 	int stop, failed;
 	struct pr_error async_err;
-	sqlite3_stmt *ins[REC_METRIC + 1];
+	sqlite3_stmt *ins[REC_ARGKEYS + 1];
 	struct pr_strbuf tmp;
-	/* args splitting, owned by the inserter thread */
+	/* args splitting (producer side) */
 	struct pr_strmap argkeys;
 	int64_t next_argkeys;
-	sqlite3_stmt *ins_argkeys;
-	struct pr_strbuf ak_keys, ak_vals;
+	struct pr_strbuf ak_keys;
 };
 
 /* ---- small helpers ---- */
@@ -219,31 +219,31 @@ static size_t skip_json(const char *s, size_t n, size_t i)
  */
 static int split_args(const char *s, size_t n, struct pr_strbuf *keys, struct pr_strbuf *vals)
 {
-	size_t i = skip_ws(s, n, 0);
+	size_t i = skip_ws(s, n, 0), v0 = vals->len;
 	pr_strbuf_reset(keys);
-	pr_strbuf_reset(vals);
 	if (i >= n || s[i] != '{')
 		return -1;
 	pr_strbuf_addch(keys, '[');
 	pr_strbuf_addch(vals, '[');
 	i = skip_ws(s, n, i + 1);
+	/* (vals is the batch arena: the caller records the offset) */
 	if (i < n && s[i] == '}')
 		goto done;
 	for (;;) {
 		size_t ke, ve;
 		if (i >= n || s[i] != '"' || !(ke = skip_string(s, n, i)))
-			return -1;
+			goto bad;
 		if (keys->len > 1) {
-			pr_strbuf_addch(keys, ',');
-			pr_strbuf_addch(vals, ',');
+			pr_strbuf_addch_fast(keys, ',');
+			pr_strbuf_addch_fast(vals, ',');
 		}
 		pr_strbuf_add(keys, s + i, ke - i);
 		i = skip_ws(s, n, ke);
 		if (i >= n || s[i] != ':')
-			return -1;
+			goto bad;
 		i = skip_ws(s, n, i + 1);
 		if (!(ve = skip_json(s, n, i)))
-			return -1;
+			goto bad;
 		pr_strbuf_add(vals, s + i, ve - i);
 		i = skip_ws(s, n, ve);
 		if (i < n && s[i] == ',') {
@@ -252,40 +252,23 @@ static int split_args(const char *s, size_t n, struct pr_strbuf *keys, struct pr
 		}
 		if (i < n && s[i] == '}')
 			break;
-		return -1;
+		goto bad;
 	}
 done:
 	pr_strbuf_addch(keys, ']');
 	pr_strbuf_addch(vals, ']');
 	return 0;
+bad:
+	vals->len = v0;
+	vals->buf[v0] = '\0';
+	return -1;
 }
 
-/* Binds args as (values, key list id), or as given when not an object. */
-static void bind_args(struct pr_writer *w, sqlite3_stmt *st, int col_args, int col_keys,
-		      const char *args, size_t n)
+static void bind_args(sqlite3_stmt *st, int col_args, int col_keys, const struct batch *b,
+		      const struct rec *r)
 {
-	int64_t id;
-	if (!n) {
-		sqlite3_bind_null(st, col_args);
-		sqlite3_bind_null(st, col_keys);
-		return;
-	}
-	if (split_args(args, n, &w->ak_keys, &w->ak_vals)) {
-		sqlite3_bind_text(st, col_args, args, (int)n, SQLITE_STATIC);
-		sqlite3_bind_null(st, col_keys);
-		return;
-	}
-	if (!pr_strmap_get(&w->argkeys, w->ak_keys.buf, w->ak_keys.len, &id)) {
-		id = w->next_argkeys++;
-		pr_strmap_put(&w->argkeys, w->ak_keys.buf, w->ak_keys.len, id);
-		sqlite3_bind_int64(w->ins_argkeys, 1, id);
-		sqlite3_bind_text(w->ins_argkeys, 2, w->ak_keys.buf, (int)w->ak_keys.len,
-				  SQLITE_STATIC);
-		sqlite3_step(w->ins_argkeys); /* a failure shows in the row insert that follows */
-		sqlite3_reset(w->ins_argkeys);
-	}
-	sqlite3_bind_text(st, col_args, w->ak_vals.buf, (int)w->ak_vals.len, SQLITE_STATIC);
-	sqlite3_bind_int64(st, col_keys, id);
+	bind_text(st, col_args, b, r->off, r->len, r->len > 0);
+	bind_i64(st, col_keys, r->akeys ? r->akeys : NULL_I64);
 }
 
 static int insert_rec(struct pr_writer *w, const struct batch *b, const struct rec *r)
@@ -293,6 +276,7 @@ static int insert_rec(struct pr_writer *w, const struct batch *b, const struct r
 	sqlite3_stmt *st = w->ins[r->type];
 	switch (r->type) {
 	case REC_STRING:
+	case REC_ARGKEYS:
 		sqlite3_bind_int64(st, 1, r->id);
 		bind_text(st, 2, b, r->off, r->len, 1);
 		break;
@@ -307,7 +291,7 @@ static int insert_rec(struct pr_writer *w, const struct batch *b, const struct r
 		bind_i64(st, 8, r->self);
 		bind_i64(st, 9, r->depth);
 		bind_i64(st, 10, r->parent);
-		bind_args(w, st, 11, 13, b->arena.buf + r->off, r->len);
+		bind_args(st, 11, 13, b, r);
 		break;
 	case REC_SAMPLE:
 		sqlite3_bind_int64(st, 1, r->id);
@@ -321,7 +305,7 @@ static int insert_rec(struct pr_writer *w, const struct batch *b, const struct r
 		bind_i64(st, 4, r->cat ? r->cat : NULL_I64);
 		sqlite3_bind_int64(st, 5, r->ts);
 		bind_text(st, 6, b, r->off2, r->len2, r->len2 > 0);
-		bind_args(w, st, 7, 9, b->arena.buf + r->off, r->len);
+		bind_args(st, 7, 9, b, r);
 		break;
 	case REC_FLOW:
 		bind_text(st, 1, b, r->off2, r->len2, 1);
@@ -434,6 +418,37 @@ static uint32_t arena_add(struct pr_writer *w, const char *s, size_t n, uint32_t
 	return off;
 }
 
+/*
+ * Stores args into the current batch for record r: split into a value array
+ * plus an interned key list when they are a JSON object, else as given.
+ * May start a new batch after r is complete, so r must not be used after.
+ */
+static void put_args(struct pr_writer *w, struct rec *r, const char *args, size_t n)
+{
+	int64_t id;
+	struct rec *k;
+	r->akeys = 0;
+	r->off = (uint32_t)w->cur->arena.len;
+	r->len = 0;
+	if (!n)
+		return;
+	if (split_args(args, n, &w->ak_keys, &w->cur->arena)) {
+		r->off = arena_add(w, args, n, &r->len);
+		return;
+	}
+	r->len = (uint32_t)(w->cur->arena.len - r->off);
+	if (pr_strmap_get(&w->argkeys, w->ak_keys.buf, w->ak_keys.len, &id)) {
+		r->akeys = id;
+		return;
+	}
+	id = w->next_argkeys++;
+	pr_strmap_put(&w->argkeys, w->ak_keys.buf, w->ak_keys.len, id);
+	r->akeys = id;
+	k = new_rec(w, REC_ARGKEYS, w->ak_keys.len);
+	k->id = id;
+	k->off = arena_add(w, w->ak_keys.buf, w->ak_keys.len, &k->len);
+}
+
 static void drain(struct pr_writer *w)
 {
 	if (!w->thread_started)
@@ -462,6 +477,7 @@ static const char *const insert_sql[] = {
 		     "VALUES(?8, ?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[REC_METRIC] = "INSERT INTO metric(id, run_id, name, value, unit, span_id, origin, detail) "
 		       "VALUES(?1, ?8, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[REC_ARGKEYS] = "INSERT INTO argkeys(id, keys) VALUES(?1, ?2)",
 };
 
 static int64_t max_id(struct pr_store *st, const char *sql)
@@ -553,10 +569,8 @@ static void writer_free(struct pr_writer *w)
 	pr_strmap_release(&w->process_names);
 	pr_strmap_release(&w->series_map);
 	pr_strbuf_release(&w->tmp);
-	sqlite3_finalize(w->ins_argkeys);
 	pr_strmap_release(&w->argkeys);
 	pr_strbuf_release(&w->ak_keys);
-	pr_strbuf_release(&w->ak_vals);
 	json_decref(w->meta);
 	free(w->format);
 	free(w->source);
@@ -592,7 +606,6 @@ int pr_writer_begin(struct pr_store *st, const struct pr_run_info *info, struct 
 	pthread_cond_init(&w->cv, NULL);
 	pr_strbuf_init(&w->tmp);
 	pr_strbuf_init(&w->ak_keys);
-	pr_strbuf_init(&w->ak_vals);
 	pr_error_init(&w->async_err);
 	w->format = pr_xstrdup(info->format);
 	w->source = pr_xstrdup(info->source);
@@ -623,14 +636,10 @@ int pr_writer_begin(struct pr_store *st, const struct pr_run_info *info, struct 
 	w->next_metric = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM metric");
 	if (load_strings(w, err) || load_argkeys(w, err))
 		goto fail;
-	if (sqlite3_prepare_v3(st->db, "INSERT INTO argkeys(id, keys) VALUES(?1, ?2)", -1,
-			       SQLITE_PREPARE_PERSISTENT, &w->ins_argkeys, NULL) != SQLITE_OK) {
-		pr_error_set(err, PR_E_STORE, "sqlite prepare: %s", sqlite3_errmsg(st->db));
-		goto fail;
-	}
+
 	for (i = 0; i < PR_ARRAY_SIZE(insert_sql); i++) {
 		int col = i == REC_SPAN ? 12 : 8;
-		if (i == REC_STRING || i == REC_SAMPLE)
+		if (i == REC_STRING || i == REC_SAMPLE || i == REC_ARGKEYS)
 			continue;
 		sqlite3_bind_int64(w->ins[i], col, w->run_id);
 	}
@@ -822,9 +831,9 @@ static void emit_span_row(struct pr_writer *w, struct track *t, const struct nes
 	} else {
 		r->self = r->depth = r->parent = NULL_I64;
 	}
-	r->off = arena_add(w, p->args.buf, p->args.len, &r->len);
 	w->stats.spans++;
 	note_ts(w, e->ts, e->end);
+	put_args(w, r, p->args.buf, p->args.len);
 }
 
 /* Pops the top entry: charges its time to the entry below, emits the row. */
@@ -1090,12 +1099,11 @@ void pr_writer_instant(struct pr_writer *w, int64_t track, int64_t name, int64_t
 	r->name = name;
 	r->cat = cat;
 	r->ts = ts;
-	if (args && args_len)
-		r->off = arena_add(w, args, args_len, &r->len);
 	if (sl)
 		r->off2 = arena_add(w, scope, sl, &r->len2);
 	w->stats.instants++;
 	note_ts(w, ts, ts);
+	put_args(w, r, args, args && args_len ? args_len : 0);
 }
 
 void pr_writer_flow(struct pr_writer *w, const char *flow_id, char phase, int64_t track,
