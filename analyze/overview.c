@@ -102,9 +102,9 @@ static int load_tops(sqlite3 *db, struct pr_ov_run *r, size_t top_n, struct pr_e
 	sqlite3_stmt *st;
 	int rc;
 	if (prep(db,
-		 "SELECT n.value, s.kind, count(*), sum(s.dur), sum(ifnull(s.self, s.dur)), "
+		 "SELECT n.value, s.kind, count(*), sum(s.dur), sum(s.self), "
 		 "min(s.dur), max(s.dur) FROM span s JOIN string n ON n.id = s.name_id "
-		 "WHERE s.run_id = ?1 GROUP BY s.name_id, s.kind "
+		 "WHERE s.run_id = ?1 AND s.self IS NOT NULL GROUP BY s.name_id, s.kind "
 		 "ORDER BY 5 DESC, n.value, s.kind LIMIT ?2",
 		 r->id, &st, err))
 		return -1;

@@ -1,4 +1,6 @@
 /* cmd_ingest.c - profreport ingest INPUT... -o STORE */
+#include <unistd.h>
+
 #include "cli/commands.h"
 #include "cli/input.h"
 
@@ -13,13 +15,20 @@ static int cmd_ingest(const struct pr_command *cmd, struct pr_args *a, struct pr
 {
 	const char *out = pr_arg(cmd, a, "output");
 	struct pr_store *st = NULL;
-	int rc;
+	int rc, existed;
 	if (!out)
 		return pr_error_set(err, PR_E_USAGE, "give the store with -o STORE");
+	existed = access(out, F_OK) == 0;
 	if (pr_store_open(&st, out, PR_STORE_CREATE, err))
 		return -1;
-	rc = pr_cli_ingest_all(st, a->pos, a->npos, pr_arg(cmd, a, "format"),
+	rc = pr_cli_ingest_all(st, cmd->name, a->pos, a->npos, pr_arg(cmd, a, "format"),
 			       pr_arg(cmd, a, "quiet") ? NULL : stdout, err);
+	/* A store this command created and filled with nothing is not left behind. */
+	if (rc && !existed && pr_store_run_count(st) == 0) {
+		pr_store_close(st);
+		unlink(out);
+		return rc;
+	}
 	pr_store_close(st);
 	return rc;
 }

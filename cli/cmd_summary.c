@@ -22,7 +22,7 @@ static int cmd_summary(const struct pr_command *cmd, struct pr_args *a, struct p
 	int64_t n = 10;
 	if (top && (pr_decimal_scaled(top, strlen(top), 0, &n) || n < 0 || n > 100000))
 		return pr_error_set(err, PR_E_USAGE, "--top needs a number from 0 to 100000");
-	if (pr_cli_input_open(&in, a->pos, a->npos, pr_arg(cmd, a, "format"), err))
+	if (pr_cli_input_open(&in, cmd->name, a->pos, a->npos, pr_arg(cmd, a, "format"), err))
 		return -1;
 	if (pr_overview_build(in.store, (size_t)n, &ov, err)) {
 		pr_cli_input_close(&in);

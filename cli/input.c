@@ -39,11 +39,12 @@ static void report_line(FILE *report, const char *path, const struct pr_ingest_r
 }
 
 /* Prints one input's error now; the first one is returned, marked as printed. */
-static void report_error(struct pr_error *e, struct pr_error *first, int *failed)
+static void report_error(const char *cmd, struct pr_error *e, struct pr_error *first,
+			 int *failed)
 {
 	char line[1200];
 	pr_error_format(e, line, sizeof(line));
-	fprintf(stderr, "profreport: ingest: %s\n", line);
+	fprintf(stderr, "profreport: %s: %s\n", cmd, line);
 	if (!*failed) {
 		*first = *e;
 		first->reported = 1;
@@ -51,18 +52,27 @@ static void report_error(struct pr_error *e, struct pr_error *first, int *failed
 	*failed = 1;
 }
 
-int pr_cli_ingest_all(struct pr_store *st, char **paths, int n, const char *format,
-		      FILE *report, struct pr_error *err)
+int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
+		      const char *format, FILE *report, struct pr_error *err)
 {
 	int i, failed = 0, tty = isatty(2);
 	for (i = 0; i < n; i++) {
 		struct pr_pathlist pl = PR_PATHLIST_INIT;
 		struct pr_error e = PR_ERROR_INIT;
 		size_t k;
-		int in_dir = !pr_cli_is_store(paths[i]) && pr_ingest_list(paths[i], &pl, &e) == 0 &&
-			     (pl.n != 1 || strcmp(pl.v[0], paths[i]));
+		int in_dir;
+		if (pr_cli_is_store(paths[i])) {
+			pr_error_set(&e, PR_E_USAGE,
+				     "is a store; give trace files, or the store alone where a command "
+				     "takes one");
+			pr_error_set_source(&e, paths[i]);
+			report_error(cmd, &e, err, &failed);
+			continue;
+		}
+		in_dir = pr_ingest_list(paths[i], &pl, &e) == 0 &&
+			 (pl.n != 1 || strcmp(pl.v[0], paths[i]));
 		if (e.code != PR_OK) {
-			report_error(&e, err, &failed);
+			report_error(cmd, &e, err, &failed);
 			continue;
 		}
 		for (k = 0; k < pl.n; k++) {
@@ -70,7 +80,8 @@ int pr_cli_ingest_all(struct pr_store *st, char **paths, int n, const char *form
 			struct pr_error fe = PR_ERROR_INIT;
 			if (tty)
 				fprintf(stderr, "ingesting '%s' ...\r", pl.v[k]);
-			if (pr_ingest_file(st, pl.v[k], format, &r, &fe) == 0) {
+			if (pr_ingest_file_sniffed(st, pl.v[k], format,
+						   in_dir ? PR_SNIFF_DIR : PR_SNIFF_MIN, &r, &fe) == 0) {
 				if (tty)
 					fputs("\033[K", stderr);
 				report_line(report, pl.v[k], &r);
@@ -83,15 +94,15 @@ int pr_cli_ingest_all(struct pr_store *st, char **paths, int n, const char *form
 					fprintf(report, "'%s': skipped, not a recognized format\n", pl.v[k]);
 				continue;
 			}
-			report_error(&fe, err, &failed);
+			report_error(cmd, &fe, err, &failed);
 		}
 		pr_pathlist_release(&pl);
 	}
 	return failed ? -1 : 0;
 }
 
-int pr_cli_input_open(struct pr_cli_input *in, char **paths, int n, const char *format,
-		      struct pr_error *err)
+int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, int n,
+		      const char *format, struct pr_error *err)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	struct pr_strbuf sb = PR_STRBUF_INIT;
@@ -110,7 +121,7 @@ int pr_cli_input_open(struct pr_cli_input *in, char **paths, int n, const char *
 	in->tmp_path = pr_strbuf_detach(&sb, NULL);
 	unlink(in->tmp_path);
 	if (pr_store_open(&in->store, in->tmp_path, PR_STORE_CREATE, err) ||
-	    pr_cli_ingest_all(in->store, paths, n, format, NULL, err)) {
+	    pr_cli_ingest_all(in->store, cmd, paths, n, format, NULL, err)) {
 		pr_cli_input_close(in);
 		return -1;
 	}

@@ -15,20 +15,21 @@ struct pr_cli_input {
 	char *tmp_path; /* temporary store to delete, or NULL */
 };
 
-int pr_cli_input_open(struct pr_cli_input *in, char **paths, int n, const char *format,
-		      struct pr_error *err) PR_MUST_CHECK;
+int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, int n,
+		      const char *format, struct pr_error *err) PR_MUST_CHECK;
 void pr_cli_input_close(struct pr_cli_input *in);
 /* 1 when path is an SQLite database file. */
 int pr_cli_is_store(const char *path);
 
 /*
  * Ingests every file of every path into st; prints one line per file to
- * `report` (NULL = quiet). Files inside a directory that no format
+ * `report` (NULL = quiet); errors are printed as "profreport: CMD: ...".
+ * A store among the paths is an error (stores are not merged). Files inside a directory that no format
  * recognizes are skipped with a note; explicit files are errors.
  * Returns 0, or -1 with err describing the first failure (all inputs are
  * still attempted).
  */
-int pr_cli_ingest_all(struct pr_store *st, char **paths, int n, const char *format,
-		      FILE *report, struct pr_error *err);
+int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
+		      const char *format, FILE *report, struct pr_error *err);
 
 #endif

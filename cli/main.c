@@ -33,6 +33,44 @@ static void command_help(const struct pr_command *cmd, FILE *out)
 	pr_opt_help(cmd->opts, out);
 }
 
+/* Edit distance, for "did you mean" (commands are short). */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, row[64];
+	if (lb >= 64 || la >= 64)
+		return 64;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+static void unknown_command(const char *name)
+{
+	size_t i;
+	int any = 0;
+	fprintf(stderr, "profreport: '%s' is not a command; see 'profreport --help'", name);
+	for (i = 0; pr_commands[i]; i++) {
+		if (distance(name, pr_commands[i]->name) <= 2) {
+			fprintf(stderr, "%s'%s'", any ? ", " : " (did you mean ", pr_commands[i]->name);
+			any = 1;
+		}
+	}
+	fputs(any ? "?)\n" : "\n", stderr);
+}
+
 static int finish_stdout(int rc)
 {
 	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
@@ -54,7 +92,12 @@ static int run(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		if (argc > 2 && (cmd = pr_command_find(argv[2]))) {
+		if (argc > 2) {
+			cmd = pr_command_find(argv[2]);
+			if (!cmd) {
+				unknown_command(argv[2]);
+				return 2;
+			}
 			command_help(cmd, stdout);
 			return 0;
 		}
@@ -69,7 +112,7 @@ static int run(int argc, char **argv)
 	}
 	cmd = pr_command_find(argv[1]);
 	if (!cmd) {
-		fprintf(stderr, "profreport: '%s' is not a command; see 'profreport --help'\n", argv[1]);
+		unknown_command(argv[1]);
 		return 2;
 	}
 	for (i = 2; i < argc && strcmp(argv[i], "--"); i++) {

@@ -36,7 +36,9 @@ struct event {
 
 struct async_open {
 	int64_t ts, name, cat, track;
-	struct pr_strbuf args;
+	int64_t prev; /* enclosing open slice with the same key, or -1 */
+	int live;
+	struct pr_strbuf keys, args;
 };
 
 struct chrome {
@@ -50,7 +52,7 @@ struct chrome {
 	struct js_ctx js;
 	int64_t events, ts_min;
 	int has_ts, has_origin, has_rank, torch_hint;
-	struct pr_strbuf args, name, cat, pid, tid, key, tmp;
+	struct pr_strbuf akeys, args, name, cat, pid, tid, key, tmp; /* akeys/args: split args */
 	/* one-entry caches */
 	struct pr_strbuf last_thread;
 	int64_t last_track;
@@ -174,6 +176,7 @@ static int parse_event(struct chrome *ch, size_t *p, struct event *ev)
 	ev->dur.present = ev->pid.present = ev->tid.present = ev->id.present = 0;
 	ev->id2.present = ev->s.present = ev->bp.present = ev->scope.present = 0;
 	ev->has_args = 0;
+	pr_strbuf_reset(&ch->akeys);
 	pr_strbuf_reset(&ch->args);
 	if ((rc = js_ws(c, &i)) != JS_OK)
 		return rc;
@@ -244,8 +247,9 @@ static int parse_event(struct chrome *ch, size_t *p, struct event *ev)
 				t = &ev->name, want_str = 1;
 			else if (key_is(b, &k, "args", 4)) {
 				if (b[i] == '{') {
+					pr_strbuf_reset(&ch->akeys);
 					pr_strbuf_reset(&ch->args);
-					if ((rc = js_value(c, &i, &ch->args)) != JS_OK)
+					if ((rc = js_object_split(c, &i, &ch->akeys, &ch->args)) != JS_OK)
 						return rc;
 					ev->has_args = 1;
 				} else if ((rc = js_value(c, &i, NULL)) != JS_OK) {
@@ -317,41 +321,42 @@ static int tok_us(const struct chrome *ch, const struct tok *t, int64_t *ns)
 typedef void args_fn(struct chrome *ch, const char *key, size_t klen, const char *val,
 		     size_t vlen, int is_str, void *ctx);
 
+/* Calls fn for each key/value of the event's (split) args. */
 static void args_each(struct chrome *ch, args_fn *fn, void *ctx)
 {
-	struct js_ctx c;
-	size_t i = 1;
-	memset(&c, 0, sizeof(c));
-	c.buf = ch->args.buf;
-	c.len = ch->args.len;
-	c.eof = 1;
-	c.flags = JS_LENIENT;
-	if (c.len < 2 || c.buf[0] != '{')
+	struct js_ctx kc, vc;
+	size_t ki = 1, vi = 1;
+	memset(&kc, 0, sizeof(kc));
+	kc.buf = ch->akeys.buf;
+	kc.len = ch->akeys.len;
+	kc.eof = 1;
+	vc = kc;
+	vc.buf = ch->args.buf;
+	vc.len = ch->args.len;
+	if (kc.len < 2 || vc.len < 2)
 		return;
-	while (i < c.len && c.buf[i] == '"') {
+	while (ki < kc.len && kc.buf[ki] == '"' && vi < vc.len && vc.buf[vi] != ']') {
 		struct js_str k, v;
-		size_t vs;
-		if (js_string(&c, &i, &k) != JS_OK || i >= c.len || c.buf[i] != ':')
+		size_t vs = vi;
+		if (js_string(&kc, &ki, &k) != JS_OK)
 			return;
-		i++;
-		vs = i;
-		if (c.buf[i] == '"') {
-			if (js_string(&c, &i, &v) != JS_OK)
+		pr_strbuf_reset(&ch->key);
+		js_decode(kc.buf + k.start, k.len, &ch->key);
+		if (vc.buf[vi] == '"') {
+			if (js_string(&vc, &vi, &v) != JS_OK)
 				return;
-			pr_strbuf_reset(&ch->key);
-			js_decode(c.buf + k.start, k.len, &ch->key);
 			pr_strbuf_reset(&ch->tmp);
-			js_decode(c.buf + v.start, v.len, &ch->tmp);
+			js_decode(vc.buf + v.start, v.len, &ch->tmp);
 			fn(ch, ch->key.buf, ch->key.len, ch->tmp.buf, ch->tmp.len, 1, ctx);
 		} else {
-			if (js_value(&c, &i, NULL) != JS_OK)
+			if (js_value(&vc, &vi, NULL) != JS_OK)
 				return;
-			pr_strbuf_reset(&ch->key);
-			js_decode(c.buf + k.start, k.len, &ch->key);
-			fn(ch, ch->key.buf, ch->key.len, c.buf + vs, i - vs, 0, ctx);
+			fn(ch, ch->key.buf, ch->key.len, vc.buf + vs, vi - vs, 0, ctx);
 		}
-		if (i < c.len && c.buf[i] == ',')
-			i++;
+		if (ki < kc.len && kc.buf[ki] == ',')
+			ki++;
+		if (vi < vc.len && vc.buf[vi] == ',')
+			vi++;
 	}
 }
 
@@ -475,7 +480,7 @@ static void memory_event(struct chrome *ch, int64_t ts)
 
 struct counter_ctx {
 	int64_t ts;
-	const char *prefix;
+	const char *prefix, *device;
 };
 
 static void counter_arg(struct chrome *ch, const char *k, size_t kl, const char *v, size_t vl,
@@ -496,7 +501,7 @@ static void counter_arg(struct chrome *ch, const char *k, size_t kl, const char 
 	name[pl] = ' ';
 	memcpy(name + pl + 1, k, kl);
 	name[pl + 1 + kl] = '\0';
-	pr_writer_sample(ch->w, pr_writer_series(ch->w, name, "", "", NULL), cc->ts, d);
+	pr_writer_sample(ch->w, pr_writer_series(ch->w, name, cc->device, "", NULL), cc->ts, d);
 	free(name);
 }
 
@@ -572,11 +577,12 @@ static int64_t async_track(struct chrome *ch, const struct event *ev)
 	return pr_writer_track(ch->w, "async", ch->pid.buf, ch->cat.buf);
 }
 
+/* Nestable async slices with one key form a stack (Trace Event Format). */
 static void async_begin(struct chrome *ch, const struct event *ev, int64_t ts)
 {
 	struct pr_strbuf key = PR_STRBUF_INIT;
 	struct async_open *o;
-	int64_t idx, old;
+	int64_t idx, prev;
 	async_key(ch, ev, &key);
 	if (ch->nfree) {
 		idx = ch->free_opens[--ch->nfree];
@@ -588,6 +594,7 @@ static void async_begin(struct chrome *ch, const struct event *ev, int64_t ts)
 				pr_xreallocarray(ch->free_opens, ch->cap_opens, sizeof(*ch->free_opens));
 		}
 		idx = (int64_t)ch->nopens++;
+		pr_strbuf_init(&ch->opens[idx].keys);
 		pr_strbuf_init(&ch->opens[idx].args);
 	}
 	o = &ch->opens[idx];
@@ -595,20 +602,36 @@ static void async_begin(struct chrome *ch, const struct event *ev, int64_t ts)
 	o->name = intern_tok(ch, &ev->name, &ch->name);
 	o->cat = intern_tok(ch, &ev->cat, &ch->cat);
 	o->track = async_track(ch, ev);
+	o->live = 1;
+	o->prev = pr_strmap_get(&ch->async, key.buf, key.len, &prev) ? prev : -1;
+	pr_strbuf_reset(&o->keys);
 	pr_strbuf_reset(&o->args);
+	pr_strbuf_add(&o->keys, ch->akeys.buf, ch->akeys.len);
 	pr_strbuf_add(&o->args, ch->args.buf, ch->args.len);
-	if (pr_strmap_get(&ch->async, key.buf, key.len, &old)) {
-		pr_writer_diag(ch->w, "async_reopened", -1, 0, 0,
-			       "an async slice began again before it ended; the first is dropped");
-		ch->free_opens[ch->nfree++] = old;
-	}
 	pr_strmap_put(&ch->async, key.buf, key.len, idx);
 	pr_strbuf_release(&key);
 }
 
-static void async_emit(struct chrome *ch, struct async_open *o, int64_t end)
+/* Appends JSON array b's elements to array a. */
+static void array_join(struct pr_strbuf *a, const char *b, size_t n)
 {
+	if (n <= 2)
+		return;
+	if (a->len <= 2) {
+		pr_strbuf_reset(a);
+		pr_strbuf_add(a, b, n);
+		return;
+	}
+	a->len--;
+	pr_strbuf_addch(a, ',');
+	pr_strbuf_add(a, b + 1, n - 1);
+}
+
+static void async_emit(struct chrome *ch, int64_t idx, int64_t end)
+{
+	struct async_open *o = &ch->opens[idx];
 	struct pr_span_in s;
+	memset(&s, 0, sizeof(s));
 	s.track = o->track;
 	s.kind = "async";
 	s.name = o->name;
@@ -617,7 +640,11 @@ static void async_emit(struct chrome *ch, struct async_open *o, int64_t end)
 	s.dur = end > o->ts ? end - o->ts : 0;
 	s.args = o->args.buf;
 	s.args_len = o->args.len;
+	s.args_keys = o->keys.buf;
+	s.args_keys_len = o->keys.len;
 	pr_writer_span(ch->w, &s);
+	o->live = 0;
+	ch->free_opens[ch->nfree++] = idx;
 }
 
 static void async_end(struct chrome *ch, const struct event *ev, int64_t ts, int64_t offset)
@@ -625,12 +652,19 @@ static void async_end(struct chrome *ch, const struct event *ev, int64_t ts, int
 	struct pr_strbuf key = PR_STRBUF_INIT;
 	int64_t idx;
 	async_key(ch, ev, &key);
-	if (!pr_strmap_del(&ch->async, key.buf, key.len, &idx)) {
+	if (!pr_strmap_get(&ch->async, key.buf, key.len, &idx)) {
 		pr_writer_diag(ch->w, "async_unmatched_end", offset, 0, 0,
 			       "an async end event has no matching begin");
 	} else {
-		async_emit(ch, &ch->opens[idx], ts);
-		ch->free_opens[ch->nfree++] = idx;
+		struct async_open *o = &ch->opens[idx];
+		if (o->prev >= 0)
+			pr_strmap_put(&ch->async, key.buf, key.len, o->prev);
+		else
+			pr_strmap_del(&ch->async, key.buf, key.len, NULL);
+		/* End args join the begin's, as for B/E. */
+		array_join(&o->keys, ch->akeys.buf, ch->akeys.len);
+		array_join(&o->args, ch->args.buf, ch->args.len);
+		async_emit(ch, idx, ts);
 	}
 	pr_strbuf_release(&key);
 }
@@ -696,6 +730,8 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 		s.dur = dur;
 		s.args = ch->args.buf;
 		s.args_len = ch->args.len;
+		s.args_keys = ch->akeys.buf;
+		s.args_keys_len = ch->akeys.len;
 		if (ph == 'X')
 			pr_writer_span(w, &s);
 		else
@@ -704,7 +740,8 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 	}
 	case 'E':
 		track = thread_track(ch, ev);
-		if (pr_writer_span_end(w, track, ts, ch->args.buf, ch->args.len))
+		if (pr_writer_span_end_kv(w, track, ts, ch->akeys.buf, ch->akeys.len, ch->args.buf,
+					  ch->args.len))
 			pr_writer_diag(w, "unmatched_end", offset, 0, 0,
 				       "an \"E\" event has no open \"B\" on its thread");
 		break;
@@ -724,9 +761,10 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 		}
 		name = intern_tok(ch, &ev->name, &ch->name);
 		tok_text(ch, &ev->s, &ch->tmp);
-		pr_writer_instant(w, track, name ? name : pr_writer_intern(w, "", 0),
-				  intern_tok(ch, &ev->cat, &ch->cat), ts, ch->tmp.len ? ch->tmp.buf : "t",
-				  ch->args.buf, ch->args.len);
+		pr_writer_instant_kv(w, track, name ? name : pr_writer_intern(w, "", 0),
+				     intern_tok(ch, &ev->cat, &ch->cat), ts,
+				     ch->tmp.len ? ch->tmp.buf : "t", ch->akeys.buf, ch->akeys.len,
+				     ch->args.buf, ch->args.len);
 		break;
 	}
 	case 'C': {
@@ -736,8 +774,13 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 			id_text(ch, &ev->id, &ch->tmp);
 			pr_strbuf_addf(&ch->name, " id: %s", ch->tmp.buf);
 		}
+		/* Counters belong to their process (device "pid N"), as in Chrome. */
+		tok_text(ch, &ev->pid, &ch->pid);
+		pr_strbuf_reset(&ch->cat);
+		pr_strbuf_addf(&ch->cat, "pid %s", ch->pid.buf);
 		cc.ts = ts;
 		cc.prefix = ch->name.buf;
+		cc.device = ch->cat.buf;
 		args_each(ch, counter_arg, &cc);
 		break;
 	}
@@ -752,9 +795,9 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 	case 'n':
 	case 'T':
 	case 'p':
-		pr_writer_instant(w, async_track(ch, ev), intern_tok(ch, &ev->name, &ch->name),
-				  intern_tok(ch, &ev->cat, &ch->cat), ts, "async", ch->args.buf,
-				  ch->args.len);
+		pr_writer_instant_kv(w, async_track(ch, ev), intern_tok(ch, &ev->name, &ch->name),
+				     intern_tok(ch, &ev->cat, &ch->cat), ts, "async", ch->akeys.buf,
+				     ch->akeys.len, ch->args.buf, ch->args.len);
 		break;
 	case 's':
 	case 't':
@@ -826,6 +869,7 @@ static int element(struct chrome *ch)
 			if (ch->js.utf8_repairs != utf8)
 				pr_writer_diag(ch->w, "invalid_utf8", off, 0, 0,
 					       "invalid UTF-8 inside a string; replaced by U+FFFD");
+			pr_writer_at(ch->w, off);
 			handle_event(ch, &ev, off);
 		} else {
 			pr_writer_diag(ch->w, "non_object_event", ch->base + (int64_t)ch->pos, 0, 0,
@@ -838,12 +882,14 @@ static int element(struct chrome *ch)
 
 static int truncated_here(struct chrome *ch)
 {
+	if (ch->truncated)
+		return 0;
 	if (ch->events == 0)
 		return pr_error_at(ch->err, PR_E_PARSE, ch->base + (int64_t)ch->pos, 0, 0,
 				   "unexpected end of input inside the event array");
 	pr_writer_diag(ch->w, "truncated", ch->base + (int64_t)ch->pos, 0, 0,
-		       "the file ends inside the event array (a crashed writer?); the %lld "
-		       "complete events before this point were kept",
+		       "the file ends early (a crashed writer?); the %lld complete events "
+		       "before this point were kept",
 		       (long long)ch->events);
 	ch->truncated = 1;
 	return 0;
@@ -976,8 +1022,11 @@ static int member(struct chrome *ch, int *events_done)
 				return 0;
 			}
 		}
-		if (rc == JS_ERR)
+		if (rc == JS_ERR) {
+			if (ch->js.hit_eof && *events_done)
+				return truncated_here(ch);
 			return js_fail(ch);
+		}
 		if (refill(ch))
 			return -1;
 	}
@@ -992,9 +1041,12 @@ static int object_form(struct chrome *ch)
 			return -1;
 		if (ch->truncated)
 			return 0;
-		if (at_eof(ch))
+		if (at_eof(ch)) {
+			if (had_events)
+				return truncated_here(ch);
 			return pr_error_at(ch->err, PR_E_PARSE, ch->base + (int64_t)ch->pos, 0, 0,
 					   "unexpected end of input in object");
+		}
 		if (st == SEP) {
 			char c = ch->buf[ch->pos];
 			if (c == '}') {
@@ -1051,15 +1103,13 @@ static void finish(struct chrome *ch)
 {
 	size_t i;
 	int64_t rank;
-	for (i = 0; i < ch->async.cap; i++) {
-		struct pr_strmap_slot *s = &ch->async.slots[i];
-		if (s->hash < 2)
+	for (i = 0; i < ch->nopens; i++) {
+		if (!ch->opens[i].live)
 			continue;
 		pr_writer_diag(ch->w, "async_unclosed", -1, 0, 0,
 			       "an async slice never ended; kept with zero duration");
-		async_emit(ch, &ch->opens[s->value], ch->opens[s->value].ts);
-	}
-	if (!ch->has_origin && ch->has_ts && ch->ts_min >= 946684800000000000LL) {
+		async_emit(ch, (int64_t)i, ch->opens[i].ts);
+	}	if (!ch->has_origin && ch->has_ts && ch->ts_min >= 946684800000000000LL) {
 		/* Old Kineto and Chrome wrote absolute epoch microseconds. */
 		pr_writer_set_time_origin(ch->w, 0);
 		pr_writer_meta_set(ch->w, "clock", json_string("epoch"));
@@ -1076,6 +1126,7 @@ static void finish(struct chrome *ch)
 static void chrome_release(struct chrome *ch)
 {
 	size_t i;
+	pr_strbuf_release(&ch->akeys);
 	pr_strbuf_release(&ch->args);
 	pr_strbuf_release(&ch->name);
 	pr_strbuf_release(&ch->cat);
@@ -1084,8 +1135,10 @@ static void chrome_release(struct chrome *ch)
 	pr_strbuf_release(&ch->key);
 	pr_strbuf_release(&ch->tmp);
 	pr_strbuf_release(&ch->last_thread);
-	for (i = 0; i < ch->nopens; i++)
+	for (i = 0; i < ch->nopens; i++) {
+		pr_strbuf_release(&ch->opens[i].keys);
 		pr_strbuf_release(&ch->opens[i].args);
+	}
 	free(ch->opens);
 	free(ch->free_opens);
 	pr_strmap_release(&ch->async);
@@ -1103,6 +1156,7 @@ static int chrome_parse(struct pr_source *src, struct pr_writer *w, struct pr_er
 	ch.err = err;
 	ch.cap = WINDOW_INIT;
 	ch.buf = pr_xmalloc(ch.cap);
+	pr_strbuf_init(&ch.akeys);
 	pr_strbuf_init(&ch.args);
 	pr_strbuf_init(&ch.name);
 	pr_strbuf_init(&ch.cat);

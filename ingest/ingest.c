@@ -23,6 +23,13 @@ static void locate_cb(void *ctx, int64_t offset, long *line, long *col)
 int pr_ingest_file(struct pr_store *st, const char *path, const char *format,
 		   struct pr_ingest_result *res, struct pr_error *err)
 {
+	return pr_ingest_file_sniffed(st, path, format, PR_SNIFF_MIN, res, err);
+}
+
+int pr_ingest_file_sniffed(struct pr_store *st, const char *path, const char *format,
+			   int min_confidence, struct pr_ingest_result *res, struct pr_error *err)
+{
+	int confidence = 0;
 	struct pr_source *src = NULL;
 	struct pr_writer *w = NULL;
 	const struct pr_format *fmt;
@@ -46,8 +53,8 @@ int pr_ingest_file(struct pr_store *st, const char *path, const char *format,
 			goto fail;
 		}
 	} else {
-		fmt = pr_format_sniff(head, nhead, path, NULL);
-		if (!fmt) {
+		fmt = pr_format_sniff(head, nhead, path, &confidence);
+		if (!fmt || confidence < min_confidence) {
 			pr_error_set(err, PR_E_FORMAT,
 				     nhead ? "unrecognized input format (see 'profreport formats')"
 					   : "empty file");
@@ -66,6 +73,7 @@ int pr_ingest_file(struct pr_store *st, const char *path, const char *format,
 			pr_source_locate(path, err->offset, &err->line, &err->column);
 		goto fail;
 	}
+	pr_writer_end_input(w);
 	lc.path = path;
 	pr_writer_locate_diags(w, locate_cb, &lc);
 	pr_source_hash_hex(src, hash);

@@ -26,6 +26,11 @@ struct pr_ingest_result {
 
 int pr_ingest_file(struct pr_store *st, const char *path, const char *format,
 		   struct pr_ingest_result *res, struct pr_error *err) PR_MUST_CHECK;
+/* The same, recognizing a format only with at least min_confidence (PR_SNIFF_*);
+ * below it the error is PR_E_FORMAT. */
+int pr_ingest_file_sniffed(struct pr_store *st, const char *path, const char *format,
+			   int min_confidence, struct pr_ingest_result *res, struct pr_error *err)
+	PR_MUST_CHECK;
 
 struct pr_pathlist {
 	char **v;

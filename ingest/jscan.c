@@ -33,9 +33,13 @@ static int at_end(struct js_ctx *c, size_t pos, const char *msg)
 	return JS_ERR;
 }
 
+static const unsigned char ws_class[256] = {
+	['\t'] = 1, ['\n'] = 1, ['\r'] = 1, [' '] = 1,
+};
+
 static inline int is_ws(unsigned char ch)
 {
-	return ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t';
+	return ws_class[ch];
 }
 
 int js_ws(struct js_ctx *c, size_t *p)
@@ -246,7 +250,7 @@ static void copy_string_raw(const char *raw, size_t n, int dirty, struct pr_strb
 	const unsigned char *s = (const unsigned char *)raw;
 	size_t i = 0, run = 0;
 	if (!dirty) {
-		pr_strbuf_add(out, raw, n);
+		pr_strbuf_add_fast(out, raw, n);
 		return;
 	}
 	while (i < n) {
@@ -328,14 +332,14 @@ int js_value(struct js_ctx *c, size_t *p, struct pr_strbuf *out)
 				if ((rc = js_number(c, &i)) != JS_OK)
 					return rc;
 				if (out)
-					pr_strbuf_add(out, c->buf + start, i - start);
+					pr_strbuf_add_fast(out, c->buf + start, i - start);
 			} else if (ch == 't' || ch == 'f' || ch == 'n') {
 				size_t start = i;
 				rc = literal(c, &i, ch == 't' ? "true" : ch == 'f' ? "false" : "null");
 				if (rc != JS_OK)
 					return rc;
 				if (out)
-					pr_strbuf_add(out, c->buf + start, i - start);
+					pr_strbuf_add_fast(out, c->buf + start, i - start);
 			} else {
 				return fail(c, i, "unexpected character, value expected");
 			}
@@ -361,7 +365,7 @@ int js_value(struct js_ctx *c, size_t *p, struct pr_strbuf *out)
 				if ((rc = js_ws(c, &i)) != JS_OK)
 					return rc;
 				if (i >= c->len)
-					return fail(c, i, "unexpected end of input");
+					return at_end(c, i, "unexpected end of input");
 				if (c->buf[i] != ':')
 					return fail(c, i, "':' expected after object key");
 				i++;
@@ -382,7 +386,7 @@ int js_value(struct js_ctx *c, size_t *p, struct pr_strbuf *out)
 					if ((rc = js_ws(c, &i)) != JS_OK)
 						return rc;
 					if (i >= c->len)
-						return fail(c, i, "unexpected end of input");
+						return at_end(c, i, "unexpected end of input");
 					if (c->buf[i] != '"')
 						return fail(c, i, "object key (a string) expected");
 					st = KEY_OR_END;
@@ -402,6 +406,59 @@ int js_value(struct js_ctx *c, size_t *p, struct pr_strbuf *out)
 			break;
 		}
 	}
+}
+
+int js_object_split(struct js_ctx *c, size_t *p, struct pr_strbuf *keys, struct pr_strbuf *vals)
+{
+	size_t i = *p + 1;
+	int rc, first = 1;
+	pr_strbuf_addch_fast(keys, '[');
+	pr_strbuf_addch_fast(vals, '[');
+	for (;;) {
+		struct js_str k;
+		if ((rc = js_ws(c, &i)) != JS_OK)
+			return rc;
+		if (i >= c->len)
+			return at_end(c, i, "unexpected end of input");
+		if (first && c->buf[i] == '}')
+			break;
+		if (c->buf[i] != '"')
+			return fail(c, i, "object key (a string) expected");
+		if ((rc = js_string(c, &i, &k)) != JS_OK)
+			return rc;
+		if ((rc = js_ws(c, &i)) != JS_OK)
+			return rc;
+		if (i >= c->len)
+			return at_end(c, i, "unexpected end of input");
+		if (c->buf[i] != ':')
+			return fail(c, i, "':' expected after object key");
+		i++;
+		if ((rc = js_ws(c, &i)) != JS_OK)
+			return rc;
+		if (!first) {
+			pr_strbuf_addch_fast(keys, ',');
+			pr_strbuf_addch_fast(vals, ',');
+		}
+		first = 0;
+		pr_strbuf_addch_fast(keys, '"');
+		copy_string_raw(c->buf + k.start, k.len, k.dirty, keys);
+		pr_strbuf_addch_fast(keys, '"');
+		if ((rc = js_value(c, &i, vals)) != JS_OK)
+			return rc;
+		if ((rc = js_ws(c, &i)) != JS_OK)
+			return rc;
+		if (i >= c->len)
+			return at_end(c, i, "unexpected end of input");
+		if (c->buf[i] == '}')
+			break;
+		if (c->buf[i] != ',')
+			return fail(c, i, "',' or '}' expected in object");
+		i++;
+	}
+	pr_strbuf_addch_fast(keys, ']');
+	pr_strbuf_addch_fast(vals, ']');
+	*p = i + 1;
+	return JS_OK;
 }
 
 void js_decode(const char *raw, size_t n, struct pr_strbuf *out)

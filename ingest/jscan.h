@@ -54,6 +54,13 @@ int js_number(struct js_ctx *c, size_t *p);
 /* Any value; with out != NULL also appends its minified, repaired text. */
 int js_value(struct js_ctx *c, size_t *p, struct pr_strbuf *out);
 
+/*
+ * An object at *p, split: appends its keys as a JSON array of strings to
+ * keys and its values (minified, repaired) as a JSON array to vals, in
+ * order. Same return and retry rules as js_value.
+ */
+int js_object_split(struct js_ctx *c, size_t *p, struct pr_strbuf *keys, struct pr_strbuf *vals);
+
 /* Decodes a string token's raw bytes (escapes, repairs) as UTF-8 into out. */
 void js_decode(const char *raw, size_t n, struct pr_strbuf *out);
 /* Appends a JSON string literal for the UTF-8 bytes s[0..n). */

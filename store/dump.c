@@ -128,18 +128,22 @@ int pr_store_query(struct pr_store *s, const char *sql, FILE *out, struct pr_err
 	const char *tail = NULL;
 	int rc, i, n;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, &tail) != SQLITE_OK)
-		return pr_error_set(err, PR_E_USAGE, "query: %s", sqlite3_errmsg(s->db));
+		return pr_error_set(err, PR_E_USAGE, "%s", sqlite3_errmsg(s->db));
 	if (!st)
-		return pr_error_set(err, PR_E_USAGE, "query: empty statement");
-	while (tail && (*tail == ' ' || *tail == '\n' || *tail == '\t' || *tail == ';'))
-		tail++;
+		return pr_error_set(err, PR_E_USAGE, "empty statement");
 	if (tail && *tail) {
-		sqlite3_finalize(st);
-		return pr_error_set(err, PR_E_USAGE, "query: give one statement");
+		/* Only comments and blanks may follow the statement. */
+		sqlite3_stmt *rest = NULL;
+		int rc2 = sqlite3_prepare_v2(s->db, tail, -1, &rest, NULL);
+		sqlite3_finalize(rest);
+		if (rc2 != SQLITE_OK || rest) {
+			sqlite3_finalize(st);
+			return pr_error_set(err, PR_E_USAGE, "give one statement");
+		}
 	}
 	if (!sqlite3_stmt_readonly(st)) {
 		sqlite3_finalize(st);
-		return pr_error_set(err, PR_E_USAGE, "query: only read-only statements are allowed");
+		return pr_error_set(err, PR_E_USAGE, "only read-only statements are allowed");
 	}
 	n = sqlite3_column_count(st);
 	for (i = 0; i < n; i++)
@@ -169,6 +173,6 @@ int pr_store_query(struct pr_store *s, const char *sql, FILE *out, struct pr_err
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return pr_error_set(err, PR_E_STORE, "query: %s", sqlite3_errmsg(s->db));
+		return pr_error_set(err, PR_E_STORE, "%s", sqlite3_errmsg(s->db));
 	return 0;
 }

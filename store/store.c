@@ -88,7 +88,12 @@ int pr_store_open(struct pr_store **out, const char *path, int flags, struct pr_
 		pr_error_set_source(err, path);
 		goto fail;
 	}
-	if (ntables == 0 && !st->readonly) {
+	if (ntables == 0 && st->readonly) {
+		pr_error_set(err, PR_E_STORE, "not a profreport store (empty database)");
+		pr_error_set_source(err, path);
+		goto fail;
+	}
+	if (ntables == 0) {
 		char pragma[64];
 		if (store_exec(st, "PRAGMA page_size=16384; BEGIN", err) ||
 		    store_exec(st, pr_store_schema_sql, err))
@@ -126,6 +131,17 @@ void pr_store_close(struct pr_store *st)
 struct sqlite3 *pr_store_db(struct pr_store *st)
 {
 	return st->db;
+}
+
+int64_t pr_store_run_count(struct pr_store *st)
+{
+	sqlite3_stmt *stmt = NULL;
+	int64_t n = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM run", -1, &stmt, NULL) == SQLITE_OK &&
+	    sqlite3_step(stmt) == SQLITE_ROW)
+		n = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	return n;
 }
 
 const char *pr_store_path(const struct pr_store *st)

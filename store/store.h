@@ -51,6 +51,8 @@ void pr_store_close(struct pr_store *st);
 /* Borrowed SQLite handle, for read-side code (analyze/, dump, query). */
 struct sqlite3 *pr_store_db(struct pr_store *st);
 const char *pr_store_path(const struct pr_store *st);
+/* Number of runs in the store (0 on error). */
+int64_t pr_store_run_count(struct pr_store *st);
 
 /* ---- writing one run ---- */
 
@@ -78,10 +80,17 @@ int pr_writer_begin(struct pr_store *st, const struct pr_run_info *info, struct 
 int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t bytes,
 		     int64_t *run_id, struct pr_writer_stats *stats, struct pr_error *err)
 	PR_MUST_CHECK;
+/* The source is fully read: closes spans still open (with diagnostics).
+ * Commit does it too; call it first to locate those diagnostics. */
+void pr_writer_end_input(struct pr_writer *w);
 /* Rolls back and frees. NULL-safe. */
 void pr_writer_abort(struct pr_writer *w);
 /* Non-zero (and fills err) when the background inserter failed. */
 int pr_writer_failed(struct pr_writer *w, struct pr_error *err);
+
+/* The source offset of the event about to be written: diagnostics the writer
+ * raises itself (nesting, unclosed spans) point there. -1 = unknown. */
+void pr_writer_at(struct pr_writer *w, int64_t offset);
 
 /* Run attributes (any time before commit; later calls win). */
 void pr_writer_set_collector(struct pr_writer *w, const char *collector);
@@ -112,8 +121,12 @@ struct pr_span_in {
 	const char *kind; /* static string: op, step, phase, kernel, ... */
 	int64_t name, cat; /* interned ids; cat 0 = none */
 	int64_t ts, dur;   /* ns; dur >= 0 */
-	const char *args;  /* JSON object text or NULL */
+	const char *args;  /* JSON object text or NULL; see args_keys */
 	size_t args_len;
+	/* When set, args is pre-split: args_keys is a JSON array of names and
+	 * args the JSON array of their values (as ingest/jscan.h produces). */
+	const char *args_keys;
+	size_t args_keys_len;
 };
 
 /* A complete span. Returns its id. */
@@ -127,6 +140,9 @@ int64_t pr_writer_span_begin(struct pr_writer *w, const struct pr_span_in *s);
  */
 int pr_writer_span_end(struct pr_writer *w, int64_t track, int64_t ts, const char *args,
 		       size_t args_len);
+/* The same with pre-split args (keys/vals JSON arrays). */
+int pr_writer_span_end_kv(struct pr_writer *w, int64_t track, int64_t ts, const char *keys,
+			  size_t keys_len, const char *vals, size_t vals_len);
 
 /* Series found or created by (name, device). unit: canonical unit
  * (bytes, ns, percent, celsius, watts, MHz, count, bytes/s); orig_unit as
@@ -137,6 +153,9 @@ void pr_writer_sample(struct pr_writer *w, int64_t series, int64_t ts, double va
 
 void pr_writer_instant(struct pr_writer *w, int64_t track, int64_t name, int64_t cat, int64_t ts,
 		       const char *scope, const char *args, size_t args_len);
+void pr_writer_instant_kv(struct pr_writer *w, int64_t track, int64_t name, int64_t cat,
+			  int64_t ts, const char *scope, const char *keys, size_t keys_len,
+			  const char *vals, size_t vals_len);
 void pr_writer_flow(struct pr_writer *w, const char *flow_id, char phase, int64_t track,
 		    int64_t ts, int64_t name, int64_t cat, const char *bind);
 /* origin: "reported" (the collector's own number) or "derived". span_id 0 = none. */

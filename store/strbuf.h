@@ -32,6 +32,16 @@ void pr_strbuf_addch(struct pr_strbuf *sb, char c);
 void pr_strbuf_addf(struct pr_strbuf *sb, const char *fmt, ...) PR_PRINTF_LIKE(2, 3);
 void pr_strbuf_vaddf(struct pr_strbuf *sb, const char *fmt, va_list ap) PR_PRINTF_LIKE(2, 0);
 
+/* Inline fast path of pr_strbuf_add for hot loops. */
+static inline void pr_strbuf_add_fast(struct pr_strbuf *sb, const void *p, size_t n)
+{
+	if (sb->len + n >= sb->alloc)
+		pr_strbuf_grow(sb, n);
+	__builtin_memcpy(sb->buf + sb->len, p, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
 static inline void pr_strbuf_addch_fast(struct pr_strbuf *sb, char c)
 {
 	if (sb->len + 1 >= sb->alloc)

@@ -55,7 +55,9 @@ struct nest_ent {
 struct payload {
 	const char *kind;
 	int64_t name, cat;
-	struct pr_strbuf args;
+	int64_t at; /* source offset of the span's (begin) event, or -1 */
+	struct pr_strbuf keys; /* JSON array of arg names, or empty */
+	struct pr_strbuf args; /* JSON array of values (or args as given when keys is empty) */
 };
 
 struct track {
@@ -93,6 +95,7 @@ struct pr_writer {
 		next_series, next_metric;
 	int64_t ts_min, ts_max;
 	int has_ts;
+	int64_t at; /* source offset of the event being written (pr_writer_at), or -1 */
 	struct pr_writer_stats stats;
 
 	struct pr_strmap strings;
@@ -124,7 +127,8 @@ struct pr_writer {
 	/* args splitting (producer side) */
 	struct pr_strmap argkeys;
 	int64_t next_argkeys;
-	struct pr_strbuf ak_keys;
+	struct pr_strbuf sk, sv; /* scratch for splitting object-form args */
+	struct pr_strbuf mk, mv; /* scratch for merging end args */
 };
 
 /* ---- small helpers ---- */
@@ -237,14 +241,14 @@ static int split_args(const char *s, size_t n, struct pr_strbuf *keys, struct pr
 			pr_strbuf_addch_fast(keys, ',');
 			pr_strbuf_addch_fast(vals, ',');
 		}
-		pr_strbuf_add(keys, s + i, ke - i);
+		pr_strbuf_add_fast(keys, s + i, ke - i);
 		i = skip_ws(s, n, ke);
 		if (i >= n || s[i] != ':')
 			goto bad;
 		i = skip_ws(s, n, i + 1);
 		if (!(ve = skip_json(s, n, i)))
 			goto bad;
-		pr_strbuf_add(vals, s + i, ve - i);
+		pr_strbuf_add_fast(vals, s + i, ve - i);
 		i = skip_ws(s, n, ve);
 		if (i < n && s[i] == ',') {
 			i = skip_ws(s, n, i + 1);
@@ -419,34 +423,46 @@ static uint32_t arena_add(struct pr_writer *w, const char *s, size_t n, uint32_t
 }
 
 /*
- * Stores args into the current batch for record r: split into a value array
- * plus an interned key list when they are a JSON object, else as given.
- * May start a new batch after r is complete, so r must not be used after.
+ * Stores split args (keys: JSON array of names, or empty when vals is args
+ * as given) into the current batch for record r. May start a new batch
+ * after r is complete, so r must not be used after.
  */
-static void put_args(struct pr_writer *w, struct rec *r, const char *args, size_t n)
+static void put_args(struct pr_writer *w, struct rec *r, const char *keys, size_t klen,
+		     const char *vals, size_t vlen)
 {
 	int64_t id;
 	struct rec *k;
 	r->akeys = 0;
-	r->off = (uint32_t)w->cur->arena.len;
-	r->len = 0;
-	if (!n)
+	r->off = arena_add(w, vals ? vals : "", vals ? vlen : 0, &r->len);
+	if (!klen)
 		return;
-	if (split_args(args, n, &w->ak_keys, &w->cur->arena)) {
-		r->off = arena_add(w, args, n, &r->len);
-		return;
-	}
-	r->len = (uint32_t)(w->cur->arena.len - r->off);
-	if (pr_strmap_get(&w->argkeys, w->ak_keys.buf, w->ak_keys.len, &id)) {
+	if (pr_strmap_get(&w->argkeys, keys, klen, &id)) {
 		r->akeys = id;
 		return;
 	}
 	id = w->next_argkeys++;
-	pr_strmap_put(&w->argkeys, w->ak_keys.buf, w->ak_keys.len, id);
+	pr_strmap_put(&w->argkeys, keys, klen, id);
 	r->akeys = id;
-	k = new_rec(w, REC_ARGKEYS, w->ak_keys.len);
+	k = new_rec(w, REC_ARGKEYS, klen);
 	k->id = id;
-	k->off = arena_add(w, w->ak_keys.buf, w->ak_keys.len, &k->len);
+	k->off = arena_add(w, keys, klen, &k->len);
+}
+
+/*
+ * Object-form args -> split form in w->sk/w->sv. Args that are not a JSON
+ * object are kept as given (sk empty).
+ */
+static void split_or_keep(struct pr_writer *w, const char *args, size_t n)
+{
+	pr_strbuf_reset(&w->sv);
+	if (!args || !n) {
+		pr_strbuf_reset(&w->sk);
+		return;
+	}
+	if (split_args(args, n, &w->sk, &w->sv)) {
+		pr_strbuf_reset(&w->sk);
+		pr_strbuf_add(&w->sv, args, n);
+	}
 }
 
 static void drain(struct pr_writer *w)
@@ -543,8 +559,10 @@ static void writer_free(struct pr_writer *w)
 		free(t->pid);
 		free(t->tid);
 		free(t->name);
-		for (j = 0; j < t->cap; j++)
+		for (j = 0; j < t->cap; j++) {
+			pr_strbuf_release(&t->pay[j].keys);
 			pr_strbuf_release(&t->pay[j].args);
+		}
 		free(t->stack);
 		free(t->pay);
 	}
@@ -570,7 +588,10 @@ static void writer_free(struct pr_writer *w)
 	pr_strmap_release(&w->series_map);
 	pr_strbuf_release(&w->tmp);
 	pr_strmap_release(&w->argkeys);
-	pr_strbuf_release(&w->ak_keys);
+	pr_strbuf_release(&w->sk);
+	pr_strbuf_release(&w->sv);
+	pr_strbuf_release(&w->mk);
+	pr_strbuf_release(&w->mv);
 	json_decref(w->meta);
 	free(w->format);
 	free(w->source);
@@ -605,13 +626,17 @@ int pr_writer_begin(struct pr_store *st, const struct pr_run_info *info, struct 
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->cv, NULL);
 	pr_strbuf_init(&w->tmp);
-	pr_strbuf_init(&w->ak_keys);
+	pr_strbuf_init(&w->sk);
+	pr_strbuf_init(&w->sv);
+	pr_strbuf_init(&w->mk);
+	pr_strbuf_init(&w->mv);
 	pr_error_init(&w->async_err);
 	w->format = pr_xstrdup(info->format);
 	w->source = pr_xstrdup(info->source);
 	base = strrchr(info->source, '/');
 	w->label = pr_xstrdup(info->label ? info->label : base ? base + 1 : info->source);
 	w->meta = json_object();
+	w->at = -1;
 	for (i = 0; i < NBATCHES; i++) {
 		w->batches[i].recs = pr_xcalloc(BATCH_RECS, sizeof(struct rec));
 		pr_strbuf_init(&w->batches[i].arena);
@@ -671,6 +696,11 @@ int pr_writer_failed(struct pr_writer *w, struct pr_error *err)
 }
 
 /* ---- run attributes ---- */
+
+void pr_writer_at(struct pr_writer *w, int64_t offset)
+{
+	w->at = offset;
+}
 
 void pr_writer_set_collector(struct pr_writer *w, const char *collector)
 {
@@ -833,7 +863,7 @@ static void emit_span_row(struct pr_writer *w, struct track *t, const struct nes
 	}
 	w->stats.spans++;
 	note_ts(w, e->ts, e->end);
-	put_args(w, r, p->args.buf, p->args.len);
+	put_args(w, r, p->keys.buf, p->keys.len, p->args.buf, p->args.len);
 }
 
 /* Pops the top entry: charges its time to the entry below, emits the row. */
@@ -858,28 +888,39 @@ static void pop_finished(struct pr_writer *w, struct track *t, int64_t ts)
 		track_pop(w, t);
 }
 
-static void set_payload(struct payload *p, const struct pr_span_in *s)
+static void set_payload(struct pr_writer *w, struct payload *p, const struct pr_span_in *s)
 {
+	p->at = w->at;
 	p->kind = s->kind;
 	p->name = s->name;
 	p->cat = s->cat;
+	pr_strbuf_reset(&p->keys);
 	pr_strbuf_reset(&p->args);
-	if (s->args && s->args_len)
+	if (s->args_keys && s->args_keys_len) {
+		pr_strbuf_add(&p->keys, s->args_keys, s->args_keys_len);
 		pr_strbuf_add(&p->args, s->args, s->args_len);
+	} else if (s->args && s->args_len) {
+		split_or_keep(w, s->args, s->args_len);
+		pr_strbuf_add(&p->keys, w->sk.buf, w->sk.len);
+		pr_strbuf_add(&p->args, w->sv.buf, w->sv.len);
+	}
 }
 
-static void push(struct track *t, const struct nest_ent *e, const struct pr_span_in *s)
+static void push(struct pr_writer *w, struct track *t, const struct nest_ent *e,
+		 const struct pr_span_in *s)
 {
 	if (t->n == t->cap) {
 		size_t ncap = t->cap ? t->cap * 2 : 16, i;
 		t->stack = pr_xreallocarray(t->stack, ncap, sizeof(*t->stack));
 		t->pay = pr_xreallocarray(t->pay, ncap, sizeof(*t->pay));
-		for (i = t->cap; i < ncap; i++)
+		for (i = t->cap; i < ncap; i++) {
+			pr_strbuf_init(&t->pay[i].keys);
 			pr_strbuf_init(&t->pay[i].args);
+		}
 		t->cap = ncap;
 	}
 	t->stack[t->n] = *e;
-	set_payload(&t->pay[t->n], s);
+	set_payload(w, &t->pay[t->n], s);
 	t->n++;
 }
 
@@ -887,7 +928,7 @@ static void push(struct track *t, const struct nest_ent *e, const struct pr_span
 static void make_unsorted(struct pr_writer *w, struct track *t)
 {
 	size_t i, keep = 0;
-	pr_writer_diag(w, "unsorted_track", -1, 0, 0,
+	pr_writer_diag(w, "unsorted_track", w->at, 0, 0,
 		       "spans on track pid '%s' tid '%s' are not in start order; nesting recomputed "
 		       "after load",
 		       t->pid ? t->pid : "", t->tid ? t->tid : "");
@@ -917,9 +958,13 @@ static void emit_flat(struct pr_writer *w, struct track *t, const struct nest_en
 	p.kind = s->kind;
 	p.name = s->name;
 	p.cat = s->cat;
-	p.args.buf = (char *)(s->args ? s->args : "");
-	p.args.len = s->args ? s->args_len : 0;
-	p.args.alloc = 0;
+	if (!(s->args_keys && s->args_keys_len))
+		split_or_keep(w, s->args, s->args ? s->args_len : 0);
+	p.keys.buf = (char *)(s->args_keys && s->args_keys_len ? s->args_keys : w->sk.buf);
+	p.keys.len = s->args_keys && s->args_keys_len ? s->args_keys_len : w->sk.len;
+	p.args.buf = (char *)(s->args_keys && s->args_keys_len ? s->args : w->sv.buf);
+	p.args.len = s->args_keys && s->args_keys_len ? s->args_len : w->sv.len;
+	p.keys.alloc = p.args.alloc = 0;
 	emit_span_row(w, t, e, &p, 0, 0);
 }
 
@@ -950,18 +995,18 @@ static int64_t span_add(struct pr_writer *w, const struct pr_span_in *s, int ope
 	if (t->unsorted) {
 		e.depth = 0;
 		if (open)
-			push(t, &e, s);
+			push(w, t, &e, s);
 		else
 			emit_flat(w, t, &e, s);
 		return e.id;
 	}
 	pop_finished(w, t, s->ts);
 	if (t->n && !open && e.end > t->stack[t->n - 1].end)
-		pr_writer_diag(w, "overlapping_spans", -1, 0, 0,
+		pr_writer_diag(w, "overlapping_spans", w->at, 0, 0,
 			       "a span on track pid '%s' tid '%s' ends after its enclosing span",
 			       t->pid ? t->pid : "", t->tid ? t->tid : "");
 	e.depth = (int32_t)t->n;
-	push(t, &e, s);
+	push(w, t, &e, s);
 	return e.id;
 }
 
@@ -975,35 +1020,100 @@ int64_t pr_writer_span_begin(struct pr_writer *w, const struct pr_span_in *s)
 	return span_add(w, s, 1);
 }
 
-static void merge_args(struct pr_strbuf *into, const char *args, size_t n)
+/* Appends one JSON array's elements to another ("[a]" + "[b]" -> "[a,b]"). */
+static void array_append(struct pr_strbuf *into, const char *arr, size_t n)
 {
-	const char *p = args, *end = args + n;
-	while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
-		p++;
-	while (end > p && (end[-1] == ' ' || end[-1] == '\n' || end[-1] == '\t' || end[-1] == '\r'))
-		end--;
-	if (end - p < 2 || *p != '{' || end[-1] != '}')
+	if (n < 2 || arr[0] != '[' || arr[n - 1] != ']' || n == 2)
 		return;
-	if (end - p == 2)
-		return; /* {} */
 	if (into->len < 2) {
 		pr_strbuf_reset(into);
-		pr_strbuf_add(into, p, (size_t)(end - p));
+		pr_strbuf_add(into, arr, n);
 		return;
 	}
-	/* "{a}" + "{b}" -> "{a,b}"; a key given twice keeps both (last wins in SQL json). */
-	while (into->len && into->buf[into->len - 1] != '}')
-		into->len--;
-	if (!into->len)
-		return;
-	into->len--;
+	into->len--; /* drop ']' */
 	if (into->len > 1)
 		pr_strbuf_addch(into, ',');
-	pr_strbuf_add(into, p + 1, (size_t)(end - p - 1));
+	pr_strbuf_add(into, arr + 1, n - 1);
+}
+
+/* Element extents of a JSON array's text: fills starts/ends, returns the count (max cap). */
+static size_t array_elems(const char *a, size_t n, size_t *starts, size_t *ends, size_t cap)
+{
+	size_t i = 1, k = 0;
+	if (n < 2 || a[0] != '[')
+		return 0;
+	while (k < cap) {
+		size_t e;
+		i = skip_ws(a, n, i);
+		if (i >= n || a[i] == ']')
+			break;
+		if (!(e = skip_json(a, n, i)))
+			break;
+		starts[k] = i;
+		ends[k++] = e;
+		i = skip_ws(a, n, e);
+		if (i < n && a[i] == ',')
+			i++;
+	}
+	return k;
+}
+
+/*
+ * E's args merge into the span's; a key given by both takes E's value, as
+ * in Chrome's viewer.
+ */
+#define MERGE_MAX 256
+static void merge_split(struct pr_writer *w, struct payload *p, const char *keys, size_t klen,
+			const char *vals, size_t vlen)
+{
+	size_t bks[MERGE_MAX], bke[MERGE_MAX], bvs[MERGE_MAX], bve[MERGE_MAX];
+	size_t eks[MERGE_MAX], eke[MERGE_MAX], nb, ne, nbv, i, j;
+	if (!klen)
+		return;
+	if (!p->keys.len && p->args.len)
+		return; /* the begin's args were not an object: keep them */
+	nb = array_elems(p->keys.buf, p->keys.len, bks, bke, MERGE_MAX);
+	nbv = array_elems(p->args.buf, p->args.len, bvs, bve, MERGE_MAX);
+	ne = array_elems(keys, klen, eks, eke, MERGE_MAX);
+	if (nb != nbv)
+		nb = 0;
+	pr_strbuf_reset(&w->mk);
+	pr_strbuf_reset(&w->mv);
+	pr_strbuf_addch(&w->mk, '[');
+	pr_strbuf_addch(&w->mv, '[');
+	for (i = 0; i < nb; i++) {
+		for (j = 0; j < ne; j++)
+			if (bke[i] - bks[i] == eke[j] - eks[j] &&
+			    !memcmp(p->keys.buf + bks[i], keys + eks[j], bke[i] - bks[i]))
+				break;
+		if (j < ne)
+			continue; /* E gives this key */
+		if (w->mk.len > 1) {
+			pr_strbuf_addch(&w->mk, ',');
+			pr_strbuf_addch(&w->mv, ',');
+		}
+		pr_strbuf_add(&w->mk, p->keys.buf + bks[i], bke[i] - bks[i]);
+		pr_strbuf_add(&w->mv, p->args.buf + bvs[i], bve[i] - bvs[i]);
+	}
+	pr_strbuf_addch(&w->mk, ']');
+	pr_strbuf_addch(&w->mv, ']');
+	array_append(&w->mk, keys, klen);
+	array_append(&w->mv, vals, vlen);
+	pr_strbuf_reset(&p->keys);
+	pr_strbuf_reset(&p->args);
+	pr_strbuf_add(&p->keys, w->mk.buf, w->mk.len);
+	pr_strbuf_add(&p->args, w->mv.buf, w->mv.len);
 }
 
 int pr_writer_span_end(struct pr_writer *w, int64_t track, int64_t ts, const char *args,
 		       size_t args_len)
+{
+	split_or_keep(w, args, args ? args_len : 0);
+	return pr_writer_span_end_kv(w, track, ts, w->sk.buf, w->sk.len, w->sv.buf, w->sv.len);
+}
+
+int pr_writer_span_end_kv(struct pr_writer *w, int64_t track, int64_t ts, const char *keys,
+			  size_t keys_len, const char *vals, size_t vals_len)
 {
 	struct track *t = track_get(w, track);
 	size_t i;
@@ -1016,20 +1126,20 @@ int pr_writer_span_end(struct pr_writer *w, int64_t track, int64_t ts, const cha
 	/* Pop closed spans above the open one; any still running overlap its end. */
 	while (t->n > i) {
 		if (t->stack[t->n - 1].end > ts)
-			pr_writer_diag(w, "overlapping_spans", -1, 0, 0,
+			pr_writer_diag(w, "overlapping_spans", w->at, 0, 0,
 				       "a span on track pid '%s' tid '%s' ends after its enclosing span",
 				       t->pid ? t->pid : "", t->tid ? t->tid : "");
 		track_pop(w, t);
 	}
 	if (ts < t->stack[i - 1].ts) {
-		pr_writer_diag(w, "negative_duration", -1, 0, 0,
+		pr_writer_diag(w, "negative_duration", w->at, 0, 0,
 			       "an end event precedes its begin; duration set to 0");
 		ts = t->stack[i - 1].ts;
 	}
 	t->stack[i - 1].end = ts;
 	t->stack[i - 1].open = 0;
-	if (args && args_len)
-		merge_args(&t->pay[i - 1].args, args, args_len);
+	if (keys && keys_len)
+		merge_split(w, &t->pay[i - 1], keys, keys_len, vals, vals_len);
 	track_pop(w, t);
 	return 0;
 }
@@ -1093,8 +1203,17 @@ void pr_writer_sample(struct pr_writer *w, int64_t series, int64_t ts, double va
 void pr_writer_instant(struct pr_writer *w, int64_t track, int64_t name, int64_t cat, int64_t ts,
 		       const char *scope, const char *args, size_t args_len)
 {
+	split_or_keep(w, args, args ? args_len : 0);
+	pr_writer_instant_kv(w, track, name, cat, ts, scope, w->sk.buf, w->sk.len, w->sv.buf,
+			     w->sv.len);
+}
+
+void pr_writer_instant_kv(struct pr_writer *w, int64_t track, int64_t name, int64_t cat,
+			  int64_t ts, const char *scope, const char *keys, size_t keys_len,
+			  const char *vals, size_t vals_len)
+{
 	size_t sl = scope ? strlen(scope) : 0;
-	struct rec *r = new_rec(w, REC_INSTANT, args_len + sl);
+	struct rec *r = new_rec(w, REC_INSTANT, vals_len + sl);
 	r->track = track;
 	r->name = name;
 	r->cat = cat;
@@ -1103,7 +1222,7 @@ void pr_writer_instant(struct pr_writer *w, int64_t track, int64_t name, int64_t
 		r->off2 = arena_add(w, scope, sl, &r->len2);
 	w->stats.instants++;
 	note_ts(w, ts, ts);
-	put_args(w, r, args, args && args_len ? args_len : 0);
+	put_args(w, r, keys, keys_len, vals, vals_len);
 }
 
 void pr_writer_flow(struct pr_writer *w, const char *flow_id, char phase, int64_t track,
@@ -1214,7 +1333,7 @@ static void close_all(struct pr_writer *w)
 			if (e->open) {
 				e->open = 0;
 				e->end = w->ts_max > e->ts ? w->ts_max : e->ts;
-				pr_writer_diag(w, "unclosed_span", -1, 0, 0,
+				pr_writer_diag(w, "unclosed_span", t->pay[t->n - 1].at, 0, 0,
 					       "a begin event has no end; closed at the end of the "
 					       "trace");
 			}
@@ -1223,10 +1342,11 @@ static void close_all(struct pr_writer *w)
 	}
 }
 
-struct renest_ctx {
-	sqlite3_stmt *upd;
-	int failed;
-};
+void pr_writer_end_input(struct pr_writer *w)
+{
+	close_all(w);
+}
+
 
 /* Recomputes parent/depth/self for the spans of one unsorted track. */
 static int renest_track(struct pr_writer *w, struct track *t, struct pr_error *err)

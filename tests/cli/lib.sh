@@ -1,0 +1,127 @@
+# shellcheck shell=sh disable=SC2034
+# lib.sh - shared helpers for tests/cli/t*.sh (sourced, not run).
+#
+# Environment (set by ctest, tests/CMakeLists.txt): PROFREPORT, PR_SAMPLES,
+# PR_TESTS, TZ=UTC, LC_ALL=C. Every script gets a private temporary directory
+# ($tmp, removed on exit) that is also HOME and TMPDIR (under $tmp/tmp), so no
+# user configuration is read and leftover temporary files can be detected.
+#
+# run CMD ARGS...   runs a command; sets $rc, stdout in $tmp/out, stderr in $tmp/err
+# fail MESSAGE      records a failed check (the script goes on) and prints it
+# finish            prints the verdict; exits 1 if any check failed
+# Checks on the last run (DESC names the check in failure messages):
+# expect_rc N DESC, expect_out_empty DESC, expect_err_empty DESC,
+# expect_one_err_line DESC, expect_out_has PATTERN DESC, expect_err_has PATTERN DESC
+# (PATTERN is a fixed string, grep -F).
+set -eu
+
+: "${PROFREPORT:?PROFREPORT must name the profreport binary}"
+: "${PR_SAMPLES:?PR_SAMPLES must name the samples/ directory}"
+case $PROFREPORT in
+/*) ;;
+*) PROFREPORT=$(pwd)/$PROFREPORT ;;
+esac
+case $PR_SAMPLES in
+/*) ;;
+*) PR_SAMPLES=$(pwd)/$PR_SAMPLES ;;
+esac
+TZ=UTC
+LC_ALL=C
+export TZ LC_ALL
+
+test_name=$(basename "$0" .sh)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/prcli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+HOME=$tmp
+TMPDIR=$tmp/tmp
+export HOME TMPDIR
+mkdir "$TMPDIR"
+cd "$tmp"
+
+P=$PROFREPORT
+TORCH=$PR_SAMPLES/torch/trace_rank0.pt.trace.json
+VIZ=$PR_SAMPLES/chrome/viztracer_like.json
+failures=0
+rc=0
+
+fail() {
+	failures=$((failures + 1))
+	echo "$test_name: FAIL: $*" >&2
+}
+
+# Shows the last command's output after a failed check.
+show() {
+	echo "  --- stdout (first 10 lines):" >&2
+	head -n 10 "$tmp/out" >&2 || true
+	echo "  --- stderr:" >&2
+	head -n 10 "$tmp/err" >&2 || true
+}
+
+run() {
+	last_cmd="$*"
+	set +e
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	set -e
+}
+
+expect_rc() {
+	if [ "$rc" -ne "$1" ]; then
+		fail "$2: '$last_cmd' exited $rc, expected $1"
+		show
+	fi
+}
+
+expect_out_empty() {
+	if [ -s "$tmp/out" ]; then
+		fail "$1: '$last_cmd' printed on stdout"
+		show
+	fi
+}
+
+expect_err_empty() {
+	if [ -s "$tmp/err" ]; then
+		fail "$1: '$last_cmd' printed on stderr"
+		show
+	fi
+}
+
+expect_one_err_line() {
+	n=$(wc -l <"$tmp/err")
+	if [ "$n" -ne 1 ]; then
+		fail "$1: '$last_cmd' printed $n lines on stderr, expected one"
+		show
+	elif ! grep -q '^profreport: ' "$tmp/err"; then
+		fail "$1: the error line does not start with 'profreport: '"
+		show
+	fi
+}
+
+expect_out_has() {
+	if ! grep -qF -- "$1" "$tmp/out"; then
+		fail "$2: stdout of '$last_cmd' lacks '$1'"
+		show
+	fi
+}
+
+expect_err_has() {
+	if ! grep -qF -- "$1" "$tmp/err"; then
+		fail "$2: stderr of '$last_cmd' lacks '$1'"
+		show
+	fi
+}
+
+# query_value STORE SQL: the single value of a one-row, one-column query.
+query_value() {
+	"$P" query "$1" "$2" | sed -n 2p
+}
+
+finish() {
+	if [ "$failures" -ne 0 ]; then
+		echo "$test_name: $failures check(s) failed" >&2
+		exit 1
+	fi
+	echo "$test_name: ok"
+	exit 0
+}

@@ -1,0 +1,97 @@
+#!/bin/sh
+# t0003-query: 'profreport query STORE SQL' runs exactly one read-only
+# statement and prints a tab-separated header and rows; write statements,
+# several statements and bad SQL are refused with one error line, exit 2,
+# and the store is left as it was.
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+tab=$(printf '\t')
+"$P" ingest -q "$TORCH" -o st.db || fail "setup: ingest of the torch sample failed"
+"$P" dump events st.db >dump.before
+
+# -- a query: header line, then tab-separated rows
+run "$P" query st.db "SELECT kind, count(*) AS n FROM span GROUP BY kind ORDER BY kind"
+expect_rc 0 "query"
+expect_err_empty "query"
+[ "$(sed -n 1p "$tmp/out")" = "kind${tab}n" ] || {
+	fail "query: the first line is not the header 'kind<TAB>n'"
+	show
+}
+expect_out_has "step${tab}1" "query: the sample has one ProfilerStep"
+expect_out_has "kernel${tab}" "query: kernels are stored"
+# the row count agrees with the run's own count
+total=$(awk -F "$tab" 'NR > 1 { s += $2 } END { print s }' "$tmp/out")
+[ "$total" = "$(query_value st.db "SELECT span_count FROM run")" ] ||
+	fail "query: span rows ($total) differ from run.span_count"
+
+# -- NULL, reals and text; a trailing ';' and whitespace are fine
+run "$P" query st.db "SELECT NULL AS a, 1.5 AS b, 'x y' AS c, 7 AS d;  "
+expect_rc 0 "query of literals"
+printf 'a\tb\tc\td\nNULL\t1.5\tx y\t7\n' >want
+cmp -s want "$tmp/out" || {
+	fail "query of literals: output is not 'a b c d / NULL 1.5 x y 7' (tab-separated)"
+	show
+}
+# the documented views work
+run "$P" query st.db "SELECT count(*) AS steps FROM span_v WHERE kind = 'step'"
+expect_rc 0 "query of span_v"
+[ "$(sed -n 2p "$tmp/out")" = 1 ] || fail "query of span_v: expected 1 step"
+run "$P" query st.db "WITH k AS (SELECT DISTINCT name FROM series) SELECT count(*) FROM k"
+expect_rc 0 "query with a CTE"
+# an empty result still prints the header
+run "$P" query st.db "SELECT id FROM run WHERE id < 0"
+expect_rc 0 "query with no rows"
+[ "$(cat "$tmp/out")" = id ] || {
+	fail "query with no rows: expected only the header line"
+	show
+}
+
+# -- write statements are refused
+for sql in "DELETE FROM span" \
+	"INSERT INTO string(value) VALUES('x')" \
+	"UPDATE run SET label = 'x'" \
+	"DROP TABLE span" \
+	"CREATE TABLE t(x)" \
+	"CREATE INDEX i ON span(name_id)" \
+	"PRAGMA user_version = 9" \
+	"REPLACE INTO string(id, value) VALUES(1, 'x')"; do
+	run "$P" query st.db "$sql"
+	expect_rc 2 "write statement '$sql'"
+	expect_out_empty "write statement '$sql'"
+	expect_one_err_line "write statement '$sql'"
+	expect_err_has "read-only" "write statement '$sql'"
+done
+
+# -- more than one statement is refused, even if the first is harmless
+for sql in "SELECT 1; SELECT 2" "SELECT 1; DELETE FROM span" "SELECT 1;;DROP TABLE run"; do
+	run "$P" query st.db "$sql"
+	expect_rc 2 "several statements '$sql'"
+	expect_out_empty "several statements '$sql'"
+	expect_one_err_line "several statements '$sql'"
+	expect_err_has "one statement" "several statements '$sql'"
+done
+
+# -- bad SQL: one line, exit 2
+run "$P" query st.db "SELEC 1"
+expect_rc 2 "bad SQL"
+expect_out_empty "bad SQL"
+expect_one_err_line "bad SQL"
+expect_err_has "syntax error" "bad SQL"
+run "$P" query st.db "SELECT * FROM no_such_table"
+expect_rc 2 "unknown table"
+expect_one_err_line "unknown table"
+expect_err_has "no such table: no_such_table" "unknown table"
+run "$P" query st.db ""
+expect_rc 2 "empty SQL"
+expect_one_err_line "empty SQL"
+run "$P" query st.db "   "
+expect_rc 2 "blank SQL"
+expect_one_err_line "blank SQL"
+
+# -- none of that changed the store
+"$P" dump events st.db >dump.after
+cmp -s dump.before dump.after || fail "a refused query changed the store"
+[ "$(query_value st.db "PRAGMA user_version")" = 1 ] || fail "the store's user_version changed"
+
+finish

@@ -1,0 +1,85 @@
+#!/bin/sh
+# t0004-summary: 'profreport summary INPUT...' prints, per run, the steps,
+# phases, top spans by self time and series sections; INPUT may be a store,
+# trace files or directories (ingested into a temporary store that is
+# removed afterwards).
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+"$P" ingest -q "$TORCH" -o st.db || fail "setup: ingest of the torch sample failed"
+steps=$(query_value st.db "SELECT count(*) FROM span WHERE kind = 'step'")
+[ "$steps" -ge 1 ] || fail "setup: the torch sample has no ProfilerStep spans"
+
+# -- the torch sample, given as a file
+run "$P" summary "$TORCH"
+expect_rc 0 "summary of the torch sample"
+expect_err_empty "summary of the torch sample"
+cp "$tmp/out" from-file.txt
+expect_out_has "run 1: trace_rank0.pt.trace.json  [chrome, torch.profiler]  rank 0/8" "summary run line"
+if ! grep -Eq "^  steps: $steps  mean " from-file.txt; then
+	fail "summary: no 'steps: $steps' line (the sample has $steps ProfilerStep spans)"
+	show
+fi
+expect_out_has "ProfilerStep#0" "summary lists the step"
+for section in "phases:" "top spans by self time:" "series:"; do
+	expect_out_has "  $section" "summary has the '$section' section"
+done
+for phase in "## forward ##" "## backward ##" "## optimizer ##"; do
+	expect_out_has "$phase" "summary lists the phase '$phase'"
+done
+expect_out_has "dev.mem.allocated" "summary lists the [memory] series"
+expect_out_has "dev.mem.reserved" "summary lists the [memory] series"
+# the default top list is 10 rows
+top=$(awk '/^  top spans by self time:/ { on = 1; getline; next } on && /^$/ { exit } on { n++ } END { print n + 0 }' from-file.txt)
+[ "$top" = 10 ] || fail "summary: the top spans list has $top rows, expected 10 by default"
+ls "$TMPDIR" >leftover
+[ ! -s leftover ] || fail "summary of a file left temporary files: $(cat leftover)"
+
+# -- the same run, given as a store: the same report
+run "$P" summary st.db
+expect_rc 0 "summary of a store"
+cmp -s from-file.txt "$tmp/out" || {
+	fail "summary of the store differs from summary of the file"
+	diff from-file.txt "$tmp/out" | head -10 >&2 || true
+}
+[ "$(query_value st.db "SELECT count(*) FROM run")" = 1 ] || fail "summary changed the store"
+
+# -- --top N
+run "$P" summary --top 3 st.db
+expect_rc 0 "summary --top 3"
+top=$(awk '/^  top spans by self time:/ { on = 1; getline; next } on && /^$/ { exit } on { n++ } END { print n + 0 }' "$tmp/out")
+[ "$top" = 3 ] || fail "summary --top 3 listed $top rows"
+
+# -- a directory: every trace in it is a run; other files are skipped quietly
+mkdir -p dir/torch dir/chrome
+cp "$TORCH" dir/torch/
+cp "$VIZ" dir/chrome/
+echo "# notes" >dir/README.md
+run "$P" summary dir
+expect_rc 0 "summary of a directory"
+expect_err_empty "summary of a directory"
+expect_out_has "run 1: viztracer_like.json  [chrome, chrome-trace]" "summary of a directory"
+expect_out_has "run 2: trace_rank0.pt.trace.json  [chrome, torch.profiler]" "summary of a directory"
+[ "$(grep -c '^run ' "$tmp/out")" = 2 ] || fail "summary of a directory: expected 2 runs"
+if ! grep -Eq "^  steps: $steps  mean " "$tmp/out"; then
+	fail "summary of a directory: no 'steps: $steps' line"
+fi
+
+# -- several files
+run "$P" summary "$VIZ" "$TORCH"
+expect_rc 0 "summary of two files"
+[ "$(grep -c '^run ' "$tmp/out")" = 2 ] || fail "summary of two files: expected 2 runs"
+ls "$TMPDIR" >leftover
+[ ! -s leftover ] || fail "summary left temporary files: $(cat leftover)"
+
+# -- a trace that fails to parse: one error line, exit 2, no report
+printf '[\n{"name": "a", "ph": "X" "ts": 1}]\n' >bad.json
+run "$P" summary bad.json
+expect_rc 2 "summary of a malformed trace"
+expect_out_empty "summary of a malformed trace"
+expect_one_err_line "summary of a malformed trace"
+expect_err_has "'bad.json':2:25: " "summary of a malformed trace"
+ls "$TMPDIR" >leftover
+[ ! -s leftover ] || fail "a failed summary left temporary files: $(cat leftover)"
+
+finish
