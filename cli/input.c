@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "ingest/ingest.h"
+#include "ingest/source.h"
 #include "store/strbuf.h"
 #include "store/xalloc.h"
 
@@ -38,6 +39,17 @@ static void report_line(FILE *report, const char *path, const struct pr_ingest_r
 	fputc('\n', report);
 }
 
+static void show_progress(void *ctx, const char *path, int64_t done, int64_t total)
+{
+	(void)ctx;
+	if (total > 0 && done <= total)
+		fprintf(stderr, "\ringesting '%s': %lld MB of %lld MB (%d%%)\033[K", path,
+			(long long)(done / 1000000), (long long)(total / 1000000),
+			(int)(done * 100 / total));
+	else
+		fprintf(stderr, "\ringesting '%s': %lld MB\033[K", path, (long long)(done / 1000000));
+}
+
 /* Prints one input's error now; the first one is returned, marked as printed. */
 static void report_error(const char *cmd, struct pr_error *e, struct pr_error *first,
 			 int *failed)
@@ -56,6 +68,7 @@ int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 		      const char *format, FILE *report, struct pr_error *err)
 {
 	int i, failed = 0, tty = isatty(2);
+	pr_source_set_progress(tty ? show_progress : NULL, NULL);
 	for (i = 0; i < n; i++) {
 		struct pr_pathlist pl = PR_PATHLIST_INIT;
 		struct pr_error e = PR_ERROR_INIT;
@@ -79,16 +92,16 @@ int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 			struct pr_ingest_result r;
 			struct pr_error fe = PR_ERROR_INIT;
 			if (tty)
-				fprintf(stderr, "ingesting '%s' ...\r", pl.v[k]);
+				fprintf(stderr, "\ringesting '%s' ...\033[K", pl.v[k]);
 			if (pr_ingest_file_sniffed(st, pl.v[k], format,
 						   in_dir ? PR_SNIFF_DIR : PR_SNIFF_MIN, &r, &fe) == 0) {
 				if (tty)
-					fputs("\033[K", stderr);
+					fputs("\r\033[K", stderr);
 				report_line(report, pl.v[k], &r);
 				continue;
 			}
 			if (tty)
-				fputs("\033[K", stderr);
+				fputs("\r\033[K", stderr);
 			if (in_dir && fe.code == PR_E_FORMAT) {
 				if (report)
 					fprintf(report, "'%s': skipped, not a recognized format\n", pl.v[k]);

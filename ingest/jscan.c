@@ -209,6 +209,8 @@ static int literal(struct js_ctx *c, size_t *p, const char *word)
 	}
 	if (memcmp(c->buf + *p, word, k))
 		return fail(c, *p, "invalid literal");
+	if (*p + k == c->len && !c->eof)
+		return JS_MORE; /* like a number, "true" may go on ("truex") */
 	if (*p + k < c->len) {
 		unsigned char ch = (unsigned char)c->buf[*p + k];
 		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'))

@@ -10,8 +10,18 @@
 
 #include "store/xalloc.h"
 
+static pr_progress_fn *progress_fn;
+static void *progress_ctx;
+
+void pr_source_set_progress(pr_progress_fn *fn, void *ctx)
+{
+	progress_fn = fn;
+	progress_ctx = ctx;
+}
+
 struct pr_source {
 	char *path;
+	int64_t file_size, next_progress;
 	gzFile gz;
 	int is_gzip;
 	unsigned char *head;
@@ -51,6 +61,8 @@ int pr_source_open(struct pr_source **out, const char *path, struct pr_error *er
 	src = pr_xcalloc(1, sizeof(*src));
 	src->path = pr_xstrdup(path);
 	src->is_gzip = magic[0] == 0x1f && magic[1] == 0x8b;
+	src->file_size = (int64_t)sb.st_size;
+	src->next_progress = 64 << 20;
 	src->gz = gzopen(path, "rb");
 	if (!src->gz) {
 		pr_error_set(err, PR_E_IO, "cannot open: %s", strerror(errno ? errno : ENOMEM));
@@ -151,6 +163,10 @@ long pr_source_read(struct pr_source *src, void *buf, size_t cap, struct pr_erro
 	}
 	pr_hash_update(&src->hash, buf, (size_t)n);
 	src->consumed += n;
+	if (progress_fn && src->consumed >= src->next_progress) {
+		src->next_progress = src->consumed + (64 << 20);
+		progress_fn(progress_ctx, src->path, src->consumed, src->file_size);
+	}
 	return n;
 }
 

@@ -40,4 +40,12 @@ void pr_source_hash_hex(const struct pr_source *src, char out[33]);
 void pr_source_locate(const char *path, int64_t offset, long *line, long *col);
 const char *pr_source_zlib_version(void);
 
+/*
+ * Progress: when set, fn is called from pr_source_read about every 64 MiB
+ * of input with the bytes read so far and the file size on disk (which is
+ * the compressed size for gzip input: done/total is then only a hint).
+ */
+typedef void pr_progress_fn(void *ctx, const char *path, int64_t done, int64_t total);
+void pr_source_set_progress(pr_progress_fn *fn, void *ctx);
+
 #endif
