@@ -337,21 +337,29 @@ static void args_each(struct chrome *ch, args_fn *fn, void *ctx)
 		return;
 	while (ki < kc.len && kc.buf[ki] == '"' && vi < vc.len && vc.buf[vi] != ']') {
 		struct js_str k, v;
-		size_t vs = vi;
+		size_t vs = vi, klen;
+		const char *key;
 		if (js_string(&kc, &ki, &k) != JS_OK)
 			return;
-		pr_strbuf_reset(&ch->key);
-		js_decode(kc.buf + k.start, k.len, &ch->key);
+		if (k.escaped || k.dirty) {
+			pr_strbuf_reset(&ch->key);
+			js_decode(kc.buf + k.start, k.len, &ch->key);
+			key = ch->key.buf;
+			klen = ch->key.len;
+		} else {
+			key = kc.buf + k.start;
+			klen = k.len;
+		}
 		if (vc.buf[vi] == '"') {
 			if (js_string(&vc, &vi, &v) != JS_OK)
 				return;
 			pr_strbuf_reset(&ch->tmp);
 			js_decode(vc.buf + v.start, v.len, &ch->tmp);
-			fn(ch, ch->key.buf, ch->key.len, ch->tmp.buf, ch->tmp.len, 1, ctx);
+			fn(ch, key, klen, ch->tmp.buf, ch->tmp.len, 1, ctx);
 		} else {
 			if (js_value(&vc, &vi, NULL) != JS_OK)
 				return;
-			fn(ch, ch->key.buf, ch->key.len, vc.buf + vs, vi - vs, 0, ctx);
+			fn(ch, key, klen, vc.buf + vs, vi - vs, 0, ctx);
 		}
 		if (ki < kc.len && kc.buf[ki] == ',')
 			ki++;
@@ -438,13 +446,25 @@ struct mem_args {
 	long dev_id, dev_type;
 };
 
+/* A JSON number's value; integers (the common case) without strtod. */
+static int number_value(const char *v, size_t n, double *d)
+{
+	int64_t i;
+	if (n < 19 && !memchr(v, '.', n) && !memchr(v, 'e', n) && !memchr(v, 'E', n) &&
+	    pr_decimal_scaled(v, n, 0, &i) == PR_DEC_OK) {
+		*d = (double)i;
+		return 0;
+	}
+	return pr_decimal_double(v, n, d) == PR_DEC_OK ? 0 : -1;
+}
+
 static void mem_arg(struct chrome *ch, const char *k, size_t kl, const char *v, size_t vl,
 		    int is_str, void *ctx)
 {
 	struct mem_args *m = ctx;
 	double d;
 	(void)ch;
-	if (is_str || pr_decimal_double(v, vl, &d) != PR_DEC_OK)
+	if (is_str || number_value(v, vl, &d))
 		return;
 	if (keyeq(k, kl, "Total Allocated")) {
 		m->alloc = d;
@@ -490,7 +510,7 @@ static void counter_arg(struct chrome *ch, const char *k, size_t kl, const char 
 	double d;
 	char *name;
 	size_t pl = strlen(cc->prefix);
-	if (pr_decimal_double(v, vl, &d) != PR_DEC_OK) {
+	if (number_value(v, vl, &d)) {
 		if (!is_str)
 			pr_writer_diag(ch->w, "counter_not_numeric", -1, 0, 0,
 				       "a counter value is not a finite number");

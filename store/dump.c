@@ -68,7 +68,7 @@ static const struct section sections[] = {
 	  "WHERE run_id = ?1 ORDER BY name, device" },
 	{ "sample",
 	  "SELECT se.name, se.device, sa.ts, sa.value FROM sample sa JOIN series se ON "
-	  "se.id = sa.series_id WHERE se.run_id = ?1 ORDER BY se.name, se.device, sa.ts, sa.rowid" },
+	  "se.id = sa.series_id WHERE se.run_id = ?1 ORDER BY se.name, se.device, sa.ts, sa.seq" },
 	{ "instant",
 	  "SELECT t.id - (SELECT min(id) FROM track WHERE run_id = ?1) + 1 AS track, "
 	  "i.name, i.cat, i.ts, i.scope, i.args FROM instant_v i JOIN instant r ON r.id = i.id "

@@ -70,11 +70,15 @@ CREATE TABLE series(
   ts_min INTEGER,
   ts_max INTEGER
 );
+-- Clustered by series and time (no separate index to build after a load);
+-- seq is the sample's arrival order within its series.
 CREATE TABLE sample(
   series_id INTEGER NOT NULL REFERENCES series(id),
   ts INTEGER NOT NULL,
-  value REAL NOT NULL
-);
+  seq INTEGER NOT NULL,
+  value REAL NOT NULL,
+  PRIMARY KEY(series_id, ts, seq)
+) WITHOUT ROWID;
 CREATE TABLE instant(
   id INTEGER PRIMARY KEY,
   run_id INTEGER NOT NULL REFERENCES run(id),

@@ -301,6 +301,7 @@ static int insert_rec(struct pr_writer *w, const struct batch *b, const struct r
 		sqlite3_bind_int64(st, 1, r->id);
 		sqlite3_bind_int64(st, 2, r->ts);
 		sqlite3_bind_double(st, 3, r->value);
+		sqlite3_bind_int64(st, 4, r->dur);
 		break;
 	case REC_INSTANT:
 		sqlite3_bind_int64(st, 1, r->id);
@@ -486,7 +487,7 @@ static const char *const insert_sql[] = {
 	[REC_SPAN] = "INSERT INTO span(id, run_id, track_id, kind, name_id, cat_id, ts, dur, self, "
 		     "depth, parent_id, args, args_keys) "
 		     "VALUES(?1, ?12, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?13)",
-	[REC_SAMPLE] = "INSERT INTO sample(series_id, ts, value) VALUES(?1, ?2, ?3)",
+	[REC_SAMPLE] = "INSERT INTO sample(series_id, ts, value, seq) VALUES(?1, ?2, ?3, ?4)",
 	[REC_INSTANT] = "INSERT INTO instant(run_id, track_id, name_id, cat_id, ts, scope, args, "
 			"args_keys) VALUES(?8, ?2, ?3, ?4, ?5, ?6, ?7, ?9)",
 	[REC_FLOW] = "INSERT INTO flow(run_id, flow_id, phase, track_id, ts, name_id, cat_id, bind) "
@@ -1196,6 +1197,7 @@ void pr_writer_sample(struct pr_writer *w, int64_t series, int64_t ts, double va
 	r->id = series;
 	r->ts = ts;
 	r->value = value;
+	r->dur = s->count - 1; /* seq: arrival order within the series */
 	w->stats.samples++;
 	note_ts(w, ts, ts);
 }
@@ -1566,7 +1568,6 @@ int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t byte
 	if (pr_store_exec(w->st,
 			  "CREATE INDEX IF NOT EXISTS span_step ON span(run_id, ts) WHERE kind = 'step';"
 			  "CREATE INDEX IF NOT EXISTS span_phase ON span(run_id, ts) WHERE kind = 'phase';"
-			  "CREATE INDEX IF NOT EXISTS sample_series_ts ON sample(series_id, ts);"
 			  "COMMIT",
 			  err))
 		goto fail;
