@@ -267,7 +267,7 @@ struct gen {
 	int64_t phase_start;
 	/* series per (column, device) */
 	struct pr_strmap series_map;
-	struct pr_strbuf key, tmp;
+	struct pr_strbuf key, tmp, dev; /* scratch; dev: the current row's device */
 	int64_t rows, skipped, index;
 };
 
@@ -547,6 +547,9 @@ static void setup_column(struct gen *g, size_t i, const struct pr_csv_field *f, 
 	if (ut) {
 		c->horig = pr_xstrndup(ut, utn);
 		c->hunit = unit_find(ut, utn, 0);
+	} else if ((u = key_suffix(&g->key)) != NULL) {
+		c->hunit = u;
+		c->horig = pr_xstrdup(u->tok);
 	}
 	if (g->tcol < 0 && in_list(g->key.buf, time_names, PR_ARRAY_SIZE(time_names)) &&
 	    (!c->hunit || c->hunit->kind == K_NS)) {
@@ -567,17 +570,6 @@ static void setup_column(struct gen *g, size_t i, const struct pr_csv_field *f, 
 	if (in_list(g->key.buf, id_names, PR_ARRAY_SIZE(id_names))) {
 		c->role = !strcmp(g->key.buf, "index") ? R_DEVICE : R_IGNORE;
 		return;
-	}
-	if (!ut && (u = key_suffix(&g->key)) != NULL) {
-		c->hunit = u;
-		c->horig = pr_xstrdup(u->tok);
-		if (g->tcol < 0 && u->kind == K_NS &&
-		    in_list(g->key.buf, time_names, PR_ARRAY_SIZE(time_names))) {
-			c->role = R_TIME;
-			g->tcol = (long)i;
-			g->tunit = u;
-			return;
-		}
 	}
 	c->map = map_find(g->key.buf, c->hunit);
 	if (c->map && series_taken(g, i, c->map->series))
@@ -689,8 +681,9 @@ bad:
 }
 
 /* The row's device: "cuda:<index>", the PCI bus id, or "". */
-static void row_device(struct gen *g, const struct pr_csv_field *f, struct pr_strbuf *dev)
+static void row_device(struct gen *g, const struct pr_csv_field *f)
 {
+	struct pr_strbuf *dev = &g->dev;
 	const char *p;
 	size_t n;
 	pr_strbuf_reset(dev);
@@ -709,8 +702,9 @@ static void row_device(struct gen *g, const struct pr_csv_field *f, struct pr_st
 	pr_csv_text_clean(dev, p, n);
 }
 
-static int64_t series_for(struct gen *g, size_t ci, const struct pr_strbuf *dev, long line)
+static int64_t series_for(struct gen *g, size_t ci, long line)
 {
+	const struct pr_strbuf *dev = &g->dev;
 	struct col *c = &g->cols[ci];
 	uint32_t idx = (uint32_t)ci;
 	int64_t id;
@@ -764,7 +758,7 @@ static void bad_value(struct gen *g, long line, long col)
 }
 
 static void value_cell(struct gen *g, size_t ci, const struct pr_csv_field *f, long line,
-		       int64_t ts, const struct pr_strbuf *dev)
+		       int64_t ts)
 {
 	struct col *c = &g->cols[ci];
 	const char *num, *ut;
@@ -796,7 +790,7 @@ static void value_cell(struct gen *g, size_t ci, const struct pr_csv_field *f, l
 	if (!c->nnum++)
 		for (i = 0; i < c->ntext; i++) /* the text cells before were bad values */
 			bad_value(g, c->text_line, c->text_col);
-	id = series_for(g, ci, dev, line);
+	id = series_for(g, ci, line);
 	if (id)
 		pr_writer_sample(g->w, id, ts, u ? v * u->scale : v);
 }
@@ -849,8 +843,7 @@ static int is_header_again(const struct gen *g, const struct pr_csv_field *f)
 	return 1;
 }
 
-static void gen_row(struct gen *g, const struct pr_csv_field *f, size_t n, long line,
-		    struct pr_strbuf *dev)
+static void gen_row(struct gen *g, const struct pr_csv_field *f, size_t n, long line)
 {
 	int64_t ts;
 	size_t i;
@@ -878,10 +871,10 @@ static void gen_row(struct gen *g, const struct pr_csv_field *f, size_t n, long 
 	if (g->rows && ts < g->last_ts)
 		pr_writer_diag(g->w, "csv_time_backwards", -1, line, 1,
 			       "time earlier than the previous row's; row kept");
-	row_device(g, f, dev);
+	row_device(g, f);
 	for (i = 0; i < g->ncols; i++)
 		if (g->cols[i].role == R_VALUE)
-			value_cell(g, i, &f[i], line, ts, dev);
+			value_cell(g, i, &f[i], line, ts);
 	if (g->pcol >= 0)
 		phase_cell(g, &f[g->pcol], line, ts);
 	g->last_ts = ts;
@@ -920,6 +913,7 @@ static void gen_release(struct gen *g)
 	pr_strbuf_release(&g->phase);
 	pr_strbuf_release(&g->key);
 	pr_strbuf_release(&g->tmp);
+	pr_strbuf_release(&g->dev);
 	pr_strmap_release(&g->series_map);
 }
 
@@ -927,7 +921,6 @@ static int csv_parse(struct pr_source *src, struct pr_writer *w, struct pr_error
 {
 	static const struct pr_csv_opts opts = { 0, 0, PR_CSV_TRIM };
 	struct pr_csv *c = pr_csv_new_source(src, &opts);
-	struct pr_strbuf dev = PR_STRBUF_INIT;
 	struct gen g;
 	int rc;
 
@@ -936,6 +929,7 @@ static int csv_parse(struct pr_source *src, struct pr_writer *w, struct pr_error
 	pr_strbuf_init(&g.phase);
 	pr_strbuf_init(&g.key);
 	pr_strbuf_init(&g.tmp);
+	pr_strbuf_init(&g.dev);
 	rc = read_header(&g, c, err);
 	if (rc)
 		goto out;
@@ -950,14 +944,13 @@ static int csv_parse(struct pr_source *src, struct pr_writer *w, struct pr_error
 	while ((rc = pr_csv_next(c, err)) > 0) {
 		size_t n;
 		const struct pr_csv_field *f = pr_csv_fields(c, &n);
-		gen_row(&g, f, n, pr_csv_line(c), &dev);
+		gen_row(&g, f, n, pr_csv_line(c));
 	}
 	if (rc < 0)
 		goto out;
 	phase_end(&g, g.last_ts);
 	finish_meta(&g);
 out:
-	pr_strbuf_release(&dev);
 	gen_release(&g);
 	pr_csv_free(c);
 	return rc < 0 ? -1 : 0;

@@ -82,7 +82,8 @@ static const struct {
 	[S_AVAIL] = { "sys.mem.available", "kB" },
 	[S_BUFFERS] = { "sys.mem.buffers", "kB" },
 	[S_CACHED] = { "sys.mem.cached", "kB" },
-	[S_CACHED_DECODED] = { "sys.mem.cached", "kB (cached_kb/10: Cached||SwapCached, SwapCached=0)" },
+	[S_CACHED_DECODED] = { "sys.mem.cached",
+			       "kB (cached_kb/10: Cached||SwapCached, SwapCached=0)" },
 	[S_SWAP_TOTAL] = { "sys.swap.total", "kB" },
 	[S_SWAP_FREE] = { "sys.swap.free", "kB" },
 	[S_SWAP_USED] = { "sys.swap.used", "kB (swap_total_kb - swap_free_kb)" },
@@ -120,6 +121,7 @@ static int qnn_sniff(const unsigned char *head, size_t n, const char *path)
 
 static void sample(struct qnn *q, enum qnn_series s, int64_t ts, int64_t kb)
 {
+	/* decoded and raw cached values are one series; the first names its orig_unit */
 	int64_t *id = &q->sid[s == S_CACHED_DECODED ? S_CACHED : s];
 	if (!*id)
 		*id = pr_writer_series(q->w, qnn_series[s].name, "", "bytes",
@@ -280,11 +282,7 @@ static void qnn_row(struct qnn *q, const struct pr_csv_field *f, long line)
 
 static int check_header(struct pr_csv *c, struct pr_error *err)
 {
-	static const char *const names[NCOLS] = {
-		"timestamp",  "total_memory_kb", "free_memory_kb", "available_memory_kb",
-		"buffers_kb", "cached_kb",       "swap_total_kb",  "swap_free_kb",
-		"proc_rss_kb", "proc_vss_kb",
-	};
+	const char *h = QNN_HEADER;
 	const struct pr_csv_field *f;
 	size_t n, i;
 	int rc = pr_csv_next(c, err);
@@ -293,15 +291,18 @@ static int check_header(struct pr_csv *c, struct pr_error *err)
 	if (rc == 0)
 		return pr_error_at(err, PR_E_FORMAT, -1, 1, 1, "empty file: no QNN memory header");
 	f = pr_csv_fields(c, &n);
+	for (i = 0; i < n && *h; i++) {
+		size_t len = strcspn(h, ",");
+		if (f[i].n != len || memcmp(f[i].p, h, len) != 0)
+			return pr_error_at(err, PR_E_FORMAT, -1, pr_csv_line(c), f[i].col,
+					   "not a QNN memory CSV header: expected '%.*s'",
+					   (int)len, h);
+		h += len + (h[len] == ',');
+	}
 	if (n != NCOLS)
 		return pr_error_at(err, PR_E_FORMAT, -1, pr_csv_line(c), 1,
 				   "not a QNN memory CSV header: %zu columns, expected %d", n,
 				   NCOLS);
-	for (i = 0; i < NCOLS; i++)
-		if (f[i].n != strlen(names[i]) || memcmp(f[i].p, names[i], f[i].n) != 0)
-			return pr_error_at(err, PR_E_FORMAT, -1, pr_csv_line(c), f[i].col,
-					   "not a QNN memory CSV header: expected '%s'",
-					   names[i]);
 	return 0;
 }
 

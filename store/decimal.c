@@ -16,7 +16,7 @@ static const uint64_t pow10_u64[20] = {
 int pr_decimal_scaled(const char *s, size_t n, int scale_exp, int64_t *out)
 {
 	const char *p = s, *end = s + n;
-	int neg = 0, sticky = 0, ndig = 0, any = 0;
+	int neg = 0, ndig = 0, any = 0, first_dropped = -1;
 	uint64_t mant = 0;
 	long exp10 = 0, e;
 
@@ -32,7 +32,8 @@ int pr_decimal_scaled(const char *s, size_t n, int scale_exp, int64_t *out)
 				ndig++;
 		} else {
 			exp10++;
-			sticky |= *p != '0';
+			if (first_dropped < 0)
+				first_dropped = *p - '0';
 		}
 		p++;
 	}
@@ -46,8 +47,8 @@ int pr_decimal_scaled(const char *s, size_t n, int scale_exp, int64_t *out)
 				if (mant)
 					ndig++;
 				exp10--;
-			} else {
-				sticky |= *p != '0';
+			} else if (first_dropped < 0) {
+				first_dropped = *p - '0';
 			}
 			p++;
 		}
@@ -79,6 +80,13 @@ int pr_decimal_scaled(const char *s, size_t n, int scale_exp, int64_t *out)
 		if (e > 19 || mant > UINT64_MAX / pow10_u64[e])
 			return PR_DEC_RANGE;
 		mant *= pow10_u64[e];
+		/* Digits beyond the 19 kept ones only matter here (e > 0 overflows
+		 * anyway): round half away from zero on the first of them. */
+		if (e == 0 && first_dropped >= 5) {
+			if (mant == UINT64_MAX)
+				return PR_DEC_RANGE;
+			mant++;
+		}
 	} else {
 		uint64_t div, q, r;
 		if (-e > 19) {
@@ -87,8 +95,9 @@ int pr_decimal_scaled(const char *s, size_t n, int scale_exp, int64_t *out)
 			div = pow10_u64[-e];
 			q = mant / div;
 			r = mant % div;
-			if (r > div / 2 || (r == div / 2 && (div % 2 == 0)) ||
-			    (r == div / 2 && sticky))
+			/* Half away from zero; dropped digits (below r's last unit)
+			 * cannot move r across div / 2. */
+			if (r >= div / 2)
 				q++;
 			mant = q;
 		}
