@@ -79,8 +79,10 @@ static void print_run(const struct pr_ov_run *r, FILE *out)
 		for (i = 0; i < r->ndiags; i++) {
 			const struct pr_ov_diag *dg = &r->diags[i];
 			fprintf(out, "    %-22s x%-6lld", dg->code, (long long)dg->count);
-			if (dg->line > 0)
+			if (dg->line > 0 && dg->col > 0)
 				fprintf(out, " at %ld:%ld", dg->line, dg->col);
+			else if (dg->line > 0)
+				fprintf(out, " at line %ld", dg->line);
 			fprintf(out, "  %s\n", dg->message);
 		}
 	}
