@@ -25,7 +25,7 @@ for mb in $sizes; do
 	f=$out/trace_${mb}MB.json
 	[ -f "$f" ] || "$gen" "$mb" 1 -o "$f" 2>"$f.gen"
 	events=$(sed -n 's/.* \([0-9]*\) events.*/\1/p' "$f.gen")
-	bytes=$(stat -c %s "$f")
+	bytes=$(stat -L -c %s "$f")
 	t0=$(now); cat "$f" >/dev/null; t1=$(now)
 	db=$out/trace_${mb}MB.db
 	rm -f "$db" "$db-journal"
