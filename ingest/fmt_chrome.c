@@ -620,6 +620,8 @@ static void async_begin(struct chrome *ch, const struct event *ev, int64_t ts)
 	o = &ch->opens[idx];
 	o->ts = ts;
 	o->name = intern_tok(ch, &ev->name, &ch->name);
+	if (!o->name) /* no "name": an empty one, as for X/B/i (0 is no string id) */
+		o->name = pr_writer_intern(ch->w, "", 0);
 	o->cat = intern_tok(ch, &ev->cat, &ch->cat);
 	o->track = async_track(ch, ev);
 	o->live = 1;
@@ -814,11 +816,15 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 		break;
 	case 'n':
 	case 'T':
-	case 'p':
-		pr_writer_instant_kv(w, async_track(ch, ev), intern_tok(ch, &ev->name, &ch->name),
-				     intern_tok(ch, &ev->cat, &ch->cat), ts, "async", ch->akeys.buf,
-				     ch->akeys.len, ch->args.buf, ch->args.len);
+	case 'p': {
+		int64_t name = intern_tok(ch, &ev->name, &ch->name);
+		if (!name)
+			name = pr_writer_intern(w, "", 0);
+		pr_writer_instant_kv(w, async_track(ch, ev), name, intern_tok(ch, &ev->cat, &ch->cat),
+				     ts, "async", ch->akeys.buf, ch->akeys.len, ch->args.buf,
+				     ch->args.len);
 		break;
+	}
 	case 's':
 	case 't':
 	case 'f':

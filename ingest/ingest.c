@@ -129,7 +129,8 @@ static int list_dir(const char *path, struct pr_pathlist *out, int depth, struct
 		list_add(&names, pr_xstrdup(de->d_name));
 	}
 	closedir(d);
-	qsort(names.v, names.n, sizeof(*names.v), cmp_str);
+	if (names.n > 1)
+		qsort(names.v, names.n, sizeof(*names.v), cmp_str);
 	for (i = 0; i < names.n; i++) {
 		struct pr_strbuf sb = PR_STRBUF_INIT;
 		struct stat st;

@@ -64,6 +64,15 @@ static int hexval(unsigned char ch)
 	return -1;
 }
 
+/* Value of four hex digits, or -1. */
+static int hex4(const unsigned char *s)
+{
+	int a = hexval(s[0]), b = hexval(s[1]), c = hexval(s[2]), d = hexval(s[3]);
+	if (a < 0 || b < 0 || c < 0 || d < 0)
+		return -1;
+	return a << 12 | b << 8 | c << 4 | d;
+}
+
 /*
  * Length of a valid UTF-8 sequence at s (n bytes available), 0 if invalid,
  * -1 if it may be valid but is cut by the end of the window.
@@ -478,19 +487,17 @@ void js_decode(const char *raw, size_t n, struct pr_strbuf *out)
 			case 'n': pr_strbuf_addch(out, '\n'); i += 2; continue;
 			case 'r': pr_strbuf_addch(out, '\r'); i += 2; continue;
 			case 't': pr_strbuf_addch(out, '\t'); i += 2; continue;
-			case 'u':
-				if (i + 6 > n)
-					break;
-				cp = (unsigned)(hexval(s[i + 2]) << 12 | hexval(s[i + 3]) << 8 |
-						hexval(s[i + 4]) << 4 | hexval(s[i + 5]));
+			case 'u': {
+				int v = i + 6 <= n ? hex4(s + i + 2) : -1;
+				if (v < 0)
+					break; /* not \uXXXX (unvalidated bytes): kept as they are */
+				cp = (unsigned)v;
 				i += 6;
 				if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= n && s[i] == '\\' &&
 				    s[i + 1] == 'u') {
-					unsigned lo = (unsigned)(hexval(s[i + 2]) << 12 |
-								 hexval(s[i + 3]) << 8 |
-								 hexval(s[i + 4]) << 4 | hexval(s[i + 5]));
+					int lo = hex4(s + i + 2);
 					if (lo >= 0xDC00 && lo <= 0xDFFF) {
-						cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+						cp = 0x10000 + ((cp - 0xD800) << 10) + ((unsigned)lo - 0xDC00);
 						i += 6;
 					}
 				}
@@ -498,6 +505,7 @@ void js_decode(const char *raw, size_t n, struct pr_strbuf *out)
 					cp = 0xFFFD; /* lone surrogate */
 				put_utf8(out, cp);
 				continue;
+			}
 			default:
 				pr_strbuf_addch(out, e);
 				i += 2;

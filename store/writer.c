@@ -1124,6 +1124,13 @@ int pr_writer_span_end_kv(struct pr_writer *w, int64_t track, int64_t ts, const 
 		;
 	if (i == 0)
 		return -1;
+	if (ts < t->stack[i - 1].ts) {
+		pr_writer_diag(w, "negative_duration", w->at, 0, 0,
+			       "an end event precedes its begin; duration set to 0");
+		ts = t->stack[i - 1].ts;
+	}
+	/* The end is known before the children are popped: they are charged only up to it. */
+	t->stack[i - 1].end = ts;
 	/* Pop closed spans above the open one; any still running overlap its end. */
 	while (t->n > i) {
 		if (t->stack[t->n - 1].end > ts)
@@ -1132,12 +1139,6 @@ int pr_writer_span_end_kv(struct pr_writer *w, int64_t track, int64_t ts, const 
 				       t->pid ? t->pid : "", t->tid ? t->tid : "");
 		track_pop(w, t);
 	}
-	if (ts < t->stack[i - 1].ts) {
-		pr_writer_diag(w, "negative_duration", w->at, 0, 0,
-			       "an end event precedes its begin; duration set to 0");
-		ts = t->stack[i - 1].ts;
-	}
-	t->stack[i - 1].end = ts;
 	t->stack[i - 1].open = 0;
 	if (keys && keys_len)
 		merge_split(w, &t->pay[i - 1], keys, keys_len, vals, vals_len);
@@ -1327,14 +1328,24 @@ static int step_done(sqlite3_stmt *st)
 /* Closes whatever is still open on every track (end of input). */
 static void close_all(struct pr_writer *w)
 {
-	size_t i;
+	size_t i, j;
+	int64_t last = w->has_ts ? w->ts_max : INT64_MIN;
+	/* The trace ends at its last timestamp, including spans not yet written. */
+	for (i = 0; i < w->ntracks; i++) {
+		struct track *t = &w->tracks[i];
+		for (j = 0; j < t->n; j++) {
+			int64_t e = t->stack[j].open ? t->stack[j].ts : t->stack[j].end;
+			if (e > last)
+				last = e;
+		}
+	}
 	for (i = 0; i < w->ntracks; i++) {
 		struct track *t = &w->tracks[i];
 		while (t->n) {
 			struct nest_ent *e = &t->stack[t->n - 1];
 			if (e->open) {
 				e->open = 0;
-				e->end = w->ts_max > e->ts ? w->ts_max : e->ts;
+				e->end = last > e->ts ? last : e->ts;
 				pr_writer_diag(w, "unclosed_span", t->pay[t->n - 1].at, 0, 0,
 					       "a begin event has no end; closed at the end of the "
 					       "trace");

@@ -1,0 +1,40 @@
+# fuzz.cmake - libFuzzer harnesses (tests/fuzz/fuzz_*.c), built only with
+# clang: cmake -DCMAKE_C_COMPILER=clang ... (needs the Debian packages clang
+# and libclang-rt-14-dev). The store and ingest sources are compiled again
+# here with coverage instrumentation, so the production libraries stay as
+# they are. Run them with tests/tools/fuzz_smoke.sh (ctest label "fuzz").
+if(CMAKE_C_COMPILER_ID MATCHES "Clang")
+  set(PR_FUZZ_SANITIZE address,undefined)
+  set(pr_fuzz_srcs "")
+  foreach(lib pr_store pr_ingest)
+    get_target_property(dir ${lib} SOURCE_DIR)
+    get_target_property(srcs ${lib} SOURCES)
+    foreach(src ${srcs})
+      if(IS_ABSOLUTE ${src})
+        list(APPEND pr_fuzz_srcs ${src})
+      else()
+        list(APPEND pr_fuzz_srcs ${dir}/${src})
+      endif()
+    endforeach()
+  endforeach()
+  add_library(pr_fuzz_core STATIC ${pr_fuzz_srcs})
+  target_compile_options(pr_fuzz_core PRIVATE
+    -fsanitize=fuzzer-no-link,${PR_FUZZ_SANITIZE} -fno-sanitize-recover=undefined
+    -fno-omit-frame-pointer)
+  target_link_libraries(pr_fuzz_core PUBLIC
+    PkgConfig::SQLITE3 PkgConfig::JANSSON PkgConfig::ZLIB Threads::Threads m)
+
+  foreach(target jscan chrome)
+    add_executable(fuzz_${target} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_${target}.c)
+    target_compile_options(fuzz_${target} PRIVATE
+      -fsanitize=fuzzer,${PR_FUZZ_SANITIZE} -fno-sanitize-recover=undefined
+      -fno-omit-frame-pointer)
+    target_link_options(fuzz_${target} PRIVATE -fsanitize=fuzzer,${PR_FUZZ_SANITIZE})
+    target_link_libraries(fuzz_${target} pr_fuzz_core)
+  endforeach()
+
+  add_test(NAME fuzz_smoke COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/fuzz_smoke.sh
+    $<TARGET_FILE_DIR:fuzz_jscan>)
+  set_tests_properties(fuzz_smoke PROPERTIES LABELS fuzz SKIP_RETURN_CODE 77 TIMEOUT 900
+    ENVIRONMENT "${PR_TEST_ENV}")
+endif()

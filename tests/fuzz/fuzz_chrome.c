@@ -1,0 +1,137 @@
+/*
+ * fuzz_chrome.c - libFuzzer harness for the Chrome trace ingester, end to
+ * end: the input is written to a temporary file and read by pr_ingest_file
+ * (format forced to "chrome") into a fresh in-memory store. No production
+ * code is changed for fuzzing.
+ *
+ * Properties checked (abort() = a finding), besides ASan/UBSan/leaks:
+ *  - failure fills err (a code, a message, a sane position) and leaves no run;
+ *  - success leaves one run whose rows keep the store's invariants: args are
+ *    valid JSON, dur >= 0, 0 <= self <= dur, a child is one level below its
+ *    parent on the same track, samples are finite, counts match the rows.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "ingest/ingest.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define CHECK(cond)                                                                         \
+	do {                                                                                \
+		if (!(cond)) {                                                              \
+			fprintf(stderr, "fuzz_chrome: %s:%d: check failed: %s\n", __FILE__, \
+				__LINE__, #cond);                                           \
+			abort();                                                            \
+		}                                                                           \
+	} while (0)
+
+static char dir[512], path[600];
+
+static void cleanup(void)
+{
+	unlink(path);
+	rmdir(dir);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *tmp = getenv("TMPDIR");
+	(void)argc;
+	(void)argv;
+	snprintf(dir, sizeof(dir), "%s/pr-fuzz-chrome-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	snprintf(path, sizeof(path), "%s/input.json", dir);
+	atexit(cleanup);
+	return 0;
+}
+
+static int64_t q1(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t v = -1;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "fuzz_chrome: %s: %s\n", sql, sqlite3_errmsg(db));
+		abort();
+	}
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static void check_store(sqlite3 *db, const struct pr_ingest_result *res)
+{
+	CHECK(q1(db, "SELECT count(*) FROM run") == 1);
+	CHECK(q1(db, "SELECT count(*) FROM span") == res->stats.spans);
+	CHECK(q1(db, "SELECT count(*) FROM sample") == res->stats.samples);
+	CHECK(q1(db, "SELECT count(*) FROM instant") == res->stats.instants);
+	CHECK(q1(db, "SELECT span_count FROM run") == res->stats.spans);
+	CHECK(q1(db, "SELECT count(*) FROM span WHERE args IS NOT NULL AND NOT json_valid(args)") ==
+	      0);
+	CHECK(q1(db, "SELECT count(*) FROM instant WHERE args IS NOT NULL AND "
+		     "NOT json_valid(args)") == 0);
+	CHECK(q1(db, "SELECT count(*) FROM run WHERE NOT json_valid(meta)") == 0);
+	CHECK(q1(db, "SELECT count(*) FROM span WHERE dur < 0") == 0);
+	CHECK(q1(db, "SELECT count(*) FROM span WHERE self < 0 OR self > dur OR depth < 0") == 0);
+	CHECK(q1(db, "SELECT count(*) FROM span c JOIN span p ON p.id = c.parent_id "
+		     "WHERE p.track_id != c.track_id OR p.depth != c.depth - 1 OR p.ts > c.ts") ==
+	      0);
+	CHECK(q1(db, "SELECT count(*) FROM span WHERE parent_id IS NOT NULL AND "
+		     "parent_id NOT IN (SELECT id FROM span)") == 0);
+	CHECK(q1(db, "SELECT count(*) FROM span s JOIN track t ON t.id = s.track_id "
+		     "WHERE t.kind = 'async' AND s.depth IS NOT NULL") == 0);
+	CHECK(q1(db, "SELECT count(*) FROM series s WHERE s.count != "
+		     "(SELECT count(*) FROM sample WHERE series_id = s.id)") == 0);
+	CHECK(q1(db, "SELECT count(*) FROM series WHERE count > 0 AND min > max") == 0);
+	CHECK(q1(db, "SELECT count(*) FROM span WHERE name_id NOT IN (SELECT id FROM string)") ==
+	      0);
+	CHECK(q1(db, "SELECT count(*) FROM instant WHERE name_id NOT IN (SELECT id FROM string)") ==
+	      0);
+	CHECK(q1(db, "SELECT count(*) FROM span WHERE cat_id NOT IN (SELECT id FROM string)") == 0);
+	CHECK(q1(db, "SELECT count(*) FROM span WHERE track_id NOT IN (SELECT id FROM track)") == 0);
+	CHECK(q1(db, "SELECT count(*) FROM diag WHERE count < 1") == 0);
+	CHECK(q1(db, "SELECT count(*) FROM run r WHERE r.ts_min > r.ts_max") == 0);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pr_store *st = NULL;
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_ingest_result res;
+	FILE *f = fopen(path, "wb");
+	int rc;
+
+	CHECK(f != NULL);
+	CHECK(fwrite(data, 1, size, f) == size);
+	CHECK(fclose(f) == 0);
+	if (pr_store_open(&st, ":memory:", PR_STORE_CREATE, &err)) {
+		fprintf(stderr, "fuzz_chrome: cannot open a store: %s\n", err.text);
+		abort();
+	}
+	rc = pr_ingest_file(st, path, "chrome", &res, &err);
+	if (rc) {
+		CHECK(rc == -1);
+		CHECK(err.code != PR_OK);
+		CHECK(err.text[0] != '\0');
+		CHECK(err.line >= 0 && err.column >= 0);
+		CHECK((err.line > 0) == (err.column > 0));
+		CHECK(q1(pr_store_db(st), "SELECT count(*) FROM run") == 0);
+		CHECK(q1(pr_store_db(st), "SELECT count(*) FROM span") == 0);
+	} else {
+		CHECK(!res.duplicate);
+		CHECK(res.bytes == (int64_t)size || (size >= 2 && data[0] == 0x1f && data[1] == 0x8b));
+		check_store(pr_store_db(st), &res);
+	}
+	pr_store_close(st);
+	return 0;
+}

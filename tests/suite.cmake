@@ -1,0 +1,12 @@
+# suite.cmake - whole-program suites run through the profreport binary
+# (included from tests/CMakeLists.txt; PR_TEST_ENV is set there).
+
+# JSONTestSuite through the chrome ingester (skips, 77, without shared/jsontestsuite).
+add_test(NAME jsontestsuite COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/jsontestsuite.sh)
+set_tests_properties(jsontestsuite PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" SKIP_RETURN_CODE 77
+  TIMEOUT 900)
+
+# Hostile inputs, generated at test time.
+add_test(NAME hostile COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/hostile.sh)
+set_tests_properties(hostile PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" SKIP_RETURN_CODE 77
+  TIMEOUT 900)

@@ -1,0 +1,305 @@
+#!/bin/sh
+# hostile.sh - feed profreport inputs built to hurt: deep nesting, huge
+# strings, out-of-range numbers, broken UTF-8 and control characters,
+# empty/binary/prose files, directories, truncated gzip.
+#
+# Every case must end with the expected exit status (0, or 2 with exactly
+# one "profreport: " line on stderr), never with a signal or a sanitizer
+# report, and a failed ingest into an existing store must leave it as it
+# was (same runs, integrity_check ok). Inputs are generated here, in a
+# temporary folder; nothing big is committed.
+#
+# Environment (set by ctest): PROFREPORT, the binary.
+set -u
+
+: "${PROFREPORT:?PROFREPORT must name the profreport binary}"
+LC_ALL=C
+TZ=UTC
+export LC_ALL TZ
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-hostile.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+HOME=$tmp
+export HOME
+
+if command -v timeout >/dev/null 2>&1; then
+	run_limited() { timeout 120 "$@"; }
+else
+	run_limited() { "$@"; }
+fi
+
+cases=0
+failures=0
+
+fail() {
+	failures=$((failures + 1))
+	echo "FAIL: $label: $*"
+	if [ -s "$tmp/err" ]; then
+		echo "  stderr:"
+		head -c 2000 "$tmp/err" | sed 's/^/  | /'
+		echo
+	fi
+}
+
+# check WANT LABEL CMD...: runs CMD; exit WANT (0, 2, or "0|2"); a failure
+# prints exactly one "profreport: " line; success prints nothing on stderr.
+check() {
+	want=$1
+	label=$2
+	shift 2
+	cases=$((cases + 1))
+	run_limited "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ge 124 ]; then
+		fail "crashed or hung (exit $rc)"
+		return 1
+	fi
+	if grep -q -e 'Sanitizer' -e 'runtime error:' "$tmp/err"; then
+		fail "sanitizer report (exit $rc)"
+		return 1
+	fi
+	case "|$want|" in
+	*"|$rc|"*) ;;
+	*)
+		fail "exit $rc, want $want"
+		return 1
+		;;
+	esac
+	if [ "$rc" -eq 0 ]; then
+		if [ -s "$tmp/err" ]; then
+			fail "success, but something on stderr"
+			return 1
+		fi
+		return 0
+	fi
+	lines=$(awk 'END { print NR }' "$tmp/err")
+	if [ "$lines" -ne 1 ]; then
+		fail "want one line on stderr, got $lines"
+		return 1
+	fi
+	case $(cat "$tmp/err") in
+	"profreport: "*) ;;
+	*)
+		fail "stderr does not start with 'profreport: '"
+		return 1
+		;;
+	esac
+	return 0
+}
+
+# The value a one-value query prints (the line after the header).
+q() {
+	"$PROFREPORT" query "$1" "$2" 2>&1 | sed -n 2p
+}
+
+expect_eq() {
+	if [ "$2" != "$3" ]; then
+		failures=$((failures + 1))
+		echo "FAIL: $1: got '$2', want '$3'"
+	fi
+}
+
+base=$tmp/base.db
+
+# A failed ingest must not touch the existing store.
+base_unchanged() {
+	expect_eq "$label: runs in the store" "$(q "$base" "select count(*) from run")" 1
+	expect_eq "$label: store integrity" "$(q "$base" "pragma integrity_check")" ok
+}
+
+# ingest_fail LABEL FILE [ARGS...]: exit 2 into the base store, which stays as it was.
+ingest_fail() {
+	label=$1
+	file=$2
+	shift 2
+	check 2 "$label" "$PROFREPORT" ingest "$file" -o "$base" -q "$@"
+	base_unchanged
+}
+
+# ingest_ok LABEL FILE [ARGS...]: exit 0 into a fresh store $tmp/LABEL.db.
+ingest_ok() {
+	label=$1
+	file=$2
+	shift 2
+	check 0 "$label" "$PROFREPORT" ingest "$file" -o "$tmp/$label.db" -q "$@"
+}
+
+diag_count() {
+	q "$tmp/$1.db" "select ifnull(sum(count), 0) from diag where code = '$2'"
+}
+
+# One ordinary event, to surround hostile parts with something valid.
+ev='{"ph":"X","name":"ok","pid":1,"tid":1,"ts":1,"dur":1}'
+
+printf '[%s]\n' "$ev" >"$tmp/good.json"
+label=base
+check 0 base "$PROFREPORT" ingest "$tmp/good.json" -o "$base" -q
+expect_eq "base store" "$(q "$base" "select count(*) from run")" 1
+
+# ---- nesting ----
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; }' >"$tmp/deep-open.json"
+ingest_fail deep-open "$tmp/deep-open.json"
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; for (i = 0; i < 100000; i++) printf "]"; }' \
+	>"$tmp/deep-balanced.json"
+ingest_fail deep-balanced "$tmp/deep-balanced.json"
+awk -v ev="$ev" 'BEGIN { printf "[%s,{\"ph\":\"X\",\"args\":{\"a\":", ev;
+	for (i = 0; i < 100000; i++) printf "[";
+	for (i = 0; i < 100000; i++) printf "]"; printf "}}]\n" }' >"$tmp/deep-args.json"
+ingest_fail deep-args "$tmp/deep-args.json"
+awk -v ev="$ev" 'BEGIN { printf "{\"traceEvents\":[%s],\"meta\":", ev;
+	for (i = 0; i < 100000; i++) printf "{\"k\":";
+	printf "1"; for (i = 0; i < 100000; i++) printf "}"; printf "}\n" }' >"$tmp/deep-meta.json"
+ingest_fail deep-meta "$tmp/deep-meta.json"
+# 1000 levels is the documented limit and still loads.
+awk -v ev="$ev" 'BEGIN { printf "[%s,{\"ph\":\"X\",\"name\":\"d\",\"pid\":1,\"tid\":1,", ev;
+	printf "\"ts\":2,\"dur\":1,\"args\":{\"a\":";
+	for (i = 0; i < 998; i++) printf "[";
+	for (i = 0; i < 998; i++) printf "]"; printf "}}]\n" }' >"$tmp/deep-limit.json"
+ingest_ok deep-limit "$tmp/deep-limit.json" &&
+	expect_eq "deep-limit spans" "$(q "$tmp/deep-limit.db" "select count(*) from span")" 2
+
+# ---- huge strings ----
+awk -v ev="$ev" 'BEGIN { s = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+	printf "[%s,{\"ph\":\"X\",\"name\":\"", ev;
+	for (i = 0; i < 16384; i++) printf "%s", s;
+	printf "\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1}]\n" }' >"$tmp/name-1mb.json"
+ingest_ok name-1mb "$tmp/name-1mb.json" &&
+	expect_eq "1 MiB name" \
+		"$(q "$tmp/name-1mb.db" "select max(length(name)) from span_v")" 1048576
+# Bigger than the parser's first 4 MiB window: the window must grow.
+awk -v ev="$ev" 'BEGIN { s = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+	printf "[%s,{\"ph\":\"X\",\"name\":\"blob\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":1,", ev;
+	printf "\"args\":{\"blob\":\"";
+	for (i = 0; i < 98304; i++) printf "%s", s;
+	printf "\"}}]\n" }' >"$tmp/args-6mb.json"
+ingest_ok args-6mb "$tmp/args-6mb.json" &&
+	expect_eq "6 MiB args string" "$(q "$tmp/args-6mb.db" \
+		"select length(json_extract(args, '\$.blob')) from span_v where name = 'blob'")" \
+		6291456
+
+# ---- numbers out of range, or not JSON numbers at all ----
+for v in NaN nan Infinity -Infinity +1 0x10 .5; do
+	printf '[%s,{"ph":"X","name":"n","pid":1,"tid":1,"ts":%s,"dur":1}]\n' "$ev" "$v" \
+		>"$tmp/ts-bad.json"
+	ingest_fail "ts $v" "$tmp/ts-bad.json"
+	printf '[%s,{"ph":"X","name":"n","pid":1,"tid":1,"ts":2,"args":{"v":%s}}]\n' "$ev" "$v" \
+		>"$tmp/arg-bad.json"
+	ingest_fail "args $v" "$tmp/arg-bad.json"
+done
+for v in 1e400 -1e400 1e-400; do
+	safe=$(printf '%s' "$v" | tr -c 'a-z0-9' '_')
+	printf '[%s,{"ph":"X","name":"n","pid":1,"tid":1,"ts":%s,"dur":1}]\n' "$ev" "$v" \
+		>"$tmp/ts-$safe.json"
+	ingest_ok "ts$safe" "$tmp/ts-$safe.json"
+	printf '[%s,{"ph":"X","name":"n","pid":1,"tid":1,"ts":2,"dur":%s,"args":{"v":%s,"w":[%s]}},' \
+		"$ev" "$v" "$v" "$v" >"$tmp/arg-$safe.json"
+	printf '{"ph":"C","name":"c","pid":1,"ts":3,"args":{"v":%s}}]\n' "$v" >>"$tmp/arg-$safe.json"
+	ingest_ok "args$safe" "$tmp/arg-$safe.json"
+done
+expect_eq "ts 1e400 skipped" "$(diag_count ts1e400 bad_timestamp)" 1
+expect_eq "ts -1e400 skipped" "$(diag_count ts_1e400 bad_timestamp)" 1
+expect_eq "ts 1e-400 is 0" "$(q "$tmp/ts1e_400.db" "select ts from span_v where name = 'n'")" 0
+expect_eq "dur 1e400" "$(diag_count args1e400 bad_duration)" 1
+expect_eq "dur -1e400" "$(diag_count args_1e400 bad_duration)" 1
+expect_eq "counter 1e400" "$(diag_count args1e400 counter_not_numeric)" 1
+expect_eq "args 1e400 kept" "$(q "$tmp/args1e400.db" \
+	"select count(*) from span_v where name = 'n' and args like '%1e400%'")" 1
+awk -v ev="$ev" 'BEGIN {
+	printf "[%s,{\"ph\":\"X\",\"name\":\"big\",\"pid\":1,\"tid\":1,\"ts\":", ev;
+	for (i = 0; i < 100000; i++) printf "9";
+	printf ",\"dur\":1,\"args\":{\"v\":0."; for (i = 0; i < 100000; i++) printf "1";
+	printf "}}]\n" }' >"$tmp/digits.json"
+ingest_ok digits "$tmp/digits.json" &&
+	expect_eq "100 000-digit ts" "$(diag_count digits bad_timestamp)" 1
+
+# ---- broken strings ----
+printf '[%s,{"ph":"X","name":"a\001b\377c\300\257","pid":1,"tid":1,"ts":2,"dur":1,' "$ev" \
+	>"$tmp/strings.json"
+printf '"args":{"k\002":"\011\000\376"}}]\n' >>"$tmp/strings.json"
+ingest_ok strings "$tmp/strings.json" && {
+	expect_eq "control_character" "$(diag_count strings control_character)" 1
+	expect_eq "invalid_utf8" "$(diag_count strings invalid_utf8)" 1
+	expect_eq "repaired name" "$(q "$tmp/strings.db" \
+		"select hex(name) from span_v where ts = 2000")" 610162EFBFBD63EFBFBDEFBFBD
+	expect_eq "repaired args are JSON" "$(q "$tmp/strings.db" \
+		"select json_valid(args) from span_v where ts = 2000")" 1
+}
+# Outside an event object nothing is repaired: that is a syntax error.
+printf '{"traceEvents":[%s],"meta\001":1}\n' "$ev" >"$tmp/ctl-meta.json"
+ingest_fail ctl-meta "$tmp/ctl-meta.json"
+printf '[%s,{"ph":"X"\000}]\n' "$ev" >"$tmp/nul.json"
+ingest_fail nul-byte "$tmp/nul.json"
+printf '[1,"x",null,[],%s]\n' "$ev" >"$tmp/non-objects.json"
+ingest_ok non-objects "$tmp/non-objects.json" &&
+	expect_eq "non_object_event" "$(diag_count non-objects non_object_event)" 4
+
+# ---- empty, binary and prose files ----
+: >"$tmp/empty.json"
+ingest_fail empty "$tmp/empty.json"
+ingest_fail empty-forced "$tmp/empty.json" --format chrome
+printf '\357\273\277' >"$tmp/bom.json"
+ingest_fail bom-only "$tmp/bom.json" --format chrome
+printf ' \n\t \r\n' >"$tmp/blank.json"
+ingest_fail whitespace-only "$tmp/blank.json" --format chrome
+# 4096 pseudo-random bytes from a fixed-seed LCG (the same bytes every run).
+awk 'BEGIN { x = 20240501; for (i = 0; i < 4096; i++) {
+	x = (x * 69069 + 1) % 4294967296; printf "%c", int(x / 16777216) } }' >"$tmp/binary.bin"
+ingest_fail binary "$tmp/binary.bin"
+ingest_fail binary-as-chrome "$tmp/binary.bin" --format chrome
+for fmt in $("$PROFREPORT" formats | awk '{ print $1 }'); do
+	label="binary as $fmt"
+	check "0|2" "$label" "$PROFREPORT" ingest "$tmp/binary.bin" -o "$tmp/any.db" -q \
+		--format "$fmt"
+done
+cat >"$tmp/prose.txt" <<'EOF'
+It was the best of times and it was the worst of times.
+The profiler wrote nothing useful today; the kernel simply ran.
+Nobody knows why the memory went up at step forty two.
+EOF
+ingest_fail prose "$tmp/prose.txt"
+ingest_fail prose-as-chrome "$tmp/prose.txt" --format chrome
+expect_eq "prose error position" \
+	"$(grep -c "prose.txt':1:1: " "$tmp/err")" 1
+check 2 "missing file" "$PROFREPORT" ingest "$tmp/no-such-file.json" -o "$base" -q
+base_unchanged
+
+# ---- directories ----
+mkdir "$tmp/empty-dir" "$tmp/mixed-dir"
+label=empty-dir
+check 0 "$label" "$PROFREPORT" ingest "$tmp/empty-dir" -o "$tmp/empty-dir.db" -q &&
+	expect_eq "empty dir: runs" "$(q "$tmp/empty-dir.db" "select count(*) from run")" 0
+cp "$tmp/good.json" "$tmp/prose.txt" "$tmp/binary.bin" "$tmp/mixed-dir/"
+check 0 mixed-dir "$PROFREPORT" ingest "$tmp/mixed-dir" -o "$tmp/mixed-dir.db" -q &&
+	expect_eq "mixed dir: runs" "$(q "$tmp/mixed-dir.db" "select count(*) from run")" 1
+check 0 summary-dir "$PROFREPORT" summary "$tmp/mixed-dir"
+check 0 summary-empty-dir "$PROFREPORT" summary "$tmp/empty-dir"
+check 2 dir-as-store "$PROFREPORT" ingest "$tmp/good.json" -o "$tmp/empty-dir" -q
+check 2 query-dir "$PROFREPORT" query "$tmp/empty-dir" "select 1"
+check 2 summary-missing "$PROFREPORT" summary "$tmp/no-such-dir"
+check 2 summary-binary "$PROFREPORT" summary "$tmp/binary.bin"
+
+# ---- gzip ----
+if command -v gzip >/dev/null 2>&1; then
+	awk 'BEGIN { printf "[";
+		for (i = 0; i < 5000; i++)
+			printf "%s{\"ph\":\"X\",\"name\":\"op%d\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":1}",
+				(i ? ",\n" : ""), i % 50, i * 2;
+		printf "]\n" }' >"$tmp/gz-src.json"
+	gzip -n -9 -c "$tmp/gz-src.json" >"$tmp/whole.json.gz"
+	ingest_ok gzip-whole "$tmp/whole.json.gz" &&
+		expect_eq "gzip spans" "$(q "$tmp/gzip-whole.db" "select count(*) from span")" 5000
+	size=$(wc -c <"$tmp/whole.json.gz")
+	for cut in 10 20 $((size / 2)) $((size - 9)) $((size - 1)); do
+		head -c "$cut" "$tmp/whole.json.gz" >"$tmp/cut.json.gz"
+		ingest_fail "gzip cut at $cut of $size" "$tmp/cut.json.gz"
+	done
+	# A flipped byte in the compressed data: a CRC or data error, not a crash.
+	dd if="$tmp/whole.json.gz" of="$tmp/bad.json.gz" bs=1 count="$((size / 2))" 2>/dev/null
+	printf '\377\377\377\377' >>"$tmp/bad.json.gz"
+	dd if="$tmp/whole.json.gz" bs=1 skip="$((size / 2 + 4))" 2>/dev/null >>"$tmp/bad.json.gz"
+	ingest_fail gzip-corrupt "$tmp/bad.json.gz"
+else
+	echo "hostile: no gzip here; gzip cases skipped"
+fi
+
+echo "hostile: $cases cases; $failures failure(s)"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,646 @@
+/* test_writer.c - store/writer: one run per writer, span nesting, commit/abort. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "store/store.h"
+#include "store/strbuf.h"
+
+struct fx {
+	char dir[512];
+	char path[600];
+	struct pr_store *st;
+	sqlite3 *db;
+};
+
+static int fx_setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	const char *tmp = getenv("TMPDIR");
+	struct pr_error err = PR_ERROR_INIT;
+	snprintf(f->dir, sizeof(f->dir), "%s/pr-test-writer-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(f->dir))
+		return -1;
+	snprintf(f->path, sizeof(f->path), "%s/store.db", f->dir);
+	if (pr_store_open(&f->st, f->path, PR_STORE_CREATE, &err)) {
+		print_error("pr_store_open: %s\n", err.text);
+		return -1;
+	}
+	f->db = pr_store_db(f->st);
+	*state = f;
+	return 0;
+}
+
+static int fx_teardown(void **state)
+{
+	struct fx *f = *state;
+	char p[700];
+	pr_store_close(f->st);
+	unlink(f->path);
+	snprintf(p, sizeof(p), "%s-journal", f->path);
+	unlink(p);
+	rmdir(f->dir);
+	free(f);
+	return 0;
+}
+
+/* The single integer a query returns (fails the test on SQL errors). */
+static int64_t q1(struct fx *f, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t v;
+	if (sqlite3_prepare_v2(f->db, sql, -1, &st, NULL) != SQLITE_OK)
+		print_error("%s: %s\n", sql, sqlite3_errmsg(f->db));
+	assert_non_null(st);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* Rows as text: columns joined by ' ', NULL as '-', one line per row. */
+static void rows(struct fx *f, const char *sql, struct pr_strbuf *out)
+{
+	sqlite3_stmt *st = NULL;
+	int i, n;
+	pr_strbuf_reset(out);
+	if (sqlite3_prepare_v2(f->db, sql, -1, &st, NULL) != SQLITE_OK)
+		print_error("%s: %s\n", sql, sqlite3_errmsg(f->db));
+	assert_non_null(st);
+	n = sqlite3_column_count(st);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		for (i = 0; i < n; i++) {
+			const unsigned char *t = sqlite3_column_text(st, i);
+			if (i)
+				pr_strbuf_addch(out, ' ');
+			pr_strbuf_addstr(out, t ? (const char *)t : "-");
+		}
+		pr_strbuf_addch(out, '\n');
+	}
+	sqlite3_finalize(st);
+}
+
+static void assert_rows(struct fx *f, const char *sql, const char *want)
+{
+	struct pr_strbuf got = PR_STRBUF_INIT;
+	int same;
+	rows(f, sql, &got);
+	same = !strcmp(got.buf, want);
+	if (!same)
+		print_error("%s\n--- got:\n%s--- want:\n%s", sql, got.buf, want);
+	pr_strbuf_release(&got); /* before the assertion, which does not return */
+	assert_true(same);
+}
+
+/* Spans of one run with their parent's name: name depth parent self ts dur. */
+static void nesting(struct fx *f, int64_t run, struct pr_strbuf *out)
+{
+	char sql[400];
+	snprintf(sql, sizeof(sql),
+		 "SELECT a.name, a.depth, ifnull(b.name, '-'), a.self, a.ts, a.dur FROM span_v a "
+		 "LEFT JOIN span_v b ON b.id = a.parent_id WHERE a.run_id = %lld "
+		 "ORDER BY a.ts, a.dur DESC",
+		 (long long)run);
+	rows(f, sql, out);
+}
+
+static struct pr_writer *begin(struct fx *f, const char *source)
+{
+	struct pr_writer *w = NULL;
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_run_info info = { "test", source, NULL };
+	if (pr_writer_begin(f->st, &info, &w, &err))
+		print_error("pr_writer_begin: %s\n", err.text);
+	assert_non_null(w);
+	return w;
+}
+
+static int64_t commit(struct pr_writer *w, const char *hash, int want_rc)
+{
+	struct pr_error err = PR_ERROR_INIT;
+	int64_t run = -1;
+	int rc = pr_writer_commit(w, hash, 123, &run, NULL, &err);
+	if (rc != want_rc)
+		print_error("pr_writer_commit: rc %d (%s), want %d\n", rc, err.text, want_rc);
+	assert_int_equal(rc, want_rc);
+	return run;
+}
+
+static struct pr_span_in span(struct pr_writer *w, int64_t track, const char *name, int64_t ts,
+			      int64_t dur, const char *args)
+{
+	struct pr_span_in s;
+	memset(&s, 0, sizeof(s));
+	s.track = track;
+	s.kind = "op";
+	s.name = pr_writer_intern(w, name, strlen(name));
+	s.cat = 0;
+	s.ts = ts;
+	s.dur = dur;
+	s.args = args;
+	s.args_len = args ? strlen(args) : 0;
+	return s;
+}
+
+static int64_t X(struct pr_writer *w, int64_t track, const char *name, int64_t ts, int64_t dur)
+{
+	struct pr_span_in s = span(w, track, name, ts, dur, NULL);
+	return pr_writer_span(w, &s);
+}
+
+static int64_t B(struct pr_writer *w, int64_t track, const char *name, int64_t ts,
+		 const char *args)
+{
+	struct pr_span_in s = span(w, track, name, ts, 0, args);
+	return pr_writer_span_begin(w, &s);
+}
+
+static int E(struct pr_writer *w, int64_t track, int64_t ts, const char *args)
+{
+	return pr_writer_span_end(w, track, ts, args, args ? strlen(args) : 0);
+}
+
+static int64_t diag_count(struct fx *f, const char *code)
+{
+	char sql[200];
+	snprintf(sql, sizeof(sql), "SELECT ifnull(sum(count), 0) FROM diag WHERE code = '%s'", code);
+	return q1(f, sql);
+}
+
+/* A(0..100) { B(10..40) { C(15..20) } D(50..70) } E(200..210) */
+static const char nested_want[] = "A 0 - 50 0 100\n"
+				  "B 1 A 25 10 30\n"
+				  "C 2 B 5 15 5\n"
+				  "D 1 A 20 50 20\n"
+				  "E 0 - 10 200 10\n";
+
+static void test_nesting_in_order(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "/some/dir/in-order.json");
+	struct pr_strbuf got = PR_STRBUF_INIT;
+	struct pr_writer_stats stats;
+	struct pr_error err = PR_ERROR_INIT;
+	int64_t t = pr_writer_track(w, "thread", "1", "7"), run = 0;
+
+	assert_int_equal(pr_writer_track(w, "thread", "1", "7"), t); /* found, not created */
+	assert_true(pr_writer_track(w, "thread", "1", "8") != t);
+	assert_true(pr_writer_track(w, "thread", "17", "") != pr_writer_track(w, "thread", "1", "7"));
+	X(w, t, "A", 0, 100);
+	X(w, t, "B", 10, 30);
+	X(w, t, "C", 15, 5);
+	X(w, t, "D", 50, 20);
+	X(w, t, "E", 200, 10);
+	assert_int_equal(pr_writer_commit(w, "h-in-order", 77, &run, &stats, &err), 0);
+	assert_int_equal(run, 1);
+	assert_int_equal(stats.spans, 5);
+	nesting(f, run, &got);
+	assert_string_equal(got.buf, nested_want);
+	assert_rows(f, "SELECT span_count, ts_min, ts_max, bytes, label, source, format FROM run",
+		    "5 0 210 77 in-order.json /some/dir/in-order.json test\n");
+	assert_int_equal(q1(f, "SELECT count(*) FROM diag"), 0);
+	assert_rows(f, "SELECT kind, pid, tid FROM track ORDER BY id",
+		    "thread 1 7\nthread 1 8\nthread 17 \n");
+	pr_strbuf_release(&got);
+}
+
+static void test_begin_end(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "be.json");
+	int64_t t = pr_writer_track(w, "thread", "1", "1");
+	int64_t t2 = pr_writer_track(w, "thread", "1", "2");
+	int64_t run;
+
+	assert_int_equal(E(w, t, 5, NULL), -1); /* nothing open */
+	assert_int_equal(E(w, 999999, 5, NULL), -1); /* no such track */
+	B(w, t, "outer", 0, "{\"a\":1}");
+	X(w, t, "child", 10, 20);
+	B(w, t, "inner", 40, NULL);
+	assert_int_equal(E(w, t, 60, " {\"x\":true} "), 0);
+	assert_int_equal(E(w, t, 100, "{\"b\":2}"), 0);
+	assert_int_equal(E(w, t, 100, NULL), -1);
+	/* An end before its begin: duration 0 and a diagnostic. */
+	B(w, t2, "backwards", 50, NULL);
+	assert_int_equal(E(w, t2, 40, NULL), 0);
+	run = commit(w, "h-be", 0);
+	assert_rows(f,
+		    "SELECT a.name, a.depth, ifnull(b.name, '-'), a.self, a.ts, a.dur, "
+		    "ifnull(a.args, '-') FROM span_v a LEFT JOIN span_v b ON b.id = a.parent_id "
+		    "ORDER BY a.tid, a.ts",
+		    "outer 0 - 60 0 100 {\"a\":1,\"b\":2}\n"
+		    "child 1 outer 20 10 20 -\n"
+		    "inner 1 outer 20 40 20 {\"x\":true}\n"
+		    "backwards 0 - 0 50 0 -\n");
+	assert_int_equal(q1(f, "SELECT json_extract(args, '$.b') FROM span_v WHERE name = 'outer'"),
+			 2);
+	assert_int_equal(diag_count(f, "negative_duration"), 1);
+	assert_int_equal(diag_count(f, "unclosed_span"), 0);
+	assert_int_equal(run, 1);
+}
+
+static void test_partial_overlap(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "overlap.json");
+	int64_t t = pr_writer_track(w, "thread", "1", "1");
+	X(w, t, "A", 0, 50);
+	X(w, t, "B", 40, 30); /* starts inside A, ends after it */
+	X(w, t, "C", 100, 10);
+	commit(w, "h-overlap", 0);
+	/* B is A's child; only the part inside A (40..50) is charged to A. */
+	assert_rows(f,
+		    "SELECT a.name, a.depth, ifnull(b.name, '-'), a.self, a.dur FROM span_v a "
+		    "LEFT JOIN span_v b ON b.id = a.parent_id ORDER BY a.ts",
+		    "A 0 - 40 50\n"
+		    "B 1 A 30 30\n"
+		    "C 0 - 10 10\n");
+	assert_rows(f, "SELECT code, count FROM diag", "overlapping_spans 1\n");
+}
+
+/*
+ * The same overlap through B/E: an "E" that closes a span while a child
+ * still runs. Both the streaming nesting (sorted track) and the re-nesting
+ * at commit (unsorted track) must charge only the part inside (10..50).
+ */
+static void test_partial_overlap_begin_end(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "overlap-be.json");
+	int64_t t = pr_writer_track(w, "thread", "1", "1");
+	int64_t t2 = pr_writer_track(w, "thread", "1", "2");
+	B(w, t, "outer", 0, NULL);
+	X(w, t, "inner", 10, 100);
+	E(w, t, 50, NULL); /* inner is still running when outer ends */
+	X(w, t2, "first", 1000, 1); /* makes track 2 unsorted */
+	B(w, t2, "outer", 0, NULL);
+	X(w, t2, "inner", 10, 100);
+	E(w, t2, 50, NULL);
+	commit(w, "h-overlap-be", 0);
+	assert_rows(f,
+		    "SELECT a.tid, a.name, a.depth, ifnull(b.name, '-'), a.self, a.dur FROM span_v a "
+		    "LEFT JOIN span_v b ON b.id = a.parent_id ORDER BY a.tid, a.ts",
+		    "1 outer 0 - 10 50\n"
+		    "1 inner 1 outer 100 100\n"
+		    "2 outer 0 - 10 50\n"
+		    "2 inner 1 outer 100 100\n"
+		    "2 first 0 - 1 1\n");
+	assert_int_equal(diag_count(f, "overlapping_spans"), 1);
+	assert_int_equal(diag_count(f, "unsorted_track"), 1);
+}
+
+/* The same spans as the in-order case plus a B/E pair, in a given order. */
+static void feed(struct pr_writer *w, int64_t t, int shuffled)
+{
+	if (!shuffled) {
+		X(w, t, "A", 0, 100);
+		X(w, t, "B", 10, 30);
+		X(w, t, "C", 15, 5);
+		X(w, t, "D", 50, 20);
+		X(w, t, "E", 200, 10);
+		B(w, t, "F", 300, NULL);
+		X(w, t, "G", 310, 5);
+		E(w, t, 400, NULL);
+	} else {
+		X(w, t, "E", 200, 10);
+		X(w, t, "C", 15, 5);
+		X(w, t, "A", 0, 100);
+		B(w, t, "F", 300, NULL);
+		X(w, t, "G", 310, 5);
+		E(w, t, 400, NULL);
+		X(w, t, "D", 50, 20);
+		X(w, t, "B", 10, 30);
+	}
+}
+
+static void test_out_of_order_renested(void **state)
+{
+	static const char want[] = "A 0 - 50 0 100\n"
+				   "B 1 A 25 10 30\n"
+				   "C 2 B 5 15 5\n"
+				   "D 1 A 20 50 20\n"
+				   "E 0 - 10 200 10\n"
+				   "F 0 - 95 300 100\n"
+				   "G 1 F 5 310 5\n";
+	struct fx *f = *state;
+	struct pr_strbuf in = PR_STRBUF_INIT, out = PR_STRBUF_INIT;
+	struct pr_writer *w;
+	int64_t run_in, run_out;
+
+	w = begin(f, "sorted.json");
+	feed(w, pr_writer_track(w, "thread", "1", "1"), 0);
+	run_in = commit(w, "h-sorted", 0);
+	assert_int_equal(diag_count(f, "unsorted_track"), 0);
+
+	w = begin(f, "shuffled.json");
+	/* a second, sorted track in the same run is not disturbed */
+	X(w, pr_writer_track(w, "thread", "1", "2"), "other", 0, 1000);
+	feed(w, pr_writer_track(w, "thread", "1", "1"), 1);
+	run_out = commit(w, "h-shuffled", 0);
+	assert_int_equal(run_out, run_in + 1);
+	assert_int_equal(diag_count(f, "unsorted_track"), 1);
+
+	nesting(f, run_in, &in);
+	assert_string_equal(in.buf, want);
+	nesting(f, run_out, &out);
+	pr_strbuf_reset(&in);
+	pr_strbuf_addstr(&in, "other 0 - 1000 0 1000\n");
+	pr_strbuf_addstr(&in, want);
+	assert_string_equal(out.buf, in.buf);
+	pr_strbuf_release(&in);
+	pr_strbuf_release(&out);
+}
+
+static void test_unclosed_begin(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "unclosed.json");
+	int64_t t = pr_writer_track(w, "thread", "1", "1");
+	B(w, t, "open", 0, "{\"k\":1}");
+	X(w, t, "x", 10, 20);
+	X(w, t, "y", 40, 100);
+	commit(w, "h-unclosed", 0);
+	/* Closed at the end of the trace (140), with its children inside. */
+	assert_rows(f,
+		    "SELECT a.name, a.depth, ifnull(b.name, '-'), a.self, a.dur, ifnull(a.args, '-') "
+		    "FROM span_v a LEFT JOIN span_v b ON b.id = a.parent_id ORDER BY a.ts",
+		    "open 0 - 20 140 {\"k\":1}\n"
+		    "x 1 open 20 20 -\n"
+		    "y 1 open 100 100 -\n");
+	assert_int_equal(diag_count(f, "unclosed_span"), 1);
+}
+
+/*
+ * "The end of the trace" is the last timestamp of the whole run, not of the
+ * spans that happen to have been written out before the open one is closed.
+ */
+static void test_unclosed_begin_ends_at_trace_end(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "unclosed2.json");
+	int64_t t1 = pr_writer_track(w, "thread", "1", "1");
+	int64_t t2 = pr_writer_track(w, "thread", "1", "2");
+	B(w, t1, "open", 0, NULL);
+	X(w, t2, "late", 0, 500);
+	commit(w, "h-unclosed2", 0);
+	assert_rows(f, "SELECT name, ts, dur FROM span_v ORDER BY tid",
+		    "open 0 500\n"
+		    "late 0 500\n");
+	assert_rows(f, "SELECT ts_min, ts_max FROM run", "0 500\n");
+}
+
+static void test_async_track_flat(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "async.json");
+	int64_t t = pr_writer_track(w, "async", "1", "requests");
+	int64_t t2 = pr_writer_track(w, "thread", "1", "1");
+	X(w, t, "A", 0, 100);
+	X(w, t, "B", 10, 10);
+	X(w, t, "C", 50, 150); /* overlaps A's end */
+	X(w, t, "D", 5, 1);    /* out of order */
+	/* A track may also become async after it was created. */
+	pr_writer_track_set_kind(w, t2, "async");
+	X(w, t2, "P", 0, 100);
+	X(w, t2, "Q", 10, 10);
+	commit(w, "h-async", 0);
+	assert_rows(f,
+		    "SELECT s.name, ifnull(s.depth, '-'), ifnull(s.parent_id, '-'), "
+		    "ifnull(s.self, '-'), s.dur FROM span_v s ORDER BY s.tid, s.ts",
+		    "P - - - 100\n"
+		    "Q - - - 10\n"
+		    "A - - - 100\n"
+		    "D - - - 1\n"
+		    "B - - - 10\n"
+		    "C - - - 150\n");
+	assert_int_equal(q1(f, "SELECT count(*) FROM diag"), 0);
+	assert_rows(f, "SELECT DISTINCT kind FROM track", "async\n");
+}
+
+static void test_duplicate_hash(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "one.json");
+	struct pr_error err = PR_ERROR_INIT;
+	int64_t t, run = 0, strings, spans, nrun;
+	int i;
+
+	t = pr_writer_track(w, "thread", "1", "1");
+	X(w, t, "shared", 0, 10);
+	pr_writer_sample(w, pr_writer_series(w, "m", "", "count", NULL), 0, 1);
+	assert_int_equal(commit(w, "same-content", 0), 1);
+	strings = q1(f, "SELECT count(*) FROM string");
+	spans = q1(f, "SELECT count(*) FROM span");
+
+	/* Same content hash: commit says 1, names the first run, adds nothing. */
+	w = begin(f, "copy-of-one.json");
+	t = pr_writer_track(w, "thread", "2", "2");
+	for (i = 0; i < 20000; i++) /* enough for the background inserter to run */
+		X(w, t, i % 2 ? "new-name" : "shared", i * 10, 5);
+	pr_writer_sample(w, pr_writer_series(w, "m2", "", "count", NULL), 0, 1);
+	pr_writer_diag(w, "something", -1, 0, 0, "a diagnostic");
+	assert_int_equal(pr_writer_commit(w, "same-content", 1, &run, NULL, &err), 1);
+	assert_int_equal(run, 1);
+	assert_int_equal(q1(f, "SELECT count(*) FROM run"), 1);
+	assert_int_equal(q1(f, "SELECT count(*) FROM span"), spans);
+	assert_int_equal(q1(f, "SELECT count(*) FROM string"), strings);
+	assert_int_equal(q1(f, "SELECT count(*) FROM track"), 1);
+	assert_int_equal(q1(f, "SELECT count(*) FROM series"), 1);
+	assert_int_equal(q1(f, "SELECT count(*) FROM sample"), 1);
+	assert_int_equal(q1(f, "SELECT count(*) FROM diag"), 0);
+
+	/* Another hash is a new run; known strings keep their ids. */
+	w = begin(f, "two.json");
+	t = pr_writer_track(w, "thread", "1", "1");
+	X(w, t, "shared", 0, 10);
+	X(w, t, "fresh", 20, 10);
+	nrun = commit(w, "other-content", 0);
+	assert_int_equal(nrun, 2);
+	assert_int_equal(q1(f, "SELECT count(*) FROM string"), strings + 1);
+	assert_int_equal(q1(f, "SELECT count(DISTINCT name_id) FROM span"), 2);
+	assert_int_equal(q1(f, "SELECT count(*) FROM span WHERE run_id = 2"), 2);
+	assert_int_equal(q1(f, "SELECT count(*) FROM track"), 2);
+}
+
+static void test_abort_leaves_nothing(void **state)
+{
+	static const char *const tables[] = { "run",    "string", "track",  "span", "series",
+					      "sample", "instant", "flow", "metric", "diag" };
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "aborted.json");
+	char sql[100];
+	int64_t t = pr_writer_track(w, "thread", "1", "1"), s;
+	size_t k;
+	int i;
+
+	s = pr_writer_series(w, "dev.mem.allocated", "cuda:0", "bytes", "B");
+	for (i = 0; i < 30000; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "op%d", i % 5000);
+		X(w, t, name, i * 10, 5);
+		pr_writer_sample(w, s, i * 10, i);
+	}
+	pr_writer_instant(w, t, pr_writer_intern(w, "i", 1), 0, 5, "t", NULL, 0);
+	pr_writer_flow(w, "7", 's', t, 5, 0, 0, NULL);
+	pr_writer_metric(w, "fps", 30, "1/s", 0, "reported", "detail");
+	pr_writer_diag(w, "x", -1, 0, 0, "y");
+	pr_writer_abort(w);
+	for (k = 0; k < sizeof(tables) / sizeof(tables[0]); k++) {
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", tables[k]);
+		if (q1(f, sql))
+			print_error("table %s has rows after abort\n", tables[k]);
+		assert_int_equal(q1(f, sql), 0);
+	}
+	pr_writer_abort(NULL);
+	/* The store is usable afterwards and ids start over. */
+	w = begin(f, "after.json");
+	X(w, pr_writer_track(w, "thread", "1", "1"), "ok", 0, 1);
+	assert_int_equal(commit(w, "h-after", 0), 1);
+	assert_int_equal(q1(f, "SELECT min(id) FROM span"), 1);
+	assert_int_equal(q1(f, "SELECT count(*) FROM string"), 1);
+}
+
+static void test_series_stats(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "series.json");
+	int64_t a = pr_writer_series(w, "dev.mem.allocated", "cuda:0", "bytes", "B");
+	int64_t b = pr_writer_series(w, "dev.mem.allocated", "cpu", "bytes", "B");
+	int64_t c = pr_writer_series(w, "empty", NULL, "count", NULL);
+	struct pr_writer_stats stats;
+
+	assert_int_equal(pr_writer_series(w, "dev.mem.allocated", "cuda:0", "bytes", "B"), a);
+	assert_true(a != b && b != c);
+	pr_writer_sample(w, a, 10, 5.0);
+	pr_writer_sample(w, a, 30, -2.5);
+	pr_writer_sample(w, a, 20, 7.25);
+	pr_writer_sample(w, a, 40, NAN); /* not finite: dropped */
+	pr_writer_sample(w, a, 50, INFINITY);
+	pr_writer_sample(w, b, 5, 64);
+	pr_writer_sample(w, 999999, 5, 1); /* no such series: ignored */
+	pr_writer_get_stats(w, &stats);
+	assert_int_equal(stats.samples, 4);
+	commit(w, "h-series", 0);
+	assert_rows(f,
+		    "SELECT name, device, unit, ifnull(orig_unit, '-'), count, ifnull(min, '-'), "
+		    "ifnull(max, '-'), ifnull(ts_min, '-'), ifnull(ts_max, '-') FROM series ORDER BY id",
+		    "dev.mem.allocated cuda:0 bytes B 3 -2.5 7.25 10 30\n"
+		    "dev.mem.allocated cpu bytes B 1 64.0 64.0 5 5\n"
+		    "empty  count - 0 - - - -\n");
+	assert_rows(f, "SELECT device, ts, value FROM sample_v ORDER BY device, ts",
+		    "cpu 5 64.0\ncuda:0 10 5.0\ncuda:0 20 7.25\ncuda:0 30 -2.5\n");
+	assert_rows(f, "SELECT sample_count, ts_min, ts_max FROM run", "4 5 30\n");
+}
+
+static void locate(void *ctx, int64_t offset, long *line, long *col)
+{
+	int *calls = ctx;
+	(*calls)++;
+	*line = (long)(offset / 100) + 1;
+	*col = (long)(offset % 100) + 1;
+}
+
+static void test_run_attributes_and_diags(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "dir/rank3.json");
+	int calls = 0;
+
+	pr_writer_set_collector(w, "torch.profiler");
+	pr_writer_set_rank(w, 3, 8);
+	pr_writer_set_rank(w, -1, -1); /* unknown values do not erase known ones */
+	pr_writer_set_time_origin(w, INT64_C(1700000000000000000));
+	pr_writer_set_time_synthetic(w, 1);
+	pr_writer_meta_set(w, "schemaVersion", json_integer(1));
+	pr_writer_meta_set(w, "a", json_string("first"));
+	pr_writer_meta_set(w, "a", json_string("second"));
+	assert_string_equal(json_string_value(pr_writer_meta_get(w, "a")), "second");
+	assert_null(pr_writer_meta_get(w, "missing"));
+	pr_writer_diag(w, "bad_timestamp", 250, 0, 0, "first %s", "message");
+	pr_writer_diag(w, "bad_timestamp", 10, 0, 0, "second message");
+	pr_writer_diag(w, "bad_timestamp", -1, 0, 0, "third message");
+	pr_writer_diag(w, "at_line", -1, 4, 2, "with a line");
+	pr_writer_diag(w, "no_position", -1, 0, 0, "nowhere");
+	pr_writer_diag(w, "offset_only", 1, 0, 0, "early");
+	pr_writer_locate_diags(w, locate, &calls);
+	assert_int_equal(calls, 2); /* only diagnostics with an offset and no line */
+	commit(w, "h-attrs", 0);
+	assert_rows(f,
+		    "SELECT collector, label, rank, world_size, time_origin_ns, time_synthetic, meta, "
+		    "ifnull(ts_min, '-') FROM run",
+		    "torch.profiler rank3.json 3 8 1700000000000000000 1 "
+		    "{\"a\":\"second\",\"schemaVersion\":1} -\n");
+	assert_rows(f,
+		    "SELECT code, count, ifnull(line, '-'), ifnull(col, '-'), ifnull(offset, '-'), "
+		    "message FROM diag ORDER BY code",
+		    "at_line 1 4 2 - with a line\n"
+		    "bad_timestamp 3 3 51 250 first message\n"
+		    "no_position 1 - - - nowhere\n"
+		    "offset_only 1 1 2 1 early\n");
+}
+
+static void test_instants_flows_metrics(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "misc.json");
+	int64_t t = pr_writer_track(w, "thread", "1", "1"), sp;
+	int64_t n = pr_writer_intern(w, "mark", 4), cat = pr_writer_intern(w, "c", 1);
+	struct pr_writer_stats stats;
+	assert_int_equal(pr_writer_intern(w, "mark", 4), n);
+	assert_int_equal(pr_writer_intern(w, "mark\0x", 6) != n, 1); /* length counts */
+	pr_writer_instant(w, t, n, cat, 42, "g", "{\"v\":1}", 7);
+	pr_writer_instant(w, 0, n, 0, 43, NULL, NULL, 0);
+	pr_writer_flow(w, "0x1f", 's', t, 10, n, cat, NULL);
+	pr_writer_flow(w, "0x1f", 'f', t, 20, n, cat, "e");
+	sp = X(w, t, "op", 0, 100);
+	pr_writer_metric(w, "throughput", 12.5, "1/s", sp, "derived", "from 3 steps");
+	pr_writer_metric(w, "nan", NAN, NULL, 0, "reported", NULL);
+	pr_writer_get_stats(w, &stats);
+	assert_int_equal(stats.instants, 2);
+	assert_int_equal(stats.flows, 2);
+	assert_int_equal(stats.metrics, 2);
+	commit(w, "h-misc", 0);
+	assert_rows(f,
+		    "SELECT name, ifnull(cat, '-'), ts, ifnull(scope, '-'), ifnull(args, '-'), "
+		    "ifnull(tid, '-') FROM instant_v ORDER BY ts",
+		    "mark c 42 g {\"v\":1} 1\nmark - 43 - - -\n");
+	assert_rows(f, "SELECT flow_id, phase, ts, ifnull(bind, '-') FROM flow ORDER BY ts",
+		    "0x1f s 10 -\n0x1f f 20 e\n");
+	assert_rows(f,
+		    "SELECT m.name, ifnull(m.value, '-'), ifnull(m.unit, '-'), "
+		    "ifnull(s.name, '-'), m.origin, ifnull(m.detail, '-') FROM metric m "
+		    "LEFT JOIN span_v s ON s.id = m.span_id ORDER BY m.id",
+		    "throughput 12.5 1/s op derived from 3 steps\nnan - - - reported -\n");
+	assert_rows(f, "SELECT instant_count, span_count FROM run", "2 1\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_nesting_in_order, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_begin_end, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_partial_overlap, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_partial_overlap_begin_end, fx_setup,
+						fx_teardown),
+		cmocka_unit_test_setup_teardown(test_out_of_order_renested, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_unclosed_begin, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_unclosed_begin_ends_at_trace_end, fx_setup,
+						fx_teardown),
+		cmocka_unit_test_setup_teardown(test_async_track_flat, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_duplicate_hash, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_abort_leaves_nothing, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_series_stats, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_run_attributes_and_diags, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_instants_flows_metrics, fx_setup, fx_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
