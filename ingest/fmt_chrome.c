@@ -189,26 +189,22 @@ static int parse_event(struct chrome *ch, size_t *p, struct event *ev)
 		struct tok *t = NULL;
 		int want_str = 0, want_num = 0;
 		if (i >= c->len)
-			return js_ws(c, &i) == JS_MORE ? JS_MORE : js_value(c, p, NULL);
-		if (b[i] != '"') {
-			c->err_pos = i;
-			c->err_msg = "object key (a string) expected";
-			c->hit_eof = 0;
-			return JS_ERR;
-		}
+			return js_end(c, i);
+		if (b[i] != '"')
+			return js_error(c, i, "object key (a string) expected");
 		if ((rc = js_string(c, &i, &k)) != JS_OK)
 			return rc;
 		if ((rc = js_ws(c, &i)) != JS_OK)
 			return rc;
-		if (i >= c->len || b[i] != ':')
-			return i >= c->len ? js_value(c, p, NULL)
-					   : (c->err_pos = i, c->err_msg = "':' expected after object key",
-					      c->hit_eof = 0, JS_ERR);
+		if (i >= c->len)
+			return js_end(c, i);
+		if (b[i] != ':')
+			return js_error(c, i, "':' expected after object key");
 		i++;
 		if ((rc = js_ws(c, &i)) != JS_OK)
 			return rc;
 		if (i >= c->len)
-			return js_value(c, p, NULL);
+			return js_end(c, i);
 		switch (k.len) {
 		case 2:
 			if (key_is(b, &k, "ph", 2))
@@ -273,17 +269,13 @@ static int parse_event(struct chrome *ch, size_t *p, struct event *ev)
 		if ((rc = js_ws(c, &i)) != JS_OK)
 			return rc;
 		if (i >= c->len)
-			return js_value(c, p, NULL);
+			return js_end(c, i);
 		if (b[i] == '}') {
 			*p = i + 1;
 			return JS_OK;
 		}
-		if (b[i] != ',') {
-			c->err_pos = i;
-			c->err_msg = "',' or '}' expected in object";
-			c->hit_eof = 0;
-			return JS_ERR;
-		}
+		if (b[i] != ',')
+			return js_error(c, i, "',' or '}' expected in object");
 		i++;
 		if ((rc = js_ws(c, &i)) != JS_OK)
 			return rc;

@@ -37,6 +37,16 @@ static const unsigned char ws_class[256] = {
 	['\t'] = 1, ['\n'] = 1, ['\r'] = 1, [' '] = 1,
 };
 
+int js_error(struct js_ctx *c, size_t pos, const char *msg)
+{
+	return fail(c, pos, msg);
+}
+
+int js_end(struct js_ctx *c, size_t pos)
+{
+	return at_end(c, pos, "unexpected end of input");
+}
+
 static inline int is_ws(unsigned char ch)
 {
 	return ws_class[ch];

@@ -48,6 +48,12 @@ struct js_str {
 	unsigned char dirty;   /* contains raw control chars or invalid UTF-8 */
 };
 
+/* For callers that scan structure themselves: record an error at pos
+ * (returns JS_ERR), or the end of the window at pos (JS_MORE unless eof,
+ * then an "unexpected end of input" error with hit_eof set). */
+int js_error(struct js_ctx *c, size_t pos, const char *msg);
+int js_end(struct js_ctx *c, size_t pos);
+
 int js_ws(struct js_ctx *c, size_t *p);
 int js_string(struct js_ctx *c, size_t *p, struct js_str *out);
 int js_number(struct js_ctx *c, size_t *p);
