@@ -188,20 +188,7 @@ static int parse_event(struct chrome *ch, size_t *p, struct event *ev)
 		struct js_str k;
 		struct tok *t = NULL;
 		int want_str = 0, want_num = 0;
-		if (i >= c->len)
-			return js_end(c, i);
-		if (b[i] != '"')
-			return js_error(c, i, "object key (a string) expected");
-		if ((rc = js_string(c, &i, &k)) != JS_OK)
-			return rc;
-		if ((rc = js_ws(c, &i)) != JS_OK)
-			return rc;
-		if (i >= c->len)
-			return js_end(c, i);
-		if (b[i] != ':')
-			return js_error(c, i, "':' expected after object key");
-		i++;
-		if ((rc = js_ws(c, &i)) != JS_OK)
+		if ((rc = js_key(c, &i, &k)) != JS_OK)
 			return rc;
 		if (i >= c->len)
 			return js_end(c, i);
@@ -1000,23 +987,9 @@ static int member(struct chrome *ch, int *events_done)
 	for (;;) {
 		size_t p = ch->pos, vstart;
 		struct js_str k;
-		int rc = JS_OK;
-		if (ch->buf[p] != '"')
-			return pr_error_at(ch->err, PR_E_PARSE, ch->base + (int64_t)p, 0, 0,
-					   "object key (a string) expected");
-		rc = js_string(&ch->js, &p, &k);
-		if (rc == JS_OK)
-			rc = js_ws(&ch->js, &p);
-		if (rc == JS_OK && p < ch->len && ch->buf[p] != ':')
-			return pr_error_at(ch->err, PR_E_PARSE, ch->base + (int64_t)p, 0, 0,
-					   "':' expected after object key");
-		if (rc == JS_OK && p < ch->len) {
-			p++;
-			rc = js_ws(&ch->js, &p);
-		}
+		int rc = js_key(&ch->js, &p, &k);
 		if (rc == JS_OK && p >= ch->len)
-			return pr_error_at(ch->err, PR_E_PARSE, ch->base + (int64_t)p, 0, 0,
-					   "unexpected end of input");
+			rc = js_end(&ch->js, p);
 		if (rc == JS_OK) {
 			pr_strbuf_reset(&ch->key);
 			js_decode(ch->buf + k.start, k.len, &ch->key);

@@ -218,6 +218,27 @@ int js_number(struct js_ctx *c, size_t *p)
 	return JS_OK;
 }
 
+int js_key(struct js_ctx *c, size_t *p, struct js_str *k)
+{
+	size_t i = *p;
+	int rc;
+	if (i >= c->len)
+		return at_end(c, i, "unexpected end of input");
+	if (c->buf[i] != '"')
+		return fail(c, i, "object key (a string) expected");
+	if ((rc = js_string(c, &i, k)) != JS_OK || (rc = js_ws(c, &i)) != JS_OK)
+		return rc;
+	if (i >= c->len)
+		return at_end(c, i, "unexpected end of input");
+	if (c->buf[i] != ':')
+		return fail(c, i, "':' expected after object key");
+	i++;
+	if ((rc = js_ws(c, &i)) != JS_OK)
+		return rc;
+	*p = i;
+	return JS_OK;
+}
+
 static int literal(struct js_ctx *c, size_t *p, const char *word)
 {
 	size_t k = strlen(word), avail = c->len - *p;
@@ -376,20 +397,11 @@ int js_value(struct js_ctx *c, size_t *p, struct pr_strbuf *out)
 				st = AFTER_VALUE;
 				break;
 			}
-			/* fall through: a key */
-			if (c->buf[i] != '"')
-				return fail(c, i, "object key (a string) expected");
+			/* not '}': a key */
 			{
 				struct js_str s;
-				if ((rc = js_string(c, &i, &s)) != JS_OK)
+				if ((rc = js_key(c, &i, &s)) != JS_OK)
 					return rc;
-				if ((rc = js_ws(c, &i)) != JS_OK)
-					return rc;
-				if (i >= c->len)
-					return at_end(c, i, "unexpected end of input");
-				if (c->buf[i] != ':')
-					return fail(c, i, "':' expected after object key");
-				i++;
 				if (out) {
 					pr_strbuf_addch_fast(out, '"');
 					copy_string_raw(c->buf + s.start, s.len, s.dirty, out);
@@ -443,18 +455,7 @@ int js_object_split(struct js_ctx *c, size_t *p, struct pr_strbuf *keys, struct 
 			return at_end(c, i, "unexpected end of input");
 		if (first && c->buf[i] == '}')
 			break;
-		if (c->buf[i] != '"')
-			return fail(c, i, "object key (a string) expected");
-		if ((rc = js_string(c, &i, &k)) != JS_OK)
-			return rc;
-		if ((rc = js_ws(c, &i)) != JS_OK)
-			return rc;
-		if (i >= c->len)
-			return at_end(c, i, "unexpected end of input");
-		if (c->buf[i] != ':')
-			return fail(c, i, "':' expected after object key");
-		i++;
-		if ((rc = js_ws(c, &i)) != JS_OK)
+		if ((rc = js_key(c, &i, &k)) != JS_OK)
 			return rc;
 		if (!first) {
 			pr_strbuf_addch_fast(keys, ',');

@@ -57,6 +57,8 @@ int js_end(struct js_ctx *c, size_t pos);
 int js_ws(struct js_ctx *c, size_t *p);
 int js_string(struct js_ctx *c, size_t *p, struct js_str *out);
 int js_number(struct js_ctx *c, size_t *p);
+/* An object member's key at *p: "key" ws ':' ws; leaves *p at the value. */
+int js_key(struct js_ctx *c, size_t *p, struct js_str *k);
 /* Any value; with out != NULL also appends its minified, repaired text. */
 int js_value(struct js_ctx *c, size_t *p, struct pr_strbuf *out);
 

@@ -508,36 +508,18 @@ static int64_t max_id(struct pr_store *st, const char *sql)
 	return v;
 }
 
-static int load_strings(struct pr_writer *w, struct pr_error *err)
+/* Loads (id, text) rows into an interning map, so later runs reuse the ids. */
+static int load_map(struct pr_writer *w, const char *sql, struct pr_strmap *map,
+		    struct pr_error *err)
 {
 	sqlite3_stmt *stmt = NULL;
 	int rc;
-	if (sqlite3_prepare_v2(w->st->db, "SELECT id, value FROM string", -1, &stmt, NULL) !=
-	    SQLITE_OK)
+	if (sqlite3_prepare_v2(w->st->db, sql, -1, &stmt, NULL) != SQLITE_OK)
 		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(w->st->db));
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		const void *v = sqlite3_column_text(stmt, 1);
 		int n = sqlite3_column_bytes(stmt, 1);
-		pr_strmap_put(&w->strings, v ? v : "", (size_t)n, sqlite3_column_int64(stmt, 0));
-	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
-		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(w->st->db));
-	return 0;
-}
-
-static int load_argkeys(struct pr_writer *w, struct pr_error *err)
-{
-	sqlite3_stmt *stmt = NULL;
-	int rc;
-	w->next_argkeys = max_id(w->st, "SELECT ifnull(max(id), 0) + 1 FROM argkeys");
-	if (sqlite3_prepare_v2(w->st->db, "SELECT id, keys FROM argkeys", -1, &stmt, NULL) !=
-	    SQLITE_OK)
-		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(w->st->db));
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		const void *v = sqlite3_column_text(stmt, 1);
-		int n = sqlite3_column_bytes(stmt, 1);
-		pr_strmap_put(&w->argkeys, v ? v : "", (size_t)n, sqlite3_column_int64(stmt, 0));
+		pr_strmap_put(map, v ? v : "", (size_t)n, sqlite3_column_int64(stmt, 0));
 	}
 	sqlite3_finalize(stmt);
 	if (rc != SQLITE_DONE)
@@ -660,7 +642,9 @@ int pr_writer_begin(struct pr_store *st, const struct pr_run_info *info, struct 
 	w->track_base = w->next_track = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM track");
 	w->series_base = w->next_series = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM series");
 	w->next_metric = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM metric");
-	if (load_strings(w, err) || load_argkeys(w, err))
+	w->next_argkeys = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM argkeys");
+	if (load_map(w, "SELECT id, value FROM string", &w->strings, err) ||
+	    load_map(w, "SELECT id, keys FROM argkeys", &w->argkeys, err))
 		goto fail;
 
 	for (i = 0; i < PR_ARRAY_SIZE(insert_sql); i++) {
