@@ -5,7 +5,9 @@
 # same file (the I/O reference).
 #
 # usage: bench/run.sh [BUILD_DIR] [SIZES_MB...]     (default: build 10 100 1000)
-# Needs /usr/bin/time (Debian package "time"). Files go to bench/out/.
+# Each ingest runs PR_BENCH_REPEAT times (default 3); the table shows the
+# median time and the largest peak RSS. Needs /usr/bin/time (Debian package
+# "time"). Files go to bench/out/.
 set -eu
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -26,16 +28,27 @@ for mb in $sizes; do
 	[ -f "$f" ] || "$gen" "$mb" 1 -o "$f" 2>"$f.gen"
 	events=$(sed -n 's/.* \([0-9]*\) events.*/\1/p' "$f.gen")
 	bytes=$(stat -L -c %s "$f")
-	t0=$(now); cat "$f" >/dev/null; t1=$(now)
+	c0=$(now); cat "$f" >/dev/null; c1=$(now)
 	db=$out/trace_${mb}MB.db
-	rm -f "$db" "$db-journal"
-	/usr/bin/time -f '%M' -o "$out/rss" "$pr" ingest -q "$f" -o "$db"
-	t2=$(now)
-	rss=$(tail -n 1 "$out/rss")
+	: >"$out/times"
+	rss=0
+	i=0
+	while [ "$i" -lt "${PR_BENCH_REPEAT:-3}" ]; do
+		rm -f "$db" "$db-journal"
+		sync
+		t1=$(now)
+		/usr/bin/time -f '%M' -o "$out/rss" "$pr" ingest -q "$f" -o "$db"
+		t2=$(now)
+		echo "$t1 $t2" | awk '{ printf "%.6f\n", $2 - $1 }' >>"$out/times"
+		r=$(tail -n 1 "$out/rss")
+		[ "$r" -gt "$rss" ] && rss=$r
+		i=$((i + 1))
+	done
+	med=$(sort -n "$out/times" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 	store=$(stat -c %s "$db")
-	awk -v name="$(basename "$f")" -v b="$bytes" -v e="$events" -v c="$t1-$t0" \
-		-v t0="$t1" -v t1="$t2" -v ct0="$t0" -v rss="$rss" -v s="$store" 'BEGIN {
-		t = t1 - t0; ct = t0 - ct0; mbs = b / 1e6
+	awk -v name="$(basename "$f")" -v b="$bytes" -v e="$events" -v t="$med" \
+		-v c0="$c0" -v c1="$c1" -v rss="$rss" -v s="$store" 'BEGIN {
+		ct = c1 - c0; mbs = b / 1e6
 		printf "%-22s %9.1f %8.2f %9.1f %10d %11.0f %9.1f %9.1f %7.2f %8.1f\n",
 			name, mbs, t, mbs / t, e, e / t, rss / 1024, s / 1e6, s / b, s / e
 		printf "%-22s %9.1f %8.2f %9.1f %10s %11s %9s %9s %7s %8s\n",

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "store/xalloc.h"
@@ -21,6 +23,7 @@ void pr_source_set_progress(pr_progress_fn *fn, void *ctx)
 
 struct pr_source {
 	char *path;
+	int fd; /* plain files are read directly; gzip goes through zlib */
 	int64_t file_size, next_progress;
 	gzFile gz;
 	int is_gzip;
@@ -63,6 +66,19 @@ int pr_source_open(struct pr_source **out, const char *path, struct pr_error *er
 	src->is_gzip = magic[0] == 0x1f && magic[1] == 0x8b;
 	src->file_size = (int64_t)sb.st_size;
 	src->next_progress = 64 << 20;
+	src->fd = -1;
+	if (!src->is_gzip) {
+		src->fd = open(path, O_RDONLY);
+		if (src->fd < 0) {
+			pr_error_set(err, PR_E_IO, "cannot open: %s", strerror(errno));
+			pr_error_set_source(err, path);
+			pr_source_close(src);
+			return -1;
+		}
+		pr_hash_init(&src->hash);
+		*out = src;
+		return 0;
+	}
 	src->gz = gzopen(path, "rb");
 	if (!src->gz) {
 		pr_error_set(err, PR_E_IO, "cannot open: %s", strerror(errno ? errno : ENOMEM));
@@ -82,6 +98,8 @@ void pr_source_close(struct pr_source *src)
 		return;
 	if (src->gz)
 		gzclose(src->gz);
+	if (src->fd >= 0)
+		close(src->fd);
 	free(src->head);
 	free(src->path);
 	free(src);
@@ -104,6 +122,20 @@ static long raw_read(struct pr_source *src, void *buf, size_t cap, struct pr_err
 		return 0;
 	if (cap > (1u << 30))
 		cap = 1u << 30;
+	if (src->fd >= 0) {
+		ssize_t r;
+		do
+			r = read(src->fd, buf, cap);
+		while (r < 0 && errno == EINTR);
+		if (r < 0) {
+			pr_error_set(err, PR_E_IO, "read failed: %s", strerror(errno));
+			pr_error_set_source(err, src->path);
+			return -1;
+		}
+		if (r == 0)
+			src->eof = 1;
+		return (long)r;
+	}
 	n = gzread(src->gz, buf, (unsigned)cap);
 	if (n < 0) {
 		const char *msg = gzerror(src->gz, &errnum);
