@@ -10,3 +10,7 @@ set_tests_properties(jsontestsuite PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" SKIP_
 add_test(NAME hostile COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/hostile.sh)
 set_tests_properties(hostile PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" SKIP_RETURN_CODE 77
   TIMEOUT 900)
+
+# Layering and banned functions (grep over the sources).
+add_test(NAME check_source COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/check_source.sh)
+set_tests_properties(check_source PROPERTIES ENVIRONMENT "${PR_TEST_ENV}")

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Source rules the compiler does not enforce (STYLE.md rules 1 and 13):
+# - layering: store/ and ingest/ never include cairo.h; analyze/ never
+#   includes cairo.h; render/ never includes sqlite3.h; nothing below cli/
+#   includes cli/ headers; store/ includes nothing from ingest/analyze/render;
+# - banned functions: strcpy, strcat, sprintf, vsprintf, strtok, atoi, atof,
+#   gmtime, localtime, ctime (use snprintf/strbuf, strtoll/strtod, *_r).
+set -u
+top=${PR_TESTS:?}/..
+cd "$top" || exit 2
+fail=0
+check() { # pattern dirs... ; message
+	msg=$1; pat=$2; shift 2
+	hits=$(grep -nE "$pat" "$@" 2>/dev/null)
+	if [ -n "$hits" ]; then
+		echo "check_source: $msg:"
+		echo "$hits"
+		fail=1
+	fi
+}
+check "cairo below render/" '#include <cairo' store/*.[ch] ingest/*.[ch] analyze/*.[ch]
+check "sqlite3.h in render/" '#include <sqlite3' render/*.[ch]
+check "upward include from store/" '#include "(ingest|analyze|render|cli)/' store/*.[ch]
+check "upward include from ingest/ or analyze/" '#include "(render|cli)/' ingest/*.[ch] analyze/*.[ch]
+check "cli/ include from render/" '#include "cli/' render/*.[ch]
+check "banned function" \
+	'(^|[^_a-zA-Z0-9.>])(strcpy|strcat|sprintf|vsprintf|strtok|atoi|atof|gmtime|localtime|ctime)[[:space:]]*\(' \
+	store/*.[ch] ingest/*.[ch] analyze/*.[ch] render/*.[ch] cli/*.[ch]
+[ "$fail" = 0 ] && echo "check_source: layering and banned functions ok"
+exit "$fail"
