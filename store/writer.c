@@ -1345,24 +1345,65 @@ void pr_writer_end_input(struct pr_writer *w)
 }
 
 
-/* Recomputes parent/depth/self for the spans of one unsorted track. */
-static int renest_track(struct pr_writer *w, struct track *t, struct pr_error *err)
+/* Writes parent/depth/self of the top of a re-nesting stack and pops it. */
+static int renest_pop(sqlite3_stmt *upd, struct nest_ent *stack, size_t *n)
 {
-	sqlite3_stmt *sel = NULL, *upd = NULL;
-	struct nest_ent *stack = NULL;
-	size_t n = 0, cap = 0;
-	int rc = -1, step;
+	struct nest_ent *c = &stack[*n - 1];
+	int64_t dur = c->end - c->ts;
+	if (*n > 1) {
+		struct nest_ent *p = &stack[*n - 2];
+		int64_t end = c->end < p->end ? c->end : p->end;
+		if (end > c->ts)
+			p->child += end - c->ts;
+	}
+	sqlite3_bind_int64(upd, 1, c->id);
+	if (*n > 1)
+		sqlite3_bind_int64(upd, 2, stack[*n - 2].id);
+	else
+		sqlite3_bind_null(upd, 2);
+	sqlite3_bind_int64(upd, 3, (int64_t)(*n - 1));
+	sqlite3_bind_int64(upd, 4, dur - c->child > 0 ? dur - c->child : 0);
+	(*n)--;
+	return step_done(upd);
+}
 
-	if (sqlite3_prepare_v2(w->st->db,
-			       "SELECT id, ts, dur FROM span WHERE id >= ?1 AND track_id = ?2 "
-			       "ORDER BY ts, dur DESC, id",
+/*
+ * Recomputes parent/depth/self for the spans of every unsorted track in one
+ * sorted pass (SQLite's sorter spills to disk, so memory stays bounded).
+ */
+static int renest_unsorted(struct pr_writer *w, struct pr_error *err)
+{
+	sqlite3_stmt *ins = NULL, *sel = NULL, *upd = NULL;
+	struct nest_ent *stack = NULL;
+	size_t n = 0, cap = 0, i;
+	int64_t track = 0;
+	int rc = -1, step, any = 0;
+
+	for (i = 0; i < w->ntracks; i++)
+		any |= w->tracks[i].unsorted;
+	if (!any)
+		return 0;
+	if (pr_store_exec(w->st, "CREATE TEMP TABLE IF NOT EXISTS pr_renest(id INTEGER PRIMARY KEY);"
+				 "DELETE FROM temp.pr_renest", err))
+		return -1;
+	if (sqlite3_prepare_v2(w->st->db, "INSERT INTO temp.pr_renest(id) VALUES(?1)", -1, &ins,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(w->st->db,
+			       "SELECT id, track_id, ts, dur FROM span WHERE id >= ?1 AND track_id IN "
+			       "(SELECT id FROM temp.pr_renest) ORDER BY track_id, ts, dur DESC, id",
 			       -1, &sel, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(w->st->db,
 			       "UPDATE span SET parent_id = ?2, depth = ?3, self = ?4 WHERE id = ?1",
 			       -1, &upd, NULL) != SQLITE_OK)
 		goto out;
+	for (i = 0; i < w->ntracks; i++) {
+		if (!w->tracks[i].unsorted)
+			continue;
+		sqlite3_bind_int64(ins, 1, w->tracks[i].id);
+		if (step_done(ins))
+			goto out;
+	}
 	sqlite3_bind_int64(sel, 1, w->span_base);
-	sqlite3_bind_int64(sel, 2, t->id);
 	for (;;) {
 		struct nest_ent e;
 		int last;
@@ -1370,30 +1411,19 @@ static int renest_track(struct pr_writer *w, struct track *t, struct pr_error *e
 		last = step != SQLITE_ROW;
 		if (!last) {
 			e.id = sqlite3_column_int64(sel, 0);
-			e.ts = sqlite3_column_int64(sel, 1);
-			e.end = e.ts + sqlite3_column_int64(sel, 2);
+			e.ts = sqlite3_column_int64(sel, 2);
+			e.end = e.ts + sqlite3_column_int64(sel, 3);
 			e.child = 0;
-		}
-		while (n && (last || stack[n - 1].end <= e.ts)) {
-			struct nest_ent *c = &stack[n - 1];
-			int64_t dur = c->end - c->ts;
-			if (n > 1) {
-				struct nest_ent *p = &stack[n - 2];
-				int64_t end = c->end < p->end ? c->end : p->end;
-				if (end > c->ts)
-					p->child += end - c->ts;
+			if (sqlite3_column_int64(sel, 1) != track) {
+				while (n) /* a new track: the previous one is complete */
+					if (renest_pop(upd, stack, &n))
+						goto out;
+				track = sqlite3_column_int64(sel, 1);
 			}
-			sqlite3_bind_int64(upd, 1, c->id);
-			if (n > 1)
-				sqlite3_bind_int64(upd, 2, stack[n - 2].id);
-			else
-				sqlite3_bind_null(upd, 2);
-			sqlite3_bind_int64(upd, 3, (int64_t)(n - 1));
-			sqlite3_bind_int64(upd, 4, dur - c->child > 0 ? dur - c->child : 0);
-			if (step_done(upd))
-				goto out;
-			n--;
 		}
+		while (n && (last || stack[n - 1].end <= e.ts))
+			if (renest_pop(upd, stack, &n))
+				goto out;
 		if (last)
 			break;
 		if (n == cap) {
@@ -1408,6 +1438,7 @@ out:
 	if (rc)
 		pr_error_set(err, PR_E_STORE, "re-nesting spans: %s", sqlite3_errmsg(w->st->db));
 	free(stack);
+	sqlite3_finalize(ins);
 	sqlite3_finalize(sel);
 	sqlite3_finalize(upd);
 	return rc;
@@ -1544,7 +1575,6 @@ out:
 int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t bytes,
 		     int64_t *run_id, struct pr_writer_stats *stats, struct pr_error *err)
 {
-	size_t i;
 	close_all(w);
 	drain(w);
 	if (stats)
@@ -1555,9 +1585,8 @@ int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t byte
 		pr_writer_abort(w);
 		return 1;
 	}
-	for (i = 0; i < w->ntracks; i++)
-		if (w->tracks[i].unsorted && renest_track(w, &w->tracks[i], err))
-			goto fail;
+	if (renest_unsorted(w, err))
+		goto fail;
 	if (write_tables(w, content_hash, bytes, err))
 		goto fail;
 	if (pr_store_exec(w->st,
