@@ -1,6 +1,8 @@
 /* text_summary.c - prints struct pr_overview for a terminal. */
 #include "render/text_summary.h"
 
+#include <string.h>
+
 #include "render/units.h"
 
 static void print_run(const struct pr_ov_run *r, FILE *out)
@@ -42,11 +44,15 @@ static void print_run(const struct pr_ov_run *r, FILE *out)
 			fprintf(out, "    ... %zu more\n", r->more_steps);
 	}
 	if (r->nphases) {
-		fprintf(out, "\n  phases:%28s %12s\n", "start", "duration");
+		int w = 28;
+		for (i = 0; i < r->nphases; i++)
+			if ((int)strlen(r->phases[i].name) > w)
+				w = (int)strlen(r->phases[i].name) > 72 ? 72 : (int)strlen(r->phases[i].name);
+		fprintf(out, "\n  phases:%*s %12s\n", w + 8, "start", "duration");
 		for (i = 0; i < r->nphases; i++) {
 			pr_fmt_duration((double)(r->phases[i].ts - r->ts_min), a, sizeof(a));
 			pr_fmt_duration((double)r->phases[i].dur, b, sizeof(b));
-			fprintf(out, "    %-28s %12s %12s\n", r->phases[i].name, a, b);
+			fprintf(out, "    %-*s %12s %12s\n", w, r->phases[i].name, a, b);
 		}
 		if (r->more_phases)
 			fprintf(out, "    ... %zu more\n", r->more_phases);
