@@ -24,13 +24,27 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang")
   target_link_libraries(pr_fuzz_core PUBLIC
     PkgConfig::SQLITE3 PkgConfig::JANSSON PkgConfig::ZLIB Threads::Threads m)
 
-  foreach(target jscan chrome)
-    add_executable(fuzz_${target} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_${target}.c)
+  # fuzz_jscan exercises the scanner alone; every ingest format gets a target
+  # fuzz_<format> built from fuzz_ingest.c with the format forced. Seeds:
+  # tests/fuzz/corpus/<target>/.
+  set(PR_FUZZ_TARGETS jscan)
+  add_executable(fuzz_jscan ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_jscan.c)
+  foreach(format chrome csv qnn-csv)
+    string(REPLACE "-" "_" target ${format})
+    list(APPEND PR_FUZZ_TARGETS ${target})
+    add_executable(fuzz_${target} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_ingest.c)
+    target_compile_definitions(fuzz_${target} PRIVATE PR_FUZZ_FORMAT="${format}")
+  endforeach()
+  foreach(target ${PR_FUZZ_TARGETS})
     target_compile_options(fuzz_${target} PRIVATE
       -fsanitize=fuzzer,${PR_FUZZ_SANITIZE} -fno-sanitize-recover=undefined
       -fno-omit-frame-pointer)
     target_link_options(fuzz_${target} PRIVATE -fsanitize=fuzzer,${PR_FUZZ_SANITIZE})
     target_link_libraries(fuzz_${target} pr_fuzz_core)
+  endforeach()
+  add_custom_target(fuzzers)
+  foreach(target ${PR_FUZZ_TARGETS})
+    add_dependencies(fuzzers fuzz_${target})
   endforeach()
 
   add_test(NAME fuzz_smoke COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/fuzz_smoke.sh

@@ -1,13 +1,14 @@
 #!/bin/sh
-# fuzz_smoke.sh [DIR] - run each libFuzzer target (fuzz_jscan, fuzz_chrome,
-# from tests/fuzz.cmake) for a bounded time from the committed seeds in
-# tests/fuzz/corpus/<target>/, with tests/fuzz/json.dict.
+# fuzz_smoke.sh [DIR] - run each libFuzzer target (fuzz_jscan and one
+# fuzz_<format> per ingest format, from tests/fuzz.cmake) for a bounded time
+# from the committed seeds in tests/fuzz/corpus/<target>/ (JSON targets also
+# with tests/fuzz/json.dict).
 #
 # DIR holds the fuzz_* binaries (default: $PR_FUZZ_BIN). Without either, the
 # script builds them itself with clang in build-fuzz/ (or $PR_FUZZ_BUILD);
 # that needs the Debian packages clang and libclang-rt-14-dev. Exit 77
 # (skip) when there is no clang. PR_FUZZ_SECONDS sets the time per target
-# (default 60). New corpus entries go to a temporary folder, so the seeds
+# (default 30). New corpus entries go to a temporary folder, so the seeds
 # stay as they are. A finding fails the run; its folder (log, crash input)
 # is kept and named.
 set -u
@@ -15,7 +16,7 @@ set -u
 tests=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$tests/.." && pwd)
 bindir=${1:-${PR_FUZZ_BIN:-}}
-secs=${PR_FUZZ_SECONDS:-60}
+secs=${PR_FUZZ_SECONDS:-30}
 if [ -z "$bindir" ]; then
 	if ! command -v clang >/dev/null 2>&1; then
 		echo "fuzz_smoke: no clang; skipped (install clang and libclang-rt-14-dev)"
@@ -25,7 +26,7 @@ if [ -z "$bindir" ]; then
 	jobs=$(nproc 2>/dev/null || echo 2)
 	if ! cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER=clang \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo >"${TMPDIR:-/tmp}/pr-fuzz-build.log" 2>&1 ||
-		! cmake --build "$build" -j"$jobs" --target fuzz_jscan fuzz_chrome \
+		! cmake --build "$build" -j"$jobs" --target fuzzers \
 			>>"${TMPDIR:-/tmp}/pr-fuzz-build.log" 2>&1; then
 		tail -n 20 "${TMPDIR:-/tmp}/pr-fuzz-build.log"
 		echo "fuzz_smoke: cannot build the fuzzers (libFuzzer needs libclang-rt-14-dev)"
@@ -43,7 +44,8 @@ export LC_ALL TZ
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-fuzz.XXXXXX") || exit 1
 failures=0
 
-for target in jscan chrome; do
+targets=$(cd "$bindir" && for f in fuzz_*; do [ -x "$f" ] && [ -f "$f" ] && echo "${f#fuzz_}"; done)
+for target in $targets; do
 	bin=$bindir/fuzz_$target
 	if [ ! -x "$bin" ]; then
 		echo "fuzz_smoke: $bin missing"
@@ -52,9 +54,15 @@ for target in jscan chrome; do
 	fi
 	work=$tmp/$target
 	mkdir -p "$work/corpus" "$work/artifacts"
+	seeds=
+	[ -d "$tests/fuzz/corpus/$target" ] && seeds=$tests/fuzz/corpus/$target
+	dict=
+	case $target in csv | qnn_csv | diffulex_csv | diffulex_txt | massif) ;;
+	*) dict=-dict=$tests/fuzz/json.dict ;;
+	esac
 	"$bin" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=30 -print_final_stats=1 \
-		-dict="$tests/fuzz/json.dict" -artifact_prefix="$work/artifacts/" \
-		"$work/corpus" "$tests/fuzz/corpus/$target" >"$work/log" 2>&1
+		$dict -artifact_prefix="$work/artifacts/" \
+		"$work/corpus" $seeds >"$work/log" 2>&1
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")
 	cov=$(grep -o 'cov: [0-9]*' "$work/log" | tail -n 1)

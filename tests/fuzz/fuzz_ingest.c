@@ -1,8 +1,8 @@
 /*
- * fuzz_chrome.c - libFuzzer harness for the Chrome trace ingester, end to
- * end: the input is written to a temporary file and read by pr_ingest_file
- * (format forced to "chrome") into a fresh in-memory store. No production
- * code is changed for fuzzing.
+ * fuzz_ingest.c - libFuzzer harness for one ingest format, end to end: the
+ * input is written to a temporary file and read by pr_ingest_file with the
+ * format forced to PR_FUZZ_FORMAT (set per target in tests/fuzz.cmake) into
+ * a fresh in-memory store. No production code is changed for fuzzing.
  *
  * Properties checked (abort() = a finding), besides ASan/UBSan/leaks:
  *  - failure fills err (a code, a message, a sane position) and leaves no run;
@@ -20,13 +20,17 @@
 
 #include "ingest/ingest.h"
 
+#ifndef PR_FUZZ_FORMAT
+#define PR_FUZZ_FORMAT "chrome"
+#endif
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define CHECK(cond)                                                                         \
 	do {                                                                                \
 		if (!(cond)) {                                                              \
-			fprintf(stderr, "fuzz_chrome: %s:%d: check failed: %s\n", __FILE__, \
+			fprintf(stderr, "fuzz %s: %s:%d: check failed: %s\n", PR_FUZZ_FORMAT, __FILE__, \
 				__LINE__, #cond);                                           \
 			abort();                                                            \
 		}                                                                           \
@@ -45,12 +49,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	const char *tmp = getenv("TMPDIR");
 	(void)argc;
 	(void)argv;
-	snprintf(dir, sizeof(dir), "%s/pr-fuzz-chrome-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	snprintf(dir, sizeof(dir), "%s/pr-fuzz-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		exit(1);
 	}
-	snprintf(path, sizeof(path), "%s/input.json", dir);
+	snprintf(path, sizeof(path), "%s/input", dir);
 	atexit(cleanup);
 	return 0;
 }
@@ -60,7 +64,7 @@ static int64_t q1(sqlite3 *db, const char *sql)
 	sqlite3_stmt *st = NULL;
 	int64_t v = -1;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "fuzz_chrome: %s: %s\n", sql, sqlite3_errmsg(db));
+		fprintf(stderr, "fuzz %s: %s: %s\n", PR_FUZZ_FORMAT, sql, sqlite3_errmsg(db));
 		abort();
 	}
 	if (sqlite3_step(st) == SQLITE_ROW)
@@ -115,10 +119,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(fwrite(data, 1, size, f) == size);
 	CHECK(fclose(f) == 0);
 	if (pr_store_open(&st, ":memory:", PR_STORE_CREATE, &err)) {
-		fprintf(stderr, "fuzz_chrome: cannot open a store: %s\n", err.text);
+		fprintf(stderr, "fuzz %s: cannot open a store: %s\n", PR_FUZZ_FORMAT, err.text);
 		abort();
 	}
-	rc = pr_ingest_file(st, path, "chrome", &res, &err);
+	rc = pr_ingest_file(st, path, PR_FUZZ_FORMAT, &res, &err);
 	if (rc) {
 		CHECK(rc == -1);
 		CHECK(err.code != PR_OK);
