@@ -20,7 +20,7 @@
 
 #define PR_SNIFF_MIN 20
 /* Files found in a directory need more: a stray config.json is not a trace. */
-#define PR_SNIFF_DIR 50
+#define PR_SNIFF_DIR 55
 
 struct pr_format {
 	const char *name;

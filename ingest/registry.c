@@ -3,11 +3,29 @@
 
 #include <string.h>
 
+extern const struct pr_format pr_format_inferix;
+extern const struct pr_format pr_format_diffulex;
+extern const struct pr_format pr_format_diffulex_csv;
+extern const struct pr_format pr_format_diffulex_txt;
+extern const struct pr_format pr_format_memtracer;
+extern const struct pr_format pr_format_speedscope;
+extern const struct pr_format pr_format_qeff;
+extern const struct pr_format pr_format_torch_memtl;
+extern const struct pr_format pr_format_massif;
 extern const struct pr_format pr_format_chrome;
 extern const struct pr_format pr_format_qnn_csv;
 extern const struct pr_format pr_format_csv;
 
 const struct pr_format *const pr_formats[] = {
+	&pr_format_inferix,
+	&pr_format_diffulex,
+	&pr_format_diffulex_csv,
+	&pr_format_diffulex_txt,
+	&pr_format_memtracer,
+	&pr_format_speedscope,
+	&pr_format_qeff,
+	&pr_format_torch_memtl,
+	&pr_format_massif,
 	&pr_format_chrome,
 	&pr_format_qnn_csv,
 	&pr_format_csv,

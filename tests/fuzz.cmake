@@ -29,7 +29,8 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang")
   # tests/fuzz/corpus/<target>/.
   set(PR_FUZZ_TARGETS jscan)
   add_executable(fuzz_jscan ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_jscan.c)
-  foreach(format chrome csv qnn-csv)
+  foreach(format chrome csv qnn-csv inferix diffulex diffulex-csv diffulex-summary memtracer
+      speedscope qeff torch-memory-timeline massif)
     string(REPLACE "-" "_" target ${format})
     list(APPEND PR_FUZZ_TARGETS ${target})
     add_executable(fuzz_${target} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_ingest.c)
@@ -52,3 +53,4 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang")
   set_tests_properties(fuzz_smoke PROPERTIES LABELS fuzz SKIP_RETURN_CODE 77 TIMEOUT 900
     ENVIRONMENT "${PR_TEST_ENV}")
 endif()
+

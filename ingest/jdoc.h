@@ -1,0 +1,33 @@
+/*
+ * jdoc.h - whole-document JSON for the small report formats (Inferix,
+ * Diffulex, MemoryTracer, QEff, speedscope, torch memory timeline), read
+ * with jansson straight from a pr_source (gzip included).
+ *
+ * USAGE: json_t *doc = pr_jdoc_load(src, &err); ... json_decref(doc);
+ * Errors carry jansson's line/column. Python's json.dump may write NaN,
+ * Infinity and -Infinity: they are read as null (JSON has no such numbers)
+ * and counted in *nonfinite so the caller can say so in a diagnostic.
+ * LIMITATIONS: the document is held in memory (these collectors write
+ * reports of kilobytes to tens of megabytes); over PR_JDOC_MAX it is refused.
+ */
+#ifndef PR_JDOC_H
+#define PR_JDOC_H
+
+#include <jansson.h>
+
+#include "ingest/source.h"
+
+#define PR_JDOC_MAX ((size_t)1 << 30)
+
+json_t *pr_jdoc_load(struct pr_source *src, long *nonfinite, struct pr_error *err);
+
+/* Sniff helper: 1 if the first bytes (after BOM/whitespace) open a JSON object
+ * and every key in keys[] (NULL-terminated) appears as "key" in the head. */
+int pr_jdoc_head_has(const unsigned char *head, size_t n, const char *const *keys);
+
+/* Getters that tolerate absent or wrongly typed members. */
+int pr_jget_num(const json_t *obj, const char *key, double *out);  /* 0 ok, -1 absent/not a number */
+int pr_jget_int(const json_t *obj, const char *key, int64_t *out); /* integer, or a real with no fraction */
+const char *pr_jget_str(const json_t *obj, const char *key);       /* NULL if absent/not a string */
+
+#endif

@@ -1,0 +1,134 @@
+/* test_massif.c - the massif format (valgrind massif.out.<pid>). */
+#include "memfmt_helpers.h"
+
+extern const struct pr_format pr_format_massif;
+
+#define SEP "#-----------\n"
+#define SNAP(n, t, h, e, s, tree)                                                                  \
+	SEP "snapshot=" #n "\n" SEP "time=" #t "\nmem_heap_B=" #h "\nmem_heap_extra_B=" #e         \
+	    "\nmem_stacks_B=" #s "\nheap_tree=" tree "\n"
+
+static void test_massif_sample(void **state)
+{
+	struct pr_store *st = mf_open();
+	(void)state;
+	mf_ingest_sample(st, "massif/massif.out.12345", "massif");
+	assert_int_equal(mf_qi(st, "SELECT time_synthetic FROM run", NULL), 0);
+	assert_string_equal(
+	    mf_qs(st, "SELECT json_extract(meta, '$.\"massif.cmd\"') FROM run", NULL), "./prog 10");
+	assert_int_equal(mf_count(st, "heap.used"), 8);
+	assert_int_equal(mf_count(st, "heap.extra"), 8);
+	assert_int_equal(mf_count(st, "stack.used"), 8);
+	assert_int_equal(mf_nth_ts(st, "heap.used", "5"), 262000000);
+	assert_float_equal(mf_nth(st, "heap.used", "5"), 30400, 0);
+	assert_float_equal(mf_nth(st, "heap.extra", "5"), 616, 0);
+	assert_float_equal(mf_nth(st, "heap.used", "7"), 0, 0);
+	assert_float_equal(mf_metric(st, "massif.peak.heap"), 30400, 0);
+	assert_float_equal(mf_metric(st, "massif.peak.heap_extra"), 616, 0);
+	assert_float_equal(mf_metric(st, "massif.peak.snapshot"), 5, 0);
+	assert_int_equal(
+	    mf_qi(st, "SELECT count(*) FROM metric WHERE name = 'massif.peak.tree'", NULL), 5);
+	assert_float_equal(mf_qd(st,
+				 "SELECT value FROM metric WHERE detail = "
+				 "'g (prog.c:6) <- main (prog.c:21)'",
+				 NULL),
+			   18000, 0);
+	assert_float_equal(
+	    mf_qd(st, "SELECT value FROM metric WHERE detail = 'f (prog.c:12)'", NULL), 12000, 0);
+	assert_float_equal(
+	    mf_qd(st, "SELECT value FROM metric WHERE detail LIKE 'in 2 places%'", NULL), 400, 0);
+	assert_int_equal(mf_qi(st, "SELECT count(*) FROM diag", NULL), 0);
+	pr_store_close(st);
+}
+
+/* time_unit i: a synthetic x axis; the peak is not the largest snapshot; a
+ * snapshot without mem_stacks_B; a bad number; a tree that does not add up. */
+static const char instr_text[] =
+	"desc: (none)\r\ncmd: ./a\r\ntime_unit: i\r\n"
+	SNAP(0, 1000, 10, 2, 0, "empty")
+	SNAP(1, 2000, 100, 8, 16, "peak")
+	"n1: 100 (heap allocation functions) malloc\n"
+	" n0: 90 0x1: h (a.c:1)\n"
+	SNAP(2, 3000, 101, 8, 0, "empty")
+	SEP "snapshot=3\n" SEP "time=4000\nmem_heap_B=1\nmem_heap_extra_B=0\nheap_tree=empty\n"
+	SEP "snapshot=4\n" SEP "time=5000\nmem_heap_B=12x\nmem_heap_extra_B=0\nmem_stacks_B=0\n"
+	"heap_tree=empty\n"
+	"bogus line\n";
+
+static void test_massif_instructions(void **state)
+{
+	struct pr_store *st = mf_open();
+	(void)state;
+	mf_ingest_text(st, instr_text, "massif");
+	assert_int_equal(mf_qi(st, "SELECT time_synthetic FROM run", NULL), 1);
+	assert_string_equal(mf_qs(st, "SELECT json_extract(meta, '$.time_unit') FROM run", NULL),
+			    "i: ts counts instructions executed, not ns");
+	assert_int_equal(mf_count(st, "heap.used"), 3);
+	assert_int_equal(mf_nth_ts(st, "heap.used", "2"), 3000);
+	assert_float_equal(mf_nth(st, "stack.used", "1"), 16, 0);
+	assert_int_equal(mf_diag(st, "massif_peak_not_max"), 1);
+	assert_int_equal(mf_diag(st, "massif_incomplete_snapshot"), 2);
+	assert_int_equal(mf_diag(st, "massif_bad_value"), 1);
+	assert_int_equal(mf_diag(st, "massif_tree_sum"), 1);
+	assert_int_equal(mf_diag(st, "massif_bad_line"), 1);
+	assert_float_equal(mf_qd(st, "SELECT value FROM metric WHERE detail = 'h (a.c:1)'", NULL),
+			   90, 0);
+	pr_store_close(st);
+
+	st = mf_open();
+	mf_ingest_text(st, "desc: x\ncmd: y\ntime_unit: B\n" SNAP(0, 0, 0, 0, 0, "empty"),
+		       "massif");
+	assert_int_equal(mf_diag(st, "massif_no_peak"), 1);
+	assert_int_equal(mf_qi(st, "SELECT time_synthetic FROM run", NULL), 1);
+	pr_store_close(st);
+
+	/* heap_tree= twice after a tree (a fuzzer find: the labels leaked) */
+	st = mf_open();
+	mf_ingest_text(st,
+		       "desc: x\ncmd: y\ntime_unit: ms\n" SNAP(0, 1, 10, 0, 0, "peak")
+			       "n1: 10 (heap allocation functions) malloc\n"
+			       " n0: 10 0x1: h (a.c:1)\nheap_tree=peak\n n0: 10 0x1: h (a.c:1)\n",
+		       "massif");
+	assert_int_equal(mf_diag(st, "massif_bad_line"), 1);
+	assert_int_equal(mf_qi(st, "SELECT time_synthetic FROM run", NULL), 0);
+	pr_store_close(st);
+}
+
+static void test_massif_errors(void **state)
+{
+	long line = 0, col = 0;
+	(void)state;
+	assert_string_equal(mf_ingest_fail("cmd: x\n", "massif", &line, &col),
+			    "massif header: expected 'desc:'");
+	assert_int_equal(line, 1);
+	assert_string_equal(
+	    mf_ingest_fail("desc: a\ncmd: b\ntime_unit: s\n", "massif", &line, &col),
+	    "'time_unit': expected i, ms or B");
+	assert_int_equal(line, 3);
+	assert_int_equal(col, 12);
+	assert_string_equal(mf_ingest_fail("desc: a\ncmd: b\n", "massif", &line, &col),
+			    "massif header incomplete: expected desc:, cmd: and time_unit:");
+	assert_string_equal(mf_ingest_fail("", "massif", &line, &col),
+			    "massif header incomplete: expected desc:, cmd: and time_unit:");
+}
+
+static void test_massif_sniff(void **state)
+{
+	(void)state;
+	assert_int_equal(mf_sniff(&pr_format_massif, "desc: (none)\ncmd: ./a\ntime_unit: i\n#"),
+			 95);
+	assert_int_equal(mf_sniff(&pr_format_massif, "desc,cmd\n1,2\n"), 0);
+	assert_int_equal(mf_sniff(&pr_format_massif, "desc: x\nfoo: y\n"), 0);
+	assert_int_equal(mf_sniff(&pr_format_massif, "{\"desc\": 1}"), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_massif_sample),
+	    cmocka_unit_test(test_massif_instructions),
+	    cmocka_unit_test(test_massif_errors),
+	    cmocka_unit_test(test_massif_sniff),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
