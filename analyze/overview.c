@@ -45,7 +45,8 @@ static int load_spans(sqlite3 *db, struct pr_ov_run *r, const char *kind, struct
 	int rc;
 	if (prep(db,
 		 "SELECT n.value, s.ts, s.dur FROM span s JOIN string n ON n.id = s.name_id "
-		 "WHERE s.run_id = ?1 AND s.kind = ?2 ORDER BY s.ts, s.id",
+		 "WHERE s.run_id = ?1 AND (s.kind = ?2 OR (?2 = 'phase' AND s.kind IN "
+		 "('section', 'stage'))) ORDER BY s.ts, s.id",
 		 r->id, &st, err))
 		return -1;
 	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
@@ -175,6 +176,34 @@ static int load_diags(sqlite3 *db, struct pr_ov_run *r, struct pr_error *err)
 	return done(db, st, rc, err);
 }
 
+#define METRIC_CAP 40
+
+static int load_metrics(sqlite3 *db, struct pr_ov_run *r, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+	if (prep(db,
+		 "SELECT name, value, ifnull(unit, ''), ifnull(detail, '') FROM metric "
+		 "WHERE run_id = ?1 AND origin = 'reported' ORDER BY id",
+		 r->id, &st, err))
+		return -1;
+	r->metrics = pr_xcalloc(METRIC_CAP, sizeof(*r->metrics));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pr_ov_metric *m;
+		if (r->nmetrics == METRIC_CAP) {
+			r->more_metrics++;
+			continue;
+		}
+		m = &r->metrics[r->nmetrics++];
+		m->name = col_str(st, 0);
+		m->has_value = sqlite3_column_type(st, 1) != SQLITE_NULL;
+		m->value = sqlite3_column_double(st, 1);
+		m->unit = col_str(st, 2);
+		m->detail = col_str(st, 3);
+	}
+	return done(db, st, rc, err);
+}
+
 int pr_overview_build(struct pr_store *store, size_t top_n, struct pr_overview *ov,
 		      struct pr_error *err)
 {
@@ -218,7 +247,8 @@ int pr_overview_build(struct pr_store *store, size_t top_n, struct pr_overview *
 		if (load_step_stats(db, r, err) ||
 		    load_spans(db, r, "step", &r->steps, &r->nsteps, &r->more_steps, err) ||
 		    load_spans(db, r, "phase", &r->phases, &r->nphases, &r->more_phases, err) ||
-		    load_tops(db, r, top_n, err) || load_series(db, r, err) || load_diags(db, r, err))
+		    load_tops(db, r, top_n, err) || load_series(db, r, err) || load_diags(db, r, err) ||
+		    load_metrics(db, r, err))
 			goto fail;
 	}
 	return 0;
@@ -261,6 +291,12 @@ void pr_overview_release(struct pr_overview *ov)
 			free(r->diags[j].message);
 		}
 		free(r->diags);
+		for (j = 0; j < r->nmetrics; j++) {
+			free(r->metrics[j].name);
+			free(r->metrics[j].unit);
+			free(r->metrics[j].detail);
+		}
+		free(r->metrics);
 	}
 	free(ov->runs);
 	memset(ov, 0, sizeof(*ov));

@@ -4,7 +4,9 @@
  * USAGE: struct pr_overview ov; pr_overview_build(st, 10, &ov, &err);
  * ...read ov...; pr_overview_release(&ov);
  * Plain data only (no SQLite types), so render/ can print it.
- * Times are ns; step statistics cover every span of kind "step".
+ * Times are ns; step statistics cover every span of kind "step"; phases are
+ * spans of kind phase, section or stage; metrics are the first 40 reported
+ * ones in file order.
  */
 #ifndef PR_OVERVIEW_H
 #define PR_OVERVIEW_H
@@ -28,6 +30,12 @@ struct pr_ov_series {
 	char *name, *device, *unit;
 	int64_t count;
 	double min, max;
+};
+
+struct pr_ov_metric {
+	char *name, *unit, *detail;
+	double value;
+	int has_value;
 };
 
 struct pr_ov_diag {
@@ -55,6 +63,8 @@ struct pr_ov_run {
 	size_t nseries;
 	struct pr_ov_diag *diags;
 	size_t ndiags;
+	struct pr_ov_metric *metrics; /* the collector's own ("reported") numbers */
+	size_t nmetrics, more_metrics;
 };
 
 struct pr_overview {

@@ -80,6 +80,23 @@ static void print_run(const struct pr_ov_run *r, FILE *out)
 				(long long)s->count, a, b);
 		}
 	}
+	if (r->nmetrics) {
+		fputs("\n  reported by the collector:\n", out);
+		for (i = 0; i < r->nmetrics; i++) {
+			const struct pr_ov_metric *m = &r->metrics[i];
+			if (m->has_value)
+				pr_fmt_value(m->value, m->unit, a, sizeof(a));
+			else
+				snprintf(a, sizeof(a), "-");
+			fprintf(out, "    %-44s %14s", m->name, a);
+			if (m->detail[0])
+				fprintf(out, "  %.70s", m->detail);
+			fputc('\n', out);
+		}
+		if (r->more_metrics)
+			fprintf(out, "    ... %zu more (profreport query STORE \"SELECT * FROM metric\")\n",
+				r->more_metrics);
+	}
 	if (r->ndiags) {
 		fputs("\n  diagnostics:\n", out);
 		for (i = 0; i < r->ndiags; i++) {
