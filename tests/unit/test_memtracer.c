@@ -15,6 +15,7 @@
 #include "ingest/ingest.h"
 #include "store/store.h"
 #include "store/strbuf.h"
+#include "tests/unit/helpers.h"
 
 /* ---- helpers (as in test_csv.c) ---- */
 
@@ -34,14 +35,6 @@ static char *sample_path(const char *rel)
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	pr_strbuf_addf(&sb, "%s/%s", dir ? dir : "samples", rel);
 	return pr_strbuf_detach(&sb, NULL);
-}
-
-static struct pr_store *open_store(void)
-{
-	struct pr_store *st = NULL;
-	struct pr_error err = PR_ERROR_INIT;
-	assert_int_equal(pr_store_open(&st, ":memory:", PR_STORE_CREATE, &err), 0);
-	return st;
 }
 
 static void ingest_ok(struct pr_store *st, const char *path, const char *expect_format)
@@ -77,61 +70,6 @@ static const char *ingest_fail(const char *text, const char *format)
 	free(path);
 	pr_store_close(st);
 	return msg;
-}
-
-static sqlite3_stmt *q_prepare(struct pr_store *st, const char *sql, va_list ap)
-{
-	sqlite3_stmt *stmt;
-	const char *arg;
-	int i = 1;
-	if (sqlite3_prepare_v2(pr_store_db(st), sql, -1, &stmt, NULL) != SQLITE_OK)
-		fail_msg("bad sql '%s': %s", sql, sqlite3_errmsg(pr_store_db(st)));
-	while ((arg = va_arg(ap, const char *)) != NULL)
-		sqlite3_bind_text(stmt, i++, arg, -1, SQLITE_TRANSIENT);
-	return stmt;
-}
-
-static int64_t qi(struct pr_store *st, const char *sql, ...)
-{
-	va_list ap;
-	sqlite3_stmt *stmt;
-	int64_t v = INT64_MIN;
-	va_start(ap, sql);
-	stmt = q_prepare(st, sql, ap);
-	va_end(ap);
-	if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_type(stmt, 0) != SQLITE_NULL)
-		v = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	return v;
-}
-
-static double qd(struct pr_store *st, const char *sql, ...)
-{
-	va_list ap;
-	sqlite3_stmt *stmt;
-	double v = -1e300;
-	va_start(ap, sql);
-	stmt = q_prepare(st, sql, ap);
-	va_end(ap);
-	if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_type(stmt, 0) != SQLITE_NULL)
-		v = sqlite3_column_double(stmt, 0);
-	sqlite3_finalize(stmt);
-	return v;
-}
-
-static const char *qs(struct pr_store *st, const char *sql, ...)
-{
-	static char buf[4096];
-	va_list ap;
-	sqlite3_stmt *stmt;
-	va_start(ap, sql);
-	stmt = q_prepare(st, sql, ap);
-	va_end(ap);
-	snprintf(buf, sizeof(buf), "(none)");
-	if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_type(stmt, 0) != SQLITE_NULL)
-		snprintf(buf, sizeof(buf), "%s", (const char *)sqlite3_column_text(stmt, 0));
-	sqlite3_finalize(stmt);
-	return buf;
 }
 
 static double nth(struct pr_store *st, const char *name, const char *n)
