@@ -78,62 +78,6 @@ static int dx_sniff(const unsigned char *head, size_t n, const char *path)
 	return 60;
 }
 
-/* Reads the whole source; bare NaN/Infinity/-Infinity outside strings become null. */
-static int dx_slurp(struct pr_source *src, struct pr_strbuf *out, long *nonfinite,
-		    struct pr_error *err)
-{
-	static const char *const words[] = { "-Infinity", "Infinity", "NaN" };
-	struct pr_strbuf raw = PR_STRBUF_INIT;
-	char buf[65536];
-	int in_str = 0, esc = 0;
-	long n;
-	size_t i, run = 0, k;
-	while ((n = pr_source_read(src, buf, sizeof(buf), err)) > 0) {
-		pr_strbuf_add(&raw, buf, (size_t)n);
-		if (raw.len > PR_JDOC_MAX) {
-			pr_strbuf_release(&raw);
-			return pr_error_set(err, PR_E_LIMIT, "document larger than %zu MiB",
-					    PR_JDOC_MAX >> 20);
-		}
-	}
-	if (n < 0) {
-		pr_strbuf_release(&raw);
-		return -1;
-	}
-	for (i = 0; i < raw.len; i++) {
-		char c = raw.buf[i];
-		if (in_str) {
-			if (esc)
-				esc = 0;
-			else if (c == '\\')
-				esc = 1;
-			else if (c == '"')
-				in_str = 0;
-			continue;
-		}
-		if (c == '"') {
-			in_str = 1;
-			continue;
-		}
-		if (c != 'N' && c != 'I' && c != '-')
-			continue;
-		for (k = 0; k < PR_ARRAY_SIZE(words); k++) {
-			size_t l = strlen(words[k]);
-			if (raw.len - i >= l && !memcmp(raw.buf + i, words[k], l)) {
-				pr_strbuf_add(out, raw.buf + run, i - run);
-				pr_strbuf_add(out, "null", 4);
-				i += l - 1;
-				run = i + 1;
-				(*nonfinite)++;
-				break;
-			}
-		}
-	}
-	pr_strbuf_add(out, raw.buf + run, raw.len - run);
-	pr_strbuf_release(&raw);
-	return 0;
-}
-
 /*
  * json.dump() streams: a value it cannot serialize stops it midway and the
  * file ends there. When the text opens with {"metrics": [ and ends inside
@@ -452,7 +396,7 @@ static int dx_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 	size_t i, kept = 0;
 	int truncated = 0;
 
-	if (dx_slurp(src, &sb, &nonfinite, err)) {
+	if (pr_jdoc_read_text(src, &sb, &nonfinite, err)) {
 		pr_strbuf_release(&sb);
 		return -1;
 	}

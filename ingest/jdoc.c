@@ -6,9 +6,8 @@
 
 #include "store/strbuf.h"
 
-/* Reads the whole source, writing bare NaN/Infinity/-Infinity (outside strings) as null. */
-static int slurp(struct pr_source *src, struct pr_strbuf *out, long *nonfinite,
-		 struct pr_error *err)
+int pr_jdoc_read_text(struct pr_source *src, struct pr_strbuf *out, long *nonfinite,
+		      struct pr_error *err)
 {
 	static const char *const words[] = { "-Infinity", "Infinity", "NaN" };
 	struct pr_strbuf raw = PR_STRBUF_INIT;
@@ -69,7 +68,7 @@ json_t *pr_jdoc_load(struct pr_source *src, long *nonfinite, struct pr_error *er
 	json_error_t jerr;
 	json_t *doc;
 	long nf = 0;
-	if (slurp(src, &sb, &nf, err)) {
+	if (pr_jdoc_read_text(src, &sb, &nf, err)) {
 		pr_strbuf_release(&sb);
 		return NULL;
 	}

@@ -16,10 +16,16 @@
 #include <jansson.h>
 
 #include "ingest/source.h"
+#include "store/strbuf.h"
 
 #define PR_JDOC_MAX ((size_t)1 << 30)
 
 json_t *pr_jdoc_load(struct pr_source *src, long *nonfinite, struct pr_error *err);
+/* The first half of pr_jdoc_load, for readers that repair text before parsing:
+ * the whole source into out, bare NaN/Infinity/-Infinity (outside strings)
+ * written as null and counted in *nonfinite (which must start at 0). */
+int pr_jdoc_read_text(struct pr_source *src, struct pr_strbuf *out, long *nonfinite,
+		      struct pr_error *err);
 
 /* Sniff helper: 1 if the first bytes (after BOM/whitespace) open a JSON object
  * and every key in keys[] (NULL-terminated) appears as "key" in the head. */

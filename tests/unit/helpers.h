@@ -15,7 +15,30 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "store/store.h"
+#include "store/strbuf.h"
+
+static inline char *write_temp(const char *data, size_t n)
+{
+	char *path = strdup("/tmp/pr_test_csv_XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, n), (ssize_t)n);
+	close(fd);
+	return path;
+}
+
+static inline char *sample_path(const char *rel)
+{
+	const char *dir = getenv("PR_SAMPLES");
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	pr_strbuf_addf(&sb, "%s/%s", dir ? dir : "samples", rel);
+	return pr_strbuf_detach(&sb, NULL);
+}
 
 static inline struct pr_store *open_store(void)
 {

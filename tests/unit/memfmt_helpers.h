@@ -22,6 +22,7 @@
 #include "ingest/ingest.h"
 #include "store/store.h"
 #include "store/strbuf.h"
+#include "tests/unit/helpers.h"
 
 static inline char *mf_write_temp(const char *data, size_t n)
 {
@@ -39,14 +40,6 @@ static inline char *mf_sample_path(const char *rel)
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	pr_strbuf_addf(&sb, "%s/%s", dir ? dir : "samples", rel);
 	return pr_strbuf_detach(&sb, NULL);
-}
-
-static inline struct pr_store *mf_open(void)
-{
-	struct pr_store *st = NULL;
-	struct pr_error err = PR_ERROR_INIT;
-	assert_int_equal(pr_store_open(&st, ":memory:", PR_STORE_CREATE, &err), 0);
-	return st;
 }
 
 /* Ingests a file (format NULL = sniffed) and checks the format chosen. */
@@ -80,7 +73,7 @@ static inline const char *mf_ingest_fail(const char *text, const char *format, l
 					 long *col)
 {
 	static char msg[512];
-	struct pr_store *st = mf_open();
+	struct pr_store *st = open_store();
 	struct pr_ingest_result res;
 	struct pr_error err = PR_ERROR_INIT;
 	char *p = mf_write_temp(text, strlen(text));
@@ -97,90 +90,35 @@ static inline const char *mf_ingest_fail(const char *text, const char *format, l
 	return msg;
 }
 
-static inline sqlite3_stmt *mf_prepare(struct pr_store *st, const char *sql, va_list ap)
-{
-	sqlite3_stmt *stmt;
-	const char *arg;
-	int i = 1;
-	if (sqlite3_prepare_v2(pr_store_db(st), sql, -1, &stmt, NULL) != SQLITE_OK)
-		fail_msg("bad sql '%s': %s", sql, sqlite3_errmsg(pr_store_db(st)));
-	while ((arg = va_arg(ap, const char *)) != NULL)
-		sqlite3_bind_text(stmt, i++, arg, -1, SQLITE_TRANSIENT);
-	return stmt;
-}
-
 /* One int64 (absent: INT64_MIN) / double (absent: -1e300) / text (absent:
  * "(none)") from a query with text parameters, NULL-terminated. */
-static inline int64_t mf_qi(struct pr_store *st, const char *sql, ...)
-{
-	va_list ap;
-	sqlite3_stmt *stmt;
-	int64_t v = INT64_MIN;
-	va_start(ap, sql);
-	stmt = mf_prepare(st, sql, ap);
-	va_end(ap);
-	if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_type(stmt, 0) != SQLITE_NULL)
-		v = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	return v;
-}
-
-static inline double mf_qd(struct pr_store *st, const char *sql, ...)
-{
-	va_list ap;
-	sqlite3_stmt *stmt;
-	double v = -1e300;
-	va_start(ap, sql);
-	stmt = mf_prepare(st, sql, ap);
-	va_end(ap);
-	if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_type(stmt, 0) != SQLITE_NULL)
-		v = sqlite3_column_double(stmt, 0);
-	sqlite3_finalize(stmt);
-	return v;
-}
-
-static inline const char *mf_qs(struct pr_store *st, const char *sql, ...)
-{
-	static char buf[4096];
-	va_list ap;
-	sqlite3_stmt *stmt;
-	va_start(ap, sql);
-	stmt = mf_prepare(st, sql, ap);
-	va_end(ap);
-	snprintf(buf, sizeof(buf), "(none)");
-	if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_type(stmt, 0) != SQLITE_NULL)
-		snprintf(buf, sizeof(buf), "%s", (const char *)sqlite3_column_text(stmt, 0));
-	sqlite3_finalize(stmt);
-	return buf;
-}
-
 /* n-th sample (0-based, time order; ties in insertion order) of a series. */
 static inline double mf_nth(struct pr_store *st, const char *name, const char *n)
 {
-	return mf_qd(st, "SELECT value FROM sample_v WHERE name = ?1 ORDER BY ts LIMIT 1 OFFSET ?2",
+	return qd(st, "SELECT value FROM sample_v WHERE name = ?1 ORDER BY ts LIMIT 1 OFFSET ?2",
 		     name, n, NULL);
 }
 
 static inline int64_t mf_nth_ts(struct pr_store *st, const char *name, const char *n)
 {
-	return mf_qi(st, "SELECT ts FROM sample_v WHERE name = ?1 ORDER BY ts LIMIT 1 OFFSET ?2",
+	return qi(st, "SELECT ts FROM sample_v WHERE name = ?1 ORDER BY ts LIMIT 1 OFFSET ?2",
 		     name, n, NULL);
 }
 
 static inline int64_t mf_count(struct pr_store *st, const char *name)
 {
-	return mf_qi(st, "SELECT count(*) FROM sample_v WHERE name = ?1", name, NULL);
+	return qi(st, "SELECT count(*) FROM sample_v WHERE name = ?1", name, NULL);
 }
 
 static inline int64_t mf_diag(struct pr_store *st, const char *code)
 {
-	int64_t v = mf_qi(st, "SELECT count FROM diag WHERE code = ?1", code, NULL);
+	int64_t v = qi(st, "SELECT count FROM diag WHERE code = ?1", code, NULL);
 	return v == INT64_MIN ? 0 : v;
 }
 
 static inline double mf_metric(struct pr_store *st, const char *name)
 {
-	return mf_qd(st, "SELECT value FROM metric WHERE name = ?1", name, NULL);
+	return qd(st, "SELECT value FROM metric WHERE name = ?1", name, NULL);
 }
 
 static inline int mf_sniff(const struct pr_format *f, const char *text)

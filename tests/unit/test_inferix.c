@@ -34,14 +34,6 @@ static char *write_temp_in(const char *dir, const char *data, size_t n)
 	return path;
 }
 
-static char *sample_path(const char *rel)
-{
-	const char *dir = getenv("PR_SAMPLES");
-	struct pr_strbuf sb = PR_STRBUF_INIT;
-	pr_strbuf_addf(&sb, "%s/inferix/%s", dir ? dir : "samples", rel);
-	return pr_strbuf_detach(&sb, NULL);
-}
-
 static void ingest_path(struct pr_store *st, const char *path, const char *format)
 {
 	struct pr_ingest_result res;
@@ -53,7 +45,11 @@ static void ingest_path(struct pr_store *st, const char *path, const char *forma
 
 static void ingest_sample(struct pr_store *st, const char *rel)
 {
-	char *path = sample_path(rel);
+	char *path;
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	pr_strbuf_addf(&sb, "inferix/%s", rel);
+	path = sample_path(sb.buf);
+	pr_strbuf_release(&sb);
 	ingest_path(st, path, NULL);
 	free(path);
 }

@@ -10,12 +10,12 @@ extern const struct pr_format pr_format_massif;
 
 static void test_massif_sample(void **state)
 {
-	struct pr_store *st = mf_open();
+	struct pr_store *st = open_store();
 	(void)state;
 	mf_ingest_sample(st, "massif/massif.out.12345", "massif");
-	assert_int_equal(mf_qi(st, "SELECT time_synthetic FROM run", NULL), 0);
+	assert_int_equal(qi(st, "SELECT time_synthetic FROM run", NULL), 0);
 	assert_string_equal(
-	    mf_qs(st, "SELECT json_extract(meta, '$.\"massif.cmd\"') FROM run", NULL), "./prog 10");
+	    qs(st, "SELECT json_extract(meta, '$.\"massif.cmd\"') FROM run", NULL), "./prog 10");
 	assert_int_equal(mf_count(st, "heap.used"), 8);
 	assert_int_equal(mf_count(st, "heap.extra"), 8);
 	assert_int_equal(mf_count(st, "stack.used"), 8);
@@ -27,17 +27,17 @@ static void test_massif_sample(void **state)
 	assert_float_equal(mf_metric(st, "massif.peak.heap_extra"), 616, 0);
 	assert_float_equal(mf_metric(st, "massif.peak.snapshot"), 5, 0);
 	assert_int_equal(
-	    mf_qi(st, "SELECT count(*) FROM metric WHERE name = 'massif.peak.tree'", NULL), 5);
-	assert_float_equal(mf_qd(st,
+	    qi(st, "SELECT count(*) FROM metric WHERE name = 'massif.peak.tree'", NULL), 5);
+	assert_float_equal(qd(st,
 				 "SELECT value FROM metric WHERE detail = "
 				 "'g (prog.c:6) <- main (prog.c:21)'",
 				 NULL),
 			   18000, 0);
 	assert_float_equal(
-	    mf_qd(st, "SELECT value FROM metric WHERE detail = 'f (prog.c:12)'", NULL), 12000, 0);
+	    qd(st, "SELECT value FROM metric WHERE detail = 'f (prog.c:12)'", NULL), 12000, 0);
 	assert_float_equal(
-	    mf_qd(st, "SELECT value FROM metric WHERE detail LIKE 'in 2 places%'", NULL), 400, 0);
-	assert_int_equal(mf_qi(st, "SELECT count(*) FROM diag", NULL), 0);
+	    qd(st, "SELECT value FROM metric WHERE detail LIKE 'in 2 places%'", NULL), 400, 0);
+	assert_int_equal(qi(st, "SELECT count(*) FROM diag", NULL), 0);
 	pr_store_close(st);
 }
 
@@ -57,11 +57,11 @@ static const char instr_text[] =
 
 static void test_massif_instructions(void **state)
 {
-	struct pr_store *st = mf_open();
+	struct pr_store *st = open_store();
 	(void)state;
 	mf_ingest_text(st, instr_text, "massif");
-	assert_int_equal(mf_qi(st, "SELECT time_synthetic FROM run", NULL), 1);
-	assert_string_equal(mf_qs(st, "SELECT json_extract(meta, '$.time_unit') FROM run", NULL),
+	assert_int_equal(qi(st, "SELECT time_synthetic FROM run", NULL), 1);
+	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.time_unit') FROM run", NULL),
 			    "i: ts counts instructions executed, not ns");
 	assert_int_equal(mf_count(st, "heap.used"), 3);
 	assert_int_equal(mf_nth_ts(st, "heap.used", "2"), 3000);
@@ -71,26 +71,26 @@ static void test_massif_instructions(void **state)
 	assert_int_equal(mf_diag(st, "massif_bad_value"), 1);
 	assert_int_equal(mf_diag(st, "massif_tree_sum"), 1);
 	assert_int_equal(mf_diag(st, "massif_bad_line"), 1);
-	assert_float_equal(mf_qd(st, "SELECT value FROM metric WHERE detail = 'h (a.c:1)'", NULL),
+	assert_float_equal(qd(st, "SELECT value FROM metric WHERE detail = 'h (a.c:1)'", NULL),
 			   90, 0);
 	pr_store_close(st);
 
-	st = mf_open();
+	st = open_store();
 	mf_ingest_text(st, "desc: x\ncmd: y\ntime_unit: B\n" SNAP(0, 0, 0, 0, 0, "empty"),
 		       "massif");
 	assert_int_equal(mf_diag(st, "massif_no_peak"), 1);
-	assert_int_equal(mf_qi(st, "SELECT time_synthetic FROM run", NULL), 1);
+	assert_int_equal(qi(st, "SELECT time_synthetic FROM run", NULL), 1);
 	pr_store_close(st);
 
 	/* heap_tree= twice after a tree (a fuzzer find: the labels leaked) */
-	st = mf_open();
+	st = open_store();
 	mf_ingest_text(st,
 		       "desc: x\ncmd: y\ntime_unit: ms\n" SNAP(0, 1, 10, 0, 0, "peak")
 			       "n1: 10 (heap allocation functions) malloc\n"
 			       " n0: 10 0x1: h (a.c:1)\nheap_tree=peak\n n0: 10 0x1: h (a.c:1)\n",
 		       "massif");
 	assert_int_equal(mf_diag(st, "massif_bad_line"), 1);
-	assert_int_equal(mf_qi(st, "SELECT time_synthetic FROM run", NULL), 0);
+	assert_int_equal(qi(st, "SELECT time_synthetic FROM run", NULL), 0);
 	pr_store_close(st);
 }
 

@@ -19,24 +19,6 @@
 
 /* ---- helpers (as in test_csv.c) ---- */
 
-static char *write_temp(const char *data, size_t n)
-{
-	char *path = strdup("/tmp/pr_test_XXXXXX");
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, data, n), (ssize_t)n);
-	close(fd);
-	return path;
-}
-
-static char *sample_path(const char *rel)
-{
-	const char *dir = getenv("PR_SAMPLES");
-	struct pr_strbuf sb = PR_STRBUF_INIT;
-	pr_strbuf_addf(&sb, "%s/%s", dir ? dir : "samples", rel);
-	return pr_strbuf_detach(&sb, NULL);
-}
-
 static void ingest_ok(struct pr_store *st, const char *path, const char *expect_format)
 {
 	struct pr_ingest_result res;

@@ -7,13 +7,13 @@ extern const struct pr_format pr_format_qeff;
 
 static void test_qeff_sample(void **state)
 {
-	struct pr_store *st = mf_open();
+	struct pr_store *st = open_store();
 	(void)state;
 	mf_ingest_sample(st, "qeff/qeff_profile.json", "qeff");
-	assert_int_equal(mf_qi(st, "SELECT time_origin_ns FROM run", NULL),
+	assert_int_equal(qi(st, "SELECT time_origin_ns FROM run", NULL),
 			 1741944413589793000LL); /* 2025-03-14T09:26:53.589793, as UTC */
-	assert_int_equal(mf_qi(st, "SELECT time_synthetic FROM run", NULL), 0);
-	assert_string_equal(mf_qs(st, "SELECT collector FROM run", NULL), "qeff-memory-profiler");
+	assert_int_equal(qi(st, "SELECT time_synthetic FROM run", NULL), 0);
+	assert_string_equal(qs(st, "SELECT collector FROM run", NULL), "qeff-memory-profiler");
 	assert_int_equal(mf_count(st, "mem.rss"), 129);
 	assert_int_equal(mf_count(st, "disk.write_rate"), 129);
 	assert_float_equal(mf_nth(st, "mem.rss", "0"), 258.737146695698 * MIB, 1e-3);
@@ -22,15 +22,15 @@ static void test_qeff_sample(void **state)
 	assert_float_equal(mf_nth(st, "cpu.util", "5"), 41.873822925146214, 1e-12);
 	assert_float_equal(mf_nth(st, "disk.read", "93"), 721.4637292792322 * MIB, 1e-3);
 	assert_string_equal(
-	    mf_qs(st, "SELECT unit FROM series WHERE name = 'disk.read_rate'", NULL), "bytes/s");
+	    qs(st, "SELECT unit FROM series WHERE name = 'disk.read_rate'", NULL), "bytes/s");
 	/* phases: 5 spans, Export twice, Completion an instant */
-	assert_int_equal(mf_qi(st, "SELECT count(*) FROM span WHERE kind = 'phase'", NULL), 5);
-	assert_int_equal(mf_qi(st, "SELECT count(*) FROM span_v WHERE name = 'Export'", NULL), 2);
-	assert_int_equal(mf_qi(st, "SELECT ts FROM span_v WHERE name = 'Model Loading'", NULL),
+	assert_int_equal(qi(st, "SELECT count(*) FROM span WHERE kind = 'phase'", NULL), 5);
+	assert_int_equal(qi(st, "SELECT count(*) FROM span_v WHERE name = 'Export'", NULL), 2);
+	assert_int_equal(qi(st, "SELECT ts FROM span_v WHERE name = 'Model Loading'", NULL),
 			 700000);
-	assert_int_equal(mf_qi(st, "SELECT dur FROM span_v WHERE name = 'Generation'", NULL),
+	assert_int_equal(qi(st, "SELECT dur FROM span_v WHERE name = 'Generation'", NULL),
 			 1327200000);
-	assert_int_equal(mf_qi(st, "SELECT ts FROM instant_v WHERE name = 'Completion'", NULL),
+	assert_int_equal(qi(st, "SELECT ts FROM instant_v WHERE name = 'Completion'", NULL),
 			 6850300000LL);
 	/* mark_operation() replayed: the values make_sample.py prints */
 	assert_float_equal(mf_metric(st, "qeff.phase_duration_s.Model Loading"), 1.6461, 1e-9);
@@ -42,32 +42,32 @@ static void test_qeff_sample(void **state)
 			   1e-9);
 	assert_float_equal(mf_metric(st, "qeff.phase_delta_mb.Generation"), 56.5196109550302, 1e-9);
 	assert_int_equal(
-	    mf_qi(st, "SELECT count(*) FROM metric WHERE name LIKE 'qeff.phase_%'", NULL), 8);
+	    qi(st, "SELECT count(*) FROM metric WHERE name LIKE 'qeff.phase_%'", NULL), 8);
 	/* the Export value belongs to its last occurrence */
-	assert_int_equal(mf_qi(st,
+	assert_int_equal(qi(st,
 			       "SELECT s.ts FROM metric m JOIN span s ON s.id = m.span_id WHERE "
 			       "m.name = 'qeff.phase_delta_mb.Export'",
 			       NULL),
 			 4992100000LL);
 	assert_float_equal(mf_metric(st, "qeff.peak_rss_mb"), 2480.8680905176807, 1e-9);
 	assert_string_equal(
-	    mf_qs(st, "SELECT detail FROM metric WHERE name = 'qeff.peak_rss_mb'", NULL),
+	    qs(st, "SELECT detail FROM metric WHERE name = 'qeff.peak_rss_mb'", NULL),
 	    "at 4.938 s; Peak during: Compilation");
 	assert_string_equal(
-	    mf_qs(st, "SELECT origin FROM metric WHERE name = 'qeff.peak_rss_mb'", NULL),
+	    qs(st, "SELECT origin FROM metric WHERE name = 'qeff.peak_rss_mb'", NULL),
 	    "reported");
 	assert_int_equal(mf_diag(st, "qeff_repeated_phase_name"), 1);
 	assert_int_equal(mf_diag(st, "qeff_delta_start_estimated"), 1);
 	assert_int_equal(mf_diag(st, "qeff_disk_counter_decreased"), 1);
 	assert_int_equal(mf_diag(st, "qeff_naive_datetime"), 1);
-	assert_int_equal(mf_qi(st, "SELECT count(*) FROM diag", NULL), 4);
+	assert_int_equal(qi(st, "SELECT count(*) FROM diag", NULL), 4);
 	pr_store_close(st);
 }
 
 /* Numeric operation times, no start_time; the quirk computed by hand. */
 static void test_qeff_numeric_ops(void **state)
 {
-	struct pr_store *st = mf_open();
+	struct pr_store *st = open_store();
 	(void)state;
 	mf_ingest_text(st,
 		       "{\"timestamps\": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6],\n"
@@ -76,15 +76,15 @@ static void test_qeff_numeric_ops(void **state)
 		       " \"operations\": [[0.0, \"A\"], [0.25, \"B\"], [0.5, \"A\"], "
 		       "[0.6, \"Completion\"]]}",
 		       "qeff");
-	assert_int_equal(mf_qi(st, "SELECT time_origin_ns FROM run", NULL), INT64_MIN);
+	assert_int_equal(qi(st, "SELECT time_origin_ns FROM run", NULL), INT64_MIN);
 	assert_int_equal(mf_count(st, "mem.rss"), 7);
 	assert_float_equal(mf_nth(st, "mem.rss", "2"), 120 * MIB, 0);
 	assert_int_equal(mf_count(st, "mem.vms"), 0);
 	assert_int_equal(mf_diag(st, "qeff_missing_series"), 6);
-	assert_int_equal(mf_qi(st, "SELECT count(*) FROM span", NULL), 3);
-	assert_int_equal(mf_qi(st, "SELECT dur FROM span_v WHERE name = 'B'", NULL), 250000000);
+	assert_int_equal(qi(st, "SELECT count(*) FROM span", NULL), 3);
+	assert_int_equal(qi(st, "SELECT dur FROM span_v WHERE name = 'B'", NULL), 250000000);
 	assert_int_equal(
-	    mf_qi(st, "SELECT dur FROM span_v WHERE name = 'A' ORDER BY ts DESC", NULL), 100000000);
+	    qi(st, "SELECT dur FROM span_v WHERE name = 'A' ORDER BY ts DESC", NULL), 100000000);
 	/* B: 6 samples before the mark at 0.5 s, 0.25/0.1 = 2 back: rss[5] - rss[4] */
 	assert_float_equal(mf_metric(st, "qeff.phase_delta_mb.B"), 10, 1e-9);
 	assert_float_equal(mf_metric(st, "qeff.phase_duration_s.B"), 0.25, 1e-12);
@@ -99,7 +99,7 @@ static void test_qeff_numeric_ops(void **state)
 /* The real period (0.1 s) is twice the interval: the start index falls early. */
 static void test_qeff_estimated_start(void **state)
 {
-	struct pr_store *st = mf_open();
+	struct pr_store *st = open_store();
 	(void)state;
 	mf_ingest_text(st,
 		       "{\"timestamps\": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5],\n"
@@ -112,7 +112,7 @@ static void test_qeff_estimated_start(void **state)
 	/* Load: 4 samples before 0.3; 0.3/0.05 = 6 back -> index 0 */
 	assert_float_equal(mf_metric(st, "qeff.phase_delta_mb.Load"), 300, 1e-9);
 	assert_int_equal(mf_diag(st, "qeff_delta_start_estimated"), 1);
-	assert_string_equal(mf_qs(st,
+	assert_string_equal(qs(st,
 				  "SELECT message FROM diag WHERE code = "
 				  "'qeff_delta_start_estimated'",
 				  NULL),
@@ -126,21 +126,21 @@ static void test_qeff_estimated_start(void **state)
 
 static void test_qeff_datetimes(void **state)
 {
-	struct pr_store *st = mf_open();
+	struct pr_store *st = open_store();
 	(void)state;
 	mf_ingest_text(st,
 		       "{\"timestamps\": [0.0, 1.0], \"rss_memory\": [1, 2],\n"
 		       " \"start_time\": \"2025-01-01T10:00:00+01:00\",\n"
 		       " \"operations\": [[\"2025-01-01T09:00:00.5Z\", \"Gen\"]]}",
 		       "qeff");
-	assert_int_equal(mf_qi(st, "SELECT time_origin_ns FROM run", NULL), 1735722000000000000LL);
-	assert_int_equal(mf_qi(st, "SELECT ts FROM span_v WHERE name = 'Gen'", NULL), 500000000);
+	assert_int_equal(qi(st, "SELECT time_origin_ns FROM run", NULL), 1735722000000000000LL);
+	assert_int_equal(qi(st, "SELECT ts FROM span_v WHERE name = 'Gen'", NULL), 500000000);
 	/* no Completion: the open phase ends at the last sample */
-	assert_int_equal(mf_qi(st, "SELECT dur FROM span_v WHERE name = 'Gen'", NULL), 500000000);
+	assert_int_equal(qi(st, "SELECT dur FROM span_v WHERE name = 'Gen'", NULL), 500000000);
 	assert_int_equal(mf_diag(st, "qeff_naive_datetime"), 0);
 	pr_store_close(st);
 
-	st = mf_open();
+	st = open_store();
 	mf_ingest_text(
 	    st,
 	    "{\"timestamps\": [0.0], \"rss_memory\": [1],\n"
@@ -148,13 +148,13 @@ static void test_qeff_datetimes(void **state)
 	    "qeff");
 	assert_int_equal(mf_diag(st, "qeff_missing_start_time"), 1);
 	assert_int_equal(mf_diag(st, "qeff_bad_operation"), 1);
-	assert_int_equal(mf_qi(st, "SELECT count(*) FROM span", NULL), 0);
+	assert_int_equal(qi(st, "SELECT count(*) FROM span", NULL), 0);
 	pr_store_close(st);
 }
 
 static void test_qeff_broken(void **state)
 {
-	struct pr_store *st = mf_open();
+	struct pr_store *st = open_store();
 	long line = 0, col = 0;
 	(void)state;
 	mf_ingest_text(st,
@@ -194,10 +194,10 @@ static void test_qeff_broken(void **state)
 	assert_int_equal(line, 1);
 	assert_int_equal(col, 1);
 	/* get_synchronized_data() == {} with operations: no samples */
-	st = mf_open();
+	st = open_store();
 	mf_ingest_text(st, "{\"operations\": [[0.0, \"A\"], [1.0, \"Completion\"]]}", "qeff");
 	assert_int_equal(mf_diag(st, "qeff_no_samples"), 1);
-	assert_int_equal(mf_qi(st, "SELECT dur FROM span_v WHERE name = 'A'", NULL), 1000000000);
+	assert_int_equal(qi(st, "SELECT dur FROM span_v WHERE name = 'A'", NULL), 1000000000);
 	pr_store_close(st);
 }
 
