@@ -654,9 +654,11 @@ int pr_writer_begin(struct pr_store *st, const struct pr_run_info *info, struct 
 		sqlite3_bind_int64(w->ins[i], col, w->run_id);
 	}
 	w->cur = &w->batches[0];
-	w->free_list = &w->batches[1];
-	w->batches[1].next = &w->batches[2];
-	w->batches[2].next = NULL;
+	w->free_list = NULL;
+	for (i = NBATCHES - 1; i >= 1; i--) {
+		w->batches[i].next = w->free_list;
+		w->free_list = &w->batches[i];
+	}
 	if (pthread_create(&w->thread, NULL, inserter_main, w)) {
 		pr_error_set(err, PR_E_STORE, "cannot start the inserter thread");
 		goto fail;
