@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ingest/ingest.h"
 #include "store/store.h"
 #include "store/strbuf.h"
 
@@ -102,6 +103,47 @@ static inline const char *qs(struct pr_store *st, const char *sql, ...)
 		snprintf(buf, sizeof(buf), "%s", (const char *)sqlite3_column_text(stmt, 0));
 	sqlite3_finalize(stmt);
 	return buf;
+}
+
+static inline void ingest_ok(struct pr_store *st, const char *path, const char *expect_format)
+{
+	struct pr_ingest_result res;
+	struct pr_error err = PR_ERROR_INIT;
+	int rc = pr_ingest_file(st, path, NULL, &res, &err);
+	if (rc)
+		fail_msg("ingest '%s' failed: %s", path, err.text);
+	assert_string_equal(res.format, expect_format);
+}
+
+static inline void ingest_text(struct pr_store *st, const char *text, const char *expect_format)
+{
+	char *path = write_temp(text, strlen(text));
+	ingest_ok(st, path, expect_format);
+	unlink(path);
+	free(path);
+}
+
+/* A forced-format ingest that must fail; returns the error text (static). */
+static inline const char *ingest_fail(const char *text, const char *format)
+{
+	static char msg[600];
+	struct pr_store *st = open_store();
+	struct pr_ingest_result res;
+	struct pr_error err = PR_ERROR_INIT;
+	char *path = write_temp(text, strlen(text));
+	assert_int_equal(pr_ingest_file(st, path, format, &res, &err), -1);
+	snprintf(msg, sizeof(msg), "%s", err.text);
+	assert_int_equal(pr_store_run_count(st), 0);
+	unlink(path);
+	free(path);
+	pr_store_close(st);
+	return msg;
+}
+
+static inline int64_t diag_count(struct pr_store *st, const char *code)
+{
+	int64_t v = qi(st, "SELECT count FROM diag WHERE code = ?1", code, NULL);
+	return v == INT64_MIN ? 0 : v;
 }
 
 #endif

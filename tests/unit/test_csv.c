@@ -53,24 +53,6 @@ static int read_all(const char *text, size_t n, int flags, struct rec *out, int 
 	return rc < 0 ? -1 : k;
 }
 
-static void ingest_ok(struct pr_store *st, const char *path, const char *expect_format)
-{
-	struct pr_ingest_result res;
-	struct pr_error err = PR_ERROR_INIT;
-	int rc = pr_ingest_file(st, path, NULL, &res, &err);
-	if (rc)
-		fail_msg("ingest '%s' failed: %s", path, err.text);
-	assert_string_equal(res.format, expect_format);
-}
-
-static void ingest_text(struct pr_store *st, const char *text, const char *expect_format)
-{
-	char *path = write_temp(text, strlen(text));
-	ingest_ok(st, path, expect_format);
-	unlink(path);
-	free(path);
-}
-
 /* The value of a series' n-th sample (0-based, in time order). */
 static double nth(struct pr_store *st, const char *name, const char *device, const char *n)
 {
@@ -86,12 +68,6 @@ static int64_t nth_ts(struct pr_store *st, const char *name, const char *device,
 		  "SELECT ts FROM sample_v WHERE name = ?1 AND device = ?2 ORDER BY ts "
 		  "LIMIT 1 OFFSET ?3",
 		  name, device, n, NULL);
-}
-
-static int64_t diag_count(struct pr_store *st, const char *code)
-{
-	int64_t v = qi(st, "SELECT count FROM diag WHERE code = ?1", code, NULL);
-	return v == INT64_MIN ? 0 : v;
 }
 
 #define QNN_HEADER                                                                              \

@@ -22,7 +22,7 @@
 
 /* ---- helpers ---- */
 
-static void ingest_ok(struct pr_store *st, const char *path, const char *force,
+static void dx_ingest_ok(struct pr_store *st, const char *path, const char *force,
 		      const char *expect_format)
 {
 	struct pr_ingest_result res;
@@ -33,16 +33,16 @@ static void ingest_ok(struct pr_store *st, const char *path, const char *force,
 	assert_string_equal(res.format, expect_format);
 }
 
-static void ingest_text(struct pr_store *st, const char *text, const char *expect_format)
+static void dx_ingest_text(struct pr_store *st, const char *text, const char *expect_format)
 {
 	char *path = write_temp(text, strlen(text));
-	ingest_ok(st, path, NULL, expect_format);
+	dx_ingest_ok(st, path, NULL, expect_format);
 	unlink(path);
 	free(path);
 }
 
 /* Ingest that must fail; returns the error (static). */
-static const struct pr_error *ingest_fail(struct pr_store *st, const char *text,
+static const struct pr_error *dx_ingest_fail(struct pr_store *st, const char *text,
 					  const char *force)
 {
 	static struct pr_error err;
@@ -53,12 +53,6 @@ static const struct pr_error *ingest_fail(struct pr_store *st, const char *text,
 	unlink(path);
 	free(path);
 	return &err;
-}
-
-static int64_t diag_count(struct pr_store *st, const char *code)
-{
-	int64_t v = qi(st, "SELECT count FROM diag WHERE code = ?1", code, NULL);
-	return v == INT64_MIN ? 0 : v;
 }
 
 /* A section-scoped metric: (metric name, origin, section name). */
@@ -106,7 +100,7 @@ static void test_json_sample(void **state)
 	struct pr_store *st = open_store();
 	char *path = sample_path("diffulex/profile_20250101_120000.json");
 	(void)state;
-	ingest_ok(st, path, NULL, "diffulex");
+	dx_ingest_ok(st, path, NULL, "diffulex");
 	free(path);
 	assert_string_equal(qs(st, "SELECT collector FROM run", NULL), "diffulex");
 	assert_int_equal(qi(st, "SELECT time_synthetic FROM run", NULL), 1);
@@ -190,7 +184,7 @@ static void test_json_truncated(void **state)
 {
 	struct pr_store *st = open_store();
 	(void)state;
-	ingest_text(st, truncated_json, "diffulex");
+	dx_ingest_text(st, truncated_json, "diffulex");
 	assert_int_equal(qi(st, "SELECT count(*) FROM span", NULL), 1);
 	assert_int_equal(span_i(st, "dur", "a"), 500000000);
 	assert_int_equal(diag_count(st, "diffulex_json_truncated"), 1);
@@ -226,7 +220,7 @@ static void test_json_bad_values(void **state)
 		" \"total_tokens\": 100, \"avg_throughput_tokens_per_sec\": 80.0}}";
 	struct pr_store *st = open_store();
 	(void)state;
-	ingest_text(st, text, "diffulex");
+	dx_ingest_text(st, text, "diffulex");
 	assert_int_equal(qi(st, "SELECT count(*) FROM span", NULL), 2);
 	assert_int_equal(span_i(st, "ts", "viz"), 1000000000);
 	assert_int_equal(diag_count(st, "diffulex_throughput_zero"), 1);
@@ -262,20 +256,20 @@ static void test_json_errors(void **state)
 	struct pr_store *st = open_store();
 	const struct pr_error *e;
 	(void)state;
-	e = ingest_fail(st, "{\"metrics\": {\"name\": \"a\"}, \"summary\": {}}", "diffulex");
+	e = dx_ingest_fail(st, "{\"metrics\": {\"name\": \"a\"}, \"summary\": {}}", "diffulex");
 	assert_string_equal(e->text, "'metrics': expected an array of sections");
-	e = ingest_fail(st, "{\"metrics\": [\n  {\"name\": \"a\" \"duration_sec\": 1}\n]}",
+	e = dx_ingest_fail(st, "{\"metrics\": [\n  {\"name\": \"a\" \"duration_sec\": 1}\n]}",
 			"diffulex");
 	assert_int_equal(e->line, 2);
 	assert_true(e->column > 0);
 	/* cut before any complete section: nothing to keep */
-	e = ingest_fail(st, "{\n  \"metrics\": [\n    {\n      \"name\": ", "diffulex");
+	e = dx_ingest_fail(st, "{\n  \"metrics\": [\n    {\n      \"name\": ", "diffulex");
 	assert_int_equal(e->code, PR_E_PARSE);
-	e = ingest_fail(st, "", "diffulex");
+	e = dx_ingest_fail(st, "", "diffulex");
 	assert_int_equal(e->code, PR_E_PARSE);
 	assert_string_equal(e->text, "empty file");
 	assert_int_equal(e->line, 0);
-	e = ingest_fail(st, "{\"metrics\": [1, 2", "diffulex");
+	e = dx_ingest_fail(st, "{\"metrics\": [1, 2", "diffulex");
 	assert_int_equal(e->line > 0, e->column > 0);
 	assert_int_equal(qi(st, "SELECT count(*) FROM run", NULL), 0);
 	pr_store_close(st);
@@ -288,7 +282,7 @@ static void test_csv_sample(void **state)
 	struct pr_store *st = open_store();
 	char *path = sample_path("diffulex/profile_20250101_120000.csv");
 	(void)state;
-	ingest_ok(st, path, NULL, "diffulex-csv");
+	dx_ingest_ok(st, path, NULL, "diffulex-csv");
 	free(path);
 	assert_string_equal(qs(st, "SELECT collector FROM run", NULL), "diffulex");
 	assert_int_equal(qi(st, "SELECT time_synthetic FROM run", NULL), 1);
@@ -336,7 +330,7 @@ static void test_csv_bad(void **state)
 	struct pr_store *st = open_store();
 	const struct pr_error *e;
 	(void)state;
-	ingest_text(st, text, "diffulex-csv");
+	dx_ingest_text(st, text, "diffulex-csv");
 	assert_int_equal(qi(st, "SELECT count(*) FROM span", NULL), 2);
 	assert_int_equal(qi(st, "SELECT json_extract(meta, '$.rows_skipped') FROM run", NULL), 2);
 	assert_int_equal(diag_count(st, "diffulex_csv_bad_value"), 2); /* abc, x */
@@ -356,12 +350,12 @@ static void test_csv_bad(void **state)
 	pr_store_close(st);
 
 	st = open_store();
-	ingest_text(st, unsorted, "diffulex-csv");
+	dx_ingest_text(st, unsorted, "diffulex-csv");
 	assert_int_equal(diag_count(st, "diffulex_csv_header_unsorted"), 2);
-	e = ingest_fail(st, "name,duration_sec,total_tokens\r\na,1,0\r\n", "diffulex-csv");
+	e = dx_ingest_fail(st, "name,duration_sec,total_tokens\r\na,1,0\r\n", "diffulex-csv");
 	assert_string_equal(e->text, "not a Diffulex CSV header: no 'throughput_tokens_per_sec' "
 				     "column");
-	e = ingest_fail(st, "", "diffulex-csv");
+	e = dx_ingest_fail(st, "", "diffulex-csv");
 	assert_int_equal(e->code, PR_E_FORMAT);
 	pr_store_close(st);
 }
@@ -373,7 +367,7 @@ static void test_txt_sample(void **state)
 	struct pr_store *st = open_store();
 	char *path = sample_path("diffulex/profile_20250101_120000.txt");
 	(void)state;
-	ingest_ok(st, path, NULL, "diffulex-summary");
+	dx_ingest_ok(st, path, NULL, "diffulex-summary");
 	free(path);
 	assert_int_equal(qi(st, "SELECT time_synthetic FROM run", NULL), 1);
 	assert_int_equal(qi(st, "SELECT count(*) FROM span", NULL), 4);
@@ -425,7 +419,7 @@ static void test_txt_bad(void **state)
 		"\nSection: bad\n  Duration: fast seconds\n";
 	struct pr_store *st = open_store();
 	(void)state;
-	ingest_text(st, text, "diffulex-summary");
+	dx_ingest_text(st, text, "diffulex-summary");
 	assert_int_equal(qi(st, "SELECT count(*) FROM span", NULL), 1);
 	assert_int_equal(span_i(st, "dur", "gen"), 1500000000);
 	assert_string_equal(span_s(st, "json_extract(args, '$.custom_metrics')", "gen"),
@@ -453,10 +447,10 @@ static void test_txt_errors(void **state)
 	struct pr_store *st = open_store();
 	const struct pr_error *e;
 	(void)state;
-	e = ingest_fail(st, RULE_EQ "\nSomething Else\n", "diffulex-summary");
+	e = dx_ingest_fail(st, RULE_EQ "\nSomething Else\n", "diffulex-summary");
 	assert_int_equal(e->code, PR_E_FORMAT);
 	assert_int_equal(e->line, 1);
-	e = ingest_fail(st, "", "diffulex-summary");
+	e = dx_ingest_fail(st, "", "diffulex-summary");
 	assert_int_equal(e->code, PR_E_FORMAT);
 	pr_store_close(st);
 }

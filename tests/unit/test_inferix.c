@@ -54,7 +54,7 @@ static void ingest_sample(struct pr_store *st, const char *rel)
 	free(path);
 }
 
-static void ingest_text(struct pr_store *st, const char *text)
+static void ix_ingest_text(struct pr_store *st, const char *text)
 {
 	char *path = write_temp_in("/tmp", text, strlen(text));
 	ingest_path(st, path, NULL);
@@ -63,7 +63,7 @@ static void ingest_text(struct pr_store *st, const char *text)
 }
 
 /* Ingest that must fail; returns the error (text and position). */
-static struct pr_error ingest_fail(struct pr_store *st, const char *text)
+static struct pr_error ix_ingest_fail(struct pr_store *st, const char *text)
 {
 	struct pr_ingest_result res;
 	struct pr_error err = PR_ERROR_INIT;
@@ -73,12 +73,6 @@ static struct pr_error ingest_fail(struct pr_store *st, const char *text)
 	free(path);
 	assert_int_equal(pr_store_run_count(st), 0);
 	return err;
-}
-
-static int64_t diag_count(struct pr_store *st, const char *code)
-{
-	int64_t v = qi(st, "SELECT count FROM diag WHERE code = ?1", code, NULL);
-	return v == INT64_MIN ? 0 : v;
 }
 
 static double metric(struct pr_store *st, const char *name)
@@ -359,7 +353,7 @@ static void test_cpu_only(void **state)
 		"  \"cache_analysis\": {}\n}\n";
 	struct pr_store *st = open_store();
 	(void)state;
-	ingest_text(st, text);
+	ix_ingest_text(st, text);
 	assert_true(metric(st, "streaming_analysis.drop_rate_percent") == 12.5);
 	assert_true(metric(st, "streaming_analysis.avg_encoding_time") == 4250000);
 	assert_string_equal(metric_unit(st, "streaming_analysis.avg_encoding_time"), "ns");
@@ -383,7 +377,7 @@ static void test_cpu_only(void **state)
 
 	/* raw data with torch but no NVML: zero totals skipped, torch memory kept */
 	st = open_store();
-	ingest_text(st, "{\"session_id\": \"t\", \"gpu_data\": [{\"timestamp\": 1700000000.25, "
+	ix_ingest_text(st, "{\"session_id\": \"t\", \"gpu_data\": [{\"timestamp\": 1700000000.25, "
 			"\"metrics\": {\"gpu_devices\": {\"gpu_0\": {\"device_id\": 0, "
 			"\"torch_memory_allocated_mb\": 512.5, "
 			"\"torch_device_name\": \"cuda dev\"}}, "
@@ -431,7 +425,7 @@ static void test_bad_values(void **state)
 		"  \"cache_analysis\": {}\n}\n";
 	struct pr_store *st = open_store();
 	(void)state;
-	ingest_text(st, text);
+	ix_ingest_text(st, text);
 	/* sample 0: memory string skipped, power NaN -> null skipped; sample 1 skipped */
 	assert_int_equal(qi(st, "SELECT count(*) FROM sample_v WHERE name = 'gpu.mem.used'", NULL),
 			 1);
@@ -470,7 +464,7 @@ static void test_raw_capped(void **state)
 				    "%d.0}}",
 			       i ? "," : "", 1700000000 + i, i % 100);
 	pr_strbuf_addf(&sb, "], \"saved_at\": 1700010001.0}");
-	ingest_text(st, sb.buf);
+	ix_ingest_text(st, sb.buf);
 	pr_strbuf_release(&sb);
 	assert_int_equal(diag_count(st, "inferix_samples_capped"), 1);
 	assert_int_equal(qi(st, "SELECT count(*) FROM sample", NULL), 10000);
@@ -484,18 +478,18 @@ static void test_errors(void **state)
 	struct pr_store *st = open_store();
 	struct pr_error err;
 	(void)state;
-	err = ingest_fail(st, "{\"session_info\": {\"id\": \"s\", \"start_time\": \"x\"}}");
+	err = ix_ingest_fail(st, "{\"session_info\": {\"id\": \"s\", \"start_time\": \"x\"}}");
 	assert_string_equal(err.text, "'session_info.start_time': expected a number");
-	err = ingest_fail(st, "{\"session_info\": [], \"summary\": {}}");
+	err = ix_ingest_fail(st, "{\"session_info\": [], \"summary\": {}}");
 	assert_string_equal(err.text, "'session_info': expected an object");
-	err = ingest_fail(st, "{\"session_id\": \"s\", \"gpu_data\": {}}");
+	err = ix_ingest_fail(st, "{\"session_id\": \"s\", \"gpu_data\": {}}");
 	assert_string_equal(err.text, "'gpu_data': expected an array");
-	err = ingest_fail(st, "[1, 2]");
+	err = ix_ingest_fail(st, "[1, 2]");
 	assert_non_null(strstr(err.text, "expected a JSON object"));
-	err = ingest_fail(st, "{\"total_reports\": 0, \"rank_count\": 0, \"reports_summary\": []}");
+	err = ix_ingest_fail(st, "{\"total_reports\": 0, \"rank_count\": 0, \"reports_summary\": []}");
 	assert_non_null(strstr(err.text, "aggregated reports are not supported"));
 	/* truncated: jansson's position */
-	err = ingest_fail(st, "{\n  \"session_info\": {\n    \"id\": \"s\",\n    \"start_");
+	err = ix_ingest_fail(st, "{\n  \"session_info\": {\n    \"id\": \"s\",\n    \"start_");
 	assert_int_equal(err.line, 4);
 	assert_true(err.column > 0);
 	pr_store_close(st);
