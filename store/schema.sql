@@ -57,10 +57,6 @@ CREATE TABLE span(
   args_keys INTEGER REFERENCES argkeys(id),
   args TEXT
 );
--- Partial indexes: only steps and phases are indexed, so keeping them
--- up to date during a load costs next to nothing.
-CREATE INDEX span_step ON span(run_id, ts) WHERE kind = 'step';
-CREATE INDEX span_phase ON span(run_id, ts) WHERE kind = 'phase';
 CREATE TABLE series(
   id INTEGER PRIMARY KEY,
   run_id INTEGER NOT NULL REFERENCES run(id),

@@ -1596,7 +1596,11 @@ int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t byte
 		goto fail;
 	if (write_tables(w, content_hash, bytes, err))
 		goto fail;
-	if (pr_store_exec(w->st, "COMMIT", err))
+	if (pr_store_exec(w->st,
+			  "CREATE INDEX IF NOT EXISTS span_step ON span(run_id, ts) WHERE kind = 'step';"
+			  "CREATE INDEX IF NOT EXISTS span_phase ON span(run_id, ts) WHERE kind = 'phase';"
+			  "COMMIT",
+			  err))
 		goto fail;
 	*run_id = w->run_id;
 	writer_free(w);
