@@ -146,4 +146,52 @@ static inline int64_t diag_count(struct pr_store *st, const char *code)
 	return v == INT64_MIN ? 0 : v;
 }
 
+/* The single integer a query returns (fails the test on SQL errors or no row). */
+static inline int64_t db_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t v;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		print_error("%s: %s\n", sql, sqlite3_errmsg(db));
+	assert_non_null(st);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* Rows as text: columns joined by sep, NULL as '-', one line per row. */
+static inline void db_rows(sqlite3 *db, const char *sql, char sep, struct pr_strbuf *out)
+{
+	sqlite3_stmt *st = NULL;
+	int i, n;
+	pr_strbuf_reset(out);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		print_error("%s: %s\n", sql, sqlite3_errmsg(db));
+	assert_non_null(st);
+	n = sqlite3_column_count(st);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		for (i = 0; i < n; i++) {
+			const unsigned char *t = sqlite3_column_text(st, i);
+			if (i)
+				pr_strbuf_addch(out, sep);
+			pr_strbuf_addstr(out, t ? (const char *)t : "-");
+		}
+		pr_strbuf_addch(out, '\n');
+	}
+	sqlite3_finalize(st);
+}
+
+static inline void db_assert_rows(sqlite3 *db, const char *sql, char sep, const char *want)
+{
+	struct pr_strbuf got = PR_STRBUF_INIT;
+	int same;
+	db_rows(db, sql, sep, &got);
+	same = !strcmp(got.buf, want);
+	if (!same)
+		print_error("%s\n--- got:\n%s--- want:\n%s", sql, got.buf, want);
+	pr_strbuf_release(&got); /* before the assertion, which does not return */
+	assert_true(same);
+}
+
 #endif

@@ -14,6 +14,11 @@
 
 #include "ingest/ingest.h"
 #include "store/strbuf.h"
+#include "tests/unit/helpers.h"
+
+#define q1(f, sql) db_int((f)->db, (sql))
+#define rows(f, sql, out) db_rows((f)->db, (sql), '|', (out))
+#define assert_rows(f, sql, want) db_assert_rows((f)->db, (sql), '|', (want))
 
 struct fx {
 	char dir[512];
@@ -89,7 +94,7 @@ static const char *write_gzip(struct fx *f, const char *name, const char *text, 
 }
 
 /* Ingests text as file `name`; returns pr_ingest_file's result. */
-static int ingest_text(struct fx *f, const char *name, const char *text, size_t n,
+static int ch_ingest_text(struct fx *f, const char *name, const char *text, size_t n,
 		       const char *format, struct pr_ingest_result *res, struct pr_error *err)
 {
 	const char *path = write_file(f, name, text, n);
@@ -98,11 +103,11 @@ static int ingest_text(struct fx *f, const char *name, const char *text, size_t 
 }
 
 /* Ingests text that must load; returns the run id. */
-static int64_t ingest_ok(struct fx *f, const char *name, const char *text)
+static int64_t ch_ingest_ok(struct fx *f, const char *name, const char *text)
 {
 	struct pr_ingest_result res;
 	struct pr_error err;
-	if (ingest_text(f, name, text, strlen(text), NULL, &res, &err)) {
+	if (ch_ingest_text(f, name, text, strlen(text), NULL, &res, &err)) {
 		print_error("%s: %s (line %ld col %ld)\n", name, err.text, err.line, err.column);
 		fail();
 	}
@@ -111,53 +116,7 @@ static int64_t ingest_ok(struct fx *f, const char *name, const char *text)
 	return res.run_id;
 }
 
-static int64_t q1(struct fx *f, const char *sql)
-{
-	sqlite3_stmt *st = NULL;
-	int64_t v;
-	if (sqlite3_prepare_v2(f->db, sql, -1, &st, NULL) != SQLITE_OK)
-		print_error("%s: %s\n", sql, sqlite3_errmsg(f->db));
-	assert_non_null(st);
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
-static void rows(struct fx *f, const char *sql, struct pr_strbuf *out)
-{
-	sqlite3_stmt *st = NULL;
-	int i, n;
-	pr_strbuf_reset(out);
-	if (sqlite3_prepare_v2(f->db, sql, -1, &st, NULL) != SQLITE_OK)
-		print_error("%s: %s\n", sql, sqlite3_errmsg(f->db));
-	assert_non_null(st);
-	n = sqlite3_column_count(st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		for (i = 0; i < n; i++) {
-			const unsigned char *t = sqlite3_column_text(st, i);
-			if (i)
-				pr_strbuf_addch(out, '|');
-			pr_strbuf_addstr(out, t ? (const char *)t : "-");
-		}
-		pr_strbuf_addch(out, '\n');
-	}
-	sqlite3_finalize(st);
-}
-
-static void assert_rows(struct fx *f, const char *sql, const char *want)
-{
-	struct pr_strbuf got = PR_STRBUF_INIT;
-	int same;
-	rows(f, sql, &got);
-	same = !strcmp(got.buf, want);
-	if (!same)
-		print_error("%s\n--- got:\n%s--- want:\n%s", sql, got.buf, want);
-	pr_strbuf_release(&got); /* before the assertion, which does not return */
-	assert_true(same);
-}
-
-static int64_t diag_count(struct fx *f, int64_t run, const char *code)
+static int64_t ch_diag_count(struct fx *f, int64_t run, const char *code)
 {
 	char sql[200];
 	snprintf(sql, sizeof(sql),
@@ -194,7 +153,7 @@ static const char torch_trace[] =
 static void test_object_form(void **state)
 {
 	struct fx *f = *state;
-	int64_t run = ingest_ok(f, "trace.json", torch_trace);
+	int64_t run = ch_ingest_ok(f, "trace.json", torch_trace);
 	assert_int_equal(run, 1);
 	/* distributedInfo comes after the event array and still counts. */
 	assert_rows(f,
@@ -279,7 +238,7 @@ static void check_series_run(struct fx *f, int64_t run)
 static void test_memory_counters_async_flows(void **state)
 {
 	struct fx *f = *state;
-	int64_t run = ingest_ok(f, "series.json", series_trace);
+	int64_t run = ch_ingest_ok(f, "series.json", series_trace);
 	/* C events with an id keep it in the series name. */
 	assert_rows(f, "SELECT name, ts, value FROM sample_v WHERE name LIKE 'ctr%' ORDER BY ts",
 		    "ctr cats|5000|3.0\nctr dogs|5000|4.5\nctr id: 7 cats|6000|1.0\n");
@@ -311,7 +270,7 @@ static void test_memory_counters_async_flows(void **state)
 static void test_nameless_events(void **state)
 {
 	struct fx *f = *state;
-	int64_t run = ingest_ok(f, "nameless.json",
+	int64_t run = ch_ingest_ok(f, "nameless.json",
 				"[{\"ph\":\"b\",\"cat\":\"rq\",\"id\":1,\"pid\":1,\"ts\":0},"
 				"{\"ph\":\"n\",\"cat\":\"rq\",\"id\":1,\"pid\":1,\"ts\":3},"
 				"{\"ph\":\"e\",\"cat\":\"rq\",\"id\":1,\"pid\":1,\"ts\":5},"
@@ -330,7 +289,7 @@ static void test_nameless_events(void **state)
 		    "slice|[]|7000|1000\n");
 	assert_rows(f, "SELECT '[' || name || ']', ts, scope FROM instant_v ORDER BY ts",
 		    "[]|3000|async\n[]|8000|t\n");
-	assert_int_equal(diag_count(f, run, "async_unclosed"), 1);
+	assert_int_equal(ch_diag_count(f, run, "async_unclosed"), 1);
 }
 
 /* ---- leniency: truncation, trailing comma, bad strings ---- */
@@ -358,17 +317,17 @@ static void test_truncated_at_every_byte(void **state)
 		struct pr_error err;
 		int64_t want = k < (size_t)(third_end - three_events) ? 2 : 3;
 		snprintf(name, sizeof(name), "cut%zu.json", k);
-		if (ingest_text(f, name, three_events, k, "chrome", &res, &err) ||
-		    res.stats.spans != want || diag_count(f, res.run_id, "truncated") != 1)
+		if (ch_ingest_text(f, name, three_events, k, "chrome", &res, &err) ||
+		    res.stats.spans != want || ch_diag_count(f, res.run_id, "truncated") != 1)
 			print_error("cut at %zu ('%.10s'): rc %s, %lld spans, want %lld + truncated\n",
 				    k, three_events + k, err.text, (long long)res.stats.spans,
 				    (long long)want);
 		assert_int_equal(err.code, PR_OK);
 		assert_int_equal(res.stats.spans, want);
-		assert_int_equal(diag_count(f, res.run_id, "truncated"), 1);
+		assert_int_equal(ch_diag_count(f, res.run_id, "truncated"), 1);
 	}
 	/* The whole file: three events, nothing to say. */
-	assert_int_equal(ingest_ok(f, "whole.json", three_events), (int64_t)(to - from) + 1);
+	assert_int_equal(ch_ingest_ok(f, "whole.json", three_events), (int64_t)(to - from) + 1);
 	assert_int_equal(q1(f, "SELECT count(*) FROM diag WHERE run_id = (SELECT max(id) FROM run)"),
 			 0);
 	assert_rows(f,
@@ -385,12 +344,12 @@ static void test_truncated_object_form(void **state)
 		"{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur";
 	struct pr_ingest_result res;
 	struct pr_error err;
-	int64_t run = ingest_ok(f, "cut.json", text);
+	int64_t run = ch_ingest_ok(f, "cut.json", text);
 	assert_int_equal(q1(f, "SELECT span_count FROM run"), 1);
-	assert_int_equal(diag_count(f, run, "truncated"), 1);
+	assert_int_equal(ch_diag_count(f, run, "truncated"), 1);
 	assert_rows(f, "SELECT line, col FROM diag WHERE code = 'truncated'", "2|1\n");
 	/* Cut before any complete event: an error, and no run. */
-	assert_int_equal(ingest_text(f, "cut0.json", text, 30, "chrome", &res, &err), -1);
+	assert_int_equal(ch_ingest_text(f, "cut0.json", text, 30, "chrome", &res, &err), -1);
 	assert_int_equal(err.code, PR_E_PARSE);
 	assert_int_equal(q1(f, "SELECT count(*) FROM run"), 1);
 }
@@ -399,14 +358,14 @@ static void test_trailing_comma(void **state)
 {
 	struct fx *f = *state;
 	int64_t run;
-	run = ingest_ok(f, "tc.json",
+	run = ch_ingest_ok(f, "tc.json",
 			"[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},\n]");
-	assert_int_equal(diag_count(f, run, "trailing_comma"), 1);
+	assert_int_equal(ch_diag_count(f, run, "trailing_comma"), 1);
 	assert_rows(f, "SELECT line, col FROM diag WHERE code = 'trailing_comma'", "2|1\n");
-	run = ingest_ok(f, "tc2.json",
+	run = ch_ingest_ok(f, "tc2.json",
 			"{\"traceEvents\":[{\"ph\":\"i\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1} , ],"
 			"\"x\":1}");
-	assert_int_equal(diag_count(f, run, "trailing_comma"), 1);
+	assert_int_equal(ch_diag_count(f, run, "trailing_comma"), 1);
 	assert_int_equal(q1(f, "SELECT instant_count FROM run WHERE id = 2"), 1);
 }
 
@@ -418,10 +377,10 @@ static void test_control_character_and_bad_utf8(void **state)
 		"\"args\":{\"k\":\"x\ty\",\"u\":\"\xff\"}},\n"
 		"{\"ph\":\"X\",\"name\":\"c\x1f\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":1},\n"
 		"{\"ph\":\"X\",\"name\":\"d\xc3(\",\"pid\":1,\"tid\":1,\"ts\":7,\"dur\":1}]";
-	int64_t run = ingest_ok(f, "ctl.json", text);
+	int64_t run = ch_ingest_ok(f, "ctl.json", text);
 	/* One diagnostic per code; the count says how many events needed it. */
-	assert_int_equal(diag_count(f, run, "control_character"), 2);
-	assert_int_equal(diag_count(f, run, "invalid_utf8"), 2);
+	assert_int_equal(ch_diag_count(f, run, "control_character"), 2);
+	assert_int_equal(ch_diag_count(f, run, "invalid_utf8"), 2);
 	assert_rows(f, "SELECT line FROM diag WHERE code = 'control_character'", "1\n");
 	/* Names decode to the raw control character; bad UTF-8 becomes U+FFFD. */
 	assert_rows(f, "SELECT hex(name) FROM span_v ORDER BY ts", "610162\n631F\n64EFBFBD28\n");
@@ -450,7 +409,7 @@ static void test_gzip_and_duplicate(void **state)
 	check_series_run(f, run);
 	assert_int_equal(q1(f, "SELECT count(*) FROM span"), 2);
 	/* The same content, uncompressed: recognised as already there. */
-	assert_int_equal(ingest_text(f, "plain.json", series_trace, strlen(series_trace), NULL,
+	assert_int_equal(ch_ingest_text(f, "plain.json", series_trace, strlen(series_trace), NULL,
 				     &res, &err),
 			 0);
 	assert_int_equal(res.duplicate, 1);
@@ -463,7 +422,7 @@ static void test_gzip_and_duplicate(void **state)
 static void test_epoch_clock_and_rank_from_name(void **state)
 {
 	struct fx *f = *state;
-	int64_t run = ingest_ok(f, "job_rank12.json",
+	int64_t run = ch_ingest_ok(f, "job_rank12.json",
 				"[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,"
 				"\"ts\":1669329643132548.123,\"dur\":1}]");
 	assert_rows(f,
@@ -480,7 +439,7 @@ static void expect_error(struct fx *f, const char *name, const char *text, long 
 	struct pr_ingest_result res;
 	struct pr_error err;
 	int64_t runs = q1(f, "SELECT count(*) FROM run");
-	int rc = ingest_text(f, name, text, strlen(text), "chrome", &res, &err);
+	int rc = ch_ingest_text(f, name, text, strlen(text), "chrome", &res, &err);
 	if (rc != -1 || err.line != line || err.column != col)
 		print_error("%s: rc %d, %s at %ld:%ld; want -1 at %ld:%ld\n", name, rc, err.text,
 			    err.line, err.column, line, col);

@@ -14,6 +14,11 @@
 
 #include "store/store.h"
 #include "store/strbuf.h"
+#include "tests/unit/helpers.h"
+
+#define q1(f, sql) db_int((f)->db, (sql))
+#define rows(f, sql, out) db_rows((f)->db, (sql), ' ', (out))
+#define assert_rows(f, sql, want) db_assert_rows((f)->db, (sql), ' ', (want))
 
 struct fx {
 	char dir[512];
@@ -51,54 +56,6 @@ static int fx_teardown(void **state)
 	rmdir(f->dir);
 	free(f);
 	return 0;
-}
-
-/* The single integer a query returns (fails the test on SQL errors). */
-static int64_t q1(struct fx *f, const char *sql)
-{
-	sqlite3_stmt *st = NULL;
-	int64_t v;
-	if (sqlite3_prepare_v2(f->db, sql, -1, &st, NULL) != SQLITE_OK)
-		print_error("%s: %s\n", sql, sqlite3_errmsg(f->db));
-	assert_non_null(st);
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
-/* Rows as text: columns joined by ' ', NULL as '-', one line per row. */
-static void rows(struct fx *f, const char *sql, struct pr_strbuf *out)
-{
-	sqlite3_stmt *st = NULL;
-	int i, n;
-	pr_strbuf_reset(out);
-	if (sqlite3_prepare_v2(f->db, sql, -1, &st, NULL) != SQLITE_OK)
-		print_error("%s: %s\n", sql, sqlite3_errmsg(f->db));
-	assert_non_null(st);
-	n = sqlite3_column_count(st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		for (i = 0; i < n; i++) {
-			const unsigned char *t = sqlite3_column_text(st, i);
-			if (i)
-				pr_strbuf_addch(out, ' ');
-			pr_strbuf_addstr(out, t ? (const char *)t : "-");
-		}
-		pr_strbuf_addch(out, '\n');
-	}
-	sqlite3_finalize(st);
-}
-
-static void assert_rows(struct fx *f, const char *sql, const char *want)
-{
-	struct pr_strbuf got = PR_STRBUF_INIT;
-	int same;
-	rows(f, sql, &got);
-	same = !strcmp(got.buf, want);
-	if (!same)
-		print_error("%s\n--- got:\n%s--- want:\n%s", sql, got.buf, want);
-	pr_strbuf_release(&got); /* before the assertion, which does not return */
-	assert_true(same);
 }
 
 /* Spans of one run with their parent's name: name depth parent self ts dur. */
