@@ -126,7 +126,7 @@ static int E(struct pr_writer *w, int64_t track, int64_t ts, const char *args)
 	return pr_writer_span_end(w, track, ts, args, args ? strlen(args) : 0);
 }
 
-static int64_t diag_count(struct fx *f, const char *code)
+static int64_t wr_diag_count(struct fx *f, const char *code)
 {
 	char sql[200];
 	snprintf(sql, sizeof(sql), "SELECT ifnull(sum(count), 0) FROM diag WHERE code = '%s'", code);
@@ -200,8 +200,8 @@ static void test_begin_end(void **state)
 		    "backwards 0 - 0 50 0 -\n");
 	assert_int_equal(q1(f, "SELECT json_extract(args, '$.b') FROM span_v WHERE name = 'outer'"),
 			 2);
-	assert_int_equal(diag_count(f, "negative_duration"), 1);
-	assert_int_equal(diag_count(f, "unclosed_span"), 0);
+	assert_int_equal(wr_diag_count(f, "negative_duration"), 1);
+	assert_int_equal(wr_diag_count(f, "unclosed_span"), 0);
 	assert_int_equal(run, 1);
 }
 
@@ -251,8 +251,8 @@ static void test_partial_overlap_begin_end(void **state)
 		    "2 outer 0 - 10 50\n"
 		    "2 inner 1 outer 100 100\n"
 		    "2 first 0 - 1 1\n");
-	assert_int_equal(diag_count(f, "overlapping_spans"), 1);
-	assert_int_equal(diag_count(f, "unsorted_track"), 1);
+	assert_int_equal(wr_diag_count(f, "overlapping_spans"), 1);
+	assert_int_equal(wr_diag_count(f, "unsorted_track"), 1);
 }
 
 /* The same spans as the in-order case plus a B/E pair, in a given order. */
@@ -296,7 +296,7 @@ static void test_out_of_order_renested(void **state)
 	w = begin(f, "sorted.json");
 	feed(w, pr_writer_track(w, "thread", "1", "1"), 0);
 	run_in = commit(w, "h-sorted", 0);
-	assert_int_equal(diag_count(f, "unsorted_track"), 0);
+	assert_int_equal(wr_diag_count(f, "unsorted_track"), 0);
 
 	w = begin(f, "shuffled.json");
 	/* a second, sorted track in the same run is not disturbed */
@@ -304,7 +304,7 @@ static void test_out_of_order_renested(void **state)
 	feed(w, pr_writer_track(w, "thread", "1", "1"), 1);
 	run_out = commit(w, "h-shuffled", 0);
 	assert_int_equal(run_out, run_in + 1);
-	assert_int_equal(diag_count(f, "unsorted_track"), 1);
+	assert_int_equal(wr_diag_count(f, "unsorted_track"), 1);
 
 	nesting(f, run_in, &in);
 	assert_string_equal(in.buf, want);
@@ -333,7 +333,7 @@ static void test_unclosed_begin(void **state)
 		    "open 0 - 20 140 {\"k\":1}\n"
 		    "x 1 open 20 20 -\n"
 		    "y 1 open 100 100 -\n");
-	assert_int_equal(diag_count(f, "unclosed_span"), 1);
+	assert_int_equal(wr_diag_count(f, "unclosed_span"), 1);
 }
 
 /*
