@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "ingest/diffulex.h"
 #include "ingest/format.h"
 #include "ingest/jdoc.h"
 #include "store/strbuf.h"
@@ -138,13 +139,6 @@ static json_t *dx_repair(const char *p, size_t n, size_t *kept)
 	return doc;
 }
 
-static void dx_metric(struct dx *d, const char *name, double v, const char *unit, int64_t span,
-		      const char *origin, const char *detail)
-{
-	if (isfinite(v))
-		pr_writer_metric(d->w, name, v, unit, span, origin, detail);
-}
-
 /* A number member: 0 ok, 1 absent or null, -1 wrong type (diagnosed). */
 static int dx_num(struct dx *d, const json_t *sec, size_t idx, const char *key, double *out)
 {
@@ -161,26 +155,6 @@ static int dx_num(struct dx *d, const json_t *sec, size_t idx, const char *key, 
 	return -1;
 }
 
-static void dx_custom(struct dx *d, const json_t *custom, int64_t span)
-{
-	const char *key;
-	json_t *v;
-	struct pr_strbuf name = PR_STRBUF_INIT;
-	json_object_foreach((json_t *)custom, key, v) {
-		double x;
-		if (json_is_boolean(v))
-			x = json_is_true(v) ? 1 : 0;
-		else if (json_is_number(v))
-			x = json_number_value(v);
-		else
-			continue; /* strings, lists, None: span args only */
-		pr_strbuf_reset(&name);
-		pr_strbuf_addf(&name, "custom.%s", key);
-		dx_metric(d, name.buf, x, "", span, "reported", "record_metric() value");
-	}
-	pr_strbuf_release(&name);
-}
-
 static void dx_backend(struct dx *d, const json_t *bd, const char *section, int64_t span)
 {
 	const char *backend = pr_jget_str(bd, "backend");
@@ -188,7 +162,7 @@ static void dx_backend(struct dx *d, const json_t *bd, const char *section, int6
 	double x;
 	if (!backend) {
 		if (!pr_jget_num(bd, "duration_sec", &x))
-			dx_metric(d, "backend.duration", x * 1e9, "ns", span, "reported",
+			pr_dfx_metric(d->w, "backend.duration", x * 1e9, "ns", span, "reported",
 				  "the simple backend's own timing of the section");
 		return;
 	}
@@ -210,48 +184,16 @@ static void dx_backend(struct dx *d, const json_t *bd, const char *section, int6
 		}
 		sum = json_object_get(bd, "summary");
 		if (!pr_jget_num(sum, "total_events", &x))
-			dx_metric(d, "pytorch.total_events", x, "count", span, "reported",
+			pr_dfx_metric(d->w, "pytorch.total_events", x, "count", span, "reported",
 				  "torch.profiler events in the section");
 		if (!pr_jget_num(sum, "cpu_time_total_ms", &x))
-			dx_metric(d, "pytorch.cpu_time_total", x * 1e6, "ns", span, "reported",
+			pr_dfx_metric(d->w, "pytorch.cpu_time_total", x * 1e6, "ns", span, "reported",
 				  "torch.profiler key_averages() self CPU time total");
 		if (!pr_jget_num(sum, "cuda_time_total_ms", &x))
-			dx_metric(d, "pytorch.cuda_time_total", x * 1e6, "ns", span, "reported",
+			pr_dfx_metric(d->w, "pytorch.cuda_time_total", x * 1e6, "ns", span, "reported",
 				  "torch.profiler key_averages() self CUDA time total");
 	}
 	json_array_append_new(d->files, file);
-}
-
-static void dx_throughput(struct dx *d, size_t idx, const char *name, double dur, double tokens,
-			  double tps, int64_t span)
-{
-	if (tokens <= 0) {
-		if (tps == 0 && dur > 0)
-			pr_writer_diag(d->w, "diffulex_throughput_not_recorded", -1, 0, 0,
-				       "section '%s' (the first of those counted) has no tokens and "
-				       "no throughput: record_throughput(tokens) inside profile(), "
-				       "the README pattern, divides by the still-zero duration and "
-				       "records nothing; only an explicit duration= works",
-				       name);
-		return;
-	}
-	dx_metric(d, "total_tokens", tokens, "count", span, "reported", NULL);
-	dx_metric(d, "throughput", tps, "tokens/s", span, "reported",
-		  "throughput_tokens_per_sec: tokens / the duration given to record_throughput()");
-	if (tps == 0 && dur > 0) {
-		pr_writer_diag(d->w, "diffulex_throughput_zero", -1, 0, 0,
-			       "'metrics[%zu]' ('%s'): throughput_tokens_per_sec is 0 although "
-			       "total_tokens and duration_sec are > 0", idx, name);
-	} else if (dur > 0 && fabs(tps * dur - tokens) > 1e-6 * tokens) {
-		pr_writer_diag(d->w, "diffulex_throughput_other_duration", -1, 0, 0,
-			       "'metrics[%zu]' ('%s'): throughput_tokens_per_sec = tokens / the "
-			       "duration passed to record_throughput(), not the section's "
-			       "duration_sec; a derived throughput over the section is stored",
-			       idx, name);
-	}
-	if (dur > 0 && fabs(tps * dur - tokens) > 1e-6 * tokens)
-		dx_metric(d, "throughput", tokens / dur, "tokens/s", span, "derived",
-			  "total_tokens / the section's duration_sec");
 }
 
 static void dx_section(struct dx *d, const json_t *sec, size_t idx)
@@ -316,8 +258,12 @@ static void dx_section(struct dx *d, const json_t *sec, size_t idx)
 	d->sections++;
 	d->duration += dur;
 
-	dx_metric(d, "duration", dur * 1e9, "ns", span, "reported", "duration_sec");
-	dx_throughput(d, idx, name, dur, tokens, tps, span);
+	pr_dfx_metric(d->w, "duration", dur * 1e9, "ns", span, "reported", "duration_sec");
+	{
+		char where[300];
+		snprintf(where, sizeof(where), "'metrics[%zu]' ('%s')", idx, name);
+		pr_dfx_throughput(d->w, 0, 0, where, name, dur, tokens, tps, span);
+	}
 	if (tokens > 0) {
 		d->tok_sections++;
 		d->tokens += (int64_t)tokens;
@@ -331,16 +277,16 @@ static void dx_section(struct dx *d, const json_t *sec, size_t idx)
 			       "'metrics[%zu].gpu_utilization' is the integer 0: CUDA was present "
 			       "but pynvml was not, so no utilization was measured", idx);
 	if (!dx_num(d, sec, idx, "gpu_utilization", &x) && x != 0) {
-		dx_metric(d, "gpu_utilization_delta", x, "percent", span, "reported", DX_GPU_NOTE);
+		pr_dfx_metric(d->w, "gpu_utilization_delta", x, "percent", span, "reported", DX_GPU_NOTE);
 		if (x < 0)
 			pr_writer_diag(d->w, "diffulex_gpu_util_negative", -1, 0, 0,
 				       "'metrics[%zu].gpu_utilization' is %g: it is a stop-minus-"
 				       "start delta of NVML utilization, not an average", idx, x);
 	}
 	if (!dx_num(d, sec, idx, "memory_delta_mb", &x) && x != 0)
-		dx_metric(d, "memory_delta", x * 1048576.0, "bytes", span, "reported", DX_MEM_NOTE);
+		pr_dfx_metric(d->w, "memory_delta", x * 1048576.0, "bytes", span, "reported", DX_MEM_NOTE);
 	if (json_is_object(json_object_get(sec, "custom_metrics")))
-		dx_custom(d, json_object_get(sec, "custom_metrics"), span);
+		pr_dfx_custom_metrics(d->w, json_object_get(sec, "custom_metrics"), span);
 	if (json_is_object(json_object_get(sec, "backend_data")))
 		dx_backend(d, json_object_get(sec, "backend_data"), name, span);
 }
@@ -351,24 +297,24 @@ static void dx_summary(struct dx *d, const json_t *sum)
 	if (!json_is_object(sum))
 		return;
 	if (!pr_jget_num(sum, "total_sections", &x)) {
-		dx_metric(d, "summary.total_sections", x, "count", 0, "reported", NULL);
+		pr_dfx_metric(d->w, "summary.total_sections", x, "count", 0, "reported", NULL);
 		if (x != (double)(d->sections + d->skipped))
 			pr_writer_diag(d->w, "diffulex_summary_mismatch", -1, 0, 0,
 				       "summary.total_sections is %g but 'metrics' has %lld "
 				       "sections", x, (long long)(d->sections + d->skipped));
 	}
 	if (!pr_jget_num(sum, "total_duration_sec", &x))
-		dx_metric(d, "summary.total_duration", x * 1e9, "ns", 0, "reported",
+		pr_dfx_metric(d->w, "summary.total_duration", x * 1e9, "ns", 0, "reported",
 			  "total_duration_sec: the sum of all section durations");
 	if (!pr_jget_num(sum, "total_tokens", &x)) {
-		dx_metric(d, "summary.total_tokens", x, "count", 0, "reported", NULL);
+		pr_dfx_metric(d->w, "summary.total_tokens", x, "count", 0, "reported", NULL);
 		if (x != (double)d->tokens && !d->skipped)
 			pr_writer_diag(d->w, "diffulex_summary_mismatch", -1, 0, 0,
 				       "summary.total_tokens is %g but the sections add up to %lld",
 				       x, (long long)d->tokens);
 	}
 	if (!pr_jget_num(sum, "avg_throughput_tokens_per_sec", &x))
-		dx_metric(d, "summary.avg_throughput", x, "tokens/s", 0, "reported",
+		pr_dfx_metric(d->w, "summary.avg_throughput", x, "tokens/s", 0, "reported",
 			  "avg_throughput_tokens_per_sec: total_tokens / the duration of ALL "
 			  "sections (including sections without tokens)");
 }
@@ -382,7 +328,7 @@ static void dx_derived(struct dx *d)
 		       "the duration of all %lld; a derived summary.avg_throughput over the "
 		       "sections with tokens is stored",
 		       (long long)d->tok_sections, (long long)d->sections);
-	dx_metric(d, "summary.avg_throughput", (double)d->tokens / d->tok_duration, "tokens/s", 0,
+	pr_dfx_metric(d->w, "summary.avg_throughput", (double)d->tokens / d->tok_duration, "tokens/s", 0,
 		  "derived", "total_tokens / the duration of the sections that have tokens");
 }
 

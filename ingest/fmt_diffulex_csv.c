@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "ingest/csv.h"
+#include "ingest/diffulex.h"
 #include "ingest/format.h"
 #include "store/strbuf.h"
 #include "store/xalloc.h"
@@ -160,44 +161,6 @@ static int dxc_header(struct dxc *d, struct pr_csv *c, struct pr_error *err)
 	return 0;
 }
 
-static void dxc_add_metric(struct dxc *d, const char *name, double v, const char *unit,
-			   int64_t span, const char *origin, const char *detail)
-{
-	if (isfinite(v))
-		pr_writer_metric(d->w, name, v, unit, span, origin, detail);
-}
-
-static void dxc_throughput(struct dxc *d, long line, const char *name, double dur, double tokens,
-			   double tps, int64_t span)
-{
-	if (tokens <= 0) {
-		if (tps == 0 && dur > 0)
-			pr_writer_diag(d->w, "diffulex_throughput_not_recorded", -1, line, 0,
-				       "section '%s' (the first of those counted) has no tokens and "
-				       "no throughput: record_throughput(tokens) inside profile(), "
-				       "the README pattern, divides by the still-zero duration and "
-				       "records nothing; only an explicit duration= works",
-				       name);
-		return;
-	}
-	dxc_add_metric(d, "total_tokens", tokens, "count", span, "reported", NULL);
-	dxc_add_metric(d, "throughput", tps, "tokens/s", span, "reported",
-		       "throughput_tokens_per_sec: tokens / the duration given to "
-		       "record_throughput()");
-	if (tps == 0 && dur > 0)
-		pr_writer_diag(d->w, "diffulex_throughput_zero", -1, line, 0,
-			       "section '%s': throughput_tokens_per_sec is 0 although total_tokens "
-			       "and duration_sec are > 0", name);
-	else if (dur > 0 && fabs(tps * dur - tokens) > 1e-6 * tokens)
-		pr_writer_diag(d->w, "diffulex_throughput_other_duration", -1, line, 0,
-			       "section '%s': throughput_tokens_per_sec = tokens / the duration "
-			       "passed to record_throughput(), not the section's duration_sec; a "
-			       "derived throughput over the section is stored", name);
-	if (dur > 0 && fabs(tps * dur - tokens) > 1e-6 * tokens)
-		dxc_add_metric(d, "throughput", tokens / dur, "tokens/s", span, "derived",
-			       "total_tokens / the section's duration_sec");
-}
-
 /* A base numeric cell: 0 ok (or empty: *out = 0), -1 bad (diagnosed). */
 static int dxc_base_num(struct dxc *d, const struct pr_csv_field *f, long line, int col,
 			double *out)
@@ -217,7 +180,7 @@ static void dxc_row(struct dxc *d, const struct pr_csv_field *f, long line)
 {
 	const struct pr_csv_field *nf = &f[d->base[B_NAME]], *df = &f[d->base[B_DUR]];
 	json_t *args = json_object(), *meta = json_object(), *custom = json_object();
-	struct pr_strbuf name = PR_STRBUF_INIT, mname = PR_STRBUF_INIT;
+	struct pr_strbuf name = PR_STRBUF_INIT;
 	struct pr_span_in s;
 	double dur, tokens, tps;
 	int64_t span, dns;
@@ -270,28 +233,16 @@ static void dxc_row(struct dxc *d, const struct pr_csv_field *f, long line)
 	free(text);
 	d->ts += dns;
 	d->rows++;
-	dxc_add_metric(d, "duration", dur * 1e9, "ns", span, "reported", "duration_sec");
-	dxc_throughput(d, line, name.buf ? name.buf : "", dur, tokens, tps, span);
+	pr_dfx_metric(d->w, "duration", dur * 1e9, "ns", span, "reported", "duration_sec");
 	{
-		const char *key;
-		json_t *v;
-		json_object_foreach(custom, key, v) {
-			double x;
-			if (json_is_boolean(v))
-				x = json_is_true(v) ? 1 : 0;
-			else if (json_is_number(v))
-				x = json_number_value(v);
-			else
-				continue;
-			pr_strbuf_reset(&mname);
-			pr_strbuf_addf(&mname, "custom.%s", key);
-			dxc_add_metric(d, mname.buf, x, "", span, "reported",
-				       "record_metric() value");
-		}
+		char where[300];
+		snprintf(where, sizeof(where), "section '%s'", name.buf ? name.buf : "");
+		pr_dfx_throughput(d->w, line, 0, where, name.buf ? name.buf : "", dur, tokens, tps,
+				  span);
 	}
+	pr_dfx_custom_metrics(d->w, custom, span);
 out:
 	pr_strbuf_release(&name);
-	pr_strbuf_release(&mname);
 	json_decref(meta);
 	json_decref(custom);
 	json_decref(args);

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "ingest/csv.h"
+#include "ingest/diffulex.h"
 #include "ingest/format.h"
 #include "ingest/jdoc.h"
 #include "store/strbuf.h"
@@ -286,13 +287,6 @@ static json_t *pyr_dict(const char *p, size_t n)
 
 /* ---- the text ---- */
 
-static void dxt_metric(struct dxt *d, const char *name, double v, const char *unit, int64_t span,
-		       const char *origin, const char *detail)
-{
-	if (isfinite(v))
-		pr_writer_metric(d->w, name, v, unit, span, origin, detail);
-}
-
 /* "<number><suffix>" exactly: 0 ok, -1 not. */
 static int dxt_num(const char *p, size_t n, const char *suffix, double *out)
 {
@@ -346,12 +340,12 @@ static void dxt_flush(struct dxt *d)
 	free(text);
 	d->ts += dns;
 	d->sections++;
-	dxt_metric(d, "duration", s->dur * 1e9, "ns", span, "reported",
+	pr_dfx_metric(d->w, "duration", s->dur * 1e9, "ns", span, "reported",
 		   "Duration, rounded to 0.1 ms in the summary text");
 	if (s->tokens > 0) {
 		double lo, hi;
-		dxt_metric(d, "total_tokens", s->tokens, "count", span, "reported", NULL);
-		dxt_metric(d, "throughput", s->tps, "tokens/s", span, "reported",
+		pr_dfx_metric(d->w, "total_tokens", s->tokens, "count", span, "reported", NULL);
+		pr_dfx_metric(d->w, "throughput", s->tps, "tokens/s", span, "reported",
 			   "Throughput (2 decimals): tokens / the duration given to "
 			   "record_throughput()");
 		d->tok_sections++;
@@ -367,20 +361,16 @@ static void dxt_flush(struct dxt *d)
 					       "section '%s': Throughput = tokens / the duration "
 					       "passed to record_throughput(), not the section's "
 					       "Duration; a derived throughput is stored", name);
-				dxt_metric(d, "throughput", s->tokens / s->dur, "tokens/s", span,
+				pr_dfx_metric(d->w, "throughput", s->tokens / s->dur, "tokens/s", span,
 					   "derived", "Tokens / the section's Duration");
 			}
 		}
 	} else if (s->dur > 0) {
 		d->no_tok_dur++;
-		pr_writer_diag(d->w, "diffulex_throughput_not_recorded", -1, s->line, 1,
-			       "section '%s' (the first of those counted) has no tokens and no "
-			       "throughput: record_throughput(tokens) inside profile(), the "
-			       "README pattern, divides by the still-zero duration and records "
-			       "nothing; only an explicit duration= works", name);
+		pr_dfx_not_recorded(d->w, s->line, 1, name);
 	}
 	if (s->gpu != 0) {
-		dxt_metric(d, "gpu_utilization_delta", s->gpu, "percent", span, "reported",
+		pr_dfx_metric(d->w, "gpu_utilization_delta", s->gpu, "percent", span, "reported",
 			   DXT_GPU_NOTE);
 		if (s->gpu < 0)
 			pr_writer_diag(d->w, "diffulex_gpu_util_negative", -1, s->line, 1,
@@ -388,26 +378,9 @@ static void dxt_flush(struct dxt *d)
 				       "delta of NVML utilization, not an average", name, s->gpu);
 	}
 	if (s->mem != 0)
-		dxt_metric(d, "memory_delta", s->mem * 1048576.0, "bytes", span, "reported",
+		pr_dfx_metric(d->w, "memory_delta", s->mem * 1048576.0, "bytes", span, "reported",
 			   DXT_MEM_NOTE);
-	{
-		json_t *custom = json_object_get(s->args, "custom_metrics"), *v;
-		const char *key;
-		struct pr_strbuf mn = PR_STRBUF_INIT;
-		json_object_foreach(custom, key, v) {
-			double x;
-			if (json_is_boolean(v))
-				x = json_is_true(v) ? 1 : 0;
-			else if (json_is_number(v))
-				x = json_number_value(v);
-			else
-				continue;
-			pr_strbuf_reset(&mn);
-			pr_strbuf_addf(&mn, "custom.%s", key);
-			dxt_metric(d, mn.buf, x, "", span, "reported", "record_metric() value");
-		}
-		pr_strbuf_release(&mn);
-	}
+	pr_dfx_custom_metrics(d->w, json_object_get(s->args, "custom_metrics"), span);
 	{
 		json_t *bd = json_object_get(s->args, "backend_data");
 		if (bd) {
@@ -545,19 +518,19 @@ static int dxt_total(struct dxt *d, const char *p, size_t n, long line)
 		case 0:
 			d->have_total_sections = 1;
 			d->total_sections = x;
-			dxt_metric(d, "summary.total_sections", x, "count", 0, "reported", NULL);
+			pr_dfx_metric(d->w, "summary.total_sections", x, "count", 0, "reported", NULL);
 			break;
 		case 1:
-			dxt_metric(d, "summary.total_duration", x * 1e9, "ns", 0, "reported",
+			pr_dfx_metric(d->w, "summary.total_duration", x * 1e9, "ns", 0, "reported",
 				   "Total Duration (2 decimals): the sum of all section durations");
 			break;
 		case 2:
-			dxt_metric(d, "summary.total_tokens", x, "count", 0, "reported", NULL);
+			pr_dfx_metric(d->w, "summary.total_tokens", x, "count", 0, "reported", NULL);
 			break;
 		default:
 			d->have_avg = 1;
 			d->avg = x;
-			dxt_metric(d, "summary.avg_throughput", x, "tokens/s", 0, "reported",
+			pr_dfx_metric(d->w, "summary.avg_throughput", x, "tokens/s", 0, "reported",
 				   "Average Throughput (2 decimals): total tokens / the duration of "
 				   "ALL sections (including sections without tokens)");
 			break;
@@ -682,7 +655,7 @@ static int dxt_parse(struct pr_source *src, struct pr_writer *w, struct pr_error
 			       "by the duration of all %lld; a derived summary.avg_throughput over "
 			       "the sections with tokens is stored",
 			       (long long)d.tok_sections, (long long)d.sections);
-		dxt_metric(&d, "summary.avg_throughput", d.tokens / d.tok_duration, "tokens/s", 0,
+		pr_dfx_metric(d.w, "summary.avg_throughput", d.tokens / d.tok_duration, "tokens/s", 0,
 			   "derived", "Tokens / the Duration of the sections that have tokens");
 	}
 	pr_writer_meta_set(w, "time_base", json_string(DXT_TIME_BASE));
