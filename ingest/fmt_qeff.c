@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ingest/datetime.h"
 #include "ingest/format.h"
 #include "ingest/jdoc.h"
 #include "store/pr_common.h"
@@ -87,77 +88,6 @@ static int qeff_sniff(const unsigned char *head, size_t n, const char *path)
 		i++;
 	if (n - i > 14 && !memcmp(head + i, "\"timestamps\":", 13))
 		return 40;
-	return 0;
-}
-
-/* Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm). */
-static int64_t days_from_civil(int64_t y, int64_t m, int64_t d)
-{
-	int64_t era, yoe, doy, doe;
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-static int digits(const char *s, int n, int64_t *out)
-{
-	int64_t v = 0;
-	int i;
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	*out = v;
-	return 0;
-}
-
-/*
- * ISO-8601 as Python's datetime.isoformat() writes it: YYYY-MM-DD[T ]HH:MM:SS
- * [.ffffff][Z|+HH:MM|-HH:MM]. Returns epoch ns (naive: as UTC, *naive = 1).
- */
-static int parse_iso(const char *s, int64_t *ns, int *naive)
-{
-	int64_t y, mo, d, h, mi, sec, frac = 0, oh, om, off = 0;
-	size_t n = strlen(s), i = 19;
-	int fd = 0;
-	if (n < 19 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') ||
-	    s[13] != ':' || s[16] != ':')
-		return -1;
-	if (digits(s, 4, &y) || digits(s + 5, 2, &mo) || digits(s + 8, 2, &d) ||
-	    digits(s + 11, 2, &h) || digits(s + 14, 2, &mi) || digits(s + 17, 2, &sec))
-		return -1;
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
-		return -1;
-	if (i < n && s[i] == '.') {
-		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, fd++)
-			if (fd < 9)
-				frac = frac * 10 + (s[i] - '0');
-		if (fd == 0)
-			return -1;
-		for (; fd < 9; fd++)
-			frac *= 10;
-	}
-	*naive = 1;
-	if (i < n && (s[i] == 'Z' || s[i] == 'z') && i + 1 == n) {
-		*naive = 0;
-		i++;
-	} else if (i < n && (s[i] == '+' || s[i] == '-')) {
-		if (n - i != 6 || s[i + 3] != ':' || digits(s + i + 1, 2, &oh) ||
-		    digits(s + i + 4, 2, &om) || oh > 23 || om > 59)
-			return -1;
-		off = (oh * 60 + om) * 60 * (s[i] == '+' ? 1 : -1);
-		*naive = 0;
-		i = n;
-	}
-	if (i != n)
-		return -1;
-	*ns = ((days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - off) *
-	       (int64_t)1000000000) +
-	      frac;
 	return 0;
 }
 
@@ -307,7 +237,7 @@ static int op_time(struct qeff *q, json_t *tv, size_t i, double *out)
 	if (json_is_string(tv)) {
 		int64_t ns;
 		int naive;
-		if (parse_iso(json_string_value(tv), &ns, &naive))
+		if (pr_parse_datetime(json_string_value(tv), strlen(json_string_value(tv)), &ns, &naive))
 			goto bad;
 		if (!q->has_origin) {
 			pr_writer_diag(q->w, "qeff_missing_start_time", -1, 0, 0,
@@ -571,7 +501,8 @@ static int qeff_parse(struct pr_source *src, struct pr_writer *w, struct pr_erro
 	st = json_object_get(q.doc, "start_time");
 	if (st) {
 		int naive;
-		if (!json_is_string(st) || parse_iso(json_string_value(st), &q.origin_ns, &naive)) {
+		if (!json_is_string(st) || pr_parse_datetime(json_string_value(st), strlen(json_string_value(st)),
+							     &q.origin_ns, &naive)) {
 			pr_error_set(err, PR_E_PARSE,
 				     "'start_time': expected an ISO-8601 datetime string");
 			goto out;
