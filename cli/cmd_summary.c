@@ -2,36 +2,47 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analyze/overview.h"
+#include "analyze/model.h"
 #include "cli/commands.h"
 #include "cli/input.h"
-#include "render/text_summary.h"
-#include "store/decimal.h"
+#include "render/text_report.h"
 
 static const struct pr_option opts[] = {
-	{ "top", 0, "N", "how many spans to list by self time (default 10)" },
+	{ "top", 0, "N", "rows in the top-spans table (default 10)" },
+	{ "json", 0, "FILE", "also write the analysis model (JSON; '-' = stdout, replacing the text)" },
+	{ "run", 0, "ID", "only this run of the store" },
 	{ "format", 0, "NAME", "force the input format" },
 	{ NULL, 0, NULL, NULL },
 };
 
+int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char *name,
+		    int64_t max, int64_t *out, struct pr_error *err);
+
 static int cmd_summary(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
+	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
 	struct pr_cli_input in;
-	struct pr_overview ov;
-	const char *top = pr_arg(cmd, a, "top");
-	int64_t n = 10;
-	if (top && (pr_decimal_scaled(top, strlen(top), 0, &n) || n < 0 || n > 100000))
-		return pr_error_set(err, PR_E_USAGE, "--top needs a number from 0 to 100000");
+	const char *json = pr_arg(cmd, a, "json");
+	int64_t top = 10, run = 0;
+	json_t *model;
+	int rc = 0;
+	if (pr_cli_uint_opt(cmd, a, "top", 100000, &top, err) ||
+	    pr_cli_uint_opt(cmd, a, "run", INT32_MAX, &run, err))
+		return -1;
+	mo.top_n = (size_t)top;
+	mo.run = (long)run;
 	if (pr_cli_input_open(&in, cmd->name, a->pos, a->npos, pr_arg(cmd, a, "format"), err))
 		return -1;
-	if (pr_overview_build(in.store, (size_t)n, &ov, err)) {
-		pr_cli_input_close(&in);
-		return -1;
-	}
-	pr_render_summary_text(&ov, stdout);
-	pr_overview_release(&ov);
+	model = pr_model_build(in.store, &mo, err);
 	pr_cli_input_close(&in);
-	return 0;
+	if (!model)
+		return -1;
+	if (json)
+		rc = pr_model_write(model, json, err);
+	if (!rc && (!json || strcmp(json, "-")))
+		pr_render_text_report(model, stdout);
+	json_decref(model);
+	return rc;
 }
 
 const struct pr_command pr_cmd_summary = {
@@ -40,7 +51,7 @@ const struct pr_command pr_cmd_summary = {
 	.min_pos = 1,
 	.max_pos = -1,
 	.opts = opts,
-	.usage = "summary INPUT... [--top N] [--format NAME]",
-	.summary = "print runs, steps, phases, top spans by self time, series and diagnostics",
+	.usage = "summary INPUT... [--top N] [--json FILE] [--run ID] [--format NAME]",
+	.summary = "print the console report: peaks, memory, phases, throughput, bottlenecks, advice",
 	.help = "INPUT is a store, trace files or directories (ingested into a temporary store).",
 };

@@ -1,6 +1,7 @@
 #!/bin/sh
-# t0004-summary: 'profreport summary INPUT...' prints, per run, the steps,
-# phases, top spans by self time and series sections; INPUT may be a store,
+# t0004-summary: 'profreport summary INPUT...' prints, per run, the console
+# report (peaks, memory statistics, phases, throughput, top spans by self
+# time, recommendations, diagnostics); INPUT may be a store,
 # trace files or directories (ingested into a temporary store that is
 # removed afterwards).
 # shellcheck source=lib.sh
@@ -15,14 +16,15 @@ run "$P" summary "$TORCH"
 expect_rc 0 "summary of the torch sample"
 expect_err_empty "summary of the torch sample"
 cp "$tmp/out" from-file.txt
-expect_out_has "run 1: trace_rank0.pt.trace.json  [chrome, torch.profiler]  rank 0/8" "summary run line"
-if ! grep -Eq "^  steps: $steps  mean " from-file.txt; then
+expect_out_has "run 1: trace_rank0.pt.trace.json" "summary run line"
+expect_out_has "format chrome, collector torch.profiler, rank 0 of 8" "summary run line"
+if ! grep -Eq "^  ProfilerStep#0: $steps steps, " from-file.txt; then
 	fail "summary: no 'steps: $steps' line (the sample has $steps ProfilerStep spans)"
 	show
 fi
 expect_out_has "ProfilerStep#0" "summary lists the step"
-for section in "phases:" "top spans by self time:" "series:"; do
-	expect_out_has "  $section" "summary has the '$section' section"
+for section in "Peak memory" "Memory statistics" "Phases (timeline)" "Throughput" "Top spans by self time" "Recommendations"; do
+	expect_out_has "$section" "summary has the '$section' section"
 done
 for phase in "## forward ##" "## backward ##" "## optimizer ##"; do
 	expect_out_has "$phase" "summary lists the phase '$phase'"
@@ -30,7 +32,7 @@ done
 expect_out_has "dev.mem.allocated" "summary lists the [memory] series"
 expect_out_has "dev.mem.reserved" "summary lists the [memory] series"
 # the default top list is 10 rows
-top=$(awk '/^  top spans by self time:/ { on = 1; getline; next } on && /^$/ { exit } on { n++ } END { print n + 0 }' from-file.txt)
+top=$(awk '/^Top spans by self time/ { on = 1; getline; next } on && /^$/ { exit } on { n++ } END { print n + 0 }' from-file.txt)
 [ "$top" = 10 ] || fail "summary: the top spans list has $top rows, expected 10 by default"
 ls "$TMPDIR" >leftover
 [ ! -s leftover ] || fail "summary of a file left temporary files: $(cat leftover)"
@@ -47,7 +49,7 @@ cmp -s from-file.txt "$tmp/out" || {
 # -- --top N
 run "$P" summary --top 3 st.db
 expect_rc 0 "summary --top 3"
-top=$(awk '/^  top spans by self time:/ { on = 1; getline; next } on && /^$/ { exit } on { n++ } END { print n + 0 }' "$tmp/out")
+top=$(awk '/^Top spans by self time/ { on = 1; getline; next } on && /^$/ { exit } on { n++ } END { print n + 0 }' "$tmp/out")
 [ "$top" = 3 ] || fail "summary --top 3 listed $top rows"
 
 # -- a directory: every trace in it is a run; other files are skipped quietly
@@ -58,11 +60,11 @@ echo "# notes" >dir/README.md
 run "$P" summary dir
 expect_rc 0 "summary of a directory"
 expect_err_empty "summary of a directory"
-expect_out_has "run 1: viztracer_like.json  [chrome, chrome-trace]" "summary of a directory"
-expect_out_has "run 2: trace_rank0.pt.trace.json  [chrome, torch.profiler]" "summary of a directory"
+expect_out_has "run 1: viztracer_like.json" "summary of a directory"
+expect_out_has "run 2: trace_rank0.pt.trace.json" "summary of a directory"
 [ "$(grep -c '^run ' "$tmp/out")" = 2 ] || fail "summary of a directory: expected 2 runs"
-if ! grep -Eq "^  steps: $steps  mean " "$tmp/out"; then
-	fail "summary of a directory: no 'steps: $steps' line"
+if ! grep -Eq "^  ProfilerStep#0: $steps steps, " "$tmp/out"; then
+	fail "summary of a directory: no 'ProfilerStep#0: $steps steps' line"
 fi
 
 # -- several files
@@ -71,6 +73,16 @@ expect_rc 0 "summary of two files"
 [ "$(grep -c '^run ' "$tmp/out")" = 2 ] || fail "summary of two files: expected 2 runs"
 ls "$TMPDIR" >leftover
 [ ! -s leftover ] || fail "summary left temporary files: $(cat leftover)"
+
+# -- --json: the model beside the text; --json - replaces the text
+run "$P" summary st.db --json model.json
+expect_rc 0 "summary --json FILE"
+expect_out_has "Peak memory" "summary --json FILE still prints the report"
+grep -q '"schema": "profreport-model"' model.json || fail "summary --json wrote no model"
+run "$P" summary st.db --json -
+expect_rc 0 "summary --json -"
+expect_out_has '"schema": "profreport-model"' "summary --json - prints the model"
+if grep -q '^Peak memory' "$tmp/out"; then fail "summary --json - also printed the text"; fi
 
 # -- a trace that fails to parse: one error line, exit 2, no report
 printf '[\n{"name": "a", "ph": "X" "ts": 1}]\n' >bad.json

@@ -1,0 +1,111 @@
+/*
+ * actx.h - the analysis context shared by the analyzers of one run
+ * (internal to analyze/).
+ *
+ * The driver (model.c) fills the run's identity, its series (samples
+ * loaded on demand), its phases and steps (spans of kind phase/section/
+ * stage and step, in start order with their nesting), then calls each
+ * analyzer in table order; later analyzers may read earlier sections of
+ * the run object (recommendations read all of them).
+ *
+ * OWNERSHIP: everything in the context belongs to it; analyzers borrow.
+ * Times are ns on the run's clock; "t" in the model = ts - run start.
+ */
+#ifndef PR_ACTX_H
+#define PR_ACTX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "analyze/model.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+struct pr_aseries {
+	int64_t id, count, ts_min, ts_max;
+	char *name, *device, *unit, *orig_unit;
+	double min, max;
+	int memory;   /* a memory-like quantity (bytes held), see actx.c */
+	int loaded;
+	size_t n;     /* samples, ordered by ts then arrival */
+	int64_t *ts;
+	double *v;
+};
+
+struct pr_aspan {
+	int64_t id, ts, dur;
+	char *name, *kind;
+	int depth;      /* nesting among the spans of this list */
+	size_t occurrence; /* 1-based count of this name so far */
+};
+
+struct pr_actx {
+	struct sqlite3 *db;
+	const struct pr_model_opts *opts;
+	int64_t run, ts_min, ts_max, dur, origin;
+	int has_extent, has_origin, synthetic;
+	char *format, *collector, *label;
+	json_t *meta;   /* run.meta parsed ({} when unreadable) */
+	json_t *out;    /* the run's model object being built */
+	struct pr_aseries *series;
+	size_t nseries;
+	struct pr_aspan *phases, *steps;
+	size_t nphases, nsteps;
+};
+
+/* One analyzer: adds its section to ctx->out. */
+struct pr_analyzer {
+	const char *name;
+	const char *summary;
+	int (*run)(struct pr_actx *ctx, struct pr_error *err);
+};
+
+extern const struct pr_analyzer pr_an_series, pr_an_phases, pr_an_peaks, pr_an_fragmentation,
+	pr_an_throughput, pr_an_bottlenecks, pr_an_leaks, pr_an_crosscheck,
+	pr_an_recommendations;
+
+/* ---- SQL helpers (errors become PR_E_STORE) ---- */
+int pr_actx_prep(struct pr_actx *ctx, const char *sql, struct sqlite3_stmt **st,
+		 struct pr_error *err) PR_MUST_CHECK; /* binds ?1 = run id */
+int pr_actx_done(struct pr_actx *ctx, struct sqlite3_stmt *st, int rc, struct pr_error *err);
+/* Text column or "" (borrowed until the next step). */
+const char *pr_actx_text(struct sqlite3_stmt *st, int col);
+
+/* ---- series ---- */
+/* The series of this run with that name and device (device NULL = first of the name). */
+struct pr_aseries *pr_actx_series(struct pr_actx *ctx, const char *name, const char *device);
+/* Loads the samples of s (no-op when loaded). */
+int pr_actx_load(struct pr_actx *ctx, struct pr_aseries *s, struct pr_error *err) PR_MUST_CHECK;
+/* Index of the first sample with ts >= t (n when none). */
+size_t pr_aseries_lower(const struct pr_aseries *s, int64_t t);
+/* Value at t: the last sample at or before t (NAN before the first). */
+double pr_aseries_at(const struct pr_aseries *s, int64_t t);
+
+/* ---- spans ---- */
+/* Innermost phase / step containing t (half-open [ts, ts+dur); zero-length spans match t == ts). */
+const struct pr_aspan *pr_actx_phase_at(const struct pr_actx *ctx, int64_t t);
+const struct pr_aspan *pr_actx_step_at(const struct pr_actx *ctx, int64_t t);
+/*
+ * The innermost host-side span open at t (GPU kernels/memcpy excluded:
+ * memory is allocated by host code), as {"name", "kind", "t_ns", "dur_ns"},
+ * or json null when none.
+ */
+json_t *pr_actx_span_at(struct pr_actx *ctx, int64_t t, struct pr_error *err);
+
+/* ---- reported metrics ---- */
+/* First reported metric of that exact name: 1 found, 0 not. */
+int pr_actx_metric(struct pr_actx *ctx, const char *name, double *value);
+
+/* ---- JSON helpers ---- */
+/* A number: integer when integral and exact in a double, real otherwise, null for NaN/Inf. */
+json_t *pr_jnum(double v);
+json_t *pr_jint(int64_t v);
+/* Object from alternating key, json_t* pairs ending with NULL (values stolen; NULL values skipped). */
+json_t *pr_jobj(const char *key, ...);
+/* Relative time of ts in the run, as a JSON integer (ns). */
+json_t *pr_actx_t(const struct pr_actx *ctx, int64_t ts);
+
+#endif

@@ -1,0 +1,341 @@
+/*
+ * an_bottlenecks.c - "bottlenecks":
+ *  - stages taking > 30 % of the run's wall time (Inferix's rule, with the
+ *    wall time as denominator instead of the sum of stage totals, so nested
+ *    stages are not double counted);
+ *  - top spans by self time and by total time with the nsys column set
+ *    (count, total, mean, median, min, max, std);
+ *  - memory pressure (used / total) with the share of samples in the zones
+ *    < 70 %, 70-85 %, >= 85 % (QNN plot rule);
+ *  - GPU idle: from utilisation samples (share at 0 %) and from kernel
+ *    spans (busy union over the GPU's active range; gaps > 500 ms as nsys
+ *    gpu_gaps; 30 chunks under 50 % busy as nsys gpu_time_util).
+ */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/actx.h"
+#include "analyze/stats.h"
+#include "store/xalloc.h"
+
+#define STAGE_SHARE 0.30
+#define GAP_NS 500000000LL
+#define CHUNKS 30
+#define CHUNK_UTIL 0.50
+
+static void stages(struct pr_actx *ctx, json_t *out)
+{
+	json_t *phases = json_object_get(ctx->out, "phases"), *items = json_array(), *v;
+	size_t i;
+	json_array_foreach(json_object_get(phases, "totals"), i, v)
+	{
+		double s = json_number_value(json_object_get(v, "share"));
+		if (json_is_number(json_object_get(v, "share")) && s > STAGE_SHARE)
+			json_array_append_new(items, pr_jobj("name", json_incref(json_object_get(v, "name")),
+							    "share", pr_jnum(s), "total_ns",
+							    json_incref(json_object_get(v, "union_ns")),
+							    "source", json_string("phases"), NULL));
+	}
+	json_array_foreach(json_object_get(phases, "stages"), i, v)
+	{
+		json_t *s = json_object_get(v, "share_of_wall");
+		if (json_is_number(s) && json_number_value(s) > STAGE_SHARE)
+			json_array_append_new(items, pr_jobj("name", json_incref(json_object_get(v, "name")),
+							    "share", json_incref(s), "total_ns",
+							    json_incref(json_object_get(v, "total_ns")),
+							    "source", json_string("inferix stages"), NULL));
+	}
+	json_object_set_new(out, "stages",
+			    pr_jobj("rule", json_string("phase or stage time / run wall time > 30 %"),
+				    "threshold", pr_jnum(STAGE_SHARE), "items", items, NULL));
+}
+
+static int median_of(struct pr_actx *ctx, const char *name, const char *kind, int64_t count,
+		     double *med, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+	double a = NAN, b = NAN;
+	if (pr_actx_prep(ctx,
+			 "SELECT s.dur FROM span s JOIN string n ON n.id = s.name_id WHERE s.run_id = ?1 "
+			 "AND n.value = ?2 AND s.kind = ?3 ORDER BY s.dur LIMIT 2 OFFSET ?4",
+			 &st, err))
+		return -1;
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, kind, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 4, (count - 1) / 2);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		a = (double)sqlite3_column_int64(st, 0);
+		if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			b = (double)sqlite3_column_int64(st, 0);
+	}
+	*med = count % 2 || isnan(b) ? a : (a + b) / 2;
+	return pr_actx_done(ctx, st, rc, err);
+}
+
+static int top(struct pr_actx *ctx, json_t *out, const char *key, const char *order,
+	       struct pr_error *err)
+{
+	char sql[1024];
+	sqlite3_stmt *st;
+	json_t *arr = json_array();
+	int rc;
+	json_object_set_new(out, key, arr);
+	snprintf(sql, sizeof(sql),
+		 "SELECT n.value, s.kind, count(*), sum(s.dur), sum(s.self), min(s.dur), max(s.dur), "
+		 "sum(CAST(s.dur AS REAL) * s.dur) FROM span s JOIN string n ON n.id = s.name_id "
+		 "WHERE s.run_id = ?1 AND s.self IS NOT NULL AND s.kind <> 'session' "
+		 "GROUP BY s.name_id, s.kind ORDER BY %s DESC, n.value, s.kind LIMIT ?2",
+		 order);
+	if (pr_actx_prep(ctx, sql, &st, err))
+		return -1;
+	sqlite3_bind_int64(st, 2, (int64_t)ctx->opts->top_n);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t cnt = sqlite3_column_int64(st, 2);
+		double tot = (double)sqlite3_column_int64(st, 3), sq = sqlite3_column_double(st, 7);
+		double mean = tot / (double)cnt, var = cnt > 1 ? (sq - tot * mean) / (double)(cnt - 1) : 0;
+		double med;
+		char *name = pr_xstrdup(pr_actx_text(st, 0)), *kind = pr_xstrdup(pr_actx_text(st, 1));
+		if (median_of(ctx, name, kind, cnt, &med, err)) {
+			free(name);
+			free(kind);
+			sqlite3_finalize(st);
+			return -1;
+		}
+		json_array_append_new(
+			arr, pr_jobj("name", json_string(name), "kind", json_string(kind), "count",
+				     pr_jint(cnt), "total_ns", pr_jnum(tot), "self_ns",
+				     pr_jint(sqlite3_column_int64(st, 4)), "mean_ns", pr_jnum(mean),
+				     "median_ns", pr_jnum(med), "min_ns",
+				     pr_jint(sqlite3_column_int64(st, 5)), "max_ns",
+				     pr_jint(sqlite3_column_int64(st, 6)), "std_ns",
+				     pr_jnum(var > 0 ? sqrt(var) : 0), "share_of_run",
+				     ctx->dur > 0 ? pr_jnum(tot / (double)ctx->dur) : json_null(), NULL));
+		free(name);
+		free(kind);
+	}
+	return pr_actx_done(ctx, st, rc, err);
+}
+
+/* Total capacity of a CUDA device from torch's deviceProperties (0 = unknown). */
+static double device_total(const struct pr_actx *ctx, const char *device)
+{
+	json_t *props = json_object_get(ctx->meta, "deviceProperties"), *p;
+	size_t i;
+	long id;
+	if (strncmp(device, "cuda:", 5))
+		return 0;
+	id = strtol(device + 5, NULL, 10);
+	json_array_foreach(props, i, p)
+	{
+		json_t *pid = json_object_get(p, "id");
+		if (json_is_integer(pid) && json_integer_value(pid) == id)
+			return json_number_value(json_object_get(p, "totalGlobalMem"));
+	}
+	return 0;
+}
+
+static void pressure_one(struct pr_actx *ctx, json_t *arr, const struct pr_aseries *used,
+			 const struct pr_aseries *total, double fixed_total, const char *basis)
+{
+	size_t k, n = 0, z[3] = { 0, 0, 0 }, pk = 0;
+	double sum = 0, peak = -1, cap = 0;
+	for (k = 0; k < used->n; k++) {
+		double t = total ? pr_aseries_at(total, used->ts[k]) : fixed_total, p;
+		if (!(t > 0) || isnan(used->v[k]))
+			continue;
+		p = used->v[k] / t * 100.0;
+		sum += p;
+		n++;
+		z[p < 70 ? 0 : p < 85 ? 1 : 2]++;
+		if (p > peak) {
+			peak = p;
+			pk = k;
+			cap = t;
+		}
+	}
+	if (!n)
+		return;
+	json_array_append_new(
+		arr, pr_jobj("series", json_string(used->name), "device", json_string(used->device),
+			     "basis", json_string(basis), "total", pr_jnum(cap), "peak_pct",
+			     pr_jnum(peak), "peak_t_ns", pr_actx_t(ctx, used->ts[pk]), "mean_pct",
+			     pr_jnum(sum / (double)n), "samples", pr_jint((int64_t)n), "zones",
+			     pr_jobj("low", pr_jnum((double)z[0] / (double)n), "medium",
+				     pr_jnum((double)z[1] / (double)n), "high",
+				     pr_jnum((double)z[2] / (double)n), NULL),
+			     NULL));
+}
+
+static int pressure(struct pr_actx *ctx, json_t *out, struct pr_error *err)
+{
+	json_t *arr = json_array();
+	size_t i;
+	json_object_set_new(out, "memory_pressure",
+			    pr_jobj("zones", json_string("low < 70 %, medium 70-85 %, high >= 85 %"),
+				    "items", arr, NULL));
+	for (i = 0; i < ctx->nseries; i++) {
+		struct pr_aseries *s = &ctx->series[i], *t = NULL;
+		const char *basis = NULL;
+		double fixed = 0;
+		if (!strcmp(s->name, "sys.mem.used")) {
+			t = pr_actx_series(ctx, "sys.mem.total", s->device);
+			basis = "used / total";
+		} else if (!strcmp(s->name, "gpu.mem.used")) {
+			t = pr_actx_series(ctx, "gpu.mem.total", s->device);
+			basis = "used / total";
+		} else if (!strcmp(s->name, "dev.mem.reserved") && (fixed = device_total(ctx, s->device)) > 0) {
+			basis = "reserved / deviceProperties.totalGlobalMem";
+		} else if (!strcmp(s->name, "sys.mem.available") &&
+			   (t = pr_actx_series(ctx, "sys.mem.total", s->device))) {
+			/* (total - available) / total: the kernel's own estimate of memory in use */
+			struct pr_aseries held = *s;
+			size_t k;
+			if (pr_actx_load(ctx, s, err) || pr_actx_load(ctx, t, err))
+				return -1;
+			held.v = pr_xcalloc(s->n ? s->n : 1, sizeof(double));
+			held.name = (char *)"sys.mem.total-available";
+			for (k = 0; k < s->n; k++)
+				held.v[k] = pr_aseries_at(t, s->ts[k]) - s->v[k];
+			pressure_one(ctx, arr, &held, t, 0, "(total - available) / total");
+			free(held.v);
+			continue;
+		}
+		if (!basis || (!t && fixed <= 0))
+			continue;
+		if (pr_actx_load(ctx, s, err) || (t && pr_actx_load(ctx, t, err)))
+			return -1;
+		pressure_one(ctx, arr, s, t, fixed, basis);
+	}
+	return 0;
+}
+
+static int gpu_kernels(struct pr_actx *ctx, json_t *out, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	int64_t first = INT64_MAX, last = INT64_MIN, busy = 0, cur_s = 0, cur_e = INT64_MIN, gaps = 0,
+		maxgap = 0, *iv = NULL;
+	size_t niv = 0, cap = 0, i, low = 0;
+	int rc;
+	json_t *o;
+	if (pr_actx_prep(ctx,
+			 "SELECT s.ts, s.ts + s.dur FROM span s WHERE s.run_id = ?1 AND "
+			 "s.kind IN ('kernel', 'memcpy', 'memset') ORDER BY s.ts",
+			 &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t a = sqlite3_column_int64(st, 0), b = sqlite3_column_int64(st, 1);
+		if (a < first)
+			first = a;
+		if (a > cur_e) {
+			if (cur_e != INT64_MIN) {
+				if (niv + 2 > cap) {
+					cap = cap ? cap * 2 : 256;
+					iv = pr_xreallocarray(iv, cap, sizeof(*iv));
+				}
+				iv[niv++] = cur_s;
+				iv[niv++] = cur_e;
+				busy += cur_e - cur_s;
+				if (a - cur_e > GAP_NS)
+					gaps++;
+				if (a - cur_e > maxgap)
+					maxgap = a - cur_e;
+			}
+			cur_s = a;
+			cur_e = b;
+		} else if (b > cur_e) {
+			cur_e = b;
+		}
+		if (b > last)
+			last = b;
+	}
+	if (pr_actx_done(ctx, st, rc, err)) {
+		free(iv);
+		return -1;
+	}
+	if (cur_e == INT64_MIN) {
+		free(iv);
+		return 0;
+	}
+	if (niv + 2 > cap)
+		iv = pr_xreallocarray(iv, cap + 2, sizeof(*iv));
+	iv[niv++] = cur_s;
+	iv[niv++] = cur_e;
+	busy += cur_e - cur_s;
+	/* utilisation in 30 equal chunks of the active range */
+	if (last > first) {
+		double w = (double)(last - first) / CHUNKS;
+		size_t c;
+		for (c = 0; c < CHUNKS; c++) {
+			double a = (double)first + w * (double)c, b = a + w, in = 0;
+			for (i = 0; i < niv; i += 2) {
+				double lo = fmax(a, (double)iv[i]), hi = fmin(b, (double)iv[i + 1]);
+				if (hi > lo)
+					in += hi - lo;
+			}
+			if (in / w < CHUNK_UTIL)
+				low++;
+		}
+	}
+	free(iv);
+	o = pr_jobj("active_ns", pr_jint(last - first), "busy_ns", pr_jint(busy), "idle_share",
+		    last > first ? pr_jnum(1.0 - (double)busy / (double)(last - first)) : json_null(),
+		    "gaps_over_500ms", pr_jint(gaps), "max_gap_ns", pr_jint(maxgap), "chunks",
+		    pr_jint(CHUNKS), "chunks_under_50pct", pr_jint((int64_t)low), "rule",
+		    json_string("busy = union of kernel/memcpy/memset spans over the first-to-last GPU "
+				"activity range; gaps > 500 ms (nsys gpu_gaps); 30 chunks < 50 % busy "
+				"(nsys gpu_time_util)"),
+		    NULL);
+	json_object_set_new(out, "gpu_kernels", o);
+	return 0;
+}
+
+static int gpu_util(struct pr_actx *ctx, json_t *out, struct pr_error *err)
+{
+	json_t *arr = json_array();
+	size_t i, k;
+	for (i = 0; i < ctx->nseries; i++) {
+		struct pr_aseries *s = &ctx->series[i];
+		struct pr_moments m;
+		size_t zero = 0;
+		if (strcmp(s->name, "gpu.util"))
+			continue;
+		if (pr_actx_load(ctx, s, err))
+			return -1;
+		if (!s->n)
+			continue;
+		pr_moments_init(&m);
+		for (k = 0; k < s->n; k++) {
+			pr_moments_add(&m, s->v[k]);
+			zero += s->v[k] <= 0;
+		}
+		json_array_append_new(arr, pr_jobj("device", json_string(s->device), "samples",
+						   pr_jint((int64_t)s->n), "mean_pct", pr_jnum(m.mean),
+						   "max_pct", pr_jnum(m.max), "idle_share",
+						   pr_jnum((double)zero / (double)s->n), NULL));
+	}
+	if (json_array_size(arr))
+		json_object_set_new(out, "gpu_util", arr);
+	else
+		json_decref(arr);
+	return 0;
+}
+
+static int run(struct pr_actx *ctx, struct pr_error *err)
+{
+	json_t *out = json_object();
+	json_object_set_new(ctx->out, "bottlenecks", out);
+	stages(ctx, out);
+	if (top(ctx, out, "top_self", "5", err) || top(ctx, out, "top_total", "4", err) ||
+	    pressure(ctx, out, err) || gpu_util(ctx, out, err) || gpu_kernels(ctx, out, err))
+		return -1;
+	return 0;
+}
+
+const struct pr_analyzer pr_an_bottlenecks = {
+	.name = "bottlenecks",
+	.summary = "stages over 30 % of wall time, top spans (nsys columns), memory pressure zones, GPU idle",
+	.run = run,
+};

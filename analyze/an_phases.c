@@ -1,0 +1,219 @@
+/*
+ * an_phases.c - "phases": every phase occurrence (spans of kind phase,
+ * section or stage: QEff operations, Diffulex sections, torch user
+ * annotations, a CSV phase column) with start, duration, share of the run,
+ * and per memory series the delta and peak from the samples inside the
+ * phase; disk read/write from cumulative counters; CPU mean/max. Repeated
+ * names stay separate occurrences and are also totalled per name; shares
+ * use the union of intervals, so nested or repeated phases are not double
+ * counted. Inferix writes only per-stage aggregates (no call times): those
+ * become "stages", with the share of the session's wall time.
+ */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/actx.h"
+#include "analyze/stats.h"
+#include "store/xalloc.h"
+
+/* Samples of s inside [t0, t1]: first and last index, or 0 when none. */
+static int inside(const struct pr_aseries *s, int64_t t0, int64_t t1, size_t *a, size_t *b)
+{
+	size_t i = pr_aseries_lower(s, t0), j = i;
+	if (i >= s->n || s->ts[i] > t1)
+		return 0;
+	j = pr_aseries_lower(s, t1 + 1);
+	*a = i;
+	*b = j - 1;
+	return 1;
+}
+
+static json_t *memory_in(struct pr_actx *ctx, int64_t t0, int64_t t1)
+{
+	json_t *arr = json_array();
+	size_t i, k, a, b;
+	for (i = 0; i < ctx->nseries; i++) {
+		struct pr_aseries *s = &ctx->series[i];
+		size_t pk;
+		if (!s->memory || !inside(s, t0, t1, &a, &b))
+			continue;
+		for (pk = a, k = a; k <= b; k++)
+			if (s->v[k] > s->v[pk])
+				pk = k;
+		json_array_append_new(
+			arr, pr_jobj("series", json_string(s->name), "device", json_string(s->device),
+				     "start", pr_jnum(s->v[a]), "end", pr_jnum(s->v[b]), "delta",
+				     pr_jnum(s->v[b] - s->v[a]), "peak", pr_jnum(s->v[pk]),
+				     "peak_t_ns", pr_actx_t(ctx, s->ts[pk]), "samples",
+				     pr_jint((int64_t)(b - a + 1)), NULL));
+	}
+	return arr;
+}
+
+static json_t *counter_delta(struct pr_actx *ctx, const char *name, int64_t t0, int64_t t1)
+{
+	struct pr_aseries *s = pr_actx_series(ctx, name, NULL);
+	size_t a, b;
+	if (!s || !inside(s, t0, t1, &a, &b))
+		return NULL;
+	return pr_jnum(s->v[b] - s->v[a]);
+}
+
+static json_t *cpu_in(struct pr_actx *ctx, int64_t t0, int64_t t1)
+{
+	struct pr_aseries *s = pr_actx_series(ctx, "cpu.util", "");
+	struct pr_moments m;
+	size_t a, b, k;
+	if (!s || !inside(s, t0, t1, &a, &b))
+		return NULL;
+	pr_moments_init(&m);
+	for (k = a; k <= b; k++)
+		pr_moments_add(&m, s->v[k]);
+	return pr_jobj("mean", pr_jnum(m.mean), "max", pr_jnum(m.max), "samples",
+		       pr_jint((int64_t)(b - a + 1)), NULL);
+}
+
+/* Length of the union of [ts, ts+dur) over spans selected by name (NULL = depth 0). */
+static int64_t union_len(const struct pr_actx *ctx, const char *name)
+{
+	int64_t total = 0, cur_end = INT64_MIN;
+	size_t i;
+	for (i = 0; i < ctx->nphases; i++) {
+		const struct pr_aspan *p = &ctx->phases[i];
+		int64_t e = p->ts + p->dur;
+		if (name ? strcmp(p->name, name) != 0 : p->depth != 0)
+			continue;
+		if (p->ts >= cur_end) {
+			total += p->dur;
+			cur_end = e;
+		} else if (e > cur_end) {
+			total += e - cur_end;
+			cur_end = e;
+		}
+	}
+	return total;
+}
+
+static json_t *share(const struct pr_actx *ctx, int64_t ns)
+{
+	return ctx->dur > 0 ? pr_jnum((double)ns / (double)ctx->dur) : json_null();
+}
+
+static void totals(struct pr_actx *ctx, json_t *out)
+{
+	json_t *arr = json_array();
+	size_t i, j;
+	for (i = 0; i < ctx->nphases; i++) {
+		const struct pr_aspan *p = &ctx->phases[i];
+		struct pr_moments m;
+		int64_t sum = 0, u;
+		if (p->occurrence != 1)
+			continue;
+		pr_moments_init(&m);
+		for (j = i; j < ctx->nphases; j++)
+			if (!strcmp(ctx->phases[j].name, p->name)) {
+				pr_moments_add(&m, (double)ctx->phases[j].dur);
+				sum += ctx->phases[j].dur;
+			}
+		u = union_len(ctx, p->name);
+		json_array_append_new(
+			arr, pr_jobj("name", json_string(p->name), "kind", json_string(p->kind),
+				     "count", pr_jnum(m.n), "total_ns", pr_jint(sum), "union_ns",
+				     pr_jint(u), "mean_ns", pr_jnum(m.mean), "min_ns", pr_jnum(m.min),
+				     "max_ns", pr_jnum(m.max), "std_ns",
+				     pr_jnum(pr_moments_std(&m, 1)), "share", share(ctx, u), NULL));
+	}
+	json_object_set_new(out, "totals", arr);
+}
+
+/* Inferix: stage_analysis.stages.<name>.<field> metrics -> stages. */
+static int inferix_stages(struct pr_actx *ctx, json_t *out, struct pr_error *err)
+{
+	static const char pre[] = "stage_analysis.stages.";
+	sqlite3_stmt *st;
+	json_t *arr = json_array();
+	double wall = 0;
+	int rc, have_wall = pr_actx_metric(ctx, "session_info.duration", &wall);
+	if (pr_actx_prep(ctx,
+			 "SELECT name, value FROM metric WHERE run_id = ?1 AND origin = 'reported' "
+			 "AND name LIKE 'stage_analysis.stages.%.total_time' ORDER BY id",
+			 &st, err)) {
+		json_decref(arr);
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *full = pr_actx_text(st, 0);
+		size_t n = strlen(full) - strlen(pre) - strlen(".total_time");
+		char *name = pr_xstrndup(full + strlen(pre), n), key[600];
+		double total = sqlite3_column_double(st, 1), count = 0, mn = NAN, mx = NAN, pct = NAN;
+		snprintf(key, sizeof(key), "%s%s.call_count", pre, name);
+		pr_actx_metric(ctx, key, &count);
+		snprintf(key, sizeof(key), "%s%s.min_time", pre, name);
+		pr_actx_metric(ctx, key, &mn);
+		snprintf(key, sizeof(key), "%s%s.max_time", pre, name);
+		pr_actx_metric(ctx, key, &mx);
+		snprintf(key, sizeof(key), "%s%s.percentage_of_total", pre, name);
+		pr_actx_metric(ctx, key, &pct);
+		json_array_append_new(
+			arr,
+			pr_jobj("name", json_string(name), "count", pr_jnum(count), "total_ns",
+				pr_jnum(total), "mean_ns", pr_jnum(count > 0 ? total / count : NAN),
+				"min_ns", pr_jnum(mn), "max_ns", pr_jnum(mx), "share_of_wall",
+				have_wall && wall > 0 ? pr_jnum(total / wall) : json_null(),
+				"reported_percentage", pr_jnum(pct), NULL));
+		free(name);
+	}
+	if (pr_actx_done(ctx, st, rc, err)) {
+		json_decref(arr);
+		return -1;
+	}
+	if (json_array_size(arr)) {
+		json_object_set_new(out, "stages", arr);
+		json_object_set_new(out, "stages_wall_ns", have_wall ? pr_jnum(wall) : json_null());
+	} else {
+		json_decref(arr);
+	}
+	return 0;
+}
+
+static int run(struct pr_actx *ctx, struct pr_error *err)
+{
+	json_t *out = json_object(), *occ = json_array();
+	size_t i, cap = ctx->opts->max_phases;
+	json_object_set_new(ctx->out, "phases", out);
+	json_object_set_new(out, "occurrences", occ);
+	for (i = 0; i < ctx->nseries; i++)
+		if (pr_actx_load(ctx, &ctx->series[i], err))
+			return -1;
+	for (i = 0; i < ctx->nphases && i < cap; i++) {
+		const struct pr_aspan *p = &ctx->phases[i];
+		int64_t t1 = p->ts + p->dur;
+		json_t *o = pr_jobj("name", json_string(p->name), "kind", json_string(p->kind),
+				    "occurrence", pr_jint((int64_t)p->occurrence), "depth",
+				    pr_jint(p->depth), "t_ns", pr_actx_t(ctx, p->ts), "dur_ns",
+				    pr_jint(p->dur), "share", share(ctx, p->dur), "memory",
+				    memory_in(ctx, p->ts, t1), NULL);
+		json_t *rd = counter_delta(ctx, "disk.read", p->ts, t1);
+		json_t *wr = counter_delta(ctx, "disk.write", p->ts, t1);
+		json_t *cpu = cpu_in(ctx, p->ts, t1);
+		if (rd || wr)
+			json_object_set_new(o, "disk", pr_jobj("read", rd ? rd : json_null(), "write",
+							      wr ? wr : json_null(), NULL));
+		if (cpu)
+			json_object_set_new(o, "cpu", cpu);
+		json_array_append_new(occ, o);
+	}
+	if (ctx->nphases > cap)
+		json_object_set_new(out, "occurrences_more", pr_jint((int64_t)(ctx->nphases - cap)));
+	totals(ctx, out);
+	json_object_set_new(out, "coverage", ctx->nphases ? share(ctx, union_len(ctx, NULL)) : json_null());
+	return inferix_stages(ctx, out, err);
+}
+
+const struct pr_analyzer pr_an_phases = {
+	.name = "phases",
+	.summary = "phase occurrences with duration, share, memory delta/peak, disk, CPU; totals per name",
+	.run = run,
+};

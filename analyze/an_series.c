@@ -1,0 +1,93 @@
+/*
+ * an_series.c - "series": every time series of the run with its statistics
+ * and a timeline for the panels, reduced to min/max per bucket (in time
+ * order) when longer than opts->timeline_points, so a 10 M-sample series
+ * costs the model as much as a 2 k one and draws the same.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "analyze/actx.h"
+#include "analyze/stats.h"
+
+static json_t *timeline(const struct pr_actx *ctx, const struct pr_aseries *s)
+{
+	json_t *t = json_array(), *v = json_array();
+	size_t cap = ctx->opts->timeline_points, i;
+	if (s->n <= cap) {
+		for (i = 0; i < s->n; i++) {
+			json_array_append_new(t, pr_actx_t(ctx, s->ts[i]));
+			json_array_append_new(v, pr_jnum(s->v[i]));
+		}
+	} else {
+		size_t buckets = cap / 2 ? cap / 2 : 1, b;
+		int64_t t0 = s->ts[0], span = s->ts[s->n - 1] - s->ts[0] + 1;
+		i = 0;
+		for (b = 0; b < buckets && i < s->n; b++) {
+			int64_t end = t0 + (int64_t)((double)span * (double)(b + 1) / (double)buckets);
+			size_t lo = i, hi = i;
+			if (b + 1 == buckets)
+				end = INT64_MAX;
+			for (; i < s->n && s->ts[i] < end; i++) {
+				if (s->v[i] < s->v[lo])
+					lo = i;
+				if (s->v[i] > s->v[hi])
+					hi = i;
+			}
+			if (i == lo && i == hi)
+				continue; /* empty bucket */
+			if (lo > hi) {
+				size_t x = lo;
+				lo = hi;
+				hi = x;
+			}
+			json_array_append_new(t, pr_actx_t(ctx, s->ts[lo]));
+			json_array_append_new(v, pr_jnum(s->v[lo]));
+			if (hi != lo) {
+				json_array_append_new(t, pr_actx_t(ctx, s->ts[hi]));
+				json_array_append_new(v, pr_jnum(s->v[hi]));
+			}
+		}
+	}
+	return pr_jobj("t_ns", t, "v", v, "reduced", json_boolean(s->n > cap), NULL);
+}
+
+static int run(struct pr_actx *ctx, struct pr_error *err)
+{
+	json_t *arr = json_array();
+	size_t i, j;
+	json_object_set_new(ctx->out, "series", arr);
+	for (i = 0; i < ctx->nseries; i++) {
+		struct pr_aseries *s = &ctx->series[i];
+		struct pr_moments m;
+		json_t *o;
+		if (pr_actx_load(ctx, s, err))
+			return -1;
+		pr_moments_init(&m);
+		for (j = 0; j < s->n; j++)
+			if (isfinite(s->v[j]))
+				pr_moments_add(&m, s->v[j]);
+		o = pr_jobj("name", json_string(s->name), "device", json_string(s->device), "unit",
+			    json_string(s->unit), "orig_unit", json_string(s->orig_unit), "memory",
+			    json_boolean(s->memory), "count", pr_jint((int64_t)s->n), NULL);
+		if (s->n) {
+			json_object_set_new(o, "min", pr_jnum(m.min));
+			json_object_set_new(o, "max", pr_jnum(m.max));
+			json_object_set_new(o, "mean", pr_jnum(m.mean));
+			json_object_set_new(o, "first", pr_jnum(s->v[0]));
+			json_object_set_new(o, "last", pr_jnum(s->v[s->n - 1]));
+			json_object_set_new(o, "t_first_ns", pr_actx_t(ctx, s->ts[0]));
+			json_object_set_new(o, "t_last_ns", pr_actx_t(ctx, s->ts[s->n - 1]));
+		}
+		if (ctx->opts->timeline_points)
+			json_object_set_new(o, "timeline", timeline(ctx, s));
+		json_array_append_new(arr, o);
+	}
+	return 0;
+}
+
+const struct pr_analyzer pr_an_series = {
+	.name = "series",
+	.summary = "every time series: count, min, max, mean, first, last, reduced timeline",
+	.run = run,
+};

@@ -1,0 +1,400 @@
+/* model.c - the analysis driver: runs -> context -> analyzers -> JSON model. */
+#include "analyze/model.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/actx.h"
+#include "store/xalloc.h"
+
+/* In order: later analyzers read the sections of earlier ones. */
+static const struct pr_analyzer *const analyzers[] = {
+	&pr_an_series,     &pr_an_phases,      &pr_an_peaks,     &pr_an_fragmentation,
+	&pr_an_throughput, &pr_an_bottlenecks, &pr_an_leaks,     &pr_an_crosscheck,
+	&pr_an_recommendations,
+};
+
+static int starts(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+static int ends(const char *s, const char *p)
+{
+	size_t n = strlen(s), m = strlen(p);
+	return n >= m && !strcmp(s + n - m, p);
+}
+
+/*
+ * Memory-like: a quantity of bytes held. Capacities (gpu.mem.total,
+ * sys.mem.total, ...), headroom (".free", ".available") and cumulative I/O
+ * counters ("disk.") are bytes but not memory held. dev.mem.total (the sum
+ * of torch's memory categories) is memory held.
+ */
+static int memory_like(const char *name, const char *unit)
+{
+	static const char *const capacities[] = { "gpu.mem.total", "sys.mem.total", "sys.swap.total",
+						  "torch_total_memory" };
+	size_t i;
+	if (strcmp(unit, "bytes"))
+		return 0;
+	for (i = 0; i < PR_ARRAY_SIZE(capacities); i++)
+		if (!strcmp(name, capacities[i]))
+			return 0;
+	if (starts(name, "disk.") || ends(name, ".free") || ends(name, ".available"))
+		return 0;
+	return 1;
+}
+
+static int load_series(struct pr_actx *ctx, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
+	if (pr_actx_prep(ctx,
+			 "SELECT id, name, device, unit, ifnull(orig_unit, ''), count, min, max, "
+			 "ifnull(ts_min, 0), ifnull(ts_max, 0) FROM series WHERE run_id = ?1 "
+			 "ORDER BY name, device, id",
+			 &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pr_aseries *s;
+		if (ctx->nseries == cap) {
+			cap = cap ? cap * 2 : 16;
+			ctx->series = pr_xreallocarray(ctx->series, cap, sizeof(*ctx->series));
+		}
+		s = &ctx->series[ctx->nseries++];
+		memset(s, 0, sizeof(*s));
+		s->id = sqlite3_column_int64(st, 0);
+		s->name = pr_xstrdup(pr_actx_text(st, 1));
+		s->device = pr_xstrdup(pr_actx_text(st, 2));
+		s->unit = pr_xstrdup(pr_actx_text(st, 3));
+		s->orig_unit = pr_xstrdup(pr_actx_text(st, 4));
+		s->count = sqlite3_column_int64(st, 5);
+		s->min = sqlite3_column_double(st, 6);
+		s->max = sqlite3_column_double(st, 7);
+		s->ts_min = sqlite3_column_int64(st, 8);
+		s->ts_max = sqlite3_column_int64(st, 9);
+		s->memory = memory_like(s->name, s->unit);
+	}
+	return pr_actx_done(ctx, st, rc, err);
+}
+
+/* Spans of the given kinds in start order (outer first), with nesting depth and occurrence numbers. */
+static int load_spans(struct pr_actx *ctx, const char *kinds_sql, struct pr_aspan **out,
+		      size_t *n, struct pr_error *err)
+{
+	char sql[512];
+	sqlite3_stmt *st;
+	size_t cap = 0, depth = 0, i, j;
+	int64_t *stack_end = NULL;
+	int rc;
+	snprintf(sql, sizeof(sql),
+		 "SELECT s.id, s.ts, s.dur, n.value, s.kind FROM span s JOIN string n ON "
+		 "n.id = s.name_id WHERE s.run_id = ?1 AND s.kind IN (%s) "
+		 "ORDER BY s.ts, s.dur DESC, s.id",
+		 kinds_sql);
+	if (pr_actx_prep(ctx, sql, &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pr_aspan *p;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			*out = pr_xreallocarray(*out, cap, sizeof(**out));
+			stack_end = pr_xreallocarray(stack_end, cap, sizeof(*stack_end));
+		}
+		p = &(*out)[(*n)++];
+		memset(p, 0, sizeof(*p));
+		p->id = sqlite3_column_int64(st, 0);
+		p->ts = sqlite3_column_int64(st, 1);
+		p->dur = sqlite3_column_int64(st, 2);
+		p->name = pr_xstrdup(pr_actx_text(st, 3));
+		p->kind = pr_xstrdup(pr_actx_text(st, 4));
+		while (depth && stack_end[depth - 1] <= p->ts &&
+		       !(stack_end[depth - 1] == p->ts && p->dur == 0))
+			depth--;
+		p->depth = (int)depth;
+		stack_end[depth++] = p->ts + p->dur;
+	}
+	free(stack_end);
+	/* occurrence numbers: the k-th span of a name (quadratic only in distinct names seen) */
+	for (i = 0; i < *n; i++) {
+		size_t k = 1;
+		for (j = i; j-- > 0;)
+			if (!strcmp((*out)[j].name, (*out)[i].name)) {
+				k = (*out)[j].occurrence + 1;
+				break;
+			}
+		(*out)[i].occurrence = k;
+	}
+	return pr_actx_done(ctx, st, rc, err);
+}
+
+static void free_spans(struct pr_aspan *v, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].kind);
+	}
+	free(v);
+}
+
+static void ctx_release(struct pr_actx *ctx)
+{
+	size_t i;
+	for (i = 0; i < ctx->nseries; i++) {
+		struct pr_aseries *s = &ctx->series[i];
+		free(s->name);
+		free(s->device);
+		free(s->unit);
+		free(s->orig_unit);
+		free(s->ts);
+		free(s->v);
+	}
+	free(ctx->series);
+	free_spans(ctx->phases, ctx->nphases);
+	free_spans(ctx->steps, ctx->nsteps);
+	free(ctx->format);
+	free(ctx->collector);
+	free(ctx->label);
+	json_decref(ctx->meta);
+}
+
+static json_t *opt_int(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL ? json_null()
+							   : pr_jint(sqlite3_column_int64(st, col));
+}
+
+static int reported_and_diags(struct pr_actx *ctx, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	json_t *rep = json_array(), *diags = json_array();
+	size_t n = 0, more = 0;
+	int rc;
+	json_object_set_new(ctx->out, "reported", rep);
+	json_object_set_new(ctx->out, "diagnostics", diags);
+	if (pr_actx_prep(ctx,
+			 "SELECT name, value, ifnull(unit, ''), ifnull(detail, '') FROM metric "
+			 "WHERE run_id = ?1 AND origin = 'reported' ORDER BY id",
+			 &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n++ >= 200) {
+			more++;
+			continue;
+		}
+		json_array_append_new(
+			rep, pr_jobj("name", json_string(pr_actx_text(st, 0)), "value",
+				     sqlite3_column_type(st, 1) == SQLITE_NULL
+					     ? json_null()
+					     : pr_jnum(sqlite3_column_double(st, 1)),
+				     "unit", json_string(pr_actx_text(st, 2)), "detail",
+				     json_string(pr_actx_text(st, 3)), NULL));
+	}
+	if (pr_actx_done(ctx, st, rc, err))
+		return -1;
+	if (more)
+		json_object_set_new(ctx->out, "reported_more", pr_jint((int64_t)more));
+	if (pr_actx_prep(ctx,
+			 "SELECT code, count, line, col, message FROM diag WHERE run_id = ?1 "
+			 "ORDER BY code, line, col",
+			 &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		json_array_append_new(
+			diags, pr_jobj("code", json_string(pr_actx_text(st, 0)), "count",
+				       pr_jint(sqlite3_column_int64(st, 1)), "line", opt_int(st, 2),
+				       "column", opt_int(st, 3), "message",
+				       json_string(pr_actx_text(st, 4)), NULL));
+	return pr_actx_done(ctx, st, rc, err);
+}
+
+static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *opts,
+		     json_t *runs, struct pr_error *err)
+{
+	struct pr_actx ctx;
+	json_error_t jerr;
+	json_t *clock;
+	size_t i;
+	int ret = -1;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.db = db;
+	ctx.opts = opts;
+	ctx.run = sqlite3_column_int64(rs, 0);
+	ctx.format = pr_xstrdup(pr_actx_text(rs, 1));
+	ctx.collector = pr_xstrdup(pr_actx_text(rs, 2));
+	ctx.label = pr_xstrdup(pr_actx_text(rs, 3));
+	ctx.has_extent = sqlite3_column_type(rs, 7) != SQLITE_NULL;
+	ctx.ts_min = sqlite3_column_int64(rs, 7);
+	ctx.ts_max = sqlite3_column_int64(rs, 8);
+	ctx.dur = ctx.ts_max - ctx.ts_min;
+	ctx.has_origin = sqlite3_column_type(rs, 9) != SQLITE_NULL;
+	ctx.origin = sqlite3_column_int64(rs, 9);
+	ctx.synthetic = sqlite3_column_int(rs, 10);
+	ctx.meta = json_loads(pr_actx_text(rs, 11), 0, &jerr);
+	if (!json_is_object(ctx.meta)) {
+		json_decref(ctx.meta);
+		ctx.meta = json_object();
+	}
+
+	clock = pr_jobj("start_ns", pr_jint(ctx.ts_min), "end_ns", pr_jint(ctx.ts_max),
+			"duration_ns", ctx.has_extent ? pr_jint(ctx.dur) : json_null(),
+			"epoch_start_ns",
+			ctx.has_origin && ctx.has_extent ? pr_jint(ctx.origin + ctx.ts_min) : json_null(),
+			"synthetic", json_boolean(ctx.synthetic), NULL);
+	ctx.out = pr_jobj("id", pr_jint(ctx.run), "label", json_string(ctx.label), "source",
+			  json_string(pr_actx_text(rs, 4)), "format", json_string(ctx.format),
+			  "collector", json_string(ctx.collector), "rank", opt_int(rs, 5),
+			  "world_size", opt_int(rs, 6), "clock", clock, "counts",
+			  pr_jobj("spans", pr_jint(sqlite3_column_int64(rs, 12)), "samples",
+				  pr_jint(sqlite3_column_int64(rs, 13)), "instants",
+				  pr_jint(sqlite3_column_int64(rs, 14)), NULL),
+			  NULL);
+	json_array_append_new(runs, ctx.out);
+
+	if (load_series(&ctx, err) ||
+	    load_spans(&ctx, "'phase', 'section', 'stage'", &ctx.phases, &ctx.nphases, err) ||
+	    load_spans(&ctx, "'step'", &ctx.steps, &ctx.nsteps, err))
+		goto out;
+	for (i = 0; i < PR_ARRAY_SIZE(analyzers); i++)
+		if (analyzers[i]->run(&ctx, err))
+			goto out;
+	if (reported_and_diags(&ctx, err))
+		goto out;
+	ret = 0;
+out:
+	ctx_release(&ctx);
+	return ret;
+}
+
+json_t *pr_model_build(struct pr_store *store, const struct pr_model_opts *opts,
+		       struct pr_error *err)
+{
+	sqlite3 *db = pr_store_db(store);
+	sqlite3_stmt *rs;
+	json_t *model, *runs = json_array();
+	int rc;
+
+	model = pr_jobj("schema", json_string(PR_MODEL_SCHEMA), "version",
+			pr_jint(PR_MODEL_VERSION), "runs", runs, NULL);
+	if (sqlite3_prepare_v2(db,
+			       "SELECT id, format, ifnull(collector, ''), ifnull(label, ''), source, "
+			       "rank, world_size, ts_min, ts_max, time_origin_ns, time_synthetic, meta, "
+			       "span_count, sample_count, instant_count FROM run "
+			       "WHERE ?1 = 0 OR id = ?1 ORDER BY id",
+			       -1, &rs, NULL) != SQLITE_OK) {
+		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
+		json_decref(model);
+		return NULL;
+	}
+	sqlite3_bind_int64(rs, 1, opts->run);
+	while ((rc = sqlite3_step(rs)) == SQLITE_ROW)
+		if (build_run(db, rs, opts, runs, err)) {
+			sqlite3_finalize(rs);
+			json_decref(model);
+			return NULL;
+		}
+	sqlite3_finalize(rs);
+	if (rc != SQLITE_DONE) {
+		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
+		json_decref(model);
+		return NULL;
+	}
+	if (opts->run && json_array_size(runs) == 0) {
+		pr_error_set(err, PR_E_USAGE, "no run %ld in the store", opts->run);
+		json_decref(model);
+		return NULL;
+	}
+	return model;
+}
+
+#define DUMP_FLAGS (JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12))
+
+char *pr_model_dumps(const json_t *model)
+{
+	return json_dumps(model, DUMP_FLAGS);
+}
+
+int pr_model_write(const json_t *model, const char *path, struct pr_error *err)
+{
+	char *text = pr_model_dumps(model), *tmp;
+	size_t len = strlen(text), tl;
+	FILE *f;
+	int bad;
+	if (!strcmp(path, "-")) {
+		bad = fwrite(text, 1, len, stdout) != len || fputc('\n', stdout) == EOF;
+		free(text);
+		return bad ? pr_error_set(err, PR_E_IO, "cannot write the model to stdout") : 0;
+	}
+	tl = strlen(path) + 16;
+	tmp = pr_xmalloc(tl);
+	snprintf(tmp, tl, "%s.tmp%ld", path, (long)getpid());
+	f = fopen(tmp, "wb");
+	if (!f) {
+		pr_error_set(err, PR_E_IO, "cannot create '%s': %s", tmp, strerror(errno));
+		free(tmp);
+		free(text);
+		return -1;
+	}
+	bad = fwrite(text, 1, len, f) != len || fputc('\n', f) == EOF;
+	bad |= fclose(f) != 0;
+	free(text);
+	if (bad || rename(tmp, path)) {
+		pr_error_set(err, PR_E_IO, "cannot write '%s': %s", path, strerror(errno));
+		remove(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+json_t *pr_model_load(const char *path, struct pr_error *err)
+{
+	json_error_t jerr;
+	json_t *m = json_load_file(path, 0, &jerr), *s, *v;
+	if (!m) {
+		pr_error_at(err, PR_E_PARSE, -1, jerr.line, jerr.column, "%s", jerr.text);
+		pr_error_set_source(err, path);
+		return NULL;
+	}
+	s = json_object_get(m, "schema");
+	v = json_object_get(m, "version");
+	if (!json_is_string(s) || strcmp(json_string_value(s), PR_MODEL_SCHEMA) ||
+	    !json_is_integer(v) || !json_is_array(json_object_get(m, "runs"))) {
+		json_decref(m);
+		pr_error_set(err, PR_E_FORMAT, "not a profreport model (no \"schema\": \"%s\")",
+			     PR_MODEL_SCHEMA);
+		pr_error_set_source(err, path);
+		return NULL;
+	}
+	if (json_integer_value(v) != PR_MODEL_VERSION) {
+		pr_error_set(err, PR_E_FORMAT, "model version %lld is not supported (this is %d)",
+			     (long long)json_integer_value(v), PR_MODEL_VERSION);
+		pr_error_set_source(err, path);
+		json_decref(m);
+		return NULL;
+	}
+	return m;
+}
+
+int pr_model_sniff(const char *path)
+{
+	char head[256];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	n = fread(head, 1, sizeof(head) - 1, f);
+	fclose(f);
+	head[n] = 0;
+	return strstr(head, "\"schema\"") && strstr(head, "\"" PR_MODEL_SCHEMA "\"");
+}

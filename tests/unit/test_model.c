@@ -1,0 +1,303 @@
+/*
+ * test_model.c - the analysis model against numbers computed by hand (or
+ * by a few lines of Python over the sample files, written out in the
+ * comments), never copied from the program's output.
+ */
+#include "tests/unit/helpers.h"
+
+#include <fcntl.h>
+#include <math.h>
+
+#include "analyze/model.h"
+
+static json_t *model_of(const char *const *rel, size_t n, const char *fmt)
+{
+	struct pr_model_opts o = PR_MODEL_OPTS_INIT;
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_store *st = open_store();
+	json_t *m;
+	size_t i;
+	for (i = 0; i < n; i++) {
+		char *p = sample_path(rel[i]);
+		ingest_ok(st, p, fmt);
+		free(p);
+	}
+	o.timeline_points = 0;
+	m = pr_model_build(st, &o, &err);
+	if (!m)
+		fail_msg("model: %s", err.text);
+	pr_store_close(st);
+	return m;
+}
+
+static json_t *model_text(const char *text, const char *fmt)
+{
+	struct pr_model_opts o = PR_MODEL_OPTS_INIT;
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_store *st = open_store();
+	json_t *m;
+	ingest_text(st, text, fmt);
+	m = pr_model_build(st, &o, &err);
+	if (!m)
+		fail_msg("model: %s", err.text);
+	pr_store_close(st);
+	return m;
+}
+
+/* Value at a path like "peaks/0/value" ("/"-separated; numbers index arrays). */
+static json_t *at(json_t *o, const char *path)
+{
+	char key[128];
+	while (o && *path) {
+		size_t n = strcspn(path, "/");
+		memcpy(key, path, n);
+		key[n] = 0;
+		if (json_is_array(o))
+			o = json_array_get(o, strtoul(key, NULL, 10));
+		else
+			o = json_object_get(o, key);
+		path += n + (path[n] == '/');
+	}
+	return o;
+}
+
+static double d(json_t *o, const char *path)
+{
+	json_t *v = at(o, path);
+	if (!json_is_number(v))
+		fail_msg("'%s' is not a number", path);
+	return json_number_value(v);
+}
+
+static const char *s(json_t *o, const char *path)
+{
+	json_t *v = at(o, path);
+	if (!json_is_string(v))
+		fail_msg("'%s' is not a string", path);
+	return json_string_value(v);
+}
+
+static json_t *find(json_t *arr, const char *key, const char *value)
+{
+	json_t *v;
+	size_t i;
+	json_array_foreach(arr, i, v)
+		if (json_is_string(json_object_get(v, key)) &&
+		    !strcmp(json_string_value(json_object_get(v, key)), value))
+			return v;
+	fail_msg("no element with %s = '%s'", key, value);
+	return NULL;
+}
+
+#define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+
+/*
+ * QEff sample: max(rss_memory) = 2480.8680905176807 MiB at timestamps[i] =
+ * 4.9383 s after the first sample; the operations put 4.938 s inside
+ * "Compilation" (marked 09:26:56.351693, next mark 09:26:58.581893, first
+ * sample 09:26:53.589793 -> [2.7619, 4.9921] s). The report's own
+ * "Peak during: Compilation" agrees.
+ */
+static void test_qeff(void **state)
+{
+	const char *in[] = { "qeff/qeff_profile.json" };
+	json_t *m = model_of(in, 1, "qeff"), *r = at(m, "runs/0"), *pk;
+	(void)state;
+	pk = find(at(r, "peaks"), "series", "mem.rss");
+	near(d(pk, "value") / 1048576.0, 2480.8680905176807, 1e-6);
+	near(d(pk, "t_ns") / 1e9, 4.9383, 1e-3);
+	assert_string_equal(s(pk, "phase/name"), "Compilation");
+	/* Export is marked twice: two occurrences, totalled once per name */
+	assert_int_equal((int)d(find(at(r, "phases/totals"), "name", "Export"), "count"), 2);
+	/* its reported phase delta is the last occurrence's and agrees; Model Loading's does not */
+	assert_true(json_is_true(at(find(at(r, "crosscheck"), "topic",
+					 "phase 'Export' RSS delta (last occurrence)"), "agree")));
+	assert_true(json_is_false(at(find(at(r, "crosscheck"), "topic",
+					  "phase 'Model Loading' RSS delta"), "agree")));
+	json_decref(m);
+}
+
+/*
+ * QNN sample: used = total_memory_kb - free_memory_kb; max = 20990247 kB
+ * (21494012928 bytes) at 21.015 s; 20990247 / 24683620 = 85.037 %;
+ * pressure of the 60 rows: 46 < 70 %, 6 in 70-85 %, 8 >= 85 % (0.7667,
+ * 0.1, 0.1333); mean 45.328 %.
+ */
+static void test_qnn(void **state)
+{
+	const char *in[] = { "qnn/memory_20241219_143000.csv" };
+	json_t *m = model_of(in, 1, "qnn-csv"), *r = at(m, "runs/0"), *p;
+	(void)state;
+	near(d(find(at(r, "peaks"), "series", "sys.mem.used"), "value"), 21494012928.0, 0.5);
+	p = find(at(r, "bottlenecks/memory_pressure/items"), "series", "sys.mem.used");
+	near(d(p, "peak_pct"), 85.03715014248316, 1e-6);
+	near(d(p, "mean_pct"), 45.32778775290387, 1e-6);
+	near(d(p, "zones/low"), 46.0 / 60, 1e-9);
+	near(d(p, "zones/medium"), 6.0 / 60, 1e-9);
+	near(d(p, "zones/high"), 8.0 / 60, 1e-9);
+	assert_string_equal(s(r, "recommendations/0/id"), "profreport.memory_pressure");
+	json_decref(m);
+}
+
+/*
+ * Inferix report: blocks 986.25 + 1000.25 ms with block_size 3 each:
+ * FPS = 6 / 1.9865 = 3.020387616, BPS = 2 / 1.9865 = 1.006795872.
+ * Diffusion steps: 8 steps, 1961.5 ms: steps/s = 4.078511343 (Inferix's
+ * "bps"); frames of distinct blocks / step time = 6 / 1.9615 = 3.058883508
+ * while Inferix's fps counts 24 frame-steps: 12.2355. Stage shares of the
+ * 5.7365 s session: model_loading 2.0 / 5.7365 = 0.348644644 (Inferix
+ * prints 26.76 %, dividing by the 7.473 s sum of nested stage totals).
+ * Energy: sum(power) = 1626.5 W over 12 samples 0.5 s apart ->
+ * 1626.5 * 0.75 / 3600 ... = 0.338854167 Wh; Inferix writes 4.06625.
+ */
+static void test_inferix(void **state)
+{
+	const char *in[] = { "inferix/profiling_report_t2v_generation_20231114_221332.json" };
+	json_t *m = model_of(in, 1, "inferix"), *r = at(m, "runs/0"), *c;
+	(void)state;
+	near(d(r, "throughput/blocks/fps"), 3.020387616410773, 1e-9);
+	near(d(r, "throughput/blocks/bps"), 1.0067958721369243, 1e-9);
+	near(d(r, "throughput/diffusion/steps_per_s"), 4.078511343359674, 1e-9);
+	near(d(r, "throughput/diffusion/frames_per_s"), 3.0588835075197554, 1e-9);
+	near(d(r, "throughput/diffusion/frame_steps_per_s"), 24 / 1.9615, 1e-9);
+	near(d(find(at(r, "phases/stages"), "name", "model_loading"), "share_of_wall"),
+	     0.34864464394665734, 1e-9);
+	c = find(at(r, "crosscheck"), "topic", "total energy (power_analysis.total_energy_wh)");
+	near(d(c, "recomputed"), 0.3388541666666667, 1e-9);
+	near(d(c, "reported"), 4.06625, 1e-9);
+	assert_true(json_is_false(at(c, "agree")));
+	assert_true(json_is_true(at(find(at(r, "crosscheck"), "topic", "block FPS (block_analysis.fps)"), "agree")));
+	/* GPU data present: no "utilization 0 %" advice from missing data */
+	assert_int_equal(json_array_size(at(r, "recommendations")) > 0, 1);
+	json_decref(m);
+}
+
+/*
+ * MemoryTracer timeline: mean over the 18 events of (reserved - allocated)
+ * / reserved = 0.24936868686868685; max gap 20971520 bytes. The file's
+ * summary.avg_fragmentation 0.1335 uses inactive_split / reserved.
+ */
+static void test_memtracer(void **state)
+{
+	const char *in[] = { "memtracer/memory_timeline.json" };
+	json_t *m = model_of(in, 1, "memtracer"), *r = at(m, "runs/0");
+	(void)state;
+	near(d(r, "fragmentation/0/mean_ratio"), 0.24936868686868685, 1e-12);
+	near(d(r, "fragmentation/0/max_gap"), 20971520, 0);
+	assert_int_equal((int)d(r, "fragmentation/0/samples"), 18);
+	assert_int_equal(json_array_size(at(r, "fragmentation/0/layers")), 4);
+	json_decref(m);
+}
+
+/*
+ * Diffulex JSON: tokens 1000 (batch_0, 0.020144275 s) and 512 (batch_1,
+ * 0.25 s): 1512 / 0.270144275 = 5597.009227754 tokens/s; the collector's
+ * 3594.99 divides by all four sections (0.420585158 s).
+ */
+static void test_diffulex(void **state)
+{
+	const char *in[] = { "diffulex/profile_20250101_120000.json" };
+	json_t *m = model_of(in, 1, "diffulex"), *r = at(m, "runs/0");
+	(void)state;
+	near(d(r, "throughput/tokens/tokens_per_s"), 5597.009227754174, 1e-6);
+	near(d(r, "throughput/tokens/reported_tokens_per_s"), 1512 / 0.42058515800005107, 1e-6);
+	json_decref(m);
+}
+
+/*
+ * A torch-like trace built so the answers are known: 6 steps of 10 ms
+ * except step 4 (40 ms); allocated memory at each step end grows by
+ * 8 MiB (a leak); reserved is twice allocated (fragmentation 50 %).
+ */
+static void test_designed_trace(void **state)
+{
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	json_t *m, *r, *st, *lk;
+	int i;
+	int64_t t = 0;
+	(void)state;
+	pr_strbuf_addstr(&sb, "{\"traceEvents\":[");
+	for (i = 0; i < 6; i++) {
+		int64_t dur = i == 4 ? 40000 : 10000; /* us */
+		double alloc = (double)(100 + 8 * i) * 1048576.0;
+		pr_strbuf_addf(&sb,
+			       "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#%d\","
+			       "\"pid\":1,\"tid\":1,\"ts\":%lld,\"dur\":%lld},",
+			       i, (long long)t, (long long)dur);
+		pr_strbuf_addf(&sb,
+			       "{\"ph\":\"i\",\"cat\":\"cpu_instant_event\",\"name\":\"[memory]\",\"s\":\"t\","
+			       "\"pid\":1,\"tid\":1,\"ts\":%lld,\"args\":{\"Device Type\":1,\"Device Id\":0,"
+			       "\"Addr\":1,\"Bytes\":8388608,\"Total Allocated\":%.0f,\"Total Reserved\":%.0f}},",
+			       (long long)(t + dur - 1), alloc, 2 * alloc);
+		t += dur;
+	}
+	pr_strbuf_addstr(&sb, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"python\"}}]}");
+	m = model_text(sb.buf, "chrome");
+	pr_strbuf_release(&sb);
+	r = at(m, "runs/0");
+	st = at(r, "throughput/steps");
+	/* durations 10,10,10,10,40,10 ms: median 10 ms, MAD 0 -> mean-abs-dev fallback */
+	assert_int_equal((int)d(st, "count"), 6);
+	near(d(st, "p50_ns"), 10e6, 0);
+	near(d(st, "mean_ns"), 15e6, 0);
+	assert_int_equal(json_array_size(at(st, "stragglers")), 1);
+	assert_string_equal(s(st, "stragglers/0/name"), "ProfilerStep#4");
+	near(d(st, "stragglers/0/x_median"), 4.0, 1e-12);
+	lk = find(at(r, "leaks/items"), "series", "dev.mem.allocated");
+	assert_true(json_is_true(at(lk, "leak")));
+	near(d(lk, "slope_per_occurrence"), 8388608.0, 1e-3);
+	near(d(lk, "r2"), 1.0, 1e-12);
+	near(d(r, "fragmentation/0/mean_ratio"), 0.5, 1e-12);
+	assert_non_null(find(at(r, "recommendations"), "id", "profreport.leak"));
+	assert_non_null(find(at(r, "recommendations"), "id", "profreport.fragmentation"));
+	assert_non_null(find(at(r, "recommendations"), "id", "profreport.straggling_step"));
+	json_decref(m);
+}
+
+/* Absent data stays absent: a trace without memory events has no peaks, no fragmentation. */
+static void test_absent(void **state)
+{
+	json_t *m = model_text("[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":5}]", "chrome");
+	json_t *r = at(m, "runs/0");
+	(void)state;
+	assert_int_equal(json_array_size(at(r, "peaks")), 0);
+	assert_int_equal(json_array_size(at(r, "fragmentation")), 0);
+	assert_true(json_is_null(at(r, "throughput/steps")));
+	assert_int_equal(json_array_size(at(r, "recommendations")), 0);
+	json_decref(m);
+}
+
+/* The model round-trips through a file and is rejected when it is not one. */
+static void test_write_load(void **state)
+{
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *m = model_text("[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":5}]", "chrome"), *back;
+	char path[] = "/tmp/pr_model_XXXXXX";
+	int fd = mkstemp(path);
+	(void)state;
+	close(fd);
+	assert_int_equal(pr_model_write(m, path, &err), 0);
+	assert_true(pr_model_sniff(path));
+	back = pr_model_load(path, &err);
+	assert_non_null(back);
+	assert_true(json_equal(m, back));
+	json_decref(back);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_int_equal(write(fd, "{\"schema\":\"x\"}", 14), 14);
+	close(fd);
+	assert_null(pr_model_load(path, &err));
+	assert_int_equal(err.code, PR_E_FORMAT);
+	unlink(path);
+	json_decref(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_qeff),	      cmocka_unit_test(test_qnn),
+		cmocka_unit_test(test_inferix),	      cmocka_unit_test(test_memtracer),
+		cmocka_unit_test(test_diffulex),      cmocka_unit_test(test_designed_trace),
+		cmocka_unit_test(test_absent),	      cmocka_unit_test(test_write_load),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
