@@ -239,7 +239,21 @@ static int r_multi_gpu(const struct rule *r, struct pr_actx *ctx, json_t *out, s
 	return 0;
 }
 
-/* Time of spans whose name matches `like` inside step spans / total step time. */
+/* Innermost-agnostic: 1 when t lies inside some step (steps are in start order, not nested). */
+static int in_step(const struct pr_actx *ctx, int64_t t)
+{
+	size_t lo = 0, hi = ctx->nsteps;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ctx->steps[mid].ts <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && t <= ctx->steps[lo - 1].ts + ctx->steps[lo - 1].dur;
+}
+
+/* Time of spans whose name matches `like`, starting inside a step / total step time. */
 static int step_share(struct pr_actx *ctx, const char *like, const char *kinds, double *share,
 		      double *ns, struct pr_error *err)
 {
@@ -251,20 +265,20 @@ static int step_share(struct pr_actx *ctx, const char *like, const char *kinds, 
 	for (i = 0; i < ctx->nsteps; i++)
 		steps += (double)ctx->steps[i].dur;
 	*share = NAN;
+	*ns = 0;
 	if (steps <= 0)
 		return 0;
 	snprintf(sql, sizeof(sql),
-		 "SELECT total(s.dur) FROM span s JOIN string n ON n.id = s.name_id WHERE s.run_id = ?1 "
-		 "AND s.kind IN (%s) AND n.value LIKE ?2 AND EXISTS (SELECT 1 FROM span p WHERE "
-		 "p.run_id = ?1 AND p.kind = 'step' AND p.ts <= s.ts AND p.ts + p.dur >= s.ts)",
+		 "SELECT s.ts, s.dur FROM span s WHERE s.run_id = ?1 AND s.kind IN (%s) AND "
+		 "s.name_id IN (SELECT id FROM string WHERE value LIKE ?2)",
 		 kinds);
 	if (pr_actx_prep(ctx, sql, &st, err))
 		return -1;
 	sqlite3_bind_text(st, 2, like, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*ns = sqlite3_column_double(st, 0);
-		*share = *ns / steps;
-	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (in_step(ctx, sqlite3_column_int64(st, 0)))
+			*ns += (double)sqlite3_column_int64(st, 1);
+	*share = *ns / steps;
 	return pr_actx_done(ctx, st, rc, err);
 }
 

@@ -32,6 +32,8 @@ int pr_opt_parse(int argc, char **argv, const struct pr_option *opts, struct pr_
 {
 	int i, only_pos = 0;
 	memset(out, 0, sizeof(*out));
+	out->argc = argc;
+	out->argv = argv;
 	out->pos = pr_xcalloc((size_t)argc + 1, sizeof(*out->pos));
 	for (i = 1; i < argc; i++) {
 		char *a = argv[i];
@@ -64,10 +66,13 @@ int pr_opt_parse(int argc, char **argv, const struct pr_option *opts, struct pr_
 						    opts[k].lname);
 			}
 			out->val[k] = "";
+			out->count[k]++;
 		} else if (eq) {
 			out->val[k] = eq + 1;
+			out->count[k]++;
 		} else if (i + 1 < argc) {
 			out->val[k] = argv[++i];
+			out->count[k]++;
 		} else {
 			free(out->pos);
 			out->pos = NULL;
@@ -76,6 +81,36 @@ int pr_opt_parse(int argc, char **argv, const struct pr_option *opts, struct pr_
 		}
 	}
 	return 0;
+}
+
+const char *pr_opt_nth(const struct pr_option *opts, const struct pr_args *a, const char *lname,
+		       int n)
+{
+	int i, want = pr_opt_index(opts, lname), seen = 0;
+	if (want < 0 || !opts[want].arg || n < 0 || n >= a->count[want])
+		return NULL;
+	/* the same walk as pr_opt_parse, which already accepted this command line */
+	for (i = 1; i < a->argc; i++) {
+		char *s = a->argv[i];
+		const char *eq = NULL, *val;
+		int k;
+		if (s[0] != '-' || !s[1])
+			continue;
+		if (!strcmp(s, "--"))
+			break;
+		if (s[1] == '-') {
+			eq = strchr(s + 2, '=');
+			k = find(opts, s + 2, eq ? (size_t)(eq - s - 2) : strlen(s + 2), 0);
+		} else {
+			k = s[2] ? -1 : find(opts, NULL, 0, s[1]);
+		}
+		if (k < 0 || !opts[k].arg)
+			continue;
+		val = eq ? eq + 1 : (i + 1 < a->argc ? a->argv[++i] : NULL);
+		if (k == want && seen++ == n)
+			return val;
+	}
+	return NULL;
 }
 
 void pr_opt_help(const struct pr_option *opts, FILE *out)

@@ -3,6 +3,9 @@
  *
  * Options: --name VALUE, --name=VALUE, -x VALUE, flags without values,
  * "--" ends options. Everything else is a positional argument.
+ * An option given more than once keeps its last value in val[]; count[]
+ * says how often it was given and pr_opt_nth() returns each value in turn
+ * (repeatable options such as compare's --fail-on).
  */
 #ifndef PR_OPT_H
 #define PR_OPT_H
@@ -25,6 +28,9 @@ struct pr_args {
 	const char *val[PR_OPT_MAX]; /* value, or "" for a set flag, NULL when absent */
 	char **pos;
 	int npos;
+	int count[PR_OPT_MAX]; /* times each option was given */
+	int argc;              /* what was parsed, for pr_opt_nth */
+	char **argv;
 };
 
 /* argv[0] is the command name. */
@@ -33,5 +39,8 @@ int pr_opt_parse(int argc, char **argv, const struct pr_option *opts, struct pr_
 void pr_opt_help(const struct pr_option *opts, FILE *out);
 /* Index of the option with this long name (for reading pr_args.val). */
 int pr_opt_index(const struct pr_option *opts, const char *lname);
+/* The n-th (0-based) value of option lname in command-line order, or NULL. */
+const char *pr_opt_nth(const struct pr_option *opts, const struct pr_args *a, const char *lname,
+		       int n);
 
 #endif

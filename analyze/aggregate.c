@@ -1,0 +1,1324 @@
+/* aggregate.c - multi-rank aggregation (see aggregate.h). */
+#include "analyze/aggregate.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <sqlite3.h>
+
+#include "analyze/model.h"
+#include "analyze/stats.h"
+#include "store/strbuf.h"
+#include "store/strmap.h"
+#include "store/xalloc.h"
+
+/* ---- exact sums (Shewchuk partials, as Python's math.fsum) ------------ */
+
+struct xsum {
+	double *p; /* non-overlapping, increasing magnitude */
+	size_t n, alloc;
+};
+
+static void xsum_add(struct xsum *s, double x)
+{
+	size_t i = 0, j;
+	if (!isfinite(x))
+		return;
+	for (j = 0; j < s->n; j++) {
+		double y = s->p[j], hi, lo;
+		if (fabs(x) < fabs(y)) {
+			double t = x;
+			x = y;
+			y = t;
+		}
+		hi = x + y;
+		lo = y - (hi - x);
+		if (lo != 0.0)
+			s->p[i++] = lo;
+		x = hi;
+	}
+	if (i + 1 > s->alloc) {
+		s->alloc = s->alloc ? 2 * s->alloc : 4;
+		s->p = pr_xreallocarray(s->p, s->alloc, sizeof(s->p[0]));
+	}
+	s->p[i] = x;
+	s->n = i + 1;
+}
+
+static void xsum_merge(struct xsum *into, const struct xsum *from)
+{
+	size_t i;
+	for (i = 0; i < from->n; i++)
+		xsum_add(into, from->p[i]);
+}
+
+/* The correctly rounded value of the exact sum. */
+static double xsum_value(const struct xsum *s)
+{
+	size_t n = s->n;
+	double hi = 0.0, lo = 0.0, x, y, yr;
+	if (!n)
+		return 0.0;
+	hi = s->p[--n];
+	while (n > 0) {
+		x = hi;
+		y = s->p[--n];
+		hi = x + y;
+		yr = hi - x;
+		lo = y - yr;
+		if (lo != 0.0)
+			break;
+	}
+	if (n > 0 && ((lo < 0 && s->p[n - 1] < 0) || (lo > 0 && s->p[n - 1] > 0))) {
+		y = lo * 2;
+		x = hi + y;
+		yr = x - hi;
+		if (y == yr)
+			hi = x;
+	}
+	return hi;
+}
+
+/* ---- accumulators ----------------------------------------------------- */
+
+enum { CAT_RUN, CAT_STAGE, CAT_COLLECTIVE, CAT_SPAN, CAT_PEAK, CAT_METRIC, CAT_N };
+static const char *const cat_names[CAT_N] = { "run", "stage", "collective", "span", "peak",
+					      "metric" };
+
+struct stat {
+	int cat;
+	char *kind, *name, *unit;
+	uint64_t ranks;
+	struct xsum calls, sum, sumsq;
+	struct pr_moments mom;
+	double min, max;
+	long argmin, argmax;
+	struct pr_sketch *sk;
+};
+
+struct row {
+	long rank;
+	char *source;
+	json_t *j; /* the row as written */
+};
+
+struct pr_agg {
+	struct stat *st;
+	size_t nst, stalloc;
+	struct pr_strmap idx; /* "cat\x1fkind\x1fname" -> index */
+	struct row *rows;
+	size_t nrows, rowalloc;
+	json_t *warnings; /* array of strings */
+	int inferred;
+	long world_size;
+};
+
+struct pr_agg *pr_agg_new(void)
+{
+	struct pr_agg *a = pr_xcalloc(1, sizeof(*a));
+	struct pr_strmap m = PR_STRMAP_INIT;
+	a->idx = m;
+	a->warnings = json_array();
+	return a;
+}
+
+static void stat_release(struct stat *s)
+{
+	free(s->kind);
+	free(s->name);
+	free(s->unit);
+	free(s->calls.p);
+	free(s->sum.p);
+	free(s->sumsq.p);
+	pr_sketch_free(s->sk);
+}
+
+void pr_agg_free(struct pr_agg *a)
+{
+	size_t i;
+	if (!a)
+		return;
+	for (i = 0; i < a->nst; i++)
+		stat_release(&a->st[i]);
+	free(a->st);
+	pr_strmap_release(&a->idx);
+	for (i = 0; i < a->nrows; i++) {
+		free(a->rows[i].source);
+		json_decref(a->rows[i].j);
+	}
+	free(a->rows);
+	json_decref(a->warnings);
+	free(a);
+}
+
+size_t pr_agg_rank_count(const struct pr_agg *a)
+{
+	return a->nrows;
+}
+
+static struct stat *stat_get(struct pr_agg *a, int cat, const char *kind, const char *name,
+			     const char *unit)
+{
+	struct pr_strbuf k = PR_STRBUF_INIT;
+	int64_t i;
+	struct stat *s;
+	pr_strbuf_addf(&k, "%d\x1f%s\x1f%s", cat, kind ? kind : "", name);
+	if (pr_strmap_get(&a->idx, k.buf, k.len, &i)) {
+		pr_strbuf_release(&k);
+		return &a->st[i];
+	}
+	if (a->nst == a->stalloc) {
+		a->stalloc = a->stalloc ? 2 * a->stalloc : 64;
+		a->st = pr_xreallocarray(a->st, a->stalloc, sizeof(a->st[0]));
+	}
+	s = &a->st[a->nst];
+	memset(s, 0, sizeof(*s));
+	s->cat = cat;
+	s->kind = pr_xstrdup(kind ? kind : "");
+	s->name = pr_xstrdup(name);
+	s->unit = pr_xstrdup(unit ? unit : "");
+	pr_moments_init(&s->mom);
+	s->min = INFINITY;
+	s->max = -INFINITY;
+	s->argmin = s->argmax = -1;
+	s->sk = pr_sketch_new();
+	pr_strmap_put(&a->idx, k.buf, k.len, (int64_t)a->nst);
+	pr_strbuf_release(&k);
+	return &a->st[a->nst++];
+}
+
+/* min/max with the rank; ties go to the lowest rank (order-independent). */
+static void extrema(struct stat *s, double min, long argmin, double max, long argmax)
+{
+	if (min < s->min || (min == s->min && argmin < s->argmin)) {
+		s->min = min;
+		s->argmin = argmin;
+	}
+	if (max > s->max || (max == s->max && argmax < s->argmax)) {
+		s->max = max;
+		s->argmax = argmax;
+	}
+}
+
+static void fold(struct pr_agg *a, int cat, const char *kind, const char *name, const char *unit,
+		 double v, double calls, long rank)
+{
+	struct stat *s;
+	if (!isfinite(v) || !name)
+		return;
+	s = stat_get(a, cat, kind, name, unit);
+	s->ranks++;
+	xsum_add(&s->calls, calls);
+	xsum_add(&s->sum, v);
+	xsum_add(&s->sumsq, v * v);
+	pr_moments_add(&s->mom, v);
+	extrema(s, v, rank, v, rank);
+	pr_sketch_add(s->sk, v);
+}
+
+static void stat_merge(struct stat *into, const struct stat *from)
+{
+	into->ranks += from->ranks;
+	xsum_merge(&into->calls, &from->calls);
+	xsum_merge(&into->sum, &from->sum);
+	xsum_merge(&into->sumsq, &from->sumsq);
+	pr_moments_merge(&into->mom, &from->mom);
+	if (from->ranks)
+		extrema(into, from->min, from->argmin, from->max, from->argmax);
+	pr_sketch_merge(into->sk, from->sk);
+}
+
+/* ---- rank discovery --------------------------------------------------- */
+
+static long rank_in(const char *s, size_t n)
+{
+	static const char *const pre[] = { "rank", "worker" };
+	long found = -1;
+	size_t i, p;
+	for (i = 0; i < n; i++) {
+		if (i > 0 && isalpha((unsigned char)s[i - 1]))
+			continue;
+		for (p = 0; p < 2; p++) {
+			size_t l = strlen(pre[p]), j = i + l;
+			long v = 0;
+			size_t d = 0;
+			if (j > n || strncasecmp(s + i, pre[p], l))
+				continue;
+			if (j < n && (s[j] == '_' || s[j] == '-'))
+				j++;
+			while (j < n && isdigit((unsigned char)s[j]) && d < 9) {
+				v = v * 10 + (s[j] - '0');
+				j++;
+				d++;
+			}
+			if (d && (j == n || !isdigit((unsigned char)s[j])))
+				found = v;
+		}
+	}
+	return found;
+}
+
+long pr_agg_rank_from_path(const char *path)
+{
+	const char *c = path, *e;
+	long r = -1;
+	if (!path)
+		return -1;
+	while (*c) {
+		long v;
+		e = strchr(c, '/');
+		if (!e)
+			e = c + strlen(c);
+		v = rank_in(c, (size_t)(e - c));
+		if (v >= 0)
+			r = v;
+		c = *e ? e + 1 : e;
+	}
+	return r;
+}
+
+int pr_agg_is_collective(const char *name)
+{
+	static const char *const pats[] = { "nccl",	     "c10d",	    "allreduce",
+					    "all_reduce",    "all_gather",  "allgather",
+					    "reduce_scatter", "reducescatter", "broadcast",
+					    "alltoall",	     "all_to_all" };
+	size_t i, n = strlen(name);
+	char *low = pr_xmalloc(n + 1);
+	int yes = 0;
+	for (i = 0; i <= n; i++)
+		low[i] = (char)tolower((unsigned char)name[i]);
+	for (i = 0; i < sizeof(pats) / sizeof(pats[0]) && !yes; i++)
+		yes = strstr(low, pats[i]) != NULL;
+	free(low);
+	return yes;
+}
+
+static int rank_used(const struct pr_agg *a, long r)
+{
+	size_t i;
+	for (i = 0; i < a->nrows; i++)
+		if (a->rows[i].rank == r)
+			return 1;
+	return 0;
+}
+
+static void warnf(struct pr_agg *a, const char *fmt, ...) PR_PRINTF_LIKE(2, 3);
+static void warnf(struct pr_agg *a, const char *fmt, ...)
+{
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	va_list ap;
+	size_t i;
+	va_start(ap, fmt);
+	pr_strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	for (i = 0; i < json_array_size(a->warnings); i++)
+		if (!strcmp(json_string_value(json_array_get(a->warnings, i)), sb.buf)) {
+			pr_strbuf_release(&sb);
+			return;
+		}
+	json_array_append_new(a->warnings, json_string(sb.buf));
+	pr_strbuf_release(&sb);
+}
+
+/* ---- folding one run -------------------------------------------------- */
+
+static double num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static json_t *jnum(double v)
+{
+	if (!isfinite(v))
+		return json_null();
+	if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+static int is_step_kind(const char *k)
+{
+	return k && (!strcmp(k, "step") || !strcmp(k, "gpu_step"));
+}
+
+/* Inferix key and value from a reported "summary.gpu.x" metric. */
+static void inferix_key(const json_t *m, struct pr_strbuf *key, double *v)
+{
+	const char *name = json_string_value(json_object_get(m, "name"));
+	const char *unit = json_string_value(json_object_get(m, "unit"));
+	const char *last = strrchr(name, '.');
+	pr_strbuf_addstr(key, last ? last + 1 : name);
+	*v = num(m, "value");
+	if (unit && !strcmp(unit, "bytes")) {
+		pr_strbuf_addstr(key, "_mb");
+		*v /= 1048576.0;
+	} else if (unit && !strcmp(unit, "ns")) {
+		*v /= 1e9;
+	}
+}
+
+static json_t *inferix_part(const json_t *run, const json_t *meta)
+{
+	json_t *inf = json_object(), *gpu = json_object(), *cpu = json_object();
+	const json_t *rep = json_object_get(run, "reported"), *m;
+	const char *sid = json_string_value(json_object_get(meta, "session_id"));
+	double dur = NAN;
+	size_t i;
+	json_array_foreach(rep, i, m) {
+		const char *name = json_string_value(json_object_get(m, "name"));
+		struct pr_strbuf key = PR_STRBUF_INIT;
+		double v;
+		if (!name)
+			continue;
+		if (!strncmp(name, "summary.gpu.", 12) || !strncmp(name, "summary.cpu.", 12)) {
+			inferix_key(m, &key, &v);
+			json_object_set_new(name[8] == 'g' ? gpu : cpu, key.buf, jnum(v));
+		} else if (!strcmp(name, "session_info.duration")) {
+			inferix_key(m, &key, &dur);
+		}
+		pr_strbuf_release(&key);
+	}
+	json_object_set_new(inf, "session_id", sid ? json_string(sid) : json_null());
+	json_object_set_new(inf, "duration", jnum(dur));
+	json_object_set_new(inf, "gpu", gpu);
+	json_object_set_new(inf, "cpu", cpu);
+	return inf;
+}
+
+static void add_row(struct pr_agg *a, long rank, const char *source, json_t *j)
+{
+	if (a->nrows == a->rowalloc) {
+		a->rowalloc = a->rowalloc ? 2 * a->rowalloc : 16;
+		a->rows = pr_xreallocarray(a->rows, a->rowalloc, sizeof(a->rows[0]));
+	}
+	a->rows[a->nrows].rank = rank;
+	a->rows[a->nrows].source = pr_xstrdup(source ? source : "");
+	a->rows[a->nrows].j = j;
+	a->nrows++;
+}
+
+static int cmp_total_desc(const void *x, const void *y)
+{
+	const json_t *const *a = x, *const *b = y;
+	double u = num(*a, "total_ns"), v = num(*b, "total_ns");
+	if (u != v)
+		return u > v ? -1 : 1;
+	return strcmp(json_string_value(json_object_get(*a, "name")),
+		      json_string_value(json_object_get(*b, "name")));
+}
+
+#define TOP_SPANS 5
+
+int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta,
+			 const char *path, struct pr_error *err)
+{
+	const char *format = json_string_value(json_object_get(run, "format"));
+	const char *src = path ? path : json_string_value(json_object_get(run, "source"));
+	const char *rsrc = "trace";
+	const json_t *jr = json_object_get(run, "rank"), *tp, *steps, *phases, *v, *items;
+	json_t *row, *stages, *coll, *peaks, *thr, *top, *rsteps;
+	long rank;
+	double coll_ns = 0;
+	size_t i, nsp = 0;
+	const json_t **sp = NULL;
+	int any_coll = 0;
+
+	if (!json_is_object(run))
+		return pr_error_set(err, PR_E_PARSE, "model run is not an object");
+	if (format && !strcmp(format, "inferix")) {
+		const char *kind = json_string_value(json_object_get(meta, "inferix_file"));
+		if (kind && !strcmp(kind, "raw"))
+			return 0;
+	}
+	if (json_is_integer(jr) && json_integer_value(jr) >= 0) {
+		rank = (long)json_integer_value(jr);
+	} else if ((rank = pr_agg_rank_from_path(src)) >= 0) {
+		rsrc = "path";
+	} else {
+		rank = 0;
+		while (rank_used(a, rank))
+			rank++;
+		rsrc = "inferred";
+		a->inferred = 1;
+		warnf(a, "ranks inferred: no rank in the trace or its path; ranks follow input order");
+	}
+	if (rank_used(a, rank))
+		warnf(a, "rank %ld appears in more than one input", rank);
+	if (json_is_integer(json_object_get(run, "world_size")) &&
+	    json_integer_value(json_object_get(run, "world_size")) > a->world_size)
+		a->world_size = (long)json_integer_value(json_object_get(run, "world_size"));
+
+	row = json_object();
+	json_object_set_new(row, "rank", json_integer(rank));
+	json_object_set_new(row, "rank_source", json_string(rsrc));
+	json_object_set(row, "world_size",
+			json_is_integer(json_object_get(run, "world_size"))
+				? json_object_get(run, "world_size")
+				: json_null());
+	json_object_set_new(row, "source", json_string(src ? src : ""));
+	json_object_set_new(row, "format", json_string(format ? format : ""));
+
+	v = json_object_get(run, "clock");
+	json_object_set_new(row, "duration_ns", jnum(num(v, "duration_ns")));
+	fold(a, CAT_RUN, "", "duration", "ns", num(v, "duration_ns"), 1, rank);
+
+	tp = json_object_get(run, "throughput");
+	steps = json_object_get(tp, "steps");
+	if (json_is_object(steps) && num(steps, "count") > 0) {
+		rsteps = json_object();
+		json_object_set(rsteps, "name", json_object_get(steps, "name"));
+		json_object_set_new(rsteps, "count", jnum(num(steps, "count")));
+		json_object_set_new(rsteps, "mean_ns", jnum(num(steps, "mean_ns")));
+		json_object_set_new(rsteps, "p50_ns", jnum(num(steps, "p50_ns")));
+		json_object_set_new(rsteps, "min_ns", jnum(num(steps, "min_ns")));
+		json_object_set_new(rsteps, "max_ns", jnum(num(steps, "max_ns")));
+		json_object_set_new(row, "steps", rsteps);
+		fold(a, CAT_RUN, "", "steps.count", "count", num(steps, "count"), 1, rank);
+		fold(a, CAT_RUN, "", "steps.mean", "ns", num(steps, "mean_ns"), num(steps, "count"),
+		     rank);
+		fold(a, CAT_RUN, "", "steps.p50", "ns", num(steps, "p50_ns"), num(steps, "count"),
+		     rank);
+		fold(a, CAT_RUN, "", "steps.max", "ns", num(steps, "max_ns"), num(steps, "count"),
+		     rank);
+	} else {
+		json_object_set_new(row, "steps", json_null());
+	}
+
+	thr = json_object();
+	if (json_is_object(steps) && isfinite(num(steps, "per_s")))
+		json_object_set_new(thr, "steps_per_s", jnum(num(steps, "per_s")));
+	v = json_object_get(tp, "blocks");
+	if (json_is_object(v)) {
+		if (isfinite(num(v, "fps")))
+			json_object_set_new(thr, "fps", jnum(num(v, "fps")));
+		if (isfinite(num(v, "bps")))
+			json_object_set_new(thr, "bps", jnum(num(v, "bps")));
+	}
+	v = json_object_get(tp, "tokens");
+	if (json_is_object(v) && isfinite(num(v, "per_s")))
+		json_object_set_new(thr, "tokens_per_s", jnum(num(v, "per_s")));
+	{
+		const char *k;
+		json_t *x;
+		json_object_foreach(thr, k, x) {
+			struct pr_strbuf n = PR_STRBUF_INIT;
+			pr_strbuf_addf(&n, "throughput.%s", k);
+			fold(a, CAT_RUN, "", n.buf, "per_s", json_number_value(x), 1, rank);
+			pr_strbuf_release(&n);
+		}
+	}
+	json_object_set_new(row, "throughput", thr);
+
+	/* stages: timeline phases (annotations) and Inferix stages */
+	stages = json_object();
+	phases = json_object_get(run, "phases");
+	{
+		static const char *const parts[] = { "totals", "stages" };
+		size_t p;
+		for (p = 0; p < 2; p++) {
+			json_array_foreach(json_object_get(phases, parts[p]), i, v) {
+				const char *name = json_string_value(json_object_get(v, "name"));
+				double t = num(v, "total_ns");
+				if (!name || !isfinite(t) || json_object_get(stages, name))
+					continue;
+				json_object_set_new(stages, name, jnum(t));
+				fold(a, CAT_STAGE, "", name, "ns", t, num(v, "count"), rank);
+			}
+		}
+	}
+	json_object_set_new(row, "stages", stages);
+
+	/* spans: per name (steps excluded: they are in "steps"), collectives */
+	coll = json_object();
+	items = json_object_get(json_object_get(run, "spans"), "items");
+	sp = pr_xcalloc(json_array_size(items) + 1, sizeof(sp[0]));
+	json_array_foreach(items, i, v) {
+		const char *name = json_string_value(json_object_get(v, "name"));
+		const char *kind = json_string_value(json_object_get(v, "kind"));
+		double t = num(v, "total_ns");
+		if (!name || is_step_kind(kind) || !isfinite(t))
+			continue;
+		fold(a, CAT_SPAN, kind, name, "ns", t, num(v, "count"), rank);
+		sp[nsp++] = v;
+		if (pr_agg_is_collective(name)) {
+			json_t *old = json_object_get(coll, name);
+			double prev = old ? json_number_value(old) : 0;
+			json_object_set_new(coll, name, jnum(prev + t));
+			coll_ns += t;
+			any_coll = 1;
+		}
+	}
+	if (any_coll) {
+		const char *k;
+		json_t *x;
+		json_object_foreach(coll, k, x)
+			fold(a, CAT_COLLECTIVE, "", k, "ns", json_number_value(x), 1, rank);
+		fold(a, CAT_COLLECTIVE, "", "(all collectives)", "ns", coll_ns, 1, rank);
+	}
+	json_object_set_new(row, "collectives", coll);
+	json_object_set_new(row, "collective_ns", any_coll ? jnum(coll_ns) : json_null());
+	qsort(sp, nsp, sizeof(sp[0]), cmp_total_desc);
+	top = json_array();
+	for (i = 0; i < nsp && i < TOP_SPANS; i++) {
+		json_t *t = json_object();
+		json_object_set(t, "name", json_object_get(sp[i], "name"));
+		json_object_set(t, "kind", json_object_get(sp[i], "kind"));
+		json_object_set_new(t, "count", jnum(num(sp[i], "count")));
+		json_object_set_new(t, "total_ns", jnum(num(sp[i], "total_ns")));
+		json_array_append_new(top, t);
+	}
+	free(sp);
+	json_object_set_new(row, "top_spans", top);
+
+	peaks = json_array();
+	json_array_foreach(json_object_get(run, "peaks"), i, v) {
+		const char *series = json_string_value(json_object_get(v, "series"));
+		const char *dev = json_string_value(json_object_get(v, "device"));
+		const char *unit = json_string_value(json_object_get(v, "unit"));
+		json_t *p;
+		if (!series || !isfinite(num(v, "value")))
+			continue;
+		p = json_object();
+		json_object_set_new(p, "series", json_string(series));
+		json_object_set_new(p, "device", json_string(dev ? dev : ""));
+		json_object_set_new(p, "unit", json_string(unit ? unit : ""));
+		json_object_set_new(p, "value", jnum(num(v, "value")));
+		json_array_append_new(peaks, p);
+		fold(a, CAT_PEAK, dev ? dev : "", series, unit, num(v, "value"), 1, rank);
+	}
+	json_object_set_new(row, "peaks", peaks);
+
+	json_array_foreach(json_object_get(run, "reported"), i, v) {
+		const char *name = json_string_value(json_object_get(v, "name"));
+		const char *unit = json_string_value(json_object_get(v, "unit"));
+		if (name && strcmp(unit ? unit : "", "recommendation"))
+			fold(a, CAT_METRIC, "", name, unit, num(v, "value"), 1, rank);
+	}
+	if (format && !strcmp(format, "inferix"))
+		json_object_set_new(row, "inferix", inferix_part(run, meta));
+
+	add_row(a, rank, src, row);
+	return 1;
+}
+
+/* ---- from a store ----------------------------------------------------- */
+
+static json_t *run_meta(struct pr_store *st, long id)
+{
+	sqlite3 *db = pr_store_db(st);
+	sqlite3_stmt *s = NULL;
+	json_t *meta = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT meta FROM run WHERE id = ?", -1, &s, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(s, 1, id);
+		if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+			meta = json_loads((const char *)sqlite3_column_text(s, 0), 0, NULL);
+	}
+	sqlite3_finalize(s);
+	return meta ? meta : json_object();
+}
+
+int pr_agg_add_store(struct pr_agg *a, struct pr_store *st, long run_id, const char *path,
+		     struct pr_error *err)
+{
+	struct pr_model_opts o = PR_MODEL_OPTS_INIT;
+	sqlite3 *db = pr_store_db(st);
+	sqlite3_stmt *s = NULL;
+	int folded = 0, rc;
+	if (sqlite3_prepare_v2(db, "SELECT id FROM run WHERE ?1 = 0 OR id = ?1 ORDER BY id", -1, &s,
+			       NULL) != SQLITE_OK)
+		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(s, 1, run_id);
+	o.timeline_points = 0;
+	o.top_n = 5;
+	o.max_phases = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		long id = (long)sqlite3_column_int64(s, 0);
+		json_t *model, *meta;
+		int r;
+		o.run = id;
+		model = pr_model_build(st, &o, err);
+		if (!model) {
+			sqlite3_finalize(s);
+			return -1;
+		}
+		meta = run_meta(st, id);
+		r = pr_agg_add_model_run(a, json_array_get(json_object_get(model, "runs"), 0), meta,
+					 path, err);
+		json_decref(meta);
+		json_decref(model);
+		if (r < 0) {
+			sqlite3_finalize(s);
+			return -1;
+		}
+		folded += r;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
+	return folded;
+}
+
+/* ---- merging ---------------------------------------------------------- */
+
+void pr_agg_merge(struct pr_agg *into, const struct pr_agg *from)
+{
+	size_t i;
+	for (i = 0; i < from->nst; i++) {
+		const struct stat *f = &from->st[i];
+		stat_merge(stat_get(into, f->cat, f->kind, f->name, f->unit), f);
+	}
+	for (i = 0; i < from->nrows; i++) {
+		if (rank_used(into, from->rows[i].rank))
+			warnf(into, "rank %ld appears in more than one input", from->rows[i].rank);
+		add_row(into, from->rows[i].rank, from->rows[i].source,
+			json_deep_copy(from->rows[i].j));
+	}
+	for (i = 0; i < json_array_size(from->warnings); i++)
+		warnf(into, "%s", json_string_value(json_array_get(from->warnings, i)));
+	into->inferred |= from->inferred;
+	if (from->world_size > into->world_size)
+		into->world_size = from->world_size;
+}
+
+/* Exact doubles are written as C99 hex floats ("0x1.8p+3"). */
+static json_t *hexd(double v)
+{
+	char b[64];
+	snprintf(b, sizeof(b), "%a", v);
+	return json_string(b);
+}
+
+static int unhex(const json_t *j, double *out)
+{
+	const char *s = json_string_value(j);
+	char *end;
+	if (!s)
+		return -1;
+	errno = 0;
+	*out = strtod(s, &end);
+	return (*end || end == s) ? -1 : 0;
+}
+
+/*
+ * The canonical expansion of the exact sum: its correctly rounded value,
+ * then that of the remainder, and so on. It depends only on the exact sum,
+ * not on the partials, so equal sums are written identically.
+ */
+static json_t *xsum_json(const struct xsum *s)
+{
+	json_t *arr = json_array();
+	struct xsum c = { NULL, 0, 0 };
+	size_t i;
+	for (i = 0; i < s->n; i++)
+		xsum_add(&c, s->p[i]);
+	for (i = 0; i < 64; i++) {
+		double v = xsum_value(&c);
+		if (v == 0.0)
+			break;
+		json_array_append_new(arr, hexd(v));
+		xsum_add(&c, -v);
+	}
+	free(c.p);
+	return arr;
+}
+
+static int xsum_read(struct xsum *s, const json_t *arr)
+{
+	size_t i;
+	const json_t *v;
+	if (!json_is_array(arr))
+		return -1;
+	json_array_foreach(arr, i, v) {
+		double d;
+		if (unhex(v, &d))
+			return -1;
+		xsum_add(s, d);
+	}
+	return 0;
+}
+
+static json_t *sketch_json(const struct pr_sketch *sk)
+{
+	json_t *o = json_object(), *b = json_array(), *nb = json_array();
+	int32_t *idx = NULL;
+	uint64_t *cnt = NULL;
+	size_t n, i;
+	n = pr_sketch_bins(sk, &idx, &cnt);
+	for (i = 0; i < n; i++)
+		json_array_append_new(b, json_pack("[iI]", (int)idx[i], (json_int_t)cnt[i]));
+	free(idx);
+	free(cnt);
+	idx = NULL;
+	cnt = NULL;
+	n = pr_sketch_neg_bins(sk, &idx, &cnt);
+	for (i = 0; i < n; i++)
+		json_array_append_new(nb, json_pack("[iI]", (int)idx[i], (json_int_t)cnt[i]));
+	free(idx);
+	free(cnt);
+	json_object_set_new(o, "bins", b);
+	json_object_set_new(o, "neg_bins", nb);
+	json_object_set_new(o, "zeros", json_integer((json_int_t)pr_sketch_zero_count(sk)));
+	json_object_set_new(o, "min", hexd(pr_sketch_min(sk)));
+	json_object_set_new(o, "max", hexd(pr_sketch_max(sk)));
+	return o;
+}
+
+static int sketch_read(struct pr_sketch *sk, const json_t *o)
+{
+	static const char *const parts[] = { "bins", "neg_bins" };
+	size_t p, i;
+	const json_t *v;
+	double mn, mx;
+	for (p = 0; p < 2; p++) {
+		const json_t *arr = json_object_get(o, parts[p]);
+		if (!json_is_array(arr))
+			return -1;
+		json_array_foreach(arr, i, v) {
+			const json_t *ji = json_array_get(v, 0), *jc = json_array_get(v, 1);
+			int r;
+			if (!json_is_integer(ji) || !json_is_integer(jc) || json_integer_value(jc) < 0)
+				return -1;
+			r = p == 0 ? pr_sketch_add_bin(sk, (int32_t)json_integer_value(ji),
+						       (uint64_t)json_integer_value(jc))
+				   : pr_sketch_add_neg_bin(sk, (int32_t)json_integer_value(ji),
+							   (uint64_t)json_integer_value(jc));
+			if (r)
+				return -1;
+		}
+	}
+	if (!json_is_integer(json_object_get(o, "zeros")))
+		return -1;
+	pr_sketch_add_zeros(sk, (uint64_t)json_integer_value(json_object_get(o, "zeros")));
+	if (pr_sketch_count(sk) == 0)
+		return 0;
+	if (unhex(json_object_get(o, "min"), &mn) || unhex(json_object_get(o, "max"), &mx))
+		return -1;
+	return pr_sketch_set_extrema(sk, mn, mx);
+}
+
+static int cat_from_name(const char *s)
+{
+	int c;
+	for (c = 0; c < CAT_N; c++)
+		if (s && !strcmp(s, cat_names[c]))
+			return c;
+	return -1;
+}
+
+static int stat_read(struct pr_agg *a, const json_t *j, struct pr_error *err, size_t k)
+{
+	const json_t *state = json_object_get(j, "state"), *m;
+	const char *name = json_string_value(json_object_get(j, "name"));
+	int cat = cat_from_name(json_string_value(json_object_get(j, "category")));
+	struct stat tmp, *s;
+	double d[5];
+	static const char *const mk[] = { "n", "mean", "m2", "min", "max" };
+	size_t i;
+	if (cat < 0 || !name || !json_is_object(state) ||
+	    !json_is_integer(json_object_get(j, "ranks")))
+		goto bad;
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.sk = pr_sketch_new();
+	tmp.ranks = (uint64_t)json_integer_value(json_object_get(j, "ranks"));
+	m = json_object_get(state, "moments");
+	for (i = 0; i < 5; i++)
+		if (unhex(json_object_get(m, mk[i]), &d[i]))
+			goto bad_tmp;
+	tmp.mom.n = d[0];
+	tmp.mom.mean = d[1];
+	tmp.mom.sumsq_dev = d[2];
+	tmp.mom.min = d[3];
+	tmp.mom.max = d[4];
+	if (xsum_read(&tmp.calls, json_object_get(state, "calls")) ||
+	    xsum_read(&tmp.sum, json_object_get(state, "sum")) ||
+	    xsum_read(&tmp.sumsq, json_object_get(state, "sumsq")) ||
+	    sketch_read(tmp.sk, json_object_get(state, "sketch")))
+		goto bad_tmp;
+	tmp.mom.sum = xsum_value(&tmp.sum);
+	tmp.min = tmp.mom.min;
+	tmp.max = tmp.mom.max;
+	tmp.argmin = json_is_integer(json_object_get(j, "argmin"))
+			     ? (long)json_integer_value(json_object_get(j, "argmin"))
+			     : -1;
+	tmp.argmax = json_is_integer(json_object_get(j, "argmax"))
+			     ? (long)json_integer_value(json_object_get(j, "argmax"))
+			     : -1;
+	s = stat_get(a, cat, json_string_value(json_object_get(j, "kind")), name,
+		     json_string_value(json_object_get(j, "unit")));
+	stat_merge(s, &tmp);
+	free(tmp.calls.p);
+	free(tmp.sum.p);
+	free(tmp.sumsq.p);
+	pr_sketch_free(tmp.sk);
+	return 0;
+bad_tmp:
+	free(tmp.calls.p);
+	free(tmp.sum.p);
+	free(tmp.sumsq.p);
+	pr_sketch_free(tmp.sk);
+bad:
+	return pr_error_set(err, PR_E_PARSE, "aggregate: bad entry stats[%zu]", k);
+}
+
+int pr_agg_merge_json(struct pr_agg *a, const json_t *doc, struct pr_error *err)
+{
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	const json_t *v, *stats = json_object_get(doc, "stats"), *ranks = json_object_get(doc, "ranks");
+	struct pr_agg *tmp;
+	size_t i;
+	if (!schema || strcmp(schema, PR_AGG_SCHEMA))
+		return pr_error_set(err, PR_E_FORMAT, "not a profreport aggregate (schema '%s')",
+				    schema ? schema : "");
+	if (!json_is_integer(json_object_get(doc, "version")) ||
+	    json_integer_value(json_object_get(doc, "version")) != PR_AGG_VERSION)
+		return pr_error_set(err, PR_E_FORMAT, "aggregate version %lld is not %d",
+				    (long long)json_integer_value(json_object_get(doc, "version")),
+				    PR_AGG_VERSION);
+	if (!json_is_array(stats) || !json_is_array(ranks))
+		return pr_error_set(err, PR_E_PARSE, "aggregate without 'stats' or 'ranks'");
+	tmp = pr_agg_new();
+	json_array_foreach(stats, i, v) {
+		if (stat_read(tmp, v, err, i)) {
+			pr_agg_free(tmp);
+			return -1;
+		}
+	}
+	json_array_foreach(ranks, i, v) {
+		const json_t *r = json_object_get(v, "rank");
+		const char *rs = json_string_value(json_object_get(v, "rank_source"));
+		if (!json_is_integer(r)) {
+			pr_agg_free(tmp);
+			return pr_error_set(err, PR_E_PARSE, "aggregate: ranks[%zu] has no rank", i);
+		}
+		if (rs && !strcmp(rs, "inferred"))
+			tmp->inferred = 1;
+		add_row(tmp, (long)json_integer_value(r),
+			json_string_value(json_object_get(v, "source")), json_deep_copy(v));
+	}
+	json_array_foreach(json_object_get(doc, "warnings"), i, v)
+		if (json_is_string(v))
+			warnf(tmp, "%s", json_string_value(v));
+	if (json_is_integer(json_object_get(doc, "world_size")))
+		tmp->world_size = (long)json_integer_value(json_object_get(doc, "world_size"));
+	pr_agg_merge(a, tmp);
+	pr_agg_free(tmp);
+	return 0;
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+static int cmp_stat(const void *x, const void *y)
+{
+	const struct stat *const *a = x, *const *b = y;
+	int c;
+	if ((*a)->cat != (*b)->cat)
+		return (*a)->cat - (*b)->cat;
+	if ((c = strcmp((*a)->name, (*b)->name)))
+		return c;
+	return strcmp((*a)->kind, (*b)->kind);
+}
+
+static int cmp_row(const void *x, const void *y)
+{
+	const struct row *const *a = x, *const *b = y;
+	if ((*a)->rank != (*b)->rank)
+		return (*a)->rank < (*b)->rank ? -1 : 1;
+	return strcmp((*a)->source, (*b)->source);
+}
+
+static json_t *stat_json(const struct stat *s)
+{
+	json_t *o = json_object(), *state = json_object(), *m = json_object();
+	double sum = xsum_value(&s->sum), n = (double)s->ranks, mean = n > 0 ? sum / n : NAN;
+	json_object_set_new(o, "category", json_string(cat_names[s->cat]));
+	json_object_set_new(o, "kind", json_string(s->kind));
+	json_object_set_new(o, "name", json_string(s->name));
+	json_object_set_new(o, "unit", json_string(s->unit));
+	json_object_set_new(o, "ranks", json_integer((json_int_t)s->ranks));
+	json_object_set_new(o, "calls", jnum(xsum_value(&s->calls)));
+	json_object_set_new(o, "sum", jnum(sum));
+	json_object_set_new(o, "mean", jnum(mean));
+	json_object_set_new(o, "median", jnum(pr_sketch_quantile(s->sk, 0.5)));
+	json_object_set_new(o, "std", jnum(pr_moments_std(&s->mom, 0)));
+	json_object_set_new(o, "min", jnum(s->min));
+	json_object_set_new(o, "argmin", s->argmin >= 0 ? json_integer(s->argmin) : json_null());
+	json_object_set_new(o, "max", jnum(s->max));
+	json_object_set_new(o, "argmax", s->argmax >= 0 ? json_integer(s->argmax) : json_null());
+	json_object_set_new(o, "imbalance", mean > 0 ? jnum(s->max / mean) : json_null());
+	json_object_set_new(m, "n", hexd(s->mom.n));
+	json_object_set_new(m, "mean", hexd(s->mom.mean));
+	json_object_set_new(m, "m2", hexd(s->mom.sumsq_dev));
+	json_object_set_new(m, "min", hexd(s->min));
+	json_object_set_new(m, "max", hexd(s->max));
+	json_object_set_new(state, "calls", xsum_json(&s->calls));
+	json_object_set_new(state, "sum", xsum_json(&s->sum));
+	json_object_set_new(state, "sumsq", xsum_json(&s->sumsq));
+	json_object_set_new(state, "moments", m);
+	json_object_set_new(state, "sketch", sketch_json(s->sk));
+	json_object_set_new(o, "state", state);
+	return o;
+}
+
+/* ---- stragglers ------------------------------------------------------- */
+
+static const char *short_name(const char *name, char *buf, size_t n)
+{
+	if (strstr(name, "DataLoader") || strstr(name, "dataloader"))
+		return "dataloader";
+	if (strlen(name) < n)
+		return name;
+	snprintf(buf, n, "%.*s...", (int)n - 4, name);
+	return buf;
+}
+
+struct check {
+	const char *what; /* "stage", "collective", "step time" */
+	const char *name;
+	int low; /* 1: the straggler has the LOWEST value (waits least) */
+};
+
+/* One cross-rank comparison; appends its record to checks, outliers to per-rank reasons. */
+static void run_check(const struct pr_agg *a, struct row **rows, const struct check *c,
+		      double *vals, long *ranks, size_t n, json_t *checks, json_t *reasons)
+{
+	double *tmp, med, mad, meanad;
+	json_t *rec, *outl;
+	size_t i;
+	if (n < 3)
+		return;
+	(void)a;
+	(void)rows;
+	tmp = pr_xmalloc(n * sizeof(tmp[0]));
+	memcpy(tmp, vals, n * sizeof(tmp[0]));
+	med = pr_median(tmp, n);
+	mad = pr_mad(vals, n, med);
+	meanad = pr_meanad(vals, n, med);
+	free(tmp);
+	rec = json_object();
+	outl = json_array();
+	json_object_set_new(rec, "what", json_string(c->what));
+	json_object_set_new(rec, "name", json_string(c->name));
+	json_object_set_new(rec, "straggler_is", json_string(c->low ? "lowest" : "highest"));
+	json_object_set_new(rec, "ranks", json_integer((json_int_t)n));
+	json_object_set_new(rec, "median", jnum(med));
+	json_object_set_new(rec, "mad", jnum(mad));
+	for (i = 0; i < n; i++) {
+		double z = pr_robust_z_meanad(vals[i], med, mad, meanad);
+		double ratio = med > 0 ? vals[i] / med : NAN;
+		int hit = c->low ? (z < -PR_AGG_Z && ratio <= PR_AGG_WAIT_RATIO)
+				 : (z > PR_AGG_Z && ratio >= PR_AGG_SLOW_RATIO);
+		json_t *o, *why;
+		char sb[48], line[256];
+		if (!hit)
+			continue;
+		o = json_object();
+		json_object_set_new(o, "rank", json_integer(ranks[i]));
+		json_object_set_new(o, "value", jnum(vals[i]));
+		json_object_set_new(o, "ratio", jnum(ratio));
+		json_object_set_new(o, "z", isfinite(z) ? json_real(z) : json_string(z > 0 ? "inf" : "-inf"));
+		json_array_append_new(outl, o);
+		if (c->low)
+			snprintf(line, sizeof(line), "waits %.0f %% less in %s", (1 - ratio) * 100,
+				 short_name(c->name, sb, sizeof(sb)));
+		else if (!strcmp(c->what, "step time"))
+			snprintf(line, sizeof(line), "step time %.2fx the median", ratio);
+		else
+			snprintf(line, sizeof(line), "%s %.2fx the median",
+				 short_name(c->name, sb, sizeof(sb)), ratio);
+		why = json_object();
+		json_object_set_new(why, "rank", json_integer(ranks[i]));
+		json_object_set_new(why, "text", json_string(line));
+		json_object_set_new(why, "what", json_string(c->what));
+		json_object_set_new(why, "name", json_string(c->name));
+		json_object_set_new(why, "value", jnum(vals[i]));
+		json_object_set_new(why, "median", jnum(med));
+		json_object_set_new(why, "mad", jnum(mad));
+		json_object_set_new(why, "z", isfinite(z) ? json_real(z) : json_string(z > 0 ? "inf" : "-inf"));
+		json_object_set_new(why, "ratio", jnum(ratio));
+		json_array_append_new(reasons, why);
+	}
+	json_object_set_new(rec, "outliers", outl);
+	json_array_append_new(checks, rec);
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* Sorted distinct keys of rows[i].j[field] (an object). */
+static const char **row_keys(struct row **rows, size_t n, const char *field, size_t *nk)
+{
+	const char **k = NULL;
+	size_t cnt = 0, alloc = 0, i, w;
+	for (i = 0; i < n; i++) {
+		const char *key;
+		json_t *v;
+		json_object_foreach(json_object_get(rows[i]->j, field), key, v) {
+			if (cnt == alloc) {
+				alloc = alloc ? 2 * alloc : 16;
+				k = pr_xreallocarray(k, alloc, sizeof(k[0]));
+			}
+			k[cnt++] = key;
+		}
+	}
+	if (cnt)
+		qsort(k, cnt, sizeof(k[0]), cmp_str);
+	for (i = w = 0; i < cnt; i++)
+		if (!w || strcmp(k[w - 1], k[i]))
+			k[w++] = k[i];
+	*nk = w;
+	return k;
+}
+
+static void stragglers(const struct pr_agg *a, struct row **rows, size_t n, json_t *out)
+{
+	json_t *checks = json_array(), *reasons = json_array(), *named = json_array();
+	double *vals = pr_xmalloc((n + 1) * sizeof(vals[0]));
+	long *rk = pr_xmalloc((n + 1) * sizeof(rk[0]));
+	static const char *const fields[] = { "stages", "collectives" };
+	size_t f, i, k, m;
+	for (f = 0; f < 2; f++) {
+		size_t nk;
+		const char **keys = row_keys(rows, n, fields[f], &nk);
+		for (k = 0; k < nk; k++) {
+			struct check c = { f ? "collective" : "stage", keys[k], (int)f };
+			for (i = m = 0; i < n; i++) {
+				json_t *v = json_object_get(json_object_get(rows[i]->j, fields[f]), keys[k]);
+				if (json_is_number(v)) {
+					vals[m] = json_number_value(v);
+					rk[m++] = rows[i]->rank;
+				}
+			}
+			run_check(a, rows, &c, vals, rk, m, checks, reasons);
+		}
+		free(keys);
+	}
+	{
+		struct check c = { "step time", "mean step", 0 };
+		for (i = m = 0; i < n; i++) {
+			double v = num(json_object_get(rows[i]->j, "steps"), "mean_ns");
+			if (isfinite(v)) {
+				vals[m] = v;
+				rk[m++] = rows[i]->rank;
+			}
+		}
+		run_check(a, rows, &c, vals, rk, m, checks, reasons);
+	}
+	/* name each rank once, in rank order, with all its reasons */
+	for (i = 0; i < n; i++) {
+		struct pr_strbuf sb = PR_STRBUF_INIT;
+		json_t *ev, *r, *o;
+		size_t j;
+		if (i > 0 && rows[i - 1]->rank == rows[i]->rank)
+			continue;
+		ev = json_array();
+		json_array_foreach(reasons, j, r) {
+			if (json_integer_value(json_object_get(r, "rank")) != rows[i]->rank)
+				continue;
+			pr_strbuf_addstr(&sb, json_array_size(ev) ? "; " : "");
+			pr_strbuf_addstr(&sb, json_string_value(json_object_get(r, "text")));
+			json_array_append(ev, r);
+		}
+		if (!json_array_size(ev)) {
+			json_decref(ev);
+			pr_strbuf_release(&sb);
+			continue;
+		}
+		o = json_object();
+		json_object_set_new(o, "rank", json_integer(rows[i]->rank));
+		{
+			struct pr_strbuf line = PR_STRBUF_INIT;
+			pr_strbuf_addf(&line, "rank %ld: %s", rows[i]->rank, sb.buf);
+			json_object_set_new(o, "summary", json_string(line.buf));
+			pr_strbuf_release(&line);
+		}
+		json_object_set_new(o, "evidence", ev);
+		json_array_append_new(named, o);
+		pr_strbuf_release(&sb);
+	}
+	free(vals);
+	free(rk);
+	json_decref(reasons);
+	json_object_set_new(
+		out, "rule",
+		json_string("per stage/phase total, collective time and mean step time across ranks: "
+			    "modified z = 0.6745 (x - median) / MAD (meanAD fallback when MAD = 0); "
+			    "straggler when a stage or the step time has z > 3.5 and x >= 1.2 x median, "
+			    "or a collective has z < -3.5 and x <= 0.8 x median (the straggler waits "
+			    "least); needs >= 3 ranks"));
+	json_object_set_new(out, "z_threshold", json_real(PR_AGG_Z));
+	json_object_set_new(out, "ranks", named);
+	json_object_set_new(out, "checks", checks);
+}
+
+json_t *pr_agg_to_json(const struct pr_agg *a)
+{
+	json_t *doc = json_object(), *stats = json_array(), *ranks = json_array(),
+	       *strag = json_object();
+	const struct stat **sv = pr_xcalloc(a->nst + 1, sizeof(sv[0]));
+	struct row **rv = pr_xcalloc(a->nrows + 1, sizeof(rv[0]));
+	size_t i, distinct = 0;
+	for (i = 0; i < a->nst; i++)
+		sv[i] = &a->st[i];
+	qsort(sv, a->nst, sizeof(sv[0]), cmp_stat);
+	for (i = 0; i < a->nrows; i++)
+		rv[i] = &a->rows[i];
+	qsort(rv, a->nrows, sizeof(rv[0]), cmp_row);
+	for (i = 0; i < a->nrows; i++)
+		if (!i || rv[i - 1]->rank != rv[i]->rank)
+			distinct++;
+	json_object_set_new(doc, "schema", json_string(PR_AGG_SCHEMA));
+	json_object_set_new(doc, "version", json_integer(PR_AGG_VERSION));
+	json_object_set_new(doc, "rank_count", json_integer((json_int_t)distinct));
+	json_object_set_new(doc, "inputs", json_integer((json_int_t)a->nrows));
+	json_object_set_new(doc, "world_size", a->world_size > 0 ? json_integer(a->world_size)
+								 : json_null());
+	json_object_set_new(doc, "ranks_inferred", json_boolean(a->inferred));
+	json_object_set_new(doc, "warnings", json_deep_copy(a->warnings));
+	stragglers(a, rv, a->nrows, strag);
+	json_object_set_new(doc, "stragglers", strag);
+	for (i = 0; i < a->nst; i++)
+		json_array_append_new(stats, stat_json(sv[i]));
+	for (i = 0; i < a->nrows; i++)
+		json_array_append(ranks, rv[i]->j);
+	json_object_set_new(doc, "stats", stats);
+	json_object_set_new(doc, "ranks", ranks);
+	free(sv);
+	free(rv);
+	return doc;
+}
+
+/* ---- Inferix's keys --------------------------------------------------- */
+
+static json_t *inferix_metrics(struct row **rv, size_t n, const char *part)
+{
+	json_t *out = json_object(), *keys = json_array();
+	size_t i, k;
+	/* key order: as in the first report that has the part, then new ones as met */
+	for (i = 0; i < n; i++) {
+		const char *key;
+		json_t *v;
+		json_object_foreach(json_object_get(json_object_get(rv[i]->j, "inferix"), part), key, v) {
+			int seen = 0;
+			for (k = 0; k < json_array_size(keys) && !seen; k++)
+				seen = !strcmp(json_string_value(json_array_get(keys, k)), key);
+			if (!seen)
+				json_array_append_new(keys, json_string(key));
+		}
+	}
+	for (k = 0; k < json_array_size(keys); k++) {
+		const char *key = json_string_value(json_array_get(keys, k));
+		struct xsum s = { NULL, 0, 0 };
+		double mn = INFINITY, mx = -INFINITY, cnt = 0;
+		struct pr_strbuf kb = PR_STRBUF_INIT;
+		static const char *const sfx[] = { "_min", "_max", "_avg", "_sum" };
+		double vals[4];
+		size_t q;
+		for (i = 0; i < n; i++) {
+			json_t *v = json_object_get(
+				json_object_get(json_object_get(rv[i]->j, "inferix"), part), key);
+			double d;
+			if (!json_is_number(v))
+				continue;
+			d = json_number_value(v);
+			xsum_add(&s, d);
+			mn = d < mn ? d : mn;
+			mx = d > mx ? d : mx;
+			cnt++;
+		}
+		if (cnt > 0) {
+			vals[0] = mn;
+			vals[1] = mx;
+			vals[2] = xsum_value(&s) / cnt;
+			vals[3] = xsum_value(&s);
+			for (q = 0; q < 4; q++) {
+				pr_strbuf_reset(&kb);
+				pr_strbuf_addf(&kb, "%s%s", key, sfx[q]);
+				json_object_set_new(out, kb.buf,
+						    q == 2 ? json_real(vals[q]) : jnum(vals[q]));
+			}
+		}
+		free(s.p);
+		pr_strbuf_release(&kb);
+	}
+	json_decref(keys);
+	return out;
+}
+
+json_t *pr_agg_to_inferix(const struct pr_agg *a)
+{
+	json_t *doc = json_object(), *sum = json_array();
+	struct row **rv = pr_xcalloc(a->nrows + 1, sizeof(rv[0]));
+	size_t i, distinct = 0;
+	for (i = 0; i < a->nrows; i++)
+		rv[i] = &a->rows[i];
+	qsort(rv, a->nrows, sizeof(rv[0]), cmp_row);
+	for (i = 0; i < a->nrows; i++)
+		if (!i || rv[i - 1]->rank != rv[i]->rank)
+			distinct++;
+	json_object_set_new(doc, "total_reports", json_integer((json_int_t)a->nrows));
+	json_object_set_new(doc, "rank_count", json_integer((json_int_t)distinct));
+	json_object_set_new(doc, "aggregated_gpu_metrics", inferix_metrics(rv, a->nrows, "gpu"));
+	json_object_set_new(doc, "aggregated_cpu_metrics", inferix_metrics(rv, a->nrows, "cpu"));
+	for (i = 0; i < a->nrows; i++) {
+		const json_t *inf = json_object_get(rv[i]->j, "inferix");
+		const json_t *sid = json_object_get(inf, "session_id");
+		const json_t *dur = json_object_get(inf, "duration");
+		json_t *o = json_object();
+		double d = json_is_number(dur)
+				   ? json_number_value(dur)
+				   : num(rv[i]->j, "duration_ns") / 1e9;
+		json_object_set_new(o, "report_index", json_integer((json_int_t)i));
+		json_object_set_new(o, "session_id",
+				    json_is_string(sid) ? json_copy((json_t *)sid)
+							: json_string("unknown"));
+		json_object_set_new(o, "duration", isfinite(d) ? json_real(d) : json_integer(0));
+		json_object_set_new(o, "rank", json_integer(rv[i]->rank));
+		json_array_append_new(sum, o);
+	}
+	json_object_set_new(doc, "reports_summary", sum);
+	free(rv);
+	return doc;
+}
+
+/* ---- files ------------------------------------------------------------ */
+
+int pr_agg_sniff(const char *path)
+{
+	char head[4096];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	n = fread(head, 1, sizeof(head) - 1, f);
+	fclose(f);
+	head[n] = 0;
+	return strstr(head, "\"" PR_AGG_SCHEMA "\"") != NULL;
+}
+
+json_t *pr_agg_load(const char *path, struct pr_error *err)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(path, 0, &je);
+	if (!doc) {
+		pr_error_at(err, PR_E_PARSE, -1, je.line, je.column, "%s", je.text);
+		pr_error_set_source(err, path);
+		return NULL;
+	}
+	if (!json_is_object(doc) || !json_is_string(json_object_get(doc, "schema")) ||
+	    strcmp(json_string_value(json_object_get(doc, "schema")), PR_AGG_SCHEMA)) {
+		json_decref(doc);
+		pr_error_set(err, PR_E_FORMAT, "not a profreport aggregate");
+		pr_error_set_source(err, path);
+		return NULL;
+	}
+	return doc;
+}

@@ -1,0 +1,113 @@
+/*
+ * aggregate.h - multi-rank aggregation: per-rank models folded into
+ * mergeable cross-rank statistics, with straggler detection.
+ *
+ * USAGE
+ *   struct pr_agg *a = pr_agg_new();
+ *   for each rank: ingest it into a fresh store, then
+ *       pr_agg_add_store(a, st, 0, path, &err);      (model per run, folded, freed)
+ *   or  pr_agg_merge_json(a, earlier_agg_json, &err); (an agg.json of other ranks)
+ *   json_t *doc = pr_agg_to_json(a);                  ("profreport-aggregate" v1)
+ *   json_t *inf = pr_agg_to_inferix(a);               (Inferix's keys, intended values)
+ *   pr_agg_free(a);
+ *
+ * What is kept per rank is one small row of headline numbers (duration,
+ * step statistics, per-stage totals, collective time, peaks, throughput,
+ * top spans; Inferix summary numbers); the trace itself is never kept, so
+ * memory grows with the number of ranks only by these rows.
+ *
+ * Across ranks, every (category, kind, name) key - run headline numbers,
+ * stages/phases, span names, collectives, series peaks, reported metrics -
+ * has an accumulator: rank count, call count, exact sum and sum of squares
+ * (Shewchuk partials, so the correctly rounded sum does not depend on the
+ * order of folding), moments (Chan's merge, for std), min/max with the
+ * rank that has them (ties: the lowest rank), and a DDSketch (stats.h) for
+ * the median. Merging aggregates is exact for counts, sums, sums of
+ * squares, min/max/argmin/argmax and the sketch (so the median); std comes
+ * from Chan's merge of M2 and may differ from a one-pass fold in the last
+ * bits. The exact state is written in agg.json ("state": hex floats), so an
+ * aggregate of agg.json files equals the aggregate of all their ranks.
+ *
+ * Rank discovery, in order: the run's rank from the trace (distributedInfo,
+ * Inferix tags.rank, or what ingest derived from the path), a `rank_<R>`
+ * directory or a file name `rank0`, `rank_3`, `rank-3`, `worker7` in the
+ * path, else the lowest unused rank in input order ("ranks inferred"
+ * warning).
+ *
+ * Stragglers: per stage/phase the rank's total, per collective (span names
+ * matching nccl, c10d, allreduce, all_reduce, all_gather, allgather,
+ * reduce_scatter, broadcast) its time in it, and the mean step time are
+ * compared across ranks with the modified z-score 0.6745 (x - median) / MAD
+ * (stats.h, meanAD fallback). A rank is a straggler when a stage or the
+ * step time has z > 3.5 and x >= 1.2 x median, or a collective has
+ * z < -3.5 and x <= 0.8 x median (the straggler waits least). At least 3
+ * ranks are needed.
+ *
+ * OWNERSHIP: json_t results are new references (caller decrefs); inputs are
+ * borrowed. LIMITATIONS: one thread; an agg.json of another version is an
+ * error.
+ */
+#ifndef PR_AGGREGATE_H
+#define PR_AGGREGATE_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "store/error.h"
+#include "store/store.h"
+
+#define PR_AGG_SCHEMA "profreport-aggregate"
+#define PR_AGG_VERSION 1
+#define PR_AGG_Z 3.5
+#define PR_AGG_SLOW_RATIO 1.2
+#define PR_AGG_WAIT_RATIO 0.8
+
+struct pr_agg;
+
+struct pr_agg *pr_agg_new(void);
+void pr_agg_free(struct pr_agg *a); /* NULL is fine */
+
+/*
+ * Builds the model of run run_id of st (every run when run_id is 0) and
+ * folds it; path names the input (for rank discovery and the row's
+ * "source"; NULL = the run's own source). Inferix raw-data runs are
+ * skipped (their report carries the summary). Returns the number of runs
+ * folded (>= 0) or -1 with err.
+ */
+int pr_agg_add_store(struct pr_agg *a, struct pr_store *st, long run_id, const char *path,
+		     struct pr_error *err) PR_MUST_CHECK;
+/*
+ * Folds one run object of a model ("runs"[i]); meta is the run's store
+ * meta (may be NULL: no Inferix session id). Returns 1 (folded), 0
+ * (skipped: Inferix raw data) or -1.
+ */
+int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta,
+			 const char *path, struct pr_error *err) PR_MUST_CHECK;
+/* into += from (exact, see above); from is unchanged. */
+void pr_agg_merge(struct pr_agg *into, const struct pr_agg *from);
+/* Merges an agg.json document (checks schema and version). */
+int pr_agg_merge_json(struct pr_agg *a, const json_t *doc, struct pr_error *err) PR_MUST_CHECK;
+
+/* Ranks (rows) folded so far. */
+size_t pr_agg_rank_count(const struct pr_agg *a);
+/* The agg.json document (stats, stragglers, ranks, state). Deterministic. */
+json_t *pr_agg_to_json(const struct pr_agg *a);
+/* Inferix's aggregate keys with the values Inferix meant (FORMATS.md 001). */
+json_t *pr_agg_to_inferix(const struct pr_agg *a);
+
+/* Reads an agg.json file (schema and version checked). */
+json_t *pr_agg_load(const char *path, struct pr_error *err);
+/* 1 when the file's head looks like an agg.json. */
+int pr_agg_sniff(const char *path);
+
+/*
+ * Rank from a path: a `rank_<R>` / `rank-<R>` / `rank<R>` directory or file
+ * name component, or `worker<R>`; the last component that has one wins
+ * (a file name beats its directory). -1 when none.
+ */
+long pr_agg_rank_from_path(const char *path);
+/* 1 when a span name looks like a collective (nccl, c10d, allreduce, ...). */
+int pr_agg_is_collective(const char *name);
+
+#endif

@@ -1,0 +1,189 @@
+/* cmd_aggregate.c - profreport aggregate INPUT... -o agg.json: multi-rank aggregation. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/aggregate.h"
+#include "analyze/model.h"
+#include "cli/commands.h"
+#include "cli/input.h"
+#include "ingest/ingest.h"
+#include "render/agg_text.h"
+#include "store/strbuf.h"
+#include "store/xalloc.h"
+
+static const struct pr_option opts[] = {
+	{ "output", 'o', "FILE", "write the aggregate (JSON; '-' = stdout, then no table)" },
+	{ "format", 0, "json|inferix", "agg.json (default) or Inferix's aggregate keys" },
+	{ "run-format", 0, "NAME", "force the input format of the trace files" },
+	{ "quiet", 'q', NULL, "no console table" },
+	{ NULL, 0, NULL, NULL },
+};
+
+/* A temporary store path: one rank at a time lives there. */
+static char *tmp_store_path(struct pr_error *err)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	int fd;
+	pr_strbuf_addf(&sb, "%s/profreport-agg-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	fd = mkstemp(sb.buf);
+	if (fd < 0) {
+		pr_strbuf_release(&sb);
+		pr_error_set(err, PR_E_IO, "cannot create a temporary store");
+		return NULL;
+	}
+	close(fd);
+	return pr_strbuf_detach(&sb, NULL);
+}
+
+static void drop_store(const char *path)
+{
+	struct pr_strbuf j = PR_STRBUF_INIT;
+	unlink(path);
+	pr_strbuf_addf(&j, "%s-journal", path);
+	unlink(j.buf);
+	pr_strbuf_reset(&j);
+	pr_strbuf_addf(&j, "%s-wal", path);
+	unlink(j.buf);
+	pr_strbuf_reset(&j);
+	pr_strbuf_addf(&j, "%s-shm", path);
+	unlink(j.buf);
+	pr_strbuf_release(&j);
+}
+
+static void note(const char *path, const char *what)
+{
+	fprintf(stderr, "profreport: aggregate: '%s': %s\n", path, what);
+}
+
+/* One file: an agg.json, a store, or a trace (ingested alone, folded, deleted). */
+static int add_file(struct pr_agg *agg, const char *path, int in_dir, const char *fmt,
+		    const char *tmp, struct pr_error *err)
+{
+	struct pr_store *st = NULL;
+	struct pr_ingest_result r;
+	int n;
+	if (pr_agg_sniff(path)) {
+		json_t *doc = pr_agg_load(path, err);
+		int rc;
+		if (!doc)
+			return -1;
+		rc = pr_agg_merge_json(agg, doc, err);
+		json_decref(doc);
+		if (rc)
+			pr_error_set_source(err, path);
+		return rc;
+	}
+	if (pr_cli_is_store(path)) {
+		if (pr_store_open(&st, path, PR_STORE_READONLY, err))
+			return -1;
+		n = pr_agg_add_store(agg, st, 0, NULL, err);
+		pr_store_close(st);
+		return n < 0 ? -1 : 0;
+	}
+	drop_store(tmp);
+	if (pr_store_open(&st, tmp, PR_STORE_CREATE, err))
+		return -1;
+	if (pr_ingest_file_sniffed(st, path, fmt, in_dir ? PR_SNIFF_DIR : PR_SNIFF_MIN, &r, err)) {
+		pr_store_close(st);
+		drop_store(tmp);
+		if (err->code == PR_E_FORMAT && !fmt) {
+			note(path, "skipped, not a trace");
+			pr_error_init(err);
+			return 0;
+		}
+		return -1;
+	}
+	n = pr_agg_add_store(agg, st, r.run_id, path, err);
+	pr_store_close(st);
+	drop_store(tmp);
+	if (n == 0)
+		note(path, "skipped, Inferix raw data (its report carries the summary)");
+	return n < 0 ? -1 : 0;
+}
+
+static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
+{
+	const char *out = pr_arg(cmd, a, "output");
+	const char *form = pr_arg(cmd, a, "format");
+	const char *fmt = pr_arg(cmd, a, "run-format");
+	struct pr_agg *agg = NULL;
+	char *tmp = NULL;
+	json_t *doc = NULL, *w;
+	int rc = -1, i, inferix = 0;
+	size_t k;
+
+	if (form && !strcmp(form, "inferix"))
+		inferix = 1;
+	else if (form && strcmp(form, "json"))
+		return pr_error_set(err, PR_E_USAGE, "--format must be 'json' or 'inferix', not '%s'",
+				    form);
+	for (i = 0; i < a->npos; i++)
+		if (access(a->pos[i], R_OK)) {
+			pr_error_set(err, PR_E_IO, "no such file or directory");
+			pr_error_set_source(err, a->pos[i]);
+			return -1;
+		}
+	tmp = tmp_store_path(err);
+	if (!tmp)
+		return -1;
+	agg = pr_agg_new();
+	for (i = 0; i < a->npos; i++) {
+		struct pr_pathlist pl = PR_PATHLIST_INIT;
+		int in_dir;
+		if (pr_agg_sniff(a->pos[i]) || pr_cli_is_store(a->pos[i])) {
+			if (add_file(agg, a->pos[i], 0, fmt, tmp, err))
+				goto out;
+			continue;
+		}
+		if (pr_ingest_list(a->pos[i], &pl, err))
+			goto out;
+		in_dir = pl.n != 1 || strcmp(pl.v[0], a->pos[i]);
+		for (k = 0; k < pl.n; k++)
+			if (add_file(agg, pl.v[k], in_dir, fmt, tmp, err)) {
+				pr_pathlist_release(&pl);
+				goto out;
+			}
+		pr_pathlist_release(&pl);
+	}
+	if (pr_agg_rank_count(agg) == 0) {
+		pr_error_set(err, PR_E_FORMAT, "no rank found in the inputs");
+		goto out;
+	}
+	doc = pr_agg_to_json(agg);
+	json_array_foreach(json_object_get(doc, "warnings"), k, w)
+		fprintf(stderr, "profreport: aggregate: warning: %s\n", json_string_value(w));
+	if (out) {
+		json_t *o = inferix ? pr_agg_to_inferix(agg) : json_incref(doc);
+		int bad = pr_model_write(o, out, err);
+		json_decref(o);
+		if (bad)
+			goto out;
+	}
+	if (!pr_arg(cmd, a, "quiet") && !(out && !strcmp(out, "-")))
+		pr_render_agg_text(doc, stdout);
+	rc = 0;
+out:
+	json_decref(doc);
+	pr_agg_free(agg);
+	drop_store(tmp);
+	free(tmp);
+	return rc;
+}
+
+const struct pr_command pr_cmd_aggregate = {
+	.name = "aggregate",
+	.fn = cmd_aggregate,
+	.min_pos = 1,
+	.max_pos = -1,
+	.opts = opts,
+	.usage = "aggregate INPUT... [-o agg.json] [--format json|inferix] [--run-format NAME] [-q]",
+	.summary = "aggregate per-rank traces or reports: cross-rank statistics and stragglers",
+	.help = "INPUT is a directory (recursive), trace files, stores or earlier agg.json files;\n"
+		"each trace is ingested alone into a temporary store, folded and deleted, so memory\n"
+		"stays flat in the number of ranks. Files that are not traces are skipped with a\n"
+		"note. Aggregating agg.json files equals aggregating all their ranks (map/reduce).\n"
+		"The console table goes to stdout; agg.json is documented in README (\"agg.json\").",
+};

@@ -1,0 +1,139 @@
+/* cmd_compare.c - profreport compare BASE NEW: the CI regression gate. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/compare.h"
+#include "analyze/gate.h"
+#include "analyze/model.h"
+#include "cli/commands.h"
+#include "cli/input.h"
+#include "render/compare_text.h"
+#include "store/strbuf.h"
+
+static const struct pr_option opts[] = {
+	{ "format", 0, "FMT", "output: text (default), md, json, junit" },
+	{ "output", 'o', "FILE", "write the output to FILE instead of standard output" },
+	{ "fail-on", 0, "SPEC", "threshold METRIC:+N%|+SIZE|+TIME (repeatable), e.g. step_time:+3%" },
+	{ "ignore", 0, "GLOB", "do not compare metrics whose name matches (repeatable)" },
+	{ "config", 0, "FILE", "gate settings from a JSON file (alpha, min_us, fail_on, ignore)" },
+	{ "alpha", 0, "P", "significance level of the Mann-Whitney test (default 0.01)" },
+	{ "min-us", 0, "N", "spans under N microseconds are not gated (default 10)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+/* A model from a path: a model JSON is loaded, anything else analyzed. */
+static json_t *side_model(const struct pr_command *cmd, char *path, struct pr_error *err)
+{
+	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
+	struct pr_cli_input in;
+	json_t *m;
+	if (pr_model_sniff(path))
+		return pr_model_load(path, err);
+	if (pr_cli_input_open(&in, cmd->name, &path, 1, NULL, err))
+		return NULL;
+	mo.timeline_points = 0;
+	m = pr_model_build(in.store, &mo, err);
+	pr_cli_input_close(&in);
+	return m;
+}
+
+static int write_out(const char *path, const char *buf, size_t len, struct pr_error *err)
+{
+	struct pr_strbuf tmp = PR_STRBUF_INIT;
+	FILE *f;
+	int bad;
+	if (!path || !strcmp(path, "-")) {
+		if (fwrite(buf, 1, len, stdout) != len)
+			return pr_error_set(err, PR_E_IO, "cannot write to standard output");
+		return 0;
+	}
+	pr_strbuf_addf(&tmp, "%s.tmp", path);
+	f = fopen(tmp.buf, "wb");
+	if (!f) {
+		pr_strbuf_release(&tmp);
+		return pr_error_set(err, PR_E_IO, "cannot write '%s'", path);
+	}
+	bad = fwrite(buf, 1, len, f) != len;
+	bad |= fclose(f) != 0;
+	if (bad || rename(tmp.buf, path)) {
+		remove(tmp.buf);
+		pr_strbuf_release(&tmp);
+		return pr_error_set(err, PR_E_IO, "cannot write '%s'", path);
+	}
+	pr_strbuf_release(&tmp);
+	return 0;
+}
+
+static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
+{
+	const char *fmt = pr_arg(cmd, a, "format"), *v;
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	struct pr_gate g;
+	json_t *base = NULL, *newm = NULL, *cmp = NULL;
+	size_t regressions;
+	int i, rc = -1;
+	pr_gate_init(&g);
+	if (!fmt)
+		fmt = "text";
+	if (strcmp(fmt, "text") && strcmp(fmt, "md") && strcmp(fmt, "json") && strcmp(fmt, "junit")) {
+		pr_error_set(err, PR_E_USAGE, "unknown --format '%s' (text, md, json, junit)", fmt);
+		goto out;
+	}
+	if ((v = pr_arg(cmd, a, "config")) && pr_gate_load_config(&g, v, err))
+		goto out;
+	for (i = 0; (v = pr_opt_nth(cmd->opts, a, "fail-on", i)); i++)
+		if (pr_gate_add_fail_on(&g, v, err))
+			goto out;
+	for (i = 0; (v = pr_opt_nth(cmd->opts, a, "ignore", i)); i++)
+		if (pr_gate_add_ignore(&g, v, err))
+			goto out;
+	if ((v = pr_arg(cmd, a, "alpha")) && pr_gate_set_alpha(&g, v, err))
+		goto out;
+	if ((v = pr_arg(cmd, a, "min-us")) && pr_gate_set_min_us(&g, v, err))
+		goto out;
+	if (!(base = side_model(cmd, a->pos[0], err)) || !(newm = side_model(cmd, a->pos[1], err)))
+		goto out;
+	if (!(cmp = pr_compare(base, newm, &g, err)))
+		goto out;
+	if (!strcmp(fmt, "json")) {
+		char *s = json_dumps(cmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+		pr_strbuf_addstr(&sb, s);
+		pr_strbuf_addch(&sb, '\n');
+		free(s);
+	} else if (!strcmp(fmt, "md")) {
+		pr_compare_render_md(cmp, &sb);
+	} else if (!strcmp(fmt, "junit")) {
+		pr_compare_render_junit(cmp, &sb);
+	} else {
+		pr_compare_render_text(cmp, &sb);
+	}
+	if (write_out(pr_arg(cmd, a, "output"), sb.buf, sb.len, err))
+		goto out;
+	regressions = pr_compare_regressions(cmp);
+	rc = regressions ? pr_error_set(err, PR_E_REGRESSION, "%zu regression(s)", regressions) : 0;
+out:
+	json_decref(cmp);
+	json_decref(base);
+	json_decref(newm);
+	pr_gate_release(&g);
+	pr_strbuf_release(&sb);
+	return rc;
+}
+
+const struct pr_command pr_cmd_compare = {
+	.name = "compare",
+	.fn = cmd_compare,
+	.min_pos = 2,
+	.max_pos = 2,
+	.opts = opts,
+	.usage = "compare BASE NEW [--format text|md|json|junit] [-o FILE] [--fail-on SPEC]... "
+		 "[--ignore GLOB]... [--config FILE] [--alpha P] [--min-us N]",
+	.summary = "compare two runs and fail (exit 1) on a significant regression",
+	.help = "BASE and NEW are each a trace, a store, a directory of ranks or a model JSON\n"
+		"('report --json'). Exit status: 0 no regression, 1 regression, 2 usage or input error.\n"
+		"A regression is a change beyond its threshold that is also significant\n"
+		"(Mann-Whitney U, p < alpha) when both sides have repeated samples; with one value\n"
+		"per side the thresholds alone decide. Defaults: time +5%, memory +5% and +64MiB\n"
+		"(both), throughput -5%; spans under 1% of run time or --min-us are not gated.",
+};

@@ -1,0 +1,65 @@
+/* cmd_speedscope.c - profreport speedscope INPUT... -o FILE: a speedscope file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/input.h"
+#include "render/speedscope.h"
+#include "store/decimal.h"
+
+static const struct pr_option opts[] = {
+	{"output", 'o', "FILE",
+	 "the speedscope file to write (required), e.g. out.speedscope.json"},
+	{"run", 0, "ID", "only this run"},
+	{"format", 0, "NAME", "force the input format"},
+	{"quiet", 'q', NULL, "print nothing on success"},
+	{NULL, 0, NULL, NULL},
+};
+
+static int cmd_speedscope(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
+{
+	struct pr_speedscope_opts o = PR_SPEEDSCOPE_OPTS_INIT;
+	struct pr_speedscope_stats s;
+	struct pr_cli_input in;
+	const char *out = pr_arg(cmd, a, "output");
+	const char *run = pr_arg(cmd, a, "run");
+	int rc;
+
+	if (!out || !*out)
+		return pr_error_set(err, PR_E_USAGE, "give the output file with -o FILE");
+	if (run && (pr_decimal_scaled(run, strlen(run), 0, &o.run_id) || o.run_id <= 0))
+		return pr_error_set(err, PR_E_USAGE, "--run needs a positive run id");
+	if (pr_cli_input_open(&in, cmd->name, a->pos, a->npos, pr_arg(cmd, a, "format"), err))
+		return -1;
+	rc = pr_speedscope_export(in.store, out, &o, &s, err);
+	pr_cli_input_close(&in);
+	if (rc)
+		return -1;
+	if (s.clamped)
+		fprintf(stderr,
+			"profreport: %s: warning: %lld spans ended after their parent span; "
+			"clamped to the parent's end\n",
+			cmd->name, (long long)s.clamped);
+	if (!pr_arg(cmd, a, "quiet"))
+		printf("'%s': %lld profiles (%lld evented, %lld sampled), %lld frames, %lld "
+		       "events, "
+		       "%lld samples\n",
+		       out, (long long)s.profiles, (long long)s.evented, (long long)s.sampled,
+		       (long long)s.frames, (long long)s.events, (long long)s.samples);
+	return 0;
+}
+
+const struct pr_command pr_cmd_speedscope = {
+	.name = "speedscope",
+	.fn = cmd_speedscope,
+	.min_pos = 1,
+	.max_pos = -1,
+	.opts = opts,
+	.usage = "speedscope INPUT... -o FILE [--run ID] [--format NAME] [-q]",
+	.summary = "write a speedscope file: span timelines and byte-weighted memory growth",
+	.help = "INPUT is a store, trace files or directories (ingested into a temporary store).\n"
+		"One evented profile (ns) per thread, GPU stream or async lane, with the spans\n"
+		"as nested frames; one sampled profile (bytes) per memory series, each sample\n"
+		"the stack of spans open when memory grew, weighted by the growth. Open the\n"
+		"file at https://www.speedscope.app or with the speedscope CLI.",
+};

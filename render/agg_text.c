@@ -1,0 +1,170 @@
+/* agg_text.c - console table of an aggregate (see agg_text.h). */
+#include "render/agg_text.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "render/units.h"
+
+#define MAX_RANK_ROWS 64
+
+static double num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void dur(double ns, char *b, size_t n)
+{
+	if (isfinite(ns))
+		pr_fmt_duration(ns, b, n);
+	else
+		snprintf(b, n, "-");
+}
+
+static void val(double v, const char *unit, char *b, size_t n)
+{
+	if (!isfinite(v))
+		snprintf(b, n, "-");
+	else if (!strcmp(unit, "count"))
+		snprintf(b, n, "%.0f", v);
+	else if (!strcmp(unit, "per_s"))
+		snprintf(b, n, "%.4g/s", v);
+	else
+		pr_fmt_value(v, unit, b, n);
+}
+
+static const char *cut(const char *s, char *b, size_t w)
+{
+	if (strlen(s) <= w)
+		return s;
+	snprintf(b, w + 1, "%.*s...", (int)w - 3, s);
+	return b;
+}
+
+static void ranks_table(const json_t *doc, FILE *out)
+{
+	const json_t *ranks = json_object_get(doc, "ranks"), *r;
+	size_t i;
+	fprintf(out, "\nPer rank\n");
+	fprintf(out, "%5s  %-10s %6s %10s %10s %11s  %s\n", "rank", "duration", "steps", "step mean",
+		"step p50", "collective", "largest stage");
+	json_array_foreach(ranks, i, r) {
+		char d[32], m[32], p[32], c[32], big[80], nb[24], sc[16];
+		const json_t *st = json_object_get(r, "steps"), *sv;
+		const char *k, *bk = NULL;
+		double bv = -1;
+		if (i == MAX_RANK_ROWS) {
+			fprintf(out, "  ... and %zu more ranks (see agg.json)\n",
+				json_array_size(ranks) - i);
+			break;
+		}
+		json_object_foreach(json_object_get(r, "stages"), k, sv)
+			if (json_number_value(sv) > bv) {
+				bv = json_number_value(sv);
+				bk = k;
+			}
+		dur(num(r, "duration_ns"), d, sizeof(d));
+		dur(num(st, "mean_ns"), m, sizeof(m));
+		dur(num(st, "p50_ns"), p, sizeof(p));
+		dur(num(r, "collective_ns"), c, sizeof(c));
+		if (bk) {
+			char t[32];
+			dur(bv, t, sizeof(t));
+			snprintf(big, sizeof(big), "%s %s", cut(bk, nb, 9), t);
+		} else {
+			snprintf(big, sizeof(big), "-");
+		}
+		if (isfinite(num(st, "count")))
+			snprintf(sc, sizeof(sc), "%.0f", num(st, "count"));
+		else
+			snprintf(sc, sizeof(sc), "-");
+		fprintf(out, "%5lld  %-10s %6s %10s %10s %11s  %s\n",
+			(long long)json_integer_value(json_object_get(r, "rank")), d, sc, m, p, c, big);
+	}
+}
+
+static void stats_table(const json_t *doc, const char *cat, const char *title, FILE *out)
+{
+	const json_t *stats = json_object_get(doc, "stats"), *s;
+	size_t i;
+	int header = 0;
+	json_array_foreach(stats, i, s) {
+		const char *c = json_string_value(json_object_get(s, "category"));
+		const char *unit = json_string_value(json_object_get(s, "unit"));
+		char nb[32], mn[24], md[24], mx[24], sd[24], im[12], am[16];
+		const json_t *amx = json_object_get(s, "argmax");
+		if (!c || strcmp(c, cat))
+			continue;
+		if (!header) {
+			fprintf(out, "\n%s\n%-18s %4s %10s %10s %10s %10s %5s %5s\n", title, "name", "n",
+				"min", "median", "max", "std", "imb", "@max");
+			header = 1;
+		}
+		val(num(s, "min"), unit, mn, sizeof(mn));
+		val(num(s, "median"), unit, md, sizeof(md));
+		val(num(s, "max"), unit, mx, sizeof(mx));
+		val(num(s, "std"), unit, sd, sizeof(sd));
+		if (isfinite(num(s, "imbalance")))
+			snprintf(im, sizeof(im), "%.2f", num(s, "imbalance"));
+		else
+			snprintf(im, sizeof(im), "-");
+		if (json_is_integer(amx))
+			snprintf(am, sizeof(am), "%lld", (long long)json_integer_value(amx));
+		else
+			snprintf(am, sizeof(am), "-");
+		fprintf(out, "%-18s %4lld %10s %10s %10s %10s %5s %5s\n",
+			cut(json_string_value(json_object_get(s, "name")), nb, 18),
+			(long long)json_integer_value(json_object_get(s, "ranks")), mn, md, mx, sd, im, am);
+	}
+}
+
+void pr_render_agg_text(const json_t *doc, FILE *out)
+{
+	const json_t *strag = json_object_get(doc, "stragglers"), *r, *w;
+	const json_t *ws = json_object_get(doc, "world_size");
+	size_t i;
+	fprintf(out, "Aggregate: %lld ranks from %lld inputs",
+		(long long)json_integer_value(json_object_get(doc, "rank_count")),
+		(long long)json_integer_value(json_object_get(doc, "inputs")));
+	if (json_is_integer(ws))
+		fprintf(out, ", world size %lld", (long long)json_integer_value(ws));
+	fputc('\n', out);
+	json_array_foreach(json_object_get(doc, "warnings"), i, w)
+		fprintf(out, "warning: %s\n", json_string_value(w));
+	ranks_table(doc, out);
+	stats_table(doc, "run", "Across ranks: run", out);
+	stats_table(doc, "stage", "Across ranks: stages and phases", out);
+	stats_table(doc, "collective", "Across ranks: collectives", out);
+	fprintf(out, "\nStragglers (modified z = 0.6745 (x - median) / MAD, |z| > 3.5)\n");
+	if (!json_array_size(json_object_get(strag, "ranks")))
+		fprintf(out, "  none: no rank stands out in any stage, collective or step time\n");
+	json_array_foreach(json_object_get(strag, "ranks"), i, r) {
+		const char *sum = json_string_value(json_object_get(r, "summary"));
+		const json_t *e;
+		size_t j;
+		if (strlen(sum) <= 76) {
+			fprintf(out, "  %s\n", sum);
+		} else {
+			/* one reason per line */
+			fprintf(out, "  rank %lld:\n", (long long)json_integer_value(json_object_get(r, "rank")));
+			json_array_foreach(json_object_get(r, "evidence"), j, e)
+				fprintf(out, "    %s\n", json_string_value(json_object_get(e, "text")));
+		}
+		json_array_foreach(json_object_get(r, "evidence"), j, e) {
+			char v[32], m[32], md[32], nb[80], zb[32];
+			const json_t *z = json_object_get(e, "z");
+			dur(num(e, "value"), v, sizeof(v));
+			dur(num(e, "median"), m, sizeof(m));
+			dur(num(e, "mad"), md, sizeof(md));
+			if (json_is_number(z))
+				snprintf(zb, sizeof(zb), "%.1f", json_number_value(z));
+			else
+				snprintf(zb, sizeof(zb), "%s", json_string_value(z));
+			fprintf(out, "    %s: %s\n", json_string_value(json_object_get(e, "what")),
+				cut(json_string_value(json_object_get(e, "name")), nb, 60));
+			fprintf(out, "      %s vs median %s (%.2fx), MAD %s, z = %s\n", v, m,
+				num(e, "ratio"), md, zb);
+		}
+	}
+}

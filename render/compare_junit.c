@@ -1,0 +1,85 @@
+/* compare_junit.c - a comparison as JUnit XML: one testcase per gated metric. */
+#include <stdio.h>
+#include <string.h>
+
+#include "render/compare_text.h"
+#include "render/escape.h"
+
+static const char *str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+static int gated(const json_t *m)
+{
+	return json_is_true(json_object_get(json_object_get(m, "threshold"), "gated")) ||
+	       !strcmp(str(m, "verdict"), "added") || !strcmp(str(m, "verdict"), "removed");
+}
+
+/* "1.20x (base 400.118 us, new 481.2 us), p=1e-07, threshold +5%". */
+static void message(struct pr_strbuf *sb, const json_t *m)
+{
+	char b[48], n[48], r[16], t[48];
+	pr_compare_fmt_value(json_object_get(m, "base"), str(m, "unit"), b, sizeof(b));
+	pr_compare_fmt_value(json_object_get(m, "new"), str(m, "unit"), n, sizeof(n));
+	pr_compare_fmt_ratio(m, r, sizeof(r));
+	pr_compare_fmt_test(m, t, sizeof(t));
+	pr_strbuf_addf(sb, "%s: %s (base %s, new %s), %s, threshold %s", str(m, "verdict"), r, b, n, t,
+		       str(json_object_get(m, "threshold"), "text"));
+}
+
+void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
+{
+	const json_t *metrics = json_object_get(cmp, "metrics"), *m;
+	struct pr_strbuf msg = PR_STRBUF_INIT;
+	size_t i, tests = 0, failures = 0, skipped = 0;
+	json_array_foreach(metrics, i, m) {
+		if (!gated(m))
+			continue;
+		tests++;
+		failures += !strcmp(str(m, "verdict"), "regression");
+		skipped += !strcmp(str(m, "verdict"), "added") || !strcmp(str(m, "verdict"), "removed");
+	}
+	pr_strbuf_addstr(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	pr_strbuf_addf(sb,
+		       "<testsuites name=\"profreport compare\" tests=\"%zu\" failures=\"%zu\" "
+		       "errors=\"0\" skipped=\"%zu\" time=\"0\">\n",
+		       tests, failures, skipped);
+	pr_strbuf_addf(sb,
+		       "  <testsuite name=\"profreport.compare\" tests=\"%zu\" failures=\"%zu\" "
+		       "errors=\"0\" skipped=\"%zu\" time=\"0\">\n",
+		       tests, failures, skipped);
+	pr_strbuf_addf(sb, "    <properties>\n      <property name=\"alpha\" value=\"%g\"/>\n",
+		       json_number_value(json_object_get(json_object_get(cmp, "settings"), "alpha")));
+	pr_strbuf_addf(sb, "      <property name=\"status\" value=\"%s\"/>\n    </properties>\n",
+		       str(json_object_get(cmp, "summary"), "status"));
+	json_array_foreach(metrics, i, m) {
+		const char *v = str(m, "verdict");
+		if (!gated(m))
+			continue;
+		pr_strbuf_addstr(sb, "    <testcase classname=\"profreport.compare.");
+		pr_xml_escape(sb, str(m, "group"));
+		pr_strbuf_addstr(sb, "\" name=\"");
+		pr_xml_escape(sb, str(m, "id"));
+		pr_strbuf_addstr(sb, "\" time=\"0\"");
+		pr_strbuf_reset(&msg);
+		message(&msg, m);
+		if (!strcmp(v, "regression")) {
+			pr_strbuf_addstr(sb, ">\n      <failure type=\"regression\" message=\"");
+			pr_xml_escape(sb, msg.buf);
+			pr_strbuf_addstr(sb, "\">");
+			pr_xml_escape(sb, msg.buf);
+			pr_strbuf_addstr(sb, "</failure>\n    </testcase>\n");
+		} else if (!strcmp(v, "added") || !strcmp(v, "removed")) {
+			pr_strbuf_addf(sb, ">\n      <skipped message=\"%s on the new side: nothing to compare\"/>\n    </testcase>\n",
+				       !strcmp(v, "added") ? "only" : "missing");
+		} else {
+			pr_strbuf_addstr(sb, ">\n      <system-out>");
+			pr_xml_escape(sb, msg.buf);
+			pr_strbuf_addstr(sb, "</system-out>\n    </testcase>\n");
+		}
+	}
+	pr_strbuf_addstr(sb, "  </testsuite>\n</testsuites>\n");
+	pr_strbuf_release(&msg);
+}

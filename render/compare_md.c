@@ -1,0 +1,104 @@
+/* compare_md.c - a comparison as a GitHub pull-request comment (asv-style table). */
+#include <stdio.h>
+#include <string.h>
+
+#include "render/compare_text.h"
+
+static const char *str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+/* A name as inline code inside a table cell: '|' escaped, '`' replaced. */
+static void code(struct pr_strbuf *sb, const char *s)
+{
+	pr_strbuf_addch(sb, '`');
+	for (; *s; s++) {
+		if (*s == '|')
+			pr_strbuf_addstr(sb, "\\|");
+		else if (*s == '`')
+			pr_strbuf_addch(sb, '\'');
+		else if (*s == '\n' || *s == '\r')
+			pr_strbuf_addch(sb, ' ');
+		else
+			pr_strbuf_addch(sb, *s);
+	}
+	pr_strbuf_addch(sb, '`');
+}
+
+static void row(struct pr_strbuf *sb, const json_t *m, int details)
+{
+	char b[48], n[48], r[16], t[48];
+	const char *mark = str(m, "mark");
+	pr_compare_fmt_value(json_object_get(m, "base"), str(m, "unit"), b, sizeof(b));
+	pr_compare_fmt_value(json_object_get(m, "new"), str(m, "unit"), n, sizeof(n));
+	pr_compare_fmt_ratio(m, r, sizeof(r));
+	pr_strbuf_addf(sb, "| %s | %s | %s | %s | ", strcmp(mark, " ") ? mark : "", b, n, r);
+	code(sb, str(m, "id"));
+	if (details) {
+		const json_t *test = json_object_get(m, "test"), *ci = json_object_get(test, "hl_ci");
+		pr_compare_fmt_test(m, t, sizeof(t));
+		pr_strbuf_addf(sb, " | %lld / %lld | %s", (long long)json_integer_value(json_object_get(m, "n1")),
+			       (long long)json_integer_value(json_object_get(m, "n2")), t);
+		if (json_is_number(json_object_get(test, "hl_shift"))) {
+			char s[48], lo[48], hi[48];
+			pr_compare_fmt_value(json_object_get(test, "hl_shift"), str(m, "unit"), s, sizeof(s));
+			pr_compare_fmt_value(json_array_get(ci, 0), str(m, "unit"), lo, sizeof(lo));
+			pr_compare_fmt_value(json_array_get(ci, 1), str(m, "unit"), hi, sizeof(hi));
+			pr_strbuf_addf(sb, ", shift %s [%s, %s]", s, lo, hi);
+		}
+		pr_strbuf_addf(sb, " | %s | %s", str(json_object_get(m, "threshold"), "text"),
+			       str(m, "verdict"));
+	}
+	pr_strbuf_addstr(sb, " |\n");
+}
+
+void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
+{
+	const json_t *metrics = json_object_get(cmp, "metrics"), *m, *floor;
+	const json_t *st = json_object_get(cmp, "settings");
+	size_t i, changed = 0;
+	pr_strbuf_addstr(sb, "### profreport compare: **");
+	pr_compare_summary_line(cmp, sb);
+	pr_strbuf_addstr(sb, "**\n\n");
+	json_array_foreach(metrics, i, m)
+		changed += strcmp(str(m, "verdict"), "unchanged") != 0;
+	if (changed) {
+		pr_strbuf_addstr(sb, "| Change | Before | After | Ratio | Metric |\n"
+				     "|:------:|-------:|------:|------:|:-------|\n");
+		json_array_foreach(metrics, i, m)
+			if (strcmp(str(m, "verdict"), "unchanged"))
+				row(sb, m, 0);
+	} else {
+		pr_strbuf_addstr(sb, "No metric changed beyond its threshold.\n");
+	}
+	pr_strbuf_addf(sb,
+		       "\n`+` worse, `-` better, `~` beyond the threshold but not significant "
+		       "(Mann-Whitney p >= %g), `x` added, `!` removed.\n",
+		       json_number_value(json_object_get(st, "alpha")));
+	pr_strbuf_addf(sb, "\n<details><summary>All %zu compared metrics</summary>\n\n",
+		       json_array_size(metrics));
+	pr_strbuf_addstr(sb, "| Change | Before | After | Ratio | Metric | n base / new | Test | Threshold | Verdict |\n"
+			     "|:------:|-------:|------:|------:|:-------|-------------:|:-----|:----------|:--------|\n");
+	json_array_foreach(metrics, i, m)
+		row(sb, m, 1);
+	pr_strbuf_addstr(sb, "\n</details>\n");
+	floor = json_object_get(cmp, "below_noise_floor");
+	if (json_array_size(floor)) {
+		pr_strbuf_addf(sb,
+			       "\n<details><summary>%zu spans below the noise floor (not gated: under "
+			       "%g %% of run time or %g us)</summary>\n\n",
+			       json_array_size(floor), 100 * json_number_value(json_object_get(st, "noise_floor")),
+			       json_number_value(json_object_get(st, "min_us")));
+		json_array_foreach(floor, i, m) {
+			pr_strbuf_addstr(sb, "- ");
+			code(sb, str(m, "id"));
+			pr_strbuf_addch(sb, '\n');
+		}
+		pr_strbuf_addstr(sb, "\n</details>\n");
+	}
+	if (json_array_size(json_object_get(cmp, "ignored")))
+		pr_strbuf_addf(sb, "\n%zu metric(s) ignored by --ignore.\n",
+			       json_array_size(json_object_get(cmp, "ignored")));
+}

@@ -1,0 +1,45 @@
+/*
+ * compare_text.h - renderers of a comparison (analyze/compare.h):
+ * console text, GitHub markdown, JUnit XML.
+ *
+ * USAGE
+ *   struct pr_strbuf sb = PR_STRBUF_INIT;
+ *   pr_compare_render_text(cmp, &sb);   (or _md, _junit)
+ *   write sb.buf; pr_strbuf_release(&sb);
+ *
+ * OWNERSHIP: cmp is borrowed; output is appended to the caller's strbuf.
+ * Output is a pure function of the comparison (no clock, no host name).
+ *
+ * text   80-column console table: a summary line, then every metric that is
+ *        not unchanged plus the headline ones (step time, throughput, peaks),
+ *        then counts of the rest.
+ * md     a GitHub PR comment: summary line, an asv-style table
+ *        (Change | Before | After | Ratio | Metric) of the changes, and every
+ *        metric with its test and threshold folded in <details>.
+ * junit  JUnit XML (Jenkins/Ant schema, tests/tools/junit.xsd): one
+ *        testcase per gated metric, <failure> for each regression, <skipped>
+ *        for added/removed ones.
+ */
+#ifndef PR_COMPARE_TEXT_H
+#define PR_COMPARE_TEXT_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "store/strbuf.h"
+
+void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb);
+void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb);
+void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb);
+
+/* A metric value in its unit ("402.118 us", "6.38 GiB", "0.1161"); "-" for null. */
+void pr_compare_fmt_value(const json_t *v, const char *unit, char *buf, size_t n);
+/* "1.20x", or "-" without a ratio. */
+void pr_compare_fmt_ratio(const json_t *metric, char *buf, size_t n);
+/* "p=3.1e-08", "thresholds only". */
+void pr_compare_fmt_test(const json_t *metric, char *buf, size_t n);
+/* The summary sentence: "FAIL: 2 regressions, 1 improvement, ...". */
+void pr_compare_summary_line(const json_t *cmp, struct pr_strbuf *sb);
+
+#endif

@@ -1,0 +1,9 @@
+# browser.cmake - checks in a headless browser (included from tests/CMakeLists.txt;
+# PR_TEST_ENV is set there). They need chromium, node and tests/browser/node_modules
+# (apt-get install -y chromium nodejs npm && (cd tests/browser && npm ci)) and
+# are reported as skipped (exit 77) without them.
+
+# Every sample exported with 'profreport speedscope' and loaded in speedscope 1.25.0.
+add_test(NAME browser/speedscope COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/browser/run_speedscope.sh)
+set_tests_properties(browser/speedscope PROPERTIES ENVIRONMENT "${PR_TEST_ENV}"
+  SKIP_RETURN_CODE 77 TIMEOUT 900)

@@ -1,0 +1,91 @@
+#!/bin/sh
+# t0011-aggregate: 'profreport aggregate INPUT... -o agg.json' - multi-rank
+# aggregation: the 4-rank torch set (samples/ranks) names rank 2 as the
+# straggler with its evidence; agg.json equals the golden file; aggregating
+# agg.json files equals aggregating all ranks (map/reduce); --format inferix
+# writes Inferix's keys with the intended values; errors exit 2 with one line.
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+G=$PR_TESTS/golden/aggregate
+# relative paths: agg.json keeps each rank's source path
+cp -R "$PR_SAMPLES/ranks" ranks
+cp -R "$PR_SAMPLES/inferix/multirank" multirank
+
+# -- the 4-rank set: straggler named, with evidence, table on stdout
+run "$P" aggregate ranks -o agg.json
+expect_rc 0 "aggregate of the 4-rank set"
+expect_out_has "Aggregate: 4 ranks from 4 inputs, world size 4" "header line"
+expect_out_has "dataloader 2.98x the median" "rank 2 loads data slower"
+expect_out_has "waits 80 % less in ncclDevKernel_AllReduce_Sum_f32_RING_LL" "rank 2 waits least"
+expect_out_has "  rank 2:" "rank 2 is named"
+expect_err_has "'ranks/make_ranks.py': skipped, not a trace" "non-traces are skipped with a note"
+if grep -Eq '^  rank [013]' "$tmp/out"; then
+	fail "a rank other than 2 is named as a straggler"
+	show
+fi
+awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$tmp/out" || fail "console table wider than 80 columns"
+grep -q '"summary": "rank 2: dataloader 2.98x the median; waits 80 % less in ncclDevKernel_AllReduce_Sum_f32_RING_LL"' agg.json ||
+	fail "agg.json lacks the straggler summary"
+if [ "${PR_UPDATE_GOLDEN:-}" = 1 ]; then
+	cp agg.json "$G/ranks.agg.json"
+fi
+cmp -s agg.json "$G/ranks.agg.json" || {
+	fail "agg.json differs from tests/golden/aggregate/ranks.agg.json"
+	diff "$G/ranks.agg.json" agg.json | head -20 >&2 || true
+}
+
+# -- map/reduce: agg of agg files == agg of all ranks (std and the moments' mean/M2 are Chan-merged: last bits)
+run "$P" aggregate ranks/rank0.pt.trace.json ranks/rank1.pt.trace.json -q -o part1.json
+expect_rc 0 "aggregate of ranks 0-1"
+run "$P" aggregate ranks/rank2.pt.trace.json ranks/rank3.pt.trace.json -q -o part2.json
+expect_rc 0 "aggregate of ranks 2-3"
+run "$P" aggregate part2.json part1.json -o merged.json
+expect_rc 0 "aggregate of the two agg.json files"
+expect_out_has "dataloader 2.98x the median" "merged aggregate names rank 2"
+strip() { grep -Ev '"(m2|std)": |"mean": "' "$1"; }
+strip agg.json >a.txt
+strip merged.json >b.txt
+cmp -s a.txt b.txt || {
+	fail "aggregate of agg.json files differs from the aggregate of all ranks"
+	diff a.txt b.txt | head -20 >&2 || true
+}
+
+# -- Inferix: rank_<R>/ dirs, --format inferix with the values Inferix meant
+run "$P" aggregate multirank --format inferix -o inferix.json
+expect_rc 0 "aggregate --format inferix of the 3-rank Inferix set"
+for key in '"total_reports": 3' '"rank_count": 3' '"aggregated_gpu_metrics"' \
+	'"peak_memory_usage_mb_max": 20220' '"avg_cpu_usage_sum": 66.125' \
+	'"session_id": "t2v_generation"' '"duration": 5.7365' '"rank": 2' '"reports_summary"'; do
+	grep -qF -- "$key" inferix.json || fail "inferix.json lacks $key"
+done
+if [ "${PR_UPDATE_GOLDEN:-}" = 1 ]; then
+	cp inferix.json "$G/multirank.inferix.json"
+fi
+cmp -s inferix.json "$G/multirank.inferix.json" || fail "inferix.json differs from the golden file"
+
+# -- ranks from names only: inferred with a warning
+mkdir noranks
+sed 's/"distributedInfo": {[^}]*}/"distributedInfo": {}/' ranks/rank1.pt.trace.json >noranks/a.json
+sed 's/"distributedInfo": {[^}]*}/"distributedInfo": {}/' ranks/rank3.pt.trace.json >noranks/b.json
+run "$P" aggregate noranks -q -o inferred.json
+expect_rc 0 "aggregate of files without ranks"
+expect_err_has "ranks inferred" "inferred ranks are warned about"
+grep -q '"ranks_inferred": true' inferred.json || fail "agg.json does not say ranks were inferred"
+
+# -- errors: exit 2, one line
+run "$P" aggregate missing-dir -o x.json
+expect_rc 2 "missing input"
+expect_one_err_line "missing input"
+run "$P" aggregate ranks --format csv -o x.json
+expect_rc 2 "bad --format"
+expect_one_err_line "bad --format"
+mkdir empty
+run "$P" aggregate empty -o x.json
+expect_rc 2 "no ranks"
+expect_one_err_line "no ranks"
+[ ! -e x.json ] || fail "a failed aggregate left x.json behind"
+ls "$TMPDIR" >leftover
+[ ! -s leftover ] || fail "aggregate left temporary files: $(cat leftover)"
+
+finish

@@ -1,0 +1,256 @@
+/* test_aggregate.c - analyze/aggregate: exact merge, robust straggler score, rank discovery. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+
+#include "analyze/aggregate.h"
+#include "store/strbuf.h"
+
+static uint64_t lcg = 88172645463325252ULL;
+
+static double urand(void)
+{
+	lcg ^= lcg << 13;
+	lcg ^= lcg >> 7;
+	lcg ^= lcg << 17;
+	return (double)(lcg >> 11) / 9007199254740992.0;
+}
+
+/* A generated per-rank model run: stages, spans (one a collective), peaks, metrics. */
+static json_t *gen_run(long rank, double dl_scale)
+{
+	json_t *run = json_object(), *ph = json_object(), *tot = json_array(), *sp = json_array();
+	json_t *peaks = json_array(), *rep = json_array(), *steps;
+	double dl = (10e6 + urand() * 1e5) * dl_scale, step = 92e6 + urand() * 1e3;
+	json_object_set_new(run, "format", json_string("chrome"));
+	json_object_set_new(run, "source", json_string("gen"));
+	json_object_set_new(run, "rank", json_integer(rank));
+	json_object_set_new(run, "world_size", json_integer(64));
+	json_object_set_new(run, "clock", json_pack("{s:f}", "duration_ns", 1.8e9 + urand() * 1e6));
+	steps = json_pack("{s:s,s:i,s:f,s:f,s:f,s:f,s:f}", "name", "ProfilerStep#0", "count", 20,
+			  "mean_ns", step, "p50_ns", step, "min_ns", step - 5, "max_ns", step + 5,
+			  "per_s", 1e9 / step);
+	json_object_set_new(run, "throughput", json_pack("{s:o}", "steps", steps));
+	json_array_append_new(tot, json_pack("{s:s,s:i,s:f}", "name", "enumerate(DataLoader)#x",
+					     "count", 20, "total_ns", dl * 20));
+	json_array_append_new(tot, json_pack("{s:s,s:i,s:f}", "name", "forward", "count", 20,
+					     "total_ns", 4e8 + urand() * 1e4));
+	json_object_set_new(ph, "totals", tot);
+	json_object_set_new(run, "phases", ph);
+	json_array_append_new(sp, json_pack("{s:s,s:s,s:i,s:f}", "name", "ncclDevKernel_AllReduce",
+					    "kind", "kernel", "count", 20, "total_ns",
+					    (30e6 - dl) * 20 / dl_scale));
+	json_array_append_new(sp, json_pack("{s:s,s:s,s:i,s:f}", "name", "gemm", "kind", "kernel",
+					    "count", 40, "total_ns", 3.8e8 * (1 + urand() * 1e-3)));
+	json_object_set_new(run, "spans", json_pack("{s:o}", "items", sp));
+	json_array_append_new(peaks, json_pack("{s:s,s:s,s:s,s:f}", "series", "dev.mem.allocated",
+					       "device", "cuda:0", "unit", "bytes", "value",
+					       6e10 + floor(urand() * 1e9)));
+	json_object_set_new(run, "peaks", peaks);
+	json_array_append_new(rep, json_pack("{s:s,s:f,s:s}", "name", "gpu.util", "value",
+					     urand() * 100 - 3.3, "unit", "percent"));
+	json_object_set_new(run, "reported", rep);
+	return run;
+}
+
+/* Drops what Chan's merge may change in the last bits: the moments' m2 and mean, std. */
+static void strip(json_t *j)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+	void *tmp;
+	if (json_is_object(j)) {
+		if (json_object_get(j, "m2")) {
+			json_object_del(j, "m2");
+			json_object_del(j, "mean");
+		}
+		json_object_del(j, "std");
+		json_object_foreach_safe(j, tmp, k, v) strip(v);
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, v) strip(v);
+	}
+}
+
+static void test_merge_exact(void **state)
+{
+	enum { N = 37 };
+	json_t *runs[N], *all_doc, *m_doc, *j_doc, *p1_doc, *p2_doc;
+	struct pr_agg *all = pr_agg_new(), *p1 = pr_agg_new(), *p2 = pr_agg_new();
+	struct pr_agg *m = pr_agg_new(), *viajson = pr_agg_new();
+	struct pr_error err = PR_ERROR_INIT;
+	long i;
+	(void)state;
+	for (i = 0; i < N; i++)
+		runs[i] = gen_run(i, i == 5 ? 3.0 : 1.0);
+	/* all ranks in order; parts in another order and split */
+	for (i = 0; i < N; i++)
+		assert_int_equal(pr_agg_add_model_run(all, runs[i], NULL, NULL, &err), 1);
+	for (i = N - 1; i >= 0; i--)
+		assert_int_equal(pr_agg_add_model_run(i % 3 ? p1 : p2, runs[i], NULL, NULL, &err), 1);
+	pr_agg_merge(m, p2);
+	pr_agg_merge(m, p1);
+	p1_doc = pr_agg_to_json(p1);
+	p2_doc = pr_agg_to_json(p2);
+	assert_int_equal(pr_agg_merge_json(viajson, p1_doc, &err), 0);
+	assert_int_equal(pr_agg_merge_json(viajson, p2_doc, &err), 0);
+	all_doc = pr_agg_to_json(all);
+	m_doc = pr_agg_to_json(m);
+	j_doc = pr_agg_to_json(viajson);
+	/* the stragglers section and the std are present before stripping */
+	assert_true(json_array_size(json_object_get(json_object_get(all_doc, "stragglers"), "ranks")) ==
+		    1);
+	strip(all_doc);
+	strip(m_doc);
+	strip(j_doc);
+	if (!json_equal(all_doc, m_doc) && getenv("AGG_DEBUG")) {
+		json_dump_file(all_doc, "/tmp/ta.json", JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+		json_dump_file(m_doc, "/tmp/tm.json", JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+	}
+	assert_true(json_equal(all_doc, m_doc));
+	assert_true(json_equal(all_doc, j_doc));
+	for (i = 0; i < N; i++)
+		json_decref(runs[i]);
+	json_decref(all_doc);
+	json_decref(m_doc);
+	json_decref(j_doc);
+	json_decref(p1_doc);
+	json_decref(p2_doc);
+	pr_agg_free(all);
+	pr_agg_free(p1);
+	pr_agg_free(p2);
+	pr_agg_free(m);
+	pr_agg_free(viajson);
+}
+
+/* A stat entry of the document by category and name. */
+static const json_t *find_stat(const json_t *doc, const char *cat, const char *name)
+{
+	const json_t *s;
+	size_t i;
+	json_array_foreach(json_object_get(doc, "stats"), i, s)
+		if (!strcmp(json_string_value(json_object_get(s, "category")), cat) &&
+		    !strcmp(json_string_value(json_object_get(s, "name")), name))
+			return s;
+	return NULL;
+}
+
+static void test_sums_and_extrema(void **state)
+{
+	struct pr_agg *a = pr_agg_new();
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *doc, *r;
+	const json_t *s;
+	static const double v[] = { 1e16, 1.0, -1e16, 0.5, 3.0 };
+	long i;
+	(void)state;
+	for (i = 0; i < 5; i++) {
+		r = json_pack("{s:s,s:I,s:{s:f},s:[{s:s,s:f,s:s}]}", "format", "chrome", "rank",
+			      (json_int_t)(10 - i), "clock", "duration_ns", 1.0, "reported", "name", "x",
+			      "value", v[i], "unit", "");
+		assert_int_equal(pr_agg_add_model_run(a, r, NULL, NULL, &err), 1);
+		json_decref(r);
+	}
+	doc = pr_agg_to_json(a);
+	s = find_stat(doc, "metric", "x");
+	assert_non_null(s);
+	/* exact sum: 1e16 + 1 - 1e16 + 0.5 + 3 = 4.5 (a naive double sum gives 3.5) */
+	assert_true(json_real_value(json_object_get(s, "sum")) == 4.5);
+	assert_int_equal(json_integer_value(json_object_get(s, "argmax")), 10);
+	assert_int_equal(json_integer_value(json_object_get(s, "argmin")), 8);
+	/* equal durations: the lowest rank has both extrema */
+	s = find_stat(doc, "run", "duration");
+	assert_int_equal(json_integer_value(json_object_get(s, "argmin")), 6);
+	assert_int_equal(json_integer_value(json_object_get(s, "argmax")), 6);
+	assert_true(json_real_value(json_object_get(s, "imbalance")) == 1.0 ||
+		    json_integer_value(json_object_get(s, "imbalance")) == 1);
+	json_decref(doc);
+	pr_agg_free(a);
+}
+
+static void test_robust_score(void **state)
+{
+	/* dataloader totals 10, 10.1, 9.9, 30 (ms): median 10.05, MAD 0.1, z = 0.6745 * 19.95 / 0.1 */
+	static const double dl[] = { 10e6, 10.1e6, 9.9e6, 30e6 };
+	struct pr_agg *a = pr_agg_new();
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *doc, *r;
+	const json_t *named, *ev;
+	long i;
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		r = json_pack("{s:s,s:I,s:{s:[{s:s,s:i,s:f}]}}", "format", "chrome", "rank",
+			      (json_int_t)i, "phases", "totals", "name", "dataloader", "count", 1,
+			      "total_ns", dl[i]);
+		assert_int_equal(pr_agg_add_model_run(a, r, NULL, NULL, &err), 1);
+		json_decref(r);
+	}
+	doc = pr_agg_to_json(a);
+	named = json_object_get(json_object_get(doc, "stragglers"), "ranks");
+	assert_int_equal(json_array_size(named), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(named, 0), "rank")), 3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(named, 0), "summary")),
+			    "rank 3: dataloader 2.99x the median");
+	ev = json_array_get(json_object_get(json_array_get(named, 0), "evidence"), 0);
+	assert_true(fabs(json_number_value(json_object_get(ev, "median")) - 10.05e6) < 1e-3);
+	assert_true(fabs(json_number_value(json_object_get(ev, "mad")) - 0.1e6) < 1e-3);
+	assert_true(fabs(json_number_value(json_object_get(ev, "z")) - 0.6745 * 19.95 / 0.1) < 1e-6);
+	json_decref(doc);
+	pr_agg_free(a);
+}
+
+static void test_rank_from_path(void **state)
+{
+	(void)state;
+	assert_int_equal(pr_agg_rank_from_path("prof/rank_3/profiling_report_x.json"), 3);
+	assert_int_equal(pr_agg_rank_from_path("traces/rank0.pt.trace.json"), 0);
+	assert_int_equal(pr_agg_rank_from_path("trace_rank12.json"), 12);
+	assert_int_equal(pr_agg_rank_from_path("run/worker7.json"), 7);
+	assert_int_equal(pr_agg_rank_from_path("rank_1/rank-4.json"), 4);
+	assert_int_equal(pr_agg_rank_from_path("run/host-a.json"), -1);
+	assert_int_equal(pr_agg_rank_from_path("frank3.json"), -1);
+	assert_int_equal(pr_agg_rank_from_path("rank.json"), -1);
+	assert_int_equal(pr_agg_is_collective("ncclDevKernel_AllReduce_Sum_f32_RING_LL"), 1);
+	assert_int_equal(pr_agg_is_collective("c10d::allreduce_"), 1);
+	assert_int_equal(pr_agg_is_collective("aten::mm"), 0);
+}
+
+static void test_inferred_ranks(void **state)
+{
+	struct pr_agg *a = pr_agg_new();
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *doc, *r;
+	(void)state;
+	r = json_pack("{s:s,s:n}", "format", "chrome", "rank");
+	assert_int_equal(pr_agg_add_model_run(a, r, NULL, "x/host-a.json", &err), 1);
+	assert_int_equal(pr_agg_add_model_run(a, r, NULL, "x/worker2.json", &err), 1);
+	assert_int_equal(pr_agg_add_model_run(a, r, NULL, "x/host-b.json", &err), 1);
+	json_decref(r);
+	doc = pr_agg_to_json(a);
+	assert_true(json_is_true(json_object_get(doc, "ranks_inferred")));
+	/* host-a -> 0, worker2 -> 2 (path), host-b -> 1 (lowest unused) */
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(json_object_get(doc, "ranks"), 1), "source")),
+			    "x/host-b.json");
+	json_decref(doc);
+	pr_agg_free(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_merge_exact),
+		cmocka_unit_test(test_sums_and_extrema),
+		cmocka_unit_test(test_robust_score),
+		cmocka_unit_test(test_rank_from_path),
+		cmocka_unit_test(test_inferred_ranks),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
