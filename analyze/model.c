@@ -251,7 +251,8 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 			ctx.has_origin && ctx.has_extent ? pr_jint(ctx.origin + ctx.ts_min) : json_null(),
 			"synthetic", json_boolean(ctx.synthetic), NULL);
 	ctx.out = pr_jobj("id", pr_jint(ctx.run), "label", json_string(ctx.label), "source",
-			  json_string(pr_actx_text(rs, 4)), "format", json_string(ctx.format),
+			  json_string(pr_actx_text(rs, 4)), "content_hash",
+			  json_string(pr_actx_text(rs, 15)), "format", json_string(ctx.format),
 			  "collector", json_string(ctx.collector), "rank", opt_int(rs, 5),
 			  "world_size", opt_int(rs, 6), "clock", clock, "counts",
 			  pr_jobj("spans", pr_jint(sqlite3_column_int64(rs, 12)), "samples",
@@ -288,7 +289,7 @@ json_t *pr_model_build(struct pr_store *store, const struct pr_model_opts *opts,
 	if (sqlite3_prepare_v2(db,
 			       "SELECT id, format, ifnull(collector, ''), ifnull(label, ''), source, "
 			       "rank, world_size, ts_min, ts_max, time_origin_ns, time_synthetic, meta, "
-			       "span_count, sample_count, instant_count FROM run "
+			       "span_count, sample_count, instant_count, content_hash FROM run "
 			       "WHERE ?1 = 0 OR id = ?1 ORDER BY id",
 			       -1, &rs, NULL) != SQLITE_OK) {
 		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));

@@ -1,14 +1,23 @@
 /* cmd_report.c - profreport report INPUT... --json FILE: the analysis model. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analyze/model.h"
+#include "render/html_report.h"
+#include "render/panels.h"
 #include "cli/commands.h"
 #include "cli/input.h"
 #include "store/decimal.h"
 
 static const struct pr_option opts[] = {
+	{ "output", 'o', "PATH", "the HTML report: FILE.html (one page), or a directory (one page per run + index.html)" },
 	{ "json", 0, "FILE", "write the analysis model (JSON; '-' = stdout)" },
+	{ "png", 0, "DIR", "write the panels as PNG files into DIR" },
+	{ "svg", 0, "DIR", "write the panels as SVG files into DIR" },
 	{ "top", 0, "N", "rows in the top-spans tables (default 15)" },
 	{ "run", 0, "ID", "only this run of the store" },
 	{ "timeline-points", 0, "N", "points per series timeline in the model (default 2000, 0 = none)" },
@@ -34,6 +43,135 @@ int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char 
 	return 0;
 }
 
+/* Writes every panel of every run into dir as <stem>.<ext> (stem prefixed with run<ID>- when several runs). */
+static int write_panels(const json_t *model, const char *dir, enum pr_gfx_format fmt,
+			struct pr_error *err)
+{
+	json_t *runs = json_object_get(model, "runs"), *run;
+	size_t i, k;
+	json_array_foreach(runs, i, run)
+	{
+		struct pr_panels *ps = pr_panels_build(run);
+		for (k = 0; k < pr_panels_count(ps); k++) {
+			struct pr_output out;
+			char path[4096];
+			if (json_array_size(runs) > 1)
+				snprintf(path, sizeof(path), "%s/run%lld-%s-%zu.%s", dir,
+					 (long long)json_integer_value(json_object_get(run, "id")),
+					 pr_panels_name(ps, k), k, fmt == PR_GFX_PNG ? "png" : "svg");
+			else
+				snprintf(path, sizeof(path), "%s/%s-%zu.%s", dir, pr_panels_name(ps, k), k,
+					 fmt == PR_GFX_PNG ? "png" : "svg");
+			if (pr_output_open_file(&out, path, err) ||
+			    pr_panels_render(ps, k, fmt, &out, err) || pr_output_close(&out, err)) {
+				pr_output_release(&out);
+				pr_panels_free(ps);
+				return -1;
+			}
+			pr_output_release(&out);
+		}
+		pr_panels_free(ps);
+	}
+	return 0;
+}
+
+static int write_html(const json_t *model, json_t *const *runs, size_t n, const char *path,
+		      struct pr_error *err)
+{
+	struct pr_output out;
+	if (pr_output_open_file(&out, path, err))
+		return -1;
+	if (pr_html_report(model, runs, n, &out, err) || pr_output_close(&out, err)) {
+		pr_output_release(&out);
+		return -1;
+	}
+	pr_output_release(&out);
+	return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct pr_html_index_row *x = a, *y = b;
+	json_t *cx = json_object_get(x->run, "clock"), *cy = json_object_get(y->run, "clock");
+	json_t *ex = json_object_get(cx, "epoch_start_ns"), *ey = json_object_get(cy, "epoch_start_ns");
+	json_int_t ix = json_integer_value(json_object_get(x->run, "id"));
+	json_int_t iy = json_integer_value(json_object_get(y->run, "id"));
+	if (json_is_integer(ex) && json_is_integer(ey) && json_integer_value(ex) != json_integer_value(ey))
+		return json_integer_value(ex) < json_integer_value(ey) ? -1 : 1;
+	if (json_is_integer(ex) != json_is_integer(ey))
+		return json_is_integer(ex) ? -1 : 1;
+	return ix < iy ? -1 : ix > iy;
+}
+
+/*
+ * An archive: one report per run, named <label>-<hash prefix>.html (a run
+ * already reported, same content hash, is skipped), and index.html.
+ */
+static int write_archive(const json_t *model, const char *dir, struct pr_error *err)
+{
+	json_t *runs = json_object_get(model, "runs"), *run;
+	size_t n = json_array_size(runs), i, skipped = 0, written = 0;
+	struct pr_html_index_row *rows = calloc(n + 1, sizeof(*rows));
+	char **names = calloc(n + 1, sizeof(char *));
+	struct pr_output out;
+	char path[4096];
+	int rc = -1;
+	if (!rows || !names)
+		abort();
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		pr_error_set(err, PR_E_IO, "cannot create the directory '%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	json_array_foreach(runs, i, run)
+	{
+		const char *label = json_string_value(json_object_get(run, "label"));
+		const char *hash = json_string_value(json_object_get(run, "content_hash"));
+		char name[200], *p;
+		snprintf(name, sizeof(name), "%.60s-%.12s.html", label ? label : "run", hash ? hash : "");
+		for (p = name; *p; p++)
+			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+			      *p == '-' || *p == '_' || *p == '.'))
+				*p = '_';
+		names[i] = strdup(name);
+		rows[i].run = run;
+		rows[i].href = names[i];
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if (access(path, F_OK) == 0) {
+			skipped++;
+			continue;
+		}
+		if (write_html(model, &run, 1, path, err))
+			goto out;
+		written++;
+	}
+	qsort(rows, n, sizeof(*rows), by_time);
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	if (pr_output_open_file(&out, path, err))
+		goto out;
+	if (pr_html_index(rows, n, &out, err) || pr_output_close(&out, err)) {
+		pr_output_release(&out);
+		goto out;
+	}
+	pr_output_release(&out);
+	fprintf(stderr, "profreport: report: %zu report(s) written, %zu already there (same content hash), index '%s'\n",
+		written, skipped, path);
+	rc = 0;
+out:
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(rows);
+	return rc;
+}
+
+static int write_report(const json_t *model, const char *path, struct pr_error *err)
+{
+	size_t n = strlen(path);
+	if (n > 5 && !strcmp(path + n - 5, ".html"))
+		return write_html(model, NULL, 0, path, err);
+	return write_archive(model, path, err);
+}
+
 static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
@@ -42,8 +180,10 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	int64_t top = (int64_t)mo.top_n, run = 0, tl = (int64_t)mo.timeline_points;
 	json_t *model;
 	int rc;
-	if (!json)
-		return pr_error_set(err, PR_E_USAGE, "nothing to write: give --json FILE");
+	const char *png = pr_arg(cmd, a, "png"), *svg = pr_arg(cmd, a, "svg"), *html = pr_arg(cmd, a, "output");
+	if (!json && !png && !svg && !html)
+		return pr_error_set(err, PR_E_USAGE,
+				    "nothing to write: give -o report.html (or a directory), --json FILE, --png DIR or --svg DIR");
 	if (pr_cli_uint_opt(cmd, a, "top", 100000, &top, err) ||
 	    pr_cli_uint_opt(cmd, a, "run", INT32_MAX, &run, err) ||
 	    pr_cli_uint_opt(cmd, a, "timeline-points", 10000000, &tl, err))
@@ -57,7 +197,9 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	pr_cli_input_close(&in);
 	if (!model)
 		return -1;
-	rc = pr_model_write(model, json, err);
+	rc = (json && pr_model_write(model, json, err)) || (html && write_report(model, html, err)) ||
+	     (png && write_panels(model, png, PR_GFX_PNG, err)) ||
+	     (svg && write_panels(model, svg, PR_GFX_SVG, err)) ? -1 : 0;
 	json_decref(model);
 	return rc;
 }
@@ -68,7 +210,7 @@ const struct pr_command pr_cmd_report = {
 	.min_pos = 1,
 	.max_pos = -1,
 	.opts = opts,
-	.usage = "report INPUT... --json FILE [--top N] [--run ID] [--timeline-points N] [--format NAME]",
+	.usage = "report INPUT... [-o report.html|DIR] [--json FILE] [--png DIR] [--svg DIR] [--top N] [--run ID] [--timeline-points N] [--format NAME]",
 	.summary = "analyze runs: peaks, phases, fragmentation, throughput, bottlenecks, leaks, recommendations",
 	.help = "INPUT is a store, trace files or directories (ingested into a temporary store).\n"
 		"The model's schema is documented in README (\"The analysis model\").",

@@ -1,0 +1,194 @@
+/*
+ * chart.h - one chart panel: a plain-data spec, laid out (render/layout.h)
+ * and painted (render/gfx.h) to PNG or SVG.
+ *
+ * USAGE:
+ *   struct pr_chart_line rss = { .label = "RSS", .rgb = 0x2E86AB,
+ *           .x = t, .y = bytes, .n = n, .width = 3, .fill_alpha = 0.15 };
+ *   struct pr_chart c = { .title = "Memory", .x_label = "Time",
+ *           .x_unit = "s", .y_label = "Memory", .y_unit = "bytes",
+ *           .lines = &rss, .nlines = 1 };
+ *   struct pr_output out;
+ *   if (pr_output_open_file(&out, "memory.png", err)) return -1;
+ *   if (pr_chart_render(&c, PR_GFX_PNG, &out, err) || pr_output_close(&out, err))
+ *           { pr_output_release(&out); return -1; }
+ *   pr_output_release(&out);
+ *
+ * A chart is a line chart (lines, with bands, vlines, zones, hlines and
+ * marks as decoration) or, when `bars` is set, a grouped bar chart (lines
+ * and the x-positioned decorations are then ignored; zones and hlines stay
+ * on the value axis).
+ *
+ * Units (x_unit, y_unit) name what the data values are in; the axis shows
+ * them scaled by magnitude and states the unit in the axis label:
+ *   "bytes" "B" "KiB" "MiB" "GiB" "TiB"  -> B/KiB/MiB/GiB/TiB/PiB/EiB (IEC)
+ *   "s" "ms" "us" "ns" "min"               -> us/ms/s/min/h, ns below 1 us
+ *   "percent" "%"                          -> plain numbers, label "(%)"
+ *   anything else (including "" or NULL)   -> plain numbers with an SI
+ *                                             suffix (k M G T P E) per tick,
+ *                                             the unit string in the label.
+ *
+ * Data rules: non-finite values (and |v| >= 1e300) are skipped and break
+ * lines; an empty or all-equal range is padded; n = 1 draws a dot. The
+ * y axis includes 0 when a line fills to zero, for bars, and when all data
+ * is >= 0 and the smallest value is below half the largest (else the data
+ * range is padded by 5%); 10% headroom on top (15% with marks). The x range
+ * is exactly the data (lines, bands, vlines, marks), padded only when it
+ * has zero width. Lines with more than 4 * (plot width in px) points are
+ * drawn through pr_reduce_minmax (render/reduce.h).
+ *
+ * Text: "DejaVu Sans" (pinned); widths come from a built-in table of that
+ * font's advances (render/layout.h), so the layout, and the dump, is the
+ * same on every machine. Long titles, axis labels, legend entries and
+ * category labels are elided with "...". Text is drawn by Cairo (in SVG as
+ * glyph outlines), so no escaping is needed here.
+ *
+ * Determinism: the same spec gives the same layout dump, SVG bytes and PNG
+ * bytes (for a given Cairo and font), in any order and any number of
+ * charts per process. Numbers are formatted with snprintf and need
+ * LC_NUMERIC "C" (profreport never calls setlocale).
+ *
+ * OWNERSHIP: the spec and every array and string it points to belong to
+ * the caller and are only read during the call.
+ * LIMITATIONS: linear axes only; one y axis; no dates on the x axis; lines
+ * are drawn with alpha 1 (fills carry the transparency).
+ */
+#ifndef PR_CHART_H
+#define PR_CHART_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "render/gfx.h"
+#include "render/output.h"
+#include "store/error.h"
+#include "store/pr_common.h"
+#include "store/strbuf.h"
+
+/* Tableau-10 palette, 0xRRGGBB. */
+#define PR_PALETTE_SIZE 10
+extern const uint32_t pr_chart_palette[PR_PALETTE_SIZE];
+/* pr_chart_palette[i % PR_PALETTE_SIZE]. */
+uint32_t pr_chart_color(size_t i);
+
+/* A data series. width 0 = 2 px; fill_alpha > 0 fills down to y = 0. */
+struct pr_chart_line {
+	const char *label; /* legend text; NULL/"" = not in the legend */
+	uint32_t rgb;
+	const double *x, *y; /* x NULL = 0, 1, 2, ... */
+	size_t n;
+	double width;
+	double fill_alpha;
+	int dashed;
+};
+
+/* A vertical background band (a phase); label drawn at its top if it fits. */
+struct pr_chart_band {
+	double x0, x1;
+	const char *label; /* also a legend entry (once per label) unless NULL/"" */
+	uint32_t rgb;
+	double alpha; /* 0 = 0.15 */
+};
+
+/* A vertical line across the plot (a phase boundary). */
+struct pr_chart_vline {
+	double x;
+	uint32_t rgb;
+	int dashed;
+};
+
+/* A horizontal background band (a zone such as CPU 0-25%). */
+struct pr_chart_zone {
+	double y0, y1;
+	const char *label; /* legend entry unless NULL/"" */
+	uint32_t rgb;
+	double alpha; /* 0 = 0.08 */
+};
+
+/* A horizontal line (an average, a limit). */
+struct pr_chart_hline {
+	double y;
+	const char *label; /* legend entry unless NULL/"" */
+	uint32_t rgb;
+	int dashed;
+};
+
+/* An annotated point: a dot and a callout box kept inside the plot. */
+struct pr_chart_mark {
+	double x, y;
+	const char *text; /* may contain '\n' */
+	uint32_t rgb;
+};
+
+/* One series of a grouped bar chart: values[ncategories]. */
+struct pr_chart_bar_group {
+	const char *label; /* legend entry unless NULL/"" */
+	uint32_t rgb;
+	const double *values;
+	const uint32_t *colors;        /* optional per-category colors */
+	const char *const *value_text; /* optional per-category value labels (NULL entries = auto) */
+};
+
+struct pr_chart_bars {
+	const char *const *categories;
+	size_t ncategories;
+	const struct pr_chart_bar_group *groups;
+	size_t ngroups;
+	int horizontal;   /* categories top to bottom, values along x (x_unit) */
+	int value_labels; /* label each bar with its value */
+};
+
+enum pr_legend_pos {
+	PR_LEGEND_RIGHT = 0, /* outside the plot, right (default) */
+	PR_LEGEND_INSIDE,    /* inside the plot, top right */
+	PR_LEGEND_NONE,
+};
+
+struct pr_chart {
+	const char *title;
+	const char *x_label, *y_label; /* without the unit; the unit is appended */
+	const char *x_unit, *y_unit;
+	int width, height; /* px, 200..8000; 0 = the default, 1200 wide, 420 high */
+	int y_fixed;       /* use y_min..y_max instead of the data range */
+	double y_min, y_max;
+
+	const struct pr_chart_line *lines;
+	size_t nlines;
+	const struct pr_chart_band *bands;
+	size_t nbands;
+	const struct pr_chart_vline *vlines;
+	size_t nvlines;
+	const struct pr_chart_zone *zones;
+	size_t nzones;
+	const struct pr_chart_hline *hlines;
+	size_t nhlines;
+	const struct pr_chart_mark *marks;
+	size_t nmarks;
+	const struct pr_chart_bars *bars; /* non-NULL: a bar chart */
+
+	enum pr_legend_pos legend;
+	const char *legend_title; /* optional, bold, above the entries */
+	const char *note;         /* optional text box, top left inside the plot ('\n' ok) */
+	const char *empty_text;   /* shown when there is nothing to draw; NULL = "No data" */
+	int no_reduce;            /* draw every point (tests only: slow for huge lines) */
+};
+
+/*
+ * Lay out and paint the chart into `out` (which stays open: the caller
+ * closes it). Returns 0, or -1 with PR_E_USAGE for an invalid spec (size
+ * out of range, n > 0 with y NULL, bars without categories, ...),
+ * PR_E_LIMIT for more than 100000 bar categories, 1000 groups or 10^6 bars,
+ * or PR_E_IO when Cairo or a write fails.
+ */
+int pr_chart_render(const struct pr_chart *chart, enum pr_gfx_format format,
+		    struct pr_output *out, struct pr_error *err) PR_MUST_CHECK;
+
+/*
+ * Append the layout of the chart as stable text (pr_layout_dump) to dump.
+ * Same layout code and text widths as pr_chart_render. Returns 0 or -1
+ * (PR_E_USAGE) like pr_chart_render.
+ */
+int pr_chart_layout(const struct pr_chart *chart, struct pr_strbuf *dump,
+		    struct pr_error *err) PR_MUST_CHECK;
+
+#endif

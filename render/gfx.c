@@ -1,0 +1,509 @@
+/* gfx.c - Cairo surfaces, pinned fonts and drawing primitives. */
+#include "render/gfx.h"
+
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/escape.h"
+#include "store/strbuf.h"
+#include "store/xalloc.h"
+
+#define PR_PI 3.14159265358979323846
+/*
+ * Cairo's rasteriser slows down badly when one path has hundreds of
+ * thousands of overlapping segments; in PNG, huge polylines (only drawn
+ * unreduced, for tests) are stroked a few points at a time, with round caps
+ * so the pieces join. SVG just writes the path (and a group inside a clip
+ * leaks memory in Cairo 1.16's SVG surface).
+ */
+#define HUGE_LINE 65536
+#define HUGE_CHUNK 8
+
+struct pr_gfx {
+	enum pr_gfx_format format;
+	int width, height;
+	cairo_surface_t *surface;
+	cairo_t *cr;
+	struct pr_output *out;
+	struct pr_output svg; /* SVG: the document, normalised before it goes to out */
+	int snap;    /* raster output: snap thin grid-aligned strokes */
+	int clipped; /* a pr_gfx_clip is active */
+};
+
+/* Cairo stream callback: every byte goes through pr_output_write. */
+static cairo_status_t write_cb(void *closure, const unsigned char *data, unsigned int length)
+{
+	struct pr_output *out = closure;
+	return pr_output_write(out, data, length) ? CAIRO_STATUS_WRITE_ERROR
+						  : CAIRO_STATUS_SUCCESS;
+}
+
+static void set_font(cairo_t *cr, double size, int bold)
+{
+	cairo_select_font_face(cr, PR_GFX_FONT, CAIRO_FONT_SLANT_NORMAL,
+			       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, size);
+}
+
+static void pin_font_options(cairo_t *cr)
+{
+	cairo_font_options_t *fo = cairo_font_options_create();
+	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+	cairo_font_options_set_subpixel_order(fo, CAIRO_SUBPIXEL_ORDER_DEFAULT);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	cairo_set_font_options(cr, fo);
+	cairo_font_options_destroy(fo);
+}
+
+struct pr_gfx *pr_gfx_new(enum pr_gfx_format format, int width, int height,
+			  struct pr_output *out, struct pr_error *err)
+{
+	struct pr_gfx *g = NULL;
+	cairo_surface_t *s = NULL;
+	cairo_status_t st;
+
+	if (width <= 0 || height <= 0 || width > 32767 || height > 32767) {
+		pr_error_set(err, PR_E_USAGE, "surface size %dx%d out of range", width, height);
+		return NULL;
+	}
+	switch (format) {
+	case PR_GFX_PNG:
+		s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
+		break;
+	case PR_GFX_SVG:
+		g = pr_xcalloc(1, sizeof(*g));
+		pr_output_init_memory(&g->svg);
+		s = cairo_svg_surface_create_for_stream(write_cb, &g->svg, width, height);
+		if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS) {
+			cairo_svg_surface_restrict_to_version(s, CAIRO_SVG_VERSION_1_1);
+			cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_USER);
+		}
+		break;
+	default:
+		pr_error_set(err, PR_E_USAGE, "unknown image format %d", (int)format);
+		return NULL;
+	}
+	st = cairo_surface_status(s);
+	if (st != CAIRO_STATUS_SUCCESS) {
+		pr_error_set(err, PR_E_IO, "cairo: %s", cairo_status_to_string(st));
+		cairo_surface_destroy(s);
+		if (g)
+			pr_output_release(&g->svg);
+		free(g);
+		return NULL;
+	}
+	if (!g)
+		g = pr_xcalloc(1, sizeof(*g));
+	g->format = format;
+	g->width = width;
+	g->height = height;
+	g->surface = s;
+	g->cr = cairo_create(s);
+	g->out = out;
+	g->snap = format == PR_GFX_PNG;
+	pin_font_options(g->cr);
+	cairo_set_line_join(g->cr, CAIRO_LINE_JOIN_ROUND);
+	cairo_set_line_cap(g->cr, CAIRO_LINE_CAP_BUTT);
+	cairo_set_antialias(g->cr, CAIRO_ANTIALIAS_DEFAULT);
+	return g;
+}
+
+static int fail(struct pr_gfx *g, cairo_status_t st, struct pr_error *err)
+{
+	if (st == CAIRO_STATUS_WRITE_ERROR && g->out->failed_errno) {
+		pr_error_set(err, PR_E_IO, "cannot write: %s", strerror(g->out->failed_errno));
+		pr_error_set_source(err, g->out->path ? g->out->path : "memory");
+	} else {
+		pr_error_set(err, PR_E_IO, "cairo: %s", cairo_status_to_string(st));
+		pr_output_fail(g->out, EIO);
+	}
+	return -1;
+}
+
+/*
+ * Cairo names SVG groups after a process-wide surface counter
+ * (id="surface6"), so the same drawing would come out differently after
+ * other drawings: number them by first appearance instead. Nothing else in
+ * the document says "surface" (text is drawn as glyph outlines).
+ */
+static int write_svg_normalised(const char *p, size_t n, struct pr_output *out)
+{
+	static const char word[] = "surface";
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	char **seen = NULL;
+	size_t nseen = 0, i = 0, k;
+	int ret;
+	while (i < n) {
+		const char *hit = NULL;
+		size_t j = i, digits;
+		for (; j + sizeof(word) - 1 < n; j++) {
+			if (p[j] == 's' && !memcmp(p + j, word, sizeof(word) - 1) &&
+			    p[j + sizeof(word) - 1] >= '0' && p[j + sizeof(word) - 1] <= '9') {
+				hit = p + j;
+				break;
+			}
+		}
+		if (!hit) {
+			pr_strbuf_add(&sb, p + i, n - i);
+			break;
+		}
+		pr_strbuf_add(&sb, p + i, (size_t)(hit - (p + i)) + sizeof(word) - 1);
+		j = (size_t)(hit - p) + sizeof(word) - 1;
+		for (digits = 0; j + digits < n && p[j + digits] >= '0' && p[j + digits] <= '9';)
+			digits++;
+		for (k = 0; k < nseen; k++) {
+			if (strlen(seen[k]) == digits && !memcmp(seen[k], p + j, digits))
+				break;
+		}
+		if (k == nseen) {
+			seen = pr_xreallocarray(seen, nseen + 1, sizeof(*seen));
+			seen[nseen++] = pr_xstrndup(p + j, digits);
+		}
+		pr_strbuf_addf(&sb, "%zu", k + 1);
+		i = j + digits;
+	}
+	ret = pr_output_write(out, sb.buf, sb.len);
+	for (k = 0; k < nseen; k++)
+		free(seen[k]);
+	free(seen);
+	pr_strbuf_release(&sb);
+	return ret;
+}
+
+int pr_gfx_finish(struct pr_gfx *g, struct pr_error *err)
+{
+	cairo_status_t st;
+	int ret = 0;
+
+	if (!g)
+		return pr_error_set(err, PR_E_IO, "cairo: no surface");
+	if (g->clipped)
+		pr_gfx_unclip(g);
+	st = cairo_status(g->cr);
+	cairo_destroy(g->cr);
+	g->cr = NULL;
+	if (st != CAIRO_STATUS_SUCCESS) {
+		ret = fail(g, st, err);
+		goto out;
+	}
+	if (g->format == PR_GFX_PNG) {
+		cairo_surface_flush(g->surface);
+		st = cairo_surface_write_to_png_stream(g->surface, write_cb, g->out);
+		if (st == CAIRO_STATUS_SUCCESS)
+			st = cairo_surface_status(g->surface);
+	} else {
+		cairo_surface_finish(g->surface);
+		st = cairo_surface_status(g->surface);
+		if (st == CAIRO_STATUS_SUCCESS &&
+		    write_svg_normalised(g->svg.mem.buf, g->svg.mem.len, g->out))
+			st = CAIRO_STATUS_WRITE_ERROR;
+	}
+	if (st != CAIRO_STATUS_SUCCESS)
+		ret = fail(g, st, err);
+out:
+	cairo_surface_destroy(g->surface);
+	pr_output_release(&g->svg);
+	free(g);
+	return ret;
+}
+
+void pr_gfx_free(struct pr_gfx *g)
+{
+	if (!g)
+		return;
+	if (g->cr)
+		cairo_destroy(g->cr);
+	/* An SVG surface flushes its document on destroy: into g->svg, dropped here. */
+	pr_output_fail(g->out, ECANCELED);
+	cairo_surface_destroy(g->surface);
+	pr_output_release(&g->svg);
+	free(g);
+}
+
+static void source(struct pr_gfx *g, uint32_t rgb, double alpha)
+{
+	cairo_set_source_rgba(g->cr, ((rgb >> 16) & 0xFF) / 255.0, ((rgb >> 8) & 0xFF) / 255.0,
+			      (rgb & 0xFF) / 255.0, alpha);
+}
+
+void pr_gfx_clip(struct pr_gfx *g, double x, double y, double w, double h)
+{
+	if (g->clipped)
+		pr_gfx_unclip(g);
+	cairo_save(g->cr);
+	if (g->snap) {
+		double x1 = round(x + w), y1 = round(y + h);
+		x = round(x);
+		y = round(y);
+		w = x1 - x;
+		h = y1 - y;
+	}
+	cairo_rectangle(g->cr, x, y, w, h);
+	cairo_clip(g->cr);
+	g->clipped = 1;
+}
+
+void pr_gfx_unclip(struct pr_gfx *g)
+{
+	if (!g->clipped)
+		return;
+	cairo_restore(g->cr);
+	g->clipped = 0;
+}
+
+void pr_gfx_fill_rect(struct pr_gfx *g, double x, double y, double w, double h, uint32_t rgb,
+		      double alpha)
+{
+	if (!(w > 0) || !(h > 0) || !isfinite(x + y + w + h))
+		return;
+	if (g->snap) {
+		double x1 = round(x + w), y1 = round(y + h);
+		x = round(x);
+		y = round(y);
+		w = x1 - x;
+		h = y1 - y;
+		if (w < 1)
+			w = 1; /* a thin bar stays visible */
+		if (h < 1)
+			h = 1;
+	}
+	source(g, rgb, alpha);
+	cairo_rectangle(g->cr, x, y, w, h);
+	cairo_fill(g->cr);
+}
+
+/* Half-pixel position for an odd-width stroke along the grid (PNG only). */
+static double snap_half(double v)
+{
+	return floor(v) + 0.5;
+}
+
+void pr_gfx_stroke_rect(struct pr_gfx *g, double x, double y, double w, double h, uint32_t rgb,
+			double alpha, double width)
+{
+	if (!(w > 0) || !(h > 0) || !isfinite(x + y + w + h))
+		return;
+	if (g->snap && width <= 1.5) {
+		double x1 = snap_half(x + w), y1 = snap_half(y + h);
+		x = snap_half(x);
+		y = snap_half(y);
+		w = x1 - x;
+		h = y1 - y;
+		width = 1;
+	}
+	source(g, rgb, alpha);
+	cairo_set_line_width(g->cr, width);
+	cairo_rectangle(g->cr, x, y, w, h);
+	cairo_stroke(g->cr);
+}
+
+static void set_dash(struct pr_gfx *g, int dashed, double width)
+{
+	if (dashed) {
+		double d[2] = { 4 + 2 * width, 2 + 1.5 * width };
+		cairo_set_dash(g->cr, d, 2, 0);
+	} else {
+		cairo_set_dash(g->cr, NULL, 0, 0);
+	}
+}
+
+void pr_gfx_line(struct pr_gfx *g, double x0, double y0, double x1, double y1, uint32_t rgb,
+		 double alpha, double width, int dashed)
+{
+	if (!isfinite(x0 + y0 + x1 + y1))
+		return;
+	if (g->snap && width <= 1.5) {
+		if (x0 == x1)
+			x0 = x1 = snap_half(x0);
+		if (y0 == y1)
+			y0 = y1 = snap_half(y0);
+		if (x0 == x1 || y0 == y1)
+			width = 1;
+	}
+	source(g, rgb, alpha);
+	cairo_set_line_width(g->cr, width);
+	set_dash(g, dashed, width);
+	cairo_move_to(g->cr, x0, y0);
+	cairo_line_to(g->cr, x1, y1);
+	cairo_stroke(g->cr);
+	set_dash(g, 0, 0);
+}
+
+static int ok(double x, double y)
+{
+	return isfinite(x) && isfinite(y);
+}
+
+void pr_gfx_polyline(struct pr_gfx *g, const double *x, const double *y, size_t n, uint32_t rgb,
+		     double alpha, double width, int dashed)
+{
+	int huge = n > HUGE_LINE && g->format == PR_GFX_PNG;
+	size_t i, in_path = 0, piece = 0, chunk = huge ? HUGE_CHUNK : (size_t)-1;
+	double lx = 0, ly = 0;
+	int group = alpha < 1 && huge;
+
+	if (!n)
+		return;
+	if (group) /* chunks must not darken where they overlap */
+		cairo_push_group(g->cr);
+	source(g, rgb, group ? 1 : alpha);
+	cairo_set_line_width(g->cr, width);
+	if (huge)
+		cairo_set_line_cap(g->cr, CAIRO_LINE_CAP_ROUND);
+	set_dash(g, dashed, width);
+	for (i = 0; i <= n; i++) {
+		int good = i < n && ok(x[i], y[i]);
+		if (good && in_path < chunk) {
+			if (!in_path)
+				cairo_move_to(g->cr, x[i], y[i]);
+			else
+				cairo_line_to(g->cr, x[i], y[i]);
+			lx = x[i];
+			ly = y[i];
+			in_path++;
+			piece++;
+			continue;
+		}
+		if (in_path) {
+			if (piece == 1) { /* a lone point: a dot a little wider than the line */
+				cairo_new_path(g->cr);
+				cairo_arc(g->cr, lx, ly, width + 1, 0, 2 * PR_PI);
+				cairo_fill(g->cr);
+			} else {
+				cairo_stroke(g->cr);
+			}
+			in_path = 0;
+		}
+		if (good) { /* chunk boundary: continue from the last point */
+			cairo_move_to(g->cr, lx, ly);
+			cairo_line_to(g->cr, x[i], y[i]);
+			lx = x[i];
+			ly = y[i];
+			in_path = 2;
+			piece++;
+		} else {
+			piece = 0;
+		}
+	}
+	set_dash(g, 0, 0);
+	cairo_set_line_cap(g->cr, CAIRO_LINE_CAP_BUTT);
+	if (group) {
+		cairo_pop_group_to_source(g->cr);
+		cairo_paint_with_alpha(g->cr, alpha);
+	}
+}
+
+void pr_gfx_area(struct pr_gfx *g, const double *x, const double *y, size_t n, double base,
+		 uint32_t rgb, double alpha)
+{
+	size_t i, start = 0, len = 0;
+	if (!n || !isfinite(base))
+		return;
+	source(g, rgb, alpha);
+	for (i = 0; i <= n; i++) {
+		if (i < n && ok(x[i], y[i])) {
+			if (!len)
+				start = i;
+			len++;
+			continue;
+		}
+		if (len >= 2) {
+			size_t k;
+			cairo_move_to(g->cr, x[start], base);
+			for (k = start; k < start + len; k++)
+				cairo_line_to(g->cr, x[k], y[k]);
+			cairo_line_to(g->cr, x[start + len - 1], base);
+			cairo_close_path(g->cr);
+		}
+		len = 0;
+	}
+	cairo_fill(g->cr); /* one fill: pieces never double-blend */
+}
+
+void pr_gfx_circle(struct pr_gfx *g, double x, double y, double r, uint32_t fill,
+		   double fill_alpha, uint32_t stroke, double stroke_width)
+{
+	if (!ok(x, y) || !(r > 0))
+		return;
+	cairo_new_path(g->cr);
+	cairo_arc(g->cr, x, y, r, 0, 2 * PR_PI);
+	source(g, fill, fill_alpha);
+	if (stroke_width > 0) {
+		cairo_fill_preserve(g->cr);
+		source(g, stroke, 1);
+		cairo_set_line_width(g->cr, stroke_width);
+		cairo_stroke(g->cr);
+	} else {
+		cairo_fill(g->cr);
+	}
+}
+
+/* Cairo rejects invalid UTF-8 (and the context stays broken): repair first. */
+static char *clean_utf8(const char *text)
+{
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	const unsigned char *p = (const unsigned char *)text;
+	size_t n = strlen(text), i = 0;
+	while (i < n) {
+		long cp;
+		size_t len = pr_utf8_decode(p + i, n - i, &cp);
+		if (cp < 0)
+			pr_strbuf_addstr(&sb, "\xEF\xBF\xBD");
+		else if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0))
+			pr_strbuf_addch(&sb, ' ');
+		else
+			pr_strbuf_add(&sb, p + i, len);
+		i += len;
+	}
+	return pr_strbuf_detach(&sb, NULL);
+}
+
+void pr_gfx_text(struct pr_gfx *g, const char *text, double x, double y, double size, int bold,
+		 uint32_t rgb, enum pr_gfx_align align, double angle_deg)
+{
+	cairo_text_extents_t te;
+	char *s;
+	double dx = 0;
+
+	if (!text || !text[0] || !ok(x, y) || !(size > 0))
+		return;
+	s = clean_utf8(text);
+	set_font(g->cr, size, bold);
+	cairo_text_extents(g->cr, s, &te);
+	if (align == PR_GFX_CENTER)
+		dx = -te.x_advance / 2;
+	else if (align == PR_GFX_RIGHT)
+		dx = -te.x_advance;
+	cairo_save(g->cr);
+	cairo_translate(g->cr, x, y);
+	if (angle_deg != 0)
+		cairo_rotate(g->cr, -angle_deg * PR_PI / 180);
+	source(g, rgb, 1);
+	cairo_move_to(g->cr, dx, 0);
+	cairo_show_text(g->cr, s);
+	cairo_new_path(g->cr);
+	cairo_restore(g->cr);
+	free(s);
+}
+
+double pr_gfx_text_width(const char *text, double size, int bold)
+{
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
+	cairo_t *cr = cairo_create(s);
+	cairo_text_extents_t te;
+	char *c = clean_utf8(text ? text : "");
+	double w;
+	pin_font_options(cr);
+	set_font(cr, size, bold);
+	cairo_text_extents(cr, c, &te);
+	w = cairo_status(cr) == CAIRO_STATUS_SUCCESS ? te.x_advance : -1;
+	free(c);
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	return w;
+}

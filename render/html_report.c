@@ -1,0 +1,692 @@
+/* html_report.c - the single-file HTML report and the archive index. */
+#include "render/html_report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/escape.h"
+#include "render/panels.h"
+#include "render/units.h"
+#include "store/strbuf.h"
+
+extern const char pr_tpl_report_html[], pr_tpl_report_css[], pr_tpl_report_js[];
+
+static double num(const json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+static void esc(struct pr_strbuf *sb, const char *s)
+{
+	pr_xml_escape(sb, s);
+}
+
+static const char *fmt_val(double v, const char *unit, char *buf, size_t n)
+{
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else if (!strcmp(unit, "s"))
+		pr_fmt_duration(v * 1e9, buf, n);
+	else
+		pr_fmt_value(v, unit, buf, n);
+	return buf;
+}
+
+/* ---- tables ---- */
+
+static void table_begin(struct pr_strbuf *sb, const char *const *heads)
+{
+	size_t i;
+	pr_strbuf_addstr(sb, "<table class=\"sortable\"><thead><tr>");
+	for (i = 0; heads[i]; i++) {
+		const char *h = heads[i];
+		int numeric = h[0] == '#';
+		pr_strbuf_addstr(sb, numeric ? "<th class=\"n\">" : "<th>");
+		esc(sb, numeric ? h + 1 : h);
+		pr_strbuf_addstr(sb, "</th>");
+	}
+	pr_strbuf_addstr(sb, "</tr></thead><tbody>\n");
+}
+
+static void table_end(struct pr_strbuf *sb, size_t shown, size_t total)
+{
+	pr_strbuf_addstr(sb, "</tbody></table>\n");
+	if (total > shown)
+		pr_strbuf_addf(sb, "<p class=\"capped\">Showing %zu of %zu rows (capped; the JSON model has all of them).</p>\n",
+			       shown, total);
+}
+
+static void td(struct pr_strbuf *sb, const char *text)
+{
+	pr_strbuf_addstr(sb, "<td class=\"name\">");
+	esc(sb, text);
+	pr_strbuf_addstr(sb, "</td>");
+}
+
+/* A numeric cell: sorts by v, shows v formatted in unit. */
+static void tdn(struct pr_strbuf *sb, double v, const char *unit)
+{
+	char buf[64];
+	if (isnan(v))
+		pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
+	else {
+		pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.17g\">", v);
+		esc(sb, fmt_val(v, unit, buf, sizeof(buf)));
+		pr_strbuf_addstr(sb, "</td>");
+	}
+}
+
+/* A numeric cell with `prec` decimals (prec < 0: 6 significant digits). */
+static void tdf(struct pr_strbuf *sb, double v, int prec)
+{
+	char buf[64];
+	if (isnan(v)) {
+		pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
+		return;
+	}
+	if (prec < 0)
+		snprintf(buf, sizeof(buf), "%.6g", v);
+	else
+		snprintf(buf, sizeof(buf), "%.*f", prec, v);
+	pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.17g\">%s</td>", v, buf);
+}
+
+/* ---- inline SVG panels: ids made unique per panel ---- */
+
+static void inline_svg(struct pr_strbuf *sb, const char *svg, size_t len, const char *prefix)
+{
+	const char *p = svg, *end = svg + len, *start = strstr(svg, "<svg");
+	static const char *const pats[] = { "id=\"", "href=\"#", "url(#" };
+	if (start)
+		p = start;
+	while (p < end) {
+		const char *best = NULL;
+		size_t bl = 0, k;
+		for (k = 0; k < PR_ARRAY_SIZE(pats); k++) {
+			const char *q = strstr(p, pats[k]);
+			if (q && q < end && (!best || q < best)) {
+				best = q;
+				bl = strlen(pats[k]);
+			}
+		}
+		if (!best) {
+			pr_strbuf_add(sb, p, (size_t)(end - p));
+			break;
+		}
+		pr_strbuf_add(sb, p, (size_t)(best - p) + bl);
+		pr_strbuf_addstr(sb, prefix);
+		p = best + bl;
+	}
+}
+
+static int panels(struct pr_strbuf *sb, const json_t *run, size_t runi, struct pr_error *err)
+{
+	struct pr_panels *ps = pr_panels_build(run);
+	size_t i;
+	if (pr_panels_count(ps))
+		pr_strbuf_addstr(sb, "<h3>Panels</h3>\n");
+	for (i = 0; i < pr_panels_count(ps); i++) {
+		struct pr_output out;
+		const char *data;
+		size_t len;
+		char prefix[64];
+		pr_output_init_memory(&out);
+		if (pr_panels_render(ps, i, PR_GFX_SVG, &out, err) || pr_output_close(&out, err)) {
+			pr_output_release(&out);
+			pr_panels_free(ps);
+			return -1;
+		}
+		data = pr_output_data(&out, &len);
+		snprintf(prefix, sizeof(prefix), "r%zu-p%zu-", runi, i);
+		pr_strbuf_addf(sb, "<figure id=\"r%zu-%s\" aria-label=\"", runi, pr_panels_name(ps, i));
+		esc(sb, pr_panels_title(ps, i));
+		pr_strbuf_addstr(sb, "\">");
+		inline_svg(sb, data, len, prefix);
+		pr_strbuf_addstr(sb, "</figure>\n");
+		pr_output_release(&out);
+	}
+	pr_panels_free(ps);
+	return 0;
+}
+
+/* ---- sections ---- */
+
+static void card(struct pr_strbuf *sb, const char *value, const char *label)
+{
+	pr_strbuf_addstr(sb, "<div class=\"card\"><div class=\"v\">");
+	esc(sb, value);
+	pr_strbuf_addstr(sb, "</div><div class=\"l\">");
+	esc(sb, label);
+	pr_strbuf_addstr(sb, "</div></div>");
+}
+
+static void cards(struct pr_strbuf *sb, const json_t *run)
+{
+	json_t *pk, *t = json_object_get(run, "throughput"), *st = json_object_get(t, "steps");
+	json_t *recs = json_object_get(run, "recommendations"), *r;
+	char a[64], b[128];
+	size_t i, high = 0;
+	pr_strbuf_addstr(sb, "<div class=\"cards\">");
+	pr_fmt_duration(num(json_object_get(run, "clock"), "duration_ns"), a, sizeof(a));
+	card(sb, isnan(num(json_object_get(run, "clock"), "duration_ns")) ? "-" : a, "Duration");
+	json_array_foreach(json_object_get(run, "peaks"), i, pk)
+	{
+		if (i >= 3)
+			break;
+		pr_fmt_bytes(num(pk, "value"), a, sizeof(a));
+		snprintf(b, sizeof(b), "Peak %s%s%s", str(pk, "series"), *str(pk, "device") ? " " : "",
+			 str(pk, "device"));
+		card(sb, a, b);
+	}
+	if (json_is_object(st)) {
+		pr_fmt_duration(num(st, "p50_ns"), a, sizeof(a));
+		card(sb, a, "Step time p50");
+		snprintf(a, sizeof(a), "%.2f", num(st, "per_s"));
+		card(sb, a, "Steps / s");
+	}
+	if (json_is_number(json_object_get(json_object_get(t, "tokens"), "tokens_per_s"))) {
+		snprintf(a, sizeof(a), "%.1f", num(json_object_get(t, "tokens"), "tokens_per_s"));
+		card(sb, a, "Tokens / s");
+	}
+	if (json_is_object(json_object_get(t, "blocks"))) {
+		snprintf(a, sizeof(a), "%.2f / %.2f", num(json_object_get(t, "blocks"), "fps"),
+			 num(json_object_get(t, "blocks"), "bps"));
+		card(sb, a, "FPS / BPS (blocks)");
+	}
+	json_array_foreach(recs, i, r)
+		high += !strcmp(str(r, "severity"), "high");
+	snprintf(a, sizeof(a), "%zu (%zu high)", json_array_size(recs), high);
+	card(sb, a, "Recommendations");
+	snprintf(a, sizeof(a), "%zu", json_array_size(json_object_get(run, "diagnostics")));
+	card(sb, a, "Ingest diagnostics");
+	pr_strbuf_addstr(sb, "</div>\n");
+}
+
+static void recommendations(struct pr_strbuf *sb, const json_t *run)
+{
+	json_t *r;
+	size_t i;
+	if (!json_array_size(json_object_get(run, "recommendations")))
+		return;
+	pr_strbuf_addstr(sb, "<h3>Recommendations</h3>\n");
+	json_array_foreach(json_object_get(run, "recommendations"), i, r)
+	{
+		char *ev = json_dumps(json_object_get(r, "evidence"), JSON_COMPACT | JSON_PRESERVE_ORDER |
+									     JSON_REAL_PRECISION(6));
+		pr_strbuf_addf(sb, "<div class=\"rec %s\"><strong>[", str(r, "severity"));
+		esc(sb, str(r, "severity"));
+		pr_strbuf_addstr(sb, "] ");
+		esc(sb, str(r, "category"));
+		pr_strbuf_addstr(sb, ":</strong> ");
+		esc(sb, str(r, "message"));
+		pr_strbuf_addstr(sb, "<br>");
+		esc(sb, str(r, "suggestion"));
+		pr_strbuf_addstr(sb, "<div class=\"why\">Rule <code>");
+		esc(sb, str(r, "id"));
+		pr_strbuf_addstr(sb, "</code> (");
+		esc(sb, str(r, "source"));
+		pr_strbuf_addstr(sb, "): ");
+		esc(sb, str(r, "rule"));
+		pr_strbuf_addstr(sb, "</div><pre>");
+		esc(sb, ev ? ev : "null");
+		pr_strbuf_addstr(sb, "</pre></div>\n");
+		free(ev);
+	}
+}
+
+static void phases_tables(struct pr_strbuf *sb, const json_t *run)
+{
+	static const char *const occ_h[] = { "#", "Phase", "Kind", "#Start", "#Duration", "#Share %",
+					     "#Memory delta", "Series", "#Peak inside", NULL };
+	static const char *const tot_h[] = { "Phase", "#Count", "#Total", "#Mean", "#Min", "#Max",
+					     "#Share %", NULL };
+	static const char *const st_h[] = { "Stage", "#Calls", "#Total", "#Mean", "#Of wall %",
+					    "#Inferix %", NULL };
+	json_t *ph = json_object_get(run, "phases"), *o;
+	size_t i, n = json_array_size(json_object_get(ph, "occurrences"));
+	if (n) {
+		pr_strbuf_addstr(sb, "<h3>Phases</h3>\n");
+		table_begin(sb, occ_h);
+		json_array_foreach(json_object_get(ph, "occurrences"), i, o)
+		{
+			json_t *m = json_array_get(json_object_get(o, "memory"), 0);
+			if (i >= PR_HTML_ROWS)
+				break;
+			pr_strbuf_addf(sb, "<tr><td class=\"n\" data-v=\"%zu\">%zu</td>", i + 1, i + 1);
+			td(sb, str(o, "name"));
+			td(sb, str(o, "kind"));
+			tdn(sb, num(o, "t_ns"), "ns");
+			tdn(sb, num(o, "dur_ns"), "ns");
+			tdf(sb, num(o, "share") * 100, 1);
+			tdn(sb, m ? num(m, "delta") : NAN, "bytes");
+			td(sb, m ? str(m, "series") : "");
+			tdn(sb, m ? num(m, "peak") : NAN, "bytes");
+			pr_strbuf_addstr(sb, "</tr>\n");
+		}
+		table_end(sb, i, n + (size_t)fmax(0, num(ph, "occurrences_more")));
+		table_begin(sb, tot_h);
+		n = json_array_size(json_object_get(ph, "totals"));
+		json_array_foreach(json_object_get(ph, "totals"), i, o)
+		{
+			if (i >= PR_HTML_ROWS)
+				break;
+			pr_strbuf_addstr(sb, "<tr>");
+			td(sb, str(o, "name"));
+			tdf(sb, num(o, "count"), 0);
+			tdn(sb, num(o, "total_ns"), "ns");
+			tdn(sb, num(o, "mean_ns"), "ns");
+			tdn(sb, num(o, "min_ns"), "ns");
+			tdn(sb, num(o, "max_ns"), "ns");
+			tdf(sb, num(o, "share") * 100, 1);
+			pr_strbuf_addstr(sb, "</tr>\n");
+		}
+		table_end(sb, i, n);
+	}
+	n = json_array_size(json_object_get(ph, "stages"));
+	if (n) {
+		pr_strbuf_addstr(sb, "<h3>Stages (Inferix aggregates)</h3>\n");
+		table_begin(sb, st_h);
+		json_array_foreach(json_object_get(ph, "stages"), i, o)
+		{
+			pr_strbuf_addstr(sb, "<tr>");
+			td(sb, str(o, "name"));
+			tdf(sb, num(o, "count"), 0);
+			tdn(sb, num(o, "total_ns"), "ns");
+			tdn(sb, num(o, "mean_ns"), "ns");
+			tdf(sb, num(o, "share_of_wall") * 100, 1);
+			tdf(sb, num(o, "reported_percentage"), 1);
+			pr_strbuf_addstr(sb, "</tr>\n");
+		}
+		table_end(sb, i, n);
+	}
+}
+
+static void spans_table(struct pr_strbuf *sb, const json_t *run)
+{
+	static const char *const h[] = { "Name", "Kind", "#Count", "#Self", "#Total", "#Mean",
+					 "#Median", "#Min", "#Max", "#StdDev", NULL };
+	json_t *arr = json_object_get(json_object_get(run, "bottlenecks"), "top_self"), *o;
+	size_t i;
+	if (!json_array_size(arr))
+		return;
+	pr_strbuf_addstr(sb, "<h3>Top spans by self time</h3>\n");
+	table_begin(sb, h);
+	json_array_foreach(arr, i, o)
+	{
+		pr_strbuf_addstr(sb, "<tr>");
+		td(sb, str(o, "name"));
+		td(sb, str(o, "kind"));
+		tdf(sb, num(o, "count"), 0);
+		tdn(sb, num(o, "self_ns"), "ns");
+		tdn(sb, num(o, "total_ns"), "ns");
+		tdn(sb, num(o, "mean_ns"), "ns");
+		tdn(sb, num(o, "median_ns"), "ns");
+		tdn(sb, num(o, "min_ns"), "ns");
+		tdn(sb, num(o, "max_ns"), "ns");
+		tdn(sb, num(o, "std_ns"), "ns");
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	table_end(sb, i, i);
+}
+
+static void layers_table(struct pr_strbuf *sb, const json_t *run)
+{
+	static const char *const h[] = { "Device", "Layer", "#Samples", "#Mean fragmentation %",
+					 "#Collector's %", "#Largest gap", NULL };
+	json_t *f, *l;
+	size_t i, j, rows = 0;
+	json_array_foreach(json_object_get(run, "fragmentation"), i, f)
+		rows += json_array_size(json_object_get(f, "layers"));
+	if (!rows)
+		return;
+	pr_strbuf_addstr(sb, "<h3>Layers</h3>\n");
+	table_begin(sb, h);
+	json_array_foreach(json_object_get(run, "fragmentation"), i, f)
+		json_array_foreach(json_object_get(f, "layers"), j, l)
+		{
+			pr_strbuf_addstr(sb, "<tr>");
+			td(sb, str(f, "device"));
+			td(sb, str(l, "layer"));
+			tdf(sb, num(l, "samples"), 0);
+			tdf(sb, num(l, "mean_ratio") * 100, 1);
+			tdf(sb, num(l, "reported_avg_ratio") * 100, 1);
+			tdn(sb, num(l, "max_gap"), "bytes");
+			pr_strbuf_addstr(sb, "</tr>\n");
+		}
+	table_end(sb, rows, rows);
+}
+
+static void series_table(struct pr_strbuf *sb, const json_t *run)
+{
+	static const char *const h[] = { "Series", "Device", "Unit", "#Samples", "#Min", "#Mean",
+					 "#Max", "#Last", NULL };
+	json_t *arr = json_object_get(run, "series"), *s;
+	size_t i;
+	if (!json_array_size(arr))
+		return;
+	pr_strbuf_addstr(sb, "<h3>Series</h3>\n");
+	table_begin(sb, h);
+	json_array_foreach(arr, i, s)
+	{
+		const char *u = str(s, "unit");
+		if (i >= PR_HTML_ROWS)
+			break;
+		pr_strbuf_addstr(sb, "<tr>");
+		td(sb, str(s, "name"));
+		td(sb, str(s, "device"));
+		td(sb, u);
+		tdf(sb, num(s, "count"), 0);
+		tdn(sb, num(s, "min"), u);
+		tdn(sb, num(s, "mean"), u);
+		tdn(sb, num(s, "max"), u);
+		tdn(sb, num(s, "last"), u);
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	table_end(sb, i, json_array_size(arr));
+}
+
+static void crosscheck_table(struct pr_strbuf *sb, const json_t *run)
+{
+	static const char *const h[] = { "", "What", "#Collector", "#Recomputed", "Unit", "Why they differ", NULL };
+	json_t *arr = json_object_get(run, "crosscheck"), *c;
+	size_t i;
+	if (!json_array_size(arr))
+		return;
+	pr_strbuf_addstr(sb, "<h3>The collector's numbers vs recomputed</h3>\n");
+	table_begin(sb, h);
+	json_array_foreach(arr, i, c)
+	{
+		int ok = json_is_true(json_object_get(c, "agree"));
+		pr_strbuf_addf(sb, "<tr><td class=\"%s\">%s</td>", ok ? "ok" : "diff", ok ? "ok" : "differs");
+		td(sb, str(c, "topic"));
+		tdf(sb, num(c, "reported"), -1);
+		tdf(sb, num(c, "recomputed"), -1);
+		td(sb, str(c, "unit"));
+		td(sb, str(c, "reason"));
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	table_end(sb, i, i);
+}
+
+static void diagnostics_table(struct pr_strbuf *sb, const json_t *run)
+{
+	static const char *const h[] = { "Code", "#Count", "#Line", "#Column", "Message", NULL };
+	json_t *arr = json_object_get(run, "diagnostics"), *d;
+	size_t i;
+	if (!json_array_size(arr))
+		return;
+	pr_strbuf_addstr(sb, "<h3>Ingest diagnostics</h3>\n");
+	table_begin(sb, h);
+	json_array_foreach(arr, i, d)
+	{
+		pr_strbuf_addstr(sb, "<tr>");
+		td(sb, str(d, "code"));
+		tdf(sb, num(d, "count"), 0);
+		tdf(sb, num(d, "line"), 0);
+		tdf(sb, num(d, "column"), 0);
+		td(sb, str(d, "message"));
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	table_end(sb, i, i);
+}
+
+static void metadata(struct pr_strbuf *sb, const json_t *run)
+{
+	json_t *clock = json_object_get(run, "clock");
+	char a[64];
+	pr_strbuf_addstr(sb, "<p class=\"meta\">Source <code>");
+	esc(sb, str(run, "source"));
+	pr_strbuf_addstr(sb, "</code> &middot; format ");
+	esc(sb, str(run, "format"));
+	pr_strbuf_addstr(sb, " &middot; collector ");
+	esc(sb, str(run, "collector"));
+	if (json_is_integer(json_object_get(run, "rank")))
+		pr_strbuf_addf(sb, " &middot; rank %lld of %lld", (long long)num(run, "rank"),
+			       json_is_integer(json_object_get(run, "world_size"))
+				       ? (long long)num(run, "world_size")
+				       : -1LL);
+	if (json_is_number(json_object_get(clock, "epoch_start_ns"))) {
+		double e = num(clock, "epoch_start_ns") / 1e9;
+		pr_strbuf_addf(sb, " &middot; started at Unix time %.3f", e);
+	}
+	pr_fmt_duration(num(clock, "duration_ns"), a, sizeof(a));
+	pr_strbuf_addf(sb, " &middot; duration %s%s &middot; %lld spans, %lld samples</p>\n", a,
+		       json_is_true(json_object_get(clock, "synthetic")) ? " (synthetic clock)" : "",
+		       (long long)num(json_object_get(run, "counts"), "spans"),
+		       (long long)num(json_object_get(run, "counts"), "samples"));
+}
+
+static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, struct pr_error *err)
+{
+	pr_strbuf_addf(sb, "<section class=\"run\" id=\"run-%zu\"><h2>", runi);
+	pr_strbuf_addf(sb, "Run %lld: ", (long long)num(run, "id"));
+	esc(sb, str(run, "label"));
+	pr_strbuf_addstr(sb, "</h2>\n");
+	metadata(sb, run);
+	cards(sb, run);
+	recommendations(sb, run);
+	if (panels(sb, run, runi, err))
+		return -1;
+	phases_tables(sb, run);
+	spans_table(sb, run);
+	layers_table(sb, run);
+	crosscheck_table(sb, run);
+	series_table(sb, run);
+	diagnostics_table(sb, run);
+	pr_strbuf_addstr(sb, "</section>\n");
+	return 0;
+}
+
+/* Expands {{name}} in the page template; values are already HTML. */
+static int page(const char *title, const char *subtitle, const char *body, struct pr_output *out)
+{
+	struct pr_strbuf sb = PR_STRBUF_INIT, t = PR_STRBUF_INIT, s = PR_STRBUF_INIT;
+	const char *p = pr_tpl_report_html;
+	int rc;
+	esc(&t, title);
+	esc(&s, subtitle);
+	while (*p) {
+		const char *q = strstr(p, "{{");
+		const char *e = q ? strstr(q, "}}") : NULL;
+		if (!q || !e) {
+			pr_strbuf_addstr(&sb, p);
+			break;
+		}
+		pr_strbuf_add(&sb, p, (size_t)(q - p));
+		if (!strncmp(q, "{{title}}", 9))
+			pr_strbuf_addstr(&sb, t.buf);
+		else if (!strncmp(q, "{{subtitle}}", 12))
+			pr_strbuf_addstr(&sb, s.buf);
+		else if (!strncmp(q, "{{body}}", 8))
+			pr_strbuf_addstr(&sb, body);
+		else if (!strncmp(q, "{{css}}", 7))
+			pr_strbuf_addstr(&sb, pr_tpl_report_css);
+		else if (!strncmp(q, "{{js}}", 6))
+			pr_strbuf_addstr(&sb, pr_tpl_report_js);
+		p = e + 2;
+	}
+	rc = pr_output_write(out, sb.buf, sb.len);
+	pr_strbuf_release(&sb);
+	pr_strbuf_release(&t);
+	pr_strbuf_release(&s);
+	return rc;
+}
+
+int pr_html_report(const json_t *model, json_t *const *runs, size_t nruns, struct pr_output *out,
+		   struct pr_error *err)
+{
+	struct pr_strbuf body = PR_STRBUF_INIT;
+	json_t *all = json_object_get(model, "runs"), *r;
+	char title[300], sub[300];
+	size_t i, n = runs ? nruns : json_array_size(all);
+	if (n > 1) {
+		pr_strbuf_addstr(&body, "<nav class=\"toc\">");
+		for (i = 0; i < n; i++) {
+			r = runs ? runs[i] : json_array_get(all, i);
+			pr_strbuf_addf(&body, "<a href=\"#run-%zu\">", i);
+			esc(&body, str(r, "label"));
+			pr_strbuf_addstr(&body, "</a>");
+		}
+		pr_strbuf_addstr(&body, "</nav>\n");
+	}
+	for (i = 0; i < n; i++) {
+		r = runs ? runs[i] : json_array_get(all, i);
+		if (run_section(&body, r, i, err)) {
+			pr_strbuf_release(&body);
+			return -1;
+		}
+	}
+	if (!n)
+		pr_strbuf_addstr(&body, "<p>No runs.</p>");
+	r = runs ? (n ? runs[0] : NULL) : json_array_get(all, 0);
+	if (n == 1)
+		snprintf(title, sizeof(title), "profreport: %s", str(r, "label"));
+	else
+		snprintf(title, sizeof(title), "profreport: %zu runs", n);
+	snprintf(sub, sizeof(sub), "Analysis model %s v%lld", str(model, "schema"),
+		 (long long)num(model, "version"));
+	if (page(title, sub, body.buf, out)) {
+		pr_strbuf_release(&body);
+		return pr_error_set(err, PR_E_IO, "cannot write the report");
+	}
+	pr_strbuf_release(&body);
+	return 0;
+}
+
+/* ---- archive index ---- */
+
+static double primary_peak(const json_t *run)
+{
+	json_t *pk;
+	size_t i;
+	double best = NAN;
+	json_array_foreach(json_object_get(run, "peaks"), i, pk)
+		if (strncmp(str(pk, "series"), "sys.", 4) && (isnan(best) || num(pk, "value") > best))
+			best = num(pk, "value");
+	return best;
+}
+
+static double throughput(const json_t *run, const char **what)
+{
+	json_t *t = json_object_get(run, "throughput");
+	if (json_is_number(json_object_get(json_object_get(t, "tokens"), "tokens_per_s"))) {
+		*what = "tokens/s";
+		return num(json_object_get(t, "tokens"), "tokens_per_s");
+	}
+	if (json_is_object(json_object_get(t, "blocks"))) {
+		*what = "FPS";
+		return num(json_object_get(t, "blocks"), "fps");
+	}
+	if (json_is_object(json_object_get(t, "steps"))) {
+		*what = "steps/s";
+		return num(json_object_get(t, "steps"), "per_s");
+	}
+	*what = "";
+	return NAN;
+}
+
+static int trend(struct pr_strbuf *sb, const char *title, const char *unit, const double *y, size_t n,
+		 size_t idx, struct pr_error *err)
+{
+	struct pr_chart_line l = { title, 0x2E86AB, NULL, y, n, 2.5, 0.1, 0 };
+	struct pr_chart c;
+	struct pr_output out;
+	const char *data;
+	size_t len, i, have = 0;
+	char prefix[32];
+	for (i = 0; i < n; i++)
+		have += !isnan(y[i]);
+	if (have < 1)
+		return 0;
+	memset(&c, 0, sizeof(c));
+	c.title = title;
+	c.x_label = "Run (time order)";
+	c.x_unit = "";
+	c.y_label = title;
+	c.y_unit = unit;
+	c.lines = &l;
+	c.nlines = 1;
+	c.width = 1200;
+	c.height = 320;
+	c.legend = PR_LEGEND_NONE;
+	pr_output_init_memory(&out);
+	if (pr_chart_render(&c, PR_GFX_SVG, &out, err) || pr_output_close(&out, err)) {
+		pr_output_release(&out);
+		return -1;
+	}
+	data = pr_output_data(&out, &len);
+	snprintf(prefix, sizeof(prefix), "t%zu-", idx);
+	pr_strbuf_addstr(sb, "<figure>");
+	inline_svg(sb, data, len, prefix);
+	pr_strbuf_addstr(sb, "</figure>\n");
+	pr_output_release(&out);
+	return 0;
+}
+
+int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_output *out,
+		  struct pr_error *err)
+{
+	static const char *const h[] = { "#", "Run", "Source", "Start (Unix s)", "#Duration",
+					 "#Peak memory", "#Step p50", "#Throughput", "Unit",
+					 "#Recommendations", NULL };
+	struct pr_strbuf body = PR_STRBUF_INIT;
+	double *peak = calloc(n + 1, sizeof(double)), *step = calloc(n + 1, sizeof(double)),
+	       *thr = calloc(n + 1, sizeof(double));
+	char title[64];
+	size_t i;
+	int rc = 0;
+	if (!peak || !step || !thr)
+		abort();
+	pr_strbuf_addstr(&body, "<section class=\"run\"><h2>Runs</h2>\n");
+	table_begin(&body, h);
+	for (i = 0; i < n; i++) {
+		const json_t *r = rows[i].run;
+		json_t *clock = json_object_get(r, "clock");
+		const char *unit;
+		peak[i] = primary_peak(r);
+		step[i] = num(json_object_get(json_object_get(r, "throughput"), "steps"), "p50_ns");
+		thr[i] = throughput(r, &unit);
+		pr_strbuf_addf(&body, "<tr><td class=\"n\" data-v=\"%zu\">%zu</td><td class=\"name\"><a href=\"",
+			       i + 1, i + 1);
+		esc(&body, rows[i].href);
+		pr_strbuf_addstr(&body, "\">");
+		esc(&body, str(r, "label"));
+		pr_strbuf_addstr(&body, "</a></td>");
+		td(&body, str(r, "source"));
+		if (json_is_number(json_object_get(clock, "epoch_start_ns")))
+			tdf(&body, num(clock, "epoch_start_ns") / 1e9, 3);
+		else
+			td(&body, "-");
+		tdn(&body, num(clock, "duration_ns"), "ns");
+		tdn(&body, peak[i], "bytes");
+		tdn(&body, step[i], "ns");
+		tdf(&body, thr[i], 3);
+		td(&body, unit);
+		tdf(&body, (double)json_array_size(json_object_get(r, "recommendations")), 0);
+		pr_strbuf_addstr(&body, "</tr>\n");
+	}
+	table_end(&body, n, n);
+	pr_strbuf_addstr(&body, "<h3>Trends across runs</h3>\n");
+	if (trend(&body, "Peak memory", "bytes", peak, n, 0, err) ||
+	    trend(&body, "Step time p50", "ns", step, n, 1, err) ||
+	    trend(&body, "Throughput", "", thr, n, 2, err))
+		rc = -1;
+	pr_strbuf_addstr(&body, "</section>\n");
+	snprintf(title, sizeof(title), "profreport: %zu archived runs", n);
+	if (!rc && page(title, "Index of the reports in this directory", body.buf, out))
+		rc = pr_error_set(err, PR_E_IO, "cannot write the index");
+	pr_strbuf_release(&body);
+	free(peak);
+	free(step);
+	free(thr);
+	return rc;
+}

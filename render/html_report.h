@@ -1,0 +1,42 @@
+/*
+ * html_report.h - the single-file HTML report and the archive index.
+ *
+ * USAGE
+ *   struct pr_output out; pr_output_open_file(&out, "report.html", &err);
+ *   pr_html_report(model, NULL, 0, &out, &err);  pr_output_close(&out, &err);
+ *
+ * The page comes from templates/report.html (+ report.css, report.js),
+ * embedded at build time: summary cards, recommendations with severity and
+ * evidence, the panels as inline SVG (ids made unique per panel), sortable
+ * tables (phases, stages, top spans, layers, series, cross-checks, reported
+ * numbers, diagnostics) capped at PR_HTML_ROWS rows with the cap stated,
+ * run metadata. No external requests (a Content-Security-Policy forbids
+ * them); every string from a trace is escaped (render/escape.h).
+ */
+#ifndef PR_HTML_REPORT_H
+#define PR_HTML_REPORT_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "render/output.h"
+#include "store/error.h"
+
+#define PR_HTML_ROWS 200
+
+/* The report of the given run objects of the model (runs NULL = every run). */
+int pr_html_report(const json_t *model, json_t *const *runs, size_t nruns, struct pr_output *out,
+		   struct pr_error *err) PR_MUST_CHECK;
+
+/* One row of the archive index. */
+struct pr_html_index_row {
+	const json_t *run; /* the run object of the model */
+	const char *href;  /* the run's report file, relative to the index */
+};
+
+/* index.html of an archive: a table of runs linking to their reports, and trend panels. */
+int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_output *out,
+		  struct pr_error *err) PR_MUST_CHECK;
+
+#endif

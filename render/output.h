@@ -1,0 +1,99 @@
+/*
+ * output.h - where rendered bytes go: a memory buffer or a file that
+ * appears atomically.
+ *
+ * USAGE:
+ *   struct pr_output out;
+ *   pr_output_init_memory(&out);              or
+ *   if (pr_output_open_file(&out, "mem.png", err)) return -1;
+ *   ... pr_output_write(&out, p, n) any number of times (render/gfx.c does
+ *       this from the Cairo stream callback) ...
+ *   if (pr_output_close(&out, err)) return -1;  file: renamed into place
+ *   memory: pr_output_data(&out, &len) or pr_output_detach(&out, &len)
+ *   pr_output_release(&out);
+ *
+ * A file is written to a temporary file in the same directory
+ * ("<path>.tmp.<pid>.<k>", created with O_EXCL and mode 0666 & ~umask) and
+ * renamed over <path> by pr_output_close() only when every write and the
+ * close succeeded. On any failure, and when the output is released without
+ * a successful close, the temporary file is removed and <path> is left as
+ * it was. There is no fsync: the rename protects against half-written
+ * files seen by readers, not against power loss.
+ *
+ * Write errors are sticky: pr_output_write() after a failure does nothing
+ * and returns -1; pr_output_close() reports the first failure as PR_E_IO
+ * with the path in err->source ("'out.png': cannot write: No space left on
+ * device").
+ *
+ * OWNERSHIP: the struct is the caller's (stack or heap); pr_output_release()
+ * frees what it holds and is safe on a zeroed/initialised/released output.
+ * pr_output_data() is borrowed until the next write or release;
+ * pr_output_detach() hands the buffer to the caller (free()).
+ *
+ * LIMITATIONS: no stdout mode; no fsync.
+ */
+#ifndef PR_OUTPUT_H
+#define PR_OUTPUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "store/error.h"
+#include "store/pr_common.h"
+#include "store/strbuf.h"
+
+enum pr_output_kind {
+	PR_OUTPUT_NONE = 0, /* released or never opened */
+	PR_OUTPUT_MEMORY,
+	PR_OUTPUT_FILE,
+};
+
+struct pr_output {
+	enum pr_output_kind kind;
+	struct pr_strbuf mem; /* PR_OUTPUT_MEMORY: the bytes written so far */
+	FILE *fp;             /* PR_OUTPUT_FILE: the temporary file, open */
+	char *path;           /* PR_OUTPUT_FILE: the final path */
+	char *tmp_path;       /* PR_OUTPUT_FILE: the temporary path, or NULL once renamed */
+	int failed_errno;     /* first write failure (errno), 0 = none */
+	int closed;           /* pr_output_close() ran */
+	size_t written;       /* bytes accepted so far */
+};
+
+#define PR_OUTPUT_INIT { PR_OUTPUT_NONE, PR_STRBUF_INIT, NULL, NULL, NULL, 0, 0, 0 }
+
+/* An output that collects bytes in memory. Cannot fail. */
+void pr_output_init_memory(struct pr_output *out);
+
+/*
+ * Create the temporary file next to `path`. Returns 0, or -1 with PR_E_IO
+ * (source = path) when the directory is missing or not writable.
+ */
+int pr_output_open_file(struct pr_output *out, const char *path, struct pr_error *err)
+	PR_MUST_CHECK;
+
+/*
+ * Append n bytes. Returns 0, or -1 once any write has failed (the error is
+ * kept for pr_output_close). Usable as the body of a Cairo write callback.
+ */
+int pr_output_write(struct pr_output *out, const void *p, size_t n);
+
+/* Mark the output failed from outside (e.g. the renderer gave up). */
+void pr_output_fail(struct pr_output *out, int errnum);
+
+/*
+ * Finish: memory outputs only record that they are complete; file outputs
+ * are flushed, closed and renamed into place. Returns 0, or -1 with PR_E_IO
+ * and the path as source; on failure the temporary file is removed.
+ */
+int pr_output_close(struct pr_output *out, struct pr_error *err) PR_MUST_CHECK;
+
+/* The bytes of a memory output (borrowed; NUL-terminated for convenience). */
+const char *pr_output_data(const struct pr_output *out, size_t *len);
+
+/* Take the bytes of a memory output (caller frees); the output becomes empty. */
+char *pr_output_detach(struct pr_output *out, size_t *len);
+
+/* Free everything; an unclosed file output removes its temporary file. */
+void pr_output_release(struct pr_output *out);
+
+#endif

@@ -1,0 +1,689 @@
+/* panels.c - chart specs from one run of the analysis model. */
+#include "render/panels.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/units.h"
+#include "store/xalloc.h"
+
+#define MAX_BANDS 200
+#define MAX_LINES 8
+#define MAX_BARS 40
+
+struct panel {
+	const char *name, *title;
+	struct pr_chart c;
+};
+
+struct pr_panels {
+	struct panel *p;
+	size_t n;
+	void **pool;
+	size_t npool;
+};
+
+/* ---- allocation: everything a panel points to lives in the pool ---- */
+
+static void *palloc(struct pr_panels *ps, size_t n, size_t size)
+{
+	void *p = pr_xcalloc(n ? n : 1, size);
+	ps->pool = pr_xreallocarray(ps->pool, ps->npool + 1, sizeof(*ps->pool));
+	ps->pool[ps->npool++] = p;
+	return p;
+}
+
+static char *pstr(struct pr_panels *ps, const char *s)
+{
+	char *d = palloc(ps, strlen(s) + 1, 1);
+	memcpy(d, s, strlen(s) + 1);
+	return d;
+}
+
+static struct pr_chart *add(struct pr_panels *ps, const char *name, const char *title)
+{
+	struct panel *p;
+	ps->p = pr_xreallocarray(ps->p, ps->n + 1, sizeof(*ps->p));
+	p = &ps->p[ps->n++];
+	memset(p, 0, sizeof(*p));
+	p->name = name;
+	p->title = pstr(ps, title);
+	p->c.title = p->title;
+	return &p->c;
+}
+
+/* ---- model access ---- */
+
+static double num(const json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+static int starts(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+/* A series' timeline as x (seconds) and y arrays in the pool; 0 when it has none. */
+static size_t timeline(struct pr_panels *ps, const json_t *s, double scale, double **x, double **y)
+{
+	json_t *tl = json_object_get(s, "timeline"), *t = json_object_get(tl, "t_ns"),
+	       *v = json_object_get(tl, "v");
+	size_t n = json_array_size(t), i;
+	if (!n || json_array_size(v) != n)
+		return 0;
+	*x = palloc(ps, n, sizeof(double));
+	*y = palloc(ps, n, sizeof(double));
+	for (i = 0; i < n; i++) {
+		json_t *yv = json_array_get(v, i);
+		(*x)[i] = json_number_value(json_array_get(t, i)) / 1e9;
+		(*y)[i] = json_is_number(yv) ? json_number_value(yv) * scale : NAN;
+	}
+	return n;
+}
+
+static const json_t *series(const json_t *run, const char *name, const char *device)
+{
+	json_t *s;
+	size_t i;
+	json_array_foreach(json_object_get(run, "series"), i, s)
+		if (!strcmp(str(s, "name"), name) && (!device || !strcmp(str(s, "device"), device)))
+			return s;
+	return NULL;
+}
+
+static const char *series_label(struct pr_panels *ps, const json_t *s)
+{
+	char buf[300];
+	snprintf(buf, sizeof(buf), "%s%s%s", str(s, "name"), *str(s, "device") ? " " : "",
+		 str(s, "device"));
+	return pstr(ps, buf);
+}
+
+/* ---- colours ---- */
+
+static const struct {
+	const char *name;
+	uint32_t rgb;
+} qeff_colors[] = {
+	{ "Initialization", 0xE8E8E8 },	 { "Model Loading", 0xFF6B6B },
+	{ "Export", 0xFFEAA7 },		 { "Model Export", 0xFFEAA7 },
+	{ "Compilation", 0x98D8C8 },	 { "Model Compilation", 0x98D8C8 },
+	{ "Generation", 0xF7DC6F },	 { "Text Generation", 0xF7DC6F },
+	{ "Cleanup", 0xAED6F1 },	 { "Completion", 0xD5DBDB },
+};
+
+uint32_t pr_phase_color(const char *name, size_t index)
+{
+	size_t i;
+	for (i = 0; i < PR_ARRAY_SIZE(qeff_colors); i++)
+		if (!strcmp(qeff_colors[i].name, name))
+			return qeff_colors[i].rgb;
+	return pr_chart_color(index);
+}
+
+/* Index of name among the distinct top-level phase names (first-seen order). */
+static size_t phase_index(const json_t *occ, const char *name)
+{
+	json_t *o;
+	size_t i, k = 0, j;
+	json_array_foreach(occ, i, o)
+	{
+		int seen = 0;
+		if (num(o, "depth") != 0)
+			continue;
+		for (j = 0; j < i; j++) {
+			json_t *p = json_array_get(occ, j);
+			if (num(p, "depth") == 0 && !strcmp(str(p, "name"), str(o, "name")))
+				seen = 1;
+		}
+		if (!strcmp(str(o, "name"), name))
+			return k;
+		k += !seen;
+	}
+	return k;
+}
+
+/* Phase bands and boundaries (top-level occurrences) onto a line chart. */
+static void phase_bands(struct pr_panels *ps, const json_t *run, struct pr_chart *c)
+{
+	json_t *occ = json_object_get(json_object_get(run, "phases"), "occurrences"), *o;
+	struct pr_chart_band *b;
+	struct pr_chart_vline *v;
+	size_t i, n = 0;
+	json_array_foreach(occ, i, o)
+		n += num(o, "depth") == 0;
+	if (!n || n > MAX_BANDS)
+		return;
+	b = palloc(ps, n, sizeof(*b));
+	v = palloc(ps, n, sizeof(*v));
+	json_array_foreach(occ, i, o)
+	{
+		double t0 = num(o, "t_ns") / 1e9, t1 = t0 + num(o, "dur_ns") / 1e9;
+		if (num(o, "depth") != 0)
+			continue;
+		b[c->nbands].x0 = t0;
+		b[c->nbands].x1 = t1;
+		b[c->nbands].label = pstr(ps, str(o, "name"));
+		b[c->nbands].rgb = pr_phase_color(str(o, "name"), phase_index(occ, str(o, "name")));
+		b[c->nbands].alpha = 0.18;
+		c->nbands++;
+		if (c->nbands > 1) {
+			v[c->nvlines].x = t0;
+			v[c->nvlines].rgb = 0x666666;
+			v[c->nvlines].dashed = 1;
+			c->nvlines++;
+		}
+	}
+	c->bands = b;
+	c->vlines = v;
+	c->legend_title = "Phases";
+}
+
+/* ---- the panels ---- */
+
+static void memory(struct pr_panels *ps, const json_t *run)
+{
+	json_t *s, *pk, *best = NULL;
+	struct pr_chart_line *l = palloc(ps, MAX_LINES, sizeof(*l));
+	struct pr_chart *c;
+	size_t i, n = 0;
+	json_array_foreach(json_object_get(run, "series"), i, s)
+	{
+		double *x, *y;
+		size_t k;
+		if (!json_is_true(json_object_get(s, "memory")) || starts(str(s, "name"), "sys.") ||
+		    n == MAX_LINES || !(k = timeline(ps, s, 1, &x, &y)))
+			continue;
+		l[n].label = series_label(ps, s);
+		l[n].rgb = n == 0 ? 0x2E86AB : pr_chart_color(n);
+		l[n].x = x;
+		l[n].y = y;
+		l[n].n = k;
+		l[n].width = n == 0 ? 3 : 2;
+		l[n].fill_alpha = n == 0 ? 0.15 : 0;
+		n++;
+	}
+	if (!n)
+		return;
+	/* annotate the memory that matters most: physical, then device, then GPU, else the largest */
+	{
+		static const char *const prefer[] = { "mem.rss", "dev.mem.allocated", "gpu.mem.used",
+						      "dev.mem.total", "heap.used" };
+		size_t k;
+		for (k = 0; k < PR_ARRAY_SIZE(prefer) && !best; k++)
+			json_array_foreach(json_object_get(run, "peaks"), i, pk)
+				if (!strcmp(str(pk, "series"), prefer[k]) &&
+				    (!best || num(pk, "value") > num(best, "value")))
+					best = pk;
+		json_array_foreach(json_object_get(run, "peaks"), i, pk)
+			if (!best && !starts(str(pk, "series"), "sys."))
+				best = pk;
+	}
+	c = add(ps, "memory", "Memory usage over time");
+	c->x_label = "Time";
+	c->x_unit = "s";
+	c->y_label = "Memory";
+	c->y_unit = "bytes";
+	c->lines = l;
+	c->nlines = n;
+	phase_bands(ps, run, c);
+	if (best) {
+		struct pr_chart_mark *m = palloc(ps, 1, sizeof(*m));
+		char v[40], text[300];
+		json_t *ph = json_object_get(best, "phase");
+		pr_fmt_bytes(num(best, "value"), v, sizeof(v));
+		if (json_is_object(ph))
+			snprintf(text, sizeof(text), "Peak: %s\nPhase: %s", v, str(ph, "name"));
+		else
+			snprintf(text, sizeof(text), "Peak: %s", v);
+		m->x = num(best, "t_ns") / 1e9;
+		m->y = num(best, "value");
+		m->text = pstr(ps, text);
+		m->rgb = 0xE74C3C;
+		c->marks = m;
+		c->nmarks = 1;
+		snprintf(text, sizeof(text), "Memory usage over time | Peak: %s (%s)", v, str(best, "series"));
+		c->title = pstr(ps, text);
+	}
+}
+
+static void cpu(struct pr_panels *ps, const json_t *run)
+{
+	const json_t *s = series(run, "cpu.util", "");
+	static const struct pr_chart_zone zones[] = {
+		{ 0, 25, "0-25%", 0x4CAF50, 0.08 },
+		{ 25, 50, "25-50%", 0xFFC107, 0.08 },
+		{ 50, 75, "50-75%", 0xFF9800, 0.08 },
+		{ 75, 100, "75-100%", 0xF44336, 0.08 },
+	};
+	struct pr_chart_line *l;
+	struct pr_chart_hline *h;
+	struct pr_chart *c;
+	double *x, *y;
+	char buf[200];
+	size_t n;
+	if (!s || !(n = timeline(ps, s, 1, &x, &y)))
+		return;
+	l = palloc(ps, 1, sizeof(*l));
+	h = palloc(ps, 1, sizeof(*h));
+	*l = (struct pr_chart_line){ "CPU", 0xFF6B35, x, y, n, 3, 0.2, 0 };
+	snprintf(buf, sizeof(buf), "Average: %.1f%%", num(s, "mean"));
+	*h = (struct pr_chart_hline){ num(s, "mean"), pstr(ps, buf), 0xE74C3C, 1 };
+	snprintf(buf, sizeof(buf), "CPU usage over time | Peak: %.1f%% | Average: %.1f%%", num(s, "max"),
+		 num(s, "mean"));
+	c = add(ps, "cpu", buf);
+	c->x_label = "Time";
+	c->x_unit = "s";
+	c->y_label = "CPU";
+	c->y_unit = "percent";
+	c->y_fixed = 1;
+	c->y_min = 0;
+	c->y_max = fmax(100, num(s, "max") * 1.1);
+	c->lines = l;
+	c->nlines = 1;
+	c->hlines = h;
+	c->nhlines = 1;
+	c->zones = zones;
+	c->nzones = PR_ARRAY_SIZE(zones);
+	phase_bands(ps, run, c);
+}
+
+static const char *occ_label(struct pr_panels *ps, const json_t *occ, const json_t *o)
+{
+	json_t *p;
+	size_t i, same = 0;
+	char buf[300];
+	json_array_foreach(occ, i, p)
+		same += num(p, "depth") == 0 && !strcmp(str(p, "name"), str(o, "name"));
+	if (same > 1)
+		snprintf(buf, sizeof(buf), "%s #%.0f", str(o, "name"), num(o, "occurrence"));
+	else
+		snprintf(buf, sizeof(buf), "%s", str(o, "name"));
+	return pstr(ps, buf);
+}
+
+static void disk(struct pr_panels *ps, const json_t *run)
+{
+	json_t *occ = json_object_get(json_object_get(run, "phases"), "occurrences"), *o;
+	const char **cat = palloc(ps, MAX_BARS, sizeof(char *));
+	double *rd = palloc(ps, MAX_BARS, sizeof(double)), *wr = palloc(ps, MAX_BARS, sizeof(double));
+	struct pr_chart_bar_group *g;
+	struct pr_chart_bars *b;
+	struct pr_chart *c;
+	double sr = 0, sw = 0;
+	size_t i, n = 0;
+	char note[200], a[40], w[40];
+	json_array_foreach(occ, i, o)
+	{
+		json_t *d = json_object_get(o, "disk");
+		double r = fmax(0, num(d, "read")), x = fmax(0, num(d, "write"));
+		if (!json_is_object(d) || num(o, "depth") != 0 || n == MAX_BARS)
+			continue;
+		if (!(r > 0.01 * 1048576) && !(x > 0.01 * 1048576))
+			continue; /* QEff's rule: > 0.01 MB read or written */
+		cat[n] = occ_label(ps, occ, o);
+		rd[n] = isnan(r) ? 0 : r;
+		wr[n] = isnan(x) ? 0 : x;
+		sr += rd[n];
+		sw += wr[n];
+		n++;
+	}
+	if (!n)
+		return;
+	g = palloc(ps, 2, sizeof(*g));
+	g[0] = (struct pr_chart_bar_group){ "Read", 0x2196F3, rd, NULL, NULL };
+	g[1] = (struct pr_chart_bar_group){ "Write", 0xFF5722, wr, NULL, NULL };
+	b = palloc(ps, 1, sizeof(*b));
+	*b = (struct pr_chart_bars){ cat, n, g, 2, 0, 1 };
+	c = add(ps, "disk", "Disk I/O per phase");
+	c->y_label = "Total I/O";
+	c->y_unit = "bytes";
+	c->bars = b;
+	pr_fmt_bytes(sr, a, sizeof(a));
+	pr_fmt_bytes(sw, w, sizeof(w));
+	snprintf(note, sizeof(note), "Total I/O: %s read, %s write", a, w);
+	c->note = pstr(ps, note);
+	c->legend = PR_LEGEND_INSIDE;
+}
+
+static void phase_durations(struct pr_panels *ps, const json_t *run)
+{
+	json_t *occ = json_object_get(json_object_get(run, "phases"), "occurrences"), *o;
+	const char **cat = palloc(ps, MAX_BARS, sizeof(char *));
+	double *v = palloc(ps, MAX_BARS, sizeof(double)), total = 0;
+	uint32_t *col = palloc(ps, MAX_BARS, sizeof(uint32_t));
+	struct pr_chart_bar_group *g;
+	struct pr_chart_bars *b;
+	struct pr_chart *c;
+	size_t i, n = 0;
+	char note[100];
+	json_array_foreach(occ, i, o)
+	{
+		if (num(o, "depth") != 0 || n == MAX_BARS)
+			continue;
+		cat[n] = occ_label(ps, occ, o);
+		v[n] = num(o, "dur_ns") / 1e9;
+		col[n] = pr_phase_color(str(o, "name"), phase_index(occ, str(o, "name")));
+		total += v[n];
+		n++;
+	}
+	if (!n)
+		return;
+	g = palloc(ps, 1, sizeof(*g));
+	*g = (struct pr_chart_bar_group){ NULL, 0x666666, v, col, NULL };
+	b = palloc(ps, 1, sizeof(*b));
+	*b = (struct pr_chart_bars){ cat, n, g, 1, 1, 1 };
+	c = add(ps, "phases", "Phase durations");
+	c->x_label = "Duration";
+	c->x_unit = "s";
+	c->bars = b;
+	c->legend = PR_LEGEND_NONE;
+	c->width = 1200;
+	c->height = (int)fmax(200, fmin(1200, 140 + 34 * (double)n));
+	snprintf(note, sizeof(note), "Total: %.1fs", total);
+	c->note = pstr(ps, note);
+}
+
+/* Lines of every series whose name starts with prefix (and, when unit given, has that unit). */
+static size_t lines_of(struct pr_panels *ps, const json_t *run, const char *prefix, const char *exact,
+		       double scale, int skip_zero, struct pr_chart_line **out)
+{
+	struct pr_chart_line *l = palloc(ps, MAX_LINES, sizeof(*l));
+	json_t *s;
+	size_t i, n = 0;
+	json_array_foreach(json_object_get(run, "series"), i, s)
+	{
+		double *x, *y;
+		size_t k;
+		const char *name = str(s, "name");
+		if ((exact ? strcmp(name, exact) != 0 : !starts(name, prefix)) || n == MAX_LINES)
+			continue;
+		if (skip_zero && !(num(s, "max") > 0))
+			continue;
+		if (!(k = timeline(ps, s, scale, &x, &y)))
+			continue;
+		l[n].label = series_label(ps, s);
+		l[n].rgb = pr_chart_color(n);
+		l[n].x = x;
+		l[n].y = y;
+		l[n].n = k;
+		l[n].width = 2;
+		n++;
+	}
+	*out = l;
+	return n;
+}
+
+static void simple(struct pr_panels *ps, const json_t *run, const char *name, const char *title,
+		   const char *exact, const char *prefix, const char *ylabel, const char *yunit,
+		   int skip_zero)
+{
+	struct pr_chart_line *l;
+	struct pr_chart *c;
+	size_t n = lines_of(ps, run, prefix, exact, 1, skip_zero, &l);
+	if (!n)
+		return;
+	c = add(ps, name, title);
+	c->x_label = "Time";
+	c->x_unit = "s";
+	c->y_label = ylabel;
+	c->y_unit = yunit;
+	c->lines = l;
+	c->nlines = n;
+	if (!strcmp(yunit, "percent")) {
+		c->y_fixed = 1;
+		c->y_min = 0;
+		c->y_max = 100;
+	}
+	phase_bands(ps, run, c);
+}
+
+static void pressure(struct pr_panels *ps, const json_t *run)
+{
+	static const struct pr_chart_zone zones[] = {
+		{ 0, 70, "Low (<70%)", 0x4CAF50, 0.12 },
+		{ 70, 85, "Medium (70-85%)", 0xFFC107, 0.15 },
+		{ 85, 100, "High (>=85%)", 0xF44336, 0.15 },
+	};
+	json_t *items = json_object_get(json_object_get(json_object_get(run, "bottlenecks"), "memory_pressure"), "items");
+	json_t *it;
+	struct pr_chart_line *l = palloc(ps, MAX_LINES, sizeof(*l));
+	struct pr_chart *c;
+	size_t i, n = 0;
+	char note[300] = "";
+	json_array_foreach(items, i, it)
+	{
+		const json_t *s = series(run, str(it, "series"), str(it, "device"));
+		double *x, *y, total = num(it, "total");
+		size_t k;
+		if (!s || !(total > 0) || n == MAX_LINES || !(k = timeline(ps, s, 100.0 / total, &x, &y)))
+			continue;
+		l[n] = (struct pr_chart_line){ series_label(ps, s), n ? pr_chart_color(n) : 0x000000, x, y, k, 2, 0, 0 };
+		if (!n)
+			snprintf(note, sizeof(note), "Peak pressure: %.1f%%\nAverage: %.1f%%", num(it, "peak_pct"),
+				 num(it, "mean_pct"));
+		n++;
+	}
+	if (!n)
+		return;
+	c = add(ps, "pressure", "Memory pressure (used / total)");
+	c->x_label = "Time";
+	c->x_unit = "s";
+	c->y_label = "Pressure";
+	c->y_unit = "percent";
+	c->y_fixed = 1;
+	c->y_min = 0;
+	c->y_max = 100;
+	c->lines = l;
+	c->nlines = n;
+	c->zones = zones;
+	c->nzones = PR_ARRAY_SIZE(zones);
+	c->note = pstr(ps, note);
+}
+
+static void gpu_memory(struct pr_panels *ps, const json_t *run)
+{
+	struct pr_chart_line *l;
+	struct pr_chart *c;
+	size_t n = lines_of(ps, run, NULL, "gpu.mem.used", 1, 1, &l), i;
+	json_t *s;
+	struct pr_chart_hline *h;
+	if (!n)
+		return;
+	c = add(ps, "gpu_memory", "GPU memory used");
+	c->x_label = "Time";
+	c->x_unit = "s";
+	c->y_label = "Memory";
+	c->y_unit = "bytes";
+	c->lines = l;
+	c->nlines = n;
+	h = palloc(ps, 1, sizeof(*h));
+	json_array_foreach(json_object_get(run, "series"), i, s)
+		if (!strcmp(str(s, "name"), "gpu.mem.total") && num(s, "max") > 0) {
+			*h = (struct pr_chart_hline){ num(s, "max"), "Total", 0x888888, 1 };
+			c->hlines = h;
+			c->nhlines = 1;
+			break;
+		}
+	phase_bands(ps, run, c);
+}
+
+static void device_memory(struct pr_panels *ps, const json_t *run)
+{
+	json_t *f;
+	size_t i;
+	json_array_foreach(json_object_get(run, "fragmentation"), i, f)
+	{
+		const json_t *a = series(run, "dev.mem.allocated", str(f, "device"));
+		const json_t *r = series(run, "dev.mem.reserved", str(f, "device"));
+		struct pr_chart_line *l = palloc(ps, 2, sizeof(*l));
+		struct pr_chart *c;
+		double *x, *y;
+		size_t k;
+		char title[200], note[200], g[40];
+		if (!a || !r)
+			continue;
+		if ((k = timeline(ps, r, 1, &x, &y)))
+			l[0] = (struct pr_chart_line){ "Reserved", 0x9467BD, x, y, k, 2, 0.12, 0 };
+		if ((k = timeline(ps, a, 1, &x, &y)))
+			l[1] = (struct pr_chart_line){ "Allocated", 0x2E86AB, x, y, k, 2, 0.15, 0 };
+		if (!l[0].n || !l[1].n)
+			continue;
+		snprintf(title, sizeof(title), "Device memory %s: allocated vs reserved", str(f, "device"));
+		c = add(ps, "device_memory", title);
+		c->x_label = "Time";
+		c->x_unit = "s";
+		c->y_label = "Memory";
+		c->y_unit = "bytes";
+		c->lines = l;
+		c->nlines = 2;
+		pr_fmt_bytes(num(f, "max_gap"), g, sizeof(g));
+		snprintf(note, sizeof(note),
+			 "Fragmentation (reserved - allocated) / reserved\nmean %.1f%%, max %.1f%%, largest gap %s",
+			 num(f, "mean_ratio") * 100, num(f, "max_ratio") * 100, g);
+		c->note = pstr(ps, note);
+		phase_bands(ps, run, c);
+	}
+}
+
+static void layers(struct pr_panels *ps, const json_t *run)
+{
+	json_t *m;
+	const char **cat = palloc(ps, MAX_BARS, sizeof(char *));
+	double *v = palloc(ps, MAX_BARS, sizeof(double));
+	struct pr_chart_bar_group *g;
+	struct pr_chart_bars *b;
+	struct pr_chart *c;
+	size_t i, n = 0;
+	json_array_foreach(json_object_get(run, "reported"), i, m)
+	{
+		if (strcmp(str(m, "name"), "layer.peak_allocated") || n == MAX_BARS)
+			continue;
+		cat[n] = pstr(ps, str(m, "detail"));
+		v[n++] = num(m, "value");
+	}
+	if (!n)
+		return;
+	g = palloc(ps, 1, sizeof(*g));
+	*g = (struct pr_chart_bar_group){ "Peak allocated", 0x2E86AB, v, NULL, NULL };
+	b = palloc(ps, 1, sizeof(*b));
+	*b = (struct pr_chart_bars){ cat, n, g, 1, 0, 1 };
+	c = add(ps, "layers", "Peak memory per layer (device allocated at the layer's hooks)");
+	c->y_label = "Peak allocated";
+	c->y_unit = "bytes";
+	c->bars = b;
+	c->legend = PR_LEGEND_NONE;
+}
+
+static void steps(struct pr_panels *ps, const json_t *run)
+{
+	json_t *st = json_object_get(json_object_get(run, "throughput"), "steps");
+	json_t *list = json_object_get(st, "list"), *o;
+	size_t n = json_array_size(list), i;
+	double *x, *y;
+	struct pr_chart_line *l;
+	struct pr_chart_hline *h;
+	struct pr_chart *c;
+	char a[40], b[40], t1[80], t2[80], title[200];
+	if (n < 2)
+		return;
+	x = palloc(ps, n, sizeof(double));
+	y = palloc(ps, n, sizeof(double));
+	json_array_foreach(list, i, o)
+	{
+		x[i] = (double)i;
+		y[i] = num(o, "dur_ns");
+	}
+	l = palloc(ps, 1, sizeof(*l));
+	*l = (struct pr_chart_line){ "step time", 0x1F77B4, x, y, n, 2, 0, 0 };
+	h = palloc(ps, 2, sizeof(*h));
+	pr_fmt_duration(num(st, "p50_ns"), a, sizeof(a));
+	pr_fmt_duration(num(st, "p95_ns"), b, sizeof(b));
+	snprintf(t1, sizeof(t1), "p50 %s", a);
+	snprintf(t2, sizeof(t2), "p95 %s", b);
+	h[0] = (struct pr_chart_hline){ num(st, "p50_ns"), pstr(ps, t1), 0x2CA02C, 1 };
+	h[1] = (struct pr_chart_hline){ num(st, "p95_ns"), pstr(ps, t2), 0xD62728, 1 };
+	snprintf(title, sizeof(title), "Step time per step (%s) | %.2f steps/s | jitter %.1f%%",
+		 str(st, "name"), num(st, "per_s"), num(st, "jitter") * 100);
+	c = add(ps, "steps", title);
+	c->x_label = "Step";
+	c->x_unit = "";
+	c->y_label = "Step time";
+	c->y_unit = "ns";
+	c->lines = l;
+	c->nlines = 1;
+	c->hlines = h;
+	c->nhlines = 2;
+}
+
+struct pr_panels *pr_panels_build(const json_t *run)
+{
+	struct pr_panels *ps = pr_xcalloc(1, sizeof(*ps));
+	memory(ps, run);
+	cpu(ps, run);
+	disk(ps, run);
+	phase_durations(ps, run);
+	simple(ps, run, "system_memory", "System memory", NULL, "sys.", "Memory", "bytes", 0);
+	pressure(ps, run);
+	simple(ps, run, "gpu_util", "GPU utilisation", "gpu.util", NULL, "Utilisation", "percent", 1);
+	gpu_memory(ps, run);
+	simple(ps, run, "gpu_temp", "GPU temperature", "gpu.temp", NULL, "Temperature", "C", 1);
+	simple(ps, run, "gpu_power", "GPU power", "gpu.power", NULL, "Power", "W", 1);
+	device_memory(ps, run);
+	layers(ps, run);
+	steps(ps, run);
+	return ps;
+}
+
+size_t pr_panels_count(const struct pr_panels *ps)
+{
+	return ps->n;
+}
+
+const char *pr_panels_name(const struct pr_panels *ps, size_t i)
+{
+	return ps->p[i].name;
+}
+
+const char *pr_panels_title(const struct pr_panels *ps, size_t i)
+{
+	return ps->p[i].c.title;
+}
+
+const struct pr_chart *pr_panels_chart(const struct pr_panels *ps, size_t i)
+{
+	return &ps->p[i].c;
+}
+
+int pr_panels_render(const struct pr_panels *ps, size_t i, enum pr_gfx_format format,
+		     struct pr_output *out, struct pr_error *err)
+{
+	return pr_chart_render(&ps->p[i].c, format, out, err);
+}
+
+int pr_panels_layout(const struct pr_panels *ps, size_t i, struct pr_strbuf *dump, struct pr_error *err)
+{
+	return pr_chart_layout(&ps->p[i].c, dump, err);
+}
+
+void pr_panels_free(struct pr_panels *ps)
+{
+	size_t i;
+	if (!ps)
+		return;
+	for (i = 0; i < ps->npool; i++)
+		free(ps->pool[i]);
+	free(ps->pool);
+	free(ps->p);
+	free(ps);
+}

@@ -1,0 +1,28 @@
+/* Sortable tables: click a header; numeric columns sort by data-v. No network, no libraries. */
+(function () {
+  function key(td, numeric) {
+    if (!td) return numeric ? -Infinity : "";
+    if (numeric) {
+      var v = parseFloat(td.getAttribute("data-v"));
+      return isNaN(v) ? -Infinity : v;
+    }
+    return td.textContent.toLowerCase();
+  }
+  function sort(th) {
+    var table = th.closest("table"), tbody = table.tBodies[0];
+    var col = Array.prototype.indexOf.call(th.parentNode.children, th);
+    var numeric = th.classList.contains("n");
+    var asc = th.getAttribute("aria-sort") !== "ascending";
+    var rows = Array.prototype.slice.call(tbody.rows);
+    rows.sort(function (a, b) {
+      var x = key(a.cells[col], numeric), y = key(b.cells[col], numeric);
+      return (x < y ? -1 : x > y ? 1 : 0) * (asc ? 1 : -1);
+    });
+    rows.forEach(function (r) { tbody.appendChild(r); });
+    Array.prototype.forEach.call(th.parentNode.children, function (h) { h.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+  }
+  document.querySelectorAll("table.sortable th").forEach(function (th) {
+    th.addEventListener("click", function () { sort(th); });
+  });
+})();

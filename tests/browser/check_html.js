@@ -1,0 +1,112 @@
+'use strict';
+// check_html.js FILE.html... - checks profreport's HTML reports in headless
+// chromium: the page loads with no console errors and no network requests
+// (every request outside the local server is blocked and fails the check),
+// a screenshot is not blank, every panel is an inline <svg>, a trace string
+// with markup stays text (no element injected), and the tables sort when a
+// header is clicked.
+const fs = require('fs');
+const path = require('path');
+const { missingPrerequisites, serve, launch, openWatched } = require('./harness');
+
+async function checkOne(browser, origin, file, shotDir) {
+  const url = `${origin}/r/${encodeURIComponent(path.basename(file))}`;
+  const { problems, page } = await openWatched(browser, url, async (p) =>
+    p.evaluate(() => document.readyState === 'complete'));
+  const fail = (m) => problems.push(m);
+  // not blank: a screenshot with many distinct colours
+  const png = await page.screenshot({ fullPage: false, encoding: 'binary' });
+  const stats = await page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = 'data:image/png;base64,' + b64;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width; c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set();
+    let nonWhite = 0;
+    for (let i = 0; i < d.length; i += 16) {
+      seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+      if (d[i] < 240 || d[i + 1] < 240 || d[i + 2] < 240) nonWhite++;
+    }
+    return { colors: seen.size, nonWhite, total: d.length / 16 };
+  }, Buffer.from(png).toString('base64'));
+  if (stats.colors < 20 || stats.nonWhite < stats.total * 0.05)
+    fail(`screenshot looks blank (${stats.colors} colours, ${stats.nonWhite}/${stats.total} non-white)`);
+  if (shotDir) fs.writeFileSync(path.join(shotDir, path.basename(file) + '.png'), png);
+  const dom = await page.evaluate(() => ({
+    figures: document.querySelectorAll('figure').length,
+    svgs: document.querySelectorAll('figure > svg').length,
+    imgs: document.querySelectorAll('img').length,
+    injected: document.querySelectorAll('[data-injected], img[onerror], script[src]').length,
+    tables: document.querySelectorAll('table.sortable').length,
+    external: Array.from(document.querySelectorAll('[src],[href]')).map((e) => e.getAttribute('src') || e.getAttribute('href'))
+      .filter((u) => u && !u.startsWith('#') && !/^[A-Za-z0-9_.-]+\.html$/.test(u)),
+  }));
+  if (dom.figures !== dom.svgs) fail(`${dom.figures} figures but ${dom.svgs} inline svg panels`);
+  if (dom.injected) fail(`${dom.injected} injected element(s): trace text was not escaped`);
+  if (dom.external.length) fail(`references outside the page: ${dom.external.join(', ')}`);
+  // sorting: click the first numeric header of each table with >= 2 distinct values
+  const sortResult = await page.evaluate(() => {
+    const out = [];
+    document.querySelectorAll('table.sortable').forEach((t, ti) => {
+      const ths = Array.from(t.tHead.rows[0].cells);
+      const col = ths.findIndex((h) => h.classList.contains('n'));
+      if (col < 0 || t.tBodies[0].rows.length < 2) return;
+      const vals = () => Array.from(t.tBodies[0].rows).map((r) => parseFloat(r.cells[col].getAttribute('data-v')))
+        .filter((v) => !isNaN(v));
+      if (new Set(vals()).size < 2) return;
+      ths[col].click();
+      const a = vals();
+      ths[col].click();
+      const d = vals();
+      const asc = a.every((v, i) => i === 0 || a[i - 1] <= v);
+      const desc = d.every((v, i) => i === 0 || d[i - 1] >= v);
+      out.push({ ti, asc, desc, sort: ths[col].getAttribute('aria-sort') });
+    });
+    return out;
+  });
+  for (const r of sortResult) {
+    if (!r.asc || !r.desc || r.sort !== 'descending') fail(`table ${r.ti} does not sort (asc ${r.asc}, desc ${r.desc})`);
+  }
+  await page.close();
+  return { problems, sorted: sortResult.length, panels: dom.svgs, tables: dom.tables };
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  let shotDir = null;
+  const files = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--screenshot') shotDir = args[++i];
+    else files.push(path.resolve(args[i]));
+  }
+  const why = missingPrerequisites();
+  if (why) { console.log(`SKIP: ${why}`); process.exit(77); }
+  if (!files.length) { console.error('usage: check_html.js [--screenshot DIR] FILE.html...'); process.exit(2); }
+  if (shotDir) fs.mkdirSync(shotDir, { recursive: true });
+  const dirs = new Set(files.map((f) => path.dirname(f)));
+  if (dirs.size !== 1) { console.error('check_html.js: give files of one directory'); process.exit(2); }
+  const srv = await serve({ '/r/': [...dirs][0] });
+  const browser = await launch();
+  let bad = 0;
+  try {
+    for (const f of files) {
+      const r = await checkOne(browser, srv.origin, f, shotDir);
+      if (r.problems.length) {
+        bad++;
+        console.log(`FAIL ${path.basename(f)}:\n  ${r.problems.join('\n  ')}`);
+      } else {
+        console.log(`ok   ${path.basename(f)}: ${r.panels} panels, ${r.tables} tables (${r.sorted} sorted both ways)`);
+      }
+    }
+  } finally {
+    await browser.close();
+    srv.close();
+  }
+  process.exit(bad ? 1 : 0);
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });

@@ -1,0 +1,59 @@
+#!/bin/sh
+# run_html.sh - profreport's HTML reports checked in headless chromium
+# (check_html.js): one report per sample, the report of every sample at
+# once, an archive directory with index.html, and a trace whose names are
+# markup (`<img src=x onerror=alert(1)>`) that must stay text.
+# Run by ctest as browser/html (tests/browser.cmake). Exit 77 (skip) without
+# chromium, node or tests/browser/node_modules.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+: "${PROFREPORT:?}" "${PR_SAMPLES:?}"
+chromium=${PR_CHROMIUM:-/usr/bin/chromium}
+skip() {
+	echo "browser/html: SKIP: $*"
+	echo "  set up: apt-get install -y chromium nodejs npm && (cd tests/browser && npm ci)"
+	exit 77
+}
+command -v node >/dev/null 2>&1 || skip "node is not installed"
+[ -x "$chromium" ] || skip "no chromium at $chromium"
+[ -d "$here/node_modules/puppeteer-core" ] || skip "tests/browser/node_modules is missing"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/prhtml.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+HOME=$tmp/home
+export HOME
+mkdir -p "$HOME" "$tmp/out"
+
+# a hostile trace: names that are markup
+cat >"$tmp/hostile.json" <<'JSON'
+{"traceEvents": [
+ {"ph": "X", "cat": "user_annotation", "name": "<img src=x onerror=alert(1) data-injected=1>", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+ {"ph": "X", "cat": "cpu_op", "name": "</table><script src=http://example.com/x.js></script>", "pid": 1, "tid": 1, "ts": 10, "dur": 50},
+ {"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "s": "t", "pid": 1, "tid": 1, "ts": 20,
+  "args": {"Device Type": 1, "Device Id": 0, "Addr": 1, "Bytes": 1048576, "Total Allocated": 1048576, "Total Reserved": 2097152}},
+ {"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "s": "t", "pid": 1, "tid": 1, "ts": 60,
+  "args": {"Device Type": 1, "Device Id": 0, "Addr": 1, "Bytes": 1048576, "Total Allocated": 3145728, "Total Reserved": 4194304}}
+]}
+JSON
+"$PROFREPORT" report "$tmp/hostile.json" -o "$tmp/out/hostile.html"
+files="$tmp/out/hostile.html"
+for f in qeff/qeff_profile.json qnn/memory_20241219_143000.csv torch/trace_rank0.pt.trace.json \
+	inferix/profiling_report_t2v_generation_20231114_221332.json memtracer/memory_timeline.json \
+	nvidia-smi/gpu_log.csv diffulex/profile_20250101_120000.json psutil/process_log.csv; do
+	out="$tmp/out/$(basename "$f" | tr -c 'A-Za-z0-9._-' _).html"
+	"$PROFREPORT" report "$PR_SAMPLES/$f" -o "$out"
+	files="$files $out"
+done
+"$PROFREPORT" report "$PR_SAMPLES" -o "$tmp/out/all-samples.html"
+files="$files $tmp/out/all-samples.html"
+# shellcheck disable=SC2086
+node "$here/check_html.js" ${PR_SCREENSHOTS:+--screenshot "$PR_SCREENSHOTS"} $files
+
+# an archive: one page per run + index.html, all checked; a second run skips them
+"$PROFREPORT" report "$PR_SAMPLES" -o "$tmp/archive" 2>"$tmp/err1"
+grep -q ' 0 already there' "$tmp/err1" || { cat "$tmp/err1"; echo "browser/html: FAIL: first archive run skipped reports"; exit 1; }
+"$PROFREPORT" report "$PR_SAMPLES" -o "$tmp/archive" 2>"$tmp/err2"
+grep -q ' 0 report(s) written' "$tmp/err2" || { cat "$tmp/err2"; echo "browser/html: FAIL: second archive run rewrote reports"; exit 1; }
+# shellcheck disable=SC2046
+node "$here/check_html.js" $(ls "$tmp"/archive/*.html)

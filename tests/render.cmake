@@ -1,0 +1,131 @@
+# render.cmake - render golden tests (included from tests/CMakeLists.txt).
+#
+# tests/golden/render/<case>/ holds the expected output of one demo chart of
+# tests/tools/chart_demo.c (the directory name is the case name):
+#   expected.layout.txt  pr_chart_layout dump            compared exactly
+#   expected.svg         the SVG                         compared exactly
+#   expected.png         the PNG                         pngcmp with a tolerance
+#   svg-cairo            optional: the cairo version that wrote expected.svg
+#   png-tolerance        optional: "N M" for pngcmp (default "48 1000")
+# Three tests per case: golden/render/<case>/{layout,svg,png}. The SVG and
+# PNG tests skip (77) when fc-match does not resolve "DejaVu Sans" (and its
+# bold) to DejaVuSans.ttf / DejaVuSans-Bold.ttf, since the glyphs come from
+# that font; the SVG test also skips when svg-cairo names another cairo
+# version than the one linked (cairo's SVG writer changes between versions).
+# PR_UPDATE_GOLDEN=1 rewrites the expected files (review the diff).
+#
+# render/big_reduce draws the 10 M-point demo series reduced (as charts do)
+# and with every point stroked, and compares the two PNGs; it prints both
+# times (no timing assertion).
+
+add_executable(chart_demo ${CMAKE_CURRENT_SOURCE_DIR}/tools/chart_demo.c)
+target_link_libraries(chart_demo pr_render)
+add_executable(pngcmp ${CMAKE_CURRENT_SOURCE_DIR}/tools/pngcmp.c)
+target_link_libraries(pngcmp PkgConfig::CAIRO)
+
+set(PR_RENDER_GOLDEN_SH [==[#!/bin/sh
+# render_golden.sh CHART_DEMO PNGCMP CASE_DIR KIND - one render golden test
+# (written by tests/render.cmake; see there).
+set -eu
+demo=$1 pngcmp=$2 dir=$3 kind=$4
+name=$(basename "$dir")
+update=${PR_UPDATE_GOLDEN:-0}
+export LC_ALL=C TZ=UTC
+fail() {
+	echo "golden/render/$name/$kind: FAIL: $*" >&2
+	exit 1
+}
+skip() {
+	echo "golden/render/$name/$kind: SKIP: $*"
+	exit 77
+}
+fonts_pinned() {
+	command -v fc-match >/dev/null 2>&1 || skip "no fc-match to check the font"
+	regular=$(fc-match 'DejaVu Sans' 2>/dev/null || true)
+	bold=$(fc-match 'DejaVu Sans:bold' 2>/dev/null || true)
+	case $regular in DejaVuSans.ttf:*) ;; *) skip "fc-match 'DejaVu Sans' gives '$regular', not DejaVuSans.ttf" ;; esac
+	case $bold in DejaVuSans-Bold.ttf:*) ;; *) skip "fc-match 'DejaVu Sans:bold' gives '$bold', not DejaVuSans-Bold.ttf" ;; esac
+}
+case $kind in
+layout) ext=layout.txt ;;
+svg) ext=svg; fonts_pinned ;;
+png) ext=png; fonts_pinned ;;
+*) echo "render_golden.sh: unknown kind '$kind'" >&2; exit 2 ;;
+esac
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/render-golden.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+"$demo" -f "$kind" "$tmp" "$name" >"$tmp/stdout" 2>"$tmp/stderr" || {
+	cat "$tmp/stderr" >&2
+	fail "chart_demo exited non-zero"
+}
+cat "$tmp/stdout"
+actual=$tmp/$name.$ext
+expected=$dir/expected.$ext
+if [ "$update" = 1 ]; then
+	cp "$actual" "$expected"
+	[ "$kind" != svg ] || "$demo" --cairo-version >"$dir/svg-cairo"
+	echo "golden/render/$name/$kind: wrote expected.$ext"
+	exit 0
+fi
+[ -f "$expected" ] || fail "no expected.$ext (run with PR_UPDATE_GOLDEN=1)"
+case $kind in
+layout)
+	diff -u "$expected" "$actual" >&2 || fail "layout differs from expected.$ext (diff above)"
+	;;
+svg)
+	if [ -f "$dir/svg-cairo" ]; then
+		want=$(cat "$dir/svg-cairo") have=$("$demo" --cairo-version)
+		[ "$want" = "$have" ] || skip "expected.svg was written by cairo $want, this is cairo $have"
+	fi
+	cmp -s "$expected" "$actual" || {
+		diff "$expected" "$actual" | head -20 >&2 || true
+		fail "svg differs from expected.svg (byte-exact comparison)"
+	}
+	;;
+png)
+	tol="48 1000"
+	[ ! -f "$dir/png-tolerance" ] || tol=$(cat "$dir/png-tolerance")
+	# $tol is two numbers, split on purpose.
+	# shellcheck disable=SC2086
+	"$pngcmp" "$expected" "$actual" $tol || fail "png differs from expected.png beyond '$tol'"
+	;;
+esac
+]==])
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/render_golden.sh "${PR_RENDER_GOLDEN_SH}")
+
+file(GLOB PR_RENDER_CASES LIST_DIRECTORIES true ${CMAKE_CURRENT_SOURCE_DIR}/golden/render/*)
+foreach(dir ${PR_RENDER_CASES})
+  if(IS_DIRECTORY ${dir})
+    get_filename_component(name ${dir} NAME)
+    foreach(kind layout svg png)
+      add_test(NAME golden/render/${name}/${kind}
+        COMMAND sh ${CMAKE_CURRENT_BINARY_DIR}/render_golden.sh
+          $<TARGET_FILE:chart_demo> $<TARGET_FILE:pngcmp> ${dir} ${kind})
+      set_tests_properties(golden/render/${name}/${kind} PROPERTIES
+        ENVIRONMENT "${PR_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 300)
+    endforeach()
+  endif()
+endforeach()
+
+# The reduction draws like the whole series: every point stroked vs reduced.
+set(PR_BIG_REDUCE_SH [==[
+set -eu
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/render-big.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+"$1" --big-full "$tmp"
+"$2" "$tmp/big-full.png" "$tmp/big.png" 128 50 1
+]==])
+add_test(NAME render/big_reduce
+  COMMAND sh -c "${PR_BIG_REDUCE_SH}" big_reduce $<TARGET_FILE:chart_demo> $<TARGET_FILE:pngcmp>)
+set_tests_properties(render/big_reduce PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" TIMEOUT 900)
+
+# pngcmp itself notices a difference (and says so in one line).
+if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/golden/render/memory/expected.png
+   AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/golden/render/cpu/expected.png)
+  add_test(NAME render/pngcmp_detects_change
+    COMMAND pngcmp ${CMAKE_CURRENT_SOURCE_DIR}/golden/render/memory/expected.png
+      ${CMAKE_CURRENT_SOURCE_DIR}/golden/render/cpu/expected.png 8 100)
+  set_tests_properties(render/pngcmp_detects_change PROPERTIES
+    PASS_REGULAR_EXPRESSION "^pngcmp: [0-9]+ of 504000 pixels differ by more than 8")
+endif()
