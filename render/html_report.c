@@ -102,7 +102,7 @@ static void tdf(struct pr_strbuf *sb, double v, int prec)
 
 /* ---- inline SVG panels: ids made unique per panel ---- */
 
-static void inline_svg(struct pr_strbuf *sb, const char *svg, size_t len, const char *prefix)
+void pr_html_inline_svg(struct pr_strbuf *sb, const char *svg, size_t len, const char *prefix)
 {
 	const char *p = svg, *end = svg + len, *start = strstr(svg, "<svg");
 	static const char *const pats[] = { "id=\"", "href=\"#", "url(#" };
@@ -150,7 +150,7 @@ static int panels(struct pr_strbuf *sb, const json_t *run, size_t runi, struct p
 		pr_strbuf_addf(sb, "<figure id=\"r%zu-%s\" aria-label=\"", runi, pr_panels_name(ps, i));
 		esc(sb, pr_panels_title(ps, i));
 		pr_strbuf_addstr(sb, "\">");
-		inline_svg(sb, data, len, prefix);
+		pr_html_inline_svg(sb, data, len, prefix);
 		pr_strbuf_addstr(sb, "</figure>\n");
 		pr_output_release(&out);
 	}
@@ -487,7 +487,7 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, str
 }
 
 /* Expands {{name}} in the page template; values are already HTML. */
-static int page(const char *title, const char *subtitle, const char *body, struct pr_output *out)
+int pr_html_page(const char *title, const char *subtitle, const char *body, struct pr_output *out)
 {
 	struct pr_strbuf sb = PR_STRBUF_INIT, t = PR_STRBUF_INIT, s = PR_STRBUF_INIT;
 	const char *p = pr_tpl_report_html;
@@ -554,7 +554,7 @@ int pr_html_report(const json_t *model, json_t *const *runs, size_t nruns, struc
 		snprintf(title, sizeof(title), "profreport: %zu runs", n);
 	snprintf(sub, sizeof(sub), "Analysis model %s v%lld", str(model, "schema"),
 		 (long long)num(model, "version"));
-	if (page(title, sub, body.buf, out)) {
+	if (pr_html_page(title, sub, body.buf, out)) {
 		pr_strbuf_release(&body);
 		return pr_error_set(err, PR_E_IO, "cannot write the report");
 	}
@@ -626,7 +626,7 @@ static int trend(struct pr_strbuf *sb, const char *title, const char *unit, cons
 	data = pr_output_data(&out, &len);
 	snprintf(prefix, sizeof(prefix), "t%zu-", idx);
 	pr_strbuf_addstr(sb, "<figure>");
-	inline_svg(sb, data, len, prefix);
+	pr_html_inline_svg(sb, data, len, prefix);
 	pr_strbuf_addstr(sb, "</figure>\n");
 	pr_output_release(&out);
 	return 0;
@@ -682,7 +682,7 @@ int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_outp
 		rc = -1;
 	pr_strbuf_addstr(&body, "</section>\n");
 	snprintf(title, sizeof(title), "profreport: %zu archived runs", n);
-	if (!rc && page(title, "Index of the reports in this directory", body.buf, out))
+	if (!rc && pr_html_page(title, "Index of the reports in this directory", body.buf, out))
 		rc = pr_error_set(err, PR_E_IO, "cannot write the index");
 	pr_strbuf_release(&body);
 	free(peak);

@@ -39,4 +39,14 @@ struct pr_html_index_row {
 int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_output *out,
 		  struct pr_error *err) PR_MUST_CHECK;
 
+/*
+ * The page template with title/subtitle (escaped here) and body (HTML, the
+ * caller escapes what it puts there): for other pages (aggregate, compare).
+ * Returns 0 or -1 (a write failure, sticky in out).
+ */
+int pr_html_page(const char *title, const char *subtitle, const char *body, struct pr_output *out);
+/* Appends an SVG document (from pr_chart_render) inline: the XML prolog dropped, ids prefixed. */
+struct pr_strbuf;
+void pr_html_inline_svg(struct pr_strbuf *sb, const char *svg, size_t len, const char *prefix);
+
 #endif
