@@ -230,6 +230,14 @@ static void paint(struct pr_gfx *g, const struct pr_layout *lo, const struct pr_
 						 lo->bars[i].r.h, lo->bars[i].rgb, 0.9);
 			rule(g, lo, value_on_x, 0, RGB_AXIS, 1, 1, 0); /* the zero line */
 		} else {
+			for (i = 0; i < c->nrects; i++) {
+				const struct pr_chart_rect *r = &c->rects[i];
+				double x0 = pr_layout_x(lo, r->x0), x1 = pr_layout_x(lo, r->x1);
+				double y0 = pr_layout_y(lo, r->y1), y1 = pr_layout_y(lo, r->y0);
+				if (!isfinite(x0) || !isfinite(x1) || !isfinite(y0) || !isfinite(y1))
+					continue;
+				pr_gfx_fill_rect(g, x0, y0, fmax(x1 - x0, 0.75), y1 - y0, r->rgb, 0.85);
+			}
 			paint_lines(g, lo, c);
 			for (i = 0; i < c->nvlines; i++)
 				rule(g, lo, 1, c->vlines[i].x, c->vlines[i].rgb, 0.7, 1.5,

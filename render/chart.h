@@ -120,6 +120,16 @@ struct pr_chart_mark {
 	uint32_t rgb;
 };
 
+/*
+ * A filled rectangle in data coordinates (line charts): a span timeline
+ * draws each lane's busy intervals as rects between y0 and y1.
+ */
+struct pr_chart_rect {
+	double x0, x1, y0, y1;
+	uint32_t rgb;
+	const char *label; /* legend entry (once per label) unless NULL/"" */
+};
+
 /* One series of a grouped bar chart: values[ncategories]. */
 struct pr_chart_bar_group {
 	const char *label; /* legend entry unless NULL/"" */
@@ -164,6 +174,9 @@ struct pr_chart {
 	size_t nhlines;
 	const struct pr_chart_mark *marks;
 	size_t nmarks;
+	const struct pr_chart_rect *rects;
+	size_t nrects;
+	int y_no_ticks; /* no numbers on the y axis (a timeline's lanes are in the legend) */
 	const struct pr_chart_bars *bars; /* non-NULL: a bar chart */
 
 	enum pr_legend_pos legend;

@@ -612,6 +612,8 @@ static void collect_entries(const struct pr_chart *c, struct entries *e)
 		for (i = 0; i < c->nbands; i++)
 			add_entry(e, c->bands[i].label, PR_SWATCH_PATCH, c->bands[i].rgb,
 				  swatch_alpha(c->bands[i].alpha, 0.15), 0, 0, 1);
+		for (i = 0; i < c->nrects; i++)
+			add_entry(e, c->rects[i].label, PR_SWATCH_PATCH, c->rects[i].rgb, 0.85, 0, 0, 1);
 	}
 	for (i = 0; i < c->nzones; i++)
 		add_entry(e, c->zones[i].label, PR_SWATCH_PATCH, c->zones[i].rgb,
@@ -1030,6 +1032,15 @@ int pr_layout_chart(struct pr_layout *lo, const struct pr_chart *c,
 			if (fin && l->fill_alpha > 0)
 				fill = 1;
 		}
+		for (i = 0; i < c->nrects; i++) {
+			const struct pr_chart_rect *r = &c->rects[i];
+			if (!usable(r->x0) || !usable(r->x1) || !usable(r->y0) || !usable(r->y1))
+				continue;
+			grow(&xr, r->x0);
+			grow(&xr, r->x1);
+			grow(&yr, r->y0);
+			grow(&yr, r->y1);
+		}
 		lo->empty = !yr.any;
 		if (!lo->empty) {
 			for (i = 0; i < c->nbands; i++) {
@@ -1142,7 +1153,7 @@ int pr_layout_chart(struct pr_layout *lo, const struct pr_chart *c,
 		keep_below(&lo->y.hi, 0, (double)ncat, reserve, lo->plot.h);
 
 	/* The y axis: value ticks or category labels; their width sets the left margin. */
-	if (!lo->empty && !lo->y.categorical) {
+	if (!lo->empty && !lo->y.categorical && !c->y_no_ticks) {
 		size_t max_int = (size_t)(lo->plot.h / 40);
 		numeric_ticks(&lo->y, max_int < 2 ? 2 : max_int);
 		for (i = 0; i < lo->y.nticks; i++) {

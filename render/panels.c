@@ -626,6 +626,49 @@ static void steps(struct pr_panels *ps, const json_t *run)
 	c->nhlines = 2;
 }
 
+/* Busy intervals of the top-level spans per thread / stream, one lane each. */
+static void timeline_panel(struct pr_panels *ps, const json_t *run)
+{
+	json_t *lanes = json_object_get(json_object_get(run, "timeline"), "lanes"), *l, *iv;
+	size_t nl = json_array_size(lanes), total = 0, i, j, k = 0;
+	struct pr_chart_rect *r;
+	struct pr_chart *c;
+	if (!nl)
+		return;
+	json_array_foreach(lanes, i, l)
+		total += json_array_size(json_object_get(l, "intervals"));
+	if (!total)
+		return;
+	r = palloc(ps, total, sizeof(*r));
+	json_array_foreach(lanes, i, l)
+	{
+		double y = (double)(nl - 1 - i);
+		const char *label = pstr(ps, str(l, "name"));
+		json_array_foreach(json_object_get(l, "intervals"), j, iv)
+		{
+			r[k].x0 = json_number_value(json_array_get(iv, 0)) / 1e9;
+			r[k].x1 = json_number_value(json_array_get(iv, 1)) / 1e9;
+			r[k].y0 = y + 0.15;
+			r[k].y1 = y + 0.85;
+			r[k].rgb = pr_chart_color(i);
+			r[k].label = label;
+			k++;
+		}
+	}
+	c = add(ps, "timeline", "Timeline: busy time of top-level spans per thread / stream (lanes top to bottom)");
+	c->x_label = "Time";
+	c->x_unit = "s";
+	c->rects = r;
+	c->nrects = k;
+	c->y_no_ticks = 1;
+	c->y_fixed = 1;
+	c->y_min = 0;
+	c->y_max = (double)nl;
+	c->width = 1200;
+	c->height = (int)fmin(900, 150 + 30 * (double)nl);
+	c->legend_title = "Lanes (top first)";
+}
+
 struct pr_panels *pr_panels_build(const json_t *run)
 {
 	struct pr_panels *ps = pr_xcalloc(1, sizeof(*ps));
@@ -642,6 +685,7 @@ struct pr_panels *pr_panels_build(const json_t *run)
 	device_memory(ps, run);
 	layers(ps, run);
 	steps(ps, run);
+	timeline_panel(ps, run);
 	return ps;
 }
 
