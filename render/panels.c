@@ -665,7 +665,7 @@ static void timeline_panel(struct pr_panels *ps, const json_t *run)
 	c->y_min = 0;
 	c->y_max = (double)nl;
 	c->width = 1200;
-	c->height = (int)fmin(900, 150 + 30 * (double)nl);
+	c->height = (int)fmax(200, fmin(900, 150 + 30 * (double)nl));
 	c->legend_title = "Lanes (top first)";
 }
 
