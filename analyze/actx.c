@@ -121,6 +121,22 @@ const struct pr_aspan *pr_actx_step_at(const struct pr_actx *ctx, int64_t t)
 	return innermost(ctx->steps, ctx->nsteps, t);
 }
 
+long pr_actx_step_index(const struct pr_actx *ctx, int64_t t)
+{
+	size_t lo = 0, hi = ctx->nsteps;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ctx->steps[mid].ts <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	lo--;
+	return t < ctx->steps[lo].ts + ctx->steps[lo].dur ? (long)lo : -1;
+}
+
 json_t *pr_actx_span_at(struct pr_actx *ctx, int64_t t, struct pr_error *err)
 {
 	sqlite3_stmt *st;

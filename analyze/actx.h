@@ -88,6 +88,8 @@ double pr_aseries_at(const struct pr_aseries *s, int64_t t);
 /* Innermost phase / step containing t (half-open [ts, ts+dur); zero-length spans match t == ts). */
 const struct pr_aspan *pr_actx_phase_at(const struct pr_actx *ctx, int64_t t);
 const struct pr_aspan *pr_actx_step_at(const struct pr_actx *ctx, int64_t t);
+/* Index of the step whose [ts, ts+dur) holds t, or -1 (steps are in start order, not nested). */
+long pr_actx_step_index(const struct pr_actx *ctx, int64_t t);
 /*
  * The innermost host-side span open at t (GPU kernels/memcpy excluded:
  * memory is allocated by host code), as {"name", "kind", "t_ns", "dur_ns"},

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/model.h"
 
 struct rule {
 	const char *id, *source, *severity, *category, *condition, *suggestion;
@@ -23,12 +24,6 @@ static json_t *sec(struct pr_actx *ctx, const char *a, const char *b)
 {
 	json_t *o = json_object_get(ctx->out, a);
 	return b ? json_object_get(o, b) : o;
-}
-
-static double num(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 static void fire(const struct rule *r, json_t *out, json_t *evidence, const char *fmt, ...)
@@ -56,7 +51,7 @@ static int pressure_rule(const struct rule *r, struct pr_actx *ctx, json_t *out,
 	size_t i;
 	json_array_foreach(json_object_get(sec(ctx, "bottlenecks", "memory_pressure"), "items"), i, v)
 	{
-		double p = num(v, "peak_pct");
+		double p = pr_mnum(v, "peak_pct");
 		const char *s = json_string_value(json_object_get(v, "series"));
 		const char *b = json_string_value(json_object_get(v, "basis"));
 		if ((series && strcmp(s, series)) || (basis && strncmp(b, basis, strlen(basis))))
@@ -107,9 +102,9 @@ static int r_gpu_util(const struct rule *r, struct pr_actx *ctx, json_t *out, st
 	if (!gpu_present(ctx))
 		return 0;
 	json_array_foreach(sec(ctx, "bottlenecks", "gpu_util"), i, v)
-		if (num(v, "mean_pct") < 50)
+		if (pr_mnum(v, "mean_pct") < 50)
 			fire(r, out, json_deep_copy(v), "Average GPU utilization is only %.1f%% (%s)",
-			     num(v, "mean_pct"), json_string_value(json_object_get(v, "device")));
+			     pr_mnum(v, "mean_pct"), json_string_value(json_object_get(v, "device")));
 	return 0;
 }
 
@@ -124,7 +119,7 @@ static int r_stage(const struct rule *r, struct pr_actx *ctx, json_t *out, struc
 		if (i >= 3)
 			break;
 		fire(r, out, json_deep_copy(v), "Stage '%s' takes %.1f%% of total time", name,
-		     num(v, "share") * 100);
+		     pr_mnum(v, "share") * 100);
 	}
 	return 0;
 }
@@ -177,7 +172,7 @@ static int r_layer(const struct rule *r, struct pr_actx *ctx, json_t *out, struc
 
 static int r_steps(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	double n = num(sec(ctx, "throughput", "diffusion"), "steps");
+	double n = pr_mnum(sec(ctx, "throughput", "diffusion"), "steps");
 	(void)err;
 	if (n > 30)
 		fire(r, out, pr_jobj("steps", pr_jnum(n), "threshold", pr_jnum(30), NULL),
@@ -188,7 +183,7 @@ static int r_steps(const struct rule *r, struct pr_actx *ctx, json_t *out, struc
 static int r_block_size(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
 	json_t *b = sec(ctx, "throughput", "blocks");
-	double avg = num(b, "frames") / num(b, "count");
+	double avg = pr_mnum(b, "frames") / pr_mnum(b, "count");
 	(void)err;
 	if (avg > 8)
 		fire(r, out, pr_jobj("avg_block_size", pr_jnum(avg), "threshold", pr_jnum(8), NULL),
@@ -198,7 +193,7 @@ static int r_block_size(const struct rule *r, struct pr_actx *ctx, json_t *out, 
 
 static int r_fps(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	double v = num(sec(ctx, "throughput", "blocks"), "fps");
+	double v = pr_mnum(sec(ctx, "throughput", "blocks"), "fps");
 	(void)err;
 	if (v < 10)
 		fire(r, out, pr_jobj("fps", pr_jnum(v), "threshold", pr_jnum(10), "basis",
@@ -209,7 +204,7 @@ static int r_fps(const struct rule *r, struct pr_actx *ctx, json_t *out, struct 
 
 static int r_bps(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	double v = num(sec(ctx, "throughput", "blocks"), "bps");
+	double v = pr_mnum(sec(ctx, "throughput", "blocks"), "bps");
 	(void)err;
 	if (v < 2)
 		fire(r, out, pr_jobj("bps", pr_jnum(v), "threshold", pr_jnum(2), NULL),
@@ -219,7 +214,7 @@ static int r_bps(const struct rule *r, struct pr_actx *ctx, json_t *out, struct 
 
 static int r_first_block(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	double v = num(sec(ctx, "throughput", "blocks"), "first_block_ns") / 1e9;
+	double v = pr_mnum(sec(ctx, "throughput", "blocks"), "first_block_ns") / 1e9;
 	(void)err;
 	if (v > 1.0)
 		fire(r, out, pr_jobj("first_block_s", pr_jnum(v), "threshold_s", pr_jnum(1), NULL),
@@ -237,20 +232,6 @@ static int r_multi_gpu(const struct rule *r, struct pr_actx *ctx, json_t *out, s
 		fire(r, out, pr_jobj("world_size", json_incref(ws), NULL), "Using %lld GPUs",
 		     (long long)json_integer_value(ws));
 	return 0;
-}
-
-/* Innermost-agnostic: 1 when t lies inside some step (steps are in start order, not nested). */
-static int in_step(const struct pr_actx *ctx, int64_t t)
-{
-	size_t lo = 0, hi = ctx->nsteps;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ctx->steps[mid].ts <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo > 0 && t <= ctx->steps[lo - 1].ts + ctx->steps[lo - 1].dur;
 }
 
 /* Time of spans whose name matches `like`, starting inside a step / total step time. */
@@ -276,7 +257,7 @@ static int step_share(struct pr_actx *ctx, const char *like, const char *kinds, 
 		return -1;
 	sqlite3_bind_text(st, 2, like, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (in_step(ctx, sqlite3_column_int64(st, 0)))
+		if (pr_actx_step_index(ctx, sqlite3_column_int64(st, 0)) >= 0)
 			*ns += (double)sqlite3_column_int64(st, 1);
 	*share = *ns / steps;
 	return pr_actx_done(ctx, st, rc, err);
@@ -309,7 +290,7 @@ static int r_comm(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 static int r_gpu_busy(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
 	json_t *k = sec(ctx, "bottlenecks", "gpu_kernels");
-	double idle = num(k, "idle_share");
+	double idle = pr_mnum(k, "idle_share");
 	(void)err;
 	if (idle > 0.5)
 		fire(r, out, json_deep_copy(k), "The GPU is busy only %.1f%% of its active time",
@@ -321,10 +302,10 @@ static int r_gaps(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 {
 	json_t *k = sec(ctx, "bottlenecks", "gpu_kernels");
 	(void)err;
-	if (num(k, "gaps_over_500ms") > 0)
+	if (pr_mnum(k, "gaps_over_500ms") > 0)
 		fire(r, out, pr_jobj("gaps", json_incref(json_object_get(k, "gaps_over_500ms")),
 				     "max_gap_ns", json_incref(json_object_get(k, "max_gap_ns")), NULL),
-		     "%.0f GPU idle gap(s) longer than 500 ms", num(k, "gaps_over_500ms"));
+		     "%.0f GPU idle gap(s) longer than 500 ms", pr_mnum(k, "gaps_over_500ms"));
 	return 0;
 }
 
@@ -332,11 +313,11 @@ static int r_chunks(const struct rule *r, struct pr_actx *ctx, json_t *out, stru
 {
 	json_t *k = sec(ctx, "bottlenecks", "gpu_kernels");
 	(void)err;
-	if (num(k, "chunks_under_50pct") > 0)
+	if (pr_mnum(k, "chunks_under_50pct") > 0)
 		fire(r, out, pr_jobj("chunks", pr_jint(30), "under_50pct",
 				     json_incref(json_object_get(k, "chunks_under_50pct")), NULL),
 		     "%.0f of 30 time chunks have GPU utilization under 50%%",
-		     num(k, "chunks_under_50pct"));
+		     pr_mnum(k, "chunks_under_50pct"));
 	return 0;
 }
 
@@ -393,13 +374,13 @@ static int r_frag(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 	size_t i;
 	(void)err;
 	json_array_foreach(json_object_get(ctx->out, "fragmentation"), i, v)
-		if (num(v, "mean_ratio") > 0.30)
+		if (pr_mnum(v, "mean_ratio") > 0.30)
 			fire(r, out,
 			     pr_jobj("device", json_incref(json_object_get(v, "device")), "mean_ratio",
 				     json_incref(json_object_get(v, "mean_ratio")), "max_gap",
 				     json_incref(json_object_get(v, "max_gap")), "threshold",
 				     pr_jnum(0.30), NULL),
-			     "Allocator fragmentation averages %.1f%% on %s", num(v, "mean_ratio") * 100,
+			     "Allocator fragmentation averages %.1f%% on %s", pr_mnum(v, "mean_ratio") * 100,
 			     json_string_value(json_object_get(v, "device")));
 	return 0;
 }
@@ -412,8 +393,8 @@ static int r_leak(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 	json_array_foreach(json_object_get(sec(ctx, "leaks", NULL), "items"), i, v)
 		if (json_is_true(json_object_get(v, "leak")))
 			fire(r, out, json_deep_copy(v), "%s grows by %.0f bytes per %s occurrence (R^2 %.2f)",
-			     json_string_value(json_object_get(v, "series")), num(v, "slope_per_occurrence"),
-			     json_string_value(json_object_get(v, "basis")), num(v, "r2"));
+			     json_string_value(json_object_get(v, "series")), pr_mnum(v, "slope_per_occurrence"),
+			     json_string_value(json_object_get(v, "basis")), pr_mnum(v, "r2"));
 	return 0;
 }
 
@@ -426,7 +407,7 @@ static int r_straggler(const struct rule *r, struct pr_actx *ctx, json_t *out, s
 		fire(r, out, pr_jobj("stragglers", json_deep_copy(st), "median_ns",
 				     json_incref(json_object_get(s, "p50_ns")), NULL),
 		     "%zu straggling step(s); the slowest is %.1fx the median", json_array_size(st),
-		     num(json_array_get(st, 0), "x_median"));
+		     pr_mnum(json_array_get(st, 0), "x_median"));
 	return 0;
 }
 

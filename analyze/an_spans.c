@@ -23,23 +23,6 @@ struct tracked {
 	double *per_step;
 };
 
-/* Index of the step whose [ts, ts+dur) holds t, or -1 (steps are in start order). */
-static long step_of(const struct pr_actx *ctx, int64_t t)
-{
-	size_t lo = 0, hi = ctx->nsteps;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ctx->steps[mid].ts <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return -1;
-	lo--;
-	return t < ctx->steps[lo].ts + ctx->steps[lo].dur ? (long)lo : -1;
-}
-
 static int per_step(struct pr_actx *ctx, struct tracked *tr, size_t ntr, struct pr_error *err)
 {
 	sqlite3_stmt *st;
@@ -61,7 +44,7 @@ static int per_step(struct pr_actx *ctx, struct tracked *tr, size_t ntr, struct 
 		for (i = 0; i < ntr; i++)
 			if (tr[i].name_id == id && !strcmp(tr[i].kind, kind))
 				break;
-		if (i == ntr || (k = step_of(ctx, sqlite3_column_int64(st, 2))) < 0)
+		if (i == ntr || (k = pr_actx_step_index(ctx, sqlite3_column_int64(st, 2))) < 0)
 			continue;
 		tr[i].per_step[k] += (double)sqlite3_column_int64(st, 3);
 	}

@@ -116,7 +116,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		flush(ctx, &lanes[n - 1], cs, ce);
 	if (pr_actx_done(ctx, st, rc, err))
 		goto fail;
-	qsort(lanes, n, sizeof(*lanes), by_busy);
+	if (n > 1)
+		qsort(lanes, n, sizeof(*lanes), by_busy);
 	if (n > MAX_LANES) {
 		for (i = MAX_LANES; i < n; i++)
 			json_decref(lanes[i].iv);
@@ -124,7 +125,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 				    pr_jint((int64_t)(n - MAX_LANES)));
 		n = MAX_LANES;
 	}
-	qsort(lanes, n, sizeof(*lanes), by_track);
+	if (n > 1)
+		qsort(lanes, n, sizeof(*lanes), by_track);
 	for (i = 0; i < n; i++) {
 		const char *kind = "thread";
 		json_t *name = lane_name(ctx, lanes[i].track, &kind, err);

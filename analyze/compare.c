@@ -513,7 +513,8 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 					  isfinite(m->s[1].value) ? m->s[1].value : 0);
 	}
 	/* the strmap indexes go stale here; it is not used after the sort */
-	qsort(t.m, t.n, sizeof(*t.m), cmp_metric);
+	if (t.n)
+		qsort(t.m, t.n, sizeof(*t.m), cmp_metric);
 	metrics = json_array();
 	floor = json_array();
 	ignored = json_array();

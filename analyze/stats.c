@@ -23,7 +23,8 @@ static int cmp_double(const void *a, const void *b)
 
 void pr_sort_doubles(double *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_double);
 }
 
 double pr_quantile_sorted(const double *v, size_t n, double q)

@@ -1,7 +1,9 @@
 /* cmd_aggregate.c - profreport aggregate INPUT... -o agg.json: multi-rank aggregation. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analyze/aggregate.h"
@@ -9,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/input.h"
 #include "ingest/ingest.h"
+#include "render/agg_panel.h"
 #include "render/agg_text.h"
 #include "store/strbuf.h"
 #include "store/xalloc.h"
@@ -16,6 +19,9 @@
 static const struct pr_option opts[] = {
 	{ "output", 'o', "FILE", "write the aggregate (JSON; '-' = stdout, then no table)" },
 	{ "format", 0, "json|inferix", "agg.json (default) or Inferix's aggregate keys" },
+	{ "html", 0, "FILE", "one HTML page: stragglers, panels, tables" },
+	{ "png", 0, "DIR", "the panels as PNG files in DIR (made if missing)" },
+	{ "svg", 0, "DIR", "the panels as SVG files in DIR (made if missing)" },
 	{ "run-format", 0, "NAME", "force the input format of the trace files" },
 	{ "quiet", 'q', NULL, "no console table" },
 	{ NULL, 0, NULL, NULL },
@@ -104,11 +110,56 @@ static int add_file(struct pr_agg *agg, const char *path, int in_dir, const char
 	return n < 0 ? -1 : 0;
 }
 
+/* The panels as DIR/<name>.png|svg; DIR is created when missing. */
+static int write_panels(const json_t *doc, const char *dir, enum pr_gfx_format fmt,
+			struct pr_error *err)
+{
+	struct pr_agg_panels *ps;
+	size_t k;
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		pr_error_set(err, PR_E_IO, "cannot create the directory: %s", strerror(errno));
+		pr_error_set_source(err, dir);
+		return -1;
+	}
+	ps = pr_agg_panels_build(doc);
+	for (k = 0; k < pr_agg_panels_count(ps); k++) {
+		struct pr_output out;
+		struct pr_strbuf path = PR_STRBUF_INIT;
+		pr_strbuf_addf(&path, "%s/%s.%s", dir, pr_agg_panels_name(ps, k),
+			       fmt == PR_GFX_PNG ? "png" : "svg");
+		if (pr_output_open_file(&out, path.buf, err) ||
+		    pr_agg_panels_render(ps, k, fmt, &out, err) || pr_output_close(&out, err)) {
+			pr_output_release(&out);
+			pr_strbuf_release(&path);
+			pr_agg_panels_free(ps);
+			return -1;
+		}
+		pr_output_release(&out);
+		pr_strbuf_release(&path);
+	}
+	pr_agg_panels_free(ps);
+	return 0;
+}
+
+static int write_html(const json_t *doc, const char *path, struct pr_error *err)
+{
+	struct pr_output out;
+	if (pr_output_open_file(&out, path, err) || pr_agg_html(doc, &out, err) ||
+	    pr_output_close(&out, err)) {
+		pr_output_release(&out);
+		return -1;
+	}
+	pr_output_release(&out);
+	return 0;
+}
+
 static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	const char *out = pr_arg(cmd, a, "output");
 	const char *form = pr_arg(cmd, a, "format");
 	const char *fmt = pr_arg(cmd, a, "run-format");
+	const char *html = pr_arg(cmd, a, "html"), *png = pr_arg(cmd, a, "png"),
+		   *svg = pr_arg(cmd, a, "svg");
 	struct pr_agg *agg = NULL;
 	char *tmp = NULL;
 	json_t *doc = NULL, *w;
@@ -162,6 +213,9 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 		if (bad)
 			goto out;
 	}
+	if ((html && write_html(doc, html, err)) || (png && write_panels(doc, png, PR_GFX_PNG, err)) ||
+	    (svg && write_panels(doc, svg, PR_GFX_SVG, err)))
+		goto out;
 	if (!pr_arg(cmd, a, "quiet") && !(out && !strcmp(out, "-")))
 		pr_render_agg_text(doc, stdout);
 	rc = 0;
@@ -179,11 +233,15 @@ const struct pr_command pr_cmd_aggregate = {
 	.min_pos = 1,
 	.max_pos = -1,
 	.opts = opts,
-	.usage = "aggregate INPUT... [-o agg.json] [--format json|inferix] [--run-format NAME] [-q]",
+	.usage = "aggregate INPUT... [-o agg.json] [--format json|inferix] [--html FILE] [--png DIR] "
+		 "[--svg DIR] [--run-format NAME] [-q]",
 	.summary = "aggregate per-rank traces or reports: cross-rank statistics and stragglers",
 	.help = "INPUT is a directory (recursive), trace files, stores or earlier agg.json files;\n"
 		"each trace is ingested alone into a temporary store, folded and deleted, so memory\n"
 		"stays flat in the number of ranks. Files that are not traces are skipped with a\n"
 		"note. Aggregating agg.json files equals aggregating all their ranks (map/reduce).\n"
-		"The console table goes to stdout; agg.json is documented in README (\"agg.json\").",
+		"The console table goes to stdout; agg.json is documented in README (\"agg.json\").\n"
+		"--html writes one page (stragglers with evidence, panels, sortable tables);\n"
+		"--png/--svg write the panels rank_comparison, step_time and peak_memory\n"
+		"(those whose data exists) into DIR.",
 };

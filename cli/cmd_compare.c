@@ -1,13 +1,16 @@
 /* cmd_compare.c - profreport compare BASE NEW: the CI regression gate. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analyze/compare.h"
 #include "analyze/gate.h"
 #include "analyze/model.h"
 #include "cli/commands.h"
 #include "cli/input.h"
+#include "render/compare_panel.h"
 #include "render/compare_text.h"
 #include "store/strbuf.h"
 
@@ -19,6 +22,9 @@ static const struct pr_option opts[] = {
 	{ "config", 0, "FILE", "gate settings from a JSON file (alpha, min_us, fail_on, ignore)" },
 	{ "alpha", 0, "P", "significance level of the Mann-Whitney test (default 0.01)" },
 	{ "min-us", 0, "N", "spans under N microseconds are not gated (default 10)" },
+	{ "html", 0, "FILE", "also one HTML page: verdict, diff chart, metrics" },
+	{ "png", 0, "DIR", "also the panels as PNG files in DIR (made if missing)" },
+	{ "svg", 0, "DIR", "also the panels as SVG files in DIR (made if missing)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -62,6 +68,50 @@ static int write_out(const char *path, const char *buf, size_t len, struct pr_er
 		return pr_error_set(err, PR_E_IO, "cannot write '%s'", path);
 	}
 	pr_strbuf_release(&tmp);
+	return 0;
+}
+
+/* The panels as DIR/<name>.png|svg; DIR is created when missing. */
+static int write_panels(const json_t *cmp, const json_t *base, const json_t *newm, const char *dir,
+			enum pr_gfx_format fmt, struct pr_error *err)
+{
+	struct pr_compare_panels *ps;
+	size_t k;
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		pr_error_set(err, PR_E_IO, "cannot create the directory: %s", strerror(errno));
+		pr_error_set_source(err, dir);
+		return -1;
+	}
+	ps = pr_compare_panels_build(cmp, base, newm);
+	for (k = 0; k < pr_compare_panels_count(ps); k++) {
+		struct pr_output out;
+		struct pr_strbuf path = PR_STRBUF_INIT;
+		pr_strbuf_addf(&path, "%s/%s.%s", dir, pr_compare_panels_name(ps, k),
+			       fmt == PR_GFX_PNG ? "png" : "svg");
+		if (pr_output_open_file(&out, path.buf, err) ||
+		    pr_compare_panels_render(ps, k, fmt, &out, err) || pr_output_close(&out, err)) {
+			pr_output_release(&out);
+			pr_strbuf_release(&path);
+			pr_compare_panels_free(ps);
+			return -1;
+		}
+		pr_output_release(&out);
+		pr_strbuf_release(&path);
+	}
+	pr_compare_panels_free(ps);
+	return 0;
+}
+
+static int write_html(const json_t *cmp, const json_t *base, const json_t *newm, const char *path,
+		      struct pr_error *err)
+{
+	struct pr_output out;
+	if (pr_output_open_file(&out, path, err) || pr_compare_html(cmp, base, newm, &out, err) ||
+	    pr_output_close(&out, err)) {
+		pr_output_release(&out);
+		return -1;
+	}
+	pr_output_release(&out);
 	return 0;
 }
 
@@ -110,6 +160,11 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	}
 	if (write_out(pr_arg(cmd, a, "output"), sb.buf, sb.len, err))
 		goto out;
+	/* the page and panels are written before a regression exits 1 */
+	if (((v = pr_arg(cmd, a, "html")) && write_html(cmp, base, newm, v, err)) ||
+	    ((v = pr_arg(cmd, a, "png")) && write_panels(cmp, base, newm, v, PR_GFX_PNG, err)) ||
+	    ((v = pr_arg(cmd, a, "svg")) && write_panels(cmp, base, newm, v, PR_GFX_SVG, err)))
+		goto out;
 	regressions = pr_compare_regressions(cmp);
 	rc = regressions ? pr_error_set(err, PR_E_REGRESSION, "%zu regression(s)", regressions) : 0;
 out:
@@ -128,12 +183,15 @@ const struct pr_command pr_cmd_compare = {
 	.max_pos = 2,
 	.opts = opts,
 	.usage = "compare BASE NEW [--format text|md|json|junit] [-o FILE] [--fail-on SPEC]... "
-		 "[--ignore GLOB]... [--config FILE] [--alpha P] [--min-us N]",
+		 "[--ignore GLOB]... [--config FILE] [--alpha P] [--min-us N] [--html FILE] [--png DIR] "
+		 "[--svg DIR]",
 	.summary = "compare two runs and fail (exit 1) on a significant regression",
 	.help = "BASE and NEW are each a trace, a store, a directory of ranks or a model JSON\n"
 		"('report --json'). Exit status: 0 no regression, 1 regression, 2 usage or input error.\n"
 		"A regression is a change beyond its threshold that is also significant\n"
 		"(Mann-Whitney U, p < alpha) when both sides have repeated samples; with one value\n"
 		"per side the thresholds alone decide. Defaults: time +5%, memory +5% and +64MiB\n"
-		"(both), throughput -5%; spans under 1% of run time or --min-us are not gated.",
+		"(both), throughput -5%; spans under 1% of run time or --min-us are not gated.\n"
+		"--html FILE, --png DIR and --svg DIR also write the diff chart (changes) and,\n"
+		"when both sides have steps, the step times (step_time); the exit status is the same.",
 };

@@ -1,4 +1,5 @@
 /* html_report.c - the single-file HTML report and the archive index. */
+#include "analyze/model.h"
 #include "render/html_report.h"
 
 #include <math.h>
@@ -12,18 +13,6 @@
 #include "store/strbuf.h"
 
 extern const char pr_tpl_report_html[], pr_tpl_report_css[], pr_tpl_report_js[];
-
-static double num(const json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *str(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "";
-}
 
 static void esc(struct pr_strbuf *sb, const char *s)
 {
@@ -176,34 +165,34 @@ static void cards(struct pr_strbuf *sb, const json_t *run)
 	char a[64], b[128];
 	size_t i, high = 0;
 	pr_strbuf_addstr(sb, "<div class=\"cards\">");
-	pr_fmt_duration(num(json_object_get(run, "clock"), "duration_ns"), a, sizeof(a));
-	card(sb, isnan(num(json_object_get(run, "clock"), "duration_ns")) ? "-" : a, "Duration");
+	pr_fmt_duration(pr_mnum(json_object_get(run, "clock"), "duration_ns"), a, sizeof(a));
+	card(sb, isnan(pr_mnum(json_object_get(run, "clock"), "duration_ns")) ? "-" : a, "Duration");
 	json_array_foreach(json_object_get(run, "peaks"), i, pk)
 	{
 		if (i >= 3)
 			break;
-		pr_fmt_bytes(num(pk, "value"), a, sizeof(a));
-		snprintf(b, sizeof(b), "Peak %s%s%s", str(pk, "series"), *str(pk, "device") ? " " : "",
-			 str(pk, "device"));
+		pr_fmt_bytes(pr_mnum(pk, "value"), a, sizeof(a));
+		snprintf(b, sizeof(b), "Peak %s%s%s", pr_mstr(pk, "series"), *pr_mstr(pk, "device") ? " " : "",
+			 pr_mstr(pk, "device"));
 		card(sb, a, b);
 	}
 	if (json_is_object(st)) {
-		pr_fmt_duration(num(st, "p50_ns"), a, sizeof(a));
+		pr_fmt_duration(pr_mnum(st, "p50_ns"), a, sizeof(a));
 		card(sb, a, "Step time p50");
-		snprintf(a, sizeof(a), "%.2f", num(st, "per_s"));
+		snprintf(a, sizeof(a), "%.2f", pr_mnum(st, "per_s"));
 		card(sb, a, "Steps / s");
 	}
 	if (json_is_number(json_object_get(json_object_get(t, "tokens"), "tokens_per_s"))) {
-		snprintf(a, sizeof(a), "%.1f", num(json_object_get(t, "tokens"), "tokens_per_s"));
+		snprintf(a, sizeof(a), "%.1f", pr_mnum(json_object_get(t, "tokens"), "tokens_per_s"));
 		card(sb, a, "Tokens / s");
 	}
 	if (json_is_object(json_object_get(t, "blocks"))) {
-		snprintf(a, sizeof(a), "%.2f / %.2f", num(json_object_get(t, "blocks"), "fps"),
-			 num(json_object_get(t, "blocks"), "bps"));
+		snprintf(a, sizeof(a), "%.2f / %.2f", pr_mnum(json_object_get(t, "blocks"), "fps"),
+			 pr_mnum(json_object_get(t, "blocks"), "bps"));
 		card(sb, a, "FPS / BPS (blocks)");
 	}
 	json_array_foreach(recs, i, r)
-		high += !strcmp(str(r, "severity"), "high");
+		high += !strcmp(pr_mstr(r, "severity"), "high");
 	snprintf(a, sizeof(a), "%zu (%zu high)", json_array_size(recs), high);
 	card(sb, a, "Recommendations");
 	snprintf(a, sizeof(a), "%zu", json_array_size(json_object_get(run, "diagnostics")));
@@ -222,20 +211,20 @@ static void recommendations(struct pr_strbuf *sb, const json_t *run)
 	{
 		char *ev = json_dumps(json_object_get(r, "evidence"), JSON_COMPACT | JSON_PRESERVE_ORDER |
 									     JSON_REAL_PRECISION(6));
-		pr_strbuf_addf(sb, "<div class=\"rec %s\"><strong>[", str(r, "severity"));
-		esc(sb, str(r, "severity"));
+		pr_strbuf_addf(sb, "<div class=\"rec %s\"><strong>[", pr_mstr(r, "severity"));
+		esc(sb, pr_mstr(r, "severity"));
 		pr_strbuf_addstr(sb, "] ");
-		esc(sb, str(r, "category"));
+		esc(sb, pr_mstr(r, "category"));
 		pr_strbuf_addstr(sb, ":</strong> ");
-		esc(sb, str(r, "message"));
+		esc(sb, pr_mstr(r, "message"));
 		pr_strbuf_addstr(sb, "<br>");
-		esc(sb, str(r, "suggestion"));
+		esc(sb, pr_mstr(r, "suggestion"));
 		pr_strbuf_addstr(sb, "<div class=\"why\">Rule <code>");
-		esc(sb, str(r, "id"));
+		esc(sb, pr_mstr(r, "id"));
 		pr_strbuf_addstr(sb, "</code> (");
-		esc(sb, str(r, "source"));
+		esc(sb, pr_mstr(r, "source"));
 		pr_strbuf_addstr(sb, "): ");
-		esc(sb, str(r, "rule"));
+		esc(sb, pr_mstr(r, "rule"));
 		pr_strbuf_addstr(sb, "</div><pre>");
 		esc(sb, ev ? ev : "null");
 		pr_strbuf_addstr(sb, "</pre></div>\n");
@@ -262,17 +251,17 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 			if (i >= PR_HTML_ROWS)
 				break;
 			pr_strbuf_addf(sb, "<tr><td class=\"n\" data-v=\"%zu\">%zu</td>", i + 1, i + 1);
-			td(sb, str(o, "name"));
-			td(sb, str(o, "kind"));
-			tdn(sb, num(o, "t_ns"), "ns");
-			tdn(sb, num(o, "dur_ns"), "ns");
-			tdf(sb, num(o, "share") * 100, 1);
-			tdn(sb, m ? num(m, "delta") : NAN, "bytes");
-			td(sb, m ? str(m, "series") : "");
-			tdn(sb, m ? num(m, "peak") : NAN, "bytes");
+			td(sb, pr_mstr(o, "name"));
+			td(sb, pr_mstr(o, "kind"));
+			tdn(sb, pr_mnum(o, "t_ns"), "ns");
+			tdn(sb, pr_mnum(o, "dur_ns"), "ns");
+			tdf(sb, pr_mnum(o, "share") * 100, 1);
+			tdn(sb, m ? pr_mnum(m, "delta") : NAN, "bytes");
+			td(sb, m ? pr_mstr(m, "series") : "");
+			tdn(sb, m ? pr_mnum(m, "peak") : NAN, "bytes");
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
-		table_end(sb, i, n + (size_t)fmax(0, num(ph, "occurrences_more")));
+		table_end(sb, i, n + (size_t)(pr_mll(ph, "occurrences_more") > 0 ? pr_mll(ph, "occurrences_more") : 0));
 		table_begin(sb, tot_h);
 		n = json_array_size(json_object_get(ph, "totals"));
 		json_array_foreach(json_object_get(ph, "totals"), i, o)
@@ -280,13 +269,13 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 			if (i >= PR_HTML_ROWS)
 				break;
 			pr_strbuf_addstr(sb, "<tr>");
-			td(sb, str(o, "name"));
-			tdf(sb, num(o, "count"), 0);
-			tdn(sb, num(o, "total_ns"), "ns");
-			tdn(sb, num(o, "mean_ns"), "ns");
-			tdn(sb, num(o, "min_ns"), "ns");
-			tdn(sb, num(o, "max_ns"), "ns");
-			tdf(sb, num(o, "share") * 100, 1);
+			td(sb, pr_mstr(o, "name"));
+			tdf(sb, pr_mnum(o, "count"), 0);
+			tdn(sb, pr_mnum(o, "total_ns"), "ns");
+			tdn(sb, pr_mnum(o, "mean_ns"), "ns");
+			tdn(sb, pr_mnum(o, "min_ns"), "ns");
+			tdn(sb, pr_mnum(o, "max_ns"), "ns");
+			tdf(sb, pr_mnum(o, "share") * 100, 1);
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
 		table_end(sb, i, n);
@@ -298,12 +287,12 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 		json_array_foreach(json_object_get(ph, "stages"), i, o)
 		{
 			pr_strbuf_addstr(sb, "<tr>");
-			td(sb, str(o, "name"));
-			tdf(sb, num(o, "count"), 0);
-			tdn(sb, num(o, "total_ns"), "ns");
-			tdn(sb, num(o, "mean_ns"), "ns");
-			tdf(sb, num(o, "share_of_wall") * 100, 1);
-			tdf(sb, num(o, "reported_percentage"), 1);
+			td(sb, pr_mstr(o, "name"));
+			tdf(sb, pr_mnum(o, "count"), 0);
+			tdn(sb, pr_mnum(o, "total_ns"), "ns");
+			tdn(sb, pr_mnum(o, "mean_ns"), "ns");
+			tdf(sb, pr_mnum(o, "share_of_wall") * 100, 1);
+			tdf(sb, pr_mnum(o, "reported_percentage"), 1);
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
 		table_end(sb, i, n);
@@ -323,16 +312,16 @@ static void spans_table(struct pr_strbuf *sb, const json_t *run)
 	json_array_foreach(arr, i, o)
 	{
 		pr_strbuf_addstr(sb, "<tr>");
-		td(sb, str(o, "name"));
-		td(sb, str(o, "kind"));
-		tdf(sb, num(o, "count"), 0);
-		tdn(sb, num(o, "self_ns"), "ns");
-		tdn(sb, num(o, "total_ns"), "ns");
-		tdn(sb, num(o, "mean_ns"), "ns");
-		tdn(sb, num(o, "median_ns"), "ns");
-		tdn(sb, num(o, "min_ns"), "ns");
-		tdn(sb, num(o, "max_ns"), "ns");
-		tdn(sb, num(o, "std_ns"), "ns");
+		td(sb, pr_mstr(o, "name"));
+		td(sb, pr_mstr(o, "kind"));
+		tdf(sb, pr_mnum(o, "count"), 0);
+		tdn(sb, pr_mnum(o, "self_ns"), "ns");
+		tdn(sb, pr_mnum(o, "total_ns"), "ns");
+		tdn(sb, pr_mnum(o, "mean_ns"), "ns");
+		tdn(sb, pr_mnum(o, "median_ns"), "ns");
+		tdn(sb, pr_mnum(o, "min_ns"), "ns");
+		tdn(sb, pr_mnum(o, "max_ns"), "ns");
+		tdn(sb, pr_mnum(o, "std_ns"), "ns");
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	table_end(sb, i, i);
@@ -354,12 +343,12 @@ static void layers_table(struct pr_strbuf *sb, const json_t *run)
 		json_array_foreach(json_object_get(f, "layers"), j, l)
 		{
 			pr_strbuf_addstr(sb, "<tr>");
-			td(sb, str(f, "device"));
-			td(sb, str(l, "layer"));
-			tdf(sb, num(l, "samples"), 0);
-			tdf(sb, num(l, "mean_ratio") * 100, 1);
-			tdf(sb, num(l, "reported_avg_ratio") * 100, 1);
-			tdn(sb, num(l, "max_gap"), "bytes");
+			td(sb, pr_mstr(f, "device"));
+			td(sb, pr_mstr(l, "layer"));
+			tdf(sb, pr_mnum(l, "samples"), 0);
+			tdf(sb, pr_mnum(l, "mean_ratio") * 100, 1);
+			tdf(sb, pr_mnum(l, "reported_avg_ratio") * 100, 1);
+			tdn(sb, pr_mnum(l, "max_gap"), "bytes");
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
 	table_end(sb, rows, rows);
@@ -377,18 +366,18 @@ static void series_table(struct pr_strbuf *sb, const json_t *run)
 	table_begin(sb, h);
 	json_array_foreach(arr, i, s)
 	{
-		const char *u = str(s, "unit");
+		const char *u = pr_mstr(s, "unit");
 		if (i >= PR_HTML_ROWS)
 			break;
 		pr_strbuf_addstr(sb, "<tr>");
-		td(sb, str(s, "name"));
-		td(sb, str(s, "device"));
+		td(sb, pr_mstr(s, "name"));
+		td(sb, pr_mstr(s, "device"));
 		td(sb, u);
-		tdf(sb, num(s, "count"), 0);
-		tdn(sb, num(s, "min"), u);
-		tdn(sb, num(s, "mean"), u);
-		tdn(sb, num(s, "max"), u);
-		tdn(sb, num(s, "last"), u);
+		tdf(sb, pr_mnum(s, "count"), 0);
+		tdn(sb, pr_mnum(s, "min"), u);
+		tdn(sb, pr_mnum(s, "mean"), u);
+		tdn(sb, pr_mnum(s, "max"), u);
+		tdn(sb, pr_mnum(s, "last"), u);
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	table_end(sb, i, json_array_size(arr));
@@ -407,11 +396,11 @@ static void crosscheck_table(struct pr_strbuf *sb, const json_t *run)
 	{
 		int ok = json_is_true(json_object_get(c, "agree"));
 		pr_strbuf_addf(sb, "<tr><td class=\"%s\">%s</td>", ok ? "ok" : "diff", ok ? "ok" : "differs");
-		td(sb, str(c, "topic"));
-		tdf(sb, num(c, "reported"), -1);
-		tdf(sb, num(c, "recomputed"), -1);
-		td(sb, str(c, "unit"));
-		td(sb, str(c, "reason"));
+		td(sb, pr_mstr(c, "topic"));
+		tdf(sb, pr_mnum(c, "reported"), -1);
+		tdf(sb, pr_mnum(c, "recomputed"), -1);
+		td(sb, pr_mstr(c, "unit"));
+		td(sb, pr_mstr(c, "reason"));
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	table_end(sb, i, i);
@@ -429,11 +418,11 @@ static void diagnostics_table(struct pr_strbuf *sb, const json_t *run)
 	json_array_foreach(arr, i, d)
 	{
 		pr_strbuf_addstr(sb, "<tr>");
-		td(sb, str(d, "code"));
-		tdf(sb, num(d, "count"), 0);
-		tdf(sb, num(d, "line"), 0);
-		tdf(sb, num(d, "column"), 0);
-		td(sb, str(d, "message"));
+		td(sb, pr_mstr(d, "code"));
+		tdf(sb, pr_mnum(d, "count"), 0);
+		tdf(sb, pr_mnum(d, "line"), 0);
+		tdf(sb, pr_mnum(d, "column"), 0);
+		td(sb, pr_mstr(d, "message"));
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	table_end(sb, i, i);
@@ -444,32 +433,32 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 	json_t *clock = json_object_get(run, "clock");
 	char a[64];
 	pr_strbuf_addstr(sb, "<p class=\"meta\">Source <code>");
-	esc(sb, str(run, "source"));
+	esc(sb, pr_mstr(run, "source"));
 	pr_strbuf_addstr(sb, "</code> &middot; format ");
-	esc(sb, str(run, "format"));
+	esc(sb, pr_mstr(run, "format"));
 	pr_strbuf_addstr(sb, " &middot; collector ");
-	esc(sb, str(run, "collector"));
+	esc(sb, pr_mstr(run, "collector"));
 	if (json_is_integer(json_object_get(run, "rank")))
-		pr_strbuf_addf(sb, " &middot; rank %lld of %lld", (long long)num(run, "rank"),
+		pr_strbuf_addf(sb, " &middot; rank %lld of %lld", pr_mll(run, "rank"),
 			       json_is_integer(json_object_get(run, "world_size"))
-				       ? (long long)num(run, "world_size")
+				       ? pr_mll(run, "world_size")
 				       : -1LL);
 	if (json_is_number(json_object_get(clock, "epoch_start_ns"))) {
-		double e = num(clock, "epoch_start_ns") / 1e9;
+		double e = pr_mnum(clock, "epoch_start_ns") / 1e9;
 		pr_strbuf_addf(sb, " &middot; started at Unix time %.3f", e);
 	}
-	pr_fmt_duration(num(clock, "duration_ns"), a, sizeof(a));
+	pr_fmt_duration(pr_mnum(clock, "duration_ns"), a, sizeof(a));
 	pr_strbuf_addf(sb, " &middot; duration %s%s &middot; %lld spans, %lld samples</p>\n", a,
 		       json_is_true(json_object_get(clock, "synthetic")) ? " (synthetic clock)" : "",
-		       (long long)num(json_object_get(run, "counts"), "spans"),
-		       (long long)num(json_object_get(run, "counts"), "samples"));
+		       pr_mll(json_object_get(run, "counts"), "spans"),
+		       pr_mll(json_object_get(run, "counts"), "samples"));
 }
 
 static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, struct pr_error *err)
 {
 	pr_strbuf_addf(sb, "<section class=\"run\" id=\"run-%zu\"><h2>", runi);
-	pr_strbuf_addf(sb, "Run %lld: ", (long long)num(run, "id"));
-	esc(sb, str(run, "label"));
+	pr_strbuf_addf(sb, "Run %lld: ", pr_mll(run, "id"));
+	esc(sb, pr_mstr(run, "label"));
 	pr_strbuf_addstr(sb, "</h2>\n");
 	metadata(sb, run);
 	cards(sb, run);
@@ -533,7 +522,7 @@ int pr_html_report(const json_t *model, json_t *const *runs, size_t nruns, struc
 		for (i = 0; i < n; i++) {
 			r = runs ? runs[i] : json_array_get(all, i);
 			pr_strbuf_addf(&body, "<a href=\"#run-%zu\">", i);
-			esc(&body, str(r, "label"));
+			esc(&body, pr_mstr(r, "label"));
 			pr_strbuf_addstr(&body, "</a>");
 		}
 		pr_strbuf_addstr(&body, "</nav>\n");
@@ -549,11 +538,11 @@ int pr_html_report(const json_t *model, json_t *const *runs, size_t nruns, struc
 		pr_strbuf_addstr(&body, "<p>No runs.</p>");
 	r = runs ? (n ? runs[0] : NULL) : json_array_get(all, 0);
 	if (n == 1)
-		snprintf(title, sizeof(title), "profreport: %s", str(r, "label"));
+		snprintf(title, sizeof(title), "profreport: %s", pr_mstr(r, "label"));
 	else
 		snprintf(title, sizeof(title), "profreport: %zu runs", n);
-	snprintf(sub, sizeof(sub), "Analysis model %s v%lld", str(model, "schema"),
-		 (long long)num(model, "version"));
+	snprintf(sub, sizeof(sub), "Analysis model %s v%lld", pr_mstr(model, "schema"),
+		 pr_mll(model, "version"));
 	if (pr_html_page(title, sub, body.buf, out)) {
 		pr_strbuf_release(&body);
 		return pr_error_set(err, PR_E_IO, "cannot write the report");
@@ -570,8 +559,8 @@ static double primary_peak(const json_t *run)
 	size_t i;
 	double best = NAN;
 	json_array_foreach(json_object_get(run, "peaks"), i, pk)
-		if (strncmp(str(pk, "series"), "sys.", 4) && (isnan(best) || num(pk, "value") > best))
-			best = num(pk, "value");
+		if (strncmp(pr_mstr(pk, "series"), "sys.", 4) && (isnan(best) || pr_mnum(pk, "value") > best))
+			best = pr_mnum(pk, "value");
 	return best;
 }
 
@@ -580,15 +569,15 @@ static double throughput(const json_t *run, const char **what)
 	json_t *t = json_object_get(run, "throughput");
 	if (json_is_number(json_object_get(json_object_get(t, "tokens"), "tokens_per_s"))) {
 		*what = "tokens/s";
-		return num(json_object_get(t, "tokens"), "tokens_per_s");
+		return pr_mnum(json_object_get(t, "tokens"), "tokens_per_s");
 	}
 	if (json_is_object(json_object_get(t, "blocks"))) {
 		*what = "FPS";
-		return num(json_object_get(t, "blocks"), "fps");
+		return pr_mnum(json_object_get(t, "blocks"), "fps");
 	}
 	if (json_is_object(json_object_get(t, "steps"))) {
 		*what = "steps/s";
-		return num(json_object_get(t, "steps"), "per_s");
+		return pr_mnum(json_object_get(t, "steps"), "per_s");
 	}
 	*what = "";
 	return NAN;
@@ -653,20 +642,20 @@ int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_outp
 		json_t *clock = json_object_get(r, "clock");
 		const char *unit;
 		peak[i] = primary_peak(r);
-		step[i] = num(json_object_get(json_object_get(r, "throughput"), "steps"), "p50_ns");
+		step[i] = pr_mnum(json_object_get(json_object_get(r, "throughput"), "steps"), "p50_ns");
 		thr[i] = throughput(r, &unit);
 		pr_strbuf_addf(&body, "<tr><td class=\"n\" data-v=\"%zu\">%zu</td><td class=\"name\"><a href=\"",
 			       i + 1, i + 1);
 		esc(&body, rows[i].href);
 		pr_strbuf_addstr(&body, "\">");
-		esc(&body, str(r, "label"));
+		esc(&body, pr_mstr(r, "label"));
 		pr_strbuf_addstr(&body, "</a></td>");
-		td(&body, str(r, "source"));
+		td(&body, pr_mstr(r, "source"));
 		if (json_is_number(json_object_get(clock, "epoch_start_ns")))
-			tdf(&body, num(clock, "epoch_start_ns") / 1e9, 3);
+			tdf(&body, pr_mnum(clock, "epoch_start_ns") / 1e9, 3);
 		else
 			td(&body, "-");
-		tdn(&body, num(clock, "duration_ns"), "ns");
+		tdn(&body, pr_mnum(clock, "duration_ns"), "ns");
 		tdn(&body, peak[i], "bytes");
 		tdn(&body, step[i], "ns");
 		tdf(&body, thr[i], 3);

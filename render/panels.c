@@ -1,4 +1,5 @@
 /* panels.c - chart specs from one run of the analysis model. */
+#include "analyze/model.h"
 #include "render/panels.h"
 
 #include <math.h>
@@ -56,18 +57,6 @@ static struct pr_chart *add(struct pr_panels *ps, const char *name, const char *
 
 /* ---- model access ---- */
 
-static double num(const json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *str(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "";
-}
-
 static int starts(const char *s, const char *p)
 {
 	return !strncmp(s, p, strlen(p));
@@ -96,7 +85,7 @@ static const json_t *series(const json_t *run, const char *name, const char *dev
 	json_t *s;
 	size_t i;
 	json_array_foreach(json_object_get(run, "series"), i, s)
-		if (!strcmp(str(s, "name"), name) && (!device || !strcmp(str(s, "device"), device)))
+		if (!strcmp(pr_mstr(s, "name"), name) && (!device || !strcmp(pr_mstr(s, "device"), device)))
 			return s;
 	return NULL;
 }
@@ -104,8 +93,8 @@ static const json_t *series(const json_t *run, const char *name, const char *dev
 static const char *series_label(struct pr_panels *ps, const json_t *s)
 {
 	char buf[300];
-	snprintf(buf, sizeof(buf), "%s%s%s", str(s, "name"), *str(s, "device") ? " " : "",
-		 str(s, "device"));
+	snprintf(buf, sizeof(buf), "%s%s%s", pr_mstr(s, "name"), *pr_mstr(s, "device") ? " " : "",
+		 pr_mstr(s, "device"));
 	return pstr(ps, buf);
 }
 
@@ -139,14 +128,14 @@ static size_t phase_index(const json_t *occ, const char *name)
 	json_array_foreach(occ, i, o)
 	{
 		int seen = 0;
-		if (num(o, "depth") != 0)
+		if (pr_mnum(o, "depth") != 0)
 			continue;
 		for (j = 0; j < i; j++) {
 			json_t *p = json_array_get(occ, j);
-			if (num(p, "depth") == 0 && !strcmp(str(p, "name"), str(o, "name")))
+			if (pr_mnum(p, "depth") == 0 && !strcmp(pr_mstr(p, "name"), pr_mstr(o, "name")))
 				seen = 1;
 		}
-		if (!strcmp(str(o, "name"), name))
+		if (!strcmp(pr_mstr(o, "name"), name))
 			return k;
 		k += !seen;
 	}
@@ -161,20 +150,20 @@ static void phase_bands(struct pr_panels *ps, const json_t *run, struct pr_chart
 	struct pr_chart_vline *v;
 	size_t i, n = 0;
 	json_array_foreach(occ, i, o)
-		n += num(o, "depth") == 0;
+		n += pr_mnum(o, "depth") == 0;
 	if (!n || n > MAX_BANDS)
 		return;
 	b = palloc(ps, n, sizeof(*b));
 	v = palloc(ps, n, sizeof(*v));
 	json_array_foreach(occ, i, o)
 	{
-		double t0 = num(o, "t_ns") / 1e9, t1 = t0 + num(o, "dur_ns") / 1e9;
-		if (num(o, "depth") != 0)
+		double t0 = pr_mnum(o, "t_ns") / 1e9, t1 = t0 + pr_mnum(o, "dur_ns") / 1e9;
+		if (pr_mnum(o, "depth") != 0)
 			continue;
 		b[c->nbands].x0 = t0;
 		b[c->nbands].x1 = t1;
-		b[c->nbands].label = pstr(ps, str(o, "name"));
-		b[c->nbands].rgb = pr_phase_color(str(o, "name"), phase_index(occ, str(o, "name")));
+		b[c->nbands].label = pstr(ps, pr_mstr(o, "name"));
+		b[c->nbands].rgb = pr_phase_color(pr_mstr(o, "name"), phase_index(occ, pr_mstr(o, "name")));
 		b[c->nbands].alpha = 0.18;
 		c->nbands++;
 		if (c->nbands > 1) {
@@ -201,7 +190,7 @@ static void memory(struct pr_panels *ps, const json_t *run)
 	{
 		double *x, *y;
 		size_t k;
-		if (!json_is_true(json_object_get(s, "memory")) || starts(str(s, "name"), "sys.") ||
+		if (!json_is_true(json_object_get(s, "memory")) || starts(pr_mstr(s, "name"), "sys.") ||
 		    n == MAX_LINES || !(k = timeline(ps, s, 1, &x, &y)))
 			continue;
 		l[n].label = series_label(ps, s);
@@ -222,11 +211,11 @@ static void memory(struct pr_panels *ps, const json_t *run)
 		size_t k;
 		for (k = 0; k < PR_ARRAY_SIZE(prefer) && !best; k++)
 			json_array_foreach(json_object_get(run, "peaks"), i, pk)
-				if (!strcmp(str(pk, "series"), prefer[k]) &&
-				    (!best || num(pk, "value") > num(best, "value")))
+				if (!strcmp(pr_mstr(pk, "series"), prefer[k]) &&
+				    (!best || pr_mnum(pk, "value") > pr_mnum(best, "value")))
 					best = pk;
 		json_array_foreach(json_object_get(run, "peaks"), i, pk)
-			if (!best && !starts(str(pk, "series"), "sys."))
+			if (!best && !starts(pr_mstr(pk, "series"), "sys."))
 				best = pk;
 	}
 	c = add(ps, "memory", "Memory usage over time");
@@ -241,18 +230,18 @@ static void memory(struct pr_panels *ps, const json_t *run)
 		struct pr_chart_mark *m = palloc(ps, 1, sizeof(*m));
 		char v[40], text[300];
 		json_t *ph = json_object_get(best, "phase");
-		pr_fmt_bytes(num(best, "value"), v, sizeof(v));
+		pr_fmt_bytes(pr_mnum(best, "value"), v, sizeof(v));
 		if (json_is_object(ph))
-			snprintf(text, sizeof(text), "Peak: %s\nPhase: %s", v, str(ph, "name"));
+			snprintf(text, sizeof(text), "Peak: %s\nPhase: %s", v, pr_mstr(ph, "name"));
 		else
 			snprintf(text, sizeof(text), "Peak: %s", v);
-		m->x = num(best, "t_ns") / 1e9;
-		m->y = num(best, "value");
+		m->x = pr_mnum(best, "t_ns") / 1e9;
+		m->y = pr_mnum(best, "value");
 		m->text = pstr(ps, text);
 		m->rgb = 0xE74C3C;
 		c->marks = m;
 		c->nmarks = 1;
-		snprintf(text, sizeof(text), "Memory usage over time | Peak: %s (%s)", v, str(best, "series"));
+		snprintf(text, sizeof(text), "Memory usage over time | Peak: %s (%s)", v, pr_mstr(best, "series"));
 		c->title = pstr(ps, text);
 	}
 }
@@ -277,10 +266,10 @@ static void cpu(struct pr_panels *ps, const json_t *run)
 	l = palloc(ps, 1, sizeof(*l));
 	h = palloc(ps, 1, sizeof(*h));
 	*l = (struct pr_chart_line){ "CPU", 0xFF6B35, x, y, n, 3, 0.2, 0 };
-	snprintf(buf, sizeof(buf), "Average: %.1f%%", num(s, "mean"));
-	*h = (struct pr_chart_hline){ num(s, "mean"), pstr(ps, buf), 0xE74C3C, 1 };
-	snprintf(buf, sizeof(buf), "CPU usage over time | Peak: %.1f%% | Average: %.1f%%", num(s, "max"),
-		 num(s, "mean"));
+	snprintf(buf, sizeof(buf), "Average: %.1f%%", pr_mnum(s, "mean"));
+	*h = (struct pr_chart_hline){ pr_mnum(s, "mean"), pstr(ps, buf), 0xE74C3C, 1 };
+	snprintf(buf, sizeof(buf), "CPU usage over time | Peak: %.1f%% | Average: %.1f%%", pr_mnum(s, "max"),
+		 pr_mnum(s, "mean"));
 	c = add(ps, "cpu", buf);
 	c->x_label = "Time";
 	c->x_unit = "s";
@@ -288,7 +277,7 @@ static void cpu(struct pr_panels *ps, const json_t *run)
 	c->y_unit = "percent";
 	c->y_fixed = 1;
 	c->y_min = 0;
-	c->y_max = fmax(100, num(s, "max") * 1.1);
+	c->y_max = fmax(100, pr_mnum(s, "max") * 1.1);
 	c->lines = l;
 	c->nlines = 1;
 	c->hlines = h;
@@ -304,11 +293,11 @@ static const char *occ_label(struct pr_panels *ps, const json_t *occ, const json
 	size_t i, same = 0;
 	char buf[300];
 	json_array_foreach(occ, i, p)
-		same += num(p, "depth") == 0 && !strcmp(str(p, "name"), str(o, "name"));
+		same += pr_mnum(p, "depth") == 0 && !strcmp(pr_mstr(p, "name"), pr_mstr(o, "name"));
 	if (same > 1)
-		snprintf(buf, sizeof(buf), "%s #%.0f", str(o, "name"), num(o, "occurrence"));
+		snprintf(buf, sizeof(buf), "%s #%.0f", pr_mstr(o, "name"), pr_mnum(o, "occurrence"));
 	else
-		snprintf(buf, sizeof(buf), "%s", str(o, "name"));
+		snprintf(buf, sizeof(buf), "%s", pr_mstr(o, "name"));
 	return pstr(ps, buf);
 }
 
@@ -326,8 +315,8 @@ static void disk(struct pr_panels *ps, const json_t *run)
 	json_array_foreach(occ, i, o)
 	{
 		json_t *d = json_object_get(o, "disk");
-		double r = fmax(0, num(d, "read")), x = fmax(0, num(d, "write"));
-		if (!json_is_object(d) || num(o, "depth") != 0 || n == MAX_BARS)
+		double r = fmax(0, pr_mnum(d, "read")), x = fmax(0, pr_mnum(d, "write"));
+		if (!json_is_object(d) || pr_mnum(o, "depth") != 0 || n == MAX_BARS)
 			continue;
 		if (!(r > 0.01 * 1048576) && !(x > 0.01 * 1048576))
 			continue; /* QEff's rule: > 0.01 MB read or written */
@@ -369,11 +358,11 @@ static void phase_durations(struct pr_panels *ps, const json_t *run)
 	char note[100];
 	json_array_foreach(occ, i, o)
 	{
-		if (num(o, "depth") != 0 || n == MAX_BARS)
+		if (pr_mnum(o, "depth") != 0 || n == MAX_BARS)
 			continue;
 		cat[n] = occ_label(ps, occ, o);
-		v[n] = num(o, "dur_ns") / 1e9;
-		col[n] = pr_phase_color(str(o, "name"), phase_index(occ, str(o, "name")));
+		v[n] = pr_mnum(o, "dur_ns") / 1e9;
+		col[n] = pr_phase_color(pr_mstr(o, "name"), phase_index(occ, pr_mstr(o, "name")));
 		total += v[n];
 		n++;
 	}
@@ -405,10 +394,10 @@ static size_t lines_of(struct pr_panels *ps, const json_t *run, const char *pref
 	{
 		double *x, *y;
 		size_t k;
-		const char *name = str(s, "name");
+		const char *name = pr_mstr(s, "name");
 		if ((exact ? strcmp(name, exact) != 0 : !starts(name, prefix)) || n == MAX_LINES)
 			continue;
-		if (skip_zero && !(num(s, "max") > 0))
+		if (skip_zero && !(pr_mnum(s, "max") > 0))
 			continue;
 		if (!(k = timeline(ps, s, scale, &x, &y)))
 			continue;
@@ -463,15 +452,15 @@ static void pressure(struct pr_panels *ps, const json_t *run)
 	char note[300] = "";
 	json_array_foreach(items, i, it)
 	{
-		const json_t *s = series(run, str(it, "series"), str(it, "device"));
-		double *x, *y, total = num(it, "total");
+		const json_t *s = series(run, pr_mstr(it, "series"), pr_mstr(it, "device"));
+		double *x, *y, total = pr_mnum(it, "total");
 		size_t k;
 		if (!s || !(total > 0) || n == MAX_LINES || !(k = timeline(ps, s, 100.0 / total, &x, &y)))
 			continue;
 		l[n] = (struct pr_chart_line){ series_label(ps, s), n ? pr_chart_color(n) : 0x000000, x, y, k, 2, 0, 0 };
 		if (!n)
-			snprintf(note, sizeof(note), "Peak pressure: %.1f%%\nAverage: %.1f%%", num(it, "peak_pct"),
-				 num(it, "mean_pct"));
+			snprintf(note, sizeof(note), "Peak pressure: %.1f%%\nAverage: %.1f%%", pr_mnum(it, "peak_pct"),
+				 pr_mnum(it, "mean_pct"));
 		n++;
 	}
 	if (!n)
@@ -509,8 +498,8 @@ static void gpu_memory(struct pr_panels *ps, const json_t *run)
 	c->nlines = n;
 	h = palloc(ps, 1, sizeof(*h));
 	json_array_foreach(json_object_get(run, "series"), i, s)
-		if (!strcmp(str(s, "name"), "gpu.mem.total") && num(s, "max") > 0) {
-			*h = (struct pr_chart_hline){ num(s, "max"), "Total", 0x888888, 1 };
+		if (!strcmp(pr_mstr(s, "name"), "gpu.mem.total") && pr_mnum(s, "max") > 0) {
+			*h = (struct pr_chart_hline){ pr_mnum(s, "max"), "Total", 0x888888, 1 };
 			c->hlines = h;
 			c->nhlines = 1;
 			break;
@@ -524,8 +513,8 @@ static void device_memory(struct pr_panels *ps, const json_t *run)
 	size_t i;
 	json_array_foreach(json_object_get(run, "fragmentation"), i, f)
 	{
-		const json_t *a = series(run, "dev.mem.allocated", str(f, "device"));
-		const json_t *r = series(run, "dev.mem.reserved", str(f, "device"));
+		const json_t *a = series(run, "dev.mem.allocated", pr_mstr(f, "device"));
+		const json_t *r = series(run, "dev.mem.reserved", pr_mstr(f, "device"));
 		struct pr_chart_line *l = palloc(ps, 2, sizeof(*l));
 		struct pr_chart *c;
 		double *x, *y;
@@ -539,7 +528,7 @@ static void device_memory(struct pr_panels *ps, const json_t *run)
 			l[1] = (struct pr_chart_line){ "Allocated", 0x2E86AB, x, y, k, 2, 0.15, 0 };
 		if (!l[0].n || !l[1].n)
 			continue;
-		snprintf(title, sizeof(title), "Device memory %s: allocated vs reserved", str(f, "device"));
+		snprintf(title, sizeof(title), "Device memory %s: allocated vs reserved", pr_mstr(f, "device"));
 		c = add(ps, "device_memory", title);
 		c->x_label = "Time";
 		c->x_unit = "s";
@@ -547,10 +536,10 @@ static void device_memory(struct pr_panels *ps, const json_t *run)
 		c->y_unit = "bytes";
 		c->lines = l;
 		c->nlines = 2;
-		pr_fmt_bytes(num(f, "max_gap"), g, sizeof(g));
+		pr_fmt_bytes(pr_mnum(f, "max_gap"), g, sizeof(g));
 		snprintf(note, sizeof(note),
 			 "Fragmentation (reserved - allocated) / reserved\nmean %.1f%%, max %.1f%%, largest gap %s",
-			 num(f, "mean_ratio") * 100, num(f, "max_ratio") * 100, g);
+			 pr_mnum(f, "mean_ratio") * 100, pr_mnum(f, "max_ratio") * 100, g);
 		c->note = pstr(ps, note);
 		phase_bands(ps, run, c);
 	}
@@ -567,10 +556,10 @@ static void layers(struct pr_panels *ps, const json_t *run)
 	size_t i, n = 0;
 	json_array_foreach(json_object_get(run, "reported"), i, m)
 	{
-		if (strcmp(str(m, "name"), "layer.peak_allocated") || n == MAX_BARS)
+		if (strcmp(pr_mstr(m, "name"), "layer.peak_allocated") || n == MAX_BARS)
 			continue;
-		cat[n] = pstr(ps, str(m, "detail"));
-		v[n++] = num(m, "value");
+		cat[n] = pstr(ps, pr_mstr(m, "detail"));
+		v[n++] = pr_mnum(m, "value");
 	}
 	if (!n)
 		return;
@@ -602,19 +591,19 @@ static void steps(struct pr_panels *ps, const json_t *run)
 	json_array_foreach(list, i, o)
 	{
 		x[i] = (double)i;
-		y[i] = num(o, "dur_ns");
+		y[i] = pr_mnum(o, "dur_ns");
 	}
 	l = palloc(ps, 1, sizeof(*l));
 	*l = (struct pr_chart_line){ "step time", 0x1F77B4, x, y, n, 2, 0, 0 };
 	h = palloc(ps, 2, sizeof(*h));
-	pr_fmt_duration(num(st, "p50_ns"), a, sizeof(a));
-	pr_fmt_duration(num(st, "p95_ns"), b, sizeof(b));
+	pr_fmt_duration(pr_mnum(st, "p50_ns"), a, sizeof(a));
+	pr_fmt_duration(pr_mnum(st, "p95_ns"), b, sizeof(b));
 	snprintf(t1, sizeof(t1), "p50 %s", a);
 	snprintf(t2, sizeof(t2), "p95 %s", b);
-	h[0] = (struct pr_chart_hline){ num(st, "p50_ns"), pstr(ps, t1), 0x2CA02C, 1 };
-	h[1] = (struct pr_chart_hline){ num(st, "p95_ns"), pstr(ps, t2), 0xD62728, 1 };
+	h[0] = (struct pr_chart_hline){ pr_mnum(st, "p50_ns"), pstr(ps, t1), 0x2CA02C, 1 };
+	h[1] = (struct pr_chart_hline){ pr_mnum(st, "p95_ns"), pstr(ps, t2), 0xD62728, 1 };
 	snprintf(title, sizeof(title), "Step time per step (%s) | %.2f steps/s | jitter %.1f%%",
-		 str(st, "name"), num(st, "per_s"), num(st, "jitter") * 100);
+		 pr_mstr(st, "name"), pr_mnum(st, "per_s"), pr_mnum(st, "jitter") * 100);
 	c = add(ps, "steps", title);
 	c->x_label = "Step";
 	c->x_unit = "";
@@ -643,7 +632,7 @@ static void timeline_panel(struct pr_panels *ps, const json_t *run)
 	json_array_foreach(lanes, i, l)
 	{
 		double y = (double)(nl - 1 - i);
-		const char *label = pstr(ps, str(l, "name"));
+		const char *label = pstr(ps, pr_mstr(l, "name"));
 		json_array_foreach(json_object_get(l, "intervals"), j, iv)
 		{
 			r[k].x0 = json_number_value(json_array_get(iv, 0)) / 1e9;

@@ -7,6 +7,7 @@
  * the collector reported, recommendations and diagnostics. Fits 80
  * columns: long names are cut with "...".
  */
+#include "analyze/model.h"
 #include "render/text_report.h"
 
 #include <math.h>
@@ -15,18 +16,6 @@
 #include "render/units.h"
 
 #define W 80
-
-static double num(const json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *str(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "";
-}
 
 /* Copies s into buf, cut to at most w bytes (UTF-8 safe) with "..." when cut. */
 static const char *fit(const char *s, size_t w, char *buf, size_t n)
@@ -66,8 +55,8 @@ static const char *series_unit(const json_t *run, const char *name)
 	json_t *s;
 	size_t i;
 	json_array_foreach(json_object_get(run, "series"), i, s)
-		if (!strcmp(str(s, "name"), name))
-			return str(s, "unit");
+		if (!strcmp(pr_mstr(s, "name"), name))
+			return pr_mstr(s, "unit");
 	return "";
 }
 
@@ -81,24 +70,24 @@ static void header(const json_t *run, FILE *out)
 	const json_t *clock = json_object_get(run, "clock"), *c = json_object_get(run, "counts");
 	char a[64], line[W + 1];
 	int n;
-	n = snprintf(line, sizeof(line), "run %lld: %s", (long long)num(run, "id"), str(run, "label"));
+	n = snprintf(line, sizeof(line), "run %lld: %s", pr_mll(run, "id"), pr_mstr(run, "label"));
 	fprintf(out, "%s\n", line);
 	if (n > W)
 		n = W;
 	for (; n > 0; n--)
 		fputc('=', out);
-	fprintf(out, "\nformat %s, collector %s", str(run, "format"), str(run, "collector"));
+	fprintf(out, "\nformat %s, collector %s", pr_mstr(run, "format"), pr_mstr(run, "collector"));
 	if (json_is_integer(json_object_get(run, "rank"))) {
-		fprintf(out, ", rank %lld", (long long)num(run, "rank"));
+		fprintf(out, ", rank %lld", pr_mll(run, "rank"));
 		if (json_is_integer(json_object_get(run, "world_size")))
-			fprintf(out, " of %lld", (long long)num(run, "world_size"));
+			fprintf(out, " of %lld", pr_mll(run, "world_size"));
 	}
 	fputc('\n', out);
 	if (json_is_number(json_object_get(clock, "duration_ns")))
-		fprintf(out, "duration %s%s; ", secs(num(clock, "duration_ns"), a, sizeof(a)),
+		fprintf(out, "duration %s%s; ", secs(pr_mnum(clock, "duration_ns"), a, sizeof(a)),
 			json_is_true(json_object_get(clock, "synthetic")) ? " (synthetic clock)" : "");
-	fprintf(out, "%lld spans, %lld samples, %lld instants\n", (long long)num(c, "spans"),
-		(long long)num(c, "samples"), (long long)num(c, "instants"));
+	fprintf(out, "%lld spans, %lld samples, %lld instants\n", pr_mll(c, "spans"),
+		pr_mll(c, "samples"), pr_mll(c, "instants"));
 }
 
 static void peaks(const json_t *run, FILE *out)
@@ -115,17 +104,17 @@ static void peaks(const json_t *run, FILE *out)
 	{
 		json_t *ph = json_object_get(p, "phase"), *sp = json_object_get(p, "span");
 		char name[64];
-		snprintf(name, sizeof(name), "%s%s%s", str(p, "series"), *str(p, "device") ? " " : "",
-			 str(p, "device"));
+		snprintf(name, sizeof(name), "%s%s%s", pr_mstr(p, "series"), *pr_mstr(p, "device") ? " " : "",
+			 pr_mstr(p, "device"));
 		fprintf(out, "  %-26s %12s at %-11s", fit(name, 26, c, sizeof(c)),
-			val(num(p, "value"), str(p, "unit"), a, sizeof(a)),
-			secs(num(p, "t_ns"), b, sizeof(b)));
+			val(pr_mnum(p, "value"), pr_mstr(p, "unit"), a, sizeof(a)),
+			secs(pr_mnum(p, "t_ns"), b, sizeof(b)));
 		if (json_is_object(ph))
-			fprintf(out, " in %s", fit(str(ph, "name"), 22, d, sizeof(d)));
+			fprintf(out, " in %s", fit(pr_mstr(ph, "name"), 22, d, sizeof(d)));
 		fputc('\n', out);
 		if (json_is_object(sp))
-			fprintf(out, "  %-26s held by %s (%s)\n", "", fit(str(sp, "name"), 36, d, sizeof(d)),
-				str(sp, "kind"));
+			fprintf(out, "  %-26s held by %s (%s)\n", "", fit(pr_mstr(sp, "name"), 36, d, sizeof(d)),
+				pr_mstr(sp, "kind"));
 	}
 }
 
@@ -137,7 +126,7 @@ static void memstats(const json_t *run, FILE *out)
 	char a[32], b[40], c[32], d[32], e[32], f[48], g[32], h[40];
 	json_array_foreach(json_object_get(run, "series"), i, s)
 	{
-		double first = num(s, "first"), last = num(s, "last"), n = num(s, "count");
+		double first = pr_mnum(s, "first"), last = pr_mnum(s, "last"), n = pr_mnum(s, "count");
 		if (!json_is_true(json_object_get(s, "memory")) || !(n > 0))
 			continue;
 		if (!any++) {
@@ -145,18 +134,18 @@ static void memstats(const json_t *run, FILE *out)
 			fprintf(out, "  %-16s %10s %10s %10s %10s %10s %10s\n", "series", "current",
 				"delta", "average", "min", "max", "range");
 		}
-		snprintf(f, sizeof(f), "%s%s%s", str(s, "name"), *str(s, "device") ? " " : "",
-			 str(s, "device"));
+		snprintf(f, sizeof(f), "%s%s%s", pr_mstr(s, "name"), *pr_mstr(s, "device") ? " " : "",
+			 pr_mstr(s, "device"));
 		val(last - first, "bytes", g, sizeof(g));
 		snprintf(b, sizeof(b), "%s%s", last - first >= 0 ? "+" : "", g);
 		fprintf(out, "  %-16s %10s %10s %10s %10s %10s %10s\n", fit(f, 16, h, sizeof(h)),
-			val(last, "bytes", a, sizeof(a)), b, val(num(s, "mean"), "bytes", c, sizeof(c)),
-			val(num(s, "min"), "bytes", d, sizeof(d)),
-			val(num(s, "max"), "bytes", e, sizeof(e)),
-			val(num(s, "max") - num(s, "min"), "bytes", g, sizeof(g)));
+			val(last, "bytes", a, sizeof(a)), b, val(pr_mnum(s, "mean"), "bytes", c, sizeof(c)),
+			val(pr_mnum(s, "min"), "bytes", d, sizeof(d)),
+			val(pr_mnum(s, "max"), "bytes", e, sizeof(e)),
+			val(pr_mnum(s, "max") - pr_mnum(s, "min"), "bytes", g, sizeof(g)));
 		if (n > 1)
 			fprintf(out, "  %-16s %.0f samples, one every %s on average\n", "",
-				n, secs((num(s, "t_last_ns") - num(s, "t_first_ns")) / (n - 1), a, sizeof(a)));
+				n, secs((pr_mnum(s, "t_last_ns") - pr_mnum(s, "t_first_ns")) / (n - 1), a, sizeof(a)));
 	}
 }
 
@@ -168,18 +157,18 @@ static void disk(const json_t *run, FILE *out)
 	int any = 0;
 	json_array_foreach(json_object_get(run, "series"), i, s)
 	{
-		const char *n = str(s, "name");
+		const char *n = pr_mstr(s, "name");
 		if (strncmp(n, "disk.", 5))
 			continue;
 		if (!any++)
 			heading(out, "Disk I/O");
 		if (!strcmp(n, "disk.read") || !strcmp(n, "disk.write"))
 			fprintf(out, "  total %-5s %s (last - first of the cumulative counter)\n", n + 5,
-				val(num(s, "last") - num(s, "first"), "bytes", a, sizeof(a)));
+				val(pr_mnum(s, "last") - pr_mnum(s, "first"), "bytes", a, sizeof(a)));
 		else
 			fprintf(out, "  %-11s peak %s/s, average %s/s\n", n + 5,
-				val(num(s, "max"), "bytes", a, sizeof(a)),
-				val(num(s, "mean"), "bytes", b, sizeof(b)));
+				val(pr_mnum(s, "max"), "bytes", a, sizeof(a)),
+				val(pr_mnum(s, "mean"), "bytes", b, sizeof(b)));
 	}
 }
 
@@ -197,22 +186,24 @@ static void phases(const json_t *run, FILE *out)
 		{
 			json_t *m = json_array_get(json_object_get(o, "memory"), 0);
 			char name[64];
-			snprintf(name, sizeof(name), "%*s%s", 2 * (int)num(o, "depth"), "", str(o, "name"));
-			fprintf(out, "  %3zu %9s  %-28s %10s %5.1f%%", i + 1, secs(num(o, "t_ns"), a, sizeof(a)),
-				fit(name, 28, c, sizeof(c)), secs(num(o, "dur_ns"), b, sizeof(b)),
-				num(o, "share") * 100);
+			long long depth = pr_mll(o, "depth");
+			snprintf(name, sizeof(name), "%*s%s", 2 * (int)(depth < 0 ? 0 : depth > 8 ? 8 : depth), "",
+				 pr_mstr(o, "name"));
+			fprintf(out, "  %3zu %9s  %-28s %10s %5.1f%%", i + 1, secs(pr_mnum(o, "t_ns"), a, sizeof(a)),
+				fit(name, 28, c, sizeof(c)), secs(pr_mnum(o, "dur_ns"), b, sizeof(b)),
+				pr_mnum(o, "share") * 100);
 			if (m) {
-				double dl = num(m, "delta");
+				double dl = pr_mnum(m, "delta");
 				val(dl, "bytes", d, sizeof(d));
-				fprintf(out, "  %s%s %s", dl >= 0 ? "+" : "", d, str(m, "series"));
+				fprintf(out, "  %s%s %s", dl >= 0 ? "+" : "", d, pr_mstr(m, "series"));
 			}
 			fputc('\n', out);
 		}
 		if (json_is_number(json_object_get(ph, "occurrences_more")))
-			fprintf(out, "  ... %lld more\n", (long long)num(ph, "occurrences_more"));
+			fprintf(out, "  ... %lld more\n", pr_mll(ph, "occurrences_more"));
 		if (json_is_number(json_object_get(ph, "coverage")))
 			fprintf(out, "  top-level phases cover %.1f%% of the run\n",
-				num(ph, "coverage") * 100);
+				pr_mnum(ph, "coverage") * 100);
 	}
 	if (json_array_size(stages)) {
 		heading(out, "Stages (reported aggregates)");
@@ -220,9 +211,9 @@ static void phases(const json_t *run, FILE *out)
 			"of wall", "reported");
 		json_array_foreach(stages, i, o)
 			fprintf(out, "  %-28s %6.0f %10s %10s %7.1f%% %8.1f%%\n",
-				fit(str(o, "name"), 28, c, sizeof(c)), num(o, "count"),
-				secs(num(o, "total_ns"), a, sizeof(a)), secs(num(o, "mean_ns"), b, sizeof(b)),
-				num(o, "share_of_wall") * 100, num(o, "reported_percentage"));
+				fit(pr_mstr(o, "name"), 28, c, sizeof(c)), pr_mnum(o, "count"),
+				secs(pr_mnum(o, "total_ns"), a, sizeof(a)), secs(pr_mnum(o, "mean_ns"), b, sizeof(b)),
+				pr_mnum(o, "share_of_wall") * 100, pr_mnum(o, "reported_percentage"));
 	}
 }
 
@@ -237,46 +228,46 @@ static void throughput(const json_t *run, FILE *out)
 		return;
 	heading(out, "Throughput");
 	if (json_is_object(s)) {
-		pr_fmt_duration(num(s, "mean_ns"), a, sizeof(a));
-		pr_fmt_duration(num(s, "p50_ns"), b, sizeof(b));
-		pr_fmt_duration(num(s, "p95_ns"), c, sizeof(c));
-		pr_fmt_duration(num(s, "p99_ns"), d, sizeof(d));
-		fprintf(out, "  %s: %lld steps, %.2f steps/s, mean %s\n", fit(str(s, "name"), 30, e, sizeof(e)),
-			(long long)num(s, "count"), num(s, "per_s"), a);
+		pr_fmt_duration(pr_mnum(s, "mean_ns"), a, sizeof(a));
+		pr_fmt_duration(pr_mnum(s, "p50_ns"), b, sizeof(b));
+		pr_fmt_duration(pr_mnum(s, "p95_ns"), c, sizeof(c));
+		pr_fmt_duration(pr_mnum(s, "p99_ns"), d, sizeof(d));
+		fprintf(out, "  %s: %lld steps, %.2f steps/s, mean %s\n", fit(pr_mstr(s, "name"), 30, e, sizeof(e)),
+			pr_mll(s, "count"), pr_mnum(s, "per_s"), a);
 		fprintf(out, "    p50 %s  p95 %s  p99 %s  jitter (std/mean) %.1f%%\n", b, c, d,
-			num(s, "jitter") * 100);
+			pr_mnum(s, "jitter") * 100);
 		json_array_foreach(json_object_get(s, "stragglers"), i, v)
 		{
-			pr_fmt_duration(num(v, "dur_ns"), a, sizeof(a));
+			pr_fmt_duration(pr_mnum(v, "dur_ns"), a, sizeof(a));
 			fprintf(out, "    straggling step %s: %s, %.1fx the median (robust z %.1f)\n",
-				str(v, "name"), a, num(v, "x_median"), num(v, "robust_z"));
+				pr_mstr(v, "name"), a, pr_mnum(v, "x_median"), pr_mnum(v, "robust_z"));
 		}
 	}
 	if (tok) {
-		fprintf(out, "  tokens: %.0f, %.2f tokens/s over the sections with tokens", num(tok, "total_tokens"),
-			num(tok, "tokens_per_s"));
+		fprintf(out, "  tokens: %.0f, %.2f tokens/s over the sections with tokens", pr_mnum(tok, "total_tokens"),
+			pr_mnum(tok, "tokens_per_s"));
 		if (json_is_number(json_object_get(tok, "reported_tokens_per_s")))
-			fprintf(out, " (collector: %.2f)", num(tok, "reported_tokens_per_s"));
+			fprintf(out, " (collector: %.2f)", pr_mnum(tok, "reported_tokens_per_s"));
 		fputc('\n', out);
 		json_array_foreach(json_object_get(tok, "sections"), i, v)
 		{
 			if (!json_is_number(json_object_get(v, "tokens_per_s")))
 				continue;
-			fprintf(out, "    %-24s %8.0f tokens %12.2f tokens/s", fit(str(v, "section"), 24, e, sizeof(e)),
-				num(v, "tokens"), num(v, "tokens_per_s"));
+			fprintf(out, "    %-24s %8.0f tokens %12.2f tokens/s", fit(pr_mstr(v, "section"), 24, e, sizeof(e)),
+				pr_mnum(v, "tokens"), pr_mnum(v, "tokens_per_s"));
 			if (json_is_number(json_object_get(v, "reported_tokens_per_s")))
-				fprintf(out, " (collector %.2f)", num(v, "reported_tokens_per_s"));
+				fprintf(out, " (collector %.2f)", pr_mnum(v, "reported_tokens_per_s"));
 			fputc('\n', out);
 		}
 	}
 	if (bl)
 		fprintf(out, "  blocks: %.0f blocks, %.0f frames: FPS %.2f, BPS %.2f, first block %s\n",
-			num(bl, "count"), num(bl, "frames"), num(bl, "fps"), num(bl, "bps"),
-			secs(num(bl, "first_block_ns"), a, sizeof(a)));
+			pr_mnum(bl, "count"), pr_mnum(bl, "frames"), pr_mnum(bl, "fps"), pr_mnum(bl, "bps"),
+			secs(pr_mnum(bl, "first_block_ns"), a, sizeof(a)));
 	if (df)
 		fprintf(out, "  diffusion: %.0f steps, %.2f steps/s, frames/s %.2f (Inferix's fps %.2f counts frames per step)\n",
-			num(df, "steps"), num(df, "steps_per_s"), num(df, "frames_per_s"),
-			num(df, "frame_steps_per_s"));
+			pr_mnum(df, "steps"), pr_mnum(df, "steps_per_s"), pr_mnum(df, "frames_per_s"),
+			pr_mnum(df, "frame_steps_per_s"));
 }
 
 static void bottlenecks(const json_t *run, FILE *out)
@@ -290,8 +281,8 @@ static void bottlenecks(const json_t *run, FILE *out)
 	if (json_array_size(stages)) {
 		heading(out, "Bottlenecks (phases or stages over 30% of the run)");
 		json_array_foreach(stages, i, v)
-			fprintf(out, "  %-40s %6.1f%%  %s\n", fit(str(v, "name"), 40, e, sizeof(e)),
-				num(v, "share") * 100, secs(num(v, "total_ns"), a, sizeof(a)));
+			fprintf(out, "  %-40s %6.1f%%  %s\n", fit(pr_mstr(v, "name"), 40, e, sizeof(e)),
+				pr_mnum(v, "share") * 100, secs(pr_mnum(v, "total_ns"), a, sizeof(a)));
 	}
 	if (json_array_size(top)) {
 		heading(out, "Top spans by self time");
@@ -299,11 +290,11 @@ static void bottlenecks(const json_t *run, FILE *out)
 			"kind");
 		json_array_foreach(top, i, v)
 		{
-			pr_fmt_duration(num(v, "self_ns"), a, sizeof(a));
-			pr_fmt_duration(num(v, "total_ns"), c, sizeof(c));
-			pr_fmt_duration(num(v, "mean_ns"), d, sizeof(d));
-			fprintf(out, "  %-34s %6.0f %10s %10s %10s %6.6s\n", fit(str(v, "name"), 34, e, sizeof(e)),
-				num(v, "count"), a, c, d, str(v, "kind"));
+			pr_fmt_duration(pr_mnum(v, "self_ns"), a, sizeof(a));
+			pr_fmt_duration(pr_mnum(v, "total_ns"), c, sizeof(c));
+			pr_fmt_duration(pr_mnum(v, "mean_ns"), d, sizeof(d));
+			fprintf(out, "  %-34s %6.0f %10s %10s %10s %6.6s\n", fit(pr_mstr(v, "name"), 34, e, sizeof(e)),
+				pr_mnum(v, "count"), a, c, d, pr_mstr(v, "kind"));
 		}
 	}
 	if (json_array_size(pr)) {
@@ -311,11 +302,11 @@ static void bottlenecks(const json_t *run, FILE *out)
 		json_array_foreach(pr, i, v)
 		{
 			json_t *z = json_object_get(v, "zones");
-			snprintf(e, sizeof(e), "%s%s%s", str(v, "series"), *str(v, "device") ? " " : "",
-				 str(v, "device"));
+			snprintf(e, sizeof(e), "%s%s%s", pr_mstr(v, "series"), *pr_mstr(v, "device") ? " " : "",
+				 pr_mstr(v, "device"));
 			fprintf(out, "  %-26s peak %5.1f%% mean %5.1f%%  low %3.0f%% med %3.0f%% high %3.0f%%\n",
-				fit(e, 26, a, sizeof(a)), num(v, "peak_pct"), num(v, "mean_pct"),
-				num(z, "low") * 100, num(z, "medium") * 100, num(z, "high") * 100);
+				fit(e, 26, a, sizeof(a)), pr_mnum(v, "peak_pct"), pr_mnum(v, "mean_pct"),
+				pr_mnum(z, "low") * 100, pr_mnum(z, "medium") * 100, pr_mnum(z, "high") * 100);
 		}
 	}
 	json_array_foreach(json_object_get(b, "gpu_util"), i, v)
@@ -323,13 +314,13 @@ static void bottlenecks(const json_t *run, FILE *out)
 		if (!i)
 			heading(out, "GPU utilisation");
 		fprintf(out, "  %-10s mean %5.1f%%  max %5.1f%%  idle (0%%) in %.0f%% of samples\n",
-			str(v, "device"), num(v, "mean_pct"), num(v, "max_pct"), num(v, "idle_share") * 100);
+			pr_mstr(v, "device"), pr_mnum(v, "mean_pct"), pr_mnum(v, "max_pct"), pr_mnum(v, "idle_share") * 100);
 	}
 	if (json_is_object(gk)) {
 		heading(out, "GPU kernels");
 		fprintf(out, "  busy %.1f%% of the active range %s; %lld gaps > 500 ms; %lld of 30 chunks < 50%% busy\n",
-			(1 - num(gk, "idle_share")) * 100, secs(num(gk, "active_ns"), a, sizeof(a)),
-			(long long)num(gk, "gaps_over_500ms"), (long long)num(gk, "chunks_under_50pct"));
+			(1 - pr_mnum(gk, "idle_share")) * 100, secs(pr_mnum(gk, "active_ns"), a, sizeof(a)),
+			pr_mll(gk, "gaps_over_500ms"), pr_mll(gk, "chunks_under_50pct"));
 	}
 }
 
@@ -343,13 +334,13 @@ static void fragmentation_and_leaks(const json_t *run, FILE *out)
 		if (!i)
 			heading(out, "Fragmentation ((reserved - allocated) / reserved)");
 		fprintf(out, "  %-8s mean %5.1f%%  p95 %5.1f%%  max %5.1f%%  largest gap %s\n",
-			str(v, "device"), num(v, "mean_ratio") * 100, num(v, "p95_ratio") * 100,
-			num(v, "max_ratio") * 100, val(num(v, "max_gap"), "bytes", a, sizeof(a)));
+			pr_mstr(v, "device"), pr_mnum(v, "mean_ratio") * 100, pr_mnum(v, "p95_ratio") * 100,
+			pr_mnum(v, "max_ratio") * 100, val(pr_mnum(v, "max_gap"), "bytes", a, sizeof(a)));
 		json_array_foreach(json_object_get(v, "layers"), j, l)
 			fprintf(out, "    layer %-24s mean %5.1f%%  (collector: %s)\n",
-				str(l, "layer"), num(l, "mean_ratio") * 100,
+				pr_mstr(l, "layer"), pr_mnum(l, "mean_ratio") * 100,
 				json_is_number(json_object_get(l, "reported_avg_ratio"))
-					? (snprintf(b, sizeof(b), "%.1f%%", num(l, "reported_avg_ratio") * 100), b)
+					? (snprintf(b, sizeof(b), "%.1f%%", pr_mnum(l, "reported_avg_ratio") * 100), b)
 					: "-");
 	}
 	j = 0;
@@ -360,8 +351,8 @@ static void fragmentation_and_leaks(const json_t *run, FILE *out)
 		if (!j++)
 			heading(out, "Leaks");
 		fprintf(out, "  %s grows %s per %s occurrence (R^2 %.2f, %lld occurrences)\n",
-			str(v, "series"), val(num(v, "slope_per_occurrence"), "bytes", a, sizeof(a)),
-			str(v, "basis"), num(v, "r2"), (long long)num(v, "occurrences"));
+			pr_mstr(v, "series"), val(pr_mnum(v, "slope_per_occurrence"), "bytes", a, sizeof(a)),
+			pr_mstr(v, "basis"), pr_mnum(v, "r2"), pr_mll(v, "occurrences"));
 	}
 }
 
@@ -395,22 +386,22 @@ static void crosscheck(const json_t *run, FILE *out)
 	char a[48], b[48], e[64];
 	json_array_foreach(json_object_get(run, "crosscheck"), i, v)
 	{
-		const char *u = str(v, "unit");
+		const char *u = pr_mstr(v, "unit");
 		if (!i)
 			heading(out, "Collector's numbers vs recomputed");
 		if (!strcmp(u, "bytes")) {
-			val(num(v, "reported"), u, a, sizeof(a));
-			val(num(v, "recomputed"), u, b, sizeof(b));
+			val(pr_mnum(v, "reported"), u, a, sizeof(a));
+			val(pr_mnum(v, "recomputed"), u, b, sizeof(b));
 		} else {
-			snprintf(a, sizeof(a), "%.4g %s", num(v, "reported"), u);
-			snprintf(b, sizeof(b), "%.4g %s", num(v, "recomputed"), u);
+			snprintf(a, sizeof(a), "%.4g %s", pr_mnum(v, "reported"), u);
+			snprintf(b, sizeof(b), "%.4g %s", pr_mnum(v, "recomputed"), u);
 		}
-		if (isnan(num(v, "recomputed")))
+		if (isnan(pr_mnum(v, "recomputed")))
 			snprintf(b, sizeof(b), "absent");
 		fprintf(out, "  %s %-40s %14s %14s\n", json_is_true(json_object_get(v, "agree")) ? "ok  " : "DIFF",
-			fit(str(v, "topic"), 40, e, sizeof(e)), a, b);
+			fit(pr_mstr(v, "topic"), 40, e, sizeof(e)), a, b);
 		if (!json_is_true(json_object_get(v, "agree")))
-			wrap(out, str(v, "reason"), 7);
+			wrap(out, pr_mstr(v, "reason"), 7);
 	}
 	(void)series_unit;
 }
@@ -424,10 +415,10 @@ static void recommendations(const json_t *run, FILE *out)
 	{
 		if (!i)
 			heading(out, "Recommendations");
-		snprintf(line, sizeof(line), "[%s] %s: %s (%s)", str(v, "severity"), str(v, "category"),
-			 str(v, "message"), str(v, "id"));
+		snprintf(line, sizeof(line), "[%s] %s: %s (%s)", pr_mstr(v, "severity"), pr_mstr(v, "category"),
+			 pr_mstr(v, "message"), pr_mstr(v, "id"));
 		wrap(out, line, 2);
-		wrap(out, str(v, "suggestion"), 6);
+		wrap(out, pr_mstr(v, "suggestion"), 6);
 	}
 }
 
@@ -440,8 +431,8 @@ static void diagnostics(const json_t *run, FILE *out)
 	{
 		if (!i)
 			heading(out, "Diagnostics");
-		snprintf(line, sizeof(line), "%s (x%lld): %s", str(v, "code"), (long long)num(v, "count"),
-			 str(v, "message"));
+		snprintf(line, sizeof(line), "%s (x%lld): %s", pr_mstr(v, "code"), pr_mll(v, "count"),
+			 pr_mstr(v, "message"));
 		wrap(out, line, 2);
 	}
 }

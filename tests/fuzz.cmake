@@ -36,6 +36,32 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang")
     add_executable(fuzz_${target} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_ingest.c)
     target_compile_definitions(fuzz_${target} PRIVATE PR_FUZZ_FORMAT="${format}")
   endforeach()
+  # The readers of our own JSON (models, agg.json, gate specs) and every
+  # renderer behind them: analyze + render compiled again, instrumented.
+  set(pr_fuzz_out_srcs "")
+  foreach(lib pr_analyze pr_render)
+    get_target_property(dir ${lib} SOURCE_DIR)
+    get_target_property(srcs ${lib} SOURCES)
+    foreach(src ${srcs})
+      if(IS_ABSOLUTE ${src})
+        list(APPEND pr_fuzz_out_srcs ${src})
+      else()
+        list(APPEND pr_fuzz_out_srcs ${dir}/${src})
+      endif()
+    endforeach()
+  endforeach()
+  add_library(pr_fuzz_out STATIC ${pr_fuzz_out_srcs})
+  target_compile_options(pr_fuzz_out PRIVATE
+    -fsanitize=fuzzer-no-link,${PR_FUZZ_SANITIZE} -fno-sanitize-recover=undefined
+    -fno-omit-frame-pointer -Wno-overlength-strings)
+  target_link_libraries(pr_fuzz_out PUBLIC pr_fuzz_core PkgConfig::CAIRO)
+  foreach(mode model agg gate)
+    list(APPEND PR_FUZZ_TARGETS ${mode})
+    add_executable(fuzz_${mode} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_outputs.c)
+    target_compile_definitions(fuzz_${mode} PRIVATE PR_FUZZ_MODE="${mode}")
+    target_link_libraries(fuzz_${mode} pr_fuzz_out)
+  endforeach()
+
   foreach(target ${PR_FUZZ_TARGETS})
     target_compile_options(fuzz_${target} PRIVATE
       -fsanitize=fuzzer,${PR_FUZZ_SANITIZE} -fno-sanitize-recover=undefined

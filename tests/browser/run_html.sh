@@ -2,7 +2,8 @@
 # run_html.sh - profreport's HTML reports checked in headless chromium
 # (check_html.js): one report per sample, the report of every sample at
 # once, an archive directory with index.html, and a trace whose names are
-# markup (`<img src=x onerror=alert(1)>`) that must stay text.
+# markup (`<img src=x onerror=alert(1)>`) that must stay text, and the pages
+# of `aggregate --html` (samples/ranks) and `compare --html` (slower_op).
 # Run by ctest as browser/html (tests/browser.cmake). Exit 77 (skip) without
 # chromium, node or tests/browser/node_modules.
 set -eu
@@ -57,3 +58,15 @@ grep -q ' 0 already there' "$tmp/err1" || { cat "$tmp/err1"; echo "browser/html:
 grep -q ' 0 report(s) written' "$tmp/err2" || { cat "$tmp/err2"; echo "browser/html: FAIL: second archive run rewrote reports"; exit 1; }
 # shellcheck disable=SC2046
 node "$here/check_html.js" $(ls "$tmp"/archive/*.html)
+
+# the aggregate page of samples/ranks (rank 2 is the straggler) and the compare
+# page of samples/compare/slower_op (a regression: compare exits 1, the page is written)
+mkdir "$tmp/agg"
+"$PROFREPORT" aggregate "$PR_SAMPLES/ranks" -q --html "$tmp/agg/aggregate.html" 2>/dev/null
+set +e
+"$PROFREPORT" compare "$PR_SAMPLES/compare/slower_op/base.pt.trace.json" \
+	"$PR_SAMPLES/compare/slower_op/new.pt.trace.json" --html "$tmp/agg/compare.html" >/dev/null 2>&1
+crc=$?
+set -e
+[ "$crc" -eq 1 ] || { echo "browser/html: FAIL: compare of slower_op exited $crc, expected 1"; exit 1; }
+node "$here/check_html.js" ${PR_SCREENSHOTS:+--screenshot "$PR_SCREENSHOTS"} "$tmp/agg/aggregate.html" "$tmp/agg/compare.html"

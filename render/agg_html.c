@@ -1,0 +1,399 @@
+/* agg_html.c - the HTML page of a multi-rank aggregate (see agg_panel.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/agg_panel.h"
+#include "render/escape.h"
+#include "render/html_report.h"
+#include "render/units.h"
+#include "store/strbuf.h"
+
+static double num(const json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+static void esc(struct pr_strbuf *sb, const char *s)
+{
+	pr_xml_escape(sb, s);
+}
+
+/* A value in an agg.json unit: ns, bytes, count, per_s, or anything else. */
+static void fmt(double v, const char *unit, char *buf, size_t n)
+{
+	if (!isfinite(v))
+		snprintf(buf, n, "-");
+	else if (!strcmp(unit, "count"))
+		snprintf(buf, n, "%.6g", v);
+	else if (!strcmp(unit, "per_s"))
+		snprintf(buf, n, "%.4g/s", v);
+	else
+		pr_fmt_value(v, unit, buf, n);
+}
+
+/* ---- tables (the page script sorts th.n columns by data-v) ---- */
+
+static void table_begin(struct pr_strbuf *sb, const char *const *heads)
+{
+	size_t i;
+	pr_strbuf_addstr(sb, "<table class=\"sortable\"><thead><tr>");
+	for (i = 0; heads[i]; i++) {
+		int numeric = heads[i][0] == '#';
+		pr_strbuf_addstr(sb, numeric ? "<th class=\"n\">" : "<th>");
+		esc(sb, heads[i] + numeric);
+		pr_strbuf_addstr(sb, "</th>");
+	}
+	pr_strbuf_addstr(sb, "</tr></thead><tbody>\n");
+}
+
+static void table_end(struct pr_strbuf *sb, size_t shown, size_t total)
+{
+	pr_strbuf_addstr(sb, "</tbody></table>\n");
+	if (total > shown)
+		pr_strbuf_addf(sb, "<p class=\"capped\">Showing %zu of %zu rows (capped at %d; agg.json has all of them).</p>\n",
+			       shown, total, PR_HTML_ROWS);
+}
+
+static void td(struct pr_strbuf *sb, const char *text)
+{
+	pr_strbuf_addstr(sb, "<td class=\"name\">");
+	esc(sb, text);
+	pr_strbuf_addstr(sb, "</td>");
+}
+
+/* A numeric cell: sorts by v, shows v in unit. */
+static void tdn(struct pr_strbuf *sb, double v, const char *unit)
+{
+	char buf[64];
+	if (!isfinite(v)) {
+		pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
+		return;
+	}
+	fmt(v, unit, buf, sizeof(buf));
+	pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.12g\">", v);
+	esc(sb, buf);
+	pr_strbuf_addstr(sb, "</td>");
+}
+
+/* A card; red = the value in the stragglers' red. */
+static void card(struct pr_strbuf *sb, const char *value, const char *label, int red)
+{
+	pr_strbuf_addstr(sb, red ? "<div class=\"card\"><div class=\"v\" style=\"color:#d62728\">"
+				 : "<div class=\"card\"><div class=\"v\">");
+	esc(sb, value);
+	pr_strbuf_addstr(sb, "</div><div class=\"l\">");
+	esc(sb, label);
+	pr_strbuf_addstr(sb, "</div></div>");
+}
+
+/* ---- sections ---- */
+
+static void cards(struct pr_strbuf *sb, const json_t *doc)
+{
+	const json_t *st = json_object_get(json_object_get(doc, "stragglers"), "ranks"), *s, *w;
+	char a[160], b[64];
+	size_t i;
+	pr_strbuf_addstr(sb, "<div class=\"cards\">");
+	snprintf(a, sizeof(a), "%.0f", num(doc, "rank_count"));
+	snprintf(b, sizeof(b), "Ranks (%.0f inputs)%s", num(doc, "inputs"),
+		 json_is_true(json_object_get(doc, "ranks_inferred")) ? ", inferred" : "");
+	card(sb, a, b, 0);
+	if (isfinite(num(doc, "world_size")))
+		snprintf(a, sizeof(a), "%.0f", num(doc, "world_size"));
+	else
+		snprintf(a, sizeof(a), "-");
+	card(sb, a, "World size", 0);
+	if (!json_array_size(st)) {
+		card(sb, "none", "Stragglers", 0);
+	} else {
+		a[0] = 0;
+		json_array_foreach(st, i, s)
+		{
+			size_t len = strlen(a);
+			if (i == 8) {
+				snprintf(a + len, sizeof(a) - len, ", ...");
+				break;
+			}
+			snprintf(a + len, sizeof(a) - len, "%s%.0f", i ? ", " : "rank ", num(s, "rank"));
+		}
+		snprintf(b, sizeof(b), "Straggler%s", json_array_size(st) > 1 ? "s" : "");
+		card(sb, a, b, 1);
+	}
+	pr_strbuf_addstr(sb, "</div>\n");
+	json_array_foreach(json_object_get(doc, "warnings"), i, w)
+	{
+		pr_strbuf_addstr(sb, "<div class=\"rec medium\"><strong>Warning:</strong> ");
+		esc(sb, json_string_value(w));
+		pr_strbuf_addstr(sb, "</div>\n");
+	}
+}
+
+static void stragglers(struct pr_strbuf *sb, const json_t *doc)
+{
+	const json_t *sg = json_object_get(doc, "stragglers"), *s, *e;
+	size_t i, j;
+	pr_strbuf_addstr(sb, "<h3>Stragglers</h3>\n");
+	if (!json_array_size(json_object_get(sg, "ranks"))) {
+		pr_strbuf_addstr(sb, "<div class=\"rec\">");
+		esc(sb, num(doc, "rank_count") < 3 ? "No straggler check: it needs at least 3 ranks."
+						   : "No straggler: no rank is an outlier.");
+		pr_strbuf_addstr(sb, "</div>\n");
+	}
+	json_array_foreach(json_object_get(sg, "ranks"), i, s)
+	{
+		pr_strbuf_addstr(sb, "<div class=\"rec high\"><strong>");
+		esc(sb, str(s, "summary"));
+		pr_strbuf_addstr(sb, "</strong><ul>");
+		json_array_foreach(json_object_get(s, "evidence"), j, e)
+		{
+			char v[64], m[64], d[64];
+			const char *unit = "ns";
+			fmt(num(e, "value"), unit, v, sizeof(v));
+			fmt(num(e, "median"), unit, m, sizeof(m));
+			fmt(num(e, "mad"), unit, d, sizeof(d));
+			pr_strbuf_addstr(sb, "<li>");
+			esc(sb, str(e, "text"));
+			pr_strbuf_addstr(sb, " &mdash; ");
+			esc(sb, str(e, "what"));
+			pr_strbuf_addstr(sb, " <code>");
+			esc(sb, str(e, "name"));
+			pr_strbuf_addstr(sb, "</code>: ");
+			esc(sb, v);
+			pr_strbuf_addstr(sb, " vs median ");
+			esc(sb, m);
+			pr_strbuf_addf(sb, " (%.2fx), MAD ", num(e, "ratio"));
+			esc(sb, d);
+			pr_strbuf_addf(sb, ", z = %.1f</li>", num(e, "z"));
+		}
+		pr_strbuf_addstr(sb, "</ul></div>\n");
+	}
+	pr_strbuf_addstr(sb, "<p class=\"meta\">Rule: ");
+	esc(sb, str(sg, "rule"));
+	pr_strbuf_addstr(sb, "</p>\n");
+}
+
+static int panels(struct pr_strbuf *sb, const json_t *doc, struct pr_error *err)
+{
+	struct pr_agg_panels *ps = pr_agg_panels_build(doc);
+	size_t i;
+	if (pr_agg_panels_count(ps))
+		pr_strbuf_addstr(sb, "<h3>Panels</h3>\n");
+	for (i = 0; i < pr_agg_panels_count(ps); i++) {
+		struct pr_output out;
+		const char *data;
+		size_t len;
+		char prefix[32];
+		pr_output_init_memory(&out);
+		if (pr_agg_panels_render(ps, i, PR_GFX_SVG, &out, err) || pr_output_close(&out, err)) {
+			pr_output_release(&out);
+			pr_agg_panels_free(ps);
+			return -1;
+		}
+		data = pr_output_data(&out, &len);
+		snprintf(prefix, sizeof(prefix), "a-p%zu-", i);
+		pr_strbuf_addf(sb, "<figure id=\"agg-%s\" aria-label=\"", pr_agg_panels_name(ps, i));
+		esc(sb, pr_agg_panels_title(ps, i));
+		pr_strbuf_addstr(sb, "\">");
+		pr_html_inline_svg(sb, data, len, prefix);
+		pr_strbuf_addstr(sb, "</figure>\n");
+		pr_output_release(&out);
+	}
+	pr_agg_panels_free(ps);
+	return 0;
+}
+
+static void stats_table(struct pr_strbuf *sb, const json_t *doc)
+{
+	static const char *const h[] = { "Category", "Name", "#Ranks", "#Min", "#Median", "#Max",
+					 "#Mean", "#Std", "#Argmin", "#Argmax", "#Imbalance", NULL };
+	const json_t *stats = json_object_get(doc, "stats"), *s;
+	size_t i, n = json_array_size(stats);
+	if (!n)
+		return;
+	pr_strbuf_addstr(sb, "<h3>Across ranks</h3>\n<p class=\"meta\">One row per (category, name); "
+			     "imbalance = max / mean; argmin/argmax = the rank (ties: the lowest).</p>\n");
+	table_begin(sb, h);
+	json_array_foreach(stats, i, s)
+	{
+		const char *u = str(s, "unit"), *kind = str(s, "kind");
+		char name[600];
+		if (i >= PR_HTML_ROWS)
+			break;
+		if (*kind)
+			snprintf(name, sizeof(name), "%.400s (%.150s)", str(s, "name"), kind);
+		else
+			snprintf(name, sizeof(name), "%.500s", str(s, "name"));
+		pr_strbuf_addstr(sb, "<tr>");
+		td(sb, str(s, "category"));
+		td(sb, name);
+		tdn(sb, num(s, "ranks"), "count");
+		tdn(sb, num(s, "min"), u);
+		tdn(sb, num(s, "median"), u);
+		tdn(sb, num(s, "max"), u);
+		tdn(sb, num(s, "mean"), u);
+		tdn(sb, num(s, "std"), u);
+		tdn(sb, num(s, "argmin"), "count");
+		tdn(sb, num(s, "argmax"), "count");
+		if (isfinite(num(s, "imbalance")))
+			pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.12g\">%.2f</td>", num(s, "imbalance"),
+				       num(s, "imbalance"));
+		else
+			pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	table_end(sb, i, n);
+}
+
+/* The largest stage of a rank row ("" when none). */
+static const char *largest_stage(const json_t *r, double *v)
+{
+	const char *k, *best = "";
+	json_t *x;
+	*v = NAN;
+	json_object_foreach(json_object_get(r, "stages"), k, x)
+		if (json_is_number(x) && !(json_number_value(x) <= *v)) {
+			*v = json_number_value(x);
+			best = k;
+		}
+	return best;
+}
+
+/* The largest bytes peak of a rank row outside "sys.*" (else any); NAN when none. */
+static double peak(const json_t *r, const char **series)
+{
+	json_t *p;
+	size_t i;
+	double best = NAN;
+	int pass;
+	*series = "";
+	for (pass = 0; pass < 2 && isnan(best); pass++)
+		json_array_foreach(json_object_get(r, "peaks"), i, p)
+		{
+			if (strcmp(str(p, "unit"), "bytes") ||
+			    (pass == 0 && !strncmp(str(p, "series"), "sys.", 4)))
+				continue;
+			if (!(num(p, "value") <= best)) {
+				best = num(p, "value");
+				*series = str(p, "series");
+			}
+		}
+	return best;
+}
+
+static int is_straggler(const json_t *doc, double rank)
+{
+	json_t *s;
+	size_t i;
+	json_array_foreach(json_object_get(json_object_get(doc, "stragglers"), "ranks"), i, s)
+		if (num(s, "rank") == rank)
+			return 1;
+	return 0;
+}
+
+static void ranks_table(struct pr_strbuf *sb, const json_t *doc)
+{
+	static const char *const h[] = { "#Rank", "", "Source", "Format", "#Duration", "#Steps",
+					 "#Step mean", "#Step p50", "#Collective wait",
+					 "Largest stage", "#Its time", "#Peak memory", "Peak series",
+					 NULL };
+	const json_t *ranks = json_object_get(doc, "ranks"), *r;
+	size_t i, n = json_array_size(ranks);
+	if (!n)
+		return;
+	pr_strbuf_addstr(sb, "<h3>Per rank</h3>\n");
+	table_begin(sb, h);
+	json_array_foreach(ranks, i, r)
+	{
+		const json_t *st = json_object_get(r, "steps");
+		const char *series, *stage;
+		double sv, pk = peak(r, &series);
+		int strag = is_straggler(doc, num(r, "rank"));
+		if (i >= PR_HTML_ROWS)
+			break;
+		stage = largest_stage(r, &sv);
+		pr_strbuf_addstr(sb, "<tr>");
+		tdn(sb, num(r, "rank"), "count");
+		pr_strbuf_addf(sb, "<td class=\"%s\">%s</td>", strag ? "diff" : "ok",
+			       strag ? "straggler" : "");
+		td(sb, str(r, "source"));
+		td(sb, str(r, "format"));
+		tdn(sb, num(r, "duration_ns"), "ns");
+		tdn(sb, num(st, "count"), "count");
+		tdn(sb, num(st, "mean_ns"), "ns");
+		tdn(sb, num(st, "p50_ns"), "ns");
+		tdn(sb, num(r, "collective_ns"), "ns");
+		td(sb, stage);
+		tdn(sb, sv, "ns");
+		tdn(sb, pk, "bytes");
+		td(sb, series);
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	table_end(sb, i, n);
+}
+
+static void checks_table(struct pr_strbuf *sb, const json_t *doc)
+{
+	static const char *const h[] = { "Check", "Name", "Straggler is", "#Ranks", "#Median",
+					 "#MAD", "Outliers", NULL };
+	const json_t *checks = json_object_get(json_object_get(doc, "stragglers"), "checks"), *c, *o;
+	size_t i, j, n = json_array_size(checks);
+	if (!n)
+		return;
+	pr_strbuf_addstr(sb, "<h3>Straggler checks</h3>\n");
+	table_begin(sb, h);
+	json_array_foreach(checks, i, c)
+	{
+		struct pr_strbuf out = PR_STRBUF_INIT;
+		if (i >= PR_HTML_ROWS)
+			break;
+		json_array_foreach(json_object_get(c, "outliers"), j, o)
+			pr_strbuf_addf(&out, "%srank %.0f (%.2fx, z = %.1f)", j ? ", " : "",
+				       num(o, "rank"), num(o, "ratio"), num(o, "z"));
+		pr_strbuf_addstr(sb, "<tr>");
+		td(sb, str(c, "what"));
+		td(sb, str(c, "name"));
+		td(sb, str(c, "straggler_is"));
+		tdn(sb, num(c, "ranks"), "count");
+		tdn(sb, num(c, "median"), "ns");
+		tdn(sb, num(c, "mad"), "ns");
+		td(sb, out.len ? out.buf : "none");
+		pr_strbuf_addstr(sb, "</tr>\n");
+		pr_strbuf_release(&out);
+	}
+	table_end(sb, i, n);
+}
+
+int pr_agg_html(const json_t *doc, struct pr_output *out, struct pr_error *err)
+{
+	struct pr_strbuf body = PR_STRBUF_INIT;
+	char title[128], sub[160];
+	pr_strbuf_addstr(&body, "<section class=\"run\" id=\"aggregate\"><h2>Aggregate</h2>\n");
+	cards(&body, doc);
+	stragglers(&body, doc);
+	if (panels(&body, doc, err)) {
+		pr_strbuf_release(&body);
+		return -1;
+	}
+	stats_table(&body, doc);
+	ranks_table(&body, doc);
+	checks_table(&body, doc);
+	pr_strbuf_addstr(&body, "</section>\n");
+	snprintf(title, sizeof(title), "profreport aggregate: %.0f ranks", num(doc, "rank_count"));
+	snprintf(sub, sizeof(sub), "%.60s v%.0f, %.0f inputs", str(doc, "schema"), num(doc, "version"),
+		 num(doc, "inputs"));
+	if (pr_html_page(title, sub, body.buf, out)) {
+		pr_strbuf_release(&body);
+		return pr_error_set(err, PR_E_IO, "cannot write the aggregate page");
+	}
+	pr_strbuf_release(&body);
+	return 0;
+}

@@ -1,0 +1,537 @@
+/* agg_panel.c - chart specs from agg.json (see agg_panel.h). */
+#include "render/agg_panel.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/units.h"
+#include "store/xalloc.h"
+
+#define RED 0xD62728
+#define LIGHT_RED 0xFF9896
+#define MAX_SERIES 4
+
+struct panel {
+	const char *name;
+	struct pr_chart c;
+};
+
+struct pr_agg_panels {
+	struct panel *p;
+	size_t n;
+	void **pool;
+	size_t npool;
+};
+
+/* The palette without its red (index 3) and grey (index 7): red marks stragglers. */
+static uint32_t group_color(size_t i)
+{
+	static const size_t pick[] = { 0, 1, 2, 4, 5, 6, 8, 9 };
+	return pr_chart_color(pick[i % PR_ARRAY_SIZE(pick)]);
+}
+
+/* ---- allocation: everything a panel points to lives in the pool ---- */
+
+static void *palloc(struct pr_agg_panels *ps, size_t n, size_t size)
+{
+	void *p = pr_xcalloc(n ? n : 1, size);
+	ps->pool = pr_xreallocarray(ps->pool, ps->npool + 1, sizeof(*ps->pool));
+	ps->pool[ps->npool++] = p;
+	return p;
+}
+
+static char *pstr(struct pr_agg_panels *ps, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = palloc(ps, n, 1);
+	memcpy(d, s, n);
+	return d;
+}
+
+static struct pr_chart *add(struct pr_agg_panels *ps, const char *name, const char *title)
+{
+	struct panel *p;
+	ps->p = pr_xreallocarray(ps->p, ps->n + 1, sizeof(*ps->p));
+	p = &ps->p[ps->n++];
+	memset(p, 0, sizeof(*p));
+	p->name = name;
+	p->c.title = pstr(ps, title);
+	return &p->c;
+}
+
+/* ---- agg.json access ---- */
+
+static double num(const json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+/* The straggler entry of rank r, or NULL. */
+static const json_t *straggler(const json_t *doc, double r)
+{
+	json_t *s;
+	size_t i;
+	json_array_foreach(json_object_get(json_object_get(doc, "stragglers"), "ranks"), i, s)
+		if (num(s, "rank") == r)
+			return s;
+	return NULL;
+}
+
+/* 1 when the straggler's evidence names (what, name); name NULL = any name. */
+static int evidence_has(const json_t *s, const char *what, const char *name)
+{
+	json_t *e;
+	size_t i;
+	json_array_foreach(json_object_get(s, "evidence"), i, e)
+		if (!strcmp(str(e, "what"), what) && (!name || !strcmp(str(e, "name"), name)))
+			return 1;
+	return 0;
+}
+
+/* Ranks drawn: all, or the stragglers and then the lowest ranks; in rank order. */
+struct sel {
+	const json_t **row;
+	size_t n, total;
+	const char **label; /* "rank 2", "rank 2 (straggler)"; more than 8 ranks: "2", "2*" */
+	const char *x_label; /* "Rank (* = straggler)" with the short labels, else NULL */
+	const json_t **strag;
+};
+
+static int by_rank(const void *a, const void *b)
+{
+	double x = num(*(const json_t *const *)a, "rank"), y = num(*(const json_t *const *)b, "rank");
+	return (x > y) - (x < y);
+}
+
+static void select_ranks(struct pr_agg_panels *ps, const json_t *doc, struct sel *s)
+{
+	json_t *ranks = json_object_get(doc, "ranks"), *r;
+	size_t i, cap = PR_AGG_PANEL_RANKS;
+	char *taken;
+	s->total = json_array_size(ranks);
+	s->row = palloc(ps, cap, sizeof(*s->row));
+	s->label = palloc(ps, cap, sizeof(*s->label));
+	s->strag = palloc(ps, cap, sizeof(*s->strag));
+	taken = pr_xcalloc(s->total + 1, 1);
+	s->n = 0;
+	s->x_label = NULL;
+	if (s->total > cap) {
+		json_array_foreach(ranks, i, r)
+			if (s->n < cap / 2 && straggler(doc, num(r, "rank"))) {
+				s->row[s->n++] = r;
+				taken[i] = 1;
+			}
+	}
+	json_array_foreach(ranks, i, r)
+		if (s->n < cap && !taken[i])
+			s->row[s->n++] = r;
+	free(taken);
+	qsort(s->row, s->n, sizeof(*s->row), by_rank);
+	if (s->n > 8) {
+		/* narrow categories may lose labels: the stragglers go first, where one shows */
+		const json_t **tmp = pr_xcalloc(s->n, sizeof(*tmp));
+		size_t k = 0, pass;
+		for (pass = 0; pass < 2; pass++)
+			for (i = 0; i < s->n; i++)
+				if ((straggler(doc, num(s->row[i], "rank")) == NULL) == (int)pass)
+					tmp[k++] = s->row[i];
+		memcpy(s->row, tmp, s->n * sizeof(*tmp));
+		free(tmp);
+		s->x_label = "Rank (stragglers first, marked *)";
+	}
+	for (i = 0; i < s->n; i++) {
+		char buf[80];
+		double rk = num(s->row[i], "rank");
+		s->strag[i] = straggler(doc, rk);
+		if (s->n > 8) /* narrow categories: the number only */
+			snprintf(buf, sizeof(buf), "%.0f%s", rk, s->strag[i] ? "*" : "");
+		else
+			snprintf(buf, sizeof(buf), "rank %.0f%s", rk, s->strag[i] ? " (straggler)" : "");
+		s->label[i] = pstr(ps, buf);
+	}
+}
+
+/* " (64 of 1000 ranks: stragglers, then the lowest)" when capped, else "". */
+static void cap_text(const struct sel *s, char *buf, size_t n)
+{
+	if (s->n < s->total)
+		snprintf(buf, n, " (%zu of %zu ranks: stragglers, then the lowest)", s->n, s->total);
+	else
+		buf[0] = 0;
+}
+
+/* Stragglers' summaries for a note ("" when none). */
+static void straggler_note(const json_t *doc, char *buf, size_t n, const char *extra)
+{
+	const json_t *st = json_object_get(doc, "stragglers"), *s;
+	size_t i, k = json_array_size(json_object_get(st, "ranks")), len;
+	buf[0] = 0;
+	if (!k) {
+		snprintf(buf, n, "%s",
+			 json_array_size(json_object_get(doc, "ranks")) < 3
+				 ? "No straggler check: it needs at least 3 ranks"
+				 : "No straggler: no rank is an outlier (modified z-score)");
+		return;
+	}
+	json_array_foreach(json_object_get(st, "ranks"), i, s)
+	{
+		const json_t *e;
+		size_t j;
+		len = strlen(buf);
+		if (i == 3) {
+			snprintf(buf + len, n - len, "\n... and %zu more stragglers", k - 3);
+			break;
+		}
+		snprintf(buf + len, n - len, "%sStraggler: rank %.0f", i ? "\n" : "", num(s, "rank"));
+		json_array_foreach(json_object_get(s, "evidence"), j, e)
+		{
+			len = strlen(buf);
+			if (j == 3) {
+				snprintf(buf + len, n - len, "\n  ...");
+				break;
+			}
+			snprintf(buf + len, n - len, "\n  %s", str(e, "text"));
+		}
+	}
+	len = strlen(buf);
+	if (extra && *extra)
+		snprintf(buf + len, n - len, "\n%s", extra);
+}
+
+/* ---- the panels ---- */
+
+struct stage_total {
+	const char *name;
+	double total;
+};
+
+static int by_total(const void *a, const void *b)
+{
+	const struct stage_total *x = a, *y = b;
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static void rank_comparison(struct pr_agg_panels *ps, const json_t *doc, const struct sel *s)
+{
+	json_t *sums = json_object(), *ranks = json_object_get(doc, "ranks"), *r, *v;
+	struct stage_total *st;
+	struct pr_chart_bar_group *g;
+	uint32_t **cols;
+	struct pr_chart_bars *b;
+	struct pr_chart *c;
+	const char *k;
+	size_t i, j, nst = 0, ng, any_coll = 0;
+	char title[300], capt[120], note[2000];
+	int any_red = 0;
+
+	/* totals per stage over every rank (not only those drawn) */
+	json_array_foreach(ranks, i, r)
+	{
+		json_object_foreach(json_object_get(r, "stages"), k, v)
+		{
+			json_t *t = json_object_get(sums, k);
+			double x = json_is_number(v) ? json_number_value(v) : 0;
+			json_object_set_new(sums, k, json_real((t ? json_real_value(t) : 0) + x));
+		}
+		any_coll += isfinite(num(r, "collective_ns"));
+	}
+	st = pr_xcalloc(json_object_size(sums) + 1, sizeof(*st));
+	json_object_foreach(sums, k, v)
+	{
+		st[nst].name = k;
+		st[nst++].total = json_real_value(v);
+	}
+	qsort(st, nst, sizeof(*st), by_total);
+	if (nst > PR_AGG_PANEL_STAGES)
+		nst = PR_AGG_PANEL_STAGES;
+	ng = nst + (any_coll ? 1 : 0);
+	if (!ng || !s->n) {
+		free(st);
+		json_decref(sums);
+		return;
+	}
+	g = palloc(ps, ng, sizeof(*g));
+	cols = palloc(ps, ng, sizeof(*cols));
+	for (j = 0; j < ng; j++) {
+		int coll = j == nst;
+		double *val = palloc(ps, s->n, sizeof(double));
+		uint32_t *col = cols[j] = palloc(ps, s->n, sizeof(uint32_t));
+		const char *name = coll ? "collectives (wait)" : pstr(ps, st[j].name);
+		for (i = 0; i < s->n; i++) {
+			const json_t *strag = s->strag[i];
+			val[i] = coll ? num(s->row[i], "collective_ns")
+				      : num(json_object_get(s->row[i], "stages"), st[j].name);
+			col[i] = group_color(j);
+			if (strag && (coll ? evidence_has(strag, "collective", NULL)
+					   : evidence_has(strag, "stage", st[j].name))) {
+				col[i] = RED;
+				any_red = 1;
+			}
+		}
+		g[j] = (struct pr_chart_bar_group){ name, group_color(j), val, col, NULL };
+	}
+	/* a straggler by step time alone: all its bars red */
+	for (i = 0; i < s->n; i++) {
+		int named = 0;
+		if (!s->strag[i])
+			continue;
+		for (j = 0; j < ng; j++)
+			named |= cols[j][i] == RED;
+		if (!named)
+			for (j = 0; j < ng; j++) {
+				cols[j][i] = RED;
+				any_red = 1;
+			}
+	}
+	b = palloc(ps, 1, sizeof(*b));
+	*b = (struct pr_chart_bars){ s->label, s->n, g, ng, 0, 0 };
+	cap_text(s, capt, sizeof(capt));
+	if (json_object_size(sums) > nst)
+		snprintf(title, sizeof(title), "Time per rank: the %zu largest stages%s%s", nst,
+			 any_coll ? " and waiting in collectives" : "", capt);
+	else
+		snprintf(title, sizeof(title), "Time per rank: stages%s%s",
+			 any_coll ? " and waiting in collectives" : "", capt);
+	c = add(ps, "rank_comparison", title);
+	c->y_label = "Total time";
+	c->x_label = s->x_label;
+	c->y_unit = "ns";
+	c->bars = b;
+	c->height = 480;
+	c->legend_title = "Stages";
+	straggler_note(doc, note, sizeof(note), any_red ? "Red bars: the straggler's evidence" : "");
+	c->note = pstr(ps, note);
+	free(st);
+	json_decref(sums);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static void step_time(struct pr_agg_panels *ps, const struct sel *s)
+{
+	double *mean = palloc(ps, s->n, sizeof(double)), *max = palloc(ps, s->n, sizeof(double));
+	uint32_t *c0 = palloc(ps, s->n, sizeof(uint32_t)), *c1 = palloc(ps, s->n, sizeof(uint32_t));
+	double *sorted = pr_xcalloc(s->n + 1, sizeof(double)), med = NAN;
+	struct pr_chart_bar_group *g;
+	struct pr_chart_bars *b;
+	struct pr_chart_hline *h;
+	struct pr_chart *c;
+	size_t i, have = 0;
+	char title[300], capt[120], t[64], lab[100];
+	const char *name = "";
+	for (i = 0; i < s->n; i++) {
+		const json_t *st = json_object_get(s->row[i], "steps");
+		mean[i] = num(st, "mean_ns");
+		max[i] = num(st, "max_ns");
+		c0[i] = s->strag[i] ? RED : 0x1F77B4;
+		c1[i] = s->strag[i] ? LIGHT_RED : 0xAEC7E8;
+		if (isfinite(mean[i])) {
+			sorted[have++] = mean[i];
+			if (!*name)
+				name = str(st, "name");
+		}
+	}
+	if (!have) {
+		free(sorted);
+		return;
+	}
+	qsort(sorted, have, sizeof(double), cmp_double);
+	med = have % 2 ? sorted[have / 2] : (sorted[have / 2 - 1] + sorted[have / 2]) / 2;
+	free(sorted);
+	g = palloc(ps, 2, sizeof(*g));
+	g[0] = (struct pr_chart_bar_group){ "mean", 0x1F77B4, mean, c0, NULL };
+	g[1] = (struct pr_chart_bar_group){ "max", 0xAEC7E8, max, c1, NULL };
+	b = palloc(ps, 1, sizeof(*b));
+	*b = (struct pr_chart_bars){ s->label, s->n, g, 2, 0, 0 };
+	h = palloc(ps, 1, sizeof(*h));
+	pr_fmt_duration(med, t, sizeof(t));
+	snprintf(lab, sizeof(lab), "median of means %s", t);
+	*h = (struct pr_chart_hline){ med, pstr(ps, lab), 0x333333, 1 };
+	cap_text(s, capt, sizeof(capt));
+	snprintf(t, sizeof(t), "%.60s", *name ? name : "steps");
+	{
+		/* "ProfilerStep#0" (the first step's name) -> "ProfilerStep" */
+		char *hash = strrchr(t, '#');
+		if (hash && hash[1] && strspn(hash + 1, "0123456789") == strlen(hash + 1))
+			*hash = 0;
+	}
+	snprintf(title, sizeof(title), "Step time per rank (%s)%s", t, capt);
+	c = add(ps, "step_time", title);
+	c->y_label = "Step time";
+	c->x_label = s->x_label;
+	c->y_unit = "ns";
+	c->bars = b;
+	c->hlines = h;
+	c->nhlines = 1;
+	c->height = 420;
+	for (i = 0; i < s->n; i++)
+		if (s->strag[i]) {
+			c->note = "Red bars: stragglers (the rank comparison shows why)";
+			break;
+		}
+}
+
+/* Adds name to out[] (n so far, MAX_SERIES at most) unless it is there. */
+static void add_series(const char *name, const char **out, size_t *n)
+{
+	size_t q;
+	for (q = 0; q < *n; q++)
+		if (!strcmp(out[q], name))
+			return;
+	if (*n < MAX_SERIES)
+		out[(*n)++] = name;
+}
+
+/*
+ * Memory series to draw: peaks in bytes; the preferred ones first, then the
+ * others in first-seen order; "sys.*" (the whole machine) only when there is
+ * nothing else.
+ */
+enum scan { SCAN_NAMED, SCAN_OTHER, SCAN_SYS };
+
+/* Adds the bytes peaks of every rank that match (mode, name) to out[]. */
+static void scan_peaks(const json_t *doc, enum scan mode, const char *want,
+		       const char *const *prefer, size_t nprefer, const char **out, size_t *n)
+{
+	json_t *r, *p;
+	size_t i, j, k;
+	json_array_foreach(json_object_get(doc, "ranks"), i, r)
+		json_array_foreach(json_object_get(r, "peaks"), j, p)
+		{
+			const char *name = str(p, "series");
+			int sys = !strncmp(name, "sys.", 4), pref = 0;
+			if (strcmp(str(p, "unit"), "bytes") || !isfinite(num(p, "value")))
+				continue;
+			for (k = 0; k < nprefer; k++)
+				pref |= !strcmp(name, prefer[k]);
+			if ((mode == SCAN_NAMED && !strcmp(name, want)) ||
+			    (mode == SCAN_OTHER && !pref && !sys) || (mode == SCAN_SYS && sys))
+				add_series(name, out, n);
+		}
+}
+
+static size_t memory_series(const json_t *doc, const char **out)
+{
+	static const char *const prefer[] = { "mem.rss", "dev.mem.allocated", "dev.mem.reserved",
+					      "gpu.mem.used", "torch.max_memory_allocated", "heap.used" };
+	size_t k, n = 0;
+	for (k = 0; k < PR_ARRAY_SIZE(prefer); k++)
+		scan_peaks(doc, SCAN_NAMED, prefer[k], prefer, PR_ARRAY_SIZE(prefer), out, &n);
+	scan_peaks(doc, SCAN_OTHER, NULL, prefer, PR_ARRAY_SIZE(prefer), out, &n);
+	if (!n)
+		scan_peaks(doc, SCAN_SYS, NULL, prefer, PR_ARRAY_SIZE(prefer), out, &n);
+	return n;
+}
+
+static void peak_memory(struct pr_agg_panels *ps, const json_t *doc, const struct sel *s)
+{
+	const char *names[MAX_SERIES];
+	size_t ns = memory_series(doc, names), i, j, k;
+	struct pr_chart_bar_group *g;
+	struct pr_chart_bars *b;
+	struct pr_chart *c;
+	char title[300], capt[120];
+	if (!ns)
+		return;
+	g = palloc(ps, ns, sizeof(*g));
+	for (j = 0; j < ns; j++) {
+		double *v = palloc(ps, s->n, sizeof(double));
+		for (i = 0; i < s->n; i++) {
+			json_t *p;
+			v[i] = NAN;
+			json_array_foreach(json_object_get(s->row[i], "peaks"), k, p)
+				if (!strcmp(str(p, "series"), names[j]) && isfinite(num(p, "value")) &&
+				    !(num(p, "value") <= v[i]))
+					v[i] = num(p, "value");
+		}
+		g[j] = (struct pr_chart_bar_group){ pstr(ps, names[j]), group_color(j), v, NULL, NULL };
+	}
+	b = palloc(ps, 1, sizeof(*b));
+	*b = (struct pr_chart_bars){ s->label, s->n, g, ns, 0, ns == 1 };
+	cap_text(s, capt, sizeof(capt));
+	if (ns == 1)
+		snprintf(title, sizeof(title), "Peak memory per rank: %.100s (max over devices)%s",
+			 names[0], capt);
+	else
+		snprintf(title, sizeof(title), "Peak memory per rank (max over devices)%s", capt);
+	c = add(ps, "peak_memory", title);
+	c->y_label = "Peak";
+	c->x_label = s->x_label;
+	c->y_unit = "bytes";
+	c->bars = b;
+	c->height = 420;
+	c->legend_title = "Series";
+}
+
+struct pr_agg_panels *pr_agg_panels_build(const json_t *doc)
+{
+	struct pr_agg_panels *ps = pr_xcalloc(1, sizeof(*ps));
+	struct sel s;
+	memset(&s, 0, sizeof(s));
+	select_ranks(ps, doc, &s);
+	if (!s.n)
+		return ps;
+	rank_comparison(ps, doc, &s);
+	step_time(ps, &s);
+	peak_memory(ps, doc, &s);
+	return ps;
+}
+
+size_t pr_agg_panels_count(const struct pr_agg_panels *ps)
+{
+	return ps->n;
+}
+
+const char *pr_agg_panels_name(const struct pr_agg_panels *ps, size_t i)
+{
+	return ps->p[i].name;
+}
+
+const char *pr_agg_panels_title(const struct pr_agg_panels *ps, size_t i)
+{
+	return ps->p[i].c.title;
+}
+
+const struct pr_chart *pr_agg_panels_chart(const struct pr_agg_panels *ps, size_t i)
+{
+	return &ps->p[i].c;
+}
+
+int pr_agg_panels_render(const struct pr_agg_panels *ps, size_t i, enum pr_gfx_format format,
+			 struct pr_output *out, struct pr_error *err)
+{
+	return pr_chart_render(&ps->p[i].c, format, out, err);
+}
+
+int pr_agg_panels_layout(const struct pr_agg_panels *ps, size_t i, struct pr_strbuf *dump,
+			 struct pr_error *err)
+{
+	return pr_chart_layout(&ps->p[i].c, dump, err);
+}
+
+void pr_agg_panels_free(struct pr_agg_panels *ps)
+{
+	size_t i;
+	if (!ps)
+		return;
+	for (i = 0; i < ps->npool; i++)
+		free(ps->pool[i]);
+	free(ps->pool);
+	free(ps->p);
+	free(ps);
+}

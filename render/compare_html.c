@@ -1,0 +1,317 @@
+/* compare_html.c - the HTML page of a comparison (see compare_panel.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/compare_panel.h"
+#include "render/compare_text.h"
+#include "render/escape.h"
+#include "render/html_report.h"
+#include "store/strbuf.h"
+
+static double num(const json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+static void esc(struct pr_strbuf *sb, const char *s)
+{
+	pr_xml_escape(sb, s);
+}
+
+/* ---- tables (the page script sorts th.n columns by data-v) ---- */
+
+static void table_begin(struct pr_strbuf *sb, const char *const *heads)
+{
+	size_t i;
+	pr_strbuf_addstr(sb, "<table class=\"sortable\"><thead><tr>");
+	for (i = 0; heads[i]; i++) {
+		int numeric = heads[i][0] == '#';
+		pr_strbuf_addstr(sb, numeric ? "<th class=\"n\">" : "<th>");
+		esc(sb, heads[i] + numeric);
+		pr_strbuf_addstr(sb, "</th>");
+	}
+	pr_strbuf_addstr(sb, "</tr></thead><tbody>\n");
+}
+
+static void table_end(struct pr_strbuf *sb, size_t shown, size_t total)
+{
+	pr_strbuf_addstr(sb, "</tbody></table>\n");
+	if (total > shown)
+		pr_strbuf_addf(sb, "<p class=\"capped\">Showing %zu of %zu rows (capped at %d; --format json lists all of them).</p>\n",
+			       shown, total, PR_HTML_ROWS);
+}
+
+static void td(struct pr_strbuf *sb, const char *text)
+{
+	pr_strbuf_addstr(sb, "<td class=\"name\">");
+	esc(sb, text);
+	pr_strbuf_addstr(sb, "</td>");
+}
+
+/* A numeric cell: sorts by the JSON number v, shows text. */
+static void tdv(struct pr_strbuf *sb, const json_t *v, const char *text)
+{
+	if (!json_is_number(v) || !isfinite(json_number_value(v))) {
+		pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
+		return;
+	}
+	pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.17g\">", json_number_value(v));
+	esc(sb, text);
+	pr_strbuf_addstr(sb, "</td>");
+}
+
+/* A metric value in its unit. */
+static void tdu(struct pr_strbuf *sb, const json_t *v, const char *unit)
+{
+	char buf[64];
+	pr_compare_fmt_value(v, unit, buf, sizeof(buf));
+	tdv(sb, v, buf);
+}
+
+/* A count card; color "" = the default, else a CSS colour for the number. */
+static void card(struct pr_strbuf *sb, size_t value, const char *label, const char *color)
+{
+	pr_strbuf_addstr(sb, "<div class=\"card\"><div class=\"v\"");
+	if (*color)
+		pr_strbuf_addf(sb, " style=\"color:%s\"", color);
+	pr_strbuf_addf(sb, ">%zu</div><div class=\"l\">", value);
+	esc(sb, label);
+	pr_strbuf_addstr(sb, "</div></div>");
+}
+
+/* ---- sections ---- */
+
+static void side(struct pr_strbuf *sb, const char *what, const json_t *s)
+{
+	const json_t *l;
+	size_t i, n = json_array_size(json_object_get(s, "labels"));
+	pr_strbuf_addf(sb, "%s: %lld run%s (", what, (long long)json_integer_value(json_object_get(s, "runs")),
+		       num(s, "runs") == 1 ? "" : "s");
+	json_array_foreach(json_object_get(s, "labels"), i, l)
+	{
+		if (i == 8) {
+			pr_strbuf_addf(sb, ", ... %zu more", n - i);
+			break;
+		}
+		if (i)
+			pr_strbuf_addstr(sb, ", ");
+		pr_strbuf_addstr(sb, "<code>");
+		esc(sb, json_string_value(l));
+		pr_strbuf_addstr(sb, "</code>");
+	}
+	pr_strbuf_addstr(sb, ")");
+}
+
+static size_t count(const json_t *sum, const char *k)
+{
+	json_int_t v = json_integer_value(json_object_get(sum, k));
+	return v > 0 ? (size_t)v : 0;
+}
+
+static void banner(struct pr_strbuf *sb, const json_t *cmp)
+{
+	const json_t *sum = json_object_get(cmp, "summary");
+	struct pr_strbuf line = PR_STRBUF_INIT;
+	int fail = !strcmp(str(sum, "status"), "fail");
+	pr_compare_summary_line(cmp, &line);
+	pr_strbuf_addf(sb, "<div class=\"rec%s\" id=\"verdict\" style=\"font-size:18px\"><strong>", fail ? " high" : "");
+	esc(sb, line.buf);
+	pr_strbuf_addstr(sb, "</strong><div class=\"why\">");
+	side(sb, "base", json_object_get(cmp, "base"));
+	pr_strbuf_addstr(sb, " &middot; ");
+	side(sb, "new", json_object_get(cmp, "new"));
+	pr_strbuf_addf(sb, " &middot; exit status %d</div></div>\n", fail ? 1 : 0);
+	pr_strbuf_release(&line);
+
+	pr_strbuf_addstr(sb, "<div class=\"cards\">");
+	card(sb, count(sum, "metrics"), "Metrics compared", "");
+	card(sb, count(sum, "regressions"), "Regressions (+)", count(sum, "regressions") ? "#d62728" : "");
+	card(sb, count(sum, "improvements"), "Improvements (-)", count(sum, "improvements") ? "#2ca02c" : "");
+	card(sb, count(sum, "noise"), "Not significant (~)", "");
+	card(sb, count(sum, "unchanged"), "Unchanged", "");
+	card(sb, count(sum, "added"), "Added (x)", "");
+	card(sb, count(sum, "removed"), "Removed (!)", "");
+	card(sb, count(sum, "below_noise_floor"), "Below noise floor", "");
+	card(sb, count(sum, "ignored"), "Ignored", "");
+	pr_strbuf_addstr(sb, "</div>\n");
+}
+
+static int panels(struct pr_strbuf *sb, const json_t *cmp, const json_t *base, const json_t *newm,
+		  struct pr_error *err)
+{
+	struct pr_compare_panels *ps = pr_compare_panels_build(cmp, base, newm);
+	size_t i;
+	if (pr_compare_panels_count(ps))
+		pr_strbuf_addstr(sb, "<h3>Panels</h3>\n");
+	for (i = 0; i < pr_compare_panels_count(ps); i++) {
+		struct pr_output out;
+		const char *data;
+		size_t len;
+		char prefix[32];
+		pr_output_init_memory(&out);
+		if (pr_compare_panels_render(ps, i, PR_GFX_SVG, &out, err) ||
+		    pr_output_close(&out, err)) {
+			pr_output_release(&out);
+			pr_compare_panels_free(ps);
+			return -1;
+		}
+		data = pr_output_data(&out, &len);
+		snprintf(prefix, sizeof(prefix), "c-p%zu-", i);
+		pr_strbuf_addf(sb, "<figure id=\"cmp-%s\" aria-label=\"", pr_compare_panels_name(ps, i));
+		esc(sb, pr_compare_panels_title(ps, i));
+		pr_strbuf_addstr(sb, "\">");
+		pr_html_inline_svg(sb, data, len, prefix);
+		pr_strbuf_addstr(sb, "</figure>\n");
+		pr_output_release(&out);
+	}
+	pr_compare_panels_free(ps);
+	return 0;
+}
+
+static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
+{
+	static const char *const h[] = { "", "Metric", "Kind", "#Before", "#After", "#Ratio",
+					 "#Change %", "#p", "Test", "Threshold", "Verdict", NULL };
+	const json_t *metrics = json_object_get(cmp, "metrics"), *m;
+	size_t i, n = json_array_size(metrics);
+	pr_strbuf_addstr(sb, "<h3>Metrics</h3>\n<p class=\"meta\">Marks as in asv: + regression, - improvement, "
+			     "~ beyond the threshold but not significant, x added, ! removed. "
+			     "Ratio = new / base.</p>\n");
+	if (!n) {
+		pr_strbuf_addstr(sb, "<p>No metrics.</p>\n");
+		return;
+	}
+	table_begin(sb, h);
+	json_array_foreach(metrics, i, m)
+	{
+		const char *v = str(m, "verdict"), *unit = str(m, "unit");
+		const char *cls = !strcmp(v, "regression") ? "diff" : !strcmp(v, "improvement") ? "ok" : "";
+		const json_t *test = json_object_get(m, "test"), *th = json_object_get(m, "threshold");
+		json_t *pct = NULL;
+		char buf[64];
+		if (i >= PR_HTML_ROWS)
+			break;
+		pr_strbuf_addf(sb, "<tr><td class=\"%s\">", *cls ? cls : "name");
+		esc(sb, str(m, "mark"));
+		pr_strbuf_addstr(sb, "</td>");
+		td(sb, str(m, "id"));
+		td(sb, str(m, "kind"));
+		tdu(sb, json_object_get(m, "base"), unit);
+		tdu(sb, json_object_get(m, "new"), unit);
+		pr_compare_fmt_ratio(m, buf, sizeof(buf));
+		tdv(sb, json_object_get(m, "ratio"), buf);
+		if (isfinite(num(m, "ratio")))
+			pct = json_real((num(m, "ratio") - 1) * 100);
+		snprintf(buf, sizeof(buf), "%+.1f", pct ? json_real_value(pct) : 0.0);
+		tdv(sb, pct, buf);
+		json_decref(pct);
+		snprintf(buf, sizeof(buf), "%.2g", num(test, "p"));
+		tdv(sb, json_object_get(test, "p"), buf);
+		if (!strcmp(str(test, "method"), "mann-whitney"))
+			snprintf(buf, sizeof(buf), "Mann-Whitney (n %.0f / %.0f)", num(m, "n1"), num(m, "n2"));
+		else
+			snprintf(buf, sizeof(buf), "thresholds only");
+		td(sb, buf);
+		td(sb, json_is_false(json_object_get(th, "gated")) ? "not gated" : str(th, "text"));
+		pr_strbuf_addf(sb, "<td class=\"%s\">", *cls ? cls : "name");
+		esc(sb, v);
+		pr_strbuf_addstr(sb, "</td></tr>\n");
+	}
+	table_end(sb, i, n);
+}
+
+static void floor_table(struct pr_strbuf *sb, const json_t *cmp)
+{
+	static const char *const h[] = { "Metric", "#Before", "#After", NULL };
+	const json_t *arr = json_object_get(cmp, "below_noise_floor"), *m, *ig;
+	size_t i, n = json_array_size(arr);
+	if (n) {
+		pr_strbuf_addstr(sb, "<h3>Below the noise floor (not gated)</h3>\n");
+		table_begin(sb, h);
+		json_array_foreach(arr, i, m)
+		{
+			if (i >= PR_HTML_ROWS)
+				break;
+			pr_strbuf_addstr(sb, "<tr>");
+			td(sb, str(m, "id"));
+			tdu(sb, json_object_get(m, "base"), "ns");
+			tdu(sb, json_object_get(m, "new"), "ns");
+			pr_strbuf_addstr(sb, "</tr>\n");
+		}
+		table_end(sb, i, n);
+	}
+	if (json_array_size(json_object_get(cmp, "ignored"))) {
+		pr_strbuf_addstr(sb, "<h3>Ignored (--ignore)</h3>\n<p>");
+		json_array_foreach(json_object_get(cmp, "ignored"), i, ig)
+		{
+			if (i)
+				pr_strbuf_addstr(sb, ", ");
+			pr_strbuf_addstr(sb, "<code>");
+			esc(sb, json_string_value(ig));
+			pr_strbuf_addstr(sb, "</code>");
+		}
+		pr_strbuf_addstr(sb, "</p>\n");
+	}
+}
+
+static void settings(struct pr_strbuf *sb, const json_t *cmp)
+{
+	const json_t *s = json_object_get(cmp, "settings"), *v;
+	const char *k;
+	size_t i;
+	pr_strbuf_addf(sb, "<p class=\"meta\">Gate: alpha %g, noise floor %g %% of run time or %g us; defaults ",
+		       num(s, "alpha"), 100 * num(s, "noise_floor"), num(s, "min_us"));
+	i = 0;
+	json_object_foreach(json_object_get(s, "defaults"), k, v)
+	{
+		pr_strbuf_addstr(sb, i++ ? ", " : "");
+		esc(sb, k);
+		pr_strbuf_addstr(sb, " ");
+		esc(sb, json_string_value(v));
+	}
+	json_array_foreach(json_object_get(s, "fail_on"), i, v)
+	{
+		pr_strbuf_addstr(sb, i ? ", " : "; --fail-on ");
+		esc(sb, json_string_value(v));
+	}
+	json_array_foreach(json_object_get(s, "ignore"), i, v)
+	{
+		pr_strbuf_addstr(sb, i ? ", " : "; --ignore ");
+		esc(sb, json_string_value(v));
+	}
+	pr_strbuf_addstr(sb, ".</p>\n");
+}
+
+int pr_compare_html(const json_t *cmp, const json_t *base, const json_t *newm,
+		    struct pr_output *out, struct pr_error *err)
+{
+	struct pr_strbuf body = PR_STRBUF_INIT;
+	char sub[160];
+	pr_strbuf_addstr(&body, "<section class=\"run\" id=\"compare\"><h2>Comparison</h2>\n");
+	banner(&body, cmp);
+	if (panels(&body, cmp, base, newm, err)) {
+		pr_strbuf_release(&body);
+		return -1;
+	}
+	metrics_table(&body, cmp);
+	floor_table(&body, cmp);
+	settings(&body, cmp);
+	pr_strbuf_addstr(&body, "</section>\n");
+	snprintf(sub, sizeof(sub), "%.60s v%.0f: %s", str(cmp, "schema"), num(cmp, "version"),
+		 strcmp(str(json_object_get(cmp, "summary"), "status"), "fail") ? "PASS" : "FAIL");
+	if (pr_html_page("profreport compare", sub, body.buf, out)) {
+		pr_strbuf_release(&body);
+		return pr_error_set(err, PR_E_IO, "cannot write the comparison page");
+	}
+	pr_strbuf_release(&body);
+	return 0;
+}

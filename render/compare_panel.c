@@ -1,0 +1,428 @@
+/* compare_panel.c - chart specs from a comparison (see compare_panel.h). */
+#include "render/compare_panel.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/compare_text.h"
+#include "render/units.h"
+#include "store/xalloc.h"
+
+#define MAX_THRESHOLDS 4
+
+#define RGB_REGRESSION 0xD62728
+#define RGB_IMPROVEMENT 0x2CA02C
+#define RGB_NOISE 0xFF7F0E
+#define RGB_UNCHANGED 0x9E9E9E
+
+struct panel {
+	const char *name;
+	struct pr_chart c;
+};
+
+struct pr_compare_panels {
+	struct panel *p;
+	size_t n;
+	void **pool;
+	size_t npool;
+};
+
+/* ---- allocation: everything a panel points to lives in the pool ---- */
+
+static void *palloc(struct pr_compare_panels *ps, size_t n, size_t size)
+{
+	void *p = pr_xcalloc(n ? n : 1, size);
+	ps->pool = pr_xreallocarray(ps->pool, ps->npool + 1, sizeof(*ps->pool));
+	ps->pool[ps->npool++] = p;
+	return p;
+}
+
+static char *pstr(struct pr_compare_panels *ps, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = palloc(ps, n, 1);
+	memcpy(d, s, n);
+	return d;
+}
+
+static struct pr_chart *add(struct pr_compare_panels *ps, const char *name, const char *title)
+{
+	struct panel *p;
+	ps->p = pr_xreallocarray(ps->p, ps->n + 1, sizeof(*ps->p));
+	p = &ps->p[ps->n++];
+	memset(p, 0, sizeof(*p));
+	p->name = name;
+	p->c.title = pstr(ps, title);
+	return &p->c;
+}
+
+static double num(const json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+/* ---- changes ---- */
+
+struct change {
+	const json_t *m;
+	double pct; /* (ratio - 1) * 100 */
+	int flagged; /* 2 regression, 1 improvement or not significant, 0 unchanged */
+	size_t index;
+};
+
+/* Regressions first (never cut by the cap), then the other flagged ones, then by size. */
+static int by_size(const void *a, const void *b)
+{
+	const struct change *x = a, *y = b;
+	double ax = fabs(x->pct), ay = fabs(y->pct);
+	if (x->flagged != y->flagged)
+		return y->flagged - x->flagged;
+	if (ax != ay)
+		return ax < ay ? 1 : -1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+static uint32_t verdict_color(const char *v)
+{
+	if (!strcmp(v, "regression"))
+		return RGB_REGRESSION;
+	if (!strcmp(v, "improvement"))
+		return RGB_IMPROVEMENT;
+	if (!strcmp(v, "noise"))
+		return RGB_NOISE;
+	return RGB_UNCHANGED;
+}
+
+/* The metric's kind for the threshold note: time, memory, throughput, ... */
+static const char *kind_of(const json_t *m)
+{
+	const char *k = str(m, "kind");
+	return *k && strcmp(k, "ratio") ? k : str(m, "group");
+}
+
+struct threshold {
+	double at;          /* % on the change axis */
+	char kinds[120];    /* "time, memory" */
+};
+
+static void note_threshold(struct threshold *t, size_t *nt, const json_t *m)
+{
+	const json_t *th = json_object_get(m, "threshold");
+	double rel = num(th, "rel"), at;
+	const char *kind = kind_of(m);
+	size_t i;
+	if (!isfinite(rel) || json_is_false(json_object_get(th, "gated")))
+		return;
+	at = (strcmp(str(m, "better"), "higher") ? 1 : -1) * fabs(rel) * 100;
+	for (i = 0; i < *nt; i++) {
+		if (fabs(t[i].at - at) < 1e-9) {
+			size_t len = strlen(t[i].kinds);
+			if (!strstr(t[i].kinds, kind) && len + strlen(kind) + 3 < sizeof(t[i].kinds))
+				snprintf(t[i].kinds + len, sizeof(t[i].kinds) - len, ", %s", kind);
+			return;
+		}
+	}
+	if (*nt == MAX_THRESHOLDS)
+		return;
+	t[*nt].at = at;
+	snprintf(t[*nt].kinds, sizeof(t[*nt].kinds), "%.100s", kind);
+	(*nt)++;
+}
+
+static void changes(struct pr_compare_panels *ps, const json_t *cmp)
+{
+	const json_t *metrics = json_object_get(cmp, "metrics"), *m;
+	struct change *ch = pr_xcalloc(json_array_size(metrics) + 1, sizeof(*ch));
+	struct threshold th[MAX_THRESHOLDS];
+	struct pr_chart_bar_group *g;
+	struct pr_chart_bars *b;
+	struct pr_chart_hline *h;
+	struct pr_chart *c;
+	struct pr_strbuf sum = PR_STRBUF_INIT, note = PR_STRBUF_INIT;
+	const char **cat, **vt;
+	double *val;
+	uint32_t *col;
+	size_t i, n = 0, nt = 0, shown, same = 0, total = json_array_size(metrics);
+	int seen[4] = { 0, 0, 0, 0 };
+	char title[400];
+
+	json_array_foreach(metrics, i, m)
+	{
+		double r = num(m, "ratio");
+		if (!isfinite(r) || !strcmp(str(m, "verdict"), "added") ||
+		    !strcmp(str(m, "verdict"), "removed") ||
+		    json_is_false(json_object_get(json_object_get(m, "threshold"), "gated")))
+			continue;
+		if (fabs(r - 1) < 1e-12) {
+			same++;
+			continue;
+		}
+		ch[n].m = m;
+		ch[n].pct = (r - 1) * 100;
+		ch[n].index = i;
+		ch[n].flagged = !strcmp(str(m, "verdict"), "regression")  ? 2
+				: !strcmp(str(m, "verdict"), "unchanged") ? 0
+									  : 1;
+		n++;
+	}
+	pr_compare_summary_line(cmp, &sum);
+	if (!n) {
+		snprintf(title, sizeof(title), "Changes new vs base | %s", sum.buf);
+		c = add(ps, "changes", title);
+		snprintf(title, sizeof(title), "%s (%zu metric%s compared)",
+			 same ? "No metric changed" : "No gated metric with a value on both sides", total,
+			 total == 1 ? "" : "s");
+		c->empty_text = pstr(ps, title);
+		c->height = 240;
+		free(ch);
+		pr_strbuf_release(&sum);
+		return;
+	}
+	qsort(ch, n, sizeof(*ch), by_size);
+	shown = n < PR_COMPARE_PANEL_METRICS ? n : PR_COMPARE_PANEL_METRICS;
+	cat = palloc(ps, shown, sizeof(*cat));
+	vt = palloc(ps, shown, sizeof(*vt));
+	val = palloc(ps, shown, sizeof(*val));
+	col = palloc(ps, shown, sizeof(*col));
+	for (i = 0; i < shown; i++) {
+		const char *v = str(ch[i].m, "verdict");
+		char buf[64];
+		cat[i] = pstr(ps, str(ch[i].m, "id"));
+		val[i] = ch[i].pct;
+		col[i] = verdict_color(v);
+		snprintf(buf, sizeof(buf), "%+.1f%% (%.2fx)", ch[i].pct, num(ch[i].m, "ratio"));
+		vt[i] = pstr(ps, buf);
+		seen[!strcmp(v, "regression")	 ? 0
+		     : !strcmp(v, "improvement") ? 1
+		     : !strcmp(v, "noise")	 ? 2
+						 : 3] = 1;
+		note_threshold(th, &nt, ch[i].m);
+	}
+	g = palloc(ps, 1, sizeof(*g));
+	*g = (struct pr_chart_bar_group){ "change", RGB_UNCHANGED, val, col, vt };
+	b = palloc(ps, 1, sizeof(*b));
+	*b = (struct pr_chart_bars){ cat, shown, g, 1, 1, 1 };
+	h = palloc(ps, nt, sizeof(*h));
+	for (i = 0; i < nt; i++)
+		h[i] = (struct pr_chart_hline){ th[i].at, NULL, 0x555555, 1 };
+
+	{
+		static const char *const what[] = { "red: regression", "green: improvement",
+						    "orange: beyond the threshold, not significant",
+						    "grey: unchanged" };
+		int first = 1;
+		for (i = 0; i < 4; i++) {
+			if (!seen[i])
+				continue;
+			pr_strbuf_addstr(&note, first ? "" : (i == 2 ? "\n" : ", "));
+			pr_strbuf_addstr(&note, what[i]);
+			first = 0;
+		}
+		for (i = 0; i < nt; i++)
+			pr_strbuf_addf(&note, "\ndashed line: threshold %+g%% (%s)", th[i].at, th[i].kinds);
+		if (same)
+			pr_strbuf_addf(&note, "\n%zu metric%s with no change not drawn", same,
+				       same == 1 ? "" : "s");
+	}
+	if (shown < n)
+		snprintf(title, sizeof(title), "Changes new vs base: the %zu largest of %zu | %s", shown,
+			 n, sum.buf);
+	else
+		snprintf(title, sizeof(title), "Changes new vs base | %s", sum.buf);
+	c = add(ps, "changes", title);
+	c->x_label = "Change new vs base";
+	c->x_unit = "percent";
+	c->bars = b;
+	c->hlines = h;
+	c->nhlines = nt;
+	c->legend = PR_LEGEND_NONE;
+	/* the value range with room for the value labels on both sides of 0 */
+	{
+		double lo = 0, hi = 0, span;
+		for (i = 0; i < shown; i++) {
+			lo = fmin(lo, val[i]);
+			hi = fmax(hi, val[i]);
+		}
+		for (i = 0; i < nt; i++) {
+			lo = fmin(lo, h[i].y);
+			hi = fmax(hi, h[i].y);
+		}
+		span = hi - lo;
+		c->y_fixed = 1;
+		c->y_min = lo < 0 ? lo - 0.25 * span : 0;
+		c->y_max = hi > 0 ? hi + 0.25 * span : 0;
+	}
+	c->width = 1200;
+	c->height = (int)fmax(280, fmin(1400, 150 + 26 * (double)shown));
+	c->note = pstr(ps, note.buf);
+	pr_strbuf_release(&note);
+	pr_strbuf_release(&sum);
+	free(ch);
+}
+
+/* ---- step times ---- */
+
+/* The step list of the first run with steps; *nruns = runs with steps. */
+static const json_t *first_steps(const json_t *model, const json_t **run, size_t *nruns)
+{
+	const json_t *r, *found = NULL;
+	size_t i;
+	*nruns = 0;
+	*run = NULL;
+	json_array_foreach(json_object_get(model, "runs"), i, r)
+	{
+		const json_t *l = json_object_get(
+			json_object_get(json_object_get(r, "throughput"), "steps"), "list");
+		if (!json_array_size(l))
+			continue;
+		(*nruns)++;
+		if (!found) {
+			found = l;
+			*run = r;
+		}
+	}
+	return found;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median_of(const double *v, size_t n)
+{
+	double *s = pr_xcalloc(n + 1, sizeof(double)), m;
+	size_t i, k = 0;
+	for (i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			s[k++] = v[i];
+	if (!k) {
+		free(s);
+		return NAN;
+	}
+	qsort(s, k, sizeof(double), cmp_double);
+	m = k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
+	free(s);
+	return m;
+}
+
+static size_t step_line(struct pr_compare_panels *ps, const json_t *list, double **y)
+{
+	const json_t *o;
+	size_t i, n = json_array_size(list);
+	*y = palloc(ps, n, sizeof(double));
+	json_array_foreach(list, i, o)
+		(*y)[i] = num(o, "dur_ns");
+	return n;
+}
+
+static void step_time(struct pr_compare_panels *ps, const json_t *base, const json_t *newm)
+{
+	const json_t *rb, *rn, *lb, *ln;
+	size_t kb, kn, nb, nn;
+	double *yb, *yn, mb, mn;
+	struct pr_chart_line *l;
+	struct pr_chart_hline *h;
+	struct pr_chart *c;
+	char a[40], b[40], t1[80], t2[80], title[300], note[200];
+	if (!base || !newm)
+		return;
+	lb = first_steps(base, &rb, &kb);
+	ln = first_steps(newm, &rn, &kn);
+	if (!lb || !ln)
+		return;
+	nb = step_line(ps, lb, &yb);
+	nn = step_line(ps, ln, &yn);
+	mb = median_of(yb, nb);
+	mn = median_of(yn, nn);
+	l = palloc(ps, 2, sizeof(*l));
+	l[0] = (struct pr_chart_line){ "base", 0x1F77B4, NULL, yb, nb, 2, 0, 0 };
+	l[1] = (struct pr_chart_line){ "new", 0xFF7F0E, NULL, yn, nn, 2, 0, 0 };
+	h = palloc(ps, 2, sizeof(*h));
+	pr_fmt_duration(mb, a, sizeof(a));
+	pr_fmt_duration(mn, b, sizeof(b));
+	snprintf(t1, sizeof(t1), "base median %s", a);
+	snprintf(t2, sizeof(t2), "new median %s", b);
+	h[0] = (struct pr_chart_hline){ mb, pstr(ps, t1), 0x1F77B4, 1 };
+	h[1] = (struct pr_chart_hline){ mn, pstr(ps, t2), 0xFF7F0E, 1 };
+	snprintf(title, sizeof(title), "Step time per step: base %s vs new %s (median, %.2fx)", a, b,
+		 mn / mb);
+	c = add(ps, "step_time", title);
+	c->x_label = "Step";
+	c->x_unit = "";
+	c->y_label = "Step time";
+	c->y_unit = "ns";
+	c->lines = l;
+	c->nlines = 2;
+	c->hlines = h;
+	c->nhlines = 2;
+	c->height = 420;
+	if (kb > 1 || kn > 1) {
+		snprintf(note, sizeof(note), "First run with steps on each side (base: %zu, new: %zu runs have steps)",
+			 kb, kn);
+		c->note = pstr(ps, note);
+	}
+}
+
+struct pr_compare_panels *pr_compare_panels_build(const json_t *cmp, const json_t *base,
+						  const json_t *newm)
+{
+	struct pr_compare_panels *ps = pr_xcalloc(1, sizeof(*ps));
+	changes(ps, cmp);
+	step_time(ps, base, newm);
+	return ps;
+}
+
+size_t pr_compare_panels_count(const struct pr_compare_panels *ps)
+{
+	return ps->n;
+}
+
+const char *pr_compare_panels_name(const struct pr_compare_panels *ps, size_t i)
+{
+	return ps->p[i].name;
+}
+
+const char *pr_compare_panels_title(const struct pr_compare_panels *ps, size_t i)
+{
+	return ps->p[i].c.title;
+}
+
+const struct pr_chart *pr_compare_panels_chart(const struct pr_compare_panels *ps, size_t i)
+{
+	return &ps->p[i].c;
+}
+
+int pr_compare_panels_render(const struct pr_compare_panels *ps, size_t i,
+			     enum pr_gfx_format format, struct pr_output *out, struct pr_error *err)
+{
+	return pr_chart_render(&ps->p[i].c, format, out, err);
+}
+
+int pr_compare_panels_layout(const struct pr_compare_panels *ps, size_t i, struct pr_strbuf *dump,
+			     struct pr_error *err)
+{
+	return pr_chart_layout(&ps->p[i].c, dump, err);
+}
+
+void pr_compare_panels_free(struct pr_compare_panels *ps)
+{
+	size_t i;
+	if (!ps)
+		return;
+	for (i = 0; i < ps->npool; i++)
+		free(ps->pool[i]);
+	free(ps->pool);
+	free(ps->p);
+	free(ps);
+}

@@ -1,0 +1,74 @@
+/*
+ * compare_panel.h - the panels and the HTML page of a comparison
+ * (profreport compare --png/--svg/--html), built from the comparison
+ * (analyze/compare.h) and, for the step times, the two models.
+ *
+ * USAGE
+ *   json_t *cmp = pr_compare(base, newm, &gate, &err);
+ *   struct pr_compare_panels *ps = pr_compare_panels_build(cmp, base, newm);
+ *   for (i = 0; i < pr_compare_panels_count(ps); i++)
+ *       pr_compare_panels_render(ps, i, PR_GFX_PNG, &out, &err);   (file <name>.png)
+ *   pr_compare_panels_free(ps);
+ *   pr_compare_html(cmp, base, newm, &out, &err);                  (the whole page)
+ *
+ * Panels:
+ *   changes    horizontal bars of the change new vs base in % (ratio - 1) of
+ *              the metrics with the largest changes (at most
+ *              PR_COMPARE_PANEL_METRICS; added/removed metrics have no ratio
+ *              and are left out), each labelled "+19.1% (1.19x)":
+ *              regressions red, improvements green, beyond the threshold but
+ *              not significant orange, unchanged grey; the thresholds (their
+ *              relative part, in the bad direction: + for lower-is-better,
+ *              - for higher-is-better) as dashed vertical lines. "No metric
+ *              changed" when every ratio is 1.
+ *   step_time  step durations of base and new by step index (the first run
+ *              with steps on each side), with each side's median; only when
+ *              both sides have steps.
+ *
+ * The page (templates/report.html via pr_html_page): the verdict banner
+ * (the summary line, red on failure), summary cards, the panels as inline
+ * SVG, a sortable table of every metric (capped at PR_HTML_ROWS rows, the
+ * cap stated), the spans below the noise floor, the ignored metrics and the
+ * gate's settings. Every string is escaped.
+ *
+ * OWNERSHIP: everything is borrowed; the panels copy what they need. base
+ * and newm may be NULL (no step-time panel). Output is a pure function of
+ * the inputs.
+ */
+#ifndef PR_COMPARE_PANEL_H
+#define PR_COMPARE_PANEL_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "render/chart.h"
+
+#define PR_COMPARE_PANEL_METRICS 30
+
+struct pr_compare_panels;
+
+struct pr_compare_panels *pr_compare_panels_build(const json_t *cmp, const json_t *base,
+						  const json_t *newm);
+size_t pr_compare_panels_count(const struct pr_compare_panels *ps);
+/* Stable file-name stem of panel i ("changes", "step_time"). */
+const char *pr_compare_panels_name(const struct pr_compare_panels *ps, size_t i);
+const char *pr_compare_panels_title(const struct pr_compare_panels *ps, size_t i);
+/* The chart spec of panel i (borrowed). */
+const struct pr_chart *pr_compare_panels_chart(const struct pr_compare_panels *ps, size_t i);
+int pr_compare_panels_render(const struct pr_compare_panels *ps, size_t i,
+			     enum pr_gfx_format format, struct pr_output *out,
+			     struct pr_error *err) PR_MUST_CHECK;
+int pr_compare_panels_layout(const struct pr_compare_panels *ps, size_t i, struct pr_strbuf *dump,
+			     struct pr_error *err) PR_MUST_CHECK;
+void pr_compare_panels_free(struct pr_compare_panels *ps); /* NULL is fine */
+
+/*
+ * The comparison's HTML page into out (which stays open: the caller closes
+ * it). Returns 0, or -1 with err (a panel that cannot be drawn, PR_E_IO for
+ * a write failure).
+ */
+int pr_compare_html(const json_t *cmp, const json_t *base, const json_t *newm,
+		    struct pr_output *out, struct pr_error *err) PR_MUST_CHECK;
+
+#endif
