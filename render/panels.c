@@ -615,6 +615,49 @@ static void steps(struct pr_panels *ps, const json_t *run)
 	c->nhlines = 2;
 }
 
+/* RSS / VSS in percent (the QNN plot's "Memory Efficiency"), where both timelines share their times. */
+static void efficiency(struct pr_panels *ps, const json_t *run)
+{
+	const json_t *rss = series(run, "mem.rss", NULL), *vms = series(run, "mem.vms", NULL);
+	double *xr, *yr, *xv, *yv, *y;
+	size_t n, i, k = 0;
+	struct pr_chart_line *l;
+	struct pr_chart *c;
+	char note[120];
+	double sr = 0, sv = 0;
+	if (!rss || !vms || !(n = timeline(ps, rss, 1, &xr, &yr)) || timeline(ps, vms, 1, &xv, &yv) != n)
+		return;
+	y = palloc(ps, n, sizeof(double));
+	for (i = 0; i < n; i++) {
+		if (xr[i] != xv[i])
+			return; /* sampled apart: no per-sample ratio */
+		y[i] = yv[i] > 0 ? yr[i] / yv[i] * 100 : NAN;
+		if (yv[i] > 0) {
+			sr += yr[i];
+			sv += yv[i];
+			k++;
+		}
+	}
+	if (!k)
+		return;
+	l = palloc(ps, 1, sizeof(*l));
+	*l = (struct pr_chart_line){ "RSS / VSS", 0x2CA02C, xr, y, n, 2, 0.12, 0 };
+	c = add(ps, "efficiency", "Process memory efficiency (RSS / VSS)");
+	c->x_label = "Time";
+	c->x_unit = "s";
+	c->y_label = "Efficiency";
+	c->y_unit = "percent";
+	c->y_fixed = 1;
+	c->y_min = 0;
+	c->y_max = 100;
+	c->lines = l;
+	c->nlines = 1;
+	c->legend = PR_LEGEND_NONE;
+	snprintf(note, sizeof(note), "mean(RSS) / mean(VSS) = %.1f%%", sr / sv * 100);
+	c->note = pstr(ps, note);
+	phase_bands(ps, run, c);
+}
+
 /* Busy intervals of the top-level spans per thread / stream, one lane each. */
 static void timeline_panel(struct pr_panels *ps, const json_t *run)
 {
@@ -662,6 +705,7 @@ struct pr_panels *pr_panels_build(const json_t *run)
 {
 	struct pr_panels *ps = pr_xcalloc(1, sizeof(*ps));
 	memory(ps, run);
+	efficiency(ps, run);
 	cpu(ps, run);
 	disk(ps, run);
 	phase_durations(ps, run);
