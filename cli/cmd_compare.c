@@ -75,31 +75,10 @@ static int write_out(const char *path, const char *buf, size_t len, struct pr_er
 static int write_panels(const json_t *cmp, const json_t *base, const json_t *newm, const char *dir,
 			enum pr_gfx_format fmt, struct pr_error *err)
 {
-	struct pr_compare_panels *ps;
-	size_t k;
-	if (mkdir(dir, 0777) && errno != EEXIST) {
-		pr_error_set(err, PR_E_IO, "cannot create the directory: %s", strerror(errno));
-		pr_error_set_source(err, dir);
-		return -1;
-	}
-	ps = pr_compare_panels_build(cmp, base, newm);
-	for (k = 0; k < pr_compare_panels_count(ps); k++) {
-		struct pr_output out;
-		struct pr_strbuf path = PR_STRBUF_INIT;
-		pr_strbuf_addf(&path, "%s/%s.%s", dir, pr_compare_panels_name(ps, k),
-			       fmt == PR_GFX_PNG ? "png" : "svg");
-		if (pr_output_open_file(&out, path.buf, err) ||
-		    pr_compare_panels_render(ps, k, fmt, &out, err) || pr_output_close(&out, err)) {
-			pr_output_release(&out);
-			pr_strbuf_release(&path);
-			pr_compare_panels_free(ps);
-			return -1;
-		}
-		pr_output_release(&out);
-		pr_strbuf_release(&path);
-	}
-	pr_compare_panels_free(ps);
-	return 0;
+	struct pr_panelset *ps = pr_compare_panels_build(cmp, base, newm);
+	int rc = pr_panelset_write_files(ps, dir, "", fmt, err);
+	pr_panelset_free(ps);
+	return rc;
 }
 
 static int write_html(const json_t *cmp, const json_t *base, const json_t *newm, const char *path,

@@ -43,34 +43,24 @@ int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char 
 	return 0;
 }
 
-/* Writes every panel of every run into dir as <stem>.<ext> (stem prefixed with run<ID>- when several runs). */
+/* Writes every panel of every run into dir as <name>.<ext> (run<ID>-<name> when several runs). */
 static int write_panels(const json_t *model, const char *dir, enum pr_gfx_format fmt,
 			struct pr_error *err)
 {
 	json_t *runs = json_object_get(model, "runs"), *run;
-	size_t i, k;
+	size_t i;
 	json_array_foreach(runs, i, run)
 	{
-		struct pr_panels *ps = pr_panels_build(run);
-		for (k = 0; k < pr_panels_count(ps); k++) {
-			struct pr_output out;
-			char path[4096];
-			if (json_array_size(runs) > 1)
-				snprintf(path, sizeof(path), "%s/run%lld-%s-%zu.%s", dir,
-					 (long long)json_integer_value(json_object_get(run, "id")),
-					 pr_panels_name(ps, k), k, fmt == PR_GFX_PNG ? "png" : "svg");
-			else
-				snprintf(path, sizeof(path), "%s/%s-%zu.%s", dir, pr_panels_name(ps, k), k,
-					 fmt == PR_GFX_PNG ? "png" : "svg");
-			if (pr_output_open_file(&out, path, err) ||
-			    pr_panels_render(ps, k, fmt, &out, err) || pr_output_close(&out, err)) {
-				pr_output_release(&out);
-				pr_panels_free(ps);
-				return -1;
-			}
-			pr_output_release(&out);
-		}
-		pr_panels_free(ps);
+		struct pr_panelset *ps = pr_panels_build(run);
+		char prefix[64] = "";
+		int rc;
+		if (json_array_size(runs) > 1)
+			snprintf(prefix, sizeof(prefix), "run%lld-",
+				 (long long)json_integer_value(json_object_get(run, "id")));
+		rc = pr_panelset_write_files(ps, dir, prefix, fmt, err);
+		pr_panelset_free(ps);
+		if (rc)
+			return -1;
 	}
 	return 0;
 }

@@ -10,7 +10,7 @@ mkdir -p "$out"
 render() { # SAMPLE PANEL NAME
 	rm -rf "$tmp/p" && mkdir "$tmp/p"
 	"$P" report "samples/$1" --png "$tmp/p"
-	cp "$tmp/p/$2"-*.png "$out/$3.png"
+	cp "$tmp/p/$2.png" "$out/$3.png"
 }
 render qeff/qeff_profile.json memory qeff-memory
 render qeff/qeff_profile.json cpu qeff-cpu

@@ -183,32 +183,7 @@ static void stragglers(struct pr_strbuf *sb, const json_t *doc)
 
 static int panels(struct pr_strbuf *sb, const json_t *doc, struct pr_error *err)
 {
-	struct pr_agg_panels *ps = pr_agg_panels_build(doc);
-	size_t i;
-	if (pr_agg_panels_count(ps))
-		pr_strbuf_addstr(sb, "<h3>Panels</h3>\n");
-	for (i = 0; i < pr_agg_panels_count(ps); i++) {
-		struct pr_output out;
-		const char *data;
-		size_t len;
-		char prefix[32];
-		pr_output_init_memory(&out);
-		if (pr_agg_panels_render(ps, i, PR_GFX_SVG, &out, err) || pr_output_close(&out, err)) {
-			pr_output_release(&out);
-			pr_agg_panels_free(ps);
-			return -1;
-		}
-		data = pr_output_data(&out, &len);
-		snprintf(prefix, sizeof(prefix), "a-p%zu-", i);
-		pr_strbuf_addf(sb, "<figure id=\"agg-%s\" aria-label=\"", pr_agg_panels_name(ps, i));
-		esc(sb, pr_agg_panels_title(ps, i));
-		pr_strbuf_addstr(sb, "\">");
-		pr_html_inline_svg(sb, data, len, prefix);
-		pr_strbuf_addstr(sb, "</figure>\n");
-		pr_output_release(&out);
-	}
-	pr_agg_panels_free(ps);
-	return 0;
+	return pr_html_panels(sb, pr_agg_panels_build(doc), "agg-", err);
 }
 
 static void stats_table(struct pr_strbuf *sb, const json_t *doc)

@@ -13,17 +13,6 @@
 #define LIGHT_RED 0xFF9896
 #define MAX_SERIES 4
 
-struct panel {
-	const char *name;
-	struct pr_chart c;
-};
-
-struct pr_agg_panels {
-	struct panel *p;
-	size_t n;
-	void **pool;
-	size_t npool;
-};
 
 /* The palette without its red (index 3) and grey (index 7): red marks stragglers. */
 static uint32_t group_color(size_t i)
@@ -33,33 +22,6 @@ static uint32_t group_color(size_t i)
 }
 
 /* ---- allocation: everything a panel points to lives in the pool ---- */
-
-static void *palloc(struct pr_agg_panels *ps, size_t n, size_t size)
-{
-	void *p = pr_xcalloc(n ? n : 1, size);
-	ps->pool = pr_xreallocarray(ps->pool, ps->npool + 1, sizeof(*ps->pool));
-	ps->pool[ps->npool++] = p;
-	return p;
-}
-
-static char *pstr(struct pr_agg_panels *ps, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = palloc(ps, n, 1);
-	memcpy(d, s, n);
-	return d;
-}
-
-static struct pr_chart *add(struct pr_agg_panels *ps, const char *name, const char *title)
-{
-	struct panel *p;
-	ps->p = pr_xreallocarray(ps->p, ps->n + 1, sizeof(*ps->p));
-	p = &ps->p[ps->n++];
-	memset(p, 0, sizeof(*p));
-	p->name = name;
-	p->c.title = pstr(ps, title);
-	return &p->c;
-}
 
 /* ---- agg.json access ---- */
 
@@ -112,15 +74,15 @@ static int by_rank(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void select_ranks(struct pr_agg_panels *ps, const json_t *doc, struct sel *s)
+static void select_ranks(struct pr_panelset *ps, const json_t *doc, struct sel *s)
 {
 	json_t *ranks = json_object_get(doc, "ranks"), *r;
 	size_t i, cap = PR_AGG_PANEL_RANKS;
 	char *taken;
 	s->total = json_array_size(ranks);
-	s->row = palloc(ps, cap, sizeof(*s->row));
-	s->label = palloc(ps, cap, sizeof(*s->label));
-	s->strag = palloc(ps, cap, sizeof(*s->strag));
+	s->row = pr_panelset_alloc(ps, cap, sizeof(*s->row));
+	s->label = pr_panelset_alloc(ps, cap, sizeof(*s->label));
+	s->strag = pr_panelset_alloc(ps, cap, sizeof(*s->strag));
 	taken = pr_xcalloc(s->total + 1, 1);
 	s->n = 0;
 	s->x_label = NULL;
@@ -156,7 +118,7 @@ static void select_ranks(struct pr_agg_panels *ps, const json_t *doc, struct sel
 			snprintf(buf, sizeof(buf), "%.0f%s", rk, s->strag[i] ? "*" : "");
 		else
 			snprintf(buf, sizeof(buf), "rank %.0f%s", rk, s->strag[i] ? " (straggler)" : "");
-		s->label[i] = pstr(ps, buf);
+		s->label[i] = pr_panelset_strdup(ps, buf);
 	}
 }
 
@@ -222,7 +184,7 @@ static int by_total(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static void rank_comparison(struct pr_agg_panels *ps, const json_t *doc, const struct sel *s)
+static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const struct sel *s)
 {
 	json_t *sums = json_object(), *ranks = json_object_get(doc, "ranks"), *r, *v;
 	struct stage_total *st;
@@ -261,13 +223,13 @@ static void rank_comparison(struct pr_agg_panels *ps, const json_t *doc, const s
 		json_decref(sums);
 		return;
 	}
-	g = palloc(ps, ng, sizeof(*g));
-	cols = palloc(ps, ng, sizeof(*cols));
+	g = pr_panelset_alloc(ps, ng, sizeof(*g));
+	cols = pr_panelset_alloc(ps, ng, sizeof(*cols));
 	for (j = 0; j < ng; j++) {
 		int coll = j == nst;
-		double *val = palloc(ps, s->n, sizeof(double));
-		uint32_t *col = cols[j] = palloc(ps, s->n, sizeof(uint32_t));
-		const char *name = coll ? "collectives (wait)" : pstr(ps, st[j].name);
+		double *val = pr_panelset_alloc(ps, s->n, sizeof(double));
+		uint32_t *col = cols[j] = pr_panelset_alloc(ps, s->n, sizeof(uint32_t));
+		const char *name = coll ? "collectives (wait)" : pr_panelset_strdup(ps, st[j].name);
 		for (i = 0; i < s->n; i++) {
 			const json_t *strag = s->strag[i];
 			val[i] = coll ? num(s->row[i], "collective_ns")
@@ -294,7 +256,7 @@ static void rank_comparison(struct pr_agg_panels *ps, const json_t *doc, const s
 				any_red = 1;
 			}
 	}
-	b = palloc(ps, 1, sizeof(*b));
+	b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	*b = (struct pr_chart_bars){ s->label, s->n, g, ng, 0, 0 };
 	cap_text(s, capt, sizeof(capt));
 	if (json_object_size(sums) > nst)
@@ -303,7 +265,7 @@ static void rank_comparison(struct pr_agg_panels *ps, const json_t *doc, const s
 	else
 		snprintf(title, sizeof(title), "Time per rank: stages%s%s",
 			 any_coll ? " and waiting in collectives" : "", capt);
-	c = add(ps, "rank_comparison", title);
+	c = pr_panelset_add(ps, "rank_comparison", title);
 	c->y_label = "Total time";
 	c->x_label = s->x_label;
 	c->y_unit = "ns";
@@ -311,7 +273,7 @@ static void rank_comparison(struct pr_agg_panels *ps, const json_t *doc, const s
 	c->height = 480;
 	c->legend_title = "Stages";
 	straggler_note(doc, note, sizeof(note), any_red ? "Red bars: the straggler's evidence" : "");
-	c->note = pstr(ps, note);
+	c->note = pr_panelset_strdup(ps, note);
 	free(st);
 	json_decref(sums);
 }
@@ -322,10 +284,10 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void step_time(struct pr_agg_panels *ps, const struct sel *s)
+static void step_time(struct pr_panelset *ps, const struct sel *s)
 {
-	double *mean = palloc(ps, s->n, sizeof(double)), *max = palloc(ps, s->n, sizeof(double));
-	uint32_t *c0 = palloc(ps, s->n, sizeof(uint32_t)), *c1 = palloc(ps, s->n, sizeof(uint32_t));
+	double *mean = pr_panelset_alloc(ps, s->n, sizeof(double)), *max = pr_panelset_alloc(ps, s->n, sizeof(double));
+	uint32_t *c0 = pr_panelset_alloc(ps, s->n, sizeof(uint32_t)), *c1 = pr_panelset_alloc(ps, s->n, sizeof(uint32_t));
 	double *sorted = pr_xcalloc(s->n + 1, sizeof(double)), med = NAN;
 	struct pr_chart_bar_group *g;
 	struct pr_chart_bars *b;
@@ -353,15 +315,15 @@ static void step_time(struct pr_agg_panels *ps, const struct sel *s)
 	qsort(sorted, have, sizeof(double), cmp_double);
 	med = have % 2 ? sorted[have / 2] : (sorted[have / 2 - 1] + sorted[have / 2]) / 2;
 	free(sorted);
-	g = palloc(ps, 2, sizeof(*g));
+	g = pr_panelset_alloc(ps, 2, sizeof(*g));
 	g[0] = (struct pr_chart_bar_group){ "mean", 0x1F77B4, mean, c0, NULL };
 	g[1] = (struct pr_chart_bar_group){ "max", 0xAEC7E8, max, c1, NULL };
-	b = palloc(ps, 1, sizeof(*b));
+	b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	*b = (struct pr_chart_bars){ s->label, s->n, g, 2, 0, 0 };
-	h = palloc(ps, 1, sizeof(*h));
+	h = pr_panelset_alloc(ps, 1, sizeof(*h));
 	pr_fmt_duration(med, t, sizeof(t));
 	snprintf(lab, sizeof(lab), "median of means %s", t);
-	*h = (struct pr_chart_hline){ med, pstr(ps, lab), 0x333333, 1 };
+	*h = (struct pr_chart_hline){ med, pr_panelset_strdup(ps, lab), 0x333333, 1 };
 	cap_text(s, capt, sizeof(capt));
 	snprintf(t, sizeof(t), "%.60s", *name ? name : "steps");
 	{
@@ -371,7 +333,7 @@ static void step_time(struct pr_agg_panels *ps, const struct sel *s)
 			*hash = 0;
 	}
 	snprintf(title, sizeof(title), "Step time per rank (%s)%s", t, capt);
-	c = add(ps, "step_time", title);
+	c = pr_panelset_add(ps, "step_time", title);
 	c->y_label = "Step time";
 	c->x_label = s->x_label;
 	c->y_unit = "ns";
@@ -438,7 +400,7 @@ static size_t memory_series(const json_t *doc, const char **out)
 	return n;
 }
 
-static void peak_memory(struct pr_agg_panels *ps, const json_t *doc, const struct sel *s)
+static void peak_memory(struct pr_panelset *ps, const json_t *doc, const struct sel *s)
 {
 	const char *names[MAX_SERIES];
 	size_t ns = memory_series(doc, names), i, j, k;
@@ -448,9 +410,9 @@ static void peak_memory(struct pr_agg_panels *ps, const json_t *doc, const struc
 	char title[300], capt[120];
 	if (!ns)
 		return;
-	g = palloc(ps, ns, sizeof(*g));
+	g = pr_panelset_alloc(ps, ns, sizeof(*g));
 	for (j = 0; j < ns; j++) {
-		double *v = palloc(ps, s->n, sizeof(double));
+		double *v = pr_panelset_alloc(ps, s->n, sizeof(double));
 		for (i = 0; i < s->n; i++) {
 			json_t *p;
 			v[i] = NAN;
@@ -459,9 +421,9 @@ static void peak_memory(struct pr_agg_panels *ps, const json_t *doc, const struc
 				    !(num(p, "value") <= v[i]))
 					v[i] = num(p, "value");
 		}
-		g[j] = (struct pr_chart_bar_group){ pstr(ps, names[j]), group_color(j), v, NULL, NULL };
+		g[j] = (struct pr_chart_bar_group){ pr_panelset_strdup(ps, names[j]), group_color(j), v, NULL, NULL };
 	}
-	b = palloc(ps, 1, sizeof(*b));
+	b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	*b = (struct pr_chart_bars){ s->label, s->n, g, ns, 0, ns == 1 };
 	cap_text(s, capt, sizeof(capt));
 	if (ns == 1)
@@ -469,7 +431,7 @@ static void peak_memory(struct pr_agg_panels *ps, const json_t *doc, const struc
 			 names[0], capt);
 	else
 		snprintf(title, sizeof(title), "Peak memory per rank (max over devices)%s", capt);
-	c = add(ps, "peak_memory", title);
+	c = pr_panelset_add(ps, "peak_memory", title);
 	c->y_label = "Peak";
 	c->x_label = s->x_label;
 	c->y_unit = "bytes";
@@ -478,9 +440,9 @@ static void peak_memory(struct pr_agg_panels *ps, const json_t *doc, const struc
 	c->legend_title = "Series";
 }
 
-struct pr_agg_panels *pr_agg_panels_build(const json_t *doc)
+struct pr_panelset *pr_agg_panels_build(const json_t *doc)
 {
-	struct pr_agg_panels *ps = pr_xcalloc(1, sizeof(*ps));
+	struct pr_panelset *ps = pr_panelset_new();
 	struct sel s;
 	memset(&s, 0, sizeof(s));
 	select_ranks(ps, doc, &s);
@@ -492,46 +454,3 @@ struct pr_agg_panels *pr_agg_panels_build(const json_t *doc)
 	return ps;
 }
 
-size_t pr_agg_panels_count(const struct pr_agg_panels *ps)
-{
-	return ps->n;
-}
-
-const char *pr_agg_panels_name(const struct pr_agg_panels *ps, size_t i)
-{
-	return ps->p[i].name;
-}
-
-const char *pr_agg_panels_title(const struct pr_agg_panels *ps, size_t i)
-{
-	return ps->p[i].c.title;
-}
-
-const struct pr_chart *pr_agg_panels_chart(const struct pr_agg_panels *ps, size_t i)
-{
-	return &ps->p[i].c;
-}
-
-int pr_agg_panels_render(const struct pr_agg_panels *ps, size_t i, enum pr_gfx_format format,
-			 struct pr_output *out, struct pr_error *err)
-{
-	return pr_chart_render(&ps->p[i].c, format, out, err);
-}
-
-int pr_agg_panels_layout(const struct pr_agg_panels *ps, size_t i, struct pr_strbuf *dump,
-			 struct pr_error *err)
-{
-	return pr_chart_layout(&ps->p[i].c, dump, err);
-}
-
-void pr_agg_panels_free(struct pr_agg_panels *ps)
-{
-	size_t i;
-	if (!ps)
-		return;
-	for (i = 0; i < ps->npool; i++)
-		free(ps->pool[i]);
-	free(ps->pool);
-	free(ps->p);
-	free(ps);
-}

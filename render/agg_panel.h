@@ -5,10 +5,9 @@
  *
  * USAGE
  *   json_t *doc = pr_agg_to_json(agg);
- *   struct pr_agg_panels *ps = pr_agg_panels_build(doc);
- *   for (i = 0; i < pr_agg_panels_count(ps); i++)
- *       pr_agg_panels_render(ps, i, PR_GFX_PNG, &out, &err);   (file <name>.png)
- *   pr_agg_panels_free(ps);
+ *   struct pr_panelset *ps = pr_agg_panels_build(doc);
+ *   pr_panelset_write_files(ps, dir, "", PR_GFX_PNG, &err);   (files <name>.png)
+ *   pr_panelset_free(ps);
  *   pr_agg_html(doc, &out, &err);                              (the whole page)
  *
  * Panels (only those whose data exists):
@@ -43,25 +42,13 @@
 
 #include <jansson.h>
 
-#include "render/chart.h"
+#include "render/panelset.h"
 
 #define PR_AGG_PANEL_RANKS 24
 #define PR_AGG_PANEL_STAGES 5
 
-struct pr_agg_panels;
 
-struct pr_agg_panels *pr_agg_panels_build(const json_t *doc);
-size_t pr_agg_panels_count(const struct pr_agg_panels *ps);
-/* Stable file-name stem of panel i ("rank_comparison", "step_time", "peak_memory"). */
-const char *pr_agg_panels_name(const struct pr_agg_panels *ps, size_t i);
-const char *pr_agg_panels_title(const struct pr_agg_panels *ps, size_t i);
-/* The chart spec of panel i (borrowed). */
-const struct pr_chart *pr_agg_panels_chart(const struct pr_agg_panels *ps, size_t i);
-int pr_agg_panels_render(const struct pr_agg_panels *ps, size_t i, enum pr_gfx_format format,
-			 struct pr_output *out, struct pr_error *err) PR_MUST_CHECK;
-int pr_agg_panels_layout(const struct pr_agg_panels *ps, size_t i, struct pr_strbuf *dump,
-			 struct pr_error *err) PR_MUST_CHECK;
-void pr_agg_panels_free(struct pr_agg_panels *ps); /* NULL is fine */
+struct pr_panelset *pr_agg_panels_build(const json_t *doc);
 
 /*
  * The aggregate's HTML page into out (which stays open: the caller closes

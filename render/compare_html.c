@@ -148,33 +148,7 @@ static void banner(struct pr_strbuf *sb, const json_t *cmp)
 static int panels(struct pr_strbuf *sb, const json_t *cmp, const json_t *base, const json_t *newm,
 		  struct pr_error *err)
 {
-	struct pr_compare_panels *ps = pr_compare_panels_build(cmp, base, newm);
-	size_t i;
-	if (pr_compare_panels_count(ps))
-		pr_strbuf_addstr(sb, "<h3>Panels</h3>\n");
-	for (i = 0; i < pr_compare_panels_count(ps); i++) {
-		struct pr_output out;
-		const char *data;
-		size_t len;
-		char prefix[32];
-		pr_output_init_memory(&out);
-		if (pr_compare_panels_render(ps, i, PR_GFX_SVG, &out, err) ||
-		    pr_output_close(&out, err)) {
-			pr_output_release(&out);
-			pr_compare_panels_free(ps);
-			return -1;
-		}
-		data = pr_output_data(&out, &len);
-		snprintf(prefix, sizeof(prefix), "c-p%zu-", i);
-		pr_strbuf_addf(sb, "<figure id=\"cmp-%s\" aria-label=\"", pr_compare_panels_name(ps, i));
-		esc(sb, pr_compare_panels_title(ps, i));
-		pr_strbuf_addstr(sb, "\">");
-		pr_html_inline_svg(sb, data, len, prefix);
-		pr_strbuf_addstr(sb, "</figure>\n");
-		pr_output_release(&out);
-	}
-	pr_compare_panels_free(ps);
-	return 0;
+	return pr_html_panels(sb, pr_compare_panels_build(cmp, base, newm), "cmp-", err);
 }
 
 static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)

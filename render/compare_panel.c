@@ -17,46 +17,8 @@
 #define RGB_NOISE 0xFF7F0E
 #define RGB_UNCHANGED 0x9E9E9E
 
-struct panel {
-	const char *name;
-	struct pr_chart c;
-};
-
-struct pr_compare_panels {
-	struct panel *p;
-	size_t n;
-	void **pool;
-	size_t npool;
-};
 
 /* ---- allocation: everything a panel points to lives in the pool ---- */
-
-static void *palloc(struct pr_compare_panels *ps, size_t n, size_t size)
-{
-	void *p = pr_xcalloc(n ? n : 1, size);
-	ps->pool = pr_xreallocarray(ps->pool, ps->npool + 1, sizeof(*ps->pool));
-	ps->pool[ps->npool++] = p;
-	return p;
-}
-
-static char *pstr(struct pr_compare_panels *ps, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = palloc(ps, n, 1);
-	memcpy(d, s, n);
-	return d;
-}
-
-static struct pr_chart *add(struct pr_compare_panels *ps, const char *name, const char *title)
-{
-	struct panel *p;
-	ps->p = pr_xreallocarray(ps->p, ps->n + 1, sizeof(*ps->p));
-	p = &ps->p[ps->n++];
-	memset(p, 0, sizeof(*p));
-	p->name = name;
-	p->c.title = pstr(ps, title);
-	return &p->c;
-}
 
 static double num(const json_t *o, const char *k)
 {
@@ -138,7 +100,7 @@ static void note_threshold(struct threshold *t, size_t *nt, const json_t *m)
 	(*nt)++;
 }
 
-static void changes(struct pr_compare_panels *ps, const json_t *cmp)
+static void changes(struct pr_panelset *ps, const json_t *cmp)
 {
 	const json_t *metrics = json_object_get(cmp, "metrics"), *m;
 	struct change *ch = pr_xcalloc(json_array_size(metrics) + 1, sizeof(*ch));
@@ -177,11 +139,11 @@ static void changes(struct pr_compare_panels *ps, const json_t *cmp)
 	pr_compare_summary_line(cmp, &sum);
 	if (!n) {
 		snprintf(title, sizeof(title), "Changes new vs base | %s", sum.buf);
-		c = add(ps, "changes", title);
+		c = pr_panelset_add(ps, "changes", title);
 		snprintf(title, sizeof(title), "%s (%zu metric%s compared)",
 			 same ? "No metric changed" : "No gated metric with a value on both sides", total,
 			 total == 1 ? "" : "s");
-		c->empty_text = pstr(ps, title);
+		c->empty_text = pr_panelset_strdup(ps, title);
 		c->height = 240;
 		free(ch);
 		pr_strbuf_release(&sum);
@@ -189,29 +151,29 @@ static void changes(struct pr_compare_panels *ps, const json_t *cmp)
 	}
 	qsort(ch, n, sizeof(*ch), by_size);
 	shown = n < PR_COMPARE_PANEL_METRICS ? n : PR_COMPARE_PANEL_METRICS;
-	cat = palloc(ps, shown, sizeof(*cat));
-	vt = palloc(ps, shown, sizeof(*vt));
-	val = palloc(ps, shown, sizeof(*val));
-	col = palloc(ps, shown, sizeof(*col));
+	cat = pr_panelset_alloc(ps, shown, sizeof(*cat));
+	vt = pr_panelset_alloc(ps, shown, sizeof(*vt));
+	val = pr_panelset_alloc(ps, shown, sizeof(*val));
+	col = pr_panelset_alloc(ps, shown, sizeof(*col));
 	for (i = 0; i < shown; i++) {
 		const char *v = str(ch[i].m, "verdict");
 		char buf[64];
-		cat[i] = pstr(ps, str(ch[i].m, "id"));
+		cat[i] = pr_panelset_strdup(ps, str(ch[i].m, "id"));
 		val[i] = ch[i].pct;
 		col[i] = verdict_color(v);
 		snprintf(buf, sizeof(buf), "%+.1f%% (%.2fx)", ch[i].pct, num(ch[i].m, "ratio"));
-		vt[i] = pstr(ps, buf);
+		vt[i] = pr_panelset_strdup(ps, buf);
 		seen[!strcmp(v, "regression")	 ? 0
 		     : !strcmp(v, "improvement") ? 1
 		     : !strcmp(v, "noise")	 ? 2
 						 : 3] = 1;
 		note_threshold(th, &nt, ch[i].m);
 	}
-	g = palloc(ps, 1, sizeof(*g));
+	g = pr_panelset_alloc(ps, 1, sizeof(*g));
 	*g = (struct pr_chart_bar_group){ "change", RGB_UNCHANGED, val, col, vt };
-	b = palloc(ps, 1, sizeof(*b));
+	b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	*b = (struct pr_chart_bars){ cat, shown, g, 1, 1, 1 };
-	h = palloc(ps, nt, sizeof(*h));
+	h = pr_panelset_alloc(ps, nt, sizeof(*h));
 	for (i = 0; i < nt; i++)
 		h[i] = (struct pr_chart_hline){ th[i].at, NULL, 0x555555, 1 };
 
@@ -238,7 +200,7 @@ static void changes(struct pr_compare_panels *ps, const json_t *cmp)
 			 n, sum.buf);
 	else
 		snprintf(title, sizeof(title), "Changes new vs base | %s", sum.buf);
-	c = add(ps, "changes", title);
+	c = pr_panelset_add(ps, "changes", title);
 	c->x_label = "Change new vs base";
 	c->x_unit = "percent";
 	c->bars = b;
@@ -263,7 +225,7 @@ static void changes(struct pr_compare_panels *ps, const json_t *cmp)
 	}
 	c->width = 1200;
 	c->height = (int)fmax(280, fmin(1400, 150 + 26 * (double)shown));
-	c->note = pstr(ps, note.buf);
+	c->note = pr_panelset_strdup(ps, note.buf);
 	pr_strbuf_release(&note);
 	pr_strbuf_release(&sum);
 	free(ch);
@@ -316,17 +278,17 @@ static double median_of(const double *v, size_t n)
 	return m;
 }
 
-static size_t step_line(struct pr_compare_panels *ps, const json_t *list, double **y)
+static size_t step_line(struct pr_panelset *ps, const json_t *list, double **y)
 {
 	const json_t *o;
 	size_t i, n = json_array_size(list);
-	*y = palloc(ps, n, sizeof(double));
+	*y = pr_panelset_alloc(ps, n, sizeof(double));
 	json_array_foreach(list, i, o)
 		(*y)[i] = num(o, "dur_ns");
 	return n;
 }
 
-static void step_time(struct pr_compare_panels *ps, const json_t *base, const json_t *newm)
+static void step_time(struct pr_panelset *ps, const json_t *base, const json_t *newm)
 {
 	const json_t *rb, *rn, *lb, *ln;
 	size_t kb, kn, nb, nn;
@@ -345,19 +307,19 @@ static void step_time(struct pr_compare_panels *ps, const json_t *base, const js
 	nn = step_line(ps, ln, &yn);
 	mb = median_of(yb, nb);
 	mn = median_of(yn, nn);
-	l = palloc(ps, 2, sizeof(*l));
+	l = pr_panelset_alloc(ps, 2, sizeof(*l));
 	l[0] = (struct pr_chart_line){ "base", 0x1F77B4, NULL, yb, nb, 2, 0, 0 };
 	l[1] = (struct pr_chart_line){ "new", 0xFF7F0E, NULL, yn, nn, 2, 0, 0 };
-	h = palloc(ps, 2, sizeof(*h));
+	h = pr_panelset_alloc(ps, 2, sizeof(*h));
 	pr_fmt_duration(mb, a, sizeof(a));
 	pr_fmt_duration(mn, b, sizeof(b));
 	snprintf(t1, sizeof(t1), "base median %s", a);
 	snprintf(t2, sizeof(t2), "new median %s", b);
-	h[0] = (struct pr_chart_hline){ mb, pstr(ps, t1), 0x1F77B4, 1 };
-	h[1] = (struct pr_chart_hline){ mn, pstr(ps, t2), 0xFF7F0E, 1 };
+	h[0] = (struct pr_chart_hline){ mb, pr_panelset_strdup(ps, t1), 0x1F77B4, 1 };
+	h[1] = (struct pr_chart_hline){ mn, pr_panelset_strdup(ps, t2), 0xFF7F0E, 1 };
 	snprintf(title, sizeof(title), "Step time per step: base %s vs new %s (median, %.2fx)", a, b,
 		 mn / mb);
-	c = add(ps, "step_time", title);
+	c = pr_panelset_add(ps, "step_time", title);
 	c->x_label = "Step";
 	c->x_unit = "";
 	c->y_label = "Step time";
@@ -370,59 +332,16 @@ static void step_time(struct pr_compare_panels *ps, const json_t *base, const js
 	if (kb > 1 || kn > 1) {
 		snprintf(note, sizeof(note), "First run with steps on each side (base: %zu, new: %zu runs have steps)",
 			 kb, kn);
-		c->note = pstr(ps, note);
+		c->note = pr_panelset_strdup(ps, note);
 	}
 }
 
-struct pr_compare_panels *pr_compare_panels_build(const json_t *cmp, const json_t *base,
+struct pr_panelset *pr_compare_panels_build(const json_t *cmp, const json_t *base,
 						  const json_t *newm)
 {
-	struct pr_compare_panels *ps = pr_xcalloc(1, sizeof(*ps));
+	struct pr_panelset *ps = pr_panelset_new();
 	changes(ps, cmp);
 	step_time(ps, base, newm);
 	return ps;
 }
 
-size_t pr_compare_panels_count(const struct pr_compare_panels *ps)
-{
-	return ps->n;
-}
-
-const char *pr_compare_panels_name(const struct pr_compare_panels *ps, size_t i)
-{
-	return ps->p[i].name;
-}
-
-const char *pr_compare_panels_title(const struct pr_compare_panels *ps, size_t i)
-{
-	return ps->p[i].c.title;
-}
-
-const struct pr_chart *pr_compare_panels_chart(const struct pr_compare_panels *ps, size_t i)
-{
-	return &ps->p[i].c;
-}
-
-int pr_compare_panels_render(const struct pr_compare_panels *ps, size_t i,
-			     enum pr_gfx_format format, struct pr_output *out, struct pr_error *err)
-{
-	return pr_chart_render(&ps->p[i].c, format, out, err);
-}
-
-int pr_compare_panels_layout(const struct pr_compare_panels *ps, size_t i, struct pr_strbuf *dump,
-			     struct pr_error *err)
-{
-	return pr_chart_layout(&ps->p[i].c, dump, err);
-}
-
-void pr_compare_panels_free(struct pr_compare_panels *ps)
-{
-	size_t i;
-	if (!ps)
-		return;
-	for (i = 0; i < ps->npool; i++)
-		free(ps->pool[i]);
-	free(ps->pool);
-	free(ps->p);
-	free(ps);
-}

@@ -5,10 +5,9 @@
  *
  * USAGE
  *   json_t *cmp = pr_compare(base, newm, &gate, &err);
- *   struct pr_compare_panels *ps = pr_compare_panels_build(cmp, base, newm);
- *   for (i = 0; i < pr_compare_panels_count(ps); i++)
- *       pr_compare_panels_render(ps, i, PR_GFX_PNG, &out, &err);   (file <name>.png)
- *   pr_compare_panels_free(ps);
+ *   struct pr_panelset *ps = pr_compare_panels_build(cmp, base, newm);
+ *   pr_panelset_write_files(ps, dir, "", PR_GFX_PNG, &err);   (files <name>.png)
+ *   pr_panelset_free(ps);
  *   pr_compare_html(cmp, base, newm, &out, &err);                  (the whole page)
  *
  * Panels:
@@ -42,26 +41,13 @@
 
 #include <jansson.h>
 
-#include "render/chart.h"
+#include "render/panelset.h"
 
 #define PR_COMPARE_PANEL_METRICS 30
 
-struct pr_compare_panels;
 
-struct pr_compare_panels *pr_compare_panels_build(const json_t *cmp, const json_t *base,
+struct pr_panelset *pr_compare_panels_build(const json_t *cmp, const json_t *base,
 						  const json_t *newm);
-size_t pr_compare_panels_count(const struct pr_compare_panels *ps);
-/* Stable file-name stem of panel i ("changes", "step_time"). */
-const char *pr_compare_panels_name(const struct pr_compare_panels *ps, size_t i);
-const char *pr_compare_panels_title(const struct pr_compare_panels *ps, size_t i);
-/* The chart spec of panel i (borrowed). */
-const struct pr_chart *pr_compare_panels_chart(const struct pr_compare_panels *ps, size_t i);
-int pr_compare_panels_render(const struct pr_compare_panels *ps, size_t i,
-			     enum pr_gfx_format format, struct pr_output *out,
-			     struct pr_error *err) PR_MUST_CHECK;
-int pr_compare_panels_layout(const struct pr_compare_panels *ps, size_t i, struct pr_strbuf *dump,
-			     struct pr_error *err) PR_MUST_CHECK;
-void pr_compare_panels_free(struct pr_compare_panels *ps); /* NULL is fine */
 
 /*
  * The comparison's HTML page into out (which stays open: the caller closes

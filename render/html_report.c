@@ -117,34 +117,35 @@ void pr_html_inline_svg(struct pr_strbuf *sb, const char *svg, size_t len, const
 	}
 }
 
-static int panels(struct pr_strbuf *sb, const json_t *run, size_t runi, struct pr_error *err)
+int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idprefix,
+		   struct pr_error *err)
 {
-	struct pr_panels *ps = pr_panels_build(run);
 	size_t i;
-	if (pr_panels_count(ps))
+	int rc = 0;
+	if (pr_panelset_count(ps))
 		pr_strbuf_addstr(sb, "<h3>Panels</h3>\n");
-	for (i = 0; i < pr_panels_count(ps); i++) {
+	for (i = 0; i < pr_panelset_count(ps) && !rc; i++) {
 		struct pr_output out;
 		const char *data;
 		size_t len;
-		char prefix[64];
+		char prefix[96];
 		pr_output_init_memory(&out);
-		if (pr_panels_render(ps, i, PR_GFX_SVG, &out, err) || pr_output_close(&out, err)) {
-			pr_output_release(&out);
-			pr_panels_free(ps);
-			return -1;
+		if (pr_panelset_render(ps, i, PR_GFX_SVG, &out, err) || pr_output_close(&out, err)) {
+			rc = -1;
+		} else {
+			data = pr_output_data(&out, &len);
+			snprintf(prefix, sizeof(prefix), "%sp%zu-", idprefix, i);
+			pr_strbuf_addf(sb, "<figure id=\"%s%s\" aria-label=\"", idprefix,
+				       pr_panelset_name(ps, i));
+			esc(sb, pr_panelset_title(ps, i));
+			pr_strbuf_addstr(sb, "\">");
+			pr_html_inline_svg(sb, data, len, prefix);
+			pr_strbuf_addstr(sb, "</figure>\n");
 		}
-		data = pr_output_data(&out, &len);
-		snprintf(prefix, sizeof(prefix), "r%zu-p%zu-", runi, i);
-		pr_strbuf_addf(sb, "<figure id=\"r%zu-%s\" aria-label=\"", runi, pr_panels_name(ps, i));
-		esc(sb, pr_panels_title(ps, i));
-		pr_strbuf_addstr(sb, "\">");
-		pr_html_inline_svg(sb, data, len, prefix);
-		pr_strbuf_addstr(sb, "</figure>\n");
 		pr_output_release(&out);
 	}
-	pr_panels_free(ps);
-	return 0;
+	pr_panelset_free(ps);
+	return rc;
 }
 
 /* ---- sections ---- */
@@ -463,8 +464,12 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, str
 	metadata(sb, run);
 	cards(sb, run);
 	recommendations(sb, run);
-	if (panels(sb, run, runi, err))
-		return -1;
+	{
+		char idp[32];
+		snprintf(idp, sizeof(idp), "r%zu-", runi);
+		if (pr_html_panels(sb, pr_panels_build(run), idp, err))
+			return -1;
+	}
 	phases_tables(sb, run);
 	spans_table(sb, run);
 	layers_table(sb, run);

@@ -49,4 +49,12 @@ int pr_html_page(const char *title, const char *subtitle, const char *body, stru
 struct pr_strbuf;
 void pr_html_inline_svg(struct pr_strbuf *sb, const char *svg, size_t len, const char *prefix);
 
+/*
+ * Appends the panels of ps as inline SVG figures (ids "<idprefix><name>",
+ * SVG ids prefixed per panel) under a "Panels" heading, and frees ps.
+ */
+struct pr_panelset;
+int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idprefix,
+		   struct pr_error *err) PR_MUST_CHECK;
+
 #endif

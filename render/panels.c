@@ -14,47 +14,6 @@
 #define MAX_LINES 8
 #define MAX_BARS 40
 
-struct panel {
-	const char *name, *title;
-	struct pr_chart c;
-};
-
-struct pr_panels {
-	struct panel *p;
-	size_t n;
-	void **pool;
-	size_t npool;
-};
-
-/* ---- allocation: everything a panel points to lives in the pool ---- */
-
-static void *palloc(struct pr_panels *ps, size_t n, size_t size)
-{
-	void *p = pr_xcalloc(n ? n : 1, size);
-	ps->pool = pr_xreallocarray(ps->pool, ps->npool + 1, sizeof(*ps->pool));
-	ps->pool[ps->npool++] = p;
-	return p;
-}
-
-static char *pstr(struct pr_panels *ps, const char *s)
-{
-	char *d = palloc(ps, strlen(s) + 1, 1);
-	memcpy(d, s, strlen(s) + 1);
-	return d;
-}
-
-static struct pr_chart *add(struct pr_panels *ps, const char *name, const char *title)
-{
-	struct panel *p;
-	ps->p = pr_xreallocarray(ps->p, ps->n + 1, sizeof(*ps->p));
-	p = &ps->p[ps->n++];
-	memset(p, 0, sizeof(*p));
-	p->name = name;
-	p->title = pstr(ps, title);
-	p->c.title = p->title;
-	return &p->c;
-}
-
 /* ---- model access ---- */
 
 static int starts(const char *s, const char *p)
@@ -63,15 +22,15 @@ static int starts(const char *s, const char *p)
 }
 
 /* A series' timeline as x (seconds) and y arrays in the pool; 0 when it has none. */
-static size_t timeline(struct pr_panels *ps, const json_t *s, double scale, double **x, double **y)
+static size_t timeline(struct pr_panelset *ps, const json_t *s, double scale, double **x, double **y)
 {
 	json_t *tl = json_object_get(s, "timeline"), *t = json_object_get(tl, "t_ns"),
 	       *v = json_object_get(tl, "v");
 	size_t n = json_array_size(t), i;
 	if (!n || json_array_size(v) != n)
 		return 0;
-	*x = palloc(ps, n, sizeof(double));
-	*y = palloc(ps, n, sizeof(double));
+	*x = pr_panelset_alloc(ps, n, sizeof(double));
+	*y = pr_panelset_alloc(ps, n, sizeof(double));
 	for (i = 0; i < n; i++) {
 		json_t *yv = json_array_get(v, i);
 		(*x)[i] = json_number_value(json_array_get(t, i)) / 1e9;
@@ -90,12 +49,12 @@ static const json_t *series(const json_t *run, const char *name, const char *dev
 	return NULL;
 }
 
-static const char *series_label(struct pr_panels *ps, const json_t *s)
+static const char *series_label(struct pr_panelset *ps, const json_t *s)
 {
 	char buf[300];
 	snprintf(buf, sizeof(buf), "%s%s%s", pr_mstr(s, "name"), *pr_mstr(s, "device") ? " " : "",
 		 pr_mstr(s, "device"));
-	return pstr(ps, buf);
+	return pr_panelset_strdup(ps, buf);
 }
 
 /* ---- colours ---- */
@@ -143,7 +102,7 @@ static size_t phase_index(const json_t *occ, const char *name)
 }
 
 /* Phase bands and boundaries (top-level occurrences) onto a line chart. */
-static void phase_bands(struct pr_panels *ps, const json_t *run, struct pr_chart *c)
+static void phase_bands(struct pr_panelset *ps, const json_t *run, struct pr_chart *c)
 {
 	json_t *occ = json_object_get(json_object_get(run, "phases"), "occurrences"), *o;
 	struct pr_chart_band *b;
@@ -153,8 +112,8 @@ static void phase_bands(struct pr_panels *ps, const json_t *run, struct pr_chart
 		n += pr_mnum(o, "depth") == 0;
 	if (!n || n > MAX_BANDS)
 		return;
-	b = palloc(ps, n, sizeof(*b));
-	v = palloc(ps, n, sizeof(*v));
+	b = pr_panelset_alloc(ps, n, sizeof(*b));
+	v = pr_panelset_alloc(ps, n, sizeof(*v));
 	json_array_foreach(occ, i, o)
 	{
 		double t0 = pr_mnum(o, "t_ns") / 1e9, t1 = t0 + pr_mnum(o, "dur_ns") / 1e9;
@@ -162,7 +121,7 @@ static void phase_bands(struct pr_panels *ps, const json_t *run, struct pr_chart
 			continue;
 		b[c->nbands].x0 = t0;
 		b[c->nbands].x1 = t1;
-		b[c->nbands].label = pstr(ps, pr_mstr(o, "name"));
+		b[c->nbands].label = pr_panelset_strdup(ps, pr_mstr(o, "name"));
 		b[c->nbands].rgb = pr_phase_color(pr_mstr(o, "name"), phase_index(occ, pr_mstr(o, "name")));
 		b[c->nbands].alpha = 0.18;
 		c->nbands++;
@@ -180,10 +139,10 @@ static void phase_bands(struct pr_panels *ps, const json_t *run, struct pr_chart
 
 /* ---- the panels ---- */
 
-static void memory(struct pr_panels *ps, const json_t *run)
+static void memory(struct pr_panelset *ps, const json_t *run)
 {
 	json_t *s, *pk, *best = NULL;
-	struct pr_chart_line *l = palloc(ps, MAX_LINES, sizeof(*l));
+	struct pr_chart_line *l = pr_panelset_alloc(ps, MAX_LINES, sizeof(*l));
 	struct pr_chart *c;
 	size_t i, n = 0;
 	json_array_foreach(json_object_get(run, "series"), i, s)
@@ -218,7 +177,7 @@ static void memory(struct pr_panels *ps, const json_t *run)
 			if (!best && !starts(pr_mstr(pk, "series"), "sys."))
 				best = pk;
 	}
-	c = add(ps, "memory", "Memory usage over time");
+	c = pr_panelset_add(ps, "memory", "Memory usage over time");
 	c->x_label = "Time";
 	c->x_unit = "s";
 	c->y_label = "Memory";
@@ -227,7 +186,7 @@ static void memory(struct pr_panels *ps, const json_t *run)
 	c->nlines = n;
 	phase_bands(ps, run, c);
 	if (best) {
-		struct pr_chart_mark *m = palloc(ps, 1, sizeof(*m));
+		struct pr_chart_mark *m = pr_panelset_alloc(ps, 1, sizeof(*m));
 		char v[40], text[300];
 		json_t *ph = json_object_get(best, "phase");
 		pr_fmt_bytes(pr_mnum(best, "value"), v, sizeof(v));
@@ -237,16 +196,16 @@ static void memory(struct pr_panels *ps, const json_t *run)
 			snprintf(text, sizeof(text), "Peak: %s", v);
 		m->x = pr_mnum(best, "t_ns") / 1e9;
 		m->y = pr_mnum(best, "value");
-		m->text = pstr(ps, text);
+		m->text = pr_panelset_strdup(ps, text);
 		m->rgb = 0xE74C3C;
 		c->marks = m;
 		c->nmarks = 1;
 		snprintf(text, sizeof(text), "Memory usage over time | Peak: %s (%s)", v, pr_mstr(best, "series"));
-		c->title = pstr(ps, text);
+		c->title = pr_panelset_strdup(ps, text);
 	}
 }
 
-static void cpu(struct pr_panels *ps, const json_t *run)
+static void cpu(struct pr_panelset *ps, const json_t *run)
 {
 	const json_t *s = series(run, "cpu.util", "");
 	static const struct pr_chart_zone zones[] = {
@@ -263,14 +222,14 @@ static void cpu(struct pr_panels *ps, const json_t *run)
 	size_t n;
 	if (!s || !(n = timeline(ps, s, 1, &x, &y)))
 		return;
-	l = palloc(ps, 1, sizeof(*l));
-	h = palloc(ps, 1, sizeof(*h));
+	l = pr_panelset_alloc(ps, 1, sizeof(*l));
+	h = pr_panelset_alloc(ps, 1, sizeof(*h));
 	*l = (struct pr_chart_line){ "CPU", 0xFF6B35, x, y, n, 3, 0.2, 0 };
 	snprintf(buf, sizeof(buf), "Average: %.1f%%", pr_mnum(s, "mean"));
-	*h = (struct pr_chart_hline){ pr_mnum(s, "mean"), pstr(ps, buf), 0xE74C3C, 1 };
+	*h = (struct pr_chart_hline){ pr_mnum(s, "mean"), pr_panelset_strdup(ps, buf), 0xE74C3C, 1 };
 	snprintf(buf, sizeof(buf), "CPU usage over time | Peak: %.1f%% | Average: %.1f%%", pr_mnum(s, "max"),
 		 pr_mnum(s, "mean"));
-	c = add(ps, "cpu", buf);
+	c = pr_panelset_add(ps, "cpu", buf);
 	c->x_label = "Time";
 	c->x_unit = "s";
 	c->y_label = "CPU";
@@ -287,7 +246,7 @@ static void cpu(struct pr_panels *ps, const json_t *run)
 	phase_bands(ps, run, c);
 }
 
-static const char *occ_label(struct pr_panels *ps, const json_t *occ, const json_t *o)
+static const char *occ_label(struct pr_panelset *ps, const json_t *occ, const json_t *o)
 {
 	json_t *p;
 	size_t i, same = 0;
@@ -298,14 +257,14 @@ static const char *occ_label(struct pr_panels *ps, const json_t *occ, const json
 		snprintf(buf, sizeof(buf), "%s #%.0f", pr_mstr(o, "name"), pr_mnum(o, "occurrence"));
 	else
 		snprintf(buf, sizeof(buf), "%s", pr_mstr(o, "name"));
-	return pstr(ps, buf);
+	return pr_panelset_strdup(ps, buf);
 }
 
-static void disk(struct pr_panels *ps, const json_t *run)
+static void disk(struct pr_panelset *ps, const json_t *run)
 {
 	json_t *occ = json_object_get(json_object_get(run, "phases"), "occurrences"), *o;
-	const char **cat = palloc(ps, MAX_BARS, sizeof(char *));
-	double *rd = palloc(ps, MAX_BARS, sizeof(double)), *wr = palloc(ps, MAX_BARS, sizeof(double));
+	const char **cat = pr_panelset_alloc(ps, MAX_BARS, sizeof(char *));
+	double *rd = pr_panelset_alloc(ps, MAX_BARS, sizeof(double)), *wr = pr_panelset_alloc(ps, MAX_BARS, sizeof(double));
 	struct pr_chart_bar_group *g;
 	struct pr_chart_bars *b;
 	struct pr_chart *c;
@@ -329,28 +288,28 @@ static void disk(struct pr_panels *ps, const json_t *run)
 	}
 	if (!n)
 		return;
-	g = palloc(ps, 2, sizeof(*g));
+	g = pr_panelset_alloc(ps, 2, sizeof(*g));
 	g[0] = (struct pr_chart_bar_group){ "Read", 0x2196F3, rd, NULL, NULL };
 	g[1] = (struct pr_chart_bar_group){ "Write", 0xFF5722, wr, NULL, NULL };
-	b = palloc(ps, 1, sizeof(*b));
+	b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	*b = (struct pr_chart_bars){ cat, n, g, 2, 0, 1 };
-	c = add(ps, "disk", "Disk I/O per phase");
+	c = pr_panelset_add(ps, "disk", "Disk I/O per phase");
 	c->y_label = "Total I/O";
 	c->y_unit = "bytes";
 	c->bars = b;
 	pr_fmt_bytes(sr, a, sizeof(a));
 	pr_fmt_bytes(sw, w, sizeof(w));
 	snprintf(note, sizeof(note), "Total I/O: %s read, %s write", a, w);
-	c->note = pstr(ps, note);
+	c->note = pr_panelset_strdup(ps, note);
 	c->legend = PR_LEGEND_INSIDE;
 }
 
-static void phase_durations(struct pr_panels *ps, const json_t *run)
+static void phase_durations(struct pr_panelset *ps, const json_t *run)
 {
 	json_t *occ = json_object_get(json_object_get(run, "phases"), "occurrences"), *o;
-	const char **cat = palloc(ps, MAX_BARS, sizeof(char *));
-	double *v = palloc(ps, MAX_BARS, sizeof(double)), total = 0;
-	uint32_t *col = palloc(ps, MAX_BARS, sizeof(uint32_t));
+	const char **cat = pr_panelset_alloc(ps, MAX_BARS, sizeof(char *));
+	double *v = pr_panelset_alloc(ps, MAX_BARS, sizeof(double)), total = 0;
+	uint32_t *col = pr_panelset_alloc(ps, MAX_BARS, sizeof(uint32_t));
 	struct pr_chart_bar_group *g;
 	struct pr_chart_bars *b;
 	struct pr_chart *c;
@@ -368,11 +327,11 @@ static void phase_durations(struct pr_panels *ps, const json_t *run)
 	}
 	if (!n)
 		return;
-	g = palloc(ps, 1, sizeof(*g));
+	g = pr_panelset_alloc(ps, 1, sizeof(*g));
 	*g = (struct pr_chart_bar_group){ NULL, 0x666666, v, col, NULL };
-	b = palloc(ps, 1, sizeof(*b));
+	b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	*b = (struct pr_chart_bars){ cat, n, g, 1, 1, 1 };
-	c = add(ps, "phases", "Phase durations");
+	c = pr_panelset_add(ps, "phases", "Phase durations");
 	c->x_label = "Duration";
 	c->x_unit = "s";
 	c->bars = b;
@@ -380,14 +339,14 @@ static void phase_durations(struct pr_panels *ps, const json_t *run)
 	c->width = 1200;
 	c->height = (int)fmax(200, fmin(1200, 140 + 34 * (double)n));
 	snprintf(note, sizeof(note), "Total: %.1fs", total);
-	c->note = pstr(ps, note);
+	c->note = pr_panelset_strdup(ps, note);
 }
 
 /* Lines of every series whose name starts with prefix (and, when unit given, has that unit). */
-static size_t lines_of(struct pr_panels *ps, const json_t *run, const char *prefix, const char *exact,
+static size_t lines_of(struct pr_panelset *ps, const json_t *run, const char *prefix, const char *exact,
 		       double scale, int skip_zero, struct pr_chart_line **out)
 {
-	struct pr_chart_line *l = palloc(ps, MAX_LINES, sizeof(*l));
+	struct pr_chart_line *l = pr_panelset_alloc(ps, MAX_LINES, sizeof(*l));
 	json_t *s;
 	size_t i, n = 0;
 	json_array_foreach(json_object_get(run, "series"), i, s)
@@ -413,7 +372,7 @@ static size_t lines_of(struct pr_panels *ps, const json_t *run, const char *pref
 	return n;
 }
 
-static void simple(struct pr_panels *ps, const json_t *run, const char *name, const char *title,
+static void simple(struct pr_panelset *ps, const json_t *run, const char *name, const char *title,
 		   const char *exact, const char *prefix, const char *ylabel, const char *yunit,
 		   int skip_zero)
 {
@@ -422,7 +381,7 @@ static void simple(struct pr_panels *ps, const json_t *run, const char *name, co
 	size_t n = lines_of(ps, run, prefix, exact, 1, skip_zero, &l);
 	if (!n)
 		return;
-	c = add(ps, name, title);
+	c = pr_panelset_add(ps, name, title);
 	c->x_label = "Time";
 	c->x_unit = "s";
 	c->y_label = ylabel;
@@ -437,7 +396,7 @@ static void simple(struct pr_panels *ps, const json_t *run, const char *name, co
 	phase_bands(ps, run, c);
 }
 
-static void pressure(struct pr_panels *ps, const json_t *run)
+static void pressure(struct pr_panelset *ps, const json_t *run)
 {
 	static const struct pr_chart_zone zones[] = {
 		{ 0, 70, "Low (<70%)", 0x4CAF50, 0.12 },
@@ -446,7 +405,7 @@ static void pressure(struct pr_panels *ps, const json_t *run)
 	};
 	json_t *items = json_object_get(json_object_get(json_object_get(run, "bottlenecks"), "memory_pressure"), "items");
 	json_t *it;
-	struct pr_chart_line *l = palloc(ps, MAX_LINES, sizeof(*l));
+	struct pr_chart_line *l = pr_panelset_alloc(ps, MAX_LINES, sizeof(*l));
 	struct pr_chart *c;
 	size_t i, n = 0;
 	char note[300] = "";
@@ -465,7 +424,7 @@ static void pressure(struct pr_panels *ps, const json_t *run)
 	}
 	if (!n)
 		return;
-	c = add(ps, "pressure", "Memory pressure (used / total)");
+	c = pr_panelset_add(ps, "pressure", "Memory pressure (used / total)");
 	c->x_label = "Time";
 	c->x_unit = "s";
 	c->y_label = "Pressure";
@@ -477,10 +436,10 @@ static void pressure(struct pr_panels *ps, const json_t *run)
 	c->nlines = n;
 	c->zones = zones;
 	c->nzones = PR_ARRAY_SIZE(zones);
-	c->note = pstr(ps, note);
+	c->note = pr_panelset_strdup(ps, note);
 }
 
-static void gpu_memory(struct pr_panels *ps, const json_t *run)
+static void gpu_memory(struct pr_panelset *ps, const json_t *run)
 {
 	struct pr_chart_line *l;
 	struct pr_chart *c;
@@ -489,14 +448,14 @@ static void gpu_memory(struct pr_panels *ps, const json_t *run)
 	struct pr_chart_hline *h;
 	if (!n)
 		return;
-	c = add(ps, "gpu_memory", "GPU memory used");
+	c = pr_panelset_add(ps, "gpu_memory", "GPU memory used");
 	c->x_label = "Time";
 	c->x_unit = "s";
 	c->y_label = "Memory";
 	c->y_unit = "bytes";
 	c->lines = l;
 	c->nlines = n;
-	h = palloc(ps, 1, sizeof(*h));
+	h = pr_panelset_alloc(ps, 1, sizeof(*h));
 	json_array_foreach(json_object_get(run, "series"), i, s)
 		if (!strcmp(pr_mstr(s, "name"), "gpu.mem.total") && pr_mnum(s, "max") > 0) {
 			*h = (struct pr_chart_hline){ pr_mnum(s, "max"), "Total", 0x888888, 1 };
@@ -507,7 +466,7 @@ static void gpu_memory(struct pr_panels *ps, const json_t *run)
 	phase_bands(ps, run, c);
 }
 
-static void device_memory(struct pr_panels *ps, const json_t *run)
+static void device_memory(struct pr_panelset *ps, const json_t *run)
 {
 	json_t *f;
 	size_t i;
@@ -515,7 +474,7 @@ static void device_memory(struct pr_panels *ps, const json_t *run)
 	{
 		const json_t *a = series(run, "dev.mem.allocated", pr_mstr(f, "device"));
 		const json_t *r = series(run, "dev.mem.reserved", pr_mstr(f, "device"));
-		struct pr_chart_line *l = palloc(ps, 2, sizeof(*l));
+		struct pr_chart_line *l = pr_panelset_alloc(ps, 2, sizeof(*l));
 		struct pr_chart *c;
 		double *x, *y;
 		size_t k;
@@ -529,7 +488,7 @@ static void device_memory(struct pr_panels *ps, const json_t *run)
 		if (!l[0].n || !l[1].n)
 			continue;
 		snprintf(title, sizeof(title), "Device memory %s: allocated vs reserved", pr_mstr(f, "device"));
-		c = add(ps, "device_memory", title);
+		c = pr_panelset_add(ps, "device_memory", title);
 		c->x_label = "Time";
 		c->x_unit = "s";
 		c->y_label = "Memory";
@@ -540,16 +499,16 @@ static void device_memory(struct pr_panels *ps, const json_t *run)
 		snprintf(note, sizeof(note),
 			 "Fragmentation (reserved - allocated) / reserved\nmean %.1f%%, max %.1f%%, largest gap %s",
 			 pr_mnum(f, "mean_ratio") * 100, pr_mnum(f, "max_ratio") * 100, g);
-		c->note = pstr(ps, note);
+		c->note = pr_panelset_strdup(ps, note);
 		phase_bands(ps, run, c);
 	}
 }
 
-static void layers(struct pr_panels *ps, const json_t *run)
+static void layers(struct pr_panelset *ps, const json_t *run)
 {
 	json_t *m;
-	const char **cat = palloc(ps, MAX_BARS, sizeof(char *));
-	double *v = palloc(ps, MAX_BARS, sizeof(double));
+	const char **cat = pr_panelset_alloc(ps, MAX_BARS, sizeof(char *));
+	double *v = pr_panelset_alloc(ps, MAX_BARS, sizeof(double));
 	struct pr_chart_bar_group *g;
 	struct pr_chart_bars *b;
 	struct pr_chart *c;
@@ -558,23 +517,23 @@ static void layers(struct pr_panels *ps, const json_t *run)
 	{
 		if (strcmp(pr_mstr(m, "name"), "layer.peak_allocated") || n == MAX_BARS)
 			continue;
-		cat[n] = pstr(ps, pr_mstr(m, "detail"));
+		cat[n] = pr_panelset_strdup(ps, pr_mstr(m, "detail"));
 		v[n++] = pr_mnum(m, "value");
 	}
 	if (!n)
 		return;
-	g = palloc(ps, 1, sizeof(*g));
+	g = pr_panelset_alloc(ps, 1, sizeof(*g));
 	*g = (struct pr_chart_bar_group){ "Peak allocated", 0x2E86AB, v, NULL, NULL };
-	b = palloc(ps, 1, sizeof(*b));
+	b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	*b = (struct pr_chart_bars){ cat, n, g, 1, 0, 1 };
-	c = add(ps, "layers", "Peak memory per layer (device allocated at the layer's hooks)");
+	c = pr_panelset_add(ps, "layers", "Peak memory per layer (device allocated at the layer's hooks)");
 	c->y_label = "Peak allocated";
 	c->y_unit = "bytes";
 	c->bars = b;
 	c->legend = PR_LEGEND_NONE;
 }
 
-static void steps(struct pr_panels *ps, const json_t *run)
+static void steps(struct pr_panelset *ps, const json_t *run)
 {
 	json_t *st = json_object_get(json_object_get(run, "throughput"), "steps");
 	json_t *list = json_object_get(st, "list"), *o;
@@ -586,25 +545,25 @@ static void steps(struct pr_panels *ps, const json_t *run)
 	char a[40], b[40], t1[80], t2[80], title[200];
 	if (n < 2)
 		return;
-	x = palloc(ps, n, sizeof(double));
-	y = palloc(ps, n, sizeof(double));
+	x = pr_panelset_alloc(ps, n, sizeof(double));
+	y = pr_panelset_alloc(ps, n, sizeof(double));
 	json_array_foreach(list, i, o)
 	{
 		x[i] = (double)i;
 		y[i] = pr_mnum(o, "dur_ns");
 	}
-	l = palloc(ps, 1, sizeof(*l));
+	l = pr_panelset_alloc(ps, 1, sizeof(*l));
 	*l = (struct pr_chart_line){ "step time", 0x1F77B4, x, y, n, 2, 0, 0 };
-	h = palloc(ps, 2, sizeof(*h));
+	h = pr_panelset_alloc(ps, 2, sizeof(*h));
 	pr_fmt_duration(pr_mnum(st, "p50_ns"), a, sizeof(a));
 	pr_fmt_duration(pr_mnum(st, "p95_ns"), b, sizeof(b));
 	snprintf(t1, sizeof(t1), "p50 %s", a);
 	snprintf(t2, sizeof(t2), "p95 %s", b);
-	h[0] = (struct pr_chart_hline){ pr_mnum(st, "p50_ns"), pstr(ps, t1), 0x2CA02C, 1 };
-	h[1] = (struct pr_chart_hline){ pr_mnum(st, "p95_ns"), pstr(ps, t2), 0xD62728, 1 };
+	h[0] = (struct pr_chart_hline){ pr_mnum(st, "p50_ns"), pr_panelset_strdup(ps, t1), 0x2CA02C, 1 };
+	h[1] = (struct pr_chart_hline){ pr_mnum(st, "p95_ns"), pr_panelset_strdup(ps, t2), 0xD62728, 1 };
 	snprintf(title, sizeof(title), "Step time per step (%s) | %.2f steps/s | jitter %.1f%%",
 		 pr_mstr(st, "name"), pr_mnum(st, "per_s"), pr_mnum(st, "jitter") * 100);
-	c = add(ps, "steps", title);
+	c = pr_panelset_add(ps, "steps", title);
 	c->x_label = "Step";
 	c->x_unit = "";
 	c->y_label = "Step time";
@@ -616,7 +575,7 @@ static void steps(struct pr_panels *ps, const json_t *run)
 }
 
 /* RSS / VSS in percent (the QNN plot's "Memory Efficiency"), where both timelines share their times. */
-static void efficiency(struct pr_panels *ps, const json_t *run)
+static void efficiency(struct pr_panelset *ps, const json_t *run)
 {
 	const json_t *rss = series(run, "mem.rss", NULL), *vms = series(run, "mem.vms", NULL);
 	double *xr, *yr, *xv, *yv, *y;
@@ -627,7 +586,7 @@ static void efficiency(struct pr_panels *ps, const json_t *run)
 	double sr = 0, sv = 0;
 	if (!rss || !vms || !(n = timeline(ps, rss, 1, &xr, &yr)) || timeline(ps, vms, 1, &xv, &yv) != n)
 		return;
-	y = palloc(ps, n, sizeof(double));
+	y = pr_panelset_alloc(ps, n, sizeof(double));
 	for (i = 0; i < n; i++) {
 		if (xr[i] != xv[i])
 			return; /* sampled apart: no per-sample ratio */
@@ -640,9 +599,9 @@ static void efficiency(struct pr_panels *ps, const json_t *run)
 	}
 	if (!k)
 		return;
-	l = palloc(ps, 1, sizeof(*l));
+	l = pr_panelset_alloc(ps, 1, sizeof(*l));
 	*l = (struct pr_chart_line){ "RSS / VSS", 0x2CA02C, xr, y, n, 2, 0.12, 0 };
-	c = add(ps, "efficiency", "Process memory efficiency (RSS / VSS)");
+	c = pr_panelset_add(ps, "efficiency", "Process memory efficiency (RSS / VSS)");
 	c->x_label = "Time";
 	c->x_unit = "s";
 	c->y_label = "Efficiency";
@@ -654,12 +613,12 @@ static void efficiency(struct pr_panels *ps, const json_t *run)
 	c->nlines = 1;
 	c->legend = PR_LEGEND_NONE;
 	snprintf(note, sizeof(note), "mean(RSS) / mean(VSS) = %.1f%%", sr / sv * 100);
-	c->note = pstr(ps, note);
+	c->note = pr_panelset_strdup(ps, note);
 	phase_bands(ps, run, c);
 }
 
 /* Busy intervals of the top-level spans per thread / stream, one lane each. */
-static void timeline_panel(struct pr_panels *ps, const json_t *run)
+static void timeline_panel(struct pr_panelset *ps, const json_t *run)
 {
 	json_t *lanes = json_object_get(json_object_get(run, "timeline"), "lanes"), *l, *iv;
 	size_t nl = json_array_size(lanes), total = 0, i, j, k = 0;
@@ -671,11 +630,11 @@ static void timeline_panel(struct pr_panels *ps, const json_t *run)
 		total += json_array_size(json_object_get(l, "intervals"));
 	if (!total)
 		return;
-	r = palloc(ps, total, sizeof(*r));
+	r = pr_panelset_alloc(ps, total, sizeof(*r));
 	json_array_foreach(lanes, i, l)
 	{
 		double y = (double)(nl - 1 - i);
-		const char *label = pstr(ps, pr_mstr(l, "name"));
+		const char *label = pr_panelset_strdup(ps, pr_mstr(l, "name"));
 		json_array_foreach(json_object_get(l, "intervals"), j, iv)
 		{
 			r[k].x0 = json_number_value(json_array_get(iv, 0)) / 1e9;
@@ -687,7 +646,7 @@ static void timeline_panel(struct pr_panels *ps, const json_t *run)
 			k++;
 		}
 	}
-	c = add(ps, "timeline", "Timeline: busy time of top-level spans per thread / stream (lanes top to bottom)");
+	c = pr_panelset_add(ps, "timeline", "Timeline: busy time of top-level spans per thread / stream (lanes top to bottom)");
 	c->x_label = "Time";
 	c->x_unit = "s";
 	c->rects = r;
@@ -701,9 +660,9 @@ static void timeline_panel(struct pr_panels *ps, const json_t *run)
 	c->legend_title = "Lanes (top first)";
 }
 
-struct pr_panels *pr_panels_build(const json_t *run)
+struct pr_panelset *pr_panels_build(const json_t *run)
 {
-	struct pr_panels *ps = pr_xcalloc(1, sizeof(*ps));
+	struct pr_panelset *ps = pr_panelset_new();
 	memory(ps, run);
 	efficiency(ps, run);
 	cpu(ps, run);
@@ -722,45 +681,3 @@ struct pr_panels *pr_panels_build(const json_t *run)
 	return ps;
 }
 
-size_t pr_panels_count(const struct pr_panels *ps)
-{
-	return ps->n;
-}
-
-const char *pr_panels_name(const struct pr_panels *ps, size_t i)
-{
-	return ps->p[i].name;
-}
-
-const char *pr_panels_title(const struct pr_panels *ps, size_t i)
-{
-	return ps->p[i].c.title;
-}
-
-const struct pr_chart *pr_panels_chart(const struct pr_panels *ps, size_t i)
-{
-	return &ps->p[i].c;
-}
-
-int pr_panels_render(const struct pr_panels *ps, size_t i, enum pr_gfx_format format,
-		     struct pr_output *out, struct pr_error *err)
-{
-	return pr_chart_render(&ps->p[i].c, format, out, err);
-}
-
-int pr_panels_layout(const struct pr_panels *ps, size_t i, struct pr_strbuf *dump, struct pr_error *err)
-{
-	return pr_chart_layout(&ps->p[i].c, dump, err);
-}
-
-void pr_panels_free(struct pr_panels *ps)
-{
-	size_t i;
-	if (!ps)
-		return;
-	for (i = 0; i < ps->npool; i++)
-		free(ps->pool[i]);
-	free(ps->pool);
-	free(ps->p);
-	free(ps);
-}
