@@ -42,34 +42,6 @@ static void fmt(double v, const char *unit, char *buf, size_t n)
 
 /* ---- tables (the page script sorts th.n columns by data-v) ---- */
 
-static void table_begin(struct pr_strbuf *sb, const char *const *heads)
-{
-	size_t i;
-	pr_strbuf_addstr(sb, "<table class=\"sortable\"><thead><tr>");
-	for (i = 0; heads[i]; i++) {
-		int numeric = heads[i][0] == '#';
-		pr_strbuf_addstr(sb, numeric ? "<th class=\"n\">" : "<th>");
-		esc(sb, heads[i] + numeric);
-		pr_strbuf_addstr(sb, "</th>");
-	}
-	pr_strbuf_addstr(sb, "</tr></thead><tbody>\n");
-}
-
-static void table_end(struct pr_strbuf *sb, size_t shown, size_t total)
-{
-	pr_strbuf_addstr(sb, "</tbody></table>\n");
-	if (total > shown)
-		pr_strbuf_addf(sb, "<p class=\"capped\">Showing %zu of %zu rows (capped at %d; agg.json has all of them).</p>\n",
-			       shown, total, PR_HTML_ROWS);
-}
-
-static void td(struct pr_strbuf *sb, const char *text)
-{
-	pr_strbuf_addstr(sb, "<td class=\"name\">");
-	esc(sb, text);
-	pr_strbuf_addstr(sb, "</td>");
-}
-
 /* A numeric cell: sorts by v, shows v in unit. */
 static void tdn(struct pr_strbuf *sb, double v, const char *unit)
 {
@@ -196,7 +168,7 @@ static void stats_table(struct pr_strbuf *sb, const json_t *doc)
 		return;
 	pr_strbuf_addstr(sb, "<h3>Across ranks</h3>\n<p class=\"meta\">One row per (category, name); "
 			     "imbalance = max / mean; argmin/argmax = the rank (ties: the lowest).</p>\n");
-	table_begin(sb, h);
+	pr_html_table_begin(sb, h);
 	json_array_foreach(stats, i, s)
 	{
 		const char *u = str(s, "unit"), *kind = str(s, "kind");
@@ -208,8 +180,8 @@ static void stats_table(struct pr_strbuf *sb, const json_t *doc)
 		else
 			snprintf(name, sizeof(name), "%.500s", str(s, "name"));
 		pr_strbuf_addstr(sb, "<tr>");
-		td(sb, str(s, "category"));
-		td(sb, name);
+		pr_html_td(sb, str(s, "category"));
+		pr_html_td(sb, name);
 		tdn(sb, num(s, "ranks"), "count");
 		tdn(sb, num(s, "min"), u);
 		tdn(sb, num(s, "median"), u);
@@ -225,7 +197,7 @@ static void stats_table(struct pr_strbuf *sb, const json_t *doc)
 			pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
-	table_end(sb, i, n);
+	pr_html_table_end(sb, i, n, "agg.json");
 }
 
 /* The largest stage of a rank row ("" when none). */
@@ -285,7 +257,7 @@ static void ranks_table(struct pr_strbuf *sb, const json_t *doc)
 	if (!n)
 		return;
 	pr_strbuf_addstr(sb, "<h3>Per rank</h3>\n");
-	table_begin(sb, h);
+	pr_html_table_begin(sb, h);
 	json_array_foreach(ranks, i, r)
 	{
 		const json_t *st = json_object_get(r, "steps");
@@ -299,20 +271,20 @@ static void ranks_table(struct pr_strbuf *sb, const json_t *doc)
 		tdn(sb, num(r, "rank"), "count");
 		pr_strbuf_addf(sb, "<td class=\"%s\">%s</td>", strag ? "diff" : "ok",
 			       strag ? "straggler" : "");
-		td(sb, str(r, "source"));
-		td(sb, str(r, "format"));
+		pr_html_td(sb, str(r, "source"));
+		pr_html_td(sb, str(r, "format"));
 		tdn(sb, num(r, "duration_ns"), "ns");
 		tdn(sb, num(st, "count"), "count");
 		tdn(sb, num(st, "mean_ns"), "ns");
 		tdn(sb, num(st, "p50_ns"), "ns");
 		tdn(sb, num(r, "collective_ns"), "ns");
-		td(sb, stage);
+		pr_html_td(sb, stage);
 		tdn(sb, sv, "ns");
 		tdn(sb, pk, "bytes");
-		td(sb, series);
+		pr_html_td(sb, series);
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
-	table_end(sb, i, n);
+	pr_html_table_end(sb, i, n, "agg.json");
 }
 
 static void checks_table(struct pr_strbuf *sb, const json_t *doc)
@@ -324,7 +296,7 @@ static void checks_table(struct pr_strbuf *sb, const json_t *doc)
 	if (!n)
 		return;
 	pr_strbuf_addstr(sb, "<h3>Straggler checks</h3>\n");
-	table_begin(sb, h);
+	pr_html_table_begin(sb, h);
 	json_array_foreach(checks, i, c)
 	{
 		struct pr_strbuf out = PR_STRBUF_INIT;
@@ -334,17 +306,17 @@ static void checks_table(struct pr_strbuf *sb, const json_t *doc)
 			pr_strbuf_addf(&out, "%srank %.0f (%.2fx, z = %.1f)", j ? ", " : "",
 				       num(o, "rank"), num(o, "ratio"), num(o, "z"));
 		pr_strbuf_addstr(sb, "<tr>");
-		td(sb, str(c, "what"));
-		td(sb, str(c, "name"));
-		td(sb, str(c, "straggler_is"));
+		pr_html_td(sb, str(c, "what"));
+		pr_html_td(sb, str(c, "name"));
+		pr_html_td(sb, str(c, "straggler_is"));
 		tdn(sb, num(c, "ranks"), "count");
 		tdn(sb, num(c, "median"), "ns");
 		tdn(sb, num(c, "mad"), "ns");
-		td(sb, out.len ? out.buf : "none");
+		pr_html_td(sb, out.len ? out.buf : "none");
 		pr_strbuf_addstr(sb, "</tr>\n");
 		pr_strbuf_release(&out);
 	}
-	table_end(sb, i, n);
+	pr_html_table_end(sb, i, n, "agg.json");
 }
 
 int pr_agg_html(const json_t *doc, struct pr_output *out, struct pr_error *err)

@@ -29,34 +29,6 @@ static void esc(struct pr_strbuf *sb, const char *s)
 
 /* ---- tables (the page script sorts th.n columns by data-v) ---- */
 
-static void table_begin(struct pr_strbuf *sb, const char *const *heads)
-{
-	size_t i;
-	pr_strbuf_addstr(sb, "<table class=\"sortable\"><thead><tr>");
-	for (i = 0; heads[i]; i++) {
-		int numeric = heads[i][0] == '#';
-		pr_strbuf_addstr(sb, numeric ? "<th class=\"n\">" : "<th>");
-		esc(sb, heads[i] + numeric);
-		pr_strbuf_addstr(sb, "</th>");
-	}
-	pr_strbuf_addstr(sb, "</tr></thead><tbody>\n");
-}
-
-static void table_end(struct pr_strbuf *sb, size_t shown, size_t total)
-{
-	pr_strbuf_addstr(sb, "</tbody></table>\n");
-	if (total > shown)
-		pr_strbuf_addf(sb, "<p class=\"capped\">Showing %zu of %zu rows (capped at %d; --format json lists all of them).</p>\n",
-			       shown, total, PR_HTML_ROWS);
-}
-
-static void td(struct pr_strbuf *sb, const char *text)
-{
-	pr_strbuf_addstr(sb, "<td class=\"name\">");
-	esc(sb, text);
-	pr_strbuf_addstr(sb, "</td>");
-}
-
 /* A numeric cell: sorts by the JSON number v, shows text. */
 static void tdv(struct pr_strbuf *sb, const json_t *v, const char *text)
 {
@@ -164,7 +136,7 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 		pr_strbuf_addstr(sb, "<p>No metrics.</p>\n");
 		return;
 	}
-	table_begin(sb, h);
+	pr_html_table_begin(sb, h);
 	json_array_foreach(metrics, i, m)
 	{
 		const char *v = str(m, "verdict"), *unit = str(m, "unit");
@@ -177,8 +149,8 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 		pr_strbuf_addf(sb, "<tr><td class=\"%s\">", *cls ? cls : "name");
 		esc(sb, str(m, "mark"));
 		pr_strbuf_addstr(sb, "</td>");
-		td(sb, str(m, "id"));
-		td(sb, str(m, "kind"));
+		pr_html_td(sb, str(m, "id"));
+		pr_html_td(sb, str(m, "kind"));
 		tdu(sb, json_object_get(m, "base"), unit);
 		tdu(sb, json_object_get(m, "new"), unit);
 		pr_compare_fmt_ratio(m, buf, sizeof(buf));
@@ -194,13 +166,13 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 			snprintf(buf, sizeof(buf), "Mann-Whitney (n %.0f / %.0f)", num(m, "n1"), num(m, "n2"));
 		else
 			snprintf(buf, sizeof(buf), "thresholds only");
-		td(sb, buf);
-		td(sb, json_is_false(json_object_get(th, "gated")) ? "not gated" : str(th, "text"));
+		pr_html_td(sb, buf);
+		pr_html_td(sb, json_is_false(json_object_get(th, "gated")) ? "not gated" : str(th, "text"));
 		pr_strbuf_addf(sb, "<td class=\"%s\">", *cls ? cls : "name");
 		esc(sb, v);
 		pr_strbuf_addstr(sb, "</td></tr>\n");
 	}
-	table_end(sb, i, n);
+	pr_html_table_end(sb, i, n, "--format json");
 }
 
 static void floor_table(struct pr_strbuf *sb, const json_t *cmp)
@@ -210,18 +182,18 @@ static void floor_table(struct pr_strbuf *sb, const json_t *cmp)
 	size_t i, n = json_array_size(arr);
 	if (n) {
 		pr_strbuf_addstr(sb, "<h3>Below the noise floor (not gated)</h3>\n");
-		table_begin(sb, h);
+		pr_html_table_begin(sb, h);
 		json_array_foreach(arr, i, m)
 		{
 			if (i >= PR_HTML_ROWS)
 				break;
 			pr_strbuf_addstr(sb, "<tr>");
-			td(sb, str(m, "id"));
+			pr_html_td(sb, str(m, "id"));
 			tdu(sb, json_object_get(m, "base"), "ns");
 			tdu(sb, json_object_get(m, "new"), "ns");
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
-		table_end(sb, i, n);
+		pr_html_table_end(sb, i, n, "--format json");
 	}
 	if (json_array_size(json_object_get(cmp, "ignored"))) {
 		pr_strbuf_addstr(sb, "<h3>Ignored (--ignore)</h3>\n<p>");

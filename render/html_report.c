@@ -32,7 +32,7 @@ static const char *fmt_val(double v, const char *unit, char *buf, size_t n)
 
 /* ---- tables ---- */
 
-static void table_begin(struct pr_strbuf *sb, const char *const *heads)
+void pr_html_table_begin(struct pr_strbuf *sb, const char *const *heads)
 {
 	size_t i;
 	pr_strbuf_addstr(sb, "<table class=\"sortable\"><thead><tr>");
@@ -46,15 +46,23 @@ static void table_begin(struct pr_strbuf *sb, const char *const *heads)
 	pr_strbuf_addstr(sb, "</tr></thead><tbody>\n");
 }
 
-static void table_end(struct pr_strbuf *sb, size_t shown, size_t total)
+void pr_html_table_end(struct pr_strbuf *sb, size_t shown, size_t total, const char *all_in)
 {
 	pr_strbuf_addstr(sb, "</tbody></table>\n");
-	if (total > shown)
-		pr_strbuf_addf(sb, "<p class=\"capped\">Showing %zu of %zu rows (capped; the JSON model has all of them).</p>\n",
-			       shown, total);
+	if (total > shown) {
+		pr_strbuf_addf(sb, "<p class=\"capped\">Showing %zu of %zu rows (capped at %d; ", shown,
+			       total, PR_HTML_ROWS);
+		esc(sb, all_in);
+		pr_strbuf_addstr(sb, " has all of them).</p>\n");
+	}
 }
 
-static void td(struct pr_strbuf *sb, const char *text)
+static void table_end(struct pr_strbuf *sb, size_t shown, size_t total)
+{
+	pr_html_table_end(sb, shown, total, "the JSON model");
+}
+
+void pr_html_td(struct pr_strbuf *sb, const char *text)
 {
 	pr_strbuf_addstr(sb, "<td class=\"name\">");
 	esc(sb, text);
@@ -245,32 +253,32 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 	size_t i, n = json_array_size(json_object_get(ph, "occurrences"));
 	if (n) {
 		pr_strbuf_addstr(sb, "<h3>Phases</h3>\n");
-		table_begin(sb, occ_h);
+		pr_html_table_begin(sb, occ_h);
 		json_array_foreach(json_object_get(ph, "occurrences"), i, o)
 		{
 			json_t *m = json_array_get(json_object_get(o, "memory"), 0);
 			if (i >= PR_HTML_ROWS)
 				break;
 			pr_strbuf_addf(sb, "<tr><td class=\"n\" data-v=\"%zu\">%zu</td>", i + 1, i + 1);
-			td(sb, pr_mstr(o, "name"));
-			td(sb, pr_mstr(o, "kind"));
+			pr_html_td(sb, pr_mstr(o, "name"));
+			pr_html_td(sb, pr_mstr(o, "kind"));
 			tdn(sb, pr_mnum(o, "t_ns"), "ns");
 			tdn(sb, pr_mnum(o, "dur_ns"), "ns");
 			tdf(sb, pr_mnum(o, "share") * 100, 1);
 			tdn(sb, m ? pr_mnum(m, "delta") : NAN, "bytes");
-			td(sb, m ? pr_mstr(m, "series") : "");
+			pr_html_td(sb, m ? pr_mstr(m, "series") : "");
 			tdn(sb, m ? pr_mnum(m, "peak") : NAN, "bytes");
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
 		table_end(sb, i, n + (size_t)(pr_mll(ph, "occurrences_more") > 0 ? pr_mll(ph, "occurrences_more") : 0));
-		table_begin(sb, tot_h);
+		pr_html_table_begin(sb, tot_h);
 		n = json_array_size(json_object_get(ph, "totals"));
 		json_array_foreach(json_object_get(ph, "totals"), i, o)
 		{
 			if (i >= PR_HTML_ROWS)
 				break;
 			pr_strbuf_addstr(sb, "<tr>");
-			td(sb, pr_mstr(o, "name"));
+			pr_html_td(sb, pr_mstr(o, "name"));
 			tdf(sb, pr_mnum(o, "count"), 0);
 			tdn(sb, pr_mnum(o, "total_ns"), "ns");
 			tdn(sb, pr_mnum(o, "mean_ns"), "ns");
@@ -284,11 +292,11 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 	n = json_array_size(json_object_get(ph, "stages"));
 	if (n) {
 		pr_strbuf_addstr(sb, "<h3>Stages (Inferix aggregates)</h3>\n");
-		table_begin(sb, st_h);
+		pr_html_table_begin(sb, st_h);
 		json_array_foreach(json_object_get(ph, "stages"), i, o)
 		{
 			pr_strbuf_addstr(sb, "<tr>");
-			td(sb, pr_mstr(o, "name"));
+			pr_html_td(sb, pr_mstr(o, "name"));
 			tdf(sb, pr_mnum(o, "count"), 0);
 			tdn(sb, pr_mnum(o, "total_ns"), "ns");
 			tdn(sb, pr_mnum(o, "mean_ns"), "ns");
@@ -309,12 +317,12 @@ static void spans_table(struct pr_strbuf *sb, const json_t *run)
 	if (!json_array_size(arr))
 		return;
 	pr_strbuf_addstr(sb, "<h3>Top spans by self time</h3>\n");
-	table_begin(sb, h);
+	pr_html_table_begin(sb, h);
 	json_array_foreach(arr, i, o)
 	{
 		pr_strbuf_addstr(sb, "<tr>");
-		td(sb, pr_mstr(o, "name"));
-		td(sb, pr_mstr(o, "kind"));
+		pr_html_td(sb, pr_mstr(o, "name"));
+		pr_html_td(sb, pr_mstr(o, "kind"));
 		tdf(sb, pr_mnum(o, "count"), 0);
 		tdn(sb, pr_mnum(o, "self_ns"), "ns");
 		tdn(sb, pr_mnum(o, "total_ns"), "ns");
@@ -339,13 +347,13 @@ static void layers_table(struct pr_strbuf *sb, const json_t *run)
 	if (!rows)
 		return;
 	pr_strbuf_addstr(sb, "<h3>Layers</h3>\n");
-	table_begin(sb, h);
+	pr_html_table_begin(sb, h);
 	json_array_foreach(json_object_get(run, "fragmentation"), i, f)
 		json_array_foreach(json_object_get(f, "layers"), j, l)
 		{
 			pr_strbuf_addstr(sb, "<tr>");
-			td(sb, pr_mstr(f, "device"));
-			td(sb, pr_mstr(l, "layer"));
+			pr_html_td(sb, pr_mstr(f, "device"));
+			pr_html_td(sb, pr_mstr(l, "layer"));
 			tdf(sb, pr_mnum(l, "samples"), 0);
 			tdf(sb, pr_mnum(l, "mean_ratio") * 100, 1);
 			tdf(sb, pr_mnum(l, "reported_avg_ratio") * 100, 1);
@@ -364,16 +372,16 @@ static void series_table(struct pr_strbuf *sb, const json_t *run)
 	if (!json_array_size(arr))
 		return;
 	pr_strbuf_addstr(sb, "<h3>Series</h3>\n");
-	table_begin(sb, h);
+	pr_html_table_begin(sb, h);
 	json_array_foreach(arr, i, s)
 	{
 		const char *u = pr_mstr(s, "unit");
 		if (i >= PR_HTML_ROWS)
 			break;
 		pr_strbuf_addstr(sb, "<tr>");
-		td(sb, pr_mstr(s, "name"));
-		td(sb, pr_mstr(s, "device"));
-		td(sb, u);
+		pr_html_td(sb, pr_mstr(s, "name"));
+		pr_html_td(sb, pr_mstr(s, "device"));
+		pr_html_td(sb, u);
 		tdf(sb, pr_mnum(s, "count"), 0);
 		tdn(sb, pr_mnum(s, "min"), u);
 		tdn(sb, pr_mnum(s, "mean"), u);
@@ -392,16 +400,16 @@ static void crosscheck_table(struct pr_strbuf *sb, const json_t *run)
 	if (!json_array_size(arr))
 		return;
 	pr_strbuf_addstr(sb, "<h3>The collector's numbers vs recomputed</h3>\n");
-	table_begin(sb, h);
+	pr_html_table_begin(sb, h);
 	json_array_foreach(arr, i, c)
 	{
 		int ok = json_is_true(json_object_get(c, "agree"));
 		pr_strbuf_addf(sb, "<tr><td class=\"%s\">%s</td>", ok ? "ok" : "diff", ok ? "ok" : "differs");
-		td(sb, pr_mstr(c, "topic"));
+		pr_html_td(sb, pr_mstr(c, "topic"));
 		tdf(sb, pr_mnum(c, "reported"), -1);
 		tdf(sb, pr_mnum(c, "recomputed"), -1);
-		td(sb, pr_mstr(c, "unit"));
-		td(sb, pr_mstr(c, "reason"));
+		pr_html_td(sb, pr_mstr(c, "unit"));
+		pr_html_td(sb, pr_mstr(c, "reason"));
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	table_end(sb, i, i);
@@ -415,15 +423,15 @@ static void diagnostics_table(struct pr_strbuf *sb, const json_t *run)
 	if (!json_array_size(arr))
 		return;
 	pr_strbuf_addstr(sb, "<h3>Ingest diagnostics</h3>\n");
-	table_begin(sb, h);
+	pr_html_table_begin(sb, h);
 	json_array_foreach(arr, i, d)
 	{
 		pr_strbuf_addstr(sb, "<tr>");
-		td(sb, pr_mstr(d, "code"));
+		pr_html_td(sb, pr_mstr(d, "code"));
 		tdf(sb, pr_mnum(d, "count"), 0);
 		tdf(sb, pr_mnum(d, "line"), 0);
 		tdf(sb, pr_mnum(d, "column"), 0);
-		td(sb, pr_mstr(d, "message"));
+		pr_html_td(sb, pr_mstr(d, "message"));
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	table_end(sb, i, i);
@@ -641,7 +649,7 @@ int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_outp
 	if (!peak || !step || !thr)
 		abort();
 	pr_strbuf_addstr(&body, "<section class=\"run\"><h2>Runs</h2>\n");
-	table_begin(&body, h);
+	pr_html_table_begin(&body, h);
 	for (i = 0; i < n; i++) {
 		const json_t *r = rows[i].run;
 		json_t *clock = json_object_get(r, "clock");
@@ -655,16 +663,16 @@ int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_outp
 		pr_strbuf_addstr(&body, "\">");
 		esc(&body, pr_mstr(r, "label"));
 		pr_strbuf_addstr(&body, "</a></td>");
-		td(&body, pr_mstr(r, "source"));
+		pr_html_td(&body, pr_mstr(r, "source"));
 		if (json_is_number(json_object_get(clock, "epoch_start_ns")))
 			tdf(&body, pr_mnum(clock, "epoch_start_ns") / 1e9, 3);
 		else
-			td(&body, "-");
+			pr_html_td(&body, "-");
 		tdn(&body, pr_mnum(clock, "duration_ns"), "ns");
 		tdn(&body, peak[i], "bytes");
 		tdn(&body, step[i], "ns");
 		tdf(&body, thr[i], 3);
-		td(&body, unit);
+		pr_html_td(&body, unit);
 		tdf(&body, (double)json_array_size(json_object_get(r, "recommendations")), 0);
 		pr_strbuf_addstr(&body, "</tr>\n");
 	}

@@ -54,6 +54,14 @@ void pr_html_inline_svg(struct pr_strbuf *sb, const char *svg, size_t len, const
  * SVG ids prefixed per panel) under a "Panels" heading, and frees ps.
  */
 struct pr_panelset;
+
+/* Sortable tables: heads end with NULL; a head starting with '#' is a numeric column. */
+void pr_html_table_begin(struct pr_strbuf *sb, const char *const *heads);
+/* Closes the table; when rows were capped, says so and where all of them are. */
+void pr_html_table_end(struct pr_strbuf *sb, size_t shown, size_t total, const char *all_in);
+/* A text cell (escaped). */
+void pr_html_td(struct pr_strbuf *sb, const char *text);
+
 int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idprefix,
 		   struct pr_error *err) PR_MUST_CHECK;
 
