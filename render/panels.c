@@ -304,14 +304,28 @@ static void disk(struct pr_panelset *ps, const json_t *run)
 	c->legend = PR_LEGEND_INSIDE;
 }
 
+/* A bar chart of one series: categories cat[n], values v (colours per bar or one rgb). */
+static struct pr_chart *bars1(struct pr_panelset *ps, const char *name, const char *title,
+			      const char **cat, size_t n, double *v, const uint32_t *col,
+			      const char *label, uint32_t rgb, int horizontal)
+{
+	struct pr_chart_bar_group *g = pr_panelset_alloc(ps, 1, sizeof(*g));
+	struct pr_chart_bars *b = pr_panelset_alloc(ps, 1, sizeof(*b));
+	struct pr_chart *c;
+	*g = (struct pr_chart_bar_group){ label, rgb, v, col, NULL };
+	*b = (struct pr_chart_bars){ cat, n, g, 1, horizontal, 1 };
+	c = pr_panelset_add(ps, name, title);
+	c->bars = b;
+	c->legend = PR_LEGEND_NONE;
+	return c;
+}
+
 static void phase_durations(struct pr_panelset *ps, const json_t *run)
 {
 	json_t *occ = json_object_get(json_object_get(run, "phases"), "occurrences"), *o;
 	const char **cat = pr_panelset_alloc(ps, MAX_BARS, sizeof(char *));
 	double *v = pr_panelset_alloc(ps, MAX_BARS, sizeof(double)), total = 0;
 	uint32_t *col = pr_panelset_alloc(ps, MAX_BARS, sizeof(uint32_t));
-	struct pr_chart_bar_group *g;
-	struct pr_chart_bars *b;
 	struct pr_chart *c;
 	size_t i, n = 0;
 	char note[100];
@@ -327,15 +341,9 @@ static void phase_durations(struct pr_panelset *ps, const json_t *run)
 	}
 	if (!n)
 		return;
-	g = pr_panelset_alloc(ps, 1, sizeof(*g));
-	*g = (struct pr_chart_bar_group){ NULL, 0x666666, v, col, NULL };
-	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ cat, n, g, 1, 1, 1 };
-	c = pr_panelset_add(ps, "phases", "Phase durations");
+	c = bars1(ps, "phases", "Phase durations", cat, n, v, col, NULL, 0x666666, 1);
 	c->x_label = "Duration";
 	c->x_unit = "s";
-	c->bars = b;
-	c->legend = PR_LEGEND_NONE;
 	c->width = 1200;
 	c->height = (int)fmax(200, fmin(1200, 140 + 34 * (double)n));
 	snprintf(note, sizeof(note), "Total: %.1fs", total);
@@ -509,8 +517,6 @@ static void layers(struct pr_panelset *ps, const json_t *run)
 	json_t *m;
 	const char **cat = pr_panelset_alloc(ps, MAX_BARS, sizeof(char *));
 	double *v = pr_panelset_alloc(ps, MAX_BARS, sizeof(double));
-	struct pr_chart_bar_group *g;
-	struct pr_chart_bars *b;
 	struct pr_chart *c;
 	size_t i, n = 0;
 	json_array_foreach(json_object_get(run, "reported"), i, m)
@@ -522,15 +528,10 @@ static void layers(struct pr_panelset *ps, const json_t *run)
 	}
 	if (!n)
 		return;
-	g = pr_panelset_alloc(ps, 1, sizeof(*g));
-	*g = (struct pr_chart_bar_group){ "Peak allocated", 0x2E86AB, v, NULL, NULL };
-	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ cat, n, g, 1, 0, 1 };
-	c = pr_panelset_add(ps, "layers", "Peak memory per layer (device allocated at the layer's hooks)");
+	c = bars1(ps, "layers", "Peak memory per layer (device allocated at the layer's hooks)", cat, n,
+		  v, NULL, "Peak allocated", 0x2E86AB, 0);
 	c->y_label = "Peak allocated";
 	c->y_unit = "bytes";
-	c->bars = b;
-	c->legend = PR_LEGEND_NONE;
 }
 
 static void steps(struct pr_panelset *ps, const json_t *run)
