@@ -18,6 +18,7 @@
 
 #include "analyze/actx.h"
 #include "analyze/stats.h"
+#include "store/strbuf.h"
 #include "store/xalloc.h"
 
 #define STAGE_SHARE 0.30
@@ -52,26 +53,56 @@ static void stages(struct pr_actx *ctx, json_t *out)
 				    "threshold", pr_jnum(STAGE_SHARE), "items", items, NULL));
 }
 
-static int median_of(struct pr_actx *ctx, const char *name, const char *kind, int64_t count,
-		     double *med, struct pr_error *err)
+struct toprow {
+	int64_t name_id, count, self, min, max;
+	double total, sumsq, median;
+	char *name, *kind;
+};
+
+/*
+ * Medians of the rows' durations in one scan (the rows' name ids in an IN
+ * list; durations come sorted per name and kind): a query per row would
+ * scan the span table once per row.
+ */
+static int medians(struct pr_actx *ctx, struct toprow *r, size_t n, struct pr_error *err)
 {
+	struct pr_strbuf sql = PR_STRBUF_INIT;
 	sqlite3_stmt *st;
+	size_t i, k = n, seen = 0;
+	int64_t cur_id = -1;
+	char cur_kind[64] = "";
 	int rc;
-	double a = NAN, b = NAN;
-	if (pr_actx_prep(ctx,
-			 "SELECT s.dur FROM span s JOIN string n ON n.id = s.name_id WHERE s.run_id = ?1 "
-			 "AND n.value = ?2 AND s.kind = ?3 ORDER BY s.dur LIMIT 2 OFFSET ?4",
-			 &st, err))
+	if (!n)
+		return 0;
+	pr_strbuf_addstr(&sql, "SELECT name_id, kind, dur FROM span WHERE run_id = ?1 AND name_id IN (");
+	for (i = 0; i < n; i++)
+		pr_strbuf_addf(&sql, "%s%lld", i ? ", " : "", (long long)r[i].name_id);
+	pr_strbuf_addstr(&sql, ") ORDER BY name_id, kind, dur");
+	rc = pr_actx_prep(ctx, sql.buf, &st, err);
+	pr_strbuf_release(&sql);
+	if (rc)
 		return -1;
-	sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, kind, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 4, (count - 1) / 2);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		a = (double)sqlite3_column_int64(st, 0);
-		if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-			b = (double)sqlite3_column_int64(st, 0);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		const char *kind = pr_actx_text(st, 1);
+		double d = (double)sqlite3_column_int64(st, 2);
+		if (id != cur_id || strcmp(kind, cur_kind)) {
+			cur_id = id;
+			snprintf(cur_kind, sizeof(cur_kind), "%s", kind);
+			seen = 0;
+			for (k = 0; k < n; k++)
+				if (r[k].name_id == id && !strcmp(r[k].kind, kind))
+					break;
+		}
+		if (k == n)
+			continue;
+		/* the median: element (count-1)/2, averaged with the next one when count is even */
+		if (seen == (size_t)(r[k].count - 1) / 2)
+			r[k].median = d;
+		else if (seen == (size_t)(r[k].count - 1) / 2 + 1 && r[k].count % 2 == 0)
+			r[k].median = (r[k].median + d) / 2;
+		seen++;
 	}
-	*med = count % 2 || isnan(b) ? a : (a + b) / 2;
 	return pr_actx_done(ctx, st, rc, err);
 }
 
@@ -81,11 +112,13 @@ static int top(struct pr_actx *ctx, json_t *out, const char *key, const char *or
 	char sql[1024];
 	sqlite3_stmt *st;
 	json_t *arr = json_array();
-	int rc;
+	struct toprow *r = NULL;
+	size_t n = 0, i;
+	int rc, ret = 0;
 	json_object_set_new(out, key, arr);
 	snprintf(sql, sizeof(sql),
 		 "SELECT n.value, s.kind, count(*), sum(s.dur), sum(s.self), min(s.dur), max(s.dur), "
-		 "sum(CAST(s.dur AS REAL) * s.dur) FROM span s JOIN string n ON n.id = s.name_id "
+		 "sum(CAST(s.dur AS REAL) * s.dur), s.name_id FROM span s JOIN string n ON n.id = s.name_id "
 		 "WHERE s.run_id = ?1 AND s.self IS NOT NULL AND s.kind <> 'session' "
 		 "GROUP BY s.name_id, s.kind ORDER BY %s DESC, n.value, s.kind LIMIT ?2",
 		 order);
@@ -93,30 +126,40 @@ static int top(struct pr_actx *ctx, json_t *out, const char *key, const char *or
 		return -1;
 	sqlite3_bind_int64(st, 2, (int64_t)ctx->opts->top_n);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t cnt = sqlite3_column_int64(st, 2);
-		double tot = (double)sqlite3_column_int64(st, 3), sq = sqlite3_column_double(st, 7);
-		double mean = tot / (double)cnt, var = cnt > 1 ? (sq - tot * mean) / (double)(cnt - 1) : 0;
-		double med;
-		char *name = pr_xstrdup(pr_actx_text(st, 0)), *kind = pr_xstrdup(pr_actx_text(st, 1));
-		if (median_of(ctx, name, kind, cnt, &med, err)) {
-			free(name);
-			free(kind);
-			sqlite3_finalize(st);
-			return -1;
-		}
-		json_array_append_new(
-			arr, pr_jobj("name", json_string(name), "kind", json_string(kind), "count",
-				     pr_jint(cnt), "total_ns", pr_jnum(tot), "self_ns",
-				     pr_jint(sqlite3_column_int64(st, 4)), "mean_ns", pr_jnum(mean),
-				     "median_ns", pr_jnum(med), "min_ns",
-				     pr_jint(sqlite3_column_int64(st, 5)), "max_ns",
-				     pr_jint(sqlite3_column_int64(st, 6)), "std_ns",
-				     pr_jnum(var > 0 ? sqrt(var) : 0), "share_of_run",
-				     ctx->dur > 0 ? pr_jnum(tot / (double)ctx->dur) : json_null(), NULL));
-		free(name);
-		free(kind);
+		r = pr_xreallocarray(r, n + 1, sizeof(*r));
+		r[n].name = pr_xstrdup(pr_actx_text(st, 0));
+		r[n].kind = pr_xstrdup(pr_actx_text(st, 1));
+		r[n].count = sqlite3_column_int64(st, 2);
+		r[n].total = (double)sqlite3_column_int64(st, 3);
+		r[n].self = sqlite3_column_int64(st, 4);
+		r[n].min = sqlite3_column_int64(st, 5);
+		r[n].max = sqlite3_column_int64(st, 6);
+		r[n].sumsq = sqlite3_column_double(st, 7);
+		r[n].name_id = sqlite3_column_int64(st, 8);
+		r[n].median = NAN;
+		n++;
 	}
-	return pr_actx_done(ctx, st, rc, err);
+	if (pr_actx_done(ctx, st, rc, err) || medians(ctx, r, n, err))
+		ret = -1;
+	for (i = 0; i < n; i++) {
+		double cnt = (double)r[i].count, mean = r[i].total / cnt;
+		double var = cnt > 1 ? (r[i].sumsq - r[i].total * mean) / (cnt - 1) : 0;
+		if (!ret)
+			json_array_append_new(
+				arr,
+				pr_jobj("name", json_string(r[i].name), "kind", json_string(r[i].kind),
+					"count", pr_jint(r[i].count), "total_ns", pr_jnum(r[i].total),
+					"self_ns", pr_jint(r[i].self), "mean_ns", pr_jnum(mean), "median_ns",
+					pr_jnum(r[i].median), "min_ns", pr_jint(r[i].min), "max_ns",
+					pr_jint(r[i].max), "std_ns", pr_jnum(var > 0 ? sqrt(var) : 0),
+					"share_of_run",
+					ctx->dur > 0 ? pr_jnum(r[i].total / (double)ctx->dur) : json_null(),
+					NULL));
+		free(r[i].name);
+		free(r[i].kind);
+	}
+	free(r);
+	return ret;
 }
 
 /* Total capacity of a CUDA device from torch's deviceProperties (0 = unknown). */
