@@ -137,6 +137,26 @@ static void phase_bands(struct pr_panelset *ps, const json_t *run, struct pr_cha
 	c->legend_title = "Phases";
 }
 
+/* A time-series panel: x in seconds since the run start; percent axes span 0..100. */
+static struct pr_chart *timechart(struct pr_panelset *ps, const char *name, const char *title,
+				  const char *ylabel, const char *yunit,
+				  const struct pr_chart_line *lines, size_t nlines)
+{
+	struct pr_chart *c = pr_panelset_add(ps, name, title);
+	c->x_label = "Time";
+	c->x_unit = "s";
+	c->y_label = ylabel;
+	c->y_unit = yunit;
+	c->lines = lines;
+	c->nlines = nlines;
+	if (!strcmp(yunit, "percent")) {
+		c->y_fixed = 1;
+		c->y_min = 0;
+		c->y_max = 100;
+	}
+	return c;
+}
+
 /* ---- the panels ---- */
 
 static void memory(struct pr_panelset *ps, const json_t *run)
@@ -177,13 +197,7 @@ static void memory(struct pr_panelset *ps, const json_t *run)
 			if (!best && !starts(pr_mstr(pk, "series"), "sys."))
 				best = pk;
 	}
-	c = pr_panelset_add(ps, "memory", "Memory usage over time");
-	c->x_label = "Time";
-	c->x_unit = "s";
-	c->y_label = "Memory";
-	c->y_unit = "bytes";
-	c->lines = l;
-	c->nlines = n;
+	c = timechart(ps, "memory", "Memory usage over time", "Memory", "bytes", l, n);
 	phase_bands(ps, run, c);
 	if (best) {
 		struct pr_chart_mark *m = pr_panelset_alloc(ps, 1, sizeof(*m));
@@ -229,16 +243,8 @@ static void cpu(struct pr_panelset *ps, const json_t *run)
 	*h = (struct pr_chart_hline){ pr_mnum(s, "mean"), pr_panelset_strdup(ps, buf), 0xE74C3C, 1 };
 	snprintf(buf, sizeof(buf), "CPU usage over time | Peak: %.1f%% | Average: %.1f%%", pr_mnum(s, "max"),
 		 pr_mnum(s, "mean"));
-	c = pr_panelset_add(ps, "cpu", buf);
-	c->x_label = "Time";
-	c->x_unit = "s";
-	c->y_label = "CPU";
-	c->y_unit = "percent";
-	c->y_fixed = 1;
-	c->y_min = 0;
+	c = timechart(ps, "cpu", buf, "CPU", "percent", l, 1);
 	c->y_max = fmax(100, pr_mnum(s, "max") * 1.1);
-	c->lines = l;
-	c->nlines = 1;
 	c->hlines = h;
 	c->nhlines = 1;
 	c->zones = zones;
@@ -389,18 +395,7 @@ static void simple(struct pr_panelset *ps, const json_t *run, const char *name, 
 	size_t n = lines_of(ps, run, prefix, exact, 1, skip_zero, &l);
 	if (!n)
 		return;
-	c = pr_panelset_add(ps, name, title);
-	c->x_label = "Time";
-	c->x_unit = "s";
-	c->y_label = ylabel;
-	c->y_unit = yunit;
-	c->lines = l;
-	c->nlines = n;
-	if (!strcmp(yunit, "percent")) {
-		c->y_fixed = 1;
-		c->y_min = 0;
-		c->y_max = 100;
-	}
+	c = timechart(ps, name, title, ylabel, yunit, l, n);
 	phase_bands(ps, run, c);
 }
 
@@ -432,16 +427,7 @@ static void pressure(struct pr_panelset *ps, const json_t *run)
 	}
 	if (!n)
 		return;
-	c = pr_panelset_add(ps, "pressure", "Memory pressure (used / total)");
-	c->x_label = "Time";
-	c->x_unit = "s";
-	c->y_label = "Pressure";
-	c->y_unit = "percent";
-	c->y_fixed = 1;
-	c->y_min = 0;
-	c->y_max = 100;
-	c->lines = l;
-	c->nlines = n;
+	c = timechart(ps, "pressure", "Memory pressure (used / total)", "Pressure", "percent", l, n);
 	c->zones = zones;
 	c->nzones = PR_ARRAY_SIZE(zones);
 	c->note = pr_panelset_strdup(ps, note);
@@ -456,13 +442,7 @@ static void gpu_memory(struct pr_panelset *ps, const json_t *run)
 	struct pr_chart_hline *h;
 	if (!n)
 		return;
-	c = pr_panelset_add(ps, "gpu_memory", "GPU memory used");
-	c->x_label = "Time";
-	c->x_unit = "s";
-	c->y_label = "Memory";
-	c->y_unit = "bytes";
-	c->lines = l;
-	c->nlines = n;
+	c = timechart(ps, "gpu_memory", "GPU memory used", "Memory", "bytes", l, n);
 	h = pr_panelset_alloc(ps, 1, sizeof(*h));
 	json_array_foreach(json_object_get(run, "series"), i, s)
 		if (!strcmp(pr_mstr(s, "name"), "gpu.mem.total") && pr_mnum(s, "max") > 0) {
@@ -496,13 +476,7 @@ static void device_memory(struct pr_panelset *ps, const json_t *run)
 		if (!l[0].n || !l[1].n)
 			continue;
 		snprintf(title, sizeof(title), "Device memory %s: allocated vs reserved", pr_mstr(f, "device"));
-		c = pr_panelset_add(ps, "device_memory", title);
-		c->x_label = "Time";
-		c->x_unit = "s";
-		c->y_label = "Memory";
-		c->y_unit = "bytes";
-		c->lines = l;
-		c->nlines = 2;
+		c = timechart(ps, "device_memory", title, "Memory", "bytes", l, 2);
 		pr_fmt_bytes(pr_mnum(f, "max_gap"), g, sizeof(g));
 		snprintf(note, sizeof(note),
 			 "Fragmentation (reserved - allocated) / reserved\nmean %.1f%%, max %.1f%%, largest gap %s",
@@ -602,16 +576,7 @@ static void efficiency(struct pr_panelset *ps, const json_t *run)
 		return;
 	l = pr_panelset_alloc(ps, 1, sizeof(*l));
 	*l = (struct pr_chart_line){ "RSS / VSS", 0x2CA02C, xr, y, n, 2, 0.12, 0 };
-	c = pr_panelset_add(ps, "efficiency", "Process memory efficiency (RSS / VSS)");
-	c->x_label = "Time";
-	c->x_unit = "s";
-	c->y_label = "Efficiency";
-	c->y_unit = "percent";
-	c->y_fixed = 1;
-	c->y_min = 0;
-	c->y_max = 100;
-	c->lines = l;
-	c->nlines = 1;
+	c = timechart(ps, "efficiency", "Process memory efficiency (RSS / VSS)", "Efficiency", "percent", l, 1);
 	c->legend = PR_LEGEND_NONE;
 	snprintf(note, sizeof(note), "mean(RSS) / mean(VSS) = %.1f%%", sr / sv * 100);
 	c->note = pr_panelset_strdup(ps, note);
