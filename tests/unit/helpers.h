@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ingest/format.h"
 #include "ingest/ingest.h"
 #include "store/store.h"
 #include "store/strbuf.h"
@@ -103,6 +104,25 @@ static inline const char *qs(struct pr_store *st, const char *sql, ...)
 		snprintf(buf, sizeof(buf), "%s", (const char *)sqlite3_column_text(stmt, 0));
 	sqlite3_finalize(stmt);
 	return buf;
+}
+
+/* Value of the n-th sample (n as text, 0-based) of a series on a device, in time order. */
+static inline double sample_nth(struct pr_store *st, const char *name, const char *device,
+				const char *n)
+{
+	return qd(st,
+		  "SELECT value FROM sample_v WHERE name = ?1 AND device = ?2 ORDER BY ts "
+		  "LIMIT 1 OFFSET ?3",
+		  name, device, n, NULL);
+}
+
+/* Sniff confidence of format `name` for text (as "x.json"); 0 when another format wins. */
+static inline int sniff_conf(const char *text, const char *name)
+{
+	int conf = 0;
+	const struct pr_format *f =
+		pr_format_sniff((const unsigned char *)text, strlen(text), "x.json", &conf);
+	return f && !strcmp(f->name, name) ? conf : 0;
 }
 
 static inline void ingest_ok(struct pr_store *st, const char *path, const char *expect_format)

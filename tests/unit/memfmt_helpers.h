@@ -24,24 +24,6 @@
 #include "store/strbuf.h"
 #include "tests/unit/helpers.h"
 
-static inline char *mf_write_temp(const char *data, size_t n)
-{
-	char *path = strdup("/tmp/pr_test_memfmt_XXXXXX");
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, data, n), (ssize_t)n);
-	close(fd);
-	return path;
-}
-
-static inline char *mf_sample_path(const char *rel)
-{
-	const char *dir = getenv("PR_SAMPLES");
-	struct pr_strbuf sb = PR_STRBUF_INIT;
-	pr_strbuf_addf(&sb, "%s/%s", dir ? dir : "samples", rel);
-	return pr_strbuf_detach(&sb, NULL);
-}
-
 /* Ingests a file (format NULL = sniffed) and checks the format chosen. */
 static inline void mf_ingest_file(struct pr_store *st, const char *path, const char *format,
 				  const char *expect)
@@ -55,14 +37,14 @@ static inline void mf_ingest_file(struct pr_store *st, const char *path, const c
 
 static inline void mf_ingest_sample(struct pr_store *st, const char *rel, const char *expect)
 {
-	char *p = mf_sample_path(rel);
+	char *p = sample_path(rel);
 	mf_ingest_file(st, p, NULL, expect);
 	free(p);
 }
 
 static inline void mf_ingest_text(struct pr_store *st, const char *text, const char *format)
 {
-	char *p = mf_write_temp(text, strlen(text));
+	char *p = write_temp(text, strlen(text));
 	mf_ingest_file(st, p, format, format);
 	unlink(p);
 	free(p);
@@ -76,7 +58,7 @@ static inline const char *mf_ingest_fail(const char *text, const char *format, l
 	struct pr_store *st = open_store();
 	struct pr_ingest_result res;
 	struct pr_error err = PR_ERROR_INIT;
-	char *p = mf_write_temp(text, strlen(text));
+	char *p = write_temp(text, strlen(text));
 	assert_int_equal(pr_ingest_file(st, p, format, &res, &err), -1);
 	snprintf(msg, sizeof(msg), "%s", err.text);
 	if (line)

@@ -54,14 +54,6 @@ static int read_all(const char *text, size_t n, int flags, struct rec *out, int 
 }
 
 /* The value of a series' n-th sample (0-based, in time order). */
-static double nth(struct pr_store *st, const char *name, const char *device, const char *n)
-{
-	return qd(st,
-		  "SELECT value FROM sample_v WHERE name = ?1 AND device = ?2 ORDER BY ts "
-		  "LIMIT 1 OFFSET ?3",
-		  name, device, n, NULL);
-}
-
 static int64_t nth_ts(struct pr_store *st, const char *name, const char *device, const char *n)
 {
 	return qi(st,
@@ -345,15 +337,15 @@ static void test_qnn_sample(void **state)
 	assert_int_equal(qi(st, "SELECT count(*) FROM series WHERE name LIKE 'mem.%'", NULL), 0);
 	assert_string_equal(qs(st, "SELECT orig_unit FROM series WHERE name = 'sys.mem.total'",
 			       NULL), "kB");
-	assert_true(nth(st, "sys.mem.total", "", "0") == 24683620.0 * 1024);
-	assert_true(nth(st, "sys.mem.free", "", "0") == 21894012.0 * 1024);
-	assert_true(nth(st, "sys.mem.used", "", "0") == (24683620.0 - 21894012.0) * 1024);
-	assert_true(nth(st, "sys.mem.available", "", "0") == 24227689.0 * 1024);
-	assert_true(nth(st, "sys.mem.buffers", "", "0") == 41301.0 * 1024);
+	assert_true(sample_nth(st, "sys.mem.total", "", "0") == 24683620.0 * 1024);
+	assert_true(sample_nth(st, "sys.mem.free", "", "0") == 21894012.0 * 1024);
+	assert_true(sample_nth(st, "sys.mem.used", "", "0") == (24683620.0 - 21894012.0) * 1024);
+	assert_true(sample_nth(st, "sys.mem.available", "", "0") == 24227689.0 * 1024);
+	assert_true(sample_nth(st, "sys.mem.buffers", "", "0") == 41301.0 * 1024);
 	/* 24022100 = 2402210 || 0: decoded */
-	assert_true(nth(st, "sys.mem.cached", "", "0") == 2402210.0 * 1024);
-	assert_true(nth(st, "sys.mem.cached", "", "59") == 6702188.0 * 1024);
-	assert_true(nth(st, "sys.swap.used", "", "0") == 0.0);
+	assert_true(sample_nth(st, "sys.mem.cached", "", "0") == 2402210.0 * 1024);
+	assert_true(sample_nth(st, "sys.mem.cached", "", "59") == 6702188.0 * 1024);
+	assert_true(sample_nth(st, "sys.swap.used", "", "0") == 0.0);
 	/* exact relative times: 1734586201.631 - .200, last 1734586227.017 - .200 */
 	assert_int_equal(nth_ts(st, "sys.mem.total", "", "0"), 0);
 	assert_int_equal(nth_ts(st, "sys.mem.total", "", "1"), 431000000);
@@ -398,8 +390,8 @@ static void test_qnn_inline(void **state)
 			    NULL), 4);
 	/* proc values stored where > 0 only; the 0 row is reported */
 	assert_int_equal(qi(st, "SELECT count FROM series WHERE name = 'mem.rss'", NULL), 3);
-	assert_true(nth(st, "mem.rss", "", "0") == 1048576.0 * 1024);
-	assert_true(nth(st, "mem.vms", "", "2") == 2200000.0 * 1024);
+	assert_true(sample_nth(st, "mem.rss", "", "0") == 1048576.0 * 1024);
+	assert_true(sample_nth(st, "mem.vms", "", "2") == 2200000.0 * 1024);
 	assert_int_equal(diag_count(st, "qnn_proc_value_zero"), 1);
 	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'qnn_proc_value_zero'",
 			    NULL), 3);
@@ -409,7 +401,7 @@ static void test_qnn_inline(void **state)
 	 * dropped, and from then on every row is (row 6 too) */
 	assert_int_equal(qi(st, "SELECT count FROM series WHERE name = 'sys.mem.cached'", NULL),
 			 2);
-	assert_true(nth(st, "sys.mem.cached", "", "1") == 1048576.0 * 1024);
+	assert_true(sample_nth(st, "sys.mem.cached", "", "1") == 1048576.0 * 1024);
 	assert_int_equal(diag_count(st, "qnn_cached_concatenated"), 2);
 	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'qnn_cached_concatenated'",
 			    NULL), 5);
@@ -422,7 +414,7 @@ static void test_qnn_inline(void **state)
 	assert_int_equal(qi(st, "SELECT count FROM series WHERE name = 'sys.mem.total'", NULL),
 			 4);
 	assert_int_equal(nth_ts(st, "sys.mem.total", "", "3"), 1295000000);
-	assert_true(nth(st, "sys.swap.used", "", "3") == 524288.0 * 1024);
+	assert_true(sample_nth(st, "sys.swap.used", "", "3") == 524288.0 * 1024);
 	pr_store_close(st);
 }
 
@@ -440,7 +432,7 @@ static void test_qnn_synthetic_time(void **state)
 	assert_int_equal(diag_count(st, "qnn_timestamp_non_numeric"), 1);
 	assert_int_equal(nth_ts(st, "sys.mem.total", "", "0"), 0);
 	assert_int_equal(nth_ts(st, "sys.mem.total", "", "2"), 200000000);
-	assert_true(nth(st, "sys.mem.used", "", "1") == 90.0 * 1024);
+	assert_true(sample_nth(st, "sys.mem.used", "", "1") == 90.0 * 1024);
 	pr_store_close(st);
 }
 
@@ -486,10 +478,10 @@ static void test_csv_nvidia_smi(void **state)
 			    "gpu.mem.free:bytes:MiB gpu.mem.total:bytes:MiB "
 			    "gpu.mem.used:bytes:MiB gpu.mem.util:percent:% gpu.power:watts:W "
 			    "gpu.temp:celsius:C gpu.util:percent:%");
-	assert_true(nth(st, "gpu.mem.total", "cuda:1", "0") == 81559.0 * 1048576);
-	assert_true(nth(st, "gpu.mem.used", "cuda:0", "0") == 4.0 * 1048576);
-	assert_true(nth(st, "gpu.power", "cuda:0", "0") == 71.69);
-	assert_true(nth(st, "gpu.temp", "cuda:1", "0") == 33.0);
+	assert_true(sample_nth(st, "gpu.mem.total", "cuda:1", "0") == 81559.0 * 1048576);
+	assert_true(sample_nth(st, "gpu.mem.used", "cuda:0", "0") == 4.0 * 1048576);
+	assert_true(sample_nth(st, "gpu.power", "cuda:0", "0") == 71.69);
+	assert_true(sample_nth(st, "gpu.temp", "cuda:1", "0") == 33.0);
 	/* second sample at 10:23:46.128 */
 	assert_int_equal(nth_ts(st, "gpu.util", "cuda:1", "1"), 1005000000);
 	assert_int_equal(qi(st, "SELECT ts_max FROM run", NULL), 29283000000LL);
@@ -511,8 +503,8 @@ static void test_csv_psutil_phases(void **state)
 				   "(SELECT * FROM series ORDER BY name)", NULL),
 			    "cpu.util:percent disk.read:bytes disk.write:bytes mem.rss:bytes "
 			    "mem.vms:bytes");
-	assert_true(nth(st, "mem.rss", "", "0") == 820.80 * 1048576);
-	assert_true(nth(st, "cpu.util", "", "0") == 13.0);
+	assert_true(sample_nth(st, "mem.rss", "", "0") == 820.80 * 1048576);
+	assert_true(sample_nth(st, "cpu.util", "", "0") == 13.0);
 	assert_int_equal(nth_ts(st, "mem.rss", "", "1"), 1008792000);
 	/* four phases, end to end, the last one ending at the last row */
 	assert_string_equal(qs(st, "SELECT group_concat(name || '@' || ts || '+' || dur, ' ') "
@@ -573,20 +565,20 @@ static void test_csv_relative_units(void **state)
 	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.time_kind') FROM run", NULL),
 			    "relative");
 	assert_int_equal(qi(st, "SELECT count FROM series WHERE name = 'gpu.mem.used'", NULL), 3);
-	assert_true(nth(st, "gpu.mem.used", "", "2") == 400.0 * 1048576);
+	assert_true(sample_nth(st, "gpu.mem.used", "", "2") == 400.0 * 1048576);
 	assert_int_equal(nth_ts(st, "gpu.mem.used", "", "2"), 1000000000);
 	assert_string_equal(qs(st, "SELECT unit || ':' || orig_unit FROM series WHERE name = "
 				   "'temp'", NULL), "celsius:c");
 	assert_string_equal(qs(st, "SELECT unit || ':' || orig_unit FROM series WHERE name = "
 				   "'step'", NULL), "ns:ms");
-	assert_true(nth(st, "step", "", "0") == 12.5e6);
+	assert_true(sample_nth(st, "step", "", "0") == 12.5e6);
 	assert_string_equal(qs(st, "SELECT unit || ':' || orig_unit FROM series WHERE name = "
 				   "'clock'", NULL), "MHz:GHz");
-	assert_true(nth(st, "clock", "", "3") == 1800.0);
+	assert_true(sample_nth(st, "clock", "", "3") == 1800.0);
 	/* unit from the values; a cell in another kind is a bad value */
 	assert_string_equal(qs(st, "SELECT unit || ':' || orig_unit FROM series WHERE name = "
 				   "'throughput'", NULL), "bytes:MiB");
-	assert_true(nth(st, "throughput", "", "1") == 1073741824.0);
+	assert_true(sample_nth(st, "throughput", "", "1") == 1073741824.0);
 	assert_int_equal(qi(st, "SELECT count FROM series WHERE name = 'throughput'", NULL), 2);
 	assert_string_equal(qs(st, "SELECT unit FROM series WHERE name = 'tokens_per_s'", NULL),
 			    "");
@@ -624,7 +616,7 @@ static void test_csv_no_time_phases(void **state)
 			    "load@4000000000+1000000000");
 	assert_string_equal(qs(st, "SELECT unit || ':' || orig_unit FROM series WHERE name = "
 				   "'memory'", NULL), "bytes:MB");
-	assert_true(nth(st, "memory", "", "5") == 40.0 * 1048576);
+	assert_true(sample_nth(st, "memory", "", "5") == 40.0 * 1048576);
 	assert_int_equal(nth_ts(st, "memory", "", "5"), 5000000000LL);
 	/* "CPU %" has no brackets: a plain name */
 	assert_int_equal(qi(st, "SELECT count FROM series WHERE name = 'cpu_%'", NULL), 6);

@@ -85,14 +85,6 @@ static const char *metric_unit(struct pr_store *st, const char *name)
 	return qs(st, "SELECT unit FROM metric WHERE name = ?1", name, NULL);
 }
 
-static double nth(struct pr_store *st, const char *name, const char *device, const char *n)
-{
-	return qd(st,
-		  "SELECT value FROM sample_v WHERE name = ?1 AND device = ?2 ORDER BY ts "
-		  "LIMIT 1 OFFSET ?3",
-		  name, device, n, NULL);
-}
-
 static int64_t nth_ts(struct pr_store *st, const char *name, const char *device, const char *n)
 {
 	return qi(st,
@@ -209,16 +201,16 @@ static void test_sample_report(void **state)
 
 	/* timelines in canonical units */
 	assert_int_equal(qi(st, "SELECT count(*) FROM sample_v WHERE name = 'gpu.util'", NULL), 12);
-	assert_true(nth(st, "gpu.util", "all", "4") == 95);
+	assert_true(sample_nth(st, "gpu.util", "all", "4") == 95);
 	assert_int_equal(nth_ts(st, "gpu.util", "all", "4"), 2000000000LL);
-	assert_true(nth(st, "gpu.mem.used", "all", "5") == 20220 * MIB);
-	assert_true(nth(st, "gpu.mem.total", "all", "0") == 81559 * MIB);
-	assert_true(nth(st, "gpu.temp", "all", "1") == 56);
-	assert_true(nth(st, "gpu.power", "all", "4") == 294.25);
-	assert_true(nth(st, "cpu.util", "", "1") == 30.0);
+	assert_true(sample_nth(st, "gpu.mem.used", "all", "5") == 20220 * MIB);
+	assert_true(sample_nth(st, "gpu.mem.total", "all", "0") == 81559 * MIB);
+	assert_true(sample_nth(st, "gpu.temp", "all", "1") == 56);
+	assert_true(sample_nth(st, "gpu.power", "all", "4") == 294.25);
+	assert_true(sample_nth(st, "cpu.util", "", "1") == 30.0);
 	assert_int_equal(nth_ts(st, "cpu.util", "", "1"), 1250000000LL);
-	assert_true(nth(st, "sys.mem.used", "", "0") == 12840 * MIB);
-	assert_true(nth(st, "torch.max_memory_allocated", "", "1") == 20490.0 * MIB);
+	assert_true(sample_nth(st, "sys.mem.used", "", "0") == 12840 * MIB);
+	assert_true(sample_nth(st, "torch.max_memory_allocated", "", "1") == 20490.0 * MIB);
 
 	/* reported numbers */
 	assert_true(metric(st, "summary.gpu.peak_memory_usage") == 20220 * MIB);
@@ -284,18 +276,18 @@ static void test_sample_raw(void **state)
 			       NULL),
 			    "NVIDIA H100 80GB HBM3");
 	assert_int_equal(qi(st, "SELECT count(*) FROM span", NULL), 0);
-	assert_true(nth(st, "gpu.util", "cuda:0", "4") == 95);
-	assert_true(nth(st, "gpu.util", "all", "4") == 95);
-	assert_true(nth(st, "gpu.mem.used", "cuda:0", "5") == 20220 * MIB);
-	assert_true(nth(st, "gpu.mem.free", "cuda:0", "0") == (81559 - 20000) * MIB);
-	assert_true(nth(st, "dev.mem.allocated", "cuda:0", "0") == (20000 - 1024) * MIB);
-	assert_true(nth(st, "gpu.clock.sm", "cuda:0", "0") == 1755);
-	assert_true(nth(st, "gpu.mem.util", "cuda:0", "4") == 31);
-	assert_true(nth(st, "cpu.util", "", "1") == 30.0);
-	assert_true(nth(st, "cpu.util", "cpu1", "1") == 25.0);
+	assert_true(sample_nth(st, "gpu.util", "cuda:0", "4") == 95);
+	assert_true(sample_nth(st, "gpu.util", "all", "4") == 95);
+	assert_true(sample_nth(st, "gpu.mem.used", "cuda:0", "5") == 20220 * MIB);
+	assert_true(sample_nth(st, "gpu.mem.free", "cuda:0", "0") == (81559 - 20000) * MIB);
+	assert_true(sample_nth(st, "dev.mem.allocated", "cuda:0", "0") == (20000 - 1024) * MIB);
+	assert_true(sample_nth(st, "gpu.clock.sm", "cuda:0", "0") == 1755);
+	assert_true(sample_nth(st, "gpu.mem.util", "cuda:0", "4") == 31);
+	assert_true(sample_nth(st, "cpu.util", "", "1") == 30.0);
+	assert_true(sample_nth(st, "cpu.util", "cpu1", "1") == 25.0);
 	assert_int_equal(nth_ts(st, "cpu.util", "cpu1", "1"), 1250000000LL);
-	assert_true(nth(st, "sys.mem.available", "", "0") == (32768 - 12840) * MIB);
-	assert_true(nth(st, "load_average_1min", "", "0") == 1.25);
+	assert_true(sample_nth(st, "sys.mem.available", "", "0") == (32768 - 12840) * MIB);
+	assert_true(sample_nth(st, "load_average_1min", "", "0") == 1.25);
 	assert_int_equal(qi(st, "SELECT count(*) FROM diag", NULL), 0);
 	pr_store_close(st);
 }
@@ -386,7 +378,7 @@ static void test_cpu_only(void **state)
 			"\"total_gpu_power_watts\": 0}}], \"cpu_data\": [], \"saved_at\": 1.0}");
 	assert_int_equal(diag_count(st, "inferix_gpu_data_zero"), 1);
 	assert_int_equal(qi(st, "SELECT count(*) FROM sample_v WHERE device = 'all'", NULL), 0);
-	assert_true(nth(st, "dev.mem.allocated", "cuda:0", "0") == 512.5 * MIB);
+	assert_true(sample_nth(st, "dev.mem.allocated", "cuda:0", "0") == 512.5 * MIB);
 	assert_int_equal(nth_ts(st, "dev.mem.allocated", "cuda:0", "0"), 0);
 	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.gpu_devices.\"cuda:0\"') FROM run",
 			       NULL),
@@ -429,7 +421,7 @@ static void test_bad_values(void **state)
 	/* sample 0: memory string skipped, power NaN -> null skipped; sample 1 skipped */
 	assert_int_equal(qi(st, "SELECT count(*) FROM sample_v WHERE name = 'gpu.mem.used'", NULL),
 			 1);
-	assert_true(nth(st, "gpu.mem.used", "all", "0") == 100 * MIB);
+	assert_true(sample_nth(st, "gpu.mem.used", "all", "0") == 100 * MIB);
 	assert_int_equal(qi(st, "SELECT count(*) FROM sample_v WHERE name = 'gpu.util'", NULL), 2);
 	assert_int_equal(qi(st, "SELECT count(*) FROM sample_v WHERE name = 'gpu.power'", NULL), 1);
 	assert_int_equal(diag_count(st, "inferix_nonfinite"), 1);

@@ -17,24 +17,6 @@
 #include "store/strbuf.h"
 #include "tests/unit/helpers.h"
 
-/* ---- helpers (as in test_csv.c) ---- */
-
-static double nth(struct pr_store *st, const char *name, const char *n)
-{
-	return qd(st,
-		  "SELECT value FROM sample_v WHERE name = ?1 AND device = 'cuda:0' ORDER BY ts "
-		  "LIMIT 1 OFFSET ?2",
-		  name, n, NULL);
-}
-
-static int sniffs(const char *text, const char *name)
-{
-	int conf = 0;
-	const struct pr_format *f =
-		pr_format_sniff((const unsigned char *)text, strlen(text), "x.json", &conf);
-	return f && !strcmp(f->name, name) ? conf : 0;
-}
-
 #define EV(ts, type, layer, alloc, res, frag)                                                   \
 	"{\"timestamp\": " ts ", \"event_type\": \"" type "\", \"size_bytes\": 0, "              \
 	"\"layer_name\": \"" layer "\", \"allocated_bytes\": " alloc ", \"reserved_bytes\": " res \
@@ -45,19 +27,19 @@ static int sniffs(const char *text, const char *name)
 static void test_sniff(void **state)
 {
 	(void)state;
-	assert_int_equal(sniffs("{\"events\": [" EV("0.0", "snapshot", "__start__", "1", "2",
+	assert_int_equal(sniff_conf("{\"events\": [" EV("0.0", "snapshot", "__start__", "1", "2",
 						  "0.5") "]}",
 				"memtracer"),
 			 95);
-	assert_int_equal(sniffs("{\n  \"events\": [],\n  \"layer_stats\": {},\n  \"summary\": "
+	assert_int_equal(sniff_conf("{\n  \"events\": [],\n  \"layer_stats\": {},\n  \"summary\": "
 				"{\"total_events\": 0, \"total_layers\": 0, \"peak_allocated_mb\": "
 				"0, \"peak_reserved_mb\": 0, \"avg_fragmentation\": 0.0}}",
 				"memtracer"),
 			 95);
 	/* not ours: chrome traces, plain JSON, speedscope */
-	assert_int_equal(sniffs("{\"traceEvents\": [{\"ph\": \"X\"}]}", "memtracer"), 0);
-	assert_int_equal(sniffs("{\"events\": [1, 2]}", "memtracer"), 0);
-	assert_int_equal(sniffs("{\"$schema\": \"https://www.speedscope.app/file-format-schema."
+	assert_int_equal(sniff_conf("{\"traceEvents\": [{\"ph\": \"X\"}]}", "memtracer"), 0);
+	assert_int_equal(sniff_conf("{\"events\": [1, 2]}", "memtracer"), 0);
+	assert_int_equal(sniff_conf("{\"$schema\": \"https://www.speedscope.app/file-format-schema."
 				"json\", \"shared\": {\"frames\": []}, \"profiles\": []}",
 				"memtracer"),
 			 0);
@@ -97,13 +79,13 @@ static void test_sample(void **state)
 				"AND device = 'cuda:0'",
 			    NULL),
 			 18);
-	assert_true(nth(st, "dev.mem.allocated", "2") == 18874368.0);
-	assert_true(nth(st, "dev.mem.reserved", "2") == 23068672.0);
+	assert_true(sample_nth(st, "dev.mem.allocated", "cuda:0", "2") == 18874368.0);
+	assert_true(sample_nth(st, "dev.mem.reserved", "cuda:0", "2") == 23068672.0);
 	/* recomputed (reserved - allocated) / reserved vs as written */
-	assert_true(nth(st, "dev.mem.frag", "0") == 50.0);
-	assert_true(nth(st, "fragmentation_ratio", "0") == 10.0);
-	assert_true(nth(st, "dev.mem.frag", "17") == 62.5);
-	assert_true(nth(st, "fragmentation_ratio", "17") == 25.0);
+	assert_true(sample_nth(st, "dev.mem.frag", "cuda:0", "0") == 50.0);
+	assert_true(sample_nth(st, "fragmentation_ratio", "cuda:0", "0") == 10.0);
+	assert_true(sample_nth(st, "dev.mem.frag", "cuda:0", "17") == 62.5);
+	assert_true(sample_nth(st, "fragmentation_ratio", "cuda:0", "17") == 25.0);
 	assert_string_equal(qs(st, "SELECT unit FROM series WHERE name = 'dev.mem.frag'", NULL),
 			    "percent");
 	assert_int_equal(diag_count(st, "memtracer_frag_formula"), 1);
@@ -172,8 +154,8 @@ static void test_readme_formula_and_nesting(void **state)
 	assert_int_equal(qi(st, "SELECT dur FROM span_v WHERE name = 'raises'", NULL), 250000000);
 	assert_int_equal(qi(st, "SELECT dur FROM span_v WHERE name = 'open'", NULL), 0);
 	/* reserved 0: fragmentation 0, as the tool does */
-	assert_true(nth(st, "dev.mem.frag", "6") == 0.0);
-	assert_true(nth(st, "dev.mem.frag", "5") == 50.0);
+	assert_true(sample_nth(st, "dev.mem.frag", "cuda:0", "6") == 0.0);
+	assert_true(sample_nth(st, "dev.mem.frag", "cuda:0", "5") == 50.0);
 	pr_store_close(st);
 }
 

@@ -17,24 +17,6 @@
 #include "store/strbuf.h"
 #include "tests/unit/helpers.h"
 
-/* ---- helpers (as in test_csv.c) ---- */
-
-static double nth(struct pr_store *st, const char *name, const char *n)
-{
-	return qd(st,
-		  "SELECT value FROM sample_v WHERE name = ?1 AND device = 'cuda:0' ORDER BY ts "
-		  "LIMIT 1 OFFSET ?2",
-		  name, n, NULL);
-}
-
-static int sniffs(const char *text, const char *name)
-{
-	int conf = 0;
-	const struct pr_format *f =
-		pr_format_sniff((const unsigned char *)text, strlen(text), "x.json", &conf);
-	return f && !strcmp(f->name, name) ? conf : 0;
-}
-
 #define SCHEMA "\"$schema\": \"https://www.speedscope.app/file-format-schema.json\""
 #define FRAMES "\"shared\": {\"frames\": [{\"name\": \"a\"}, {\"name\": \"b\"}, {\"name\": \"c\"}]}"
 
@@ -54,10 +36,10 @@ static int64_t span_i(struct pr_store *st, const char *col, const char *name, co
 static void test_sniff(void **state)
 {
 	(void)state;
-	assert_int_equal(sniffs("{" SCHEMA ", " FRAMES ", \"profiles\": []}", "speedscope"), 95);
-	assert_int_equal(sniffs("{" FRAMES ", \"profiles\": []}", "speedscope"), 70);
-	assert_int_equal(sniffs("{\"traceEvents\": [{\"ph\": \"X\"}]}", "speedscope"), 0);
-	assert_int_equal(sniffs("{\"events\": [], \"layer_stats\": {}, \"summary\": "
+	assert_int_equal(sniff_conf("{" SCHEMA ", " FRAMES ", \"profiles\": []}", "speedscope"), 95);
+	assert_int_equal(sniff_conf("{" FRAMES ", \"profiles\": []}", "speedscope"), 70);
+	assert_int_equal(sniff_conf("{\"traceEvents\": [{\"ph\": \"X\"}]}", "speedscope"), 0);
+	assert_int_equal(sniff_conf("{\"events\": [], \"layer_stats\": {}, \"summary\": "
 				"{\"peak_allocated_mb\": 0}}",
 				"speedscope"),
 			 0);
@@ -124,8 +106,8 @@ static void test_memtracer_export(void **state)
 	assert_int_equal(qi(st, "SELECT count(*) FROM sample_v WHERE name = 'dev.mem.allocated'",
 			    NULL),
 			 18);
-	assert_true(nth(st, "dev.mem.allocated", "12") == 31.0 * 1048576);
-	assert_true(nth(st, "dev.mem.allocated", "17") == 12.0 * 1048576);
+	assert_true(sample_nth(st, "dev.mem.allocated", "cuda:0", "12") == 31.0 * 1048576);
+	assert_true(sample_nth(st, "dev.mem.allocated", "cuda:0", "17") == 12.0 * 1048576);
 	free(path);
 	pr_store_close(st);
 }
@@ -214,7 +196,7 @@ static void test_schema_and_errors(void **state)
 		    "speedscope");
 	assert_int_equal(diag_count(st, "speedscope_schema"), 1);
 	assert_int_equal(diag_count(st, "speedscope_invalid_unit"), 1);
-	assert_true(nth(st, "dev.mem.allocated", "0") == 1.5 * 1048576);
+	assert_true(sample_nth(st, "dev.mem.allocated", "cuda:0", "0") == 1.5 * 1048576);
 	pr_store_close(st);
 	assert_string_equal(ingest_fail("{" SCHEMA ", \"profiles\": []}", "speedscope"),
 			    "'shared.frames': missing");
