@@ -40,6 +40,7 @@ struct pr_aspan {
 	char *name, *kind;
 	int depth;      /* nesting among the spans of this list */
 	size_t occurrence; /* 1-based count of this name so far */
+	size_t name_index; /* 0-based index of the name among the list's names, first-seen order */
 };
 
 struct pr_actx {
@@ -54,6 +55,9 @@ struct pr_actx {
 	size_t nseries;
 	struct pr_aspan *phases, *steps;
 	size_t nphases, nsteps;
+	/* Phases grouped by name: names in first-seen order, each group in start
+	 * order: phase_group[phase_group_start[k] .. phase_group_start[k + 1]). */
+	size_t nphase_names, *phase_group, *phase_group_start;
 };
 
 /* One analyzer: adds its section to ctx->out. */

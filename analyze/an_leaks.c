@@ -21,18 +21,17 @@
 #define MIN_GROWTH_SHARE 0.01
 #define VALUES_CAP 50
 
+/* The spans are spans[list[i]] (list NULL: spans[i]) for i < nspans, in start order. */
 static void check(json_t *arr, const struct pr_aseries *s, const char *basis,
-		  const struct pr_aspan *spans, size_t nspans, const char *name, int *checked)
+		  const struct pr_aspan *spans, const size_t *list, size_t nspans, int *checked)
 {
 	double *x = pr_xcalloc(nspans + 1, sizeof(double)), *y = pr_xcalloc(nspans + 1, sizeof(double));
 	struct pr_linreg lr;
 	size_t i, n = 0;
 	json_t *vals;
 	for (i = 0; i < nspans; i++) {
-		double v;
-		if (name && strcmp(spans[i].name, name))
-			continue;
-		v = pr_aseries_at(s, spans[i].ts + spans[i].dur);
+		const struct pr_aspan *sp = &spans[list ? list[i] : i];
+		double v = pr_aseries_at(s, sp->ts + sp->dur);
 		if (isnan(v))
 			continue;
 		x[n] = (double)n;
@@ -78,19 +77,15 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 			return -1;
 		if (!s->n)
 			continue;
-		check(items, s, "steps", ctx->steps, ctx->nsteps, NULL, &checked);
-		for (j = 0; j < ctx->nphases; j++) {
-			const struct pr_aspan *p = &ctx->phases[j];
-			size_t k, count = 0;
+		check(items, s, "steps", ctx->steps, NULL, ctx->nsteps, &checked);
+		for (j = 0; j < ctx->nphase_names; j++) {
+			const size_t *g = ctx->phase_group + ctx->phase_group_start[j];
+			size_t count = ctx->phase_group_start[j + 1] - ctx->phase_group_start[j];
 			char basis[300];
-			if (p->occurrence != 1)
-				continue;
-			for (k = j; k < ctx->nphases; k++)
-				count += !strcmp(ctx->phases[k].name, p->name);
 			if (count < MIN_OCC)
 				continue;
-			snprintf(basis, sizeof(basis), "phase '%s'", p->name);
-			check(items, s, basis, ctx->phases, ctx->nphases, p->name, &checked);
+			snprintf(basis, sizeof(basis), "phase '%s'", ctx->phases[g[0]].name);
+			check(items, s, basis, ctx->phases, g, count, &checked);
 		}
 	}
 	json_object_set_new(json_object_get(ctx->out, "leaks"), "checked", pr_jint(checked));

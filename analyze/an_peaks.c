@@ -20,31 +20,27 @@ static json_t *span_ref(const struct pr_actx *ctx, const struct pr_aspan *p)
 static json_t *per_phase(const struct pr_actx *ctx, const struct pr_aseries *s)
 {
 	json_t *arr = json_array();
-	size_t i, j;
-	for (i = 0; i < ctx->nphases; i++) {
-		const struct pr_aspan *p = &ctx->phases[i];
+	size_t k, j;
+	for (k = 0; k < ctx->nphase_names; k++) {
 		double best = 0;
 		int64_t best_t = 0;
 		size_t best_occ = 0;
-		if (p->occurrence != 1)
-			continue;
-		for (j = i; j < ctx->nphases; j++) {
-			const struct pr_aspan *q = &ctx->phases[j];
-			size_t k;
-			if (strcmp(q->name, p->name))
-				continue;
-			for (k = pr_aseries_lower(s, q->ts); k < s->n && s->ts[k] <= q->ts + q->dur; k++)
-				if (!best_occ || s->v[k] > best) {
-					best = s->v[k];
-					best_t = s->ts[k];
+		for (j = ctx->phase_group_start[k]; j < ctx->phase_group_start[k + 1]; j++) {
+			const struct pr_aspan *q = &ctx->phases[ctx->phase_group[j]];
+			size_t i;
+			for (i = pr_aseries_lower(s, q->ts); i < s->n && s->ts[i] <= q->ts + q->dur; i++)
+				if (!best_occ || s->v[i] > best) {
+					best = s->v[i];
+					best_t = s->ts[i];
 					best_occ = q->occurrence;
 				}
 		}
 		if (best_occ)
-			json_array_append_new(arr, pr_jobj("phase", json_string(p->name), "occurrence",
-							  pr_jint((int64_t)best_occ), "value",
-							  pr_jnum(best), "t_ns",
-							  pr_actx_t(ctx, best_t), NULL));
+			json_array_append_new(
+				arr, pr_jobj("phase",
+					     json_string(ctx->phases[ctx->phase_group[ctx->phase_group_start[k]]].name),
+					     "occurrence", pr_jint((int64_t)best_occ), "value", pr_jnum(best),
+					     "t_ns", pr_actx_t(ctx, best_t), NULL));
 	}
 	return arr;
 }

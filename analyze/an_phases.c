@@ -75,15 +75,15 @@ static json_t *cpu_in(struct pr_actx *ctx, int64_t t0, int64_t t1)
 		       pr_jint((int64_t)(b - a + 1)), NULL);
 }
 
-/* Length of the union of [ts, ts+dur) over spans selected by name (NULL = depth 0). */
-static int64_t union_len(const struct pr_actx *ctx, const char *name)
+/* Length of the union of [ts, ts+dur) over the listed phases (in start order). */
+static int64_t union_len(const struct pr_actx *ctx, const size_t *list, size_t n, int top_level)
 {
 	int64_t total = 0, cur_end = INT64_MIN;
 	size_t i;
-	for (i = 0; i < ctx->nphases; i++) {
-		const struct pr_aspan *p = &ctx->phases[i];
+	for (i = 0; i < n; i++) {
+		const struct pr_aspan *p = &ctx->phases[list ? list[i] : i];
 		int64_t e = p->ts + p->dur;
-		if (name ? strcmp(p->name, name) != 0 : p->depth != 0)
+		if (top_level && p->depth != 0)
 			continue;
 		if (p->ts >= cur_end) {
 			total += p->dur;
@@ -104,20 +104,18 @@ static json_t *share(const struct pr_actx *ctx, int64_t ns)
 static void totals(struct pr_actx *ctx, json_t *out)
 {
 	json_t *arr = json_array();
-	size_t i, j;
-	for (i = 0; i < ctx->nphases; i++) {
-		const struct pr_aspan *p = &ctx->phases[i];
+	size_t k, j;
+	for (k = 0; k < ctx->nphase_names; k++) {
+		const size_t *g = ctx->phase_group + ctx->phase_group_start[k];
+		size_t n = ctx->phase_group_start[k + 1] - ctx->phase_group_start[k];
+		const struct pr_aspan *p = &ctx->phases[g[0]];
 		struct pr_moments m;
-		int64_t sum = 0, u;
-		if (p->occurrence != 1)
-			continue;
+		int64_t sum = 0, u = union_len(ctx, g, n, 0);
 		pr_moments_init(&m);
-		for (j = i; j < ctx->nphases; j++)
-			if (!strcmp(ctx->phases[j].name, p->name)) {
-				pr_moments_add(&m, (double)ctx->phases[j].dur);
-				sum += ctx->phases[j].dur;
-			}
-		u = union_len(ctx, p->name);
+		for (j = 0; j < n; j++) {
+			pr_moments_add(&m, (double)ctx->phases[g[j]].dur);
+			sum += ctx->phases[g[j]].dur;
+		}
 		json_array_append_new(
 			arr, pr_jobj("name", json_string(p->name), "kind", json_string(p->kind),
 				     "count", pr_jnum(m.n), "total_ns", pr_jint(sum), "union_ns",
@@ -208,7 +206,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	if (ctx->nphases > cap)
 		json_object_set_new(out, "occurrences_more", pr_jint((int64_t)(ctx->nphases - cap)));
 	totals(ctx, out);
-	json_object_set_new(out, "coverage", ctx->nphases ? share(ctx, union_len(ctx, NULL)) : json_null());
+	json_object_set_new(out, "coverage", ctx->nphases ? share(ctx, union_len(ctx, NULL, ctx->nphases, 1)) : json_null());
 	return inferix_stages(ctx, out, err);
 }
 

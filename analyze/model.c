@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analyze/actx.h"
+#include "store/strmap.h"
 #include "store/xalloc.h"
 
 /* In order: later analyzers read the sections of earlier ones. */
@@ -87,11 +88,12 @@ static int load_series(struct pr_actx *ctx, struct pr_error *err)
 
 /* Spans of the given kinds in start order (outer first), with nesting depth and occurrence numbers. */
 static int load_spans(struct pr_actx *ctx, const char *kinds_sql, struct pr_aspan **out,
-		      size_t *n, struct pr_error *err)
+		      size_t *n, size_t *nnames, struct pr_error *err)
 {
 	char sql[512];
 	sqlite3_stmt *st;
-	size_t cap = 0, depth = 0, i, j;
+	struct pr_strmap seen = PR_STRMAP_INIT;
+	size_t cap = 0, depth = 0, i;
 	int64_t *stack_end = NULL;
 	int rc;
 	snprintf(sql, sizeof(sql),
@@ -122,17 +124,37 @@ static int load_spans(struct pr_actx *ctx, const char *kinds_sql, struct pr_aspa
 		stack_end[depth++] = p->ts + p->dur;
 	}
 	free(stack_end);
-	/* occurrence numbers: the k-th span of a name (quadratic only in distinct names seen) */
+	/* occurrence numbers and name indexes in one pass; the map holds index * 2^32 + count */
 	for (i = 0; i < *n; i++) {
-		size_t k = 1;
-		for (j = i; j-- > 0;)
-			if (!strcmp((*out)[j].name, (*out)[i].name)) {
-				k = (*out)[j].occurrence + 1;
-				break;
-			}
-		(*out)[i].occurrence = k;
+		const char *name = (*out)[i].name;
+		int64_t v;
+		if (!pr_strmap_get(&seen, name, strlen(name), &v))
+			v = (int64_t)(*nnames)++ << 32;
+		v++;
+		pr_strmap_put(&seen, name, strlen(name), v);
+		(*out)[i].occurrence = (size_t)(v & 0xffffffff);
+		(*out)[i].name_index = (size_t)(v >> 32);
 	}
+	pr_strmap_release(&seen);
 	return pr_actx_done(ctx, st, rc, err);
+}
+
+/* Counting sort of the phases by name index (stable: each group stays in start order). */
+static void group_phases(struct pr_actx *ctx)
+{
+	size_t i, *fill;
+	ctx->phase_group = pr_xcalloc(ctx->nphases + 1, sizeof(size_t));
+	ctx->phase_group_start = pr_xcalloc(ctx->nphase_names + 1, sizeof(size_t));
+	fill = pr_xcalloc(ctx->nphase_names + 1, sizeof(size_t));
+	for (i = 0; i < ctx->nphases; i++)
+		ctx->phase_group_start[ctx->phases[i].name_index + 1]++;
+	for (i = 0; i < ctx->nphase_names; i++)
+		ctx->phase_group_start[i + 1] += ctx->phase_group_start[i];
+	for (i = 0; i < ctx->nphases; i++) {
+		size_t k = ctx->phases[i].name_index;
+		ctx->phase_group[ctx->phase_group_start[k] + fill[k]++] = i;
+	}
+	free(fill);
 }
 
 static void free_spans(struct pr_aspan *v, size_t n)
@@ -160,6 +182,8 @@ static void ctx_release(struct pr_actx *ctx)
 	free(ctx->series);
 	free_spans(ctx->phases, ctx->nphases);
 	free_spans(ctx->steps, ctx->nsteps);
+	free(ctx->phase_group);
+	free(ctx->phase_group_start);
 	free(ctx->format);
 	free(ctx->collector);
 	free(ctx->label);
@@ -222,7 +246,7 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 	struct pr_actx ctx;
 	json_error_t jerr;
 	json_t *clock;
-	size_t i;
+	size_t i, nstep_names = 0;
 	int ret = -1;
 
 	memset(&ctx, 0, sizeof(ctx));
@@ -262,9 +286,11 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 	json_array_append_new(runs, ctx.out);
 
 	if (load_series(&ctx, err) ||
-	    load_spans(&ctx, "'phase', 'section', 'stage'", &ctx.phases, &ctx.nphases, err) ||
-	    load_spans(&ctx, "'step'", &ctx.steps, &ctx.nsteps, err))
+	    load_spans(&ctx, "'phase', 'section', 'stage'", &ctx.phases, &ctx.nphases,
+		       &ctx.nphase_names, err) ||
+	    load_spans(&ctx, "'step'", &ctx.steps, &ctx.nsteps, &nstep_names, err))
 		goto out;
+	group_phases(&ctx);
 	for (i = 0; i < PR_ARRAY_SIZE(analyzers); i++)
 		if (analyzers[i]->run(&ctx, err))
 			goto out;
