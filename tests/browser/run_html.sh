@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 chromium=${PR_CHROMIUM:-/usr/bin/chromium}
 skip() {
 	echo "browser/html: SKIP: $*"
-	echo "  set up: apt-get install -y chromium nodejs npm && (cd tests/browser && npm ci)"
+	echo "  set up: apt-get install -y chromium (and nodejs npm unless npm is there) && (cd tests/browser && npm ci)"
 	exit 77
 }
 command -v node >/dev/null 2>&1 || skip "node is not installed"

@@ -6,7 +6,7 @@
 # PROFREPORT (the binary), PR_SAMPLES (samples/), optional PR_CHROMIUM.
 # Exit 77 (a ctest SKIP) when chromium, node or tests/browser/node_modules is
 # missing; set up with
-#   apt-get install -y chromium nodejs npm && (cd tests/browser && npm ci)
+#   apt-get install -y chromium (and nodejs npm unless npm is there) && (cd tests/browser && npm ci)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,7 +16,7 @@ chromium=${PR_CHROMIUM:-/usr/bin/chromium}
 
 skip() {
 	echo "browser/speedscope: SKIP: $*"
-	echo "  set up: apt-get install -y chromium nodejs npm && (cd tests/browser && npm ci)"
+	echo "  set up: apt-get install -y chromium (and nodejs npm unless npm is there) && (cd tests/browser && npm ci)"
 	exit 77
 }
 command -v node >/dev/null 2>&1 || skip "node is not installed"
