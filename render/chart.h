@@ -130,6 +130,12 @@ struct pr_chart_rect {
 	const char *label; /* legend entry (once per label) unless NULL/"" */
 };
 
+/* A named position on the y axis (a timeline lane's name at its centre). */
+struct pr_chart_ylabel {
+	double y;
+	const char *text;
+};
+
 /* One series of a grouped bar chart: values[ncategories]. */
 struct pr_chart_bar_group {
 	const char *label; /* legend entry unless NULL/"" */
@@ -176,7 +182,12 @@ struct pr_chart {
 	size_t nmarks;
 	const struct pr_chart_rect *rects;
 	size_t nrects;
-	int y_no_ticks; /* no numbers on the y axis (a timeline's lanes are in the legend) */
+	int y_no_ticks; /* no numbers on the y axis */
+	/* Named y positions instead of numbers (a timeline's lanes), in order along the axis;
+	 * elided to 28 % of the width; a label closer than 1.3 lines to the last one shown is
+	 * left out (its tick stays). */
+	const struct pr_chart_ylabel *y_labels;
+	size_t ny_labels;
 	const struct pr_chart_bars *bars; /* non-NULL: a bar chart */
 
 	enum pr_legend_pos legend;

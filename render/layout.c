@@ -1152,8 +1152,29 @@ int pr_layout_chart(struct pr_layout *lo, const struct pr_chart *c,
 	if (reserve > 0 && c->bars && horiz) /* push the categories down */
 		keep_below(&lo->y.hi, 0, (double)ncat, reserve, lo->plot.h);
 
-	/* The y axis: value ticks or category labels; their width sets the left margin. */
-	if (!lo->empty && !lo->y.categorical && !c->y_no_ticks) {
+	/* The y axis: value ticks, category or named labels; their width sets the left margin. */
+	if (!lo->empty && !lo->y.categorical && c->ny_labels) {
+		double last = -1e300;
+		ycat = pr_xcalloc(c->ny_labels, sizeof(*ycat));
+		set_ticks(&lo->y, c->ny_labels);
+		for (i = 0; i < c->ny_labels; i++) {
+			char *clean;
+			double pos;
+			lo->y.ticks[i].value = usable(c->y_labels[i].y)
+						       ? clampd(c->y_labels[i].y, fmin(lo->y.lo, lo->y.hi),
+								fmax(lo->y.lo, lo->y.hi))
+						       : lo->y.lo;
+			pos = pr_layout_y(lo, lo->y.ticks[i].value);
+			if (fabs(pos - last) < PR_SIZE_TICK * 1.3)
+				continue; /* too close to the last label shown: a tick only */
+			last = pos;
+			clean = pr_text_clean(c->y_labels[i].text ? c->y_labels[i].text : "");
+			ycat[i] = pr_text_elide(x.m, clean, PR_SIZE_TICK, 0, 0.28 * x.W);
+			free(clean);
+			if (text_w(x.m, ycat[i], PR_SIZE_TICK, 0) > ylw)
+				ylw = text_w(x.m, ycat[i], PR_SIZE_TICK, 0);
+		}
+	} else if (!lo->empty && !lo->y.categorical && !c->y_no_ticks) {
 		size_t max_int = (size_t)(lo->plot.h / 40);
 		numeric_ticks(&lo->y, max_int < 2 ? 2 : max_int);
 		for (i = 0; i < lo->y.nticks; i++) {
@@ -1272,10 +1293,10 @@ int pr_layout_chart(struct pr_layout *lo, const struct pr_chart *c,
 					 PR_SIZE_TICK, 0, PR_ALIGN_CENTER, RGB_TICK);
 		}
 		for (i = 0; i < lo->y.nticks; i++) {
-			char *t = lo->y.categorical ? ycat[i] : tick_label(&lo->y, i);
+			char *t = ycat ? ycat[i] : tick_label(&lo->y, i);
 			if (!t)
 				continue;
-			if (lo->y.categorical)
+			if (ycat)
 				ycat[i] = NULL;
 			add_text(lo, "ytick", t, rx,
 				 lo->y.ticks[i].pos + PR_SIZE_TICK * PR_TEXT_CAP / 2, PR_SIZE_TICK,
@@ -1283,7 +1304,7 @@ int pr_layout_chart(struct pr_layout *lo, const struct pr_chart *c,
 		}
 	}
 	if (ycat) {
-		for (i = 0; i < ncat; i++)
+		for (i = 0; i < lo->y.nticks; i++)
 			free(ycat[i]);
 		free(ycat);
 	}

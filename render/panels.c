@@ -589,6 +589,7 @@ static void timeline_panel(struct pr_panelset *ps, const json_t *run)
 	json_t *lanes = json_object_get(json_object_get(run, "timeline"), "lanes"), *l, *iv;
 	size_t nl = json_array_size(lanes), total = 0, i, j, k = 0;
 	struct pr_chart_rect *r;
+	struct pr_chart_ylabel *yl;
 	struct pr_chart *c;
 	if (!nl)
 		return;
@@ -597,10 +598,13 @@ static void timeline_panel(struct pr_panelset *ps, const json_t *run)
 	if (!total)
 		return;
 	r = pr_panelset_alloc(ps, total, sizeof(*r));
+	yl = pr_panelset_alloc(ps, nl, sizeof(*yl));
 	json_array_foreach(lanes, i, l)
 	{
 		double y = (double)(nl - 1 - i);
 		const char *label = pr_panelset_strdup(ps, pr_mstr(l, "name"));
+		yl[i].y = y + 0.5;
+		yl[i].text = label;
 		json_array_foreach(json_object_get(l, "intervals"), j, iv)
 		{
 			r[k].x0 = json_number_value(json_array_get(iv, 0)) / 1e9;
@@ -612,18 +616,19 @@ static void timeline_panel(struct pr_panelset *ps, const json_t *run)
 			k++;
 		}
 	}
-	c = pr_panelset_add(ps, "timeline", "Timeline: busy time of top-level spans per thread / stream (lanes top to bottom)");
+	c = pr_panelset_add(ps, "timeline", "Timeline: busy time of top-level spans per thread / stream");
 	c->x_label = "Time";
 	c->x_unit = "s";
 	c->rects = r;
 	c->nrects = k;
-	c->y_no_ticks = 1;
+	c->y_labels = yl;
+	c->ny_labels = nl;
+	c->legend = PR_LEGEND_NONE; /* the lanes are named on the y axis */
 	c->y_fixed = 1;
 	c->y_min = 0;
 	c->y_max = (double)nl;
 	c->width = 1200;
 	c->height = (int)fmax(200, fmin(900, 150 + 30 * (double)nl));
-	c->legend_title = "Lanes (top first)";
 }
 
 struct pr_panelset *pr_panels_build(const json_t *run)

@@ -420,6 +420,47 @@ static void build_hostile(struct pr_chart *c)
 	c->height = 360;
 }
 
+/* ---- timeline: busy intervals per lane, the lanes named on the y axis ---- */
+
+#define TL_LANES 4
+#define TL_PER_LANE 24
+static const char *const tl_names[TL_LANES] = {
+	"python3 / thread 12345 (python3)",
+	"python3 / thread 12400 (pt_data_worker)",
+	"python3 / stream 7 with a lane name long enough that it has to be elided",
+	"<lane & \"stream\" 20>",
+};
+static struct pr_chart_rect tl_rects[TL_LANES * TL_PER_LANE];
+static struct pr_chart_ylabel tl_labels[TL_LANES];
+
+static void build_timeline(struct pr_chart *c)
+{
+	size_t i, j, k = 0;
+	rng_seed(7);
+	for (i = 0; i < TL_LANES; i++) {
+		double t = 0.02 * (double)i, y = (double)(TL_LANES - 1 - i);
+		tl_labels[i] = (struct pr_chart_ylabel){ y + 0.5, tl_names[i] };
+		for (j = 0; j < TL_PER_LANE; j++) {
+			double busy = 0.005 + 0.03 * rng(), idle = 0.002 + 0.01 * rng();
+			tl_rects[k++] = (struct pr_chart_rect){ t, t + busy, y + 0.15, y + 0.85,
+								pr_chart_color(i), tl_names[i] };
+			t += busy + idle;
+		}
+	}
+	c->title = "Timeline: busy time of top-level spans per thread / stream";
+	c->x_label = "Time";
+	c->x_unit = "s";
+	c->rects = tl_rects;
+	c->nrects = k;
+	c->y_labels = tl_labels;
+	c->ny_labels = TL_LANES;
+	c->y_fixed = 1;
+	c->y_min = 0;
+	c->y_max = TL_LANES;
+	c->legend = PR_LEGEND_NONE;
+	c->height = 270;
+}
+
 static struct demo demos[] = {
 	{ "memory", build_memory, done_memory},
 	{ "cpu", build_cpu, done_cpu},
@@ -428,6 +469,7 @@ static struct demo demos[] = {
 	{ "big", build_big, done_big},
 	{ "empty", build_empty, NULL},
 	{ "hostile", build_hostile, NULL},
+	{ "timeline", build_timeline, NULL},
 };
 
 static int render_to(const struct pr_chart *c, enum pr_gfx_format f, const char *path,

@@ -522,6 +522,57 @@ static void test_long_labels_elided(void **state)
 	pr_layout_release(&lo);
 }
 
+/* Named y labels (timeline lanes): the left margin holds them, none overlap, long ones are elided. */
+static void test_y_labels(void **state)
+{
+	enum { NL = 60 };
+	struct pr_chart_rect r[NL];
+	struct pr_chart_ylabel yl[NL];
+	char names[NL][96];
+	struct pr_chart c = { .title = "lanes", .x_unit = "s", .rects = r, .nrects = NL,
+			      .y_labels = yl, .ny_labels = NL, .y_fixed = 1, .y_min = 0,
+			      .y_max = NL, .legend = PR_LEGEND_NONE, .width = 800 };
+	struct pr_layout lo;
+	size_t i, shown;
+	double last;
+	(void)state;
+	for (i = 0; i < NL; i++) {
+		snprintf(names[i], sizeof(names[i]), "%s lane %zu",
+			 i == 3 ? "a very long lane name that cannot possibly fit in the margin of "
+				  "an 800 pixel wide chart"
+				: "short",
+			 i);
+		r[i] = (struct pr_chart_rect){ 0, 1 + (double)i, (double)(NL - 1 - i) + 0.15,
+					       (double)(NL - 1 - i) + 0.85, 0x1F77B4, names[i] };
+		yl[i] = (struct pr_chart_ylabel){ (double)(NL - 1 - i) + 0.5, names[i] };
+	}
+	for (c.height = 1600; c.height >= 200; c.height /= 2) {
+		layout_ok(&c, &lo);
+		assert_int_equal(lo.y.nticks, NL);
+		for (i = 0, shown = 0, last = -1e9; i < lo.ntexts; i++) {
+			const struct pr_text *t = &lo.texts[i];
+			if (strcmp(t->role, "ytick"))
+				continue;
+			shown++;
+			assert_true(t->y - last >= 11 * 1.3 - 1e-9); /* top to bottom, apart */
+			last = t->y;
+			assert_true(t->x - pr_text_width_dejavu(NULL, t->text, t->size, 0) >= 12 - 1e-9);
+			assert_true(pr_text_width_dejavu(NULL, t->text, t->size, 0) <= 0.28 * 800 + 1e-9);
+			if (strstr(t->text, "very long"))
+				assert_non_null(strstr(t->text, ELLIPSIS));
+		}
+		assert_non_null(find_text(&lo, "ytick", 0));
+		assert_string_equal(find_text(&lo, "ytick", 0)->text, "short lane 0");
+		if (c.height == 1600)
+			assert_int_equal(shown, NL); /* 24 px per lane: every name */
+		else
+			assert_true(shown < NL && shown >= 4);
+		for (i = 0; i < lo.y.nticks; i++)
+			assert_false(lo.y.ticks[i].grid);
+		pr_layout_release(&lo);
+	}
+}
+
 static void test_bands_marks_note(void **state)
 {
 	struct pr_chart_line l = { .label = "RSS", .x = xs, .y = ys, .n = 100, .fill_alpha = 0.2 };
@@ -686,6 +737,7 @@ int main(void)
 		cmocka_unit_test(test_invalid_specs),
 		cmocka_unit_test(test_ticks_never_overlap),
 		cmocka_unit_test(test_long_labels_elided),
+		cmocka_unit_test(test_y_labels),
 		cmocka_unit_test(test_bands_marks_note),
 		cmocka_unit_test(test_bars),
 		cmocka_unit_test(test_reduce_flag_and_metrics),
