@@ -41,7 +41,7 @@ struct rec {
 
 struct batch {
 	struct rec *recs;
-	size_t n;
+	size_t n, cap; /* recs grow to BATCH_RECS as needed: a small input stays small */
 	struct pr_strbuf arena;
 	struct batch *next;
 };
@@ -414,6 +414,12 @@ static struct rec *new_rec(struct pr_writer *w, enum rec_type type, size_t text_
 	struct rec *r;
 	if (w->cur->n == BATCH_RECS || (w->cur->arena.len + text_bytes > BATCH_ARENA && w->cur->n))
 		submit_current(w);
+	if (w->cur->n == w->cur->cap) {
+		w->cur->cap = w->cur->cap ? 2 * w->cur->cap : 256;
+		if (w->cur->cap > BATCH_RECS)
+			w->cur->cap = BATCH_RECS;
+		w->cur->recs = pr_xrealloc(w->cur->recs, w->cur->cap * sizeof(struct rec));
+	}
 	r = &w->cur->recs[w->cur->n++];
 	r->type = (uint8_t)type;
 	r->len = r->len2 = r->len3 = 0;
@@ -625,11 +631,10 @@ int pr_writer_begin(struct pr_store *st, const struct pr_run_info *info, struct 
 	w->label = pr_xstrdup(info->label ? info->label : base ? base + 1 : info->source);
 	w->meta = json_object();
 	w->at = -1;
-	for (i = 0; i < NBATCHES; i++) {
-		w->batches[i].recs = pr_xcalloc(BATCH_RECS, sizeof(struct rec));
+	/* Batches start empty and grow (recs by doubling, the arena as a strbuf):
+	 * a tiny input (one rank of many, a fuzz case) does not pay for 15 MB. */
+	for (i = 0; i < NBATCHES; i++)
 		pr_strbuf_init(&w->batches[i].arena);
-		pr_strbuf_grow(&w->batches[i].arena, BATCH_ARENA + 4096);
-	}
 	if (pr_store_exec(st, "BEGIN IMMEDIATE", err)) {
 		writer_free(w);
 		return -1;
