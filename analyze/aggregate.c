@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +108,27 @@ struct row {
 	json_t *j; /* the row as written */
 };
 
+/*
+ * Collective arrival order: per collective (kind, name) and step index, the
+ * least time a rank spent in it and that rank (ties: the lower rank).
+ * Ranks issue collectives in the same order, so step k's call is the same
+ * call everywhere; the rank that spent the least time in it arrived last
+ * and the others waited for it (HTA's late start, counted per step like
+ * nsys' nccl_straggler). Keeping the lesser is exact under merging.
+ */
+struct arrival {
+	char *kind, *name;
+	size_t n;     /* steps */
+	double *least; /* ns; NAN: no rank yet */
+	long *rank;   /* -1: no rank yet */
+};
+#define ARRIVAL_CAP 64         /* collectives tracked */
+#define ARRIVAL_STEPS 1000000  /* steps tracked per collective */
+#define ARRIVAL_P 0.01         /* binomial p-value (Bonferroni over ranks) to name a rank */
+
 struct pr_agg {
+	struct arrival *arr;
+	size_t narr;
 	struct stat *st;
 	size_t nst, stalloc;
 	struct pr_strmap idx; /* "cat\x1fkind\x1fname" -> index */
@@ -146,6 +167,13 @@ void pr_agg_free(struct pr_agg *a)
 	for (i = 0; i < a->nst; i++)
 		stat_release(&a->st[i]);
 	free(a->st);
+	for (i = 0; i < a->narr; i++) {
+		free(a->arr[i].kind);
+		free(a->arr[i].name);
+		free(a->arr[i].least);
+		free(a->arr[i].rank);
+	}
+	free(a->arr);
 	pr_strmap_release(&a->idx);
 	for (i = 0; i < a->nrows; i++) {
 		free(a->rows[i].source);
@@ -297,6 +325,47 @@ int pr_agg_is_collective(const char *name)
 		yes = strstr(low, pats[i]) != NULL;
 	free(low);
 	return yes;
+}
+
+/* The (kind, name) collective's arrival record with room for n steps; NULL past the caps. */
+static struct arrival *arrival_get(struct pr_agg *a, const char *kind, const char *name, size_t n)
+{
+	struct arrival *ar = NULL;
+	size_t i;
+	for (i = 0; i < a->narr && !ar; i++)
+		if (!strcmp(a->arr[i].kind, kind) && !strcmp(a->arr[i].name, name))
+			ar = &a->arr[i];
+	if (!ar) {
+		if (a->narr == ARRIVAL_CAP)
+			return NULL;
+		a->arr = pr_xreallocarray(a->arr, a->narr + 1, sizeof(a->arr[0]));
+		ar = &a->arr[a->narr++];
+		memset(ar, 0, sizeof(*ar));
+		ar->kind = pr_xstrdup(kind);
+		ar->name = pr_xstrdup(name);
+	}
+	if (n > ARRIVAL_STEPS)
+		n = ARRIVAL_STEPS;
+	if (n > ar->n) {
+		ar->least = pr_xreallocarray(ar->least, n, sizeof(ar->least[0]));
+		ar->rank = pr_xreallocarray(ar->rank, n, sizeof(ar->rank[0]));
+		for (i = ar->n; i < n; i++) {
+			ar->least[i] = NAN;
+			ar->rank[i] = -1;
+		}
+		ar->n = n;
+	}
+	return ar;
+}
+
+static void arrival_note(struct arrival *ar, size_t k, double v, long rank)
+{
+	if (k >= ar->n || !(v > 0) || !isfinite(v) || rank < 0)
+		return; /* no call in this step, or past the cap */
+	if (ar->rank[k] < 0 || v < ar->least[k] || (v == ar->least[k] && rank < ar->rank[k])) {
+		ar->least[k] = v;
+		ar->rank[k] = rank;
+	}
 }
 
 static int rank_used(const struct pr_agg *a, long r)
@@ -548,8 +617,14 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 		fold(a, CAT_SPAN, kind, name, "ns", t, num(v, "count"), rank);
 		sp[nsp++] = v;
 		if (pr_agg_is_collective(name)) {
-			json_t *old = json_object_get(coll, name);
+			json_t *old = json_object_get(coll, name), *ps = json_object_get(v, "per_step_ns"), *x;
 			double prev = old ? json_number_value(old) : 0;
+			struct arrival *ar;
+			size_t k;
+			if (json_array_size(ps) &&
+			    (ar = arrival_get(a, kind ? kind : "", name, json_array_size(ps))))
+				json_array_foreach(ps, k, x)
+					arrival_note(ar, k, json_number_value(x), rank);
 			json_object_set_new(coll, name, jnum(prev + t));
 			coll_ns += t;
 			any_coll = 1;
@@ -669,10 +744,16 @@ int pr_agg_add_store(struct pr_agg *a, struct pr_store *st, long run_id, const c
 
 void pr_agg_merge(struct pr_agg *into, const struct pr_agg *from)
 {
-	size_t i;
+	size_t i, k;
 	for (i = 0; i < from->nst; i++) {
 		const struct stat *f = &from->st[i];
 		stat_merge(stat_get(into, f->cat, f->kind, f->name, f->unit), f);
+	}
+	for (i = 0; i < from->narr; i++) {
+		const struct arrival *f = &from->arr[i];
+		struct arrival *t = arrival_get(into, f->kind, f->name, f->n);
+		for (k = 0; t && k < f->n; k++)
+			arrival_note(t, k, f->least[k], f->rank[k]);
 	}
 	for (i = 0; i < from->nrows; i++) {
 		if (rank_used(into, from->rows[i].rank))
@@ -867,6 +948,33 @@ bad:
 	return pr_error_set(err, PR_E_PARSE, "aggregate: bad entry stats[%zu]", k);
 }
 
+/* One collective_arrivals entry of an agg.json into a; -1 when malformed. */
+static int arrival_read(struct pr_agg *a, const json_t *j)
+{
+	const char *kind = json_string_value(json_object_get(j, "kind")),
+		   *name = json_string_value(json_object_get(j, "name"));
+	const json_t *state = json_object_get(j, "state"), *least = json_object_get(state, "least_ns"),
+		     *rank = json_object_get(state, "rank");
+	struct arrival *ar;
+	size_t n = json_array_size(least), k;
+	if (!kind || !name || !json_is_array(least) || !json_is_array(rank) ||
+	    json_array_size(rank) != n)
+		return -1;
+	for (k = 0; k < n; k++) {
+		const json_t *l = json_array_get(least, k), *r = json_array_get(rank, k);
+		if (!json_is_integer(r) || json_integer_value(r) < -1 ||
+		    json_integer_value(r) > INT32_MAX || !(json_is_null(l) || json_is_number(l)) ||
+		    (json_integer_value(r) >= 0) != json_is_number(l))
+			return -1;
+	}
+	if (!(ar = arrival_get(a, kind, name, n)))
+		return 0;
+	for (k = 0; k < n; k++)
+		arrival_note(ar, k, json_number_value(json_array_get(least, k)),
+			     (long)json_integer_value(json_array_get(rank, k)));
+	return 0;
+}
+
 int pr_agg_merge_json(struct pr_agg *a, const json_t *doc, struct pr_error *err)
 {
 	const char *schema = json_string_value(json_object_get(doc, "schema"));
@@ -901,6 +1009,13 @@ int pr_agg_merge_json(struct pr_agg *a, const json_t *doc, struct pr_error *err)
 			tmp->inferred = 1;
 		add_row(tmp, (long)json_integer_value(r),
 			json_string_value(json_object_get(v, "source")), json_deep_copy(v));
+	}
+	json_array_foreach(json_object_get(doc, "collective_arrivals"), i, v) {
+		if (arrival_read(tmp, v)) {
+			pr_agg_free(tmp);
+			return pr_error_set(err, PR_E_PARSE,
+					    "aggregate: bad entry collective_arrivals[%zu]", i);
+		}
 	}
 	json_array_foreach(json_object_get(doc, "warnings"), i, v)
 		if (json_is_string(v))
@@ -1078,7 +1193,128 @@ static const char **row_keys(struct row **rows, size_t n, const char *field, siz
 	return k;
 }
 
-static void stragglers(const struct pr_agg *a, struct row **rows, size_t n, json_t *out)
+struct arrcount {
+	long rank;
+	size_t steps;
+};
+
+static int cmp_long(const void *x, const void *y)
+{
+	long u = *(const long *)x, v = *(const long *)y;
+	return (u > v) - (u < v);
+}
+
+static int cmp_arrcount(const void *x, const void *y)
+{
+	const struct arrcount *u = x, *v = y;
+	if (u->steps != v->steps)
+		return u->steps > v->steps ? -1 : 1;
+	return (u->rank > v->rank) - (u->rank < v->rank);
+}
+
+/* Steps in which each rank arrived last, most first (ties: lower rank); *decided = steps with a rank. */
+static struct arrcount *arrival_counts(const struct arrival *ar, size_t *nc, size_t *decided)
+{
+	long *r = pr_xmalloc((ar->n + 1) * sizeof(r[0]));
+	struct arrcount *c;
+	size_t m = 0, i, k = 0;
+	for (i = 0; i < ar->n; i++)
+		if (ar->rank[i] >= 0)
+			r[m++] = ar->rank[i];
+	qsort(r, m, sizeof(r[0]), cmp_long);
+	c = pr_xmalloc((m + 1) * sizeof(c[0]));
+	for (i = 0; i < m; i++) {
+		if (k && c[k - 1].rank == r[i]) {
+			c[k - 1].steps++;
+		} else {
+			c[k].rank = r[i];
+			c[k++].steps = 1;
+		}
+	}
+	free(r);
+	qsort(c, k, sizeof(c[0]), cmp_arrcount);
+	*nc = k;
+	*decided = m;
+	return c;
+}
+
+/* P(one of nranks ranks arrives last in >= k of d steps by chance), Bonferroni-bounded. */
+static double arrival_p(size_t k, size_t d, size_t nranks)
+{
+	if (nranks < 2 || !d)
+		return NAN;
+	return fmin(1, (double)nranks * pr_binom_sf(k, d, 1.0 / (double)nranks));
+}
+
+static int cmp_arrival(const void *x, const void *y)
+{
+	const struct arrival *const *u = x, *const *v = y;
+	int c = strcmp((*u)->name, (*v)->name);
+	return c ? c : strcmp((*u)->kind, (*v)->kind);
+}
+
+static json_t *arrival_json(const struct arrival *ar, size_t nranks)
+{
+	size_t nc, d, i;
+	struct arrcount *c = arrival_counts(ar, &nc, &d);
+	json_t *o = json_object(), *top = json_array(), *least = json_array(), *rank = json_array(),
+	       *state = json_object();
+	json_object_set_new(o, "kind", json_string(ar->kind));
+	json_object_set_new(o, "name", json_string(ar->name));
+	json_object_set_new(o, "steps", json_integer((json_int_t)ar->n));
+	json_object_set_new(o, "decided", json_integer((json_int_t)d));
+	for (i = 0; i < nc && i < 5; i++) {
+		json_t *t = json_object();
+		json_object_set_new(t, "rank", json_integer(c[i].rank));
+		json_object_set_new(t, "steps", json_integer((json_int_t)c[i].steps));
+		json_array_append_new(top, t);
+	}
+	json_object_set_new(o, "last_to_arrive", top);
+	json_object_set_new(o, "p_value", jnum(nc ? arrival_p(c[0].steps, d, nranks) : NAN));
+	for (i = 0; i < ar->n; i++) {
+		json_array_append_new(least, jnum(ar->least[i]));
+		json_array_append_new(rank, json_integer(ar->rank[i]));
+	}
+	json_object_set_new(state, "least_ns", least);
+	json_object_set_new(state, "rank", rank);
+	json_object_set_new(o, "state", state);
+	free(c);
+	return o;
+}
+
+/* A rank that arrived last in most steps of a collective, far beyond chance, is a straggler. */
+static void arrival_reasons(const struct pr_agg *a, size_t nranks, json_t *reasons)
+{
+	size_t i;
+	for (i = 0; i < a->narr; i++) {
+		size_t nc, d;
+		struct arrcount *c = arrival_counts(&a->arr[i], &nc, &d);
+		double p = nc ? arrival_p(c[0].steps, d, nranks) : NAN;
+		if (d >= 3 && 2 * c[0].steps > d && p < ARRIVAL_P) {
+			json_t *why = json_object();
+			char sb[48], line[256], detail[256];
+			snprintf(line, sizeof(line), "last into %s in %zu of %zu steps",
+				 short_name(a->arr[i].name, sb, sizeof(sb)), c[0].steps, d);
+			snprintf(detail, sizeof(detail),
+				 "least time in it in %zu of %zu steps, so the other ranks waited "
+				 "for it; by chance 1 in %zu per step: p = %.2g",
+				 c[0].steps, d, nranks, p);
+			json_object_set_new(why, "rank", json_integer(c[0].rank));
+			json_object_set_new(why, "text", json_string(line));
+			json_object_set_new(why, "what", json_string("arrival"));
+			json_object_set_new(why, "name", json_string(a->arr[i].name));
+			json_object_set_new(why, "steps", json_integer((json_int_t)c[0].steps));
+			json_object_set_new(why, "of", json_integer((json_int_t)d));
+			json_object_set_new(why, "p_value", jnum(p));
+			json_object_set_new(why, "detail", json_string(detail));
+			json_array_append_new(reasons, why);
+		}
+		free(c);
+	}
+}
+
+static void stragglers(const struct pr_agg *a, struct row **rows, size_t n, size_t nranks,
+		       json_t *out)
 {
 	json_t *checks = json_array(), *reasons = json_array(), *named = json_array();
 	double *vals = pr_xmalloc((n + 1) * sizeof(vals[0]));
@@ -1112,6 +1348,7 @@ static void stragglers(const struct pr_agg *a, struct row **rows, size_t n, json
 		}
 		run_check(a, rows, &c, vals, rk, m, checks, reasons);
 	}
+	arrival_reasons(a, nranks, reasons);
 	/* name each rank once, in rank order, with all its reasons */
 	for (i = 0; i < n; i++) {
 		struct pr_strbuf sb = PR_STRBUF_INIT;
@@ -1153,7 +1390,9 @@ static void stragglers(const struct pr_agg *a, struct row **rows, size_t n, json
 			    "modified z = 0.6745 (x - median) / MAD (meanAD fallback when MAD = 0); "
 			    "straggler when a stage or the step time has z > 3.5 and x >= 1.2 x median, "
 			    "or a collective has z < -3.5 and x <= 0.8 x median (the straggler waits "
-			    "least); needs >= 3 ranks"));
+			    "least); needs >= 3 ranks. Also: a rank that spent the least time in a "
+			    "collective in most of its steps, with p < 0.01 against 1 in N ranks per "
+			    "step (binomial, times N), arrived last"));
 	json_object_set_new(out, "z_threshold", json_real(PR_AGG_Z));
 	json_object_set_new(out, "ranks", named);
 	json_object_set_new(out, "checks", checks);
@@ -1183,8 +1422,19 @@ json_t *pr_agg_to_json(const struct pr_agg *a)
 								 : json_null());
 	json_object_set_new(doc, "ranks_inferred", json_boolean(a->inferred));
 	json_object_set_new(doc, "warnings", json_deep_copy(a->warnings));
-	stragglers(a, rv, a->nrows, strag);
+	stragglers(a, rv, a->nrows, distinct, strag);
 	json_object_set_new(doc, "stragglers", strag);
+	{
+		const struct arrival **av = pr_xcalloc(a->narr + 1, sizeof(av[0]));
+		json_t *arr = json_array();
+		for (i = 0; i < a->narr; i++)
+			av[i] = &a->arr[i];
+		qsort(av, a->narr, sizeof(av[0]), cmp_arrival);
+		for (i = 0; i < a->narr; i++)
+			json_array_append_new(arr, arrival_json(av[i], distinct));
+		json_object_set_new(doc, "collective_arrivals", arr);
+		free(av);
+	}
 	for (i = 0; i < a->nst; i++)
 		json_array_append_new(stats, stat_json(sv[i]));
 	for (i = 0; i < a->nrows; i++)

@@ -244,6 +244,33 @@ double pr_norm_sf(double z)
 	return 0.5 * erfc(z * PR_SQRT1_2);
 }
 
+double pr_binom_sf(uint64_t k, uint64_t n, double p)
+{
+	double lp, lq, lnf, sum = 0;
+	uint64_t i;
+	if (!(p >= 0 && p <= 1))
+		return NAN;
+	if (k == 0)
+		return 1;
+	if (k > n)
+		return 0;
+	if (p == 0)
+		return 0;
+	if (p == 1)
+		return 1;
+	lp = log(p);
+	lq = log1p(-p);
+	lnf = lgamma((double)n + 1);
+	for (i = k; i <= n; i++) {
+		double t = exp(lnf - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) +
+			       (double)i * lp + (double)(n - i) * lq);
+		sum += t;
+		if (t < sum * 1e-17 && (double)i > (double)n * p)
+			break; /* past the mode the terms only shrink */
+	}
+	return sum > 1 ? 1 : sum;
+}
+
 /* Acklam's approximation for 0 < p <= 0.5, then one Halley step. */
 static double ppf_lower(double p)
 {

@@ -106,6 +106,15 @@ double pr_norm_sf(double z);
  */
 double pr_norm_ppf(double p);
 
+/* ---- Binomial distribution --------------------------------------------- */
+
+/*
+ * Upper tail P(X >= k) for X ~ Binomial(n, p), summed term by term in log
+ * space (lgamma), so it is accurate far into the tail (n up to ~1e6).
+ * k <= 0 -> 1, k > n -> 0; p outside [0, 1] or NAN -> NAN.
+ */
+double pr_binom_sf(uint64_t k, uint64_t n, double p);
+
 /* ---- Mann-Whitney U --------------------------------------------------- */
 
 /*

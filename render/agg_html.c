@@ -139,6 +139,11 @@ static void stragglers(struct pr_strbuf *sb, const json_t *doc)
 			pr_strbuf_addstr(sb, " <code>");
 			esc(sb, str(e, "name"));
 			pr_strbuf_addstr(sb, "</code>: ");
+			if (json_is_string(json_object_get(e, "detail"))) {
+				esc(sb, str(e, "detail"));
+				pr_strbuf_addstr(sb, "</li>");
+				continue;
+			}
 			esc(sb, v);
 			pr_strbuf_addstr(sb, " vs median ");
 			esc(sb, m);

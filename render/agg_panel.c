@@ -235,7 +235,8 @@ static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const str
 			val[i] = coll ? num(s->row[i], "collective_ns")
 				      : num(json_object_get(s->row[i], "stages"), st[j].name);
 			col[i] = group_color(j);
-			if (strag && (coll ? evidence_has(strag, "collective", NULL)
+			if (strag && (coll ? (evidence_has(strag, "collective", NULL) ||
+					      evidence_has(strag, "arrival", NULL))
 					   : evidence_has(strag, "stage", st[j].name))) {
 				col[i] = RED;
 				any_red = 1;

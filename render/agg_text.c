@@ -1,5 +1,6 @@
 /* agg_text.c - console table of an aggregate (see agg_text.h). */
 #include "render/agg_text.h"
+#include "render/text_report.h"
 
 #include <math.h>
 #include <string.h>
@@ -84,6 +85,34 @@ static void ranks_table(const json_t *doc, FILE *out)
 	}
 }
 
+/* Per collective: who arrived last (spent the least time in the call) in how many steps. */
+static void arrivals(const json_t *doc, FILE *out)
+{
+	const json_t *arr = json_object_get(doc, "collective_arrivals"), *a, *t;
+	size_t i, j;
+	if (!json_array_size(arr))
+		return;
+	fprintf(out, "\nLast to arrive per step (least time in the collective; the others waited)\n");
+	json_array_foreach(arr, i, a) {
+		char nb[64];
+		const json_t *p = json_object_get(a, "p_value");
+		fprintf(out, "  %s (%s), %lld steps:\n   ",
+			cut(json_string_value(json_object_get(a, "name")), nb, 50),
+			json_string_value(json_object_get(a, "kind")),
+			(long long)json_integer_value(json_object_get(a, "decided")));
+		json_array_foreach(json_object_get(a, "last_to_arrive"), j, t) {
+			if (j == 3)
+				break;
+			fprintf(out, "%s rank %lld in %lld", j ? "," : " last:",
+				(long long)json_integer_value(json_object_get(t, "rank")),
+				(long long)json_integer_value(json_object_get(t, "steps")));
+		}
+		if (json_is_number(p))
+			fprintf(out, " (p = %.2g)", json_number_value(p));
+		fputc('\n', out);
+	}
+}
+
 static void stats_table(const json_t *doc, const char *cat, const char *title, FILE *out)
 {
 	const json_t *stats = json_object_get(doc, "stats"), *s;
@@ -136,6 +165,7 @@ void pr_render_agg_text(const json_t *doc, FILE *out)
 	stats_table(doc, "run", "Across ranks: run", out);
 	stats_table(doc, "stage", "Across ranks: stages and phases", out);
 	stats_table(doc, "collective", "Across ranks: collectives", out);
+	arrivals(doc, out);
 	fprintf(out, "\nStragglers (modified z = 0.6745 (x - median) / MAD, |z| > 3.5)\n");
 	if (!json_array_size(json_object_get(strag, "ranks")))
 		fprintf(out, "  none: no rank stands out in any stage, collective or step time\n");
@@ -163,8 +193,11 @@ void pr_render_agg_text(const json_t *doc, FILE *out)
 				snprintf(zb, sizeof(zb), "%s", json_string_value(z));
 			fprintf(out, "    %s: %s\n", json_string_value(json_object_get(e, "what")),
 				cut(json_string_value(json_object_get(e, "name")), nb, 60));
-			fprintf(out, "      %s vs median %s (%.2fx), MAD %s, z = %s\n", v, m,
-				num(e, "ratio"), md, zb);
+			if (json_is_string(json_object_get(e, "detail")))
+				pr_text_wrap(out, json_string_value(json_object_get(e, "detail")), 6);
+			else
+				fprintf(out, "      %s vs median %s (%.2fx), MAD %s, z = %s\n", v, m,
+					num(e, "ratio"), md, zb);
 		}
 	}
 }

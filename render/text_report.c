@@ -356,8 +356,7 @@ static void fragmentation_and_leaks(const json_t *run, FILE *out)
 	}
 }
 
-/* Prints text wrapped at W with the given indent. */
-static void wrap(FILE *out, const char *text, int indent)
+void pr_text_wrap(FILE *out, const char *text, int indent)
 {
 	int col = indent;
 	fprintf(out, "%*s", indent, "");
@@ -401,7 +400,7 @@ static void crosscheck(const json_t *run, FILE *out)
 		fprintf(out, "  %s %-40s %14s %14s\n", json_is_true(json_object_get(v, "agree")) ? "ok  " : "DIFF",
 			fit(pr_mstr(v, "topic"), 40, e, sizeof(e)), a, b);
 		if (!json_is_true(json_object_get(v, "agree")))
-			wrap(out, pr_mstr(v, "reason"), 7);
+			pr_text_wrap(out, pr_mstr(v, "reason"), 7);
 	}
 	(void)series_unit;
 }
@@ -417,8 +416,8 @@ static void recommendations(const json_t *run, FILE *out)
 			heading(out, "Recommendations");
 		snprintf(line, sizeof(line), "[%s] %s: %s (%s)", pr_mstr(v, "severity"), pr_mstr(v, "category"),
 			 pr_mstr(v, "message"), pr_mstr(v, "id"));
-		wrap(out, line, 2);
-		wrap(out, pr_mstr(v, "suggestion"), 6);
+		pr_text_wrap(out, line, 2);
+		pr_text_wrap(out, pr_mstr(v, "suggestion"), 6);
 	}
 }
 
@@ -433,7 +432,7 @@ static void diagnostics(const json_t *run, FILE *out)
 			heading(out, "Diagnostics");
 		snprintf(line, sizeof(line), "%s (x%lld): %s", pr_mstr(v, "code"), pr_mll(v, "count"),
 			 pr_mstr(v, "message"));
-		wrap(out, line, 2);
+		pr_text_wrap(out, line, 2);
 	}
 }
 

@@ -25,7 +25,8 @@ if grep -Eq '^  rank [013]' "$tmp/out"; then
 	show
 fi
 awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$tmp/out" || fail "console table wider than 80 columns"
-grep -q '"summary": "rank 2: dataloader 2.98x the median; waits 80 % less in ncclDevKernel_AllReduce_Sum_f32_RING_LL"' agg.json ||
+expect_out_has "last: rank 2 in 20 (p = 3.6e-12)" "rank 2 arrived last in every step"
+grep -q '"summary": "rank 2: dataloader 2.98x the median; waits 80 % less in ncclDevKernel_AllReduce_Sum_f32_RING_LL; last into ncclDevKernel_AllReduce_Sum_f32_RING_LL in 20 of 20 steps"' agg.json ||
 	fail "agg.json lacks the straggler summary"
 if [ "${PR_UPDATE_GOLDEN:-}" = 1 ]; then
 	cp agg.json "$G/ranks.agg.json"

@@ -27,7 +27,8 @@ static double urand(void)
 static json_t *gen_run(long rank, double dl_scale)
 {
 	json_t *run = json_object(), *ph = json_object(), *tot = json_array(), *sp = json_array();
-	json_t *peaks = json_array(), *rep = json_array(), *steps;
+	json_t *peaks = json_array(), *rep = json_array(), *steps, *per_step;
+	int k;
 	double dl = (10e6 + urand() * 1e5) * dl_scale, step = 92e6 + urand() * 1e3;
 	json_object_set_new(run, "format", json_string("chrome"));
 	json_object_set_new(run, "source", json_string("gen"));
@@ -44,9 +45,20 @@ static json_t *gen_run(long rank, double dl_scale)
 					     "total_ns", 4e8 + urand() * 1e4));
 	json_object_set_new(ph, "totals", tot);
 	json_object_set_new(run, "phases", ph);
-	json_array_append_new(sp, json_pack("{s:s,s:s,s:i,s:f}", "name", "ncclDevKernel_AllReduce",
+	/* per step: the slow rank spends the least time in the all-reduce except in step 7;
+	 * step 3 is a tie (the lowest rank wins); step 11 has no call on even ranks */
+	per_step = json_array();
+	for (k = 0; k < 20; k++) {
+		double v = dl_scale > 1 && k != 7 ? 1e6 + urand() * 1e3 : 20e6 + urand() * 1e6;
+		if (k == 3)
+			v = 5e6;
+		if (k == 11 && rank % 2 == 0)
+			v = 0;
+		json_array_append_new(per_step, json_real(v));
+	}
+	json_array_append_new(sp, json_pack("{s:s,s:s,s:i,s:f,s:o}", "name", "ncclDevKernel_AllReduce",
 					    "kind", "kernel", "count", 20, "total_ns",
-					    (30e6 - dl) * 20 / dl_scale));
+					    (30e6 - dl) * 20 / dl_scale, "per_step_ns", per_step));
 	json_array_append_new(sp, json_pack("{s:s,s:s,s:i,s:f}", "name", "gemm", "kind", "kernel",
 					    "count", 40, "total_ns", 3.8e8 * (1 + urand() * 1e-3)));
 	json_object_set_new(run, "spans", json_pack("{s:o}", "items", sp));
@@ -107,6 +119,25 @@ static void test_merge_exact(void **state)
 	/* the stragglers section and the std are present before stripping */
 	assert_true(json_array_size(json_object_get(json_object_get(all_doc, "stragglers"), "ranks")) ==
 		    1);
+	{
+		/* rank 5 arrived last in 18 of 20 steps (not in step 7, nor in the tie of step 3) */
+		const json_t *ar = json_array_get(json_object_get(all_doc, "collective_arrivals"), 0);
+		const json_t *top = json_object_get(ar, "last_to_arrive");
+		const char *sum = json_string_value(json_object_get(
+			json_array_get(json_object_get(json_object_get(all_doc, "stragglers"), "ranks"), 0),
+			"summary"));
+		assert_string_equal(json_string_value(json_object_get(ar, "name")),
+				    "ncclDevKernel_AllReduce");
+		assert_int_equal(json_integer_value(json_object_get(ar, "decided")), 20);
+		assert_int_equal(json_integer_value(json_object_get(json_array_get(top, 0), "rank")), 5);
+		assert_int_equal(json_integer_value(json_object_get(json_array_get(top, 0), "steps")), 18);
+		assert_int_equal(json_integer_value(json_array_get(
+					 json_object_get(json_object_get(ar, "state"), "rank"), 3)),
+				 0);
+		/* 37 * P(Binomial(20, 1/37) >= 18) */
+		assert_true(json_number_value(json_object_get(ar, "p_value")) < 1e-20);
+		assert_non_null(strstr(sum, "last into ncclDevKernel_AllReduce in 18 of 20 steps"));
+	}
 	strip(all_doc);
 	strip(m_doc);
 	strip(j_doc);

@@ -244,6 +244,24 @@ static void test_robust(void **state)
 	assert_near(pr_robust_z(5, 5, 0), 0, 0);
 }
 
+/* Exact answers computed with Python's fractions: sum(comb(n, i) p^i (1-p)^(n-i), i >= k). */
+static void test_binomial(void **state)
+{
+	(void)state;
+	assert_true(fabs(pr_binom_sf(20, 20, 0.25) / 9.094947017729282e-13 - 1) < 1e-10);
+	assert_true(fabs(pr_binom_sf(10, 20, 0.5) - 0.5880985260009766) < 1e-13);
+	assert_true(fabs(pr_binom_sf(3, 10, 0.1) - 0.0701908264) < 1e-13);
+	assert_true(fabs(pr_binom_sf(60, 100, 0.5) - 0.028443966820490395) < 1e-13);
+	assert_true(fabs(pr_binom_sf(700, 1000, 0.5) / 8.832839003975068e-38 - 1) < 1e-9);
+	assert_true(fabs(pr_binom_sf(1, 5, 1.0 / 3) - 0.8683127572016461) < 1e-13);
+	assert_true(pr_binom_sf(0, 7, 0.3) == 1);
+	assert_true(pr_binom_sf(8, 7, 0.3) == 0);
+	assert_true(pr_binom_sf(3, 7, 0) == 0);
+	assert_true(pr_binom_sf(3, 7, 1) == 1);
+	assert_true(isnan(pr_binom_sf(3, 7, 1.5)));
+	assert_true(isnan(pr_binom_sf(3, 7, NAN)));
+}
+
 static void test_normal(void **state)
 {
 	/* Reference values: Python's statistics.NormalDist (Wichura's AS241) and math.erfc. */
@@ -701,6 +719,7 @@ int main(void)
 		cmocka_unit_test(test_moments_large_offset),
 		cmocka_unit_test(test_linreg),
 		cmocka_unit_test(test_robust),
+		cmocka_unit_test(test_binomial),
 		cmocka_unit_test(test_normal),
 		cmocka_unit_test(test_mwu_exact),
 		cmocka_unit_test(test_mwu_exact_vs_enumeration),
