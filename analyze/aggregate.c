@@ -134,6 +134,8 @@ struct pr_agg {
 	struct pr_strmap idx; /* "cat\x1fkind\x1fname" -> index */
 	struct row *rows;
 	size_t nrows, rowalloc;
+	pr_agg_run_fn on_run;
+	void *on_run_ctx;
 	json_t *warnings; /* array of strings */
 	int inferred;
 	long world_size;
@@ -699,6 +701,12 @@ static json_t *run_meta(struct pr_store *st, long id)
 	return meta ? meta : json_object();
 }
 
+void pr_agg_on_run(struct pr_agg *a, pr_agg_run_fn fn, void *ctx)
+{
+	a->on_run = fn;
+	a->on_run_ctx = ctx;
+}
+
 int pr_agg_add_store(struct pr_agg *a, struct pr_store *st, long run_id, const char *path,
 		     struct pr_error *err)
 {
@@ -728,7 +736,8 @@ int pr_agg_add_store(struct pr_agg *a, struct pr_store *st, long run_id, const c
 					 path, err);
 		json_decref(meta);
 		json_decref(model);
-		if (r < 0) {
+		if (r < 0 || (r > 0 && a->on_run &&
+			      a->on_run(a->on_run_ctx, st, id, a->rows[a->nrows - 1].rank, err))) {
 			sqlite3_finalize(s);
 			return -1;
 		}

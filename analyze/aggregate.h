@@ -84,6 +84,15 @@ int pr_agg_add_store(struct pr_agg *a, struct pr_store *st, long run_id, const c
  */
 int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta,
 			 const char *path, struct pr_error *err) PR_MUST_CHECK;
+/*
+ * Called by pr_agg_add_store after each run it folded, with that run's
+ * store, id and rank (e.g. to copy the run's events into a merged trace
+ * while its store is still open). A non-zero return stops the add, which
+ * then fails with the err fn filled. fn NULL removes the hook.
+ */
+typedef int (*pr_agg_run_fn)(void *ctx, struct pr_store *st, long run_id, long rank,
+			     struct pr_error *err);
+void pr_agg_on_run(struct pr_agg *a, pr_agg_run_fn fn, void *ctx);
 /* into += from (exact, see above); from is unchanged. */
 void pr_agg_merge(struct pr_agg *into, const struct pr_agg *from);
 /* Merges an agg.json document (checks schema and version). */

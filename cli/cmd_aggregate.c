@@ -1,5 +1,6 @@
 /* cmd_aggregate.c - profreport aggregate INPUT... -o agg.json: multi-rank aggregation. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "ingest/ingest.h"
 #include "render/agg_panel.h"
 #include "render/agg_text.h"
+#include "render/chrome_merge.h"
 #include "store/strbuf.h"
 #include "store/xalloc.h"
 
@@ -22,6 +24,7 @@ static const struct pr_option opts[] = {
 	{ "html", 0, "FILE", "one HTML page: stragglers, panels, tables" },
 	{ "png", 0, "DIR", "the panels as PNG files in DIR (made if missing)" },
 	{ "svg", 0, "DIR", "the panels as SVG files in DIR (made if missing)" },
+	{ "trace", 0, "FILE", "also merge the ranks' spans and memory into one Chrome trace" },
 	{ "run-format", 0, "NAME", "force the input format of the trace files" },
 	{ "quiet", 'q', NULL, "no console table" },
 	{ NULL, 0, NULL, NULL },
@@ -132,13 +135,20 @@ static int write_html(const json_t *doc, const char *path, struct pr_error *err)
 	return 0;
 }
 
+/* pr_agg_on_run hook: the run's events into the merged trace, as process = rank. */
+static int merge_run(void *ctx, struct pr_store *st, long run_id, long rank, struct pr_error *err)
+{
+	return pr_chrome_merge_add(ctx, st, run_id, rank, err);
+}
+
 static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	const char *out = pr_arg(cmd, a, "output");
 	const char *form = pr_arg(cmd, a, "format");
 	const char *fmt = pr_arg(cmd, a, "run-format");
 	const char *html = pr_arg(cmd, a, "html"), *png = pr_arg(cmd, a, "png"),
-		   *svg = pr_arg(cmd, a, "svg");
+		   *svg = pr_arg(cmd, a, "svg"), *trace = pr_arg(cmd, a, "trace");
+	struct pr_chrome_merge *merged = NULL;
 	struct pr_agg *agg = NULL;
 	char *tmp = NULL;
 	json_t *doc = NULL, *w;
@@ -160,6 +170,11 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 	if (!tmp)
 		return -1;
 	agg = pr_agg_new();
+	if (trace) {
+		if (pr_chrome_merge_open(&merged, trace, err))
+			goto out;
+		pr_agg_on_run(agg, merge_run, merged);
+	}
 	for (i = 0; i < a->npos; i++) {
 		struct pr_pathlist pl = PR_PATHLIST_INIT;
 		int in_dir;
@@ -182,6 +197,24 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 		pr_error_set(err, PR_E_FORMAT, "no rank found in the inputs");
 		goto out;
 	}
+	if (merged) {
+		const struct pr_spanwalk_stats *ms = pr_chrome_merge_stats(merged);
+		if (ms->clamped)
+			fprintf(stderr,
+				"profreport: aggregate: %s: %" PRId64 " span(s) ended after their "
+				"parent and were clamped to its end\n",
+				trace, ms->clamped);
+		if (ms->runs < (int64_t)pr_agg_rank_count(agg))
+			fprintf(stderr,
+				"profreport: aggregate: %s: %zu rank(s) came from agg.json files and "
+				"have no events to merge\n",
+				trace, pr_agg_rank_count(agg) - (size_t)ms->runs);
+		rc = pr_chrome_merge_close(merged, err);
+		merged = NULL;
+		if (rc)
+			goto out;
+		rc = -1;
+	}
 	doc = pr_agg_to_json(agg);
 	json_array_foreach(json_object_get(doc, "warnings"), k, w)
 		fprintf(stderr, "profreport: aggregate: warning: %s\n", json_string_value(w));
@@ -199,6 +232,7 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 		pr_render_agg_text(doc, stdout);
 	rc = 0;
 out:
+	pr_chrome_merge_free(merged);
 	json_decref(doc);
 	pr_agg_free(agg);
 	drop_store(tmp);
@@ -213,7 +247,7 @@ const struct pr_command pr_cmd_aggregate = {
 	.max_pos = -1,
 	.opts = opts,
 	.usage = "aggregate INPUT... [-o agg.json] [--format json|inferix] [--html FILE] [--png DIR] "
-		 "[--svg DIR] [--run-format NAME] [-q]",
+		 "[--svg DIR] [--trace FILE] [--run-format NAME] [-q]",
 	.summary = "aggregate per-rank traces or reports: cross-rank statistics and stragglers",
 	.help = "INPUT is a directory (recursive), trace files, stores or earlier agg.json files;\n"
 		"each trace is ingested alone into a temporary store, folded and deleted, so memory\n"
@@ -222,5 +256,6 @@ const struct pr_command pr_cmd_aggregate = {
 		"The console table goes to stdout; agg.json is documented in README (\"agg.json\").\n"
 		"--html writes one page (stragglers with evidence, panels, sortable tables);\n"
 		"--png/--svg write the panels rank_comparison, step_time and peak_memory\n"
-		"(those whose data exists) into DIR.",
+		"(those whose data exists) into DIR. --trace writes one Chrome trace with a\n"
+		"process per rank (spans and memory counters) for Perfetto or chrome://tracing.",
 };

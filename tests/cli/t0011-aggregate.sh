@@ -52,6 +52,38 @@ cmp -s a.txt b.txt || {
 	diff a.txt b.txt | head -20 >&2 || true
 }
 
+# -- merged Chrome trace: one process per rank, every span, read back by our own ingest
+run "$P" aggregate ranks -q -o agg2.json --trace merged.trace.json
+expect_rc 0 "aggregate --trace"
+expect_err_has "merged.trace.json: 8 span(s) ended after their parent and were clamped" "clamped spans are reported"
+cmp -s agg.json agg2.json || fail "--trace changed agg.json"
+run "$P" ingest merged.trace.json -o merged.db -q
+expect_rc 0 "the merged trace is a valid Chrome trace"
+run "$P" query merged.db "SELECT t.pid, count(*) FROM span s JOIN track t ON t.id = s.track_id GROUP BY t.pid ORDER BY t.pid"
+[ "$(tr '\t\n' ' ;' <"$tmp/out")" = "pid count(*);0 200;1 200;2 200;3 200;" ] ||
+	fail "merged trace: spans per rank are not 200 each: $(cat "$tmp/out")"
+run "$P" query merged.db "SELECT count(*) FROM diag"
+[ "$(tail -n 1 "$tmp/out")" = 0 ] || fail "merged trace: ingest diagnostics"
+grep -q '"name":"process_name","args":{"name":"rank 2 (rank2.pt.trace.json)"}' merged.trace.json ||
+	fail "merged trace: rank 2 is not named"
+# names with quotes, backslashes, control characters and non-ASCII survive the round trip
+mkdir hostile
+printf '{"traceEvents":[{"ph":"X","pid":1,"tid":1,"ts":0,"dur":10,"name":"q\\"b\\\\s\\u0001c <\\u00e9> \\ud83d\\ude00"},{"ph":"X","pid":1,"tid":1,"ts":2,"dur":3,"name":"inner"}]}' >hostile/rank_5.json
+run "$P" aggregate hostile -q --trace hostile.trace.json
+expect_rc 0 "aggregate --trace of hostile names"
+run "$P" ingest hostile/rank_5.json hostile.trace.json -o hostile.db -q
+expect_rc 0 "hostile merged trace reads back"
+run "$P" query hostile.db "SELECT count(DISTINCT name_id), count(*) FROM span"
+[ "$(tail -n 1 "$tmp/out")" = "$(printf '2\t4')" ] || fail "hostile names changed in the round trip: $(cat "$tmp/out")"
+grep -q '"pid":5,' hostile.trace.json || fail "rank from the file name is not the pid"
+run "$P" aggregate ranks/rank2.pt.trace.json part1.json -q --trace m2.json
+expect_rc 0 "aggregate --trace with an agg.json input"
+expect_err_has "m2.json: 2 rank(s) came from agg.json files and have no events to merge" "agg.json ranks have no events"
+run "$P" aggregate ranks -q --trace no-such-dir/m.json
+expect_rc 2 "--trace into a missing directory"
+expect_one_err_line "--trace into a missing directory"
+[ ! -e no-such-dir ] || fail "--trace made a directory"
+
 # -- Inferix: rank_<R>/ dirs, --format inferix with the values Inferix meant
 run "$P" aggregate multirank --format inferix -o inferix.json
 expect_rc 0 "aggregate --format inferix of the 3-rank Inferix set"
