@@ -441,6 +441,11 @@ static json_t *test_json(const struct dvec *a, const struct dvec *b, double alph
 		json_object_set_new(o, "hl_ci", json_pack("[o, o]", jnum(lo), jnum(hi)));
 		json_object_set_new(o, "conf", json_real(0.95));
 	}
+	/* the ratio's CI: fixed seed per sample sizes, so a rerun prints the same interval */
+	if (!pr_bootstrap_median_ratio(a->v, a->n, b->v, b->n, 0.95, PR_COMPARE_BOOT,
+				       0x70726f66ULL ^ ((uint64_t)a->n << 32) ^ (uint64_t)b->n, &lo,
+				       &hi))
+		json_object_set_new(o, "ratio_ci", json_pack("[o, o]", jnum(lo), jnum(hi)));
 	return o;
 }
 

@@ -35,7 +35,9 @@
  *     reported metrics: time/byte units as time/memory, "x/s" units as
  *     throughput, any other unit is not gated unless a rule names it.
  *   With >= 2 samples on both sides a two-sided Mann-Whitney U test
- *   (stats.h) and the Hodges-Lehmann shift with its 95 % CI are computed;
+ *   (stats.h), the Hodges-Lehmann shift with its 95 % CI and a 95 %
+ *   percentile-bootstrap CI of the ratio of medians (2000 resamples, seeded
+ *   by the sample sizes, so reruns agree) are computed;
  *   beyond the threshold AND p < alpha is a regression (or an improvement,
  *   in the good direction); beyond the threshold but p >= alpha is "noise"
  *   (asv's '~'). With fewer samples the thresholds alone decide and the
@@ -59,7 +61,8 @@
  *   "metrics": [{"id", "group", "name", "kind", "unit", "better": "lower"|"higher",
  *               "base", "new", "delta", "ratio", "change" (delta / base), "n1", "n2",
  *               "test": {"method": "mann-whitney", "u", "p", "exact", "effect",
- *                        "cles", "hl_shift", "hl_ci": [lo, hi], "conf": 0.95}
+ *                        "cles", "hl_shift", "hl_ci": [lo, hi], "conf": 0.95,
+ *                        "ratio_ci": [lo, hi]}
  *                       | {"method": "thresholds only", "reason"},
  *               "threshold": {"text", "rel", "abs", "source": "default"|spec},
  *               "verdict", "mark"}],
@@ -86,6 +89,7 @@
 #define PR_COMPARE_TPUT_REL 0.05
 #define PR_COMPARE_FRAG_REL 0.05
 #define PR_COMPARE_FRAG_ABS 0.01
+#define PR_COMPARE_BOOT 2000 /* bootstrap resamples for the ratio's CI */
 
 /*
  * Compares two models (pr_model_build / pr_model_load). Returns a new

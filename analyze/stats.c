@@ -244,6 +244,78 @@ double pr_norm_sf(double z)
 	return 0.5 * erfc(z * PR_SQRT1_2);
 }
 
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
+/* Median of a resample of the sorted v[0..n): n positions drawn, counted, walked to the middle. */
+static double boot_median(const double *v, size_t n, size_t *cnt, uint64_t *rng)
+{
+	size_t i, seen = 0, lo_rank = (n - 1) / 2, hi_rank = n / 2;
+	double lo = NAN;
+	memset(cnt, 0, n * sizeof(cnt[0]));
+	for (i = 0; i < n; i++)
+		cnt[(size_t)(((splitmix64(rng) >> 32) * (uint64_t)n) >> 32)]++;
+	for (i = 0; i < n; i++) {
+		if (!cnt[i])
+			continue;
+		if (isnan(lo) && seen + cnt[i] > lo_rank)
+			lo = v[i];
+		if (seen + cnt[i] > hi_rank)
+			return (lo + v[i]) / 2;
+		seen += cnt[i];
+	}
+	return lo; /* not reached: the counts add up to n */
+}
+
+int pr_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb,
+			      double conf, unsigned nboot, uint64_t seed, double *lo, double *hi)
+{
+	double *sa, *sb, *r;
+	size_t *cnt, i;
+	uint64_t rng = seed;
+	int rc = 0;
+	if (na < 2 || nb < 2 || !(conf > 0 && conf < 1) || nboot < 100 || na > UINT32_MAX ||
+	    nb > UINT32_MAX)
+		return -1;
+	for (i = 0; i < na; i++)
+		if (!isfinite(a[i]))
+			return -1;
+	for (i = 0; i < nb; i++)
+		if (!isfinite(b[i]))
+			return -1;
+	sa = pr_xmalloc(na * sizeof(*sa));
+	sb = pr_xmalloc(nb * sizeof(*sb));
+	cnt = pr_xmalloc((na > nb ? na : nb) * sizeof(*cnt));
+	r = pr_xmalloc(nboot * sizeof(*r));
+	memcpy(sa, a, na * sizeof(*sa));
+	memcpy(sb, b, nb * sizeof(*sb));
+	pr_sort_doubles(sa, na);
+	pr_sort_doubles(sb, nb);
+	for (i = 0; i < nboot && !rc; i++) {
+		double ma = boot_median(sa, na, cnt, &rng), mb = boot_median(sb, nb, cnt, &rng);
+		if (ma == 0)
+			rc = -1;
+		r[i] = mb / ma;
+	}
+	if (!rc) {
+		pr_sort_doubles(r, nboot);
+		if (lo)
+			*lo = pr_quantile_sorted(r, nboot, (1 - conf) / 2);
+		if (hi)
+			*hi = pr_quantile_sorted(r, nboot, (1 + conf) / 2);
+	}
+	free(sa);
+	free(sb);
+	free(cnt);
+	free(r);
+	return rc;
+}
+
 double pr_binom_sf(uint64_t k, uint64_t n, double p)
 {
 	double lp, lq, lnf, sum = 0;

@@ -106,6 +106,21 @@ double pr_norm_sf(double z);
  */
 double pr_norm_ppf(double p);
 
+/* ---- Bootstrap --------------------------------------------------------- */
+
+/*
+ * Percentile-bootstrap confidence interval of median(b) / median(a): nboot
+ * resamples of each side (with replacement, the sides independently), the
+ * ratios' (1 - conf) / 2 and (1 + conf) / 2 quantiles. The generator is
+ * seeded with `seed`, so the same inputs give the same interval. A
+ * resample's median comes from counting the drawn positions in the sorted
+ * sample (O(n) per resample, no sort). Returns -1 when a side has fewer
+ * than 2 values, a value is not finite, conf is not in (0, 1), nboot < 100,
+ * or a resampled median of a is 0 (the ratio is undefined).
+ */
+int pr_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb,
+			      double conf, unsigned nboot, uint64_t seed, double *lo, double *hi);
+
 /* ---- Binomial distribution --------------------------------------------- */
 
 /*

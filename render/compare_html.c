@@ -126,12 +126,14 @@ static int panels(struct pr_strbuf *sb, const json_t *cmp, const json_t *base, c
 static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 {
 	static const char *const h[] = { "", "Metric", "Kind", "#Before", "#After", "#Ratio",
-					 "#Change %", "#p", "Test", "Threshold", "Verdict", NULL };
+					 "#Ratio 95 % CI", "#Change %", "#p", "Test", "Threshold",
+					 "Verdict", NULL };
 	const json_t *metrics = json_object_get(cmp, "metrics"), *m;
 	size_t i, n = json_array_size(metrics);
 	pr_strbuf_addstr(sb, "<h3>Metrics</h3>\n<p class=\"meta\">Marks as in asv: + regression, - improvement, "
 			     "~ beyond the threshold but not significant, x added, ! removed. "
-			     "Ratio = new / base.</p>\n");
+			     "Ratio = new / base; its 95 % CI is a percentile bootstrap of the "
+			     "ratio of medians.</p>\n");
 	if (!n) {
 		pr_strbuf_addstr(sb, "<p>No metrics.</p>\n");
 		return;
@@ -155,6 +157,8 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 		tdu(sb, json_object_get(m, "new"), unit);
 		pr_compare_fmt_ratio(m, buf, sizeof(buf));
 		tdv(sb, json_object_get(m, "ratio"), buf);
+		pr_compare_fmt_ratio_ci(m, buf, sizeof(buf));
+		tdv(sb, json_array_get(json_object_get(test, "ratio_ci"), 0), buf);
 		if (isfinite(num(m, "ratio")))
 			pct = json_real((num(m, "ratio") - 1) * 100);
 		snprintf(buf, sizeof(buf), "%+.1f", pct ? json_real_value(pct) : 0.0);

@@ -25,8 +25,11 @@ static void message(struct pr_strbuf *sb, const json_t *m)
 	pr_compare_fmt_value(json_object_get(m, "new"), str(m, "unit"), n, sizeof(n));
 	pr_compare_fmt_ratio(m, r, sizeof(r));
 	pr_compare_fmt_test(m, t, sizeof(t));
-	pr_strbuf_addf(sb, "%s: %s (base %s, new %s), %s, threshold %s", str(m, "verdict"), r, b, n, t,
-		       str(json_object_get(m, "threshold"), "text"));
+	pr_strbuf_addf(sb, "%s: %s (base %s, new %s), %s", str(m, "verdict"), r, b, n, t);
+	pr_compare_fmt_ratio_ci(m, t, sizeof(t));
+	if (*t)
+		pr_strbuf_addf(sb, ", ratio 95%% CI %s", t);
+	pr_strbuf_addf(sb, ", threshold %s", str(json_object_get(m, "threshold"), "text"));
 }
 
 void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)

@@ -48,6 +48,9 @@ static void row(struct pr_strbuf *sb, const json_t *m, int details)
 			pr_compare_fmt_value(json_array_get(ci, 1), str(m, "unit"), hi, sizeof(hi));
 			pr_strbuf_addf(sb, ", shift %s [%s, %s]", s, lo, hi);
 		}
+		pr_compare_fmt_ratio_ci(m, t, sizeof(t));
+		if (*t)
+			pr_strbuf_addf(sb, ", ratio %s", t);
 		pr_strbuf_addf(sb, " | %s | %s", str(json_object_get(m, "threshold"), "text"),
 			       str(m, "verdict"));
 	}

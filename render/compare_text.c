@@ -36,6 +36,16 @@ void pr_compare_fmt_ratio(const json_t *metric, char *buf, size_t n)
 		snprintf(buf, n, "-");
 }
 
+void pr_compare_fmt_ratio_ci(const json_t *metric, char *buf, size_t n)
+{
+	const json_t *ci = json_object_get(json_object_get(metric, "test"), "ratio_ci");
+	if (json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1)))
+		snprintf(buf, n, "[%.3fx, %.3fx]", json_number_value(json_array_get(ci, 0)),
+			 json_number_value(json_array_get(ci, 1)));
+	else
+		snprintf(buf, n, "%s", "");
+}
+
 void pr_compare_fmt_test(const json_t *metric, char *buf, size_t n)
 {
 	const json_t *t = json_object_get(metric, "test");

@@ -37,6 +37,8 @@ void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb);
 void pr_compare_fmt_value(const json_t *v, const char *unit, char *buf, size_t n);
 /* "1.20x", or "-" without a ratio. */
 void pr_compare_fmt_ratio(const json_t *metric, char *buf, size_t n);
+/* The ratio's 95 % bootstrap CI, "[1.170x, 1.212x]", or "" when there is none. */
+void pr_compare_fmt_ratio_ci(const json_t *metric, char *buf, size_t n);
 /* "p=3.1e-08", "thresholds only". */
 void pr_compare_fmt_test(const json_t *metric, char *buf, size_t n);
 /* The summary sentence: "FAIL: 2 regressions, 1 improvement, ...". */

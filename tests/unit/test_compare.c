@@ -85,6 +85,17 @@ static void test_regression_and_improvement(void **state)
 			    "mann-whitney");
 	assert_true(json_real_value(json_object_get(json_object_get(metric(cmp, "step_time"), "test"),
 						   "p")) < 0.01);
+	{
+		/* medians 1.002e6 -> 1.202e6 (1.1996x); resampled medians stay within
+		 * [1.000e6, 1.004e6] and [1.200e6, 1.204e6], so the CI is inside [1.1952, 1.204] */
+		const json_t *ci = json_object_get(
+			json_object_get(metric(cmp, "step_time"), "test"), "ratio_ci");
+		double lo = json_number_value(json_array_get(ci, 0)),
+		       hi = json_number_value(json_array_get(ci, 1));
+		assert_true(json_array_size(ci) == 2);
+		assert_true(lo >= 1.2 / 1.004 - 1e-12 && hi <= 1.204 + 1e-12);
+		assert_true(lo <= 1.202 / 1.002 && 1.202 / 1.002 <= hi);
+	}
 	assert_string_equal(verdict(cmp, "throughput:tokens_per_s"), "regression");
 	assert_string_equal(json_string_value(json_object_get(
 				    json_object_get(metric(cmp, "throughput:tokens_per_s"), "test"),

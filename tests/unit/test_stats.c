@@ -244,6 +244,65 @@ static void test_robust(void **state)
 	assert_near(pr_robust_z(5, 5, 0), 0, 0);
 }
 
+static uint64_t bt_state = 0x243F6A8885A308D3ULL;
+
+static double bt_uniform(void)
+{
+	bt_state ^= bt_state << 13;
+	bt_state ^= bt_state >> 7;
+	bt_state ^= bt_state << 17;
+	return ((double)(bt_state >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* Exponential with median m: -m ln(U) / ln 2 (a skewed, step-time-like distribution). */
+static double bt_exp(double m)
+{
+	return -m * log(bt_uniform()) / log(2.0);
+}
+
+static void test_bootstrap(void **state)
+{
+	double a[60], b[60], lo, hi, lo2, hi2;
+	size_t i, t, covered = 0, trials = 300;
+	(void)state;
+	/* no spread: the interval is the ratio itself */
+	for (i = 0; i < 10; i++) {
+		a[i] = 5;
+		b[i] = 10;
+	}
+	assert_int_equal(pr_bootstrap_median_ratio(a, 10, b, 10, 0.95, 1000, 1, &lo, &hi), 0);
+	assert_true(lo == 2 && hi == 2);
+	/* coverage: the true ratio of medians is 1.2; a 95 % interval holds it in ~95 % of trials */
+	for (t = 0; t < trials; t++) {
+		for (i = 0; i < 60; i++) {
+			a[i] = 100 + bt_exp(10);
+			b[i] = 120 + bt_exp(12);
+		}
+		assert_int_equal(pr_bootstrap_median_ratio(a, 60, b, 60, 0.95, 1000, t, &lo, &hi), 0);
+		assert_true(lo <= hi);
+		covered += lo <= 1.2 && 1.2 <= hi;
+	}
+	assert_true(covered >= trials * 88 / 100 && covered <= trials * 99 / 100);
+	/* deterministic: the same seed gives the same interval, another seed a close one */
+	assert_int_equal(pr_bootstrap_median_ratio(a, 60, b, 60, 0.95, 2000, 7, &lo, &hi), 0);
+	assert_int_equal(pr_bootstrap_median_ratio(a, 60, b, 60, 0.95, 2000, 7, &lo2, &hi2), 0);
+	assert_true(lo == lo2 && hi == hi2);
+	assert_int_equal(pr_bootstrap_median_ratio(a, 60, b, 60, 0.95, 2000, 8, &lo2, &hi2), 0);
+	assert_true(fabs(lo - lo2) < 0.02 && fabs(hi - hi2) < 0.02);
+	/* a wider confidence gives a wider interval */
+	assert_int_equal(pr_bootstrap_median_ratio(a, 60, b, 60, 0.5, 2000, 7, &lo2, &hi2), 0);
+	assert_true(lo2 >= lo && hi2 <= hi && lo2 < hi2);
+	/* refusals */
+	assert_int_equal(pr_bootstrap_median_ratio(a, 1, b, 60, 0.95, 1000, 1, &lo, &hi), -1);
+	assert_int_equal(pr_bootstrap_median_ratio(a, 60, b, 60, 1.0, 1000, 1, &lo, &hi), -1);
+	assert_int_equal(pr_bootstrap_median_ratio(a, 60, b, 60, 0.95, 10, 1, &lo, &hi), -1);
+	for (i = 0; i < 10; i++)
+		a[i] = 0;
+	assert_int_equal(pr_bootstrap_median_ratio(a, 10, b, 10, 0.95, 1000, 1, &lo, &hi), -1);
+	a[0] = NAN;
+	assert_int_equal(pr_bootstrap_median_ratio(a, 10, b, 10, 0.95, 1000, 1, &lo, &hi), -1);
+}
+
 /* Exact answers computed with Python's fractions: sum(comb(n, i) p^i (1-p)^(n-i), i >= k). */
 static void test_binomial(void **state)
 {
@@ -720,6 +779,7 @@ int main(void)
 		cmocka_unit_test(test_linreg),
 		cmocka_unit_test(test_robust),
 		cmocka_unit_test(test_binomial),
+		cmocka_unit_test(test_bootstrap),
 		cmocka_unit_test(test_normal),
 		cmocka_unit_test(test_mwu_exact),
 		cmocka_unit_test(test_mwu_exact_vs_enumeration),
