@@ -68,8 +68,8 @@ struct pr_analyzer {
 };
 
 extern const struct pr_analyzer pr_an_series, pr_an_phases, pr_an_peaks, pr_an_fragmentation,
-	pr_an_throughput, pr_an_bottlenecks, pr_an_spans, pr_an_timeline, pr_an_leaks, pr_an_crosscheck,
-	pr_an_recommendations;
+	pr_an_throughput, pr_an_bottlenecks, pr_an_spans, pr_an_collectives, pr_an_timeline,
+	pr_an_leaks, pr_an_crosscheck, pr_an_recommendations;
 
 /* ---- SQL helpers (errors become PR_E_STORE) ---- */
 int pr_actx_prep(struct pr_actx *ctx, const char *sql, struct sqlite3_stmt **st,

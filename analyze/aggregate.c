@@ -641,6 +641,17 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 	}
 	json_object_set_new(row, "collectives", coll);
 	json_object_set_new(row, "collective_ns", any_coll ? jnum(coll_ns) : json_null());
+	/* bus bandwidth per collective (Kineto's collective args): the late rank shows the transfer's */
+	json_array_foreach(json_object_get(json_object_get(run, "collectives"), "items"), i, v) {
+		const char *name = json_string_value(json_object_get(v, "name"));
+		double bw = num(v, "busbw_Bps");
+		if (name && isfinite(bw)) {
+			struct pr_strbuf n = PR_STRBUF_INIT;
+			pr_strbuf_addf(&n, "busbw: %s", name);
+			fold(a, CAT_COLLECTIVE, "", n.buf, "bytes_per_s", bw, num(v, "sized_calls"), rank);
+			pr_strbuf_release(&n);
+		}
+	}
 	qsort(sp, nsp, sizeof(sp[0]), cmp_total_desc);
 	top = json_array();
 	for (i = 0; i < nsp && i < TOP_SPANS; i++) {

@@ -270,6 +270,37 @@ static void throughput(const json_t *run, FILE *out)
 			pr_mnum(df, "frame_steps_per_s"));
 }
 
+/* Collectives: time, bytes per call and nccl-tests' algbw/busbw where the spans carry sizes. */
+static void collectives(const json_t *run, FILE *out)
+{
+	json_t *items = json_object_get(json_object_get(run, "collectives"), "items"), *v;
+	char a[32], b[32], c[32], d[32], e[64];
+	size_t i;
+	if (!json_array_size(items))
+		return;
+	heading(out, "Collectives (bandwidth includes waiting for the other ranks)");
+	fprintf(out, "  %-28s %5s %10s %10s %11s %11s\n", "name", "calls", "time", "per call",
+		"algbw", "busbw");
+	json_array_foreach(items, i, v)
+	{
+		pr_fmt_duration(pr_mnum(v, "time_ns"), a, sizeof(a));
+		pr_fmt_bytes(pr_mnum(v, "bytes_per_call"), b, sizeof(b));
+		snprintf(c, sizeof(c), "-");
+		snprintf(d, sizeof(d), "-");
+		if (json_is_number(json_object_get(v, "busbw_Bps"))) {
+			pr_fmt_rate(pr_mnum(v, "algbw_Bps"), c, sizeof(c));
+			pr_fmt_rate(pr_mnum(v, "busbw_Bps"), d, sizeof(d));
+		} else {
+			snprintf(b, sizeof(b), "-");
+		}
+		fprintf(out, "  %-28s %5.0f %10s %10s %11s %11s\n", fit(pr_mstr(v, "name"), 28, e, sizeof(e)),
+			pr_mnum(v, "calls"), a, b, c, d);
+		if (json_is_string(json_object_get(v, "op")))
+			fprintf(out, "    %s, %s, group of %.0f; busbw = algbw x %s\n", pr_mstr(v, "op"),
+				pr_mstr(v, "dtype"), pr_mnum(v, "group_size"), pr_mstr(v, "busbw_factor"));
+	}
+}
+
 static void bottlenecks(const json_t *run, FILE *out)
 {
 	json_t *b = json_object_get(run, "bottlenecks"), *v;
@@ -451,6 +482,7 @@ void pr_render_text_report(const json_t *model, FILE *out)
 		phases(run, out);
 		throughput(run, out);
 		bottlenecks(run, out);
+		collectives(run, out);
 		fragmentation_and_leaks(run, out);
 		crosscheck(run, out);
 		recommendations(run, out);

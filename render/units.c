@@ -34,12 +34,27 @@ void pr_fmt_bytes(double bytes, char *buf, size_t n)
 		snprintf(buf, n, "%.2f %s", bytes, units[u]);
 }
 
+void pr_fmt_rate(double v, char *buf, size_t n)
+{
+	static const char *const u[] = { "B/s", "kB/s", "MB/s", "GB/s", "TB/s" };
+	size_t i = 0;
+	double a = fabs(v);
+	while (a >= 999.95 && i + 1 < sizeof(u) / sizeof(u[0])) {
+		a /= 1000;
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, n, "%.1f %s", v, u[i]);
+}
+
 void pr_fmt_value(double v, const char *unit, char *buf, size_t n)
 {
 	if (!strcmp(unit, "bytes"))
 		pr_fmt_bytes(v, buf, n);
 	else if (!strcmp(unit, "ns"))
 		pr_fmt_duration(v, buf, n);
+	else if (!strcmp(unit, "bytes_per_s"))
+		pr_fmt_rate(v, buf, n);
 	else if (!strcmp(unit, "percent"))
 		snprintf(buf, n, "%.1f %%", v);
 	else if (!strcmp(unit, "celsius"))

@@ -13,6 +13,8 @@ void pr_fmt_duration(double ns, char *buf, size_t n);
 /* "1.50 GiB" */
 void pr_fmt_bytes(double bytes, char *buf, size_t n);
 /* A value in its canonical store unit (bytes, ns, percent, ...). */
+/* A data rate in SI units as nccl-tests prints them: "150.0 GB/s" (B/s .. TB/s). */
+void pr_fmt_rate(double bytes_per_s, char *buf, size_t n);
 void pr_fmt_value(double v, const char *unit, char *buf, size_t n);
 
 #endif

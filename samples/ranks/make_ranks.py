@@ -12,7 +12,8 @@ Per step on every rank (times in microseconds, relative to baseTimeNanoseconds):
     forward / backward / optimizer                                   (user annotations)
   GPU stream 7: one kernel under forward, one under backward, one under optimizer
   GPU stream 20: ncclDevKernel_AllReduce_Sum_f32_RING_LL, launched when this rank's
-    backward is done and ending when the slowest rank's backward is done plus the transfer.
+    backward is done and ending when the slowest rank's backward is done plus the transfer;
+    with Kineto's collective args (allreduce of 125 M fp32 elements, group size = ranks).
 The straggler loads data 3x slower; because the all-reduce synchronises the ranks, every
 rank's step time is the same and the other ranks wait longer in the NCCL kernel.
 """
@@ -26,6 +27,7 @@ BWD_US = 30000.0
 XFER_US = 5000.0      # all-reduce transfer once every rank has arrived
 OPT_US = 5000.0
 GAP_US = 2000.0       # host gap at the end of a step
+ALLREDUCE_NELEMS = 125000000  # fp32 gradients: 500 MB per all-reduce (100 GB/s in 5 ms)
 
 
 class Lcg:
@@ -50,9 +52,19 @@ def ev(ph, cat, name, pid, tid, ts, dur=None, args=None):
     return e
 
 
-def kernel(name, stream, ts, dur, corr):
-    return ev("X", "kernel", name, 0, stream, ts, dur,
-              {"queued": 0, "device": 0, "context": 1, "stream": stream, "correlation": corr})
+def kernel(name, stream, ts, dur, corr, extra=None):
+    args = {"queued": 0, "device": 0, "context": 1, "stream": stream, "correlation": corr}
+    args.update(extra or {})
+    return ev("X", "kernel", name, 0, stream, ts, dur, args)
+
+
+def allreduce_args(world):
+    # Kineto copies the collective's metadata (CollectiveMetadataFields) onto the NCCL kernel.
+    return {"Collective name": "allreduce", "dtype": "Float",
+            "In msg nelems": ALLREDUCE_NELEMS, "Out msg nelems": ALLREDUCE_NELEMS,
+            "In split size": "[]", "Out split size": "[]", "Group size": world,
+            "Process Group Name": "0", "Process Group Description": "default_pg",
+            "Process Group Ranks": "[%s]" % ", ".join(str(i) for i in range(world))}
 
 
 def main():
@@ -108,7 +120,7 @@ def main():
             corr += 1
             # the all-reduce: starts at this rank's arrival, ends when all arrived + transfer
             evs.append(kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 20, t0 + mine,
-                              arrive - mine + XFER_US, corr))
+                              arrive - mine + XFER_US, corr, allreduce_args(a.ranks)))
             corr += 1
             c = t0 + arrive + XFER_US
             evs.append(ev("X", "user_annotation", "optimizer", pid, tid, c, OPT_US - 10.0))

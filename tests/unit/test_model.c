@@ -254,6 +254,74 @@ static void test_designed_trace(void **state)
 	json_decref(m);
 }
 
+/*
+ * Collectives with Kineto's args, computed by hand:
+ *  all-reduce: 3 calls of 2 ms, 50 M BFloat16 (2 B) = 1e8 B per call; algbw = 3e8 B / 6 ms =
+ *    5e10 B/s; busbw = 5e10 x 2 x 7/8 = 8.75e10 (group of 8).
+ *  all-gather: 1 call of 1 ms, Float, in 1 M, out 8 M -> 3.2e7 B; algbw 3.2e10; busbw x 7/8 = 2.8e10.
+ *  a collective with an unknown dtype has time but no bytes; aten::mm is no collective.
+ * samples/ranks rank 2 (make_ranks.py): 20 all-reduces of 125 M Float = 1e10 B in 100 ms (it
+ * arrives last, so its calls are the 5 ms transfer): algbw 1e11, busbw 1.5e11 (group of 4).
+ */
+static void test_collectives(void **state)
+{
+	static const char *const rank2[] = { "ranks/rank2.pt.trace.json" };
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	json_t *m, *items, *c;
+	size_t i;
+	(void)state;
+	pr_strbuf_addstr(&sb, "{\"traceEvents\":[");
+	for (i = 0; i < 3; i++)
+		pr_strbuf_addf(&sb,
+			       "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_bf16\","
+			       "\"pid\":0,\"tid\":20,\"ts\":%d,\"dur\":2000,\"args\":{\"Collective name\":"
+			       "\"allreduce\",\"dtype\":\"BFloat16\",\"In msg nelems\":50000000,"
+			       "\"Out msg nelems\":50000000,\"Group size\":8}},",
+			       (int)i * 10000);
+	pr_strbuf_addstr(&sb,
+			 "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllGather_RING_LL\","
+			 "\"pid\":0,\"tid\":20,\"ts\":40000,\"dur\":1000,\"args\":{\"Collective name\":"
+			 "\"allgather\",\"dtype\":\"Float\",\"In msg nelems\":1000000,"
+			 "\"Out msg nelems\":8000000,\"Group size\":8}},"
+			 "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_Broadcast_odd\","
+			 "\"pid\":0,\"tid\":20,\"ts\":50000,\"dur\":500,\"args\":{\"Collective name\":"
+			 "\"broadcast\",\"dtype\":\"Quantum\",\"In msg nelems\":10}},"
+			 "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":0,\"tid\":1,"
+			 "\"ts\":0,\"dur\":100}]}");
+	m = model_text(sb.buf, "chrome");
+	pr_strbuf_release(&sb);
+	items = at(m, "runs/0/collectives/items");
+	assert_int_equal(json_array_size(items), 3);
+	c = find(items, "name", "ncclDevKernel_AllReduce_Sum_bf16");
+	assert_string_equal(s(c, "op"), "allreduce");
+	assert_string_equal(s(c, "dtype"), "BFloat16");
+	near(d(c, "calls"), 3, 0);
+	near(d(c, "bytes_per_call"), 1e8, 0);
+	near(d(c, "algbw_Bps") / 5e10, 1, 1e-12);
+	near(d(c, "busbw_Bps") / 8.75e10, 1, 1e-12);
+	assert_string_equal(s(c, "busbw_factor"), "2(n-1)/n");
+	c = find(items, "name", "ncclDevKernel_AllGather_RING_LL");
+	near(d(c, "bytes"), 3.2e7, 0);
+	near(d(c, "algbw_Bps") / 3.2e10, 1, 1e-12);
+	near(d(c, "busbw_Bps") / 2.8e10, 1, 1e-12);
+	c = find(items, "name", "ncclDevKernel_Broadcast_odd");
+	near(d(c, "time_ns"), 500000, 0);
+	assert_null(json_object_get(c, "bytes"));
+	json_array_foreach(items, i, c) /* aten::mm is none of the 3 */
+		assert_string_not_equal(s(c, "name"), "aten::mm");
+	json_decref(m);
+
+	m = model_of(rank2, 1, "chrome");
+	c = find(at(m, "runs/0/collectives/items"), "name", "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+	near(d(c, "calls"), 20, 0);
+	near(d(c, "bytes"), 1e10, 0);
+	near(d(c, "time_ns"), 1e8, 0);
+	near(d(c, "algbw_Bps") / 1e11, 1, 1e-12);
+	near(d(c, "busbw_Bps") / 1.5e11, 1, 1e-12);
+	near(d(c, "group_size"), 4, 0);
+	json_decref(m);
+}
+
 /* Absent data stays absent: a trace without memory events has no peaks, no fragmentation. */
 static void test_absent(void **state)
 {
@@ -297,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_qeff),	      cmocka_unit_test(test_qnn),
 		cmocka_unit_test(test_inferix),	      cmocka_unit_test(test_memtracer),
 		cmocka_unit_test(test_diffulex),      cmocka_unit_test(test_designed_trace),
+		cmocka_unit_test(test_collectives),
 		cmocka_unit_test(test_absent),	      cmocka_unit_test(test_write_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
