@@ -7,7 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/strbuf.h"
 #include "store/xalloc.h"
+
+int pr_actx_prep_ids(struct pr_actx *ctx, const char *prefix, const int64_t *ids, size_t n,
+		     const char *suffix, sqlite3_stmt **st, struct pr_error *err)
+{
+	struct pr_strbuf sql = PR_STRBUF_INIT;
+	size_t i;
+	int rc;
+	pr_strbuf_addstr(&sql, prefix);
+	for (i = 0; i < n; i++)
+		pr_strbuf_addf(&sql, "%s%lld", i ? "," : "", (long long)ids[i]);
+	pr_strbuf_addstr(&sql, suffix);
+	rc = pr_actx_prep(ctx, sql.buf, st, err);
+	pr_strbuf_release(&sql);
+	return rc;
+}
 
 int pr_actx_prep(struct pr_actx *ctx, const char *sql, sqlite3_stmt **st, struct pr_error *err)
 {

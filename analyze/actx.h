@@ -72,6 +72,9 @@ extern const struct pr_analyzer pr_an_series, pr_an_phases, pr_an_peaks, pr_an_f
 	pr_an_leaks, pr_an_crosscheck, pr_an_recommendations;
 
 /* ---- SQL helpers (errors become PR_E_STORE) ---- */
+/* Prepares prefix || "id1,id2,..." || suffix: an IN (...) list of ids (n >= 1), ?1 = run id. */
+int pr_actx_prep_ids(struct pr_actx *ctx, const char *prefix, const int64_t *ids, size_t n,
+		     const char *suffix, struct sqlite3_stmt **st, struct pr_error *err) PR_MUST_CHECK;
 int pr_actx_prep(struct pr_actx *ctx, const char *sql, struct sqlite3_stmt **st,
 		 struct pr_error *err) PR_MUST_CHECK; /* binds ?1 = run id */
 int pr_actx_done(struct pr_actx *ctx, struct sqlite3_stmt *st, int rc, struct pr_error *err);

@@ -66,20 +66,19 @@ struct toprow {
  */
 static int medians(struct pr_actx *ctx, struct toprow *r, size_t n, struct pr_error *err)
 {
-	struct pr_strbuf sql = PR_STRBUF_INIT;
 	sqlite3_stmt *st;
 	size_t i, k = n, seen = 0;
-	int64_t cur_id = -1;
+	int64_t cur_id = -1, *ids;
 	char cur_kind[64] = "";
 	int rc;
 	if (!n)
 		return 0;
-	pr_strbuf_addstr(&sql, "SELECT name_id, kind, dur FROM span WHERE run_id = ?1 AND name_id IN (");
+	ids = pr_xmalloc(n * sizeof(ids[0]));
 	for (i = 0; i < n; i++)
-		pr_strbuf_addf(&sql, "%s%lld", i ? ", " : "", (long long)r[i].name_id);
-	pr_strbuf_addstr(&sql, ") ORDER BY name_id, kind, dur");
-	rc = pr_actx_prep(ctx, sql.buf, &st, err);
-	pr_strbuf_release(&sql);
+		ids[i] = r[i].name_id;
+	rc = pr_actx_prep_ids(ctx, "SELECT name_id, kind, dur FROM span WHERE run_id = ?1 AND name_id IN (",
+			      ids, n, ") ORDER BY name_id, kind, dur", &st, err);
+	free(ids);
 	if (rc)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

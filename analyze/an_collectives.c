@@ -22,7 +22,6 @@
 
 #include "analyze/actx.h"
 #include "analyze/aggregate.h"
-#include "store/strbuf.h"
 #include "store/xalloc.h"
 
 #define MAX_NAMES 64
@@ -94,22 +93,20 @@ static void set_text(char **dst, int *mixed, const char *v)
 static int collect(struct pr_actx *ctx, struct coll *c, size_t nc, struct pr_error *err)
 {
 	sqlite3_stmt *st;
-	struct pr_strbuf sql = PR_STRBUF_INIT;
+	int64_t ids[MAX_NAMES];
 	size_t i;
 	int rc;
-	pr_strbuf_addstr(&sql, "SELECT s.name_id, s.dur, json_extract(a.args, '$.\"Collective name\"'), "
-			       "json_extract(a.args, '$.dtype'), "
-			       "json_extract(a.args, '$.\"In msg nelems\"'), "
-			       "json_extract(a.args, '$.\"Out msg nelems\"'), "
-			       "json_extract(a.args, '$.\"Group size\"'), s.kind "
-			       "FROM span s JOIN span_v a ON a.id = s.id WHERE s.run_id = ?1 "
-			       "AND s.kind <> 'session' AND s.name_id IN (");
 	for (i = 0; i < nc; i++)
-		pr_strbuf_addf(&sql, "%s%lld", i ? "," : "", (long long)c[i].name_id);
-	pr_strbuf_addstr(&sql, ")");
-	rc = pr_actx_prep(ctx, sql.buf, &st, err);
-	pr_strbuf_release(&sql);
-	if (rc)
+		ids[i] = c[i].name_id;
+	if (pr_actx_prep_ids(ctx,
+			     "SELECT s.name_id, s.dur, json_extract(a.args, '$.\"Collective name\"'), "
+			     "json_extract(a.args, '$.dtype'), "
+			     "json_extract(a.args, '$.\"In msg nelems\"'), "
+			     "json_extract(a.args, '$.\"Out msg nelems\"'), "
+			     "json_extract(a.args, '$.\"Group size\"'), s.kind "
+			     "FROM span s JOIN span_v a ON a.id = s.id WHERE s.run_id = ?1 "
+			     "AND s.kind <> 'session' AND s.name_id IN (",
+			     ids, nc, ")", &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);

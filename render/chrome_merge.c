@@ -91,15 +91,6 @@ static void meta(struct pr_chrome_merge *m, const char *what, int64_t tid, const
 	pr_strbuf_addstr(&m->buf, "}}");
 }
 
-static void add_part(struct pr_strbuf *sb, const char *part)
-{
-	if (!part || !*part)
-		return;
-	if (sb->len)
-		pr_strbuf_addstr(sb, " / ");
-	pr_strbuf_addstr(sb, part);
-}
-
 static int cm_run_begin(void *ctx, const struct pr_sw_run *run, struct pr_error *err)
 {
 	struct pr_chrome_merge *m = ctx;
@@ -121,8 +112,8 @@ static int cm_lane_begin(void *ctx, const struct pr_sw_lane *l, struct pr_error 
 	const struct pr_sw_track *t = l->track;
 	(void)err;
 	m->tid = ++m->ntids;
-	add_part(&name, t->process_name);
-	add_part(&name, *t->name ? t->name : *t->tid ? t->tid : t->kind);
+	pr_strbuf_addpart(&name, " / ", t->process_name);
+	pr_strbuf_addpart(&name, " / ", *t->name ? t->name : *t->tid ? t->tid : t->kind);
 	if (l->lane > 1)
 		pr_strbuf_addf(&name, " (lane %d)", l->lane);
 	meta(m, "thread_name", m->tid, "name", name.buf, 0);

@@ -175,15 +175,6 @@ static void profile_sep(struct ss_ctx *c)
 		puts_(c, ",");
 }
 
-static void add_part(struct pr_strbuf *sb, const char *part)
-{
-	if (!part || !*part)
-		return;
-	if (sb->len)
-		pr_strbuf_addstr(sb, " / ");
-	pr_strbuf_addstr(sb, part);
-}
-
 static int ss_run_begin(void *ctx, const struct pr_sw_run *run, struct pr_error *err)
 {
 	struct ss_ctx *c = ctx;
@@ -216,8 +207,8 @@ static int ss_lane_begin(void *ctx, const struct pr_sw_lane *l, struct pr_error 
 		pr_strbuf_addstr(&proc, t->process_name);
 	else if (t->pid[0])
 		pr_strbuf_addf(&proc, "pid %s", t->pid);
-	add_part(&name, proc.buf);
-	add_part(&name, t->name[0] ? t->name : t->tid[0] ? t->tid : t->kind);
+	pr_strbuf_addpart(&name, " / ", proc.buf);
+	pr_strbuf_addpart(&name, " / ", t->name[0] ? t->name : t->tid[0] ? t->tid : t->kind);
 	if (l->lane > 1)
 		pr_strbuf_addf(&name, " (lane %d)", l->lane);
 

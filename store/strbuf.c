@@ -73,6 +73,15 @@ void pr_strbuf_addstr(struct pr_strbuf *sb, const char *s)
 	pr_strbuf_add(sb, s, strlen(s));
 }
 
+void pr_strbuf_addpart(struct pr_strbuf *sb, const char *sep, const char *part)
+{
+	if (!part || !*part)
+		return;
+	if (sb->len)
+		pr_strbuf_addstr(sb, sep);
+	pr_strbuf_addstr(sb, part);
+}
+
 void pr_strbuf_addch(struct pr_strbuf *sb, char c)
 {
 	pr_strbuf_addch_fast(sb, c);

@@ -29,6 +29,8 @@ void pr_strbuf_reset(struct pr_strbuf *sb);
 void pr_strbuf_add(struct pr_strbuf *sb, const void *p, size_t n);
 void pr_strbuf_addstr(struct pr_strbuf *sb, const char *s);
 void pr_strbuf_addch(struct pr_strbuf *sb, char c);
+/* Appends part (when non-empty), preceded by sep when sb is not empty: "a / b / c". */
+void pr_strbuf_addpart(struct pr_strbuf *sb, const char *sep, const char *part);
 void pr_strbuf_addf(struct pr_strbuf *sb, const char *fmt, ...) PR_PRINTF_LIKE(2, 3);
 void pr_strbuf_vaddf(struct pr_strbuf *sb, const char *fmt, va_list ap) PR_PRINTF_LIKE(2, 0);
 
