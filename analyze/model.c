@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analyze/actx.h"
+#include "store/output.h"
 #include "store/strmap.h"
 #include "store/xalloc.h"
 
@@ -352,36 +353,17 @@ char *pr_model_dumps(const json_t *model)
 
 int pr_model_write(const json_t *model, const char *path, struct pr_error *err)
 {
-	char *text = pr_model_dumps(model), *tmp;
-	size_t len = strlen(text), tl;
-	FILE *f;
-	int bad;
-	if (!strcmp(path, "-")) {
-		bad = fwrite(text, 1, len, stdout) != len || fputc('\n', stdout) == EOF;
-		free(text);
-		return bad ? pr_error_set(err, PR_E_IO, "cannot write the model to stdout") : 0;
+	char *text = pr_model_dumps(model);
+	struct pr_output out;
+	int rc = pr_output_open_file(&out, path, err);
+	if (!rc) {
+		pr_output_write(&out, text, strlen(text)); /* failures are sticky: close reports them */
+		pr_output_write(&out, "\n", 1);
+		rc = pr_output_close(&out, err);
 	}
-	tl = strlen(path) + 16;
-	tmp = pr_xmalloc(tl);
-	snprintf(tmp, tl, "%s.tmp%ld", path, (long)getpid());
-	f = fopen(tmp, "wb");
-	if (!f) {
-		pr_error_set(err, PR_E_IO, "cannot create '%s': %s", tmp, strerror(errno));
-		free(tmp);
-		free(text);
-		return -1;
-	}
-	bad = fwrite(text, 1, len, f) != len || fputc('\n', f) == EOF;
-	bad |= fclose(f) != 0;
+	pr_output_release(&out);
 	free(text);
-	if (bad || rename(tmp, path)) {
-		pr_error_set(err, PR_E_IO, "cannot write '%s': %s", path, strerror(errno));
-		remove(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
+	return rc;
 }
 
 json_t *pr_model_load(const char *path, struct pr_error *err)

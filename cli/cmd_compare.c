@@ -12,6 +12,7 @@
 #include "cli/input.h"
 #include "render/compare_panel.h"
 #include "render/compare_text.h"
+#include "store/output.h"
 #include "store/strbuf.h"
 
 static const struct pr_option opts[] = {
@@ -46,29 +47,14 @@ static json_t *side_model(const struct pr_command *cmd, char *path, struct pr_er
 
 static int write_out(const char *path, const char *buf, size_t len, struct pr_error *err)
 {
-	struct pr_strbuf tmp = PR_STRBUF_INIT;
-	FILE *f;
-	int bad;
-	if (!path || !strcmp(path, "-")) {
-		if (fwrite(buf, 1, len, stdout) != len)
-			return pr_error_set(err, PR_E_IO, "cannot write to standard output");
-		return 0;
+	struct pr_output out;
+	int rc = pr_output_open_file(&out, path ? path : "-", err);
+	if (!rc) {
+		pr_output_write(&out, buf, len); /* failures are sticky: close reports them */
+		rc = pr_output_close(&out, err);
 	}
-	pr_strbuf_addf(&tmp, "%s.tmp", path);
-	f = fopen(tmp.buf, "wb");
-	if (!f) {
-		pr_strbuf_release(&tmp);
-		return pr_error_set(err, PR_E_IO, "cannot write '%s'", path);
-	}
-	bad = fwrite(buf, 1, len, f) != len;
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp.buf, path)) {
-		remove(tmp.buf);
-		pr_strbuf_release(&tmp);
-		return pr_error_set(err, PR_E_IO, "cannot write '%s'", path);
-	}
-	pr_strbuf_release(&tmp);
-	return 0;
+	pr_output_release(&out);
+	return rc;
 }
 
 /* The panels as DIR/<name>.png|svg; DIR is created when missing. */

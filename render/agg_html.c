@@ -328,6 +328,7 @@ int pr_agg_html(const json_t *doc, struct pr_output *out, struct pr_error *err)
 {
 	struct pr_strbuf body = PR_STRBUF_INIT;
 	char title[128], sub[160];
+	int rc;
 	pr_strbuf_addstr(&body, "<section class=\"run\" id=\"aggregate\"><h2>Aggregate</h2>\n");
 	cards(&body, doc);
 	stragglers(&body, doc);
@@ -342,10 +343,7 @@ int pr_agg_html(const json_t *doc, struct pr_output *out, struct pr_error *err)
 	snprintf(title, sizeof(title), "profreport aggregate: %.0f ranks", num(doc, "rank_count"));
 	snprintf(sub, sizeof(sub), "%.60s v%.0f, %.0f inputs", str(doc, "schema"), num(doc, "version"),
 		 num(doc, "inputs"));
-	if (pr_html_page(title, sub, body.buf, out)) {
-		pr_strbuf_release(&body);
-		return pr_error_set(err, PR_E_IO, "cannot write the aggregate page");
-	}
+	rc = pr_html_page(title, sub, body.buf, out, err);
 	pr_strbuf_release(&body);
-	return 0;
+	return rc;
 }

@@ -60,7 +60,7 @@
 #include <stdint.h>
 
 #include "render/gfx.h"
-#include "render/output.h"
+#include "store/output.h"
 #include "store/error.h"
 #include "store/pr_common.h"
 #include "store/strbuf.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "render/escape.h"
-#include "render/output.h"
+#include "store/output.h"
 #include "store/strbuf.h"
 #include "store/xalloc.h"
 

@@ -246,6 +246,7 @@ int pr_compare_html(const json_t *cmp, const json_t *base, const json_t *newm,
 {
 	struct pr_strbuf body = PR_STRBUF_INIT;
 	char sub[160];
+	int rc;
 	pr_strbuf_addstr(&body, "<section class=\"run\" id=\"compare\"><h2>Comparison</h2>\n");
 	banner(&body, cmp);
 	if (panels(&body, cmp, base, newm, err)) {
@@ -258,10 +259,7 @@ int pr_compare_html(const json_t *cmp, const json_t *base, const json_t *newm,
 	pr_strbuf_addstr(&body, "</section>\n");
 	snprintf(sub, sizeof(sub), "%.60s v%.0f: %s", str(cmp, "schema"), num(cmp, "version"),
 		 strcmp(str(json_object_get(cmp, "summary"), "status"), "fail") ? "PASS" : "FAIL");
-	if (pr_html_page("profreport compare", sub, body.buf, out)) {
-		pr_strbuf_release(&body);
-		return pr_error_set(err, PR_E_IO, "cannot write the comparison page");
-	}
+	rc = pr_html_page("profreport compare", sub, body.buf, out, err);
 	pr_strbuf_release(&body);
-	return 0;
+	return rc;
 }

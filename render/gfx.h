@@ -49,7 +49,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "render/output.h"
+#include "store/output.h"
 #include "store/error.h"
 #include "store/pr_common.h"
 

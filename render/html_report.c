@@ -489,7 +489,8 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, str
 }
 
 /* Expands {{name}} in the page template; values are already HTML. */
-int pr_html_page(const char *title, const char *subtitle, const char *body, struct pr_output *out)
+int pr_html_page(const char *title, const char *subtitle, const char *body, struct pr_output *out,
+		 struct pr_error *err)
 {
 	struct pr_strbuf sb = PR_STRBUF_INIT, t = PR_STRBUF_INIT, s = PR_STRBUF_INIT;
 	const char *p = pr_tpl_report_html;
@@ -520,7 +521,7 @@ int pr_html_page(const char *title, const char *subtitle, const char *body, stru
 	pr_strbuf_release(&sb);
 	pr_strbuf_release(&t);
 	pr_strbuf_release(&s);
-	return rc;
+	return rc ? pr_error_set(err, PR_E_IO, "cannot write the page '%s'", title) : 0;
 }
 
 int pr_html_report(const json_t *model, json_t *const *runs, size_t nruns, struct pr_output *out,
@@ -530,6 +531,7 @@ int pr_html_report(const json_t *model, json_t *const *runs, size_t nruns, struc
 	json_t *all = json_object_get(model, "runs"), *r;
 	char title[300], sub[300];
 	size_t i, n = runs ? nruns : json_array_size(all);
+	int rc;
 	if (n > 1) {
 		pr_strbuf_addstr(&body, "<nav class=\"toc\">");
 		for (i = 0; i < n; i++) {
@@ -556,12 +558,9 @@ int pr_html_report(const json_t *model, json_t *const *runs, size_t nruns, struc
 		snprintf(title, sizeof(title), "profreport: %zu runs", n);
 	snprintf(sub, sizeof(sub), "Analysis model %s v%lld", pr_mstr(model, "schema"),
 		 pr_mll(model, "version"));
-	if (pr_html_page(title, sub, body.buf, out)) {
-		pr_strbuf_release(&body);
-		return pr_error_set(err, PR_E_IO, "cannot write the report");
-	}
+	rc = pr_html_page(title, sub, body.buf, out, err);
 	pr_strbuf_release(&body);
-	return 0;
+	return rc;
 }
 
 /* ---- archive index ---- */
@@ -684,8 +683,8 @@ int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_outp
 		rc = -1;
 	pr_strbuf_addstr(&body, "</section>\n");
 	snprintf(title, sizeof(title), "profreport: %zu archived runs", n);
-	if (!rc && pr_html_page(title, "Index of the reports in this directory", body.buf, out))
-		rc = pr_error_set(err, PR_E_IO, "cannot write the index");
+	if (!rc)
+		rc = pr_html_page(title, "Index of the reports in this directory", body.buf, out, err);
 	pr_strbuf_release(&body);
 	free(peak);
 	free(step);

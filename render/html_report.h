@@ -20,7 +20,7 @@
 
 #include <jansson.h>
 
-#include "render/output.h"
+#include "store/output.h"
 #include "store/error.h"
 
 #define PR_HTML_ROWS 200
@@ -42,9 +42,10 @@ int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_outp
 /*
  * The page template with title/subtitle (escaped here) and body (HTML, the
  * caller escapes what it puts there): for other pages (aggregate, compare).
- * Returns 0 or -1 (a write failure, sticky in out).
+ * Returns 0 or -1 with PR_E_IO in err (a write failure, also sticky in out).
  */
-int pr_html_page(const char *title, const char *subtitle, const char *body, struct pr_output *out);
+int pr_html_page(const char *title, const char *subtitle, const char *body, struct pr_output *out,
+		 struct pr_error *err);
 /* Appends an SVG document (from pr_chart_render) inline: the XML prolog dropped, ids prefixed. */
 struct pr_strbuf;
 void pr_html_inline_svg(struct pr_strbuf *sb, const char *svg, size_t len, const char *prefix);

@@ -53,6 +53,32 @@ grep -q 'qeff_profile.json' archive/index.html || fail "index does not list the 
 run "$P" report "$PR_SAMPLES/qeff" "$PR_SAMPLES/qnn" -o archive
 expect_err_has "0 report(s) written, 2 already there" "archive rerun skips"
 
+# -- outputs that are not regular files are written in place, never replaced
+run "$P" report "$QEFF" --json -
+expect_rc 0 "report --json - (standard output)"
+expect_out_has '"schema": "profreport-model"' "the model on standard output"
+mkfifo pipe.html
+cat pipe.html >from_pipe &
+reader=$!
+run "$P" report "$QEFF" -o pipe.html
+expect_rc 0 "report -o FIFO"
+[ "$rc" = 0 ] || { exec 3>pipe.html; exec 3>&-; } # never leave the reader blocked on open
+wait "$reader" || true
+[ -p pipe.html ] || fail "the FIFO was replaced"
+grep -q '</html>' from_pipe || fail "the page did not go through the FIFO"
+mkdir archive2
+ln -s archive2/target.html link.html
+run "$P" report "$QEFF" -o link.html
+expect_rc 0 "report -o a symbolic link"
+[ -L link.html ] || fail "the symbolic link was replaced"
+grep -q '</html>' archive2/target.html || fail "the page did not go through the link"
+run "$P" report "$QEFF" --json /dev/null
+expect_rc 0 "report --json /dev/null"
+run "$P" compare "$QEFF" "$QEFF" --format md -o /dev/null
+expect_rc 0 "compare -o /dev/null"
+[ -c /dev/null ] || fail "/dev/null is no longer a device"
+[ -z "$(ls -a | grep '\.tmp\.')" ] || fail "temporary files left behind"
+
 # -- errors: nothing to write; an unwritable path
 run "$P" report "$QEFF"
 expect_rc 2 "report without an output"

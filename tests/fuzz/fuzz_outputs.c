@@ -19,7 +19,7 @@
 #include "analyze/model.h"
 #include "render/compare_text.h"
 #include "render/html_report.h"
-#include "render/output.h"
+#include "store/output.h"
 #include "render/text_report.h"
 #include "store/strbuf.h"
 

@@ -23,7 +23,7 @@
 #include <time.h>
 
 #include "render/chart.h"
-#include "render/output.h"
+#include "store/output.h"
 #include "render/version.h"
 #include "store/error.h"
 #include "store/strbuf.h"

@@ -23,7 +23,7 @@
 #include "render/escape.h"
 #include "render/gfx.h"
 #include "render/layout.h"
-#include "render/output.h"
+#include "store/output.h"
 #include "render/reduce.h"
 #include "store/strbuf.h"
 

@@ -1,6 +1,8 @@
 /*
- * output.h - where rendered bytes go: a memory buffer or a file that
- * appears atomically.
+ * output.h - where written bytes go: a memory buffer, a file that
+ * appears atomically, an existing device or pipe, or standard output.
+ * Every command's output files (reports, panels, models, agg.json,
+ * comparisons, merged traces) go through here.
  *
  * USAGE:
  *   struct pr_output out;
@@ -20,6 +22,11 @@
  * it was. There is no fsync: the rename protects against half-written
  * files seen by readers, not against power loss.
  *
+ * A path that exists and is not a regular file (/dev/null, a FIFO, a
+ * terminal), or is a symbolic link (/dev/stdout, report.html -> archive),
+ * is written in place through it: renaming over it would replace the
+ * device or the link. "-" is standard output (flushed, never closed).
+ *
  * Write errors are sticky: pr_output_write() after a failure does nothing
  * and returns -1; pr_output_close() reports the first failure as PR_E_IO
  * with the path in err->source ("'out.png': cannot write: No space left on
@@ -30,7 +37,7 @@
  * pr_output_data() is borrowed until the next write or release;
  * pr_output_detach() hands the buffer to the caller (free()).
  *
- * LIMITATIONS: no stdout mode; no fsync.
+ * LIMITATIONS: no fsync; written in place (not atomic) outside regular files.
  */
 #ifndef PR_OUTPUT_H
 #define PR_OUTPUT_H
@@ -53,19 +60,21 @@ struct pr_output {
 	struct pr_strbuf mem; /* PR_OUTPUT_MEMORY: the bytes written so far */
 	FILE *fp;             /* PR_OUTPUT_FILE: the temporary file, open */
 	char *path;           /* PR_OUTPUT_FILE: the final path */
-	char *tmp_path;       /* PR_OUTPUT_FILE: the temporary path, or NULL once renamed */
+	char *tmp_path;       /* PR_OUTPUT_FILE: the temporary path; NULL once renamed or in place */
+	int borrowed;         /* fp is stdout: flushed, not closed */
 	int failed_errno;     /* first write failure (errno), 0 = none */
 	int closed;           /* pr_output_close() ran */
 	size_t written;       /* bytes accepted so far */
 };
 
-#define PR_OUTPUT_INIT { PR_OUTPUT_NONE, PR_STRBUF_INIT, NULL, NULL, NULL, 0, 0, 0 }
+#define PR_OUTPUT_INIT { PR_OUTPUT_NONE, PR_STRBUF_INIT, NULL, NULL, NULL, 0, 0, 0, 0 }
 
 /* An output that collects bytes in memory. Cannot fail. */
 void pr_output_init_memory(struct pr_output *out);
 
 /*
- * Create the temporary file next to `path`. Returns 0, or -1 with PR_E_IO
+ * Create the temporary file next to `path` (or open the device, pipe or
+ * standard output named by it, see above). Returns 0, or -1 with PR_E_IO
  * (source = path) when the directory is missing or not writable.
  */
 int pr_output_open_file(struct pr_output *out, const char *path, struct pr_error *err)

@@ -1,11 +1,12 @@
-/* output.c - rendered bytes to memory or to a file renamed into place. */
-#include "render/output.h"
+/* output.c - bytes to memory, to a file renamed into place, or to a device in place. */
+#include "store/output.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "store/xalloc.h"
@@ -24,10 +25,27 @@ int pr_output_open_file(struct pr_output *out, const char *path, struct pr_error
 	int fd = -1;
 	unsigned k;
 
+	struct stat sb;
+
 	*out = blank;
 	if (!path || !path[0]) {
 		pr_error_set(err, PR_E_IO, "empty output path");
 		return -1;
+	}
+	if (!strcmp(path, "-") || (!lstat(path, &sb) && S_ISLNK(sb.st_mode)) ||
+	    (!stat(path, &sb) && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))) {
+		/* standard output, a link (/dev/stdout) or a device/pipe: in place (a rename
+		 * would replace the link or the device) */
+		out->borrowed = !strcmp(path, "-");
+		out->fp = out->borrowed ? stdout : fopen(path, "wb");
+		if (!out->fp) {
+			pr_error_set(err, PR_E_IO, "cannot write: %s", strerror(errno));
+			pr_error_set_source(err, path);
+			return -1;
+		}
+		out->kind = PR_OUTPUT_FILE;
+		out->path = pr_xstrdup(out->borrowed ? "standard output" : path);
+		return 0;
 	}
 	for (k = 0; k < 1000; k++) {
 		pr_strbuf_reset(&tmp);
@@ -90,10 +108,9 @@ void pr_output_fail(struct pr_output *out, int errnum)
 
 static void drop_tmp(struct pr_output *out)
 {
-	if (out->fp) {
+	if (out->fp && !out->borrowed)
 		fclose(out->fp);
-		out->fp = NULL;
-	}
+	out->fp = NULL;
 	if (out->tmp_path) {
 		unlink(out->tmp_path);
 		free(out->tmp_path);
@@ -116,10 +133,10 @@ int pr_output_close(struct pr_output *out, struct pr_error *err)
 		if (fflush(out->fp) || ferror(out->fp))
 			e = errno ? errno : EIO;
 		errno = 0;
-		if (fclose(out->fp) && !e)
+		if (!out->borrowed && fclose(out->fp) && !e)
 			e = errno ? errno : EIO;
 		out->fp = NULL;
-		if (!e && rename(out->tmp_path, out->path))
+		if (!e && out->tmp_path && rename(out->tmp_path, out->path))
 			e = errno ? errno : EIO;
 		if (!e) {
 			free(out->tmp_path);
