@@ -55,6 +55,7 @@ struct pr_actx {
 	size_t nseries;
 	struct pr_aspan *phases, *steps;
 	size_t nphases, nsteps;
+	int phases_inferred; /* phases are slices taken as phases (model.c, infer_phases) */
 	/* Phases grouped by name: names in first-seen order, each group in start
 	 * order: phase_group[phase_group_start[k] .. phase_group_start[k + 1]). */
 	size_t nphase_names, *phase_group, *phase_group_start;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <regex.h>
 #include <sqlite3.h>
 
 #include "analyze/model.h"
@@ -100,6 +101,11 @@ struct stat {
 	double min, max;
 	long argmin, argmax;
 	struct pr_sketch *sk;
+	/* Every rank's value while there are at most PR_AGG_EXACT_MAX (exact = 1):
+	 * the median is then exact; beyond, the sketch answers. */
+	double *vals;
+	size_t nvals;
+	int exact;
 };
 
 struct row {
@@ -139,6 +145,13 @@ struct pr_agg {
 	json_t *warnings; /* array of strings */
 	int inferred;
 	long world_size;
+	char *world_size_src; /* the first input that stated world_size */
+	/* Ranks stated by the user: a regex over the path, or a list in input order. */
+	regex_t rank_re;
+	int has_rank_re;
+	long *user_ranks;
+	size_t nuser_ranks, next_user_rank;
+	struct pr_strmap hashes; /* content hash -> row index + 1 */
 };
 
 struct pr_agg *pr_agg_new(void)
@@ -146,6 +159,7 @@ struct pr_agg *pr_agg_new(void)
 	struct pr_agg *a = pr_xcalloc(1, sizeof(*a));
 	struct pr_strmap m = PR_STRMAP_INIT;
 	a->idx = m;
+	a->hashes = m;
 	a->warnings = json_array();
 	return a;
 }
@@ -159,6 +173,26 @@ static void stat_release(struct stat *s)
 	free(s->sum.p);
 	free(s->sumsq.p);
 	pr_sketch_free(s->sk);
+	free(s->vals);
+}
+
+/* Keeps v in the exact value list, or gives the list up past the cap. */
+static void vals_add(struct stat *s, const double *v, size_t n)
+{
+	if (!s->exact)
+		return;
+	if (s->nvals + n > PR_AGG_EXACT_MAX) {
+		free(s->vals);
+		s->vals = NULL;
+		s->nvals = 0;
+		s->exact = 0;
+		return;
+	}
+	if (n) {
+		s->vals = pr_xreallocarray(s->vals, s->nvals + n, sizeof(s->vals[0]));
+		memcpy(s->vals + s->nvals, v, n * sizeof(v[0]));
+		s->nvals += n;
+	}
 }
 
 void pr_agg_free(struct pr_agg *a)
@@ -183,6 +217,11 @@ void pr_agg_free(struct pr_agg *a)
 	}
 	free(a->rows);
 	json_decref(a->warnings);
+	if (a->has_rank_re)
+		regfree(&a->rank_re);
+	free(a->user_ranks);
+	free(a->world_size_src);
+	pr_strmap_release(&a->hashes);
 	free(a);
 }
 
@@ -217,6 +256,7 @@ static struct stat *stat_get(struct pr_agg *a, int cat, const char *kind, const 
 	s->max = -INFINITY;
 	s->argmin = s->argmax = -1;
 	s->sk = pr_sketch_new();
+	s->exact = 1;
 	pr_strmap_put(&a->idx, k.buf, k.len, (int64_t)a->nst);
 	pr_strbuf_release(&k);
 	return &a->st[a->nst++];
@@ -249,6 +289,7 @@ static void fold(struct pr_agg *a, int cat, const char *kind, const char *name, 
 	pr_moments_add(&s->mom, v);
 	extrema(s, v, rank, v, rank);
 	pr_sketch_add(s->sk, v);
+	vals_add(s, &v, 1);
 }
 
 static void stat_merge(struct stat *into, const struct stat *from)
@@ -261,6 +302,10 @@ static void stat_merge(struct stat *into, const struct stat *from)
 	if (from->ranks)
 		extrema(into, from->min, from->argmin, from->max, from->argmax);
 	pr_sketch_merge(into->sk, from->sk);
+	if (from->exact)
+		vals_add(into, from->vals, from->nvals);
+	else if (into->exact)
+		vals_add(into, NULL, PR_AGG_EXACT_MAX + 1); /* gives the list up */
 }
 
 /* ---- rank discovery --------------------------------------------------- */
@@ -310,6 +355,103 @@ long pr_agg_rank_from_path(const char *path)
 		c = *e ? e + 1 : e;
 	}
 	return r;
+}
+
+int pr_agg_rank_from(struct pr_agg *a, const char *regex, struct pr_error *err)
+{
+	int rc;
+	if (a->has_rank_re)
+		regfree(&a->rank_re);
+	a->has_rank_re = 0;
+	rc = regcomp(&a->rank_re, regex, REG_EXTENDED);
+	if (rc) {
+		char msg[128];
+		regerror(rc, &a->rank_re, msg, sizeof(msg));
+		return pr_error_set(err, PR_E_USAGE, "--rank-from '%s': %s", regex, msg);
+	}
+	if (a->rank_re.re_nsub < 1) {
+		regfree(&a->rank_re);
+		return pr_error_set(err, PR_E_USAGE,
+				    "--rank-from '%s': needs a group around the rank, e.g. "
+				    "'_([0-9]+)\\.json'",
+				    regex);
+	}
+	a->has_rank_re = 1;
+	return 0;
+}
+
+/* "N" or "N-M" parts separated by commas. */
+int pr_agg_set_ranks(struct pr_agg *a, const char *list, struct pr_error *err)
+{
+	const char *p = list;
+	size_t n = 0, cap = 0;
+	long *v = NULL;
+	while (*p) {
+		char *end;
+		long lo, hi, r;
+		errno = 0;
+		lo = strtol(p, &end, 10);
+		if (end == p || lo < 0 || errno || lo > INT32_MAX)
+			goto bad;
+		hi = lo;
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			if (end == p + 1 || hi < lo || errno || hi > INT32_MAX || hi - lo > 1000000)
+				goto bad;
+			p = end;
+		}
+		for (r = lo; r <= hi; r++) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				v = pr_xreallocarray(v, cap, sizeof(v[0]));
+			}
+			v[n++] = r;
+		}
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	if (!n)
+		goto bad;
+	free(a->user_ranks);
+	a->user_ranks = v;
+	a->nuser_ranks = n;
+	a->next_user_rank = 0;
+	return 0;
+bad:
+	free(v);
+	return pr_error_set(err, PR_E_USAGE,
+			    "--ranks '%s': expected ranks like '0,1,2,3' or '0-7' (one per input)",
+			    list);
+}
+
+int pr_agg_check_ranks(const struct pr_agg *a, struct pr_error *err)
+{
+	if (a->user_ranks && a->next_user_rank != a->nuser_ranks)
+		return pr_error_set(err, PR_E_USAGE, "--ranks names %zu ranks but %zu inputs were read",
+				    a->nuser_ranks, a->next_user_rank);
+	return 0;
+}
+
+/* The rank a --rank-from regex gives path: its first group's digits; -1 when none. */
+static long rank_by_regex(const struct pr_agg *a, const char *path)
+{
+	regmatch_t m[2];
+	long v = 0;
+	regoff_t i;
+	int d = 0;
+	if (!path || regexec(&a->rank_re, path, 2, m, 0) || m[1].rm_so < 0)
+		return -1;
+	for (i = m[1].rm_so; i < m[1].rm_eo; i++) {
+		if (!isdigit((unsigned char)path[i]))
+			continue;
+		if (++d > 9)
+			return -1;
+		v = v * 10 + (path[i] - '0');
+	}
+	return d ? v : -1;
 }
 
 int pr_agg_is_collective(const char *name)
@@ -463,8 +605,55 @@ static json_t *inferix_part(const json_t *run, const json_t *meta)
 	return inf;
 }
 
+static const char *row_source(const struct pr_agg *a, long rank)
+{
+	size_t i;
+	for (i = 0; i < a->nrows; i++)
+		if (a->rows[i].rank == rank)
+			return a->rows[i].source;
+	return "";
+}
+
+/*
+ * Byte-identical inputs (the same content hash) are counted once, as
+ * ingest does: 1 (a duplicate, warned) or 0.
+ */
+static int is_duplicate(struct pr_agg *a, const json_t *run, const char *src)
+{
+	const char *h = json_string_value(json_object_get(run, "content_hash"));
+	int64_t i;
+	if (!h || !*h || !pr_strmap_get(&a->hashes, h, strlen(h), &i))
+		return 0;
+	warnf(a, "'%s' has the same content as '%s': counted once", src, a->rows[i].source);
+	return 1;
+}
+
+/* Inputs of one job agree on the world size; -1 with err when not. */
+static int same_job(struct pr_agg *a, const json_t *run, const char *src, struct pr_error *err)
+{
+	const json_t *ws = json_object_get(run, "world_size");
+	long w;
+	if (!json_is_integer(ws) || json_integer_value(ws) <= 0)
+		return 0;
+	w = (long)json_integer_value(ws);
+	if (a->world_size > 0 && w != a->world_size)
+		return pr_error_set(err, PR_E_FORMAT,
+				    "'%s': world size %ld, but '%s' has %ld: inputs of different jobs "
+				    "(aggregate each job alone)",
+				    src, w, a->world_size_src ? a->world_size_src : "", a->world_size);
+	if (a->world_size <= 0) {
+		a->world_size = w;
+		free(a->world_size_src);
+		a->world_size_src = pr_xstrdup(src);
+	}
+	return 0;
+}
+
 static void add_row(struct pr_agg *a, long rank, const char *source, json_t *j)
 {
+	const char *h = json_string_value(json_object_get(j, "content_hash"));
+	if (h && *h)
+		pr_strmap_put(&a->hashes, h, strlen(h), (int64_t)a->nrows);
 	if (a->nrows == a->rowalloc) {
 		a->rowalloc = a->rowalloc ? 2 * a->rowalloc : 16;
 		a->rows = pr_xreallocarray(a->rows, a->rowalloc, sizeof(a->rows[0]));
@@ -508,7 +697,21 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 		if (kind && !strcmp(kind, "raw"))
 			return 0;
 	}
-	if (json_is_integer(jr) && json_integer_value(jr) >= 0) {
+	if (is_duplicate(a, run, src))
+		return 0;
+	if (a->user_ranks) {
+		if (a->next_user_rank == a->nuser_ranks)
+			return pr_error_set(err, PR_E_USAGE,
+					    "'%s': more inputs than the %zu ranks --ranks names", src,
+					    a->nuser_ranks);
+		rank = a->user_ranks[a->next_user_rank++];
+		rsrc = "--ranks";
+	} else if (a->has_rank_re) {
+		if ((rank = rank_by_regex(a, src)) < 0)
+			return pr_error_set(err, PR_E_USAGE,
+					    "'%s': --rank-from matches no rank in this path", src);
+		rsrc = "--rank-from";
+	} else if (json_is_integer(jr) && json_integer_value(jr) >= 0) {
 		rank = (long)json_integer_value(jr);
 	} else if ((rank = pr_agg_rank_from_path(src)) >= 0) {
 		rsrc = "path";
@@ -518,13 +721,18 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 			rank++;
 		rsrc = "inferred";
 		a->inferred = 1;
-		warnf(a, "ranks inferred: no rank in the trace or its path; ranks follow input order");
+		warnf(a, "ranks inferred: no rank in the trace or its path; ranks follow the sorted "
+			 "input order, which need not be the job's (state them with --ranks or "
+			 "--rank-from; stragglers are named with their file)");
 	}
 	if (rank_used(a, rank))
-		warnf(a, "rank %ld appears in more than one input", rank);
-	if (json_is_integer(json_object_get(run, "world_size")) &&
-	    json_integer_value(json_object_get(run, "world_size")) > a->world_size)
-		a->world_size = (long)json_integer_value(json_object_get(run, "world_size"));
+		return pr_error_set(err, PR_E_FORMAT,
+				    "'%s': rank %ld is already taken by '%s' (rank from %s): inputs "
+				    "of different jobs? aggregate each job alone, or state ranks with "
+				    "--ranks or --rank-from",
+				    src, rank, row_source(a, rank), rsrc);
+	if (same_job(a, run, src, err))
+		return -1;
 
 	row = json_object();
 	json_object_set_new(row, "rank", json_integer(rank));
@@ -535,6 +743,8 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 				: json_null());
 	json_object_set_new(row, "source", json_string(src ? src : ""));
 	json_object_set_new(row, "format", json_string(format ? format : ""));
+	if (json_is_string(json_object_get(run, "content_hash")))
+		json_object_set(row, "content_hash", json_object_get(run, "content_hash"));
 
 	v = json_object_get(run, "clock");
 	json_object_set_new(row, "duration_ns", jnum(num(v, "duration_ns")));
@@ -904,6 +1114,47 @@ static int sketch_read(struct pr_sketch *sk, const json_t *o)
 	return pr_sketch_set_extrema(sk, mn, mx);
 }
 
+/*
+ * state.values of an agg.json stat: every rank's value (hex floats), or
+ * absent when the stat had more ranks than PR_AGG_EXACT_MAX; exact only
+ * when there is one value per rank.
+ */
+static int vals_read(struct stat *s, const json_t *arr)
+{
+	size_t i;
+	const json_t *v;
+	s->exact = 0;
+	if (!arr)
+		return 0;
+	if (!json_is_array(arr) || json_array_size(arr) > PR_AGG_EXACT_MAX)
+		return -1;
+	s->vals = pr_xreallocarray(NULL, json_array_size(arr) + 1, sizeof(s->vals[0]));
+	json_array_foreach(arr, i, v)
+		if (unhex(v, &s->vals[i]))
+			return -1;
+	s->nvals = json_array_size(arr);
+	s->exact = s->nvals == s->ranks;
+	return 0;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double u = *(const double *)x, v = *(const double *)y;
+	return (u > v) - (u < v);
+}
+
+/* The stat's values sorted (a new array), or NULL when not exact or empty. */
+static double *vals_sorted(const struct stat *s)
+{
+	double *v;
+	if (!s->exact || !s->nvals)
+		return NULL;
+	v = pr_xmalloc(s->nvals * sizeof(v[0]));
+	memcpy(v, s->vals, s->nvals * sizeof(v[0]));
+	qsort(v, s->nvals, sizeof(v[0]), cmp_double);
+	return v;
+}
+
 static int cat_from_name(const char *s)
 {
 	int c;
@@ -940,7 +1191,8 @@ static int stat_read(struct pr_agg *a, const json_t *j, struct pr_error *err, si
 	if (xsum_read(&tmp.calls, json_object_get(state, "calls")) ||
 	    xsum_read(&tmp.sum, json_object_get(state, "sum")) ||
 	    xsum_read(&tmp.sumsq, json_object_get(state, "sumsq")) ||
-	    sketch_read(tmp.sk, json_object_get(state, "sketch")))
+	    sketch_read(tmp.sk, json_object_get(state, "sketch")) ||
+	    vals_read(&tmp, json_object_get(state, "values")))
 		goto bad_tmp;
 	tmp.mom.sum = xsum_value(&tmp.sum);
 	tmp.min = tmp.mom.min;
@@ -958,12 +1210,14 @@ static int stat_read(struct pr_agg *a, const json_t *j, struct pr_error *err, si
 	free(tmp.sum.p);
 	free(tmp.sumsq.p);
 	pr_sketch_free(tmp.sk);
+	free(tmp.vals);
 	return 0;
 bad_tmp:
 	free(tmp.calls.p);
 	free(tmp.sum.p);
 	free(tmp.sumsq.p);
 	pr_sketch_free(tmp.sk);
+	free(tmp.vals);
 bad:
 	return pr_error_set(err, PR_E_PARSE, "aggregate: bad entry stats[%zu]", k);
 }
@@ -1072,6 +1326,13 @@ static json_t *stat_json(const struct stat *s)
 {
 	json_t *o = json_object(), *state = json_object(), *m = json_object();
 	double sum = xsum_value(&s->sum), n = (double)s->ranks, mean = n > 0 ? sum / n : NAN;
+	double *sorted = vals_sorted(s), median;
+	size_t i;
+	if (sorted)
+		median = s->nvals % 2 ? sorted[s->nvals / 2]
+				      : (sorted[s->nvals / 2 - 1] + sorted[s->nvals / 2]) / 2;
+	else
+		median = pr_sketch_quantile(s->sk, 0.5);
 	json_object_set_new(o, "category", json_string(cat_names[s->cat]));
 	json_object_set_new(o, "kind", json_string(s->kind));
 	json_object_set_new(o, "name", json_string(s->name));
@@ -1080,7 +1341,8 @@ static json_t *stat_json(const struct stat *s)
 	json_object_set_new(o, "calls", jnum(xsum_value(&s->calls)));
 	json_object_set_new(o, "sum", jnum(sum));
 	json_object_set_new(o, "mean", jnum(mean));
-	json_object_set_new(o, "median", jnum(pr_sketch_quantile(s->sk, 0.5)));
+	json_object_set_new(o, "median", jnum(median));
+	json_object_set_new(o, "median_exact", json_boolean(sorted != NULL));
 	json_object_set_new(o, "std", jnum(pr_moments_std(&s->mom, 0)));
 	json_object_set_new(o, "min", jnum(s->min));
 	json_object_set_new(o, "argmin", s->argmin >= 0 ? json_integer(s->argmin) : json_null());
@@ -1097,6 +1359,13 @@ static json_t *stat_json(const struct stat *s)
 	json_object_set_new(state, "sumsq", xsum_json(&s->sumsq));
 	json_object_set_new(state, "moments", m);
 	json_object_set_new(state, "sketch", sketch_json(s->sk));
+	if (sorted) {
+		json_t *vals = json_array();
+		for (i = 0; i < s->nvals; i++)
+			json_array_append_new(vals, hexd(sorted[i]));
+		json_object_set_new(state, "values", vals);
+		free(sorted);
+	}
 	json_object_set_new(o, "state", state);
 	return o;
 }
@@ -1117,6 +1386,7 @@ struct check {
 	const char *what; /* "stage", "collective", "step time" */
 	const char *name;
 	int low; /* 1: the straggler has the LOWEST value (waits least) */
+	double min_excess; /* |x - median| must reach this (ns; 0: no floor) */
 };
 
 /* One cross-rank comparison; appends its record to checks, outliers to per-rank reasons. */
@@ -1144,11 +1414,15 @@ static void run_check(const struct pr_agg *a, struct row **rows, const struct ch
 	json_object_set_new(rec, "ranks", json_integer((json_int_t)n));
 	json_object_set_new(rec, "median", jnum(med));
 	json_object_set_new(rec, "mad", jnum(mad));
+	if (c->min_excess > 0)
+		json_object_set_new(rec, "min_excess", jnum(c->min_excess));
 	for (i = 0; i < n; i++) {
 		double z = pr_robust_z_meanad(vals[i], med, mad, meanad);
 		double ratio = med > 0 ? vals[i] / med : NAN;
 		int hit = c->low ? (z < -PR_AGG_Z && ratio <= PR_AGG_WAIT_RATIO)
 				 : (z > PR_AGG_Z && ratio >= PR_AGG_SLOW_RATIO);
+		if (fabs(vals[i] - med) < c->min_excess)
+			hit = 0;
 		json_t *o, *why;
 		char sb[48], line[256];
 		if (!hit)
@@ -1341,11 +1615,17 @@ static void stragglers(const struct pr_agg *a, struct row **rows, size_t n, size
 	long *rk = pr_xmalloc((n + 1) * sizeof(rk[0]));
 	static const char *const fields[] = { "stages", "collectives" };
 	size_t f, i, k, m;
+	double floor_ns = 0;
+	for (i = m = 0; i < n; i++)
+		if (isfinite(num(rows[i]->j, "duration_ns")))
+			vals[m++] = num(rows[i]->j, "duration_ns");
+	if (m)
+		floor_ns = PR_AGG_MIN_SHARE * pr_median(vals, m);
 	for (f = 0; f < 2; f++) {
 		size_t nk;
 		const char **keys = row_keys(rows, n, fields[f], &nk);
 		for (k = 0; k < nk; k++) {
-			struct check c = { f ? "collective" : "stage", keys[k], (int)f };
+			struct check c = { f ? "collective" : "stage", keys[k], (int)f, floor_ns };
 			for (i = m = 0; i < n; i++) {
 				json_t *v = json_object_get(json_object_get(rows[i]->j, fields[f]), keys[k]);
 				if (json_is_number(v)) {
@@ -1358,7 +1638,7 @@ static void stragglers(const struct pr_agg *a, struct row **rows, size_t n, size
 		free(keys);
 	}
 	{
-		struct check c = { "step time", "mean step", 0 };
+		struct check c = { "step time", "mean step", 0, 0 };
 		for (i = m = 0; i < n; i++) {
 			double v = num(json_object_get(rows[i]->j, "steps"), "mean_ns");
 			if (isfinite(v)) {
@@ -1391,9 +1671,15 @@ static void stragglers(const struct pr_agg *a, struct row **rows, size_t n, size
 		}
 		o = json_object();
 		json_object_set_new(o, "rank", json_integer(rows[i]->rank));
+		json_object_set_new(o, "source", json_string(rows[i]->source));
 		{
 			struct pr_strbuf line = PR_STRBUF_INIT;
-			pr_strbuf_addf(&line, "rank %ld: %s", rows[i]->rank, sb.buf);
+			const char *rs = json_string_value(json_object_get(rows[i]->j, "rank_source"));
+			const char *base = strrchr(rows[i]->source, '/');
+			pr_strbuf_addf(&line, "rank %ld", rows[i]->rank);
+			if (rs && !strcmp(rs, "inferred"))
+				pr_strbuf_addf(&line, " (%s)", base ? base + 1 : rows[i]->source);
+			pr_strbuf_addf(&line, ": %s", sb.buf);
 			json_object_set_new(o, "summary", json_string(line.buf));
 			pr_strbuf_release(&line);
 		}
@@ -1410,7 +1696,8 @@ static void stragglers(const struct pr_agg *a, struct row **rows, size_t n, size
 			    "modified z = 0.6745 (x - median) / MAD (meanAD fallback when MAD = 0); "
 			    "straggler when a stage or the step time has z > 3.5 and x >= 1.2 x median, "
 			    "or a collective has z < -3.5 and x <= 0.8 x median (the straggler waits "
-			    "least); needs >= 3 ranks. Also: a rank that spent the least time in a "
+			    "least), and for stages and collectives |x - median| >= 1 % of the median "
+			    "run duration; needs >= 3 ranks. Also: a rank that spent the least time in a "
 			    "collective in most of its steps, with p < 0.01 against 1 in N ranks per "
 			    "step (binomial, times N), arrived last"));
 	json_object_set_new(out, "z_threshold", json_real(PR_AGG_Z));

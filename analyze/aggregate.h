@@ -28,11 +28,14 @@
  * bits. The exact state is written in agg.json ("state": hex floats), so an
  * aggregate of agg.json files equals the aggregate of all their ranks.
  *
- * Rank discovery, in order: the run's rank from the trace (distributedInfo,
- * Inferix tags.rank, or what ingest derived from the path), a `rank_<R>`
- * directory or a file name `rank0`, `rank_3`, `rank-3`, `worker7` in the
- * path, else the lowest unused rank in input order ("ranks inferred"
- * warning).
+ * Rank discovery, in order: the user's --ranks list or --rank-from regex
+ * (pr_agg_set_ranks, pr_agg_rank_from), the run's rank from the trace
+ * (distributedInfo, Inferix tags.rank, or what ingest derived from the
+ * path), a `rank_<R>` directory or a file name `rank0`, `rank_3`,
+ * `rank-3`, `worker7` in the path, else the lowest unused rank in input
+ * order ("ranks inferred" warning). Two inputs with the same rank, or
+ * with different world sizes, are an error (different jobs); byte-identical
+ * inputs (same content hash) are counted once, with a warning.
  *
  * Stragglers: per stage/phase the rank's total, per collective (span names
  * matching nccl, c10d, allreduce, all_reduce, all_gather, allgather,
@@ -62,6 +65,12 @@
 #define PR_AGG_Z 3.5
 #define PR_AGG_SLOW_RATIO 1.2
 #define PR_AGG_WAIT_RATIO 0.8
+/* A stage or collective straggles only when its excess (or, for a
+ * collective, its shortfall) is at least this share of the median run
+ * duration: a 2 ms difference in a 500 ms run is not what holds it up. */
+#define PR_AGG_MIN_SHARE 0.01
+/* Up to this many ranks a stat keeps every value: exact median. */
+#define PR_AGG_EXACT_MAX 1024
 
 struct pr_agg;
 
@@ -97,6 +106,18 @@ void pr_agg_on_run(struct pr_agg *a, pr_agg_run_fn fn, void *ctx);
 void pr_agg_merge(struct pr_agg *into, const struct pr_agg *from);
 /* Merges an agg.json document (checks schema and version). */
 int pr_agg_merge_json(struct pr_agg *a, const json_t *doc, struct pr_error *err) PR_MUST_CHECK;
+
+/*
+ * Ranks stated by the user, which beat every other source:
+ * pr_agg_rank_from: an extended regex over the input's path whose first
+ * group holds the rank (its digits); an input it does not match is an
+ * error. pr_agg_set_ranks: "0,1,2,3" or "0-3,8": the k-th input folded
+ * gets the k-th rank; pr_agg_check_ranks (after the last input) fails
+ * when the counts differ. Both fail with PR_E_USAGE on a bad argument.
+ */
+int pr_agg_rank_from(struct pr_agg *a, const char *regex, struct pr_error *err) PR_MUST_CHECK;
+int pr_agg_set_ranks(struct pr_agg *a, const char *list, struct pr_error *err) PR_MUST_CHECK;
+int pr_agg_check_ranks(const struct pr_agg *a, struct pr_error *err) PR_MUST_CHECK;
 
 /* Ranks (rows) folded so far. */
 size_t pr_agg_rank_count(const struct pr_agg *a);

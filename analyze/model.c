@@ -87,25 +87,28 @@ static int load_series(struct pr_actx *ctx, struct pr_error *err)
 	return pr_actx_done(ctx, st, rc, err);
 }
 
-/* Spans of the given kinds in start order (outer first), with nesting depth and occurrence numbers. */
-static int load_spans(struct pr_actx *ctx, const char *kinds_sql, struct pr_aspan **out,
-		      size_t *n, size_t *nnames, struct pr_error *err)
+/*
+ * Spans selected by sql (columns id, ts, dur, name, kind; ?1 = run, ?2 =
+ * the run's step count; ordered by ts, dur DESC, id) and accepted by keep
+ * (NULL: all), in start order (outer first), with nesting depth and
+ * occurrence numbers.
+ */
+static int load_spans_sql(struct pr_actx *ctx, const char *sql, int (*keep)(const char *name),
+			  struct pr_aspan **out, size_t *n, size_t *nnames, struct pr_error *err)
 {
-	char sql[512];
 	sqlite3_stmt *st;
 	struct pr_strmap seen = PR_STRMAP_INIT;
 	size_t cap = 0, depth = 0, i;
 	int64_t *stack_end = NULL;
 	int rc;
-	snprintf(sql, sizeof(sql),
-		 "SELECT s.id, s.ts, s.dur, n.value, s.kind FROM span s JOIN string n ON "
-		 "n.id = s.name_id WHERE s.run_id = ?1 AND s.kind IN (%s) "
-		 "ORDER BY s.ts, s.dur DESC, s.id",
-		 kinds_sql);
 	if (pr_actx_prep(ctx, sql, &st, err))
 		return -1;
+	if (sqlite3_bind_parameter_count(st) >= 2)
+		sqlite3_bind_int64(st, 2, (int64_t)ctx->nsteps);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct pr_aspan *p;
+		if (keep && !keep(pr_actx_text(st, 3)))
+			continue;
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 16;
 			*out = pr_xreallocarray(*out, cap, sizeof(**out));
@@ -138,6 +141,67 @@ static int load_spans(struct pr_actx *ctx, const char *kinds_sql, struct pr_aspa
 	}
 	pr_strmap_release(&seen);
 	return pr_actx_done(ctx, st, rc, err);
+}
+
+/* Spans of the given kinds (an SQL list of quoted kinds), see load_spans_sql. */
+static int load_spans(struct pr_actx *ctx, const char *kinds_sql, struct pr_aspan **out,
+		      size_t *n, size_t *nnames, struct pr_error *err)
+{
+	char sql[512];
+	snprintf(sql, sizeof(sql),
+		 "SELECT s.id, s.ts, s.dur, n.value, s.kind FROM span s JOIN string n ON "
+		 "n.id = s.name_id WHERE s.run_id = ?1 AND s.kind IN (%s) "
+		 "ORDER BY s.ts, s.dur DESC, s.id",
+		 kinds_sql);
+	return load_spans_sql(ctx, sql, NULL, out, n, nnames, err);
+}
+
+/*
+ * Names of operators and runtime calls, which are never user phases:
+ * C++ scopes (aten::, c10d::, autograd::engine::...), autograd nodes
+ * (AddmmBackward0) and CUDA/HIP runtime calls.
+ */
+static int op_like(const char *name)
+{
+	size_t n = strlen(name), i = n;
+	if (strstr(name, "::") || starts(name, "cuda") || starts(name, "hip"))
+		return 1;
+	while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+		i--;
+	return i >= 8 && !strncmp(name + i - 8, "Backward", 8);
+}
+
+static int phase_like(const char *name)
+{
+	return !op_like(name);
+}
+
+/*
+ * User phases of a trace without categories (legacy torch.profiler,
+ * viztracer, hand-instrumented code): when a run has steps but no span of
+ * kind phase/section/stage, a span of kind slice is a phase when it is a
+ * direct child of a step, its name is not an operator's (op_like), and
+ * the name is a direct child of at least half of the steps (a stage of
+ * every step, not a one-off call).
+ */
+#define INFERRED_PHASE_RULE                                                                    \
+	"no categorised phases: a slice that is a direct child of a step, is not an operator "   \
+	"(no '::', not an autograd node or CUDA/HIP call), and whose name is a direct child of " \
+	">= half of the steps"
+static int infer_phases(struct pr_actx *ctx, size_t *nnames, struct pr_error *err)
+{
+	static const char sql[] =
+		"SELECT s.id, s.ts, s.dur, n.value, 'phase' FROM span s "
+		"JOIN span p ON p.id = s.parent_id JOIN string n ON n.id = s.name_id "
+		"WHERE s.run_id = ?1 AND s.kind = 'slice' AND p.kind = 'step' AND s.name_id IN ("
+		" SELECT c.name_id FROM span c JOIN span q ON q.id = c.parent_id "
+		" WHERE c.run_id = ?1 AND c.kind = 'slice' AND q.kind = 'step' "
+		" GROUP BY c.name_id HAVING 2 * COUNT(DISTINCT c.parent_id) >= ?2) "
+		"ORDER BY s.ts, s.dur DESC, s.id";
+	if (load_spans_sql(ctx, sql, phase_like, &ctx->phases, &ctx->nphases, nnames, err))
+		return -1;
+	ctx->phases_inferred = ctx->nphases > 0;
+	return 0;
 }
 
 /* Counting sort of the phases by name index (stable: each group stays in start order). */
@@ -241,6 +305,22 @@ static int reported_and_diags(struct pr_actx *ctx, struct pr_error *err)
 	return pr_actx_done(ctx, st, rc, err);
 }
 
+/* phases.inferred: the rule and the names it took as phases (first-seen order). */
+static void note_inferred(struct pr_actx *ctx)
+{
+	json_t *phases = json_object_get(ctx->out, "phases"), *names = json_array();
+	size_t k;
+	for (k = 0; k < ctx->nphase_names; k++)
+		json_array_append_new(
+			names, json_string(ctx->phases[ctx->phase_group[ctx->phase_group_start[k]]].name));
+	if (!json_is_object(phases)) {
+		json_decref(names);
+		return;
+	}
+	json_object_set_new(phases, "inferred",
+			    pr_jobj("rule", json_string(INFERRED_PHASE_RULE), "names", names, NULL));
+}
+
 static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *opts,
 		     json_t *runs, struct pr_error *err)
 {
@@ -287,14 +367,17 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 	json_array_append_new(runs, ctx.out);
 
 	if (load_series(&ctx, err) ||
+	    load_spans(&ctx, "'step'", &ctx.steps, &ctx.nsteps, &nstep_names, err) ||
 	    load_spans(&ctx, "'phase', 'section', 'stage'", &ctx.phases, &ctx.nphases,
 		       &ctx.nphase_names, err) ||
-	    load_spans(&ctx, "'step'", &ctx.steps, &ctx.nsteps, &nstep_names, err))
+	    (!ctx.nphases && ctx.nsteps && infer_phases(&ctx, &ctx.nphase_names, err)))
 		goto out;
 	group_phases(&ctx);
 	for (i = 0; i < PR_ARRAY_SIZE(analyzers); i++)
 		if (analyzers[i]->run(&ctx, err))
 			goto out;
+	if (ctx.phases_inferred)
+		note_inferred(&ctx);
 	if (reported_and_diags(&ctx, err))
 		goto out;
 	ret = 0;

@@ -26,6 +26,8 @@ static const struct pr_option opts[] = {
 	{ "svg", 0, "DIR", "the panels as SVG files in DIR (made if missing)" },
 	{ "trace", 0, "FILE", "also merge the ranks' spans and memory into one Chrome trace" },
 	{ "run-format", 0, "NAME", "force the input format of the trace files" },
+	{ "rank-from", 0, "REGEX", "the rank is the digits REGEX's first group matches in the path" },
+	{ "ranks", 0, "LIST", "ranks of the inputs in the order read, e.g. 0,1,2,3 or 0-3" },
 	{ "quiet", 'q', NULL, "no console table" },
 	{ NULL, 0, NULL, NULL },
 };
@@ -108,7 +110,7 @@ static int add_file(struct pr_agg *agg, const char *path, int in_dir, const char
 	n = pr_agg_add_store(agg, st, r.run_id, path, err);
 	pr_store_close(st);
 	drop_store(tmp);
-	if (n == 0)
+	if (n == 0 && r.format && !strcmp(r.format, "inferix"))
 		note(path, "skipped, Inferix raw data (its report carries the summary)");
 	return n < 0 ? -1 : 0;
 }
@@ -166,10 +168,21 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 			pr_error_set_source(err, a->pos[i]);
 			return -1;
 		}
-	tmp = tmp_store_path(err);
-	if (!tmp)
-		return -1;
 	agg = pr_agg_new();
+	if ((pr_arg(cmd, a, "rank-from") && pr_agg_rank_from(agg, pr_arg(cmd, a, "rank-from"), err)) ||
+	    (pr_arg(cmd, a, "ranks") && pr_agg_set_ranks(agg, pr_arg(cmd, a, "ranks"), err))) {
+		pr_agg_free(agg);
+		return -1;
+	}
+	if (pr_arg(cmd, a, "rank-from") && pr_arg(cmd, a, "ranks")) {
+		pr_agg_free(agg);
+		return pr_error_set(err, PR_E_USAGE, "--rank-from and --ranks exclude each other");
+	}
+	tmp = tmp_store_path(err);
+	if (!tmp) {
+		pr_agg_free(agg);
+		return -1;
+	}
 	if (trace) {
 		if (pr_chrome_merge_open(&merged, trace, err))
 			goto out;
@@ -193,6 +206,8 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 			}
 		pr_pathlist_release(&pl);
 	}
+	if (pr_agg_check_ranks(agg, err))
+		goto out;
 	if (pr_agg_rank_count(agg) == 0) {
 		pr_error_set(err, PR_E_FORMAT, "no rank found in the inputs");
 		goto out;
@@ -247,7 +262,7 @@ const struct pr_command pr_cmd_aggregate = {
 	.max_pos = -1,
 	.opts = opts,
 	.usage = "aggregate INPUT... [-o agg.json] [--format json|inferix] [--html FILE] [--png DIR] "
-		 "[--svg DIR] [--trace FILE] [--run-format NAME] [-q]",
+		 "[--svg DIR] [--trace FILE] [--run-format NAME] [--rank-from REGEX | --ranks LIST] [-q]",
 	.summary = "aggregate per-rank traces or reports: cross-rank statistics and stragglers",
 	.help = "INPUT is a directory (recursive), trace files, stores or earlier agg.json files;\n"
 		"each trace is ingested alone into a temporary store, folded and deleted, so memory\n"
@@ -257,5 +272,9 @@ const struct pr_command pr_cmd_aggregate = {
 		"--html writes one page (stragglers with evidence, panels, sortable tables);\n"
 		"--png/--svg write the panels rank_comparison, step_time and peak_memory\n"
 		"(those whose data exists) into DIR. --trace writes one Chrome trace with a\n"
-		"process per rank (spans and memory counters) for Perfetto or chrome://tracing.",
+		"process per rank (spans and memory counters) for Perfetto or chrome://tracing.\n"
+		"Ranks come from the trace (distributedInfo), else rank<N>/worker<N> in the path,\n"
+		"else input order (a warning). --rank-from '_([0-9]+)\\.json' or --ranks 3,0,1,2\n"
+		"state them and beat every other source. Byte-identical inputs count once; two\n"
+		"inputs with one rank, or different world sizes, are an error (different jobs).",
 };

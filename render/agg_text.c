@@ -177,7 +177,8 @@ void pr_render_agg_text(const json_t *doc, FILE *out)
 			fprintf(out, "  %s\n", sum);
 		} else {
 			/* one reason per line */
-			fprintf(out, "  rank %lld:\n", (long long)json_integer_value(json_object_get(r, "rank")));
+			const char *colon = strchr(sum, ':');
+			fprintf(out, "  %.*s:\n", colon ? (int)(colon - sum) : (int)strlen(sum), sum);
 			json_array_foreach(json_object_get(r, "evidence"), j, e)
 				fprintf(out, "    %s\n", json_string_value(json_object_get(e, "text")));
 		}

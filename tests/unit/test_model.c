@@ -335,6 +335,60 @@ static void test_absent(void **state)
 	json_decref(m);
 }
 
+/*
+ * Phases of a trace without categories (legacy torch.profiler): 4 steps of
+ * 100 us; "load" and "fwd" are direct children of every step; "rare" of one
+ * step only (1 < 4/2); "aten::mm" (an op), "AddmmBackward0" (an autograd
+ * node), "cudaLaunchKernel" (a runtime call) and "inner" (a child of "fwd",
+ * not of a step) are not phases. Hand-derived: 8 occurrences, load total
+ * 4 x 30 us = 120 us, fwd 4 x 50 us = 200 us.
+ */
+static void test_inferred_phases(void **state)
+{
+	struct pr_strbuf t = PR_STRBUF_INIT;
+	json_t *m, *r, *names;
+	int k;
+	(void)state;
+	pr_strbuf_addstr(&t, "[");
+	for (k = 0; k < 4; k++) {
+		int b = k * 100;
+		pr_strbuf_addf(&t,
+			       "%s{\"ph\":\"X\",\"name\":\"ProfilerStep#%d\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":100},"
+			       "{\"ph\":\"X\",\"name\":\"load\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":30},"
+			       "{\"ph\":\"X\",\"name\":\"fwd\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":50},"
+			       "{\"ph\":\"X\",\"name\":\"inner\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":10},"
+			       "{\"ph\":\"X\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":5},"
+			       "{\"ph\":\"X\",\"name\":\"AddmmBackward0\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":2},"
+			       "{\"ph\":\"X\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":2}",
+			       k ? "," : "", k, b, b, b + 30, b + 31, b + 85, b + 91, b + 94);
+		if (k == 2)
+			pr_strbuf_addf(&t, ",{\"ph\":\"X\",\"name\":\"rare\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":2}",
+				       b + 97);
+	}
+	pr_strbuf_addstr(&t, "]");
+	m = model_text(t.buf, "chrome");
+	r = at(m, "runs/0");
+	names = at(r, "phases/inferred/names");
+	assert_int_equal(json_array_size(names), 2);
+	assert_string_equal(s(names, "0"), "load");
+	assert_string_equal(s(names, "1"), "fwd");
+	assert_int_equal(json_array_size(at(r, "phases/occurrences")), 8);
+	near(d(find(at(r, "phases/totals"), "name", "load"), "total_ns"), 120000, 0);
+	near(d(find(at(r, "phases/totals"), "name", "fwd"), "total_ns"), 200000, 0);
+	json_decref(m);
+	pr_strbuf_release(&t);
+
+	/* with a categorised phase (Kineto's user_annotation) nothing is inferred */
+	m = model_text("[{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+		       "{\"ph\":\"X\",\"name\":\"load\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":30},"
+		       "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"fwd\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":50}]",
+		       "chrome");
+	r = at(m, "runs/0");
+	assert_null(at(r, "phases/inferred"));
+	assert_int_equal(json_array_size(at(r, "phases/occurrences")), 1);
+	json_decref(m);
+}
+
 /* The model round-trips through a file and is rejected when it is not one. */
 static void test_write_load(void **state)
 {
@@ -366,7 +420,7 @@ int main(void)
 		cmocka_unit_test(test_inferix),	      cmocka_unit_test(test_memtracer),
 		cmocka_unit_test(test_diffulex),      cmocka_unit_test(test_designed_trace),
 		cmocka_unit_test(test_collectives),
-		cmocka_unit_test(test_absent),	      cmocka_unit_test(test_write_load),
+		cmocka_unit_test(test_inferred_phases), cmocka_unit_test(test_absent),	      cmocka_unit_test(test_write_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
