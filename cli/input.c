@@ -72,7 +72,7 @@ int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 	for (i = 0; i < n; i++) {
 		struct pr_pathlist pl = PR_PATHLIST_INIT;
 		struct pr_error e = PR_ERROR_INIT;
-		size_t k;
+		size_t k, used = 0, skipped = 0;
 		int in_dir;
 		if (pr_cli_is_store(paths[i])) {
 			pr_error_set(&e, PR_E_USAGE,
@@ -98,6 +98,7 @@ int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 				if (tty)
 					fputs("\r\033[K", stderr);
 				report_line(report, pl.v[k], &r);
+				used++;
 				continue;
 			}
 			if (tty)
@@ -105,11 +106,20 @@ int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 			if (in_dir && fe.code == PR_E_FORMAT) {
 				if (report)
 					fprintf(report, "'%s': skipped, not a recognized format\n", pl.v[k]);
+				skipped++;
 				continue;
 			}
 			report_error(cmd, &fe, err, &failed);
 		}
 		pr_pathlist_release(&pl);
+		/* a directory whose every file was skipped gave nothing: say so */
+		if (in_dir && !used && skipped == k) {
+			pr_error_set(&e, PR_E_FORMAT,
+				     "no recognized inputs in the directory (%zu file%s skipped)", skipped,
+				     skipped == 1 ? "" : "s");
+			pr_error_set_source(&e, paths[i]);
+			report_error(cmd, &e, err, &failed);
+		}
 	}
 	return failed ? -1 : 0;
 }

@@ -25,7 +25,8 @@ int pr_cli_is_store(const char *path);
  * Ingests every file of every path into st; prints one line per file to
  * `report` (NULL = quiet); errors are printed as "profreport: CMD: ...".
  * A store among the paths is an error (stores are not merged). Files inside a directory that no format
- * recognizes are skipped with a note; explicit files are errors.
+ * recognizes are skipped with a note; explicit files are errors, and so are
+ * an empty directory and one in which no file was recognized.
  * Returns 0, or -1 with err describing the first failure (all inputs are
  * still attempted).
  */

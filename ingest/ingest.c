@@ -165,11 +165,17 @@ int pr_ingest_list(const char *path, struct pr_pathlist *out, struct pr_error *e
 	if (S_ISDIR(st.st_mode)) {
 		size_t len = strlen(path);
 		char *p = pr_xstrdup(path);
+		size_t before = out->n;
 		int rc;
 		while (len > 1 && p[len - 1] == '/')
 			p[--len] = '\0';
 		rc = list_dir(p, out, 0, err);
 		free(p);
+		if (!rc && out->n == before) {
+			pr_error_set(err, PR_E_FORMAT, "empty directory: no files to read");
+			pr_error_set_source(err, path);
+			return -1;
+		}
 		return rc;
 	}
 	list_add(out, pr_xstrdup(path));

@@ -39,7 +39,8 @@ struct pr_pathlist {
 #define PR_PATHLIST_INIT { NULL, 0, 0 }
 /*
  * Appends path, or the regular files below it when it is a directory
- * (hidden entries skipped, names sorted bytewise). Fails on a missing path.
+ * (hidden entries skipped, names sorted bytewise). Fails on a missing path
+ * and on a directory with no file below it (PR_E_FORMAT, "empty directory").
  */
 int pr_ingest_list(const char *path, struct pr_pathlist *out, struct pr_error *err)
 	PR_MUST_CHECK;
