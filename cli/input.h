@@ -15,8 +15,18 @@ struct pr_cli_input {
 	char *tmp_path; /* temporary store to delete, or NULL */
 };
 
+/* How INPUTs are read: --format and --phases of the commands. */
+struct pr_cli_inopts {
+	const char *format; /* force an input format, or NULL */
+	const char *phases; /* a phase log to attach to the one run, or NULL */
+};
+
 int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, int n,
 		      const char *format, struct pr_error *err) PR_MUST_CHECK;
+/* The same with every reading option. --phases needs exactly one INPUT that
+ * is a trace file (not a directory or a store): a usage error otherwise. */
+int pr_cli_input_open_opts(struct pr_cli_input *in, const char *cmd, char **paths, int n,
+			   const struct pr_cli_inopts *o, struct pr_error *err) PR_MUST_CHECK;
 void pr_cli_input_close(struct pr_cli_input *in);
 /* 1 when path is an SQLite database file. */
 int pr_cli_is_store(const char *path);
@@ -31,6 +41,6 @@ int pr_cli_is_store(const char *path);
  * still attempted).
  */
 int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
-		      const char *format, FILE *report, struct pr_error *err);
+		      const struct pr_cli_inopts *o, FILE *report, struct pr_error *err);
 
 #endif

@@ -6,7 +6,9 @@
  * one transaction, and fills res. Re-ingesting identical content is not an
  * error: res.duplicate is set and res.run_id names the existing run.
  * pr_ingest_list() expands directories (recursively, sorted by name) into
- * the files to ingest.
+ * the files to ingest. pr_ingest_file_opts() also attaches a phase log
+ * (ingest/phaselog.h) to the run; the run's content hash then covers both
+ * files.
  */
 #ifndef PR_INGEST_H
 #define PR_INGEST_H
@@ -22,6 +24,7 @@ struct pr_ingest_result {
 	const char *format; /* static registry name */
 	int64_t bytes;
 	struct pr_writer_stats stats;
+	int64_t phases; /* spans from the phase log, if one was attached */
 };
 
 int pr_ingest_file(struct pr_store *st, const char *path, const char *format,
@@ -31,6 +34,16 @@ int pr_ingest_file(struct pr_store *st, const char *path, const char *format,
 int pr_ingest_file_sniffed(struct pr_store *st, const char *path, const char *format,
 			   int min_confidence, struct pr_ingest_result *res, struct pr_error *err)
 	PR_MUST_CHECK;
+
+struct pr_ingest_opts {
+	const char *format;  /* NULL: sniff */
+	int min_confidence;  /* PR_SNIFF_MIN, or PR_SNIFF_DIR inside a directory */
+	const char *phases;  /* a phase log to attach, or NULL */
+};
+#define PR_INGEST_OPTS_INIT { NULL, PR_SNIFF_MIN, NULL }
+
+int pr_ingest_file_opts(struct pr_store *st, const char *path, const struct pr_ingest_opts *o,
+			struct pr_ingest_result *res, struct pr_error *err) PR_MUST_CHECK;
 
 struct pr_pathlist {
 	char **v;
