@@ -69,7 +69,8 @@ static void note(const char *path, const char *what)
 	fprintf(stderr, "profreport: aggregate: '%s': %s\n", path, what);
 }
 
-/* One file: an agg.json, a store, or a trace (ingested alone, folded, deleted). */
+/* One file: an agg.json, a store, or a trace (ingested alone, folded, deleted).
+ * 1 = a file in a directory that is not a trace (the caller notes it). */
 static int add_file(struct pr_agg *agg, const char *path, int in_dir, const char *fmt,
 		    const char *tmp, struct pr_error *err)
 {
@@ -100,10 +101,9 @@ static int add_file(struct pr_agg *agg, const char *path, int in_dir, const char
 	if (pr_ingest_file_sniffed(st, path, fmt, in_dir ? PR_SNIFF_DIR : PR_SNIFF_MIN, &r, err)) {
 		pr_store_close(st);
 		drop_store(tmp);
-		if (err->code == PR_E_FORMAT && !fmt) {
-			note(path, "skipped, not a trace");
+		if (err->code == PR_E_FORMAT && !fmt && in_dir) {
 			pr_error_init(err);
-			return 0;
+			return 1;
 		}
 		return -1;
 	}
@@ -155,7 +155,7 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 	char *tmp = NULL;
 	json_t *doc = NULL, *w;
 	int rc = -1, i, inferix = 0;
-	size_t k;
+	size_t k, used;
 
 	if (form && !strcmp(form, "inferix"))
 		inferix = 1;
@@ -199,12 +199,26 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 		if (pr_ingest_list(a->pos[i], &pl, err))
 			goto out;
 		in_dir = pl.n != 1 || strcmp(pl.v[0], a->pos[i]);
-		for (k = 0; k < pl.n; k++)
-			if (add_file(agg, pl.v[k], in_dir, fmt, tmp, err)) {
+		for (k = 0, used = 0; k < pl.n; k++) {
+			int r = add_file(agg, pl.v[k], in_dir, fmt, tmp, err);
+			if (r < 0) {
 				pr_pathlist_release(&pl);
 				goto out;
 			}
+			if (r == 0) {
+				used++;
+				pl.v[k][0] = '\0'; /* the names left are the skipped files */
+			}
+		}
+		for (k = 0; k < pl.n && used; k++)
+			if (*pl.v[k])
+				note(pl.v[k], "skipped, not a trace");
 		pr_pathlist_release(&pl);
+		if (!used) {
+			pr_error_set(err, PR_E_FORMAT, "no recognized inputs in the directory");
+			pr_error_set_source(err, a->pos[i]);
+			goto out;
+		}
 	}
 	if (pr_agg_check_ranks(agg, err))
 		goto out;
@@ -266,8 +280,9 @@ const struct pr_command pr_cmd_aggregate = {
 	.summary = "aggregate per-rank traces or reports: cross-rank statistics and stragglers",
 	.help = "INPUT is a directory (recursive), trace files, stores or earlier agg.json files;\n"
 		"each trace is ingested alone into a temporary store, folded and deleted, so memory\n"
-		"stays flat in the number of ranks. Files that are not traces are skipped with a\n"
-		"note. Aggregating agg.json files equals aggregating all their ranks (map/reduce).\n"
+		"stays flat in the number of ranks. Files in a directory that are not traces are\n"
+		"skipped with a note. Aggregating agg.json files equals aggregating all their ranks\n"
+		"(map/reduce).\n"
 		"The console table goes to stdout; agg.json is documented in README (\"agg.json\").\n"
 		"--html writes one page (stragglers with evidence, panels, sortable tables);\n"
 		"--png/--svg write the panels rank_comparison, step_time and peak_memory\n"

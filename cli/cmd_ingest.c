@@ -7,6 +7,7 @@
 static const struct pr_option opts[] = {
 	{ "output", 'o', "STORE", "the store to create or add to (required)" },
 	{ "format", 0, "NAME", "force an input format (see 'profreport formats')" },
+	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run" },
 	{ "quiet", 'q', NULL, "print nothing on success" },
 	{ NULL, 0, NULL, NULL },
 };
@@ -14,6 +15,7 @@ static const struct pr_option opts[] = {
 static int cmd_ingest(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	const char *out = pr_arg(cmd, a, "output");
+	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases") };
 	struct pr_store *st = NULL;
 	int rc, existed;
 	if (!out)
@@ -21,7 +23,7 @@ static int cmd_ingest(const struct pr_command *cmd, struct pr_args *a, struct pr
 	existed = access(out, F_OK) == 0;
 	if (pr_store_open(&st, out, PR_STORE_CREATE, err))
 		return -1;
-	rc = pr_cli_ingest_all(st, cmd->name, a->pos, a->npos, pr_arg(cmd, a, "format"),
+	rc = pr_cli_ingest_all(st, cmd->name, a->pos, a->npos, &io,
 			       pr_arg(cmd, a, "quiet") ? NULL : stdout, err);
 	/* A store this command created and filled with nothing is not left behind. */
 	if (rc && !existed && pr_store_run_count(st) == 0) {
@@ -39,9 +41,11 @@ const struct pr_command pr_cmd_ingest = {
 	.min_pos = 1,
 	.max_pos = -1,
 	.opts = opts,
-	.usage = "ingest INPUT... -o STORE [--format NAME] [-q]",
+	.usage = "ingest INPUT... -o STORE [--format NAME] [--phases FILE] [-q]",
 	.summary = "read trace files or directories into an event store (SQLite)",
 	.help = "Each file becomes one run, in one transaction: a file that fails leaves nothing\n"
 		"behind. A file whose content is already in the store is reported, not added\n"
-		"twice. Directories are read recursively; files no format recognizes are skipped.",
+		"twice. Directories are read recursively; files no format recognizes are skipped.\n"
+		"--phases FILE attaches a phase log (a run script's or sampler's TIME NAME lines)\n"
+		"to the run of the one trace file: its phases become spans of kind 'phase'.",
 };

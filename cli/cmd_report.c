@@ -22,6 +22,7 @@ static const struct pr_option opts[] = {
 	{ "run", 0, "ID", "only this run of the store" },
 	{ "timeline-points", 0, "N", "points per series timeline in the model (default 2000, 0 = none)" },
 	{ "format", 0, "NAME", "force the input format" },
+	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -166,6 +167,7 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
 	struct pr_cli_input in;
+	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases") };
 	const char *json = pr_arg(cmd, a, "json");
 	int64_t top = (int64_t)mo.top_n, run = 0, tl = (int64_t)mo.timeline_points;
 	json_t *model;
@@ -181,7 +183,7 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	mo.top_n = (size_t)top;
 	mo.run = (long)run;
 	mo.timeline_points = (size_t)tl;
-	if (pr_cli_input_open(&in, cmd->name, a->pos, a->npos, pr_arg(cmd, a, "format"), err))
+	if (pr_cli_input_open_opts(&in, cmd->name, a->pos, a->npos, &io, err))
 		return -1;
 	model = pr_model_build(in.store, &mo, err);
 	pr_cli_input_close(&in);
@@ -200,8 +202,9 @@ const struct pr_command pr_cmd_report = {
 	.min_pos = 1,
 	.max_pos = -1,
 	.opts = opts,
-	.usage = "report INPUT... [-o report.html|DIR] [--json FILE] [--png DIR] [--svg DIR] [--top N] [--run ID] [--timeline-points N] [--format NAME]",
+	.usage = "report INPUT... [-o report.html|DIR] [--json FILE] [--png DIR] [--svg DIR] [--top N] [--run ID] [--timeline-points N] [--format NAME] [--phases FILE]",
 	.summary = "analyze runs: peaks, phases, fragmentation, throughput, bottlenecks, leaks, recommendations",
 	.help = "INPUT is a store, trace files or directories (ingested into a temporary store).\n"
-		"The model's schema is documented in README (\"The analysis model\").",
+		"The model's schema is documented in README (\"The analysis model\").\n"
+		"--phases FILE attaches a phase log to the run of the one trace file.",
 };

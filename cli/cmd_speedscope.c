@@ -12,6 +12,7 @@ static const struct pr_option opts[] = {
 	 "the speedscope file to write (required), e.g. out.speedscope.json"},
 	{"run", 0, "ID", "only this run"},
 	{"format", 0, "NAME", "force the input format"},
+	{"phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run"},
 	{"quiet", 'q', NULL, "print nothing on success"},
 	{NULL, 0, NULL, NULL},
 };
@@ -21,6 +22,7 @@ static int cmd_speedscope(const struct pr_command *cmd, struct pr_args *a, struc
 	struct pr_speedscope_opts o = PR_SPEEDSCOPE_OPTS_INIT;
 	struct pr_speedscope_stats s;
 	struct pr_cli_input in;
+	struct pr_cli_inopts io = {pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases")};
 	const char *out = pr_arg(cmd, a, "output");
 	const char *run = pr_arg(cmd, a, "run");
 	int rc;
@@ -29,7 +31,7 @@ static int cmd_speedscope(const struct pr_command *cmd, struct pr_args *a, struc
 		return pr_error_set(err, PR_E_USAGE, "give the output file with -o FILE");
 	if (run && (pr_decimal_scaled(run, strlen(run), 0, &o.run_id) || o.run_id <= 0))
 		return pr_error_set(err, PR_E_USAGE, "--run needs a positive run id");
-	if (pr_cli_input_open(&in, cmd->name, a->pos, a->npos, pr_arg(cmd, a, "format"), err))
+	if (pr_cli_input_open_opts(&in, cmd->name, a->pos, a->npos, &io, err))
 		return -1;
 	rc = pr_speedscope_export(in.store, out, &o, &s, err);
 	pr_cli_input_close(&in);
@@ -55,7 +57,7 @@ const struct pr_command pr_cmd_speedscope = {
 	.min_pos = 1,
 	.max_pos = -1,
 	.opts = opts,
-	.usage = "speedscope INPUT... -o FILE [--run ID] [--format NAME] [-q]",
+	.usage = "speedscope INPUT... -o FILE [--run ID] [--format NAME] [--phases FILE] [-q]",
 	.summary = "write a speedscope file: span timelines and byte-weighted memory growth",
 	.help = "INPUT is a store, trace files or directories (ingested into a temporary store).\n"
 		"One evented profile (ns) per thread, GPU stream or async lane, with the spans\n"

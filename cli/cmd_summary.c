@@ -12,6 +12,7 @@ static const struct pr_option opts[] = {
 	{ "json", 0, "FILE", "also write the analysis model (JSON; '-' = stdout, replacing the text)" },
 	{ "run", 0, "ID", "only this run of the store" },
 	{ "format", 0, "NAME", "force the input format" },
+	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -22,6 +23,7 @@ static int cmd_summary(const struct pr_command *cmd, struct pr_args *a, struct p
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
 	struct pr_cli_input in;
+	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases") };
 	const char *json = pr_arg(cmd, a, "json");
 	int64_t top = 10, run = 0;
 	json_t *model;
@@ -31,7 +33,7 @@ static int cmd_summary(const struct pr_command *cmd, struct pr_args *a, struct p
 		return -1;
 	mo.top_n = (size_t)top;
 	mo.run = (long)run;
-	if (pr_cli_input_open(&in, cmd->name, a->pos, a->npos, pr_arg(cmd, a, "format"), err))
+	if (pr_cli_input_open_opts(&in, cmd->name, a->pos, a->npos, &io, err))
 		return -1;
 	model = pr_model_build(in.store, &mo, err);
 	pr_cli_input_close(&in);
@@ -51,7 +53,8 @@ const struct pr_command pr_cmd_summary = {
 	.min_pos = 1,
 	.max_pos = -1,
 	.opts = opts,
-	.usage = "summary INPUT... [--top N] [--json FILE] [--run ID] [--format NAME]",
+	.usage = "summary INPUT... [--top N] [--json FILE] [--run ID] [--format NAME] [--phases FILE]",
 	.summary = "print the console report: peaks, memory, phases, throughput, bottlenecks, advice",
-	.help = "INPUT is a store, trace files or directories (ingested into a temporary store).",
+	.help = "INPUT is a store, trace files or directories (ingested into a temporary store).\n"
+		"--phases FILE attaches a phase log to the run of the one trace file.",
 };

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ingest/ingest.h"
@@ -23,7 +24,8 @@ int pr_cli_is_store(const char *path)
 	return yes;
 }
 
-static void report_line(FILE *report, const char *path, const struct pr_ingest_result *r)
+static void report_line(FILE *report, const char *path, const struct pr_ingest_result *r,
+			const char *phases)
 {
 	if (!report)
 		return;
@@ -36,6 +38,9 @@ static void report_line(FILE *report, const char *path, const struct pr_ingest_r
 		(long long)r->stats.samples, (long long)r->stats.instants);
 	if (r->stats.diags)
 		fprintf(report, ", %lld diagnostics", (long long)r->stats.diags);
+	if (phases)
+		fprintf(report, "; %lld of the spans are phases from '%s'", (long long)r->phases,
+			phases);
 	fputc('\n', report);
 }
 
@@ -64,15 +69,39 @@ static void report_error(const char *cmd, struct pr_error *e, struct pr_error *f
 	*failed = 1;
 }
 
+/* --phases belongs to one run: one INPUT, a file that is not a store. */
+static int phases_target(char **paths, int n, struct pr_error *err)
+{
+	struct stat sb;
+	int dir;
+	if (n != 1)
+		return pr_error_set(err, PR_E_USAGE,
+				    "--phases attaches a phase log to one run: give one trace file, "
+				    "not %d inputs",
+				    n);
+	dir = stat(paths[0], &sb) == 0 && S_ISDIR(sb.st_mode);
+	if (dir || pr_cli_is_store(paths[0])) {
+		pr_error_set(err, PR_E_USAGE,
+			     "--phases attaches a phase log to one run: give the trace file, not a "
+			     "%s",
+			     dir ? "directory" : "store");
+		pr_error_set_source(err, paths[0]);
+		return -1;
+	}
+	return 0;
+}
+
 int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
-		      const char *format, FILE *report, struct pr_error *err)
+		      const struct pr_cli_inopts *o, FILE *report, struct pr_error *err)
 {
 	int i, failed = 0, tty = isatty(2);
+	if (o->phases && phases_target(paths, n, err))
+		return -1;
 	pr_source_set_progress(tty ? show_progress : NULL, NULL);
 	for (i = 0; i < n; i++) {
 		struct pr_pathlist pl = PR_PATHLIST_INIT;
 		struct pr_error e = PR_ERROR_INIT;
-		size_t k;
+		size_t k, used = 0, skipped = 0;
 		int in_dir;
 		if (pr_cli_is_store(paths[i])) {
 			pr_error_set(&e, PR_E_USAGE,
@@ -89,15 +118,19 @@ int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 			continue;
 		}
 		for (k = 0; k < pl.n; k++) {
+			struct pr_ingest_opts io = PR_INGEST_OPTS_INIT;
 			struct pr_ingest_result r;
 			struct pr_error fe = PR_ERROR_INIT;
 			if (tty)
 				fprintf(stderr, "\ringesting '%s' ...\033[K", pl.v[k]);
-			if (pr_ingest_file_sniffed(st, pl.v[k], format,
-						   in_dir ? PR_SNIFF_DIR : PR_SNIFF_MIN, &r, &fe) == 0) {
+			io.format = o->format;
+			io.min_confidence = in_dir ? PR_SNIFF_DIR : PR_SNIFF_MIN;
+			io.phases = o->phases;
+			if (pr_ingest_file_opts(st, pl.v[k], &io, &r, &fe) == 0) {
 				if (tty)
 					fputs("\r\033[K", stderr);
-				report_line(report, pl.v[k], &r);
+				report_line(report, pl.v[k], &r, r.duplicate ? NULL : o->phases);
+				used++;
 				continue;
 			}
 			if (tty)
@@ -105,11 +138,20 @@ int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 			if (in_dir && fe.code == PR_E_FORMAT) {
 				if (report)
 					fprintf(report, "'%s': skipped, not a recognized format\n", pl.v[k]);
+				skipped++;
 				continue;
 			}
 			report_error(cmd, &fe, err, &failed);
 		}
 		pr_pathlist_release(&pl);
+		/* a directory whose every file was skipped gave nothing: say so */
+		if (in_dir && !used && skipped == k) {
+			pr_error_set(&e, PR_E_FORMAT,
+				     "no recognized inputs in the directory (%zu file%s skipped)", skipped,
+				     skipped == 1 ? "" : "s");
+			pr_error_set_source(&e, paths[i]);
+			report_error(cmd, &e, err, &failed);
+		}
 	}
 	return failed ? -1 : 0;
 }
@@ -117,11 +159,20 @@ int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, int n,
 		      const char *format, struct pr_error *err)
 {
+	struct pr_cli_inopts o = { format, NULL };
+	return pr_cli_input_open_opts(in, cmd, paths, n, &o, err);
+}
+
+int pr_cli_input_open_opts(struct pr_cli_input *in, const char *cmd, char **paths, int n,
+			   const struct pr_cli_inopts *o, struct pr_error *err)
+{
 	const char *tmpdir = getenv("TMPDIR");
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	int fd;
 
 	memset(in, 0, sizeof(in[0]));
+	if (o->phases && phases_target(paths, n, err))
+		return -1;
 	if (n == 1 && pr_cli_is_store(paths[0]))
 		return pr_store_open(&in->store, paths[0], PR_STORE_READONLY, err);
 	pr_strbuf_addf(&sb, "%s/profreport-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
@@ -134,7 +185,7 @@ int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, in
 	in->tmp_path = pr_strbuf_detach(&sb, NULL);
 	unlink(in->tmp_path);
 	if (pr_store_open(&in->store, in->tmp_path, PR_STORE_CREATE, err) ||
-	    pr_cli_ingest_all(in->store, cmd, paths, n, format, NULL, err)) {
+	    pr_cli_ingest_all(in->store, cmd, paths, n, o, NULL, err)) {
 		pr_cli_input_close(in);
 		return -1;
 	}

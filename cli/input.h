@@ -15,8 +15,18 @@ struct pr_cli_input {
 	char *tmp_path; /* temporary store to delete, or NULL */
 };
 
+/* How INPUTs are read: --format and --phases of the commands. */
+struct pr_cli_inopts {
+	const char *format; /* force an input format, or NULL */
+	const char *phases; /* a phase log to attach to the one run, or NULL */
+};
+
 int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, int n,
 		      const char *format, struct pr_error *err) PR_MUST_CHECK;
+/* The same with every reading option. --phases needs exactly one INPUT that
+ * is a trace file (not a directory or a store): a usage error otherwise. */
+int pr_cli_input_open_opts(struct pr_cli_input *in, const char *cmd, char **paths, int n,
+			   const struct pr_cli_inopts *o, struct pr_error *err) PR_MUST_CHECK;
 void pr_cli_input_close(struct pr_cli_input *in);
 /* 1 when path is an SQLite database file. */
 int pr_cli_is_store(const char *path);
@@ -25,11 +35,12 @@ int pr_cli_is_store(const char *path);
  * Ingests every file of every path into st; prints one line per file to
  * `report` (NULL = quiet); errors are printed as "profreport: CMD: ...".
  * A store among the paths is an error (stores are not merged). Files inside a directory that no format
- * recognizes are skipped with a note; explicit files are errors.
+ * recognizes are skipped with a note; explicit files are errors, and so are
+ * an empty directory and one in which no file was recognized.
  * Returns 0, or -1 with err describing the first failure (all inputs are
  * still attempted).
  */
 int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
-		      const char *format, FILE *report, struct pr_error *err);
+		      const struct pr_cli_inopts *o, FILE *report, struct pr_error *err);
 
 #endif

@@ -10,6 +10,10 @@
  * Leniency (each repair is a diagnostic): a file cut inside the event array
  * keeps every complete event; a trailing comma before ']' after events;
  * raw control characters and invalid UTF-8 inside event strings.
+ * Not a trace (PR_E_FORMAT, so a directory walk skips it): an object with no
+ * "traceEvents" array, a "traceEvents" that is not an array, a scalar, an
+ * empty bare array, an event array none of whose elements is an object with
+ * "ph". An empty "traceEvents" array is a trace that recorded nothing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +55,9 @@ struct chrome {
 	int eof, truncated;
 	struct js_ctx js;
 	int64_t events, ts_min;
+	int64_t elements, ph_objects; /* of the event array; objects with "ph" */
+	const char *not_trace;        /* why the JSON is no trace (said after the syntax check) */
+	int64_t not_trace_at;         /* where, or -1 */
 	int has_ts, has_origin, has_rank, torch_hint;
 	struct pr_strbuf akeys, args, name, cat, pid, tid, key, tmp; /* akeys/args: split args */
 	/* one-entry caches */
@@ -866,8 +873,11 @@ static int element(struct chrome *ch)
 		}
 		if (rc == JS_ERR)
 			return ch->js.hit_eof ? 1 : js_fail(ch);
+		ch->elements++;
 		if (is_obj) {
 			int64_t off = ch->base + (int64_t)ch->pos;
+			if (ev.ph.present)
+				ch->ph_objects++;
 			if (ch->js.ctrl_repairs != ctrl)
 				pr_writer_diag(ch->w, "control_character", off, 0, 0,
 					       "raw control character inside a string; escaped");
@@ -1003,12 +1013,14 @@ static int member(struct chrome *ch, int *events_done)
 			vstart = p;
 			rc = js_value(&ch->js, &p, NULL);
 			if (rc == JS_OK) {
-				if (!strcmp(ch->key.buf, "traceEvents"))
-					pr_writer_diag(ch->w, "bad_trace_events",
-						       ch->base + (int64_t)vstart, 0, 0,
-						       "\"traceEvents\" is not an array");
-				else
+				if (!strcmp(ch->key.buf, "traceEvents")) {
+					if (!ch->not_trace) {
+						ch->not_trace = "\"traceEvents\" is not an array";
+						ch->not_trace_at = ch->base + (int64_t)vstart;
+					}
+				} else {
 					meta_value(ch, ch->key.buf, vstart, p);
+				}
 				ch->pos = p;
 				return 0;
 			}
@@ -1059,9 +1071,8 @@ static int object_form(struct chrome *ch)
 			return -1;
 		st = SEP;
 	}
-	if (!had_events)
-		pr_writer_diag(ch->w, "no_trace_events", -1, 0, 0,
-			       "the JSON object has no \"traceEvents\" array");
+	if (!had_events && !ch->not_trace)
+		ch->not_trace = "a JSON object with no \"traceEvents\" array";
 	return 0;
 }
 
@@ -1142,6 +1153,7 @@ static int chrome_parse(struct pr_source *src, struct pr_writer *w, struct pr_er
 	int rc = -1;
 
 	memset(&ch, 0, sizeof(ch));
+	ch.not_trace_at = -1;
 	ch.src = src;
 	ch.w = w;
 	ch.err = err;
@@ -1174,6 +1186,8 @@ static int chrome_parse(struct pr_source *src, struct pr_writer *w, struct pr_er
 		ch.pos++;
 		if (event_array(&ch))
 			goto out;
+		if (!ch.elements)
+			ch.not_trace = "an empty JSON array";
 	} else if (ch.buf[ch.pos] == '{') {
 		ch.pos++;
 		if (object_form(&ch))
@@ -1193,8 +1207,7 @@ static int chrome_parse(struct pr_source *src, struct pr_writer *w, struct pr_er
 			if (refill(&ch))
 				goto out;
 		}
-		pr_writer_diag(w, "no_trace_events", -1, 0, 0,
-			       "the JSON value is neither an event array nor a trace object");
+		ch.not_trace = "the JSON value is neither an event array nor an object";
 	}
 	if (!ch.truncated) {
 		if (skip_ws(&ch))
@@ -1204,6 +1217,14 @@ static int chrome_parse(struct pr_source *src, struct pr_writer *w, struct pr_er
 				    "unexpected data after the JSON value");
 			goto out;
 		}
+	}
+	/* Elements, none of them an event, are a list of something else. An
+	 * empty "traceEvents" array is a trace that recorded nothing. */
+	if (!ch.not_trace && ch.elements && !ch.ph_objects)
+		ch.not_trace = "no element of the event array is an event (an object with \"ph\")";
+	if (ch.not_trace) {
+		pr_error_at(err, PR_E_FORMAT, ch.not_trace_at, 0, 0, "not a trace: %s", ch.not_trace);
+		goto out;
 	}
 	finish(&ch);
 	rc = 0;

@@ -28,6 +28,9 @@
  *     from the index column, else pci.bus_id.
  *   - text columns (and pid/index-like ids) are ignored, listed in meta.
  *
+ * Not a sampler log (PR_E_FORMAT): no column other than time holds a number
+ * and no phase was read (a header with a time column and no rows is an
+ * empty run).
  * Diagnostics: csv_no_time_column, csv_naive_time_utc, csv_bad_time,
  * csv_mixed_time, csv_bad_field_count, csv_repeated_header, csv_bad_value,
  * csv_invalid_text, csv_time_backwards, csv_too_many_series.
@@ -821,6 +824,37 @@ static void gen_release(struct gen *g)
 	pr_strmap_release(&g->series_map);
 }
 
+/*
+ * A file with no number to read is not a sampler log: no value column holds
+ * a number and no phase was read. A header with a time column and no rows is
+ * a sampler stopped before its first sample (an empty run). The error points
+ * at the first text cell of a value column, else at the header.
+ */
+static int check_numbers(const struct gen *g, struct pr_error *err)
+{
+	const struct col *first = NULL;
+	size_t i;
+	if (g->phase_track || (g->rows == 0 && g->tcol >= 0))
+		return 0;
+	for (i = 0; i < g->ncols; i++) {
+		const struct col *c = &g->cols[i];
+		if (c->role != R_VALUE)
+			continue;
+		if (c->nnum)
+			return 0;
+		if (c->ntext && (!first || c->text_line < first->text_line ||
+				 (c->text_line == first->text_line && c->text_col < first->text_col)))
+			first = c;
+	}
+	if (first)
+		return pr_error_at(err, PR_E_FORMAT, -1, first->text_line, first->text_col,
+				   "no numeric column: '%s' holds text here and no column holds "
+				   "numbers (not a sampler log)",
+				   first->name);
+	return pr_error_at(err, PR_E_FORMAT, -1, 1, 1,
+			   "no numeric column: no row holds a number (not a sampler log)");
+}
+
 static int csv_parse(struct pr_source *src, struct pr_writer *w, struct pr_error *err)
 {
 	static const struct pr_csv_opts opts = { 0, 0, PR_CSV_TRIM };
@@ -853,6 +887,9 @@ static int csv_parse(struct pr_source *src, struct pr_writer *w, struct pr_error
 	if (rc < 0)
 		goto out;
 	phase_end(&g, g.last_ts);
+	rc = check_numbers(&g, err);
+	if (rc < 0)
+		goto out;
 	finish_meta(&g);
 out:
 	gen_release(&g);

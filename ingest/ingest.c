@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ingest/phaselog.h"
 #include "store/strbuf.h"
 #include "store/xalloc.h"
 
@@ -29,6 +30,29 @@ int pr_ingest_file(struct pr_store *st, const char *path, const char *format,
 int pr_ingest_file_sniffed(struct pr_store *st, const char *path, const char *format,
 			   int min_confidence, struct pr_ingest_result *res, struct pr_error *err)
 {
+	struct pr_ingest_opts o = PR_INGEST_OPTS_INIT;
+	o.format = format;
+	o.min_confidence = min_confidence;
+	return pr_ingest_file_opts(st, path, &o, res, err);
+}
+
+/* The hash of a run made of a source and a phase log: both contents. */
+static void combined_hash(char hash[33], const char *phases_hash)
+{
+	struct pr_hash h;
+	pr_hash_init(&h);
+	pr_hash_update(&h, hash, 32);
+	pr_hash_update(&h, "+phases:", 8);
+	pr_hash_update(&h, phases_hash, 32);
+	pr_hash_final_hex(&h, hash);
+}
+
+int pr_ingest_file_opts(struct pr_store *st, const char *path, const struct pr_ingest_opts *o,
+			struct pr_ingest_result *res, struct pr_error *err)
+{
+	const char *format = o->format;
+	int min_confidence = o->min_confidence;
+	struct pr_phaselog_stats ps;
 	int confidence = 0;
 	struct pr_source *src = NULL;
 	struct pr_writer *w = NULL;
@@ -77,6 +101,12 @@ int pr_ingest_file_sniffed(struct pr_store *st, const char *path, const char *fo
 	lc.path = path;
 	pr_writer_locate_diags(w, locate_cb, &lc);
 	pr_source_hash_hex(src, hash);
+	if (o->phases) {
+		if (pr_phaselog_attach(w, o->phases, &ps, err))
+			goto fail;
+		combined_hash(hash, ps.hash);
+		res->phases = ps.phases;
+	}
 	res->bytes = pr_source_consumed(src);
 	rc = pr_writer_commit(w, hash, res->bytes, &res->run_id, &res->stats, err);
 	w = NULL;
@@ -165,11 +195,17 @@ int pr_ingest_list(const char *path, struct pr_pathlist *out, struct pr_error *e
 	if (S_ISDIR(st.st_mode)) {
 		size_t len = strlen(path);
 		char *p = pr_xstrdup(path);
+		size_t before = out->n;
 		int rc;
 		while (len > 1 && p[len - 1] == '/')
 			p[--len] = '\0';
 		rc = list_dir(p, out, 0, err);
 		free(p);
+		if (!rc && out->n == before) {
+			pr_error_set(err, PR_E_FORMAT, "empty directory: no files to read");
+			pr_error_set_source(err, path);
+			return -1;
+		}
 		return rc;
 	}
 	list_add(out, pr_xstrdup(path));

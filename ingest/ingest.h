@@ -6,7 +6,9 @@
  * one transaction, and fills res. Re-ingesting identical content is not an
  * error: res.duplicate is set and res.run_id names the existing run.
  * pr_ingest_list() expands directories (recursively, sorted by name) into
- * the files to ingest.
+ * the files to ingest. pr_ingest_file_opts() also attaches a phase log
+ * (ingest/phaselog.h) to the run; the run's content hash then covers both
+ * files.
  */
 #ifndef PR_INGEST_H
 #define PR_INGEST_H
@@ -22,6 +24,7 @@ struct pr_ingest_result {
 	const char *format; /* static registry name */
 	int64_t bytes;
 	struct pr_writer_stats stats;
+	int64_t phases; /* spans from the phase log, if one was attached */
 };
 
 int pr_ingest_file(struct pr_store *st, const char *path, const char *format,
@@ -32,6 +35,16 @@ int pr_ingest_file_sniffed(struct pr_store *st, const char *path, const char *fo
 			   int min_confidence, struct pr_ingest_result *res, struct pr_error *err)
 	PR_MUST_CHECK;
 
+struct pr_ingest_opts {
+	const char *format;  /* NULL: sniff */
+	int min_confidence;  /* PR_SNIFF_MIN, or PR_SNIFF_DIR inside a directory */
+	const char *phases;  /* a phase log to attach, or NULL */
+};
+#define PR_INGEST_OPTS_INIT { NULL, PR_SNIFF_MIN, NULL }
+
+int pr_ingest_file_opts(struct pr_store *st, const char *path, const struct pr_ingest_opts *o,
+			struct pr_ingest_result *res, struct pr_error *err) PR_MUST_CHECK;
+
 struct pr_pathlist {
 	char **v;
 	size_t n, alloc;
@@ -39,7 +52,8 @@ struct pr_pathlist {
 #define PR_PATHLIST_INIT { NULL, 0, 0 }
 /*
  * Appends path, or the regular files below it when it is a directory
- * (hidden entries skipped, names sorted bytewise). Fails on a missing path.
+ * (hidden entries skipped, names sorted bytewise). Fails on a missing path
+ * and on a directory with no file below it (PR_E_FORMAT, "empty directory").
  */
 int pr_ingest_list(const char *path, struct pr_pathlist *out, struct pr_error *err)
 	PR_MUST_CHECK;

@@ -178,4 +178,13 @@ void pr_writer_locate_diags(struct pr_writer *w, pr_writer_locate_fn *fn, void *
 
 void pr_writer_get_stats(const struct pr_writer *w, struct pr_writer_stats *out);
 
+/* The run's clock as written so far, for placing a side file (a phase log)
+ * on it: the time origin when one was set, whether time is synthetic, and
+ * the earliest start and latest end of any event written. */
+struct pr_writer_clock {
+	int has_origin, synthetic, has_ts;
+	int64_t origin_ns, ts_min, ts_max;
+};
+void pr_writer_get_clock(const struct pr_writer *w, struct pr_writer_clock *out);
+
 #endif

@@ -1312,6 +1312,16 @@ void pr_writer_get_stats(const struct pr_writer *w, struct pr_writer_stats *out)
 	*out = w->stats;
 }
 
+void pr_writer_get_clock(const struct pr_writer *w, struct pr_writer_clock *out)
+{
+	out->has_origin = w->has_origin;
+	out->synthetic = w->synthetic;
+	out->has_ts = w->has_ts;
+	out->origin_ns = w->has_origin ? w->time_origin : 0;
+	out->ts_min = w->has_ts ? w->ts_min : 0;
+	out->ts_max = w->has_ts ? w->ts_max : 0;
+}
+
 /* ---- commit ---- */
 
 static int step_done(sqlite3_stmt *st)

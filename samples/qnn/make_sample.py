@@ -2,6 +2,10 @@
 """Writes memory_20241219_143000.csv: a synthetic log in the exact shape that
 llama_hexagon's scripts/monitor_memory.sh produces (FORMATS.md section 004).
 
+Also writes the phase log that a run script keeps next to it (OUT with .csv
+replaced by .phases.log): one `date +%s.%3N` and a phase name per line, for
+`profreport ... --phases` (the phases follow the made-up load below).
+
 Deterministic (fixed seed); run from anywhere:  python3 make_sample.py [OUT]
 Shape reproduced on purpose:
   * exact header, LF line endings, timestamps `date +%s.%3N` (epoch s, 3 decimals)
@@ -38,6 +42,7 @@ def main():
     # device clock starts about 1.2 s later (adb shell start-up)
     t = calendar.timegm((2024, 12, 19, 5, 30, 0)) + 1.2
     lines = [HEADER]
+    times = []
     for i in range(ROWS):
         if i < 8:                      # idle before llama-cli starts
             load, anon = 0.0, 0.0
@@ -56,9 +61,20 @@ def main():
         cached_kb = str(cached) + str(swap_cached)      # the concatenation bug
         lines.append("%.3f,%d,%d,%d,%d,%s,0,0,0,0" % (t, TOTAL, free, avail, buffers,
                                                        cached_kb))
+        times.append(float("%.3f" % t))
         t += 0.43 + rnd.uniform(-0.025, 0.035)
     with open(out, "w", newline="\n") as f:
         f.write("\n".join(lines))                       # no newline after the last row
+    # The run script logs each phase as it enters it, 0.2 s after the sample
+    # before the change (between two samples, never on one); llama-cli
+    # exits 3 samples after its memory starts to go, the monitor runs on.
+    phases = [(7, "load_model"), (20, "inference"), (49, "teardown"), (52, "end")]
+    log = ["# llama-cli phases, as a run script logs them: echo \"$(date +%s.%3N) NAME\""]
+    for row, name in phases:
+        log.append("%.3f %s" % (times[row] + 0.2, name))
+    with open(out[:-4] + ".phases.log" if out.endswith(".csv") else out + ".phases.log",
+              "w", newline="\n") as f:
+        f.write("\n".join(log) + "\n")
 
 
 if __name__ == "__main__":

@@ -264,14 +264,15 @@ base_unchanged
 
 # ---- directories ----
 mkdir "$tmp/empty-dir" "$tmp/mixed-dir"
+# An empty directory is an error (issue 11), and leaves no store behind.
 label=empty-dir
-check 0 "$label" "$PROFREPORT" ingest "$tmp/empty-dir" -o "$tmp/empty-dir.db" -q &&
-	expect_eq "empty dir: runs" "$(q "$tmp/empty-dir.db" "select count(*) from run")" 0
+check 2 "$label" "$PROFREPORT" ingest "$tmp/empty-dir" -o "$tmp/empty-dir.db" -q &&
+	expect_eq "empty dir: no store" "$([ -e "$tmp/empty-dir.db" ] && echo yes || echo no)" no
 cp "$tmp/good.json" "$tmp/prose.txt" "$tmp/binary.bin" "$tmp/mixed-dir/"
 check 0 mixed-dir "$PROFREPORT" ingest "$tmp/mixed-dir" -o "$tmp/mixed-dir.db" -q &&
 	expect_eq "mixed dir: runs" "$(q "$tmp/mixed-dir.db" "select count(*) from run")" 1
 check 0 summary-dir "$PROFREPORT" summary "$tmp/mixed-dir"
-check 0 summary-empty-dir "$PROFREPORT" summary "$tmp/empty-dir"
+check 2 summary-empty-dir "$PROFREPORT" summary "$tmp/empty-dir"
 check 2 dir-as-store "$PROFREPORT" ingest "$tmp/good.json" -o "$tmp/empty-dir" -q
 check 2 query-dir "$PROFREPORT" query "$tmp/empty-dir" "select 1"
 check 2 summary-missing "$PROFREPORT" summary "$tmp/no-such-dir"

@@ -1,8 +1,11 @@
 #!/bin/sh
 # jsontestsuite.sh - run every JSONTestSuite parsing case through the chrome
-# ingester: y_* must load (exit 0), n_* must fail with exit 2 and exactly one
-# stderr line "profreport: ...'FILE':LINE:COL: ...", i_* may go either way
-# but must never crash (signal, sanitizer report, other exit codes).
+# ingester: y_* must parse: load (exit 0), or, being valid JSON that is no
+# trace ([1], {"a": 1}, "x"), fail with exit 2 and exactly one line saying
+# "not a trace"; n_* must fail with exit 2 and exactly one stderr line
+# "profreport: ...'FILE':LINE:COL: ..." that is a syntax error (never "not a
+# trace": the syntax is checked first); i_* may go either way but must
+# never crash (signal, sanitizer report, other exit codes).
 #
 # Environment (set by ctest): PROFREPORT, the binary; PR_SHARED, the shared/
 # folder holding jsontestsuite/test_parsing. Exit 77 (skip) when it is missing.
@@ -65,7 +68,11 @@ for file in "$suite"/*; do
 	y_*)
 		n_y=$((n_y + 1))
 		crashed && continue
-		[ "$rc" -eq 0 ] || fail "valid JSON rejected: exit $rc, want 0"
+		[ "$rc" -eq 0 ] && continue
+		if [ "$rc" -ne 2 ] || [ "$(awk 'END { print NR }' "$tmp/err")" -ne 1 ] ||
+			! grep -q -E "'(:[0-9]+:[0-9]+)?: not a trace: " "$tmp/err"; then
+			fail "valid JSON rejected: exit $rc, want 0 or 2 with one 'not a trace' line"
+		fi
 		;;
 	n_*)
 		n_n=$((n_n + 1))
@@ -83,6 +90,9 @@ for file in "$suite"/*; do
 		case $line in
 		"profreport: "*) ;;
 		*) fail "stderr does not start with 'profreport: '"; continue ;;
+		esac
+		case $line in
+		*": not a trace: "*) fail "invalid JSON taken for valid JSON that is no trace"; continue ;;
 		esac
 		if ! grep -q -F -e "$name" "$tmp/err"; then
 			fail "the error does not name the file"

@@ -466,6 +466,59 @@ static void test_bad_json_positions(void **state)
 	expect_error(f, "e7.json", "  \n\n   ", 3, 4);
 }
 
+/* ---- JSON that parses but is no trace (issue 11) ---- */
+
+static void expect_not_trace(struct fx *f, const char *name, const char *text, const char *why,
+			     long line)
+{
+	struct pr_ingest_result res;
+	struct pr_error err;
+	int64_t runs = q1(f, "SELECT count(*) FROM run");
+	int rc = ch_ingest_text(f, name, text, strlen(text), NULL, &res, &err);
+	if (rc != -1 || err.code != PR_E_FORMAT || !strstr(err.text, why))
+		print_error("%s: rc %d, code %d, '%s'; want PR_E_FORMAT '%s'\n", name, rc,
+			    (int)err.code, err.text, why);
+	assert_int_equal(rc, -1);
+	assert_int_equal(err.code, PR_E_FORMAT);
+	assert_true(!strncmp(err.text, "not a trace: ", 13));
+	assert_non_null(strstr(err.text, why));
+	assert_int_equal(err.line, line);
+	assert_non_null(strstr(err.source, name));
+	assert_int_equal(q1(f, "SELECT count(*) FROM run"), runs);
+}
+
+static void test_not_a_trace(void **state)
+{
+	struct fx *f = *state;
+	struct pr_ingest_result res;
+	struct pr_error err;
+	int64_t run;
+	expect_not_trace(f, "config.json", "{\"name\": \"config\", \"lr\": 0.1}",
+			 "no \"traceEvents\" array", 0);
+	expect_not_trace(f, "te.json", "{\"schemaVersion\": 1,\n \"traceEvents\": 5}",
+			 "\"traceEvents\" is not an array", 2);
+	expect_not_trace(f, "nums.json", "[1, 2, 3]", "no element of the event array is an event", 0);
+	expect_not_trace(f, "noph.json", "{\"traceEvents\": [{\"name\": \"a\", \"ts\": 1}]}",
+			 "no element of the event array is an event", 0);
+	expect_not_trace(f, "bare.json", " [ ] ", "an empty JSON array", 0);
+	/* forced: a scalar */
+	assert_int_equal(ch_ingest_text(f, "s.json", "\"x\"", 3, "chrome", &res, &err), -1);
+	assert_int_equal(err.code, PR_E_FORMAT);
+	assert_non_null(strstr(err.text, "neither an event array nor an object"));
+	/* a syntax error is reported before any verdict on the content */
+	assert_int_equal(ch_ingest_text(f, "g.json", "{\"a\": 1} x", 10, NULL, &res, &err), -1);
+	assert_int_equal(err.code, PR_E_PARSE);
+	assert_int_equal(err.column, 10);
+	/* an empty traceEvents array is a trace that recorded nothing */
+	run = ch_ingest_ok(f, "empty.json", "{\"traceEvents\": [], \"displayTimeUnit\": \"ms\"}");
+	assert_int_equal(q1(f, "SELECT count(*) FROM span"), 0);
+	/* one event among stray elements is a trace */
+	run = ch_ingest_ok(f, "one.json",
+			   "[1, {\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 0, "
+			   "\"dur\": 5}]");
+	assert_int_equal(ch_diag_count(f, run, "non_object_event"), 1);
+}
+
 /* An error far beyond the first read window still gets the right line. */
 static void test_error_position_in_big_file(void **state)
 {
@@ -500,6 +553,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_epoch_clock_and_rank_from_name, fx_setup,
 						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_json_positions, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_not_a_trace, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_error_position_in_big_file, fx_setup,
 						fx_teardown),
 	};

@@ -641,6 +641,52 @@ static void test_csv_bad_input(void **state)
 	pr_store_close(st);
 }
 
+/* No number anywhere but the time column: not a sampler log (issue 11). */
+static void expect_no_numbers(const char *text, const char *format, long line, long col)
+{
+	struct pr_store *st = open_store();
+	struct pr_ingest_result res;
+	struct pr_error err = PR_ERROR_INIT;
+	char *path = write_temp(text, strlen(text));
+	assert_int_equal(pr_ingest_file(st, path, format, &res, &err), -1);
+	assert_int_equal(err.code, PR_E_FORMAT);
+	assert_true(!strncmp(err.text, "no numeric column", 17));
+	assert_int_equal(err.line, line);
+	assert_int_equal(err.column, col);
+	assert_int_equal(qi(st, "SELECT count(*) FROM run", NULL), 0);
+	unlink(path);
+	free(path);
+	pr_store_close(st);
+}
+
+static void test_csv_no_numbers(void **state)
+{
+	struct pr_store *st = open_store();
+	(void)state;
+	/* the error is at the first text cell of a value column, in file order */
+	expect_no_numbers("host,model\nnode1,llama\nnode2,qwen\n", NULL, 2, 1);
+	expect_no_numbers("time,host,model\n1,,llama\n2,n2,qwen\n", "csv", 2, 4);
+	expect_no_numbers("hello world\n", "csv", 1, 1);
+	expect_no_numbers("time,rss_mb\n1,N/A\n2,\n", "csv", 1, 1);
+	/* a header with a time column and no rows: an empty run (forced: too
+	 * little to be recognized) */
+	{
+		struct pr_ingest_result res;
+		struct pr_error err = PR_ERROR_INIT;
+		char *path = write_temp("timestamp,rss_mb\n", 17);
+		assert_int_equal(pr_ingest_file(st, path, "csv", &res, &err), 0);
+		unlink(path);
+		free(path);
+	}
+	/* times and phases only: the phases are the content */
+	ingest_text(st, "time,phase\n0,a\n1,b\n", "csv");
+	assert_int_equal(qi(st, "SELECT count(*) FROM run", NULL), 2);
+	assert_int_equal(qi(st, "SELECT count(*) FROM span WHERE kind = 'phase'", NULL), 2);
+	/* one number in one column is enough */
+	ingest_text(st, "time,host,v\n0,a,\n1,b,7\n", "csv");
+	pr_store_close(st);
+}
+
 static void test_csv_invalid_text(void **state)
 {
 	static const char text[] = "t,label,v\n0,a\xff\x01,1\n1,a\xff\x01,2\n2,b,3\n";
@@ -678,6 +724,7 @@ int main(void)
 		cmocka_unit_test(test_csv_no_time_phases),
 		cmocka_unit_test(test_csv_bad_input),
 		cmocka_unit_test(test_csv_invalid_text),
+		cmocka_unit_test(test_csv_no_numbers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
