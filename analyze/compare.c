@@ -33,6 +33,7 @@ struct side {
 	long last_run;     /* spans: run index of the last runv entry */
 	size_t samp_start; /* spans: where that run's per-step samples start */
 	double total_ns;   /* spans: summed total over runs (noise floor) */
+	double calls;      /* spans: summed call count over runs */
 	double value;      /* the aggregate, set at compare time */
 };
 
@@ -52,6 +53,8 @@ struct table {
 	struct pr_strmap idx;
 	double dur_ns[2]; /* summed run time per side */
 	size_t runs[2];
+	double steps[2];   /* summed step count per side */
+	int steps_all[2];  /* every run of the side has steps */
 };
 
 static void dpush(struct dvec *d, double x)
@@ -136,6 +139,7 @@ static void collect_spans(struct table *t, int k, long ri, const json_t *run)
 		s = &m->s[k];
 		s->present = 1;
 		s->total_ns += total;
+		s->calls += num(it, "count", &ok);
 		if (s->last_run != ri) {
 			size_t j;
 			json_t *x;
@@ -201,6 +205,9 @@ static void collect_run(struct table *t, int k, long ri, const json_t *run)
 		t->dur_ns[k] += v;
 	/* steps */
 	lst = json_object_get(steps, "list");
+	t->steps[k] += (double)json_array_size(lst);
+	if (json_array_size(lst) == 0)
+		t->steps_all[k] = 0;
 	if (json_array_size(lst) > 0) {
 		struct metric *m = get(t, NULL, "step_time", G_STEP, K_TIME, AGG_MEDIAN, "ns");
 		m->s[k].present = 1;
@@ -285,6 +292,7 @@ static int collect(struct table *t, int k, const json_t *model, json_t *labels, 
 				    k ? "new" : "base");
 	if (json_array_size(runs) == 0)
 		return pr_error_set(err, PR_E_FORMAT, "the %s input has no runs", k ? "new" : "base");
+	t->steps_all[k] = 1;
 	json_array_foreach(runs, i, run) {
 		const char *label = json_string_value(json_object_get(run, "label"));
 		json_array_append_new(labels, json_string(label ? label : ""));
@@ -339,8 +347,8 @@ static const struct dvec *samples_of(const struct metric *m, int k)
 }
 
 struct thr {
-	int gated, dir, has_rel, has_abs;
-	double rel, abs;
+	int gated;
+	struct pr_cmp_threshold t;
 	enum pr_gate_unit abs_unit;
 	const char *source;
 };
@@ -354,21 +362,31 @@ static int unit_fits(enum pr_gate_unit u, const char *unit)
 	return 1;
 }
 
+/* The rule of g that sets m's threshold (the last matching one), or -1. */
+static long rule_for(const struct metric *m, const struct pr_gate *g)
+{
+	size_t i;
+	for (i = g->nrules; i-- > 0;) {
+		const struct pr_gate_rule *r = &g->rules[i];
+		if (pr_gate_rule_matches(r, m->id) && (!r->has_abs || unit_fits(r->abs_unit, m->unit)))
+			return (long)i;
+	}
+	return -1;
+}
+
 static struct thr threshold(const struct metric *m, const struct pr_gate *g)
 {
 	struct thr t;
-	size_t i;
+	long ri = rule_for(m, g);
 	memset(&t, 0, sizeof(t));
-	for (i = g->nrules; i-- > 0;) {
-		const struct pr_gate_rule *r = &g->rules[i];
-		if (!pr_gate_rule_matches(r, m->id) || (r->has_abs && !unit_fits(r->abs_unit, m->unit)))
-			continue;
+	if (ri >= 0) {
+		const struct pr_gate_rule *r = &g->rules[ri];
 		t.gated = 1;
-		t.dir = r->dir;
-		t.has_rel = r->has_rel;
-		t.rel = r->rel;
-		t.has_abs = r->has_abs;
-		t.abs = r->abs;
+		t.t.dir = r->dir;
+		t.t.has_rel = r->has_rel;
+		t.t.rel = r->rel;
+		t.t.has_abs = r->has_abs;
+		t.t.abs = r->abs;
 		t.abs_unit = r->abs_unit;
 		t.source = r->text;
 		return t;
@@ -377,18 +395,18 @@ static struct thr threshold(const struct metric *m, const struct pr_gate *g)
 	t.gated = 1;
 	switch (m->kind) {
 	case K_TIME:
-		t.dir = 1, t.has_rel = 1, t.rel = PR_COMPARE_TIME_REL;
+		t.t.dir = 1, t.t.has_rel = 1, t.t.rel = PR_COMPARE_TIME_REL;
 		break;
 	case K_MEM:
-		t.dir = 1, t.has_rel = 1, t.rel = PR_COMPARE_MEM_REL;
-		t.has_abs = 1, t.abs = PR_COMPARE_MEM_ABS, t.abs_unit = PR_GATE_BYTES;
+		t.t.dir = 1, t.t.has_rel = 1, t.t.rel = PR_COMPARE_MEM_REL;
+		t.t.has_abs = 1, t.t.abs = PR_COMPARE_MEM_ABS, t.abs_unit = PR_GATE_BYTES;
 		break;
 	case K_TPUT:
-		t.dir = -1, t.has_rel = 1, t.rel = PR_COMPARE_TPUT_REL;
+		t.t.dir = -1, t.t.has_rel = 1, t.t.rel = PR_COMPARE_TPUT_REL;
 		break;
 	case K_RATIO:
-		t.dir = 1, t.has_rel = 1, t.rel = PR_COMPARE_FRAG_REL;
-		t.has_abs = 1, t.abs = PR_COMPARE_FRAG_ABS, t.abs_unit = PR_GATE_PLAIN;
+		t.t.dir = 1, t.t.has_rel = 1, t.t.rel = PR_COMPARE_FRAG_REL;
+		t.t.has_abs = 1, t.t.abs = PR_COMPARE_FRAG_ABS, t.abs_unit = PR_GATE_PLAIN;
 		break;
 	case K_INFO:
 		t.gated = 0;
@@ -399,7 +417,7 @@ static struct thr threshold(const struct metric *m, const struct pr_gate *g)
 }
 
 /* delta goes in direction d and is beyond every threshold. */
-static int exceeds(const struct thr *t, int d, double base, double delta)
+static int exceeds(const struct pr_cmp_threshold *t, int d, double base, double delta)
 {
 	if (!(delta * d > 0))
 		return 0;
@@ -408,6 +426,93 @@ static int exceeds(const struct thr *t, int d, double base, double delta)
 	if (t->has_abs && !(fabs(delta) > t->abs))
 		return 0;
 	return t->has_rel || t->has_abs;
+}
+
+double pr_compare_min_p(size_t n1, size_t n2)
+{
+	struct pr_mwu u;
+	double *v, p = 1;
+	size_t i;
+	if (n1 == 0 || n2 == 0)
+		return 1;
+	/* the most extreme arrangement: every b above every a, no ties */
+	v = pr_xmalloc((n1 + n2) * sizeof(*v));
+	for (i = 0; i < n1 + n2; i++)
+		v[i] = (double)i;
+	if (!pr_mann_whitney(v, n1, v + n1, n2, &u))
+		p = u.p;
+	free(v);
+	return p;
+}
+
+static void minmax(const double *v, size_t n, double *lo, double *hi)
+{
+	size_t i;
+	*lo = *hi = v[0];
+	for (i = 1; i < n; i++) {
+		if (v[i] < *lo)
+			*lo = v[i];
+		if (v[i] > *hi)
+			*hi = v[i];
+	}
+}
+
+/* The CI's end nearest to 1 on the side of direction d, read as a change of base, exceeds t. */
+static int ci_beyond(const struct pr_cmp_decision *d, const struct pr_cmp_threshold *t, int dir,
+		     double base)
+{
+	double r = dir > 0 ? d->ci_lo : d->ci_hi;
+	if (!d->has_ci || !(base > 0))
+		return 0;
+	return exceeds(t, dir, base, (r - 1) * base);
+}
+
+void pr_compare_decide(const double *a, size_t na, const double *b, size_t nb, double base,
+		       double newv, const struct pr_cmp_threshold *t, double alpha, int want_ci,
+		       struct pr_cmp_decision *d)
+{
+	struct pr_mwu u;
+	double delta = newv - base;
+	int bad;
+	memset(d, 0, sizeof(*d));
+	d->p = d->min_p = NAN;
+	d->ci_lo = d->ci_hi = NAN;
+	d->verdict = PR_CMP_UNCHANGED;
+	d->rule = PR_CMP_RULE_THRESHOLD;
+	d->beyond = exceeds(t, t->dir, base, delta)    ? t->dir
+		    : exceeds(t, -t->dir, base, delta) ? -t->dir
+						       : 0;
+	if (na >= 2 && nb >= 2 && !pr_mann_whitney(a, na, b, nb, &u)) {
+		double alo, ahi, blo, bhi;
+		d->tested = 1;
+		d->p = u.p;
+		d->min_p = pr_compare_min_p(na, nb);
+		d->reaches_alpha = d->min_p < alpha;
+		minmax(a, na, &alo, &ahi);
+		minmax(b, nb, &blo, &bhi);
+		d->separated = blo > ahi ? 1 : bhi < alo ? -1 : 0;
+		/* the ratio's CI: fixed seed per sample sizes, so a rerun gives the same interval */
+		if ((want_ci || (d->beyond && !d->reaches_alpha)) &&
+		    !pr_bootstrap_median_ratio(a, na, b, nb, 0.95, PR_COMPARE_BOOT,
+					       0x70726f66ULL ^ ((uint64_t)na << 32) ^ (uint64_t)nb,
+					       &d->ci_lo, &d->ci_hi))
+			d->has_ci = 1;
+	}
+	if (!d->beyond)
+		return;
+	bad = d->beyond == t->dir;
+	if (!d->tested) {
+		d->rule = PR_CMP_RULE_THRESHOLDS_ONLY;
+		d->verdict = bad ? PR_CMP_REGRESSION : PR_CMP_IMPROVEMENT;
+	} else if (d->reaches_alpha) {
+		d->rule = PR_CMP_RULE_MWU;
+		d->verdict = d->p < alpha ? (bad ? PR_CMP_REGRESSION : PR_CMP_IMPROVEMENT) : PR_CMP_NOISE;
+	} else {
+		d->rule = PR_CMP_RULE_BOOTSTRAP;
+		d->verdict = ci_beyond(d, t, d->beyond, base)
+				     ? (bad ? PR_CMP_REGRESSION : PR_CMP_IMPROVEMENT)
+				     : PR_CMP_NOISE;
+	}
 }
 
 static int cmp_metric(const void *pa, const void *pb)
@@ -420,32 +525,30 @@ static int cmp_metric(const void *pa, const void *pb)
 	return strcmp(a->id, b->id);
 }
 
-static json_t *test_json(const struct dvec *a, const struct dvec *b, double alpha, int *sig,
-			 int *tested)
+static json_t *test_json(const struct dvec *a, const struct dvec *b,
+			 const struct pr_cmp_decision *d)
 {
 	struct pr_mwu u;
 	double sh, lo, hi;
 	json_t *o;
-	*tested = 0;
-	*sig = 0;
-	if (a->n < 2 || b->n < 2 || pr_mann_whitney(a->v, a->n, b->v, b->n, &u))
+	if (!d->tested || pr_mann_whitney(a->v, a->n, b->v, b->n, &u))
 		return json_pack("{s:s, s:s}", "method", "thresholds only", "reason",
 				 a->n < 2 || b->n < 2 ? "fewer than 2 samples on a side"
 						      : "samples not comparable");
-	*tested = 1;
-	*sig = u.p < alpha;
 	o = json_pack("{s:s, s:o, s:o, s:b, s:o, s:o}", "method", "mann-whitney", "u", jnum(u.u1), "p",
 		      jnum(u.p), "exact", u.exact, "effect", jnum(u.effect), "cles", jnum(u.cles));
+	json_object_set_new(o, "min_p", jnum(d->min_p));
+	json_object_set_new(o, "reaches_alpha", json_boolean(d->reaches_alpha));
+	json_object_set_new(o, "separated", json_string(d->separated > 0   ? "above"
+							: d->separated < 0 ? "below"
+									   : "no"));
 	if (!pr_hodges_lehmann(a->v, a->n, b->v, b->n, 0.95, &sh, &lo, &hi)) {
 		json_object_set_new(o, "hl_shift", jnum(sh));
 		json_object_set_new(o, "hl_ci", json_pack("[o, o]", jnum(lo), jnum(hi)));
 		json_object_set_new(o, "conf", json_real(0.95));
 	}
-	/* the ratio's CI: fixed seed per sample sizes, so a rerun prints the same interval */
-	if (!pr_bootstrap_median_ratio(a->v, a->n, b->v, b->n, 0.95, PR_COMPARE_BOOT,
-				       0x70726f66ULL ^ ((uint64_t)a->n << 32) ^ (uint64_t)b->n, &lo,
-				       &hi))
-		json_object_set_new(o, "ratio_ci", json_pack("[o, o]", jnum(lo), jnum(hi)));
+	if (d->has_ci)
+		json_object_set_new(o, "ratio_ci", json_pack("[o, o]", jnum(d->ci_lo), jnum(d->ci_hi)));
 	return o;
 }
 
@@ -491,15 +594,116 @@ static void table_release(struct table *t)
 	pr_strmap_release(&t->idx);
 }
 
+enum vd { V_REG, V_IMP, V_UNCH, V_NOISE, V_ADD, V_REM, V_MISS, V_CALLS, V_COUNT };
+static const char *const verdicts[V_COUNT] = { "regression", "improvement", "unchanged", "noise",
+					       "added",      "removed",     "missing",   "calls changed" };
+static const char marks[V_COUNT] = { '+', '-', ' ', '~', 'x', '!', '!', '#' };
+static const char *const rule_names[] = { "threshold", "mann-whitney", "bootstrap-ci",
+					  "thresholds-only" };
+
+/* A metric whose absence in NEW fails the gate: the run lost what it is measured by. */
+static int key_metric(const struct metric *m)
+{
+	return m->group == G_STEP || m->group == G_PHASE || m->group == G_PEAK || m->group == G_TPUT;
+}
+
+/* The sentence saying why a metric got its verdict from its samples. */
+static void why_text(struct pr_strbuf *sb, const struct pr_cmp_decision *d, const char *tt,
+		     size_t na, size_t nb, double alpha)
+{
+	static const char *const word[] = { "unchanged", "a regression", "an improvement",
+					    "not significant" };
+	if (!d->beyond) {
+		pr_strbuf_addf(sb, "unchanged: the change is within the threshold %s", tt);
+		return;
+	}
+	pr_strbuf_addf(sb, "%s: beyond the threshold %s; ", word[d->verdict], tt);
+	switch (d->rule) {
+	case PR_CMP_RULE_MWU:
+		pr_strbuf_addf(sb, "Mann-Whitney p = %.2g %s alpha %g", d->p, d->p < alpha ? "<" : ">=",
+			       alpha);
+		break;
+	case PR_CMP_RULE_BOOTSTRAP:
+		pr_strbuf_addf(sb,
+			       "with %zu and %zu samples Mann-Whitney cannot reach p < %g (smallest p "
+			       "%.2g), so the 95 %% bootstrap CI of new/base decides: ",
+			       na, nb, alpha, d->min_p);
+		if (d->has_ci)
+			pr_strbuf_addf(sb, "[%.3fx, %.3fx] is %s beyond %s", d->ci_lo, d->ci_hi,
+				       d->verdict == PR_CMP_NOISE ? "not wholly" : "wholly", tt);
+		else
+			pr_strbuf_addstr(sb, "it cannot be computed (a median of 0)");
+		break;
+	case PR_CMP_RULE_THRESHOLDS_ONLY:
+		pr_strbuf_addf(sb, "%zu and %zu samples, no test possible: the threshold alone decides",
+			       na, nb);
+		break;
+	case PR_CMP_RULE_THRESHOLD:
+		break;
+	}
+}
+
+/* Warnings: gate rules and ignore globs that select nothing in either input. */
+static json_t *gate_warnings(const struct table *t, const struct pr_gate *g)
+{
+	json_t *w = json_array();
+	size_t i, j;
+	for (i = 0; i < g->nrules; i++) {
+		const struct pr_gate_rule *r = &g->rules[i];
+		size_t matched = 0, fits = 0;
+		for (j = 0; j < t->n; j++) {
+			if (!pr_gate_rule_matches(r, t->m[j].id))
+				continue;
+			matched++;
+			fits += !r->has_abs || unit_fits(r->abs_unit, t->m[j].unit);
+		}
+		if (!matched)
+			json_array_append_new(w, json_sprintf("fail-on rule '%s' matches no metric of "
+							      "BASE or NEW",
+							      r->text));
+		else if (!fits)
+			json_array_append_new(w, json_sprintf("fail-on rule '%s' matches %zu metric(s), "
+							      "none measured in %s",
+							      r->text, matched,
+							      r->abs_unit == PR_GATE_BYTES ? "bytes"
+											   : "time"));
+	}
+	for (i = 0; i < g->nignore; i++) {
+		for (j = 0; j < t->n; j++)
+			if (pr_gate_glob_matches(g->ignore[i], t->m[j].name, t->m[j].id))
+				break;
+		if (j == t->n)
+			json_array_append_new(w, json_sprintf("ignore glob '%s' matches no metric of "
+							      "BASE or NEW",
+							      g->ignore[i]));
+	}
+	return w;
+}
+
+/* Up to 3 ids present on side k (and not on the other), for the "nothing to compare" error. */
+static void some_ids(const struct table *t, int k, struct pr_strbuf *sb)
+{
+	size_t i, n = 0, all = 0;
+	for (i = 0; i < t->n; i++) {
+		if (!t->m[i].s[k].present)
+			continue;
+		if (n < 3)
+			pr_strbuf_addf(sb, "%s%s", n ? ", " : "", t->m[i].id);
+		n += n < 3;
+		all++;
+	}
+	if (!all)
+		pr_strbuf_addstr(sb, "nothing");
+	else if (all > n)
+		pr_strbuf_addf(sb, " and %zu more", all - n);
+}
+
 json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate *gate,
 		   struct pr_error *err)
 {
 	struct table t;
 	json_t *out = NULL, *metrics, *floor, *ignored, *lb = json_array(), *ln = json_array();
-	size_t i, cnt[6] = { 0 }, nfloor = 0, nign = 0;
-	static const char *const verdicts[] = { "regression", "improvement", "unchanged",
-						"noise", "added", "removed" };
-	static const char marks[] = { '+', '-', ' ', '~', 'x', '!' };
+	size_t i, cnt[V_COUNT] = { 0 }, nfloor = 0, nign = 0, common = 0;
 	memset(&t, 0, sizeof(t));
 	if (collect(&t, 0, base, lb, err) || collect(&t, 1, newm, ln, err)) {
 		json_decref(lb);
@@ -516,10 +720,25 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 		if (m->group == G_SPAN)
 			m->sortkey = fmax(isfinite(m->s[0].value) ? m->s[0].value : 0,
 					  isfinite(m->s[1].value) ? m->s[1].value : 0);
+		common += m->s[0].present && m->s[1].present;
 	}
 	/* the strmap indexes go stale here; it is not used after the sort */
 	if (t.n)
 		qsort(t.m, t.n, sizeof(*t.m), cmp_metric);
+	if (!common) {
+		struct pr_strbuf b = PR_STRBUF_INIT, n = PR_STRBUF_INIT;
+		some_ids(&t, 0, &b);
+		some_ids(&t, 1, &n);
+		pr_error_set(err, PR_E_FORMAT,
+			     "nothing to compare: no metric is in both inputs (BASE has %s; NEW has %s)",
+			     b.buf, n.buf);
+		pr_strbuf_release(&b);
+		pr_strbuf_release(&n);
+		json_decref(lb);
+		json_decref(ln);
+		table_release(&t);
+		return NULL;
+	}
 	metrics = json_array();
 	floor = json_array();
 	ignored = json_array();
@@ -527,9 +746,12 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 		struct metric *m = &t.m[i];
 		const struct dvec *a = samples_of(m, 0), *b = samples_of(m, 1);
 		double bv = m->s[0].value, nv = m->s[1].value, delta = nv - bv;
-		int v, tested = 0, sig = 0;
+		struct pr_cmp_decision d;
+		struct pr_strbuf why = PR_STRBUF_INIT;
+		const char *rule;
+		enum vd v;
 		struct thr th;
-		json_t *o, *test, *tj;
+		json_t *o, *test, *tj, *calls = NULL;
 		char tt[128];
 		if (pr_gate_ignored(gate, m->name, m->id)) {
 			json_array_append_new(ignored, json_string(m->id));
@@ -548,34 +770,59 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 			}
 		}
 		th = threshold(m, gate);
+		pr_gate_threshold_text(th.t.dir, th.t.has_rel, th.t.rel, th.t.has_abs, th.t.abs,
+				       th.abs_unit, tt, sizeof(tt));
 		if (!m->s[0].present || !m->s[1].present) {
-			v = m->s[0].present ? 5 : 4;
+			v = m->s[1].present ? V_ADD : key_metric(m) ? V_MISS : V_REM;
+			rule = "presence";
+			pr_strbuf_addstr(&why, v == V_ADD    ? "only in NEW"
+					       : v == V_MISS ? "a key metric of BASE is missing in NEW"
+							     : "only in BASE");
 			test = json_pack("{s:s, s:s}", "method", "thresholds only", "reason",
 					 "present on one side only");
 		} else {
-			test = test_json(a, b, gate->alpha, &sig, &tested);
-			if (!th.gated)
-				v = 2;
-			else if (exceeds(&th, th.dir, bv, delta))
-				v = tested && !sig ? 3 : 0;
-			else if (exceeds(&th, -th.dir, bv, delta))
-				v = tested && !sig ? 3 : 1;
-			else
-				v = 2;
+			pr_compare_decide(a->v, a->n, b->v, b->n, bv, nv, &th.t, gate->alpha, 1, &d);
+			test = test_json(a, b, &d);
+			if (!th.gated) {
+				v = V_UNCH;
+				rule = "not-gated";
+				pr_strbuf_addstr(&why, th.source);
+			} else {
+				static const enum vd map[] = { V_UNCH, V_REG, V_IMP, V_NOISE };
+				v = map[d.verdict];
+				rule = rule_names[d.rule];
+				why_text(&why, &d, tt, a->n, b->n, gate->alpha);
+			}
+			if (m->group == G_SPAN && t.steps_all[0] && t.steps_all[1] && t.steps[0] > 0 &&
+			    t.steps[1] > 0) {
+				double c0 = m->s[0].calls / t.steps[0], c1 = m->s[1].calls / t.steps[1];
+				int changed = fabs(c1 - c0) >= PR_COMPARE_CALLS_DELTA;
+				calls = json_pack("{s:o, s:o, s:b}", "base", jnum(c0), "new", jnum(c1),
+						  "changed", changed);
+				if (changed && (v == V_UNCH || v == V_NOISE)) {
+					struct pr_strbuf w2 = PR_STRBUF_INIT;
+					pr_strbuf_addf(&w2,
+						       "calls per step changed from %g to %g (a change of "
+						       ">= %g is reported); time: %s",
+						       c0, c1, PR_COMPARE_CALLS_DELTA, why.buf);
+					pr_strbuf_release(&why);
+					why = w2;
+					v = V_CALLS;
+					rule = "calls-per-step";
+				}
+			}
 		}
 		cnt[v]++;
-		pr_gate_threshold_text(th.dir, th.has_rel, th.rel, th.has_abs, th.abs, th.abs_unit, tt,
-				       sizeof(tt));
 		tj = json_pack("{s:s, s:s, s:b}", "text", th.gated ? tt : "none", "source", th.source,
 			       "gated", th.gated);
-		if (th.has_rel)
-			json_object_set_new(tj, "rel", json_real(th.rel * th.dir));
-		if (th.has_abs)
-			json_object_set_new(tj, "abs", json_real(th.abs * th.dir));
+		if (th.t.has_rel)
+			json_object_set_new(tj, "rel", json_real(th.t.rel * th.t.dir));
+		if (th.t.has_abs)
+			json_object_set_new(tj, "abs", json_real(th.t.abs * th.t.dir));
 		o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "id", m->id, "group",
 			      group_names[m->group], "name", m->name, "kind", kind_names[m->kind],
 			      "unit", m->unit, "better",
-			      !th.gated ? "unknown" : th.dir < 0 ? "higher" : "lower");
+			      !th.gated ? "unknown" : th.t.dir < 0 ? "higher" : "lower");
 		json_object_set_new(o, "base", jnum(bv));
 		json_object_set_new(o, "new", jnum(nv));
 		json_object_set_new(o, "delta", jnum(delta));
@@ -585,8 +832,13 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 		json_object_set_new(o, "n2", json_integer((json_int_t)(m->s[1].present ? b->n : 0)));
 		json_object_set_new(o, "test", test);
 		json_object_set_new(o, "threshold", tj);
+		if (calls)
+			json_object_set_new(o, "calls", calls);
 		json_object_set_new(o, "verdict", json_string(verdicts[v]));
 		json_object_set_new(o, "mark", json_stringn(&marks[v], 1));
+		json_object_set_new(o, "rule", json_string(rule));
+		json_object_set_new(o, "why", json_string(why.buf));
+		pr_strbuf_release(&why);
 		json_array_append_new(metrics, o);
 	}
 	out = json_pack("{s:s, s:i}", "schema", PR_COMPARE_SCHEMA, "version", PR_COMPARE_VERSION);
@@ -597,21 +849,34 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 	json_object_set_new(out, "settings", settings_json(gate));
 	json_object_set_new(
 		out, "summary",
-		json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "status",
-			  cnt[0] ? "fail" : "pass", "regressions", (json_int_t)cnt[0], "improvements",
-			  (json_int_t)cnt[1], "unchanged", (json_int_t)cnt[2], "noise",
-			  (json_int_t)cnt[3], "added", (json_int_t)cnt[4], "removed",
-			  (json_int_t)cnt[5], "below_noise_floor", (json_int_t)nfloor, "ignored",
-			  (json_int_t)nign, "metrics", (json_int_t)json_array_size(metrics)));
+		json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "status",
+			  cnt[V_REG] || cnt[V_MISS] ? "fail" : "pass", "regressions",
+			  (json_int_t)cnt[V_REG], "missing", (json_int_t)cnt[V_MISS], "improvements",
+			  (json_int_t)cnt[V_IMP], "calls_changed", (json_int_t)cnt[V_CALLS],
+			  "unchanged", (json_int_t)cnt[V_UNCH], "noise", (json_int_t)cnt[V_NOISE],
+			  "added", (json_int_t)cnt[V_ADD], "removed", (json_int_t)cnt[V_REM],
+			  "below_noise_floor", (json_int_t)nfloor, "ignored", (json_int_t)nign,
+			  "metrics", (json_int_t)json_array_size(metrics)));
 	json_object_set_new(out, "metrics", metrics);
 	json_object_set_new(out, "below_noise_floor", floor);
 	json_object_set_new(out, "ignored", ignored);
+	json_object_set_new(out, "warnings", gate_warnings(&t, gate));
 	table_release(&t);
 	return out;
 }
 
+static size_t summary_count(const json_t *cmp, const char *key)
+{
+	const json_t *n = json_object_get(json_object_get(cmp, "summary"), key);
+	return json_is_integer(n) && json_integer_value(n) > 0 ? (size_t)json_integer_value(n) : 0;
+}
+
 size_t pr_compare_regressions(const json_t *cmp)
 {
-	const json_t *n = json_object_get(json_object_get(cmp, "summary"), "regressions");
-	return json_is_integer(n) ? (size_t)json_integer_value(n) : 0;
+	return summary_count(cmp, "regressions");
+}
+
+size_t pr_compare_failures(const json_t *cmp)
+{
+	return summary_count(cmp, "regressions") + summary_count(cmp, "missing");
 }

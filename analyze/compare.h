@@ -28,45 +28,72 @@
  * A metric's value is the median of its samples for times, the maximum for
  * peaks, the mean otherwise.
  *
- * RULES (the asv rule)
+ * RULES (the asv rule, with a fallback for short runs)
  *   Thresholds by kind (pr_gate rules override; the last matching rule wins):
  *     time +5 %; memory +5 % AND +64 MiB (both must be exceeded);
  *     throughput -5 %; fragmentation +5 % AND +0.01;
  *     reported metrics: time/byte units as time/memory, "x/s" units as
  *     throughput, any other unit is not gated unless a rule names it.
- *   With >= 2 samples on both sides a two-sided Mann-Whitney U test
- *   (stats.h), the Hodges-Lehmann shift with its 95 % CI and a 95 %
- *   percentile-bootstrap CI of the ratio of medians (2000 resamples, seeded
- *   by the sample sizes, so reruns agree) are computed;
- *   beyond the threshold AND p < alpha is a regression (or an improvement,
- *   in the good direction); beyond the threshold but p >= alpha is "noise"
- *   (asv's '~'). With fewer samples the thresholds alone decide and the
- *   metric says "thresholds only".
+ *   Within the threshold: unchanged (rule "threshold"). Beyond it, the
+ *   evidence decides, and the metric names the rule that did ("rule"):
+ *   "mann-whitney"  both sides have >= 2 samples and the two-sided
+ *                   Mann-Whitney U test (stats.h) can reach alpha with these
+ *                   sample sizes (its smallest attainable p, the p of two
+ *                   completely separated samples, "min_p", is < alpha):
+ *                   p < alpha is a regression (an improvement in the good
+ *                   direction), p >= alpha is "noise" (asv's '~').
+ *   "bootstrap-ci"  both sides have >= 2 samples but min_p >= alpha (3 and 3
+ *                   steps: 0.1; 4 and 4: 0.029; 3 and 5: 0.036 at alpha
+ *                   0.01): the 95 % percentile-bootstrap CI of the ratio of
+ *                   medians must lie wholly beyond the threshold (its end
+ *                   nearest 1, read as a change from the base value, exceeds
+ *                   every threshold), else "noise". Its false-positive rate
+ *                   is measured by bench/gate_sim.c (README).
+ *   "thresholds-only"  a side has one sample (a single peak or run): the
+ *                   threshold alone decides.
+ *   Every test with >= 2 samples per side also reports the Hodges-Lehmann
+ *   shift with its 95 % CI, the ratio's bootstrap CI (2000 resamples,
+ *   seeded by the sample sizes, so reruns agree) and "separated" (every new
+ *   sample above / below every base sample).
  *   Noise floor: spans whose time is under noise_floor (1 %) of the run time
  *   on both sides, or whose value is under min_us on both sides, are not
  *   gated; they are listed in "below_noise_floor". Metrics matched by an
  *   ignore glob are listed in "ignored".
- *   Spans or phases on one side only are "added" / "removed" (never a
- *   regression by themselves).
+ *   Presence (rule "presence"): a key metric of BASE (step_time, phase:*,
+ *   peak:*, throughput:*) absent in NEW is "missing", a failure like a
+ *   regression; other metrics on one side only are "added" / "removed"
+ *   (reported, not failures). No metric on both sides at all (a trace
+ *   against a memory CSV) is an error (PR_E_FORMAT).
+ *   Calls per step (spans, when every run of both sides has steps): calls
+ *   summed over runs / steps summed over runs; a change of >= 0.5 calls per
+ *   step makes an otherwise unchanged or "noise" span "calls changed" (a
+ *   reported change, not a failure); "calls" is reported either way.
+ *   Warnings (the CLI prints them; --strict makes them errors): a fail_on
+ *   rule that applies to no metric of either side, an ignore glob that
+ *   matches none.
  *
  * MARKS (asv compare): '+' regression, '-' improvement, '~' beyond the
- * threshold but not significant, 'x' added (not comparable), '!' removed
- * (missing in new), ' ' unchanged.
+ * threshold but not significant, 'x' added (not comparable), '!' removed or
+ * missing (missing in new), '#' calls per step changed, ' ' unchanged.
  *
  * OUTPUT {"schema": "profreport-compare", "version": 1,
  *   "base": {"runs": N, "labels": [...]}, "new": {...},
  *   "settings": {"alpha", "min_us", "noise_floor", "defaults": {...}, "fail_on": [...], "ignore": [...]},
- *   "summary": {"status": "pass"|"fail", "regressions", "improvements",
- *               "unchanged", "noise", "added", "removed", "below_noise_floor", "ignored", "metrics"},
+ *   "summary": {"status": "pass"|"fail", "regressions", "missing", "improvements",
+ *               "calls_changed", "unchanged", "noise", "added", "removed",
+ *               "below_noise_floor", "ignored", "metrics"},
  *   "metrics": [{"id", "group", "name", "kind", "unit", "better": "lower"|"higher",
  *               "base", "new", "delta", "ratio", "change" (delta / base), "n1", "n2",
  *               "test": {"method": "mann-whitney", "u", "p", "exact", "effect",
- *                        "cles", "hl_shift", "hl_ci": [lo, hi], "conf": 0.95,
- *                        "ratio_ci": [lo, hi]}
+ *                        "cles", "min_p", "reaches_alpha", "separated":
+ *                        "above"|"below"|"no", "hl_shift", "hl_ci": [lo, hi],
+ *                        "conf": 0.95, "ratio_ci": [lo, hi]}
  *                       | {"method": "thresholds only", "reason"},
  *               "threshold": {"text", "rel", "abs", "source": "default"|spec},
- *               "verdict", "mark"}],
- *   "below_noise_floor": [{"id", "base", "new"}], "ignored": [id...]}
+ *               "calls": {"base", "new", "changed"} (spans with steps on both sides),
+ *               "verdict", "mark", "rule", "why" (one sentence)}],
+ *   "below_noise_floor": [{"id", "base", "new"}], "ignored": [id...],
+ *   "warnings": [text...]}
  * Values are in the metric's unit (ns, bytes, 1/s, fraction); null when absent.
  */
 #ifndef PR_COMPARE_H
@@ -91,13 +118,58 @@
 #define PR_COMPARE_FRAG_ABS 0.01
 #define PR_COMPARE_BOOT 2000 /* bootstrap resamples for the ratio's CI */
 
+#define PR_COMPARE_CALLS_DELTA 0.5 /* calls per step: a change this large is reported */
+
 /*
  * Compares two models (pr_model_build / pr_model_load). Returns a new
- * comparison, or NULL with err set (PR_E_FORMAT: not a model, no runs).
+ * comparison, or NULL with err set (PR_E_FORMAT: not a model, no runs, or
+ * no metric on both sides).
  */
 json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate *gate,
 		   struct pr_error *err);
 /* Number of regressions in a comparison (its summary). */
 size_t pr_compare_regressions(const json_t *cmp);
+/* Number of failures: regressions plus key metrics missing in NEW (0 = the gate passes). */
+size_t pr_compare_failures(const json_t *cmp);
+
+/* ---- One metric's verdict (the RULES above), also used by bench/gate_sim.c ---- */
+
+enum pr_cmp_verdict { PR_CMP_UNCHANGED, PR_CMP_REGRESSION, PR_CMP_IMPROVEMENT, PR_CMP_NOISE };
+enum pr_cmp_rule {
+	PR_CMP_RULE_THRESHOLD,       /* within the threshold */
+	PR_CMP_RULE_MWU,             /* Mann-Whitney p against alpha */
+	PR_CMP_RULE_BOOTSTRAP,       /* short samples: the ratio's bootstrap CI */
+	PR_CMP_RULE_THRESHOLDS_ONLY, /* a side has one sample */
+};
+
+/* A threshold in the metric's own unit: dir +1 = an increase is bad. */
+struct pr_cmp_threshold {
+	int dir, has_rel, has_abs;
+	double rel, abs;
+};
+
+struct pr_cmp_decision {
+	enum pr_cmp_verdict verdict;
+	enum pr_cmp_rule rule;
+	int beyond;        /* +1 / -1: the change exceeds the threshold upwards / downwards; 0 */
+	int tested;        /* the Mann-Whitney test ran (>= 2 samples a side) */
+	double p, min_p;   /* its p and the smallest p attainable with these sizes (NAN untested) */
+	int reaches_alpha; /* min_p < alpha */
+	int separated;     /* +1 every new sample above every base one, -1 below, 0 neither */
+	int has_ci;        /* ci_lo, ci_hi: 95 % bootstrap CI of median(new) / median(base) */
+	double ci_lo, ci_hi;
+};
+
+/*
+ * The verdict of one metric: base and newv are its values (the aggregates),
+ * a[0..na) and b[0..nb) its samples. The bootstrap CI is computed when the
+ * rule needs it, or always when want_ci (for reports). Pure; allocates
+ * only temporaries.
+ */
+void pr_compare_decide(const double *a, size_t na, const double *b, size_t nb, double base,
+		       double newv, const struct pr_cmp_threshold *t, double alpha, int want_ci,
+		       struct pr_cmp_decision *d);
+/* Smallest two-sided Mann-Whitney p attainable with n1 and n2 samples (no ties). */
+double pr_compare_min_p(size_t n1, size_t n2);
 
 #endif

@@ -115,6 +115,46 @@ static int parse_term(const char *spec, const char *t, size_t len, struct pr_gat
 			    spec, end);
 }
 
+/* Metric classes: ids that stand alone, and prefixes of "CLASS:NAME" ids. */
+static const char *const bare_ids[] = { "step_time", "fragmentation" };
+static const char *const classes[] = { "phase", "span", "throughput", "peak", "reported" };
+static const char *const throughputs[] = { "tokens_per_s", "fps", "bps", "steps_per_s" };
+
+static int has_glob(const char *s, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (s[i] == '*' || s[i] == '?' || s[i] == '[' || s[i] == '\\')
+			return 1;
+	return 0;
+}
+
+static int in_list(const char *s, size_t n, const char *const *list, size_t nlist)
+{
+	size_t i;
+	for (i = 0; i < nlist; i++)
+		if (strlen(list[i]) == n && !strncmp(s, list[i], n))
+			return 1;
+	return 0;
+}
+
+/* 1 when pattern (METRIC of a spec) can select some metric id; globs always can. */
+static int known_metric(const char *pat, size_t len)
+{
+	const char *colon = memchr(pat, ':', len);
+	size_t cl = colon ? (size_t)(colon - pat) : len;
+	if (has_glob(pat, cl))
+		return 1;
+	if (!colon)
+		return in_list(pat, cl, bare_ids, 2) || in_list(pat, cl, classes, 5);
+	if (!in_list(pat, cl, classes, 5))
+		return 0;
+	if (cl == strlen("throughput") && !strncmp(pat, "throughput", cl) &&
+	    !has_glob(colon + 1, len - cl - 1))
+		return in_list(colon + 1, len - cl - 1, throughputs, 4);
+	return len > cl + 1; /* "span:" alone names nothing */
+}
+
 int pr_gate_parse_rule(const char *spec, struct pr_gate_rule *out, struct pr_error *err)
 {
 	const char *colon = strrchr(spec, ':'), *t, *comma;
@@ -129,6 +169,14 @@ int pr_gate_parse_rule(const char *spec, struct pr_gate_rule *out, struct pr_err
 	    (comma && parse_term(spec, comma + 1, strlen(comma + 1), out, err))) {
 		pr_gate_rule_release(out);
 		return -1;
+	}
+	if (!known_metric(spec, (size_t)(colon - spec))) {
+		pr_gate_rule_release(out);
+		return pr_error_set(err, PR_E_USAGE,
+				    "bad --fail-on '%s': unknown metric '%.*s' (step_time, phase:NAME, "
+				    "span:NAME, peak:SERIES, fragmentation, throughput:tokens_per_s|fps|"
+				    "bps|steps_per_s, reported:NAME, or a glob)",
+				    spec, (int)(colon - spec), spec);
 	}
 	out->pattern = pr_xstrndup(spec, (size_t)(colon - spec));
 	out->text = pr_xstrdup(spec);
@@ -243,9 +291,15 @@ int pr_gate_config(struct pr_gate *g, const json_t *cfg, const char *source, str
 			rc = config_strings(v, key, source, g, 1, err);
 		else if (!strcmp(key, "ignore"))
 			rc = config_strings(v, key, source, g, 0, err);
+		else if (!strcmp(key, "strict") && json_is_boolean(v))
+			g->strict = json_is_true(v), rc = 0;
+		else if (!strcmp(key, "strict"))
+			rc = pr_error_set(err, PR_E_USAGE, "'%s': \"strict\" must be true or false",
+					  source);
 		else
 			rc = pr_error_set(err, PR_E_USAGE,
-					  "'%s': unknown key \"%s\" (alpha, min_us, noise_floor, fail_on, ignore)",
+					  "'%s': unknown key \"%s\" (alpha, min_us, noise_floor, fail_on, "
+					  "ignore, strict)",
 					  source, key);
 		if (rc)
 			return -1;
@@ -279,11 +333,16 @@ int pr_gate_rule_matches(const struct pr_gate_rule *r, const char *id)
 	return !strncmp(id, r->pattern, n) && id[n] == ':';
 }
 
+int pr_gate_glob_matches(const char *glob, const char *name, const char *id)
+{
+	return !fnmatch(glob, name, 0) || !fnmatch(glob, id, 0);
+}
+
 int pr_gate_ignored(const struct pr_gate *g, const char *name, const char *id)
 {
 	size_t i;
 	for (i = 0; i < g->nignore; i++)
-		if (!fnmatch(g->ignore[i], name, 0) || !fnmatch(g->ignore[i], id, 0))
+		if (pr_gate_glob_matches(g->ignore[i], name, id))
 			return 1;
 	return 0;
 }

@@ -26,12 +26,16 @@
  *   threshold never gates a time). The last matching rule wins, so command
  *   line rules (added after the config file) override the config's.
  *   Examples: step_time:+3%  peak:dev.mem.allocated:+256MiB  throughput:-5%
+ *   A METRIC that can select no id (an unknown class such as "step_tme" or
+ *   "spans:x", a throughput other than the four, a bare "span:") is a usage
+ *   error; one that selects nothing in the inputs at hand is a warning of
+ *   pr_compare ("warnings"), an error with strict.
  *
  * IGNORE GLOBS are fnmatch(3) patterns matched against a metric's name (the
  * span or phase name, e.g. 'aten::copy_*') and against its id.
  *
  * CONFIG FILE (JSON object; every key optional, unknown keys are errors):
- *   { "alpha": 0.01, "min_us": 10, "noise_floor": 0.01,
+ *   { "alpha": 0.01, "min_us": 10, "noise_floor": 0.01, "strict": false,
  *     "fail_on": ["step_time:+3%", "peak:*:+5%,+256MiB"],
  *     "ignore": ["aten::copy_*", "cudaLaunchKernel"] }
  *
@@ -73,6 +77,7 @@ struct pr_gate {
 	size_t nrules, arules;
 	char **ignore;
 	size_t nignore, aignore;
+	int strict;         /* compare's warnings (rules or globs selecting nothing) are errors */
 };
 
 #define PR_GATE_ALPHA 0.01
@@ -105,6 +110,8 @@ int pr_gate_load_config(struct pr_gate *g, const char *path, struct pr_error *er
 int pr_gate_rule_matches(const struct pr_gate_rule *r, const char *id);
 /* 1 when an ignore glob matches name or id. */
 int pr_gate_ignored(const struct pr_gate *g, const char *name, const char *id);
+/* 1 when glob (fnmatch) matches name or id. */
+int pr_gate_glob_matches(const char *glob, const char *name, const char *id);
 /* "+5%", "+64MiB", "+5% and +64MiB" for reports. */
 void pr_gate_threshold_text(int dir, int has_rel, double rel, int has_abs, double abs,
 			    enum pr_gate_unit unit, char *buf, size_t n);

@@ -23,6 +23,7 @@ static const struct pr_option opts[] = {
 	{ "config", 0, "FILE", "gate settings from a JSON file (alpha, min_us, fail_on, ignore)" },
 	{ "alpha", 0, "P", "significance level of the Mann-Whitney test (default 0.01)" },
 	{ "min-us", 0, "N", "spans under N microseconds are not gated (default 10)" },
+	{ "strict", 0, NULL, "warnings (a --fail-on or --ignore that selects nothing) are errors" },
 	{ "html", 0, "FILE", "also one HTML page: verdict, diff chart, metrics" },
 	{ "png", 0, "DIR", "also the panels as PNG files in DIR (made if missing)" },
 	{ "svg", 0, "DIR", "also the panels as SVG files in DIR (made if missing)" },
@@ -86,8 +87,9 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	struct pr_gate g;
 	json_t *base = NULL, *newm = NULL, *cmp = NULL;
-	size_t regressions;
-	int i, rc = -1;
+	size_t i, regressions, missing;
+	const json_t *w;
+	int j, rc = -1;
 	pr_gate_init(&g);
 	if (!fmt)
 		fmt = "text";
@@ -97,12 +99,14 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	}
 	if ((v = pr_arg(cmd, a, "config")) && pr_gate_load_config(&g, v, err))
 		goto out;
-	for (i = 0; (v = pr_opt_nth(cmd->opts, a, "fail-on", i)); i++)
+	for (j = 0; (v = pr_opt_nth(cmd->opts, a, "fail-on", j)); j++)
 		if (pr_gate_add_fail_on(&g, v, err))
 			goto out;
-	for (i = 0; (v = pr_opt_nth(cmd->opts, a, "ignore", i)); i++)
+	for (j = 0; (v = pr_opt_nth(cmd->opts, a, "ignore", j)); j++)
 		if (pr_gate_add_ignore(&g, v, err))
 			goto out;
+	if (pr_arg(cmd, a, "strict"))
+		g.strict = 1;
 	if ((v = pr_arg(cmd, a, "alpha")) && pr_gate_set_alpha(&g, v, err))
 		goto out;
 	if ((v = pr_arg(cmd, a, "min-us")) && pr_gate_set_min_us(&g, v, err))
@@ -111,6 +115,14 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 		goto out;
 	if (!(cmp = pr_compare(base, newm, &g, err)))
 		goto out;
+	/* a rule or glob that selects nothing is likely a typo: said before any output */
+	json_array_foreach(json_object_get(cmp, "warnings"), i, w) {
+		if (g.strict) {
+			pr_error_set(err, PR_E_USAGE, "%s (--strict)", json_string_value(w));
+			goto out;
+		}
+		fprintf(stderr, "profreport: compare: warning: %s\n", json_string_value(w));
+	}
 	if (!strcmp(fmt, "json")) {
 		char *s = json_dumps(cmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 		pr_strbuf_addstr(&sb, s);
@@ -131,7 +143,14 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	    ((v = pr_arg(cmd, a, "svg")) && write_panels(cmp, base, newm, v, PR_GFX_SVG, err)))
 		goto out;
 	regressions = pr_compare_regressions(cmp);
-	rc = regressions ? pr_error_set(err, PR_E_REGRESSION, "%zu regression(s)", regressions) : 0;
+	missing = pr_compare_failures(cmp) - regressions;
+	if (missing)
+		rc = pr_error_set(err, PR_E_REGRESSION,
+				  "%zu regression(s), %zu key metric(s) of BASE missing in NEW", regressions,
+				  missing);
+	else
+		rc = regressions ? pr_error_set(err, PR_E_REGRESSION, "%zu regression(s)", regressions)
+				 : 0;
 out:
 	json_decref(cmp);
 	json_decref(base);
@@ -148,15 +167,19 @@ const struct pr_command pr_cmd_compare = {
 	.max_pos = 2,
 	.opts = opts,
 	.usage = "compare BASE NEW [--format text|md|json|junit] [-o FILE] [--fail-on SPEC]... "
-		 "[--ignore GLOB]... [--config FILE] [--alpha P] [--min-us N] [--html FILE] [--png DIR] "
-		 "[--svg DIR]",
+		 "[--ignore GLOB]... [--config FILE] [--alpha P] [--min-us N] [--strict] [--html FILE] "
+		 "[--png DIR] [--svg DIR]",
 	.summary = "compare two runs and fail (exit 1) on a significant regression",
 	.help = "BASE and NEW are each a trace, a store, a directory of ranks or a model JSON\n"
 		"('report --json'). Exit status: 0 no regression, 1 regression, 2 usage or input error.\n"
 		"A regression is a change beyond its threshold that is also significant\n"
-		"(Mann-Whitney U, p < alpha) when both sides have repeated samples; with one value\n"
-		"per side the thresholds alone decide. Defaults: time +5%, memory +5% and +64MiB\n"
-		"(both), throughput -5%; spans under 1% of run time or --min-us are not gated.\n"
+		"(Mann-Whitney U, p < alpha) when both sides have repeated samples; when the\n"
+		"samples are too few for p < alpha (3 or 4 steps a side), the 95% bootstrap CI of\n"
+		"new/base must lie beyond the threshold; with one value per side the thresholds\n"
+		"alone decide. A key metric of BASE (step time, a phase, a memory peak, a\n"
+		"throughput) missing in NEW also fails; inputs with no metric in common are an\n"
+		"error. Defaults: time +5%, memory +5% and +64MiB (both), throughput -5%; spans\n"
+		"under 1% of run time or --min-us are not gated.\n"
 		"--html FILE, --png DIR and --svg DIR also write the diff chart (changes) and,\n"
 		"when both sides have steps, the step times (step_time); the exit status is the same.",
 };

@@ -107,7 +107,11 @@ static void banner(struct pr_strbuf *sb, const json_t *cmp)
 	pr_strbuf_addstr(sb, "<div class=\"cards\">");
 	card(sb, count(sum, "metrics"), "Metrics compared", "");
 	card(sb, count(sum, "regressions"), "Regressions (+)", count(sum, "regressions") ? "#d62728" : "");
+	if (count(sum, "missing"))
+		card(sb, count(sum, "missing"), "Key metrics missing (!)", "#d62728");
 	card(sb, count(sum, "improvements"), "Improvements (-)", count(sum, "improvements") ? "#2ca02c" : "");
+	if (count(sum, "calls_changed"))
+		card(sb, count(sum, "calls_changed"), "Calls/step changed (#)", "");
 	card(sb, count(sum, "noise"), "Not significant (~)", "");
 	card(sb, count(sum, "unchanged"), "Unchanged", "");
 	card(sb, count(sum, "added"), "Added (x)", "");
@@ -126,14 +130,17 @@ static int panels(struct pr_strbuf *sb, const json_t *cmp, const json_t *base, c
 static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 {
 	static const char *const h[] = { "", "Metric", "Kind", "#Before", "#After", "#Ratio",
-					 "#Ratio 95 % CI", "#Change %", "#p", "Test", "Threshold",
+					 "#Ratio 95 % CI", "#Change %", "#p", "Decided by", "Threshold",
 					 "Verdict", NULL };
 	const json_t *metrics = json_object_get(cmp, "metrics"), *m;
 	size_t i, n = json_array_size(metrics);
 	pr_strbuf_addstr(sb, "<h3>Metrics</h3>\n<p class=\"meta\">Marks as in asv: + regression, - improvement, "
-			     "~ beyond the threshold but not significant, x added, ! removed. "
+			     "~ beyond the threshold but not significant, x added, ! removed "
+			     "(a missing key metric fails), # calls per step changed. "
 			     "Ratio = new / base; its 95 % CI is a percentile bootstrap of the "
-			     "ratio of medians.</p>\n");
+			     "ratio of medians. Decided by: Mann-Whitney p when the samples can reach "
+			     "alpha, else that CI wholly beyond the threshold; one value a side: the "
+			     "threshold alone.</p>\n");
 	if (!n) {
 		pr_strbuf_addstr(sb, "<p>No metrics.</p>\n");
 		return;
@@ -145,7 +152,7 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 		const char *cls = !strcmp(v, "regression") ? "diff" : !strcmp(v, "improvement") ? "ok" : "";
 		const json_t *test = json_object_get(m, "test"), *th = json_object_get(m, "threshold");
 		json_t *pct = NULL;
-		char buf[64];
+		char buf[96];
 		if (i >= PR_HTML_ROWS)
 			break;
 		pr_strbuf_addf(sb, "<tr><td class=\"%s\">", *cls ? cls : "name");
@@ -166,10 +173,7 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 		json_decref(pct);
 		snprintf(buf, sizeof(buf), "%.2g", num(test, "p"));
 		tdv(sb, json_object_get(test, "p"), buf);
-		if (!strcmp(str(test, "method"), "mann-whitney"))
-			snprintf(buf, sizeof(buf), "Mann-Whitney (n %.0f / %.0f)", num(m, "n1"), num(m, "n2"));
-		else
-			snprintf(buf, sizeof(buf), "thresholds only");
+		pr_compare_fmt_rule(m, 0, buf, sizeof(buf));
 		pr_html_td(sb, buf);
 		pr_html_td(sb, json_is_false(json_object_get(th, "gated")) ? "not gated" : str(th, "text"));
 		pr_strbuf_addf(sb, "<td class=\"%s\">", *cls ? cls : "name");

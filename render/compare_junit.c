@@ -14,10 +14,11 @@ static const char *str(const json_t *o, const char *key)
 static int gated(const json_t *m)
 {
 	return json_is_true(json_object_get(json_object_get(m, "threshold"), "gated")) ||
-	       !strcmp(str(m, "verdict"), "added") || !strcmp(str(m, "verdict"), "removed");
+	       !strcmp(str(m, "rule"), "presence");
 }
 
-/* "1.20x (base 400.118 us, new 481.2 us), p=1e-07, threshold +5%". */
+/* "regression: 1.20x (base 400.118 us, new 481.2 us), p=1e-07, ratio 95% CI [...],
+ * threshold +5%; decided by: <why>". */
 static void message(struct pr_strbuf *sb, const json_t *m)
 {
 	char b[48], n[48], r[16], t[48];
@@ -29,30 +30,30 @@ static void message(struct pr_strbuf *sb, const json_t *m)
 	pr_compare_fmt_ratio_ci(m, t, sizeof(t));
 	if (*t)
 		pr_strbuf_addf(sb, ", ratio 95%% CI %s", t);
-	pr_strbuf_addf(sb, ", threshold %s", str(json_object_get(m, "threshold"), "text"));
+	pr_strbuf_addf(sb, ", threshold %s; rule %s: %s", str(json_object_get(m, "threshold"), "text"),
+		       str(m, "rule"), str(m, "why"));
 }
 
 void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
 {
 	const json_t *metrics = json_object_get(cmp, "metrics"), *m;
 	struct pr_strbuf msg = PR_STRBUF_INIT;
-	size_t i, tests = 0, failures = 0, skipped = 0;
+	size_t i, tests = 0, failures = 0;
 	json_array_foreach(metrics, i, m) {
 		if (!gated(m))
 			continue;
 		tests++;
-		failures += !strcmp(str(m, "verdict"), "regression");
-		skipped += !strcmp(str(m, "verdict"), "added") || !strcmp(str(m, "verdict"), "removed");
+		failures += !strcmp(str(m, "verdict"), "regression") || !strcmp(str(m, "verdict"), "missing");
 	}
 	pr_strbuf_addstr(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	pr_strbuf_addf(sb,
 		       "<testsuites name=\"profreport compare\" tests=\"%zu\" failures=\"%zu\" "
-		       "errors=\"0\" skipped=\"%zu\" time=\"0\">\n",
-		       tests, failures, skipped);
+		       "errors=\"0\" skipped=\"0\" time=\"0\">\n",
+		       tests, failures);
 	pr_strbuf_addf(sb,
 		       "  <testsuite name=\"profreport.compare\" tests=\"%zu\" failures=\"%zu\" "
-		       "errors=\"0\" skipped=\"%zu\" time=\"0\">\n",
-		       tests, failures, skipped);
+		       "errors=\"0\" skipped=\"0\" time=\"0\">\n",
+		       tests, failures);
 	pr_strbuf_addf(sb, "    <properties>\n      <property name=\"alpha\" value=\"%g\"/>\n",
 		       json_number_value(json_object_get(json_object_get(cmp, "settings"), "alpha")));
 	pr_strbuf_addf(sb, "      <property name=\"status\" value=\"%s\"/>\n    </properties>\n",
@@ -68,15 +69,12 @@ void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
 		pr_strbuf_addstr(sb, "\" time=\"0\"");
 		pr_strbuf_reset(&msg);
 		message(&msg, m);
-		if (!strcmp(v, "regression")) {
-			pr_strbuf_addstr(sb, ">\n      <failure type=\"regression\" message=\"");
+		if (!strcmp(v, "regression") || !strcmp(v, "missing")) {
+			pr_strbuf_addf(sb, ">\n      <failure type=\"%s\" message=\"", v);
 			pr_xml_escape(sb, msg.buf);
 			pr_strbuf_addstr(sb, "\">");
 			pr_xml_escape(sb, msg.buf);
 			pr_strbuf_addstr(sb, "</failure>\n    </testcase>\n");
-		} else if (!strcmp(v, "added") || !strcmp(v, "removed")) {
-			pr_strbuf_addf(sb, ">\n      <skipped message=\"%s on the new side: nothing to compare\"/>\n    </testcase>\n",
-				       !strcmp(v, "added") ? "only" : "missing");
 		} else {
 			pr_strbuf_addstr(sb, ">\n      <system-out>");
 			pr_xml_escape(sb, msg.buf);

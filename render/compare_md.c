@@ -29,13 +29,16 @@ static void code(struct pr_strbuf *sb, const char *s)
 
 static void row(struct pr_strbuf *sb, const json_t *m, int details)
 {
-	char b[48], n[48], r[16], t[48];
+	char b[48], n[48], r[16], t[48], rule[96];
 	const char *mark = str(m, "mark");
 	pr_compare_fmt_value(json_object_get(m, "base"), str(m, "unit"), b, sizeof(b));
 	pr_compare_fmt_value(json_object_get(m, "new"), str(m, "unit"), n, sizeof(n));
 	pr_compare_fmt_ratio(m, r, sizeof(r));
+	pr_compare_fmt_rule(m, 0, rule, sizeof(rule));
 	pr_strbuf_addf(sb, "| %s | %s | %s | %s | ", strcmp(mark, " ") ? mark : "", b, n, r);
 	code(sb, str(m, "id"));
+	if (!details)
+		pr_strbuf_addf(sb, " | %s", rule);
 	if (details) {
 		const json_t *test = json_object_get(m, "test"), *ci = json_object_get(test, "hl_ci");
 		pr_compare_fmt_test(m, t, sizeof(t));
@@ -51,8 +54,8 @@ static void row(struct pr_strbuf *sb, const json_t *m, int details)
 		pr_compare_fmt_ratio_ci(m, t, sizeof(t));
 		if (*t)
 			pr_strbuf_addf(sb, ", ratio %s", t);
-		pr_strbuf_addf(sb, " | %s | %s", str(json_object_get(m, "threshold"), "text"),
-			       str(m, "verdict"));
+		pr_strbuf_addf(sb, " | %s | %s | %s", str(json_object_get(m, "threshold"), "text"),
+			       str(m, "verdict"), rule);
 	}
 	pr_strbuf_addstr(sb, " |\n");
 }
@@ -68,8 +71,8 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 	json_array_foreach(metrics, i, m)
 		changed += strcmp(str(m, "verdict"), "unchanged") != 0;
 	if (changed) {
-		pr_strbuf_addstr(sb, "| Change | Before | After | Ratio | Metric |\n"
-				     "|:------:|-------:|------:|------:|:-------|\n");
+		pr_strbuf_addstr(sb, "| Change | Before | After | Ratio | Metric | Decided by |\n"
+				     "|:------:|-------:|------:|------:|:-------|:-----------|\n");
 		json_array_foreach(metrics, i, m)
 			if (strcmp(str(m, "verdict"), "unchanged"))
 				row(sb, m, 0);
@@ -78,12 +81,16 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 	}
 	pr_strbuf_addf(sb,
 		       "\n`+` worse, `-` better, `~` beyond the threshold but not significant "
-		       "(Mann-Whitney p >= %g), `x` added, `!` removed.\n",
+		       "(Mann-Whitney p >= %g; with too few samples for p < %g, a 95 %% bootstrap CI "
+		       "of new/base not wholly beyond the threshold), `x` added, `!` removed "
+		       "(a missing step time, phase, peak or throughput fails), `#` calls per "
+		       "step changed.\n",
+		       json_number_value(json_object_get(st, "alpha")),
 		       json_number_value(json_object_get(st, "alpha")));
 	pr_strbuf_addf(sb, "\n<details><summary>All %zu compared metrics</summary>\n\n",
 		       json_array_size(metrics));
-	pr_strbuf_addstr(sb, "| Change | Before | After | Ratio | Metric | n base / new | Test | Threshold | Verdict |\n"
-			     "|:------:|-------:|------:|------:|:-------|-------------:|:-----|:----------|:--------|\n");
+	pr_strbuf_addstr(sb, "| Change | Before | After | Ratio | Metric | n base / new | Test | Threshold | Verdict | Decided by |\n"
+			     "|:------:|-------:|------:|------:|:-------|-------------:|:-----|:----------|:--------|:-----------|\n");
 	json_array_foreach(metrics, i, m)
 		row(sb, m, 1);
 	pr_strbuf_addstr(sb, "\n</details>\n");

@@ -56,6 +56,52 @@ void pr_compare_fmt_test(const json_t *metric, char *buf, size_t n)
 		snprintf(buf, n, "thresholds only");
 }
 
+static double num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+void pr_compare_fmt_rule(const json_t *m, int terse, char *buf, size_t n)
+{
+	const char *rule = str(m, "rule"), *v = str(m, "verdict");
+	const json_t *test = json_object_get(m, "test"), *ci = json_object_get(test, "ratio_ci");
+	const json_t *calls = json_object_get(m, "calls");
+	long long n1 = (long long)json_integer_value(json_object_get(m, "n1"));
+	long long n2 = (long long)json_integer_value(json_object_get(m, "n2"));
+	double r = num(m, "ratio");
+	if (!strcmp(v, "calls changed")) {
+		snprintf(buf, n, terse ? "%.3g->%.3g" : "calls per step %.3g -> %.3g",
+			 num(calls, "base"), num(calls, "new"));
+	} else if (!strcmp(rule, "mann-whitney")) {
+		snprintf(buf, n, terse ? "p=%.2g" : "Mann-Whitney p=%.2g", num(test, "p"));
+	} else if (!strcmp(rule, "bootstrap-ci") && json_array_size(ci) == 2) {
+		double lo = json_number_value(json_array_get(ci, 0)), hi = json_number_value(json_array_get(ci, 1));
+		if (terse)
+			snprintf(buf, n, r >= 1 ? "ci>=%.2fx" : "ci<=%.2fx", r >= 1 ? lo : hi);
+		else
+			snprintf(buf, n, "bootstrap CI [%.3fx, %.3fx], n %lld/%lld", lo, hi, n1, n2);
+	} else if (!strcmp(rule, "bootstrap-ci")) {
+		snprintf(buf, n, terse ? "no ci" : "bootstrap CI (none), n %lld/%lld", n1, n2);
+	} else if (!strcmp(rule, "thresholds-only")) {
+		snprintf(buf, n, terse ? "(n %lld/%lld)" : "thresholds only, n %lld/%lld", n1, n2);
+	} else if (!strcmp(rule, "presence")) {
+		snprintf(buf, n, "%s", terse ? "" : !strcmp(v, "added") ? "only in NEW"
+					     : !strcmp(v, "missing") ? "key metric missing in NEW"
+								     : "only in BASE");
+	} else if (!strcmp(rule, "not-gated")) {
+		snprintf(buf, n, "%s", terse ? "" : "not gated");
+	} else {
+		snprintf(buf, n, "%s", terse ? "" : "within the threshold");
+	}
+	/* a call count change beside a time verdict */
+	if (!terse && strcmp(v, "calls changed") && json_is_true(json_object_get(calls, "changed"))) {
+		size_t len = strlen(buf);
+		snprintf(buf + len, n - len, "; calls per step %.3g -> %.3g", num(calls, "base"),
+			 num(calls, "new"));
+	}
+}
+
 static size_t count(const json_t *sum, const char *key)
 {
 	return (size_t)json_integer_value(json_object_get(sum, key));
@@ -64,13 +110,17 @@ static size_t count(const json_t *sum, const char *key)
 void pr_compare_summary_line(const json_t *cmp, struct pr_strbuf *sb)
 {
 	const json_t *s = json_object_get(cmp, "summary");
-	static const char *const keys[] = { "regressions", "improvements", "noise", "unchanged",
-					    "added", "removed", "below_noise_floor", "ignored" };
-	static const char *const one[] = { "regression", "improvement", "not significant",
-					   "unchanged", "added", "removed", "below noise floor",
+	static const char *const keys[] = { "regressions",   "missing", "improvements",
+					    "calls_changed", "noise",   "unchanged",
+					    "added",         "removed", "below_noise_floor",
+					    "ignored" };
+	static const char *const one[] = { "regression",         "key metric missing", "improvement",
+					   "calls/step changed", "not significant",    "unchanged",
+					   "added",              "removed",            "below noise floor",
 					   "ignored" };
-	static const char *const many[] = { "regressions", "improvements", "not significant",
-					    "unchanged", "added", "removed", "below noise floor",
+	static const char *const many[] = { "regressions",        "key metrics missing", "improvements",
+					    "calls/step changed", "not significant",     "unchanged",
+					    "added",              "removed",             "below noise floor",
 					    "ignored" };
 	size_t i;
 	int first = 1;
@@ -99,9 +149,26 @@ static void fit(const char *s, size_t w, char *buf, size_t n)
 void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
 {
 	const json_t *metrics = json_object_get(cmp, "metrics"), *m, *s;
-	size_t i, hidden = 0;
-	pr_strbuf_addstr(sb, "profreport compare: ");
-	pr_compare_summary_line(cmp, sb);
+	const json_t *st = json_object_get(cmp, "settings");
+	struct pr_strbuf line = PR_STRBUF_INIT;
+	size_t i, hidden = 0, col, start;
+	int used[4] = { 0, 0, 0, 0 };
+	/* the summary, wrapped after a comma to stay within 80 columns */
+	pr_strbuf_addstr(&line, "profreport compare: ");
+	pr_compare_summary_line(cmp, &line);
+	for (i = start = col = 0; i <= line.len; i++) {
+		if (i < line.len && line.buf[i] != ',')
+			continue;
+		if (col + (i - start) > 79 && col > 0) {
+			pr_strbuf_addstr(sb, "\n   ");
+			col = 3;
+			start++; /* the space after the comma */
+		}
+		pr_strbuf_add(sb, line.buf + start, i - start + (i < line.len));
+		col += i - start + 1;
+		start = i + 1;
+	}
+	pr_strbuf_release(&line);
 	pr_strbuf_addch(sb, '\n');
 	pr_strbuf_addf(sb, "base: %lld run(s), new: %lld run(s); alpha %g, noise floor %g %% or %g us\n\n",
 		       (long long)json_integer_value(json_object_get(json_object_get(cmp, "base"), "runs")),
@@ -111,7 +178,7 @@ void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
 		       json_number_value(json_object_get(json_object_get(cmp, "settings"), "min_us")));
 	pr_strbuf_addf(sb, "  %-26s %10s %10s %6s  %s\n", "metric", "base", "new", "ratio", "verdict");
 	json_array_foreach(metrics, i, m) {
-		const char *verdict = str(m, "verdict"), *group = str(m, "group");
+		const char *verdict = str(m, "verdict"), *group = str(m, "group"), *rule = str(m, "rule");
 		char name[40], b[32], n[32], r[16], t[32];
 		if (!strcmp(verdict, "unchanged") && strcmp(group, "step") && strcmp(group, "throughput") &&
 		    strcmp(group, "peak")) {
@@ -122,14 +189,31 @@ void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
 		pr_compare_fmt_value(json_object_get(m, "base"), str(m, "unit"), b, sizeof(b));
 		pr_compare_fmt_value(json_object_get(m, "new"), str(m, "unit"), n, sizeof(n));
 		pr_compare_fmt_ratio(m, r, sizeof(r));
-		pr_compare_fmt_test(m, t, sizeof(t));
+		pr_compare_fmt_rule(m, 1, t, sizeof(t));
 		pr_strbuf_addf(sb, "%s %-26s %10s %10s %6s  %s", str(m, "mark"), name, b, n, r, verdict);
-		if (strcmp(verdict, "added") && strcmp(verdict, "removed") && strcmp(t, "thresholds only"))
+		if (*t)
 			pr_strbuf_addf(sb, " %s", t);
 		pr_strbuf_addch(sb, '\n');
+		used[0] |= !strcmp(rule, "mann-whitney");
+		used[1] |= !strcmp(rule, "bootstrap-ci");
+		used[2] |= !strcmp(rule, "thresholds-only");
+		used[3] |= !strcmp(verdict, "calls changed");
 	}
 	if (hidden)
 		pr_strbuf_addf(sb, "  (%zu more unchanged; --format json lists every metric)\n", hidden);
+	/* which rule decided each verdict, for the tags that appear above */
+	if (used[0])
+		pr_strbuf_addf(sb, "  p=: Mann-Whitney p, significant when < %g\n",
+			       json_number_value(json_object_get(st, "alpha")));
+	if (used[1])
+		pr_strbuf_addf(sb,
+			       "  ci>= / ci<=: too few samples for p < %g; the nearer end of the\n"
+			       "    95 %% bootstrap CI of new/base must be beyond the threshold\n",
+			       json_number_value(json_object_get(st, "alpha")));
+	if (used[2])
+		pr_strbuf_addstr(sb, "  (n a/b): one value on a side; the threshold alone decides\n");
+	if (used[3])
+		pr_strbuf_addstr(sb, "  #: calls per step changed, base->new (reported, not a failure)\n");
 	s = json_object_get(cmp, "summary");
 	if (json_integer_value(json_object_get(s, "below_noise_floor")))
 		pr_strbuf_addf(sb, "  %lld span(s) below the noise floor were not gated\n",

@@ -17,8 +17,10 @@
  *        (Change | Before | After | Ratio | Metric) of the changes, and every
  *        metric with its test and threshold folded in <details>.
  * junit  JUnit XML (Jenkins/Ant schema, tests/tools/junit.xsd): one
- *        testcase per gated metric, <failure> for each regression, <skipped>
- *        for added/removed ones.
+ *        testcase per gated metric, <failure> for each regression and each
+ *        key metric missing in NEW; added and removed ones pass with the
+ *        change in <system-out>.
+ * Every verdict names the rule that decided it (pr_compare_fmt_rule).
  */
 #ifndef PR_COMPARE_TEXT_H
 #define PR_COMPARE_TEXT_H
@@ -41,6 +43,16 @@ void pr_compare_fmt_ratio(const json_t *metric, char *buf, size_t n);
 void pr_compare_fmt_ratio_ci(const json_t *metric, char *buf, size_t n);
 /* "p=3.1e-08", "thresholds only". */
 void pr_compare_fmt_test(const json_t *metric, char *buf, size_t n);
+/*
+ * The rule that decided the verdict (metric "rule"), for a table cell.
+ * terse (console): "p=0.0079", "ci>=1.41x" (the CI end nearer 1), "(n 1/1)",
+ * "2->1/step", "" for within the threshold or presence; else
+ * "Mann-Whitney p=0.0079", "bootstrap CI [1.410x, 1.520x], n 4/4",
+ * "thresholds only, n 1/1", "calls per step 2 -> 1", "only in NEW",
+ * "key metric missing in NEW", "within the threshold"; when the calls per
+ * step changed beside another verdict, "; calls per step 11 -> 10" is added.
+ */
+void pr_compare_fmt_rule(const json_t *metric, int terse, char *buf, size_t n);
 /* The summary sentence: "FAIL: 2 regressions, 1 improvement, ...". */
 void pr_compare_summary_line(const json_t *cmp, struct pr_strbuf *sb);
 

@@ -48,12 +48,19 @@ PLAN = [
 
 
 class Variant:
-	def __init__(self, seed, jitter=0.03, scale=None, rename=None, extra_mem=0):
+	def __init__(self, seed, jitter=0.03, scale=None, rename=None, extra_mem=0, steps=STEPS,
+		     memory=True, step_marks=True, drop_phases=(), extra_ops=None, allreduce=None):
 		self.seed = seed
 		self.jitter = jitter           # relative sd of every duration
 		self.scale = scale or {}       # op or phase name -> duration factor
 		self.rename = rename or {}     # op name -> (new op name, new kernel name)
 		self.extra_mem = extra_mem     # bytes held during backward
+		self.steps = steps             # ProfilerStep#N count (a profiler schedule's active=N)
+		self.memory = memory           # write the [memory] instants (profile_memory=True)
+		self.step_marks = step_marks   # write the ProfilerStep#N annotations
+		self.drop_phases = set(drop_phases)  # phase annotations left out (their ops stay)
+		self.extra_ops = extra_ops or {}     # phase -> [(op, mean us, kernel)] appended
+		self.allreduce = allreduce     # (calls per step, mean us per call) in backward, or None
 
 
 def us(ns):
@@ -83,6 +90,8 @@ def trace(v):
 
 	def mem(ts, nbytes):
 		nonlocal alloc, reserved
+		if not v.memory:
+			return
 		alloc += nbytes
 		if alloc > reserved:
 			reserved = alloc + 256 * MiB
@@ -91,7 +100,7 @@ def trace(v):
 			   "args": {"Total Reserved": reserved, "Total Allocated": alloc,
 				    "Bytes": nbytes, "Device Id": 0, "Device Type": 1}})
 
-	for step in range(STEPS):
+	for step in range(v.steps):
 		step_start = t
 		body = []
 		t += 40000
@@ -100,6 +109,10 @@ def trace(v):
 			t += 5000
 			if phase == "## backward ##" and v.extra_mem:
 				mem(t, v.extra_mem)
+			ops = ops + v.extra_ops.get(phase, [])
+			if phase == "## backward ##" and v.allreduce:
+				ops = ops + [("nccl:all_reduce", v.allreduce[1],
+					      "ncclKernel_AllReduce_RING_LL_Sum_float")] * v.allreduce[0]
 			for op, mean_us, kernel in ops:
 				if op in v.rename:
 					op, kernel = v.rename[op]
@@ -132,14 +145,17 @@ def trace(v):
 				if v.extra_mem:
 					mem(t, -v.extra_mem)
 				mem(t + 500, -6 * 64 * MiB)
-			ev.append({"ph": "X", "cat": "user_annotation", "name": phase, "pid": pid, "tid": tid,
-				   "ts": us(ph_start), "dur": us(t - ph_start), "args": {"External id": ext}})
+			if phase not in v.drop_phases:
+				ev.append({"ph": "X", "cat": "user_annotation", "name": phase, "pid": pid,
+					   "tid": tid, "ts": us(ph_start), "dur": us(t - ph_start),
+					   "args": {"External id": ext}})
 			ext += 1
 			t += 2000
 		t = max(t, gpu_free) + 10000
-		ev.append({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d" % step,
-			   "pid": pid, "tid": tid, "ts": us(step_start), "dur": us(t - step_start),
-			   "args": {"External id": ext}})
+		if v.step_marks:
+			ev.append({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d" % step,
+				   "pid": pid, "tid": tid, "ts": us(step_start), "dur": us(t - step_start),
+				   "args": {"External id": ext}})
 		ext += 1
 		ev.extend(body)
 		t += 20000
@@ -171,6 +187,24 @@ PAIRS = {
 	"span_sets": (Variant(1), Variant(2, rename={
 		"aten::relu": ("aten::gelu", "void at::native::vectorized_elementwise_kernel<4, gelu>")})),
 }
+
+# Short runs, as a profiler schedule records them (active=3..5): every phase 1.5x slower, noise only
+# (another seed), the same run twice.
+SLOWER = {"## forward ##": 1.5, "## backward ##": 1.5, "## optimizer ##": 1.5}
+for _n in (3, 4, 5):
+	PAIRS["short%d_slow" % _n] = (Variant(1, steps=_n), Variant(2, steps=_n, scale=SLOWER))
+	PAIRS["short%d_noise" % _n] = (Variant(1, steps=_n), Variant(2, steps=_n))
+PAIRS["short4_identical"] = (Variant(1, steps=4), Variant(1, steps=4))
+# A key metric of BASE missing in NEW (4 steps): the memory instants, a phase, the step marks.
+PAIRS["missing_peak"] = (Variant(1, steps=4), Variant(2, steps=4, memory=False))
+PAIRS["missing_phase"] = (Variant(1, steps=4), Variant(2, steps=4, drop_phases=["## optimizer ##"]))
+PAIRS["missing_steps"] = (Variant(1, steps=4), Variant(2, steps=4, step_marks=False))
+# Two all-reduce buckets per step fused into one of twice the size: the same time, half the calls.
+PAIRS["allreduce_calls"] = (Variant(1, steps=4, allreduce=(2, 300.0)),
+			    Variant(2, steps=4, allreduce=(1, 600.0)))
+# An op (and its kernel) new in NEW, 5 % of the step.
+PAIRS["new_op"] = (Variant(1, steps=4), Variant(2, steps=4, extra_ops={"## forward ##": [
+	("aten::contiguous", 250.0, "void at::native::elementwise_kernel<128, 2>")]}))
 
 
 def write(path, doc):

@@ -21,7 +21,28 @@ json_ok() { # FILE
 	fi
 }
 
-for spec in identical:0 slower_op:1 noise:0 memory:1 improvement:0 span_sets:0; do
+# metric_is FILE ID KEY VALUE: the comparison FILE's metric ID has KEY == VALUE
+# (needs python3; without it the check passes silently, the goldens still hold)
+metric_is() {
+	command -v python3 >/dev/null 2>&1 || return 0
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = [m for m in d["metrics"] if m["id"] == sys.argv[2]]
+v = m[0].get(sys.argv[3]) if m else "(no metric)"
+if not isinstance(v, str):
+    v = json.dumps(v)
+sys.exit(0 if v == sys.argv[4] else "%s %s: %s, expected %s" % (sys.argv[2], sys.argv[3], v, sys.argv[4]))
+' "$@" || fail "$1: $2 $3 is not $4"
+}
+
+# The pairs, each with its exit status. short<N>_*: what a profiler schedule
+# records (active=3..5 steps); missing_*: a key metric of BASE gone in NEW;
+# allreduce_calls: 2 all-reduces per step fused into one; new_op: an op new
+# in NEW (see samples/compare/README.md).
+for spec in identical:0 slower_op:1 noise:0 memory:1 improvement:0 span_sets:0 \
+	short3_slow:1 short4_slow:1 short5_slow:1 short3_noise:0 short4_noise:0 short5_noise:0 \
+	short4_identical:0 missing_peak:1 missing_phase:1 missing_steps:1 allreduce_calls:0 new_op:1; do
 	pair=${spec%:*}
 	want=${spec#*:}
 	base=$S/$pair/base.pt.trace.json
@@ -69,6 +90,106 @@ expect_out_has "- step_time" "the improvement is reported as better"
 run "$P" compare "$S/span_sets/base.pt.trace.json" "$S/span_sets/new.pt.trace.json"
 expect_out_has "x span:aten::gelu" "an added span is listed"
 expect_out_has "! span:aten::relu" "a removed span is listed"
+
+# -- short runs (issue 11): 1.5x slower steps over 3, 4 and 5 steps fail. With
+# 3 or 4 a side Mann-Whitney cannot reach p < 0.01 (its smallest p is 0.1 and
+# 0.029), so the bootstrap CI of new/base decides and the output says so;
+# with 5 a side the exact p of separated samples, 2/252 = 0.0079, does.
+for n in 3 4 5; do
+	pair=$S/short${n}_slow
+	run "$P" compare "$pair/base.pt.trace.json" "$pair/new.pt.trace.json"
+	expect_rc 1 "1.5x slower over $n steps fails"
+	if [ "$n" = 5 ]; then tag='regression p=0.0079'; rule=mann-whitney; else tag='regression ci>='; rule=bootstrap-ci; fi
+	grep -Eq "^\+ step_time .* $tag" "$tmp/out" || { fail "short${n}_slow: step_time is not '$tag'"; show; }
+	"$P" compare "$pair/base.pt.trace.json" "$pair/new.pt.trace.json" --format json -o s$n.json 2>/dev/null || true
+	metric_is s$n.json step_time verdict regression
+	metric_is s$n.json step_time rule $rule
+	run "$P" compare "$pair/new.pt.trace.json" "$pair/base.pt.trace.json"
+	expect_rc 0 "1.5x faster over $n steps passes"
+	grep -Eq "^- step_time .* improvement" "$tmp/out" || { fail "short${n}_slow reversed: no improvement"; show; }
+done
+"$P" compare "$S/short3_noise/base.pt.trace.json" "$S/short3_noise/new.pt.trace.json" --format json -o n3.json
+metric_is n3.json step_time verdict unchanged
+metric_is n3.json step_time rule threshold
+# aten::copy_ is 1.06x over 3 steps: beyond +5 %, but its CI is not wholly beyond
+metric_is n3.json span:aten::copy_ verdict noise
+metric_is n3.json span:aten::copy_ rule bootstrap-ci
+run "$P" compare "$S/short4_slow/base.pt.trace.json" "$S/short4_slow/new.pt.trace.json" --format junit
+expect_out_has 'rule bootstrap-ci: a regression: beyond the threshold +5%; with 4 and 4 samples Mann-Whitney cannot reach p &lt; 0.01' \
+	"the JUnit message says which rule decided"
+run "$P" compare "$S/short4_slow/base.pt.trace.json" "$S/short4_slow/new.pt.trace.json" --format md
+expect_out_has '| + | 5.244 ms | 7.658 ms | 1.46x | `step_time` | bootstrap CI [' "the markdown says which rule decided"
+
+# -- real torch 1.13 CPU traces of 4 steps (samples/compare/torch_cpu): a rerun
+# passes, 1.5x the matrix work (step time 1.56x) fails by the bootstrap CI
+TC=$S/torch_cpu
+run "$P" compare "$TC/base.pt.trace.json" "$TC/noise.pt.trace.json"
+expect_rc 0 "a real rerun of 4 steps passes"
+run "$P" compare "$TC/base.pt.trace.json" "$TC/slow.pt.trace.json"
+expect_rc 1 "a real 1.56x slower 4-step run fails"
+grep -Eq '^\+ step_time .* 1\.56x  regression ci>=1\.21x$' "$tmp/out" || { fail "torch_cpu: step_time is not a 1.56x regression by the CI"; show; }
+
+# -- a key metric of BASE missing in NEW fails (exit 1), named on stderr and as '!'
+for spec in missing_peak:peak:dev.mem.allocated missing_phase:'phase:## optimizer ##' missing_steps:step_time; do
+	pair=${spec%%:*}
+	id=${spec#*:}
+	run "$P" compare "$S/$pair/base.pt.trace.json" "$S/$pair/new.pt.trace.json"
+	expect_rc 1 "$pair fails"
+	expect_err_has "key metric(s) of BASE missing in NEW" "$pair on stderr"
+	grep -Fq "! $id" "$tmp/out" || { fail "$pair: '$id' not marked '!'"; show; }
+	"$P" compare "$S/$pair/base.pt.trace.json" "$S/$pair/new.pt.trace.json" --format json -o $pair.json 2>/dev/null || true
+	metric_is $pair.json "$id" verdict missing
+	run "$P" compare "$S/$pair/base.pt.trace.json" "$S/$pair/new.pt.trace.json" --format junit
+	expect_out_has '<failure type="missing"' "$pair: a JUnit failure"
+done
+# fragmentation is not a key metric: removed, not a failure
+metric_is missing_peak.json fragmentation verdict removed
+
+# -- runs with nothing comparable: an error (exit 2), not a pass
+run "$P" compare "$S/noise/base.pt.trace.json" "$PR_SAMPLES/nvidia-smi/gpu_log.csv"
+expect_rc 2 "a torch trace against a memory CSV"
+expect_one_err_line "nothing comparable"
+expect_err_has "nothing to compare: no metric is in both inputs" "nothing comparable"
+
+# -- calls per step: two all-reduces fused into one of twice the size (same time)
+run "$P" compare "$S/allreduce_calls/base.pt.trace.json" "$S/allreduce_calls/new.pt.trace.json"
+expect_rc 0 "a changed call count is reported, not a failure"
+grep -Eq '^# span:nccl:all_reduce .* calls changed 2->1$' "$tmp/out" || { fail "allreduce_calls: 2 -> 1 calls not reported"; show; }
+expect_out_has "calls/step changed" "the summary counts calls changes"
+"$P" compare "$S/allreduce_calls/base.pt.trace.json" "$S/allreduce_calls/new.pt.trace.json" --format json -o ar.json
+metric_is ar.json span:nccl:all_reduce verdict "calls changed"
+metric_is ar.json span:nccl:all_reduce calls '{"base": 2.0, "new": 1.0, "changed": true}'
+
+# -- an op new in NEW above the noise floor is a reported change ('x'); its
+# 250 us also make the forward phase 1.10x slower over 4 steps: a regression
+run "$P" compare "$S/new_op/base.pt.trace.json" "$S/new_op/new.pt.trace.json"
+expect_rc 1 "new_op: the forward phase regressed"
+grep -Eq '^x span:aten::contiguous +- +247.917 us +- +added' "$tmp/out" || { fail "new_op: the new op is not listed as added"; show; }
+grep -Eq '^\+ phase:## forward ## .* regression ci>=' "$tmp/out" || { fail "new_op: the forward phase is not a regression"; show; }
+run "$P" compare "$S/new_op/base.pt.trace.json" "$S/new_op/new.pt.trace.json" --format junit
+grep -A1 -F 'name="span:aten::contiguous"' "$tmp/out" | grep -qF '<system-out>added: ' ||
+	fail "new_op: the added op is not a reported JUnit testcase"
+grep -qF '<skipped' "$tmp/out" && fail "new_op: an added op is 'skipped' in the JUnit XML"
+
+# -- --fail-on and --ignore that select nothing: warnings, errors with --strict
+run "$P" compare "$S/short4_noise/base.pt.trace.json" "$S/short4_noise/new.pt.trace.json" \
+	--fail-on 'phase:## fwd ##:+3%' --ignore 'aten::nothing*'
+expect_rc 0 "a rule or glob that selects nothing is a warning"
+expect_err_has "warning: fail-on rule 'phase:## fwd ##:+3%' matches no metric of BASE or NEW" "--fail-on warning"
+expect_err_has "warning: ignore glob 'aten::nothing*' matches no metric of BASE or NEW" "--ignore warning"
+for bad in "--fail-on phase:##_fwd_##:+3%" "--ignore aten::nothing*" "--fail-on step_time:+1MiB"; do
+	# shellcheck disable=SC2086
+	run "$P" compare "$S/short4_noise/base.pt.trace.json" "$S/short4_noise/new.pt.trace.json" $bad --strict
+	expect_rc 2 "compare $bad --strict"
+	expect_one_err_line "compare $bad --strict"
+	expect_err_has "(--strict)" "compare $bad --strict"
+done
+echo '{"strict": true, "ignore": ["aten::nothing*"]}' >strict.json
+run "$P" compare "$S/short4_noise/base.pt.trace.json" "$S/short4_noise/new.pt.trace.json" --config strict.json
+expect_rc 2 "\"strict\": true in the config"
+run "$P" compare "$S/short4_noise/base.pt.trace.json" "$S/short4_noise/new.pt.trace.json" --fail-on 'step_tme:+3%'
+expect_rc 2 "--fail-on with an unknown metric name is a usage error"
+expect_err_has "unknown metric 'step_tme'" "the unknown metric is named"
 
 # -- overrides: --ignore, --fail-on, --config, --alpha
 run "$P" compare "$S/slower_op/base.pt.trace.json" "$S/slower_op/new.pt.trace.json" \

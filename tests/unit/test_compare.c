@@ -245,12 +245,23 @@ static void test_spec_parsing(void **state)
 	{
 		static const char *const bad[] = { "step_time", "step_time:5%", ":+5%",
 						   "step_time:+5parsecs", "step_time:+-5%",
-						   "step_time:+0%", "x:+5%,-1ms", "x:+5%,+6%", NULL };
+						   "step_time:+0%", "x:+5%,-1ms", "x:+5%,+6%",
+						   /* unknown metric names (issue 11) */
+						   "step_tme:+3%", "spans:aten::mm:+3%", "span::+5%",
+						   "throughput:tps:-5%", "step_time:x:+5%", NULL };
+		static const char *const good[] = { "*:+5%", "span:*:+5%", "throughput:*:-5%",
+						    "throughput:fps:-5%", "phase:## forward ##:+3%",
+						    "reported:latency p99:+1ms", "peak:+1GiB",
+						    "fragmentation:+0.02", "s*:+5%", NULL };
 		size_t i;
 		for (i = 0; bad[i]; i++) {
 			err.code = PR_OK;
 			assert_int_equal(pr_gate_parse_rule(bad[i], &r, &err), -1);
 			assert_int_equal(err.code, PR_E_USAGE);
+		}
+		for (i = 0; good[i]; i++) {
+			assert_int_equal(pr_gate_parse_rule(good[i], &r, &err), 0);
+			pr_gate_rule_release(&r);
 		}
 	}
 	pr_gate_init(&g);
@@ -263,6 +274,14 @@ static void test_spec_parsing(void **state)
 	assert_true(g.alpha == 0.002 && g.min_us == 50.0 && g.nrules == 1 && g.nignore == 1);
 	assert_true(pr_gate_ignored(&g, "aten::copy_", "span:aten::copy_"));
 	assert_false(pr_gate_ignored(&g, "aten::mm", "span:aten::mm"));
+	json_decref(cfg);
+	assert_false(g.strict);
+	cfg = json_pack("{s:b}", "strict", 1);
+	assert_int_equal(pr_gate_config(&g, cfg, "gate.json", &err), 0);
+	assert_true(g.strict);
+	json_decref(cfg);
+	cfg = json_pack("{s:i}", "strict", 1);
+	assert_int_equal(pr_gate_config(&g, cfg, "gate.json", &err), -1);
 	json_decref(cfg);
 	cfg = json_pack("{s:i}", "nope", 1);
 	assert_int_equal(pr_gate_config(&g, cfg, "gate.json", &err), -1);
@@ -301,6 +320,358 @@ static void test_renderers(void **state)
 	pr_gate_release(&g);
 }
 
+
+/*
+ * A one-run model of short runs: n steps; with_phase: a phase "fwd" per step
+ * (0.4 of it); with_peak: a peak of 1 GiB; a span "op" (half of every step)
+ * called `calls` times in the run.
+ */
+static json_t *short_model(const double *steps, size_t n, int with_phase, int with_peak,
+			   double calls)
+{
+	json_t *list = json_array(), *occ = json_array(), *ps = json_array(), *run;
+	double total = 0;
+	size_t i;
+	for (i = 0; i < n; i++) {
+		json_array_append_new(list, json_pack("{s:s, s:f, s:f}", "name", "ProfilerStep#0",
+						      "t_ns", total, "dur_ns", steps[i]));
+		if (with_phase)
+			json_array_append_new(occ, json_pack("{s:s, s:f}", "name", "fwd", "dur_ns",
+							     0.4 * steps[i]));
+		json_array_append_new(ps, json_real(0.5 * steps[i]));
+		total += steps[i];
+	}
+	run = json_pack("{s:s, s:{s:f}, s:{s:{s:o}}, s:{s:o}, s:[], s:[]}", "label", "run", "clock",
+			"duration_ns", total, "throughput", "steps", "list", list, "phases",
+			"occurrences", occ, "peaks", "fragmentation");
+	if (with_peak)
+		json_array_append_new(json_object_get(run, "peaks"),
+				      json_pack("{s:s, s:s, s:s, s:f}", "series", "dev.mem.allocated",
+						"device", "cuda:0", "unit", "bytes", "value",
+						1073741824.0));
+	json_object_set_new(run, "spans",
+			    json_pack("{s:[{s:s, s:s, s:f, s:f, s:o}]}", "items", "name", "op", "kind",
+				      "op", "count", calls, "total_ns", 0.5 * total, "per_step_ns", ps));
+	return json_pack("{s:s, s:i, s:[o]}", "schema", "profreport-model", "version", 1, "runs", run);
+}
+
+static const char *field(const json_t *cmp, const char *id, const char *key)
+{
+	const json_t *m = metric(cmp, id);
+	assert_non_null(m);
+	return json_string_value(json_object_get(m, key));
+}
+
+/* The smallest two-sided exact Mann-Whitney p is 2 / C(n1 + n2, n1). */
+static void test_min_p(void **state)
+{
+	(void)state;
+	assert_true(fabs(pr_compare_min_p(3, 3) - 2.0 / 20) < 1e-12);
+	assert_true(fabs(pr_compare_min_p(4, 4) - 2.0 / 70) < 1e-12);  /* 0.0286: the issue's 0.029 */
+	assert_true(fabs(pr_compare_min_p(5, 5) - 2.0 / 252) < 1e-12); /* 0.0079 < 0.01 */
+	assert_true(fabs(pr_compare_min_p(3, 5) - 2.0 / 56) < 1e-12);
+	assert_true(fabs(pr_compare_min_p(2, 2) - 2.0 / 6) < 1e-12);
+	assert_true(pr_compare_min_p(1, 1) == 1.0);
+	assert_true(pr_compare_min_p(0, 4) == 1.0);
+}
+
+/*
+ * Short runs (issue 11): 1.5x slower steps over 3, 4 and 5 steps fail. With
+ * 3 or 4 steps a side Mann-Whitney cannot reach p < 0.01 (smallest p 0.1 and
+ * 0.029), so the bootstrap CI decides: every resampled median lies within
+ * the sample's range, so the CI's low end is >= min(new) / max(base) =
+ * 1.47 / 1.02 = 1.44 > 1.05. With 5 the exact p is 2/252 = 0.0079 < 0.01.
+ */
+static void test_short_runs_fail_on_slowdown(void **state)
+{
+	static const double a[5] = { 1.00e6, 1.02e6, 0.98e6, 1.01e6, 0.99e6 };
+	double b[5];
+	struct pr_gate g;
+	struct pr_error err = PR_ERROR_INIT;
+	size_t n, i;
+	(void)state;
+	pr_gate_init(&g);
+	for (i = 0; i < 5; i++)
+		b[i] = 1.5 * a[i];
+	for (n = 3; n <= 5; n++) {
+		json_t *base = short_model(a, n, 1, 1, (double)n), *newm = short_model(b, n, 1, 1, (double)n);
+		json_t *cmp = pr_compare(base, newm, &g, &err);
+		const json_t *test;
+		assert_non_null(cmp);
+		assert_string_equal(verdict(cmp, "step_time"), "regression");
+		assert_string_equal(verdict(cmp, "phase:fwd"), "regression");
+		assert_string_equal(verdict(cmp, "span:op"), "regression");
+		test = json_object_get(metric(cmp, "step_time"), "test");
+		assert_string_equal(json_string_value(json_object_get(test, "separated")), "above");
+		if (n < 5) {
+			const json_t *ci = json_object_get(test, "ratio_ci");
+			assert_string_equal(field(cmp, "step_time", "rule"), "bootstrap-ci");
+			assert_true(json_is_false(json_object_get(test, "reaches_alpha")));
+			assert_true(json_number_value(json_object_get(test, "p")) >= 0.01);
+			assert_true(json_number_value(json_array_get(ci, 0)) >= 1.47 / 1.02 - 1e-12);
+			assert_non_null(strstr(field(cmp, "step_time", "why"), "wholly beyond +5%"));
+		} else {
+			assert_string_equal(field(cmp, "step_time", "rule"), "mann-whitney");
+			assert_true(fabs(json_number_value(json_object_get(test, "p")) - 2.0 / 252) < 1e-12);
+		}
+		assert_int_equal(pr_compare_failures(cmp), 3);
+		json_decref(cmp);
+		/* the other way round: an improvement by the same rule, no failure */
+		cmp = pr_compare(newm, base, &g, &err);
+		assert_string_equal(verdict(cmp, "step_time"), "improvement");
+		assert_string_equal(field(cmp, "step_time", "rule"), n < 5 ? "bootstrap-ci" : "mann-whitney");
+		assert_int_equal(pr_compare_failures(cmp), 0);
+		json_decref(cmp);
+		json_decref(base);
+		json_decref(newm);
+	}
+	pr_gate_release(&g);
+}
+
+/*
+ * Short runs that must pass: identical ones, noise within the threshold,
+ * and a change beyond the threshold that the samples do not support.
+ * Overlap: base 1.00 1.01 1.02 1.20, new 1.05 1.08 1.10 1.12 (x 1e6): medians
+ * 1.015 and 1.09 (+7.4 %, beyond +5 %), not separated (1.05 < 1.20); the
+ * exact bootstrap distribution of the ratio of medians (all 4^4 x 4^4
+ * resamples, enumerated in python3) puts 34 % of its mass at or below 1.05,
+ * so the CI's 2.5 % end is below 1.05: "noise", not a regression.
+ */
+static void test_short_runs_pass_on_noise(void **state)
+{
+	static const double a[4] = { 1.00e6, 1.03e6, 0.97e6, 1.01e6 };
+	static const double b[4] = { 1.02e6, 0.99e6, 1.04e6, 0.98e6 };
+	static const double oa[4] = { 1.00e6, 1.01e6, 1.02e6, 1.20e6 };
+	static const double ob[4] = { 1.05e6, 1.08e6, 1.10e6, 1.12e6 };
+	struct pr_gate g;
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *base, *newm, *cmp;
+	(void)state;
+	pr_gate_init(&g);
+	base = short_model(a, 4, 1, 1, 4);
+	cmp = pr_compare(base, base, &g, &err);
+	assert_string_equal(verdict(cmp, "step_time"), "unchanged");
+	assert_string_equal(field(cmp, "step_time", "rule"), "threshold");
+	assert_int_equal(pr_compare_failures(cmp), 0);
+	json_decref(cmp);
+	newm = short_model(b, 4, 1, 1, 4); /* medians 1.005e6 and 1.005e6 */
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_string_equal(verdict(cmp, "step_time"), "unchanged");
+	assert_int_equal(pr_compare_failures(cmp), 0);
+	json_decref(cmp);
+	json_decref(base);
+	json_decref(newm);
+	base = short_model(oa, 4, 0, 0, 4);
+	newm = short_model(ob, 4, 0, 0, 4);
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_string_equal(verdict(cmp, "step_time"), "noise");
+	assert_string_equal(field(cmp, "step_time", "mark"), "~");
+	assert_string_equal(field(cmp, "step_time", "rule"), "bootstrap-ci");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_object_get(metric(cmp, "step_time"), "test"), "separated")),
+			    "no");
+	assert_int_equal(pr_compare_failures(cmp), 0);
+	json_decref(cmp);
+	json_decref(base);
+	json_decref(newm);
+	pr_gate_release(&g);
+}
+
+/* Two steps a side: min p 1/3, the bootstrap CI decides; one a side: the threshold alone. */
+static void test_one_and_two_steps(void **state)
+{
+	static const double a[2] = { 1.00e6, 1.02e6 }, b[2] = { 1.50e6, 1.52e6 };
+	static const double c[2] = { 1.00e6, 1.20e6 }, e[2] = { 1.10e6, 1.12e6 };
+	static const double one[1] = { 1.0e6 }, one_b[1] = { 1.06e6 };
+	struct pr_gate g;
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *base, *newm, *cmp;
+	(void)state;
+	pr_gate_init(&g);
+	/* CI low end >= 1.50 / 1.02 = 1.47 */
+	base = short_model(a, 2, 0, 0, 2);
+	newm = short_model(b, 2, 0, 0, 2);
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_string_equal(verdict(cmp, "step_time"), "regression");
+	assert_string_equal(field(cmp, "step_time", "rule"), "bootstrap-ci");
+	json_decref(cmp);
+	json_decref(base);
+	json_decref(newm);
+	/* medians 1.10 -> 1.11 is within +5 %: unchanged; 1.00, 1.20 vs 1.10, 1.12 overlap */
+	base = short_model(c, 2, 0, 0, 2);
+	newm = short_model(e, 2, 0, 0, 2);
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_string_equal(verdict(cmp, "step_time"), "unchanged");
+	json_decref(cmp);
+	json_decref(base);
+	json_decref(newm);
+	/* one step a side, +6 %: the threshold alone decides */
+	base = short_model(one, 1, 0, 0, 1);
+	newm = short_model(one_b, 1, 0, 0, 1);
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_string_equal(verdict(cmp, "step_time"), "regression");
+	assert_string_equal(field(cmp, "step_time", "rule"), "thresholds-only");
+	json_decref(cmp);
+	json_decref(base);
+	json_decref(newm);
+	pr_gate_release(&g);
+}
+
+/* pr_compare_decide directly: an absolute threshold also bounds the CI. */
+static void test_decide_abs_threshold(void **state)
+{
+	static const double a[3] = { 100, 101, 102 }, b[3] = { 110, 111, 112 };
+	struct pr_cmp_threshold t = { 1, 1, 1, 0.05, 20 }; /* +5 % and +20 */
+	struct pr_cmp_decision d;
+	(void)state;
+	/* +10 % but only +10 in absolute terms: within the +20 */
+	pr_compare_decide(a, 3, b, 3, 101, 111, &t, 0.01, 0, &d);
+	assert_int_equal(d.verdict, PR_CMP_UNCHANGED);
+	assert_int_equal(d.rule, PR_CMP_RULE_THRESHOLD);
+	assert_int_equal(d.has_ci, 0); /* not needed, not asked for */
+	t.abs = 5;
+	/* beyond both; CI low end >= 110 / 102 = 1.078: +7.8 % and +7.9 of 101, beyond both */
+	pr_compare_decide(a, 3, b, 3, 101, 111, &t, 0.01, 0, &d);
+	assert_int_equal(d.verdict, PR_CMP_REGRESSION);
+	assert_int_equal(d.rule, PR_CMP_RULE_BOOTSTRAP);
+	assert_true(d.has_ci && d.ci_lo >= 110.0 / 102 - 1e-12);
+	assert_int_equal(d.separated, 1);
+	assert_true(fabs(d.min_p - 0.1) < 1e-12);
+	t.abs = 9; /* CI low end 1.078 * 101 - 101 = 7.9 < 9: not wholly beyond */
+	pr_compare_decide(a, 3, b, 3, 101, 111, &t, 0.01, 1, &d);
+	assert_int_equal(d.verdict, PR_CMP_NOISE);
+	assert_true(d.ci_lo <= 110.0 / 101 + 1e-12); /* resamples can pick 110 over 101 */
+}
+
+/* A key metric of BASE missing in NEW fails; a span on one side only does not. */
+static void test_missing_key_metric(void **state)
+{
+	static const double a[4] = { 1.00e6, 1.03e6, 0.97e6, 1.01e6 };
+	struct pr_gate g;
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *base, *newm, *cmp, *steps;
+	(void)state;
+	pr_gate_init(&g);
+	base = short_model(a, 4, 1, 1, 4);
+	newm = short_model(a, 4, 0, 0, 4); /* no phase, no peak */
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_string_equal(verdict(cmp, "phase:fwd"), "missing");
+	assert_string_equal(field(cmp, "phase:fwd", "mark"), "!");
+	assert_string_equal(field(cmp, "phase:fwd", "rule"), "presence");
+	assert_string_equal(verdict(cmp, "peak:dev.mem.allocated"), "missing");
+	assert_string_equal(verdict(cmp, "step_time"), "unchanged");
+	assert_int_equal(pr_compare_regressions(cmp), 0);
+	assert_int_equal(pr_compare_failures(cmp), 2);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(cmp, "summary"), "status")),
+			    "fail");
+	json_decref(cmp);
+	/* the other way round they are only added */
+	cmp = pr_compare(newm, base, &g, &err);
+	assert_string_equal(verdict(cmp, "phase:fwd"), "added");
+	assert_int_equal(pr_compare_failures(cmp), 0);
+	json_decref(cmp);
+	/* no steps in NEW: step_time is missing */
+	steps = json_object_get(json_object_get(json_array_get(json_object_get(newm, "runs"), 0),
+						"throughput"), "steps");
+	json_array_clear(json_object_get(steps, "list"));
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_string_equal(verdict(cmp, "step_time"), "missing");
+	assert_int_equal(pr_compare_failures(cmp), 3);
+	json_decref(cmp);
+	json_decref(base);
+	json_decref(newm);
+	pr_gate_release(&g);
+}
+
+/* Runs with no metric in common are an input error, not a pass. */
+static void test_nothing_comparable(void **state)
+{
+	static const double a[4] = { 1.00e6, 1.03e6, 0.97e6, 1.01e6 };
+	struct pr_gate g;
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *base, *mem;
+	(void)state;
+	pr_gate_init(&g);
+	base = short_model(a, 4, 1, 0, 4);
+	/* a memory CSV's model: one peak of another series, nothing else */
+	mem = json_pack("{s:s, s:i, s:[{s:s, s:[{s:s, s:s, s:s, s:f}]}]}", "schema",
+			"profreport-model", "version", 1, "runs", "label", "gpu_log.csv", "peaks",
+			"series", "gpu.mem.used", "device", "gpu0", "unit", "bytes", "value", 1e9);
+	assert_null(pr_compare(base, mem, &g, &err));
+	assert_int_equal(err.code, PR_E_FORMAT);
+	assert_non_null(strstr(err.text, "nothing to compare"));
+	assert_non_null(strstr(err.text, "peak:gpu.mem.used"));
+	json_decref(base);
+	json_decref(mem);
+	pr_gate_release(&g);
+}
+
+/*
+ * Calls per step: "op" called 8 times in 4 steps (2 per step) in BASE and 4
+ * times (1 per step) in NEW with the same time is "calls changed"; 9 calls
+ * (2.25 per step, a change of 0.25 < 0.5) is not.
+ */
+static void test_calls_per_step(void **state)
+{
+	static const double a[4] = { 1.00e6, 1.03e6, 0.97e6, 1.01e6 };
+	struct pr_gate g;
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *base, *newm, *cmp;
+	const json_t *calls;
+	(void)state;
+	pr_gate_init(&g);
+	base = short_model(a, 4, 0, 0, 8);
+	newm = short_model(a, 4, 0, 0, 4);
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_string_equal(verdict(cmp, "span:op"), "calls changed");
+	assert_string_equal(field(cmp, "span:op", "mark"), "#");
+	calls = json_object_get(metric(cmp, "span:op"), "calls");
+	assert_true(json_number_value(json_object_get(calls, "base")) == 2.0);
+	assert_true(json_number_value(json_object_get(calls, "new")) == 1.0);
+	assert_true(json_is_true(json_object_get(calls, "changed")));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(cmp, "summary"),
+							    "calls_changed")),
+			 1);
+	assert_int_equal(pr_compare_failures(cmp), 0);
+	json_decref(cmp);
+	json_decref(newm);
+	newm = short_model(a, 4, 0, 0, 9);
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_string_equal(verdict(cmp, "span:op"), "unchanged");
+	assert_true(json_is_false(json_object_get(json_object_get(metric(cmp, "span:op"), "calls"),
+						  "changed")));
+	json_decref(cmp);
+	json_decref(base);
+	json_decref(newm);
+	pr_gate_release(&g);
+}
+
+/* Rules and globs that select nothing are warnings in the comparison. */
+static void test_gate_warnings(void **state)
+{
+	static const double a[4] = { 1.00e6, 1.03e6, 0.97e6, 1.01e6 };
+	struct pr_gate g;
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *base, *cmp, *w;
+	(void)state;
+	pr_gate_init(&g);
+	base = short_model(a, 4, 1, 1, 4);
+	assert_int_equal(pr_gate_add_fail_on(&g, "phase:bwd:+3%", &err), 0);    /* no such phase */
+	assert_int_equal(pr_gate_add_fail_on(&g, "step_time:+1MiB", &err), 0);  /* wrong unit */
+	assert_int_equal(pr_gate_add_fail_on(&g, "phase:f*:+3%", &err), 0);     /* fine */
+	assert_int_equal(pr_gate_add_ignore(&g, "aten::nothing*", &err), 0);    /* no match */
+	assert_int_equal(pr_gate_add_ignore(&g, "op", &err), 0);                /* fine */
+	cmp = pr_compare(base, base, &g, &err);
+	w = json_object_get(cmp, "warnings");
+	assert_int_equal(json_array_size(w), 3);
+	assert_non_null(strstr(json_string_value(json_array_get(w, 0)), "'phase:bwd:+3%' matches no metric"));
+	assert_non_null(strstr(json_string_value(json_array_get(w, 1)), "none measured in bytes"));
+	assert_non_null(strstr(json_string_value(json_array_get(w, 2)), "'aten::nothing*' matches no metric"));
+	json_decref(cmp);
+	json_decref(base);
+	pr_gate_release(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +682,15 @@ int main(void)
 		cmocka_unit_test(test_not_a_model),
 		cmocka_unit_test(test_spec_parsing),
 		cmocka_unit_test(test_renderers),
+		cmocka_unit_test(test_min_p),
+		cmocka_unit_test(test_short_runs_fail_on_slowdown),
+		cmocka_unit_test(test_short_runs_pass_on_noise),
+		cmocka_unit_test(test_one_and_two_steps),
+		cmocka_unit_test(test_decide_abs_threshold),
+		cmocka_unit_test(test_missing_key_metric),
+		cmocka_unit_test(test_nothing_comparable),
+		cmocka_unit_test(test_calls_per_step),
+		cmocka_unit_test(test_gate_warnings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,156 @@
+/*
+ * gate_sim.c - false-positive rate and power of compare's verdict rules on
+ * short runs, by simulation (the numbers in README's `profreport compare`).
+ *
+ *   gate_sim [--trials N] [--power-trials N] [--seed S]
+ *
+ * Each trial draws n step times per side and asks pr_compare_decide (the
+ * very function `profreport compare` uses) for the verdict of a time
+ * metric with the default threshold (+5 %) at alpha 0.01, the values being
+ * the medians of the samples, as for step_time.
+ *   noise:  step = 1 + cv * N(0, 1) (Gaussian, coefficient of variation cv);
+ *           "spiky": cv 3 % plus, with probability 0.1, a hiccup of
+ *           U(+20 %, +60 %) on that step (a GC pause, a data-loader stall).
+ *   H0:     both sides from the same distribution; a regression verdict is a
+ *           false positive (the rate at which identical code fails the gate).
+ *   power:  NEW's steps multiplied by 1.1, 1.2 or 1.5; the rate of
+ *           regression verdicts.
+ * Beside the rule compare uses ("gate") it counts, on the same draws, the
+ * rule "gate or complete separation" (beyond the threshold and every NEW
+ * sample above every BASE sample), to show why separation alone was not
+ * taken. Deterministic: splitmix64 from --seed, Box-Muller normals; the
+ * output is a pure function of the arguments.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/compare.h"
+
+static uint64_t rng_state;
+
+static uint64_t next_u64(void)
+{
+	uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
+static double uniform(void) /* (0, 1) */
+{
+	return ((double)(next_u64() >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double normal(void)
+{
+	return sqrt(-2.0 * log(uniform())) * cos(6.283185307179586 * uniform());
+}
+
+struct noise {
+	const char *name;
+	double cv;
+	int spiky;
+};
+
+static void draw(double *v, size_t n, const struct noise *z, double scale)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		double x = 1.0 + z->cv * normal();
+		if (z->spiky && uniform() < 0.1)
+			x *= 1.2 + 0.4 * uniform();
+		v[i] = scale * x;
+	}
+}
+
+static double median(const double *v, size_t n)
+{
+	double c[16];
+	size_t i, j;
+	memcpy(c, v, n * sizeof(*c));
+	for (i = 1; i < n; i++) /* insertion sort: n <= 16 */
+		for (j = i; j > 0 && c[j - 1] > c[j]; j--) {
+			double t = c[j];
+			c[j] = c[j - 1];
+			c[j - 1] = t;
+		}
+	return n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+}
+
+/* Rates of regression verdicts: [0] the gate's rule, [1] gate or separation. */
+static void run(size_t n, const struct noise *z, double scale, long trials, double out[2])
+{
+	struct pr_cmp_threshold t = { 1, 1, 0, 0.05, 0 };
+	double a[16], b[16];
+	long i, hit = 0, hit_sep = 0;
+	for (i = 0; i < trials; i++) {
+		struct pr_cmp_decision d;
+		int reg;
+		draw(a, n, z, 1.0);
+		draw(b, n, z, scale);
+		pr_compare_decide(a, n, b, n, median(a, n), median(b, n), &t, 0.01, 0, &d);
+		reg = d.verdict == PR_CMP_REGRESSION;
+		hit += reg;
+		hit_sep += reg || (d.rule == PR_CMP_RULE_BOOTSTRAP && d.beyond > 0 && d.separated > 0);
+	}
+	out[0] = (double)hit / (double)trials;
+	out[1] = (double)hit_sep / (double)trials;
+}
+
+static const char *rule_of(size_t n)
+{
+	if (n < 2)
+		return "thresholds only";
+	return pr_compare_min_p(n, n) < 0.01 ? "Mann-Whitney" : "bootstrap CI";
+}
+
+int main(int argc, char **argv)
+{
+	static const struct noise noises[] = {
+		{ "cv 2 %", 0.02, 0 }, { "cv 3 %", 0.03, 0 },         { "cv 5 %", 0.05, 0 },
+		{ "cv 10 %", 0.10, 0 }, { "cv 3 % + spikes", 0.03, 1 },
+	};
+	static const size_t sizes[] = { 1, 2, 3, 4, 5, 8 };
+	static const double shifts[] = { 1.1, 1.2, 1.5 };
+	long trials = 20000, ptrials = 2000;
+	uint64_t seed = 1;
+	size_t i, j, k;
+	int ai;
+	for (ai = 1; ai < argc; ai++) {
+		if (!strcmp(argv[ai], "--trials") && ai + 1 < argc)
+			trials = atol(argv[++ai]);
+		else if (!strcmp(argv[ai], "--power-trials") && ai + 1 < argc)
+			ptrials = atol(argv[++ai]);
+		else if (!strcmp(argv[ai], "--seed") && ai + 1 < argc)
+			seed = strtoull(argv[++ai], NULL, 10);
+		else {
+			fprintf(stderr, "usage: gate_sim [--trials N] [--power-trials N] [--seed S]\n");
+			return 2;
+		}
+	}
+	if (trials < 1 || ptrials < 1) {
+		fprintf(stderr, "gate_sim: trials must be >= 1\n");
+		return 2;
+	}
+	rng_state = seed;
+	printf("gate_sim: threshold +5 %%, alpha 0.01, n steps per side, %ld trials under H0, "
+	       "%ld per shift (seed %llu)\n\n",
+	       trials, ptrials, (unsigned long long)seed);
+	printf("| n/side | rule | noise | false positives | 1.1x | 1.2x | 1.5x | FP with separation |\n");
+	printf("|-------:|:-----|:------|----------------:|-----:|-----:|-----:|-------------------:|\n");
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		for (j = 0; j < sizeof(noises) / sizeof(noises[0]); j++) {
+			double fp[2], pw[3][2];
+			run(sizes[i], &noises[j], 1.0, trials, fp);
+			for (k = 0; k < 3; k++)
+				run(sizes[i], &noises[j], shifts[k], ptrials, pw[k]);
+			printf("| %zu | %s | %s | %.2f %% | %.1f %% | %.1f %% | %.1f %% | %.2f %% |\n",
+			       sizes[i], rule_of(sizes[i]), noises[j].name, 100 * fp[0], 100 * pw[0][0],
+			       100 * pw[1][0], 100 * pw[2][0], 100 * fp[1]);
+		}
+	}
+	return 0;
+}
