@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "render/units.h"
+#include "store/strbuf.h"
 
 #define W 80
 
@@ -355,6 +356,72 @@ static void bottlenecks(const json_t *run, FILE *out)
 	}
 }
 
+/* 1 when an earlier leaking item of items has the same series and device as items[i]. */
+static int leak_seen(const json_t *items, size_t i)
+{
+	const json_t *v = json_array_get(items, i), *w;
+	size_t j;
+	for (j = 0; j < i; j++) {
+		w = json_array_get(items, j);
+		if (json_is_true(json_object_get(w, "leak")) &&
+		    !strcmp(pr_mstr(w, "series"), pr_mstr(v, "series")) &&
+		    !strcmp(pr_mstr(w, "device"), pr_mstr(v, "device")))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Leaks: one line per leaking series and device (its first leaking basis,
+ * the others named after it), then the memory series not checked because
+ * the run does not own them.
+ */
+static void leaks(const json_t *run, FILE *out)
+{
+	const json_t *lk = json_object_get(run, "leaks"), *items = json_object_get(lk, "items"), *v, *w;
+	const json_t *ex = json_object_get(lk, "excluded");
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	size_t i, j, shown = 0;
+	char a[32];
+	json_array_foreach(items, i, v)
+	{
+		size_t more = 0;
+		if (!json_is_true(json_object_get(v, "leak")) || leak_seen(items, i))
+			continue;
+		if (!shown++)
+			heading(out, "Leaks (memory the run owns, growing per step or repeated phase)");
+		pr_strbuf_reset(&sb);
+		pr_strbuf_addf(&sb, "%s%s%s grows %s per %s (R^2 %.2f, %lld occurrences)",
+			       pr_mstr(v, "series"), *pr_mstr(v, "device") ? " " : "", pr_mstr(v, "device"),
+			       val(pr_mnum(v, "slope_per_occurrence"), "bytes", a, sizeof(a)),
+			       strcmp(pr_mstr(v, "basis"), "steps") ? pr_mstr(v, "basis") : "step",
+			       pr_mnum(v, "r2"), pr_mll(v, "occurrences"));
+		for (j = i + 1; j < json_array_size(items); j++) {
+			w = json_array_get(items, j);
+			if (!json_is_true(json_object_get(w, "leak")) ||
+			    strcmp(pr_mstr(w, "series"), pr_mstr(v, "series")) ||
+			    strcmp(pr_mstr(w, "device"), pr_mstr(v, "device")))
+				continue;
+			if (more++ < 4)
+				pr_strbuf_addf(&sb, "%s%s", more == 1 ? "; also per " : ", ", pr_mstr(w, "basis"));
+		}
+		if (more > 4)
+			pr_strbuf_addf(&sb, " and %zu more", more - 4);
+		pr_text_wrap(out, sb.buf, 2);
+	}
+	if (json_array_size(ex)) {
+		if (!shown)
+			heading(out, "Leaks");
+		pr_strbuf_reset(&sb);
+		pr_strbuf_addstr(&sb, "not checked (not the run's own memory):");
+		json_array_foreach(ex, i, v)
+			pr_strbuf_addf(&sb, "%s %s%s%s (%s)", i ? "," : "", pr_mstr(v, "series"),
+				       *pr_mstr(v, "device") ? " " : "", pr_mstr(v, "device"), pr_mstr(v, "scope"));
+		pr_text_wrap(out, sb.buf, 2);
+	}
+	pr_strbuf_release(&sb);
+}
+
 static void fragmentation_and_leaks(const json_t *run, FILE *out)
 {
 	json_t *v, *l;
@@ -374,22 +441,12 @@ static void fragmentation_and_leaks(const json_t *run, FILE *out)
 					? (snprintf(b, sizeof(b), "%.1f%%", pr_mnum(l, "reported_avg_ratio") * 100), b)
 					: "-");
 	}
-	j = 0;
-	json_array_foreach(json_object_get(json_object_get(run, "leaks"), "items"), i, v)
-	{
-		if (!json_is_true(json_object_get(v, "leak")))
-			continue;
-		if (!j++)
-			heading(out, "Leaks");
-		fprintf(out, "  %s grows %s per %s occurrence (R^2 %.2f, %lld occurrences)\n",
-			pr_mstr(v, "series"), val(pr_mnum(v, "slope_per_occurrence"), "bytes", a, sizeof(a)),
-			pr_mstr(v, "basis"), pr_mnum(v, "r2"), pr_mll(v, "occurrences"));
-	}
+	leaks(run, out);
 }
 
 void pr_text_wrap(FILE *out, const char *text, int indent)
 {
-	int col = indent;
+	int col = indent, room = W - indent > 8 ? W - indent : 8;
 	fprintf(out, "%*s", indent, "");
 	while (*text) {
 		size_t w = strcspn(text, " ");
@@ -399,6 +456,15 @@ void pr_text_wrap(FILE *out, const char *text, int indent)
 		} else if (col > indent) {
 			fputc(' ', out);
 			col++;
+		}
+		/* a word longer than a line is broken (at a UTF-8 character boundary) */
+		while ((int)w > room) {
+			size_t k = (size_t)room;
+			while (k > 1 && ((unsigned char)text[k] & 0xC0) == 0x80)
+				k--;
+			fprintf(out, "%.*s\n%*s", (int)k, text, indent, "");
+			text += k;
+			w -= k;
 		}
 		fprintf(out, "%.*s", (int)w, text);
 		col += (int)w;
