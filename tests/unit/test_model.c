@@ -115,6 +115,14 @@ static void test_qeff(void **state)
 					 "phase 'Export' RSS delta (last occurrence)"), "agree")));
 	assert_true(json_is_false(at(find(at(r, "crosscheck"), "topic",
 					  "phase 'Model Loading' RSS delta"), "agree")));
+	/*
+	 * Disk I/O of the first Export (marked 1.6468 s after the first sample,
+	 * ended by Compilation at 2.7619 s): the cumulative disk_write_bytes
+	 * interpolated linearly at both marks, (w(2.7619) - w(1.6468)) * 2^20 =
+	 * 305959548.3 bytes (python3 over the sample, as the counter has no
+	 * sample at either mark).
+	 */
+	near(d(find(at(r, "phases/occurrences"), "name", "Export"), "disk/write"), 305959548.3, 0.5);
 	json_decref(m);
 }
 
@@ -579,6 +587,36 @@ static void test_multi_gpu_needs_gpu_data(void **state)
 	json_decref(m);
 }
 
+/*
+ * QEff disk I/O per phase: 5 samples 1 s apart, disk_write_bytes (MiB,
+ * cumulative) 0, 64, 128, 192, 256; "Load" marked at 0 s, "Save" at 1.5 s,
+ * Completion at 4 s. The interval 1 s .. 2 s (64 MiB) straddles the
+ * boundary: by time, half is Load's and half Save's, so Load wrote
+ * 64 + 32 = 96 MiB and Save 32 + 128 = 160 MiB; together all 256 MiB.
+ */
+static void test_qeff_disk_split(void **state)
+{
+	json_t *m, *occ;
+	(void)state;
+	m = model_text("{\"timestamps\": [0.0, 1.0, 2.0, 3.0, 4.0],\n"
+		       " \"rss_memory\": [100.0, 100.0, 100.0, 100.0, 100.0],\n"
+		       " \"vms_memory\": [400.0, 400.0, 400.0, 400.0, 400.0],\n"
+		       " \"cpu_usage\": [10.0, 10.0, 10.0, 10.0, 10.0],\n"
+		       " \"disk_read_bytes\": [0.0, 0.0, 0.0, 0.0, 0.0],\n"
+		       " \"disk_write_bytes\": [0.0, 64.0, 128.0, 192.0, 256.0],\n"
+		       " \"disk_read_rate\": [0.0, 0.0, 0.0, 0.0, 0.0],\n"
+		       " \"disk_write_rate\": [0.0, 64.0, 64.0, 64.0, 64.0],\n"
+		       " \"sampling_interval\": 1.0,\n"
+		       " \"operations\": [[0.0, \"Load\"], [1.5, \"Save\"], [4.0, \"Completion\"]]}",
+		       "qeff");
+	occ = at(m, "runs/0/phases/occurrences");
+	assert_int_equal(json_array_size(occ), 2);
+	near(d(find(occ, "name", "Load"), "disk/write"), 96 * 1048576.0, 1e-3);
+	near(d(find(occ, "name", "Save"), "disk/write"), 160 * 1048576.0, 1e-3);
+	near(d(find(occ, "name", "Load"), "disk/read"), 0, 0);
+	json_decref(m);
+}
+
 /* Absent data stays absent: a trace without memory events has no peaks, no fragmentation. */
 static void test_absent(void **state)
 {
@@ -626,6 +664,7 @@ int main(void)
 		cmocka_unit_test(test_leak_one_finding),
 		cmocka_unit_test(test_leak_not_owned),
 		cmocka_unit_test(test_multi_gpu_needs_gpu_data),
+		cmocka_unit_test(test_qeff_disk_split),
 		cmocka_unit_test(test_absent),	      cmocka_unit_test(test_write_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
