@@ -349,6 +349,17 @@ static char *text_report(json_t *m)
 	return buf;
 }
 
+/* Every line of a text report fits 80 columns (bytes; the reports are ASCII but for the degree sign). */
+static void assert_80_columns(const char *text)
+{
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		if (n > 80)
+			fail_msg("line over 80 columns: %.*s", (int)n, text);
+		text += n + (text[n] == '\n');
+	}
+}
+
 /* How many recommendations of this id the run has. */
 static size_t count_id(json_t *recs, const char *id)
 {
@@ -454,8 +465,9 @@ static void test_leak_one_finding(void **state)
 			    "'optimizer'");
 	/* the analysis items are bounded the same way */
 	assert_int_equal(json_array_size(at(find(at(r, "leaks/items"), "basis", "steps"), "values")), 20);
-	/* the summary: one line per leaking series */
+	/* the summary: one line per leaking series, within 80 columns */
 	txt = text_report(m);
+	assert_80_columns(txt);
 	assert_non_null(strstr(txt, "  dev.mem.allocated cuda:0 grows 1.00 MiB per step (R^2 1.00, 30 occurrences);\n"
 				    "  also per phase 'forward', phase 'backward', phase 'optimizer'\n"));
 	assert_null(strstr(strstr(txt, "dev.mem.allocated cuda:0 grows") + 1, "dev.mem.allocated cuda:0 grows"));
@@ -617,6 +629,45 @@ static void test_qeff_disk_split(void **state)
 	json_decref(m);
 }
 
+/*
+ * Every sample's summary fits 80 columns (the golden summaries are these
+ * reports; long names get lines of their own or are cut with "...").
+ */
+static void test_summary_80_columns(void **state)
+{
+	static const char *const samples[][2] = {
+		{ "torch/trace_rank0.pt.trace.json", "chrome" },
+		{ "chrome/viztracer_like.json", "chrome" },
+		{ "qnn/memory_20241219_143000.csv", "qnn-csv" },
+		{ "nvidia-smi/gpu_log.csv", "csv" },
+		{ "psutil/process_log.csv", "csv" },
+		{ "inferix/profiling_report_t2v_generation_20231114_221332.json", "inferix" },
+		{ "inferix/raw_profiling_data_t2v_generation_20231114_221332.json", "inferix" },
+		{ "diffulex/profile_20250101_120000.json", "diffulex" },
+		{ "diffulex/profile_20250101_120000.csv", "diffulex-csv" },
+		{ "diffulex/profile_20250101_120000.txt", "diffulex-summary" },
+		{ "memtracer/memory_timeline.json", "memtracer" },
+		{ "memtracer/memory_flame_graph.json", "speedscope" },
+		{ "speedscope/profile.speedscope.json", "speedscope" },
+		{ "qeff/qeff_profile.json", "qeff" },
+		{ "torch-memory-timeline/memory_timeline.json", "torch-memory-timeline" },
+		{ "massif/massif.out.12345", "massif" },
+	};
+	size_t i;
+	(void)state;
+	for (i = 0; i < PR_ARRAY_SIZE(samples); i++) {
+		const char *in[1];
+		json_t *m;
+		char *txt;
+		in[0] = samples[i][0];
+		m = model_of(in, 1, samples[i][1]);
+		txt = text_report(m);
+		assert_80_columns(txt);
+		free(txt);
+		json_decref(m);
+	}
+}
+
 /* Absent data stays absent: a trace without memory events has no peaks, no fragmentation. */
 static void test_absent(void **state)
 {
@@ -665,6 +716,7 @@ int main(void)
 		cmocka_unit_test(test_leak_not_owned),
 		cmocka_unit_test(test_multi_gpu_needs_gpu_data),
 		cmocka_unit_test(test_qeff_disk_split),
+		cmocka_unit_test(test_summary_80_columns),
 		cmocka_unit_test(test_absent),	      cmocka_unit_test(test_write_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
