@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "render/panels.h"
 #include "render/units.h"
 #include "store/strbuf.h"
 
@@ -115,11 +116,18 @@ static void header(const json_t *run, FILE *out)
 		     pr_mstr(run, "collector"), pr_mll(run, "rank"));
 	else
 		emit(out, "format %s, collector %s", pr_mstr(run, "format"), pr_mstr(run, "collector"));
-	if (json_is_number(json_object_get(clock, "duration_ns")))
-		fprintf(out, "duration %s%s; ", secs(pr_mnum(clock, "duration_ns"), a, sizeof(a)),
-			json_is_true(json_object_get(clock, "synthetic")) ? " (synthetic clock)" : "");
-	fprintf(out, "%lld spans, %lld samples, %lld instants\n", pr_mll(c, "spans"),
-		pr_mll(c, "samples"), pr_mll(c, "instants"));
+	if (pr_run_x_unit(run) && json_is_number(json_object_get(clock, "duration_ns")))
+		emit(out, "x axis %s (massif's time unit: not time); %lld spans, %lld samples",
+		     (pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a)), a), pr_mll(c, "spans"),
+		     pr_mll(c, "samples"));
+	else if (json_is_number(json_object_get(clock, "duration_ns")))
+		emit(out, "duration %s%s; %lld spans, %lld samples, %lld instants",
+		     secs(pr_mnum(clock, "duration_ns"), a, sizeof(a)),
+		     json_is_true(json_object_get(clock, "synthetic")) ? " (synthetic clock)" : "",
+		     pr_mll(c, "spans"), pr_mll(c, "samples"), pr_mll(c, "instants"));
+	else
+		emit(out, "%lld spans, %lld samples, %lld instants", pr_mll(c, "spans"),
+		     pr_mll(c, "samples"), pr_mll(c, "instants"));
 }
 
 static void peaks(const json_t *run, FILE *out)
@@ -138,9 +146,9 @@ static void peaks(const json_t *run, FILE *out)
 		char name[64];
 		snprintf(name, sizeof(name), "%s%s%s", pr_mstr(p, "series"), *pr_mstr(p, "device") ? " " : "",
 			 pr_mstr(p, "device"));
+		pr_fmt_x(run, pr_mnum(p, "t_ns"), b, sizeof(b));
 		fprintf(out, "  %-26s %12s at %-11s", fit(name, 26, c, sizeof(c)),
-			val(pr_mnum(p, "value"), pr_mstr(p, "unit"), a, sizeof(a)),
-			secs(pr_mnum(p, "t_ns"), b, sizeof(b)));
+			val(pr_mnum(p, "value"), pr_mstr(p, "unit"), a, sizeof(a)), b);
 		if (json_is_object(ph))
 			fprintf(out, " in %s", fit(pr_mstr(ph, "name"), 20, d, sizeof(d)));
 		fputc('\n', out);
@@ -155,6 +163,47 @@ static void peaks(const json_t *run, FILE *out)
  * max; then the range (max - min) and the sampling. A name longer than its
  * column gets a line of its own, so the numbers stay in their columns.
  */
+#define TREE_DEPTH 6 /* levels of the peak allocation tree shown */
+#define TREE_ROWS 20  /* rows of it shown */
+
+/*
+ * The peak snapshot's allocation tree (massif), depth first, indented by
+ * depth: at most TREE_DEPTH levels and TREE_ROWS rows; what is left out is
+ * counted (the JSON model has 500 nodes, the store all of them).
+ */
+static void alloc_tree(const json_t *run, FILE *out)
+{
+	const json_t *t = json_object_get(run, "alloc_tree"), *v;
+	size_t i, rows = 0, cut = 0;
+	char a[40], b[48], c[96];
+	if (!json_is_object(t))
+		return;
+	pr_fmt_x(run, pr_mnum(t, "t_ns"), b, sizeof(b));
+	fputc('\n', out);
+	emit(out, "Peak allocation tree (massif snapshot %lld at %s)", pr_mll(t, "snapshot"), b);
+	val(pr_mnum(t, "heap"), "bytes", a, sizeof(a));
+	val(pr_mnum(t, "heap_extra"), "bytes", b, sizeof(b));
+	emit(out, "  heap %s (+%s allocator overhead), depth first:", a, b);
+	json_array_foreach(json_object_get(t, "nodes"), i, v)
+	{
+		long long depth = pr_mll(v, "depth");
+		int ind = 2 * (int)(depth > 1 ? depth - 1 : 0);
+		if (depth > TREE_DEPTH || rows >= TREE_ROWS) {
+			cut++;
+			continue;
+		}
+		rows++;
+		fprintf(out, "  %10s %5.1f%%  %*s%s\n", val(pr_mnum(v, "bytes"), "bytes", a, sizeof(a)),
+			pr_mnum(v, "share") * 100, ind, "",
+			fit(pr_mstr(v, "label"), (size_t)(W - 21 - ind), c, sizeof(c)));
+	}
+	cut += (size_t)(pr_mll(t, "nodes_more") > 0 ? pr_mll(t, "nodes_more") : 0);
+	if (cut)
+		emit(out, "  %zu more node(s) not shown (deeper than %d levels or past %d rows); "
+			  "report --json has them",
+		     cut, TREE_DEPTH, TREE_ROWS);
+}
+
 static void memstats(const json_t *run, FILE *out)
 {
 	json_t *s;
@@ -186,7 +235,9 @@ static void memstats(const json_t *run, FILE *out)
 		val(pr_mnum(s, "max") - pr_mnum(s, "min"), "bytes", g, sizeof(g));
 		if (n > 1)
 			emit(out, "    range %s; %.0f samples, one every %s on average", g, n,
-			     secs((pr_mnum(s, "t_last_ns") - pr_mnum(s, "t_first_ns")) / (n - 1), a, sizeof(a)));
+			     (pr_fmt_x(run, (pr_mnum(s, "t_last_ns") - pr_mnum(s, "t_first_ns")) / (n - 1), a,
+				       sizeof(a)),
+			      a));
 		else
 			emit(out, "    range %s; 1 sample", g);
 	}
@@ -256,8 +307,9 @@ static void phases(const json_t *run, FILE *out)
 				snprintf(mem, sizeof(mem), "  %s%s%s%s", dl >= 0 ? "+" : "", d,
 					 common && *common ? "" : " ", common && *common ? "" : pr_mstr(m, "series"));
 			}
-			emit(out, "  %3zu %10s  %-24s %10s %5.1f%%%s", i + 1, secs(pr_mnum(o, "t_ns"), a, sizeof(a)),
-			     fit(name, 24, c, sizeof(c)), secs(pr_mnum(o, "dur_ns"), b, sizeof(b)),
+			pr_fmt_x(run, pr_mnum(o, "t_ns"), a, sizeof(a));
+			pr_fmt_x(run, pr_mnum(o, "dur_ns"), b, sizeof(b));
+			emit(out, "  %3zu %10s  %-24s %10s %5.1f%%%s", i + 1, a, fit(name, 24, c, sizeof(c)), b,
 			     pr_mnum(o, "share") * 100, mem);
 		}
 		if (json_is_number(json_object_get(ph, "occurrences_more")))
@@ -621,6 +673,7 @@ void pr_render_text_report(const json_t *model, FILE *out)
 			fputc('\n', out);
 		header(run, out);
 		peaks(run, out);
+		alloc_tree(run, out);
 		memstats(run, out);
 		disk(run, out);
 		phases(run, out);

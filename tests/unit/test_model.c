@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "analyze/model.h"
+#include "render/html_report.h"
 #include "render/text_report.h"
 
 static json_t *model_of(const char *const *rel, size_t n, const char *fmt)
@@ -349,6 +350,19 @@ static char *text_report(json_t *m)
 	return buf;
 }
 
+static char *html_report(json_t *m)
+{
+	struct pr_output out;
+	struct pr_error err = PR_ERROR_INIT;
+	size_t len;
+	char *html;
+	pr_output_init_memory(&out);
+	assert_int_equal(pr_html_report(m, NULL, 0, &out, &err), 0);
+	html = strdup(pr_output_data(&out, &len));
+	pr_output_release(&out);
+	return html;
+}
+
 /* Every line of a text report fits 80 columns (bytes; the reports are ASCII but for the degree sign). */
 static void assert_80_columns(const char *text)
 {
@@ -630,6 +644,75 @@ static void test_qeff_disk_split(void **state)
 }
 
 /*
+ * A real massif run (samples/massif/real, valgrind 3.19 --time-unit=i): the
+ * x axis counts instructions, not time, so no time unit may appear where
+ * times are shown. Peak snapshot 79 at time=1068802 instructions with
+ * mem_heap_B=180224: cache_add 163840 (40 x 4096) <- step <- main and
+ * scratch_work 16384 <- step <- main (massif.out.i lines 912-923).
+ */
+static void test_massif_real_units_and_tree(void **state)
+{
+	const char *in[] = { "massif/real/massif.out.i" }, *inb[] = { "massif/real/massif.out.B" };
+	json_t *m = model_of(in, 1, "massif"), *r = at(m, "runs/0"), *t;
+	char *txt, *html;
+	(void)state;
+	assert_string_equal(s(r, "clock/x_unit"), "instructions");
+	t = at(r, "alloc_tree");
+	assert_int_equal((int)d(t, "snapshot"), 79);
+	near(d(t, "t_ns"), 1068802, 0);
+	near(d(t, "heap"), 180224, 0);
+	assert_int_equal(json_array_size(at(t, "nodes")), 6);
+	assert_string_equal(s(t, "nodes/0/label"), "cache_add (prog.c:18)");
+	near(d(t, "nodes/0/bytes"), 163840, 0);
+	assert_int_equal((int)d(t, "nodes/0/depth"), 1);
+	assert_string_equal(s(t, "nodes/2/label"), "main (prog.c:51)");
+	assert_int_equal((int)d(t, "nodes/2/depth"), 3);
+	near(d(t, "nodes/3/bytes"), 16384, 0);
+	txt = text_report(m);
+	assert_80_columns(txt);
+	assert_null(strstr(txt, " ms"));
+	assert_null(strstr(txt, " us"));
+	assert_non_null(strstr(txt, "1.069 M instructions"));
+	assert_non_null(strstr(txt, "Peak allocation tree"));
+	assert_non_null(strstr(txt, "scratch_work (prog.c:28)"));
+	html = html_report(m);
+	assert_non_null(strstr(html, "Peak allocation tree"));
+	assert_non_null(strstr(html, "cache_add (prog.c:18)"));
+	assert_non_null(strstr(html, "instructions executed"));
+	free(txt);
+	free(html);
+	json_decref(m);
+
+	/* --time-unit=B: bytes allocated and freed so far (time=1459128 at the peak) */
+	m = model_of(inb, 1, "massif");
+	r = at(m, "runs/0");
+	assert_string_equal(s(r, "clock/x_unit"), "bytes");
+	near(d(r, "alloc_tree/t_ns"), 1459128, 0);
+	txt = text_report(m);
+	assert_80_columns(txt);
+	assert_null(strstr(txt, " ms"));
+	assert_non_null(strstr(txt, "1.39 MiB allocated"));
+	free(txt);
+	json_decref(m);
+}
+
+/* The synthetic ms sample: times stay times; its tree (snapshot 5) is in summary too. */
+static void test_massif_ms_tree(void **state)
+{
+	const char *in[] = { "massif/massif.out.12345" };
+	json_t *m = model_of(in, 1, "massif"), *r = at(m, "runs/0");
+	char *txt;
+	(void)state;
+	assert_null(json_object_get(at(r, "clock"), "x_unit"));
+	assert_int_equal((int)d(r, "alloc_tree/snapshot"), 5);
+	txt = text_report(m);
+	assert_non_null(strstr(txt, "at 262.000 ms"));
+	assert_non_null(strstr(txt, "g (prog.c:6)"));
+	free(txt);
+	json_decref(m);
+}
+
+/*
  * Every sample's summary fits 80 columns (the golden summaries are these
  * reports; long names get lines of their own or are cut with "...").
  */
@@ -652,6 +735,8 @@ static void test_summary_80_columns(void **state)
 		{ "qeff/qeff_profile.json", "qeff" },
 		{ "torch-memory-timeline/memory_timeline.json", "torch-memory-timeline" },
 		{ "massif/massif.out.12345", "massif" },
+		{ "massif/real/massif.out.i", "massif" },
+		{ "massif/real/massif.out.B", "massif" },
 	};
 	size_t i;
 	(void)state;
@@ -716,6 +801,8 @@ int main(void)
 		cmocka_unit_test(test_leak_not_owned),
 		cmocka_unit_test(test_multi_gpu_needs_gpu_data),
 		cmocka_unit_test(test_qeff_disk_split),
+		cmocka_unit_test(test_massif_real_units_and_tree),
+		cmocka_unit_test(test_massif_ms_tree),
 		cmocka_unit_test(test_summary_80_columns),
 		cmocka_unit_test(test_absent),	      cmocka_unit_test(test_write_load),
 	};
