@@ -31,6 +31,7 @@
 #include "analyze/actx.h"
 #include "analyze/model.h"
 
+#define EVIDENCE_ITEMS 20  /* list items in one finding's evidence (the rest counted) */
 #define LEAK_BASES 20	   /* bases listed in a leak finding's evidence */
 #define LEAK_BASES_NAMED 4 /* ... and named in its message */
 
@@ -595,14 +596,25 @@ static int r_leak(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 static int r_straggler(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
 	json_t *s = sec(ctx, "throughput", "steps");
-	json_t *st = json_object_get(s, "stragglers");
+	json_t *st = json_object_get(s, "stragglers"), *shown, *v;
+	size_t i, n = json_array_size(st);
+	double slowest = 0;
 	(void)err;
-	if (json_array_size(st))
-		fire(r, out, pr_mstr(s, "rule"),
-		     pr_jobj("stragglers", json_deep_copy(st), "median_ns",
-			     json_incref(json_object_get(s, "p50_ns")), NULL),
-		     "%zu straggling step(s); the slowest is %.1fx the median", json_array_size(st),
-		     pr_mnum(json_array_get(st, 0), "x_median"));
+	if (!n)
+		return 0;
+	shown = json_array(); /* the first EVIDENCE_ITEMS (step order), the rest counted */
+	json_array_foreach(st, i, v)
+	{
+		if (i < EVIDENCE_ITEMS)
+			json_array_append_new(shown, json_deep_copy(v));
+		if (pr_mnum(v, "x_median") > slowest)
+			slowest = pr_mnum(v, "x_median");
+	}
+	fire(r, out, pr_mstr(s, "rule"),
+	     pr_jobj("stragglers", shown, "stragglers_more",
+		     n > EVIDENCE_ITEMS ? pr_jint((int64_t)(n - EVIDENCE_ITEMS)) : NULL, "median_ns",
+		     json_incref(json_object_get(s, "p50_ns")), NULL),
+	     "%zu straggling step(s); the slowest is %.1fx the median", n, slowest);
 	return 0;
 }
 

@@ -713,6 +713,41 @@ static void test_massif_ms_tree(void **state)
 }
 
 /*
+ * Straggling steps: 120 ProfilerStep#i of 10 ms, except 21 of 30 ms
+ * (i = 5, 10, .., 105) and step 110 of 100 ms. Median 10 ms, MAD 0, so the
+ * mean-absolute-deviation fallback: meanad = (21 x 20 + 90) / 120 = 4.25 ms;
+ * z(30 ms) = 20 / (sqrt(pi/2) x 4.25) = 3.75 > 3.5, z(100 ms) = 16.9: 22
+ * stragglers. The slowest is step 110, 10.0x the median (not the first
+ * straggler's 3.0x); the evidence lists 20 of them and counts 2 more.
+ */
+static void test_straggler_evidence(void **state)
+{
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	json_t *m, *f;
+	long long t = 0;
+	int i;
+	(void)state;
+	pr_strbuf_addstr(&sb, "{\"traceEvents\": [\n");
+	for (i = 0; i < 120; i++) {
+		long long dur = i == 110 ? 100000 : (i % 5 == 0 && i > 0 && i <= 105) ? 30000 : 10000;
+		pr_strbuf_addf(&sb,
+			       "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%d\", "
+			       "\"pid\": 1, \"tid\": 1, \"ts\": %lld, \"dur\": %lld, \"args\": {}},\n",
+			       i, t, dur);
+		t += dur;
+	}
+	pr_strbuf_addstr(&sb, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"args\": {\"name\": \"python\"}}]}\n");
+	m = model_text(sb.buf, "chrome");
+	pr_strbuf_release(&sb);
+	assert_int_equal(json_array_size(at(m, "runs/0/throughput/steps/stragglers")), 22);
+	f = find(at(m, "runs/0/recommendations"), "id", "profreport.straggling_step");
+	assert_string_equal(s(f, "message"), "22 straggling step(s); the slowest is 10.0x the median");
+	assert_int_equal(json_array_size(at(f, "evidence/stragglers")), 20);
+	assert_int_equal((int)d(f, "evidence/stragglers_more"), 2);
+	json_decref(m);
+}
+
+/*
  * Every sample's summary fits 80 columns (the golden summaries are these
  * reports; long names get lines of their own or are cut with "...").
  */
@@ -804,6 +839,7 @@ int main(void)
 		cmocka_unit_test(test_massif_real_units_and_tree),
 		cmocka_unit_test(test_massif_ms_tree),
 		cmocka_unit_test(test_summary_80_columns),
+		cmocka_unit_test(test_straggler_evidence),
 		cmocka_unit_test(test_absent),	      cmocka_unit_test(test_write_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
