@@ -520,7 +520,7 @@ static int r_leak(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 	json_array_foreach(items, i, v)
 	{
 		const char *series = pr_mstr(v, "series"), *device = pr_mstr(v, "device");
-		json_t *best = NULL, *bases = json_array(), *ev;
+		json_t *best = NULL, *bases, *ev;
 		size_t nleak = 0, named = 0, k;
 		char names[400] = "", slope[40], per[340], msg_dev[80] = "", more[40] = "";
 		int first = 1;
@@ -533,10 +533,9 @@ static int r_leak(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 			    !strcmp(pr_mstr(w, "device"), device))
 				first = 0;
 		}
-		if (!first) {
-			json_decref(bases);
+		if (!first)
 			continue;
-		}
+		bases = json_array();
 		for (j = i; j < json_array_size(items); j++) {
 			w = json_array_get(items, j);
 			if (!json_is_true(json_object_get(w, "leak")) || strcmp(pr_mstr(w, "series"), series) ||
