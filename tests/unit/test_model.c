@@ -445,6 +445,12 @@ static void test_leak_one_finding(void **state)
 			       base + 2 * 1048576.0, 2 * (base + 2 * 1048576.0), t + 9500,
 			       base + 1048576.0, 2 * (base + 1048576.0), t + 9999, base + 1048576.0,
 			       2 * (base + 1048576.0));
+		/* host memory that does not grow (checked, no leak) */
+		pr_strbuf_addf(&sb,
+			       "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
+			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"args\": {\"Device Type\": 0, \"Device Id\": -1, "
+			       "\"Addr\": 2, \"Bytes\": 1, \"Total Allocated\": %d, \"Total Reserved\": 0}},\n",
+			       t + 5000, 4096 * (1 + k % 2));
 	}
 	pr_strbuf_addstr(&sb, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 7, \"args\": {\"name\": \"python\"}}\n"
 			      "], \"deviceProperties\": []}\n");
@@ -457,6 +463,7 @@ static void test_leak_one_finding(void **state)
 	json_array_foreach(at(r, "leaks/items"), i, v)
 		k += json_is_true(json_object_get(v, "leak"));
 	assert_int_equal(k, 8);
+	assert_true(json_is_false(at(find(at(r, "leaks/items"), "device", "cpu"), "leak")));
 	/* the findings: one per series and device */
 	assert_int_equal((int)count_id(recs, "profreport.leak"), 2);
 	lk = find(recs, "id", "profreport.leak");
