@@ -621,6 +621,32 @@ static void test_multi_gpu_needs_gpu_data(void **state)
 }
 
 /*
+ * One finding per root cause for memory pressure too: the same Inferix run
+ * on a GPU with 20600 MiB, so GPU memory peaks at 20500 / 20600 = 99.5 %.
+ * Inferix's own rule reports it (> 90 %); profreport.memory_pressure (a
+ * sample >= 85 %) does not repeat it.
+ */
+static void test_pressure_once(void **state)
+{
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	json_t *m, *recs, *f;
+	char *p;
+	(void)state;
+	ix_report(&sb, 1, 1);
+	while ((p = strstr(sb.buf, "\"memory_total_mb\": 81559")) != NULL)
+		memcpy(p + strlen("\"memory_total_mb\": "), "20600", 5);
+	m = model_text(sb.buf, "inferix");
+	pr_strbuf_release(&sb);
+	recs = at(m, "runs/0/recommendations");
+	assert_int_equal((int)count_id(recs, "profreport.memory_pressure"), 0);
+	f = find(recs, "id", "inferix.gpu_memory");
+	near(d(f, "evidence/peak_pct"), 20500.0 / 20600 * 100, 1e-9);
+	assert_string_equal(s(f, "rule"), "peak GPU memory used / total > 90 %");
+	near(d(f, "evidence/threshold"), 90, 0);
+	json_decref(m);
+}
+
+/*
  * QEff disk I/O per phase: 5 samples 1 s apart, disk_write_bytes (MiB,
  * cumulative) 0, 64, 128, 192, 256; "Load" marked at 0 s, "Save" at 1.5 s,
  * Completion at 4 s. The interval 1 s .. 2 s (64 MiB) straddles the
@@ -842,6 +868,7 @@ int main(void)
 		cmocka_unit_test(test_leak_one_finding),
 		cmocka_unit_test(test_leak_not_owned),
 		cmocka_unit_test(test_multi_gpu_needs_gpu_data),
+		cmocka_unit_test(test_pressure_once),
 		cmocka_unit_test(test_qeff_disk_split),
 		cmocka_unit_test(test_massif_real_units_and_tree),
 		cmocka_unit_test(test_massif_ms_tree),
