@@ -19,7 +19,7 @@
  * basis (fewer than 3 steps and no phase seen 3 times): nothing could have
  * been checked.
  *
- * Evidence is bounded: at most LEAK_VALUES values per item (the first and
+ * Evidence is bounded: at most VALUES_CAP values per item (the first and
  * the last half when there are more), with n, min and max of all of them.
  */
 #include <math.h>
@@ -177,16 +177,18 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	json_t *items = json_array(), *excluded = json_array();
 	size_t i, j;
 	int checked = 0, any_basis = ctx->nsteps >= MIN_OCC;
+	char rule[400];
 	for (j = 0; j < ctx->nphase_names; j++)
 		any_basis |= ctx->phase_group_start[j + 1] - ctx->phase_group_start[j] >= MIN_OCC;
-	json_object_set_new(
-		ctx->out, "leaks",
-		pr_jobj("rule",
-			json_string("memory the run owns (process, device allocator), held at the end "
-				    "of each step (or each occurrence of a phase seen >= 3 times), "
-				    "fitted against the occurrence index: leak when slope > 0, "
-				    "R^2 >= 0.8 and growth > max(1 MiB, 1 % of the peak)"),
-			"items", items, "excluded", excluded, NULL));
+	/* the rule text from the same constants the check uses */
+	snprintf(rule, sizeof(rule),
+		 "memory the run owns (process, device allocator), held at the end of each step (or "
+		 "each occurrence of a phase seen >= %d times), fitted against the occurrence index: "
+		 "leak when slope > 0, R^2 >= %g and growth > max(%g MiB, %g %% of the peak)",
+		 MIN_OCC, MIN_R2, MIN_GROWTH / 1048576.0, MIN_GROWTH_SHARE * 100);
+	json_object_set_new(ctx->out, "leaks",
+			    pr_jobj("rule", json_string(rule), "items", items, "excluded", excluded,
+				    NULL));
 	for (i = 0; i < ctx->nseries; i++) {
 		struct pr_aseries *s = &ctx->series[i];
 		const char *why;
