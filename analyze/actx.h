@@ -68,7 +68,8 @@ struct pr_analyzer {
 	int (*run)(struct pr_actx *ctx, struct pr_error *err);
 };
 
-extern const struct pr_analyzer pr_an_series, pr_an_phases, pr_an_peaks, pr_an_fragmentation,
+extern const struct pr_analyzer pr_an_series, pr_an_phases, pr_an_peaks, pr_an_alloc_tree,
+	pr_an_fragmentation,
 	pr_an_throughput, pr_an_bottlenecks, pr_an_spans, pr_an_collectives, pr_an_timeline,
 	pr_an_leaks, pr_an_crosscheck, pr_an_recommendations;
 

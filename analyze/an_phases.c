@@ -3,7 +3,8 @@
  * section or stage: QEff operations, Diffulex sections, torch user
  * annotations, a CSV phase column) with start, duration, share of the run,
  * and per memory series the delta and peak from the samples inside the
- * phase; disk read/write from cumulative counters; CPU mean/max. Repeated
+ * phase; disk read/write from cumulative counters (an interval straddling a
+ * phase boundary split between the phases by time); CPU mean/max. Repeated
  * names stay separate occurrences and are also totalled per name; shares
  * use the union of intervals, so nested or repeated phases are not double
  * counted. Inferix writes only per-stage aggregates (no call times): those
@@ -52,13 +53,41 @@ static json_t *memory_in(struct pr_actx *ctx, int64_t t0, int64_t t1)
 	return arr;
 }
 
+/*
+ * A cumulative counter at t: linear between the samples around t (the last
+ * sample at exactly t when there is one), the first / last value outside
+ * the sampled range (nothing is known to have been counted there).
+ */
+static double counter_at(const struct pr_aseries *s, int64_t t)
+{
+	size_t i = pr_aseries_lower(s, t);
+	if (i < s->n && s->ts[i] == t) {
+		while (i + 1 < s->n && s->ts[i + 1] == t)
+			i++;
+		return s->v[i];
+	}
+	if (i == 0)
+		return s->v[0];
+	if (i == s->n)
+		return s->v[s->n - 1];
+	return s->v[i - 1] + (s->v[i] - s->v[i - 1]) * (double)(t - s->ts[i - 1]) /
+				     (double)(s->ts[i] - s->ts[i - 1]);
+}
+
+/*
+ * What a cumulative counter (disk.read, disk.write) counted during [t0, t1]:
+ * counter_at(t1) - counter_at(t0). A sampling interval that straddles a
+ * phase boundary is split between the phases in proportion to time, so
+ * back-to-back phases add up to the counter's whole increase (taking the
+ * first and last sample inside each phase lost the straddling intervals).
+ * NULL when the phase lies outside the sampled range.
+ */
 static json_t *counter_delta(struct pr_actx *ctx, const char *name, int64_t t0, int64_t t1)
 {
 	struct pr_aseries *s = pr_actx_series(ctx, name, NULL);
-	size_t a, b;
-	if (!s || !inside(s, t0, t1, &a, &b))
+	if (!s || !s->n || t1 < s->ts[0] || t0 > s->ts[s->n - 1])
 		return NULL;
-	return pr_jnum(s->v[b] - s->v[a]);
+	return pr_jnum(counter_at(s, t1) - counter_at(s, t0));
 }
 
 static json_t *cpu_in(struct pr_actx *ctx, int64_t t0, int64_t t1)

@@ -1,9 +1,25 @@
 /*
  * an_recommend.c - "recommendations": a rule table (id, source, severity,
- * category, condition with its threshold, message, suggestion, evidence).
- * Rules read the sections the other analyzers wrote (and the store for
- * span-name rules). A rule whose data is absent does not fire: Inferix
- * says "GPU utilization 0 %" on a machine without a GPU; we do not.
+ * category, the collector it belongs to, its threshold, condition,
+ * suggestion, evaluator). Rules read the sections the other analyzers
+ * wrote (and the store for span-name rules).
+ *
+ * What makes a finding true:
+ *  - A rule whose data is absent does not fire: Inferix says "GPU
+ *    utilization 0 %" on a machine without a GPU; we do not.
+ *  - A collector's own rules (collector set in the table) fire only on that
+ *    collector's runs: Inferix's "stage > 30 % of total" is advice about an
+ *    Inferix pipeline, not about a PyTorch backward pass.
+ *  - Each threshold lives in one place: in the table (threshold, with the
+ *    condition's "{t}" printing it, the evaluator comparing against it and
+ *    the evidence stating it), or, where an analysis already decided (a
+ *    leak, a straggling step, a stage over its share, a pressure zone, GPU
+ *    gaps), in that analyzer, whose own rule text becomes the "rule".
+ *  - One finding per root cause: a leaking series is one finding listing
+ *    the bases (steps, phases) it shows in; a pressure item already
+ *    reported by a collector's GPU-memory rule is not reported again.
+ *  - Evidence is bounded (the analyses cap their value lists; the leak
+ *    finding lists at most LEAK_BASES bases and counts the rest).
  * README "Recommendations" lists the table; ids are stable.
  */
 #include <math.h>
@@ -15,8 +31,16 @@
 #include "analyze/actx.h"
 #include "analyze/model.h"
 
+#define EVIDENCE_ITEMS 20  /* list items in one finding's evidence (the rest counted) */
+#define LEAK_BASES 20	   /* bases listed in a leak finding's evidence */
+#define LEAK_BASES_NAMED 4 /* ... and named in its message */
+
 struct rule {
-	const char *id, *source, *severity, *category, *condition, *suggestion;
+	const char *id, *source, *severity, *category;
+	const char *collector; /* fires only on runs of this collector (NULL: any run) */
+	double threshold;      /* in the unit of the evidence it is compared with; NAN: the analysis decides */
+	const char *condition; /* "{t}" (or "{t%}": x 100) stands for the threshold, at most once */
+	const char *suggestion;
 	int (*eval)(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err);
 };
 
@@ -26,73 +50,140 @@ static json_t *sec(struct pr_actx *ctx, const char *a, const char *b)
 	return b ? json_object_get(o, b) : o;
 }
 
-static void fire(const struct rule *r, json_t *out, json_t *evidence, const char *fmt, ...)
-	PR_PRINTF_LIKE(4, 5);
+/*
+ * The rule text: the table's condition with "{t}" = its threshold, or
+ * "{t%}" = the threshold (a fraction) in percent; `analysis` when given.
+ */
+static json_t *rule_text(const struct rule *r, const char *analysis)
+{
+	const char *at = strstr(r->condition, "{t");
+	int pct = at && !strncmp(at, "{t%}", 4);
+	char buf[600];
+	if (analysis)
+		return json_string(analysis);
+	if (!at)
+		return json_string(r->condition);
+	snprintf(buf, sizeof(buf), "%.*s%g%s", (int)(at - r->condition), r->condition,
+		 pct ? r->threshold * 100 : r->threshold, at + (pct ? 4 : 3));
+	return json_string(buf);
+}
 
-static void fire(const struct rule *r, json_t *out, json_t *evidence, const char *fmt, ...)
+static void fire(const struct rule *r, json_t *out, const char *analysis, json_t *evidence,
+		 const char *fmt, ...) PR_PRINTF_LIKE(5, 6);
+
+/*
+ * Appends a finding. analysis: the deciding analysis' own rule text (NULL:
+ * the table's condition). The table's threshold is added to the evidence.
+ */
+static void fire(const struct rule *r, json_t *out, const char *analysis, json_t *evidence,
+		 const char *fmt, ...)
 {
 	char msg[600];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (!isnan(r->threshold) && json_is_object(evidence))
+		json_object_set_new(evidence, "threshold", pr_jnum(r->threshold));
 	json_array_append_new(out, pr_jobj("id", json_string(r->id), "source", json_string(r->source),
 					   "severity", json_string(r->severity), "category",
 					   json_string(r->category), "message", json_string(msg),
 					   "suggestion", json_string(r->suggestion), "rule",
-					   json_string(r->condition), "evidence", evidence, NULL));
+					   rule_text(r, analysis), "evidence", evidence, NULL));
 }
 
-/* A pressure item of the given series name / basis prefix over the threshold. */
-static int pressure_rule(const struct rule *r, struct pr_actx *ctx, json_t *out, const char *series,
-			 const char *basis, double threshold)
+/* ---- GPU data ---- */
+
+/*
+ * GPU data is real when some NVML series (gpu.*) has a non-zero value or
+ * a CUDA device's allocator was sampled (dev.mem.* on cuda:N).
+ */
+static int gpu_present(struct pr_actx *ctx)
+{
+	size_t i;
+	for (i = 0; i < ctx->nseries; i++) {
+		const struct pr_aseries *s = &ctx->series[i];
+		if (!s->count)
+			continue;
+		if (!strncmp(s->name, "gpu.", 4) && s->max > 0)
+			return 1;
+		if (!strncmp(s->name, "dev.mem.", 8) && !strncmp(s->device, "cuda", 4))
+			return 1;
+	}
+	return 0;
+}
+
+/* ---- memory pressure ---- */
+
+/* 1 when a finding already in out has this pressure item as its evidence. */
+static int reported(json_t *out, const json_t *item)
+{
+	json_t *v;
+	size_t i;
+	json_array_foreach(out, i, v)
+	{
+		json_t *e = json_object_get(v, "evidence");
+		if (!strcmp(pr_mstr(e, "series"), pr_mstr(item, "series")) &&
+		    !strcmp(pr_mstr(e, "device"), pr_mstr(item, "device")) &&
+		    !strcmp(pr_mstr(e, "basis"), pr_mstr(item, "basis")) &&
+		    json_is_number(json_object_get(e, "peak_pct")))
+			return 1;
+	}
+	return 0;
+}
+
+/* Pressure items of the given series name / basis prefix with a peak over the rule's threshold. */
+static void pressure_over(const struct rule *r, struct pr_actx *ctx, json_t *out, const char *series,
+			  const char *basis)
 {
 	json_t *v;
 	size_t i;
 	json_array_foreach(json_object_get(sec(ctx, "bottlenecks", "memory_pressure"), "items"), i, v)
 	{
 		double p = pr_mnum(v, "peak_pct");
-		const char *s = json_string_value(json_object_get(v, "series"));
-		const char *b = json_string_value(json_object_get(v, "basis"));
-		if ((series && strcmp(s, series)) || (basis && strncmp(b, basis, strlen(basis))))
+		const char *s = pr_mstr(v, "series"), *b = pr_mstr(v, "basis"), *d = pr_mstr(v, "device");
+		if (strcmp(s, series) || (basis && strncmp(b, basis, strlen(basis))))
 			continue;
-		if (p > threshold || (threshold == 85 && p >= 85))
-			fire(r, out, json_deep_copy(v), "Peak %s%s%s is %.1f%% of %s", s,
-			     *json_string_value(json_object_get(v, "device")) ? " on " : "",
-			     json_string_value(json_object_get(v, "device")), p, "the total");
+		if (p > r->threshold)
+			fire(r, out, NULL, json_deep_copy(v), "Peak %s%s%s is %.1f%% of the total", s,
+			     *d ? " on " : "", d, p);
 	}
-	return 0;
 }
 
 static int r_gpu_mem(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
 	(void)err;
-	return pressure_rule(r, ctx, out, "gpu.mem.used", NULL, 90);
+	pressure_over(r, ctx, out, "gpu.mem.used", NULL);
+	return 0;
 }
 
 static int r_hbm(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
 	(void)err;
-	return pressure_rule(r, ctx, out, "dev.mem.reserved", "reserved / deviceProperties", 90);
-}
-
-static int r_pressure(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
-{
-	(void)err;
-	return pressure_rule(r, ctx, out, NULL, NULL, 85);
-}
-
-/* GPU data is real when some total or utilisation is non-zero. */
-static int gpu_present(struct pr_actx *ctx)
-{
-	size_t i;
-	for (i = 0; i < ctx->nseries; i++)
-		if ((!strcmp(ctx->series[i].name, "gpu.mem.total") || !strcmp(ctx->series[i].name, "gpu.util") ||
-		     !strcmp(ctx->series[i].name, "gpu.mem.used")) &&
-		    ctx->series[i].count && ctx->series[i].max > 0)
-			return 1;
+	pressure_over(r, ctx, out, "dev.mem.reserved", "reserved / deviceProperties");
 	return 0;
 }
+
+/* Any sample in the high zone, as the pressure analysis draws the zones. */
+static int r_pressure(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
+{
+	json_t *mp = sec(ctx, "bottlenecks", "memory_pressure"), *v;
+	char rule[300];
+	size_t i;
+	(void)err;
+	snprintf(rule, sizeof(rule), "a sample in the high pressure zone (%s)", pr_mstr(mp, "zones"));
+	json_array_foreach(json_object_get(mp, "items"), i, v)
+	{
+		const char *s = pr_mstr(v, "series"), *d = pr_mstr(v, "device");
+		if (!(pr_mnum(json_object_get(v, "zones"), "high") > 0) || reported(out, v))
+			continue;
+		fire(r, out, rule, json_deep_copy(v), "Peak %s%s%s is %.1f%% of the total", s,
+		     *d ? " on " : "", d, pr_mnum(v, "peak_pct"));
+	}
+	return 0;
+}
+
+/* ---- Inferix ---- */
 
 static int r_gpu_util(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
@@ -102,24 +193,25 @@ static int r_gpu_util(const struct rule *r, struct pr_actx *ctx, json_t *out, st
 	if (!gpu_present(ctx))
 		return 0;
 	json_array_foreach(sec(ctx, "bottlenecks", "gpu_util"), i, v)
-		if (pr_mnum(v, "mean_pct") < 50)
-			fire(r, out, json_deep_copy(v), "Average GPU utilization is only %.1f%% (%s)",
-			     pr_mnum(v, "mean_pct"), json_string_value(json_object_get(v, "device")));
+		if (pr_mnum(v, "mean_pct") < r->threshold)
+			fire(r, out, NULL, json_deep_copy(v), "Average GPU utilization is only %.1f%% (%s)",
+			     pr_mnum(v, "mean_pct"), pr_mstr(v, "device"));
 	return 0;
 }
 
 static int r_stage(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	json_t *v;
+	json_t *st = sec(ctx, "bottlenecks", "stages"), *v;
+	char rule[300];
 	size_t i;
 	(void)err;
-	json_array_foreach(json_object_get(sec(ctx, "bottlenecks", "stages"), "items"), i, v)
+	snprintf(rule, sizeof(rule), "%s (top 3)", pr_mstr(st, "rule"));
+	json_array_foreach(json_object_get(st, "items"), i, v)
 	{
-		const char *name = json_string_value(json_object_get(v, "name"));
 		if (i >= 3)
 			break;
-		fire(r, out, json_deep_copy(v), "Stage '%s' takes %.1f%% of total time", name,
-		     pr_mnum(v, "share") * 100);
+		fire(r, out, rule, json_deep_copy(v), "Stage '%s' takes %.1f%% of total time",
+		     pr_mstr(v, "name"), pr_mnum(v, "share") * 100);
 	}
 	return 0;
 }
@@ -130,9 +222,10 @@ static int r_thermal(const struct rule *r, struct pr_actx *ctx, json_t *out, str
 	(void)err;
 	for (i = 0; i < ctx->nseries; i++) {
 		struct pr_aseries *s = &ctx->series[i];
-		if (!strcmp(s->name, "gpu.temp") && s->count && s->max > 85)
-			fire(r, out, pr_jobj("series", json_string(s->name), "device", json_string(s->device),
-					     "max", pr_jnum(s->max), "threshold", pr_jnum(85), NULL),
+		if (!strcmp(s->name, "gpu.temp") && s->count && s->max > r->threshold)
+			fire(r, out, NULL,
+			     pr_jobj("series", json_string(s->name), "device", json_string(s->device),
+				     "max", pr_jnum(s->max), NULL),
 			     "Peak GPU temperature is %.1f\xc2\xb0" "C (%s)", s->max, s->device);
 	}
 	return 0;
@@ -142,8 +235,8 @@ static int r_drop(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 {
 	double v;
 	(void)err;
-	if (pr_actx_metric(ctx, "streaming_analysis.drop_rate_percent", &v) && v > 5)
-		fire(r, out, pr_jobj("drop_rate_percent", pr_jnum(v), "threshold", pr_jnum(5), NULL),
+	if (pr_actx_metric(ctx, "streaming_analysis.drop_rate_percent", &v) && v > r->threshold)
+		fire(r, out, NULL, pr_jobj("drop_rate_percent", pr_jnum(v), NULL),
 		     "High frame drop rate: %.1f%%", v);
 	return 0;
 }
@@ -157,14 +250,15 @@ static int r_layer(const struct rule *r, struct pr_actx *ctx, json_t *out, struc
 			 "WHERE run_id = ?1 AND origin = 'reported' AND name LIKE "
 			 "'computation_analysis.layer_performance.%.total_time') "
 			 "SELECT layer, value, value * 100.0 / (SELECT sum(value) FROM l) AS pct FROM l "
-			 "WHERE value * 100.0 / (SELECT sum(value) FROM l) > 30 ORDER BY pct DESC, layer",
+			 "WHERE value * 100.0 / (SELECT sum(value) FROM l) > ?2 ORDER BY pct DESC, layer",
 			 &st, err))
 		return -1;
+	sqlite3_bind_double(st, 2, r->threshold);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && k++ < 3)
-		fire(r, out,
+		fire(r, out, NULL,
 		     pr_jobj("layer", json_string(pr_actx_text(st, 0)), "total_ns",
 			     pr_jnum(sqlite3_column_double(st, 1)), "percent",
-			     pr_jnum(sqlite3_column_double(st, 2)), "threshold", pr_jnum(30), NULL),
+			     pr_jnum(sqlite3_column_double(st, 2)), NULL),
 		     "Layer '%s' takes %.1f%% of total computation time", pr_actx_text(st, 0),
 		     sqlite3_column_double(st, 2));
 	return pr_actx_done(ctx, st, rc, err);
@@ -174,9 +268,8 @@ static int r_steps(const struct rule *r, struct pr_actx *ctx, json_t *out, struc
 {
 	double n = pr_mnum(sec(ctx, "throughput", "diffusion"), "steps");
 	(void)err;
-	if (n > 30)
-		fire(r, out, pr_jobj("steps", pr_jnum(n), "threshold", pr_jnum(30), NULL),
-		     "Using %.0f diffusion steps", n);
+	if (n > r->threshold)
+		fire(r, out, NULL, pr_jobj("steps", pr_jnum(n), NULL), "Using %.0f diffusion steps", n);
 	return 0;
 }
 
@@ -185,8 +278,8 @@ static int r_block_size(const struct rule *r, struct pr_actx *ctx, json_t *out, 
 	json_t *b = sec(ctx, "throughput", "blocks");
 	double avg = pr_mnum(b, "frames") / pr_mnum(b, "count");
 	(void)err;
-	if (avg > 8)
-		fire(r, out, pr_jobj("avg_block_size", pr_jnum(avg), "threshold", pr_jnum(8), NULL),
+	if (avg > r->threshold)
+		fire(r, out, NULL, pr_jobj("avg_block_size", pr_jnum(avg), NULL),
 		     "Average block size is %.1f frames", avg);
 	return 0;
 }
@@ -195,9 +288,10 @@ static int r_fps(const struct rule *r, struct pr_actx *ctx, json_t *out, struct 
 {
 	double v = pr_mnum(sec(ctx, "throughput", "blocks"), "fps");
 	(void)err;
-	if (v < 10)
-		fire(r, out, pr_jobj("fps", pr_jnum(v), "threshold", pr_jnum(10), "basis",
-				     json_string("frames of block_computation / block compute time"), NULL),
+	if (v < r->threshold)
+		fire(r, out, NULL,
+		     pr_jobj("fps", pr_jnum(v), "basis",
+			     json_string("frames of block_computation / block compute time"), NULL),
 		     "Current FPS is %.1f", v);
 	return 0;
 }
@@ -206,9 +300,8 @@ static int r_bps(const struct rule *r, struct pr_actx *ctx, json_t *out, struct 
 {
 	double v = pr_mnum(sec(ctx, "throughput", "blocks"), "bps");
 	(void)err;
-	if (v < 2)
-		fire(r, out, pr_jobj("bps", pr_jnum(v), "threshold", pr_jnum(2), NULL),
-		     "Current BPS is %.1f", v);
+	if (v < r->threshold)
+		fire(r, out, NULL, pr_jobj("bps", pr_jnum(v), NULL), "Current BPS is %.1f", v);
 	return 0;
 }
 
@@ -216,8 +309,8 @@ static int r_first_block(const struct rule *r, struct pr_actx *ctx, json_t *out,
 {
 	double v = pr_mnum(sec(ctx, "throughput", "blocks"), "first_block_ns") / 1e9;
 	(void)err;
-	if (v > 1.0)
-		fire(r, out, pr_jobj("first_block_s", pr_jnum(v), "threshold_s", pr_jnum(1), NULL),
+	if (v > r->threshold)
+		fire(r, out, NULL, pr_jobj("first_block_s", pr_jnum(v), NULL),
 		     "First-block delay is %.2f seconds", v);
 	return 0;
 }
@@ -226,13 +319,15 @@ static int r_multi_gpu(const struct rule *r, struct pr_actx *ctx, json_t *out, s
 {
 	json_t *ws = json_object_get(ctx->out, "world_size");
 	(void)err;
-	if (strcmp(ctx->collector, "inferix"))
-		return 0; /* Inferix's own advice, about its parallel strategies */
-	if (json_is_integer(ws) && json_integer_value(ws) > 1)
-		fire(r, out, pr_jobj("world_size", json_incref(ws), NULL), "Using %lld GPUs",
+	if (!gpu_present(ctx))
+		return 0; /* a world size says nothing about GPUs */
+	if (json_is_integer(ws) && (double)json_integer_value(ws) > r->threshold)
+		fire(r, out, NULL, pr_jobj("world_size", json_incref(ws), NULL), "Using %lld GPUs",
 		     (long long)json_integer_value(ws));
 	return 0;
 }
+
+/* ---- TensorBoard profiler, Nsight Systems ---- */
 
 /* Time of spans whose name matches `like`, starting inside a step / total step time. */
 static int step_share(struct pr_actx *ctx, const char *like, const char *kinds, double *share,
@@ -268,9 +363,8 @@ static int r_dataloader(const struct rule *r, struct pr_actx *ctx, json_t *out, 
 	double share, ns = 0;
 	if (step_share(ctx, "enumerate(DataLoader)%", "'op', 'phase', 'slice'", &share, &ns, err))
 		return -1;
-	if (share > 0.05)
-		fire(r, out, pr_jobj("dataloader_ns", pr_jnum(ns), "share_of_step", pr_jnum(share),
-				     "threshold", pr_jnum(0.05), NULL),
+	if (share > r->threshold)
+		fire(r, out, NULL, pr_jobj("dataloader_ns", pr_jnum(ns), "share_of_step", pr_jnum(share), NULL),
 		     "DataLoader takes %.1f%% of the step time", share * 100);
 	return 0;
 }
@@ -280,9 +374,9 @@ static int r_comm(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 	double share, ns = 0;
 	if (step_share(ctx, "%nccl%", "'kernel'", &share, &ns, err))
 		return -1;
-	if (share > 0.10)
-		fire(r, out, pr_jobj("communication_ns", pr_jnum(ns), "share_of_step", pr_jnum(share),
-				     "threshold", pr_jnum(0.10), NULL),
+	if (share > r->threshold)
+		fire(r, out, NULL,
+		     pr_jobj("communication_ns", pr_jnum(ns), "share_of_step", pr_jnum(share), NULL),
 		     "Communication (NCCL kernels) takes %.1f%% of the step time", share * 100);
 	return 0;
 }
@@ -290,11 +384,11 @@ static int r_comm(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 static int r_gpu_busy(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
 	json_t *k = sec(ctx, "bottlenecks", "gpu_kernels");
-	double idle = pr_mnum(k, "idle_share");
+	double busy = 1 - pr_mnum(k, "idle_share");
 	(void)err;
-	if (idle > 0.5)
-		fire(r, out, json_deep_copy(k), "The GPU is busy only %.1f%% of its active time",
-		     (1 - idle) * 100);
+	if (busy < r->threshold)
+		fire(r, out, NULL, json_deep_copy(k), "The GPU is busy only %.1f%% of its active time",
+		     busy * 100);
 	return 0;
 }
 
@@ -303,8 +397,9 @@ static int r_gaps(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 	json_t *k = sec(ctx, "bottlenecks", "gpu_kernels");
 	(void)err;
 	if (pr_mnum(k, "gaps_over_500ms") > 0)
-		fire(r, out, pr_jobj("gaps", json_incref(json_object_get(k, "gaps_over_500ms")),
-				     "max_gap_ns", json_incref(json_object_get(k, "max_gap_ns")), NULL),
+		fire(r, out, pr_mstr(k, "rule"),
+		     pr_jobj("gaps", json_incref(json_object_get(k, "gaps_over_500ms")), "max_gap_ns",
+			     json_incref(json_object_get(k, "max_gap_ns")), NULL),
 		     "%.0f GPU idle gap(s) longer than 500 ms", pr_mnum(k, "gaps_over_500ms"));
 	return 0;
 }
@@ -314,10 +409,11 @@ static int r_chunks(const struct rule *r, struct pr_actx *ctx, json_t *out, stru
 	json_t *k = sec(ctx, "bottlenecks", "gpu_kernels");
 	(void)err;
 	if (pr_mnum(k, "chunks_under_50pct") > 0)
-		fire(r, out, pr_jobj("chunks", pr_jint(30), "under_50pct",
-				     json_incref(json_object_get(k, "chunks_under_50pct")), NULL),
-		     "%.0f of 30 time chunks have GPU utilization under 50%%",
-		     pr_mnum(k, "chunks_under_50pct"));
+		fire(r, out, pr_mstr(k, "rule"),
+		     pr_jobj("chunks", json_incref(json_object_get(k, "chunks")), "under_50pct",
+			     json_incref(json_object_get(k, "chunks_under_50pct")), NULL),
+		     "%.0f of %.0f time chunks have GPU utilization under 50%%",
+		     pr_mnum(k, "chunks_under_50pct"), pr_mnum(k, "chunks"));
 	return 0;
 }
 
@@ -349,9 +445,10 @@ static int r_sync(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 			"'cudaStreamSynchronize', 'cudaMemcpy', 'cudaMemset', 'cudaEventSynchronize')",
 			&c, &ns, err))
 		return -1;
-	if (c > 0 && ctx->dur > 0 && ns / (double)ctx->dur > 0.01)
-		fire(r, out, pr_jobj("calls", pr_jnum(c), "total_ns", pr_jnum(ns), "share_of_run",
-				     pr_jnum(ns / (double)ctx->dur), "threshold", pr_jnum(0.01), NULL),
+	if (c > 0 && ctx->dur > 0 && ns / (double)ctx->dur > r->threshold)
+		fire(r, out, NULL,
+		     pr_jobj("calls", pr_jnum(c), "total_ns", pr_jnum(ns), "share_of_run",
+			     pr_jnum(ns / (double)ctx->dur), NULL),
 		     "%.0f synchronizing CUDA API call(s) block the host for %.1f%% of the run", c,
 		     ns / (double)ctx->dur * 100);
 	return 0;
@@ -362,11 +459,13 @@ static int r_pageable(const struct rule *r, struct pr_actx *ctx, json_t *out, st
 	double c, ns;
 	if (count_spans(ctx, "s.kind = 'memcpy' AND n.value LIKE '%Pageable%'", &c, &ns, err))
 		return -1;
-	if (c > 0)
-		fire(r, out, pr_jobj("memcpys", pr_jnum(c), "total_ns", pr_jnum(ns), NULL),
+	if (c > r->threshold)
+		fire(r, out, NULL, pr_jobj("memcpys", pr_jnum(c), "total_ns", pr_jnum(ns), NULL),
 		     "%.0f memory copies use pageable host memory", c);
 	return 0;
 }
+
+/* ---- profreport ---- */
 
 static int r_frag(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
@@ -374,120 +473,236 @@ static int r_frag(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 	size_t i;
 	(void)err;
 	json_array_foreach(json_object_get(ctx->out, "fragmentation"), i, v)
-		if (pr_mnum(v, "mean_ratio") > 0.30)
-			fire(r, out,
+		if (pr_mnum(v, "mean_ratio") > r->threshold)
+			fire(r, out, NULL,
 			     pr_jobj("device", json_incref(json_object_get(v, "device")), "mean_ratio",
 				     json_incref(json_object_get(v, "mean_ratio")), "max_gap",
-				     json_incref(json_object_get(v, "max_gap")), "threshold",
-				     pr_jnum(0.30), NULL),
+				     json_incref(json_object_get(v, "max_gap")), NULL),
 			     "Allocator fragmentation averages %.1f%% on %s", pr_mnum(v, "mean_ratio") * 100,
-			     json_string_value(json_object_get(v, "device")));
+			     pr_mstr(v, "device"));
 	return 0;
 }
 
+/* Bytes in words for a message: "8.0 MiB", "512 KiB", "100 bytes". */
+static void bytes_words(double b, char *buf, size_t n)
+{
+	double a = fabs(b);
+	if (a >= 1073741824.0)
+		snprintf(buf, n, "%.1f GiB", b / 1073741824.0);
+	else if (a >= 1048576.0)
+		snprintf(buf, n, "%.1f MiB", b / 1048576.0);
+	else if (a >= 1024.0)
+		snprintf(buf, n, "%.1f KiB", b / 1024.0);
+	else
+		snprintf(buf, n, "%.0f bytes", b);
+}
+
+/* "per step" / "per occurrence of phase 'x'" */
+static void per_basis(const char *basis, char *buf, size_t n)
+{
+	if (!strcmp(basis, "steps"))
+		snprintf(buf, n, "per step");
+	else
+		snprintf(buf, n, "per occurrence of %s", basis);
+}
+
+/*
+ * One finding per leaking (series, device): the leaks analysis has one item
+ * per basis; the finding names the strongest basis (steps when they leak,
+ * else the one with most occurrences), lists every leaking basis (at most
+ * LEAK_BASES, the rest counted) and carries that basis' bounded values.
+ */
 static int r_leak(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	json_t *v;
-	size_t i;
+	json_t *items = json_object_get(sec(ctx, "leaks", NULL), "items"), *v, *w;
+	size_t i, j;
 	(void)err;
-	json_array_foreach(json_object_get(sec(ctx, "leaks", NULL), "items"), i, v)
-		if (json_is_true(json_object_get(v, "leak")))
-			fire(r, out, json_deep_copy(v), "%s grows by %.0f bytes per %s occurrence (R^2 %.2f)",
-			     json_string_value(json_object_get(v, "series")), pr_mnum(v, "slope_per_occurrence"),
-			     json_string_value(json_object_get(v, "basis")), pr_mnum(v, "r2"));
+	json_array_foreach(items, i, v)
+	{
+		const char *series = pr_mstr(v, "series"), *device = pr_mstr(v, "device");
+		json_t *best = NULL, *bases, *ev;
+		size_t nleak = 0, named = 0, k;
+		char names[400] = "", slope[40], per[340], msg_dev[80] = "", more[40] = "";
+		int first = 1;
+		if (!json_is_true(json_object_get(v, "leak")))
+			continue;
+		/* the first leaking item of this (series, device) speaks for all of them */
+		for (j = 0; j < i && first; j++) {
+			w = json_array_get(items, j);
+			if (json_is_true(json_object_get(w, "leak")) && !strcmp(pr_mstr(w, "series"), series) &&
+			    !strcmp(pr_mstr(w, "device"), device))
+				first = 0;
+		}
+		if (!first)
+			continue;
+		bases = json_array();
+		for (j = i; j < json_array_size(items); j++) {
+			w = json_array_get(items, j);
+			if (!json_is_true(json_object_get(w, "leak")) || strcmp(pr_mstr(w, "series"), series) ||
+			    strcmp(pr_mstr(w, "device"), device))
+				continue;
+			if (!best || (strcmp(pr_mstr(best, "basis"), "steps") &&
+				      (!strcmp(pr_mstr(w, "basis"), "steps") ||
+				       pr_mnum(w, "occurrences") > pr_mnum(best, "occurrences"))))
+				best = w;
+			if (nleak++ < LEAK_BASES)
+				json_array_append_new(
+					bases, pr_jobj("basis", json_incref(json_object_get(w, "basis")),
+						       "occurrences", json_incref(json_object_get(w, "occurrences")),
+						       "slope_per_occurrence",
+						       json_incref(json_object_get(w, "slope_per_occurrence")),
+						       "r2", json_incref(json_object_get(w, "r2")), "growth",
+						       json_incref(json_object_get(w, "growth")), NULL));
+		}
+		/* the other bases, named in the message (a few, then a count) */
+		json_array_foreach(bases, k, w)
+		{
+			const char *b = pr_mstr(w, "basis");
+			size_t len = strlen(names);
+			if (!strcmp(b, pr_mstr(best, "basis")) || named >= LEAK_BASES_NAMED)
+				continue;
+			snprintf(names + len, sizeof(names) - len, "%s%s", named ? ", " : "", b);
+			named++;
+		}
+		ev = pr_jobj("series", json_string(series), "device", json_string(device), "scope",
+			     json_incref(json_object_get(best, "scope")), "basis",
+			     json_incref(json_object_get(best, "basis")), "occurrences",
+			     json_incref(json_object_get(best, "occurrences")), "slope_per_occurrence",
+			     json_incref(json_object_get(best, "slope_per_occurrence")), "r2",
+			     json_incref(json_object_get(best, "r2")), "growth",
+			     json_incref(json_object_get(best, "growth")), "n",
+			     json_incref(json_object_get(best, "occurrences")), "min",
+			     json_incref(json_object_get(best, "min")), "max",
+			     json_incref(json_object_get(best, "max")), "values",
+			     json_deep_copy(json_object_get(best, "values")), "values_omitted",
+			     json_incref(json_object_get(best, "values_omitted")), "bases", bases,
+			     "bases_more", nleak > LEAK_BASES ? pr_jint((int64_t)(nleak - LEAK_BASES)) : NULL,
+			     NULL);
+		bytes_words(pr_mnum(best, "slope_per_occurrence"), slope, sizeof(slope));
+		per_basis(pr_mstr(best, "basis"), per, sizeof(per));
+		if (*device)
+			snprintf(msg_dev, sizeof(msg_dev), " on %s", device);
+		if (nleak - 1 > named)
+			snprintf(more, sizeof(more), " and %zu more", nleak - 1 - named);
+		fire(r, out, pr_mstr(sec(ctx, "leaks", NULL), "rule"), ev,
+		     "%s%s grows by %s %s (R^2 %.2f, %lld occurrences)%s%s%s", series, msg_dev, slope, per,
+		     pr_mnum(best, "r2"), pr_mll(best, "occurrences"), nleak > 1 ? "; also across " : "",
+		     names, more);
+	}
 	return 0;
 }
 
 static int r_straggler(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
 	json_t *s = sec(ctx, "throughput", "steps");
-	json_t *st = json_object_get(s, "stragglers");
+	json_t *st = json_object_get(s, "stragglers"), *shown, *v;
+	size_t i, n = json_array_size(st);
+	double slowest = 0;
 	(void)err;
-	if (json_array_size(st))
-		fire(r, out, pr_jobj("stragglers", json_deep_copy(st), "median_ns",
-				     json_incref(json_object_get(s, "p50_ns")), NULL),
-		     "%zu straggling step(s); the slowest is %.1fx the median", json_array_size(st),
-		     pr_mnum(json_array_get(st, 0), "x_median"));
+	if (!n)
+		return 0;
+	shown = json_array(); /* the first EVIDENCE_ITEMS (step order), the rest counted */
+	json_array_foreach(st, i, v)
+	{
+		if (i < EVIDENCE_ITEMS)
+			json_array_append_new(shown, json_deep_copy(v));
+		if (pr_mnum(v, "x_median") > slowest)
+			slowest = pr_mnum(v, "x_median");
+	}
+	fire(r, out, pr_mstr(s, "rule"),
+	     pr_jobj("stragglers", shown, "stragglers_more",
+		     n > EVIDENCE_ITEMS ? pr_jint((int64_t)(n - EVIDENCE_ITEMS)) : NULL, "median_ns",
+		     json_incref(json_object_get(s, "p50_ns")), NULL),
+	     "%zu straggling step(s); the slowest is %.1fx the median", n, slowest);
 	return 0;
 }
 
+#define IX "inferix"
+
 static const struct rule rules[] = {
-	{ "inferix.gpu_memory", "Inferix", "high", "GPU Memory", "peak GPU memory used / total > 90 %",
+	{ "inferix.gpu_memory", "Inferix", "high", "GPU Memory", IX, 90,
+	  "peak GPU memory used / total > {t} %",
 	  "Consider reducing batch size, enabling gradient checkpointing, or using mixed precision training to reduce memory usage.",
 	  r_gpu_mem },
-	{ "inferix.gpu_utilization", "Inferix", "medium", "GPU Utilization",
-	  "mean GPU utilization < 50 % (only when GPU data is present and non-zero)",
+	{ "inferix.gpu_utilization", "Inferix", "medium", "GPU Utilization", IX, 50,
+	  "mean GPU utilization < {t} % (only when GPU data is present and non-zero)",
 	  "Consider increasing batch size, optimizing data loading, or reducing CPU bottlenecks to better utilize GPU.",
 	  r_gpu_util },
-	{ "inferix.stage", "Inferix", "high", "Performance Bottleneck",
-	  "stage time / wall time > 30 % (top 3)", "Focus optimization efforts on this stage as it's a major bottleneck.",
-	  r_stage },
-	{ "inferix.thermal", "Inferix", "high", "Thermal Management", "peak GPU temperature > 85 C",
+	{ "inferix.stage", "Inferix", "high", "Performance Bottleneck", IX, NAN,
+	  "stage time / wall time over the bottlenecks analysis' threshold (top 3)",
+	  "Focus optimization efforts on this stage as it's a major bottleneck.", r_stage },
+	{ "inferix.thermal", "Inferix", "high", "Thermal Management", IX, 85,
+	  "peak GPU temperature > {t} C",
 	  "GPU temperature is high and may cause thermal throttling. Improve cooling or reduce GPU load.",
 	  r_thermal },
-	{ "inferix.frame_drops", "Inferix", "high", "Streaming Performance", "streaming drop rate > 5 %",
+	{ "inferix.frame_drops", "Inferix", "high", "Streaming Performance", IX, 5,
+	  "streaming drop rate > {t} %",
 	  "Reduce encoding complexity or improve network bandwidth to maintain streaming quality.", r_drop },
-	{ "inferix.layer", "Inferix", "high", "Computation Bottleneck",
-	  "layer time / all layer time > 30 % (top 3)",
+	{ "inferix.layer", "Inferix", "high", "Computation Bottleneck", IX, 30,
+	  "layer time / all layer time > {t} % (top 3)",
 	  "Consider optimizing this layer's computation or redistributing workload.", r_layer },
-	{ "inferix.diffusion_steps", "Inferix", "high", "Diffusion Steps", "diffusion steps > 30",
+	{ "inferix.diffusion_steps", "Inferix", "high", "Diffusion Steps", IX, 30, "diffusion steps > {t}",
 	  "Consider reducing steps to 20-30 to improve generation speed.", r_steps },
-	{ "inferix.block_size", "Inferix", "medium", "Block Size", "mean block size > 8 frames",
+	{ "inferix.block_size", "Inferix", "medium", "Block Size", IX, 8, "mean block size > {t} frames",
 	  "Consider reducing block size to improve latency and memory usage. Smaller blocks enable better streaming performance.",
 	  r_block_size },
-	{ "inferix.fps", "Inferix", "high", "Generation Speed",
-	  "FPS < 10 (frames of distinct blocks / block compute time)",
+	{ "inferix.fps", "Inferix", "high", "Generation Speed", IX, 10,
+	  "FPS < {t} (frames of distinct blocks / block compute time)",
 	  "Current generation speed is below real-time requirements. Consider optimizing the model or reducing the computational load to achieve at least 16 FPS for smooth video generation.",
 	  r_fps },
-	{ "inferix.bps", "Inferix", "medium", "Block Processing", "BPS < 2 (blocks / block compute time)",
+	{ "inferix.bps", "Inferix", "medium", "Block Processing", IX, 2,
+	  "BPS < {t} (blocks / block compute time)",
 	  "Current block processing speed is relatively slow. Consider optimizing block processing or using parallel processing to improve throughput.",
 	  r_bps },
-	{ "inferix.first_block", "Inferix", "medium", "Latency Optimization",
-	  "first block compute time > 1 s (Inferix fires on any non-zero delay)",
+	{ "inferix.first_block", "Inferix", "medium", "Latency Optimization", IX, 1,
+	  "first block compute time > {t} s (Inferix fires on any non-zero delay)",
 	  "The time to generate the first video block is significant. Consider optimizing initialization or using smaller block sizes to reduce initial latency.",
 	  r_first_block },
-	{ "inferix.multi_gpu", "Inferix", "low", "Multi-GPU Scaling", "world_size > 1",
+	{ "inferix.multi_gpu", "Inferix", "low", "Multi-GPU Scaling", IX, 1,
+	  "world_size > {t} and GPU data present",
 	  "For better scaling, experiment with different ulysses/ring combinations for your interconnect; scaling is not linear because of communication overhead.",
 	  r_multi_gpu },
-	{ "tensorboard.dataloader", "TensorBoard profiler", "high", "DataLoader",
-	  "DataLoader time / step time > 5 %",
+	{ "tensorboard.dataloader", "TensorBoard profiler", "high", "DataLoader", NULL, 0.05,
+	  "DataLoader time / step time > {t%} %",
 	  "Increase DataLoader num_workers (and use pin_memory) so input loading overlaps computation.",
 	  r_dataloader },
-	{ "tensorboard.peak_memory", "TensorBoard profiler", "high", "GPU Memory",
-	  "peak reserved / deviceProperties.totalGlobalMem > 90 %",
+	{ "tensorboard.peak_memory", "TensorBoard profiler", "high", "GPU Memory", NULL, 90,
+	  "peak reserved / deviceProperties.totalGlobalMem > {t} %",
 	  "Use gradient checkpointing or automatic mixed precision to reduce memory.", r_hbm },
-	{ "tensorboard.communication", "TensorBoard profiler", "medium", "Communication",
-	  "NCCL kernel time / step time > 10 %",
+	{ "tensorboard.communication", "TensorBoard profiler", "medium", "Communication", NULL, 0.10,
+	  "NCCL kernel time / step time > {t%} %",
 	  "Reduce communication: gradient accumulation, gradient compression, or larger buckets.", r_comm },
-	{ "tensorboard.gpu_utilization", "TensorBoard profiler", "medium", "GPU Utilization",
-	  "GPU busy (kernel union) / active range < 50 %",
+	{ "tensorboard.gpu_utilization", "TensorBoard profiler", "medium", "GPU Utilization", NULL, 0.5,
+	  "GPU busy (kernel union) / active range < {t%} %",
 	  "Increase the batch size or overlap input loading and host work with GPU work.", r_gpu_busy },
-	{ "nsys.gpu_gaps", "Nsight Systems", "medium", "GPU Idle", "GPU idle gap > 500 ms",
+	{ "nsys.gpu_gaps", "Nsight Systems", "medium", "GPU Idle", NULL, NAN,
+	  "a GPU idle gap as the bottlenecks analysis counts them",
 	  "Find the host work in the gap (synchronization, data loading, Python overhead) and overlap it with GPU work.",
 	  r_gaps },
-	{ "nsys.gpu_time_util", "Nsight Systems", "low", "GPU Utilization",
-	  "any of 30 equal time chunks with GPU busy < 50 %",
+	{ "nsys.gpu_time_util", "Nsight Systems", "low", "GPU Utilization", NULL, NAN,
+	  "a time chunk with low GPU utilization as the bottlenecks analysis counts them",
 	  "Look at the low-utilization chunks of the timeline for serialization or host-bound regions.",
 	  r_chunks },
-	{ "nsys.cuda_api_sync", "Nsight Systems", "medium", "Synchronization",
-	  "synchronizing CUDA API calls > 1 % of the run",
+	{ "nsys.cuda_api_sync", "Nsight Systems", "medium", "Synchronization", NULL, 0.01,
+	  "synchronizing CUDA API calls > {t%} % of the run",
 	  "Replace synchronous APIs with events / cudaStreamWaitEvent and asynchronous copies.", r_sync },
-	{ "nsys.cuda_memcpy_async", "Nsight Systems", "medium", "Memory Copies",
-	  "memcpy from/to pageable host memory",
+	{ "nsys.cuda_memcpy_async", "Nsight Systems", "medium", "Memory Copies", NULL, 0,
+	  "memcpy from/to pageable host memory (count > {t})",
 	  "Use pinned (page-locked) host memory for asynchronous copies (pin_memory=True).", r_pageable },
-	{ "profreport.fragmentation", "profreport", "medium", "Allocator Fragmentation",
-	  "mean (reserved - allocated) / reserved > 30 %",
+	{ "profreport.fragmentation", "profreport", "medium", "Allocator Fragmentation", NULL, 0.30,
+	  "mean (reserved - allocated) / reserved > {t%} %",
 	  "Reduce fragmentation: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, fewer odd-sized temporaries, or empty_cache() between phases.",
 	  r_frag },
-	{ "profreport.leak", "profreport", "high", "Memory Leak",
-	  "memory held at the end of each step/repeated phase grows (slope > 0, R^2 >= 0.8, growth > max(1 MiB, 1 % of peak))",
+	{ "profreport.leak", "profreport", "high", "Memory Leak", NULL, NAN,
+	  "a leak as the leaks analysis decides",
 	  "Look for tensors kept across iterations (losses accumulated with graph, caches, lists of outputs).",
 	  r_leak },
-	{ "profreport.memory_pressure", "profreport", "high", "Memory Pressure", "peak used / total >= 85 %",
+	{ "profreport.memory_pressure", "profreport", "high", "Memory Pressure", NULL, NAN,
+	  "a sample in the high pressure zone",
 	  "The run is close to the memory limit: reduce batch size or free caches before the peak phase.",
 	  r_pressure },
-	{ "profreport.straggling_step", "profreport", "medium", "Step Time",
-	  "a step with modified z-score > 3.5 and > 1.5 x the median step time",
+	{ "profreport.straggling_step", "profreport", "medium", "Step Time", NULL, NAN,
+	  "a straggling step as the throughput analysis decides",
 	  "Check what happened during the slow step (GC, checkpointing, data stalls, recompilation).",
 	  r_straggler },
 };
@@ -502,12 +717,15 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	json_t *all = json_array(), *out = json_array();
 	size_t i;
 	int s;
-	for (i = 0; i < PR_ARRAY_SIZE(rules); i++)
+	for (i = 0; i < PR_ARRAY_SIZE(rules); i++) {
+		if (rules[i].collector && strcmp(ctx->collector, rules[i].collector))
+			continue; /* a collector's advice is about its own runs */
 		if (rules[i].eval(&rules[i], ctx, all, err)) {
 			json_decref(all);
 			json_decref(out);
 			return -1;
 		}
+	}
 	/* stable: by severity, then table order */
 	for (s = 0; s < 3; s++) {
 		json_t *v;

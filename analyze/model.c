@@ -16,7 +16,8 @@
 
 /* In order: later analyzers read the sections of earlier ones. */
 static const struct pr_analyzer *const analyzers[] = {
-	&pr_an_series,     &pr_an_phases,      &pr_an_peaks,     &pr_an_fragmentation,
+	&pr_an_series,     &pr_an_phases,      &pr_an_peaks,     &pr_an_alloc_tree,
+	&pr_an_fragmentation,
 	&pr_an_throughput, &pr_an_bottlenecks, &pr_an_spans,     &pr_an_collectives,
 	&pr_an_timeline,   &pr_an_leaks,       &pr_an_crosscheck, &pr_an_recommendations,
 };
@@ -354,7 +355,11 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 			"duration_ns", ctx.has_extent ? pr_jint(ctx.dur) : json_null(),
 			"epoch_start_ns",
 			ctx.has_origin && ctx.has_extent ? pr_jint(ctx.origin + ctx.ts_min) : json_null(),
-			"synthetic", json_boolean(ctx.synthetic), NULL);
+			"synthetic", json_boolean(ctx.synthetic), "x_unit",
+			json_is_string(json_object_get(ctx.meta, "x_unit"))
+				? json_incref(json_object_get(ctx.meta, "x_unit"))
+				: NULL,
+			NULL);
 	ctx.out = pr_jobj("id", pr_jint(ctx.run), "label", json_string(ctx.label), "source",
 			  json_string(pr_actx_text(rs, 4)), "content_hash",
 			  json_string(pr_actx_text(rs, 15)), "format", json_string(ctx.format),

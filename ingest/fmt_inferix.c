@@ -22,7 +22,10 @@
  *                         their timestamp and last computation_time_ms, so
  *                         steps nest in their block), layer_computation ->
  *                         span kind "op" on the "layers" track; the block's
- *                         memory_usage_mb -> series torch.max_memory_allocated;
+ *                         memory_usage_mb -> series inferix.block.memory_usage
+ *                         (named after what the collector recorded: whatever
+ *                         the caller passed; the self_forcing pipeline passes
+ *                         torch.cuda.max_memory_allocated, a running peak);
  *                         every other event -> an instant with its data as args
  *   every numeric leaf of summary / *_analysis / stage_analysis /
  *   gpu_metrics / cpu_metrics (timelines, steps and blocks lists excepted)
@@ -590,8 +593,10 @@ static void events(struct ix *x, const json_t *evs)
 			double mb;
 			event_span(x, data, p, ts, x->pipeline, "block", name);
 			if (!get_num(x, data, "memory_usage_mb", p, &mb)) {
-				sample(x, "torch.max_memory_allocated", "", "bytes",
-				       "MiB (process-lifetime peak)", ts, mb * MIB);
+				sample(x, "inferix.block.memory_usage", "", "bytes",
+				       "MiB (block_computation memory_usage_mb, as the caller "
+				       "passed it)",
+				       ts, mb * MIB);
 				mem_seen = 1;
 			}
 		} else if (!strcmp(name, "layer_computation") && data) {
@@ -620,9 +625,9 @@ static void events(struct ix *x, const json_t *evs)
 	json_decref(models);
 	if (mem_seen)
 		pr_writer_diag(x->w, "inferix_block_memory_is_peak", -1, 0, 0,
-			       "block_computation memory_usage_mb is "
-			       "torch.cuda.max_memory_allocated, a process-lifetime peak, not the "
-			       "block's own usage");
+			       "block_computation memory_usage_mb is whatever the caller passes; "
+			       "the self_forcing pipeline passes torch.cuda.max_memory_allocated(), "
+			       "a process-lifetime peak, not the block's own usage");
 }
 
 /* ---- report: quirks on the analysis sections ---- */

@@ -8,11 +8,14 @@
  *     heap.used, heap.extra, stack.used (bytes) at ts = time
  * time_unit ms: ts = time * 1e6 ns. time_unit i (instructions) or B (bytes
  * allocated): the x axis is not time; ts = the value as is, and the run is
- * marked time_synthetic (meta "time_unit" says what ts counts).
+ * marked time_synthetic (meta "time_unit" says what ts counts in words,
+ * meta "x_unit" is "instructions" or "bytes" for the renderers).
  * The peak snapshot's allocation tree becomes reported metrics
- * "massif.peak.tree" (bytes), one per node, detail = the call path from
- * the allocation function outwards ("fn (file:line) <- caller ..."), plus
- * massif.peak.heap / .heap_extra / .stacks / .snapshot.
+ * "massif.peak.tree" (bytes), one per node in file order (depth first),
+ * detail = the call path from the allocation function outwards ("fn
+ * (file:line) <- caller ..."; its depth is the number of entries), plus
+ * massif.peak.heap / .heap_extra / .stacks / .snapshot / .time (ns for ms,
+ * else the time= value as written).
  *
  * Diagnostics: massif_bad_line, massif_bad_value, massif_incomplete_snapshot,
  * massif_time_backwards, massif_peak_not_max (the marked peak is not the
@@ -67,7 +70,7 @@ struct ms {
 	int started;
 	/* peak */
 	int peak_seen;
-	int64_t peak_heap, peak_extra, peak_stacks, peak_snap, max_total, max_snap;
+	int64_t peak_heap, peak_extra, peak_stacks, peak_snap, peak_ts, max_total, max_snap;
 	/* tree */
 	int in_tree, tree_is_peak;
 	int depth;
@@ -127,6 +130,7 @@ static void snap_flush(struct ms *m)
 	}
 	if (m->tree == 2) {
 		m->peak_seen = 1;
+		m->peak_ts = ts;
 		m->peak_heap = m->f[F_HEAP];
 		m->peak_extra = m->f[F_EXTRA];
 		m->peak_stacks = m->f[F_STACKS];
@@ -287,6 +291,9 @@ static int header(struct ms *m, char *s, long line, int *seen, struct pr_error *
 			    json_string(val[0] == 'i'
 					    ? "i: ts counts instructions executed, not ns"
 					    : "B: ts counts bytes allocated/freed, not ns"));
+			/* what the x axis counts, for the renderers: never shown as time */
+			pr_writer_meta_set(m->w, "x_unit",
+					   json_string(val[0] == 'i' ? "instructions" : "bytes"));
 		} else {
 			return pr_error_at(err, PR_E_PARSE, -1, line, 12,
 					   "'time_unit': expected i, ms or B");
@@ -345,6 +352,10 @@ static int ms_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 					 0, "reported", "mem_heap_extra_B");
 			pr_writer_metric(w, "massif.peak.stacks", (double)m.peak_stacks, "bytes", 0,
 					 "reported", "mem_stacks_B");
+			pr_writer_metric(w, "massif.peak.time", (double)m.peak_ts,
+					 m.unit_ms ? "ns" : "count", 0, "reported",
+					 m.unit_ms ? "time= (ms) in ns"
+						   : "time= as written: instructions (i) or bytes (B)");
 			if (m.max_total > m.peak_heap + m.peak_extra)
 				pr_writer_diag(
 				    w, "massif_peak_not_max", -1, 0, 0,

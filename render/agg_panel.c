@@ -391,7 +391,7 @@ static void scan_peaks(const json_t *doc, enum scan mode, const char *want,
 static size_t memory_series(const json_t *doc, const char **out)
 {
 	static const char *const prefer[] = { "mem.rss", "dev.mem.allocated", "dev.mem.reserved",
-					      "gpu.mem.used", "torch.max_memory_allocated", "heap.used" };
+					      "gpu.mem.used", "inferix.block.memory_usage", "heap.used" };
 	size_t k, n = 0;
 	for (k = 0; k < PR_ARRAY_SIZE(prefer); k++)
 		scan_peaks(doc, SCAN_NAMED, prefer[k], prefer, PR_ARRAY_SIZE(prefer), out, &n);

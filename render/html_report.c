@@ -174,8 +174,8 @@ static void cards(struct pr_strbuf *sb, const json_t *run)
 	char a[64], b[128];
 	size_t i, high = 0;
 	pr_strbuf_addstr(sb, "<div class=\"cards\">");
-	pr_fmt_duration(pr_mnum(json_object_get(run, "clock"), "duration_ns"), a, sizeof(a));
-	card(sb, isnan(pr_mnum(json_object_get(run, "clock"), "duration_ns")) ? "-" : a, "Duration");
+	pr_fmt_x(run, pr_mnum(json_object_get(run, "clock"), "duration_ns"), a, sizeof(a));
+	card(sb, a, pr_run_x_unit(run) ? "Extent (not time)" : "Duration");
 	json_array_foreach(json_object_get(run, "peaks"), i, pk)
 	{
 		if (i >= 3)
@@ -241,6 +241,60 @@ static void recommendations(struct pr_strbuf *sb, const json_t *run)
 	}
 }
 
+#define HTML_TREE_DEPTH 10 /* levels of the peak allocation tree shown */
+#define HTML_TREE_ROWS 100  /* rows of it shown */
+
+/*
+ * The peak snapshot's allocation tree (massif) as an indented table in
+ * massif's depth-first order (not sortable: the order is the tree): at most
+ * HTML_TREE_DEPTH levels and HTML_TREE_ROWS rows, the rest counted.
+ */
+static void alloc_tree(struct pr_strbuf *sb, const json_t *run)
+{
+	const json_t *t = json_object_get(run, "alloc_tree"), *v;
+	size_t i, rows = 0, cut = 0;
+	char a[48], b[48];
+	if (!json_is_object(t))
+		return;
+	pr_fmt_x(run, pr_mnum(t, "t_ns"), a, sizeof(a));
+	pr_strbuf_addf(sb, "<h3>Peak allocation tree (massif snapshot %lld at ", pr_mll(t, "snapshot"));
+	esc(sb, a);
+	pr_fmt_bytes(pr_mnum(t, "heap"), a, sizeof(a));
+	pr_fmt_bytes(pr_mnum(t, "heap_extra"), b, sizeof(b));
+	pr_strbuf_addstr(sb, ")</h3>\n<p class=\"meta\">Heap ");
+	esc(sb, a);
+	pr_strbuf_addstr(sb, " (+");
+	esc(sb, b);
+	pr_strbuf_addstr(sb, " allocator overhead). Each row is a call site; its children (indented) are "
+			     "its callers, and add up to it. Sites below massif's threshold are folded "
+			     "by massif into one row.</p>\n"
+			     "<table class=\"tree\"><thead><tr><th class=\"n\">Bytes</th>"
+			     "<th class=\"n\">Share %</th><th>Call site &larr; callers</th></tr></thead><tbody>\n");
+	json_array_foreach(json_object_get(t, "nodes"), i, v)
+	{
+		long long depth = pr_mll(v, "depth");
+		if (depth > HTML_TREE_DEPTH || rows >= HTML_TREE_ROWS) {
+			cut++;
+			continue;
+		}
+		rows++;
+		pr_strbuf_addstr(sb, "<tr>");
+		tdn(sb, pr_mnum(v, "bytes"), "bytes");
+		tdf(sb, pr_mnum(v, "share") * 100, 1);
+		pr_strbuf_addf(sb, "<td class=\"name\" style=\"padding-left:%.1fem\">",
+			       0.4 + 1.2 * (double)(depth > 1 ? depth - 1 : 0));
+		esc(sb, pr_mstr(v, "label"));
+		pr_strbuf_addstr(sb, "</td></tr>\n");
+	}
+	pr_strbuf_addstr(sb, "</tbody></table>\n");
+	cut += (size_t)(pr_mll(t, "nodes_more") > 0 ? pr_mll(t, "nodes_more") : 0);
+	if (cut)
+		pr_strbuf_addf(sb,
+			       "<p class=\"capped\">%zu more node(s) not shown (deeper than %d levels or "
+			       "past %d rows; the JSON model has the first 500, the store all of them).</p>\n",
+			       cut, HTML_TREE_DEPTH, HTML_TREE_ROWS);
+}
+
 static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 {
 	static const char *const occ_h[] = { "#", "Phase", "Kind", "#Start", "#Duration", "#Share %",
@@ -250,6 +304,7 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 	static const char *const st_h[] = { "Stage", "#Calls", "#Total", "#Mean", "#Of wall %",
 					    "#Inferix %", NULL };
 	json_t *ph = json_object_get(run, "phases"), *o;
+	const char *xu = pr_run_x_unit(run) ? pr_run_x_unit(run) : "ns";
 	size_t i, n = json_array_size(json_object_get(ph, "occurrences"));
 	if (n) {
 		pr_strbuf_addstr(sb, "<h3>Phases</h3>\n");
@@ -262,8 +317,8 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 			pr_strbuf_addf(sb, "<tr><td class=\"n\" data-v=\"%zu\">%zu</td>", i + 1, i + 1);
 			pr_html_td(sb, pr_mstr(o, "name"));
 			pr_html_td(sb, pr_mstr(o, "kind"));
-			tdn(sb, pr_mnum(o, "t_ns"), "ns");
-			tdn(sb, pr_mnum(o, "dur_ns"), "ns");
+			tdn(sb, pr_mnum(o, "t_ns"), xu);
+			tdn(sb, pr_mnum(o, "dur_ns"), xu);
 			tdf(sb, pr_mnum(o, "share") * 100, 1);
 			tdn(sb, m ? pr_mnum(m, "delta") : NAN, "bytes");
 			pr_html_td(sb, m ? pr_mstr(m, "series") : "");
@@ -456,9 +511,18 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 		double e = pr_mnum(clock, "epoch_start_ns") / 1e9;
 		pr_strbuf_addf(sb, " &middot; started at Unix time %.3f", e);
 	}
-	pr_fmt_duration(pr_mnum(clock, "duration_ns"), a, sizeof(a));
-	pr_strbuf_addf(sb, " &middot; duration %s%s &middot; %lld spans, %lld samples</p>\n", a,
-		       json_is_true(json_object_get(clock, "synthetic")) ? " (synthetic clock)" : "",
+	pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a));
+	if (pr_run_x_unit(run)) {
+		int bytes = !strcmp(pr_run_x_unit(run), "bytes");
+		pr_strbuf_addf(sb, " &middot; x axis: %s, not time (massif --time-unit=%s); extent ",
+			       bytes ? "heap bytes allocated and freed" : "instructions executed",
+			       bytes ? "B" : "i");
+		esc(sb, a);
+	} else {
+		pr_strbuf_addf(sb, " &middot; duration %s%s", a,
+			       json_is_true(json_object_get(clock, "synthetic")) ? " (synthetic clock)" : "");
+	}
+	pr_strbuf_addf(sb, " &middot; %lld spans, %lld samples</p>\n",
 		       pr_mll(json_object_get(run, "counts"), "spans"),
 		       pr_mll(json_object_get(run, "counts"), "samples"));
 }
@@ -478,6 +542,7 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, str
 		if (pr_html_panels(sb, pr_panels_build(run), idp, err))
 			return -1;
 	}
+	alloc_tree(sb, run);
 	phases_tables(sb, run);
 	spans_table(sb, run);
 	layers_table(sb, run);

@@ -21,9 +21,55 @@ static int starts(const char *s, const char *p)
 	return !strncmp(s, p, strlen(p));
 }
 
-/* A series' timeline as x (seconds) and y arrays in the pool; 0 when it has none. */
-static size_t timeline(struct pr_panelset *ps, const json_t *s, double scale, double **x, double **y)
+const char *pr_run_x_unit(const json_t *run)
 {
+	const char *u = pr_mstr(json_object_get(run, "clock"), "x_unit");
+	return *u ? u : NULL;
+}
+
+void pr_fmt_x(const json_t *run, double v, char *buf, size_t n)
+{
+	const char *u = pr_run_x_unit(run);
+	double a = fabs(v);
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else if (!u)
+		pr_fmt_duration(v, buf, n);
+	else if (!strcmp(u, "bytes")) {
+		pr_fmt_bytes(v, buf, n);
+		snprintf(buf + strlen(buf), n - strlen(buf), " allocated");
+	} else if (a >= 1e9)
+		snprintf(buf, n, "%.3f G %s", v / 1e9, u);
+	else if (a >= 1e6)
+		snprintf(buf, n, "%.3f M %s", v / 1e6, u);
+	else if (a >= 1e3)
+		snprintf(buf, n, "%.3f k %s", v / 1e3, u);
+	else
+		snprintf(buf, n, "%.0f %s", v, u);
+}
+
+/* The run's x axis for charts: seconds since the start, or massif's instructions / bytes. */
+struct xaxis {
+	double div; /* model value / div = chart x */
+	const char *label, *unit;
+};
+
+static struct xaxis xaxis_of(const json_t *run)
+{
+	const char *u = pr_run_x_unit(run);
+	struct xaxis x = { 1e9, "Time", "s" };
+	if (u && !strcmp(u, "bytes"))
+		x = (struct xaxis){ 1, "Heap allocated and freed so far (not time)", "bytes" };
+	else if (u)
+		x = (struct xaxis){ 1, "Instructions executed (not time)", "" };
+	return x;
+}
+
+/* A series' timeline as x (the run's x axis) and y arrays in the pool; 0 when it has none. */
+static size_t timeline(struct pr_panelset *ps, const json_t *run, const json_t *s, double scale,
+		       double **x, double **y)
+{
+	double div = xaxis_of(run).div;
 	json_t *tl = json_object_get(s, "timeline"), *t = json_object_get(tl, "t_ns"),
 	       *v = json_object_get(tl, "v");
 	size_t n = json_array_size(t), i;
@@ -33,7 +79,7 @@ static size_t timeline(struct pr_panelset *ps, const json_t *s, double scale, do
 	*y = pr_panelset_alloc(ps, n, sizeof(double));
 	for (i = 0; i < n; i++) {
 		json_t *yv = json_array_get(v, i);
-		(*x)[i] = json_number_value(json_array_get(t, i)) / 1e9;
+		(*x)[i] = json_number_value(json_array_get(t, i)) / div;
 		(*y)[i] = json_is_number(yv) ? json_number_value(yv) * scale : NAN;
 	}
 	return n;
@@ -107,6 +153,7 @@ static void phase_bands(struct pr_panelset *ps, const json_t *run, struct pr_cha
 	json_t *occ = json_object_get(json_object_get(run, "phases"), "occurrences"), *o;
 	struct pr_chart_band *b;
 	struct pr_chart_vline *v;
+	double div = xaxis_of(run).div;
 	size_t i, n = 0;
 	json_array_foreach(occ, i, o)
 		n += pr_mnum(o, "depth") == 0;
@@ -116,7 +163,7 @@ static void phase_bands(struct pr_panelset *ps, const json_t *run, struct pr_cha
 	v = pr_panelset_alloc(ps, n, sizeof(*v));
 	json_array_foreach(occ, i, o)
 	{
-		double t0 = pr_mnum(o, "t_ns") / 1e9, t1 = t0 + pr_mnum(o, "dur_ns") / 1e9;
+		double t0 = pr_mnum(o, "t_ns") / div, t1 = t0 + pr_mnum(o, "dur_ns") / div;
 		if (pr_mnum(o, "depth") != 0)
 			continue;
 		b[c->nbands].x0 = t0;
@@ -137,14 +184,15 @@ static void phase_bands(struct pr_panelset *ps, const json_t *run, struct pr_cha
 	c->legend_title = "Phases";
 }
 
-/* A time-series panel: x in seconds since the run start; percent axes span 0..100. */
-static struct pr_chart *timechart(struct pr_panelset *ps, const char *name, const char *title,
-				  const char *ylabel, const char *yunit,
+/* A time-series panel: x on the run's axis (seconds since the start); percent axes span 0..100. */
+static struct pr_chart *timechart(struct pr_panelset *ps, const json_t *run, const char *name,
+				  const char *title, const char *ylabel, const char *yunit,
 				  const struct pr_chart_line *lines, size_t nlines)
 {
 	struct pr_chart *c = pr_panelset_add(ps, name, title);
-	c->x_label = "Time";
-	c->x_unit = "s";
+	struct xaxis x = xaxis_of(run);
+	c->x_label = x.label;
+	c->x_unit = x.unit;
 	c->y_label = ylabel;
 	c->y_unit = yunit;
 	c->lines = lines;
@@ -162,6 +210,7 @@ static struct pr_chart *timechart(struct pr_panelset *ps, const char *name, cons
 static void memory(struct pr_panelset *ps, const json_t *run)
 {
 	json_t *s, *pk, *best = NULL;
+	const char *over;
 	struct pr_chart_line *l = pr_panelset_alloc(ps, MAX_LINES, sizeof(*l));
 	struct pr_chart *c;
 	size_t i, n = 0;
@@ -170,7 +219,7 @@ static void memory(struct pr_panelset *ps, const json_t *run)
 		double *x, *y;
 		size_t k;
 		if (!json_is_true(json_object_get(s, "memory")) || starts(pr_mstr(s, "name"), "sys.") ||
-		    n == MAX_LINES || !(k = timeline(ps, s, 1, &x, &y)))
+		    n == MAX_LINES || !(k = timeline(ps, run, s, 1, &x, &y)))
 			continue;
 		l[n].label = series_label(ps, s);
 		l[n].rgb = n == 0 ? 0x2E86AB : pr_chart_color(n);
@@ -197,7 +246,10 @@ static void memory(struct pr_panelset *ps, const json_t *run)
 			if (!best && !starts(pr_mstr(pk, "series"), "sys."))
 				best = pk;
 	}
-	c = timechart(ps, "memory", "Memory usage over time", "Memory", "bytes", l, n);
+	over = !pr_run_x_unit(run) ? "Memory usage over time"
+	       : !strcmp(pr_run_x_unit(run), "bytes") ? "Memory usage by heap bytes allocated"
+						     : "Memory usage by instructions executed";
+	c = timechart(ps, run, "memory", over, "Memory", "bytes", l, n);
 	phase_bands(ps, run, c);
 	if (best) {
 		struct pr_chart_mark *m = pr_panelset_alloc(ps, 1, sizeof(*m));
@@ -208,13 +260,13 @@ static void memory(struct pr_panelset *ps, const json_t *run)
 			snprintf(text, sizeof(text), "Peak: %s\nPhase: %s", v, pr_mstr(ph, "name"));
 		else
 			snprintf(text, sizeof(text), "Peak: %s", v);
-		m->x = pr_mnum(best, "t_ns") / 1e9;
+		m->x = pr_mnum(best, "t_ns") / xaxis_of(run).div;
 		m->y = pr_mnum(best, "value");
 		m->text = pr_panelset_strdup(ps, text);
 		m->rgb = 0xE74C3C;
 		c->marks = m;
 		c->nmarks = 1;
-		snprintf(text, sizeof(text), "Memory usage over time | Peak: %s (%s)", v, pr_mstr(best, "series"));
+		snprintf(text, sizeof(text), "%s | Peak: %s (%s)", over, v, pr_mstr(best, "series"));
 		c->title = pr_panelset_strdup(ps, text);
 	}
 }
@@ -234,7 +286,7 @@ static void cpu(struct pr_panelset *ps, const json_t *run)
 	double *x, *y;
 	char buf[200];
 	size_t n;
-	if (!s || !(n = timeline(ps, s, 1, &x, &y)))
+	if (!s || !(n = timeline(ps, run, s, 1, &x, &y)))
 		return;
 	l = pr_panelset_alloc(ps, 1, sizeof(*l));
 	h = pr_panelset_alloc(ps, 1, sizeof(*h));
@@ -243,7 +295,7 @@ static void cpu(struct pr_panelset *ps, const json_t *run)
 	*h = (struct pr_chart_hline){ pr_mnum(s, "mean"), pr_panelset_strdup(ps, buf), 0xE74C3C, 1 };
 	snprintf(buf, sizeof(buf), "CPU usage over time | Peak: %.1f%% | Average: %.1f%%", pr_mnum(s, "max"),
 		 pr_mnum(s, "mean"));
-	c = timechart(ps, "cpu", buf, "CPU", "percent", l, 1);
+	c = timechart(ps, run, "cpu", buf, "CPU", "percent", l, 1);
 	c->y_max = fmax(100, pr_mnum(s, "max") * 1.1);
 	c->hlines = h;
 	c->nhlines = 1;
@@ -372,7 +424,7 @@ static size_t lines_of(struct pr_panelset *ps, const json_t *run, const char *pr
 			continue;
 		if (skip_zero && !(pr_mnum(s, "max") > 0))
 			continue;
-		if (!(k = timeline(ps, s, scale, &x, &y)))
+		if (!(k = timeline(ps, run, s, scale, &x, &y)))
 			continue;
 		l[n].label = series_label(ps, s);
 		l[n].rgb = pr_chart_color(n);
@@ -395,7 +447,7 @@ static void simple(struct pr_panelset *ps, const json_t *run, const char *name, 
 	size_t n = lines_of(ps, run, prefix, exact, 1, skip_zero, &l);
 	if (!n)
 		return;
-	c = timechart(ps, name, title, ylabel, yunit, l, n);
+	c = timechart(ps, run, name, title, ylabel, yunit, l, n);
 	phase_bands(ps, run, c);
 }
 
@@ -417,7 +469,7 @@ static void pressure(struct pr_panelset *ps, const json_t *run)
 		const json_t *s = series(run, pr_mstr(it, "series"), pr_mstr(it, "device"));
 		double *x, *y, total = pr_mnum(it, "total");
 		size_t k;
-		if (!s || !(total > 0) || n == MAX_LINES || !(k = timeline(ps, s, 100.0 / total, &x, &y)))
+		if (!s || !(total > 0) || n == MAX_LINES || !(k = timeline(ps, run, s, 100.0 / total, &x, &y)))
 			continue;
 		l[n] = (struct pr_chart_line){ series_label(ps, s), n ? pr_chart_color(n) : 0x000000, x, y, k, 2, 0, 0 };
 		if (!n)
@@ -427,7 +479,7 @@ static void pressure(struct pr_panelset *ps, const json_t *run)
 	}
 	if (!n)
 		return;
-	c = timechart(ps, "pressure", "Memory pressure (used / total)", "Pressure", "percent", l, n);
+	c = timechart(ps, run, "pressure", "Memory pressure (used / total)", "Pressure", "percent", l, n);
 	c->zones = zones;
 	c->nzones = PR_ARRAY_SIZE(zones);
 	c->note = pr_panelset_strdup(ps, note);
@@ -442,7 +494,7 @@ static void gpu_memory(struct pr_panelset *ps, const json_t *run)
 	struct pr_chart_hline *h;
 	if (!n)
 		return;
-	c = timechart(ps, "gpu_memory", "GPU memory used", "Memory", "bytes", l, n);
+	c = timechart(ps, run, "gpu_memory", "GPU memory used", "Memory", "bytes", l, n);
 	h = pr_panelset_alloc(ps, 1, sizeof(*h));
 	json_array_foreach(json_object_get(run, "series"), i, s)
 		if (!strcmp(pr_mstr(s, "name"), "gpu.mem.total") && pr_mnum(s, "max") > 0) {
@@ -469,14 +521,14 @@ static void device_memory(struct pr_panelset *ps, const json_t *run)
 		char title[200], note[200], g[40];
 		if (!a || !r)
 			continue;
-		if ((k = timeline(ps, r, 1, &x, &y)))
+		if ((k = timeline(ps, run, r, 1, &x, &y)))
 			l[0] = (struct pr_chart_line){ "Reserved", 0x9467BD, x, y, k, 2, 0.12, 0 };
-		if ((k = timeline(ps, a, 1, &x, &y)))
+		if ((k = timeline(ps, run, a, 1, &x, &y)))
 			l[1] = (struct pr_chart_line){ "Allocated", 0x2E86AB, x, y, k, 2, 0.15, 0 };
 		if (!l[0].n || !l[1].n)
 			continue;
 		snprintf(title, sizeof(title), "Device memory %s: allocated vs reserved", pr_mstr(f, "device"));
-		c = timechart(ps, "device_memory", title, "Memory", "bytes", l, 2);
+		c = timechart(ps, run, "device_memory", title, "Memory", "bytes", l, 2);
 		pr_fmt_bytes(pr_mnum(f, "max_gap"), g, sizeof(g));
 		snprintf(note, sizeof(note),
 			 "Fragmentation (reserved - allocated) / reserved\nmean %.1f%%, max %.1f%%, largest gap %s",
@@ -559,7 +611,7 @@ static void efficiency(struct pr_panelset *ps, const json_t *run)
 	struct pr_chart *c;
 	char note[120];
 	double sr = 0, sv = 0;
-	if (!rss || !vms || !(n = timeline(ps, rss, 1, &xr, &yr)) || timeline(ps, vms, 1, &xv, &yv) != n)
+	if (!rss || !vms || !(n = timeline(ps, run, rss, 1, &xr, &yr)) || timeline(ps, run, vms, 1, &xv, &yv) != n)
 		return;
 	y = pr_panelset_alloc(ps, n, sizeof(double));
 	for (i = 0; i < n; i++) {
@@ -576,7 +628,7 @@ static void efficiency(struct pr_panelset *ps, const json_t *run)
 		return;
 	l = pr_panelset_alloc(ps, 1, sizeof(*l));
 	*l = (struct pr_chart_line){ "RSS / VSS", 0x2CA02C, xr, y, n, 2, 0.12, 0 };
-	c = timechart(ps, "efficiency", "Process memory efficiency (RSS / VSS)", "Efficiency", "percent", l, 1);
+	c = timechart(ps, run, "efficiency", "Process memory efficiency (RSS / VSS)", "Efficiency", "percent", l, 1);
 	c->legend = PR_LEGEND_NONE;
 	snprintf(note, sizeof(note), "mean(RSS) / mean(VSS) = %.1f%%", sr / sv * 100);
 	c->note = pr_panelset_strdup(ps, note);

@@ -12,7 +12,9 @@
  * disk I/O per phase, phase durations, system memory, memory pressure with
  * the < 70 / 70-85 / >= 85 % zones, GPU utilisation / memory / temperature
  * / power, device allocated vs reserved (fragmentation), per-layer peak
- * memory, step-time distribution. Times are seconds since the run start.
+ * memory, step-time distribution. Times are seconds since the run start,
+ * or, for a massif run whose x axis is not time (clock.x_unit), that axis
+ * in its own unit.
  *
  * OWNERSHIP: the panels copy what they need from the model; the run
  * object may be released after pr_panels_build().
@@ -28,6 +30,15 @@
 
 /* The panels of one run of the model (pr_panelset_free frees them). */
 struct pr_panelset *pr_panels_build(const json_t *run);
+
+/*
+ * The run's x axis: NULL when it is time (ns since the start), else what
+ * clock.x_unit says it counts ("instructions" or "bytes": valgrind massif
+ * --time-unit=i / B). Never shown as a time.
+ */
+const char *pr_run_x_unit(const json_t *run);
+/* A position or extent on that axis: "1.069 ms", "1.069 M instructions", "1.39 MiB allocated". */
+void pr_fmt_x(const json_t *run, double v, char *buf, size_t n);
 
 /* Phase colour: QEff's SEGMENT_COLORS for its names, else the palette by first-seen index. */
 uint32_t pr_phase_color(const char *name, size_t index);

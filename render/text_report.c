@@ -5,15 +5,19 @@
  * the operations timeline (durations, memory deltas), throughput,
  * bottlenecks, pressure, fragmentation, leaks, cross-checks against what
  * the collector reported, recommendations and diagnostics. Fits 80
- * columns: long names are cut with "...".
+ * columns: long names are cut with "..." or get a line of their own, and a
+ * line that would still be longer is wrapped at spaces (emit).
  */
 #include "analyze/model.h"
 #include "render/text_report.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
+#include "render/panels.h"
 #include "render/units.h"
+#include "store/strbuf.h"
 
 #define W 80
 
@@ -65,6 +69,32 @@ static void heading(FILE *out, const char *title)
 	fprintf(out, "\n%s\n", title);
 }
 
+static void wrap(FILE *out, const char *text, int indent, int cont);
+
+/*
+ * One line of output: printed as is when it fits W columns, else wrapped at
+ * spaces with the continuation indented 4 more than the line (table rows
+ * whose values are unusually long stay readable instead of overflowing).
+ */
+static void emit(FILE *out, const char *fmt, ...) PR_PRINTF_LIKE(2, 3);
+
+static void emit(FILE *out, const char *fmt, ...)
+{
+	char buf[1200];
+	va_list ap;
+	int lead = 0;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (strlen(buf) <= W) {
+		fprintf(out, "%s\n", buf);
+		return;
+	}
+	while (buf[lead] == ' ')
+		lead++;
+	wrap(out, buf + lead, lead, lead + 4);
+}
+
 static void header(const json_t *run, FILE *out)
 {
 	const json_t *clock = json_object_get(run, "clock"), *c = json_object_get(run, "counts");
@@ -76,18 +106,28 @@ static void header(const json_t *run, FILE *out)
 		n = W;
 	for (; n > 0; n--)
 		fputc('=', out);
-	fprintf(out, "\nformat %s, collector %s", pr_mstr(run, "format"), pr_mstr(run, "collector"));
-	if (json_is_integer(json_object_get(run, "rank"))) {
-		fprintf(out, ", rank %lld", pr_mll(run, "rank"));
-		if (json_is_integer(json_object_get(run, "world_size")))
-			fprintf(out, " of %lld", pr_mll(run, "world_size"));
-	}
 	fputc('\n', out);
-	if (json_is_number(json_object_get(clock, "duration_ns")))
-		fprintf(out, "duration %s%s; ", secs(pr_mnum(clock, "duration_ns"), a, sizeof(a)),
-			json_is_true(json_object_get(clock, "synthetic")) ? " (synthetic clock)" : "");
-	fprintf(out, "%lld spans, %lld samples, %lld instants\n", pr_mll(c, "spans"),
-		pr_mll(c, "samples"), pr_mll(c, "instants"));
+	if (json_is_integer(json_object_get(run, "rank")) &&
+	    json_is_integer(json_object_get(run, "world_size")))
+		emit(out, "format %s, collector %s, rank %lld of %lld", pr_mstr(run, "format"),
+		     pr_mstr(run, "collector"), pr_mll(run, "rank"), pr_mll(run, "world_size"));
+	else if (json_is_integer(json_object_get(run, "rank")))
+		emit(out, "format %s, collector %s, rank %lld", pr_mstr(run, "format"),
+		     pr_mstr(run, "collector"), pr_mll(run, "rank"));
+	else
+		emit(out, "format %s, collector %s", pr_mstr(run, "format"), pr_mstr(run, "collector"));
+	if (pr_run_x_unit(run) && json_is_number(json_object_get(clock, "duration_ns")))
+		emit(out, "x axis %s (massif's time unit: not time); %lld spans, %lld samples",
+		     (pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a)), a), pr_mll(c, "spans"),
+		     pr_mll(c, "samples"));
+	else if (json_is_number(json_object_get(clock, "duration_ns")))
+		emit(out, "duration %s%s; %lld spans, %lld samples, %lld instants",
+		     secs(pr_mnum(clock, "duration_ns"), a, sizeof(a)),
+		     json_is_true(json_object_get(clock, "synthetic")) ? " (synthetic clock)" : "",
+		     pr_mll(c, "spans"), pr_mll(c, "samples"), pr_mll(c, "instants"));
+	else
+		emit(out, "%lld spans, %lld samples, %lld instants", pr_mll(c, "spans"),
+		     pr_mll(c, "samples"), pr_mll(c, "instants"));
 }
 
 static void peaks(const json_t *run, FILE *out)
@@ -106,11 +146,11 @@ static void peaks(const json_t *run, FILE *out)
 		char name[64];
 		snprintf(name, sizeof(name), "%s%s%s", pr_mstr(p, "series"), *pr_mstr(p, "device") ? " " : "",
 			 pr_mstr(p, "device"));
+		pr_fmt_x(run, pr_mnum(p, "t_ns"), b, sizeof(b));
 		fprintf(out, "  %-26s %12s at %-11s", fit(name, 26, c, sizeof(c)),
-			val(pr_mnum(p, "value"), pr_mstr(p, "unit"), a, sizeof(a)),
-			secs(pr_mnum(p, "t_ns"), b, sizeof(b)));
+			val(pr_mnum(p, "value"), pr_mstr(p, "unit"), a, sizeof(a)), b);
 		if (json_is_object(ph))
-			fprintf(out, " in %s", fit(pr_mstr(ph, "name"), 22, d, sizeof(d)));
+			fprintf(out, " in %s", fit(pr_mstr(ph, "name"), 20, d, sizeof(d)));
 		fputc('\n', out);
 		if (json_is_object(sp))
 			fprintf(out, "  %-26s held by %s (%s)\n", "", fit(pr_mstr(sp, "name"), 36, d, sizeof(d)),
@@ -118,12 +158,58 @@ static void peaks(const json_t *run, FILE *out)
 	}
 }
 
+/*
+ * Memory statistics: current (last), delta (last - first), average, min,
+ * max; then the range (max - min) and the sampling. A name longer than its
+ * column gets a line of its own, so the numbers stay in their columns.
+ */
+#define TREE_DEPTH 6 /* levels of the peak allocation tree shown */
+#define TREE_ROWS 20  /* rows of it shown */
+
+/*
+ * The peak snapshot's allocation tree (massif), depth first, indented by
+ * depth: at most TREE_DEPTH levels and TREE_ROWS rows; what is left out is
+ * counted (the JSON model has 500 nodes, the store all of them).
+ */
+static void alloc_tree(const json_t *run, FILE *out)
+{
+	const json_t *t = json_object_get(run, "alloc_tree"), *v;
+	size_t i, rows = 0, cut = 0;
+	char a[40], b[48], c[96];
+	if (!json_is_object(t))
+		return;
+	pr_fmt_x(run, pr_mnum(t, "t_ns"), b, sizeof(b));
+	fputc('\n', out);
+	emit(out, "Peak allocation tree (massif snapshot %lld at %s)", pr_mll(t, "snapshot"), b);
+	val(pr_mnum(t, "heap"), "bytes", a, sizeof(a));
+	val(pr_mnum(t, "heap_extra"), "bytes", b, sizeof(b));
+	emit(out, "  heap %s (+%s allocator overhead), depth first:", a, b);
+	json_array_foreach(json_object_get(t, "nodes"), i, v)
+	{
+		long long depth = pr_mll(v, "depth");
+		int ind = 2 * (int)(depth > 1 ? depth - 1 : 0);
+		if (depth > TREE_DEPTH || rows >= TREE_ROWS) {
+			cut++;
+			continue;
+		}
+		rows++;
+		fprintf(out, "  %10s %5.1f%%  %*s%s\n", val(pr_mnum(v, "bytes"), "bytes", a, sizeof(a)),
+			pr_mnum(v, "share") * 100, ind, "",
+			fit(pr_mstr(v, "label"), (size_t)(W - 21 - ind), c, sizeof(c)));
+	}
+	cut += (size_t)(pr_mll(t, "nodes_more") > 0 ? pr_mll(t, "nodes_more") : 0);
+	if (cut)
+		emit(out, "  %zu more node(s) not shown (deeper than %d levels or past %d rows); "
+			  "report --json has them",
+		     cut, TREE_DEPTH, TREE_ROWS);
+}
+
 static void memstats(const json_t *run, FILE *out)
 {
 	json_t *s;
 	size_t i;
 	int any = 0;
-	char a[32], b[40], c[32], d[32], e[32], f[48], g[32], h[40];
+	char a[32], b[40], c[32], d[32], e[32], f[300], g[32];
 	json_array_foreach(json_object_get(run, "series"), i, s)
 	{
 		double first = pr_mnum(s, "first"), last = pr_mnum(s, "last"), n = pr_mnum(s, "count");
@@ -131,21 +217,29 @@ static void memstats(const json_t *run, FILE *out)
 			continue;
 		if (!any++) {
 			heading(out, "Memory statistics");
-			fprintf(out, "  %-16s %10s %10s %10s %10s %10s %10s\n", "series", "current",
-				"delta", "average", "min", "max", "range");
+			fprintf(out, "  %-20s %10s %11s %10s %10s %10s\n", "series", "current", "delta",
+				"average", "min", "max");
 		}
 		snprintf(f, sizeof(f), "%s%s%s", pr_mstr(s, "name"), *pr_mstr(s, "device") ? " " : "",
 			 pr_mstr(s, "device"));
+		if (strlen(f) > 20) {
+			emit(out, "  %s", f);
+			f[0] = '\0';
+		}
 		val(last - first, "bytes", g, sizeof(g));
 		snprintf(b, sizeof(b), "%s%s", last - first >= 0 ? "+" : "", g);
-		fprintf(out, "  %-16s %10s %10s %10s %10s %10s %10s\n", fit(f, 16, h, sizeof(h)),
-			val(last, "bytes", a, sizeof(a)), b, val(pr_mnum(s, "mean"), "bytes", c, sizeof(c)),
+		fprintf(out, "  %-20s %10s %11s %10s %10s %10s\n", f, val(last, "bytes", a, sizeof(a)), b,
+			val(pr_mnum(s, "mean"), "bytes", c, sizeof(c)),
 			val(pr_mnum(s, "min"), "bytes", d, sizeof(d)),
-			val(pr_mnum(s, "max"), "bytes", e, sizeof(e)),
-			val(pr_mnum(s, "max") - pr_mnum(s, "min"), "bytes", g, sizeof(g)));
+			val(pr_mnum(s, "max"), "bytes", e, sizeof(e)));
+		val(pr_mnum(s, "max") - pr_mnum(s, "min"), "bytes", g, sizeof(g));
 		if (n > 1)
-			fprintf(out, "  %-16s %.0f samples, one every %s on average\n", "",
-				n, secs((pr_mnum(s, "t_last_ns") - pr_mnum(s, "t_first_ns")) / (n - 1), a, sizeof(a)));
+			emit(out, "    range %s; %.0f samples, one every %s on average", g, n,
+			     (pr_fmt_x(run, (pr_mnum(s, "t_last_ns") - pr_mnum(s, "t_first_ns")) / (n - 1), a,
+				       sizeof(a)),
+			      a));
+		else
+			emit(out, "    range %s; 1 sample", g);
 	}
 }
 
@@ -176,28 +270,47 @@ static void phases(const json_t *run, FILE *out)
 {
 	json_t *ph = json_object_get(run, "phases"), *occ = json_object_get(ph, "occurrences"), *o;
 	json_t *stages = json_object_get(ph, "stages");
-	char a[32], b[32], c[40], d[40];
+	char a[32], b[32], c[64], d[40];
 	size_t i;
 	if (json_array_size(occ)) {
+		/* the memory delta is of each phase's first memory series: named once when they agree */
+		const char *common = NULL;
+		char hd[400];
+		json_array_foreach(occ, i, o)
+		{
+			json_t *m = json_array_get(json_object_get(o, "memory"), 0);
+			if (!m)
+				continue;
+			if (!common)
+				common = pr_mstr(m, "series");
+			else if (strcmp(common, pr_mstr(m, "series")))
+				common = "";
+		}
 		heading(out, "Phases (timeline)");
-		fprintf(out, "  %3s %9s  %-28s %10s %6s  %s\n", "#", "start", "phase", "duration",
+		if (common && *common) {
+			snprintf(hd, sizeof(hd), "  memory delta: %s, last - first sample inside the phase",
+				 common);
+			emit(out, "%s", hd);
+		}
+		fprintf(out, "  %3s %10s  %-24s %10s %6s  %s\n", "#", "start", "phase", "duration",
 			"share", "memory delta");
 		json_array_foreach(occ, i, o)
 		{
 			json_t *m = json_array_get(json_object_get(o, "memory"), 0);
-			char name[64];
+			char name[64], mem[96] = "";
 			long long depth = pr_mll(o, "depth");
 			snprintf(name, sizeof(name), "%*s%s", 2 * (int)(depth < 0 ? 0 : depth > 8 ? 8 : depth), "",
 				 pr_mstr(o, "name"));
-			fprintf(out, "  %3zu %9s  %-28s %10s %5.1f%%", i + 1, secs(pr_mnum(o, "t_ns"), a, sizeof(a)),
-				fit(name, 28, c, sizeof(c)), secs(pr_mnum(o, "dur_ns"), b, sizeof(b)),
-				pr_mnum(o, "share") * 100);
 			if (m) {
 				double dl = pr_mnum(m, "delta");
 				val(dl, "bytes", d, sizeof(d));
-				fprintf(out, "  %s%s %s", dl >= 0 ? "+" : "", d, pr_mstr(m, "series"));
+				snprintf(mem, sizeof(mem), "  %s%s%s%s", dl >= 0 ? "+" : "", d,
+					 common && *common ? "" : " ", common && *common ? "" : pr_mstr(m, "series"));
 			}
-			fputc('\n', out);
+			pr_fmt_x(run, pr_mnum(o, "t_ns"), a, sizeof(a));
+			pr_fmt_x(run, pr_mnum(o, "dur_ns"), b, sizeof(b));
+			emit(out, "  %3zu %10s  %-24s %10s %5.1f%%%s", i + 1, a, fit(name, 24, c, sizeof(c)), b,
+			     pr_mnum(o, "share") * 100, mem);
 		}
 		if (json_is_number(json_object_get(ph, "occurrences_more")))
 			fprintf(out, "  ... %lld more\n", pr_mll(ph, "occurrences_more"));
@@ -232,42 +345,42 @@ static void throughput(const json_t *run, FILE *out)
 		pr_fmt_duration(pr_mnum(s, "p50_ns"), b, sizeof(b));
 		pr_fmt_duration(pr_mnum(s, "p95_ns"), c, sizeof(c));
 		pr_fmt_duration(pr_mnum(s, "p99_ns"), d, sizeof(d));
-		fprintf(out, "  %s: %lld steps, %.2f steps/s, mean %s\n", fit(pr_mstr(s, "name"), 30, e, sizeof(e)),
-			pr_mll(s, "count"), pr_mnum(s, "per_s"), a);
+		emit(out, "  %s: %lld steps, %.2f steps/s, mean %s", fit(pr_mstr(s, "name"), 30, e, sizeof(e)),
+		     pr_mll(s, "count"), pr_mnum(s, "per_s"), a);
 		fprintf(out, "    p50 %s  p95 %s  p99 %s  jitter (std/mean) %.1f%%\n", b, c, d,
 			pr_mnum(s, "jitter") * 100);
 		json_array_foreach(json_object_get(s, "stragglers"), i, v)
 		{
 			pr_fmt_duration(pr_mnum(v, "dur_ns"), a, sizeof(a));
-			fprintf(out, "    straggling step %s: %s, %.1fx the median (robust z %.1f)\n",
-				pr_mstr(v, "name"), a, pr_mnum(v, "x_median"), pr_mnum(v, "robust_z"));
+			emit(out, "    straggling step %s: %s, %.1fx the median (robust z %.1f)",
+			     pr_mstr(v, "name"), a, pr_mnum(v, "x_median"), pr_mnum(v, "robust_z"));
 		}
 	}
 	if (tok) {
-		fprintf(out, "  tokens: %.0f, %.2f tokens/s over the sections with tokens", pr_mnum(tok, "total_tokens"),
-			pr_mnum(tok, "tokens_per_s"));
+		char rep[64] = "";
 		if (json_is_number(json_object_get(tok, "reported_tokens_per_s")))
-			fprintf(out, " (collector: %.2f)", pr_mnum(tok, "reported_tokens_per_s"));
-		fputc('\n', out);
+			snprintf(rep, sizeof(rep), " (collector: %.2f)", pr_mnum(tok, "reported_tokens_per_s"));
+		emit(out, "  tokens: %.0f, %.2f tokens/s over sections with tokens%s",
+		     pr_mnum(tok, "total_tokens"), pr_mnum(tok, "tokens_per_s"), rep);
 		json_array_foreach(json_object_get(tok, "sections"), i, v)
 		{
 			if (!json_is_number(json_object_get(v, "tokens_per_s")))
 				continue;
-			fprintf(out, "    %-24s %8.0f tokens %12.2f tokens/s", fit(pr_mstr(v, "section"), 24, e, sizeof(e)),
-				pr_mnum(v, "tokens"), pr_mnum(v, "tokens_per_s"));
+			rep[0] = '\0';
 			if (json_is_number(json_object_get(v, "reported_tokens_per_s")))
-				fprintf(out, " (collector %.2f)", pr_mnum(v, "reported_tokens_per_s"));
-			fputc('\n', out);
+				snprintf(rep, sizeof(rep), " (collector %.2f)", pr_mnum(v, "reported_tokens_per_s"));
+			emit(out, "    %-20s %8.0f tokens %10.2f tokens/s%s", fit(pr_mstr(v, "section"), 20, e, sizeof(e)),
+			     pr_mnum(v, "tokens"), pr_mnum(v, "tokens_per_s"), rep);
 		}
 	}
 	if (bl)
-		fprintf(out, "  blocks: %.0f blocks, %.0f frames: FPS %.2f, BPS %.2f, first block %s\n",
-			pr_mnum(bl, "count"), pr_mnum(bl, "frames"), pr_mnum(bl, "fps"), pr_mnum(bl, "bps"),
-			secs(pr_mnum(bl, "first_block_ns"), a, sizeof(a)));
+		emit(out, "  blocks: %.0f blocks, %.0f frames: FPS %.2f, BPS %.2f, first block %s",
+		     pr_mnum(bl, "count"), pr_mnum(bl, "frames"), pr_mnum(bl, "fps"), pr_mnum(bl, "bps"),
+		     secs(pr_mnum(bl, "first_block_ns"), a, sizeof(a)));
 	if (df)
-		fprintf(out, "  diffusion: %.0f steps, %.2f steps/s, frames/s %.2f (Inferix's fps %.2f counts frames per step)\n",
-			pr_mnum(df, "steps"), pr_mnum(df, "steps_per_s"), pr_mnum(df, "frames_per_s"),
-			pr_mnum(df, "frame_steps_per_s"));
+		emit(out, "  diffusion: %.0f steps, %.2f steps/s, %.2f frames/s (Inferix: %.2f, per step)",
+		     pr_mnum(df, "steps"), pr_mnum(df, "steps_per_s"), pr_mnum(df, "frames_per_s"),
+		     pr_mnum(df, "frame_steps_per_s"));
 }
 
 /* Collectives: time, bytes per call and nccl-tests' algbw/busbw where the spans carry sizes. */
@@ -279,7 +392,7 @@ static void collectives(const json_t *run, FILE *out)
 	if (!json_array_size(items))
 		return;
 	heading(out, "Collectives (bandwidth includes waiting for the other ranks)");
-	fprintf(out, "  %-28s %5s %10s %10s %11s %11s\n", "name", "calls", "time", "per call",
+	fprintf(out, "  %-26s %5s %10s %10s %11s %11s\n", "name", "calls", "time", "per call",
 		"algbw", "busbw");
 	json_array_foreach(items, i, v)
 	{
@@ -293,11 +406,11 @@ static void collectives(const json_t *run, FILE *out)
 		} else {
 			snprintf(b, sizeof(b), "-");
 		}
-		fprintf(out, "  %-28s %5.0f %10s %10s %11s %11s\n", fit(pr_mstr(v, "name"), 28, e, sizeof(e)),
-			pr_mnum(v, "calls"), a, b, c, d);
+		emit(out, "  %-26s %5.0f %10s %10s %11s %11s", fit(pr_mstr(v, "name"), 26, e, sizeof(e)),
+		     pr_mnum(v, "calls"), a, b, c, d);
 		if (json_is_string(json_object_get(v, "op")))
-			fprintf(out, "    %s, %s, group of %.0f; busbw = algbw x %s\n", pr_mstr(v, "op"),
-				pr_mstr(v, "dtype"), pr_mnum(v, "group_size"), pr_mstr(v, "busbw_factor"));
+			emit(out, "    %s, %s, group of %.0f; busbw = algbw x %s", pr_mstr(v, "op"),
+			     pr_mstr(v, "dtype"), pr_mnum(v, "group_size"), pr_mstr(v, "busbw_factor"));
 	}
 }
 
@@ -312,20 +425,20 @@ static void bottlenecks(const json_t *run, FILE *out)
 	if (json_array_size(stages)) {
 		heading(out, "Bottlenecks (phases or stages over 30% of the run)");
 		json_array_foreach(stages, i, v)
-			fprintf(out, "  %-40s %6.1f%%  %s\n", fit(pr_mstr(v, "name"), 40, e, sizeof(e)),
-				pr_mnum(v, "share") * 100, secs(pr_mnum(v, "total_ns"), a, sizeof(a)));
+			emit(out, "  %-40s %6.1f%%  %s", fit(pr_mstr(v, "name"), 40, e, sizeof(e)),
+			     pr_mnum(v, "share") * 100, secs(pr_mnum(v, "total_ns"), a, sizeof(a)));
 	}
 	if (json_array_size(top)) {
 		heading(out, "Top spans by self time");
-		fprintf(out, "  %-34s %6s %10s %10s %10s %6s\n", "name", "count", "self", "total", "mean",
+		fprintf(out, "  %-31s %6s %10s %10s %10s %6s\n", "name", "count", "self", "total", "mean",
 			"kind");
 		json_array_foreach(top, i, v)
 		{
 			pr_fmt_duration(pr_mnum(v, "self_ns"), a, sizeof(a));
 			pr_fmt_duration(pr_mnum(v, "total_ns"), c, sizeof(c));
 			pr_fmt_duration(pr_mnum(v, "mean_ns"), d, sizeof(d));
-			fprintf(out, "  %-34s %6.0f %10s %10s %10s %6.6s\n", fit(pr_mstr(v, "name"), 34, e, sizeof(e)),
-				pr_mnum(v, "count"), a, c, d, pr_mstr(v, "kind"));
+			emit(out, "  %-31s %6.0f %10s %10s %10s %6.6s", fit(pr_mstr(v, "name"), 31, e, sizeof(e)),
+			     pr_mnum(v, "count"), a, c, d, pr_mstr(v, "kind"));
 		}
 	}
 	if (json_array_size(pr)) {
@@ -335,24 +448,91 @@ static void bottlenecks(const json_t *run, FILE *out)
 			json_t *z = json_object_get(v, "zones");
 			snprintf(e, sizeof(e), "%s%s%s", pr_mstr(v, "series"), *pr_mstr(v, "device") ? " " : "",
 				 pr_mstr(v, "device"));
-			fprintf(out, "  %-26s peak %5.1f%% mean %5.1f%%  low %3.0f%% med %3.0f%% high %3.0f%%\n",
-				fit(e, 26, a, sizeof(a)), pr_mnum(v, "peak_pct"), pr_mnum(v, "mean_pct"),
-				pr_mnum(z, "low") * 100, pr_mnum(z, "medium") * 100, pr_mnum(z, "high") * 100);
+			emit(out, "  %-25s peak %5.1f%% mean %5.1f%%  low %3.0f%% med %3.0f%% high %3.0f%%",
+			     fit(e, 25, a, sizeof(a)), pr_mnum(v, "peak_pct"), pr_mnum(v, "mean_pct"),
+			     pr_mnum(z, "low") * 100, pr_mnum(z, "medium") * 100, pr_mnum(z, "high") * 100);
 		}
 	}
 	json_array_foreach(json_object_get(b, "gpu_util"), i, v)
 	{
 		if (!i)
 			heading(out, "GPU utilisation");
-		fprintf(out, "  %-10s mean %5.1f%%  max %5.1f%%  idle (0%%) in %.0f%% of samples\n",
-			pr_mstr(v, "device"), pr_mnum(v, "mean_pct"), pr_mnum(v, "max_pct"), pr_mnum(v, "idle_share") * 100);
+		emit(out, "  %-10s mean %5.1f%%  max %5.1f%%  idle (0%%) in %.0f%% of samples",
+		     pr_mstr(v, "device"), pr_mnum(v, "mean_pct"), pr_mnum(v, "max_pct"), pr_mnum(v, "idle_share") * 100);
 	}
 	if (json_is_object(gk)) {
 		heading(out, "GPU kernels");
-		fprintf(out, "  busy %.1f%% of the active range %s; %lld gaps > 500 ms; %lld of 30 chunks < 50%% busy\n",
-			(1 - pr_mnum(gk, "idle_share")) * 100, secs(pr_mnum(gk, "active_ns"), a, sizeof(a)),
-			pr_mll(gk, "gaps_over_500ms"), pr_mll(gk, "chunks_under_50pct"));
+		emit(out, "  busy %.1f%% of the active range %s",
+		     (1 - pr_mnum(gk, "idle_share")) * 100, secs(pr_mnum(gk, "active_ns"), a, sizeof(a)));
+		emit(out, "  %lld gaps > 500 ms; %lld of %lld chunks < 50%% busy", pr_mll(gk, "gaps_over_500ms"),
+		     pr_mll(gk, "chunks_under_50pct"), pr_mll(gk, "chunks"));
 	}
+}
+
+/* 1 when an earlier leaking item of items has the same series and device as items[i]. */
+static int leak_seen(const json_t *items, size_t i)
+{
+	const json_t *v = json_array_get(items, i), *w;
+	size_t j;
+	for (j = 0; j < i; j++) {
+		w = json_array_get(items, j);
+		if (json_is_true(json_object_get(w, "leak")) &&
+		    !strcmp(pr_mstr(w, "series"), pr_mstr(v, "series")) &&
+		    !strcmp(pr_mstr(w, "device"), pr_mstr(v, "device")))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Leaks: one line per leaking series and device (its first leaking basis,
+ * the others named after it), then the memory series not checked because
+ * the run does not own them.
+ */
+static void leaks(const json_t *run, FILE *out)
+{
+	const json_t *lk = json_object_get(run, "leaks"), *items = json_object_get(lk, "items"), *v, *w;
+	const json_t *ex = json_object_get(lk, "excluded");
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	size_t i, j, shown = 0;
+	char a[32];
+	json_array_foreach(items, i, v)
+	{
+		size_t more = 0;
+		if (!json_is_true(json_object_get(v, "leak")) || leak_seen(items, i))
+			continue;
+		if (!shown++)
+			heading(out, "Leaks (memory the run owns, growing per step or repeated phase)");
+		pr_strbuf_reset(&sb);
+		pr_strbuf_addf(&sb, "%s%s%s grows %s per %s (R^2 %.2f, %lld occurrences)",
+			       pr_mstr(v, "series"), *pr_mstr(v, "device") ? " " : "", pr_mstr(v, "device"),
+			       val(pr_mnum(v, "slope_per_occurrence"), "bytes", a, sizeof(a)),
+			       strcmp(pr_mstr(v, "basis"), "steps") ? pr_mstr(v, "basis") : "step",
+			       pr_mnum(v, "r2"), pr_mll(v, "occurrences"));
+		for (j = i + 1; j < json_array_size(items); j++) {
+			w = json_array_get(items, j);
+			if (!json_is_true(json_object_get(w, "leak")) ||
+			    strcmp(pr_mstr(w, "series"), pr_mstr(v, "series")) ||
+			    strcmp(pr_mstr(w, "device"), pr_mstr(v, "device")))
+				continue;
+			if (more++ < 4)
+				pr_strbuf_addf(&sb, "%s%s", more == 1 ? "; also per " : ", ", pr_mstr(w, "basis"));
+		}
+		if (more > 4)
+			pr_strbuf_addf(&sb, " and %zu more", more - 4);
+		pr_text_wrap(out, sb.buf, 2);
+	}
+	if (json_array_size(ex)) {
+		if (!shown)
+			heading(out, "Leaks");
+		pr_strbuf_reset(&sb);
+		pr_strbuf_addstr(&sb, "not checked (not the run's own memory):");
+		json_array_foreach(ex, i, v)
+			pr_strbuf_addf(&sb, "%s %s%s%s (%s)", i ? "," : "", pr_mstr(v, "series"),
+				       *pr_mstr(v, "device") ? " " : "", pr_mstr(v, "device"), pr_mstr(v, "scope"));
+		pr_text_wrap(out, sb.buf, 2);
+	}
+	pr_strbuf_release(&sb);
 }
 
 static void fragmentation_and_leaks(const json_t *run, FILE *out)
@@ -364,41 +544,43 @@ static void fragmentation_and_leaks(const json_t *run, FILE *out)
 	{
 		if (!i)
 			heading(out, "Fragmentation ((reserved - allocated) / reserved)");
-		fprintf(out, "  %-8s mean %5.1f%%  p95 %5.1f%%  max %5.1f%%  largest gap %s\n",
-			pr_mstr(v, "device"), pr_mnum(v, "mean_ratio") * 100, pr_mnum(v, "p95_ratio") * 100,
-			pr_mnum(v, "max_ratio") * 100, val(pr_mnum(v, "max_gap"), "bytes", a, sizeof(a)));
+		emit(out, "  %-8s mean %5.1f%%  p95 %5.1f%%  max %5.1f%%  largest gap %s",
+		     pr_mstr(v, "device"), pr_mnum(v, "mean_ratio") * 100, pr_mnum(v, "p95_ratio") * 100,
+		     pr_mnum(v, "max_ratio") * 100, val(pr_mnum(v, "max_gap"), "bytes", a, sizeof(a)));
 		json_array_foreach(json_object_get(v, "layers"), j, l)
-			fprintf(out, "    layer %-24s mean %5.1f%%  (collector: %s)\n",
-				pr_mstr(l, "layer"), pr_mnum(l, "mean_ratio") * 100,
+			emit(out, "    layer %-24s mean %5.1f%%  (collector: %s)",
+			     pr_mstr(l, "layer"), pr_mnum(l, "mean_ratio") * 100,
 				json_is_number(json_object_get(l, "reported_avg_ratio"))
 					? (snprintf(b, sizeof(b), "%.1f%%", pr_mnum(l, "reported_avg_ratio") * 100), b)
 					: "-");
 	}
-	j = 0;
-	json_array_foreach(json_object_get(json_object_get(run, "leaks"), "items"), i, v)
-	{
-		if (!json_is_true(json_object_get(v, "leak")))
-			continue;
-		if (!j++)
-			heading(out, "Leaks");
-		fprintf(out, "  %s grows %s per %s occurrence (R^2 %.2f, %lld occurrences)\n",
-			pr_mstr(v, "series"), val(pr_mnum(v, "slope_per_occurrence"), "bytes", a, sizeof(a)),
-			pr_mstr(v, "basis"), pr_mnum(v, "r2"), pr_mll(v, "occurrences"));
-	}
+	leaks(run, out);
 }
 
-void pr_text_wrap(FILE *out, const char *text, int indent)
+/* Words of text from column indent, continuation lines from column cont, at most W wide. */
+static void wrap(FILE *out, const char *text, int indent, int cont)
 {
-	int col = indent;
+	int col = indent, room = W - cont > 8 ? W - cont : 8, first = 1;
 	fprintf(out, "%*s", indent, "");
 	while (*text) {
 		size_t w = strcspn(text, " ");
-		if (col > indent && col + 1 + (int)w > W) {
-			fprintf(out, "\n%*s", indent, "");
-			col = indent;
-		} else if (col > indent) {
+		if (!first && col + 1 + (int)w > W) {
+			fprintf(out, "\n%*s", cont, "");
+			col = cont;
+		} else if (!first) {
 			fputc(' ', out);
 			col++;
+		}
+		first = 0;
+		/* a word longer than a line is broken (at a UTF-8 character boundary) */
+		while ((int)w > room || col + (int)w > W) {
+			size_t k = (size_t)(W - col > 1 ? W - col : 1);
+			while (k > 1 && ((unsigned char)text[k] & 0xC0) == 0x80)
+				k--;
+			fprintf(out, "%.*s\n%*s", (int)k, text, cont, "");
+			col = cont;
+			text += k;
+			w -= k;
 		}
 		fprintf(out, "%.*s", (int)w, text);
 		col += (int)w;
@@ -407,6 +589,20 @@ void pr_text_wrap(FILE *out, const char *text, int indent)
 			text++;
 	}
 	fputc('\n', out);
+}
+
+void pr_text_wrap(FILE *out, const char *text, int indent)
+{
+	wrap(out, text, indent, indent);
+}
+
+/* 4 significant digits, whole numbers from 10^4 up (no exponent below 10^9), then the unit. */
+static void num(double v, const char *unit, char *buf, size_t n)
+{
+	if (fabs(v) >= 1e4 && fabs(v) < 1e9)
+		snprintf(buf, n, "%.0f %s", v, unit);
+	else
+		snprintf(buf, n, "%.4g %s", v, unit);
 }
 
 static void crosscheck(const json_t *run, FILE *out)
@@ -423,13 +619,13 @@ static void crosscheck(const json_t *run, FILE *out)
 			val(pr_mnum(v, "reported"), u, a, sizeof(a));
 			val(pr_mnum(v, "recomputed"), u, b, sizeof(b));
 		} else {
-			snprintf(a, sizeof(a), "%.4g %s", pr_mnum(v, "reported"), u);
-			snprintf(b, sizeof(b), "%.4g %s", pr_mnum(v, "recomputed"), u);
+			num(pr_mnum(v, "reported"), u, a, sizeof(a));
+			num(pr_mnum(v, "recomputed"), u, b, sizeof(b));
 		}
 		if (isnan(pr_mnum(v, "recomputed")))
 			snprintf(b, sizeof(b), "absent");
-		fprintf(out, "  %s %-40s %14s %14s\n", json_is_true(json_object_get(v, "agree")) ? "ok  " : "DIFF",
-			fit(pr_mstr(v, "topic"), 40, e, sizeof(e)), a, b);
+		emit(out, "  %s %-40s %14s %14s", json_is_true(json_object_get(v, "agree")) ? "ok  " : "DIFF",
+		     fit(pr_mstr(v, "topic"), 40, e, sizeof(e)), a, b);
 		if (!json_is_true(json_object_get(v, "agree")))
 			pr_text_wrap(out, pr_mstr(v, "reason"), 7);
 	}
@@ -477,6 +673,7 @@ void pr_render_text_report(const json_t *model, FILE *out)
 			fputc('\n', out);
 		header(run, out);
 		peaks(run, out);
+		alloc_tree(run, out);
 		memstats(run, out);
 		disk(run, out);
 		phases(run, out);

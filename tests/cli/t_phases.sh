@@ -75,7 +75,7 @@ has model.json '"series":"sys.mem.used","device":"","start":15799267328,"end":72
 run "$P" summary "$QNN" --phases "$QLOG"
 expect_rc 0 "summary --phases"
 expect_out_has "Phases (timeline)" "summary shows the phases"
-expect_out_has "load_model                      5.728 s" "summary: load_model and its duration"
+expect_out_has "load_model                  5.728 s" "summary: load_model and its duration"
 expect_out_has "20.02 GiB at 21.015 s    in inference" "summary: the peak's phase"
 run "$P" speedscope "$QNN" --phases "$QLOG" -o q.speedscope.json -q
 expect_rc 0 "speedscope --phases"

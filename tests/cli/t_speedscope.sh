@@ -68,9 +68,10 @@ for id in $("$P" query all.db "SELECT id FROM run r WHERE span_count > 0 OR EXIS
 done
 [ "$n" -ge 15 ] || fail "only $n runs have spans or memory series"
 
-# -- every sample file given directly (ingested into a temporary store); a
-# phase log is no trace (it goes with --phases, tests/cli/t_phases.sh)
-for f in $(find "$PR_SAMPLES" -type f ! -name '*.md' ! -name '*.py' ! -name '*.phases.log' | sort); do
+# -- every sample file given directly (ingested into a temporary store); generators
+# (*.py), the programs they run (*.c) and phase logs (they go with --phases,
+# tests/cli/t_phases.sh) are not samples
+for f in $(find "$PR_SAMPLES" -type f ! -name '*.md' ! -name '*.py' ! -name '*.c' ! -name '*.phases.log' | sort); do
 	run "$P" speedscope -q "$f" -o one.speedscope.json
 	expect_rc 0 "speedscope of '$f'"
 	[ "$(head -c ${#HEAD} one.speedscope.json)" = "$HEAD" ] ||

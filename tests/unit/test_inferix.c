@@ -210,7 +210,14 @@ static void test_sample_report(void **state)
 	assert_true(sample_nth(st, "cpu.util", "", "1") == 30.0);
 	assert_int_equal(nth_ts(st, "cpu.util", "", "1"), 1250000000LL);
 	assert_true(sample_nth(st, "sys.mem.used", "", "0") == 12840 * MIB);
-	assert_true(sample_nth(st, "torch.max_memory_allocated", "", "1") == 20490.0 * MIB);
+	/* the block memory is named after the field the collector recorded, not after
+	 * what one caller happens to pass in it */
+	assert_true(sample_nth(st, "inferix.block.memory_usage", "", "1") == 20490.0 * MIB);
+	assert_int_equal(qi(st, "SELECT count(*) FROM series WHERE name LIKE 'torch.%'", NULL), 0);
+	assert_non_null(strstr(qs(st, "SELECT orig_unit FROM series WHERE name = "
+				      "'inferix.block.memory_usage'",
+				  NULL),
+			       "memory_usage_mb"));
 
 	/* reported numbers */
 	assert_true(metric(st, "summary.gpu.peak_memory_usage") == 20220 * MIB);

@@ -94,6 +94,55 @@ static void test_massif_instructions(void **state)
 	pr_store_close(st);
 }
 
+/*
+ * Real valgrind 3.19 output (samples/massif/real, made by make_sample.py):
+ * --time-unit=i has 80 snapshots; the peak is snapshot 79 (massif.out.i
+ * line 910) at time=1068802 with mem_heap_B=180224, mem_heap_extra_B=328,
+ * and a tree of 6 nodes below the root (lines 917-923). --time-unit=B has
+ * 56 snapshots, the peak snapshot 46 at time=1459128. The x axis is not
+ * time: time_synthetic, meta x_unit, and the peak's time as written.
+ */
+static void test_massif_real(void **state)
+{
+	struct pr_store *st = open_store();
+	(void)state;
+	mf_ingest_sample(st, "massif/real/massif.out.i", "massif");
+	assert_int_equal(qi(st, "SELECT time_synthetic FROM run", NULL), 1);
+	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.x_unit') FROM run", NULL),
+			    "instructions");
+	assert_string_equal(
+	    qs(st, "SELECT json_extract(meta, '$.\"massif.cmd\"') FROM run", NULL), "./prog 40");
+	assert_int_equal(mf_count(st, "heap.used"), 80);
+	assert_float_equal(mf_metric(st, "massif.peak.snapshot"), 79, 0);
+	assert_float_equal(mf_metric(st, "massif.peak.time"), 1068802, 0);
+	assert_float_equal(mf_metric(st, "massif.peak.heap"), 180224, 0);
+	assert_float_equal(mf_metric(st, "massif.peak.heap_extra"), 328, 0);
+	assert_int_equal(
+	    qi(st, "SELECT count(*) FROM metric WHERE name = 'massif.peak.tree'", NULL), 6);
+	/* in file order: the first node is the allocation site, the third its outermost caller */
+	assert_string_equal(qs(st, "SELECT detail FROM metric WHERE name = 'massif.peak.tree' "
+				   "ORDER BY id LIMIT 1 OFFSET 2",
+			       NULL),
+			    "cache_add (prog.c:18) <- step (prog.c:41) <- main (prog.c:51)");
+	assert_int_equal(qi(st, "SELECT count(*) FROM diag", NULL), 0);
+	pr_store_close(st);
+
+	st = open_store();
+	mf_ingest_sample(st, "massif/real/massif.out.B", "massif");
+	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.x_unit') FROM run", NULL), "bytes");
+	assert_int_equal(mf_count(st, "heap.used"), 56);
+	assert_float_equal(mf_metric(st, "massif.peak.snapshot"), 46, 0);
+	assert_float_equal(mf_metric(st, "massif.peak.time"), 1459128, 0);
+	pr_store_close(st);
+
+	/* time_unit ms: no x_unit, the peak's time in ns (snapshot 5 at time=262 ms) */
+	st = open_store();
+	mf_ingest_sample(st, "massif/massif.out.12345", "massif");
+	assert_int_equal(qi(st, "SELECT json_type(meta, '$.x_unit') IS NULL FROM run", NULL), 1);
+	assert_float_equal(mf_metric(st, "massif.peak.time"), 262e6, 0);
+	pr_store_close(st);
+}
+
 static void test_massif_errors(void **state)
 {
 	long line = 0, col = 0;
@@ -127,6 +176,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_massif_sample),
 	    cmocka_unit_test(test_massif_instructions),
+	    cmocka_unit_test(test_massif_real),
 	    cmocka_unit_test(test_massif_errors),
 	    cmocka_unit_test(test_massif_sniff),
 	};

@@ -9,6 +9,8 @@
 #include <math.h>
 
 #include "analyze/model.h"
+#include "render/html_report.h"
+#include "render/text_report.h"
 
 static json_t *model_of(const char *const *rel, size_t n, const char *fmt)
 {
@@ -114,6 +116,14 @@ static void test_qeff(void **state)
 					 "phase 'Export' RSS delta (last occurrence)"), "agree")));
 	assert_true(json_is_false(at(find(at(r, "crosscheck"), "topic",
 					  "phase 'Model Loading' RSS delta"), "agree")));
+	/*
+	 * Disk I/O of the first Export (marked 1.6468 s after the first sample,
+	 * ended by Compilation at 2.7619 s): the cumulative disk_write_bytes
+	 * interpolated linearly at both marks, (w(2.7619) - w(1.6468)) * 2^20 =
+	 * 305959548.3 bytes (python3 over the sample, as the counter has no
+	 * sample at either mark).
+	 */
+	near(d(find(at(r, "phases/occurrences"), "name", "Export"), "disk/write"), 305959548.3, 0.5);
 	json_decref(m);
 }
 
@@ -322,6 +332,495 @@ static void test_collectives(void **state)
 	json_decref(m);
 }
 
+/* The summary of a model as a string (caller frees). */
+static char *text_report(json_t *m)
+{
+	FILE *f = tmpfile();
+	char *buf;
+	long len;
+	assert_non_null(f);
+	pr_render_text_report(m, f);
+	len = ftell(f);
+	assert_true(len >= 0);
+	buf = calloc((size_t)len + 1, 1);
+	assert_non_null(buf);
+	rewind(f);
+	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	return buf;
+}
+
+static char *html_report(json_t *m)
+{
+	struct pr_output out;
+	struct pr_error err = PR_ERROR_INIT;
+	size_t len;
+	char *html;
+	pr_output_init_memory(&out);
+	assert_int_equal(pr_html_report(m, NULL, 0, &out, &err), 0);
+	html = strdup(pr_output_data(&out, &len));
+	pr_output_release(&out);
+	return html;
+}
+
+/* Every line of a text report fits 80 columns (bytes; the reports are ASCII but for the degree sign). */
+static void assert_80_columns(const char *text)
+{
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		if (n > 80)
+			fail_msg("line over 80 columns: %.*s", (int)n, text);
+		text += n + (text[n] == '\n');
+	}
+}
+
+/* How many recommendations of this id the run has. */
+static size_t count_id(json_t *recs, const char *id)
+{
+	json_t *v;
+	size_t i, n = 0;
+	json_array_foreach(recs, i, v)
+		n += !strcmp(s(v, "id"), id);
+	return n;
+}
+
+static size_t count_prefix(json_t *recs, const char *prefix)
+{
+	json_t *v;
+	size_t i, n = 0;
+	json_array_foreach(recs, i, v)
+		n += !strncmp(s(v, "id"), prefix, strlen(prefix));
+	return n;
+}
+
+/*
+ * A training loop as torch.profiler (Kineto) writes it: 30 ProfilerStep#i
+ * of 10 ms, each with user annotations forward (6 ms: 60 % of the run),
+ * backward and optimizer, and [memory] events on cuda:0 whose "Total
+ * Allocated" grows by 1 MiB per step (a list that keeps one tensor per
+ * step); reserved is twice allocated. The leak shows over the steps and in
+ * each of the 3 phases, for both allocated and reserved: 8 analysis items,
+ * but 2 root causes (one per series and device), so 2 leak findings.
+ * Evidence of the step basis: 30 values 101 .. 130 MiB (the value at each
+ * step's end), shown as the first 10 (101 .. 110) and the last 10
+ * (121 .. 130), 10 omitted. The 60 % forward phase is no Inferix stage.
+ */
+static void test_leak_one_finding(void **state)
+{
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	json_t *m, *r, *recs, *lk, *ev, *v;
+	char *txt;
+	size_t i;
+	int k;
+	(void)state;
+	pr_strbuf_addstr(&sb, "{\"schemaVersion\": 1, \"traceEvents\": [\n");
+	for (k = 0; k < 30; k++) {
+		long long t = 1000000LL + 10000LL * k; /* us */
+		double base = (100.0 + k) * 1048576.0;
+		pr_strbuf_addf(&sb,
+			       "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%d\", "
+			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"dur\": 10000, \"args\": {}},\n"
+			       "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"forward\", "
+			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"dur\": 6000, \"args\": {}},\n"
+			       "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"backward\", "
+			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"dur\": 2900, \"args\": {}},\n"
+			       "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"optimizer\", "
+			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"dur\": 900, \"args\": {}},\n",
+			       k, t, t + 100, t + 6100, t + 9000);
+		/* in forward (+4 MiB activations), backward (+2 MiB), optimizer (+1 MiB), step end */
+		pr_strbuf_addf(&sb,
+			       "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
+			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"args\": {\"Device Type\": 1, \"Device Id\": 0, "
+			       "\"Addr\": 1, \"Bytes\": 1, \"Total Allocated\": %.0f, \"Total Reserved\": %.0f}},\n"
+			       "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
+			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"args\": {\"Device Type\": 1, \"Device Id\": 0, "
+			       "\"Addr\": 1, \"Bytes\": 1, \"Total Allocated\": %.0f, \"Total Reserved\": %.0f}},\n"
+			       "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
+			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"args\": {\"Device Type\": 1, \"Device Id\": 0, "
+			       "\"Addr\": 1, \"Bytes\": 1, \"Total Allocated\": %.0f, \"Total Reserved\": %.0f}},\n"
+			       "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
+			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"args\": {\"Device Type\": 1, \"Device Id\": 0, "
+			       "\"Addr\": 1, \"Bytes\": 1, \"Total Allocated\": %.0f, \"Total Reserved\": %.0f}},\n",
+			       t + 1000, base + 4 * 1048576.0, 2 * (base + 4 * 1048576.0), t + 8000,
+			       base + 2 * 1048576.0, 2 * (base + 2 * 1048576.0), t + 9500,
+			       base + 1048576.0, 2 * (base + 1048576.0), t + 9999, base + 1048576.0,
+			       2 * (base + 1048576.0));
+		/* host memory that does not grow (checked, no leak) */
+		pr_strbuf_addf(&sb,
+			       "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
+			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"args\": {\"Device Type\": 0, \"Device Id\": -1, "
+			       "\"Addr\": 2, \"Bytes\": 1, \"Total Allocated\": %d, \"Total Reserved\": 0}},\n",
+			       t + 5000, 4096 * (1 + k % 2));
+	}
+	pr_strbuf_addstr(&sb, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 7, \"args\": {\"name\": \"python\"}}\n"
+			      "], \"deviceProperties\": []}\n");
+	m = model_text(sb.buf, "chrome");
+	pr_strbuf_release(&sb);
+	r = at(m, "runs/0");
+	recs = at(r, "recommendations");
+	/* the analysis keeps one item per basis: steps + 3 phases, for 2 series */
+	k = 0;
+	json_array_foreach(at(r, "leaks/items"), i, v)
+		k += json_is_true(json_object_get(v, "leak"));
+	assert_int_equal(k, 8);
+	assert_true(json_is_false(at(find(at(r, "leaks/items"), "device", "cpu"), "leak")));
+	/* the findings: one per series and device */
+	assert_int_equal((int)count_id(recs, "profreport.leak"), 2);
+	lk = find(recs, "id", "profreport.leak");
+	ev = at(lk, "evidence");
+	assert_string_equal(s(ev, "series"), "dev.mem.allocated");
+	assert_string_equal(s(ev, "device"), "cuda:0");
+	assert_string_equal(s(ev, "basis"), "steps");
+	near(d(ev, "slope_per_occurrence"), 1048576.0, 1e-3);
+	assert_int_equal((int)d(ev, "n"), 30);
+	near(d(ev, "min"), 101 * 1048576.0, 0);
+	near(d(ev, "max"), 130 * 1048576.0, 0);
+	assert_int_equal(json_array_size(at(ev, "values")), 20);
+	near(d(ev, "values/9"), 110 * 1048576.0, 0);
+	near(d(ev, "values/10"), 121 * 1048576.0, 0);
+	assert_int_equal((int)d(ev, "values_omitted"), 10);
+	assert_int_equal(json_array_size(at(ev, "bases")), 4);
+	assert_string_equal(s(lk, "message"),
+			    "dev.mem.allocated on cuda:0 grows by 1.0 MiB per step (R^2 1.00, 30 "
+			    "occurrences); also across phase 'forward', phase 'backward', phase "
+			    "'optimizer'");
+	/* the analysis items are bounded the same way */
+	assert_int_equal(json_array_size(at(find(at(r, "leaks/items"), "basis", "steps"), "values")), 20);
+	/* the summary: one line per leaking series, within 80 columns */
+	txt = text_report(m);
+	assert_80_columns(txt);
+	assert_non_null(strstr(txt, "  dev.mem.allocated cuda:0 grows 1.00 MiB per step (R^2 1.00, 30 occurrences);\n"
+				    "  also per phase 'forward', phase 'backward', phase 'optimizer'\n"));
+	assert_null(strstr(strstr(txt, "dev.mem.allocated cuda:0 grows") + 1, "dev.mem.allocated cuda:0 grows"));
+	free(txt);
+	/* an ordinary PyTorch forward pass is no Inferix stage */
+	near(d(find(at(r, "bottlenecks/stages/items"), "name", "forward"), "share"), 0.6, 1e-3);
+	assert_int_equal((int)count_prefix(recs, "inferix."), 0);
+	json_decref(m);
+}
+
+/*
+ * An Inferix report (FORMATS.md, key order as written) of 6 blocks of 2
+ * diffusion steps, 1 s apart. Three memory series grow step over step and
+ * none of them is the run's own memory:
+ *   cpu_metrics memory_used_mb 12000 + 400 per s (other processes: system-wide)
+ *   gpu_metrics memory_used_mb 20000 + 100 per block (NVML: every process on the GPU)
+ *   block_computation memory_usage_mb 20480 + 512 per block (the pipeline
+ *   passes torch.cuda.max_memory_allocated: a running peak)
+ * so no leak finding, and all three are listed as excluded with their scope.
+ * The block memory keeps the collector's field name. A stage of 80 % is an
+ * Inferix stage (this is an Inferix run).
+ */
+static void ix_report(struct pr_strbuf *sb, int world_size, int with_gpu)
+{
+	int k;
+	double t0 = 1700000000.0;
+	pr_strbuf_addf(sb,
+		       "{\n  \"session_info\": {\"id\": \"t2v_generation\", \"start_time\": %.1f, "
+		       "\"end_time\": %.1f, \"duration\": 7.0, \"tags\": {\"mode\": \"text_to_video\", "
+		       "\"rank\": 0, \"world_size\": %d, \"ulysses_size\": 1, \"ring_size\": %d}, "
+		       "\"generated_at\": %.1f},\n",
+		       t0, t0 + 7, world_size, world_size, t0 + 7.5);
+	if (with_gpu)
+		pr_strbuf_addstr(sb, "  \"summary\": {\"gpu\": {\"peak_memory_usage_mb\": 20500, "
+				     "\"avg_memory_usage_mb\": 20250.0, \"peak_memory_utilization\": 25.1, "
+				     "\"avg_gpu_utilization\": 90.0, \"peak_gpu_utilization\": 90}, ");
+	else
+		pr_strbuf_addstr(sb, "  \"summary\": {");
+	pr_strbuf_addstr(sb, "\"cpu\": {\"avg_cpu_usage\": 20.0, \"peak_cpu_usage\": 20.0, "
+			     "\"avg_memory_usage_mb\": 13400.0, \"peak_memory_usage_mb\": 14800}},\n");
+	if (with_gpu) {
+		pr_strbuf_addstr(sb, "  \"gpu_metrics\": {\"total_samples\": 29, \"timeline\": [");
+		for (k = 0; k <= 28; k++) /* every 0.25 s; block b ends at 1 + b s */
+			pr_strbuf_addf(sb,
+				       "%s{\"timestamp\": %.2f, \"memory_used_mb\": %d, \"memory_total_mb\": 81559, "
+				       "\"utilization\": 90, \"temperature\": 60, \"power\": 300.0}",
+				       k ? ", " : "", t0 + 0.25 * k,
+				       20000 + 100 * (k / 4 > 5 ? 5 : k / 4));
+		pr_strbuf_addstr(sb, "]},\n");
+	} else {
+		pr_strbuf_addstr(sb, "  \"gpu_metrics\": {},\n");
+	}
+	pr_strbuf_addstr(sb, "  \"cpu_metrics\": {\"total_samples\": 15, \"timeline\": [");
+	for (k = 0; k <= 14; k++)
+		pr_strbuf_addf(sb,
+			       "%s{\"timestamp\": %.1f, \"cpu_usage\": 20.0, \"memory_used_mb\": %d, "
+			       "\"memory_total_mb\": 32768}",
+			       k ? ", " : "", t0 + 0.5 * k, 12000 + 200 * k);
+	pr_strbuf_addf(sb, "]},\n  \"stage_analysis\": {\"total_stages\": 1, \"total_time\": 5.6, "
+			   "\"stages\": {\"denoise\": {\"total_time\": 5.6, \"call_count\": 1, \"avg_time\": 5.6, "
+			   "\"min_time\": 5.6, \"max_time\": 5.6, \"percentage_of_total\": 100.0}}, "
+			   "\"bottlenecks\": [{\"stage\": \"denoise\", \"percentage\": 100.0, \"total_time\": 5.6}]},\n"
+			   "  \"events\": [");
+	for (k = 0; k < 6; k++) {
+		double end = t0 + 1 + k;
+		pr_strbuf_addf(sb,
+			       "%s{\"name\": \"diffusion_step\", \"timestamp\": %.2f, \"data\": {\"step\": %d, "
+			       "\"timestep\": 1.0, \"block_size\": 3, \"computation_time_ms\": 400.0, "
+			       "\"guidance_scale\": null}}, "
+			       "{\"name\": \"diffusion_step\", \"timestamp\": %.2f, \"data\": {\"step\": %d, "
+			       "\"timestep\": 0.5, \"block_size\": 3, \"computation_time_ms\": 400.0, "
+			       "\"guidance_scale\": null}}, "
+			       "{\"name\": \"block_computation\", \"timestamp\": %.2f, \"data\": {\"block_index\": %d, "
+			       "\"block_size\": 3, \"computation_time_ms\": 900.0, \"memory_usage_mb\": %d}}",
+			       k ? ", " : "", end - 0.45, 2 * k, end, 2 * k + 1, end, k, 20480 + 512 * k);
+	}
+	pr_strbuf_addstr(sb, "],\n  \"recommendations\": [],\n  \"cache_analysis\": {}\n}\n");
+}
+
+static void test_leak_not_owned(void **state)
+{
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	json_t *m, *r, *x;
+	(void)state;
+	ix_report(&sb, 1, 1);
+	m = model_text(sb.buf, "inferix");
+	pr_strbuf_release(&sb);
+	r = at(m, "runs/0");
+	assert_int_equal((int)count_id(at(r, "recommendations"), "profreport.leak"), 0);
+	assert_int_equal(json_array_size(at(r, "leaks/items")), 0);
+	x = at(r, "leaks/excluded");
+	assert_string_equal(s(find(x, "series", "sys.mem.used"), "scope"), "shared");
+	assert_string_equal(s(find(x, "series", "gpu.mem.used"), "scope"), "shared");
+	assert_string_equal(s(find(x, "series", "inferix.block.memory_usage"), "scope"), "cumulative");
+	/* the block memory is named after what the collector recorded */
+	assert_non_null(find(at(r, "series"), "name", "inferix.block.memory_usage"));
+	x = at(r, "series");
+	{
+		json_t *v;
+		size_t i;
+		json_array_foreach(x, i, v)
+			assert_string_not_equal(s(v, "name"), "torch.max_memory_allocated");
+	}
+	/* an Inferix run gets Inferix's stage advice */
+	assert_int_equal((int)count_id(at(r, "recommendations"), "inferix.stage"), 1);
+	json_decref(m);
+}
+
+/*
+ * The same Inferix run on 3 ranks but with the GPU monitor off (gpu_metrics
+ * {}, no GPU summary): world_size 3 alone is no evidence of 3 GPUs, so no
+ * "Using 3 GPUs" advice. With GPU data it is given.
+ */
+static void test_multi_gpu_needs_gpu_data(void **state)
+{
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	json_t *m;
+	(void)state;
+	ix_report(&sb, 3, 0);
+	m = model_text(sb.buf, "inferix");
+	assert_int_equal((int)count_id(at(m, "runs/0/recommendations"), "inferix.multi_gpu"), 0);
+	json_decref(m);
+	pr_strbuf_reset(&sb);
+	ix_report(&sb, 3, 1);
+	m = model_text(sb.buf, "inferix");
+	pr_strbuf_release(&sb);
+	assert_string_equal(s(find(at(m, "runs/0/recommendations"), "id", "inferix.multi_gpu"), "message"),
+			    "Using 3 GPUs");
+	json_decref(m);
+}
+
+/*
+ * One finding per root cause for memory pressure too: the same Inferix run
+ * on a GPU with 20600 MiB, so GPU memory peaks at 20500 / 20600 = 99.5 %.
+ * Inferix's own rule reports it (> 90 %); profreport.memory_pressure (a
+ * sample >= 85 %) does not repeat it.
+ */
+static void test_pressure_once(void **state)
+{
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	json_t *m, *recs, *f;
+	char *p;
+	(void)state;
+	ix_report(&sb, 1, 1);
+	while ((p = strstr(sb.buf, "\"memory_total_mb\": 81559")) != NULL)
+		memcpy(p + strlen("\"memory_total_mb\": "), "20600", 5);
+	m = model_text(sb.buf, "inferix");
+	pr_strbuf_release(&sb);
+	recs = at(m, "runs/0/recommendations");
+	assert_int_equal((int)count_id(recs, "profreport.memory_pressure"), 0);
+	f = find(recs, "id", "inferix.gpu_memory");
+	near(d(f, "evidence/peak_pct"), 20500.0 / 20600 * 100, 1e-9);
+	assert_string_equal(s(f, "rule"), "peak GPU memory used / total > 90 %");
+	near(d(f, "evidence/threshold"), 90, 0);
+	json_decref(m);
+}
+
+/*
+ * QEff disk I/O per phase: 5 samples 1 s apart, disk_write_bytes (MiB,
+ * cumulative) 0, 64, 128, 192, 256; "Load" marked at 0 s, "Save" at 1.5 s,
+ * Completion at 4 s. The interval 1 s .. 2 s (64 MiB) straddles the
+ * boundary: by time, half is Load's and half Save's, so Load wrote
+ * 64 + 32 = 96 MiB and Save 32 + 128 = 160 MiB; together all 256 MiB.
+ */
+static void test_qeff_disk_split(void **state)
+{
+	json_t *m, *occ;
+	(void)state;
+	m = model_text("{\"timestamps\": [0.0, 1.0, 2.0, 3.0, 4.0],\n"
+		       " \"rss_memory\": [100.0, 100.0, 100.0, 100.0, 100.0],\n"
+		       " \"vms_memory\": [400.0, 400.0, 400.0, 400.0, 400.0],\n"
+		       " \"cpu_usage\": [10.0, 10.0, 10.0, 10.0, 10.0],\n"
+		       " \"disk_read_bytes\": [0.0, 0.0, 0.0, 0.0, 0.0],\n"
+		       " \"disk_write_bytes\": [0.0, 64.0, 128.0, 192.0, 256.0],\n"
+		       " \"disk_read_rate\": [0.0, 0.0, 0.0, 0.0, 0.0],\n"
+		       " \"disk_write_rate\": [0.0, 64.0, 64.0, 64.0, 64.0],\n"
+		       " \"sampling_interval\": 1.0,\n"
+		       " \"operations\": [[0.0, \"Load\"], [1.5, \"Save\"], [4.0, \"Completion\"]]}",
+		       "qeff");
+	occ = at(m, "runs/0/phases/occurrences");
+	assert_int_equal(json_array_size(occ), 2);
+	near(d(find(occ, "name", "Load"), "disk/write"), 96 * 1048576.0, 1e-3);
+	near(d(find(occ, "name", "Save"), "disk/write"), 160 * 1048576.0, 1e-3);
+	near(d(find(occ, "name", "Load"), "disk/read"), 0, 0);
+	json_decref(m);
+}
+
+/*
+ * A real massif run (samples/massif/real, valgrind 3.19 --time-unit=i): the
+ * x axis counts instructions, not time, so no time unit may appear where
+ * times are shown. Peak snapshot 79 at time=1068802 instructions with
+ * mem_heap_B=180224: cache_add 163840 (40 x 4096) <- step <- main and
+ * scratch_work 16384 <- step <- main (massif.out.i lines 912-923).
+ */
+static void test_massif_real_units_and_tree(void **state)
+{
+	const char *in[] = { "massif/real/massif.out.i" }, *inb[] = { "massif/real/massif.out.B" };
+	json_t *m = model_of(in, 1, "massif"), *r = at(m, "runs/0"), *t;
+	char *txt, *html;
+	(void)state;
+	assert_string_equal(s(r, "clock/x_unit"), "instructions");
+	t = at(r, "alloc_tree");
+	assert_int_equal((int)d(t, "snapshot"), 79);
+	near(d(t, "t_ns"), 1068802, 0);
+	near(d(t, "heap"), 180224, 0);
+	assert_int_equal(json_array_size(at(t, "nodes")), 6);
+	assert_string_equal(s(t, "nodes/0/label"), "cache_add (prog.c:18)");
+	near(d(t, "nodes/0/bytes"), 163840, 0);
+	assert_int_equal((int)d(t, "nodes/0/depth"), 1);
+	assert_string_equal(s(t, "nodes/2/label"), "main (prog.c:51)");
+	assert_int_equal((int)d(t, "nodes/2/depth"), 3);
+	near(d(t, "nodes/3/bytes"), 16384, 0);
+	txt = text_report(m);
+	assert_80_columns(txt);
+	assert_null(strstr(txt, " ms"));
+	assert_null(strstr(txt, " us"));
+	assert_non_null(strstr(txt, "1.069 M instructions"));
+	assert_non_null(strstr(txt, "Peak allocation tree"));
+	assert_non_null(strstr(txt, "scratch_work (prog.c:28)"));
+	html = html_report(m);
+	assert_non_null(strstr(html, "Peak allocation tree"));
+	assert_non_null(strstr(html, "cache_add (prog.c:18)"));
+	assert_non_null(strstr(html, "instructions executed"));
+	free(txt);
+	free(html);
+	json_decref(m);
+
+	/* --time-unit=B: bytes allocated and freed so far (time=1459128 at the peak) */
+	m = model_of(inb, 1, "massif");
+	r = at(m, "runs/0");
+	assert_string_equal(s(r, "clock/x_unit"), "bytes");
+	near(d(r, "alloc_tree/t_ns"), 1459128, 0);
+	txt = text_report(m);
+	assert_80_columns(txt);
+	assert_null(strstr(txt, " ms"));
+	assert_non_null(strstr(txt, "1.39 MiB allocated"));
+	free(txt);
+	json_decref(m);
+}
+
+/* The synthetic ms sample: times stay times; its tree (snapshot 5) is in summary too. */
+static void test_massif_ms_tree(void **state)
+{
+	const char *in[] = { "massif/massif.out.12345" };
+	json_t *m = model_of(in, 1, "massif"), *r = at(m, "runs/0");
+	char *txt;
+	(void)state;
+	assert_null(json_object_get(at(r, "clock"), "x_unit"));
+	assert_int_equal((int)d(r, "alloc_tree/snapshot"), 5);
+	txt = text_report(m);
+	assert_non_null(strstr(txt, "at 262.000 ms"));
+	assert_non_null(strstr(txt, "g (prog.c:6)"));
+	free(txt);
+	json_decref(m);
+}
+
+/*
+ * Straggling steps: 120 ProfilerStep#i of 10 ms, except 21 of 30 ms
+ * (i = 5, 10, .., 105) and step 110 of 100 ms. Median 10 ms, MAD 0, so the
+ * mean-absolute-deviation fallback: meanad = (21 x 20 + 90) / 120 = 4.25 ms;
+ * z(30 ms) = 20 / (sqrt(pi/2) x 4.25) = 3.75 > 3.5, z(100 ms) = 16.9: 22
+ * stragglers. The slowest is step 110, 10.0x the median (not the first
+ * straggler's 3.0x); the evidence lists 20 of them and counts 2 more.
+ */
+static void test_straggler_evidence(void **state)
+{
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	json_t *m, *f;
+	long long t = 0;
+	int i;
+	(void)state;
+	pr_strbuf_addstr(&sb, "{\"traceEvents\": [\n");
+	for (i = 0; i < 120; i++) {
+		long long dur = i == 110 ? 100000 : (i % 5 == 0 && i > 0 && i <= 105) ? 30000 : 10000;
+		pr_strbuf_addf(&sb,
+			       "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%d\", "
+			       "\"pid\": 1, \"tid\": 1, \"ts\": %lld, \"dur\": %lld, \"args\": {}},\n",
+			       i, t, dur);
+		t += dur;
+	}
+	pr_strbuf_addstr(&sb, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"args\": {\"name\": \"python\"}}]}\n");
+	m = model_text(sb.buf, "chrome");
+	pr_strbuf_release(&sb);
+	assert_int_equal(json_array_size(at(m, "runs/0/throughput/steps/stragglers")), 22);
+	f = find(at(m, "runs/0/recommendations"), "id", "profreport.straggling_step");
+	assert_string_equal(s(f, "message"), "22 straggling step(s); the slowest is 10.0x the median");
+	assert_int_equal(json_array_size(at(f, "evidence/stragglers")), 20);
+	assert_int_equal((int)d(f, "evidence/stragglers_more"), 2);
+	json_decref(m);
+}
+
+/*
+ * Every sample's summary fits 80 columns (the golden summaries are these
+ * reports; long names get lines of their own or are cut with "...").
+ */
+static void test_summary_80_columns(void **state)
+{
+	static const char *const samples[][2] = {
+		{ "torch/trace_rank0.pt.trace.json", "chrome" },
+		{ "chrome/viztracer_like.json", "chrome" },
+		{ "qnn/memory_20241219_143000.csv", "qnn-csv" },
+		{ "nvidia-smi/gpu_log.csv", "csv" },
+		{ "psutil/process_log.csv", "csv" },
+		{ "inferix/profiling_report_t2v_generation_20231114_221332.json", "inferix" },
+		{ "inferix/raw_profiling_data_t2v_generation_20231114_221332.json", "inferix" },
+		{ "diffulex/profile_20250101_120000.json", "diffulex" },
+		{ "diffulex/profile_20250101_120000.csv", "diffulex-csv" },
+		{ "diffulex/profile_20250101_120000.txt", "diffulex-summary" },
+		{ "memtracer/memory_timeline.json", "memtracer" },
+		{ "memtracer/memory_flame_graph.json", "speedscope" },
+		{ "speedscope/profile.speedscope.json", "speedscope" },
+		{ "qeff/qeff_profile.json", "qeff" },
+		{ "torch-memory-timeline/memory_timeline.json", "torch-memory-timeline" },
+		{ "massif/massif.out.12345", "massif" },
+		{ "massif/real/massif.out.i", "massif" },
+		{ "massif/real/massif.out.B", "massif" },
+	};
+	size_t i;
+	(void)state;
+	for (i = 0; i < PR_ARRAY_SIZE(samples); i++) {
+		const char *in[1];
+		json_t *m;
+		char *txt;
+		in[0] = samples[i][0];
+		m = model_of(in, 1, samples[i][1]);
+		txt = text_report(m);
+		assert_80_columns(txt);
+		free(txt);
+		json_decref(m);
+	}
+}
+
 /* Absent data stays absent: a trace without memory events has no peaks, no fragmentation. */
 static void test_absent(void **state)
 {
@@ -420,7 +919,17 @@ int main(void)
 		cmocka_unit_test(test_inferix),	      cmocka_unit_test(test_memtracer),
 		cmocka_unit_test(test_diffulex),      cmocka_unit_test(test_designed_trace),
 		cmocka_unit_test(test_collectives),
-		cmocka_unit_test(test_inferred_phases), cmocka_unit_test(test_absent),	      cmocka_unit_test(test_write_load),
+		cmocka_unit_test(test_inferred_phases),
+		cmocka_unit_test(test_leak_one_finding),
+		cmocka_unit_test(test_leak_not_owned),
+		cmocka_unit_test(test_multi_gpu_needs_gpu_data),
+		cmocka_unit_test(test_pressure_once),
+		cmocka_unit_test(test_qeff_disk_split),
+		cmocka_unit_test(test_massif_real_units_and_tree),
+		cmocka_unit_test(test_massif_ms_tree),
+		cmocka_unit_test(test_summary_80_columns),
+		cmocka_unit_test(test_straggler_evidence),
+		cmocka_unit_test(test_absent),	      cmocka_unit_test(test_write_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,106 @@
+/*
+ * an_alloc.c - "alloc_tree": the allocation tree of the peak snapshot as
+ * valgrind massif recorded it (heap_tree=peak). The massif reader stores
+ * one reported metric massif.peak.tree per node below the root, in file
+ * order (depth first), detail = the call path from the allocation site
+ * outwards, "fn (file:line) <- caller (file:line) <- ...": a node's depth
+ * is the number of entries, its label the last one. The root is the heap
+ * at the peak (massif.peak.heap). Nodes massif itself folded are its own
+ * "in N places, below massif's threshold (1.00%)" entries.
+ *
+ * At most ALLOC_NODES nodes, depth first (nodes_more counts the rest; the
+ * store has them all). share = bytes / heap. t_ns is the peak snapshot's
+ * position on the run's x axis (ns, or what clock.x_unit says).
+ * The section is absent when the run has no peak tree.
+ */
+#include <sqlite3.h>
+#include <string.h>
+
+#include "analyze/actx.h"
+
+#define ALLOC_NODES 500
+#define SEP " <- "
+
+static json_t *node(const char *path, double bytes, double heap)
+{
+	const char *p = path, *label = path, *q;
+	int64_t depth = 1;
+	while ((q = strstr(p, SEP)) != NULL) {
+		depth++;
+		p = q + strlen(SEP);
+		label = p;
+	}
+	return pr_jobj("depth", pr_jint(depth), "bytes", pr_jnum(bytes), "share",
+		       heap > 0 ? pr_jnum(bytes / heap) : json_null(), "label", json_string(label), NULL);
+}
+
+static int run(struct pr_actx *ctx, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	json_t *nodes = NULL, *tree;
+	double heap = 0, extra = 0, stacks = 0, snap = -1, t = 0;
+	int rc, have_heap = 0, have_t = 0;
+	size_t n = 0, more = 0;
+	/* the root's numbers first: share needs the heap */
+	if (pr_actx_prep(ctx,
+			 "SELECT name, value FROM metric WHERE run_id = ?1 AND origin = 'reported' AND "
+			 "name IN ('massif.peak.heap', 'massif.peak.heap_extra', 'massif.peak.stacks', "
+			 "'massif.peak.snapshot', 'massif.peak.time') ORDER BY id",
+			 &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = pr_actx_text(st, 0) + strlen("massif.peak.");
+		double v = sqlite3_column_double(st, 1);
+		if (!strcmp(name, "heap")) {
+			heap = v;
+			have_heap = 1;
+		} else if (!strcmp(name, "heap_extra")) {
+			extra = v;
+		} else if (!strcmp(name, "stacks")) {
+			stacks = v;
+		} else if (!strcmp(name, "snapshot")) {
+			snap = v;
+		} else {
+			t = v;
+			have_t = 1;
+		}
+	}
+	if (pr_actx_done(ctx, st, rc, err))
+		return -1;
+	if (!have_heap)
+		return 0;
+	if (pr_actx_prep(ctx,
+			 "SELECT value, ifnull(detail, '') FROM metric WHERE run_id = ?1 AND "
+			 "origin = 'reported' AND name = 'massif.peak.tree' ORDER BY id",
+			 &st, err))
+		return -1;
+	nodes = json_array();
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n++ >= ALLOC_NODES) {
+			more++;
+			continue;
+		}
+		json_array_append_new(nodes, node(pr_actx_text(st, 1), sqlite3_column_double(st, 0), heap));
+	}
+	if (pr_actx_done(ctx, st, rc, err)) {
+		json_decref(nodes);
+		return -1;
+	}
+	tree = pr_jobj("source", json_string("valgrind massif, heap_tree=peak"), "snapshot",
+		       snap >= 0 ? pr_jnum(snap) : json_null(), "t_ns",
+		       have_t ? pr_jnum(t - (double)ctx->ts_min) : json_null(), "heap", pr_jnum(heap),
+		       "heap_extra", pr_jnum(extra), "stacks", pr_jnum(stacks), "nodes", nodes,
+		       "nodes_more", more ? pr_jint((int64_t)more) : NULL, "rule",
+		       json_string("the peak snapshot's tree as massif wrote it, depth first; a node's "
+				   "children add up to it; massif folds the sites below its --threshold "
+				   "(default 1 %) into 'in N places, below massif's threshold'"),
+		       NULL);
+	json_object_set_new(ctx->out, "alloc_tree", tree);
+	return 0;
+}
+
+const struct pr_analyzer pr_an_alloc_tree = {
+	.name = "alloc_tree",
+	.summary = "the peak snapshot's allocation tree (valgrind massif), depth first",
+	.run = run,
+};
