@@ -20,6 +20,12 @@ cp -R "$PR_SAMPLES/ddp/hostpid" hostpid
 run "$P" summary named/rank2.1795507315379.pt.trace.json
 expect_rc 0 "summary of one rank"
 expect_out_has "data_loading                               95.1%  501.652 ms" "data_loading is the largest stage (501.652 of 527.311 ms)"
+# DataLoader rule on the inferred phase: 501652000 / (5 x 105433000) = 95.2 % of the step time
+expect_out_has "[high] DataLoader: data_loading takes 95.2% of the step time" "the DataLoader finding"
+if grep -q "inferix\." "$tmp/out"; then
+	fail "an Inferix rule fired on a torch trace"
+	show
+fi
 run "$P" report named/rank2.1795507315379.pt.trace.json --json model.json
 expect_rc 0 "model of one rank"
 tr -d ' \n' <model.json | grep -q '"names":\["data_loading","forward","backward","optimizer"\]' ||
