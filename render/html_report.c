@@ -502,11 +502,11 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 	esc(sb, pr_mstr(run, "format"));
 	pr_strbuf_addstr(sb, " &middot; collector ");
 	esc(sb, pr_mstr(run, "collector"));
-	if (json_is_integer(json_object_get(run, "rank")))
-		pr_strbuf_addf(sb, " &middot; rank %lld of %lld", pr_mll(run, "rank"),
-			       json_is_integer(json_object_get(run, "world_size"))
-				       ? pr_mll(run, "world_size")
-				       : -1LL);
+	if (json_is_integer(json_object_get(run, "rank"))) {
+		pr_strbuf_addf(sb, " &middot; rank %lld", pr_mll(run, "rank"));
+		if (json_is_integer(json_object_get(run, "world_size")))
+			pr_strbuf_addf(sb, " of %lld", pr_mll(run, "world_size"));
+	}
 	if (json_is_number(json_object_get(clock, "epoch_start_ns"))) {
 		double e = pr_mnum(clock, "epoch_start_ns") / 1e9;
 		pr_strbuf_addf(sb, " &middot; started at Unix time %.3f", e);

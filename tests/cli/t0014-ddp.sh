@@ -28,6 +28,10 @@ if grep -q "inferix\." "$tmp/out"; then
 fi
 run "$P" report named/rank2.1795507315379.pt.trace.json --json model.json
 expect_rc 0 "model of one rank"
+run "$P" report named/rank2.1795507315379.pt.trace.json -o r.html
+expect_rc 0 "HTML report of one rank"
+grep -q 'rank 2 &middot;' r.html || fail "the page does not say rank 2"
+if grep -q 'of -1' r.html; then fail "the page says 'of -1' for an unknown world size"; fi
 tr -d ' \n' <model.json | grep -q '"names":\["data_loading","forward","backward","optimizer"\]' ||
 	fail "the model does not list the inferred phases in first-seen order"
 grep -q 'a slice that is a direct child of a step' model.json ||
