@@ -2,6 +2,7 @@
 #include "analyze/compare.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -698,14 +699,338 @@ static void some_ids(const struct table *t, int k, struct pr_strbuf *sb)
 		pr_strbuf_addf(sb, " and %zu more", all - n);
 }
 
+/* ---- What a side must be before it is compared (compare.h, INPUT CHECKS) ---- */
+
+/*
+ * Ingest diagnostics that mean data was dropped or made up: a measured value
+ * that compare reads (a span, step or phase time, a memory sample, a counter,
+ * a throughput, a reported value) was skipped, cut short or replaced by an
+ * invented one. A side with any of them is an error.
+ */
+static const char *const diag_lost[] = {
+	/* Chrome traces and the store's writer: events skipped, times made up, files cut short */
+	"truncated", "missing_phase", "unknown_phase", "non_object_event", "bad_timestamp",
+	"bad_duration", "negative_duration", "unmatched_end", "unclosed_span",
+	"async_unmatched_end", "async_unclosed", "counter_not_numeric",
+	/* CSV samplers: rows or cells skipped, series dropped */
+	"csv_bad_field_count", "csv_bad_time", "csv_bad_value", "csv_mixed_time",
+	"csv_too_many_series",
+	/* Diffulex */
+	"diffulex_bad_section", "diffulex_bad_value", "diffulex_csv_bad_field_count",
+	"diffulex_csv_bad_value", "diffulex_csv_nonfinite", "diffulex_json_truncated",
+	"diffulex_nonfinite", "diffulex_txt_bad_line", "diffulex_txt_bad_value",
+	"diffulex_txt_truncated",
+	/* Inferix */
+	"inferix_bad_event", "inferix_bad_value", "inferix_nonfinite",
+	/* massif */
+	"massif_bad_line", "massif_bad_value", "massif_incomplete_snapshot",
+	/* MemoryTracer (and its speedscope export) */
+	"memtracer_bad_event", "memtracer_bad_section", "memtracer_bad_value",
+	"memtracer_unclosed_layer", "memtracer_unmatched_exit", "nonfinite_number",
+	/* phase logs (--phases) */
+	"phase_bad_line", "phase_mixed_time", "phase_outside_run", "phase_time_backwards",
+	"phase_unclosed", "phase_unmatched_end",
+	/* QEff */
+	"qeff_bad_operation", "qeff_bad_value", "qeff_length_mismatch", "qeff_missing_start_time",
+	"qeff_nonfinite",
+	/* QNN */
+	"qnn_bad_field_count", "qnn_bad_timestamp", "qnn_bad_value",
+	/* speedscope */
+	"speedscope_bad_event", "speedscope_bad_frame", "speedscope_bad_profile",
+	"speedscope_bad_weight", "speedscope_length_mismatch", "speedscope_time_backwards",
+	"speedscope_unbalanced", "speedscope_unclosed", "speedscope_unmatched_close",
+	/* torch memory timelines */
+	"torch_memtl_bad_entry", "torch_memtl_length_mismatch", "torch_memtl_nonfinite",
+};
+
+/*
+ * Diagnostics that note something and keep the data as measured: text
+ * repaired, order recomputed, a time zone assumed, metadata or flows that
+ * compare does not read, a collector's quirk explained (its own numbers are
+ * kept next to corrected ones), a series the collector did not record.
+ */
+static const char *const diag_note[] = {
+	"trailing_comma", "control_character", "invalid_utf8", "ignored_phase", "flow_without_id",
+	"metadata_skipped", "metadata_unreadable", "overlapping_spans", "unsorted_track",
+	"csv_invalid_text", "csv_naive_time_utc", "csv_no_time_column", "csv_repeated_header",
+	"csv_time_backwards",
+	"diffulex_avg_throughput_diluted", "diffulex_csv_header_unsorted",
+	"diffulex_csv_invalid_text", "diffulex_gpu_util_negative", "diffulex_gpu_util_no_nvml",
+	"diffulex_summary_mismatch", "diffulex_throughput_not_recorded",
+	"diffulex_throughput_other_duration", "diffulex_throughput_zero",
+	"diffulex_txt_invalid_text", "diffulex_txt_unparsed_repr",
+	"inferix_block_memory_is_peak", "inferix_diffusion_fps_per_step",
+	"inferix_energy_overcounted", "inferix_first_block_delay_unconditional",
+	"inferix_gpu_data_zero", "inferix_model_total_overcounted", "inferix_samples_capped",
+	"inferix_stage_share_double_counted",
+	"massif_no_peak", "massif_peak_not_max", "massif_time_backwards", "massif_tree_sum",
+	"memtracer_alloc_event", "memtracer_frag_formula", "memtracer_no_layer_events",
+	"memtracer_oldest_dropped", "memtracer_size_bytes_zero", "memtracer_summary_mismatch",
+	"memtracer_time_backwards", "memtracer_unknown_event_type",
+	"phase_beyond_run", "phase_naive_time_utc",
+	"qeff_delta_start_estimated", "qeff_disk_counter_decreased", "qeff_missing_series",
+	"qeff_naive_datetime", "qeff_no_samples", "qeff_repeated_phase_name", "qeff_time_backwards",
+	"qnn_cached_concatenated", "qnn_proc_columns_zero", "qnn_proc_value_zero",
+	"qnn_time_backwards", "qnn_timestamp_non_numeric", "qnn_value_missing",
+	"speedscope_end_value", "speedscope_flat_stacks", "speedscope_invalid_unit",
+	"speedscope_schema", "speedscope_synthetic_time",
+	"torch_memtl_negative_category", "torch_memtl_slot0_nonzero", "torch_memtl_time_backwards",
+};
+
+static int in_list(const char *const *list, size_t n, const char *code)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (!strcmp(list[i], code))
+			return 1;
+	return 0;
+}
+
+enum pr_cmp_diag pr_compare_diag_class(const char *code)
+{
+	if (in_list(diag_lost, sizeof(diag_lost) / sizeof(diag_lost[0]), code))
+		return PR_CMP_DIAG_LOST;
+	if (in_list(diag_note, sizeof(diag_note) / sizeof(diag_note[0]), code))
+		return PR_CMP_DIAG_NOTE;
+	return PR_CMP_DIAG_UNKNOWN;
+}
+
+/* Where a bad value sits, for messages: "runs[0].spans.items[3].per_step_ns[2]". */
+struct vpath {
+	char buf[160];
+};
+
+static const char *vpath(struct vpath *p, const char *fmt, ...) PR_PRINTF_LIKE(2, 3);
+static const char *vpath(struct vpath *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->buf, sizeof(p->buf), fmt, ap);
+	va_end(ap);
+	return p->buf;
+}
+
+static const char *json_kind(const json_t *v)
+{
+	return json_is_null(v)      ? "null"
+	       : json_is_string(v)  ? "a string"
+	       : json_is_boolean(v) ? "a boolean"
+	       : json_is_array(v)   ? "an array"
+	       : json_is_object(v)  ? "an object"
+				    : "a number";
+}
+
+/*
+ * A value compare takes as a sample: it must be a number >= 0 (times, counts,
+ * bytes, rates). null_ok: null (or absent) means "not measured" and is
+ * skipped, as the analysis model writes it; otherwise null is an error.
+ */
+static int check_num(const json_t *o, const char *key, int null_ok, int nonneg, const char *side,
+		     const char *where, const char *what, struct pr_error *err)
+{
+	const json_t *v = json_object_get(o, key);
+	if (!v || (null_ok && json_is_null(v)))
+		return 0;
+	if (!json_is_number(v))
+		return pr_error_set(err, PR_E_FORMAT, "%s: %s.%s is %s, not %s", side, where, key,
+				    json_kind(v), what);
+	if (nonneg && json_number_value(v) < 0)
+		return pr_error_set(err, PR_E_FORMAT, "%s: %s.%s is %.15g, not %s", side, where, key,
+				    json_number_value(v), what);
+	return 0;
+}
+
+/* The values of one run that compare reads. */
+static int check_values(const json_t *run, size_t r, const char *side, struct pr_error *err)
+{
+	const json_t *tp = json_object_get(run, "throughput"), *x, *items;
+	static const char *const tput[][2] = { { "tokens", "tokens_per_s" },
+					       { "blocks", "fps" },
+					       { "blocks", "bps" },
+					       { "diffusion", "steps_per_s" } };
+	struct vpath p;
+	size_t i, j;
+	if (check_num(json_object_get(run, "clock"), "duration_ns", 1, 1, side,
+		      vpath(&p, "runs[%zu].clock", r), "a duration in ns (>= 0)", err))
+		return -1;
+	json_array_foreach(json_object_get(json_object_get(tp, "steps"), "list"), i, x) {
+		vpath(&p, "runs[%zu].throughput.steps.list[%zu]", r, i);
+		if (!json_object_get(x, "dur_ns"))
+			return pr_error_set(err, PR_E_FORMAT, "%s: %s has no dur_ns", side, p.buf);
+		if (check_num(x, "dur_ns", 0, 1, side, p.buf, "a step time in ns (>= 0)", err))
+			return -1;
+		if (json_number_value(json_object_get(x, "dur_ns")) == 0) {
+			const char *name = json_string_value(json_object_get(x, "name"));
+			return pr_error_set(err, PR_E_FORMAT,
+					    "%s: the step %s%s%s (%s) lasts 0 ns: a step without a "
+					    "duration is not a measurement (events without \"dur\"?)",
+					    side, name ? "'" : "", name ? name : "", name ? "'" : "",
+					    p.buf);
+		}
+	}
+	for (i = 0; i < sizeof(tput) / sizeof(tput[0]); i++)
+		if (check_num(json_object_get(tp, tput[i][0]), tput[i][1], 1, 1, side,
+			      vpath(&p, "runs[%zu].throughput.%s", r, tput[i][0]), "a rate (>= 0)",
+			      err))
+			return -1;
+	json_array_foreach(json_object_get(json_object_get(run, "phases"), "occurrences"), i, x) {
+		vpath(&p, "runs[%zu].phases.occurrences[%zu]", r, i);
+		if (!json_object_get(x, "dur_ns"))
+			return pr_error_set(err, PR_E_FORMAT, "%s: %s has no dur_ns", side, p.buf);
+		if (check_num(x, "dur_ns", 0, 1, side, p.buf, "a phase time in ns (>= 0)", err))
+			return -1;
+	}
+	json_array_foreach(json_object_get(run, "peaks"), i, x) {
+		const char *unit = json_string_value(json_object_get(x, "unit"));
+		if (check_num(x, "value", 1, unit && !strcmp(unit, "bytes"), side,
+			      vpath(&p, "runs[%zu].peaks[%zu]", r, i),
+			      unit && !strcmp(unit, "bytes") ? "a size in bytes (>= 0)" : "a number",
+			      err))
+			return -1;
+	}
+	json_array_foreach(json_object_get(run, "fragmentation"), i, x)
+		if (check_num(x, "mean_ratio", 1, 0, side,
+			      vpath(&p, "runs[%zu].fragmentation[%zu]", r, i), "a ratio", err))
+			return -1;
+	items = json_object_get(json_object_get(run, "spans"), "items");
+	json_array_foreach(items, i, x) {
+		const json_t *ps = json_object_get(x, "per_step_ns"), *y;
+		vpath(&p, "runs[%zu].spans.items[%zu]", r, i);
+		if (check_num(x, "total_ns", 0, 1, side, p.buf, "a time in ns (>= 0)", err) ||
+		    check_num(x, "count", 0, 1, side, p.buf, "a count (>= 0)", err))
+			return -1;
+		if (ps && !json_is_array(ps) && !json_is_null(ps))
+			return pr_error_set(err, PR_E_FORMAT, "%s: %s.per_step_ns is %s, not an array",
+					    side, p.buf, json_kind(ps));
+		json_array_foreach(ps, j, y) {
+			if (!json_is_number(y) || json_number_value(y) < 0) {
+				const char *name = json_string_value(json_object_get(x, "name"));
+				char v[32];
+				if (json_is_number(y))
+					snprintf(v, sizeof(v), "%.15g", json_number_value(y));
+				else
+					snprintf(v, sizeof(v), "%s", json_kind(y));
+				return pr_error_set(err, PR_E_FORMAT,
+						    "%s: %s.per_step_ns[%zu] is %s, not a time in ns "
+						    "(>= 0) (span '%s', step %zu)",
+						    side, p.buf, j, v, name ? name : "?", j + 1);
+			}
+		}
+	}
+	json_array_foreach(json_object_get(run, "reported"), i, x)
+		if (check_num(x, "value", 1, 0, side, vpath(&p, "runs[%zu].reported[%zu]", r, i),
+			      "a number", err))
+			return -1;
+	return 0;
+}
+
+/* The run's ingest diagnostics: data dropped or made up is an error. */
+static int check_diags(const json_t *run, size_t r, size_t nruns, const char *side,
+		       struct pr_error *err)
+{
+	const json_t *d, *first = NULL;
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	size_t i, n = 0;
+	json_array_foreach(json_object_get(run, "diagnostics"), i, d) {
+		const char *code = json_string_value(json_object_get(d, "code"));
+		const json_t *cnt = json_object_get(d, "count");
+		if (!code || pr_compare_diag_class(code) == PR_CMP_DIAG_NOTE)
+			continue;
+		if (n < 3)
+			pr_strbuf_addf(&sb, "%s%s x%lld%s", n ? ", " : "", code,
+				       json_is_integer(cnt) ? (long long)json_integer_value(cnt) : 1LL,
+				       pr_compare_diag_class(code) == PR_CMP_DIAG_UNKNOWN
+					       ? " (a diagnostic this version does not know)"
+					       : "");
+		if (!first)
+			first = d;
+		n++;
+	}
+	if (n) {
+		const char *label = json_string_value(json_object_get(run, "label"));
+		const char *msg = json_string_value(json_object_get(first, "message"));
+		if (n > 3)
+			pr_strbuf_addf(&sb, " and %zu more", n - 3);
+		if (nruns > 1)
+			pr_error_set(err, PR_E_FORMAT,
+				     "%s: the ingest of run %zu (%s) dropped or made up data (%s; "
+				     "first: %s): its metrics are not measurements, the gate "
+				     "cannot judge them",
+				     side, r, label ? label : "?", sb.buf, msg ? msg : "?");
+		else
+			pr_error_set(err, PR_E_FORMAT,
+				     "%s: its ingest dropped or made up data (%s; first: %s): its "
+				     "metrics are not measurements, the gate cannot judge them",
+				     side, sb.buf, msg ? msg : "?");
+	}
+	pr_strbuf_release(&sb);
+	return n ? -1 : 0;
+}
+
+/* The checks of pr_compare_check_side but the one that needs the metrics. */
+static int check_side(const json_t *model, const char *side, struct pr_error *err)
+{
+	const json_t *runs = json_object_get(model, "runs"), *run;
+	const char *schema = json_string_value(json_object_get(model, "schema"));
+	size_t i;
+	if (!schema || strcmp(schema, "profreport-model") || !json_is_array(runs))
+		return pr_error_set(err, PR_E_FORMAT, "%s is not an analysis model", side);
+	if (json_array_size(runs) == 0)
+		return pr_error_set(err, PR_E_FORMAT, "%s has no runs", side);
+	json_array_foreach(runs, i, run) {
+		if (!json_is_object(run))
+			return pr_error_set(err, PR_E_FORMAT, "%s: runs[%zu] is %s, not an object",
+					    side, i, json_kind(run));
+		if (check_diags(run, i, json_array_size(runs), side, err) ||
+		    check_values(run, i, side, err))
+			return -1;
+	}
+	return 0;
+}
+
+/* Metrics present on side k. */
+static size_t side_metrics(const struct table *t, int k)
+{
+	size_t i, n = 0;
+	for (i = 0; i < t->n; i++)
+		n += t->m[i].s[k].present;
+	return n;
+}
+
+static int no_metrics(const char *side, struct pr_error *err)
+{
+	return pr_error_set(err, PR_E_FORMAT,
+			    "%s has no metrics: no step, phase, span, memory peak, throughput or "
+			    "reported value (an empty trace?)",
+			    side);
+}
+
+int pr_compare_check_side(const json_t *model, const char *side, struct pr_error *err)
+{
+	struct table t;
+	json_t *labels;
+	size_t n;
+	if (check_side(model, side, err))
+		return -1;
+	memset(&t, 0, sizeof(t));
+	labels = json_array();
+	n = collect(&t, 0, model, labels, err) ? 0 : side_metrics(&t, 0);
+	json_decref(labels);
+	table_release(&t);
+	return n ? 0 : no_metrics(side, err);
+}
+
 json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate *gate,
 		   struct pr_error *err)
 {
 	struct table t;
 	json_t *out = NULL, *metrics, *floor, *ignored, *lb = json_array(), *ln = json_array();
-	size_t i, cnt[V_COUNT] = { 0 }, nfloor = 0, nign = 0, common = 0;
+	size_t i, cnt[V_COUNT] = { 0 }, nfloor = 0, nign = 0, common = 0, judged = 0, ungated = 0;
 	memset(&t, 0, sizeof(t));
-	if (collect(&t, 0, base, lb, err) || collect(&t, 1, newm, ln, err)) {
+	if (check_side(base, "BASE", err) || check_side(newm, "NEW", err) ||
+	    collect(&t, 0, base, lb, err) || collect(&t, 1, newm, ln, err) ||
+	    (!side_metrics(&t, 0) && no_metrics("BASE", err)) ||
+	    (!side_metrics(&t, 1) && no_metrics("NEW", err))) {
 		json_decref(lb);
 		json_decref(ln);
 		table_release(&t);
@@ -813,6 +1138,9 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 			}
 		}
 		cnt[v]++;
+		/* what the gate judged: a gated metric on both sides, or a missing key metric */
+		judged += v == V_MISS || (v != V_ADD && v != V_REM && th.gated);
+		ungated += v != V_ADD && v != V_REM && v != V_MISS && !th.gated;
 		tj = json_pack("{s:s, s:s, s:b}", "text", th.gated ? tt : "none", "source", th.source,
 			       "gated", th.gated);
 		if (th.t.has_rel)
@@ -840,6 +1168,21 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 		json_object_set_new(o, "why", json_string(why.buf));
 		pr_strbuf_release(&why);
 		json_array_append_new(metrics, o);
+	}
+	if (!judged) {
+		/* a gate that checked nothing must not pass */
+		pr_error_set(err, PR_E_FORMAT,
+			     "nothing compared: no gated metric is in both inputs (%zu ignored by "
+			     "--ignore, %zu below the noise floor, %zu on one side only, %zu not "
+			     "gated)",
+			     nign, nfloor, cnt[V_ADD] + cnt[V_REM], ungated);
+		json_decref(metrics);
+		json_decref(floor);
+		json_decref(ignored);
+		json_decref(lb);
+		json_decref(ln);
+		table_release(&t);
+		return NULL;
 	}
 	out = json_pack("{s:s, s:i}", "schema", PR_COMPARE_SCHEMA, "version", PR_COMPARE_VERSION);
 	json_object_set_new(out, "base", json_pack("{s:I, s:o}", "runs", (json_int_t)t.runs[0],

@@ -72,6 +72,28 @@
  *   rule that applies to no metric of either side, an ignore glob that
  *   matches none.
  *
+ * INPUT CHECKS (pr_compare_check_side; pr_compare runs them on both sides):
+ * a side the gate cannot judge is an error (PR_E_FORMAT, exit 2), never a
+ * pass and never a regression (exit 1 says NEW is worse; here nothing can
+ * be said, and a broken BASE would blame NEW):
+ *   - a value compare reads that is not a measurement: a step, phase
+ *     occurrence, span total, call count or per_step_ns entry that is not a
+ *     number >= 0 (null, negative, a string), a negative memory peak or
+ *     throughput; the message names its path ("runs[0].spans.items[3].
+ *     per_step_ns[2] is null"). Rates, peaks, ratios and reported values
+ *     may be null (not measured; the model writes null for those).
+ *   - a step of 0 ns (events without "dur": ingest takes them as 0).
+ *   - an ingest diagnostic on a run that means data was dropped or made up
+ *     (pr_compare_diag_class: PR_CMP_DIAG_LOST, e.g. bad_duration,
+ *     negative_duration, truncated, bad_timestamp, unclosed_span, csv rows
+ *     skipped), or one this version does not know. Diagnostics that only
+ *     note something (unsorted_track, overlapping_spans, a collector quirk,
+ *     an assumed time zone) are no error.
+ *   - no metric at all on a side (an empty trace: "NEW has no metrics").
+ * After the comparison, no gated metric judged (every metric ignored, below
+ * the noise floor, on one side only or not gated) is an error too
+ * ("nothing compared").
+ *
  * MARKS (asv compare): '+' regression, '-' improvement, '~' beyond the
  * threshold but not significant, 'x' added (not comparable), '!' removed or
  * missing (missing in new), '#' calls per step changed, ' ' unchanged.
@@ -122,11 +144,27 @@
 
 /*
  * Compares two models (pr_model_build / pr_model_load). Returns a new
- * comparison, or NULL with err set (PR_E_FORMAT: not a model, no runs, or
- * no metric on both sides).
+ * comparison, or NULL with err set (PR_E_FORMAT: not a model, no runs, a
+ * side that fails the INPUT CHECKS, no metric on both sides, or nothing
+ * compared).
  */
 json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate *gate,
 		   struct pr_error *err);
+/*
+ * The input checks above for one side (side names it in messages: "BASE",
+ * "NEW"). Returns 0, or -1 with PR_E_FORMAT.
+ */
+int pr_compare_check_side(const json_t *model, const char *side, struct pr_error *err)
+	PR_MUST_CHECK;
+
+/* What an ingest diagnostic code means for the gate. */
+enum pr_cmp_diag {
+	PR_CMP_DIAG_UNKNOWN, /* not a code of this version: treated as LOST */
+	PR_CMP_DIAG_LOST,    /* data dropped or made up: the side is an error */
+	PR_CMP_DIAG_NOTE,    /* data kept as measured: no effect on the gate */
+};
+enum pr_cmp_diag pr_compare_diag_class(const char *code);
+
 /* Number of regressions in a comparison (its summary). */
 size_t pr_compare_regressions(const json_t *cmp);
 /* Number of failures: regressions plus key metrics missing in NEW (0 = the gate passes). */

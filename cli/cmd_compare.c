@@ -30,19 +30,32 @@ static const struct pr_option opts[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
-/* A model from a path: a model JSON is loaded, anything else analyzed. */
-static json_t *side_model(const struct pr_command *cmd, char *path, struct pr_error *err)
+/*
+ * A model from a path: a model JSON is loaded, anything else analyzed. Then
+ * the input checks (compare.h): a side the gate cannot judge is an error
+ * naming the path and side ("'new.json': NEW has no metrics ...").
+ */
+static json_t *side_model(const struct pr_command *cmd, char *path, const char *side,
+			  struct pr_error *err)
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
 	struct pr_cli_input in;
+	const char *name = path;
 	json_t *m;
-	if (pr_model_sniff(path))
-		return pr_model_load(path, err);
-	if (pr_cli_input_open(&in, cmd->name, &path, 1, NULL, err))
-		return NULL;
-	mo.timeline_points = 0;
-	m = pr_model_build(in.store, &mo, err);
-	pr_cli_input_close(&in);
+	if (pr_model_sniff(path)) {
+		m = pr_model_load(path, err);
+	} else {
+		if (pr_cli_input_open(&in, cmd->name, &path, 1, NULL, err))
+			return NULL;
+		mo.timeline_points = 0;
+		m = pr_model_build(in.store, &mo, err);
+		pr_cli_input_close(&in);
+	}
+	if (m && pr_compare_check_side(m, side, err)) {
+		pr_error_set_source(err, name);
+		json_decref(m);
+		m = NULL;
+	}
 	return m;
 }
 
@@ -55,6 +68,10 @@ static int write_out(const char *path, const char *buf, size_t len, struct pr_er
 		rc = pr_output_close(&out, err);
 	}
 	pr_output_release(&out);
+	/* standard output's failure is reported here with its errno; with the error flag
+	 * left set, main's final check of stdout would print a second line */
+	if (rc && (!path || !strcmp(path, "-")))
+		clearerr(stdout);
 	return rc;
 }
 
@@ -72,13 +89,38 @@ static int write_html(const json_t *cmp, const json_t *base, const json_t *newm,
 		      struct pr_error *err)
 {
 	struct pr_output out;
-	if (pr_output_open_file(&out, path, err) || pr_compare_html(cmp, base, newm, &out, err) ||
-	    pr_output_close(&out, err)) {
-		pr_output_release(&out);
+	int rc;
+	if (pr_output_open_file(&out, path, err))
 		return -1;
-	}
+	rc = pr_compare_html(cmp, base, newm, &out, err);
+	/* a failed write is sticky: close reports it with the path and errno's text */
+	if (!rc || out.failed_errno)
+		rc = pr_output_close(&out, err);
 	pr_output_release(&out);
-	return 0;
+	return rc;
+}
+
+/*
+ * With --format junit, an error (exit 2) still writes the report: one
+ * testcase with an <error>, so a CI that reads the report shows why the gate
+ * could not judge instead of finding no report (or a pass). A failure to
+ * write it is added to the error's text.
+ */
+static void junit_on_error(const char *path, struct pr_error *err)
+{
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	struct pr_error werr = PR_ERROR_INIT;
+	char msg[1100], wmsg[1100];
+	pr_error_format(err, msg, sizeof(msg));
+	pr_compare_render_junit_error(msg, &sb);
+	if (write_out(path, sb.buf, sb.len, &werr)) {
+		struct pr_strbuf t = PR_STRBUF_INIT;
+		pr_error_format(&werr, wmsg, sizeof(wmsg));
+		pr_strbuf_addf(&t, "%s; the JUnit report: %s", err->text, wmsg);
+		pr_error_set(err, err->code, "%s", t.buf);
+		pr_strbuf_release(&t);
+	}
+	pr_strbuf_release(&sb);
 }
 
 static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
@@ -89,7 +131,7 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	json_t *base = NULL, *newm = NULL, *cmp = NULL;
 	size_t i, regressions, missing;
 	const json_t *w;
-	int j, rc = -1;
+	int j, rc = -1, junit = 0, out_failed = 0;
 	pr_gate_init(&g);
 	if (!fmt)
 		fmt = "text";
@@ -97,6 +139,7 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 		pr_error_set(err, PR_E_USAGE, "unknown --format '%s' (text, md, json, junit)", fmt);
 		goto out;
 	}
+	junit = !strcmp(fmt, "junit");
 	if ((v = pr_arg(cmd, a, "config")) && pr_gate_load_config(&g, v, err))
 		goto out;
 	for (j = 0; (v = pr_opt_nth(cmd->opts, a, "fail-on", j)); j++)
@@ -111,7 +154,8 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 		goto out;
 	if ((v = pr_arg(cmd, a, "min-us")) && pr_gate_set_min_us(&g, v, err))
 		goto out;
-	if (!(base = side_model(cmd, a->pos[0], err)) || !(newm = side_model(cmd, a->pos[1], err)))
+	if (!(base = side_model(cmd, a->pos[0], "BASE", err)) ||
+	    !(newm = side_model(cmd, a->pos[1], "NEW", err)))
 		goto out;
 	if (!(cmp = pr_compare(base, newm, &g, err)))
 		goto out;
@@ -135,13 +179,16 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	} else {
 		pr_compare_render_text(cmp, &sb);
 	}
-	if (write_out(pr_arg(cmd, a, "output"), sb.buf, sb.len, err))
-		goto out;
-	/* the page and panels are written before a regression exits 1 */
+	/* the page and panels are written before a regression exits 1, and before the
+	 * report, so that a report written says what the exit status says */
 	if (((v = pr_arg(cmd, a, "html")) && write_html(cmp, base, newm, v, err)) ||
 	    ((v = pr_arg(cmd, a, "png")) && write_panels(cmp, base, newm, v, PR_GFX_PNG, err)) ||
 	    ((v = pr_arg(cmd, a, "svg")) && write_panels(cmp, base, newm, v, PR_GFX_SVG, err)))
 		goto out;
+	if (write_out(pr_arg(cmd, a, "output"), sb.buf, sb.len, err)) {
+		out_failed = 1;
+		goto out;
+	}
 	regressions = pr_compare_regressions(cmp);
 	missing = pr_compare_failures(cmp) - regressions;
 	if (missing)
@@ -152,6 +199,8 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 		rc = regressions ? pr_error_set(err, PR_E_REGRESSION, "%zu regression(s)", regressions)
 				 : 0;
 out:
+	if (rc && junit && !out_failed && err->code != PR_E_REGRESSION)
+		junit_on_error(pr_arg(cmd, a, "output"), err);
 	json_decref(cmp);
 	json_decref(base);
 	json_decref(newm);
@@ -178,7 +227,12 @@ const struct pr_command pr_cmd_compare = {
 		"new/base must lie beyond the threshold; with one value per side the thresholds\n"
 		"alone decide. A key metric of BASE (step time, a phase, a memory peak, a\n"
 		"throughput) missing in NEW also fails; inputs with no metric in common are an\n"
-		"error. Defaults: time +5%, memory +5% and +64MiB (both), throughput -5%; spans\n"
+		"error, and so is a side the gate cannot judge: no metrics (an empty trace),\n"
+		"ingest diagnostics of data dropped or made up (bad_duration, truncated, ...),\n"
+		"steps of 0 ns, model values null or negative (named by path), or nothing left\n"
+		"to compare after --ignore; --format junit then writes one <error> testcase.\n"
+		"A failed write (-o, --html, --png, --svg, standard output) exits 2.\n"
+		"Defaults: time +5%, memory +5% and +64MiB (both), throughput -5%; spans\n"
 		"under 1% of run time or --min-us are not gated.\n"
 		"--html FILE, --png DIR and --svg DIR also write the diff chart (changes) and,\n"
 		"when both sides have steps, the step times (step_time); the exit status is the same.",

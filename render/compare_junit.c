@@ -34,6 +34,23 @@ static void message(struct pr_strbuf *sb, const json_t *m)
 		       str(m, "rule"), str(m, "why"));
 }
 
+void pr_compare_render_junit_error(const char *message, struct pr_strbuf *sb)
+{
+	pr_strbuf_addstr(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	pr_strbuf_addstr(sb, "<testsuites name=\"profreport compare\" tests=\"1\" failures=\"0\" "
+			     "errors=\"1\" skipped=\"0\" time=\"0\">\n");
+	pr_strbuf_addstr(sb, "  <testsuite name=\"profreport.compare\" tests=\"1\" failures=\"0\" "
+			     "errors=\"1\" skipped=\"0\" time=\"0\">\n");
+	pr_strbuf_addstr(sb, "    <properties>\n      <property name=\"status\" value=\"error\"/>\n"
+			     "    </properties>\n");
+	pr_strbuf_addstr(sb, "    <testcase classname=\"profreport.compare\" name=\"comparison\" "
+			     "time=\"0\">\n      <error type=\"error\" message=\"");
+	pr_xml_escape(sb, message);
+	pr_strbuf_addstr(sb, "\">");
+	pr_xml_escape(sb, message);
+	pr_strbuf_addstr(sb, "</error>\n    </testcase>\n  </testsuite>\n</testsuites>\n");
+}
+
 void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
 {
 	const json_t *metrics = json_object_get(cmp, "metrics"), *m;
@@ -44,6 +61,12 @@ void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
 			continue;
 		tests++;
 		failures += !strcmp(str(m, "verdict"), "regression") || !strcmp(str(m, "verdict"), "missing");
+	}
+	if (!tests) {
+		/* a pass with nothing checked would hide a gate that judged nothing */
+		pr_compare_render_junit_error("nothing compared: the comparison has no gated metric",
+					      sb);
+		return;
 	}
 	pr_strbuf_addstr(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	pr_strbuf_addf(sb,

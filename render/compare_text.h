@@ -19,7 +19,10 @@
  * junit  JUnit XML (Jenkins/Ant schema, tests/tools/junit.xsd): one
  *        testcase per gated metric, <failure> for each regression and each
  *        key metric missing in NEW; added and removed ones pass with the
- *        change in <system-out>.
+ *        change in <system-out>. Never a pass with nothing checked: a
+ *        comparison without a gated metric (pr_compare refuses to make one)
+ *        is one <error> testcase, and so is a comparison that could not be
+ *        made (pr_compare_render_junit_error: the CLI's exit-2 errors).
  * Every verdict names the rule that decided it (pr_compare_fmt_rule).
  */
 #ifndef PR_COMPARE_TEXT_H
@@ -34,6 +37,9 @@
 void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb);
 void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb);
 void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb);
+/* A JUnit report of a comparison that could not be made: one testcase
+ * "profreport.compare/comparison" with <error type="error" message=...>. */
+void pr_compare_render_junit_error(const char *message, struct pr_strbuf *sb);
 
 /* A metric value in its unit ("402.118 us", "6.38 GiB", "0.1161"); "-" for null. */
 void pr_compare_fmt_value(const json_t *v, const char *unit, char *buf, size_t n);

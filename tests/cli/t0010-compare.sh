@@ -218,6 +218,142 @@ run "$P" compare base.model.json "$S/slower_op/new.pt.trace.json" --format md
 expect_rc 1 "compare of a model JSON with a trace"
 cmp -s "$tmp/out" "$GOLD/slower_op.md" || fail "compare of a model JSON differs from compare of the trace"
 
+# -- what the gate cannot judge is an error (exit 2), never a pass (issue 12).
+# junit_error DESC: the last run's stdout is a valid JUnit report with one
+# <error> testcase and no pass: a CI that reads the report sees the error.
+junit_error() {
+	cp "$tmp/out" je.xml
+	xmllint --noout --schema "$XSD" je.xml 2>xmllint.err || { fail "$1: the JUnit XML does not validate"; cat xmllint.err >&2; }
+	grep -q '<testsuite name="profreport.compare" tests="1" failures="0" errors="1"' je.xml ||
+		{ fail "$1: the JUnit testsuite is not one error"; head -5 je.xml >&2; }
+	grep -q '<error type="' je.xml || fail "$1: no <error> testcase in the JUnit XML"
+	grep -q 'name="status" value="error"' je.xml || fail "$1: the JUnit status property is not 'error'"
+}
+ID=$S/identical
+# an empty NEW: an error naming NEW, not "PASS, 29 removed"
+echo '{"traceEvents":[]}' >empty.json
+run "$P" compare "$ID/base.pt.trace.json" empty.json
+expect_rc 2 "an empty NEW"
+expect_one_err_line "an empty NEW"
+expect_err_has "'empty.json': NEW has no metrics" "an empty NEW is named"
+expect_out_empty "an empty NEW"
+run "$P" compare "$ID/base.pt.trace.json" empty.json --format junit
+expect_rc 2 "an empty NEW (junit)"
+junit_error "an empty NEW"
+run "$P" compare empty.json "$ID/base.pt.trace.json"
+expect_rc 2 "an empty BASE"
+expect_err_has "'empty.json': BASE has no metrics" "an empty BASE is named"
+# NEW's durations malformed ("abc"), negative or missing. The 20-step sample has
+# 680 X events, one "dur" each (grep -c below); ingest takes a bad or negative
+# "dur" as 0 with a diagnostic, so before issue 12 NEW showed 26 improvements.
+ndur=$(grep -o '"dur":"' "$ID/new.pt.trace.json" | wc -l | tr -d ' ')
+[ "$ndur" = 680 ] || fail "setup: identical/new has $ndur durations, expected 680"
+sed 's/"dur":"[0-9.]*"/"dur":"abc"/g' "$ID/new.pt.trace.json" >dur_abc.json
+sed 's/"dur":"/"dur":"-/g' "$ID/new.pt.trace.json" >dur_neg.json
+sed 's/,"dur":"[0-9.]*"//g' "$ID/new.pt.trace.json" >dur_none.json
+for spec in abc:"bad_duration x680" neg:"negative_duration x680" none:"lasts 0 ns"; do
+	f=dur_${spec%%:*}.json
+	want=${spec#*:}
+	run "$P" compare "$ID/base.pt.trace.json" "$f"
+	expect_rc 2 "NEW with durations $f"
+	expect_one_err_line "NEW with durations $f"
+	expect_err_has "'$f': NEW" "$f is named"
+	expect_err_has "$want" "$f: what was wrong"
+	expect_out_empty "$f: no comparison printed"
+	run "$P" compare "$ID/base.pt.trace.json" "$f" --format junit
+	expect_rc 2 "NEW with durations $f (junit)"
+	junit_error "$f"
+	# the same trace as BASE is an error too: its zeros would fail every change
+	run "$P" compare "$f" "$ID/base.pt.trace.json"
+	expect_rc 2 "BASE with durations $f"
+	expect_err_has "'$f': BASE" "BASE $f is named"
+done
+# a NEW cut short (a crashed writer): 'truncated', the events before kept
+head -c 100000 "$ID/new.pt.trace.json" >cut.json
+run "$P" compare "$ID/base.pt.trace.json" cut.json
+expect_rc 2 "a truncated NEW"
+expect_err_has "truncated x1" "a truncated NEW"
+# diagnostics that only note a quirk (unsorted_track, overlapping_spans: every
+# pair above has them) are no error: see the passing pairs above
+# a model with null or negative per-step values: an error naming the value's path
+if command -v python3 >/dev/null 2>&1; then
+	"$P" report "$S/short4_noise/new.pt.trace.json" --json n4.model.json || fail "setup: report --json"
+	python3 - n4.model.json <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+r = m["runs"][0]
+i = next(k for k, it in enumerate(r["spans"]["items"]) if it.get("per_step_ns"))
+a = json.loads(json.dumps(m)); a["runs"][0]["spans"]["items"][i]["per_step_ns"][2] = None
+json.dump(a, open("ps_null.json", "w"))
+a = json.loads(json.dumps(m)); a["runs"][0]["spans"]["items"][i]["per_step_ns"][1] *= -1
+json.dump(a, open("ps_neg.json", "w"))
+a = json.loads(json.dumps(m)); a["runs"][0]["throughput"]["steps"]["list"][3]["dur_ns"] = None
+json.dump(a, open("step_null.json", "w"))
+a = json.loads(json.dumps(m)); a["runs"][0]["phases"]["occurrences"][0]["dur_ns"] = -5
+json.dump(a, open("phase_neg.json", "w"))
+open("item", "w").write(str(i))
+PY
+	i=$(cat item)
+	for spec in ps_null:"runs[0].spans.items[$i].per_step_ns[2]" ps_neg:"runs[0].spans.items[$i].per_step_ns[1]" \
+		step_null:"runs[0].throughput.steps.list[3].dur_ns" phase_neg:"runs[0].phases.occurrences[0].dur_ns"; do
+		f=${spec%%:*}.json
+		run "$P" compare "$S/short4_noise/base.pt.trace.json" "$f"
+		expect_rc 2 "a model with $f"
+		expect_one_err_line "a model with $f"
+		expect_err_has "'$f': NEW: ${spec#*:}" "$f: the bad value's path"
+		run "$P" compare "$S/short4_noise/base.pt.trace.json" "$f" --format junit
+		junit_error "a model with $f"
+	done
+	run "$P" compare "$S/short4_noise/base.pt.trace.json" n4.model.json
+	expect_rc 0 "the unedited model passes"
+fi
+# nothing compared (every metric ignored): an error, and no JUnit pass
+run "$P" compare "$S/noise/base.pt.trace.json" "$S/noise/new.pt.trace.json" --ignore '*'
+expect_rc 2 "every metric ignored"
+expect_one_err_line "every metric ignored"
+expect_err_has "nothing compared" "every metric ignored"
+run "$P" compare "$S/noise/base.pt.trace.json" "$S/noise/new.pt.trace.json" --ignore '*' --format junit
+junit_error "every metric ignored"
+run "$P" compare "$S/noise/base.pt.trace.json" "$PR_SAMPLES/nvidia-smi/gpu_log.csv" --format junit -o nc.xml
+expect_rc 2 "nothing comparable (junit)"
+cp nc.xml "$tmp/out"
+junit_error "nothing comparable"
+
+# -- write errors: exit 2 with one line naming the path and errno's text, even
+# with a regression (slower_op exits 1 when written)
+if [ -c /dev/full ]; then
+	# under AddressSanitizer, LeakSanitizer would add its "Suppressions used"
+	# table (fontconfig's caches, suppressed by cli/main.c) to stderr
+	LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}print_suppressions=0
+	export LSAN_OPTIONS
+	SO=$S/slower_op
+	for fmt in text md json junit; do
+		run "$P" compare "$SO/base.pt.trace.json" "$SO/new.pt.trace.json" --format $fmt -o /dev/full
+		expect_rc 2 "compare --format $fmt -o /dev/full"
+		expect_one_err_line "compare --format $fmt -o /dev/full"
+		expect_err_has "'/dev/full': cannot write: No space left on device" "--format $fmt -o /dev/full"
+		set +e
+		"$P" compare "$SO/base.pt.trace.json" "$SO/new.pt.trace.json" --format $fmt >/dev/full 2>"$tmp/err"
+		rc=$?
+		set -e
+		last_cmd="compare --format $fmt >/dev/full"
+		expect_rc 2 "compare --format $fmt to a full standard output"
+		expect_one_err_line "compare --format $fmt to a full standard output"
+		expect_err_has "'standard output': cannot write: No space left on device" "--format $fmt >/dev/full"
+	done
+	run "$P" compare "$SO/base.pt.trace.json" "$SO/new.pt.trace.json" --html /dev/full
+	expect_rc 2 "compare --html /dev/full"
+	expect_one_err_line "compare --html /dev/full"
+	expect_err_has "'/dev/full': cannot write: No space left on device" "--html /dev/full"
+	run "$P" compare "$SO/base.pt.trace.json" "$SO/new.pt.trace.json" --format junit --html /dev/full
+	expect_rc 2 "compare --format junit --html /dev/full"
+	junit_error "a failed --html write"
+	run "$P" compare "$SO/base.pt.trace.json" "$SO/new.pt.trace.json" --svg /dev/full
+	expect_rc 2 "compare --svg /dev/full (not a directory)"
+	expect_one_err_line "compare --svg /dev/full"
+	expect_err_has "/dev/full" "--svg /dev/full"
+fi
+
 # -- usage and input errors: exit 2, one line
 for bad in "--fail-on step_time" "--fail-on step_time:5%" "--fail-on step_time:+5parsecs" \
 	"--format html" "--alpha 2" "--min-us -1"; do

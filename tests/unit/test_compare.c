@@ -1,8 +1,10 @@
 /* test_compare.c - analyze/compare and analyze/gate: known verdicts on small models, spec parsing. */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -672,6 +674,275 @@ static void test_gate_warnings(void **state)
 	pr_gate_release(&g);
 }
 
+/* pr_compare's error text for base / newm, or NULL when it compared them. */
+static char *compare_error(const json_t *base, const json_t *newm, const struct pr_gate *g)
+{
+	static char text[sizeof(((struct pr_error *)0)->text)];
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *cmp = pr_compare(base, newm, g, &err);
+	if (cmp) {
+		json_decref(cmp);
+		return NULL;
+	}
+	assert_int_equal(err.code, PR_E_FORMAT);
+	memcpy(text, err.text, sizeof(text));
+	return text;
+}
+
+static json_t *run0(json_t *m)
+{
+	return json_array_get(json_object_get(m, "runs"), 0);
+}
+
+/*
+ * Values that are not measurements (issue 12): a per-step value null or
+ * negative, a step time null, negative or 0, a phase time negative. Each is
+ * an error naming the value's path and side, not a comparison (before, a
+ * null per-step value read as 0 and showed an improvement).
+ */
+static void test_bad_values(void **state)
+{
+	static const double a[4] = { 1.00e6, 1.03e6, 0.97e6, 1.01e6 };
+	struct pr_gate g;
+	json_t *base, *newm, *ps, *steps;
+	const char *t;
+	(void)state;
+	pr_gate_init(&g);
+	base = model(a, 4, 1.0, 1e9, 1000, "op");
+	newm = model(a, 4, 1.0, 1e9, 1000, "op");
+	assert_null(compare_error(base, newm, &g));
+	ps = json_object_get(json_array_get(json_object_get(json_object_get(run0(newm), "spans"),
+							    "items"), 0), "per_step_ns");
+	steps = json_object_get(json_object_get(json_object_get(run0(newm), "throughput"), "steps"),
+				"list");
+	json_array_set_new(ps, 1, json_null());
+	t = compare_error(base, newm, &g);
+	assert_non_null(t);
+	assert_non_null(strstr(t, "NEW: runs[0].spans.items[0].per_step_ns[1] is null"));
+	assert_non_null(strstr(t, "(span 'op', step 2)"));
+	json_array_set_new(ps, 1, json_real(-3));
+	assert_non_null(strstr(compare_error(base, newm, &g),
+			       "NEW: runs[0].spans.items[0].per_step_ns[1] is -3, not a time"));
+	/* BASE is checked the same way */
+	assert_non_null(strstr(compare_error(newm, base, &g), "BASE: runs[0].spans.items[0]"));
+	json_array_set_new(ps, 1, json_real(5e5));
+	assert_null(compare_error(base, newm, &g));
+	json_object_set_new(json_array_get(steps, 2), "dur_ns", json_null());
+	assert_non_null(strstr(compare_error(base, newm, &g),
+			       "NEW: runs[0].throughput.steps.list[2].dur_ns is null"));
+	json_object_set_new(json_array_get(steps, 2), "dur_ns", json_integer(-970000));
+	assert_non_null(strstr(compare_error(base, newm, &g),
+			       "NEW: runs[0].throughput.steps.list[2].dur_ns is -970000"));
+	/* a step of 0 ns: a trace whose events lost "dur" */
+	json_object_set_new(json_array_get(steps, 2), "dur_ns", json_integer(0));
+	t = compare_error(base, newm, &g);
+	assert_non_null(strstr(t, "NEW: the step 'ProfilerStep#0' (runs[0].throughput.steps.list[2]) "
+				  "lasts 0 ns"));
+	json_object_set_new(json_array_get(steps, 2), "dur_ns", json_real(0.97e6));
+	/* a phase occurrence of negative time */
+	json_array_append_new(json_object_get(json_object_get(run0(newm), "phases"), "occurrences"),
+			      json_pack("{s:s, s:i}", "name", "fwd", "dur_ns", -1));
+	assert_non_null(strstr(compare_error(base, newm, &g),
+			       "NEW: runs[0].phases.occurrences[0].dur_ns is -1"));
+	json_array_clear(json_object_get(json_object_get(run0(newm), "phases"), "occurrences"));
+	/* null where the model writes null for "not measured" is no error: a rate
+	 * unknown in NEW is then missing, a key metric, so the gate fails */
+	json_object_set_new(json_object_get(json_object_get(run0(newm), "throughput"), "tokens"),
+			    "tokens_per_s", json_null());
+	{
+		struct pr_error err = PR_ERROR_INIT;
+		json_t *cmp = pr_compare(base, newm, &g, &err);
+		assert_non_null(cmp);
+		assert_string_equal(verdict(cmp, "throughput:tokens_per_s"), "missing");
+		assert_int_equal(pr_compare_failures(cmp), 1);
+		json_decref(cmp);
+	}
+	/* a negative rate is not */
+	json_object_set_new(json_object_get(json_object_get(run0(newm), "throughput"), "tokens"),
+			    "tokens_per_s", json_real(-2));
+	assert_non_null(strstr(compare_error(base, newm, &g),
+			       "NEW: runs[0].throughput.tokens.tokens_per_s is -2"));
+	json_decref(base);
+	json_decref(newm);
+	pr_gate_release(&g);
+}
+
+/*
+ * Ingest diagnostics (issue 12): one that means data was dropped or made up
+ * (bad_duration: a "dur" taken as 0) makes the side an error, named with its
+ * count; one that notes a quirk (unsorted_track) does not; a code this
+ * version does not know is treated as lost.
+ */
+static void test_lost_diagnostics(void **state)
+{
+	static const double a[4] = { 1.00e6, 1.03e6, 0.97e6, 1.01e6 };
+	struct pr_gate g;
+	json_t *base, *newm, *diags;
+	const char *t;
+	(void)state;
+	pr_gate_init(&g);
+	base = model(a, 4, 1.0, 1e9, 1000, "op");
+	newm = model(a, 4, 1.0, 1e9, 1000, "op");
+	diags = json_array();
+	json_object_set_new(run0(newm), "diagnostics", diags);
+	json_array_append_new(diags, json_pack("{s:s, s:i, s:s}", "code", "unsorted_track", "count", 1,
+					       "message", "nesting recomputed"));
+	assert_null(compare_error(base, newm, &g));
+	json_array_append_new(diags, json_pack("{s:s, s:i, s:s}", "code", "bad_duration", "count", 680,
+					       "message", "event \"dur\" is not a number; taken as 0"));
+	t = compare_error(base, newm, &g);
+	assert_non_null(t);
+	assert_non_null(strstr(t, "NEW: its ingest dropped or made up data (bad_duration x680; "
+				  "first: event \"dur\" is not a number; taken as 0)"));
+	assert_non_null(strstr(compare_error(newm, base, &g), "BASE: its ingest dropped"));
+	json_array_remove(diags, 1);
+	json_array_append_new(diags, json_pack("{s:s, s:i, s:s}", "code", "made_up_code", "count", 2,
+					       "message", "?"));
+	assert_non_null(strstr(compare_error(base, newm, &g),
+			       "made_up_code x2 (a diagnostic this version does not know)"));
+	assert_int_equal(pr_compare_diag_class("truncated"), PR_CMP_DIAG_LOST);
+	assert_int_equal(pr_compare_diag_class("overlapping_spans"), PR_CMP_DIAG_NOTE);
+	assert_int_equal(pr_compare_diag_class("made_up_code"), PR_CMP_DIAG_UNKNOWN);
+	json_decref(base);
+	json_decref(newm);
+	pr_gate_release(&g);
+}
+
+/* Collects every diagnostic code the ingest sources write: the first string
+ * literal of each "diag(" call, when it is a bare code ([a-z0-9_]+). */
+static size_t scan_codes(const char *dir, char codes[][64], size_t n, size_t max)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char path[1024], *buf, *p;
+		size_t len = strlen(e->d_name), got;
+		FILE *f;
+		if (len < 3 || strcmp(e->d_name + len - 2, ".c"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		f = fopen(path, "rb");
+		assert_non_null(f);
+		buf = malloc(1 << 22);
+		got = fread(buf, 1, (1 << 22) - 1, f);
+		buf[got] = '\0';
+		fclose(f);
+		for (p = strstr(buf, "diag("); p; p = strstr(p + 1, "diag(")) {
+			char *end = strchr(p, ';'), *q = strchr(p, '"'), *r;
+			size_t k;
+			if (!end || !q || q > end || !(r = strchr(q + 1, '"')) || r - q - 1 <= 0 ||
+			    r - q - 1 >= 64 || strspn(q + 1, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+						       (size_t)(r - q - 1))
+				continue;
+			for (k = 0; k < n; k++)
+				if (!strncmp(codes[k], q + 1, (size_t)(r - q - 1)) &&
+				    !codes[k][r - q - 1])
+					break;
+			if (k == n && n < max) {
+				memcpy(codes[n], q + 1, (size_t)(r - q - 1));
+				codes[n][r - q - 1] = '\0';
+				n++;
+			}
+		}
+		free(buf);
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * Every diagnostic code that ingest writes is classified for the gate (lost
+ * or note): a new code must be given a class here, in analyze/compare.c,
+ * or compare treats it as lost data.
+ */
+static void test_diag_codes_classified(void **state)
+{
+	static char codes[512][64];
+	const char *tests = getenv("PR_TESTS");
+	char dir[1024];
+	size_t n = 0, i, unknown = 0;
+	(void)state;
+	if (!tests) {
+		skip();
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%s/../ingest", tests);
+	n = scan_codes(dir, codes, n, 512);
+	snprintf(dir, sizeof(dir), "%s/../store", tests);
+	n = scan_codes(dir, codes, n, 512);
+	assert_true(n > 100); /* 132 when this test was written */
+	for (i = 0; i < n; i++) {
+		if (pr_compare_diag_class(codes[i]) == PR_CMP_DIAG_UNKNOWN) {
+			print_error("diagnostic '%s' has no class in analyze/compare.c\n", codes[i]);
+			unknown++;
+		}
+	}
+	assert_int_equal(unknown, 0);
+	/* the known answers of both classes are among them */
+	for (i = 0; i < n && strcmp(codes[i], "bad_duration"); i++)
+		;
+	assert_true(i < n);
+}
+
+/* A side with no metric at all (an empty trace) is an error naming the side. */
+static void test_empty_side(void **state)
+{
+	static const double a[4] = { 1.00e6, 1.03e6, 0.97e6, 1.01e6 };
+	struct pr_gate g;
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *base, *empty;
+	(void)state;
+	pr_gate_init(&g);
+	base = model(a, 4, 1.0, 1e9, 1000, "op");
+	empty = json_pack("{s:s, s:i, s:[{s:s, s:{s:[]}, s:[]}]}", "schema", "profreport-model",
+			  "version", 1, "runs", "label", "empty.json", "spans", "items", "peaks");
+	assert_non_null(strstr(compare_error(base, empty, &g), "NEW has no metrics"));
+	assert_non_null(strstr(compare_error(empty, base, &g), "BASE has no metrics"));
+	assert_int_equal(pr_compare_check_side(empty, "NEW", &err), -1);
+	assert_non_null(strstr(err.text, "NEW has no metrics"));
+	assert_int_equal(pr_compare_check_side(base, "BASE", &err), 0);
+	json_decref(base);
+	json_decref(empty);
+	pr_gate_release(&g);
+}
+
+/*
+ * A gate that judged nothing (every metric ignored) is an error, and JUnit
+ * never reports a pass without a testcase: a comparison without a gated
+ * metric, or one that could not be made, is one <error> testcase.
+ */
+static void test_nothing_compared(void **state)
+{
+	static const double a[4] = { 1.00e6, 1.03e6, 0.97e6, 1.01e6 };
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	struct pr_gate g;
+	json_t *base, *cmp;
+	const char *t;
+	(void)state;
+	pr_gate_init(&g);
+	base = model(a, 4, 1.0, 1e9, 1000, "op");
+	assert_int_equal(pr_gate_add_ignore(&g, "*", NULL), 0);
+	/* step_time, span:op, peak, tokens/s: 4 ignored */
+	t = compare_error(base, base, &g);
+	assert_non_null(t);
+	assert_non_null(strstr(t, "nothing compared: no gated metric is in both inputs (4 ignored"));
+	cmp = json_pack("{s:[], s:{s:s}, s:{s:f}}", "metrics", "summary", "status", "pass",
+			"settings", "alpha", 0.01);
+	pr_compare_render_junit(cmp, &sb);
+	assert_non_null(strstr(sb.buf, "tests=\"1\" failures=\"0\" errors=\"1\""));
+	assert_non_null(strstr(sb.buf, "<error type=\"error\" message=\"nothing compared"));
+	assert_null(strstr(sb.buf, "value=\"pass\""));
+	json_decref(cmp);
+	pr_strbuf_reset(&sb);
+	pr_compare_render_junit_error("'a<b>.json': NEW has no metrics", &sb);
+	assert_non_null(strstr(sb.buf, "<property name=\"status\" value=\"error\"/>"));
+	assert_non_null(strstr(sb.buf, "message=\"&#39;a&lt;b&gt;.json&#39;: NEW has no metrics\""));
+	pr_strbuf_release(&sb);
+	json_decref(base);
+	pr_gate_release(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -691,6 +962,11 @@ int main(void)
 		cmocka_unit_test(test_nothing_comparable),
 		cmocka_unit_test(test_calls_per_step),
 		cmocka_unit_test(test_gate_warnings),
+		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_lost_diagnostics),
+		cmocka_unit_test(test_diag_codes_classified),
+		cmocka_unit_test(test_empty_side),
+		cmocka_unit_test(test_nothing_compared),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
