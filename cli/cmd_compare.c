@@ -10,6 +10,7 @@
 #include "analyze/model.h"
 #include "cli/commands.h"
 #include "cli/input.h"
+#include "render/termsafe.h"
 #include "render/compare_panel.h"
 #include "render/compare_text.h"
 #include "store/output.h"
@@ -174,10 +175,12 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 		free(s);
 	} else if (!strcmp(fmt, "md")) {
 		pr_compare_render_md(cmp, &sb);
+		pr_term_safe_inplace(&sb);
 	} else if (!strcmp(fmt, "junit")) {
 		pr_compare_render_junit(cmp, &sb);
 	} else {
 		pr_compare_render_text(cmp, &sb);
+		pr_term_safe_inplace(&sb);
 	}
 	/* the page and panels are written before a regression exits 1, and before the
 	 * report, so that a report written says what the exit status says */

@@ -1,4 +1,5 @@
 /* agg_text.c - console table of an aggregate (see agg_text.h). */
+#include "render/termsafe.h"
 #include "render/agg_text.h"
 #include "render/text_report.h"
 
@@ -148,7 +149,7 @@ static void stats_table(const json_t *doc, const char *cat, const char *title, F
 	}
 }
 
-void pr_render_agg_text(const json_t *doc, FILE *out)
+static void render_agg_text(const json_t *doc, FILE *out)
 {
 	const json_t *strag = json_object_get(doc, "stragglers"), *r, *w;
 	const json_t *ws = json_object_get(doc, "world_size");
@@ -201,4 +202,15 @@ void pr_render_agg_text(const json_t *doc, FILE *out)
 					num(e, "ratio"), md, zb);
 		}
 	}
+}
+
+static void render_agg_text_cb(const void *arg, FILE *out)
+{
+	render_agg_text(arg, out);
+}
+
+/* Trace names are escaped for the terminal (termsafe.h). */
+void pr_render_agg_text(const json_t *doc, FILE *out)
+{
+	pr_term_render(out, render_agg_text_cb, doc);
 }

@@ -9,6 +9,7 @@
  * line that would still be longer is wrapped at spaces (emit).
  */
 #include "analyze/model.h"
+#include "render/termsafe.h"
 #include "render/text_report.h"
 
 #include <math.h>
@@ -663,7 +664,7 @@ static void diagnostics(const json_t *run, FILE *out)
 	}
 }
 
-void pr_render_text_report(const json_t *model, FILE *out)
+static void render_text_report(const json_t *model, FILE *out)
 {
 	json_t *run;
 	size_t i;
@@ -687,4 +688,15 @@ void pr_render_text_report(const json_t *model, FILE *out)
 	}
 	if (!json_array_size(json_object_get(model, "runs")))
 		fputs("no runs\n", out);
+}
+
+static void render_text_report_cb(const void *arg, FILE *out)
+{
+	render_text_report(arg, out);
+}
+
+/* Trace names are escaped for the terminal (termsafe.h). */
+void pr_render_text_report(const json_t *model, FILE *out)
+{
+	pr_term_render(out, render_text_report_cb, model);
 }
