@@ -13,6 +13,14 @@
 #include "cli/commands.h"
 #include "ingest/source.h"
 #include "render/version.h"
+#include "store/store.h"
+
+/* The store's notices (recovered from an interrupted write, waiting for a
+ * lock): one line on stderr, "profreport: CMD: 'STORE': note: ...". */
+static void store_notice(void *ctx, const char *path, const char *msg)
+{
+	fprintf(stderr, "profreport: %s: '%s': note: %s\n", (const char *)ctx, path, msg);
+}
 
 static void usage(FILE *out)
 {
@@ -121,6 +129,7 @@ static int run(int argc, char **argv)
 			return 0;
 		}
 	}
+	pr_store_set_notice(store_notice, (void *)cmd->name);
 	if (pr_opt_parse(argc - 1, argv + 1, cmd->opts, &args, &err)) {
 		fprintf(stderr, "profreport: %s: %s\nusage: profreport %s\n", cmd->name, err.text,
 			cmd->usage);
