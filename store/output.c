@@ -17,13 +17,14 @@
 /* ---- temporary files alive in this process, for the signal handler ---- */
 
 /*
- * A fixed table of pointers, each set or cleared by one store, read by
- * pr_output_remove_temps() from a signal handler. Changes happen with the
- * termination signals blocked in the calling thread (outputs are written by
- * the main thread; the writer's thread exists only during an ingest), so the
- * handler never sees a half-made entry. A path is freed only after its slot
- * is cleared. Outputs beyond the table's size are not registered (their
- * temporary file could then be left behind by a signal; nothing else changes).
+ * A fixed table of pointers to paths the table owns, each slot set or
+ * cleared by one store and read by pr_output_remove_temps() from a signal
+ * handler. Changes happen with the fatal signals blocked in the calling
+ * thread (outputs are written by the main thread; the writer's thread
+ * exists only during an ingest), so the handler never sees a half-made
+ * entry, and a path is freed only after its slot is cleared. Paths beyond
+ * the table's size are not registered (a signal could then leave that file
+ * behind; nothing else changes).
  */
 #define MAX_TEMPS 64
 static char *volatile temps[MAX_TEMPS];
@@ -44,23 +45,36 @@ static void restore_signals(const sigset_t *old)
 	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
-static void register_temp(char *path)
+void pr_output_temp_add(const char *path)
 {
+	char *copy = pr_xstrdup(path);
+	sigset_t old;
 	size_t i;
-	for (i = 0; i < MAX_TEMPS; i++) {
-		if (!temps[i]) {
-			temps[i] = path;
-			return;
-		}
-	}
+	block_signals(&old);
+	for (i = 0; i < MAX_TEMPS && temps[i]; i++)
+		;
+	if (i < MAX_TEMPS)
+		temps[i] = copy;
+	restore_signals(&old);
+	if (i == MAX_TEMPS)
+		free(copy);
 }
 
-static void unregister_temp(const char *path)
+void pr_output_temp_forget(const char *path)
 {
+	char *gone = NULL;
+	sigset_t old;
 	size_t i;
-	for (i = 0; i < MAX_TEMPS; i++)
-		if (temps[i] == path)
+	block_signals(&old);
+	for (i = 0; i < MAX_TEMPS; i++) {
+		if (temps[i] && !strcmp(temps[i], path)) {
+			gone = temps[i];
 			temps[i] = NULL;
+			break;
+		}
+	}
+	restore_signals(&old);
+	free(gone);
 }
 
 void pr_output_remove_temps(void)
@@ -205,7 +219,7 @@ int pr_output_open_file(struct pr_output *out, const char *path, struct pr_error
 	e = errno;
 	if (fd >= 0) {
 		out->tmp_path = pr_strbuf_detach(&tmp, NULL);
-		register_temp(out->tmp_path);
+		pr_output_temp_add(out->tmp_path);
 	}
 	restore_signals(&old);
 	if (fd < 0) {
@@ -271,7 +285,7 @@ static void forget_tmp(struct pr_output *out, int remove)
 	block_signals(&old);
 	if (remove)
 		unlink(p);
-	unregister_temp(p);
+	pr_output_temp_forget(p);
 	out->tmp_path = NULL;
 	restore_signals(&old);
 	free(p);

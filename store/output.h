@@ -128,10 +128,20 @@ char *pr_output_detach(struct pr_output *out, size_t *len);
 void pr_output_release(struct pr_output *out);
 
 /*
- * Unlinks every temporary file of this process's open outputs. Only
+ * Unlinks every temporary file of this process's open outputs, and every
+ * path given to pr_output_temp_add() and not forgotten since. Only
  * unlink(): async-signal-safe, for a SIGINT/SIGTERM handler that then lets
  * the signal kill the process. The outputs are not usable afterwards.
  */
 void pr_output_remove_temps(void);
+
+/*
+ * Another file for pr_output_remove_temps() (a temporary store: see
+ * PR_STORE_TEMPORARY); the path is copied. Forget removes the path from
+ * the list, not the file. Both block the fatal signals while they change
+ * the list.
+ */
+void pr_output_temp_add(const char *path);
+void pr_output_temp_forget(const char *path);
 
 #endif

@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "store/output.h"
 #include "store/store_impl.h"
 #include "store/strbuf.h"
 #include "store/xalloc.h"
@@ -314,6 +315,13 @@ int pr_store_open(struct pr_store **out, const char *path, int flags, struct pr_
 	st->path = pr_xstrdup(path);
 	st->flags = flags;
 	st->readonly = !!(flags & PR_STORE_READONLY);
+	if (flags & PR_STORE_TEMPORARY) {
+		struct pr_strbuf j = PR_STRBUF_INIT;
+		pr_strbuf_addf(&j, "%s-journal", path);
+		pr_output_temp_add(path);
+		pr_output_temp_add(j.buf);
+		pr_strbuf_release(&j);
+	}
 	if (open_store(st, err)) {
 		pr_store_close(st);
 		return -1;
@@ -397,6 +405,15 @@ void pr_store_close(struct pr_store *st)
 	if (!st)
 		return;
 	sqlite3_close(st->db);
+	if (st->flags & PR_STORE_TEMPORARY) {
+		struct pr_strbuf j = PR_STRBUF_INIT;
+		pr_strbuf_addf(&j, "%s-journal", st->path);
+		unlink(st->path);
+		unlink(j.buf);
+		pr_output_temp_forget(st->path);
+		pr_output_temp_forget(j.buf);
+		pr_strbuf_release(&j);
+	}
 	free(st->path);
 	free(st);
 }

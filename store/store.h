@@ -51,6 +51,9 @@ struct pr_writer;
 enum {
 	PR_STORE_READONLY = 1, /* open an existing store read-only */
 	PR_STORE_CREATE = 2,   /* create when missing */
+	/* A scratch store: pr_store_close() removes it (and its journal), and so
+	 * does a fatal signal before that (store/output.h, pr_output_remove_temps). */
+	PR_STORE_TEMPORARY = 4,
 };
 
 extern const char pr_store_schema_sql[];

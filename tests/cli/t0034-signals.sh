@@ -15,7 +15,6 @@ fi
 # file is created before the spans are walked, so it exists that long.
 "$gen" 30 1 -o m.json 2>/dev/null || fail "setup: gen_trace failed"
 "$P" ingest -q m.json -o m.db || fail "setup: ingest failed"
-rm -f m.json
 
 # A background job of a non-interactive shell ignores SIGINT, and an
 # ignored signal stays ignored (profreport keeps it so); GNU env can hand
@@ -67,6 +66,35 @@ for sig in $sigs; do
 	[ -z "$left" ] || fail "SIG$sig: temporary files left behind: $left"
 	[ "$(cat "$out")" = "the old output" ] || fail "SIG$sig: the old output was changed"
 done
+
+# -- a command given a trace ingests it into a temporary store in $TMPDIR
+# first: a signal then removes that store and its journal too.
+caught=0
+try=1
+while [ "$try" -le 5 ] && [ "$caught" = 0 ]; do
+	"$P" summary m.json >/dev/null 2>err.summary &
+	pid=$!
+	n=0
+	while [ "$n" -lt 1000 ] && kill -0 "$pid" 2>/dev/null; do
+		if [ -n "$(ls "$TMPDIR")" ]; then
+			kill -s TERM "$pid" 2>/dev/null && caught=1
+			break
+		fi
+		sleep 0.005
+		n=$((n + 1))
+	done
+	st=0
+	wait "$pid" || st=$?
+	try=$((try + 1))
+done
+if [ "$caught" = 0 ]; then
+	fail "summary of a trace: never saw its temporary store"
+else
+	[ "$st" = 143 ] || fail "summary of a trace: exit status $st after SIGTERM, expected 143"
+	left=$(ls "$TMPDIR")
+	[ -z "$left" ] || fail "summary of a trace: left in TMPDIR after SIGTERM: $left"
+fi
+rm -f m.json
 
 # The handler does not get in the way of a normal run.
 run "$P" speedscope -q m.db -o done.json

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "store/output.h"
 #include "store/store.h"
 #include "store/strbuf.h"
 #include "tests/unit/helpers.h"
@@ -661,6 +662,35 @@ static void test_readonly_snapshot(void **state)
 	pr_store_close(ro);
 }
 
+/* A scratch store goes at its close, or when a fatal signal's handler
+ * removes the temporary files, journal included. */
+static void test_temporary_store(void **state)
+{
+	struct fx *f = *state;
+	struct pr_store *t = NULL;
+	struct pr_error err = PR_ERROR_INIT;
+	char path[700], journal[720];
+
+	snprintf(path, sizeof(path), "%s/scratch.db", f->dir);
+	snprintf(journal, sizeof(journal), "%s-journal", path);
+	assert_int_equal(pr_store_open(&t, path, PR_STORE_CREATE | PR_STORE_TEMPORARY, &err), 0);
+	assert_int_equal(access(path, F_OK), 0);
+	pr_store_close(t);
+	assert_int_equal(access(path, F_OK), -1);
+
+	assert_int_equal(pr_store_open(&t, path, PR_STORE_CREATE | PR_STORE_TEMPORARY, &err), 0);
+	/* a write in flight: the journal exists */
+	assert_int_equal(sqlite3_exec(pr_store_db(t), "BEGIN; CREATE TABLE scratch(x)", NULL, NULL,
+				      NULL),
+			 SQLITE_OK);
+	assert_int_equal(access(journal, F_OK), 0);
+	pr_output_remove_temps(); /* what the SIGTERM handler does */
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(access(journal, F_OK), -1);
+	sqlite3_exec(pr_store_db(t), "ROLLBACK", NULL, NULL, NULL);
+	pr_store_close(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -681,6 +711,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_instants_flows_metrics, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_removed_store_reopened, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_readonly_snapshot, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_temporary_store, fx_setup, fx_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
