@@ -201,8 +201,8 @@ static int recover(struct pr_store *st, struct pr_error *err)
 		rc = probe(rw.db, &n, &v);
 	if (rc != SQLITE_OK) {
 		pr_error_set(err, PR_E_STORE,
-			     "an interrupted write left a hot journal ('%s-journal') that must be rolled "
-			     "back, which needs write access to the store and its directory: %s",
+			     "an interrupted write left a hot journal ('%s-journal'); rolling it back "
+			     "needs write access to the store and its directory: %s",
 			     st->path, rw.db ? sqlite3_errmsg(rw.db) : "cannot open read-write");
 		pr_error_set_source(err, st->path);
 	}

@@ -79,6 +79,33 @@ expect_rc 0 "ingest into a crashed store"
 [ "$(query_value ingest.db "SELECT group_concat(label, ' ') FROM run")" = "viztracer_like.json trace_rank0.pt.trace.json" ] ||
 	fail "ingest into a crashed store: runs are not run 1 and the new one"
 
+# Without write access to the store's directory the journal cannot be
+# rolled back: the command fails and says why (and reads nothing of the
+# half-written file). Root ignores permissions, so root runs this as nobody.
+mkdir rodir
+cp s.db s.db-journal rodir/
+chmod 755 rodir
+chmod 644 rodir/s.db rodir/s.db-journal
+as_user=
+if [ "$(id -u)" = 0 ]; then
+	command -v runuser >/dev/null 2>&1 && id nobody >/dev/null 2>&1 && as_user="runuser -u nobody --"
+	chmod 755 "$tmp"
+	chown root rodir rodir/s.db rodir/s.db-journal
+else
+	chmod a-w rodir
+fi
+if [ "$(id -u)" != 0 ] || [ -n "$as_user" ]; then
+	run $as_user "$P" query rodir/s.db "SELECT count(*) FROM run"
+	expect_rc 2 "query of a crashed store without write access"
+	expect_one_err_line "query of a crashed store without write access"
+	expect_err_has "profreport: query: 'rodir/s.db': an interrupted write left a hot journal ('rodir/s.db-journal'); rolling it back needs write access" \
+		"query of a crashed store without write access"
+	[ -s rodir/s.db-journal ] || fail "the journal went without write access"
+else
+	echo "$test_name: root without runuser/nobody; the no-write-access check skipped" >&2
+fi
+chmod 755 rodir
+
 # Only write access could roll the journal back: a read-only user query
 # still cannot write (query's guarantee), after the recovery as before.
 run "$P" query query.db "DELETE FROM run"
