@@ -96,7 +96,7 @@ static int add_file(struct pr_agg *agg, const char *path, int in_dir, const char
 		return n < 0 ? -1 : 0;
 	}
 	drop_store(tmp);
-	if (pr_store_open(&st, tmp, PR_STORE_CREATE, err))
+	if (pr_store_open(&st, tmp, PR_STORE_CREATE | PR_STORE_TEMPORARY, err))
 		return -1;
 	if (pr_ingest_file_sniffed(st, path, fmt, in_dir ? PR_SNIFF_DIR : PR_SNIFF_MIN, &r, err)) {
 		pr_store_close(st);

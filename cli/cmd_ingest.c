@@ -25,12 +25,10 @@ static int cmd_ingest(const struct pr_command *cmd, struct pr_args *a, struct pr
 		return -1;
 	rc = pr_cli_ingest_all(st, cmd->name, a->pos, a->npos, &io,
 			       pr_arg(cmd, a, "quiet") ? NULL : stdout, err);
-	/* A store this command created and filled with nothing is not left behind. */
-	if (rc && !existed && pr_store_run_count(st) == 0) {
-		pr_store_close(st);
-		unlink(out);
-		return rc;
-	}
+	/* A store this command created and filled with nothing is not left behind,
+	 * unless another ingest stored a run in it meanwhile (checked under a lock). */
+	if (rc && !existed)
+		pr_store_remove_if_empty(st);
 	pr_store_close(st);
 	return rc;
 }

@@ -9,7 +9,7 @@
 
 static const struct pr_option opts[] = {
 	{"output", 'o', "FILE",
-	 "the speedscope file to write (required), e.g. out.speedscope.json"},
+	 "the speedscope file to write (required), e.g. out.speedscope.json; '-' = stdout"},
 	{"run", 0, "ID", "only this run"},
 	{"format", 0, "NAME", "force the input format"},
 	{"phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run"},
@@ -42,12 +42,16 @@ static int cmd_speedscope(const struct pr_command *cmd, struct pr_args *a, struc
 			"profreport: %s: warning: %lld spans ended after their parent span; "
 			"clamped to the parent's end\n",
 			cmd->name, (long long)s.clamped);
-	if (!pr_arg(cmd, a, "quiet"))
-		printf("'%s': %lld profiles (%lld evented, %lld sampled), %lld frames, %lld "
-		       "events, "
-		       "%lld samples\n",
-		       out, (long long)s.profiles, (long long)s.evented, (long long)s.sampled,
-		       (long long)s.frames, (long long)s.events, (long long)s.samples);
+	/* With -o - the file is standard output: the line goes to stderr. */
+	if (!pr_arg(cmd, a, "quiet")) {
+		int to_stdout = !strcmp(out, "-");
+		fprintf(to_stdout ? stderr : stdout,
+			"'%s': %lld profiles (%lld evented, %lld sampled), %lld frames, %lld events, "
+			"%lld samples\n",
+			to_stdout ? "standard output" : out, (long long)s.profiles,
+			(long long)s.evented, (long long)s.sampled, (long long)s.frames,
+			(long long)s.events, (long long)s.samples);
+	}
 	return 0;
 }
 

@@ -184,7 +184,7 @@ int pr_cli_input_open_opts(struct pr_cli_input *in, const char *cmd, char **path
 	close(fd);
 	in->tmp_path = pr_strbuf_detach(&sb, NULL);
 	unlink(in->tmp_path);
-	if (pr_store_open(&in->store, in->tmp_path, PR_STORE_CREATE, err) ||
+	if (pr_store_open(&in->store, in->tmp_path, PR_STORE_CREATE | PR_STORE_TEMPORARY, err) ||
 	    pr_cli_ingest_all(in->store, cmd, paths, n, o, NULL, err)) {
 		pr_cli_input_close(in);
 		return -1;

@@ -3,8 +3,10 @@
  * most one error line, map errors to exit codes (0 ok, 1 regression,
  * 2 usage or input error), and fail loudly if stdout cannot be written.
  */
+#include <errno.h>
 #include <jansson.h>
 #include <locale.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,15 @@
 #include "cli/commands.h"
 #include "ingest/source.h"
 #include "render/version.h"
+#include "store/output.h"
+#include "store/store.h"
+
+/* The store's notices (recovered from an interrupted write, waiting for a
+ * lock): one line on stderr, "profreport: CMD: 'STORE': note: ...". */
+static void store_notice(void *ctx, const char *path, const char *msg)
+{
+	fprintf(stderr, "profreport: %s: '%s': note: %s\n", (const char *)ctx, path, msg);
+}
 
 static void usage(FILE *out)
 {
@@ -71,13 +82,31 @@ static void unknown_command(const char *name)
 	fputs(any ? "?)\n" : "\n", stderr);
 }
 
+/* The command being run, for messages printed outside it. */
+static const char *cmd_name;
+
+/*
+ * Whatever a command printed must have reached standard output: a full
+ * disk, a closed descriptor or a broken file fails the run (exit 2) with one
+ * line, unless the command failed already (its line is printed).
+ */
 static int finish_stdout(int rc)
 {
-	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
-		fputs("profreport: write failure on standard output\n", stderr);
-		return rc ? rc : 2;
-	}
-	return rc;
+	int e = 0;
+	errno = 0;
+	if (fflush(stdout))
+		e = errno ? errno : EIO;
+	if (ferror(stdout) && !e)
+		e = EIO; /* an earlier write failed and its errno is gone */
+	errno = 0;
+	if (fclose(stdout) && !e)
+		e = errno ? errno : EIO;
+	if (!e)
+		return rc;
+	if (!rc)
+		fprintf(stderr, "profreport: %s%scannot write to standard output: %s\n",
+			cmd_name ? cmd_name : "", cmd_name ? ": " : "", strerror(e));
+	return rc ? rc : 2;
 }
 
 static int run(int argc, char **argv)
@@ -121,6 +150,8 @@ static int run(int argc, char **argv)
 			return 0;
 		}
 	}
+	cmd_name = cmd->name;
+	pr_store_set_notice(store_notice, (void *)cmd->name);
 	if (pr_opt_parse(argc - 1, argv + 1, cmd->opts, &args, &err)) {
 		fprintf(stderr, "profreport: %s: %s\nusage: profreport %s\n", cmd->name, err.text,
 			cmd->usage);
@@ -153,8 +184,40 @@ const char *__lsan_default_suppressions(void)
 	return "leak:libfontconfig.so\n";
 }
 
+/*
+ * SIGINT, SIGTERM, SIGHUP, SIGPIPE: remove the temporary files of the
+ * outputs being written (unlink only: async-signal-safe), then die of the
+ * same signal with its default action, so the parent sees what killed us.
+ * (A store being written needs nothing: SQLite's journal lets the next
+ * open roll the unfinished run back.)
+ */
+static void on_fatal_signal(int sig)
+{
+	pr_output_remove_temps();
+	signal(sig, SIG_DFL);
+	raise(sig); /* delivered when the handler returns */
+}
+
+static void catch_fatal_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	size_t i;
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction sa, old;
+		/* A signal the parent ignores (nohup; SIGINT for a background job)
+		 * stays ignored. */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_fatal_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "C");
+	catch_fatal_signals();
 	return finish_stdout(run(argc, argv));
 }

@@ -586,7 +586,7 @@ int pr_html_page(const char *title, const char *subtitle, const char *body, stru
 	pr_strbuf_release(&sb);
 	pr_strbuf_release(&t);
 	pr_strbuf_release(&s);
-	return rc ? pr_error_set(err, PR_E_IO, "cannot write the page '%s'", title) : 0;
+	return rc ? pr_output_error(out, err) : 0;
 }
 
 int pr_html_report(const json_t *model, json_t *const *runs, size_t nruns, struct pr_output *out,

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analyze/spanwalk.h"
+#include "store/output.h"
 #include "store/strbuf.h"
 #include "store/strmap.h"
 #include "store/xalloc.h"
@@ -580,56 +581,27 @@ int pr_speedscope_export(struct pr_store *st, const char *path,
 			 const struct pr_speedscope_opts *opts, struct pr_speedscope_stats *stats,
 			 struct pr_error *err)
 {
-	struct pr_strbuf tmp = PR_STRBUF_INIT;
-	const char *slash = strrchr(path, '/');
-	FILE *f = NULL;
-	mode_t mask;
-	int fd, ret = -1;
+	struct pr_output out;
+	int ret = -1;
 
-	if (slash)
-		pr_strbuf_addf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
-	else
-		pr_strbuf_addf(&tmp, ".%s.XXXXXX", path);
-	fd = mkstemp(tmp.buf);
-	if (fd < 0) {
-		pr_error_set(err, PR_E_IO, "cannot create a file next to it: %s", strerror(errno));
-		pr_error_set_source(err, path);
-		pr_strbuf_release(&tmp);
+	/* store/output.c: a temporary file renamed onto the path (or onto the file
+	 * a link names); a device or a pipe written in place. */
+	if (pr_output_open_file(&out, path, err))
 		return -1;
-	}
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) || !(f = fdopen(fd, "w"))) {
-		pr_error_set(err, PR_E_IO, "cannot write: %s", strerror(errno));
-		pr_error_set_source(err, path);
-		close(fd);
+	if (pr_speedscope_write(st, out.fp, opts, stats, err)) {
+		int e = errno;
+		/* A failed write is reported with the path, like every output's. */
+		if (ferror(out.fp)) {
+			pr_output_fail(&out, e);
+			if (pr_output_close(&out, err))
+				goto out;
+		}
 		goto out;
 	}
-	if (pr_speedscope_write(st, f, opts, stats, err))
+	if (pr_output_close(&out, err))
 		goto out;
-	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
-		pr_error_set(err, PR_E_IO, "cannot write: %s", strerror(errno));
-		pr_error_set_source(err, path);
-		goto out;
-	}
-	if (fclose(f)) {
-		f = NULL;
-		pr_error_set(err, PR_E_IO, "cannot write: %s", strerror(errno));
-		pr_error_set_source(err, path);
-		goto out;
-	}
-	f = NULL;
-	if (rename(tmp.buf, path)) {
-		pr_error_set(err, PR_E_IO, "cannot write: %s", strerror(errno));
-		pr_error_set_source(err, path);
-		goto out;
-	}
 	ret = 0;
 out:
-	if (f)
-		fclose(f);
-	if (ret)
-		unlink(tmp.buf);
-	pr_strbuf_release(&tmp);
+	pr_output_release(&out);
 	return ret;
 }

@@ -1,6 +1,7 @@
 /* dump.c - normalized text dump of the store and read-only SQL. */
 #include "store/dump.h"
 
+#include <errno.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <string.h>
@@ -39,6 +40,21 @@ static void put_col(FILE *out, sqlite3_stmt *st, int i)
 		put_json_str(out, sqlite3_column_text(st, i));
 		break;
 	}
+}
+
+/* After a row: stop at the first failed write (a full disk) instead of
+ * formatting the rest of the store into a stream that takes nothing. */
+static int write_failed(FILE *out, struct pr_error *err)
+{
+	int e = errno;
+	if (!ferror(out))
+		return 0;
+	/* The failed write's errno may be gone; flushing the rest says it again. */
+	errno = 0;
+	if (fflush(out) && errno)
+		e = errno;
+	return pr_error_set(err, PR_E_IO, "cannot write%s: %s",
+			    out == stdout ? " to standard output" : "", strerror(e ? e : EIO));
 }
 
 struct section {
@@ -100,12 +116,16 @@ static int dump_run(struct pr_store *s, int64_t run_id, FILE *out, struct pr_err
 				put_col(out, st, i);
 			}
 			fputc('\n', out);
+			if (write_failed(out, err)) {
+				sqlite3_finalize(st);
+				return -1;
+			}
 		}
 		sqlite3_finalize(st);
 		if (rc != SQLITE_DONE)
 			return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(s->db));
 	}
-	return 0;
+	return write_failed(out, err);
 }
 
 int pr_store_dump(struct pr_store *s, int64_t run_id, FILE *out, struct pr_error *err)
@@ -170,9 +190,13 @@ int pr_store_query(struct pr_store *s, const char *sql, FILE *out, struct pr_err
 			}
 		}
 		fputc('\n', out);
+		if (write_failed(out, err)) {
+			sqlite3_finalize(st);
+			return -1;
+		}
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return pr_error_set(err, PR_E_STORE, "%s", sqlite3_errmsg(s->db));
-	return 0;
+	return write_failed(out, err);
 }

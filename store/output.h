@@ -22,10 +22,23 @@
  * it was. There is no fsync: the rename protects against half-written
  * files seen by readers, not against power loss.
  *
- * A path that exists and is not a regular file (/dev/null, a FIFO, a
- * terminal), or is a symbolic link (/dev/stdout, report.html -> archive),
- * is written in place through it: renaming over it would replace the
- * device or the link. "-" is standard output (flushed, never closed).
+ * A symbolic link (report.html -> archive/r1.html, also a chain of links,
+ * also a dangling one) is followed to the file it names, and that file is
+ * replaced the same way: the temporary file is created next to it
+ * ("archive/r1.html.tmp.<pid>.<k>") and renamed onto it, so the link stays
+ * a link and a failed write (a full disk) leaves the old file whole.
+ *
+ * A path that exists and is not a regular file (/dev/null, /dev/full, a
+ * FIFO, a terminal, also through links), or a link into /proc or /dev/fd
+ * (/dev/stdout: this process's own descriptors), is written in place
+ * through it: renaming over it would replace the device or the link.
+ * "-" is standard output (flushed, never closed). Write errors there are
+ * reported like any other (a full device fails the command).
+ *
+ * Temporary files are registered while they exist: a signal handler
+ * (cli/main.c, SIGINT, SIGTERM, SIGHUP, SIGPIPE) calls
+ * pr_output_remove_temps() before the process dies, so an interrupted
+ * command leaves no "*.tmp.<pid>.<k>" behind.
  *
  * Write errors are sticky: pr_output_write() after a failure does nothing
  * and returns -1; pr_output_close() reports the first failure as PR_E_IO
@@ -37,7 +50,8 @@
  * pr_output_data() is borrowed until the next write or release;
  * pr_output_detach() hands the buffer to the caller (free()).
  *
- * LIMITATIONS: no fsync; written in place (not atomic) outside regular files.
+ * LIMITATIONS: no fsync; written in place (not atomic) outside regular files;
+ * at most 64 temporary files at once are known to the signal handler.
  */
 #ifndef PR_OUTPUT_H
 #define PR_OUTPUT_H
@@ -59,7 +73,8 @@ struct pr_output {
 	enum pr_output_kind kind;
 	struct pr_strbuf mem; /* PR_OUTPUT_MEMORY: the bytes written so far */
 	FILE *fp;             /* PR_OUTPUT_FILE: the temporary file, open */
-	char *path;           /* PR_OUTPUT_FILE: the final path */
+	char *path;           /* PR_OUTPUT_FILE: the final path, as given */
+	char *target;         /* PR_OUTPUT_FILE: what is renamed onto (path, or the file it links to) */
 	char *tmp_path;       /* PR_OUTPUT_FILE: the temporary path; NULL once renamed or in place */
 	int borrowed;         /* fp is stdout: flushed, not closed */
 	int failed_errno;     /* first write failure (errno), 0 = none */
@@ -67,7 +82,7 @@ struct pr_output {
 	size_t written;       /* bytes accepted so far */
 };
 
-#define PR_OUTPUT_INIT { PR_OUTPUT_NONE, PR_STRBUF_INIT, NULL, NULL, NULL, 0, 0, 0, 0 }
+#define PR_OUTPUT_INIT { PR_OUTPUT_NONE, PR_STRBUF_INIT, NULL, NULL, NULL, NULL, 0, 0, 0, 0 }
 
 /* An output that collects bytes in memory. Cannot fail. */
 void pr_output_init_memory(struct pr_output *out);
@@ -85,6 +100,13 @@ int pr_output_open_file(struct pr_output *out, const char *path, struct pr_error
  * kept for pr_output_close). Usable as the body of a Cairo write callback.
  */
 int pr_output_write(struct pr_output *out, const void *p, size_t n);
+
+/*
+ * Fills err with the output's write failure, "'PATH': cannot write: REASON"
+ * (PR_E_IO), and returns -1: for a writer that stops at a failed write
+ * instead of leaving it to pr_output_close().
+ */
+int pr_output_error(const struct pr_output *out, struct pr_error *err);
 
 /* Mark the output failed from outside (e.g. the renderer gave up). */
 void pr_output_fail(struct pr_output *out, int errnum);
@@ -104,5 +126,22 @@ char *pr_output_detach(struct pr_output *out, size_t *len);
 
 /* Free everything; an unclosed file output removes its temporary file. */
 void pr_output_release(struct pr_output *out);
+
+/*
+ * Unlinks every temporary file of this process's open outputs, and every
+ * path given to pr_output_temp_add() and not forgotten since. Only
+ * unlink(): async-signal-safe, for a SIGINT/SIGTERM handler that then lets
+ * the signal kill the process. The outputs are not usable afterwards.
+ */
+void pr_output_remove_temps(void);
+
+/*
+ * Another file for pr_output_remove_temps() (a temporary store: see
+ * PR_STORE_TEMPORARY); the path is copied. Forget removes the path from
+ * the list, not the file. Both block the fatal signals while they change
+ * the list.
+ */
+void pr_output_temp_add(const char *path);
+void pr_output_temp_forget(const char *path);
 
 #endif

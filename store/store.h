@@ -19,9 +19,19 @@
  * must arrive in start order per track for that; a track whose spans do not
  * is marked and re-nested from the stored rows at commit.
  *
+ * Several processes may use one store at once (README, "The event store"):
+ * creating a new store is one exclusive transaction, so concurrent creators
+ * agree; writers queue (a writer waits for the one holding the store, with
+ * no time limit, and the notice callback hears once after 5 s of waiting);
+ * a read-only store is read in one read transaction held until close, so a
+ * command sees the same runs throughout. A store left with a hot journal by
+ * a process that died inside a write (killed, disk full) is rolled back on
+ * open, also by read-only opens (which open it read-write for that alone;
+ * the notice callback hears about it).
+ *
  * OWNERSHIP: strings passed in are copied; json_t values passed to
  * pr_writer_meta_set are stolen.
- * LIMITATIONS: one writer per store at a time; not thread-safe beyond that.
+ * LIMITATIONS: one writer per store handle at a time; not thread-safe beyond that.
  */
 #ifndef PR_STORE_H
 #define PR_STORE_H
@@ -41,6 +51,9 @@ struct pr_writer;
 enum {
 	PR_STORE_READONLY = 1, /* open an existing store read-only */
 	PR_STORE_CREATE = 2,   /* create when missing */
+	/* A scratch store: pr_store_close() removes it (and its journal), and so
+	 * does a fatal signal before that (store/output.h, pr_output_remove_temps). */
+	PR_STORE_TEMPORARY = 4,
 };
 
 extern const char pr_store_schema_sql[];
@@ -53,6 +66,23 @@ struct sqlite3 *pr_store_db(struct pr_store *st);
 const char *pr_store_path(const struct pr_store *st);
 /* Number of runs in the store (0 on error). */
 int64_t pr_store_run_count(struct pr_store *st);
+/*
+ * Removes the store's file when it holds no run, under an exclusive lock
+ * (for an ingest that created the store and stored nothing). Returns 1 when
+ * removed. Another process that has the store open and waits for it opens
+ * the path again when it gets the lock (see pr_writer_begin). The store
+ * must still be closed with pr_store_close().
+ */
+int pr_store_remove_if_empty(struct pr_store *st);
+
+/*
+ * Things worth telling the user that are not errors: that the store was
+ * recovered from an interrupted write, or that this process waits for
+ * another one holding the store. Library code never prints; the CLI installs
+ * a callback (one per process; NULL = silent). path is the store's.
+ */
+typedef void pr_store_notice_fn(void *ctx, const char *path, const char *msg);
+void pr_store_set_notice(pr_store_notice_fn *fn, void *ctx);
 
 /* ---- writing one run ---- */
 

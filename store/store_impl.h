@@ -7,9 +7,20 @@
 struct pr_store {
 	struct sqlite3 *db;
 	char *path;
-	int readonly;
+	int flags;    /* as given to pr_store_open (reopening uses them) */
+	int readonly; /* flags & PR_STORE_READONLY */
+	int waited_ms;    /* busy handler: time waited for the current lock */
+	int wait_noticed; /* the "waiting for another process" notice was given */
 };
 
 int pr_store_exec(struct pr_store *st, const char *sql, struct pr_error *err);
+/*
+ * BEGIN IMMEDIATE (waiting for other writers), and make sure the file locked
+ * is still the one at the path: when another process removed the store
+ * meanwhile (pr_store_remove_if_empty), the path is opened again (created,
+ * with PR_STORE_CREATE) and the transaction begun there. Nothing may be
+ * prepared on pr_store_db() across this call: the handle may change.
+ */
+int pr_store_begin_write(struct pr_store *st, struct pr_error *err);
 
 #endif

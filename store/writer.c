@@ -602,6 +602,11 @@ void pr_writer_abort(struct pr_writer *w)
 		return;
 	drain(w);
 	pr_store_exec(w->st, "ROLLBACK", NULL);
+	/* After an I/O error (a full disk) SQLite leaves the journal in place and
+	 * rolls it back on the next read: read now, so that the store is back to
+	 * its size and state before this run, not left for the next process to
+	 * recover. */
+	pr_store_exec(w->st, "SELECT count(*) FROM sqlite_master", NULL);
 	writer_free(w);
 }
 
@@ -635,7 +640,7 @@ int pr_writer_begin(struct pr_store *st, const struct pr_run_info *info, struct 
 	 * a tiny input (one rank of many, a fuzz case) does not pay for 15 MB. */
 	for (i = 0; i < NBATCHES; i++)
 		pr_strbuf_init(&w->batches[i].arena);
-	if (pr_store_exec(st, "BEGIN IMMEDIATE", err)) {
+	if (pr_store_begin_write(st, err)) {
 		writer_free(w);
 		return -1;
 	}

@@ -1,5 +1,6 @@
 /* test_writer.c - store/writer: one run per writer, span nesting, commit/abort. */
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "store/output.h"
 #include "store/store.h"
 #include "store/strbuf.h"
 #include "tests/unit/helpers.h"
@@ -580,6 +582,115 @@ static void test_instants_flows_metrics(void **state)
 	assert_rows(f, "SELECT instant_count, span_count FROM run", "2 1\n");
 }
 
+/*
+ * Two handles on one new store, as two ingests racing: the first finds
+ * nothing to store and removes the store (pr_store_remove_if_empty); the
+ * second, which opened the same file before the removal, must not write its
+ * run into the removed file: its writer opens the path again.
+ */
+static void test_removed_store_reopened(void **state)
+{
+	struct fx *f = *state;
+	struct pr_store *other = NULL;
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_writer *w = NULL;
+	struct pr_run_info info = { "test", "late.json", NULL };
+	struct pr_store *check = NULL;
+	int64_t run = 0;
+
+	assert_int_equal(pr_store_open(&other, f->path, PR_STORE_CREATE, &err), 0);
+	assert_int_equal(pr_store_remove_if_empty(f->st), 1);
+	assert_int_equal(access(f->path, F_OK), -1);
+	assert_int_equal(pr_writer_begin(other, &info, &w, &err), 0);
+	X(w, pr_writer_track(w, "thread", "1", "1"), "kept", 0, 5);
+	assert_int_equal(pr_writer_commit(w, "h-late", 1, &run, NULL, &err), 0);
+	assert_int_equal(run, 1);
+	/* The run is in the store at the path, which a new open finds. */
+	assert_int_equal(pr_store_open(&check, f->path, PR_STORE_READONLY, &err), 0);
+	assert_int_equal(pr_store_run_count(check), 1);
+	pr_store_close(check);
+	/* A store with a run is not removed. */
+	assert_int_equal(pr_store_remove_if_empty(other), 0);
+	assert_int_equal(access(f->path, F_OK), 0);
+	pr_store_close(other);
+	f->db = NULL;
+}
+
+struct commit_job {
+	struct pr_writer *w;
+	int64_t run;
+	volatile int done;
+};
+
+static void *commit_thread(void *arg)
+{
+	struct commit_job *j = arg;
+	j->run = commit(j->w, "h-second", 0);
+	j->done = 1;
+	return NULL;
+}
+
+/*
+ * A read-only handle reads in one transaction: it sees the runs as they were
+ * when it was opened, and a commit beside it waits until it is closed
+ * (instead of changing the data between two statements of one command).
+ */
+static void test_readonly_snapshot(void **state)
+{
+	struct fx *f = *state;
+	struct pr_store *ro = NULL;
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_writer *w = begin(f, "first.json");
+	struct commit_job job = { NULL, 0, 0 };
+	pthread_t th;
+
+	X(w, pr_writer_track(w, "thread", "1", "1"), "a", 0, 5);
+	assert_int_equal(commit(w, "h-first", 0), 1);
+	assert_int_equal(pr_store_open(&ro, f->path, PR_STORE_READONLY, &err), 0);
+	assert_int_equal(pr_store_run_count(ro), 1);
+	job.w = begin(f, "second.json");
+	X(job.w, pr_writer_track(job.w, "thread", "1", "1"), "b", 0, 5);
+	assert_int_equal(pthread_create(&th, NULL, commit_thread, &job), 0);
+	sqlite3_sleep(300);
+	assert_int_equal(job.done, 0); /* the commit waits for the reader */
+	assert_int_equal(pr_store_run_count(ro), 1);
+	pr_store_close(ro);
+	pthread_join(th, NULL);
+	assert_int_equal(job.run, 2);
+	assert_int_equal(pr_store_open(&ro, f->path, PR_STORE_READONLY, &err), 0);
+	assert_int_equal(pr_store_run_count(ro), 2);
+	pr_store_close(ro);
+}
+
+/* A scratch store goes at its close, or when a fatal signal's handler
+ * removes the temporary files, journal included. */
+static void test_temporary_store(void **state)
+{
+	struct fx *f = *state;
+	struct pr_store *t = NULL;
+	struct pr_error err = PR_ERROR_INIT;
+	char path[700], journal[720];
+
+	snprintf(path, sizeof(path), "%s/scratch.db", f->dir);
+	snprintf(journal, sizeof(journal), "%s-journal", path);
+	assert_int_equal(pr_store_open(&t, path, PR_STORE_CREATE | PR_STORE_TEMPORARY, &err), 0);
+	assert_int_equal(access(path, F_OK), 0);
+	pr_store_close(t);
+	assert_int_equal(access(path, F_OK), -1);
+
+	assert_int_equal(pr_store_open(&t, path, PR_STORE_CREATE | PR_STORE_TEMPORARY, &err), 0);
+	/* a write in flight: the journal exists */
+	assert_int_equal(sqlite3_exec(pr_store_db(t), "BEGIN; CREATE TABLE scratch(x)", NULL, NULL,
+				      NULL),
+			 SQLITE_OK);
+	assert_int_equal(access(journal, F_OK), 0);
+	pr_output_remove_temps(); /* what the SIGTERM handler does */
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(access(journal, F_OK), -1);
+	sqlite3_exec(pr_store_db(t), "ROLLBACK", NULL, NULL, NULL);
+	pr_store_close(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -598,6 +709,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_series_stats, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_run_attributes_and_diags, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_instants_flows_metrics, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_removed_store_reopened, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_readonly_snapshot, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_temporary_store, fx_setup, fx_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
