@@ -12,6 +12,7 @@ static const struct pr_option opts[] = {
 	{ "json", 0, "FILE", "also write the analysis model (JSON; '-' = stdout, replacing the text)" },
 	{ "run", 0, "ID", "only this run of the store" },
 	{ "format", 0, "NAME", "force the input format" },
+	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -31,6 +32,7 @@ static int cmd_summary(const struct pr_command *cmd, struct pr_args *a, struct p
 		return -1;
 	mo.top_n = (size_t)top;
 	mo.run = (long)run;
+	mo.comm_kernels = pr_arg(cmd, a, "comm-kernels");
 	if (pr_cli_input_open(&in, cmd->name, a->pos, a->npos, pr_arg(cmd, a, "format"), err))
 		return -1;
 	model = pr_model_build(in.store, &mo, err);
@@ -51,7 +53,7 @@ const struct pr_command pr_cmd_summary = {
 	.min_pos = 1,
 	.max_pos = -1,
 	.opts = opts,
-	.usage = "summary INPUT... [--top N] [--json FILE] [--run ID] [--format NAME]",
+	.usage = "summary INPUT... [--top N] [--json FILE] [--run ID] [--format NAME] [--comm-kernels REGEX]",
 	.summary = "print the console report: peaks, memory, phases, throughput, bottlenecks, advice",
 	.help = "INPUT is a store, trace files or directories (ingested into a temporary store).",
 };
