@@ -957,69 +957,125 @@ static int rowkind(const char *k)
 	}
 }
 
-static int scan(struct gb *g, struct pr_error *err)
+/* Ids of the names TensorBoard takes as DataLoader ("enumerate(DataLoader)#....__next__"). */
+static int dataloader_ids(struct gb *g, int64_t **ids, size_t *n, struct pr_error *err)
 {
-	static const char gpu_only[] =
-		"SELECT s.kind, s.track_id, s.ts, s.dur, s.name_id, s.args_keys, s.args FROM span s "
-		"WHERE s.run_id = ?1 AND s.kind IN ('kernel', 'memcpy', 'memset', 'runtime') "
-		"ORDER BY s.ts, s.id";
-	static const char with_cpu[] =
-		"SELECT s.kind, s.track_id, s.ts, s.dur, s.name_id, s.args_keys, "
-		"CASE WHEN s.kind IN ('kernel', 'memcpy', 'memset', 'runtime') THEN s.args END "
-		"FROM span s WHERE s.run_id = ?1 "
-		"AND s.kind IN ('kernel', 'memcpy', 'memset', 'runtime', 'op', 'phase') "
-		"ORDER BY s.ts, s.id";
-	struct tb *tb = &g->tb;
 	sqlite3_stmt *st;
 	int rc;
-	if (pr_actx_prep(g->ctx, tb->on ? with_cpu : gpu_only, &st, err))
+	if (pr_actx_prep(g->ctx,
+			 "SELECT id, value FROM string WHERE value LIKE 'enumerate(DataLoader)#%' "
+			 "AND ?1 IS NOT NULL ORDER BY id",
+			 &st, err))
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int kind = rowkind(pr_actx_text(st, 0));
-		int64_t ts = sqlite3_column_int64(st, 2), dur = sqlite3_column_int64(st, 3);
-		double a[NARGS];
-		int64_t corr = -1;
-		struct gname *nm;
-		struct launch rt;
-		int has_rt = 0, j;
-		if (kind == K_OTHER)
-			continue;
-		if (dur < 0)
-			dur = 0;
-		if (tb->on)
-			tb_points(tb, ts, 0);
-		if (!(nm = name_get(g, sqlite3_column_int64(st, 4), err))) {
-			sqlite3_finalize(st);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (ends_with(pr_actx_text(st, 1), ".__next__")) {
+			*ids = pr_xreallocarray(*ids, *n + 1, sizeof(**ids));
+			(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+		}
+	return pr_actx_done(g->ctx, st, rc, err);
+}
+
+/* One row of the main query: a GPU op, a runtime call or a DataLoader span. */
+static int main_row(struct gb *g, sqlite3_stmt *st, struct pr_error *err)
+{
+	struct tb *tb = &g->tb;
+	int kind = rowkind(pr_actx_text(st, 0));
+	int64_t ts = sqlite3_column_int64(st, 2), dur = sqlite3_column_int64(st, 3);
+	double a[NARGS];
+	int64_t corr = -1;
+	struct gname *nm;
+	struct launch rt;
+	int has_rt = 0, j;
+	if (kind == K_OTHER)
+		return 0;
+	if (dur < 0)
+		dur = 0;
+	if (tb->on)
+		tb_points(tb, ts, 0);
+	if (!(nm = name_get(g, sqlite3_column_int64(st, 4), err)))
+		return -1;
+	for (j = 0; j < NARGS; j++)
+		a[j] = NAN;
+	if (kind <= K_RUNTIME && sqlite3_column_type(st, 5) == SQLITE_INTEGER &&
+	    (kind != K_RUNTIME || nm->flags & F_LAUNCH)) {
+		const struct argpos *ap = keys_get(g, sqlite3_column_int64(st, 5), err);
+		if (!ap)
 			return -1;
-		}
-		for (j = 0; j < NARGS; j++)
-			a[j] = NAN;
-		if (kind <= K_RUNTIME && sqlite3_column_type(st, 5) == SQLITE_INTEGER &&
-		    (kind != K_RUNTIME || nm->flags & F_LAUNCH)) {
-			const struct argpos *ap = keys_get(g, sqlite3_column_int64(st, 5), err);
-			if (!ap) {
-				sqlite3_finalize(st);
-				return -1;
-			}
-			args_pick((const char *)sqlite3_column_text(st, 6), ap, a, &corr);
-		}
-		if (kind == K_RUNTIME) {
-			if (corr >= 0)
-				launch_put(g, corr, ts, ts + dur, (nm->flags & F_GRAPH) != 0);
-		} else if (kind <= K_MEMSET) {
-			has_rt = launch_take(g, corr, &rt);
-			if (!has_rt)
-				rt.ts = rt.end = 0;
-			gpu_op(g, kind, sqlite3_column_int64(st, 1), ts, dur, nm, a, has_rt, &rt);
-		}
-		if (tb->on)
-			tb_row(g, kind, ts, dur, nm, a, has_rt, &rt);
+		args_pick((const char *)sqlite3_column_text(st, 6), ap, a, &corr);
 	}
-	if (pr_actx_done(g->ctx, st, rc, err))
+	rt.ts = rt.end = 0;
+	if (kind == K_RUNTIME) {
+		if (corr >= 0)
+			launch_put(g, corr, ts, ts + dur, (nm->flags & F_GRAPH) != 0);
+	} else if (kind <= K_MEMSET) {
+		has_rt = launch_take(g, corr, &rt);
+		gpu_op(g, kind, sqlite3_column_int64(st, 1), ts, dur, nm, a, has_rt, &rt);
+	}
+	if (tb->on)
+		tb_row(g, kind, ts, dur, nm, a, has_rt, &rt);
+	return 0;
+}
+
+/*
+ * Two time-ordered queries merged here: GPU ops, runtime calls and
+ * DataLoader spans (with args), and, for the step breakdown, the other CPU
+ * ops as bare (ts, dur) rows. Narrow op rows keep SQLite's sort of the
+ * (many) CPU ops cheap; ties go to the main query first.
+ */
+static int scan(struct gb *g, struct pr_error *err)
+{
+	struct tb *tb = &g->tb;
+	struct pr_strbuf sql = PR_STRBUF_INIT, ops = PR_STRBUF_INIT, list = PR_STRBUF_INIT;
+	sqlite3_stmt *st = NULL, *os = NULL;
+	int64_t *dl = NULL;
+	size_t ndl = 0, i;
+	int rc = SQLITE_DONE, orc = SQLITE_DONE, ret = -1;
+	if (tb->on && dataloader_ids(g, &dl, &ndl, err))
 		return -1;
+	for (i = 0; i < ndl; i++)
+		pr_strbuf_addf(&list, "%s%lld", i ? "," : "", (long long)dl[i]);
+	free(dl);
+	pr_strbuf_addstr(&sql, "SELECT s.kind, s.track_id, s.ts, s.dur, s.name_id, s.args_keys, s.args "
+			       "FROM span s WHERE s.run_id = ?1 AND (s.kind IN ('kernel', 'memcpy', "
+			       "'memset', 'runtime')");
+	if (ndl)
+		pr_strbuf_addf(&sql, " OR (s.kind IN ('op', 'phase') AND s.name_id IN (%s))", list.buf);
+	pr_strbuf_addstr(&sql, ") ORDER BY s.ts, s.id");
+	pr_strbuf_addstr(&ops, "SELECT ts, dur FROM span WHERE run_id = ?1 AND kind = 'op'");
+	if (ndl)
+		pr_strbuf_addf(&ops, " AND name_id NOT IN (%s)", list.buf);
+	pr_strbuf_addstr(&ops, " ORDER BY ts");
+	if (pr_actx_prep(g->ctx, sql.buf, &st, err) ||
+	    (tb->on && pr_actx_prep(g->ctx, ops.buf, &os, err)))
+		goto out;
+	rc = sqlite3_step(st);
+	if (os)
+		orc = sqlite3_step(os);
+	while (rc == SQLITE_ROW || orc == SQLITE_ROW) {
+		if (rc == SQLITE_ROW &&
+		    (orc != SQLITE_ROW || sqlite3_column_int64(st, 2) <= sqlite3_column_int64(os, 0))) {
+			if (main_row(g, st, err))
+				goto out;
+			rc = sqlite3_step(st);
+		} else {
+			int64_t ts = sqlite3_column_int64(os, 0), dur = sqlite3_column_int64(os, 1);
+			tb_points(tb, ts, 0);
+			u_add(&tb->r[F_CPU], ts, ts + (dur > 0 ? dur : 0));
+			orc = sqlite3_step(os);
+		}
+	}
 	if (tb->on)
 		tb_points(tb, INT64_MAX, 1);
-	return 0;
+	ret = 0;
+out:
+	if (os && pr_actx_done(g->ctx, os, orc, err))
+		ret = -1;
+	if (st && pr_actx_done(g->ctx, st, rc, err))
+		ret = -1;
+	pr_strbuf_release(&sql);
+	pr_strbuf_release(&ops);
+	pr_strbuf_release(&list);
+	return ret;
 }
 
 /* ---- output: gpu_breakdown ---- */
