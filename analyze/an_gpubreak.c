@@ -63,6 +63,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/stats.h"
 #include "store/strbuf.h"
 #include "store/strmap.h"
 #include "store/xalloc.h"
@@ -71,6 +72,8 @@
 #define MAX_STREAMS 64
 #define MAX_STEPS_LISTED 1000
 #define TAIL_RATIO 0.8
+/* Durations kept for exact medians (8 bytes each); beyond, one more ordered SQL pass. */
+#define MEDIAN_KEEP_MAX ((size_t)4 << 20)
 
 enum rowkind { K_KERNEL, K_MEMCPY, K_MEMSET, K_RUNTIME, K_OP, K_PHASE, K_OTHER };
 enum gclass { C_COMPUTE, C_COMM, C_MEMORY, NCLASS };
@@ -95,6 +98,8 @@ struct gname {
 	int kind; /* kind of its first GPU op, -1 = none */
 	int64_t count, total, min, max;
 	double sumsq, median, bps_w, bps_d, occ_w, occ_d;
+	double *durs; /* every duration, while the total kept is under MEDIAN_KEEP_MAX */
+	size_t ndurs, capdurs;
 };
 
 /* Positions of the args we read, per argkeys row (-1 = absent). */
@@ -198,6 +203,8 @@ struct gb {
 	int64_t dir_count[NDIR], dir_time[NDIR], dir_sized[NDIR], dir_sized_time[NDIR];
 	double dir_bytes[NDIR];
 	struct tb tb;
+	size_t kept;      /* durations held in the names' durs */
+	int median_sql;   /* too many: medians from an ordered pass */
 };
 
 /* ---- unions ---- */
@@ -781,6 +788,34 @@ static int idle_category(int64_t gap, int has_rt, int64_t rts, int64_t prev_end)
 	return gap < KERNEL_WAIT_NS ? 1 : 2;
 }
 
+static void drop_durations(struct gb *g)
+{
+	size_t i;
+	for (i = 0; i < g->nnames; i++) {
+		free(g->names[i].durs);
+		g->names[i].durs = NULL;
+		g->names[i].ndurs = g->names[i].capdurs = 0;
+	}
+	g->kept = 0;
+}
+
+static void keep_duration(struct gb *g, struct gname *nm, int64_t dur)
+{
+	if (g->median_sql)
+		return;
+	if (g->kept == MEDIAN_KEEP_MAX) {
+		drop_durations(g);
+		g->median_sql = 1;
+		return;
+	}
+	if (nm->ndurs == nm->capdurs) {
+		nm->capdurs = nm->capdurs ? nm->capdurs * 2 : 16;
+		nm->durs = pr_xreallocarray(nm->durs, nm->capdurs, sizeof(*nm->durs));
+	}
+	nm->durs[nm->ndurs++] = (double)dur;
+	g->kept++;
+}
+
 static void gpu_op(struct gb *g, int kind, int64_t track, int64_t ts, int64_t dur, struct gname *nm,
 		   const double *a, int has_rt, const struct launch *rt)
 {
@@ -843,6 +878,7 @@ static void gpu_op(struct gb *g, int kind, int64_t track, int64_t ts, int64_t du
 		nm->min = dur;
 	if (dur > nm->max)
 		nm->max = dur;
+	keep_duration(g, nm, dur);
 	if (kind == K_KERNEL && a[A_BPS] > 0) {
 		nm->bps_w += a[A_BPS] * (double)dur;
 		nm->bps_d += (double)dur;
@@ -1170,7 +1206,8 @@ static int by_total(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Exact medians of the top names' durations: one ordered pass over their spans. */
+/* Exact medians of the top names' durations from one ordered pass over their spans (when
+ * the scan held too many durations to keep them). */
 static int medians(struct gb *g, const struct rank_ent *top, size_t n, struct pr_error *err)
 {
 	sqlite3_stmt *st;
@@ -1259,7 +1296,12 @@ static int kernels_json(struct gb *g, json_t *out, struct pr_error *err)
 		}
 	qsort(idx, n, sizeof(*idx), by_total);
 	ntop = n < g->ctx->opts->top_n ? n : g->ctx->opts->top_n;
-	if (medians(g, idx, ntop, err) ||
+	if (!g->median_sql)
+		for (i = 0; i < ntop; i++) {
+			struct gname *nm = &g->names[idx[i].idx];
+			nm->median = pr_median(nm->durs, nm->ndurs);
+		}
+	if ((g->median_sql && medians(g, idx, ntop, err)) ||
 	    pr_actx_prep(g->ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &st, err)) {
 		free(idx);
 		return -1;
@@ -1515,6 +1557,7 @@ out:
 	pr_strmap_release(&g.name_idx);
 	pr_strmap_release(&g.keys_idx);
 	pr_strmap_release(&g.launches);
+	drop_durations(&g);
 	free(g.names);
 	free(g.keys);
 	free(g.lv);
