@@ -73,7 +73,7 @@
 #define MAX_STEPS_LISTED 1000
 #define TAIL_RATIO 0.8
 /* Durations kept for exact medians (8 bytes each); beyond, one more ordered SQL pass. */
-#define MEDIAN_KEEP_MAX ((size_t)4 << 20)
+size_t pr_gpubreak_keep_max = (size_t)4 << 20;
 
 enum rowkind { K_KERNEL, K_MEMCPY, K_MEMSET, K_RUNTIME, K_OP, K_PHASE, K_OTHER };
 enum gclass { C_COMPUTE, C_COMM, C_MEMORY, NCLASS };
@@ -98,7 +98,7 @@ struct gname {
 	int kind; /* kind of its first GPU op, -1 = none */
 	int64_t count, total, min, max;
 	double sumsq, median, bps_w, bps_d, occ_w, occ_d;
-	double *durs; /* every duration, while the total kept is under MEDIAN_KEEP_MAX */
+	double *durs; /* every duration, while the total kept is under pr_gpubreak_keep_max */
 	size_t ndurs, capdurs;
 };
 
@@ -803,7 +803,7 @@ static void keep_duration(struct gb *g, struct gname *nm, int64_t dur)
 {
 	if (g->median_sql)
 		return;
-	if (g->kept == MEDIAN_KEEP_MAX) {
+	if (g->kept >= pr_gpubreak_keep_max) {
 		drop_durations(g);
 		g->median_sql = 1;
 		return;

@@ -64,6 +64,7 @@
 
 #include <math.h>
 
+#include "analyze/actx.h"
 #include "analyze/model.h"
 
 static const char trace[] =
@@ -326,6 +327,34 @@ static void test_bad_pattern(void **state)
 	pr_store_close(st);
 }
 
+/*
+ * Medians from the ordered SQL pass (more durations than gpu_breakdown keeps):
+ * the same numbers. A trace with one kernel name run 4 times (10, 40, 20, 30
+ * us) and one twice (5, 7 us): medians (20 + 30) / 2 = 25 and (5 + 7) / 2 = 6.
+ */
+static void test_medians_sql(void **state)
+{
+	static const char t[] =
+		"[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\",\"pid\":0,\"tid\":7,\"ts\":0,\"dur\":10},"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\",\"pid\":0,\"tid\":7,\"ts\":20,\"dur\":40},"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"b\",\"pid\":0,\"tid\":7,\"ts\":70,\"dur\":5},"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\",\"pid\":0,\"tid\":7,\"ts\":80,\"dur\":20},"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"b\",\"pid\":0,\"tid\":7,\"ts\":110,\"dur\":7},"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\",\"pid\":0,\"tid\":7,\"ts\":120,\"dur\":30}]";
+	size_t keep = pr_gpubreak_keep_max, round;
+	(void)state;
+	for (round = 0; round < 2; round++) {
+		json_t *m;
+		pr_gpubreak_keep_max = round ? 3 : keep;
+		m = model_opts(t, NULL);
+		assert_string_equal(s(m, "runs/0/gpu_breakdown/kernels/top/0/name"), "a");
+		near(d(m, "runs/0/gpu_breakdown/kernels/top/0/median_ns"), 25000, 1e-9);
+		near(d(m, "runs/0/gpu_breakdown/kernels/top/1/median_ns"), 6000, 1e-9);
+		json_decref(m);
+	}
+	pr_gpubreak_keep_max = keep;
+}
+
 /* No GPU op and no ProfilerStep: neither section (absent data stays absent). */
 static void test_cpu_only(void **state)
 {
@@ -344,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_hta_breakdown),	  cmocka_unit_test(test_tensorboard_steps),
 		cmocka_unit_test(test_collective_layers), cmocka_unit_test(test_comm_pattern),
 		cmocka_unit_test(test_bad_pattern),	  cmocka_unit_test(test_cpu_only),
+		cmocka_unit_test(test_medians_sql),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
