@@ -198,7 +198,8 @@ struct gb {
 	int64_t idle[3], gaps;
 	struct uacc all, comp, cc, comm;
 	struct stream *streams;
-	size_t nstreams;
+	size_t nstreams, capstreams, last_stream;
+	struct pr_strmap stream_idx;
 	int64_t type_count[NCLASS], type_time[NCLASS], lib_count[NLIB], lib_time[NLIB];
 	int64_t dir_count[NDIR], dir_time[NDIR], dir_sized[NDIR], dir_sized_time[NDIR];
 	double dir_bytes[NDIR];
@@ -770,14 +771,21 @@ static void tb_release(struct tb *tb)
 
 static struct stream *stream_get(struct gb *g, int64_t track)
 {
-	size_t i;
-	for (i = 0; i < g->nstreams; i++)
-		if (g->streams[i].track == track)
-			return &g->streams[i];
-	g->streams = pr_xreallocarray(g->streams, g->nstreams + 1, sizeof(*g->streams));
-	memset(&g->streams[g->nstreams], 0, sizeof(g->streams[0]));
-	g->streams[g->nstreams].track = track;
-	return &g->streams[g->nstreams++];
+	int64_t v;
+	if (g->nstreams && g->streams[g->last_stream].track == track)
+		return &g->streams[g->last_stream];
+	if (!pr_strmap_get(&g->stream_idx, &track, sizeof(track), &v)) {
+		if (g->nstreams == g->capstreams) {
+			g->capstreams = g->capstreams ? g->capstreams * 2 : 8;
+			g->streams = pr_xreallocarray(g->streams, g->capstreams, sizeof(*g->streams));
+		}
+		memset(&g->streams[g->nstreams], 0, sizeof(g->streams[0]));
+		g->streams[g->nstreams].track = track;
+		v = (int64_t)g->nstreams++;
+		pr_strmap_put(&g->stream_idx, &track, sizeof(track), v);
+	}
+	g->last_stream = (size_t)v;
+	return &g->streams[v];
 }
 
 /* HTA's idle category of a gap before an op whose launch started at rts (has_rt). */
@@ -1557,6 +1565,7 @@ out:
 	pr_strmap_release(&g.name_idx);
 	pr_strmap_release(&g.keys_idx);
 	pr_strmap_release(&g.launches);
+	pr_strmap_release(&g.stream_idx);
 	drop_durations(&g);
 	free(g.names);
 	free(g.keys);
