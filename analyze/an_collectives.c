@@ -14,6 +14,11 @@
  * arrives early shows a lower bandwidth: the rank that arrives last (see
  * aggregate's arrival order) shows the transfer's. The section is absent
  * when the run has no collective span.
+ * One item per (name, kind): the CPU annotation "nccl:all_reduce", its GPU
+ * projection (gpu_user_annotation of the same name), the c10d operator and
+ * the NCCL kernel are separate items with their layer, so one call is never
+ * counted twice. Each item names its process group (Kineto's "Process Group
+ * Name/Description/Ranks") and its longest call with its element counts.
  */
 #include <math.h>
 #include <sqlite3.h>
@@ -26,12 +31,15 @@
 
 #define MAX_NAMES 64
 
+/* One item: the spans of one collective name and kind (one layer of the call). */
 struct coll {
 	int64_t name_id;
-	char *name, *kind, *op, *dtype;
+	char *name, *kind, *op, *dtype, *pg_name, *pg_desc, *pg_ranks;
 	int64_t group; /* 0: unknown */
 	double calls, time_ns, sized_calls, sized_ns, bytes;
-	int mixed; /* calls differ in op, dtype or group size */
+	int64_t long_ts, long_dur; /* the longest call */
+	double long_in, long_out;
+	int mixed; /* calls differ in op, dtype, group size or process group */
 };
 
 /* Bytes per element of a c10 ScalarType name as Kineto writes it; 0 = unknown. */
@@ -80,6 +88,25 @@ static double bus_factor(const char *op, int64_t n, const char **rule)
 	return 1;
 }
 
+/*
+ * Which layer of a collective call a span is: the record_function annotation
+ * on the CPU ("nccl:all_reduce", kind phase/slice), the c10d operator
+ * (cpu_op "c10d::allreduce_"), its projection on the GPU stream
+ * (gpu_user_annotation) or the kernel itself.
+ */
+static const char *layer_of(const char *kind)
+{
+	if (!strcmp(kind, "op"))
+		return "cpu_op";
+	if (!strcmp(kind, "kernel"))
+		return "gpu_kernel";
+	if (!strcmp(kind, "gpu_annotation"))
+		return "gpu_annotation";
+	if (!strcmp(kind, "phase") || !strcmp(kind, "slice") || !strcmp(kind, "section"))
+		return "cpu_annotation";
+	return kind;
+}
+
 static void set_text(char **dst, int *mixed, const char *v)
 {
 	if (!v || !*v)
@@ -90,46 +117,80 @@ static void set_text(char **dst, int *mixed, const char *v)
 		*mixed = 1;
 }
 
-static int collect(struct pr_actx *ctx, struct coll *c, size_t nc, struct pr_error *err)
+static double opt_num(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
+}
+
+/* The item of (name_id, kind), created on first sight. */
+static struct coll *item(struct coll **c, size_t *nc, int64_t name_id, const char *name,
+			 const char *kind)
+{
+	size_t i;
+	for (i = 0; i < *nc; i++)
+		if ((*c)[i].name_id == name_id && !strcmp((*c)[i].kind, kind))
+			return &(*c)[i];
+	*c = pr_xreallocarray(*c, *nc + 1, sizeof(**c));
+	memset(&(*c)[*nc], 0, sizeof(**c));
+	(*c)[*nc].name_id = name_id;
+	(*c)[*nc].name = pr_xstrdup(name);
+	(*c)[*nc].kind = pr_xstrdup(kind);
+	(*c)[*nc].long_dur = -1;
+	return &(*c)[(*nc)++];
+}
+
+static int collect(struct pr_actx *ctx, const int64_t *ids, char *const *names, size_t nids,
+		   struct coll **c, size_t *nc, struct pr_error *err)
 {
 	sqlite3_stmt *st;
-	int64_t ids[MAX_NAMES];
 	size_t i;
 	int rc;
-	for (i = 0; i < nc; i++)
-		ids[i] = c[i].name_id;
 	if (pr_actx_prep_ids(ctx,
 			     "SELECT s.name_id, s.dur, json_extract(a.args, '$.\"Collective name\"'), "
 			     "json_extract(a.args, '$.dtype'), "
 			     "json_extract(a.args, '$.\"In msg nelems\"'), "
 			     "json_extract(a.args, '$.\"Out msg nelems\"'), "
-			     "json_extract(a.args, '$.\"Group size\"'), s.kind "
+			     "json_extract(a.args, '$.\"Group size\"'), s.kind, s.ts, "
+			     "json_extract(a.args, '$.\"Process Group Name\"'), "
+			     "json_extract(a.args, '$.\"Process Group Description\"'), "
+			     "json_extract(a.args, '$.\"Process Group Ranks\"') "
 			     "FROM span s JOIN span_v a ON a.id = s.id WHERE s.run_id = ?1 "
 			     "AND s.kind <> 'session' AND s.name_id IN (",
-			     ids, nc, ")", &st, err))
+			     ids, nids, ") ORDER BY s.ts, s.id", &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
-		double dur = (double)sqlite3_column_int64(st, 1), in, out, size;
-		struct coll *k = NULL;
-		for (i = 0; i < nc && !k; i++)
-			if (c[i].name_id == id)
-				k = &c[i];
-		if (!k)
+		int64_t id = sqlite3_column_int64(st, 0), ts = sqlite3_column_int64(st, 8);
+		int64_t idur = sqlite3_column_int64(st, 1);
+		double dur = (double)idur, in, out, size;
+		const char *name = NULL;
+		struct coll *k;
+		for (i = 0; i < nids && !name; i++)
+			if (ids[i] == id)
+				name = names[i];
+		if (!name)
 			continue;
+		k = item(c, nc, id, name, pr_actx_text(st, 7));
 		k->calls++;
 		k->time_ns += dur;
-		set_text(&k->kind, &k->mixed, (const char *)sqlite3_column_text(st, 7));
 		set_text(&k->op, &k->mixed, (const char *)sqlite3_column_text(st, 2));
 		set_text(&k->dtype, &k->mixed, (const char *)sqlite3_column_text(st, 3));
+		set_text(&k->pg_name, &k->mixed, (const char *)sqlite3_column_text(st, 9));
+		set_text(&k->pg_desc, &k->mixed, (const char *)sqlite3_column_text(st, 10));
+		set_text(&k->pg_ranks, &k->mixed, (const char *)sqlite3_column_text(st, 11));
 		if (sqlite3_column_type(st, 6) == SQLITE_INTEGER) {
 			int64_t g = sqlite3_column_int64(st, 6);
 			if (k->group && k->group != g)
 				k->mixed = 1;
 			k->group = g;
 		}
-		in = sqlite3_column_type(st, 4) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 4);
-		out = sqlite3_column_type(st, 5) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 5);
+		in = opt_num(st, 4);
+		out = opt_num(st, 5);
+		if (idur > k->long_dur) {
+			k->long_dur = idur;
+			k->long_ts = ts;
+			k->long_in = in;
+			k->long_out = out;
+		}
 		size = dtype_size((const char *)sqlite3_column_text(st, 3));
 		if (size > 0 && (in >= 0 || out >= 0) && dur > 0) {
 			k->sized_calls++;
@@ -140,11 +201,30 @@ static int collect(struct pr_actx *ctx, struct coll *c, size_t nc, struct pr_err
 	return pr_actx_done(ctx, st, rc, err);
 }
 
+static int by_name_kind(const void *a, const void *b)
+{
+	const struct coll *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : strcmp(x->kind, y->kind);
+}
+
+static json_t *opt_str(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *opt_jnum(double v)
+{
+	return v == v ? pr_jnum(v) : json_null();
+}
+
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	sqlite3_stmt *st;
-	struct coll c[MAX_NAMES];
-	size_t nc = 0, i;
+	struct coll *c = NULL;
+	int64_t ids[MAX_NAMES];
+	char *names[MAX_NAMES];
+	size_t nids = 0, nc = 0, i;
 	json_t *arr;
 	int rc;
 	/* Candidate names from the string table (small: names and categories, not args), so a
@@ -154,32 +234,34 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = pr_actx_text(st, 1);
-		if (nc == MAX_NAMES || !pr_agg_is_collective(name))
+		if (nids == MAX_NAMES || !pr_agg_is_collective(name))
 			continue;
-		memset(&c[nc], 0, sizeof(c[nc]));
-		c[nc].name_id = sqlite3_column_int64(st, 0);
-		c[nc].name = pr_xstrdup(name);
-		nc++;
+		ids[nids] = sqlite3_column_int64(st, 0);
+		names[nids++] = pr_xstrdup(name);
 	}
-	if (pr_actx_done(ctx, st, rc, err) || (nc && collect(ctx, c, nc, err))) {
+	if (pr_actx_done(ctx, st, rc, err) || (nids && collect(ctx, ids, names, nids, &c, &nc, err))) {
 		rc = -1;
 		goto out;
 	}
 	rc = 0;
-	arr = NULL;
+	if (!nc)
+		goto out;
+	qsort(c, nc, sizeof(*c), by_name_kind);
+	arr = json_array();
 	for (i = 0; i < nc; i++) {
-		if (!c[i].calls)
-			continue; /* a category or another run's name */
-		if (!arr)
-			arr = json_array();
 		const char *rule = "";
 		double f = bus_factor(c[i].op ? c[i].op : c[i].name, c[i].group, &rule);
 		json_t *o = pr_jobj("name", json_string(c[i].name), "kind", json_string(c[i].kind),
-				    "op", c[i].op ? json_string(c[i].op) : json_null(), "dtype",
-				    c[i].dtype ? json_string(c[i].dtype) : json_null(), "group_size",
+				    "layer", json_string(layer_of(c[i].kind)), "op", opt_str(c[i].op),
+				    "dtype", opt_str(c[i].dtype), "group_size",
 				    c[i].group ? pr_jint(c[i].group) : json_null(), "calls",
 				    pr_jnum(c[i].calls), "time_ns", pr_jnum(c[i].time_ns), "mean_ns",
 				    pr_jnum(c[i].calls ? c[i].time_ns / c[i].calls : NAN), NULL);
+		if (c[i].pg_name || c[i].pg_desc || c[i].pg_ranks)
+			json_object_set_new(o, "process_group",
+					    pr_jobj("name", opt_str(c[i].pg_name), "description",
+						    opt_str(c[i].pg_desc), "ranks", opt_str(c[i].pg_ranks),
+						    NULL));
 		if (c[i].sized_calls) {
 			double algbw = c[i].bytes / (c[i].sized_ns / 1e9);
 			json_object_set_new(o, "sized_calls", pr_jnum(c[i].sized_calls));
@@ -189,27 +271,38 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 			json_object_set_new(o, "busbw_Bps", pr_jnum(algbw * f));
 			json_object_set_new(o, "busbw_factor", json_string(rule));
 		}
+		json_object_set_new(o, "longest",
+				    pr_jobj("t_ns", pr_actx_t(ctx, c[i].long_ts), "dur_ns",
+					    pr_jint(c[i].long_dur), "in_nelems", opt_jnum(c[i].long_in),
+					    "out_nelems", opt_jnum(c[i].long_out), NULL));
 		if (c[i].mixed)
 			json_object_set_new(o, "mixed", json_true());
 		json_array_append_new(arr, o);
 	}
-	if (!arr)
-		goto out;
 	json_object_set_new(
 		ctx->out, "collectives",
 		pr_jobj("items", arr, "rule",
-			json_string("bytes = max(In, Out msg nelems) x dtype size; algbw = bytes / time in "
-				    "the call (sized calls only); busbw = algbw x factor (nccl-tests: "
-				    "allreduce 2(n-1)/n, all_gather/reduce_scatter/all_to_all (n-1)/n, "
-				    "others 1); the time includes waiting for the other ranks"),
+			json_string("one item per name and layer (cpu_annotation: the record_function "
+				    "nccl:*, cpu_op: c10d::*, gpu_annotation, gpu_kernel), so a call is "
+				    "counted once per layer; bytes = max(In, Out msg nelems) x dtype size; "
+				    "algbw = bytes / time in the call (sized calls only); busbw = algbw x "
+				    "factor (nccl-tests: allreduce 2(n-1)/n, all_gather/reduce_scatter/"
+				    "all_to_all (n-1)/n, others 1); the time includes waiting for the "
+				    "other ranks"),
 			NULL));
 out:
+	for (i = 0; i < nids; i++)
+		free(names[i]);
 	for (i = 0; i < nc; i++) {
 		free(c[i].name);
 		free(c[i].kind);
 		free(c[i].op);
 		free(c[i].dtype);
+		free(c[i].pg_name);
+		free(c[i].pg_desc);
+		free(c[i].pg_ranks);
 	}
+	free(c);
 	return rc;
 }
 

@@ -36,9 +36,13 @@ struct pr_model_opts {
 	size_t max_phases;    /* phase occurrences listed per run (default 500) */
 	size_t timeline_points; /* per series in "timeline" (default 2000; 0 = none) */
 	long run;             /* only this run id (0 = all) */
+	/* Extended regular expression (POSIX ERE): kernels whose name matches it are
+	 * communication kernels, next to the built-in NCCL/RCCL, gloo, MSCCL, NVSHMEM
+	 * and DeepEP names (gpu_breakdown). NULL = none. Borrowed. */
+	const char *comm_kernels;
 };
 
-#define PR_MODEL_OPTS_INIT { 15, 500, 2000, 0 }
+#define PR_MODEL_OPTS_INIT { 15, 500, 2000, 0, NULL }
 
 json_t *pr_model_build(struct pr_store *st, const struct pr_model_opts *opts,
 		       struct pr_error *err);

@@ -23,6 +23,7 @@ static const struct pr_option opts[] = {
 	{ "timeline-points", 0, "N", "points per series timeline in the model (default 2000, 0 = none)" },
 	{ "format", 0, "NAME", "force the input format" },
 	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run" },
+	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -183,6 +184,7 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	mo.top_n = (size_t)top;
 	mo.run = (long)run;
 	mo.timeline_points = (size_t)tl;
+	mo.comm_kernels = pr_arg(cmd, a, "comm-kernels");
 	if (pr_cli_input_open_opts(&in, cmd->name, a->pos, a->npos, &io, err))
 		return -1;
 	model = pr_model_build(in.store, &mo, err);
@@ -202,7 +204,7 @@ const struct pr_command pr_cmd_report = {
 	.min_pos = 1,
 	.max_pos = -1,
 	.opts = opts,
-	.usage = "report INPUT... [-o report.html|DIR] [--json FILE] [--png DIR] [--svg DIR] [--top N] [--run ID] [--timeline-points N] [--format NAME] [--phases FILE]",
+	.usage = "report INPUT... [-o report.html|DIR] [--json FILE] [--png DIR] [--svg DIR] [--top N] [--run ID] [--timeline-points N] [--format NAME] [--phases FILE] [--comm-kernels REGEX]",
 	.summary = "analyze runs: peaks, phases, fragmentation, throughput, bottlenecks, leaks, recommendations",
 	.help = "INPUT is a store, trace files or directories (ingested into a temporary store).\n"
 		"The model's schema is documented in README (\"The analysis model\").\n"

@@ -13,6 +13,7 @@ static const struct pr_option opts[] = {
 	{ "run", 0, "ID", "only this run of the store" },
 	{ "format", 0, "NAME", "force the input format" },
 	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run" },
+	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -33,6 +34,7 @@ static int cmd_summary(const struct pr_command *cmd, struct pr_args *a, struct p
 		return -1;
 	mo.top_n = (size_t)top;
 	mo.run = (long)run;
+	mo.comm_kernels = pr_arg(cmd, a, "comm-kernels");
 	if (pr_cli_input_open_opts(&in, cmd->name, a->pos, a->npos, &io, err))
 		return -1;
 	model = pr_model_build(in.store, &mo, err);
@@ -53,7 +55,7 @@ const struct pr_command pr_cmd_summary = {
 	.min_pos = 1,
 	.max_pos = -1,
 	.opts = opts,
-	.usage = "summary INPUT... [--top N] [--json FILE] [--run ID] [--format NAME] [--phases FILE]",
+	.usage = "summary INPUT... [--top N] [--json FILE] [--run ID] [--format NAME] [--phases FILE] [--comm-kernels REGEX]",
 	.summary = "print the console report: peaks, memory, phases, throughput, bottlenecks, advice",
 	.help = "INPUT is a store, trace files or directories (ingested into a temporary store).\n"
 		"--phases FILE attaches a phase log to the run of the one trace file.",

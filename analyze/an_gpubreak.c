@@ -1,0 +1,1584 @@
+/*
+ * an_gpubreak.c - "gpu_breakdown" and "step_breakdown": the breakdowns
+ * Holistic Trace Analysis (HTA) and the TensorBoard profiler plugin print,
+ * from one time-ordered scan of the run's GPU ops (kernel, memcpy, memset
+ * spans), runtime calls and, when the run has steps, CPU ops.
+ *
+ * gpu_breakdown (HTA's definitions, exact ns):
+ *  - every GPU op is compute, communication or memory: memory = memcpy and
+ *    memset spans and kernels named "Memcpy..."/"Memset..."; communication =
+ *    kernels of a collective library (comm_library() below: NCCL/RCCL,
+ *    gloo, MSCCL, NVSHMEM, DeepEP, and the --comm-kernels pattern);
+ *    compute = every other kernel;
+ *  - temporal breakdown of the rank (all streams) and of each stream, over
+ *    its span (first op start .. last op end): compute = union of compute
+ *    kernels; communication = union of compute and communication minus
+ *    compute (overlapped communication counts as compute, as in HTA);
+ *    memory = union of all ops minus that; idle = span - union of all ops;
+ *  - idle split (HTA's idle time breakdown): a gap before an op is host
+ *    wait when the runtime call that launched the op (same "correlation")
+ *    started after the previous op ended (the CPU was late), else kernel
+ *    wait when shorter than 30 ns (HTA's consecutive_kernel_delay), else
+ *    other. Per stream the gaps are those between the stream's consecutive
+ *    ops (HTA); for the rank, those of the union of all streams;
+ *  - overlap: time where communication and compute kernels run at once /
+ *    union of communication kernels (HTA's comm/comp overlap);
+ *  - kernels: time per type and per communication library, the top names
+ *    by total time (count, mean, median, min, max, std, share; TensorBoard's
+ *    duration-weighted blocks per SM and achieved occupancy where the args
+ *    carry them), the rest summed; memcpy/memset per direction with bytes
+ *    and bandwidth = bytes / time of the ops that carry "bytes".
+ *
+ * step_breakdown (TensorBoard's overview, torch_tb_profiler step_parser.py,
+ * overall_parser.py, gpu_metrics_parser.py):
+ *  - steps are the top-level ProfilerStep spans, extended to the device as
+ *    TensorBoard does: a step ends at the later of its host end and the end
+ *    of the last GPU op launched by a runtime call lying inside it, and
+ *    starts no earlier than the previous step's end (step 0 no earlier than
+ *    the end of the GPU ops launched outside any step that end before step
+ *    0's first op); trailing steps that launched nothing are dropped, and
+ *    so is the last step when it launched < 80 % of the ops of the one
+ *    before (the profiler may have cut its kernels off);
+ *  - every instant of a step goes to the first of Kernel > Memcpy > Memset >
+ *    Communication > Runtime > DataLoader > CPU Exec > Other active then
+ *    (Kernel = non-communication kernels; DataLoader = spans named
+ *    "enumerate(DataLoader)#....__next__"; CPU Exec = CPU ops), so the
+ *    categories add up to the step;
+ *  - GPU utilisation = union of kernels / time; estimated SM efficiency =
+ *    integral of min(sum of "blocks per SM" of the running kernels, 1) /
+ *    time; achieved occupancy = "est. achieved occupancy %" weighted by
+ *    kernel time; per step and over the steps' range.
+ *
+ * MEMORY: the scan streams (ORDER BY ts in SQLite); what is held is per
+ * stream, per distinct name, per step, plus the launches whose op has not
+ * started yet and the kernels running at the scan's time. Role coverage is
+ * kept as running unions; step boundaries known only at the end (device
+ * ends) are handled by evaluating the cumulative coverage at every
+ * candidate boundary as the scan passes it.
+ */
+#include <math.h>
+#include <regex.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/actx.h"
+#include "analyze/stats.h"
+#include "store/strbuf.h"
+#include "store/strmap.h"
+#include "store/xalloc.h"
+
+#define KERNEL_WAIT_NS 30 /* HTA's consecutive_kernel_delay default */
+#define MAX_STREAMS 64
+#define MAX_STEPS_LISTED 1000
+#define TAIL_RATIO 0.8
+/* Durations kept for exact medians (8 bytes each); beyond, one more ordered SQL pass. */
+size_t pr_gpubreak_keep_max = (size_t)4 << 20;
+
+enum rowkind { K_KERNEL, K_MEMCPY, K_MEMSET, K_RUNTIME, K_OP, K_PHASE, K_OTHER };
+enum gclass { C_COMPUTE, C_COMM, C_MEMORY, NCLASS };
+static const char *const class_names[NCLASS] = { "compute", "communication", "memory" };
+
+enum lib { L_NONE, L_NCCL, L_RCCL, L_GLOO, L_MSCCL, L_NVSHMEM, L_DEEPEP, L_USER, NLIB };
+static const char *const lib_names[NLIB] = { "",	"nccl",	   "rccl", "gloo",
+					     "msccl", "nvshmem", "deepep", "user" };
+
+enum dir { D_HTOD, D_DTOH, D_DTOD, D_PTOP, D_HTOH, D_MEMSET, D_OTHER, NDIR };
+static const char *const dir_names[NDIR] = { "HtoD", "DtoH", "DtoD", "PtoP", "HtoH", "Memset", "other" };
+
+#define F_LAUNCH 1     /* a runtime call that launches GPU work */
+#define F_GRAPH 2      /* ... a graph launch: several ops share its correlation */
+#define F_DATALOADER 4 /* TensorBoard's DataLoader span */
+#define F_MEMNAME 8    /* a kernel named Memcpy/Memset (HTA: memory) */
+
+/* Per distinct name: classification, and statistics when it names GPU ops. */
+struct gname {
+	int64_t id;
+	uint8_t lib, dir, flags;
+	int kind; /* kind of its first GPU op, -1 = none */
+	int64_t count, total, min, max;
+	double sumsq, median, bps_w, bps_d, occ_w, occ_d;
+	double *durs; /* every duration, while the total kept is under pr_gpubreak_keep_max */
+	size_t ndurs, capdurs;
+};
+
+/* Positions of the args we read, per argkeys row (-1 = absent). */
+enum { A_CORR, A_BYTES, A_BPS, A_OCC, NARGS };
+static const char *const arg_keys[NARGS] = { "correlation", "bytes", "blocks per SM",
+					     "est. achieved occupancy %" };
+struct argpos {
+	int pos[NARGS];
+};
+
+/* A running union of intervals added in start order. */
+struct uacc {
+	int64_t s, e, total;
+	int open;
+};
+
+struct stream {
+	int64_t track, first, last_end, ops;
+	int64_t idle[3]; /* host wait, kernel wait, other */
+	struct uacc all, comp, cc;
+};
+
+struct launch {
+	int64_t ts, end;
+	int graph, next_free;
+};
+
+/* ---- TensorBoard step breakdown ---- */
+
+/* Cumulative functions of time evaluated at candidate step boundaries. */
+enum { F_K, F_MC, F_MS, F_COMM, F_RT, F_DL, F_CPU, F_GPU, F_SM, F_OCCW, F_OCCD, NF };
+#define NROLE 7 /* F_K .. F_CPU: the priority-ordered roles */
+static const char *const role_keys[NROLE] = { "kernel_ns",	  "memcpy_ns",	   "memset_ns",
+					      "communication_ns", "runtime_ns",	   "dataloader_ns",
+					      "cpu_exec_ns" };
+
+struct tbstep {
+	const struct pr_aspan *sp;
+	int64_t hs, he, dmax, matched;
+	int has_dev;   /* a GPU op launched inside it */
+	int have_dev;  /* ev_dev holds the value at dmax */
+	double ev_hs[NF], ev_he[NF], ev_dev[NF];
+};
+
+struct pt {
+	int64_t t;
+	size_t step; /* host points: step * 2 + (0 start, 1 end) */
+};
+
+struct running {
+	int64_t end;
+	double bps, occ;
+	int has_bps, has_occ;
+};
+
+struct tb {
+	int on;
+	struct tbstep *st;
+	size_t n;
+	struct pt *host; /* sorted by t */
+	size_t nhost, ihost;
+	struct pt *dev; /* min-heap */
+	size_t ndev, capdev;
+	int64_t *pre; /* min-heap of ends of ops launched outside the steps */
+	size_t npre, cappre;
+	int pre_tracking, have_pre;
+	int64_t pre_best;
+	double ev_pre[NF];
+	int any_matched, any_bps, any_occ;
+	struct uacc r[NROLE], g;
+	/* sweep over running kernels for SM efficiency and occupancy */
+	struct running *run;
+	size_t nrun, caprun;
+	int64_t sw_t;
+	int sw_started;
+	double bps_sum, occ_sum, occ_n, S, O, D;
+};
+
+struct gb {
+	struct pr_actx *ctx;
+	regex_t re;
+	int has_re;
+	struct pr_strmap name_idx;
+	struct gname *names;
+	size_t nnames, capnames;
+	sqlite3_stmt *name_st, *keys_st;
+	struct pr_strmap keys_idx;
+	struct argpos *keys;
+	size_t nkeys, capkeys;
+	struct pr_strmap launches;
+	struct launch *lv;
+	size_t nlv, caplv;
+	int free_head;
+	/* rank */
+	int64_t first, last, ops, linked;
+	int64_t idle[3], gaps;
+	struct uacc all, comp, cc, comm;
+	struct stream *streams;
+	size_t nstreams, capstreams, last_stream;
+	struct pr_strmap stream_idx;
+	int64_t type_count[NCLASS], type_time[NCLASS], lib_count[NLIB], lib_time[NLIB];
+	int64_t dir_count[NDIR], dir_time[NDIR], dir_sized[NDIR], dir_sized_time[NDIR];
+	double dir_bytes[NDIR];
+	struct tb tb;
+	size_t kept;      /* durations held in the names' durs */
+	int median_sql;   /* too many: medians from an ordered pass */
+};
+
+/* ---- unions ---- */
+
+static void u_add(struct uacc *u, int64_t a, int64_t b)
+{
+	if (!u->open) {
+		u->s = a;
+		u->e = b;
+		u->open = 1;
+	} else if (a > u->e) {
+		u->total += u->e - u->s;
+		u->s = a;
+		u->e = b;
+	} else if (b > u->e) {
+		u->e = b;
+	}
+}
+
+static int64_t u_total(const struct uacc *u)
+{
+	return u->total + (u->open ? u->e - u->s : 0);
+}
+
+/* Covered time in (-inf, t], exact once every interval starting at or before t was added. */
+static int64_t u_upto(const struct uacc *u, int64_t t)
+{
+	int64_t in = 0;
+	if (u->open && t > u->s)
+		in = (t < u->e ? t : u->e) - u->s;
+	return u->total + in;
+}
+
+/* ---- names ---- */
+
+static int has_ci(const char *s, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *s; s++) {
+		size_t i;
+		for (i = 0; i < n; i++) {
+			char c = s[i];
+			if (!c || (c >= 'A' && c <= 'Z' ? c + 32 : c) != needle[i])
+				break;
+		}
+		if (i == n)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The collective library of a kernel name, L_NONE for compute:
+ *   nccl / rccl   the name (after "void ") starts with "nccl" (HTA's rule; RCCL
+ *                 keeps NCCL's kernel names) or "rccl";
+ *   gloo          contains "gloo:" (HTA's rule);
+ *   msccl         contains "msccl" (any case);
+ *   nvshmem       contains "nvshmem" (any case);
+ *   deepep        contains "deep_ep::" or "dpsk::ep::" and "dispatch", "combine"
+ *                 or "notify", but not "layout" (get_dispatch_layout computes);
+ *   user          matches --comm-kernels.
+ */
+static int comm_library(const struct gb *g, const char *name)
+{
+	const char *b = !strncmp(name, "void ", 5) ? name + 5 : name;
+	if (!strncmp(b, "nccl", 4))
+		return L_NCCL;
+	if (!strncmp(b, "rccl", 4))
+		return L_RCCL;
+	if (strstr(name, "gloo:"))
+		return L_GLOO;
+	if (has_ci(name, "msccl"))
+		return L_MSCCL;
+	if (has_ci(name, "nvshmem"))
+		return L_NVSHMEM;
+	if ((strstr(name, "deep_ep::") || strstr(name, "dpsk::ep::")) && !strstr(name, "layout") &&
+	    (strstr(name, "dispatch") || strstr(name, "combine") || strstr(name, "notify")))
+		return L_DEEPEP;
+	if (g->has_re && regexec(&g->re, name, 0, NULL, 0) == 0)
+		return L_USER;
+	return L_NONE;
+}
+
+/* Direction of a memcpy from Kineto's ("Memcpy HtoD (Pinned -> Device)") or HIP's names. */
+static int mem_direction(const char *name, int kind)
+{
+	static const struct {
+		const char *a, *b;
+		int dir;
+	} map[] = {
+		{ "HtoD", "HostToDevice", D_HTOD }, { "DtoH", "DeviceToHost", D_DTOH },
+		{ "DtoD", "DeviceToDevice", D_DTOD }, { "PtoP", "PeerToPeer", D_PTOP },
+		{ "HtoH", "HostToHost", D_HTOH },
+	};
+	size_t i;
+	if (kind == K_MEMSET || strstr(name, "Memset"))
+		return D_MEMSET;
+	for (i = 0; i < PR_ARRAY_SIZE(map); i++)
+		if (strstr(name, map[i].a) || strstr(name, map[i].b))
+			return map[i].dir;
+	return D_OTHER;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	return n >= m && !memcmp(s + n - m, suf, m);
+}
+
+static struct gname *name_get(struct gb *g, int64_t id, struct pr_error *err)
+{
+	int64_t v;
+	struct gname *nm;
+	const char *text;
+	int rc;
+	if (pr_strmap_get(&g->name_idx, &id, sizeof(id), &v))
+		return &g->names[v];
+	if (!g->name_st && pr_actx_prep(g->ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL",
+					 &g->name_st, err))
+		return NULL;
+	sqlite3_reset(g->name_st);
+	sqlite3_bind_int64(g->name_st, 2, id);
+	rc = sqlite3_step(g->name_st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(g->ctx->db));
+		return NULL;
+	}
+	text = rc == SQLITE_ROW ? pr_actx_text(g->name_st, 0) : "";
+	if (g->nnames == g->capnames) {
+		g->capnames = g->capnames ? g->capnames * 2 : 256;
+		g->names = pr_xreallocarray(g->names, g->capnames, sizeof(*g->names));
+	}
+	nm = &g->names[g->nnames];
+	memset(nm, 0, sizeof(*nm));
+	nm->id = id;
+	nm->kind = -1;
+	nm->min = INT64_MAX;
+	nm->lib = (uint8_t)comm_library(g, text);
+	nm->dir = (uint8_t)mem_direction(text, K_MEMCPY);
+	if (strstr(text, "Memcpy") || strstr(text, "Memset"))
+		nm->flags |= F_MEMNAME;
+	if (has_ci(text, "launch") || has_ci(text, "memcpy") || has_ci(text, "memset"))
+		nm->flags |= F_LAUNCH;
+	if (has_ci(text, "graph") && has_ci(text, "launch"))
+		nm->flags |= F_GRAPH;
+	if (!strncmp(text, "enumerate(DataLoader)#", 22) && ends_with(text, ".__next__"))
+		nm->flags |= F_DATALOADER;
+	pr_strmap_put(&g->name_idx, &id, sizeof(id), (int64_t)g->nnames);
+	return &g->names[g->nnames++];
+}
+
+/* ---- args ---- */
+
+static const struct argpos *keys_get(struct gb *g, int64_t id, struct pr_error *err)
+{
+	struct argpos *ap;
+	json_t *arr, *k;
+	json_error_t jerr;
+	size_t i, j;
+	int64_t v;
+	int rc;
+	if (pr_strmap_get(&g->keys_idx, &id, sizeof(id), &v))
+		return &g->keys[v];
+	if (!g->keys_st && pr_actx_prep(g->ctx, "SELECT keys FROM argkeys WHERE id = ?2 AND ?1 IS NOT NULL",
+					 &g->keys_st, err))
+		return NULL;
+	sqlite3_reset(g->keys_st);
+	sqlite3_bind_int64(g->keys_st, 2, id);
+	rc = sqlite3_step(g->keys_st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(g->ctx->db));
+		return NULL;
+	}
+	if (g->nkeys == g->capkeys) {
+		g->capkeys = g->capkeys ? g->capkeys * 2 : 16;
+		g->keys = pr_xreallocarray(g->keys, g->capkeys, sizeof(*g->keys));
+	}
+	ap = &g->keys[g->nkeys];
+	for (j = 0; j < NARGS; j++)
+		ap->pos[j] = -1;
+	arr = rc == SQLITE_ROW ? json_loads(pr_actx_text(g->keys_st, 0), 0, &jerr) : NULL;
+	json_array_foreach(arr, i, k)
+		for (j = 0; j < NARGS; j++)
+			if (json_is_string(k) && !strcmp(json_string_value(k), arg_keys[j]) &&
+			    ap->pos[j] < 0 && i < 1000000)
+				ap->pos[j] = (int)i;
+	json_decref(arr);
+	pr_strmap_put(&g->keys_idx, &id, sizeof(id), (int64_t)g->nkeys);
+	return &g->keys[g->nkeys++];
+}
+
+/*
+ * Reads the elements at ap's positions of a JSON array text (a row's args
+ * values as the store keeps them) as numbers: val[j] (NAN when absent or
+ * not a number), and the correlation as an integer (*corr, -1 when absent).
+ */
+static void args_pick(const char *s, const struct argpos *ap, double *val, int64_t *corr)
+{
+	int j, maxpos = -1, idx = 0, depth = 0;
+	for (j = 0; j < NARGS; j++) {
+		val[j] = NAN;
+		if (ap->pos[j] > maxpos)
+			maxpos = ap->pos[j];
+	}
+	*corr = -1;
+	if (!s || *s != '[' || maxpos < 0)
+		return;
+	s++;
+	while (*s && idx <= maxpos) {
+		const char *start;
+		while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
+			s++;
+		start = s;
+		for (j = 0; j < NARGS; j++) {
+			char *e;
+			double d;
+			if (ap->pos[j] != idx || !((*s >= '0' && *s <= '9') || *s == '-'))
+				continue;
+			d = strtod(start, &e);
+			if (e != start)
+				val[j] = d;
+			if (j == A_CORR && e != start) {
+				long long c = strtoll(start, &e, 10);
+				*corr = c;
+			}
+		}
+		/* skip the element */
+		depth = 0;
+		for (; *s; s++) {
+			if (*s == '"') {
+				for (s++; *s && *s != '"'; s++)
+					if (*s == '\\' && s[1])
+						s++;
+				if (!*s)
+					return;
+			} else if (*s == '[' || *s == '{') {
+				depth++;
+			} else if (*s == ']' || *s == '}') {
+				if (!depth)
+					return;
+				depth--;
+			} else if (*s == ',' && !depth) {
+				s++;
+				break;
+			}
+		}
+		idx++;
+	}
+}
+
+/* ---- launches in flight: correlation -> runtime call ---- */
+
+static void launch_put(struct gb *g, int64_t corr, int64_t ts, int64_t end, int graph)
+{
+	int i;
+	int64_t old;
+	if (pr_strmap_get(&g->launches, &corr, sizeof(corr), &old)) {
+		g->lv[old].ts = ts;
+		g->lv[old].end = end;
+		g->lv[old].graph = graph;
+		return;
+	}
+	if (g->free_head >= 0) {
+		i = g->free_head;
+		g->free_head = g->lv[i].next_free;
+	} else {
+		if (g->nlv == g->caplv) {
+			g->caplv = g->caplv ? g->caplv * 2 : 1024;
+			g->lv = pr_xreallocarray(g->lv, g->caplv, sizeof(*g->lv));
+		}
+		i = (int)g->nlv++;
+	}
+	g->lv[i].ts = ts;
+	g->lv[i].end = end;
+	g->lv[i].graph = graph;
+	pr_strmap_put(&g->launches, &corr, sizeof(corr), i);
+}
+
+/* The runtime call of correlation corr (1), consumed unless it launched a graph. */
+static int launch_take(struct gb *g, int64_t corr, struct launch *out)
+{
+	int64_t i;
+	if (corr < 0 || !pr_strmap_get(&g->launches, &corr, sizeof(corr), &i))
+		return 0;
+	*out = g->lv[i];
+	if (!g->lv[i].graph) {
+		pr_strmap_del(&g->launches, &corr, sizeof(corr), NULL);
+		g->lv[i].next_free = g->free_head;
+		g->free_head = (int)i;
+	}
+	return 1;
+}
+
+/* ---- TensorBoard: heaps, sweep, evaluation ---- */
+
+static void pt_push(struct pt **h, size_t *n, size_t *cap, struct pt v)
+{
+	size_t i;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*h = pr_xreallocarray(*h, *cap, sizeof(**h));
+	}
+	i = (*n)++;
+	while (i && (*h)[(i - 1) / 2].t > v.t) {
+		(*h)[i] = (*h)[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	(*h)[i] = v;
+}
+
+static struct pt pt_pop(struct pt *h, size_t *n)
+{
+	struct pt top = h[0], last = h[--*n];
+	size_t i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && h[c + 1].t < h[c].t)
+			c++;
+		if (h[c].t >= last.t)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = last;
+	return top;
+}
+
+static void i64_push(int64_t **h, size_t *n, size_t *cap, int64_t v)
+{
+	size_t i;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*h = pr_xreallocarray(*h, *cap, sizeof(**h));
+	}
+	i = (*n)++;
+	while (i && (*h)[(i - 1) / 2] > v) {
+		(*h)[i] = (*h)[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	(*h)[i] = v;
+}
+
+static int64_t i64_pop(int64_t *h, size_t *n)
+{
+	int64_t top = h[0], last = h[--*n];
+	size_t i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && h[c + 1] < h[c])
+			c++;
+		if (h[c] >= last)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = last;
+	return top;
+}
+
+static void run_push(struct tb *tb, struct running v)
+{
+	size_t i;
+	if (tb->nrun == tb->caprun) {
+		tb->caprun = tb->caprun ? tb->caprun * 2 : 64;
+		tb->run = pr_xreallocarray(tb->run, tb->caprun, sizeof(*tb->run));
+	}
+	i = tb->nrun++;
+	while (i && tb->run[(i - 1) / 2].end > v.end) {
+		tb->run[i] = tb->run[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	tb->run[i] = v;
+}
+
+static struct running run_pop(struct tb *tb)
+{
+	struct running top = tb->run[0], last = tb->run[--tb->nrun];
+	size_t i = 0, n = tb->nrun;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && tb->run[c + 1].end < tb->run[c].end)
+			c++;
+		if (tb->run[c].end >= last.end)
+			break;
+		tb->run[i] = tb->run[c];
+		i = c;
+	}
+	if (n)
+		tb->run[i] = last;
+	return top;
+}
+
+static void integrate(struct tb *tb, int64_t to)
+{
+	double dt;
+	if (!tb->sw_started) {
+		tb->sw_t = to;
+		tb->sw_started = 1;
+		return;
+	}
+	if (to <= tb->sw_t)
+		return;
+	dt = (double)(to - tb->sw_t);
+	if (tb->bps_sum > 0)
+		tb->S += (tb->bps_sum < 1 ? tb->bps_sum : 1) * dt;
+	tb->O += tb->occ_sum * dt;
+	tb->D += tb->occ_n * dt;
+	tb->sw_t = to;
+}
+
+/* Moves the sweep to t: kernels ending at or before t stop contributing. */
+static void advance(struct tb *tb, int64_t t)
+{
+	while (tb->nrun && tb->run[0].end <= t) {
+		struct running r;
+		integrate(tb, tb->run[0].end);
+		r = run_pop(tb);
+		tb->bps_sum -= r.has_bps ? r.bps : 0;
+		tb->occ_sum -= r.has_occ ? r.occ : 0;
+		tb->occ_n -= r.has_occ;
+		if (!tb->nrun)
+			tb->bps_sum = tb->occ_sum = tb->occ_n = 0; /* no rounding residue */
+	}
+	integrate(tb, t);
+}
+
+static void evaluate(struct tb *tb, int64_t t, double *ev)
+{
+	int k;
+	advance(tb, t);
+	for (k = 0; k < NROLE; k++)
+		ev[k] = (double)u_upto(&tb->r[k], t);
+	ev[F_GPU] = (double)u_upto(&tb->g, t);
+	ev[F_SM] = tb->S;
+	ev[F_OCCW] = tb->O;
+	ev[F_OCCD] = tb->D;
+}
+
+/*
+ * Evaluates the pending boundary points before time T (all of them when
+ * final), in time order: host step starts/ends, device-end candidates
+ * (kept only while still the step's latest), and ends of ops launched
+ * outside the steps (candidates for step 0's start).
+ */
+static void tb_points(struct tb *tb, int64_t T, int final)
+{
+	for (;;) {
+		int64_t th = INT64_MAX, td = INT64_MAX, tp = INT64_MAX, t;
+		if (tb->ihost < tb->nhost)
+			th = tb->host[tb->ihost].t;
+		if (tb->ndev)
+			td = tb->dev[0].t;
+		if (tb->npre)
+			tp = tb->pre[0];
+		t = th < td ? th : td;
+		t = t < tp ? t : tp;
+		if (t == INT64_MAX || (!final && t >= T))
+			return;
+		if (t == th) {
+			struct pt p = tb->host[tb->ihost++];
+			struct tbstep *s = &tb->st[p.step / 2];
+			evaluate(tb, t, p.step % 2 ? s->ev_he : s->ev_hs);
+		} else if (t == td) {
+			struct pt p = pt_pop(tb->dev, &tb->ndev);
+			struct tbstep *s = &tb->st[p.step];
+			if (p.t == s->dmax) {
+				evaluate(tb, t, s->ev_dev);
+				s->have_dev = 1;
+			}
+		} else {
+			i64_pop(tb->pre, &tb->npre);
+			if (tb->pre_tracking && (!tb->have_pre || t > tb->pre_best)) {
+				evaluate(tb, t, tb->ev_pre);
+				tb->pre_best = t;
+				tb->have_pre = 1;
+			}
+		}
+	}
+}
+
+/* The step whose host span holds the runtime call [ts, end], or -1 (TensorBoard's match). */
+static long tb_step_of(const struct tb *tb, int64_t ts, int64_t end)
+{
+	size_t lo = 0, hi = tb->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (tb->st[mid].hs <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -1;
+	lo--;
+	return end <= tb->st[lo].he ? (long)lo : -1;
+}
+
+static int cmp_pt(const void *a, const void *b)
+{
+	const struct pt *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->step < y->step ? -1 : x->step > y->step;
+}
+
+/* TensorBoard's steps: torch.profiler's ProfilerStep#N, outermost only. */
+static int tb_step(const struct pr_aspan *sp)
+{
+	return sp->depth == 0 && !strncmp(sp->name, "ProfilerStep", 12);
+}
+
+static void tb_init(struct gb *g)
+{
+	struct tb *tb = &g->tb;
+	size_t i;
+	for (i = 0; i < g->ctx->nsteps; i++)
+		if (tb_step(&g->ctx->steps[i]))
+			tb->n++;
+	if (!tb->n)
+		return;
+	tb->on = 1;
+	tb->pre_tracking = 1;
+	tb->st = pr_xcalloc(tb->n, sizeof(*tb->st));
+	tb->host = pr_xcalloc(2 * tb->n, sizeof(*tb->host));
+	tb->n = 0;
+	for (i = 0; i < g->ctx->nsteps; i++) {
+		const struct pr_aspan *sp = &g->ctx->steps[i];
+		struct tbstep *s;
+		if (!tb_step(sp))
+			continue;
+		s = &tb->st[tb->n];
+		s->sp = sp;
+		s->hs = sp->ts;
+		s->he = sp->ts + sp->dur;
+		s->dmax = INT64_MIN;
+		tb->host[tb->nhost].t = s->hs;
+		tb->host[tb->nhost++].step = tb->n * 2;
+		tb->host[tb->nhost].t = s->he;
+		tb->host[tb->nhost++].step = tb->n * 2 + 1;
+		tb->n++;
+	}
+	qsort(tb->host, tb->nhost, sizeof(*tb->host), cmp_pt);
+}
+
+static void tb_release(struct tb *tb)
+{
+	free(tb->st);
+	free(tb->host);
+	free(tb->dev);
+	free(tb->pre);
+	free(tb->run);
+}
+
+/* ---- the scan ---- */
+
+static struct stream *stream_get(struct gb *g, int64_t track)
+{
+	int64_t v;
+	if (g->nstreams && g->streams[g->last_stream].track == track)
+		return &g->streams[g->last_stream];
+	if (!pr_strmap_get(&g->stream_idx, &track, sizeof(track), &v)) {
+		if (g->nstreams == g->capstreams) {
+			g->capstreams = g->capstreams ? g->capstreams * 2 : 8;
+			g->streams = pr_xreallocarray(g->streams, g->capstreams, sizeof(*g->streams));
+		}
+		memset(&g->streams[g->nstreams], 0, sizeof(g->streams[0]));
+		g->streams[g->nstreams].track = track;
+		v = (int64_t)g->nstreams++;
+		pr_strmap_put(&g->stream_idx, &track, sizeof(track), v);
+	}
+	g->last_stream = (size_t)v;
+	return &g->streams[v];
+}
+
+/* HTA's idle category of a gap before an op whose launch started at rts (has_rt). */
+static int idle_category(int64_t gap, int has_rt, int64_t rts, int64_t prev_end)
+{
+	if (has_rt && rts > prev_end)
+		return 0;
+	return gap < KERNEL_WAIT_NS ? 1 : 2;
+}
+
+static void drop_durations(struct gb *g)
+{
+	size_t i;
+	for (i = 0; i < g->nnames; i++) {
+		free(g->names[i].durs);
+		g->names[i].durs = NULL;
+		g->names[i].ndurs = g->names[i].capdurs = 0;
+	}
+	g->kept = 0;
+}
+
+static void keep_duration(struct gb *g, struct gname *nm, int64_t dur)
+{
+	if (g->median_sql)
+		return;
+	if (g->kept >= pr_gpubreak_keep_max) {
+		drop_durations(g);
+		g->median_sql = 1;
+		return;
+	}
+	if (nm->ndurs == nm->capdurs) {
+		nm->capdurs = nm->capdurs ? nm->capdurs * 2 : 16;
+		nm->durs = pr_xreallocarray(nm->durs, nm->capdurs, sizeof(*nm->durs));
+	}
+	nm->durs[nm->ndurs++] = (double)dur;
+	g->kept++;
+}
+
+static void gpu_op(struct gb *g, int kind, int64_t track, int64_t ts, int64_t dur, struct gname *nm,
+		   const double *a, int has_rt, const struct launch *rt)
+{
+	int64_t end = ts + dur;
+	int cls = kind != K_KERNEL ? C_MEMORY
+		  : nm->lib	   ? C_COMM
+		  : nm->flags & F_MEMNAME ? C_MEMORY
+					  : C_COMPUTE;
+	struct stream *s = stream_get(g, track);
+	int dir;
+
+	g->ops++;
+	g->linked += has_rt;
+	if (g->ops == 1 || ts < g->first)
+		g->first = ts;
+	if (g->ops == 1 || end > g->last)
+		g->last = end;
+	if (g->all.open && ts > g->all.e) {
+		int64_t gap = ts - g->all.e;
+		g->idle[idle_category(gap, has_rt, rt->ts, g->all.e)] += gap;
+		g->gaps++;
+	}
+	u_add(&g->all, ts, end);
+	if (cls == C_COMPUTE)
+		u_add(&g->comp, ts, end);
+	if (cls != C_MEMORY)
+		u_add(&g->cc, ts, end);
+	if (cls == C_COMM)
+		u_add(&g->comm, ts, end);
+
+	if (!s->ops) {
+		s->first = ts;
+		s->last_end = end;
+	} else {
+		if (ts > s->last_end)
+			s->idle[idle_category(ts - s->last_end, has_rt, rt->ts, s->last_end)] +=
+				ts - s->last_end;
+		if (end > s->last_end)
+			s->last_end = end;
+	}
+	s->ops++;
+	u_add(&s->all, ts, end);
+	if (cls == C_COMPUTE)
+		u_add(&s->comp, ts, end);
+	if (cls != C_MEMORY)
+		u_add(&s->cc, ts, end);
+
+	g->type_count[cls]++;
+	g->type_time[cls] += dur;
+	if (cls == C_COMM) {
+		g->lib_count[nm->lib]++;
+		g->lib_time[nm->lib] += dur;
+	}
+	if (nm->kind < 0)
+		nm->kind = kind;
+	nm->count++;
+	nm->total += dur;
+	nm->sumsq += (double)dur * (double)dur;
+	if (dur < nm->min)
+		nm->min = dur;
+	if (dur > nm->max)
+		nm->max = dur;
+	keep_duration(g, nm, dur);
+	if (kind == K_KERNEL && a[A_BPS] > 0) {
+		nm->bps_w += a[A_BPS] * (double)dur;
+		nm->bps_d += (double)dur;
+	}
+	if (kind == K_KERNEL && a[A_OCC] >= 0) {
+		nm->occ_w += a[A_OCC] * (double)dur;
+		nm->occ_d += (double)dur;
+	}
+	if (cls == C_MEMORY) {
+		dir = kind == K_MEMSET ? D_MEMSET : nm->dir;
+		g->dir_count[dir]++;
+		g->dir_time[dir] += dur;
+		if (a[A_BYTES] >= 0) {
+			g->dir_sized[dir]++;
+			g->dir_sized_time[dir] += dur;
+			g->dir_bytes[dir] += a[A_BYTES];
+		}
+	}
+}
+
+static void tb_row(struct gb *g, int kind, int64_t ts, int64_t dur, const struct gname *nm,
+		   const double *a, int has_rt, const struct launch *rt)
+{
+	struct tb *tb = &g->tb;
+	int64_t end = ts + dur;
+	int role, k;
+	switch (kind) {
+	case K_KERNEL:
+		role = nm->lib ? F_COMM : F_K;
+		break;
+	case K_MEMCPY:
+		role = F_MC;
+		break;
+	case K_MEMSET:
+		role = F_MS;
+		break;
+	case K_RUNTIME:
+		role = F_RT;
+		break;
+	case K_OP:
+		role = nm->flags & F_DATALOADER ? F_DL : F_CPU;
+		break;
+	case K_PHASE:
+		if (!(nm->flags & F_DATALOADER))
+			return;
+		role = F_DL;
+		break;
+	default:
+		return;
+	}
+	for (k = role; k < NROLE; k++)
+		u_add(&tb->r[k], ts, end);
+	if (kind > K_MEMSET)
+		return;
+	if (kind == K_KERNEL) {
+		int hb = a[A_BPS] > 0, ho = a[A_OCC] >= 0;
+		u_add(&tb->g, ts, end);
+		if (hb || ho) {
+			struct running r;
+			advance(tb, ts);
+			r.end = end;
+			r.bps = hb ? a[A_BPS] : 0;
+			r.occ = ho ? a[A_OCC] : 0;
+			r.has_bps = hb;
+			r.has_occ = ho;
+			tb->bps_sum += r.bps;
+			tb->occ_sum += r.occ;
+			tb->occ_n += ho;
+			tb->any_bps |= hb;
+			tb->any_occ |= ho;
+			run_push(tb, r);
+		}
+	}
+	/* device side of the steps */
+	{
+		long i = has_rt ? tb_step_of(tb, rt->ts, rt->end) : -1;
+		if (i >= 0) {
+			struct tbstep *s = &tb->st[i];
+			if (i == 0 && !s->has_dev)
+				tb->pre_tracking = 0; /* step 0's first op: the candidates before it are final */
+			s->has_dev = 1;
+			s->matched++;
+			tb->any_matched = 1;
+			if (end > s->dmax) {
+				struct pt p;
+				s->dmax = end;
+				p.t = end;
+				p.step = (size_t)i;
+				pt_push(&tb->dev, &tb->ndev, &tb->capdev, p);
+			}
+		} else if (tb->pre_tracking) {
+			i64_push(&tb->pre, &tb->npre, &tb->cappre, end);
+		}
+	}
+}
+
+static int rowkind(const char *k)
+{
+	switch (k[0]) {
+	case 'k':
+		return !strcmp(k, "kernel") ? K_KERNEL : K_OTHER;
+	case 'm':
+		return !strcmp(k, "memcpy") ? K_MEMCPY : !strcmp(k, "memset") ? K_MEMSET : K_OTHER;
+	case 'r':
+		return !strcmp(k, "runtime") ? K_RUNTIME : K_OTHER;
+	case 'o':
+		return !strcmp(k, "op") ? K_OP : K_OTHER;
+	case 'p':
+		return !strcmp(k, "phase") ? K_PHASE : K_OTHER;
+	default:
+		return K_OTHER;
+	}
+}
+
+/* Ids of the names TensorBoard takes as DataLoader ("enumerate(DataLoader)#....__next__"). */
+static int dataloader_ids(struct gb *g, int64_t **ids, size_t *n, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+	if (pr_actx_prep(g->ctx,
+			 "SELECT id, value FROM string WHERE value LIKE 'enumerate(DataLoader)#%' "
+			 "AND ?1 IS NOT NULL ORDER BY id",
+			 &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (ends_with(pr_actx_text(st, 1), ".__next__")) {
+			*ids = pr_xreallocarray(*ids, *n + 1, sizeof(**ids));
+			(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+		}
+	return pr_actx_done(g->ctx, st, rc, err);
+}
+
+/* One row of the main query: a GPU op, a runtime call or a DataLoader span. */
+static int main_row(struct gb *g, sqlite3_stmt *st, struct pr_error *err)
+{
+	struct tb *tb = &g->tb;
+	int kind = rowkind(pr_actx_text(st, 0));
+	int64_t ts = sqlite3_column_int64(st, 2), dur = sqlite3_column_int64(st, 3);
+	double a[NARGS];
+	int64_t corr = -1;
+	struct gname *nm;
+	struct launch rt;
+	int has_rt = 0, j;
+	if (kind == K_OTHER)
+		return 0;
+	if (dur < 0)
+		dur = 0;
+	if (tb->on)
+		tb_points(tb, ts, 0);
+	if (!(nm = name_get(g, sqlite3_column_int64(st, 4), err)))
+		return -1;
+	for (j = 0; j < NARGS; j++)
+		a[j] = NAN;
+	if (kind <= K_RUNTIME && sqlite3_column_type(st, 5) == SQLITE_INTEGER &&
+	    (kind != K_RUNTIME || nm->flags & F_LAUNCH)) {
+		const struct argpos *ap = keys_get(g, sqlite3_column_int64(st, 5), err);
+		if (!ap)
+			return -1;
+		args_pick((const char *)sqlite3_column_text(st, 6), ap, a, &corr);
+	}
+	rt.ts = rt.end = 0;
+	if (kind == K_RUNTIME) {
+		if (corr >= 0)
+			launch_put(g, corr, ts, ts + dur, (nm->flags & F_GRAPH) != 0);
+	} else if (kind <= K_MEMSET) {
+		has_rt = launch_take(g, corr, &rt);
+		gpu_op(g, kind, sqlite3_column_int64(st, 1), ts, dur, nm, a, has_rt, &rt);
+	}
+	if (tb->on)
+		tb_row(g, kind, ts, dur, nm, a, has_rt, &rt);
+	return 0;
+}
+
+/*
+ * Two time-ordered queries merged here: GPU ops, runtime calls and
+ * DataLoader spans (with args), and, for the step breakdown, the other CPU
+ * ops as bare (ts, dur) rows. Narrow op rows keep SQLite's sort of the
+ * (many) CPU ops cheap; ties go to the main query first.
+ */
+static int scan(struct gb *g, struct pr_error *err)
+{
+	struct tb *tb = &g->tb;
+	struct pr_strbuf sql = PR_STRBUF_INIT, ops = PR_STRBUF_INIT, list = PR_STRBUF_INIT;
+	sqlite3_stmt *st = NULL, *os = NULL;
+	int64_t *dl = NULL;
+	size_t ndl = 0, i;
+	int rc = SQLITE_DONE, orc = SQLITE_DONE, ret = -1;
+	if (tb->on && dataloader_ids(g, &dl, &ndl, err))
+		return -1;
+	for (i = 0; i < ndl; i++)
+		pr_strbuf_addf(&list, "%s%lld", i ? "," : "", (long long)dl[i]);
+	free(dl);
+	pr_strbuf_addstr(&sql, "SELECT s.kind, s.track_id, s.ts, s.dur, s.name_id, s.args_keys, s.args "
+			       "FROM span s WHERE s.run_id = ?1 AND (s.kind IN ('kernel', 'memcpy', "
+			       "'memset', 'runtime')");
+	if (ndl)
+		pr_strbuf_addf(&sql, " OR (s.kind IN ('op', 'phase') AND s.name_id IN (%s))", list.buf);
+	pr_strbuf_addstr(&sql, ") ORDER BY s.ts, s.id");
+	pr_strbuf_addstr(&ops, "SELECT ts, dur FROM span WHERE run_id = ?1 AND kind = 'op'");
+	if (ndl)
+		pr_strbuf_addf(&ops, " AND name_id NOT IN (%s)", list.buf);
+	pr_strbuf_addstr(&ops, " ORDER BY ts");
+	if (pr_actx_prep(g->ctx, sql.buf, &st, err) ||
+	    (tb->on && pr_actx_prep(g->ctx, ops.buf, &os, err)))
+		goto out;
+	rc = sqlite3_step(st);
+	if (os)
+		orc = sqlite3_step(os);
+	while (rc == SQLITE_ROW || orc == SQLITE_ROW) {
+		if (rc == SQLITE_ROW &&
+		    (orc != SQLITE_ROW || sqlite3_column_int64(st, 2) <= sqlite3_column_int64(os, 0))) {
+			if (main_row(g, st, err))
+				goto out;
+			rc = sqlite3_step(st);
+		} else {
+			int64_t ts = sqlite3_column_int64(os, 0), dur = sqlite3_column_int64(os, 1);
+			tb_points(tb, ts, 0);
+			u_add(&tb->r[F_CPU], ts, ts + (dur > 0 ? dur : 0));
+			orc = sqlite3_step(os);
+		}
+	}
+	if (tb->on)
+		tb_points(tb, INT64_MAX, 1);
+	ret = 0;
+out:
+	if (os && pr_actx_done(g->ctx, os, orc, err))
+		ret = -1;
+	if (st && pr_actx_done(g->ctx, st, rc, err))
+		ret = -1;
+	pr_strbuf_release(&sql);
+	pr_strbuf_release(&ops);
+	pr_strbuf_release(&list);
+	return ret;
+}
+
+/* ---- output: gpu_breakdown ---- */
+
+static json_t *share(double part, double whole)
+{
+	return whole > 0 ? pr_jnum(part / whole) : json_null();
+}
+
+static json_t *temporal(int64_t span, const struct uacc *all, const struct uacc *comp,
+			const struct uacc *cc)
+{
+	int64_t busy = u_total(all), c = u_total(comp), x = u_total(cc) - c, m = busy - u_total(cc);
+	return pr_jobj("span_ns", pr_jint(span), "busy_ns", pr_jint(busy), "compute_ns", pr_jint(c),
+		       "communication_ns", pr_jint(x), "memory_ns", pr_jint(m), "idle_ns",
+		       pr_jint(span - busy), "busy_share", share((double)busy, (double)span),
+		       "compute_share", share((double)c, (double)span), "communication_share",
+		       share((double)x, (double)span), "memory_share", share((double)m, (double)span),
+		       "idle_share", share((double)(span - busy), (double)span), NULL);
+}
+
+static json_t *idle_split(const int64_t *idle)
+{
+	int64_t t = idle[0] + idle[1] + idle[2];
+	return pr_jobj("host_wait_ns", pr_jint(idle[0]), "kernel_wait_ns", pr_jint(idle[1]),
+		       "other_ns", pr_jint(idle[2]), "host_wait_share", share((double)idle[0], (double)t),
+		       "kernel_wait_share", share((double)idle[1], (double)t), "other_share",
+		       share((double)idle[2], (double)t), NULL);
+}
+
+static int by_busy(const void *a, const void *b)
+{
+	const struct stream *x = a, *y = b;
+	int64_t bx = u_total(&x->all), by = u_total(&y->all);
+	if (bx != by)
+		return bx > by ? -1 : 1;
+	return x->track < y->track ? -1 : x->track > y->track;
+}
+
+static int streams_json(struct gb *g, json_t *out, struct pr_error *err)
+{
+	json_t *arr = json_array();
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int64_t more_busy = 0, more_ops = 0;
+	json_object_set_new(out, "streams", arr);
+	qsort(g->streams, g->nstreams, sizeof(*g->streams), by_busy);
+	if (pr_actx_prep(g->ctx,
+			 "SELECT ifnull(pid, ''), ifnull(tid, ''), ifnull(name, '') FROM track "
+			 "WHERE id = ?2 AND ?1 IS NOT NULL",
+			 &st, err))
+		return -1;
+	for (i = 0; i < g->nstreams; i++) {
+		struct stream *s = &g->streams[i];
+		json_t *o, *t;
+		int rc;
+		if (i >= MAX_STREAMS) {
+			more_busy += u_total(&s->all);
+			more_ops += s->ops;
+			continue;
+		}
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 2, s->track);
+		rc = sqlite3_step(st);
+		o = pr_jobj("device", json_string(rc == SQLITE_ROW ? pr_actx_text(st, 0) : ""), "stream",
+			    json_string(rc == SQLITE_ROW ? pr_actx_text(st, 1) : ""), "name",
+			    json_string(rc == SQLITE_ROW ? pr_actx_text(st, 2) : ""), "ops",
+			    pr_jint(s->ops), "t_ns", pr_actx_t(g->ctx, s->first), NULL);
+		json_object_update(o, t = temporal(s->last_end - s->first, &s->all, &s->comp, &s->cc));
+		json_decref(t);
+		json_object_set_new(o, "idle", idle_split(s->idle));
+		json_array_append_new(arr, o);
+	}
+	sqlite3_finalize(st);
+	if (more_ops)
+		json_object_set_new(out, "streams_more",
+				    pr_jobj("streams", pr_jint((int64_t)(g->nstreams - MAX_STREAMS)),
+					    "ops", pr_jint(more_ops), "busy_ns", pr_jint(more_busy), NULL));
+	return 0;
+}
+
+struct rank_ent {
+	int64_t total, id;
+	size_t idx;
+};
+
+static int by_total(const void *a, const void *b)
+{
+	const struct rank_ent *x = a, *y = b;
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Exact medians of the top names' durations from one ordered pass over their spans (when
+ * the scan held too many durations to keep them). */
+static int medians(struct gb *g, const struct rank_ent *top, size_t n, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	int64_t *ids, cur = INT64_MIN;
+	struct gname *nm = NULL;
+	int64_t seen = 0;
+	size_t i;
+	int rc;
+	if (!n)
+		return 0;
+	ids = pr_xmalloc(n * sizeof(*ids));
+	for (i = 0; i < n; i++)
+		ids[i] = top[i].id;
+	rc = pr_actx_prep_ids(g->ctx,
+			      "SELECT name_id, dur FROM span WHERE run_id = ?1 AND kind IN ('kernel', "
+			      "'memcpy', 'memset') AND name_id IN (",
+			      ids, n, ") ORDER BY name_id, dur", &st, err);
+	free(ids);
+	if (rc)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		double d = (double)sqlite3_column_int64(st, 1);
+		int64_t v;
+		if (id != cur) {
+			cur = id;
+			seen = 0;
+			nm = pr_strmap_get(&g->name_idx, &id, sizeof(id), &v) ? &g->names[v] : NULL;
+		}
+		if (!nm)
+			continue;
+		if (seen == (nm->count - 1) / 2)
+			nm->median = d;
+		else if (seen == (nm->count - 1) / 2 + 1 && nm->count % 2 == 0)
+			nm->median = (nm->median + d) / 2;
+		seen++;
+	}
+	return pr_actx_done(g->ctx, st, rc, err);
+}
+
+static int kernels_json(struct gb *g, json_t *out, struct pr_error *err)
+{
+	json_t *types = json_array(), *libs = json_array(), *top = json_array(), *mem = json_array();
+	struct rank_ent *idx;
+	size_t n = 0, i, ntop;
+	int64_t all_time = 0, rest_count = 0, rest_time = 0;
+	sqlite3_stmt *st = NULL;
+	int k;
+	for (k = 0; k < NCLASS; k++)
+		all_time += g->type_time[k];
+	for (k = 0; k < NCLASS; k++)
+		json_array_append_new(types, pr_jobj("type", json_string(class_names[k]), "count",
+						     pr_jint(g->type_count[k]), "time_ns",
+						     pr_jint(g->type_time[k]), "share",
+						     share((double)g->type_time[k], (double)all_time), NULL));
+	for (k = 1; k < NLIB; k++)
+		if (g->lib_count[k])
+			json_array_append_new(libs, pr_jobj("library", json_string(lib_names[k]), "count",
+							    pr_jint(g->lib_count[k]), "time_ns",
+							    pr_jint(g->lib_time[k]), NULL));
+	for (k = 0; k < NDIR; k++)
+		if (g->dir_count[k])
+			json_array_append_new(
+				mem, pr_jobj("direction", json_string(dir_names[k]), "count",
+					     pr_jint(g->dir_count[k]), "time_ns", pr_jint(g->dir_time[k]),
+					     "sized_count", pr_jint(g->dir_sized[k]), "bytes",
+					     g->dir_sized[k] ? pr_jnum(g->dir_bytes[k]) : json_null(),
+					     "bandwidth_Bps",
+					     g->dir_sized_time[k] > 0
+						     ? pr_jnum(g->dir_bytes[k] / ((double)g->dir_sized_time[k] / 1e9))
+						     : json_null(),
+					     NULL));
+	json_object_set_new(out, "kernels",
+			    pr_jobj("by_type", types, "communication", libs, "top", top, "memory_ops",
+				    mem, NULL));
+	for (i = 0; i < g->nnames; i++)
+		if (g->names[i].count)
+			n++;
+	idx = pr_xcalloc(n + 1, sizeof(*idx));
+	n = 0;
+	for (i = 0; i < g->nnames; i++)
+		if (g->names[i].count) {
+			idx[n].total = g->names[i].total;
+			idx[n].id = g->names[i].id;
+			idx[n++].idx = i;
+		}
+	qsort(idx, n, sizeof(*idx), by_total);
+	ntop = n < g->ctx->opts->top_n ? n : g->ctx->opts->top_n;
+	if (!g->median_sql)
+		for (i = 0; i < ntop; i++) {
+			struct gname *nm = &g->names[idx[i].idx];
+			nm->median = pr_median(nm->durs, nm->ndurs);
+		}
+	if ((g->median_sql && medians(g, idx, ntop, err)) ||
+	    pr_actx_prep(g->ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &st, err)) {
+		free(idx);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct gname *nm = &g->names[idx[i].idx];
+		double cnt = (double)nm->count, mean = (double)nm->total / cnt;
+		double var = cnt > 1 ? (nm->sumsq - (double)nm->total * mean) / (cnt - 1) : 0;
+		int cls = nm->kind != K_KERNEL ? C_MEMORY
+			  : nm->lib		? C_COMM
+			  : nm->flags & F_MEMNAME ? C_MEMORY
+						  : C_COMPUTE;
+		json_t *o;
+		int rc;
+		if (i >= ntop) {
+			rest_count += nm->count;
+			rest_time += nm->total;
+			continue;
+		}
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 2, nm->id);
+		rc = sqlite3_step(st);
+		o = pr_jobj("name", json_string(rc == SQLITE_ROW ? pr_actx_text(st, 0) : ""), "type",
+			    json_string(class_names[cls]), "library",
+			    nm->lib && nm->kind == K_KERNEL ? json_string(lib_names[nm->lib]) : json_null(),
+			    "count", pr_jint(nm->count), "total_ns", pr_jint(nm->total), "mean_ns",
+			    pr_jnum(mean), "median_ns", pr_jnum(nm->median), "min_ns", pr_jint(nm->min),
+			    "max_ns", pr_jint(nm->max), "std_ns", pr_jnum(var > 0 ? sqrt(var) : 0),
+			    "share", share((double)nm->total, (double)all_time), NULL);
+		if (nm->bps_d > 0)
+			json_object_set_new(o, "mean_blocks_per_sm", pr_jnum(nm->bps_w / nm->bps_d));
+		if (nm->occ_d > 0)
+			json_object_set_new(o, "mean_occupancy_pct", pr_jnum(nm->occ_w / nm->occ_d));
+		json_array_append_new(top, o);
+	}
+	sqlite3_finalize(st);
+	if (n > ntop)
+		json_object_set_new(json_object_get(out, "kernels"), "others",
+				    pr_jobj("names", pr_jint((int64_t)(n - ntop)), "count",
+					    pr_jint(rest_count), "total_ns", pr_jint(rest_time), "share",
+					    share((double)rest_time, (double)all_time), NULL));
+	free(idx);
+	return 0;
+}
+
+#define GPU_RULE                                                                                   \
+	"HTA's definitions over the first-to-last GPU op span: compute = union of compute kernels; "  \
+	"communication = union of compute and communication kernels - compute (overlapped "          \
+	"communication counts as compute); memory = union of all ops - union of kernels; idle = span " \
+	"- union of all ops. Communication kernels: names starting nccl/rccl, containing gloo:, "     \
+	"msccl, nvshmem, DeepEP deep_ep::/dpsk::ep:: dispatch/combine/notify, or matching "           \
+	"--comm-kernels; memory: memcpy/memset and kernels named Memcpy/Memset"
+#define IDLE_RULE                                                                                \
+	"a gap before an op is host wait when the op's runtime call (same correlation) started "   \
+	"after the previous op ended, else kernel wait when < 30 ns (HTA's "                        \
+	"consecutive_kernel_delay), else other; rank: gaps of the union of all streams; streams: " \
+	"gaps between the stream's consecutive ops"
+
+static int gpu_json(struct gb *g, struct pr_error *err)
+{
+	int64_t span = g->last - g->first, c = u_total(&g->comp), x = u_total(&g->comm);
+	int64_t over = x + c - u_total(&g->cc);
+	json_t *out, *rank, *idle;
+	rank = temporal(span, &g->all, &g->comp, &g->cc);
+	idle = idle_split(g->idle);
+	json_object_set_new(idle, "gaps", pr_jint(g->gaps));
+	json_object_set_new(idle, "launch_linked_share", share((double)g->linked, (double)g->ops));
+	json_object_set_new(idle, "kernel_wait_below_ns", pr_jint(KERNEL_WAIT_NS));
+	json_object_set_new(idle, "rule", json_string(IDLE_RULE));
+	out = pr_jobj("rule", json_string(GPU_RULE), "ops", pr_jint(g->ops), "t_ns",
+		      pr_actx_t(g->ctx, g->first), "rank", rank, "idle", idle, "overlap",
+		      pr_jobj("communication_ns", pr_jint(x), "overlapped_ns", pr_jint(over), "share",
+			      share((double)over, (double)x), "rule",
+			      json_string("time where communication and compute kernels run at once / "
+					  "union of communication kernels (HTA comm/comp overlap)"),
+			      NULL),
+		      NULL);
+	if (g->has_re)
+		json_object_set_new(out, "comm_kernels_pattern",
+				    json_string(g->ctx->opts->comm_kernels));
+	json_object_set_new(g->ctx->out, "gpu_breakdown", out);
+	if (streams_json(g, out, err) || kernels_json(g, out, err))
+		return -1;
+	return 0;
+}
+
+/* ---- output: step_breakdown ---- */
+
+struct bpt {
+	int64_t t;
+	const double *ev;
+};
+
+static struct bpt bmax(struct bpt a, struct bpt b)
+{
+	return b.t > a.t ? b : a;
+}
+
+static json_t *step_values(const struct bpt *s, const struct bpt *e, double *sum)
+{
+	double dur = (double)(e->t - s->t), prev = 0, v[NROLE], gpu, sm, od;
+	json_t *o = json_object();
+	int k;
+	for (k = 0; k < NROLE; k++) {
+		double cum = e->ev[k] - s->ev[k];
+		v[k] = cum - prev;
+		prev = cum;
+	}
+	gpu = e->ev[F_GPU] - s->ev[F_GPU];
+	sm = e->ev[F_SM] - s->ev[F_SM];
+	od = e->ev[F_OCCD] - s->ev[F_OCCD];
+	json_object_set_new(o, "dur_ns", pr_jint(e->t - s->t));
+	for (k = 0; k < NROLE; k++)
+		json_object_set_new(o, role_keys[k], pr_jnum(v[k]));
+	json_object_set_new(o, "other_ns", pr_jnum(dur - prev));
+	json_object_set_new(o, "gpu_util", share(gpu, dur));
+	json_object_set_new(o, "sm_efficiency", share(sm, dur));
+	json_object_set_new(o, "occupancy_pct", share(e->ev[F_OCCW] - s->ev[F_OCCW], od));
+	if (sum) {
+		sum[0] += dur;
+		for (k = 0; k < NROLE; k++)
+			sum[1 + k] += v[k];
+		sum[1 + NROLE] += dur - prev;
+	}
+	return o;
+}
+
+#define TB_RULE                                                                                 \
+	"TensorBoard's overview: steps = top-level ProfilerStep spans extended to the end of the "  \
+	"GPU ops their runtime calls launched (a step starts no earlier than the previous one "     \
+	"ends); each instant goes to the first of Kernel > Memcpy > Memset > Communication > "      \
+	"Runtime > DataLoader > CPU Exec > Other active then; gpu_util = union of kernels / time; " \
+	"sm_efficiency = integral of min(sum of blocks per SM, 1) / time; occupancy_pct = "         \
+	"est. achieved occupancy weighted by kernel time"
+
+static void tb_json(struct gb *g)
+{
+	struct tb *tb = &g->tb;
+	struct bpt prev, *bs, *be;
+	size_t i, keep = tb->n, last = 0;
+	double sum[2 + NROLE];
+	json_t *steps = json_array(), *out, *avg;
+	int k;
+	memset(sum, 0, sizeof(sum));
+	bs = pr_xcalloc(tb->n, sizeof(*bs));
+	be = pr_xcalloc(tb->n, sizeof(*be));
+	prev.t = tb->st[0].hs;
+	prev.ev = tb->st[0].ev_hs;
+	if (tb->any_matched && tb->st[0].has_dev && tb->have_pre && tb->pre_best > prev.t) {
+		prev.t = tb->pre_best;
+		prev.ev = tb->ev_pre;
+	}
+	for (i = 0; i < tb->n; i++) {
+		struct tbstep *s = &tb->st[i];
+		struct bpt hs = { s->hs, s->ev_hs }, he = { s->he, s->ev_he };
+		if (!tb->any_matched) {
+			bs[i] = hs;
+			be[i] = he;
+			continue;
+		}
+		bs[i] = bmax(prev, hs);
+		if (!s->has_dev) {
+			be[i] = bmax(he, bs[i]);
+		} else {
+			struct bpt dv = { s->dmax, s->ev_dev };
+			be[i] = s->have_dev ? bmax(he, dv) : he;
+			if (be[i].t < bs[i].t)
+				be[i] = bs[i];
+		}
+		prev = be[i];
+	}
+	/* tail steps the profiler may have cut */
+	if (tb->any_matched && tb->n > 1) {
+		long j = (long)tb->n - 1;
+		while (j >= 0 && !tb->st[j].matched)
+			j--;
+		if (j >= 0) {
+			keep = (size_t)j + 1;
+			if (j > 0 && (double)tb->st[j - 1].matched * TAIL_RATIO > (double)tb->st[j].matched)
+				keep = (size_t)j;
+		}
+	}
+	for (i = 0; i < keep; i++) {
+		json_t *o;
+		if (i >= MAX_STEPS_LISTED) {
+			step_values(&bs[i], &be[i], sum);
+			continue;
+		}
+		o = step_values(&bs[i], &be[i], sum);
+		json_object_set_new(o, "name", json_string(tb->st[i].sp->name));
+		json_object_set_new(o, "t_ns", pr_actx_t(g->ctx, bs[i].t));
+		json_object_set_new(o, "host_dur_ns", pr_jint(tb->st[i].he - tb->st[i].hs));
+		json_object_set_new(o, "gpu_ops", pr_jint(tb->st[i].matched));
+		json_array_append_new(steps, o);
+		last = i;
+	}
+	avg = json_object();
+	json_object_set_new(avg, "dur_ns", pr_jnum(sum[0] / (double)keep));
+	for (k = 0; k < NROLE; k++)
+		json_object_set_new(avg, role_keys[k], pr_jnum(sum[1 + k] / (double)keep));
+	json_object_set_new(avg, "other_ns", pr_jnum(sum[1 + NROLE] / (double)keep));
+	out = pr_jobj("rule", json_string(TB_RULE), "device_adjusted", json_boolean(tb->any_matched),
+		      "steps", steps, NULL);
+	if (keep > MAX_STEPS_LISTED)
+		json_object_set_new(out, "steps_more", pr_jint((int64_t)(keep - MAX_STEPS_LISTED)));
+	json_object_set_new(out, "dropped_tail_steps", pr_jint((int64_t)(tb->n - keep)));
+	json_object_set_new(out, "average", avg);
+	{
+		json_t *all = step_values(&bs[0], &be[keep - 1], NULL);
+		(void)last;
+		json_object_set_new(out, "gpu_utilization", json_incref(json_object_get(all, "gpu_util")));
+		json_object_set_new(out, "sm_efficiency",
+				    tb->any_bps ? json_incref(json_object_get(all, "sm_efficiency"))
+						: json_null());
+		json_object_set_new(out, "achieved_occupancy_pct",
+				    tb->any_occ ? json_incref(json_object_get(all, "occupancy_pct"))
+						: json_null());
+		json_decref(all);
+	}
+	json_object_set_new(g->ctx->out, "step_breakdown", out);
+	free(bs);
+	free(be);
+}
+
+static int run(struct pr_actx *ctx, struct pr_error *err)
+{
+	struct gb g;
+	int rc = -1;
+	memset(&g, 0, sizeof(g));
+	g.ctx = ctx;
+	g.free_head = -1;
+	if (ctx->opts->comm_kernels && *ctx->opts->comm_kernels) {
+		int e = regcomp(&g.re, ctx->opts->comm_kernels, REG_EXTENDED | REG_NOSUB);
+		if (e) {
+			char msg[256];
+			regerror(e, &g.re, msg, sizeof(msg));
+			return pr_error_set(err, PR_E_USAGE, "--comm-kernels '%s': %s",
+					    ctx->opts->comm_kernels, msg);
+		}
+		g.has_re = 1;
+	}
+	tb_init(&g);
+	if (scan(&g, err))
+		goto out;
+	if (g.ops && gpu_json(&g, err))
+		goto out;
+	if (g.tb.on && (g.ops || g.tb.r[NROLE - 1].open))
+		tb_json(&g);
+	rc = 0;
+out:
+	sqlite3_finalize(g.name_st);
+	sqlite3_finalize(g.keys_st);
+	pr_strmap_release(&g.name_idx);
+	pr_strmap_release(&g.keys_idx);
+	pr_strmap_release(&g.launches);
+	pr_strmap_release(&g.stream_idx);
+	drop_durations(&g);
+	free(g.names);
+	free(g.keys);
+	free(g.lv);
+	free(g.streams);
+	tb_release(&g.tb);
+	if (g.has_re)
+		regfree(&g.re);
+	return rc;
+}
+
+const struct pr_analyzer pr_an_gpubreak = {
+	.name = "gpu_breakdown",
+	.summary = "HTA's temporal, idle, overlap and kernel breakdowns; TensorBoard's step breakdown",
+	.run = run,
+};
