@@ -12,7 +12,7 @@
 # Checks on the last run (DESC names the check in failure messages):
 # expect_rc N DESC, expect_out_empty DESC, expect_err_empty DESC,
 # expect_one_err_line DESC, expect_out_has PATTERN DESC, expect_err_has PATTERN DESC
-# (PATTERN is a fixed string, grep -F).
+# (PATTERN is a fixed string, grep -F), expect_error PREFIX DESC.
 set -eu
 
 : "${PROFREPORT:?PROFREPORT must name the profreport binary}"
@@ -110,6 +110,21 @@ expect_err_has() {
 		fail "$2: stderr of '$last_cmd' lacks '$1'"
 		show
 	fi
+}
+
+# expect_error PREFIX DESC: the last run exited 2 with nothing on stdout and
+# one stderr line that starts with PREFIX (a fixed string).
+expect_error() {
+	expect_rc 2 "$2"
+	expect_out_empty "$2"
+	expect_one_err_line "$2"
+	case $(head -n 1 "$tmp/err") in
+	"$1"*) ;;
+	*)
+		fail "$2: the error line does not start with '$1'"
+		show
+		;;
+	esac
 }
 
 # query_value STORE SQL: the single value of a one-row, one-column query.

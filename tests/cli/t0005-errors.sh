@@ -5,21 +5,6 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# Checks the last run: exit 2, empty stdout, one stderr line starting with
-# PREFIX (a fixed string).
-expect_error() {
-	expect_rc 2 "$2"
-	expect_out_empty "$2"
-	expect_one_err_line "$2"
-	first=$(head -n 1 "$tmp/err")
-	case $first in
-	"$1"*) ;;
-	*)
-		fail "$2: the error line does not start with '$1'"
-		show
-		;;
-	esac
-}
 
 "$P" ingest -q "$TORCH" -o st.db || fail "setup: ingest of the torch sample failed"
 mkdir adir

@@ -9,20 +9,6 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# expect_error PREFIX DESC: exit 2, empty stdout, one stderr line starting
-# with PREFIX (a fixed string).
-expect_error() {
-	expect_rc 2 "$2"
-	expect_out_empty "$2"
-	expect_one_err_line "$2"
-	case $(head -n 1 "$tmp/err") in
-	"$1"*) ;;
-	*)
-		fail "$2: the error line does not start with '$1'"
-		show
-		;;
-	esac
-}
 
 # every_command PATH PREFIX-AFTER-CMD DESC: each command that reads INPUTs
 # fails on PATH with "profreport: CMD: PREFIX...".

@@ -12,18 +12,6 @@
 QNN=$PR_SAMPLES/qnn/memory_20241219_143000.csv
 QLOG=$PR_SAMPLES/qnn/memory_20241219_143000.phases.log
 
-expect_error() {
-	expect_rc 2 "$2"
-	expect_out_empty "$2"
-	expect_one_err_line "$2"
-	case $(head -n 1 "$tmp/err") in
-	"$1"*) ;;
-	*)
-		fail "$2: the error line does not start with '$1'"
-		show
-		;;
-	esac
-}
 
 # has FILE STRING DESC: FILE (a model, blanks and newlines removed) holds STRING.
 has() {

@@ -12,20 +12,6 @@
 # shellcheck disable=SC2016 # the literal "$schema" key
 HEAD='{"$schema":"https://www.speedscope.app/file-format-schema.json","exporter":"profreport@'
 
-# Checks the last run: exit 2, nothing on stdout, one line on stderr that
-# starts with PREFIX.
-expect_usage_error() {
-	expect_rc 2 "$2"
-	expect_out_empty "$2"
-	expect_one_err_line "$2"
-	case $(head -n 1 "$tmp/err") in
-	"$1"*) ;;
-	*)
-		fail "$2: the error line does not start with '$1'"
-		show
-		;;
-	esac
-}
 
 # check_file FILE DESC: the header, then a read-back through the speedscope
 # reader without diagnostics other than the 'bytes' profiles' synthetic time.
@@ -113,21 +99,21 @@ check_file overlap.speedscope.json "overlapping spans"
 # -- usage and input errors: exit 2, one line, nothing written
 echo old >keep.json
 run "$P" speedscope all.db
-expect_usage_error "profreport: speedscope: give the output file with -o FILE" "no -o"
+expect_error "profreport: speedscope: give the output file with -o FILE" "no -o"
 run "$P" speedscope all.db --run x -o keep.json
-expect_usage_error "profreport: speedscope: --run needs a positive run id" "--run x"
+expect_error "profreport: speedscope: --run needs a positive run id" "--run x"
 run "$P" speedscope all.db --run 0 -o keep.json
-expect_usage_error "profreport: speedscope: --run needs a positive run id" "--run 0"
+expect_error "profreport: speedscope: --run needs a positive run id" "--run 0"
 run "$P" speedscope all.db --run 999 -o keep.json
-expect_usage_error "profreport: speedscope: no run 999 in the store" "--run 999"
+expect_error "profreport: speedscope: no run 999 in the store" "--run 999"
 run "$P" speedscope nope.json -o keep.json
-expect_usage_error "profreport: speedscope: 'nope.json': cannot open: " "a missing input"
+expect_error "profreport: speedscope: 'nope.json': cannot open: " "a missing input"
 run "$P" speedscope all.db -o no/such/dir/x.json
-expect_usage_error "profreport: speedscope: 'no/such/dir/x.json': cannot create a file next to it: " \
+expect_error "profreport: speedscope: 'no/such/dir/x.json': cannot create a file next to it: " \
 	"an output in a missing directory"
 printf '[{"ph": "C", "name": "load", "pid": 1, "ts": 0, "args": {"cpu": 5}}]\n' >counters.json
 run "$P" speedscope counters.json -o keep.json
-expect_usage_error "profreport: speedscope: nothing to export" "a trace without spans or memory"
+expect_error "profreport: speedscope: nothing to export" "a trace without spans or memory"
 [ "$(cat keep.json)" = old ] || fail "a failed export changed the output file"
 run "$P" speedscope -o keep.json
 expect_rc 2 "no INPUT"

@@ -61,6 +61,7 @@
  *   occupancy  (50*30 + 10*28 + 0*10 + 25*9) / (30 + 28 + 10 + 9) = 2005 / 77 %
  */
 #include "tests/unit/helpers.h"
+#include "tests/unit/jpath.h"
 
 #include <math.h>
 
@@ -116,53 +117,6 @@ static json_t *model_opts(const char *text, const char *comm)
 	pr_store_close(st);
 	return m;
 }
-
-/* Value at a path like "runs/0/gpu_breakdown/rank/busy_ns" (numbers index arrays). */
-static json_t *at(json_t *o, const char *path)
-{
-	char key[160];
-	while (o && *path) {
-		size_t n = strcspn(path, "/");
-		memcpy(key, path, n);
-		key[n] = 0;
-		if (json_is_array(o))
-			o = json_array_get(o, strtoul(key, NULL, 10));
-		else
-			o = json_object_get(o, key);
-		path += n + (path[n] == '/');
-	}
-	return o;
-}
-
-static double d(json_t *o, const char *path)
-{
-	json_t *v = at(o, path);
-	if (!json_is_number(v))
-		fail_msg("'%s' is not a number", path);
-	return json_number_value(v);
-}
-
-static const char *s(json_t *o, const char *path)
-{
-	json_t *v = at(o, path);
-	if (!json_is_string(v))
-		fail_msg("'%s' is not a string", path);
-	return json_string_value(v);
-}
-
-static json_t *find(json_t *arr, const char *key, const char *value)
-{
-	json_t *v;
-	size_t i;
-	json_array_foreach(arr, i, v)
-		if (json_is_string(json_object_get(v, key)) &&
-		    !strcmp(json_string_value(json_object_get(v, key)), value))
-			return v;
-	fail_msg("no element with %s = '%s'", key, value);
-	return NULL;
-}
-
-#define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 
 static void test_hta_breakdown(void **state)
 {
