@@ -315,25 +315,38 @@ static int ends_with(const char *s, const char *suf)
 	return n >= m && !memcmp(s + n - m, suf, m);
 }
 
+/*
+ * The text of row id of a one-column lookup (sql: ?1 = run, ?2 = id), kept
+ * prepared in *st: "" when there is no such row, NULL with err on an error.
+ * Borrowed until the next lookup with *st.
+ */
+static const char *lookup_text(struct gb *g, sqlite3_stmt **st, const char *sql, int64_t id,
+			       struct pr_error *err)
+{
+	int rc;
+	if (!*st && pr_actx_prep(g->ctx, sql, st, err))
+		return NULL;
+	sqlite3_reset(*st);
+	sqlite3_bind_int64(*st, 2, id);
+	rc = sqlite3_step(*st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(g->ctx->db));
+		return NULL;
+	}
+	return rc == SQLITE_ROW ? pr_actx_text(*st, 0) : "";
+}
+
 static struct gname *name_get(struct gb *g, int64_t id, struct pr_error *err)
 {
 	int64_t v;
 	struct gname *nm;
 	const char *text;
-	int rc;
 	if (pr_strmap_get(&g->name_idx, &id, sizeof(id), &v))
 		return &g->names[v];
-	if (!g->name_st && pr_actx_prep(g->ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL",
-					 &g->name_st, err))
+	text = lookup_text(g, &g->name_st, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL",
+			   id, err);
+	if (!text)
 		return NULL;
-	sqlite3_reset(g->name_st);
-	sqlite3_bind_int64(g->name_st, 2, id);
-	rc = sqlite3_step(g->name_st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(g->ctx->db));
-		return NULL;
-	}
-	text = rc == SQLITE_ROW ? pr_actx_text(g->name_st, 0) : "";
 	if (g->nnames == g->capnames) {
 		g->capnames = g->capnames ? g->capnames * 2 : 256;
 		g->names = pr_xreallocarray(g->names, g->capnames, sizeof(*g->names));
@@ -366,19 +379,13 @@ static const struct argpos *keys_get(struct gb *g, int64_t id, struct pr_error *
 	json_error_t jerr;
 	size_t i, j;
 	int64_t v;
-	int rc;
+	const char *text;
 	if (pr_strmap_get(&g->keys_idx, &id, sizeof(id), &v))
 		return &g->keys[v];
-	if (!g->keys_st && pr_actx_prep(g->ctx, "SELECT keys FROM argkeys WHERE id = ?2 AND ?1 IS NOT NULL",
-					 &g->keys_st, err))
+	text = lookup_text(g, &g->keys_st, "SELECT keys FROM argkeys WHERE id = ?2 AND ?1 IS NOT NULL",
+			   id, err);
+	if (!text)
 		return NULL;
-	sqlite3_reset(g->keys_st);
-	sqlite3_bind_int64(g->keys_st, 2, id);
-	rc = sqlite3_step(g->keys_st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(g->ctx->db));
-		return NULL;
-	}
 	if (g->nkeys == g->capkeys) {
 		g->capkeys = g->capkeys ? g->capkeys * 2 : 16;
 		g->keys = pr_xreallocarray(g->keys, g->capkeys, sizeof(*g->keys));
@@ -386,7 +393,7 @@ static const struct argpos *keys_get(struct gb *g, int64_t id, struct pr_error *
 	ap = &g->keys[g->nkeys];
 	for (j = 0; j < NARGS; j++)
 		ap->pos[j] = -1;
-	arr = rc == SQLITE_ROW ? json_loads(pr_actx_text(g->keys_st, 0), 0, &jerr) : NULL;
+	arr = *text ? json_loads(text, 0, &jerr) : NULL;
 	json_array_foreach(arr, i, k)
 		for (j = 0; j < NARGS; j++)
 			if (json_is_string(k) && !strcmp(json_string_value(k), arg_keys[j]) &&
