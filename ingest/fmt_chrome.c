@@ -1333,7 +1333,8 @@ static void rebuild_allocated(struct chrome *ch)
 		if (!n)
 			continue;
 		series = pr_writer_series(ch->w, "dev.mem.allocated", ch->mem_dev[d].name, "bytes", "B");
-		sum = -low;
+		low = low < 0 ? -low : 0; /* the start; never -0 */
+		sum = low;
 		for (i = 0; i < ch->ndeltas; i++)
 			if (ch->deltas[i].dev == d) {
 				sum += ch->deltas[i].bytes;
@@ -1344,7 +1345,7 @@ static void rebuild_allocated(struct chrome *ch)
 			       "dev.mem.allocated is their running total, starting at %.0f B "
 			       "(the least start that keeps it >= 0; memory held before the "
 			       "profiler started is not in the trace)",
-			       ch->mem_dev[d].name, -low);
+			       ch->mem_dev[d].name, low);
 	}
 }
 
