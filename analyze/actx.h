@@ -70,7 +70,7 @@ struct pr_analyzer {
 
 extern const struct pr_analyzer pr_an_series, pr_an_phases, pr_an_peaks, pr_an_fragmentation,
 	pr_an_throughput, pr_an_bottlenecks, pr_an_spans, pr_an_collectives, pr_an_timeline,
-	pr_an_leaks, pr_an_crosscheck, pr_an_recommendations;
+	pr_an_leaks, pr_an_crosscheck, pr_an_recommendations, pr_an_gpulink;
 
 /* ---- SQL helpers (errors become PR_E_STORE) ---- */
 /* Prepares prefix || "id1,id2,..." || suffix: an IN (...) list of ids (n >= 1), ?1 = run id. */
