@@ -1003,7 +1003,8 @@ static json_t *ann_list(struct gl *g, struct name_stat *src, size_t nsrc, json_t
 	json_t *arr = json_array();
 	size_t i;
 	int64_t mn = 0, ma = 0, mns = 0;
-	memcpy(v, src, nsrc * sizeof(*v));
+	if (nsrc)
+		memcpy(v, src, nsrc * sizeof(*v));
 	qsort(v, nsrc, sizeof(*v), cmp_ann);
 	for (i = 0; i < nsrc; i++) {
 		char *nm;
