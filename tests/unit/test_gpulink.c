@@ -73,6 +73,7 @@ static const char *str(json_t *o, const char *path)
  *         before its call starts (clock skew): latency -10, queued until 600
  *   orphan on 8 [500, 505), corr 99: no call has it
  *   GPU annotation fwd on 7 [155, 235): holds gemm and bias
+ *   a [memory] event at 800, when only the profiler's window is open
  */
 static const char trace[] =
 	"{\"traceEvents\": [\n"
@@ -114,7 +115,9 @@ static const char trace[] =
 	" \"args\": {\"correlation\": 99}},\n"
 	"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"relu\", \"pid\": 0, \"tid\": 8, \"ts\": 590, \"dur\": 5,"
 	" \"args\": {\"correlation\": 6}},\n"
-	"{\"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"fwd\", \"pid\": 0, \"tid\": 7, \"ts\": 155, \"dur\": 80}\n"
+	"{\"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"fwd\", \"pid\": 0, \"tid\": 7, \"ts\": 155, \"dur\": 80},\n"
+	"{\"ph\": \"i\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, \"ts\": 800,"
+	" \"args\": {\"Device Type\": 1, \"Device Id\": 0, \"Bytes\": 512, \"Total Allocated\": 512}}\n"
 	"]}\n";
 
 static void test_launches(void **state)
@@ -273,6 +276,13 @@ static void test_window_not_workload(void **state)
 					"PyTorch Profiler (0)");
 	/* without the exclusion it would top both tables (1000 us, no children) */
 	assert_string_equal(str(r, "bottlenecks/top_total/0/name"), "ProfilerStep#1");
+	/* nor a lane of the timeline (it would start before the run) */
+	json_array_foreach(at(r, "timeline/lanes"), i, it)
+		assert_null(strstr(json_string_value(json_object_get(it, "name")), "PyTorch Profiler"));
+	assert_int_equal(json_array_size(at(r, "timeline/lanes")), 3); /* thread 1/1, streams 7, 8 */
+	/* nor the span that holds a memory peak: at 800 us no workload span is open */
+	assert_string_equal(str(r, "peaks/0/series"), "dev.mem.allocated");
+	assert_true(json_is_null(at(r, "peaks/0/span")));
 	json_decref(m);
 }
 
