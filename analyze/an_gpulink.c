@@ -379,11 +379,12 @@ static void add_call(struct gl *g, sqlite3_stmt *st, int64_t ts, int64_t dur, in
 }
 
 /*
- * The pass over the run's device activities, runtime calls and GPU
- * annotations, each with its parent span (the writer nests spans per
- * track: a kernel's parent is the GPU annotation around it, a runtime
- * call's the op or annotation that made it). The other kinds are only
- * decoded as far as their kind.
+ * The pass over the run's spans but ops and Python functions (the others
+ * are only decoded as far as their kind): device activities, runtime
+ * calls, GPU and CPU annotations and steps, each with its parent and
+ * grandparent span (the writer nests spans per track: a kernel's parent is
+ * the GPU annotation around it, a runtime call's the op or annotation that
+ * made it).
  */
 static int scan(struct gl *g, struct pr_error *err)
 {
@@ -395,8 +396,7 @@ static int scan(struct gl *g, struct pr_error *err)
 			 "q.kind, q.name_id, ifnull(q.parent_id, 0) FROM span s "
 			 "LEFT JOIN span p ON p.id = s.parent_id "
 			 "LEFT JOIN span q ON q.id = p.parent_id WHERE s.run_id = ?1 "
-			 "AND s.kind IN ('kernel', 'memcpy', 'memset', 'runtime', 'gpu_annotation', "
-			 "'gpu_step')",
+			 "AND s.kind <> 'op' AND s.kind <> 'python'",
 			 &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -408,23 +408,33 @@ static int scan(struct gl *g, struct pr_error *err)
 		int64_t si;
 		size_t k;
 		int ak;
-		switch (kind[0]) {
-		case 'r':
+		/* the kinds wanted; op and python rows (the most numerous) never come */
+		if (!strcmp(kind, "runtime")) {
 			add_call(g, st, ts, dur, name_id);
 			continue;
-		case 'g':
+		}
+		if (!strcmp(kind, "gpu_annotation") || !strcmp(kind, "gpu_step")) {
 			k = name_slot(&g->gann_by_name, &g->ganns, &g->nganns, name_id);
 			g->ganns[k].count++;
 			g->ganns[k].total_ns += dur;
 			g->ganns[k].hta_count += ts < g->window_end;
 			continue;
-		case 'k':
-			ak = AK_KERNEL;
-			break;
-		default:
-			ak = !strcmp(kind, "memcpy") ? AK_MEMCPY : AK_MEMSET;
-			break;
 		}
+		if (is_ann_kind(kind)) {
+			k = name_slot(&g->cann_by_name, &g->canns, &g->ncanns, name_id);
+			g->canns[k].count++;
+			g->canns[k].total_ns += dur;
+			g->canns[k].hta_count += ts < g->window_end;
+			continue;
+		}
+		if (!strcmp(kind, "kernel"))
+			ak = AK_KERNEL;
+		else if (!strcmp(kind, "memcpy"))
+			ak = AK_MEMCPY;
+		else if (!strcmp(kind, "memset"))
+			ak = AK_MEMSET;
+		else
+			continue;
 		if (g->nacts == g->cap_acts) {
 			g->cap_acts = g->cap_acts ? g->cap_acts * 2 : 1024;
 			g->acts = pr_xreallocarray(g->acts, g->cap_acts, sizeof(*g->acts));
@@ -453,32 +463,6 @@ static int scan(struct gl *g, struct pr_error *err)
 		a->stream = (int32_t)g->last_stream;
 	}
 	return pr_actx_done(g->ctx, st, rc, err);
-}
-
-/* Per name of user annotation (kind phase) and step: count, time, count in HTA's window. */
-static int cpu_annotations(struct gl *g, struct pr_error *err)
-{
-	static const char *const sql[] = {
-		"SELECT name_id, ts, dur FROM span WHERE run_id = ?1 AND kind = 'phase'",
-		"SELECT name_id, ts, dur FROM span WHERE run_id = ?1 AND kind = 'step'",
-	};
-	size_t i, k;
-	for (i = 0; i < PR_ARRAY_SIZE(sql); i++) {
-		sqlite3_stmt *st;
-		int rc;
-		if (pr_actx_prep(g->ctx, sql[i], &st, err))
-			return -1;
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			k = name_slot(&g->cann_by_name, &g->canns, &g->ncanns,
-				      sqlite3_column_int64(st, 0));
-			g->canns[k].count++;
-			g->canns[k].total_ns += sqlite3_column_int64(st, 2);
-			g->canns[k].hta_count += sqlite3_column_int64(st, 1) < g->window_end;
-		}
-		if (pr_actx_done(g->ctx, st, rc, err))
-			return -1;
-	}
-	return 0;
 }
 
 /* (track, ts) -> map key for flow ends */
@@ -1255,8 +1239,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		rc = 0;
 		goto out;
 	}
-	if (load_argpos(&g, err) || cpu_annotations(&g, err) || scan(&g, err) ||
-	    link_by_flows(&g, err))
+	if (load_argpos(&g, err) || scan(&g, err) || link_by_flows(&g, err))
 		goto out;
 	if (sqlite3_prepare_v2(ctx->db, "SELECT kind, name_id, ifnull(parent_id, 0) FROM span "
 					"WHERE id = ?1",
