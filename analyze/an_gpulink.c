@@ -214,6 +214,12 @@ static size_t name_slot(struct imap *by_name, struct name_stat **v, size_t *n, i
 	return (*n)++;
 }
 
+/* *acc += v for times (v >= 0), saturated: hostile durations cannot overflow a sum. */
+static void add_ns(int64_t *acc, int64_t v)
+{
+	*acc = v > 0 && *acc > INT64_MAX - v ? INT64_MAX : *acc + v;
+}
+
 /* The k-th element of a minified JSON array of values, as an integer (number or numeric string). */
 static int array_int(const char *s, size_t n, int64_t k, int64_t *out)
 {
@@ -416,14 +422,14 @@ static int scan(struct gl *g, struct pr_error *err)
 		if (!strcmp(kind, "gpu_annotation") || !strcmp(kind, "gpu_step")) {
 			k = name_slot(&g->gann_by_name, &g->ganns, &g->nganns, name_id);
 			g->ganns[k].count++;
-			g->ganns[k].total_ns += dur;
+			add_ns(&g->ganns[k].total_ns, dur);
 			g->ganns[k].hta_count += ts < g->window_end;
 			continue;
 		}
 		if (is_ann_kind(kind)) {
 			k = name_slot(&g->cann_by_name, &g->canns, &g->ncanns, name_id);
 			g->canns[k].count++;
-			g->canns[k].total_ns += dur;
+			add_ns(&g->canns[k].total_ns, dur);
 			g->canns[k].hta_count += ts < g->window_end;
 			continue;
 		}
@@ -636,6 +642,22 @@ static void radix_i64(int64_t *v, size_t n)
 		v[i] = (int64_t)((uint64_t)v[i] ^ 0x8000000000000000ULL);
 }
 
+/* a - b without overflow on hostile times: saturated at the int64 range. */
+static int64_t sub_sat(int64_t a, int64_t b)
+{
+	if (b < 0 && a > INT64_MAX + b)
+		return INT64_MAX;
+	if (b > 0 && a < INT64_MIN + b)
+		return INT64_MIN;
+	return a - b;
+}
+
+/* t0 + d for the queue keys (d >= 0), wrapping instead of overflowing. */
+static int64_t add_wrap(int64_t t0, uint64_t d)
+{
+	return (int64_t)((uint64_t)t0 + d);
+}
+
 /*
  * Links the activities to their calls and resolves what is above each
  * launching call: its parent from the scan's join, the ancestors above
@@ -775,12 +797,12 @@ static json_t *launches_json(struct gl *g)
 		}
 		t = &types[v];
 		t->acts++;
-		t->device_ns += a->dur;
+		add_ns(&t->device_ns, a->dur);
 		if (a->call < 0)
 			continue;
 		linked++;
 		by_flow += a->by_flow;
-		lat[nlat] = a->ts - g->calls[a->call].ts;
+		lat[nlat] = sub_sat(a->ts, g->calls[a->call].ts);
 		negative += lat[nlat] < 0;
 		t->linked++;
 		t->latency += (double)lat[nlat];
@@ -810,7 +832,8 @@ static json_t *launches_json(struct gl *g)
 	for (i = 0; i < g->nacts; i++)
 		if (g->acts[i].call >= 0 &&
 		    imap_get(&api_by_name, g->calls[g->acts[i].call].name_id, &v))
-			apis[v].latency += (double)(g->acts[i].ts - g->calls[g->acts[i].call].ts);
+			apis[v].latency +=
+				(double)sub_sat(g->acts[i].ts, g->calls[g->acts[i].call].ts);
 	o = pr_jobj("activities", pr_jint((int64_t)g->nacts), "linked", pr_jint(linked),
 		    "linked_by_flow", pr_jint(by_flow), "unlinked", pr_jint((int64_t)g->nacts - linked),
 		    "calls", pr_jint((int64_t)novh), "latency", quantiles(lat, nlat, 0),
@@ -935,7 +958,7 @@ static json_t *ops_json(struct gl *g, int64_t no_op_acts, int64_t no_op_ns)
 		char *nm;
 		if (i >= cap) {
 			more_names++;
-			more_self += v[i].dev_self;
+			add_ns(&more_self, v[i].dev_self);
 			more_n += v[i].n_self;
 			continue;
 		}
@@ -995,7 +1018,7 @@ static json_t *ann_list(struct gl *g, struct name_stat *src, size_t nsrc, json_t
 		if (i >= ANN_CAP) {
 			mn++;
 			ma += v[i].acts;
-			mns += v[i].act_ns;
+			add_ns(&mns, v[i].act_ns);
 			continue;
 		}
 		nm = name_text(g->ctx, v[i].name_id);
@@ -1050,7 +1073,7 @@ static json_t *queue_timeline(struct pr_actx *ctx, const int64_t *tp, const int6
 {
 	json_t *ta = json_array(), *va = json_array();
 	size_t b, k = 0, buckets = cap / 2 ? cap / 2 : 1;
-	double span = n ? (double)(tp[n - 1] - tp[0]) + 1 : 1;
+	double span = n ? (double)sub_sat(tp[n - 1], tp[0]) + 1 : 1;
 	for (b = 0; k < n && (n <= cap || b < buckets); b++) {
 		int64_t end = n <= cap || b + 1 == buckets
 				      ? INT64_MAX
@@ -1099,11 +1122,11 @@ static json_t *queue_json(struct gl *g, const uint64_t *key, size_t n, int64_t t
 	json_t *o;
 	if (!n)
 		return json_null();
-	first = last = t0 + (int64_t)(key[0] >> 1);
+	first = last = add_wrap(t0, key[0] >> 1);
 	while (i < n) {
-		int64_t t = t0 + (int64_t)(key[i] >> 1);
-		area += (double)q * (double)(t - last);
-		for (; i < n && t0 + (int64_t)(key[i] >> 1) == t; i++)
+		int64_t t = add_wrap(t0, key[i] >> 1);
+		area += (double)q * (double)sub_sat(t, last);
+		for (; i < n && add_wrap(t0, key[i] >> 1) == t; i++)
 			q += key[i] & 1 ? -1 : 1;
 		last = t;
 		tp[ntp] = t;
@@ -1113,7 +1136,7 @@ static json_t *queue_json(struct gl *g, const uint64_t *key, size_t n, int64_t t
 			tmax = t;
 		}
 	}
-	o = pr_jobj("mean", pr_jnum(last > first ? area / (double)(last - first) : 0), "max",
+	o = pr_jobj("mean", pr_jnum(last > first ? area / (double)sub_sat(last, first) : 0), "max",
 		    pr_jint(qmax), "max_t_ns", pr_actx_t(g->ctx, tmax), "changes",
 		    pr_jint((int64_t)ntp), NULL);
 	if (cap)
@@ -1133,7 +1156,7 @@ static json_t *streams_json(struct gl *g)
 		if (a->stream < 0)
 			continue;
 		g->streams[a->stream].acts++;
-		g->streams[a->stream].busy_ns += a->dur;
+		add_ns(&g->streams[a->stream].busy_ns, a->dur);
 		g->streams[a->stream].nk[a->kind]++;
 		if (a->call < 0)
 			continue;
@@ -1157,8 +1180,8 @@ static json_t *streams_json(struct gl *g)
 		end = a->ts + a->dur > start ? a->ts + a->dur : start;
 		at = off[a->stream] + fill[a->stream];
 		fill[a->stream] += 2;
-		key[at] = (uint64_t)(start - t0) << 1;
-		key[at + 1] = ((uint64_t)(end - t0) << 1) | 1;
+		key[at] = ((uint64_t)start - (uint64_t)t0) << 1;
+		key[at + 1] = (((uint64_t)end - (uint64_t)t0) << 1) | 1;
 	}
 	tp = pr_xreallocarray(NULL, n + 1, sizeof(*tp));
 	vp = pr_xreallocarray(NULL, n + 1, sizeof(*vp));
@@ -1256,7 +1279,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		int32_t nd, self, ann;
 		if (a->gpu_ann >= 0) {
 			g.ganns[a->gpu_ann].acts++;
-			g.ganns[a->gpu_ann].act_ns += a->dur;
+			add_ns(&g.ganns[a->gpu_ann].act_ns, a->dur);
 		} else {
 			gpu_none++;
 		}
@@ -1282,7 +1305,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 				continue;
 			if (self < 0)
 				self = op;
-			g.ops[op].dev_total += a->dur;
+			add_ns(&g.ops[op].dev_total, a->dur);
 			g.ops[op].n_total++;
 		}
 		for (nd = c->up; nd >= 0; nd = g.nodes[nd].parent) {
@@ -1291,21 +1314,21 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 				continue;
 			if (self < 0)
 				self = op;
-			g.ops[op].dev_total += a->dur;
+			add_ns(&g.ops[op].dev_total, a->dur);
 			g.ops[op].n_total++;
 		}
 		if (self >= 0) {
-			g.ops[self].dev_self += a->dur;
+			add_ns(&g.ops[self].dev_self, a->dur);
 			g.ops[self].n_self++;
 		} else {
 			no_op_acts++;
-			no_op_ns += a->dur;
+			add_ns(&no_op_ns, a->dur);
 		}
 		if (ann < 0 && c->up >= 0)
 			ann = g.nodes[c->up].ann;
 		if (ann >= 0) {
 			g.canns[ann].acts++;
-			g.canns[ann].act_ns += a->dur;
+			add_ns(&g.canns[ann].act_ns, a->dur);
 			g.canns[ann].hta_acts += c->ts < g.window_end;
 		} else {
 			cpu_none++;
