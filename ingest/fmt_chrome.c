@@ -903,13 +903,18 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 			dur = 0;
 		}
 		cls = cat_class(ch, ev, &dev);
-		track = thread_track(ch, ev);
 		s.kind = span_kind(ch, ev, cls);
+		if (s.kind[0] == 'p' && !strcmp(s.kind, "profiler")) {
+			/* a track of its own, which the run's extent does not count */
+			tok_text(ch, &ev->pid, &ch->pid);
+			tok_text(ch, &ev->tid, &ch->tid);
+			track = pr_writer_track(w, "profiler", ch->pid.buf, ch->tid.buf);
+		} else {
+			track = thread_track(ch, ev);
+		}
 		if (is_gpu_class(cls) && track != ch->last_gpu_track) {
 			pr_writer_track_set_kind(w, track, "gpu_stream");
 			ch->last_gpu_track = track;
-		} else if (s.kind[0] == 'p' && !strcmp(s.kind, "profiler")) {
-			pr_writer_track_set_kind(w, track, "profiler");
 		}
 		if (cls == CC_OP)
 			ch->torch_hint = 1;

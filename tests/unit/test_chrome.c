@@ -338,6 +338,8 @@ static void test_profiler_window(void **state)
 		"{\"ph\": \"X\", \"cat\": \"Trace\", \"ts\": 310, \"dur\": 10, \"pid\": \"Spans\", \"tid\": \"__cupti_profiler__\","
 		" \"name\": \"__cupti_profiler__ (0)\"},\n"
 		"{\"ph\": \"X\", \"cat\": \"Trace\", \"name\": \"not a window\", \"pid\": 1, \"tid\": 2, \"ts\": 320, \"dur\": 5},\n"
+		/* a window named on a workload thread: its own track, the thread's spans still count */
+		"{\"ph\": \"X\", \"cat\": \"Trace\", \"name\": \"PyTorch Profiler (1)\", \"pid\": 1, \"tid\": 1, \"ts\": 50, \"dur\": 500},\n"
 		"{\"name\": \"Record Window End\", \"ph\": \"i\", \"s\": \"g\", \"pid\": \"\", \"tid\": \"\", \"ts\": 400}\n"
 		"]}\n";
 	struct fx *f = *state;
@@ -348,7 +350,8 @@ static void test_profiler_window(void **state)
 		    "SELECT n.value, s.kind, t.kind FROM span s JOIN string n ON n.id = s.name_id "
 		    "JOIN track t ON t.id = s.track_id ORDER BY s.id",
 		    "PyTorch Profiler (0)|profiler|profiler\naten::add|op|thread\n"
-		    "__cupti_profiler__ (0)|profiler|profiler\nnot a window|slice|thread\n");
+		    "__cupti_profiler__ (0)|profiler|profiler\nnot a window|slice|thread\n"
+		    "PyTorch Profiler (1)|profiler|profiler\n");
 	assert_rows(f,
 		    "SELECT i.name, t.kind, i.scope FROM instant_v i JOIN instant r ON r.id = i.id "
 		    "JOIN track t ON t.id = r.track_id ORDER BY i.ts",
