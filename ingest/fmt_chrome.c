@@ -377,7 +377,7 @@ static int keyeq(const char *k, size_t n, const char *lit)
  * Category classes. Kineto's ActivityType names (today's lowercase ones,
  * libkineto/include/ActivityType.h) and the capitalized ones PyTorch
  * 1.8-1.10 wrote (Operator, Runtime, Kernel, Memcpy, Memset, Python,
- * Memory, Trace; the TensorBoard plugin reads both, lowercased), compared
+ * Trace; the TensorBoard plugin reads both, lowercased), compared
  * ASCII case-insensitively. Device activity of every accelerator is one
  * class: CUDA/ROCm kernels, MTIA's mtia_ccp_events, CUPTI range-profiler
  * ranges (cuda_profiler_range).
@@ -393,7 +393,7 @@ enum cat_class {
 	CC_RUNTIME,
 	CC_PYTHON,
 	CC_COLLECTIVE,
-	CC_TRACE, /* "Trace": the profiler's own spans (see is_window) */
+	CC_TRACE, /* "Trace": the profiler's own spans (see is_window_span) */
 };
 
 /* Device families named in run.meta.device_type (bit flags). */
@@ -406,35 +406,37 @@ enum {
 	DEV_PRIVATEUSE1 = 32,
 };
 
+#define CAT(name, cls, dev) { name, sizeof(name) - 1, cls, dev }
 static const struct {
 	const char *cat;
-	unsigned char cls, dev;
+	unsigned char len, cls, dev;
 } cat_map[] = {
-	{ "cpu_op", CC_OP, 0 },
-	{ "operator", CC_OP, 0 },
-	{ "user_annotation", CC_PHASE, 0 },
-	{ "gpu_user_annotation", CC_GPU_ANN, 0 },
-	{ "kernel", CC_KERNEL, 0 },
-	{ "mtia_ccp_events", CC_KERNEL, DEV_MTIA },
-	{ "cuda_profiler_range", CC_KERNEL, DEV_CUDA },
-	{ "gpu_memcpy", CC_MEMCPY, 0 },
-	{ "memcpy", CC_MEMCPY, 0 },
-	{ "gpu_memset", CC_MEMSET, 0 },
-	{ "memset", CC_MEMSET, 0 },
-	{ "cuda_runtime", CC_RUNTIME, 0 },
-	{ "cuda_driver", CC_RUNTIME, 0 },
-	{ "runtime", CC_RUNTIME, 0 },
-	{ "mtia_runtime", CC_RUNTIME, DEV_MTIA },
-	{ "xpu_runtime", CC_RUNTIME, DEV_XPU },
-	{ "xpu_driver", CC_RUNTIME, DEV_XPU },
-	{ "hpu_op", CC_RUNTIME, DEV_HPU },
-	{ "privateuse1_runtime", CC_RUNTIME, DEV_PRIVATEUSE1 },
-	{ "privateuse1_driver", CC_RUNTIME, DEV_PRIVATEUSE1 },
-	{ "python_function", CC_PYTHON, 0 },
-	{ "python", CC_PYTHON, 0 },
-	{ "collective_comm", CC_COLLECTIVE, 0 },
-	{ "trace", CC_TRACE, 0 },
+	CAT("cpu_op", CC_OP, 0),
+	CAT("operator", CC_OP, 0),
+	CAT("user_annotation", CC_PHASE, 0),
+	CAT("gpu_user_annotation", CC_GPU_ANN, 0),
+	CAT("kernel", CC_KERNEL, 0),
+	CAT("mtia_ccp_events", CC_KERNEL, DEV_MTIA),
+	CAT("cuda_profiler_range", CC_KERNEL, DEV_CUDA),
+	CAT("gpu_memcpy", CC_MEMCPY, 0),
+	CAT("memcpy", CC_MEMCPY, 0),
+	CAT("gpu_memset", CC_MEMSET, 0),
+	CAT("memset", CC_MEMSET, 0),
+	CAT("cuda_runtime", CC_RUNTIME, 0),
+	CAT("cuda_driver", CC_RUNTIME, 0),
+	CAT("runtime", CC_RUNTIME, 0),
+	CAT("mtia_runtime", CC_RUNTIME, DEV_MTIA),
+	CAT("xpu_runtime", CC_RUNTIME, DEV_XPU),
+	CAT("xpu_driver", CC_RUNTIME, DEV_XPU),
+	CAT("hpu_op", CC_RUNTIME, DEV_HPU),
+	CAT("privateuse1_runtime", CC_RUNTIME, DEV_PRIVATEUSE1),
+	CAT("privateuse1_driver", CC_RUNTIME, DEV_PRIVATEUSE1),
+	CAT("python_function", CC_PYTHON, 0),
+	CAT("python", CC_PYTHON, 0),
+	CAT("collective_comm", CC_COLLECTIVE, 0),
+	CAT("trace", CC_TRACE, 0),
 };
+#undef CAT
 
 static int ascii_lower(int c)
 {
@@ -467,7 +469,8 @@ static enum cat_class cat_class(const struct chrome *ch, const struct event *ev,
 	if (!ev->cat.present || ev->cat.escaped || ev->cat.dirty)
 		return CC_OTHER;
 	for (i = 0; i < PR_ARRAY_SIZE(cat_map); i++)
-		if (tok_ieq(ch, &ev->cat, cat_map[i].cat, strlen(cat_map[i].cat))) {
+		if (ev->cat.len == cat_map[i].len &&
+		    tok_ieq(ch, &ev->cat, cat_map[i].cat, cat_map[i].len)) {
 			*dev = cat_map[i].dev;
 			return (enum cat_class)cat_map[i].cls;
 		}
