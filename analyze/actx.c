@@ -162,7 +162,7 @@ json_t *pr_actx_span_at(struct pr_actx *ctx, int64_t t, struct pr_error *err)
 			 "SELECT n.value, s.kind, s.ts, s.dur FROM span s JOIN string n ON n.id = s.name_id "
 			 "JOIN track k ON k.id = s.track_id "
 			 "WHERE s.run_id = ?1 AND s.ts <= ?2 AND s.ts + s.dur >= ?2 "
-			 "AND s.kind NOT IN ('kernel', 'memcpy', 'memset', 'gpu', 'session') "
+			 "AND s.kind NOT IN ('kernel', 'memcpy', 'memset', 'gpu', 'session', 'profiler') "
 			 "AND k.kind <> 'gpu_stream' "
 			 "ORDER BY s.depth DESC, s.ts DESC, s.id LIMIT 1",
 			 &st, err))

@@ -118,7 +118,7 @@ static int top(struct pr_actx *ctx, json_t *out, const char *key, const char *or
 	snprintf(sql, sizeof(sql),
 		 "SELECT n.value, s.kind, count(*), sum(s.dur), sum(s.self), min(s.dur), max(s.dur), "
 		 "sum(CAST(s.dur AS REAL) * s.dur), s.name_id FROM span s JOIN string n ON n.id = s.name_id "
-		 "WHERE s.run_id = ?1 AND s.self IS NOT NULL AND s.kind <> 'session' "
+		 "WHERE s.run_id = ?1 AND s.self IS NOT NULL AND s.kind NOT IN ('session', 'profiler') "
 		 "GROUP BY s.name_id, s.kind ORDER BY %s DESC, n.value, s.kind LIMIT ?2",
 		 order);
 	if (pr_actx_prep(ctx, sql, &st, err))

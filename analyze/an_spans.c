@@ -1,9 +1,10 @@
 /*
  * an_spans.c - "spans": per (name, kind) statistics of every span of the
- * run (count, total, self, min, max, sum of squares), the largest
- * PR_SPANS_CAP by total time, and for the PR_PER_STEP_CAP largest, the
- * time spent in each step (spans assigned to the step whose interval
- * holds their start, whatever thread or stream they ran on). These are
+ * run but the profiler's own window (kind profiler): count, total, self,
+ * min, max, sum of squares; the largest PR_SPANS_CAP by total time, and
+ * for the PR_PER_STEP_CAP largest, the time spent in each step (spans
+ * assigned to the step whose interval holds their start, whatever thread
+ * or stream they ran on). These are
  * the samples `compare` tests and `aggregate` merges.
  */
 #include <math.h>
@@ -64,7 +65,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 			 "SELECT s.name_id, n.value, s.kind, count(*), sum(s.dur), total(s.self), "
 			 "min(s.dur), max(s.dur), sum(CAST(s.dur AS REAL) * s.dur) "
 			 "FROM span s JOIN string n ON n.id = s.name_id WHERE s.run_id = ?1 "
-			 "AND s.kind <> 'session' GROUP BY s.name_id, s.kind ORDER BY 5 DESC, 2, 3",
+			 "AND s.kind NOT IN ('session', 'profiler') GROUP BY s.name_id, s.kind "
+			 "ORDER BY 5 DESC, 2, 3",
 			 &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -84,7 +84,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 			    pr_jobj("merged_below_ns", pr_jint(gap), "lanes", arr, NULL));
 	if (pr_actx_prep(ctx,
 			 "SELECT track_id, ts, dur FROM span WHERE run_id = ?1 AND ifnull(depth, 0) = 0 "
-			 "AND kind <> 'session' ORDER BY track_id, ts",
+			 "AND kind NOT IN ('session', 'profiler') ORDER BY track_id, ts",
 			 &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -752,6 +752,9 @@ static const char *const diag_lost[] = {
 static const char *const diag_note[] = {
 	"trailing_comma", "control_character", "invalid_utf8", "ignored_phase", "flow_without_id",
 	"metadata_skipped", "metadata_unreadable", "overlapping_spans", "unsorted_track",
+	/* Bytes-only [memory] events: the running total is exact up to its start,
+	 * which both sides set by the same rule */
+	"memory_reconstructed",
 	"csv_invalid_text", "csv_naive_time_utc", "csv_no_time_column", "csv_repeated_header",
 	"csv_time_backwards",
 	"diffulex_avg_throughput_diluted", "diffulex_csv_header_unsorted",

@@ -45,6 +45,17 @@ struct async_open {
 	struct pr_strbuf keys, args;
 };
 
+struct mem_delta {
+	int64_t ts, seq;
+	double bytes;
+	size_t dev;
+};
+
+struct mem_dev {
+	char *name;
+	int has_total; /* some event of the device carries "Total Allocated" */
+};
+
 struct chrome {
 	struct pr_source *src;
 	struct pr_writer *w;
@@ -59,6 +70,14 @@ struct chrome {
 	const char *not_trace;        /* why the JSON is no trace (said after the syntax check) */
 	int64_t not_trace_at;         /* where, or -1 */
 	int has_ts, has_origin, has_rank, torch_hint;
+	int device_activity; /* kernels, memcpys or memsets seen */
+	unsigned dev_flags;  /* DEV_*: device families the events name */
+	/* [memory] events with only "Bytes" (PyTorch 1.8-1.10), for the running total */
+	struct mem_delta *deltas;
+	size_t ndeltas, cap_deltas;
+	struct pr_strmap mem_devs; /* device name -> index into mem_dev */
+	struct mem_dev *mem_dev;
+	size_t nmem_dev;
 	struct pr_strbuf akeys, args, name, cat, pid, tid, key, tmp; /* akeys/args: split args */
 	/* one-entry caches */
 	struct pr_strbuf last_thread;
@@ -361,38 +380,174 @@ static int keyeq(const char *k, size_t n, const char *lit)
 
 /* ---- event handling ---- */
 
-static const char *span_kind(const struct chrome *ch, const struct event *ev)
+/*
+ * Category classes. Kineto's ActivityType names (today's lowercase ones,
+ * libkineto/include/ActivityType.h) and the capitalized ones PyTorch
+ * 1.8-1.10 wrote (Operator, Runtime, Kernel, Memcpy, Memset, Python,
+ * Trace; the TensorBoard plugin reads both, lowercased), compared
+ * ASCII case-insensitively. Device activity of every accelerator is one
+ * class: CUDA/ROCm kernels, MTIA's mtia_ccp_events, CUPTI range-profiler
+ * ranges (cuda_profiler_range).
+ */
+enum cat_class {
+	CC_OTHER,
+	CC_OP,
+	CC_PHASE,
+	CC_GPU_ANN,
+	CC_KERNEL,
+	CC_MEMCPY,
+	CC_MEMSET,
+	CC_RUNTIME,
+	CC_PYTHON,
+	CC_COLLECTIVE,
+	CC_TRACE, /* "Trace": the profiler's own spans (see is_window_span) */
+};
+
+/* Device families named in run.meta.device_type (bit flags). */
+enum {
+	DEV_CUDA = 1,
+	DEV_ROCM = 2,
+	DEV_MTIA = 4,
+	DEV_XPU = 8,
+	DEV_HPU = 16,
+	DEV_PRIVATEUSE1 = 32,
+};
+
+#define CAT(name, cls, dev) { name, sizeof(name) - 1, cls, dev }
+static const struct {
+	const char *cat;
+	unsigned char len, cls, dev;
+} cat_map[] = {
+	CAT("cpu_op", CC_OP, 0),
+	CAT("operator", CC_OP, 0),
+	CAT("user_annotation", CC_PHASE, 0),
+	CAT("gpu_user_annotation", CC_GPU_ANN, 0),
+	CAT("kernel", CC_KERNEL, 0),
+	CAT("mtia_ccp_events", CC_KERNEL, DEV_MTIA),
+	CAT("cuda_profiler_range", CC_KERNEL, DEV_CUDA),
+	CAT("gpu_memcpy", CC_MEMCPY, 0),
+	CAT("memcpy", CC_MEMCPY, 0),
+	CAT("gpu_memset", CC_MEMSET, 0),
+	CAT("memset", CC_MEMSET, 0),
+	CAT("cuda_runtime", CC_RUNTIME, 0),
+	CAT("cuda_driver", CC_RUNTIME, 0),
+	CAT("runtime", CC_RUNTIME, 0),
+	CAT("mtia_runtime", CC_RUNTIME, DEV_MTIA),
+	CAT("xpu_runtime", CC_RUNTIME, DEV_XPU),
+	CAT("xpu_driver", CC_RUNTIME, DEV_XPU),
+	CAT("hpu_op", CC_RUNTIME, DEV_HPU),
+	CAT("privateuse1_runtime", CC_RUNTIME, DEV_PRIVATEUSE1),
+	CAT("privateuse1_driver", CC_RUNTIME, DEV_PRIVATEUSE1),
+	CAT("python_function", CC_PYTHON, 0),
+	CAT("python", CC_PYTHON, 0),
+	CAT("collective_comm", CC_COLLECTIVE, 0),
+	CAT("trace", CC_TRACE, 0),
+};
+#undef CAT
+
+static int ascii_lower(int c)
 {
-	static const struct {
-		const char *cat, *kind;
-	} map[] = {
-		{ "cpu_op", "op" },
-		{ "user_annotation", "phase" },
-		{ "gpu_user_annotation", "gpu_annotation" },
-		{ "kernel", "kernel" },
-		{ "gpu_memcpy", "memcpy" },
-		{ "gpu_memset", "memset" },
-		{ "cuda_runtime", "runtime" },
-		{ "cuda_driver", "runtime" },
-		{ "privateuse1_runtime", "runtime" },
-		{ "xpu_runtime", "runtime" },
-		{ "python_function", "python" },
-		{ "collective_comm", "collective" },
-	};
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+/* Token equals lit (lowercase), ASCII case-insensitively. */
+static int tok_ieq(const struct chrome *ch, const struct tok *t, const char *lit, size_t n)
+{
 	size_t i;
+	if (!t->present || t->len != n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (ascii_lower((unsigned char)ch->buf[t->start + i]) != lit[i])
+			return 0;
+	return 1;
+}
+
+static int tok_starts(const struct chrome *ch, const struct tok *t, const char *lit)
+{
+	size_t n = strlen(lit);
+	return t->present && t->len >= n && !memcmp(ch->buf + t->start, lit, n);
+}
+
+/* The event's category class; *dev gets the device family the category names. */
+static enum cat_class cat_class(const struct chrome *ch, const struct event *ev, unsigned *dev)
+{
+	size_t i;
+	*dev = 0;
+	if (!ev->cat.present || ev->cat.escaped || ev->cat.dirty)
+		return CC_OTHER;
+	for (i = 0; i < PR_ARRAY_SIZE(cat_map); i++)
+		if (ev->cat.len == cat_map[i].len &&
+		    tok_ieq(ch, &ev->cat, cat_map[i].cat, cat_map[i].len)) {
+			*dev = cat_map[i].dev;
+			return (enum cat_class)cat_map[i].cls;
+		}
+	return CC_OTHER;
+}
+
+/*
+ * The profiler's own recording window, which is not workload: Kineto's
+ * trace spans ("PyTorch Profiler (0)", "__cupti_profiler__ (0)"; category
+ * "Trace", pid "Spans") and the "Iteration Start: ..." instant at the
+ * window's start (pid "Traces").
+ */
+static int is_window_span(const struct chrome *ch, const struct event *ev)
+{
+	return tok_eq(ch, &ev->pid, "Spans") || tok_starts(ch, &ev->name, "PyTorch Profiler") ||
+	       tok_starts(ch, &ev->name, "__cupti_profiler__");
+}
+
+static int is_window_instant(const struct chrome *ch, const struct event *ev)
+{
+	return tok_starts(ch, &ev->name, "Iteration Start: ") && tok_eq(ch, &ev->pid, "Traces");
+}
+
+static const char *span_kind(const struct chrome *ch, const struct event *ev, enum cat_class cls)
+{
 	if (ev->name.present && ev->name.len > 13 &&
 	    !memcmp(ch->buf + ev->name.start, "ProfilerStep#", 13))
-		return tok_eq(ch, &ev->cat, "gpu_user_annotation") ? "gpu_step" : "step";
-	for (i = 0; i < PR_ARRAY_SIZE(map); i++)
-		if (tok_eq(ch, &ev->cat, map[i].cat))
-			return map[i].kind;
+		return cls == CC_GPU_ANN ? "gpu_step" : "step";
+	switch (cls) {
+	case CC_OP:
+		return "op";
+	case CC_PHASE:
+		return "phase";
+	case CC_GPU_ANN:
+		return "gpu_annotation";
+	case CC_KERNEL:
+		return "kernel";
+	case CC_MEMCPY:
+		return "memcpy";
+	case CC_MEMSET:
+		return "memset";
+	case CC_RUNTIME:
+		return "runtime";
+	case CC_PYTHON:
+		return "python";
+	case CC_COLLECTIVE:
+		return "collective";
+	case CC_TRACE:
+		return is_window_span(ch, ev) ? "profiler" : "slice";
+	case CC_OTHER:
+		break;
+	}
 	return "slice";
 }
 
-static int is_gpu_cat(const struct chrome *ch, const struct event *ev)
+static int is_gpu_class(enum cat_class cls)
 {
-	return tok_eq(ch, &ev->cat, "kernel") || tok_eq(ch, &ev->cat, "gpu_memcpy") ||
-	       tok_eq(ch, &ev->cat, "gpu_memset") || tok_eq(ch, &ev->cat, "gpu_user_annotation");
+	return cls == CC_KERNEL || cls == CC_MEMCPY || cls == CC_MEMSET || cls == CC_GPU_ANN;
+}
+
+/* Device families from categories and runtime API names (hip* is ROCm, cu* CUDA). */
+static void note_device(struct chrome *ch, const struct event *ev, enum cat_class cls, unsigned dev)
+{
+	ch->dev_flags |= dev;
+	if (cls == CC_KERNEL || cls == CC_MEMCPY || cls == CC_MEMSET)
+		ch->device_activity = 1;
+	else if (cls == CC_RUNTIME && !dev)
+		ch->dev_flags |= tok_starts(ch, &ev->name, "hip") ? DEV_ROCM
+				 : tok_starts(ch, &ev->name, "cu") ? DEV_CUDA
+								    : 0;
 }
 
 static void id_text(struct chrome *ch, const struct tok *t, struct pr_strbuf *out)
@@ -427,8 +582,8 @@ static int64_t intern_tok(struct chrome *ch, const struct tok *t, struct pr_strb
 }
 
 struct mem_args {
-	double alloc, reserved;
-	int has_alloc, has_reserved;
+	double alloc, reserved, bytes;
+	int has_alloc, has_reserved, has_bytes;
 	long dev_id, dev_type;
 };
 
@@ -458,6 +613,9 @@ static void mem_arg(struct chrome *ch, const char *k, size_t kl, const char *v, 
 	} else if (keyeq(k, kl, "Total Reserved")) {
 		m->reserved = d;
 		m->has_reserved = 1;
+	} else if (keyeq(k, kl, "Bytes")) {
+		m->bytes = d;
+		m->has_bytes = 1;
 	} else if (keyeq(k, kl, "Device Id")) {
 		m->dev_id = (long)d;
 	} else if (keyeq(k, kl, "Device Type")) {
@@ -465,10 +623,25 @@ static void mem_arg(struct chrome *ch, const char *k, size_t kl, const char *v, 
 	}
 }
 
+/* Index of a [memory] device in ch->mem_dev, added when new. */
+static size_t mem_device(struct chrome *ch, const char *dev)
+{
+	int64_t idx;
+	size_t n = strlen(dev);
+	if (pr_strmap_get(&ch->mem_devs, dev, n, &idx))
+		return (size_t)idx;
+	ch->mem_dev = pr_xreallocarray(ch->mem_dev, ch->nmem_dev + 1, sizeof(*ch->mem_dev));
+	ch->mem_dev[ch->nmem_dev].name = pr_xstrdup(dev);
+	ch->mem_dev[ch->nmem_dev].has_total = 0;
+	pr_strmap_put(&ch->mem_devs, dev, n, (int64_t)ch->nmem_dev);
+	return ch->nmem_dev++;
+}
+
 static void memory_event(struct chrome *ch, int64_t ts)
 {
-	struct mem_args m = { 0, 0, 0, 0, 0, -1 };
+	struct mem_args m = { 0, 0, 0, 0, 0, 0, 0, -1 };
 	char dev[48];
+	size_t di;
 	args_each(ch, mem_arg, &m);
 	if (m.dev_type == 1)
 		snprintf(dev, sizeof(dev), "cuda:%ld", m.dev_id);
@@ -476,6 +649,22 @@ static void memory_event(struct chrome *ch, int64_t ts)
 		snprintf(dev, sizeof(dev), "cpu");
 	else
 		snprintf(dev, sizeof(dev), "device%ld:%ld", m.dev_type, m.dev_id);
+	di = mem_device(ch, dev);
+	if (m.has_alloc) {
+		ch->mem_dev[di].has_total = 1;
+	} else if (m.has_bytes) {
+		/* older Kineto: only the change; the total is rebuilt at the end */
+		struct mem_delta *d;
+		if (ch->ndeltas == ch->cap_deltas) {
+			ch->cap_deltas = ch->cap_deltas ? ch->cap_deltas * 2 : 256;
+			ch->deltas = pr_xreallocarray(ch->deltas, ch->cap_deltas, sizeof(*ch->deltas));
+		}
+		d = &ch->deltas[ch->ndeltas];
+		d->ts = ts;
+		d->seq = (int64_t)ch->ndeltas++;
+		d->bytes = m.bytes;
+		d->dev = di;
+	}
 	if (m.has_alloc)
 		pr_writer_sample(ch->w, pr_writer_series(ch->w, "dev.mem.allocated", dev, "bytes", "B"),
 				 ts, m.alloc);
@@ -682,6 +871,8 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 	struct pr_writer *w = ch->w;
 	char ph;
 	int64_t ts = 0, track;
+	enum cat_class cls;
+	unsigned dev;
 
 	if (!ev->ph.present || ev->ph.len != 1) {
 		pr_writer_diag(w, ev->ph.present ? "unknown_phase" : "missing_phase", offset, 0, 0,
@@ -721,15 +912,24 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 				       "event with negative \"dur\"; taken as 0");
 			dur = 0;
 		}
-		track = thread_track(ch, ev);
-		if (is_gpu_cat(ch, ev) && track != ch->last_gpu_track) {
+		cls = cat_class(ch, ev, &dev);
+		s.kind = span_kind(ch, ev, cls);
+		if (s.kind[0] == 'p' && !strcmp(s.kind, "profiler")) {
+			/* a track of its own, which the run's extent does not count */
+			tok_text(ch, &ev->pid, &ch->pid);
+			tok_text(ch, &ev->tid, &ch->tid);
+			track = pr_writer_track(w, "profiler", ch->pid.buf, ch->tid.buf);
+		} else {
+			track = thread_track(ch, ev);
+		}
+		if (is_gpu_class(cls) && track != ch->last_gpu_track) {
 			pr_writer_track_set_kind(w, track, "gpu_stream");
 			ch->last_gpu_track = track;
 		}
-		if (tok_eq(ch, &ev->cat, "cpu_op"))
+		if (cls == CC_OP)
 			ch->torch_hint = 1;
+		note_device(ch, ev, cls, dev);
 		s.track = track;
-		s.kind = span_kind(ch, ev);
 		s.name = intern_tok(ch, &ev->name, &ch->name);
 		if (!s.name)
 			s.name = pr_writer_intern(w, "", 0);
@@ -759,7 +959,12 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 		int64_t name;
 		if (tok_eq(ch, &ev->name, "[memory]"))
 			memory_event(ch, ts);
-		if (tok_eq(ch, &ev->s, "g")) {
+		if (is_window_instant(ch, ev)) {
+			/* its own track, which the run's extent does not count */
+			tok_text(ch, &ev->pid, &ch->pid);
+			tok_text(ch, &ev->tid, &ch->tid);
+			track = pr_writer_track(w, "profiler", ch->pid.buf, ch->tid.buf);
+		} else if (tok_eq(ch, &ev->s, "g")) {
 			track = pr_writer_track(w, "global", "", "");
 		} else if (tok_eq(ch, &ev->s, "p")) {
 			tok_text(ch, &ev->pid, &ch->pid);
@@ -985,6 +1190,16 @@ static void meta_value(struct chrome *ch, const char *key, size_t start, size_t 
 		if (json_is_integer(r))
 			ch->has_rank = 1;
 	}
+	if (!strcmp(key, "deviceProperties") && json_is_array(v)) {
+		size_t i;
+		json_t *d;
+		json_array_foreach(v, i, d) {
+			const char *name = json_string_value(json_object_get(d, "name"));
+			if (name && (strstr(name, "AMD") || strstr(name, "Radeon") ||
+				     strstr(name, "Instinct")))
+				ch->dev_flags |= DEV_ROCM;
+		}
+	}
 	if (!strcmp(key, "deviceProperties") || !strcmp(key, "distributedInfo") ||
 	    !strcmp(key, "schemaVersion") || !strcmp(key, "baseTimeNanoseconds"))
 		ch->torch_hint = 1;
@@ -1101,10 +1316,87 @@ static int rank_from_name(const char *path, int64_t *rank)
 	return 0;
 }
 
+static int cmp_delta(const void *a, const void *b)
+{
+	const struct mem_delta *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * dev.mem.allocated of the devices whose [memory] events carry only
+ * "Bytes" (PyTorch 1.8-1.10): the running total of Bytes in time order,
+ * raised by the least start value that keeps it >= 0 (memory held before
+ * the profiler started is not in the trace).
+ */
+static void rebuild_allocated(struct chrome *ch)
+{
+	size_t d, i;
+	if (!ch->ndeltas)
+		return;
+	qsort(ch->deltas, ch->ndeltas, sizeof(*ch->deltas), cmp_delta);
+	for (d = 0; d < ch->nmem_dev; d++) {
+		double sum = 0, low = 0;
+		int64_t series;
+		size_t n = 0;
+		if (ch->mem_dev[d].has_total)
+			continue;
+		for (i = 0; i < ch->ndeltas; i++)
+			if (ch->deltas[i].dev == d) {
+				sum += ch->deltas[i].bytes;
+				if (sum < low)
+					low = sum;
+				n++;
+			}
+		if (!n)
+			continue;
+		series = pr_writer_series(ch->w, "dev.mem.allocated", ch->mem_dev[d].name, "bytes", "B");
+		low = low < 0 ? -low : 0; /* the start; never -0 */
+		sum = low;
+		for (i = 0; i < ch->ndeltas; i++)
+			if (ch->deltas[i].dev == d) {
+				sum += ch->deltas[i].bytes;
+				pr_writer_sample(ch->w, series, ch->deltas[i].ts, sum);
+			}
+		pr_writer_diag(ch->w, "memory_reconstructed", -1, 0, 0,
+			       "[memory] events on %s carry only \"Bytes\" (PyTorch 1.8-1.10): "
+			       "dev.mem.allocated is their running total, starting at %.0f B "
+			       "(the least start that keeps it >= 0; memory held before the "
+			       "profiler started is not in the trace)",
+			       ch->mem_dev[d].name, low);
+	}
+}
+
+/* run.meta.device_type: the accelerator families of a trace with device activity. */
+static void set_device_type(struct chrome *ch)
+{
+	static const struct {
+		unsigned flag;
+		const char *name;
+	} names[] = { { DEV_ROCM, "rocm" }, { DEV_MTIA, "mtia" }, { DEV_XPU, "xpu" },
+		      { DEV_HPU, "hpu" },   { DEV_PRIVATEUSE1, "privateuse1" }, { DEV_CUDA, "cuda" } };
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	unsigned flags = ch->dev_flags;
+	size_t i;
+	if (!ch->device_activity)
+		return;
+	if (flags & DEV_ROCM)
+		flags &= ~(unsigned)DEV_CUDA; /* HIP keeps CUDA's category names */
+	for (i = 0; i < PR_ARRAY_SIZE(names); i++)
+		if (flags & names[i].flag)
+			pr_strbuf_addpart(&sb, "+", names[i].name);
+	if (sb.len)
+		pr_writer_meta_set(ch->w, "device_type", json_string(sb.buf));
+	pr_strbuf_release(&sb);
+}
+
 static void finish(struct chrome *ch)
 {
 	size_t i;
 	int64_t rank;
+	rebuild_allocated(ch);
+	set_device_type(ch);
 	for (i = 0; i < ch->nopens; i++) {
 		if (!ch->opens[i].live)
 			continue;
@@ -1143,6 +1435,11 @@ static void chrome_release(struct chrome *ch)
 	}
 	free(ch->opens);
 	free(ch->free_opens);
+	for (i = 0; i < ch->nmem_dev; i++)
+		free(ch->mem_dev[i].name);
+	free(ch->mem_dev);
+	free(ch->deltas);
+	pr_strmap_release(&ch->mem_devs);
 	pr_strmap_release(&ch->async);
 	free(ch->buf);
 }

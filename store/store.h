@@ -137,7 +137,9 @@ int64_t pr_writer_intern(struct pr_writer *w, const char *s, size_t n);
 
 /*
  * Tracks: found or created by (kind, pid, tid); pid/tid are text (numbers
- * as their decimal text). Names and sort order may be set later.
+ * as their decimal text). Names and sort order may be set later. Spans and
+ * instants on a track of kind "profiler" (a profiler's own recording
+ * window) are stored but not counted in the run's extent (ts_min/ts_max).
  */
 int64_t pr_writer_track(struct pr_writer *w, const char *kind, const char *pid, const char *tid);
 void pr_writer_track_set_kind(struct pr_writer *w, int64_t track, const char *kind);

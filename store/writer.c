@@ -65,6 +65,7 @@ struct track {
 	char *kind, *pid, *tid, *name;
 	int64_t sort_index;
 	int has_sort, unsorted;
+	int no_extent; /* kind "profiler": not counted in the run's extent */
 	int64_t last_ts, last_dur;
 	int has_last;
 	struct nest_ent *stack;
@@ -796,6 +797,7 @@ int64_t pr_writer_track(struct pr_writer *w, const char *kind, const char *pid, 
 	memset(t, 0, sizeof(*t));
 	t->id = w->next_track++;
 	t->kind = pr_xstrdup(kind);
+	t->no_extent = !strcmp(kind, "profiler");
 	t->pid = dup_or_null(pid);
 	t->tid = dup_or_null(tid);
 	return t->id;
@@ -807,6 +809,7 @@ void pr_writer_track_set_kind(struct pr_writer *w, int64_t track, const char *ki
 	if (t && strcmp(t->kind, kind)) {
 		free(t->kind);
 		t->kind = pr_xstrdup(kind);
+		t->no_extent = !strcmp(kind, "profiler");
 	}
 }
 
@@ -864,7 +867,8 @@ static void emit_span_row(struct pr_writer *w, struct track *t, const struct nes
 		r->self = r->depth = r->parent = NULL_I64;
 	}
 	w->stats.spans++;
-	note_ts(w, e->ts, e->end);
+	if (!t->no_extent)
+		note_ts(w, e->ts, e->end);
 	put_args(w, r, p->keys.buf, p->keys.len, p->args.buf, p->args.len);
 }
 
@@ -1218,6 +1222,7 @@ void pr_writer_instant_kv(struct pr_writer *w, int64_t track, int64_t name, int6
 {
 	size_t sl = scope ? strlen(scope) : 0;
 	struct rec *r = new_rec(w, REC_INSTANT, vals_len + sl);
+	struct track *t;
 	r->track = track;
 	r->name = name;
 	r->cat = cat;
@@ -1225,7 +1230,9 @@ void pr_writer_instant_kv(struct pr_writer *w, int64_t track, int64_t name, int6
 	if (sl)
 		r->off2 = arena_add(w, scope, sl, &r->len2);
 	w->stats.instants++;
-	note_ts(w, ts, ts);
+	t = track_get(w, track);
+	if (!t || !t->no_extent)
+		note_ts(w, ts, ts);
 	put_args(w, r, keys, keys_len, vals, vals_len);
 }
 

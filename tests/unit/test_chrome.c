@@ -266,6 +266,134 @@ static void test_memory_counters_async_flows(void **state)
 	assert_int_equal(run, 1);
 }
 
+/* ---- every vintage of Kineto output (issue 13) ---- */
+
+/* PyTorch 1.8-1.10 wrote capitalized categories (the TensorBoard plugin lowercases them);
+ * every one of them gives today's span kind, and GPU activity a gpu_stream track. */
+static void test_legacy_categories(void **state)
+{
+	static const char text[] =
+		"[\n"
+		"{\"ph\": \"X\", \"cat\": \"Operator\", \"name\": \"ProfilerStep#1\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 100},\n"
+		"{\"ph\": \"X\", \"cat\": \"Operator\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 20},\n"
+		"{\"ph\": \"X\", \"cat\": \"Runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 2, \"dur\": 5},\n"
+		"{\"ph\": \"X\", \"cat\": \"Python\", \"name\": \"train.py(3): step\", \"pid\": 1, \"tid\": 2, \"ts\": 0, \"dur\": 9},\n"
+		"{\"ph\": \"X\", \"cat\": \"Kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": \"stream 7\", \"ts\": 10, \"dur\": 4},\n"
+		"{\"ph\": \"X\", \"cat\": \"Memcpy\", \"name\": \"Memcpy HtoD\", \"pid\": 0, \"tid\": \"stream 8\", \"ts\": 10, \"dur\": 2},\n"
+		"{\"ph\": \"X\", \"cat\": \"Memset\", \"name\": \"Memset (Device)\", \"pid\": 0, \"tid\": \"stream 9\", \"ts\": 10, \"dur\": 1},\n"
+		"{\"ph\": \"X\", \"cat\": \"USER_ANNOTATION\", \"name\": \"fwd\", \"pid\": 1, \"tid\": 3, \"ts\": 0, \"dur\": 9},\n"
+		"{\"ph\": \"X\", \"cat\": \"Other\", \"name\": \"x\", \"pid\": 1, \"tid\": 3, \"ts\": 20, \"dur\": 1}\n"
+		"]\n";
+	struct fx *f = *state;
+	ch_ingest_ok(f, "legacy.json", text);
+	assert_rows(f,
+		    "SELECT n.value, s.kind, t.kind FROM span s JOIN string n ON n.id = s.name_id "
+		    "JOIN track t ON t.id = s.track_id ORDER BY s.id",
+		    "ProfilerStep#1|step|thread\naten::mm|op|thread\ncudaLaunchKernel|runtime|thread\n"
+		    "train.py(3): step|python|thread\ngemm|kernel|gpu_stream\n"
+		    "Memcpy HtoD|memcpy|gpu_stream\nMemset (Device)|memset|gpu_stream\n"
+		    "fwd|phase|thread\nx|slice|thread\n");
+	assert_rows(f, "SELECT collector, json_extract(meta, '$.device_type') FROM run",
+		    "torch.profiler|cuda\n");
+}
+
+/* Other accelerators: device activity on device tracks, the device type in run.meta. */
+static void test_device_types(void **state)
+{
+	static const char rocm[] =
+		"{\"deviceProperties\": [{\"id\": 0, \"name\": \"AMD Instinct MI250X\"}], \"traceEvents\": [\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"hipLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 5},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"Cijk_Alik\", \"pid\": 2, \"tid\": 0, \"ts\": 6, \"dur\": 5}]}\n";
+	static const char mtia[] =
+		"[{\"ph\": \"X\", \"cat\": \"mtia_runtime\", \"name\": \"launchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 5},\n"
+		"{\"ph\": \"X\", \"cat\": \"mtia_ccp_events\", \"name\": \"fba_mul\", \"pid\": 3, \"tid\": 1, \"ts\": 6, \"dur\": 5}]\n";
+	static const char range[] =
+		"[{\"ph\": \"X\", \"cat\": \"cuda_profiler_range\", \"name\": \"fft2d_r2c\", \"pid\": 0, \"tid\": 1, \"ts\": 6, \"dur\": 5}]\n";
+	static const char cpu_only[] =
+		"[{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 5},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaGetDevice\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1}]\n";
+	struct fx *f = *state;
+	ch_ingest_ok(f, "rocm.json", rocm);
+	ch_ingest_ok(f, "mtia.json", mtia);
+	ch_ingest_ok(f, "range.json", range);
+	ch_ingest_ok(f, "cpu.json", cpu_only);
+	assert_rows(f, "SELECT id, ifnull(json_extract(meta, '$.device_type'), '-') FROM run ORDER BY id",
+		    "1|rocm\n2|mtia\n3|cuda\n4|-\n");
+	assert_rows(f,
+		    "SELECT s.run_id, s.kind, t.kind FROM span s JOIN track t ON t.id = s.track_id "
+		    "WHERE s.kind NOT IN ('runtime', 'op') ORDER BY s.run_id",
+		    "1|kernel|gpu_stream\n2|kernel|gpu_stream\n3|kernel|gpu_stream\n");
+}
+
+/* The profiler's window: kind profiler on a profiler track, outside the run's extent. */
+static void test_profiler_window(void **state)
+{
+	static const char text[] =
+		"{\"baseTimeNanoseconds\": 1000000000, \"traceEvents\": [\n"
+		"{\"ph\": \"X\", \"cat\": \"Trace\", \"ts\": 100, \"dur\": 900, \"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\","
+		" \"name\": \"PyTorch Profiler (0)\", \"args\": {\"Op count\": 0}},\n"
+		"{\"name\": \"Iteration Start: PyTorch Profiler\", \"ph\": \"i\", \"s\": \"g\", \"pid\": \"Traces\","
+		" \"tid\": \"Trace PyTorch Profiler\", \"ts\": 100},\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", \"pid\": 1, \"tid\": 1, \"ts\": 300, \"dur\": 50},\n"
+		"{\"ph\": \"X\", \"cat\": \"Trace\", \"ts\": 310, \"dur\": 10, \"pid\": \"Spans\", \"tid\": \"__cupti_profiler__\","
+		" \"name\": \"__cupti_profiler__ (0)\"},\n"
+		"{\"ph\": \"X\", \"cat\": \"Trace\", \"name\": \"not a window\", \"pid\": 1, \"tid\": 2, \"ts\": 320, \"dur\": 5},\n"
+		/* a window named on a workload thread: its own track, the thread's spans still count */
+		"{\"ph\": \"X\", \"cat\": \"Trace\", \"name\": \"PyTorch Profiler (1)\", \"pid\": 1, \"tid\": 1, \"ts\": 50, \"dur\": 500},\n"
+		"{\"name\": \"Record Window End\", \"ph\": \"i\", \"s\": \"g\", \"pid\": \"\", \"tid\": \"\", \"ts\": 400}\n"
+		"]}\n";
+	struct fx *f = *state;
+	ch_ingest_ok(f, "window.json", text);
+	/* start: the first workload event (300 us), not the window's 100 us */
+	assert_rows(f, "SELECT ts_min, ts_max FROM run", "300000|400000\n");
+	assert_rows(f,
+		    "SELECT n.value, s.kind, t.kind FROM span s JOIN string n ON n.id = s.name_id "
+		    "JOIN track t ON t.id = s.track_id ORDER BY s.id",
+		    "PyTorch Profiler (0)|profiler|profiler\naten::add|op|thread\n"
+		    "__cupti_profiler__ (0)|profiler|profiler\nnot a window|slice|thread\n"
+		    "PyTorch Profiler (1)|profiler|profiler\n");
+	assert_rows(f,
+		    "SELECT i.name, t.kind, i.scope FROM instant_v i JOIN instant r ON r.id = i.id "
+		    "JOIN track t ON t.id = r.track_id ORDER BY i.ts",
+		    "Iteration Start: PyTorch Profiler|profiler|g\nRecord Window End|global|g\n");
+}
+
+/* [memory] events with only Bytes (PyTorch 1.8-1.10): the allocated series is their running
+ * total in time order, raised so that it never goes below 0, with a diagnostic. */
+static void test_memory_bytes_only(void **state)
+{
+	static const char text[] =
+		"[\n"
+		/* file order is not time order: ts 3 comes first */
+		"{\"ph\": \"i\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, \"ts\": 3,"
+		" \"args\": {\"Device Type\": 1, \"Device Id\": 0, \"Bytes\": -300, \"Addr\": 1}},\n"
+		"{\"ph\": \"i\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, \"ts\": 1,"
+		" \"args\": {\"Device Type\": 1, \"Device Id\": 0, \"Bytes\": 100, \"Addr\": 2}},\n"
+		"{\"ph\": \"i\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, \"ts\": 2,"
+		" \"args\": {\"Device Type\": 1, \"Device Id\": 0, \"Bytes\": 50, \"Addr\": 3}},\n"
+		"{\"ph\": \"i\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, \"ts\": 4,"
+		" \"args\": {\"Device Type\": 1, \"Device Id\": 0, \"Bytes\": 1000, \"Addr\": 4}},\n"
+		"{\"ph\": \"i\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, \"ts\": 1,"
+		" \"args\": {\"Device Type\": 0, \"Device Id\": -1, \"Bytes\": 64}},\n"
+		/* a device whose events carry the total keeps it */
+		"{\"ph\": \"i\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": 1, \"ts\": 5,"
+		" \"args\": {\"Device Type\": 1, \"Device Id\": 1, \"Bytes\": 8, \"Total Allocated\": 4096}}\n"
+		"]\n";
+	struct fx *f = *state;
+	int64_t run = ch_ingest_ok(f, "bytes.json", text);
+	/* cuda:0 in time order: +100, +50, -300, +1000; cumulative 100, 150, -150, 850;
+	 * the least start keeping it >= 0 is 150: 250, 300, 0, 1000 */
+	assert_rows(f,
+		    "SELECT device, ts, value FROM sample_v WHERE name = 'dev.mem.allocated' "
+		    "ORDER BY device, ts",
+		    "cpu|1000|64.0\ncuda:0|1000|250.0\ncuda:0|2000|300.0\ncuda:0|3000|0.0\n"
+		    "cuda:0|4000|1000.0\ncuda:1|5000|4096.0\n");
+	assert_int_equal(ch_diag_count(f, run, "memory_reconstructed"), 2);
+	assert_int_equal(q1(f, "SELECT instr(message, 'starting at 150 B') > 0 FROM diag "
+			       "WHERE code = 'memory_reconstructed'"),
+			 1);
+}
+
 /* Events without "name" are kept with an empty one, never with a dangling id. */
 static void test_nameless_events(void **state)
 {
@@ -544,6 +672,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_memory_counters_async_flows, fx_setup,
 						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_nameless_events, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_legacy_categories, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_device_types, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_profiler_window, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_memory_bytes_only, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_truncated_at_every_byte, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_truncated_object_form, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_trailing_comma, fx_setup, fx_teardown),

@@ -1,0 +1,1357 @@
+/*
+ * an_gpulink.c - "gpu": the CPU linked to the GPU. Every kernel, memcpy
+ * and memset (device activity of any accelerator) is attached to the
+ * runtime call that launched it (same "correlation" arg; Kineto's ac2g
+ * flows where an event lacks the arg) and through the call's ancestors to
+ * the CPU op and user annotation above it. From the links:
+ *   launches  launch latency = activity start - runtime call start (per
+ *             activity) and CPU launch overhead = the call's duration (per
+ *             call that launched something), overall, per runtime API and
+ *             per activity type;
+ *   ops       per op name TensorBoard's device self duration (activities
+ *             launched by the op itself) and device total duration (by the
+ *             op or any op below it), activities launched, calls and host
+ *             times, the top N by device total;
+ *   streams   per stream the queue length over time: activities launched
+ *             (their call started) and not finished, never negative (an
+ *             activity that ends before its call starts is taken to end
+ *             when the call starts), time-weighted mean and max;
+ *   annotations  activities per GPU user annotation (the innermost one
+ *             holding the activity's start on its stream, as HTA's
+ *             get_gpu_kernels_with_user_annotations) and per CPU user
+ *             annotation or step (the innermost one around the launching
+ *             call), with HTA's default window (events before the start of
+ *             the last ProfilerStep) next to the whole trace.
+ * One pass over the run's spans (in id order, no sort); the ancestors of
+ * launching calls are looked up by id and remembered. Memory: one record
+ * per device activity and per runtime call with a correlation, plus the
+ * distinct ancestors of launching calls; names only for what is printed.
+ * The section is absent when the run has no device stream.
+ */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/actx.h"
+#include "analyze/stats.h"
+#include "store/strbuf.h"
+#include "store/xalloc.h"
+
+#define NO_KEY INT64_MIN
+#define API_CAP 10
+#define ANN_CAP 20
+#define STREAM_CAP 64
+#define TYPE_CAP 16
+
+/* ---- int64 -> int64 open-addressing map ---- */
+
+struct islot {
+	int64_t key, val;
+};
+
+struct imap {
+	struct islot *slots; /* key NO_KEY = empty */
+	size_t cap, n;
+};
+
+static uint64_t mix(int64_t k)
+{
+	uint64_t x = (uint64_t)k;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
+static void imap_put(struct imap *m, int64_t key, int64_t val);
+
+static void imap_grow(struct imap *m)
+{
+	struct imap old = *m;
+	size_t i;
+	m->cap = m->cap ? m->cap * 2 : 1024;
+	m->n = 0;
+	m->slots = pr_xreallocarray(NULL, m->cap, sizeof(*m->slots));
+	for (i = 0; i < m->cap; i++)
+		m->slots[i].key = NO_KEY;
+	for (i = 0; i < old.cap; i++)
+		if (old.slots[i].key != NO_KEY)
+			imap_put(m, old.slots[i].key, old.slots[i].val);
+	free(old.slots);
+}
+
+/* Inserts or replaces. */
+static void imap_put(struct imap *m, int64_t key, int64_t val)
+{
+	size_t i;
+	if ((m->n + 1) * 4 > m->cap * 3)
+		imap_grow(m);
+	for (i = (size_t)mix(key) & (m->cap - 1); m->slots[i].key != NO_KEY;
+	     i = (i + 1) & (m->cap - 1))
+		if (m->slots[i].key == key) {
+			m->slots[i].val = val;
+			return;
+		}
+	m->slots[i].key = key;
+	m->slots[i].val = val;
+	m->n++;
+}
+
+static int imap_get(const struct imap *m, int64_t key, int64_t *val)
+{
+	size_t i;
+	if (!m->cap)
+		return 0;
+	for (i = (size_t)mix(key) & (m->cap - 1); m->slots[i].key != NO_KEY;
+	     i = (i + 1) & (m->cap - 1))
+		if (m->slots[i].key == key) {
+			*val = m->slots[i].val;
+			return 1;
+		}
+	return 0;
+}
+
+static void imap_release(struct imap *m)
+{
+	free(m->slots);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- records ---- */
+
+enum act_kind { AK_KERNEL, AK_MEMCPY, AK_MEMSET };
+
+struct act { /* one device activity */
+	int64_t ts, dur, corr, name_id;
+	int64_t ann_ts;  /* start of its GPU annotation */
+	int32_t stream;  /* index into streams */
+	int32_t gpu_ann; /* its GPU annotation (index into ganns), -1 */
+	int32_t call;    /* index into calls, -1 = not linked */
+	uint8_t kind;
+	uint8_t by_flow;
+};
+
+struct call { /* one runtime call */
+	int64_t ts, dur, name_id, corr, track;
+	/* its parent and grandparent, from the scan's joins */
+	int64_t anc_name[2];
+	int32_t anc_op[2];  /* an op: its name (index into ops); else -1 */
+	int32_t anc_ann[2]; /* a user annotation or step: its name (index into canns); else -1 */
+	uint8_t anc_kind[2]; /* 0 = other, 1 = op, 2 = user annotation or step */
+	uint8_t nanc;
+	int64_t above;      /* the span above them (0 = none), resolved into up */
+	int32_t up;         /* node of above, -1 = none, -2 = not resolved yet */
+	int32_t launched;
+};
+
+struct node { /* a distinct ancestor of the parent of a launching call */
+	int32_t parent; /* node above, -1 */
+	int32_t op;     /* an op: its name (index into ops); else -1 */
+	int32_t ann;    /* the nearest CPU annotation at or above (index into canns), -1 */
+};
+
+struct name_stat { /* per name: ops, CPU or GPU annotations */
+	int64_t name_id, count, hta_count;
+	int64_t total_ns;                     /* annotations: their time */
+	int64_t dev_self, dev_total, n_self, n_total; /* ops: device time and activities */
+	int64_t acts, act_ns, hta_acts;       /* annotations: activities attributed */
+};
+
+struct stream {
+	int64_t track;
+	char *pid, *tid, *name;
+	int64_t acts, linked, busy_ns;
+	int64_t nk[3];
+};
+
+struct api_stat {
+	int64_t name_id, calls, acts;
+	double overhead, latency;
+};
+
+struct type_stat {
+	char *type;
+	int64_t acts, linked, device_ns;
+	double latency, latency_max;
+	int has_max;
+};
+
+struct gl {
+	struct pr_actx *ctx;
+	struct imap argpos;  /* argkeys id -> position of "correlation" (-1 none) */
+	struct imap streams_by_track;
+	struct stream *streams;
+	size_t nstreams;
+	struct act *acts;
+	size_t nacts, cap_acts;
+	struct call *calls;
+	size_t ncalls, cap_calls;
+	struct imap call_by_corr; /* correlation -> index into calls */
+	struct node *nodes;
+	size_t nnodes, cap_nodes;
+	struct imap node_by_id;
+	struct name_stat *ops, *canns, *ganns;
+	size_t nops, ncanns, nganns;
+	struct imap op_by_name, cann_by_name, gann_by_name;
+	int64_t window_end; /* HTA: start of the last step; INT64_MAX when < 2 steps */
+	int64_t dup_corr, missing_corr;
+	int64_t last_keys, last_pos;     /* one-entry cache of argpos */
+	int64_t last_track, last_stream; /* one-entry cache of streams_by_track */
+	sqlite3_stmt *up; /* ancestor lookup by id */
+};
+
+static size_t name_slot(struct imap *by_name, struct name_stat **v, size_t *n, int64_t name_id)
+{
+	int64_t idx;
+	if (imap_get(by_name, name_id, &idx))
+		return (size_t)idx;
+	*v = pr_xreallocarray(*v, *n + 1, sizeof(**v));
+	memset(&(*v)[*n], 0, sizeof(**v));
+	(*v)[*n].name_id = name_id;
+	imap_put(by_name, name_id, (int64_t)*n);
+	return (*n)++;
+}
+
+/* *acc += v for times (v >= 0), saturated: hostile durations cannot overflow a sum. */
+static void add_ns(int64_t *acc, int64_t v)
+{
+	*acc = v > 0 && *acc > INT64_MAX - v ? INT64_MAX : *acc + v;
+}
+
+/* The k-th element of a minified JSON array of values, as an integer (number or numeric string). */
+static int array_int(const char *s, size_t n, int64_t k, int64_t *out)
+{
+	size_t i = 1;
+	int64_t idx = 0;
+	if (!s || n < 2 || s[0] != '[')
+		return 0;
+	while (i < n) {
+		int depth = 0;
+		size_t start = i;
+		if (idx == k) {
+			int64_t v = 0;
+			int neg = 0, digits = 0;
+			if (s[i] == '"')
+				i++;
+			if (i < n && s[i] == '-')
+				neg = 1, i++;
+			while (i < n && s[i] >= '0' && s[i] <= '9' && digits < 18)
+				v = v * 10 + (s[i++] - '0'), digits++;
+			if (!digits || (i < n && s[i] >= '0' && s[i] <= '9'))
+				return 0; /* not a number, or too long for one */
+			*out = neg ? -v : v;
+			return 1;
+		}
+		for (; i < n; i++) {
+			char c = s[i];
+			if (c == '"') {
+				for (i++; i < n && s[i] != '"'; i++)
+					if (s[i] == '\\')
+						i++;
+			} else if (c == '[' || c == '{') {
+				depth++;
+			} else if (c == ']' || c == '}') {
+				if (!depth)
+					return 0; /* end of the array */
+				depth--;
+			} else if (c == ',' && !depth) {
+				break;
+			}
+		}
+		if (i >= n || i == start)
+			return 0;
+		i++;
+		idx++;
+	}
+	return 0;
+}
+
+/* Positions of "correlation" in every key list of the store (small: one row per distinct list). */
+static int load_argpos(struct gl *g, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+	if (pr_actx_prep(g->ctx,
+			 "SELECT a.id, ifnull((SELECT min(CAST(k.key AS INTEGER)) FROM json_each(a.keys) k "
+			 "WHERE k.value = 'correlation'), -1) FROM argkeys a WHERE ?1 IS NOT NULL "
+			 "AND a.keys LIKE '%\"correlation\"%'",
+			 &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		imap_put(&g->argpos, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1));
+	return pr_actx_done(g->ctx, st, rc, err);
+}
+
+static int load_streams(struct gl *g, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+	if (pr_actx_prep(g->ctx,
+			 "SELECT id, ifnull(pid, ''), ifnull(tid, ''), ifnull(name, '') FROM track "
+			 "WHERE run_id = ?1 AND kind = 'gpu_stream' ORDER BY id",
+			 &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct stream *s;
+		g->streams = pr_xreallocarray(g->streams, g->nstreams + 1, sizeof(*g->streams));
+		s = &g->streams[g->nstreams];
+		memset(s, 0, sizeof(*s));
+		s->track = sqlite3_column_int64(st, 0);
+		s->pid = pr_xstrdup(pr_actx_text(st, 1));
+		s->tid = pr_xstrdup(pr_actx_text(st, 2));
+		s->name = pr_xstrdup(pr_actx_text(st, 3));
+		imap_put(&g->streams_by_track, s->track, (int64_t)g->nstreams++);
+	}
+	return pr_actx_done(g->ctx, st, rc, err);
+}
+
+static int64_t correlation(struct gl *g, sqlite3_stmt *st, int col_keys, int col_args)
+{
+	int64_t pos, v, keys;
+	if (sqlite3_column_type(st, col_keys) == SQLITE_NULL)
+		return NO_KEY;
+	keys = sqlite3_column_int64(st, col_keys);
+	if (keys == g->last_keys) {
+		pos = g->last_pos;
+	} else {
+		if (!imap_get(&g->argpos, keys, &pos))
+			pos = -1;
+		g->last_keys = keys;
+		g->last_pos = pos;
+	}
+	if (pos < 0)
+		return NO_KEY;
+	if (!array_int((const char *)sqlite3_column_text(st, col_args),
+		       (size_t)sqlite3_column_bytes(st, col_args), pos, &v))
+		return NO_KEY;
+	return v;
+}
+
+static int is_ann_kind(const char *kind)
+{
+	return kind && (!strcmp(kind, "phase") || !strcmp(kind, "step"));
+}
+
+static uint8_t kind_class(const char *kind)
+{
+	return !kind ? 0 : !strcmp(kind, "op") ? 1 : is_ann_kind(kind) ? 2 : 0;
+}
+
+/* A runtime call from the scan's row (parent columns 9-11, grandparent 13-15). */
+static void add_call(struct gl *g, sqlite3_stmt *st, int64_t ts, int64_t dur, int64_t name_id)
+{
+	struct call *c;
+	int64_t prev;
+	const char *pkind = (const char *)sqlite3_column_text(st, 9);
+	const char *qkind = (const char *)sqlite3_column_text(st, 13);
+	if (g->ncalls == g->cap_calls) {
+		g->cap_calls = g->cap_calls ? g->cap_calls * 2 : 1024;
+		g->calls = pr_xreallocarray(g->calls, g->cap_calls, sizeof(*g->calls));
+	}
+	c = &g->calls[g->ncalls];
+	c->ts = ts;
+	c->dur = dur;
+	c->name_id = name_id;
+	c->corr = correlation(g, st, 7, 8);
+	c->track = sqlite3_column_int64(st, 1);
+	c->nanc = 0;
+	c->above = 0;
+	if (pkind) {
+		c->anc_name[0] = sqlite3_column_int64(st, 10);
+		c->anc_kind[0] = kind_class(pkind);
+		c->nanc = 1;
+		c->above = sqlite3_column_int64(st, 11);
+		if (qkind) {
+			c->anc_name[1] = sqlite3_column_int64(st, 14);
+			c->anc_kind[1] = kind_class(qkind);
+			c->nanc = 2;
+			c->above = sqlite3_column_int64(st, 15);
+		}
+	}
+	c->anc_op[0] = c->anc_op[1] = c->anc_ann[0] = c->anc_ann[1] = -1;
+	c->up = -2;
+	c->launched = 0;
+	if (c->corr != NO_KEY) {
+		if (imap_get(&g->call_by_corr, c->corr, &prev))
+			g->dup_corr++; /* the first call keeps the correlation */
+		else
+			imap_put(&g->call_by_corr, c->corr, (int64_t)g->ncalls);
+	} else {
+		g->missing_corr++;
+	}
+	g->ncalls++;
+}
+
+/*
+ * The pass over the run's spans but ops and Python functions (the others
+ * are only decoded as far as their kind): device activities, runtime
+ * calls, GPU and CPU annotations and steps, each with its parent and
+ * grandparent span (the writer nests spans per track: a kernel's parent is
+ * the GPU annotation around it, a runtime call's the op or annotation that
+ * made it).
+ */
+static int scan(struct gl *g, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+	if (pr_actx_prep(g->ctx,
+			 "SELECT s.id, s.track_id, s.kind, s.name_id, s.ts, s.dur, ifnull(s.parent_id, 0), "
+			 "s.args_keys, s.args, p.kind, p.name_id, ifnull(p.parent_id, 0), p.ts, "
+			 "q.kind, q.name_id, ifnull(q.parent_id, 0) FROM span s "
+			 "LEFT JOIN span p ON p.id = s.parent_id "
+			 "LEFT JOIN span q ON q.id = p.parent_id WHERE s.run_id = ?1 "
+			 "AND s.kind <> 'op' AND s.kind <> 'python'",
+			 &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *kind = pr_actx_text(st, 2);
+		int64_t name_id = sqlite3_column_int64(st, 3);
+		int64_t ts = sqlite3_column_int64(st, 4), dur = sqlite3_column_int64(st, 5);
+		const char *pkind;
+		struct act *a;
+		int64_t si;
+		size_t k;
+		int ak;
+		/* the kinds wanted; op and python rows (the most numerous) never come */
+		if (!strcmp(kind, "runtime")) {
+			add_call(g, st, ts, dur, name_id);
+			continue;
+		}
+		if (!strcmp(kind, "gpu_annotation") || !strcmp(kind, "gpu_step")) {
+			k = name_slot(&g->gann_by_name, &g->ganns, &g->nganns, name_id);
+			g->ganns[k].count++;
+			add_ns(&g->ganns[k].total_ns, dur);
+			g->ganns[k].hta_count += ts < g->window_end;
+			continue;
+		}
+		if (is_ann_kind(kind)) {
+			k = name_slot(&g->cann_by_name, &g->canns, &g->ncanns, name_id);
+			g->canns[k].count++;
+			add_ns(&g->canns[k].total_ns, dur);
+			g->canns[k].hta_count += ts < g->window_end;
+			continue;
+		}
+		if (!strcmp(kind, "kernel"))
+			ak = AK_KERNEL;
+		else if (!strcmp(kind, "memcpy"))
+			ak = AK_MEMCPY;
+		else if (!strcmp(kind, "memset"))
+			ak = AK_MEMSET;
+		else
+			continue;
+		if (g->nacts == g->cap_acts) {
+			g->cap_acts = g->cap_acts ? g->cap_acts * 2 : 1024;
+			g->acts = pr_xreallocarray(g->acts, g->cap_acts, sizeof(*g->acts));
+		}
+		a = &g->acts[g->nacts++];
+		a->ts = ts;
+		a->dur = dur;
+		a->name_id = name_id;
+		a->corr = correlation(g, st, 7, 8);
+		a->kind = (uint8_t)ak;
+		a->by_flow = 0;
+		a->call = -1;
+		a->gpu_ann = -1;
+		a->ann_ts = 0;
+		pkind = (const char *)sqlite3_column_text(st, 9);
+		if (pkind && (!strcmp(pkind, "gpu_annotation") || !strcmp(pkind, "gpu_step"))) {
+			a->gpu_ann = (int32_t)name_slot(&g->gann_by_name, &g->ganns, &g->nganns,
+							sqlite3_column_int64(st, 10));
+			a->ann_ts = sqlite3_column_int64(st, 12);
+		}
+		si = sqlite3_column_int64(st, 1);
+		if (si != g->last_track) {
+			g->last_track = si;
+			g->last_stream = imap_get(&g->streams_by_track, si, &si) ? si : -1;
+		}
+		a->stream = (int32_t)g->last_stream;
+	}
+	return pr_actx_done(g->ctx, st, rc, err);
+}
+
+/* (track, ts) -> map key for flow ends */
+static int64_t flow_key(int64_t track, int64_t ts)
+{
+	return (int64_t)((uint64_t)ts * 1000003u + (uint64_t)track * 0x9e3779b97f4a7c15ULL);
+}
+
+/*
+ * Kineto's ac2g flows carry the correlation as their id: "s" at the
+ * runtime call's start on its thread, "f" at the activity's start on its
+ * stream. Used only for events without a "correlation" arg.
+ */
+static int link_by_flows(struct gl *g, struct pr_error *err)
+{
+	struct imap s_ends = { 0 }, f_ends = { 0 };
+	sqlite3_stmt *st;
+	size_t i;
+	int rc;
+	int64_t need_f = 0, v;
+	for (i = 0; i < g->nacts; i++)
+		need_f += g->acts[i].corr == NO_KEY;
+	if (!need_f && !g->missing_corr)
+		return 0;
+	if (pr_actx_prep(g->ctx,
+			 "SELECT f.flow_id, f.phase, ifnull(f.track_id, 0), f.ts FROM flow f "
+			 "JOIN string c ON c.id = f.cat_id WHERE f.run_id = ?1 AND c.value = 'ac2g' "
+			 "AND f.phase IN ('s', 'f')",
+			 &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *fid = pr_actx_text(st, 0);
+		char *end;
+		long long id = strtoll(fid, &end, 10);
+		if (end == fid || *end)
+			continue;
+		imap_put(pr_actx_text(st, 1)[0] == 's' ? &s_ends : &f_ends,
+			 flow_key(sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3)), id);
+	}
+	if (pr_actx_done(g->ctx, st, rc, err)) {
+		imap_release(&s_ends);
+		imap_release(&f_ends);
+		return -1;
+	}
+	for (i = 0; i < g->ncalls; i++) {
+		struct call *c = &g->calls[i];
+		int64_t other;
+		if (c->corr != NO_KEY || !imap_get(&s_ends, flow_key(c->track, c->ts), &v) ||
+		    imap_get(&g->call_by_corr, v, &other))
+			continue;
+		c->corr = v;
+		imap_put(&g->call_by_corr, v, (int64_t)i);
+	}
+	for (i = 0; i < g->nacts; i++) {
+		struct act *a = &g->acts[i];
+		if (a->corr != NO_KEY || a->stream < 0 ||
+		    !imap_get(&f_ends, flow_key(g->streams[a->stream].track, a->ts), &v))
+			continue;
+		a->corr = v;
+		a->by_flow = 1;
+	}
+	imap_release(&s_ends);
+	imap_release(&f_ends);
+	return 0;
+}
+
+static int32_t make_node(struct gl *g, int64_t id, int64_t name_id, int is_op, int is_ann,
+			 int32_t above)
+{
+	struct node *nd;
+	int64_t v;
+	if (g->nnodes == g->cap_nodes) {
+		g->cap_nodes = g->cap_nodes ? g->cap_nodes * 2 : 256;
+		g->nodes = pr_xreallocarray(g->nodes, g->cap_nodes, sizeof(*g->nodes));
+	}
+	nd = &g->nodes[g->nnodes];
+	nd->parent = above;
+	nd->op = is_op ? (int32_t)name_slot(&g->op_by_name, &g->ops, &g->nops, name_id) : -1;
+	nd->ann = above >= 0 ? g->nodes[above].ann : -1;
+	if (is_ann && imap_get(&g->cann_by_name, name_id, &v))
+		nd->ann = (int32_t)v;
+	imap_put(&g->node_by_id, id, (int64_t)g->nnodes);
+	return (int32_t)g->nnodes++;
+}
+
+/* Node of span id, created with its ancestors (looked up by id) when new; -1 for none. */
+static int resolve(struct gl *g, int64_t id, int32_t *out, struct pr_error *err)
+{
+	struct {
+		int64_t id, name_id;
+		int is_op, is_ann;
+	} chain[256];
+	size_t n = 0;
+	int64_t v;
+	int32_t above = -1;
+	/* walk up to the first span already known (or the top) */
+	while (id > 0 && n < PR_ARRAY_SIZE(chain)) {
+		const char *kind;
+		int rc;
+		if (imap_get(&g->node_by_id, id, &v)) {
+			above = (int32_t)v;
+			break;
+		}
+		sqlite3_reset(g->up);
+		sqlite3_bind_int64(g->up, 1, id);
+		rc = sqlite3_step(g->up);
+		if (rc == SQLITE_DONE)
+			break;
+		if (rc != SQLITE_ROW)
+			return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(g->ctx->db));
+		kind = pr_actx_text(g->up, 0);
+		chain[n].id = id;
+		chain[n].name_id = sqlite3_column_int64(g->up, 1);
+		chain[n].is_op = !strcmp(kind, "op");
+		chain[n].is_ann = is_ann_kind(kind);
+		n++;
+		id = sqlite3_column_int64(g->up, 2);
+	}
+	/* create from the top down, so a node's parent always has a lower index */
+	while (n--)
+		above = make_node(g, chain[n].id, chain[n].name_id, chain[n].is_op, chain[n].is_ann,
+				  above);
+	*out = above;
+	return 0;
+}
+
+/* LSD radix sort of v[0..n) (bytes that are equal in every value are skipped). */
+static void radix_u64(uint64_t *v, size_t n)
+{
+	size_t (*cnt)[256] = pr_xcalloc(8, sizeof(*cnt)), i, b;
+	uint64_t *tmp, *src = v, *dst;
+	if (n < 2) {
+		free(cnt);
+		return;
+	}
+	tmp = pr_xreallocarray(NULL, n, sizeof(*tmp));
+	dst = tmp;
+	for (i = 0; i < n; i++)
+		for (b = 0; b < 8; b++)
+			cnt[b][(v[i] >> (8 * b)) & 0xff]++;
+	for (b = 0; b < 8; b++) {
+		size_t sum = 0, d, c;
+		uint64_t *x;
+		if (cnt[b][(v[0] >> (8 * b)) & 0xff] == n)
+			continue; /* one value of this byte: nothing to do */
+		for (d = 0; d < 256; d++) {
+			c = cnt[b][d];
+			cnt[b][d] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[cnt[b][(src[i] >> (8 * b)) & 0xff]++] = src[i];
+		x = src;
+		src = dst;
+		dst = x;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
+	free(cnt);
+}
+
+/* Sorts signed values (the sign bit flipped, so the unsigned order is the signed one). */
+static void radix_i64(int64_t *v, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		v[i] = (int64_t)((uint64_t)v[i] ^ 0x8000000000000000ULL);
+	radix_u64((uint64_t *)v, n);
+	for (i = 0; i < n; i++)
+		v[i] = (int64_t)((uint64_t)v[i] ^ 0x8000000000000000ULL);
+}
+
+/* a - b without overflow on hostile times: saturated at the int64 range. */
+static int64_t sub_sat(int64_t a, int64_t b)
+{
+	if (b < 0 && a > INT64_MAX + b)
+		return INT64_MAX;
+	if (b > 0 && a < INT64_MIN + b)
+		return INT64_MIN;
+	return a - b;
+}
+
+/* t0 + d for the queue keys (d >= 0), wrapping instead of overflowing. */
+static int64_t add_wrap(int64_t t0, uint64_t d)
+{
+	return (int64_t)((uint64_t)t0 + d);
+}
+
+/*
+ * Links the activities to their calls and resolves what is above each
+ * launching call: its parent from the scan's join, the ancestors above
+ * looked up in id order (the lookups then walk the span table's B-tree
+ * forward instead of jumping around a store larger than SQLite's cache).
+ */
+static int link_calls(struct gl *g, struct pr_error *err)
+{
+	int64_t *ids = pr_xreallocarray(NULL, g->ncalls + 1, sizeof(*ids)), v;
+	size_t n = 0, i, k;
+	int32_t node;
+	int rc = 0;
+	for (i = 0; i < g->nacts; i++) {
+		struct call *c;
+		if (g->acts[i].corr == NO_KEY || !imap_get(&g->call_by_corr, g->acts[i].corr, &v))
+			continue;
+		g->acts[i].call = (int32_t)v;
+		c = &g->calls[v];
+		if (c->up != -2)
+			continue;
+		c->up = -1;
+		if (c->above > 0)
+			ids[n++] = c->above;
+		for (k = 0; k < c->nanc; k++)
+			if (c->anc_kind[k] == 1)
+				c->anc_op[k] = (int32_t)name_slot(&g->op_by_name, &g->ops, &g->nops,
+								  c->anc_name[k]);
+			else if (c->anc_kind[k] == 2 && imap_get(&g->cann_by_name, c->anc_name[k], &v))
+				c->anc_ann[k] = (int32_t)v;
+	}
+	radix_i64(ids, n);
+	for (i = 0; i < n && !rc; i++)
+		if (!i || ids[i] != ids[i - 1])
+			rc = resolve(g, ids[i], &node, err);
+	free(ids);
+	if (rc)
+		return -1;
+	for (i = 0; i < g->ncalls; i++) {
+		struct call *c = &g->calls[i];
+		if (c->up == -1 && c->above > 0 && imap_get(&g->node_by_id, c->above, &v))
+			c->up = (int32_t)v;
+	}
+	return 0;
+}
+
+static json_t *quantiles(int64_t *v, size_t n, int with_total)
+{
+	double sum = 0, *d;
+	size_t i;
+	json_t *o;
+	if (!n)
+		return json_null();
+	radix_i64(v, n);
+	d = pr_xreallocarray(NULL, n, sizeof(*d));
+	for (i = 0; i < n; i++) {
+		d[i] = (double)v[i];
+		sum += d[i];
+	}
+	o = pr_jobj("min_ns", pr_jint(v[0]), "mean_ns", pr_jnum(sum / (double)n), "p50_ns",
+		    pr_jnum(pr_quantile_sorted(d, n, 0.5)), "p95_ns",
+		    pr_jnum(pr_quantile_sorted(d, n, 0.95)), "max_ns", pr_jint(v[n - 1]), NULL);
+	if (with_total)
+		json_object_set_new(o, "total_ns", pr_jnum(sum));
+	free(d);
+	return o;
+}
+
+static char *name_text(struct pr_actx *ctx, int64_t name_id)
+{
+	sqlite3_stmt *st;
+	char *s = NULL;
+	if (sqlite3_prepare_v2(ctx->db, "SELECT value FROM string WHERE id = ?1", -1, &st, NULL) ==
+	    SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, name_id);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			s = pr_xstrdup(pr_actx_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	return s ? s : pr_xstrdup("");
+}
+
+/* Memcpy/memset type: the name up to " (" ("Memcpy HtoD (Pinned -> Device)" -> "Memcpy HtoD"). */
+static char *act_type(struct pr_actx *ctx, const struct act *a)
+{
+	char *s, *p;
+	if (a->kind == AK_KERNEL)
+		return pr_xstrdup("kernel");
+	s = name_text(ctx, a->name_id);
+	if ((p = strstr(s, " (")) != NULL)
+		*p = 0;
+	if (!*s) {
+		free(s);
+		s = pr_xstrdup(a->kind == AK_MEMCPY ? "memcpy" : "memset");
+	}
+	return s;
+}
+
+/* ---- output ---- */
+
+static int cmp_type(const void *a, const void *b)
+{
+	const struct type_stat *x = a, *y = b;
+	if (x->acts != y->acts)
+		return x->acts > y->acts ? -1 : 1;
+	return strcmp(x->type, y->type);
+}
+
+static json_t *launches_json(struct gl *g)
+{
+	int64_t *lat = NULL, *ovh = NULL;
+	size_t nlat = 0, novh = 0, i, j, ntypes = 0, napis = 0;
+	struct api_stat *apis = NULL;
+	struct type_stat *types = NULL;
+	struct imap api_by_name = { 0 }, type_by_name = { 0 };
+	int64_t linked = 0, by_flow = 0, negative = 0, v;
+	json_t *o, *arr;
+	lat = pr_xreallocarray(NULL, g->nacts ? g->nacts : 1, sizeof(*lat));
+	ovh = pr_xreallocarray(NULL, g->ncalls ? g->ncalls : 1, sizeof(*ovh));
+	for (i = 0; i < g->nacts; i++) {
+		const struct act *a = &g->acts[i];
+		struct type_stat *t;
+		/* the type of a name, looked up once per distinct name (kernels: one type) */
+		int64_t key = a->kind == AK_KERNEL ? NO_KEY + 1 : a->name_id;
+		if (!imap_get(&type_by_name, key, &v)) {
+			char *type = act_type(g->ctx, a);
+			for (j = 0; j < ntypes && strcmp(types[j].type, type); j++)
+				;
+			if (j == ntypes) {
+				types = pr_xreallocarray(types, ntypes + 1, sizeof(*types));
+				memset(&types[ntypes], 0, sizeof(*types));
+				types[ntypes++].type = type;
+			} else {
+				free(type);
+			}
+			v = (int64_t)j;
+			imap_put(&type_by_name, key, v);
+		}
+		t = &types[v];
+		t->acts++;
+		add_ns(&t->device_ns, a->dur);
+		if (a->call < 0)
+			continue;
+		linked++;
+		by_flow += a->by_flow;
+		lat[nlat] = sub_sat(a->ts, g->calls[a->call].ts);
+		negative += lat[nlat] < 0;
+		t->linked++;
+		t->latency += (double)lat[nlat];
+		if (!t->has_max || (double)lat[nlat] > t->latency_max)
+			t->latency_max = (double)lat[nlat];
+		t->has_max = 1;
+		nlat++;
+	}
+	for (i = 0; i < g->ncalls; i++) {
+		const struct call *c = &g->calls[i];
+		struct api_stat *ap;
+		if (!c->launched)
+			continue;
+		ovh[novh++] = c->dur;
+		if (!imap_get(&api_by_name, c->name_id, &v)) {
+			apis = pr_xreallocarray(apis, napis + 1, sizeof(*apis));
+			memset(&apis[napis], 0, sizeof(*apis));
+			apis[napis].name_id = c->name_id;
+			v = (int64_t)napis++;
+			imap_put(&api_by_name, c->name_id, v);
+		}
+		ap = &apis[v];
+		ap->calls++;
+		ap->acts += c->launched;
+		ap->overhead += (double)c->dur;
+	}
+	for (i = 0; i < g->nacts; i++)
+		if (g->acts[i].call >= 0 &&
+		    imap_get(&api_by_name, g->calls[g->acts[i].call].name_id, &v))
+			apis[v].latency +=
+				(double)sub_sat(g->acts[i].ts, g->calls[g->acts[i].call].ts);
+	o = pr_jobj("activities", pr_jint((int64_t)g->nacts), "linked", pr_jint(linked),
+		    "linked_by_flow", pr_jint(by_flow), "unlinked", pr_jint((int64_t)g->nacts - linked),
+		    "calls", pr_jint((int64_t)novh), "latency", quantiles(lat, nlat, 0),
+		    "negative_latency", pr_jint(negative), "overhead", quantiles(ovh, novh, 1), NULL);
+	/* per runtime API: the API_CAP with the most overhead (then calls, name) */
+	for (i = 1; i < napis; i++) /* insertion sort: few APIs */
+		for (j = i; j > 0; j--) {
+			struct api_stat *x = &apis[j - 1], *y = &apis[j], t;
+			char *nx, *ny;
+			int swap = y->overhead > x->overhead ||
+				   (y->overhead == x->overhead && y->calls > x->calls);
+			if (!swap && y->overhead == x->overhead && y->calls == x->calls) {
+				nx = name_text(g->ctx, x->name_id);
+				ny = name_text(g->ctx, y->name_id);
+				swap = strcmp(ny, nx) < 0;
+				free(nx);
+				free(ny);
+			}
+			if (!swap)
+				break;
+			t = *x;
+			*x = *y;
+			*y = t;
+		}
+	arr = json_array();
+	for (i = 0; i < napis && i < API_CAP; i++) {
+		char *nm = name_text(g->ctx, apis[i].name_id);
+		json_array_append_new(
+			arr, pr_jobj("name", json_string(nm), "calls", pr_jint(apis[i].calls),
+				     "activities", pr_jint(apis[i].acts), "overhead_total_ns",
+				     pr_jnum(apis[i].overhead), "overhead_mean_ns",
+				     pr_jnum(apis[i].overhead / (double)apis[i].calls),
+				     "latency_mean_ns",
+				     pr_jnum(apis[i].latency / (double)apis[i].acts), NULL));
+		free(nm);
+	}
+	json_object_set_new(o, "by_api", arr);
+	if (napis > API_CAP) {
+		int64_t calls = 0;
+		double ov = 0;
+		for (i = API_CAP; i < napis; i++) {
+			calls += apis[i].calls;
+			ov += apis[i].overhead;
+		}
+		json_object_set_new(o, "by_api_more",
+				    pr_jobj("names", pr_jint((int64_t)(napis - API_CAP)), "calls",
+					    pr_jint(calls), "overhead_total_ns", pr_jnum(ov), NULL));
+	}
+	/* per activity type (kernel, Memcpy DtoD, ...), the most frequent first */
+	qsort(types, ntypes, sizeof(*types), cmp_type);
+	arr = json_array();
+	for (i = 0; i < ntypes && i < TYPE_CAP; i++)
+		json_array_append_new(
+			arr, pr_jobj("type", json_string(types[i].type), "activities",
+				     pr_jint(types[i].acts), "linked", pr_jint(types[i].linked),
+				     "device_ns", pr_jint(types[i].device_ns), "latency_mean_ns",
+				     types[i].linked ? pr_jnum(types[i].latency / (double)types[i].linked)
+						     : json_null(),
+				     "latency_max_ns",
+				     types[i].has_max ? pr_jnum(types[i].latency_max) : json_null(), NULL));
+	if (ntypes > TYPE_CAP) {
+		int64_t n = 0;
+		for (i = TYPE_CAP; i < ntypes; i++)
+			n += types[i].acts;
+		json_object_set_new(o, "by_type_more",
+				    pr_jobj("types", pr_jint((int64_t)(ntypes - TYPE_CAP)), "activities",
+					    pr_jint(n), NULL));
+	}
+	for (i = 0; i < ntypes; i++)
+		free(types[i].type);
+	json_object_set_new(o, "by_type", arr);
+	json_object_set_new(
+		o, "rule",
+		json_string("an activity (kernel, memcpy, memset) is linked to the runtime call with "
+			    "its \"correlation\" arg (the ac2g flow's id where the arg is missing); "
+			    "latency = activity start - call start, per activity; overhead = call "
+			    "duration, per call that launched something"));
+	free(types);
+	free(apis);
+	imap_release(&api_by_name);
+	imap_release(&type_by_name);
+	free(lat);
+	free(ovh);
+	return o;
+}
+
+static int cmp_op(const void *a, const void *b)
+{
+	const struct name_stat *x = a, *y = b;
+	if (x->dev_total != y->dev_total)
+		return x->dev_total > y->dev_total ? -1 : 1;
+	if (x->dev_self != y->dev_self)
+		return x->dev_self > y->dev_self ? -1 : 1;
+	return x->name_id < y->name_id ? -1 : x->name_id > y->name_id;
+}
+
+/* The "spans" section's row of (name, kind), or NULL (beyond its cap, or no such section). */
+static json_t *span_item(struct pr_actx *ctx, const char *name, const char *kind)
+{
+	json_t *items = json_object_get(json_object_get(ctx->out, "spans"), "items"), *it;
+	size_t i;
+	json_array_foreach(items, i, it) {
+		if (!strcmp(pr_mstr(it, "name"), name) && !strcmp(pr_mstr(it, "kind"), kind))
+			return it;
+	}
+	return NULL;
+}
+
+static json_t *ops_json(struct gl *g, int64_t no_op_acts, int64_t no_op_ns)
+{
+	json_t *host;
+	size_t i, n = 0, cap = g->ctx->opts->top_n;
+	struct name_stat *v = pr_xreallocarray(NULL, g->nops ? g->nops : 1, sizeof(*v));
+	json_t *arr = json_array(), *o;
+	int64_t more_self = 0, more_n = 0, more_names = 0;
+	for (i = 0; i < g->nops; i++)
+		if (g->ops[i].n_total)
+			v[n++] = g->ops[i];
+	/* name ids are in first-seen order; ties (equal device times) keep it */
+	qsort(v, n, sizeof(*v), cmp_op);
+	for (i = 0; i < n; i++) {
+		char *nm;
+		if (i >= cap) {
+			more_names++;
+			add_ns(&more_self, v[i].dev_self);
+			more_n += v[i].n_self;
+			continue;
+		}
+		nm = name_text(g->ctx, v[i].name_id);
+		host = span_item(g->ctx, nm, "op");
+		json_array_append_new(
+			arr, pr_jobj("name", json_string(nm), "calls",
+				     host ? json_incref(json_object_get(host, "count")) : json_null(),
+				     "host_total_ns",
+				     host ? json_incref(json_object_get(host, "total_ns")) : json_null(),
+				     "host_self_ns",
+				     host ? json_incref(json_object_get(host, "self_ns")) : json_null(),
+				     "device_self_ns", pr_jint(v[i].dev_self), "device_total_ns",
+				     pr_jint(v[i].dev_total), "activities", pr_jint(v[i].n_self),
+				     "activities_total", pr_jint(v[i].n_total), NULL));
+		free(nm);
+	}
+	o = pr_jobj("items", arr, "no_op", pr_jobj("activities", pr_jint(no_op_acts), "device_ns",
+						       pr_jint(no_op_ns), NULL),
+		    NULL);
+	if (more_names)
+		json_object_set_new(o, "items_more",
+				    pr_jobj("names", pr_jint(more_names), "device_self_ns",
+					    pr_jint(more_self), "activities", pr_jint(more_n), NULL));
+	json_object_set_new(
+		o, "rule",
+		json_string("TensorBoard's operator view: device self = activities launched by "
+			    "runtime calls whose nearest op ancestor is the op; device total = by the "
+			    "op or any op below it (summed per call, so nested calls of one name "
+			    "count twice); the top N names by device total; calls and host times "
+			    "from \"spans\""));
+	free(v);
+	return o;
+}
+
+static int cmp_ann(const void *a, const void *b)
+{
+	const struct name_stat *x = a, *y = b;
+	if (x->act_ns != y->act_ns)
+		return x->act_ns > y->act_ns ? -1 : 1;
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
+	return x->name_id < y->name_id ? -1 : x->name_id > y->name_id;
+}
+
+static json_t *ann_list(struct gl *g, struct name_stat *src, size_t nsrc, json_t **more)
+{
+	struct name_stat *v = pr_xreallocarray(NULL, nsrc ? nsrc : 1, sizeof(*v));
+	json_t *arr = json_array();
+	size_t i;
+	int64_t mn = 0, ma = 0, mns = 0;
+	if (nsrc)
+		memcpy(v, src, nsrc * sizeof(*v));
+	qsort(v, nsrc, sizeof(*v), cmp_ann);
+	for (i = 0; i < nsrc; i++) {
+		char *nm;
+		if (i >= ANN_CAP) {
+			mn++;
+			ma += v[i].acts;
+			add_ns(&mns, v[i].act_ns);
+			continue;
+		}
+		nm = name_text(g->ctx, v[i].name_id);
+		json_array_append_new(
+			arr, pr_jobj("name", json_string(nm), "count", pr_jint(v[i].count), "total_ns",
+				     pr_jint(v[i].total_ns), "activities", pr_jint(v[i].acts),
+				     "device_ns", pr_jint(v[i].act_ns), "hta",
+				     pr_jobj("count", pr_jint(v[i].hta_count), "activities",
+					     pr_jint(v[i].hta_acts), NULL),
+				     NULL));
+		free(nm);
+	}
+	*more = mn ? pr_jobj("names", pr_jint(mn), "activities", pr_jint(ma), "device_ns",
+			     pr_jint(mns), NULL)
+		   : NULL;
+	free(v);
+	return arr;
+}
+
+static json_t *annotations_json(struct gl *g, int64_t gpu_none, int64_t cpu_none, int64_t hta_acts)
+{
+	json_t *o, *more;
+	o = pr_jobj("gpu", ann_list(g, g->ganns, g->nganns, &more), NULL);
+	if (more)
+		json_object_set_new(o, "gpu_more", more);
+	json_object_set_new(o, "cpu", ann_list(g, g->canns, g->ncanns, &more));
+	if (more)
+		json_object_set_new(o, "cpu_more", more);
+	json_object_set_new(o, "gpu_unattributed", pr_jint(gpu_none));
+	json_object_set_new(o, "cpu_unattributed", pr_jint(cpu_none));
+	json_object_set_new(
+		o, "hta_window",
+		pr_jobj("end_t_ns",
+			g->window_end == INT64_MAX ? json_null() : pr_actx_t(g->ctx, g->window_end),
+			"activities", pr_jint(hta_acts), "rule",
+			json_string("HTA's default (include_last_profiler_step=False) with >= 2 steps: "
+				    "only events starting before the last ProfilerStep; activities "
+				    "whose launching call starts before it, annotations that start "
+				    "before it"),
+			NULL));
+	json_object_set_new(
+		o, "rule",
+		json_string("gpu: the innermost GPU user annotation holding the activity's start "
+			    "on its stream (HTA get_gpu_kernels_with_user_annotations); cpu: the "
+			    "innermost user annotation or step around the launching call"));
+	return o;
+}
+
+/* The step series reduced to at most cap points: min and max of each time bucket, in order. */
+static json_t *queue_timeline(struct pr_actx *ctx, const int64_t *tp, const int64_t *vp, size_t n,
+			      size_t cap)
+{
+	json_t *ta = json_array(), *va = json_array();
+	size_t b, k = 0, buckets = cap / 2 ? cap / 2 : 1;
+	double span = n ? (double)sub_sat(tp[n - 1], tp[0]) + 1 : 1;
+	for (b = 0; k < n && (n <= cap || b < buckets); b++) {
+		int64_t end = n <= cap || b + 1 == buckets
+				      ? INT64_MAX
+				      : tp[0] + (int64_t)(span * (double)(b + 1) / (double)buckets);
+		size_t lo = k, hi = k, x;
+		if (n <= cap) { /* every change */
+			json_array_append_new(ta, pr_actx_t(ctx, tp[k]));
+			json_array_append_new(va, pr_jint(vp[k]));
+			k++;
+			continue;
+		}
+		if (tp[k] >= end)
+			continue;
+		for (; k < n && tp[k] < end; k++) {
+			if (vp[k] < vp[lo])
+				lo = k;
+			if (vp[k] > vp[hi])
+				hi = k;
+		}
+		if (lo > hi) {
+			x = lo;
+			lo = hi;
+			hi = x;
+		}
+		json_array_append_new(ta, pr_actx_t(ctx, tp[lo]));
+		json_array_append_new(va, pr_jint(vp[lo]));
+		if (hi != lo) {
+			json_array_append_new(ta, pr_actx_t(ctx, tp[hi]));
+			json_array_append_new(va, pr_jint(vp[hi]));
+		}
+	}
+	return pr_jobj("t_ns", ta, "v", va, "reduced", json_boolean(n > cap), NULL);
+}
+
+/*
+ * Queue length of one stream from its events, sorted: key = (t - t0) * 2,
+ * + 1 for an end, so at one time launches come before ends and the value
+ * after each time (the series) never dips below what both leave.
+ */
+static json_t *queue_json(struct gl *g, const uint64_t *key, size_t n, int64_t t0, int64_t *tp,
+			  int64_t *vp)
+{
+	size_t i = 0, ntp = 0, cap = g->ctx->opts->timeline_points;
+	int64_t q = 0, qmax = 0, tmax = 0, first, last;
+	double area = 0;
+	json_t *o;
+	if (!n)
+		return json_null();
+	first = last = add_wrap(t0, key[0] >> 1);
+	while (i < n) {
+		int64_t t = add_wrap(t0, key[i] >> 1);
+		area += (double)q * (double)sub_sat(t, last);
+		for (; i < n && add_wrap(t0, key[i] >> 1) == t; i++)
+			q += key[i] & 1 ? -1 : 1;
+		last = t;
+		tp[ntp] = t;
+		vp[ntp++] = q;
+		if (q > qmax) {
+			qmax = q;
+			tmax = t;
+		}
+	}
+	o = pr_jobj("mean", pr_jnum(last > first ? area / (double)sub_sat(last, first) : 0), "max",
+		    pr_jint(qmax), "max_t_ns", pr_actx_t(g->ctx, tmax), "changes",
+		    pr_jint((int64_t)ntp), NULL);
+	if (cap)
+		json_object_set_new(o, "timeline", queue_timeline(g->ctx, tp, vp, ntp, cap));
+	return o;
+}
+
+/* Per stream: activities, busy time and the queue length (launches +1, ends -1, in time order). */
+static json_t *streams_json(struct gl *g)
+{
+	size_t *off = pr_xcalloc(g->nstreams + 1, sizeof(*off)), *fill, i, j, n = 0, more = 0;
+	uint64_t *key;
+	int64_t *tp, *vp, t0 = INT64_MAX;
+	json_t *arr = json_array(), *o;
+	for (i = 0; i < g->nacts; i++) {
+		const struct act *a = &g->acts[i];
+		if (a->stream < 0)
+			continue;
+		g->streams[a->stream].acts++;
+		add_ns(&g->streams[a->stream].busy_ns, a->dur);
+		g->streams[a->stream].nk[a->kind]++;
+		if (a->call < 0)
+			continue;
+		g->streams[a->stream].linked++;
+		off[a->stream + 1] += 2;
+		if (g->calls[a->call].ts < t0)
+			t0 = g->calls[a->call].ts;
+	}
+	for (j = 0; j < g->nstreams; j++)
+		off[j + 1] += off[j];
+	n = off[g->nstreams];
+	key = pr_xreallocarray(NULL, n + 1, sizeof(*key));
+	fill = pr_xcalloc(g->nstreams + 1, sizeof(*fill));
+	for (i = 0; i < g->nacts; i++) {
+		const struct act *a = &g->acts[i];
+		int64_t start, end;
+		size_t at;
+		if (a->stream < 0 || a->call < 0)
+			continue;
+		start = g->calls[a->call].ts;
+		end = a->ts + a->dur > start ? a->ts + a->dur : start;
+		at = off[a->stream] + fill[a->stream];
+		fill[a->stream] += 2;
+		key[at] = ((uint64_t)start - (uint64_t)t0) << 1;
+		key[at + 1] = (((uint64_t)end - (uint64_t)t0) << 1) | 1;
+	}
+	tp = pr_xreallocarray(NULL, n + 1, sizeof(*tp));
+	vp = pr_xreallocarray(NULL, n + 1, sizeof(*vp));
+	for (j = 0; j < g->nstreams; j++) {
+		struct stream *s = &g->streams[j];
+		if (!s->acts)
+			continue;
+		if (json_array_size(arr) >= STREAM_CAP) {
+			more++;
+			continue;
+		}
+		radix_u64(key + off[j], off[j + 1] - off[j]);
+		json_array_append_new(
+			arr, pr_jobj("device", json_string(s->pid), "stream", json_string(s->tid), "name",
+				     json_string(s->name), "activities", pr_jint(s->acts), "kernels",
+				     pr_jint(s->nk[AK_KERNEL]), "memcpys", pr_jint(s->nk[AK_MEMCPY]),
+				     "memsets", pr_jint(s->nk[AK_MEMSET]), "linked", pr_jint(s->linked),
+				     "busy_ns", pr_jint(s->busy_ns), "queue",
+				     queue_json(g, key + off[j], off[j + 1] - off[j], t0, tp, vp), NULL));
+	}
+	o = pr_jobj("items", arr, NULL);
+	if (more)
+		json_object_set_new(o, "items_more", pr_jint((int64_t)more));
+	json_object_set_new(
+		o, "rule",
+		json_string("queue length = linked activities whose runtime call has started and "
+			    "that have not finished (an end before the call's start counts at the "
+			    "call's start); mean weighted by time from the first launch to the last "
+			    "end on the stream"));
+	free(off);
+	free(fill);
+	free(key);
+	free(tp);
+	free(vp);
+	return o;
+}
+
+static void gl_release(struct gl *g)
+{
+	size_t i;
+	imap_release(&g->argpos);
+	imap_release(&g->streams_by_track);
+	for (i = 0; i < g->nstreams; i++) {
+		free(g->streams[i].pid);
+		free(g->streams[i].tid);
+		free(g->streams[i].name);
+	}
+	free(g->streams);
+	free(g->acts);
+	free(g->calls);
+	imap_release(&g->call_by_corr);
+	free(g->nodes);
+	imap_release(&g->node_by_id);
+	free(g->ops);
+	free(g->canns);
+	free(g->ganns);
+	imap_release(&g->op_by_name);
+	imap_release(&g->cann_by_name);
+	imap_release(&g->gann_by_name);
+	if (g->up)
+		sqlite3_finalize(g->up);
+}
+
+static int run(struct pr_actx *ctx, struct pr_error *err)
+{
+	struct gl g;
+	size_t i, k;
+	int64_t no_op_acts = 0, no_op_ns = 0, gpu_none = 0, cpu_none = 0, hta_acts = 0;
+	json_t *o, *dt;
+	int rc = -1;
+	memset(&g, 0, sizeof(g));
+	g.ctx = ctx;
+	g.last_keys = g.last_track = NO_KEY;
+	g.window_end = ctx->nsteps >= 2 ? ctx->steps[ctx->nsteps - 1].ts : INT64_MAX;
+	if (load_streams(&g, err))
+		goto out;
+	if (!g.nstreams) {
+		rc = 0;
+		goto out;
+	}
+	if (load_argpos(&g, err) || scan(&g, err) || link_by_flows(&g, err))
+		goto out;
+	if (sqlite3_prepare_v2(ctx->db, "SELECT kind, name_id, ifnull(parent_id, 0) FROM span "
+					"WHERE id = ?1",
+			       -1, &g.up, NULL) != SQLITE_OK) {
+		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(ctx->db));
+		goto out;
+	}
+	if (link_calls(&g, err))
+		goto out;
+	/* attribute to ops and annotations */
+	for (i = 0; i < g.nacts; i++) {
+		struct act *a = &g.acts[i];
+		struct call *c;
+		int32_t nd, self, ann;
+		if (a->gpu_ann >= 0) {
+			g.ganns[a->gpu_ann].acts++;
+			add_ns(&g.ganns[a->gpu_ann].act_ns, a->dur);
+		} else {
+			gpu_none++;
+		}
+		if (a->call < 0) {
+			cpu_none++;
+			continue;
+		}
+		c = &g.calls[a->call];
+		c->launched++;
+		if (c->ts < g.window_end) {
+			hta_acts++;
+			if (a->gpu_ann >= 0 && a->ann_ts < g.window_end)
+				g.ganns[a->gpu_ann].hta_acts++;
+		}
+		/* device self: the nearest op; device total: every op above the call */
+		self = -1;
+		ann = -1;
+		for (k = 0; k < c->nanc; k++) {
+			int32_t op = c->anc_op[k];
+			if (ann < 0)
+				ann = c->anc_ann[k];
+			if (op < 0)
+				continue;
+			if (self < 0)
+				self = op;
+			add_ns(&g.ops[op].dev_total, a->dur);
+			g.ops[op].n_total++;
+		}
+		for (nd = c->up; nd >= 0; nd = g.nodes[nd].parent) {
+			int32_t op = g.nodes[nd].op;
+			if (op < 0)
+				continue;
+			if (self < 0)
+				self = op;
+			add_ns(&g.ops[op].dev_total, a->dur);
+			g.ops[op].n_total++;
+		}
+		if (self >= 0) {
+			add_ns(&g.ops[self].dev_self, a->dur);
+			g.ops[self].n_self++;
+		} else {
+			no_op_acts++;
+			add_ns(&no_op_ns, a->dur);
+		}
+		if (ann < 0 && c->up >= 0)
+			ann = g.nodes[c->up].ann;
+		if (ann >= 0) {
+			g.canns[ann].acts++;
+			add_ns(&g.canns[ann].act_ns, a->dur);
+			g.canns[ann].hta_acts += c->ts < g.window_end;
+		} else {
+			cpu_none++;
+		}
+	}
+	dt = json_object_get(ctx->meta, "device_type");
+	o = pr_jobj("device_type", json_is_string(dt) ? json_incref(dt) : json_null(), NULL);
+	json_object_set_new(o, "launches", launches_json(&g));
+	json_object_set_new(o, "ops", ops_json(&g, no_op_acts, no_op_ns));
+	json_object_set_new(o, "streams", streams_json(&g));
+	json_object_set_new(o, "annotations", annotations_json(&g, gpu_none, cpu_none, hta_acts));
+	if (g.dup_corr)
+		json_object_set_new(o, "duplicate_correlations", pr_jint(g.dup_corr));
+	json_object_set_new(ctx->out, "gpu", o);
+	rc = 0;
+out:
+	gl_release(&g);
+	return rc;
+}
+
+const struct pr_analyzer pr_an_gpulink = {
+	.name = "gpu",
+	.summary = "CPU-GPU links: launch latency and overhead, device time per op, stream queue "
+		   "length, activities per user annotation",
+	.run = run,
+};
