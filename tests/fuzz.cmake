@@ -36,6 +36,10 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang")
     add_executable(fuzz_${target} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_ingest.c)
     target_compile_definitions(fuzz_${target} PRIVATE PR_FUZZ_FORMAT="${format}")
   endforeach()
+  # the phase log (--phases), attached to a fixed CSV timeline
+  list(APPEND PR_FUZZ_TARGETS phaselog)
+  add_executable(fuzz_phaselog ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_ingest.c)
+  target_compile_definitions(fuzz_phaselog PRIVATE PR_FUZZ_FORMAT="phaselog" PR_FUZZ_PHASELOG)
   # The readers of our own JSON (models, agg.json, gate specs) and every
   # renderer behind them: analyze + render compiled again, instrumented.
   set(pr_fuzz_out_srcs "")
