@@ -407,6 +407,46 @@ static double pct(const json_t *o, const char *key)
 	return pr_mnum(o, key) * 100;
 }
 
+/* A stream's queue length ranks before another's: higher mean, then higher max, then model order. */
+static int queue_before(const json_t *x, const json_t *y)
+{
+	const json_t *qx = json_object_get(x, "queue"), *qy = json_object_get(y, "queue");
+	if (!json_is_object(qy))
+		return json_is_object(qx);
+	if (!json_is_object(qx))
+		return 0;
+	if (pr_mnum(qx, "mean") != pr_mnum(qy, "mean"))
+		return pr_mnum(qx, "mean") > pr_mnum(qy, "mean");
+	return pr_mnum(qx, "max") > pr_mnum(qy, "max");
+}
+
+/* The 3 streams with the longest mean queue (launched, not finished): mean and max. */
+static void queues(const json_t *items, FILE *out)
+{
+	const json_t *top[3] = { NULL, NULL, NULL }, *v;
+	char a[64], e[64];
+	size_t i, j, k;
+	json_array_foreach(items, i, v)
+	{
+		if (!json_is_object(json_object_get(v, "queue")))
+			continue;
+		for (j = 0; j < 3 && top[j] && !queue_before(v, top[j]); j++)
+			;
+		if (j == 3)
+			continue;
+		for (k = 2; k > j; k--)
+			top[k] = top[k - 1];
+		top[j] = v;
+	}
+	for (j = 0; j < 3 && top[j]; j++) {
+		const json_t *q = json_object_get(top[j], "queue");
+		if (!j)
+			fprintf(out, "  %-38s %10s %10s\n", "queue length per stream", "mean", "max");
+		snprintf(a, sizeof(a), "device %s stream %s", pr_mstr(top[j], "device"), pr_mstr(top[j], "stream"));
+		emit(out, "  %-38s %10.2f %10.0f", fit(a, 38, e, sizeof(e)), pr_mnum(q, "mean"), pr_mnum(q, "max"));
+	}
+}
+
 /* The GPU block: HTA's breakdowns, the CPU-GPU link and TensorBoard's step breakdown. */
 static void gpu(const json_t *run, FILE *out)
 {
@@ -477,17 +517,7 @@ static void gpu(const json_t *run, FILE *out)
 			emit(out, "  launch overhead  p50 %10s  p95 %10s  (CPU time per runtime call)",
 			     secs(pr_mnum(oh, "p50_ns"), c, sizeof(c)), secs(pr_mnum(oh, "p95_ns"), d, sizeof(d)));
 	}
-	n = 0;
-	json_array_foreach(json_object_get(json_object_get(g, "streams"), "items"), i, v)
-	{
-		const json_t *q = json_object_get(v, "queue");
-		if (!json_is_object(q) || n == 3)
-			continue;
-		if (!n++)
-			fprintf(out, "  %-38s %10s %10s\n", "queue length per stream", "mean", "max");
-		snprintf(a, sizeof(a), "device %s stream %s", pr_mstr(v, "device"), pr_mstr(v, "stream"));
-		emit(out, "  %-38s %10.2f %10.0f", fit(a, 38, e, sizeof(e)), pr_mnum(q, "mean"), pr_mnum(q, "max"));
-	}
+	queues(json_object_get(json_object_get(g, "streams"), "items"), out);
 	if (json_is_object(sb)) {
 		const json_t *av = json_object_get(sb, "average");
 		double dur = pr_mnum(av, "dur_ns");

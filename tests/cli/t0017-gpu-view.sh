@@ -35,6 +35,16 @@ awk '/^Throughput$/ { t = NR } /^GPU \(cuda\)$/ { g = NR } /^Top spans/ { s = NR
 awk 'length($0) > 80 { print; bad = 1 } END { exit bad }' summary.txt ||
 	fail "a summary line is wider than 80 columns"
 
+# Queue length: the 3 streams with the longest mean queue, longest first.
+# sampled_rank-0's streams in track order are 23, 84, 25, 7, 203 with mean
+# queues of about 0.01, 0.49, 1.20, 16.27 and 0.30 (the model's
+# gpu.streams.items), so the summary lists 7, 25, 84 and neither 23 nor 203.
+run "$P" summary "$(dirname "$NCCL")/../trace_filter/sampled_rank-0.json.gz"
+expect_rc 0 "summary of sampled_rank-0"
+grep -o '^  device 0 stream [0-9]*' "$tmp/out" | tr '\n' ' ' >streams.txt
+[ "$(cat streams.txt)" = "  device 0 stream 7   device 0 stream 25   device 0 stream 84 " ] ||
+	fail "queue streams by mean queue length, got: $(cat streams.txt)"
+
 run "$P" report "$NCCL" -o page.html
 expect_rc 0 "report of nccl_data"
 grep -q 'GPU busy 23.84%' page.html || fail "the page shows GPU busy 23.84%"
