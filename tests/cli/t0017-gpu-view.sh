@@ -45,6 +45,15 @@ grep -o '^  device 0 stream [0-9]*' "$tmp/out" | tr '\n' ' ' >streams.txt
 [ "$(cat streams.txt)" = "  device 0 stream 7   device 0 stream 25   device 0 stream 84 " ] ||
 	fail "queue streams by mean queue length, got: $(cat streams.txt)"
 
+# Every real trace's summary (ROCm, Triton, ns resolution, multi-stream) fits 80 columns.
+for f in "$(dirname "$NCCL")"/../*/*.json.gz "$(dirname "$NCCL")"/../*/*/*.json.gz; do
+	[ -f "$f" ] || continue
+	run "$P" summary "$f"
+	expect_rc 0 "summary of $f"
+	awk 'length($0) > 80 { print; bad = 1 } END { exit bad }' "$tmp/out" ||
+		fail "a line of the summary of $f is wider than 80 columns"
+done
+
 run "$P" report "$NCCL" -o page.html
 expect_rc 0 "report of nccl_data"
 grep -q 'GPU busy 23.84%' page.html || fail "the page shows GPU busy 23.84%"
