@@ -527,6 +527,253 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 		       pr_mll(json_object_get(run, "counts"), "samples"));
 }
 
+/* ---- GPU: HTA's breakdowns, the CPU-GPU link, TensorBoard's steps, collectives ---- */
+
+/* A short text cell (a type, a layer): never broken inside a word, unlike a name. */
+static void tdt(struct pr_strbuf *sb, const char *text)
+{
+	pr_strbuf_addstr(sb, "<td>");
+	esc(sb, text);
+	pr_strbuf_addstr(sb, "</td>");
+}
+
+/* A share (0..1) as a percent cell with `prec` decimals; absent stays "-". */
+static void tdpct(struct pr_strbuf *sb, const json_t *o, const char *key, int prec)
+{
+	json_t *v = json_object_get(o, key);
+	tdf(sb, json_is_number(v) ? json_number_value(v) * 100 : NAN, prec);
+}
+
+/* One row of the temporal breakdown: the rank's or a stream's shares. */
+static void temporal_row(struct pr_strbuf *sb, const char *scope, const json_t *o, const json_t *idle)
+{
+	pr_strbuf_addstr(sb, "<tr>");
+	pr_html_td(sb, scope);
+	tdn(sb, pr_mnum(o, "span_ns"), "ns");
+	tdpct(sb, o, "busy_share", 2);
+	tdpct(sb, o, "compute_share", 1);
+	tdpct(sb, o, "communication_share", 1);
+	tdpct(sb, o, "memory_share", 1);
+	tdpct(sb, o, "idle_share", 1);
+	tdpct(sb, idle, "host_wait_share", 1);
+	tdpct(sb, idle, "kernel_wait_share", 1);
+	tdpct(sb, idle, "other_share", 1);
+	pr_strbuf_addstr(sb, "</tr>\n");
+}
+
+static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb)
+{
+	static const char *const th[] = { "Scope", "#Span", "#Busy %", "#Compute %", "#Communication %",
+					  "#Memory %", "#Idle %", "#Idle: host wait %", "#Idle: kernel wait %",
+					  "#Idle: other %", NULL };
+	static const char *const kh[] = { "Name", "Type", "#Count", "#Total", "#Mean", "#Median", "#Min",
+					  "#Max", "#Share %", NULL };
+	static const char *const mh[] = { "Direction", "#Count", "#Time", "#Bytes", "#Bandwidth", NULL };
+	const json_t *r = json_object_get(gb, "rank"), *ov = json_object_get(gb, "overlap");
+	const json_t *k = json_object_get(gb, "kernels"), *v;
+	char a[64], b[64];
+	size_t i, n;
+	pr_strbuf_addstr(sb, "<h4>Temporal breakdown (HTA)</h4>\n<p>");
+	if (json_is_number(json_object_get(r, "busy_share")))
+		pr_strbuf_addf(sb, "GPU busy %.2f%% of %s (first to last GPU op). ",
+			       pr_mnum(r, "busy_share") * 100,
+			       fmt_val(pr_mnum(r, "span_ns"), "ns", a, sizeof(a)));
+	if (json_is_number(json_object_get(ov, "share")))
+		pr_strbuf_addf(sb, "Comm/compute overlap %.1f%% of %s of communication kernels.",
+			       pr_mnum(ov, "share") * 100,
+			       fmt_val(pr_mnum(ov, "communication_ns"), "ns", b, sizeof(b)));
+	else if (json_is_object(ov))
+		pr_strbuf_addstr(sb, "Comm/compute overlap: no communication kernels.");
+	pr_strbuf_addstr(sb, "</p>\n");
+	pr_html_table_begin(sb, th);
+	temporal_row(sb, "rank (all streams)", r, json_object_get(gb, "idle"));
+	n = 1;
+	json_array_foreach(json_object_get(gb, "streams"), i, v)
+	{
+		if (n >= PR_HTML_ROWS)
+			break;
+		snprintf(a, sizeof(a), "device %s stream %s", pr_mstr(v, "device"), pr_mstr(v, "stream"));
+		temporal_row(sb, a, v, json_object_get(v, "idle"));
+		n++;
+	}
+	table_end(sb, n, 1 + json_array_size(json_object_get(gb, "streams")));
+	n = json_array_size(json_object_get(k, "top"));
+	if (n) {
+		pr_strbuf_addstr(sb, "<h4>Top GPU ops by total time</h4>\n");
+		pr_html_table_begin(sb, kh);
+		json_array_foreach(json_object_get(k, "top"), i, v)
+		{
+			pr_strbuf_addstr(sb, "<tr>");
+			pr_html_td(sb, pr_mstr(v, "name"));
+			tdt(sb, pr_mstr(v, "type"));
+			tdf(sb, pr_mnum(v, "count"), 0);
+			tdn(sb, pr_mnum(v, "total_ns"), "ns");
+			tdn(sb, pr_mnum(v, "mean_ns"), "ns");
+			tdn(sb, pr_mnum(v, "median_ns"), "ns");
+			tdn(sb, pr_mnum(v, "min_ns"), "ns");
+			tdn(sb, pr_mnum(v, "max_ns"), "ns");
+			tdpct(sb, v, "share", 1);
+			pr_strbuf_addstr(sb, "</tr>\n");
+		}
+		table_end(sb, n, n);
+	}
+	n = json_array_size(json_object_get(k, "memory_ops"));
+	if (n) {
+		pr_strbuf_addstr(sb, "<h4>Memcpy / memset by direction</h4>\n");
+		pr_html_table_begin(sb, mh);
+		json_array_foreach(json_object_get(k, "memory_ops"), i, v)
+		{
+			pr_strbuf_addstr(sb, "<tr>");
+			tdt(sb, pr_mstr(v, "direction"));
+			tdf(sb, pr_mnum(v, "count"), 0);
+			tdn(sb, pr_mnum(v, "time_ns"), "ns");
+			tdn(sb, pr_mnum(v, "sized_count") > 0 ? pr_mnum(v, "bytes") : NAN, "bytes");
+			tdn(sb, pr_mnum(v, "bandwidth_Bps"), "bytes_per_s");
+			pr_strbuf_addstr(sb, "</tr>\n");
+		}
+		table_end(sb, n, n);
+	}
+}
+
+static void launch_row(struct pr_strbuf *sb, const char *what, const json_t *o)
+{
+	pr_strbuf_addstr(sb, "<tr>");
+	pr_html_td(sb, what);
+	tdn(sb, pr_mnum(o, "p50_ns"), "ns");
+	tdn(sb, pr_mnum(o, "p95_ns"), "ns");
+	tdn(sb, pr_mnum(o, "mean_ns"), "ns");
+	tdn(sb, pr_mnum(o, "min_ns"), "ns");
+	tdn(sb, pr_mnum(o, "max_ns"), "ns");
+	pr_strbuf_addstr(sb, "</tr>\n");
+}
+
+static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g)
+{
+	static const char *const lh[] = { "Measure", "#p50", "#p95", "#Mean", "#Min", "#Max", NULL };
+	static const char *const qh[] = { "Device", "Stream", "#Activities", "#Busy", "#Queue mean",
+					  "#Queue max", NULL };
+	const json_t *l = json_object_get(g, "launches"), *v;
+	size_t i, n = 0, total;
+	if (json_is_object(l)) {
+		pr_strbuf_addf(sb, "<h4>Launches</h4>\n<p>%lld of %lld activities linked to their runtime call.</p>\n",
+			       pr_mll(l, "linked"), pr_mll(l, "activities"));
+		pr_html_table_begin(sb, lh);
+		launch_row(sb, "latency (activity start - call start)", json_object_get(l, "latency"));
+		launch_row(sb, "CPU overhead (call duration)", json_object_get(l, "overhead"));
+		table_end(sb, 2, 2);
+	}
+	total = json_array_size(json_object_get(json_object_get(g, "streams"), "items"));
+	if (!total)
+		return;
+	pr_strbuf_addstr(sb, "<h4>Queue length per stream</h4>\n");
+	pr_html_table_begin(sb, qh);
+	json_array_foreach(json_object_get(json_object_get(g, "streams"), "items"), i, v)
+	{
+		const json_t *q = json_object_get(v, "queue");
+		if (n >= PR_HTML_ROWS)
+			break;
+		pr_strbuf_addstr(sb, "<tr>");
+		pr_html_td(sb, pr_mstr(v, "device"));
+		pr_html_td(sb, pr_mstr(v, "stream"));
+		tdf(sb, pr_mnum(v, "activities"), 0);
+		tdn(sb, pr_mnum(v, "busy_ns"), "ns");
+		tdf(sb, json_is_object(q) ? pr_mnum(q, "mean") : NAN, 2);
+		tdf(sb, json_is_object(q) ? pr_mnum(q, "max") : NAN, 0);
+		pr_strbuf_addstr(sb, "</tr>\n");
+		n++;
+	}
+	table_end(sb, n, total);
+}
+
+/* One step's categories as shares of its duration. */
+static void step_row(struct pr_strbuf *sb, const char *name, const json_t *o, const json_t *util)
+{
+	static const char *const keys[] = { "kernel_ns", "memcpy_ns", "memset_ns", "communication_ns",
+					    "runtime_ns", "dataloader_ns", "cpu_exec_ns", "other_ns" };
+	double dur = pr_mnum(o, "dur_ns");
+	size_t j;
+	pr_strbuf_addstr(sb, "<tr>");
+	pr_html_td(sb, name);
+	tdn(sb, dur, "ns");
+	for (j = 0; j < PR_ARRAY_SIZE(keys); j++)
+		tdf(sb, dur > 0 ? 100 * pr_mnum(o, keys[j]) / dur : NAN, 1);
+	tdf(sb, json_is_number(util) ? json_number_value(util) * 100 : NAN, 1);
+	pr_strbuf_addstr(sb, "</tr>\n");
+}
+
+static void step_breakdown_table(struct pr_strbuf *sb, const json_t *s)
+{
+	static const char *const h[] = { "Step", "#Duration", "#Kernel %", "#Memcpy %", "#Memset %",
+					 "#Communication %", "#Runtime %", "#DataLoader %", "#CPU Exec %",
+					 "#Other %", "#GPU util %", NULL };
+	const json_t *v;
+	size_t i, n = 0, total;
+	total = json_array_size(json_object_get(s, "steps"));
+	pr_strbuf_addstr(sb, "<h4>Step breakdown (TensorBoard)</h4>\n");
+	pr_html_table_begin(sb, h);
+	step_row(sb, "average", json_object_get(s, "average"), json_object_get(s, "gpu_utilization"));
+	json_array_foreach(json_object_get(s, "steps"), i, v)
+	{
+		if (n + 1 >= PR_HTML_ROWS)
+			break;
+		step_row(sb, pr_mstr(v, "name"), v, json_object_get(v, "gpu_util"));
+		n++;
+	}
+	if (pr_mll(s, "steps_more") > 0)
+		total += (size_t)pr_mll(s, "steps_more");
+	table_end(sb, n + 1, total + 1);
+}
+
+static void collectives_table(struct pr_strbuf *sb, const json_t *run)
+{
+	static const char *const h[] = { "Name", "Layer", "#Calls", "#Time", "#Bytes per call", "#algbw",
+					 "#busbw", NULL };
+	const json_t *items = json_object_get(json_object_get(run, "collectives"), "items"), *v;
+	size_t i, n = json_array_size(items);
+	if (!n)
+		return;
+	pr_strbuf_addstr(sb, "<h4>Collectives (bandwidth includes waiting for the other ranks)</h4>\n");
+	pr_html_table_begin(sb, h);
+	json_array_foreach(items, i, v)
+	{
+		int sized = json_is_number(json_object_get(v, "busbw_Bps"));
+		pr_strbuf_addstr(sb, "<tr>");
+		pr_html_td(sb, pr_mstr(v, "name"));
+		tdt(sb, pr_mstr(v, "layer"));
+		tdf(sb, pr_mnum(v, "calls"), 0);
+		tdn(sb, pr_mnum(v, "time_ns"), "ns");
+		tdn(sb, sized ? pr_mnum(v, "bytes_per_call") : NAN, "bytes");
+		tdn(sb, sized ? pr_mnum(v, "algbw_Bps") : NAN, "bytes_per_s");
+		tdn(sb, sized ? pr_mnum(v, "busbw_Bps") : NAN, "bytes_per_s");
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	table_end(sb, n, n);
+}
+
+/* The "GPU" section: present when the run has any GPU section or collectives. */
+static void gpu_section(struct pr_strbuf *sb, const json_t *run)
+{
+	const json_t *g = json_object_get(run, "gpu"), *gb = json_object_get(run, "gpu_breakdown");
+	const json_t *s = json_object_get(run, "step_breakdown");
+	if (!json_is_object(g) && !json_is_object(gb) && !json_is_object(s) &&
+	    !json_array_size(json_object_get(json_object_get(run, "collectives"), "items")))
+		return;
+	pr_strbuf_addstr(sb, "<h3>GPU");
+	if (json_is_string(json_object_get(g, "device_type"))) {
+		pr_strbuf_addstr(sb, " (");
+		esc(sb, pr_mstr(g, "device_type"));
+		pr_strbuf_addstr(sb, ")");
+	}
+	pr_strbuf_addstr(sb, "</h3>\n");
+	if (json_is_object(gb))
+		gpu_breakdown_tables(sb, gb);
+	if (json_is_object(g))
+		gpu_link_tables(sb, g);
+	if (json_is_object(s))
+		step_breakdown_table(sb, s);
+	collectives_table(sb, run);
+}
+
 static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, struct pr_error *err)
 {
 	pr_strbuf_addf(sb, "<section class=\"run\" id=\"run-%zu\"><h2>", runi);
@@ -544,6 +791,7 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, str
 	}
 	alloc_tree(sb, run);
 	phases_tables(sb, run);
+	gpu_section(sb, run);
 	spans_table(sb, run);
 	layers_table(sb, run);
 	crosscheck_table(sb, run);

@@ -384,6 +384,174 @@ static void throughput(const json_t *run, FILE *out)
 		     pr_mnum(df, "frame_steps_per_s"));
 }
 
+/* Copies s into buf, at most w bytes, cut in the middle with "..." (UTF-8 safe): kernel names keep their head and their arguments' tail. */
+static const char *mid(const char *s, size_t w, char *buf, size_t n)
+{
+	size_t len = strlen(s), h, t;
+	if (len <= w || w < 8) {
+		fit(s, w, buf, n);
+		return buf;
+	}
+	h = (w - 3) / 2;
+	t = len - (w - 3 - h);
+	while (h > 0 && ((unsigned char)s[h] & 0xC0) == 0x80)
+		h--;
+	while (t < len && ((unsigned char)s[t] & 0xC0) == 0x80)
+		t++;
+	snprintf(buf, n, "%.*s...%s", (int)h, s, s + t);
+	return buf;
+}
+
+static double pct(const json_t *o, const char *key)
+{
+	return pr_mnum(o, key) * 100;
+}
+
+/* A stream's queue length ranks before another's: higher mean, then higher max, then model order. */
+static int queue_before(const json_t *x, const json_t *y)
+{
+	const json_t *qx = json_object_get(x, "queue"), *qy = json_object_get(y, "queue");
+	if (!json_is_object(qy))
+		return json_is_object(qx);
+	if (!json_is_object(qx))
+		return 0;
+	if (pr_mnum(qx, "mean") != pr_mnum(qy, "mean"))
+		return pr_mnum(qx, "mean") > pr_mnum(qy, "mean");
+	return pr_mnum(qx, "max") > pr_mnum(qy, "max");
+}
+
+/* The 3 streams with the longest mean queue (launched, not finished): mean and max. */
+static void queues(const json_t *items, FILE *out)
+{
+	const json_t *top[3] = { NULL, NULL, NULL }, *v;
+	char a[64], e[64];
+	size_t i, j, k;
+	json_array_foreach(items, i, v)
+	{
+		if (!json_is_object(json_object_get(v, "queue")))
+			continue;
+		for (j = 0; j < 3 && top[j] && !queue_before(v, top[j]); j++)
+			;
+		if (j == 3)
+			continue;
+		for (k = 2; k > j; k--)
+			top[k] = top[k - 1];
+		top[j] = v;
+	}
+	for (j = 0; j < 3 && top[j]; j++) {
+		const json_t *q = json_object_get(top[j], "queue");
+		if (!j)
+			fprintf(out, "  %-38s %10s %10s\n", "queue length per stream", "mean", "max");
+		snprintf(a, sizeof(a), "device %s stream %s", pr_mstr(top[j], "device"), pr_mstr(top[j], "stream"));
+		emit(out, "  %-38s %10.2f %10.0f", fit(a, 38, e, sizeof(e)), pr_mnum(q, "mean"), pr_mnum(q, "max"));
+	}
+}
+
+/* The GPU block: HTA's breakdowns, the CPU-GPU link and TensorBoard's step breakdown. */
+static void gpu(const json_t *run, FILE *out)
+{
+	const json_t *g = json_object_get(run, "gpu"), *gb = json_object_get(run, "gpu_breakdown");
+	const json_t *sb = json_object_get(run, "step_breakdown");
+	const json_t *r = json_object_get(gb, "rank"), *idle = json_object_get(gb, "idle");
+	const json_t *ov = json_object_get(gb, "overlap"), *k = json_object_get(gb, "kernels");
+	const json_t *l = json_object_get(g, "launches"), *v;
+	char a[40], b[40], c[40], d[40], e[64];
+	size_t i, n;
+	if (!json_is_object(g) && !json_is_object(gb) && !json_is_object(sb))
+		return;
+	if (json_is_string(json_object_get(g, "device_type")))
+		snprintf(e, sizeof(e), "GPU (%s)", pr_mstr(g, "device_type"));
+	else
+		snprintf(e, sizeof(e), "GPU");
+	heading(out, e);
+	if (json_is_object(r)) {
+		emit(out, "  GPU busy %.2f%% of %s (first to last GPU op; HTA's breakdown)",
+		     pct(r, "busy_share"), secs(pr_mnum(r, "span_ns"), a, sizeof(a)));
+		emit(out, "  compute %.1f%%  communication %.1f%%  memory %.1f%%  idle %.1f%%",
+		     pct(r, "compute_share"), pct(r, "communication_share"), pct(r, "memory_share"),
+		     pct(r, "idle_share"));
+	}
+	if (json_is_number(json_object_get(idle, "host_wait_share")))
+		emit(out, "  idle: host wait %.1f%%  kernel wait %.1f%%  other %.1f%%",
+		     pct(idle, "host_wait_share"), pct(idle, "kernel_wait_share"), pct(idle, "other_share"));
+	if (json_is_object(ov)) {
+		if (json_is_number(json_object_get(ov, "share")))
+			emit(out, "  comm/compute overlap %.1f%% of %s of communication kernels",
+			     pct(ov, "share"), secs(pr_mnum(ov, "communication_ns"), a, sizeof(a)));
+		else
+			emit(out, "  comm/compute overlap: no communication kernels");
+	}
+	n = json_array_size(json_object_get(k, "top"));
+	if (n) {
+		fprintf(out, "  %-42s %6s %10s %10s %6s\n", "top GPU ops", "count", "total", "mean", "share");
+		json_array_foreach(json_object_get(k, "top"), i, v)
+		{
+			if (i == 5)
+				break;
+			emit(out, "  %-42s %6.0f %10s %10s %5.1f%%", mid(pr_mstr(v, "name"), 42, e, sizeof(e)),
+			     pr_mnum(v, "count"), secs(pr_mnum(v, "total_ns"), a, sizeof(a)),
+			     secs(pr_mnum(v, "mean_ns"), b, sizeof(b)), pct(v, "share"));
+		}
+	}
+	json_array_foreach(json_object_get(k, "memory_ops"), i, v)
+	{
+		if (!i)
+			fprintf(out, "  %-20s %6s %10s %12s %12s\n", "memcpy/memset", "count", "time", "bytes",
+				"bandwidth");
+		snprintf(c, sizeof(c), "-");
+		snprintf(d, sizeof(d), "-");
+		if (pr_mnum(v, "sized_count") > 0)
+			pr_fmt_bytes(pr_mnum(v, "bytes"), c, sizeof(c));
+		if (json_is_number(json_object_get(v, "bandwidth_Bps")))
+			pr_fmt_rate(pr_mnum(v, "bandwidth_Bps"), d, sizeof(d));
+		emit(out, "  %-20s %6.0f %10s %12s %12s", fit(pr_mstr(v, "direction"), 20, e, sizeof(e)),
+		     pr_mnum(v, "count"), secs(pr_mnum(v, "time_ns"), a, sizeof(a)), c, d);
+	}
+	if (json_is_object(l)) {
+		const json_t *lat = json_object_get(l, "latency"), *oh = json_object_get(l, "overhead");
+		if (json_is_object(lat))
+			emit(out, "  launch latency   p50 %10s  p95 %10s  (%lld of %lld linked)",
+			     secs(pr_mnum(lat, "p50_ns"), a, sizeof(a)), secs(pr_mnum(lat, "p95_ns"), b, sizeof(b)),
+			     pr_mll(l, "linked"), pr_mll(l, "activities"));
+		if (json_is_object(oh))
+			emit(out, "  launch overhead  p50 %10s  p95 %10s  (CPU time per runtime call)",
+			     secs(pr_mnum(oh, "p50_ns"), c, sizeof(c)), secs(pr_mnum(oh, "p95_ns"), d, sizeof(d)));
+	}
+	queues(json_object_get(json_object_get(g, "streams"), "items"), out);
+	if (json_is_object(sb)) {
+		const json_t *av = json_object_get(sb, "average");
+		double dur = pr_mnum(av, "dur_ns");
+		size_t steps = json_array_size(json_object_get(sb, "steps")) +
+			       (size_t)(pr_mll(sb, "steps_more") > 0 ? pr_mll(sb, "steps_more") : 0);
+		emit(out, "  step breakdown (TensorBoard): mean of %zu step%s, %s per step", steps,
+		     steps == 1 ? "" : "s", secs(dur, a, sizeof(a)));
+		if (dur > 0) {
+			emit(out, "    Kernel %.1f%%  Memcpy %.1f%%  Memset %.1f%%  Communication %.1f%%",
+			     100 * pr_mnum(av, "kernel_ns") / dur, 100 * pr_mnum(av, "memcpy_ns") / dur,
+			     100 * pr_mnum(av, "memset_ns") / dur, 100 * pr_mnum(av, "communication_ns") / dur);
+			emit(out, "    Runtime %.1f%%  DataLoader %.1f%%  CPU Exec %.1f%%  Other %.1f%%",
+			     100 * pr_mnum(av, "runtime_ns") / dur, 100 * pr_mnum(av, "dataloader_ns") / dur,
+			     100 * pr_mnum(av, "cpu_exec_ns") / dur, 100 * pr_mnum(av, "other_ns") / dur);
+		}
+		if (json_is_number(json_object_get(sb, "gpu_utilization")))
+			emit(out, "    GPU utilisation %.1f%%", pct(sb, "gpu_utilization"));
+	}
+}
+
+/* A collective's layer in 7 columns: the CPU annotation, c10d op, GPU annotation or NCCL kernel of one call. */
+static const char *layer_label(const char *layer)
+{
+	if (!strcmp(layer, "cpu_annotation"))
+		return "cpu ann";
+	if (!strcmp(layer, "cpu_op"))
+		return "cpu op";
+	if (!strcmp(layer, "gpu_annotation"))
+		return "gpu ann";
+	if (!strcmp(layer, "gpu_kernel"))
+		return "kernel";
+	return *layer ? layer : "-";
+}
+
 /* Collectives: time, bytes per call and nccl-tests' algbw/busbw where the spans carry sizes. */
 static void collectives(const json_t *run, FILE *out)
 {
@@ -393,8 +561,8 @@ static void collectives(const json_t *run, FILE *out)
 	if (!json_array_size(items))
 		return;
 	heading(out, "Collectives (bandwidth includes waiting for the other ranks)");
-	fprintf(out, "  %-26s %5s %10s %10s %11s %11s\n", "name", "calls", "time", "per call",
-		"algbw", "busbw");
+	fprintf(out, "  %-19s %-7s %5s %10s %10s %10s %10s\n", "name", "layer", "calls", "time",
+		"per call", "algbw", "busbw");
 	json_array_foreach(items, i, v)
 	{
 		pr_fmt_duration(pr_mnum(v, "time_ns"), a, sizeof(a));
@@ -407,8 +575,8 @@ static void collectives(const json_t *run, FILE *out)
 		} else {
 			snprintf(b, sizeof(b), "-");
 		}
-		emit(out, "  %-26s %5.0f %10s %10s %11s %11s", fit(pr_mstr(v, "name"), 26, e, sizeof(e)),
-		     pr_mnum(v, "calls"), a, b, c, d);
+		emit(out, "  %-19s %-7s %5.0f %10s %10s %10s %10s", fit(pr_mstr(v, "name"), 19, e, sizeof(e)),
+		     layer_label(pr_mstr(v, "layer")), pr_mnum(v, "calls"), a, b, c, d);
 		if (json_is_string(json_object_get(v, "op")))
 			emit(out, "    %s, %s, group of %.0f; busbw = algbw x %s", pr_mstr(v, "op"),
 			     pr_mstr(v, "dtype"), pr_mnum(v, "group_size"), pr_mstr(v, "busbw_factor"));
@@ -679,6 +847,7 @@ static void render_text_report(const json_t *model, FILE *out)
 		disk(run, out);
 		phases(run, out);
 		throughput(run, out);
+		gpu(run, out);
 		bottlenecks(run, out);
 		collectives(run, out);
 		fragmentation_and_leaks(run, out);
