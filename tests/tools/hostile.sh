@@ -402,5 +402,54 @@ else
 	echo "hostile: no sqlite3 here; the int64-store cases skipped"
 fi
 
+# ---- names and inputs that are not files (issue 12) ----
+# Temporary files of this block in a folder of its own, to count what is left.
+TMPDIR=$tmp/tmpdir
+export TMPDIR
+mkdir -p "$TMPDIR"
+# Control characters in a file name are escaped: the error is one line (check).
+nl='
+'
+check 2 "newline in a missing file's name" "$PROFREPORT" summary "$tmp/a${nl}b.json" &&
+	expect_eq "newline escaped" "$(grep -c "a\\\\nb.json" "$tmp/err")" 1
+printf 'prose, not a trace\n' >"$tmp/t$(printf '\033')]0;x$(printf '\007\r')y.json"
+check 2 "ESC, BEL and CR in a file's name" "$PROFREPORT" summary \
+	"$tmp/t$(printf '\033')]0;x$(printf '\007\r')y.json" &&
+	expect_eq "ESC escaped" "$(grep -c 't\\x1b]0;x\\x07\\ry.json' "$tmp/err")" 1
+# A symbolic link loop inside an input directory: a note per loop, the rest read.
+mkdir -p "$tmp/loop-dir/sub"
+cp "$tmp/good.json" "$tmp/loop-dir/"
+ln -s self "$tmp/loop-dir/self"
+ln -s .. "$tmp/loop-dir/sub/up"
+label=loop-dir
+cases=$((cases + 1))
+run_limited "$PROFREPORT" ingest "$tmp/loop-dir" -o "$tmp/loop-dir.db" -q >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -ne 0 ] || grep -q -e 'Sanitizer' -e 'runtime error:' "$tmp/err"; then
+	fail "exit $rc or a sanitizer report"
+else
+	expect_eq "loop notes" "$(grep -c "^profreport: ingest: '.*': note: skipped: a symbolic link loop" "$tmp/err")" 2
+	expect_eq "loop-dir: lines on stderr" "$(awk 'END { print NR }' "$tmp/err")" 2
+	expect_eq "loop-dir: runs" "$(q "$tmp/loop-dir.db" "select count(*) from run")" 1
+fi
+# '-' and a FIFO are read once, into a temporary copy that is removed after.
+check 0 "summary -" sh -c '"$1" summary - <"$2"' sh "$PROFREPORT" "$tmp/int64.json"
+check 0 "ingest - (gzip)" sh -c 'gzip -c "$2" | "$1" ingest - -o "$3" -q' sh "$PROFREPORT" \
+	"$tmp/good.json" "$tmp/dash.db" &&
+	expect_eq "ingest -: source" "$(q "$tmp/dash.db" "select source from run")" "-"
+check 2 "summary - of prose" sh -c '"$1" summary - <"$2"' sh "$PROFREPORT" "$tmp/prose.txt"
+check 2 "a store is never -" "$PROFREPORT" ingest "$tmp/good.json" -o -
+if command -v mkfifo >/dev/null 2>&1 && mkfifo "$tmp/fifo" 2>/dev/null; then
+	# the writer waits for a reader: bounded, so a reader that never comes cannot hang us
+	run_limited sh -c 'cat "$1" >"$2"' sh "$tmp/ann1e15.json" "$tmp/fifo" &
+	check 0 "summary FIFO" "$PROFREPORT" summary "$tmp/fifo"
+	wait
+	# nothing written to the FIFO but its end: an empty file, not a hang
+	run_limited sh -c ': >"$1"' sh "$tmp/fifo" &
+	check 2 "an empty FIFO" "$PROFREPORT" summary "$tmp/fifo"
+	wait
+fi
+expect_eq "temporary copies left" "$(find "$TMPDIR" -name 'profreport-input-*' | wc -l | tr -d ' ')" 0
+
 echo "hostile: $cases cases; $failures failure(s)"
 [ "$failures" -eq 0 ]
