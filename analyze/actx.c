@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "store/strbuf.h"
+#include "store/timecheck.h"
 #include "store/xalloc.h"
 
 int pr_actx_prep_ids(struct pr_actx *ctx, const char *prefix, const int64_t *ids, size_t n,
@@ -80,7 +81,7 @@ int pr_actx_load(struct pr_actx *ctx, struct pr_aseries *s, struct pr_error *err
 			s->ts = pr_xreallocarray(s->ts, cap, sizeof(*s->ts));
 			s->v = pr_xreallocarray(s->v, cap, sizeof(*s->v));
 		}
-		s->ts[s->n] = sqlite3_column_int64(st, 0);
+		s->ts[s->n] = pr_time_clamp(sqlite3_column_int64(st, 0)); /* timecheck.h */
 		s->v[s->n++] = sqlite3_column_double(st, 1);
 	}
 	s->loaded = 1;
@@ -233,5 +234,5 @@ json_t *pr_jobj(const char *key, ...)
 
 json_t *pr_actx_t(const struct pr_actx *ctx, int64_t ts)
 {
-	return pr_jint(ts - ctx->ts_min);
+	return pr_jint(pr_time_clamp(ts) - ctx->ts_min); /* ts_min is clamped too (model.c) */
 }

@@ -19,6 +19,7 @@
 #include "analyze/actx.h"
 #include "analyze/stats.h"
 #include "store/strbuf.h"
+#include "store/timecheck.h"
 #include "store/xalloc.h"
 
 #define STAGE_SHARE 0.30
@@ -54,8 +55,8 @@ static void stages(struct pr_actx *ctx, json_t *out)
 }
 
 struct toprow {
-	int64_t name_id, count, self, min, max;
-	double total, sumsq, median;
+	int64_t name_id, count, min, max;
+	double total, self, sumsq, median; /* sums in doubles: they need not fit in int64 */
 	char *name, *kind;
 };
 
@@ -116,7 +117,7 @@ static int top(struct pr_actx *ctx, json_t *out, const char *key, const char *or
 	int rc, ret = 0;
 	json_object_set_new(out, key, arr);
 	snprintf(sql, sizeof(sql),
-		 "SELECT n.value, s.kind, count(*), sum(s.dur), sum(s.self), min(s.dur), max(s.dur), "
+		 "SELECT n.value, s.kind, count(*), total(s.dur), total(s.self), min(s.dur), max(s.dur), "
 		 "sum(CAST(s.dur AS REAL) * s.dur), s.name_id FROM span s JOIN string n ON n.id = s.name_id "
 		 "WHERE s.run_id = ?1 AND s.self IS NOT NULL AND s.kind NOT IN ('session', 'profiler') "
 		 "GROUP BY s.name_id, s.kind ORDER BY %s DESC, n.value, s.kind LIMIT ?2",
@@ -129,8 +130,8 @@ static int top(struct pr_actx *ctx, json_t *out, const char *key, const char *or
 		r[n].name = pr_xstrdup(pr_actx_text(st, 0));
 		r[n].kind = pr_xstrdup(pr_actx_text(st, 1));
 		r[n].count = sqlite3_column_int64(st, 2);
-		r[n].total = (double)sqlite3_column_int64(st, 3);
-		r[n].self = sqlite3_column_int64(st, 4);
+		r[n].total = sqlite3_column_double(st, 3);
+		r[n].self = sqlite3_column_double(st, 4);
 		r[n].min = sqlite3_column_int64(st, 5);
 		r[n].max = sqlite3_column_int64(st, 6);
 		r[n].sumsq = sqlite3_column_double(st, 7);
@@ -148,7 +149,7 @@ static int top(struct pr_actx *ctx, json_t *out, const char *key, const char *or
 				arr,
 				pr_jobj("name", json_string(r[i].name), "kind", json_string(r[i].kind),
 					"count", pr_jint(r[i].count), "total_ns", pr_jnum(r[i].total),
-					"self_ns", pr_jint(r[i].self), "mean_ns", pr_jnum(mean), "median_ns",
+					"self_ns", pr_jnum(r[i].self), "mean_ns", pr_jnum(mean), "median_ns",
 					pr_jnum(r[i].median), "min_ns", pr_jint(r[i].min), "max_ns",
 					pr_jint(r[i].max), "std_ns", pr_jnum(var > 0 ? sqrt(var) : 0),
 					"share_of_run",
@@ -263,12 +264,15 @@ static int gpu_kernels(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 	int rc;
 	json_t *o;
 	if (pr_actx_prep(ctx,
-			 "SELECT s.ts, s.ts + s.dur FROM span s WHERE s.run_id = ?1 AND "
+			 "SELECT s.ts, s.dur FROM span s WHERE s.run_id = ?1 AND "
 			 "s.kind IN ('kernel', 'memcpy', 'memset') ORDER BY s.ts",
 			 &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t a = sqlite3_column_int64(st, 0), b = sqlite3_column_int64(st, 1);
+		/* within +-PR_TIME_LIMIT_NS, so the union's length (busy) fits */
+		pr_span_clamp(&a, &b);
+		b += a;
 		if (a < first)
 			first = a;
 		if (a > cur_e) {

@@ -139,15 +139,18 @@ static void totals(struct pr_actx *ctx, json_t *out)
 		size_t n = ctx->phase_group_start[k + 1] - ctx->phase_group_start[k];
 		const struct pr_aspan *p = &ctx->phases[g[0]];
 		struct pr_moments m;
-		int64_t sum = 0, u = union_len(ctx, g, n, 0);
+		/* a sum of durations need not fit in int64 (ten of 1e18 ns): a double,
+		 * exact below 2^53 ns (104 days) */
+		double sum = 0;
+		int64_t u = union_len(ctx, g, n, 0);
 		pr_moments_init(&m);
 		for (j = 0; j < n; j++) {
 			pr_moments_add(&m, (double)ctx->phases[g[j]].dur);
-			sum += ctx->phases[g[j]].dur;
+			sum += (double)ctx->phases[g[j]].dur;
 		}
 		json_array_append_new(
 			arr, pr_jobj("name", json_string(p->name), "kind", json_string(p->kind),
-				     "count", pr_jnum(m.n), "total_ns", pr_jint(sum), "union_ns",
+				     "count", pr_jnum(m.n), "total_ns", pr_jnum(sum), "union_ns",
 				     pr_jint(u), "mean_ns", pr_jnum(m.mean), "min_ns", pr_jnum(m.min),
 				     "max_ns", pr_jnum(m.max), "std_ns",
 				     pr_jnum(pr_moments_std(&m, 1)), "share", share(ctx, u), NULL));

@@ -62,7 +62,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	out = pr_jobj("items", arr, NULL);
 	json_object_set_new(ctx->out, "spans", out);
 	if (pr_actx_prep(ctx,
-			 "SELECT s.name_id, n.value, s.kind, count(*), sum(s.dur), total(s.self), "
+			 "SELECT s.name_id, n.value, s.kind, count(*), total(s.dur), total(s.self), "
 			 "min(s.dur), max(s.dur), sum(CAST(s.dur AS REAL) * s.dur) "
 			 "FROM span s JOIN string n ON n.id = s.name_id WHERE s.run_id = ?1 "
 			 "AND s.kind NOT IN ('session', 'profiler') GROUP BY s.name_id, s.kind "
@@ -78,7 +78,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 			arr, pr_jobj("name", json_string(pr_actx_text(st, 1)), "kind",
 				     json_string(pr_actx_text(st, 2)), "count",
 				     pr_jint(sqlite3_column_int64(st, 3)), "total_ns",
-				     pr_jint(sqlite3_column_int64(st, 4)), "self_ns",
+				     pr_jnum(sqlite3_column_double(st, 4)), "self_ns",
 				     pr_jnum(sqlite3_column_double(st, 5)), "min_ns",
 				     pr_jint(sqlite3_column_int64(st, 6)), "max_ns",
 				     pr_jint(sqlite3_column_int64(st, 7)), "sumsq_ns2",

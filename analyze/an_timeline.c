@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "store/timecheck.h"
 #include "store/xalloc.h"
 
 #define MAX_LANES 16
@@ -89,8 +90,11 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t tr = sqlite3_column_int64(st, 0), s = sqlite3_column_int64(st, 1);
-		int64_t e = s + sqlite3_column_int64(st, 2);
+		int64_t e = sqlite3_column_int64(st, 2);
 		struct lane *l = n ? &lanes[n - 1] : NULL;
+		/* within +-PR_TIME_LIMIT_NS: e, ce + gap and the union (busy) fit in int64 */
+		pr_span_clamp(&s, &e);
+		e += s;
 		if (!l || l->track != tr) {
 			if (l && ce != INT64_MIN)
 				flush(ctx, l, cs, ce);

@@ -710,8 +710,10 @@ static void some_ids(const struct table *t, int k, struct pr_strbuf *sb)
 static const char *const diag_lost[] = {
 	/* Chrome traces and the store's writer: events skipped, times made up, files cut short */
 	"truncated", "missing_phase", "unknown_phase", "non_object_event", "bad_timestamp",
-	"bad_duration", "negative_duration", "unmatched_end", "unclosed_span",
+	"bad_duration", "negative_duration", "missing_duration", "unmatched_end", "unclosed_span",
 	"async_unmatched_end", "async_unclosed", "counter_not_numeric",
+	/* any format: a time beyond +-2^62 ns skipped, or an end cut there */
+	"time_out_of_range",
 	/* CSV samplers: rows or cells skipped, series dropped */
 	"csv_bad_field_count", "csv_bad_time", "csv_bad_value", "csv_mixed_time",
 	"csv_too_many_series",

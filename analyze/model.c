@@ -12,6 +12,7 @@
 #include "analyze/actx.h"
 #include "store/output.h"
 #include "store/strmap.h"
+#include "store/timecheck.h"
 #include "store/xalloc.h"
 
 /* In order: later analyzers read the sections of earlier ones. */
@@ -83,8 +84,8 @@ static int load_series(struct pr_actx *ctx, struct pr_error *err)
 		s->count = sqlite3_column_int64(st, 5);
 		s->min = sqlite3_column_double(st, 6);
 		s->max = sqlite3_column_double(st, 7);
-		s->ts_min = sqlite3_column_int64(st, 8);
-		s->ts_max = sqlite3_column_int64(st, 9);
+		s->ts_min = pr_time_clamp(sqlite3_column_int64(st, 8));
+		s->ts_max = pr_time_clamp(sqlite3_column_int64(st, 9));
 		s->memory = memory_like(s->name, s->unit);
 	}
 	return pr_actx_done(ctx, st, rc, err);
@@ -122,6 +123,7 @@ static int load_spans_sql(struct pr_actx *ctx, const char *sql, int (*keep)(cons
 		p->id = sqlite3_column_int64(st, 0);
 		p->ts = sqlite3_column_int64(st, 1);
 		p->dur = sqlite3_column_int64(st, 2);
+		pr_span_clamp(&p->ts, &p->dur); /* ends and differences fit (timecheck.h) */
 		p->name = pr_xstrdup(pr_actx_text(st, 3));
 		p->kind = pr_xstrdup(pr_actx_text(st, 4));
 		while (depth && stack_end[depth - 1] <= p->ts &&
@@ -330,8 +332,9 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 	struct pr_actx ctx;
 	json_error_t jerr;
 	json_t *clock;
+	int64_t epoch;
 	size_t i, nstep_names = 0;
-	int ret = -1;
+	int ret = -1, have_epoch;
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.db = db;
@@ -341,8 +344,10 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 	ctx.collector = pr_xstrdup(pr_actx_text(rs, 2));
 	ctx.label = pr_xstrdup(pr_actx_text(rs, 3));
 	ctx.has_extent = sqlite3_column_type(rs, 7) != SQLITE_NULL;
-	ctx.ts_min = sqlite3_column_int64(rs, 7);
-	ctx.ts_max = sqlite3_column_int64(rs, 8);
+	/* A store written by another program may hold any int64: the extent is
+	 * read within +-PR_TIME_LIMIT_NS, so its duration is a difference that fits. */
+	ctx.ts_min = pr_time_clamp(sqlite3_column_int64(rs, 7));
+	ctx.ts_max = pr_time_clamp(sqlite3_column_int64(rs, 8));
 	ctx.dur = ctx.ts_max - ctx.ts_min;
 	ctx.has_origin = sqlite3_column_type(rs, 9) != SQLITE_NULL;
 	ctx.origin = sqlite3_column_int64(rs, 9);
@@ -353,10 +358,13 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 		ctx.meta = json_object();
 	}
 
+	/* no epoch start when origin + start overflows (an origin near INT64_MAX) */
+	have_epoch = ctx.has_origin && ctx.has_extent &&
+		     !__builtin_add_overflow(ctx.origin, ctx.ts_min, &epoch);
 	clock = pr_jobj("start_ns", pr_jint(ctx.ts_min), "end_ns", pr_jint(ctx.ts_max),
 			"duration_ns", ctx.has_extent ? pr_jint(ctx.dur) : json_null(),
 			"epoch_start_ns",
-			ctx.has_origin && ctx.has_extent ? pr_jint(ctx.origin + ctx.ts_min) : json_null(),
+			have_epoch ? pr_jint(epoch) : json_null(),
 			"synthetic", json_boolean(ctx.synthetic), "x_unit",
 			json_is_string(json_object_get(ctx.meta, "x_unit"))
 				? json_incref(json_object_get(ctx.meta, "x_unit"))

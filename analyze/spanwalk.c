@@ -9,6 +9,7 @@
 
 #include "store/strbuf.h"
 #include "store/strmap.h"
+#include "store/timecheck.h"
 #include "store/xalloc.h"
 
 /* ---- small helpers ---- */
@@ -156,7 +157,8 @@ static void read_span(struct sw_walk *w, sqlite3_stmt *st, int own, struct sw_sp
 	int64_t dur = sqlite3_column_int64(st, 2), kidx, ak;
 	memset(s, 0, sizeof(*s));
 	s->ts = sqlite3_column_int64(st, 1);
-	s->end = s->ts + (dur > 0 ? dur : 0);
+	pr_span_clamp(&s->ts, &dur); /* ends and differences fit (store/timecheck.h) */
+	s->end = s->ts + dur;
 	s->id = sqlite3_column_int64(st, 6);
 	s->f.name = name ? name : "";
 	s->f.line = s->f.col = -1;
@@ -288,8 +290,8 @@ static int load_tracks(struct sw_walk *w, struct sw_run *run, struct pr_error *e
 		t->name = col_dup(st, 4);
 		t->process_name = col_dup(st, 5);
 		t->t.nspans = sqlite3_column_int64(st, 6);
-		t->start = sqlite3_column_int64(st, 7);
-		t->end = sqlite3_column_int64(st, 8);
+		t->start = pr_time_clamp(sqlite3_column_int64(st, 7));
+		t->end = pr_time_clamp(sqlite3_column_int64(st, 8));
 		t->t.kind = t->kind;
 		t->t.pid = t->pid;
 		t->t.tid = t->tid;
@@ -629,7 +631,7 @@ static int walk_samples(struct sw_walk *w, struct sw_run *run, struct pr_error *
 			goto out;
 		}
 		sid = sqlite3_column_int64(ss, 0);
-		ts = sqlite3_column_int64(ss, 1);
+		ts = pr_time_clamp(sqlite3_column_int64(ss, 1));
 		value = sqlite3_column_double(ss, 2);
 		for (si = 0; si < run->nseries && run->series[si].id != sid; si++)
 			;
@@ -779,8 +781,8 @@ int pr_spanwalk(struct pr_store *store, const struct pr_spanwalk_opts *opts,
 		r->r.rank = col_i64_or(st, 3, -1);
 		r->r.has_extent = sqlite3_column_type(st, 4) != SQLITE_NULL &&
 				  sqlite3_column_type(st, 5) != SQLITE_NULL;
-		r->r.ts_min = col_i64_or(st, 4, 0);
-		r->r.ts_max = col_i64_or(st, 5, 0);
+		r->r.ts_min = pr_time_clamp(col_i64_or(st, 4, 0));
+		r->r.ts_max = pr_time_clamp(col_i64_or(st, 5, 0));
 		r->r.span_count = sqlite3_column_int64(st, 6);
 	}
 	sqlite3_finalize(st);

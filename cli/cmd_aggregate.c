@@ -66,7 +66,9 @@ static void drop_store(const char *path)
 
 static void note(const char *path, const char *what)
 {
-	fprintf(stderr, "profreport: aggregate: '%s': %s\n", path, what);
+	char shown[2048];
+	pr_error_escape(pr_path_shown(path), shown, sizeof(shown)); /* one line, the name given */
+	fprintf(stderr, "profreport: aggregate: '%s': %s\n", shown, what);
 }
 
 /* One file: an agg.json, a store, or a trace (ingested alone, folded, deleted).
@@ -107,7 +109,8 @@ static int add_file(struct pr_agg *agg, const char *path, int in_dir, const char
 		}
 		return -1;
 	}
-	n = pr_agg_add_store(agg, st, r.run_id, path, err);
+	/* the name given ('-'), not a temporary copy of standard input (ingest/source.h) */
+	n = pr_agg_add_store(agg, st, r.run_id, pr_path_shown(path), err);
 	pr_store_close(st);
 	drop_store(tmp);
 	if (n == 0 && r.format && !strcmp(r.format, "inferix"))

@@ -15,8 +15,13 @@
 int pr_cli_is_store(const char *path)
 {
 	char magic[16];
-	FILE *f = fopen(path, "rb");
+	struct stat sb;
+	FILE *f;
 	int yes;
+	/* only a regular file: a FIFO's bytes read here would be lost to its reader */
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return 0;
+	f = fopen(path, "rb");
 	if (!f)
 		return 0;
 	yes = fread(magic, 1, 16, f) == 16 && !memcmp(magic, "SQLite format 3", 16);
@@ -24,11 +29,22 @@ int pr_cli_is_store(const char *path)
 	return yes;
 }
 
-static void report_line(FILE *report, const char *path, const struct pr_ingest_result *r,
-			const char *phases)
+/* A path as the user gave it ('-', not its temporary copy), on one line. */
+static const char *shown(const char *path, char *buf, size_t n)
 {
+	pr_error_escape(pr_path_shown(path), buf, n);
+	return buf;
+}
+
+static void report_line(FILE *report, const char *file, const struct pr_ingest_result *r,
+			const char *phases_file)
+{
+	char path[2048], phases[2048];
 	if (!report)
 		return;
+	shown(file, path, sizeof(path));
+	if (phases_file)
+		shown(phases_file, phases, sizeof(phases));
 	if (r->duplicate) {
 		fprintf(report, "'%s': already in the store as run %lld\n", path, (long long)r->run_id);
 		return;
@@ -38,15 +54,17 @@ static void report_line(FILE *report, const char *path, const struct pr_ingest_r
 		(long long)r->stats.samples, (long long)r->stats.instants);
 	if (r->stats.diags)
 		fprintf(report, ", %lld diagnostics", (long long)r->stats.diags);
-	if (phases)
+	if (phases_file)
 		fprintf(report, "; %lld of the spans are phases from '%s'", (long long)r->phases,
 			phases);
 	fputc('\n', report);
 }
 
-static void show_progress(void *ctx, const char *path, int64_t done, int64_t total)
+static void show_progress(void *ctx, const char *file, int64_t done, int64_t total)
 {
+	char path[2048];
 	(void)ctx;
+	shown(file, path, sizeof(path));
 	if (total > 0 && done <= total)
 		fprintf(stderr, "\ringesting '%s': %lld MB of %lld MB (%d%%)\033[K", path,
 			(long long)(done / 1000000), (long long)(total / 1000000),
@@ -59,7 +77,7 @@ static void show_progress(void *ctx, const char *path, int64_t done, int64_t tot
 static void report_error(const char *cmd, struct pr_error *e, struct pr_error *first,
 			 int *failed)
 {
-	char line[1200];
+	char line[4200];
 	pr_error_format(e, line, sizeof(line));
 	fprintf(stderr, "profreport: %s: %s\n", cmd, line);
 	if (!*failed) {
@@ -121,8 +139,10 @@ int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 			struct pr_ingest_opts io = PR_INGEST_OPTS_INIT;
 			struct pr_ingest_result r;
 			struct pr_error fe = PR_ERROR_INIT;
+			char path[2048];
+			shown(pl.v[k], path, sizeof(path));
 			if (tty)
-				fprintf(stderr, "\ringesting '%s' ...\033[K", pl.v[k]);
+				fprintf(stderr, "\ringesting '%s' ...\033[K", path);
 			io.format = o->format;
 			io.min_confidence = in_dir ? PR_SNIFF_DIR : PR_SNIFF_MIN;
 			io.phases = o->phases;
@@ -137,7 +157,7 @@ int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 				fputs("\r\033[K", stderr);
 			if (in_dir && fe.code == PR_E_FORMAT) {
 				if (report)
-					fprintf(report, "'%s': skipped, not a recognized format\n", pl.v[k]);
+					fprintf(report, "'%s': skipped, not a recognized format\n", path);
 				skipped++;
 				continue;
 			}

@@ -13,16 +13,70 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "ingest/ingest.h"
 #include "ingest/source.h"
 #include "render/version.h"
 #include "store/output.h"
 #include "store/store.h"
 
 /* The store's notices (recovered from an interrupted write, waiting for a
- * lock): one line on stderr, "profreport: CMD: 'STORE': note: ...". */
+ * lock) and ingest's (a symbolic link loop skipped in an input directory):
+ * one line on stderr, "profreport: CMD: 'PATH': note: ...", control
+ * characters in the path or the message escaped (store/error.h). */
 static void store_notice(void *ctx, const char *path, const char *msg)
 {
-	fprintf(stderr, "profreport: %s: '%s': note: %s\n", (const char *)ctx, path, msg);
+	char p[2048], m[2048];
+	pr_error_escape(pr_path_shown(path), p, sizeof(p));
+	pr_error_escape(msg, m, sizeof(m));
+	fprintf(stderr, "profreport: %s: '%s': note: %s\n", (const char *)ctx, p, m);
+}
+
+/* One line "profreport: CMD: TEXT" on stderr, TEXT escaped as errors are. */
+static void print_line(const char *cmd, const char *text)
+{
+	char t[2048];
+	pr_error_escape(text, t, sizeof(t));
+	fprintf(stderr, "profreport: %s: %s\n", cmd, t);
+}
+
+/*
+ * INPUT arguments: every positional argument of these commands. '-' there
+ * is standard input, and it or a FIFO (a shell's <(...) is /dev/fd/N of a
+ * pipe) is read once into a temporary file that every reader then opens
+ * (ingest/source.h, pr_source_spool): sniffing a model, an agg.json, a
+ * store or a trace format each reads the file's head again.
+ */
+static int takes_inputs(const char *name)
+{
+	static const char *const cmds[] = { "ingest", "summary", "report", "speedscope",
+					    "aggregate", "compare" };
+	size_t i;
+	for (i = 0; i < PR_ARRAY_SIZE(cmds); i++)
+		if (!strcmp(name, cmds[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * A STORE is a file SQLite opens, reads and writes in place: never '-'
+ * (standard input or output cannot be one). The positional STORE of query
+ * and dump, and every option whose value is a STORE (ingest -o).
+ */
+static int refuse_dash_store(const struct pr_command *cmd, const struct pr_args *a,
+			     struct pr_error *err)
+{
+	int i, pos = !strcmp(cmd->name, "query") ? 0 : !strcmp(cmd->name, "dump") ? 1 : -1;
+	const char *bad = pos >= 0 && pos < a->npos && !strcmp(a->pos[pos], "-") ? "STORE" : NULL;
+	for (i = 0; !bad && cmd->opts && cmd->opts[i].lname; i++)
+		if (cmd->opts[i].arg && !strcmp(cmd->opts[i].arg, "STORE") && a->val[i] &&
+		    !strcmp(a->val[i], "-"))
+			bad = cmd->opts[i].lname;
+	if (!bad)
+		return 0;
+	return pr_error_set(err, PR_E_USAGE,
+			    "a store is a file: '-' (standard input or output) cannot be one%s%s; "
+			    "name the file (./- for one called '-')",
+			    strcmp(bad, "STORE") ? " (--" : "", strcmp(bad, "STORE") ? "output)" : "");
 }
 
 static void usage(FILE *out)
@@ -70,9 +124,11 @@ static size_t distance(const char *a, const char *b)
 
 static void unknown_command(const char *name)
 {
+	char shown[512];
 	size_t i;
 	int any = 0;
-	fprintf(stderr, "profreport: '%s' is not a command; see 'profreport --help'", name);
+	pr_error_escape(name, shown, sizeof(shown));
+	fprintf(stderr, "profreport: '%s' is not a command; see 'profreport --help'", shown);
 	for (i = 0; pr_commands[i]; i++) {
 		if (distance(name, pr_commands[i]->name) <= 2) {
 			fprintf(stderr, "%s'%s'", any ? ", " : " (did you mean ", pr_commands[i]->name);
@@ -152,9 +208,10 @@ static int run(int argc, char **argv)
 	}
 	cmd_name = cmd->name;
 	pr_store_set_notice(store_notice, (void *)cmd->name);
+	pr_ingest_set_notice(store_notice, (void *)cmd->name);
 	if (pr_opt_parse(argc - 1, argv + 1, cmd->opts, &args, &err)) {
-		fprintf(stderr, "profreport: %s: %s\nusage: profreport %s\n", cmd->name, err.text,
-			cmd->usage);
+		print_line(cmd->name, err.text);
+		fprintf(stderr, "usage: profreport %s\n", cmd->usage);
 		return 2;
 	}
 	if (args.npos < cmd->min_pos || (cmd->max_pos >= 0 && args.npos > cmd->max_pos)) {
@@ -163,10 +220,20 @@ static int run(int argc, char **argv)
 		free(args.pos);
 		return 2;
 	}
-	rc = cmd->fn(cmd, &args, &err);
+	rc = refuse_dash_store(cmd, &args, &err);
+	for (i = 0; !rc && takes_inputs(cmd->name) && i < args.npos; i++) {
+		const char *p = pr_source_spool(args.pos[i], &err);
+		if (!p)
+			rc = -1;
+		else
+			args.pos[i] = (char *)p;
+	}
+	if (!rc)
+		rc = cmd->fn(cmd, &args, &err);
 	free(args.pos);
+	pr_source_spool_release();
 	if (rc && !err.reported) {
-		char line[1200];
+		char line[4200];
 		pr_error_format(&err, line, sizeof(line));
 		fprintf(stderr, "profreport: %s: %s\n", cmd->name, line);
 	}

@@ -6,7 +6,10 @@
  * top-level metadata value) at a time, so memory does not grow with the
  * trace. Metadata keys may come before or after "traceEvents".
  * Times: ts/dur are microseconds (displayTimeUnit only affects display),
- * parsed exactly from their decimal text into nanoseconds.
+ * parsed exactly from their decimal text into nanoseconds, and kept within
+ * +-PR_TIME_LIMIT_NS (store/timecheck.h): an event whose ts is beyond it is
+ * skipped, a dur that ends beyond it is cut there (time_out_of_range); an
+ * X event without "dur" lasts 0 (missing_duration).
  * Leniency (each repair is a diagnostic): a file cut inside the event array
  * keeps every complete event; a trailing comma before ']' after events;
  * raw control characters and invalid UTF-8 inside event strings.
@@ -22,6 +25,7 @@
 #include "ingest/jscan.h"
 #include "store/decimal.h"
 #include "store/strmap.h"
+#include "store/timecheck.h"
 #include "store/xalloc.h"
 
 #define WINDOW_INIT (4u << 20)
@@ -892,6 +896,12 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 					      : "event without \"ts\" skipped");
 		return;
 	}
+	if (!pr_time_ok(ts)) {
+		pr_writer_diag(w, "time_out_of_range", offset, 0, 0,
+			       "event \"ts\" is more than 2^62 ns (146 years) from the clock's zero; "
+			       "skipped");
+		return;
+	}
 	if (!ch->has_ts || ts < ch->ts_min) {
 		ch->ts_min = ts;
 		ch->has_ts = 1;
@@ -902,7 +912,10 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 	case 'B': {
 		struct pr_span_in s;
 		int64_t dur = 0;
-		if (ph == 'X' && ev->dur.present && tok_us(ch, &ev->dur, &dur)) {
+		if (ph == 'X' && !ev->dur.present) {
+			pr_writer_diag(w, "missing_duration", offset, 0, 0,
+				       "\"X\" event without \"dur\"; taken as 0");
+		} else if (ph == 'X' && tok_us(ch, &ev->dur, &dur)) {
 			pr_writer_diag(w, "bad_duration", offset, 0, 0,
 				       "event \"dur\" is not a number in range; taken as 0");
 			dur = 0;
@@ -911,6 +924,12 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 			pr_writer_diag(w, "negative_duration", offset, 0, 0,
 				       "event with negative \"dur\"; taken as 0");
 			dur = 0;
+		}
+		if (dur > PR_TIME_LIMIT_NS - ts) {
+			pr_writer_diag(w, "time_out_of_range", offset, 0, 0,
+				       "event ends (\"ts\" + \"dur\") more than 2^62 ns (146 years) "
+				       "after the clock's zero; cut there");
+			dur = PR_TIME_LIMIT_NS - ts;
 		}
 		cls = cat_class(ch, ev, &dev);
 		s.kind = span_kind(ch, ev, cls);

@@ -30,7 +30,9 @@
  *                           like plot_memory_usage_simple.py; synthetic time
  *   qnn_bad_timestamp, qnn_bad_field_count, qnn_bad_value,
  *   qnn_value_missing (MemTotal/MemAvailable written as the default 0),
- *   qnn_time_backwards (device clock stepped back; samples kept)
+ *   qnn_time_backwards (device clock stepped back; samples kept),
+ *   time_out_of_range (a timestamp, or its distance from the first one,
+ *   beyond +-PR_TIME_LIMIT_NS, 146 years: row skipped)
  */
 #include <stdint.h>
 #include <string.h>
@@ -38,6 +40,7 @@
 #include "ingest/csv.h"
 #include "ingest/format.h"
 #include "store/decimal.h"
+#include "store/timecheck.h"
 
 #define QNN_HEADER                                                                              \
 	"timestamp,total_memory_kb,free_memory_kb,available_memory_kb,buffers_kb,cached_kb,"   \
@@ -149,7 +152,14 @@ static int parse_kb(const struct pr_csv_field *f, int64_t *kb)
 static int row_time(struct qnn *q, const struct pr_csv_field *f, long line, int64_t *ts)
 {
 	int64_t ns;
-	int ok = pr_decimal_scaled(f->p, f->n, 9, &ns) == PR_DEC_OK;
+	int ok = pr_decimal_scaled(f->p, f->n, 9, &ns) == PR_DEC_OK, far = ok && !pr_time_ok(ns);
+	if (far && !q->synthetic) {
+		/* Before the time base is decided too: such a row is no origin. */
+		pr_writer_diag(q->w, "time_out_of_range", -1, line, f->col,
+			       "timestamp more than 2^62 ns (146 years) from the epoch; row "
+			       "skipped");
+		return -1;
+	}
 	if (!q->timed) {
 		q->timed = 1;
 		if (ok) {
@@ -176,7 +186,14 @@ static int row_time(struct qnn *q, const struct pr_csv_field *f, long line, int6
 			       "timestamp is not a number; row skipped");
 		return -1;
 	}
+	/* both within +-PR_TIME_LIMIT_NS: the difference fits, but may not be a time */
 	*ts = ns - q->origin;
+	if (!pr_time_ok(*ts)) {
+		pr_writer_diag(q->w, "time_out_of_range", -1, line, f->col,
+			       "timestamp more than 2^62 ns (146 years) from the first row's; row "
+			       "skipped");
+		return -1;
+	}
 	return 0;
 }
 

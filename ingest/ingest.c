@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,13 +13,13 @@
 #include "store/xalloc.h"
 
 struct locate_ctx {
-	const char *path;
+	const struct pr_source *src;
 };
 
 static void locate_cb(void *ctx, int64_t offset, long *line, long *col)
 {
 	struct locate_ctx *lc = ctx;
-	pr_source_locate(lc->path, offset, line, col);
+	pr_source_locate_in(lc->src, offset, line, col);
 }
 
 int pr_ingest_file(struct pr_store *st, const char *path, const char *format,
@@ -88,17 +89,17 @@ int pr_ingest_file_opts(struct pr_store *st, const char *path, const struct pr_i
 	}
 	res->format = fmt->name;
 	info.format = fmt->name;
-	info.source = path;
-	info.label = NULL;
+	info.source = pr_path_shown(path); /* '-', not the copy read (source.h) */
+	info.label = !strcmp(info.source, "-") ? "stdin" : NULL;
 	if (pr_writer_begin(st, &info, &w, err))
 		goto fail;
 	if (fmt->parse(src, w, err) || pr_writer_failed(w, err)) {
 		if (err->offset >= 0 && err->line <= 0)
-			pr_source_locate(path, err->offset, &err->line, &err->column);
+			pr_source_locate_in(src, err->offset, &err->line, &err->column);
 		goto fail;
 	}
 	pr_writer_end_input(w);
-	lc.path = path;
+	lc.src = src;
 	pr_writer_locate_diags(w, locate_cb, &lc);
 	pr_source_hash_hex(src, hash);
 	if (o->phases) {
@@ -137,13 +138,44 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int list_dir(const char *path, struct pr_pathlist *out, int depth, struct pr_error *err)
+static pr_ingest_notice_fn *notice_fn;
+static void *notice_ctx;
+
+void pr_ingest_set_notice(pr_ingest_notice_fn *fn, void *ctx)
+{
+	notice_fn = fn;
+	notice_ctx = ctx;
+}
+
+static void notice(const char *path, const char *fmt, ...) PR_PRINTF_LIKE(2, 3);
+static void notice(const char *path, const char *fmt, ...)
+{
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	va_list ap;
+	if (!notice_fn)
+		return;
+	va_start(ap, fmt);
+	pr_strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	notice_fn(notice_ctx, path, sb.buf);
+	pr_strbuf_release(&sb);
+}
+
+/* The directories from the walk's start down to the one being listed. */
+struct walk {
+	dev_t dev[66];
+	ino_t ino[66];
+	const char *path[66];
+};
+
+static int list_dir(const char *path, struct pr_pathlist *out, int depth, struct walk *wk,
+		    struct pr_error *err)
 {
 	DIR *d;
 	struct dirent *de;
 	struct pr_pathlist names = PR_PATHLIST_INIT;
 	size_t i;
-	int rc = 0;
+	int rc = 0, k;
 
 	if (depth > 64)
 		return pr_error_set(err, PR_E_LIMIT, "directories nested too deeply");
@@ -166,11 +198,31 @@ static int list_dir(const char *path, struct pr_pathlist *out, int depth, struct
 		struct stat st;
 		pr_strbuf_addf(&sb, "%s/%s", path, names.v[i]);
 		if (stat(sb.buf, &st) != 0) {
+			struct stat lst;
+			if (errno == ELOOP)
+				notice(sb.buf, "skipped: a symbolic link loop (%s)", strerror(errno));
+			else if (lstat(sb.buf, &lst) == 0 && S_ISLNK(lst.st_mode))
+				notice(sb.buf, "skipped: a broken symbolic link (%s)", strerror(errno));
 			pr_strbuf_release(&sb);
 			continue;
 		}
 		if (S_ISDIR(st.st_mode)) {
-			rc = list_dir(sb.buf, out, depth + 1, err);
+			/* a link back to a directory above (or to this one): a loop */
+			for (k = 0; k <= depth; k++)
+				if (wk->dev[k] == st.st_dev && wk->ino[k] == st.st_ino)
+					break;
+			if (k <= depth) {
+				notice(sb.buf, "skipped: a symbolic link loop (it leads back to '%s')",
+				       wk->path[k]);
+				pr_strbuf_release(&sb);
+				continue;
+			}
+			if (depth + 1 <= 64) {
+				wk->dev[depth + 1] = st.st_dev;
+				wk->ino[depth + 1] = st.st_ino;
+				wk->path[depth + 1] = sb.buf;
+			}
+			rc = list_dir(sb.buf, out, depth + 1, wk, err);
 			pr_strbuf_release(&sb);
 			if (rc)
 				break;
@@ -187,19 +239,23 @@ static int list_dir(const char *path, struct pr_pathlist *out, int depth, struct
 int pr_ingest_list(const char *path, struct pr_pathlist *out, struct pr_error *err)
 {
 	struct stat st;
-	if (stat(path, &st) != 0) {
+	if (strcmp(path, "-") && stat(path, &st) != 0) {
 		pr_error_set(err, PR_E_IO, "cannot open: %s", strerror(errno));
 		pr_error_set_source(err, path);
 		return -1;
 	}
-	if (S_ISDIR(st.st_mode)) {
+	if (strcmp(path, "-") && S_ISDIR(st.st_mode)) {
+		struct walk wk;
 		size_t len = strlen(path);
 		char *p = pr_xstrdup(path);
 		size_t before = out->n;
 		int rc;
 		while (len > 1 && p[len - 1] == '/')
 			p[--len] = '\0';
-		rc = list_dir(p, out, 0, err);
+		wk.dev[0] = st.st_dev;
+		wk.ino[0] = st.st_ino;
+		wk.path[0] = p;
+		rc = list_dir(p, out, 0, &wk, err);
 		free(p);
 		if (!rc && out->n == before) {
 			pr_error_set(err, PR_E_FORMAT, "empty directory: no files to read");

@@ -52,11 +52,19 @@ struct pr_pathlist {
 #define PR_PATHLIST_INIT { NULL, 0, 0 }
 /*
  * Appends path, or the regular files below it when it is a directory
- * (hidden entries skipped, names sorted bytewise). Fails on a missing path
- * and on a directory with no file below it (PR_E_FORMAT, "empty directory").
+ * (hidden entries skipped, names sorted bytewise; '-', standard input, is
+ * appended as it is). Fails on a missing path and on a directory with no
+ * file below it (PR_E_FORMAT, "empty directory"). Inside a directory, an
+ * entry that cannot be followed is skipped and the notice callback hears
+ * about it: a symbolic link loop (a link to itself, links to each other,
+ * or a link to a directory that holds it), or a broken link.
  */
 int pr_ingest_list(const char *path, struct pr_pathlist *out, struct pr_error *err)
 	PR_MUST_CHECK;
+/* Things worth telling the user that are not errors (library code never
+ * prints): path is the entry concerned. One callback per process; NULL = silent. */
+typedef void pr_ingest_notice_fn(void *ctx, const char *path, const char *msg);
+void pr_ingest_set_notice(pr_ingest_notice_fn *fn, void *ctx);
 void pr_pathlist_release(struct pr_pathlist *pl);
 
 #endif

@@ -9,6 +9,9 @@
  * stream (parsers skip it) so offsets match the file.
  * pr_source_locate() turns byte offsets into 1-based line/column by
  * reading the file again (error paths only; the hot path counts nothing).
+ * '-' is standard input; it and FIFOs are read through a temporary copy
+ * (pr_source_spool below). The file is opened once: a device that cannot
+ * seek is read as it comes (its first bytes are not looked at twice).
  */
 #ifndef PR_SOURCE_H
 #define PR_SOURCE_H
@@ -38,6 +41,26 @@ int64_t pr_source_consumed(const struct pr_source *src);
 void pr_source_hash_hex(const struct pr_source *src, char out[33]);
 /* Line/column (1-based, column in bytes) of a byte offset; 0/0 if unknown. */
 void pr_source_locate(const char *path, int64_t offset, long *line, long *col);
+/* The same for an open source: reads the file it reads (a spooled copy too). */
+void pr_source_locate_in(const struct pr_source *src, int64_t offset, long *line, long *col);
+
+/*
+ * Inputs that cannot be read twice: '-' (standard input), a FIFO (a named
+ * pipe, or the /dev/fd/N of a shell's process substitution) or a socket.
+ * Readers sniff a file's head, then read it from the start (and an error's
+ * line/column reads it again), so such an input is copied once into a
+ * temporary file ($TMPDIR, else /tmp) and read from there: pr_source_spool
+ * returns the path to open (path itself when it can be read again, or when
+ * it does not exist: opening it then says why), or NULL with err filled (a
+ * full disk). The same path gives the same copy. The copy's name shows as
+ * path (store/error.h, pr_path_shown) in errors and as a run's source.
+ * pr_source_open spools by itself; a program whose other readers open INPUT
+ * paths too (the CLI) spools them first. The copies are removed by
+ * pr_source_spool_release and, on a fatal signal, by
+ * pr_output_remove_temps (store/output.h).
+ */
+const char *pr_source_spool(const char *path, struct pr_error *err);
+void pr_source_spool_release(void);
 const char *pr_source_zlib_version(void);
 
 /*

@@ -13,6 +13,7 @@
 #include "store/output.h"
 #include "store/strbuf.h"
 #include "store/strmap.h"
+#include "store/timecheck.h"
 #include "store/xalloc.h"
 
 #define JSON_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
@@ -218,8 +219,9 @@ static int ss_lane_begin(void *ctx, const struct pr_sw_lane *l, struct pr_error 
 	set(h, "type", json_string("evented"));
 	set(h, "name", str(name.buf));
 	set(h, "unit", json_string("nanoseconds"));
-	set(h, "startValue", json_integer(l->start - c->base));
-	set(h, "endValue", json_integer(l->end - c->base));
+	/* spanwalk clamps times to +-PR_TIME_LIMIT_NS, so these cannot saturate */
+	set(h, "startValue", json_integer(pr_sub_sat(l->start, c->base)));
+	set(h, "endValue", json_integer(pr_sub_sat(l->end, c->base)));
 	put_open_object(c, h);
 	puts_(c, ",\"events\":[");
 	c->first_event = 1;
@@ -233,7 +235,7 @@ static void put_event(struct ss_ctx *c, int close, int64_t frame, int64_t at)
 {
 	char buf[128];
 	size_t n;
-	json_integer_set(c->ev_at[close], at - c->base);
+	json_integer_set(c->ev_at[close], pr_sub_sat(at, c->base));
 	json_integer_set(c->ev_frame[close], frame);
 	n = json_dumpb(c->ev[close], buf, sizeof(buf), JSON_FLAGS);
 	if (!c->first_event)

@@ -2,7 +2,10 @@
 #include "store/error.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "store/xalloc.h"
 
 void pr_error_init(struct pr_error *err)
 {
@@ -46,19 +49,84 @@ int pr_error_at(struct pr_error *err, enum pr_errcode code, int64_t offset, long
 void pr_error_set_source(struct pr_error *err, const char *source)
 {
 	if (err && source)
-		snprintf(err->source, sizeof(err->source), "%s", source);
+		snprintf(err->source, sizeof(err->source), "%s", pr_path_shown(source));
+}
+
+void pr_error_escape(const char *s, char *buf, size_t n)
+{
+	size_t o = 0;
+	if (!n)
+		return;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char esc[8];
+		size_t k;
+		if (c == '\n' || c == '\r' || c == '\t')
+			snprintf(esc, sizeof(esc), "\\%c", c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
+		else if (c < 0x20 || c == 0x7f)
+			snprintf(esc, sizeof(esc), "\\x%02x", c);
+		else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
+			snprintf(esc, sizeof(esc), "\\u%04x", (unsigned char)*++s);
+		else
+			esc[0] = (char)c, esc[1] = '\0';
+		k = strlen(esc);
+		if (o + k >= n)
+			break;
+		memcpy(buf + o, esc, k);
+		o += k;
+	}
+	buf[o] = '\0';
 }
 
 void pr_error_format(const struct pr_error *err, char *buf, size_t n)
 {
+	char src[4 * sizeof(err->source)], text[4 * sizeof(err->text)];
+	pr_error_escape(err->source, src, sizeof(src));
+	pr_error_escape(err->text, text, sizeof(text));
 	if (!err->source[0])
-		snprintf(buf, n, "%s", err->text);
+		snprintf(buf, n, "%s", text);
 	else if (err->line > 0 && err->column > 0)
-		snprintf(buf, n, "'%s':%ld:%ld: %s", err->source, err->line, err->column, err->text);
+		snprintf(buf, n, "'%s':%ld:%ld: %s", src, err->line, err->column, text);
 	else if (err->line > 0)
-		snprintf(buf, n, "'%s':%ld: %s", err->source, err->line, err->text);
+		snprintf(buf, n, "'%s':%ld: %s", src, err->line, text);
 	else
-		snprintf(buf, n, "'%s': %s", err->source, err->text);
+		snprintf(buf, n, "'%s': %s", src, text);
+}
+
+/* ---- names shown for paths ---- */
+
+struct shown {
+	char *path, *shown;
+};
+static struct shown *shown_v;
+static size_t shown_n;
+
+void pr_path_set_shown(const char *path, const char *shown)
+{
+	shown_v = pr_xreallocarray(shown_v, shown_n + 1, sizeof(*shown_v));
+	shown_v[shown_n].path = pr_xstrdup(path);
+	shown_v[shown_n++].shown = pr_xstrdup(shown);
+}
+
+const char *pr_path_shown(const char *path)
+{
+	size_t i;
+	for (i = 0; path && i < shown_n; i++)
+		if (!strcmp(shown_v[i].path, path))
+			return shown_v[i].shown;
+	return path;
+}
+
+void pr_path_shown_release(void)
+{
+	size_t i;
+	for (i = 0; i < shown_n; i++) {
+		free(shown_v[i].path);
+		free(shown_v[i].shown);
+	}
+	free(shown_v);
+	shown_v = NULL;
+	shown_n = 0;
 }
 
 int pr_error_exit_code(enum pr_errcode code)

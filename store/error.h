@@ -13,6 +13,7 @@
 #define PR_ERROR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "store/pr_common.h"
@@ -47,9 +48,32 @@ int pr_error_vset(struct pr_error *err, enum pr_errcode code, const char *fmt, v
 /* Like pr_error_set, and record where: offset (or -1), line/col (or 0). */
 int pr_error_at(struct pr_error *err, enum pr_errcode code, int64_t offset, long line,
 		long column, const char *fmt, ...) PR_PRINTF_LIKE(6, 7);
+/* The source is stored as pr_path_shown(source). */
 void pr_error_set_source(struct pr_error *err, const char *source);
-/* "'file':12:7: text" (position parts only when known). */
+/*
+ * "'file':12:7: text" (position parts only when known), on one line: control
+ * characters in the file name or the text (a newline or ESC in a file name)
+ * are escaped as by pr_error_escape.
+ */
 void pr_error_format(const struct pr_error *err, char *buf, size_t n);
+/*
+ * s into buf (n bytes, always terminated) as one line of visible text:
+ * newline, CR and tab as "\n", "\r", "\t", the other C0 controls and DEL as
+ * "\xNN", the C1 controls (UTF-8 C2 80..C2 9F) as "\u00NN"; the rest, invalid
+ * UTF-8 included, unchanged. A truncated result never ends inside an escape.
+ */
+void pr_error_escape(const char *s, char *buf, size_t n);
+
+/*
+ * The name to show for a path: a path the program made for the user's one
+ * (a temporary copy of '-', standard input, or of a FIFO: ingest/source.h)
+ * shows as the user's, in errors and as a run's source. pr_path_set_shown
+ * copies both strings; pr_path_shown returns path itself when it has no
+ * other name. pr_path_shown_release forgets every name.
+ */
+void pr_path_set_shown(const char *path, const char *shown);
+const char *pr_path_shown(const char *path);
+void pr_path_shown_release(void);
 /* Process exit status for an error code: 0 ok, 1 regression, 2 otherwise. */
 int pr_error_exit_code(enum pr_errcode code);
 const char *pr_errcode_name(enum pr_errcode code);

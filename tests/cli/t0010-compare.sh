@@ -244,14 +244,15 @@ run "$P" compare empty.json "$ID/base.pt.trace.json"
 expect_rc 2 "an empty BASE"
 expect_err_has "'empty.json': BASE has no metrics" "an empty BASE is named"
 # NEW's durations malformed ("abc"), negative or missing. The 20-step sample has
-# 680 X events, one "dur" each (grep -c below); ingest takes a bad or negative
-# "dur" as 0 with a diagnostic, so before issue 12 NEW showed 26 improvements.
+# 680 X events, one "dur" each (grep -c below); ingest takes a bad, negative or
+# missing "dur" as 0 with a diagnostic, so before issue 12 NEW showed 26
+# improvements (a missing one had no diagnostic and was caught by its 0 ns steps).
 ndur=$(grep -o '"dur":"' "$ID/new.pt.trace.json" | wc -l | tr -d ' ')
 [ "$ndur" = 680 ] || fail "setup: identical/new has $ndur durations, expected 680"
 sed 's/"dur":"[0-9.]*"/"dur":"abc"/g' "$ID/new.pt.trace.json" >dur_abc.json
 sed 's/"dur":"/"dur":"-/g' "$ID/new.pt.trace.json" >dur_neg.json
 sed 's/,"dur":"[0-9.]*"//g' "$ID/new.pt.trace.json" >dur_none.json
-for spec in abc:"bad_duration x680" neg:"negative_duration x680" none:"lasts 0 ns"; do
+for spec in abc:"bad_duration x680" neg:"negative_duration x680" none:"missing_duration x680"; do
 	f=dur_${spec%%:*}.json
 	want=${spec#*:}
 	run "$P" compare "$ID/base.pt.trace.json" "$f"

@@ -22,6 +22,7 @@
 #include <sqlite3.h>
 
 #include "ingest/ingest.h"
+#include "store/timecheck.h"
 
 #ifndef PR_FUZZ_FORMAT
 #define PR_FUZZ_FORMAT "chrome"
@@ -124,6 +125,20 @@ static void check_store(sqlite3 *db, const struct pr_ingest_result *res)
 	CHECK(q1(db, "SELECT count(*) FROM span WHERE track_id NOT IN (SELECT id FROM track)") == 0);
 	CHECK(q1(db, "SELECT count(*) FROM diag WHERE count < 1") == 0);
 	CHECK(q1(db, "SELECT count(*) FROM run r WHERE r.ts_min > r.ts_max") == 0);
+	/* Chrome and QNN keep times, and span ends, within +-PR_TIME_LIMIT_NS */
+	if (!strcmp(PR_FUZZ_FORMAT, "chrome") || !strcmp(PR_FUZZ_FORMAT, "qnn-csv")) {
+		static const char *const tables[] = { "span", "sample", "instant", "flow" };
+		long long lim = (long long)PR_TIME_LIMIT_NS;
+		char sql[256];
+		size_t i;
+		for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+			snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s WHERE ts < %lld OR ts > %lld",
+				 tables[i], -lim, lim);
+			CHECK(q1(db, sql) == 0);
+		}
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM span WHERE dur > %lld - ts", lim);
+		CHECK(q1(db, sql) == 0);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

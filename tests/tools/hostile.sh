@@ -302,5 +302,154 @@ else
 	echo "hostile: no gzip here; gzip cases skipped"
 fi
 
+# ---- times near the int64 limits (issue 12) ----
+# Under AddressSanitizer the fontconfig caches (suppressed in cli/main.c) are
+# listed on stderr at exit unless told not to; the PNG panels below load them.
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}print_suppressions=0
+export ASAN_OPTIONS
+# Ingest keeps times within +-(2^62 - 1) ns = +-4611686018427387.903 us; the
+# events below are at INT64_MAX / 1000 us (beyond: skipped) or end beyond the
+# limit (cut there), all counted as time_out_of_range. Every command then runs
+# without a sanitizer report (check) and summary prints no negative duration.
+big=9223372036854775
+lim=4611686018427387
+{
+	printf '{"traceEvents":[\n'
+	printf '{"ph":"X","name":"ProfilerStep#1","cat":"user_annotation","pid":1,"tid":1,"ts":%s,"dur":5},\n' "$((big - 10))"
+	printf '{"ph":"X","name":"op","cat":"cpu_op","pid":1,"tid":1,"ts":-%s,"dur":%s},\n' "$big" "$big"
+	printf '{"ph":"C","name":"c","pid":1,"ts":%s,"args":{"v":1}},\n' "$big"
+	printf '{"ph":"X","name":"ProfilerStep#2","cat":"user_annotation","pid":1,"tid":1,"ts":-%s,"dur":%s},\n' "$lim" "$((2 * lim))"
+	printf '{"ph":"X","name":"fwd","cat":"user_annotation","pid":1,"tid":3,"ts":-%s,"dur":%s},\n' "$((lim - 1))" "$big"
+	printf '{"ph":"X","name":"k","cat":"kernel","pid":1,"tid":2,"ts":%s,"dur":%s},\n' "$((lim - 1))" "$big"
+	printf '{"ph":"i","name":"[memory]","pid":1,"tid":1,"ts":%s,"s":"t","args":{"Device Type":1,"Device Id":0,"Total Allocated":100,"Total Reserved":200,"Bytes":100,"Addr":1}},\n' "$lim"
+	printf '{"ph":"i","name":"[memory]","pid":1,"tid":1,"ts":-%s,"s":"t","args":{"Device Type":1,"Device Id":0,"Total Allocated":50,"Total Reserved":200,"Bytes":100,"Addr":1}}\n' "$lim"
+	printf '],"baseTimeNanoseconds":9223372036854775807}\n'
+} >"$tmp/int64.json"
+# skipped: the events at +-INT64_MAX/1000 us (3); cut: fwd and k end beyond (2)
+ingest_ok int64 "$tmp/int64.json" && {
+	expect_eq "int64: time_out_of_range" "$(diag_count int64 time_out_of_range)" 5
+	expect_eq "int64: spans kept" "$(q "$tmp/int64.db" "select count(*) from span")" 3
+	expect_eq "int64: extent" "$(q "$tmp/int64.db" "select ts_min || ' ' || ts_max from run")" \
+		"-4611686018427387000 4611686018427387903"
+}
+label=int64
+check 0 "int64 summary" "$PROFREPORT" summary "$tmp/int64.json" &&
+	expect_eq "int64: duration" "$(grep -c 'duration -' "$tmp/out")" 0
+check 0 "int64 report" "$PROFREPORT" report "$tmp/int64.json" -o "$tmp/int64.html" \
+	--json "$tmp/int64.model.json" --png "$tmp/int64-png"
+check 0 "int64 speedscope" "$PROFREPORT" speedscope "$tmp/int64.json" -o "$tmp/int64.ss.json"
+check 0 "int64 aggregate" "$PROFREPORT" aggregate "$tmp/int64.json" --ranks 0 \
+	-o "$tmp/int64.agg.json" --html "$tmp/int64.agg.html" --trace "$tmp/int64.trace.json"
+# compare refuses a side whose times were cut (one line, exit 2), without overflowing
+check 2 "int64 compare" "$PROFREPORT" compare "$tmp/int64.json" "$tmp/int64.json" &&
+	expect_eq "int64 compare names the code" "$(grep -c 'time_out_of_range x5' "$tmp/err")" 1
+# Ten annotations of 1e15 us = 1e18 ns: each fits, their sum 1e19 does not fit
+# in an int64 (SQLite's SUM failed with "integer overflow"). The run lasts
+# 1e18 ns + 9 us = 1000000000.000 s (3 decimals).
+awk 'BEGIN { printf "["; for (i = 0; i < 10; i++)
+	printf "%s{\"ph\":\"X\",\"name\":\"ann\",\"cat\":\"user_annotation\",\"pid\":1,\"tid\":%d,\"ts\":%d,\"dur\":1e15}",
+		(i ? ",\n" : ""), i + 1, i;
+	printf "]\n" }' >"$tmp/ann1e15.json"
+label=ann1e15
+check 0 "ann1e15 summary" "$PROFREPORT" summary "$tmp/ann1e15.json" &&
+	expect_eq "ann1e15 duration" "$(grep -c '^duration 1000000000.000 s' "$tmp/out")" 1
+check 0 "ann1e15 report" "$PROFREPORT" report "$tmp/ann1e15.json" -o "$tmp/ann1e15.html" \
+	--json "$tmp/ann1e15.model.json"
+check 0 "ann1e15 compare" "$PROFREPORT" compare "$tmp/ann1e15.json" "$tmp/ann1e15.json"
+check 0 "ann1e15 compare models" "$PROFREPORT" compare "$tmp/ann1e15.model.json" \
+	"$tmp/ann1e15.model.json" --format md
+check 0 "ann1e15 speedscope" "$PROFREPORT" speedscope "$tmp/ann1e15.json" -o "$tmp/ann1e15.ss.json"
+# X events without "dur": missing_duration, counted, first position kept
+printf '[%s,\n{"ph":"X","name":"a","pid":1,"tid":1,"ts":2},\n{"ph":"X","name":"b","pid":1,"tid":1,"ts":3}]\n' \
+	"$ev" >"$tmp/nodur.json"
+ingest_ok nodur "$tmp/nodur.json" && {
+	expect_eq "missing_duration count" "$(diag_count nodur missing_duration)" 2
+	expect_eq "missing_duration line" \
+		"$(q "$tmp/nodur.db" "select line from diag where code = 'missing_duration'")" 2
+}
+# QNN: device timestamps at INT64_MAX ns and a row 2^62 ns after the first
+qnn_head=timestamp,total_memory_kb,free_memory_kb,available_memory_kb,buffers_kb,cached_kb,swap_total_kb,swap_free_kb,proc_rss_kb,proc_vss_kb
+printf '%s\n%s\n%s\n%s\n%s\n' "$qnn_head" \
+	'9223372036.854,100,50,60,1,2,0,0,10,20' '-9223372036.854,100,50,60,1,2,0,0,10,20' \
+	'-4611686018.000,100,50,60,1,2,0,0,10,20' '4611686018.000,100,50,60,1,2,0,0,10,20' \
+	>"$tmp/qnn-int64.csv"
+ingest_ok qnn-int64 "$tmp/qnn-int64.csv" &&
+	expect_eq "qnn time_out_of_range" "$(diag_count qnn-int64 time_out_of_range)" 3
+label=qnn-int64
+check 0 "qnn-int64 summary" "$PROFREPORT" summary "$tmp/qnn-int64.csv"
+check 0 "qnn-int64 report" "$PROFREPORT" report "$tmp/qnn-int64.csv" -o "$tmp/qnn-int64.html"
+# A store another program wrote, with any int64 time (sqlite3 needed): every
+# reader clamps, nothing overflows.
+if command -v sqlite3 >/dev/null 2>&1; then
+	cp "$tmp/int64.db" "$tmp/wild.db"
+	sqlite3 "$tmp/wild.db" "UPDATE span SET ts = -9223372036854775808 + id,
+		dur = 9223372036854775807, self = 9223372036854775807;
+		UPDATE sample SET ts = 9223372036854775807 - seq;
+		UPDATE instant SET ts = -9223372036854775808;
+		UPDATE series SET ts_min = -9223372036854775808, ts_max = 9223372036854775807;
+		UPDATE run SET ts_min = -9223372036854775808, ts_max = 9223372036854775807;
+		DELETE FROM diag;"
+	label=wild
+	check 0 "wild summary" "$PROFREPORT" summary "$tmp/wild.db" &&
+		expect_eq "wild: duration" "$(grep -c '^duration 9223372036.855 s' "$tmp/out")" 1
+	check 0 "wild report" "$PROFREPORT" report "$tmp/wild.db" -o "$tmp/wild.html" \
+		--json "$tmp/wild.model.json" --png "$tmp/wild-png"
+	check 0 "wild speedscope" "$PROFREPORT" speedscope "$tmp/wild.db" -o "$tmp/wild.ss.json"
+	check 0 "wild aggregate" "$PROFREPORT" aggregate "$tmp/wild.db" --ranks 0 \
+		-o "$tmp/wild.agg.json" --html "$tmp/wild.agg.html" --trace "$tmp/wild.trace.json"
+	check "0|1" "wild compare" "$PROFREPORT" compare "$tmp/wild.model.json" "$tmp/wild.model.json"
+else
+	echo "hostile: no sqlite3 here; the int64-store cases skipped"
+fi
+
+# ---- names and inputs that are not files (issue 12) ----
+# Temporary files of this block in a folder of its own, to count what is left.
+TMPDIR=$tmp/tmpdir
+export TMPDIR
+mkdir -p "$TMPDIR"
+# Control characters in a file name are escaped: the error is one line (check).
+nl='
+'
+check 2 "newline in a missing file's name" "$PROFREPORT" summary "$tmp/a${nl}b.json" &&
+	expect_eq "newline escaped" "$(grep -c "a\\\\nb.json" "$tmp/err")" 1
+printf 'prose, not a trace\n' >"$tmp/t$(printf '\033')]0;x$(printf '\007\r')y.json"
+check 2 "ESC, BEL and CR in a file's name" "$PROFREPORT" summary \
+	"$tmp/t$(printf '\033')]0;x$(printf '\007\r')y.json" &&
+	expect_eq "ESC escaped" "$(grep -c 't\\x1b]0;x\\x07\\ry.json' "$tmp/err")" 1
+# A symbolic link loop inside an input directory: a note per loop, the rest read.
+mkdir -p "$tmp/loop-dir/sub"
+cp "$tmp/good.json" "$tmp/loop-dir/"
+ln -s self "$tmp/loop-dir/self"
+ln -s .. "$tmp/loop-dir/sub/up"
+label=loop-dir
+cases=$((cases + 1))
+run_limited "$PROFREPORT" ingest "$tmp/loop-dir" -o "$tmp/loop-dir.db" -q >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -ne 0 ] || grep -q -e 'Sanitizer' -e 'runtime error:' "$tmp/err"; then
+	fail "exit $rc or a sanitizer report"
+else
+	expect_eq "loop notes" "$(grep -c "^profreport: ingest: '.*': note: skipped: a symbolic link loop" "$tmp/err")" 2
+	expect_eq "loop-dir: lines on stderr" "$(awk 'END { print NR }' "$tmp/err")" 2
+	expect_eq "loop-dir: runs" "$(q "$tmp/loop-dir.db" "select count(*) from run")" 1
+fi
+# '-' and a FIFO are read once, into a temporary copy that is removed after.
+check 0 "summary -" sh -c '"$1" summary - <"$2"' sh "$PROFREPORT" "$tmp/int64.json"
+check 0 "ingest - (gzip)" sh -c 'gzip -c "$2" | "$1" ingest - -o "$3" -q' sh "$PROFREPORT" \
+	"$tmp/good.json" "$tmp/dash.db" &&
+	expect_eq "ingest -: source" "$(q "$tmp/dash.db" "select source from run")" "-"
+check 2 "summary - of prose" sh -c '"$1" summary - <"$2"' sh "$PROFREPORT" "$tmp/prose.txt"
+check 2 "a store is never -" "$PROFREPORT" ingest "$tmp/good.json" -o -
+if command -v mkfifo >/dev/null 2>&1 && mkfifo "$tmp/fifo" 2>/dev/null; then
+	# the writer waits for a reader: bounded, so a reader that never comes cannot hang us
+	run_limited sh -c 'cat "$1" >"$2"' sh "$tmp/ann1e15.json" "$tmp/fifo" &
+	check 0 "summary FIFO" "$PROFREPORT" summary "$tmp/fifo"
+	wait
+	# nothing written to the FIFO but its end: an empty file, not a hang
+	run_limited sh -c ': >"$1"' sh "$tmp/fifo" &
+	check 2 "an empty FIFO" "$PROFREPORT" summary "$tmp/fifo"
+	wait
+fi
+expect_eq "temporary copies left" "$(find "$TMPDIR" -name 'profreport-input-*' | wc -l | tr -d ' ')" 0
+
 echo "hostile: $cases cases; $failures failure(s)"
 [ "$failures" -eq 0 ]

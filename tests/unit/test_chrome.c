@@ -519,6 +519,48 @@ static void test_control_character_and_bad_utf8(void **state)
 		    "1|780979|EFBFBD\n");
 }
 
+/*
+ * Times within +-(2^62 - 1) ns = +-4611686018427387903 ns (store/timecheck.h):
+ * in microseconds +-4611686018427387.903. One event per line:
+ *   1 ts at +limit, dur 0: kept            2 ts 1 ns beyond: skipped
+ *   3 ts 1 ns below -limit: skipped        4 ts at -limit, dur 1 us: kept
+ *   5 ts 0, dur limit + 1 ns: cut to limit 6 a counter 1 ns beyond: skipped
+ *   7, 8 X without "dur": dur 0, missing_duration x2 (first on line 7)
+ *   9, 10 a B/E pair: no "dur" needed, no diagnostic
+ * time_out_of_range: lines 2, 3, 5, 6 = 4, first on line 2.
+ */
+static void test_time_range_and_missing_duration(void **state)
+{
+	struct fx *f = *state;
+	static const char text[] =
+		"[{\"ph\":\"X\",\"name\":\"hi\",\"pid\":1,\"tid\":1,\"ts\":4611686018427387.903,\"dur\":0},\n"
+		"{\"ph\":\"X\",\"name\":\"over\",\"pid\":1,\"tid\":1,\"ts\":4611686018427387.904,\"dur\":0},\n"
+		"{\"ph\":\"X\",\"name\":\"under\",\"pid\":1,\"tid\":1,\"ts\":-4611686018427387.904,\"dur\":0},\n"
+		"{\"ph\":\"X\",\"name\":\"lo\",\"pid\":1,\"tid\":2,\"ts\":-4611686018427387.903,\"dur\":1},\n"
+		"{\"ph\":\"X\",\"name\":\"long\",\"pid\":1,\"tid\":3,\"ts\":0,\"dur\":4611686018427387.904},\n"
+		"{\"ph\":\"C\",\"name\":\"c\",\"pid\":1,\"ts\":\"4611686018427387.904\",\"args\":{\"v\":1}},\n"
+		"{\"ph\":\"X\",\"name\":\"nodur\",\"pid\":1,\"tid\":4,\"ts\":5},\n"
+		"{\"ph\":\"X\",\"name\":\"nodur\",\"pid\":1,\"tid\":4,\"ts\":7},\n"
+		"{\"ph\":\"B\",\"name\":\"be\",\"pid\":1,\"tid\":5,\"ts\":10},\n"
+		"{\"ph\":\"E\",\"pid\":1,\"tid\":5,\"ts\":12}]";
+	int64_t run = ch_ingest_ok(f, "range.json", text);
+	assert_rows(f, "SELECT name, ts, dur FROM span_v ORDER BY ts, name",
+		    "lo|-4611686018427387903|1000\n"
+		    "long|0|4611686018427387903\n"
+		    "nodur|5000|0\n"
+		    "nodur|7000|0\n"
+		    "be|10000|2000\n"
+		    "hi|4611686018427387903|0\n");
+	assert_int_equal(q1(f, "SELECT count(*) FROM sample"), 0);
+	assert_int_equal(ch_diag_count(f, run, "time_out_of_range"), 4);
+	assert_rows(f, "SELECT line FROM diag WHERE code = 'time_out_of_range'", "2\n");
+	assert_int_equal(ch_diag_count(f, run, "missing_duration"), 2);
+	assert_rows(f, "SELECT line, col FROM diag WHERE code = 'missing_duration'", "7|1\n");
+	assert_int_equal(ch_diag_count(f, run, "bad_timestamp"), 0);
+	assert_rows(f, "SELECT ts_min, ts_max FROM run",
+		    "-4611686018427387903|4611686018427387903\n");
+}
+
 /* ---- gzip, duplicates, clocks, ranks ---- */
 
 static void test_gzip_and_duplicate(void **state)
@@ -680,6 +722,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_truncated_object_form, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_trailing_comma, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_control_character_and_bad_utf8, fx_setup,
+						fx_teardown),
+		cmocka_unit_test_setup_teardown(test_time_range_and_missing_duration, fx_setup,
 						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_gzip_and_duplicate, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_epoch_clock_and_rank_from_name, fx_setup,

@@ -436,6 +436,40 @@ static void test_qnn_synthetic_time(void **state)
 	pr_store_close(st);
 }
 
+/*
+ * Times within +-(2^62 - 1) ns = +-4611686018.427387903 s (store/timecheck.h).
+ * Rows (file lines): 2 and 3 are 4611686018.428 s from the epoch either way:
+ * skipped, and neither is the origin; 4 is the origin (1703001234.567);
+ * 5 is -2908684783.861 s, 4611686018.428 s before the origin: skipped;
+ * 6 is -2908684783.860 s, 4611686018.427 s before it: kept; 7 is 0.433 s after.
+ */
+static void test_qnn_time_range(void **state)
+{
+	static const char text[] = QNN_HEADER "\n"
+				   "4611686018.428,100,10,50,1,20,0,0,0,0\n"
+				   "-4611686018.428,100,10,50,1,20,0,0,0,0\n"
+				   "1703001234.567,100,10,50,1,20,0,0,0,0\n"
+				   "-2908684783.861,100,10,50,1,20,0,0,0,0\n"
+				   "-2908684783.860,100,10,50,1,20,0,0,0,0\n"
+				   "1703001235.000,100,10,50,1,20,0,0,0,0\n";
+	struct pr_store *st = open_store();
+	(void)state;
+	ingest_text(st, text, "qnn-csv");
+	assert_int_equal(qi(st, "SELECT time_origin_ns FROM run", NULL), 1703001234567000000LL);
+	assert_int_equal(qi(st, "SELECT json_extract(meta, '$.rows') FROM run", NULL), 3);
+	assert_int_equal(qi(st, "SELECT json_extract(meta, '$.rows_skipped') FROM run", NULL),
+			 3);
+	assert_int_equal(diag_count(st, "time_out_of_range"), 3);
+	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'time_out_of_range'", NULL),
+			 2);
+	assert_int_equal(qi(st, "SELECT count FROM series WHERE name = 'sys.mem.total'", NULL),
+			 3);
+	assert_int_equal(nth_ts(st, "sys.mem.total", "", "0"), -4611686018427000000LL);
+	assert_int_equal(nth_ts(st, "sys.mem.total", "", "1"), 0);
+	assert_int_equal(nth_ts(st, "sys.mem.total", "", "2"), 433000000);
+	pr_store_close(st);
+}
+
 static void test_qnn_bad_header(void **state)
 {
 	static const char text[] = "timestamp,total_memory_kb\n1,2\n";
@@ -716,6 +750,7 @@ int main(void)
 		cmocka_unit_test(test_qnn_sample),
 		cmocka_unit_test(test_qnn_inline),
 		cmocka_unit_test(test_qnn_synthetic_time),
+		cmocka_unit_test(test_qnn_time_range),
 		cmocka_unit_test(test_qnn_bad_header),
 		cmocka_unit_test(test_csv_nvidia_smi),
 		cmocka_unit_test(test_csv_psutil_phases),

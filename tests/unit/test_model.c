@@ -13,6 +13,20 @@
 #include "render/html_report.h"
 #include "render/text_report.h"
 
+/* LeakSanitizer: fontconfig (under Cairo's toy fonts, for the HTML report's
+ * panels) keeps its caches for the process. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libfontconfig.so\n";
+}
+
+const char *__lsan_default_options(void);
+const char *__lsan_default_options(void)
+{
+	return "print_suppressions=0";
+}
+
 static json_t *model_of(const char *const *rel, size_t n, const char *fmt)
 {
 	struct pr_model_opts o = PR_MODEL_OPTS_INIT;
@@ -866,6 +880,102 @@ static void test_write_load(void **state)
 	json_decref(m);
 }
 
+/*
+ * Ten annotations of 1e15 us = 1e18 ns on ten threads, starting 0..9 us: each
+ * fits in int64, their sum 1e19 does not (INT64_MAX ~ 9.22e18); summary,
+ * report and compare failed with "sqlite: integer overflow" (SUM) or UB.
+ * Sums are doubles now: 1e19 is exact (10 x 5^18 x 2^18, 10 x 5^18 < 2^53).
+ * The run lasts from 0 to 9 us + 1e18 ns; so does the union of the phases.
+ */
+static void test_durations_sum_past_int64(void **state)
+{
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	json_t *m, *r, *tot;
+	char *text;
+	int i;
+	(void)state;
+	pr_strbuf_addstr(&sb, "[");
+	for (i = 0; i < 10; i++)
+		pr_strbuf_addf(&sb,
+			       "%s{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ann\",\"pid\":1,"
+			       "\"tid\":%d,\"ts\":%d,\"dur\":1e15}",
+			       i ? "," : "", i + 1, i);
+	pr_strbuf_addstr(&sb, "]");
+	m = model_text(sb.buf, "chrome");
+	pr_strbuf_release(&sb);
+	r = at(m, "runs/0");
+	near(d(r, "clock/duration_ns"), 1000000000000009000.0, 0);
+	tot = find(at(r, "phases/totals"), "name", "ann");
+	near(d(tot, "count"), 10, 0);
+	near(d(tot, "total_ns"), 1e19, 0);
+	near(d(tot, "union_ns"), 1000000000000009000.0, 0);
+	near(d(find(at(r, "spans/items"), "name", "ann"), "total_ns"), 1e19, 0);
+	near(d(find(at(r, "bottlenecks/top_total"), "name", "ann"), "total_ns"), 1e19, 0);
+	near(d(find(at(r, "bottlenecks/top_self"), "name", "ann"), "self_ns"), 1e19, 0);
+	text = text_report(m);
+	assert_non_null(strstr(text, "duration 1000000000.000 s"));
+	free(text);
+	free(html_report(m));
+	json_decref(m);
+}
+
+/*
+ * A store another program wrote may hold any int64 time: spans from INT64_MIN
+ * lasting INT64_MAX, samples at INT64_MAX, a run extent of the whole int64
+ * range, an origin at INT64_MAX. Analysis reads times clamped to
+ * +-(2^62 - 1) ns (store/timecheck.h), so every difference fits: the run
+ * lasts 2 x (2^62 - 1) = 9223372036854775806 ns (it was INT64_MAX - INT64_MIN,
+ * undefined, printed as "duration -0.000 s"), every span starts at the run's
+ * start and lasts as long, and the epoch start is INT64_MAX - (2^62 - 1) = 2^62.
+ * The sanitizer build checks that nothing on the way overflows.
+ */
+static void test_times_beyond_the_limit_in_a_store(void **state)
+{
+	static const char trace[] =
+		"[{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,"
+		"\"tid\":1,\"ts\":0,\"dur\":10},"
+		"{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"fwd\",\"pid\":1,\"tid\":1,"
+		"\"ts\":1,\"dur\":5},"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":1,\"tid\":2,\"ts\":2,\"dur\":3},"
+		"{\"ph\":\"i\",\"name\":\"[memory]\",\"s\":\"t\",\"pid\":1,\"tid\":1,\"ts\":3,"
+		"\"args\":{\"Device Type\":1,\"Device Id\":0,\"Addr\":1,\"Bytes\":8,"
+		"\"Total Allocated\":8,\"Total Reserved\":16}}]";
+	struct pr_model_opts o = PR_MODEL_OPTS_INIT;
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_store *st = open_store();
+	json_t *m, *r;
+	char *text;
+	(void)state;
+	ingest_text(st, trace, "chrome");
+	assert_int_equal(sqlite3_exec(pr_store_db(st),
+				      "UPDATE span SET ts = -9223372036854775808, "
+				      "dur = 9223372036854775807, self = 9223372036854775807;"
+				      "UPDATE sample SET ts = 9223372036854775807;"
+				      "UPDATE series SET ts_min = -9223372036854775808, "
+				      "ts_max = 9223372036854775807;"
+				      "UPDATE instant SET ts = 9223372036854775807;"
+				      "UPDATE run SET ts_min = -9223372036854775808, "
+				      "ts_max = 9223372036854775807, time_origin_ns = 9223372036854775807",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	m = pr_model_build(st, &o, &err);
+	if (!m)
+		fail_msg("model: %s", err.text);
+	pr_store_close(st);
+	r = at(m, "runs/0");
+	assert_true(json_integer_value(at(r, "clock/duration_ns")) == 9223372036854775806LL);
+	assert_true(json_integer_value(at(r, "clock/epoch_start_ns")) == 4611686018427387904LL);
+	assert_true(json_integer_value(at(r, "phases/occurrences/0/dur_ns")) ==
+		    9223372036854775806LL);
+	assert_true(json_integer_value(at(r, "phases/occurrences/0/t_ns")) == 0);
+	near(d(r, "throughput/steps/count"), 1, 0);
+	text = text_report(m);
+	assert_non_null(strstr(text, "duration 9223372036.855 s"));
+	free(text);
+	free(html_report(m));
+	json_decref(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -884,6 +994,8 @@ int main(void)
 		cmocka_unit_test(test_summary_80_columns),
 		cmocka_unit_test(test_straggler_evidence),
 		cmocka_unit_test(test_absent),	      cmocka_unit_test(test_write_load),
+		cmocka_unit_test(test_durations_sum_past_int64),
+		cmocka_unit_test(test_times_beyond_the_limit_in_a_store),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
