@@ -302,5 +302,23 @@ else
 	echo "hostile: no gzip here; gzip cases skipped"
 fi
 
+# ---- bounded resources (issue 12) ----
+# Under an address-space limit where the build allows one (a sanitizer build
+# reserves terabytes of shadow memory and cannot run under ulimit -v): an
+# input that made profreport grow without bound then aborts (exit 134), and
+# check reports it.
+limit_kb=1048576
+(ulimit -v "$limit_kb" && "$PROFREPORT" formats) >/dev/null 2>&1 || limit_kb=unlimited
+# bounded CMD...: CMD under that limit (a command, so that check can time it out).
+bounded="ulimit -v $limit_kb && exec \"\$@\""
+# massif was read whole: /dev/urandom grew to 7 GB, then SIGABRT and an empty store.
+if [ -r /dev/urandom ]; then
+	label=massif-urandom
+	check 2 "$label" sh -c "$bounded" sh "$PROFREPORT" ingest --format massif /dev/urandom \
+		-o "$tmp/urandom.db" -q &&
+		expect_eq "massif-urandom: no store" \
+			"$([ -e "$tmp/urandom.db" ] && echo yes || echo no)" no
+fi
+
 echo "hostile: $cases cases; $failures failure(s)"
 [ "$failures" -eq 0 ]
