@@ -320,5 +320,27 @@ if [ -r /dev/urandom ]; then
 			"$([ -e "$tmp/urandom.db" ] && echo yes || echo no)" no
 fi
 
+if command -v gzip >/dev/null 2>&1; then
+	# JSON document formats hold the document whole: over the limit (here 1 MiB,
+	# PROFREPORT_JSON_MAX_MB) one clear line, no store. A 2 MiB QEff document that
+	# gzips to a few KiB (issue 12: 600 MB unpacked took 4.7 GB and failed with an
+	# empty message).
+	awk 'BEGIN { printf "{\"timestamps\": ["; for (i = 0; i < 200000; i++)
+		printf "%s%d.5", (i ? ", " : ""), i; printf "], \"rss_memory\": [1]}\n" }' \
+		| gzip -n -c >"$tmp/qeff-big.json.gz"
+	label=qeff-limit
+	check 2 "$label" env PROFREPORT_JSON_MAX_MB=1 "$PROFREPORT" ingest "$tmp/qeff-big.json.gz" \
+		-o "$tmp/qeff-big.db" -q && {
+		expect_eq "qeff-limit: the message" "$(grep -c \
+			"qeff-big.json.gz': JSON document larger than 1 MiB (after gunzip): not loaded, .*set PROFREPORT_JSON_MAX_MB=N (MiB) to raise the limit" \
+			"$tmp/err")" 1
+		expect_eq "qeff-limit: no store" "$([ -e "$tmp/qeff-big.db" ] && echo yes || echo no)" no
+	}
+	check 0 qeff-limit-raised env PROFREPORT_JSON_MAX_MB=3 "$PROFREPORT" ingest \
+		"$tmp/qeff-big.json.gz" -o "$tmp/qeff-big.db" -q
+	check 2 qeff-limit-bad env PROFREPORT_JSON_MAX_MB=lots "$PROFREPORT" ingest \
+		"$tmp/qeff-big.json.gz" -o "$tmp/qeff-bad.db" -q
+fi
+
 echo "hostile: $cases cases; $failures failure(s)"
 [ "$failures" -eq 0 ]
