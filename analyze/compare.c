@@ -712,6 +712,8 @@ static const char *const diag_lost[] = {
 	"truncated", "missing_phase", "unknown_phase", "non_object_event", "bad_timestamp",
 	"bad_duration", "negative_duration", "unmatched_end", "unclosed_span",
 	"async_unmatched_end", "async_unclosed", "counter_not_numeric",
+	/* the writer's caps: samples dropped, spans stored without nesting (no self time) */
+	"too_many_series", "too_many_tracks",
 	/* CSV samplers: rows or cells skipped, series dropped */
 	"csv_bad_field_count", "csv_bad_time", "csv_bad_value", "csv_mixed_time",
 	"csv_too_many_series",
