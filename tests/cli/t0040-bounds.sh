@@ -69,4 +69,20 @@ grep -q 'Device memory: 60 devices; the 16 with the largest reserved peak have a
 grep -q 'Showing 50 of 60 recommendations' memdev.html ||
 	fail "the page does not say that 10 recommendations were cut"
 
+# -- per-run queries use an index once a store holds two runs (summary of 8000
+# runs was quadratic: 26 s; bench/bounds.sh summary). One run needs none.
+run "$P" ingest -q "$VIZ" -o runs.db
+expect_rc 0 "ingest of a first run"
+[ "$(query_value runs.db "select count(*) from sqlite_master where name = 'span_run'")" = 0 ] ||
+	fail "a one-run store has the span_run index"
+run "$P" ingest -q "$TORCH" -o runs.db
+expect_rc 0 "ingest of a second run"
+for ix in span_run track_run series_run metric_run diag_run; do
+	[ "$(query_value runs.db "select count(*) from sqlite_master where type = 'index' and name = '$ix'")" = 1 ] ||
+		fail "no index $ix in a store of two runs"
+done
+"$P" query runs.db "explain query plan select count(*) from span where run_id = 2" >plan.txt
+grep -q 'USING COVERING INDEX span_run\|USING INDEX span_run' plan.txt ||
+	fail "a per-run span query does not use span_run: $(cat plan.txt)"
+
 finish
