@@ -336,9 +336,15 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 			tdn(sb, m ? pr_mnum(m, "peak") : NAN, "bytes");
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
-		table_end(sb, i, n + (size_t)(pr_mll(ph, "occurrences_more") > 0 ? pr_mll(ph, "occurrences_more") : 0));
+		/* the model lists the first 500 occurrences: the store has them all */
+		pr_html_table_end(sb, i, n + (size_t)(pr_mll(ph, "occurrences_more") > 0 ? pr_mll(ph, "occurrences_more") : 0),
+				  "the store");
 		pr_html_table_begin(sb, tot_h);
-		n = json_array_size(json_object_get(ph, "totals"));
+		/* the model totals the 1000 busiest names (phases.totals_more: the rest) */
+		n = json_array_size(json_object_get(ph, "totals")) +
+		    (size_t)(pr_mll(json_object_get(ph, "totals_more"), "names") > 0
+				     ? pr_mll(json_object_get(ph, "totals_more"), "names")
+				     : 0);
 		json_array_foreach(json_object_get(ph, "totals"), i, o)
 		{
 			if (i >= PR_HTML_ROWS)
@@ -353,7 +359,7 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 			tdf(sb, pr_mnum(o, "share") * 100, 1);
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
-		table_end(sb, i, n);
+		pr_html_table_end(sb, i, n, "the store");
 	}
 	n = json_array_size(json_object_get(ph, "stages"));
 	if (n) {

@@ -69,6 +69,14 @@ grep -q 'Device memory: 60 devices; the 16 with the largest reserved peak have a
 grep -q 'Showing 50 of 60 recommendations' memdev.html ||
 	fail "the page does not say that 10 recommendations were cut"
 
+# -- 1003 phase names (a CSV row each): the model lists 500 occurrences and
+# totals 1000 names; both tables show 200 rows and say the store has 1003
+awk 'BEGIN { print "time,rss_mb,phase"; for (i = 0; i < 1003; i++) printf "%d,%d,p%d\n", i, i, i }' >phases.csv
+run "$P" report phases.csv -o phases.html
+expect_rc 0 "report of 1003 phases"
+[ "$(grep -c 'Showing 200 of 1003 rows (capped at 200; the store has all of them)' phases.html)" = 2 ] ||
+	fail "the phase tables do not say 200 of 1003"
+
 # -- per-run queries use an index once a store holds two runs (summary of 8000
 # runs was quadratic: 26 s; bench/bounds.sh summary). One run needs none.
 run "$P" ingest -q "$VIZ" -o runs.db
