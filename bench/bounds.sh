@@ -121,8 +121,7 @@ for c in $cases; do
 	query)
 		printf '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}]\n' >"$out/in"
 		"$pr" ingest -q "$out/in" -o "$out/db"
-		measure "$c" "recursive CTE, default" "$pr" query "$out/db" \
-			"with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c"
+		# (the default limit is 60 s: too long for a shared machine)
 		measure "$c" "recursive CTE, --timeout 1" "$pr" query --timeout 1 "$out/db" \
 			"with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c"
 		;;
