@@ -78,12 +78,14 @@ static json_t *per_phase(const struct pr_actx *ctx, const struct pr_aseries *s, 
 		n = PER_PHASE_MAX;
 		qsort(pp, n, sizeof(*pp), cmp_peak_name);
 	}
-	for (j = 0; j < n; j++)
-		json_array_append_new(
-			arr, pr_jobj("phase",
-				     json_string(ctx->phases[ctx->phase_group[ctx->phase_group_start[pp[j].k]]].name),
-				     "occurrence", pr_jint((int64_t)pp[j].occ), "value", pr_jnum(pp[j].value),
-				     "t_ns", pr_actx_t(ctx, pp[j].t), NULL));
+	for (j = 0; j < n; j++) {
+		const struct pr_aspan *first =
+			&ctx->phases[ctx->phase_group[ctx->phase_group_start[pp[j].k]]];
+		json_array_append_new(arr, pr_jobj("phase", json_string(first->name), "occurrence",
+						   pr_jint((int64_t)pp[j].occ), "value",
+						   pr_jnum(pp[j].value), "t_ns",
+						   pr_actx_t(ctx, pp[j].t), NULL));
+	}
 	free(pp);
 	return arr;
 }

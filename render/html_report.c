@@ -337,8 +337,9 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
 		/* the model lists the first 500 occurrences: the store has them all */
-		pr_html_table_end(sb, i, n + (size_t)(pr_mll(ph, "occurrences_more") > 0 ? pr_mll(ph, "occurrences_more") : 0),
-				  "the store");
+		if (pr_mll(ph, "occurrences_more") > 0)
+			n += (size_t)pr_mll(ph, "occurrences_more");
+		pr_html_table_end(sb, i, n, "the store");
 		pr_html_table_begin(sb, tot_h);
 		/* the model totals the 1000 busiest names (phases.totals_more: the rest) */
 		n = json_array_size(json_object_get(ph, "totals")) +

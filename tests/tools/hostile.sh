@@ -320,6 +320,16 @@ if [ -r /dev/urandom ]; then
 			"$([ -e "$tmp/urandom.db" ] && echo yes || echo no)" no
 fi
 
+# query: a statement that never ends is stopped (--timeout), fts3_tokenizer()
+# (a pointer into the process) refused; the store is untouched.
+label=query-endless
+check 2 "$label" "$PROFREPORT" query --timeout 1 "$base" \
+	"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT max(x) FROM c" &&
+	base_unchanged
+label=query-fts3-tokenizer
+check 2 "$label" "$PROFREPORT" query "$base" "SELECT fts3_tokenizer('simple')" &&
+	base_unchanged
+
 if command -v gzip >/dev/null 2>&1; then
 	# JSON document formats hold the document whole: over the limit (here 1 MiB,
 	# PROFREPORT_JSON_MAX_MB) one clear line, no store. A 2 MiB QEff document that
