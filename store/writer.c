@@ -107,7 +107,7 @@ struct pr_writer {
 	int64_t track_base;
 	struct pr_strmap process_names; /* pid -> index into pnames */
 	char **pnames;
-	size_t npnames;
+	size_t npnames, cap_pnames;
 	struct pr_strmap series_map;
 	struct series *series;
 	size_t nseries, cap_series;
@@ -882,7 +882,17 @@ void pr_writer_process_set_name(struct pr_writer *w, const char *pid, const char
 		w->pnames[idx] = pr_xstrdup(name);
 		return;
 	}
-	w->pnames = pr_xreallocarray(w->pnames, w->npnames + 1, sizeof(*w->pnames));
+	/* a name matters only to a track, and there are at most PR_WRITER_MAX_TRACKS */
+	if (w->npnames >= PR_WRITER_MAX_TRACKS) {
+		pr_writer_diag(w, "metadata_skipped", w->at, 0, 0,
+			       "more than %d process names; the others are ignored",
+			       PR_WRITER_MAX_TRACKS);
+		return;
+	}
+	if (w->npnames == w->cap_pnames) {
+		w->cap_pnames = w->cap_pnames ? w->cap_pnames * 2 : 16;
+		w->pnames = pr_xreallocarray(w->pnames, w->cap_pnames, sizeof(*w->pnames));
+	}
 	w->pnames[w->npnames] = pr_xstrdup(name);
 	pr_strmap_put(&w->process_names, pid, strlen(pid), (int64_t)w->npnames);
 	w->npnames++;

@@ -554,6 +554,30 @@ static void test_track_cap(void **state)
 	assert_rows(f, "SELECT code, count FROM diag", "too_many_tracks 4\n");
 }
 
+/* Process names (one per pid) are kept for at most PR_WRITER_MAX_TRACKS
+ * pids: past that they are ignored and counted as metadata_skipped. */
+static void test_process_name_cap(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "pids.json");
+	char pid[32];
+	int64_t t;
+	int i;
+	for (i = 0; i < 65536 + 2; i++) {
+		snprintf(pid, sizeof(pid), "%d", i);
+		pr_writer_process_set_name(w, pid, "worker");
+	}
+	pr_writer_process_set_name(w, "7", "renamed"); /* a known pid is still renamed */
+	t = pr_writer_track(w, "thread", "7", "1");
+	X(w, t, "op", 0, 1);
+	t = pr_writer_track(w, "thread", "65537", "1");
+	X(w, t, "op", 1, 1);
+	commit(w, "h-pids", 0);
+	assert_rows(f, "SELECT pid, ifnull(process_name, '-') FROM track ORDER BY id",
+		    "7 renamed\n65537 -\n");
+	assert_rows(f, "SELECT code, count FROM diag", "metadata_skipped 2\n");
+}
+
 /* At most PR_WRITER_MAX_SERIES (65536) series per run (1 M counter names
  * took 3.1 GB in report): past it the samples are dropped and counted. */
 static void test_series_cap(void **state)
@@ -793,6 +817,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_series_stats, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_track_cap, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_series_cap, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_process_name_cap, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_run_attributes_and_diags, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_instants_flows_metrics, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_removed_store_reopened, fx_setup, fx_teardown),
