@@ -137,6 +137,21 @@ int pr_jdoc_read_text(struct pr_source *src, struct pr_strbuf *out, long *nonfin
 
 /* ---- whole documents ---- */
 
+int pr_jdoc_error(const json_error_t *jerr, size_t len, struct pr_error *err)
+{
+	/* jansson leaves the text empty when one of its allocations fails (the
+	 * tree of a big document in the memory left; issue 12: the error was
+	 * "'FILE':1:1: " and nothing else): say so. */
+	if (!jerr->text[0] || json_error_code(jerr) == json_error_out_of_memory)
+		return pr_error_set(err, PR_E_LIMIT,
+				    "out of memory loading a JSON document of %zu MiB "
+				    "(documents are held whole in memory)",
+				    len >> 20);
+	/* jansson says column 0 at the start of a line (e.g. an empty file). */
+	return pr_error_at(err, PR_E_PARSE, -1, jerr->line > 0 ? jerr->line : 1,
+			   jerr->column > 0 ? jerr->column : 1, "%s", jerr->text);
+}
+
 json_t *pr_jdoc_load(struct pr_source *src, long *nonfinite, struct pr_error *err)
 {
 	struct pr_strbuf sb = PR_STRBUF_INIT;
@@ -154,18 +169,7 @@ json_t *pr_jdoc_load(struct pr_source *src, long *nonfinite, struct pr_error *er
 	doc = json_loadb(sb.buf, sb.len, JSON_ALLOW_NUL, &jerr);
 	pr_strbuf_release(&sb);
 	if (!doc) {
-		/* jansson leaves the text empty when one of its allocations fails
-		 * (the tree of a big document in the memory left): say so. */
-		if (!jerr.text[0] || json_error_code(&jerr) == json_error_out_of_memory) {
-			pr_error_set(err, PR_E_LIMIT,
-				     "out of memory loading a JSON document of %zu MiB "
-				     "(documents are held whole in memory)",
-				     len >> 20);
-			return NULL;
-		}
-		/* jansson says column 0 at the start of a line (e.g. an empty file). */
-		pr_error_at(err, PR_E_PARSE, -1, jerr.line > 0 ? jerr.line : 1,
-			    jerr.column > 0 ? jerr.column : 1, "%s", jerr.text);
+		pr_jdoc_error(&jerr, len, err);
 		return NULL;
 	}
 	if (nonfinite)

@@ -37,6 +37,12 @@ json_t *pr_jdoc_load(struct pr_source *src, long *nonfinite, struct pr_error *er
 int pr_jdoc_read_text(struct pr_source *src, struct pr_strbuf *out, long *nonfinite,
 		      struct pr_error *err);
 
+/* The error of a failed json_loadb of len bytes: jansson's text with its
+ * line/column (PR_E_PARSE), or, when jansson ran out of memory (it then
+ * gives no text), "out of memory loading a JSON document of N MiB"
+ * (PR_E_LIMIT). Returns -1. */
+int pr_jdoc_error(const json_error_t *jerr, size_t len, struct pr_error *err);
+
 /* Sniff helper: 1 if the first bytes (after BOM/whitespace) open a JSON object
  * and every key in keys[] (NULL-terminated) appears as "key" in the head. */
 int pr_jdoc_head_has(const unsigned char *head, size_t n, const char *const *keys);

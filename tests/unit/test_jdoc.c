@@ -194,6 +194,24 @@ static void test_out_of_memory(void **state)
 	assert_int_equal(err.code, PR_E_LIMIT);
 	assert_string_equal(err.text, "out of memory loading a JSON document of 0 MiB "
 				      "(documents are held whole in memory)");
+	/* the helper the diffulex reader shares: jansson's own text when it has one */
+	{
+		json_error_t je;
+		struct pr_error e2 = PR_ERROR_INIT;
+		memset(&je, 0, sizeof(je));
+		je.line = -1;
+		assert_int_equal(pr_jdoc_error(&je, (size_t)3 << 20, &e2), -1);
+		assert_string_equal(e2.text, "out of memory loading a JSON document of 3 MiB "
+					     "(documents are held whole in memory)");
+		snprintf(je.text, sizeof(je.text), "%s", "'[' or '{' expected near 'x'");
+		je.line = 2;
+		je.column = 0;
+		assert_int_equal(pr_jdoc_error(&je, 10, &e2), -1);
+		assert_int_equal(e2.code, PR_E_PARSE);
+		assert_string_equal(e2.text, "'[' or '{' expected near 'x'");
+		assert_int_equal(e2.line, 2);
+		assert_int_equal(e2.column, 1);
+	}
 }
 
 int main(void)
