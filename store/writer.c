@@ -1045,7 +1045,8 @@ static int64_t span_add(struct pr_writer *w, const struct pr_span_in *s, int ope
 		emit_flat(w, t, &e, s);
 		return e.id;
 	}
-	if (!t->unsorted && t->has_last &&
+	/* an overflow track is flat whatever the order: nothing to re-nest */
+	if (!t->unsorted && !t->overflow && t->has_last &&
 	    (s->ts < t->last_ts || (!open && s->ts == t->last_ts && dur > t->last_dur)))
 		make_unsorted(w, t);
 	t->last_ts = s->ts;

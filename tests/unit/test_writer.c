@@ -536,6 +536,11 @@ static void test_track_cap(void **state)
 	X(w, o2, "B", 100010, 200);
 	B(w, o1, "C", 100020, NULL);
 	assert_int_equal(E(w, o1, 100030, NULL), 0);
+	/* begins out of order: not re-nested after the load either */
+	B(w, o1, "D", 100050, NULL);
+	B(w, o1, "E", 100045, NULL);
+	assert_int_equal(E(w, o1, 100060, NULL), 0);
+	assert_int_equal(E(w, o1, 100070, NULL), 0);
 	pr_writer_instant(w, o3, pr_writer_intern(w, "i", 1), 0, 100040, "t", NULL, 0);
 	/* a known track is still found */
 	assert_int_equal(pr_writer_track(w, "thread", "1", "17"), first + 17);
@@ -549,9 +554,9 @@ static void test_track_cap(void **state)
 	assert_rows(f,
 		    "SELECT s.name, ifnull(s.depth, '-'), ifnull(s.parent_id, '-'), ifnull(s.self, '-'), "
 		    "s.dur FROM span_v s WHERE s.ts >= 100000 ORDER BY s.ts",
-		    "A - - - 100\nB - - - 200\nC - - - 10\n");
-	/* A, B and C on the thread overflow track, the instant on the async one */
-	assert_rows(f, "SELECT code, count FROM diag", "too_many_tracks 4\n");
+		    "A - - - 100\nB - - - 200\nC - - - 10\nE - - - 15\nD - - - 20\n");
+	/* A to E on the thread overflow track, the instant on the async one */
+	assert_rows(f, "SELECT code, count FROM diag", "too_many_tracks 6\n");
 }
 
 /* Process names (one per pid) are kept for at most PR_WRITER_MAX_TRACKS
