@@ -49,14 +49,32 @@ const char *pr_actx_text(sqlite3_stmt *st, int col)
 	return t ? (const char *)t : "";
 }
 
+/* (name, device) of s against the key; device NULL compares the name alone. */
+static int series_cmp(const struct pr_aseries *s, const char *name, const char *device)
+{
+	int c = strcmp(s->name, name);
+	return c || !device ? c : strcmp(s->device, device);
+}
+
+/*
+ * A binary search (issue 12: a linear one, called per series by the
+ * fragmentation and pressure analyses, was quadratic in the devices): the
+ * series are loaded ORDER BY name, device, and SQLite's BINARY collation
+ * orders text as strcmp does; (name, device) is unique in a run, and with
+ * device NULL the lower bound is the first series of the name.
+ */
 struct pr_aseries *pr_actx_series(struct pr_actx *ctx, const char *name, const char *device)
 {
-	size_t i;
-	for (i = 0; i < ctx->nseries; i++) {
-		struct pr_aseries *s = &ctx->series[i];
-		if (!strcmp(s->name, name) && (!device || !strcmp(s->device, device)))
-			return s;
+	size_t lo = 0, hi = ctx->nseries;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (series_cmp(&ctx->series[mid], name, device) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	if (lo < ctx->nseries && !series_cmp(&ctx->series[lo], name, device))
+		return &ctx->series[lo];
 	return NULL;
 }
 
@@ -159,15 +177,19 @@ json_t *pr_actx_span_at(struct pr_actx *ctx, int64_t t, struct pr_error *err)
 	sqlite3_stmt *st;
 	json_t *out = json_null();
 	int rc;
-	if (pr_actx_prep(ctx,
+	/* prepared once per run (issue 12: preparing it per call was half the
+	 * time of a run with thousands of devices); reset after each use */
+	if (!ctx->span_at_st &&
+	    pr_actx_prep(ctx,
 			 "SELECT n.value, s.kind, s.ts, s.dur FROM span s JOIN string n ON n.id = s.name_id "
 			 "JOIN track k ON k.id = s.track_id "
 			 "WHERE s.run_id = ?1 AND s.ts <= ?2 AND s.ts + s.dur >= ?2 "
 			 "AND s.kind NOT IN ('kernel', 'memcpy', 'memset', 'gpu', 'session', 'profiler') "
 			 "AND k.kind <> 'gpu_stream' "
 			 "ORDER BY s.depth DESC, s.ts DESC, s.id LIMIT 1",
-			 &st, err))
+			 &ctx->span_at_st, err))
 		return NULL;
+	st = ctx->span_at_st;
 	sqlite3_bind_int64(st, 2, t);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
@@ -177,7 +199,9 @@ json_t *pr_actx_span_at(struct pr_actx *ctx, int64_t t, struct pr_error *err)
 			      pr_actx_t(ctx, sqlite3_column_int64(st, 2)), "dur_ns",
 			      pr_jint(sqlite3_column_int64(st, 3)), NULL);
 	}
-	if (pr_actx_done(ctx, st, rc, err)) {
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(ctx->db));
 		json_decref(out);
 		return NULL;
 	}

@@ -59,6 +59,7 @@ struct pr_actx {
 	/* Phases grouped by name: names in first-seen order, each group in start
 	 * order: phase_group[phase_group_start[k] .. phase_group_start[k + 1]). */
 	size_t nphase_names, *phase_group, *phase_group_start;
+	struct sqlite3_stmt *span_at_st; /* pr_actx_span_at's query, prepared once */
 };
 
 /* One analyzer: adds its section to ctx->out. */

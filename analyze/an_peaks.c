@@ -2,12 +2,15 @@
  * an_peaks.c - "peaks": for every memory-like series, the global peak
  * (first sample reaching the maximum), the phase and step it fell in,
  * the innermost host span open at that time (for torch traces the op or
- * annotation that held the peak), and the peak inside each phase name.
+ * annotation that held the peak), and the peak inside each phase name
+ * (at most PER_PHASE_MAX names, the highest; per_phase_more counts the rest).
  * A run without memory series gets an empty list: absent, never zero.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "store/xalloc.h"
 
 static json_t *span_ref(const struct pr_actx *ctx, const struct pr_aspan *p)
 {
@@ -17,10 +20,40 @@ static json_t *span_ref(const struct pr_actx *ctx, const struct pr_aspan *p)
 		       "t_ns", pr_actx_t(ctx, p->ts), "dur_ns", pr_jint(p->dur), NULL);
 }
 
-static json_t *per_phase(const struct pr_actx *ctx, const struct pr_aseries *s)
+#define PER_PHASE_MAX 1000 /* phase names with their own peak, per series */
+
+struct phase_peak {
+	size_t k; /* the name's index (first-seen order) */
+	size_t occ;
+	double value;
+	int64_t t;
+};
+
+static int cmp_peak_desc(const void *a, const void *b)
+{
+	const struct phase_peak *x = a, *y = b;
+	if (x->value != y->value)
+		return x->value > y->value ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+static int cmp_peak_name(const void *a, const void *b)
+{
+	const struct phase_peak *x = a, *y = b;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/*
+ * The peak of s inside each phase name, in first-seen order; at most
+ * PER_PHASE_MAX names, those with the largest peaks (issue 12: 300 k phase
+ * names made 300 k entries per memory series), the number left out in
+ * *more.
+ */
+static json_t *per_phase(const struct pr_actx *ctx, const struct pr_aseries *s, size_t *more)
 {
 	json_t *arr = json_array();
-	size_t k, j;
+	struct phase_peak *pp = pr_xcalloc(ctx->nphase_names + 1, sizeof(*pp));
+	size_t k, j, n = 0;
 	for (k = 0; k < ctx->nphase_names; k++) {
 		double best = 0;
 		int64_t best_t = 0;
@@ -36,12 +69,24 @@ static json_t *per_phase(const struct pr_actx *ctx, const struct pr_aseries *s)
 				}
 		}
 		if (best_occ)
-			json_array_append_new(
-				arr, pr_jobj("phase",
-					     json_string(ctx->phases[ctx->phase_group[ctx->phase_group_start[k]]].name),
-					     "occurrence", pr_jint((int64_t)best_occ), "value", pr_jnum(best),
-					     "t_ns", pr_actx_t(ctx, best_t), NULL));
+			pp[n++] = (struct phase_peak){ k, best_occ, best, best_t };
 	}
+	*more = 0;
+	if (n > PER_PHASE_MAX) {
+		qsort(pp, n, sizeof(*pp), cmp_peak_desc);
+		*more = n - PER_PHASE_MAX;
+		n = PER_PHASE_MAX;
+		qsort(pp, n, sizeof(*pp), cmp_peak_name);
+	}
+	for (j = 0; j < n; j++) {
+		const struct pr_aspan *first =
+			&ctx->phases[ctx->phase_group[ctx->phase_group_start[pp[j].k]]];
+		json_array_append_new(arr, pr_jobj("phase", json_string(first->name), "occurrence",
+						   pr_jint((int64_t)pp[j].occ), "value",
+						   pr_jnum(pp[j].value), "t_ns",
+						   pr_actx_t(ctx, pp[j].t), NULL));
+	}
+	free(pp);
 	return arr;
 }
 
@@ -52,8 +97,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	json_object_set_new(ctx->out, "peaks", arr);
 	for (i = 0; i < ctx->nseries; i++) {
 		struct pr_aseries *s = &ctx->series[i];
-		size_t pk = 0;
-		json_t *span;
+		size_t pk = 0, more;
+		json_t *span, *o;
 		if (!s->memory)
 			continue;
 		if (pr_actx_load(ctx, s, err))
@@ -66,13 +111,15 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		span = pr_actx_span_at(ctx, s->ts[pk], err);
 		if (!span)
 			return -1;
-		json_array_append_new(
-			arr, pr_jobj("series", json_string(s->name), "device", json_string(s->device),
-				     "unit", json_string(s->unit), "value", pr_jnum(s->v[pk]), "t_ns",
-				     pr_actx_t(ctx, s->ts[pk]), "phase",
-				     span_ref(ctx, pr_actx_phase_at(ctx, s->ts[pk])), "step",
-				     span_ref(ctx, pr_actx_step_at(ctx, s->ts[pk])), "span", span,
-				     "per_phase", per_phase(ctx, s), NULL));
+		o = pr_jobj("series", json_string(s->name), "device", json_string(s->device),
+			    "unit", json_string(s->unit), "value", pr_jnum(s->v[pk]), "t_ns",
+			    pr_actx_t(ctx, s->ts[pk]), "phase",
+			    span_ref(ctx, pr_actx_phase_at(ctx, s->ts[pk])), "step",
+			    span_ref(ctx, pr_actx_step_at(ctx, s->ts[pk])), "span", span,
+			    "per_phase", per_phase(ctx, s, &more), NULL);
+		if (more)
+			json_object_set_new(o, "per_phase_more", pr_jint((int64_t)more));
+		json_array_append_new(arr, o);
 	}
 	return 0;
 }

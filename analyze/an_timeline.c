@@ -77,7 +77,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	sqlite3_stmt *st;
 	struct lane *lanes = NULL;
-	size_t n = 0, i;
+	size_t n = 0, cap = 0, i;
 	int64_t gap = ctx->dur > 0 ? ctx->dur / 4000 : 0, cs = 0, ce = INT64_MIN;
 	json_t *arr = json_array();
 	int rc;
@@ -98,7 +98,10 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		if (!l || l->track != tr) {
 			if (l && ce != INT64_MIN)
 				flush(ctx, l, cs, ce);
-			lanes = pr_xreallocarray(lanes, n + 1, sizeof(*lanes));
+			if (n == cap) { /* doubling: one lane per track, up to 65536 */
+				cap = cap ? cap * 2 : 16;
+				lanes = pr_xreallocarray(lanes, cap, sizeof(*lanes));
+			}
 			l = &lanes[n++];
 			memset(l, 0, sizeof(*l));
 			l->track = tr;

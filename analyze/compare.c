@@ -714,6 +714,8 @@ static const char *const diag_lost[] = {
 	"async_unmatched_end", "async_unclosed", "counter_not_numeric",
 	/* any format: a time beyond +-2^62 ns skipped, or an end cut there */
 	"time_out_of_range",
+	/* the writer's caps: samples dropped, spans stored without nesting (no self time) */
+	"too_many_series", "too_many_tracks",
 	/* CSV samplers: rows or cells skipped, series dropped */
 	"csv_bad_field_count", "csv_bad_time", "csv_bad_value", "csv_mixed_time",
 	"csv_too_many_series",

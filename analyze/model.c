@@ -250,6 +250,7 @@ static void ctx_release(struct pr_actx *ctx)
 		free(s->v);
 	}
 	free(ctx->series);
+	sqlite3_finalize(ctx->span_at_st);
 	free_spans(ctx->phases, ctx->nphases);
 	free_spans(ctx->steps, ctx->nsteps);
 	free(ctx->phase_group);

@@ -1,17 +1,97 @@
 /* cmd_query.c - profreport query STORE SQL: read-only SQL, tab-separated. */
+#include <sqlite3.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 #include "cli/commands.h"
+#include "store/decimal.h"
 #include "store/dump.h"
+
+#define QUERY_TIMEOUT_DEFAULT 60 /* seconds */
+#define QUERY_TIMEOUT_MAX 86400
+#define PROGRESS_OPS 10000 /* SQLite VM steps between two looks at the clock */
+
+static const struct pr_option opts[] = {
+	{ "timeout", 0, "SECONDS",
+	  "stop the statement after this long (default 60, ms precision; 0 = no limit)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+struct guard {
+	struct timespec deadline;
+	int limited, timed_out, tokenizer;
+};
+
+/* SQLite's progress handler: non-zero interrupts the statement. */
+static int past_deadline(void *ctx)
+{
+	struct guard *g = ctx;
+	struct timespec now;
+	if (!g->limited || clock_gettime(CLOCK_MONOTONIC, &now))
+		return 0;
+	if (now.tv_sec > g->deadline.tv_sec ||
+	    (now.tv_sec == g->deadline.tv_sec && now.tv_nsec >= g->deadline.tv_nsec))
+		g->timed_out = 1;
+	return g->timed_out;
+}
+
+/*
+ * fts3_tokenizer('name') returns the address of a tokenizer module (a
+ * pointer into the process: it defeats address randomization) and, with a
+ * second argument, would install one: denied at prepare, views included.
+ */
+static int authorize(void *ctx, int action, const char *a1, const char *a2, const char *db,
+		     const char *trigger)
+{
+	struct guard *g = ctx;
+	(void)a1;
+	(void)db;
+	(void)trigger;
+	if (action == SQLITE_FUNCTION && a2 && !sqlite3_stricmp(a2, "fts3_tokenizer")) {
+		g->tokenizer = 1;
+		return SQLITE_DENY;
+	}
+	return SQLITE_OK;
+}
 
 static int cmd_query(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	struct pr_store *st = NULL;
+	struct guard g;
+	const char *tv = pr_arg(cmd, a, "timeout");
+	int64_t ms = QUERY_TIMEOUT_DEFAULT * 1000; /* the limit in milliseconds */
 	int rc;
-	(void)cmd;
+	if (tv && (pr_decimal_scaled(tv, strlen(tv), 3, &ms) != PR_DEC_OK || ms < 0 ||
+		   ms > (int64_t)QUERY_TIMEOUT_MAX * 1000))
+		return pr_error_set(err, PR_E_USAGE,
+				    "--timeout needs a number of seconds from 0 to %d (0 = no limit)",
+				    QUERY_TIMEOUT_MAX);
 	if (pr_store_open(&st, a->pos[0], PR_STORE_READONLY, err))
 		return -1;
+	memset(&g, 0, sizeof(g));
+	sqlite3_set_authorizer(pr_store_db(st), authorize, &g);
+	if (ms > 0 && clock_gettime(CLOCK_MONOTONIC, &g.deadline) == 0) {
+		g.deadline.tv_sec += (time_t)(ms / 1000);
+		g.deadline.tv_nsec += (long)(ms % 1000) * 1000000L;
+		if (g.deadline.tv_nsec >= 1000000000L) {
+			g.deadline.tv_sec++;
+			g.deadline.tv_nsec -= 1000000000L;
+		}
+		g.limited = 1;
+		sqlite3_progress_handler(pr_store_db(st), PROGRESS_OPS, past_deadline, &g);
+	}
 	rc = pr_store_query(st, a->pos[1], stdout, err);
+	if (rc && g.tokenizer)
+		pr_error_set(err, PR_E_USAGE,
+			     "fts3_tokenizer() is not allowed (it returns a memory address)");
+	else if (rc && g.timed_out)
+		pr_error_set(err, PR_E_LIMIT,
+			     "the statement ran longer than %s s and was stopped (--timeout "
+			     "SECONDS; 0 = no limit)",
+			     tv ? tv : "60");
+	sqlite3_progress_handler(pr_store_db(st), 0, NULL, NULL);
+	sqlite3_set_authorizer(pr_store_db(st), NULL, NULL);
 	pr_store_close(st);
 	return rc;
 }
@@ -21,9 +101,11 @@ const struct pr_command pr_cmd_query = {
 	.fn = cmd_query,
 	.min_pos = 2,
 	.max_pos = 2,
-	.opts = NULL,
-	.usage = "query STORE SQL",
+	.opts = opts,
+	.usage = "query STORE SQL [--timeout SECONDS]",
 	.summary = "run one read-only SQL statement on a store; tab-separated output with a header",
 	.help = "The schema is documented in README.md (tables run, span, track, series, sample,\n"
-		"instant, flow, metric, diag, string; views span_v, sample_v, instant_v).",
+		"instant, flow, metric, diag, string; views span_v, sample_v, instant_v).\n"
+		"A statement still running after --timeout SECONDS (default 60; 0 = no limit)\n"
+		"is stopped: exit 2, rows already printed stay printed. fts3_tokenizer() is refused.",
 };

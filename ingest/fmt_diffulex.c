@@ -358,6 +358,8 @@ static int dx_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 			pr_strbuf_release(&sb);
 			if (k == len)
 				return pr_error_set(err, PR_E_PARSE, "empty file");
+			if (!jerr.text[0]) /* jansson out of memory: no text of its own */
+				return pr_jdoc_error(&jerr, len, err);
 			return pr_error_at(err, PR_E_PARSE, -1, at ? jerr.line : 0,
 					   at ? jerr.column : 0, "%s", jerr.text);
 		}

@@ -1,65 +1,155 @@
 /* jdoc.c - jansson documents from a pr_source, NaN/Infinity tolerated. */
 #include "ingest/jdoc.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "store/strbuf.h"
 
-int pr_jdoc_read_text(struct pr_source *src, struct pr_strbuf *out, long *nonfinite,
-		      struct pr_error *err)
+/* ---- the document-size limit ---- */
+
+int pr_jdoc_limit(size_t *max, struct pr_error *err)
+{
+	const char *e = getenv(PR_JDOC_MAX_ENV);
+	char *end;
+	unsigned long long mb;
+	*max = PR_JDOC_MAX_DEFAULT;
+	if (!e || !*e)
+		return 0;
+	errno = 0;
+	mb = strtoull(e, &end, 10);
+	if (*e < '0' || *e > '9' || *end || errno || mb < 1 || mb > PR_JDOC_MAX_MB_MAX)
+		return pr_error_set(err, PR_E_USAGE,
+				    "%s='%.40s': expected a whole number of MiB from 1 to %d",
+				    PR_JDOC_MAX_ENV, e, PR_JDOC_MAX_MB_MAX);
+	*max = (size_t)mb << 20;
+	return 0;
+}
+
+size_t pr_jdoc_max(void)
+{
+	struct pr_error err = PR_ERROR_INIT;
+	size_t max;
+	pr_jdoc_limit(&max, &err);
+	return max;
+}
+
+static int too_big(struct pr_error *err, size_t max)
+{
+	return pr_error_set(err, PR_E_LIMIT,
+			    "JSON document larger than %zu MiB (after gunzip): not loaded, "
+			    "documents are held whole in memory; set %s=N (MiB) to raise "
+			    "the limit",
+			    max >> 20, PR_JDOC_MAX_ENV);
+}
+
+/* ---- NaN / Infinity / -Infinity outside strings -> null, a chunk at a time ---- */
+
+struct nf_scan {
+	int in_str, esc;
+	char carry[16]; /* a possible word cut by the end of the previous chunk */
+	size_t ncarry;
+	long count;
+};
+
+/* Appends p[0, n) to out with the words replaced. Unless final, a prefix of a
+ * word at the very end is held back in s->carry for the next chunk. */
+static void nf_feed(struct nf_scan *s, const char *p, size_t n, int final, struct pr_strbuf *out)
 {
 	static const char *const words[] = { "-Infinity", "Infinity", "NaN" };
-	struct pr_strbuf raw = PR_STRBUF_INIT;
-	char buf[65536];
-	int in_str = 0, esc = 0;
-	long n;
 	size_t i, run = 0;
-	while ((n = pr_source_read(src, buf, sizeof(buf), err)) > 0) {
-		pr_strbuf_add(&raw, buf, (size_t)n);
-		if (raw.len > PR_JDOC_MAX) {
-			pr_strbuf_release(&raw);
-			return pr_error_set(err, PR_E_LIMIT, "document larger than %zu MiB",
-					    PR_JDOC_MAX >> 20);
-		}
-	}
-	if (n < 0) {
-		pr_strbuf_release(&raw);
-		return -1;
-	}
-	for (i = 0; i < raw.len; i++) {
-		char c = raw.buf[i];
+	for (i = 0; i < n; i++) {
+		char c = p[i];
 		size_t k;
-		if (in_str) {
-			if (esc)
-				esc = 0;
+		if (s->in_str) {
+			if (s->esc)
+				s->esc = 0;
 			else if (c == '\\')
-				esc = 1;
+				s->esc = 1;
 			else if (c == '"')
-				in_str = 0;
+				s->in_str = 0;
 			continue;
 		}
 		if (c == '"') {
-			in_str = 1;
+			s->in_str = 1;
 			continue;
 		}
 		if (c != 'N' && c != 'I' && c != '-')
 			continue;
 		for (k = 0; k < PR_ARRAY_SIZE(words); k++) {
-			size_t l = strlen(words[k]);
-			if (raw.len - i >= l && !memcmp(raw.buf + i, words[k], l)) {
-				pr_strbuf_add(out, raw.buf + run, i - run);
+			size_t l = strlen(words[k]), avail = n - i;
+			if (avail >= l && !memcmp(p + i, words[k], l)) {
+				pr_strbuf_add(out, p + run, i - run);
 				pr_strbuf_add(out, "null", 4);
 				i += l - 1;
 				run = i + 1;
-				(*nonfinite)++;
+				s->count++;
 				break;
+			}
+			if (avail < l && !final && !memcmp(p + i, words[k], avail)) {
+				pr_strbuf_add(out, p + run, i - run);
+				memcpy(s->carry, p + i, avail);
+				s->ncarry = avail;
+				return;
 			}
 		}
 	}
-	pr_strbuf_add(out, raw.buf + run, raw.len - run);
-	pr_strbuf_release(&raw);
-	return 0;
+	pr_strbuf_add(out, p + run, n - run);
+	s->ncarry = 0;
+}
+
+/* Reads the next chunk of the source into out, replaced; 1 data, 0 EOF (the
+ * carry flushed into out), -1 a read error or the document over max. */
+static int nf_read(struct pr_source *src, struct nf_scan *s, struct pr_strbuf *out,
+		   int64_t *total, size_t max, struct pr_error *err)
+{
+	char buf[16 + 65536];
+	long n;
+	size_t have = s->ncarry;
+	memcpy(buf, s->carry, have);
+	n = pr_source_read(src, buf + have, sizeof(buf) - have, err);
+	if (n < 0)
+		return -1;
+	*total += n;
+	if ((uint64_t)*total > (uint64_t)max)
+		return too_big(err, max);
+	nf_feed(s, buf, have + (size_t)n, n == 0, out);
+	return n > 0;
+}
+
+int pr_jdoc_read_text(struct pr_source *src, struct pr_strbuf *out, long *nonfinite,
+		      struct pr_error *err)
+{
+	struct nf_scan s;
+	int64_t total = 0;
+	size_t max;
+	int rc;
+	if (pr_jdoc_limit(&max, err))
+		return -1;
+	memset(&s, 0, sizeof(s));
+	while ((rc = nf_read(src, &s, out, &total, max, err)) > 0)
+		;
+	*nonfinite += s.count;
+	return rc;
+}
+
+/* ---- whole documents ---- */
+
+int pr_jdoc_error(const json_error_t *jerr, size_t len, struct pr_error *err)
+{
+	/* jansson leaves the text empty when one of its allocations fails (the
+	 * tree of a big document in the memory left; issue 12: the error was
+	 * "'FILE':1:1: " and nothing else): say so. */
+	if (!jerr->text[0] || json_error_code(jerr) == json_error_out_of_memory)
+		return pr_error_set(err, PR_E_LIMIT,
+				    "out of memory loading a JSON document of %zu MiB "
+				    "(documents are held whole in memory)",
+				    len >> 20);
+	/* jansson says column 0 at the start of a line (e.g. an empty file). */
+	return pr_error_at(err, PR_E_PARSE, -1, jerr->line > 0 ? jerr->line : 1,
+			   jerr->column > 0 ? jerr->column : 1, "%s", jerr->text);
 }
 
 json_t *pr_jdoc_load(struct pr_source *src, long *nonfinite, struct pr_error *err)
@@ -68,16 +158,18 @@ json_t *pr_jdoc_load(struct pr_source *src, long *nonfinite, struct pr_error *er
 	json_error_t jerr;
 	json_t *doc;
 	long nf = 0;
+	size_t len;
+	/* Read whole first: a document over the limit is refused having cost
+	 * only its text, not jansson's tree (4 to 7 times bigger). */
 	if (pr_jdoc_read_text(src, &sb, &nf, err)) {
 		pr_strbuf_release(&sb);
 		return NULL;
 	}
+	len = sb.len;
 	doc = json_loadb(sb.buf, sb.len, JSON_ALLOW_NUL, &jerr);
 	pr_strbuf_release(&sb);
 	if (!doc) {
-		/* jansson says column 0 at the start of a line (e.g. an empty file). */
-		pr_error_at(err, PR_E_PARSE, -1, jerr.line > 0 ? jerr.line : 1,
-			    jerr.column > 0 ? jerr.column : 1, "%s", jerr.text);
+		pr_jdoc_error(&jerr, len, err);
 		return NULL;
 	}
 	if (nonfinite)

@@ -7,8 +7,10 @@
  * Errors carry jansson's line/column. Python's json.dump may write NaN,
  * Infinity and -Infinity: they are read as null (JSON has no such numbers)
  * and counted in *nonfinite so the caller can say so in a diagnostic.
- * LIMITATIONS: the document is held in memory (these collectors write
- * reports of kilobytes to tens of megabytes); over PR_JDOC_MAX it is refused.
+ * LIMITATIONS: the document is read whole, then parsed (jansson's
+ * tree takes about 4 to 7 bytes per byte of JSON text); a document of more than
+ * PR_JDOC_MAX_DEFAULT bytes after gunzip is refused (PR_E_LIMIT), unless the
+ * environment variable PROFREPORT_JSON_MAX_MB says another number of MiB.
  */
 #ifndef PR_JDOC_H
 #define PR_JDOC_H
@@ -18,14 +20,28 @@
 #include "ingest/source.h"
 #include "store/strbuf.h"
 
-#define PR_JDOC_MAX ((size_t)1 << 30)
+#define PR_JDOC_MAX_DEFAULT ((size_t)128 << 20)
+#define PR_JDOC_MAX_ENV "PROFREPORT_JSON_MAX_MB"
+#define PR_JDOC_MAX_MB_MAX 1048576
+/* The limit in force: PROFREPORT_JSON_MAX_MB, else the default. An invalid
+ * value is an error (PR_E_USAGE) from pr_jdoc_limit; pr_jdoc_max() and
+ * PR_JDOC_MAX then give the default. */
+int pr_jdoc_limit(size_t *max, struct pr_error *err);
+size_t pr_jdoc_max(void);
+#define PR_JDOC_MAX pr_jdoc_max()
 
 json_t *pr_jdoc_load(struct pr_source *src, long *nonfinite, struct pr_error *err);
-/* The first half of pr_jdoc_load, for readers that repair text before parsing:
- * the whole source into out, bare NaN/Infinity/-Infinity (outside strings)
- * written as null and counted in *nonfinite (which must start at 0). */
+/* For readers that repair text before parsing: the whole source into out (the
+ * same limit), bare NaN/Infinity/-Infinity (outside strings) written as null
+ * and counted in *nonfinite (which must start at 0). */
 int pr_jdoc_read_text(struct pr_source *src, struct pr_strbuf *out, long *nonfinite,
 		      struct pr_error *err);
+
+/* The error of a failed json_loadb of len bytes: jansson's text with its
+ * line/column (PR_E_PARSE), or, when jansson ran out of memory (it then
+ * gives no text), "out of memory loading a JSON document of N MiB"
+ * (PR_E_LIMIT). Returns -1. */
+int pr_jdoc_error(const json_error_t *jerr, size_t len, struct pr_error *err);
 
 /* Sniff helper: 1 if the first bytes (after BOM/whitespace) open a JSON object
  * and every key in keys[] (NULL-terminated) appears as "key" in the head. */

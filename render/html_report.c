@@ -209,16 +209,21 @@ static void cards(struct pr_strbuf *sb, const json_t *run)
 	pr_strbuf_addstr(sb, "</div>\n");
 }
 
+#define HTML_RECS 50 /* recommendations shown */
+
 static void recommendations(struct pr_strbuf *sb, const json_t *run)
 {
 	json_t *r;
-	size_t i;
-	if (!json_array_size(json_object_get(run, "recommendations")))
+	size_t i, n = json_array_size(json_object_get(run, "recommendations"));
+	if (!n)
 		return;
 	pr_strbuf_addstr(sb, "<h3>Recommendations</h3>\n");
 	json_array_foreach(json_object_get(run, "recommendations"), i, r)
 	{
-		char *ev = json_dumps(json_object_get(r, "evidence"), JSON_COMPACT | JSON_PRESERVE_ORDER |
+		char *ev;
+		if (i >= HTML_RECS)
+			break;
+		ev = json_dumps(json_object_get(r, "evidence"), JSON_COMPACT | JSON_PRESERVE_ORDER |
 									     JSON_REAL_PRECISION(6));
 		pr_strbuf_addf(sb, "<div class=\"rec %s\"><strong>[", pr_mstr(r, "severity"));
 		esc(sb, pr_mstr(r, "severity"));
@@ -239,6 +244,12 @@ static void recommendations(struct pr_strbuf *sb, const json_t *run)
 		pr_strbuf_addstr(sb, "</pre></div>\n");
 		free(ev);
 	}
+	/* one rule can fire per device or per series: thousands on a big machine */
+	if (n > HTML_RECS)
+		pr_strbuf_addf(sb,
+			       "<p class=\"capped\">Showing %d of %zu recommendations (capped at %d; "
+			       "the JSON model has all of them).</p>\n",
+			       HTML_RECS, n, HTML_RECS);
 }
 
 #define HTML_TREE_DEPTH 10 /* levels of the peak allocation tree shown */
@@ -325,9 +336,16 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 			tdn(sb, m ? pr_mnum(m, "peak") : NAN, "bytes");
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
-		table_end(sb, i, n + (size_t)(pr_mll(ph, "occurrences_more") > 0 ? pr_mll(ph, "occurrences_more") : 0));
+		/* the model lists the first 500 occurrences: the store has them all */
+		if (pr_mll(ph, "occurrences_more") > 0)
+			n += (size_t)pr_mll(ph, "occurrences_more");
+		pr_html_table_end(sb, i, n, "the store");
 		pr_html_table_begin(sb, tot_h);
-		n = json_array_size(json_object_get(ph, "totals"));
+		/* the model totals the 1000 busiest names (phases.totals_more: the rest) */
+		n = json_array_size(json_object_get(ph, "totals")) +
+		    (size_t)(pr_mll(json_object_get(ph, "totals_more"), "names") > 0
+				     ? pr_mll(json_object_get(ph, "totals_more"), "names")
+				     : 0);
 		json_array_foreach(json_object_get(ph, "totals"), i, o)
 		{
 			if (i >= PR_HTML_ROWS)
@@ -342,7 +360,7 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 			tdf(sb, pr_mnum(o, "share") * 100, 1);
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
-		table_end(sb, i, n);
+		pr_html_table_end(sb, i, n, "the store");
 	}
 	n = json_array_size(json_object_get(ph, "stages"));
 	if (n) {
@@ -396,7 +414,7 @@ static void layers_table(struct pr_strbuf *sb, const json_t *run)
 	static const char *const h[] = { "Device", "Layer", "#Samples", "#Mean fragmentation %",
 					 "#Collector's %", "#Largest gap", NULL };
 	json_t *f, *l;
-	size_t i, j, rows = 0;
+	size_t i, j, rows = 0, shown = 0;
 	json_array_foreach(json_object_get(run, "fragmentation"), i, f)
 		rows += json_array_size(json_object_get(f, "layers"));
 	if (!rows)
@@ -406,6 +424,9 @@ static void layers_table(struct pr_strbuf *sb, const json_t *run)
 	json_array_foreach(json_object_get(run, "fragmentation"), i, f)
 		json_array_foreach(json_object_get(f, "layers"), j, l)
 		{
+			if (shown >= PR_HTML_ROWS)
+				break;
+			shown++;
 			pr_strbuf_addstr(sb, "<tr>");
 			pr_html_td(sb, pr_mstr(f, "device"));
 			pr_html_td(sb, pr_mstr(l, "layer"));
@@ -415,7 +436,7 @@ static void layers_table(struct pr_strbuf *sb, const json_t *run)
 			tdn(sb, pr_mnum(l, "max_gap"), "bytes");
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
-	table_end(sb, rows, rows);
+	table_end(sb, shown, rows);
 }
 
 static void series_table(struct pr_strbuf *sb, const json_t *run)
@@ -788,6 +809,15 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, str
 		snprintf(idp, sizeof(idp), "r%zu-", runi);
 		if (pr_html_panels(sb, pr_panels_build(run), idp, err))
 			return -1;
+	}
+	{
+		size_t nd = pr_panels_device_count(run);
+		if (nd > PR_PANELS_MAX_DEVICES)
+			pr_strbuf_addf(sb,
+				       "<p class=\"capped\">Device memory: %zu devices; the %d with "
+				       "the largest reserved peak have a panel, %zu more do not (the "
+				       "JSON model has them all).</p>\n",
+				       nd, PR_PANELS_MAX_DEVICES, nd - PR_PANELS_MAX_DEVICES);
 	}
 	alloc_tree(sb, run);
 	phases_tables(sb, run);

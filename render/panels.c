@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "render/units.h"
+#include "store/strbuf.h"
+#include "store/strmap.h"
 #include "store/xalloc.h"
 
 #define MAX_BANDS 200
@@ -83,6 +85,14 @@ static size_t timeline(struct pr_panelset *ps, const json_t *run, const json_t *
 		(*y)[i] = json_is_number(yv) ? json_number_value(yv) * scale : NAN;
 	}
 	return n;
+}
+
+/* Whether timeline() gives s any point. */
+static int has_timeline(const json_t *s)
+{
+	json_t *tl = json_object_get(s, "timeline");
+	size_t n = json_array_size(json_object_get(tl, "t_ns"));
+	return n && json_array_size(json_object_get(tl, "v")) == n;
 }
 
 static const json_t *series(const json_t *run, const char *name, const char *device)
@@ -506,36 +516,122 @@ static void gpu_memory(struct pr_panelset *ps, const json_t *run)
 	phase_bands(ps, run, c);
 }
 
+struct dev_rank {
+	const json_t *frag, *alloc, *resv;
+	double peak; /* the reserved series' max */
+	size_t order;
+};
+
+static int cmp_dev_rank(const void *a, const void *b)
+{
+	const struct dev_rank *x = a, *y = b;
+	if (x->peak != y->peak)
+		return x->peak > y->peak ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * The devices that get an allocated-vs-reserved panel (a fragmentation entry
+ * and both series with a timeline), ranked: the largest reserved peak first,
+ * ties in the model's order. The series are found through a map (name,
+ * device) -> series, one pass over the run's series. *out is freed by the caller.
+ */
+static size_t rank_devices(const json_t *run, struct dev_rank **out)
+{
+	json_t *f, *s, *frag = json_object_get(run, "fragmentation");
+	struct pr_strmap idx = PR_STRMAP_INIT;
+	struct pr_strbuf key = PR_STRBUF_INIT;
+	struct dev_rank *d;
+	size_t i, n = 0;
+	*out = NULL;
+	if (!json_array_size(frag))
+		return 0;
+	json_array_foreach(json_object_get(run, "series"), i, s)
+	{
+		const char *name = pr_mstr(s, "name");
+		if (strcmp(name, "dev.mem.allocated") && strcmp(name, "dev.mem.reserved"))
+			continue;
+		pr_strbuf_reset(&key);
+		pr_strbuf_addf(&key, "%s%c%s", name, 0, pr_mstr(s, "device"));
+		if (!pr_strmap_get(&idx, key.buf, key.len, NULL))
+			pr_strmap_put(&idx, key.buf, key.len, (int64_t)i); /* the first, as series() */
+	}
+	d = pr_xcalloc(json_array_size(frag), sizeof(*d));
+	json_array_foreach(frag, i, f)
+	{
+		int64_t ai, ri;
+		const char *dev = pr_mstr(f, "device");
+		pr_strbuf_reset(&key);
+		pr_strbuf_addf(&key, "dev.mem.allocated%c%s", 0, dev);
+		if (!pr_strmap_get(&idx, key.buf, key.len, &ai))
+			continue;
+		pr_strbuf_reset(&key);
+		pr_strbuf_addf(&key, "dev.mem.reserved%c%s", 0, dev);
+		if (!pr_strmap_get(&idx, key.buf, key.len, &ri))
+			continue;
+		d[n].frag = f;
+		d[n].alloc = json_array_get(json_object_get(run, "series"), (size_t)ai);
+		d[n].resv = json_array_get(json_object_get(run, "series"), (size_t)ri);
+		if (!has_timeline(d[n].alloc) || !has_timeline(d[n].resv))
+			continue;
+		d[n].peak = pr_mnum(d[n].resv, "max");
+		if (isnan(d[n].peak))
+			d[n].peak = -1;
+		d[n].order = i;
+		n++;
+	}
+	pr_strbuf_release(&key);
+	pr_strmap_release(&idx);
+	qsort(d, n, sizeof(*d), cmp_dev_rank);
+	*out = d;
+	return n;
+}
+
+size_t pr_panels_device_count(const json_t *run)
+{
+	struct dev_rank *d;
+	size_t n = rank_devices(run, &d);
+	free(d);
+	return n;
+}
+
+/*
+ * One allocated-vs-reserved panel per device, at most PR_PANELS_MAX_DEVICES:
+ * the devices with the largest reserved peak, in that order (issue 12: 2000
+ * devices made a 175 MB page); the last panel's note says how many were left out.
+ */
 static void device_memory(struct pr_panelset *ps, const json_t *run)
 {
 	json_t *f;
-	size_t i;
-	json_array_foreach(json_object_get(run, "fragmentation"), i, f)
-	{
-		const json_t *a = series(run, "dev.mem.allocated", pr_mstr(f, "device"));
-		const json_t *r = series(run, "dev.mem.reserved", pr_mstr(f, "device"));
+	struct dev_rank *d;
+	size_t i, n = rank_devices(run, &d), shown;
+	shown = n < PR_PANELS_MAX_DEVICES ? n : PR_PANELS_MAX_DEVICES;
+	for (i = 0; i < shown; i++) {
 		struct pr_chart_line *l = pr_panelset_alloc(ps, 2, sizeof(*l));
 		struct pr_chart *c;
 		double *x, *y;
 		size_t k;
-		char title[200], note[200], g[40];
-		if (!a || !r)
-			continue;
-		if ((k = timeline(ps, run, r, 1, &x, &y)))
-			l[0] = (struct pr_chart_line){ "Reserved", 0x9467BD, x, y, k, 2, 0.12, 0 };
-		if ((k = timeline(ps, run, a, 1, &x, &y)))
-			l[1] = (struct pr_chart_line){ "Allocated", 0x2E86AB, x, y, k, 2, 0.15, 0 };
-		if (!l[0].n || !l[1].n)
-			continue;
+		char title[200], note[400], g[40];
+		f = (json_t *)d[i].frag;
+		k = timeline(ps, run, d[i].resv, 1, &x, &y);
+		l[0] = (struct pr_chart_line){ "Reserved", 0x9467BD, x, y, k, 2, 0.12, 0 };
+		k = timeline(ps, run, d[i].alloc, 1, &x, &y);
+		l[1] = (struct pr_chart_line){ "Allocated", 0x2E86AB, x, y, k, 2, 0.15, 0 };
 		snprintf(title, sizeof(title), "Device memory %s: allocated vs reserved", pr_mstr(f, "device"));
 		c = timechart(ps, run, "device_memory", title, "Memory", "bytes", l, 2);
 		pr_fmt_bytes(pr_mnum(f, "max_gap"), g, sizeof(g));
 		snprintf(note, sizeof(note),
 			 "Fragmentation (reserved - allocated) / reserved\nmean %.1f%%, max %.1f%%, largest gap %s",
 			 pr_mnum(f, "mean_ratio") * 100, pr_mnum(f, "max_ratio") * 100, g);
+		if (i + 1 == shown && n > shown)
+			snprintf(note + strlen(note), sizeof(note) - strlen(note),
+				 "\n%zu devices: the %zu with the largest reserved peak are shown,\n"
+				 "%zu more are not (the JSON model has them all)",
+				 n, shown, n - shown);
 		c->note = pr_panelset_strdup(ps, note);
 		phase_bands(ps, run, c);
 	}
+	free(d);
 }
 
 static void layers(struct pr_panelset *ps, const json_t *run)

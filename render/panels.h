@@ -11,7 +11,8 @@
  * boundaries, the peak annotated with value and phase), CPU with zones,
  * disk I/O per phase, phase durations, system memory, memory pressure with
  * the < 70 / 70-85 / >= 85 % zones, GPU utilisation / memory / temperature
- * / power, device allocated vs reserved (fragmentation), per-layer peak
+ * / power, device allocated vs reserved (fragmentation; at most
+ * PR_PANELS_MAX_DEVICES devices, the largest first), per-layer peak
  * memory, step-time distribution. Times are seconds since the run start,
  * or, for a massif run whose x axis is not time (clock.x_unit), that axis
  * in its own unit.
@@ -30,6 +31,15 @@
 
 /* The panels of one run of the model (pr_panelset_free frees them). */
 struct pr_panelset *pr_panels_build(const json_t *run);
+
+/*
+ * Device memory (allocated vs reserved) has one panel per device, for at
+ * most PR_PANELS_MAX_DEVICES devices: those with the largest reserved peak.
+ * pr_panels_device_count() is how many devices qualify (the rest of them
+ * get no panel; a page says so).
+ */
+#define PR_PANELS_MAX_DEVICES 16
+size_t pr_panels_device_count(const json_t *run);
 
 /*
  * The run's x axis: NULL when it is time (ns since the start), else what

@@ -140,7 +140,12 @@ int64_t pr_writer_intern(struct pr_writer *w, const char *s, size_t n);
  * as their decimal text). Names and sort order may be set later. Spans and
  * instants on a track of kind "profiler" (a profiler's own recording
  * window) are stored but not counted in the run's extent (ts_min/ts_max).
+ * At most PR_WRITER_MAX_TRACKS per run: past it, a new key gets the overflow
+ * track of its kind (kind "async": spans flat, no nesting; its kind, name
+ * and sort order cannot be changed), with the diagnostic too_many_tracks
+ * counting the events stored there.
  */
+#define PR_WRITER_MAX_TRACKS 65536
 int64_t pr_writer_track(struct pr_writer *w, const char *kind, const char *pid, const char *tid);
 void pr_writer_track_set_kind(struct pr_writer *w, int64_t track, const char *kind);
 void pr_writer_track_set_name(struct pr_writer *w, int64_t track, const char *name);
@@ -178,7 +183,10 @@ int pr_writer_span_end_kv(struct pr_writer *w, int64_t track, int64_t ts, const 
 
 /* Series found or created by (name, device). unit: canonical unit
  * (bytes, ns, percent, celsius, watts, MHz, count, bytes/s); orig_unit as
- * the source wrote it. */
+ * the source wrote it. At most PR_WRITER_MAX_SERIES per run: past it 0 is
+ * returned, and the samples given for it are dropped and counted in the
+ * diagnostic too_many_series. */
+#define PR_WRITER_MAX_SERIES 65536
 int64_t pr_writer_series(struct pr_writer *w, const char *name, const char *device,
 			 const char *unit, const char *orig_unit);
 void pr_writer_sample(struct pr_writer *w, int64_t series, int64_t ts, double value);

@@ -24,6 +24,7 @@
 #define BATCH_RECS 8192
 #define BATCH_ARENA (4u << 20)
 #define NBATCHES 3
+#define NEST_INIT 4 /* a track's first stack: most tracks never nest deeper */
 
 enum rec_type { REC_STRING, REC_SPAN, REC_SAMPLE, REC_INSTANT, REC_FLOW, REC_METRIC, REC_ARGKEYS };
 
@@ -66,6 +67,7 @@ struct track {
 	int64_t sort_index;
 	int has_sort, unsorted;
 	int no_extent; /* kind "profiler": not counted in the run's extent */
+	int overflow; /* the track of the tracks over PR_WRITER_MAX_TRACKS (per kind) */
 	int64_t last_ts, last_dur;
 	int has_last;
 	struct nest_ent *stack;
@@ -106,11 +108,14 @@ struct pr_writer {
 	int64_t track_base;
 	struct pr_strmap process_names; /* pid -> index into pnames */
 	char **pnames;
-	size_t npnames;
+	size_t npnames, cap_pnames;
 	struct pr_strmap series_map;
 	struct series *series;
-	size_t nseries;
+	size_t nseries, cap_series;
 	int64_t series_base;
+	int overflowed;           /* an overflow track exists */
+	int64_t overflow_events;  /* spans, instants and flows stored on one */
+	int64_t dropped_samples;  /* samples of series over PR_WRITER_MAX_SERIES */
 	struct diag *diags;
 	size_t ndiags;
 
@@ -780,13 +785,12 @@ static struct track *track_get(struct pr_writer *w, int64_t id)
 	return &w->tracks[i];
 }
 
-int64_t pr_writer_track(struct pr_writer *w, const char *kind, const char *pid, const char *tid)
+/* A new track under the key in w->tmp (track_key). */
+static struct track *track_new(struct pr_writer *w, const char *kind, const char *pid,
+			       const char *tid)
 {
 	int64_t idx;
 	struct track *t;
-	track_key(&w->tmp, kind, pid, tid);
-	if (pr_strmap_get(&w->track_map, w->tmp.buf, w->tmp.len, &idx))
-		return w->tracks[idx].id;
 	if (w->ntracks == w->cap_tracks) {
 		w->cap_tracks = w->cap_tracks ? w->cap_tracks * 2 : 16;
 		w->tracks = pr_xreallocarray(w->tracks, w->cap_tracks, sizeof(*w->tracks));
@@ -800,13 +804,55 @@ int64_t pr_writer_track(struct pr_writer *w, const char *kind, const char *pid, 
 	t->no_extent = !strcmp(kind, "profiler");
 	t->pid = dup_or_null(pid);
 	t->tid = dup_or_null(tid);
+	return t;
+}
+
+#define OVERFLOW_TID "(over the track limit) "
+
+/* The tracks of a kind past PR_WRITER_MAX_TRACKS share one track, of kind
+ * "async" (spans stored flat, overlapping freely: their nesting is unknown),
+ * named for what it holds. */
+static int64_t overflow_track(struct pr_writer *w, const char *kind)
+{
+	struct pr_strbuf tid = PR_STRBUF_INIT;
+	int64_t idx;
+	struct track *t;
+	if (!w->overflowed)
+		pr_writer_diag(w, "too_many_tracks", w->at, 0, 0,
+			       "more than %d tracks (distinct pid/tid, async ids, ...); the events of "
+			       "the others are stored on one track per kind, '" OVERFLOW_TID
+			       "<kind>', without nesting (count: events stored there)",
+			       PR_WRITER_MAX_TRACKS);
+	w->overflowed = 1;
+	pr_strbuf_addstr(&tid, OVERFLOW_TID);
+	pr_strbuf_addstr(&tid, kind);
+	/* pid "\001": no input's pid, so no input's track has this key */
+	track_key(&w->tmp, "async", "\001", tid.buf);
+	if (pr_strmap_get(&w->track_map, w->tmp.buf, w->tmp.len, &idx)) {
+		pr_strbuf_release(&tid);
+		return w->tracks[idx].id;
+	}
+	t = track_new(w, "async", "", tid.buf);
+	t->overflow = 1;
+	t->name = pr_strbuf_detach(&tid, NULL);
 	return t->id;
+}
+
+int64_t pr_writer_track(struct pr_writer *w, const char *kind, const char *pid, const char *tid)
+{
+	int64_t idx;
+	track_key(&w->tmp, kind, pid, tid);
+	if (pr_strmap_get(&w->track_map, w->tmp.buf, w->tmp.len, &idx))
+		return w->tracks[idx].id;
+	if (w->ntracks >= PR_WRITER_MAX_TRACKS)
+		return overflow_track(w, kind);
+	return track_new(w, kind, pid, tid)->id;
 }
 
 void pr_writer_track_set_kind(struct pr_writer *w, int64_t track, const char *kind)
 {
 	struct track *t = track_get(w, track);
-	if (t && strcmp(t->kind, kind)) {
+	if (t && !t->overflow && strcmp(t->kind, kind)) {
 		free(t->kind);
 		t->kind = pr_xstrdup(kind);
 		t->no_extent = !strcmp(kind, "profiler");
@@ -816,7 +862,7 @@ void pr_writer_track_set_kind(struct pr_writer *w, int64_t track, const char *ki
 void pr_writer_track_set_name(struct pr_writer *w, int64_t track, const char *name)
 {
 	struct track *t = track_get(w, track);
-	if (t) {
+	if (t && !t->overflow) {
 		free(t->name);
 		t->name = dup_or_null(name);
 	}
@@ -825,7 +871,7 @@ void pr_writer_track_set_name(struct pr_writer *w, int64_t track, const char *na
 void pr_writer_track_set_sort(struct pr_writer *w, int64_t track, int64_t sort_index)
 {
 	struct track *t = track_get(w, track);
-	if (t) {
+	if (t && !t->overflow) {
 		t->sort_index = sort_index;
 		t->has_sort = 1;
 	}
@@ -839,7 +885,17 @@ void pr_writer_process_set_name(struct pr_writer *w, const char *pid, const char
 		w->pnames[idx] = pr_xstrdup(name);
 		return;
 	}
-	w->pnames = pr_xreallocarray(w->pnames, w->npnames + 1, sizeof(*w->pnames));
+	/* a name matters only to a track, and there are at most PR_WRITER_MAX_TRACKS */
+	if (w->npnames >= PR_WRITER_MAX_TRACKS) {
+		pr_writer_diag(w, "metadata_skipped", w->at, 0, 0,
+			       "more than %d process names; the others are ignored",
+			       PR_WRITER_MAX_TRACKS);
+		return;
+	}
+	if (w->npnames == w->cap_pnames) {
+		w->cap_pnames = w->cap_pnames ? w->cap_pnames * 2 : 16;
+		w->pnames = pr_xreallocarray(w->pnames, w->cap_pnames, sizeof(*w->pnames));
+	}
 	w->pnames[w->npnames] = pr_xstrdup(name);
 	pr_strmap_put(&w->process_names, pid, strlen(pid), (int64_t)w->npnames);
 	w->npnames++;
@@ -867,6 +923,7 @@ static void emit_span_row(struct pr_writer *w, struct track *t, const struct nes
 		r->self = r->depth = r->parent = NULL_I64;
 	}
 	w->stats.spans++;
+	w->overflow_events += t->overflow;
 	if (!t->no_extent)
 		note_ts(w, e->ts, e->end);
 	put_args(w, r, p->keys.buf, p->keys.len, p->args.buf, p->args.len);
@@ -884,7 +941,7 @@ static void track_pop(struct pr_writer *w, struct track *t)
 			pe->child += end - e->ts;
 		parent = pe->id;
 	}
-	emit_span_row(w, t, e, &t->pay[t->n - 1], parent, !t->unsorted);
+	emit_span_row(w, t, e, &t->pay[t->n - 1], parent, !t->unsorted && !t->overflow);
 	t->n--;
 }
 
@@ -916,7 +973,7 @@ static void push(struct pr_writer *w, struct track *t, const struct nest_ent *e,
 		 const struct pr_span_in *s)
 {
 	if (t->n == t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 16, i;
+		size_t ncap = t->cap ? t->cap * 2 : NEST_INIT, i;
 		t->stack = pr_xreallocarray(t->stack, ncap, sizeof(*t->stack));
 		t->pay = pr_xreallocarray(t->pay, ncap, sizeof(*t->pay));
 		for (i = t->cap; i < ncap; i++) {
@@ -992,7 +1049,8 @@ static int64_t span_add(struct pr_writer *w, const struct pr_span_in *s, int ope
 		emit_flat(w, t, &e, s);
 		return e.id;
 	}
-	if (!t->unsorted && t->has_last &&
+	/* an overflow track is flat whatever the order: nothing to re-nest */
+	if (!t->unsorted && !t->overflow && t->has_last &&
 	    (s->ts < t->last_ts || (!open && s->ts == t->last_ts && dur > t->last_dur)))
 		make_unsorted(w, t);
 	t->last_ts = s->ts;
@@ -1164,7 +1222,18 @@ int64_t pr_writer_series(struct pr_writer *w, const char *name, const char *devi
 	pr_strbuf_addstr(&w->tmp, device ? device : "");
 	if (pr_strmap_get(&w->series_map, w->tmp.buf, w->tmp.len, &idx))
 		return w->series[idx].id;
-	w->series = pr_xreallocarray(w->series, w->nseries + 1, sizeof(*w->series));
+	if (w->nseries >= PR_WRITER_MAX_SERIES) {
+		if (!w->dropped_samples)
+			pr_writer_diag(w, "too_many_series", w->at, 0, 0,
+				       "more than %d series (distinct name and device); the samples "
+				       "of the others are dropped (count: samples dropped)",
+				       PR_WRITER_MAX_SERIES);
+		return 0; /* pr_writer_sample counts and drops what comes with it */
+	}
+	if (w->nseries == w->cap_series) {
+		w->cap_series = w->cap_series ? w->cap_series * 2 : 16;
+		w->series = pr_xreallocarray(w->series, w->cap_series, sizeof(*w->series));
+	}
 	idx = (int64_t)w->nseries++;
 	pr_strmap_put(&w->series_map, w->tmp.buf, w->tmp.len, idx);
 	s = &w->series[idx];
@@ -1182,6 +1251,10 @@ void pr_writer_sample(struct pr_writer *w, int64_t series, int64_t ts, double va
 	int64_t i = series - w->series_base;
 	struct series *s;
 	struct rec *r;
+	if (series == 0 && w->nseries >= PR_WRITER_MAX_SERIES) {
+		w->dropped_samples++;
+		return;
+	}
 	if (i < 0 || (size_t)i >= w->nseries || !isfinite(value))
 		return;
 	s = &w->series[i];
@@ -1231,6 +1304,8 @@ void pr_writer_instant_kv(struct pr_writer *w, int64_t track, int64_t name, int6
 		r->off2 = arena_add(w, scope, sl, &r->len2);
 	w->stats.instants++;
 	t = track_get(w, track);
+	if (w->overflowed && t && t->overflow)
+		w->overflow_events++;
 	if (!t || !t->no_extent)
 		note_ts(w, ts, ts);
 	put_args(w, r, keys, keys_len, vals, vals_len);
@@ -1250,6 +1325,8 @@ void pr_writer_flow(struct pr_writer *w, const char *flow_id, char phase, int64_
 	if (bl)
 		r->off = arena_add(w, bind, bl, &r->len);
 	w->stats.flows++;
+	if (w->overflowed && track_get(w, track) && track_get(w, track)->overflow)
+		w->overflow_events++;
 }
 
 void pr_writer_metric(struct pr_writer *w, const char *name, double value, const char *unit,
@@ -1373,9 +1450,28 @@ static void close_all(struct pr_writer *w)
 	}
 }
 
-void pr_writer_end_input(struct pr_writer *w)
+/* The count of a diagnostic raised once (the first position and message kept). */
+static void diag_set_count(struct pr_writer *w, const char *code, int64_t count)
+{
+	size_t i;
+	for (i = 0; i < w->ndiags; i++)
+		if (!strcmp(w->diags[i].code, code))
+			w->diags[i].count = count;
+}
+
+/* Closes the open spans; the caps' diagnostics get their counts. */
+static void finish_input(struct pr_writer *w)
 {
 	close_all(w);
+	if (w->overflowed)
+		diag_set_count(w, "too_many_tracks", w->overflow_events);
+	if (w->dropped_samples)
+		diag_set_count(w, "too_many_series", w->dropped_samples);
+}
+
+void pr_writer_end_input(struct pr_writer *w)
+{
+	finish_input(w);
 }
 
 
@@ -1609,7 +1705,7 @@ out:
 int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t bytes,
 		     int64_t *run_id, struct pr_writer_stats *stats, struct pr_error *err)
 {
-	close_all(w);
+	finish_input(w);
 	drain(w);
 	if (stats)
 		*stats = w->stats;
@@ -1622,6 +1718,19 @@ int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t byte
 	if (renest_unsorted(w, err))
 		goto fail;
 	if (write_tables(w, content_hash, bytes, err))
+		goto fail;
+	/* Analyses query each run by run_id: without these indexes a store of N
+	 * runs took O(N^2) (issue 12: summary of 8000 runs, 26 s). One run needs
+	 * none (its rows are the whole table); from the second on they are built
+	 * once and kept (about +25% on the SQLite side of a later ingest). */
+	if (max_id(w->st, "SELECT count(*) FROM (SELECT 1 FROM run LIMIT 2)") > 1 &&
+	    pr_store_exec(w->st,
+			  "CREATE INDEX IF NOT EXISTS span_run ON span(run_id);"
+			  "CREATE INDEX IF NOT EXISTS track_run ON track(run_id);"
+			  "CREATE INDEX IF NOT EXISTS series_run ON series(run_id);"
+			  "CREATE INDEX IF NOT EXISTS metric_run ON metric(run_id);"
+			  "CREATE INDEX IF NOT EXISTS diag_run ON diag(run_id);",
+			  err))
 		goto fail;
 	if (pr_store_exec(w->st,
 			  "CREATE INDEX IF NOT EXISTS span_step ON span(run_id, ts) WHERE kind = 'step';"

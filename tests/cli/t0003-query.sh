@@ -2,7 +2,8 @@
 # t0003-query: 'profreport query STORE SQL' runs exactly one read-only
 # statement and prints a tab-separated header and rows; write statements,
 # several statements and bad SQL are refused with one error line, exit 2,
-# and the store is left as it was.
+# and the store is left as it was. A statement that runs past --timeout
+# (default 60 s) is stopped; fts3_tokenizer() is refused.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -88,6 +89,37 @@ expect_one_err_line "empty SQL"
 run "$P" query st.db "   "
 expect_rc 2 "blank SQL"
 expect_one_err_line "blank SQL"
+
+# -- a statement that never ends is stopped by --timeout (default 60 s): a
+# recursive CTE without a bound. One error line, exit 2, within seconds.
+cte="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+run timeout 30 "$P" query --timeout 1 st.db "$cte"
+expect_rc 2 "a recursive CTE with --timeout 1"
+expect_one_err_line "a recursive CTE with --timeout 1"
+expect_err_has "the statement ran longer than 1 s and was stopped (--timeout SECONDS; 0 = no limit)" \
+	"a recursive CTE with --timeout 1"
+run "$P" query --timeout 0 st.db "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000) SELECT count(*) FROM c"
+expect_rc 0 "--timeout 0 (no limit) on a bounded CTE"
+[ "$(sed -n 2p "$tmp/out")" = 1000 ] || fail "--timeout 0: the bounded CTE does not count 1000"
+run "$P" query --timeout 0.5 st.db "$cte"
+expect_rc 2 "a recursive CTE with --timeout 0.5"
+expect_err_has "the statement ran longer than 0.5 s and was stopped" "--timeout 0.5"
+for v in -1 x 86400.5 1e9 ""; do
+	run "$P" query --timeout "$v" st.db "SELECT 1"
+	expect_rc 2 "--timeout '$v'"
+	expect_one_err_line "--timeout '$v'"
+	expect_err_has "--timeout needs a number of seconds from 0 to 86400 (0 = no limit)" "--timeout '$v'"
+done
+
+# -- fts3_tokenizer() returns a pointer into the process: refused, however called
+for sql in "SELECT fts3_tokenizer('simple')" "SELECT hex(FTS3_TOKENIZER('porter'))" \
+	"SELECT * FROM (SELECT Fts3_Tokenizer('simple') AS p)"; do
+	run "$P" query st.db "$sql"
+	expect_rc 2 "'$sql'"
+	expect_out_empty "'$sql'"
+	expect_one_err_line "'$sql'"
+	expect_err_has "fts3_tokenizer() is not allowed (it returns a memory address)" "'$sql'"
+done
 
 # -- none of that changed the store
 "$P" dump events st.db >dump.after

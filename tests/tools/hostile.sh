@@ -451,5 +451,55 @@ if command -v mkfifo >/dev/null 2>&1 && mkfifo "$tmp/fifo" 2>/dev/null; then
 fi
 expect_eq "temporary copies left" "$(find "$TMPDIR" -name 'profreport-input-*' | wc -l | tr -d ' ')" 0
 
+# ---- bounded resources (issue 12) ----
+# Under an address-space limit where the build allows one (a sanitizer build
+# reserves terabytes of shadow memory and cannot run under ulimit -v): an
+# input that made profreport grow without bound then aborts (exit 134), and
+# check reports it.
+limit_kb=1048576
+(ulimit -v "$limit_kb" && "$PROFREPORT" formats) >/dev/null 2>&1 || limit_kb=unlimited
+# bounded CMD...: CMD under that limit (a command, so that check can time it out).
+bounded="ulimit -v $limit_kb && exec \"\$@\""
+# massif was read whole: /dev/urandom grew to 7 GB, then SIGABRT and an empty store.
+if [ -r /dev/urandom ]; then
+	label=massif-urandom
+	check 2 "$label" sh -c "$bounded" sh "$PROFREPORT" ingest --format massif /dev/urandom \
+		-o "$tmp/urandom.db" -q &&
+		expect_eq "massif-urandom: no store" \
+			"$([ -e "$tmp/urandom.db" ] && echo yes || echo no)" no
+fi
+
+# query: a statement that never ends is stopped (--timeout), fts3_tokenizer()
+# (a pointer into the process) refused; the store is untouched.
+label=query-endless
+check 2 "$label" "$PROFREPORT" query --timeout 1 "$base" \
+	"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT max(x) FROM c" &&
+	base_unchanged
+label=query-fts3-tokenizer
+check 2 "$label" "$PROFREPORT" query "$base" "SELECT fts3_tokenizer('simple')" &&
+	base_unchanged
+
+if command -v gzip >/dev/null 2>&1; then
+	# JSON document formats hold the document whole: over the limit (here 1 MiB,
+	# PROFREPORT_JSON_MAX_MB) one clear line, no store. A 2 MiB QEff document that
+	# gzips to a few KiB (issue 12: 600 MB unpacked took 4.7 GB and failed with an
+	# empty message).
+	awk 'BEGIN { printf "{\"timestamps\": ["; for (i = 0; i < 200000; i++)
+		printf "%s%d.5", (i ? ", " : ""), i; printf "], \"rss_memory\": [1]}\n" }' \
+		| gzip -n -c >"$tmp/qeff-big.json.gz"
+	label=qeff-limit
+	check 2 "$label" env PROFREPORT_JSON_MAX_MB=1 "$PROFREPORT" ingest "$tmp/qeff-big.json.gz" \
+		-o "$tmp/qeff-big.db" -q && {
+		expect_eq "qeff-limit: the message" "$(grep -c \
+			"qeff-big.json.gz': JSON document larger than 1 MiB (after gunzip): not loaded, .*set PROFREPORT_JSON_MAX_MB=N (MiB) to raise the limit" \
+			"$tmp/err")" 1
+		expect_eq "qeff-limit: no store" "$([ -e "$tmp/qeff-big.db" ] && echo yes || echo no)" no
+	}
+	check 0 qeff-limit-raised env PROFREPORT_JSON_MAX_MB=3 "$PROFREPORT" ingest \
+		"$tmp/qeff-big.json.gz" -o "$tmp/qeff-big.db" -q
+	check 2 qeff-limit-bad env PROFREPORT_JSON_MAX_MB=lots "$PROFREPORT" ingest \
+		"$tmp/qeff-big.json.gz" -o "$tmp/qeff-bad.db" -q
+fi
+
 echo "hostile: $cases cases; $failures failure(s)"
 [ "$failures" -eq 0 ]

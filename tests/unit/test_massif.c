@@ -161,6 +161,46 @@ static void test_massif_errors(void **state)
 			    "massif header incomplete: expected desc:, cmd: and time_unit:");
 }
 
+/*
+ * The file is read a line at a time (issue 12: it was read whole, so a big or
+ * endless input took GBs): a line may outgrow the 64 KiB first window, up to
+ * 1 MiB; a longer one is no massif output (PR_E_LIMIT, its line number).
+ */
+static void test_massif_long_lines(void **state)
+{
+	const char head[] = "desc: x\ncmd: y\ntime_unit: ms\n" SNAP(0, 1, 10, 0, 0, "peak")
+			    "n1: 10 (heap allocation functions) malloc\n n0: 10 0x1: ";
+	size_t big = 600000, hl = strlen(head);
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	struct pr_store *st = open_store();
+	long line = 0, col = 0;
+	(void)state;
+	/* a 600 000-byte function name, and a last line without LF */
+	pr_strbuf_add(&sb, head, hl);
+	while (sb.len < hl + big)
+		pr_strbuf_addch(&sb, 'f');
+	pr_strbuf_addstr(&sb, "\nheap_tree=empty");
+	mf_ingest_text(st, sb.buf, "massif");
+	assert_int_equal(qi(st, "SELECT length(detail) FROM metric WHERE name = 'massif.peak.tree' "
+				"AND value = 10 AND detail LIKE 'fff%'",
+			    NULL),
+			 (int64_t)big);
+	assert_int_equal(mf_diag(st, "massif_bad_line"), 0);
+	assert_int_equal(mf_count(st, "heap.used"), 1);
+	pr_store_close(st);
+
+	/* line 4 (snapshot=) is 1 MiB long: refused */
+	pr_strbuf_reset(&sb);
+	pr_strbuf_addstr(&sb, "desc: x\ncmd: y\ntime_unit: ms\nsnapshot=");
+	while (sb.len < 3 * 1048576)
+		pr_strbuf_addch(&sb, '7');
+	pr_strbuf_addstr(&sb, "\ntime=1\n");
+	assert_string_equal(mf_ingest_fail(sb.buf, "massif", &line, &col),
+			    "massif line longer than 1024 KiB: not massif output");
+	assert_int_equal(line, 4);
+	pr_strbuf_release(&sb);
+}
+
 static void test_massif_sniff(void **state)
 {
 	(void)state;
@@ -178,6 +218,7 @@ int main(void)
 	    cmocka_unit_test(test_massif_instructions),
 	    cmocka_unit_test(test_massif_real),
 	    cmocka_unit_test(test_massif_errors),
+	    cmocka_unit_test(test_massif_long_lines),
 	    cmocka_unit_test(test_massif_sniff),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -857,6 +857,47 @@ static void test_inferred_phases(void **state)
 }
 
 /* The model round-trips through a file and is rejected when it is not one. */
+/*
+ * Many phase names (issue 12: a CSV whose 300 k rows each start a phase took
+ * 800 MB in report): phases.totals keeps the 1000 names with the largest
+ * total time and sums the rest in totals_more; each peak's per_phase keeps
+ * the 1000 highest. The CSV: row i (0..1002) at t_i = i(i+1)/2 s, phase
+ * "p<i>", rss_mb = i. Phase i runs t_i..t_(i+1): i + 1 s (the last, p1002,
+ * 0 s). Largest totals: p2..p1001 (3..1002 s); left out p0 (1 s), p1 (2 s),
+ * p1002 (0 s): 3 names, 3 occurrences, 3 s. The peak inside p_i holds the
+ * samples at both ends (the end is inclusive): i + 1 MiB, and p1002 its own
+ * 1002 MiB; the 1000 highest are p3..p1002, left out p0, p1, p2.
+ */
+static void test_many_phase_names(void **state)
+{
+	struct pr_strbuf csv = PR_STRBUF_INIT;
+	json_t *m, *r, *pk;
+	int i;
+	(void)state;
+	pr_strbuf_addstr(&csv, "time,rss_mb,phase\n");
+	for (i = 0; i <= 1002; i++)
+		pr_strbuf_addf(&csv, "%d,%d,p%d\n", i * (i + 1) / 2, i, i);
+	m = model_text(csv.buf, "csv");
+	r = at(m, "runs/0");
+	assert_int_equal(json_array_size(at(r, "phases/occurrences")), 500);
+	assert_int_equal(json_array_size(at(r, "phases/totals")), 1000);
+	assert_string_equal(s(r, "phases/totals/0/name"), "p2");
+	assert_string_equal(s(r, "phases/totals/999/name"), "p1001");
+	near(d(r, "phases/totals/999/total_ns"), 1002e9, 0);
+	near(d(r, "phases/totals_more/names"), 3, 0);
+	near(d(r, "phases/totals_more/count"), 3, 0);
+	near(d(r, "phases/totals_more/total_ns"), 3e9, 0);
+	pk = find(at(r, "peaks"), "series", "mem.rss");
+	assert_int_equal(json_array_size(at(pk, "per_phase")), 1000);
+	assert_string_equal(s(pk, "per_phase/0/phase"), "p3");
+	near(d(pk, "per_phase/0/value"), 4 * 1048576.0, 0);
+	assert_string_equal(s(pk, "per_phase/999/phase"), "p1002");
+	near(d(pk, "per_phase/999/value"), 1002 * 1048576.0, 0);
+	near(d(pk, "per_phase_more"), 3, 0);
+	json_decref(m);
+	pr_strbuf_release(&csv);
+}
+
 static void test_write_load(void **state)
 {
 	struct pr_error err = PR_ERROR_INIT;
@@ -996,6 +1037,7 @@ int main(void)
 		cmocka_unit_test(test_absent),	      cmocka_unit_test(test_write_load),
 		cmocka_unit_test(test_durations_sum_past_int64),
 		cmocka_unit_test(test_times_beyond_the_limit_in_a_store),
+		cmocka_unit_test(test_many_phase_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -500,6 +500,119 @@ static void test_series_stats(void **state)
 	assert_rows(f, "SELECT sample_count, ts_min, ts_max FROM run", "4 5 30\n");
 }
 
+/*
+ * At most PR_WRITER_MAX_TRACKS (65536) tracks per run (issue 12: 1 M tids
+ * took 2.2 GB): a new key past it gets its kind's overflow track, flat (no
+ * nesting), whose kind and name the format cannot change; too_many_tracks
+ * counts the events stored there.
+ */
+static void test_track_cap(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "tids.json");
+	char tid[32];
+	int64_t first = 0, t, o1, o2, o3;
+	int i;
+	assert_int_equal(PR_WRITER_MAX_TRACKS, 65536);
+	for (i = 0; i < 65536; i++) {
+		snprintf(tid, sizeof(tid), "%d", i);
+		t = pr_writer_track(w, "thread", "1", tid);
+		if (!i)
+			first = t;
+		X(w, t, "op", i, 1);
+	}
+	assert_int_equal(t, first + 65535);
+	/* the next three keys: two threads, one async id; all over the limit */
+	o1 = pr_writer_track(w, "thread", "1", "65536");
+	o2 = pr_writer_track(w, "thread", "2", "7");
+	o3 = pr_writer_track(w, "async", "1", "requests");
+	assert_int_equal(o1, first + 65536);
+	assert_int_equal(o2, o1);
+	assert_int_equal(o3, first + 65537);
+	pr_writer_track_set_kind(w, o1, "gpu_stream"); /* ignored on an overflow track */
+	pr_writer_track_set_name(w, o1, "worker");     /* ignored too */
+	/* overlapping, as two threads' spans are: stored flat */
+	X(w, o1, "A", 100000, 100);
+	X(w, o2, "B", 100010, 200);
+	B(w, o1, "C", 100020, NULL);
+	assert_int_equal(E(w, o1, 100030, NULL), 0);
+	/* begins out of order: not re-nested after the load either */
+	B(w, o1, "D", 100050, NULL);
+	B(w, o1, "E", 100045, NULL);
+	assert_int_equal(E(w, o1, 100060, NULL), 0);
+	assert_int_equal(E(w, o1, 100070, NULL), 0);
+	pr_writer_instant(w, o3, pr_writer_intern(w, "i", 1), 0, 100040, "t", NULL, 0);
+	/* a known track is still found */
+	assert_int_equal(pr_writer_track(w, "thread", "1", "17"), first + 17);
+	commit(w, "h-tracks", 0);
+	assert_int_equal(q1(f, "SELECT count(*) FROM track"), 65538);
+	assert_rows(f,
+		    "SELECT kind, ifnull(name, '-'), tid FROM track WHERE id > (SELECT min(id) + "
+		    "65535 FROM track) ORDER BY id",
+		    "async (over the track limit) thread (over the track limit) thread\n"
+		    "async (over the track limit) async (over the track limit) async\n");
+	assert_rows(f,
+		    "SELECT s.name, ifnull(s.depth, '-'), ifnull(s.parent_id, '-'), ifnull(s.self, '-'), "
+		    "s.dur FROM span_v s WHERE s.ts >= 100000 ORDER BY s.ts",
+		    "A - - - 100\nB - - - 200\nC - - - 10\nE - - - 15\nD - - - 20\n");
+	/* A to E on the thread overflow track, the instant on the async one */
+	assert_rows(f, "SELECT code, count FROM diag", "too_many_tracks 6\n");
+}
+
+/* Process names (one per pid) are kept for at most PR_WRITER_MAX_TRACKS
+ * pids: past that they are ignored and counted as metadata_skipped. */
+static void test_process_name_cap(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "pids.json");
+	char pid[32];
+	int64_t t;
+	int i;
+	for (i = 0; i < 65536 + 2; i++) {
+		snprintf(pid, sizeof(pid), "%d", i);
+		pr_writer_process_set_name(w, pid, "worker");
+	}
+	pr_writer_process_set_name(w, "7", "renamed"); /* a known pid is still renamed */
+	t = pr_writer_track(w, "thread", "7", "1");
+	X(w, t, "op", 0, 1);
+	t = pr_writer_track(w, "thread", "65537", "1");
+	X(w, t, "op", 1, 1);
+	commit(w, "h-pids", 0);
+	assert_rows(f, "SELECT pid, ifnull(process_name, '-') FROM track ORDER BY id",
+		    "7 renamed\n65537 -\n");
+	assert_rows(f, "SELECT code, count FROM diag", "metadata_skipped 2\n");
+}
+
+/* At most PR_WRITER_MAX_SERIES (65536) series per run (1 M counter names
+ * took 3.1 GB in report): past it the samples are dropped and counted. */
+static void test_series_cap(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "counters.json");
+	char name[32];
+	int64_t s, first = 0;
+	int i;
+	assert_int_equal(PR_WRITER_MAX_SERIES, 65536);
+	for (i = 0; i < 65536 + 3; i++) {
+		snprintf(name, sizeof(name), "c%d", i);
+		s = pr_writer_series(w, name, "pid 1", "", NULL);
+		if (!i)
+			first = s;
+		if (i < 65536)
+			assert_int_equal(s, first + i);
+		else
+			assert_int_equal(s, 0);
+		pr_writer_sample(w, s, i, 1.0);
+		if (i >= 65536)
+			pr_writer_sample(w, s, i + 1, 2.0); /* 2 dropped each: 6 */
+	}
+	assert_int_equal(pr_writer_series(w, "c5", "pid 1", "", NULL), first + 5);
+	commit(w, "h-series-cap", 0);
+	assert_int_equal(q1(f, "SELECT count(*) FROM series"), 65536);
+	assert_int_equal(q1(f, "SELECT count(*) FROM sample"), 65536);
+	assert_rows(f, "SELECT code, count FROM diag", "too_many_series 6\n");
+}
+
 static void locate(void *ctx, int64_t offset, long *line, long *col)
 {
 	int *calls = ctx;
@@ -707,6 +820,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_duplicate_hash, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_abort_leaves_nothing, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_series_stats, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_track_cap, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_series_cap, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_process_name_cap, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_run_attributes_and_diags, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_instants_flows_metrics, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_removed_store_reopened, fx_setup, fx_teardown),
