@@ -15,6 +15,7 @@
 #include "render/agg_panel.h"
 #include "render/agg_text.h"
 #include "render/chrome_merge.h"
+#include "store/output.h"
 #include "store/strbuf.h"
 #include "store/xalloc.h"
 
@@ -39,7 +40,7 @@ static char *tmp_store_path(struct pr_error *err)
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	int fd;
 	pr_strbuf_addf(&sb, "%s/profreport-agg-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	fd = mkstemp(sb.buf);
+	fd = pr_output_temp_mkstemp(sb.buf); /* removed on a signal from now on */
 	if (fd < 0) {
 		pr_strbuf_release(&sb);
 		pr_error_set(err, PR_E_IO, "cannot create a temporary store");
@@ -267,7 +268,10 @@ out:
 	pr_chrome_merge_free(merged);
 	json_decref(doc);
 	pr_agg_free(agg);
-	drop_store(tmp);
+	if (tmp) {
+		drop_store(tmp);
+		pr_output_temp_forget(tmp);
+	}
 	free(tmp);
 	return rc;
 }

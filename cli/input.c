@@ -9,6 +9,7 @@
 
 #include "ingest/ingest.h"
 #include "ingest/source.h"
+#include "store/output.h"
 #include "store/strbuf.h"
 #include "store/xalloc.h"
 
@@ -196,14 +197,15 @@ int pr_cli_input_open_opts(struct pr_cli_input *in, const char *cmd, char **path
 	if (n == 1 && pr_cli_is_store(paths[0]))
 		return pr_store_open(&in->store, paths[0], PR_STORE_READONLY, err);
 	pr_strbuf_addf(&sb, "%s/profreport-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	fd = mkstemp(sb.buf);
+	/* registered for removal on a signal from the moment it exists; the
+	 * empty file is a valid new database */
+	fd = pr_output_temp_mkstemp(sb.buf);
 	if (fd < 0) {
 		pr_strbuf_release(&sb);
 		return pr_error_set(err, PR_E_IO, "cannot create a temporary store");
 	}
 	close(fd);
 	in->tmp_path = pr_strbuf_detach(&sb, NULL);
-	unlink(in->tmp_path);
 	if (pr_store_open(&in->store, in->tmp_path, PR_STORE_CREATE | PR_STORE_TEMPORARY, err) ||
 	    pr_cli_ingest_all(in->store, cmd, paths, n, o, NULL, err)) {
 		pr_cli_input_close(in);
@@ -220,6 +222,7 @@ void pr_cli_input_close(struct pr_cli_input *in)
 	if (in->tmp_path) {
 		struct pr_strbuf j = PR_STRBUF_INIT;
 		unlink(in->tmp_path);
+		pr_output_temp_forget(in->tmp_path);
 		pr_strbuf_addf(&j, "%s-journal", in->tmp_path);
 		unlink(j.buf);
 		pr_strbuf_release(&j);

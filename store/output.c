@@ -60,6 +60,18 @@ void pr_output_temp_add(const char *path)
 		free(copy);
 }
 
+int pr_output_temp_mkstemp(char *templ)
+{
+	sigset_t old;
+	int fd;
+	block_signals(&old);
+	fd = mkstemp(templ);
+	if (fd >= 0)
+		pr_output_temp_add(templ); /* blocks again: the mask nests */
+	restore_signals(&old);
+	return fd;
+}
+
 void pr_output_temp_forget(const char *path)
 {
 	char *gone = NULL;

@@ -143,5 +143,11 @@ void pr_output_remove_temps(void);
  */
 void pr_output_temp_add(const char *path);
 void pr_output_temp_forget(const char *path);
+/*
+ * mkstemp(templ) and pr_output_temp_add(templ) with the signals blocked in
+ * between, so a signal never leaves the new file behind. Returns the fd or
+ * -1 (errno set). The caller forgets the path once it removed the file.
+ */
+int pr_output_temp_mkstemp(char *templ);
 
 #endif
