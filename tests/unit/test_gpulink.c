@@ -5,6 +5,7 @@
  * lowercase twin (samples/torch-legacy-vintage): the same model.
  */
 #include "tests/unit/helpers.h"
+#include "tests/unit/jpath.h"
 
 #include <math.h>
 
@@ -23,39 +24,6 @@ static json_t *model_text(const char *text, size_t timeline_points)
 		fail_msg("model: %s", err.text);
 	pr_store_close(st);
 	return m;
-}
-
-/* Value at a path like "gpu/ops/items/0/name" ("/"-separated; numbers index arrays). */
-static json_t *at(json_t *o, const char *path)
-{
-	char key[128];
-	while (o && *path) {
-		size_t n = strcspn(path, "/");
-		memcpy(key, path, n);
-		key[n] = 0;
-		if (json_is_array(o))
-			o = json_array_get(o, strtoul(key, NULL, 10));
-		else
-			o = json_object_get(o, key);
-		path += n + (path[n] == '/');
-	}
-	return o;
-}
-
-static double num(json_t *o, const char *path)
-{
-	json_t *v = at(o, path);
-	if (!json_is_number(v))
-		fail_msg("%s: not a number", path);
-	return json_number_value(v);
-}
-
-static const char *str(json_t *o, const char *path)
-{
-	json_t *v = at(o, path);
-	if (!json_is_string(v))
-		fail_msg("%s: not a string", path);
-	return json_string_value(v);
 }
 
 /*
@@ -125,42 +93,42 @@ static void test_launches(void **state)
 	json_t *m = model_text(trace, 0), *r = at(m, "runs/0"), *g = at(r, "gpu");
 	(void)state;
 	assert_non_null(g);
-	assert_string_equal(str(g, "device_type"), "cuda");
+	assert_string_equal(s(g, "device_type"), "cuda");
 	/* 7 activities; 6 linked (mul by the ac2g flow), the orphan not */
-	assert_int_equal(num(g, "launches/activities"), 7);
-	assert_int_equal(num(g, "launches/linked"), 6);
-	assert_int_equal(num(g, "launches/linked_by_flow"), 1);
-	assert_int_equal(num(g, "launches/unlinked"), 1);
+	assert_int_equal(d(g, "launches/activities"), 7);
+	assert_int_equal(d(g, "launches/linked"), 6);
+	assert_int_equal(d(g, "launches/linked_by_flow"), 1);
+	assert_int_equal(d(g, "launches/unlinked"), 1);
 	/* latencies (activity start - call start): 20, 35, 5, 15, 20, -10 us;
 	 * sorted -10 5 15 20 20 35: mean 85/6, p50 (15+20)/2, p95 at 0.95*5 = 4.75: 20 + .75*15 */
-	assert_int_equal(num(g, "launches/latency/min_ns"), -10000);
-	assert_int_equal(num(g, "launches/latency/max_ns"), 35000);
-	assert_true(fabs(num(g, "launches/latency/mean_ns") - 85000.0 / 6) < 1e-6);
-	assert_int_equal(num(g, "launches/latency/p50_ns"), 17500);
-	assert_int_equal(num(g, "launches/latency/p95_ns"), 31250);
-	assert_int_equal(num(g, "launches/negative_latency"), 1);
+	assert_int_equal(d(g, "launches/latency/min_ns"), -10000);
+	assert_int_equal(d(g, "launches/latency/max_ns"), 35000);
+	assert_true(fabs(d(g, "launches/latency/mean_ns") - 85000.0 / 6) < 1e-6);
+	assert_int_equal(d(g, "launches/latency/p50_ns"), 17500);
+	assert_int_equal(d(g, "launches/latency/p95_ns"), 31250);
+	assert_int_equal(d(g, "launches/negative_latency"), 1);
 	/* overheads of the 6 launching calls: 10 5 20 6 4 5 us; sorted 4 5 5 6 10 20:
 	 * total 50, p50 5.5, p95 10 + .75*10 */
-	assert_int_equal(num(g, "launches/calls"), 6);
-	assert_int_equal(num(g, "launches/overhead/total_ns"), 50000);
-	assert_int_equal(num(g, "launches/overhead/min_ns"), 4000);
-	assert_int_equal(num(g, "launches/overhead/p50_ns"), 5500);
-	assert_int_equal(num(g, "launches/overhead/p95_ns"), 17500);
+	assert_int_equal(d(g, "launches/calls"), 6);
+	assert_int_equal(d(g, "launches/overhead/total_ns"), 50000);
+	assert_int_equal(d(g, "launches/overhead/min_ns"), 4000);
+	assert_int_equal(d(g, "launches/overhead/p50_ns"), 5500);
+	assert_int_equal(d(g, "launches/overhead/p95_ns"), 17500);
 	/* per API, most overhead first: cudaLaunchKernel 5 calls 10+5+6+4+5 = 30 us,
 	 * latency mean (20+35+15+20-10)/5 = 16 us; cudaMemcpyAsync 20 us, latency 5 */
-	assert_string_equal(str(g, "launches/by_api/0/name"), "cudaLaunchKernel");
-	assert_int_equal(num(g, "launches/by_api/0/calls"), 5);
-	assert_int_equal(num(g, "launches/by_api/0/overhead_total_ns"), 30000);
-	assert_int_equal(num(g, "launches/by_api/0/latency_mean_ns"), 16000);
-	assert_string_equal(str(g, "launches/by_api/1/name"), "cudaMemcpyAsync");
-	assert_int_equal(num(g, "launches/by_api/1/latency_mean_ns"), 5000);
+	assert_string_equal(s(g, "launches/by_api/0/name"), "cudaLaunchKernel");
+	assert_int_equal(d(g, "launches/by_api/0/calls"), 5);
+	assert_int_equal(d(g, "launches/by_api/0/overhead_total_ns"), 30000);
+	assert_int_equal(d(g, "launches/by_api/0/latency_mean_ns"), 16000);
+	assert_string_equal(s(g, "launches/by_api/1/name"), "cudaMemcpyAsync");
+	assert_int_equal(d(g, "launches/by_api/1/latency_mean_ns"), 5000);
 	/* per type: 6 kernels (100 us, 5 linked, latency max 35 us), 1 Memcpy HtoD */
-	assert_string_equal(str(g, "launches/by_type/0/type"), "kernel");
-	assert_int_equal(num(g, "launches/by_type/0/activities"), 6);
-	assert_int_equal(num(g, "launches/by_type/0/linked"), 5);
-	assert_int_equal(num(g, "launches/by_type/0/device_ns"), 100000);
-	assert_int_equal(num(g, "launches/by_type/0/latency_max_ns"), 35000);
-	assert_string_equal(str(g, "launches/by_type/1/type"), "Memcpy HtoD");
+	assert_string_equal(s(g, "launches/by_type/0/type"), "kernel");
+	assert_int_equal(d(g, "launches/by_type/0/activities"), 6);
+	assert_int_equal(d(g, "launches/by_type/0/linked"), 5);
+	assert_int_equal(d(g, "launches/by_type/0/device_ns"), 100000);
+	assert_int_equal(d(g, "launches/by_type/0/latency_max_ns"), 35000);
+	assert_string_equal(s(g, "launches/by_type/1/type"), "Memcpy HtoD");
 	json_decref(m);
 }
 
@@ -170,24 +138,24 @@ static void test_ops(void **state)
 	(void)state;
 	/* device total: linear 50 + 10 = 60 (gemm through addmm, bias itself), addmm 50,
 	 * copy_ 40, add 20, mul 10, relu 5; self: linear only bias, 10 */
-	assert_string_equal(str(g, "ops/items/0/name"), "aten::linear");
-	assert_int_equal(num(g, "ops/items/0/device_total_ns"), 60000);
-	assert_int_equal(num(g, "ops/items/0/device_self_ns"), 10000);
-	assert_int_equal(num(g, "ops/items/0/activities"), 1);
-	assert_int_equal(num(g, "ops/items/0/activities_total"), 2);
+	assert_string_equal(s(g, "ops/items/0/name"), "aten::linear");
+	assert_int_equal(d(g, "ops/items/0/device_total_ns"), 60000);
+	assert_int_equal(d(g, "ops/items/0/device_self_ns"), 10000);
+	assert_int_equal(d(g, "ops/items/0/activities"), 1);
+	assert_int_equal(d(g, "ops/items/0/activities_total"), 2);
 	/* host self of linear: 80 - addmm 40 - its call 5 */
-	assert_int_equal(num(g, "ops/items/0/calls"), 1);
-	assert_int_equal(num(g, "ops/items/0/host_total_ns"), 80000);
-	assert_int_equal(num(g, "ops/items/0/host_self_ns"), 35000);
-	assert_string_equal(str(g, "ops/items/1/name"), "aten::addmm");
-	assert_int_equal(num(g, "ops/items/1/device_self_ns"), 50000);
-	assert_string_equal(str(g, "ops/items/2/name"), "aten::copy_");
-	assert_string_equal(str(g, "ops/items/3/name"), "aten::add");
-	assert_string_equal(str(g, "ops/items/4/name"), "aten::mul");
-	assert_string_equal(str(g, "ops/items/5/name"), "aten::relu");
-	assert_int_equal(num(g, "ops/items/5/device_total_ns"), 5000);
+	assert_int_equal(d(g, "ops/items/0/calls"), 1);
+	assert_int_equal(d(g, "ops/items/0/host_total_ns"), 80000);
+	assert_int_equal(d(g, "ops/items/0/host_self_ns"), 35000);
+	assert_string_equal(s(g, "ops/items/1/name"), "aten::addmm");
+	assert_int_equal(d(g, "ops/items/1/device_self_ns"), 50000);
+	assert_string_equal(s(g, "ops/items/2/name"), "aten::copy_");
+	assert_string_equal(s(g, "ops/items/3/name"), "aten::add");
+	assert_string_equal(s(g, "ops/items/4/name"), "aten::mul");
+	assert_string_equal(s(g, "ops/items/5/name"), "aten::relu");
+	assert_int_equal(d(g, "ops/items/5/device_total_ns"), 5000);
 	assert_null(at(g, "ops/items/6"));
-	assert_int_equal(num(g, "ops/no_op/activities"), 0);
+	assert_int_equal(d(g, "ops/no_op/activities"), 0);
 	json_decref(m);
 }
 
@@ -201,12 +169,12 @@ static void test_streams(void **state)
 	/* stream 7: launches at 140 180 415 450, ends at 210 225 450 480 (at 450 the mul
 	 * launch and the add end): 1 2 1 0 1 1 0; area 40*1 + 30*2 + 15*1 + 35*1 + 30*1 = 180
 	 * over [140, 480]; max 2 at 180 (t = 80 us after the run's start at 100) */
-	assert_string_equal(str(g, "streams/items/0/stream"), "7");
-	assert_int_equal(num(g, "streams/items/0/activities"), 4);
-	assert_int_equal(num(g, "streams/items/0/busy_ns"), 90000);
-	assert_int_equal(num(g, "streams/items/0/queue/max"), 2);
-	assert_int_equal(num(g, "streams/items/0/queue/max_t_ns"), 80000);
-	assert_true(fabs(num(g, "streams/items/0/queue/mean") - 180.0 / 340) < 1e-9);
+	assert_string_equal(s(g, "streams/items/0/stream"), "7");
+	assert_int_equal(d(g, "streams/items/0/activities"), 4);
+	assert_int_equal(d(g, "streams/items/0/busy_ns"), 90000);
+	assert_int_equal(d(g, "streams/items/0/queue/max"), 2);
+	assert_int_equal(d(g, "streams/items/0/queue/max_t_ns"), 80000);
+	assert_true(fabs(d(g, "streams/items/0/queue/mean") - 180.0 / 340) < 1e-9);
 	t = at(g, "streams/items/0/queue/timeline/t_ns");
 	v = at(g, "streams/items/0/queue/timeline/v");
 	assert_int_equal(json_array_size(t), 7);
@@ -216,12 +184,12 @@ static void test_streams(void **state)
 	}
 	/* stream 8: memcpy queued [255, 300); relu's end (595) is before its call (600):
 	 * counted at 600, so never -1; the orphan is not linked: 1 0 0, mean 45/345 */
-	assert_string_equal(str(g, "streams/items/1/stream"), "8");
-	assert_int_equal(num(g, "streams/items/1/activities"), 3);
-	assert_int_equal(num(g, "streams/items/1/linked"), 2);
-	assert_int_equal(num(g, "streams/items/1/memcpys"), 1);
-	assert_int_equal(num(g, "streams/items/1/queue/max"), 1);
-	assert_true(fabs(num(g, "streams/items/1/queue/mean") - 45.0 / 345) < 1e-9);
+	assert_string_equal(s(g, "streams/items/1/stream"), "8");
+	assert_int_equal(d(g, "streams/items/1/activities"), 3);
+	assert_int_equal(d(g, "streams/items/1/linked"), 2);
+	assert_int_equal(d(g, "streams/items/1/memcpys"), 1);
+	assert_int_equal(d(g, "streams/items/1/queue/max"), 1);
+	assert_true(fabs(d(g, "streams/items/1/queue/mean") - 45.0 / 345) < 1e-9);
 	v = at(g, "streams/items/1/queue/timeline/v");
 	assert_int_equal(json_array_size(v), 3);
 	for (i = 0; i < 3; i++)
@@ -234,27 +202,27 @@ static void test_annotations(void **state)
 	json_t *m = model_text(trace, 0), *g = at(m, "runs/0/gpu");
 	(void)state;
 	/* GPU annotation fwd [155, 235) on stream 7 holds gemm and bias: 60 us */
-	assert_string_equal(str(g, "annotations/gpu/0/name"), "fwd");
-	assert_int_equal(num(g, "annotations/gpu/0/activities"), 2);
-	assert_int_equal(num(g, "annotations/gpu/0/device_ns"), 60000);
-	assert_int_equal(num(g, "annotations/gpu_unattributed"), 5);
+	assert_string_equal(s(g, "annotations/gpu/0/name"), "fwd");
+	assert_int_equal(d(g, "annotations/gpu/0/activities"), 2);
+	assert_int_equal(d(g, "annotations/gpu/0/device_ns"), 60000);
+	assert_int_equal(d(g, "annotations/gpu_unattributed"), 5);
 	/* CPU: fwd around corr 1 and 2 (60 us), ProfilerStep#1 around the memcpy (40),
 	 * ProfilerStep#2 around add, mul, relu (35); the orphan has no call */
-	assert_string_equal(str(g, "annotations/cpu/0/name"), "fwd");
-	assert_int_equal(num(g, "annotations/cpu/0/device_ns"), 60000);
-	assert_string_equal(str(g, "annotations/cpu/1/name"), "ProfilerStep#1");
-	assert_int_equal(num(g, "annotations/cpu/1/activities"), 1);
-	assert_string_equal(str(g, "annotations/cpu/2/name"), "ProfilerStep#2");
-	assert_int_equal(num(g, "annotations/cpu/2/activities"), 3);
-	assert_int_equal(num(g, "annotations/cpu/2/device_ns"), 35000);
-	assert_int_equal(num(g, "annotations/cpu_unattributed"), 1);
+	assert_string_equal(s(g, "annotations/cpu/0/name"), "fwd");
+	assert_int_equal(d(g, "annotations/cpu/0/device_ns"), 60000);
+	assert_string_equal(s(g, "annotations/cpu/1/name"), "ProfilerStep#1");
+	assert_int_equal(d(g, "annotations/cpu/1/activities"), 1);
+	assert_string_equal(s(g, "annotations/cpu/2/name"), "ProfilerStep#2");
+	assert_int_equal(d(g, "annotations/cpu/2/activities"), 3);
+	assert_int_equal(d(g, "annotations/cpu/2/device_ns"), 35000);
+	assert_int_equal(d(g, "annotations/cpu_unattributed"), 1);
 	/* HTA's window ends at the last step's start (400 us, t = 300 us): calls at 140,
 	 * 180, 255 are inside; ProfilerStep#2 is not */
-	assert_int_equal(num(g, "annotations/hta_window/end_t_ns"), 300000);
-	assert_int_equal(num(g, "annotations/hta_window/activities"), 3);
-	assert_int_equal(num(g, "annotations/gpu/0/hta/activities"), 2);
-	assert_int_equal(num(g, "annotations/cpu/2/hta/count"), 0);
-	assert_int_equal(num(g, "annotations/cpu/1/hta/count"), 1);
+	assert_int_equal(d(g, "annotations/hta_window/end_t_ns"), 300000);
+	assert_int_equal(d(g, "annotations/hta_window/activities"), 3);
+	assert_int_equal(d(g, "annotations/gpu/0/hta/activities"), 2);
+	assert_int_equal(d(g, "annotations/cpu/2/hta/count"), 0);
+	assert_int_equal(d(g, "annotations/cpu/1/hta/count"), 1);
 	json_decref(m);
 }
 
@@ -264,7 +232,7 @@ static void test_window_not_workload(void **state)
 	json_t *m = model_text(trace, 0), *r = at(m, "runs/0"), *it;
 	size_t i;
 	(void)state;
-	assert_int_equal(num(r, "clock/start_ns"), 100000);
+	assert_int_equal(d(r, "clock/start_ns"), 100000);
 	json_array_foreach(at(r, "spans/items"), i, it)
 		assert_string_not_equal(json_string_value(json_object_get(it, "name")),
 					"PyTorch Profiler (0)");
@@ -275,13 +243,13 @@ static void test_window_not_workload(void **state)
 		assert_string_not_equal(json_string_value(json_object_get(it, "name")),
 					"PyTorch Profiler (0)");
 	/* without the exclusion it would top both tables (1000 us, no children) */
-	assert_string_equal(str(r, "bottlenecks/top_total/0/name"), "ProfilerStep#1");
+	assert_string_equal(s(r, "bottlenecks/top_total/0/name"), "ProfilerStep#1");
 	/* nor a lane of the timeline (it would start before the run) */
 	json_array_foreach(at(r, "timeline/lanes"), i, it)
 		assert_null(strstr(json_string_value(json_object_get(it, "name")), "PyTorch Profiler"));
 	assert_int_equal(json_array_size(at(r, "timeline/lanes")), 3); /* thread 1/1, streams 7, 8 */
 	/* nor the span that holds a memory peak: at 800 us no workload span is open */
-	assert_string_equal(str(r, "peaks/0/series"), "dev.mem.allocated");
+	assert_string_equal(s(r, "peaks/0/series"), "dev.mem.allocated");
 	assert_true(json_is_null(at(r, "peaks/0/span")));
 	json_decref(m);
 }
@@ -321,7 +289,7 @@ static void test_legacy_twin(void **state)
 		runs[i] = at(m[i], "runs/0");
 	}
 	/* the legacy file says its memory was rebuilt from Bytes; the twin has totals */
-	assert_string_equal(str(runs[0], "diagnostics/0/code"), "memory_reconstructed");
+	assert_string_equal(s(runs[0], "diagnostics/0/code"), "memory_reconstructed");
 	assert_int_equal(json_array_size(json_object_get(runs[1], "diagnostics")), 0);
 	for (i = 0; i < 2; i++)
 		for (k = 0; k < PR_ARRAY_SIZE(differ); k++)
@@ -334,11 +302,11 @@ static void test_legacy_twin(void **state)
 		fail();
 	}
 	/* and it is a real model: steps, phases, kernels linked, memory */
-	assert_int_equal(num(runs[0], "gpu/launches/linked"), 8);
-	assert_int_equal(num(runs[0], "throughput/steps/count"), 2);
-	assert_string_equal(str(runs[0], "gpu/streams/items/0/name"), "stream 7");
+	assert_int_equal(d(runs[0], "gpu/launches/linked"), 8);
+	assert_int_equal(d(runs[0], "throughput/steps/count"), 2);
+	assert_string_equal(s(runs[0], "gpu/streams/items/0/name"), "stream 7");
 	/* memory: +1 MiB, +4 KiB, -4 KiB, -1 MiB per step: peak 1052672 B */
-	assert_int_equal(num(runs[0], "peaks/0/value"), 1052672);
+	assert_int_equal(d(runs[0], "peaks/0/value"), 1052672);
 	for (i = 0; i < 2; i++)
 		json_decref(m[i]);
 }

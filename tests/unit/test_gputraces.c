@@ -14,6 +14,7 @@
  *     itself starts before it: 27 (3 of its 5 spans, 9 kernels each).
  */
 #include "tests/unit/helpers.h"
+#include "tests/unit/jpath.h"
 
 #include <sys/stat.h>
 
@@ -45,22 +46,6 @@ static void unload(struct trace *t)
 {
 	json_decref(t->model);
 	pr_store_close(t->st);
-}
-
-static json_t *at(json_t *o, const char *path)
-{
-	char key[128];
-	while (o && *path) {
-		size_t n = strcspn(path, "/");
-		memcpy(key, path, n);
-		key[n] = 0;
-		if (json_is_array(o))
-			o = json_array_get(o, strtoul(key, NULL, 10));
-		else
-			o = json_object_get(o, key);
-		path += n + (path[n] == '/');
-	}
-	return o;
 }
 
 /* An integer of the model, exactly (pr_mll goes through a double: epoch ns do not fit). */
