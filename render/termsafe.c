@@ -3,22 +3,20 @@
 
 #include <stdlib.h>
 
+#include "store/error.h"
+
 void pr_term_safe(struct pr_strbuf *out, const char *s, size_t n)
 {
-	size_t i, run = 0;
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		int c1 = c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 &&
-			 (unsigned char)s[i + 1] <= 0x9f;
-		if ((c >= 0x20 && c != 0x7f && !c1) || c == '\n' || c == '\t')
-			continue;
-		pr_strbuf_add(out, s + run, i - run);
-		if (c1) {
-			pr_strbuf_addf(out, "\\u%04x", (unsigned char)s[++i]);
-		} else {
-			pr_strbuf_addf(out, "\\x%02x", c);
+	size_t i = 0, run = 0;
+	while (i < n) {
+		char esc[8];
+		size_t u = pr_visible_unit(s + i, n - i, 1, esc);
+		if (*esc) {
+			pr_strbuf_add(out, s + run, i - run);
+			pr_strbuf_addstr(out, esc);
+			run = i + u;
 		}
-		run = i + 1;
+		i += u;
 	}
 	pr_strbuf_add(out, s + run, n - run);
 }

@@ -3,10 +3,10 @@
  * (an OSC sequence that retitles the terminal, CSI that clears it, a
  * carriage return that overwrites a line) are written as visible escapes.
  *
- * Kept: newline and tab. Written as "\xNN": the other C0 controls
- * (0x00-0x1f) and DEL (0x7f). Written as "\u00NN": the C1 controls
- * (U+0080-U+009F, UTF-8 C2 80 .. C2 9F), which some terminals obey too.
- * Everything else, invalid UTF-8 included, passes through unchanged.
+ * Kept: newline and tab. Escaped as in error lines (pr_visible_unit in
+ * store/error.h): the other C0 controls and DEL as "\xNN", the
+ * C1 controls (UTF-8 C2 80 .. C2 9F) as "\u00NN". Everything else,
+ * invalid UTF-8 included, passes through unchanged.
  */
 #ifndef PR_TERMSAFE_H
 #define PR_TERMSAFE_H

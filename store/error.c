@@ -52,28 +52,38 @@ void pr_error_set_source(struct pr_error *err, const char *source)
 		snprintf(err->source, sizeof(err->source), "%s", pr_path_shown(source));
 }
 
+size_t pr_visible_unit(const char *s, size_t n, int keep_lines, char esc[8])
+{
+	unsigned char c = (unsigned char)s[0];
+	esc[0] = '\0';
+	if (keep_lines && (c == '\n' || c == '\t'))
+		return 1;
+	if (!keep_lines && (c == '\n' || c == '\r' || c == '\t')) {
+		snprintf(esc, 8, "\\%c", c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
+	} else if (c < 0x20 || c == 0x7f) {
+		snprintf(esc, 8, "\\x%02x", c);
+	} else if (c == 0xc2 && n > 1 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f) {
+		snprintf(esc, 8, "\\u%04x", (unsigned char)s[1]);
+		return 2;
+	}
+	return 1;
+}
+
 void pr_error_escape(const char *s, char *buf, size_t n)
 {
-	size_t o = 0;
+	size_t o = 0, len = strlen(s), i = 0;
 	if (!n)
 		return;
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	while (i < len) {
 		char esc[8];
-		size_t k;
-		if (c == '\n' || c == '\r' || c == '\t')
-			snprintf(esc, sizeof(esc), "\\%c", c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
-		else if (c < 0x20 || c == 0x7f)
-			snprintf(esc, sizeof(esc), "\\x%02x", c);
-		else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
-			snprintf(esc, sizeof(esc), "\\u%04x", (unsigned char)*++s);
-		else
-			esc[0] = (char)c, esc[1] = '\0';
-		k = strlen(esc);
+		size_t u = pr_visible_unit(s + i, len - i, 0, esc);
+		const char *out = *esc ? esc : s + i;
+		size_t k = *esc ? strlen(esc) : u;
 		if (o + k >= n)
 			break;
-		memcpy(buf + o, esc, k);
+		memcpy(buf + o, out, k);
 		o += k;
+		i += u;
 	}
 	buf[o] = '\0';
 }

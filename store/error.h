@@ -63,6 +63,15 @@ void pr_error_format(const struct pr_error *err, char *buf, size_t n);
  * UTF-8 included, unchanged. A truncated result never ends inside an escape.
  */
 void pr_error_escape(const char *s, char *buf, size_t n);
+/*
+ * One unit of s[0..n) (n >= 1) as visible text, the rule both error lines
+ * and console reports (render/termsafe.h) use: returns the bytes it covers
+ * (2 for a C1 control, else 1) and sets esc to its escape ("\n", "\xNN",
+ * "\u00NN"), or to "" when it is shown as it is. keep_lines (a report):
+ * newline and tab are shown as they are and CR is "\x0d"; else (one error
+ * line) newline, CR and tab are "\n", "\r", "\t".
+ */
+size_t pr_visible_unit(const char *s, size_t n, int keep_lines, char esc[8]);
 
 /*
  * The name to show for a path: a path the program made for the user's one
