@@ -176,16 +176,22 @@ static void stat_release(struct stat *s)
 	free(s->vals);
 }
 
+/* Gives the exact value list up: the sketch answers from now on. */
+static void vals_drop(struct stat *s)
+{
+	free(s->vals);
+	s->vals = NULL;
+	s->nvals = 0;
+	s->exact = 0;
+}
+
 /* Keeps v in the exact value list, or gives the list up past the cap. */
 static void vals_add(struct stat *s, const double *v, size_t n)
 {
 	if (!s->exact)
 		return;
 	if (s->nvals + n > PR_AGG_EXACT_MAX) {
-		free(s->vals);
-		s->vals = NULL;
-		s->nvals = 0;
-		s->exact = 0;
+		vals_drop(s);
 		return;
 	}
 	if (n) {
@@ -304,8 +310,8 @@ static void stat_merge(struct stat *into, const struct stat *from)
 	pr_sketch_merge(into->sk, from->sk);
 	if (from->exact)
 		vals_add(into, from->vals, from->nvals);
-	else if (into->exact)
-		vals_add(into, NULL, PR_AGG_EXACT_MAX + 1); /* gives the list up */
+	else
+		vals_drop(into);
 }
 
 /* ---- rank discovery --------------------------------------------------- */
