@@ -773,6 +773,7 @@ static json_t *launches_json(struct gl *g)
 	struct type_stat *types = NULL;
 	struct imap api_by_name = { 0 }, type_by_name = { 0 };
 	int64_t linked = 0, by_flow = 0, negative = 0, v;
+	int64_t kern_linked = 0, kern_short = 0, short_dev = 0, short_call = 0;
 	json_t *o, *arr;
 	lat = pr_xreallocarray(NULL, g->nacts ? g->nacts : 1, sizeof(*lat));
 	ovh = pr_xreallocarray(NULL, g->ncalls ? g->ncalls : 1, sizeof(*ovh));
@@ -810,6 +811,15 @@ static json_t *launches_json(struct gl *g)
 			t->latency_max = (double)lat[nlat];
 		t->has_max = 1;
 		nlat++;
+		/* HTA's short kernels: the GPU runs it in less time than the CPU took to launch it */
+		if (a->kind == AK_KERNEL) {
+			kern_linked++;
+			if (a->dur < g->calls[a->call].dur) {
+				kern_short++;
+				add_ns(&short_dev, a->dur);
+				add_ns(&short_call, g->calls[a->call].dur);
+			}
+		}
 	}
 	for (i = 0; i < g->ncalls; i++) {
 		const struct call *c = &g->calls[i];
@@ -905,6 +915,13 @@ static json_t *launches_json(struct gl *g)
 	for (i = 0; i < ntypes; i++)
 		free(types[i].type);
 	json_object_set_new(o, "by_type", arr);
+	json_object_set_new(o, "short_kernels",
+			    pr_jobj("kernels", pr_jint(kern_short), "of_linked", pr_jint(kern_linked),
+				    "device_ns", pr_jint(short_dev), "launch_ns", pr_jint(short_call),
+				    "rule",
+				    json_string("a linked kernel whose duration is shorter than its "
+						"runtime call's (HTA's short GPU kernels)"),
+				    NULL));
 	json_object_set_new(
 		o, "rule",
 		json_string("an activity (kernel, memcpy, memset) is linked to the runtime call with "

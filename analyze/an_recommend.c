@@ -27,10 +27,12 @@
 #include <stdarg.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/actx.h"
 #include "analyze/model.h"
+#include "store/xalloc.h"
 
 #define EVIDENCE_ITEMS 20  /* list items in one finding's evidence (the rest counted) */
 #define LEAK_BASES 20	   /* bases listed in a leak finding's evidence */
@@ -409,9 +411,27 @@ static int r_dataloader(const struct rule *r, struct pr_actx *ctx, json_t *out, 
 	return 0;
 }
 
+/*
+ * Communication time per step: the step breakdown's communication kernels
+ * (NCCL, RCCL, gloo, MSCCL, NVSHMEM, DeepEP, --comm-kernels), so a run whose
+ * all-to-all is DeepEP is not silent; NCCL-named kernels where there is no
+ * step breakdown.
+ */
 static int r_comm(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
+	json_t *avg = json_object_get(sec(ctx, "step_breakdown", NULL), "average");
 	double share, ns = 0;
+	if (avg) {
+		share = pr_mnum(avg, "communication_ns") / pr_mnum(avg, "dur_ns");
+		if (share > r->threshold)
+			fire(r, out, NULL,
+			     pr_jobj("communication_ns_per_step",
+				     json_incref(json_object_get(avg, "communication_ns")), "step_ns",
+				     json_incref(json_object_get(avg, "dur_ns")), "share_of_step",
+				     pr_jnum(share), NULL),
+			     "Communication kernels take %.1f%% of the step time", share * 100);
+		return 0;
+	}
 	if (step_share(ctx, "%nccl%", "'kernel'", &share, &ns, err))
 		return -1;
 	if (share > r->threshold)
@@ -502,6 +522,208 @@ static int r_pageable(const struct rule *r, struct pr_actx *ctx, json_t *out, st
 	if (c > r->threshold)
 		fire(r, out, NULL, pr_jobj("memcpys", pr_jnum(c), "total_ns", pr_jnum(ns), NULL),
 		     "%.0f memory copies use pageable host memory", c);
+	return 0;
+}
+
+/* ---- Holistic Trace Analysis (gpu_breakdown, gpu) ---- */
+
+/* Communication below this share of the GPU span is not worth overlapping better. */
+#define COMM_MATERIAL 0.05
+/* Idle below this share of the GPU span says nothing about what the GPU waits for. */
+#define IDLE_MATERIAL 0.10
+
+static int r_overlap(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
+{
+	json_t *gb = sec(ctx, "gpu_breakdown", NULL), *ov = json_object_get(gb, "overlap");
+	json_t *rk = json_object_get(gb, "rank");
+	double comm = pr_mnum(rk, "communication_share"), share = pr_mnum(ov, "share");
+	(void)err;
+	if (comm >= COMM_MATERIAL && share < r->threshold)
+		fire(r, out, pr_mstr(ov, "rule"),
+		     pr_jobj("overlap_share", pr_jnum(share), "communication_ns",
+			     json_incref(json_object_get(ov, "communication_ns")), "overlapped_ns",
+			     json_incref(json_object_get(ov, "overlapped_ns")), "communication_share",
+			     pr_jnum(comm), "threshold", pr_jnum(r->threshold), NULL),
+		     "Only %.1f%% of the communication kernel time (%.1f%% of the GPU span) overlaps "
+		     "compute kernels",
+		     share * 100, comm * 100);
+	return 0;
+}
+
+static int r_host_wait(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
+{
+	json_t *gb = sec(ctx, "gpu_breakdown", NULL), *idle = json_object_get(gb, "idle");
+	double idle_share = pr_mnum(json_object_get(gb, "rank"), "idle_share");
+	double host = pr_mnum(idle, "host_wait_share");
+	(void)err;
+	if (idle_share >= IDLE_MATERIAL && host > r->threshold)
+		fire(r, out, pr_mstr(idle, "rule"),
+		     pr_jobj("idle_share", pr_jnum(idle_share), "host_wait_share", pr_jnum(host),
+			     "host_wait_ns", json_incref(json_object_get(idle, "host_wait_ns")),
+			     "kernel_wait_share", json_incref(json_object_get(idle, "kernel_wait_share")),
+			     NULL),
+		     "The GPU idles %.1f%% of its span, %.1f%% of that waiting for the host to launch "
+		     "work",
+		     idle_share * 100, host * 100);
+	return 0;
+}
+
+static int r_short_kernels(const struct rule *r, struct pr_actx *ctx, json_t *out,
+			   struct pr_error *err)
+{
+	json_t *sk = json_object_get(sec(ctx, "gpu", "launches"), "short_kernels");
+	json_t *gb = sec(ctx, "gpu_breakdown", NULL);
+	double n = pr_mnum(sk, "kernels"), of = pr_mnum(sk, "of_linked"), share = n / of;
+	double idle = pr_mnum(json_object_get(gb, "rank"), "idle_share");
+	double host = pr_mnum(json_object_get(gb, "idle"), "host_wait_share");
+	(void)err;
+	/* launch-bound: most kernels outrun their launches and the GPU waits on the host */
+	if (of > 0 && share > r->threshold && idle >= IDLE_MATERIAL && host > 0.5)
+		fire(r, out, pr_mstr(sk, "rule"),
+		     pr_jobj("short_kernels", pr_jnum(n), "linked_kernels", pr_jnum(of), "share",
+			     pr_jnum(share), "device_ns", json_incref(json_object_get(sk, "device_ns")),
+			     "launch_ns", json_incref(json_object_get(sk, "launch_ns")), "idle_share",
+			     pr_jnum(idle), "host_wait_share", pr_jnum(host), NULL),
+		     "%.0f of %.0f kernels (%.1f%%) run shorter than their launch call while the GPU "
+		     "waits on the host: the run is launch-bound",
+		     n, of, share * 100);
+	return 0;
+}
+
+#define SYNC_OPS 5 /* CPU ops named in a synchronous-copy finding */
+
+struct sync_op {
+	char *name;
+	long n;
+};
+
+/* Counts one synchronous copy under CPU op `name` (the SYNC_OPS most frequent are kept). */
+static void sync_op_add(struct sync_op *ops, size_t *nops, size_t cap, const char *name)
+{
+	size_t i;
+	for (i = 0; i < *nops; i++)
+		if (!strcmp(ops[i].name, name)) {
+			ops[i].n++;
+			return;
+		}
+	if (*nops < cap) {
+		ops[*nops].name = pr_xstrdup(name);
+		ops[(*nops)++].n = 1;
+	}
+}
+
+static int cmp_sync_op(const void *a, const void *b)
+{
+	const struct sync_op *x = a, *y = b;
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * A synchronous copy in a step: a copy the host waits for, started inside a
+ * step. Either a blocking copy API (cudaMemcpy, hipMemcpyWithStream: a
+ * copy call without "Async") or an asynchronous copy call followed on the
+ * same thread by a synchronize call under the same CPU op (aten::copy_ or
+ * aten::_local_scalar_dense calling cudaMemcpyAsync, then
+ * cudaStreamSynchronize: what tensor.item() and .cpu() do), with no copy
+ * call between. A synchronize that is not the copying op's own (a
+ * cudaDeviceSynchronize at the end of a step) is not a copy's. The time
+ * blocked is the blocking call's duration.
+ */
+static int r_sync_copy(const struct rule *r, struct pr_actx *ctx, json_t *out,
+		       struct pr_error *err)
+{
+	static const char sql[] =
+		"SELECT s.track_id, s.ts, s.dur, n.value, pn.value, s.parent_id FROM span s "
+		"JOIN string n ON n.id = s.name_id "
+		"LEFT JOIN span p ON p.id = s.parent_id LEFT JOIN string pn ON pn.id = p.name_id "
+		"WHERE s.run_id = ?1 AND s.kind = 'runtime' AND s.name_id IN "
+		"(SELECT id FROM string WHERE value LIKE '%Memcpy%' OR value LIKE '%Synchronize') "
+		"ORDER BY s.track_id, s.ts";
+	enum { CAP = 64 };
+	struct sync_op ops[CAP];
+	sqlite3_stmt *st;
+	int64_t track = -1, pend_ts = 0, pend_parent = 0;
+	char *pend_op = NULL;
+	double copies = 0, blocked = 0, steps_ns = 0, share;
+	long last_step = -1, steps_with = 0, pending = 0;
+	size_t nops = 0, i;
+	int rc;
+	json_t *arr;
+	for (i = 0; i < ctx->nsteps; i++)
+		steps_ns += (double)ctx->steps[i].dur;
+	if (steps_ns <= 0)
+		return 0;
+	if (pr_actx_prep(ctx, sql, &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t tr = sqlite3_column_int64(st, 0), ts = sqlite3_column_int64(st, 1);
+		int64_t dur = sqlite3_column_int64(st, 2);
+		const char *name = (const char *)sqlite3_column_text(st, 3);
+		const char *op = (const char *)sqlite3_column_text(st, 4);
+		int64_t parent = sqlite3_column_int64(st, 5), at = -1;
+		int has_parent = sqlite3_column_type(st, 5) != SQLITE_NULL;
+		long k;
+		if (!name)
+			continue;
+		if (tr != track) {
+			track = tr;
+			pending = 0;
+		}
+		if (strstr(name, "Memcpy")) {
+			if (strstr(name, "Async")) {
+				pending = has_parent;
+				pend_ts = ts;
+				pend_parent = parent;
+				free(pend_op);
+				pend_op = pr_xstrdup(op ? op : "");
+				continue;
+			}
+			pending = 0;
+			at = ts;
+			free(pend_op);
+			pend_op = pr_xstrdup(op ? op : "");
+		} else if (pending && has_parent && parent == pend_parent) {
+			pending = 0;
+			at = pend_ts;
+		}
+		if (at < 0 && !strstr(name, "Memcpy"))
+			continue;
+		if ((k = pr_actx_step_index(ctx, at)) < 0)
+			continue;
+		copies++;
+		blocked += (double)dur;
+		if (k != last_step) {
+			steps_with++;
+			last_step = k;
+		}
+		sync_op_add(ops, &nops, CAP, pend_op && *pend_op ? pend_op : "(no CPU op)");
+	}
+	free(pend_op);
+	if (pr_actx_done(ctx, st, rc, err)) {
+		for (i = 0; i < nops; i++)
+			free(ops[i].name);
+		return -1;
+	}
+	share = blocked / steps_ns;
+	qsort(ops, nops, sizeof(*ops), cmp_sync_op);
+	arr = json_array();
+	for (i = 0; i < nops && i < SYNC_OPS; i++)
+		json_array_append_new(arr, pr_jobj("op", json_string(ops[i].name), "copies",
+						   pr_jint(ops[i].n), NULL));
+	if (copies > 0 && share > r->threshold)
+		fire(r, out, NULL,
+		     pr_jobj("copies", pr_jnum(copies), "steps", pr_jint(steps_with), "blocked_ns",
+			     pr_jnum(blocked), "share_of_step", pr_jnum(share), "ops", arr, NULL),
+		     "%.0f synchronous cop%s in %ld step(s) block%s the host for %.1f%% of the step "
+		     "time (most under %s)",
+		     copies, copies == 1 ? "y" : "ies", steps_with, copies == 1 ? "s" : "", share * 100,
+		     nops ? ops[0].name : "?");
+	else
+		json_decref(arr);
+	for (i = 0; i < nops; i++)
+		free(ops[i].name);
 	return 0;
 }
 
@@ -729,6 +951,22 @@ static const struct rule rules[] = {
 	{ "nsys.cuda_memcpy_async", "Nsight Systems", "medium", "Memory Copies", NULL, 0,
 	  "memcpy from/to pageable host memory (count > {t})",
 	  "Use pinned (page-locked) host memory for asynchronous copies (pin_memory=True).", r_pageable },
+	{ "nsys.cuda_memcpy_sync", "Nsight Systems", "medium", "Synchronous Copies", NULL, 0.01,
+	  "copies the host waits for (blocking copy APIs, or an async copy followed by a synchronize on its thread) inside steps > {t%} % of the step time",
+	  "Avoid .item()/.cpu()/.tolist() and blocking copies in the step: keep values on the GPU, log them every N steps, or copy with non_blocking=True into pinned memory and synchronize once.",
+	  r_sync_copy },
+	{ "hta.comm_overlap", "Holistic Trace Analysis", "medium", "Communication Overlap", NULL, 0.5,
+	  "communication kernels >= 5 % of the GPU span and overlapped by compute kernels < {t%} % of their time",
+	  "Overlap communication with compute: DDP/FSDP bucketing and prefetch (bucket_cap_mb, backward_prefetch), a separate stream for collectives, fewer blocking waits on the comm stream.",
+	  r_overlap },
+	{ "hta.idle_host_wait", "Holistic Trace Analysis", "high", "GPU Idle (host wait)", NULL, 0.5,
+	  "GPU idle >= 10 % of its span and host wait > {t%} % of the idle time",
+	  "The host launches work too late: cut per-step CPU work (data preparation, Python overhead), use larger batches, CUDA graphs or torch.compile to launch fewer, larger kernels.",
+	  r_host_wait },
+	{ "hta.short_kernels", "Holistic Trace Analysis", "medium", "Kernel Launches", NULL, 0.5,
+	  "kernels shorter than their launch call > {t%} % of the linked kernels, with GPU idle >= 10 % of its span, mostly host wait",
+	  "The run is launch-bound: fuse small kernels (torch.compile), capture the step in CUDA graphs, or raise the work per kernel (batch size).",
+	  r_short_kernels },
 	{ "profreport.fragmentation", "profreport", "medium", "Allocator Fragmentation", NULL, 0.30,
 	  "mean (reserved - allocated) / reserved > {t%} %",
 	  "Reduce fragmentation: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, fewer odd-sized temporaries, or empty_cache() between phases.",

@@ -321,12 +321,99 @@ static void test_cpu_only(void **state)
 	json_decref(m);
 }
 
+/* The finding with that id in a run's recommendations, or NULL. */
+static json_t *finding(json_t *run, const char *id)
+{
+	json_t *f;
+	size_t i;
+	json_array_foreach(json_object_get(run, "recommendations"), i, f) {
+		if (!strcmp(pr_mstr(f, "id"), id))
+			return f;
+	}
+	return NULL;
+}
+
+/*
+ * The GPU advice on the trace above (numbers from the header):
+ *  - hta.idle_host_wait: idle 7 of 69 us (10.1 % >= 10 %), host wait 5 of 7 (71 % > 50 %);
+ *  - hta.comm_overlap: communication 18/69 = 26 % of the span, overlapped 20/38 = 52.6 %,
+ *    not below 50 %: silent;
+ *  - hta.short_kernels: K1 30 > 4, K2 28 > 4, NC 10 > 4, K3 9 > 3 us: none shorter than
+ *    its launch (0 of 4 linked kernels): silent.
+ */
+static void test_gpu_advice(void **state)
+{
+	json_t *m = model_opts(trace, NULL), *run = at(m, "runs/0"), *f;
+	(void)state;
+	f = finding(run, "hta.idle_host_wait");
+	assert_non_null(f);
+	near(d(f, "evidence/idle_share"), 7.0 / 69, 1e-12);
+	near(d(f, "evidence/host_wait_share"), 5.0 / 7, 1e-12);
+	assert_null(finding(run, "hta.comm_overlap"));
+	assert_int_equal((int)d(run, "gpu/launches/short_kernels/kernels"), 0);
+	assert_int_equal((int)d(run, "gpu/launches/short_kernels/of_linked"), 4);
+	assert_null(finding(run, "hta.short_kernels"));
+	/* 8.02 us of communication kernels per 89 us step: under 10 % */
+	assert_null(finding(run, "tensorboard.communication"));
+	json_decref(m);
+}
+
+/*
+ * Synchronous copies in a step (times in us), one step [0, 1000]:
+ *   aten::item [100, 400]:  cudaMemcpyAsync [110, 120] then cudaStreamSynchronize
+ *                           [125, 385] -> a synchronous copy, 260 us blocked
+ *   aten::copy_ [500, 520]: cudaMemcpyAsync [505, 515], no synchronize -> not one
+ *   cudaDeviceSynchronize [600, 700] under the step, not under aten::copy_ -> not
+ *                           the copy's (a different parent)
+ *   aten::to [800, 860]:    cudaMemcpy [800, 850] (a blocking API) -> one, 50 us
+ *   after the step: aten::item [1100, 1200] with the same pair -> outside any step
+ * -> 2 copies in 1 step, 310 us of 1000 = 31 %, ops aten::item 1, aten::to 1.
+ */
+static const char sync_trace[] =
+	"{\"traceEvents\": [\n"
+	"{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1000},\n"
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::item\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":300},\n"
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaMemcpyAsync\",\"pid\":1,\"tid\":1,\"ts\":110,\"dur\":10,\"args\":{\"correlation\":1}},\n"
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"pid\":1,\"tid\":1,\"ts\":125,\"dur\":260},\n"
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::copy_\",\"pid\":1,\"tid\":1,\"ts\":500,\"dur\":20},\n"
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaMemcpyAsync\",\"pid\":1,\"tid\":1,\"ts\":505,\"dur\":10,\"args\":{\"correlation\":2}},\n"
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaDeviceSynchronize\",\"pid\":1,\"tid\":1,\"ts\":600,\"dur\":100},\n"
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::to\",\"pid\":1,\"tid\":1,\"ts\":800,\"dur\":60},\n"
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaMemcpy\",\"pid\":1,\"tid\":1,\"ts\":800,\"dur\":50,\"args\":{\"correlation\":3}},\n"
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::item\",\"pid\":1,\"tid\":1,\"ts\":1100,\"dur\":100},\n"
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaMemcpyAsync\",\"pid\":1,\"tid\":1,\"ts\":1110,\"dur\":10,\"args\":{\"correlation\":4}},\n"
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"pid\":1,\"tid\":1,\"ts\":1125,\"dur\":60},\n"
+	"{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy DtoH (Device -> Pinned)\",\"pid\":0,\"tid\":7,\"ts\":130,\"dur\":10,\"args\":{\"device\":0,\"stream\":7,\"correlation\":1,\"bytes\":4}},\n"
+	"{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pinned -> Device)\",\"pid\":0,\"tid\":7,\"ts\":520,\"dur\":10,\"args\":{\"device\":0,\"stream\":7,\"correlation\":2,\"bytes\":4}},\n"
+	"{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy DtoH (Device -> Pinned)\",\"pid\":0,\"tid\":7,\"ts\":810,\"dur\":10,\"args\":{\"device\":0,\"stream\":7,\"correlation\":3,\"bytes\":4}},\n"
+	"{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy DtoH (Device -> Pinned)\",\"pid\":0,\"tid\":7,\"ts\":1130,\"dur\":10,\"args\":{\"device\":0,\"stream\":7,\"correlation\":4,\"bytes\":4}}\n"
+	"]}\n";
+
+static void test_sync_copy(void **state)
+{
+	json_t *m = model_opts(sync_trace, NULL), *f = finding(at(m, "runs/0"), "nsys.cuda_memcpy_sync");
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal((int)d(f, "evidence/copies"), 2);
+	assert_int_equal((int)d(f, "evidence/steps"), 1);
+	assert_int_equal((int64_t)d(f, "evidence/blocked_ns"), 310000);
+	near(d(f, "evidence/share_of_step"), 0.31, 1e-12);
+	assert_string_equal(pr_mstr(at(f, "evidence/ops/0"), "op"), "aten::item");
+	assert_string_equal(pr_mstr(at(f, "evidence/ops/1"), "op"), "aten::to");
+	assert_null(at(f, "evidence/ops/2"));
+	assert_string_equal(pr_mstr(f, "message"),
+			    "2 synchronous copies in 1 step(s) block the host for 31.0% of the step "
+			    "time (most under aten::item)");
+	json_decref(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hta_breakdown),	  cmocka_unit_test(test_tensorboard_steps),
 		cmocka_unit_test(test_collective_layers), cmocka_unit_test(test_comm_pattern),
-		cmocka_unit_test(test_bad_pattern),	  cmocka_unit_test(test_cpu_only),
+		cmocka_unit_test(test_bad_pattern),	  cmocka_unit_test(test_cpu_only), cmocka_unit_test(test_gpu_advice),
+		cmocka_unit_test(test_sync_copy),
 		cmocka_unit_test(test_medians_sql),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
