@@ -1,9 +1,27 @@
 #!/bin/sh
 # The whole test suite: a normal build (-Werror) and an ASan+UBSan build,
 # each running every ctest test (unit, golden, CLI, JSONTestSuite, hostile).
+#
+# PR_REQUIRE_ALL=1 (.ci/run sets it) makes a skipped test a failure: a
+# missing tool (chromium, npm packages, xmllint, clang, ../shared) must not
+# turn into a green run that tested less.
 set -eu
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
+
+# ctest_all BUILD [ARGS...]: the whole ctest suite of BUILD; with
+# PR_REQUIRE_ALL=1, fails when ctest reports any test skipped.
+ctest_all() {
+	dir=$1
+	shift
+	ctest --test-dir "$dir" --output-on-failure -j"$jobs" --output-junit junit.xml "$@"
+	if [ "${PR_REQUIRE_ALL:-0}" = 1 ] &&
+		! grep -q '<testsuite[^>]* skipped="0"' "$dir/junit.xml"; then
+		echo "tests/run.sh: tests were skipped in $dir and PR_REQUIRE_ALL=1:" >&2
+		grep -B1 -A2 '<skipped' "$dir/junit.xml" | grep -o 'testcase name="[^"]*"' >&2 || true
+		exit 1
+	fi
+}
 
 # The browser checks (HTML report, speedscope export in speedscope's own app)
 # need the pinned npm packages; install them once when npm is there.
@@ -13,13 +31,15 @@ fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPR_WERROR=ON
 cmake --build build -j"$jobs"
-ctest --test-dir build --output-on-failure -j"$jobs"
+ctest_all build
 
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPR_WERROR=ON \
 	-DPR_SANITIZE=address,undefined
 cmake --build build-asan -j"$jobs"
 # The sanitizer pass skips the browser checks (they test the files we write,
 # which the first pass already did) and the 10 M-point render timing.
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	ctest --test-dir build-asan --output-on-failure -j"$jobs" -E '^browser/|^render/big_reduce$'
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+UBSAN_OPTIONS=print_stacktrace=1
+export ASAN_OPTIONS UBSAN_OPTIONS
+ctest_all build-asan -E '^browser/|^render/big_reduce$'
 

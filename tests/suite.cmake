@@ -1,7 +1,7 @@
 # suite.cmake - whole-program suites run through the profreport binary
 # (included from tests/CMakeLists.txt; PR_TEST_ENV is set there).
 
-# JSONTestSuite through the chrome ingester (skips, 77, without shared/jsontestsuite).
+# JSONTestSuite (vendored in tests/data) through the chrome ingester.
 add_test(NAME jsontestsuite COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/jsontestsuite.sh)
 set_tests_properties(jsontestsuite PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" SKIP_RETURN_CODE 77
   TIMEOUT 900)

@@ -7,16 +7,15 @@
 # trace": the syntax is checked first); i_* may go either way but must
 # never crash (signal, sanitizer report, other exit codes).
 #
-# Environment (set by ctest): PROFREPORT, the binary; PR_SHARED, the shared/
-# folder holding jsontestsuite/test_parsing. Exit 77 (skip) when it is missing.
+# Environment (set by ctest): PROFREPORT, the binary. The corpus is vendored
+# in tests/data/jsontestsuite (MIT, see its LICENSE), so it is never skipped.
 set -u
 
 : "${PROFREPORT:?PROFREPORT must name the profreport binary}"
-suite="${PR_SHARED:-}/jsontestsuite/test_parsing"
-if [ -z "${PR_SHARED:-}" ] || [ ! -d "$suite" ]; then
-	echo "jsontestsuite: '$suite' not found; skipped"
-	exit 77
-fi
+suite="$(cd "$(dirname "$0")/../data/jsontestsuite/test_parsing" && pwd)" || {
+	echo "jsontestsuite: tests/data/jsontestsuite/test_parsing is missing" >&2
+	exit 1
+}
 
 LC_ALL=C
 TZ=UTC
