@@ -17,3 +17,8 @@ set_tests_properties(check_source PROPERTIES ENVIRONMENT "${PR_TEST_ENV}")
 
 # GPU analyses on the real Kineto traces of ../shared/traces (skips, 77, without them).
 set_tests_properties(unit/test_gpu_traces PROPERTIES SKIP_RETURN_CODE 77)
+
+# Every model written validates against docs/schema/model.schema.json.
+add_test(NAME schema/model COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/schema_models.sh)
+set_tests_properties(schema/model PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" SKIP_RETURN_CODE 77
+  TIMEOUT 900)
