@@ -7,13 +7,16 @@
 #   expected.summary.txt  `profreport summary INPUT`
 # The sample is copied into a temporary directory and analysed from there
 # under its own name, so the outputs do not depend on the checkout's path.
-# The numbers in these files were checked by hand against the samples (see
-# tests/unit/test_model.c for the hand computations).
-# PR_UPDATE_GOLDEN=1 rewrites the expected files (review the diff).
+#   checks                the facts the outputs must hold, each derived without
+#                         profreport (tests/tools/checks.py); checked on every
+#                         run, before comparing and before rewriting
+# PR_UPDATE_GOLDEN=1 rewrites the expected files (review the diff) when every
+# fact holds; it never blesses an output that breaks one.
 # Environment (set by ctest): PROFREPORT, PR_SAMPLES, TZ=UTC, LC_ALL=C.
 set -eu
 [ $# -eq 1 ] && [ -d "$1" ] || { echo "usage: golden_model.sh CASE_DIR" >&2; exit 2; }
 case_dir=$(cd "$1" && pwd)
+tools=$(cd "$(dirname "$0")" && pwd)
 name=$(basename "$case_dir")
 : "${PROFREPORT:?}" "${PR_SAMPLES:?}"
 export TZ=UTC LC_ALL=C
@@ -27,6 +30,9 @@ in=$(basename "$src")
 cd "$tmp"
 "$PROFREPORT" report "$in" --json model.json --timeline-points 0 2>err || fail "report: $(cat err)"
 "$PROFREPORT" summary "$in" >summary.txt 2>err || fail "summary: $(cat err)"
+[ -f "$case_dir/checks" ] || fail "no checks file (the facts this golden must keep; tests/tools/checks.py)"
+/usr/bin/python3 "$tools/checks.py" "$case_dir/checks" --model model.json --summary summary.txt >&2 ||
+	fail "a fact of $case_dir/checks does not hold (above); nothing compared or written"
 if [ "${PR_UPDATE_GOLDEN:-0}" = 1 ]; then
 	cp model.json "$case_dir/expected.model.json"
 	cp summary.txt "$case_dir/expected.summary.txt"
