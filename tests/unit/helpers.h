@@ -15,6 +15,8 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "tests/unit/gotwant.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/gotwant.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>

@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/gotwant.h"
+
 #include <math.h>
 
 #include "analyze/compare.h"

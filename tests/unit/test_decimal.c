@@ -7,6 +7,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/gotwant.h"
+
 #include "store/decimal.h"
 
 /* Parses s at scale and checks both the result code and (when OK) the value. */

@@ -7,6 +7,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/gotwant.h"
+
 #include "store/error.h"
 
 /* Newline, CR and tab by name, other C0 and DEL as \xNN, C1 as \u00NN; the rest as it is. */

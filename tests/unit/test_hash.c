@@ -7,6 +7,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/gotwant.h"
+
 #include "store/hash.h"
 
 #define BIG 4099 /* not a multiple of the 16-byte block */

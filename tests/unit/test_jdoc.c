@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/gotwant.h"
+
 #include "ingest/jdoc.h"
 #include "store/strbuf.h"
 

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "tests/unit/gotwant.h"
 #include <jansson.h>
 
 #include "ingest/jscan.h"

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/gotwant.h"
+
 #include "store/output.h"
 
 struct fx {

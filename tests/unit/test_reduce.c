@@ -7,6 +7,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/gotwant.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

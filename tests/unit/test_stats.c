@@ -8,6 +8,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/gotwant.h"
+
 #include <math.h>
 
 #include "analyze/stats.h"

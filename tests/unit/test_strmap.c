@@ -8,6 +8,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/gotwant.h"
+
 #include "store/strmap.h"
 
 static int get(const struct pr_strmap *m, const char *k, int64_t *v)
