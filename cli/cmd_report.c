@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -107,6 +108,7 @@ static int write_archive(const json_t *model, const char *dir, struct pr_error *
 	char **names = calloc(n + 1, sizeof(char *));
 	struct pr_output out;
 	char path[4096];
+	const char *sep = *dir && dir[strlen(dir) - 1] == '/' ? "" : "/";
 	int rc = -1;
 	if (!rows || !names)
 		abort();
@@ -127,7 +129,7 @@ static int write_archive(const json_t *model, const char *dir, struct pr_error *
 		names[i] = strdup(name);
 		rows[i].run = run;
 		rows[i].href = names[i];
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		snprintf(path, sizeof(path), "%s%s%s", dir, sep, name);
 		if (access(path, F_OK) == 0) {
 			skipped++;
 			continue;
@@ -137,7 +139,7 @@ static int write_archive(const json_t *model, const char *dir, struct pr_error *
 		written++;
 	}
 	qsort(rows, n, sizeof(*rows), by_time);
-	snprintf(path, sizeof(path), "%s/index.html", dir);
+	snprintf(path, sizeof(path), "%s%sindex.html", dir, sep);
 	if (pr_output_open_file(&out, path, err))
 		goto out;
 	if (pr_html_index(rows, n, &out, err) || pr_output_close(&out, err)) {
@@ -156,10 +158,35 @@ out:
 	return rc;
 }
 
-static int write_report(const json_t *model, const char *path, struct pr_error *err)
+/*
+ * -o PATH: FILE.html or FILE.htm (any case) is one page; a path ending in
+ * '/', an existing directory or a name without an extension is an archive
+ * directory; another extension (report.txt, report.pdf) is refused rather
+ * than silently made a directory.
+ */
+static int is_page(const char *path)
 {
 	size_t n = strlen(path);
-	if (n > 5 && !strcmp(path + n - 5, ".html"))
+	return (n > 5 && !strcasecmp(path + n - 5, ".html")) || (n > 4 && !strcasecmp(path + n - 4, ".htm"));
+}
+
+static int check_output(const char *path, struct pr_error *err)
+{
+	const char *base = strrchr(path, '/'), *dot;
+	struct stat sb;
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (!*path || (!is_page(path) && *base && dot && dot != base && stat(path, &sb) != 0))
+		return pr_error_set(err, PR_E_USAGE,
+				    "'-o %s': the report is FILE.html (one page) or a directory (a name "
+				    "without an extension, or ending in '/')",
+				    path);
+	return 0;
+}
+
+static int write_report(const json_t *model, const char *path, struct pr_error *err)
+{
+	if (is_page(path))
 		return write_html(model, NULL, 0, path, err);
 	return write_archive(model, path, err);
 }
@@ -177,6 +204,8 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	if (!json && !png && !svg && !html)
 		return pr_error_set(err, PR_E_USAGE,
 				    "nothing to write: give -o report.html (or a directory), --json FILE, --png DIR or --svg DIR");
+	if (html && check_output(html, err))
+		return -1;
 	if (pr_cli_uint_opt(cmd, a, "top", 100000, &top, err) ||
 	    pr_cli_uint_opt(cmd, a, "run", INT32_MAX, &run, err) ||
 	    pr_cli_uint_opt(cmd, a, "timeline-points", 10000000, &tl, err))

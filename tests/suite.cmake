@@ -22,3 +22,7 @@ set_tests_properties(unit/test_gpu_traces PROPERTIES SKIP_RETURN_CODE 77)
 add_test(NAME schema/model COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/schema_models.sh)
 set_tests_properties(schema/model PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" SKIP_RETURN_CODE 77
   TIMEOUT 900)
+
+# README's shell examples run (tests/tools/readme_examples.sh).
+add_test(NAME readme/examples COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/readme_examples.sh)
+set_tests_properties(readme/examples PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" TIMEOUT 600)

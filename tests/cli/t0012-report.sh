@@ -88,4 +88,19 @@ expect_rc 2 "report into a missing directory"
 expect_one_err_line "report into a missing directory"
 [ ! -e no ] || fail "a failed report created files"
 
+# -- -o: .htm is a page too; another extension is refused before any work, not made a directory;
+# a directory given with a trailing '/' names its index without '//'
+run "$P" report "$QEFF" -o page.HTM
+expect_rc 0 "report -o page.HTM"
+[ -f page.HTM ] && grep -q '</html>' page.HTM || fail "-o page.HTM did not write one page"
+run "$P" report "$QEFF" -o report.txt
+expect_rc 2 "report -o report.txt"
+expect_one_err_line "report -o report.txt"
+expect_err_has "FILE.html (one page) or a directory" "the -o error says what -o takes"
+[ ! -e report.txt ] || fail "-o report.txt created something"
+run "$P" report "$QEFF" -o site/
+expect_rc 0 "report -o site/"
+expect_err_has "index 'site/index.html'" "the archive's index is named without '//'"
+[ -f site/index.html ] || fail "-o site/ wrote no index"
+
 finish
