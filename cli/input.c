@@ -13,10 +13,17 @@
 #include "store/strbuf.h"
 #include "store/xalloc.h"
 
+/*
+ * An SQLite file is a store, unless its schema names an Nsight Systems
+ * export's tables (ingest/fmt_nsys.c's sniff, which never claims a store):
+ * that is a trace input.
+ */
 int pr_cli_is_store(const char *path)
 {
-	char magic[16];
+	const struct pr_format *nsys = pr_format_find("nsys");
+	unsigned char *head;
 	struct stat sb;
+	size_t n;
 	FILE *f;
 	int yes;
 	/* only a regular file: a FIFO's bytes read here would be lost to its reader */
@@ -25,7 +32,12 @@ int pr_cli_is_store(const char *path)
 	f = fopen(path, "rb");
 	if (!f)
 		return 0;
-	yes = fread(magic, 1, 16, f) == 16 && !memcmp(magic, "SQLite format 3", 16);
+	head = pr_xmalloc(PR_SOURCE_HEAD);
+	n = fread(head, 1, PR_SOURCE_HEAD, f);
+	yes = n >= 16 && !memcmp(head, "SQLite format 3", 16);
+	if (yes && nsys && nsys->sniff(head, n, path) >= PR_SNIFF_DIR)
+		yes = 0;
+	free(head);
 	fclose(f);
 	return yes;
 }
