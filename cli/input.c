@@ -14,9 +14,10 @@
 #include "store/xalloc.h"
 
 /*
- * An SQLite file is a store, unless its schema names an Nsight Systems
- * export's tables (ingest/fmt_nsys.c's sniff, which never claims a store):
- * that is a trace input.
+ * An SQLite file is a store when the nsys reader does not claim it
+ * (ingest/fmt_nsys.c's sniff: 0 for profreport's schema); an Nsight Systems
+ * export, or any other SQLite file, is an input, which that reader reads or
+ * refuses with the reason.
  */
 int pr_cli_is_store(const char *path)
 {
@@ -35,7 +36,7 @@ int pr_cli_is_store(const char *path)
 	head = pr_xmalloc(PR_SOURCE_HEAD);
 	n = fread(head, 1, PR_SOURCE_HEAD, f);
 	yes = n >= 16 && !memcmp(head, "SQLite format 3", 16);
-	if (yes && nsys && nsys->sniff(head, n, path) >= PR_SNIFF_DIR)
+	if (yes && nsys && nsys->sniff(head, n, path) >= PR_SNIFF_MIN)
 		yes = 0;
 	free(head);
 	fclose(f);

@@ -76,19 +76,44 @@ static int has_marker(const unsigned char *h, size_t n, const char *m)
 }
 
 /*
- * An SQLite file whose schema (sqlite_master, in the first pages) names
- * the export's tables; any other SQLite file scores low, so that only an
- * explicit file reaches parse, which then says what it is not.
+ * Does the database at path have a StringIds table? For an export whose
+ * schema pages lie beyond the head (SQLite may put them anywhere): SQLite's
+ * own reader on the file, read-only; any failure (a gzip file, a damaged
+ * or locked database) is a no.
+ */
+static int file_has_stringids(const char *path)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int yes = 0;
+	if (path && sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) ==
+			    SQLITE_OK &&
+	    sqlite3_prepare_v2(db,
+			       "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
+			       "'StringIds'",
+			       -1, &st, NULL) == SQLITE_OK)
+		yes = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return yes;
+}
+
+/*
+ * An SQLite file that is not a profreport store (whose schema, always in
+ * the first page, creates the table argkeys): 95 when its schema names the
+ * export's tables, else 25, so that an SQLite file given explicitly reaches
+ * parse, which then says what it is not, while a directory walk skips it.
+ * cli/input.c calls any SQLite file this sniff scores 0 a store.
  */
 static int nsys_sniff(const unsigned char *h, size_t n, const char *path)
 {
-	(void)path;
 	if (n < 16 || memcmp(h, SQLITE_MAGIC, 16))
 		return 0;
 	if (has_marker(h, n, "CREATE TABLE argkeys(")) /* profreport's own store */
 		return 0;
 	if (has_marker(h, n, "TABLE StringIds") || has_marker(h, n, "TABLE CUPTI_ACTIVITY_KIND_") ||
-	    has_marker(h, n, "TABLE TARGET_INFO_") || has_marker(h, n, "TABLE NVTX_EVENTS"))
+	    has_marker(h, n, "TABLE TARGET_INFO_") || has_marker(h, n, "TABLE NVTX_EVENTS") ||
+	    file_has_stringids(path))
 		return 95;
 	return 25;
 }
