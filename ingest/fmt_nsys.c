@@ -269,6 +269,17 @@ static size_t api_name_len(const char *s)
 	return n;
 }
 
+/* The shortest of %.15g and %.17g that reads back as v (finite v). */
+static void add_double(struct pr_strbuf *sb, const char *key, double v)
+{
+	char buf[40];
+	snprintf(buf, sizeof(buf), "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	pr_strbuf_addstr(sb, key);
+	pr_strbuf_addstr(sb, buf);
+}
+
 /* Times of a row: start and end INTEGER, end >= start, within the store's range. */
 static int row_times(struct nsys *ns, sqlite3_stmt *st, int c_start, int c_end, int64_t *ts,
 		     int64_t *dur)
@@ -453,8 +464,8 @@ static int read_gpu(struct nsys *ns)
 			name = ns->b.buf;
 			pr_strbuf_addf(&ns->args, ",\"bytes\":%lld", (long long)col_i64(st, 9));
 			if (dur > 0)
-				pr_strbuf_addf(&ns->args, ",\"memory bandwidth (GB/s)\":%.17g",
-					       (double)col_i64(st, 9) / (double)dur);
+				add_double(&ns->args, ",\"memory bandwidth (GB/s)\":",
+					   (double)col_i64(st, 9) / (double)dur);
 			s.kind = type == 1 ? "memcpy" : "memset";
 			s.cat = type == 1 ? pr_writer_intern(ns->w, "gpu_memcpy", 10)
 					  : pr_writer_intern(ns->w, "gpu_memset", 10);

@@ -10,8 +10,10 @@ NOT a real export: no GPU and no nsys were at hand. It is generated to the
 documented schema so that the nsys reader can be tested against the Kineto
 reader (tests/cli/t_nsys.sh).
 
-usage: make_nsys_sample.py OUT.sqlite OUT.json [--events]
-  --events prints the event list (JSON) instead, for tests deriving numbers.
+usage: make_nsys_sample.py OUT.sqlite OUT.json [--events] [--steps N] [--schema-version V]
+  --events prints the event list (JSON) instead, for tests deriving numbers;
+  --steps N writes N steps (default 3); --schema-version V writes V as
+  EXPORT_SCHEMA_VERSION (default 3.15.1), for error tests.
 """
 import json
 import os
@@ -41,11 +43,11 @@ NCCL = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncc
 SGD = "void sgd_update(float*, float const*, float, int)"
 
 
-def events():
+def events(steps=STEPS):
     """The run: a list of dicts, times in ns from the session start."""
     ev = []
     corr = 100
-    for k in range(STEPS):
+    for k in range(steps):
         b = 1_000_000 + k * STEP_PERIOD
         ev.append(dict(t="nvtx", name="ProfilerStep#%d" % (k + 1), start=b, end=b + 3_000_000))
         ev.append(dict(t="nvtx", name="forward", start=b + 10_000, end=b + 1_500_000))
@@ -86,7 +88,7 @@ def events():
                     stream=S_COMPUTE, start=b + 2_450_000, end=b + 2_500_000))
         launch("cudaStreamSynchronize_v3020", b + 2_420_000, 100_000, None)
         ev.append(dict(t="osrt", name="ioctl", start=b + 2_430_000, end=b + 2_450_000))
-        if k == STEPS - 1:
+        if k == steps - 1:
             ev.append(dict(t="mark", name="checkpoint", start=b + 2_900_000))
     return ev
 
@@ -95,11 +97,11 @@ METRICS = [(0, "SM Active [Throughput %]"), (1, "GR Active [Throughput %]")]
 METRIC_TYPE = 0x10000
 
 
-def metric_samples():
+def metric_samples(steps=STEPS):
     """GPU_METRICS rows: (timestamp, typeId, metricId, value), every 1 ms from
     the first event to the last (so the run's extent is that of the events)."""
     rows = []
-    for i in range(12):
+    for i in range(steps * 4):
         ts = 1_000_000 + i * 1_000_000
         rows.append((ts, METRIC_TYPE, 0, (i * 37) % 100))
         rows.append((ts, METRIC_TYPE, 1, (i * 53) % 100))
@@ -157,7 +159,7 @@ CREATE TABLE GPU_METRICS (timestamp INTEGER NOT NULL, typeId INTEGER NOT NULL,
 """
 
 
-def write_sqlite(path, ev, schema_version="3.15.1"):
+def write_sqlite(path, ev, schema_version="3.15.1", steps=STEPS):
     if os.path.exists(path):
         os.unlink(path)
     db = sqlite3.connect(path)
@@ -223,7 +225,7 @@ def write_sqlite(path, ev, schema_version="3.15.1"):
         elif t == "osrt":
             db.execute("INSERT INTO OSRT_API VALUES (?,?,27,?,0,?,0,0,NULL)",
                        (e["start"], e["end"], GLOBAL_TID, sid(e["name"])))
-    db.executemany("INSERT INTO GPU_METRICS VALUES (?,?,?,?)", metric_samples())
+    db.executemany("INSERT INTO GPU_METRICS VALUES (?,?,?,?)", metric_samples(steps))
     db.commit()
     db.execute("VACUUM")
     db.close()
@@ -294,12 +296,18 @@ def write_kineto(path, ev):
 
 
 def main():
-    ev = events()
-    if "--events" in sys.argv:
+    args = sys.argv[1:]
+    steps, version = STEPS, "3.15.1"
+    if "--steps" in args:
+        steps = int(args[args.index("--steps") + 1])
+    if "--schema-version" in args:
+        version = args[args.index("--schema-version") + 1]
+    ev = events(steps)
+    if "--events" in args:
         json.dump(ev, sys.stdout)
         return
-    write_sqlite(sys.argv[1], ev)
-    write_kineto(sys.argv[2], ev)
+    write_sqlite(args[0], ev, version, steps)
+    write_kineto(args[1], ev)
 
 
 if __name__ == "__main__":
