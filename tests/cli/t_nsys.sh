@@ -127,6 +127,11 @@ run "$P" summary foreign.sqlite
 expect_error "profreport: summary: 'foreign.sqlite': an SQLite database that is not an Nsight Systems export (no StringIds table) nor a profreport store" "a foreign SQLite file"
 run "$P" summary --format nsys "$PR_SAMPLES/nsys/nsys_sample.sqlite"
 expect_rc 0 "--format nsys"
+gzip -c export.sqlite >export.sqlite.gz
+run "$P" ingest export.sqlite.gz -o gz.db
+expect_out_has "'export.sqlite.gz': run 1, nsys, 57 spans" "a gzipped export"
+run sh -c "cat export.sqlite | '$P' ingest - -o stdin.db"
+expect_out_has "'-': run 1, nsys, 57 spans" "an export on standard input"
 mkdir dir
 cp export.sqlite foreign.sqlite dir/
 run "$P" ingest dir -o d.db
