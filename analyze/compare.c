@@ -734,6 +734,8 @@ static const char *const diag_lost[] = {
 	/* phase logs (--phases) */
 	"phase_bad_line", "phase_mixed_time", "phase_outside_run", "phase_time_backwards",
 	"phase_unclosed", "phase_unmatched_end",
+	/* Nsight Systems export */
+	"nsys_bad_value", "nsys_negative_duration", "nsys_unclosed_range",
 	/* QEff */
 	"qeff_bad_operation", "qeff_bad_value", "qeff_length_mismatch", "qeff_missing_start_time",
 	"qeff_nonfinite",
@@ -774,6 +776,7 @@ static const char *const diag_note[] = {
 	"memtracer_alloc_event", "memtracer_frag_formula", "memtracer_no_layer_events",
 	"memtracer_oldest_dropped", "memtracer_size_bytes_zero", "memtracer_summary_mismatch",
 	"memtracer_time_backwards", "memtracer_unknown_event_type",
+	"nsys_missing_string", "nsys_schema_version_missing", "nsys_unknown_enum",
 	"phase_beyond_run", "phase_naive_time_utc",
 	"qeff_delta_start_estimated", "qeff_disk_counter_decreased", "qeff_missing_series",
 	"qeff_naive_datetime", "qeff_no_samples", "qeff_repeated_phase_name", "qeff_time_backwards",

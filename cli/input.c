@@ -13,10 +13,18 @@
 #include "store/strbuf.h"
 #include "store/xalloc.h"
 
+/*
+ * An SQLite file is a store when the nsys reader does not claim it
+ * (ingest/fmt_nsys.c's sniff: 0 for profreport's schema); an Nsight Systems
+ * export, or any other SQLite file, is an input, which that reader reads or
+ * refuses with the reason.
+ */
 int pr_cli_is_store(const char *path)
 {
-	char magic[16];
+	const struct pr_format *nsys = pr_format_find("nsys");
+	unsigned char *head;
 	struct stat sb;
+	size_t n;
 	FILE *f;
 	int yes;
 	/* only a regular file: a FIFO's bytes read here would be lost to its reader */
@@ -25,7 +33,12 @@ int pr_cli_is_store(const char *path)
 	f = fopen(path, "rb");
 	if (!f)
 		return 0;
-	yes = fread(magic, 1, 16, f) == 16 && !memcmp(magic, "SQLite format 3", 16);
+	head = pr_xmalloc(PR_SOURCE_HEAD);
+	n = fread(head, 1, PR_SOURCE_HEAD, f);
+	yes = n >= 16 && !memcmp(head, "SQLite format 3", 16);
+	if (yes && nsys && nsys->sniff(head, n, path) >= PR_SNIFF_MIN)
+		yes = 0;
+	free(head);
 	fclose(f);
 	return yes;
 }

@@ -28,7 +28,7 @@ int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, in
 int pr_cli_input_open_opts(struct pr_cli_input *in, const char *cmd, char **paths, int n,
 			   const struct pr_cli_inopts *o, struct pr_error *err) PR_MUST_CHECK;
 void pr_cli_input_close(struct pr_cli_input *in);
-/* 1 when path is an SQLite database file. */
+/* 1 when path is an SQLite database file that the nsys reader does not claim. */
 int pr_cli_is_store(const char *path);
 
 /*

@@ -15,6 +15,7 @@ extern const struct pr_format pr_format_massif;
 extern const struct pr_format pr_format_chrome;
 extern const struct pr_format pr_format_qnn_csv;
 extern const struct pr_format pr_format_csv;
+extern const struct pr_format pr_format_nsys;
 
 const struct pr_format *const pr_formats[] = {
 	&pr_format_inferix,
@@ -29,6 +30,7 @@ const struct pr_format *const pr_formats[] = {
 	&pr_format_chrome,
 	&pr_format_qnn_csv,
 	&pr_format_csv,
+	&pr_format_nsys,
 	NULL,
 };
 
