@@ -138,6 +138,12 @@ struct name_total {
 		     * int64; exact below 2^53 ns, 104 days) */
 };
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
 static int cmp_total_desc(const void *a, const void *b)
 {
 	const struct name_total *x = a, *y = b;
@@ -191,15 +197,22 @@ static void totals(struct pr_actx *ctx, json_t *out)
 		const struct pr_aspan *p = &ctx->phases[g[0]];
 		struct pr_moments m;
 		int64_t u = union_len(ctx, g, n, 0);
+		double *d = pr_xreallocarray(NULL, n, sizeof(*d));
 		pr_moments_init(&m);
-		for (i = 0; i < n; i++)
-			pr_moments_add(&m, (double)ctx->phases[g[i]].dur);
+		for (i = 0; i < n; i++) {
+			d[i] = (double)ctx->phases[g[i]].dur;
+			pr_moments_add(&m, d[i]);
+		}
+		qsort(d, n, sizeof(*d), cmp_double);
 		json_array_append_new(
 			arr, pr_jobj("name", json_string(p->name), "kind", json_string(p->kind),
 				     "count", pr_jnum(m.n), "total_ns", pr_jnum(nt[j].sum), "union_ns",
 				     pr_jint(u), "mean_ns", pr_jnum(m.mean), "min_ns", pr_jnum(m.min),
 				     "max_ns", pr_jnum(m.max), "std_ns",
-				     pr_jnum(pr_moments_std(&m, 1)), "share", share(ctx, u), NULL));
+				     pr_jnum(pr_moments_std(&m, 1)), "p50_ns",
+				     pr_jnum(pr_quantile_sorted(d, n, 0.5)), "p95_ns",
+				     pr_jnum(pr_quantile_sorted(d, n, 0.95)), "share", share(ctx, u), NULL));
+		free(d);
 	}
 	free(nt);
 	json_object_set_new(out, "totals", arr);

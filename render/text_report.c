@@ -17,23 +17,45 @@
 #include <string.h>
 
 #include "render/panels.h"
+#include "render/elide.h"
 #include "render/units.h"
 #include "store/strbuf.h"
 
 #define W 80
 
-/* Copies s into buf, cut to at most w bytes (UTF-8 safe) with "..." when cut. */
-static const char *fit(const char *s, size_t w, char *buf, size_t n)
+/* A span kind in at most 8 columns. */
+static const char *kind_label(const char *kind)
 {
-	size_t len = strlen(s), k;
-	if (len <= w || w < 4) {
-		snprintf(buf, n, "%s", s);
-		return buf;
-	}
-	k = w - 3;
-	while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
-		k--;
-	snprintf(buf, n, "%.*s...", (int)k, s);
+	if (!strcmp(kind, "gpu_annotation"))
+		return "gpu ann";
+	if (!strcmp(kind, "cpu_annotation"))
+		return "cpu ann";
+	return kind;
+}
+
+/* Fills labels[i] with the name at key of items[i], fitted as one column (column_fit). */
+static pr_label_t *column_of(const json_t *items, const char *key, size_t w, int middle, size_t max)
+{
+	size_t n = json_array_size(items), i;
+	const char **names;
+	pr_label_t *lab;
+	if (n > max)
+		n = max;
+	names = calloc(n ? n : 1, sizeof(*names));
+	lab = calloc(n ? n : 1, sizeof(*lab));
+	if (!names || !lab)
+		abort();
+	for (i = 0; i < n; i++)
+		names[i] = pr_mstr(json_array_get(items, i), key);
+	pr_elide_column(lab, names, n, w, middle);
+	free(names);
+	return lab;
+}
+
+/* A per-device series label: the device first, so a cut label keeps what tells rows apart. */
+static const char *series_label(const char *series, const char *device, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s%s%s", device, *device ? " " : "", series);
 	return buf;
 }
 
@@ -84,10 +106,14 @@ static void emit(FILE *out, const char *fmt, ...)
 	char buf[1200];
 	va_list ap;
 	int lead = 0;
+	size_t n;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (strlen(buf) <= W) {
+	n = strlen(buf);
+	while (n > 0 && buf[n - 1] == ' ') /* no trailing blanks: padded last columns */
+		buf[--n] = '\0';
+	if (n <= W) {
 		fprintf(out, "%s\n", buf);
 		return;
 	}
@@ -134,29 +160,45 @@ static void header(const json_t *run, FILE *out)
 static void peaks(const json_t *run, FILE *out)
 {
 	json_t *arr = json_object_get(run, "peaks"), *p;
-	char a[40], b[40], c[64], d[64];
-	size_t i;
+	char a[40], b[40], d[64];
+	pr_label_t *full, *lab;
+	const char **names;
+	size_t i, n;
 	heading(out, "Peak memory");
 	if (!json_array_size(arr)) {
 		fputs("  no memory series in this run\n", out);
 		return;
 	}
+	n = json_array_size(arr);
+	full = calloc(n, sizeof(*full));
+	names = calloc(n, sizeof(*names));
+	lab = calloc(n, sizeof(*lab));
+	if (!full || !names || !lab)
+		abort();
+	json_array_foreach(arr, i, p)
+	{
+		series_label(pr_mstr(p, "series"), pr_mstr(p, "device"), full[i], PR_LABEL);
+		names[i] = full[i];
+	}
+	pr_elide_column(lab, names, n, 26, 0);
 	json_array_foreach(arr, i, p)
 	{
 		json_t *ph = json_object_get(p, "phase"), *sp = json_object_get(p, "span");
-		char name[64];
-		snprintf(name, sizeof(name), "%s%s%s", pr_mstr(p, "series"), *pr_mstr(p, "device") ? " " : "",
-			 pr_mstr(p, "device"));
 		pr_fmt_x(run, pr_mnum(p, "t_ns"), b, sizeof(b));
-		fprintf(out, "  %-26s %12s at %-11s", fit(name, 26, c, sizeof(c)),
-			val(pr_mnum(p, "value"), pr_mstr(p, "unit"), a, sizeof(a)), b);
 		if (json_is_object(ph))
-			fprintf(out, " in %s", fit(pr_mstr(ph, "name"), 20, d, sizeof(d)));
-		fputc('\n', out);
+			emit(out, "  %-26s %12s at %-11s in %s", lab[i],
+			     val(pr_mnum(p, "value"), pr_mstr(p, "unit"), a, sizeof(a)), b,
+			     pr_elide_end(pr_mstr(ph, "name"), 20, d, sizeof(d)));
+		else
+			emit(out, "  %-26s %12s at %s", lab[i],
+			     val(pr_mnum(p, "value"), pr_mstr(p, "unit"), a, sizeof(a)), b);
 		if (json_is_object(sp))
-			fprintf(out, "  %-26s held by %s (%s)\n", "", fit(pr_mstr(sp, "name"), 36, d, sizeof(d)),
+			fprintf(out, "  %-26s held by %s (%s)\n", "", pr_elide_end(pr_mstr(sp, "name"), 36, d, sizeof(d)),
 				pr_mstr(sp, "kind"));
 	}
+	free(full);
+	free(names);
+	free(lab);
 }
 
 /*
@@ -196,7 +238,7 @@ static void alloc_tree(const json_t *run, FILE *out)
 		rows++;
 		fprintf(out, "  %10s %5.1f%%  %*s%s\n", val(pr_mnum(v, "bytes"), "bytes", a, sizeof(a)),
 			pr_mnum(v, "share") * 100, ind, "",
-			fit(pr_mstr(v, "label"), (size_t)(W - 21 - ind), c, sizeof(c)));
+			pr_elide_end(pr_mstr(v, "label"), (size_t)(W - 21 - ind), c, sizeof(c)));
 	}
 	cut += (size_t)(pr_mll(t, "nodes_more") > 0 ? pr_mll(t, "nodes_more") : 0);
 	if (cut)
@@ -221,8 +263,7 @@ static void memstats(const json_t *run, FILE *out)
 			fprintf(out, "  %-20s %10s %11s %10s %10s %10s\n", "series", "current", "delta",
 				"average", "min", "max");
 		}
-		snprintf(f, sizeof(f), "%s%s%s", pr_mstr(s, "name"), *pr_mstr(s, "device") ? " " : "",
-			 pr_mstr(s, "device"));
+		series_label(pr_mstr(s, "name"), pr_mstr(s, "device"), f, sizeof(f));
 		if (strlen(f) > 20) {
 			emit(out, "  %s", f);
 			f[0] = '\0';
@@ -267,12 +308,68 @@ static void disk(const json_t *run, FILE *out)
 	}
 }
 
+#define PHASE_ROWS 20   /* phase occurrences listed one per line before they are grouped by name */
+#define PHASE_SHOWN 12  /* occurrences still listed under the grouped table */
+#define PHASE_NAMES 15  /* names in the grouped table (the largest total time first) */
+
+static int by_total_desc(const void *a, const void *b)
+{
+	double x = pr_mnum(*(json_t *const *)a, "total_ns"), y = pr_mnum(*(json_t *const *)b, "total_ns");
+	return x > y ? -1 : x < y;
+}
+
+/*
+ * Many phase occurrences (a long run: 1000 steps of forward/backward) are
+ * shown grouped by name: count, total, p50, p95, share of the run, the
+ * largest totals first; then the first occurrences and how many more.
+ */
+static void phases_by_name(const json_t *ph, size_t nocc, FILE *out)
+{
+	json_t *tot = json_object_get(ph, "totals"), **v;
+	size_t n = json_array_size(tot), i;
+	char a[32], b[32], c[32], d[32];
+	pr_label_t *lab;
+	const char **names;
+	long long more = pr_mll(json_object_get(ph, "totals_more"), "names");
+	if (!n)
+		return;
+	v = calloc(n, sizeof(*v));
+	names = calloc(n, sizeof(*names));
+	if (!v || !names)
+		abort();
+	for (i = 0; i < n; i++)
+		v[i] = json_array_get(tot, i);
+	qsort(v, n, sizeof(*v), by_total_desc);
+	for (i = 0; i < n; i++)
+		names[i] = pr_mstr(v[i], "name");
+	lab = calloc(n, sizeof(*lab));
+	if (!lab)
+		abort();
+	pr_elide_column(lab, names, n, 21, 0);
+	heading(out, "Phases by name");
+	emit(out, "  %zu occurrences of %lld names; the largest totals first", nocc,
+	     (long long)n + (more > 0 ? more : 0));
+	fprintf(out, "  %-21s %5s %10s %10s %10s %10s %6s\n", "phase", "count", "total", "mean", "p50",
+		"p95", "share");
+	for (i = 0; i < n && i < PHASE_NAMES; i++)
+		emit(out, "  %-21s %5.0f %10s %10s %10s %10s %5.1f%%", lab[i], pr_mnum(v[i], "count"),
+		     secs(pr_mnum(v[i], "total_ns"), a, sizeof(a)), secs(pr_mnum(v[i], "mean_ns"), b, sizeof(b)),
+		     secs(pr_mnum(v[i], "p50_ns"), c, sizeof(c)), secs(pr_mnum(v[i], "p95_ns"), d, sizeof(d)),
+		     pr_mnum(v[i], "share") * 100);
+	if (n + (size_t)(more > 0 ? more : 0) > PHASE_NAMES)
+		emit(out, "  ... %lld more names (report --json lists them)",
+		     (long long)n + (more > 0 ? more : 0) - (long long)(n < PHASE_NAMES ? n : PHASE_NAMES));
+	free(lab);
+	free(names);
+	free(v);
+}
+
 static void phases(const json_t *run, FILE *out)
 {
 	json_t *ph = json_object_get(run, "phases"), *occ = json_object_get(ph, "occurrences"), *o;
 	json_t *stages = json_object_get(ph, "stages");
 	char a[32], b[32], c[64], d[40];
-	size_t i;
+	size_t i, nocc;
 	if (json_array_size(occ)) {
 		/* the memory delta is of each phase's first memory series: named once when they agree */
 		const char *common = NULL;
@@ -287,6 +384,9 @@ static void phases(const json_t *run, FILE *out)
 			else if (strcmp(common, pr_mstr(m, "series")))
 				common = "";
 		}
+		nocc = json_array_size(occ) + (size_t)(pr_mll(ph, "occurrences_more") > 0 ? pr_mll(ph, "occurrences_more") : 0);
+		if (nocc > PHASE_ROWS)
+			phases_by_name(ph, nocc, out);
 		heading(out, "Phases (timeline)");
 		if (common && *common) {
 			snprintf(hd, sizeof(hd), "  memory delta: %s, last - first sample inside the phase",
@@ -299,6 +399,8 @@ static void phases(const json_t *run, FILE *out)
 		{
 			json_t *m = json_array_get(json_object_get(o, "memory"), 0);
 			char name[64], mem[96] = "";
+			if (nocc > PHASE_ROWS && i >= PHASE_SHOWN)
+				break;
 			long long depth = pr_mll(o, "depth");
 			snprintf(name, sizeof(name), "%*s%s", 2 * (int)(depth < 0 ? 0 : depth > 8 ? 8 : depth), "",
 				 pr_mstr(o, "name"));
@@ -310,11 +412,12 @@ static void phases(const json_t *run, FILE *out)
 			}
 			pr_fmt_x(run, pr_mnum(o, "t_ns"), a, sizeof(a));
 			pr_fmt_x(run, pr_mnum(o, "dur_ns"), b, sizeof(b));
-			emit(out, "  %3zu %10s  %-24s %10s %5.1f%%%s", i + 1, a, fit(name, 24, c, sizeof(c)), b,
+			emit(out, "  %3zu %10s  %-24s %10s %5.1f%%%s", i + 1, a, pr_elide_end(name, 24, c, sizeof(c)), b,
 			     pr_mnum(o, "share") * 100, mem);
 		}
-		if (json_is_number(json_object_get(ph, "occurrences_more")))
-			fprintf(out, "  ... %lld more\n", pr_mll(ph, "occurrences_more"));
+		if (nocc > PHASE_ROWS)
+			fprintf(out, "  ... %zu more occurrences (the HTML report and report --json list them)\n",
+				nocc - PHASE_SHOWN);
 		if (json_is_number(json_object_get(ph, "coverage")))
 			fprintf(out, "  top-level phases cover %.1f%% of the run\n",
 				pr_mnum(ph, "coverage") * 100);
@@ -325,7 +428,7 @@ static void phases(const json_t *run, FILE *out)
 			"of wall", "reported");
 		json_array_foreach(stages, i, o)
 			fprintf(out, "  %-28s %6.0f %10s %10s %7.1f%% %8.1f%%\n",
-				fit(pr_mstr(o, "name"), 28, c, sizeof(c)), pr_mnum(o, "count"),
+				pr_elide_end(pr_mstr(o, "name"), 28, c, sizeof(c)), pr_mnum(o, "count"),
 				secs(pr_mnum(o, "total_ns"), a, sizeof(a)), secs(pr_mnum(o, "mean_ns"), b, sizeof(b)),
 				pr_mnum(o, "share_of_wall") * 100, pr_mnum(o, "reported_percentage"));
 	}
@@ -346,7 +449,7 @@ static void throughput(const json_t *run, FILE *out)
 		pr_fmt_duration(pr_mnum(s, "p50_ns"), b, sizeof(b));
 		pr_fmt_duration(pr_mnum(s, "p95_ns"), c, sizeof(c));
 		pr_fmt_duration(pr_mnum(s, "p99_ns"), d, sizeof(d));
-		emit(out, "  %s: %lld steps, %.2f steps/s, mean %s", fit(pr_mstr(s, "name"), 30, e, sizeof(e)),
+		emit(out, "  %s: %lld steps, %.2f steps/s, mean %s", pr_elide_end(pr_mstr(s, "name"), 30, e, sizeof(e)),
 		     pr_mll(s, "count"), pr_mnum(s, "per_s"), a);
 		fprintf(out, "    p50 %s  p95 %s  p99 %s  jitter (std/mean) %.1f%%\n", b, c, d,
 			pr_mnum(s, "jitter") * 100);
@@ -370,7 +473,7 @@ static void throughput(const json_t *run, FILE *out)
 			rep[0] = '\0';
 			if (json_is_number(json_object_get(v, "reported_tokens_per_s")))
 				snprintf(rep, sizeof(rep), " (collector %.2f)", pr_mnum(v, "reported_tokens_per_s"));
-			emit(out, "    %-20s %8.0f tokens %10.2f tokens/s%s", fit(pr_mstr(v, "section"), 20, e, sizeof(e)),
+			emit(out, "    %-20s %8.0f tokens %10.2f tokens/s%s", pr_elide_end(pr_mstr(v, "section"), 20, e, sizeof(e)),
 			     pr_mnum(v, "tokens"), pr_mnum(v, "tokens_per_s"), rep);
 		}
 	}
@@ -382,24 +485,6 @@ static void throughput(const json_t *run, FILE *out)
 		emit(out, "  diffusion: %.0f steps, %.2f steps/s, %.2f frames/s (Inferix: %.2f, per step)",
 		     pr_mnum(df, "steps"), pr_mnum(df, "steps_per_s"), pr_mnum(df, "frames_per_s"),
 		     pr_mnum(df, "frame_steps_per_s"));
-}
-
-/* Copies s into buf, at most w bytes, cut in the middle with "..." (UTF-8 safe): kernel names keep their head and their arguments' tail. */
-static const char *mid(const char *s, size_t w, char *buf, size_t n)
-{
-	size_t len = strlen(s), h, t;
-	if (len <= w || w < 8) {
-		fit(s, w, buf, n);
-		return buf;
-	}
-	h = (w - 3) / 2;
-	t = len - (w - 3 - h);
-	while (h > 0 && ((unsigned char)s[h] & 0xC0) == 0x80)
-		h--;
-	while (t < len && ((unsigned char)s[t] & 0xC0) == 0x80)
-		t++;
-	snprintf(buf, n, "%.*s...%s", (int)h, s, s + t);
-	return buf;
 }
 
 static double pct(const json_t *o, const char *key)
@@ -443,7 +528,7 @@ static void queues(const json_t *items, FILE *out)
 		if (!j)
 			fprintf(out, "  %-38s %10s %10s\n", "queue length per stream", "mean", "max");
 		snprintf(a, sizeof(a), "device %s stream %s", pr_mstr(top[j], "device"), pr_mstr(top[j], "stream"));
-		emit(out, "  %-38s %10.2f %10.0f", fit(a, 38, e, sizeof(e)), pr_mnum(q, "mean"), pr_mnum(q, "max"));
+		emit(out, "  %-38s %10.2f %10.0f", pr_elide_end(a, 38, e, sizeof(e)), pr_mnum(q, "mean"), pr_mnum(q, "max"));
 	}
 }
 
@@ -483,15 +568,17 @@ static void gpu(const json_t *run, FILE *out)
 	}
 	n = json_array_size(json_object_get(k, "top"));
 	if (n) {
+		pr_label_t *lab = column_of(json_object_get(k, "top"), "name", 42, 1, 5);
 		fprintf(out, "  %-42s %6s %10s %10s %6s\n", "top GPU ops", "count", "total", "mean", "share");
 		json_array_foreach(json_object_get(k, "top"), i, v)
 		{
 			if (i == 5)
 				break;
-			emit(out, "  %-42s %6.0f %10s %10s %5.1f%%", mid(pr_mstr(v, "name"), 42, e, sizeof(e)),
-			     pr_mnum(v, "count"), secs(pr_mnum(v, "total_ns"), a, sizeof(a)),
-			     secs(pr_mnum(v, "mean_ns"), b, sizeof(b)), pct(v, "share"));
+			emit(out, "  %-42s %6.0f %10s %10s %5.1f%%", lab[i], pr_mnum(v, "count"),
+			     secs(pr_mnum(v, "total_ns"), a, sizeof(a)), secs(pr_mnum(v, "mean_ns"), b, sizeof(b)),
+			     pct(v, "share"));
 		}
+		free(lab);
 	}
 	json_array_foreach(json_object_get(k, "memory_ops"), i, v)
 	{
@@ -504,7 +591,7 @@ static void gpu(const json_t *run, FILE *out)
 			pr_fmt_bytes(pr_mnum(v, "bytes"), c, sizeof(c));
 		if (json_is_number(json_object_get(v, "bandwidth_Bps")))
 			pr_fmt_rate(pr_mnum(v, "bandwidth_Bps"), d, sizeof(d));
-		emit(out, "  %-20s %6.0f %10s %12s %12s", fit(pr_mstr(v, "direction"), 20, e, sizeof(e)),
+		emit(out, "  %-20s %6.0f %10s %12s %12s", pr_elide_end(pr_mstr(v, "direction"), 20, e, sizeof(e)),
 		     pr_mnum(v, "count"), secs(pr_mnum(v, "time_ns"), a, sizeof(a)), c, d);
 	}
 	if (json_is_object(l)) {
@@ -556,11 +643,13 @@ static const char *layer_label(const char *layer)
 static void collectives(const json_t *run, FILE *out)
 {
 	json_t *items = json_object_get(json_object_get(run, "collectives"), "items"), *v;
-	char a[32], b[32], c[32], d[32], e[64];
+	char a[32], b[32], c[32], d[32];
+	pr_label_t *lab;
 	size_t i;
 	if (!json_array_size(items))
 		return;
 	heading(out, "Collectives (bandwidth includes waiting for the other ranks)");
+	lab = column_of(items, "name", 19, 1, (size_t)-1);
 	fprintf(out, "  %-19s %-7s %5s %10s %10s %10s %10s\n", "name", "layer", "calls", "time",
 		"per call", "algbw", "busbw");
 	json_array_foreach(items, i, v)
@@ -575,50 +664,60 @@ static void collectives(const json_t *run, FILE *out)
 		} else {
 			snprintf(b, sizeof(b), "-");
 		}
-		emit(out, "  %-19s %-7s %5.0f %10s %10s %10s %10s", fit(pr_mstr(v, "name"), 19, e, sizeof(e)),
-		     layer_label(pr_mstr(v, "layer")), pr_mnum(v, "calls"), a, b, c, d);
+		emit(out, "  %-19s %-7s %5.0f %10s %10s %10s %10s", lab[i], layer_label(pr_mstr(v, "layer")),
+		     pr_mnum(v, "calls"), a, b, c, d);
 		if (json_is_string(json_object_get(v, "op")))
 			emit(out, "    %s, %s, group of %.0f; busbw = algbw x %s", pr_mstr(v, "op"),
 			     pr_mstr(v, "dtype"), pr_mnum(v, "group_size"), pr_mstr(v, "busbw_factor"));
 	}
+	free(lab);
+}
+
+static void top_spans(const json_t *run, FILE *out)
+{
+	json_t *top = json_object_get(json_object_get(run, "bottlenecks"), "top_self"), *v;
+	char a[32], c[32], d[32];
+	pr_label_t *lab;
+	size_t i;
+	if (!json_array_size(top))
+		return;
+	heading(out, "Top spans by self time");
+	fprintf(out, "  %-29s %6s %10s %10s %10s %s\n", "name", "count", "self", "total", "mean",
+		"kind");
+	lab = column_of(top, "name", 29, 0, (size_t)-1);
+	json_array_foreach(top, i, v)
+	{
+		pr_fmt_duration(pr_mnum(v, "self_ns"), a, sizeof(a));
+		pr_fmt_duration(pr_mnum(v, "total_ns"), c, sizeof(c));
+		pr_fmt_duration(pr_mnum(v, "mean_ns"), d, sizeof(d));
+		emit(out, "  %-29s %6.0f %10s %10s %10s %.8s", lab[i], pr_mnum(v, "count"), a, c, d,
+		     kind_label(pr_mstr(v, "kind")));
+	}
+	free(lab);
 }
 
 static void bottlenecks(const json_t *run, FILE *out)
 {
 	json_t *b = json_object_get(run, "bottlenecks"), *v;
 	json_t *stages = json_object_get(json_object_get(b, "stages"), "items");
-	json_t *top = json_object_get(b, "top_self"), *pr = json_object_get(json_object_get(b, "memory_pressure"), "items");
+	json_t *pr = json_object_get(json_object_get(b, "memory_pressure"), "items");
 	json_t *gk = json_object_get(b, "gpu_kernels");
-	char a[32], c[32], d[32], e[64];
+	char a[32], e[64];
 	size_t i;
 	if (json_array_size(stages)) {
 		heading(out, "Bottlenecks (phases or stages over 30% of the run)");
 		json_array_foreach(stages, i, v)
-			emit(out, "  %-40s %6.1f%%  %s", fit(pr_mstr(v, "name"), 40, e, sizeof(e)),
+			emit(out, "  %-40s %6.1f%%  %s", pr_elide_end(pr_mstr(v, "name"), 40, e, sizeof(e)),
 			     pr_mnum(v, "share") * 100, secs(pr_mnum(v, "total_ns"), a, sizeof(a)));
-	}
-	if (json_array_size(top)) {
-		heading(out, "Top spans by self time");
-		fprintf(out, "  %-31s %6s %10s %10s %10s %6s\n", "name", "count", "self", "total", "mean",
-			"kind");
-		json_array_foreach(top, i, v)
-		{
-			pr_fmt_duration(pr_mnum(v, "self_ns"), a, sizeof(a));
-			pr_fmt_duration(pr_mnum(v, "total_ns"), c, sizeof(c));
-			pr_fmt_duration(pr_mnum(v, "mean_ns"), d, sizeof(d));
-			emit(out, "  %-31s %6.0f %10s %10s %10s %6.6s", fit(pr_mstr(v, "name"), 31, e, sizeof(e)),
-			     pr_mnum(v, "count"), a, c, d, pr_mstr(v, "kind"));
-		}
 	}
 	if (json_array_size(pr)) {
 		heading(out, "Memory pressure (low < 70%, medium 70-85%, high >= 85%)");
 		json_array_foreach(pr, i, v)
 		{
 			json_t *z = json_object_get(v, "zones");
-			snprintf(e, sizeof(e), "%s%s%s", pr_mstr(v, "series"), *pr_mstr(v, "device") ? " " : "",
-				 pr_mstr(v, "device"));
+			series_label(pr_mstr(v, "series"), pr_mstr(v, "device"), e, sizeof(e));
 			emit(out, "  %-25s peak %5.1f%% mean %5.1f%%  low %3.0f%% med %3.0f%% high %3.0f%%",
-			     fit(e, 25, a, sizeof(a)), pr_mnum(v, "peak_pct"), pr_mnum(v, "mean_pct"),
+			     pr_elide_end(e, 25, a, sizeof(a)), pr_mnum(v, "peak_pct"), pr_mnum(v, "mean_pct"),
 			     pr_mnum(z, "low") * 100, pr_mnum(z, "medium") * 100, pr_mnum(z, "high") * 100);
 		}
 	}
@@ -794,7 +893,7 @@ static void crosscheck(const json_t *run, FILE *out)
 		if (isnan(pr_mnum(v, "recomputed")))
 			snprintf(b, sizeof(b), "absent");
 		emit(out, "  %s %-40s %14s %14s", json_is_true(json_object_get(v, "agree")) ? "ok  " : "DIFF",
-		     fit(pr_mstr(v, "topic"), 40, e, sizeof(e)), a, b);
+		     pr_elide_end(pr_mstr(v, "topic"), 40, e, sizeof(e)), a, b);
 		if (!json_is_true(json_object_get(v, "agree")))
 			pr_text_wrap(out, pr_mstr(v, "reason"), 7);
 	}
@@ -832,6 +931,14 @@ static void diagnostics(const json_t *run, FILE *out)
 	}
 }
 
+/* A run with steps or GPU work is a trace: what it is read for is its step time and GPU time. */
+static int trace_like(const json_t *run)
+{
+	const json_t *steps = json_object_get(json_object_get(run, "throughput"), "steps");
+	return json_is_object(json_object_get(run, "gpu_breakdown")) ||
+	       (json_is_object(steps) && pr_mnum(steps, "count") > 0);
+}
+
 static void render_text_report(const json_t *model, FILE *out)
 {
 	json_t *run;
@@ -841,18 +948,34 @@ static void render_text_report(const json_t *model, FILE *out)
 		if (i)
 			fputc('\n', out);
 		header(run, out);
-		peaks(run, out);
-		alloc_tree(run, out);
-		memstats(run, out);
-		disk(run, out);
-		phases(run, out);
-		throughput(run, out);
-		gpu(run, out);
+		if (trace_like(run)) {
+			/* a trace leads with its step time, the GPU, the top spans and the findings */
+			throughput(run, out);
+			gpu(run, out);
+			top_spans(run, out);
+			recommendations(run, out);
+			phases(run, out);
+			if (json_array_size(json_object_get(run, "peaks")))
+				peaks(run, out);
+			alloc_tree(run, out);
+			memstats(run, out);
+			disk(run, out);
+		} else {
+			/* a memory timeline leads with its peak and the findings */
+			peaks(run, out);
+			alloc_tree(run, out);
+			recommendations(run, out);
+			memstats(run, out);
+			disk(run, out);
+			phases(run, out);
+			throughput(run, out);
+			gpu(run, out);
+			top_spans(run, out);
+		}
 		bottlenecks(run, out);
 		collectives(run, out);
 		fragmentation_and_leaks(run, out);
 		crosscheck(run, out);
-		recommendations(run, out);
 		diagnostics(run, out);
 	}
 	if (!json_array_size(json_object_get(model, "runs")))
