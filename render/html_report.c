@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "render/escape.h"
+#include "render/gpu_panel.h"
 #include "render/panels.h"
 #include "render/units.h"
 #include "store/strbuf.h"
@@ -125,6 +126,34 @@ void pr_html_inline_svg(struct pr_strbuf *sb, const char *svg, size_t len, const
 	}
 }
 
+/*
+ * Panel i of ps as <figure id="IDPREFIX NAME"> with the SVG inline, its
+ * ids prefixed with SVGPREFIX "p<i>-".
+ */
+static int html_panel(struct pr_strbuf *sb, const struct pr_panelset *ps, size_t i,
+		      const char *idprefix, const char *svgprefix, struct pr_error *err)
+{
+	struct pr_output out;
+	const char *data;
+	size_t len;
+	char prefix[96];
+	int rc = 0;
+	pr_output_init_memory(&out);
+	if (pr_panelset_render(ps, i, PR_GFX_SVG, &out, err) || pr_output_close(&out, err)) {
+		rc = -1;
+	} else {
+		data = pr_output_data(&out, &len);
+		snprintf(prefix, sizeof(prefix), "%sp%zu-", svgprefix, i);
+		pr_strbuf_addf(sb, "<figure id=\"%s%s\" aria-label=\"", idprefix, pr_panelset_name(ps, i));
+		esc(sb, pr_panelset_title(ps, i));
+		pr_strbuf_addstr(sb, "\">");
+		pr_html_inline_svg(sb, data, len, prefix);
+		pr_strbuf_addstr(sb, "</figure>\n");
+	}
+	pr_output_release(&out);
+	return rc;
+}
+
 int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idprefix,
 		   struct pr_error *err)
 {
@@ -132,26 +161,8 @@ int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idp
 	int rc = 0;
 	if (pr_panelset_count(ps))
 		pr_strbuf_addstr(sb, "<h3>Panels</h3>\n");
-	for (i = 0; i < pr_panelset_count(ps) && !rc; i++) {
-		struct pr_output out;
-		const char *data;
-		size_t len;
-		char prefix[96];
-		pr_output_init_memory(&out);
-		if (pr_panelset_render(ps, i, PR_GFX_SVG, &out, err) || pr_output_close(&out, err)) {
-			rc = -1;
-		} else {
-			data = pr_output_data(&out, &len);
-			snprintf(prefix, sizeof(prefix), "%sp%zu-", idprefix, i);
-			pr_strbuf_addf(sb, "<figure id=\"%s%s\" aria-label=\"", idprefix,
-				       pr_panelset_name(ps, i));
-			esc(sb, pr_panelset_title(ps, i));
-			pr_strbuf_addstr(sb, "\">");
-			pr_html_inline_svg(sb, data, len, prefix);
-			pr_strbuf_addstr(sb, "</figure>\n");
-		}
-		pr_output_release(&out);
-	}
+	for (i = 0; i < pr_panelset_count(ps) && !rc; i++)
+		rc = html_panel(sb, ps, i, idprefix, idprefix, err);
 	pr_panelset_free(ps);
 	return rc;
 }
@@ -582,7 +593,12 @@ static void temporal_row(struct pr_strbuf *sb, const char *scope, const json_t *
 	pr_strbuf_addstr(sb, "</tr>\n");
 }
 
-static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb)
+static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb);
+static int gpu_figures(struct pr_strbuf *sb, const struct pr_panelset *ps, const char *name,
+		       const char *idp, struct pr_error *err);
+
+static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, const struct pr_panelset *ps,
+				 const char *idp, struct pr_error *err, int *rc)
 {
 	static const char *const th[] = { "Scope", "#Span", "#Busy %", "#Compute %", "#Communication %",
 					  "#Memory %", "#Idle %", "#Idle: host wait %", "#Idle: kernel wait %",
@@ -618,7 +634,10 @@ static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb)
 		n++;
 	}
 	table_end(sb, n, 1 + json_array_size(json_object_get(gb, "streams")));
+	*rc = *rc || gpu_figures(sb, ps, "gpu_kernel_types", idp, err);
+	kernel_types_table(sb, gb);
 	n = json_array_size(json_object_get(k, "top"));
+	*rc = *rc || gpu_figures(sb, ps, "gpu_top_kernels", idp, err);
 	if (n) {
 		pr_strbuf_addstr(sb, "<h4>Top GPU ops by total time</h4>\n");
 		pr_html_table_begin(sb, kh);
@@ -771,14 +790,123 @@ static void collectives_table(struct pr_strbuf *sb, const json_t *run)
 	table_end(sb, n, n);
 }
 
-/* The "GPU" section: present when the run has any GPU section or collectives. */
-static void gpu_section(struct pr_strbuf *sb, const json_t *run)
+/* The GPU kernels' busy share of their active range, gaps and chunks (nsys's rules), as `summary`. */
+static void gpu_kernels_table(struct pr_strbuf *sb, const json_t *run)
+{
+	static const char *const h[] = { "#Active range", "#Busy", "#Busy %", "#Gaps > 500 ms", "#Longest gap",
+					 "#Chunks", "#Chunks < 50 % busy", NULL };
+	const json_t *gk = json_object_get(json_object_get(run, "bottlenecks"), "gpu_kernels");
+	if (!json_is_object(gk))
+		return;
+	pr_strbuf_addstr(sb, "<h4>GPU kernels (busy time over the active range)</h4>\n");
+	pr_html_table_begin(sb, h);
+	pr_strbuf_addstr(sb, "<tr>");
+	tdn(sb, pr_mnum(gk, "active_ns"), "ns");
+	tdn(sb, pr_mnum(gk, "busy_ns"), "ns");
+	tdf(sb, json_is_number(json_object_get(gk, "idle_share")) ? (1 - pr_mnum(gk, "idle_share")) * 100 : NAN, 1);
+	tdf(sb, pr_mnum(gk, "gaps_over_500ms"), 0);
+	tdn(sb, pr_mnum(gk, "max_gap_ns"), "ns");
+	tdf(sb, pr_mnum(gk, "chunks"), 0);
+	tdf(sb, pr_mnum(gk, "chunks_under_50pct"), 0);
+	pr_strbuf_addstr(sb, "</tr>\n");
+	table_end(sb, 1, 1);
+}
+
+/* Sampled GPU utilisation per device (nvidia-smi, Diffulex), as `summary`'s "GPU utilisation". */
+static void gpu_util_table(struct pr_strbuf *sb, const json_t *run)
+{
+	static const char *const h[] = { "Device", "#Samples", "#Mean %", "#Max %", "#Idle (0 %) samples %", NULL };
+	const json_t *items = json_object_get(json_object_get(run, "bottlenecks"), "gpu_util"), *v;
+	size_t i, n = json_array_size(items);
+	if (!n)
+		return;
+	pr_strbuf_addstr(sb, "<h4>GPU utilisation (sampled)</h4>\n");
+	pr_html_table_begin(sb, h);
+	json_array_foreach(items, i, v)
+	{
+		pr_strbuf_addstr(sb, "<tr>");
+		tdt(sb, pr_mstr(v, "device"));
+		tdf(sb, pr_mnum(v, "samples"), 0);
+		tdf(sb, pr_mnum(v, "mean_pct"), 1);
+		tdf(sb, pr_mnum(v, "max_pct"), 1);
+		tdpct(sb, v, "idle_share", 1);
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	table_end(sb, n, n);
+}
+
+/* GPU op time by type (compute / communication / memory) and communication kernels by library. */
+static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb)
+{
+	static const char *const h[] = { "Type", "#Count", "#Time", "#Share %", NULL };
+	static const char *const lh[] = { "Library", "#Count", "#Time", NULL };
+	const json_t *k = json_object_get(gb, "kernels"), *v;
+	size_t i, n = json_array_size(json_object_get(k, "by_type"));
+	if (n) {
+		pr_strbuf_addstr(sb, "<h4>GPU op time by type</h4>\n");
+		pr_html_table_begin(sb, h);
+		json_array_foreach(json_object_get(k, "by_type"), i, v)
+		{
+			pr_strbuf_addstr(sb, "<tr>");
+			tdt(sb, pr_mstr(v, "type"));
+			tdf(sb, pr_mnum(v, "count"), 0);
+			tdn(sb, pr_mnum(v, "time_ns"), "ns");
+			tdpct(sb, v, "share", 1);
+			pr_strbuf_addstr(sb, "</tr>\n");
+		}
+		table_end(sb, n, n);
+	}
+	n = json_array_size(json_object_get(k, "communication"));
+	if (n) {
+		pr_strbuf_addstr(sb, "<h4>Communication kernels by library</h4>\n");
+		pr_html_table_begin(sb, lh);
+		json_array_foreach(json_object_get(k, "communication"), i, v)
+		{
+			pr_strbuf_addstr(sb, "<tr>");
+			tdt(sb, pr_mstr(v, "library"));
+			tdf(sb, pr_mnum(v, "count"), 0);
+			tdn(sb, pr_mnum(v, "time_ns"), "ns");
+			pr_strbuf_addstr(sb, "</tr>\n");
+		}
+		table_end(sb, n, n);
+	}
+}
+
+/* The GPU panels named `name` (and `name`-2, ...) of ps, inline. */
+static int gpu_figures(struct pr_strbuf *sb, const struct pr_panelset *ps, const char *name,
+		       const char *idp, struct pr_error *err)
+{
+	size_t i, len = strlen(name);
+	char svgp[48];
+	snprintf(svgp, sizeof(svgp), "%sg", idp);
+	for (i = 0; i < pr_panelset_count(ps); i++) {
+		const char *pn = pr_panelset_name(ps, i);
+		if (strncmp(pn, name, len) || (pn[len] && pn[len] != '-'))
+			continue;
+		if (html_panel(sb, ps, i, idp, svgp, err))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The "GPU" section: present when the run has any GPU section, collectives
+ * or GPU samples. Each panel (render/gpu_panel.h) comes right before the
+ * table with its numbers.
+ */
+static int gpu_section(struct pr_strbuf *sb, const json_t *run, const char *idp, struct pr_error *err)
 {
 	const json_t *g = json_object_get(run, "gpu"), *gb = json_object_get(run, "gpu_breakdown");
 	const json_t *s = json_object_get(run, "step_breakdown");
+	const json_t *b = json_object_get(run, "bottlenecks");
+	struct pr_panelset *ps;
+	int rc = 0;
 	if (!json_is_object(g) && !json_is_object(gb) && !json_is_object(s) &&
-	    !json_array_size(json_object_get(json_object_get(run, "collectives"), "items")))
-		return;
+	    !json_array_size(json_object_get(json_object_get(run, "collectives"), "items")) &&
+	    !json_is_object(json_object_get(b, "gpu_kernels")) && !json_array_size(json_object_get(b, "gpu_util")))
+		return 0;
+	ps = pr_panelset_new();
+	pr_gpu_panels_add(ps, run);
 	pr_strbuf_addstr(sb, "<h3>GPU");
 	if (json_is_string(json_object_get(g, "device_type"))) {
 		pr_strbuf_addstr(sb, " (");
@@ -786,13 +914,24 @@ static void gpu_section(struct pr_strbuf *sb, const json_t *run)
 		pr_strbuf_addstr(sb, ")");
 	}
 	pr_strbuf_addstr(sb, "</h3>\n");
-	if (json_is_object(gb))
-		gpu_breakdown_tables(sb, gb);
-	if (json_is_object(g))
+	gpu_util_table(sb, run);
+	gpu_kernels_table(sb, run);
+	if (json_is_object(gb)) {
+		rc = rc || gpu_figures(sb, ps, "gpu_temporal", idp, err) ||
+		     gpu_figures(sb, ps, "gpu_overlap", idp, err);
+		gpu_breakdown_tables(sb, gb, ps, idp, err, &rc);
+	}
+	if (json_is_object(g)) {
+		rc = rc || gpu_figures(sb, ps, "gpu_queue", idp, err);
 		gpu_link_tables(sb, g);
-	if (json_is_object(s))
+	}
+	if (json_is_object(s)) {
+		rc = rc || gpu_figures(sb, ps, "gpu_steps", idp, err);
 		step_breakdown_table(sb, s);
+	}
 	collectives_table(sb, run);
+	pr_panelset_free(ps);
+	return rc;
 }
 
 static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, struct pr_error *err)
@@ -807,7 +946,7 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, str
 	{
 		char idp[32];
 		snprintf(idp, sizeof(idp), "r%zu-", runi);
-		if (pr_html_panels(sb, pr_panels_build(run), idp, err))
+		if (pr_html_panels(sb, pr_panels_build_general(run), idp, err))
 			return -1;
 	}
 	{
@@ -821,7 +960,12 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, str
 	}
 	alloc_tree(sb, run);
 	phases_tables(sb, run);
-	gpu_section(sb, run);
+	{
+		char idp[32];
+		snprintf(idp, sizeof(idp), "r%zu-", runi);
+		if (gpu_section(sb, run, idp, err))
+			return -1;
+	}
 	spans_table(sb, run);
 	layers_table(sb, run);
 	crosscheck_table(sb, run);
