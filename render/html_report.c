@@ -593,12 +593,18 @@ static void temporal_row(struct pr_strbuf *sb, const char *scope, const json_t *
 	pr_strbuf_addstr(sb, "</tr>\n");
 }
 
-static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb);
-static int gpu_figures(struct pr_strbuf *sb, const struct pr_panelset *ps, const char *name,
-		       const char *idp, struct pr_error *err);
+/* The GPU panels of a run and where rendering them failed (the first error wins). */
+struct gfig {
+	const struct pr_panelset *ps;
+	const char *idp;
+	struct pr_error *err;
+	int rc;
+};
 
-static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, const struct pr_panelset *ps,
-				 const char *idp, struct pr_error *err, int *rc)
+static void gpu_figures(struct pr_strbuf *sb, struct gfig *f, const char *name);
+static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gfig *f);
+
+static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct gfig *f)
 {
 	static const char *const th[] = { "Scope", "#Span", "#Busy %", "#Compute %", "#Communication %",
 					  "#Memory %", "#Idle %", "#Idle: host wait %", "#Idle: kernel wait %",
@@ -622,6 +628,8 @@ static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, const s
 	else if (json_is_object(ov))
 		pr_strbuf_addstr(sb, "Comm/compute overlap: no communication kernels.");
 	pr_strbuf_addstr(sb, "</p>\n");
+	gpu_figures(sb, f, "gpu_temporal");
+	gpu_figures(sb, f, "gpu_overlap");
 	pr_html_table_begin(sb, th);
 	temporal_row(sb, "rank (all streams)", r, json_object_get(gb, "idle"));
 	n = 1;
@@ -634,12 +642,11 @@ static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, const s
 		n++;
 	}
 	table_end(sb, n, 1 + json_array_size(json_object_get(gb, "streams")));
-	*rc = *rc || gpu_figures(sb, ps, "gpu_kernel_types", idp, err);
-	kernel_types_table(sb, gb);
+	kernel_types_table(sb, gb, f);
 	n = json_array_size(json_object_get(k, "top"));
-	*rc = *rc || gpu_figures(sb, ps, "gpu_top_kernels", idp, err);
 	if (n) {
 		pr_strbuf_addstr(sb, "<h4>Top GPU ops by total time</h4>\n");
+		gpu_figures(sb, f, "gpu_top_kernels");
 		pr_html_table_begin(sb, kh);
 		json_array_foreach(json_object_get(k, "top"), i, v)
 		{
@@ -687,7 +694,7 @@ static void launch_row(struct pr_strbuf *sb, const char *what, const json_t *o)
 	pr_strbuf_addstr(sb, "</tr>\n");
 }
 
-static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g)
+static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g, struct gfig *f)
 {
 	static const char *const lh[] = { "Measure", "#p50", "#p95", "#Mean", "#Min", "#Max", NULL };
 	static const char *const qh[] = { "Device", "Stream", "#Activities", "#Busy", "#Queue mean",
@@ -706,6 +713,7 @@ static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g)
 	if (!total)
 		return;
 	pr_strbuf_addstr(sb, "<h4>Queue length per stream</h4>\n");
+	gpu_figures(sb, f, "gpu_queue");
 	pr_html_table_begin(sb, qh);
 	json_array_foreach(json_object_get(json_object_get(g, "streams"), "items"), i, v)
 	{
@@ -741,7 +749,7 @@ static void step_row(struct pr_strbuf *sb, const char *name, const json_t *o, co
 	pr_strbuf_addstr(sb, "</tr>\n");
 }
 
-static void step_breakdown_table(struct pr_strbuf *sb, const json_t *s)
+static void step_breakdown_table(struct pr_strbuf *sb, const json_t *s, struct gfig *f)
 {
 	static const char *const h[] = { "Step", "#Duration", "#Kernel %", "#Memcpy %", "#Memset %",
 					 "#Communication %", "#Runtime %", "#DataLoader %", "#CPU Exec %",
@@ -750,6 +758,7 @@ static void step_breakdown_table(struct pr_strbuf *sb, const json_t *s)
 	size_t i, n = 0, total;
 	total = json_array_size(json_object_get(s, "steps"));
 	pr_strbuf_addstr(sb, "<h4>Step breakdown (TensorBoard)</h4>\n");
+	gpu_figures(sb, f, "gpu_steps");
 	pr_html_table_begin(sb, h);
 	step_row(sb, "average", json_object_get(s, "average"), json_object_get(s, "gpu_utilization"));
 	json_array_foreach(json_object_get(s, "steps"), i, v)
@@ -836,7 +845,7 @@ static void gpu_util_table(struct pr_strbuf *sb, const json_t *run)
 }
 
 /* GPU op time by type (compute / communication / memory) and communication kernels by library. */
-static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb)
+static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gfig *f)
 {
 	static const char *const h[] = { "Type", "#Count", "#Time", "#Share %", NULL };
 	static const char *const lh[] = { "Library", "#Count", "#Time", NULL };
@@ -844,6 +853,7 @@ static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb)
 	size_t i, n = json_array_size(json_object_get(k, "by_type"));
 	if (n) {
 		pr_strbuf_addstr(sb, "<h4>GPU op time by type</h4>\n");
+		gpu_figures(sb, f, "gpu_kernel_types");
 		pr_html_table_begin(sb, h);
 		json_array_foreach(json_object_get(k, "by_type"), i, v)
 		{
@@ -872,21 +882,18 @@ static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb)
 	}
 }
 
-/* The GPU panels named `name` (and `name`-2, ...) of ps, inline. */
-static int gpu_figures(struct pr_strbuf *sb, const struct pr_panelset *ps, const char *name,
-		       const char *idp, struct pr_error *err)
+/* The GPU panels named `name` (and `name`-2, ...), inline; a failure is kept in f->rc. */
+static void gpu_figures(struct pr_strbuf *sb, struct gfig *f, const char *name)
 {
 	size_t i, len = strlen(name);
 	char svgp[48];
-	snprintf(svgp, sizeof(svgp), "%sg", idp);
-	for (i = 0; i < pr_panelset_count(ps); i++) {
-		const char *pn = pr_panelset_name(ps, i);
+	snprintf(svgp, sizeof(svgp), "%sg", f->idp);
+	for (i = 0; i < pr_panelset_count(f->ps) && !f->rc; i++) {
+		const char *pn = pr_panelset_name(f->ps, i);
 		if (strncmp(pn, name, len) || (pn[len] && pn[len] != '-'))
 			continue;
-		if (html_panel(sb, ps, i, idp, svgp, err))
-			return -1;
+		f->rc = html_panel(sb, f->ps, i, f->idp, svgp, f->err);
 	}
-	return 0;
 }
 
 /*
@@ -900,13 +907,14 @@ static int gpu_section(struct pr_strbuf *sb, const json_t *run, const char *idp,
 	const json_t *s = json_object_get(run, "step_breakdown");
 	const json_t *b = json_object_get(run, "bottlenecks");
 	struct pr_panelset *ps;
-	int rc = 0;
+	struct gfig f;
 	if (!json_is_object(g) && !json_is_object(gb) && !json_is_object(s) &&
 	    !json_array_size(json_object_get(json_object_get(run, "collectives"), "items")) &&
 	    !json_is_object(json_object_get(b, "gpu_kernels")) && !json_array_size(json_object_get(b, "gpu_util")))
 		return 0;
 	ps = pr_panelset_new();
 	pr_gpu_panels_add(ps, run);
+	f = (struct gfig){ ps, idp, err, 0 };
 	pr_strbuf_addstr(sb, "<h3>GPU");
 	if (json_is_string(json_object_get(g, "device_type"))) {
 		pr_strbuf_addstr(sb, " (");
@@ -916,22 +924,15 @@ static int gpu_section(struct pr_strbuf *sb, const json_t *run, const char *idp,
 	pr_strbuf_addstr(sb, "</h3>\n");
 	gpu_util_table(sb, run);
 	gpu_kernels_table(sb, run);
-	if (json_is_object(gb)) {
-		rc = rc || gpu_figures(sb, ps, "gpu_temporal", idp, err) ||
-		     gpu_figures(sb, ps, "gpu_overlap", idp, err);
-		gpu_breakdown_tables(sb, gb, ps, idp, err, &rc);
-	}
-	if (json_is_object(g)) {
-		rc = rc || gpu_figures(sb, ps, "gpu_queue", idp, err);
-		gpu_link_tables(sb, g);
-	}
-	if (json_is_object(s)) {
-		rc = rc || gpu_figures(sb, ps, "gpu_steps", idp, err);
-		step_breakdown_table(sb, s);
-	}
+	if (json_is_object(gb))
+		gpu_breakdown_tables(sb, gb, &f);
+	if (json_is_object(g))
+		gpu_link_tables(sb, g, &f);
+	if (json_is_object(s))
+		step_breakdown_table(sb, s, &f);
 	collectives_table(sb, run);
 	pr_panelset_free(ps);
-	return rc;
+	return f.rc;
 }
 
 static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, struct pr_error *err)
