@@ -153,7 +153,7 @@ struct pr_chart_bars {
 	int horizontal;   /* categories top to bottom, values along x (x_unit) */
 	int value_labels; /* label each bar with its value */
 	/*
-	 * Stacked: one bar per category, the groups' values (>= 0; others are
+	 * Stacked: one bar per category, the groups' values (> 0; others are
 	 * skipped) laid end to end in group order (a share breakdown). Value
 	 * labels are then drawn inside their segment, in white or dark text
 	 * by the segment's colour, and only where they fit.

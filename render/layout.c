@@ -1500,7 +1500,7 @@ int pr_layout_chart(struct pr_layout *lo, const struct pr_chart *c,
 				double v = grp->values[i], a0, a1, c0;
 				struct pr_bar *b = &lo->bars[k];
 				char buf[256];
-				if (!usable(v) || (bs->stacked && v < 0))
+				if (!usable(v) || (bs->stacked && !(v > 0)))
 					continue;
 				k++;
 				if (bs->stacked) {
