@@ -138,7 +138,8 @@ target_link_libraries(panel_dump pr_render)
 #   trace                     the input, relative to PR_SHARED (../shared): a real trace
 #   expected.<panel>.layout.txt  for every GPU panel (gpu_*) of its model, compared exactly
 #   expected.<panel>.svg / .png  optional (byte-exact / pngcmp "48 1000"), with svg-cairo
-# Four tests per case: golden/render_model/<case>/{layout,svg,png,check}; `check` runs
+# Tests per case: golden/render_model/<case>/{layout,check} and, where the case has
+# expected SVGs, {svg,png}; `check` runs
 # tests/tools/check_gpu_panels.py, which derives the drawn numbers again from the trace.
 # They skip (77) when the trace is missing; svg/png also as golden/render/* do.
 # PR_UPDATE_GOLDEN=1 rewrites the expected layouts (and the SVG/PNG where there are some).
@@ -205,7 +206,12 @@ file(GLOB PR_RENDER_MODEL_CASES LIST_DIRECTORIES true ${CMAKE_CURRENT_SOURCE_DIR
 foreach(dir ${PR_RENDER_MODEL_CASES})
   if(IS_DIRECTORY ${dir})
     get_filename_component(name ${dir} NAME)
-    foreach(kind layout svg png check)
+    file(GLOB svgs ${dir}/expected.*.svg)
+    set(kinds layout check)
+    if(svgs)
+      list(APPEND kinds svg png)
+    endif()
+    foreach(kind ${kinds})
       add_test(NAME golden/render_model/${name}/${kind}
         COMMAND sh ${CMAKE_CURRENT_BINARY_DIR}/render_model.sh $<TARGET_FILE:profreport>
           $<TARGET_FILE:panel_dump> $<TARGET_FILE:pngcmp> ${dir} ${kind})
