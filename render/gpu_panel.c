@@ -273,7 +273,7 @@ static void top_kernels(struct pr_panelset *ps, const json_t *run)
 {
 	const json_t *top = json_object_get(json_object_get(json_object_get(run, "gpu_breakdown"), "kernels"), "top");
 	const json_t *v;
-	size_t n = json_array_size(top), i, k = 0;
+	size_t n = json_array_size(top), i, j, k = 0;
 	const char **cat, **txt;
 	double *val;
 	uint32_t *col;
@@ -294,6 +294,14 @@ static void top_kernels(struct pr_panelset *ps, const json_t *run)
 		if (k == n)
 			break;
 		pr_gpu_short_name(pr_mstr(v, "name"), PR_GPU_PANEL_NAME_MAX, buf, sizeof(buf));
+		for (j = 0; j < k; j++)
+			if (!strcmp(cat[j], buf))
+				break;
+		if (j < k) { /* two names alike once shortened: say which row of the table */
+			char s2[160];
+			pr_gpu_short_name(pr_mstr(v, "name"), PR_GPU_PANEL_NAME_MAX - 4, s2, sizeof(s2));
+			snprintf(buf, sizeof(buf), "%s #%zu", s2, k + 1);
+		}
 		cat[k] = pr_panelset_strdup(ps, buf);
 		val[k] = pr_mnum(v, "total_ns");
 		pr_fmt_duration(val[k], a, sizeof(a));

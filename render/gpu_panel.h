@@ -20,7 +20,9 @@
  *   gpu_kernel_types  GPU op time by type (compute / communication / memory)
  *   gpu_top_kernels   the model's top GPU ops by total time (coloured by type,
  *                     names shortened: "void " and the argument list dropped,
- *                     cut in the middle beyond PR_GPU_PANEL_NAME_MAX characters)
+ *                     cut in the middle beyond PR_GPU_PANEL_NAME_MAX characters;
+ *                     a name alike an earlier one once shortened gets " #N",
+ *                     its row in the model's list and the page's table)
  *   gpu_queue         queue length over time per stream (a step chart of
  *                     gpu.streams.items[].queue.timeline; mean and max in the
  *                     legend, the largest max marked; the axis starts at 0)

@@ -157,12 +157,39 @@ static void test_panels_from_model(void **state)
 	json_decref(run);
 }
 
+/* Two names alike once shortened (same 28-byte head, same 19-byte tail): the second says its row. */
+static void test_top_names_alike(void **state)
+{
+	json_t *run = parse(
+		"{\"gpu_breakdown\": {\"kernels\": {\"top\": ["
+		"{\"name\": \"void at::native::vectorized_elementwise_kernel<4, AddFunctor<float>, Array<char*, 3> >(int)\","
+		" \"type\": \"compute\", \"count\": 1, \"total_ns\": 20, \"share\": 0.5},"
+		"{\"name\": \"void at::native::vectorized_elementwise_kernel<4, MulFunctor<float>, Array<char*, 3> >(int)\","
+		" \"type\": \"compute\", \"count\": 1, \"total_ns\": 10, \"share\": 0.25}]}}}");
+	struct pr_panelset *ps = pr_panelset_new();
+	const struct pr_chart *c;
+	char a[200];
+	(void)state;
+	assert_int_equal(pr_gpu_panels_add(ps, run), 1);
+	c = find(ps, "gpu_top_kernels");
+	assert_non_null(c);
+	assert_string_equal(c->bars->categories[0],
+			    pr_gpu_short_name("at::native::vectorized_elementwise_kernel<4, AddFunctor<float>, "
+					      "Array<char*, 3> >",
+					      PR_GPU_PANEL_NAME_MAX, a, sizeof(a)));
+	assert_non_null(strstr(c->bars->categories[1], " #2"));
+	assert_true(strlen(c->bars->categories[1]) <= PR_GPU_PANEL_NAME_MAX + 2); /* the ellipsis is 3 bytes */
+	pr_panelset_free(ps);
+	json_decref(run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_short_name),
 		cmocka_unit_test(test_cpu_only_run_has_none),
 		cmocka_unit_test(test_panels_from_model),
+		cmocka_unit_test(test_top_names_alike),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
