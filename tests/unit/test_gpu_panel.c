@@ -183,6 +183,28 @@ static void test_top_names_alike(void **state)
 	json_decref(run);
 }
 
+/* 20 streams: the rank and the first 16 streams get a bar; the axis title says how many there are. */
+static void test_streams_capped(void **state)
+{
+	json_t *run = parse("{\"gpu_breakdown\": {\"rank\": {\"span_ns\": 10, \"busy_share\": 1,"
+			    " \"compute_share\": 1, \"idle_share\": 0}, \"streams\": []}}");
+	json_t *streams = json_object_get(json_object_get(run, "gpu_breakdown"), "streams");
+	struct pr_panelset *ps = pr_panelset_new();
+	const struct pr_chart *c;
+	int i;
+	(void)state;
+	for (i = 0; i < 20; i++)
+		json_array_append_new(streams, json_pack("{s:s, s:i, s:f}", "device", "0", "stream", i,
+							 "compute_share", 1.0));
+	assert_int_equal(pr_gpu_panels_add(ps, run), 1);
+	c = find(ps, "gpu_temporal");
+	assert_non_null(c);
+	assert_int_equal(c->bars->ncategories, 1 + PR_GPU_PANEL_MAX_STREAMS);
+	assert_non_null(strstr(c->x_label, "20 streams: the first 16 are shown"));
+	pr_panelset_free(ps);
+	json_decref(run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_only_run_has_none),
 		cmocka_unit_test(test_panels_from_model),
 		cmocka_unit_test(test_top_names_alike),
+		cmocka_unit_test(test_streams_capped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
