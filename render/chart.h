@@ -15,9 +15,9 @@
  *   pr_output_release(&out);
  *
  * A chart is a line chart (lines, with bands, vlines, zones, hlines and
- * marks as decoration) or, when `bars` is set, a grouped bar chart (lines
- * and the x-positioned decorations are then ignored; zones and hlines stay
- * on the value axis).
+ * marks as decoration) or, when `bars` is set, a grouped or stacked bar
+ * chart (lines and the x-positioned decorations are then ignored; zones
+ * and hlines stay on the value axis).
  *
  * Units (x_unit, y_unit) name what the data values are in; the axis shows
  * them scaled by magnitude and states the unit in the axis label:
@@ -152,6 +152,13 @@ struct pr_chart_bars {
 	size_t ngroups;
 	int horizontal;   /* categories top to bottom, values along x (x_unit) */
 	int value_labels; /* label each bar with its value */
+	/*
+	 * Stacked: one bar per category, the groups' values (> 0; others are
+	 * skipped) laid end to end in group order (a share breakdown). Value
+	 * labels are then drawn inside their segment, in white or dark text
+	 * by the segment's colour, and only where they fit.
+	 */
+	int stacked;
 };
 
 enum pr_legend_pos {

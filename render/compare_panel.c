@@ -172,7 +172,7 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 	g = pr_panelset_alloc(ps, 1, sizeof(*g));
 	*g = (struct pr_chart_bar_group){ "change", RGB_UNCHANGED, val, col, vt };
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ cat, shown, g, 1, 1, 1 };
+	*b = (struct pr_chart_bars){ cat, shown, g, 1, 1, 1, 0 };
 	h = pr_panelset_alloc(ps, nt, sizeof(*h));
 	for (i = 0; i < nt; i++)
 		h[i] = (struct pr_chart_hline){ th[i].at, NULL, 0x555555, 1 };

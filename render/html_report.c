@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "render/escape.h"
+#include "render/gpu_panel.h"
 #include "render/panels.h"
 #include "render/units.h"
 #include "store/strbuf.h"
@@ -125,6 +126,34 @@ void pr_html_inline_svg(struct pr_strbuf *sb, const char *svg, size_t len, const
 	}
 }
 
+/*
+ * Panel i of ps as <figure id="IDPREFIX NAME"> with the SVG inline, its
+ * ids prefixed with SVGPREFIX "p<i>-".
+ */
+static int html_panel(struct pr_strbuf *sb, const struct pr_panelset *ps, size_t i,
+		      const char *idprefix, const char *svgprefix, struct pr_error *err)
+{
+	struct pr_output out;
+	const char *data;
+	size_t len;
+	char prefix[96];
+	int rc = 0;
+	pr_output_init_memory(&out);
+	if (pr_panelset_render(ps, i, PR_GFX_SVG, &out, err) || pr_output_close(&out, err)) {
+		rc = -1;
+	} else {
+		data = pr_output_data(&out, &len);
+		snprintf(prefix, sizeof(prefix), "%sp%zu-", svgprefix, i);
+		pr_strbuf_addf(sb, "<figure id=\"%s%s\" aria-label=\"", idprefix, pr_panelset_name(ps, i));
+		esc(sb, pr_panelset_title(ps, i));
+		pr_strbuf_addstr(sb, "\">");
+		pr_html_inline_svg(sb, data, len, prefix);
+		pr_strbuf_addstr(sb, "</figure>\n");
+	}
+	pr_output_release(&out);
+	return rc;
+}
+
 int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idprefix,
 		   struct pr_error *err)
 {
@@ -132,26 +161,8 @@ int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idp
 	int rc = 0;
 	if (pr_panelset_count(ps))
 		pr_strbuf_addstr(sb, "<h3>Panels</h3>\n");
-	for (i = 0; i < pr_panelset_count(ps) && !rc; i++) {
-		struct pr_output out;
-		const char *data;
-		size_t len;
-		char prefix[96];
-		pr_output_init_memory(&out);
-		if (pr_panelset_render(ps, i, PR_GFX_SVG, &out, err) || pr_output_close(&out, err)) {
-			rc = -1;
-		} else {
-			data = pr_output_data(&out, &len);
-			snprintf(prefix, sizeof(prefix), "%sp%zu-", idprefix, i);
-			pr_strbuf_addf(sb, "<figure id=\"%s%s\" aria-label=\"", idprefix,
-				       pr_panelset_name(ps, i));
-			esc(sb, pr_panelset_title(ps, i));
-			pr_strbuf_addstr(sb, "\">");
-			pr_html_inline_svg(sb, data, len, prefix);
-			pr_strbuf_addstr(sb, "</figure>\n");
-		}
-		pr_output_release(&out);
-	}
+	for (i = 0; i < pr_panelset_count(ps) && !rc; i++)
+		rc = html_panel(sb, ps, i, idprefix, idprefix, err);
 	pr_panelset_free(ps);
 	return rc;
 }
@@ -582,7 +593,18 @@ static void temporal_row(struct pr_strbuf *sb, const char *scope, const json_t *
 	pr_strbuf_addstr(sb, "</tr>\n");
 }
 
-static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb)
+/* The GPU panels of a run and where rendering them failed (the first error wins). */
+struct gfig {
+	const struct pr_panelset *ps;
+	const char *idp;
+	struct pr_error *err;
+	int rc;
+};
+
+static void gpu_figures(struct pr_strbuf *sb, struct gfig *f, const char *name);
+static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gfig *f);
+
+static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct gfig *f)
 {
 	static const char *const th[] = { "Scope", "#Span", "#Busy %", "#Compute %", "#Communication %",
 					  "#Memory %", "#Idle %", "#Idle: host wait %", "#Idle: kernel wait %",
@@ -606,6 +628,8 @@ static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb)
 	else if (json_is_object(ov))
 		pr_strbuf_addstr(sb, "Comm/compute overlap: no communication kernels.");
 	pr_strbuf_addstr(sb, "</p>\n");
+	gpu_figures(sb, f, "gpu_temporal");
+	gpu_figures(sb, f, "gpu_overlap");
 	pr_html_table_begin(sb, th);
 	temporal_row(sb, "rank (all streams)", r, json_object_get(gb, "idle"));
 	n = 1;
@@ -618,9 +642,11 @@ static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb)
 		n++;
 	}
 	table_end(sb, n, 1 + json_array_size(json_object_get(gb, "streams")));
+	kernel_types_table(sb, gb, f);
 	n = json_array_size(json_object_get(k, "top"));
 	if (n) {
 		pr_strbuf_addstr(sb, "<h4>Top GPU ops by total time</h4>\n");
+		gpu_figures(sb, f, "gpu_top_kernels");
 		pr_html_table_begin(sb, kh);
 		json_array_foreach(json_object_get(k, "top"), i, v)
 		{
@@ -668,7 +694,7 @@ static void launch_row(struct pr_strbuf *sb, const char *what, const json_t *o)
 	pr_strbuf_addstr(sb, "</tr>\n");
 }
 
-static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g)
+static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g, struct gfig *f)
 {
 	static const char *const lh[] = { "Measure", "#p50", "#p95", "#Mean", "#Min", "#Max", NULL };
 	static const char *const qh[] = { "Device", "Stream", "#Activities", "#Busy", "#Queue mean",
@@ -687,6 +713,7 @@ static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g)
 	if (!total)
 		return;
 	pr_strbuf_addstr(sb, "<h4>Queue length per stream</h4>\n");
+	gpu_figures(sb, f, "gpu_queue");
 	pr_html_table_begin(sb, qh);
 	json_array_foreach(json_object_get(json_object_get(g, "streams"), "items"), i, v)
 	{
@@ -722,7 +749,7 @@ static void step_row(struct pr_strbuf *sb, const char *name, const json_t *o, co
 	pr_strbuf_addstr(sb, "</tr>\n");
 }
 
-static void step_breakdown_table(struct pr_strbuf *sb, const json_t *s)
+static void step_breakdown_table(struct pr_strbuf *sb, const json_t *s, struct gfig *f)
 {
 	static const char *const h[] = { "Step", "#Duration", "#Kernel %", "#Memcpy %", "#Memset %",
 					 "#Communication %", "#Runtime %", "#DataLoader %", "#CPU Exec %",
@@ -731,6 +758,7 @@ static void step_breakdown_table(struct pr_strbuf *sb, const json_t *s)
 	size_t i, n = 0, total;
 	total = json_array_size(json_object_get(s, "steps"));
 	pr_strbuf_addstr(sb, "<h4>Step breakdown (TensorBoard)</h4>\n");
+	gpu_figures(sb, f, "gpu_steps");
 	pr_html_table_begin(sb, h);
 	step_row(sb, "average", json_object_get(s, "average"), json_object_get(s, "gpu_utilization"));
 	json_array_foreach(json_object_get(s, "steps"), i, v)
@@ -771,14 +799,122 @@ static void collectives_table(struct pr_strbuf *sb, const json_t *run)
 	table_end(sb, n, n);
 }
 
-/* The "GPU" section: present when the run has any GPU section or collectives. */
-static void gpu_section(struct pr_strbuf *sb, const json_t *run)
+/* The GPU kernels' busy share of their active range, gaps and chunks (nsys's rules), as `summary`. */
+static void gpu_kernels_table(struct pr_strbuf *sb, const json_t *run)
+{
+	static const char *const h[] = { "#Active range", "#Busy", "#Busy %", "#Gaps > 500 ms", "#Longest gap",
+					 "#Chunks", "#Chunks < 50 % busy", NULL };
+	const json_t *gk = json_object_get(json_object_get(run, "bottlenecks"), "gpu_kernels");
+	if (!json_is_object(gk))
+		return;
+	pr_strbuf_addstr(sb, "<h4>GPU kernels (busy time over the active range)</h4>\n");
+	pr_html_table_begin(sb, h);
+	pr_strbuf_addstr(sb, "<tr>");
+	tdn(sb, pr_mnum(gk, "active_ns"), "ns");
+	tdn(sb, pr_mnum(gk, "busy_ns"), "ns");
+	tdf(sb, json_is_number(json_object_get(gk, "idle_share")) ? (1 - pr_mnum(gk, "idle_share")) * 100 : NAN, 1);
+	tdf(sb, pr_mnum(gk, "gaps_over_500ms"), 0);
+	tdn(sb, pr_mnum(gk, "max_gap_ns"), "ns");
+	tdf(sb, pr_mnum(gk, "chunks"), 0);
+	tdf(sb, pr_mnum(gk, "chunks_under_50pct"), 0);
+	pr_strbuf_addstr(sb, "</tr>\n");
+	table_end(sb, 1, 1);
+}
+
+/* Sampled GPU utilisation per device (nvidia-smi, Diffulex), as `summary`'s "GPU utilisation". */
+static void gpu_util_table(struct pr_strbuf *sb, const json_t *run)
+{
+	static const char *const h[] = { "Device", "#Samples", "#Mean %", "#Max %", "#Idle (0 %) samples %", NULL };
+	const json_t *items = json_object_get(json_object_get(run, "bottlenecks"), "gpu_util"), *v;
+	size_t i, n = json_array_size(items);
+	if (!n)
+		return;
+	pr_strbuf_addstr(sb, "<h4>GPU utilisation (sampled)</h4>\n");
+	pr_html_table_begin(sb, h);
+	json_array_foreach(items, i, v)
+	{
+		pr_strbuf_addstr(sb, "<tr>");
+		tdt(sb, pr_mstr(v, "device"));
+		tdf(sb, pr_mnum(v, "samples"), 0);
+		tdf(sb, pr_mnum(v, "mean_pct"), 1);
+		tdf(sb, pr_mnum(v, "max_pct"), 1);
+		tdpct(sb, v, "idle_share", 1);
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	table_end(sb, n, n);
+}
+
+/* GPU op time by type (compute / communication / memory) and communication kernels by library. */
+static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gfig *f)
+{
+	static const char *const h[] = { "Type", "#Count", "#Time", "#Share %", NULL };
+	static const char *const lh[] = { "Library", "#Count", "#Time", NULL };
+	const json_t *k = json_object_get(gb, "kernels"), *v;
+	size_t i, n = json_array_size(json_object_get(k, "by_type"));
+	if (n) {
+		pr_strbuf_addstr(sb, "<h4>GPU op time by type</h4>\n");
+		gpu_figures(sb, f, "gpu_kernel_types");
+		pr_html_table_begin(sb, h);
+		json_array_foreach(json_object_get(k, "by_type"), i, v)
+		{
+			pr_strbuf_addstr(sb, "<tr>");
+			tdt(sb, pr_mstr(v, "type"));
+			tdf(sb, pr_mnum(v, "count"), 0);
+			tdn(sb, pr_mnum(v, "time_ns"), "ns");
+			tdpct(sb, v, "share", 1);
+			pr_strbuf_addstr(sb, "</tr>\n");
+		}
+		table_end(sb, n, n);
+	}
+	n = json_array_size(json_object_get(k, "communication"));
+	if (n) {
+		pr_strbuf_addstr(sb, "<h4>Communication kernels by library</h4>\n");
+		pr_html_table_begin(sb, lh);
+		json_array_foreach(json_object_get(k, "communication"), i, v)
+		{
+			pr_strbuf_addstr(sb, "<tr>");
+			tdt(sb, pr_mstr(v, "library"));
+			tdf(sb, pr_mnum(v, "count"), 0);
+			tdn(sb, pr_mnum(v, "time_ns"), "ns");
+			pr_strbuf_addstr(sb, "</tr>\n");
+		}
+		table_end(sb, n, n);
+	}
+}
+
+/* The GPU panels named `name` (and `name`-2, ...), inline; a failure is kept in f->rc. */
+static void gpu_figures(struct pr_strbuf *sb, struct gfig *f, const char *name)
+{
+	size_t i, len = strlen(name);
+	char svgp[48];
+	snprintf(svgp, sizeof(svgp), "%sg", f->idp);
+	for (i = 0; i < pr_panelset_count(f->ps) && !f->rc; i++) {
+		const char *pn = pr_panelset_name(f->ps, i);
+		if (strncmp(pn, name, len) || (pn[len] && pn[len] != '-'))
+			continue;
+		f->rc = html_panel(sb, f->ps, i, f->idp, svgp, f->err);
+	}
+}
+
+/*
+ * The "GPU" section: present when the run has any GPU section, collectives
+ * or GPU samples. Each panel (render/gpu_panel.h) comes right before the
+ * table with its numbers.
+ */
+static int gpu_section(struct pr_strbuf *sb, const json_t *run, const char *idp, struct pr_error *err)
 {
 	const json_t *g = json_object_get(run, "gpu"), *gb = json_object_get(run, "gpu_breakdown");
 	const json_t *s = json_object_get(run, "step_breakdown");
+	const json_t *b = json_object_get(run, "bottlenecks");
+	struct pr_panelset *ps;
+	struct gfig f;
 	if (!json_is_object(g) && !json_is_object(gb) && !json_is_object(s) &&
-	    !json_array_size(json_object_get(json_object_get(run, "collectives"), "items")))
-		return;
+	    !json_array_size(json_object_get(json_object_get(run, "collectives"), "items")) &&
+	    !json_is_object(json_object_get(b, "gpu_kernels")) && !json_array_size(json_object_get(b, "gpu_util")))
+		return 0;
+	ps = pr_panelset_new();
+	pr_gpu_panels_add(ps, run);
+	f = (struct gfig){ ps, idp, err, 0 };
 	pr_strbuf_addstr(sb, "<h3>GPU");
 	if (json_is_string(json_object_get(g, "device_type"))) {
 		pr_strbuf_addstr(sb, " (");
@@ -786,13 +922,17 @@ static void gpu_section(struct pr_strbuf *sb, const json_t *run)
 		pr_strbuf_addstr(sb, ")");
 	}
 	pr_strbuf_addstr(sb, "</h3>\n");
+	gpu_util_table(sb, run);
+	gpu_kernels_table(sb, run);
 	if (json_is_object(gb))
-		gpu_breakdown_tables(sb, gb);
+		gpu_breakdown_tables(sb, gb, &f);
 	if (json_is_object(g))
-		gpu_link_tables(sb, g);
+		gpu_link_tables(sb, g, &f);
 	if (json_is_object(s))
-		step_breakdown_table(sb, s);
+		step_breakdown_table(sb, s, &f);
 	collectives_table(sb, run);
+	pr_panelset_free(ps);
+	return f.rc;
 }
 
 static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, struct pr_error *err)
@@ -807,7 +947,7 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, str
 	{
 		char idp[32];
 		snprintf(idp, sizeof(idp), "r%zu-", runi);
-		if (pr_html_panels(sb, pr_panels_build(run), idp, err))
+		if (pr_html_panels(sb, pr_panels_build_general(run), idp, err))
 			return -1;
 	}
 	{
@@ -821,7 +961,12 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, str
 	}
 	alloc_tree(sb, run);
 	phases_tables(sb, run);
-	gpu_section(sb, run);
+	{
+		char idp[32];
+		snprintf(idp, sizeof(idp), "r%zu-", runi);
+		if (gpu_section(sb, run, idp, err))
+			return -1;
+	}
 	spans_table(sb, run);
 	layers_table(sb, run);
 	crosscheck_table(sb, run);

@@ -904,6 +904,63 @@ static void value_label(struct ctx *x, const struct pr_axis *va, size_t g, size_
 	}
 }
 
+/* Whether dark text reads better than white on rgb (relative luminance above 0.5). */
+static int dark_on(uint32_t rgb)
+{
+	double r = (double)((rgb >> 16) & 0xFF) / 255, g = (double)((rgb >> 8) & 0xFF) / 255,
+	       b = (double)(rgb & 0xFF) / 255;
+	return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5;
+}
+
+/*
+ * One segment of a stacked bar: category i, group g, from `base` to
+ * base + value on the value axis; its value label centred inside it when
+ * the text fits the segment (and the bar's thickness).
+ */
+static void stacked_bar(struct ctx *x, struct pr_layout *lo, const struct pr_axis *va,
+			struct pr_bar *b, size_t i, size_t g, size_t ncat, double slot, double group,
+			double base)
+{
+	const struct pr_chart_bars *bs = x->c->bars;
+	const struct pr_chart_bar_group *grp = &bs->groups[g];
+	double v = grp->values[i], a0, a1, len, thick, tw, cx, cy;
+	char buf[256];
+	b->category = i;
+	b->group = g;
+	b->value = v;
+	b->rgb = grp->colors ? grp->colors[i] : grp->rgb;
+	if (lo->horizontal) {
+		a0 = pr_layout_x(lo, base);
+		a1 = pr_layout_x(lo, base + v);
+		b->r.x = fmin(a0, a1);
+		b->r.w = fabs(a1 - a0);
+		b->r.y = pr_layout_y(lo, (double)(ncat - i)) + (slot - group) / 2;
+		b->r.h = group;
+		len = b->r.w;
+		thick = b->r.h;
+	} else {
+		a0 = pr_layout_y(lo, base);
+		a1 = pr_layout_y(lo, base + v);
+		b->r.y = fmin(a0, a1);
+		b->r.h = fabs(a1 - a0);
+		b->r.x = lo->plot.x + slot * (double)i + (slot - group) / 2;
+		b->r.w = group;
+		len = b->r.h;
+		thick = b->r.w;
+	}
+	if (!bs->value_labels)
+		return;
+	value_label(x, va, g, i, buf, sizeof(buf));
+	tw = text_w(x->m, buf, PR_SIZE_SMALL, 0);
+	if (lo->horizontal ? (tw + 6 > len || thick < PR_SIZE_SMALL * 1.3)
+			   : (tw + 6 > thick || len < PR_SIZE_SMALL * 1.3))
+		return; /* does not fit inside: the legend and the tables have it */
+	cx = b->r.x + b->r.w / 2;
+	cy = b->r.y + b->r.h / 2 + PR_SIZE_SMALL * PR_TEXT_CAP / 2;
+	add_text(lo, "value", pr_xstrdup(buf), cx, cy, PR_SIZE_SMALL, 0, PR_ALIGN_CENTER,
+		 dark_on(b->rgb) ? RGB_TITLE : RGB_WHITE);
+}
+
 /* Room on the value axis of a bar chart for the value labels. */
 static void bar_headroom(struct ctx *x, struct pr_axis *va, int horiz, size_t ncat, double len)
 {
@@ -912,7 +969,7 @@ static void bar_headroom(struct ctx *x, struct pr_axis *va, int horiz, size_t nc
 	size_t g, i;
 	if (c->y_fixed)
 		return;
-	if (c->bars->value_labels) {
+	if (c->bars->value_labels && !c->bars->stacked) { /* stacked: labels inside the segments */
 		if (horiz) {
 			double w = 0;
 			char buf[256];
@@ -1081,7 +1138,17 @@ int pr_layout_chart(struct pr_layout *lo, const struct pr_chart *c,
 		horiz = b->horizontal != 0;
 		lo->horizontal = horiz;
 		ncat = b->ncategories;
-		for (g = 0; g < b->ngroups; g++) {
+		for (i = 0; i < ncat && b->stacked; i++) {
+			double sum = 0;
+			for (g = 0; g < b->ngroups; g++) {
+				if (usable(b->groups[g].values[i]) && b->groups[g].values[i] >= 0) {
+					sum += b->groups[g].values[i];
+					anyv = 1;
+				}
+			}
+			grow(&vr, sum);
+		}
+		for (g = 0; g < b->ngroups && !b->stacked; g++) {
 			for (i = 0; i < ncat; i++) {
 				if (usable(b->groups[g].values[i])) {
 					grow(&vr, b->groups[g].values[i]);
@@ -1146,7 +1213,7 @@ int pr_layout_chart(struct pr_layout *lo, const struct pr_chart *c,
 			keep_below(&lo->y.hi, lo->y.lo, dmax, reserve + 4, lo->plot.h);
 		else if (!horiz)
 			keep_below(&lo->y.hi, lo->y.lo, dmax,
-				   reserve + (c->bars->value_labels ? PR_SIZE_SMALL + 6 : 4),
+				   reserve + (c->bars->value_labels && !c->bars->stacked ? PR_SIZE_SMALL + 6 : 4),
 				   lo->plot.h);
 	}
 	if (reserve > 0 && c->bars && horiz) /* push the categories down */
@@ -1424,17 +1491,23 @@ int pr_layout_chart(struct pr_layout *lo, const struct pr_chart *c,
 		const struct pr_chart_bars *bs = c->bars;
 		size_t ng = bs->ngroups, k = 0;
 		double slot = horiz ? lo->plot.h / (lo->y.hi - lo->y.lo) : lo->plot.w / (double)ncat;
-		double group = slot * 0.7, bw = ng ? group / (double)ng : group;
+		double group = slot * 0.7, bw = ng && !bs->stacked ? group / (double)ng : group;
 		lo->bars = pr_xcalloc(ncat * (ng ? ng : 1), sizeof(*lo->bars));
 		for (i = 0; i < ncat; i++) {
+			double base = 0; /* stacked: where the next segment starts */
 			for (g = 0; g < ng; g++) {
 				const struct pr_chart_bar_group *grp = &bs->groups[g];
 				double v = grp->values[i], a0, a1, c0;
 				struct pr_bar *b = &lo->bars[k];
 				char buf[256];
-				if (!usable(v))
+				if (!usable(v) || (bs->stacked && !(v > 0)))
 					continue;
 				k++;
+				if (bs->stacked) {
+					stacked_bar(&x, lo, va, b, i, g, ncat, slot, group, base);
+					base += v;
+					continue;
+				}
 				b->category = i;
 				b->group = g;
 				b->value = v;

@@ -13,7 +13,8 @@
  * the < 70 / 70-85 / >= 85 % zones, GPU utilisation / memory / temperature
  * / power, device allocated vs reserved (fragmentation; at most
  * PR_PANELS_MAX_DEVICES devices, the largest first), per-layer peak
- * memory, step-time distribution. Times are seconds since the run start,
+ * memory, step-time distribution; then the GPU panels of
+ * render/gpu_panel.h. Times are seconds since the run start,
  * or, for a massif run whose x axis is not time (clock.x_unit), that axis
  * in its own unit.
  *
@@ -29,8 +30,13 @@
 
 #include "render/panelset.h"
 
-/* The panels of one run of the model (pr_panelset_free frees them). */
+/*
+ * The panels of one run of the model (pr_panelset_free frees them): the
+ * general ones, then the GPU ones (render/gpu_panel.h).
+ */
 struct pr_panelset *pr_panels_build(const json_t *run);
+/* The general panels only (the HTML page draws the GPU ones in its GPU section). */
+struct pr_panelset *pr_panels_build_general(const json_t *run);
 
 /*
  * Device memory (allocated vs reserved) has one panel per device, for at

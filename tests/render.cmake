@@ -129,3 +129,94 @@ if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/golden/render/memory/expected.png
   set_tests_properties(render/pngcmp_detects_change PROPERTIES
     PASS_REGULAR_EXPRESSION "^pngcmp: [0-9]+ of 504000 pixels differ by more than 8")
 endif()
+
+# panel_dump: the panels of a model as layout dumps, SVG and PNG (render_model goldens).
+add_executable(panel_dump ${CMAKE_CURRENT_SOURCE_DIR}/tools/panel_dump.c)
+target_link_libraries(panel_dump pr_render)
+
+# Model-driven render goldens: tests/golden/render_model/<case>/ holds
+#   trace                     the input, relative to PR_SHARED (../shared): a real trace
+#   expected.<panel>.layout.txt  for every GPU panel (gpu_*) of its model, compared exactly
+#   expected.<panel>.svg / .png  optional (byte-exact / pngcmp "48 1000"), with svg-cairo
+# Tests per case: golden/render_model/<case>/{layout,check} and, where the case has
+# expected SVGs, {svg,png}; `check` runs
+# tests/tools/check_gpu_panels.py, which derives the drawn numbers again from the trace.
+# They skip (77) when the trace is missing; svg/png also as golden/render/* do.
+# PR_UPDATE_GOLDEN=1 rewrites the expected layouts (and the SVG/PNG where there are some).
+set(PR_RENDER_MODEL_SH [==[#!/bin/sh
+# render_model.sh PROFREPORT PANEL_DUMP PNGCMP CASE_DIR KIND (written by tests/render.cmake)
+set -eu
+P=$1 dump=$2 pngcmp=$3 dir=$4 kind=$5
+name=$(basename "$dir")
+update=${PR_UPDATE_GOLDEN:-0}
+export LC_ALL=C TZ=UTC
+fail() { echo "golden/render_model/$name/$kind: FAIL: $*" >&2; exit 1; }
+skip() { echo "golden/render_model/$name/$kind: SKIP: $*"; exit 77; }
+trace=${PR_SHARED:-}/$(cat "$dir/trace")
+[ -f "$trace" ] || skip "$trace is missing"
+fonts_pinned() {
+	command -v fc-match >/dev/null 2>&1 || skip "no fc-match to check the font"
+	case $(fc-match 'DejaVu Sans' 2>/dev/null || true) in DejaVuSans.ttf:*) ;; *) skip "DejaVu Sans is not DejaVuSans.ttf" ;; esac
+	case $(fc-match 'DejaVu Sans:bold' 2>/dev/null || true) in DejaVuSans-Bold.ttf:*) ;; *) skip "DejaVu Sans bold is not DejaVuSans-Bold.ttf" ;; esac
+}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/render-model.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+"$P" report "$trace" --json "$tmp/model.json" || fail "profreport report failed"
+"$dump" "$tmp/model.json" "$tmp" gpu_ >"$tmp/names" || fail "panel_dump failed"
+[ -s "$tmp/names" ] || fail "no GPU panel for a GPU trace"
+case $kind in
+check)
+	/usr/bin/python3 "${PR_TESTS:?}/tools/check_gpu_panels.py" "$trace" "$tmp" || fail "the drawn numbers differ from the trace's (above)" ;;
+layout)
+	if [ "$update" = 1 ]; then
+		rm -f "$dir"/expected.*.layout.txt
+		while read -r p; do cp "$tmp/$p.layout.txt" "$dir/expected.$p.layout.txt"; done <"$tmp/names"
+		echo "golden/render_model/$name/layout: wrote $(wc -l <"$tmp/names") layouts"; exit 0
+	fi
+	ls "$dir" | sed -n 's/^expected\.\(.*\)\.layout\.txt$/\1/p' | sort >"$tmp/want"
+	sort "$tmp/names" >"$tmp/have"
+	diff -u "$tmp/want" "$tmp/have" >&2 || fail "the set of GPU panels differs (diff above)"
+	while read -r p; do
+		diff -u "$dir/expected.$p.layout.txt" "$tmp/$p.layout.txt" >&2 || fail "$p: layout differs (diff above)"
+	done <"$tmp/names" ;;
+svg|png)
+	fonts_pinned
+	ls "$dir"/expected.*."$kind" >/dev/null 2>&1 || skip "no expected.*.$kind for this case"
+	if [ "$kind" = svg ] && [ -f "$dir/svg-cairo" ] && [ "$update" != 1 ]; then
+		want=$(cat "$dir/svg-cairo") have=$("$(dirname "$dump")/chart_demo" --cairo-version)
+		[ "$want" = "$have" ] || skip "expected SVGs were written by cairo $want, this is cairo $have"
+	fi
+	for e in "$dir"/expected.*."$kind"; do
+		p=${e##*/expected.}; p=${p%."$kind"}
+		[ -f "$tmp/$p.$kind" ] || fail "$p: no such panel any more"
+		if [ "$update" = 1 ]; then cp "$tmp/$p.$kind" "$e"; continue; fi
+		if [ "$kind" = svg ]; then
+			cmp -s "$e" "$tmp/$p.svg" || fail "$p: svg differs from $(basename "$e") (byte-exact comparison)"
+		else
+			"$pngcmp" "$e" "$tmp/$p.png" 48 1000 || fail "$p: png differs from $(basename "$e") beyond '48 1000'"
+		fi
+	done
+	[ "$update" != 1 ] || [ "$kind" != svg ] || "$(dirname "$dump")/chart_demo" --cairo-version >"$dir/svg-cairo" ;;
+*) echo "render_model.sh: unknown kind '$kind'" >&2; exit 2 ;;
+esac
+]==])
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/render_model.sh "${PR_RENDER_MODEL_SH}")
+file(GLOB PR_RENDER_MODEL_CASES LIST_DIRECTORIES true ${CMAKE_CURRENT_SOURCE_DIR}/golden/render_model/*)
+foreach(dir ${PR_RENDER_MODEL_CASES})
+  if(IS_DIRECTORY ${dir})
+    get_filename_component(name ${dir} NAME)
+    file(GLOB svgs ${dir}/expected.*.svg)
+    set(kinds layout check)
+    if(svgs)
+      list(APPEND kinds svg png)
+    endif()
+    foreach(kind ${kinds})
+      add_test(NAME golden/render_model/${name}/${kind}
+        COMMAND sh ${CMAKE_CURRENT_BINARY_DIR}/render_model.sh $<TARGET_FILE:profreport>
+          $<TARGET_FILE:panel_dump> $<TARGET_FILE:pngcmp> ${dir} ${kind})
+      set_tests_properties(golden/render_model/${name}/${kind} PROPERTIES
+        ENVIRONMENT "${PR_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 300)
+    endforeach()
+  endif()
+endforeach()

@@ -4,12 +4,60 @@
 // (every request outside the local server is blocked and fails the check),
 // a screenshot is not blank, every panel is an inline <svg>, a trace string
 // with markup stays text (no element injected), and the tables sort when a
-// header is clicked.
+// header is clicked. `--gpu FILE` also requires the GPU section with its six
+// panels (temporal breakdown, overlap, kernel types, top kernels, queue,
+// steps), each drawn with a real size, placed inside the section, and its
+// tables (GPU kernels, temporal breakdown, top ops, queue, steps, collectives);
+// `--no-gpu FILE` requires that the page has no GPU section and no GPU panel.
 const fs = require('fs');
 const path = require('path');
 const { missingPrerequisites, serve, launch, openWatched } = require('./harness');
 
-async function checkOne(browser, origin, file, shotDir) {
+const GPU_PANELS = ['gpu_temporal', 'gpu_overlap', 'gpu_kernel_types', 'gpu_top_kernels', 'gpu_queue', 'gpu_steps'];
+const GPU_TABLES = ['GPU kernels (busy time over the active range)', 'Temporal breakdown (HTA)', 'GPU op time by type',
+  'Top GPU ops by total time', 'Queue length per stream', 'Step breakdown (TensorBoard)',
+  'Collectives (bandwidth includes waiting for the other ranks)'];
+
+async function checkGpu(page, want, fail) {
+  const g = await page.evaluate((names) => {
+    const figs = Array.from(document.querySelectorAll('figure[id*="-gpu_"]'));
+    const h3 = Array.from(document.querySelectorAll('h3')).find((h) => /^GPU/.test(h.textContent));
+    const h4 = Array.from(document.querySelectorAll('h4')).map((h) => h.textContent);
+    const sectionTop = h3 ? h3.getBoundingClientRect().top + window.scrollY : null;
+    return {
+      section: !!h3,
+      h4,
+      figs: figs.map((f) => {
+        const svg = f.querySelector('svg');
+        const r = svg ? svg.getBoundingClientRect() : { width: 0, height: 0, top: 0 };
+        // the panel's table follows it: the next sibling elements include a table
+        let n = f.nextElementSibling, table = false;
+        for (let k = 0; n && k < 3 && !table; k++, n = n.nextElementSibling) table = n.matches('table') || !!n.querySelector('table');
+        return { id: f.id, name: f.id.replace(/^r\d+-/, ''), w: r.width, h: r.height,
+          top: r.top + window.scrollY, table, label: f.getAttribute('aria-label') };
+      }),
+      sectionTop,
+      names,
+    };
+  }, GPU_PANELS);
+  if (!want) {
+    if (g.section) fail('a CPU-only page has a GPU section');
+    if (g.figs.length) fail(`a CPU-only page has GPU panels: ${g.figs.map((f) => f.id).join(', ')}`);
+    return 0;
+  }
+  if (!g.section) fail('no GPU section');
+  for (const name of GPU_PANELS) {
+    const f = g.figs.find((x) => x.name === name);
+    if (!f) { fail(`no GPU panel ${name}`); continue; }
+    if (f.w < 300 || f.h < 150) fail(`GPU panel ${name} is drawn ${f.w}x${f.h}`);
+    if (g.sectionTop === null || f.top < g.sectionTop) fail(`GPU panel ${name} is not in the GPU section`);
+    if (!f.table) fail(`GPU panel ${name} has no table right after it`);
+  }
+  for (const t of GPU_TABLES) if (!g.h4.includes(t)) fail(`no GPU table "${t}"`);
+  return g.figs.length;
+}
+
+async function checkOne(browser, origin, file, shotDir, gpu) {
   const url = `${origin}/r/${encodeURIComponent(path.basename(file))}`;
   const { problems, page } = await openWatched(browser, url, async (p) =>
     p.evaluate(() => document.readyState === 'complete'));
@@ -48,6 +96,7 @@ async function checkOne(browser, origin, file, shotDir) {
   if (dom.figures !== dom.svgs) fail(`${dom.figures} figures but ${dom.svgs} inline svg panels`);
   if (dom.injected) fail(`${dom.injected} injected element(s): trace text was not escaped`);
   if (dom.external.length) fail(`references outside the page: ${dom.external.join(', ')}`);
+  const gpuPanels = gpu === undefined ? 0 : await checkGpu(page, gpu, fail);
   // sorting: click the first numeric header of each table with >= 2 distinct values
   const sortResult = await page.evaluate(() => {
     const out = [];
@@ -72,20 +121,25 @@ async function checkOne(browser, origin, file, shotDir) {
     if (!r.asc || !r.desc || r.sort !== 'descending') fail(`table ${r.ti} does not sort (asc ${r.asc}, desc ${r.desc})`);
   }
   await page.close();
-  return { problems, sorted: sortResult.length, panels: dom.svgs, tables: dom.tables };
+  return { problems, sorted: sortResult.length, panels: dom.svgs, tables: dom.tables, gpuPanels };
 }
 
 async function main() {
   const args = process.argv.slice(2);
   let shotDir = null;
   const files = [];
+  const gpu = new Map(); // file -> true (--gpu) / false (--no-gpu)
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--screenshot') shotDir = args[++i];
-    else files.push(path.resolve(args[i]));
+    else if (args[i] === '--gpu' || args[i] === '--no-gpu') {
+      const f = path.resolve(args[++i]);
+      gpu.set(f, args[i - 1] === '--gpu');
+      files.push(f);
+    } else files.push(path.resolve(args[i]));
   }
   const why = missingPrerequisites();
   if (why) { console.log(`SKIP: ${why}`); process.exit(77); }
-  if (!files.length) { console.error('usage: check_html.js [--screenshot DIR] FILE.html...'); process.exit(2); }
+  if (!files.length) { console.error('usage: check_html.js [--screenshot DIR] [--gpu|--no-gpu] FILE.html...'); process.exit(2); }
   if (shotDir) fs.mkdirSync(shotDir, { recursive: true });
   const dirs = new Set(files.map((f) => path.dirname(f)));
   if (dirs.size !== 1) { console.error('check_html.js: give files of one directory'); process.exit(2); }
@@ -94,12 +148,12 @@ async function main() {
   let bad = 0;
   try {
     for (const f of files) {
-      const r = await checkOne(browser, srv.origin, f, shotDir);
+      const r = await checkOne(browser, srv.origin, f, shotDir, gpu.get(f));
       if (r.problems.length) {
         bad++;
         console.log(`FAIL ${path.basename(f)}:\n  ${r.problems.join('\n  ')}`);
       } else {
-        console.log(`ok   ${path.basename(f)}: ${r.panels} panels, ${r.tables} tables (${r.sorted} sorted both ways)`);
+        console.log(`ok   ${path.basename(f)}: ${r.panels} panels${gpu.get(f) ? ` (${r.gpuPanels} GPU)` : ''}, ${r.tables} tables (${r.sorted} sorted both ways)`);
       }
     }
   } finally {

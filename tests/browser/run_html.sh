@@ -2,7 +2,9 @@
 # run_html.sh - profreport's HTML reports checked in headless chromium
 # (check_html.js): one report per sample, the report of every sample at
 # once, an archive directory with index.html, and a trace whose names are
-# markup (`<img src=x onerror=alert(1)>`) that must stay text, and the pages
+# markup (`<img src=x onerror=alert(1)>`) that must stay text, a GPU trace
+# (nccl_data) whose GPU section, panels and tables must be there (and the
+# CPU-only QEff page without any), and the pages
 # of `aggregate --html` (samples/ranks) and `compare --html` (slower_op).
 # Run by ctest as browser/html (tests/browser.cmake). Exit 77 (skip) without
 # chromium, node or tests/browser/node_modules.
@@ -44,10 +46,21 @@ for f in qeff/qeff_profile.json qnn/memory_20241219_143000.csv torch/trace_rank0
 	nvidia-smi/gpu_log.csv diffulex/profile_20250101_120000.json psutil/process_log.csv; do
 	out="$tmp/out/$(basename "$f" | tr -c 'A-Za-z0-9._-' _).html"
 	"$PROFREPORT" report "$PR_SAMPLES/$f" -o "$out"
-	files="$files $out"
+	case $f in
+	qeff/*) files="$files --no-gpu $out" ;; # a CPU-only run: no GPU section, no GPU panel
+	*) files="$files $out" ;;
+	esac
 done
 "$PROFREPORT" report "$PR_SAMPLES" -o "$tmp/out/all-samples.html"
 files="$files $tmp/out/all-samples.html"
+# a GPU trace (../shared/traces, when there): the GPU section, its panels and tables
+nccl=${PR_SHARED:-$here/../../../shared}/traces/hta/nccl_parser_config/nccl_data.json.gz
+if [ -f "$nccl" ]; then
+	"$PROFREPORT" report "$nccl" -o "$tmp/out/gpu-nccl.html"
+	files="$files --gpu $tmp/out/gpu-nccl.html"
+else
+	echo "browser/html: $nccl is missing; the GPU page is not checked"
+fi
 # shellcheck disable=SC2086
 node "$here/check_html.js" ${PR_SCREENSHOTS:+--screenshot "$PR_SCREENSHOTS"} $files
 

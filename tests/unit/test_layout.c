@@ -678,6 +678,69 @@ static void test_bars(void **state)
 	pr_layout_release(&lo);
 }
 
+/*
+ * Stacked bars: segments end to end in group order, one bar per category
+ * (full slot width), zero / negative / NaN values skipped; labels centred
+ * inside the segment, white on dark and dark on light colours, left out
+ * where they do not fit. Values by hand: row 0 = 60 + 30 + 10 = 100,
+ * row 1 = 0.5 + 99.5 (the 0.5 % segment is too thin for its label).
+ */
+static void test_stacked_bars(void **state)
+{
+	static const char *const cats[2] = { "rank", "stream 7" };
+	double a[2] = { 60, 0.5 }, b2[2] = { 30, NAN }, c3[2] = { 10, 99.5 }, d4[2] = { 0, -3 };
+	static const char *const ta[2] = { "60.0%", "0.5%" }, *const tb[2] = { "30.0%", NULL },
+				*const tc[2] = { "10.0%", "99.5%" };
+	struct pr_chart_bar_group g[4] = {
+		{ .label = "compute", .rgb = 0x1F77B4, .values = a, .value_text = ta },
+		{ .label = "communication", .rgb = 0xFF7F0E, .values = b2, .value_text = tb },
+		{ .label = "idle", .rgb = 0xD9D9D9, .values = c3, .value_text = tc },
+		{ .label = "none", .rgb = 0x000000, .values = d4 },
+	};
+	struct pr_chart_bars b = { .categories = cats, .ncategories = 2, .groups = g, .ngroups = 4,
+				   .horizontal = 1, .value_labels = 1, .stacked = 1 };
+	struct pr_chart c = { .bars = &b, .x_unit = "percent", .width = 900, .height = 300 };
+	struct pr_layout lo;
+	size_t i, nlabels = 0;
+	(void)state;
+	layout_ok(&c, &lo);
+	assert_true(lo.bar_chart && lo.horizontal);
+	assert_int_equal(lo.nbars, 5); /* 3 + 2: zero, negative and NaN are not drawn */
+	assert_true(lo.x.lo == 0 && lo.x.hi >= 100); /* the sum, not the largest segment */
+	/* row 0: 60 | 30 | 10, touching, same y and height */
+	assert_true(fabs(lo.bars[0].r.x - pr_layout_x(&lo, 0)) < 1e-9);
+	assert_true(fabs(lo.bars[1].r.x - (lo.bars[0].r.x + lo.bars[0].r.w)) < 1e-9);
+	assert_true(fabs(lo.bars[2].r.x + lo.bars[2].r.w - pr_layout_x(&lo, 100)) < 1e-9);
+	assert_true(lo.bars[0].r.y == lo.bars[2].r.y && lo.bars[0].r.h == lo.bars[2].r.h);
+	assert_true(lo.bars[3].r.y > lo.bars[0].r.y); /* row 1 below */
+	assert_true(fabs(lo.bars[4].r.x + lo.bars[4].r.w - pr_layout_x(&lo, 100)) < 1e-9);
+	for (i = 0; i < lo.ntexts; i++) {
+		const struct pr_text *t = &lo.texts[i];
+		if (strcmp(t->role, "value"))
+			continue;
+		nlabels++;
+		assert_string_not_equal(t->text, "0.5%"); /* too thin */
+		if (!strcmp(t->text, "60.0%"))
+			assert_int_equal(t->rgb, 0xFFFFFF); /* on blue */
+		if (!strcmp(t->text, "99.5%"))
+			assert_int_equal(t->rgb, 0x222222); /* on light grey */
+		assert_true(t->align == PR_ALIGN_CENTER);
+	}
+	assert_int_equal(nlabels, 4); /* 60, 30, 10, 99.5 */
+	assert_int_equal(lo.legend.nentries, 4);
+	pr_layout_release(&lo);
+
+	/* vertical: segments stacked upwards from 0 */
+	b.horizontal = 0;
+	c.y_unit = "percent";
+	layout_ok(&c, &lo);
+	assert_int_equal(lo.nbars, 5);
+	assert_true(fabs(lo.bars[0].r.y + lo.bars[0].r.h - pr_layout_y(&lo, 0)) < 1e-9);
+	assert_true(fabs(lo.bars[1].r.y + lo.bars[1].r.h - lo.bars[0].r.y) < 1e-9);
+	assert_true(fabs(lo.bars[2].r.y - pr_layout_y(&lo, 100)) < 1e-9);
+	pr_layout_release(&lo);
+}
+
 static void test_reduce_flag_and_metrics(void **state)
 {
 	static double big[10000];
@@ -742,6 +805,7 @@ int main(void)
 		cmocka_unit_test(test_y_labels),
 		cmocka_unit_test(test_bands_marks_note),
 		cmocka_unit_test(test_bars),
+		cmocka_unit_test(test_stacked_bars),
 		cmocka_unit_test(test_reduce_flag_and_metrics),
 		cmocka_unit_test(test_dump_stable),
 	};
