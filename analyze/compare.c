@@ -739,6 +739,8 @@ static const char *const diag_lost[] = {
 	"qeff_nonfinite",
 	/* QNN */
 	"qnn_bad_field_count", "qnn_bad_timestamp", "qnn_bad_value",
+	/* sysstat (sadf) */
+	"sadf_bad_field_count", "sadf_bad_time", "sadf_bad_value",
 	/* speedscope */
 	"speedscope_bad_event", "speedscope_bad_frame", "speedscope_bad_profile",
 	"speedscope_bad_weight", "speedscope_length_mismatch", "speedscope_time_backwards",
@@ -779,6 +781,8 @@ static const char *const diag_note[] = {
 	"qeff_naive_datetime", "qeff_no_samples", "qeff_repeated_phase_name", "qeff_time_backwards",
 	"qnn_cached_concatenated", "qnn_proc_columns_zero", "qnn_proc_value_zero",
 	"qnn_time_backwards", "qnn_timestamp_non_numeric", "qnn_value_missing",
+	"sadf_comment", "sadf_decimal_comma", "sadf_local_time", "sadf_restart",
+	"sadf_time_backwards",
 	"speedscope_end_value", "speedscope_flat_stacks", "speedscope_invalid_unit",
 	"speedscope_schema", "speedscope_synthetic_time",
 	"torch_memtl_negative_category", "torch_memtl_slot0_nonzero", "torch_memtl_time_backwards",
