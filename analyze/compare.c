@@ -739,7 +739,8 @@ static const char *const diag_lost[] = {
 	"qeff_nonfinite",
 	/* QNN */
 	"qnn_bad_field_count", "qnn_bad_timestamp", "qnn_bad_value",
-	/* sysstat (sadf) */
+	/* sysstat (sadf, pidstat) */
+	"pidstat_bad_field_count", "pidstat_bad_line", "pidstat_bad_time", "pidstat_bad_value",
 	"sadf_bad_field_count", "sadf_bad_time", "sadf_bad_value",
 	/* speedscope */
 	"speedscope_bad_event", "speedscope_bad_frame", "speedscope_bad_profile",
@@ -781,6 +782,7 @@ static const char *const diag_note[] = {
 	"qeff_naive_datetime", "qeff_no_samples", "qeff_repeated_phase_name", "qeff_time_backwards",
 	"qnn_cached_concatenated", "qnn_proc_columns_zero", "qnn_proc_value_zero",
 	"qnn_time_backwards", "qnn_timestamp_non_numeric", "qnn_value_missing",
+	"pidstat_local_time", "pidstat_next_day", "pidstat_no_date",
 	"sadf_comment", "sadf_decimal_comma", "sadf_local_time", "sadf_restart",
 	"sadf_time_backwards",
 	"speedscope_end_value", "speedscope_flat_stacks", "speedscope_invalid_unit",

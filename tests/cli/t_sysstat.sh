@@ -110,10 +110,86 @@ run "$PY" check_sadf.py "$S"
 expect_rc 0 "sadf numbers derived from the input"
 [ "$rc" -eq 0 ] || cat "$tmp/out" >&2
 
+# -- pidstat: per-process series, the banner's date + the time of day, Average: as metrics
+for f in pidstat.txt pidstat-h.txt; do
+	run "$P" ingest "$S/$f" -o "$f.db"
+	expect_rc 0 "ingest $f"
+	expect_out_has "pidstat, 0 spans" "ingest $f is read as pidstat"
+done
+cat >check_pidstat.py <<'PYEOF'
+import calendar, sqlite3, sys, time
+
+S = sys.argv[1]
+bad = n = 0
+# column -> (series, factor)
+cols = {"%CPU": ("cpu.util", 1), "%usr": ("cpu.user", 1), "RSS": ("mem.rss", 1024),
+        "VSZ": ("mem.vms", 1024), "kB_wr/s": ("disk.write_rate", 1024),
+        "minflt/s": ("mem.minflt_rate", 1)}
+for fname in ["pidstat.txt", "pidstat-h.txt"]:
+    lines = open(S + "/" + fname).read().splitlines()
+    mm, dd, yy = lines[0].split()[3].split("/")  # Linux VER (host) MM/DD/YY _arch_ (N CPU)
+    day = calendar.timegm((2000 + int(yy), int(mm), int(dd), 0, 0, 0))
+    c = sqlite3.connect(fname + ".db")
+    origin = c.execute("SELECT time_origin_ns FROM run").fetchone()[0]
+    got = {(a, b, t): v for a, b, t, v in c.execute(
+        "SELECT se.name, se.device, sa.ts, sa.value FROM sample sa "
+        "JOIN series se ON se.id = sa.series_id")}
+    metrics = {(a, b): v for a, b, v in c.execute("SELECT name, detail, value FROM metric")}
+    head = None
+    first = None
+    for l in lines[1:]:
+        t = l.split()
+        if not t:
+            continue
+        if t[-1] == "Command":
+            head = t[2:-1] if t[0] == "#" else t[1:-1]
+            continue
+        d = dict(zip(head, t[1:]))
+        dev = "pid:%s (%s)" % (d["PID"], t[len(head) + 1])
+        if t[0] == "Average:":
+            for k, (series, f) in cols.items():
+                if k in d:
+                    want = float(d[k]) * f
+                    m = metrics.get(("pidstat.avg." + series, dev))
+                    if m is None or abs(m - want) > 1e-9 * max(1, abs(want)):
+                        print("FAIL: %s: metric %s %s = %r, expected %r" % (fname, series, dev, m, want))
+                        bad += 1
+                    n += 1
+            continue
+        h, mi, se = map(int, t[0].split(":"))
+        ns = (day + h * 3600 + mi * 60 + se) * 10**9
+        if first is None:
+            first = ns
+            if origin != ns:
+                print("FAIL: %s: time_origin_ns %r, expected %r" % (fname, origin, ns))
+                bad += 1
+        for k, (series, f) in cols.items():
+            if k in d:
+                want = float(d[k]) * f
+                v = got.get((series, dev, ns - first))
+                if v is None or abs(v - want) > 1e-9 * max(1, abs(want)):
+                    print("FAIL: %s: %s %s at %d = %r, expected %r" % (fname, series, dev, ns - first, v, want))
+                    bad += 1
+                n += 1
+print("checked %d values" % n)
+sys.exit(1 if bad else 0)
+PYEOF
+run "$PY" check_pidstat.py "$S"
+expect_rc 0 "pidstat numbers derived from the input"
+[ "$rc" -eq 0 ] || cat "$tmp/out" >&2
+
 # -- not sadf: the QNN CSV and a plain CSV are not read as sadf; forced, an error
 run "$P" ingest --format sadf "$S/sadf.json" -o err.db
 expect_error "profreport: ingest: '$S/sadf.json':1:1: expected the sadf -d header" "sadf -j forced as sadf -d"
 run "$P" ingest --format sadf-json "$S/sadf-cpu.csv" -o err.db
 expect_error "profreport: ingest: '$S/sadf-cpu.csv':1:1:" "sadf -d forced as sadf -j"
+run "$P" ingest --format pidstat "$S/sadf-cpu.csv" -o err.db
+expect_error "profreport: ingest: '$S/sadf-cpu.csv':1:1: expected pidstat's banner" "sadf forced as pidstat"
+# sar's own text report has pidstat's banner but no PID/Command table: not pidstat
+printf 'Linux 6.1.0 (vm) \t11/24/26 \t_x86_64_\t(2 CPU)\n\n11:08:45 AM  CPU  %%user\n11:08:46 AM  all  1.00\n' >sar.txt
+run "$P" ingest sar.txt -o err.db
+expect_error "profreport: ingest: 'sar.txt': unrecognized input format" "sar text is not detected as pidstat"
+run "$P" ingest --format pidstat sar.txt -o err.db
+expect_error "profreport: ingest: 'sar.txt':4:1: no pidstat table" "sar text forced as pidstat"
 
 finish
