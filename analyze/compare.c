@@ -724,6 +724,8 @@ static const char *const diag_lost[] = {
 	"diffulex_csv_bad_value", "diffulex_csv_nonfinite", "diffulex_json_truncated",
 	"diffulex_nonfinite", "diffulex_txt_bad_line", "diffulex_txt_bad_value",
 	"diffulex_txt_truncated",
+	/* Valgrind DHAT */
+	"dhat_bad_frame", "dhat_bad_pp",
 	/* Inferix */
 	"inferix_bad_event", "inferix_bad_value", "inferix_nonfinite",
 	/* massif */
@@ -764,6 +766,7 @@ static const char *const diag_note[] = {
 	"memory_reconstructed",
 	"csv_invalid_text", "csv_naive_time_utc", "csv_no_time_column", "csv_repeated_header",
 	"csv_time_backwards",
+	"dhat_access_latched", "dhat_no_lifetimes",
 	"diffulex_avg_throughput_diluted", "diffulex_csv_header_unsorted",
 	"diffulex_csv_invalid_text", "diffulex_gpu_util_negative", "diffulex_gpu_util_no_nvml",
 	"diffulex_summary_mismatch", "diffulex_throughput_not_recorded",

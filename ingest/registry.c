@@ -15,6 +15,7 @@ extern const struct pr_format pr_format_massif;
 extern const struct pr_format pr_format_sadf;
 extern const struct pr_format pr_format_sadf_json;
 extern const struct pr_format pr_format_pidstat;
+extern const struct pr_format pr_format_dhat;
 extern const struct pr_format pr_format_chrome;
 extern const struct pr_format pr_format_qnn_csv;
 extern const struct pr_format pr_format_csv;
@@ -32,6 +33,7 @@ const struct pr_format *const pr_formats[] = {
 	&pr_format_sadf,
 	&pr_format_sadf_json,
 	&pr_format_pidstat,
+	&pr_format_dhat,
 	&pr_format_chrome,
 	&pr_format_qnn_csv,
 	&pr_format_csv,
