@@ -248,13 +248,13 @@ static void open_frame(struct dh *d, int64_t f, int64_t t)
 }
 
 /* One sampled profile: PPs in stack order, each lasting its weight. */
-static void profile(struct dh *d, int field, const char *tid, const char *name)
+static void profile(struct dh *d, int field, const char *name)
 {
 	int64_t t = 0;
 	size_t i, k;
-	d->track = pr_writer_track(d->w, "thread", "dhat", tid);
+	d->track = pr_writer_track(d->w, "thread", "dhat", "0");
 	pr_writer_track_set_name(d->w, d->track, name);
-	pr_writer_track_set_sort(d->w, d->track, atoi(tid));
+	pr_writer_track_set_sort(d->w, d->track, 0);
 	for (i = 0; i < d->npp; i++) {
 		const struct pp *p = &d->pps[i];
 		size_t common = 0;
@@ -417,7 +417,7 @@ static int dh_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 			pr_strbuf_addch(&d.tmp, verb[k] >= 'A' && verb[k] <= 'Z' ? (char)(verb[k] + 32)
 										 : verb[k]);
 		pr_strbuf_addstr(&d.tmp, verb ? " (tb)" : "(tb)");
-		profile(&d, F_TB, "0", d.tmp.buf);
+		profile(&d, F_TB, d.tmp.buf);
 	}
 	pr_writer_meta_set(w, "program_points", json_integer((json_int_t)d.npp));
 	rc = 0;
