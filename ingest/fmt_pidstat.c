@@ -172,7 +172,9 @@ static void ps_banner(struct ps *p, char *line, long ln)
 {
 	char *f[16], *rest[16];
 	size_t n = split_ws(line, f, rest, 15), i;
-	for (i = 1; i < n && i < 16; i++) {
+	if (n > 15) /* more tokens than kept: f[0..14] only */
+		n = 15;
+	for (i = 1; i < n; i++) {
 		const char *t = f[i];
 		size_t len = strlen(t);
 		int64_t ns;
