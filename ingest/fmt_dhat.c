@@ -25,7 +25,8 @@
  * (what was live at the global peak: the sums of gb/gbk), dhat.end.bytes,
  * dhat.t_gmax, dhat.t_end. Time unit: tu "instrs" is instructions executed
  * (unit "instructions"); "µs"/"ms"/"ns" are times (ns). In copy and ad-hoc
- * modes the "bytes" are bytes copied or ad-hoc units ("bu": unit "count").
+ * modes the "bytes" are bytes copied or ad-hoc units (unit "count", meta
+ * x_unit the file's "bsu", e.g. "units").
  *
  * A sampled profile, stored as fmt_speedscope.c stores sampled ones: track
  * ("thread", "dhat", "0") "bytes allocated (tb)" ("bytes copied" in copy
@@ -365,7 +366,12 @@ static int dh_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 		       tu ? tu : "?", d.tscale != 1 || !strcmp(d.tunit, "ns") ? "stored as ns" : d.tunit,
 		       d.bunit[0] == 'b' ? "bytes" : "ad-hoc units");
 	pr_writer_meta_set(w, "time_unit", json_string(d.tmp.buf));
-	pr_writer_meta_set(w, "x_unit", json_string(bu && !strcmp(d.bunit, "count") ? bu : "bytes"));
+	{
+		/* ad-hoc: the file's own plural unit name ("bsu": "units"), else "bu" */
+		const char *bsu = pr_jget_str(doc, "bsu");
+		const char *xu = !strcmp(d.bunit, "count") ? (bsu ? bsu : bu) : NULL;
+		pr_writer_meta_set(w, "x_unit", json_string(xu ? xu : "bytes"));
+	}
 	pr_writer_set_time_synthetic(w, 1);
 	if (nonfinite > 0)
 		pr_writer_diag(w, "nonfinite_number", -1, 0, 0,

@@ -2,9 +2,12 @@
  * Each of N steps keeps a 4 KiB entry in a cache (freed only at the end,
  * written once, read twice) and uses a 16 KiB scratch buffer it frees at
  * once (written, never read); a 64-byte table made at the start is read
- * every step. With "copy" it memcpy's each entry too (--mode=copy). */
+ * every step. With "copy" it memcpy's each entry too (--mode=copy); every
+ * step also reports an ad-hoc event of weight i + 1 (--mode=ad-hoc). */
 #include <stdlib.h>
 #include <string.h>
+
+#include <valgrind/dhat.h>
 
 static char *cache[64];
 static int ncache;
@@ -29,6 +32,7 @@ static long step(int i, const long *table, int copy)
 	long sum = 0;
 	int k;
 	cache_add(i);
+	DHAT_AD_HOC_EVENT(i + 1);
 	sum += scratch_work(i);
 	for (k = 0; k < 4096; k += 512)
 		sum += cache[ncache - 1][k] + cache[ncache - 1][k + 1];

@@ -1,6 +1,6 @@
 #!/bin/sh
-# t_dhat: the Valgrind DHAT reader on the real samples in samples/dhat (heap
-# and copy modes). The expected numbers are derived here by python3 from the
+# t_dhat: the Valgrind DHAT reader on the real samples in samples/dhat (heap,
+# copy and ad-hoc modes). The expected numbers are derived here by python3 from the
 # JSON itself (json module; sums of tb/gb/eb, tl/tbk, te/tg) and compared
 # with the store read through python's sqlite3; the byte-weighted profile's
 # frame totals (SUM(self) per frame) must equal the tb of the PPs whose
@@ -13,7 +13,7 @@ D=$PR_SAMPLES/dhat
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
-for f in dhat.out.heap dhat.out.copy; do
+for f in dhat.out.heap dhat.out.copy dhat.out.adhoc; do
 	run "$P" ingest "$D/$f" -o "$f.db"
 	expect_rc 0 "ingest $f"
 	expect_out_has "dhat, " "ingest $f is read as dhat"
@@ -38,13 +38,19 @@ def text(frame):
     return re.sub(r"^0x[0-9A-Fa-f]+: ", "", frame)
 
 
-for fname in ["dhat.out.heap", "dhat.out.copy"]:
+for fname in ["dhat.out.heap", "dhat.out.copy", "dhat.out.adhoc"]:
     doc = json.load(open(D + "/" + fname))
     c = sqlite3.connect(fname + ".db")
     met = {}
     for name, detail, v in c.execute("SELECT name, detail, value FROM metric"):
         met[(name, detail)] = v
     pps = doc["pps"]
+    # ad-hoc mode counts the file's own units ("bu"), not bytes
+    unit = c.execute("SELECT unit FROM metric WHERE name = 'dhat.total.bytes'").fetchone()[0]
+    want_unit = "count" if doc["mode"] == "ad-hoc" else "bytes"
+    if unit != want_unit:
+        print("FAIL: %s: dhat.total.bytes in %r, expected %r" % (fname, unit, want_unit))
+        bad += 1
     check(fname + " dhat.total.bytes", met.get(("dhat.total.bytes", "sum of tb")),
           sum(p["tb"] for p in pps))
     check(fname + " dhat.t_end", met.get(("dhat.t_end", "te")), doc["te"])
