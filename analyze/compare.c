@@ -724,6 +724,8 @@ static const char *const diag_lost[] = {
 	"diffulex_csv_bad_value", "diffulex_csv_nonfinite", "diffulex_json_truncated",
 	"diffulex_nonfinite", "diffulex_txt_bad_line", "diffulex_txt_bad_value",
 	"diffulex_txt_truncated",
+	/* Valgrind DHAT */
+	"dhat_bad_frame", "dhat_bad_pp",
 	/* Inferix */
 	"inferix_bad_event", "inferix_bad_value", "inferix_nonfinite",
 	/* massif */
@@ -741,6 +743,9 @@ static const char *const diag_lost[] = {
 	"qeff_nonfinite",
 	/* QNN */
 	"qnn_bad_field_count", "qnn_bad_timestamp", "qnn_bad_value",
+	/* sysstat (sadf, pidstat) */
+	"pidstat_bad_field_count", "pidstat_bad_line", "pidstat_bad_time", "pidstat_bad_value",
+	"sadf_bad_field_count", "sadf_bad_time", "sadf_bad_value",
 	/* speedscope */
 	"speedscope_bad_event", "speedscope_bad_frame", "speedscope_bad_profile",
 	"speedscope_bad_weight", "speedscope_length_mismatch", "speedscope_time_backwards",
@@ -763,6 +768,7 @@ static const char *const diag_note[] = {
 	"memory_reconstructed",
 	"csv_invalid_text", "csv_naive_time_utc", "csv_no_time_column", "csv_repeated_header",
 	"csv_time_backwards",
+	"dhat_access_latched", "dhat_no_lifetimes",
 	"diffulex_avg_throughput_diluted", "diffulex_csv_header_unsorted",
 	"diffulex_csv_invalid_text", "diffulex_gpu_util_negative", "diffulex_gpu_util_no_nvml",
 	"diffulex_summary_mismatch", "diffulex_throughput_not_recorded",
@@ -782,6 +788,9 @@ static const char *const diag_note[] = {
 	"qeff_naive_datetime", "qeff_no_samples", "qeff_repeated_phase_name", "qeff_time_backwards",
 	"qnn_cached_concatenated", "qnn_proc_columns_zero", "qnn_proc_value_zero",
 	"qnn_time_backwards", "qnn_timestamp_non_numeric", "qnn_value_missing",
+	"pidstat_local_time", "pidstat_next_day", "pidstat_no_date",
+	"sadf_comment", "sadf_decimal_comma", "sadf_local_time", "sadf_restart",
+	"sadf_time_backwards",
 	"speedscope_end_value", "speedscope_flat_stacks", "speedscope_invalid_unit",
 	"speedscope_schema", "speedscope_synthetic_time",
 	"torch_memtl_negative_category", "torch_memtl_slot0_nonzero", "torch_memtl_time_backwards",

@@ -12,6 +12,10 @@ extern const struct pr_format pr_format_speedscope;
 extern const struct pr_format pr_format_qeff;
 extern const struct pr_format pr_format_torch_memtl;
 extern const struct pr_format pr_format_massif;
+extern const struct pr_format pr_format_sadf;
+extern const struct pr_format pr_format_sadf_json;
+extern const struct pr_format pr_format_pidstat;
+extern const struct pr_format pr_format_dhat;
 extern const struct pr_format pr_format_chrome;
 extern const struct pr_format pr_format_qnn_csv;
 extern const struct pr_format pr_format_csv;
@@ -27,6 +31,10 @@ const struct pr_format *const pr_formats[] = {
 	&pr_format_qeff,
 	&pr_format_torch_memtl,
 	&pr_format_massif,
+	&pr_format_sadf,
+	&pr_format_sadf_json,
+	&pr_format_pidstat,
+	&pr_format_dhat,
 	&pr_format_chrome,
 	&pr_format_qnn_csv,
 	&pr_format_csv,

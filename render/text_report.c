@@ -164,11 +164,9 @@ static void peaks(const json_t *run, FILE *out)
 	pr_label_t *full, *lab;
 	const char **names;
 	size_t i, n;
+	if (!json_array_size(arr))
+		return; /* no memory series: the header's counts and the series table say what there is */
 	heading(out, "Peak memory");
-	if (!json_array_size(arr)) {
-		fputs("  no memory series in this run\n", out);
-		return;
-	}
 	n = json_array_size(arr);
 	full = calloc(n, sizeof(*full));
 	names = calloc(n, sizeof(*names));
@@ -289,23 +287,72 @@ static void disk(const json_t *run, FILE *out)
 {
 	json_t *s;
 	size_t i;
-	char a[32], b[32];
+	char a[32];
 	int any = 0;
 	json_array_foreach(json_object_get(run, "series"), i, s)
 	{
 		const char *n = pr_mstr(s, "name");
-		if (strncmp(n, "disk.", 5))
-			continue;
-		if (!any++)
-			heading(out, "Disk I/O");
-		if (!strcmp(n, "disk.read") || !strcmp(n, "disk.write"))
-			fprintf(out, "  total %-5s %s (last - first of the cumulative counter)\n", n + 5,
-				val(pr_mnum(s, "last") - pr_mnum(s, "first"), "bytes", a, sizeof(a)));
-		else
-			fprintf(out, "  %-11s peak %s/s, average %s/s\n", n + 5,
-				val(pr_mnum(s, "max"), "bytes", a, sizeof(a)),
-				val(pr_mnum(s, "mean"), "bytes", b, sizeof(b)));
+		if (!strcmp(n, "disk.read") || !strcmp(n, "disk.write")) {
+			if (!any++)
+				heading(out, "Disk I/O");
+			emit(out, "  total %-5s %s%s%s (last - first of the cumulative counter)", n + 5,
+			     val(pr_mnum(s, "last") - pr_mnum(s, "first"), "bytes", a, sizeof(a)),
+			     *pr_mstr(s, "device") ? " on " : "", pr_mstr(s, "device"));
+		}
 	}
+}
+
+#define SERIES_ROWS 30 /* rows of the other series' table */
+
+/*
+ * Every series that is not memory (CPU, GPU utilisation, temperatures,
+ * rates, load, counters): mean, min and max in its own unit, per device,
+ * at most SERIES_ROWS rows (the rest counted).
+ */
+static void other_series(const json_t *run, FILE *out)
+{
+	json_t *arr = json_object_get(run, "series"), *s;
+	size_t n = 0, i, k = 0;
+	const json_t **rows;
+	const char **names;
+	pr_label_t *full, *lab;
+	char a[32], b[32], c[32];
+	json_array_foreach(arr, i, s)
+		n += !json_is_true(json_object_get(s, "memory")) && pr_mnum(s, "count") > 0 &&
+		     strcmp(pr_mstr(s, "name"), "disk.read") && strcmp(pr_mstr(s, "name"), "disk.write");
+	if (!n)
+		return;
+	rows = calloc(n, sizeof(*rows));
+	names = calloc(n, sizeof(*names));
+	full = calloc(n, sizeof(*full));
+	lab = calloc(n, sizeof(*lab));
+	if (!rows || !names || !full || !lab)
+		abort();
+	json_array_foreach(arr, i, s)
+	{
+		if (json_is_true(json_object_get(s, "memory")) || !(pr_mnum(s, "count") > 0) ||
+		    !strcmp(pr_mstr(s, "name"), "disk.read") || !strcmp(pr_mstr(s, "name"), "disk.write"))
+			continue;
+		rows[k] = s;
+		series_label(pr_mstr(s, "name"), pr_mstr(s, "device"), full[k], PR_LABEL);
+		names[k] = full[k];
+		k++;
+	}
+	pr_elide_column(lab, names, n, 34, 0);
+	heading(out, "Series");
+	fprintf(out, "  %-34s %10s %10s %10s %7s\n", "series", "mean", "min", "max", "samples");
+	for (i = 0; i < n && i < SERIES_ROWS; i++) {
+		const char *u = pr_mstr(rows[i], "unit");
+		emit(out, "  %-34s %10s %10s %10s %7lld", lab[i], val(pr_mnum(rows[i], "mean"), u, a, sizeof(a)),
+		     val(pr_mnum(rows[i], "min"), u, b, sizeof(b)), val(pr_mnum(rows[i], "max"), u, c, sizeof(c)),
+		     pr_mll(rows[i], "count"));
+	}
+	if (n > SERIES_ROWS)
+		emit(out, "  ... %zu more series (report --json lists them)", n - SERIES_ROWS);
+	free(rows);
+	free(names);
+	free(full);
+	free(lab);
 }
 
 #define PHASE_ROWS 20   /* phase occurrences listed one per line before they are grouped by name */
@@ -955,11 +1002,11 @@ static void render_text_report(const json_t *model, FILE *out)
 			top_spans(run, out);
 			recommendations(run, out);
 			phases(run, out);
-			if (json_array_size(json_object_get(run, "peaks")))
-				peaks(run, out);
+			peaks(run, out);
 			alloc_tree(run, out);
 			memstats(run, out);
 			disk(run, out);
+			other_series(run, out);
 		} else {
 			/* a memory timeline leads with its peak and the findings */
 			peaks(run, out);
@@ -967,6 +1014,7 @@ static void render_text_report(const json_t *model, FILE *out)
 			recommendations(run, out);
 			memstats(run, out);
 			disk(run, out);
+			other_series(run, out);
 			phases(run, out);
 			throughput(run, out);
 			gpu(run, out);

@@ -53,7 +53,7 @@ void pr_fmt_value(double v, const char *unit, char *buf, size_t n)
 		pr_fmt_bytes(v, buf, n);
 	else if (!strcmp(unit, "ns"))
 		pr_fmt_duration(v, buf, n);
-	else if (!strcmp(unit, "bytes_per_s"))
+	else if (!strcmp(unit, "bytes_per_s") || !strcmp(unit, "bytes/s"))
 		pr_fmt_rate(v, buf, n);
 	else if (!strcmp(unit, "percent"))
 		snprintf(buf, n, "%.1f %%", v);
@@ -61,6 +61,10 @@ void pr_fmt_value(double v, const char *unit, char *buf, size_t n)
 		snprintf(buf, n, "%.1f C", v);
 	else if (!strcmp(unit, "watts"))
 		snprintf(buf, n, "%.1f W", v);
+	else if (!strcmp(unit, "1/s"))
+		snprintf(buf, n, "%.4g/s", v);
+	else if (!strcmp(unit, "count"))
+		snprintf(buf, n, "%.6g", v);
 	else if (unit[0])
 		snprintf(buf, n, "%.6g %s", v, unit);
 	else
