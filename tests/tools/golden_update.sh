@@ -114,7 +114,9 @@ while read -r t; do
 		# shellcheck disable=SC2086
 		[ -z "$changed" ] || restore $changed
 		echo "$t" >>"$tmp/failed"
-		echo "golden_update: FAIL: $t (nothing of it kept${changed:+; restored: $(echo $changed)})" >&2
+		printf '  [%d/%d] %s: FAILED (below)\n' "$n" "$total" "$t"
+		restored=$(printf '%s' "$changed" | tr '\n' ' ')
+		echo "golden_update: FAIL: $t (nothing of it kept${restored:+; restored: $restored})" >&2
 		grep -v '^Internal ctest changing' "$tmp/log" | tail -n 40 >&2
 	elif grep -q 'Skipped\|Not Run' "$tmp/log"; then
 		echo "$t" >>"$tmp/skipped"
