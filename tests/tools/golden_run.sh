@@ -4,6 +4,10 @@
 # A case directory holds:
 #   input.*        the input file(s), ingested in name order
 #   args           optional: extra ingest arguments, e.g. "--format chrome"
+#   checks         required: the case's facts, each derived from the input
+#                  without profreport (tests/tools/checks.py says how to
+#                  write them). A checks file with an `error` fact declares
+#                  that the ingest must fail; any other case must succeed.
 #   expected.dump  the expected `profreport dump events` output, or
 #   error          the one line the failing ingest must print on stderr
 #                  (exit status 2), with the input named as 'input.EXT'.
@@ -14,8 +18,15 @@
 # in stderr is replaced by nothing before comparing. An error case must also
 # leave the store without any run.
 #
-# PR_UPDATE_GOLDEN=1 rewrites expected.dump or error from the actual output
-# instead of comparing (review the diff before committing it).
+# The facts are checked on the actual output (the store and its dump, or the
+# error line) before anything is compared or rewritten: a case whose facts
+# fail fails, in update mode too, and its golden file is left as it was.
+#
+# PR_UPDATE_GOLDEN=1 rewrites expected.dump (or, for a case whose checks
+# declare an error, error) from the actual output instead of comparing; use
+# tests/tools/golden_update.sh, which never keeps the files of a failing test
+# and prints what changed. A failing ingest never becomes an error golden
+# unless the checks file says that an error is expected.
 #
 # Environment (set by ctest): PROFREPORT, TZ=UTC, LC_ALL=C.
 # Exit status: 0 pass, 1 fail, 2 misuse.
@@ -27,6 +38,7 @@ if [ $# -ne 1 ] || [ ! -d "$1" ]; then
 fi
 case_dir=$(cd "$1" && pwd)
 name=$(basename "$case_dir")
+tools=$(cd "$(dirname "$0")" && pwd)
 : "${PROFREPORT:?PROFREPORT must name the profreport binary}"
 case $PROFREPORT in
 /*) ;;
@@ -39,6 +51,25 @@ fail() {
 	echo "golden/ingest/$name: FAIL: $*" >&2
 	exit 1
 }
+
+checks=$case_dir/checks
+[ -f "$checks" ] || fail "no 'checks' file: every case needs facts derived from its input without profreport (see tests/golden/ingest/README.md)"
+python=/usr/bin/python3
+[ -x "$python" ] || python=$(command -v python3) || fail "no python3 to check the case's facts"
+
+# An `error` fact declares an expected error.
+want_error=0
+if grep -Eq '^[[:space:]]*error[[:space:]]' "$checks"; then
+	want_error=1
+fi
+if [ "$update" != 1 ]; then
+	if [ $want_error = 1 ] && [ -f "$case_dir/expected.dump" ]; then
+		fail "checks has an 'error' fact but the case has expected.dump"
+	fi
+	if [ $want_error = 0 ] && [ -f "$case_dir/error" ]; then
+		fail "the case has an 'error' golden but checks has no 'error' fact (an error case must declare it)"
+	fi
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/golden.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -66,17 +97,21 @@ set -e
 # The temporary directory, with and without a trailing slash.
 sed -e "s|$tmp/||g" -e "s|$tmp||g" ingest.err >stderr.norm
 
-want_error=0
-if [ -f "$case_dir/error" ]; then
-	want_error=1
-elif [ ! -f "$case_dir/expected.dump" ] && [ "$update" = 1 ] && [ $rc -eq 2 ]; then
-	want_error=1 # a new case that fails: record the error
-fi
+# check_facts ARGS...: the case's facts hold on the actual output.
+check_facts() {
+	"$python" "$tools/checks.py" "$checks" "$@" >checks.out 2>&1 || {
+		cat checks.out >&2
+		if [ "$update" = 1 ]; then
+			fail "facts in checks do not hold (above); nothing was rewritten"
+		fi
+		fail "facts in checks do not hold (above)"
+	}
+}
 
 if [ $want_error = 1 ]; then
 	[ $rc -eq 2 ] || {
 		cat ingest.err >&2
-		fail "ingest should exit 2, exited $rc"
+		fail "ingest should exit 2 (checks has an 'error' fact), exited $rc"
 	}
 	[ "$(wc -l <stderr.norm)" -eq 1 ] || {
 		cat ingest.err >&2
@@ -90,11 +125,14 @@ if [ $want_error = 1 ]; then
 			fail "the failed ingest left rows in the store"
 		}
 	fi
+	check_facts --error stderr.norm
 	if [ "$update" = 1 ]; then
 		cp stderr.norm "$case_dir/error"
+		rm -f "$case_dir/expected.dump"
 		echo "golden/ingest/$name: wrote error"
 		exit 0
 	fi
+	[ -f "$case_dir/error" ] || fail "no 'error' file (tests/tools/golden_update.sh writes it)"
 	[ "$(wc -l <"$case_dir/error")" -eq 1 ] || fail "'error' must hold exactly one line"
 	if ! cmp -s "$case_dir/error" stderr.norm; then
 		diff -u "$case_dir/error" stderr.norm >&2 || true
@@ -105,19 +143,21 @@ fi
 
 [ $rc -eq 0 ] || {
 	cat ingest.err >&2
-	fail "ingest exited $rc"
+	fail "ingest exited $rc (an expected error must be declared by an 'error' fact in checks)"
 }
 "$PROFREPORT" dump events store.db >actual 2>dump.err || {
 	cat dump.err >&2
 	fail "dump events exited non-zero"
 }
+check_facts --store store.db --dump actual
 if [ "$update" = 1 ]; then
 	cp actual "$case_dir/expected.dump"
+	rm -f "$case_dir/error"
 	echo "golden/ingest/$name: wrote expected.dump"
 	exit 0
 fi
-[ -f "$case_dir/expected.dump" ] || fail "no expected.dump (run with PR_UPDATE_GOLDEN=1)"
+[ -f "$case_dir/expected.dump" ] || fail "no expected.dump (tests/tools/golden_update.sh writes it)"
 if ! diff -u "$case_dir/expected.dump" actual >&2; then
-	fail "dump differs from expected.dump (diff above; PR_UPDATE_GOLDEN=1 rewrites it)"
+	fail "dump differs from expected.dump (diff above; tests/tools/golden_update.sh rewrites it)"
 fi
 exit 0
