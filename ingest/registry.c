@@ -12,6 +12,7 @@ extern const struct pr_format pr_format_speedscope;
 extern const struct pr_format pr_format_qeff;
 extern const struct pr_format pr_format_torch_memtl;
 extern const struct pr_format pr_format_massif;
+extern const struct pr_format pr_format_folded;
 extern const struct pr_format pr_format_chrome;
 extern const struct pr_format pr_format_qnn_csv;
 extern const struct pr_format pr_format_csv;
@@ -26,6 +27,7 @@ const struct pr_format *const pr_formats[] = {
 	&pr_format_qeff,
 	&pr_format_torch_memtl,
 	&pr_format_massif,
+	&pr_format_folded,
 	&pr_format_chrome,
 	&pr_format_qnn_csv,
 	&pr_format_csv,
