@@ -724,6 +724,8 @@ static const char *const diag_lost[] = {
 	"diffulex_csv_bad_value", "diffulex_csv_nonfinite", "diffulex_json_truncated",
 	"diffulex_nonfinite", "diffulex_txt_bad_line", "diffulex_txt_bad_value",
 	"diffulex_txt_truncated",
+	/* folded stacks */
+	"folded_bad_line", "folded_deep_stack", "folded_fractional_count",
 	/* Inferix */
 	"inferix_bad_event", "inferix_bad_value", "inferix_nonfinite",
 	/* massif */
@@ -766,6 +768,7 @@ static const char *const diag_note[] = {
 	"diffulex_summary_mismatch", "diffulex_throughput_not_recorded",
 	"diffulex_throughput_other_duration", "diffulex_throughput_zero",
 	"diffulex_txt_invalid_text", "diffulex_txt_unparsed_repr",
+	"folded_empty_frame", "folded_invalid_text",
 	"inferix_block_memory_is_peak", "inferix_diffusion_fps_per_step",
 	"inferix_energy_overcounted", "inferix_first_block_delay_unconditional",
 	"inferix_gpu_data_zero", "inferix_model_total_overcounted", "inferix_samples_capped",

@@ -89,7 +89,7 @@ static int torch_frames(const unsigned char *h, size_t n)
 
 static int folded_sniff(const unsigned char *head, size_t n, const char *path)
 {
-	size_t i = 0, lines = 0, semi = 0;
+	size_t i = 0, lines = 0, semi = 0, bad = 0;
 	if (n >= 3 && !memcmp(head, "\xEF\xBB\xBF", 3))
 		i = 3;
 	if (memchr(head, 0, n))
@@ -102,16 +102,21 @@ static int folded_sniff(const unsigned char *head, size_t n, const char *path)
 		while (len > 0 && head[i + len - 1] == '\r')
 			len--;
 		if (len > 0) {
-			if (split_count((const char *)head + i, len, &fe) < 0)
-				return 0;
-			lines++;
-			semi += memchr(head + i, ';', fe) != NULL;
+			if (split_count((const char *)head + i, len, &fe) < 0) {
+				if (!lines)
+					return 0; /* the first line must be a folded one */
+				bad++;
+			} else {
+				lines++;
+				semi += memchr(head + i, ';', fe) != NULL;
+			}
 		}
 		i += len;
 		while (i < n && (head[i] == '\r' || head[i] == '\n'))
 			i++;
 	}
-	if (!lines)
+	/* a stray line is a diagnostic; more than one in five is another format */
+	if (!lines || bad * 4 > lines)
 		return 0;
 	if (semi)
 		return 85;
@@ -155,8 +160,9 @@ static const char *collector_of(const unsigned char *h, size_t n, int us)
 			    memchr(h + k + 2, ':', j - k - 2))
 				return "py-spy";
 		}
-	/* stackcollapse-perf's annotations: kernel _[k], JIT _[j], inlined _[i] */
-	for (k = 0; k + 4 <= len; k++)
+	/* stackcollapse-perf's annotations, anywhere in the head: kernel _[k],
+	 * JIT _[j], inlined _[i] */
+	for (k = 0; k + 4 <= n; k++)
 		if (h[k] == '_' && h[k + 1] == '[' && strchr("kji", h[k + 2]) && h[k + 3] == ']')
 			return "stackcollapse";
 	return "folded";
