@@ -733,6 +733,9 @@ static const char *const diag_lost[] = {
 	/* MemoryTracer (and its speedscope export) */
 	"memtracer_bad_event", "memtracer_bad_section", "memtracer_bad_value",
 	"memtracer_unclosed_layer", "memtracer_unmatched_exit", "nonfinite_number",
+	/* Linux perf */
+	"perf_script_bad_frame", "perf_script_bad_record", "perf_script_deep_stack",
+	"perf_stat_bad_line",
 	/* phase logs (--phases) */
 	"phase_bad_line", "phase_mixed_time", "phase_outside_run", "phase_time_backwards",
 	"phase_unclosed", "phase_unmatched_end",
@@ -777,6 +780,8 @@ static const char *const diag_note[] = {
 	"memtracer_alloc_event", "memtracer_frag_formula", "memtracer_no_layer_events",
 	"memtracer_oldest_dropped", "memtracer_size_bytes_zero", "memtracer_summary_mismatch",
 	"memtracer_time_backwards", "memtracer_unknown_event_type",
+	"perf_script_invalid_text", "perf_script_mixed_events", "perf_stat_multiplexed",
+	"perf_stat_not_counted", "perf_stat_not_supported", "perf_stat_time_backwards",
 	"phase_beyond_run", "phase_naive_time_utc",
 	"qeff_delta_start_estimated", "qeff_disk_counter_decreased", "qeff_missing_series",
 	"qeff_naive_datetime", "qeff_no_samples", "qeff_repeated_phase_name", "qeff_time_backwards",

@@ -13,6 +13,8 @@ extern const struct pr_format pr_format_qeff;
 extern const struct pr_format pr_format_torch_memtl;
 extern const struct pr_format pr_format_massif;
 extern const struct pr_format pr_format_folded;
+extern const struct pr_format pr_format_perf_stat;
+extern const struct pr_format pr_format_perf_script;
 extern const struct pr_format pr_format_chrome;
 extern const struct pr_format pr_format_qnn_csv;
 extern const struct pr_format pr_format_csv;
@@ -28,6 +30,8 @@ const struct pr_format *const pr_formats[] = {
 	&pr_format_torch_memtl,
 	&pr_format_massif,
 	&pr_format_folded,
+	&pr_format_perf_stat,
+	&pr_format_perf_script,
 	&pr_format_chrome,
 	&pr_format_qnn_csv,
 	&pr_format_csv,
