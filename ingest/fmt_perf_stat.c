@@ -152,11 +152,11 @@ static char find_sep(const char *s, size_t n)
 
 static int ps_sniff(const unsigned char *head, size_t n, const char *path)
 {
-	size_t i = 0, good = 0;
+	size_t i = 0, good = 0, bad = 0;
 	PR_UNUSED(path);
 	if (memchr(head, 0, n))
 		return 0;
-	while (i < n && good < 8) {
+	while (i < n && good < 64) {
 		const unsigned char *nl = memchr(head + i, '\n', n - i);
 		size_t len = nl ? (size_t)(nl - (head + i)) : n - i;
 		char buf[1024];
@@ -173,14 +173,21 @@ static int ps_sniff(const unsigned char *head, size_t n, const char *path)
 			memcpy(buf, head + i, len);
 			buf[len] = '\0';
 			sep = find_sep(buf, len);
-			if (!sep || read_line(buf, sep, &l, &bc) < 0 || !l.run_time)
-				return 0;
-			good++;
+			if (!sep || read_line(buf, sep, &l, &bc) < 0 || !l.run_time) {
+				if (!good)
+					return 0; /* the first counter line must be one */
+				bad++;
+			} else {
+				good++;
+			}
 		}
 		i += len;
 		while (i < n && (head[i] == '\r' || head[i] == '\n'))
 			i++;
 	}
+	/* a stray line is a diagnostic; more than one in five is another format */
+	if (bad * 4 > good)
+		return 0;
 	return good >= 2 ? 90 : good == 1 ? 60 : 0;
 }
 

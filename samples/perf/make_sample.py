@@ -46,7 +46,7 @@ subprocess.run(["perf", "record", "-q", "-g", "-F", "999", "-o", data, "--"] + W
 script = subprocess.run(["perf", "script", "-i", data], capture_output=True, text=True,
                         check=True).stdout
 os.remove(data)
-records = script.split("\n\n")
+records = [r for r in script.split("\n\n") if r.strip()]
 with open(os.path.join(here, "perf_script.txt"), "w") as f:
     f.write("\n\n".join(records[:MAX_RECORDS]).rstrip("\n") + "\n\n")
 print("%d records (of %d)" % (min(len(records), MAX_RECORDS), len(records)))

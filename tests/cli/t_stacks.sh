@@ -120,4 +120,70 @@ expect_rc 2 "--format folded on a CSV"
 expect_one_err_line "--format folded on a CSV"
 expect_err_has "gpu_log.csv':1:1: not folded stacks" "--format folded on a CSV names line 1"
 
+# -- perf script: the real sample, folded by python3 (one sample per record,
+# weight = period, stack reversed to root first, "+0xOFF" dropped, an empty or
+# "[unknown]" symbol named "[unknown]")
+SCRIPT=$PR_SAMPLES/perf/perf_script.txt
+python3 - "$SCRIPT" >script.folded <<'PY'
+import re, sys
+recs = open(sys.argv[1], encoding="utf-8").read().split("\n\n")
+for r in recs:
+    lines = [l for l in r.split("\n") if l.strip()]
+    if not lines:
+        continue
+    m = re.search(r" (\d+\.\d+): +(\d+) (\S+):", lines[0])
+    frames = []
+    for l in lines[1:]:
+        m2 = re.match(r"\s*[0-9a-f]+ (.*?)(\+0x[0-9a-f]+)? \((.*)\)$", l)
+        frames.append(m2.group(1) or "[unknown]")
+    print(";".join(reversed(frames)) + " " + m.group(2))
+PY
+run "$P" ingest "$SCRIPT" -o s.db
+expect_rc 0 "ingest perf_script.txt"
+expect_out_has "perf-script" "perf_script.txt detected as perf-script"
+[ "$(query_value s.db "SELECT time_synthetic || ' ' || json_extract(meta, '\$.weight_unit') FROM run")" = "0 ns" ] ||
+	fail "perf script: cpu-clock periods are not ns"
+frame_weights_folded script.folded 1 >want.txt
+frame_weights_store s.db >got.txt
+diff want.txt got.txt >d.txt || fail "perf script: per-frame weights differ from python3's folding: $(head -5 d.txt)"
+[ "$(wc -l <want.txt)" -ge 20 ] || fail "perf script: python3 derived only $(wc -l <want.txt) frames"
+run "$P" speedscope "$SCRIPT" -o s.speedscope.json
+expect_rc 0 "speedscope export of the perf script sample"
+frame_weights_speedscope s.speedscope.json >got_ss.txt
+diff want.txt got_ss.txt >d.txt || fail "perf script: the speedscope export's weights differ: $(head -5 d.txt)"
+
+# -- perf stat: totals as metrics, intervals as series, values from the CSV by python3
+STAT=$PR_SAMPLES/perf/perf_stat.csv
+INTERVAL=$PR_SAMPLES/perf/perf_stat_interval.csv
+run "$P" ingest "$STAT" "$INTERVAL" -o st.db
+expect_rc 0 "ingest the perf stat samples"
+want=$(python3 -c '
+import sys
+for l in open(sys.argv[1]):
+    f = l.rstrip("\n").split(",")
+    if len(f) > 3 and f[2] == "task-clock":
+        print(round(float(f[0]) * 1e6))' "$STAT")
+[ "$(query_value st.db "SELECT CAST(value AS INTEGER) FROM metric WHERE name = 'perf.task-clock'")" = "$want" ] ||
+	fail "perf stat: perf.task-clock is not $want ns"
+want=$(python3 -c '
+import sys
+s = n = 0
+for l in open(sys.argv[1]):
+    f = l.strip().split(",")
+    if len(f) > 4 and f[3] == "page-faults":
+        s += int(f[1]); n += 1
+print(n, s)' "$INTERVAL")
+[ "$(query_value st.db "SELECT count(*) || ' ' || CAST(sum(value) AS INTEGER) FROM sample_v WHERE name = 'perf.page-faults'")" = "$want" ] ||
+	fail "perf stat -I: perf.page-faults samples are not '$want' (count, sum)"
+[ "$(query_value st.db "SELECT count(*) FROM diag WHERE code = 'perf_stat_not_supported'")" = 2 ] ||
+	fail "perf stat: <not supported> (cycles, instructions) gave no diagnostic in both runs"
+run "$P" speedscope "$STAT" -o none.json
+expect_rc 2 "speedscope of perf stat totals"
+expect_err_has "nothing to export" "speedscope of perf stat totals: nothing to export"
+
+# -- detection: a perf stat CSV is not a generic CSV, a perf script is not folded
+run "$P" ingest "$INTERVAL" "$SCRIPT" "$STACKS" -o det.db
+[ "$(query_value det.db "SELECT group_concat(format, ' ') FROM (SELECT format FROM run ORDER BY id)")" = "perf-stat perf-script folded" ] ||
+	fail "perf/folded samples detected as: $(query_value det.db "SELECT group_concat(format) FROM run")"
+
 finish
