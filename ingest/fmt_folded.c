@@ -28,13 +28,13 @@
  * stacks (an error with its position).
  */
 #include <ctype.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ingest/csv.h"
 #include "ingest/format.h"
 #include "ingest/stacks.h"
+#include "store/decimal.h"
 #include "store/pr_common.h"
 #include "store/strbuf.h"
 #include "store/xalloc.h"
@@ -170,26 +170,20 @@ static const char *collector_of(const unsigned char *h, size_t n, int us)
 
 static void line(struct fd *d, char *s, size_t n, long lineno, long cpos, size_t fe)
 {
-	double v;
 	int64_t dur;
-	size_t nf = 0, i = 0;
-	char *end;
-	v = strtod(s + cpos, &end);
-	if (!isfinite(v) || v * (d->us ? 1e3 : 1) > (double)PR_STK_MAX_NS) {
+	size_t nf = 0, i = 0, cn = strspn(s + cpos, "0123456789.");
+	/* exact: whole us -> ns, a fraction rounded half away from zero */
+	if (pr_decimal_scaled(s + cpos, cn, d->us ? 3 : 0, &dur) != PR_DEC_OK ||
+	    dur > PR_STK_MAX_NS) {
 		pr_writer_diag(d->w, "folded_bad_line", -1, lineno, cpos + 1,
 			       "the count is too large; line skipped");
 		return;
 	}
-	if (d->us) {
-		dur = (int64_t)llround(v * 1e3);
-	} else {
-		dur = (int64_t)llround(v);
-		if ((double)dur != v)
-			pr_writer_diag(d->w, "folded_fractional_count", -1, lineno, cpos + 1,
-				       "a sample count with a fraction (%.17g): stored rounded to "
-				       "whole samples",
-				       v);
-	}
+	if (!d->us && memchr(s + cpos, '.', cn) && strtod(s + cpos, NULL) != (double)dur)
+		pr_writer_diag(d->w, "folded_fractional_count", -1, lineno, cpos + 1,
+			       "a sample count with a fraction (%.*s): stored rounded to whole "
+			       "samples",
+			       (int)cn, s + cpos);
 	s[fe] = '\0';
 	if (!pr_csv_text_ok(s, fe)) {
 		pr_strbuf_reset(&d->clean);
