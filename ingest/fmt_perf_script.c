@@ -12,7 +12,8 @@
  * profiles (stacks.h), lasting its weight: the PERIOD when the line has one,
  * else 1 sample. The stack, reversed to root first, becomes nested "frame"
  * spans named SYM without its +0xOFF, with args {"dso": DSO}; an unknown
- * symbol is "[unknown]" (its DSO still in args); a record without a call
+ * symbol is "[unknown]" (its DSO still in args), a line with only an ADDR
+ * (`-F ip`) is named by it; a record without a call
  * stack but with an ADDR SYM (DSO) on its header line has that one frame.
  *
  * The weight's unit (meta.weight_unit): the period of cpu-clock and
@@ -171,8 +172,15 @@ static int parse_frame(const char *s, const char **sym, size_t *sym_len, const c
 	int depth = 0;
 	while (isxdigit((unsigned char)*p))
 		p++;
-	if (p == s || (*p != ' ' && *p != '\t'))
+	if (p == s || (*p != ' ' && *p != '\t' && *p != '\0'))
 		return -1;
+	if (!*p) { /* -F ip without sym: the address names the frame */
+		*sym = s;
+		*sym_len = (size_t)(p - s);
+		*dso = NULL;
+		*dso_len = 0;
+		return 0;
+	}
 	while (*p == ' ' || *p == '\t')
 		p++;
 	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))

@@ -131,6 +131,18 @@ static void test_perf_script(void **state)
 	mf_ingest_text(st, "p 1 1.5: cycles: \n\t 1 f (/x)\n\np 1 1.6: cycles: \n\t 1 f (/x)\n",
 		       "perf-script");
 	assert_int_equal(qi(st, "SELECT dur FROM span_v WHERE name = 'f'", NULL), 2);
+	pr_store_close(st);
+
+	/* -F ip: an address alone names its frame */
+	st = open_store();
+	mf_ingest_text(st, "p 1 1.5: 7 cycles: \n\t 7f00aa01\n\t 7f00aa00\n\n", "perf-script");
+	assert_string_equal(qs(st, "SELECT name FROM span_v WHERE depth = 1", NULL), "7f00aa01");
+	assert_int_equal(qi(st, "SELECT dur FROM span_v WHERE name = '7f00aa00'", NULL), 7);
+	assert_int_equal(mf_diag(st, "perf_script_bad_frame"), 0);
+	pr_store_close(st);
+	st = open_store();
+	mf_ingest_text(st, "p 1 1.5: cycles: \n\t 1 f (/x)\n\np 1 1.6: cycles: \n\t 1 f (/x)\n",
+		       "perf-script");
 	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.weight_unit') FROM run", NULL),
 			    "samples");
 	assert_int_equal(qi(st, "SELECT time_synthetic FROM run", NULL), 1);
