@@ -726,6 +726,8 @@ static const char *const diag_lost[] = {
 	"diffulex_txt_truncated",
 	/* Valgrind DHAT */
 	"dhat_bad_frame", "dhat_bad_pp",
+	/* folded stacks */
+	"folded_bad_line", "folded_deep_stack", "folded_fractional_count",
 	/* Inferix */
 	"inferix_bad_event", "inferix_bad_value", "inferix_nonfinite",
 	/* massif */
@@ -733,6 +735,9 @@ static const char *const diag_lost[] = {
 	/* MemoryTracer (and its speedscope export) */
 	"memtracer_bad_event", "memtracer_bad_section", "memtracer_bad_value",
 	"memtracer_unclosed_layer", "memtracer_unmatched_exit", "nonfinite_number",
+	/* Linux perf */
+	"perf_script_bad_frame", "perf_script_bad_record", "perf_script_deep_stack",
+	"perf_stat_bad_line",
 	/* phase logs (--phases) */
 	"phase_bad_line", "phase_mixed_time", "phase_outside_run", "phase_time_backwards",
 	"phase_unclosed", "phase_unmatched_end",
@@ -774,6 +779,7 @@ static const char *const diag_note[] = {
 	"diffulex_summary_mismatch", "diffulex_throughput_not_recorded",
 	"diffulex_throughput_other_duration", "diffulex_throughput_zero",
 	"diffulex_txt_invalid_text", "diffulex_txt_unparsed_repr",
+	"folded_empty_frame", "folded_invalid_text",
 	"inferix_block_memory_is_peak", "inferix_diffusion_fps_per_step",
 	"inferix_energy_overcounted", "inferix_first_block_delay_unconditional",
 	"inferix_gpu_data_zero", "inferix_model_total_overcounted", "inferix_samples_capped",
@@ -783,6 +789,8 @@ static const char *const diag_note[] = {
 	"memtracer_oldest_dropped", "memtracer_size_bytes_zero", "memtracer_summary_mismatch",
 	"memtracer_time_backwards", "memtracer_unknown_event_type",
 	"nsys_missing_string", "nsys_schema_version_missing", "nsys_unknown_enum",
+	"perf_script_invalid_text", "perf_script_mixed_events", "perf_stat_multiplexed",
+	"perf_stat_not_counted", "perf_stat_not_supported", "perf_stat_time_backwards",
 	"phase_beyond_run", "phase_naive_time_utc",
 	"qeff_delta_start_estimated", "qeff_disk_counter_decreased", "qeff_missing_series",
 	"qeff_naive_datetime", "qeff_no_samples", "qeff_repeated_phase_name", "qeff_time_backwards",

@@ -31,13 +31,17 @@ int pr_lines_next(struct pr_lines *r, char **out, struct pr_error *err)
 		if (nl || (r->eof && r->pos < r->len)) {
 			char *s = r->buf + r->pos;
 			size_t len = nl ? (size_t)(nl - s) : r->len - r->pos;
+			r->off = pr_source_consumed(r->src) - (int64_t)(r->len - r->pos);
 			r->pos += len + (nl ? 1 : 0);
 			s[len] = '\0';
 			if (len && s[len - 1] == '\r')
-				s[len - 1] = '\0';
-			if (++r->line == 1 && !strncmp(s, "\xEF\xBB\xBF", 3))
+				s[--len] = '\0';
+			if (++r->line == 1 && !strncmp(s, "\xEF\xBB\xBF", 3)) {
 				s += 3;
+				len -= 3;
+			}
 			*out = s;
+			r->n = len;
 			return 1;
 		}
 		if (r->eof)

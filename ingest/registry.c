@@ -16,6 +16,9 @@ extern const struct pr_format pr_format_sadf;
 extern const struct pr_format pr_format_sadf_json;
 extern const struct pr_format pr_format_pidstat;
 extern const struct pr_format pr_format_dhat;
+extern const struct pr_format pr_format_folded;
+extern const struct pr_format pr_format_perf_stat;
+extern const struct pr_format pr_format_perf_script;
 extern const struct pr_format pr_format_chrome;
 extern const struct pr_format pr_format_qnn_csv;
 extern const struct pr_format pr_format_csv;
@@ -35,6 +38,9 @@ const struct pr_format *const pr_formats[] = {
 	&pr_format_sadf_json,
 	&pr_format_pidstat,
 	&pr_format_dhat,
+	&pr_format_folded,
+	&pr_format_perf_stat,
+	&pr_format_perf_script,
 	&pr_format_chrome,
 	&pr_format_qnn_csv,
 	&pr_format_csv,

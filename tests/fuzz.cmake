@@ -30,7 +30,7 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang")
   set(PR_FUZZ_TARGETS jscan)
   add_executable(fuzz_jscan ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_jscan.c)
   foreach(format chrome csv qnn-csv inferix diffulex diffulex-csv diffulex-summary memtracer
-      speedscope qeff torch-memory-timeline massif nsys sadf sadf-json pidstat dhat)
+      speedscope qeff torch-memory-timeline massif nsys sadf sadf-json pidstat dhat folded perf-stat perf-script)
     string(REPLACE "-" "_" target ${format})
     list(APPEND PR_FUZZ_TARGETS ${target})
     add_executable(fuzz_${target} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_ingest.c)

@@ -62,8 +62,10 @@ done
 
 # -- every sample file given directly (ingested into a temporary store); generators
 # (*.py), the programs they run (*.c) and phase logs (they go with --phases,
-# tests/cli/t_phases.sh) are not samples
-for f in $(find "$PR_SAMPLES" -type f ! -name '*.md' ! -name '*.py' ! -name '*.c' ! -name '*.phases.log' | sort); do
+# tests/cli/t_phases.sh) are not samples; perf stat counters (samples/perf/perf_stat*.csv) are
+# neither spans nor memory: nothing to export (tests/cli/t_stacks.sh checks that error)
+for f in $(find "$PR_SAMPLES" -type f ! -name '*.md' ! -name '*.py' ! -name '*.c' ! -name '*.phases.log' \
+	! -name 'perf_stat*.csv' | sort); do
 	run "$P" speedscope -q "$f" -o one.speedscope.json
 	# a sampler log with no memory that grows (sysstat's CPU and load reports) has nothing
 	# to export: that error, and only for a file with no span

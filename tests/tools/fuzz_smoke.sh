@@ -57,7 +57,7 @@ for target in $targets; do
 	seeds=
 	[ -d "$tests/fuzz/corpus/$target" ] && seeds=$tests/fuzz/corpus/$target
 	dict=
-	case $target in csv | qnn_csv | diffulex_csv | diffulex_summary | massif | sadf | pidstat) ;;
+	case $target in csv | qnn_csv | diffulex_csv | diffulex_summary | massif | sadf | pidstat | folded | perf_stat | perf_script) ;;
 	*) dict=-dict=$tests/fuzz/json.dict ;;
 	esac
 	"$bin" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=30 -print_final_stats=1 \
