@@ -79,8 +79,18 @@ cmp -s a.txt b.txt || {
 }
 
 # -- the HTML page shows the GPU breakdown
-run "$P" aggregate slow -q --html slow.html
-expect_rc 0 "aggregate --html"
+run "$P" aggregate slow -q --html slow.html --png png
+expect_rc 0 "aggregate --html --png"
 grep -q 'GPU idle 40 % vs a median of 3 %' slow.html || fail "the page lacks the GPU idle evidence"
+grep -q '<h3>GPU per rank</h3>' slow.html || fail "the page lacks the GPU per rank table"
+grep -q '>40.1%</td>' slow.html || fail "the page lacks rank 1's idle share"
+grep -q 'host wait 100.0% of its idle time' slow.html || fail "the page lacks the host-wait evidence"
+[ -s png/gpu_breakdown.png ] || fail "no gpu_breakdown panel"
+# a CPU-only job (samples/ddp/named, gloo on CPU): no GPU row, stat, check outlier or panel
+run "$P" aggregate "$PR_SAMPLES/ddp/named" -q --png cpu -o cpu.json
+expect_rc 0 "aggregate of a CPU-only job"
+[ "$(grep -c '"gpu": null' cpu.json)" = 4 ] || fail "CPU-only ranks have a GPU row"
+grep -q '"category": "gpu"' cpu.json && fail "a CPU-only job has GPU stats"
+[ ! -e cpu/gpu_breakdown.png ] || fail "a CPU-only job has a GPU panel"
 
 finish
