@@ -919,6 +919,45 @@ static int check_num(const json_t *o, const char *key, int null_ok, int nonneg, 
 	return 0;
 }
 
+/* A time compare's GPU metrics read: present, a number, >= 0. */
+static int check_gpu_time(const json_t *o, const char *key, const char *side, const char *where,
+			  struct pr_error *err)
+{
+	if (!json_object_get(o, key))
+		return pr_error_set(err, PR_E_FORMAT, "%s: %s has no %s", side, where, key);
+	return check_num(o, key, 0, 1, side, where, "a time in ns (>= 0)", err);
+}
+
+/* The GPU values compare reads (collect_gpu): only when the run has GPU ops. */
+static int check_gpu(const json_t *run, size_t r, const char *side, struct pr_error *err)
+{
+	static const char *const rk[] = { "span_ns", "compute_ns", "communication_ns", "memory_ns",
+					  "idle_ns" };
+	static const char *const sk[] = { "dur_ns", "kernel_ns", "communication_ns", "memcpy_ns",
+					  "memset_ns" };
+	const json_t *gb = json_object_get(run, "gpu_breakdown"), *rk_o = json_object_get(gb, "rank");
+	const json_t *x;
+	struct vpath p;
+	size_t i, j;
+	if (!json_is_object(rk_o) || !json_is_number(json_object_get(rk_o, "span_ns")) ||
+	    !(json_number_value(json_object_get(rk_o, "span_ns")) > 0))
+		return 0;
+	vpath(&p, "runs[%zu].gpu_breakdown.rank", r);
+	for (j = 0; j < sizeof(rk) / sizeof(rk[0]); j++)
+		if (check_gpu_time(rk_o, rk[j], side, p.buf, err))
+			return -1;
+	if (check_num(json_object_get(gb, "overlap"), "share", 1, 1, side,
+		      vpath(&p, "runs[%zu].gpu_breakdown.overlap", r), "a share (>= 0)", err))
+		return -1;
+	json_array_foreach(json_object_get(json_object_get(run, "step_breakdown"), "steps"), i, x) {
+		vpath(&p, "runs[%zu].step_breakdown.steps[%zu]", r, i);
+		for (j = 0; j < sizeof(sk) / sizeof(sk[0]); j++)
+			if (check_gpu_time(x, sk[j], side, p.buf, err))
+				return -1;
+	}
+	return 0;
+}
+
 /* The values of one run that compare reads. */
 static int check_values(const json_t *run, size_t r, const char *side, struct pr_error *err)
 {
@@ -1000,7 +1039,7 @@ static int check_values(const json_t *run, size_t r, const char *side, struct pr
 		if (check_num(x, "value", 1, 0, side, vpath(&p, "runs[%zu].reported[%zu]", r, i),
 			      "a number", err))
 			return -1;
-	return 0;
+	return check_gpu(run, r, side, err);
 }
 
 /* The run's ingest diagnostics: data dropped or made up is an error. */
