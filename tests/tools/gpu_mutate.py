@@ -8,9 +8,12 @@ MODE:
   serialize-comm    every communication kernel is moved later, keeping its
                     duration and stream order, to the first time where it
                     overlaps no compute kernel: comm/compute overlap becomes 0
-  drop-gpu          kernels, memcpy and memset removed (a CPU-only run)
+  drop-gpu          kernels, memcpy, memset, GPU annotations, the CUDA runtime/driver calls and
+                    the launch flows removed (a CPU-only run: what the profiler
+                    writes without CUDA activity)
   drop-comm         communication kernels removed (GPU ops, no communication)
-IN may be gzipped; OUT is plain JSON. Times are rewritten with 3 decimals (ns).
+IN may be gzipped; OUT is plain JSON. Times are rewritten with 3 decimals (ns),
+through doubles: exact while ts * 1000 < 2^53 (nccl_data: ts ~ 4.5e12 us).
 """
 import gzip
 import json
@@ -20,7 +23,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gpu_ref import comm_lib  # noqa: E402  the same communication names as the reference
 
-GPU = ("kernel", "gpu_memcpy", "gpu_memset")
+GPU = ("kernel", "gpu_memcpy", "gpu_memset", "cuda_runtime", "cuda_driver", "gpu_user_annotation")
 
 
 def main():
