@@ -242,7 +242,8 @@ static void collect_gpu(struct table *t, int k, const json_t *run)
 			dpush(&m[0]->s[k].samp, kern);
 			dpush(&m[1]->s[k].samp, comm);
 			dpush(&m[2]->s[k].samp, cp + cs);
-			dpush(&m[3]->s[k].samp, dur > 0 ? (dur - kern - comm - cp - cs) / dur : NAN);
+			if (dur > 0) /* a step of 0 ns has no idle share */
+				dpush(&m[3]->s[k].samp, (dur - kern - comm - cp - cs) / dur);
 		}
 	}
 	v = num(json_object_get(gb, "overlap"), "share", &ok);
