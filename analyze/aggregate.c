@@ -88,9 +88,9 @@ static double xsum_value(const struct xsum *s)
 
 /* ---- accumulators ----------------------------------------------------- */
 
-enum { CAT_RUN, CAT_STAGE, CAT_COLLECTIVE, CAT_SPAN, CAT_PEAK, CAT_METRIC, CAT_N };
+enum { CAT_RUN, CAT_STAGE, CAT_COLLECTIVE, CAT_SPAN, CAT_PEAK, CAT_METRIC, CAT_GPU, CAT_N };
 static const char *const cat_names[CAT_N] = { "run", "stage", "collective", "span", "peak",
-					      "metric" };
+					      "metric", "gpu" };
 
 struct stat {
 	int cat;
@@ -682,6 +682,70 @@ static int cmp_total_desc(const void *x, const void *y)
 
 #define TOP_SPANS 5
 
+/*
+ * The run's GPU temporal breakdown (the model's gpu_breakdown, HTA's
+ * definitions) as the row's "gpu" object, and its shares folded as stats of
+ * category "gpu" (unit "share", a fraction): compute/communication/memory/
+ * idle of the GPU span, the idle split as shares of the idle time, and the
+ * share of communication time overlapped by compute. null when the run has
+ * no GPU op. The row keeps the ns too, so a merged agg.json can run the
+ * GPU-idle straggler check from rows alone.
+ */
+static double ratio_of(double part, double whole)
+{
+	return whole > 0 && isfinite(part) ? part / whole : NAN;
+}
+
+/* A row's GPU share from its ns (exact through agg.json: the ns are integers). */
+static double gpu_share(const json_t *g, const char *part, const char *whole)
+{
+	return ratio_of(num(g, part), num(g, whole));
+}
+
+static json_t *gpu_part(struct pr_agg *a, const json_t *run, long rank)
+{
+	static const char *const rk[] = { "span_ns",   "busy_ns", "compute_ns",
+					  "communication_ns", "memory_ns", "idle_ns" };
+	static const char *const ik[][2] = { { "host_wait_ns", "idle_host_wait_ns" },
+					     { "kernel_wait_ns", "idle_kernel_wait_ns" },
+					     { "other_ns", "idle_other_ns" } };
+	/* share (row key and stat name) = part / whole, all from the row's ns */
+	static const char *const sh[][4] = {
+		{ "busy_share", NULL, "busy_ns", "span_ns" },
+		{ "compute_share", "compute", "compute_ns", "span_ns" },
+		{ "communication_share", "communication", "communication_ns", "span_ns" },
+		{ "memory_share", "memory", "memory_ns", "span_ns" },
+		{ "idle_share", "idle", "idle_ns", "span_ns" },
+		{ "idle_host_wait_share", "idle: host wait", "idle_host_wait_ns", "idle_ns" },
+		{ "idle_kernel_wait_share", "idle: kernel wait", "idle_kernel_wait_ns", "idle_ns" },
+		{ "idle_other_share", "idle: other", "idle_other_ns", "idle_ns" },
+		{ "overlap_share", "comm overlapped", "overlapped_ns", "overlap_communication_ns" },
+	};
+	const json_t *gb = json_object_get(run, "gpu_breakdown");
+	const json_t *r = json_object_get(gb, "rank"), *idle = json_object_get(gb, "idle"),
+		     *ov = json_object_get(gb, "overlap");
+	json_t *g;
+	size_t i;
+	if (!json_is_object(r) || !(num(r, "span_ns") > 0))
+		return json_null();
+	g = json_object();
+	for (i = 0; i < sizeof(rk) / sizeof(rk[0]); i++)
+		json_object_set_new(g, rk[i], jnum(num(r, rk[i])));
+	for (i = 0; i < sizeof(ik) / sizeof(ik[0]); i++)
+		json_object_set_new(g, ik[i][1], jnum(num(idle, ik[i][0])));
+	json_object_set_new(g, "overlap_communication_ns", jnum(num(ov, "communication_ns")));
+	json_object_set_new(g, "overlapped_ns", jnum(num(ov, "overlapped_ns")));
+	for (i = 0; i < sizeof(sh) / sizeof(sh[0]); i++) {
+		double v = gpu_share(g, sh[i][2], sh[i][3]);
+		json_object_set_new(g, sh[i][0], jnum(v));
+		if (sh[i][1])
+			fold(a, CAT_GPU, "", sh[i][1], "share", v, 1, rank);
+	}
+	json_object_set_new(g, "launch_linked_share", jnum(num(idle, "launch_linked_share")));
+	return g;
+}
+
+
 int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta,
 			 const char *path, struct pr_error *err)
 {
@@ -905,6 +969,7 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 		if (name && strcmp(unit ? unit : "", "recommendation"))
 			fold(a, CAT_METRIC, "", name, unit, num(v, "value"), 1, rank);
 	}
+	json_object_set_new(row, "gpu", gpu_part(a, run, rank));
 	if (format && !strcmp(format, "inferix"))
 		json_object_set_new(row, "inferix", inferix_part(run, meta));
 
@@ -1392,7 +1457,11 @@ struct check {
 	const char *what; /* "stage", "collective", "step time" */
 	const char *name;
 	int low; /* 1: the straggler has the LOWEST value (waits least) */
-	double min_excess; /* |x - median| must reach this (ns; 0: no floor) */
+	double min_excess; /* |x - median| must reach this (in x's unit; 0: no floor) */
+	/* GPU idle: a rank is named only when its aux value (the host-wait share
+	 * of its idle time) is at least aux_min; NULL: no such condition. */
+	const double *aux;
+	double aux_min;
 };
 
 /* One cross-rank comparison; appends its record to checks, outliers to per-rank reasons. */
@@ -1422,12 +1491,20 @@ static void run_check(const struct pr_agg *a, struct row **rows, const struct ch
 	json_object_set_new(rec, "mad", jnum(mad));
 	if (c->min_excess > 0)
 		json_object_set_new(rec, "min_excess", jnum(c->min_excess));
+	if (c->aux)
+		json_object_set_new(rec, "host_wait_min", jnum(c->aux_min));
 	for (i = 0; i < n; i++) {
 		double z = pr_robust_z_meanad(vals[i], med, mad, meanad);
 		double ratio = med > 0 ? vals[i] / med : NAN;
-		int hit = c->low ? (z < -PR_AGG_Z && ratio <= PR_AGG_WAIT_RATIO)
-				 : (z > PR_AGG_Z && ratio >= PR_AGG_SLOW_RATIO);
+		int hit;
+		/* a GPU that idles where the others never do: infinitely many times the median */
+		if (c->aux && med == 0 && vals[i] > 0)
+			ratio = INFINITY;
+		hit = c->low ? (z < -PR_AGG_Z && ratio <= PR_AGG_WAIT_RATIO)
+			     : (z > PR_AGG_Z && ratio >= PR_AGG_SLOW_RATIO);
 		if (fabs(vals[i] - med) < c->min_excess)
+			hit = 0;
+		if (c->aux && !(c->aux[i] >= c->aux_min))
 			hit = 0;
 		json_t *o, *why;
 		char sb[48], line[256];
@@ -1439,7 +1516,11 @@ static void run_check(const struct pr_agg *a, struct row **rows, const struct ch
 		json_object_set_new(o, "ratio", jnum(ratio));
 		json_object_set_new(o, "z", isfinite(z) ? json_real(z) : json_string(z > 0 ? "inf" : "-inf"));
 		json_array_append_new(outl, o);
-		if (c->low)
+		if (c->aux)
+			snprintf(line, sizeof(line),
+				 "GPU idle %.0f %% vs a median of %.0f %%, %.0f %% of it host wait",
+				 vals[i] * 100, med * 100, c->aux[i] * 100);
+		else if (c->low)
 			snprintf(line, sizeof(line), "waits %.0f %% less in %s", (1 - ratio) * 100,
 				 short_name(c->name, sb, sizeof(sb)));
 		else if (!strcmp(c->what, "step time"))
@@ -1457,6 +1538,8 @@ static void run_check(const struct pr_agg *a, struct row **rows, const struct ch
 		json_object_set_new(why, "mad", jnum(mad));
 		json_object_set_new(why, "z", isfinite(z) ? json_real(z) : json_string(z > 0 ? "inf" : "-inf"));
 		json_object_set_new(why, "ratio", jnum(ratio));
+		if (c->aux)
+			json_object_set_new(why, "host_wait_share", jnum(c->aux[i]));
 		json_array_append_new(reasons, why);
 	}
 	json_object_set_new(rec, "outliers", outl);
@@ -1631,7 +1714,7 @@ static void stragglers(const struct pr_agg *a, struct row **rows, size_t n, size
 		size_t nk;
 		const char **keys = row_keys(rows, n, fields[f], &nk);
 		for (k = 0; k < nk; k++) {
-			struct check c = { f ? "collective" : "stage", keys[k], (int)f, floor_ns };
+			struct check c = { f ? "collective" : "stage", keys[k], (int)f, floor_ns, NULL, 0 };
 			for (i = m = 0; i < n; i++) {
 				json_t *v = json_object_get(json_object_get(rows[i]->j, fields[f]), keys[k]);
 				if (json_is_number(v)) {
@@ -1644,7 +1727,7 @@ static void stragglers(const struct pr_agg *a, struct row **rows, size_t n, size
 		free(keys);
 	}
 	{
-		struct check c = { "step time", "mean step", 0, 0 };
+		struct check c = { "step time", "mean step", 0, 0, NULL, 0 };
 		for (i = m = 0; i < n; i++) {
 			double v = num(json_object_get(rows[i]->j, "steps"), "mean_ns");
 			if (isfinite(v)) {
@@ -1653,6 +1736,25 @@ static void stragglers(const struct pr_agg *a, struct row **rows, size_t n, size
 			}
 		}
 		run_check(a, rows, &c, vals, rk, m, checks, reasons);
+	}
+	{
+		/* a rank whose GPU idles while the others' compute, waiting on its own host */
+		double *hw = pr_xmalloc((n + 1) * sizeof(hw[0]));
+		struct check c = { "gpu idle", "GPU idle share", 0, PR_AGG_GPU_IDLE_POINTS, NULL,
+				   PR_AGG_GPU_HOST_WAIT };
+		for (i = m = 0; i < n; i++) {
+			const json_t *g = json_object_get(rows[i]->j, "gpu");
+			double v = gpu_share(g, "idle_ns", "span_ns");
+			double h = gpu_share(g, "idle_host_wait_ns", "idle_ns");
+			if (isfinite(v)) {
+				vals[m] = v;
+				hw[m] = isfinite(h) ? h : 0;
+				rk[m++] = rows[i]->rank;
+			}
+		}
+		c.aux = hw;
+		run_check(a, rows, &c, vals, rk, m, checks, reasons);
+		free(hw);
 	}
 	arrival_reasons(a, nranks, reasons);
 	/* name each rank once, in rank order, with all its reasons */
@@ -1703,7 +1805,11 @@ static void stragglers(const struct pr_agg *a, struct row **rows, size_t n, size
 			    "straggler when a stage or the step time has z > 3.5 and x >= 1.2 x median, "
 			    "or a collective has z < -3.5 and x <= 0.8 x median (the straggler waits "
 			    "least), and for stages and collectives |x - median| >= 1 % of the median "
-			    "run duration; needs >= 3 ranks. Also: a rank that spent the least time in a "
+			    "run duration; needs >= 3 ranks. GPU idle: a rank whose GPU idle share (of "
+			    "its first-to-last GPU op span) has z > 3.5, is >= 1.2 x the median (any "
+			    "idle when the median is 0) and >= 5 points above it, with >= 50 % of its "
+			    "idle time host wait (the GPU waited for its own CPU to launch work), "
+			    "while the other ranks' GPUs were busy. Also: a rank that spent the least time in a "
 			    "collective in most of its steps, with p < 0.01 against 1 in N ranks per "
 			    "step (binomial, times N), arrived last"));
 	json_object_set_new(out, "z_threshold", json_real(PR_AGG_Z));

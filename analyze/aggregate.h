@@ -44,7 +44,11 @@
  * (stats.h, meanAD fallback). A rank is a straggler when a stage or the
  * step time has z > 3.5 and x >= 1.2 x median, or a collective has
  * z < -3.5 and x <= 0.8 x median (the straggler waits least). At least 3
- * ranks are needed.
+ * ranks are needed. GPU idle (the row's "gpu", from the model's
+ * gpu_breakdown): a rank whose GPU idle share has z > 3.5, x >= 1.2 x
+ * median (any x > 0 when the median is 0), x - median >= 5 points, and
+ * whose idle time is >= 50 % host wait: its GPU idled waiting on its own
+ * host while the others computed.
  *
  * OWNERSHIP: json_t results are new references (caller decrefs); inputs are
  * borrowed. LIMITATIONS: one thread; an agg.json of another version is an
@@ -69,6 +73,12 @@
  * collective, its shortfall) is at least this share of the median run
  * duration: a 2 ms difference in a 500 ms run is not what holds it up. */
 #define PR_AGG_MIN_SHARE 0.01
+/* GPU idle straggler: its GPU idle share must exceed the median by this
+ * many points (a fraction of the GPU span: 0.05 = 5 points), and at least
+ * this share of its idle time must be host wait (the GPU waited for its own
+ * host to launch work, HTA's idle split), besides z and the 1.2x ratio. */
+#define PR_AGG_GPU_IDLE_POINTS 0.05
+#define PR_AGG_GPU_HOST_WAIT 0.5
 /* Up to this many ranks a stat keeps every value: exact median. */
 #define PR_AGG_EXACT_MAX 1024
 

@@ -12,12 +12,13 @@
 #include "store/strmap.h"
 #include "store/xalloc.h"
 
-enum group { G_STEP, G_TPUT, G_PHASE, G_PEAK, G_FRAG, G_SPAN, G_REPORTED };
+enum group { G_STEP, G_TPUT, G_PHASE, G_PEAK, G_FRAG, G_GPU, G_SPAN, G_REPORTED };
 static const char *const group_names[] = { "step", "throughput", "phase", "peak",
-					   "fragmentation", "span", "reported" };
+					   "fragmentation", "gpu", "span", "reported" };
 
-enum kind { K_TIME, K_MEM, K_TPUT, K_RATIO, K_INFO };
-static const char *const kind_names[] = { "time", "memory", "throughput", "ratio", "info" };
+enum kind { K_TIME, K_MEM, K_TPUT, K_RATIO, K_SHARE, K_INFO };
+static const char *const kind_names[] = { "time",  "memory", "throughput",
+					  "ratio", "share",  "info" };
 
 enum agg { AGG_MEDIAN, AGG_MAX, AGG_MEAN };
 
@@ -46,6 +47,7 @@ struct metric {
 	char unit[32];
 	struct side s[2];
 	double sortkey;
+	int bad_dir; /* shares: +1 an increase is bad (idle), -1 a decrease (overlap) */
 };
 
 struct table {
@@ -56,6 +58,7 @@ struct table {
 	size_t runs[2];
 	double steps[2];   /* summed step count per side */
 	int steps_all[2];  /* every run of the side has steps */
+	int gpu[2];        /* some run of the side has GPU ops (a gpu_breakdown) */
 };
 
 static void dpush(struct dvec *d, double x)
@@ -194,6 +197,64 @@ static enum kind reported_kind(const char *unit, double *factor, const char **ca
 	return K_INFO;
 }
 
+/*
+ * GPU metrics from the model's gpu_breakdown (HTA) and step_breakdown
+ * (TensorBoard): time in compute, communication (not overlapped by compute)
+ * and memory ops, the GPU idle share, and the share of communication kernel
+ * time overlapped by compute. Per-step samples where the run has a step
+ * breakdown (compute = its Kernel, communication = Communication, memory =
+ * Memcpy + Memset, idle = the rest of the step / the step), else one run
+ * total (gpu_breakdown.rank); samples_of() uses the per-step samples only
+ * when every run of both sides has them. The overlap is one value per run.
+ */
+static void collect_gpu(struct table *t, int k, const json_t *run)
+{
+	static const char *const names[] = { "compute", "communication", "memory" };
+	static const char *const totals[] = { "compute_ns", "communication_ns", "memory_ns" };
+	const json_t *gb = json_object_get(run, "gpu_breakdown"), *r = json_object_get(gb, "rank");
+	const json_t *steps = json_object_get(json_object_get(run, "step_breakdown"), "steps"), *x;
+	struct metric *m[4];
+	size_t i, j;
+	int ok, ok2;
+	double span = num(r, "span_ns", &ok), v;
+	if (!ok || !(span > 0))
+		return;
+	t->gpu[k] = 1;
+	for (j = 0; j < 3; j++) {
+		m[j] = get(t, "gpu", names[j], G_GPU, K_TIME, AGG_MEDIAN, "ns");
+		v = num(r, totals[j], &ok);
+		m[j]->s[k].present = 1;
+		dpush(&m[j]->s[k].runv, ok ? v : NAN);
+		m[j]->s[k].total_ns += ok ? v : 0;
+	}
+	m[3] = get(t, "gpu", "idle_share", G_GPU, K_SHARE, AGG_MEDIAN, "share");
+	m[3]->bad_dir = 1;
+	m[3]->s[k].present = 1;
+	dpush(&m[3]->s[k].runv, num(r, "idle_ns", &ok) / span);
+	if (json_array_size(steps) == 0) {
+		for (j = 0; j < 4; j++)
+			m[j]->s[k].steps_ok = 0;
+	} else {
+		json_array_foreach(steps, i, x) {
+			double kern = num(x, "kernel_ns", &ok), comm = num(x, "communication_ns", &ok2);
+			double cp = num(x, "memcpy_ns", &ok), cs = num(x, "memset_ns", &ok2);
+			double dur = num(x, "dur_ns", &ok);
+			dpush(&m[0]->s[k].samp, kern);
+			dpush(&m[1]->s[k].samp, comm);
+			dpush(&m[2]->s[k].samp, cp + cs);
+			if (dur > 0) /* a step of 0 ns has no idle share */
+				dpush(&m[3]->s[k].samp, (dur - kern - comm - cp - cs) / dur);
+		}
+	}
+	v = num(json_object_get(gb, "overlap"), "share", &ok);
+	if (ok) {
+		struct metric *o = get(t, "gpu", "overlap", G_GPU, K_SHARE, AGG_MEDIAN, "share");
+		o->bad_dir = -1;
+		o->s[k].present = 1;
+		dpush(&o->s[k].runv, v);
+	}
+}
+
 static void collect_run(struct table *t, int k, long ri, const json_t *run)
 {
 	const json_t *tp = json_object_get(run, "throughput"), *x, *lst;
@@ -259,6 +320,7 @@ static void collect_run(struct table *t, int k, long ri, const json_t *run)
 			add_value(t, k, NULL, "fragmentation", G_FRAG, K_RATIO, AGG_MEAN, "", v);
 	}
 	collect_spans(t, k, ri, run);
+	collect_gpu(t, k, run);
 	/* reported metrics; a name repeated within a run gets " #2", " #3"... */
 	json_array_foreach(json_object_get(run, "reported"), i, x) {
 		const char *name = json_string_value(json_object_get(x, "name"));
@@ -338,7 +400,7 @@ static const struct dvec *samples_of(const struct metric *m, int k)
 {
 	if (m->group == G_STEP || m->group == G_PHASE)
 		return &m->s[k].samp;
-	if (m->group == G_SPAN) {
+	if (m->group == G_SPAN || (m->group == G_GPU && strcmp(m->name, "overlap"))) {
 		int ok0 = !m->s[0].present || (m->s[0].steps_ok && m->s[0].samp.n);
 		int ok1 = !m->s[1].present || (m->s[1].steps_ok && m->s[1].samp.n);
 		if (ok0 && ok1)
@@ -360,6 +422,8 @@ static int unit_fits(enum pr_gate_unit u, const char *unit)
 		return !strcmp(unit, "ns");
 	if (u == PR_GATE_BYTES)
 		return !strcmp(unit, "bytes");
+	if (u == PR_GATE_SHARE)
+		return !strcmp(unit, "share");
 	return 1;
 }
 
@@ -408,6 +472,11 @@ static struct thr threshold(const struct metric *m, const struct pr_gate *g)
 	case K_RATIO:
 		t.t.dir = 1, t.t.has_rel = 1, t.t.rel = PR_COMPARE_FRAG_REL;
 		t.t.has_abs = 1, t.t.abs = PR_COMPARE_FRAG_ABS, t.abs_unit = PR_GATE_PLAIN;
+		break;
+	case K_SHARE:
+		/* points, not a ratio: 2 % -> 3 % idle is +50 % but one point */
+		t.t.dir = m->bad_dir, t.t.has_abs = 1, t.t.abs = PR_COMPARE_SHARE_ABS;
+		t.abs_unit = PR_GATE_SHARE;
 		break;
 	case K_INFO:
 		t.gated = 0;
@@ -573,6 +642,10 @@ static json_t *settings_json(const struct pr_gate *g)
 	pr_gate_threshold_text(1, 1, PR_COMPARE_FRAG_REL, 1, PR_COMPARE_FRAG_ABS, PR_GATE_PLAIN, buf,
 			       sizeof(buf));
 	json_object_set_new(d, "fragmentation", json_string(buf));
+	pr_gate_threshold_text(1, 0, 0, 1, PR_COMPARE_SHARE_ABS, PR_GATE_SHARE, buf, sizeof(buf));
+	json_object_set_new(d, "gpu_idle_share", json_string(buf));
+	pr_gate_threshold_text(-1, 0, 0, 1, PR_COMPARE_SHARE_ABS, PR_GATE_SHARE, buf, sizeof(buf));
+	json_object_set_new(d, "gpu_overlap", json_string(buf));
 	s = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "alpha", json_real(g->alpha), "min_us",
 		      json_real(g->min_us), "noise_floor", json_real(g->noise_floor), "defaults", d,
 		      "fail_on", fo, "ignore", ig);
@@ -867,6 +940,45 @@ static int check_num(const json_t *o, const char *key, int null_ok, int nonneg, 
 	return 0;
 }
 
+/* A time compare's GPU metrics read: present, a number, >= 0. */
+static int check_gpu_time(const json_t *o, const char *key, const char *side, const char *where,
+			  struct pr_error *err)
+{
+	if (!json_object_get(o, key))
+		return pr_error_set(err, PR_E_FORMAT, "%s: %s has no %s", side, where, key);
+	return check_num(o, key, 0, 1, side, where, "a time in ns (>= 0)", err);
+}
+
+/* The GPU values compare reads (collect_gpu): only when the run has GPU ops. */
+static int check_gpu(const json_t *run, size_t r, const char *side, struct pr_error *err)
+{
+	static const char *const rk[] = { "span_ns", "compute_ns", "communication_ns", "memory_ns",
+					  "idle_ns" };
+	static const char *const sk[] = { "dur_ns", "kernel_ns", "communication_ns", "memcpy_ns",
+					  "memset_ns" };
+	const json_t *gb = json_object_get(run, "gpu_breakdown"), *rk_o = json_object_get(gb, "rank");
+	const json_t *x;
+	struct vpath p;
+	size_t i, j;
+	if (!json_is_object(rk_o) || !json_is_number(json_object_get(rk_o, "span_ns")) ||
+	    !(json_number_value(json_object_get(rk_o, "span_ns")) > 0))
+		return 0;
+	vpath(&p, "runs[%zu].gpu_breakdown.rank", r);
+	for (j = 0; j < sizeof(rk) / sizeof(rk[0]); j++)
+		if (check_gpu_time(rk_o, rk[j], side, p.buf, err))
+			return -1;
+	if (check_num(json_object_get(gb, "overlap"), "share", 1, 1, side,
+		      vpath(&p, "runs[%zu].gpu_breakdown.overlap", r), "a share (>= 0)", err))
+		return -1;
+	json_array_foreach(json_object_get(json_object_get(run, "step_breakdown"), "steps"), i, x) {
+		vpath(&p, "runs[%zu].step_breakdown.steps[%zu]", r, i);
+		for (j = 0; j < sizeof(sk) / sizeof(sk[0]); j++)
+			if (check_gpu_time(x, sk[j], side, p.buf, err))
+				return -1;
+	}
+	return 0;
+}
+
 /* The values of one run that compare reads. */
 static int check_values(const json_t *run, size_t r, const char *side, struct pr_error *err)
 {
@@ -948,7 +1060,7 @@ static int check_values(const json_t *run, size_t r, const char *side, struct pr
 		if (check_num(x, "value", 1, 0, side, vpath(&p, "runs[%zu].reported[%zu]", r, i),
 			      "a number", err))
 			return -1;
-	return 0;
+	return check_gpu(run, r, side, err);
 }
 
 /* The run's ingest diagnostics: data dropped or made up is an error. */
@@ -1069,7 +1181,7 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 		for (k = 0; k < 2; k++)
 			m->s[k].value = m->s[k].present ? aggregate(samples_of(m, k), m->agg) : NAN;
 		m->sortkey = 0;
-		if (m->group == G_SPAN)
+		if (m->group == G_SPAN || (m->group == G_GPU && m->kind == K_TIME))
 			m->sortkey = fmax(isfinite(m->s[0].value) ? m->s[0].value : 0,
 					  isfinite(m->s[1].value) ? m->s[1].value : 0);
 		common += m->s[0].present && m->s[1].present;
@@ -1110,7 +1222,7 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 			nign++;
 			continue;
 		}
-		if (m->group == G_SPAN) {
+		if (m->group == G_SPAN || (m->group == G_GPU && m->kind == K_TIME)) {
 			double s0 = t.dur_ns[0] > 0 ? m->s[0].total_ns / t.dur_ns[0] : 0;
 			double s1 = t.dur_ns[1] > 0 ? m->s[1].total_ns / t.dur_ns[1] : 0;
 			double vmax = m->sortkey;
@@ -1125,11 +1237,22 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 		pr_gate_threshold_text(th.t.dir, th.t.has_rel, th.t.rel, th.t.has_abs, th.t.abs,
 				       th.abs_unit, tt, sizeof(tt));
 		if (!m->s[0].present || !m->s[1].present) {
-			v = m->s[1].present ? V_ADD : key_metric(m) ? V_MISS : V_REM;
+			/* a GPU metric of BASE fails when NEW has no GPU op at all (it ran on the
+			 * CPU, or was profiled without CUDA activity); the overlap of a NEW
+			 * without communication kernels is only removed */
+			int gpu_gone = m->group == G_GPU && !t.gpu[1];
+			v = m->s[1].present		 ? V_ADD
+			    : key_metric(m) || gpu_gone ? V_MISS
+							 : V_REM;
 			rule = "presence";
-			pr_strbuf_addstr(&why, v == V_ADD    ? "only in NEW"
+			pr_strbuf_addstr(&why, v == V_ADD ? "only in NEW"
+					       : gpu_gone ? "a GPU metric of BASE is missing in NEW: NEW "
+							    "has no GPU op (a CPU-only run, or a trace "
+							    "without CUDA activity)"
 					       : v == V_MISS ? "a key metric of BASE is missing in NEW"
-							     : "only in BASE");
+					       : m->group == G_GPU
+						       ? "only in BASE: NEW has no communication kernel"
+						       : "only in BASE");
 			test = json_pack("{s:s, s:s}", "method", "thresholds only", "reason",
 					 "present on one side only");
 		} else {

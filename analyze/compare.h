@@ -23,6 +23,19 @@
  *                              runs); samples = one peak per run and device
  *   fragmentation              mean reserved-allocated ratio; one per run and device
  *   reported:NAME              a metric a collector reported; one per run
+ *   gpu:compute, gpu:communication, gpu:memory   GPU time in compute kernels,
+ *                              in communication kernels not overlapped by
+ *                              compute, in memcpy/memset (ns); samples = per
+ *                              step (step_breakdown: Kernel, Communication,
+ *                              Memcpy + Memset) when every run of both sides
+ *                              has a step breakdown, else one total per run
+ *                              (gpu_breakdown.rank, HTA's temporal breakdown)
+ *   gpu:idle_share             GPU idle / time (share, lower is better); per
+ *                              step: the step's time with no GPU op / the
+ *                              step, else gpu_breakdown.rank idle / span
+ *   gpu:overlap                communication kernel time overlapped by compute
+ *                              / communication time (share, higher is better);
+ *                              one per run with communication kernels
  * Several runs on one side (a directory of ranks, several files) pool their
  * samples: all ranks' steps are the step samples.
  * A metric's value is the median of its samples for times, the maximum for
@@ -31,7 +44,9 @@
  * RULES (the asv rule, with a fallback for short runs)
  *   Thresholds by kind (pr_gate rules override; the last matching rule wins):
  *     time +5 %; memory +5 % AND +64 MiB (both must be exceeded);
- *     throughput -5 %; fragmentation +5 % AND +0.01;
+ *     throughput -5 %; fragmentation +5 % AND +0.01; GPU times as times
+ *     (with the spans' noise floor); GPU shares by points, not a ratio:
+ *     gpu:idle_share +5pp, gpu:overlap -5pp (PR_COMPARE_SHARE_ABS);
  *     reported metrics: time/byte units as time/memory, "x/s" units as
  *     throughput, any other unit is not gated unless a rule names it.
  *   Within the threshold: unchanged (rule "threshold"). Beyond it, the
@@ -61,7 +76,10 @@
  *   ignore glob are listed in "ignored".
  *   Presence (rule "presence"): a key metric of BASE (step_time, phase:*,
  *   peak:*, throughput:*) absent in NEW is "missing", a failure like a
- *   regression; other metrics on one side only are "added" / "removed"
+ *   regression; so is every gpu:* metric of BASE when NEW has no GPU op at
+ *   all (a GPU run compared with a CPU-only one: the GPU can no longer be
+ *   checked); gpu:overlap of BASE when NEW has GPU ops but no communication
+ *   kernel is "removed". Other metrics on one side only are "added" / "removed"
  *   (reported, not failures). No metric on both sides at all (a trace
  *   against a memory CSV) is an error (PR_E_FORMAT).
  *   Calls per step (spans, when every run of both sides has steps): calls
@@ -138,6 +156,8 @@
 #define PR_COMPARE_TPUT_REL 0.05
 #define PR_COMPARE_FRAG_REL 0.05
 #define PR_COMPARE_FRAG_ABS 0.01
+/* GPU shares (idle, overlap): 5 percentage points of the share, no ratio */
+#define PR_COMPARE_SHARE_ABS 0.05
 #define PR_COMPARE_BOOT 2000 /* bootstrap resamples for the ratio's CI */
 
 #define PR_COMPARE_CALLS_DELTA 0.5 /* calls per step: a change this large is reported */

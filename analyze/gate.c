@@ -58,6 +58,8 @@ static const struct {
 	{ "KB", 1024.0, PR_GATE_BYTES },
 	{ "MB", 1048576.0, PR_GATE_BYTES },
 	{ "GB", 1073741824.0, PR_GATE_BYTES },
+	/* percentage points of a share (a fraction): +5pp = +0.05 */
+	{ "pp", 0.01, PR_GATE_SHARE },
 };
 
 /* One "+5%" / "-64MiB" / "+2ms" term of a spec. */
@@ -111,13 +113,16 @@ static int parse_term(const char *spec, const char *t, size_t len, struct pr_gat
 		}
 	}
 	return pr_error_set(err, PR_E_USAGE,
-			    "bad --fail-on '%s': unknown unit '%s' (%%, ns, us, ms, s, B, KiB, MiB, GiB)",
+			    "bad --fail-on '%s': unknown unit '%s' (%%, ns, us, ms, s, B, KiB, MiB, GiB, "
+			    "pp)",
 			    spec, end);
 }
 
 /* Metric classes: ids that stand alone, and prefixes of "CLASS:NAME" ids. */
 static const char *const bare_ids[] = { "step_time", "fragmentation" };
-static const char *const classes[] = { "phase", "span", "throughput", "peak", "reported" };
+static const char *const classes[] = { "phase", "span", "throughput", "peak", "reported", "gpu" };
+static const char *const gpus[] = { "compute", "communication", "memory", "idle_share",
+				    "overlap" };
 static const char *const throughputs[] = { "tokens_per_s", "fps", "bps", "steps_per_s" };
 
 static int has_glob(const char *s, size_t n)
@@ -146,12 +151,14 @@ static int known_metric(const char *pat, size_t len)
 	if (has_glob(pat, cl))
 		return 1;
 	if (!colon)
-		return in_list(pat, cl, bare_ids, 2) || in_list(pat, cl, classes, 5);
-	if (!in_list(pat, cl, classes, 5))
+		return in_list(pat, cl, bare_ids, 2) || in_list(pat, cl, classes, 6);
+	if (!in_list(pat, cl, classes, 6))
 		return 0;
 	if (cl == strlen("throughput") && !strncmp(pat, "throughput", cl) &&
 	    !has_glob(colon + 1, len - cl - 1))
 		return in_list(colon + 1, len - cl - 1, throughputs, 4);
+	if (cl == strlen("gpu") && !strncmp(pat, "gpu", cl) && !has_glob(colon + 1, len - cl - 1))
+		return in_list(colon + 1, len - cl - 1, gpus, 5);
 	return len > cl + 1; /* "span:" alone names nothing */
 }
 
@@ -175,7 +182,8 @@ int pr_gate_parse_rule(const char *spec, struct pr_gate_rule *out, struct pr_err
 		return pr_error_set(err, PR_E_USAGE,
 				    "bad --fail-on '%s': unknown metric '%.*s' (step_time, phase:NAME, "
 				    "span:NAME, peak:SERIES, fragmentation, throughput:tokens_per_s|fps|"
-				    "bps|steps_per_s, reported:NAME, or a glob)",
+				    "bps|steps_per_s, reported:NAME, gpu:compute|communication|memory|"
+				    "idle_share|overlap, or a glob)",
 				    spec, (int)(colon - spec), spec);
 	}
 	out->pattern = pr_xstrndup(spec, (size_t)(colon - spec));
@@ -367,6 +375,8 @@ static void abs_text(double v, enum pr_gate_unit unit, char *buf, size_t n)
 			snprintf(buf, n, "%gus", v / 1e3);
 		else
 			snprintf(buf, n, "%gns", v);
+	} else if (unit == PR_GATE_SHARE) {
+		snprintf(buf, n, "%gpp", v * 100.0);
 	} else {
 		snprintf(buf, n, "%g", v);
 	}

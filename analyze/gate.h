@@ -15,12 +15,15 @@
  *   METRIC is split from the thresholds at the last ':'. It is an fnmatch(3)
  *   glob over metric ids (step_time, phase:NAME, span:NAME, peak:SERIES,
  *   fragmentation, throughput:tokens_per_s|fps|bps|steps_per_s,
- *   reported:NAME) or a class prefix: "throughput" matches every
+ *   reported:NAME, gpu:compute|communication|memory|idle_share|overlap)
+ *   or a class prefix: "throughput" matches every
  *   "throughput:..." id, "span" every span, "peak" every peak.
  *   THRESHOLD is a sign and a number with a unit: '+' means an increase is
  *   bad, '-' a decrease. '%' is relative to the base value; ns/us/ms/s are
  *   absolute times; B/KiB/MiB/GiB/TiB (and KB/MB/GB, the same powers of two)
- *   absolute bytes; no unit is an absolute number in the metric's own unit.
+ *   absolute bytes; pp are percentage points of a share (gpu:idle_share,
+ *   gpu:overlap: "+3pp" = 0.03 of the GPU span), which apply to shares only;
+ *   no unit is an absolute number in the metric's own unit.
  *   Two thresholds joined by ',' must both be exceeded (e.g. "+5%,+64MiB").
  *   An absolute threshold only applies to metrics of its unit (a byte
  *   threshold never gates a time). The last matching rule wins, so command
@@ -57,6 +60,7 @@ enum pr_gate_unit {
 	PR_GATE_PLAIN = 0, /* the metric's own unit */
 	PR_GATE_NS,        /* a time (ns) */
 	PR_GATE_BYTES,     /* a size (bytes) */
+	PR_GATE_SHARE,     /* percentage points of a share ("pp"; stored as a fraction) */
 };
 
 struct pr_gate_rule {

@@ -36,6 +36,8 @@ static void fmt(double v, const char *unit, char *buf, size_t n)
 		snprintf(buf, n, "%.6g", v);
 	else if (!strcmp(unit, "per_s"))
 		snprintf(buf, n, "%.4g/s", v);
+	else if (!strcmp(unit, "share"))
+		snprintf(buf, n, "%.1f%%", v * 100);
 	else
 		pr_fmt_value(v, unit, buf, n);
 }
@@ -128,7 +130,9 @@ static void stragglers(struct pr_strbuf *sb, const json_t *doc)
 		json_array_foreach(json_object_get(s, "evidence"), j, e)
 		{
 			char v[64], m[64], d[64];
-			const char *unit = "ns";
+			/* GPU idle evidence is a share of the GPU span; the rest are times */
+			int gpu = json_is_number(json_object_get(e, "host_wait_share"));
+			const char *unit = gpu ? "share" : "ns";
 			fmt(num(e, "value"), unit, v, sizeof(v));
 			fmt(num(e, "median"), unit, m, sizeof(m));
 			fmt(num(e, "mad"), unit, d, sizeof(d));
@@ -149,7 +153,11 @@ static void stragglers(struct pr_strbuf *sb, const json_t *doc)
 			esc(sb, m);
 			pr_strbuf_addf(sb, " (%.2fx), MAD ", num(e, "ratio"));
 			esc(sb, d);
-			pr_strbuf_addf(sb, ", z = %.1f</li>", num(e, "z"));
+			pr_strbuf_addf(sb, ", z = %.1f", num(e, "z"));
+			if (gpu)
+				pr_strbuf_addf(sb, "; host wait %.1f%% of its idle time",
+					       num(e, "host_wait_share") * 100);
+			pr_strbuf_addstr(sb, "</li>");
 		}
 		pr_strbuf_addstr(sb, "</ul></div>\n");
 	}
@@ -292,6 +300,49 @@ static void ranks_table(struct pr_strbuf *sb, const json_t *doc)
 	pr_html_table_end(sb, i, n, "agg.json");
 }
 
+/* Per rank GPU temporal breakdown (HTA) and overlap; nothing when no rank has GPU ops. */
+static void gpu_table(struct pr_strbuf *sb, const json_t *doc)
+{
+	static const char *const h[] = { "#Rank", "", "#GPU span", "#Compute", "#Communication",
+					 "#Memory", "#Idle", "#Host wait", "#Kernel wait",
+					 "#Other idle", "#Comm overlapped", NULL };
+	static const char *const k[] = { "compute_share", "communication_share", "memory_share",
+					 "idle_share", "idle_host_wait_share",
+					 "idle_kernel_wait_share", "idle_other_share",
+					 "overlap_share" };
+	const json_t *ranks = json_object_get(doc, "ranks"), *r;
+	size_t i, j, n = 0, shown = 0;
+	json_array_foreach(ranks, i, r)
+		n += json_is_object(json_object_get(r, "gpu"));
+	if (!n)
+		return;
+	pr_strbuf_addstr(sb, "<h3>GPU per rank</h3>\n<p class=\"meta\">HTA's temporal breakdown over "
+			     "each rank's first-to-last GPU op: compute, communication (not "
+			     "overlapped by compute), memory and idle as shares of that span; host "
+			     "wait, kernel wait and other as shares of the idle time; comm overlapped: "
+			     "the share of communication kernel time that compute kernels overlap.</p>\n");
+	pr_html_table_begin(sb, h);
+	json_array_foreach(ranks, i, r)
+	{
+		const json_t *g = json_object_get(r, "gpu");
+		int strag = is_straggler(doc, num(r, "rank"));
+		if (!json_is_object(g))
+			continue;
+		if (shown >= PR_HTML_ROWS)
+			break;
+		shown++;
+		pr_strbuf_addstr(sb, "<tr>");
+		tdn(sb, num(r, "rank"), "count");
+		pr_strbuf_addf(sb, "<td class=\"%s\">%s</td>", strag ? "diff" : "ok",
+			       strag ? "straggler" : "");
+		tdn(sb, num(g, "span_ns"), "ns");
+		for (j = 0; j < PR_ARRAY_SIZE(k); j++)
+			tdn(sb, num(g, k[j]), "share");
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	pr_html_table_end(sb, shown, n, "agg.json");
+}
+
 static void checks_table(struct pr_strbuf *sb, const json_t *doc)
 {
 	static const char *const h[] = { "Check", "Name", "Straggler is", "#Ranks", "#Median",
@@ -315,8 +366,8 @@ static void checks_table(struct pr_strbuf *sb, const json_t *doc)
 		pr_html_td(sb, str(c, "name"));
 		pr_html_td(sb, str(c, "straggler_is"));
 		tdn(sb, num(c, "ranks"), "count");
-		tdn(sb, num(c, "median"), "ns");
-		tdn(sb, num(c, "mad"), "ns");
+		tdn(sb, num(c, "median"), strcmp(str(c, "what"), "gpu idle") ? "ns" : "share");
+		tdn(sb, num(c, "mad"), strcmp(str(c, "what"), "gpu idle") ? "ns" : "share");
 		pr_html_td(sb, out.len ? out.buf : "none");
 		pr_strbuf_addstr(sb, "</tr>\n");
 		pr_strbuf_release(&out);
@@ -338,6 +389,7 @@ int pr_agg_html(const json_t *doc, struct pr_output *out, struct pr_error *err)
 	}
 	stats_table(&body, doc);
 	ranks_table(&body, doc);
+	gpu_table(&body, doc);
 	checks_table(&body, doc);
 	pr_strbuf_addstr(&body, "</section>\n");
 	snprintf(title, sizeof(title), "profreport aggregate: %.0f ranks", num(doc, "rank_count"));

@@ -441,6 +441,61 @@ static void peak_memory(struct pr_panelset *ps, const json_t *doc, const struct 
 	c->legend_title = "Series";
 }
 
+/*
+ * GPU temporal breakdown per rank: compute, communication, memory and idle as
+ * % of each rank's GPU span (HTA), grouped bars (they sum to 100 % per rank);
+ * the idle bar of a rank named by the GPU-idle rule is red.
+ */
+static void gpu_breakdown(struct pr_panelset *ps, const json_t *doc, const struct sel *s)
+{
+	static const char *const key[] = { "compute_share", "communication_share", "memory_share",
+					   "idle_share" };
+	static const char *const name[] = { "compute", "communication", "memory", "idle" };
+	struct pr_chart_bar_group *g;
+	struct pr_chart_bars *b;
+	struct pr_chart *c;
+	size_t i, j, have = 0;
+	char title[300], capt[120], note[2000];
+	int any_red = 0;
+	for (i = 0; i < s->n; i++)
+		have += json_is_object(json_object_get(s->row[i], "gpu"));
+	if (!have)
+		return;
+	g = pr_panelset_alloc(ps, PR_ARRAY_SIZE(key), sizeof(*g));
+	for (j = 0; j < PR_ARRAY_SIZE(key); j++) {
+		double *v = pr_panelset_alloc(ps, s->n, sizeof(double));
+		uint32_t *col = pr_panelset_alloc(ps, s->n, sizeof(uint32_t));
+		for (i = 0; i < s->n; i++) {
+			v[i] = num(json_object_get(s->row[i], "gpu"), key[j]) * 100;
+			col[i] = group_color(j);
+			if (j == 3 && s->strag[i] && evidence_has(s->strag[i], "gpu idle", NULL)) {
+				col[i] = RED;
+				any_red = 1;
+			}
+		}
+		g[j] = (struct pr_chart_bar_group){ name[j], group_color(j), v, col, NULL };
+	}
+	b = pr_panelset_alloc(ps, 1, sizeof(*b));
+	*b = (struct pr_chart_bars){ s->label, s->n, g, PR_ARRAY_SIZE(key), 0, 0 };
+	cap_text(s, capt, sizeof(capt));
+	snprintf(title, sizeof(title), "GPU time per rank: compute, communication, memory, idle "
+				       "(%% of the GPU span)%s",
+		 capt);
+	c = pr_panelset_add(ps, "gpu_breakdown", title);
+	c->y_label = "Share of the GPU span";
+	c->x_label = s->x_label;
+	c->y_unit = "percent";
+	c->y_fixed = 1;
+	c->y_min = 0;
+	c->y_max = 100;
+	c->bars = b;
+	c->height = 420;
+	c->legend_title = "GPU time";
+	straggler_note(doc, note, sizeof(note),
+		       any_red ? "Red bars: idle of a rank named by the GPU-idle rule" : "");
+	c->note = pr_panelset_strdup(ps, note);
+}
+
 struct pr_panelset *pr_agg_panels_build(const json_t *doc)
 {
 	struct pr_panelset *ps = pr_panelset_new();
@@ -451,6 +506,7 @@ struct pr_panelset *pr_agg_panels_build(const json_t *doc)
 		return ps;
 	rank_comparison(ps, doc, &s);
 	step_time(ps, &s);
+	gpu_breakdown(ps, doc, &s);
 	peak_memory(ps, doc, &s);
 	return ps;
 }

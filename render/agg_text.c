@@ -32,6 +32,8 @@ static void val(double v, const char *unit, char *b, size_t n)
 		snprintf(b, n, "%.0f", v);
 	else if (!strcmp(unit, "per_s"))
 		snprintf(b, n, "%.4g/s", v);
+	else if (!strcmp(unit, "share"))
+		snprintf(b, n, "%.1f%%", v * 100);
 	else
 		pr_fmt_value(v, unit, b, n);
 }
@@ -83,6 +85,53 @@ static void ranks_table(const json_t *doc, FILE *out)
 			snprintf(sc, sizeof(sc), "-");
 		fprintf(out, "%5lld  %-10s %6s %10s %10s %11s  %s\n",
 			(long long)json_integer_value(json_object_get(r, "rank")), d, sc, m, p, c, big);
+	}
+}
+
+static void pct(double v, char *b, size_t n)
+{
+	if (isfinite(v))
+		snprintf(b, n, "%.1f%%", v * 100);
+	else
+		snprintf(b, n, "-");
+}
+
+/* Per rank GPU temporal breakdown (shares of the GPU span) and overlap; nothing without GPU ops. */
+static void gpu_table(const json_t *doc, FILE *out)
+{
+	const json_t *ranks = json_object_get(doc, "ranks"), *r;
+	size_t i, shown = 0;
+	json_array_foreach(ranks, i, r) {
+		const json_t *g = json_object_get(r, "gpu");
+		char c[16], x[16], m[16], id[16], hw[16], ov[16], sp[32];
+		if (!json_is_object(g))
+			continue;
+		if (!shown)
+			fprintf(out,
+				"\nGPU per rank (HTA temporal breakdown, shares of the GPU span; idle "
+				"host wait\nas a share of idle; overlap: communication overlapped by "
+				"compute)\n%5s %10s %8s %8s %7s %7s %10s %8s\n",
+				"rank", "gpu span", "compute", "comm", "memory", "idle", "host wait",
+				"overlap");
+		if (shown == MAX_RANK_ROWS) {
+			fprintf(out, "  ... more ranks (see agg.json)\n");
+			break;
+		}
+		shown++;
+		dur(num(g, "span_ns"), sp, sizeof(sp));
+		pct(num(g, "compute_share"), c, sizeof(c));
+		pct(num(g, "communication_share"), x, sizeof(x));
+		pct(num(g, "memory_share"), m, sizeof(m));
+		pct(num(g, "idle_share"), id, sizeof(id));
+		/* no launch linked to a runtime call: host wait cannot be told from other idle */
+		if (num(g, "launch_linked_share") == 0)
+			snprintf(hw, sizeof(hw), "n/a");
+		else
+			pct(num(g, "idle_host_wait_share"), hw, sizeof(hw));
+		pct(num(g, "overlap_share"), ov, sizeof(ov));
+		fprintf(out, "%5lld %10s %8s %8s %7s %7s %10s %8s\n",
+			(long long)json_integer_value(json_object_get(r, "rank")), sp, c, x, m, id, hw,
+			ov);
 	}
 }
 
@@ -166,10 +215,13 @@ static void render_agg_text(const json_t *doc, FILE *out)
 	stats_table(doc, "run", "Across ranks: run", out);
 	stats_table(doc, "stage", "Across ranks: stages and phases", out);
 	stats_table(doc, "collective", "Across ranks: collectives", out);
+	gpu_table(doc, out);
+	stats_table(doc, "gpu", "Across ranks: GPU (shares)", out);
 	arrivals(doc, out);
 	fprintf(out, "\nStragglers (modified z = 0.6745 (x - median) / MAD, |z| > 3.5)\n");
 	if (!json_array_size(json_object_get(strag, "ranks")))
-		fprintf(out, "  none: no rank stands out in any stage, collective or step time\n");
+		fprintf(out, "  none: no rank stands out in any stage, collective, step time or GPU "
+			     "idle\n");
 	json_array_foreach(json_object_get(strag, "ranks"), i, r) {
 		const char *sum = json_string_value(json_object_get(r, "summary"));
 		const json_t *e;
@@ -197,6 +249,12 @@ static void render_agg_text(const json_t *doc, FILE *out)
 				cut(json_string_value(json_object_get(e, "name")), nb, 60));
 			if (json_is_string(json_object_get(e, "detail")))
 				pr_text_wrap(out, json_string_value(json_object_get(e, "detail")), 6);
+			else if (json_is_number(json_object_get(e, "host_wait_share")))
+				fprintf(out,
+					"      idle %.1f%% of the GPU span vs median %.1f%%, MAD %.1f "
+					"points, z = %s;\n      host wait %.1f%% of its idle time\n",
+					num(e, "value") * 100, num(e, "median") * 100,
+					num(e, "mad") * 100, zb, num(e, "host_wait_share") * 100);
 			else
 				fprintf(out, "      %s vs median %s (%.2fx), MAD %s, z = %s\n", v, m,
 					num(e, "ratio"), md, zb);

@@ -83,7 +83,8 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 		       "\n`+` worse, `-` better, `~` beyond the threshold but not significant "
 		       "(Mann-Whitney p >= %g; with too few samples for p < %g, a 95 %% bootstrap CI "
 		       "of new/base not wholly beyond the threshold), `x` added, `!` removed "
-		       "(a missing step time, phase, peak or throughput fails), `#` calls per "
+		       "(a missing step time, phase, peak or throughput fails, and so does a GPU "
+		       "metric when NEW has no GPU op), `#` calls per "
 		       "step changed.\n",
 		       json_number_value(json_object_get(st, "alpha")),
 		       json_number_value(json_object_get(st, "alpha")));
@@ -97,7 +98,7 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 	floor = json_object_get(cmp, "below_noise_floor");
 	if (json_array_size(floor)) {
 		pr_strbuf_addf(sb,
-			       "\n<details><summary>%zu spans below the noise floor (not gated: under "
+			       "\n<details><summary>%zu span and GPU time metrics below the noise floor (not gated: under "
 			       "%g %% of run time or %g us)</summary>\n\n",
 			       json_array_size(floor), 100 * json_number_value(json_object_get(st, "noise_floor")),
 			       json_number_value(json_object_get(st, "min_us")));

@@ -23,6 +23,8 @@ void pr_compare_fmt_value(const json_t *v, const char *unit, char *buf, size_t n
 	d = json_number_value(v);
 	if (!unit[0])
 		snprintf(buf, n, "%.4f", d);
+	else if (!strcmp(unit, "share"))
+		snprintf(buf, n, "%.2f%%", d * 100);
 	else
 		pr_fmt_value(d, unit, buf, n);
 }
@@ -216,6 +218,6 @@ void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
 		pr_strbuf_addstr(sb, "  #: calls per step changed, base->new (reported, not a failure)\n");
 	s = json_object_get(cmp, "summary");
 	if (json_integer_value(json_object_get(s, "below_noise_floor")))
-		pr_strbuf_addf(sb, "  %lld span(s) below the noise floor were not gated\n",
+		pr_strbuf_addf(sb, "  %lld span(s) or GPU time(s) below the noise floor were not gated\n",
 			       (long long)json_integer_value(json_object_get(s, "below_noise_floor")));
 }

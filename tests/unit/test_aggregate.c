@@ -71,6 +71,21 @@ static json_t *gen_run(long rank, double dl_scale)
 	json_array_append_new(rep, json_pack("{s:s,s:f,s:s}", "name", "gpu.util", "value",
 					     urand() * 100 - 3.3, "unit", "percent"));
 	json_object_set_new(run, "reported", rep);
+	{
+		/* the GPU breakdown (integer ns, as the model writes): the slow rank's GPU idles
+		 * 3x longer, mostly waiting on its host */
+		double span = 1.8e9 + floor(urand() * 1e6), idle = floor(0.1 * span * dl_scale);
+		double mem = floor(urand() * 1e6), comm = floor(0.3 * span), hw = floor(idle * 0.9);
+		double comp = span - idle - mem - comm;
+		json_object_set_new(
+			run, "gpu_breakdown",
+			json_pack("{s:{s:f,s:f,s:f,s:f,s:f,s:f},s:{s:f,s:f,s:f,s:f},s:{s:f,s:f}}",
+				  "rank", "span_ns", span, "busy_ns", span - idle, "compute_ns", comp,
+				  "communication_ns", comm, "memory_ns", mem, "idle_ns", idle, "idle",
+				  "host_wait_ns", hw, "kernel_wait_ns", 0.0, "other_ns", idle - hw,
+				  "launch_linked_share", 1.0, "overlap", "communication_ns",
+				  comm + 1e6, "overlapped_ns", floor(urand() * 1e6)));
+	}
 	return run;
 }
 
@@ -139,6 +154,8 @@ static void test_merge_exact(void **state)
 		/* 37 * P(Binomial(20, 1/37) >= 18) */
 		assert_true(json_number_value(json_object_get(ar, "p_value")) < 1e-20);
 		assert_non_null(strstr(sum, "last into ncclDevKernel_AllReduce in 18 of 20 steps"));
+		/* idle 30 % of the GPU span vs 10 % (rounded), 90 % of it host wait */
+		assert_non_null(strstr(sum, "GPU idle 30 % vs a median of 10 %, 90 % of it host wait"));
 	}
 	strip(all_doc);
 	strip(m_doc);
@@ -239,6 +256,99 @@ static void test_robust_score(void **state)
 	pr_agg_free(a);
 }
 
+/* A run with only a GPU breakdown: span 1 s, idle and its host-wait part in ns. */
+static json_t *gpu_run(long rank, double idle, double host_wait)
+{
+	double span = 1e9;
+	return json_pack("{s:s,s:I,s:{s:f},s:{s:{s:f,s:f,s:f,s:f,s:f,s:f},s:{s:f,s:f,s:f,s:f},"
+			 "s:{s:f,s:f}}}",
+			 "format", "chrome", "rank", (json_int_t)rank, "clock", "duration_ns", span,
+			 "gpu_breakdown", "rank", "span_ns", span, "busy_ns", span - idle,
+			 "compute_ns", (span - idle) / 2, "communication_ns", (span - idle) / 2,
+			 "memory_ns", 0.0, "idle_ns", idle, "idle", "host_wait_ns", host_wait,
+			 "kernel_wait_ns", 0.0, "other_ns", idle - host_wait, "launch_linked_share",
+			 1.0, "overlap", "communication_ns", 4e8, "overlapped_ns", 1e8);
+}
+
+/* The named ranks' summaries of an aggregate of runs (idle, host wait) in ns, "" when none. */
+static void gpu_case(size_t n, const double (*v)[2], char *out, size_t len, json_t **check)
+{
+	struct pr_agg *a = pr_agg_new();
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *doc, *r;
+	const json_t *named, *c;
+	size_t i;
+	for (i = 0; i < n; i++) {
+		r = gpu_run((long)i, v[i][0], v[i][1]);
+		assert_int_equal(pr_agg_add_model_run(a, r, NULL, NULL, &err), 1);
+		json_decref(r);
+	}
+	doc = pr_agg_to_json(a);
+	named = json_object_get(json_object_get(doc, "stragglers"), "ranks");
+	out[0] = '\0';
+	json_array_foreach(named, i, r)
+		snprintf(out + strlen(out), len - strlen(out), "%s%s", i ? " | " : "",
+			 json_string_value(json_object_get(r, "summary")));
+	*check = NULL;
+	json_array_foreach(json_object_get(json_object_get(doc, "stragglers"), "checks"), i, c)
+		if (!strcmp(json_string_value(json_object_get(c, "what")), "gpu idle"))
+			*check = json_deep_copy(c);
+	json_decref(doc);
+	pr_agg_free(a);
+}
+
+/*
+ * The GPU-idle straggler rule: z > 3.5, >= 1.2x and >= 5 points above the
+ * median idle share, and >= 50 % of the rank's idle time host wait.
+ */
+static void test_gpu_idle_rule(void **state)
+{
+	/* idle shares 10, 10.5, 9.5, 10.2, 40 %: median 10.2 %, MAD 0.3 points,
+	 * z(40 %) = 0.6745 * 29.8 / 0.3 = 67.0; rank 4's idle is 90 % host wait */
+	static const double named[][2] = {
+		{ 1.00e8, 0.9e8 }, { 1.05e8, 0.9e8 }, { 0.95e8, 0.9e8 }, { 1.02e8, 0.9e8 }, { 4e8, 3.6e8 }
+	};
+	/* the same idle, but rank 4's is only 20 % host wait (it waits on something else) */
+	static const double other[][2] = {
+		{ 1.00e8, 0.9e8 }, { 1.05e8, 0.9e8 }, { 0.95e8, 0.9e8 }, { 1.02e8, 0.9e8 }, { 4e8, 0.8e8 }
+	};
+	/* 14 % vs a median of 10.2 %: 1.37x and z = 8.5, but 3.8 points: below the floor */
+	static const double small[][2] = {
+		{ 1.00e8, 0.9e8 }, { 1.05e8, 0.9e8 }, { 0.95e8, 0.9e8 }, { 1.02e8, 0.9e8 }, { 1.4e8, 1.4e8 }
+	};
+	/* the other GPUs never idle (median 0, MAD 0, meanAD 4 points): z = 20 / (1.2533 * 4) = 4.0 */
+	static const double zero[][2] = { { 0, 0 }, { 0, 0 }, { 2e8, 2e8 }, { 0, 0 }, { 0, 0 } };
+	char out[512];
+	json_t *check;
+	const json_t *ev;
+	(void)state;
+	gpu_case(5, named, out, sizeof(out), &check);
+	assert_string_equal(out, "rank 4: GPU idle 40 % vs a median of 10 %, 90 % of it host wait");
+	assert_non_null(check);
+	assert_true(fabs(json_number_value(json_object_get(check, "median")) - 0.102) < 1e-12);
+	assert_true(fabs(json_number_value(json_object_get(check, "mad")) - 0.003) < 1e-12);
+	assert_true(json_number_value(json_object_get(check, "min_excess")) == 0.05);
+	assert_true(json_number_value(json_object_get(check, "host_wait_min")) == 0.5);
+	ev = json_array_get(json_object_get(check, "outliers"), 0);
+	assert_int_equal(json_integer_value(json_object_get(ev, "rank")), 4);
+	assert_true(fabs(json_number_value(json_object_get(ev, "z")) - 0.6745 * 0.298 / 0.003) < 1e-6);
+	json_decref(check);
+	gpu_case(5, other, out, sizeof(out), &check);
+	assert_string_equal(out, "");
+	assert_int_equal(json_array_size(json_object_get(check, "outliers")), 0);
+	json_decref(check);
+	gpu_case(5, small, out, sizeof(out), &check);
+	assert_string_equal(out, "");
+	json_decref(check);
+	gpu_case(5, zero, out, sizeof(out), &check);
+	assert_string_equal(out, "rank 2: GPU idle 20 % vs a median of 0 %, 100 % of it host wait");
+	json_decref(check);
+	/* two ranks: no check at all (>= 3 needed) */
+	gpu_case(2, named + 3, out, sizeof(out), &check);
+	assert_string_equal(out, "");
+	assert_null(check);
+}
+
 static void test_rank_from_path(void **state)
 {
 	(void)state;
@@ -282,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_merge_exact),
 		cmocka_unit_test(test_sums_and_extrema),
 		cmocka_unit_test(test_robust_score),
+		cmocka_unit_test(test_gpu_idle_rule),
 		cmocka_unit_test(test_rank_from_path),
 		cmocka_unit_test(test_inferred_ranks),
 	};

@@ -237,6 +237,15 @@ static void test_spec_parsing(void **state)
 	assert_true(pr_gate_rule_matches(&r, "peak:dev.mem.allocated"));
 	assert_false(pr_gate_rule_matches(&r, "peak:dev.mem.reserved"));
 	pr_gate_rule_release(&r);
+	/* percentage points of a share */
+	assert_int_equal(pr_gate_parse_rule("gpu:idle_share:+3pp", &r, &err), 0);
+	assert_true(r.has_abs && !r.has_rel && r.abs_unit == PR_GATE_SHARE);
+	assert_true(fabs(r.abs - 0.03) < 1e-15);
+	pr_gate_rule_release(&r);
+	assert_int_equal(pr_gate_parse_rule("gpu:idle:+3pp", &r, &err), -1);
+	assert_non_null(strstr(err.text, "gpu:compute|communication|memory|idle_share|overlap"));
+	assert_int_equal(pr_gate_parse_rule("gpu:*:+3pp", &r, &err), 0);
+	pr_gate_rule_release(&r);
 	assert_int_equal(pr_gate_parse_rule("throughput:-5%", &r, &err), 0);
 	assert_int_equal(r.dir, -1);
 	assert_true(pr_gate_rule_matches(&r, "throughput:tokens_per_s"));
@@ -584,6 +593,180 @@ static void test_missing_key_metric(void **state)
 	json_decref(cmp);
 	json_decref(base);
 	json_decref(newm);
+	pr_gate_release(&g);
+}
+
+/*
+ * A one-run GPU model: n steps, each with kern[i] ms of compute kernels, 10 ms
+ * of communication and 1 ms of memcpy (its step breakdown), lasting so that
+ * the rest, with no GPU op, is the share idle[i] of the step; the run's
+ * gpu_breakdown (the sums of the steps) and an overlap share (< 0: no
+ * communication kernel, so no overlap).
+ */
+static json_t *gpu_model(size_t n, const double *kern, const double *idle, double overlap,
+			 int with_steps)
+{
+	json_t *list = json_array(), *sb = json_array(), *run, *ov;
+	double span = 0, comp = 0, idl = 0;
+	size_t i;
+	for (i = 0; i < n; i++) {
+		double k = kern[i] * 1e6, dur = (k + 11e6) / (1 - idle[i]), id = dur - k - 11e6;
+		/* the time with no GPU op goes to runtime: the step sums to dur */
+		json_array_append_new(list, json_pack("{s:s, s:f, s:f}", "name", "ProfilerStep#0",
+						      "t_ns", span, "dur_ns", dur));
+		json_array_append_new(sb, json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "dur_ns", dur,
+						    "kernel_ns", k, "communication_ns", 10e6,
+						    "memcpy_ns", 1e6, "memset_ns", 0.0, "runtime_ns",
+						    id));
+		span += dur;
+		comp += k;
+		idl += id;
+	}
+	ov = overlap < 0 ? json_pack("{s:i, s:i, s:n}", "communication_ns", 0, "overlapped_ns", 0,
+				     "share")
+			 : json_pack("{s:f, s:f, s:f}", "communication_ns", 10e6 * (double)n,
+				     "overlapped_ns", overlap * 10e6 * (double)n, "share", overlap);
+	run = json_pack("{s:s, s:{s:f}, s:{s:{s:o}}}", "label", "run", "clock", "duration_ns", span,
+			"throughput", "steps", "list", list);
+	json_object_set_new(
+		run, "gpu_breakdown",
+		json_pack("{s:{s:f, s:f, s:f, s:f, s:f}, s:o}", "rank", "span_ns", span, "compute_ns",
+			  comp, "communication_ns", overlap < 0 ? 0.0 : 10e6 * (double)n, "memory_ns",
+			  1e6 * (double)n, "idle_ns", idl, "overlap", ov));
+	if (with_steps)
+		json_object_set_new(run, "step_breakdown", json_pack("{s:o}", "steps", sb));
+	else
+		json_decref(sb);
+	return json_pack("{s:s, s:i, s:[o]}", "schema", "profreport-model", "version", 1, "runs", run);
+}
+
+static double mnum(const json_t *cmp, const char *id, const char *key)
+{
+	const json_t *m = metric(cmp, id);
+	assert_non_null(m);
+	return json_number_value(json_object_get(m, key));
+}
+
+/* compare's GPU metrics: per-step samples, share thresholds in points, direction, presence. */
+static void test_gpu_metrics(void **state)
+{
+	static const double k10[5] = { 10, 10.2, 9.9, 10.1, 9.8 }, k15[5] = { 15, 15.3, 14.9, 15.1, 14.7 };
+	static const double i10[5] = { 0.10, 0.101, 0.099, 0.102, 0.098 };
+	static const double i13[5] = { 0.13, 0.131, 0.129, 0.132, 0.128 };
+	static const double i17[5] = { 0.17, 0.171, 0.169, 0.172, 0.168 };
+	struct pr_gate g;
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *base, *newm, *cmp;
+	(void)state;
+	pr_gate_init(&g);
+	base = gpu_model(5, k10, i10, 0.30, 1);
+	/* compute 1.5x per step: 5 samples a side, Mann-Whitney p = 0.0079 (separated) */
+	newm = gpu_model(5, k15, i10, 0.30, 1);
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_non_null(cmp);
+	assert_string_equal(verdict(cmp, "gpu:compute"), "regression");
+	assert_string_equal(field(cmp, "gpu:compute", "rule"), "mann-whitney");
+	assert_true(mnum(cmp, "gpu:compute", "n1") == 5 && mnum(cmp, "gpu:compute", "n2") == 5);
+	/* the medians of the steps: 10 ms and 15 ms */
+	assert_true(mnum(cmp, "gpu:compute", "base") == 10e6);
+	assert_true(mnum(cmp, "gpu:compute", "new") == 15e6);
+	assert_string_equal(verdict(cmp, "gpu:communication"), "unchanged");
+	assert_string_equal(verdict(cmp, "gpu:overlap"), "unchanged");
+	assert_string_equal(field(cmp, "gpu:overlap", "better"), "higher");
+	assert_string_equal(field(cmp, "gpu:idle_share", "better"), "lower");
+	assert_string_equal(field(cmp, "gpu:idle_share", "kind"), "share");
+	json_decref(cmp);
+	json_decref(newm);
+	/* idle 10 % -> 13 %: +30 % but 3 points, within +5pp; -> 17 %: 7 points, a regression */
+	newm = gpu_model(5, k10, i13, 0.30, 1);
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_string_equal(verdict(cmp, "gpu:idle_share"), "unchanged");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_object_get(metric(cmp, "gpu:idle_share"), "threshold"), "text")),
+			    "+5pp");
+	json_decref(cmp);
+	json_decref(newm);
+	newm = gpu_model(5, k10, i17, 0.30, 1);
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_string_equal(verdict(cmp, "gpu:idle_share"), "regression");
+	assert_string_equal(field(cmp, "gpu:idle_share", "rule"), "mann-whitney");
+	assert_true(fabs(mnum(cmp, "gpu:idle_share", "new") - 0.17) < 1e-9);
+	json_decref(cmp);
+	json_decref(newm);
+	/* overlap 30 % -> 27 %: -10 % but 3 points: unchanged; -> 20 %: regression (one value a
+	 * side: thresholds only); -> 40 %: an improvement (higher is better) */
+	newm = gpu_model(5, k10, i10, 0.27, 1);
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_string_equal(verdict(cmp, "gpu:overlap"), "unchanged");
+	json_decref(cmp);
+	/* --fail-on with points: -2pp makes the 3-point drop a regression */
+	assert_int_equal(pr_gate_add_fail_on(&g, "gpu:overlap:-2pp", &err), 0);
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_string_equal(verdict(cmp, "gpu:overlap"), "regression");
+	assert_string_equal(field(cmp, "gpu:overlap", "rule"), "thresholds-only");
+	json_decref(cmp);
+	json_decref(newm);
+	pr_gate_release(&g);
+	pr_gate_init(&g);
+	newm = gpu_model(5, k10, i10, 0.20, 1);
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_string_equal(verdict(cmp, "gpu:overlap"), "regression");
+	assert_string_equal(field(cmp, "gpu:overlap", "rule"), "thresholds-only");
+	json_decref(cmp);
+	json_decref(newm);
+	newm = gpu_model(5, k10, i10, 0.40, 1);
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_string_equal(verdict(cmp, "gpu:overlap"), "improvement");
+	json_decref(cmp);
+	json_decref(newm);
+	/* no step breakdown in NEW: one run total a side (50 ms vs 75 ms), thresholds only;
+	 * the idle share is the run's idle / span: 0.1 of every step, so 0.1 */
+	newm = gpu_model(5, k15, i10, 0.30, 0);
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_true(mnum(cmp, "gpu:compute", "n1") == 1 && mnum(cmp, "gpu:compute", "n2") == 1);
+	assert_true(fabs(mnum(cmp, "gpu:compute", "base") - 50e6) < 1e-3);
+	assert_true(fabs(mnum(cmp, "gpu:compute", "new") - 75e6) < 1e-3);
+	assert_true(fabs(mnum(cmp, "gpu:idle_share", "new") - 0.1) < 1e-3);
+	assert_string_equal(field(cmp, "gpu:compute", "rule"), "thresholds-only");
+	json_decref(cmp);
+	json_decref(newm);
+	/* NEW without communication kernels: the overlap is removed, not a failure */
+	newm = gpu_model(5, k10, i10, -1, 1);
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_string_equal(verdict(cmp, "gpu:overlap"), "removed");
+	assert_int_equal(pr_compare_failures(cmp), 0);
+	json_decref(cmp);
+	/* NEW with no GPU op: every GPU metric of BASE is missing, a failure */
+	json_object_del(json_array_get(json_object_get(newm, "runs"), 0), "gpu_breakdown");
+	json_object_del(json_array_get(json_object_get(newm, "runs"), 0), "step_breakdown");
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_non_null(cmp);
+	assert_string_equal(verdict(cmp, "gpu:compute"), "missing");
+	assert_string_equal(verdict(cmp, "gpu:overlap"), "missing");
+	assert_string_equal(field(cmp, "gpu:idle_share", "rule"), "presence");
+	assert_non_null(strstr(field(cmp, "gpu:compute", "why"), "NEW has no GPU op"));
+	/* compute, communication, memory, idle_share, overlap */
+	assert_int_equal(pr_compare_failures(cmp), 5);
+	json_decref(cmp);
+	/* a CPU-only BASE against a GPU NEW: added, a pass */
+	cmp = pr_compare(newm, base, &g, &err);
+	assert_string_equal(verdict(cmp, "gpu:compute"), "added");
+	assert_int_equal(pr_compare_failures(cmp), 0);
+	json_decref(cmp);
+	json_decref(newm);
+	/* a GPU time that is not a measurement is an input error naming its path */
+	newm = gpu_model(5, k10, i10, 0.30, 1);
+	json_object_set_new(json_array_get(json_object_get(json_object_get(json_array_get(
+							     json_object_get(newm, "runs"), 0),
+							     "step_breakdown"),
+						     "steps"),
+					   2),
+			    "kernel_ns", json_null());
+	cmp = pr_compare(base, newm, &g, &err);
+	assert_null(cmp);
+	assert_non_null(strstr(err.text, "runs[0].step_breakdown.steps[2].kernel_ns is null"));
+	json_decref(newm);
+	json_decref(base);
 	pr_gate_release(&g);
 }
 
@@ -961,6 +1144,7 @@ int main(void)
 		cmocka_unit_test(test_one_and_two_steps),
 		cmocka_unit_test(test_decide_abs_threshold),
 		cmocka_unit_test(test_missing_key_metric),
+		cmocka_unit_test(test_gpu_metrics),
 		cmocka_unit_test(test_nothing_comparable),
 		cmocka_unit_test(test_calls_per_step),
 		cmocka_unit_test(test_gate_warnings),
