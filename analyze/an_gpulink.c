@@ -893,7 +893,8 @@ static json_t *launches_json(struct gl *g)
 					    pr_jint(calls), "overhead_total_ns", pr_jnum(ov), NULL));
 	}
 	/* per activity type (kernel, Memcpy DtoD, ...), the most frequent first */
-	qsort(types, ntypes, sizeof(*types), cmp_type);
+	if (ntypes) /* types is NULL when no GPU op was linked */
+		qsort(types, ntypes, sizeof(*types), cmp_type);
 	arr = json_array();
 	for (i = 0; i < ntypes && i < TYPE_CAP; i++)
 		json_array_append_new(

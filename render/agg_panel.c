@@ -1,5 +1,6 @@
 /* agg_panel.c - chart specs from agg.json (see agg_panel.h). */
 #include "render/agg_panel.h"
+#include "render/gpu_panel.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -443,8 +444,9 @@ static void peak_memory(struct pr_panelset *ps, const json_t *doc, const struct 
 
 /*
  * GPU temporal breakdown per rank: compute, communication, memory and idle as
- * % of each rank's GPU span (HTA), grouped bars (they sum to 100 % per rank);
- * the idle bar of a rank named by the GPU-idle rule is red.
+ * % of each rank's GPU span (HTA), one stacked bar per rank (100 %) in the GPU
+ * panels' colours (pr_gpu_color); the idle segment of a rank named by the
+ * GPU-idle rule is red.
  */
 static void gpu_breakdown(struct pr_panelset *ps, const json_t *doc, const struct sel *s)
 {
@@ -467,16 +469,16 @@ static void gpu_breakdown(struct pr_panelset *ps, const json_t *doc, const struc
 		uint32_t *col = pr_panelset_alloc(ps, s->n, sizeof(uint32_t));
 		for (i = 0; i < s->n; i++) {
 			v[i] = num(json_object_get(s->row[i], "gpu"), key[j]) * 100;
-			col[i] = group_color(j);
+			col[i] = pr_gpu_color(name[j]);
 			if (j == 3 && s->strag[i] && evidence_has(s->strag[i], "gpu idle", NULL)) {
 				col[i] = RED;
 				any_red = 1;
 			}
 		}
-		g[j] = (struct pr_chart_bar_group){ name[j], group_color(j), v, col, NULL };
+		g[j] = (struct pr_chart_bar_group){ name[j], pr_gpu_color(name[j]), v, col, NULL };
 	}
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ s->label, s->n, g, PR_ARRAY_SIZE(key), 0, 0 };
+	*b = (struct pr_chart_bars){ s->label, s->n, g, PR_ARRAY_SIZE(key), 0, 0, 1 };
 	cap_text(s, capt, sizeof(capt));
 	snprintf(title, sizeof(title), "GPU time per rank: compute, communication, memory, idle "
 				       "(%% of the GPU span)%s",
@@ -485,9 +487,6 @@ static void gpu_breakdown(struct pr_panelset *ps, const json_t *doc, const struc
 	c->y_label = "Share of the GPU span";
 	c->x_label = s->x_label;
 	c->y_unit = "percent";
-	c->y_fixed = 1;
-	c->y_min = 0;
-	c->y_max = 100;
 	c->bars = b;
 	c->height = 420;
 	c->legend_title = "GPU time";

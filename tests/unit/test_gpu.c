@@ -407,13 +407,35 @@ static void test_sync_copy(void **state)
 	json_decref(m);
 }
 
+/* CUDA runtime calls without any GPU op (a profile whose activities were not
+ * collected): the GPU sections say there is nothing linked, and nothing breaks
+ * (qsort of no types was undefined behaviour under UBSan). */
+static void test_runtime_only(void **state)
+{
+	static const char text[] =
+		"{\"traceEvents\": [\n"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":20},\n"
+		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":2,\"dur\":5,\"args\":{\"correlation\":1}},\n"
+		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":9,\"dur\":5,\"args\":{\"correlation\":2}}\n"
+		"]}\n";
+	json_t *m = model_opts(text, NULL), *l = at(m, "runs/0/gpu/launches");
+	(void)state;
+	if (l) {
+		assert_int_equal((int)d(l, "activities"), 0);
+		assert_int_equal(json_array_size(json_object_get(l, "by_type")), 0);
+		assert_int_equal((int)d(l, "short_kernels/of_linked"), 0);
+	}
+	assert_null(at(m, "runs/0/recommendations/0/evidence/short_kernels"));
+	json_decref(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hta_breakdown),	  cmocka_unit_test(test_tensorboard_steps),
 		cmocka_unit_test(test_collective_layers), cmocka_unit_test(test_comm_pattern),
 		cmocka_unit_test(test_bad_pattern),	  cmocka_unit_test(test_cpu_only), cmocka_unit_test(test_gpu_advice),
-		cmocka_unit_test(test_sync_copy),
+		cmocka_unit_test(test_sync_copy), cmocka_unit_test(test_runtime_only),
 		cmocka_unit_test(test_medians_sql),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
