@@ -20,17 +20,17 @@
 #include "store/xalloc.h"
 
 static const struct pr_option opts[] = {
-	{ "output", 'o', "FILE", "write the aggregate (JSON; '-' = stdout, then no table)" },
-	{ "format", 0, "json|inferix", "agg.json (default) or Inferix's aggregate keys" },
-	{ "html", 0, "FILE", "one HTML page: stragglers, panels, tables" },
-	{ "png", 0, "DIR", "the panels as PNG files in DIR (made if missing)" },
-	{ "svg", 0, "DIR", "the panels as SVG files in DIR (made if missing)" },
-	{ "trace", 0, "FILE", "also merge the ranks' spans and memory into one Chrome trace" },
-	{ "run-format", 0, "NAME", "force the input format of the trace files" },
-	{ "rank-from", 0, "REGEX", "the rank is the digits REGEX's first group matches in the path" },
-	{ "ranks", 0, "LIST", "ranks of the inputs in the order read, e.g. 0,1,2,3 or 0-3" },
-	{ "quiet", 'q', NULL, "no console table" },
-	{ NULL, 0, NULL, NULL },
+	{ "output", 'o', "agg.json", "write the aggregate (JSON; '-' = stdout, then no table)", 0 },
+	{ "to", 0, "json|inferix", "the output's form: agg.json (default) or Inferix's aggregate keys", 0 },
+	{ "html", 0, "FILE", "one HTML page: stragglers, panels, tables", 0 },
+	{ "png", 0, "DIR", "the panels as PNG files in DIR (made if missing)", 0 },
+	{ "svg", 0, "DIR", "the panels as SVG files in DIR (made if missing)", 0 },
+	{ "trace", 0, "FILE", "also merge the ranks' spans and memory into one Chrome trace", 0 },
+	{ "format", 0, "NAME", "force the input format of the trace files", 0 },
+	{ "rank-from", 0, "REGEX", "the rank is the digits REGEX's first group matches in the path", 0 },
+	{ "ranks", 0, "LIST", "ranks of the inputs in the order read, e.g. 0,1,2,3 or 0-3", PR_OPT_OR },
+	{ "quiet", 'q', NULL, "no console table", 0 },
+	{ NULL, 0, NULL, NULL, 0 },
 };
 
 /* A temporary store path: one rank at a time lives there. */
@@ -150,8 +150,8 @@ static int merge_run(void *ctx, struct pr_store *st, long run_id, long rank, str
 static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	const char *out = pr_arg(cmd, a, "output");
-	const char *form = pr_arg(cmd, a, "format");
-	const char *fmt = pr_arg(cmd, a, "run-format");
+	const char *form = pr_arg(cmd, a, "to");
+	const char *fmt = pr_arg(cmd, a, "format");
 	const char *html = pr_arg(cmd, a, "html"), *png = pr_arg(cmd, a, "png"),
 		   *svg = pr_arg(cmd, a, "svg"), *trace = pr_arg(cmd, a, "trace");
 	struct pr_chrome_merge *merged = NULL;
@@ -164,8 +164,9 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 	if (form && !strcmp(form, "inferix"))
 		inferix = 1;
 	else if (form && strcmp(form, "json"))
-		return pr_error_set(err, PR_E_USAGE, "--format must be 'json' or 'inferix', not '%s'",
-				    form);
+		return pr_error_set(err, PR_E_USAGE, "--to must be 'json' or 'inferix', not '%s'", form);
+	if (fmt && pr_cli_output_form_misused(fmt, "json, inferix", err))
+		return -1;
 	for (i = 0; i < a->npos; i++)
 		if (access(a->pos[i], R_OK)) {
 			pr_error_set(err, PR_E_IO, "no such file or directory");
@@ -282,8 +283,7 @@ const struct pr_command pr_cmd_aggregate = {
 	.min_pos = 1,
 	.max_pos = -1,
 	.opts = opts,
-	.usage = "aggregate INPUT... [-o agg.json] [--format json|inferix] [--html FILE] [--png DIR] "
-		 "[--svg DIR] [--trace FILE] [--run-format NAME] [--rank-from REGEX | --ranks LIST] [-q]",
+	.usage = "aggregate INPUT...",
 	.summary = "aggregate per-rank traces or reports: cross-rank statistics and stragglers",
 	.help = "INPUT is a directory (recursive), trace files, stores or earlier agg.json files;\n"
 		"each trace is ingested alone into a temporary store, folded and deleted, so memory\n"

@@ -17,18 +17,20 @@
 #include "store/strbuf.h"
 
 static const struct pr_option opts[] = {
-	{ "format", 0, "FMT", "output: text (default), md, json, junit" },
-	{ "output", 'o', "FILE", "write the output to FILE instead of standard output" },
-	{ "fail-on", 0, "SPEC", "threshold METRIC:+N%|+SIZE|+TIME (repeatable), e.g. step_time:+3%" },
-	{ "ignore", 0, "GLOB", "do not compare metrics whose name matches (repeatable)" },
-	{ "config", 0, "FILE", "gate settings from a JSON file (alpha, min_us, fail_on, ignore)" },
-	{ "alpha", 0, "P", "significance level of the Mann-Whitney test (default 0.01)" },
-	{ "min-us", 0, "N", "spans under N microseconds are not gated (default 10)" },
-	{ "strict", 0, NULL, "warnings (a --fail-on or --ignore that selects nothing) are errors" },
-	{ "html", 0, "FILE", "also one HTML page: verdict, diff chart, metrics" },
-	{ "png", 0, "DIR", "also the panels as PNG files in DIR (made if missing)" },
-	{ "svg", 0, "DIR", "also the panels as SVG files in DIR (made if missing)" },
-	{ NULL, 0, NULL, NULL },
+	{ "to", 0, "text|md|json|junit", "the output's form (default text)", 0 },
+	{ "output", 'o', "FILE", "write the output to FILE instead of standard output", 0 },
+	{ "fail-on", 0, "SPEC", "threshold METRIC:+N%|+SIZE|+TIME (repeatable), e.g. step_time:+3%",
+	  PR_OPT_REPEAT },
+	{ "ignore", 0, "GLOB", "do not compare metrics whose name matches (repeatable)", PR_OPT_REPEAT },
+	{ "config", 0, "FILE", "gate settings from a JSON file (alpha, min_us, fail_on, ignore)", 0 },
+	{ "alpha", 0, "P", "significance level of the Mann-Whitney test (default 0.01)", 0 },
+	{ "min-us", 0, "N", "spans under N microseconds are not gated (default 10)", 0 },
+	{ "strict", 0, NULL, "warnings (a --fail-on or --ignore that selects nothing) are errors", 0 },
+	{ "html", 0, "FILE", "also one HTML page: verdict, diff chart, metrics", 0 },
+	{ "png", 0, "DIR", "also the panels as PNG files in DIR (made if missing)", 0 },
+	{ "svg", 0, "DIR", "also the panels as SVG files in DIR (made if missing)", 0 },
+	{ "format", 0, "NAME", "force the input format of BASE and NEW (traces)", 0 },
+	{ NULL, 0, NULL, NULL, 0 },
 };
 
 /*
@@ -37,7 +39,7 @@ static const struct pr_option opts[] = {
  * naming the path and side ("'new.json': NEW has no metrics ...").
  */
 static json_t *side_model(const struct pr_command *cmd, char *path, const char *side,
-			  struct pr_error *err)
+			  const char *format, struct pr_error *err)
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
 	struct pr_cli_input in;
@@ -46,7 +48,7 @@ static json_t *side_model(const struct pr_command *cmd, char *path, const char *
 	if (pr_model_sniff(path)) {
 		m = pr_model_load(path, err);
 	} else {
-		if (pr_cli_input_open(&in, cmd->name, &path, 1, NULL, err))
+		if (pr_cli_input_open(&in, cmd->name, &path, 1, format, err))
 			return NULL;
 		mo.timeline_points = 0;
 		m = pr_model_build(in.store, &mo, err);
@@ -102,7 +104,7 @@ static int write_html(const json_t *cmp, const json_t *base, const json_t *newm,
 }
 
 /*
- * With --format junit, an error (exit 2) still writes the report: one
+ * With --to junit, an error (exit 2) still writes the report: one
  * testcase with an <error>, so a CI that reads the report shows why the gate
  * could not judge instead of finding no report (or a pass). A failure to
  * write it is added to the error's text.
@@ -126,7 +128,7 @@ static void junit_on_error(const char *path, struct pr_error *err)
 
 static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
-	const char *fmt = pr_arg(cmd, a, "format"), *v;
+	const char *fmt = pr_arg(cmd, a, "to"), *informat = pr_arg(cmd, a, "format"), *v;
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	struct pr_gate g;
 	json_t *base = NULL, *newm = NULL, *cmp = NULL;
@@ -137,9 +139,11 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	if (!fmt)
 		fmt = "text";
 	if (strcmp(fmt, "text") && strcmp(fmt, "md") && strcmp(fmt, "json") && strcmp(fmt, "junit")) {
-		pr_error_set(err, PR_E_USAGE, "unknown --format '%s' (text, md, json, junit)", fmt);
+		pr_error_set(err, PR_E_USAGE, "unknown --to '%s' (text, md, json, junit)", fmt);
 		goto out;
 	}
+	if (informat && pr_cli_output_form_misused(informat, "text, md, json, junit", err))
+		goto out;
 	junit = !strcmp(fmt, "junit");
 	if ((v = pr_arg(cmd, a, "config")) && pr_gate_load_config(&g, v, err))
 		goto out;
@@ -155,8 +159,8 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 		goto out;
 	if ((v = pr_arg(cmd, a, "min-us")) && pr_gate_set_min_us(&g, v, err))
 		goto out;
-	if (!(base = side_model(cmd, a->pos[0], "BASE", err)) ||
-	    !(newm = side_model(cmd, a->pos[1], "NEW", err)))
+	if (!(base = side_model(cmd, a->pos[0], "BASE", informat, err)) ||
+	    !(newm = side_model(cmd, a->pos[1], "NEW", informat, err)))
 		goto out;
 	if (!(cmp = pr_compare(base, newm, &g, err)))
 		goto out;
@@ -218,9 +222,7 @@ const struct pr_command pr_cmd_compare = {
 	.min_pos = 2,
 	.max_pos = 2,
 	.opts = opts,
-	.usage = "compare BASE NEW [--format text|md|json|junit] [-o FILE] [--fail-on SPEC]... "
-		 "[--ignore GLOB]... [--config FILE] [--alpha P] [--min-us N] [--strict] [--html FILE] "
-		 "[--png DIR] [--svg DIR]",
+	.usage = "compare BASE NEW",
 	.summary = "compare two runs and fail (exit 1) on a significant regression",
 	.help = "BASE and NEW are each a trace, a store, a directory of ranks or a model JSON\n"
 		"('report --json'). Exit status: 0 no regression, 1 regression, 2 usage or input error.\n"

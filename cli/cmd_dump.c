@@ -7,8 +7,8 @@
 #include "store/dump.h"
 
 static const struct pr_option opts[] = {
-	{ "run", 0, "ID", "only this run" },
-	{ NULL, 0, NULL, NULL },
+	{ "run", 0, "ID", "only this run", 0 },
+	{ NULL, 0, NULL, NULL, 0 },
 };
 
 static int cmd_dump(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
@@ -34,7 +34,7 @@ const struct pr_command pr_cmd_dump = {
 	.min_pos = 2,
 	.max_pos = 2,
 	.opts = opts,
-	.usage = "dump events STORE [--run ID]",
+	.usage = "dump events STORE",
 	.summary = "print the store as normalized text, one line per row (used by golden tests)",
 	.help = NULL,
 };

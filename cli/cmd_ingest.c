@@ -5,11 +5,11 @@
 #include "cli/input.h"
 
 static const struct pr_option opts[] = {
-	{ "output", 'o', "STORE", "the store to create or add to (required)" },
-	{ "format", 0, "NAME", "force an input format (see 'profreport formats')" },
-	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run" },
-	{ "quiet", 'q', NULL, "print nothing on success" },
-	{ NULL, 0, NULL, NULL },
+	{ "output", 'o', "STORE", "the store to create or add to (required)", PR_OPT_REQUIRED },
+	{ "format", 0, "NAME", "force an input format (see 'profreport formats')", 0 },
+	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run", 0 },
+	{ "quiet", 'q', NULL, "print nothing on success", 0 },
+	{ NULL, 0, NULL, NULL, 0 },
 };
 
 static int cmd_ingest(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
@@ -39,7 +39,7 @@ const struct pr_command pr_cmd_ingest = {
 	.min_pos = 1,
 	.max_pos = -1,
 	.opts = opts,
-	.usage = "ingest INPUT... -o STORE [--format NAME] [--phases FILE] [-q]",
+	.usage = "ingest INPUT...",
 	.summary = "read trace files or directories into an event store (SQLite)",
 	.help = "Each file becomes one run, in one transaction: a file that fails leaves nothing\n"
 		"behind. A file whose content is already in the store is reported, not added\n"

@@ -14,8 +14,8 @@
 
 static const struct pr_option opts[] = {
 	{ "timeout", 0, "SECONDS",
-	  "stop the statement after this long (default 60, ms precision; 0 = no limit)" },
-	{ NULL, 0, NULL, NULL },
+	  "stop the statement after this long (default 60, ms precision; 0 = no limit)", 0 },
+	{ NULL, 0, NULL, NULL, 0 },
 };
 
 struct guard {
@@ -102,7 +102,7 @@ const struct pr_command pr_cmd_query = {
 	.min_pos = 2,
 	.max_pos = 2,
 	.opts = opts,
-	.usage = "query STORE SQL [--timeout SECONDS]",
+	.usage = "query STORE SQL",
 	.summary = "run one read-only SQL statement on a store; tab-separated output with a header",
 	.help = "The schema is documented in README.md (tables run, span, track, series, sample,\n"
 		"instant, flow, metric, diag, string; views span_v, sample_v, instant_v).\n"

@@ -15,17 +15,17 @@
 #include "store/decimal.h"
 
 static const struct pr_option opts[] = {
-	{ "output", 'o', "PATH", "the HTML report: FILE.html (one page), or a directory (one page per run + index.html)" },
-	{ "json", 0, "FILE", "write the analysis model (JSON; '-' = stdout)" },
-	{ "png", 0, "DIR", "write the panels as PNG files into DIR" },
-	{ "svg", 0, "DIR", "write the panels as SVG files into DIR" },
-	{ "top", 0, "N", "rows in the top-spans tables (default 15)" },
-	{ "run", 0, "ID", "only this run of the store" },
-	{ "timeline-points", 0, "N", "points per series timeline in the model (default 2000, 0 = none)" },
-	{ "format", 0, "NAME", "force the input format" },
-	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run" },
-	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)" },
-	{ NULL, 0, NULL, NULL },
+	{ "output", 'o', "report.html|DIR", "the HTML report: FILE.html (one page), or a directory (one page per run + index.html)", 0 },
+	{ "json", 0, "FILE", "write the analysis model (JSON; '-' = stdout)", 0 },
+	{ "png", 0, "DIR", "write the panels as PNG files into DIR", 0 },
+	{ "svg", 0, "DIR", "write the panels as SVG files into DIR", 0 },
+	{ "top", 0, "N", "rows in the top-spans tables (default 15)", 0 },
+	{ "run", 0, "ID", "only this run of the store", 0 },
+	{ "timeline-points", 0, "N", "points per series timeline in the model (default 2000, 0 = none)", 0 },
+	{ "format", 0, "NAME", "force the input format", 0 },
+	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run", 0 },
+	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)", 0 },
+	{ NULL, 0, NULL, NULL, 0 },
 };
 
 /* Parses a non-negative integer option into *out (unchanged when absent). */
@@ -233,7 +233,7 @@ const struct pr_command pr_cmd_report = {
 	.min_pos = 1,
 	.max_pos = -1,
 	.opts = opts,
-	.usage = "report INPUT... [-o report.html|DIR] [--json FILE] [--png DIR] [--svg DIR] [--top N] [--run ID] [--timeline-points N] [--format NAME] [--phases FILE] [--comm-kernels REGEX]",
+	.usage = "report INPUT...",
 	.summary = "analyze runs: peaks, phases, fragmentation, throughput, bottlenecks, leaks, recommendations",
 	.help = "INPUT is a store, trace files or directories (ingested into a temporary store).\n"
 		"The model's schema is documented in README (\"The analysis model\").\n"

@@ -9,12 +9,13 @@
 
 static const struct pr_option opts[] = {
 	{"output", 'o', "FILE",
-	 "the speedscope file to write (required), e.g. out.speedscope.json; '-' = stdout"},
-	{"run", 0, "ID", "only this run"},
-	{"format", 0, "NAME", "force the input format"},
-	{"phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run"},
-	{"quiet", 'q', NULL, "print nothing on success"},
-	{NULL, 0, NULL, NULL},
+	 "the speedscope file to write (required), e.g. out.speedscope.json; '-' = stdout",
+	 PR_OPT_REQUIRED},
+	{"run", 0, "ID", "only this run", 0 },
+	{"format", 0, "NAME", "force the input format", 0 },
+	{"phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run", 0 },
+	{"quiet", 'q', NULL, "print nothing on success", 0 },
+	{ NULL, 0, NULL, NULL, 0 },
 };
 
 static int cmd_speedscope(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
@@ -61,7 +62,7 @@ const struct pr_command pr_cmd_speedscope = {
 	.min_pos = 1,
 	.max_pos = -1,
 	.opts = opts,
-	.usage = "speedscope INPUT... -o FILE [--run ID] [--format NAME] [--phases FILE] [-q]",
+	.usage = "speedscope INPUT...",
 	.summary = "write a speedscope file: span timelines and byte-weighted memory growth",
 	.help = "INPUT is a store, trace files or directories (ingested into a temporary store).\n"
 		"One evented profile (ns) per thread, GPU stream or async lane, with the spans\n"

@@ -8,13 +8,13 @@
 #include "render/text_report.h"
 
 static const struct pr_option opts[] = {
-	{ "top", 0, "N", "rows in the top-spans table (default 10)" },
-	{ "json", 0, "FILE", "also write the analysis model (JSON; '-' = stdout, replacing the text)" },
-	{ "run", 0, "ID", "only this run of the store" },
-	{ "format", 0, "NAME", "force the input format" },
-	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run" },
-	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)" },
-	{ NULL, 0, NULL, NULL },
+	{ "top", 0, "N", "rows in the top-spans table (default 10)", 0 },
+	{ "json", 0, "FILE", "also write the analysis model (JSON; '-' = stdout, replacing the text)", 0 },
+	{ "run", 0, "ID", "only this run of the store", 0 },
+	{ "format", 0, "NAME", "force the input format", 0 },
+	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run", 0 },
+	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)", 0 },
+	{ NULL, 0, NULL, NULL, 0 },
 };
 
 int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char *name,
@@ -55,7 +55,7 @@ const struct pr_command pr_cmd_summary = {
 	.min_pos = 1,
 	.max_pos = -1,
 	.opts = opts,
-	.usage = "summary INPUT... [--top N] [--json FILE] [--run ID] [--format NAME] [--phases FILE] [--comm-kernels REGEX]",
+	.usage = "summary INPUT...",
 	.summary = "print the console report: peaks, memory, phases, throughput, bottlenecks, advice",
 	.help = "INPUT is a store, trace files or directories (ingested into a temporary store).\n"
 		"--phases FILE attaches a phase log to the run of the one trace file.",

@@ -1,6 +1,7 @@
 /* commands.c - the table of subcommands, in help order. */
 #include "cli/commands.h"
 
+#include <stdio.h>
 #include <string.h>
 
 extern const struct pr_command pr_cmd_ingest;
@@ -30,4 +31,11 @@ const char *pr_arg(const struct pr_command *cmd, const struct pr_args *a, const 
 {
 	int k = pr_opt_index(cmd->opts, lname);
 	return k < 0 ? NULL : a->val[k];
+}
+
+void pr_command_usage(const struct pr_command *cmd, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", cmd->usage);
+	if (cmd->opts)
+		pr_opt_usage(cmd->opts, buf, n);
 }

@@ -16,7 +16,8 @@ struct pr_command {
 	int (*fn)(const struct pr_command *cmd, struct pr_args *args, struct pr_error *err);
 	int min_pos, max_pos; /* max_pos -1 = any */
 	const struct pr_option *opts;
-	const char *usage;   /* after "profreport " */
+	const char *usage;   /* after "profreport ": the name and positionals ("ingest INPUT..."); the
+			      * options part of the usage line is made from opts (pr_command_usage) */
 	const char *summary; /* one line */
 	const char *help;    /* longer text, may be NULL */
 };
@@ -24,6 +25,8 @@ struct pr_command {
 extern const struct pr_command *const pr_commands[];
 
 const struct pr_command *pr_command_find(const char *name);
+/* The usage line after "profreport ": usage, then the options from the table. */
+void pr_command_usage(const struct pr_command *cmd, char *buf, size_t n);
 /* Value of option lname, or NULL. */
 const char *pr_arg(const struct pr_command *cmd, const struct pr_args *a, const char *lname);
 

@@ -243,3 +243,13 @@ void pr_cli_input_close(struct pr_cli_input *in)
 		in->tmp_path = NULL;
 	}
 }
+
+int pr_cli_output_form_misused(const char *fmt, const char *forms, struct pr_error *err)
+{
+	size_t n = strlen(fmt);
+	const char *p = strstr(forms, fmt);
+	if (pr_format_find(fmt) || !p || (p != forms && p[-1] != ' ') || (p[n] && p[n] != ','))
+		return 0;
+	return pr_error_set(err, PR_E_USAGE,
+			    "--format names the input format; the output's form is --to %s", fmt);
+}

@@ -28,6 +28,13 @@ int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, in
 int pr_cli_input_open_opts(struct pr_cli_input *in, const char *cmd, char **paths, int n,
 			   const struct pr_cli_inopts *o, struct pr_error *err) PR_MUST_CHECK;
 void pr_cli_input_close(struct pr_cli_input *in);
+/*
+ * --format names the input format everywhere; an output form given there
+ * (compare --format junit, from before --to) is a usage error that says so.
+ * forms: the command's output forms for the message ("json, inferix").
+ * 0 when fmt is an input format or not one of forms.
+ */
+int pr_cli_output_form_misused(const char *fmt, const char *forms, struct pr_error *err);
 /* 1 when path is an SQLite database file that the nsys reader does not claim. */
 int pr_cli_is_store(const char *path);
 

@@ -92,7 +92,9 @@ static void usage(FILE *out)
 
 static void command_help(const struct pr_command *cmd, FILE *out)
 {
-	fprintf(out, "usage: profreport %s\n\n%s\n", cmd->usage, cmd->summary);
+	char u[1024];
+	pr_command_usage(cmd, u, sizeof(u));
+	fprintf(out, "usage: profreport %s\n\n%s\n", u, cmd->summary);
 	if (cmd->help)
 		fprintf(out, "\n%s\n", cmd->help);
 	pr_opt_help(cmd->opts, out);
@@ -170,6 +172,7 @@ static int run(int argc, char **argv)
 	const struct pr_command *cmd;
 	struct pr_args args;
 	struct pr_error err = PR_ERROR_INIT;
+	char usage_line[1024];
 	int i, rc;
 
 	if (argc < 2) {
@@ -209,14 +212,15 @@ static int run(int argc, char **argv)
 	cmd_name = cmd->name;
 	pr_store_set_notice(store_notice, (void *)cmd->name);
 	pr_ingest_set_notice(store_notice, (void *)cmd->name);
+	pr_command_usage(cmd, usage_line, sizeof(usage_line));
 	if (pr_opt_parse(argc - 1, argv + 1, cmd->opts, &args, &err)) {
 		print_line(cmd->name, err.text);
-		fprintf(stderr, "usage: profreport %s\n", cmd->usage);
+		fprintf(stderr, "usage: profreport %s\n", usage_line);
 		return 2;
 	}
 	if (args.npos < cmd->min_pos || (cmd->max_pos >= 0 && args.npos > cmd->max_pos)) {
 		fprintf(stderr, "profreport: %s: %s arguments\nusage: profreport %s\n", cmd->name,
-			args.npos < cmd->min_pos ? "missing" : "too many", cmd->usage);
+			args.npos < cmd->min_pos ? "missing" : "too many", usage_line);
 		free(args.pos);
 		return 2;
 	}

@@ -130,3 +130,31 @@ void pr_opt_help(const struct pr_option *opts, FILE *out)
 		fprintf(out, "  %-26s %s\n", left, opts[i].help);
 	}
 }
+
+/* One option as the usage line names it: "-o STORE", "--format NAME", "-q". */
+static void usage_token(const struct pr_option *o, char *buf, size_t n)
+{
+	if (o->sname)
+		snprintf(buf, n, "-%c%s%s", o->sname, o->arg ? " " : "", o->arg ? o->arg : "");
+	else
+		snprintf(buf, n, "--%s%s%s", o->lname, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+void pr_opt_usage(const struct pr_option *opts, char *buf, size_t n)
+{
+	size_t i, len = strlen(buf);
+	char tok[160];
+	for (i = 0; opts[i].lname && len + 1 < n; i++) {
+		const struct pr_option *o = &opts[i];
+		int alt_next = opts[i + 1].lname && (opts[i + 1].flags & PR_OPT_OR);
+		usage_token(o, tok, sizeof(tok));
+		if (o->flags & PR_OPT_OR)
+			snprintf(buf + len, n - len, " | %s%s", tok, alt_next ? "" : "]");
+		else if (o->flags & PR_OPT_REQUIRED)
+			snprintf(buf + len, n - len, " %s", tok);
+		else
+			snprintf(buf + len, n - len, " [%s%s%s", tok, alt_next ? "" : "]",
+				 !alt_next && (o->flags & PR_OPT_REPEAT) ? "..." : "");
+		len += strlen(buf + len);
+	}
+}

@@ -17,11 +17,19 @@
 #define PR_OPT_MAX 16
 #define PR_POS_MAX 4096
 
+/* pr_option.flags: how the option reads in the generated usage line. */
+enum {
+	PR_OPT_REQUIRED = 1, /* must be given (the command says so itself); shown without brackets */
+	PR_OPT_REPEAT = 2,   /* may be given more than once: "[--x V]..." */
+	PR_OPT_OR = 4        /* an alternative to the option before it: "[--a X | --b Y]" */
+};
+
 struct pr_option {
 	const char *lname; /* without "--" */
 	char sname;        /* 0 = none */
 	const char *arg;   /* NULL = flag; else the value's name for help */
 	const char *help;
+	unsigned flags;    /* PR_OPT_* */
 };
 
 struct pr_args {
@@ -37,6 +45,8 @@ struct pr_args {
 int pr_opt_parse(int argc, char **argv, const struct pr_option *opts, struct pr_args *out,
 		 struct pr_error *err) PR_MUST_CHECK;
 void pr_opt_help(const struct pr_option *opts, FILE *out);
+/* The options part of a usage line, from the table: " -o STORE [--format NAME] [-q]" (appended to buf). */
+void pr_opt_usage(const struct pr_option *opts, char *buf, size_t n);
 /* Index of the option with this long name (for reading pr_args.val). */
 int pr_opt_index(const struct pr_option *opts, const char *lname);
 /* The n-th (0-based) value of option lname in command-line order, or NULL. */

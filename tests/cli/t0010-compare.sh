@@ -64,7 +64,7 @@ for spec in identical:0 slower_op:1 noise:0 memory:1 improvement:0 span_sets:0 \
 	want=${spec#*:}
 	base=$S/$pair/base.pt.trace.json
 	new=$S/$pair/new.pt.trace.json
-	run "$P" compare "$base" "$new" --format md
+	run "$P" compare "$base" "$new" --to md
 	expect_rc "$want" "compare $pair (md)"
 	if [ "${PR_UPDATE_GOLDEN:-0}" = 1 ]; then
 		cp "$tmp/out" "$GOLD/$pair.md"
@@ -78,11 +78,11 @@ for spec in identical:0 slower_op:1 noise:0 memory:1 improvement:0 span_sets:0 \
 	else
 		expect_err_empty "compare $pair"
 	fi
-	run "$P" compare "$base" "$new" --format json -o "$pair.json"
+	run "$P" compare "$base" "$new" --to json -o "$pair.json"
 	expect_rc "$want" "compare $pair (json)"
 	expect_out_empty "compare -o writes only the file"
 	json_ok "$pair.json" || fail "compare $pair: the JSON output does not parse as a comparison"
-	run "$P" compare "$base" "$new" --format junit -o "$pair.xml"
+	run "$P" compare "$base" "$new" --to junit -o "$pair.xml"
 	expect_rc "$want" "compare $pair (junit)"
 	xsd_ok "$pair.xml" "compare $pair"
 	fails=$(grep -c '<failure ' "$pair.xml" || true)
@@ -115,23 +115,23 @@ for n in 3 4 5; do
 	expect_rc 1 "1.5x slower over $n steps fails"
 	if [ "$n" = 5 ]; then tag='regression p=0.0079'; rule=mann-whitney; else tag='regression ci>='; rule=bootstrap-ci; fi
 	grep -Eq "^\+ step_time .* $tag" "$tmp/out" || { fail "short${n}_slow: step_time is not '$tag'"; show; }
-	"$P" compare "$pair/base.pt.trace.json" "$pair/new.pt.trace.json" --format json -o s$n.json 2>/dev/null || true
+	"$P" compare "$pair/base.pt.trace.json" "$pair/new.pt.trace.json" --to json -o s$n.json 2>/dev/null || true
 	metric_is s$n.json step_time verdict regression
 	metric_is s$n.json step_time rule $rule
 	run "$P" compare "$pair/new.pt.trace.json" "$pair/base.pt.trace.json"
 	expect_rc 0 "1.5x faster over $n steps passes"
 	grep -Eq "^- step_time .* improvement" "$tmp/out" || { fail "short${n}_slow reversed: no improvement"; show; }
 done
-"$P" compare "$S/short3_noise/base.pt.trace.json" "$S/short3_noise/new.pt.trace.json" --format json -o n3.json
+"$P" compare "$S/short3_noise/base.pt.trace.json" "$S/short3_noise/new.pt.trace.json" --to json -o n3.json
 metric_is n3.json step_time verdict unchanged
 metric_is n3.json step_time rule threshold
 # aten::copy_ is 1.06x over 3 steps: beyond +5 %, but its CI is not wholly beyond
 metric_is n3.json span:aten::copy_ verdict noise
 metric_is n3.json span:aten::copy_ rule bootstrap-ci
-run "$P" compare "$S/short4_slow/base.pt.trace.json" "$S/short4_slow/new.pt.trace.json" --format junit
+run "$P" compare "$S/short4_slow/base.pt.trace.json" "$S/short4_slow/new.pt.trace.json" --to junit
 expect_out_has 'rule bootstrap-ci: a regression: beyond the threshold +5%; with 4 and 4 samples Mann-Whitney cannot reach p &lt; 0.01' \
 	"the JUnit message says which rule decided"
-run "$P" compare "$S/short4_slow/base.pt.trace.json" "$S/short4_slow/new.pt.trace.json" --format md
+run "$P" compare "$S/short4_slow/base.pt.trace.json" "$S/short4_slow/new.pt.trace.json" --to md
 expect_out_has '| + | 5.244 ms | 7.658 ms | 1.46x | `step_time` | bootstrap CI [' "the markdown says which rule decided"
 
 # -- real torch 1.13 CPU traces of 4 steps (samples/compare/torch_cpu): a rerun
@@ -151,9 +151,9 @@ for spec in missing_peak:peak:dev.mem.allocated missing_phase:'phase:## optimize
 	expect_rc 1 "$pair fails"
 	expect_err_has "key metric(s) of BASE missing in NEW" "$pair on stderr"
 	grep -Fq "! $id" "$tmp/out" || { fail "$pair: '$id' not marked '!'"; show; }
-	"$P" compare "$S/$pair/base.pt.trace.json" "$S/$pair/new.pt.trace.json" --format json -o $pair.json 2>/dev/null || true
+	"$P" compare "$S/$pair/base.pt.trace.json" "$S/$pair/new.pt.trace.json" --to json -o $pair.json 2>/dev/null || true
 	metric_is $pair.json "$id" verdict missing
-	run "$P" compare "$S/$pair/base.pt.trace.json" "$S/$pair/new.pt.trace.json" --format junit
+	run "$P" compare "$S/$pair/base.pt.trace.json" "$S/$pair/new.pt.trace.json" --to junit
 	expect_out_has '<failure type="missing"' "$pair: a JUnit failure"
 done
 # fragmentation is not a key metric: removed, not a failure
@@ -170,7 +170,7 @@ run "$P" compare "$S/allreduce_calls/base.pt.trace.json" "$S/allreduce_calls/new
 expect_rc 0 "a changed call count is reported, not a failure"
 grep -Eq '^# span:nccl:all_reduce .* calls changed 2->1$' "$tmp/out" || { fail "allreduce_calls: 2 -> 1 calls not reported"; show; }
 expect_out_has "calls/step changed" "the summary counts calls changes"
-"$P" compare "$S/allreduce_calls/base.pt.trace.json" "$S/allreduce_calls/new.pt.trace.json" --format json -o ar.json
+"$P" compare "$S/allreduce_calls/base.pt.trace.json" "$S/allreduce_calls/new.pt.trace.json" --to json -o ar.json
 metric_is ar.json span:nccl:all_reduce verdict "calls changed"
 metric_is ar.json span:nccl:all_reduce calls '{"base": 2.0, "new": 1.0, "changed": true}'
 
@@ -180,7 +180,7 @@ run "$P" compare "$S/new_op/base.pt.trace.json" "$S/new_op/new.pt.trace.json"
 expect_rc 1 "new_op: the forward phase regressed"
 grep -Eq '^x span:aten::contiguous +- +247.917 us +- +added' "$tmp/out" || { fail "new_op: the new op is not listed as added"; show; }
 grep -Eq '^\+ phase:## forward ## .* regression ci>=' "$tmp/out" || { fail "new_op: the forward phase is not a regression"; show; }
-run "$P" compare "$S/new_op/base.pt.trace.json" "$S/new_op/new.pt.trace.json" --format junit
+run "$P" compare "$S/new_op/base.pt.trace.json" "$S/new_op/new.pt.trace.json" --to junit
 grep -A1 -F 'name="span:aten::contiguous"' "$tmp/out" | grep -qF '<system-out>added: ' ||
 	fail "new_op: the added op is not a reported JUnit testcase"
 grep -qF '<skipped' "$tmp/out" && fail "new_op: an added op is 'skipped' in the JUnit XML"
@@ -228,7 +228,7 @@ expect_rc 1 "a command-line --fail-on overrides the config"
 
 # -- a model JSON is read as it is, and gives the same answer as the trace
 "$P" report "$S/slower_op/base.pt.trace.json" --json base.model.json || fail "setup: report --json failed"
-run "$P" compare base.model.json "$S/slower_op/new.pt.trace.json" --format md
+run "$P" compare base.model.json "$S/slower_op/new.pt.trace.json" --to md
 expect_rc 1 "compare of a model JSON with a trace"
 cmp -s "$tmp/out" "$GOLD/slower_op.md" || fail "compare of a model JSON differs from compare of the trace"
 
@@ -251,7 +251,7 @@ expect_rc 2 "an empty NEW"
 expect_one_err_line "an empty NEW"
 expect_err_has "'empty.json': NEW has no metrics" "an empty NEW is named"
 expect_out_empty "an empty NEW"
-run "$P" compare "$ID/base.pt.trace.json" empty.json --format junit
+run "$P" compare "$ID/base.pt.trace.json" empty.json --to junit
 expect_rc 2 "an empty NEW (junit)"
 junit_error "an empty NEW"
 run "$P" compare empty.json "$ID/base.pt.trace.json"
@@ -275,7 +275,7 @@ for spec in abc:"bad_duration x680" neg:"negative_duration x680" none:"missing_d
 	expect_err_has "'$f': NEW" "$f is named"
 	expect_err_has "$want" "$f: what was wrong"
 	expect_out_empty "$f: no comparison printed"
-	run "$P" compare "$ID/base.pt.trace.json" "$f" --format junit
+	run "$P" compare "$ID/base.pt.trace.json" "$f" --to junit
 	expect_rc 2 "NEW with durations $f (junit)"
 	junit_error "$f"
 	# the same trace as BASE is an error too: its zeros would fail every change
@@ -316,7 +316,7 @@ PY
 		expect_rc 2 "a model with $f"
 		expect_one_err_line "a model with $f"
 		expect_err_has "'$f': NEW: ${spec#*:}" "$f: the bad value's path"
-		run "$P" compare "$S/short4_noise/base.pt.trace.json" "$f" --format junit
+		run "$P" compare "$S/short4_noise/base.pt.trace.json" "$f" --to junit
 		junit_error "a model with $f"
 	done
 	run "$P" compare "$S/short4_noise/base.pt.trace.json" n4.model.json
@@ -327,9 +327,9 @@ run "$P" compare "$S/noise/base.pt.trace.json" "$S/noise/new.pt.trace.json" --ig
 expect_rc 2 "every metric ignored"
 expect_one_err_line "every metric ignored"
 expect_err_has "nothing compared" "every metric ignored"
-run "$P" compare "$S/noise/base.pt.trace.json" "$S/noise/new.pt.trace.json" --ignore '*' --format junit
+run "$P" compare "$S/noise/base.pt.trace.json" "$S/noise/new.pt.trace.json" --ignore '*' --to junit
 junit_error "every metric ignored"
-run "$P" compare "$S/noise/base.pt.trace.json" "$PR_SAMPLES/nvidia-smi/gpu_log.csv" --format junit -o nc.xml
+run "$P" compare "$S/noise/base.pt.trace.json" "$PR_SAMPLES/nvidia-smi/gpu_log.csv" --to junit -o nc.xml
 expect_rc 2 "nothing comparable (junit)"
 cp nc.xml "$tmp/out"
 junit_error "nothing comparable"
@@ -343,25 +343,25 @@ if [ -c /dev/full ]; then
 	export LSAN_OPTIONS
 	SO=$S/slower_op
 	for fmt in text md json junit; do
-		run "$P" compare "$SO/base.pt.trace.json" "$SO/new.pt.trace.json" --format $fmt -o /dev/full
-		expect_rc 2 "compare --format $fmt -o /dev/full"
-		expect_one_err_line "compare --format $fmt -o /dev/full"
-		expect_err_has "'/dev/full': cannot write: No space left on device" "--format $fmt -o /dev/full"
+		run "$P" compare "$SO/base.pt.trace.json" "$SO/new.pt.trace.json" --to $fmt -o /dev/full
+		expect_rc 2 "compare --to $fmt -o /dev/full"
+		expect_one_err_line "compare --to $fmt -o /dev/full"
+		expect_err_has "'/dev/full': cannot write: No space left on device" "--to $fmt -o /dev/full"
 		set +e
-		"$P" compare "$SO/base.pt.trace.json" "$SO/new.pt.trace.json" --format $fmt >/dev/full 2>"$tmp/err"
+		"$P" compare "$SO/base.pt.trace.json" "$SO/new.pt.trace.json" --to $fmt >/dev/full 2>"$tmp/err"
 		rc=$?
 		set -e
-		last_cmd="compare --format $fmt >/dev/full"
-		expect_rc 2 "compare --format $fmt to a full standard output"
-		expect_one_err_line "compare --format $fmt to a full standard output"
-		expect_err_has "'standard output': cannot write: No space left on device" "--format $fmt >/dev/full"
+		last_cmd="compare --to $fmt >/dev/full"
+		expect_rc 2 "compare --to $fmt to a full standard output"
+		expect_one_err_line "compare --to $fmt to a full standard output"
+		expect_err_has "'standard output': cannot write: No space left on device" "--to $fmt >/dev/full"
 	done
 	run "$P" compare "$SO/base.pt.trace.json" "$SO/new.pt.trace.json" --html /dev/full
 	expect_rc 2 "compare --html /dev/full"
 	expect_one_err_line "compare --html /dev/full"
 	expect_err_has "'/dev/full': cannot write: No space left on device" "--html /dev/full"
-	run "$P" compare "$SO/base.pt.trace.json" "$SO/new.pt.trace.json" --format junit --html /dev/full
-	expect_rc 2 "compare --format junit --html /dev/full"
+	run "$P" compare "$SO/base.pt.trace.json" "$SO/new.pt.trace.json" --to junit --html /dev/full
+	expect_rc 2 "compare --to junit --html /dev/full"
 	junit_error "a failed --html write"
 	run "$P" compare "$SO/base.pt.trace.json" "$SO/new.pt.trace.json" --svg /dev/full
 	expect_rc 2 "compare --svg /dev/full (not a directory)"
@@ -371,12 +371,20 @@ fi
 
 # -- usage and input errors: exit 2, one line
 for bad in "--fail-on step_time" "--fail-on step_time:5%" "--fail-on step_time:+5parsecs" \
-	"--format html" "--alpha 2" "--min-us -1"; do
+	"--to html" "--format junit" "--format nosuch" "--alpha 2" "--min-us -1"; do
 	# shellcheck disable=SC2086
 	run "$P" compare "$S/noise/base.pt.trace.json" "$S/noise/new.pt.trace.json" $bad
 	expect_rc 2 "compare $bad"
 	expect_one_err_line "compare $bad"
 done
+# --format is the input format, as in every command; the output's form is --to
+run "$P" compare "$S/noise/base.pt.trace.json" "$S/noise/new.pt.trace.json" --format junit
+expect_err_has "--format names the input format; the output's form is --to junit" "compare --format junit says --to"
+run "$P" compare "$S/noise/base.pt.trace.json" "$S/noise/new.pt.trace.json" --format chrome --to md
+expect_rc 0 "compare --format chrome (the traces' input format forced)"
+run "$P" compare "$S/noise/base.pt.trace.json" "$S/noise/new.pt.trace.json" --format csv
+expect_rc 2 "compare --format csv of Chrome traces"
+expect_one_err_line "compare --format csv of Chrome traces"
 run "$P" compare "$S/noise/base.pt.trace.json" missing.json
 expect_rc 2 "compare with a missing input"
 echo '{"alpha": 0.01, "bogus": 1}' >bad.json

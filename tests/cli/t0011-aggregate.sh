@@ -2,7 +2,7 @@
 # t0011-aggregate: 'profreport aggregate INPUT... -o agg.json' - multi-rank
 # aggregation: the 4-rank torch set (samples/ranks) names rank 2 as the
 # straggler with its evidence; agg.json equals the golden file; aggregating
-# agg.json files equals aggregating all ranks (map/reduce); --format inferix
+# agg.json files equals aggregating all ranks (map/reduce); --to inferix
 # writes Inferix's keys with the intended values; errors exit 2 with one line.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -85,9 +85,12 @@ expect_rc 2 "--trace into a missing directory"
 expect_one_err_line "--trace into a missing directory"
 [ ! -e no-such-dir ] || fail "--trace made a directory"
 
-# -- Inferix: rank_<R>/ dirs, --format inferix with the values Inferix meant
-run "$P" aggregate multirank --format inferix -o inferix.json
-expect_rc 0 "aggregate --format inferix of the 3-rank Inferix set"
+# -- Inferix: rank_<R>/ dirs, --to inferix with the values Inferix meant
+run "$P" aggregate multirank --format json -o inferix.json
+expect_rc 2 "aggregate --format json (the input format option)"
+expect_err_has "the output's form is --to json" "aggregate --format json says --to"
+run "$P" aggregate multirank --to inferix -o inferix.json
+expect_rc 0 "aggregate --to inferix of the 3-rank Inferix set"
 for key in '"total_reports": 3' '"rank_count": 3' '"aggregated_gpu_metrics"' \
 	'"peak_memory_usage_mb_max": 20220' '"avg_cpu_usage_sum": 66.125' \
 	'"session_id": "t2v_generation"' '"duration": 5.7365' '"rank": 2' '"reports_summary"'; do

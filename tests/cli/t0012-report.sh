@@ -74,7 +74,7 @@ expect_rc 0 "report -o a symbolic link"
 grep -q '</html>' archive2/target.html || fail "the page did not go through the link"
 run "$P" report "$QEFF" --json /dev/null
 expect_rc 0 "report --json /dev/null"
-run "$P" compare "$QEFF" "$QEFF" --format md -o /dev/null
+run "$P" compare "$QEFF" "$QEFF" --to md -o /dev/null
 expect_rc 0 "compare -o /dev/null"
 [ -c /dev/null ] || fail "/dev/null is no longer a device"
 [ -z "$(ls -a | grep '\.tmp\.')" ] || fail "temporary files left behind"

@@ -82,8 +82,8 @@ page_ok same.html "compare page of identical runs"
 grep -qF 'PASS' same.html || fail "the identical page does not say PASS"
 # the page is the same bytes whatever --format and -o are
 run "$P" compare "$S/slower_op/base.pt.trace.json" "$S/slower_op/new.pt.trace.json" \
-	--format json -o cmp.json --html cmp2.html
-expect_rc 1 "compare --format json --html"
+	--to json -o cmp.json --html cmp2.html
+expect_rc 1 "compare --to json --html"
 cmp -s cmp.html cmp2.html || fail "the compare page depends on --format"
 
 # -- trace text is escaped on the compare page

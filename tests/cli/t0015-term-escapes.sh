@@ -37,9 +37,9 @@ clean "$tmp/out" "aggregate"
 expect_out_has 'evil\x1b]0;pwned' "aggregate shows the escapes"
 
 for f in text md; do
-	run "$P" compare ranks/rank0.json ranks/rank2.json --format "$f"
-	clean "$tmp/out" "compare --format $f"
-	expect_out_has 'evil\x1b' "compare --format $f shows the escapes"
+	run "$P" compare ranks/rank0.json ranks/rank2.json --to "$f"
+	clean "$tmp/out" "compare --to $f"
+	expect_out_has 'evil\x1b' "compare --to $f shows the escapes"
 done
 # the JSON outputs keep the exact name (escaped as JSON)
 run "$P" report ranks/rank0.json --json m.json

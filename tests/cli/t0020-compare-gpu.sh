@@ -56,7 +56,7 @@ print(statistics.median(v))' "$1" "$2"
 /usr/bin/python3 "$REF" serialize-comm.json >ref.serial.txt || fail "gpu_ref.py on the serialized copy"
 
 # -- the same trace: pass, every GPU metric unchanged
-run "$P" compare "$NCCL" "$NCCL" --format json -o self.json
+run "$P" compare "$NCCL" "$NCCL" --to json -o self.json
 expect_rc 0 "the trace against itself"
 for id in gpu:compute gpu:communication gpu:idle_share gpu:overlap; do
 	[ "$(field self.json "$id" verdict)" = unchanged ] || fail "$id is not unchanged against itself"
@@ -78,7 +78,7 @@ assert m["better"] == "higher" and m["threshold"]["text"] == "-5pp", m
 ' self.json ref.txt || fail "gpu:overlap is not HTA's 15.6 % with a -5pp threshold"
 
 # -- compute kernels 1.5x longer: gpu:compute fails, decided by the bootstrap CI
-run "$P" compare "$NCCL" stretch-compute.json --format json -o stretch.json
+run "$P" compare "$NCCL" stretch-compute.json --to json -o stretch.json
 expect_rc 1 "compute kernels 1.5x longer"
 [ "$(field stretch.json gpu:compute verdict)" = regression ] || fail "stretched compute: gpu:compute is not a regression"
 [ "$(field stretch.json gpu:compute rule)" = bootstrap-ci ] || fail "stretched compute: not decided by the bootstrap CI"
@@ -88,30 +88,30 @@ run "$P" compare "$NCCL" stretch-compute.json
 expect_out_has "+ gpu:compute                 38.506 ms  50.440 ms  1.31x  regression ci>=1.30x" "console row of gpu:compute"
 
 # -- communication off the compute kernels: overlap 15.6 % -> 0 fails, thresholds only
-run "$P" compare "$NCCL" serialize-comm.json --format json -o serial.json
+run "$P" compare "$NCCL" serialize-comm.json --to json -o serial.json
 expect_rc 1 "communication no longer overlapped"
 [ "$(field serial.json gpu:overlap verdict)" = regression ] || fail "serialized: gpu:overlap is not a regression"
 [ "$(field serial.json gpu:overlap rule)" = thresholds-only ] || fail "serialized: gpu:overlap not decided by the threshold"
 grep -q '^overlap [0-9]* 0 0.0$' ref.serial.txt || fail "the serialized copy still overlaps (gpu_ref.py)"
 [ "$(field serial.json gpu:overlap new)" = 0.0 ] || fail "serialized: gpu:overlap new is not 0"
-run "$P" compare "$NCCL" serialize-comm.json --format junit
+run "$P" compare "$NCCL" serialize-comm.json --to junit
 expect_rc 1 "junit of the overlap regression"
 expect_out_has 'name="gpu:overlap"' "the JUnit testcase of gpu:overlap"
 run "$P" compare "$NCCL" serialize-comm.json --fail-on 'gpu:overlap:-20pp'
 expect_rc 0 "a 15.6-point drop passes --fail-on gpu:overlap:-20pp"
 
 # -- GPU against CPU-only (documented: missing in NEW fails, added in NEW passes)
-run "$P" compare "$NCCL" drop-gpu.json --format json -o nogpu.json
+run "$P" compare "$NCCL" drop-gpu.json --to json -o nogpu.json
 expect_rc 1 "a CPU-only NEW"
 expect_err_has "4 key metric(s) of BASE missing in NEW" "stderr counts the missing GPU metrics"
 for id in gpu:compute gpu:communication gpu:idle_share gpu:overlap; do
 	[ "$(field nogpu.json "$id" verdict)" = missing ] || fail "$id is not missing in a CPU-only NEW"
 	[ "$(field nogpu.json "$id" rule)" = presence ] || fail "$id: not the presence rule"
 done
-run "$P" compare drop-gpu.json "$NCCL" --format json -o addgpu.json
+run "$P" compare drop-gpu.json "$NCCL" --to json -o addgpu.json
 expect_rc 0 "a CPU-only BASE against the GPU run"
 [ "$(field addgpu.json gpu:compute verdict)" = added ] || fail "gpu:compute is not added"
-run "$P" compare "$NCCL" drop-comm.json --format json -o nocomm.json
+run "$P" compare "$NCCL" drop-comm.json --to json -o nocomm.json
 expect_rc 0 "a NEW without communication kernels"
 [ "$(field nocomm.json gpu:overlap verdict)" = removed ] || fail "gpu:overlap is not removed"
 

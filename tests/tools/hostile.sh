@@ -357,7 +357,7 @@ check 0 "ann1e15 report" "$PROFREPORT" report "$tmp/ann1e15.json" -o "$tmp/ann1e
 	--json "$tmp/ann1e15.model.json"
 check 0 "ann1e15 compare" "$PROFREPORT" compare "$tmp/ann1e15.json" "$tmp/ann1e15.json"
 check 0 "ann1e15 compare models" "$PROFREPORT" compare "$tmp/ann1e15.model.json" \
-	"$tmp/ann1e15.model.json" --format md
+	"$tmp/ann1e15.model.json" --to md
 check 0 "ann1e15 speedscope" "$PROFREPORT" speedscope "$tmp/ann1e15.json" -o "$tmp/ann1e15.ss.json"
 # X events without "dur": missing_duration, counted, first position kept
 printf '[%s,\n{"ph":"X","name":"a","pid":1,"tid":1,"ts":2},\n{"ph":"X","name":"b","pid":1,"tid":1,"ts":3}]\n' \
