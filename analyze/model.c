@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analyze/actx.h"
@@ -24,6 +25,29 @@ static const struct pr_analyzer *const analyzers[] = {
 	&pr_an_gpulink,
 	&pr_an_timeline,   &pr_an_leaks,       &pr_an_crosscheck, &pr_an_recommendations,
 };
+
+/*
+ * PR_TIMINGS=1 in the environment: one line per run and analyzer on stderr,
+ * "profreport: timing: run ID NAME SECONDS" (wall clock; bench/gpu_bench.sh
+ * reads them). A measuring hook for benchmarks only: the model never
+ * depends on it, and without the variable no clock is read.
+ */
+static double wall_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void timing(int on, int64_t run, const char *name, double *t0)
+{
+	double t;
+	if (!on)
+		return;
+	t = wall_now();
+	fprintf(stderr, "profreport: timing: run %lld %s %.6f\n", (long long)run, name, t - *t0);
+	*t0 = t;
+}
 
 static int starts(const char *s, const char *p)
 {
@@ -336,6 +360,9 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 	int64_t epoch;
 	size_t i, nstep_names = 0;
 	int ret = -1, have_epoch;
+	const char *tv = getenv("PR_TIMINGS");
+	int timed = tv && *tv && strcmp(tv, "0");
+	double t0 = timed ? wall_now() : 0;
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.db = db;
@@ -389,9 +416,12 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 	    (!ctx.nphases && ctx.nsteps && infer_phases(&ctx, &ctx.nphase_names, err)))
 		goto out;
 	group_phases(&ctx);
-	for (i = 0; i < PR_ARRAY_SIZE(analyzers); i++)
+	timing(timed, ctx.run, "context", &t0);
+	for (i = 0; i < PR_ARRAY_SIZE(analyzers); i++) {
 		if (analyzers[i]->run(&ctx, err))
 			goto out;
+		timing(timed, ctx.run, analyzers[i]->name, &t0);
+	}
 	if (ctx.phases_inferred)
 		note_inferred(&ctx);
 	if (reported_and_diags(&ctx, err))
