@@ -18,6 +18,7 @@
 #include "store/store_impl.h"
 #include "store/strbuf.h"
 #include "store/strmap.h"
+#include "store/timecheck.h"
 #include "store/xalloc.h"
 
 #define NULL_I64 INT64_MIN
@@ -75,6 +76,7 @@ struct track {
 	int has_last;
 	int64_t cov_s, cov_e; /* the track's current op_cover interval (has_cov) */
 	int has_cov;
+	int64_t dropped_open; /* begins skipped for their time: their ends are dropped too */
 	struct nest_ent *stack;
 	struct payload *pay;
 	size_t n, cap;
@@ -1087,11 +1089,45 @@ static void emit_flat(struct pr_writer *w, struct track *t, const struct nest_en
 	emit_span_row(w, t, e, &p, 0, 0);
 }
 
+/*
+ * Every format's times go through here: a span, sample, instant or flow
+ * more than PR_TIME_LIMIT_NS (2^62 ns, 146 years) from the clock's zero is
+ * skipped, a span ending beyond it is cut there (store/timecheck.h: then
+ * every difference of two times fits in an int64). One diagnostic code,
+ * time_out_of_range, counted per event. (The Chrome and QNN readers check
+ * first, with their own wording, as their time bases depend on it.)
+ */
+static int time_skip(struct pr_writer *w, int64_t ts, const char *what)
+{
+	if (pr_time_ok(ts))
+		return 0;
+	pr_writer_diag(w, "time_out_of_range", w->at, 0, 0,
+		       "%s more than 2^62 ns (146 years) from the clock's zero; skipped", what);
+	return 1;
+}
+
+static int64_t end_cut(struct pr_writer *w, int64_t ts, int64_t dur)
+{
+	if (dur <= PR_TIME_LIMIT_NS - ts)
+		return dur;
+	pr_writer_diag(w, "time_out_of_range", w->at, 0, 0,
+		       "a span ends more than 2^62 ns (146 years) after the clock's zero; cut there");
+	return PR_TIME_LIMIT_NS - ts;
+}
+
 static int64_t span_add(struct pr_writer *w, const struct pr_span_in *s, int open)
 {
 	struct track *t = track_get(w, s->track);
 	struct nest_ent e;
 	int64_t dur = s->dur < 0 ? 0 : s->dur;
+
+	if (time_skip(w, s->ts, open ? "a span begins" : "a span starts")) {
+		if (open && t)
+			t->dropped_open++;
+		return 0;
+	}
+	if (!open)
+		dur = end_cut(w, s->ts, dur);
 
 	e.id = w->next_span++;
 	e.ts = s->ts;
@@ -1246,10 +1282,21 @@ int pr_writer_span_end_kv(struct pr_writer *w, int64_t track, int64_t ts, const 
 	size_t i;
 	if (!t)
 		return -1;
+	if (t->dropped_open) {
+		/* the innermost begin was skipped for its time (span_add) */
+		t->dropped_open--;
+		return 0;
+	}
 	for (i = t->n; i > 0 && !t->stack[i - 1].open; i--)
 		;
 	if (i == 0)
 		return -1;
+	if (ts > PR_TIME_LIMIT_NS) {
+		pr_writer_diag(w, "time_out_of_range", w->at, 0, 0,
+			       "a span ends more than 2^62 ns (146 years) after the clock's zero; "
+			       "cut there");
+		ts = PR_TIME_LIMIT_NS;
+	}
 	if (ts < t->stack[i - 1].ts) {
 		pr_writer_diag(w, "negative_duration", w->at, 0, 0,
 			       "an end event precedes its begin; duration set to 0");
@@ -1318,7 +1365,8 @@ void pr_writer_sample(struct pr_writer *w, int64_t series, int64_t ts, double va
 		w->dropped_samples++;
 		return;
 	}
-	if (i < 0 || (size_t)i >= w->nseries || !isfinite(value))
+	if (i < 0 || (size_t)i >= w->nseries || !isfinite(value) ||
+	    time_skip(w, ts, "a sample's time is"))
 		return;
 	s = &w->series[i];
 	if (!s->count) {
@@ -1357,8 +1405,11 @@ void pr_writer_instant_kv(struct pr_writer *w, int64_t track, int64_t name, int6
 			  const char *vals, size_t vals_len)
 {
 	size_t sl = scope ? strlen(scope) : 0;
-	struct rec *r = new_rec(w, REC_INSTANT, vals_len + sl);
+	struct rec *r;
 	struct track *t;
+	if (time_skip(w, ts, "an instant's time is"))
+		return;
+	r = new_rec(w, REC_INSTANT, vals_len + sl);
 	r->track = track;
 	r->name = name;
 	r->cat = cat;
@@ -1378,7 +1429,10 @@ void pr_writer_flow(struct pr_writer *w, const char *flow_id, char phase, int64_
 		    int64_t ts, int64_t name, int64_t cat, const char *bind)
 {
 	size_t fl = strlen(flow_id), bl = bind ? strlen(bind) : 0;
-	struct rec *r = new_rec(w, REC_FLOW, fl + bl);
+	struct rec *r;
+	if (time_skip(w, ts, "a flow event's time is"))
+		return;
+	r = new_rec(w, REC_FLOW, fl + bl);
 	r->ph = phase;
 	r->track = track;
 	r->ts = ts;

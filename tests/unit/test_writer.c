@@ -845,6 +845,34 @@ static void test_op_cover(void **state)
 	assert_int_equal(run, 1);
 }
 
+/*
+ * Times beyond +-(2^62 - 1) ns (store/timecheck.h) are refused by the
+ * writer for every format: a sample, an instant and a flow event at
+ * 2^62 ns are skipped, one at 2^62 - 1 is kept; an X span from 0 lasting
+ * 2^62 ns ends at 2^62 - 1. time_out_of_range counts 4.
+ */
+static void test_time_bound(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "bound.json");
+	int64_t t = pr_writer_track(w, "thread", "1", "1");
+	int64_t se = pr_writer_series(w, "gpu.mem.used", "", "bytes", NULL);
+	int64_t lim = (INT64_C(1) << 62) - 1, n = pr_writer_intern(w, "i", 1);
+	pr_writer_sample(w, se, lim + 1, 1.0);
+	pr_writer_sample(w, se, lim, 2.0);
+	pr_writer_instant(w, t, n, 0, -lim - 1, NULL, NULL, 0);
+	pr_writer_instant(w, t, n, 0, -lim, NULL, NULL, 0);
+	pr_writer_flow(w, "7", 's', t, lim + 1, n, 0, NULL);
+	pr_writer_flow(w, "7", 'f', t, 5, n, 0, NULL);
+	X(w, t, "long", 0, lim + 1);
+	commit(w, "h-bound", 0);
+	assert_rows(f, "SELECT ts, value FROM sample", "4611686018427387903 2.0\n");
+	assert_rows(f, "SELECT ts FROM instant", "-4611686018427387903\n");
+	assert_rows(f, "SELECT phase, ts FROM flow", "f 5\n");
+	assert_rows(f, "SELECT ts, dur FROM span", "0 4611686018427387903\n");
+	assert_int_equal(wr_diag_count(f, "time_out_of_range"), 4);
+}
+
 /* A store of schema version 1 (before op_cover) is refused with what to do. */
 static void test_old_schema_refused(void **state)
 {
@@ -868,6 +896,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_nesting_in_order, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_op_cover, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_time_bound, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_old_schema_refused, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_begin_end, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_partial_overlap, fx_setup, fx_teardown),
