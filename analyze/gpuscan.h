@@ -16,7 +16,7 @@
  * analyses cost three scans of the span table, two of them sorted: on a
  * 1 GB trace more than the ingest).
  *
- * MEMORY: about 110 bytes per row read, plus the args of the GPU rows.
+ * MEMORY: 128 bytes per row read, plus its args (about 100 MB on a 1 GB trace).
  * OWNERSHIP: the context owns the scan (pr_gpuscan_free from model.c).
  */
 #ifndef PR_GPUSCAN_H
