@@ -356,14 +356,14 @@ static void add_call(struct gl *g, const struct pr_gpuscan *gs, const struct pr_
 	c->track = r->track;
 	c->nanc = 0;
 	c->above = 0;
-	if (r->p.kind != PR_GK_NONE) {
+	if (r->pkind != PR_GK_NONE) {
 		c->anc_name[0] = r->p.name;
-		c->anc_kind[0] = kind_class(r->p.kind);
+		c->anc_kind[0] = kind_class(r->pkind);
 		c->nanc = 1;
 		c->above = r->p.parent;
-		if (r->q.kind != PR_GK_NONE) {
+		if (r->qkind != PR_GK_NONE) {
 			c->anc_name[1] = r->q.name;
-			c->anc_kind[1] = kind_class(r->q.kind);
+			c->anc_kind[1] = kind_class(r->qkind);
 			c->nanc = 2;
 			c->above = r->q.parent;
 		}
@@ -447,10 +447,10 @@ static int scan(struct gl *g, struct pr_error *err)
 		a->call = -1;
 		a->gpu_ann = -1;
 		a->ann_ts = 0;
-		if (r->p.kind == PR_GK_GPU_ANN || r->p.kind == PR_GK_GPU_STEP) {
+		if (r->pkind == PR_GK_GPU_ANN || r->pkind == PR_GK_GPU_STEP) {
 			a->gpu_ann = (int32_t)name_slot(&g->gann_by_name, &g->ganns, &g->nganns,
 							r->p.name);
-			a->ann_ts = r->p.ts;
+			a->ann_ts = r->pts;
 		}
 		si = r->track;
 		if (si != g->last_track) {
@@ -1337,6 +1337,9 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	rc = 0;
 out:
 	gl_release(&g);
+	/* the last reader of the shared pass (model.c runs gpu_breakdown first): its memory back */
+	pr_gpuscan_free(ctx->gpuscan);
+	ctx->gpuscan = NULL;
 	return rc;
 }
 

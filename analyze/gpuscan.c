@@ -81,12 +81,11 @@ static int load_dataloader(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr
 	return pr_actx_done(ctx, st, rc, err);
 }
 
-static void anc(sqlite3_stmt *st, int col, struct pr_gpuanc *a, int has_ts)
+static uint8_t anc(sqlite3_stmt *st, int col, struct pr_gpuanc *a)
 {
-	a->kind = pr_gpuscan_kind((const char *)sqlite3_column_text(st, col));
 	a->name = sqlite3_column_int64(st, col + 1);
 	a->parent = sqlite3_column_int64(st, col + 2);
-	a->ts = has_ts ? sqlite3_column_int64(st, col + 3) : 0;
+	return pr_gpuscan_kind((const char *)sqlite3_column_text(st, col));
 }
 
 static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err)
@@ -126,7 +125,6 @@ static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err
 			gs->r = pr_xreallocarray(gs->r, cap, sizeof(*gs->r));
 		}
 		r = &gs->r[gs->n++];
-		r->id = sqlite3_column_int64(st, 0);
 		r->kind = pr_gpuscan_kind(pr_actx_text(st, 1));
 		r->track = sqlite3_column_int64(st, 2);
 		r->ts = sqlite3_column_int64(st, 3);
@@ -146,8 +144,9 @@ static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err
 		r->aoff = gs->ntext;
 		r->alen = (uint32_t)len;
 		gs->ntext += len + 1;
-		anc(st, 8, &r->p, 1);
-		anc(st, 12, &r->q, 0);
+		r->pkind = anc(st, 8, &r->p);
+		r->pts = sqlite3_column_int64(st, 11);
+		r->qkind = anc(st, 12, &r->q);
 	}
 	return pr_actx_done(ctx, st, rc, err);
 }

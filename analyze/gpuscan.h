@@ -16,7 +16,7 @@
  * analyses cost three scans of the span table, two of them sorted: on a
  * 1 GB trace more than the ingest).
  *
- * MEMORY: 128 bytes per row read, plus its args (about 100 MB on a 1 GB trace).
+ * MEMORY: 96 bytes per row read, plus its args (about 100 MB on a 1 GB trace).
  * OWNERSHIP: the context owns the scan (pr_gpuscan_free from model.c).
  */
 #ifndef PR_GPUSCAN_H
@@ -44,19 +44,20 @@ enum pr_gk {
 #define PR_GA_NULL 1   /* args is NULL */
 #define PR_GA_NOKEYS 2 /* args_keys is not an integer */
 
-/* A span's parent or grandparent (kind PR_GK_NONE: none; ts: the parent's only). */
+/* A span's parent or grandparent (its kind is the row's pkind / qkind). */
 struct pr_gpuanc {
-	int64_t name, parent, ts;
-	uint8_t kind;
+	int64_t name, parent;
 };
 
 struct pr_gpurow {
-	int64_t id, track, ts, dur, name;
+	int64_t track, ts, dur, name;
 	int64_t akeys;        /* argkeys id (unless PR_GA_NOKEYS) */
 	size_t aoff;          /* args: text + aoff, NUL-terminated, alen bytes */
 	uint32_t alen;
 	uint8_t kind, aflags; /* enum pr_gk, PR_GA_* */
+	uint8_t pkind, qkind; /* parent's and grandparent's kinds (PR_GK_NONE: none) */
 	struct pr_gpuanc p, q;
+	int64_t pts;          /* the parent's start */
 };
 
 struct pr_gpuscan {
