@@ -63,6 +63,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/gpuscan.h"
 #include "analyze/stats.h"
 #include "store/strbuf.h"
 #include "store/strmap.h"
@@ -990,48 +991,33 @@ static void tb_row(struct gb *g, int kind, int64_t ts, int64_t dur, const struct
 	}
 }
 
-static int rowkind(const char *k)
+static int rowkind(uint8_t k)
 {
-	switch (k[0]) {
-	case 'k':
-		return !strcmp(k, "kernel") ? K_KERNEL : K_OTHER;
-	case 'm':
-		return !strcmp(k, "memcpy") ? K_MEMCPY : !strcmp(k, "memset") ? K_MEMSET : K_OTHER;
-	case 'r':
-		return !strcmp(k, "runtime") ? K_RUNTIME : K_OTHER;
-	case 'o':
-		return !strcmp(k, "op") ? K_OP : K_OTHER;
-	case 'p':
-		return !strcmp(k, "phase") ? K_PHASE : K_OTHER;
+	switch (k) {
+	case PR_GK_KERNEL:
+		return K_KERNEL;
+	case PR_GK_MEMCPY:
+		return K_MEMCPY;
+	case PR_GK_MEMSET:
+		return K_MEMSET;
+	case PR_GK_RUNTIME:
+		return K_RUNTIME;
+	case PR_GK_OP:
+		return K_OP;
+	case PR_GK_PHASE:
+		return K_PHASE;
 	default:
 		return K_OTHER;
 	}
 }
 
-/* Ids of the names TensorBoard takes as DataLoader ("enumerate(DataLoader)#....__next__"). */
-static int dataloader_ids(struct gb *g, int64_t **ids, size_t *n, struct pr_error *err)
-{
-	sqlite3_stmt *st;
-	int rc;
-	if (pr_actx_prep(g->ctx,
-			 "SELECT id, value FROM string WHERE value LIKE 'enumerate(DataLoader)#%' "
-			 "AND ?1 IS NOT NULL ORDER BY id",
-			 &st, err))
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (ends_with(pr_actx_text(st, 1), ".__next__")) {
-			*ids = pr_xreallocarray(*ids, *n + 1, sizeof(**ids));
-			(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
-		}
-	return pr_actx_done(g->ctx, st, rc, err);
-}
-
-/* One row of the main query: a GPU op, a runtime call or a DataLoader span. */
-static int main_row(struct gb *g, sqlite3_stmt *st, struct pr_error *err)
+/* One row of the main stream: a GPU op, a runtime call or a DataLoader span. */
+static int main_row(struct gb *g, const struct pr_gpuscan *gs, const struct pr_gpurow *r,
+		    struct pr_error *err)
 {
 	struct tb *tb = &g->tb;
-	int kind = rowkind(pr_actx_text(st, 0));
-	int64_t ts = sqlite3_column_int64(st, 2), dur = sqlite3_column_int64(st, 3);
+	int kind = rowkind(r->kind);
+	int64_t ts = r->ts, dur = r->dur;
 	double a[NARGS];
 	int64_t corr = -1;
 	struct gname *nm;
@@ -1043,16 +1029,16 @@ static int main_row(struct gb *g, sqlite3_stmt *st, struct pr_error *err)
 		dur = 0;
 	if (tb->on)
 		tb_points(tb, ts, 0);
-	if (!(nm = name_get(g, sqlite3_column_int64(st, 4), err)))
+	if (!(nm = name_get(g, r->name, err)))
 		return -1;
 	for (j = 0; j < NARGS; j++)
 		a[j] = NAN;
-	if (kind <= K_RUNTIME && sqlite3_column_type(st, 5) == SQLITE_INTEGER &&
+	if (kind <= K_RUNTIME && !(r->aflags & PR_GA_NOKEYS) &&
 	    (kind != K_RUNTIME || nm->flags & F_LAUNCH)) {
-		const struct argpos *ap = keys_get(g, sqlite3_column_int64(st, 5), err);
+		const struct argpos *ap = keys_get(g, r->akeys, err);
 		if (!ap)
 			return -1;
-		args_pick((const char *)sqlite3_column_text(st, 6), ap, a, &corr);
+		args_pick(r->aflags & PR_GA_NULL ? NULL : gs->text + r->aoff, ap, a, &corr);
 	}
 	rt.ts = rt.end = 0;
 	if (kind == K_RUNTIME) {
@@ -1060,7 +1046,7 @@ static int main_row(struct gb *g, sqlite3_stmt *st, struct pr_error *err)
 			launch_put(g, corr, ts, ts + dur, (nm->flags & F_GRAPH) != 0);
 	} else if (kind <= K_MEMSET) {
 		has_rt = launch_take(g, corr, &rt);
-		gpu_op(g, kind, sqlite3_column_int64(st, 1), ts, dur, nm, a, has_rt, &rt);
+		gpu_op(g, kind, r->track, ts, dur, nm, a, has_rt, &rt);
 	}
 	if (tb->on)
 		tb_row(g, kind, ts, dur, nm, a, has_rt, &rt);
@@ -1068,64 +1054,106 @@ static int main_row(struct gb *g, sqlite3_stmt *st, struct pr_error *err)
 }
 
 /*
- * Two time-ordered queries merged here: GPU ops, runtime calls and
- * DataLoader spans (with args), and, for the step breakdown, the other CPU
- * ops as bare (ts, dur) rows. Narrow op rows keep SQLite's sort of the
- * (many) CPU ops cheap; ties go to the main query first.
+ * Where the CPU ops ran, for the step breakdown: the store's op_cover
+ * (writer.c), whose union is the ops' union (the CPU Exec role) with far
+ * fewer rows than ops. Sorted by start here. DataLoader ops are in it too:
+ * harmless, their time is in the (higher) DataLoader role already, which
+ * the CPU Exec union includes.
+ */
+static int load_cover(struct gb *g, int64_t **ts, int64_t **end, size_t *n, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	uint32_t *idx;
+	int64_t *e, *keys;
+	size_t cap = 0, i;
+	int rc;
+	*ts = *end = NULL;
+	*n = 0;
+	if (pr_actx_prep(g->ctx, "SELECT ts, end_ts FROM op_cover WHERE run_id = ?1", &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			*ts = pr_xreallocarray(*ts, cap, sizeof(**ts));
+			*end = pr_xreallocarray(*end, cap, sizeof(**end));
+		}
+		(*ts)[*n] = sqlite3_column_int64(st, 0);
+		(*end)[(*n)++] = sqlite3_column_int64(st, 1);
+	}
+	if (pr_actx_done(g->ctx, st, rc, err))
+		return -1;
+	idx = pr_xreallocarray(NULL, *n ? *n : 1, sizeof(*idx));
+	keys = pr_xreallocarray(NULL, *n ? *n : 1, sizeof(*keys));
+	e = pr_xreallocarray(NULL, *n ? *n : 1, sizeof(*e));
+	for (i = 0; i < *n; i++) {
+		idx[i] = (uint32_t)i;
+		keys[i] = (*ts)[i];
+	}
+	pr_gpuscan_sort(idx, keys, *n);
+	for (i = 0; i < *n; i++)
+		e[i] = (*end)[idx[i]];
+	free(*ts);
+	free(*end);
+	free(idx);
+	*ts = keys;
+	*end = e;
+	return 0;
+}
+
+/*
+ * Two time-ordered streams merged here: GPU ops, runtime calls and
+ * DataLoader spans from the shared scan (gpuscan.h; by ts, then id), and,
+ * for the step breakdown, where the CPU ops ran (op_cover, by ts); ties go
+ * to the first. Both are sorted here (radix), not in SQLite.
  */
 static int scan(struct gb *g, struct pr_error *err)
 {
 	struct tb *tb = &g->tb;
-	struct pr_strbuf sql = PR_STRBUF_INIT, ops = PR_STRBUF_INIT, list = PR_STRBUF_INIT;
-	sqlite3_stmt *st = NULL, *os = NULL;
-	int64_t *dl = NULL;
-	size_t ndl = 0, i;
-	int rc = SQLITE_DONE, orc = SQLITE_DONE, ret = -1;
-	if (tb->on && dataloader_ids(g, &dl, &ndl, err))
+	const struct pr_gpuscan *gs;
+	uint32_t *mi = NULL;
+	int64_t *keys = NULL, *cts = NULL, *cend = NULL;
+	size_t nm = 0, nc = 0, i, a = 0, b = 0;
+	int ret = -1;
+	if (!(gs = pr_gpuscan_get(g->ctx, err)))
 		return -1;
-	for (i = 0; i < ndl; i++)
-		pr_strbuf_addf(&list, "%s%lld", i ? "," : "", (long long)dl[i]);
-	free(dl);
-	pr_strbuf_addstr(&sql, "SELECT s.kind, s.track_id, s.ts, s.dur, s.name_id, s.args_keys, s.args "
-			       "FROM span s WHERE s.run_id = ?1 AND (s.kind IN ('kernel', 'memcpy', "
-			       "'memset', 'runtime')");
-	if (ndl)
-		pr_strbuf_addf(&sql, " OR (s.kind IN ('op', 'phase') AND s.name_id IN (%s))", list.buf);
-	pr_strbuf_addstr(&sql, ") ORDER BY s.ts, s.id");
-	pr_strbuf_addstr(&ops, "SELECT ts, dur FROM span WHERE run_id = ?1 AND kind = 'op'");
-	if (ndl)
-		pr_strbuf_addf(&ops, " AND name_id NOT IN (%s)", list.buf);
-	pr_strbuf_addstr(&ops, " ORDER BY ts");
-	if (pr_actx_prep(g->ctx, sql.buf, &st, err) ||
-	    (tb->on && pr_actx_prep(g->ctx, ops.buf, &os, err)))
-		goto out;
-	rc = sqlite3_step(st);
-	if (os)
-		orc = sqlite3_step(os);
-	while (rc == SQLITE_ROW || orc == SQLITE_ROW) {
-		if (rc == SQLITE_ROW &&
-		    (orc != SQLITE_ROW || sqlite3_column_int64(st, 2) <= sqlite3_column_int64(os, 0))) {
-			if (main_row(g, st, err))
+	if (tb->on && load_cover(g, &cts, &cend, &nc, err))
+		return -1;
+	if ((uint64_t)gs->n > UINT32_MAX)
+		goto out; /* unreachable: 4 G rows in memory */
+	mi = pr_xreallocarray(NULL, gs->n ? gs->n : 1, sizeof(*mi));
+	keys = pr_xreallocarray(NULL, gs->n ? gs->n : 1, sizeof(*keys));
+	for (i = 0; i < gs->n; i++) {
+		const struct pr_gpurow *r = &gs->r[i];
+		uint8_t k = r->kind;
+		/* the DataLoader spans count only in the step breakdown */
+		if (!(k == PR_GK_KERNEL || k == PR_GK_MEMCPY || k == PR_GK_MEMSET ||
+		      k == PR_GK_RUNTIME ||
+		      (tb->on && (k == PR_GK_OP || k == PR_GK_PHASE) &&
+		       pr_gpuscan_is_dataloader(gs, r->name))))
+			continue;
+		keys[nm] = r->ts;
+		mi[nm++] = (uint32_t)i;
+	}
+	pr_gpuscan_sort(mi, keys, nm); /* stable: ties stay in id order */
+	while (a < nm || b < nc) {
+		if (a < nm && (b >= nc || gs->r[mi[a]].ts <= cts[b])) {
+			if (main_row(g, gs, &gs->r[mi[a++]], err))
 				goto out;
-			rc = sqlite3_step(st);
 		} else {
-			int64_t ts = sqlite3_column_int64(os, 0), dur = sqlite3_column_int64(os, 1);
+			int64_t ts = cts[b], end = cend[b];
+			b++;
 			tb_points(tb, ts, 0);
-			u_add(&tb->r[F_CPU], ts, ts + (dur > 0 ? dur : 0));
-			orc = sqlite3_step(os);
+			u_add(&tb->r[F_CPU], ts, end > ts ? end : ts);
 		}
 	}
 	if (tb->on)
 		tb_points(tb, INT64_MAX, 1);
 	ret = 0;
 out:
-	if (os && pr_actx_done(g->ctx, os, orc, err))
-		ret = -1;
-	if (st && pr_actx_done(g->ctx, st, rc, err))
-		ret = -1;
-	pr_strbuf_release(&sql);
-	pr_strbuf_release(&ops);
-	pr_strbuf_release(&list);
+	free(mi);
+	free(keys);
+	free(cts);
+	free(cend);
 	return ret;
 }
 

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/gpuscan.h"
 #include "analyze/stats.h"
 #include "store/strbuf.h"
 #include "store/xalloc.h"
@@ -307,12 +308,12 @@ static int load_streams(struct gl *g, struct pr_error *err)
 	return pr_actx_done(g->ctx, st, rc, err);
 }
 
-static int64_t correlation(struct gl *g, sqlite3_stmt *st, int col_keys, int col_args)
+static int64_t correlation(struct gl *g, const struct pr_gpuscan *gs, const struct pr_gpurow *r)
 {
 	int64_t pos, v, keys;
-	if (sqlite3_column_type(st, col_keys) == SQLITE_NULL)
+	if (r->aflags & PR_GA_NOKEYS)
 		return NO_KEY;
-	keys = sqlite3_column_int64(st, col_keys);
+	keys = r->akeys;
 	if (keys == g->last_keys) {
 		pos = g->last_pos;
 	} else {
@@ -323,51 +324,48 @@ static int64_t correlation(struct gl *g, sqlite3_stmt *st, int col_keys, int col
 	}
 	if (pos < 0)
 		return NO_KEY;
-	if (!array_int((const char *)sqlite3_column_text(st, col_args),
-		       (size_t)sqlite3_column_bytes(st, col_args), pos, &v))
+	if (!array_int(r->aflags & PR_GA_NULL ? NULL : gs->text + r->aoff, r->alen, pos, &v))
 		return NO_KEY;
 	return v;
 }
 
-static int is_ann_kind(const char *kind)
+static int is_ann_kind(uint8_t kind)
 {
-	return kind && (!strcmp(kind, "phase") || !strcmp(kind, "step"));
+	return kind == PR_GK_PHASE || kind == PR_GK_STEP;
 }
 
-static uint8_t kind_class(const char *kind)
+static uint8_t kind_class(uint8_t kind)
 {
-	return !kind ? 0 : !strcmp(kind, "op") ? 1 : is_ann_kind(kind) ? 2 : 0;
+	return kind == PR_GK_OP ? 1 : is_ann_kind(kind) ? 2 : 0;
 }
 
-/* A runtime call from the scan's row (parent columns 9-11, grandparent 13-15). */
-static void add_call(struct gl *g, sqlite3_stmt *st, int64_t ts, int64_t dur, int64_t name_id)
+/* A runtime call with its parent and grandparent. */
+static void add_call(struct gl *g, const struct pr_gpuscan *gs, const struct pr_gpurow *r)
 {
 	struct call *c;
 	int64_t prev;
-	const char *pkind = (const char *)sqlite3_column_text(st, 9);
-	const char *qkind = (const char *)sqlite3_column_text(st, 13);
 	if (g->ncalls == g->cap_calls) {
 		g->cap_calls = g->cap_calls ? g->cap_calls * 2 : 1024;
 		g->calls = pr_xreallocarray(g->calls, g->cap_calls, sizeof(*g->calls));
 	}
 	c = &g->calls[g->ncalls];
-	c->ts = ts;
-	c->dur = dur;
-	c->name_id = name_id;
-	c->corr = correlation(g, st, 7, 8);
-	c->track = sqlite3_column_int64(st, 1);
+	c->ts = r->ts;
+	c->dur = r->dur;
+	c->name_id = r->name;
+	c->corr = correlation(g, gs, r);
+	c->track = r->track;
 	c->nanc = 0;
 	c->above = 0;
-	if (pkind) {
-		c->anc_name[0] = sqlite3_column_int64(st, 10);
-		c->anc_kind[0] = kind_class(pkind);
+	if (r->pkind != PR_GK_NONE) {
+		c->anc_name[0] = r->p.name;
+		c->anc_kind[0] = kind_class(r->pkind);
 		c->nanc = 1;
-		c->above = sqlite3_column_int64(st, 11);
-		if (qkind) {
-			c->anc_name[1] = sqlite3_column_int64(st, 14);
-			c->anc_kind[1] = kind_class(qkind);
+		c->above = r->p.parent;
+		if (r->qkind != PR_GK_NONE) {
+			c->anc_name[1] = r->q.name;
+			c->anc_kind[1] = kind_class(r->qkind);
 			c->nanc = 2;
-			c->above = sqlite3_column_int64(st, 15);
+			c->above = r->q.parent;
 		}
 	}
 	c->anc_op[0] = c->anc_op[1] = c->anc_ann[0] = c->anc_ann[1] = -1;
@@ -385,62 +383,56 @@ static void add_call(struct gl *g, sqlite3_stmt *st, int64_t ts, int64_t dur, in
 }
 
 /*
- * The pass over the run's spans but ops and Python functions (the others
- * are only decoded as far as their kind): device activities, runtime
- * calls, GPU and CPU annotations and steps, each with its parent and
- * grandparent span (the writer nests spans per track: a kernel's parent is
- * the GPU annotation around it, a runtime call's the op or annotation that
- * made it).
+ * The pass over the run's spans but ops and Python functions (the shared
+ * scan, gpuscan.h, in id order): device activities, runtime calls, GPU and
+ * CPU annotations and steps, each with its parent and grandparent span
+ * (the writer nests spans per track: a kernel's parent is the GPU
+ * annotation around it, a runtime call's the op or annotation that made
+ * it).
  */
 static int scan(struct gl *g, struct pr_error *err)
 {
-	sqlite3_stmt *st;
-	int rc;
-	if (pr_actx_prep(g->ctx,
-			 "SELECT s.id, s.track_id, s.kind, s.name_id, s.ts, s.dur, ifnull(s.parent_id, 0), "
-			 "s.args_keys, s.args, p.kind, p.name_id, ifnull(p.parent_id, 0), p.ts, "
-			 "q.kind, q.name_id, ifnull(q.parent_id, 0) FROM span s "
-			 "LEFT JOIN span p ON p.id = s.parent_id "
-			 "LEFT JOIN span q ON q.id = p.parent_id WHERE s.run_id = ?1 "
-			 "AND s.kind <> 'op' AND s.kind <> 'python'",
-			 &st, err))
+	const struct pr_gpuscan *gs = pr_gpuscan_get(g->ctx, err);
+	size_t i;
+	if (!gs)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *kind = pr_actx_text(st, 2);
-		int64_t name_id = sqlite3_column_int64(st, 3);
-		int64_t ts = sqlite3_column_int64(st, 4), dur = sqlite3_column_int64(st, 5);
-		const char *pkind;
+	for (i = 0; i < gs->n; i++) {
+		const struct pr_gpurow *r = &gs->r[i];
+		int64_t name_id = r->name, ts = r->ts, dur = r->dur;
 		struct act *a;
 		int64_t si;
 		size_t k;
 		int ak;
-		/* the kinds wanted; op and python rows (the most numerous) never come */
-		if (!strcmp(kind, "runtime")) {
-			add_call(g, st, ts, dur, name_id);
+		switch (r->kind) {
+		case PR_GK_RUNTIME:
+			add_call(g, gs, r);
 			continue;
-		}
-		if (!strcmp(kind, "gpu_annotation") || !strcmp(kind, "gpu_step")) {
+		case PR_GK_GPU_ANN:
+		case PR_GK_GPU_STEP:
 			k = name_slot(&g->gann_by_name, &g->ganns, &g->nganns, name_id);
 			g->ganns[k].count++;
 			add_ns(&g->ganns[k].total_ns, dur);
 			g->ganns[k].hta_count += ts < g->window_end;
 			continue;
-		}
-		if (is_ann_kind(kind)) {
+		case PR_GK_PHASE:
+		case PR_GK_STEP:
 			k = name_slot(&g->cann_by_name, &g->canns, &g->ncanns, name_id);
 			g->canns[k].count++;
 			add_ns(&g->canns[k].total_ns, dur);
 			g->canns[k].hta_count += ts < g->window_end;
 			continue;
-		}
-		if (!strcmp(kind, "kernel"))
+		case PR_GK_KERNEL:
 			ak = AK_KERNEL;
-		else if (!strcmp(kind, "memcpy"))
+			break;
+		case PR_GK_MEMCPY:
 			ak = AK_MEMCPY;
-		else if (!strcmp(kind, "memset"))
+			break;
+		case PR_GK_MEMSET:
 			ak = AK_MEMSET;
-		else
-			continue;
+			break;
+		default:
+			continue; /* the DataLoader ops the step breakdown reads */
+		}
 		if (g->nacts == g->cap_acts) {
 			g->cap_acts = g->cap_acts ? g->cap_acts * 2 : 1024;
 			g->acts = pr_xreallocarray(g->acts, g->cap_acts, sizeof(*g->acts));
@@ -449,26 +441,25 @@ static int scan(struct gl *g, struct pr_error *err)
 		a->ts = ts;
 		a->dur = dur;
 		a->name_id = name_id;
-		a->corr = correlation(g, st, 7, 8);
+		a->corr = correlation(g, gs, r);
 		a->kind = (uint8_t)ak;
 		a->by_flow = 0;
 		a->call = -1;
 		a->gpu_ann = -1;
 		a->ann_ts = 0;
-		pkind = (const char *)sqlite3_column_text(st, 9);
-		if (pkind && (!strcmp(pkind, "gpu_annotation") || !strcmp(pkind, "gpu_step"))) {
+		if (r->pkind == PR_GK_GPU_ANN || r->pkind == PR_GK_GPU_STEP) {
 			a->gpu_ann = (int32_t)name_slot(&g->gann_by_name, &g->ganns, &g->nganns,
-							sqlite3_column_int64(st, 10));
-			a->ann_ts = sqlite3_column_int64(st, 12);
+							r->p.name);
+			a->ann_ts = r->pts;
 		}
-		si = sqlite3_column_int64(st, 1);
+		si = r->track;
 		if (si != g->last_track) {
 			g->last_track = si;
 			g->last_stream = imap_get(&g->streams_by_track, si, &si) ? si : -1;
 		}
 		a->stream = (int32_t)g->last_stream;
 	}
-	return pr_actx_done(g->ctx, st, rc, err);
+	return 0;
 }
 
 /* (track, ts) -> map key for flow ends */
@@ -566,7 +557,7 @@ static int resolve(struct gl *g, int64_t id, int32_t *out, struct pr_error *err)
 	int32_t above = -1;
 	/* walk up to the first span already known (or the top) */
 	while (id > 0 && n < PR_ARRAY_SIZE(chain)) {
-		const char *kind;
+		uint8_t kind;
 		int rc;
 		if (imap_get(&g->node_by_id, id, &v)) {
 			above = (int32_t)v;
@@ -579,10 +570,10 @@ static int resolve(struct gl *g, int64_t id, int32_t *out, struct pr_error *err)
 			break;
 		if (rc != SQLITE_ROW)
 			return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(g->ctx->db));
-		kind = pr_actx_text(g->up, 0);
+		kind = pr_gpuscan_kind(pr_actx_text(g->up, 0));
 		chain[n].id = id;
 		chain[n].name_id = sqlite3_column_int64(g->up, 1);
-		chain[n].is_op = !strcmp(kind, "op");
+		chain[n].is_op = kind == PR_GK_OP;
 		chain[n].is_ann = is_ann_kind(kind);
 		n++;
 		id = sqlite3_column_int64(g->up, 2);
@@ -1364,6 +1355,9 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	rc = 0;
 out:
 	gl_release(&g);
+	/* the last reader of the shared pass (model.c runs gpu_breakdown first): its memory back */
+	pr_gpuscan_free(ctx->gpuscan);
+	ctx->gpuscan = NULL;
 	return rc;
 }
 

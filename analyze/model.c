@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analyze/actx.h"
+#include "analyze/gpuscan.h"
 #include "store/output.h"
 #include "store/strmap.h"
 #include "store/timecheck.h"
@@ -24,6 +26,33 @@ static const struct pr_analyzer *const analyzers[] = {
 	&pr_an_gpulink,
 	&pr_an_timeline,   &pr_an_leaks,       &pr_an_crosscheck, &pr_an_recommendations,
 };
+
+/*
+ * PR_TIMINGS=1 in the environment: one line per run and analyzer on stderr,
+ * "profreport: timing: run ID NAME WALL_S CPU_S" (wall clock and the
+ * thread's CPU time; bench/gpu_bench.sh reads them). A measuring hook for
+ * benchmarks only: the model never depends on it, and without the variable
+ * no clock is read.
+ */
+static double clock_s(clockid_t id)
+{
+	struct timespec t;
+	clock_gettime(id, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void timing(int on, int64_t run, const char *name, double *t0)
+{
+	double t, c;
+	if (!on)
+		return;
+	t = clock_s(CLOCK_MONOTONIC);
+	c = clock_s(CLOCK_THREAD_CPUTIME_ID);
+	fprintf(stderr, "profreport: timing: run %lld %s %.6f %.6f\n", (long long)run, name,
+		t - t0[0], c - t0[1]);
+	t0[0] = t;
+	t0[1] = c;
+}
 
 static int starts(const char *s, const char *p)
 {
@@ -251,6 +280,7 @@ static void ctx_release(struct pr_actx *ctx)
 	}
 	free(ctx->series);
 	sqlite3_finalize(ctx->span_at_st);
+	pr_gpuscan_free(ctx->gpuscan);
 	free_spans(ctx->phases, ctx->nphases);
 	free_spans(ctx->steps, ctx->nsteps);
 	free(ctx->phase_group);
@@ -336,7 +366,14 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 	int64_t epoch;
 	size_t i, nstep_names = 0;
 	int ret = -1, have_epoch;
+	const char *tv = getenv("PR_TIMINGS");
+	int timed = tv && *tv && strcmp(tv, "0");
+	double t0[2] = { 0, 0 };
 
+	if (timed) {
+		t0[0] = clock_s(CLOCK_MONOTONIC);
+		t0[1] = clock_s(CLOCK_THREAD_CPUTIME_ID);
+	}
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.db = db;
 	ctx.opts = opts;
@@ -389,9 +426,12 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 	    (!ctx.nphases && ctx.nsteps && infer_phases(&ctx, &ctx.nphase_names, err)))
 		goto out;
 	group_phases(&ctx);
-	for (i = 0; i < PR_ARRAY_SIZE(analyzers); i++)
+	timing(timed, ctx.run, "context", t0);
+	for (i = 0; i < PR_ARRAY_SIZE(analyzers); i++) {
 		if (analyzers[i]->run(&ctx, err))
 			goto out;
+		timing(timed, ctx.run, analyzers[i]->name, t0);
+	}
 	if (ctx.phases_inferred)
 		note_inferred(&ctx);
 	if (reported_and_diags(&ctx, err))

@@ -1,4 +1,5 @@
--- profreport event store, schema version 1 (PRAGMA user_version = 1).
+-- profreport event store, schema version 2 (PRAGMA user_version = 2).
+-- Version 2 added op_cover.
 -- Times are int64 nanoseconds on the run's clock; run.time_origin_ns maps
 -- clock 0 to absolute Unix epoch nanoseconds when the source says so.
 CREATE TABLE run(
@@ -99,6 +100,16 @@ CREATE TABLE flow(
   name_id INTEGER REFERENCES string(id),
   cat_id INTEGER REFERENCES string(id),
   bind TEXT
+);
+-- Where the run's CPU ops (span kind 'op') ran: intervals whose union is
+-- exactly the union of the ops' [ts, ts + dur], written as the spans
+-- arrive (an op starting inside the track's current interval extends it),
+-- so far fewer rows than ops. The step breakdown reads this instead of
+-- every op. Rows may overlap and are in no particular order.
+CREATE TABLE op_cover(
+  run_id INTEGER NOT NULL REFERENCES run(id),
+  ts INTEGER NOT NULL,
+  end_ts INTEGER NOT NULL
 );
 CREATE TABLE metric(
   id INTEGER PRIMARY KEY,

@@ -289,8 +289,11 @@ static int open_store(struct pr_store *st, struct pr_error *err)
 	}
 	if (version != PR_STORE_SCHEMA_VERSION) {
 		pr_error_set(err, PR_E_STORE,
-			     "store schema version %d, this profreport reads version %d", version,
-			     PR_STORE_SCHEMA_VERSION);
+			     version < PR_STORE_SCHEMA_VERSION
+				     ? "store schema version %d, this profreport reads version %d: the "
+				       "store was written by an older profreport; ingest its inputs again"
+				     : "store schema version %d, this profreport reads version %d",
+			     version, PR_STORE_SCHEMA_VERSION);
 		pr_error_set_source(err, st->path);
 		return -1;
 	}

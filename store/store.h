@@ -42,7 +42,7 @@
 
 #include "store/error.h"
 
-#define PR_STORE_SCHEMA_VERSION 1
+#define PR_STORE_SCHEMA_VERSION 2
 
 struct sqlite3;
 struct pr_store;

@@ -18,6 +18,7 @@
 #include "store/store_impl.h"
 #include "store/strbuf.h"
 #include "store/strmap.h"
+#include "store/timecheck.h"
 #include "store/xalloc.h"
 
 #define NULL_I64 INT64_MIN
@@ -26,7 +27,9 @@
 #define NBATCHES 3
 #define NEST_INIT 4 /* a track's first stack: most tracks never nest deeper */
 
-enum rec_type { REC_STRING, REC_SPAN, REC_SAMPLE, REC_INSTANT, REC_FLOW, REC_METRIC, REC_ARGKEYS };
+enum rec_type {
+	REC_STRING, REC_SPAN, REC_SAMPLE, REC_INSTANT, REC_FLOW, REC_METRIC, REC_ARGKEYS, REC_COVER
+};
 
 struct rec {
 	uint8_t type;
@@ -51,6 +54,7 @@ struct nest_ent {
 	int64_t id, ts, end, child;
 	int32_t depth;
 	uint8_t open;
+	uint8_t late_cover; /* an op begun open: goes to op_cover when its end is known */
 };
 
 struct payload {
@@ -70,6 +74,9 @@ struct track {
 	int overflow; /* the track of the tracks over PR_WRITER_MAX_TRACKS (per kind) */
 	int64_t last_ts, last_dur;
 	int has_last;
+	int64_t cov_s, cov_e; /* the track's current op_cover interval (has_cov) */
+	int has_cov;
+	int64_t dropped_open; /* begins skipped for their time: their ends are dropped too */
 	struct nest_ent *stack;
 	struct payload *pay;
 	size_t n, cap;
@@ -128,7 +135,7 @@ struct pr_writer {
 	struct batch *cur, *queue, *queue_tail, *free_list;
 	int stop, failed;
 	struct pr_error async_err;
-	sqlite3_stmt *ins[REC_ARGKEYS + 1];
+	sqlite3_stmt *ins[REC_COVER + 1];
 	struct pr_strbuf tmp;
 	/* args splitting (producer side) */
 	struct pr_strmap argkeys;
@@ -327,6 +334,10 @@ static int insert_rec(struct pr_writer *w, const struct batch *b, const struct r
 		bind_i64(st, 6, r->cat ? r->cat : NULL_I64);
 		bind_text(st, 7, b, r->off, r->len, r->len > 0);
 		break;
+	case REC_COVER:
+		sqlite3_bind_int64(st, 1, r->ts);
+		sqlite3_bind_int64(st, 2, r->dur); /* the end */
+		break;
 	case REC_METRIC:
 		sqlite3_bind_int64(st, 1, r->id);
 		bind_text(st, 2, b, r->off, r->len, 1);
@@ -374,7 +385,7 @@ static void *inserter_main(void *arg)
 
 		/* One table at a time: its B-tree pages stay hot (row order across
 		 * tables does not matter inside the transaction). */
-		for (t = 0; t <= REC_ARGKEYS; t++)
+		for (t = 0; t <= REC_COVER; t++)
 		for (i = 0; !failed && i < b->n; i++) {
 			if (b->recs[i].type != t)
 				continue;
@@ -512,6 +523,7 @@ static const char *const insert_sql[] = {
 	[REC_METRIC] = "INSERT INTO metric(id, run_id, name, value, unit, span_id, origin, detail) "
 		       "VALUES(?1, ?8, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[REC_ARGKEYS] = "INSERT INTO argkeys(id, keys) VALUES(?1, ?2)",
+	[REC_COVER] = "INSERT INTO op_cover(run_id, ts, end_ts) VALUES(?8, ?1, ?2)",
 };
 
 static int64_t max_id(struct pr_store *st, const char *sql)
@@ -903,11 +915,57 @@ void pr_writer_process_set_name(struct pr_writer *w, const char *pid, const char
 
 /* ---- spans and nesting ---- */
 
+/*
+ * op_cover (schema.sql): intervals whose union is the union of the run's
+ * ops [ts, end], for analyses that need only where CPU ops ran (the step
+ * breakdown's CPU Exec) and should not read every op. Per track, one
+ * interval grows while ops start inside it (pre-order: a child never adds
+ * a row) or contain it; any other op writes it out and starts the next.
+ * Every op goes in once its end is known, so the union is exact in any
+ * order, sorted or not.
+ */
+static void cover_flush(struct pr_writer *w, struct track *t)
+{
+	struct rec *r;
+	if (!t->has_cov)
+		return;
+	r = new_rec(w, REC_COVER, 0);
+	r->ts = t->cov_s;
+	r->dur = t->cov_e;
+	t->has_cov = 0;
+}
+
+static void cover_add(struct pr_writer *w, struct track *t, int64_t s, int64_t e)
+{
+	if (t->has_cov && s >= t->cov_s && s <= t->cov_e) {
+		if (e > t->cov_e)
+			t->cov_e = e;
+		return;
+	}
+	if (t->has_cov && s <= t->cov_s && e >= t->cov_e) {
+		t->cov_s = s;
+		t->cov_e = e;
+		return;
+	}
+	cover_flush(w, t);
+	t->cov_s = s;
+	t->cov_e = e;
+	t->has_cov = 1;
+}
+
+static int is_op(const char *kind)
+{
+	return kind[0] == 'o' && kind[1] == 'p' && !kind[2];
+}
+
 static void emit_span_row(struct pr_writer *w, struct track *t, const struct nest_ent *e,
 			  const struct payload *p, int64_t parent, int nested)
 {
-	struct rec *r = new_rec(w, REC_SPAN, p->args.len);
+	struct rec *r;
 	int64_t dur = e->end - e->ts;
+	if (e->late_cover)
+		cover_add(w, t, e->ts, e->end);
+	r = new_rec(w, REC_SPAN, p->args.len);
 	r->id = e->id;
 	r->track = t->id;
 	r->kind = p->kind;
@@ -1031,19 +1089,60 @@ static void emit_flat(struct pr_writer *w, struct track *t, const struct nest_en
 	emit_span_row(w, t, e, &p, 0, 0);
 }
 
+/*
+ * Every format's times go through here: a span, sample, instant or flow
+ * more than PR_TIME_LIMIT_NS (2^62 ns, 146 years) from the clock's zero is
+ * skipped, a span ending beyond it is cut there (store/timecheck.h: then
+ * every difference of two times fits in an int64). One diagnostic code,
+ * time_out_of_range, counted per event. (The Chrome and QNN readers check
+ * first, with their own wording, as their time bases depend on it.)
+ */
+static int time_skip(struct pr_writer *w, int64_t ts, const char *what)
+{
+	if (pr_time_ok(ts))
+		return 0;
+	pr_writer_diag(w, "time_out_of_range", w->at, 0, 0,
+		       "%s more than 2^62 ns (146 years) from the clock's zero; skipped", what);
+	return 1;
+}
+
+static int64_t end_cut(struct pr_writer *w, int64_t ts, int64_t dur)
+{
+	if (dur <= PR_TIME_LIMIT_NS - ts)
+		return dur;
+	pr_writer_diag(w, "time_out_of_range", w->at, 0, 0,
+		       "a span ends more than 2^62 ns (146 years) after the clock's zero; cut there");
+	return PR_TIME_LIMIT_NS - ts;
+}
+
 static int64_t span_add(struct pr_writer *w, const struct pr_span_in *s, int open)
 {
 	struct track *t = track_get(w, s->track);
 	struct nest_ent e;
 	int64_t dur = s->dur < 0 ? 0 : s->dur;
 
+	if (time_skip(w, s->ts, open ? "a span begins" : "a span starts")) {
+		if (open && t)
+			t->dropped_open++;
+		return 0;
+	}
+	if (!open)
+		dur = end_cut(w, s->ts, dur);
+
 	e.id = w->next_span++;
 	e.ts = s->ts;
 	e.end = open ? INT64_MAX : (s->ts > INT64_MAX - dur ? INT64_MAX : s->ts + dur);
 	e.child = 0;
 	e.open = (uint8_t)open;
+	e.late_cover = 0;
 	if (!t)
 		return e.id; /* caller bug; nothing sane to do */
+	if (is_op(s->kind)) {
+		if (open)
+			e.late_cover = 1;
+		else
+			cover_add(w, t, e.ts, e.end);
+	}
 	if (!strcmp(t->kind, "async") && !open) {
 		/* Async slices overlap freely: stored flat, never nested. */
 		emit_flat(w, t, &e, s);
@@ -1183,10 +1282,21 @@ int pr_writer_span_end_kv(struct pr_writer *w, int64_t track, int64_t ts, const 
 	size_t i;
 	if (!t)
 		return -1;
+	if (t->dropped_open) {
+		/* the innermost begin was skipped for its time (span_add) */
+		t->dropped_open--;
+		return 0;
+	}
 	for (i = t->n; i > 0 && !t->stack[i - 1].open; i--)
 		;
 	if (i == 0)
 		return -1;
+	if (ts > PR_TIME_LIMIT_NS) {
+		pr_writer_diag(w, "time_out_of_range", w->at, 0, 0,
+			       "a span ends more than 2^62 ns (146 years) after the clock's zero; "
+			       "cut there");
+		ts = PR_TIME_LIMIT_NS;
+	}
 	if (ts < t->stack[i - 1].ts) {
 		pr_writer_diag(w, "negative_duration", w->at, 0, 0,
 			       "an end event precedes its begin; duration set to 0");
@@ -1255,7 +1365,8 @@ void pr_writer_sample(struct pr_writer *w, int64_t series, int64_t ts, double va
 		w->dropped_samples++;
 		return;
 	}
-	if (i < 0 || (size_t)i >= w->nseries || !isfinite(value))
+	if (i < 0 || (size_t)i >= w->nseries || !isfinite(value) ||
+	    time_skip(w, ts, "a sample's time is"))
 		return;
 	s = &w->series[i];
 	if (!s->count) {
@@ -1294,8 +1405,11 @@ void pr_writer_instant_kv(struct pr_writer *w, int64_t track, int64_t name, int6
 			  const char *vals, size_t vals_len)
 {
 	size_t sl = scope ? strlen(scope) : 0;
-	struct rec *r = new_rec(w, REC_INSTANT, vals_len + sl);
+	struct rec *r;
 	struct track *t;
+	if (time_skip(w, ts, "an instant's time is"))
+		return;
+	r = new_rec(w, REC_INSTANT, vals_len + sl);
 	r->track = track;
 	r->name = name;
 	r->cat = cat;
@@ -1315,7 +1429,10 @@ void pr_writer_flow(struct pr_writer *w, const char *flow_id, char phase, int64_
 		    int64_t ts, int64_t name, int64_t cat, const char *bind)
 {
 	size_t fl = strlen(flow_id), bl = bind ? strlen(bind) : 0;
-	struct rec *r = new_rec(w, REC_FLOW, fl + bl);
+	struct rec *r;
+	if (time_skip(w, ts, "a flow event's time is"))
+		return;
+	r = new_rec(w, REC_FLOW, fl + bl);
 	r->ph = phase;
 	r->track = track;
 	r->ts = ts;
@@ -1462,7 +1579,10 @@ static void diag_set_count(struct pr_writer *w, const char *code, int64_t count)
 /* Closes the open spans; the caps' diagnostics get their counts. */
 static void finish_input(struct pr_writer *w)
 {
+	size_t i;
 	close_all(w);
+	for (i = 0; i < w->ntracks; i++)
+		cover_flush(w, &w->tracks[i]);
 	if (w->overflowed)
 		diag_set_count(w, "too_many_tracks", w->overflow_events);
 	if (w->dropped_samples)
@@ -1729,6 +1849,7 @@ int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t byte
 			  "CREATE INDEX IF NOT EXISTS track_run ON track(run_id);"
 			  "CREATE INDEX IF NOT EXISTS series_run ON series(run_id);"
 			  "CREATE INDEX IF NOT EXISTS metric_run ON metric(run_id);"
+			  "CREATE INDEX IF NOT EXISTS op_cover_run ON op_cover(run_id);"
 			  "CREATE INDEX IF NOT EXISTS diag_run ON diag(run_id);",
 			  err))
 		goto fail;

@@ -804,10 +804,100 @@ static void test_temporary_store(void **state)
 	pr_store_close(t);
 }
 
+/*
+ * op_cover holds intervals whose union is the union of the run's ops, in
+ * any arrival order. By hand:
+ *  t1 (sorted, X): A 0..100 { B 10..40 { C 15..20 } D 50..70 }, F 90..150
+ *     (starts in A, ends after it), a runtime call 120..130 (not an op),
+ *     E 200..210: union [0,150] + [200,210];
+ *  t2: P begun at 300, X Q 310..320 inside, P ended at 400: [300,400];
+ *  t3 (unsorted): S 1000..1010, then T 500..600, U 550..700:
+ *     [500,700] + [1000,1010].
+ * Total 150 + 10 + 100 + 200 + 10 = 470 ns. One row per such interval:
+ * children and ops starting inside the current interval add none.
+ */
+static void test_op_cover(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "cover.json");
+	int64_t t1 = pr_writer_track(w, "thread", "1", "1"), t2 = pr_writer_track(w, "thread", "1", "2");
+	int64_t t3 = pr_writer_track(w, "thread", "1", "3"), run;
+	struct pr_span_in rt;
+	X(w, t1, "A", 0, 100);
+	X(w, t1, "B", 10, 30);
+	X(w, t1, "C", 15, 5);
+	X(w, t1, "D", 50, 20);
+	X(w, t1, "F", 90, 60);
+	rt = span(w, t1, "cudaLaunchKernel", 120, 10, NULL);
+	rt.kind = "runtime";
+	pr_writer_span(w, &rt);
+	X(w, t1, "E", 200, 10);
+	B(w, t2, "P", 300, NULL);
+	X(w, t2, "Q", 310, 10);
+	assert_int_equal(E(w, t2, 400, NULL), 0);
+	X(w, t3, "S", 1000, 10);
+	X(w, t3, "T", 500, 100);
+	X(w, t3, "U", 550, 150);
+	run = commit(w, "h-cover", 0);
+	assert_int_equal(wr_diag_count(f, "unsorted_track"), 1);
+	assert_rows(f, "SELECT run_id, ts, end_ts FROM op_cover ORDER BY ts",
+		    "1 0 150\n1 200 210\n1 300 400\n1 500 700\n1 1000 1010\n");
+	assert_int_equal(run, 1);
+}
+
+/*
+ * Times beyond +-(2^62 - 1) ns (store/timecheck.h) are refused by the
+ * writer for every format: a sample, an instant and a flow event at
+ * 2^62 ns are skipped, one at 2^62 - 1 is kept; an X span from 0 lasting
+ * 2^62 ns ends at 2^62 - 1. time_out_of_range counts 4.
+ */
+static void test_time_bound(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "bound.json");
+	int64_t t = pr_writer_track(w, "thread", "1", "1");
+	int64_t se = pr_writer_series(w, "gpu.mem.used", "", "bytes", NULL);
+	int64_t lim = (INT64_C(1) << 62) - 1, n = pr_writer_intern(w, "i", 1);
+	pr_writer_sample(w, se, lim + 1, 1.0);
+	pr_writer_sample(w, se, lim, 2.0);
+	pr_writer_instant(w, t, n, 0, -lim - 1, NULL, NULL, 0);
+	pr_writer_instant(w, t, n, 0, -lim, NULL, NULL, 0);
+	pr_writer_flow(w, "7", 's', t, lim + 1, n, 0, NULL);
+	pr_writer_flow(w, "7", 'f', t, 5, n, 0, NULL);
+	X(w, t, "long", 0, lim + 1);
+	commit(w, "h-bound", 0);
+	assert_rows(f, "SELECT ts, value FROM sample", "4611686018427387903 2.0\n");
+	assert_rows(f, "SELECT ts FROM instant", "-4611686018427387903\n");
+	assert_rows(f, "SELECT phase, ts FROM flow", "f 5\n");
+	assert_rows(f, "SELECT ts, dur FROM span", "0 4611686018427387903\n");
+	assert_int_equal(wr_diag_count(f, "time_out_of_range"), 4);
+}
+
+/* A store of schema version 1 (before op_cover) is refused with what to do. */
+static void test_old_schema_refused(void **state)
+{
+	struct fx *f = *state;
+	struct pr_error err = PR_ERROR_INIT;
+	sqlite3 *db;
+	pr_store_close(f->st);
+	f->st = NULL;
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_not_equal(pr_store_open(&f->st, f->path, 0, &err), 0);
+	assert_non_null(strstr(err.text, "store schema version 1, this profreport reads version 2"));
+	assert_non_null(strstr(err.text, "ingest its inputs again"));
+	assert_int_equal(pr_store_open(&f->st, f->path, PR_STORE_CREATE, &err) != 0, 1);
+	f->st = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_nesting_in_order, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_op_cover, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_time_bound, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_old_schema_refused, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_begin_end, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_partial_overlap, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_partial_overlap_begin_end, fx_setup,

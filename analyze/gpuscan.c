@@ -1,0 +1,207 @@
+/* gpuscan.c - one pass over a run's spans shared by the GPU analyses (gpuscan.h). */
+#include "analyze/gpuscan.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/strbuf.h"
+#include "store/xalloc.h"
+
+uint8_t pr_gpuscan_kind(const char *k)
+{
+	if (!k)
+		return PR_GK_NONE;
+	switch (k[0]) {
+	case 'o':
+		return !strcmp(k, "op") ? PR_GK_OP : PR_GK_OTHER;
+	case 'k':
+		return !strcmp(k, "kernel") ? PR_GK_KERNEL : PR_GK_OTHER;
+	case 'r':
+		return !strcmp(k, "runtime") ? PR_GK_RUNTIME : PR_GK_OTHER;
+	case 'p':
+		return !strcmp(k, "phase") ? PR_GK_PHASE : PR_GK_OTHER;
+	case 'm':
+		return !strcmp(k, "memcpy") ? PR_GK_MEMCPY
+		       : !strcmp(k, "memset") ? PR_GK_MEMSET
+					      : PR_GK_OTHER;
+	case 's':
+		return !strcmp(k, "step") ? PR_GK_STEP : PR_GK_OTHER;
+	case 'g':
+		return !strcmp(k, "gpu_annotation") ? PR_GK_GPU_ANN
+		       : !strcmp(k, "gpu_step")	    ? PR_GK_GPU_STEP
+						    : PR_GK_OTHER;
+	default:
+		return PR_GK_OTHER;
+	}
+}
+
+void pr_gpuscan_free(struct pr_gpuscan *gs)
+{
+	if (!gs)
+		return;
+	free(gs->r);
+	free(gs->dl);
+	free(gs->text);
+	free(gs);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+int pr_gpuscan_is_dataloader(const struct pr_gpuscan *gs, int64_t name_id)
+{
+	return gs->ndl && bsearch(&name_id, gs->dl, gs->ndl, sizeof(*gs->dl), cmp_i64);
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	return n >= m && !strcmp(s + n - m, suf);
+}
+
+/* TensorBoard's DataLoader names: "enumerate(DataLoader)#....__next__". */
+static int load_dataloader(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+	if (pr_actx_prep(ctx,
+			 "SELECT id, value FROM string WHERE value LIKE 'enumerate(DataLoader)#%' "
+			 "AND ?1 IS NOT NULL ORDER BY id",
+			 &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (ends_with(pr_actx_text(st, 1), ".__next__")) {
+			gs->dl = pr_xreallocarray(gs->dl, gs->ndl + 1, sizeof(*gs->dl));
+			gs->dl[gs->ndl++] = sqlite3_column_int64(st, 0);
+		}
+	return pr_actx_done(ctx, st, rc, err);
+}
+
+static uint8_t anc(sqlite3_stmt *st, int col, struct pr_gpuanc *a)
+{
+	a->name = sqlite3_column_int64(st, col + 1);
+	a->parent = sqlite3_column_int64(st, col + 2);
+	return pr_gpuscan_kind((const char *)sqlite3_column_text(st, col));
+}
+
+static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err)
+{
+	struct pr_strbuf sql = PR_STRBUF_INIT;
+	sqlite3_stmt *st;
+	size_t cap = 0, tcap = 0, i;
+	int rc;
+	if (load_dataloader(ctx, gs, err))
+		return -1;
+	/* rowid order: no sort; the kind test is all an op row costs */
+	/* (NULL columns read as 0: no parent, no grandparent) */
+	pr_strbuf_addstr(&sql,
+			 "SELECT s.id, s.kind, s.track_id, s.ts, s.dur, s.name_id, s.args_keys, s.args, "
+			 "p.kind, p.name_id, p.parent_id, p.ts, q.kind, q.name_id, q.parent_id "
+			 "FROM span s LEFT JOIN span p ON p.id = s.parent_id "
+			 "LEFT JOIN span q ON q.id = p.parent_id "
+			 "WHERE s.run_id = ?1 AND (s.kind IN ('kernel', 'memcpy', 'memset', 'runtime', "
+			 "'phase', 'step', 'gpu_annotation', 'gpu_step')");
+	if (gs->ndl) {
+		pr_strbuf_addstr(&sql, " OR (s.kind = 'op' AND s.name_id IN (");
+		for (i = 0; i < gs->ndl; i++)
+			pr_strbuf_addf(&sql, "%s%lld", i ? "," : "", (long long)gs->dl[i]);
+		pr_strbuf_addstr(&sql, "))");
+	}
+	pr_strbuf_addstr(&sql, ") ORDER BY s.id");
+	rc = pr_actx_prep(ctx, sql.buf, &st, err);
+	pr_strbuf_release(&sql);
+	if (rc)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pr_gpurow *r;
+		const char *text = (const char *)sqlite3_column_text(st, 7);
+		size_t len = text ? (size_t)sqlite3_column_bytes(st, 7) : 0;
+		if (gs->n == cap) {
+			cap = cap ? cap * 2 : 4096;
+			gs->r = pr_xreallocarray(gs->r, cap, sizeof(*gs->r));
+		}
+		r = &gs->r[gs->n++];
+		r->kind = pr_gpuscan_kind(pr_actx_text(st, 1));
+		r->track = sqlite3_column_int64(st, 2);
+		r->ts = sqlite3_column_int64(st, 3);
+		r->dur = sqlite3_column_int64(st, 4);
+		r->name = sqlite3_column_int64(st, 5);
+		r->akeys = sqlite3_column_int64(st, 6);
+		r->aflags = (uint8_t)((text ? 0 : PR_GA_NULL) |
+				      (sqlite3_column_type(st, 6) == SQLITE_INTEGER ? 0 : PR_GA_NOKEYS));
+		if (gs->ntext + len + 1 > tcap) {
+			while (gs->ntext + len + 1 > tcap)
+				tcap = tcap ? tcap * 2 : 65536;
+			gs->text = pr_xrealloc(gs->text, tcap);
+		}
+		if (len)
+			memcpy(gs->text + gs->ntext, text, len);
+		gs->text[gs->ntext + len] = 0;
+		r->aoff = gs->ntext;
+		r->alen = (uint32_t)len;
+		gs->ntext += len + 1;
+		r->pkind = anc(st, 8, &r->p);
+		r->pts = sqlite3_column_int64(st, 11);
+		r->qkind = anc(st, 12, &r->q);
+	}
+	return pr_actx_done(ctx, st, rc, err);
+}
+
+const struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *err)
+{
+	struct pr_gpuscan *gs;
+	if (ctx->gpuscan)
+		return ctx->gpuscan;
+	gs = pr_xcalloc(1, sizeof(*gs));
+	if (load(ctx, gs, err)) {
+		pr_gpuscan_free(gs);
+		return NULL;
+	}
+	ctx->gpuscan = gs;
+	return gs;
+}
+
+void pr_gpuscan_sort(uint32_t *idx, int64_t *keys, size_t n)
+{
+	uint64_t *k = (uint64_t *)keys, *k2, all_or = 0, all_and = ~(uint64_t)0;
+	uint32_t *i2;
+	size_t i;
+	int shift;
+	if (n < 2)
+		return;
+	k2 = pr_xreallocarray(NULL, n, sizeof(*k2));
+	i2 = pr_xreallocarray(NULL, n, sizeof(*i2));
+	for (i = 0; i < n; i++) {
+		k[i] ^= (uint64_t)1 << 63; /* signed order as unsigned */
+		all_or |= k[i];
+		all_and &= k[i];
+	}
+	for (shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = { 0 }, pos = 0;
+		int b;
+		if (!(((all_or ^ all_and) >> shift) & 0xff))
+			continue; /* this byte is the same in every key */
+		for (i = 0; i < n; i++)
+			count[(k[i] >> shift) & 0xff]++;
+		for (b = 0; b < 256; b++) {
+			size_t c = count[b];
+			count[b] = pos;
+			pos += c;
+		}
+		for (i = 0; i < n; i++) {
+			size_t d = count[(k[i] >> shift) & 0xff]++;
+			k2[d] = k[i];
+			i2[d] = idx[i];
+		}
+		memcpy(k, k2, n * sizeof(*k));
+		memcpy(idx, i2, n * sizeof(*idx));
+	}
+	for (i = 0; i < n; i++)
+		k[i] ^= (uint64_t)1 << 63;
+	free(k2);
+	free(i2);
+}

@@ -1,0 +1,82 @@
+#!/bin/sh
+# GPU analyses benchmark: generates a deterministic Kineto-like trace with
+# gen_trace (CPU ops, cudaLaunchKernel/cudaMemcpyAsync runtime calls with
+# correlation ids and ac2g flows, kernels on stream 7, memcpys on stream 20),
+# ingests it, then builds the model with PR_TIMINGS=1 (analyze/model.c: each
+# analyzer's wall time on stderr) and prints, per size: the ingest time, the
+# time of each GPU analysis (collectives, gpu_breakdown, gpu), their total
+# and its share of the ingest time, and the peak RSS of ingest and summary.
+#
+# usage: bench/gpu_bench.sh [BUILD_DIR] [SIZES_MB...]     (default: build 100)
+# Each step runs PR_BENCH_REPEAT times (default 3); the table shows medians
+# and the largest peak RSS. Needs /usr/bin/time (Debian package "time").
+# Files go to bench/out/. The 1 GB case (1000) takes about a minute.
+set -eu
+cd "$(dirname "$0")/.."
+build=${1:-build}
+[ $# -gt 0 ] && shift
+sizes=${*:-100}
+pr=$build/cli/profreport
+gen=$build/bench/gen_trace
+out=bench/out
+n=${PR_BENCH_REPEAT:-3}
+mkdir -p "$out"
+[ -x "$pr" ] && [ -x "$gen" ] || { echo "bench: build first (cmake --build $build)" >&2; exit 2; }
+
+now() { date +%s.%N; }
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+printf '%-20s %8s %7s %7s %8s %8s %8s %8s %7s %8s %8s\n' input "ingest s" "RSS MB" \
+	"coll s" "gpubrk s" "gpu s" "GPU s" "share %" "model s" "sum RSS" "kernels"
+for mb in $sizes; do
+	f=$out/trace_${mb}MB.json
+	[ -f "$f" ] || "$gen" "$mb" 1 -o "$f" 2>"$f.gen"
+	db=$out/gpu_${mb}MB.db
+	: >"$out/ingest.t"
+	: >"$out/timings"
+	: >"$out/model.t"
+	irss=0
+	srss=0
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		rm -f "$db" "$db-journal"
+		sync
+		t1=$(now)
+		/usr/bin/time -f '%M' -o "$out/rss" "$pr" ingest -q "$f" -o "$db"
+		t2=$(now)
+		echo "$t1 $t2" | awk '{ printf "%.6f\n", $2 - $1 }' >>"$out/ingest.t"
+		r=$(tail -n 1 "$out/rss")
+		[ "$r" -gt "$irss" ] && irss=$r
+		i=$((i + 1))
+	done
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		t1=$(now)
+		PR_TIMINGS=1 /usr/bin/time -f '%M' -o "$out/rss" "$pr" summary "$db" \
+			--json "$out/model.json" >/dev/null 2>"$out/err"
+		t2=$(now)
+		echo "$t1 $t2" | awk '{ printf "%.6f\n", $2 - $1 }' >>"$out/model.t"
+		sed -n "s/^profreport: timing: run 1 \([a-z_]*\) \([0-9.]*\) .*/$i \1 \2/p" \
+			"$out/err" >>"$out/timings"
+		r=$(tail -n 1 "$out/rss")
+		[ "$r" -gt "$srss" ] && srss=$r
+		i=$((i + 1))
+	done
+	ing=$(median <"$out/ingest.t")
+	mod=$(median <"$out/model.t")
+	coll=$(awk '$2 == "collectives" { print $3 }' "$out/timings" | median)
+	brk=$(awk '$2 == "gpu_breakdown" { print $3 }' "$out/timings" | median)
+	gpu=$(awk '$2 == "gpu" { print $3 }' "$out/timings" | median)
+	all=$(awk '$2 == "collectives" || $2 == "gpu_breakdown" || $2 == "gpu" { s[$1] += $3 }
+		END { for (k in s) print s[k] }' "$out/timings" | median)
+	kernels=$("$pr" query "$db" "select count(*) from span where kind = 'kernel'" | tail -n 1)
+	awk -v name="$(basename "$f")" -v ing="$ing" -v irss="$irss" -v coll="$coll" -v brk="$brk" \
+		-v gpu="$gpu" -v all="$all" -v mod="$mod" -v srss="$srss" -v k="$kernels" 'BEGIN {
+		printf "%-20s %8.2f %7.1f %7.3f %8.3f %8.3f %8.3f %8.1f %7.2f %8.1f %8s\n",
+			name, ing, irss / 1024, coll, brk, gpu, all, 100 * all / ing, mod,
+			srss / 1024, k
+	}'
+	rm -f "$db" "$db-journal"
+done
+echo "GPU s: the three GPU analyses of one summary together (median of the per-run sums);"
+echo "share %: of the ingest time; model s: the whole summary (every analyzer)"
