@@ -18,10 +18,12 @@ set_tests_properties(check_source PROPERTIES ENVIRONMENT "${PR_TEST_ENV}")
 # GPU analyses on the real Kineto traces of ../shared/traces (skips, 77, without them).
 set_tests_properties(unit/test_gpu_traces PROPERTIES SKIP_RETURN_CODE 77)
 
-# Every model written validates against docs/schema/model.schema.json.
-add_test(NAME schema/model COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/schema_models.sh)
-set_tests_properties(schema/model PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" SKIP_RETURN_CODE 77
-  TIMEOUT 900)
+# Every model, agg.json and comparison written validates against its schema in docs/schema/.
+foreach(kind model agg compare)
+  add_test(NAME schema/${kind} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/schema_models.sh ${kind})
+  set_tests_properties(schema/${kind} PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" SKIP_RETURN_CODE 77
+    TIMEOUT 900)
+endforeach()
 
 # README's shell examples run (tests/tools/readme_examples.sh).
 add_test(NAME readme/examples COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/readme_examples.sh)

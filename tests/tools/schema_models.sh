@@ -1,11 +1,17 @@
 #!/bin/sh
-# schema_models.sh - every analysis model profreport writes validates against
-# docs/schema/model.schema.json (tests/tools/schema_check.py, python3-jsonschema):
+# schema_models.sh [model|agg|compare] - what profreport writes validates against
+# its published JSON Schema (tests/tools/schema_check.py, python3-jsonschema).
+# model (default): docs/schema/model.schema.json:
 #   - the golden models (tests/golden/analyze/*/expected.model.json), one of
 #     them also corrupted three ways, which the schema must reject;
 #   - the model of every bundled sample at once (report samples --json);
 #   - the models of the real Kineto traces of ../shared/traces/hta;
 #   - the models of the fuzz corpus inputs that load (odd, small, hostile).
+# agg: docs/schema/agg.schema.json over the aggregates of samples/ranks, the DDP
+#   and GPU rank sets, Inferix's multirank set and the two real trace_filter
+#   ranks, and the golden ranks.agg.json (also corrupted three ways);
+# compare: docs/schema/compare.schema.json over `compare --to json` of every
+#   pair of samples/compare, a real trace against itself and a memory log.
 # Environment (set by ctest): PROFREPORT, PR_SAMPLES, PR_TESTS, PR_SHARED.
 # Exit 77 (skip) without /usr/bin/python3 or python3-jsonschema.
 set -u
@@ -22,6 +28,46 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-schema.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 HOME=$tmp
 export HOME
+
+what=${1:-model}
+case $what in
+agg)
+	n=0
+	for d in "$PR_SAMPLES/ranks" "$PR_SAMPLES/ddp/named" "$PR_SAMPLES/inferix/multirank" \
+		"$PR_SHARED/traces/hta/trace_filter"; do
+		[ -d "$d" ] || continue
+		n=$((n + 1))
+		"$PROFREPORT" aggregate "$d" -q -o "$tmp/agg$n.json" 2>"$tmp/err" ||
+			{ echo "schema_models: aggregate of $d failed:"; cat "$tmp/err"; exit 1; }
+	done
+	/usr/bin/python3 "$PR_SAMPLES/gpuranks/make_gpuranks.py" --out "$tmp/gpuranks" >/dev/null &&
+		"$PROFREPORT" aggregate "$tmp/gpuranks" -q -o "$tmp/agg-gpu.json" 2>"$tmp/err" ||
+		{ echo "schema_models: aggregate of the GPU rank set failed:"; cat "$tmp/err"; exit 1; }
+	exec "$py" "$PR_TESTS/tools/schema_check.py" --negative "$PR_TESTS/golden/aggregate/ranks.agg.json" \
+		"$root/docs/schema/agg.schema.json" "$tmp"/agg*.json
+	;;
+compare)
+	n=0
+	# every BASE/NEW pair: base.pt.trace.json against each other trace of its folder
+	for d in "$PR_SAMPLES"/compare/*/; do
+		[ -f "$d/base.pt.trace.json" ] || continue
+		for f in "$d"*.pt.trace.json; do
+			[ "$f" != "$d/base.pt.trace.json" ] && [ "$f" != "${d}base.pt.trace.json" ] || continue
+			n=$((n + 1))
+			"$PROFREPORT" compare "$d/base.pt.trace.json" "$f" --to json -o "$tmp/cmp$n.json" 2>/dev/null
+			[ -s "$tmp/cmp$n.json" ] || { echo "schema_models: compare of $f wrote nothing"; exit 1; }
+		done
+	done
+	"$PROFREPORT" compare "$PR_SAMPLES/qeff/qeff_profile.json" "$PR_SAMPLES/qeff/qeff_profile.json" \
+		--to json -o "$tmp/cmp-qeff.json" || exit 1
+	g=$PR_SHARED/traces/hta/nccl_parser_config/nccl_data.json.gz
+	if [ -f "$g" ]; then
+		"$PROFREPORT" compare "$g" "$g" --to json -o "$tmp/cmp-nccl.json" || exit 1
+	fi
+	exec "$py" "$PR_TESTS/tools/schema_check.py" --negative "$tmp/cmp1.json" \
+		"$root/docs/schema/compare.schema.json" "$tmp"/cmp*.json
+	;;
+esac
 
 "$PROFREPORT" report "$PR_SAMPLES" --json "$tmp/samples.json" -o "$tmp/site" >/dev/null 2>"$tmp/err" || {
 	echo "schema_models: report of the samples failed:"
