@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "ingest/format.h"
+#include "ingest/lines.h"
 #include "store/pr_common.h"
 #include "store/strbuf.h"
 #include "store/xalloc.h"
@@ -305,78 +306,21 @@ static int header(struct ms *m, char *s, long line, int *seen, struct pr_error *
 	return 0;
 }
 
-/* Lines one at a time through a window that grows to hold the longest line
- * (up to MS_MAX_LINE): memory does not grow with the file. */
-struct ms_lines {
-	struct pr_source *src;
-	char *buf;
-	size_t cap, len, pos;
-	int eof;
-};
-
-/* The next line (NUL-terminated, CR LF and LF cut off) in *out; 1 a line,
- * 0 at the end, -1 on a read error or a line longer than MS_MAX_LINE. */
-static int next_line(struct ms_lines *r, char **out, long line, struct pr_error *err)
-{
-	size_t scan = r->pos;
-	for (;;) {
-		char *nl = memchr(r->buf + scan, '\n', r->len - scan);
-		long n;
-		if (nl || (r->eof && r->pos < r->len)) {
-			char *s = r->buf + r->pos;
-			size_t len = nl ? (size_t)(nl - s) : r->len - r->pos;
-			r->pos += len + (nl ? 1 : 0);
-			s[len] = '\0';
-			if (len && s[len - 1] == '\r')
-				s[len - 1] = '\0';
-			*out = s;
-			return 1;
-		}
-		if (r->eof)
-			return 0;
-		if (r->pos > 0) {
-			memmove(r->buf, r->buf + r->pos, r->len - r->pos);
-			r->len -= r->pos;
-			r->pos = 0;
-		}
-		scan = r->len;
-		if (r->len + 1 >= r->cap) {
-			if (r->cap >= MS_MAX_LINE)
-				return pr_error_at(err, PR_E_LIMIT, -1, line, 1,
-						   "massif line longer than %d KiB: not massif "
-						   "output",
-						   MS_MAX_LINE >> 10);
-			r->cap *= 2;
-			r->buf = pr_xrealloc(r->buf, r->cap);
-		}
-		/* one byte kept free for the NUL of a last line without LF */
-		n = pr_source_read(r->src, r->buf + r->len, r->cap - r->len - 1, err);
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			r->eof = 1;
-		r->len += (size_t)n;
-	}
-}
-
 static int ms_parse(struct pr_source *src, struct pr_writer *w, struct pr_error *err)
 {
-	struct ms_lines rd;
+	struct pr_lines rd;
 	struct ms m;
 	char *s = NULL;
 	long line = 0;
 	int seen = 0, rc = 0, k, got = 0;
 
-	memset(&rd, 0, sizeof(rd));
-	rd.src = src;
-	rd.cap = 65536;
-	rd.buf = pr_xmalloc(rd.cap);
+	pr_lines_init(&rd, src, MS_MAX_LINE, "massif");
 	memset(&m, 0, sizeof(m));
 	m.w = w;
 	m.snap = -1;
 	m.max_snap = -1;
 	pr_writer_set_collector(w, "valgrind-massif");
-	while (rc == 0 && (got = next_line(&rd, &s, line + 1, err)) > 0) {
+	while (rc == 0 && (got = pr_lines_next(&rd, &s, err)) > 0) {
 		line++;
 		if (line == 1 && !strncmp(s, "\xEF\xBB\xBF", 3))
 			s += 3;
@@ -422,7 +366,7 @@ static int ms_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 	}
 	for (k = 0; k < MS_MAX_DEPTH; k++)
 		free(m.label[k]);
-	free(rd.buf);
+	pr_lines_release(&rd);
 	return rc;
 }
 
