@@ -1,6 +1,7 @@
 /* html_report.c - the single-file HTML report and the archive index. */
 #include "analyze/model.h"
 #include "render/html_report.h"
+#include "render/elide.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -63,10 +64,28 @@ static void table_end(struct pr_strbuf *sb, size_t shown, size_t total)
 	pr_html_table_end(sb, shown, total, "the JSON model");
 }
 
+/*
+ * A name cell. A name longer than PR_HTML_NAME_SHOWN bytes (a C++ kernel
+ * signature) is cut in the middle (its head and its arguments' tail stay);
+ * the full name is the cell's title (hover), data-full (what copying the
+ * cell puts on the clipboard, report.js) and what the column sorts by.
+ */
 void pr_html_td(struct pr_strbuf *sb, const char *text)
 {
-	pr_strbuf_addstr(sb, "<td class=\"name\">");
+	char cut[PR_LABEL];
+	if (strlen(text) <= PR_HTML_NAME_SHOWN) {
+		pr_strbuf_addstr(sb, "<td class=\"name\">");
+		esc(sb, text);
+		pr_strbuf_addstr(sb, "</td>");
+		return;
+	}
+	pr_elide_mid(text, PR_HTML_NAME_SHOWN, cut, sizeof(cut));
+	pr_strbuf_addstr(sb, "<td class=\"name el\" title=\"");
 	esc(sb, text);
+	pr_strbuf_addstr(sb, "\" data-full=\"");
+	esc(sb, text);
+	pr_strbuf_addstr(sb, "\">");
+	esc(sb, cut);
 	pr_strbuf_addstr(sb, "</td>");
 }
 

@@ -60,7 +60,9 @@ struct pr_panelset;
 void pr_html_table_begin(struct pr_strbuf *sb, const char *const *heads);
 /* Closes the table; when rows were capped, says so and where all of them are. */
 void pr_html_table_end(struct pr_strbuf *sb, size_t shown, size_t total, const char *all_in);
-/* A text cell (escaped). */
+/* Names longer than this many bytes are cut in the middle in their cell (full name on hover and copy). */
+#define PR_HTML_NAME_SHOWN 72
+/* A text cell (escaped); a long name is cut in the middle, the full name in title/data-full. */
 void pr_html_td(struct pr_strbuf *sb, const char *text);
 
 int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idprefix,

@@ -397,7 +397,7 @@ static void phase_durations(struct pr_panelset *ps, const json_t *run)
 	uint32_t *col = pr_panelset_alloc(ps, MAX_BARS, sizeof(uint32_t));
 	struct pr_chart *c;
 	size_t i, n = 0;
-	char note[100];
+	char note[100], dur[40];
 	json_array_foreach(occ, i, o)
 	{
 		if (pr_mnum(o, "depth") != 0 || n == MAX_BARS)
@@ -415,7 +415,8 @@ static void phase_durations(struct pr_panelset *ps, const json_t *run)
 	c->x_unit = "s";
 	c->width = 1200;
 	c->height = (int)fmax(200, fmin(1200, 140 + 34 * (double)n));
-	snprintf(note, sizeof(note), "Total: %.1fs", total);
+	pr_fmt_duration(total * 1e9, dur, sizeof(dur));
+	snprintf(note, sizeof(note), "Total: %s", dur);
 	c->note = pr_panelset_strdup(ps, note);
 }
 

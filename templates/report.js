@@ -1,4 +1,6 @@
-/* Sortable tables: click a header; numeric columns sort by data-v. No network, no libraries. */
+/* Sortable tables: click a header; numeric columns sort by data-v, names by their full text
+   (data-full of a name cut in the middle). Copying a cut name copies the full one.
+   No network, no libraries. */
 (function () {
   function key(td, numeric) {
     if (!td) return numeric ? -Infinity : "";
@@ -6,8 +8,16 @@
       var v = parseFloat(td.getAttribute("data-v"));
       return isNaN(v) ? -Infinity : v;
     }
-    return td.textContent.toLowerCase();
+    return (td.getAttribute("data-full") || td.textContent).toLowerCase();
   }
+  document.addEventListener("copy", function (e) {
+    var sel = window.getSelection(), node = sel && sel.anchorNode;
+    var td = node && (node.nodeType === 1 ? node : node.parentElement);
+    td = td && td.closest ? td.closest("td.el") : null;
+    if (!td || !e.clipboardData || !td.contains(sel.focusNode)) return;
+    e.clipboardData.setData("text/plain", td.getAttribute("data-full"));
+    e.preventDefault();
+  });
   function sort(th) {
     var table = th.closest("table"), tbody = table.tBodies[0];
     var col = Array.prototype.indexOf.call(th.parentNode.children, th);

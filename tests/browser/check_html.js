@@ -120,6 +120,55 @@ async function checkOne(browser, origin, file, shotDir, gpu) {
   for (const r of sortResult) {
     if (!r.asc || !r.desc || r.sort !== 'descending') fail(`table ${r.ti} does not sort (asc ${r.asc}, desc ${r.desc})`);
   }
+  // names: no cell breaks inside a word ("runti me"): every word of a cell lies on one line
+  // (a word's text range has one client rect); a name cut in the middle keeps its full name
+  // as title and data-full, and copying the cell gives the full name
+  const names = await page.evaluate(() => {
+    const out = { broken: [], cut: 0, badCut: [], cells: 0 };
+    document.querySelectorAll('td').forEach((td) => {
+      const ws = getComputedStyle(td).wordBreak;
+      if (ws === 'break-all') out.broken.push(`word-break: break-all on "${td.textContent.slice(0, 40)}"`);
+      const node = td.firstChild;
+      if (!node || node.nodeType !== 3 || td.offsetParent === null) return;
+      out.cells++;
+      const text = node.textContent, re = /[^\s\/-]+/g; // a break after - or / is a legal one
+      let m;
+      while ((m = re.exec(text)) && out.broken.length < 5) {
+        if (m[0].length < 2) continue;
+        const r = document.createRange();
+        r.setStart(node, m.index);
+        r.setEnd(node, m.index + m[0].length);
+        const rects = Array.from(r.getClientRects()).filter((x) => x.width > 0);
+        if (new Set(rects.map((x) => Math.round(x.top))).size > 1) out.broken.push(`"${m[0].slice(0, 40)}" breaks across lines`);
+      }
+    });
+    document.querySelectorAll('td.el').forEach((td) => {
+      out.cut++;
+      const full = td.getAttribute('data-full') || '';
+      if (td.title !== full || full.length <= td.textContent.length || !td.textContent.includes('...')) {
+        out.badCut.push(td.textContent.slice(0, 40));
+      }
+    });
+    return out;
+  });
+  for (const b of names.broken) fail(`a table cell breaks inside a word: ${b}`);
+  for (const b of names.badCut) fail(`a cut name lacks its full name: ${b}`);
+  if (names.cut) {
+    const copied = await page.evaluate(() => {
+      const td = document.querySelector('td.el');
+      const sel = window.getSelection(), r = document.createRange();
+      r.selectNodeContents(td);
+      sel.removeAllRanges();
+      sel.addRange(r);
+      let got = null;
+      const dt = new DataTransfer();
+      const ev = new ClipboardEvent('copy', { clipboardData: dt, bubbles: true, cancelable: true });
+      document.dispatchEvent(ev);
+      got = dt.getData('text/plain');
+      return { got, full: td.getAttribute('data-full') };
+    });
+    if (copied.got !== copied.full) fail(`copying a cut name gives "${(copied.got || '').slice(0, 40)}", not the full name`);
+  }
   await page.close();
   return { problems, sorted: sortResult.length, panels: dom.svgs, tables: dom.tables, gpuPanels };
 }
