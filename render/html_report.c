@@ -336,19 +336,52 @@ static void alloc_tree(struct pr_strbuf *sb, const json_t *run)
 			       cut, HTML_TREE_DEPTH, HTML_TREE_ROWS);
 }
 
+#define PHASES_UNFOLDED 20 /* phase occurrences listed open; more are behind a fold */
+
 static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 {
 	static const char *const occ_h[] = { "#", "Phase", "Kind", "#Start", "#Duration", "#Share %",
 					     "#Memory delta", "Series", "#Peak inside", NULL };
-	static const char *const tot_h[] = { "Phase", "#Count", "#Total", "#Mean", "#Min", "#Max",
-					     "#Share %", NULL };
+	static const char *const tot_h[] = { "Phase", "#Count", "#Total", "#Mean", "#P50", "#P95",
+					     "#Min", "#Max", "#Share %", NULL };
 	static const char *const st_h[] = { "Stage", "#Calls", "#Total", "#Mean", "#Of wall %",
 					    "#Inferix %", NULL };
 	json_t *ph = json_object_get(run, "phases"), *o;
 	const char *xu = pr_run_x_unit(run) ? pr_run_x_unit(run) : "ns";
 	size_t i, n = json_array_size(json_object_get(ph, "occurrences"));
 	if (n) {
+		size_t nall = n + (size_t)(pr_mll(ph, "occurrences_more") > 0 ? pr_mll(ph, "occurrences_more") : 0);
+		size_t ntot;
 		pr_strbuf_addstr(sb, "<h3>Phases</h3>\n");
+		/* grouped by name first: a long run's 7000 occurrences read as a few names */
+		ntot = json_array_size(json_object_get(ph, "totals")) +
+		       (size_t)(pr_mll(json_object_get(ph, "totals_more"), "names") > 0
+					? pr_mll(json_object_get(ph, "totals_more"), "names")
+					: 0);
+		pr_strbuf_addf(sb, "<h4>By name: %zu occurrence%s of %zu name%s</h4>\n", nall,
+			       nall == 1 ? "" : "s", ntot, ntot == 1 ? "" : "s");
+		pr_html_table_begin(sb, tot_h);
+		json_array_foreach(json_object_get(ph, "totals"), i, o)
+		{
+			if (i >= PR_HTML_ROWS)
+				break;
+			pr_strbuf_addstr(sb, "<tr>");
+			pr_html_td(sb, pr_mstr(o, "name"));
+			tdf(sb, pr_mnum(o, "count"), 0);
+			tdn(sb, pr_mnum(o, "total_ns"), "ns");
+			tdn(sb, pr_mnum(o, "mean_ns"), "ns");
+			tdn(sb, pr_mnum(o, "p50_ns"), "ns");
+			tdn(sb, pr_mnum(o, "p95_ns"), "ns");
+			tdn(sb, pr_mnum(o, "min_ns"), "ns");
+			tdn(sb, pr_mnum(o, "max_ns"), "ns");
+			tdf(sb, pr_mnum(o, "share") * 100, 1);
+			pr_strbuf_addstr(sb, "</tr>\n");
+		}
+		pr_html_table_end(sb, i, ntot, "the store");
+		/* every occurrence in time order, folded when there are many */
+		pr_strbuf_addf(sb, "<details class=\"occ\"%s><summary>Timeline: %s%zu occurrence%s</summary>\n",
+			       nall <= PHASES_UNFOLDED ? " open" : "", nall > 1 ? "all " : "", nall,
+			       nall == 1 ? "" : "s");
 		pr_html_table_begin(sb, occ_h);
 		json_array_foreach(json_object_get(ph, "occurrences"), i, o)
 		{
@@ -367,30 +400,8 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
 		/* the model lists the first 500 occurrences: the store has them all */
-		if (pr_mll(ph, "occurrences_more") > 0)
-			n += (size_t)pr_mll(ph, "occurrences_more");
-		pr_html_table_end(sb, i, n, "the store");
-		pr_html_table_begin(sb, tot_h);
-		/* the model totals the 1000 busiest names (phases.totals_more: the rest) */
-		n = json_array_size(json_object_get(ph, "totals")) +
-		    (size_t)(pr_mll(json_object_get(ph, "totals_more"), "names") > 0
-				     ? pr_mll(json_object_get(ph, "totals_more"), "names")
-				     : 0);
-		json_array_foreach(json_object_get(ph, "totals"), i, o)
-		{
-			if (i >= PR_HTML_ROWS)
-				break;
-			pr_strbuf_addstr(sb, "<tr>");
-			pr_html_td(sb, pr_mstr(o, "name"));
-			tdf(sb, pr_mnum(o, "count"), 0);
-			tdn(sb, pr_mnum(o, "total_ns"), "ns");
-			tdn(sb, pr_mnum(o, "mean_ns"), "ns");
-			tdn(sb, pr_mnum(o, "min_ns"), "ns");
-			tdn(sb, pr_mnum(o, "max_ns"), "ns");
-			tdf(sb, pr_mnum(o, "share") * 100, 1);
-			pr_strbuf_addstr(sb, "</tr>\n");
-		}
-		pr_html_table_end(sb, i, n, "the store");
+		pr_html_table_end(sb, i, nall, "the store");
+		pr_strbuf_addstr(sb, "</details>\n");
 	}
 	n = json_array_size(json_object_get(ph, "stages"));
 	if (n) {

@@ -151,6 +151,20 @@ async function checkOne(browser, origin, file, shotDir, gpu) {
     });
     return out;
   });
+  // phases: grouped by name first; the occurrence timeline is folded past 20 occurrences
+  const occ = await page.evaluate(() => Array.from(document.querySelectorAll('details.occ')).map((d) => {
+    const m = /(\d+) occurrence/.exec(d.querySelector('summary').textContent);
+    let h = d.previousElementSibling;
+    while (h && h.tagName !== 'H4' && h.tagName !== 'H3') h = h.previousElementSibling;
+    return { n: m ? +m[1] : -1, open: d.open, byName: !!h && /^By name/.test(h.textContent),
+             rows: d.querySelectorAll('tbody tr').length };
+  }));
+  for (const o of occ) {
+    if (o.n < 0) fail('a phase timeline fold does not say how many occurrences');
+    if (!o.byName) fail('a phase timeline is not preceded by its table by name');
+    if ((o.n > 20) === o.open) fail(`a phase timeline of ${o.n} occurrences is ${o.open ? 'open' : 'folded'}`);
+    if (o.rows !== Math.min(o.n, 200)) fail(`a phase timeline of ${o.n} occurrences lists ${o.rows} rows`);
+  }
   for (const b of names.broken) fail(`a table cell breaks inside a word: ${b}`);
   for (const b of names.badCut) fail(`a cut name lacks its full name: ${b}`);
   if (names.cut) {
