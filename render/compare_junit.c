@@ -89,7 +89,14 @@ void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
 		pr_xml_escape(sb, str(m, "group"));
 		pr_strbuf_addstr(sb, "\" name=\"");
 		pr_xml_escape(sb, str(m, "id"));
-		pr_strbuf_addstr(sb, "\" time=\"0\"");
+		/* a time metric's testcase lasts its NEW value, so CI trend charts of test
+		 * times plot it; other metrics (bytes, shares) take no time */
+		if (!strcmp(str(m, "unit"), "ns") && json_is_number(json_object_get(m, "new")) &&
+		    json_number_value(json_object_get(m, "new")) >= 0)
+			pr_strbuf_addf(sb, "\" time=\"%.9f\"",
+				       json_number_value(json_object_get(m, "new")) / 1e9);
+		else
+			pr_strbuf_addstr(sb, "\" time=\"0\"");
 		pr_strbuf_reset(&msg);
 		message(&msg, m);
 		if (!strcmp(v, "regression") || !strcmp(v, "missing")) {

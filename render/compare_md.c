@@ -1,4 +1,5 @@
 /* compare_md.c - a comparison as a GitHub pull-request comment (asv-style table). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +28,26 @@ static void code(struct pr_strbuf *sb, const char *s)
 	pr_strbuf_addch(sb, '`');
 }
 
+/* new - base in the metric's unit, signed ("+77.260 us"), and the change in percent ("+19.1%"). */
+static void delta_cells(const json_t *m, char *d, size_t dn, char *p, size_t pn)
+{
+	const json_t *b = json_object_get(m, "base"), *n = json_object_get(m, "new");
+	double x, y;
+	json_t *abs_v;
+	snprintf(d, dn, "-");
+	snprintf(p, pn, "-");
+	if (!json_is_number(b) || !json_is_number(n))
+		return;
+	x = json_number_value(b);
+	y = json_number_value(n);
+	abs_v = json_real(fabs(y - x));
+	pr_compare_fmt_value(abs_v, str(m, "unit"), d + 1, dn - 1);
+	d[0] = y >= x ? '+' : '-';
+	json_decref(abs_v);
+	if (x != 0)
+		snprintf(p, pn, "%+.1f%%", (y / x - 1) * 100);
+}
+
 static void row(struct pr_strbuf *sb, const json_t *m, int details)
 {
 	char b[48], n[48], r[16], t[48], rule[96];
@@ -35,10 +56,17 @@ static void row(struct pr_strbuf *sb, const json_t *m, int details)
 	pr_compare_fmt_value(json_object_get(m, "new"), str(m, "unit"), n, sizeof(n));
 	pr_compare_fmt_ratio(m, r, sizeof(r));
 	pr_compare_fmt_rule(m, 0, rule, sizeof(rule));
+	if (!details) {
+		char d[56], p[24];
+		delta_cells(m, d, sizeof(d), p, sizeof(p));
+		pr_strbuf_addf(sb, "| %s | ", strcmp(mark, " ") ? mark : "");
+		code(sb, str(m, "id"));
+		pr_strbuf_addf(sb, " | %s | %s | %s | %s | %s | %s |\n", b, n, d, p,
+			       str(json_object_get(m, "threshold"), "text"), rule);
+		return;
+	}
 	pr_strbuf_addf(sb, "| %s | %s | %s | %s | ", strcmp(mark, " ") ? mark : "", b, n, r);
 	code(sb, str(m, "id"));
-	if (!details)
-		pr_strbuf_addf(sb, " | %s", rule);
 	if (details) {
 		const json_t *test = json_object_get(m, "test"), *ci = json_object_get(test, "hl_ci");
 		pr_compare_fmt_test(m, t, sizeof(t));
@@ -71,8 +99,8 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 	json_array_foreach(metrics, i, m)
 		changed += strcmp(str(m, "verdict"), "unchanged") != 0;
 	if (changed) {
-		pr_strbuf_addstr(sb, "| Change | Before | After | Ratio | Metric | Decided by |\n"
-				     "|:------:|-------:|------:|------:|:-------|:-----------|\n");
+		pr_strbuf_addstr(sb, "| Change | Metric | Before | After | Delta | Change % | Threshold | Decided by |\n"
+				     "|:------:|:-------|-------:|------:|------:|---------:|:----------|:-----------|\n");
 		json_array_foreach(metrics, i, m)
 			if (strcmp(str(m, "verdict"), "unchanged"))
 				row(sb, m, 0);
@@ -80,7 +108,9 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 		pr_strbuf_addstr(sb, "No metric changed beyond its threshold.\n");
 	}
 	pr_strbuf_addf(sb,
-		       "\n`+` worse, `-` better, `~` beyond the threshold but not significant "
+		       "\nDelta = after - before; Change %% = after / before - 1; Threshold = how far "
+		       "the metric may move in its worse direction before it is a regression (`pp`: "
+		       "percentage points of a share).\n`+` worse, `-` better, `~` beyond the threshold but not significant "
 		       "(Mann-Whitney p >= %g; with too few samples for p < %g, a 95 %% bootstrap CI "
 		       "of new/base not wholly beyond the threshold), `x` added, `!` removed "
 		       "(a missing step time, phase, peak or throughput fails, and so does a GPU "

@@ -132,7 +132,7 @@ run "$P" compare "$S/short4_slow/base.pt.trace.json" "$S/short4_slow/new.pt.trac
 expect_out_has 'rule bootstrap-ci: a regression: beyond the threshold +5%; with 4 and 4 samples Mann-Whitney cannot reach p &lt; 0.01' \
 	"the JUnit message says which rule decided"
 run "$P" compare "$S/short4_slow/base.pt.trace.json" "$S/short4_slow/new.pt.trace.json" --to md
-expect_out_has '| + | 5.244 ms | 7.658 ms | 1.46x | `step_time` | bootstrap CI [' "the markdown says which rule decided"
+expect_out_has '| + | `step_time` | 5.244 ms | 7.658 ms | +2.414 ms | +46.0% | +5% | bootstrap CI [' "the markdown says which rule decided"
 
 # -- real torch 1.13 CPU traces of 4 steps (samples/compare/torch_cpu): a rerun
 # passes, 1.5x the matrix work (step time 1.56x) fails by the bootstrap CI
@@ -377,6 +377,19 @@ for bad in "--fail-on step_time" "--fail-on step_time:5%" "--fail-on step_time:+
 	expect_rc 2 "compare $bad"
 	expect_one_err_line "compare $bad"
 done
+# a JUnit testcase of a time metric lasts its NEW value (so CI trend charts plot it): step_time's
+# time is NEW's step_time in seconds, as the JSON comparison of the same pair says
+"$P" compare "$S/slower_op/base.pt.trace.json" "$S/slower_op/new.pt.trace.json" --to json -o so.json 2>/dev/null || true
+"$P" compare "$S/slower_op/base.pt.trace.json" "$S/slower_op/new.pt.trace.json" --to junit -o so.xml 2>/dev/null || true
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c '
+import json, sys, xml.etree.ElementTree as ET
+m = [m for m in json.load(open("so.json"))["metrics"] if m["id"] == "step_time"][0]
+t = [c for c in ET.parse("so.xml").iter("testcase") if c.get("name") == "step_time"][0]
+sys.exit(0 if abs(float(t.get("time")) - m["new"] / 1e9) < 1e-9 else "step_time testcase time %s, NEW %s ns" % (t.get("time"), m["new"]))
+' || fail "the step_time testcase does not last NEW's step time"
+fi
+
 # --format is the input format, as in every command; the output's form is --to
 run "$P" compare "$S/noise/base.pt.trace.json" "$S/noise/new.pt.trace.json" --format junit
 expect_err_has "--format names the input format; the output's form is --to junit" "compare --format junit says --to"
