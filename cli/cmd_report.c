@@ -25,6 +25,7 @@ static const struct pr_option opts[] = {
 	{ "format", 0, "NAME", "force the input format", 0 },
 	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run", 0 },
 	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)", 0 },
+	{ "quiet", 'q', NULL, "print nothing on success (not even what was written)", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
 
@@ -48,10 +49,11 @@ int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char 
 
 /* Writes every panel of every run into dir as <name>.<ext> (run<ID>-<name> when several runs). */
 static int write_panels(const json_t *model, const char *dir, enum pr_gfx_format fmt,
-			struct pr_error *err)
+			size_t *files, struct pr_error *err)
 {
 	json_t *runs = json_object_get(model, "runs"), *run;
 	size_t i;
+	*files = 0;
 	json_array_foreach(runs, i, run)
 	{
 		struct pr_panelset *ps = pr_panels_build(run);
@@ -61,6 +63,7 @@ static int write_panels(const json_t *model, const char *dir, enum pr_gfx_format
 			snprintf(prefix, sizeof(prefix), "run%lld-",
 				 (long long)json_integer_value(json_object_get(run, "id")));
 		rc = pr_panelset_write_files(ps, dir, prefix, fmt, err);
+		*files += pr_panelset_count(ps);
 		pr_panelset_free(ps);
 		if (rc)
 			return -1;
@@ -200,6 +203,7 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	int64_t top = (int64_t)mo.top_n, run = 0, tl = (int64_t)mo.timeline_points;
 	json_t *model;
 	int rc;
+	size_t nruns, npng = 0, nsvg = 0;
 	const char *png = pr_arg(cmd, a, "png"), *svg = pr_arg(cmd, a, "svg"), *html = pr_arg(cmd, a, "output");
 	if (!json && !png && !svg && !html)
 		return pr_error_set(err, PR_E_USAGE,
@@ -220,10 +224,26 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	pr_cli_input_close(&in);
 	if (!model)
 		return -1;
+	nruns = json_array_size(json_object_get(model, "runs"));
 	rc = (json && pr_model_write(model, json, err)) || (html && write_report(model, html, err)) ||
-	     (png && write_panels(model, png, PR_GFX_PNG, err)) ||
-	     (svg && write_panels(model, svg, PR_GFX_SVG, err)) ? -1 : 0;
+	     (png && write_panels(model, png, PR_GFX_PNG, &npng, err)) ||
+	     (svg && write_panels(model, svg, PR_GFX_SVG, &nsvg, err)) ? -1 : 0;
 	json_decref(model);
+	/* what was written, on stderr (an archive says it itself) */
+	if (!rc && !pr_arg(cmd, a, "quiet")) {
+		if (json && strcmp(json, "-"))
+			fprintf(stderr, "profreport: report: wrote the model '%s' (%zu run%s)\n", json, nruns,
+				nruns == 1 ? "" : "s");
+		if (html && is_page(html))
+			fprintf(stderr, "profreport: report: wrote '%s' (%zu run%s)\n", html, nruns,
+				nruns == 1 ? "" : "s");
+		if (png)
+			fprintf(stderr, "profreport: report: wrote %zu PNG panel%s into '%s'\n", npng,
+				npng == 1 ? "" : "s", png);
+		if (svg)
+			fprintf(stderr, "profreport: report: wrote %zu SVG panel%s into '%s'\n", nsvg,
+				nsvg == 1 ? "" : "s", svg);
+	}
 	return rc;
 }
 

@@ -88,6 +88,17 @@ expect_rc 2 "report into a missing directory"
 expect_one_err_line "report into a missing directory"
 [ ! -e no ] || fail "a failed report created files"
 
+# -- report says what it wrote (stderr), unless -q
+run "$P" report "$QEFF" -o said.html --json said.json --png said-png
+expect_rc 0 "report -o --json --png"
+expect_err_has "wrote 'said.html' (1 run)" "report says the page it wrote"
+expect_err_has "wrote the model 'said.json' (1 run)" "report says the model it wrote"
+n=$(ls said-png | wc -l)
+expect_err_has "wrote $n PNG panels into 'said-png'" "report says how many panels it wrote (as many as the directory has)"
+run "$P" report "$QEFF" -o quiet.html -q
+expect_rc 0 "report -q"
+expect_err_empty "report -q"
+
 # -- -o: .htm is a page too; another extension is refused before any work, not made a directory;
 # a directory given with a trailing '/' names its index without '//'
 run "$P" report "$QEFF" -o page.HTM

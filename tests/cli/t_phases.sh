@@ -39,7 +39,7 @@ phases_of() {
 # gives (ms; bytes): load_model 3236 5728 13 9393507328 8764 3358915584 9393507328
 #                    inference 8964 12713 29 21494012928 21015 9944943616 21492747264
 #                    teardown 21677 1325 3 15799267328 21912 15799267328 7259326464
-run "$P" report "$QNN" --phases "$QLOG" --json model.json
+run "$P" report "$QNN" --phases "$QLOG" --json model.json -q
 expect_rc 0 "report --phases on the qnn sample"
 expect_err_empty "report --phases on the qnn sample"
 tr -d ' \n' <model.json | grep -o '{"series":"sys.mem.used","device":"","unit":"bytes",[^]]*]' >used-peak.json
