@@ -22,6 +22,7 @@
 #include "store/xalloc.h"
 
 #define STEP_LIST_CAP 500
+#define STEP_BUCKETS 1000 /* points of the reduced step profile of a longer run */
 #define STRAGGLER_Z 3.5
 #define STRAGGLER_FACTOR 1.5
 
@@ -70,8 +71,32 @@ static json_t *steps(struct pr_actx *ctx)
 		    "stragglers", strag, "rule",
 		    json_string("straggling step: modified z-score 0.6745*(x-median)/MAD > 3.5 and x > 1.5 x median"),
 		    "list", list, NULL);
-	if (n > STEP_LIST_CAP)
+	if (n > STEP_LIST_CAP) {
+		/* every step, reduced: consecutive steps in buckets of k, each bucket's
+		 * first step index, count, mean, min and max (a chart of all of them) */
+		size_t k = (n + STEP_BUCKETS - 1) / STEP_BUCKETS, b;
+		json_t *first = json_array(), *cnt = json_array(), *mean = json_array(),
+		       *mn = json_array(), *mx = json_array();
 		json_object_set_new(o, "list_more", pr_jint((int64_t)(n - STEP_LIST_CAP)));
+		for (b = 0; b * k < n; b++) {
+			size_t j, lo = b * k, hi = lo + k < n ? lo + k : n;
+			double sum = 0, lo_v = v[lo], hi_v = v[lo];
+			for (j = lo; j < hi; j++) {
+				sum += v[j];
+				lo_v = v[j] < lo_v ? v[j] : lo_v;
+				hi_v = v[j] > hi_v ? v[j] : hi_v;
+			}
+			json_array_append_new(first, pr_jint((int64_t)lo));
+			json_array_append_new(cnt, pr_jint((int64_t)(hi - lo)));
+			json_array_append_new(mean, pr_jnum(sum / (double)(hi - lo)));
+			json_array_append_new(mn, pr_jnum(lo_v));
+			json_array_append_new(mx, pr_jnum(hi_v));
+		}
+		json_object_set_new(o, "reduced",
+				    pr_jobj("steps_per_point", pr_jint((int64_t)k), "first", first,
+					    "count", cnt, "mean_ns", mean, "min_ns", mn, "max_ns", mx,
+					    NULL));
+	}
 	free(v);
 	free(sorted);
 	return o;

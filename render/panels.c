@@ -661,24 +661,48 @@ static void layers(struct pr_panelset *ps, const json_t *run)
 static void steps(struct pr_panelset *ps, const json_t *run)
 {
 	json_t *st = json_object_get(json_object_get(run, "throughput"), "steps");
-	json_t *list = json_object_get(st, "list"), *o;
-	size_t n = json_array_size(list), i;
+	json_t *list = json_object_get(st, "list"), *o, *red = json_object_get(st, "reduced");
+	size_t n = json_array_size(list), i, nl = 1;
 	double *x, *y;
 	struct pr_chart_line *l;
 	struct pr_chart_hline *h;
 	struct pr_chart *c;
-	char a[40], b[40], t1[80], t2[80], title[200];
-	if (n < 2)
-		return;
-	x = pr_panelset_alloc(ps, n, sizeof(double));
-	y = pr_panelset_alloc(ps, n, sizeof(double));
-	json_array_foreach(list, i, o)
-	{
-		x[i] = (double)i;
-		y[i] = pr_mnum(o, "dur_ns");
+	char a[40], b[40], t1[80], t2[80], title[300];
+	if (json_is_object(red)) {
+		/* a long run: every step, as the model's reduced profile (mean per point, with
+		 * the min and max of its steps), not the first steps listed */
+		const char *key[] = { "mean_ns", "min_ns", "max_ns" };
+		static const char *const lab[] = { "step time (mean per point)", "min", "max" };
+		static const uint32_t rgb[] = { 0x1F77B4, 0x9ECAE1, 0x9ECAE1 };
+		size_t k;
+		n = json_array_size(json_object_get(red, "mean_ns"));
+		if (n < 2)
+			return;
+		nl = 3;
+		x = pr_panelset_alloc(ps, n, sizeof(double));
+		l = pr_panelset_alloc(ps, nl, sizeof(*l));
+		for (i = 0; i < n; i++)
+			x[i] = json_number_value(json_array_get(json_object_get(red, "first"), i)) +
+			       (json_number_value(json_array_get(json_object_get(red, "count"), i)) - 1) / 2;
+		for (k = 0; k < nl; k++) {
+			y = pr_panelset_alloc(ps, n, sizeof(double));
+			for (i = 0; i < n; i++)
+				y[i] = json_number_value(json_array_get(json_object_get(red, key[k]), i));
+			l[k] = (struct pr_chart_line){ lab[k], rgb[k], x, y, n, k ? 1 : 2, 0, 0 };
+		}
+	} else {
+		if (n < 2)
+			return;
+		x = pr_panelset_alloc(ps, n, sizeof(double));
+		y = pr_panelset_alloc(ps, n, sizeof(double));
+		json_array_foreach(list, i, o)
+		{
+			x[i] = (double)i;
+			y[i] = pr_mnum(o, "dur_ns");
+		}
+		l = pr_panelset_alloc(ps, 1, sizeof(*l));
+		*l = (struct pr_chart_line){ "step time", 0x1F77B4, x, y, n, 2, 0, 0 };
 	}
-	l = pr_panelset_alloc(ps, 1, sizeof(*l));
-	*l = (struct pr_chart_line){ "step time", 0x1F77B4, x, y, n, 2, 0, 0 };
 	h = pr_panelset_alloc(ps, 2, sizeof(*h));
 	pr_fmt_duration(pr_mnum(st, "p50_ns"), a, sizeof(a));
 	pr_fmt_duration(pr_mnum(st, "p95_ns"), b, sizeof(b));
@@ -686,15 +710,21 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 	snprintf(t2, sizeof(t2), "p95 %s", b);
 	h[0] = (struct pr_chart_hline){ pr_mnum(st, "p50_ns"), pr_panelset_strdup(ps, t1), 0x2CA02C, 1 };
 	h[1] = (struct pr_chart_hline){ pr_mnum(st, "p95_ns"), pr_panelset_strdup(ps, t2), 0xD62728, 1 };
-	snprintf(title, sizeof(title), "Step time per step (%s) | %.2f steps/s | jitter %.1f%%",
-		 pr_mstr(st, "name"), pr_mnum(st, "per_s"), pr_mnum(st, "jitter") * 100);
+	if (json_is_object(red))
+		snprintf(title, sizeof(title),
+			 "Step time, all %lld steps (%s; 1 point = %lld steps) | %.2f steps/s | jitter %.1f%%",
+			 pr_mll(st, "count"), pr_mstr(st, "name"), pr_mll(red, "steps_per_point"),
+			 pr_mnum(st, "per_s"), pr_mnum(st, "jitter") * 100);
+	else
+		snprintf(title, sizeof(title), "Step time per step (%s) | %.2f steps/s | jitter %.1f%%",
+			 pr_mstr(st, "name"), pr_mnum(st, "per_s"), pr_mnum(st, "jitter") * 100);
 	c = pr_panelset_add(ps, "steps", title);
 	c->x_label = "Step";
 	c->x_unit = "";
 	c->y_label = "Step time";
 	c->y_unit = "ns";
 	c->lines = l;
-	c->nlines = 1;
+	c->nlines = nl;
 	c->hlines = h;
 	c->nhlines = 2;
 }

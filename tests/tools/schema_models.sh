@@ -82,6 +82,11 @@ if [ -d "$PR_SHARED/traces/hta" ]; then
 			{ echo "schema_models: summary of $f failed"; exit 1; }
 	done
 fi
+# a long run (2500 steps: the reduced step profile)
+/usr/bin/python3 "$PR_TESTS/tools/gen_steps.py" 2500 "$tmp/long.json" &&
+	"$PROFREPORT" summary --json "$tmp/long-run.json" "$tmp/long.json" >/dev/null 2>&1 ||
+	{ echo "schema_models: summary of the long run failed"; exit 1; }
+rm -f "$tmp/long.json"
 # fuzz corpus inputs: those that load give a model; the others are errors, not models
 for f in "$PR_TESTS"/fuzz/corpus/*/*; do
 	n=$((n + 1))
