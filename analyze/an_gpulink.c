@@ -136,7 +136,7 @@ struct act { /* one device activity */
 
 struct call { /* one runtime call */
 	int64_t ts, dur, name_id, corr, track;
-	/* its parent and grandparent, from the scan's joins */
+	/* its parent and grandparent, from the scan (span_up) */
 	int64_t anc_name[2];
 	int32_t anc_op[2];  /* an op: its name (index into ops); else -1 */
 	int32_t anc_ann[2]; /* a user annotation or step: its name (index into canns); else -1 */
@@ -385,8 +385,8 @@ static void add_call(struct gl *g, const struct pr_gpuscan *gs, const struct pr_
 /*
  * The pass over the run's spans but ops and Python functions (the shared
  * scan, gpuscan.h, in id order): device activities, runtime calls, GPU and
- * CPU annotations and steps, each with its parent and grandparent span
- * (the writer nests spans per track: a kernel's parent is the GPU
+ * CPU annotations and steps; activities and calls with their parent and
+ * grandparent span (the writer nests spans per track: a kernel's parent is the GPU
  * annotation around it, a runtime call's the op or annotation that made
  * it).
  */
@@ -651,9 +651,10 @@ static int64_t add_wrap(int64_t t0, uint64_t d)
 
 /*
  * Links the activities to their calls and resolves what is above each
- * launching call: its parent from the scan's join, the ancestors above
- * looked up in id order (the lookups then walk the span table's B-tree
- * forward instead of jumping around a store larger than SQLite's cache).
+ * launching call: its parent and grandparent from the scan, the ancestors
+ * above looked up in id order (the lookups then walk the span table's
+ * B-tree forward instead of jumping around a store larger than SQLite's
+ * cache).
  */
 static int link_calls(struct gl *g, struct pr_error *err)
 {

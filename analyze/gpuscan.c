@@ -81,6 +81,7 @@ static int load_dataloader(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr
 	return pr_actx_done(ctx, st, rc, err);
 }
 
+/* NULL columns read as 0: no parent */
 static uint8_t anc(sqlite3_stmt *st, int col, struct pr_gpuanc *a)
 {
 	a->name = sqlite3_column_int64(st, col + 1);
@@ -88,23 +89,56 @@ static uint8_t anc(sqlite3_stmt *st, int col, struct pr_gpuanc *a)
 	return pr_gpuscan_kind((const char *)sqlite3_column_text(st, col));
 }
 
+/*
+ * The ancestors from span_up (schema.sql; the writer's nesting), merged in
+ * by span id: both statements go in id order, rows without a span_up row
+ * keep PR_GK_NONE (no parent, or not a device activity or runtime call).
+ */
+static int load_up(struct pr_actx *ctx, struct pr_gpuscan *gs, const int64_t *ids,
+		   struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	size_t i = 0;
+	int rc;
+	if (pr_actx_prep(ctx,
+			 "SELECT span_id, p_kind, p_name_id, p_parent_id, p_ts, q_kind, q_name_id, "
+			 "q_parent_id FROM span_up WHERE run_id = ?1 ORDER BY span_id",
+			 &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		struct pr_gpurow *r;
+		while (i < gs->n && ids[i] < id)
+			i++;
+		if (i == gs->n)
+			break;
+		if (ids[i] != id)
+			continue;
+		r = &gs->r[i];
+		r->pkind = anc(st, 1, &r->p);
+		r->pts = sqlite3_column_int64(st, 4);
+		r->qkind = anc(st, 5, &r->q);
+	}
+	return pr_actx_done(ctx, st, rc, err);
+}
+
 static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err)
 {
 	struct pr_strbuf sql = PR_STRBUF_INIT;
 	sqlite3_stmt *st;
 	size_t cap = 0, tcap = 0, i;
+	int64_t *ids = NULL;
 	int rc;
 	if (load_dataloader(ctx, gs, err))
 		return -1;
-	/* rowid order: no sort; the kind test is all an op row costs */
-	/* (NULL columns read as 0: no parent, no grandparent) */
+	/* rowid order: no sort; the kind test is all an op row costs (<> first:
+	 * SQLite tests IN by a lookup in a temporary index, dearer than one
+	 * comparison, and most spans are ops) */
 	pr_strbuf_addstr(&sql,
-			 "SELECT s.id, s.kind, s.track_id, s.ts, s.dur, s.name_id, s.args_keys, s.args, "
-			 "p.kind, p.name_id, p.parent_id, p.ts, q.kind, q.name_id, q.parent_id "
-			 "FROM span s LEFT JOIN span p ON p.id = s.parent_id "
-			 "LEFT JOIN span q ON q.id = p.parent_id "
-			 "WHERE s.run_id = ?1 AND (s.kind IN ('kernel', 'memcpy', 'memset', 'runtime', "
-			 "'phase', 'step', 'gpu_annotation', 'gpu_step')");
+			 "SELECT s.id, s.kind, s.track_id, s.ts, s.dur, s.name_id, s.args_keys, s.args "
+			 "FROM span s "
+			 "WHERE s.run_id = ?1 AND ((s.kind <> 'op' AND s.kind IN ('kernel', 'memcpy', "
+			 "'memset', 'runtime', 'phase', 'step', 'gpu_annotation', 'gpu_step'))");
 	if (gs->ndl) {
 		pr_strbuf_addstr(&sql, " OR (s.kind = 'op' AND s.name_id IN (");
 		for (i = 0; i < gs->ndl; i++)
@@ -123,7 +157,9 @@ static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err
 		if (gs->n == cap) {
 			cap = cap ? cap * 2 : 4096;
 			gs->r = pr_xreallocarray(gs->r, cap, sizeof(*gs->r));
+			ids = pr_xreallocarray(ids, cap, sizeof(*ids));
 		}
+		ids[gs->n] = sqlite3_column_int64(st, 0);
 		r = &gs->r[gs->n++];
 		r->kind = pr_gpuscan_kind(pr_actx_text(st, 1));
 		r->track = sqlite3_column_int64(st, 2);
@@ -144,11 +180,14 @@ static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err
 		r->aoff = gs->ntext;
 		r->alen = (uint32_t)len;
 		gs->ntext += len + 1;
-		r->pkind = anc(st, 8, &r->p);
-		r->pts = sqlite3_column_int64(st, 11);
-		r->qkind = anc(st, 12, &r->q);
+		r->pkind = r->qkind = PR_GK_NONE;
+		r->p.name = r->p.parent = r->q.name = r->q.parent = r->pts = 0;
 	}
-	return pr_actx_done(ctx, st, rc, err);
+	rc = pr_actx_done(ctx, st, rc, err);
+	if (!rc)
+		rc = load_up(ctx, gs, ids, err);
+	free(ids);
+	return rc;
 }
 
 const struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *err)

@@ -9,8 +9,10 @@
  * The first call reads, in id order and with no sort in SQLite, the spans
  * the GPU analyses look at: kernels, memcpys, memsets and runtime calls
  * (with their args), phases, steps, GPU annotations and GPU steps, and the
- * ops named as TensorBoard's DataLoader; each with its parent and
- * grandparent. The CPU ops, most of a trace's spans, are not read: the
+ * ops named as TensorBoard's DataLoader; the device activities and runtime
+ * calls with their parent and grandparent, from the store's span_up (the
+ * writer's nesting; joining each row to its ancestors cost about half of
+ * the pass). The CPU ops, most of a trace's spans, are not read: the
  * step breakdown takes where they ran from the store's op_cover. The
  * result is cached in the context until the run is done (before, the two
  * analyses cost three scans of the span table, two of them sorted: on a
@@ -55,7 +57,8 @@ struct pr_gpurow {
 	size_t aoff;          /* args: text + aoff, NUL-terminated, alen bytes */
 	uint32_t alen;
 	uint8_t kind, aflags; /* enum pr_gk, PR_GA_* */
-	uint8_t pkind, qkind; /* parent's and grandparent's kinds (PR_GK_NONE: none) */
+	uint8_t pkind, qkind; /* parent's and grandparent's kinds (PR_GK_NONE: none, or
+			       * not an activity or runtime call) */
 	struct pr_gpuanc p, q;
 	int64_t pts;          /* the parent's start */
 };

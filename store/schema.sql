@@ -1,5 +1,5 @@
--- profreport event store, schema version 2 (PRAGMA user_version = 2).
--- Version 2 added op_cover.
+-- profreport event store, schema version 3 (PRAGMA user_version = 3).
+-- Version 2 added op_cover, version 3 span_up.
 -- Times are int64 nanoseconds on the run's clock; run.time_origin_ns maps
 -- clock 0 to absolute Unix epoch nanoseconds when the source says so.
 CREATE TABLE run(
@@ -110,6 +110,24 @@ CREATE TABLE op_cover(
   run_id INTEGER NOT NULL REFERENCES run(id),
   ts INTEGER NOT NULL,
   end_ts INTEGER NOT NULL
+);
+-- The parent and grandparent of every device activity and runtime call
+-- (span kinds kernel, memcpy, memset, runtime) that has a parent: the
+-- kind, name, start and parent of span.parent_id, and the kind, name and
+-- parent of that span's parent (q_* NULL when there is none), as the
+-- span table links them. The writer knows them when it nests a span (for
+-- tracks re-nested after load: after re-nesting), so the GPU analyses read
+-- them here instead of joining each call to its ancestors.
+CREATE TABLE span_up(
+  span_id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES run(id),
+  p_kind TEXT NOT NULL,
+  p_name_id INTEGER NOT NULL,
+  p_ts INTEGER NOT NULL,
+  p_parent_id INTEGER,
+  q_kind TEXT,
+  q_name_id INTEGER,
+  q_parent_id INTEGER
 );
 CREATE TABLE metric(
   id INTEGER PRIMARY KEY,

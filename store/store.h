@@ -42,7 +42,7 @@
 
 #include "store/error.h"
 
-#define PR_STORE_SCHEMA_VERSION 2
+#define PR_STORE_SCHEMA_VERSION 3
 
 struct sqlite3;
 struct pr_store;

@@ -28,13 +28,15 @@
 #define NEST_INIT 4 /* a track's first stack: most tracks never nest deeper */
 
 enum rec_type {
-	REC_STRING, REC_SPAN, REC_SAMPLE, REC_INSTANT, REC_FLOW, REC_METRIC, REC_ARGKEYS, REC_COVER
+	REC_STRING, REC_SPAN, REC_SAMPLE, REC_INSTANT, REC_FLOW, REC_METRIC, REC_ARGKEYS, REC_COVER,
+	REC_UP
 };
 
 struct rec {
 	uint8_t type;
 	char ph;
 	const char *kind; /* static */
+	const char *kind2; /* static: REC_UP's grandparent kind, or NULL */
 	int64_t id, track, name, cat, ts, dur, self, depth, parent;
 	int64_t akeys; /* argkeys id of the args (0: args stored as given) */
 	double value;
@@ -135,7 +137,7 @@ struct pr_writer {
 	struct batch *cur, *queue, *queue_tail, *free_list;
 	int stop, failed;
 	struct pr_error async_err;
-	sqlite3_stmt *ins[REC_COVER + 1];
+	sqlite3_stmt *ins[REC_UP + 1];
 	struct pr_strbuf tmp;
 	/* args splitting (producer side) */
 	struct pr_strmap argkeys;
@@ -338,6 +340,22 @@ static int insert_rec(struct pr_writer *w, const struct batch *b, const struct r
 		sqlite3_bind_int64(st, 1, r->ts);
 		sqlite3_bind_int64(st, 2, r->dur); /* the end */
 		break;
+	case REC_UP: /* see emit_up */
+		sqlite3_bind_int64(st, 1, r->id);
+		sqlite3_bind_text(st, 2, r->kind, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, r->name);
+		sqlite3_bind_int64(st, 4, r->ts);
+		bind_i64(st, 5, r->parent);
+		if (r->kind2) {
+			sqlite3_bind_text(st, 6, r->kind2, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(st, 7, r->cat);
+			bind_i64(st, 9, r->depth);
+		} else {
+			sqlite3_bind_null(st, 6);
+			sqlite3_bind_null(st, 7);
+			sqlite3_bind_null(st, 9);
+		}
+		break;
 	case REC_METRIC:
 		sqlite3_bind_int64(st, 1, r->id);
 		bind_text(st, 2, b, r->off, r->len, 1);
@@ -385,7 +403,7 @@ static void *inserter_main(void *arg)
 
 		/* One table at a time: its B-tree pages stay hot (row order across
 		 * tables does not matter inside the transaction). */
-		for (t = 0; t <= REC_COVER; t++)
+		for (t = 0; t <= REC_UP; t++)
 		for (i = 0; !failed && i < b->n; i++) {
 			if (b->recs[i].type != t)
 				continue;
@@ -524,6 +542,8 @@ static const char *const insert_sql[] = {
 		       "VALUES(?1, ?8, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[REC_ARGKEYS] = "INSERT INTO argkeys(id, keys) VALUES(?1, ?2)",
 	[REC_COVER] = "INSERT INTO op_cover(run_id, ts, end_ts) VALUES(?8, ?1, ?2)",
+	[REC_UP] = "INSERT INTO span_up(span_id, run_id, p_kind, p_name_id, p_ts, p_parent_id, "
+		   "q_kind, q_name_id, q_parent_id) VALUES(?1, ?8, ?2, ?3, ?4, ?5, ?6, ?7, ?9)",
 };
 
 static int64_t max_id(struct pr_store *st, const char *sql)
@@ -987,6 +1007,45 @@ static void emit_span_row(struct pr_writer *w, struct track *t, const struct nes
 	put_args(w, r, p->keys.buf, p->keys.len, p->args.buf, p->args.len);
 }
 
+/* The span kinds with a span_up row (schema.sql): device activities and runtime calls. */
+static int wants_up(const char *kind)
+{
+	switch (kind[0]) {
+	case 'k':
+		return !strcmp(kind, "kernel");
+	case 'r':
+		return !strcmp(kind, "runtime");
+	case 'm':
+		return !strcmp(kind, "memcpy") || !strcmp(kind, "memset");
+	default:
+		return 0;
+	}
+}
+
+/*
+ * span_up row of the top of a sorted track's stack (it has a parent): the
+ * parent and grandparent are the entries below it, as they will be stored
+ * (a re-nested track's rows are rewritten after re-nesting). The record's
+ * fields: id the span, kind/name/ts/parent the parent's, kind2/cat/depth
+ * the grandparent's kind, name and parent.
+ */
+static void emit_up(struct pr_writer *w, const struct track *t)
+{
+	size_t n = t->n;
+	struct rec *r = new_rec(w, REC_UP, 0);
+	r->id = t->stack[n - 1].id;
+	r->kind = t->pay[n - 2].kind;
+	r->name = t->pay[n - 2].name;
+	r->ts = t->stack[n - 2].ts;
+	r->parent = n > 2 ? t->stack[n - 3].id : NULL_I64;
+	r->kind2 = NULL;
+	if (n > 2) {
+		r->kind2 = t->pay[n - 3].kind;
+		r->cat = t->pay[n - 3].name;
+		r->depth = n > 3 ? t->stack[n - 4].id : NULL_I64;
+	}
+}
+
 /* Pops the top entry: charges its time to the entry below, emits the row. */
 static void track_pop(struct pr_writer *w, struct track *t)
 {
@@ -1000,6 +1059,8 @@ static void track_pop(struct pr_writer *w, struct track *t)
 		parent = pe->id;
 	}
 	emit_span_row(w, t, e, &t->pay[t->n - 1], parent, !t->unsorted && !t->overflow);
+	if (parent && !t->unsorted && !t->overflow && wants_up(t->pay[t->n - 1].kind))
+		emit_up(w, t);
 	t->n--;
 }
 
@@ -1618,6 +1679,40 @@ static int renest_pop(sqlite3_stmt *upd, struct nest_ent *stack, size_t *n)
 }
 
 /*
+ * span_up of the re-nested tracks: the rows written from the stacks
+ * (spans nested before their track turned out unsorted) may be stale and
+ * the others are missing; both are made again from the parents just stored.
+ */
+static int renest_up(struct pr_writer *w)
+{
+	static const char *const sql[] = {
+		"DELETE FROM span_up WHERE span_id IN (SELECT id FROM span WHERE id >= ?1 AND "
+		"track_id IN (SELECT id FROM temp.pr_renest))",
+		"INSERT INTO span_up(span_id, run_id, p_kind, p_name_id, p_ts, p_parent_id, q_kind, "
+		"q_name_id, q_parent_id) "
+		"SELECT s.id, ?2, p.kind, p.name_id, p.ts, p.parent_id, q.kind, q.name_id, q.parent_id "
+		"FROM span s JOIN span p ON p.id = s.parent_id LEFT JOIN span q ON q.id = p.parent_id "
+		"WHERE s.id >= ?1 AND s.track_id IN (SELECT id FROM temp.pr_renest) "
+		"AND s.kind IN ('kernel', 'memcpy', 'memset', 'runtime') ORDER BY s.id",
+	};
+	size_t i;
+	for (i = 0; i < PR_ARRAY_SIZE(sql); i++) {
+		sqlite3_stmt *st;
+		int rc;
+		if (sqlite3_prepare_v2(w->st->db, sql[i], -1, &st, NULL) != SQLITE_OK)
+			return -1;
+		sqlite3_bind_int64(st, 1, w->span_base);
+		if (sqlite3_bind_parameter_count(st) > 1)
+			sqlite3_bind_int64(st, 2, w->run_id);
+		rc = step_done(st);
+		sqlite3_finalize(st);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * Recomputes parent/depth/self for the spans of every unsorted track in one
  * sorted pass (SQLite's sorter spills to disk, so memory stays bounded).
  */
@@ -1684,6 +1779,8 @@ static int renest_unsorted(struct pr_writer *w, struct pr_error *err)
 	}
 	if (step == SQLITE_DONE)
 		rc = 0;
+	if (!rc)
+		rc = renest_up(w);
 out:
 	if (rc)
 		pr_error_set(err, PR_E_STORE, "re-nesting spans: %s", sqlite3_errmsg(w->st->db));
@@ -1850,6 +1947,7 @@ int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t byte
 			  "CREATE INDEX IF NOT EXISTS series_run ON series(run_id);"
 			  "CREATE INDEX IF NOT EXISTS metric_run ON metric(run_id);"
 			  "CREATE INDEX IF NOT EXISTS op_cover_run ON op_cover(run_id);"
+			  "CREATE INDEX IF NOT EXISTS span_up_run ON span_up(run_id);"
 			  "CREATE INDEX IF NOT EXISTS diag_run ON diag(run_id);",
 			  err))
 		goto fail;

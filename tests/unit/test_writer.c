@@ -845,6 +845,78 @@ static void test_op_cover(void **state)
 	assert_int_equal(run, 1);
 }
 
+/* A span of the given kind (X). */
+static void K(struct pr_writer *w, int64_t track, const char *kind, const char *name, int64_t ts,
+	      int64_t dur)
+{
+	struct pr_span_in s = span(w, track, name, ts, dur, NULL);
+	s.kind = kind;
+	pr_writer_span(w, &s);
+}
+
+/*
+ * span_up: the parent and grandparent of every runtime call and device
+ * activity with a parent, as span.parent_id links them, also on a track
+ * re-nested at commit. By hand:
+ *  t1 (sorted): A 0..100 { B 10..50 { C 12..40 { r1 20..25 } } r2 60..65 },
+ *     r0 200..210: r1 under C (start 12, parent B), then B (parent A);
+ *     r2 under A (start 0, no parent), no grandparent; r0 and the ops
+ *     (C has a parent but is an op) get no row;
+ *  t2 (a stream): G (GPU annotation) 0..1000 { k1 100..200 }, k0 2000..2100;
+ *  t3: P 1000..1100 { r3 1010..1020 }, Q 1200..1300 (r3 is written under
+ *     P), then M 1005..1050 arrives late (the track is re-nested at
+ *     commit) and r4 1210..1220: P { M { r3 } }, Q { r4 }; r3's row from
+ *     the stack (parent P) is replaced by parent M (start 1005, parent P),
+ *     grandparent P (no parent); r4 under Q (start 1200).
+ */
+static void test_span_up(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "up.json");
+	int64_t t1 = pr_writer_track(w, "thread", "1", "1"), t2 = pr_writer_track(w, "gpu_stream", "0", "7");
+	int64_t t3 = pr_writer_track(w, "thread", "1", "3");
+	X(w, t1, "A", 0, 100);
+	X(w, t1, "B", 10, 40);
+	X(w, t1, "C", 12, 28);
+	K(w, t1, "runtime", "r1", 20, 5);
+	K(w, t1, "runtime", "r2", 60, 5);
+	K(w, t1, "runtime", "r0", 200, 10);
+	K(w, t2, "gpu_annotation", "G", 0, 1000);
+	K(w, t2, "kernel", "k1", 100, 100);
+	K(w, t2, "kernel", "k0", 2000, 100);
+	X(w, t3, "P", 1000, 100);
+	K(w, t3, "runtime", "r3", 1010, 10);
+	X(w, t3, "Q", 1200, 100);
+	X(w, t3, "M", 1005, 45);
+	K(w, t3, "runtime", "r4", 1210, 10);
+	commit(w, "h-up", 0);
+	assert_int_equal(wr_diag_count(f, "unsorted_track"), 1);
+	assert_rows(f,
+		    "SELECT n.value, u.run_id, u.p_kind, pn.value, u.p_ts, ifnull(pp.name, '-'), "
+		    "ifnull(u.q_kind, '-'), ifnull(qn.value, '-'), ifnull(qp.name, '-') "
+		    "FROM span_up u JOIN span s ON s.id = u.span_id JOIN string n ON n.id = s.name_id "
+		    "JOIN string pn ON pn.id = u.p_name_id "
+		    "LEFT JOIN span_v pp ON pp.id = u.p_parent_id "
+		    "LEFT JOIN string qn ON qn.id = u.q_name_id "
+		    "LEFT JOIN span_v qp ON qp.id = u.q_parent_id ORDER BY u.span_id",
+		    "r1 1 op C 12 B op B A\n"
+		    "r2 1 op A 0 - - - -\n"
+		    "k1 1 gpu_annotation G 0 - - - -\n"
+		    "r3 1 op M 1005 P op P -\n"
+		    "r4 1 op Q 1200 - - - -\n");
+	/* and it says what joining the span table says */
+	assert_int_equal(q1(f, "SELECT count(*) FROM span s JOIN span p ON p.id = s.parent_id "
+			       "LEFT JOIN span q ON q.id = p.parent_id "
+			       "LEFT JOIN span_up u ON u.span_id = s.id "
+			       "WHERE s.kind IN ('kernel', 'memcpy', 'memset', 'runtime') AND "
+			       "(u.span_id IS NULL OR u.p_kind IS NOT p.kind OR u.p_name_id IS NOT "
+			       "p.name_id OR u.p_ts IS NOT p.ts OR u.p_parent_id IS NOT p.parent_id "
+			       "OR u.q_kind IS NOT q.kind OR u.q_name_id IS NOT q.name_id "
+			       "OR u.q_parent_id IS NOT q.parent_id)"),
+			 0);
+	assert_int_equal(q1(f, "SELECT count(*) FROM span_up"), 5);
+}
+
 /*
  * Times beyond +-(2^62 - 1) ns (store/timecheck.h) are refused by the
  * writer for every format: a sample, an instant and a flow event at
@@ -873,22 +945,33 @@ static void test_time_bound(void **state)
 	assert_int_equal(wr_diag_count(f, "time_out_of_range"), 4);
 }
 
-/* A store of schema version 1 (before op_cover) is refused with what to do. */
+/*
+ * A store of an older schema version (1: before op_cover; 2: before
+ * span_up) is refused with what to do.
+ */
 static void test_old_schema_refused(void **state)
 {
 	struct fx *f = *state;
-	struct pr_error err = PR_ERROR_INIT;
-	sqlite3 *db;
+	static const char *const pragma[] = { "PRAGMA user_version = 1", "PRAGMA user_version = 2" };
+	static const char *const want[] = {
+		"store schema version 1, this profreport reads version 3",
+		"store schema version 2, this profreport reads version 3",
+	};
+	size_t i;
 	pr_store_close(f->st);
 	f->st = NULL;
-	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	assert_int_not_equal(pr_store_open(&f->st, f->path, 0, &err), 0);
-	assert_non_null(strstr(err.text, "store schema version 1, this profreport reads version 2"));
-	assert_non_null(strstr(err.text, "ingest its inputs again"));
-	assert_int_equal(pr_store_open(&f->st, f->path, PR_STORE_CREATE, &err) != 0, 1);
-	f->st = NULL;
+	for (i = 0; i < 2; i++) {
+		struct pr_error err = PR_ERROR_INIT;
+		sqlite3 *db;
+		assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(db, pragma[i], NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(db);
+		assert_int_not_equal(pr_store_open(&f->st, f->path, 0, &err), 0);
+		assert_non_null(strstr(err.text, want[i]));
+		assert_non_null(strstr(err.text, "ingest its inputs again"));
+		assert_int_equal(pr_store_open(&f->st, f->path, PR_STORE_CREATE, &err) != 0, 1);
+		f->st = NULL;
+	}
 }
 
 int main(void)
@@ -896,6 +979,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_nesting_in_order, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_op_cover, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_span_up, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_time_bound, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_old_schema_refused, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_begin_end, fx_setup, fx_teardown),
