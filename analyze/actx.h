@@ -76,6 +76,7 @@ extern const struct pr_analyzer pr_an_series, pr_an_phases, pr_an_peaks, pr_an_a
 	pr_an_throughput, pr_an_bottlenecks, pr_an_spans, pr_an_collectives, pr_an_timeline,
 	pr_an_leaks, pr_an_crosscheck, pr_an_recommendations, pr_an_gpulink;
 extern const struct pr_analyzer pr_an_gpubreak;
+extern const struct pr_analyzer pr_an_flame;
 /* GPU op durations gpu_breakdown keeps for exact medians (default 4 Mi; tests lower it to
  * exercise the ordered SQL pass used beyond). */
 extern size_t pr_gpubreak_keep_max;

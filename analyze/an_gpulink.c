@@ -35,6 +35,7 @@
 
 #include "analyze/actx.h"
 #include "analyze/gpuscan.h"
+#include "analyze/imap.h"
 #include "analyze/stats.h"
 #include "store/strbuf.h"
 #include "store/xalloc.h"
@@ -45,80 +46,6 @@
 #define STREAM_CAP 64
 #define TYPE_CAP 16
 
-/* ---- int64 -> int64 open-addressing map ---- */
-
-struct islot {
-	int64_t key, val;
-};
-
-struct imap {
-	struct islot *slots; /* key NO_KEY = empty */
-	size_t cap, n;
-};
-
-static uint64_t mix(int64_t k)
-{
-	uint64_t x = (uint64_t)k;
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	return x ^ (x >> 33);
-}
-
-static void imap_put(struct imap *m, int64_t key, int64_t val);
-
-static void imap_grow(struct imap *m)
-{
-	struct imap old = *m;
-	size_t i;
-	m->cap = m->cap ? m->cap * 2 : 1024;
-	m->n = 0;
-	m->slots = pr_xreallocarray(NULL, m->cap, sizeof(*m->slots));
-	for (i = 0; i < m->cap; i++)
-		m->slots[i].key = NO_KEY;
-	for (i = 0; i < old.cap; i++)
-		if (old.slots[i].key != NO_KEY)
-			imap_put(m, old.slots[i].key, old.slots[i].val);
-	free(old.slots);
-}
-
-/* Inserts or replaces. */
-static void imap_put(struct imap *m, int64_t key, int64_t val)
-{
-	size_t i;
-	if ((m->n + 1) * 4 > m->cap * 3)
-		imap_grow(m);
-	for (i = (size_t)mix(key) & (m->cap - 1); m->slots[i].key != NO_KEY;
-	     i = (i + 1) & (m->cap - 1))
-		if (m->slots[i].key == key) {
-			m->slots[i].val = val;
-			return;
-		}
-	m->slots[i].key = key;
-	m->slots[i].val = val;
-	m->n++;
-}
-
-static int imap_get(const struct imap *m, int64_t key, int64_t *val)
-{
-	size_t i;
-	if (!m->cap)
-		return 0;
-	for (i = (size_t)mix(key) & (m->cap - 1); m->slots[i].key != NO_KEY;
-	     i = (i + 1) & (m->cap - 1))
-		if (m->slots[i].key == key) {
-			*val = m->slots[i].val;
-			return 1;
-		}
-	return 0;
-}
-
-static void imap_release(struct imap *m)
-{
-	free(m->slots);
-	memset(m, 0, sizeof(*m));
-}
 
 /* ---- records ---- */
 
@@ -181,21 +108,21 @@ struct type_stat {
 
 struct gl {
 	struct pr_actx *ctx;
-	struct imap argpos;  /* argkeys id -> position of "correlation" (-1 none) */
-	struct imap streams_by_track;
+	struct pr_imap argpos;  /* argkeys id -> position of "correlation" (-1 none) */
+	struct pr_imap streams_by_track;
 	struct stream *streams;
 	size_t nstreams;
 	struct act *acts;
 	size_t nacts, cap_acts;
 	struct call *calls;
 	size_t ncalls, cap_calls;
-	struct imap call_by_corr; /* correlation -> index into calls */
+	struct pr_imap call_by_corr; /* correlation -> index into calls */
 	struct node *nodes;
 	size_t nnodes, cap_nodes;
-	struct imap node_by_id;
+	struct pr_imap node_by_id;
 	struct name_stat *ops, *canns, *ganns;
 	size_t nops, ncanns, nganns;
-	struct imap op_by_name, cann_by_name, gann_by_name;
+	struct pr_imap op_by_name, cann_by_name, gann_by_name;
 	int64_t window_end; /* HTA: start of the last step; INT64_MAX when < 2 steps */
 	int64_t dup_corr, missing_corr;
 	int64_t last_keys, last_pos;     /* one-entry cache of argpos */
@@ -203,15 +130,15 @@ struct gl {
 	sqlite3_stmt *up; /* ancestor lookup by id */
 };
 
-static size_t name_slot(struct imap *by_name, struct name_stat **v, size_t *n, int64_t name_id)
+static size_t name_slot(struct pr_imap *by_name, struct name_stat **v, size_t *n, int64_t name_id)
 {
 	int64_t idx;
-	if (imap_get(by_name, name_id, &idx))
+	if (pr_imap_get(by_name, name_id, &idx))
 		return (size_t)idx;
 	*v = pr_xreallocarray(*v, *n + 1, sizeof(**v));
 	memset(&(*v)[*n], 0, sizeof(**v));
 	(*v)[*n].name_id = name_id;
-	imap_put(by_name, name_id, (int64_t)*n);
+	pr_imap_put(by_name, name_id, (int64_t)*n);
 	return (*n)++;
 }
 
@@ -281,7 +208,7 @@ static int load_argpos(struct gl *g, struct pr_error *err)
 			 &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		imap_put(&g->argpos, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1));
+		pr_imap_put(&g->argpos, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1));
 	return pr_actx_done(g->ctx, st, rc, err);
 }
 
@@ -303,7 +230,7 @@ static int load_streams(struct gl *g, struct pr_error *err)
 		s->pid = pr_xstrdup(pr_actx_text(st, 1));
 		s->tid = pr_xstrdup(pr_actx_text(st, 2));
 		s->name = pr_xstrdup(pr_actx_text(st, 3));
-		imap_put(&g->streams_by_track, s->track, (int64_t)g->nstreams++);
+		pr_imap_put(&g->streams_by_track, s->track, (int64_t)g->nstreams++);
 	}
 	return pr_actx_done(g->ctx, st, rc, err);
 }
@@ -317,7 +244,7 @@ static int64_t correlation(struct gl *g, const struct pr_gpuscan *gs, const stru
 	if (keys == g->last_keys) {
 		pos = g->last_pos;
 	} else {
-		if (!imap_get(&g->argpos, keys, &pos))
+		if (!pr_imap_get(&g->argpos, keys, &pos))
 			pos = -1;
 		g->last_keys = keys;
 		g->last_pos = pos;
@@ -372,10 +299,10 @@ static void add_call(struct gl *g, const struct pr_gpuscan *gs, const struct pr_
 	c->up = -2;
 	c->launched = 0;
 	if (c->corr != NO_KEY) {
-		if (imap_get(&g->call_by_corr, c->corr, &prev))
+		if (pr_imap_get(&g->call_by_corr, c->corr, &prev))
 			g->dup_corr++; /* the first call keeps the correlation */
 		else
-			imap_put(&g->call_by_corr, c->corr, (int64_t)g->ncalls);
+			pr_imap_put(&g->call_by_corr, c->corr, (int64_t)g->ncalls);
 	} else {
 		g->missing_corr++;
 	}
@@ -455,7 +382,7 @@ static int scan(struct gl *g, struct pr_error *err)
 		si = r->track;
 		if (si != g->last_track) {
 			g->last_track = si;
-			g->last_stream = imap_get(&g->streams_by_track, si, &si) ? si : -1;
+			g->last_stream = pr_imap_get(&g->streams_by_track, si, &si) ? si : -1;
 		}
 		a->stream = (int32_t)g->last_stream;
 	}
@@ -475,7 +402,7 @@ static int64_t flow_key(int64_t track, int64_t ts)
  */
 static int link_by_flows(struct gl *g, struct pr_error *err)
 {
-	struct imap s_ends = { 0 }, f_ends = { 0 };
+	struct pr_imap s_ends = { 0 }, f_ends = { 0 };
 	sqlite3_stmt *st;
 	size_t i;
 	int rc;
@@ -496,33 +423,33 @@ static int link_by_flows(struct gl *g, struct pr_error *err)
 		long long id = strtoll(fid, &end, 10);
 		if (end == fid || *end)
 			continue;
-		imap_put(pr_actx_text(st, 1)[0] == 's' ? &s_ends : &f_ends,
+		pr_imap_put(pr_actx_text(st, 1)[0] == 's' ? &s_ends : &f_ends,
 			 flow_key(sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3)), id);
 	}
 	if (pr_actx_done(g->ctx, st, rc, err)) {
-		imap_release(&s_ends);
-		imap_release(&f_ends);
+		pr_imap_release(&s_ends);
+		pr_imap_release(&f_ends);
 		return -1;
 	}
 	for (i = 0; i < g->ncalls; i++) {
 		struct call *c = &g->calls[i];
 		int64_t other;
-		if (c->corr != NO_KEY || !imap_get(&s_ends, flow_key(c->track, c->ts), &v) ||
-		    imap_get(&g->call_by_corr, v, &other))
+		if (c->corr != NO_KEY || !pr_imap_get(&s_ends, flow_key(c->track, c->ts), &v) ||
+		    pr_imap_get(&g->call_by_corr, v, &other))
 			continue;
 		c->corr = v;
-		imap_put(&g->call_by_corr, v, (int64_t)i);
+		pr_imap_put(&g->call_by_corr, v, (int64_t)i);
 	}
 	for (i = 0; i < g->nacts; i++) {
 		struct act *a = &g->acts[i];
 		if (a->corr != NO_KEY || a->stream < 0 ||
-		    !imap_get(&f_ends, flow_key(g->streams[a->stream].track, a->ts), &v))
+		    !pr_imap_get(&f_ends, flow_key(g->streams[a->stream].track, a->ts), &v))
 			continue;
 		a->corr = v;
 		a->by_flow = 1;
 	}
-	imap_release(&s_ends);
-	imap_release(&f_ends);
+	pr_imap_release(&s_ends);
+	pr_imap_release(&f_ends);
 	return 0;
 }
 
@@ -539,9 +466,9 @@ static int32_t make_node(struct gl *g, int64_t id, int64_t name_id, int is_op, i
 	nd->parent = above;
 	nd->op = is_op ? (int32_t)name_slot(&g->op_by_name, &g->ops, &g->nops, name_id) : -1;
 	nd->ann = above >= 0 ? g->nodes[above].ann : -1;
-	if (is_ann && imap_get(&g->cann_by_name, name_id, &v))
+	if (is_ann && pr_imap_get(&g->cann_by_name, name_id, &v))
 		nd->ann = (int32_t)v;
-	imap_put(&g->node_by_id, id, (int64_t)g->nnodes);
+	pr_imap_put(&g->node_by_id, id, (int64_t)g->nnodes);
 	return (int32_t)g->nnodes++;
 }
 
@@ -559,7 +486,7 @@ static int resolve(struct gl *g, int64_t id, int32_t *out, struct pr_error *err)
 	while (id > 0 && n < PR_ARRAY_SIZE(chain)) {
 		uint8_t kind;
 		int rc;
-		if (imap_get(&g->node_by_id, id, &v)) {
+		if (pr_imap_get(&g->node_by_id, id, &v)) {
 			above = (int32_t)v;
 			break;
 		}
@@ -664,7 +591,7 @@ static int link_calls(struct gl *g, struct pr_error *err)
 	int rc = 0;
 	for (i = 0; i < g->nacts; i++) {
 		struct call *c;
-		if (g->acts[i].corr == NO_KEY || !imap_get(&g->call_by_corr, g->acts[i].corr, &v))
+		if (g->acts[i].corr == NO_KEY || !pr_imap_get(&g->call_by_corr, g->acts[i].corr, &v))
 			continue;
 		g->acts[i].call = (int32_t)v;
 		c = &g->calls[v];
@@ -677,7 +604,7 @@ static int link_calls(struct gl *g, struct pr_error *err)
 			if (c->anc_kind[k] == 1)
 				c->anc_op[k] = (int32_t)name_slot(&g->op_by_name, &g->ops, &g->nops,
 								  c->anc_name[k]);
-			else if (c->anc_kind[k] == 2 && imap_get(&g->cann_by_name, c->anc_name[k], &v))
+			else if (c->anc_kind[k] == 2 && pr_imap_get(&g->cann_by_name, c->anc_name[k], &v))
 				c->anc_ann[k] = (int32_t)v;
 	}
 	radix_i64(ids, n);
@@ -689,7 +616,7 @@ static int link_calls(struct gl *g, struct pr_error *err)
 		return -1;
 	for (i = 0; i < g->ncalls; i++) {
 		struct call *c = &g->calls[i];
-		if (c->up == -1 && c->above > 0 && imap_get(&g->node_by_id, c->above, &v))
+		if (c->up == -1 && c->above > 0 && pr_imap_get(&g->node_by_id, c->above, &v))
 			c->up = (int32_t)v;
 	}
 	return 0;
@@ -763,7 +690,7 @@ static json_t *launches_json(struct gl *g)
 	size_t nlat = 0, novh = 0, i, j, ntypes = 0, napis = 0;
 	struct api_stat *apis = NULL;
 	struct type_stat *types = NULL;
-	struct imap api_by_name = { 0 }, type_by_name = { 0 };
+	struct pr_imap api_by_name = { 0 }, type_by_name = { 0 };
 	int64_t linked = 0, by_flow = 0, negative = 0, v;
 	int64_t kern_linked = 0, kern_short = 0, short_dev = 0, short_call = 0;
 	json_t *o, *arr;
@@ -774,7 +701,7 @@ static json_t *launches_json(struct gl *g)
 		struct type_stat *t;
 		/* the type of a name, looked up once per distinct name (kernels: one type) */
 		int64_t key = a->kind == AK_KERNEL ? NO_KEY + 1 : a->name_id;
-		if (!imap_get(&type_by_name, key, &v)) {
+		if (!pr_imap_get(&type_by_name, key, &v)) {
 			char *type = act_type(g->ctx, a);
 			for (j = 0; j < ntypes && strcmp(types[j].type, type); j++)
 				;
@@ -786,7 +713,7 @@ static json_t *launches_json(struct gl *g)
 				free(type);
 			}
 			v = (int64_t)j;
-			imap_put(&type_by_name, key, v);
+			pr_imap_put(&type_by_name, key, v);
 		}
 		t = &types[v];
 		t->acts++;
@@ -819,12 +746,12 @@ static json_t *launches_json(struct gl *g)
 		if (!c->launched)
 			continue;
 		ovh[novh++] = c->dur;
-		if (!imap_get(&api_by_name, c->name_id, &v)) {
+		if (!pr_imap_get(&api_by_name, c->name_id, &v)) {
 			apis = pr_xreallocarray(apis, napis + 1, sizeof(*apis));
 			memset(&apis[napis], 0, sizeof(*apis));
 			apis[napis].name_id = c->name_id;
 			v = (int64_t)napis++;
-			imap_put(&api_by_name, c->name_id, v);
+			pr_imap_put(&api_by_name, c->name_id, v);
 		}
 		ap = &apis[v];
 		ap->calls++;
@@ -833,7 +760,7 @@ static json_t *launches_json(struct gl *g)
 	}
 	for (i = 0; i < g->nacts; i++)
 		if (g->acts[i].call >= 0 &&
-		    imap_get(&api_by_name, g->calls[g->acts[i].call].name_id, &v))
+		    pr_imap_get(&api_by_name, g->calls[g->acts[i].call].name_id, &v))
 			apis[v].latency +=
 				(double)sub_sat(g->acts[i].ts, g->calls[g->acts[i].call].ts);
 	o = pr_jobj("activities", pr_jint((int64_t)g->nacts), "linked", pr_jint(linked),
@@ -923,8 +850,8 @@ static json_t *launches_json(struct gl *g)
 			    "duration, per call that launched something"));
 	free(types);
 	free(apis);
-	imap_release(&api_by_name);
-	imap_release(&type_by_name);
+	pr_imap_release(&api_by_name);
+	pr_imap_release(&type_by_name);
 	free(lat);
 	free(ovh);
 	return o;
@@ -1232,8 +1159,8 @@ static json_t *streams_json(struct gl *g)
 static void gl_release(struct gl *g)
 {
 	size_t i;
-	imap_release(&g->argpos);
-	imap_release(&g->streams_by_track);
+	pr_imap_release(&g->argpos);
+	pr_imap_release(&g->streams_by_track);
 	for (i = 0; i < g->nstreams; i++) {
 		free(g->streams[i].pid);
 		free(g->streams[i].tid);
@@ -1242,15 +1169,15 @@ static void gl_release(struct gl *g)
 	free(g->streams);
 	free(g->acts);
 	free(g->calls);
-	imap_release(&g->call_by_corr);
+	pr_imap_release(&g->call_by_corr);
 	free(g->nodes);
-	imap_release(&g->node_by_id);
+	pr_imap_release(&g->node_by_id);
 	free(g->ops);
 	free(g->canns);
 	free(g->ganns);
-	imap_release(&g->op_by_name);
-	imap_release(&g->cann_by_name);
-	imap_release(&g->gann_by_name);
+	pr_imap_release(&g->op_by_name);
+	pr_imap_release(&g->cann_by_name);
+	pr_imap_release(&g->gann_by_name);
 	if (g->up)
 		sqlite3_finalize(g->up);
 }

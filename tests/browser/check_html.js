@@ -165,6 +165,29 @@ async function checkOne(browser, origin, file, shotDir, gpu) {
     if ((o.n > 20) === o.open) fail(`a phase timeline of ${o.n} occurrences is ${o.open ? 'open' : 'folded'}`);
     if (o.rows !== Math.min(o.n, 200)) fail(`a phase timeline of ${o.n} occurrences lists ${o.rows} rows`);
   }
+  // the flame graph: its root-level boxes span the whole width (the root total); every box
+  // sits inside its parent's (x within the box of the previous level that covers it)
+  const flame = await page.evaluate(() => Array.from(document.querySelectorAll('figure.flame svg')).map((svg) => {
+    const W = svg.viewBox.baseVal.width;
+    const rects = Array.from(svg.querySelectorAll('rect')).map((r) => ({ x: +r.getAttribute('x'),
+      y: +r.getAttribute('y'), w: +r.getAttribute('width') }));
+    const top = rects.filter((r) => r.y === 0).reduce((a, r) => a + r.w, 0);
+    let orphans = 0;
+    for (const r of rects) {
+      if (r.y === 0) continue;
+      if (!rects.some((p) => p.y < r.y && p.y >= r.y - 20 && p.x <= r.x + 1e-6 && p.x + p.w >= r.x + r.w - 1e-3)) orphans++;
+    }
+    const fig = svg.closest('figure'), note = fig.nextElementSibling;
+    const pruned = !!note && note.classList.contains('capped') && /left out/.test(note.textContent);
+    return { W, top, pruned, boxes: rects.length, orphans, titles: svg.querySelectorAll('g.fn > title').length };
+  }));
+  for (const f of flame) {
+    // the root boxes fill the width, less the small roots left out (then a note says so)
+    if (f.top > f.W + 0.5 || (!f.pruned && f.top < f.W - 0.5))
+      fail(`the flame graph's root boxes cover ${f.top.toFixed(1)} of ${f.W}${f.pruned ? ' (some left out)' : ''}`);
+    if (f.orphans) fail(`${f.orphans} flame box(es) outside their parent`);
+    if (f.titles !== f.boxes) fail('a flame box has no hover title');
+  }
   for (const b of names.broken) fail(`a table cell breaks inside a word: ${b}`);
   for (const b of names.badCut) fail(`a cut name lacks its full name: ${b}`);
   if (names.cut) {

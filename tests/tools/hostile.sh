@@ -335,7 +335,7 @@ ingest_ok int64 "$tmp/int64.json" && {
 label=int64
 check 0 "int64 summary" "$PROFREPORT" summary "$tmp/int64.json" &&
 	expect_eq "int64: duration" "$(grep -c 'duration -' "$tmp/out")" 0
-check 0 "int64 report" "$PROFREPORT" report "$tmp/int64.json" -o "$tmp/int64.html" \
+check 0 "int64 report" "$PROFREPORT" report -q "$tmp/int64.json" -o "$tmp/int64.html" \
 	--json "$tmp/int64.model.json" --png "$tmp/int64-png"
 check 0 "int64 speedscope" "$PROFREPORT" speedscope "$tmp/int64.json" -o "$tmp/int64.ss.json"
 check 0 "int64 aggregate" "$PROFREPORT" aggregate "$tmp/int64.json" --ranks 0 \
@@ -353,7 +353,7 @@ awk 'BEGIN { printf "["; for (i = 0; i < 10; i++)
 label=ann1e15
 check 0 "ann1e15 summary" "$PROFREPORT" summary "$tmp/ann1e15.json" &&
 	expect_eq "ann1e15 duration" "$(grep -c '^duration 1000000000.000 s' "$tmp/out")" 1
-check 0 "ann1e15 report" "$PROFREPORT" report "$tmp/ann1e15.json" -o "$tmp/ann1e15.html" \
+check 0 "ann1e15 report" "$PROFREPORT" report -q "$tmp/ann1e15.json" -o "$tmp/ann1e15.html" \
 	--json "$tmp/ann1e15.model.json"
 check 0 "ann1e15 compare" "$PROFREPORT" compare "$tmp/ann1e15.json" "$tmp/ann1e15.json"
 check 0 "ann1e15 compare models" "$PROFREPORT" compare "$tmp/ann1e15.model.json" \
@@ -377,7 +377,7 @@ ingest_ok qnn-int64 "$tmp/qnn-int64.csv" &&
 	expect_eq "qnn time_out_of_range" "$(diag_count qnn-int64 time_out_of_range)" 3
 label=qnn-int64
 check 0 "qnn-int64 summary" "$PROFREPORT" summary "$tmp/qnn-int64.csv"
-check 0 "qnn-int64 report" "$PROFREPORT" report "$tmp/qnn-int64.csv" -o "$tmp/qnn-int64.html"
+check 0 "qnn-int64 report" "$PROFREPORT" report -q "$tmp/qnn-int64.csv" -o "$tmp/qnn-int64.html"
 # A store another program wrote, with any int64 time (sqlite3 needed): every
 # reader clamps, nothing overflows.
 if command -v sqlite3 >/dev/null 2>&1; then
@@ -392,7 +392,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	label=wild
 	check 0 "wild summary" "$PROFREPORT" summary "$tmp/wild.db" &&
 		expect_eq "wild: duration" "$(grep -c '^duration 9223372036.855 s' "$tmp/out")" 1
-	check 0 "wild report" "$PROFREPORT" report "$tmp/wild.db" -o "$tmp/wild.html" \
+	check 0 "wild report" "$PROFREPORT" report -q "$tmp/wild.db" -o "$tmp/wild.html" \
 		--json "$tmp/wild.model.json" --png "$tmp/wild-png"
 	check 0 "wild speedscope" "$PROFREPORT" speedscope "$tmp/wild.db" -o "$tmp/wild.ss.json"
 	check 0 "wild aggregate" "$PROFREPORT" aggregate "$tmp/wild.db" --ranks 0 \

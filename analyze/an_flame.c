@@ -1,0 +1,271 @@
+/*
+ * an_flame.c - "flame": time (or the profile's weight) by call stack, the
+ * data of the report's flame graph (an icicle: the root on top).
+ *
+ * A run with `frame` spans (sampled and evented profiles: speedscope,
+ * folded stacks, perf script, DHAT) is read as its frames; any other run as
+ * its host-side spans (device activity and GPU annotations left out: they
+ * are not on a call stack). Spans with the same name under the same path
+ * merge into one node, whatever their time or thread (a flame graph, not a
+ * timeline); a node's total is the sum of its spans' durations, its self
+ * the total less its children's. The value is ns, or the profile's weight
+ * (samples, bytes) where the run's time is synthetic.
+ *
+ * Bounded: at most FLAME_MAX_SPANS spans are read (a larger run says so and
+ * has no flame graph: the speedscope export has all of it), and the model
+ * keeps the nodes of at least FLAME_MIN_SHARE of the root total, at most
+ * FLAME_MAX_DEPTH deep and FLAME_MAX_NODES of them, in depth-first order,
+ * children by total (largest first), then name; nodes_more counts the rest.
+ */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/actx.h"
+#include "analyze/imap.h"
+#include "analyze/model.h"
+#include "store/xalloc.h"
+
+#define FLAME_MAX_SPANS 2000000
+#define FLAME_MAX_NODES 1500
+#define FLAME_MAX_DEPTH 40
+#define FLAME_MIN_SHARE 0.001
+
+struct node {
+	int64_t name_id;
+	long parent; /* -1: under the root */
+	int depth;
+	double total, child;
+	long first_child, next; /* children lists, filled after the pass */
+};
+
+struct fl {
+	struct node *n;
+	size_t nn, cap;
+	struct pr_imap by_key;  /* (parent + 1) << 31 | name_id -> node */
+	struct pr_imap by_span; /* span id -> node */
+	double root;
+};
+
+static long node_of(struct fl *f, long parent, int64_t name_id)
+{
+	int64_t key = ((int64_t)(parent + 1) << 31) | (name_id & 0x7fffffff), v;
+	if (pr_imap_get(&f->by_key, key, &v))
+		return (long)v;
+	if (f->nn == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 256;
+		f->n = pr_xreallocarray(f->n, f->cap, sizeof(*f->n));
+	}
+	memset(&f->n[f->nn], 0, sizeof(f->n[f->nn]));
+	f->n[f->nn].name_id = name_id;
+	f->n[f->nn].parent = parent;
+	f->n[f->nn].depth = parent < 0 ? 0 : f->n[parent].depth + 1;
+	f->n[f->nn].first_child = f->n[f->nn].next = -1;
+	pr_imap_put(&f->by_key, key, (int64_t)f->nn);
+	return (long)f->nn++;
+}
+
+struct pending {
+	int64_t id, parent, name_id, dur;
+};
+
+/* Adds span (id, parent span, name, dur); 0 when its parent span is not read yet. */
+static int add_span(struct fl *f, int64_t id, int64_t parent, int has_parent, int64_t name_id,
+		    int64_t dur)
+{
+	int64_t pn = -1;
+	long nd;
+	if (has_parent && !pr_imap_get(&f->by_span, parent, &pn)) {
+		if (parent > id)
+			return 0; /* a parent with a larger id (a re-nested track): later */
+		pn = -1;          /* a parent left out (device, profiler window): a root */
+	}
+	nd = node_of(f, (long)pn, name_id);
+	f->n[nd].total += (double)(dur > 0 ? dur : 0);
+	if (pn >= 0)
+		f->n[pn].child += (double)(dur > 0 ? dur : 0);
+	else
+		f->root += (double)(dur > 0 ? dur : 0);
+	pr_imap_put(&f->by_span, id, (int64_t)nd);
+	return 1;
+}
+
+static struct fl *sort_ctx; /* qsort has no context argument */
+
+static int by_total(const void *a, const void *b)
+{
+	const struct node *x = &sort_ctx->n[*(const long *)a], *y = &sort_ctx->n[*(const long *)b];
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return x->name_id < y->name_id ? -1 : x->name_id > y->name_id;
+}
+
+/* Node names, looked up once for the nodes kept. */
+static char *name_of(struct pr_actx *ctx, int64_t id)
+{
+	sqlite3_stmt *st;
+	char *s = NULL;
+	if (sqlite3_prepare_v2(ctx->db, "SELECT value FROM string WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		return pr_xstrdup("?");
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		s = pr_xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return s ? s : pr_xstrdup("?");
+}
+
+/* Depth-first: children sorted by total; kept nodes appended to arr. */
+static void emit(struct pr_actx *ctx, struct fl *f, long first, json_t *arr, size_t *kept,
+		 size_t *more)
+{
+	long c, *kids;
+	size_t k = 0, i;
+	for (c = first; c >= 0; c = f->n[c].next)
+		k++;
+	if (!k)
+		return;
+	kids = pr_xreallocarray(NULL, k, sizeof(*kids));
+	for (c = first, i = 0; c >= 0; c = f->n[c].next)
+		kids[i++] = c;
+	sort_ctx = f;
+	qsort(kids, k, sizeof(*kids), by_total);
+	for (i = 0; i < k; i++) {
+		struct node *n = &f->n[kids[i]];
+		char *name;
+		if (n->total < f->root * FLAME_MIN_SHARE || n->depth >= FLAME_MAX_DEPTH ||
+		    *kept >= FLAME_MAX_NODES) {
+			(*more)++;
+			continue;
+		}
+		name = name_of(ctx, n->name_id);
+		json_array_append_new(arr, pr_jobj("name", json_string(name), "depth", pr_jint(n->depth),
+						   "total", pr_jnum(n->total), "self",
+						   pr_jnum(n->total > n->child ? n->total - n->child : 0),
+						   NULL));
+		free(name);
+		(*kept)++;
+		emit(ctx, f, n->first_child, arr, kept, more);
+	}
+	free(kids);
+}
+
+static const char *value_unit(struct pr_actx *ctx)
+{
+	const char *u;
+	if (!ctx->synthetic)
+		return "ns";
+	if ((u = json_string_value(json_object_get(ctx->meta, "weight_unit"))) && strcmp(u, "us"))
+		return u;
+	if ((u = json_string_value(json_object_get(ctx->meta, "x_unit"))))
+		return u;
+	return "units";
+}
+
+static int run(struct pr_actx *ctx, struct pr_error *err)
+{
+	static const char frames[] =
+		"SELECT count(*) FROM span WHERE run_id = ?1 AND kind = 'frame' LIMIT 1";
+	static const char sel_frames[] = "SELECT id, parent_id, name_id, dur FROM span "
+					 "WHERE run_id = ?1 AND kind = 'frame' ORDER BY id";
+	static const char sel_spans[] =
+		"SELECT id, parent_id, name_id, dur FROM span WHERE run_id = ?1 AND kind NOT IN "
+		"('kernel', 'memcpy', 'memset', 'gpu_annotation', 'gpu_step', 'profiler', 'async') "
+		"ORDER BY id";
+	struct fl f;
+	struct pending *pend = NULL;
+	size_t npend = 0, cappend = 0, i, kept = 0, more = 0, nspans = 0;
+	sqlite3_stmt *st;
+	int64_t nframes = 0;
+	int rc;
+	long c, root_first = -1;
+	json_t *arr;
+	memset(&f, 0, sizeof(f));
+	if (pr_actx_prep(ctx, frames, &st, err))
+		return -1;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		nframes = sqlite3_column_int64(st, 0);
+	if (pr_actx_done(ctx, st, rc, err))
+		return -1;
+	if (pr_actx_prep(ctx, nframes ? sel_frames : sel_spans, &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0), parent = sqlite3_column_int64(st, 1);
+		int has_parent = sqlite3_column_type(st, 1) != SQLITE_NULL;
+		int64_t name_id = sqlite3_column_int64(st, 2), dur = sqlite3_column_int64(st, 3);
+		if (++nspans > FLAME_MAX_SPANS)
+			break;
+		if (!add_span(&f, id, parent, has_parent, name_id, dur)) {
+			if (npend == cappend) {
+				cappend = cappend ? cappend * 2 : 64;
+				pend = pr_xreallocarray(pend, cappend, sizeof(*pend));
+			}
+			pend[npend++] = (struct pending){ id, parent, name_id, dur };
+		}
+	}
+	if (rc != SQLITE_ROW && pr_actx_done(ctx, st, rc, err)) {
+		free(pend);
+		pr_imap_release(&f.by_key);
+		pr_imap_release(&f.by_span);
+		free(f.n);
+		return -1;
+	}
+	if (rc == SQLITE_ROW)
+		sqlite3_finalize(st);
+	if (nspans > FLAME_MAX_SPANS) {
+		json_object_set_new(ctx->out, "flame",
+				    pr_jobj("unit", json_string(value_unit(ctx)), "skipped",
+					    json_string("more than 2000000 spans: the speedscope export "
+							"(profreport speedscope) has every stack"),
+					    NULL));
+		goto out;
+	}
+	/* spans whose parent came later in id order; each round places at least one, or
+	 * the rest (a parent that never came) go under the root */
+	while (npend) {
+		size_t keep = 0;
+		for (i = 0; i < npend; i++)
+			if (!add_span(&f, pend[i].id, pend[i].parent, 1, pend[i].name_id, pend[i].dur))
+				pend[keep++] = pend[i];
+		if (keep == npend) {
+			for (i = 0; i < npend; i++)
+				add_span(&f, pend[i].id, 0, 0, pend[i].name_id, pend[i].dur);
+			keep = 0;
+		}
+		npend = keep;
+	}
+	if (!f.nn || f.root <= 0)
+		goto out;
+	/* children lists (reverse order; emit sorts them) */
+	for (c = (long)f.nn - 1; c >= 0; c--) {
+		long p = f.n[c].parent;
+		long *head = p < 0 ? &root_first : &f.n[p].first_child;
+		f.n[c].next = *head;
+		*head = c;
+	}
+	arr = json_array();
+	emit(ctx, &f, root_first, arr, &kept, &more);
+	json_object_set_new(
+		ctx->out, "flame",
+		pr_jobj("unit", json_string(value_unit(ctx)), "source",
+			json_string(nframes ? "frames" : "spans"), "total", pr_jnum(f.root), "nodes", arr,
+			"nodes_more", more ? pr_jint((int64_t)more) : NULL, "rule",
+			json_string("spans of one name under one path merge (whatever their time or "
+				    "thread); total = sum of their durations, self = total - children (0 when "
+				    "overlapping spans make the children longer); "
+				    "nodes under 0.1 % of the total, deeper than 40 or past 1500 are "
+				    "counted in nodes_more"),
+			NULL));
+out:
+	free(pend);
+	pr_imap_release(&f.by_key);
+	pr_imap_release(&f.by_span);
+	free(f.n);
+	return 0;
+}
+
+const struct pr_analyzer pr_an_flame = {
+	.name = "flame",
+	.summary = "time (or weight) by call stack: the flame graph's nodes",
+	.run = run,
+};
