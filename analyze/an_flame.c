@@ -187,6 +187,11 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		nframes = sqlite3_column_int64(st, 0);
 	if (pr_actx_done(ctx, st, rc, err))
 		return -1;
+	if (nframes > FLAME_MAX_SPANS ||
+	    (!nframes && pr_mnum(json_object_get(ctx->out, "counts"), "spans") > FLAME_MAX_SPANS)) {
+		nspans = FLAME_MAX_SPANS + 1; /* known from the counts: no scan */
+		goto skipped;
+	}
 	if (pr_actx_prep(ctx, nframes ? sel_frames : sel_spans, &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -212,6 +217,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	}
 	if (rc == SQLITE_ROW)
 		sqlite3_finalize(st);
+skipped:
 	if (nspans > FLAME_MAX_SPANS) {
 		json_object_set_new(ctx->out, "flame",
 				    pr_jobj("unit", json_string(value_unit(ctx)), "skipped",
