@@ -216,6 +216,23 @@ static int parse_frame(const char *s, const char **sym, size_t *sym_len, const c
 	return 0;
 }
 
+
+/* The line of head at i (without LF, a CR cut off) into buf; its length in *len (CR
+ * included), *nl its LF or NULL. 0 when it does not fit buf. */
+static int head_line(const unsigned char *head, size_t n, size_t i, char *buf, size_t cap,
+		     size_t *len, const unsigned char **nl)
+{
+	*nl = memchr(head + i, '\n', n - i);
+	*len = *nl ? (size_t)(*nl - (head + i)) : n - i;
+	if (*len >= cap)
+		return 0;
+	memcpy(buf, head + i, *len);
+	buf[*len] = '\0';
+	if (*len && buf[*len - 1] == '\r')
+		buf[*len - 1] = '\0';
+	return 1;
+}
+
 static int psc_sniff(const unsigned char *head, size_t n, const char *path)
 {
 	size_t i = 0, len;
@@ -240,29 +257,17 @@ static int psc_sniff(const unsigned char *head, size_t n, const char *path)
 	}
 	if (i >= n)
 		return 0;
-	nl = memchr(head + i, '\n', n - i);
-	len = nl ? (size_t)(nl - (head + i)) : n - i;
-	if (len >= sizeof(buf))
+	if (!head_line(head, n, i, buf, sizeof(buf), &len, &nl))
 		return 0;
-	memcpy(buf, head + i, len);
-	buf[len] = '\0';
-	if (len && buf[len - 1] == '\r')
-		buf[len - 1] = '\0';
 	if (parse_hdr(buf + strspn(buf, " \t"), &h, &bc) < 0 || !h.time)
 		return 0;
 	if (!nl)
 		return 60;
 	i += len + 1;
-	nl = memchr(head + i, '\n', n - i);
-	len = nl ? (size_t)(nl - (head + i)) : n - i;
-	if (len == 0 || (head[i] == '\r' && len == 1))
-		return 80; /* a record without a call stack */
-	if (len >= sizeof(buf))
+	if (!head_line(head, n, i, buf, sizeof(buf), &len, &nl))
 		return 0;
-	memcpy(buf, head + i, len);
-	buf[len] = '\0';
-	if (len && buf[len - 1] == '\r')
-		buf[len - 1] = '\0';
+	if (len == 0 || (len == 1 && buf[0] == '\0'))
+		return 80; /* a record without a call stack (an empty or CR-only line) */
 	/* the next record (no -g: one line each), or a stack line */
 	if (parse_hdr(buf + strspn(buf, " \t"), &h, &bc) == 0 && h.time)
 		return 90;
