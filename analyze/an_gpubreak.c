@@ -1530,7 +1530,7 @@ static void tb_json(struct gb *g)
 	for (i = 0; i < keep; i++) {
 		json_t *o;
 		if (i >= MAX_STEPS_LISTED) {
-			step_values(&bs[i], &be[i], sum);
+			json_decref(step_values(&bs[i], &be[i], sum)); /* summed, not listed */
 			continue;
 		}
 		o = step_values(&bs[i], &be[i], sum);

@@ -28,6 +28,10 @@ esac
 TZ=UTC
 LC_ALL=C
 export TZ LC_ALL
+# under AddressSanitizer, LeakSanitizer would print its "Suppressions used" table
+# (fontconfig's caches, suppressed by cli/main.c) on stderr of every drawing command
+LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}print_suppressions=0
+export LSAN_OPTIONS
 
 test_name=$(basename "$0" .sh)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/prcli.XXXXXX")
