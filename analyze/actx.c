@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/strbuf.h"
-#include "store/timecheck.h"
-#include "store/xalloc.h"
+#include "base/strbuf.h"
+#include "base/timecheck.h"
+#include "base/xalloc.h"
 
 int pr_actx_prep_ids(struct pr_actx *ctx, const char *prefix, const int64_t *ids, size_t n,
 		     const char *suffix, sqlite3_stmt **st, struct pr_error *err)

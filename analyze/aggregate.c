@@ -15,9 +15,9 @@
 
 #include "analyze/model.h"
 #include "analyze/stats.h"
-#include "store/strbuf.h"
-#include "store/strmap.h"
-#include "store/xalloc.h"
+#include "base/strbuf.h"
+#include "base/strmap.h"
+#include "base/xalloc.h"
 
 /* ---- exact sums (Shewchuk partials, as Python's math.fsum) ------------ */
 

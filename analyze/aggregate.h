@@ -61,7 +61,7 @@
 
 #include <jansson.h>
 
-#include "store/error.h"
+#include "base/error.h"
 #include "store/store.h"
 
 #define PR_AGG_SCHEMA "profreport-aggregate"

@@ -18,9 +18,9 @@
 
 #include "analyze/actx.h"
 #include "analyze/stats.h"
-#include "store/strbuf.h"
-#include "store/timecheck.h"
-#include "store/xalloc.h"
+#include "base/strbuf.h"
+#include "base/timecheck.h"
+#include "base/xalloc.h"
 
 #define STAGE_SHARE 0.30
 #define GAP_NS 500000000LL

@@ -27,7 +27,7 @@
 
 #include "analyze/actx.h"
 #include "analyze/aggregate.h"
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 #define MAX_NAMES 64
 

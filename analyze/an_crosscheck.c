@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 #define TOL 0.005
 

@@ -25,7 +25,7 @@
 #include "analyze/actx.h"
 #include "analyze/imap.h"
 #include "analyze/model.h"
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 #define FLAME_MAX_SPANS 2000000
 #define FLAME_MAX_NODES 1500

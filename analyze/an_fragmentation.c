@@ -15,7 +15,7 @@
 
 #include "analyze/actx.h"
 #include "analyze/stats.h"
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 struct fpoint {
 	int64_t ts;

@@ -65,9 +65,9 @@
 #include "analyze/actx.h"
 #include "analyze/gpuscan.h"
 #include "analyze/stats.h"
-#include "store/strbuf.h"
-#include "store/strmap.h"
-#include "store/xalloc.h"
+#include "base/strbuf.h"
+#include "base/strmap.h"
+#include "base/xalloc.h"
 
 #define KERNEL_WAIT_NS 30 /* HTA's consecutive_kernel_delay default */
 #define MAX_STREAMS 64

@@ -37,8 +37,8 @@
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
 #include "analyze/stats.h"
-#include "store/strbuf.h"
-#include "store/xalloc.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 #define NO_KEY INT64_MIN
 #define API_CAP 10

@@ -28,7 +28,7 @@
 
 #include "analyze/actx.h"
 #include "analyze/stats.h"
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 #define MIN_OCC 3
 #define MIN_R2 0.8

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 static json_t *span_ref(const struct pr_actx *ctx, const struct pr_aspan *p)
 {

@@ -17,7 +17,7 @@
 
 #include "analyze/actx.h"
 #include "analyze/stats.h"
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 /* Samples of s inside [t0, t1]: first and last index, or 0 when none. */
 static int inside(const struct pr_aseries *s, int64_t t0, int64_t t1, size_t *a, size_t *b)

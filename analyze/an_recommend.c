@@ -32,7 +32,7 @@
 
 #include "analyze/actx.h"
 #include "analyze/model.h"
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 #define EVIDENCE_ITEMS 20  /* list items in one finding's evidence (the rest counted) */
 #define LEAK_BASES 20	   /* bases listed in a leak finding's evidence */

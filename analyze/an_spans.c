@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 #define PR_SPANS_CAP 2000
 #define PR_PER_STEP_CAP 100

@@ -19,7 +19,7 @@
 
 #include "analyze/actx.h"
 #include "analyze/stats.h"
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 #define STEP_LIST_CAP 500
 #define STEP_BUCKETS 1000 /* points of the reduced step profile of a longer run */

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "analyze/actx.h"
-#include "store/timecheck.h"
-#include "store/xalloc.h"
+#include "base/timecheck.h"
+#include "base/xalloc.h"
 
 #define MAX_LANES 16
 #define MAX_INTERVALS 4000

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "analyze/stats.h"
-#include "store/strbuf.h"
-#include "store/strmap.h"
-#include "store/xalloc.h"
+#include "base/strbuf.h"
+#include "base/strmap.h"
+#include "base/xalloc.h"
 
 enum group { G_STEP, G_TPUT, G_PHASE, G_PEAK, G_FRAG, G_GPU, G_SPAN, G_REPORTED };
 static const char *const group_names[] = { "step", "throughput", "phase", "peak",

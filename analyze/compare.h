@@ -144,7 +144,7 @@
 #include <jansson.h>
 
 #include "analyze/gate.h"
-#include "store/error.h"
+#include "base/error.h"
 
 #define PR_COMPARE_SCHEMA "profreport-compare"
 #define PR_COMPARE_VERSION 1

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 void pr_gate_init(struct pr_gate *g)
 {

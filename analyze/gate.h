@@ -53,7 +53,7 @@
 
 #include <jansson.h>
 
-#include "store/error.h"
+#include "base/error.h"
 
 /* What an absolute threshold is measured in. */
 enum pr_gate_unit {

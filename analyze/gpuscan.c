@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/strbuf.h"
-#include "store/xalloc.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 uint8_t pr_gpuscan_kind(const char *k)
 {

@@ -12,10 +12,11 @@
 
 #include "analyze/actx.h"
 #include "analyze/gpuscan.h"
-#include "store/output.h"
-#include "store/strmap.h"
-#include "store/timecheck.h"
-#include "store/xalloc.h"
+#include "base/output.h"
+#include "base/strmap.h"
+#include "base/timecheck.h"
+#include "base/xalloc.h"
+#include "store/store.h"
 
 /* In order: later analyzers read the sections of earlier ones. */
 static const struct pr_analyzer *const analyzers[] = {

@@ -25,8 +25,9 @@
 
 #include <jansson.h>
 
-#include "store/error.h"
-#include "store/store.h"
+#include "base/error.h"
+
+struct pr_store; /* store/store.h; the model is built from one, read without it */
 
 #define PR_MODEL_SCHEMA "profreport-model"
 #define PR_MODEL_VERSION 1

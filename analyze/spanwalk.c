@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/strbuf.h"
-#include "store/strmap.h"
-#include "store/timecheck.h"
-#include "store/xalloc.h"
+#include "base/strbuf.h"
+#include "base/strmap.h"
+#include "base/timecheck.h"
+#include "base/xalloc.h"
 
 /* ---- small helpers ---- */
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 /* Not in strict C11 <math.h>. */
 #define PR_SQRT1_2 0.70710678118654752440

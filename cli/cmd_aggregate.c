@@ -14,10 +14,10 @@
 #include "ingest/ingest.h"
 #include "render/agg_panel.h"
 #include "render/agg_text.h"
-#include "render/chrome_merge.h"
-#include "store/output.h"
-#include "store/strbuf.h"
-#include "store/xalloc.h"
+#include "analyze/chrome_merge.h"
+#include "base/output.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 static const struct pr_option opts[] = {
 	{ "output", 'o', "agg.json", "write the aggregate (JSON; '-' = stdout, then no table)", 0 },

@@ -13,8 +13,8 @@
 #include "render/termsafe.h"
 #include "render/compare_panel.h"
 #include "render/compare_text.h"
-#include "store/output.h"
-#include "store/strbuf.h"
+#include "base/output.h"
+#include "base/strbuf.h"
 
 static const struct pr_option opts[] = {
 	{ "to", 0, "text|md|json|junit", "the output's form (default text)", 0 },

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "store/decimal.h"
+#include "base/decimal.h"
 #include "store/dump.h"
 
 static const struct pr_option opts[] = {

@@ -5,7 +5,7 @@
 #include <time.h>
 
 #include "cli/commands.h"
-#include "store/decimal.h"
+#include "base/decimal.h"
 #include "store/dump.h"
 
 #define QUERY_TIMEOUT_DEFAULT 60 /* seconds */

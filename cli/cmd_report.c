@@ -12,7 +12,7 @@
 #include "render/panels.h"
 #include "cli/commands.h"
 #include "cli/input.h"
-#include "store/decimal.h"
+#include "base/decimal.h"
 
 static const struct pr_option opts[] = {
 	{ "output", 'o', "report.html|DIR", "the HTML report: FILE.html (one page), or a directory (one page per run + index.html)", 0 },

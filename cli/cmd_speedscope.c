@@ -4,8 +4,8 @@
 
 #include "cli/commands.h"
 #include "cli/input.h"
-#include "render/speedscope.h"
-#include "store/decimal.h"
+#include "analyze/speedscope.h"
+#include "base/decimal.h"
 
 static const struct pr_option opts[] = {
 	{"output", 'o', "FILE",

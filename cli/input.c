@@ -9,9 +9,9 @@
 
 #include "ingest/ingest.h"
 #include "ingest/source.h"
-#include "store/output.h"
-#include "store/strbuf.h"
-#include "store/xalloc.h"
+#include "base/output.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 /*
  * An SQLite file is a store when the nsys reader does not claim it

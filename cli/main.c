@@ -16,7 +16,7 @@
 #include "ingest/ingest.h"
 #include "ingest/source.h"
 #include "render/version.h"
-#include "store/output.h"
+#include "base/output.h"
 #include "store/store.h"
 
 /* The store's notices (recovered from an interrupted write, waiting for a

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 int pr_opt_index(const struct pr_option *opts, const char *lname)
 {

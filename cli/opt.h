@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "store/error.h"
+#include "base/error.h"
 
 #define PR_OPT_MAX 16
 #define PR_POS_MAX 4096

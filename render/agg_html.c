@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "render/agg_panel.h"
-#include "render/escape.h"
+#include "base/escape.h"
 #include "render/html_report.h"
 #include "render/units.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 static double num(const json_t *o, const char *k)
 {

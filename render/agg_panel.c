@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "render/units.h"
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 #define RED 0xD62728
 #define LIGHT_RED 0xFF9896

@@ -7,7 +7,7 @@
 
 #include "render/layout.h"
 #include "render/reduce.h"
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 const uint32_t pr_chart_palette[PR_PALETTE_SIZE] = {
 	0x1F77B4, 0xFF7F0E, 0x2CA02C, 0xD62728, 0x9467BD,

@@ -60,10 +60,10 @@
 #include <stdint.h>
 
 #include "render/gfx.h"
-#include "store/output.h"
-#include "store/error.h"
-#include "store/pr_common.h"
-#include "store/strbuf.h"
+#include "base/output.h"
+#include "base/error.h"
+#include "base/pr_common.h"
+#include "base/strbuf.h"
 
 /* Tableau-10 palette, 0xRRGGBB. */
 #define PR_PALETTE_SIZE 10

@@ -6,9 +6,9 @@
 
 #include "render/compare_panel.h"
 #include "render/compare_text.h"
-#include "render/escape.h"
+#include "base/escape.h"
 #include "render/html_report.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 static double num(const json_t *o, const char *k)
 {

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "render/compare_text.h"
-#include "render/escape.h"
+#include "base/escape.h"
 
 static const char *str(const json_t *o, const char *key)
 {

@@ -8,7 +8,7 @@
 
 #include "render/compare_text.h"
 #include "render/units.h"
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 #define MAX_THRESHOLDS 4
 

@@ -32,7 +32,7 @@
 
 #include <jansson.h>
 
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb);
 void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb);

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/escape.h"
-#include "store/strbuf.h"
-#include "store/xalloc.h"
+#include "base/escape.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 #define PR_PI 3.14159265358979323846
 /*

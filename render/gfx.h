@@ -49,9 +49,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "store/output.h"
-#include "store/error.h"
-#include "store/pr_common.h"
+#include "base/output.h"
+#include "base/error.h"
+#include "base/pr_common.h"
 
 enum pr_gfx_format { PR_GFX_PNG, PR_GFX_SVG };
 

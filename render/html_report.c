@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/escape.h"
+#include "base/escape.h"
 #include "render/gpu_panel.h"
 #include "render/panels.h"
 #include "render/units.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 extern const char pr_tpl_report_html[], pr_tpl_report_css[], pr_tpl_report_js[];
 

@@ -20,8 +20,8 @@
 
 #include <jansson.h>
 
-#include "store/output.h"
-#include "store/error.h"
+#include "base/output.h"
+#include "base/error.h"
 
 #define PR_HTML_ROWS 200
 

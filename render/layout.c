@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "render/chart.h"
-#include "render/escape.h"
-#include "store/xalloc.h"
+#include "base/escape.h"
+#include "base/xalloc.h"
 
 /* ---- text measuring ---- */
 

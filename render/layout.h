@@ -42,9 +42,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "store/error.h"
-#include "store/pr_common.h"
-#include "store/strbuf.h"
+#include "base/error.h"
+#include "base/pr_common.h"
+#include "base/strbuf.h"
 
 struct pr_chart;
 

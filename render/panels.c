@@ -9,9 +9,9 @@
 
 #include "render/gpu_panel.h"
 #include "render/units.h"
-#include "store/strbuf.h"
-#include "store/strmap.h"
-#include "store/xalloc.h"
+#include "base/strbuf.h"
+#include "base/strmap.h"
+#include "base/xalloc.h"
 
 #define MAX_BANDS 200
 #define MAX_LINES 8

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 struct panel {
 	char *name;

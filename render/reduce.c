@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 struct sink {
 	double *x, *y;

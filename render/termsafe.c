@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "store/error.h"
+#include "base/error.h"
 
 void pr_term_safe(struct pr_strbuf *out, const char *s, size_t n)
 {

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 /* Appends s[0..n) to out with control characters escaped. */
 void pr_term_safe(struct pr_strbuf *out, const char *s, size_t n);

@@ -19,7 +19,7 @@
 #include "render/panels.h"
 #include "render/elide.h"
 #include "render/units.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 #define W 80
 

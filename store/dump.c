@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "store/store_impl.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 static void put_json_str(FILE *out, const unsigned char *s)
 {

@@ -33,10 +33,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "store/output.h"
+#include "base/output.h"
 #include "store/store_impl.h"
-#include "store/strbuf.h"
-#include "store/xalloc.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 /* After this long waiting for a lock, the notice callback hears about it once. */
 #define WAIT_NOTICE_MS 5000

@@ -40,7 +40,7 @@
 
 #include <jansson.h>
 
-#include "store/error.h"
+#include "base/error.h"
 
 #define PR_STORE_SCHEMA_VERSION 3
 

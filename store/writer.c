@@ -16,10 +16,10 @@
 #include <string.h>
 
 #include "store/store_impl.h"
-#include "store/strbuf.h"
-#include "store/strmap.h"
-#include "store/timecheck.h"
-#include "store/xalloc.h"
+#include "base/strbuf.h"
+#include "base/strmap.h"
+#include "base/timecheck.h"
+#include "base/xalloc.h"
 
 #define NULL_I64 INT64_MIN
 #define BATCH_RECS 8192

@@ -1,12 +1,12 @@
 # fuzz.cmake - libFuzzer harnesses (tests/fuzz/fuzz_*.c), built only with
 # clang: cmake -DCMAKE_C_COMPILER=clang ... (needs the Debian packages clang
-# and libclang-rt-14-dev). The store and ingest sources are compiled again
+# and libclang-rt-14-dev). The base, store and ingest sources are compiled again
 # here with coverage instrumentation, so the production libraries stay as
 # they are. Run them with tests/tools/fuzz_smoke.sh (ctest label "fuzz").
 if(CMAKE_C_COMPILER_ID MATCHES "Clang")
   set(PR_FUZZ_SANITIZE address,undefined)
   set(pr_fuzz_srcs "")
-  foreach(lib pr_store pr_ingest)
+  foreach(lib pr_base pr_store pr_ingest)
     get_target_property(dir ${lib} SOURCE_DIR)
     get_target_property(srcs ${lib} SOURCES)
     foreach(src ${srcs})
@@ -21,6 +21,7 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang")
   target_compile_options(pr_fuzz_core PRIVATE
     -fsanitize=fuzzer-no-link,${PR_FUZZ_SANITIZE} -fno-sanitize-recover=undefined
     -fno-omit-frame-pointer)
+  target_include_directories(pr_fuzz_core PUBLIC ${CMAKE_SOURCE_DIR})
   target_link_libraries(pr_fuzz_core PUBLIC
     PkgConfig::SQLITE3 PkgConfig::JANSSON PkgConfig::ZLIB Threads::Threads m)
 

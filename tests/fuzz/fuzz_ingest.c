@@ -22,7 +22,7 @@
 #include <sqlite3.h>
 
 #include "ingest/ingest.h"
-#include "store/timecheck.h"
+#include "base/timecheck.h"
 
 #ifndef PR_FUZZ_FORMAT
 #define PR_FUZZ_FORMAT "chrome"

@@ -19,9 +19,9 @@
 #include "analyze/model.h"
 #include "render/compare_text.h"
 #include "render/html_report.h"
-#include "store/output.h"
+#include "base/output.h"
 #include "render/text_report.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

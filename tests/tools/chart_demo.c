@@ -23,11 +23,11 @@
 #include <time.h>
 
 #include "render/chart.h"
-#include "store/output.h"
+#include "base/output.h"
 #include "render/version.h"
-#include "store/error.h"
-#include "store/strbuf.h"
-#include "store/xalloc.h"
+#include "base/error.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 #define MIB (1024.0 * 1024.0)
 #define BIG_N 10000000

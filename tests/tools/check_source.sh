@@ -1,8 +1,11 @@
 #!/bin/sh
 # Source rules the compiler does not enforce (STYLE.md rules 1 and 13):
-# - layering: store/ and ingest/ never include cairo.h; analyze/ never
-#   includes cairo.h; render/ never includes sqlite3.h; nothing below cli/
-#   includes cli/ headers; store/ includes nothing from ingest/analyze/render;
+# - layering (base <- store <- ingest, analyze <- render <- cli): base/
+#   includes nothing of the project's other folders, nor SQLite or cairo;
+#   store/ and ingest/ never include cairo.h; analyze/ never includes
+#   cairo.h; render/ never includes sqlite3.h nor store/ or ingest/ headers
+#   (it sees the model API and base); nothing below cli/ includes cli/
+#   headers; store/ includes nothing from ingest/analyze/render;
 # - banned functions: strcpy, strcat, sprintf, vsprintf, strtok, atoi, atof,
 #   gmtime, localtime, ctime (use snprintf/strbuf, strtoll/strtod, *_r).
 set -u
@@ -18,13 +21,16 @@ check() { # pattern dirs... ; message
 		fail=1
 	fi
 }
-check "cairo below render/" '#include <cairo' store/*.[ch] ingest/*.[ch] analyze/*.[ch]
+check "project include from base/" '#include "(store|ingest|analyze|render|cli)/' base/*.[ch]
+check "SQLite or cairo in base/" '#include <(sqlite3|cairo)' base/*.[ch]
+check "store/ or ingest/ include from render/" '#include "(store|ingest)/' render/*.[ch]
+check "cairo below render/" '#include <cairo' base/*.[ch] store/*.[ch] ingest/*.[ch] analyze/*.[ch]
 check "sqlite3.h in render/" '#include <sqlite3' render/*.[ch]
 check "upward include from store/" '#include "(ingest|analyze|render|cli)/' store/*.[ch]
 check "upward include from ingest/ or analyze/" '#include "(render|cli)/' ingest/*.[ch] analyze/*.[ch]
 check "cli/ include from render/" '#include "cli/' render/*.[ch]
 check "banned function" \
 	'(^|[^_a-zA-Z0-9.>])(strcpy|strcat|sprintf|vsprintf|strtok|atoi|atof|gmtime|localtime|ctime)[[:space:]]*\(' \
-	store/*.[ch] ingest/*.[ch] analyze/*.[ch] render/*.[ch] cli/*.[ch]
+	base/*.[ch] store/*.[ch] ingest/*.[ch] analyze/*.[ch] render/*.[ch] cli/*.[ch]
 [ "$fail" = 0 ] && echo "check_source: layering and banned functions ok"
 exit "$fail"

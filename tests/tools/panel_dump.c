@@ -13,9 +13,9 @@
 
 #include "analyze/model.h"
 #include "render/panels.h"
-#include "store/error.h"
-#include "store/output.h"
-#include "store/strbuf.h"
+#include "base/error.h"
+#include "base/output.h"
+#include "base/strbuf.h"
 
 /* fontconfig keeps its caches for the life of the process (see render/gfx.h). */
 const char *__lsan_default_suppressions(void);

@@ -24,7 +24,7 @@
 #include "ingest/format.h"
 #include "ingest/ingest.h"
 #include "store/store.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 static inline char *write_temp(const char *data, size_t n)
 {

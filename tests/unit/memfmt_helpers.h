@@ -21,7 +21,7 @@
 #include "ingest/format.h"
 #include "ingest/ingest.h"
 #include "store/store.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 #include "tests/unit/helpers.h"
 
 /* Ingests a file (format NULL = sniffed) and checks the format chosen. */

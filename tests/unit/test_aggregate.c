@@ -13,7 +13,7 @@
 #include <math.h>
 
 #include "analyze/aggregate.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 static uint64_t lcg = 88172645463325252ULL;
 

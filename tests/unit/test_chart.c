@@ -22,12 +22,12 @@
 #include <unistd.h>
 
 #include "render/chart.h"
-#include "render/escape.h"
+#include "base/escape.h"
 #include "render/gfx.h"
 #include "render/layout.h"
-#include "store/output.h"
+#include "base/output.h"
 #include "render/reduce.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 /* LeakSanitizer: fontconfig (under Cairo's toy fonts) keeps its caches for the process. */
 const char *__lsan_default_suppressions(void);

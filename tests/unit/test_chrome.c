@@ -13,7 +13,7 @@
 #include <zlib.h>
 
 #include "ingest/ingest.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 #include "tests/unit/helpers.h"
 
 #define q1(f, sql) db_int((f)->db, (sql))

@@ -9,7 +9,7 @@
 
 #include "tests/unit/gotwant.h"
 
-#include "store/decimal.h"
+#include "base/decimal.h"
 
 /* Parses s at scale and checks both the result code and (when OK) the value. */
 static void check(const char *s, int scale, int want_rc, int64_t want)

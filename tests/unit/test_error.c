@@ -9,7 +9,7 @@
 
 #include "tests/unit/gotwant.h"
 
-#include "store/error.h"
+#include "base/error.h"
 
 /* Newline, CR and tab by name, other C0 and DEL as \xNN, C1 as \u00NN; the rest as it is. */
 static void test_escape(void **state)

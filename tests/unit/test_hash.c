@@ -9,7 +9,7 @@
 
 #include "tests/unit/gotwant.h"
 
-#include "store/hash.h"
+#include "base/hash.h"
 
 #define BIG 4099 /* not a multiple of the 16-byte block */
 

@@ -13,7 +13,7 @@
 #include "tests/unit/gotwant.h"
 
 #include "ingest/jdoc.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 static json_t *load_bytes(const char *text, size_t n, long *nf, struct pr_error *err)
 {

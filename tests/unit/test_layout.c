@@ -15,7 +15,7 @@
 
 #include "render/chart.h"
 #include "render/layout.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 #define ELLIPSIS "\xE2\x80\xA6"
 

@@ -14,7 +14,7 @@
 #include "ingest/format.h"
 #include "ingest/ingest.h"
 #include "store/store.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 #include "tests/unit/helpers.h"
 
 #define EV(ts, type, layer, alloc, res, frag)                                                   \

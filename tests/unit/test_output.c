@@ -15,7 +15,7 @@
 
 #include "tests/unit/gotwant.h"
 
-#include "store/output.h"
+#include "base/output.h"
 
 struct fx {
 	char dir[512];

@@ -18,8 +18,8 @@
 
 #include "analyze/spanwalk.h"
 #include "ingest/ingest.h"
-#include "render/speedscope.h"
-#include "store/strbuf.h"
+#include "analyze/speedscope.h"
+#include "base/strbuf.h"
 #include "tests/unit/helpers.h"
 
 struct fx {

@@ -10,7 +10,7 @@
 
 #include "tests/unit/gotwant.h"
 
-#include "store/strmap.h"
+#include "base/strmap.h"
 
 static int get(const struct pr_strmap *m, const char *k, int64_t *v)
 {

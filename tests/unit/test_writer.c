@@ -13,9 +13,9 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "store/output.h"
+#include "base/output.h"
 #include "store/store.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 #include "tests/unit/helpers.h"
 
 #define q1(f, sql) db_int((f)->db, (sql))

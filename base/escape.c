@@ -1,5 +1,5 @@
 /* escape.c - XML/HTML text escaping with UTF-8 repair. */
-#include "render/escape.h"
+#include "base/escape.h"
 
 #include <string.h>
 

@@ -1,10 +1,10 @@
 /* strmap.c - open-addressing hash map from byte strings to int64. */
-#include "store/strmap.h"
+#include "base/strmap.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 uint64_t pr_strmap_hash(const void *key, size_t n)
 {

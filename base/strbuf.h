@@ -11,7 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#include "store/pr_common.h"
+#include "base/pr_common.h"
 
 struct pr_strbuf {
 	char *buf;

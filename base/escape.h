@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 void pr_xml_escape(struct pr_strbuf *sb, const char *s);
 /* The same for n bytes that may contain NUL (which becomes U+FFFD). */

@@ -1,5 +1,5 @@
 /* output.c - bytes to memory, to a file renamed into place, or to a device in place. */
-#include "store/output.h"
+#include "base/output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 /* ---- temporary files alive in this process, for the signal handler ---- */
 

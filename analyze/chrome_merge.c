@@ -1,5 +1,5 @@
 /* chrome_merge.c - runs merged into one Chrome trace, one process per rank (chrome_merge.h). */
-#include "render/chrome_merge.h"
+#include "analyze/chrome_merge.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/escape.h"
-#include "store/output.h"
-#include "store/strbuf.h"
-#include "store/xalloc.h"
+#include "base/escape.h"
+#include "base/output.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 #define FLUSH_AT (1u << 16)
 

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "store/pr_common.h"
+#include "base/pr_common.h"
 
 enum pr_errcode {
 	PR_OK = 0,

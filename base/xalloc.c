@@ -1,5 +1,5 @@
 /* xalloc.c - abort-on-OOM allocation wrappers. */
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,11 +1,11 @@
 /* error.c - struct pr_error helpers. */
-#include "store/error.h"
+#include "base/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 void pr_error_init(struct pr_error *err)
 {

@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #include "analyze/spanwalk.h"
-#include "store/error.h"
+#include "base/error.h"
 #include "store/store.h"
 
 struct pr_chrome_merge;

@@ -1,5 +1,5 @@
 /* speedscope.c - the store as a speedscope file, built from analyze/spanwalk.h callbacks. */
-#include "render/speedscope.h"
+#include "analyze/speedscope.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -10,11 +10,11 @@
 #include <unistd.h>
 
 #include "analyze/spanwalk.h"
-#include "store/output.h"
-#include "store/strbuf.h"
-#include "store/strmap.h"
-#include "store/timecheck.h"
-#include "store/xalloc.h"
+#include "base/output.h"
+#include "base/strbuf.h"
+#include "base/strmap.h"
+#include "base/timecheck.h"
+#include "base/xalloc.h"
 
 #define JSON_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
 /* Beyond this, JavaScript numbers (doubles) no longer hold every integer. */

@@ -59,9 +59,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "store/error.h"
-#include "store/pr_common.h"
-#include "store/strbuf.h"
+#include "base/error.h"
+#include "base/pr_common.h"
+#include "base/strbuf.h"
 
 enum pr_output_kind {
 	PR_OUTPUT_NONE = 0, /* released or never opened */

@@ -1,5 +1,5 @@
 /* hash.c - two-lane multiply/rotate hash over 16-byte blocks. */
-#include "store/hash.h"
+#include "base/hash.h"
 
 #include <stdio.h>
 #include <string.h>

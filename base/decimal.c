@@ -1,5 +1,5 @@
 /* decimal.c - exact decimal parsing into scaled integers. */
-#include "store/decimal.h"
+#include "base/decimal.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,11 +1,11 @@
 /* strbuf.c - growable NUL-terminated byte strings. */
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 char pr_strbuf_slopbuf[1];
 
