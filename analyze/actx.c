@@ -3,7 +3,6 @@
 
 #include <math.h>
 #include <sqlite3.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -225,35 +224,6 @@ int pr_actx_metric(struct pr_actx *ctx, const char *name, double *value)
 	}
 	sqlite3_finalize(st);
 	return found;
-}
-
-json_t *pr_jnum(double v)
-{
-	if (!isfinite(v))
-		return json_null();
-	if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		return json_integer((json_int_t)v);
-	return json_real(v);
-}
-
-json_t *pr_jint(int64_t v)
-{
-	return json_integer((json_int_t)v);
-}
-
-json_t *pr_jobj(const char *key, ...)
-{
-	json_t *o = json_object();
-	va_list ap;
-	va_start(ap, key);
-	while (key) {
-		json_t *v = va_arg(ap, json_t *);
-		if (v)
-			json_object_set_new(o, key, v);
-		key = va_arg(ap, const char *);
-	}
-	va_end(ap);
-	return o;
 }
 
 json_t *pr_actx_t(const struct pr_actx *ctx, int64_t ts)

@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "analyze/model.h"
+#include "base/jsonx.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -118,12 +119,7 @@ json_t *pr_actx_span_at(struct pr_actx *ctx, int64_t t, struct pr_error *err);
 /* First reported metric of that exact name: 1 found, 0 not. */
 int pr_actx_metric(struct pr_actx *ctx, const char *name, double *value);
 
-/* ---- JSON helpers ---- */
-/* A number: integer when integral and exact in a double, real otherwise, null for NaN/Inf. */
-json_t *pr_jnum(double v);
-json_t *pr_jint(int64_t v);
-/* Object from alternating key, json_t* pairs ending with NULL (values stolen; NULL values skipped). */
-json_t *pr_jobj(const char *key, ...);
+/* ---- JSON helpers (pr_jnum, pr_jint, pr_jobj: base/jsonx.h) ---- */
 /* Relative time of ts in the run, as a JSON integer (ns). */
 json_t *pr_actx_t(const struct pr_actx *ctx, int64_t ts);
 

@@ -15,6 +15,7 @@
 
 #include "analyze/model.h"
 #include "analyze/stats.h"
+#include "base/jsonx.h"
 #include "base/strbuf.h"
 #include "base/strmap.h"
 #include "base/xalloc.h"
@@ -547,21 +548,6 @@ static void warnf(struct pr_agg *a, const char *fmt, ...)
 
 /* ---- folding one run -------------------------------------------------- */
 
-static double num(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static json_t *jnum(double v)
-{
-	if (!isfinite(v))
-		return json_null();
-	if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		return json_integer((json_int_t)v);
-	return json_real(v);
-}
-
 static int is_step_kind(const char *k)
 {
 	return k && (!strcmp(k, "step") || !strcmp(k, "gpu_step"));
@@ -574,7 +560,7 @@ static void inferix_key(const json_t *m, struct pr_strbuf *key, double *v)
 	const char *unit = json_string_value(json_object_get(m, "unit"));
 	const char *last = strrchr(name, '.');
 	pr_strbuf_addstr(key, last ? last + 1 : name);
-	*v = num(m, "value");
+	*v = pr_jnum_of(m, "value");
 	if (unit && !strcmp(unit, "bytes")) {
 		pr_strbuf_addstr(key, "_mb");
 		*v /= 1048576.0;
@@ -598,14 +584,14 @@ static json_t *inferix_part(const json_t *run, const json_t *meta)
 			continue;
 		if (!strncmp(name, "summary.gpu.", 12) || !strncmp(name, "summary.cpu.", 12)) {
 			inferix_key(m, &key, &v);
-			json_object_set_new(name[8] == 'g' ? gpu : cpu, key.buf, jnum(v));
+			json_object_set_new(name[8] == 'g' ? gpu : cpu, key.buf, pr_jnum(v));
 		} else if (!strcmp(name, "session_info.duration")) {
 			inferix_key(m, &key, &dur);
 		}
 		pr_strbuf_release(&key);
 	}
 	json_object_set_new(inf, "session_id", sid ? json_string(sid) : json_null());
-	json_object_set_new(inf, "duration", jnum(dur));
+	json_object_set_new(inf, "duration", pr_jnum(dur));
 	json_object_set_new(inf, "gpu", gpu);
 	json_object_set_new(inf, "cpu", cpu);
 	return inf;
@@ -673,7 +659,7 @@ static void add_row(struct pr_agg *a, long rank, const char *source, json_t *j)
 static int cmp_total_desc(const void *x, const void *y)
 {
 	const json_t *const *a = x, *const *b = y;
-	double u = num(*a, "total_ns"), v = num(*b, "total_ns");
+	double u = pr_jnum_of(*a, "total_ns"), v = pr_jnum_of(*b, "total_ns");
 	if (u != v)
 		return u > v ? -1 : 1;
 	return strcmp(json_string_value(json_object_get(*a, "name")),
@@ -699,7 +685,7 @@ static double ratio_of(double part, double whole)
 /* A row's GPU share from its ns (exact through agg.json: the ns are integers). */
 static double gpu_share(const json_t *g, const char *part, const char *whole)
 {
-	return ratio_of(num(g, part), num(g, whole));
+	return ratio_of(pr_jnum_of(g, part), pr_jnum_of(g, whole));
 }
 
 static json_t *gpu_part(struct pr_agg *a, const json_t *run, long rank)
@@ -726,22 +712,22 @@ static json_t *gpu_part(struct pr_agg *a, const json_t *run, long rank)
 		     *ov = json_object_get(gb, "overlap");
 	json_t *g;
 	size_t i;
-	if (!json_is_object(r) || !(num(r, "span_ns") > 0))
+	if (!json_is_object(r) || !(pr_jnum_of(r, "span_ns") > 0))
 		return json_null();
 	g = json_object();
 	for (i = 0; i < sizeof(rk) / sizeof(rk[0]); i++)
-		json_object_set_new(g, rk[i], jnum(num(r, rk[i])));
+		json_object_set_new(g, rk[i], pr_jnum(pr_jnum_of(r, rk[i])));
 	for (i = 0; i < sizeof(ik) / sizeof(ik[0]); i++)
-		json_object_set_new(g, ik[i][1], jnum(num(idle, ik[i][0])));
-	json_object_set_new(g, "overlap_communication_ns", jnum(num(ov, "communication_ns")));
-	json_object_set_new(g, "overlapped_ns", jnum(num(ov, "overlapped_ns")));
+		json_object_set_new(g, ik[i][1], pr_jnum(pr_jnum_of(idle, ik[i][0])));
+	json_object_set_new(g, "overlap_communication_ns", pr_jnum(pr_jnum_of(ov, "communication_ns")));
+	json_object_set_new(g, "overlapped_ns", pr_jnum(pr_jnum_of(ov, "overlapped_ns")));
 	for (i = 0; i < sizeof(sh) / sizeof(sh[0]); i++) {
 		double v = gpu_share(g, sh[i][2], sh[i][3]);
-		json_object_set_new(g, sh[i][0], jnum(v));
+		json_object_set_new(g, sh[i][0], pr_jnum(v));
 		if (sh[i][1])
 			fold(a, CAT_GPU, "", sh[i][1], "share", v, 1, rank);
 	}
-	json_object_set_new(g, "launch_linked_share", jnum(num(idle, "launch_linked_share")));
+	json_object_set_new(g, "launch_linked_share", pr_jnum(pr_jnum_of(idle, "launch_linked_share")));
 	return g;
 }
 
@@ -817,44 +803,44 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 		json_object_set(row, "content_hash", json_object_get(run, "content_hash"));
 
 	v = json_object_get(run, "clock");
-	json_object_set_new(row, "duration_ns", jnum(num(v, "duration_ns")));
-	fold(a, CAT_RUN, "", "duration", "ns", num(v, "duration_ns"), 1, rank);
+	json_object_set_new(row, "duration_ns", pr_jnum(pr_jnum_of(v, "duration_ns")));
+	fold(a, CAT_RUN, "", "duration", "ns", pr_jnum_of(v, "duration_ns"), 1, rank);
 
 	tp = json_object_get(run, "throughput");
 	steps = json_object_get(tp, "steps");
-	if (json_is_object(steps) && num(steps, "count") > 0) {
+	if (json_is_object(steps) && pr_jnum_of(steps, "count") > 0) {
 		rsteps = json_object();
 		json_object_set(rsteps, "name", json_object_get(steps, "name"));
-		json_object_set_new(rsteps, "count", jnum(num(steps, "count")));
-		json_object_set_new(rsteps, "mean_ns", jnum(num(steps, "mean_ns")));
-		json_object_set_new(rsteps, "p50_ns", jnum(num(steps, "p50_ns")));
-		json_object_set_new(rsteps, "min_ns", jnum(num(steps, "min_ns")));
-		json_object_set_new(rsteps, "max_ns", jnum(num(steps, "max_ns")));
+		json_object_set_new(rsteps, "count", pr_jnum(pr_jnum_of(steps, "count")));
+		json_object_set_new(rsteps, "mean_ns", pr_jnum(pr_jnum_of(steps, "mean_ns")));
+		json_object_set_new(rsteps, "p50_ns", pr_jnum(pr_jnum_of(steps, "p50_ns")));
+		json_object_set_new(rsteps, "min_ns", pr_jnum(pr_jnum_of(steps, "min_ns")));
+		json_object_set_new(rsteps, "max_ns", pr_jnum(pr_jnum_of(steps, "max_ns")));
 		json_object_set_new(row, "steps", rsteps);
-		fold(a, CAT_RUN, "", "steps.count", "count", num(steps, "count"), 1, rank);
-		fold(a, CAT_RUN, "", "steps.mean", "ns", num(steps, "mean_ns"), num(steps, "count"),
+		fold(a, CAT_RUN, "", "steps.count", "count", pr_jnum_of(steps, "count"), 1, rank);
+		fold(a, CAT_RUN, "", "steps.mean", "ns", pr_jnum_of(steps, "mean_ns"), pr_jnum_of(steps, "count"),
 		     rank);
-		fold(a, CAT_RUN, "", "steps.p50", "ns", num(steps, "p50_ns"), num(steps, "count"),
+		fold(a, CAT_RUN, "", "steps.p50", "ns", pr_jnum_of(steps, "p50_ns"), pr_jnum_of(steps, "count"),
 		     rank);
-		fold(a, CAT_RUN, "", "steps.max", "ns", num(steps, "max_ns"), num(steps, "count"),
+		fold(a, CAT_RUN, "", "steps.max", "ns", pr_jnum_of(steps, "max_ns"), pr_jnum_of(steps, "count"),
 		     rank);
 	} else {
 		json_object_set_new(row, "steps", json_null());
 	}
 
 	thr = json_object();
-	if (json_is_object(steps) && isfinite(num(steps, "per_s")))
-		json_object_set_new(thr, "steps_per_s", jnum(num(steps, "per_s")));
+	if (json_is_object(steps) && isfinite(pr_jnum_of(steps, "per_s")))
+		json_object_set_new(thr, "steps_per_s", pr_jnum(pr_jnum_of(steps, "per_s")));
 	v = json_object_get(tp, "blocks");
 	if (json_is_object(v)) {
-		if (isfinite(num(v, "fps")))
-			json_object_set_new(thr, "fps", jnum(num(v, "fps")));
-		if (isfinite(num(v, "bps")))
-			json_object_set_new(thr, "bps", jnum(num(v, "bps")));
+		if (isfinite(pr_jnum_of(v, "fps")))
+			json_object_set_new(thr, "fps", pr_jnum(pr_jnum_of(v, "fps")));
+		if (isfinite(pr_jnum_of(v, "bps")))
+			json_object_set_new(thr, "bps", pr_jnum(pr_jnum_of(v, "bps")));
 	}
 	v = json_object_get(tp, "tokens");
-	if (json_is_object(v) && isfinite(num(v, "per_s")))
-		json_object_set_new(thr, "tokens_per_s", jnum(num(v, "per_s")));
+	if (json_is_object(v) && isfinite(pr_jnum_of(v, "per_s")))
+		json_object_set_new(thr, "tokens_per_s", pr_jnum(pr_jnum_of(v, "per_s")));
 	{
 		const char *k;
 		json_t *x;
@@ -876,11 +862,11 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 		for (p = 0; p < 2; p++) {
 			json_array_foreach(json_object_get(phases, parts[p]), i, v) {
 				const char *name = json_string_value(json_object_get(v, "name"));
-				double t = num(v, "total_ns");
+				double t = pr_jnum_of(v, "total_ns");
 				if (!name || !isfinite(t) || json_object_get(stages, name))
 					continue;
-				json_object_set_new(stages, name, jnum(t));
-				fold(a, CAT_STAGE, "", name, "ns", t, num(v, "count"), rank);
+				json_object_set_new(stages, name, pr_jnum(t));
+				fold(a, CAT_STAGE, "", name, "ns", t, pr_jnum_of(v, "count"), rank);
 			}
 		}
 	}
@@ -893,10 +879,10 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 	json_array_foreach(items, i, v) {
 		const char *name = json_string_value(json_object_get(v, "name"));
 		const char *kind = json_string_value(json_object_get(v, "kind"));
-		double t = num(v, "total_ns");
+		double t = pr_jnum_of(v, "total_ns");
 		if (!name || is_step_kind(kind) || !isfinite(t))
 			continue;
-		fold(a, CAT_SPAN, kind, name, "ns", t, num(v, "count"), rank);
+		fold(a, CAT_SPAN, kind, name, "ns", t, pr_jnum_of(v, "count"), rank);
 		sp[nsp++] = v;
 		if (pr_agg_is_collective(name)) {
 			json_t *old = json_object_get(coll, name), *ps = json_object_get(v, "per_step_ns"), *x;
@@ -907,7 +893,7 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 			    (ar = arrival_get(a, kind ? kind : "", name, json_array_size(ps))))
 				json_array_foreach(ps, k, x)
 					arrival_note(ar, k, json_number_value(x), rank);
-			json_object_set_new(coll, name, jnum(prev + t));
+			json_object_set_new(coll, name, pr_jnum(prev + t));
 			coll_ns += t;
 			any_coll = 1;
 		}
@@ -920,15 +906,15 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 		fold(a, CAT_COLLECTIVE, "", "(all collectives)", "ns", coll_ns, 1, rank);
 	}
 	json_object_set_new(row, "collectives", coll);
-	json_object_set_new(row, "collective_ns", any_coll ? jnum(coll_ns) : json_null());
+	json_object_set_new(row, "collective_ns", any_coll ? pr_jnum(coll_ns) : json_null());
 	/* bus bandwidth per collective (Kineto's collective args): the late rank shows the transfer's */
 	json_array_foreach(json_object_get(json_object_get(run, "collectives"), "items"), i, v) {
 		const char *name = json_string_value(json_object_get(v, "name"));
-		double bw = num(v, "busbw_Bps");
+		double bw = pr_jnum_of(v, "busbw_Bps");
 		if (name && isfinite(bw)) {
 			struct pr_strbuf n = PR_STRBUF_INIT;
 			pr_strbuf_addf(&n, "busbw: %s", name);
-			fold(a, CAT_COLLECTIVE, "", n.buf, "bytes_per_s", bw, num(v, "sized_calls"), rank);
+			fold(a, CAT_COLLECTIVE, "", n.buf, "bytes_per_s", bw, pr_jnum_of(v, "sized_calls"), rank);
 			pr_strbuf_release(&n);
 		}
 	}
@@ -938,8 +924,8 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 		json_t *t = json_object();
 		json_object_set(t, "name", json_object_get(sp[i], "name"));
 		json_object_set(t, "kind", json_object_get(sp[i], "kind"));
-		json_object_set_new(t, "count", jnum(num(sp[i], "count")));
-		json_object_set_new(t, "total_ns", jnum(num(sp[i], "total_ns")));
+		json_object_set_new(t, "count", pr_jnum(pr_jnum_of(sp[i], "count")));
+		json_object_set_new(t, "total_ns", pr_jnum(pr_jnum_of(sp[i], "total_ns")));
 		json_array_append_new(top, t);
 	}
 	free(sp);
@@ -951,15 +937,15 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 		const char *dev = json_string_value(json_object_get(v, "device"));
 		const char *unit = json_string_value(json_object_get(v, "unit"));
 		json_t *p;
-		if (!series || !isfinite(num(v, "value")))
+		if (!series || !isfinite(pr_jnum_of(v, "value")))
 			continue;
 		p = json_object();
 		json_object_set_new(p, "series", json_string(series));
 		json_object_set_new(p, "device", json_string(dev ? dev : ""));
 		json_object_set_new(p, "unit", json_string(unit ? unit : ""));
-		json_object_set_new(p, "value", jnum(num(v, "value")));
+		json_object_set_new(p, "value", pr_jnum(pr_jnum_of(v, "value")));
 		json_array_append_new(peaks, p);
-		fold(a, CAT_PEAK, dev ? dev : "", series, unit, num(v, "value"), 1, rank);
+		fold(a, CAT_PEAK, dev ? dev : "", series, unit, pr_jnum_of(v, "value"), 1, rank);
 	}
 	json_object_set_new(row, "peaks", peaks);
 
@@ -967,7 +953,7 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 		const char *name = json_string_value(json_object_get(v, "name"));
 		const char *unit = json_string_value(json_object_get(v, "unit"));
 		if (name && strcmp(unit ? unit : "", "recommendation"))
-			fold(a, CAT_METRIC, "", name, unit, num(v, "value"), 1, rank);
+			fold(a, CAT_METRIC, "", name, unit, pr_jnum_of(v, "value"), 1, rank);
 	}
 	json_object_set_new(row, "gpu", gpu_part(a, run, rank));
 	if (format && !strcmp(format, "inferix"))
@@ -1409,17 +1395,17 @@ static json_t *stat_json(const struct stat *s)
 	json_object_set_new(o, "name", json_string(s->name));
 	json_object_set_new(o, "unit", json_string(s->unit));
 	json_object_set_new(o, "ranks", json_integer((json_int_t)s->ranks));
-	json_object_set_new(o, "calls", jnum(xsum_value(&s->calls)));
-	json_object_set_new(o, "sum", jnum(sum));
-	json_object_set_new(o, "mean", jnum(mean));
-	json_object_set_new(o, "median", jnum(median));
+	json_object_set_new(o, "calls", pr_jnum(xsum_value(&s->calls)));
+	json_object_set_new(o, "sum", pr_jnum(sum));
+	json_object_set_new(o, "mean", pr_jnum(mean));
+	json_object_set_new(o, "median", pr_jnum(median));
 	json_object_set_new(o, "median_exact", json_boolean(sorted != NULL));
-	json_object_set_new(o, "std", jnum(pr_moments_std(&s->mom, 0)));
-	json_object_set_new(o, "min", jnum(s->min));
+	json_object_set_new(o, "std", pr_jnum(pr_moments_std(&s->mom, 0)));
+	json_object_set_new(o, "min", pr_jnum(s->min));
 	json_object_set_new(o, "argmin", s->argmin >= 0 ? json_integer(s->argmin) : json_null());
-	json_object_set_new(o, "max", jnum(s->max));
+	json_object_set_new(o, "max", pr_jnum(s->max));
 	json_object_set_new(o, "argmax", s->argmax >= 0 ? json_integer(s->argmax) : json_null());
-	json_object_set_new(o, "imbalance", mean > 0 ? jnum(s->max / mean) : json_null());
+	json_object_set_new(o, "imbalance", mean > 0 ? pr_jnum(s->max / mean) : json_null());
 	json_object_set_new(m, "n", hexd(s->mom.n));
 	json_object_set_new(m, "mean", hexd(s->mom.mean));
 	json_object_set_new(m, "m2", hexd(s->mom.sumsq_dev));
@@ -1487,12 +1473,12 @@ static void run_check(const struct pr_agg *a, struct row **rows, const struct ch
 	json_object_set_new(rec, "name", json_string(c->name));
 	json_object_set_new(rec, "straggler_is", json_string(c->low ? "lowest" : "highest"));
 	json_object_set_new(rec, "ranks", json_integer((json_int_t)n));
-	json_object_set_new(rec, "median", jnum(med));
-	json_object_set_new(rec, "mad", jnum(mad));
+	json_object_set_new(rec, "median", pr_jnum(med));
+	json_object_set_new(rec, "mad", pr_jnum(mad));
 	if (c->min_excess > 0)
-		json_object_set_new(rec, "min_excess", jnum(c->min_excess));
+		json_object_set_new(rec, "min_excess", pr_jnum(c->min_excess));
 	if (c->aux)
-		json_object_set_new(rec, "host_wait_min", jnum(c->aux_min));
+		json_object_set_new(rec, "host_wait_min", pr_jnum(c->aux_min));
 	for (i = 0; i < n; i++) {
 		double z = pr_robust_z_meanad(vals[i], med, mad, meanad);
 		double ratio = med > 0 ? vals[i] / med : NAN;
@@ -1512,8 +1498,8 @@ static void run_check(const struct pr_agg *a, struct row **rows, const struct ch
 			continue;
 		o = json_object();
 		json_object_set_new(o, "rank", json_integer(ranks[i]));
-		json_object_set_new(o, "value", jnum(vals[i]));
-		json_object_set_new(o, "ratio", jnum(ratio));
+		json_object_set_new(o, "value", pr_jnum(vals[i]));
+		json_object_set_new(o, "ratio", pr_jnum(ratio));
 		json_object_set_new(o, "z", isfinite(z) ? json_real(z) : json_string(z > 0 ? "inf" : "-inf"));
 		json_array_append_new(outl, o);
 		if (c->aux)
@@ -1533,13 +1519,13 @@ static void run_check(const struct pr_agg *a, struct row **rows, const struct ch
 		json_object_set_new(why, "text", json_string(line));
 		json_object_set_new(why, "what", json_string(c->what));
 		json_object_set_new(why, "name", json_string(c->name));
-		json_object_set_new(why, "value", jnum(vals[i]));
-		json_object_set_new(why, "median", jnum(med));
-		json_object_set_new(why, "mad", jnum(mad));
+		json_object_set_new(why, "value", pr_jnum(vals[i]));
+		json_object_set_new(why, "median", pr_jnum(med));
+		json_object_set_new(why, "mad", pr_jnum(mad));
 		json_object_set_new(why, "z", isfinite(z) ? json_real(z) : json_string(z > 0 ? "inf" : "-inf"));
-		json_object_set_new(why, "ratio", jnum(ratio));
+		json_object_set_new(why, "ratio", pr_jnum(ratio));
 		if (c->aux)
-			json_object_set_new(why, "host_wait_share", jnum(c->aux[i]));
+			json_object_set_new(why, "host_wait_share", pr_jnum(c->aux[i]));
 		json_array_append_new(reasons, why);
 	}
 	json_object_set_new(rec, "outliers", outl);
@@ -1653,9 +1639,9 @@ static json_t *arrival_json(const struct arrival *ar, size_t nranks)
 		json_array_append_new(top, t);
 	}
 	json_object_set_new(o, "last_to_arrive", top);
-	json_object_set_new(o, "p_value", jnum(nc ? arrival_p(c[0].steps, d, nranks) : NAN));
+	json_object_set_new(o, "p_value", pr_jnum(nc ? arrival_p(c[0].steps, d, nranks) : NAN));
 	for (i = 0; i < ar->n; i++) {
-		json_array_append_new(least, jnum(ar->least[i]));
+		json_array_append_new(least, pr_jnum(ar->least[i]));
 		json_array_append_new(rank, json_integer(ar->rank[i]));
 	}
 	json_object_set_new(state, "least_ns", least);
@@ -1688,7 +1674,7 @@ static void arrival_reasons(const struct pr_agg *a, size_t nranks, json_t *reaso
 			json_object_set_new(why, "name", json_string(a->arr[i].name));
 			json_object_set_new(why, "steps", json_integer((json_int_t)c[0].steps));
 			json_object_set_new(why, "of", json_integer((json_int_t)d));
-			json_object_set_new(why, "p_value", jnum(p));
+			json_object_set_new(why, "p_value", pr_jnum(p));
 			json_object_set_new(why, "detail", json_string(detail));
 			json_array_append_new(reasons, why);
 		}
@@ -1706,8 +1692,8 @@ static void stragglers(const struct pr_agg *a, struct row **rows, size_t n, size
 	size_t f, i, k, m;
 	double floor_ns = 0;
 	for (i = m = 0; i < n; i++)
-		if (isfinite(num(rows[i]->j, "duration_ns")))
-			vals[m++] = num(rows[i]->j, "duration_ns");
+		if (isfinite(pr_jnum_of(rows[i]->j, "duration_ns")))
+			vals[m++] = pr_jnum_of(rows[i]->j, "duration_ns");
 	if (m)
 		floor_ns = PR_AGG_MIN_SHARE * pr_median(vals, m);
 	for (f = 0; f < 2; f++) {
@@ -1729,7 +1715,7 @@ static void stragglers(const struct pr_agg *a, struct row **rows, size_t n, size
 	{
 		struct check c = { "step time", "mean step", 0, 0, NULL, 0 };
 		for (i = m = 0; i < n; i++) {
-			double v = num(json_object_get(rows[i]->j, "steps"), "mean_ns");
+			double v = pr_jnum_of(json_object_get(rows[i]->j, "steps"), "mean_ns");
 			if (isfinite(v)) {
 				vals[m] = v;
 				rk[m++] = rows[i]->rank;
@@ -1912,7 +1898,7 @@ static json_t *inferix_metrics(struct row **rv, size_t n, const char *part)
 				pr_strbuf_reset(&kb);
 				pr_strbuf_addf(&kb, "%s%s", key, sfx[q]);
 				json_object_set_new(out, kb.buf,
-						    q == 2 ? json_real(vals[q]) : jnum(vals[q]));
+						    q == 2 ? json_real(vals[q]) : pr_jnum(vals[q]));
 			}
 		}
 		free(s.p);
@@ -1944,7 +1930,7 @@ json_t *pr_agg_to_inferix(const struct pr_agg *a)
 		json_t *o = json_object();
 		double d = json_is_number(dur)
 				   ? json_number_value(dur)
-				   : num(rv[i]->j, "duration_ns") / 1e9;
+				   : pr_jnum_of(rv[i]->j, "duration_ns") / 1e9;
 		json_object_set_new(o, "report_index", json_integer((json_int_t)i));
 		json_object_set_new(o, "session_id",
 				    json_is_string(sid) ? json_copy((json_t *)sid)

@@ -5,22 +5,11 @@
 #include <string.h>
 
 #include "render/agg_panel.h"
+#include "base/jsonx.h"
 #include "base/escape.h"
 #include "render/html_report.h"
 #include "render/units.h"
 #include "base/strbuf.h"
-
-static double num(const json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *str(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "";
-}
 
 static void esc(struct pr_strbuf *sb, const char *s)
 {
@@ -77,12 +66,12 @@ static void cards(struct pr_strbuf *sb, const json_t *doc)
 	char a[160], b[64];
 	size_t i;
 	pr_strbuf_addstr(sb, "<div class=\"cards\">");
-	snprintf(a, sizeof(a), "%.0f", num(doc, "rank_count"));
-	snprintf(b, sizeof(b), "Ranks (%.0f inputs)%s", num(doc, "inputs"),
+	snprintf(a, sizeof(a), "%.0f", pr_jnum_of(doc, "rank_count"));
+	snprintf(b, sizeof(b), "Ranks (%.0f inputs)%s", pr_jnum_of(doc, "inputs"),
 		 json_is_true(json_object_get(doc, "ranks_inferred")) ? ", inferred" : "");
 	card(sb, a, b, 0);
-	if (isfinite(num(doc, "world_size")))
-		snprintf(a, sizeof(a), "%.0f", num(doc, "world_size"));
+	if (isfinite(pr_jnum_of(doc, "world_size")))
+		snprintf(a, sizeof(a), "%.0f", pr_jnum_of(doc, "world_size"));
 	else
 		snprintf(a, sizeof(a), "-");
 	card(sb, a, "World size", 0);
@@ -97,7 +86,7 @@ static void cards(struct pr_strbuf *sb, const json_t *doc)
 				snprintf(a + len, sizeof(a) - len, ", ...");
 				break;
 			}
-			snprintf(a + len, sizeof(a) - len, "%s%.0f", i ? ", " : "rank ", num(s, "rank"));
+			snprintf(a + len, sizeof(a) - len, "%s%.0f", i ? ", " : "rank ", pr_jnum_of(s, "rank"));
 		}
 		snprintf(b, sizeof(b), "Straggler%s", json_array_size(st) > 1 ? "s" : "");
 		card(sb, a, b, 1);
@@ -118,14 +107,14 @@ static void stragglers(struct pr_strbuf *sb, const json_t *doc)
 	pr_strbuf_addstr(sb, "<h3>Stragglers</h3>\n");
 	if (!json_array_size(json_object_get(sg, "ranks"))) {
 		pr_strbuf_addstr(sb, "<div class=\"rec\">");
-		esc(sb, num(doc, "rank_count") < 3 ? "No straggler check: it needs at least 3 ranks."
+		esc(sb, pr_jnum_of(doc, "rank_count") < 3 ? "No straggler check: it needs at least 3 ranks."
 						   : "No straggler: no rank is an outlier.");
 		pr_strbuf_addstr(sb, "</div>\n");
 	}
 	json_array_foreach(json_object_get(sg, "ranks"), i, s)
 	{
 		pr_strbuf_addstr(sb, "<div class=\"rec high\"><strong>");
-		esc(sb, str(s, "summary"));
+		esc(sb, pr_jstr_of(s, "summary"));
 		pr_strbuf_addstr(sb, "</strong><ul>");
 		json_array_foreach(json_object_get(s, "evidence"), j, e)
 		{
@@ -133,36 +122,36 @@ static void stragglers(struct pr_strbuf *sb, const json_t *doc)
 			/* GPU idle evidence is a share of the GPU span; the rest are times */
 			int gpu = json_is_number(json_object_get(e, "host_wait_share"));
 			const char *unit = gpu ? "share" : "ns";
-			fmt(num(e, "value"), unit, v, sizeof(v));
-			fmt(num(e, "median"), unit, m, sizeof(m));
-			fmt(num(e, "mad"), unit, d, sizeof(d));
+			fmt(pr_jnum_of(e, "value"), unit, v, sizeof(v));
+			fmt(pr_jnum_of(e, "median"), unit, m, sizeof(m));
+			fmt(pr_jnum_of(e, "mad"), unit, d, sizeof(d));
 			pr_strbuf_addstr(sb, "<li>");
-			esc(sb, str(e, "text"));
+			esc(sb, pr_jstr_of(e, "text"));
 			pr_strbuf_addstr(sb, " &mdash; ");
-			esc(sb, str(e, "what"));
+			esc(sb, pr_jstr_of(e, "what"));
 			pr_strbuf_addstr(sb, " <code>");
-			esc(sb, str(e, "name"));
+			esc(sb, pr_jstr_of(e, "name"));
 			pr_strbuf_addstr(sb, "</code>: ");
 			if (json_is_string(json_object_get(e, "detail"))) {
-				esc(sb, str(e, "detail"));
+				esc(sb, pr_jstr_of(e, "detail"));
 				pr_strbuf_addstr(sb, "</li>");
 				continue;
 			}
 			esc(sb, v);
 			pr_strbuf_addstr(sb, " vs median ");
 			esc(sb, m);
-			pr_strbuf_addf(sb, " (%.2fx), MAD ", num(e, "ratio"));
+			pr_strbuf_addf(sb, " (%.2fx), MAD ", pr_jnum_of(e, "ratio"));
 			esc(sb, d);
-			pr_strbuf_addf(sb, ", z = %.1f", num(e, "z"));
+			pr_strbuf_addf(sb, ", z = %.1f", pr_jnum_of(e, "z"));
 			if (gpu)
 				pr_strbuf_addf(sb, "; host wait %.1f%% of its idle time",
-					       num(e, "host_wait_share") * 100);
+					       pr_jnum_of(e, "host_wait_share") * 100);
 			pr_strbuf_addstr(sb, "</li>");
 		}
 		pr_strbuf_addstr(sb, "</ul></div>\n");
 	}
 	pr_strbuf_addstr(sb, "<p class=\"meta\">Rule: ");
-	esc(sb, str(sg, "rule"));
+	esc(sb, pr_jstr_of(sg, "rule"));
 	pr_strbuf_addstr(sb, "</p>\n");
 }
 
@@ -184,28 +173,28 @@ static void stats_table(struct pr_strbuf *sb, const json_t *doc)
 	pr_html_table_begin(sb, h);
 	json_array_foreach(stats, i, s)
 	{
-		const char *u = str(s, "unit"), *kind = str(s, "kind");
+		const char *u = pr_jstr_of(s, "unit"), *kind = pr_jstr_of(s, "kind");
 		char name[600];
 		if (i >= PR_HTML_ROWS)
 			break;
 		if (*kind)
-			snprintf(name, sizeof(name), "%.400s (%.150s)", str(s, "name"), kind);
+			snprintf(name, sizeof(name), "%.400s (%.150s)", pr_jstr_of(s, "name"), kind);
 		else
-			snprintf(name, sizeof(name), "%.500s", str(s, "name"));
+			snprintf(name, sizeof(name), "%.500s", pr_jstr_of(s, "name"));
 		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td(sb, str(s, "category"));
+		pr_html_td(sb, pr_jstr_of(s, "category"));
 		pr_html_td(sb, name);
-		tdn(sb, num(s, "ranks"), "count");
-		tdn(sb, num(s, "min"), u);
-		tdn(sb, num(s, "median"), u);
-		tdn(sb, num(s, "max"), u);
-		tdn(sb, num(s, "mean"), u);
-		tdn(sb, num(s, "std"), u);
-		tdn(sb, num(s, "argmin"), "count");
-		tdn(sb, num(s, "argmax"), "count");
-		if (isfinite(num(s, "imbalance")))
-			pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.12g\">%.2f</td>", num(s, "imbalance"),
-				       num(s, "imbalance"));
+		tdn(sb, pr_jnum_of(s, "ranks"), "count");
+		tdn(sb, pr_jnum_of(s, "min"), u);
+		tdn(sb, pr_jnum_of(s, "median"), u);
+		tdn(sb, pr_jnum_of(s, "max"), u);
+		tdn(sb, pr_jnum_of(s, "mean"), u);
+		tdn(sb, pr_jnum_of(s, "std"), u);
+		tdn(sb, pr_jnum_of(s, "argmin"), "count");
+		tdn(sb, pr_jnum_of(s, "argmax"), "count");
+		if (isfinite(pr_jnum_of(s, "imbalance")))
+			pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.12g\">%.2f</td>", pr_jnum_of(s, "imbalance"),
+				       pr_jnum_of(s, "imbalance"));
 		else
 			pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
 		pr_strbuf_addstr(sb, "</tr>\n");
@@ -238,12 +227,12 @@ static double peak(const json_t *r, const char **series)
 	for (pass = 0; pass < 2 && isnan(best); pass++)
 		json_array_foreach(json_object_get(r, "peaks"), i, p)
 		{
-			if (strcmp(str(p, "unit"), "bytes") ||
-			    (pass == 0 && !strncmp(str(p, "series"), "sys.", 4)))
+			if (strcmp(pr_jstr_of(p, "unit"), "bytes") ||
+			    (pass == 0 && !strncmp(pr_jstr_of(p, "series"), "sys.", 4)))
 				continue;
-			if (!(num(p, "value") <= best)) {
-				best = num(p, "value");
-				*series = str(p, "series");
+			if (!(pr_jnum_of(p, "value") <= best)) {
+				best = pr_jnum_of(p, "value");
+				*series = pr_jstr_of(p, "series");
 			}
 		}
 	return best;
@@ -254,7 +243,7 @@ static int is_straggler(const json_t *doc, double rank)
 	json_t *s;
 	size_t i;
 	json_array_foreach(json_object_get(json_object_get(doc, "stragglers"), "ranks"), i, s)
-		if (num(s, "rank") == rank)
+		if (pr_jnum_of(s, "rank") == rank)
 			return 1;
 	return 0;
 }
@@ -276,21 +265,21 @@ static void ranks_table(struct pr_strbuf *sb, const json_t *doc)
 		const json_t *st = json_object_get(r, "steps");
 		const char *series, *stage;
 		double sv, pk = peak(r, &series);
-		int strag = is_straggler(doc, num(r, "rank"));
+		int strag = is_straggler(doc, pr_jnum_of(r, "rank"));
 		if (i >= PR_HTML_ROWS)
 			break;
 		stage = largest_stage(r, &sv);
 		pr_strbuf_addstr(sb, "<tr>");
-		tdn(sb, num(r, "rank"), "count");
+		tdn(sb, pr_jnum_of(r, "rank"), "count");
 		pr_strbuf_addf(sb, "<td class=\"%s\">%s</td>", strag ? "diff" : "ok",
 			       strag ? "straggler" : "");
-		pr_html_td(sb, str(r, "source"));
-		pr_html_td(sb, str(r, "format"));
-		tdn(sb, num(r, "duration_ns"), "ns");
-		tdn(sb, num(st, "count"), "count");
-		tdn(sb, num(st, "mean_ns"), "ns");
-		tdn(sb, num(st, "p50_ns"), "ns");
-		tdn(sb, num(r, "collective_ns"), "ns");
+		pr_html_td(sb, pr_jstr_of(r, "source"));
+		pr_html_td(sb, pr_jstr_of(r, "format"));
+		tdn(sb, pr_jnum_of(r, "duration_ns"), "ns");
+		tdn(sb, pr_jnum_of(st, "count"), "count");
+		tdn(sb, pr_jnum_of(st, "mean_ns"), "ns");
+		tdn(sb, pr_jnum_of(st, "p50_ns"), "ns");
+		tdn(sb, pr_jnum_of(r, "collective_ns"), "ns");
 		pr_html_td(sb, stage);
 		tdn(sb, sv, "ns");
 		tdn(sb, pk, "bytes");
@@ -325,19 +314,19 @@ static void gpu_table(struct pr_strbuf *sb, const json_t *doc)
 	json_array_foreach(ranks, i, r)
 	{
 		const json_t *g = json_object_get(r, "gpu");
-		int strag = is_straggler(doc, num(r, "rank"));
+		int strag = is_straggler(doc, pr_jnum_of(r, "rank"));
 		if (!json_is_object(g))
 			continue;
 		if (shown >= PR_HTML_ROWS)
 			break;
 		shown++;
 		pr_strbuf_addstr(sb, "<tr>");
-		tdn(sb, num(r, "rank"), "count");
+		tdn(sb, pr_jnum_of(r, "rank"), "count");
 		pr_strbuf_addf(sb, "<td class=\"%s\">%s</td>", strag ? "diff" : "ok",
 			       strag ? "straggler" : "");
-		tdn(sb, num(g, "span_ns"), "ns");
+		tdn(sb, pr_jnum_of(g, "span_ns"), "ns");
 		for (j = 0; j < PR_ARRAY_SIZE(k); j++)
-			tdn(sb, num(g, k[j]), "share");
+			tdn(sb, pr_jnum_of(g, k[j]), "share");
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	pr_html_table_end(sb, shown, n, "agg.json");
@@ -360,14 +349,14 @@ static void checks_table(struct pr_strbuf *sb, const json_t *doc)
 			break;
 		json_array_foreach(json_object_get(c, "outliers"), j, o)
 			pr_strbuf_addf(&out, "%srank %.0f (%.2fx, z = %.1f)", j ? ", " : "",
-				       num(o, "rank"), num(o, "ratio"), num(o, "z"));
+				       pr_jnum_of(o, "rank"), pr_jnum_of(o, "ratio"), pr_jnum_of(o, "z"));
 		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td(sb, str(c, "what"));
-		pr_html_td(sb, str(c, "name"));
-		pr_html_td(sb, str(c, "straggler_is"));
-		tdn(sb, num(c, "ranks"), "count");
-		tdn(sb, num(c, "median"), strcmp(str(c, "what"), "gpu idle") ? "ns" : "share");
-		tdn(sb, num(c, "mad"), strcmp(str(c, "what"), "gpu idle") ? "ns" : "share");
+		pr_html_td(sb, pr_jstr_of(c, "what"));
+		pr_html_td(sb, pr_jstr_of(c, "name"));
+		pr_html_td(sb, pr_jstr_of(c, "straggler_is"));
+		tdn(sb, pr_jnum_of(c, "ranks"), "count");
+		tdn(sb, pr_jnum_of(c, "median"), strcmp(pr_jstr_of(c, "what"), "gpu idle") ? "ns" : "share");
+		tdn(sb, pr_jnum_of(c, "mad"), strcmp(pr_jstr_of(c, "what"), "gpu idle") ? "ns" : "share");
 		pr_html_td(sb, out.len ? out.buf : "none");
 		pr_strbuf_addstr(sb, "</tr>\n");
 		pr_strbuf_release(&out);
@@ -392,9 +381,9 @@ int pr_agg_html(const json_t *doc, struct pr_output *out, struct pr_error *err)
 	gpu_table(&body, doc);
 	checks_table(&body, doc);
 	pr_strbuf_addstr(&body, "</section>\n");
-	snprintf(title, sizeof(title), "profreport aggregate: %.0f ranks", num(doc, "rank_count"));
-	snprintf(sub, sizeof(sub), "%.60s v%.0f, %.0f inputs", str(doc, "schema"), num(doc, "version"),
-		 num(doc, "inputs"));
+	snprintf(title, sizeof(title), "profreport aggregate: %.0f ranks", pr_jnum_of(doc, "rank_count"));
+	snprintf(sub, sizeof(sub), "%.60s v%.0f, %.0f inputs", pr_jstr_of(doc, "schema"), pr_jnum_of(doc, "version"),
+		 pr_jnum_of(doc, "inputs"));
 	rc = pr_html_page(title, sub, body.buf, out, err);
 	pr_strbuf_release(&body);
 	return rc;

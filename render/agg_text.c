@@ -7,14 +7,9 @@
 #include <string.h>
 
 #include "render/units.h"
+#include "base/jsonx.h"
 
 #define MAX_RANK_ROWS 64
-
-static double num(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 static void dur(double ns, char *b, size_t n)
 {
@@ -68,10 +63,10 @@ static void ranks_table(const json_t *doc, FILE *out)
 				bv = json_number_value(sv);
 				bk = k;
 			}
-		dur(num(r, "duration_ns"), d, sizeof(d));
-		dur(num(st, "mean_ns"), m, sizeof(m));
-		dur(num(st, "p50_ns"), p, sizeof(p));
-		dur(num(r, "collective_ns"), c, sizeof(c));
+		dur(pr_jnum_of(r, "duration_ns"), d, sizeof(d));
+		dur(pr_jnum_of(st, "mean_ns"), m, sizeof(m));
+		dur(pr_jnum_of(st, "p50_ns"), p, sizeof(p));
+		dur(pr_jnum_of(r, "collective_ns"), c, sizeof(c));
 		if (bk) {
 			char t[32];
 			dur(bv, t, sizeof(t));
@@ -79,8 +74,8 @@ static void ranks_table(const json_t *doc, FILE *out)
 		} else {
 			snprintf(big, sizeof(big), "-");
 		}
-		if (isfinite(num(st, "count")))
-			snprintf(sc, sizeof(sc), "%.0f", num(st, "count"));
+		if (isfinite(pr_jnum_of(st, "count")))
+			snprintf(sc, sizeof(sc), "%.0f", pr_jnum_of(st, "count"));
 		else
 			snprintf(sc, sizeof(sc), "-");
 		fprintf(out, "%5lld  %-10s %6s %10s %10s %11s  %s\n",
@@ -118,17 +113,17 @@ static void gpu_table(const json_t *doc, FILE *out)
 			break;
 		}
 		shown++;
-		dur(num(g, "span_ns"), sp, sizeof(sp));
-		pct(num(g, "compute_share"), c, sizeof(c));
-		pct(num(g, "communication_share"), x, sizeof(x));
-		pct(num(g, "memory_share"), m, sizeof(m));
-		pct(num(g, "idle_share"), id, sizeof(id));
+		dur(pr_jnum_of(g, "span_ns"), sp, sizeof(sp));
+		pct(pr_jnum_of(g, "compute_share"), c, sizeof(c));
+		pct(pr_jnum_of(g, "communication_share"), x, sizeof(x));
+		pct(pr_jnum_of(g, "memory_share"), m, sizeof(m));
+		pct(pr_jnum_of(g, "idle_share"), id, sizeof(id));
 		/* no launch linked to a runtime call: host wait cannot be told from other idle */
-		if (num(g, "launch_linked_share") == 0)
+		if (pr_jnum_of(g, "launch_linked_share") == 0)
 			snprintf(hw, sizeof(hw), "n/a");
 		else
-			pct(num(g, "idle_host_wait_share"), hw, sizeof(hw));
-		pct(num(g, "overlap_share"), ov, sizeof(ov));
+			pct(pr_jnum_of(g, "idle_host_wait_share"), hw, sizeof(hw));
+		pct(pr_jnum_of(g, "overlap_share"), ov, sizeof(ov));
 		fprintf(out, "%5lld %10s %8s %8s %7s %7s %10s %8s\n",
 			(long long)json_integer_value(json_object_get(r, "rank")), sp, c, x, m, id, hw,
 			ov);
@@ -180,12 +175,12 @@ static void stats_table(const json_t *doc, const char *cat, const char *title, F
 				"min", "median", "max", "std", "imb", "@max");
 			header = 1;
 		}
-		val(num(s, "min"), unit, mn, sizeof(mn));
-		val(num(s, "median"), unit, md, sizeof(md));
-		val(num(s, "max"), unit, mx, sizeof(mx));
-		val(num(s, "std"), unit, sd, sizeof(sd));
-		if (isfinite(num(s, "imbalance")))
-			snprintf(im, sizeof(im), "%.2f", num(s, "imbalance"));
+		val(pr_jnum_of(s, "min"), unit, mn, sizeof(mn));
+		val(pr_jnum_of(s, "median"), unit, md, sizeof(md));
+		val(pr_jnum_of(s, "max"), unit, mx, sizeof(mx));
+		val(pr_jnum_of(s, "std"), unit, sd, sizeof(sd));
+		if (isfinite(pr_jnum_of(s, "imbalance")))
+			snprintf(im, sizeof(im), "%.2f", pr_jnum_of(s, "imbalance"));
 		else
 			snprintf(im, sizeof(im), "-");
 		if (json_is_integer(amx))
@@ -238,9 +233,9 @@ static void render_agg_text(const json_t *doc, FILE *out)
 		json_array_foreach(json_object_get(r, "evidence"), j, e) {
 			char v[32], m[32], md[32], nb[80], zb[32];
 			const json_t *z = json_object_get(e, "z");
-			dur(num(e, "value"), v, sizeof(v));
-			dur(num(e, "median"), m, sizeof(m));
-			dur(num(e, "mad"), md, sizeof(md));
+			dur(pr_jnum_of(e, "value"), v, sizeof(v));
+			dur(pr_jnum_of(e, "median"), m, sizeof(m));
+			dur(pr_jnum_of(e, "mad"), md, sizeof(md));
 			if (json_is_number(z))
 				snprintf(zb, sizeof(zb), "%.1f", json_number_value(z));
 			else
@@ -253,11 +248,11 @@ static void render_agg_text(const json_t *doc, FILE *out)
 				fprintf(out,
 					"      idle %.1f%% of the GPU span vs median %.1f%%, MAD %.1f "
 					"points, z = %s;\n      host wait %.1f%% of its idle time\n",
-					num(e, "value") * 100, num(e, "median") * 100,
-					num(e, "mad") * 100, zb, num(e, "host_wait_share") * 100);
+					pr_jnum_of(e, "value") * 100, pr_jnum_of(e, "median") * 100,
+					pr_jnum_of(e, "mad") * 100, zb, pr_jnum_of(e, "host_wait_share") * 100);
 			else
 				fprintf(out, "      %s vs median %s (%.2fx), MAD %s, z = %s\n", v, m,
-					num(e, "ratio"), md, zb);
+					pr_jnum_of(e, "ratio"), md, zb);
 		}
 	}
 }

@@ -3,18 +3,13 @@
 #include <string.h>
 
 #include "render/compare_text.h"
+#include "base/jsonx.h"
 #include "base/escape.h"
-
-static const char *str(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
-}
 
 static int gated(const json_t *m)
 {
 	return json_is_true(json_object_get(json_object_get(m, "threshold"), "gated")) ||
-	       !strcmp(str(m, "rule"), "presence");
+	       !strcmp(pr_jstr_of(m, "rule"), "presence");
 }
 
 /* "regression: 1.20x (base 400.118 us, new 481.2 us), p=1e-07, ratio 95% CI [...],
@@ -22,16 +17,16 @@ static int gated(const json_t *m)
 static void message(struct pr_strbuf *sb, const json_t *m)
 {
 	char b[48], n[48], r[16], t[48];
-	pr_compare_fmt_value(json_object_get(m, "base"), str(m, "unit"), b, sizeof(b));
-	pr_compare_fmt_value(json_object_get(m, "new"), str(m, "unit"), n, sizeof(n));
+	pr_compare_fmt_value(json_object_get(m, "base"), pr_jstr_of(m, "unit"), b, sizeof(b));
+	pr_compare_fmt_value(json_object_get(m, "new"), pr_jstr_of(m, "unit"), n, sizeof(n));
 	pr_compare_fmt_ratio(m, r, sizeof(r));
 	pr_compare_fmt_test(m, t, sizeof(t));
-	pr_strbuf_addf(sb, "%s: %s (base %s, new %s), %s", str(m, "verdict"), r, b, n, t);
+	pr_strbuf_addf(sb, "%s: %s (base %s, new %s), %s", pr_jstr_of(m, "verdict"), r, b, n, t);
 	pr_compare_fmt_ratio_ci(m, t, sizeof(t));
 	if (*t)
 		pr_strbuf_addf(sb, ", ratio 95%% CI %s", t);
-	pr_strbuf_addf(sb, ", threshold %s; rule %s: %s", str(json_object_get(m, "threshold"), "text"),
-		       str(m, "rule"), str(m, "why"));
+	pr_strbuf_addf(sb, ", threshold %s; rule %s: %s", pr_jstr_of(json_object_get(m, "threshold"), "text"),
+		       pr_jstr_of(m, "rule"), pr_jstr_of(m, "why"));
 }
 
 void pr_compare_render_junit_error(const char *message, struct pr_strbuf *sb)
@@ -60,7 +55,7 @@ void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
 		if (!gated(m))
 			continue;
 		tests++;
-		failures += !strcmp(str(m, "verdict"), "regression") || !strcmp(str(m, "verdict"), "missing");
+		failures += !strcmp(pr_jstr_of(m, "verdict"), "regression") || !strcmp(pr_jstr_of(m, "verdict"), "missing");
 	}
 	if (!tests) {
 		/* a pass with nothing checked would hide a gate that judged nothing */
@@ -80,18 +75,18 @@ void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
 	pr_strbuf_addf(sb, "    <properties>\n      <property name=\"alpha\" value=\"%g\"/>\n",
 		       json_number_value(json_object_get(json_object_get(cmp, "settings"), "alpha")));
 	pr_strbuf_addf(sb, "      <property name=\"status\" value=\"%s\"/>\n    </properties>\n",
-		       str(json_object_get(cmp, "summary"), "status"));
+		       pr_jstr_of(json_object_get(cmp, "summary"), "status"));
 	json_array_foreach(metrics, i, m) {
-		const char *v = str(m, "verdict");
+		const char *v = pr_jstr_of(m, "verdict");
 		if (!gated(m))
 			continue;
 		pr_strbuf_addstr(sb, "    <testcase classname=\"profreport.compare.");
-		pr_xml_escape(sb, str(m, "group"));
+		pr_xml_escape(sb, pr_jstr_of(m, "group"));
 		pr_strbuf_addstr(sb, "\" name=\"");
-		pr_xml_escape(sb, str(m, "id"));
+		pr_xml_escape(sb, pr_jstr_of(m, "id"));
 		/* a time metric's testcase lasts its NEW value, so CI trend charts of test
 		 * times plot it; other metrics (bytes, shares) take no time */
-		if (!strcmp(str(m, "unit"), "ns") && json_is_number(json_object_get(m, "new")) &&
+		if (!strcmp(pr_jstr_of(m, "unit"), "ns") && json_is_number(json_object_get(m, "new")) &&
 		    json_number_value(json_object_get(m, "new")) >= 0)
 			pr_strbuf_addf(sb, "\" time=\"%.9f\"",
 				       json_number_value(json_object_get(m, "new")) / 1e9);

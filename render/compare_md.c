@@ -4,12 +4,7 @@
 #include <string.h>
 
 #include "render/compare_text.h"
-
-static const char *str(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
-}
+#include "base/jsonx.h"
 
 /* A name as inline code inside a table cell: '|' escaped, '`' replaced. */
 static void code(struct pr_strbuf *sb, const char *s)
@@ -41,7 +36,7 @@ static void delta_cells(const json_t *m, char *d, size_t dn, char *p, size_t pn)
 	x = json_number_value(b);
 	y = json_number_value(n);
 	abs_v = json_real(fabs(y - x));
-	pr_compare_fmt_value(abs_v, str(m, "unit"), d + 1, dn - 1);
+	pr_compare_fmt_value(abs_v, pr_jstr_of(m, "unit"), d + 1, dn - 1);
 	d[0] = y >= x ? '+' : '-';
 	json_decref(abs_v);
 	if (x != 0)
@@ -51,22 +46,22 @@ static void delta_cells(const json_t *m, char *d, size_t dn, char *p, size_t pn)
 static void row(struct pr_strbuf *sb, const json_t *m, int details)
 {
 	char b[48], n[48], r[16], t[48], rule[96];
-	const char *mark = str(m, "mark");
-	pr_compare_fmt_value(json_object_get(m, "base"), str(m, "unit"), b, sizeof(b));
-	pr_compare_fmt_value(json_object_get(m, "new"), str(m, "unit"), n, sizeof(n));
+	const char *mark = pr_jstr_of(m, "mark");
+	pr_compare_fmt_value(json_object_get(m, "base"), pr_jstr_of(m, "unit"), b, sizeof(b));
+	pr_compare_fmt_value(json_object_get(m, "new"), pr_jstr_of(m, "unit"), n, sizeof(n));
 	pr_compare_fmt_ratio(m, r, sizeof(r));
 	pr_compare_fmt_rule(m, 0, rule, sizeof(rule));
 	if (!details) {
 		char d[56], p[24];
 		delta_cells(m, d, sizeof(d), p, sizeof(p));
 		pr_strbuf_addf(sb, "| %s | ", strcmp(mark, " ") ? mark : "");
-		code(sb, str(m, "id"));
+		code(sb, pr_jstr_of(m, "id"));
 		pr_strbuf_addf(sb, " | %s | %s | %s | %s | %s | %s |\n", b, n, d, p,
-			       str(json_object_get(m, "threshold"), "text"), rule);
+			       pr_jstr_of(json_object_get(m, "threshold"), "text"), rule);
 		return;
 	}
 	pr_strbuf_addf(sb, "| %s | %s | %s | %s | ", strcmp(mark, " ") ? mark : "", b, n, r);
-	code(sb, str(m, "id"));
+	code(sb, pr_jstr_of(m, "id"));
 	if (details) {
 		const json_t *test = json_object_get(m, "test"), *ci = json_object_get(test, "hl_ci");
 		pr_compare_fmt_test(m, t, sizeof(t));
@@ -74,16 +69,16 @@ static void row(struct pr_strbuf *sb, const json_t *m, int details)
 			       (long long)json_integer_value(json_object_get(m, "n2")), t);
 		if (json_is_number(json_object_get(test, "hl_shift"))) {
 			char s[48], lo[48], hi[48];
-			pr_compare_fmt_value(json_object_get(test, "hl_shift"), str(m, "unit"), s, sizeof(s));
-			pr_compare_fmt_value(json_array_get(ci, 0), str(m, "unit"), lo, sizeof(lo));
-			pr_compare_fmt_value(json_array_get(ci, 1), str(m, "unit"), hi, sizeof(hi));
+			pr_compare_fmt_value(json_object_get(test, "hl_shift"), pr_jstr_of(m, "unit"), s, sizeof(s));
+			pr_compare_fmt_value(json_array_get(ci, 0), pr_jstr_of(m, "unit"), lo, sizeof(lo));
+			pr_compare_fmt_value(json_array_get(ci, 1), pr_jstr_of(m, "unit"), hi, sizeof(hi));
 			pr_strbuf_addf(sb, ", shift %s [%s, %s]", s, lo, hi);
 		}
 		pr_compare_fmt_ratio_ci(m, t, sizeof(t));
 		if (*t)
 			pr_strbuf_addf(sb, ", ratio %s", t);
-		pr_strbuf_addf(sb, " | %s | %s | %s", str(json_object_get(m, "threshold"), "text"),
-			       str(m, "verdict"), rule);
+		pr_strbuf_addf(sb, " | %s | %s | %s", pr_jstr_of(json_object_get(m, "threshold"), "text"),
+			       pr_jstr_of(m, "verdict"), rule);
 	}
 	pr_strbuf_addstr(sb, " |\n");
 }
@@ -97,12 +92,12 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 	pr_compare_summary_line(cmp, sb);
 	pr_strbuf_addstr(sb, "**\n\n");
 	json_array_foreach(metrics, i, m)
-		changed += strcmp(str(m, "verdict"), "unchanged") != 0;
+		changed += strcmp(pr_jstr_of(m, "verdict"), "unchanged") != 0;
 	if (changed) {
 		pr_strbuf_addstr(sb, "| Change | Metric | Before | After | Delta | Change % | Threshold | Decided by |\n"
 				     "|:------:|:-------|-------:|------:|------:|---------:|:----------|:-----------|\n");
 		json_array_foreach(metrics, i, m)
-			if (strcmp(str(m, "verdict"), "unchanged"))
+			if (strcmp(pr_jstr_of(m, "verdict"), "unchanged"))
 				row(sb, m, 0);
 	} else {
 		pr_strbuf_addstr(sb, "No metric changed beyond its threshold.\n");
@@ -134,7 +129,7 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 			       json_number_value(json_object_get(st, "min_us")));
 		json_array_foreach(floor, i, m) {
 			pr_strbuf_addstr(sb, "- ");
-			code(sb, str(m, "id"));
+			code(sb, pr_jstr_of(m, "id"));
 			pr_strbuf_addch(sb, '\n');
 		}
 		pr_strbuf_addstr(sb, "\n</details>\n");

@@ -8,6 +8,7 @@
 
 #include "render/compare_text.h"
 #include "render/units.h"
+#include "base/jsonx.h"
 #include "base/xalloc.h"
 
 #define MAX_THRESHOLDS 4
@@ -19,18 +20,6 @@
 
 
 /* ---- allocation: everything a panel points to lives in the pool ---- */
-
-static double num(const json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *str(const json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "";
-}
 
 /* ---- changes ---- */
 
@@ -67,8 +56,8 @@ static uint32_t verdict_color(const char *v)
 /* The metric's kind for the threshold note: time, memory, throughput, ... */
 static const char *kind_of(const json_t *m)
 {
-	const char *k = str(m, "kind");
-	return *k && strcmp(k, "ratio") ? k : str(m, "group");
+	const char *k = pr_jstr_of(m, "kind");
+	return *k && strcmp(k, "ratio") ? k : pr_jstr_of(m, "group");
 }
 
 struct threshold {
@@ -79,12 +68,12 @@ struct threshold {
 static void note_threshold(struct threshold *t, size_t *nt, const json_t *m)
 {
 	const json_t *th = json_object_get(m, "threshold");
-	double rel = num(th, "rel"), at;
+	double rel = pr_jnum_of(th, "rel"), at;
 	const char *kind = kind_of(m);
 	size_t i;
 	if (!isfinite(rel) || json_is_false(json_object_get(th, "gated")))
 		return;
-	at = (strcmp(str(m, "better"), "higher") ? 1 : -1) * fabs(rel) * 100;
+	at = (strcmp(pr_jstr_of(m, "better"), "higher") ? 1 : -1) * fabs(rel) * 100;
 	for (i = 0; i < *nt; i++) {
 		if (fabs(t[i].at - at) < 1e-9) {
 			size_t len = strlen(t[i].kinds);
@@ -119,9 +108,9 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 
 	json_array_foreach(metrics, i, m)
 	{
-		double r = num(m, "ratio");
-		if (!isfinite(r) || !strcmp(str(m, "verdict"), "added") ||
-		    !strcmp(str(m, "verdict"), "removed") ||
+		double r = pr_jnum_of(m, "ratio");
+		if (!isfinite(r) || !strcmp(pr_jstr_of(m, "verdict"), "added") ||
+		    !strcmp(pr_jstr_of(m, "verdict"), "removed") ||
 		    json_is_false(json_object_get(json_object_get(m, "threshold"), "gated")))
 			continue;
 		if (fabs(r - 1) < 1e-12) {
@@ -131,8 +120,8 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 		ch[n].m = m;
 		ch[n].pct = (r - 1) * 100;
 		ch[n].index = i;
-		ch[n].flagged = !strcmp(str(m, "verdict"), "regression")  ? 2
-				: !strcmp(str(m, "verdict"), "unchanged") ? 0
+		ch[n].flagged = !strcmp(pr_jstr_of(m, "verdict"), "regression")  ? 2
+				: !strcmp(pr_jstr_of(m, "verdict"), "unchanged") ? 0
 									  : 1;
 		n++;
 	}
@@ -156,12 +145,12 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 	val = pr_panelset_alloc(ps, shown, sizeof(*val));
 	col = pr_panelset_alloc(ps, shown, sizeof(*col));
 	for (i = 0; i < shown; i++) {
-		const char *v = str(ch[i].m, "verdict");
+		const char *v = pr_jstr_of(ch[i].m, "verdict");
 		char buf[64];
-		cat[i] = pr_panelset_strdup(ps, str(ch[i].m, "id"));
+		cat[i] = pr_panelset_strdup(ps, pr_jstr_of(ch[i].m, "id"));
 		val[i] = ch[i].pct;
 		col[i] = verdict_color(v);
-		snprintf(buf, sizeof(buf), "%+.1f%% (%.2fx)", ch[i].pct, num(ch[i].m, "ratio"));
+		snprintf(buf, sizeof(buf), "%+.1f%% (%.2fx)", ch[i].pct, pr_jnum_of(ch[i].m, "ratio"));
 		vt[i] = pr_panelset_strdup(ps, buf);
 		seen[!strcmp(v, "regression")	 ? 0
 		     : !strcmp(v, "improvement") ? 1
@@ -284,7 +273,7 @@ static size_t step_line(struct pr_panelset *ps, const json_t *list, double **y)
 	size_t i, n = json_array_size(list);
 	*y = pr_panelset_alloc(ps, n, sizeof(double));
 	json_array_foreach(list, i, o)
-		(*y)[i] = num(o, "dur_ns");
+		(*y)[i] = pr_jnum_of(o, "dur_ns");
 	return n;
 }
 

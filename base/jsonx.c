@@ -1,0 +1,46 @@
+/* jsonx.c - jansson helpers; see jsonx.h. */
+#include "base/jsonx.h"
+
+#include <math.h>
+#include <stdarg.h>
+
+json_t *pr_jnum(double v)
+{
+	if (!isfinite(v))
+		return json_null();
+	if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+json_t *pr_jint(int64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+json_t *pr_jobj(const char *key, ...)
+{
+	json_t *o = json_object();
+	va_list ap;
+	va_start(ap, key);
+	while (key) {
+		json_t *v = va_arg(ap, json_t *);
+		if (v)
+			json_object_set_new(o, key, v);
+		key = va_arg(ap, const char *);
+	}
+	va_end(ap);
+	return o;
+}
+
+double pr_jnum_of(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+const char *pr_jstr_of(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
