@@ -150,15 +150,3 @@ int pr_error_exit_code(enum pr_errcode code)
 		return 2;
 	}
 }
-
-const char *pr_errcode_name(enum pr_errcode code)
-{
-	static const char *const names[] = {
-		[PR_OK] = "ok",         [PR_E_USAGE] = "usage",   [PR_E_IO] = "io",
-		[PR_E_PARSE] = "parse", [PR_E_FORMAT] = "format", [PR_E_LIMIT] = "limit",
-		[PR_E_STORE] = "store", [PR_E_REGRESSION] = "regression",
-	};
-	if ((unsigned)code < PR_ARRAY_SIZE(names) && names[code])
-		return names[code];
-	return "unknown";
-}

@@ -85,6 +85,5 @@ const char *pr_path_shown(const char *path);
 void pr_path_shown_release(void);
 /* Process exit status for an error code: 0 ok, 1 regression, 2 otherwise. */
 int pr_error_exit_code(enum pr_errcode code);
-const char *pr_errcode_name(enum pr_errcode code);
 
 #endif

@@ -243,11 +243,6 @@ const char *pr_source_path(const struct pr_source *src)
 	return src->path;
 }
 
-int pr_source_is_gzip(const struct pr_source *src)
-{
-	return src->is_gzip;
-}
-
 static long raw_read(struct pr_source *src, void *buf, size_t cap, struct pr_error *err)
 {
 	int n, errnum;

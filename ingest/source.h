@@ -30,7 +30,6 @@ int pr_source_open(struct pr_source **out, const char *path, struct pr_error *er
 	PR_MUST_CHECK;
 void pr_source_close(struct pr_source *src);
 const char *pr_source_path(const struct pr_source *src);
-int pr_source_is_gzip(const struct pr_source *src);
 /* First bytes of the decoded stream (fewer at EOF). Does not consume. */
 int pr_source_head(struct pr_source *src, const unsigned char **p, size_t *n,
 		   struct pr_error *err) PR_MUST_CHECK;

@@ -431,8 +431,3 @@ int64_t pr_store_run_count(struct pr_store *st)
 	int64_t n = 0;
 	return count_runs(st, &n) ? 0 : n;
 }
-
-const char *pr_store_path(const struct pr_store *st)
-{
-	return st->path;
-}

@@ -63,7 +63,6 @@ int pr_store_open(struct pr_store **out, const char *path, int flags, struct pr_
 void pr_store_close(struct pr_store *st);
 /* Borrowed SQLite handle, for read-side code (analyze/, dump, query). */
 struct sqlite3 *pr_store_db(struct pr_store *st);
-const char *pr_store_path(const struct pr_store *st);
 /* Number of runs in the store (0 on error). */
 int64_t pr_store_run_count(struct pr_store *st);
 /*
