@@ -789,6 +789,8 @@ static const char *const diag_lost[] = {
 	"time_out_of_range",
 	/* the writer's caps: samples dropped, spans stored without nesting (no self time) */
 	"too_many_series", "too_many_tracks",
+	/* the writer's guards: a sample or span it could not store */
+	"unknown_track", "unknown_series", "non_finite_sample",
 	/* CSV samplers: rows or cells skipped, series dropped */
 	"csv_bad_field_count", "csv_bad_time", "csv_bad_value", "csv_mixed_time",
 	"csv_too_many_series",

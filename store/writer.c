@@ -1182,6 +1182,9 @@ static int64_t span_add(struct pr_writer *w, const struct pr_span_in *s, int ope
 	struct nest_ent e;
 	int64_t dur = s->dur < 0 ? 0 : s->dur;
 
+	if (!open && s->dur < 0)
+		pr_writer_diag(w, "negative_duration", w->at, 0, 0,
+			       "a span's duration is negative; stored as 0 (count: spans)");
 	if (time_skip(w, s->ts, open ? "a span begins" : "a span starts")) {
 		if (open && t)
 			t->dropped_open++;
@@ -1196,8 +1199,11 @@ static int64_t span_add(struct pr_writer *w, const struct pr_span_in *s, int ope
 	e.child = 0;
 	e.open = (uint8_t)open;
 	e.late_cover = 0;
-	if (!t)
-		return e.id; /* caller bug; nothing sane to do */
+	if (!t) { /* a reader's bug: say so rather than lose the span unseen */
+		pr_writer_diag(w, "unknown_track", w->at, 0, 0,
+			       "a span names a track that was never created; dropped (count: spans)");
+		return e.id;
+	}
 	if (is_op(s->kind)) {
 		if (open)
 			e.late_cover = 1;
@@ -1426,8 +1432,17 @@ void pr_writer_sample(struct pr_writer *w, int64_t series, int64_t ts, double va
 		w->dropped_samples++;
 		return;
 	}
-	if (i < 0 || (size_t)i >= w->nseries || !isfinite(value) ||
-	    time_skip(w, ts, "a sample's time is"))
+	if (i < 0 || (size_t)i >= w->nseries) { /* a reader's bug */
+		pr_writer_diag(w, "unknown_series", w->at, 0, 0,
+			       "a sample names a series that was never created; dropped (count: samples)");
+		return;
+	}
+	if (!isfinite(value)) {
+		pr_writer_diag(w, "non_finite_sample", w->at, 0, 0,
+			       "a sample's value is not finite (NaN or infinite); dropped (count: samples)");
+		return;
+	}
+	if (time_skip(w, ts, "a sample's time is"))
 		return;
 	s = &w->series[i];
 	if (!s->count) {

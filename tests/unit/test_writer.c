@@ -485,7 +485,7 @@ static void test_series_stats(void **state)
 	pr_writer_sample(w, a, 40, NAN); /* not finite: dropped */
 	pr_writer_sample(w, a, 50, INFINITY);
 	pr_writer_sample(w, b, 5, 64);
-	pr_writer_sample(w, 999999, 5, 1); /* no such series: ignored */
+	pr_writer_sample(w, 999999, 5, 1); /* no such series: dropped */
 	pr_writer_get_stats(w, &stats);
 	assert_int_equal(stats.samples, 4);
 	commit(w, "h-series", 0);
@@ -498,6 +498,25 @@ static void test_series_stats(void **state)
 	assert_rows(f, "SELECT device, ts, value FROM sample_v ORDER BY device, ts",
 		    "cpu 5 64.0\ncuda:0 10 5.0\ncuda:0 20 7.25\ncuda:0 30 -2.5\n");
 	assert_rows(f, "SELECT sample_count, ts_min, ts_max FROM run", "4 5 30\n");
+	/* nothing dropped unseen: NaN and +Inf counted under one code, the bad id under another */
+	assert_int_equal(wr_diag_count(f, "non_finite_sample"), 2);
+	assert_int_equal(wr_diag_count(f, "unknown_series"), 1);
+}
+
+/* A complete span with a negative duration is stored lasting 0 and says so;
+ * a span on a track never created is dropped and says so. */
+static void test_span_guards(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer *w = begin(f, "guards.json");
+	int64_t t = pr_writer_track(w, "thread", "1", "1");
+	X(w, t, "neg", 100, -5);
+	X(w, t, "ok", 200, 10);
+	X(w, 424242, "lost", 300, 10);
+	commit(w, "h-guards", 0);
+	assert_rows(f, "SELECT name, ts, dur FROM span_v ORDER BY ts", "neg 100 0\nok 200 10\n");
+	assert_int_equal(wr_diag_count(f, "negative_duration"), 1);
+	assert_int_equal(wr_diag_count(f, "unknown_track"), 1);
 }
 
 /*
@@ -994,6 +1013,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_duplicate_hash, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_abort_leaves_nothing, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_series_stats, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_span_guards, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_track_cap, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_series_cap, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_process_name_cap, fx_setup, fx_teardown),
