@@ -332,11 +332,17 @@ static int r_multi_gpu(const struct rule *r, struct pr_actx *ctx, json_t *out, s
 
 /* ---- TensorBoard profiler, Nsight Systems ---- */
 
-/* Time of spans whose name matches `like`, starting inside a step / total step time. */
-static int step_share(struct pr_actx *ctx, const char *like, const char *kinds, double *share,
+/*
+ * Time of spans whose name matches `like`, starting inside a step / total step
+ * time; `sql` is STEP_SHARE_SQL(kinds) with kinds a literal SQL list, so the
+ * statement is fixed at compile time and the pattern is bound.
+ */
+#define STEP_SHARE_SQL(kinds)                                                        \
+	"SELECT s.ts, s.dur FROM span s WHERE s.run_id = ?1 AND s.kind IN (" kinds ") AND " \
+	"s.name_id IN (SELECT id FROM string WHERE value LIKE ?2)"
+static int step_share(struct pr_actx *ctx, const char *like, const char *sql, double *share,
 		      double *ns, struct pr_error *err)
 {
-	char sql[800];
 	sqlite3_stmt *st;
 	int rc;
 	double steps = 0;
@@ -347,10 +353,6 @@ static int step_share(struct pr_actx *ctx, const char *like, const char *kinds, 
 	*ns = 0;
 	if (steps <= 0)
 		return 0;
-	snprintf(sql, sizeof(sql),
-		 "SELECT s.ts, s.dur FROM span s WHERE s.run_id = ?1 AND s.kind IN (%s) AND "
-		 "s.name_id IN (SELECT id FROM string WHERE value LIKE ?2)",
-		 kinds);
 	if (pr_actx_prep(ctx, sql, &st, err))
 		return -1;
 	sqlite3_bind_text(st, 2, like, -1, SQLITE_STATIC);
@@ -388,7 +390,7 @@ static int r_dataloader(const struct rule *r, struct pr_actx *ctx, json_t *out, 
 	double share, ns = 0, steps = 0;
 	const char *what = "DataLoader";
 	size_t i;
-	if (step_share(ctx, "enumerate(DataLoader)%", "'op', 'phase', 'slice'", &share, &ns, err))
+	if (step_share(ctx, "enumerate(DataLoader)%", STEP_SHARE_SQL("'op', 'phase', 'slice'"), &share, &ns, err))
 		return -1;
 	if (ns == 0) {
 		for (i = 0; i < ctx->nsteps; i++)
@@ -432,7 +434,7 @@ static int r_comm(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 			     "Communication kernels take %.1f%% of the step time", share * 100);
 		return 0;
 	}
-	if (step_share(ctx, "%nccl%", "'kernel'", &share, &ns, err))
+	if (step_share(ctx, "%nccl%", STEP_SHARE_SQL("'kernel'"), &share, &ns, err))
 		return -1;
 	if (share > r->threshold)
 		fire(r, out, NULL,
@@ -477,16 +479,15 @@ static int r_chunks(const struct rule *r, struct pr_actx *ctx, json_t *out, stru
 	return 0;
 }
 
-static int count_spans(struct pr_actx *ctx, const char *where, double *count, double *ns,
+/* Count and total time of the run's spans matching `where`, a literal SQL condition. */
+#define COUNT_SPANS_SQL(where)                                                        \
+	"SELECT count(*), total(s.dur) FROM span s JOIN string n ON n.id = s.name_id " \
+	"WHERE s.run_id = ?1 AND " where
+static int count_spans(struct pr_actx *ctx, const char *sql, double *count, double *ns,
 		       struct pr_error *err)
 {
-	char sql[600];
 	sqlite3_stmt *st;
 	int rc;
-	snprintf(sql, sizeof(sql),
-		 "SELECT count(*), total(s.dur) FROM span s JOIN string n ON n.id = s.name_id "
-		 "WHERE s.run_id = ?1 AND %s",
-		 where);
 	if (pr_actx_prep(ctx, sql, &st, err))
 		return -1;
 	*count = *ns = 0;
@@ -501,8 +502,9 @@ static int r_sync(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 {
 	double c, ns;
 	if (count_spans(ctx,
-			"s.kind = 'runtime' AND n.value IN ('cudaDeviceSynchronize', "
-			"'cudaStreamSynchronize', 'cudaMemcpy', 'cudaMemset', 'cudaEventSynchronize')",
+			COUNT_SPANS_SQL("s.kind = 'runtime' AND n.value IN ('cudaDeviceSynchronize', "
+					"'cudaStreamSynchronize', 'cudaMemcpy', 'cudaMemset', "
+					"'cudaEventSynchronize')"),
 			&c, &ns, err))
 		return -1;
 	if (c > 0 && ctx->dur > 0 && ns / (double)ctx->dur > r->threshold)
@@ -517,7 +519,7 @@ static int r_sync(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 static int r_pageable(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
 	double c, ns;
-	if (count_spans(ctx, "s.kind = 'memcpy' AND n.value LIKE '%Pageable%'", &c, &ns, err))
+	if (count_spans(ctx, COUNT_SPANS_SQL("s.kind = 'memcpy' AND n.value LIKE '%Pageable%'"), &c, &ns, err))
 		return -1;
 	if (c > r->threshold)
 		fire(r, out, NULL, pr_jobj("memcpys", pr_jnum(c), "total_ns", pr_jnum(ns), NULL),

@@ -179,18 +179,15 @@ static int load_spans_sql(struct pr_actx *ctx, const char *sql, int (*keep)(cons
 	return pr_actx_done(ctx, st, rc, err);
 }
 
-/* Spans of the given kinds (an SQL list of quoted kinds), see load_spans_sql. */
-static int load_spans(struct pr_actx *ctx, const char *kinds_sql, struct pr_aspan **out,
-		      size_t *n, size_t *nnames, struct pr_error *err)
-{
-	char sql[512];
-	snprintf(sql, sizeof(sql),
-		 "SELECT s.id, s.ts, s.dur, n.value, s.kind FROM span s JOIN string n ON "
-		 "n.id = s.name_id WHERE s.run_id = ?1 AND s.kind IN (%s) "
-		 "ORDER BY s.ts, s.dur DESC, s.id",
-		 kinds_sql);
-	return load_spans_sql(ctx, sql, NULL, out, n, nnames, err);
-}
+/*
+ * The statement loading the spans of the given kinds: `kinds` is an SQL list
+ * of quoted kinds and a string literal, so the statement is fixed at compile
+ * time (no SQL is built at run time); see load_spans_sql.
+ */
+#define SPANS_OF(kinds)                                                            \
+	"SELECT s.id, s.ts, s.dur, n.value, s.kind FROM span s JOIN string n ON "  \
+	"n.id = s.name_id WHERE s.run_id = ?1 AND s.kind IN (" kinds ") "          \
+	"ORDER BY s.ts, s.dur DESC, s.id"
 
 /*
  * Names of operators and runtime calls, which are never user phases:
@@ -422,9 +419,10 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 	json_array_append_new(runs, ctx.out);
 
 	if (load_series(&ctx, err) ||
-	    load_spans(&ctx, "'step'", &ctx.steps, &ctx.nsteps, &nstep_names, err) ||
-	    load_spans(&ctx, "'phase', 'section', 'stage'", &ctx.phases, &ctx.nphases,
-		       &ctx.nphase_names, err) ||
+	    load_spans_sql(&ctx, SPANS_OF("'step'"), NULL, &ctx.steps, &ctx.nsteps, &nstep_names,
+			   err) ||
+	    load_spans_sql(&ctx, SPANS_OF("'phase', 'section', 'stage'"), NULL, &ctx.phases,
+			   &ctx.nphases, &ctx.nphase_names, err) ||
 	    (!ctx.nphases && ctx.nsteps && infer_phases(&ctx, &ctx.nphase_names, err)))
 		goto out;
 	group_phases(&ctx);

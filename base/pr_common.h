@@ -15,5 +15,8 @@
 #define PR_PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 #define PR_MUST_CHECK __attribute__((warn_unused_result))
 #define PR_UNUSED(x) ((void)(x))
+/* The text of a macro's value, at compile time: PR_STR(3) is "3". */
+#define PR_STR_(x) #x
+#define PR_STR(x) PR_STR_(x)
 
 #endif

@@ -214,7 +214,6 @@ static int recover(struct pr_store *st, struct pr_error *err)
 /* Creates the schema unless another process did it first (both may see an empty file). */
 static int create_schema(struct pr_store *st, int *ntables, int *version, struct pr_error *err)
 {
-	char pragma[64];
 	int rc;
 	if (store_exec(st, "PRAGMA page_size=16384; BEGIN EXCLUSIVE", err))
 		return -1;
@@ -228,8 +227,8 @@ static int create_schema(struct pr_store *st, int *ntables, int *version, struct
 		return store_exec(st, "COMMIT", err);
 	if (store_exec(st, pr_store_schema_sql, err))
 		goto fail;
-	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d; COMMIT", PR_STORE_SCHEMA_VERSION);
-	if (store_exec(st, pragma, err))
+	/* a pragma takes no bound parameter: the version is pasted at compile time */
+	if (store_exec(st, "PRAGMA user_version=" PR_STR(PR_STORE_SCHEMA_VERSION) "; COMMIT", err))
 		goto fail;
 	*version = PR_STORE_SCHEMA_VERSION;
 	*ntables = 1;

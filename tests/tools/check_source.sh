@@ -7,7 +7,12 @@
 #   (it sees the model API and base); nothing below cli/ includes cli/
 #   headers; store/ includes nothing from ingest/analyze/render;
 # - banned functions: strcpy, strcat, sprintf, vsprintf, strtok, atoi, atof,
-#   gmtime, localtime, ctime (use snprintf/strbuf, strtoll/strtod, *_r).
+#   gmtime, localtime, ctime (use snprintf/strbuf, strtoll/strtod, *_r);
+# - no SQL formatted at run time: a statement is literal text with bound
+#   parameters (fixed lists pasted by macros at compile time). The one
+#   exception is ingest/fmt_nsys.c, which assembles its queries from fixed
+#   fragments chosen by the tables and columns an export has (identifiers
+#   cannot be bound); no value from the input enters its SQL text.
 set -u
 top=${PR_TESTS:?}/..
 cd "$top" || exit 2
@@ -29,6 +34,8 @@ check "sqlite3.h in render/" '#include <sqlite3' render/*.[ch]
 check "upward include from store/" '#include "(ingest|analyze|render|cli)/' store/*.[ch]
 check "upward include from ingest/ or analyze/" '#include "(render|cli)/' ingest/*.[ch] analyze/*.[ch]
 check "cli/ include from render/" '#include "cli/' render/*.[ch]
+check "SQL formatted at run time" '"[^"]*(SELECT|INSERT|UPDATE|DELETE|PRAGMA|WHERE)[^"]*%[-0-9.l]*[sdi]' \
+	$(ls base/*.[ch] store/*.[ch] ingest/*.[ch] analyze/*.[ch] render/*.[ch] cli/*.[ch] | grep -v '^ingest/fmt_nsys.c$')
 check "banned function" \
 	'(^|[^_a-zA-Z0-9.>])(strcpy|strcat|sprintf|vsprintf|strtok|atoi|atof|gmtime|localtime|ctime)[[:space:]]*\(' \
 	base/*.[ch] store/*.[ch] ingest/*.[ch] analyze/*.[ch] render/*.[ch] cli/*.[ch]
