@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 static void oom(size_t n)
 {
 	fprintf(stderr, "profreport: out of memory allocating %zu bytes\n", n);
@@ -57,4 +59,26 @@ char *pr_xstrndup(const char *s, size_t n)
 char *pr_xstrdup(const char *s)
 {
 	return pr_xstrndup(s, strlen(s));
+}
+
+static _Thread_local int json_tolerant;
+
+void *pr_json_malloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p && !json_tolerant)
+		oom(n);
+	return p;
+}
+
+int pr_json_tolerant(int on)
+{
+	int was = json_tolerant;
+	json_tolerant = on;
+	return was;
+}
+
+void pr_xalloc_json_init(void)
+{
+	json_set_alloc_funcs(pr_json_malloc, free);
 }

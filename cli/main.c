@@ -16,6 +16,7 @@
 #include "ingest/ingest.h"
 #include "ingest/source.h"
 #include "render/version.h"
+#include "base/xalloc.h"
 #include "base/output.h"
 #include "store/store.h"
 
@@ -289,6 +290,7 @@ static void catch_fatal_signals(void)
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "C");
+	pr_xalloc_json_init();
 	catch_fatal_signals();
 	return finish_stdout(run(argc, argv));
 }

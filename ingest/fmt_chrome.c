@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "ingest/format.h"
+#include "ingest/jdoc.h"
 #include "ingest/jscan.h"
 #include "base/decimal.h"
 #include "base/strmap.h"
@@ -1196,7 +1197,7 @@ static void meta_value(struct chrome *ch, const char *key, size_t start, size_t 
 			ch->has_origin = 1;
 		}
 	}
-	v = json_loadb(ch->buf + start, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+	v = pr_jdoc_loadb(ch->buf + start, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
 	if (!v) {
 		pr_writer_diag(ch->w, "metadata_unreadable", ch->base + (int64_t)start, 0, 0,
 			       "top-level key '%s' could not be kept: %s", key, jerr.text);

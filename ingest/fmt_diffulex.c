@@ -133,7 +133,7 @@ static json_t *dx_repair(const char *p, size_t n, size_t *kept)
 		return NULL;
 	pr_strbuf_add(&sb, p, last);
 	pr_strbuf_addstr(&sb, "]}");
-	doc = json_loadb(sb.buf, sb.len, JSON_ALLOW_NUL, NULL);
+	doc = pr_jdoc_loadb(sb.buf, sb.len, JSON_ALLOW_NUL, NULL);
 	pr_strbuf_release(&sb);
 	*kept = last;
 	return doc;
@@ -346,7 +346,7 @@ static int dx_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 		pr_strbuf_release(&sb);
 		return -1;
 	}
-	doc = json_loadb(sb.buf ? sb.buf : "", sb.len, JSON_ALLOW_NUL, &jerr);
+	doc = pr_jdoc_loadb(sb.buf ? sb.buf : "", sb.len, JSON_ALLOW_NUL, &jerr);
 	if (!doc) {
 		int at = jerr.line > 0 && jerr.column > 0;
 		doc = dx_repair(sb.buf ? sb.buf : "", sb.len, &kept);

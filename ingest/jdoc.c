@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "base/xalloc.h"
 
 /* ---- the document-size limit ---- */
 
@@ -152,6 +153,14 @@ int pr_jdoc_error(const json_error_t *jerr, size_t len, struct pr_error *err)
 			   jerr->column > 0 ? jerr->column : 1, "%s", jerr->text);
 }
 
+json_t *pr_jdoc_loadb(const char *buf, size_t len, size_t flags, json_error_t *jerr)
+{
+	int was = pr_json_tolerant(1);
+	json_t *doc = json_loadb(buf, len, flags, jerr);
+	pr_json_tolerant(was);
+	return doc;
+}
+
 json_t *pr_jdoc_load(struct pr_source *src, long *nonfinite, struct pr_error *err)
 {
 	struct pr_strbuf sb = PR_STRBUF_INIT;
@@ -166,7 +175,7 @@ json_t *pr_jdoc_load(struct pr_source *src, long *nonfinite, struct pr_error *er
 		return NULL;
 	}
 	len = sb.len;
-	doc = json_loadb(sb.buf, sb.len, JSON_ALLOW_NUL, &jerr);
+	doc = pr_jdoc_loadb(sb.buf, sb.len, JSON_ALLOW_NUL, &jerr);
 	pr_strbuf_release(&sb);
 	if (!doc) {
 		pr_jdoc_error(&jerr, len, err);

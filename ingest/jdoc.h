@@ -31,6 +31,10 @@ size_t pr_jdoc_max(void);
 #define PR_JDOC_MAX pr_jdoc_max()
 
 json_t *pr_jdoc_load(struct pr_source *src, long *nonfinite, struct pr_error *err);
+/* json_loadb with jansson allowed to fail an allocation (base/xalloc.h,
+ * pr_json_tolerant): out of memory comes back as NULL with jerr saying so
+ * (pr_jdoc_error), not as an abort. Every load of input text goes through it. */
+json_t *pr_jdoc_loadb(const char *buf, size_t len, size_t flags, json_error_t *jerr);
 /* For readers that repair text before parsing: the whole source into out (the
  * same limit), bare NaN/Infinity/-Infinity (outside strings) written as null
  * and counted in *nonfinite (which must start at 0). */
