@@ -560,7 +560,7 @@ static void inferix_key(const json_t *m, struct pr_strbuf *key, double *v)
 	const char *unit = json_string_value(json_object_get(m, "unit"));
 	const char *last = strrchr(name, '.');
 	pr_strbuf_addstr(key, last ? last + 1 : name);
-	*v = pr_jnum_of(m, "value");
+	*v = pr_mnum(m, "value");
 	if (unit && !strcmp(unit, "bytes")) {
 		pr_strbuf_addstr(key, "_mb");
 		*v /= 1048576.0;
@@ -659,7 +659,7 @@ static void add_row(struct pr_agg *a, long rank, const char *source, json_t *j)
 static int cmp_total_desc(const void *x, const void *y)
 {
 	const json_t *const *a = x, *const *b = y;
-	double u = pr_jnum_of(*a, "total_ns"), v = pr_jnum_of(*b, "total_ns");
+	double u = pr_mnum(*a, "total_ns"), v = pr_mnum(*b, "total_ns");
 	if (u != v)
 		return u > v ? -1 : 1;
 	return strcmp(json_string_value(json_object_get(*a, "name")),
@@ -685,7 +685,7 @@ static double ratio_of(double part, double whole)
 /* A row's GPU share from its ns (exact through agg.json: the ns are integers). */
 static double gpu_share(const json_t *g, const char *part, const char *whole)
 {
-	return ratio_of(pr_jnum_of(g, part), pr_jnum_of(g, whole));
+	return ratio_of(pr_mnum(g, part), pr_mnum(g, whole));
 }
 
 static json_t *gpu_part(struct pr_agg *a, const json_t *run, long rank)
@@ -712,22 +712,22 @@ static json_t *gpu_part(struct pr_agg *a, const json_t *run, long rank)
 		     *ov = json_object_get(gb, "overlap");
 	json_t *g;
 	size_t i;
-	if (!json_is_object(r) || !(pr_jnum_of(r, "span_ns") > 0))
+	if (!json_is_object(r) || !(pr_mnum(r, "span_ns") > 0))
 		return json_null();
 	g = json_object();
 	for (i = 0; i < sizeof(rk) / sizeof(rk[0]); i++)
-		json_object_set_new(g, rk[i], pr_jnum(pr_jnum_of(r, rk[i])));
+		json_object_set_new(g, rk[i], pr_jnum(pr_mnum(r, rk[i])));
 	for (i = 0; i < sizeof(ik) / sizeof(ik[0]); i++)
-		json_object_set_new(g, ik[i][1], pr_jnum(pr_jnum_of(idle, ik[i][0])));
-	json_object_set_new(g, "overlap_communication_ns", pr_jnum(pr_jnum_of(ov, "communication_ns")));
-	json_object_set_new(g, "overlapped_ns", pr_jnum(pr_jnum_of(ov, "overlapped_ns")));
+		json_object_set_new(g, ik[i][1], pr_jnum(pr_mnum(idle, ik[i][0])));
+	json_object_set_new(g, "overlap_communication_ns", pr_jnum(pr_mnum(ov, "communication_ns")));
+	json_object_set_new(g, "overlapped_ns", pr_jnum(pr_mnum(ov, "overlapped_ns")));
 	for (i = 0; i < sizeof(sh) / sizeof(sh[0]); i++) {
 		double v = gpu_share(g, sh[i][2], sh[i][3]);
 		json_object_set_new(g, sh[i][0], pr_jnum(v));
 		if (sh[i][1])
 			fold(a, CAT_GPU, "", sh[i][1], "share", v, 1, rank);
 	}
-	json_object_set_new(g, "launch_linked_share", pr_jnum(pr_jnum_of(idle, "launch_linked_share")));
+	json_object_set_new(g, "launch_linked_share", pr_jnum(pr_mnum(idle, "launch_linked_share")));
 	return g;
 }
 
@@ -803,44 +803,44 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 		json_object_set(row, "content_hash", json_object_get(run, "content_hash"));
 
 	v = json_object_get(run, "clock");
-	json_object_set_new(row, "duration_ns", pr_jnum(pr_jnum_of(v, "duration_ns")));
-	fold(a, CAT_RUN, "", "duration", "ns", pr_jnum_of(v, "duration_ns"), 1, rank);
+	json_object_set_new(row, "duration_ns", pr_jnum(pr_mnum(v, "duration_ns")));
+	fold(a, CAT_RUN, "", "duration", "ns", pr_mnum(v, "duration_ns"), 1, rank);
 
 	tp = json_object_get(run, "throughput");
 	steps = json_object_get(tp, "steps");
-	if (json_is_object(steps) && pr_jnum_of(steps, "count") > 0) {
+	if (json_is_object(steps) && pr_mnum(steps, "count") > 0) {
 		rsteps = json_object();
 		json_object_set(rsteps, "name", json_object_get(steps, "name"));
-		json_object_set_new(rsteps, "count", pr_jnum(pr_jnum_of(steps, "count")));
-		json_object_set_new(rsteps, "mean_ns", pr_jnum(pr_jnum_of(steps, "mean_ns")));
-		json_object_set_new(rsteps, "p50_ns", pr_jnum(pr_jnum_of(steps, "p50_ns")));
-		json_object_set_new(rsteps, "min_ns", pr_jnum(pr_jnum_of(steps, "min_ns")));
-		json_object_set_new(rsteps, "max_ns", pr_jnum(pr_jnum_of(steps, "max_ns")));
+		json_object_set_new(rsteps, "count", pr_jnum(pr_mnum(steps, "count")));
+		json_object_set_new(rsteps, "mean_ns", pr_jnum(pr_mnum(steps, "mean_ns")));
+		json_object_set_new(rsteps, "p50_ns", pr_jnum(pr_mnum(steps, "p50_ns")));
+		json_object_set_new(rsteps, "min_ns", pr_jnum(pr_mnum(steps, "min_ns")));
+		json_object_set_new(rsteps, "max_ns", pr_jnum(pr_mnum(steps, "max_ns")));
 		json_object_set_new(row, "steps", rsteps);
-		fold(a, CAT_RUN, "", "steps.count", "count", pr_jnum_of(steps, "count"), 1, rank);
-		fold(a, CAT_RUN, "", "steps.mean", "ns", pr_jnum_of(steps, "mean_ns"), pr_jnum_of(steps, "count"),
+		fold(a, CAT_RUN, "", "steps.count", "count", pr_mnum(steps, "count"), 1, rank);
+		fold(a, CAT_RUN, "", "steps.mean", "ns", pr_mnum(steps, "mean_ns"), pr_mnum(steps, "count"),
 		     rank);
-		fold(a, CAT_RUN, "", "steps.p50", "ns", pr_jnum_of(steps, "p50_ns"), pr_jnum_of(steps, "count"),
+		fold(a, CAT_RUN, "", "steps.p50", "ns", pr_mnum(steps, "p50_ns"), pr_mnum(steps, "count"),
 		     rank);
-		fold(a, CAT_RUN, "", "steps.max", "ns", pr_jnum_of(steps, "max_ns"), pr_jnum_of(steps, "count"),
+		fold(a, CAT_RUN, "", "steps.max", "ns", pr_mnum(steps, "max_ns"), pr_mnum(steps, "count"),
 		     rank);
 	} else {
 		json_object_set_new(row, "steps", json_null());
 	}
 
 	thr = json_object();
-	if (json_is_object(steps) && isfinite(pr_jnum_of(steps, "per_s")))
-		json_object_set_new(thr, "steps_per_s", pr_jnum(pr_jnum_of(steps, "per_s")));
+	if (json_is_object(steps) && isfinite(pr_mnum(steps, "per_s")))
+		json_object_set_new(thr, "steps_per_s", pr_jnum(pr_mnum(steps, "per_s")));
 	v = json_object_get(tp, "blocks");
 	if (json_is_object(v)) {
-		if (isfinite(pr_jnum_of(v, "fps")))
-			json_object_set_new(thr, "fps", pr_jnum(pr_jnum_of(v, "fps")));
-		if (isfinite(pr_jnum_of(v, "bps")))
-			json_object_set_new(thr, "bps", pr_jnum(pr_jnum_of(v, "bps")));
+		if (isfinite(pr_mnum(v, "fps")))
+			json_object_set_new(thr, "fps", pr_jnum(pr_mnum(v, "fps")));
+		if (isfinite(pr_mnum(v, "bps")))
+			json_object_set_new(thr, "bps", pr_jnum(pr_mnum(v, "bps")));
 	}
 	v = json_object_get(tp, "tokens");
-	if (json_is_object(v) && isfinite(pr_jnum_of(v, "per_s")))
-		json_object_set_new(thr, "tokens_per_s", pr_jnum(pr_jnum_of(v, "per_s")));
+	if (json_is_object(v) && isfinite(pr_mnum(v, "per_s")))
+		json_object_set_new(thr, "tokens_per_s", pr_jnum(pr_mnum(v, "per_s")));
 	{
 		const char *k;
 		json_t *x;
@@ -862,11 +862,11 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 		for (p = 0; p < 2; p++) {
 			json_array_foreach(json_object_get(phases, parts[p]), i, v) {
 				const char *name = json_string_value(json_object_get(v, "name"));
-				double t = pr_jnum_of(v, "total_ns");
+				double t = pr_mnum(v, "total_ns");
 				if (!name || !isfinite(t) || json_object_get(stages, name))
 					continue;
 				json_object_set_new(stages, name, pr_jnum(t));
-				fold(a, CAT_STAGE, "", name, "ns", t, pr_jnum_of(v, "count"), rank);
+				fold(a, CAT_STAGE, "", name, "ns", t, pr_mnum(v, "count"), rank);
 			}
 		}
 	}
@@ -879,10 +879,10 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 	json_array_foreach(items, i, v) {
 		const char *name = json_string_value(json_object_get(v, "name"));
 		const char *kind = json_string_value(json_object_get(v, "kind"));
-		double t = pr_jnum_of(v, "total_ns");
+		double t = pr_mnum(v, "total_ns");
 		if (!name || is_step_kind(kind) || !isfinite(t))
 			continue;
-		fold(a, CAT_SPAN, kind, name, "ns", t, pr_jnum_of(v, "count"), rank);
+		fold(a, CAT_SPAN, kind, name, "ns", t, pr_mnum(v, "count"), rank);
 		sp[nsp++] = v;
 		if (pr_agg_is_collective(name)) {
 			json_t *old = json_object_get(coll, name), *ps = json_object_get(v, "per_step_ns"), *x;
@@ -910,11 +910,11 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 	/* bus bandwidth per collective (Kineto's collective args): the late rank shows the transfer's */
 	json_array_foreach(json_object_get(json_object_get(run, "collectives"), "items"), i, v) {
 		const char *name = json_string_value(json_object_get(v, "name"));
-		double bw = pr_jnum_of(v, "busbw_Bps");
+		double bw = pr_mnum(v, "busbw_Bps");
 		if (name && isfinite(bw)) {
 			struct pr_strbuf n = PR_STRBUF_INIT;
 			pr_strbuf_addf(&n, "busbw: %s", name);
-			fold(a, CAT_COLLECTIVE, "", n.buf, "bytes_per_s", bw, pr_jnum_of(v, "sized_calls"), rank);
+			fold(a, CAT_COLLECTIVE, "", n.buf, "bytes_per_s", bw, pr_mnum(v, "sized_calls"), rank);
 			pr_strbuf_release(&n);
 		}
 	}
@@ -924,8 +924,8 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 		json_t *t = json_object();
 		json_object_set(t, "name", json_object_get(sp[i], "name"));
 		json_object_set(t, "kind", json_object_get(sp[i], "kind"));
-		json_object_set_new(t, "count", pr_jnum(pr_jnum_of(sp[i], "count")));
-		json_object_set_new(t, "total_ns", pr_jnum(pr_jnum_of(sp[i], "total_ns")));
+		json_object_set_new(t, "count", pr_jnum(pr_mnum(sp[i], "count")));
+		json_object_set_new(t, "total_ns", pr_jnum(pr_mnum(sp[i], "total_ns")));
 		json_array_append_new(top, t);
 	}
 	free(sp);
@@ -937,15 +937,15 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 		const char *dev = json_string_value(json_object_get(v, "device"));
 		const char *unit = json_string_value(json_object_get(v, "unit"));
 		json_t *p;
-		if (!series || !isfinite(pr_jnum_of(v, "value")))
+		if (!series || !isfinite(pr_mnum(v, "value")))
 			continue;
 		p = json_object();
 		json_object_set_new(p, "series", json_string(series));
 		json_object_set_new(p, "device", json_string(dev ? dev : ""));
 		json_object_set_new(p, "unit", json_string(unit ? unit : ""));
-		json_object_set_new(p, "value", pr_jnum(pr_jnum_of(v, "value")));
+		json_object_set_new(p, "value", pr_jnum(pr_mnum(v, "value")));
 		json_array_append_new(peaks, p);
-		fold(a, CAT_PEAK, dev ? dev : "", series, unit, pr_jnum_of(v, "value"), 1, rank);
+		fold(a, CAT_PEAK, dev ? dev : "", series, unit, pr_mnum(v, "value"), 1, rank);
 	}
 	json_object_set_new(row, "peaks", peaks);
 
@@ -953,7 +953,7 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 		const char *name = json_string_value(json_object_get(v, "name"));
 		const char *unit = json_string_value(json_object_get(v, "unit"));
 		if (name && strcmp(unit ? unit : "", "recommendation"))
-			fold(a, CAT_METRIC, "", name, unit, pr_jnum_of(v, "value"), 1, rank);
+			fold(a, CAT_METRIC, "", name, unit, pr_mnum(v, "value"), 1, rank);
 	}
 	json_object_set_new(row, "gpu", gpu_part(a, run, rank));
 	if (format && !strcmp(format, "inferix"))
@@ -1692,8 +1692,8 @@ static void stragglers(const struct pr_agg *a, struct row **rows, size_t n, size
 	size_t f, i, k, m;
 	double floor_ns = 0;
 	for (i = m = 0; i < n; i++)
-		if (isfinite(pr_jnum_of(rows[i]->j, "duration_ns")))
-			vals[m++] = pr_jnum_of(rows[i]->j, "duration_ns");
+		if (isfinite(pr_mnum(rows[i]->j, "duration_ns")))
+			vals[m++] = pr_mnum(rows[i]->j, "duration_ns");
 	if (m)
 		floor_ns = PR_AGG_MIN_SHARE * pr_median(vals, m);
 	for (f = 0; f < 2; f++) {
@@ -1715,7 +1715,7 @@ static void stragglers(const struct pr_agg *a, struct row **rows, size_t n, size
 	{
 		struct check c = { "step time", "mean step", 0, 0, NULL, 0 };
 		for (i = m = 0; i < n; i++) {
-			double v = pr_jnum_of(json_object_get(rows[i]->j, "steps"), "mean_ns");
+			double v = pr_mnum(json_object_get(rows[i]->j, "steps"), "mean_ns");
 			if (isfinite(v)) {
 				vals[m] = v;
 				rk[m++] = rows[i]->rank;
@@ -1930,7 +1930,7 @@ json_t *pr_agg_to_inferix(const struct pr_agg *a)
 		json_t *o = json_object();
 		double d = json_is_number(dur)
 				   ? json_number_value(dur)
-				   : pr_jnum_of(rv[i]->j, "duration_ns") / 1e9;
+				   : pr_mnum(rv[i]->j, "duration_ns") / 1e9;
 		json_object_set_new(o, "report_index", json_integer((json_int_t)i));
 		json_object_set_new(o, "session_id",
 				    json_is_string(sid) ? json_copy((json_t *)sid)

@@ -26,6 +26,7 @@
 #include <jansson.h>
 
 #include "base/error.h"
+#include "base/jsonx.h"
 
 struct pr_store; /* store/store.h; the model is built from one, read without it */
 
@@ -53,26 +54,7 @@ int pr_model_write(const json_t *model, const char *path, struct pr_error *err) 
 char *pr_model_dumps(const json_t *model);
 /* Reads a model file and checks its schema and version. */
 json_t *pr_model_load(const char *path, struct pr_error *err);
-/* Readers of model objects: the number at key (NAN when absent or not a number). */
-static inline double pr_mnum(const json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : (double)NAN;
-}
-
-/* The number at key as a whole number for printing: 0 when absent, not finite or out of range. */
-static inline long long pr_mll(const json_t *o, const char *key)
-{
-	double v = pr_mnum(o, key);
-	return v == v && v > -9.2e18 && v < 9.2e18 ? (long long)v : 0;
-}
-
-/* The string at key, "" when absent or not a string (borrowed). */
-static inline const char *pr_mstr(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
-}
+/* Readers of model objects: pr_mnum, pr_mll, pr_mstr (base/jsonx.h). */
 
 /* 1 when the file's head looks like a model (cheap sniff for CLI inputs). */
 int pr_model_sniff(const char *path);

@@ -32,15 +32,3 @@ json_t *pr_jobj(const char *key, ...)
 	va_end(ap);
 	return o;
 }
-
-double pr_jnum_of(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-const char *pr_jstr_of(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
-}

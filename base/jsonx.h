@@ -4,19 +4,20 @@
  *
  * USAGE
  *   json_object_set_new(o, "mean_ns", pr_jnum(mean));   integral -> integer
- *   double peak = pr_jnum_of(run, "peak_bytes");       NAN when absent
- *   const char *name = pr_jstr_of(row, "name");         "" when absent
+ *   double peak = pr_mnum(run, "peak_bytes");           NAN when absent
+ *   const char *name = pr_mstr(row, "name");             "" when absent
  *
- * Readers of a model go through pr_jnum_of/pr_jstr_of: an absent key, a null or a value
+ * Readers of a model go through pr_mnum/pr_mll/pr_mstr: an absent key, a null or a value
  * of another type reads as NAN / "" (the model schema says which keys may be
  * absent; a renderer shows NAN as "-"), never as a crash.
  *
  * OWNERSHIP: pr_jnum/pr_jint/pr_jobj return new references (the caller's,
- * usually stolen by json_*_set_new); pr_jstr_of's string is borrowed from o.
+ * usually stolen by json_*_set_new); pr_mstr's string is borrowed from o.
  */
 #ifndef PR_JSONX_H
 #define PR_JSONX_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -27,9 +28,26 @@ json_t *pr_jint(int64_t v);
 /* Object from alternating key, json_t* pairs ending with NULL (values stolen; NULL values skipped). */
 json_t *pr_jobj(const char *key, ...);
 
-/* o[key] as a double, NAN when o is not an object or the value is not a number. */
-double pr_jnum_of(const json_t *o, const char *key);
-/* o[key] as a string, "" when absent or not a string. */
-const char *pr_jstr_of(const json_t *o, const char *key);
+/* Readers of our JSON (models, agg.json, comparisons): the number at key (NAN when absent or not a number). */
+static inline double pr_mnum(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : (double)NAN;
+}
+
+/* The number at key as a whole number for printing: 0 when absent, not finite or out of range. */
+static inline long long pr_mll(const json_t *o, const char *key)
+{
+	double v = pr_mnum(o, key);
+	return v == v && v > -9.2e18 && v < 9.2e18 ? (long long)v : 0;
+}
+
+/* The string at key, "" when absent or not a string (borrowed). */
+static inline const char *pr_mstr(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
 
 #endif

@@ -66,12 +66,12 @@ static void cards(struct pr_strbuf *sb, const json_t *doc)
 	char a[160], b[64];
 	size_t i;
 	pr_strbuf_addstr(sb, "<div class=\"cards\">");
-	snprintf(a, sizeof(a), "%.0f", pr_jnum_of(doc, "rank_count"));
-	snprintf(b, sizeof(b), "Ranks (%.0f inputs)%s", pr_jnum_of(doc, "inputs"),
+	snprintf(a, sizeof(a), "%.0f", pr_mnum(doc, "rank_count"));
+	snprintf(b, sizeof(b), "Ranks (%.0f inputs)%s", pr_mnum(doc, "inputs"),
 		 json_is_true(json_object_get(doc, "ranks_inferred")) ? ", inferred" : "");
 	card(sb, a, b, 0);
-	if (isfinite(pr_jnum_of(doc, "world_size")))
-		snprintf(a, sizeof(a), "%.0f", pr_jnum_of(doc, "world_size"));
+	if (isfinite(pr_mnum(doc, "world_size")))
+		snprintf(a, sizeof(a), "%.0f", pr_mnum(doc, "world_size"));
 	else
 		snprintf(a, sizeof(a), "-");
 	card(sb, a, "World size", 0);
@@ -86,7 +86,7 @@ static void cards(struct pr_strbuf *sb, const json_t *doc)
 				snprintf(a + len, sizeof(a) - len, ", ...");
 				break;
 			}
-			snprintf(a + len, sizeof(a) - len, "%s%.0f", i ? ", " : "rank ", pr_jnum_of(s, "rank"));
+			snprintf(a + len, sizeof(a) - len, "%s%.0f", i ? ", " : "rank ", pr_mnum(s, "rank"));
 		}
 		snprintf(b, sizeof(b), "Straggler%s", json_array_size(st) > 1 ? "s" : "");
 		card(sb, a, b, 1);
@@ -107,14 +107,14 @@ static void stragglers(struct pr_strbuf *sb, const json_t *doc)
 	pr_strbuf_addstr(sb, "<h3>Stragglers</h3>\n");
 	if (!json_array_size(json_object_get(sg, "ranks"))) {
 		pr_strbuf_addstr(sb, "<div class=\"rec\">");
-		esc(sb, pr_jnum_of(doc, "rank_count") < 3 ? "No straggler check: it needs at least 3 ranks."
+		esc(sb, pr_mnum(doc, "rank_count") < 3 ? "No straggler check: it needs at least 3 ranks."
 						   : "No straggler: no rank is an outlier.");
 		pr_strbuf_addstr(sb, "</div>\n");
 	}
 	json_array_foreach(json_object_get(sg, "ranks"), i, s)
 	{
 		pr_strbuf_addstr(sb, "<div class=\"rec high\"><strong>");
-		esc(sb, pr_jstr_of(s, "summary"));
+		esc(sb, pr_mstr(s, "summary"));
 		pr_strbuf_addstr(sb, "</strong><ul>");
 		json_array_foreach(json_object_get(s, "evidence"), j, e)
 		{
@@ -122,36 +122,36 @@ static void stragglers(struct pr_strbuf *sb, const json_t *doc)
 			/* GPU idle evidence is a share of the GPU span; the rest are times */
 			int gpu = json_is_number(json_object_get(e, "host_wait_share"));
 			const char *unit = gpu ? "share" : "ns";
-			fmt(pr_jnum_of(e, "value"), unit, v, sizeof(v));
-			fmt(pr_jnum_of(e, "median"), unit, m, sizeof(m));
-			fmt(pr_jnum_of(e, "mad"), unit, d, sizeof(d));
+			fmt(pr_mnum(e, "value"), unit, v, sizeof(v));
+			fmt(pr_mnum(e, "median"), unit, m, sizeof(m));
+			fmt(pr_mnum(e, "mad"), unit, d, sizeof(d));
 			pr_strbuf_addstr(sb, "<li>");
-			esc(sb, pr_jstr_of(e, "text"));
+			esc(sb, pr_mstr(e, "text"));
 			pr_strbuf_addstr(sb, " &mdash; ");
-			esc(sb, pr_jstr_of(e, "what"));
+			esc(sb, pr_mstr(e, "what"));
 			pr_strbuf_addstr(sb, " <code>");
-			esc(sb, pr_jstr_of(e, "name"));
+			esc(sb, pr_mstr(e, "name"));
 			pr_strbuf_addstr(sb, "</code>: ");
 			if (json_is_string(json_object_get(e, "detail"))) {
-				esc(sb, pr_jstr_of(e, "detail"));
+				esc(sb, pr_mstr(e, "detail"));
 				pr_strbuf_addstr(sb, "</li>");
 				continue;
 			}
 			esc(sb, v);
 			pr_strbuf_addstr(sb, " vs median ");
 			esc(sb, m);
-			pr_strbuf_addf(sb, " (%.2fx), MAD ", pr_jnum_of(e, "ratio"));
+			pr_strbuf_addf(sb, " (%.2fx), MAD ", pr_mnum(e, "ratio"));
 			esc(sb, d);
-			pr_strbuf_addf(sb, ", z = %.1f", pr_jnum_of(e, "z"));
+			pr_strbuf_addf(sb, ", z = %.1f", pr_mnum(e, "z"));
 			if (gpu)
 				pr_strbuf_addf(sb, "; host wait %.1f%% of its idle time",
-					       pr_jnum_of(e, "host_wait_share") * 100);
+					       pr_mnum(e, "host_wait_share") * 100);
 			pr_strbuf_addstr(sb, "</li>");
 		}
 		pr_strbuf_addstr(sb, "</ul></div>\n");
 	}
 	pr_strbuf_addstr(sb, "<p class=\"meta\">Rule: ");
-	esc(sb, pr_jstr_of(sg, "rule"));
+	esc(sb, pr_mstr(sg, "rule"));
 	pr_strbuf_addstr(sb, "</p>\n");
 }
 
@@ -173,28 +173,28 @@ static void stats_table(struct pr_strbuf *sb, const json_t *doc)
 	pr_html_table_begin(sb, h);
 	json_array_foreach(stats, i, s)
 	{
-		const char *u = pr_jstr_of(s, "unit"), *kind = pr_jstr_of(s, "kind");
+		const char *u = pr_mstr(s, "unit"), *kind = pr_mstr(s, "kind");
 		char name[600];
 		if (i >= PR_HTML_ROWS)
 			break;
 		if (*kind)
-			snprintf(name, sizeof(name), "%.400s (%.150s)", pr_jstr_of(s, "name"), kind);
+			snprintf(name, sizeof(name), "%.400s (%.150s)", pr_mstr(s, "name"), kind);
 		else
-			snprintf(name, sizeof(name), "%.500s", pr_jstr_of(s, "name"));
+			snprintf(name, sizeof(name), "%.500s", pr_mstr(s, "name"));
 		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td(sb, pr_jstr_of(s, "category"));
+		pr_html_td(sb, pr_mstr(s, "category"));
 		pr_html_td(sb, name);
-		tdn(sb, pr_jnum_of(s, "ranks"), "count");
-		tdn(sb, pr_jnum_of(s, "min"), u);
-		tdn(sb, pr_jnum_of(s, "median"), u);
-		tdn(sb, pr_jnum_of(s, "max"), u);
-		tdn(sb, pr_jnum_of(s, "mean"), u);
-		tdn(sb, pr_jnum_of(s, "std"), u);
-		tdn(sb, pr_jnum_of(s, "argmin"), "count");
-		tdn(sb, pr_jnum_of(s, "argmax"), "count");
-		if (isfinite(pr_jnum_of(s, "imbalance")))
-			pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.12g\">%.2f</td>", pr_jnum_of(s, "imbalance"),
-				       pr_jnum_of(s, "imbalance"));
+		tdn(sb, pr_mnum(s, "ranks"), "count");
+		tdn(sb, pr_mnum(s, "min"), u);
+		tdn(sb, pr_mnum(s, "median"), u);
+		tdn(sb, pr_mnum(s, "max"), u);
+		tdn(sb, pr_mnum(s, "mean"), u);
+		tdn(sb, pr_mnum(s, "std"), u);
+		tdn(sb, pr_mnum(s, "argmin"), "count");
+		tdn(sb, pr_mnum(s, "argmax"), "count");
+		if (isfinite(pr_mnum(s, "imbalance")))
+			pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.12g\">%.2f</td>", pr_mnum(s, "imbalance"),
+				       pr_mnum(s, "imbalance"));
 		else
 			pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
 		pr_strbuf_addstr(sb, "</tr>\n");
@@ -227,12 +227,12 @@ static double peak(const json_t *r, const char **series)
 	for (pass = 0; pass < 2 && isnan(best); pass++)
 		json_array_foreach(json_object_get(r, "peaks"), i, p)
 		{
-			if (strcmp(pr_jstr_of(p, "unit"), "bytes") ||
-			    (pass == 0 && !strncmp(pr_jstr_of(p, "series"), "sys.", 4)))
+			if (strcmp(pr_mstr(p, "unit"), "bytes") ||
+			    (pass == 0 && !strncmp(pr_mstr(p, "series"), "sys.", 4)))
 				continue;
-			if (!(pr_jnum_of(p, "value") <= best)) {
-				best = pr_jnum_of(p, "value");
-				*series = pr_jstr_of(p, "series");
+			if (!(pr_mnum(p, "value") <= best)) {
+				best = pr_mnum(p, "value");
+				*series = pr_mstr(p, "series");
 			}
 		}
 	return best;
@@ -243,7 +243,7 @@ static int is_straggler(const json_t *doc, double rank)
 	json_t *s;
 	size_t i;
 	json_array_foreach(json_object_get(json_object_get(doc, "stragglers"), "ranks"), i, s)
-		if (pr_jnum_of(s, "rank") == rank)
+		if (pr_mnum(s, "rank") == rank)
 			return 1;
 	return 0;
 }
@@ -265,21 +265,21 @@ static void ranks_table(struct pr_strbuf *sb, const json_t *doc)
 		const json_t *st = json_object_get(r, "steps");
 		const char *series, *stage;
 		double sv, pk = peak(r, &series);
-		int strag = is_straggler(doc, pr_jnum_of(r, "rank"));
+		int strag = is_straggler(doc, pr_mnum(r, "rank"));
 		if (i >= PR_HTML_ROWS)
 			break;
 		stage = largest_stage(r, &sv);
 		pr_strbuf_addstr(sb, "<tr>");
-		tdn(sb, pr_jnum_of(r, "rank"), "count");
+		tdn(sb, pr_mnum(r, "rank"), "count");
 		pr_strbuf_addf(sb, "<td class=\"%s\">%s</td>", strag ? "diff" : "ok",
 			       strag ? "straggler" : "");
-		pr_html_td(sb, pr_jstr_of(r, "source"));
-		pr_html_td(sb, pr_jstr_of(r, "format"));
-		tdn(sb, pr_jnum_of(r, "duration_ns"), "ns");
-		tdn(sb, pr_jnum_of(st, "count"), "count");
-		tdn(sb, pr_jnum_of(st, "mean_ns"), "ns");
-		tdn(sb, pr_jnum_of(st, "p50_ns"), "ns");
-		tdn(sb, pr_jnum_of(r, "collective_ns"), "ns");
+		pr_html_td(sb, pr_mstr(r, "source"));
+		pr_html_td(sb, pr_mstr(r, "format"));
+		tdn(sb, pr_mnum(r, "duration_ns"), "ns");
+		tdn(sb, pr_mnum(st, "count"), "count");
+		tdn(sb, pr_mnum(st, "mean_ns"), "ns");
+		tdn(sb, pr_mnum(st, "p50_ns"), "ns");
+		tdn(sb, pr_mnum(r, "collective_ns"), "ns");
 		pr_html_td(sb, stage);
 		tdn(sb, sv, "ns");
 		tdn(sb, pk, "bytes");
@@ -314,19 +314,19 @@ static void gpu_table(struct pr_strbuf *sb, const json_t *doc)
 	json_array_foreach(ranks, i, r)
 	{
 		const json_t *g = json_object_get(r, "gpu");
-		int strag = is_straggler(doc, pr_jnum_of(r, "rank"));
+		int strag = is_straggler(doc, pr_mnum(r, "rank"));
 		if (!json_is_object(g))
 			continue;
 		if (shown >= PR_HTML_ROWS)
 			break;
 		shown++;
 		pr_strbuf_addstr(sb, "<tr>");
-		tdn(sb, pr_jnum_of(r, "rank"), "count");
+		tdn(sb, pr_mnum(r, "rank"), "count");
 		pr_strbuf_addf(sb, "<td class=\"%s\">%s</td>", strag ? "diff" : "ok",
 			       strag ? "straggler" : "");
-		tdn(sb, pr_jnum_of(g, "span_ns"), "ns");
+		tdn(sb, pr_mnum(g, "span_ns"), "ns");
 		for (j = 0; j < PR_ARRAY_SIZE(k); j++)
-			tdn(sb, pr_jnum_of(g, k[j]), "share");
+			tdn(sb, pr_mnum(g, k[j]), "share");
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	pr_html_table_end(sb, shown, n, "agg.json");
@@ -349,14 +349,14 @@ static void checks_table(struct pr_strbuf *sb, const json_t *doc)
 			break;
 		json_array_foreach(json_object_get(c, "outliers"), j, o)
 			pr_strbuf_addf(&out, "%srank %.0f (%.2fx, z = %.1f)", j ? ", " : "",
-				       pr_jnum_of(o, "rank"), pr_jnum_of(o, "ratio"), pr_jnum_of(o, "z"));
+				       pr_mnum(o, "rank"), pr_mnum(o, "ratio"), pr_mnum(o, "z"));
 		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td(sb, pr_jstr_of(c, "what"));
-		pr_html_td(sb, pr_jstr_of(c, "name"));
-		pr_html_td(sb, pr_jstr_of(c, "straggler_is"));
-		tdn(sb, pr_jnum_of(c, "ranks"), "count");
-		tdn(sb, pr_jnum_of(c, "median"), strcmp(pr_jstr_of(c, "what"), "gpu idle") ? "ns" : "share");
-		tdn(sb, pr_jnum_of(c, "mad"), strcmp(pr_jstr_of(c, "what"), "gpu idle") ? "ns" : "share");
+		pr_html_td(sb, pr_mstr(c, "what"));
+		pr_html_td(sb, pr_mstr(c, "name"));
+		pr_html_td(sb, pr_mstr(c, "straggler_is"));
+		tdn(sb, pr_mnum(c, "ranks"), "count");
+		tdn(sb, pr_mnum(c, "median"), strcmp(pr_mstr(c, "what"), "gpu idle") ? "ns" : "share");
+		tdn(sb, pr_mnum(c, "mad"), strcmp(pr_mstr(c, "what"), "gpu idle") ? "ns" : "share");
 		pr_html_td(sb, out.len ? out.buf : "none");
 		pr_strbuf_addstr(sb, "</tr>\n");
 		pr_strbuf_release(&out);
@@ -381,9 +381,9 @@ int pr_agg_html(const json_t *doc, struct pr_output *out, struct pr_error *err)
 	gpu_table(&body, doc);
 	checks_table(&body, doc);
 	pr_strbuf_addstr(&body, "</section>\n");
-	snprintf(title, sizeof(title), "profreport aggregate: %.0f ranks", pr_jnum_of(doc, "rank_count"));
-	snprintf(sub, sizeof(sub), "%.60s v%.0f, %.0f inputs", pr_jstr_of(doc, "schema"), pr_jnum_of(doc, "version"),
-		 pr_jnum_of(doc, "inputs"));
+	snprintf(title, sizeof(title), "profreport aggregate: %.0f ranks", pr_mnum(doc, "rank_count"));
+	snprintf(sub, sizeof(sub), "%.60s v%.0f, %.0f inputs", pr_mstr(doc, "schema"), pr_mnum(doc, "version"),
+		 pr_mnum(doc, "inputs"));
 	rc = pr_html_page(title, sub, body.buf, out, err);
 	pr_strbuf_release(&body);
 	return rc;

@@ -33,7 +33,7 @@ static const json_t *straggler(const json_t *doc, double r)
 	json_t *s;
 	size_t i;
 	json_array_foreach(json_object_get(json_object_get(doc, "stragglers"), "ranks"), i, s)
-		if (pr_jnum_of(s, "rank") == r)
+		if (pr_mnum(s, "rank") == r)
 			return s;
 	return NULL;
 }
@@ -44,7 +44,7 @@ static int evidence_has(const json_t *s, const char *what, const char *name)
 	json_t *e;
 	size_t i;
 	json_array_foreach(json_object_get(s, "evidence"), i, e)
-		if (!strcmp(pr_jstr_of(e, "what"), what) && (!name || !strcmp(pr_jstr_of(e, "name"), name)))
+		if (!strcmp(pr_mstr(e, "what"), what) && (!name || !strcmp(pr_mstr(e, "name"), name)))
 			return 1;
 	return 0;
 }
@@ -60,7 +60,7 @@ struct sel {
 
 static int by_rank(const void *a, const void *b)
 {
-	double x = pr_jnum_of(*(const json_t *const *)a, "rank"), y = pr_jnum_of(*(const json_t *const *)b, "rank");
+	double x = pr_mnum(*(const json_t *const *)a, "rank"), y = pr_mnum(*(const json_t *const *)b, "rank");
 	return (x > y) - (x < y);
 }
 
@@ -78,7 +78,7 @@ static void select_ranks(struct pr_panelset *ps, const json_t *doc, struct sel *
 	s->x_label = NULL;
 	if (s->total > cap) {
 		json_array_foreach(ranks, i, r)
-			if (s->n < cap / 2 && straggler(doc, pr_jnum_of(r, "rank"))) {
+			if (s->n < cap / 2 && straggler(doc, pr_mnum(r, "rank"))) {
 				s->row[s->n++] = r;
 				taken[i] = 1;
 			}
@@ -94,7 +94,7 @@ static void select_ranks(struct pr_panelset *ps, const json_t *doc, struct sel *
 		size_t k = 0, pass;
 		for (pass = 0; pass < 2; pass++)
 			for (i = 0; i < s->n; i++)
-				if ((straggler(doc, pr_jnum_of(s->row[i], "rank")) == NULL) == (int)pass)
+				if ((straggler(doc, pr_mnum(s->row[i], "rank")) == NULL) == (int)pass)
 					tmp[k++] = s->row[i];
 		memcpy(s->row, tmp, s->n * sizeof(*tmp));
 		free(tmp);
@@ -102,7 +102,7 @@ static void select_ranks(struct pr_panelset *ps, const json_t *doc, struct sel *
 	}
 	for (i = 0; i < s->n; i++) {
 		char buf[80];
-		double rk = pr_jnum_of(s->row[i], "rank");
+		double rk = pr_mnum(s->row[i], "rank");
 		s->strag[i] = straggler(doc, rk);
 		if (s->n > 8) /* narrow categories: the number only */
 			snprintf(buf, sizeof(buf), "%.0f%s", rk, s->strag[i] ? "*" : "");
@@ -143,7 +143,7 @@ static void straggler_note(const json_t *doc, char *buf, size_t n, const char *e
 			snprintf(buf + len, n - len, "\n... and %zu more stragglers", k - 3);
 			break;
 		}
-		snprintf(buf + len, n - len, "%sStraggler: rank %.0f", i ? "\n" : "", pr_jnum_of(s, "rank"));
+		snprintf(buf + len, n - len, "%sStraggler: rank %.0f", i ? "\n" : "", pr_mnum(s, "rank"));
 		json_array_foreach(json_object_get(s, "evidence"), j, e)
 		{
 			len = strlen(buf);
@@ -151,7 +151,7 @@ static void straggler_note(const json_t *doc, char *buf, size_t n, const char *e
 				snprintf(buf + len, n - len, "\n  ...");
 				break;
 			}
-			snprintf(buf + len, n - len, "\n  %s", pr_jstr_of(e, "text"));
+			snprintf(buf + len, n - len, "\n  %s", pr_mstr(e, "text"));
 		}
 	}
 	len = strlen(buf);
@@ -196,7 +196,7 @@ static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const str
 			double x = json_is_number(v) ? json_number_value(v) : 0;
 			json_object_set_new(sums, k, json_real((t ? json_real_value(t) : 0) + x));
 		}
-		any_coll += isfinite(pr_jnum_of(r, "collective_ns"));
+		any_coll += isfinite(pr_mnum(r, "collective_ns"));
 	}
 	st = pr_xcalloc(json_object_size(sums) + 1, sizeof(*st));
 	json_object_foreach(sums, k, v)
@@ -222,8 +222,8 @@ static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const str
 		const char *name = coll ? "collectives (wait)" : pr_panelset_strdup(ps, st[j].name);
 		for (i = 0; i < s->n; i++) {
 			const json_t *strag = s->strag[i];
-			val[i] = coll ? pr_jnum_of(s->row[i], "collective_ns")
-				      : pr_jnum_of(json_object_get(s->row[i], "stages"), st[j].name);
+			val[i] = coll ? pr_mnum(s->row[i], "collective_ns")
+				      : pr_mnum(json_object_get(s->row[i], "stages"), st[j].name);
 			col[i] = group_color(j);
 			if (strag && (coll ? (evidence_has(strag, "collective", NULL) ||
 					      evidence_has(strag, "arrival", NULL))
@@ -289,14 +289,14 @@ static void step_time(struct pr_panelset *ps, const struct sel *s)
 	const char *name = "";
 	for (i = 0; i < s->n; i++) {
 		const json_t *st = json_object_get(s->row[i], "steps");
-		mean[i] = pr_jnum_of(st, "mean_ns");
-		max[i] = pr_jnum_of(st, "max_ns");
+		mean[i] = pr_mnum(st, "mean_ns");
+		max[i] = pr_mnum(st, "max_ns");
 		c0[i] = s->strag[i] ? RED : 0x1F77B4;
 		c1[i] = s->strag[i] ? LIGHT_RED : 0xAEC7E8;
 		if (isfinite(mean[i])) {
 			sorted[have++] = mean[i];
 			if (!*name)
-				name = pr_jstr_of(st, "name");
+				name = pr_mstr(st, "name");
 		}
 	}
 	if (!have) {
@@ -366,9 +366,9 @@ static void scan_peaks(const json_t *doc, enum scan mode, const char *want,
 	json_array_foreach(json_object_get(doc, "ranks"), i, r)
 		json_array_foreach(json_object_get(r, "peaks"), j, p)
 		{
-			const char *name = pr_jstr_of(p, "series");
+			const char *name = pr_mstr(p, "series");
 			int sys = !strncmp(name, "sys.", 4), pref = 0;
-			if (strcmp(pr_jstr_of(p, "unit"), "bytes") || !isfinite(pr_jnum_of(p, "value")))
+			if (strcmp(pr_mstr(p, "unit"), "bytes") || !isfinite(pr_mnum(p, "value")))
 				continue;
 			for (k = 0; k < nprefer; k++)
 				pref |= !strcmp(name, prefer[k]);
@@ -408,9 +408,9 @@ static void peak_memory(struct pr_panelset *ps, const json_t *doc, const struct 
 			json_t *p;
 			v[i] = NAN;
 			json_array_foreach(json_object_get(s->row[i], "peaks"), k, p)
-				if (!strcmp(pr_jstr_of(p, "series"), names[j]) && isfinite(pr_jnum_of(p, "value")) &&
-				    !(pr_jnum_of(p, "value") <= v[i]))
-					v[i] = pr_jnum_of(p, "value");
+				if (!strcmp(pr_mstr(p, "series"), names[j]) && isfinite(pr_mnum(p, "value")) &&
+				    !(pr_mnum(p, "value") <= v[i]))
+					v[i] = pr_mnum(p, "value");
 		}
 		g[j] = (struct pr_chart_bar_group){ pr_panelset_strdup(ps, names[j]), group_color(j), v, NULL, NULL };
 	}
@@ -457,7 +457,7 @@ static void gpu_breakdown(struct pr_panelset *ps, const json_t *doc, const struc
 		double *v = pr_panelset_alloc(ps, s->n, sizeof(double));
 		uint32_t *col = pr_panelset_alloc(ps, s->n, sizeof(uint32_t));
 		for (i = 0; i < s->n; i++) {
-			v[i] = pr_jnum_of(json_object_get(s->row[i], "gpu"), key[j]) * 100;
+			v[i] = pr_mnum(json_object_get(s->row[i], "gpu"), key[j]) * 100;
 			col[i] = pr_gpu_color(name[j]);
 			if (j == 3 && s->strag[i] && evidence_has(s->strag[i], "gpu idle", NULL)) {
 				col[i] = RED;

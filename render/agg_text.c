@@ -63,10 +63,10 @@ static void ranks_table(const json_t *doc, FILE *out)
 				bv = json_number_value(sv);
 				bk = k;
 			}
-		dur(pr_jnum_of(r, "duration_ns"), d, sizeof(d));
-		dur(pr_jnum_of(st, "mean_ns"), m, sizeof(m));
-		dur(pr_jnum_of(st, "p50_ns"), p, sizeof(p));
-		dur(pr_jnum_of(r, "collective_ns"), c, sizeof(c));
+		dur(pr_mnum(r, "duration_ns"), d, sizeof(d));
+		dur(pr_mnum(st, "mean_ns"), m, sizeof(m));
+		dur(pr_mnum(st, "p50_ns"), p, sizeof(p));
+		dur(pr_mnum(r, "collective_ns"), c, sizeof(c));
 		if (bk) {
 			char t[32];
 			dur(bv, t, sizeof(t));
@@ -74,8 +74,8 @@ static void ranks_table(const json_t *doc, FILE *out)
 		} else {
 			snprintf(big, sizeof(big), "-");
 		}
-		if (isfinite(pr_jnum_of(st, "count")))
-			snprintf(sc, sizeof(sc), "%.0f", pr_jnum_of(st, "count"));
+		if (isfinite(pr_mnum(st, "count")))
+			snprintf(sc, sizeof(sc), "%.0f", pr_mnum(st, "count"));
 		else
 			snprintf(sc, sizeof(sc), "-");
 		fprintf(out, "%5lld  %-10s %6s %10s %10s %11s  %s\n",
@@ -113,17 +113,17 @@ static void gpu_table(const json_t *doc, FILE *out)
 			break;
 		}
 		shown++;
-		dur(pr_jnum_of(g, "span_ns"), sp, sizeof(sp));
-		pct(pr_jnum_of(g, "compute_share"), c, sizeof(c));
-		pct(pr_jnum_of(g, "communication_share"), x, sizeof(x));
-		pct(pr_jnum_of(g, "memory_share"), m, sizeof(m));
-		pct(pr_jnum_of(g, "idle_share"), id, sizeof(id));
+		dur(pr_mnum(g, "span_ns"), sp, sizeof(sp));
+		pct(pr_mnum(g, "compute_share"), c, sizeof(c));
+		pct(pr_mnum(g, "communication_share"), x, sizeof(x));
+		pct(pr_mnum(g, "memory_share"), m, sizeof(m));
+		pct(pr_mnum(g, "idle_share"), id, sizeof(id));
 		/* no launch linked to a runtime call: host wait cannot be told from other idle */
-		if (pr_jnum_of(g, "launch_linked_share") == 0)
+		if (pr_mnum(g, "launch_linked_share") == 0)
 			snprintf(hw, sizeof(hw), "n/a");
 		else
-			pct(pr_jnum_of(g, "idle_host_wait_share"), hw, sizeof(hw));
-		pct(pr_jnum_of(g, "overlap_share"), ov, sizeof(ov));
+			pct(pr_mnum(g, "idle_host_wait_share"), hw, sizeof(hw));
+		pct(pr_mnum(g, "overlap_share"), ov, sizeof(ov));
 		fprintf(out, "%5lld %10s %8s %8s %7s %7s %10s %8s\n",
 			(long long)json_integer_value(json_object_get(r, "rank")), sp, c, x, m, id, hw,
 			ov);
@@ -175,12 +175,12 @@ static void stats_table(const json_t *doc, const char *cat, const char *title, F
 				"min", "median", "max", "std", "imb", "@max");
 			header = 1;
 		}
-		val(pr_jnum_of(s, "min"), unit, mn, sizeof(mn));
-		val(pr_jnum_of(s, "median"), unit, md, sizeof(md));
-		val(pr_jnum_of(s, "max"), unit, mx, sizeof(mx));
-		val(pr_jnum_of(s, "std"), unit, sd, sizeof(sd));
-		if (isfinite(pr_jnum_of(s, "imbalance")))
-			snprintf(im, sizeof(im), "%.2f", pr_jnum_of(s, "imbalance"));
+		val(pr_mnum(s, "min"), unit, mn, sizeof(mn));
+		val(pr_mnum(s, "median"), unit, md, sizeof(md));
+		val(pr_mnum(s, "max"), unit, mx, sizeof(mx));
+		val(pr_mnum(s, "std"), unit, sd, sizeof(sd));
+		if (isfinite(pr_mnum(s, "imbalance")))
+			snprintf(im, sizeof(im), "%.2f", pr_mnum(s, "imbalance"));
 		else
 			snprintf(im, sizeof(im), "-");
 		if (json_is_integer(amx))
@@ -233,9 +233,9 @@ static void render_agg_text(const json_t *doc, FILE *out)
 		json_array_foreach(json_object_get(r, "evidence"), j, e) {
 			char v[32], m[32], md[32], nb[80], zb[32];
 			const json_t *z = json_object_get(e, "z");
-			dur(pr_jnum_of(e, "value"), v, sizeof(v));
-			dur(pr_jnum_of(e, "median"), m, sizeof(m));
-			dur(pr_jnum_of(e, "mad"), md, sizeof(md));
+			dur(pr_mnum(e, "value"), v, sizeof(v));
+			dur(pr_mnum(e, "median"), m, sizeof(m));
+			dur(pr_mnum(e, "mad"), md, sizeof(md));
 			if (json_is_number(z))
 				snprintf(zb, sizeof(zb), "%.1f", json_number_value(z));
 			else
@@ -248,11 +248,11 @@ static void render_agg_text(const json_t *doc, FILE *out)
 				fprintf(out,
 					"      idle %.1f%% of the GPU span vs median %.1f%%, MAD %.1f "
 					"points, z = %s;\n      host wait %.1f%% of its idle time\n",
-					pr_jnum_of(e, "value") * 100, pr_jnum_of(e, "median") * 100,
-					pr_jnum_of(e, "mad") * 100, zb, pr_jnum_of(e, "host_wait_share") * 100);
+					pr_mnum(e, "value") * 100, pr_mnum(e, "median") * 100,
+					pr_mnum(e, "mad") * 100, zb, pr_mnum(e, "host_wait_share") * 100);
 			else
 				fprintf(out, "      %s vs median %s (%.2fx), MAD %s, z = %s\n", v, m,
-					pr_jnum_of(e, "ratio"), md, zb);
+					pr_mnum(e, "ratio"), md, zb);
 		}
 	}
 }

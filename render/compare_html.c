@@ -56,7 +56,7 @@ static void side(struct pr_strbuf *sb, const char *what, const json_t *s)
 	const json_t *l;
 	size_t i, n = json_array_size(json_object_get(s, "labels"));
 	pr_strbuf_addf(sb, "%s: %lld run%s (", what, (long long)json_integer_value(json_object_get(s, "runs")),
-		       pr_jnum_of(s, "runs") == 1 ? "" : "s");
+		       pr_mnum(s, "runs") == 1 ? "" : "s");
 	json_array_foreach(json_object_get(s, "labels"), i, l)
 	{
 		if (i == 8) {
@@ -82,7 +82,7 @@ static void banner(struct pr_strbuf *sb, const json_t *cmp)
 {
 	const json_t *sum = json_object_get(cmp, "summary");
 	struct pr_strbuf line = PR_STRBUF_INIT;
-	int fail = !strcmp(pr_jstr_of(sum, "status"), "fail");
+	int fail = !strcmp(pr_mstr(sum, "status"), "fail");
 	pr_compare_summary_line(cmp, &line);
 	pr_strbuf_addf(sb, "<div class=\"rec%s\" id=\"verdict\" style=\"font-size:18px\"><strong>", fail ? " high" : "");
 	esc(sb, line.buf);
@@ -137,7 +137,7 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 	pr_html_table_begin(sb, h);
 	json_array_foreach(metrics, i, m)
 	{
-		const char *v = pr_jstr_of(m, "verdict"), *unit = pr_jstr_of(m, "unit");
+		const char *v = pr_mstr(m, "verdict"), *unit = pr_mstr(m, "unit");
 		const char *cls = !strcmp(v, "regression") ? "diff" : !strcmp(v, "improvement") ? "ok" : "";
 		const json_t *test = json_object_get(m, "test"), *th = json_object_get(m, "threshold");
 		json_t *pct = NULL;
@@ -145,26 +145,26 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 		if (i >= PR_HTML_ROWS)
 			break;
 		pr_strbuf_addf(sb, "<tr><td class=\"%s\">", *cls ? cls : "name");
-		esc(sb, pr_jstr_of(m, "mark"));
+		esc(sb, pr_mstr(m, "mark"));
 		pr_strbuf_addstr(sb, "</td>");
-		pr_html_td(sb, pr_jstr_of(m, "id"));
-		pr_html_td(sb, pr_jstr_of(m, "kind"));
+		pr_html_td(sb, pr_mstr(m, "id"));
+		pr_html_td(sb, pr_mstr(m, "kind"));
 		tdu(sb, json_object_get(m, "base"), unit);
 		tdu(sb, json_object_get(m, "new"), unit);
 		pr_compare_fmt_ratio(m, buf, sizeof(buf));
 		tdv(sb, json_object_get(m, "ratio"), buf);
 		pr_compare_fmt_ratio_ci(m, buf, sizeof(buf));
 		tdv(sb, json_array_get(json_object_get(test, "ratio_ci"), 0), buf);
-		if (isfinite(pr_jnum_of(m, "ratio")))
-			pct = json_real((pr_jnum_of(m, "ratio") - 1) * 100);
+		if (isfinite(pr_mnum(m, "ratio")))
+			pct = json_real((pr_mnum(m, "ratio") - 1) * 100);
 		snprintf(buf, sizeof(buf), "%+.1f", pct ? json_real_value(pct) : 0.0);
 		tdv(sb, pct, buf);
 		json_decref(pct);
-		snprintf(buf, sizeof(buf), "%.2g", pr_jnum_of(test, "p"));
+		snprintf(buf, sizeof(buf), "%.2g", pr_mnum(test, "p"));
 		tdv(sb, json_object_get(test, "p"), buf);
 		pr_compare_fmt_rule(m, 0, buf, sizeof(buf));
 		pr_html_td(sb, buf);
-		pr_html_td(sb, json_is_false(json_object_get(th, "gated")) ? "not gated" : pr_jstr_of(th, "text"));
+		pr_html_td(sb, json_is_false(json_object_get(th, "gated")) ? "not gated" : pr_mstr(th, "text"));
 		pr_strbuf_addf(sb, "<td class=\"%s\">", *cls ? cls : "name");
 		esc(sb, v);
 		pr_strbuf_addstr(sb, "</td></tr>\n");
@@ -185,7 +185,7 @@ static void floor_table(struct pr_strbuf *sb, const json_t *cmp)
 			if (i >= PR_HTML_ROWS)
 				break;
 			pr_strbuf_addstr(sb, "<tr>");
-			pr_html_td(sb, pr_jstr_of(m, "id"));
+			pr_html_td(sb, pr_mstr(m, "id"));
 			tdu(sb, json_object_get(m, "base"), "ns");
 			tdu(sb, json_object_get(m, "new"), "ns");
 			pr_strbuf_addstr(sb, "</tr>\n");
@@ -212,7 +212,7 @@ static void settings(struct pr_strbuf *sb, const json_t *cmp)
 	const char *k;
 	size_t i;
 	pr_strbuf_addf(sb, "<p class=\"meta\">Gate: alpha %g, noise floor %g %% of run time or %g us; defaults ",
-		       pr_jnum_of(s, "alpha"), 100 * pr_jnum_of(s, "noise_floor"), pr_jnum_of(s, "min_us"));
+		       pr_mnum(s, "alpha"), 100 * pr_mnum(s, "noise_floor"), pr_mnum(s, "min_us"));
 	i = 0;
 	json_object_foreach(json_object_get(s, "defaults"), k, v)
 	{
@@ -250,8 +250,8 @@ int pr_compare_html(const json_t *cmp, const json_t *base, const json_t *newm,
 	floor_table(&body, cmp);
 	settings(&body, cmp);
 	pr_strbuf_addstr(&body, "</section>\n");
-	snprintf(sub, sizeof(sub), "%.60s v%.0f: %s", pr_jstr_of(cmp, "schema"), pr_jnum_of(cmp, "version"),
-		 strcmp(pr_jstr_of(json_object_get(cmp, "summary"), "status"), "fail") ? "PASS" : "FAIL");
+	snprintf(sub, sizeof(sub), "%.60s v%.0f: %s", pr_mstr(cmp, "schema"), pr_mnum(cmp, "version"),
+		 strcmp(pr_mstr(json_object_get(cmp, "summary"), "status"), "fail") ? "PASS" : "FAIL");
 	rc = pr_html_page("profreport compare", sub, body.buf, out, err);
 	pr_strbuf_release(&body);
 	return rc;

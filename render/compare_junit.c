@@ -9,7 +9,7 @@
 static int gated(const json_t *m)
 {
 	return json_is_true(json_object_get(json_object_get(m, "threshold"), "gated")) ||
-	       !strcmp(pr_jstr_of(m, "rule"), "presence");
+	       !strcmp(pr_mstr(m, "rule"), "presence");
 }
 
 /* "regression: 1.20x (base 400.118 us, new 481.2 us), p=1e-07, ratio 95% CI [...],
@@ -17,16 +17,16 @@ static int gated(const json_t *m)
 static void message(struct pr_strbuf *sb, const json_t *m)
 {
 	char b[48], n[48], r[16], t[48];
-	pr_compare_fmt_value(json_object_get(m, "base"), pr_jstr_of(m, "unit"), b, sizeof(b));
-	pr_compare_fmt_value(json_object_get(m, "new"), pr_jstr_of(m, "unit"), n, sizeof(n));
+	pr_compare_fmt_value(json_object_get(m, "base"), pr_mstr(m, "unit"), b, sizeof(b));
+	pr_compare_fmt_value(json_object_get(m, "new"), pr_mstr(m, "unit"), n, sizeof(n));
 	pr_compare_fmt_ratio(m, r, sizeof(r));
 	pr_compare_fmt_test(m, t, sizeof(t));
-	pr_strbuf_addf(sb, "%s: %s (base %s, new %s), %s", pr_jstr_of(m, "verdict"), r, b, n, t);
+	pr_strbuf_addf(sb, "%s: %s (base %s, new %s), %s", pr_mstr(m, "verdict"), r, b, n, t);
 	pr_compare_fmt_ratio_ci(m, t, sizeof(t));
 	if (*t)
 		pr_strbuf_addf(sb, ", ratio 95%% CI %s", t);
-	pr_strbuf_addf(sb, ", threshold %s; rule %s: %s", pr_jstr_of(json_object_get(m, "threshold"), "text"),
-		       pr_jstr_of(m, "rule"), pr_jstr_of(m, "why"));
+	pr_strbuf_addf(sb, ", threshold %s; rule %s: %s", pr_mstr(json_object_get(m, "threshold"), "text"),
+		       pr_mstr(m, "rule"), pr_mstr(m, "why"));
 }
 
 void pr_compare_render_junit_error(const char *message, struct pr_strbuf *sb)
@@ -55,7 +55,7 @@ void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
 		if (!gated(m))
 			continue;
 		tests++;
-		failures += !strcmp(pr_jstr_of(m, "verdict"), "regression") || !strcmp(pr_jstr_of(m, "verdict"), "missing");
+		failures += !strcmp(pr_mstr(m, "verdict"), "regression") || !strcmp(pr_mstr(m, "verdict"), "missing");
 	}
 	if (!tests) {
 		/* a pass with nothing checked would hide a gate that judged nothing */
@@ -75,18 +75,18 @@ void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
 	pr_strbuf_addf(sb, "    <properties>\n      <property name=\"alpha\" value=\"%g\"/>\n",
 		       json_number_value(json_object_get(json_object_get(cmp, "settings"), "alpha")));
 	pr_strbuf_addf(sb, "      <property name=\"status\" value=\"%s\"/>\n    </properties>\n",
-		       pr_jstr_of(json_object_get(cmp, "summary"), "status"));
+		       pr_mstr(json_object_get(cmp, "summary"), "status"));
 	json_array_foreach(metrics, i, m) {
-		const char *v = pr_jstr_of(m, "verdict");
+		const char *v = pr_mstr(m, "verdict");
 		if (!gated(m))
 			continue;
 		pr_strbuf_addstr(sb, "    <testcase classname=\"profreport.compare.");
-		pr_xml_escape(sb, pr_jstr_of(m, "group"));
+		pr_xml_escape(sb, pr_mstr(m, "group"));
 		pr_strbuf_addstr(sb, "\" name=\"");
-		pr_xml_escape(sb, pr_jstr_of(m, "id"));
+		pr_xml_escape(sb, pr_mstr(m, "id"));
 		/* a time metric's testcase lasts its NEW value, so CI trend charts of test
 		 * times plot it; other metrics (bytes, shares) take no time */
-		if (!strcmp(pr_jstr_of(m, "unit"), "ns") && json_is_number(json_object_get(m, "new")) &&
+		if (!strcmp(pr_mstr(m, "unit"), "ns") && json_is_number(json_object_get(m, "new")) &&
 		    json_number_value(json_object_get(m, "new")) >= 0)
 			pr_strbuf_addf(sb, "\" time=\"%.9f\"",
 				       json_number_value(json_object_get(m, "new")) / 1e9);

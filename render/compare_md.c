@@ -36,7 +36,7 @@ static void delta_cells(const json_t *m, char *d, size_t dn, char *p, size_t pn)
 	x = json_number_value(b);
 	y = json_number_value(n);
 	abs_v = json_real(fabs(y - x));
-	pr_compare_fmt_value(abs_v, pr_jstr_of(m, "unit"), d + 1, dn - 1);
+	pr_compare_fmt_value(abs_v, pr_mstr(m, "unit"), d + 1, dn - 1);
 	d[0] = y >= x ? '+' : '-';
 	json_decref(abs_v);
 	if (x != 0)
@@ -46,22 +46,22 @@ static void delta_cells(const json_t *m, char *d, size_t dn, char *p, size_t pn)
 static void row(struct pr_strbuf *sb, const json_t *m, int details)
 {
 	char b[48], n[48], r[16], t[48], rule[96];
-	const char *mark = pr_jstr_of(m, "mark");
-	pr_compare_fmt_value(json_object_get(m, "base"), pr_jstr_of(m, "unit"), b, sizeof(b));
-	pr_compare_fmt_value(json_object_get(m, "new"), pr_jstr_of(m, "unit"), n, sizeof(n));
+	const char *mark = pr_mstr(m, "mark");
+	pr_compare_fmt_value(json_object_get(m, "base"), pr_mstr(m, "unit"), b, sizeof(b));
+	pr_compare_fmt_value(json_object_get(m, "new"), pr_mstr(m, "unit"), n, sizeof(n));
 	pr_compare_fmt_ratio(m, r, sizeof(r));
 	pr_compare_fmt_rule(m, 0, rule, sizeof(rule));
 	if (!details) {
 		char d[56], p[24];
 		delta_cells(m, d, sizeof(d), p, sizeof(p));
 		pr_strbuf_addf(sb, "| %s | ", strcmp(mark, " ") ? mark : "");
-		code(sb, pr_jstr_of(m, "id"));
+		code(sb, pr_mstr(m, "id"));
 		pr_strbuf_addf(sb, " | %s | %s | %s | %s | %s | %s |\n", b, n, d, p,
-			       pr_jstr_of(json_object_get(m, "threshold"), "text"), rule);
+			       pr_mstr(json_object_get(m, "threshold"), "text"), rule);
 		return;
 	}
 	pr_strbuf_addf(sb, "| %s | %s | %s | %s | ", strcmp(mark, " ") ? mark : "", b, n, r);
-	code(sb, pr_jstr_of(m, "id"));
+	code(sb, pr_mstr(m, "id"));
 	if (details) {
 		const json_t *test = json_object_get(m, "test"), *ci = json_object_get(test, "hl_ci");
 		pr_compare_fmt_test(m, t, sizeof(t));
@@ -69,16 +69,16 @@ static void row(struct pr_strbuf *sb, const json_t *m, int details)
 			       (long long)json_integer_value(json_object_get(m, "n2")), t);
 		if (json_is_number(json_object_get(test, "hl_shift"))) {
 			char s[48], lo[48], hi[48];
-			pr_compare_fmt_value(json_object_get(test, "hl_shift"), pr_jstr_of(m, "unit"), s, sizeof(s));
-			pr_compare_fmt_value(json_array_get(ci, 0), pr_jstr_of(m, "unit"), lo, sizeof(lo));
-			pr_compare_fmt_value(json_array_get(ci, 1), pr_jstr_of(m, "unit"), hi, sizeof(hi));
+			pr_compare_fmt_value(json_object_get(test, "hl_shift"), pr_mstr(m, "unit"), s, sizeof(s));
+			pr_compare_fmt_value(json_array_get(ci, 0), pr_mstr(m, "unit"), lo, sizeof(lo));
+			pr_compare_fmt_value(json_array_get(ci, 1), pr_mstr(m, "unit"), hi, sizeof(hi));
 			pr_strbuf_addf(sb, ", shift %s [%s, %s]", s, lo, hi);
 		}
 		pr_compare_fmt_ratio_ci(m, t, sizeof(t));
 		if (*t)
 			pr_strbuf_addf(sb, ", ratio %s", t);
-		pr_strbuf_addf(sb, " | %s | %s | %s", pr_jstr_of(json_object_get(m, "threshold"), "text"),
-			       pr_jstr_of(m, "verdict"), rule);
+		pr_strbuf_addf(sb, " | %s | %s | %s", pr_mstr(json_object_get(m, "threshold"), "text"),
+			       pr_mstr(m, "verdict"), rule);
 	}
 	pr_strbuf_addstr(sb, " |\n");
 }
@@ -92,12 +92,12 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 	pr_compare_summary_line(cmp, sb);
 	pr_strbuf_addstr(sb, "**\n\n");
 	json_array_foreach(metrics, i, m)
-		changed += strcmp(pr_jstr_of(m, "verdict"), "unchanged") != 0;
+		changed += strcmp(pr_mstr(m, "verdict"), "unchanged") != 0;
 	if (changed) {
 		pr_strbuf_addstr(sb, "| Change | Metric | Before | After | Delta | Change % | Threshold | Decided by |\n"
 				     "|:------:|:-------|-------:|------:|------:|---------:|:----------|:-----------|\n");
 		json_array_foreach(metrics, i, m)
-			if (strcmp(pr_jstr_of(m, "verdict"), "unchanged"))
+			if (strcmp(pr_mstr(m, "verdict"), "unchanged"))
 				row(sb, m, 0);
 	} else {
 		pr_strbuf_addstr(sb, "No metric changed beyond its threshold.\n");
@@ -129,7 +129,7 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 			       json_number_value(json_object_get(st, "min_us")));
 		json_array_foreach(floor, i, m) {
 			pr_strbuf_addstr(sb, "- ");
-			code(sb, pr_jstr_of(m, "id"));
+			code(sb, pr_mstr(m, "id"));
 			pr_strbuf_addch(sb, '\n');
 		}
 		pr_strbuf_addstr(sb, "\n</details>\n");

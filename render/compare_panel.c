@@ -56,8 +56,8 @@ static uint32_t verdict_color(const char *v)
 /* The metric's kind for the threshold note: time, memory, throughput, ... */
 static const char *kind_of(const json_t *m)
 {
-	const char *k = pr_jstr_of(m, "kind");
-	return *k && strcmp(k, "ratio") ? k : pr_jstr_of(m, "group");
+	const char *k = pr_mstr(m, "kind");
+	return *k && strcmp(k, "ratio") ? k : pr_mstr(m, "group");
 }
 
 struct threshold {
@@ -68,12 +68,12 @@ struct threshold {
 static void note_threshold(struct threshold *t, size_t *nt, const json_t *m)
 {
 	const json_t *th = json_object_get(m, "threshold");
-	double rel = pr_jnum_of(th, "rel"), at;
+	double rel = pr_mnum(th, "rel"), at;
 	const char *kind = kind_of(m);
 	size_t i;
 	if (!isfinite(rel) || json_is_false(json_object_get(th, "gated")))
 		return;
-	at = (strcmp(pr_jstr_of(m, "better"), "higher") ? 1 : -1) * fabs(rel) * 100;
+	at = (strcmp(pr_mstr(m, "better"), "higher") ? 1 : -1) * fabs(rel) * 100;
 	for (i = 0; i < *nt; i++) {
 		if (fabs(t[i].at - at) < 1e-9) {
 			size_t len = strlen(t[i].kinds);
@@ -108,9 +108,9 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 
 	json_array_foreach(metrics, i, m)
 	{
-		double r = pr_jnum_of(m, "ratio");
-		if (!isfinite(r) || !strcmp(pr_jstr_of(m, "verdict"), "added") ||
-		    !strcmp(pr_jstr_of(m, "verdict"), "removed") ||
+		double r = pr_mnum(m, "ratio");
+		if (!isfinite(r) || !strcmp(pr_mstr(m, "verdict"), "added") ||
+		    !strcmp(pr_mstr(m, "verdict"), "removed") ||
 		    json_is_false(json_object_get(json_object_get(m, "threshold"), "gated")))
 			continue;
 		if (fabs(r - 1) < 1e-12) {
@@ -120,8 +120,8 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 		ch[n].m = m;
 		ch[n].pct = (r - 1) * 100;
 		ch[n].index = i;
-		ch[n].flagged = !strcmp(pr_jstr_of(m, "verdict"), "regression")  ? 2
-				: !strcmp(pr_jstr_of(m, "verdict"), "unchanged") ? 0
+		ch[n].flagged = !strcmp(pr_mstr(m, "verdict"), "regression")  ? 2
+				: !strcmp(pr_mstr(m, "verdict"), "unchanged") ? 0
 									  : 1;
 		n++;
 	}
@@ -145,12 +145,12 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 	val = pr_panelset_alloc(ps, shown, sizeof(*val));
 	col = pr_panelset_alloc(ps, shown, sizeof(*col));
 	for (i = 0; i < shown; i++) {
-		const char *v = pr_jstr_of(ch[i].m, "verdict");
+		const char *v = pr_mstr(ch[i].m, "verdict");
 		char buf[64];
-		cat[i] = pr_panelset_strdup(ps, pr_jstr_of(ch[i].m, "id"));
+		cat[i] = pr_panelset_strdup(ps, pr_mstr(ch[i].m, "id"));
 		val[i] = ch[i].pct;
 		col[i] = verdict_color(v);
-		snprintf(buf, sizeof(buf), "%+.1f%% (%.2fx)", ch[i].pct, pr_jnum_of(ch[i].m, "ratio"));
+		snprintf(buf, sizeof(buf), "%+.1f%% (%.2fx)", ch[i].pct, pr_mnum(ch[i].m, "ratio"));
 		vt[i] = pr_panelset_strdup(ps, buf);
 		seen[!strcmp(v, "regression")	 ? 0
 		     : !strcmp(v, "improvement") ? 1
@@ -273,7 +273,7 @@ static size_t step_line(struct pr_panelset *ps, const json_t *list, double **y)
 	size_t i, n = json_array_size(list);
 	*y = pr_panelset_alloc(ps, n, sizeof(double));
 	json_array_foreach(list, i, o)
-		(*y)[i] = pr_jnum_of(o, "dur_ns");
+		(*y)[i] = pr_mnum(o, "dur_ns");
 	return n;
 }
 

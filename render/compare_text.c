@@ -47,7 +47,7 @@ void pr_compare_fmt_test(const json_t *metric, char *buf, size_t n)
 {
 	const json_t *t = json_object_get(metric, "test");
 	const json_t *p = json_object_get(t, "p");
-	if (!strcmp(pr_jstr_of(t, "method"), "mann-whitney") && json_is_number(p))
+	if (!strcmp(pr_mstr(t, "method"), "mann-whitney") && json_is_number(p))
 		snprintf(buf, n, "p=%.2g", json_number_value(p));
 	else
 		snprintf(buf, n, "thresholds only");
@@ -55,17 +55,17 @@ void pr_compare_fmt_test(const json_t *metric, char *buf, size_t n)
 
 void pr_compare_fmt_rule(const json_t *m, int terse, char *buf, size_t n)
 {
-	const char *rule = pr_jstr_of(m, "rule"), *v = pr_jstr_of(m, "verdict");
+	const char *rule = pr_mstr(m, "rule"), *v = pr_mstr(m, "verdict");
 	const json_t *test = json_object_get(m, "test"), *ci = json_object_get(test, "ratio_ci");
 	const json_t *calls = json_object_get(m, "calls");
 	long long n1 = (long long)json_integer_value(json_object_get(m, "n1"));
 	long long n2 = (long long)json_integer_value(json_object_get(m, "n2"));
-	double r = pr_jnum_of(m, "ratio");
+	double r = pr_mnum(m, "ratio");
 	if (!strcmp(v, "calls changed")) {
 		snprintf(buf, n, terse ? "%.3g->%.3g" : "calls per step %.3g -> %.3g",
-			 pr_jnum_of(calls, "base"), pr_jnum_of(calls, "new"));
+			 pr_mnum(calls, "base"), pr_mnum(calls, "new"));
 	} else if (!strcmp(rule, "mann-whitney")) {
-		snprintf(buf, n, terse ? "p=%.2g" : "Mann-Whitney p=%.2g", pr_jnum_of(test, "p"));
+		snprintf(buf, n, terse ? "p=%.2g" : "Mann-Whitney p=%.2g", pr_mnum(test, "p"));
 	} else if (!strcmp(rule, "bootstrap-ci") && json_array_size(ci) == 2) {
 		double lo = json_number_value(json_array_get(ci, 0)), hi = json_number_value(json_array_get(ci, 1));
 		if (terse)
@@ -88,8 +88,8 @@ void pr_compare_fmt_rule(const json_t *m, int terse, char *buf, size_t n)
 	/* a call count change beside a time verdict */
 	if (!terse && strcmp(v, "calls changed") && json_is_true(json_object_get(calls, "changed"))) {
 		size_t len = strlen(buf);
-		snprintf(buf + len, n - len, "; calls per step %.3g -> %.3g", pr_jnum_of(calls, "base"),
-			 pr_jnum_of(calls, "new"));
+		snprintf(buf + len, n - len, "; calls per step %.3g -> %.3g", pr_mnum(calls, "base"),
+			 pr_mnum(calls, "new"));
 	}
 }
 
@@ -115,7 +115,7 @@ void pr_compare_summary_line(const json_t *cmp, struct pr_strbuf *sb)
 					    "ignored" };
 	size_t i;
 	int first = 1;
-	pr_strbuf_addstr(sb, strcmp(pr_jstr_of(s, "status"), "fail") ? "PASS" : "FAIL");
+	pr_strbuf_addstr(sb, strcmp(pr_mstr(s, "status"), "fail") ? "PASS" : "FAIL");
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		size_t c = count(s, keys[i]);
 		if (!c && i > 0)
@@ -169,19 +169,19 @@ void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
 		       json_number_value(json_object_get(json_object_get(cmp, "settings"), "min_us")));
 	pr_strbuf_addf(sb, "  %-26s %10s %10s %6s  %s\n", "metric", "base", "new", "ratio", "verdict");
 	json_array_foreach(metrics, i, m) {
-		const char *verdict = pr_jstr_of(m, "verdict"), *group = pr_jstr_of(m, "group"), *rule = pr_jstr_of(m, "rule");
+		const char *verdict = pr_mstr(m, "verdict"), *group = pr_mstr(m, "group"), *rule = pr_mstr(m, "rule");
 		char name[40], b[32], n[32], r[16], t[32];
 		if (!strcmp(verdict, "unchanged") && strcmp(group, "step") && strcmp(group, "throughput") &&
 		    strcmp(group, "peak")) {
 			hidden++;
 			continue;
 		}
-		fit(pr_jstr_of(m, "id"), 26, name, sizeof(name));
-		pr_compare_fmt_value(json_object_get(m, "base"), pr_jstr_of(m, "unit"), b, sizeof(b));
-		pr_compare_fmt_value(json_object_get(m, "new"), pr_jstr_of(m, "unit"), n, sizeof(n));
+		fit(pr_mstr(m, "id"), 26, name, sizeof(name));
+		pr_compare_fmt_value(json_object_get(m, "base"), pr_mstr(m, "unit"), b, sizeof(b));
+		pr_compare_fmt_value(json_object_get(m, "new"), pr_mstr(m, "unit"), n, sizeof(n));
 		pr_compare_fmt_ratio(m, r, sizeof(r));
 		pr_compare_fmt_rule(m, 1, t, sizeof(t));
-		pr_strbuf_addf(sb, "%s %-26s %10s %10s %6s  %s", pr_jstr_of(m, "mark"), name, b, n, r, verdict);
+		pr_strbuf_addf(sb, "%s %-26s %10s %10s %6s  %s", pr_mstr(m, "mark"), name, b, n, r, verdict);
 		if (*t)
 			pr_strbuf_addf(sb, " %s", t);
 		pr_strbuf_addch(sb, '\n');
