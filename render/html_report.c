@@ -453,7 +453,7 @@ static void flame_graph(struct pr_strbuf *sb, const json_t *run)
 		pr_strbuf_addstr(sb, ".</p>\n");
 		return;
 	}
-	if (!json_array_size(nodes) || !(total > 0))
+	if (!json_array_size(nodes) || !(total > 0) || !isfinite(total))
 		return;
 	json_array_foreach(nodes, i, v)
 		if ((size_t)pr_mll(v, "depth") + 1 > depth)
@@ -477,6 +477,8 @@ static void flame_graph(struct pr_strbuf *sb, const json_t *run)
 		size_t chars;
 		if (d >= 64)
 			continue;
+		if (!(t > 0) || !isfinite(t)) /* a hostile model: nothing to draw, children under it get 0 */
+			t = 0;
 		x = off[d];
 		/* spans that outlast their parent (overlapping input) can sum past it: a box is
 		 * drawn within its parent's */
@@ -487,6 +489,8 @@ static void flame_graph(struct pr_strbuf *sb, const json_t *run)
 			off[d + 1] = x; /* children start under their parent */
 			end[d + 1] = x + t;
 		}
+		if (t <= 0)
+			continue;
 		w = t / total * FLAME_W;
 		flame_color(name, col, sizeof(col));
 		fmt_val(t, unit, a, sizeof(a));
