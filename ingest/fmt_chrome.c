@@ -1574,9 +1574,20 @@ static int chrome_sniff(const unsigned char *head, size_t n, const char *path)
 	return 30; /* some JSON: we read it (and say precisely what is wrong) */
 }
 
+static const char *const chrome_tokens[] = {
+	"traceEvents", "ph", "X", "B", "E", "b", "e", "i", "C", "M", "s", "f", "name", "cat", "ts",
+	"dur", "pid", "tid", "id", "id2", "args", "bp", "scope", "[memory]", "Total Allocated",
+	"Total Reserved", "Device Type", "Device Id", "ProfilerStep#1", "user_annotation", "cpu_op",
+	"kernel", "process_name", "thread_name", "thread_sort_index", "baseTimeNanoseconds",
+	"distributedInfo", "rank", "world_size", "displayTimeUnit", "ac2g", "correlation",
+	"External id", "stream", "device", NULL
+};
+
 const struct pr_format pr_format_chrome = {
 	.name = "chrome",
 	.summary = "Chrome Trace Event JSON: torch.profiler/Kineto, viztracer, Perfetto (.json, .gz)",
 	.sniff = chrome_sniff,
 	.parse = chrome_parse,
+	.flags = PR_FORMAT_JSON,
+	.tokens = chrome_tokens,
 };

@@ -945,9 +945,14 @@ static int csv_sniff(const unsigned char *head, size_t n, const char *path)
 	return timed ? 60 : 50;
 }
 
+static const char *const csv_tokens[] = {
+	"timestamp", "memory.used [MiB]", "utilization.gpu [%]", " MiB", " %", "index", "name", NULL
+};
+
 const struct pr_format pr_format_csv = {
 	.name = "csv",
 	.summary = "generic CSV: nvidia-smi --format=csv, psutil loggers, any sampler",
 	.sniff = csv_sniff,
 	.parse = csv_parse,
+	.tokens = csv_tokens,
 };

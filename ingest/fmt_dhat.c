@@ -440,10 +440,17 @@ out:
 	return rc;
 }
 
+static const char *const dhat_tokens[] = {
+	"dhatFileVersion", "mode", "pps", "ftbl", "tb", "tbk", "gb", "gbk", "eb", "fs", "bklt", "tl",
+	"tg", "mb", "rb", "wb", "tu", "Nb", NULL
+};
+
 const struct pr_format pr_format_dhat = {
 	.name = "dhat",
 	.summary = "Valgrind DHAT JSON (dhat.out.<pid>): per-allocation-site metrics and a "
 		   "byte-weighted profile",
 	.sniff = dh_sniff,
 	.parse = dh_parse,
+	.flags = PR_FORMAT_JSON,
+	.tokens = dhat_tokens,
 };

@@ -418,9 +418,17 @@ static int dx_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 	return 0;
 }
 
+static const char *const diffulex_tokens[] = {
+	"backend", "backend_data", "metrics", "summary", "name", "duration_sec", "total_duration_sec",
+	"total_events", "total_sections", "total_tokens", "avg_throughput_tokens_per_sec",
+	"gpu_utilization", "custom_metrics", "cpu_time_total_ms", "cuda_time_total_ms", NULL
+};
+
 const struct pr_format pr_format_diffulex = {
 	.name = "diffulex",
 	.summary = "Diffulex profiler JSON export (diffulex_profiler <base>.json)",
 	.sniff = dx_sniff,
 	.parse = dx_parse,
+	.flags = PR_FORMAT_JSON,
+	.tokens = diffulex_tokens,
 };

@@ -299,9 +299,14 @@ static int folded_parse(struct pr_source *src, struct pr_writer *w, struct pr_er
 	return rc;
 }
 
+static const char *const folded_tokens[] = {
+	";", " ", "-", "[unknown]", NULL
+};
+
 const struct pr_format pr_format_folded = {
 	.name = "folded",
 	.summary = "folded stacks (torch.profiler export_stacks, stackcollapse-*, py-spy raw)",
 	.sniff = folded_sniff,
 	.parse = folded_parse,
+	.tokens = folded_tokens,
 };

@@ -1003,10 +1003,21 @@ static int inferix_parse(struct pr_source *src, struct pr_writer *w, struct pr_e
 	return rc;
 }
 
+static const char *const inferix_tokens[] = {
+	"session_info", "session_id", "model_name", "start_time", "timeline", "events", "timestamp",
+	"category", "stage", "layer", "layer_name", "metrics", "fps", "gpu_data", "gpu_devices",
+	"gpu_metrics", "cpu_data", "cpu_metrics", "cpu_per_core_percent", "memory_used_mb",
+	"memory_total_mb", "utilization", "device_id", "rank", "world_size", "total_time",
+	"reports_summary", "recommendations", "stage_analysis", "block_analysis",
+	"diffusion_analysis", "power_analysis", NULL
+};
+
 const struct pr_format pr_format_inferix = {
 	.name = "inferix",
 	.summary = "Inferix profiler report / raw data JSON (profiling_report_*.json, "
 		   "raw_profiling_data_*.json)",
 	.sniff = inferix_sniff,
 	.parse = inferix_parse,
+	.flags = PR_FORMAT_JSON,
+	.tokens = inferix_tokens,
 };

@@ -370,9 +370,16 @@ static int ms_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 	return rc;
 }
 
+static const char *const massif_tokens[] = {
+	"desc:", "cmd:", "time_unit:", "ms", "B", "i", "snapshot=", "mem_heap_B=",
+	"mem_heap_extra_B=", "mem_stacks_B=", "heap_tree=", "peak", "detailed", "empty",
+	"#-----------", NULL
+};
+
 const struct pr_format pr_format_massif = {
 	.name = "massif",
 	.summary = "valgrind massif output (massif.out.<pid>, heaptrack --print-massif)",
 	.sniff = ms_sniff,
 	.parse = ms_parse,
+	.tokens = massif_tokens,
 };

@@ -486,9 +486,16 @@ out:
 	return rc;
 }
 
+static const char *const memtracer_tokens[] = {
+	"events", "event_type", "size_bytes", "layer_name", "layer_stats", "summary", "total_events",
+	"fragmentation_ratio", "enter", "exit", "alloc", "free", NULL
+};
+
 const struct pr_format pr_format_memtracer = {
 	.name = "memtracer",
 	.summary = "gpu_optimizer MemoryTracer timeline JSON (export_timeline)",
 	.sniff = mt_sniff,
 	.parse = mt_parse,
+	.flags = PR_FORMAT_JSON,
+	.tokens = memtracer_tokens,
 };

@@ -578,9 +578,14 @@ static int psc_parse(struct pr_source *src, struct pr_writer *w, struct pr_error
 	return rc;
 }
 
+static const char *const perf_script_tokens[] = {
+	"cycles:", "cpu-clock:", "task-clock:", "[unknown]", "[kernel.kallsyms]", ":", NULL
+};
+
 const struct pr_format pr_format_perf_script = {
 	.name = "perf-script",
 	.summary = "Linux perf script text (perf record, with or without -g) as sampled stacks",
 	.sniff = psc_sniff,
 	.parse = psc_parse,
+	.tokens = perf_script_tokens,
 };

@@ -413,9 +413,14 @@ static int ps_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 	return rc;
 }
 
+static const char *const perf_stat_tokens[] = {
+	"<not counted>", "<not supported>", "task-clock", "cycles", "instructions", "msec", "#", ",", NULL
+};
+
 const struct pr_format pr_format_perf_stat = {
 	.name = "perf-stat",
 	.summary = "Linux perf stat -x, CSV (totals and -I interval mode)",
 	.sniff = ps_sniff,
 	.parse = ps_parse,
+	.tokens = perf_stat_tokens,
 };

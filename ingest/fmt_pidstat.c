@@ -499,9 +499,15 @@ static int ps_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 	return rc < 0 ? -1 : 0;
 }
 
+static const char *const pidstat_tokens[] = {
+	"UID", "PID", "%usr", "%system", "%CPU", "Command", "minflt/s", "RSS", "VSZ", "kB_rd/s",
+	"kB_wr/s", "Average:", "Linux", NULL
+};
+
 const struct pr_format pr_format_pidstat = {
 	.name = "pidstat",
 	.summary = "sysstat pidstat text (per-process CPU, memory, I/O; -h, -t, -l)",
 	.sniff = ps_sniff,
 	.parse = ps_parse,
+	.tokens = pidstat_tokens,
 };

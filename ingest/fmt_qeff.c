@@ -549,9 +549,15 @@ out:
 	return rc;
 }
 
+static const char *const qeff_tokens[] = {
+	"operations", "timestamps", "rss", "cpu", "disk", NULL
+};
+
 const struct pr_format pr_format_qeff = {
 	.name = "qeff",
 	.summary = "QEfficient memory profiler data (get_synchronized_data() + operations, JSON)",
 	.sniff = qeff_sniff,
 	.parse = qeff_parse,
+	.flags = PR_FORMAT_JSON,
+	.tokens = qeff_tokens,
 };

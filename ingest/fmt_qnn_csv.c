@@ -370,9 +370,14 @@ static int qnn_parse(struct pr_source *src, struct pr_writer *w, struct pr_error
 	return 0;
 }
 
+static const char *const qnn_csv_tokens[] = {
+	"Timestamp", "PSS", "RSS", NULL
+};
+
 const struct pr_format pr_format_qnn_csv = {
 	.name = "qnn-csv",
 	.summary = "QNN memory monitor CSV (llama_hexagon monitor_memory.sh)",
 	.sniff = qnn_sniff,
 	.parse = qnn_parse,
+	.tokens = qnn_csv_tokens,
 };

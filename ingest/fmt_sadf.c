@@ -512,11 +512,17 @@ static int sadf_parse(struct pr_source *src, struct pr_writer *w, struct pr_erro
 	return rc < 0 ? -1 : 0;
 }
 
+static const char *const sadf_tokens[] = {
+	"# hostname;interval;timestamp", "CPU", "%user", "%system", "%iowait", "%idle", "kbmemused",
+	"tps", "ldavg-1", "pgpgin/s", "-1", "all", NULL
+};
+
 const struct pr_format pr_format_sadf = {
 	.name = "sadf",
 	.summary = "sysstat sadf -d (semicolon CSV: CPU, memory, I/O, disks, load, paging)",
 	.sniff = sadf_sniff,
 	.parse = sadf_parse,
+	.tokens = sadf_tokens,
 };
 
 /* ---- sadf -j ---- */
@@ -711,9 +717,16 @@ out:
 	return rc;
 }
 
+static const char *const sadf_json_tokens[] = {
+	"sysstat", "hosts", "statistics", "cpu-load", "timestamp", "date", "time", "utc", "interval",
+	"memory", "io", "disk", "queue", "paging", NULL
+};
+
 const struct pr_format pr_format_sadf_json = {
 	.name = "sadf-json",
 	.summary = "sysstat sadf -j JSON (CPU, memory, I/O, disks, load, paging)",
 	.sniff = sadfj_sniff,
 	.parse = sadfj_parse,
+	.flags = PR_FORMAT_JSON,
+	.tokens = sadf_json_tokens,
 };

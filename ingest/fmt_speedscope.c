@@ -499,9 +499,17 @@ out:
 	return rc;
 }
 
+static const char *const speedscope_tokens[] = {
+	"$schema", "https://www.speedscope.app/file-format-schema.json", "shared", "frames",
+	"profiles", "type", "evented", "sampled", "unit", "startValue", "endValue", "events", "at",
+	"frame", "O", "C", "samples", "weights", NULL
+};
+
 const struct pr_format pr_format_speedscope = {
 	.name = "speedscope",
 	.summary = "speedscope JSON, evented and sampled (py-spy, MemoryTracer, speedscope)",
 	.sniff = ss_sniff,
 	.parse = ss_parse,
+	.flags = PR_FORMAT_JSON,
+	.tokens = speedscope_tokens,
 };

@@ -329,9 +329,16 @@ static int tml_parse(struct pr_source *src, struct pr_writer *w, struct pr_error
 	return rc;
 }
 
+static const char *const torch_memtl_tokens[] = {
+	"PARAMETER", "OPTIMIZER_STATE", "INPUT", "TEMPORARY", "ACTIVATION", "GRADIENT",
+	"AUTOGRAD_DETAIL", "UNKNOWN", NULL
+};
+
 const struct pr_format pr_format_torch_memtl = {
 	.name = "torch-memory-timeline",
 	.summary = "torch.profiler export_memory_timeline JSON ([times, sizes] or raw tuples)",
 	.sniff = tml_sniff,
 	.parse = tml_parse,
+	.flags = PR_FORMAT_JSON,
+	.tokens = torch_memtl_tokens,
 };

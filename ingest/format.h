@@ -22,11 +22,19 @@
 /* Files found in a directory need more: a stray config.json is not a trace. */
 #define PR_SNIFF_DIR 55
 
+/* The input is JSON (a document or a stream of events). */
+#define PR_FORMAT_JSON 1u
+
 struct pr_format {
 	const char *name;
 	const char *summary;
 	int (*sniff)(const unsigned char *head, size_t n, const char *path);
 	int (*parse)(struct pr_source *src, struct pr_writer *w, struct pr_error *err);
+	unsigned flags; /* PR_FORMAT_* */
+	/* Words the reader looks for (keys, markers, units), NULL-terminated or
+	 * NULL: the fuzz target's dictionary (tests/fuzz/fuzz_ingest.c prints it,
+	 * with JSON's own tokens for a PR_FORMAT_JSON format). */
+	const char *const *tokens;
 };
 
 extern const struct pr_format *const pr_formats[];

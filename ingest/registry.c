@@ -3,48 +3,15 @@
 
 #include <string.h>
 
-extern const struct pr_format pr_format_inferix;
-extern const struct pr_format pr_format_diffulex;
-extern const struct pr_format pr_format_diffulex_csv;
-extern const struct pr_format pr_format_diffulex_txt;
-extern const struct pr_format pr_format_memtracer;
-extern const struct pr_format pr_format_speedscope;
-extern const struct pr_format pr_format_qeff;
-extern const struct pr_format pr_format_torch_memtl;
-extern const struct pr_format pr_format_massif;
-extern const struct pr_format pr_format_sadf;
-extern const struct pr_format pr_format_sadf_json;
-extern const struct pr_format pr_format_pidstat;
-extern const struct pr_format pr_format_dhat;
-extern const struct pr_format pr_format_folded;
-extern const struct pr_format pr_format_perf_stat;
-extern const struct pr_format pr_format_perf_script;
-extern const struct pr_format pr_format_chrome;
-extern const struct pr_format pr_format_qnn_csv;
-extern const struct pr_format pr_format_csv;
-extern const struct pr_format pr_format_nsys;
+/* formats.def lists every format, one line each (the one line a new format adds). */
+#define PR_FORMAT(sym) extern const struct pr_format pr_format_##sym;
+#include "ingest/formats.def"
+#undef PR_FORMAT
 
 const struct pr_format *const pr_formats[] = {
-	&pr_format_inferix,
-	&pr_format_diffulex,
-	&pr_format_diffulex_csv,
-	&pr_format_diffulex_txt,
-	&pr_format_memtracer,
-	&pr_format_speedscope,
-	&pr_format_qeff,
-	&pr_format_torch_memtl,
-	&pr_format_massif,
-	&pr_format_sadf,
-	&pr_format_sadf_json,
-	&pr_format_pidstat,
-	&pr_format_dhat,
-	&pr_format_folded,
-	&pr_format_perf_stat,
-	&pr_format_perf_script,
-	&pr_format_chrome,
-	&pr_format_qnn_csv,
-	&pr_format_csv,
-	&pr_format_nsys,
+#define PR_FORMAT(sym) &pr_format_##sym,
+#include "ingest/formats.def"
+#undef PR_FORMAT
 	NULL,
 };
 

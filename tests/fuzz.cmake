@@ -26,12 +26,25 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang")
     PkgConfig::SQLITE3 PkgConfig::JANSSON PkgConfig::ZLIB Threads::Threads m)
 
   # fuzz_jscan exercises the scanner alone; every ingest format gets a target
-  # fuzz_<format> built from fuzz_ingest.c with the format forced. Seeds:
-  # tests/fuzz/corpus/<target>/.
+  # fuzz_<format> built from fuzz_ingest.c with the format forced, the names
+  # read from the formats' own definitions (`const struct pr_format
+  # pr_format_<sym> = {` then `.name = "<name>",` in ingest/*.c), so a new
+  # format is fuzzed without a line here. Seeds: tests/fuzz/corpus/<target>/;
+  # dictionaries: each target prints its own (fuzz_ingest.c, PR_FUZZ_DICT).
   set(PR_FUZZ_TARGETS jscan)
   add_executable(fuzz_jscan ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_jscan.c)
-  foreach(format chrome csv qnn-csv inferix diffulex diffulex-csv diffulex-summary memtracer
-      speedscope qeff torch-memory-timeline massif nsys sadf sadf-json pidstat dhat folded perf-stat perf-script)
+  file(GLOB pr_fmt_files CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/ingest/*.c)
+  set(pr_fuzz_formats "")
+  foreach(f ${pr_fmt_files})
+    file(READ ${f} body)
+    string(REGEX MATCHALL "const struct pr_format pr_format_[a-z0-9_]+ = {\n\t\\.name = \"[a-z0-9-]+\"" defs "${body}")
+    foreach(d ${defs})
+      string(REGEX REPLACE ".*\\.name = \"([a-z0-9-]+)\"" "\\1" format "${d}")
+      list(APPEND pr_fuzz_formats ${format})
+    endforeach()
+  endforeach()
+  list(SORT pr_fuzz_formats)
+  foreach(format ${pr_fuzz_formats})
     string(REPLACE "-" "_" target ${format})
     list(APPEND PR_FUZZ_TARGETS ${target})
     add_executable(fuzz_${target} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_ingest.c)

@@ -21,7 +21,9 @@
 
 #include <sqlite3.h>
 
+#include "ingest/format.h"
 #include "ingest/ingest.h"
+#include "tests/fuzz/dict.h"
 #include "base/timecheck.h"
 
 #ifndef PR_FUZZ_FORMAT
@@ -54,6 +56,19 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	const char *tmp = getenv("TMPDIR");
 	(void)argc;
 	(void)argv;
+#ifdef PR_FUZZ_PHASELOG
+	pr_fuzz_dict_maybe_print(NULL, NULL); /* a phase log's words are free text */
+#else
+	{
+		const struct pr_format *f = pr_format_find(PR_FUZZ_FORMAT);
+		if (!f) {
+			fprintf(stderr, "fuzz: no format '%s' in the registry\n", PR_FUZZ_FORMAT);
+			exit(1);
+		}
+		pr_fuzz_dict_maybe_print(f->flags & PR_FORMAT_JSON ? pr_fuzz_json_tokens : NULL,
+					 f->tokens);
+	}
+#endif
 	snprintf(dir, sizeof(dir), "%s/pr-fuzz-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");

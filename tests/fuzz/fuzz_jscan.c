@@ -19,9 +19,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/fuzz/dict.h"
 #include "ingest/jscan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	pr_fuzz_dict_maybe_print(pr_fuzz_json_tokens, NULL);
+	return 0;
+}
 
 #define CHECK(cond)                                                                        \
 	do {                                                                               \

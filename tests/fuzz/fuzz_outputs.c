@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "tests/fuzz/dict.h"
 #include "analyze/aggregate.h"
 #include "analyze/compare.h"
 #include "analyze/gate.h"
@@ -24,6 +25,15 @@
 #include "base/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	pr_fuzz_dict_maybe_print(pr_fuzz_json_tokens, NULL);
+	return 0;
+}
 
 const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void)

@@ -1,8 +1,8 @@
 #!/bin/sh
 # fuzz_smoke.sh [DIR] - run each libFuzzer target (fuzz_jscan and one
 # fuzz_<format> per ingest format, from tests/fuzz.cmake) for a bounded time
-# from the committed seeds in tests/fuzz/corpus/<target>/ (JSON targets also
-# with tests/fuzz/json.dict).
+# from the committed seeds in tests/fuzz/corpus/<target>/, with the dictionary
+# the target prints itself (tests/fuzz/dict.h).
 #
 # DIR holds the fuzz_* binaries (default: $PR_FUZZ_BIN). Without either, the
 # script builds them itself with clang in build-fuzz/ (or $PR_FUZZ_BUILD);
@@ -57,9 +57,13 @@ for target in $targets; do
 	seeds=
 	[ -d "$tests/fuzz/corpus/$target" ] && seeds=$tests/fuzz/corpus/$target
 	dict=
-	case $target in csv | qnn_csv | diffulex_csv | diffulex_summary | massif | sadf | pidstat | folded | perf_stat | perf_script) ;;
-	*) dict=-dict=$tests/fuzz/json.dict ;;
-	esac
+	# the target prints its own dictionary (tests/fuzz/dict.h), empty if none
+	if ! PR_FUZZ_DICT=1 "$bin" >"$work/dict" 2>"$work/log"; then
+		echo "fuzz_smoke: fuzz_$target FAILED to print its dictionary; log in $work"
+		failures=$((failures + 1))
+		continue
+	fi
+	[ -s "$work/dict" ] && dict=-dict=$work/dict
 	"$bin" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=30 -print_final_stats=1 \
 		$dict -artifact_prefix="$work/artifacts/" \
 		"$work/corpus" $seeds >"$work/log" 2>&1
