@@ -2,7 +2,8 @@
  * layout.h - chart layout as plain data: pure arithmetic, no Cairo
  * (STYLE.md rule 15). render/chart.c lays a chart out here, then paints
  * the result through render/gfx.h; pr_layout_dump() prints the same layout
- * as stable text for golden tests.
+ * as stable text for golden tests. The code is split along its seams
+ * (render/layout_impl.h lists the files: text, axes, legend, bars, dump).
  *
  * USAGE:
  *   struct pr_layout lo;
