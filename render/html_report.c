@@ -1211,7 +1211,7 @@ static double throughput(const json_t *run, const char **what)
 static int trend(struct pr_strbuf *sb, const char *title, const char *unit, const double *y, size_t n,
 		 size_t idx, struct pr_error *err)
 {
-	struct pr_chart_line l = { title, 0x2E86AB, NULL, y, n, 2.5, 0.1, 0 };
+	struct pr_chart_line l = { title, 0x2E86AB, NULL, y, n, 2.5, 0.1, 0, PR_LINE_LINEAR, 0 };
 	struct pr_chart c;
 	struct pr_output out;
 	const char *data;

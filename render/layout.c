@@ -27,6 +27,12 @@ void pr_layout_release(struct pr_layout *lo)
 	free(lo->marks);
 	free(lo->bars);
 	free(lo->lines);
+	for (i = 0; i < lo->nstacks; i++) {
+		free(lo->stacks[i].lines);
+		free(lo->stacks[i].x);
+		free(lo->stacks[i].top);
+	}
+	free(lo->stacks);
 	pr_layout_init(lo);
 }
 
@@ -52,14 +58,22 @@ struct pr_text *pr_lo_add_text(struct pr_layout *lo, const char *role, char *tex
 	return t;
 }
 
+/* Where v lies along the axis, 0 at lo and 1 at hi (log axes: NaN for v <= 0). */
+static double axis_frac(const struct pr_axis *a, double v)
+{
+	if (a->log)
+		return v > 0 ? (log10(v) - log10(a->lo)) / (log10(a->hi) - log10(a->lo)) : NAN;
+	return (v - a->lo) / (a->hi - a->lo);
+}
+
 double pr_layout_x(const struct pr_layout *lo, double v)
 {
-	return lo->plot.x + (v - lo->x.lo) / (lo->x.hi - lo->x.lo) * lo->plot.w;
+	return lo->plot.x + axis_frac(&lo->x, v) * lo->plot.w;
 }
 
 double pr_layout_y(const struct pr_layout *lo, double v)
 {
-	return lo->plot.y + lo->plot.h - (v - lo->y.lo) / (lo->y.hi - lo->y.lo) * lo->plot.h;
+	return lo->plot.y + lo->plot.h - axis_frac(&lo->y, v) * lo->plot.h;
 }
 
 /* ---- validation ---- */
@@ -273,17 +287,19 @@ static void line_ranges(struct pr_lo_ctx *x)
 	const struct pr_chart *c = x->c;
 	struct pr_layout *lo = x->lo;
 	struct pr_lo_range xr = { 0, 0, 0 }, yr = { 0, 0, 0 };
-	int fill = 0;
+	int fill = 0, ylog = c->value_scale == PR_SCALE_LOG;
 	double vmaxabs;
 	size_t i;
 	lo->nlines = c->nlines;
 	lo->lines = c->nlines ? pr_xcalloc(c->nlines, sizeof(*lo->lines)) : NULL;
+	for (i = 0; i < c->nlines; i++)
+		ylog &= c->lines[i].stack <= 0; /* stacks stay linear */
 	for (i = 0; i < c->nlines; i++) {
 		const struct pr_chart_line *l = &c->lines[i];
 		size_t k, fin = 0;
 		for (k = 0; k < l->n; k++) {
 			double xv = l->x ? l->x[k] : (double)k, yv = l->y[k];
-			if (!pr_lo_usable(xv) || !pr_lo_usable(yv))
+			if (!pr_lo_usable(xv) || !pr_lo_usable(yv) || (ylog && !(yv > 0)))
 				continue;
 			fin++;
 			pr_lo_grow(&xr, xv);
@@ -291,9 +307,13 @@ static void line_ranges(struct pr_lo_ctx *x)
 		}
 		lo->lines[i].n = l->n;
 		lo->lines[i].finite = fin;
+		lo->lines[i].step = l->style == PR_LINE_STEP;
 		if (fin && l->fill_alpha > 0)
 			fill = 1;
 	}
+	pr_lo_stacks(x, &xr, &yr);
+	if (lo->nstacks)
+		fill = 1;
 	for (i = 0; i < c->nrects; i++) {
 		const struct pr_chart_rect *r = &c->rects[i];
 		if (!pr_lo_usable(r->x0) || !pr_lo_usable(r->x1) || !pr_lo_usable(r->y0) ||
@@ -313,26 +333,35 @@ static void line_ranges(struct pr_lo_ctx *x)
 		for (i = 0; i < c->nvlines; i++)
 			pr_lo_grow(&xr, c->vlines[i].x);
 		for (i = 0; i < c->nmarks; i++) {
-			if (pr_lo_usable(c->marks[i].x) && pr_lo_usable(c->marks[i].y)) {
+			if (pr_lo_usable(c->marks[i].x) && pr_lo_usable(c->marks[i].y) &&
+			    (!ylog || c->marks[i].y > 0)) {
 				pr_lo_grow(&xr, c->marks[i].x);
 				pr_lo_grow(&yr, c->marks[i].y);
 			}
 		}
 		for (i = 0; i < c->nhlines; i++)
-			pr_lo_grow(&yr, c->hlines[i].y);
+			if (!ylog || c->hlines[i].y > 0)
+				pr_lo_grow(&yr, c->hlines[i].y);
 	}
 	x->dmax = yr.hi;
 	pad_flat(&xr);
 	lo->x.lo = xr.any ? xr.lo : 0;
 	lo->x.hi = xr.any ? xr.hi : 1;
-	if (c->y_fixed) {
+	if (c->x_date) {
+		lo->x.date = 1;
+		lo->x.epoch = pr_lo_usable(c->x_epoch) ? c->x_epoch : 0;
+	}
+	if (c->y_fixed && (!ylog || c->y_min > 0)) {
 		lo->y.lo = c->y_min;
 		lo->y.hi = c->y_max;
+		lo->y.log = ylog;
+	} else if (ylog && yr.any) {
+		pr_lo_log_range(&lo->y, yr.lo, yr.hi, c->nmarks ? 0.15 : 0.10);
 	} else {
 		y_range_lines(c, &yr, fill, &lo->y.lo, &lo->y.hi);
 	}
 	vmaxabs = fmax(fabs(xr.lo), fabs(xr.hi));
-	pr_axis_unit_choose(&lo->x.unit, c->x_unit, lo->empty ? 0 : vmaxabs);
+	pr_axis_unit_choose(&lo->x.unit, c->x_date ? "" : c->x_unit, lo->empty ? 0 : vmaxabs);
 	vmaxabs = yr.any ? fmax(fabs(yr.lo), fabs(yr.hi)) : 0;
 	if (c->y_fixed)
 		vmaxabs = fmax(fabs(c->y_min), fabs(c->y_max));
@@ -358,7 +387,13 @@ static void vertical_room(struct pr_lo_ctx *x)
 	if (c->bars && !lo->empty && !x->horiz)
 		pr_lo_bar_headroom(x, x->va, 0, x->ncat, lo->plot.h);
 	reserve = lo->empty ? 0 : top_reserve(x, lo->plot.h);
-	if (reserve > 0 && !c->y_fixed) {
+	if (reserve > 0 && !c->y_fixed && lo->y.log) { /* the same in decades */
+		double lhi = log10(lo->y.hi);
+		keep_below(&lhi, log10(lo->y.lo), log10(x->dmax),
+			   reserve + (c->bars && c->bars->value_labels ? PR_SIZE_SMALL + 6 : 4),
+			   lo->plot.h);
+		lo->y.hi = pow(10, lhi);
+	} else if (reserve > 0 && !c->y_fixed) {
 		if (!c->bars)
 			keep_below(&lo->y.hi, lo->y.lo, x->dmax, reserve + 4, lo->plot.h);
 		else if (!x->horiz)
@@ -404,7 +439,7 @@ static void titles(struct pr_lo_ctx *x)
 	}
 	if (c->x_label && c->x_label[0]) {
 		char *full = pr_lo_axis_title(c->x_label,
-					      lo->x.categorical || lo->empty ? NULL : &lo->x.unit);
+					      lo->x.categorical || lo->empty ? NULL : &lo->x);
 		pr_lo_add_text(lo, "xlabel", pr_text_elide(x->m, full, PR_SIZE_LABEL, 0, lo->plot.w),
 			       lo->plot.x + lo->plot.w / 2, x->H - PAD - PR_SIZE_LABEL * PR_TEXT_DESCENT,
 			       PR_SIZE_LABEL, 0, PR_ALIGN_CENTER, RGB_LABEL);
@@ -412,7 +447,7 @@ static void titles(struct pr_lo_ctx *x)
 	}
 	if (c->y_label && c->y_label[0]) {
 		char *full = pr_lo_axis_title(c->y_label,
-					      lo->y.categorical || lo->empty ? NULL : &lo->y.unit);
+					      lo->y.categorical || lo->empty ? NULL : &lo->y);
 		struct pr_text *t = pr_lo_add_text(
 			lo, "ylabel", pr_text_elide(x->m, full, PR_SIZE_LABEL, 0, lo->plot.h),
 			PAD + PR_SIZE_LABEL * PR_TEXT_ASCENT, lo->plot.y + lo->plot.h / 2,
@@ -526,7 +561,8 @@ static void plot_content(struct pr_lo_ctx *x)
 	struct pr_layout *lo = x->lo;
 	size_t i;
 	for (i = 0; i < lo->nlines; i++) /* which lines get reduced */
-		lo->lines[i].reduce = !c->no_reduce && (double)lo->lines[i].n > 4 * lo->plot.w;
+		lo->lines[i].reduce = !c->no_reduce && !lo->lines[i].stack &&
+				      (double)lo->lines[i].n > 4 * lo->plot.w;
 	if (!c->bars)
 		band_labels(x);
 	if (x->legend_pos == PR_LEGEND_RIGHT) {

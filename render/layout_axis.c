@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/strbuf.h"
 #include "base/xalloc.h"
@@ -202,7 +203,8 @@ void pr_lo_set_ticks(struct pr_axis *a, size_t n)
 }
 
 /* Numeric ticks for axis a over [a->lo, a->hi], at most max_int intervals. */
-static void numeric_ticks(struct pr_axis *a, size_t max_int)
+/* Linear ticks: 1-2-5 steps of the shown unit. */
+static void linear_ticks(struct pr_axis *a, size_t max_int)
 {
 	struct pr_ticks t;
 	size_t i;
@@ -220,21 +222,232 @@ static void numeric_ticks(struct pr_axis *a, size_t max_int)
 	}
 }
 
+/* ---- log axes ---- */
+
+void pr_lo_log_range(struct pr_axis *a, double min, double max, double head)
+{
+	double l0 = floor(log10(min)), l1 = log10(max), span;
+	span = fmax(l1 - l0, 1);
+	l1 = ceil(l1 + head * span);
+	if (l1 <= l0)
+		l1 = l0 + 1;
+	a->log = 1;
+	a->lo = pow10i((int)l0);
+	a->hi = pow10i((int)l1);
+}
+
+/* Append tick value v to a (a's ticks have room for `cap`). */
+static void push_tick(struct pr_axis *a, size_t cap, double v)
+{
+	if (a->nticks < cap && v >= a->lo * (1 - 1e-12) && v <= a->hi * (1 + 1e-12)) {
+		a->ticks[a->nticks].value = v;
+		a->ticks[a->nticks].grid = 1;
+		a->nticks++;
+	}
+}
+
+/*
+ * Bytes: ticks at powers of 2 whose exponents are multiples of a step (1,
+ * 2, 5, 10, 20, 30...), so that labels are whole numbers of KiB, MiB...
+ */
+static void log_ticks_bytes(struct pr_axis *a, size_t max_ticks)
+{
+	static const int steps[] = { 1, 2, 5, 10, 20, 30, 40, 50, 60 };
+	double lo = a->lo * a->unit.factor, hi = a->hi * a->unit.factor;
+	int e0 = (int)ceil(log2(lo) - 1e-9), e1 = (int)floor(log2(hi) + 1e-9), s = 60, e;
+	size_t i;
+	for (i = 0; i < PR_ARRAY_SIZE(steps); i++) {
+		int first = (int)ceil((double)e0 / steps[i]) * steps[i];
+		if (first > e1 || (size_t)((e1 - first) / steps[i] + 1) <= max_ticks) {
+			s = steps[i];
+			break;
+		}
+	}
+	pr_lo_set_ticks(a, max_ticks);
+	a->nticks = 0;
+	for (e = (int)ceil((double)e0 / s) * s; e <= e1; e += s)
+		push_tick(a, max_ticks, ldexp(1, e) / a->unit.factor);
+}
+
+/* Decades (every k-th when there are many), or 1-2-5 within fewer than 3 decades. */
+static void log_ticks_decimal(struct pr_axis *a, size_t max_ticks)
+{
+	static const int mult[] = { 1, 2, 5 };
+	double lo = a->lo * a->unit.factor, hi = a->hi * a->unit.factor;
+	int d0 = (int)ceil(log10(lo) - 1e-9), d1 = (int)floor(log10(hi) + 1e-9), every = 1, d;
+	size_t i;
+	pr_lo_set_ticks(a, max_ticks);
+	a->nticks = 0;
+	if (d1 - d0 + 1 >= 3) {
+		while ((size_t)((d1 - d0) / every + 1) > max_ticks)
+			every++;
+		for (d = d0; d <= d1; d += every)
+			push_tick(a, max_ticks, pow10i(d) / a->unit.factor);
+		return;
+	}
+	for (d = d0 - 1; d <= d1; d++)
+		for (i = 0; i < PR_ARRAY_SIZE(mult); i++)
+			push_tick(a, max_ticks, mult[i] * pow10i(d) / a->unit.factor);
+}
+
+/* ---- clock-time (date) axes ---- */
+
+/* Seconds between ticks of a UTC clock axis, smallest first. */
+static const double date_steps[] = {
+	0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30,
+	60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400,
+	2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400,
+};
+
+static void date_ticks(struct pr_axis *a, size_t max_int)
+{
+	double lo = a->epoch + a->lo, hi = a->epoch + a->hi, step = date_steps[0], k0 = 0, k1 = -1;
+	size_t i, n = 0;
+	for (i = 0; i < PR_ARRAY_SIZE(date_steps); i++) {
+		step = date_steps[i];
+		k0 = ceil(lo / step - 1e-9);
+		k1 = floor(hi / step + 1e-9);
+		if (k1 - k0 <= (double)max_int)
+			break;
+	}
+	a->decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3;
+	if (k1 >= k0)
+		n = (size_t)(k1 - k0) + 1;
+	if (n > max_int + 1)
+		n = max_int + 1;
+	pr_lo_set_ticks(a, n);
+	for (i = 0; i < n; i++) {
+		a->ticks[i].value = (k0 + (double)i) * step - a->epoch;
+		a->ticks[i].grid = 1;
+	}
+	a->unit.scale = step; /* the labels' precision (pr_lo_tick_label) */
+}
+
+/* UTC date and time of Unix second t; frac_ms: the milliseconds after it. */
+static void utc(double t, struct tm *tm, long *ms)
+{
+	double s = floor(t);
+	time_t tt;
+	*ms = (long)floor((t - s) * 1000 + 0.5);
+	if (*ms >= 1000) {
+		*ms -= 1000;
+		s += 1;
+	}
+	tt = (time_t)s;
+	memset(tm, 0, sizeof(*tm));
+	gmtime_r(&tt, tm);
+}
+
+static void date_label(const struct pr_axis *a, double v, char *buf, size_t n)
+{
+	double step = a->unit.scale, t = a->epoch + v;
+	struct tm tm;
+	long ms;
+	utc(t, &tm, &ms);
+	if (step >= 86400 || (!tm.tm_hour && !tm.tm_min && !tm.tm_sec && !ms))
+		snprintf(buf, n, "%02d-%02d", tm.tm_mon + 1, tm.tm_mday);
+	else if (step >= 60)
+		snprintf(buf, n, "%02d:%02d", tm.tm_hour, tm.tm_min);
+	else if (step >= 1)
+		snprintf(buf, n, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
+	else
+		snprintf(buf, n, "%02d:%02d:%02d.%0*ld", tm.tm_hour, tm.tm_min, tm.tm_sec,
+			 a->decimals, ms / (a->decimals == 1 ? 100 : a->decimals == 2 ? 10 : 1));
+}
+
+/* The ticks of a value axis: at most max_int intervals (linear, date) or max_int + 1 ticks (log). */
+static void numeric_ticks(struct pr_axis *a, size_t max_int)
+{
+	if (a->date)
+		date_ticks(a, max_int);
+	else if (a->log && a->unit.kind == PR_UNIT_BYTES)
+		log_ticks_bytes(a, max_int + 1);
+	else if (a->log)
+		log_ticks_decimal(a, max_int + 1);
+	else
+		linear_ticks(a, max_int);
+}
+
+void pr_lo_log_format(const struct pr_axis_unit *u, double v, int sig, char *buf, size_t n)
+{
+	static const char *const iec[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	static const char *const si[] = { "", "k", "M", "G", "T", "P", "E" };
+	double base = v * u->factor, shown = base;
+	const char *name = "", *sep = "";
+	int d = 0;
+	size_t k = 0;
+	switch (u->kind) {
+	case PR_UNIT_BYTES:
+		while (k + 1 < PR_ARRAY_SIZE(iec) && shown >= 1024) {
+			shown /= 1024;
+			k++;
+		}
+		name = iec[k];
+		sep = " ";
+		break;
+	case PR_UNIT_TIME:
+		name = base >= 1 ? "s" : base >= 1e-3 ? "ms" : base >= 1e-6 ? "us" : "ns";
+		shown = base >= 1 ? base : base >= 1e-3 ? base * 1e3 : base >= 1e-6 ? base * 1e6 : base * 1e9;
+		sep = " ";
+		break;
+	case PR_UNIT_PERCENT:
+		name = "%";
+		break;
+	case PR_UNIT_PLAIN:
+		while (k + 1 < PR_ARRAY_SIZE(si) && shown >= 1000) {
+			shown /= 1000;
+			k++;
+		}
+		name = si[k];
+		break;
+	}
+	if (sig) { /* `sig` significant digits */
+		double m = 1;
+		for (d = sig - 1; d > 0 && shown >= m * 10; d--)
+			m *= 10;
+	} else { /* as many decimals as the value needs (a tick), at most 9 */
+		while (d < 9 && fabs(shown * pow10i(d) - round(shown * pow10i(d))) > 1e-6 * shown * pow10i(d))
+			d++;
+	}
+	snprintf(buf, n, "%.*f%s%s", d, shown, name[0] ? sep : "", name);
+}
+
 char *pr_lo_tick_label(const struct pr_axis *a, size_t i)
 {
 	char buf[64];
-	pr_axis_unit_format(&a->unit, a->ticks[i].value, a->decimals, buf, sizeof(buf));
+	if (a->date)
+		date_label(a, a->ticks[i].value, buf, sizeof(buf));
+	else if (a->log)
+		pr_lo_log_format(&a->unit, a->ticks[i].value, 0, buf, sizeof(buf));
+	else
+		pr_axis_unit_format(&a->unit, a->ticks[i].value, a->decimals, buf, sizeof(buf));
 	return pr_xstrdup(buf);
 }
 
-char *pr_lo_axis_title(const char *label, const struct pr_axis_unit *u)
+char *pr_lo_axis_title(const char *label, const struct pr_axis *a)
 {
 	struct pr_strbuf sb = PR_STRBUF_INIT;
+	const struct pr_axis_unit *u = a ? &a->unit : NULL;
 	char *clean;
 	pr_strbuf_addstr(&sb, label ? label : "");
-	if (u && u->name[0]) {
-		if (sb.len)
-			pr_strbuf_addch(&sb, ' ');
+	if (sb.len && a && (a->date || a->log || u->name[0]))
+		pr_strbuf_addch(&sb, ' ');
+	if (a && a->date) {
+		struct tm t0, t1;
+		long ms;
+		utc(a->epoch + a->lo, &t0, &ms);
+		utc(a->epoch + a->hi, &t1, &ms);
+		pr_strbuf_addf(&sb, "(UTC, %04d-%02d-%02d", t0.tm_year + 1900, t0.tm_mon + 1, t0.tm_mday);
+		if (t0.tm_year != t1.tm_year || t0.tm_yday != t1.tm_yday)
+			pr_strbuf_addf(&sb, " to %04d-%02d-%02d", t1.tm_year + 1900, t1.tm_mon + 1,
+				       t1.tm_mday);
+		pr_strbuf_addch(&sb, ')');
+	} else if (a && a->log) {
+		if (u->kind == PR_UNIT_PLAIN && u->name[0])
+			pr_strbuf_addf(&sb, "(%s, log scale)", u->name);
+		else
+			pr_strbuf_addstr(&sb, "(log scale)");
+	} else if (u && u->name[0]) {
 		pr_strbuf_addf(&sb, "(%s)", u->name);
 	}
 	clean = pr_text_clean(sb.buf);

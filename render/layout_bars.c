@@ -17,6 +17,8 @@ static void value_label(struct pr_lo_ctx *x, const struct pr_axis *va, size_t g,
 		char *clean = pr_text_clean(grp->value_text[i]);
 		snprintf(buf, n, "%s", clean);
 		free(clean);
+	} else if (va->log) {
+		pr_lo_log_format(&va->unit, grp->values[i], 3, buf, n);
 	} else if (grp->values[i] == 0 && !va->unit.suffix[0]) {
 		snprintf(buf, n, "0.0"); /* like its neighbours, not like a tick */
 	} else {
@@ -112,10 +114,74 @@ void pr_lo_bar_headroom(struct pr_lo_ctx *x, struct pr_axis *va, int horiz, size
 			f = 0.45;
 		f = f / (1 - f);
 	}
+	if (va->log) { /* the same room, in decades */
+		double l0 = log10(va->lo), l1 = log10(va->hi);
+		va->hi = pow(10, l1 + (l1 - l0) * f);
+		return;
+	}
 	if (va->hi > 0)
 		va->hi += span * f;
 	if (va->lo < 0)
 		va->lo -= span * f;
+}
+
+/*
+ * Whether the value axis is logarithmic (render/chart.h, pr_scale): never
+ * for stacked bars; asked, when some value is > 0; automatic, when every
+ * value is > 0 and the largest is at least 1000 times the smallest. *pr
+ * gets the range of the values > 0 (hlines included).
+ */
+static int use_log(struct pr_lo_ctx *x, struct pr_lo_range *pr)
+{
+	const struct pr_chart *c = x->c;
+	const struct pr_chart_bars *b = c->bars;
+	size_t i, g;
+	int nonpos = 0;
+	if (b->stacked || c->value_scale == PR_SCALE_LINEAR)
+		return 0;
+	for (g = 0; g < b->ngroups; g++) {
+		for (i = 0; i < b->ncategories; i++) {
+			double v = b->groups[g].values[i];
+			if (!pr_lo_usable(v))
+				continue;
+			if (v > 0)
+				pr_lo_grow(pr, v);
+			else
+				nonpos = 1;
+		}
+	}
+	for (i = 0; i < c->nhlines; i++) {
+		if (pr_lo_usable(c->hlines[i].y) && c->hlines[i].y > 0)
+			pr_lo_grow(pr, c->hlines[i].y);
+		else if (pr_lo_usable(c->hlines[i].y))
+			nonpos = 1;
+	}
+	if (!pr->any)
+		return 0;
+	if (c->value_scale == PR_SCALE_LOG)
+		return 1;
+	return !nonpos && pr->hi >= 1000 * pr->lo;
+}
+
+/* A logarithmic value axis over the values > 0 (whole decades) and the category axis. */
+static void log_value_axis(struct pr_lo_ctx *x, const struct pr_lo_range *pr)
+{
+	const struct pr_chart *c = x->c;
+	struct pr_layout *lo = x->lo;
+	struct pr_axis *va = x->va, *ca = x->horiz ? &lo->y : &lo->x;
+	x->dmax = pr->hi;
+	if (c->y_fixed && c->y_min > 0) {
+		va->log = 1;
+		va->lo = c->y_min;
+		va->hi = c->y_max;
+	} else {
+		pr_lo_log_range(va, pr->lo, pr->hi, 0);
+	}
+	pr_axis_unit_choose(&va->unit, x->horiz ? c->x_unit : c->y_unit, va->hi);
+	ca->categorical = 1;
+	ca->lo = 0;
+	ca->hi = (double)x->ncat;
+	pr_axis_unit_choose(&ca->unit, "", 0);
 }
 
 /*
@@ -127,7 +193,7 @@ void pr_lo_bar_ranges(struct pr_lo_ctx *x)
 	const struct pr_chart *c = x->c;
 	const struct pr_chart_bars *b = c->bars;
 	struct pr_layout *lo = x->lo;
-	struct pr_lo_range vr = { 0, 0, 1 };
+	struct pr_lo_range vr = { 0, 0, 1 }, pr = { 0, 0, 0 };
 	struct pr_axis *va;
 	double vmaxabs;
 	int anyv = 0;
@@ -156,9 +222,13 @@ void pr_lo_bar_ranges(struct pr_lo_ctx *x)
 	for (i = 0; i < c->nhlines; i++)
 		pr_lo_grow(&vr, c->hlines[i].y);
 	lo->empty = !anyv || !ncat;
-	x->dmax = vr.hi;
 	va = x->horiz ? &lo->x : &lo->y;
 	x->va = va;
+	if (!lo->empty && use_log(x, &pr)) {
+		log_value_axis(x, &pr);
+		return;
+	}
+	x->dmax = vr.hi;
 	va->lo = vr.lo;
 	va->hi = vr.hi;
 	if (c->y_fixed) {
@@ -198,7 +268,7 @@ static void grouped_bar(struct pr_lo_ctx *x, struct pr_bar *b, size_t i, size_t 
 	b->rgb = grp->colors ? grp->colors[i] : grp->rgb;
 	if (x->horiz) {
 		c0 = pr_layout_y(lo, (double)(ncat - i)) + (slot - group) / 2 + bw * (double)g;
-		a0 = pr_layout_x(lo, 0);
+		a0 = pr_layout_x(lo, x->va->log ? x->va->lo : 0);
 		a1 = pr_layout_x(lo, v);
 		b->r.x = fmin(a0, a1);
 		b->r.w = fabs(a1 - a0);
@@ -206,7 +276,7 @@ static void grouped_bar(struct pr_lo_ctx *x, struct pr_bar *b, size_t i, size_t 
 		b->r.h = bw;
 	} else {
 		c0 = lo->plot.x + slot * (double)i + (slot - group) / 2 + bw * (double)g;
-		a0 = pr_layout_y(lo, 0);
+		a0 = pr_layout_y(lo, x->va->log ? x->va->lo : 0);
 		a1 = pr_layout_y(lo, v);
 		b->r.y = fmin(a0, a1);
 		b->r.h = fabs(a1 - a0);
@@ -252,7 +322,7 @@ void pr_lo_bars(struct pr_lo_ctx *x)
 		for (g = 0; g < ng; g++) {
 			double v = bs->groups[g].values[i];
 			struct pr_bar *b = &lo->bars[k];
-			if (!pr_lo_usable(v) || (bs->stacked && !(v > 0)))
+			if (!pr_lo_usable(v) || ((bs->stacked || x->va->log) && !(v > 0)))
 				continue;
 			k++;
 			if (bs->stacked) {

@@ -31,11 +31,36 @@ static void dump_axis(struct pr_strbuf *sb, const char *name, const struct pr_ax
 		dump_str(sb, a->unit.name);
 		pr_strbuf_addf(sb, " scale %.9g suffix ", a->unit.scale);
 		dump_str(sb, a->unit.suffix);
-		pr_strbuf_addf(sb, " decimals %d\n", a->decimals);
+		pr_strbuf_addf(sb, " decimals %d", a->decimals);
+		if (a->log)
+			pr_strbuf_addstr(sb, " log");
+		if (a->date)
+			pr_strbuf_addf(sb, " date epoch %.3f", a->epoch);
+		pr_strbuf_addch(sb, '\n');
 	}
 	for (i = 0; i < a->nticks; i++)
 		pr_strbuf_addf(sb, "%s tick %.9g at %.2f%s\n", name, a->ticks[i].value,
 			       a->ticks[i].pos, a->ticks[i].grid ? " grid" : "");
+}
+
+/*
+ * A stack group: its lines and grid size, then (for at most DUMP_STACK_POINTS
+ * grid points) each x with the tops of its lines, bottom first.
+ */
+#define DUMP_STACK_POINTS 64
+static void dump_stack(struct pr_strbuf *sb, size_t k, const struct pr_stack *s)
+{
+	size_t i, j;
+	pr_strbuf_addf(sb, "stack %zu group %d n %zu lines", k, s->group, s->n);
+	for (i = 0; i < s->nlines; i++)
+		pr_strbuf_addf(sb, " %zu", s->lines[i]);
+	pr_strbuf_addch(sb, '\n');
+	for (j = 0; j < s->n && j < DUMP_STACK_POINTS; j++) {
+		pr_strbuf_addf(sb, "stack %zu at %.9g tops", k, s->x[j]);
+		for (i = 0; i < s->nlines; i++)
+			pr_strbuf_addf(sb, " %.9g", s->top[i * s->n + j]);
+		pr_strbuf_addch(sb, '\n');
+	}
 }
 
 void pr_layout_dump(struct pr_strbuf *sb, const struct pr_layout *lo)
@@ -50,9 +75,16 @@ void pr_layout_dump(struct pr_strbuf *sb, const struct pr_layout *lo)
 	pr_strbuf_addch(sb, '\n');
 	dump_axis(sb, "x", &lo->x);
 	dump_axis(sb, "y", &lo->y);
-	for (i = 0; i < lo->nlines; i++)
-		pr_strbuf_addf(sb, "line %zu n %zu finite %zu%s\n", i, lo->lines[i].n,
-			       lo->lines[i].finite, lo->lines[i].reduce ? " reduce" : "");
+	for (i = 0; i < lo->nlines; i++) {
+		pr_strbuf_addf(sb, "line %zu n %zu finite %zu%s%s", i, lo->lines[i].n,
+			       lo->lines[i].finite, lo->lines[i].reduce ? " reduce" : "",
+			       lo->lines[i].step ? " step" : "");
+		if (lo->lines[i].stack)
+			pr_strbuf_addf(sb, " stack %zu", lo->lines[i].stack - 1);
+		pr_strbuf_addch(sb, '\n');
+	}
+	for (i = 0; i < lo->nstacks; i++)
+		dump_stack(sb, i, &lo->stacks[i]);
 	if (lo->legend.shown) {
 		pr_strbuf_addstr(sb, "legend ");
 		dump_rect(sb, &lo->legend.box);

@@ -7,6 +7,7 @@
  *   layout_axis.c    ticks, unit scaling, tick labels, axis titles
  *   layout_legend.c  legend entries and their placement
  *   layout_bars.c    bar charts: value range, headroom, bars and value labels
+ *   layout_stack.c   stacked lines on a common x grid
  *   layout_dump.c    the layout as stable text (pr_layout_dump)
  *   layout.c         the pass itself (pr_layout_chart): ranges, margins,
  *                    titles, band labels, the note and marks
@@ -118,7 +119,10 @@ struct pr_text *pr_lo_add_text(struct pr_layout *lo, const char *role, char *tex
 /* layout_axis.c */
 void pr_lo_set_ticks(struct pr_axis *a, size_t n);
 char *pr_lo_tick_label(const struct pr_axis *a, size_t i);
-char *pr_lo_axis_title(const char *label, const struct pr_axis_unit *u);
+/* The axis title: the label and, for a (non-categorical) axis a, its unit, "(log scale)" or the UTC date. */
+char *pr_lo_axis_title(const char *label, const struct pr_axis *a);
+/* v shown with its own unit ("32 KiB", "100 us", "10k"): sig significant digits, or (0) as a tick, exactly. */
+void pr_lo_log_format(const struct pr_axis_unit *u, double v, int sig, char *buf, size_t n);
 void pr_lo_category_label(struct pr_lo_ctx *x, size_t i, double max_w, char **out);
 /* The y axis ticks and labels (x->ycat, x->ylw); positions follow pr_lo_position_y. */
 void pr_lo_axis_y(struct pr_lo_ctx *x);
@@ -127,6 +131,13 @@ void pr_lo_position_y(struct pr_layout *lo);
 void pr_lo_axis_x(struct pr_lo_ctx *x);
 /* The tick label texts of both axes; frees x->ycat. */
 void pr_lo_tick_texts(struct pr_lo_ctx *x);
+
+/* layout_stack.c: the stack groups (lo->stacks); grows the ranges with their grids and tops. */
+void pr_lo_stacks(struct pr_lo_ctx *x, struct pr_lo_range *xr, struct pr_lo_range *yr);
+
+/* layout_axis.c: a log axis over whole decades around min..max (> 0), max kept
+ * at least `head` of the span (in decades) below the top. */
+void pr_lo_log_range(struct pr_axis *a, double min, double max, double head);
 
 /* layout_legend.c */
 void pr_lo_collect_entries(const struct pr_chart *c, struct pr_lo_entries *e);

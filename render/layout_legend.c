@@ -58,8 +58,12 @@ void pr_lo_collect_entries(const struct pr_chart *c, struct pr_lo_entries *e)
 	} else {
 		for (i = 0; i < c->nlines; i++) {
 			const struct pr_chart_line *l = &c->lines[i];
-			add_entry(e, l->label, PR_SWATCH_LINE, l->rgb, 1, l->width > 0 ? l->width : 2,
-				  l->dashed, 0);
+			if (l->stack > 0) /* a stacked area: its colour as filled */
+				add_entry(e, l->label, PR_SWATCH_PATCH, l->rgb,
+					  l->fill_alpha > 0 ? fmin(l->fill_alpha, 1) : 0.7, 0, 0, 0);
+			else
+				add_entry(e, l->label, PR_SWATCH_LINE, l->rgb, 1,
+					  l->width > 0 ? l->width : 2, l->dashed, 0);
 		}
 	}
 	for (i = 0; i < c->nhlines; i++)

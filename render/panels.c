@@ -301,7 +301,7 @@ static void cpu(struct pr_panelset *ps, const json_t *run)
 		return;
 	l = pr_panelset_alloc(ps, 1, sizeof(*l));
 	h = pr_panelset_alloc(ps, 1, sizeof(*h));
-	*l = (struct pr_chart_line){ "CPU", 0xFF6B35, x, y, n, 3, 0.2, 0 };
+	*l = (struct pr_chart_line){ "CPU", 0xFF6B35, x, y, n, 3, 0.2, 0, PR_LINE_LINEAR, 0 };
 	snprintf(buf, sizeof(buf), "Average: %.1f%%", pr_mnum(s, "mean"));
 	*h = (struct pr_chart_hline){ pr_mnum(s, "mean"), pr_panelset_strdup(ps, buf), 0xE74C3C, 1 };
 	snprintf(buf, sizeof(buf), "CPU usage over time | Peak: %.1f%% | Average: %.1f%%", pr_mnum(s, "max"),
@@ -483,7 +483,7 @@ static void pressure(struct pr_panelset *ps, const json_t *run)
 		size_t k;
 		if (!s || !(total > 0) || n == MAX_LINES || !(k = timeline(ps, run, s, 100.0 / total, &x, &y)))
 			continue;
-		l[n] = (struct pr_chart_line){ series_label(ps, s), n ? pr_chart_color(n) : 0x000000, x, y, k, 2, 0, 0 };
+		l[n] = (struct pr_chart_line){ series_label(ps, s), n ? pr_chart_color(n) : 0x000000, x, y, k, 2, 0, 0, PR_LINE_LINEAR, 0 };
 		if (!n)
 			snprintf(note, sizeof(note), "Peak pressure: %.1f%%\nAverage: %.1f%%", pr_mnum(it, "peak_pct"),
 				 pr_mnum(it, "mean_pct"));
@@ -616,9 +616,9 @@ static void device_memory(struct pr_panelset *ps, const json_t *run)
 		char title[200], note[400], g[40];
 		f = (json_t *)d[i].frag;
 		k = timeline(ps, run, d[i].resv, 1, &x, &y);
-		l[0] = (struct pr_chart_line){ "Reserved", 0x9467BD, x, y, k, 2, 0.12, 0 };
+		l[0] = (struct pr_chart_line){ "Reserved", 0x9467BD, x, y, k, 2, 0.12, 0, PR_LINE_LINEAR, 0 };
 		k = timeline(ps, run, d[i].alloc, 1, &x, &y);
-		l[1] = (struct pr_chart_line){ "Allocated", 0x2E86AB, x, y, k, 2, 0.15, 0 };
+		l[1] = (struct pr_chart_line){ "Allocated", 0x2E86AB, x, y, k, 2, 0.15, 0, PR_LINE_LINEAR, 0 };
 		snprintf(title, sizeof(title), "Device memory %s: allocated vs reserved", pr_mstr(f, "device"));
 		c = timechart(ps, run, "device_memory", title, "Memory", "bytes", l, 2);
 		pr_fmt_bytes(pr_mnum(f, "max_gap"), g, sizeof(g));
@@ -688,7 +688,7 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 			y = pr_panelset_alloc(ps, n, sizeof(double));
 			for (i = 0; i < n; i++)
 				y[i] = json_number_value(json_array_get(json_object_get(red, key[k]), i));
-			l[k] = (struct pr_chart_line){ lab[k], rgb[k], x, y, n, k ? 1 : 2, 0, 0 };
+			l[k] = (struct pr_chart_line){ lab[k], rgb[k], x, y, n, k ? 1 : 2, 0, 0, PR_LINE_LINEAR, 0 };
 		}
 	} else {
 		if (n < 2)
@@ -701,7 +701,7 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 			y[i] = pr_mnum(o, "dur_ns");
 		}
 		l = pr_panelset_alloc(ps, 1, sizeof(*l));
-		*l = (struct pr_chart_line){ "step time", 0x1F77B4, x, y, n, 2, 0, 0 };
+		*l = (struct pr_chart_line){ "step time", 0x1F77B4, x, y, n, 2, 0, 0, PR_LINE_LINEAR, 0 };
 	}
 	h = pr_panelset_alloc(ps, 2, sizeof(*h));
 	pr_fmt_duration(pr_mnum(st, "p50_ns"), a, sizeof(a));
@@ -755,7 +755,7 @@ static void efficiency(struct pr_panelset *ps, const json_t *run)
 	if (!k)
 		return;
 	l = pr_panelset_alloc(ps, 1, sizeof(*l));
-	*l = (struct pr_chart_line){ "RSS / VSS", 0x2CA02C, xr, y, n, 2, 0.12, 0 };
+	*l = (struct pr_chart_line){ "RSS / VSS", 0x2CA02C, xr, y, n, 2, 0.12, 0, PR_LINE_LINEAR, 0 };
 	c = timechart(ps, run, "efficiency", "Process memory efficiency (RSS / VSS)", "Efficiency", "percent", l, 1);
 	c->legend = PR_LEGEND_NONE;
 	snprintf(note, sizeof(note), "mean(RSS) / mean(VSS) = %.1f%%", sr / sv * 100);
