@@ -110,8 +110,9 @@ static void line_pixels(const struct pr_layout *lo, const struct pr_chart_line *
 		if (usable(xv) && usable(yv)) {
 			px->x[i] = px_x(lo, xv);
 			px->y[i] = px_y(lo, yv);
-		} else {
-			px->x[i] = px->y[i] = NAN;
+		} else { /* a gap; its x still ends the step before it */
+			px->x[i] = usable(xv) ? px_x(lo, xv) : NAN;
+			px->y[i] = NAN;
 		}
 	}
 	free(rx);
@@ -119,8 +120,9 @@ static void line_pixels(const struct pr_layout *lo, const struct pr_chart_line *
 }
 
 /*
- * Step-after: each point's value holds until the next point's x, so a
- * corner (x[i + 1], y[i]) goes between two finite points. Replaces px.
+ * Step-after: each point's value holds until the next point's x (even when
+ * that point's value is missing), so a corner (x[i + 1], y[i]) follows
+ * every finite point that has a next x. Replaces px.
  */
 static void step_pixels(struct pixels *px)
 {
@@ -130,7 +132,7 @@ static void step_pixels(struct pixels *px)
 	for (i = 0; i < px->n; i++) {
 		x[m] = px->x[i];
 		y[m++] = px->y[i];
-		if (i + 1 < px->n && !isnan(px->x[i]) && !isnan(px->x[i + 1])) {
+		if (i + 1 < px->n && !isnan(px->x[i]) && !isnan(px->y[i]) && !isnan(px->x[i + 1])) {
 			x[m] = px->x[i + 1];
 			y[m++] = px->y[i];
 		}
