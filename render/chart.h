@@ -50,8 +50,14 @@
  *
  * OWNERSHIP: the spec and every array and string it points to belong to
  * the caller and are only read during the call.
- * LIMITATIONS: linear axes only; one y axis; no dates on the x axis; lines
- * are drawn with alpha 1 (fills carry the transparency).
+ * Scales: the value axis is linear or logarithmic (value_scale, below); the
+ * x axis of a line chart may be a UTC clock (x_date). render/layout.h says
+ * how their ticks are chosen and labelled.
+ *
+ * LIMITATIONS: one y axis; log scale for the value axis only (a log x axis
+ * only on horizontal bars), never for stacks; stacked lines are not
+ * reduced (fine for the model's 2000-point timelines, slow for millions);
+ * lines are drawn with alpha 1 (fills carry the transparency).
  */
 #ifndef PR_CHART_H
 #define PR_CHART_H
