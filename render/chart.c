@@ -110,31 +110,106 @@ static void line_pixels(const struct pr_layout *lo, const struct pr_chart_line *
 		if (usable(xv) && usable(yv)) {
 			px->x[i] = px_x(lo, xv);
 			px->y[i] = px_y(lo, yv);
-		} else {
-			px->x[i] = px->y[i] = NAN;
+		} else { /* a gap; its x still ends the step before it */
+			px->x[i] = usable(xv) ? px_x(lo, xv) : NAN;
+			px->y[i] = NAN;
 		}
 	}
 	free(rx);
 	free(ry);
 }
 
+/*
+ * Step-after: each point's value holds until the next point's x (even when
+ * that point's value is missing), so a corner (x[i + 1], y[i]) follows
+ * every finite point that has a next x. Replaces px.
+ */
+static void step_pixels(struct pixels *px)
+{
+	double *x = pr_xreallocarray(NULL, px->n ? 2 * px->n : 1, sizeof(double));
+	double *y = pr_xreallocarray(NULL, px->n ? 2 * px->n : 1, sizeof(double));
+	size_t i, m = 0;
+	for (i = 0; i < px->n; i++) {
+		x[m] = px->x[i];
+		y[m++] = px->y[i];
+		if (i + 1 < px->n && !isnan(px->x[i]) && !isnan(px->y[i]) && !isnan(px->x[i + 1])) {
+			x[m] = px->x[i + 1];
+			y[m++] = px->y[i];
+		}
+	}
+	free(px->x);
+	free(px->y);
+	px->x = x;
+	px->y = y;
+	px->n = m;
+}
+
+/* Row k of stack s in px (k < 0: the zero line); steps when the stack's lines are. */
+static void stack_pixels(const struct pr_layout *lo, const struct pr_stack *s, long k, int step,
+			 struct pixels *px)
+{
+	size_t j;
+	px->x = pr_xreallocarray(NULL, s->n ? s->n : 1, sizeof(double));
+	px->y = pr_xreallocarray(NULL, s->n ? s->n : 1, sizeof(double));
+	px->n = s->n;
+	for (j = 0; j < s->n; j++) {
+		px->x[j] = px_x(lo, s->x[j]);
+		px->y[j] = px_y(lo, k < 0 ? 0 : s->top[(size_t)k * s->n + j]);
+	}
+	if (step)
+		step_pixels(px);
+}
+
+/* The stacked areas: each line's band from the one below to its top, then its top edge. */
+static void paint_stacks(struct pr_gfx *g, const struct pr_layout *lo, const struct pr_chart *c)
+{
+	size_t i, k;
+	for (i = 0; i < lo->nstacks; i++) {
+		const struct pr_stack *s = &lo->stacks[i];
+		struct pixels below, top;
+		int step = lo->lines[s->lines[0]].step;
+		stack_pixels(lo, s, -1, step, &below);
+		for (k = 0; k < s->nlines; k++) {
+			const struct pr_chart_line *l = &c->lines[s->lines[k]];
+			double a = l->fill_alpha > 0 ? fmin(l->fill_alpha, 1) : 0.7;
+			stack_pixels(lo, s, (long)k, step, &top);
+			pr_gfx_fill_between(g, top.x, below.y, top.y, top.n, l->rgb, a);
+			pr_gfx_polyline(g, top.x, top.y, top.n, l->rgb, 1, l->width > 0 ? l->width : 1,
+					l->dashed);
+			free(below.x);
+			free(below.y);
+			below = top;
+		}
+		free(below.x);
+		free(below.y);
+	}
+}
+
 static void paint_lines(struct pr_gfx *g, const struct pr_layout *lo, const struct pr_chart *c)
 {
 	struct pixels *px = pr_xcalloc(c->nlines ? c->nlines : 1, sizeof(*px));
-	double base = clampd(px_y(lo, 0), lo->plot.y, lo->plot.y + lo->plot.h);
+	double base = lo->y.log ? lo->plot.y + lo->plot.h
+				: clampd(px_y(lo, 0), lo->plot.y, lo->plot.y + lo->plot.h);
 	size_t i;
-	for (i = 0; i < c->nlines; i++)
+	paint_stacks(g, lo, c);
+	for (i = 0; i < c->nlines; i++) {
+		if (lo->lines[i].stack)
+			continue;
 		line_pixels(lo, &c->lines[i], lo->lines[i].reduce, &px[i]);
+		if (lo->lines[i].step)
+			step_pixels(&px[i]);
+	}
 	for (i = 0; i < c->nlines; i++) { /* fills first: no line is hidden by a later fill */
 		const struct pr_chart_line *l = &c->lines[i];
-		if (l->fill_alpha > 0)
+		if (l->fill_alpha > 0 && !lo->lines[i].stack)
 			pr_gfx_area(g, px[i].x, px[i].y, px[i].n, base, l->rgb,
 				    l->fill_alpha > 1 ? 1 : l->fill_alpha);
 	}
 	for (i = 0; i < c->nlines; i++) {
 		const struct pr_chart_line *l = &c->lines[i];
-		pr_gfx_polyline(g, px[i].x, px[i].y, px[i].n, l->rgb, 1,
-				l->width > 0 ? l->width : 2, l->dashed);
+		if (!lo->lines[i].stack)
+			pr_gfx_polyline(g, px[i].x, px[i].y, px[i].n, l->rgb, 1,
+					l->width > 0 ? l->width : 2, l->dashed);
 		free(px[i].x);
 		free(px[i].y);
 	}

@@ -50,8 +50,14 @@
  *
  * OWNERSHIP: the spec and every array and string it points to belong to
  * the caller and are only read during the call.
- * LIMITATIONS: linear axes only; one y axis; no dates on the x axis; lines
- * are drawn with alpha 1 (fills carry the transparency).
+ * Scales: the value axis is linear or logarithmic (value_scale, below); the
+ * x axis of a line chart may be a UTC clock (x_date). render/layout.h says
+ * how their ticks are chosen and labelled.
+ *
+ * LIMITATIONS: one y axis; log scale for the value axis only (a log x axis
+ * only on horizontal bars), never for stacks; stacked lines are not
+ * reduced (fine for the model's 2000-point timelines, slow for millions);
+ * lines are drawn with alpha 1 (fills carry the transparency).
  */
 #ifndef PR_CHART_H
 #define PR_CHART_H
@@ -71,7 +77,28 @@ extern const uint32_t pr_chart_palette[PR_PALETTE_SIZE];
 /* pr_chart_palette[i % PR_PALETTE_SIZE]. */
 uint32_t pr_chart_color(size_t i);
 
-/* A data series. width 0 = 2 px; fill_alpha > 0 fills down to y = 0. */
+/*
+ * How a line joins its points: straight segments, or steps (step-after: a
+ * value holds until the next sample, then jumps; for sampled gauges such
+ * as memory or utilisation, whose value between two samples is the last
+ * one read).
+ */
+enum pr_line_style { PR_LINE_LINEAR = 0, PR_LINE_STEP };
+
+/*
+ * A data series. width 0 = 2 px; fill_alpha > 0 fills down to y = 0.
+ *
+ * stack > 0 puts the line in stack group `stack`: the group's lines are
+ * drawn as a stacked area, in spec order from the bottom, each filled
+ * from the top of the one below to its own top (fill_alpha, 0 = 0.7; no
+ * fill to zero), its top edge stroked `width` px (0 = 1 px). The group is
+ * evaluated on a common x grid, the sorted union of its lines' usable x
+ * values; at a grid x a line contributes: PR_LINE_STEP, its last sample
+ * at or before x (0 before its first sample, its last value after its
+ * last sample); PR_LINE_LINEAR, its linear interpolation (0 outside its
+ * first..last x). Non-finite samples are left out. The group is drawn in
+ * the style of its first line. Stacked lines are never reduced.
+ */
 struct pr_chart_line {
 	const char *label; /* legend text; NULL/"" = not in the legend */
 	uint32_t rgb;
@@ -80,6 +107,8 @@ struct pr_chart_line {
 	double width;
 	double fill_alpha;
 	int dashed;
+	enum pr_line_style style;
+	int stack;
 };
 
 /* A vertical background band (a phase); label drawn at its top if it fits. */
@@ -161,6 +190,16 @@ struct pr_chart_bars {
 	int stacked;
 };
 
+/*
+ * The value axis' scale (y for line charts and vertical bars, x for
+ * horizontal bars). PR_SCALE_AUTO: logarithmic for a grouped (not stacked)
+ * bar chart whose values are all > 0 and span at least 3 decades (largest
+ * / smallest >= 1000), linear otherwise (line charts are linear unless
+ * asked). PR_SCALE_LOG: values <= 0 are not drawn (they break lines; such
+ * bars are left out); stacked lines and stacked bars stay linear.
+ */
+enum pr_scale { PR_SCALE_AUTO = 0, PR_SCALE_LINEAR, PR_SCALE_LOG };
+
 enum pr_legend_pos {
 	PR_LEGEND_RIGHT = 0, /* outside the plot, right (default) */
 	PR_LEGEND_INSIDE,    /* inside the plot, top right */
@@ -174,6 +213,13 @@ struct pr_chart {
 	int width, height; /* px, 200..8000; 0 = the default, 1200 wide, 420 high */
 	int y_fixed;       /* use y_min..y_max instead of the data range */
 	double y_min, y_max;
+	enum pr_scale value_scale;
+	/*
+	 * x_date: x values are seconds after x_epoch (Unix time, seconds, UTC):
+	 * the x axis shows UTC clock times (x_unit is ignored), see render/layout.h.
+	 */
+	int x_date;
+	double x_epoch;
 
 	const struct pr_chart_line *lines;
 	size_t nlines;

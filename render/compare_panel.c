@@ -297,8 +297,8 @@ static void step_time(struct pr_panelset *ps, const json_t *base, const json_t *
 	mb = median_of(yb, nb);
 	mn = median_of(yn, nn);
 	l = pr_panelset_alloc(ps, 2, sizeof(*l));
-	l[0] = (struct pr_chart_line){ "base", 0x1F77B4, NULL, yb, nb, 2, 0, 0 };
-	l[1] = (struct pr_chart_line){ "new", 0xFF7F0E, NULL, yn, nn, 2, 0, 0 };
+	l[0] = (struct pr_chart_line){ "base", 0x1F77B4, NULL, yb, nb, 2, 0, 0, PR_LINE_LINEAR, 0 };
+	l[1] = (struct pr_chart_line){ "new", 0xFF7F0E, NULL, yn, nn, 2, 0, 0, PR_LINE_LINEAR, 0 };
 	h = pr_panelset_alloc(ps, 2, sizeof(*h));
 	pr_fmt_duration(mb, a, sizeof(a));
 	pr_fmt_duration(mn, b, sizeof(b));

@@ -425,6 +425,34 @@ void pr_gfx_area(struct pr_gfx *g, const double *x, const double *y, size_t n, d
 	cairo_fill(g->cr); /* one fill: pieces never double-blend */
 }
 
+void pr_gfx_fill_between(struct pr_gfx *g, const double *x, const double *ylo, const double *yhi,
+			 size_t n, uint32_t rgb, double alpha)
+{
+	size_t i, start = 0, len = 0;
+	if (!n)
+		return;
+	source(g, rgb, alpha);
+	for (i = 0; i <= n; i++) {
+		if (i < n && ok(x[i], yhi[i]) && ok(x[i], ylo[i])) {
+			if (!len)
+				start = i;
+			len++;
+			continue;
+		}
+		if (len >= 2) {
+			size_t k;
+			cairo_move_to(g->cr, x[start], yhi[start]);
+			for (k = start + 1; k < start + len; k++)
+				cairo_line_to(g->cr, x[k], yhi[k]);
+			for (k = start + len; k-- > start;)
+				cairo_line_to(g->cr, x[k], ylo[k]);
+			cairo_close_path(g->cr);
+		}
+		len = 0;
+	}
+	cairo_fill(g->cr);
+}
+
 void pr_gfx_circle(struct pr_gfx *g, double x, double y, double r, uint32_t fill,
 		   double fill_alpha, uint32_t stroke, double stroke_width)
 {

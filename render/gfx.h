@@ -97,6 +97,12 @@ void pr_gfx_polyline(struct pr_gfx *g, const double *x, const double *y, size_t 
 /* The area between the polyline and the horizontal line y = base (NaN-separated pieces). */
 void pr_gfx_area(struct pr_gfx *g, const double *x, const double *y, size_t n, double base,
 		 uint32_t rgb, double alpha);
+/*
+ * The area between two polylines over the same x (a stacked band): from
+ * ylo up to yhi; a NaN in either ends one piece.
+ */
+void pr_gfx_fill_between(struct pr_gfx *g, const double *x, const double *ylo, const double *yhi,
+			 size_t n, uint32_t rgb, double alpha);
 /* A disc with an optional outline (stroke_width 0 = none). */
 void pr_gfx_circle(struct pr_gfx *g, double x, double y, double r, uint32_t fill,
 		   double fill_alpha, uint32_t stroke, double stroke_width);

@@ -370,7 +370,7 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 		else
 			snprintf(buf, sizeof(buf), "%s/%s: mean %.1f, max %lld", pr_mstr(s, "device"),
 				 pr_mstr(s, "stream"), pr_mnum(q, "mean"), pr_mll(q, "max"));
-		l[n] = (struct pr_chart_line){ pr_panelset_strdup(ps, buf), pr_chart_color(n), x, y, p, 1.5, 0, 0 };
+		l[n] = (struct pr_chart_line){ pr_panelset_strdup(ps, buf), pr_chart_color(n), x, y, p, 1.5, 0, 0, PR_LINE_LINEAR, 0 };
 		if (pr_mnum(q, "max") > best) {
 			best = pr_mnum(q, "max");
 			bx = pr_mnum(q, "max_t_ns") / 1e9;

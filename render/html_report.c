@@ -182,6 +182,15 @@ int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idp
 		pr_strbuf_addstr(sb, "<h3>Panels</h3>\n");
 	for (i = 0; i < pr_panelset_count(ps) && !rc; i++)
 		rc = html_panel(sb, ps, i, idprefix, idprefix, err);
+	for (i = 0; i < pr_panelset_skipped_count(ps); i++) { /* panels that would say nothing */
+		pr_strbuf_addstr(sb, i ? "; " : "<p class=\"skipped\">Not drawn: ");
+		esc(sb, pr_panelset_skipped_name(ps, i));
+		pr_strbuf_addstr(sb, " (");
+		esc(sb, pr_panelset_skipped_reason(ps, i));
+		pr_strbuf_addch(sb, ')');
+	}
+	if (pr_panelset_skipped_count(ps))
+		pr_strbuf_addstr(sb, ".</p>\n");
 	pr_panelset_free(ps);
 	return rc;
 }
@@ -1215,7 +1224,7 @@ static double throughput(const json_t *run, const char **what)
 static int trend(struct pr_strbuf *sb, const char *title, const char *unit, const double *y, size_t n,
 		 size_t idx, struct pr_error *err)
 {
-	struct pr_chart_line l = { title, 0x2E86AB, NULL, y, n, 2.5, 0.1, 0 };
+	struct pr_chart_line l = { title, 0x2E86AB, NULL, y, n, 2.5, 0.1, 0, PR_LINE_LINEAR, 0 };
 	struct pr_chart c;
 	struct pr_output out;
 	const char *data;

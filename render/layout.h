@@ -2,7 +2,8 @@
  * layout.h - chart layout as plain data: pure arithmetic, no Cairo
  * (STYLE.md rule 15). render/chart.c lays a chart out here, then paints
  * the result through render/gfx.h; pr_layout_dump() prints the same layout
- * as stable text for golden tests.
+ * as stable text for golden tests. The code is split along its seams
+ * (render/layout_impl.h lists the files: text, axes, legend, bars, dump).
  *
  * USAGE:
  *   struct pr_layout lo;
@@ -34,7 +35,17 @@
  * OWNERSHIP: every string in a struct pr_layout is owned by it and freed by
  * pr_layout_release(). `role` strings are static. pr_text_clean() and
  * pr_text_elide() return new strings (free()).
- * LIMITATIONS: linear axes; fixed font sizes (below), one y axis.
+ * Scales: an axis is linear, logarithmic (pr_axis.log: decade ticks, or
+ * 1-2-5 ones within a decade or two; bytes at powers of 2: 1 KiB, 32 KiB,
+ * 1 MiB; each label carries its own unit, "100 us", "1 ms", and the axis
+ * title says "(log scale)") or, for x, a UTC clock (pr_axis.date: ticks at
+ * round clock times, 1 ms .. 1 day apart, labelled HH:MM, HH:MM:SS or
+ * HH:MM:SS.fff by the step and MM-DD at midnight; the axis title gets
+ * "(UTC, YYYY-MM-DD)" or "(UTC, YYYY-MM-DD to YYYY-MM-DD)"). Dates are
+ * computed with gmtime_r: no time zone, no locale.
+ *
+ * LIMITATIONS: fixed font sizes (below), one y axis; a log x axis only for
+ * horizontal bars.
  */
 #ifndef PR_LAYOUT_H
 #define PR_LAYOUT_H
@@ -139,6 +150,9 @@ struct pr_axis {
 	double lo, hi; /* data range */
 	struct pr_axis_unit unit;
 	int categorical; /* categories at 0.5, 1.5, ... of lo = 0, hi = n */
+	int log;         /* logarithmic: lo > 0; ticks label themselves with their unit */
+	int date;        /* values are seconds after `epoch` (Unix, UTC): clock-time ticks */
+	double epoch;
 	int decimals;
 	struct pr_tick *ticks;
 	size_t nticks;
@@ -194,6 +208,22 @@ struct pr_bar {
 struct pr_line_info {
 	size_t n, finite; /* points, and points with finite x and y */
 	int reduce;       /* drawn through pr_reduce_minmax */
+	int step;         /* drawn as steps (its own style, or its stack's) */
+	size_t stack;     /* 1 + index into the layout's stacks; 0 = not stacked */
+};
+
+/*
+ * A stack group (render/chart.h) on its common x grid: top[k * n + j] is
+ * the top of its k-th line (bottom first) at x[j]; the bottom of line k is
+ * line k - 1's top (0 for the first).
+ */
+struct pr_stack {
+	int group;     /* the lines' `stack` value */
+	size_t *lines; /* chart line indices, bottom first */
+	size_t nlines;
+	double *x;     /* the grid */
+	size_t n;
+	double *top;
 };
 
 struct pr_layout {
@@ -211,6 +241,8 @@ struct pr_layout {
 	size_t nbars;
 	struct pr_line_info *lines; /* one per chart line */
 	size_t nlines;
+	struct pr_stack *stacks; /* in order of their first line */
+	size_t nstacks;
 	struct pr_text *texts; /* drawn last, in this order */
 	size_t ntexts, atexts;
 };

@@ -16,6 +16,7 @@
 #define MAX_BANDS 200
 #define MAX_LINES 8
 #define MAX_BARS 40
+#define CATEGORY_PREFIX "dev.mem.category."
 
 /* ---- model access ---- */
 
@@ -196,14 +197,39 @@ static void phase_bands(struct pr_panelset *ps, const json_t *run, struct pr_cha
 }
 
 /* A time-series panel: x on the run's axis (seconds since the start); percent axes span 0..100. */
+/*
+ * A run with an absolute start (epoch_start_ns, not synthetic) that lasts
+ * at least DATE_AXIS_MIN_NS gets a UTC clock-time x axis; shorter ones read
+ * better as seconds since the start.
+ */
+#define DATE_AXIS_MIN_NS 10e9
+static int date_axis(const json_t *run, double *epoch_s)
+{
+	const json_t *clock = json_object_get(run, "clock");
+	json_t *e = json_object_get(clock, "epoch_start_ns");
+	if (pr_run_x_unit(run) || !json_is_number(e) || json_is_true(json_object_get(clock, "synthetic")) ||
+	    !(pr_mnum(clock, "duration_ns") >= DATE_AXIS_MIN_NS))
+		return 0;
+	*epoch_s = json_number_value(e) / 1e9;
+	return 1;
+}
+
+/*
+ * Model series are samples of a gauge (memory, utilisation, power...): the
+ * value read holds until the next sample, so they are drawn as steps.
+ */
 static struct pr_chart *timechart(struct pr_panelset *ps, const json_t *run, const char *name,
 				  const char *title, const char *ylabel, const char *yunit,
-				  const struct pr_chart_line *lines, size_t nlines)
+				  struct pr_chart_line *lines, size_t nlines)
 {
 	struct pr_chart *c = pr_panelset_add(ps, name, title);
 	struct xaxis x = xaxis_of(run);
+	size_t i;
+	for (i = 0; i < nlines; i++)
+		lines[i].style = PR_LINE_STEP;
 	c->x_label = x.label;
 	c->x_unit = x.unit;
+	c->x_date = date_axis(run, &c->x_epoch);
 	c->y_label = ylabel;
 	c->y_unit = yunit;
 	c->lines = lines;
@@ -230,6 +256,8 @@ static void memory(struct pr_panelset *ps, const json_t *run)
 		double *x, *y;
 		size_t k;
 		if (!json_is_true(json_object_get(s, "memory")) || starts(pr_mstr(s, "name"), "sys.") ||
+		    starts(pr_mstr(s, "name"), CATEGORY_PREFIX) ||
+		    (!strcmp(pr_mstr(s, "name"), "dev.mem.total") && series(run, CATEGORY_PREFIX "parameter", NULL)) ||
 		    n == MAX_LINES || !(k = timeline(ps, run, s, 1, &x, &y)))
 			continue;
 		l[n].label = series_label(ps, s);
@@ -282,6 +310,57 @@ static void memory(struct pr_panelset *ps, const json_t *run)
 	}
 }
 
+/*
+ * torch.profiler's memory categories, in the order torch's own
+ * export_memory_timeline plot stacks them (bottom first) and with its
+ * colours (_CATEGORY_TO_COLORS, CSS named colours: darkgreen, goldenrod,
+ * black, mediumpurple, red, mediumblue, royalblue, grey).
+ */
+static const struct {
+	const char *series, *label;
+	uint32_t rgb;
+} categories[] = {
+	{ CATEGORY_PREFIX "parameter", "Parameter", 0x006400 },
+	{ CATEGORY_PREFIX "optimizer_state", "Optimizer state", 0xDAA520 },
+	{ CATEGORY_PREFIX "input", "Input", 0x000000 },
+	{ CATEGORY_PREFIX "temporary", "Temporary", 0x9370DB },
+	{ CATEGORY_PREFIX "activation", "Activation", 0xFF0000 },
+	{ CATEGORY_PREFIX "gradient", "Gradient", 0x0000CD },
+	{ CATEGORY_PREFIX "autograd_detail", "Autograd detail", 0x4169E1 },
+	{ CATEGORY_PREFIX "unknown", "Unknown", 0x808080 },
+};
+
+/* Device memory by category (a torch memory timeline): stacked areas, the total on top. */
+static void memory_categories(struct pr_panelset *ps, const json_t *run)
+{
+	struct pr_chart_line *l = pr_panelset_alloc(ps, PR_ARRAY_SIZE(categories) + 1, sizeof(*l));
+	const json_t *s;
+	struct pr_chart *c;
+	char title[200], v[40];
+	size_t i, n = 0, k;
+	double *x, *y;
+	for (i = 0; i < PR_ARRAY_SIZE(categories); i++) {
+		if (!(s = series(run, categories[i].series, NULL)) || !(k = timeline(ps, run, s, 1, &x, &y)))
+			continue;
+		l[n] = (struct pr_chart_line){ categories[i].label, categories[i].rgb, x, y, k, 0, 0.7, 0,
+					       PR_LINE_STEP, 1 };
+		n++;
+	}
+	if (!n)
+		return;
+	s = series(run, "dev.mem.total", NULL);
+	if (s && (k = timeline(ps, run, s, 1, &x, &y))) {
+		l[n] = (struct pr_chart_line){ "Total", 0x222222, x, y, k, 2, 0, 0, PR_LINE_STEP, 0 };
+		n++;
+		pr_fmt_bytes(pr_mnum(s, "max"), v, sizeof(v));
+		snprintf(title, sizeof(title), "Device memory by category | Peak total: %s", v);
+	} else {
+		snprintf(title, sizeof(title), "Device memory by category");
+	}
+	c = timechart(ps, run, "memory_categories", title, "Memory", "bytes", l, n);
+	phase_bands(ps, run, c);
+}
+
 static void cpu(struct pr_panelset *ps, const json_t *run)
 {
 	const json_t *s = series(run, "cpu.util", "");
@@ -301,7 +380,7 @@ static void cpu(struct pr_panelset *ps, const json_t *run)
 		return;
 	l = pr_panelset_alloc(ps, 1, sizeof(*l));
 	h = pr_panelset_alloc(ps, 1, sizeof(*h));
-	*l = (struct pr_chart_line){ "CPU", 0xFF6B35, x, y, n, 3, 0.2, 0 };
+	*l = (struct pr_chart_line){ "CPU", 0xFF6B35, x, y, n, 3, 0.2, 0, PR_LINE_LINEAR, 0 };
 	snprintf(buf, sizeof(buf), "Average: %.1f%%", pr_mnum(s, "mean"));
 	*h = (struct pr_chart_hline){ pr_mnum(s, "mean"), pr_panelset_strdup(ps, buf), 0xE74C3C, 1 };
 	snprintf(buf, sizeof(buf), "CPU usage over time | Peak: %.1f%% | Average: %.1f%%", pr_mnum(s, "max"),
@@ -483,7 +562,7 @@ static void pressure(struct pr_panelset *ps, const json_t *run)
 		size_t k;
 		if (!s || !(total > 0) || n == MAX_LINES || !(k = timeline(ps, run, s, 100.0 / total, &x, &y)))
 			continue;
-		l[n] = (struct pr_chart_line){ series_label(ps, s), n ? pr_chart_color(n) : 0x000000, x, y, k, 2, 0, 0 };
+		l[n] = (struct pr_chart_line){ series_label(ps, s), n ? pr_chart_color(n) : 0x000000, x, y, k, 2, 0, 0, PR_LINE_LINEAR, 0 };
 		if (!n)
 			snprintf(note, sizeof(note), "Peak pressure: %.1f%%\nAverage: %.1f%%", pr_mnum(it, "peak_pct"),
 				 pr_mnum(it, "mean_pct"));
@@ -616,9 +695,9 @@ static void device_memory(struct pr_panelset *ps, const json_t *run)
 		char title[200], note[400], g[40];
 		f = (json_t *)d[i].frag;
 		k = timeline(ps, run, d[i].resv, 1, &x, &y);
-		l[0] = (struct pr_chart_line){ "Reserved", 0x9467BD, x, y, k, 2, 0.12, 0 };
+		l[0] = (struct pr_chart_line){ "Reserved", 0x9467BD, x, y, k, 2, 0.12, 0, PR_LINE_LINEAR, 0 };
 		k = timeline(ps, run, d[i].alloc, 1, &x, &y);
-		l[1] = (struct pr_chart_line){ "Allocated", 0x2E86AB, x, y, k, 2, 0.15, 0 };
+		l[1] = (struct pr_chart_line){ "Allocated", 0x2E86AB, x, y, k, 2, 0.15, 0, PR_LINE_LINEAR, 0 };
 		snprintf(title, sizeof(title), "Device memory %s: allocated vs reserved", pr_mstr(f, "device"));
 		c = timechart(ps, run, "device_memory", title, "Memory", "bytes", l, 2);
 		pr_fmt_bytes(pr_mnum(f, "max_gap"), g, sizeof(g));
@@ -688,7 +767,7 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 			y = pr_panelset_alloc(ps, n, sizeof(double));
 			for (i = 0; i < n; i++)
 				y[i] = json_number_value(json_array_get(json_object_get(red, key[k]), i));
-			l[k] = (struct pr_chart_line){ lab[k], rgb[k], x, y, n, k ? 1 : 2, 0, 0 };
+			l[k] = (struct pr_chart_line){ lab[k], rgb[k], x, y, n, k ? 1 : 2, 0, 0, PR_LINE_LINEAR, 0 };
 		}
 	} else {
 		if (n < 2)
@@ -701,7 +780,7 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 			y[i] = pr_mnum(o, "dur_ns");
 		}
 		l = pr_panelset_alloc(ps, 1, sizeof(*l));
-		*l = (struct pr_chart_line){ "step time", 0x1F77B4, x, y, n, 2, 0, 0 };
+		*l = (struct pr_chart_line){ "step time", 0x1F77B4, x, y, n, 2, 0, 0, PR_LINE_LINEAR, 0 };
 	}
 	h = pr_panelset_alloc(ps, 2, sizeof(*h));
 	pr_fmt_duration(pr_mnum(st, "p50_ns"), a, sizeof(a));
@@ -755,7 +834,7 @@ static void efficiency(struct pr_panelset *ps, const json_t *run)
 	if (!k)
 		return;
 	l = pr_panelset_alloc(ps, 1, sizeof(*l));
-	*l = (struct pr_chart_line){ "RSS / VSS", 0x2CA02C, xr, y, n, 2, 0.12, 0 };
+	*l = (struct pr_chart_line){ "RSS / VSS", 0x2CA02C, xr, y, n, 2, 0.12, 0, PR_LINE_LINEAR, 0 };
 	c = timechart(ps, run, "efficiency", "Process memory efficiency (RSS / VSS)", "Efficiency", "percent", l, 1);
 	c->legend = PR_LEGEND_NONE;
 	snprintf(note, sizeof(note), "mean(RSS) / mean(VSS) = %.1f%%", sr / sv * 100);
@@ -811,6 +890,117 @@ static void timeline_panel(struct pr_panelset *ps, const json_t *run)
 	c->height = (int)fmax(200, fmin(900, 150 + 30 * (double)nl));
 }
 
+/* ---- panels that say nothing ---- */
+
+/* Whether two lines draw the same points (NaN equal to NaN). */
+static int same_line(const struct pr_chart_line *a, const struct pr_chart_line *b)
+{
+	size_t i;
+	if (a->n != b->n)
+		return 0;
+	for (i = 0; i < a->n; i++) {
+		double ax = a->x ? a->x[i] : (double)i, bx = b->x ? b->x[i] : (double)i;
+		if (!(ax == bx || (isnan(ax) && isnan(bx))) ||
+		    !(a->y[i] == b->y[i] || (isnan(a->y[i]) && isnan(b->y[i]))))
+			return 0;
+	}
+	return 1;
+}
+
+/* Distinct finite values of a line, counted up to 2; *v gets the first. */
+static int distinct(const struct pr_chart_line *l, double *v)
+{
+	size_t i;
+	int n = 0;
+	for (i = 0; i < l->n; i++) {
+		if (!isfinite(l->y[i]))
+			continue;
+		if (!n) {
+			*v = l->y[i];
+			n = 1;
+		} else if (l->y[i] != *v) {
+			return 2;
+		}
+	}
+	return n;
+}
+
+static void fmt_value(const char *unit, double v, char *buf, size_t n)
+{
+	if (!strcmp(unit, "bytes"))
+		pr_fmt_bytes(v, buf, n);
+	else if (!strcmp(unit, "percent"))
+		snprintf(buf, n, "%.1f %%", v);
+	else
+		snprintf(buf, n, "%g%s%s", v, *unit ? " " : "", unit);
+}
+
+/*
+ * Why line chart c says nothing, or NULL when it says something: every
+ * line has fewer than 2 distinct values ("constant 1.8 %", "no data"), or
+ * every line is drawn the same in one earlier panel ("same data as
+ * memory"). Bar charts, span timelines and stacks always say something.
+ */
+static const char *uninformative(const struct pr_panelset *ps, size_t i, char *buf, size_t n)
+{
+	const struct pr_chart *c = pr_panelset_chart(ps, i);
+	size_t j, k, m;
+	double v0 = 0, v = 0;
+	int all_const = 1, same_v = 1, any = 0;
+	if (c->bars || c->nrects || !c->nlines)
+		return NULL;
+	for (k = 0; k < c->nlines; k++) {
+		int d = distinct(&c->lines[k], &v);
+		if (c->lines[k].stack > 0 || d == 2)
+			all_const = 0;
+		if (d == 1) {
+			same_v &= !any || v == v0;
+			v0 = any ? v0 : v;
+			any = 1;
+		}
+	}
+	if (all_const) {
+		char val[64];
+		if (!any) {
+			snprintf(buf, n, "no data");
+		} else if (same_v) {
+			fmt_value(c->y_unit ? c->y_unit : "", v0, val, sizeof(val));
+			snprintf(buf, n, "constant %s", val);
+		} else {
+			snprintf(buf, n, "every series constant");
+		}
+		return buf;
+	}
+	for (j = 0; j < i; j++) {
+		const struct pr_chart *e = pr_panelset_chart(ps, j);
+		for (k = 0; k < c->nlines; k++) {
+			for (m = 0; m < e->nlines && !same_line(&c->lines[k], &e->lines[m]); m++)
+				;
+			if (m == e->nlines)
+				break;
+		}
+		if (k == c->nlines && !e->bars) {
+			snprintf(buf, n, "same data as %s", pr_panelset_name(ps, j));
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/* Remove the panels that say nothing; the set lists them with the reason. */
+static void prune(struct pr_panelset *ps)
+{
+	size_t i = 0;
+	char buf[200];
+	while (i < pr_panelset_count(ps)) {
+		const char *why = uninformative(ps, i, buf, sizeof(buf));
+		if (why)
+			pr_panelset_remove(ps, i, why);
+		else
+			i++;
+	}
+}
+
 struct pr_panelset *pr_panels_build(const json_t *run)
 {
 	struct pr_panelset *ps = pr_panels_build_general(run);
@@ -822,6 +1012,7 @@ struct pr_panelset *pr_panels_build_general(const json_t *run)
 {
 	struct pr_panelset *ps = pr_panelset_new();
 	memory(ps, run);
+	memory_categories(ps, run);
 	efficiency(ps, run);
 	cpu(ps, run);
 	disk(ps, run);
@@ -836,6 +1027,7 @@ struct pr_panelset *pr_panels_build_general(const json_t *run)
 	layers(ps, run);
 	steps(ps, run);
 	timeline_panel(ps, run);
+	prune(ps);
 	return ps;
 }
 

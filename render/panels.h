@@ -14,7 +14,13 @@
  * / power, device allocated vs reserved (fragmentation; at most
  * PR_PANELS_MAX_DEVICES devices, the largest first), per-layer peak
  * memory, step-time distribution; then the GPU panels of
- * render/gpu_panel.h. Times are seconds since the run start,
+ * render/gpu_panel.h. Sampled series are drawn as steps; a torch memory
+ * timeline's categories as a stacked area (memory_categories) with the
+ * total on top. A line panel that says nothing (every line constant, or
+ * every line already drawn in one earlier panel) is removed from the set
+ * and listed with the reason (pr_panelset_skipped_*). Runs with an absolute
+ * start that last 10 s or more get a UTC clock-time x axis, others show
+ * seconds since the run start,
  * or, for a massif run whose x axis is not time (clock.x_unit), that axis
  * in its own unit.
  *

@@ -14,9 +14,15 @@ struct panel {
 	struct pr_chart c;
 };
 
+struct skipped {
+	const char *name, *reason;
+};
+
 struct pr_panelset {
 	struct panel *p;
 	size_t n;
+	struct skipped *skip;
+	size_t nskip;
 	void **pool;
 	size_t npool;
 };
@@ -35,6 +41,7 @@ void pr_panelset_free(struct pr_panelset *ps)
 		free(ps->pool[i]);
 	free(ps->pool);
 	free(ps->p);
+	free(ps->skip);
 	free(ps);
 }
 
@@ -71,6 +78,31 @@ struct pr_chart *pr_panelset_add(struct pr_panelset *ps, const char *name, const
 	p->name = pr_panelset_strdup(ps, unique);
 	p->c.title = pr_panelset_strdup(ps, title);
 	return &p->c;
+}
+
+void pr_panelset_remove(struct pr_panelset *ps, size_t i, const char *reason)
+{
+	ps->skip = pr_xreallocarray(ps->skip, ps->nskip + 1, sizeof(*ps->skip));
+	ps->skip[ps->nskip].name = ps->p[i].name;
+	ps->skip[ps->nskip].reason = pr_panelset_strdup(ps, reason);
+	ps->nskip++;
+	memmove(&ps->p[i], &ps->p[i + 1], (ps->n - i - 1) * sizeof(*ps->p));
+	ps->n--;
+}
+
+size_t pr_panelset_skipped_count(const struct pr_panelset *ps)
+{
+	return ps ? ps->nskip : 0;
+}
+
+const char *pr_panelset_skipped_name(const struct pr_panelset *ps, size_t i)
+{
+	return ps->skip[i].name;
+}
+
+const char *pr_panelset_skipped_reason(const struct pr_panelset *ps, size_t i)
+{
+	return ps->skip[i].reason;
 }
 
 size_t pr_panelset_count(const struct pr_panelset *ps)

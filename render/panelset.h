@@ -33,6 +33,16 @@ char *pr_panelset_strdup(struct pr_panelset *ps, const char *s);
 /* A new panel (zeroed chart, title set); name is a file-name stem. */
 struct pr_chart *pr_panelset_add(struct pr_panelset *ps, const char *name, const char *title);
 
+/*
+ * Panels left out because they would say nothing (render/panels.h): panel
+ * i is removed (the ones after it move down) and listed with its reason
+ * ("constant 1.8 %"), in the order removed, for the page to say so.
+ */
+void pr_panelset_remove(struct pr_panelset *ps, size_t i, const char *reason);
+size_t pr_panelset_skipped_count(const struct pr_panelset *ps);
+const char *pr_panelset_skipped_name(const struct pr_panelset *ps, size_t i);
+const char *pr_panelset_skipped_reason(const struct pr_panelset *ps, size_t i);
+
 size_t pr_panelset_count(const struct pr_panelset *ps);
 const char *pr_panelset_name(const struct pr_panelset *ps, size_t i);
 const char *pr_panelset_title(const struct pr_panelset *ps, size_t i);

@@ -7,6 +7,8 @@
 #   expected.png         the PNG                         pngcmp with a tolerance
 #   svg-cairo            optional: the cairo version that wrote expected.svg
 #   png-tolerance        optional: "N M" for pngcmp (default "48 1000")
+#   checks               optional: facts about the layout dump (tests/tools/checks.py,
+#                        kind "dump"), each derived without profreport
 # Three tests per case: golden/render/<case>/{layout,svg,png}. The SVG and
 # PNG tests skip (77) when fc-match does not resolve "DejaVu Sans" (and its
 # bold) to DejaVuSans.ttf / DejaVuSans-Bold.ttf, since the glyphs come from
@@ -62,6 +64,12 @@ trap 'exit 1' HUP INT TERM
 cat "$tmp/stdout"
 actual=$tmp/$name.$ext
 expected=$dir/expected.$ext
+# The facts of the case (tests/tools/checks.py, kind "dump" = the layout
+# dump), derived without profreport: checked before comparing or rewriting.
+if [ "$kind" = layout ] && [ -f "$dir/checks" ]; then
+	/usr/bin/python3 "${PR_TESTS:?}/tools/checks.py" "$dir/checks" --dump "$actual" >&2 ||
+		fail "a fact of $dir/checks does not hold (above)"
+fi
 if [ "$update" = 1 ]; then
 	cp "$actual" "$expected"
 	[ "$kind" != svg ] || "$demo" --cairo-version >"$dir/svg-cairo"

@@ -461,6 +461,153 @@ static void build_timeline(struct pr_chart *c)
 	c->height = 270;
 }
 
+/*
+ * ---- stacked: the torch memory timeline sample (samples/torch-memory-timeline/
+ * memory_timeline.json) by category, stacked in torch's order and colours,
+ * the total drawn on top as a step line ----
+ */
+#define ST_N 19
+#define ST_CATS 8
+static const double st_t[ST_N] = { /* us after the first time, 1718000000123457 */
+	0, 0, 15, 22, 39, 40, 42, 49, 50, 51, 52, 60, 75, 82, 99, 100, 102, 111, 112,
+};
+/* sizes[i][1..8] of the sample, bytes: PARAMETER .. unknown */
+static const double st_v[ST_N][ST_CATS] = {
+	{ 5242880, 0, 0, 0, 0, 0, 0, 0 },
+	{ 5242880, 0, 524288, 0, 0, 0, 0, 0 },
+	{ 5242880, 0, 524288, 65536, 2097152, 0, 0, 0 },
+	{ 5242880, 0, 524288, 0, 2097152, 0, 0, 0 },
+	{ 5242880, 0, 524288, 0, 2097152, 4194304, 0, 0 },
+	{ 5242880, 0, 524288, 0, 2097152, 5242880, 8192, 0 },
+	{ 5242880, 0, 524288, 0, 0, 5242880, 8192, 0 },
+	{ 5242880, 5242880, 524288, 0, 0, 5242880, 8192, 0 },
+	{ 5242880, 5242880, 524288, 0, 0, 5242880, 8192, 12288 },
+	{ 5242880, 5242880, 524288, 0, 0, 0, 8192, 12288 },
+	{ 5242880, 5242880, 0, 0, 0, 0, 0, 12288 },
+	{ 5242880, 5242880, 524288, 0, 0, 0, 0, 12288 },
+	{ 5242880, 5242880, 524288, 65536, 2097152, 0, 0, 12288 },
+	{ 5242880, 5242880, 524288, 0, 2097152, 0, 0, 12288 },
+	{ 5242880, 5242880, 524288, 0, 2097152, 4194304, 0, 12288 },
+	{ 5242880, 5242880, 524288, 0, 2097152, 5242880, 8192, 12288 },
+	{ 5242880, 5242880, 524288, 0, 0, 5242880, 8192, 12288 },
+	{ 5242880, 5242880, 524288, 0, 0, 0, 8192, 12288 },
+	{ 5242880, 5242880, 0, 0, 0, 0, 0, 12288 },
+};
+static const char *const st_names[ST_CATS] = {
+	"PARAMETER", "OPTIMIZER_STATE", "INPUT", "TEMPORARY",
+	"ACTIVATION", "GRADIENT", "AUTOGRAD_DETAIL", "UNKNOWN",
+};
+/* torch.profiler._memory_profiler's _CATEGORY_TO_COLORS (CSS named colours) */
+static const uint32_t st_rgb[ST_CATS] = {
+	0x006400, 0xDAA520, 0x000000, 0x9370DB, 0xFF0000, 0x0000CD, 0x4169E1, 0x808080,
+};
+static double st_y[ST_CATS][ST_N], st_total[ST_N];
+static struct pr_chart_line st_lines[ST_CATS + 1];
+
+static void build_stacked(struct pr_chart *c)
+{
+	size_t i, k;
+	for (i = 0; i < ST_N; i++) {
+		st_total[i] = 0;
+		for (k = 0; k < ST_CATS; k++) {
+			st_y[k][i] = st_v[i][k];
+			st_total[i] += st_v[i][k];
+		}
+	}
+	for (k = 0; k < ST_CATS; k++)
+		st_lines[k] = (struct pr_chart_line){ .label = st_names[k], .rgb = st_rgb[k], .x = st_t,
+						      .y = st_y[k], .n = ST_N, .fill_alpha = 0.7,
+						      .style = PR_LINE_STEP, .stack = 1 };
+	st_lines[ST_CATS] = (struct pr_chart_line){ .label = "Total", .rgb = 0x222222, .x = st_t,
+						    .y = st_total, .n = ST_N, .width = 2,
+						    .style = PR_LINE_STEP };
+	c->title = "Device memory by category (torch memory timeline)";
+	c->x_label = "Time";
+	c->x_unit = "us";
+	c->y_label = "Memory";
+	c->y_unit = "bytes";
+	c->lines = st_lines;
+	c->nlines = ST_CATS + 1;
+}
+
+/* ---- steps: two gauges sampled at different times, drawn as steps ---- */
+static const double sp_t1[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+static const double sp_y1[] = { 10, 10, 40, 40, 25, 80, 80, 30, 30 };
+static const double sp_t2[] = { 0.5, 2.5, 4.5, 6.5, 8.5 };
+static const double sp_y2[] = { 60, 20, 50, NAN, 70 };
+static struct pr_chart_line sp_lines[2];
+
+static void build_steps(struct pr_chart *c)
+{
+	sp_lines[0] = (struct pr_chart_line){ .label = "GPU 0 (1 s samples)", .rgb = 0x1F77B4,
+					      .x = sp_t1, .y = sp_y1, .n = 9, .fill_alpha = 0.15,
+					      .style = PR_LINE_STEP };
+	sp_lines[1] = (struct pr_chart_line){ .label = "GPU 1 (2 s samples, one missing)",
+					      .rgb = 0xFF7F0E, .x = sp_t2, .y = sp_y2, .n = 5,
+					      .style = PR_LINE_STEP };
+	c->title = "Sampled utilisation drawn as steps";
+	c->x_label = "Time";
+	c->x_unit = "s";
+	c->y_label = "Utilisation";
+	c->y_unit = "percent";
+	c->y_fixed = 1;
+	c->y_min = 0;
+	c->y_max = 100;
+	c->lines = sp_lines;
+	c->nlines = 2;
+	c->width = 800;
+	c->height = 320;
+}
+
+/* ---- log_bars: kernel times spanning 5 decades (an automatic log axis) ---- */
+static const char *const lb_cats[] = { "gemm_bf16_128x256", "flash_attn_fwd", "layer_norm",
+				       "elementwise_add", "memset_32" };
+static const double lb_ns[] = { 8.4e6, 1.25e6, 42000, 3100, 180 };
+static struct pr_chart_bar_group lb_group;
+static struct pr_chart_bars lb_bars;
+
+static void build_log_bars(struct pr_chart *c)
+{
+	lb_group = (struct pr_chart_bar_group){ .label = "total time", .rgb = 0x2E86AB,
+						.values = lb_ns };
+	lb_bars = (struct pr_chart_bars){ .categories = lb_cats, .ncategories = 5,
+					  .groups = &lb_group, .ngroups = 1, .horizontal = 1,
+					  .value_labels = 1 };
+	c->title = "Kernel time (5 decades: log scale)";
+	c->x_label = "Total time";
+	c->x_unit = "ns";
+	c->bars = &lb_bars;
+	c->width = 900;
+	c->height = 300;
+}
+
+/* ---- date: a 40-minute sampled log around midnight UTC, on a clock-time axis ---- */
+#define DT_N 41
+static double dt_t[DT_N], dt_y[DT_N];
+static struct pr_chart_line dt_line;
+
+static void build_date(struct pr_chart *c)
+{
+	size_t i;
+	for (i = 0; i < DT_N; i++) { /* one sample a minute */
+		dt_t[i] = 60.0 * (double)i;
+		dt_y[i] = (double)(1024 + 64 * (long)(i % 7)) * MIB;
+	}
+	dt_line = (struct pr_chart_line){ .label = "RSS", .rgb = 0x2E86AB, .x = dt_t, .y = dt_y,
+					  .n = DT_N, .fill_alpha = 0.15, .style = PR_LINE_STEP };
+	c->title = "Memory over wall-clock time (UTC)";
+	c->x_label = "Time";
+	c->y_label = "Memory";
+	c->y_unit = "bytes";
+	c->x_date = 1;
+	c->x_epoch = 1718063400; /* 2024-06-10 23:50:00 UTC */
+	c->lines = &dt_line;
+	c->nlines = 1;
+	c->legend = PR_LEGEND_NONE;
+	c->width = 900;
+	c->height = 320;
+}
+
 static struct demo demos[] = {
 	{ "memory", build_memory, done_memory},
 	{ "cpu", build_cpu, done_cpu},
@@ -470,6 +617,10 @@ static struct demo demos[] = {
 	{ "empty", build_empty, NULL},
 	{ "hostile", build_hostile, NULL},
 	{ "timeline", build_timeline, NULL},
+	{ "stacked", build_stacked, NULL},
+	{ "steps", build_steps, NULL},
+	{ "log_bars", build_log_bars, NULL},
+	{ "date", build_date, NULL},
 };
 
 static int render_to(const struct pr_chart *c, enum pr_gfx_format f, const char *path,
