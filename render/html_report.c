@@ -10,6 +10,7 @@
 
 #include "base/escape.h"
 #include "render/gpu_panel.h"
+#include "render/panel_data.h"
 #include "render/panels.h"
 #include "render/units.h"
 #include "base/strbuf.h"
@@ -167,6 +168,9 @@ static int html_panel(struct pr_strbuf *sb, const struct pr_panelset *ps, size_t
 		esc(sb, pr_panelset_title(ps, i));
 		pr_strbuf_addstr(sb, "\">");
 		pr_html_inline_svg(sb, data, len, prefix);
+		/* a line chart's data for hover and zoom (templates/report.js) */
+		if (pr_panel_data(pr_panelset_chart(ps, i), sb, err) < 0)
+			rc = -1;
 		pr_strbuf_addstr(sb, "</figure>\n");
 	}
 	pr_output_release(&out);
