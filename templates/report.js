@@ -49,8 +49,8 @@
   reveal();
 })();
 
-/* Panels: each line chart's data (a <script type="application/json" class="pz-data"> after its
-   SVG, see render/panel_data.h) gives hover values and zoom on the x axis: the wheel zooms
+/* Panels: each line chart's data (a JSON script element of class pz-data after its SVG, see
+   render/panel_data.h) gives hover values and zoom on the x axis: the wheel zooms
    about the pointer, shift+wheel pans, a drag selects a range, a double click resets. A zoomed
    view is redrawn over the plot and the x tick labels of the static SVG (same y axis); the
    static SVG stays what is shown without a script and in print. */
