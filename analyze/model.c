@@ -442,12 +442,28 @@ out:
 	return ret;
 }
 
+/* How many runs pr_model_build will analyze (for progress only: 0 when unknown). */
+static size_t count_runs(sqlite3 *db, long run)
+{
+	sqlite3_stmt *st;
+	size_t n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM run WHERE ?1 = 0 OR id = ?1", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(st, 1, run);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = (size_t)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
 json_t *pr_model_build(struct pr_store *store, const struct pr_model_opts *opts,
 		       struct pr_error *err)
 {
 	sqlite3 *db = pr_store_db(store);
 	sqlite3_stmt *rs;
 	json_t *model, *runs = json_array();
+	size_t done = 0, total = 0;
 	int rc;
 
 	model = pr_jobj("schema", json_string(PR_MODEL_SCHEMA), "version",
@@ -463,12 +479,18 @@ json_t *pr_model_build(struct pr_store *store, const struct pr_model_opts *opts,
 		return NULL;
 	}
 	sqlite3_bind_int64(rs, 1, opts->run);
-	while ((rc = sqlite3_step(rs)) == SQLITE_ROW)
+	if (opts->progress)
+		total = count_runs(db, opts->run);
+	while ((rc = sqlite3_step(rs)) == SQLITE_ROW) {
+		if (opts->progress)
+			opts->progress(opts->progress_ctx, ++done, total,
+				       (const char *)sqlite3_column_text(rs, 3));
 		if (build_run(db, rs, opts, runs, err)) {
 			sqlite3_finalize(rs);
 			json_decref(model);
 			return NULL;
 		}
+	}
 	sqlite3_finalize(rs);
 	if (rc != SQLITE_DONE) {
 		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));

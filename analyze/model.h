@@ -42,9 +42,13 @@ struct pr_model_opts {
 	 * communication kernels, next to the built-in NCCL/RCCL, gloo, MSCCL, NVSHMEM
 	 * and DeepEP names (gpu_breakdown). NULL = none. Borrowed. */
 	const char *comm_kernels;
+	/* Called before each run is analyzed (done = 1..total, the run's label), e.g. to show
+	 * progress on a terminal; NULL = none. */
+	void (*progress)(void *ctx, size_t done, size_t total, const char *label);
+	void *progress_ctx;
 };
 
-#define PR_MODEL_OPTS_INIT { 15, 500, 2000, 0, NULL }
+#define PR_MODEL_OPTS_INIT { 15, 500, 2000, 0, NULL, NULL, NULL }
 
 json_t *pr_model_build(struct pr_store *st, const struct pr_model_opts *opts,
 		       struct pr_error *err);

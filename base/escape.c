@@ -94,3 +94,30 @@ void pr_xml_escape(struct pr_strbuf *sb, const char *s)
 	if (s)
 		pr_xml_escape_n(sb, s, strlen(s));
 }
+
+void pr_json_script_escape(struct pr_strbuf *sb, const char *json)
+{
+	const char *p = json, *run = json;
+	if (!json)
+		return;
+	for (; *p; p++) {
+		const char *rep = NULL;
+		if (*p == '<')
+			rep = "\\u003c";
+		else if (*p == '>')
+			rep = "\\u003e";
+		else if (*p == '&')
+			rep = "\\u0026";
+		else if ((unsigned char)p[0] == 0xE2 && (unsigned char)p[1] == 0x80 &&
+			 ((unsigned char)p[2] == 0xA8 || (unsigned char)p[2] == 0xA9))
+			rep = (unsigned char)p[2] == 0xA8 ? "\\u2028" : "\\u2029";
+		if (!rep)
+			continue;
+		pr_strbuf_add(sb, run, (size_t)(p - run));
+		pr_strbuf_addstr(sb, rep);
+		if ((unsigned char)*p == 0xE2)
+			p += 2;
+		run = p + 1;
+	}
+	pr_strbuf_add(sb, run, (size_t)(p - run));
+}

@@ -47,6 +47,31 @@ int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char 
 	return 0;
 }
 
+/*
+ * Progress on stderr while the model is built and the pages and panels are
+ * drawn, only when stderr is a terminal and -q is not given (like ingest's):
+ * one line rewritten in place, cleared when the step ends.
+ */
+static int show_progress;
+static const char *stage; /* "analyzing", "rendering", ... */
+
+static void progress(void *ctx, size_t done, size_t total, const char *label)
+{
+	char shown[2048];
+	(void)ctx;
+	pr_error_escape(label ? label : "", shown, sizeof(shown)); /* a label is trace text: no control characters on the terminal */
+	if (total)
+		fprintf(stderr, "\r%s run %zu of %zu: '%s'\033[K", stage, done, total, shown);
+	else
+		fprintf(stderr, "\r%s run %zu: '%s'\033[K", stage, done, shown);
+}
+
+static void progress_done(void)
+{
+	if (show_progress)
+		fputs("\r\033[K", stderr);
+}
+
 /* Writes every panel of every run into dir as <name>.<ext> (run<ID>-<name> when several runs). */
 static int write_panels(const json_t *model, const char *dir, enum pr_gfx_format fmt,
 			size_t *files, struct pr_error *err)
@@ -56,9 +81,13 @@ static int write_panels(const json_t *model, const char *dir, enum pr_gfx_format
 	*files = 0;
 	json_array_foreach(runs, i, run)
 	{
-		struct pr_panelset *ps = pr_panels_build(run);
+		struct pr_panelset *ps;
 		char prefix[64] = "";
 		int rc;
+		stage = fmt == PR_GFX_PNG ? "drawing the PNG panels of" : "drawing the SVG panels of";
+		if (show_progress)
+			progress(NULL, i + 1, json_array_size(runs), json_string_value(json_object_get(run, "label")));
+		ps = pr_panels_build(run);
 		if (json_array_size(runs) > 1)
 			snprintf(prefix, sizeof(prefix), "run%lld-",
 				 (long long)json_integer_value(json_object_get(run, "id")));
@@ -137,6 +166,9 @@ static int write_archive(const json_t *model, const char *dir, struct pr_error *
 			skipped++;
 			continue;
 		}
+		stage = "writing the page of";
+		if (show_progress)
+			progress(NULL, i + 1, n, label);
 		if (write_html(model, &run, 1, path, err))
 			goto out;
 		written++;
@@ -189,9 +221,17 @@ static int check_output(const char *path, struct pr_error *err)
 
 static int write_report(const json_t *model, const char *path, struct pr_error *err)
 {
-	if (is_page(path))
-		return write_html(model, NULL, 0, path, err);
-	return write_archive(model, path, err);
+	int rc;
+	if (is_page(path)) {
+		stage = "rendering";
+		pr_html_set_progress(show_progress ? progress : NULL, NULL);
+		rc = write_html(model, NULL, 0, path, err);
+		pr_html_set_progress(NULL, NULL);
+	} else {
+		rc = write_archive(model, path, err);
+	}
+	progress_done();
+	return rc;
 }
 
 static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
@@ -218,16 +258,23 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	mo.run = (long)run;
 	mo.timeline_points = (size_t)tl;
 	mo.comm_kernels = pr_arg(cmd, a, "comm-kernels");
+	show_progress = isatty(2) && !pr_arg(cmd, a, "quiet");
+	if (show_progress) {
+		stage = "analyzing";
+		mo.progress = progress;
+	}
 	if (pr_cli_input_open_opts(&in, cmd->name, a->pos, a->npos, &io, err))
 		return -1;
 	model = pr_model_build(in.store, &mo, err);
 	pr_cli_input_close(&in);
+	progress_done();
 	if (!model)
 		return -1;
 	nruns = json_array_size(json_object_get(model, "runs"));
 	rc = (json && pr_model_write(model, json, err)) || (html && write_report(model, html, err)) ||
 	     (png && write_panels(model, png, PR_GFX_PNG, &npng, err)) ||
 	     (svg && write_panels(model, svg, PR_GFX_SVG, &nsvg, err)) ? -1 : 0;
+	progress_done();
 	json_decref(model);
 	/* what was written, on stderr (an archive says it itself) */
 	if (!rc && !pr_arg(cmd, a, "quiet")) {

@@ -10,9 +10,11 @@
 
 #include "base/escape.h"
 #include "render/gpu_panel.h"
+#include "render/panel_data.h"
 #include "render/panels.h"
 #include "render/units.h"
 #include "base/strbuf.h"
+#include "base/xalloc.h"
 
 extern const char pr_tpl_report_html[], pr_tpl_report_css[], pr_tpl_report_js[];
 
@@ -167,6 +169,9 @@ static int html_panel(struct pr_strbuf *sb, const struct pr_panelset *ps, size_t
 		esc(sb, pr_panelset_title(ps, i));
 		pr_strbuf_addstr(sb, "\">");
 		pr_html_inline_svg(sb, data, len, prefix);
+		/* a line chart's data for hover and zoom (templates/report.js) */
+		if (pr_panel_data(pr_panelset_chart(ps, i), sb, err) < 0)
+			rc = -1;
 		pr_strbuf_addstr(sb, "</figure>\n");
 	}
 	pr_output_release(&out);
@@ -250,40 +255,156 @@ static void cards(struct pr_strbuf *sb, const json_t *run)
 
 #define HTML_RECS 50 /* recommendations shown */
 
-static void recommendations(struct pr_strbuf *sb, const json_t *run)
+/*
+ * A finding's impact: the share of the run (or of a step) that its evidence
+ * states, the first of these keys it has (0..1; percents / 100); NAN when
+ * it states none (a rate below a threshold, a leak's slope).
+ */
+static double rec_impact(const json_t *r)
 {
-	json_t *r;
-	size_t i, n = json_array_size(json_object_get(run, "recommendations"));
-	if (!n)
-		return;
-	pr_strbuf_addstr(sb, "<h3>Recommendations</h3>\n");
-	json_array_foreach(json_object_get(run, "recommendations"), i, r)
-	{
-		char *ev;
-		if (i >= HTML_RECS)
-			break;
-		ev = json_dumps(json_object_get(r, "evidence"), JSON_COMPACT | JSON_PRESERVE_ORDER |
-									     JSON_REAL_PRECISION(6));
-		pr_strbuf_addf(sb, "<div class=\"rec %s\"><strong>[", pr_mstr(r, "severity"));
-		esc(sb, pr_mstr(r, "severity"));
-		pr_strbuf_addstr(sb, "] ");
-		esc(sb, pr_mstr(r, "category"));
-		pr_strbuf_addstr(sb, ":</strong> ");
-		esc(sb, pr_mstr(r, "message"));
+	static const struct {
+		const char *key;
+		double div;
+	} keys[] = { { "share", 1 },	   { "share_of_run", 1 },	  { "share_of_step", 1 },
+		     { "host_wait_share", 1 }, { "idle_share", 1 },	  { "communication_share", 1 },
+		     { "percent", 100 },       { "peak_pct", 100 } };
+	const json_t *ev = json_object_get(r, "evidence");
+	size_t k;
+	for (k = 0; k < PR_ARRAY_SIZE(keys); k++) {
+		double v = pr_mnum(ev, keys[k].key);
+		if (isfinite(v))
+			return v / keys[k].div;
+	}
+	return NAN;
+}
+
+static int rec_severity(const json_t *r)
+{
+	const char *s = pr_mstr(r, "severity");
+	return !strcmp(s, "high") ? 0 : !strcmp(s, "medium") ? 1 : !strcmp(s, "low") ? 2 : 3;
+}
+
+struct rec_item {
+	const json_t *r;
+	size_t idx;	      /* in the model */
+	int sev;	      /* 0 high .. 3 other */
+	double imp;	      /* rec_impact, -1 when it states none */
+	double gimp;	      /* the largest impact of its group (rule and severity) */
+	size_t gfirst;	      /* the group's first finding in the model */
+};
+
+static int same_group(const struct rec_item *a, const struct rec_item *b)
+{
+	return a->sev == b->sev && !strcmp(pr_mstr(a->r, "id"), pr_mstr(b->r, "id"));
+}
+
+static int cmp_rec(const void *pa, const void *pb)
+{
+	const struct rec_item *a = pa, *b = pb;
+	if (a->sev != b->sev)
+		return a->sev < b->sev ? -1 : 1;
+	if (a->gimp != b->gimp)
+		return a->gimp > b->gimp ? -1 : 1;
+	if (a->gfirst != b->gfirst)
+		return a->gfirst < b->gfirst ? -1 : 1;
+	if (a->imp != b->imp)
+		return a->imp > b->imp ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* One rule's findings: the first message and suggestion, the others' messages, the evidence folded. */
+static void rec_group(struct pr_strbuf *sb, const struct rec_item *it, size_t n)
+{
+	const json_t *r = it[0].r;
+	size_t i;
+	pr_strbuf_addf(sb, "<div class=\"rec %s\"><strong>[", pr_mstr(r, "severity"));
+	esc(sb, pr_mstr(r, "severity"));
+	pr_strbuf_addstr(sb, "] ");
+	esc(sb, pr_mstr(r, "category"));
+	pr_strbuf_addstr(sb, ":</strong> ");
+	esc(sb, pr_mstr(r, "message"));
+	if (n > 1) {
+		pr_strbuf_addstr(sb, "<ul class=\"also\">");
+		for (i = 1; i < n; i++) {
+			pr_strbuf_addstr(sb, "<li>");
+			esc(sb, pr_mstr(it[i].r, "message"));
+			pr_strbuf_addstr(sb, "</li>");
+		}
+		pr_strbuf_addstr(sb, "</ul>");
+	} else {
 		pr_strbuf_addstr(sb, "<br>");
-		esc(sb, pr_mstr(r, "suggestion"));
-		pr_strbuf_addstr(sb, "<div class=\"why\">Rule <code>");
-		esc(sb, pr_mstr(r, "id"));
-		pr_strbuf_addstr(sb, "</code> (");
-		esc(sb, pr_mstr(r, "source"));
-		pr_strbuf_addstr(sb, "): ");
-		esc(sb, pr_mstr(r, "rule"));
-		pr_strbuf_addstr(sb, "</div><pre>");
+	}
+	esc(sb, pr_mstr(r, "suggestion"));
+	pr_strbuf_addstr(sb, "<details class=\"ev\"><summary>Evidence");
+	if (n > 1)
+		pr_strbuf_addf(sb, " (%zu findings)", n);
+	pr_strbuf_addstr(sb, "</summary><div class=\"why\">Rule <code>");
+	esc(sb, pr_mstr(r, "id"));
+	pr_strbuf_addstr(sb, "</code> (");
+	esc(sb, pr_mstr(r, "source"));
+	pr_strbuf_addstr(sb, "): ");
+	esc(sb, pr_mstr(r, "rule"));
+	pr_strbuf_addstr(sb, "</div>");
+	for (i = 0; i < n; i++) {
+		char *ev = json_dumps(json_object_get(it[i].r, "evidence"),
+				      JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+		pr_strbuf_addstr(sb, "<pre>");
 		esc(sb, ev ? ev : "null");
-		pr_strbuf_addstr(sb, "</pre></div>\n");
+		pr_strbuf_addstr(sb, "</pre>");
 		free(ev);
 	}
-	/* one rule can fire per device or per series: thousands on a big machine */
+	pr_strbuf_addstr(sb, "</details></div>\n");
+}
+
+/*
+ * The findings, at the top of a run's section: grouped by rule (one box per
+ * rule and severity, its findings' messages listed), the groups ranked by
+ * severity, then by the largest impact (rec_impact) of their findings, then
+ * in the model's order; the evidence folded in a <details>.
+ */
+static void recommendations(struct pr_strbuf *sb, const json_t *run)
+{
+	const json_t *recs = json_object_get(run, "recommendations");
+	size_t i, j, n = json_array_size(recs), shown, cnt[4] = { 0, 0, 0, 0 };
+	struct rec_item *it;
+	if (!n)
+		return;
+	/* the first HTML_RECS of the model (one rule can fire per device or per series:
+	 * thousands on a big machine), ranked */
+	shown = n < HTML_RECS ? n : HTML_RECS;
+	it = pr_xcalloc(shown, sizeof(*it));
+	for (i = 0; i < shown; i++) {
+		double imp;
+		it[i].r = json_array_get(recs, i);
+		it[i].idx = i;
+		it[i].sev = rec_severity(it[i].r);
+		imp = rec_impact(it[i].r);
+		it[i].imp = isnan(imp) ? -1 : imp;
+	}
+	for (i = 0; i < n; i++)
+		cnt[rec_severity(json_array_get(recs, i))]++;
+	for (i = 0; i < shown; i++) {
+		it[i].gimp = it[i].imp;
+		it[i].gfirst = i;
+		for (j = 0; j < shown; j++)
+			if (same_group(&it[i], &it[j])) {
+				it[i].gimp = fmax(it[i].gimp, it[j].imp);
+				if (j < it[i].gfirst)
+					it[i].gfirst = j;
+			}
+	}
+	qsort(it, shown, sizeof(*it), cmp_rec);
+	pr_strbuf_addstr(sb, "<h3>Recommendations</h3>\n");
+	pr_strbuf_addf(sb, "<p class=\"meta\">%zu finding%s: %zu high, %zu medium, %zu low. One box per rule, "
+			   "the most severe first, then the largest share of the run a finding states; "
+			   "the evidence is folded.</p>\n",
+		       n, n == 1 ? "" : "s", cnt[0], cnt[1], cnt[2]);
+	for (i = 0; i < shown; i = j) {
+		for (j = i + 1; j < shown && same_group(&it[i], &it[j]); j++)
+			;
+		rec_group(sb, it + i, j - i);
+	}
+	free(it);
 	if (n > HTML_RECS)
 		pr_strbuf_addf(sb,
 			       "<p class=\"capped\">Showing %d of %zu recommendations (capped at %d; "
@@ -1072,12 +1193,161 @@ static int gpu_section(struct pr_strbuf *sb, const json_t *run, const char *idp,
 	return f.rc;
 }
 
-static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, struct pr_error *err)
+/* format, extent, findings: what the navigation and a folded section say of a run */
+static void run_brief(struct pr_strbuf *sb, const json_t *run)
 {
-	pr_strbuf_addf(sb, "<section class=\"run\" id=\"run-%zu\"><h2>", runi);
-	pr_strbuf_addf(sb, "Run %lld: ", pr_mll(run, "id"));
-	esc(sb, pr_mstr(run, "label"));
-	pr_strbuf_addstr(sb, "</h2>\n");
+	json_t *recs = json_object_get(run, "recommendations"), *r;
+	size_t i, high = 0;
+	char a[64];
+	json_array_foreach(recs, i, r)
+		high += !strcmp(pr_mstr(r, "severity"), "high");
+	pr_fmt_x(run, pr_mnum(json_object_get(run, "clock"), "duration_ns"), a, sizeof(a));
+	pr_strbuf_addstr(sb, "<span class=\"brief\">");
+	esc(sb, pr_mstr(run, "format"));
+	pr_strbuf_addstr(sb, " &middot; ");
+	esc(sb, a);
+	pr_strbuf_addf(sb, " &middot; %zu finding%s", json_array_size(recs), json_array_size(recs) == 1 ? "" : "s");
+	if (high)
+		pr_strbuf_addf(sb, " (%zu high)", high);
+	pr_strbuf_addstr(sb, "</span>");
+}
+
+/*
+ * The navigation of a page of several runs: one entry per run, numbered with
+ * the run's number (its section is #run-<ID>), named by pr_html_run_names, in
+ * a grid that wraps; a name too long for its cell ends in an ellipsis, the
+ * whole in its title.
+ */
+static void runs_nav(struct pr_strbuf *sb, const json_t *const *runs, char *const *names, size_t n)
+{
+	size_t i;
+	pr_strbuf_addf(sb, "<nav class=\"toc\" aria-label=\"runs\"><p class=\"meta\">%zu runs%s</p><ol>", n,
+		       n > PR_HTML_RUNS_OPEN ? " (folded: a link opens its run, a click on a run's heading folds "
+					       "or unfolds it)"
+					     : "");
+	for (i = 0; i < n; i++) {
+		pr_strbuf_addf(sb, "<li><a href=\"#run-%lld\" title=\"", pr_mll(runs[i], "id"));
+		esc(sb, pr_mstr(runs[i], "source"));
+		pr_strbuf_addf(sb, "\"><span class=\"no\">%lld</span>", pr_mll(runs[i], "id"));
+		esc(sb, names[i]);
+		pr_strbuf_addstr(sb, "</a> ");
+		run_brief(sb, runs[i]);
+		pr_strbuf_addstr(sb, "</li>");
+	}
+	pr_strbuf_addstr(sb, "</ol></nav>\n");
+}
+
+/* The components of a path, last first: "a/b/c.json" -> "c.json", "b", "a". */
+static size_t path_parts(const char *path, const char **part, size_t *len, size_t max)
+{
+	const char *end = path + strlen(path), *p;
+	size_t k = 0;
+	while (end > path && k < max) {
+		while (end > path && end[-1] == '/')
+			end--;
+		for (p = end; p > path && p[-1] != '/'; p--)
+			;
+		if (p == end)
+			break;
+		part[k] = p;
+		len[k++] = (size_t)(end - p);
+		end = p;
+	}
+	return k;
+}
+
+#define NAME_DIRS 16 /* directories of a source looked at to tell two runs apart */
+
+/* The last `dirs` directories of run's source, then its label: "sub/dir/label". */
+static char *name_with_dirs(const json_t *run, size_t dirs)
+{
+	const char *part[NAME_DIRS + 1];
+	size_t len[NAME_DIRS + 1], k = path_parts(pr_mstr(run, "source"), part, len, NAME_DIRS + 1), i;
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	/* part[0] is the file itself: the label names it */
+	if (dirs > (k ? k - 1 : 0))
+		dirs = k ? k - 1 : 0;
+	for (i = dirs; i >= 1; i--) {
+		pr_strbuf_add(&sb, part[i], len[i]);
+		pr_strbuf_addstr(&sb, "/");
+	}
+	pr_strbuf_addstr(&sb, pr_mstr(run, "label"));
+	return pr_strbuf_detach(&sb, NULL);
+}
+
+char **pr_html_run_names(const json_t *const *runs, size_t n)
+{
+	char **names = pr_xcalloc(n + 1, sizeof(char *));
+	size_t i, j, d;
+	for (i = 0; i < n; i++) {
+		int twin = 0;
+		for (j = 0; j < n && !twin; j++)
+			twin = j != i && !strcmp(pr_mstr(runs[i], "label"), pr_mstr(runs[j], "label"));
+		if (!twin) {
+			names[i] = pr_xstrdup(pr_mstr(runs[i], "label"));
+			continue;
+		}
+		/* the fewest directories that tell it from every run of the same label */
+		for (d = 1; d <= NAME_DIRS; d++) {
+			int same = 0;
+			free(names[i]);
+			names[i] = name_with_dirs(runs[i], d);
+			for (j = 0; j < n && !same; j++) {
+				char *o;
+				if (j == i || strcmp(pr_mstr(runs[i], "label"), pr_mstr(runs[j], "label")))
+					continue;
+				o = name_with_dirs(runs[j], d);
+				same = !strcmp(o, names[i]);
+				free(o);
+			}
+			if (!same)
+				break;
+		}
+		if (d > NAME_DIRS) { /* one source given twice (different content), or too deep */
+			char *s = name_with_dirs(runs[i], 1);
+			size_t m = strlen(s) + 32;
+			free(names[i]);
+			names[i] = pr_xmalloc(m);
+			snprintf(names[i], m, "%s (run %lld)", s, pr_mll(runs[i], "id"));
+			free(s);
+		}
+	}
+	return names;
+}
+
+void pr_html_run_names_free(char **names, size_t n)
+{
+	size_t i;
+	if (!names)
+		return;
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/*
+ * A run's section: a <section> on a page of one run; on a page of several a
+ * <details> whose summary is the heading (open when there are few runs, folded
+ * when there are many: the navigation above lists them). The id is "run-<ID>",
+ * the run number shown in the heading and the navigation.
+ */
+static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, const char *name,
+		       size_t nruns, struct pr_error *err)
+{
+	if (nruns > 1) {
+		pr_strbuf_addf(sb, "<details class=\"run\" id=\"run-%lld\"%s><summary><h2>", pr_mll(run, "id"),
+			       nruns <= PR_HTML_RUNS_OPEN ? " open" : "");
+		pr_strbuf_addf(sb, "Run %lld: ", pr_mll(run, "id"));
+		esc(sb, name);
+		pr_strbuf_addstr(sb, "</h2> ");
+		run_brief(sb, run);
+		pr_strbuf_addstr(sb, "</summary>\n");
+	} else {
+		pr_strbuf_addf(sb, "<section class=\"run\" id=\"run-%lld\"><h2>", pr_mll(run, "id"));
+		pr_strbuf_addf(sb, "Run %lld: ", pr_mll(run, "id"));
+		esc(sb, name);
+		pr_strbuf_addstr(sb, "</h2>\n");
+	}
 	metadata(sb, run);
 	cards(sb, run);
 	recommendations(sb, run);
@@ -1110,7 +1380,7 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, str
 	crosscheck_table(sb, run);
 	series_table(sb, run);
 	diagnostics_table(sb, run);
-	pr_strbuf_addstr(sb, "</section>\n");
+	pr_strbuf_addstr(sb, nruns > 1 ? "</details>\n" : "</section>\n");
 	return 0;
 }
 
@@ -1150,55 +1420,68 @@ int pr_html_page(const char *title, const char *subtitle, const char *body, stru
 	return rc ? pr_output_error(out, err) : 0;
 }
 
+static pr_html_progress_fn *progress_fn;
+static void *progress_ctx;
+
+void pr_html_set_progress(pr_html_progress_fn *fn, void *ctx)
+{
+	progress_fn = fn;
+	progress_ctx = ctx;
+}
+
 int pr_html_report(const json_t *model, json_t *const *runs, size_t nruns, struct pr_output *out,
 		   struct pr_error *err)
 {
 	struct pr_strbuf body = PR_STRBUF_INIT;
-	json_t *all = json_object_get(model, "runs"), *r;
-	char title[300], sub[300];
+	json_t *all = json_object_get(model, "runs");
+	char title[300], sub[300], **names;
+	const json_t **list;
 	size_t i, n = runs ? nruns : json_array_size(all);
-	int rc;
-	if (n > 1) {
-		pr_strbuf_addstr(&body, "<nav class=\"toc\">");
-		for (i = 0; i < n; i++) {
-			r = runs ? runs[i] : json_array_get(all, i);
-			pr_strbuf_addf(&body, "<a href=\"#run-%zu\">", i);
-			esc(&body, pr_mstr(r, "label"));
-			pr_strbuf_addstr(&body, "</a>");
-		}
-		pr_strbuf_addstr(&body, "</nav>\n");
-	}
-	for (i = 0; i < n; i++) {
-		r = runs ? runs[i] : json_array_get(all, i);
-		if (run_section(&body, r, i, err)) {
-			pr_strbuf_release(&body);
-			return -1;
-		}
+	int rc = 0;
+	list = pr_xcalloc(n + 1, sizeof(*list));
+	for (i = 0; i < n; i++)
+		list[i] = runs ? runs[i] : json_array_get(all, i);
+	names = pr_html_run_names(list, n);
+	if (n > 1)
+		runs_nav(&body, list, names, n);
+	for (i = 0; i < n && !rc; i++) {
+		if (progress_fn)
+			progress_fn(progress_ctx, i + 1, n, pr_mstr(list[i], "label"));
+		rc = run_section(&body, list[i], i, names[i], n, err);
 	}
 	if (!n)
 		pr_strbuf_addstr(&body, "<p>No runs.</p>");
-	r = runs ? (n ? runs[0] : NULL) : json_array_get(all, 0);
 	if (n == 1)
-		snprintf(title, sizeof(title), "profreport: %s", pr_mstr(r, "label"));
+		snprintf(title, sizeof(title), "profreport: %s", pr_mstr(list[0], "label"));
 	else
 		snprintf(title, sizeof(title), "profreport: %zu runs", n);
 	snprintf(sub, sizeof(sub), "Analysis model %s v%lld", pr_mstr(model, "schema"),
 		 pr_mll(model, "version"));
-	rc = pr_html_page(title, sub, body.buf, out, err);
+	if (!rc)
+		rc = pr_html_page(title, sub, body.buf, out, err);
+	pr_html_run_names_free(names, n);
+	free(list);
 	pr_strbuf_release(&body);
 	return rc;
 }
 
 /* ---- archive index ---- */
 
-static double primary_peak(const json_t *run)
+/* The memory a run is read for: physical, then device, then GPU, else its largest (not sys.). */
+static const json_t *primary_peak(const json_t *run)
 {
-	json_t *pk;
-	size_t i;
-	double best = NAN;
+	static const char *const prefer[] = { "mem.rss", "dev.mem.allocated", "gpu.mem.used", "dev.mem.total",
+					      "heap.used" };
+	const json_t *pk, *best = NULL;
+	size_t i, k;
+	for (k = 0; k < PR_ARRAY_SIZE(prefer) && !best; k++)
+		json_array_foreach(json_object_get(run, "peaks"), i, pk)
+			if (!strcmp(pr_mstr(pk, "series"), prefer[k]) &&
+			    (!best || pr_mnum(pk, "value") > pr_mnum(best, "value")))
+				best = pk;
 	json_array_foreach(json_object_get(run, "peaks"), i, pk)
-		if (strncmp(pr_mstr(pk, "series"), "sys.", 4) && (isnan(best) || pr_mnum(pk, "value") > best))
-			best = pr_mnum(pk, "value");
+		if (!best && strncmp(pr_mstr(pk, "series"), "sys.", 4))
+			best = pk;
 	return best;
 }
 
@@ -1221,24 +1504,60 @@ static double throughput(const json_t *run, const char **what)
 	return NAN;
 }
 
-static int trend(struct pr_strbuf *sb, const char *title, const char *unit, const double *y, size_t n,
-		 size_t idx, struct pr_error *err)
+/* The numbers the index trends: one chart per metric (and its series or unit) and kind of run. */
+enum { T_PEAK, T_STEP, T_THROUGHPUT, T_DURATION, T_METRICS };
+static const char *const trend_name[T_METRICS] = { "Peak memory", "Step time p50", "Throughput", "Duration" };
+
+/* Metric m of run: its value, its unit and what tells its kind apart (a series, a rate). 0 when absent. */
+static int trend_value(const json_t *run, int m, double *v, const char **unit, char *sub, size_t n)
 {
-	struct pr_chart_line l = { title, 0x2E86AB, NULL, y, n, 2.5, 0.1, 0, PR_LINE_LINEAR, 0 };
+	const json_t *clock = json_object_get(run, "clock");
+	*sub = 0;
+	*unit = "ns";
+	if (m == T_PEAK) {
+		const json_t *pk = primary_peak(run);
+		if (!pk)
+			return 0;
+		snprintf(sub, n, "%s%s%s", pr_mstr(pk, "series"), *pr_mstr(pk, "device") ? " " : "",
+			 pr_mstr(pk, "device"));
+		*unit = "bytes";
+		*v = pr_mnum(pk, "value");
+	} else if (m == T_STEP) {
+		*v = pr_mnum(json_object_get(json_object_get(run, "throughput"), "steps"), "p50_ns");
+	} else if (m == T_THROUGHPUT) {
+		*v = throughput(run, unit);
+		snprintf(sub, n, "%s", *unit);
+	} else {
+		/* a time extent only: not massif's instructions or bytes, not a synthetic clock */
+		if (pr_run_x_unit(run) || json_is_true(json_object_get(clock, "synthetic")))
+			return 0;
+		*v = pr_mnum(clock, "duration_ns");
+	}
+	return isfinite(*v);
+}
+
+/* A run's kind for the trends: its format and collector ("chrome / torch.profiler"). */
+static void run_kind(const json_t *run, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s / %s", pr_mstr(run, "format"),
+		 *pr_mstr(run, "collector") ? pr_mstr(run, "collector") : "-");
+}
+
+static int trend(struct pr_strbuf *sb, const char *title, const char *ylabel, const char *unit,
+		 const double *x, const double *y, size_t n, size_t idx, struct pr_error *err)
+{
+	struct pr_chart_line l = { ylabel, 0x2E86AB, x, y, n, 2.5, 0.1, 0, PR_LINE_LINEAR, 0 };
 	struct pr_chart c;
 	struct pr_output out;
 	const char *data;
-	size_t len, i, have = 0;
+	size_t len;
 	char prefix[32];
-	for (i = 0; i < n; i++)
-		have += !isnan(y[i]);
-	if (have < 1)
-		return 0;
+	int rc = 0;
 	memset(&c, 0, sizeof(c));
 	c.title = title;
-	c.x_label = "Run (time order)";
+	c.x_label = "Run (# in the table)";
 	c.x_unit = "";
-	c.y_label = title;
+	c.y_label = ylabel;
 	c.y_unit = unit;
 	c.lines = &l;
 	c.nlines = 1;
@@ -1252,68 +1571,144 @@ static int trend(struct pr_strbuf *sb, const char *title, const char *unit, cons
 	}
 	data = pr_output_data(&out, &len);
 	snprintf(prefix, sizeof(prefix), "t%zu-", idx);
-	pr_strbuf_addstr(sb, "<figure>");
+	pr_strbuf_addf(sb, "<figure id=\"trend-%zu\" aria-label=\"", idx);
+	esc(sb, title);
+	pr_strbuf_addstr(sb, "\">");
 	pr_html_inline_svg(sb, data, len, prefix);
+	if (pr_panel_data(&c, sb, err) < 0)
+		rc = -1;
 	pr_strbuf_addstr(sb, "</figure>\n");
 	pr_output_release(&out);
-	return 0;
+	return rc;
+}
+
+struct trend_key {
+	char kind[300], sub[200];
+	int metric;
+	const char *unit;
+};
+
+static int cmp_trend_key(const void *a, const void *b)
+{
+	const struct trend_key *x = a, *y = b;
+	int c = strcmp(x->kind, y->kind);
+	if (c)
+		return c;
+	if (x->metric != y->metric)
+		return x->metric < y->metric ? -1 : 1;
+	return strcmp(x->sub, y->sub);
+}
+
+/*
+ * The trends: runs of one kind (format and collector) and one metric (the
+ * peak of one series, a throughput in one unit) on one chart, x = the run's
+ * row in the table (time order); only where at least two runs have it.
+ */
+static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, size_t n, struct pr_error *err)
+{
+	struct trend_key *keys = pr_xcalloc(n * T_METRICS + 1, sizeof(*keys)), k;
+	double *x = pr_xcalloc(n + 1, sizeof(double)), *y = pr_xcalloc(n + 1, sizeof(double)), v;
+	size_t nk = 0, i, j, charts = 0, single = 0;
+	int m, rc = 0;
+	for (i = 0; i < n; i++)
+		for (m = 0; m < T_METRICS; m++)
+			if (trend_value(rows[i].run, m, &v, &keys[nk].unit, keys[nk].sub, sizeof(keys[nk].sub))) {
+				run_kind(rows[i].run, keys[nk].kind, sizeof(keys[nk].kind));
+				keys[nk++].metric = m;
+			}
+	qsort(keys, nk, sizeof(*keys), cmp_trend_key);
+	pr_strbuf_addstr(sb, "<h3>Trends across runs</h3>\n<p class=\"meta\">One chart per metric and "
+			     "kind of run (format / collector): runs of different kinds, or peaks of different "
+			     "series, are never on one line. x is the run's # in the table above (time "
+			     "order).</p>\n");
+	for (i = 0; i < nk && !rc; i = j) {
+		char title[800], ylabel[300];
+		size_t cnt = 0, r;
+		for (j = i; j < nk && !cmp_trend_key(&keys[i], &keys[j]); j++)
+			;
+		if (j - i < 2) {
+			single++;
+			continue;
+		}
+		k = keys[i];
+		for (r = 0; r < n; r++) {
+			struct trend_key t;
+			run_kind(rows[r].run, t.kind, sizeof(t.kind));
+			if (strcmp(t.kind, k.kind) ||
+			    !trend_value(rows[r].run, k.metric, &v, &t.unit, t.sub, sizeof(t.sub)) ||
+			    strcmp(t.sub, k.sub))
+				continue;
+			x[cnt] = (double)(r + 1);
+			y[cnt++] = v;
+		}
+		snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", trend_name[k.metric], *k.sub ? " (" : "", k.sub,
+			 *k.sub ? ")" : "");
+		snprintf(title, sizeof(title), "%s | %s | %zu runs", ylabel, k.kind, cnt);
+		/* the axis says the metric, the title which series or rate and which kind */
+		rc = trend(sb, title, k.metric == T_THROUGHPUT ? k.sub : trend_name[k.metric],
+			   k.metric == T_THROUGHPUT ? "" : k.unit, x, y, cnt, charts++, err);
+	}
+	if (!rc && single)
+		pr_strbuf_addf(sb, "<p class=\"capped\">%zu metric%s of a kind with a single run: no trend.</p>\n",
+			       single, single == 1 ? "" : "s");
+	free(keys);
+	free(x);
+	free(y);
+	return rc;
 }
 
 int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_output *out,
 		  struct pr_error *err)
 {
-	static const char *const h[] = { "#", "Run", "Source", "Start (Unix s)", "#Duration",
-					 "#Peak memory", "#Step p50", "#Throughput", "Unit",
+	static const char *const h[] = { "#", "Run", "Kind", "Source", "Start (Unix s)", "#Duration",
+					 "#Peak memory", "Series", "#Step p50", "#Throughput", "Unit",
 					 "#Recommendations", NULL };
 	struct pr_strbuf body = PR_STRBUF_INIT;
-	double *peak = calloc(n + 1, sizeof(double)), *step = calloc(n + 1, sizeof(double)),
-	       *thr = calloc(n + 1, sizeof(double));
-	char title[64];
+	const json_t **list = pr_xcalloc(n + 1, sizeof(*list));
+	char title[64], **names, kind[300];
 	size_t i;
 	int rc = 0;
-	if (!peak || !step || !thr)
-		abort();
-	pr_strbuf_addstr(&body, "<section class=\"run\"><h2>Runs</h2>\n");
+	for (i = 0; i < n; i++)
+		list[i] = rows[i].run;
+	names = pr_html_run_names(list, n);
+	pr_strbuf_addstr(&body, "<section class=\"run\"><h2>Runs</h2>\n<div class=\"scroll\">");
 	pr_html_table_begin(&body, h);
 	for (i = 0; i < n; i++) {
-		const json_t *r = rows[i].run;
+		const json_t *r = rows[i].run, *pk = primary_peak(r);
 		json_t *clock = json_object_get(r, "clock");
 		const char *unit;
-		peak[i] = primary_peak(r);
-		step[i] = pr_mnum(json_object_get(json_object_get(r, "throughput"), "steps"), "p50_ns");
-		thr[i] = throughput(r, &unit);
-		pr_strbuf_addf(&body, "<tr><td class=\"n\" data-v=\"%zu\">%zu</td><td class=\"name\"><a href=\"",
-			       i + 1, i + 1);
+		double thr = throughput(r, &unit);
+		pr_strbuf_addf(&body, "<tr id=\"row-%zu\"><td class=\"n\" data-v=\"%zu\">%zu</td><td class=\"name\"><a href=\"",
+			       i + 1, i + 1, i + 1);
 		esc(&body, rows[i].href);
 		pr_strbuf_addstr(&body, "\">");
-		esc(&body, pr_mstr(r, "label"));
+		esc(&body, names[i]);
 		pr_strbuf_addstr(&body, "</a></td>");
+		run_kind(r, kind, sizeof(kind));
+		pr_html_td(&body, kind);
 		pr_html_td(&body, pr_mstr(r, "source"));
 		if (json_is_number(json_object_get(clock, "epoch_start_ns")))
 			tdf(&body, pr_mnum(clock, "epoch_start_ns") / 1e9, 3);
 		else
 			pr_html_td(&body, "-");
 		tdn(&body, pr_mnum(clock, "duration_ns"), "ns");
-		tdn(&body, peak[i], "bytes");
-		tdn(&body, step[i], "ns");
-		tdf(&body, thr[i], 3);
+		tdn(&body, pk ? pr_mnum(pk, "value") : NAN, "bytes");
+		pr_html_td(&body, pk ? pr_mstr(pk, "series") : "");
+		tdn(&body, pr_mnum(json_object_get(json_object_get(r, "throughput"), "steps"), "p50_ns"), "ns");
+		tdf(&body, thr, 3);
 		pr_html_td(&body, unit);
 		tdf(&body, (double)json_array_size(json_object_get(r, "recommendations")), 0);
 		pr_strbuf_addstr(&body, "</tr>\n");
 	}
 	table_end(&body, n, n);
-	pr_strbuf_addstr(&body, "<h3>Trends across runs</h3>\n");
-	if (trend(&body, "Peak memory", "bytes", peak, n, 0, err) ||
-	    trend(&body, "Step time p50", "ns", step, n, 1, err) ||
-	    trend(&body, "Throughput", "", thr, n, 2, err))
-		rc = -1;
+	pr_strbuf_addstr(&body, "</div>\n");
+	rc = trends(&body, rows, n, err);
 	pr_strbuf_addstr(&body, "</section>\n");
 	snprintf(title, sizeof(title), "profreport: %zu archived runs", n);
 	if (!rc)
 		rc = pr_html_page(title, "Index of the reports in this directory", body.buf, out, err);
 	pr_strbuf_release(&body);
-	free(peak);
-	free(step);
-	free(thr);
+	pr_html_run_names_free(names, n);
+	free(list);
 	return rc;
 }

@@ -29,6 +29,26 @@
 int pr_html_report(const json_t *model, json_t *const *runs, size_t nruns, struct pr_output *out,
 		   struct pr_error *err) PR_MUST_CHECK;
 
+/* Runs on one page: up to this many are unfolded; more are folded, listed in a navigation. */
+#define PR_HTML_RUNS_OPEN 8
+
+/*
+ * What a page calls each run: its label, and where two runs share a label
+ * (trace.json in two directories) the fewest last directories of the source
+ * that tell them apart ("a/trace.json", "b/trace.json"); " (run ID)" after
+ * a name still shared. Free with pr_html_run_names_free.
+ */
+char **pr_html_run_names(const json_t *const *runs, size_t n);
+void pr_html_run_names_free(char **names, size_t n);
+
+/*
+ * Progress: fn is called before each run's section of a page is rendered
+ * (done = 1..total, the run's label); NULL = none (the default). Process-wide,
+ * like ingest's pr_source_set_progress; the CLI sets it when stderr is a terminal.
+ */
+typedef void pr_html_progress_fn(void *ctx, size_t done, size_t total, const char *label);
+void pr_html_set_progress(pr_html_progress_fn *fn, void *ctx);
+
 /* One row of the archive index. */
 struct pr_html_index_row {
 	const json_t *run; /* the run object of the model */

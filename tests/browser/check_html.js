@@ -9,6 +9,12 @@
 // steps), each drawn with a real size, placed inside the section, and its
 // tables (GPU kernels, temporal breakdown, top ops, queue, steps, collectives);
 // `--no-gpu FILE` requires that the page has no GPU section and no GPU panel.
+// Every page: each in-page link names an element, a link to a folded run opens
+// and shows it, the navigation numbers each run as its heading does and names
+// no two alike (checkNav); panels with data respond to hover (the value of a
+// known point of the embedded data, in its unit), the wheel (a narrower view,
+// tick labels inside it), a drag (the selected range) and a double click (the
+// full view again) (checkPanels).
 const fs = require('fs');
 const path = require('path');
 const { missingPrerequisites, serve, launch, openWatched } = require('./harness');
@@ -57,6 +63,184 @@ async function checkGpu(page, want, fail) {
   return g.figs.length;
 }
 
+// Navigation: every in-page link names an element; following one (the first, a middle
+// and the last link) opens the folded run it leads to and scrolls it into view. The link
+// texts are distinct (runs sharing a label are told apart by their directory).
+async function checkNav(page, fail) {
+  const nav = await page.evaluate(() => {
+    const links = Array.from(document.querySelectorAll('a[href^="#"]'));
+    const navTexts = Array.from(document.querySelectorAll('nav.toc a')).map((a) => a.textContent);
+    return {
+      hrefs: links.map((a) => a.getAttribute('href')),
+      missing: links.filter((a) => !document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1))))
+        .map((a) => a.getAttribute('href')),
+      navTexts,
+      // the number a link shows is the number of the run its section's heading shows
+      misnumbered: Array.from(document.querySelectorAll('nav.toc a')).filter((a) => {
+        const t = document.getElementById(a.getAttribute('href').slice(1));
+        const h = t && t.querySelector('h2');
+        const m = h && /^Run (\d+):/.exec(h.textContent);
+        return !m || a.querySelector('.no').textContent !== m[1] || a.getAttribute('href') !== `#run-${m[1]}`;
+      }).map((a) => a.getAttribute('href')),
+    };
+  });
+  for (const h of nav.missing) fail(`the link ${h} names no element`);
+  for (const h of nav.misnumbered) fail(`the link ${h} is not numbered as its run`);
+  if (new Set(nav.navTexts).size !== nav.navTexts.length) fail('two runs have the same name in the navigation');
+  const navHrefs = nav.hrefs.filter((h) => /^#run-/.test(h));
+  const pick = [...new Set([0, navHrefs.length >> 1, navHrefs.length - 1])].filter((i) => i >= 0 && i < navHrefs.length);
+  for (const i of pick) {
+    const r = await page.evaluate(async (href) => {
+      const a = document.querySelector(`nav.toc a[href="${href}"]`);
+      a.click();
+      await new Promise((res) => setTimeout(res, 50));
+      const t = document.getElementById(href.slice(1)), box = t.getBoundingClientRect();
+      return { open: t.tagName !== 'DETAILS' || t.open, h: box.height, top: box.top, vh: window.innerHeight };
+    }, navHrefs[i]);
+    if (!r.open) fail(`following ${navHrefs[i]} does not open the run`);
+    if (r.h < 50 || r.top < -1 || r.top > r.vh) fail(`following ${navHrefs[i]} does not show the run (top ${r.top}, height ${r.h})`);
+  }
+  return navHrefs.length;
+}
+
+// Interactive panels (templates/report.js): on up to 3 panels with data (the first, the
+// first timeline, the last), hovering a known point shows its value from the embedded
+// data, in its unit; the wheel zooms the x axis (the tick labels then lie in the narrower
+// view); a drag selects the view; a double click resets.
+async function checkPanels(page, fail) {
+  const figs = await page.evaluate(() => {
+    const data = Array.from(document.querySelectorAll('figure > script.pz-data'));
+    const ids = data.map((s) => s.parentNode.id);
+    const bad = data.filter((s) => !s.parentNode.classList.contains('pz')).map((s) => s.parentNode.id);
+    const tl = ids.findIndex((id) => /timeline/.test(id));
+    const pick = [...new Set([0, tl, ids.length - 1])].filter((i) => i >= 0 && i < ids.length);
+    return { n: ids.length, bad, pick: pick.map((i) => ids[i]) };
+  });
+  for (const id of figs.bad) fail(`panel ${id} has data but no interaction (its data did not load)`);
+  for (const id of figs.pick) {
+    const r = await page.evaluate(async (id) => {
+      const fig = document.getElementById(id), svg = fig.querySelector('svg');
+      for (let d = fig; d; d = d.parentElement) if (d.tagName === 'DETAILS') d.open = true;
+      fig.scrollIntoView();
+      await new Promise((res) => setTimeout(res, 20));
+      const d = JSON.parse(fig.querySelector('script.pz-data').textContent), p = d.plot;
+      const out = { problems: [] };
+      const bad = (m) => out.problems.push(`panel ${id}: ${m}`);
+      const client = (x, y) => {
+        const q = svg.createSVGPoint();
+        q.x = x; q.y = y;
+        return q.matrixTransform(svg.getScreenCTM());
+      };
+      const fire = (type, x, y, extra) => {
+        const c = client(x, y);
+        const Ev = type === 'wheel' ? WheelEvent : MouseEvent;
+        (type === 'mouseup' ? window : svg).dispatchEvent(new Ev(type, Object.assign({ clientX: c.x, clientY: c.y,
+          bubbles: true, cancelable: true, button: 0 }, extra || {})));
+      };
+      const view = () => (fig.getAttribute('data-view') || `${d.x.lo} ${d.x.hi}`).split(' ').map(Number);
+      const px = (x, v) => p[0] + (x - v[0]) / (v[1] - v[0]) * p[2];
+      const py = (y) => p[1] + p[3] - (y - d.y.lo) / (d.y.hi - d.y.lo) * p[3];
+      // a value as printed ("1.99 GiB", "3.451 s", "73.7 %", "1.2k W") back to the base unit,
+      // with half its last digit as the tolerance
+      const MULT = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4, PiB: 1024 ** 5,
+        ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1, min: 60, h: 3600, '%': 1 };
+      const SI = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15 };
+      const parse = (text, ax) => {
+        const m = /^(-?\d+(?:\.(\d+))?)([kMGTP]?)(?: (\S+))?/.exec(text);
+        if (!m) return null;
+        const mult = ax.k === 'plain' ? SI[m[3]] : MULT[m[4]];
+        if (mult === undefined) return null;
+        return { v: parseFloat(m[1]) * mult, tol: 0.5 * Math.pow(10, -(m[2] || '').length) * mult };
+      };
+      const checkValue = (text, v, ax, what) => {
+        const got = parse(text, ax), want = v * ax.f;
+        if (!got) bad(`${what}: "${text}" is not a value in the axis's unit`);
+        else if (Math.abs(got.v - want) > got.tol * 1.001 + Math.abs(want) * 1e-12)
+          bad(`${what}: "${text}" is not ${want} (${ax.k})`);
+      };
+      // hover a point of the first line, or the first rect. Mouse events land on whole CSS
+      // pixels: the point is one whose x is 3 px or more from any other x of its line (a step
+      // line repeats each x: the first point of an x is the one shown)
+      const l = d.lines.find((ln) => ln.y.some((y) => y !== null));
+      const gap = 3 * (d.x.hi - d.x.lo) / p[2];
+      let cand = [];
+      if (l) {
+        const xs = [...new Set(l.x.filter((x, i) => x !== null && l.y[i] !== null))].sort((a, b) => a - b);
+        const at = new Map(xs.map((x, i) => [x, i]));
+        const alone = (x) => { const i = at.get(x); return (i === 0 || x - xs[i - 1] >= gap) && (i === xs.length - 1 || xs[i + 1] - x >= gap); };
+        cand = l.x.map((x, i) => (x !== null && l.y[i] !== null && l.x.indexOf(x) === i && alone(x) ? i : -1))
+          .filter((i) => i >= 0);
+      }
+      if (cand.length) { /* else every point has a neighbour closer than 3 px: not checked here */
+        const k = cand[cand.length >> 1];
+        fire('mousemove', px(l.x[k], view()), py(l.y[k]));
+        const tip = fig.querySelector('.pz-tip');
+        const row = tip && Array.from(tip.querySelectorAll('.pz-row'))[d.lines.filter((ln) => ln.y.some((y) => y !== null)).indexOf(l)];
+        if (!tip || tip.hidden || !row) bad('hovering a point shows no value');
+        else {
+          if (Number(row.getAttribute('data-v')) !== l.y[k] || Number(row.getAttribute('data-x')) !== l.x[k])
+            bad(`hovering point ${k} shows the point at ${row.getAttribute('data-x')} = ${row.getAttribute('data-v')}, not ${l.x[k]} = ${l.y[k]}`);
+          checkValue(row.querySelector('b').textContent, l.y[k], d.y, 'the hovered value');
+          if (!row.textContent.startsWith((l.l || d.y.label) + ': ')) bad(`the hovered row does not name its line: "${row.textContent}"`);
+          const r = tip.getBoundingClientRect();
+          if (r.width < 20 || r.height < 10) bad('the value tooltip is not drawn');
+        }
+        out.hover = row ? row.textContent : null;
+      } else if (d.rects.length) {
+        const g = d.rects[0], x0 = g.x[0], x1 = g.x[1];
+        fire('mousemove', px((x0 + x1) / 2, view()), py((g.y0 + g.y1) / 2));
+        const row = fig.querySelector('.pz-tip:not([hidden]) .pz-row');
+        if (!row) bad('hovering a busy interval shows nothing');
+        else {
+          if (Math.abs(Number(row.getAttribute('data-v')) - (x1 - x0)) > 1e-12 || !row.textContent.startsWith(`${g.l}: `))
+            bad(`hovering the first interval shows "${row.textContent}"`);
+          checkValue(row.querySelector('b').textContent, x0, d.x, 'the interval start');
+        }
+        out.hover = row ? row.textContent : null;
+      }
+      fire('mouseleave', 0, 0);
+      // the wheel zooms in about the plot's centre
+      const full = view(), cx = p[0] + p[2] / 2, cy = p[1] + p[3] / 2;
+      fire('wheel', cx, cy, { deltaY: -500 });
+      fire('wheel', cx, cy, { deltaY: -500 });
+      const z = view();
+      if (!(z[1] - z[0] < (full[1] - full[0]) * 0.9)) bad(`the wheel did not zoom (view ${z})`);
+      const ticks = Array.from(fig.querySelectorAll('text.pz-xt')).map((t) => t.textContent);
+      if (ticks.length < 2) bad('a zoomed view has no x tick labels');
+      // a UTC clock axis (x.epoch) labels times of day: back to seconds after the epoch
+      const clock = (t) => {
+        const m = /^(\d\d):(\d\d)(?::(\d\d(?:\.\d+)?))?$/.exec(t);
+        if (!m) return NaN;
+        const day = Math.floor((d.x.epoch + z[0]) / 86400) * 86400;
+        let v = day + Number(m[1]) * 3600 + Number(m[2]) * 60 + (m[3] ? Number(m[3]) : 0) - d.x.epoch;
+        if (v < z[0] - 1) v += 86400; /* past midnight */
+        return v;
+      };
+      const vals = ticks.map((t) => (d.x.epoch !== undefined ? clock(t) : parseFloat(t) * d.x.s / d.x.f));
+      const eps = (z[1] - z[0]) * 1e-6;
+      if (vals.some((v) => !(v >= z[0] - eps - Math.abs(v) * 1e-9 && v <= z[1] + eps + Math.abs(v) * 1e-9)))
+        bad(`the zoomed ticks ${ticks.join(' ')} are not in the view ${z}`);
+      out.ticks = ticks;
+      if (l && !fig.querySelector('polyline.pz-line')) bad('a zoomed view draws no line');
+      // a drag from 30 % to 60 % of the plot selects that part of the view
+      fire('mousedown', p[0] + p[2] * 0.3, cy);
+      fire('mousemove', p[0] + p[2] * 0.45, cy);
+      fire('mouseup', p[0] + p[2] * 0.6, cy);
+      const s = view(), want = [z[0] + (z[1] - z[0]) * 0.3, z[0] + (z[1] - z[0]) * 0.6];
+      const px3 = 3 * (z[1] - z[0]) / p[2]; /* whole CSS pixels again */
+      if (Math.abs(s[0] - want[0]) > px3 || Math.abs(s[1] - want[1]) > px3)
+        bad(`a drag selected ${s}, not ${want}`);
+      // a double click resets: the static SVG shows again
+      fire('dblclick', cx, cy);
+      if (fig.hasAttribute('data-view') || fig.querySelector('g.pz-zoom').childNodes.length)
+        bad('a double click does not reset the view');
+      return out;
+    }, id);
+    for (const m of r.problems) fail(m);
+  }
+  return figs.n;
+}
+
 async function checkOne(browser, origin, file, shotDir, gpu) {
   const url = `${origin}/r/${encodeURIComponent(path.basename(file))}`;
   const { problems, page } = await openWatched(browser, url, async (p) =>
@@ -97,6 +281,10 @@ async function checkOne(browser, origin, file, shotDir, gpu) {
   if (dom.injected) fail(`${dom.injected} injected element(s): trace text was not escaped`);
   if (dom.external.length) fail(`references outside the page: ${dom.external.join(', ')}`);
   const gpuPanels = gpu === undefined ? 0 : await checkGpu(page, gpu, fail);
+  const navLinks = await checkNav(page, fail);
+  const interactive = await checkPanels(page, fail);
+  // every run unfolded, so that the checks below see every table laid out
+  await page.evaluate(() => document.querySelectorAll('details.run').forEach((d) => { d.open = true; }));
   // sorting: click the first numeric header of each table with >= 2 distinct values
   const sortResult = await page.evaluate(() => {
     const out = [];
@@ -207,7 +395,7 @@ async function checkOne(browser, origin, file, shotDir, gpu) {
     if (copied.got !== copied.full) fail(`copying a cut name gives "${(copied.got || '').slice(0, 40)}", not the full name`);
   }
   await page.close();
-  return { problems, sorted: sortResult.length, panels: dom.svgs, tables: dom.tables, gpuPanels };
+  return { problems, sorted: sortResult.length, panels: dom.svgs, tables: dom.tables, gpuPanels, navLinks, interactive };
 }
 
 async function main() {
@@ -239,7 +427,7 @@ async function main() {
         bad++;
         console.log(`FAIL ${path.basename(f)}:\n  ${r.problems.join('\n  ')}`);
       } else {
-        console.log(`ok   ${path.basename(f)}: ${r.panels} panels${gpu.get(f) ? ` (${r.gpuPanels} GPU)` : ''}, ${r.tables} tables (${r.sorted} sorted both ways)`);
+        console.log(`ok   ${path.basename(f)}: ${r.panels} panels${gpu.get(f) ? ` (${r.gpuPanels} GPU)` : ''} (${r.interactive} with hover and zoom), ${r.tables} tables (${r.sorted} sorted both ways)${r.navLinks ? `, ${r.navLinks} runs in the navigation` : ''}`);
       }
     }
   } finally {

@@ -1,8 +1,10 @@
 #!/bin/sh
 # run_html.sh - profreport's HTML reports checked in headless chromium
 # (check_html.js): one report per sample, the report of every sample at
-# once, an archive directory with index.html, and a trace whose names are
-# markup (`<img src=x onerror=alert(1)>`) that must stay text, a GPU trace
+# once, a page of 32 runs all named trace.json (folded, with a navigation),
+# an archive directory with index.html, and a trace whose names are
+# markup (`<img src=x onerror=alert(1)>`, also as a thread name, which the
+# timeline panel's embedded data carries) that must stay text, a GPU trace
 # (nccl_data) whose GPU section, panels and tables must be there (and the
 # CPU-only QEff page without any), and the pages
 # of `aggregate --html` (samples/ranks) and `compare --html` (slower_op).
@@ -33,6 +35,7 @@ cat >"$tmp/hostile.json" <<'JSON'
 {"traceEvents": [
  {"ph": "X", "cat": "user_annotation", "name": "<img src=x onerror=alert(1) data-injected=1>", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
  {"ph": "X", "cat": "cpu_op", "name": "</table><script src=http://example.com/x.js></script>", "pid": 1, "tid": 1, "ts": 10, "dur": 50},
+ {"ph": "M", "name": "thread_name", "pid": 1, "tid": 1, "args": {"name": "</script><img src=x onerror=alert(1) data-injected=1>"}},
  {"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "s": "t", "pid": 1, "tid": 1, "ts": 20,
   "args": {"Device Type": 1, "Device Id": 0, "Addr": 1, "Bytes": 1048576, "Total Allocated": 1048576, "Total Reserved": 2097152}},
  {"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "s": "t", "pid": 1, "tid": 1, "ts": 60,
@@ -53,6 +56,22 @@ for f in qeff/qeff_profile.json qnn/memory_20241219_143000.csv torch/trace_rank0
 done
 "$PROFREPORT" report "$PR_SAMPLES" -o "$tmp/out/all-samples.html"
 files="$files $tmp/out/all-samples.html"
+# 32 runs all named trace.json, one per directory, with a memory series each: a folded
+# page whose navigation must lead to every run, names told apart by their directory
+/usr/bin/python3 - "$tmp/many" <<'EOF'
+import json, os, sys
+for k in range(32):
+    d = os.path.join(sys.argv[1], "job%02d" % k)
+    os.makedirs(d)
+    ev = [{"ph": "X", "cat": "cpu_op", "name": "step", "pid": 1, "tid": 1, "ts": i * 1000, "dur": 900}
+          for i in range(5)]
+    ev += [{"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "s": "t", "pid": 1, "tid": 1,
+            "ts": i * 250, "args": {"Device Type": 1, "Device Id": 0, "Addr": i, "Bytes": 1 << 20,
+            "Total Allocated": (i + k + 1) << 20, "Total Reserved": (i + k + 2) << 20}} for i in range(20)]
+    json.dump({"traceEvents": ev}, open(os.path.join(d, "trace.json"), "w"))
+EOF
+"$PROFREPORT" report "$tmp/many" -q -o "$tmp/out/many-runs.html"
+files="$files $tmp/out/many-runs.html"
 # a GPU trace (../shared/traces, when there): the GPU section, its panels and tables
 nccl=${PR_SHARED:-$here/../../../shared}/traces/hta/nccl_parser_config/nccl_data.json.gz
 if [ -f "$nccl" ]; then
