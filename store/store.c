@@ -315,6 +315,7 @@ int pr_store_open(struct pr_store **out, const char *path, int flags, struct pr_
 	 * effective before SQLite initializes; later calls are harmless no-ops. */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	st = pr_xcalloc(1, sizeof(*st));
+	st->cache_tail = &st->cache_head;
 	st->path = pr_xstrdup(path);
 	st->flags = flags;
 	st->readonly = !!(flags & PR_STORE_READONLY);
@@ -407,6 +408,9 @@ void pr_store_close(struct pr_store *st)
 {
 	if (!st)
 		return;
+	pr_store_cache_drop(st);
+	sqlite3_finalize(st->cache_get[0]);
+	sqlite3_finalize(st->cache_get[1]);
 	sqlite3_close(st->db);
 	if (st->flags & PR_STORE_TEMPORARY) {
 		struct pr_strbuf j = PR_STRBUF_INIT;

@@ -42,7 +42,7 @@
 
 #include "base/error.h"
 
-#define PR_STORE_SCHEMA_VERSION 3
+#define PR_STORE_SCHEMA_VERSION 4
 
 struct sqlite3;
 struct pr_store;
@@ -83,6 +83,32 @@ int pr_store_remove_if_empty(struct pr_store *st);
  */
 typedef void pr_store_notice_fn(void *ctx, const char *path, const char *msg);
 void pr_store_set_notice(pr_store_notice_fn *fn, void *ctx);
+
+/* ---- the model cache (table model_cache; store/model_cache.c) ---- */
+
+enum { PR_CACHE_MODEL = 0, PR_CACHE_DIGEST = 1 };
+/*
+ * The cached model (what = PR_CACHE_MODEL) or digest (PR_CACHE_DIGEST) of
+ * run, built by analyzer with options, when there is one and the run's
+ * content hash is still the one it was built from. Returns 1 with *text
+ * (the caller frees it), 0 when there is none, -1 on error.
+ */
+int pr_store_cache_get(struct pr_store *st, int64_t run, const char *analyzer,
+		       const char *options, int what, char **text, struct pr_error *err);
+/* Queues a row (texts copied) for pr_store_cache_flush(); hash is the run's content hash. */
+void pr_store_cache_put(struct pr_store *st, int64_t run, const char *hash, const char *analyzer,
+			const char *options, const char *model, const char *digest);
+/* Bytes of text queued. */
+size_t pr_store_cache_pending(const struct pr_store *st);
+/*
+ * Writes the queued rows in one transaction of a read-write connection of
+ * its own, waiting at most 2 s for another process's lock; on a read-only
+ * handle the read transaction is ended first and begun again after, so no
+ * statement may be active on the handle. Returns the rows written, or -1
+ * when they could not be (a read-only file, a store held by a writer): the
+ * queue is dropped either way, the cache being only a cache.
+ */
+int pr_store_cache_flush(struct pr_store *st);
 
 /* ---- writing one run ---- */
 

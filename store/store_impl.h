@@ -11,7 +11,14 @@ struct pr_store {
 	int readonly; /* flags & PR_STORE_READONLY */
 	int waited_ms;    /* busy handler: time waited for the current lock */
 	int wait_noticed; /* the "waiting for another process" notice was given */
+	/* model_cache.c: the two prepared reads, the queue of rows to write */
+	struct sqlite3_stmt *cache_get[2];
+	struct pr_cache_row *cache_head, **cache_tail;
+	size_t cache_pending_bytes;
 };
+
+/* model_cache.c: frees the queue of rows not written. */
+void pr_store_cache_drop(struct pr_store *st);
 
 int pr_store_exec(struct pr_store *st, const char *sql, struct pr_error *err);
 /*

@@ -947,20 +947,22 @@ static void test_time_bound(void **state)
 
 /*
  * A store of an older schema version (1: before op_cover; 2: before
- * span_up) is refused with what to do.
+ * span_up; 3: before model_cache) is refused with what to do.
  */
 static void test_old_schema_refused(void **state)
 {
 	struct fx *f = *state;
-	static const char *const pragma[] = { "PRAGMA user_version = 1", "PRAGMA user_version = 2" };
+	static const char *const pragma[] = { "PRAGMA user_version = 1", "PRAGMA user_version = 2",
+					      "PRAGMA user_version = 3" };
 	static const char *const want[] = {
-		"store schema version 1, this profreport reads version 3",
-		"store schema version 2, this profreport reads version 3",
+		"store schema version 1, this profreport reads version 4",
+		"store schema version 2, this profreport reads version 4",
+		"store schema version 3, this profreport reads version 4",
 	};
 	size_t i;
 	pr_store_close(f->st);
 	f->st = NULL;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < PR_ARRAY_SIZE(pragma); i++) {
 		struct pr_error err = PR_ERROR_INIT;
 		sqlite3 *db;
 		assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
