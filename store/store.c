@@ -346,11 +346,17 @@ static int moved(struct pr_store *st)
 int pr_store_begin_write(struct pr_store *st, struct pr_error *err)
 {
 	int attempt;
+	if (st->group_txn)
+		return store_exec(st, "SAVEPOINT pr_run", err);
 	for (attempt = 0; attempt < 10; attempt++) {
 		if (store_exec(st, "BEGIN IMMEDIATE", err))
 			return -1;
-		if (!moved(st))
-			return 0;
+		if (!moved(st)) {
+			if (!st->grouping)
+				return 0;
+			st->group_txn = 1;
+			return store_exec(st, "SAVEPOINT pr_run", err);
+		}
 		/* Another process removed the store (an ingest that failed and had
 		 * created it, pr_store_remove_if_empty) while this one waited for the
 		 * lock: a write now would go to the removed file. Open the path again
@@ -370,6 +376,57 @@ int pr_store_begin_write(struct pr_store *st, struct pr_error *err)
 	pr_error_set(err, PR_E_STORE, "the store keeps being removed or replaced");
 	pr_error_set_source(err, st->path);
 	return -1;
+}
+
+int pr_store_end_write(struct pr_store *st, struct pr_error *err)
+{
+	return store_exec(st, st->group_txn ? "RELEASE pr_run" : "COMMIT", err);
+}
+
+void pr_store_abort_write(struct pr_store *st)
+{
+	if (!st->group_txn) {
+		store_exec(st, "ROLLBACK", NULL);
+		return;
+	}
+	store_exec(st, "ROLLBACK TO pr_run", NULL);
+	store_exec(st, "RELEASE pr_run", NULL);
+	/* After an I/O error SQLite may have rolled back the whole transaction:
+	 * the runs written before this one in the group are gone too. */
+	if (!st->db || sqlite3_get_autocommit(st->db)) {
+		st->group_txn = 0;
+		st->group_lost = 1;
+	}
+}
+
+void pr_store_group_begin(struct pr_store *st)
+{
+	st->grouping = 1;
+}
+
+int pr_store_group_commit(struct pr_store *st, struct pr_error *err)
+{
+	int lost = st->group_lost;
+	st->group_lost = 0;
+	if (!st->group_txn) {
+		if (lost)
+			return pr_error_set(err, PR_E_STORE,
+					    "an I/O error rolled back the runs written with it");
+		return 0;
+	}
+	st->group_txn = 0;
+	if (store_exec(st, "COMMIT", err)) {
+		store_exec(st, "ROLLBACK", NULL);
+		/* roll a journal left by the I/O error back now (see pr_writer_abort) */
+		store_exec(st, "SELECT count(*) FROM sqlite_master", NULL);
+		return -1;
+	}
+	return 0;
+}
+
+int pr_store_group_lost(const struct pr_store *st)
+{
+	return st->group_lost;
 }
 
 /* Number of runs; -1 when it cannot be read. */

@@ -110,6 +110,20 @@ size_t pr_store_cache_pending(const struct pr_store *st);
  */
 int pr_store_cache_flush(struct pr_store *st);
 
+/*
+ * Groups the runs written from now on into few transactions (an ingest of
+ * many small files: one commit per file cost two fsyncs each): each run is a
+ * savepoint of the group's transaction, so a run that fails is undone alone,
+ * and pr_store_group_commit() commits every run written since the last
+ * commit (0, or -1 when the commit failed: those runs are not stored). When
+ * an I/O error made SQLite roll back the whole group (seen at the failed
+ * run's abort), pr_store_group_lost() is non-zero until the next
+ * pr_store_group_commit(), which then fails too.
+ */
+void pr_store_group_begin(struct pr_store *st);
+int pr_store_group_commit(struct pr_store *st, struct pr_error *err) PR_MUST_CHECK;
+int pr_store_group_lost(const struct pr_store *st);
+
 /* ---- writing one run ---- */
 
 struct pr_run_info {

@@ -639,7 +639,7 @@ void pr_writer_abort(struct pr_writer *w)
 	if (!w)
 		return;
 	drain(w);
-	pr_store_exec(w->st, "ROLLBACK", NULL);
+	pr_store_abort_write(w->st);
 	/* After an I/O error (a full disk) SQLite leaves the journal in place and
 	 * rolls it back on the next read: read now, so that the store is back to
 	 * its size and state before this run, not left for the next process to
@@ -1953,9 +1953,9 @@ int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t byte
 		goto fail;
 	if (pr_store_exec(w->st,
 			  "CREATE INDEX IF NOT EXISTS span_step ON span(run_id, ts) WHERE kind = 'step';"
-			  "CREATE INDEX IF NOT EXISTS span_phase ON span(run_id, ts) WHERE kind = 'phase';"
-			  "COMMIT",
-			  err))
+			  "CREATE INDEX IF NOT EXISTS span_phase ON span(run_id, ts) WHERE kind = 'phase';",
+			  err) ||
+	    pr_store_end_write(w->st, err))
 		goto fail;
 	*run_id = w->run_id;
 	writer_free(w);
