@@ -50,13 +50,17 @@ expect_rc 0 "the same file twice"
 expect_out_has "'g06.json': already in the store as run 1" "the same file twice"
 [ "$(query_value d.db "SELECT count(*) FROM run")" = 1 ] || fail "the same file twice: not one run"
 
-# fsyncs: one commit per file syncs the journal and the store (2+ each); a
-# group of 40 small files is one commit.
+# fsyncs: one commit per file syncs the journal, its directory and the store
+# (4 calls each: 164 for these 40 files before groups); a group of files read
+# within a second is one commit.
 if command -v strace >/dev/null && strace -f -e trace=none true 2>/dev/null; then
-	strace -f -qq -e trace=fsync,fdatasync -o trace.txt "$P" ingest -q g*.json -o many.db ||
+	# (LeakSanitizer cannot run under ptrace: off for this one command)
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -qq -e trace=fsync,fdatasync -o trace.txt "$P" ingest -q g*.json -o many.db ||
 		fail "ingest of 40 files under strace"
 	n=$(grep -c 'sync(' trace.txt || true)
-	[ "$n" -le 10 ] || fail "ingest of 40 files made $n fsync calls, expected a few (one group)"
+	# (one group takes 4; a slow build, under a sanitizer, may need a group a second)
+	[ "$n" -lt 40 ] || fail "ingest of 40 files made $n fsync calls, expected fewer than one a file"
 	[ "$(query_value many.db "SELECT count(*) FROM run")" = 40 ] || fail "ingest of 40 files: not 40 runs"
 fi
 
