@@ -121,7 +121,7 @@ struct archive {
 static void page_name(const char *label, const char *hash, char name[200])
 {
 	char *p;
-	snprintf(name, 200, "%.60s-%.12s.html", label && *label ? label : "run", hash ? hash : "");
+	snprintf(name, 200, "%.60s-%.12s.html", label ? label : "run", hash ? hash : "");
 	for (p = name; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
 		      *p == '-' || *p == '_' || *p == '.'))
