@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzer_version.h"
 #include "analyze/gpuscan.h"
 #include "base/output.h"
+#include "base/strbuf.h"
 #include "base/strmap.h"
 #include "base/timecheck.h"
 #include "base/xalloc.h"
@@ -356,8 +358,8 @@ static void note_inferred(struct pr_actx *ctx)
 			    pr_jobj("rule", json_string(INFERRED_PHASE_RULE), "names", names, NULL));
 }
 
-static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *opts,
-		     json_t *runs, struct pr_error *err)
+static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *opts,
+			 struct pr_error *err)
 {
 	struct pr_actx ctx;
 	json_error_t jerr;
@@ -416,7 +418,6 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 				  pr_jint(sqlite3_column_int64(rs, 13)), "instants",
 				  pr_jint(sqlite3_column_int64(rs, 14)), NULL),
 			  NULL);
-	json_array_append_new(runs, ctx.out);
 
 	if (load_series(&ctx, err) ||
 	    load_spans_sql(&ctx, SPANS_OF("'step'"), NULL, &ctx.steps, &ctx.nsteps, &nstep_names,
@@ -439,66 +440,278 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 	ret = 0;
 out:
 	ctx_release(&ctx);
+	if (ret) {
+		json_decref(ctx.out);
+		return NULL;
+	}
+	return ctx.out;
+}
+
+const char *pr_model_analyzer_version(void)
+{
+	return PR_ANALYZER_VERSION;
+}
+
+/*
+ * The options that change a run's model, as the model cache's key: every
+ * field of pr_model_opts but run (which only picks runs) and cache. The
+ * regular expression goes with its length, so no text of it can imitate
+ * the fields after it.
+ */
+static void options_key(const struct pr_model_opts *o, struct pr_strbuf *sb)
+{
+	pr_strbuf_addf(sb, "top_n=%zu max_phases=%zu timeline_points=%zu comm_kernels=", o->top_n,
+		       o->max_phases, o->timeline_points);
+	if (o->comm_kernels)
+		pr_strbuf_addf(sb, "%zu:%s", strlen(o->comm_kernels), o->comm_kernels);
+	else
+		pr_strbuf_addstr(sb, "none");
+}
+
+static void digest_copy(json_t *d, const json_t *from, const char *key)
+{
+	json_t *v = json_object_get(from, key);
+	if (v)
+		json_object_set(d, key, v);
+}
+
+json_t *pr_model_digest(const json_t *run)
+{
+	json_t *d = json_object(), *pk, *t = json_object_get(run, "throughput"), *dt, *x, *dx;
+	json_t *peaks, *recs;
+	size_t i;
+	/* what the index reads: its table, its kinds (format / collector) and trends */
+	static const char *const whole[] = { "id", "label", "source", "content_hash", "format",
+					     "collector", "clock" };
+	for (i = 0; i < PR_ARRAY_SIZE(whole); i++)
+		digest_copy(d, run, whole[i]);
+	if (json_is_array(json_object_get(run, "peaks"))) {
+		peaks = json_array();
+		json_array_foreach(json_object_get(run, "peaks"), i, pk)
+		{
+			json_t *p = json_object();
+			digest_copy(p, pk, "series");
+			digest_copy(p, pk, "device");
+			digest_copy(p, pk, "value");
+			json_array_append_new(peaks, p);
+		}
+		json_object_set_new(d, "peaks", peaks);
+	}
+	if (json_is_object(t)) {
+		static const char *const parts[][3] = { { "tokens", "tokens_per_s", NULL },
+							{ "blocks", "fps", NULL },
+							{ "steps", "p50_ns", "per_s" } };
+		dt = json_object();
+		for (i = 0; i < PR_ARRAY_SIZE(parts); i++) {
+			size_t k;
+			x = json_object_get(t, parts[i][0]);
+			if (!x)
+				continue;
+			if (!json_is_object(x)) {
+				json_object_set(dt, parts[i][0], x);
+				continue;
+			}
+			dx = json_object();
+			for (k = 1; k < 3 && parts[i][k]; k++)
+				digest_copy(dx, x, parts[i][k]);
+			json_object_set_new(dt, parts[i][0], dx);
+		}
+		json_object_set_new(d, "throughput", dt);
+	}
+	if (json_is_array(json_object_get(run, "recommendations"))) {
+		recs = json_array();
+		for (i = 0; i < json_array_size(json_object_get(run, "recommendations")); i++)
+			json_array_append_new(recs, json_null());
+		json_object_set_new(d, "recommendations", recs);
+	}
+	return d;
+}
+
+/* Cached text is written in full precision and read back to the same values. */
+#define CACHE_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER)
+/* Queued cache rows are written out once they hold this much text. */
+#define CACHE_FLUSH_BYTES (32u << 20)
+
+struct run_ref {
+	int64_t id;
+	char *label, *hash;
+};
+
+static int list_runs(sqlite3 *db, long run, struct run_ref **out, size_t *n, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT id, ifnull(label, ''), content_hash FROM run "
+			       "WHERE ?1 = 0 OR id = ?1 ORDER BY id",
+			       -1, &st, NULL) != SQLITE_OK) {
+		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, run);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			*out = pr_xreallocarray(*out, cap, sizeof(**out));
+		}
+		(*out)[*n].id = sqlite3_column_int64(st, 0);
+		(*out)[*n].label = pr_xstrdup((const char *)sqlite3_column_text(st, 1));
+		(*out)[(*n)++].hash = pr_xstrdup((const char *)sqlite3_column_text(st, 2));
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	return 0;
+}
+
+/* The cached object (model or digest) of a run, or NULL. */
+static json_t *cache_read(struct pr_store *store, const struct run_ref *r, const char *key,
+			  int what, struct pr_error *err, int *failed)
+{
+	char *text = NULL;
+	json_t *v = NULL;
+	json_error_t jerr;
+	int rc = pr_store_cache_get(store, r->id, PR_ANALYZER_VERSION, key, what, &text, err);
+	if (rc < 0)
+		*failed = 1;
+	if (rc == 1) {
+		v = json_loads(text, 0, &jerr);
+		/* a row that is not an object (not written by this code) is not used */
+		if (!json_is_object(v) || json_integer_value(json_object_get(v, "id")) != r->id) {
+			json_decref(v);
+			v = NULL;
+		}
+	}
+	free(text);
+	return v;
+}
+
+static void cache_write(struct pr_store *store, const struct run_ref *r, const char *key,
+			const json_t *run, const json_t *digest)
+{
+	char *m = json_dumps(run, CACHE_FLAGS), *d = json_dumps(digest, CACHE_FLAGS);
+	if (m && d)
+		pr_store_cache_put(store, r->id, r->hash, PR_ANALYZER_VERSION, key, m, d);
+	free(m);
+	free(d);
+}
+
+int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_model_want_fn *want,
+		  pr_model_run_fn *fn, void *ctx, struct pr_error *err)
+{
+	sqlite3 *db = pr_store_db(store);
+	sqlite3_stmt *rs = NULL;
+	struct run_ref *refs = NULL;
+	struct pr_strbuf key = PR_STRBUF_INIT;
+	size_t n = 0, i;
+	int ret = -1;
+	const char *tv = getenv("PR_TIMINGS");
+	int timed = tv && *tv && strcmp(tv, "0");
+
+	options_key(opts, &key);
+	if (list_runs(db, opts->run, &refs, &n, err))
+		goto out;
+	if (opts->run && n == 0) {
+		pr_error_set(err, PR_E_USAGE, "no run %ld in the store", opts->run);
+		goto out;
+	}
+	if (sqlite3_prepare_v2(db,
+			       "SELECT id, format, ifnull(collector, ''), ifnull(label, ''), source, "
+			       "rank, world_size, ts_min, ts_max, time_origin_ns, time_synthetic, meta, "
+			       "span_count, sample_count, instant_count, content_hash FROM run "
+			       "WHERE id = ?1",
+			       -1, &rs, NULL) != SQLITE_OK) {
+		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const struct run_ref *r = &refs[i];
+		int whole = want ? want(ctx, r->id, r->label, r->hash) != 0 : 1, failed = 0, rc;
+		double t0[2] = { 0, 0 };
+		json_t *run = NULL;
+		if (timed) {
+			t0[0] = clock_s(CLOCK_MONOTONIC);
+			t0[1] = clock_s(CLOCK_THREAD_CPUTIME_ID);
+		}
+		if (opts->progress)
+			opts->progress(opts->progress_ctx, i + 1, n, r->label);
+		if (opts->cache) {
+			run = cache_read(store, r, key.buf,
+					 whole ? PR_CACHE_MODEL : PR_CACHE_DIGEST, err, &failed);
+			if (failed)
+				goto out;
+			if (run)
+				timing(timed, r->id, "model_cache", t0);
+		}
+		if (!run) {
+			sqlite3_bind_int64(rs, 1, r->id);
+			if (sqlite3_step(rs) != SQLITE_ROW) {
+				pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
+				goto out;
+			}
+			run = build_run(db, rs, opts, err);
+			sqlite3_reset(rs);
+			if (!run)
+				goto out;
+			if (opts->cache || !whole) {
+				json_t *d = pr_model_digest(run);
+				if (opts->cache)
+					cache_write(store, r, key.buf, run, d);
+				if (!whole) {
+					json_decref(run);
+					run = d;
+				} else {
+					json_decref(d);
+				}
+			}
+		}
+		rc = fn(ctx, run, whole, err);
+		json_decref(run);
+		if (rc) {
+			ret = rc;
+			goto out;
+		}
+		if (opts->cache && pr_store_cache_pending(store) >= CACHE_FLUSH_BYTES)
+			pr_store_cache_flush(store);
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(rs);
+	/* what was built is cached even when a later step failed */
+	if (opts->cache && pr_store_cache_pending(store)) {
+		int w = pr_store_cache_flush(store);
+		if (timed)
+			fprintf(stderr, "profreport: timing: model_cache %s %d run(s)\n",
+				w < 0 ? "could not write" : "wrote", w < 0 ? 0 : w);
+	}
+	for (i = 0; i < n; i++) {
+		free(refs[i].label);
+		free(refs[i].hash);
+	}
+	free(refs);
+	pr_strbuf_release(&key);
 	return ret;
 }
 
-/* How many runs pr_model_build will analyze (for progress only: 0 when unknown). */
-static size_t count_runs(sqlite3 *db, long run)
+static int append_run(void *ctx, json_t *run, int whole, struct pr_error *err)
 {
-	sqlite3_stmt *st;
-	size_t n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM run WHERE ?1 = 0 OR id = ?1", -1, &st, NULL) !=
-	    SQLITE_OK)
-		return 0;
-	sqlite3_bind_int64(st, 1, run);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = (size_t)sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return n;
+	(void)whole;
+	(void)err;
+	return json_array_append(ctx, run);
 }
 
 json_t *pr_model_build(struct pr_store *store, const struct pr_model_opts *opts,
 		       struct pr_error *err)
 {
-	sqlite3 *db = pr_store_db(store);
-	sqlite3_stmt *rs;
-	json_t *model, *runs = json_array();
-	size_t done = 0, total = 0;
-	int rc;
-
-	model = pr_jobj("schema", json_string(PR_MODEL_SCHEMA), "version",
-			pr_jint(PR_MODEL_VERSION), "runs", runs, NULL);
-	if (sqlite3_prepare_v2(db,
-			       "SELECT id, format, ifnull(collector, ''), ifnull(label, ''), source, "
-			       "rank, world_size, ts_min, ts_max, time_origin_ns, time_synthetic, meta, "
-			       "span_count, sample_count, instant_count, content_hash FROM run "
-			       "WHERE ?1 = 0 OR id = ?1 ORDER BY id",
-			       -1, &rs, NULL) != SQLITE_OK) {
-		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
-		json_decref(model);
-		return NULL;
-	}
-	sqlite3_bind_int64(rs, 1, opts->run);
-	if (opts->progress)
-		total = count_runs(db, opts->run);
-	while ((rc = sqlite3_step(rs)) == SQLITE_ROW) {
-		if (opts->progress)
-			opts->progress(opts->progress_ctx, ++done, total,
-				       (const char *)sqlite3_column_text(rs, 3));
-		if (build_run(db, rs, opts, runs, err)) {
-			sqlite3_finalize(rs);
-			json_decref(model);
-			return NULL;
-		}
-	}
-	sqlite3_finalize(rs);
-	if (rc != SQLITE_DONE) {
-		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
-		json_decref(model);
-		return NULL;
-	}
-	if (opts->run && json_array_size(runs) == 0) {
-		pr_error_set(err, PR_E_USAGE, "no run %ld in the store", opts->run);
+	json_t *runs = json_array();
+	json_t *model = pr_jobj("schema", json_string(PR_MODEL_SCHEMA), "version",
+				pr_jint(PR_MODEL_VERSION), "runs", runs, NULL);
+	if (pr_model_each(store, opts, NULL, append_run, runs, err)) {
 		json_decref(model);
 		return NULL;
 	}

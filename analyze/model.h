@@ -22,6 +22,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -46,12 +47,45 @@ struct pr_model_opts {
 	 * progress on a terminal; NULL = none. */
 	void (*progress)(void *ctx, size_t done, size_t total, const char *label);
 	void *progress_ctx;
+	/* Use the store's model cache (README, "The event store"): a run whose
+	 * model was built before by this analyser version with the same options
+	 * is read from the store, and a run built here is written to it. Every
+	 * field above but run and the progress callback changes a run's model and
+	 * is part of the cache key (options_key in model.c): a new field must be
+	 * added there. */
+	int cache;
 };
 
-#define PR_MODEL_OPTS_INIT { 15, 500, 2000, 0, NULL, NULL, NULL }
+#define PR_MODEL_OPTS_INIT { 15, 500, 2000, 0, NULL, NULL, NULL, 0 }
 
 json_t *pr_model_build(struct pr_store *st, const struct pr_model_opts *opts,
 		       struct pr_error *err);
+
+/*
+ * One run at a time, for a caller that need not hold every run (an
+ * archive of many runs): for each run of the store (opts->run: that one),
+ * in id order, want(ctx, id, label, content_hash) says whether the caller
+ * needs the run's whole object of the model (non-zero) or only its digest
+ * (pr_model_digest); want NULL = always whole. fn(ctx, run, whole, err)
+ * then gets that object, borrowed (incref to keep it); a non-zero return
+ * stops the loop and is returned. With opts->cache, a digest asked for is
+ * read from the cache when there, and a run built is cached with its digest.
+ */
+typedef int pr_model_want_fn(void *ctx, int64_t id, const char *label, const char *hash);
+typedef int pr_model_run_fn(void *ctx, json_t *run, int whole, struct pr_error *err);
+int pr_model_each(struct pr_store *st, const struct pr_model_opts *opts, pr_model_want_fn *want,
+		  pr_model_run_fn *fn, void *ctx, struct pr_error *err) PR_MUST_CHECK;
+/*
+ * The digest of a run object: the parts of it an archive's index page
+ * reads (render/html_report.c, pr_html_index: id, label, source,
+ * content_hash, clock, the peaks' series and value, the throughput's
+ * tokens_per_s, fps, p50_ns and per_s, one null per recommendation), in the
+ * run object's shape, so the index reads a digest as it reads the run.
+ */
+json_t *pr_model_digest(const json_t *run);
+/* The analyser version keying the model cache: profreport's version and a
+ * hash of the analysis sources (analyze/analyzer_version.cmake). */
+const char *pr_model_analyzer_version(void);
 /* Writes the model as indented JSON, atomically (temp file + rename). "-" = stdout. */
 int pr_model_write(const json_t *model, const char *path, struct pr_error *err) PR_MUST_CHECK;
 /* Dumps the model to a string (caller frees); the exact bytes pr_model_write writes. */

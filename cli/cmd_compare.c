@@ -16,6 +16,9 @@
 #include "base/output.h"
 #include "base/strbuf.h"
 
+int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char *name,
+		    int64_t max, int64_t *out, struct pr_error *err);
+
 static const struct pr_option opts[] = {
 	{ "to", 0, "text|md|json|junit", "the output's form (default text)", 0 },
 	{ "output", 'o', "FILE", "write the output to FILE instead of standard output", 0 },
@@ -30,6 +33,8 @@ static const struct pr_option opts[] = {
 	{ "png", 0, "DIR", "also the panels as PNG files in DIR (made if missing)", 0 },
 	{ "svg", 0, "DIR", "also the panels as SVG files in DIR (made if missing)", 0 },
 	{ "format", 0, "NAME", "force the input format of BASE and NEW (traces)", 0 },
+	{ "base-run", 0, "ID", "only this run of BASE (a store of many runs)", 0 },
+	{ "new-run", 0, "ID", "only this run of NEW (a store of many runs)", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
 
@@ -39,18 +44,25 @@ static const struct pr_option opts[] = {
  * naming the path and side ("'new.json': NEW has no metrics ...").
  */
 static json_t *side_model(const struct pr_command *cmd, char *path, const char *side,
-			  const char *format, struct pr_error *err)
+			  const char *format, int64_t run, struct pr_error *err)
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
 	struct pr_cli_input in;
 	const char *name = path;
 	json_t *m;
 	if (pr_model_sniff(path)) {
+		if (run) {
+			pr_error_set(err, PR_E_USAGE, "--%s-run picks a run of a store, and %s is a model",
+				     !strcmp(side, "BASE") ? "base" : "new", side);
+			pr_error_set_source(err, name);
+			return NULL;
+		}
 		m = pr_model_load(path, err);
 	} else {
 		if (pr_cli_input_open(&in, cmd->name, &path, 1, format, err))
 			return NULL;
 		mo.timeline_points = 0;
+		mo.run = (long)run;
 		m = pr_model_build(in.store, &mo, err);
 		pr_cli_input_close(&in);
 	}
@@ -135,6 +147,7 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	size_t i, regressions, missing;
 	const json_t *w;
 	int j, rc = -1, junit = 0, out_failed = 0;
+	int64_t base_run = 0, new_run = 0;
 	pr_gate_init(&g);
 	if (!fmt)
 		fmt = "text";
@@ -159,8 +172,11 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 		goto out;
 	if ((v = pr_arg(cmd, a, "min-us")) && pr_gate_set_min_us(&g, v, err))
 		goto out;
-	if (!(base = side_model(cmd, a->pos[0], "BASE", informat, err)) ||
-	    !(newm = side_model(cmd, a->pos[1], "NEW", informat, err)))
+	if (pr_cli_uint_opt(cmd, a, "base-run", INT32_MAX, &base_run, err) ||
+	    pr_cli_uint_opt(cmd, a, "new-run", INT32_MAX, &new_run, err))
+		goto out;
+	if (!(base = side_model(cmd, a->pos[0], "BASE", informat, base_run, err)) ||
+	    !(newm = side_model(cmd, a->pos[1], "NEW", informat, new_run, err)))
 		goto out;
 	if (!(cmp = pr_compare(base, newm, &g, err)))
 		goto out;
@@ -237,6 +253,8 @@ const struct pr_command pr_cmd_compare = {
 		"steps of 0 ns, model values null or negative (named by path), or nothing left\n"
 		"to compare after --ignore; --format junit then writes one <error> testcase.\n"
 		"A failed write (-o, --html, --png, --svg, standard output) exits 2.\n"
+		"--base-run ID and --new-run ID compare single runs of stores of many runs\n"
+		"(BASE and NEW may be the same store).\n"
 		"Defaults: time +5%, memory +5% and +64MiB (both), throughput -5%; spans\n"
 		"under 1% of run time or --min-us are not gated.\n"
 		"--html FILE, --png DIR and --svg DIR also write the diff chart (changes) and,\n"

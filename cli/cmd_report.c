@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/input.h"
 #include "base/decimal.h"
+#include "base/xalloc.h"
 
 static const struct pr_option opts[] = {
 	{ "output", 'o', "report.html|DIR", "the HTML report: FILE.html (one page), or a directory (one page per run + index.html)", 0 },
@@ -25,6 +26,7 @@ static const struct pr_option opts[] = {
 	{ "format", 0, "NAME", "force the input format", 0 },
 	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run", 0 },
 	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)", 0 },
+	{ "no-cache", 0, NULL, "neither read nor write the store's model cache", 0 },
 	{ "quiet", 'q', NULL, "print nothing on success (not even what was written)", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
@@ -55,10 +57,14 @@ int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char 
 static int show_progress;
 static const char *stage; /* "analyzing", "rendering", ... */
 
+static size_t progress_total; /* the last total shown: an archive's pages count the runs analysed */
+
 static void progress(void *ctx, size_t done, size_t total, const char *label)
 {
 	char shown[2048];
 	(void)ctx;
+	if (total)
+		progress_total = total;
 	pr_error_escape(label ? label : "", shown, sizeof(shown)); /* a label is trace text: no control characters on the terminal */
 	if (total)
 		fprintf(stderr, "\r%s run %zu of %zu: '%s'\033[K", stage, done, total, shown);
@@ -114,6 +120,18 @@ static int write_html(const json_t *model, json_t *const *runs, size_t n, const 
 	return 0;
 }
 
+/* The one-page report, with progress while its runs are drawn. */
+static int write_page(const json_t *model, const char *path, struct pr_error *err)
+{
+	int rc;
+	stage = "rendering";
+	pr_html_set_progress(show_progress ? progress : NULL, NULL);
+	rc = write_html(model, NULL, 0, path, err);
+	pr_html_set_progress(NULL, NULL);
+	progress_done();
+	return rc;
+}
+
 static int by_time(const void *a, const void *b)
 {
 	const struct pr_html_index_row *x = a, *y = b;
@@ -130,66 +148,142 @@ static int by_time(const void *a, const void *b)
 
 /*
  * An archive: one report per run, named <label>-<hash prefix>.html (a run
- * already reported, same content hash, is skipped), and index.html.
+ * already reported, same content hash, is skipped), and index.html. Runs
+ * come one at a time (archive_want, then archive_add): a page is written
+ * from the run's whole model, and only the run's digest is kept for the
+ * index, so an archive of many runs is written in the memory of one, and a
+ * run already reported needs only its digest (from the model cache).
  */
-static int write_archive(const json_t *model, const char *dir, struct pr_error *err)
+struct archive {
+	const char *dir, *sep;
+	json_t *head; /* schema and version, for the pages' subtitle */
+	struct pr_html_index_row *rows;
+	json_t **digests;
+	char **names;
+	size_t n, cap, written, skipped;
+};
+
+static void page_name(const char *label, const char *hash, char name[200])
 {
-	json_t *runs = json_object_get(model, "runs"), *run;
-	size_t n = json_array_size(runs), i, skipped = 0, written = 0;
-	struct pr_html_index_row *rows = calloc(n + 1, sizeof(*rows));
-	char **names = calloc(n + 1, sizeof(char *));
+	char *p;
+	snprintf(name, 200, "%.60s-%.12s.html", label ? label : "run", hash ? hash : "");
+	for (p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      *p == '-' || *p == '_' || *p == '.'))
+			*p = '_';
+}
+
+/* Is the run's page still to be written (so its whole model is needed)? */
+static int archive_want(void *ctx, int64_t id, const char *label, const char *hash)
+{
+	struct archive *a = ctx;
+	char name[200], path[4096];
+	(void)id;
+	page_name(label, hash, name);
+	snprintf(path, sizeof(path), "%s%s%s", a->dir, a->sep, name);
+	return access(path, F_OK) != 0;
+}
+
+static int archive_add(void *ctx, json_t *run, int whole, struct pr_error *err)
+{
+	struct archive *a = ctx;
+	char name[200], path[4096];
+	page_name(json_string_value(json_object_get(run, "label")),
+		  json_string_value(json_object_get(run, "content_hash")), name);
+	if (whole) {
+		snprintf(path, sizeof(path), "%s%s%s", a->dir, a->sep, name);
+		stage = "writing the page of";
+		if (show_progress)
+			progress(NULL, a->n + 1, progress_total, json_string_value(json_object_get(run, "label")));
+		if (write_html(a->head, &run, 1, path, err))
+			return -1;
+		stage = "analyzing"; /* the next run's progress line */
+		a->written++;
+	} else {
+		a->skipped++;
+	}
+	if (a->n == a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 64;
+		a->digests = pr_xreallocarray(a->digests, a->cap, sizeof(*a->digests));
+		a->names = pr_xreallocarray(a->names, a->cap, sizeof(*a->names));
+	}
+	a->digests[a->n] = whole ? pr_model_digest(run) : json_incref(run);
+	a->names[a->n++] = pr_xstrdup(name);
+	return 0;
+}
+
+/* The runs of a model already built, as pr_model_each would hand them. */
+static int archive_model(struct archive *a, const json_t *model, struct pr_error *err)
+{
+	json_t *run;
+	size_t i;
+	progress_total = json_array_size(json_object_get(model, "runs"));
+	json_array_foreach(json_object_get(model, "runs"), i, run)
+	{
+		json_t *r = run;
+		int whole = archive_want(a, 0, json_string_value(json_object_get(run, "label")),
+					 json_string_value(json_object_get(run, "content_hash")));
+		if (!whole)
+			r = pr_model_digest(run);
+		if (archive_add(a, r, whole, err)) {
+			if (!whole)
+				json_decref(r);
+			return -1;
+		}
+		if (!whole)
+			json_decref(r);
+	}
+	return 0;
+}
+
+/* model NULL: the runs come from the store, one at a time. */
+static int write_archive(const json_t *model, struct pr_store *store,
+			 const struct pr_model_opts *mo, const char *dir, int quiet,
+			 struct pr_error *err)
+{
+	struct archive a;
 	struct pr_output out;
 	char path[4096];
-	const char *sep = *dir && dir[strlen(dir) - 1] == '/' ? "" : "/";
+	size_t i;
 	int rc = -1;
-	if (!rows || !names)
-		abort();
+	memset(&a, 0, sizeof(a));
+	a.dir = dir;
+	a.sep = *dir && dir[strlen(dir) - 1] == '/' ? "" : "/";
+	a.head = json_pack("{s:s, s:i}", "schema", PR_MODEL_SCHEMA, "version", PR_MODEL_VERSION);
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		pr_error_set(err, PR_E_IO, "cannot create the directory '%s': %s", dir, strerror(errno));
 		goto out;
 	}
-	json_array_foreach(runs, i, run)
-	{
-		const char *label = json_string_value(json_object_get(run, "label"));
-		const char *hash = json_string_value(json_object_get(run, "content_hash"));
-		char name[200], *p;
-		snprintf(name, sizeof(name), "%.60s-%.12s.html", label ? label : "run", hash ? hash : "");
-		for (p = name; *p; p++)
-			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-			      *p == '-' || *p == '_' || *p == '.'))
-				*p = '_';
-		names[i] = strdup(name);
-		rows[i].run = run;
-		rows[i].href = names[i];
-		snprintf(path, sizeof(path), "%s%s%s", dir, sep, name);
-		if (access(path, F_OK) == 0) {
-			skipped++;
-			continue;
-		}
-		stage = "writing the page of";
-		if (show_progress)
-			progress(NULL, i + 1, n, label);
-		if (write_html(model, &run, 1, path, err))
-			goto out;
-		written++;
+	if (model ? archive_model(&a, model, err)
+		  : pr_model_each(store, mo, archive_want, archive_add, &a, err))
+		goto out;
+	a.rows = pr_xcalloc(a.n + 1, sizeof(*a.rows));
+	for (i = 0; i < a.n; i++) {
+		a.rows[i].run = a.digests[i];
+		a.rows[i].href = a.names[i];
 	}
-	qsort(rows, n, sizeof(*rows), by_time);
-	snprintf(path, sizeof(path), "%s%sindex.html", dir, sep);
+	qsort(a.rows, a.n, sizeof(*a.rows), by_time);
+	snprintf(path, sizeof(path), "%s%sindex.html", dir, a.sep);
 	if (pr_output_open_file(&out, path, err))
 		goto out;
-	if (pr_html_index(rows, n, &out, err) || pr_output_close(&out, err)) {
+	if (pr_html_index(a.rows, a.n, &out, err) || pr_output_close(&out, err)) {
 		pr_output_release(&out);
 		goto out;
 	}
 	pr_output_release(&out);
-	fprintf(stderr, "profreport: report: %zu report(s) written, %zu already there (same content hash), index '%s'\n",
-		written, skipped, path);
+	if (!quiet)
+		fprintf(stderr, "profreport: report: %zu report(s) written, %zu already there (same content hash), index '%s'\n",
+			a.written, a.skipped, path);
 	rc = 0;
 out:
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	free(rows);
+	for (i = 0; i < a.n; i++) {
+		json_decref(a.digests[i]);
+		free(a.names[i]);
+	}
+	free(a.digests);
+	free(a.names);
+	free(a.rows);
+	json_decref(a.head);
 	return rc;
 }
 
@@ -219,21 +313,6 @@ static int check_output(const char *path, struct pr_error *err)
 	return 0;
 }
 
-static int write_report(const json_t *model, const char *path, struct pr_error *err)
-{
-	int rc;
-	if (is_page(path)) {
-		stage = "rendering";
-		pr_html_set_progress(show_progress ? progress : NULL, NULL);
-		rc = write_html(model, NULL, 0, path, err);
-		pr_html_set_progress(NULL, NULL);
-	} else {
-		rc = write_archive(model, path, err);
-	}
-	progress_done();
-	return rc;
-}
-
 static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
@@ -258,24 +337,34 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	mo.run = (long)run;
 	mo.timeline_points = (size_t)tl;
 	mo.comm_kernels = pr_arg(cmd, a, "comm-kernels");
+	if (pr_cli_input_open_opts(&in, cmd->name, a->pos, a->npos, &io, err))
+		return -1;
+	/* a store given as it is keeps its runs' models (README, "The event store") */
+	mo.cache = !in.tmp_path && !pr_arg(cmd, a, "no-cache");
 	show_progress = isatty(2) && !pr_arg(cmd, a, "quiet");
 	if (show_progress) {
 		stage = "analyzing";
 		mo.progress = progress;
 	}
-	if (pr_cli_input_open_opts(&in, cmd->name, a->pos, a->npos, &io, err))
+	/* an archive alone takes its runs one at a time; anything else needs the whole model */
+	model = NULL;
+	if ((json || png || svg || (html && is_page(html))) &&
+	    !(model = pr_model_build(in.store, &mo, err))) {
+		progress_done();
+		pr_cli_input_close(&in);
 		return -1;
-	model = pr_model_build(in.store, &mo, err);
-	pr_cli_input_close(&in);
+	}
 	progress_done();
-	if (!model)
-		return -1;
 	nruns = json_array_size(json_object_get(model, "runs"));
-	rc = (json && pr_model_write(model, json, err)) || (html && write_report(model, html, err)) ||
+	rc = (json && pr_model_write(model, json, err)) ||
+	     (html && is_page(html) && write_page(model, html, err)) ||
+	     (html && !is_page(html) &&
+	      write_archive(model, in.store, &mo, html, !!pr_arg(cmd, a, "quiet"), err)) ||
 	     (png && write_panels(model, png, PR_GFX_PNG, &npng, err)) ||
 	     (svg && write_panels(model, svg, PR_GFX_SVG, &nsvg, err)) ? -1 : 0;
 	progress_done();
 	json_decref(model);
+	pr_cli_input_close(&in);
 	/* what was written, on stderr (an archive says it itself) */
 	if (!rc && !pr_arg(cmd, a, "quiet")) {
 		if (json && strcmp(json, "-"))

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ingest/ingest.h"
@@ -50,8 +51,8 @@ static const char *shown(const char *path, char *buf, size_t n)
 	return buf;
 }
 
-static void report_line(FILE *report, const char *file, const struct pr_ingest_result *r,
-			const char *phases_file)
+static void report_line(struct pr_strbuf *report, const char *file,
+			const struct pr_ingest_result *r, const char *phases_file)
 {
 	char path[2048], phases[2048];
 	if (!report)
@@ -60,18 +61,19 @@ static void report_line(FILE *report, const char *file, const struct pr_ingest_r
 	if (phases_file)
 		shown(phases_file, phases, sizeof(phases));
 	if (r->duplicate) {
-		fprintf(report, "'%s': already in the store as run %lld\n", path, (long long)r->run_id);
+		pr_strbuf_addf(report, "'%s': already in the store as run %lld\n", path,
+			       (long long)r->run_id);
 		return;
 	}
-	fprintf(report, "'%s': run %lld, %s, %lld spans, %lld samples, %lld instants", path,
-		(long long)r->run_id, r->format, (long long)r->stats.spans,
-		(long long)r->stats.samples, (long long)r->stats.instants);
+	pr_strbuf_addf(report, "'%s': run %lld, %s, %lld spans, %lld samples, %lld instants", path,
+		       (long long)r->run_id, r->format, (long long)r->stats.spans,
+		       (long long)r->stats.samples, (long long)r->stats.instants);
 	if (r->stats.diags)
-		fprintf(report, ", %lld diagnostics", (long long)r->stats.diags);
+		pr_strbuf_addf(report, ", %lld diagnostics", (long long)r->stats.diags);
 	if (phases_file)
-		fprintf(report, "; %lld of the spans are phases from '%s'", (long long)r->phases,
-			phases);
-	fputc('\n', report);
+		pr_strbuf_addf(report, "; %lld of the spans are phases from '%s'",
+			       (long long)r->phases, phases);
+	pr_strbuf_addch(report, '\n');
 }
 
 static void show_progress(void *ctx, const char *file, int64_t done, int64_t total)
@@ -123,13 +125,69 @@ static int phases_target(char **paths, int n, struct pr_error *err)
 	return 0;
 }
 
+/*
+ * The files of one ingest go into the store in groups (pr_store_group_begin):
+ * one transaction per group of files read within GROUP_NS or holding
+ * GROUP_BYTES, each file a savepoint of it. A file's line is printed when
+ * its group is committed, so a line never names a run that is not stored.
+ */
+#define GROUP_NS 1000000000LL
+#define GROUP_BYTES (64LL << 20)
+
+struct group {
+	struct pr_store *st;
+	struct pr_strbuf lines; /* the report lines of the files of the open group */
+	FILE *report;
+	int64_t bytes, t0;
+	size_t files;
+};
+
+static int64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* Commits the open group and prints its lines; a failed commit is one error. */
+static void group_commit(struct group *g, const char *cmd, struct pr_error *err, int *failed)
+{
+	struct pr_error e = PR_ERROR_INIT;
+	char why[sizeof(e.text)];
+	if (pr_store_group_commit(g->st, &e)) {
+		snprintf(why, sizeof(why), "%s", e.text);
+		pr_error_set(&e, e.code, "the %zu file(s) before this error are not stored: %s",
+			     g->files, why);
+		pr_error_set_source(&e, pr_store_path(g->st));
+		report_error(cmd, &e, err, failed);
+	} else if (g->report && g->lines.len) {
+		fwrite(g->lines.buf, 1, g->lines.len, g->report);
+	}
+	pr_strbuf_reset(&g->lines);
+	g->bytes = 0;
+	g->files = 0;
+}
+
+/* After a file: commit when the group is big or old enough. */
+static void group_next(struct group *g, int64_t bytes, const char *cmd, struct pr_error *err,
+		       int *failed)
+{
+	if (!g->files++)
+		g->t0 = now_ns();
+	g->bytes += bytes;
+	if (g->bytes >= GROUP_BYTES || now_ns() - g->t0 >= GROUP_NS)
+		group_commit(g, cmd, err, failed);
+}
+
 int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 		      const struct pr_cli_inopts *o, FILE *report, struct pr_error *err)
 {
 	int i, failed = 0, tty = isatty(2);
+	struct group g = { st, PR_STRBUF_INIT, report, 0, 0, 0 };
 	if (o->phases && phases_target(paths, n, err))
 		return -1;
 	pr_source_set_progress(tty ? show_progress : NULL, NULL);
+	pr_store_group_begin(st);
 	for (i = 0; i < n; i++) {
 		struct pr_pathlist pl = PR_PATHLIST_INIT;
 		struct pr_error e = PR_ERROR_INIT;
@@ -163,15 +221,21 @@ int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 			if (pr_ingest_file_opts(st, pl.v[k], &io, &r, &fe) == 0) {
 				if (tty)
 					fputs("\r\033[K", stderr);
-				report_line(report, pl.v[k], &r, r.duplicate ? NULL : o->phases);
+				report_line(report ? &g.lines : NULL, pl.v[k], &r,
+					    r.duplicate ? NULL : o->phases);
 				used++;
+				group_next(&g, r.bytes, cmd, err, &failed);
 				continue;
 			}
 			if (tty)
 				fputs("\r\033[K", stderr);
+			/* an I/O error that undid the whole group: said now, with the count */
+			if (pr_store_group_lost(st))
+				group_commit(&g, cmd, err, &failed);
 			if (in_dir && fe.code == PR_E_FORMAT) {
 				if (report)
-					fprintf(report, "'%s': skipped, not a recognized format\n", path);
+					pr_strbuf_addf(&g.lines, "'%s': skipped, not a recognized format\n",
+						       path);
 				skipped++;
 				continue;
 			}
@@ -187,6 +251,8 @@ int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 			report_error(cmd, &e, err, &failed);
 		}
 	}
+	group_commit(&g, cmd, err, &failed);
+	pr_strbuf_release(&g.lines);
 	return failed ? -1 : 0;
 }
 

@@ -1,5 +1,5 @@
--- profreport event store, schema version 3 (PRAGMA user_version = 3).
--- Version 2 added op_cover, version 3 span_up.
+-- profreport event store, schema version 4 (PRAGMA user_version = 4).
+-- Version 2 added op_cover, version 3 span_up, version 4 model_cache.
 -- Times are int64 nanoseconds on the run's clock; run.time_origin_ns maps
 -- clock 0 to absolute Unix epoch nanoseconds when the source says so.
 CREATE TABLE run(
@@ -147,6 +147,24 @@ CREATE TABLE diag(
   col INTEGER,
   offset INTEGER,
   message TEXT NOT NULL
+);
+-- Version 4: the model cache. One row per run and set of model options:
+-- the run's object of the analysis model (JSON text) and its digest (the
+-- part an archive's index page reads), as built by the analyser named in
+-- `analyzer` from the run whose content hash is `content_hash`. A row is
+-- used only when all three still match (run.content_hash, this build's
+-- analyser version, the options), so it is never stale; `report` on a
+-- store writes it (analyze/model.c, store/model_cache.c). The digest comes
+-- before the model: a row's columns are stored in order, and reading the
+-- small digest must not walk the model's overflow pages.
+CREATE TABLE model_cache(
+  run_id INTEGER NOT NULL REFERENCES run(id),
+  options TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  analyzer TEXT NOT NULL,
+  digest TEXT NOT NULL,
+  model TEXT NOT NULL,
+  UNIQUE(run_id, options)
 );
 CREATE VIEW span_v AS
   SELECT s.id, s.run_id, s.track_id, t.pid, t.tid, t.name AS track, s.kind, n.value AS name,

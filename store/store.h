@@ -42,7 +42,7 @@
 
 #include "base/error.h"
 
-#define PR_STORE_SCHEMA_VERSION 3
+#define PR_STORE_SCHEMA_VERSION 4
 
 struct sqlite3;
 struct pr_store;
@@ -63,6 +63,8 @@ int pr_store_open(struct pr_store **out, const char *path, int flags, struct pr_
 void pr_store_close(struct pr_store *st);
 /* Borrowed SQLite handle, for read-side code (analyze/, dump, query). */
 struct sqlite3 *pr_store_db(struct pr_store *st);
+/* The path the store was opened with (borrowed). */
+const char *pr_store_path(const struct pr_store *st);
 /* Number of runs in the store (0 on error). */
 int64_t pr_store_run_count(struct pr_store *st);
 /*
@@ -82,6 +84,46 @@ int pr_store_remove_if_empty(struct pr_store *st);
  */
 typedef void pr_store_notice_fn(void *ctx, const char *path, const char *msg);
 void pr_store_set_notice(pr_store_notice_fn *fn, void *ctx);
+
+/* ---- the model cache (table model_cache; store/model_cache.c) ---- */
+
+enum { PR_CACHE_MODEL = 0, PR_CACHE_DIGEST = 1 };
+/*
+ * The cached model (what = PR_CACHE_MODEL) or digest (PR_CACHE_DIGEST) of
+ * run, built by analyzer with options, when there is one and the run's
+ * content hash is still the one it was built from. Returns 1 with *text
+ * (the caller frees it), 0 when there is none, -1 on error.
+ */
+int pr_store_cache_get(struct pr_store *st, int64_t run, const char *analyzer,
+		       const char *options, int what, char **text, struct pr_error *err);
+/* Queues a row (texts copied) for pr_store_cache_flush(); hash is the run's content hash. */
+void pr_store_cache_put(struct pr_store *st, int64_t run, const char *hash, const char *analyzer,
+			const char *options, const char *model, const char *digest);
+/* Bytes of text queued. */
+size_t pr_store_cache_pending(const struct pr_store *st);
+/*
+ * Writes the queued rows in one transaction of a read-write connection of
+ * its own, waiting at most 2 s for another process's lock; on a read-only
+ * handle the read transaction is ended first and begun again after, so no
+ * statement may be active on the handle. Returns the rows written, or -1
+ * when they could not be (a read-only file, a store held by a writer): the
+ * queue is dropped either way, the cache being only a cache.
+ */
+int pr_store_cache_flush(struct pr_store *st);
+
+/*
+ * Groups the runs written from now on into few transactions (an ingest of
+ * many small files: one commit per file cost two fsyncs each): each run is a
+ * savepoint of the group's transaction, so a run that fails is undone alone,
+ * and pr_store_group_commit() commits every run written since the last
+ * commit (0, or -1 when the commit failed: those runs are not stored). When
+ * an I/O error made SQLite roll back the whole group (seen at the failed
+ * run's abort), pr_store_group_lost() is non-zero until the next
+ * pr_store_group_commit(), which then fails too.
+ */
+void pr_store_group_begin(struct pr_store *st);
+int pr_store_group_commit(struct pr_store *st, struct pr_error *err) PR_MUST_CHECK;
+int pr_store_group_lost(const struct pr_store *st);
 
 /* ---- writing one run ---- */
 

@@ -11,7 +11,18 @@ struct pr_store {
 	int readonly; /* flags & PR_STORE_READONLY */
 	int waited_ms;    /* busy handler: time waited for the current lock */
 	int wait_noticed; /* the "waiting for another process" notice was given */
+	/* model_cache.c: the two prepared reads, the queue of rows to write */
+	struct sqlite3_stmt *cache_get[2];
+	struct pr_cache_row *cache_head, **cache_tail;
+	size_t cache_pending_bytes;
+	/* pr_store_group_begin: runs are written as savepoints of one transaction
+	 * (group_txn: it is open), committed by pr_store_group_commit; group_lost:
+	 * SQLite rolled that transaction back whole (an I/O error) */
+	int grouping, group_txn, group_lost;
 };
+
+/* model_cache.c: frees the queue of rows not written. */
+void pr_store_cache_drop(struct pr_store *st);
 
 int pr_store_exec(struct pr_store *st, const char *sql, struct pr_error *err);
 /*
@@ -22,5 +33,11 @@ int pr_store_exec(struct pr_store *st, const char *sql, struct pr_error *err);
  * prepared on pr_store_db() across this call: the handle may change.
  */
 int pr_store_begin_write(struct pr_store *st, struct pr_error *err);
+/* The end of one run's write: its transaction committed, or in a group its
+ * savepoint released (committed with the group). */
+int pr_store_end_write(struct pr_store *st, struct pr_error *err);
+/* One run's write undone: its transaction rolled back, or in a group its
+ * savepoint (when SQLite rolled back the whole group, group_lost is set). */
+void pr_store_abort_write(struct pr_store *st);
 
 #endif

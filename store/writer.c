@@ -1,10 +1,12 @@
 /*
- * writer.c - writing one run into the store.
+ * writer.c - writing one run into the store: the producer API.
  *
  * The producer (a parser) calls pr_writer_*; rows are appended to a batch;
  * full batches go to a background thread that owns the SQLite connection
- * until commit. Span nesting (parent, depth, self time) is computed here
- * with one stack per track, so every format gets it for free.
+ * until commit (writer_batch.c). Span nesting (parent, depth, self time) is
+ * computed here with one stack per track, so every format gets it for free;
+ * a track whose spans come out of order is re-nested at commit
+ * (writer_renest.c). Args are stored split (writer_args.c).
  */
 #include "store/store.h"
 
@@ -16,135 +18,11 @@
 #include <string.h>
 
 #include "store/store_impl.h"
+#include "store/writer_impl.h"
 #include "base/strbuf.h"
 #include "base/strmap.h"
 #include "base/timecheck.h"
 #include "base/xalloc.h"
-
-#define NULL_I64 INT64_MIN
-#define BATCH_RECS 8192
-#define BATCH_ARENA (4u << 20)
-#define NBATCHES 3
-#define NEST_INIT 4 /* a track's first stack: most tracks never nest deeper */
-
-enum rec_type {
-	REC_STRING, REC_SPAN, REC_SAMPLE, REC_INSTANT, REC_FLOW, REC_METRIC, REC_ARGKEYS, REC_COVER,
-	REC_UP
-};
-
-struct rec {
-	uint8_t type;
-	char ph;
-	const char *kind; /* static */
-	const char *kind2; /* static: REC_UP's grandparent kind, or NULL */
-	int64_t id, track, name, cat, ts, dur, self, depth, parent;
-	int64_t akeys; /* argkeys id of the args (0: args stored as given) */
-	double value;
-	uint32_t off, len;   /* text in the batch arena (args, string value, name) */
-	uint32_t off2, len2; /* second text (scope/unit/flow id) */
-	uint32_t off3, len3; /* third text (origin/detail) */
-};
-
-struct batch {
-	struct rec *recs;
-	size_t n, cap; /* recs grow to BATCH_RECS as needed: a small input stays small */
-	struct pr_strbuf arena;
-	struct batch *next;
-};
-
-struct nest_ent {
-	int64_t id, ts, end, child;
-	int32_t depth;
-	uint8_t open;
-	uint8_t late_cover; /* an op begun open: goes to op_cover when its end is known */
-};
-
-struct payload {
-	const char *kind;
-	int64_t name, cat;
-	int64_t at; /* source offset of the span's (begin) event, or -1 */
-	struct pr_strbuf keys; /* JSON array of arg names, or empty */
-	struct pr_strbuf args; /* JSON array of values (or args as given when keys is empty) */
-};
-
-struct track {
-	int64_t id;
-	char *kind, *pid, *tid, *name;
-	int64_t sort_index;
-	int has_sort, unsorted;
-	int no_extent; /* kind "profiler": not counted in the run's extent */
-	int overflow; /* the track of the tracks over PR_WRITER_MAX_TRACKS (per kind) */
-	int64_t last_ts, last_dur;
-	int has_last;
-	int64_t cov_s, cov_e; /* the track's current op_cover interval (has_cov) */
-	int has_cov;
-	int64_t dropped_open; /* begins skipped for their time: their ends are dropped too */
-	struct nest_ent *stack;
-	struct payload *pay;
-	size_t n, cap;
-};
-
-struct series {
-	int64_t id;
-	char *name, *device, *unit, *orig_unit;
-	int64_t count, ts_min, ts_max;
-	double min, max;
-};
-
-struct diag {
-	char *code, *msg;
-	int64_t count, offset;
-	long line, col;
-};
-
-struct pr_writer {
-	struct pr_store *st;
-	char *format, *source, *label, *collector;
-	int64_t rank, world_size, time_origin;
-	int has_rank, has_world, has_origin, synthetic;
-	json_t *meta;
-	int64_t run_id, span_base, next_span, next_instant, next_string, next_track,
-		next_series, next_metric;
-	int64_t ts_min, ts_max;
-	int has_ts;
-	int64_t at; /* source offset of the event being written (pr_writer_at), or -1 */
-	struct pr_writer_stats stats;
-
-	struct pr_strmap strings;
-	struct pr_strmap track_map;
-	struct track *tracks;
-	size_t ntracks, cap_tracks;
-	int64_t track_base;
-	struct pr_strmap process_names; /* pid -> index into pnames */
-	char **pnames;
-	size_t npnames, cap_pnames;
-	struct pr_strmap series_map;
-	struct series *series;
-	size_t nseries, cap_series;
-	int64_t series_base;
-	int overflowed;           /* an overflow track exists */
-	int64_t overflow_events;  /* spans, instants and flows stored on one */
-	int64_t dropped_samples;  /* samples of series over PR_WRITER_MAX_SERIES */
-	struct diag *diags;
-	size_t ndiags;
-
-	/* pipeline */
-	pthread_t thread;
-	int thread_started;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct batch batches[NBATCHES];
-	struct batch *cur, *queue, *queue_tail, *free_list;
-	int stop, failed;
-	struct pr_error async_err;
-	sqlite3_stmt *ins[REC_UP + 1];
-	struct pr_strbuf tmp;
-	/* args splitting (producer side) */
-	struct pr_strmap argkeys;
-	int64_t next_argkeys;
-	struct pr_strbuf sk, sv; /* scratch for splitting object-form args */
-	struct pr_strbuf mk, mv; /* scratch for merging end args */
-};
 
 /* ---- small helpers ---- */
 
@@ -165,365 +43,6 @@ static void note_ts(struct pr_writer *w, int64_t ts, int64_t end)
 		w->ts_min = ts;
 	if (end > w->ts_max)
 		w->ts_max = end;
-}
-
-/* ---- background inserter ---- */
-
-static int bind_text(sqlite3_stmt *st, int col, const struct batch *b, uint32_t off, uint32_t len,
-		     int present)
-{
-	if (!present)
-		return sqlite3_bind_null(st, col);
-	return sqlite3_bind_text(st, col, b->arena.buf + off, (int)len, SQLITE_STATIC);
-}
-
-static int bind_i64(sqlite3_stmt *st, int col, int64_t v)
-{
-	return v == NULL_I64 ? sqlite3_bind_null(st, col) : sqlite3_bind_int64(st, col, v);
-}
-
-static size_t skip_ws(const char *s, size_t n, size_t i)
-{
-	while (i < n && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t'))
-		i++;
-	return i;
-}
-
-/* End of the string starting at s[i] == '"', or 0 if unterminated. */
-static size_t skip_string(const char *s, size_t n, size_t i)
-{
-	for (i++; i < n; i++) {
-		if (s[i] == '\\')
-			i++;
-		else if (s[i] == '"')
-			return i + 1;
-	}
-	return 0;
-}
-
-/* End of the JSON value at s[i] (input already validated by a parser), 0 on failure. */
-static size_t skip_json(const char *s, size_t n, size_t i)
-{
-	int depth = 0;
-	if (i >= n)
-		return 0;
-	if (s[i] != '{' && s[i] != '[') {
-		if (s[i] == '"')
-			return skip_string(s, n, i);
-		while (i < n && s[i] != ',' && s[i] != '}' && s[i] != ']' && s[i] != ' ' &&
-		       s[i] != '\n' && s[i] != '\r' && s[i] != '\t')
-			i++;
-		return i;
-	}
-	while (i < n) {
-		char c = s[i];
-		if (c == '"') {
-			i = skip_string(s, n, i);
-			if (!i)
-				return 0;
-			continue;
-		}
-		if (c == '{' || c == '[')
-			depth++;
-		else if ((c == '}' || c == ']') && --depth == 0)
-			return i + 1;
-		i++;
-	}
-	return 0;
-}
-
-/*
- * Splits a JSON object's text into its key list ["k1",...] and value list
- * [v1,...], both as JSON text. Returns 0, or -1 if s is not an object.
- */
-static int split_args(const char *s, size_t n, struct pr_strbuf *keys, struct pr_strbuf *vals)
-{
-	size_t i = skip_ws(s, n, 0), v0 = vals->len;
-	pr_strbuf_reset(keys);
-	if (i >= n || s[i] != '{')
-		return -1;
-	pr_strbuf_addch(keys, '[');
-	pr_strbuf_addch(vals, '[');
-	i = skip_ws(s, n, i + 1);
-	/* (vals is the batch arena: the caller records the offset) */
-	if (i < n && s[i] == '}')
-		goto done;
-	for (;;) {
-		size_t ke, ve;
-		if (i >= n || s[i] != '"' || !(ke = skip_string(s, n, i)))
-			goto bad;
-		if (keys->len > 1) {
-			pr_strbuf_addch_fast(keys, ',');
-			pr_strbuf_addch_fast(vals, ',');
-		}
-		pr_strbuf_add_fast(keys, s + i, ke - i);
-		i = skip_ws(s, n, ke);
-		if (i >= n || s[i] != ':')
-			goto bad;
-		i = skip_ws(s, n, i + 1);
-		if (!(ve = skip_json(s, n, i)))
-			goto bad;
-		pr_strbuf_add_fast(vals, s + i, ve - i);
-		i = skip_ws(s, n, ve);
-		if (i < n && s[i] == ',') {
-			i = skip_ws(s, n, i + 1);
-			continue;
-		}
-		if (i < n && s[i] == '}')
-			break;
-		goto bad;
-	}
-done:
-	pr_strbuf_addch(keys, ']');
-	pr_strbuf_addch(vals, ']');
-	return 0;
-bad:
-	vals->len = v0;
-	vals->buf[v0] = '\0';
-	return -1;
-}
-
-static void bind_args(sqlite3_stmt *st, int col_args, int col_keys, const struct batch *b,
-		      const struct rec *r)
-{
-	bind_text(st, col_args, b, r->off, r->len, r->len > 0);
-	bind_i64(st, col_keys, r->akeys ? r->akeys : NULL_I64);
-}
-
-static int insert_rec(struct pr_writer *w, const struct batch *b, const struct rec *r)
-{
-	sqlite3_stmt *st = w->ins[r->type];
-	switch (r->type) {
-	case REC_STRING:
-	case REC_ARGKEYS:
-		sqlite3_bind_int64(st, 1, r->id);
-		bind_text(st, 2, b, r->off, r->len, 1);
-		break;
-	case REC_SPAN:
-		sqlite3_bind_int64(st, 1, r->id);
-		sqlite3_bind_int64(st, 2, r->track);
-		sqlite3_bind_text(st, 3, r->kind, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 4, r->name);
-		bind_i64(st, 5, r->cat ? r->cat : NULL_I64);
-		sqlite3_bind_int64(st, 6, r->ts);
-		sqlite3_bind_int64(st, 7, r->dur);
-		bind_i64(st, 8, r->self);
-		bind_i64(st, 9, r->depth);
-		bind_i64(st, 10, r->parent);
-		bind_args(st, 11, 13, b, r);
-		break;
-	case REC_SAMPLE:
-		sqlite3_bind_int64(st, 1, r->id);
-		sqlite3_bind_int64(st, 2, r->ts);
-		sqlite3_bind_double(st, 3, r->value);
-		sqlite3_bind_int64(st, 4, r->dur);
-		break;
-	case REC_INSTANT:
-		sqlite3_bind_int64(st, 1, r->id);
-		bind_i64(st, 2, r->track ? r->track : NULL_I64);
-		sqlite3_bind_int64(st, 3, r->name);
-		bind_i64(st, 4, r->cat ? r->cat : NULL_I64);
-		sqlite3_bind_int64(st, 5, r->ts);
-		bind_text(st, 6, b, r->off2, r->len2, r->len2 > 0);
-		bind_args(st, 7, 9, b, r);
-		break;
-	case REC_FLOW:
-		bind_text(st, 1, b, r->off2, r->len2, 1);
-		sqlite3_bind_text(st, 2, &r->ph, 1, SQLITE_TRANSIENT);
-		bind_i64(st, 3, r->track ? r->track : NULL_I64);
-		sqlite3_bind_int64(st, 4, r->ts);
-		bind_i64(st, 5, r->name ? r->name : NULL_I64);
-		bind_i64(st, 6, r->cat ? r->cat : NULL_I64);
-		bind_text(st, 7, b, r->off, r->len, r->len > 0);
-		break;
-	case REC_COVER:
-		sqlite3_bind_int64(st, 1, r->ts);
-		sqlite3_bind_int64(st, 2, r->dur); /* the end */
-		break;
-	case REC_UP: /* see emit_up */
-		sqlite3_bind_int64(st, 1, r->id);
-		sqlite3_bind_text(st, 2, r->kind, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 3, r->name);
-		sqlite3_bind_int64(st, 4, r->ts);
-		bind_i64(st, 5, r->parent);
-		if (r->kind2) {
-			sqlite3_bind_text(st, 6, r->kind2, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(st, 7, r->cat);
-			bind_i64(st, 9, r->depth);
-		} else {
-			sqlite3_bind_null(st, 6);
-			sqlite3_bind_null(st, 7);
-			sqlite3_bind_null(st, 9);
-		}
-		break;
-	case REC_METRIC:
-		sqlite3_bind_int64(st, 1, r->id);
-		bind_text(st, 2, b, r->off, r->len, 1);
-		if (isfinite(r->value))
-			sqlite3_bind_double(st, 3, r->value);
-		else
-			sqlite3_bind_null(st, 3);
-		bind_text(st, 4, b, r->off2, r->len2, r->len2 > 0);
-		bind_i64(st, 5, r->parent ? r->parent : NULL_I64);
-		bind_text(st, 6, b, r->off3, r->len3, 1);
-		bind_text(st, 7, b, r->off + r->len, 0, 0);
-		if (r->dur > 0)
-			sqlite3_bind_text(st, 7, b->arena.buf + r->off3 + r->len3, (int)r->dur,
-					  SQLITE_STATIC);
-		break;
-	}
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		sqlite3_reset(st);
-		return -1;
-	}
-	sqlite3_reset(st);
-	return 0;
-}
-
-static void *inserter_main(void *arg)
-{
-	struct pr_writer *w = arg;
-	for (;;) {
-		struct batch *b;
-		size_t i;
-		int failed, t;
-		pthread_mutex_lock(&w->mu);
-		while (!w->queue && !w->stop)
-			pthread_cond_wait(&w->cv, &w->mu);
-		if (!w->queue) {
-			pthread_mutex_unlock(&w->mu);
-			return NULL;
-		}
-		b = w->queue;
-		w->queue = b->next;
-		if (!w->queue)
-			w->queue_tail = NULL;
-		failed = w->failed;
-		pthread_mutex_unlock(&w->mu);
-
-		/* One table at a time: its B-tree pages stay hot (row order across
-		 * tables does not matter inside the transaction). */
-		for (t = 0; t <= REC_UP; t++)
-		for (i = 0; !failed && i < b->n; i++) {
-			if (b->recs[i].type != t)
-				continue;
-			if (insert_rec(w, b, &b->recs[i])) {
-				pthread_mutex_lock(&w->mu);
-				w->failed = 1;
-				pr_error_set(&w->async_err, PR_E_STORE, "sqlite insert: %s",
-					     sqlite3_errmsg(w->st->db));
-				pthread_mutex_unlock(&w->mu);
-				failed = 1;
-			}
-		}
-		b->n = 0;
-		pr_strbuf_reset(&b->arena);
-		pthread_mutex_lock(&w->mu);
-		b->next = w->free_list;
-		w->free_list = b;
-		pthread_cond_broadcast(&w->cv);
-		pthread_mutex_unlock(&w->mu);
-	}
-}
-
-static void submit_current(struct pr_writer *w)
-{
-	struct batch *b = w->cur;
-	pthread_mutex_lock(&w->mu);
-	b->next = NULL;
-	if (w->queue_tail)
-		w->queue_tail->next = b;
-	else
-		w->queue = b;
-	w->queue_tail = b;
-	pthread_cond_broadcast(&w->cv);
-	while (!w->free_list)
-		pthread_cond_wait(&w->cv, &w->mu);
-	w->cur = w->free_list;
-	w->free_list = w->cur->next;
-	pthread_mutex_unlock(&w->mu);
-}
-
-static struct rec *new_rec(struct pr_writer *w, enum rec_type type, size_t text_bytes)
-{
-	struct rec *r;
-	if (w->cur->n == BATCH_RECS || (w->cur->arena.len + text_bytes > BATCH_ARENA && w->cur->n))
-		submit_current(w);
-	if (w->cur->n == w->cur->cap) {
-		w->cur->cap = w->cur->cap ? 2 * w->cur->cap : 256;
-		if (w->cur->cap > BATCH_RECS)
-			w->cur->cap = BATCH_RECS;
-		w->cur->recs = pr_xrealloc(w->cur->recs, w->cur->cap * sizeof(struct rec));
-	}
-	r = &w->cur->recs[w->cur->n++];
-	r->type = (uint8_t)type;
-	r->len = r->len2 = r->len3 = 0;
-	return r;
-}
-
-static uint32_t arena_add(struct pr_writer *w, const char *s, size_t n, uint32_t *len)
-{
-	uint32_t off = (uint32_t)w->cur->arena.len;
-	pr_strbuf_add(&w->cur->arena, s, n);
-	*len = (uint32_t)n;
-	return off;
-}
-
-/*
- * Stores split args (keys: JSON array of names, or empty when vals is args
- * as given) into the current batch for record r. May start a new batch
- * after r is complete, so r must not be used after.
- */
-static void put_args(struct pr_writer *w, struct rec *r, const char *keys, size_t klen,
-		     const char *vals, size_t vlen)
-{
-	int64_t id;
-	struct rec *k;
-	r->akeys = 0;
-	r->off = arena_add(w, vals ? vals : "", vals ? vlen : 0, &r->len);
-	if (!klen)
-		return;
-	if (pr_strmap_get(&w->argkeys, keys, klen, &id)) {
-		r->akeys = id;
-		return;
-	}
-	id = w->next_argkeys++;
-	pr_strmap_put(&w->argkeys, keys, klen, id);
-	r->akeys = id;
-	k = new_rec(w, REC_ARGKEYS, klen);
-	k->id = id;
-	k->off = arena_add(w, keys, klen, &k->len);
-}
-
-/*
- * Object-form args -> split form in w->sk/w->sv. Args that are not a JSON
- * object are kept as given (sk empty).
- */
-static void split_or_keep(struct pr_writer *w, const char *args, size_t n)
-{
-	pr_strbuf_reset(&w->sv);
-	if (!args || !n) {
-		pr_strbuf_reset(&w->sk);
-		return;
-	}
-	if (split_args(args, n, &w->sk, &w->sv)) {
-		pr_strbuf_reset(&w->sk);
-		pr_strbuf_add(&w->sv, args, n);
-	}
-}
-
-static void drain(struct pr_writer *w)
-{
-	if (!w->thread_started)
-		return;
-	if (w->cur->n)
-		submit_current(w);
-	pthread_mutex_lock(&w->mu);
-	w->stop = 1;
-	pthread_cond_broadcast(&w->cv);
-	pthread_mutex_unlock(&w->mu);
-	pthread_join(w->thread, NULL);
-	w->thread_started = 0;
 }
 
 /* ---- begin / abort ---- */
@@ -638,8 +157,8 @@ void pr_writer_abort(struct pr_writer *w)
 {
 	if (!w)
 		return;
-	drain(w);
-	pr_store_exec(w->st, "ROLLBACK", NULL);
+	pr_wr_drain(w);
+	pr_store_abort_write(w->st);
 	/* After an I/O error (a full disk) SQLite leaves the journal in place and
 	 * rolls it back on the next read: read now, so that the store is back to
 	 * its size and state before this run, not left for the next process to
@@ -712,7 +231,7 @@ int pr_writer_begin(struct pr_store *st, const struct pr_run_info *info, struct 
 		w->batches[i].next = w->free_list;
 		w->free_list = &w->batches[i];
 	}
-	if (pthread_create(&w->thread, NULL, inserter_main, w)) {
+	if (pthread_create(&w->thread, NULL, pr_wr_inserter_main, w)) {
 		pr_error_set(err, PR_E_STORE, "cannot start the inserter thread");
 		goto fail;
 	}
@@ -791,9 +310,9 @@ int64_t pr_writer_intern(struct pr_writer *w, const char *s, size_t n)
 		return id;
 	id = w->next_string++;
 	pr_strmap_put(&w->strings, s, n, id);
-	r = new_rec(w, REC_STRING, n);
+	r = pr_wr_new_rec(w, REC_STRING, n);
 	r->id = id;
-	r->off = arena_add(w, s, n, &r->len);
+	r->off = pr_wr_arena_add(w, s, n, &r->len);
 	return id;
 }
 
@@ -949,7 +468,7 @@ static void cover_flush(struct pr_writer *w, struct track *t)
 	struct rec *r;
 	if (!t->has_cov)
 		return;
-	r = new_rec(w, REC_COVER, 0);
+	r = pr_wr_new_rec(w, REC_COVER, 0);
 	r->ts = t->cov_s;
 	r->dur = t->cov_e;
 	t->has_cov = 0;
@@ -985,7 +504,7 @@ static void emit_span_row(struct pr_writer *w, struct track *t, const struct nes
 	int64_t dur = e->end - e->ts;
 	if (e->late_cover)
 		cover_add(w, t, e->ts, e->end);
-	r = new_rec(w, REC_SPAN, p->args.len);
+	r = pr_wr_new_rec(w, REC_SPAN, p->args.len);
 	r->id = e->id;
 	r->track = t->id;
 	r->kind = p->kind;
@@ -1004,7 +523,7 @@ static void emit_span_row(struct pr_writer *w, struct track *t, const struct nes
 	w->overflow_events += t->overflow;
 	if (!t->no_extent)
 		note_ts(w, e->ts, e->end);
-	put_args(w, r, p->keys.buf, p->keys.len, p->args.buf, p->args.len);
+	pr_wr_put_args(w, r, p->keys.buf, p->keys.len, p->args.buf, p->args.len);
 }
 
 /* The span kinds with a span_up row (schema.sql): device activities and runtime calls. */
@@ -1032,7 +551,7 @@ static int wants_up(const char *kind)
 static void emit_up(struct pr_writer *w, const struct track *t)
 {
 	size_t n = t->n;
-	struct rec *r = new_rec(w, REC_UP, 0);
+	struct rec *r = pr_wr_new_rec(w, REC_UP, 0);
 	r->id = t->stack[n - 1].id;
 	r->kind = t->pay[n - 2].kind;
 	r->name = t->pay[n - 2].name;
@@ -1082,7 +601,7 @@ static void set_payload(struct pr_writer *w, struct payload *p, const struct pr_
 		pr_strbuf_add(&p->keys, s->args_keys, s->args_keys_len);
 		pr_strbuf_add(&p->args, s->args, s->args_len);
 	} else if (s->args && s->args_len) {
-		split_or_keep(w, s->args, s->args_len);
+		pr_wr_split_or_keep(w, s->args, s->args_len);
 		pr_strbuf_add(&p->keys, w->sk.buf, w->sk.len);
 		pr_strbuf_add(&p->args, w->sv.buf, w->sv.len);
 	}
@@ -1141,7 +660,7 @@ static void emit_flat(struct pr_writer *w, struct track *t, const struct nest_en
 	p.name = s->name;
 	p.cat = s->cat;
 	if (!(s->args_keys && s->args_keys_len))
-		split_or_keep(w, s->args, s->args ? s->args_len : 0);
+		pr_wr_split_or_keep(w, s->args, s->args ? s->args_len : 0);
 	p.keys.buf = (char *)(s->args_keys && s->args_keys_len ? s->args_keys : w->sk.buf);
 	p.keys.len = s->args_keys && s->args_keys_len ? s->args_keys_len : w->sk.len;
 	p.args.buf = (char *)(s->args_keys && s->args_keys_len ? s->args : w->sv.buf);
@@ -1250,95 +769,10 @@ int64_t pr_writer_span_begin(struct pr_writer *w, const struct pr_span_in *s)
 	return span_add(w, s, 1);
 }
 
-/* Appends one JSON array's elements to another ("[a]" + "[b]" -> "[a,b]"). */
-static void array_append(struct pr_strbuf *into, const char *arr, size_t n)
-{
-	if (n < 2 || arr[0] != '[' || arr[n - 1] != ']' || n == 2)
-		return;
-	if (into->len < 2) {
-		pr_strbuf_reset(into);
-		pr_strbuf_add(into, arr, n);
-		return;
-	}
-	into->len--; /* drop ']' */
-	if (into->len > 1)
-		pr_strbuf_addch(into, ',');
-	pr_strbuf_add(into, arr + 1, n - 1);
-}
-
-/* Element extents of a JSON array's text: fills starts/ends, returns the count (max cap). */
-static size_t array_elems(const char *a, size_t n, size_t *starts, size_t *ends, size_t cap)
-{
-	size_t i = 1, k = 0;
-	if (n < 2 || a[0] != '[')
-		return 0;
-	while (k < cap) {
-		size_t e;
-		i = skip_ws(a, n, i);
-		if (i >= n || a[i] == ']')
-			break;
-		if (!(e = skip_json(a, n, i)))
-			break;
-		starts[k] = i;
-		ends[k++] = e;
-		i = skip_ws(a, n, e);
-		if (i < n && a[i] == ',')
-			i++;
-	}
-	return k;
-}
-
-/*
- * E's args merge into the span's; a key given by both takes E's value, as
- * in Chrome's viewer.
- */
-#define MERGE_MAX 256
-static void merge_split(struct pr_writer *w, struct payload *p, const char *keys, size_t klen,
-			const char *vals, size_t vlen)
-{
-	size_t bks[MERGE_MAX], bke[MERGE_MAX], bvs[MERGE_MAX], bve[MERGE_MAX];
-	size_t eks[MERGE_MAX], eke[MERGE_MAX], nb, ne, nbv, i, j;
-	if (!klen)
-		return;
-	if (!p->keys.len && p->args.len)
-		return; /* the begin's args were not an object: keep them */
-	nb = array_elems(p->keys.buf, p->keys.len, bks, bke, MERGE_MAX);
-	nbv = array_elems(p->args.buf, p->args.len, bvs, bve, MERGE_MAX);
-	ne = array_elems(keys, klen, eks, eke, MERGE_MAX);
-	if (nb != nbv)
-		nb = 0;
-	pr_strbuf_reset(&w->mk);
-	pr_strbuf_reset(&w->mv);
-	pr_strbuf_addch(&w->mk, '[');
-	pr_strbuf_addch(&w->mv, '[');
-	for (i = 0; i < nb; i++) {
-		for (j = 0; j < ne; j++)
-			if (bke[i] - bks[i] == eke[j] - eks[j] &&
-			    !memcmp(p->keys.buf + bks[i], keys + eks[j], bke[i] - bks[i]))
-				break;
-		if (j < ne)
-			continue; /* E gives this key */
-		if (w->mk.len > 1) {
-			pr_strbuf_addch(&w->mk, ',');
-			pr_strbuf_addch(&w->mv, ',');
-		}
-		pr_strbuf_add(&w->mk, p->keys.buf + bks[i], bke[i] - bks[i]);
-		pr_strbuf_add(&w->mv, p->args.buf + bvs[i], bve[i] - bvs[i]);
-	}
-	pr_strbuf_addch(&w->mk, ']');
-	pr_strbuf_addch(&w->mv, ']');
-	array_append(&w->mk, keys, klen);
-	array_append(&w->mv, vals, vlen);
-	pr_strbuf_reset(&p->keys);
-	pr_strbuf_reset(&p->args);
-	pr_strbuf_add(&p->keys, w->mk.buf, w->mk.len);
-	pr_strbuf_add(&p->args, w->mv.buf, w->mv.len);
-}
-
 int pr_writer_span_end(struct pr_writer *w, int64_t track, int64_t ts, const char *args,
 		       size_t args_len)
 {
-	split_or_keep(w, args, args ? args_len : 0);
+	pr_wr_split_or_keep(w, args, args ? args_len : 0);
 	return pr_writer_span_end_kv(w, track, ts, w->sk.buf, w->sk.len, w->sv.buf, w->sv.len);
 }
 
@@ -1381,7 +815,7 @@ int pr_writer_span_end_kv(struct pr_writer *w, int64_t track, int64_t ts, const 
 	}
 	t->stack[i - 1].open = 0;
 	if (keys && keys_len)
-		merge_split(w, &t->pay[i - 1], keys, keys_len, vals, vals_len);
+		pr_wr_merge_split(w, &t->pay[i - 1], keys, keys_len, vals, vals_len);
 	track_pop(w, t);
 	return 0;
 }
@@ -1459,7 +893,7 @@ void pr_writer_sample(struct pr_writer *w, int64_t series, int64_t ts, double va
 			s->ts_max = ts;
 	}
 	s->count++;
-	r = new_rec(w, REC_SAMPLE, 0);
+	r = pr_wr_new_rec(w, REC_SAMPLE, 0);
 	r->id = series;
 	r->ts = ts;
 	r->value = value;
@@ -1471,7 +905,7 @@ void pr_writer_sample(struct pr_writer *w, int64_t series, int64_t ts, double va
 void pr_writer_instant(struct pr_writer *w, int64_t track, int64_t name, int64_t cat, int64_t ts,
 		       const char *scope, const char *args, size_t args_len)
 {
-	split_or_keep(w, args, args ? args_len : 0);
+	pr_wr_split_or_keep(w, args, args ? args_len : 0);
 	pr_writer_instant_kv(w, track, name, cat, ts, scope, w->sk.buf, w->sk.len, w->sv.buf,
 			     w->sv.len);
 }
@@ -1485,20 +919,20 @@ void pr_writer_instant_kv(struct pr_writer *w, int64_t track, int64_t name, int6
 	struct track *t;
 	if (time_skip(w, ts, "an instant's time is"))
 		return;
-	r = new_rec(w, REC_INSTANT, vals_len + sl);
+	r = pr_wr_new_rec(w, REC_INSTANT, vals_len + sl);
 	r->track = track;
 	r->name = name;
 	r->cat = cat;
 	r->ts = ts;
 	if (sl)
-		r->off2 = arena_add(w, scope, sl, &r->len2);
+		r->off2 = pr_wr_arena_add(w, scope, sl, &r->len2);
 	w->stats.instants++;
 	t = track_get(w, track);
 	if (w->overflowed && t && t->overflow)
 		w->overflow_events++;
 	if (!t || !t->no_extent)
 		note_ts(w, ts, ts);
-	put_args(w, r, keys, keys_len, vals, vals_len);
+	pr_wr_put_args(w, r, keys, keys_len, vals, vals_len);
 }
 
 void pr_writer_flow(struct pr_writer *w, const char *flow_id, char phase, int64_t track,
@@ -1508,15 +942,15 @@ void pr_writer_flow(struct pr_writer *w, const char *flow_id, char phase, int64_
 	struct rec *r;
 	if (time_skip(w, ts, "a flow event's time is"))
 		return;
-	r = new_rec(w, REC_FLOW, fl + bl);
+	r = pr_wr_new_rec(w, REC_FLOW, fl + bl);
 	r->ph = phase;
 	r->track = track;
 	r->ts = ts;
 	r->name = name;
 	r->cat = cat;
-	r->off2 = arena_add(w, flow_id, fl, &r->len2);
+	r->off2 = pr_wr_arena_add(w, flow_id, fl, &r->len2);
 	if (bl)
-		r->off = arena_add(w, bind, bl, &r->len);
+		r->off = pr_wr_arena_add(w, bind, bl, &r->len);
 	w->stats.flows++;
 	if (w->overflowed && track_get(w, track) && track_get(w, track)->overflow)
 		w->overflow_events++;
@@ -1527,14 +961,14 @@ void pr_writer_metric(struct pr_writer *w, const char *name, double value, const
 {
 	size_t nl = strlen(name), ul = unit ? strlen(unit) : 0, ol = strlen(origin),
 	       dl = detail ? strlen(detail) : 0;
-	struct rec *r = new_rec(w, REC_METRIC, nl + ul + ol + dl);
+	struct rec *r = pr_wr_new_rec(w, REC_METRIC, nl + ul + ol + dl);
 	r->id = w->next_metric++;
 	r->value = value;
 	r->parent = span_id;
-	r->off = arena_add(w, name, nl, &r->len);
+	r->off = pr_wr_arena_add(w, name, nl, &r->len);
 	if (ul)
-		r->off2 = arena_add(w, unit, ul, &r->len2);
-	r->off3 = arena_add(w, origin, ol, &r->len3);
+		r->off2 = pr_wr_arena_add(w, unit, ul, &r->len2);
+	r->off3 = pr_wr_arena_add(w, origin, ol, &r->len3);
 	r->dur = (int64_t)dl; /* detail follows origin in the arena */
 	if (dl)
 		pr_strbuf_add(&w->cur->arena, detail, dl);
@@ -1606,7 +1040,7 @@ void pr_writer_get_clock(const struct pr_writer *w, struct pr_writer_clock *out)
 
 /* ---- commit ---- */
 
-static int step_done(sqlite3_stmt *st)
+int pr_wr_step_done(sqlite3_stmt *st)
 {
 	int rc = sqlite3_step(st);
 	sqlite3_reset(st);
@@ -1671,141 +1105,6 @@ void pr_writer_end_input(struct pr_writer *w)
 }
 
 
-/* Writes parent/depth/self of the top of a re-nesting stack and pops it. */
-static int renest_pop(sqlite3_stmt *upd, struct nest_ent *stack, size_t *n)
-{
-	struct nest_ent *c = &stack[*n - 1];
-	int64_t dur = c->end - c->ts;
-	if (*n > 1) {
-		struct nest_ent *p = &stack[*n - 2];
-		int64_t end = c->end < p->end ? c->end : p->end;
-		if (end > c->ts)
-			p->child += end - c->ts;
-	}
-	sqlite3_bind_int64(upd, 1, c->id);
-	if (*n > 1)
-		sqlite3_bind_int64(upd, 2, stack[*n - 2].id);
-	else
-		sqlite3_bind_null(upd, 2);
-	sqlite3_bind_int64(upd, 3, (int64_t)(*n - 1));
-	sqlite3_bind_int64(upd, 4, dur - c->child > 0 ? dur - c->child : 0);
-	(*n)--;
-	return step_done(upd);
-}
-
-/*
- * span_up of the re-nested tracks: the rows written from the stacks
- * (spans nested before their track turned out unsorted) may be stale and
- * the others are missing; both are made again from the parents just stored.
- */
-static int renest_up(struct pr_writer *w)
-{
-	static const char *const sql[] = {
-		"DELETE FROM span_up WHERE span_id IN (SELECT id FROM span WHERE id >= ?1 AND "
-		"track_id IN (SELECT id FROM temp.pr_renest))",
-		"INSERT INTO span_up(span_id, run_id, p_kind, p_name_id, p_ts, p_parent_id, q_kind, "
-		"q_name_id, q_parent_id) "
-		"SELECT s.id, ?2, p.kind, p.name_id, p.ts, p.parent_id, q.kind, q.name_id, q.parent_id "
-		"FROM span s JOIN span p ON p.id = s.parent_id LEFT JOIN span q ON q.id = p.parent_id "
-		"WHERE s.id >= ?1 AND s.track_id IN (SELECT id FROM temp.pr_renest) "
-		"AND s.kind IN ('kernel', 'memcpy', 'memset', 'runtime') ORDER BY s.id",
-	};
-	size_t i;
-	for (i = 0; i < PR_ARRAY_SIZE(sql); i++) {
-		sqlite3_stmt *st;
-		int rc;
-		if (sqlite3_prepare_v2(w->st->db, sql[i], -1, &st, NULL) != SQLITE_OK)
-			return -1;
-		sqlite3_bind_int64(st, 1, w->span_base);
-		if (sqlite3_bind_parameter_count(st) > 1)
-			sqlite3_bind_int64(st, 2, w->run_id);
-		rc = step_done(st);
-		sqlite3_finalize(st);
-		if (rc)
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * Recomputes parent/depth/self for the spans of every unsorted track in one
- * sorted pass (SQLite's sorter spills to disk, so memory stays bounded).
- */
-static int renest_unsorted(struct pr_writer *w, struct pr_error *err)
-{
-	sqlite3_stmt *ins = NULL, *sel = NULL, *upd = NULL;
-	struct nest_ent *stack = NULL;
-	size_t n = 0, cap = 0, i;
-	int64_t track = 0;
-	int rc = -1, step, any = 0;
-
-	for (i = 0; i < w->ntracks; i++)
-		any |= w->tracks[i].unsorted;
-	if (!any)
-		return 0;
-	if (pr_store_exec(w->st, "CREATE TEMP TABLE IF NOT EXISTS pr_renest(id INTEGER PRIMARY KEY);"
-				 "DELETE FROM temp.pr_renest", err))
-		return -1;
-	if (sqlite3_prepare_v2(w->st->db, "INSERT INTO temp.pr_renest(id) VALUES(?1)", -1, &ins,
-			       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(w->st->db,
-			       "SELECT id, track_id, ts, dur FROM span WHERE id >= ?1 AND track_id IN "
-			       "(SELECT id FROM temp.pr_renest) ORDER BY track_id, ts, dur DESC, id",
-			       -1, &sel, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(w->st->db,
-			       "UPDATE span SET parent_id = ?2, depth = ?3, self = ?4 WHERE id = ?1",
-			       -1, &upd, NULL) != SQLITE_OK)
-		goto out;
-	for (i = 0; i < w->ntracks; i++) {
-		if (!w->tracks[i].unsorted)
-			continue;
-		sqlite3_bind_int64(ins, 1, w->tracks[i].id);
-		if (step_done(ins))
-			goto out;
-	}
-	sqlite3_bind_int64(sel, 1, w->span_base);
-	for (;;) {
-		struct nest_ent e;
-		int last;
-		step = sqlite3_step(sel);
-		last = step != SQLITE_ROW;
-		if (!last) {
-			e.id = sqlite3_column_int64(sel, 0);
-			e.ts = sqlite3_column_int64(sel, 2);
-			e.end = e.ts + sqlite3_column_int64(sel, 3);
-			e.child = 0;
-			if (sqlite3_column_int64(sel, 1) != track) {
-				while (n) /* a new track: the previous one is complete */
-					if (renest_pop(upd, stack, &n))
-						goto out;
-				track = sqlite3_column_int64(sel, 1);
-			}
-		}
-		while (n && (last || stack[n - 1].end <= e.ts))
-			if (renest_pop(upd, stack, &n))
-				goto out;
-		if (last)
-			break;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			stack = pr_xreallocarray(stack, cap, sizeof(*stack));
-		}
-		stack[n++] = e;
-	}
-	if (step == SQLITE_DONE)
-		rc = 0;
-	if (!rc)
-		rc = renest_up(w);
-out:
-	if (rc)
-		pr_error_set(err, PR_E_STORE, "re-nesting spans: %s", sqlite3_errmsg(w->st->db));
-	free(stack);
-	sqlite3_finalize(ins);
-	sqlite3_finalize(sel);
-	sqlite3_finalize(upd);
-	return rc;
-}
-
 static int find_hash(struct pr_writer *w, const char *hash, int64_t *run_id)
 {
 	sqlite3_stmt *stmt = NULL;
@@ -1858,7 +1157,7 @@ static int write_tables(struct pr_writer *w, const char *hash, int64_t bytes,
 			sqlite3_bind_int64(st, 8, t->sort_index);
 		else
 			sqlite3_bind_null(st, 8);
-		if (step_done(st))
+		if (pr_wr_step_done(st))
 			goto out;
 	}
 	PREP("INSERT INTO series(id, run_id, name, device, unit, orig_unit, count, min, max, "
@@ -1883,7 +1182,7 @@ static int write_tables(struct pr_writer *w, const char *hash, int64_t bytes,
 			sqlite3_bind_null(st, 10);
 			sqlite3_bind_null(st, 11);
 		}
-		if (step_done(st))
+		if (pr_wr_step_done(st))
 			goto out;
 	}
 	PREP("INSERT INTO diag(run_id, code, count, line, col, offset, message) "
@@ -1893,11 +1192,11 @@ static int write_tables(struct pr_writer *w, const char *hash, int64_t bytes,
 		sqlite3_bind_int64(st, 1, w->run_id);
 		sqlite3_bind_text(st, 2, d->code, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 3, d->count);
-		bind_i64(st, 4, d->line > 0 ? d->line : NULL_I64);
-		bind_i64(st, 5, d->col > 0 ? d->col : NULL_I64);
-		bind_i64(st, 6, d->offset >= 0 ? d->offset : NULL_I64);
+		pr_wr_bind_i64(st, 4, d->line > 0 ? d->line : NULL_I64);
+		pr_wr_bind_i64(st, 5, d->col > 0 ? d->col : NULL_I64);
+		pr_wr_bind_i64(st, 6, d->offset >= 0 ? d->offset : NULL_I64);
 		sqlite3_bind_text(st, 7, d->msg, -1, SQLITE_STATIC);
-		if (step_done(st))
+		if (pr_wr_step_done(st))
 			goto out;
 	}
 	meta = json_dumps(w->meta, JSON_COMPACT | JSON_SORT_KEYS);
@@ -1912,17 +1211,17 @@ static int write_tables(struct pr_writer *w, const char *hash, int64_t bytes,
 	sqlite3_bind_text(st, 5, w->source, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, hash, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 7, bytes);
-	bind_i64(st, 8, w->has_rank ? w->rank : NULL_I64);
-	bind_i64(st, 9, w->has_world ? w->world_size : NULL_I64);
-	bind_i64(st, 10, w->has_origin ? w->time_origin : NULL_I64);
+	pr_wr_bind_i64(st, 8, w->has_rank ? w->rank : NULL_I64);
+	pr_wr_bind_i64(st, 9, w->has_world ? w->world_size : NULL_I64);
+	pr_wr_bind_i64(st, 10, w->has_origin ? w->time_origin : NULL_I64);
 	sqlite3_bind_int(st, 11, w->synthetic);
-	bind_i64(st, 12, w->has_ts ? w->ts_min : NULL_I64);
-	bind_i64(st, 13, w->has_ts ? w->ts_max : NULL_I64);
+	pr_wr_bind_i64(st, 12, w->has_ts ? w->ts_min : NULL_I64);
+	pr_wr_bind_i64(st, 13, w->has_ts ? w->ts_max : NULL_I64);
 	sqlite3_bind_int64(st, 14, w->stats.spans);
 	sqlite3_bind_int64(st, 15, w->stats.samples);
 	sqlite3_bind_int64(st, 16, w->stats.instants);
 	sqlite3_bind_text(st, 17, meta ? meta : "{}", -1, SQLITE_STATIC);
-	if (step_done(st))
+	if (pr_wr_step_done(st))
 		goto out;
 	rc = 0;
 out:
@@ -1938,7 +1237,7 @@ int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t byte
 		     int64_t *run_id, struct pr_writer_stats *stats, struct pr_error *err)
 {
 	finish_input(w);
-	drain(w);
+	pr_wr_drain(w);
 	if (stats)
 		*stats = w->stats;
 	if (pr_writer_failed(w, err))
@@ -1947,7 +1246,7 @@ int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t byte
 		pr_writer_abort(w);
 		return 1;
 	}
-	if (renest_unsorted(w, err))
+	if (pr_wr_renest_unsorted(w, err))
 		goto fail;
 	if (write_tables(w, content_hash, bytes, err))
 		goto fail;
@@ -1968,9 +1267,9 @@ int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t byte
 		goto fail;
 	if (pr_store_exec(w->st,
 			  "CREATE INDEX IF NOT EXISTS span_step ON span(run_id, ts) WHERE kind = 'step';"
-			  "CREATE INDEX IF NOT EXISTS span_phase ON span(run_id, ts) WHERE kind = 'phase';"
-			  "COMMIT",
-			  err))
+			  "CREATE INDEX IF NOT EXISTS span_phase ON span(run_id, ts) WHERE kind = 'phase';",
+			  err) ||
+	    pr_store_end_write(w->st, err))
 		goto fail;
 	*run_id = w->run_id;
 	writer_free(w);

@@ -1017,10 +1017,92 @@ static void test_times_beyond_the_limit_in_a_store(void **state)
 	json_decref(m);
 }
 
+/* The archive index of the runs of m, from the runs themselves or from their digests. */
+static char *index_of(json_t *m, int digests)
+{
+	json_t *runs = json_object_get(m, "runs"), *keep = json_array();
+	struct pr_html_index_row rows[16];
+	struct pr_output out;
+	struct pr_error err = PR_ERROR_INIT;
+	size_t i, n = json_array_size(runs), len;
+	char *html;
+	assert_true(n <= 16);
+	for (i = 0; i < n; i++) {
+		json_t *r = json_array_get(runs, i);
+		if (digests) {
+			r = pr_model_digest(r);
+			json_array_append_new(keep, r);
+		}
+		rows[i].run = r;
+		rows[i].href = "x.html";
+	}
+	pr_output_init_memory(&out);
+	assert_int_equal(pr_html_index(rows, n, &out, &err), 0);
+	html = strdup(pr_output_data(&out, &len));
+	pr_output_release(&out);
+	json_decref(keep);
+	return html;
+}
+
+/*
+ * An archive's index is written from the runs' digests (report -o DIR, the
+ * model cache): a digest must hold everything the index reads. Runs with
+ * peaks of device and system series, steps (step time and steps/s),
+ * Inferix's frames per second, tokens per second (Diffulex) and
+ * recommendations: the index from the digests is the index from the runs,
+ * byte for byte, and a digest is much smaller than its run.
+ */
+static void test_digest_index(void **state)
+{
+	const char *in[] = { "qeff/qeff_profile.json", "torch/trace_rank0.pt.trace.json",
+			     "inferix/profiling_report_t2v_generation_20231114_221332.json",
+			     "diffulex/profile_20250101_120000.json", "nvidia-smi/gpu_log.csv",
+			     "massif/massif.out.12345" };
+	static const char *const fmt[] = { "qeff", "chrome", "inferix", "diffulex", "csv", "massif" };
+	struct pr_model_opts o = PR_MODEL_OPTS_INIT;
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_store *st = open_store();
+	json_t *m, *r;
+	char *whole, *dig;
+	size_t i, recs = 0, tok = 0, fps = 0, steps = 0;
+	(void)state;
+	for (i = 0; i < PR_ARRAY_SIZE(in); i++) {
+		char *p = sample_path(in[i]);
+		ingest_ok(st, p, fmt[i]);
+		free(p);
+	}
+	m = pr_model_build(st, &o, &err);
+	if (!m)
+		fail_msg("model: %s", err.text);
+	pr_store_close(st);
+	json_array_foreach(json_object_get(m, "runs"), i, r)
+	{
+		json_t *t = json_object_get(r, "throughput"), *dg = pr_model_digest(r);
+		char *rt = json_dumps(r, JSON_COMPACT), *dt = json_dumps(dg, JSON_COMPACT);
+		recs += json_array_size(json_object_get(r, "recommendations")) > 0;
+		tok += json_is_number(json_object_get(json_object_get(t, "tokens"), "tokens_per_s"));
+		fps += json_is_number(json_object_get(json_object_get(t, "blocks"), "fps"));
+		steps += json_is_number(json_object_get(json_object_get(t, "steps"), "p50_ns"));
+		assert_true(strlen(dt) * 4 < strlen(rt));
+		free(rt);
+		free(dt);
+		json_decref(dg);
+	}
+	/* the index's every column has something to show in these runs */
+	assert_true(recs >= 2 && tok >= 1 && fps >= 1 && steps >= 1);
+	whole = index_of(m, 0);
+	dig = index_of(m, 1);
+	assert_string_equal(whole, dig);
+	free(whole);
+	free(dig);
+	json_decref(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_qeff),	      cmocka_unit_test(test_qnn),
+		cmocka_unit_test(test_digest_index),
 		cmocka_unit_test(test_inferix),	      cmocka_unit_test(test_memtracer),
 		cmocka_unit_test(test_diffulex),      cmocka_unit_test(test_designed_trace),
 		cmocka_unit_test(test_collectives),

@@ -794,14 +794,26 @@ static void test_readonly_snapshot(void **state)
 	pr_store_close(ro);
 }
 
+/* The text of a one-value statement (a pragma) on db. */
+static void pragma_text(sqlite3 *db, const char *sql, char *out, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	out[0] = 0;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	snprintf(out, n, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+}
+
 /* A scratch store goes at its close, or when a fatal signal's handler
- * removes the temporary files, journal included. */
+ * removes the temporary files (its journal too, were there one). It is never
+ * synced and keeps its journal in memory: it is never read after a crash. */
 static void test_temporary_store(void **state)
 {
 	struct fx *f = *state;
 	struct pr_store *t = NULL;
 	struct pr_error err = PR_ERROR_INIT;
-	char path[700], journal[720];
+	char path[700], journal[720], text[32];
 
 	snprintf(path, sizeof(path), "%s/scratch.db", f->dir);
 	snprintf(journal, sizeof(journal), "%s-journal", path);
@@ -811,11 +823,15 @@ static void test_temporary_store(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 
 	assert_int_equal(pr_store_open(&t, path, PR_STORE_CREATE | PR_STORE_TEMPORARY, &err), 0);
-	/* a write in flight: the journal exists */
+	pragma_text(pr_store_db(t), "PRAGMA journal_mode", text, sizeof(text));
+	assert_string_equal(text, "memory");
+	pragma_text(pr_store_db(t), "PRAGMA synchronous", text, sizeof(text));
+	assert_string_equal(text, "0");
+	/* a write in flight: its journal is in memory, no file */
 	assert_int_equal(sqlite3_exec(pr_store_db(t), "BEGIN; CREATE TABLE scratch(x)", NULL, NULL,
 				      NULL),
 			 SQLITE_OK);
-	assert_int_equal(access(journal, F_OK), 0);
+	assert_int_equal(access(journal, F_OK), -1);
 	pr_output_remove_temps(); /* what the SIGTERM handler does */
 	assert_int_equal(access(path, F_OK), -1);
 	assert_int_equal(access(journal, F_OK), -1);
@@ -966,20 +982,22 @@ static void test_time_bound(void **state)
 
 /*
  * A store of an older schema version (1: before op_cover; 2: before
- * span_up) is refused with what to do.
+ * span_up; 3: before model_cache) is refused with what to do.
  */
 static void test_old_schema_refused(void **state)
 {
 	struct fx *f = *state;
-	static const char *const pragma[] = { "PRAGMA user_version = 1", "PRAGMA user_version = 2" };
+	static const char *const pragma[] = { "PRAGMA user_version = 1", "PRAGMA user_version = 2",
+					      "PRAGMA user_version = 3" };
 	static const char *const want[] = {
-		"store schema version 1, this profreport reads version 3",
-		"store schema version 2, this profreport reads version 3",
+		"store schema version 1, this profreport reads version 4",
+		"store schema version 2, this profreport reads version 4",
+		"store schema version 3, this profreport reads version 4",
 	};
 	size_t i;
 	pr_store_close(f->st);
 	f->st = NULL;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < PR_ARRAY_SIZE(pragma); i++) {
 		struct pr_error err = PR_ERROR_INIT;
 		sqlite3 *db;
 		assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
