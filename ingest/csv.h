@@ -52,8 +52,8 @@
 #include <stdint.h>
 
 #include "ingest/source.h"
-#include "store/error.h"
-#include "store/strbuf.h"
+#include "base/error.h"
+#include "base/strbuf.h"
 
 #define PR_CSV_MAX_RECORD (1u << 20) /* default cap on one record's field bytes */
 #define PR_CSV_MAX_FIELDS 4096u      /* default cap on fields per record */

@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 void pr_dfx_metric(struct pr_writer *w, const char *name, double v, const char *unit,
 		   int64_t span, const char *origin, const char *detail)

@@ -23,10 +23,10 @@
 
 #include "ingest/format.h"
 #include "ingest/jscan.h"
-#include "store/decimal.h"
-#include "store/strmap.h"
-#include "store/timecheck.h"
-#include "store/xalloc.h"
+#include "base/decimal.h"
+#include "base/strmap.h"
+#include "base/timecheck.h"
+#include "base/xalloc.h"
 
 #define WINDOW_INIT (4u << 20)
 #define WINDOW_MAX ((size_t)1 << 30)

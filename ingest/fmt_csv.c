@@ -42,10 +42,10 @@
 #include "ingest/csv.h"
 #include "ingest/datetime.h"
 #include "ingest/format.h"
-#include "store/decimal.h"
-#include "store/strbuf.h"
-#include "store/strmap.h"
-#include "store/xalloc.h"
+#include "base/decimal.h"
+#include "base/strbuf.h"
+#include "base/strmap.h"
+#include "base/xalloc.h"
 
 #define CSV_MAX_SERIES 65536 /* (column, device) pairs */
 #define NS_PER_S 1000000000LL

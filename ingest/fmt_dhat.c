@@ -47,9 +47,9 @@
 
 #include "ingest/format.h"
 #include "ingest/jdoc.h"
-#include "store/pr_common.h"
-#include "store/strbuf.h"
-#include "store/xalloc.h"
+#include "base/pr_common.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 #define DHAT_VERSION 2
 #define W_MAX 9.0e18

@@ -35,7 +35,7 @@
 #include "ingest/diffulex.h"
 #include "ingest/format.h"
 #include "ingest/jdoc.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 #define DX_TIME_BASE                                                                            \
 	"synthetic: Diffulex writes no timestamps; sections are laid end to end in file "     \

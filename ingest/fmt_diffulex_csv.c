@@ -32,8 +32,8 @@
 #include "ingest/csv.h"
 #include "ingest/diffulex.h"
 #include "ingest/format.h"
-#include "store/strbuf.h"
-#include "store/xalloc.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 #define DXC_TIME_BASE                                                                           \
 	"synthetic: Diffulex writes no timestamps; sections are laid end to end in row "      \

@@ -33,7 +33,7 @@
 #include "ingest/diffulex.h"
 #include "ingest/format.h"
 #include "ingest/jdoc.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 #define DXT_RULE_EQ                                                                             \
 	"================================================================================"

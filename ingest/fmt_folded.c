@@ -34,10 +34,10 @@
 #include "ingest/csv.h"
 #include "ingest/format.h"
 #include "ingest/stacks.h"
-#include "store/decimal.h"
-#include "store/pr_common.h"
-#include "store/strbuf.h"
-#include "store/xalloc.h"
+#include "base/decimal.h"
+#include "base/pr_common.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 #define FOLDED_MAX_LINE (1u << 20)
 #define PR_FOLDED_MAX_DEPTH 4096

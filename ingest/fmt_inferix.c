@@ -65,7 +65,7 @@
 
 #include "ingest/format.h"
 #include "ingest/jdoc.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 #define IX_MAX_POINTS 10000 /* ProfilingConfig.max_data_points */
 #define MIB 1048576.0

@@ -29,9 +29,9 @@
 
 #include "ingest/format.h"
 #include "ingest/lines.h"
-#include "store/pr_common.h"
-#include "store/strbuf.h"
-#include "store/xalloc.h"
+#include "base/pr_common.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 #define MS_MAX_DEPTH 256
 #define MS_MAX_LINE (1 << 20) /* bytes; massif writes lines of at most a few KiB */

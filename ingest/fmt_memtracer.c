@@ -33,8 +33,8 @@
 
 #include "ingest/format.h"
 #include "ingest/jdoc.h"
-#include "store/strbuf.h"
-#include "store/xalloc.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 #define MT_DEVICE "cuda:0"
 #define MIB 1048576.0

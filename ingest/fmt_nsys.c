@@ -44,9 +44,9 @@
 #include <string.h>
 
 #include "ingest/format.h"
-#include "store/strbuf.h"
-#include "store/timecheck.h"
-#include "store/xalloc.h"
+#include "base/strbuf.h"
+#include "base/timecheck.h"
+#include "base/xalloc.h"
 
 #define NSYS_MAX_BYTES ((size_t)4 << 30)
 #define SQLITE_MAGIC "SQLite format 3"

@@ -39,11 +39,11 @@
 #include "ingest/csv.h"
 #include "ingest/format.h"
 #include "ingest/stacks.h"
-#include "store/decimal.h"
-#include "store/pr_common.h"
-#include "store/strbuf.h"
-#include "store/strmap.h"
-#include "store/xalloc.h"
+#include "base/decimal.h"
+#include "base/pr_common.h"
+#include "base/strbuf.h"
+#include "base/strmap.h"
+#include "base/xalloc.h"
 
 #define PSC_MAX_LINE (1u << 20)
 #define PSC_MAX_DEPTH 4096

@@ -32,11 +32,11 @@
 
 #include "ingest/format.h"
 #include "ingest/stacks.h"
-#include "store/decimal.h"
-#include "store/pr_common.h"
-#include "store/strbuf.h"
-#include "store/strmap.h"
-#include "store/xalloc.h"
+#include "base/decimal.h"
+#include "base/pr_common.h"
+#include "base/strbuf.h"
+#include "base/strmap.h"
+#include "base/xalloc.h"
 
 #define PS_MAX_LINE (64u << 10)
 #define PS_MAX_FIELDS 16

@@ -34,8 +34,8 @@
 #include "ingest/datetime.h"
 #include "ingest/format.h"
 #include "ingest/jdoc.h"
-#include "store/pr_common.h"
-#include "store/strbuf.h"
+#include "base/pr_common.h"
+#include "base/strbuf.h"
 
 #define QEFF_MIB	      1048576.0
 #define QEFF_DEFAULT_INTERVAL 0.05

@@ -39,8 +39,8 @@
 
 #include "ingest/csv.h"
 #include "ingest/format.h"
-#include "store/decimal.h"
-#include "store/timecheck.h"
+#include "base/decimal.h"
+#include "base/timecheck.h"
 
 #define QNN_HEADER                                                                              \
 	"timestamp,total_memory_kb,free_memory_kb,available_memory_kb,buffers_kb,cached_kb,"   \

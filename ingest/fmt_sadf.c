@@ -37,11 +37,11 @@
 #include "ingest/format.h"
 #include "ingest/jdoc.h"
 #include "ingest/lines.h"
-#include "store/decimal.h"
-#include "store/pr_common.h"
-#include "store/strbuf.h"
-#include "store/strmap.h"
-#include "store/xalloc.h"
+#include "base/decimal.h"
+#include "base/pr_common.h"
+#include "base/strbuf.h"
+#include "base/strmap.h"
+#include "base/xalloc.h"
 
 #define SADF_MAX_LINE (1 << 20)
 #define SADF_MAX_FIELDS 4096

@@ -35,8 +35,8 @@
 
 #include "ingest/format.h"
 #include "ingest/jdoc.h"
-#include "store/strbuf.h"
-#include "store/xalloc.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 #define SS_SCHEMA "https://www.speedscope.app/file-format-schema.json"
 #define MT_EXPORTER "gpu_optimizer.memory_tracer"

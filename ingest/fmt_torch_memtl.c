@@ -26,7 +26,7 @@
 
 #include "ingest/format.h"
 #include "ingest/jdoc.h"
-#include "store/pr_common.h"
+#include "base/pr_common.h"
 
 #define NCAT	     8
 #define EPOCH_US_MIN 1e14 /* 1973: a larger time is epoch-based */

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 
 #include "ingest/phaselog.h"
-#include "store/strbuf.h"
-#include "store/xalloc.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 struct locate_ctx {
 	const struct pr_source *src;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 /* ---- the document-size limit ---- */
 

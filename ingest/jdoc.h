@@ -18,7 +18,7 @@
 #include <jansson.h>
 
 #include "ingest/source.h"
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 #define PR_JDOC_MAX_DEFAULT ((size_t)128 << 20)
 #define PR_JDOC_MAX_ENV "PROFREPORT_JSON_MAX_MB"

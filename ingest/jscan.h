@@ -23,7 +23,7 @@
 
 #include <stddef.h>
 
-#include "store/strbuf.h"
+#include "base/strbuf.h"
 
 #define JS_MAX_DEPTH 1000
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/xalloc.h"
+#include "base/xalloc.h"
 
 void pr_lines_init(struct pr_lines *r, struct pr_source *src, size_t max, const char *what)
 {

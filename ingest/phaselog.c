@@ -8,9 +8,9 @@
 #include "ingest/csv.h"
 #include "ingest/datetime.h"
 #include "ingest/source.h"
-#include "store/decimal.h"
-#include "store/strbuf.h"
-#include "store/xalloc.h"
+#include "base/decimal.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 #define LOG_MAX ((size_t)64 << 20)
 #define NS_PER_S 1000000000LL

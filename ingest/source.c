@@ -10,9 +10,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "store/output.h"
-#include "store/strbuf.h"
-#include "store/xalloc.h"
+#include "base/output.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
 
 static pr_progress_fn *progress_fn;
 static void *progress_ctx;

@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "store/error.h"
-#include "store/hash.h"
+#include "base/error.h"
+#include "base/hash.h"
 
 #define PR_SOURCE_HEAD 65536
 

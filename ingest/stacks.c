@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/strmap.h"
-#include "store/xalloc.h"
+#include "base/strmap.h"
+#include "base/xalloc.h"
 
 struct stk_open {
 	int64_t name, aux;
