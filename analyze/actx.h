@@ -24,6 +24,7 @@
 struct sqlite3;
 struct sqlite3_stmt;
 struct pr_gpuscan;
+struct pr_spanstat;
 
 struct pr_aseries {
 	int64_t id, count, ts_min, ts_max;
@@ -62,6 +63,7 @@ struct pr_actx {
 	size_t nphase_names, *phase_group, *phase_group_start;
 	struct sqlite3_stmt *span_at_st; /* pr_actx_span_at's query, prepared once */
 	struct pr_gpuscan *gpuscan; /* the GPU analyses' shared pass (gpuscan.h), NULL until used */
+	struct pr_spanstat *spanstat; /* per-name span statistics (spanstat.h), NULL until used */
 };
 
 /* One analyzer: adds its section to ctx->out. */

@@ -12,6 +12,7 @@
 
 #include "analyze/actx.h"
 #include "analyze/gpuscan.h"
+#include "analyze/spanstat.h"
 #include "base/output.h"
 #include "base/strmap.h"
 #include "base/timecheck.h"
@@ -283,6 +284,7 @@ static void ctx_release(struct pr_actx *ctx)
 	free(ctx->series);
 	sqlite3_finalize(ctx->span_at_st);
 	pr_gpuscan_free(ctx->gpuscan);
+	pr_spanstat_free(ctx->spanstat);
 	free_spans(ctx->phases, ctx->nphases);
 	free_spans(ctx->steps, ctx->nsteps);
 	free(ctx->phase_group);

@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "analyze/model.h"
+#include "analyze/spanstat.h"
 #include "render/html_report.h"
 #include "render/text_report.h"
 
@@ -961,6 +962,74 @@ static void test_durations_sum_past_int64(void **state)
 }
 
 /*
+ * Top spans and per-name statistics (bottlenecks, spans) from the shared
+ * span statistics (analyze/spanstat.c), with the medians from its second
+ * pass and, past pr_spanstat_keep_max durations, from SQLite: the same
+ * numbers. By hand, in us (x 1000 = ns): ProfilerStep#1 [0, 100) holds mm
+ * 10 (at 10) and 40 (at 30) and add 5 (at 80), self 100 - 55 = 45;
+ * ProfilerStep#2 [100, 200) holds mm 20 (at 110) and 30 (at 140) and add 7
+ * (at 180), self 43. mm: 4 calls, total 100, median (20 + 30) / 2 = 25,
+ * mean 25, std sqrt((15^2 + 15^2 + 5^2 + 5^2) / 3) = 12.909944487358056,
+ * per step 50 and 50; add: median (5 + 7) / 2 = 6, per step 5 and 7. By
+ * total the two steps and mm tie at 100: name order puts "ProfilerStep#1",
+ * "ProfilerStep#2" ('P' < 'm') before "mm"; by self mm (100) leads, then
+ * the steps (45, 43), then add (12). Steps have no per-step time of their own.
+ */
+static void test_top_spans_medians(void **state)
+{
+	static const char t[] =
+		"[{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+		"{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":100},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"mm\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":10},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"mm\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":40},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"add\",\"pid\":1,\"tid\":1,\"ts\":80,\"dur\":5},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"mm\",\"pid\":1,\"tid\":1,\"ts\":110,\"dur\":20},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"mm\",\"pid\":1,\"tid\":1,\"ts\":140,\"dur\":30},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"add\",\"pid\":1,\"tid\":1,\"ts\":180,\"dur\":7}]";
+	size_t keep = pr_spanstat_keep_max, round;
+	(void)state;
+	for (round = 0; round < 2; round++) {
+		json_t *m, *r, *v;
+		pr_spanstat_keep_max = round ? 1 : keep;
+		m = model_text(t, "chrome");
+		r = at(m, "runs/0");
+		assert_string_equal(s(r, "bottlenecks/top_total/0/name"), "ProfilerStep#1");
+		assert_string_equal(s(r, "bottlenecks/top_total/0/kind"), "step");
+		assert_string_equal(s(r, "bottlenecks/top_total/1/name"), "ProfilerStep#2");
+		assert_string_equal(s(r, "bottlenecks/top_total/2/name"), "mm");
+		assert_string_equal(s(r, "bottlenecks/top_total/3/name"), "add");
+		assert_string_equal(s(r, "bottlenecks/top_self/0/name"), "mm");
+		assert_string_equal(s(r, "bottlenecks/top_self/1/name"), "ProfilerStep#1");
+		near(d(r, "bottlenecks/top_self/1/self_ns"), 45000, 0);
+		near(d(r, "bottlenecks/top_self/2/self_ns"), 43000, 0);
+		assert_string_equal(s(r, "bottlenecks/top_self/3/name"), "add");
+		v = find(at(r, "bottlenecks/top_total"), "name", "mm");
+		near(d(v, "count"), 4, 0);
+		near(d(v, "total_ns"), 100000, 0);
+		near(d(v, "median_ns"), 25000, 0);
+		near(d(v, "std_ns"), 12909.944487358056, 1e-6);
+		near(d(v, "min_ns"), 10000, 0);
+		near(d(v, "max_ns"), 40000, 0);
+		near(d(find(at(r, "bottlenecks/top_self"), "name", "add"), "median_ns"), 6000, 0);
+		near(d(find(at(r, "bottlenecks/top_total"), "name", "ProfilerStep#2"), "median_ns"),
+		     100000, 0);
+		assert_string_equal(s(r, "spans/items/0/name"), "ProfilerStep#1");
+		assert_string_equal(s(r, "spans/items/2/name"), "mm");
+		near(d(r, "spans/items/2/self_ns"), 100000, 0);
+		near(d(r, "spans/items/2/sumsq_ns2"), 3e9, 0); /* 100 + 1600 + 400 + 900 us^2 */
+		near(d(r, "spans/items/2/per_step_ns/0"), 50000, 0);
+		near(d(r, "spans/items/2/per_step_ns/1"), 50000, 0);
+		near(d(r, "spans/items/3/per_step_ns/0"), 5000, 0);
+		near(d(r, "spans/items/3/per_step_ns/1"), 7000, 0);
+		near(d(r, "spans/items/0/per_step_ns/0"), 0, 0);
+		near(d(r, "spans/items/0/per_step_ns/1"), 0, 0);
+		assert_int_equal(json_array_size(at(r, "spans/items")), 4);
+		json_decref(m);
+	}
+	pr_spanstat_keep_max = keep;
+}
+
+/*
  * A store another program wrote may hold any int64 time: spans from INT64_MIN
  * lasting INT64_MAX, samples at INT64_MAX, a run extent of the whole int64
  * range, an origin at INT64_MAX. Analysis reads times clamped to
@@ -1038,6 +1107,7 @@ int main(void)
 		cmocka_unit_test(test_durations_sum_past_int64),
 		cmocka_unit_test(test_times_beyond_the_limit_in_a_store),
 		cmocka_unit_test(test_many_phase_names),
+		cmocka_unit_test(test_top_spans_medians),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

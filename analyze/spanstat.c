@@ -1,0 +1,333 @@
+/* spanstat.c - per (name, kind) statistics of a run's spans in one pass (spanstat.h). */
+#include "analyze/spanstat.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/imap.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+
+size_t pr_spanstat_keep_max = (size_t)4 << 20;
+
+struct pass {
+	struct pr_spanstat *ss;
+	struct pr_imap *by_name; /* per kind: name id -> group index */
+};
+
+/* Index of a kind text, added when new (a run has a handful). */
+static uint32_t kind_index(struct pass *p, const char *k)
+{
+	struct pr_spanstat *ss = p->ss;
+	size_t i;
+	for (i = 0; i < ss->nkinds; i++)
+		if (!strcmp(ss->kinds[i], k))
+			return (uint32_t)i;
+	ss->kinds = pr_xreallocarray(ss->kinds, ss->nkinds + 1, sizeof(*ss->kinds));
+	p->by_name = pr_xreallocarray(p->by_name, ss->nkinds + 1, sizeof(*p->by_name));
+	memset(&p->by_name[ss->nkinds], 0, sizeof(*p->by_name));
+	ss->kinds[ss->nkinds] = pr_xstrdup(k);
+	return (uint32_t)ss->nkinds++;
+}
+
+static void sums_add(struct pr_spanstat_sums *s, int64_t dur)
+{
+	if (!s->count || dur < s->min)
+		s->min = dur;
+	if (!s->count || dur > s->max)
+		s->max = dur;
+	s->count++;
+	/* as SQLite's total(dur) and sum(CAST(dur AS REAL) * dur): doubles, row by row */
+	s->total += (double)dur;
+	s->sumsq += (double)dur * (double)dur;
+}
+
+static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
+{
+	struct pr_spanstat *ss = p->ss;
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	uint32_t last_kind = 0;
+	int rc, have_last = 0;
+	char last_text[32] = "";
+	if (pr_actx_prep(ctx,
+			 "SELECT name_id, kind, dur, self FROM span WHERE run_id = ?1 "
+			 "AND kind NOT IN ('session', 'profiler') ORDER BY id",
+			 &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t name = sqlite3_column_int64(st, 0), dur = sqlite3_column_int64(st, 2), gi;
+		const char *k = pr_actx_text(st, 1);
+		struct pr_spanstat_group *g;
+		uint32_t kind;
+		/* rows come in runs of one kind (ops, then a kernel, ...): remember the last */
+		if (have_last && !strcmp(k, last_text)) {
+			kind = last_kind;
+		} else {
+			kind = kind_index(p, k);
+			have_last = strlen(k) < sizeof(last_text);
+			if (have_last)
+				memcpy(last_text, k, strlen(k) + 1);
+			last_kind = kind;
+		}
+		if (!pr_imap_get(&p->by_name[kind], name, &gi)) {
+			if (ss->n == cap) {
+				cap = cap ? cap * 2 : 256;
+				ss->g = pr_xreallocarray(ss->g, cap, sizeof(*ss->g));
+			}
+			gi = (int64_t)ss->n++;
+			g = &ss->g[gi];
+			memset(g, 0, sizeof(*g));
+			g->name_id = name;
+			g->kind = kind;
+			pr_imap_put(&p->by_name[kind], name, gi);
+		}
+		g = &ss->g[gi];
+		sums_add(&g->all, dur);
+		if (sqlite3_column_type(st, 3) != SQLITE_NULL) {
+			double self = (double)sqlite3_column_int64(st, 3);
+			sums_add(&g->known, dur);
+			g->all.self += self;
+			g->known.self += self;
+		}
+	}
+	return pr_actx_done(ctx, st, rc, err);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Group names, looked up in name id order (SQLite's join with string). */
+static int names(struct pr_actx *ctx, struct pr_spanstat *ss, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	int64_t *ids;
+	size_t i;
+	int rc = SQLITE_DONE;
+	if (!ss->n)
+		return 0;
+	if (pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &st, err))
+		return -1;
+	ids = pr_xreallocarray(NULL, ss->n, sizeof(*ids) * 2);
+	for (i = 0; i < ss->n; i++) {
+		ids[2 * i] = ss->g[i].name_id;
+		ids[2 * i + 1] = (int64_t)i;
+	}
+	qsort(ids, ss->n, sizeof(*ids) * 2, cmp_i64);
+	for (i = 0; i < ss->n; i++) {
+		struct pr_spanstat_group *g = &ss->g[ids[2 * i + 1]];
+		if (i && ids[2 * (i - 1)] == ids[2 * i]) {
+			const char *prev = ss->g[ids[2 * (i - 1) + 1]].name;
+			g->name = prev ? pr_xstrdup(prev) : NULL;
+			continue;
+		}
+		sqlite3_bind_int64(st, 2, g->name_id);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			g->name = pr_xstrdup(pr_actx_text(st, 0));
+		else if (rc != SQLITE_DONE)
+			break;
+		rc = SQLITE_DONE;
+		sqlite3_reset(st);
+	}
+	free(ids);
+	return pr_actx_done(ctx, st, rc, err);
+}
+
+static const struct pr_spanstat *sort_ss;
+
+static int cmp_names(const struct pr_spanstat_group *x, const struct pr_spanstat_group *y);
+
+/* spans' order: total DESC, name, kind (as SQLite's ORDER BY with BINARY text) */
+static int cmp_total(const void *a, const void *b)
+{
+	const struct pr_spanstat_group *x = &sort_ss->g[*(const size_t *)a],
+				       *y = &sort_ss->g[*(const size_t *)b];
+	if (x->all.total != y->all.total)
+		return x->all.total > y->all.total ? -1 : 1;
+	return cmp_names(x, y);
+}
+
+/* Ties: name, kind, then name id (the order SQLite's groups come in). */
+static int cmp_names(const struct pr_spanstat_group *x, const struct pr_spanstat_group *y)
+{
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	c = strcmp(sort_ss->kinds[x->kind], sort_ss->kinds[y->kind]);
+	if (c)
+		return c;
+	return x->name_id < y->name_id ? -1 : x->name_id > y->name_id;
+}
+
+/* bottlenecks' orders: known.self or known.total DESC, then as cmp_names */
+static int cmp_self(const void *a, const void *b)
+{
+	const struct pr_spanstat_group *x = &sort_ss->g[*(const size_t *)a],
+				       *y = &sort_ss->g[*(const size_t *)b];
+	if (x->known.self != y->known.self)
+		return x->known.self > y->known.self ? -1 : 1;
+	return cmp_names(x, y);
+}
+
+static int cmp_known_total(const void *a, const void *b)
+{
+	const struct pr_spanstat_group *x = &sort_ss->g[*(const size_t *)a],
+				       *y = &sort_ss->g[*(const size_t *)b];
+	if (x->known.total != y->known.total)
+		return x->known.total > y->known.total ? -1 : 1;
+	return cmp_names(x, y);
+}
+
+/* The first n by cmp of the named groups with a known self time. */
+static size_t *top(const struct pr_spanstat *ss, int (*cmp)(const void *, const void *), size_t n,
+		   size_t *nout)
+{
+	size_t *v = pr_xreallocarray(NULL, ss->nby_total ? ss->nby_total : 1, sizeof(*v)), i, m = 0;
+	for (i = 0; i < ss->nby_total; i++)
+		if (ss->g[ss->by_total[i]].known.count)
+			v[m++] = ss->by_total[i];
+	qsort(v, m, sizeof(*v), cmp);
+	*nout = m < n ? m : n;
+	return v;
+}
+
+void pr_spanstat_free(struct pr_spanstat *ss)
+{
+	size_t i;
+	if (!ss)
+		return;
+	for (i = 0; i < ss->n; i++) {
+		free(ss->g[i].name);
+		free(ss->g[i].durs);
+		free(ss->g[i].per_step);
+	}
+	for (i = 0; i < ss->nkinds; i++)
+		free(ss->kinds[i]);
+	free(ss->kinds);
+	free(ss->g);
+	free(ss->by_total);
+	free(ss->top_self);
+	free(ss->top_total);
+	free(ss);
+}
+
+const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *err)
+{
+	struct pass p = { 0 };
+	struct pr_spanstat *ss;
+	size_t i;
+	int rc;
+	if (ctx->spanstat)
+		return ctx->spanstat;
+	ss = pr_xcalloc(1, sizeof(*ss));
+	p.ss = ss;
+	rc = scan(ctx, &p, err);
+	for (i = 0; i < ss->nkinds; i++)
+		pr_imap_release(&p.by_name[i]);
+	free(p.by_name);
+	if (rc || names(ctx, ss, err)) {
+		pr_spanstat_free(ss);
+		return NULL;
+	}
+	ss->by_total = pr_xreallocarray(NULL, ss->n ? ss->n : 1, sizeof(*ss->by_total));
+	for (i = 0; i < ss->n; i++)
+		if (ss->g[i].name)
+			ss->by_total[ss->nby_total++] = i;
+	sort_ss = ss;
+	qsort(ss->by_total, ss->nby_total, sizeof(*ss->by_total), cmp_total);
+	ss->top_self = top(ss, cmp_self, ctx->opts->top_n, &ss->ntop_self);
+	ss->top_total = top(ss, cmp_known_total, ctx->opts->top_n, &ss->ntop_total);
+	sort_ss = NULL;
+	ctx->spanstat = ss;
+	return ss;
+}
+
+int pr_spanstat_detail(struct pr_actx *ctx, struct pr_error *err)
+{
+	struct pr_spanstat *ss = ctx->spanstat;
+	struct pr_imap *want;
+	sqlite3_stmt *st;
+	int64_t *ids, step_lo = 0, step_hi = 0, v;
+	size_t i, nids = 0, ntr, keep = 0;
+	int rc, durations;
+	if (!ss || ss->detailed)
+		return 0;
+	ss->detailed = 1;
+	ntr = ctx->nsteps ? ss->nby_total < PR_SPANSTAT_PER_STEP ? ss->nby_total
+								   : PR_SPANSTAT_PER_STEP
+			  : 0;
+	for (i = 0; i < ss->ntop_self + ss->ntop_total; i++) {
+		size_t gi = i < ss->ntop_self ? ss->top_self[i] : ss->top_total[i - ss->ntop_self];
+		keep += (size_t)ss->g[gi].all.count;
+	}
+	durations = keep <= pr_spanstat_keep_max;
+	want = pr_xcalloc(ss->nkinds ? ss->nkinds : 1, sizeof(*want));
+	ids = pr_xreallocarray(NULL, ss->ntop_self + ss->ntop_total + ntr + 1, sizeof(*ids));
+	/* per (name id, kind): group index << 2 | 1 (durations) | 2 (per step) */
+	for (i = 0; i < ss->ntop_self + ss->ntop_total + ntr; i++) {
+		size_t gi = i < ss->ntop_self		       ? ss->top_self[i]
+			    : i < ss->ntop_self + ss->ntop_total ? ss->top_total[i - ss->ntop_self]
+								 : ss->by_total[i - ss->ntop_self - ss->ntop_total];
+		struct pr_spanstat_group *g = &ss->g[gi];
+		int64_t flags = i < ss->ntop_self + ss->ntop_total ? 1 : 2;
+		if (flags == 1 && !durations)
+			continue;
+		if (pr_imap_get(&want[g->kind], g->name_id, &v))
+			flags |= v & 3;
+		else
+			ids[nids++] = g->name_id;
+		pr_imap_put(&want[g->kind], g->name_id, (int64_t)gi << 2 | flags);
+		if ((flags & 1) && !g->durs)
+			g->durs = pr_xreallocarray(NULL, g->all.count > 0 ? (size_t)g->all.count : 1,
+						   sizeof(*g->durs));
+		if ((flags & 2) && !g->per_step)
+			g->per_step = pr_xcalloc(ctx->nsteps, sizeof(double));
+	}
+	if (ctx->nsteps) {
+		step_lo = ctx->steps[0].ts;
+		step_hi = ctx->steps[ctx->nsteps - 1].ts + ctx->steps[ctx->nsteps - 1].dur;
+	}
+	rc = nids ? pr_actx_prep_ids(ctx,
+				     "SELECT name_id, kind, ts, dur FROM span WHERE run_id = ?1 "
+				     "AND kind NOT IN ('session', 'profiler') AND name_id IN (",
+				     ids, nids, ") ORDER BY id", &st, err)
+		  : 0;
+	free(ids);
+	if (rc || !nids) {
+		free(want);
+		return rc;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *k = pr_actx_text(st, 1);
+		int64_t ts, dur;
+		struct pr_spanstat_group *g;
+		size_t ki;
+		for (ki = 0; ki < ss->nkinds && strcmp(ss->kinds[ki], k); ki++)
+			;
+		if (ki == ss->nkinds || !pr_imap_get(&want[ki], sqlite3_column_int64(st, 0), &v))
+			continue;
+		g = &ss->g[v >> 2];
+		ts = sqlite3_column_int64(st, 2);
+		dur = sqlite3_column_int64(st, 3);
+		if ((v & 1) && g->ndurs < (size_t)g->all.count)
+			g->durs[g->ndurs++] = dur;
+		/* as spans' per-step query did: steps' own spans left out, by start */
+		if ((v & 2) && strcmp(k, "step") && ts >= step_lo && ts < step_hi) {
+			long si = pr_actx_step_index(ctx, ts);
+			if (si >= 0)
+				g->per_step[si] += (double)dur;
+		}
+	}
+	for (i = 0; i < ss->nkinds; i++)
+		pr_imap_release(&want[i]);
+	free(want);
+	for (i = 0; i < ss->n; i++)
+		if (ss->g[i].durs)
+			qsort(ss->g[i].durs, ss->g[i].ndurs, sizeof(*ss->g[i].durs), cmp_i64);
+	return pr_actx_done(ctx, st, rc, err);
+}
