@@ -61,7 +61,6 @@ struct pr_actx {
 	/* Phases grouped by name: names in first-seen order, each group in start
 	 * order: phase_group[phase_group_start[k] .. phase_group_start[k + 1]). */
 	size_t nphase_names, *phase_group, *phase_group_start;
-	struct sqlite3_stmt *span_at_st; /* pr_actx_span_at's query, prepared once */
 	struct pr_gpuscan *gpuscan; /* the GPU analyses' shared pass (gpuscan.h), NULL until used */
 	struct pr_spanstat *spanstat; /* per-name span statistics (spanstat.h), NULL until used */
 };
@@ -115,6 +114,10 @@ long pr_actx_step_index(const struct pr_actx *ctx, int64_t t);
  * or json null when none.
  */
 json_t *pr_actx_span_at(struct pr_actx *ctx, int64_t t, struct pr_error *err);
+/* The same for t[0..n) in one scan of the span table: out[i] (json null when
+ * none; the caller owns them). 0, or -1 with err (out then holds nothing). */
+int pr_actx_spans_at(struct pr_actx *ctx, const int64_t *t, size_t n, json_t **out,
+		     struct pr_error *err) PR_MUST_CHECK;
 
 /* ---- reported metrics ---- */
 /* First reported metric of that exact name: 1 found, 0 not. */

@@ -48,8 +48,19 @@ static size_t merge(const struct pr_aseries *a, const struct pr_aseries *r, stru
 	return n;
 }
 
-static int worst(struct pr_actx *ctx, const struct fpoint *p, size_t n, json_t *arr,
-		 struct pr_error *err)
+/* A worst moment waiting for its span: all devices' are looked up in one scan. */
+struct pending {
+	json_t *arr;
+	int64_t ts;
+	double gap, ratio;
+};
+
+struct pendings {
+	struct pending *v;
+	size_t n, cap;
+};
+
+static void worst(const struct fpoint *p, size_t n, json_t *arr, struct pendings *pend)
 {
 	size_t picked[WORST], np = 0, i, k;
 	while (np < WORST) {
@@ -67,13 +78,33 @@ static int worst(struct pr_actx *ctx, const struct fpoint *p, size_t n, json_t *
 	}
 	for (k = 0; k < np; k++) {
 		const struct fpoint *q = &p[picked[k]];
-		json_t *span = pr_actx_span_at(ctx, q->ts, err);
-		if (!span)
-			return -1;
-		json_array_append_new(arr, pr_jobj("t_ns", pr_actx_t(ctx, q->ts), "gap", pr_jnum(q->gap),
-						   "ratio", pr_jnum(q->ratio), "span", span, NULL));
+		if (pend->n == pend->cap) {
+			pend->cap = pend->cap ? pend->cap * 2 : 16;
+			pend->v = pr_xreallocarray(pend->v, pend->cap, sizeof(*pend->v));
+		}
+		pend->v[pend->n++] = (struct pending){ arr, q->ts, q->gap, q->ratio };
 	}
-	return 0;
+}
+
+/* The spans at the worst moments of every device, in one scan. */
+static int worst_spans(struct pr_actx *ctx, const struct pendings *pend, struct pr_error *err)
+{
+	int64_t *t = pr_xcalloc(pend->n + 1, sizeof(*t));
+	json_t **spans = pr_xcalloc(pend->n + 1, sizeof(*spans));
+	size_t k;
+	int rc;
+	for (k = 0; k < pend->n; k++)
+		t[k] = pend->v[k].ts;
+	rc = pr_actx_spans_at(ctx, t, pend->n, spans, err);
+	for (k = 0; !rc && k < pend->n; k++) {
+		const struct pending *q = &pend->v[k];
+		json_array_append_new(q->arr, pr_jobj("t_ns", pr_actx_t(ctx, q->ts), "gap",
+						      pr_jnum(q->gap), "ratio", pr_jnum(q->ratio),
+						      "span", spans[k], NULL));
+	}
+	free(t);
+	free(spans);
+	return rc;
 }
 
 /* Per layer: mean ratio of the points inside each span of kind 'layer', by name (first-seen order). */
@@ -126,7 +157,9 @@ static int layers(struct pr_actx *ctx, const struct fpoint *p, size_t n, json_t 
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	json_t *arr = json_array();
+	struct pendings pend = { 0 };
 	size_t i;
+	int rc;
 	json_object_set_new(ctx->out, "fragmentation", arr);
 	for (i = 0; i < ctx->nseries; i++) {
 		struct pr_aseries *a = &ctx->series[i], *r;
@@ -138,8 +171,10 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		if (strcmp(a->name, "dev.mem.allocated") ||
 		    !(r = pr_actx_series(ctx, "dev.mem.reserved", a->device)))
 			continue;
-		if (pr_actx_load(ctx, a, err) || pr_actx_load(ctx, r, err))
+		if (pr_actx_load(ctx, a, err) || pr_actx_load(ctx, r, err)) {
+			free(pend.v);
 			return -1;
+		}
 		p = pr_xcalloc(a->n + r->n + 1, sizeof(*p));
 		n = merge(a, r, p);
 		if (!n) {
@@ -164,13 +199,17 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 			    "layers", l, NULL);
 		free(sorted);
 		json_array_append_new(arr, o);
-		if (worst(ctx, p, n, w, err) || layers(ctx, p, n, l, err)) {
+		worst(p, n, w, &pend);
+		if (layers(ctx, p, n, l, err)) {
 			free(p);
+			free(pend.v);
 			return -1;
 		}
 		free(p);
 	}
-	return 0;
+	rc = worst_spans(ctx, &pend, err);
+	free(pend.v);
+	return rc;
 }
 
 const struct pr_analyzer pr_an_fragmentation = {

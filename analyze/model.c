@@ -282,7 +282,6 @@ static void ctx_release(struct pr_actx *ctx)
 		free(s->v);
 	}
 	free(ctx->series);
-	sqlite3_finalize(ctx->span_at_st);
 	pr_gpuscan_free(ctx->gpuscan);
 	pr_spanstat_free(ctx->spanstat);
 	free_spans(ctx->phases, ctx->nphases);
