@@ -248,12 +248,11 @@ int pr_actx_spans_at(struct pr_actx *ctx, const int64_t *t, size_t n, json_t **o
 		goto fail;
 	sqlite3_bind_int64(st, 2, b[n - 1].t);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0), ts = sqlite3_column_int64(st, 2);
-		int64_t dur = sqlite3_column_int64(st, 3), depth = sqlite3_column_int64(st, 4);
-		int has_depth = sqlite3_column_type(st, 4) != SQLITE_NULL;
+		int64_t ts = sqlite3_column_int64(st, 2), dur = sqlite3_column_int64(st, 3), id,
+			depth;
 		size_t lo = 0, hi = n;
-		if (!pr_imap_get(&host_tracks, sqlite3_column_int64(st, 1), &v))
-			continue;
+		int has_depth;
+		/* the first point at or after the start: most spans hold none */
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
 			if (b[mid].t < ts)
@@ -261,6 +260,12 @@ int pr_actx_spans_at(struct pr_actx *ctx, const int64_t *t, size_t n, json_t **o
 			else
 				hi = mid;
 		}
+		if (lo == n || !at_holds(ts, dur, b[lo].t) ||
+		    !pr_imap_get(&host_tracks, sqlite3_column_int64(st, 1), &v))
+			continue;
+		id = sqlite3_column_int64(st, 0);
+		depth = sqlite3_column_int64(st, 4);
+		has_depth = sqlite3_column_type(st, 4) != SQLITE_NULL;
 		for (i = lo; i < n && at_holds(ts, dur, b[i].t); i++) {
 			if (!at_better(&b[i], has_depth, depth, ts, id))
 				continue;

@@ -269,21 +269,18 @@ static int pressure(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 	return 0;
 }
 
+/* From the device activities of the shared span pass (spanstat.h), by start. */
 static int gpu_kernels(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	sqlite3_stmt *st;
+	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
 	int64_t first = INT64_MAX, last = INT64_MIN, busy = 0, cur_s = 0, cur_e = INT64_MIN, gaps = 0,
 		maxgap = 0, *iv = NULL;
 	size_t niv = 0, cap = 0, i, low = 0;
-	int rc;
 	json_t *o;
-	if (pr_actx_prep(ctx,
-			 "SELECT s.ts, s.dur FROM span s WHERE s.run_id = ?1 AND "
-			 "s.kind IN ('kernel', 'memcpy', 'memset') ORDER BY s.ts",
-			 &st, err))
+	if (!ss)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t a = sqlite3_column_int64(st, 0), b = sqlite3_column_int64(st, 1);
+	for (i = 0; i < ss->ndev; i++) {
+		int64_t a = ss->dev[2 * i], b = ss->dev[2 * i + 1];
 		/* within +-PR_TIME_LIMIT_NS, so the union's length (busy) fits */
 		pr_span_clamp(&a, &b);
 		b += a;
@@ -310,10 +307,6 @@ static int gpu_kernels(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 		}
 		if (b > last)
 			last = b;
-	}
-	if (pr_actx_done(ctx, st, rc, err)) {
-		free(iv);
-		return -1;
 	}
 	if (cur_e == INT64_MIN) {
 		free(iv);

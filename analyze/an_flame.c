@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/spanstat.h"
 #include "analyze/imap.h"
 #include "analyze/model.h"
 #include "base/xalloc.h"
@@ -164,14 +165,13 @@ static const char *value_unit(struct pr_actx *ctx)
 
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
-	static const char frames[] =
-		"SELECT count(*) FROM span WHERE run_id = ?1 AND kind = 'frame' LIMIT 1";
 	static const char sel_frames[] = "SELECT id, parent_id, name_id, dur FROM span "
 					 "WHERE run_id = ?1 AND kind = 'frame' ORDER BY id";
 	static const char sel_spans[] =
 		"SELECT id, parent_id, name_id, dur FROM span WHERE run_id = ?1 AND kind NOT IN "
 		"('kernel', 'memcpy', 'memset', 'gpu_annotation', 'gpu_step', 'profiler', 'async') "
 		"ORDER BY id";
+	const struct pr_spanstat *ss;
 	struct fl f;
 	struct pending *pend = NULL;
 	size_t npend = 0, cappend = 0, i, kept = 0, more = 0, nspans = 0;
@@ -181,12 +181,10 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	long c, root_first = -1;
 	json_t *arr;
 	memset(&f, 0, sizeof(f));
-	if (pr_actx_prep(ctx, frames, &st, err))
+	/* the frames counted by the shared span pass (spanstat.h), not by a scan */
+	if (!(ss = pr_spanstat_get(ctx, err)))
 		return -1;
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		nframes = sqlite3_column_int64(st, 0);
-	if (pr_actx_done(ctx, st, rc, err))
-		return -1;
+	nframes = (int64_t)pr_spanstat_kind_count(ss, "frame");
 	if (nframes > FLAME_MAX_SPANS ||
 	    (!nframes && pr_mnum(json_object_get(ctx->out, "counts"), "spans") > FLAME_MAX_SPANS)) {
 		nspans = FLAME_MAX_SPANS + 1; /* known from the counts: no scan */

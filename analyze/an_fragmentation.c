@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/spanstat.h"
 #include "analyze/stats.h"
 #include "base/xalloc.h"
 
@@ -111,8 +112,13 @@ static int worst_spans(struct pr_actx *ctx, const struct pendings *pend, struct 
 static int layers(struct pr_actx *ctx, const struct fpoint *p, size_t n, json_t *arr,
 		  struct pr_error *err)
 {
+	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
 	sqlite3_stmt *st;
 	int rc;
+	if (!ss)
+		return -1;
+	if (!pr_spanstat_kind_count(ss, "layer"))
+		return 0; /* no layer span: no scan (the shared pass counted them) */
 	if (pr_actx_prep(ctx,
 			 "SELECT n.value, group_concat(s.ts || ':' || s.dur), min(s.id), "
 			 "(SELECT m.value FROM metric m WHERE m.run_id = ?1 AND m.origin = 'reported' "

@@ -123,6 +123,53 @@ static int load_series(struct pr_actx *ctx, struct pr_error *err)
 	return pr_actx_done(ctx, st, rc, err);
 }
 
+/* Nesting depth (among the list's spans), occurrence numbers and name indexes. */
+static void number_spans(struct pr_aspan *v, size_t n, size_t *nnames)
+{
+	struct pr_strmap seen = PR_STRMAP_INIT;
+	size_t depth = 0, i;
+	int64_t *stack_end = pr_xreallocarray(NULL, n ? n : 1, sizeof(*stack_end));
+	for (i = 0; i < n; i++) {
+		struct pr_aspan *p = &v[i];
+		while (depth && stack_end[depth - 1] <= p->ts &&
+		       !(stack_end[depth - 1] == p->ts && p->dur == 0))
+			depth--;
+		p->depth = (int)depth;
+		stack_end[depth++] = p->ts + p->dur;
+	}
+	free(stack_end);
+	/* occurrence numbers and name indexes in one pass; the map holds index * 2^32 + count */
+	for (i = 0; i < n; i++) {
+		const char *name = v[i].name;
+		int64_t x;
+		if (!pr_strmap_get(&seen, name, strlen(name), &x))
+			x = (int64_t)(*nnames)++ << 32;
+		x++;
+		pr_strmap_put(&seen, name, strlen(name), x);
+		v[i].occurrence = (size_t)(x & 0xffffffff);
+		v[i].name_index = (size_t)(x >> 32);
+	}
+	pr_strmap_release(&seen);
+}
+
+/* Appends the current row (columns id, ts, dur, name, kind) to a list. */
+static void add_row(sqlite3_stmt *st, struct pr_aspan **out, size_t *n, size_t *cap)
+{
+	struct pr_aspan *p;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*out = pr_xreallocarray(*out, *cap, sizeof(**out));
+	}
+	p = &(*out)[(*n)++];
+	memset(p, 0, sizeof(*p));
+	p->id = sqlite3_column_int64(st, 0);
+	p->ts = sqlite3_column_int64(st, 1);
+	p->dur = sqlite3_column_int64(st, 2);
+	pr_span_clamp(&p->ts, &p->dur); /* ends and differences fit (timecheck.h) */
+	p->name = pr_xstrdup(pr_actx_text(st, 3));
+	p->kind = pr_xstrdup(pr_actx_text(st, 4));
+}
+
 /*
  * Spans selected by sql (columns id, ts, dur, name, kind; ?1 = run, ?2 =
  * the run's step count; ordered by ts, dur DESC, id) and accepted by keep
@@ -133,64 +180,43 @@ static int load_spans_sql(struct pr_actx *ctx, const char *sql, int (*keep)(cons
 			  struct pr_aspan **out, size_t *n, size_t *nnames, struct pr_error *err)
 {
 	sqlite3_stmt *st;
-	struct pr_strmap seen = PR_STRMAP_INIT;
-	size_t cap = 0, depth = 0, i;
-	int64_t *stack_end = NULL;
+	size_t cap = 0;
 	int rc;
 	if (pr_actx_prep(ctx, sql, &st, err))
 		return -1;
 	if (sqlite3_bind_parameter_count(st) >= 2)
 		sqlite3_bind_int64(st, 2, (int64_t)ctx->nsteps);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct pr_aspan *p;
-		if (keep && !keep(pr_actx_text(st, 3)))
-			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			*out = pr_xreallocarray(*out, cap, sizeof(**out));
-			stack_end = pr_xreallocarray(stack_end, cap, sizeof(*stack_end));
-		}
-		p = &(*out)[(*n)++];
-		memset(p, 0, sizeof(*p));
-		p->id = sqlite3_column_int64(st, 0);
-		p->ts = sqlite3_column_int64(st, 1);
-		p->dur = sqlite3_column_int64(st, 2);
-		pr_span_clamp(&p->ts, &p->dur); /* ends and differences fit (timecheck.h) */
-		p->name = pr_xstrdup(pr_actx_text(st, 3));
-		p->kind = pr_xstrdup(pr_actx_text(st, 4));
-		while (depth && stack_end[depth - 1] <= p->ts &&
-		       !(stack_end[depth - 1] == p->ts && p->dur == 0))
-			depth--;
-		p->depth = (int)depth;
-		stack_end[depth++] = p->ts + p->dur;
-	}
-	free(stack_end);
-	/* occurrence numbers and name indexes in one pass; the map holds index * 2^32 + count */
-	for (i = 0; i < *n; i++) {
-		const char *name = (*out)[i].name;
-		int64_t v;
-		if (!pr_strmap_get(&seen, name, strlen(name), &v))
-			v = (int64_t)(*nnames)++ << 32;
-		v++;
-		pr_strmap_put(&seen, name, strlen(name), v);
-		(*out)[i].occurrence = (size_t)(v & 0xffffffff);
-		(*out)[i].name_index = (size_t)(v >> 32);
-	}
-	pr_strmap_release(&seen);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (!keep || keep(pr_actx_text(st, 3)))
+			add_row(st, out, n, &cap);
+	number_spans(*out, *n, nnames);
 	return pr_actx_done(ctx, st, rc, err);
 }
 
-/* Spans of the given kinds (an SQL list of quoted kinds), see load_spans_sql. */
-static int load_spans(struct pr_actx *ctx, const char *kinds_sql, struct pr_aspan **out,
-		      size_t *n, size_t *nnames, struct pr_error *err)
+/*
+ * The steps and the phases (kinds phase, section, stage) in one scan of the
+ * span table (it was one each), split in start order; see load_spans_sql.
+ */
+static int load_steps_phases(struct pr_actx *ctx, size_t *nstep_names, struct pr_error *err)
 {
-	char sql[512];
-	snprintf(sql, sizeof(sql),
-		 "SELECT s.id, s.ts, s.dur, n.value, s.kind FROM span s JOIN string n ON "
-		 "n.id = s.name_id WHERE s.run_id = ?1 AND s.kind IN (%s) "
-		 "ORDER BY s.ts, s.dur DESC, s.id",
-		 kinds_sql);
-	return load_spans_sql(ctx, sql, NULL, out, n, nnames, err);
+	sqlite3_stmt *st;
+	size_t scap = 0, pcap = 0;
+	int rc;
+	if (pr_actx_prep(ctx,
+			 "SELECT s.id, s.ts, s.dur, n.value, s.kind FROM span s JOIN string n ON "
+			 "n.id = s.name_id WHERE s.run_id = ?1 AND s.kind IN ('step', 'phase', "
+			 "'section', 'stage') ORDER BY s.ts, s.dur DESC, s.id",
+			 &st, err))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!strcmp(pr_actx_text(st, 4), "step"))
+			add_row(st, &ctx->steps, &ctx->nsteps, &scap);
+		else
+			add_row(st, &ctx->phases, &ctx->nphases, &pcap);
+	}
+	number_spans(ctx->steps, ctx->nsteps, nstep_names);
+	number_spans(ctx->phases, ctx->nphases, &ctx->nphase_names);
+	return pr_actx_done(ctx, st, rc, err);
 }
 
 /*
@@ -422,10 +448,7 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 			  NULL);
 	json_array_append_new(runs, ctx.out);
 
-	if (load_series(&ctx, err) ||
-	    load_spans(&ctx, "'step'", &ctx.steps, &ctx.nsteps, &nstep_names, err) ||
-	    load_spans(&ctx, "'phase', 'section', 'stage'", &ctx.phases, &ctx.nphases,
-		       &ctx.nphase_names, err) ||
+	if (load_series(&ctx, err) || load_steps_phases(&ctx, &nstep_names, err) ||
 	    (!ctx.nphases && ctx.nsteps && infer_phases(&ctx, &ctx.nphase_names, err)))
 		goto out;
 	group_phases(&ctx);

@@ -9,11 +9,19 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
 size_t pr_spanstat_keep_max = (size_t)4 << 20;
 
 struct pass {
 	struct pr_spanstat *ss;
 	struct pr_imap *by_name; /* per kind: name id -> group index */
+	unsigned char *device;   /* per kind: kernel, memcpy or memset */
+	size_t devcap;
 };
 
 /* Index of a kind text, added when new (a run has a handful). */
@@ -27,6 +35,8 @@ static uint32_t kind_index(struct pass *p, const char *k)
 	ss->kinds = pr_xreallocarray(ss->kinds, ss->nkinds + 1, sizeof(*ss->kinds));
 	p->by_name = pr_xreallocarray(p->by_name, ss->nkinds + 1, sizeof(*p->by_name));
 	memset(&p->by_name[ss->nkinds], 0, sizeof(*p->by_name));
+	p->device = pr_xreallocarray(p->device, ss->nkinds + 1, sizeof(*p->device));
+	p->device[ss->nkinds] = !strcmp(k, "kernel") || !strcmp(k, "memcpy") || !strcmp(k, "memset");
 	ss->kinds[ss->nkinds] = pr_xstrdup(k);
 	return (uint32_t)ss->nkinds++;
 }
@@ -52,7 +62,7 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 	int rc, have_last = 0;
 	char last_text[32] = "";
 	if (pr_actx_prep(ctx,
-			 "SELECT name_id, kind, dur, self FROM span WHERE run_id = ?1 "
+			 "SELECT name_id, kind, dur, self, ts FROM span WHERE run_id = ?1 "
 			 "AND kind NOT IN ('session', 'profiler') ORDER BY id",
 			 &st, err))
 		return -1;
@@ -85,6 +95,14 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 		}
 		g = &ss->g[gi];
 		sums_add(&g->all, dur);
+		if (p->device[kind]) {
+			if (ss->ndev == p->devcap) {
+				p->devcap = p->devcap ? p->devcap * 2 : 4096;
+				ss->dev = pr_xreallocarray(ss->dev, p->devcap, 2 * sizeof(*ss->dev));
+			}
+			ss->dev[2 * ss->ndev] = sqlite3_column_int64(st, 4);
+			ss->dev[2 * ss->ndev++ + 1] = dur;
+		}
 		if (sqlite3_column_type(st, 3) != SQLITE_NULL) {
 			double self = (double)sqlite3_column_int64(st, 3);
 			sums_add(&g->known, dur);
@@ -93,12 +111,6 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 		}
 	}
 	return pr_actx_done(ctx, st, rc, err);
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
 }
 
 /* Group names, looked up in name id order (SQLite's join with string). */
@@ -213,6 +225,7 @@ void pr_spanstat_free(struct pr_spanstat *ss)
 	free(ss->by_total);
 	free(ss->top_self);
 	free(ss->top_total);
+	free(ss->dev);
 	free(ss);
 }
 
@@ -230,6 +243,10 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 	for (i = 0; i < ss->nkinds; i++)
 		pr_imap_release(&p.by_name[i]);
 	free(p.by_name);
+	free(p.device);
+	/* device activities by start (ties in any order: their union is the same) */
+	if (ss->ndev)
+		qsort(ss->dev, ss->ndev, 2 * sizeof(*ss->dev), cmp_i64);
 	if (rc || names(ctx, ss, err)) {
 		pr_spanstat_free(ss);
 		return NULL;
@@ -247,10 +264,19 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 	return ss;
 }
 
+size_t pr_spanstat_kind_count(const struct pr_spanstat *ss, const char *kind)
+{
+	size_t i, n = 0;
+	for (i = 0; i < ss->n; i++)
+		if (!strcmp(ss->kinds[ss->g[i].kind], kind))
+			n += (size_t)ss->g[i].all.count;
+	return n;
+}
+
 int pr_spanstat_detail(struct pr_actx *ctx, struct pr_error *err)
 {
 	struct pr_spanstat *ss = ctx->spanstat;
-	struct pr_imap *want;
+	struct pr_imap *want, names = { 0 };
 	sqlite3_stmt *st;
 	int64_t *ids, step_lo = 0, step_hi = 0, v;
 	size_t i, nids = 0, ntr, keep = 0;
@@ -292,24 +318,32 @@ int pr_spanstat_detail(struct pr_actx *ctx, struct pr_error *err)
 		step_lo = ctx->steps[0].ts;
 		step_hi = ctx->steps[ctx->nsteps - 1].ts + ctx->steps[ctx->nsteps - 1].dur;
 	}
-	rc = nids ? pr_actx_prep_ids(ctx,
-				     "SELECT name_id, kind, ts, dur FROM span WHERE run_id = ?1 "
-				     "AND kind NOT IN ('session', 'profiler') AND name_id IN (",
-				     ids, nids, ") ORDER BY id", &st, err)
-		  : 0;
+	/* every row, the name tested here: SQLite tests an IN list by a lookup in a
+	 * temporary index, dearer than the scan itself */
+	for (i = 0; i < nids; i++)
+		pr_imap_put(&names, ids[i], 1);
 	free(ids);
+	rc = nids ? pr_actx_prep(ctx, "SELECT name_id, kind, ts, dur FROM span WHERE run_id = ?1 "
+				      "ORDER BY id", &st, err)
+		  : 0;
 	if (rc || !nids) {
+		for (i = 0; i < ss->nkinds; i++)
+			pr_imap_release(&want[i]);
 		free(want);
+		pr_imap_release(&names);
 		return rc;
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *k = pr_actx_text(st, 1);
-		int64_t ts, dur;
+		int64_t name = sqlite3_column_int64(st, 0), ts, dur;
 		struct pr_spanstat_group *g;
+		const char *k;
 		size_t ki;
+		if (!pr_imap_get(&names, name, &v))
+			continue;
+		k = pr_actx_text(st, 1);
 		for (ki = 0; ki < ss->nkinds && strcmp(ss->kinds[ki], k); ki++)
 			;
-		if (ki == ss->nkinds || !pr_imap_get(&want[ki], sqlite3_column_int64(st, 0), &v))
+		if (ki == ss->nkinds || !pr_imap_get(&want[ki], name, &v))
 			continue;
 		g = &ss->g[v >> 2];
 		ts = sqlite3_column_int64(st, 2);
@@ -323,6 +357,7 @@ int pr_spanstat_detail(struct pr_actx *ctx, struct pr_error *err)
 				g->per_step[si] += (double)dur;
 		}
 	}
+	pr_imap_release(&names);
 	for (i = 0; i < ss->nkinds; i++)
 		pr_imap_release(&want[i]);
 	free(want);

@@ -24,8 +24,8 @@
  * medians) and the time per step of spans' first PR_SPANSTAT_PER_STEP
  * groups (per_step_ns), read in id order, filtered by name id.
  *
- * MEMORY: one record per (name, kind) and, in the second pass, 8 bytes per
- * span of a group whose durations are wanted.
+ * MEMORY: one record per (name, kind), 16 bytes per device activity and, in
+ * the second pass, 8 bytes per span of a group whose durations are wanted.
  * OWNERSHIP: the context owns the statistics (pr_spanstat_free from model.c).
  */
 #ifndef PR_SPANSTAT_H
@@ -63,6 +63,10 @@ struct pr_spanstat {
 	 * (top_self) or known.total (top_total) DESC, name, kind; top_n at most */
 	size_t *top_self, ntop_self, *top_total, ntop_total;
 	int detailed; /* pr_spanstat_detail ran */
+	/* (ts, dur) of every kernel, memcpy and memset, by ts (bottlenecks' GPU
+	 * idle; 16 bytes per activity) */
+	int64_t *dev;
+	size_t ndev;
 };
 
 #define PR_SPANSTAT_PER_STEP 100 /* spans' groups with per-step times */
@@ -81,6 +85,8 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
  * start).
  */
 int pr_spanstat_detail(struct pr_actx *ctx, struct pr_error *err) PR_MUST_CHECK;
+/* Spans of that kind (any name; kinds session and profiler are not counted). */
+size_t pr_spanstat_kind_count(const struct pr_spanstat *ss, const char *kind);
 void pr_spanstat_free(struct pr_spanstat *ss);
 
 #endif
