@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/gpuscan.h"
 #include "analyze/imap.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
@@ -21,7 +22,10 @@ struct pass {
 	struct pr_spanstat *ss;
 	struct pr_imap *by_name; /* per kind: name id -> group index */
 	unsigned char *device;   /* per kind: kernel, memcpy or memset */
+	unsigned char *counted;  /* per kind: not session or profiler */
+	uint8_t *gk;             /* per kind: enum pr_gk */
 	size_t devcap;
+	struct pr_gpuscan *gs;   /* the GPU analyses' rows, collected on the way (gpuscan.h) */
 };
 
 /* Index of a kind text, added when new (a run has a handful). */
@@ -37,6 +41,10 @@ static uint32_t kind_index(struct pass *p, const char *k)
 	memset(&p->by_name[ss->nkinds], 0, sizeof(*p->by_name));
 	p->device = pr_xreallocarray(p->device, ss->nkinds + 1, sizeof(*p->device));
 	p->device[ss->nkinds] = !strcmp(k, "kernel") || !strcmp(k, "memcpy") || !strcmp(k, "memset");
+	p->counted = pr_xreallocarray(p->counted, ss->nkinds + 1, sizeof(*p->counted));
+	p->counted[ss->nkinds] = strcmp(k, "session") && strcmp(k, "profiler");
+	p->gk = pr_xreallocarray(p->gk, ss->nkinds + 1, sizeof(*p->gk));
+	p->gk[ss->nkinds] = pr_gpuscan_kind(k);
 	ss->kinds[ss->nkinds] = pr_xstrdup(k);
 	return (uint32_t)ss->nkinds++;
 }
@@ -61,9 +69,10 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 	uint32_t last_kind = 0;
 	int rc, have_last = 0;
 	char last_text[32] = "";
+	/* every row (SQLite reads a column only when asked for it) */
 	if (pr_actx_prep(ctx,
-			 "SELECT name_id, kind, dur, self, ts FROM span WHERE run_id = ?1 "
-			 "AND kind NOT IN ('session', 'profiler') ORDER BY id",
+			 "SELECT name_id, kind, dur, self, ts, id, track_id, args_keys, args FROM span "
+			 "WHERE run_id = ?1 ORDER BY id",
 			 &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -81,6 +90,16 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 				memcpy(last_text, k, strlen(k) + 1);
 			last_kind = kind;
 		}
+		if (p->gs && pr_gpuscan_wants(p->gs, p->gk[kind], name)) {
+			const char *args = (const char *)sqlite3_column_text(st, 8);
+			pr_gpuscan_add(p->gs, sqlite3_column_int64(st, 5), p->gk[kind],
+				       sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 4), dur,
+				       name, sqlite3_column_type(st, 7) == SQLITE_INTEGER,
+				       sqlite3_column_int64(st, 7), args,
+				       args ? (size_t)sqlite3_column_bytes(st, 8) : 0);
+		}
+		if (!p->counted[kind])
+			continue;
 		if (!pr_imap_get(&p->by_name[kind], name, &gi)) {
 			if (ss->n == cap) {
 				cap = cap ? cap * 2 : 256;
@@ -239,11 +258,25 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 		return ctx->spanstat;
 	ss = pr_xcalloc(1, sizeof(*ss));
 	p.ss = ss;
+	/* the GPU analyses' pass rides along, unless done (gpuscan.h) */
+	if (!ctx->gpuscan && !(p.gs = pr_gpuscan_start(ctx, err))) {
+		pr_spanstat_free(ss);
+		return NULL;
+	}
 	rc = scan(ctx, &p, err);
+	if (p.gs) {
+		if (rc) {
+			pr_gpuscan_free(p.gs);
+		} else if (pr_gpuscan_finish(ctx, p.gs, err)) {
+			rc = -1;
+		}
+	}
 	for (i = 0; i < ss->nkinds; i++)
 		pr_imap_release(&p.by_name[i]);
 	free(p.by_name);
 	free(p.device);
+	free(p.counted);
+	free(p.gk);
 	/* device activities by start (ties in any order: their union is the same) */
 	if (ss->ndev)
 		qsort(ss->dev, ss->ndev, 2 * sizeof(*ss->dev), cmp_i64);
