@@ -25,6 +25,7 @@ struct sqlite3;
 struct sqlite3_stmt;
 struct pr_gpuscan;
 struct pr_spanstat;
+struct pr_at_batch;
 
 struct pr_aseries {
 	int64_t id, count, ts_min, ts_max;
@@ -63,6 +64,10 @@ struct pr_actx {
 	size_t nphase_names, *phase_group, *phase_group_start;
 	struct pr_gpuscan *gpuscan; /* the GPU analyses' shared pass (gpuscan.h), NULL until used */
 	struct pr_spanstat *spanstat; /* per-name span statistics (spanstat.h), NULL until used */
+	/* the time points whose spans peaks and fragmentation will ask for (model.c
+	 * gathers them first), answered by the shared span pass once at_done */
+	struct pr_at_batch *at;
+	int at_done;
 };
 
 /* One analyzer: adds its section to ctx->out. */
@@ -118,6 +123,28 @@ json_t *pr_actx_span_at(struct pr_actx *ctx, int64_t t, struct pr_error *err);
  * none; the caller owns them). 0, or -1 with err (out then holds nothing). */
 int pr_actx_spans_at(struct pr_actx *ctx, const int64_t *t, size_t n, json_t **out,
 		     struct pr_error *err) PR_MUST_CHECK;
+/*
+ * The same lookups as a batch another scan feeds (spanstat.c): new with
+ * the points; for every span row of a kind pr_at_batch_kind accepts (not a
+ * device or profiler span), pr_at_batch_row with its start and duration and
+ * the columns of its id, track, depth, name id and kind; then answer any of
+ * the points (out as pr_actx_spans_at).
+ */
+struct pr_at_batch *pr_at_batch_new(struct pr_actx *ctx, const int64_t *t, size_t n,
+				    struct pr_error *err);
+int pr_at_batch_kind(const char *kind);
+int64_t pr_at_batch_last(const struct pr_at_batch *a);
+void pr_at_batch_row(struct pr_at_batch *a, struct sqlite3_stmt *st, int64_t ts, int64_t dur,
+		     int col_id, int col_track, int col_depth, int col_name, int col_kind);
+int pr_at_batch_answer(struct pr_actx *ctx, const struct pr_at_batch *a, const int64_t *t,
+		       size_t n, json_t **out, struct pr_error *err) PR_MUST_CHECK;
+void pr_at_batch_free(struct pr_at_batch *a);
+/* The points peaks and fragmentation look up (an_peaks.c, an_fragmentation.c), appended to
+ * *t (*n of them, *cap allocated); loads the series they read. */
+int pr_peaks_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,
+		    struct pr_error *err) PR_MUST_CHECK;
+int pr_fragmentation_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,
+			    struct pr_error *err) PR_MUST_CHECK;
 
 /* ---- reported metrics ---- */
 /* First reported metric of that exact name: 1 found, 0 not. */

@@ -61,9 +61,10 @@ struct pendings {
 	size_t n, cap;
 };
 
-static void worst(const struct fpoint *p, size_t n, json_t *arr, struct pendings *pend)
+/* The WORST largest gaps at distinct times: indexes into p, how many. */
+static size_t pick_worst(const struct fpoint *p, size_t n, size_t picked[WORST])
 {
-	size_t picked[WORST], np = 0, i, k;
+	size_t np = 0, i, k;
 	while (np < WORST) {
 		size_t best = n;
 		for (i = 0; i < n; i++) {
@@ -77,6 +78,12 @@ static void worst(const struct fpoint *p, size_t n, json_t *arr, struct pendings
 			break;
 		picked[np++] = best;
 	}
+	return np;
+}
+
+static void worst(const struct fpoint *p, size_t n, json_t *arr, struct pendings *pend)
+{
+	size_t picked[WORST], np = pick_worst(p, n, picked), k;
 	for (k = 0; k < np; k++) {
 		const struct fpoint *q = &p[picked[k]];
 		if (pend->n == pend->cap) {
@@ -85,6 +92,41 @@ static void worst(const struct fpoint *p, size_t n, json_t *arr, struct pendings
 		}
 		pend->v[pend->n++] = (struct pending){ arr, q->ts, q->gap, q->ratio };
 	}
+}
+
+/* The devices' allocated and reserved series, loaded, or NULL (a is not one). */
+static struct pr_aseries *reserved_of(struct pr_actx *ctx, struct pr_aseries *a)
+{
+	if (strcmp(a->name, "dev.mem.allocated"))
+		return NULL;
+	return pr_actx_series(ctx, "dev.mem.reserved", a->device);
+}
+
+int pr_fragmentation_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,
+			    struct pr_error *err)
+{
+	size_t i, k;
+	for (i = 0; i < ctx->nseries; i++) {
+		struct pr_aseries *a = &ctx->series[i], *r = reserved_of(ctx, a);
+		size_t picked[WORST], np, m;
+		struct fpoint *p;
+		if (!r)
+			continue;
+		if (pr_actx_load(ctx, a, err) || pr_actx_load(ctx, r, err))
+			return -1;
+		p = pr_xcalloc(a->n + r->n + 1, sizeof(*p));
+		m = merge(a, r, p);
+		np = m ? pick_worst(p, m, picked) : 0;
+		for (k = 0; k < np; k++) {
+			if (*n == *cap) {
+				*cap = *cap ? *cap * 2 : 16;
+				*t = pr_xreallocarray(*t, *cap, sizeof(**t));
+			}
+			(*t)[(*n)++] = p[picked[k]].ts;
+		}
+		free(p);
+	}
+	return 0;
 }
 
 /* The spans at the worst moments of every device, in one scan. */
@@ -174,8 +216,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		double *sorted, gapmax = 0;
 		size_t n, k;
 		json_t *o, *w, *l;
-		if (strcmp(a->name, "dev.mem.allocated") ||
-		    !(r = pr_actx_series(ctx, "dev.mem.reserved", a->device)))
+		if (!(r = reserved_of(ctx, a)))
 			continue;
 		if (pr_actx_load(ctx, a, err) || pr_actx_load(ctx, r, err)) {
 			free(pend.v);

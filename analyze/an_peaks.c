@@ -90,11 +90,42 @@ static json_t *per_phase(const struct pr_actx *ctx, const struct pr_aseries *s, 
 	return arr;
 }
 
+/* Index of the first sample at the series' maximum. */
+static size_t peak_index(const struct pr_aseries *s)
+{
+	size_t pk = 0, k;
+	for (k = 1; k < s->n; k++)
+		if (s->v[k] > s->v[pk])
+			pk = k;
+	return pk;
+}
+
+int pr_peaks_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,
+		    struct pr_error *err)
+{
+	size_t i;
+	for (i = 0; i < ctx->nseries; i++) {
+		struct pr_aseries *s = &ctx->series[i];
+		if (!s->memory)
+			continue;
+		if (pr_actx_load(ctx, s, err))
+			return -1;
+		if (!s->n)
+			continue;
+		if (*n == *cap) {
+			*cap = *cap ? *cap * 2 : 16;
+			*t = pr_xreallocarray(*t, *cap, sizeof(**t));
+		}
+		(*t)[(*n)++] = s->ts[peak_index(s)];
+	}
+	return 0;
+}
+
 /* The peaks first, then the spans at all of them in one scan (pr_actx_spans_at). */
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	json_t *arr = json_array(), **spans;
-	size_t i, k, n = 0, *which, *at;
+	size_t i, n = 0, *which, *at;
 	int64_t *t;
 	json_object_set_new(ctx->out, "peaks", arr);
 	which = pr_xcalloc(ctx->nseries + 1, sizeof(*which));
@@ -102,16 +133,14 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	t = pr_xcalloc(ctx->nseries + 1, sizeof(*t));
 	for (i = 0; i < ctx->nseries; i++) {
 		struct pr_aseries *s = &ctx->series[i];
-		size_t pk = 0;
+		size_t pk;
 		if (!s->memory)
 			continue;
 		if (pr_actx_load(ctx, s, err))
 			goto fail;
 		if (!s->n)
 			continue;
-		for (k = 1; k < s->n; k++)
-			if (s->v[k] > s->v[pk])
-				pk = k;
+		pk = peak_index(s);
 		which[n] = i;
 		at[n] = pk;
 		t[n++] = s->ts[pk];

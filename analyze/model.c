@@ -310,6 +310,7 @@ static void ctx_release(struct pr_actx *ctx)
 	free(ctx->series);
 	pr_gpuscan_free(ctx->gpuscan);
 	pr_spanstat_free(ctx->spanstat);
+	pr_at_batch_free(ctx->at);
 	free_spans(ctx->phases, ctx->nphases);
 	free_spans(ctx->steps, ctx->nsteps);
 	free(ctx->phase_group);
@@ -386,6 +387,23 @@ static void note_inferred(struct pr_actx *ctx)
 			    pr_jobj("rule", json_string(INFERRED_PHASE_RULE), "names", names, NULL));
 }
 
+/*
+ * The time points whose spans peaks and fragmentation show, gathered before
+ * the analyzers run, so that the shared span pass answers them (one scan
+ * of the span table each, before).
+ */
+static int gather_points(struct pr_actx *ctx, struct pr_error *err)
+{
+	int64_t *t = NULL;
+	size_t n = 0, cap = 0;
+	int rc = pr_peaks_points(ctx, &t, &n, &cap, err) ||
+		 pr_fragmentation_points(ctx, &t, &n, &cap, err);
+	if (!rc && n && !(ctx->at = pr_at_batch_new(ctx, t, n, err)))
+		rc = -1;
+	free(t);
+	return rc ? -1 : 0;
+}
+
 static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *opts,
 		     json_t *runs, struct pr_error *err)
 {
@@ -452,6 +470,8 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 	    (!ctx.nphases && ctx.nsteps && infer_phases(&ctx, &ctx.nphase_names, err)))
 		goto out;
 	group_phases(&ctx);
+	if (gather_points(&ctx, err))
+		goto out;
 	timing(timed, ctx.run, "context", t0);
 	for (i = 0; i < PR_ARRAY_SIZE(analyzers); i++) {
 		if (analyzers[i]->run(&ctx, err))

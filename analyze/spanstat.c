@@ -24,6 +24,7 @@ struct pass {
 	unsigned char *device;   /* per kind: kernel, memcpy or memset */
 	unsigned char *counted;  /* per kind: not session or profiler */
 	uint8_t *gk;             /* per kind: enum pr_gk */
+	unsigned char *host;     /* per kind: a span pr_actx_spans_at may answer */
 	size_t devcap;
 	struct pr_gpuscan *gs;   /* the GPU analyses' rows, collected on the way (gpuscan.h) */
 };
@@ -45,6 +46,8 @@ static uint32_t kind_index(struct pass *p, const char *k)
 	p->counted[ss->nkinds] = strcmp(k, "session") && strcmp(k, "profiler");
 	p->gk = pr_xreallocarray(p->gk, ss->nkinds + 1, sizeof(*p->gk));
 	p->gk[ss->nkinds] = pr_gpuscan_kind(k);
+	p->host = pr_xreallocarray(p->host, ss->nkinds + 1, sizeof(*p->host));
+	p->host[ss->nkinds] = (unsigned char)pr_at_batch_kind(k);
 	ss->kinds[ss->nkinds] = pr_xstrdup(k);
 	return (uint32_t)ss->nkinds++;
 }
@@ -71,7 +74,8 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 	char last_text[32] = "";
 	/* every row (SQLite reads a column only when asked for it) */
 	if (pr_actx_prep(ctx,
-			 "SELECT name_id, kind, dur, self, ts, id, track_id, args_keys, args FROM span "
+			 "SELECT name_id, kind, dur, self, ts, id, track_id, args_keys, args, depth "
+			 "FROM span "
 			 "WHERE run_id = ?1 ORDER BY id",
 			 &st, err))
 		return -1;
@@ -98,6 +102,9 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 				       sqlite3_column_int64(st, 7), args,
 				       args ? (size_t)sqlite3_column_bytes(st, 8) : 0);
 		}
+		/* the spans at peaks and fragmentation's points (actx.h) */
+		if (ctx->at && !ctx->at_done && p->host[kind])
+			pr_at_batch_row(ctx->at, st, sqlite3_column_int64(st, 4), dur, 5, 6, 9, 0, 1);
 		if (!p->counted[kind])
 			continue;
 		if (!pr_imap_get(&p->by_name[kind], name, &gi)) {
@@ -277,9 +284,12 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 	free(p.device);
 	free(p.counted);
 	free(p.gk);
+	free(p.host);
 	/* device activities by start (ties in any order: their union is the same) */
 	if (ss->ndev)
 		qsort(ss->dev, ss->ndev, 2 * sizeof(*ss->dev), cmp_i64);
+	if (!rc && ctx->at)
+		ctx->at_done = 1;
 	if (rc || names(ctx, ss, err)) {
 		pr_spanstat_free(ss);
 		return NULL;
