@@ -26,6 +26,7 @@ struct sqlite3_stmt;
 struct pr_gpuscan;
 struct pr_spanstat;
 struct pr_at_batch;
+struct pr_flame;
 
 struct pr_aseries {
 	int64_t id, count, ts_min, ts_max;
@@ -68,6 +69,10 @@ struct pr_actx {
 	 * gathers them first), answered by the shared span pass once at_done */
 	struct pr_at_batch *at;
 	int at_done;
+	/* flame's tree of host spans, fed by the shared span pass (complete once
+	 * flame_done; an_flame.c takes it), NULL when the run is too large */
+	struct pr_flame *flame;
+	int flame_done;
 };
 
 /* One analyzer: adds its section to ctx->out. */
@@ -139,6 +144,14 @@ void pr_at_batch_row(struct pr_at_batch *a, struct sqlite3_stmt *st, int64_t ts,
 int pr_at_batch_answer(struct pr_actx *ctx, const struct pr_at_batch *a, const int64_t *t,
 		       size_t n, json_t **out, struct pr_error *err) PR_MUST_CHECK;
 void pr_at_batch_free(struct pr_at_batch *a);
+/* Flame's tree of host spans (an_flame.c), fed in id order by the shared span
+ * pass: NULL when the run has too many spans for a flame graph; the kinds it
+ * takes; one span; free (NULL is fine). */
+struct pr_flame *pr_flame_new(struct pr_actx *ctx);
+int pr_flame_kind(const char *kind);
+void pr_flame_row(struct pr_flame *fl, int64_t id, int64_t parent, int has_parent, int64_t name_id,
+		  int64_t dur);
+void pr_flame_free(struct pr_flame *fl);
 /* The points peaks and fragmentation look up (an_peaks.c, an_fragmentation.c), appended to
  * *t (*n of them, *cap allocated); loads the series they read. */
 int pr_peaks_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,

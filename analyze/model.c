@@ -311,6 +311,7 @@ static void ctx_release(struct pr_actx *ctx)
 	pr_gpuscan_free(ctx->gpuscan);
 	pr_spanstat_free(ctx->spanstat);
 	pr_at_batch_free(ctx->at);
+	pr_flame_free(ctx->flame);
 	free_spans(ctx->phases, ctx->nphases);
 	free_spans(ctx->steps, ctx->nsteps);
 	free(ctx->phase_group);

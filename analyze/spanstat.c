@@ -25,6 +25,7 @@ struct pass {
 	unsigned char *counted;  /* per kind: not session or profiler */
 	uint8_t *gk;             /* per kind: enum pr_gk */
 	unsigned char *host;     /* per kind: a span pr_actx_spans_at may answer */
+	unsigned char *flame;    /* per kind: a span of flame's tree */
 	size_t devcap;
 	struct pr_gpuscan *gs;   /* the GPU analyses' rows, collected on the way (gpuscan.h) */
 };
@@ -48,6 +49,8 @@ static uint32_t kind_index(struct pass *p, const char *k)
 	p->gk[ss->nkinds] = pr_gpuscan_kind(k);
 	p->host = pr_xreallocarray(p->host, ss->nkinds + 1, sizeof(*p->host));
 	p->host[ss->nkinds] = (unsigned char)pr_at_batch_kind(k);
+	p->flame = pr_xreallocarray(p->flame, ss->nkinds + 1, sizeof(*p->flame));
+	p->flame[ss->nkinds] = (unsigned char)pr_flame_kind(k);
 	ss->kinds[ss->nkinds] = pr_xstrdup(k);
 	return (uint32_t)ss->nkinds++;
 }
@@ -74,8 +77,8 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 	char last_text[32] = "";
 	/* every row (SQLite reads a column only when asked for it) */
 	if (pr_actx_prep(ctx,
-			 "SELECT name_id, kind, dur, self, ts, id, track_id, args_keys, args, depth "
-			 "FROM span "
+			 "SELECT name_id, kind, dur, self, ts, id, track_id, args_keys, args, depth, "
+			 "parent_id FROM span "
 			 "WHERE run_id = ?1 ORDER BY id",
 			 &st, err))
 		return -1;
@@ -105,6 +108,10 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 		/* the spans at peaks and fragmentation's points (actx.h) */
 		if (ctx->at && !ctx->at_done && p->host[kind])
 			pr_at_batch_row(ctx->at, st, sqlite3_column_int64(st, 4), dur, 5, 6, 9, 0, 1);
+		if (ctx->flame && !ctx->flame_done && p->flame[kind])
+			pr_flame_row(ctx->flame, sqlite3_column_int64(st, 5),
+				     sqlite3_column_int64(st, 10),
+				     sqlite3_column_type(st, 10) != SQLITE_NULL, name, dur);
 		if (!p->counted[kind])
 			continue;
 		if (!pr_imap_get(&p->by_name[kind], name, &gi)) {
@@ -270,7 +277,12 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 		pr_spanstat_free(ss);
 		return NULL;
 	}
+	/* and flame's tree of host spans (an_flame.c) */
+	if (!ctx->flame && !ctx->flame_done)
+		ctx->flame = pr_flame_new(ctx);
 	rc = scan(ctx, &p, err);
+	if (!rc)
+		ctx->flame_done = 1;
 	if (p.gs) {
 		if (rc) {
 			pr_gpuscan_free(p.gs);
@@ -285,6 +297,7 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 	free(p.counted);
 	free(p.gk);
 	free(p.host);
+	free(p.flame);
 	/* device activities by start (ties in any order: their union is the same) */
 	if (ss->ndev)
 		qsort(ss->dev, ss->ndev, 2 * sizeof(*ss->dev), cmp_i64);

@@ -1030,6 +1030,46 @@ static void test_top_spans_medians(void **state)
 }
 
 /*
+ * Flame's tree of host spans maps span ids to nodes densely when a run's ids
+ * are close together (as the store writes them) and in a hash map when not
+ * (a store another program wrote): the same flame section either way. The
+ * ids of a nested trace are spread 100 000 apart in a second store
+ * (parents too), which takes the map; by hand: a (100 us) holds b (40) and
+ * c (30), c holds d (10): total 100 us, a's self 30, c's self 20.
+ */
+static void test_flame_sparse_ids(void **state)
+{
+	static const char t[] =
+		"[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":40},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"c\",\"pid\":1,\"tid\":1,\"ts\":60,\"dur\":30},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"d\",\"pid\":1,\"tid\":1,\"ts\":70,\"dur\":10}]";
+	struct pr_model_opts o = PR_MODEL_OPTS_INIT;
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_store *st = open_store();
+	json_t *dense = model_text(t, "chrome"), *sparse, *f;
+	(void)state;
+	ingest_text(st, t, "chrome");
+	assert_int_equal(sqlite3_exec(pr_store_db(st),
+				      "UPDATE span SET id = id * 100000, parent_id = parent_id * 100000",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sparse = pr_model_build(st, &o, &err);
+	if (!sparse)
+		fail_msg("model: %s", err.text);
+	pr_store_close(st);
+	f = at(dense, "runs/0/flame");
+	near(d(f, "total"), 100000, 0);
+	assert_string_equal(s(f, "nodes/0/name"), "a");
+	near(d(f, "nodes/0/self"), 30000, 0);
+	near(d(find(at(f, "nodes"), "name", "c"), "self"), 20000, 0);
+	near(d(find(at(f, "nodes"), "name", "d"), "depth"), 2, 0);
+	assert_true(json_equal(f, at(sparse, "runs/0/flame")));
+	json_decref(dense);
+	json_decref(sparse);
+}
+
+/*
  * A store another program wrote may hold any int64 time: spans from INT64_MIN
  * lasting INT64_MAX, samples at INT64_MAX, a run extent of the whole int64
  * range, an origin at INT64_MAX. Analysis reads times clamped to
@@ -1108,6 +1148,7 @@ int main(void)
 		cmocka_unit_test(test_times_beyond_the_limit_in_a_store),
 		cmocka_unit_test(test_many_phase_names),
 		cmocka_unit_test(test_top_spans_medians),
+		cmocka_unit_test(test_flame_sparse_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
