@@ -384,6 +384,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	if (top(ctx, out, "top_self", 1, err) || top(ctx, out, "top_total", 0, err) ||
 	    pressure(ctx, out, err) || gpu_util(ctx, out, err) || gpu_kernels(ctx, out, err))
 		return -1;
+	pr_spanstat_release(ctx); /* the durations and activities: read */
 	return 0;
 }
 

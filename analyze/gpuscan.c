@@ -193,6 +193,15 @@ int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_erro
 	int rc = load_up(ctx, gs, gs->ids, err);
 	free(gs->ids);
 	gs->ids = NULL;
+	/* held until the gpu analysis is done: give back the growth's slack (up to half) */
+	if (gs->n && gs->n < gs->cap) {
+		gs->r = pr_xreallocarray(gs->r, gs->n, sizeof(*gs->r));
+		gs->cap = gs->n;
+	}
+	if (gs->ntext && gs->ntext < gs->tcap) {
+		gs->text = pr_xrealloc(gs->text, gs->ntext);
+		gs->tcap = gs->ntext;
+	}
 	if (rc) {
 		pr_gpuscan_free(gs);
 		return -1;

@@ -320,6 +320,22 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 	return ss;
 }
 
+void pr_spanstat_release(struct pr_actx *ctx)
+{
+	struct pr_spanstat *ss = ctx->spanstat;
+	size_t i;
+	if (!ss)
+		return;
+	for (i = 0; i < ss->n; i++) {
+		free(ss->g[i].durs);
+		ss->g[i].durs = NULL;
+		ss->g[i].ndurs = 0;
+	}
+	free(ss->dev);
+	ss->dev = NULL;
+	ss->ndev = 0;
+}
+
 size_t pr_spanstat_kind_count(const struct pr_spanstat *ss, const char *kind)
 {
 	size_t i, n = 0;

@@ -85,6 +85,8 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
  * start).
  */
 int pr_spanstat_detail(struct pr_actx *ctx, struct pr_error *err) PR_MUST_CHECK;
+/* Frees the durations and the device activities (bottlenecks, their reader, is done). */
+void pr_spanstat_release(struct pr_actx *ctx);
 /* Spans of that kind (any name; kinds session and profiler are not counted). */
 size_t pr_spanstat_kind_count(const struct pr_spanstat *ss, const char *kind);
 void pr_spanstat_free(struct pr_spanstat *ss);
