@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/spanstat.h"
 #include "analyze/model.h"
 #include "base/xalloc.h"
 
@@ -477,8 +478,8 @@ static int r_chunks(const struct rule *r, struct pr_actx *ctx, json_t *out, stru
 	return 0;
 }
 
-static int count_spans(struct pr_actx *ctx, const char *where, double *count, double *ns,
-		       struct pr_error *err)
+static int count_spans_sql(struct pr_actx *ctx, const char *where, double *count, double *ns,
+			   struct pr_error *err)
 {
 	char sql[600];
 	sqlite3_stmt *st;
@@ -497,10 +498,73 @@ static int count_spans(struct pr_actx *ctx, const char *where, double *count, do
 	return pr_actx_done(ctx, st, rc, err);
 }
 
+/* Does name contain sub, ASCII letters in any case (SQLite's LIKE '%sub%')? */
+static int like_contains(const char *name, const char *sub)
+{
+	size_t n = strlen(sub), i;
+	for (; *name; name++) {
+		for (i = 0; i < n && name[i]; i++) {
+			char a = name[i], b = sub[i];
+			if (a >= 'A' && a <= 'Z')
+				a = (char)(a - 'A' + 'a');
+			if (b >= 'A' && b <= 'Z')
+				b = (char)(b - 'A' + 'a');
+			if (a != b)
+				break;
+		}
+		if (i == n)
+			return 1;
+	}
+	return !n;
+}
+
+/*
+ * Count and time of the spans of a kind whose name matches (where is the
+ * same test in SQL): from the shared span pass's groups (spanstat.h), whose
+ * sums are exact while they stay under 2^53 ns, and so in any order; past
+ * that, SQLite's sum in its order.
+ */
+static int count_spans(struct pr_actx *ctx, const char *kind, int (*match)(const char *name),
+		       const char *where, double *count, double *ns, struct pr_error *err)
+{
+	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
+	size_t i;
+	if (!ss)
+		return -1;
+	*count = *ns = 0;
+	for (i = 0; i < ss->n; i++) {
+		const struct pr_spanstat_group *g = &ss->g[i];
+		if (!g->name || strcmp(ss->kinds[g->kind], kind) || !match(g->name))
+			continue;
+		if (!(g->all.total < 9007199254740992.0) || g->all.min < 0 ||
+		    !(*ns + g->all.total < 9007199254740992.0))
+			return count_spans_sql(ctx, where, count, ns, err);
+		*count += (double)g->all.count;
+		*ns += g->all.total;
+	}
+	return 0;
+}
+
+static int sync_name(const char *name)
+{
+	static const char *const names[] = { "cudaDeviceSynchronize", "cudaStreamSynchronize",
+					     "cudaMemcpy", "cudaMemset", "cudaEventSynchronize" };
+	size_t i;
+	for (i = 0; i < PR_ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
+static int pageable_name(const char *name)
+{
+	return like_contains(name, "Pageable");
+}
+
 static int r_sync(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
 	double c, ns;
-	if (count_spans(ctx,
+	if (count_spans(ctx, "runtime", sync_name,
 			"s.kind = 'runtime' AND n.value IN ('cudaDeviceSynchronize', "
 			"'cudaStreamSynchronize', 'cudaMemcpy', 'cudaMemset', 'cudaEventSynchronize')",
 			&c, &ns, err))
@@ -517,7 +581,8 @@ static int r_sync(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 static int r_pageable(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
 	double c, ns;
-	if (count_spans(ctx, "s.kind = 'memcpy' AND n.value LIKE '%Pageable%'", &c, &ns, err))
+	if (count_spans(ctx, "memcpy", pageable_name, "s.kind = 'memcpy' AND n.value LIKE '%Pageable%'",
+			&c, &ns, err))
 		return -1;
 	if (c > r->threshold)
 		fire(r, out, NULL, pr_jobj("memcpys", pr_jnum(c), "total_ns", pr_jnum(ns), NULL),

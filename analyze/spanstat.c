@@ -336,6 +336,16 @@ void pr_spanstat_release(struct pr_actx *ctx)
 	ss->ndev = 0;
 }
 
+size_t pr_spanstat_count(const struct pr_spanstat *ss, const char *kind, const char *name)
+{
+	size_t i, n = 0;
+	for (i = 0; i < ss->n; i++)
+		if (!strcmp(ss->kinds[ss->g[i].kind], kind) && ss->g[i].name &&
+		    !strcmp(ss->g[i].name, name))
+			n += (size_t)ss->g[i].all.count;
+	return n;
+}
+
 size_t pr_spanstat_kind_count(const struct pr_spanstat *ss, const char *kind)
 {
 	size_t i, n = 0;

@@ -89,6 +89,8 @@ int pr_spanstat_detail(struct pr_actx *ctx, struct pr_error *err) PR_MUST_CHECK;
 void pr_spanstat_release(struct pr_actx *ctx);
 /* Spans of that kind (any name; kinds session and profiler are not counted). */
 size_t pr_spanstat_kind_count(const struct pr_spanstat *ss, const char *kind);
+/* Spans of that kind and name (a group with no string for its name counts none). */
+size_t pr_spanstat_count(const struct pr_spanstat *ss, const char *kind, const char *name);
 void pr_spanstat_free(struct pr_spanstat *ss);
 
 #endif

@@ -1070,6 +1070,48 @@ static void test_flame_sparse_ids(void **state)
 }
 
 /*
+ * The synchronizing-API and pageable-copy rules count from the shared span
+ * pass's per-name groups (no query): names as SQLite's IN list (exact) and
+ * LIKE '%Pageable%' (ASCII letters in any case) take them. By hand, in us:
+ * memcpys "Memcpy HtoD (PAGEABLE -> Device)" 3 and "Memcpy DtoH (Device ->
+ * Pageable)" 4 match, "Memcpy HtoD (Pinned -> Device)" 5 does not: 2
+ * copies, 7 us; runtime calls cudaStreamSynchronize 10 and cudaMemcpy 20
+ * match, cudaStreamSynchronizeX 40 does not: 2 calls, 30 us of a run of
+ * 100 us (0.3 > 1 %).
+ */
+static void test_sync_and_pageable_counts(void **state)
+{
+	static const char t[] =
+		"[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"pid\":1,\"tid\":2,\"ts\":0,\"dur\":10},"
+		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaMemcpy\",\"pid\":1,\"tid\":2,\"ts\":20,\"dur\":20},"
+		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronizeX\",\"pid\":1,\"tid\":2,\"ts\":50,\"dur\":40},"
+		"{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (PAGEABLE -> Device)\",\"pid\":0,\"tid\":7,\"ts\":1,\"dur\":3},"
+		"{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy DtoH (Device -> Pageable)\",\"pid\":0,\"tid\":7,\"ts\":10,\"dur\":4},"
+		"{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pinned -> Device)\",\"pid\":0,\"tid\":7,\"ts\":20,\"dur\":5}]";
+	json_t *m = model_text(t, "chrome"), *recs = at(m, "runs/0/recommendations"), *v;
+	size_t i;
+	int seen = 0;
+	(void)state;
+	assert_int_equal(count_id(recs, "nsys.cuda_memcpy_async"), 1);
+	assert_int_equal(count_id(recs, "nsys.cuda_api_sync"), 1);
+	json_array_foreach(recs, i, v) {
+		if (!strcmp(s(v, "id"), "nsys.cuda_memcpy_async")) {
+			near(d(v, "evidence/memcpys"), 2, 0);
+			near(d(v, "evidence/total_ns"), 7000, 0);
+			seen++;
+		} else if (!strcmp(s(v, "id"), "nsys.cuda_api_sync")) {
+			near(d(v, "evidence/calls"), 2, 0);
+			near(d(v, "evidence/total_ns"), 30000, 0);
+			near(d(v, "evidence/share_of_run"), 0.3, 1e-12);
+			seen++;
+		}
+	}
+	assert_int_equal(seen, 2);
+	json_decref(m);
+}
+
+/*
  * A store another program wrote may hold any int64 time: spans from INT64_MIN
  * lasting INT64_MAX, samples at INT64_MAX, a run extent of the whole int64
  * range, an origin at INT64_MAX. Analysis reads times clamped to
@@ -1149,6 +1191,7 @@ int main(void)
 		cmocka_unit_test(test_many_phase_names),
 		cmocka_unit_test(test_top_spans_medians),
 		cmocka_unit_test(test_flame_sparse_ids),
+		cmocka_unit_test(test_sync_and_pageable_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
