@@ -151,6 +151,8 @@ struct pr_flame *pr_flame_new(struct pr_actx *ctx);
 int pr_flame_kind(const char *kind);
 void pr_flame_row(struct pr_flame *fl, int64_t id, int64_t parent, int has_parent, int64_t name_id,
 		  int64_t dur);
+/* The pass is over: only the tree is kept until flame reads it (the maps that built it go). */
+void pr_flame_done(struct pr_flame *fl);
 void pr_flame_free(struct pr_flame *fl);
 /* The points peaks and fragmentation look up (an_peaks.c, an_fragmentation.c), appended to
  * *t (*n of them, *cap allocated); loads the series they read. */

@@ -49,7 +49,7 @@ struct fl {
 	 * the ids come in id order and close together, as a store's do) or else a map */
 	int32_t *dense;
 	int64_t base;
-	size_t ndense;
+	size_t ndense, nset; /* nset: spans mapped */
 	int sparse;
 	struct pr_imap by_span;
 	double root;
@@ -77,7 +77,8 @@ static void set_span_node(struct fl *f, int64_t id, int64_t node)
 			f->dense[i] = -1;
 	}
 	/* ids below the first, far apart, or more nodes than an int32: the map */
-	if (!f->sparse && (id < f->base || (uint64_t)(id - f->base) > 4 * (uint64_t)f->nn + 65536 ||
+	f->nset++;
+	if (!f->sparse && (id < f->base || (uint64_t)(id - f->base) > 4 * (uint64_t)f->nset + 65536 ||
 			   node > INT32_MAX)) {
 		for (i = 0; i < f->ndense; i++)
 			if (f->dense[i] >= 0)
@@ -252,6 +253,22 @@ void pr_flame_row(struct pr_flame *fl, int64_t id, int64_t parent, int has_paren
 			fl->pend = pr_xreallocarray(fl->pend, fl->cappend, sizeof(*fl->pend));
 		}
 		fl->pend[fl->npend++] = (struct pending){ id, parent, name_id, dur };
+	}
+}
+
+void pr_flame_done(struct pr_flame *fl)
+{
+	struct fl *f = &fl->f;
+	if (fl->npend)
+		return; /* the maps place the spans still waiting for their parent */
+	pr_imap_release(&f->by_key);
+	pr_imap_release(&f->by_span);
+	free(f->dense);
+	f->dense = NULL;
+	f->ndense = 0;
+	if (f->nn && f->nn < f->cap) {
+		f->n = pr_xreallocarray(f->n, f->nn, sizeof(*f->n));
+		f->cap = f->nn;
 	}
 }
 

@@ -281,8 +281,11 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 	if (!ctx->flame && !ctx->flame_done)
 		ctx->flame = pr_flame_new(ctx);
 	rc = scan(ctx, &p, err);
-	if (!rc)
+	if (!rc) {
 		ctx->flame_done = 1;
+		if (ctx->flame)
+			pr_flame_done(ctx->flame);
+	}
 	if (p.gs) {
 		if (rc) {
 			pr_gpuscan_free(p.gs);
