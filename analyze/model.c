@@ -152,8 +152,8 @@ static void number_spans(struct pr_aspan *v, size_t n, size_t *nnames)
 	pr_strmap_release(&seen);
 }
 
-/* Appends the current row (columns id, ts, dur, name, kind) to a list. */
-static void add_row(sqlite3_stmt *st, struct pr_aspan **out, size_t *n, size_t *cap)
+/* A new zeroed entry at the end of a list. */
+static struct pr_aspan *add_span(struct pr_aspan **out, size_t *n, size_t *cap)
 {
 	struct pr_aspan *p;
 	if (*n == *cap) {
@@ -162,6 +162,13 @@ static void add_row(sqlite3_stmt *st, struct pr_aspan **out, size_t *n, size_t *
 	}
 	p = &(*out)[(*n)++];
 	memset(p, 0, sizeof(*p));
+	return p;
+}
+
+/* Appends the current row (columns id, ts, dur, name, kind) to a list. */
+static void add_row(sqlite3_stmt *st, struct pr_aspan **out, size_t *n, size_t *cap)
+{
+	struct pr_aspan *p = add_span(out, n, cap);
 	p->id = sqlite3_column_int64(st, 0);
 	p->ts = sqlite3_column_int64(st, 1);
 	p->dur = sqlite3_column_int64(st, 2);
@@ -193,27 +200,62 @@ static int load_spans_sql(struct pr_actx *ctx, const char *sql, int (*keep)(cons
 	return pr_actx_done(ctx, st, rc, err);
 }
 
+static int cmp_sp(const void *a, const void *b)
+{
+	const struct pr_spanstat_sp *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
 /*
- * The steps and the phases (kinds phase, section, stage) in one scan of the
- * span table (it was one each), split in start order; see load_spans_sql.
+ * The steps and the phases (kinds phase, section, stage) from the shared
+ * span pass (spanstat.h; it was a scan of the span table each), in start
+ * order (ts, dur DESC, id: the order SQL gave them in), with their names
+ * (a span whose name has no string is left out, as the join with string
+ * did); see load_spans_sql.
  */
 static int load_steps_phases(struct pr_actx *ctx, size_t *nstep_names, struct pr_error *err)
 {
+	struct pr_spanstat *ss;
 	sqlite3_stmt *st;
-	size_t scap = 0, pcap = 0;
-	int rc;
-	if (pr_actx_prep(ctx,
-			 "SELECT s.id, s.ts, s.dur, n.value, s.kind FROM span s JOIN string n ON "
-			 "n.id = s.name_id WHERE s.run_id = ?1 AND s.kind IN ('step', 'phase', "
-			 "'section', 'stage') ORDER BY s.ts, s.dur DESC, s.id",
-			 &st, err))
+	size_t scap = 0, pcap = 0, i;
+	int rc = SQLITE_DONE;
+	if (!pr_spanstat_get(ctx, err))
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (!strcmp(pr_actx_text(st, 4), "step"))
-			add_row(st, &ctx->steps, &ctx->nsteps, &scap);
-		else
-			add_row(st, &ctx->phases, &ctx->nphases, &pcap);
+	ss = ctx->spanstat;
+	if (ss->nsp)
+		qsort(ss->sp, ss->nsp, sizeof(*ss->sp), cmp_sp);
+	if (pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &st, err))
+		return -1;
+	for (i = 0; i < ss->nsp; i++) {
+		const struct pr_spanstat_sp *x = &ss->sp[i];
+		const char *kind = ss->kinds[x->kind];
+		struct pr_aspan *p;
+		sqlite3_bind_int64(st, 2, x->name_id);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			if (!strcmp(kind, "step"))
+				p = add_span(&ctx->steps, &ctx->nsteps, &scap);
+			else
+				p = add_span(&ctx->phases, &ctx->nphases, &pcap);
+			p->id = x->id;
+			p->ts = x->ts;
+			p->dur = x->dur;
+			pr_span_clamp(&p->ts, &p->dur); /* ends and differences fit (timecheck.h) */
+			p->name = pr_xstrdup(pr_actx_text(st, 0));
+			p->kind = pr_xstrdup(kind);
+		} else if (rc != SQLITE_DONE) {
+			break;
+		}
+		rc = SQLITE_DONE;
+		sqlite3_reset(st);
 	}
+	free(ss->sp);
+	ss->sp = NULL;
+	ss->nsp = 0;
 	number_spans(ctx->steps, ctx->nsteps, nstep_names);
 	number_spans(ctx->phases, ctx->nphases, &ctx->nphase_names);
 	return pr_actx_done(ctx, st, rc, err);
@@ -467,12 +509,12 @@ static int build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *
 			  NULL);
 	json_array_append_new(runs, ctx.out);
 
-	if (load_series(&ctx, err) || load_steps_phases(&ctx, &nstep_names, err) ||
+	/* the points first: the shared span pass (run for the steps and phases) answers them */
+	if (load_series(&ctx, err) || gather_points(&ctx, err) ||
+	    load_steps_phases(&ctx, &nstep_names, err) ||
 	    (!ctx.nphases && ctx.nsteps && infer_phases(&ctx, &ctx.nphase_names, err)))
 		goto out;
 	group_phases(&ctx);
-	if (gather_points(&ctx, err))
-		goto out;
 	timing(timed, ctx.run, "context", t0);
 	for (i = 0; i < PR_ARRAY_SIZE(analyzers); i++) {
 		if (analyzers[i]->run(&ctx, err))

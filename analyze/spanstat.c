@@ -26,6 +26,8 @@ struct pass {
 	uint8_t *gk;             /* per kind: enum pr_gk */
 	unsigned char *host;     /* per kind: a span pr_actx_spans_at may answer */
 	unsigned char *flame;    /* per kind: a span of flame's tree */
+	unsigned char *stepphase; /* per kind: step, phase, section or stage */
+	size_t spcap;
 	size_t devcap;
 	struct pr_gpuscan *gs;   /* the GPU analyses' rows, collected on the way (gpuscan.h) */
 };
@@ -51,6 +53,9 @@ static uint32_t kind_index(struct pass *p, const char *k)
 	p->host[ss->nkinds] = (unsigned char)pr_at_batch_kind(k);
 	p->flame = pr_xreallocarray(p->flame, ss->nkinds + 1, sizeof(*p->flame));
 	p->flame[ss->nkinds] = (unsigned char)pr_flame_kind(k);
+	p->stepphase = pr_xreallocarray(p->stepphase, ss->nkinds + 1, sizeof(*p->stepphase));
+	p->stepphase[ss->nkinds] = !strcmp(k, "step") || !strcmp(k, "phase") ||
+				   !strcmp(k, "section") || !strcmp(k, "stage");
 	ss->kinds[ss->nkinds] = pr_xstrdup(k);
 	return (uint32_t)ss->nkinds++;
 }
@@ -112,6 +117,15 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 			pr_flame_row(ctx->flame, sqlite3_column_int64(st, 5),
 				     sqlite3_column_int64(st, 10),
 				     sqlite3_column_type(st, 10) != SQLITE_NULL, name, dur);
+		if (p->stepphase[kind]) {
+			if (ss->nsp == p->spcap) {
+				p->spcap = p->spcap ? p->spcap * 2 : 256;
+				ss->sp = pr_xreallocarray(ss->sp, p->spcap, sizeof(*ss->sp));
+			}
+			ss->sp[ss->nsp++] = (struct pr_spanstat_sp){ sqlite3_column_int64(st, 5),
+								     sqlite3_column_int64(st, 4), dur,
+								     name, kind };
+		}
 		if (!p->counted[kind])
 			continue;
 		if (!pr_imap_get(&p->by_name[kind], name, &gi)) {
@@ -259,6 +273,7 @@ void pr_spanstat_free(struct pr_spanstat *ss)
 	free(ss->top_self);
 	free(ss->top_total);
 	free(ss->dev);
+	free(ss->sp);
 	free(ss);
 }
 
@@ -301,6 +316,7 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 	free(p.gk);
 	free(p.host);
 	free(p.flame);
+	free(p.stepphase);
 	/* device activities by start (ties in any order: their union is the same) */
 	if (ss->ndev)
 		qsort(ss->dev, ss->ndev, 2 * sizeof(*ss->dev), cmp_i64);

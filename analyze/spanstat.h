@@ -67,6 +67,13 @@ struct pr_spanstat {
 	 * idle; 16 bytes per activity) */
 	int64_t *dev;
 	size_t ndev;
+	/* the steps and phases (kinds step, phase, section, stage) in id order, for
+	 * model.c's context (it takes and frees them) */
+	struct pr_spanstat_sp {
+		int64_t id, ts, dur, name_id;
+		uint32_t kind;
+	} *sp;
+	size_t nsp;
 };
 
 #define PR_SPANSTAT_PER_STEP 100 /* spans' groups with per-step times */
