@@ -18,6 +18,15 @@ static int cmp_i64(const void *a, const void *b)
 
 size_t pr_spanstat_keep_max = (size_t)4 << 20;
 
+static const struct {
+	const char *like[2];  /* OR; NULL ends */
+	const char *kinds[4]; /* NULL ends */
+} captures[PR_CAP_N] = {
+	[PR_CAP_DATALOADER] = { { "enumerate(DataLoader)%", NULL }, { "op", "phase", "slice", NULL } },
+	[PR_CAP_NCCL] = { { "%nccl%", NULL }, { "kernel", NULL } },
+	[PR_CAP_SYNC_COPY] = { { "%Memcpy%", "%Synchronize" }, { "runtime", NULL } },
+};
+
 struct pass {
 	struct pr_spanstat *ss;
 	struct pr_imap *by_name; /* per kind: name id -> group index */
@@ -27,6 +36,8 @@ struct pass {
 	unsigned char *host;     /* per kind: a span pr_actx_spans_at may answer */
 	unsigned char *flame;    /* per kind: a span of flame's tree */
 	unsigned char *stepphase; /* per kind: step, phase, section or stage */
+	unsigned *capmask;        /* per kind: the captures that take it (bit per capture) */
+	struct pr_imap capnames[PR_CAP_N]; /* name ids each capture takes */
 	size_t spcap;
 	size_t devcap;
 	struct pr_gpuscan *gs;   /* the GPU analyses' rows, collected on the way (gpuscan.h) */
@@ -56,6 +67,14 @@ static uint32_t kind_index(struct pass *p, const char *k)
 	p->stepphase = pr_xreallocarray(p->stepphase, ss->nkinds + 1, sizeof(*p->stepphase));
 	p->stepphase[ss->nkinds] = !strcmp(k, "step") || !strcmp(k, "phase") ||
 				   !strcmp(k, "section") || !strcmp(k, "stage");
+	p->capmask = pr_xreallocarray(p->capmask, ss->nkinds + 1, sizeof(*p->capmask));
+	p->capmask[ss->nkinds] = 0;
+	for (i = 0; i < PR_CAP_N; i++) {
+		size_t j;
+		for (j = 0; captures[i].kinds[j]; j++)
+			if (!strcmp(k, captures[i].kinds[j]))
+				p->capmask[ss->nkinds] |= 1u << i;
+	}
 	ss->kinds[ss->nkinds] = pr_xstrdup(k);
 	return (uint32_t)ss->nkinds++;
 }
@@ -117,6 +136,24 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 			pr_flame_row(ctx->flame, sqlite3_column_int64(st, 5),
 				     sqlite3_column_int64(st, 10),
 				     sqlite3_column_type(st, 10) != SQLITE_NULL, name, dur);
+		if (p->capmask[kind]) {
+			size_t c;
+			int64_t one;
+			for (c = 0; c < PR_CAP_N; c++) {
+				struct pr_capture *cp = &ss->capture[c];
+				if (!(p->capmask[kind] & (1u << c)) || !pr_imap_get(&p->capnames[c], name, &one))
+					continue;
+				if (cp->n == cp->cap) {
+					cp->cap = cp->cap ? cp->cap * 2 : 64;
+					cp->rows = pr_xreallocarray(cp->rows, cp->cap, sizeof(*cp->rows));
+				}
+				cp->rows[cp->n++] = (struct pr_capture_row){
+					sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 6),
+					sqlite3_column_int64(st, 4), dur, name, sqlite3_column_int64(st, 10),
+					sqlite3_column_type(st, 10) != SQLITE_NULL
+				};
+			}
+		}
 		if (p->stepphase[kind]) {
 			if (ss->nsp == p->spcap) {
 				p->spcap = p->spcap ? p->spcap * 2 : 256;
@@ -274,7 +311,26 @@ void pr_spanstat_free(struct pr_spanstat *ss)
 	free(ss->top_total);
 	free(ss->dev);
 	free(ss->sp);
+	for (i = 0; i < PR_CAP_N; i++)
+		free(ss->capture[i].rows);
 	free(ss);
+}
+
+static int capture_names(struct pr_actx *ctx, size_t c, struct pr_imap *names,
+			 struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+	if (pr_actx_prep(ctx,
+			 "SELECT id FROM string WHERE (value LIKE ?2 OR value LIKE ?3) AND ?1 IS NOT NULL",
+			 &st, err))
+		return -1;
+	sqlite3_bind_text(st, 2, captures[c].like[0], -1, SQLITE_STATIC);
+	if (captures[c].like[1])
+		sqlite3_bind_text(st, 3, captures[c].like[1], -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		pr_imap_put(names, sqlite3_column_int64(st, 0), 1);
+	return pr_actx_done(ctx, st, rc, err);
 }
 
 const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *err)
@@ -282,7 +338,7 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 	struct pass p = { 0 };
 	struct pr_spanstat *ss;
 	size_t i;
-	int rc;
+	int rc = 0;
 	if (ctx->spanstat)
 		return ctx->spanstat;
 	ss = pr_xcalloc(1, sizeof(*ss));
@@ -292,10 +348,14 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 		pr_spanstat_free(ss);
 		return NULL;
 	}
+	/* the captures' names, matched by SQLite's LIKE */
+	for (i = 0; !rc && i < PR_CAP_N; i++)
+		rc = capture_names(ctx, i, &p.capnames[i], err);
 	/* and flame's tree of host spans (an_flame.c) */
 	if (!ctx->flame && !ctx->flame_done)
 		ctx->flame = pr_flame_new(ctx);
-	rc = scan(ctx, &p, err);
+	if (!rc)
+		rc = scan(ctx, &p, err);
 	if (!rc) {
 		ctx->flame_done = 1;
 		if (ctx->flame)
@@ -317,6 +377,9 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 	free(p.host);
 	free(p.flame);
 	free(p.stepphase);
+	free(p.capmask);
+	for (i = 0; i < PR_CAP_N; i++)
+		pr_imap_release(&p.capnames[i]);
 	/* device activities by start (ties in any order: their union is the same) */
 	if (ss->ndev)
 		qsort(ss->dev, ss->ndev, 2 * sizeof(*ss->dev), cmp_i64);

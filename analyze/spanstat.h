@@ -52,6 +52,30 @@ struct pr_spanstat_group {
 	double *per_step; /* ctx->nsteps values */
 };
 
+/* A span row the pass kept for a capture (below). */
+struct pr_capture_row {
+	int64_t id, track, ts, dur, name_id, parent; /* parent 0 when NULL */
+	int has_parent;
+};
+
+/*
+ * Captures: the rows of a few kinds whose names match SQL LIKE patterns
+ * (matched by SQLite against the string table before the pass), kept in id
+ * order for the recommendations that read them (each was a scan of the
+ * span table with the same filter).
+ */
+enum pr_capture_id {
+	PR_CAP_DATALOADER, /* kinds op, phase, slice; LIKE 'enumerate(DataLoader)%' */
+	PR_CAP_NCCL,       /* kind kernel; LIKE '%nccl%' */
+	PR_CAP_SYNC_COPY,  /* kind runtime; LIKE '%Memcpy%' OR LIKE '%Synchronize' */
+	PR_CAP_N
+};
+
+struct pr_capture {
+	struct pr_capture_row *rows;
+	size_t n, cap;
+};
+
 struct pr_spanstat {
 	struct pr_spanstat_group *g;
 	size_t n;
@@ -74,6 +98,7 @@ struct pr_spanstat {
 		uint32_t kind;
 	} *sp;
 	size_t nsp;
+	struct pr_capture capture[PR_CAP_N];
 };
 
 #define PR_SPANSTAT_PER_STEP 100 /* spans' groups with per-step times */
