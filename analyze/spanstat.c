@@ -37,6 +37,7 @@ struct pass {
 	unsigned char *flame;    /* per kind: a span of flame's tree */
 	unsigned char *stepphase; /* per kind: step, phase, section or stage */
 	unsigned *capmask;        /* per kind: the captures that take it (bit per capture) */
+	size_t topcap;
 	struct pr_imap capnames[PR_CAP_N]; /* name ids each capture takes */
 	size_t spcap;
 	size_t devcap;
@@ -165,6 +166,17 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 		}
 		if (!p->counted[kind])
 			continue;
+		/* timeline's top-level spans: ifnull(depth, 0) = 0 */
+		if (sqlite3_column_type(st, 9) == SQLITE_NULL || sqlite3_column_int64(st, 9) == 0) {
+			if (ss->ntop == p->topcap) {
+				p->topcap = p->topcap ? p->topcap * 2 : 1024;
+				ss->top = pr_xreallocarray(ss->top, p->topcap, 4 * sizeof(*ss->top));
+			}
+			ss->top[4 * ss->ntop] = sqlite3_column_int64(st, 6);
+			ss->top[4 * ss->ntop + 1] = sqlite3_column_int64(st, 4);
+			ss->top[4 * ss->ntop + 2] = dur;
+			ss->top[4 * ss->ntop++ + 3] = sqlite3_column_int64(st, 5);
+		}
 		if (!pr_imap_get(&p->by_name[kind], name, &gi)) {
 			if (ss->n == cap) {
 				cap = cap ? cap * 2 : 256;
@@ -311,6 +323,7 @@ void pr_spanstat_free(struct pr_spanstat *ss)
 	free(ss->top_total);
 	free(ss->dev);
 	free(ss->sp);
+	free(ss->top);
 	for (i = 0; i < PR_CAP_N; i++)
 		free(ss->capture[i].rows);
 	free(ss);

@@ -1,23 +1,30 @@
 /*
- * spanstat.h - per (name, kind) statistics of a run's spans, from one
- * unsorted pass over the span table, shared by bottlenecks and spans
- * (internal to analyze/).
+ * spanstat.h - the shared span pass: one unsorted pass over a run's span
+ * table that feeds every analysis reading spans (internal to analyze/).
  *
  * USAGE
  *   const struct pr_spanstat *ss = pr_spanstat_get(ctx, &err);   (NULL on error)
  *   for (i = 0; i < ss->nby_total; i++) ... ss->g[ss->by_total[i]] ...
  *   if (pr_spanstat_detail(ctx, &err)) ...   then g->durs, g->per_step
  *
- * The pass reads every span of the run but the profiler's own (kinds
- * session and profiler) in id order, with no sort and no join in SQLite,
- * and sums per (name id, kind) what the two analyzers' GROUP BY queries
- * summed: count, total, self, min, max and the sum of squares of the
- * durations, once over all rows and once over the rows whose self time is
- * known (bottlenecks' top tables). The sums are doubles added in id order,
- * as SQLite's total() and sum() add the rows of a group (its sorter keeps
- * a group's rows in scan order), so the model is the same to the bit.
- * Before, the two analyzers cost three sorted GROUP BY scans, two sorted
- * median scans and a per-step scan: on a 1 GB trace about 5 s.
+ * The pass (model.c runs it while it builds the context) reads every span
+ * of the run in id order, with no sort and no join in SQLite (SQLite reads
+ * a column only when asked, so a row costs what is taken from it), and
+ *  - sums per (name id, kind), kinds session and profiler left out, what
+ *    the GROUP BY queries of spans and bottlenecks summed: count, total,
+ *    self, min, max and the sum of squares of the durations, once over all
+ *    rows and once over the rows whose self time is known (bottlenecks' top
+ *    tables). The sums are doubles added in id order, as SQLite's total()
+ *    and sum() add the rows of a group (its sorter keeps a group's rows in
+ *    scan order), so the model is the same to the bit;
+ *  - keeps the steps and phases (sp, for the context), the device
+ *    activities (dev, bottlenecks' GPU idle) and the captures (rows some
+ *    recommendations read);
+ *  - feeds the GPU analyses' rows (gpuscan.h), the spans at the time
+ *    points of peaks and fragmentation (ctx->at, actx.h) and flame's tree
+ *    (ctx->flame).
+ * Before, these cost more than a dozen scans of the span table, five of
+ * them sorted; on a 1 GB trace about 10 s of the 12.5 s of a summary.
  *
  * pr_spanstat_detail is the second pass, one for both analyzers: the
  * sorted durations of the groups of bottlenecks' two top tables (their
@@ -99,6 +106,10 @@ struct pr_spanstat {
 	} *sp;
 	size_t nsp;
 	struct pr_capture capture[PR_CAP_N];
+	/* the top-level spans (depth 0 or NULL; kinds session and profiler left
+	 * out) as (track, ts, dur, id), in id order, for timeline (it frees them) */
+	int64_t *top;
+	size_t ntop;
 };
 
 #define PR_SPANSTAT_PER_STEP 100 /* spans' groups with per-step times */
