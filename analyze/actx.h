@@ -25,6 +25,9 @@
 struct sqlite3;
 struct sqlite3_stmt;
 struct pr_gpuscan;
+struct pr_spanstat;
+struct pr_at_batch;
+struct pr_flame;
 
 struct pr_aseries {
 	int64_t id, count, ts_min, ts_max;
@@ -61,8 +64,16 @@ struct pr_actx {
 	/* Phases grouped by name: names in first-seen order, each group in start
 	 * order: phase_group[phase_group_start[k] .. phase_group_start[k + 1]). */
 	size_t nphase_names, *phase_group, *phase_group_start;
-	struct sqlite3_stmt *span_at_st; /* pr_actx_span_at's query, prepared once */
 	struct pr_gpuscan *gpuscan; /* the GPU analyses' shared pass (gpuscan.h), NULL until used */
+	struct pr_spanstat *spanstat; /* per-name span statistics (spanstat.h), NULL until used */
+	/* the time points whose spans peaks and fragmentation will ask for (model.c
+	 * gathers them first), answered by the shared span pass once at_done */
+	struct pr_at_batch *at;
+	int at_done;
+	/* flame's tree of host spans, fed by the shared span pass (complete once
+	 * flame_done; an_flame.c takes it), NULL when the run is too large */
+	struct pr_flame *flame;
+	int flame_done;
 };
 
 /* One analyzer: adds its section to ctx->out. */
@@ -114,6 +125,42 @@ long pr_actx_step_index(const struct pr_actx *ctx, int64_t t);
  * or json null when none.
  */
 json_t *pr_actx_span_at(struct pr_actx *ctx, int64_t t, struct pr_error *err);
+/* The same for t[0..n) in one scan of the span table: out[i] (json null when
+ * none; the caller owns them). 0, or -1 with err (out then holds nothing). */
+int pr_actx_spans_at(struct pr_actx *ctx, const int64_t *t, size_t n, json_t **out,
+		     struct pr_error *err) PR_MUST_CHECK;
+/*
+ * The same lookups as a batch another scan feeds (spanstat.c): new with
+ * the points; for every span row of a kind pr_at_batch_kind accepts (not a
+ * device or profiler span), pr_at_batch_row with its start and duration and
+ * the columns of its id, track, depth, name id and kind; then answer any of
+ * the points (out as pr_actx_spans_at).
+ */
+struct pr_at_batch *pr_at_batch_new(struct pr_actx *ctx, const int64_t *t, size_t n,
+				    struct pr_error *err);
+int pr_at_batch_kind(const char *kind);
+int64_t pr_at_batch_last(const struct pr_at_batch *a);
+void pr_at_batch_row(struct pr_at_batch *a, struct sqlite3_stmt *st, int64_t ts, int64_t dur,
+		     int col_id, int col_track, int col_depth, int col_name, int col_kind);
+int pr_at_batch_answer(struct pr_actx *ctx, const struct pr_at_batch *a, const int64_t *t,
+		       size_t n, json_t **out, struct pr_error *err) PR_MUST_CHECK;
+void pr_at_batch_free(struct pr_at_batch *a);
+/* Flame's tree of host spans (an_flame.c), fed in id order by the shared span
+ * pass: NULL when the run has too many spans for a flame graph; the kinds it
+ * takes; one span; free (NULL is fine). */
+struct pr_flame *pr_flame_new(struct pr_actx *ctx);
+int pr_flame_kind(const char *kind);
+void pr_flame_row(struct pr_flame *fl, int64_t id, int64_t parent, int has_parent, int64_t name_id,
+		  int64_t dur);
+/* The pass is over: only the tree is kept until flame reads it (the maps that built it go). */
+void pr_flame_done(struct pr_flame *fl);
+void pr_flame_free(struct pr_flame *fl);
+/* The points peaks and fragmentation look up (an_peaks.c, an_fragmentation.c), appended to
+ * *t (*n of them, *cap allocated); loads the series they read. */
+int pr_peaks_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,
+		    struct pr_error *err) PR_MUST_CHECK;
+int pr_fragmentation_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,
+			    struct pr_error *err) PR_MUST_CHECK;
 
 /* ---- reported metrics ---- */
 /* First reported metric of that exact name: 1 found, 0 not. */

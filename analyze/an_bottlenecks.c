@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/spanstat.h"
 #include "analyze/stats.h"
 #include "base/strbuf.h"
 #include "base/timecheck.h"
@@ -106,40 +107,53 @@ static int medians(struct pr_actx *ctx, struct toprow *r, size_t n, struct pr_er
 	return pr_actx_done(ctx, st, rc, err);
 }
 
-static int top(struct pr_actx *ctx, json_t *out, const char *key, const char *order,
-	       struct pr_error *err)
+/* The median of a group's sorted durations, at the index medians() uses. */
+static double median_of(const struct pr_spanstat_group *g, int64_t count)
 {
-	char sql[1024];
-	sqlite3_stmt *st;
+	size_t m = (size_t)(count - 1) / 2;
+	double d;
+	if (m >= g->ndurs)
+		return NAN;
+	d = (double)g->durs[m];
+	if (count % 2 == 0 && m + 1 < g->ndurs)
+		d = (d + (double)g->durs[m + 1]) / 2;
+	return d;
+}
+
+/*
+ * The top spans by self (self) or total time: the groups with a known self
+ * time of the shared span statistics (spanstat.h; before, a GROUP BY query
+ * each), their medians from its second pass, or from SQLite when there were
+ * too many durations to keep.
+ */
+static int top(struct pr_actx *ctx, json_t *out, const char *key, int self, struct pr_error *err)
+{
+	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
 	json_t *arr = json_array();
 	struct toprow *r = NULL;
+	const size_t *groups;
 	size_t n = 0, i;
-	int rc, ret = 0;
+	int ret = 0;
 	json_object_set_new(out, key, arr);
-	snprintf(sql, sizeof(sql),
-		 "SELECT n.value, s.kind, count(*), total(s.dur), total(s.self), min(s.dur), max(s.dur), "
-		 "sum(CAST(s.dur AS REAL) * s.dur), s.name_id FROM span s JOIN string n ON n.id = s.name_id "
-		 "WHERE s.run_id = ?1 AND s.self IS NOT NULL AND s.kind NOT IN ('session', 'profiler') "
-		 "GROUP BY s.name_id, s.kind ORDER BY %s DESC, n.value, s.kind LIMIT ?2",
-		 order);
-	if (pr_actx_prep(ctx, sql, &st, err))
+	if (!ss || pr_spanstat_detail(ctx, err))
 		return -1;
-	sqlite3_bind_int64(st, 2, (int64_t)ctx->opts->top_n);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		r = pr_xreallocarray(r, n + 1, sizeof(*r));
-		r[n].name = pr_xstrdup(pr_actx_text(st, 0));
-		r[n].kind = pr_xstrdup(pr_actx_text(st, 1));
-		r[n].count = sqlite3_column_int64(st, 2);
-		r[n].total = sqlite3_column_double(st, 3);
-		r[n].self = sqlite3_column_double(st, 4);
-		r[n].min = sqlite3_column_int64(st, 5);
-		r[n].max = sqlite3_column_int64(st, 6);
-		r[n].sumsq = sqlite3_column_double(st, 7);
-		r[n].name_id = sqlite3_column_int64(st, 8);
-		r[n].median = NAN;
-		n++;
+	groups = self ? ss->top_self : ss->top_total;
+	n = self ? ss->ntop_self : ss->ntop_total;
+	r = pr_xcalloc(n ? n : 1, sizeof(*r));
+	for (i = 0; i < n; i++) {
+		const struct pr_spanstat_group *g = &ss->g[groups[i]];
+		r[i].name = pr_xstrdup(g->name);
+		r[i].kind = pr_xstrdup(ss->kinds[g->kind]);
+		r[i].count = g->known.count;
+		r[i].total = g->known.total;
+		r[i].self = g->known.self;
+		r[i].min = g->known.min;
+		r[i].max = g->known.max;
+		r[i].sumsq = g->known.sumsq;
+		r[i].name_id = g->name_id;
+		r[i].median = g->durs ? median_of(g, g->known.count) : NAN;
 	}
-	if (pr_actx_done(ctx, st, rc, err) || medians(ctx, r, n, err))
+	if (n && !ss->g[groups[0]].durs && medians(ctx, r, n, err))
 		ret = -1;
 	for (i = 0; i < n; i++) {
 		double cnt = (double)r[i].count, mean = r[i].total / cnt;
@@ -255,21 +269,18 @@ static int pressure(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 	return 0;
 }
 
+/* From the device activities of the shared span pass (spanstat.h), by start. */
 static int gpu_kernels(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	sqlite3_stmt *st;
+	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
 	int64_t first = INT64_MAX, last = INT64_MIN, busy = 0, cur_s = 0, cur_e = INT64_MIN, gaps = 0,
 		maxgap = 0, *iv = NULL;
 	size_t niv = 0, cap = 0, i, low = 0;
-	int rc;
 	json_t *o;
-	if (pr_actx_prep(ctx,
-			 "SELECT s.ts, s.dur FROM span s WHERE s.run_id = ?1 AND "
-			 "s.kind IN ('kernel', 'memcpy', 'memset') ORDER BY s.ts",
-			 &st, err))
+	if (!ss)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t a = sqlite3_column_int64(st, 0), b = sqlite3_column_int64(st, 1);
+	for (i = 0; i < ss->ndev; i++) {
+		int64_t a = ss->dev[2 * i], b = ss->dev[2 * i + 1];
 		/* within +-PR_TIME_LIMIT_NS, so the union's length (busy) fits */
 		pr_span_clamp(&a, &b);
 		b += a;
@@ -296,10 +307,6 @@ static int gpu_kernels(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 		}
 		if (b > last)
 			last = b;
-	}
-	if (pr_actx_done(ctx, st, rc, err)) {
-		free(iv);
-		return -1;
 	}
 	if (cur_e == INT64_MIN) {
 		free(iv);
@@ -374,9 +381,10 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	json_t *out = json_object();
 	json_object_set_new(ctx->out, "bottlenecks", out);
 	stages(ctx, out);
-	if (top(ctx, out, "top_self", "5", err) || top(ctx, out, "top_total", "4", err) ||
+	if (top(ctx, out, "top_self", 1, err) || top(ctx, out, "top_total", 0, err) ||
 	    pressure(ctx, out, err) || gpu_util(ctx, out, err) || gpu_kernels(ctx, out, err))
 		return -1;
+	pr_spanstat_release(ctx); /* the durations and activities: read */
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/spanstat.h"
 #include "analyze/imap.h"
 #include "analyze/model.h"
 #include "base/xalloc.h"
@@ -44,9 +45,63 @@ struct fl {
 	struct node *n;
 	size_t nn, cap;
 	struct pr_imap by_key;  /* (parent + 1) << 31 | name_id -> node */
-	struct pr_imap by_span; /* span id -> node */
+	/* span id -> node: dense (dense[id - base], -1 = none; 4 bytes a span, where
+	 * the ids come in id order and close together, as a store's do) or else a map */
+	int32_t *dense;
+	int64_t base;
+	size_t ndense, nset; /* nset: spans mapped */
+	int sparse;
+	struct pr_imap by_span;
 	double root;
 };
+
+static int span_node(const struct fl *f, int64_t id, int64_t *node)
+{
+	if (f->sparse)
+		return pr_imap_get(&f->by_span, id, node);
+	if (!f->ndense || id < f->base || (uint64_t)(id - f->base) >= f->ndense ||
+	    f->dense[id - f->base] < 0)
+		return 0;
+	*node = f->dense[id - f->base];
+	return 1;
+}
+
+static void set_span_node(struct fl *f, int64_t id, int64_t node)
+{
+	size_t i, old;
+	if (!f->sparse && !f->ndense) {
+		f->base = id;
+		f->ndense = 4096;
+		f->dense = pr_xreallocarray(NULL, f->ndense, sizeof(*f->dense));
+		for (i = 0; i < f->ndense; i++)
+			f->dense[i] = -1;
+	}
+	/* ids below the first, far apart, or more nodes than an int32: the map */
+	f->nset++;
+	if (!f->sparse && (id < f->base || (uint64_t)(id - f->base) > 4 * (uint64_t)f->nset + 65536 ||
+			   node > INT32_MAX)) {
+		for (i = 0; i < f->ndense; i++)
+			if (f->dense[i] >= 0)
+				pr_imap_put(&f->by_span, f->base + (int64_t)i, f->dense[i]);
+		free(f->dense);
+		f->dense = NULL;
+		f->ndense = 0;
+		f->sparse = 1;
+	}
+	if (f->sparse) {
+		pr_imap_put(&f->by_span, id, node);
+		return;
+	}
+	if ((uint64_t)(id - f->base) >= f->ndense) {
+		old = f->ndense;
+		while ((uint64_t)(id - f->base) >= f->ndense)
+			f->ndense *= 2;
+		f->dense = pr_xreallocarray(f->dense, f->ndense, sizeof(*f->dense));
+		for (i = old; i < f->ndense; i++)
+			f->dense[i] = -1;
+	}
+	f->dense[id - f->base] = (int32_t)node;
+}
 
 static long node_of(struct fl *f, long parent, int64_t name_id)
 {
@@ -76,7 +131,7 @@ static int add_span(struct fl *f, int64_t id, int64_t parent, int has_parent, in
 {
 	int64_t pn = -1;
 	long nd;
-	if (has_parent && !pr_imap_get(&f->by_span, parent, &pn)) {
+	if (has_parent && !span_node(f, parent, &pn)) {
 		if (parent > id)
 			return 0; /* a parent with a larger id (a re-nested track): later */
 		pn = -1;          /* a parent left out (device, profiler window): a root */
@@ -87,7 +142,7 @@ static int add_span(struct fl *f, int64_t id, int64_t parent, int has_parent, in
 		f->n[pn].child += (double)(dur > 0 ? dur : 0);
 	else
 		f->root += (double)(dur > 0 ? dur : 0);
-	pr_imap_put(&f->by_span, id, (int64_t)nd);
+	set_span_node(f, id, (int64_t)nd);
 	return 1;
 }
 
@@ -162,63 +217,132 @@ static const char *value_unit(struct pr_actx *ctx)
 	return "units";
 }
 
+/* The spans read so far: the tree, and the spans whose parent comes later. */
+struct pr_flame {
+	struct fl f;
+	struct pending *pend;
+	size_t npend, cappend, nspans;
+};
+
+struct pr_flame *pr_flame_new(struct pr_actx *ctx)
+{
+	if (pr_mnum(json_object_get(ctx->out, "counts"), "spans") > FLAME_MAX_SPANS)
+		return NULL;
+	return pr_xcalloc(1, sizeof(struct pr_flame));
+}
+
+int pr_flame_kind(const char *kind)
+{
+	static const char *const out[] = { "kernel",   "memcpy",   "memset", "gpu_annotation",
+					   "gpu_step", "profiler", "async" };
+	size_t i;
+	for (i = 0; i < PR_ARRAY_SIZE(out); i++)
+		if (!strcmp(kind, out[i]))
+			return 0;
+	return 1;
+}
+
+void pr_flame_row(struct pr_flame *fl, int64_t id, int64_t parent, int has_parent, int64_t name_id,
+		  int64_t dur)
+{
+	if (++fl->nspans > FLAME_MAX_SPANS)
+		return;
+	if (!add_span(&fl->f, id, parent, has_parent, name_id, dur)) {
+		if (fl->npend == fl->cappend) {
+			fl->cappend = fl->cappend ? fl->cappend * 2 : 64;
+			fl->pend = pr_xreallocarray(fl->pend, fl->cappend, sizeof(*fl->pend));
+		}
+		fl->pend[fl->npend++] = (struct pending){ id, parent, name_id, dur };
+	}
+}
+
+void pr_flame_done(struct pr_flame *fl)
+{
+	struct fl *f = &fl->f;
+	if (fl->npend)
+		return; /* the maps place the spans still waiting for their parent */
+	pr_imap_release(&f->by_key);
+	pr_imap_release(&f->by_span);
+	free(f->dense);
+	f->dense = NULL;
+	f->ndense = 0;
+	if (f->nn && f->nn < f->cap) {
+		f->n = pr_xreallocarray(f->n, f->nn, sizeof(*f->n));
+		f->cap = f->nn;
+	}
+}
+
+void pr_flame_free(struct pr_flame *fl)
+{
+	if (!fl)
+		return;
+	free(fl->pend);
+	pr_imap_release(&fl->f.by_key);
+	pr_imap_release(&fl->f.by_span);
+	free(fl->f.dense);
+	free(fl->f.n);
+	free(fl);
+}
+
+/*
+ * A run with frames reads them here; any other run takes the host spans the
+ * shared span pass fed (spanstat.h: one scan for this and the other
+ * analyses), or reads them here when that pass had none to give.
+ */
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
-	static const char frames[] =
-		"SELECT count(*) FROM span WHERE run_id = ?1 AND kind = 'frame' LIMIT 1";
 	static const char sel_frames[] = "SELECT id, parent_id, name_id, dur FROM span "
 					 "WHERE run_id = ?1 AND kind = 'frame' ORDER BY id";
 	static const char sel_spans[] =
 		"SELECT id, parent_id, name_id, dur FROM span WHERE run_id = ?1 AND kind NOT IN "
 		"('kernel', 'memcpy', 'memset', 'gpu_annotation', 'gpu_step', 'profiler', 'async') "
 		"ORDER BY id";
-	struct fl f;
-	struct pending *pend = NULL;
-	size_t npend = 0, cappend = 0, i, kept = 0, more = 0, nspans = 0;
+	const struct pr_spanstat *ss;
+	struct pr_flame *fl = NULL;
+	struct fl *f;
+	size_t i, kept = 0, more = 0;
 	sqlite3_stmt *st;
 	int64_t nframes = 0;
 	int rc;
 	long c, root_first = -1;
 	json_t *arr;
-	memset(&f, 0, sizeof(f));
-	if (pr_actx_prep(ctx, frames, &st, err))
+	/* the frames counted by the shared span pass (spanstat.h), not by a scan */
+	if (!(ss = pr_spanstat_get(ctx, err)))
 		return -1;
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		nframes = sqlite3_column_int64(st, 0);
-	if (pr_actx_done(ctx, st, rc, err))
-		return -1;
+	nframes = (int64_t)pr_spanstat_kind_count(ss, "frame");
 	if (nframes > FLAME_MAX_SPANS ||
 	    (!nframes && pr_mnum(json_object_get(ctx->out, "counts"), "spans") > FLAME_MAX_SPANS)) {
-		nspans = FLAME_MAX_SPANS + 1; /* known from the counts: no scan */
+		fl = pr_xcalloc(1, sizeof(*fl));
+		fl->nspans = FLAME_MAX_SPANS + 1; /* known from the counts: no scan */
 		goto skipped;
 	}
-	if (pr_actx_prep(ctx, nframes ? sel_frames : sel_spans, &st, err))
+	if (!nframes && ctx->flame && ctx->flame_done) {
+		fl = ctx->flame; /* taken from the context */
+		ctx->flame = NULL;
+		goto fed;
+	}
+	fl = pr_xcalloc(1, sizeof(*fl));
+	if (pr_actx_prep(ctx, nframes ? sel_frames : sel_spans, &st, err)) {
+		pr_flame_free(fl);
 		return -1;
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0), parent = sqlite3_column_int64(st, 1);
-		int has_parent = sqlite3_column_type(st, 1) != SQLITE_NULL;
-		int64_t name_id = sqlite3_column_int64(st, 2), dur = sqlite3_column_int64(st, 3);
-		if (++nspans > FLAME_MAX_SPANS)
+		pr_flame_row(fl, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+			     sqlite3_column_type(st, 1) != SQLITE_NULL, sqlite3_column_int64(st, 2),
+			     sqlite3_column_int64(st, 3));
+		if (fl->nspans > FLAME_MAX_SPANS)
 			break;
-		if (!add_span(&f, id, parent, has_parent, name_id, dur)) {
-			if (npend == cappend) {
-				cappend = cappend ? cappend * 2 : 64;
-				pend = pr_xreallocarray(pend, cappend, sizeof(*pend));
-			}
-			pend[npend++] = (struct pending){ id, parent, name_id, dur };
-		}
 	}
 	if (rc != SQLITE_ROW && pr_actx_done(ctx, st, rc, err)) {
-		free(pend);
-		pr_imap_release(&f.by_key);
-		pr_imap_release(&f.by_span);
-		free(f.n);
+		pr_flame_free(fl);
 		return -1;
 	}
 	if (rc == SQLITE_ROW)
 		sqlite3_finalize(st);
 skipped:
-	if (nspans > FLAME_MAX_SPANS) {
+fed:
+	f = &fl->f;
+	if (fl->nspans > FLAME_MAX_SPANS) {
 		json_object_set_new(ctx->out, "flame",
 				    pr_jobj("unit", json_string(value_unit(ctx)), "skipped",
 					    json_string("more than 2000000 spans: the speedscope export "
@@ -228,33 +352,34 @@ skipped:
 	}
 	/* spans whose parent came later in id order; each round places at least one, or
 	 * the rest (a parent that never came) go under the root */
-	while (npend) {
+	while (fl->npend) {
+		struct pending *pend = fl->pend;
 		size_t keep = 0;
-		for (i = 0; i < npend; i++)
-			if (!add_span(&f, pend[i].id, pend[i].parent, 1, pend[i].name_id, pend[i].dur))
+		for (i = 0; i < fl->npend; i++)
+			if (!add_span(f, pend[i].id, pend[i].parent, 1, pend[i].name_id, pend[i].dur))
 				pend[keep++] = pend[i];
-		if (keep == npend) {
-			for (i = 0; i < npend; i++)
-				add_span(&f, pend[i].id, 0, 0, pend[i].name_id, pend[i].dur);
+		if (keep == fl->npend) {
+			for (i = 0; i < fl->npend; i++)
+				add_span(f, pend[i].id, 0, 0, pend[i].name_id, pend[i].dur);
 			keep = 0;
 		}
-		npend = keep;
+		fl->npend = keep;
 	}
-	if (!f.nn || f.root <= 0)
+	if (!f->nn || f->root <= 0)
 		goto out;
 	/* children lists (reverse order; emit sorts them) */
-	for (c = (long)f.nn - 1; c >= 0; c--) {
-		long p = f.n[c].parent;
-		long *head = p < 0 ? &root_first : &f.n[p].first_child;
-		f.n[c].next = *head;
+	for (c = (long)f->nn - 1; c >= 0; c--) {
+		long p = f->n[c].parent;
+		long *head = p < 0 ? &root_first : &f->n[p].first_child;
+		f->n[c].next = *head;
 		*head = c;
 	}
 	arr = json_array();
-	emit(ctx, &f, root_first, arr, &kept, &more);
+	emit(ctx, f, root_first, arr, &kept, &more);
 	json_object_set_new(
 		ctx->out, "flame",
 		pr_jobj("unit", json_string(value_unit(ctx)), "source",
-			json_string(nframes ? "frames" : "spans"), "total", pr_jnum(f.root), "nodes", arr,
+			json_string(nframes ? "frames" : "spans"), "total", pr_jnum(f->root), "nodes", arr,
 			"nodes_more", more ? pr_jint((int64_t)more) : NULL, "rule",
 			json_string("spans of one name under one path merge (whatever their time or "
 				    "thread); total = sum of their durations, self = total - children (0 when "
@@ -263,10 +388,7 @@ skipped:
 				    "counted in nodes_more"),
 			NULL));
 out:
-	free(pend);
-	pr_imap_release(&f.by_key);
-	pr_imap_release(&f.by_span);
-	free(f.n);
+	pr_flame_free(fl);
 	return 0;
 }
 

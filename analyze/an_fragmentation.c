@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/spanstat.h"
 #include "analyze/stats.h"
 #include "base/xalloc.h"
 
@@ -48,10 +49,22 @@ static size_t merge(const struct pr_aseries *a, const struct pr_aseries *r, stru
 	return n;
 }
 
-static int worst(struct pr_actx *ctx, const struct fpoint *p, size_t n, json_t *arr,
-		 struct pr_error *err)
+/* A worst moment waiting for its span: all devices' are looked up in one scan. */
+struct pending {
+	json_t *arr;
+	int64_t ts;
+	double gap, ratio;
+};
+
+struct pendings {
+	struct pending *v;
+	size_t n, cap;
+};
+
+/* The WORST largest gaps at distinct times: indexes into p, how many. */
+static size_t pick_worst(const struct fpoint *p, size_t n, size_t picked[WORST])
 {
-	size_t picked[WORST], np = 0, i, k;
+	size_t np = 0, i, k;
 	while (np < WORST) {
 		size_t best = n;
 		for (i = 0; i < n; i++) {
@@ -65,23 +78,89 @@ static int worst(struct pr_actx *ctx, const struct fpoint *p, size_t n, json_t *
 			break;
 		picked[np++] = best;
 	}
+	return np;
+}
+
+static void worst(const struct fpoint *p, size_t n, json_t *arr, struct pendings *pend)
+{
+	size_t picked[WORST], np = pick_worst(p, n, picked), k;
 	for (k = 0; k < np; k++) {
 		const struct fpoint *q = &p[picked[k]];
-		json_t *span = pr_actx_span_at(ctx, q->ts, err);
-		if (!span)
+		if (pend->n == pend->cap) {
+			pend->cap = pend->cap ? pend->cap * 2 : 16;
+			pend->v = pr_xreallocarray(pend->v, pend->cap, sizeof(*pend->v));
+		}
+		pend->v[pend->n++] = (struct pending){ arr, q->ts, q->gap, q->ratio };
+	}
+}
+
+/* The devices' allocated and reserved series, loaded, or NULL (a is not one). */
+static struct pr_aseries *reserved_of(struct pr_actx *ctx, struct pr_aseries *a)
+{
+	if (strcmp(a->name, "dev.mem.allocated"))
+		return NULL;
+	return pr_actx_series(ctx, "dev.mem.reserved", a->device);
+}
+
+int pr_fragmentation_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,
+			    struct pr_error *err)
+{
+	size_t i, k;
+	for (i = 0; i < ctx->nseries; i++) {
+		struct pr_aseries *a = &ctx->series[i], *r = reserved_of(ctx, a);
+		size_t picked[WORST], np, m;
+		struct fpoint *p;
+		if (!r)
+			continue;
+		if (pr_actx_load(ctx, a, err) || pr_actx_load(ctx, r, err))
 			return -1;
-		json_array_append_new(arr, pr_jobj("t_ns", pr_actx_t(ctx, q->ts), "gap", pr_jnum(q->gap),
-						   "ratio", pr_jnum(q->ratio), "span", span, NULL));
+		p = pr_xcalloc(a->n + r->n + 1, sizeof(*p));
+		m = merge(a, r, p);
+		np = m ? pick_worst(p, m, picked) : 0;
+		for (k = 0; k < np; k++) {
+			if (*n == *cap) {
+				*cap = *cap ? *cap * 2 : 16;
+				*t = pr_xreallocarray(*t, *cap, sizeof(**t));
+			}
+			(*t)[(*n)++] = p[picked[k]].ts;
+		}
+		free(p);
 	}
 	return 0;
+}
+
+/* The spans at the worst moments of every device, in one scan. */
+static int worst_spans(struct pr_actx *ctx, const struct pendings *pend, struct pr_error *err)
+{
+	int64_t *t = pr_xcalloc(pend->n + 1, sizeof(*t));
+	json_t **spans = pr_xcalloc(pend->n + 1, sizeof(*spans));
+	size_t k;
+	int rc;
+	for (k = 0; k < pend->n; k++)
+		t[k] = pend->v[k].ts;
+	rc = pr_actx_spans_at(ctx, t, pend->n, spans, err);
+	for (k = 0; !rc && k < pend->n; k++) {
+		const struct pending *q = &pend->v[k];
+		json_array_append_new(q->arr, pr_jobj("t_ns", pr_actx_t(ctx, q->ts), "gap",
+						      pr_jnum(q->gap), "ratio", pr_jnum(q->ratio),
+						      "span", spans[k], NULL));
+	}
+	free(t);
+	free(spans);
+	return rc;
 }
 
 /* Per layer: mean ratio of the points inside each span of kind 'layer', by name (first-seen order). */
 static int layers(struct pr_actx *ctx, const struct fpoint *p, size_t n, json_t *arr,
 		  struct pr_error *err)
 {
+	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
 	sqlite3_stmt *st;
 	int rc;
+	if (!ss)
+		return -1;
+	if (!pr_spanstat_kind_count(ss, "layer"))
+		return 0; /* no layer span: no scan (the shared pass counted them) */
 	if (pr_actx_prep(ctx,
 			 "SELECT n.value, group_concat(s.ts || ':' || s.dur), min(s.id), "
 			 "(SELECT m.value FROM metric m WHERE m.run_id = ?1 AND m.origin = 'reported' "
@@ -126,7 +205,9 @@ static int layers(struct pr_actx *ctx, const struct fpoint *p, size_t n, json_t 
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	json_t *arr = json_array();
+	struct pendings pend = { 0 };
 	size_t i;
+	int rc;
 	json_object_set_new(ctx->out, "fragmentation", arr);
 	for (i = 0; i < ctx->nseries; i++) {
 		struct pr_aseries *a = &ctx->series[i], *r;
@@ -135,11 +216,12 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		double *sorted, gapmax = 0;
 		size_t n, k;
 		json_t *o, *w, *l;
-		if (strcmp(a->name, "dev.mem.allocated") ||
-		    !(r = pr_actx_series(ctx, "dev.mem.reserved", a->device)))
+		if (!(r = reserved_of(ctx, a)))
 			continue;
-		if (pr_actx_load(ctx, a, err) || pr_actx_load(ctx, r, err))
+		if (pr_actx_load(ctx, a, err) || pr_actx_load(ctx, r, err)) {
+			free(pend.v);
 			return -1;
+		}
 		p = pr_xcalloc(a->n + r->n + 1, sizeof(*p));
 		n = merge(a, r, p);
 		if (!n) {
@@ -164,13 +246,17 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 			    "layers", l, NULL);
 		free(sorted);
 		json_array_append_new(arr, o);
-		if (worst(ctx, p, n, w, err) || layers(ctx, p, n, l, err)) {
+		worst(p, n, w, &pend);
+		if (layers(ctx, p, n, l, err)) {
 			free(p);
+			free(pend.v);
 			return -1;
 		}
 		free(p);
 	}
-	return 0;
+	rc = worst_spans(ctx, &pend, err);
+	free(pend.v);
+	return rc;
 }
 
 const struct pr_analyzer pr_an_fragmentation = {

@@ -90,38 +90,90 @@ static json_t *per_phase(const struct pr_actx *ctx, const struct pr_aseries *s, 
 	return arr;
 }
 
-static int run(struct pr_actx *ctx, struct pr_error *err)
+/* Index of the first sample at the series' maximum. */
+static size_t peak_index(const struct pr_aseries *s)
 {
-	json_t *arr = json_array();
-	size_t i, k;
-	json_object_set_new(ctx->out, "peaks", arr);
+	size_t pk = 0, k;
+	for (k = 1; k < s->n; k++)
+		if (s->v[k] > s->v[pk])
+			pk = k;
+	return pk;
+}
+
+int pr_peaks_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,
+		    struct pr_error *err)
+{
+	size_t i;
 	for (i = 0; i < ctx->nseries; i++) {
 		struct pr_aseries *s = &ctx->series[i];
-		size_t pk = 0, more;
-		json_t *span, *o;
 		if (!s->memory)
 			continue;
 		if (pr_actx_load(ctx, s, err))
 			return -1;
 		if (!s->n)
 			continue;
-		for (k = 1; k < s->n; k++)
-			if (s->v[k] > s->v[pk])
-				pk = k;
-		span = pr_actx_span_at(ctx, s->ts[pk], err);
-		if (!span)
-			return -1;
+		if (*n == *cap) {
+			*cap = *cap ? *cap * 2 : 16;
+			*t = pr_xreallocarray(*t, *cap, sizeof(**t));
+		}
+		(*t)[(*n)++] = s->ts[peak_index(s)];
+	}
+	return 0;
+}
+
+/* The peaks first, then the spans at all of them in one scan (pr_actx_spans_at). */
+static int run(struct pr_actx *ctx, struct pr_error *err)
+{
+	json_t *arr = json_array(), **spans;
+	size_t i, n = 0, *which, *at;
+	int64_t *t;
+	json_object_set_new(ctx->out, "peaks", arr);
+	which = pr_xcalloc(ctx->nseries + 1, sizeof(*which));
+	at = pr_xcalloc(ctx->nseries + 1, sizeof(*at));
+	t = pr_xcalloc(ctx->nseries + 1, sizeof(*t));
+	for (i = 0; i < ctx->nseries; i++) {
+		struct pr_aseries *s = &ctx->series[i];
+		size_t pk;
+		if (!s->memory)
+			continue;
+		if (pr_actx_load(ctx, s, err))
+			goto fail;
+		if (!s->n)
+			continue;
+		pk = peak_index(s);
+		which[n] = i;
+		at[n] = pk;
+		t[n++] = s->ts[pk];
+	}
+	spans = pr_xcalloc(n + 1, sizeof(*spans));
+	if (pr_actx_spans_at(ctx, t, n, spans, err)) {
+		free(spans);
+		goto fail;
+	}
+	for (i = 0; i < n; i++) {
+		struct pr_aseries *s = &ctx->series[which[i]];
+		size_t pk = at[i], more;
+		json_t *o;
 		o = pr_jobj("series", json_string(s->name), "device", json_string(s->device),
 			    "unit", json_string(s->unit), "value", pr_jnum(s->v[pk]), "t_ns",
 			    pr_actx_t(ctx, s->ts[pk]), "phase",
 			    span_ref(ctx, pr_actx_phase_at(ctx, s->ts[pk])), "step",
-			    span_ref(ctx, pr_actx_step_at(ctx, s->ts[pk])), "span", span,
+			    span_ref(ctx, pr_actx_step_at(ctx, s->ts[pk])), "span", spans[i],
 			    "per_phase", per_phase(ctx, s, &more), NULL);
 		if (more)
 			json_object_set_new(o, "per_phase_more", pr_jint((int64_t)more));
 		json_array_append_new(arr, o);
 	}
+	free(spans);
+	free(which);
+	free(at);
+	free(t);
 	return 0;
+fail:
+	free(which);
+	free(at);
+	free(t);
+	return -1;
 }
 
 const struct pr_analyzer pr_an_peaks = {

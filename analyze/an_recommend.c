@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/spanstat.h"
 #include "analyze/model.h"
 #include "base/xalloc.h"
 
@@ -333,34 +334,31 @@ static int r_multi_gpu(const struct rule *r, struct pr_actx *ctx, json_t *out, s
 /* ---- TensorBoard profiler, Nsight Systems ---- */
 
 /*
- * Time of spans whose name matches `like`, starting inside a step / total step
- * time; `sql` is STEP_SHARE_SQL(kinds) with kinds a literal SQL list, so the
- * statement is fixed at compile time and the pattern is bound.
+ * Time of the spans of a capture (their names match a LIKE pattern, see
+ * spanstat.h), starting inside a step / total step time; added in id order,
+ * as the query it replaces added them.
  */
-#define STEP_SHARE_SQL(kinds)                                                        \
-	"SELECT s.ts, s.dur FROM span s WHERE s.run_id = ?1 AND s.kind IN (" kinds ") AND " \
-	"s.name_id IN (SELECT id FROM string WHERE value LIKE ?2)"
-static int step_share(struct pr_actx *ctx, const char *like, const char *sql, double *share,
-		      double *ns, struct pr_error *err)
+static int step_share(struct pr_actx *ctx, enum pr_capture_id which, double *share, double *ns,
+		      struct pr_error *err)
 {
-	sqlite3_stmt *st;
-	int rc;
+	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
+	const struct pr_capture *c;
 	double steps = 0;
 	size_t i;
-	for (i = 0; i < ctx->nsteps; i++)
-		steps += (double)ctx->steps[i].dur;
 	*share = NAN;
 	*ns = 0;
+	if (!ss)
+		return -1;
+	for (i = 0; i < ctx->nsteps; i++)
+		steps += (double)ctx->steps[i].dur;
 	if (steps <= 0)
 		return 0;
-	if (pr_actx_prep(ctx, sql, &st, err))
-		return -1;
-	sqlite3_bind_text(st, 2, like, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (pr_actx_step_index(ctx, sqlite3_column_int64(st, 0)) >= 0)
-			*ns += (double)sqlite3_column_int64(st, 1);
+	c = &ss->capture[which];
+	for (i = 0; i < c->n; i++)
+		if (pr_actx_step_index(ctx, c->rows[i].ts) >= 0)
+			*ns += (double)c->rows[i].dur;
 	*share = *ns / steps;
-	return pr_actx_done(ctx, st, rc, err);
+	return 0;
 }
 
 /* A user phase that loads input: data_loading, load_data, DataLoad, "data load" ... */
@@ -390,7 +388,7 @@ static int r_dataloader(const struct rule *r, struct pr_actx *ctx, json_t *out, 
 	double share, ns = 0, steps = 0;
 	const char *what = "DataLoader";
 	size_t i;
-	if (step_share(ctx, "enumerate(DataLoader)%", STEP_SHARE_SQL("'op', 'phase', 'slice'"), &share, &ns, err))
+	if (step_share(ctx, PR_CAP_DATALOADER, &share, &ns, err))
 		return -1;
 	if (ns == 0) {
 		for (i = 0; i < ctx->nsteps; i++)
@@ -434,7 +432,7 @@ static int r_comm(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 			     "Communication kernels take %.1f%% of the step time", share * 100);
 		return 0;
 	}
-	if (step_share(ctx, "%nccl%", STEP_SHARE_SQL("'kernel'"), &share, &ns, err))
+	if (step_share(ctx, PR_CAP_NCCL, &share, &ns, err))
 		return -1;
 	if (share > r->threshold)
 		fire(r, out, NULL,
@@ -483,8 +481,8 @@ static int r_chunks(const struct rule *r, struct pr_actx *ctx, json_t *out, stru
 #define COUNT_SPANS_SQL(where)                                                        \
 	"SELECT count(*), total(s.dur) FROM span s JOIN string n ON n.id = s.name_id " \
 	"WHERE s.run_id = ?1 AND " where
-static int count_spans(struct pr_actx *ctx, const char *sql, double *count, double *ns,
-		       struct pr_error *err)
+static int count_spans_sql(struct pr_actx *ctx, const char *sql, double *count, double *ns,
+			   struct pr_error *err)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -498,10 +496,73 @@ static int count_spans(struct pr_actx *ctx, const char *sql, double *count, doub
 	return pr_actx_done(ctx, st, rc, err);
 }
 
+/* Does name contain sub, ASCII letters in any case (SQLite's LIKE '%sub%')? */
+static int like_contains(const char *name, const char *sub)
+{
+	size_t n = strlen(sub), i;
+	for (; *name; name++) {
+		for (i = 0; i < n && name[i]; i++) {
+			char a = name[i], b = sub[i];
+			if (a >= 'A' && a <= 'Z')
+				a = (char)(a - 'A' + 'a');
+			if (b >= 'A' && b <= 'Z')
+				b = (char)(b - 'A' + 'a');
+			if (a != b)
+				break;
+		}
+		if (i == n)
+			return 1;
+	}
+	return !n;
+}
+
+/*
+ * Count and time of the spans of a kind whose name matches (sql is
+ * COUNT_SPANS_SQL of the same test): from the shared span pass's groups (spanstat.h), whose
+ * sums are exact while they stay under 2^53 ns, and so in any order; past
+ * that, SQLite's sum in its order.
+ */
+static int count_spans(struct pr_actx *ctx, const char *kind, int (*match)(const char *name),
+		       const char *sql, double *count, double *ns, struct pr_error *err)
+{
+	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
+	size_t i;
+	if (!ss)
+		return -1;
+	*count = *ns = 0;
+	for (i = 0; i < ss->n; i++) {
+		const struct pr_spanstat_group *g = &ss->g[i];
+		if (!g->name || strcmp(ss->kinds[g->kind], kind) || !match(g->name))
+			continue;
+		if (!(g->all.total < 9007199254740992.0) || g->all.min < 0 ||
+		    !(*ns + g->all.total < 9007199254740992.0))
+			return count_spans_sql(ctx, sql, count, ns, err);
+		*count += (double)g->all.count;
+		*ns += g->all.total;
+	}
+	return 0;
+}
+
+static int sync_name(const char *name)
+{
+	static const char *const names[] = { "cudaDeviceSynchronize", "cudaStreamSynchronize",
+					     "cudaMemcpy", "cudaMemset", "cudaEventSynchronize" };
+	size_t i;
+	for (i = 0; i < PR_ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
+static int pageable_name(const char *name)
+{
+	return like_contains(name, "Pageable");
+}
+
 static int r_sync(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
 	double c, ns;
-	if (count_spans(ctx,
+	if (count_spans(ctx, "runtime", sync_name,
 			COUNT_SPANS_SQL("s.kind = 'runtime' AND n.value IN ('cudaDeviceSynchronize', "
 					"'cudaStreamSynchronize', 'cudaMemcpy', 'cudaMemset', "
 					"'cudaEventSynchronize')"),
@@ -519,7 +580,8 @@ static int r_sync(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 static int r_pageable(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
 	double c, ns;
-	if (count_spans(ctx, COUNT_SPANS_SQL("s.kind = 'memcpy' AND n.value LIKE '%Pageable%'"), &c, &ns, err))
+	if (count_spans(ctx, "memcpy", pageable_name,
+			COUNT_SPANS_SQL("s.kind = 'memcpy' AND n.value LIKE '%Pageable%'"), &c, &ns, err))
 		return -1;
 	if (c > r->threshold)
 		fire(r, out, NULL, pr_jobj("memcpys", pr_jnum(c), "total_ns", pr_jnum(ns), NULL),
@@ -622,6 +684,61 @@ static int cmp_sync_op(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* r_sync_copy's capture rows by (track, ts, id); qsort has no context argument. */
+static const struct pr_capture_row *sync_rows;
+
+static int cmp_sync_row(const void *a, const void *b)
+{
+	const struct pr_capture_row *x = &sync_rows[*(const size_t *)a],
+				    *y = &sync_rows[*(const size_t *)b];
+	if (x->track != y->track)
+		return x->track < y->track ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * One call of r_sync_copy's walk (name NULL: none): 1 when it ends a copy
+ * the host waits for, at *at (a blocking copy's start, or the start of the
+ * pending asynchronous copy its synchronize ends: counted only when that is
+ * not negative, as the walk always had it); the thread's pending
+ * asynchronous copy is kept in *track, *pending, *pend_ts, *pend_parent,
+ * *pend_op.
+ */
+static int sync_copy_row(const char *name, const char *op, int64_t tr, int64_t ts, int64_t parent,
+			 int has_parent, int64_t *at, int64_t *track, long *pending,
+			 int64_t *pend_ts, int64_t *pend_parent, char **pend_op)
+{
+	if (!name)
+		return 0;
+	if (tr != *track) {
+		*track = tr;
+		*pending = 0;
+	}
+	if (strstr(name, "Memcpy")) {
+		if (strstr(name, "Async")) {
+			*pending = has_parent;
+			*pend_ts = ts;
+			*pend_parent = parent;
+			free(*pend_op);
+			*pend_op = pr_xstrdup(op ? op : "");
+			return 0;
+		}
+		*pending = 0;
+		*at = ts;
+		free(*pend_op);
+		*pend_op = pr_xstrdup(op ? op : "");
+		return 1;
+	}
+	if (*pending && has_parent && parent == *pend_parent) {
+		*pending = 0;
+		*at = *pend_ts;
+		return *at >= 0;
+	}
+	return 0;
+}
+
 /*
  * A synchronous copy in a step: a copy the host waits for, started inside a
  * step. Either a blocking copy API (cudaMemcpy, hipMemcpyWithStream: a
@@ -636,16 +753,12 @@ static int cmp_sync_op(const void *a, const void *b)
 static int r_sync_copy(const struct rule *r, struct pr_actx *ctx, json_t *out,
 		       struct pr_error *err)
 {
-	static const char sql[] =
-		"SELECT s.track_id, s.ts, s.dur, n.value, pn.value, s.parent_id FROM span s "
-		"JOIN string n ON n.id = s.name_id "
-		"LEFT JOIN span p ON p.id = s.parent_id LEFT JOIN string pn ON pn.id = p.name_id "
-		"WHERE s.run_id = ?1 AND s.kind = 'runtime' AND s.name_id IN "
-		"(SELECT id FROM string WHERE value LIKE '%Memcpy%' OR value LIKE '%Synchronize') "
-		"ORDER BY s.track_id, s.ts";
 	enum { CAP = 64 };
 	struct sync_op ops[CAP];
-	sqlite3_stmt *st;
+	const struct pr_spanstat *ss;
+	const struct pr_capture *cap;
+	sqlite3_stmt *name_st = NULL, *op_st = NULL;
+	size_t *idx, ri;
 	int64_t track = -1, pend_ts = 0, pend_parent = 0;
 	char *pend_op = NULL;
 	double copies = 0, blocked = 0, steps_ns = 0, share;
@@ -657,40 +770,58 @@ static int r_sync_copy(const struct rule *r, struct pr_actx *ctx, json_t *out,
 		steps_ns += (double)ctx->steps[i].dur;
 	if (steps_ns <= 0)
 		return 0;
-	if (pr_actx_prep(ctx, sql, &st, err))
+	/* the runtime calls named for copies and synchronizes, captured by the shared
+	 * span pass (spanstat.h), by thread and start (then id, as SQLite's sort kept them) */
+	if (!(ss = pr_spanstat_get(ctx, err)))
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t tr = sqlite3_column_int64(st, 0), ts = sqlite3_column_int64(st, 1);
-		int64_t dur = sqlite3_column_int64(st, 2);
-		const char *name = (const char *)sqlite3_column_text(st, 3);
-		const char *op = (const char *)sqlite3_column_text(st, 4);
-		int64_t parent = sqlite3_column_int64(st, 5), at = -1;
-		int has_parent = sqlite3_column_type(st, 5) != SQLITE_NULL;
+	cap = &ss->capture[PR_CAP_SYNC_COPY];
+	if (pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &name_st,
+			 err))
+		return -1;
+	if (pr_actx_prep(ctx,
+			 "SELECT n.value FROM span p JOIN string n ON n.id = p.name_id "
+			 "WHERE p.id = ?2 AND ?1 IS NOT NULL",
+			 &op_st, err)) {
+		sqlite3_finalize(name_st);
+		return -1;
+	}
+	idx = pr_xreallocarray(NULL, cap->n + 1, sizeof(*idx));
+	for (ri = 0; ri < cap->n; ri++)
+		idx[ri] = ri;
+	sync_rows = cap->rows;
+	qsort(idx, cap->n, sizeof(*idx), cmp_sync_row);
+	sync_rows = NULL;
+	rc = SQLITE_DONE;
+	for (ri = 0; ri < cap->n; ri++) {
+		const struct pr_capture_row *row = &cap->rows[idx[ri]];
+		int64_t tr = row->track, ts = row->ts, dur = row->dur;
+		int64_t parent = row->parent, at = -1;
+		int has_parent = row->has_parent, counted;
+		char *name = NULL, *op = NULL;
 		long k;
-		if (!name)
-			continue;
-		if (tr != track) {
-			track = tr;
-			pending = 0;
+		sqlite3_bind_int64(name_st, 2, row->name_id);
+		if ((rc = sqlite3_step(name_st)) == SQLITE_ROW)
+			name = pr_xstrdup(pr_actx_text(name_st, 0));
+		sqlite3_reset(name_st);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			break;
+		if (has_parent) {
+			sqlite3_bind_int64(op_st, 2, parent);
+			if ((rc = sqlite3_step(op_st)) == SQLITE_ROW)
+				op = pr_xstrdup(pr_actx_text(op_st, 0));
+			sqlite3_reset(op_st);
 		}
-		if (strstr(name, "Memcpy")) {
-			if (strstr(name, "Async")) {
-				pending = has_parent;
-				pend_ts = ts;
-				pend_parent = parent;
-				free(pend_op);
-				pend_op = pr_xstrdup(op ? op : "");
-				continue;
-			}
-			pending = 0;
-			at = ts;
-			free(pend_op);
-			pend_op = pr_xstrdup(op ? op : "");
-		} else if (pending && has_parent && parent == pend_parent) {
-			pending = 0;
-			at = pend_ts;
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+			free(name);
+			free(op);
+			break;
 		}
-		if (at < 0 && !strstr(name, "Memcpy"))
+		rc = SQLITE_DONE;
+		counted = sync_copy_row(name, op, tr, ts, parent, has_parent, &at, &track, &pending,
+					&pend_ts, &pend_parent, &pend_op);
+		free(name);
+		free(op);
+		if (!counted)
 			continue;
 		if ((k = pr_actx_step_index(ctx, at)) < 0)
 			continue;
@@ -702,8 +833,10 @@ static int r_sync_copy(const struct rule *r, struct pr_actx *ctx, json_t *out,
 		}
 		sync_op_add(ops, &nops, CAP, pend_op && *pend_op ? pend_op : "(no CPU op)");
 	}
+	free(idx);
+	sqlite3_finalize(op_st);
 	free(pend_op);
-	if (pr_actx_done(ctx, st, rc, err)) {
+	if (pr_actx_done(ctx, name_st, rc, err)) {
 		for (i = 0; i < nops; i++)
 			free(ops[i].name);
 		return -1;

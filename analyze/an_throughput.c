@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/spanstat.h"
 #include "analyze/stats.h"
 #include "base/xalloc.h"
 
@@ -218,11 +219,17 @@ static int blocks_and_diffusion(struct pr_actx *ctx, json_t *out, struct pr_erro
 
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
+	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
 	json_t *out = json_object();
 	json_object_set_new(ctx->out, "throughput", out);
 	json_object_set_new(out, "steps", steps(ctx));
-	if (tokens(ctx, out, err))
+	if (!ss)
 		return -1;
+	/* the queries only where the shared span pass saw their spans (each is a scan) */
+	if (pr_spanstat_kind_count(ss, "section") && tokens(ctx, out, err))
+		return -1;
+	if (!pr_spanstat_kind_count(ss, "block") && !pr_spanstat_count(ss, "step", "diffusion_step"))
+		return 0;
 	return blocks_and_diffusion(ctx, out, err);
 }
 

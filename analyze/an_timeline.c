@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/spanstat.h"
 #include "base/timecheck.h"
 #include "base/xalloc.h"
 
@@ -73,24 +74,34 @@ static json_t *lane_name(struct pr_actx *ctx, int64_t track, const char **kind, 
 	return name;
 }
 
+static int cmp_top(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+	int k;
+	for (k = 0; k < 4; k++)
+		if (x[k] != y[k])
+			return x[k] < y[k] ? -1 : 1;
+	return 0;
+}
+
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
-	sqlite3_stmt *st;
+	struct pr_spanstat *ss;
 	struct lane *lanes = NULL;
-	size_t n = 0, cap = 0, i;
+	size_t n = 0, cap = 0, i, k;
 	int64_t gap = ctx->dur > 0 ? ctx->dur / 4000 : 0, cs = 0, ce = INT64_MIN;
 	json_t *arr = json_array();
-	int rc;
 	json_object_set_new(ctx->out, "timeline",
 			    pr_jobj("merged_below_ns", pr_jint(gap), "lanes", arr, NULL));
-	if (pr_actx_prep(ctx,
-			 "SELECT track_id, ts, dur FROM span WHERE run_id = ?1 AND ifnull(depth, 0) = 0 "
-			 "AND kind NOT IN ('session', 'profiler') ORDER BY track_id, ts",
-			 &st, err))
+	/* the top-level spans from the shared span pass (spanstat.h; they were a
+	 * sorted query), by track, start, then id (the order SQLite's sort gave) */
+	if (!pr_spanstat_get(ctx, err))
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t tr = sqlite3_column_int64(st, 0), s = sqlite3_column_int64(st, 1);
-		int64_t e = sqlite3_column_int64(st, 2);
+	ss = ctx->spanstat;
+	if (ss->ntop)
+		qsort(ss->top, ss->ntop, 4 * sizeof(*ss->top), cmp_top);
+	for (k = 0; k < ss->ntop; k++) {
+		int64_t tr = ss->top[4 * k], s = ss->top[4 * k + 1], e = ss->top[4 * k + 2];
 		struct lane *l = n ? &lanes[n - 1] : NULL;
 		/* within +-PR_TIME_LIMIT_NS: e, ce + gap and the union (busy) fit in int64 */
 		pr_span_clamp(&s, &e);
@@ -121,8 +132,9 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	}
 	if (n && ce != INT64_MIN)
 		flush(ctx, &lanes[n - 1], cs, ce);
-	if (pr_actx_done(ctx, st, rc, err))
-		goto fail;
+	free(ss->top); /* read: its memory back */
+	ss->top = NULL;
+	ss->ntop = 0;
 	if (n > 1)
 		qsort(lanes, n, sizeof(*lanes), by_busy);
 	if (n > MAX_LANES) {

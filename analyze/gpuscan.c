@@ -41,6 +41,7 @@ void pr_gpuscan_free(struct pr_gpuscan *gs)
 	if (!gs)
 		return;
 	free(gs->r);
+	free(gs->ids);
 	free(gs->dl);
 	free(gs->text);
 	free(gs);
@@ -122,15 +123,101 @@ static int load_up(struct pr_actx *ctx, struct pr_gpuscan *gs, const int64_t *id
 	return pr_actx_done(ctx, st, rc, err);
 }
 
+struct pr_gpuscan *pr_gpuscan_start(struct pr_actx *ctx, struct pr_error *err)
+{
+	struct pr_gpuscan *gs = pr_xcalloc(1, sizeof(*gs));
+	if (load_dataloader(ctx, gs, err)) {
+		pr_gpuscan_free(gs);
+		return NULL;
+	}
+	return gs;
+}
+
+int pr_gpuscan_wants(const struct pr_gpuscan *gs, uint8_t kind, int64_t name_id)
+{
+	switch (kind) {
+	case PR_GK_KERNEL:
+	case PR_GK_MEMCPY:
+	case PR_GK_MEMSET:
+	case PR_GK_RUNTIME:
+	case PR_GK_PHASE:
+	case PR_GK_STEP:
+	case PR_GK_GPU_ANN:
+	case PR_GK_GPU_STEP:
+		return 1;
+	case PR_GK_OP:
+		return pr_gpuscan_is_dataloader(gs, name_id);
+	default:
+		return 0;
+	}
+}
+
+void pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, uint8_t kind, int64_t track, int64_t ts,
+		    int64_t dur, int64_t name, int has_keys, int64_t akeys, const char *args,
+		    size_t alen)
+{
+	struct pr_gpurow *r;
+	if (gs->n == gs->cap) {
+		gs->cap = gs->cap ? gs->cap * 2 : 4096;
+		gs->r = pr_xreallocarray(gs->r, gs->cap, sizeof(*gs->r));
+		gs->ids = pr_xreallocarray(gs->ids, gs->cap, sizeof(*gs->ids));
+	}
+	gs->ids[gs->n] = id;
+	r = &gs->r[gs->n++];
+	r->kind = kind;
+	r->track = track;
+	r->ts = ts;
+	r->dur = dur;
+	r->name = name;
+	r->akeys = akeys;
+	r->aflags = (uint8_t)((args ? 0 : PR_GA_NULL) | (has_keys ? 0 : PR_GA_NOKEYS));
+	if (!args)
+		alen = 0;
+	if (gs->ntext + alen + 1 > gs->tcap) {
+		while (gs->ntext + alen + 1 > gs->tcap)
+			gs->tcap = gs->tcap ? gs->tcap * 2 : 65536;
+		gs->text = pr_xrealloc(gs->text, gs->tcap);
+	}
+	if (alen)
+		memcpy(gs->text + gs->ntext, args, alen);
+	gs->text[gs->ntext + alen] = 0;
+	r->aoff = gs->ntext;
+	r->alen = (uint32_t)alen;
+	gs->ntext += alen + 1;
+	r->pkind = r->qkind = PR_GK_NONE;
+	r->p.name = r->p.parent = r->q.name = r->q.parent = r->pts = 0;
+}
+
+int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err)
+{
+	int rc = load_up(ctx, gs, gs->ids, err);
+	free(gs->ids);
+	gs->ids = NULL;
+	/* held until the gpu analysis is done: give back the growth's slack (up to half) */
+	if (gs->n && gs->n < gs->cap) {
+		gs->r = pr_xreallocarray(gs->r, gs->n, sizeof(*gs->r));
+		gs->cap = gs->n;
+	}
+	if (gs->ntext && gs->ntext < gs->tcap) {
+		gs->text = pr_xrealloc(gs->text, gs->ntext);
+		gs->tcap = gs->ntext;
+	}
+	if (rc) {
+		pr_gpuscan_free(gs);
+		return -1;
+	}
+	pr_gpuscan_free(ctx->gpuscan);
+	ctx->gpuscan = gs;
+	return 0;
+}
+
+/* The pass on its own, for a run whose shared span pass (spanstat.c) has not run. */
 static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err)
 {
 	struct pr_strbuf sql = PR_STRBUF_INIT;
 	sqlite3_stmt *st;
-	size_t cap = 0, tcap = 0, i;
-	int64_t *ids = NULL;
+	size_t i;
 	int rc;
-	if (load_dataloader(ctx, gs, err))
-		return -1;
 	/* rowid order: no sort; the kind test is all an op row costs (<> first:
 	 * SQLite tests IN by a lookup in a temporary index, dearer than one
 	 * comparison, and most spans are ops) */
@@ -151,43 +238,15 @@ static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err
 	if (rc)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct pr_gpurow *r;
 		const char *text = (const char *)sqlite3_column_text(st, 7);
-		size_t len = text ? (size_t)sqlite3_column_bytes(st, 7) : 0;
-		if (gs->n == cap) {
-			cap = cap ? cap * 2 : 4096;
-			gs->r = pr_xreallocarray(gs->r, cap, sizeof(*gs->r));
-			ids = pr_xreallocarray(ids, cap, sizeof(*ids));
-		}
-		ids[gs->n] = sqlite3_column_int64(st, 0);
-		r = &gs->r[gs->n++];
-		r->kind = pr_gpuscan_kind(pr_actx_text(st, 1));
-		r->track = sqlite3_column_int64(st, 2);
-		r->ts = sqlite3_column_int64(st, 3);
-		r->dur = sqlite3_column_int64(st, 4);
-		r->name = sqlite3_column_int64(st, 5);
-		r->akeys = sqlite3_column_int64(st, 6);
-		r->aflags = (uint8_t)((text ? 0 : PR_GA_NULL) |
-				      (sqlite3_column_type(st, 6) == SQLITE_INTEGER ? 0 : PR_GA_NOKEYS));
-		if (gs->ntext + len + 1 > tcap) {
-			while (gs->ntext + len + 1 > tcap)
-				tcap = tcap ? tcap * 2 : 65536;
-			gs->text = pr_xrealloc(gs->text, tcap);
-		}
-		if (len)
-			memcpy(gs->text + gs->ntext, text, len);
-		gs->text[gs->ntext + len] = 0;
-		r->aoff = gs->ntext;
-		r->alen = (uint32_t)len;
-		gs->ntext += len + 1;
-		r->pkind = r->qkind = PR_GK_NONE;
-		r->p.name = r->p.parent = r->q.name = r->q.parent = r->pts = 0;
+		pr_gpuscan_add(gs, sqlite3_column_int64(st, 0), pr_gpuscan_kind(pr_actx_text(st, 1)),
+			       sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
+			       sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5),
+			       sqlite3_column_type(st, 6) == SQLITE_INTEGER,
+			       sqlite3_column_int64(st, 6), text,
+			       text ? (size_t)sqlite3_column_bytes(st, 7) : 0);
 	}
-	rc = pr_actx_done(ctx, st, rc, err);
-	if (!rc)
-		rc = load_up(ctx, gs, ids, err);
-	free(ids);
-	return rc;
+	return pr_actx_done(ctx, st, rc, err);
 }
 
 const struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *err)
@@ -195,13 +254,17 @@ const struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *er
 	struct pr_gpuscan *gs;
 	if (ctx->gpuscan)
 		return ctx->gpuscan;
-	gs = pr_xcalloc(1, sizeof(*gs));
+	if (!(gs = pr_gpuscan_start(ctx, err)))
+		return NULL;
 	if (load(ctx, gs, err)) {
+		free(gs->ids);
+		gs->ids = NULL;
 		pr_gpuscan_free(gs);
 		return NULL;
 	}
-	ctx->gpuscan = gs;
-	return gs;
+	if (pr_gpuscan_finish(ctx, gs, err))
+		return NULL;
+	return ctx->gpuscan;
 }
 
 void pr_gpuscan_sort(uint32_t *idx, int64_t *keys, size_t n)

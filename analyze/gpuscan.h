@@ -6,7 +6,8 @@
  *   const struct pr_gpuscan *gs = pr_gpuscan_get(ctx, &err);   (NULL on error)
  *   for (i = 0; i < gs->n; i++) ... gs->r[i].kind, gs->r[i].ts, ...
  *
- * The first call reads, in id order and with no sort in SQLite, the spans
+ * The first call reads (unless the shared span pass of spanstat.h already
+ * did, see pr_gpuscan_start), in id order and with no sort in SQLite, the spans
  * the GPU analyses look at: kernels, memcpys, memsets and runtime calls
  * (with their args), phases, steps, GPU annotations and GPU steps, and the
  * ops named as TensorBoard's DataLoader; the device activities and runtime
@@ -70,9 +71,27 @@ struct pr_gpuscan {
 	size_t ndl;
 	char *text;   /* args of the GPU rows */
 	size_t ntext;
+	/* while the pass runs: capacities and the rows' span ids */
+	size_t cap, tcap;
+	int64_t *ids;
 };
 
 const struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *err);
+/*
+ * The pass inside another one (spanstat.c's scan of every span, in id
+ * order): start (the DataLoader names), then for each span that
+ * pr_gpuscan_wants, pr_gpuscan_add, then finish, which reads the
+ * ancestors and hands the scan to the context (pr_gpuscan_get returns it);
+ * on error finish frees gs. args NULL: SQL NULL; has_keys: args_keys is an
+ * integer.
+ */
+struct pr_gpuscan *pr_gpuscan_start(struct pr_actx *ctx, struct pr_error *err);
+int pr_gpuscan_wants(const struct pr_gpuscan *gs, uint8_t kind, int64_t name_id);
+void pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, uint8_t kind, int64_t track, int64_t ts,
+		    int64_t dur, int64_t name, int has_keys, int64_t akeys, const char *args,
+		    size_t alen);
+int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err)
+	PR_MUST_CHECK;
 /* Is name_id a DataLoader name ("enumerate(DataLoader)#....__next__")? */
 int pr_gpuscan_is_dataloader(const struct pr_gpuscan *gs, int64_t name_id);
 void pr_gpuscan_free(struct pr_gpuscan *gs);

@@ -13,6 +13,7 @@
 #include "analyze/actx.h"
 #include "analyze/analyzer_version.h"
 #include "analyze/gpuscan.h"
+#include "analyze/spanstat.h"
 #include "base/output.h"
 #include "base/strbuf.h"
 #include "base/strmap.h"
@@ -124,6 +125,60 @@ static int load_series(struct pr_actx *ctx, struct pr_error *err)
 	return pr_actx_done(ctx, st, rc, err);
 }
 
+/* Nesting depth (among the list's spans), occurrence numbers and name indexes. */
+static void number_spans(struct pr_aspan *v, size_t n, size_t *nnames)
+{
+	struct pr_strmap seen = PR_STRMAP_INIT;
+	size_t depth = 0, i;
+	int64_t *stack_end = pr_xreallocarray(NULL, n ? n : 1, sizeof(*stack_end));
+	for (i = 0; i < n; i++) {
+		struct pr_aspan *p = &v[i];
+		while (depth && stack_end[depth - 1] <= p->ts &&
+		       !(stack_end[depth - 1] == p->ts && p->dur == 0))
+			depth--;
+		p->depth = (int)depth;
+		stack_end[depth++] = p->ts + p->dur;
+	}
+	free(stack_end);
+	/* occurrence numbers and name indexes in one pass; the map holds index * 2^32 + count */
+	for (i = 0; i < n; i++) {
+		const char *name = v[i].name;
+		int64_t x;
+		if (!pr_strmap_get(&seen, name, strlen(name), &x))
+			x = (int64_t)(*nnames)++ << 32;
+		x++;
+		pr_strmap_put(&seen, name, strlen(name), x);
+		v[i].occurrence = (size_t)(x & 0xffffffff);
+		v[i].name_index = (size_t)(x >> 32);
+	}
+	pr_strmap_release(&seen);
+}
+
+/* A new zeroed entry at the end of a list. */
+static struct pr_aspan *add_span(struct pr_aspan **out, size_t *n, size_t *cap)
+{
+	struct pr_aspan *p;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*out = pr_xreallocarray(*out, *cap, sizeof(**out));
+	}
+	p = &(*out)[(*n)++];
+	memset(p, 0, sizeof(*p));
+	return p;
+}
+
+/* Appends the current row (columns id, ts, dur, name, kind) to a list. */
+static void add_row(sqlite3_stmt *st, struct pr_aspan **out, size_t *n, size_t *cap)
+{
+	struct pr_aspan *p = add_span(out, n, cap);
+	p->id = sqlite3_column_int64(st, 0);
+	p->ts = sqlite3_column_int64(st, 1);
+	p->dur = sqlite3_column_int64(st, 2);
+	pr_span_clamp(&p->ts, &p->dur); /* ends and differences fit (timecheck.h) */
+	p->name = pr_xstrdup(pr_actx_text(st, 3));
+	p->kind = pr_xstrdup(pr_actx_text(st, 4));
+}
+
 /*
  * Spans selected by sql (columns id, ts, dur, name, kind; ?1 = run, ?2 =
  * the run's step count; ordered by ts, dur DESC, id) and accepted by keep
@@ -134,62 +189,79 @@ static int load_spans_sql(struct pr_actx *ctx, const char *sql, int (*keep)(cons
 			  struct pr_aspan **out, size_t *n, size_t *nnames, struct pr_error *err)
 {
 	sqlite3_stmt *st;
-	struct pr_strmap seen = PR_STRMAP_INIT;
-	size_t cap = 0, depth = 0, i;
-	int64_t *stack_end = NULL;
+	size_t cap = 0;
 	int rc;
 	if (pr_actx_prep(ctx, sql, &st, err))
 		return -1;
 	if (sqlite3_bind_parameter_count(st) >= 2)
 		sqlite3_bind_int64(st, 2, (int64_t)ctx->nsteps);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct pr_aspan *p;
-		if (keep && !keep(pr_actx_text(st, 3)))
-			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			*out = pr_xreallocarray(*out, cap, sizeof(**out));
-			stack_end = pr_xreallocarray(stack_end, cap, sizeof(*stack_end));
-		}
-		p = &(*out)[(*n)++];
-		memset(p, 0, sizeof(*p));
-		p->id = sqlite3_column_int64(st, 0);
-		p->ts = sqlite3_column_int64(st, 1);
-		p->dur = sqlite3_column_int64(st, 2);
-		pr_span_clamp(&p->ts, &p->dur); /* ends and differences fit (timecheck.h) */
-		p->name = pr_xstrdup(pr_actx_text(st, 3));
-		p->kind = pr_xstrdup(pr_actx_text(st, 4));
-		while (depth && stack_end[depth - 1] <= p->ts &&
-		       !(stack_end[depth - 1] == p->ts && p->dur == 0))
-			depth--;
-		p->depth = (int)depth;
-		stack_end[depth++] = p->ts + p->dur;
-	}
-	free(stack_end);
-	/* occurrence numbers and name indexes in one pass; the map holds index * 2^32 + count */
-	for (i = 0; i < *n; i++) {
-		const char *name = (*out)[i].name;
-		int64_t v;
-		if (!pr_strmap_get(&seen, name, strlen(name), &v))
-			v = (int64_t)(*nnames)++ << 32;
-		v++;
-		pr_strmap_put(&seen, name, strlen(name), v);
-		(*out)[i].occurrence = (size_t)(v & 0xffffffff);
-		(*out)[i].name_index = (size_t)(v >> 32);
-	}
-	pr_strmap_release(&seen);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (!keep || keep(pr_actx_text(st, 3)))
+			add_row(st, out, n, &cap);
+	number_spans(*out, *n, nnames);
 	return pr_actx_done(ctx, st, rc, err);
 }
 
+static int cmp_sp(const void *a, const void *b)
+{
+	const struct pr_spanstat_sp *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
 /*
- * The statement loading the spans of the given kinds: `kinds` is an SQL list
- * of quoted kinds and a string literal, so the statement is fixed at compile
- * time (no SQL is built at run time); see load_spans_sql.
+ * The steps and the phases (kinds phase, section, stage) from the shared
+ * span pass (spanstat.h; it was a scan of the span table each), in start
+ * order (ts, dur DESC, id: the order SQL gave them in), with their names
+ * (a span whose name has no string is left out, as the join with string
+ * did); see load_spans_sql.
  */
-#define SPANS_OF(kinds)                                                            \
-	"SELECT s.id, s.ts, s.dur, n.value, s.kind FROM span s JOIN string n ON "  \
-	"n.id = s.name_id WHERE s.run_id = ?1 AND s.kind IN (" kinds ") "          \
-	"ORDER BY s.ts, s.dur DESC, s.id"
+static int load_steps_phases(struct pr_actx *ctx, size_t *nstep_names, struct pr_error *err)
+{
+	struct pr_spanstat *ss;
+	sqlite3_stmt *st;
+	size_t scap = 0, pcap = 0, i;
+	int rc = SQLITE_DONE;
+	if (!pr_spanstat_get(ctx, err))
+		return -1;
+	ss = ctx->spanstat;
+	if (ss->nsp)
+		qsort(ss->sp, ss->nsp, sizeof(*ss->sp), cmp_sp);
+	if (pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &st, err))
+		return -1;
+	for (i = 0; i < ss->nsp; i++) {
+		const struct pr_spanstat_sp *x = &ss->sp[i];
+		const char *kind = ss->kinds[x->kind];
+		struct pr_aspan *p;
+		sqlite3_bind_int64(st, 2, x->name_id);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			if (!strcmp(kind, "step"))
+				p = add_span(&ctx->steps, &ctx->nsteps, &scap);
+			else
+				p = add_span(&ctx->phases, &ctx->nphases, &pcap);
+			p->id = x->id;
+			p->ts = x->ts;
+			p->dur = x->dur;
+			pr_span_clamp(&p->ts, &p->dur); /* ends and differences fit (timecheck.h) */
+			p->name = pr_xstrdup(pr_actx_text(st, 0));
+			p->kind = pr_xstrdup(kind);
+		} else if (rc != SQLITE_DONE) {
+			break;
+		}
+		rc = SQLITE_DONE;
+		sqlite3_reset(st);
+	}
+	free(ss->sp);
+	ss->sp = NULL;
+	ss->nsp = 0;
+	number_spans(ctx->steps, ctx->nsteps, nstep_names);
+	number_spans(ctx->phases, ctx->nphases, &ctx->nphase_names);
+	return pr_actx_done(ctx, st, rc, err);
+}
 
 /*
  * Names of operators and runtime calls, which are never user phases:
@@ -280,8 +352,10 @@ static void ctx_release(struct pr_actx *ctx)
 		free(s->v);
 	}
 	free(ctx->series);
-	sqlite3_finalize(ctx->span_at_st);
 	pr_gpuscan_free(ctx->gpuscan);
+	pr_spanstat_free(ctx->spanstat);
+	pr_at_batch_free(ctx->at);
+	pr_flame_free(ctx->flame);
 	free_spans(ctx->phases, ctx->nphases);
 	free_spans(ctx->steps, ctx->nsteps);
 	free(ctx->phase_group);
@@ -358,6 +432,23 @@ static void note_inferred(struct pr_actx *ctx)
 			    pr_jobj("rule", json_string(INFERRED_PHASE_RULE), "names", names, NULL));
 }
 
+/*
+ * The time points whose spans peaks and fragmentation show, gathered before
+ * the analyzers run, so that the shared span pass answers them (one scan
+ * of the span table each, before).
+ */
+static int gather_points(struct pr_actx *ctx, struct pr_error *err)
+{
+	int64_t *t = NULL;
+	size_t n = 0, cap = 0;
+	int rc = pr_peaks_points(ctx, &t, &n, &cap, err) ||
+		 pr_fragmentation_points(ctx, &t, &n, &cap, err);
+	if (!rc && n && !(ctx->at = pr_at_batch_new(ctx, t, n, err)))
+		rc = -1;
+	free(t);
+	return rc ? -1 : 0;
+}
+
 static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *opts,
 			 struct pr_error *err)
 {
@@ -419,11 +510,9 @@ static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_op
 				  pr_jint(sqlite3_column_int64(rs, 14)), NULL),
 			  NULL);
 
-	if (load_series(&ctx, err) ||
-	    load_spans_sql(&ctx, SPANS_OF("'step'"), NULL, &ctx.steps, &ctx.nsteps, &nstep_names,
-			   err) ||
-	    load_spans_sql(&ctx, SPANS_OF("'phase', 'section', 'stage'"), NULL, &ctx.phases,
-			   &ctx.nphases, &ctx.nphase_names, err) ||
+	/* the points first: the shared span pass (run for the steps and phases) answers them */
+	if (load_series(&ctx, err) || gather_points(&ctx, err) ||
+	    load_steps_phases(&ctx, &nstep_names, err) ||
 	    (!ctx.nphases && ctx.nsteps && infer_phases(&ctx, &ctx.nphase_names, err)))
 		goto out;
 	group_phases(&ctx);

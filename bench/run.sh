@@ -5,6 +5,8 @@
 # same file (the I/O reference).
 #
 # usage: bench/run.sh [BUILD_DIR] [SIZES_MB...]     (default: build 10 100 1000)
+# Then the end-to-end table of bench/e2e.sh for the same sizes (ingest,
+# analysis of the stored run, trace -> report; PR_BENCH_E2E=0 skips it).
 # Each ingest runs PR_BENCH_REPEAT times (default 3); the table shows the
 # median time and the largest peak RSS. Needs /usr/bin/time (Debian package
 # "time"). Files go to bench/out/.
@@ -57,3 +59,7 @@ for mb in $sizes; do
 	rm -f "$db" "$db-journal"
 done
 echo "reference (published, REFERENCE.md §12): Perfetto trace_processor JSON import 177 MB/s, in RAM"
+if [ "${PR_BENCH_E2E:-1}" != 0 ]; then
+	echo
+	sh bench/e2e.sh "$build" $sizes
+fi

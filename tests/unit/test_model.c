@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "analyze/model.h"
+#include "analyze/spanstat.h"
 #include "render/html_report.h"
 #include "render/text_report.h"
 
@@ -961,6 +962,156 @@ static void test_durations_sum_past_int64(void **state)
 }
 
 /*
+ * Top spans and per-name statistics (bottlenecks, spans) from the shared
+ * span statistics (analyze/spanstat.c), with the medians from its second
+ * pass and, past pr_spanstat_keep_max durations, from SQLite: the same
+ * numbers. By hand, in us (x 1000 = ns): ProfilerStep#1 [0, 100) holds mm
+ * 10 (at 10) and 40 (at 30) and add 5 (at 80), self 100 - 55 = 45;
+ * ProfilerStep#2 [100, 200) holds mm 20 (at 110) and 30 (at 140) and add 7
+ * (at 180), self 43. mm: 4 calls, total 100, median (20 + 30) / 2 = 25,
+ * mean 25, std sqrt((15^2 + 15^2 + 5^2 + 5^2) / 3) = 12.909944487358056,
+ * per step 50 and 50; add: median (5 + 7) / 2 = 6, per step 5 and 7. By
+ * total the two steps and mm tie at 100: name order puts "ProfilerStep#1",
+ * "ProfilerStep#2" ('P' < 'm') before "mm"; by self mm (100) leads, then
+ * the steps (45, 43), then add (12). Steps have no per-step time of their own.
+ */
+static void test_top_spans_medians(void **state)
+{
+	static const char t[] =
+		"[{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+		"{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":100},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"mm\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":10},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"mm\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":40},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"add\",\"pid\":1,\"tid\":1,\"ts\":80,\"dur\":5},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"mm\",\"pid\":1,\"tid\":1,\"ts\":110,\"dur\":20},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"mm\",\"pid\":1,\"tid\":1,\"ts\":140,\"dur\":30},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"add\",\"pid\":1,\"tid\":1,\"ts\":180,\"dur\":7}]";
+	size_t keep = pr_spanstat_keep_max, round;
+	(void)state;
+	for (round = 0; round < 2; round++) {
+		json_t *m, *r, *v;
+		pr_spanstat_keep_max = round ? 1 : keep;
+		m = model_text(t, "chrome");
+		r = at(m, "runs/0");
+		assert_string_equal(s(r, "bottlenecks/top_total/0/name"), "ProfilerStep#1");
+		assert_string_equal(s(r, "bottlenecks/top_total/0/kind"), "step");
+		assert_string_equal(s(r, "bottlenecks/top_total/1/name"), "ProfilerStep#2");
+		assert_string_equal(s(r, "bottlenecks/top_total/2/name"), "mm");
+		assert_string_equal(s(r, "bottlenecks/top_total/3/name"), "add");
+		assert_string_equal(s(r, "bottlenecks/top_self/0/name"), "mm");
+		assert_string_equal(s(r, "bottlenecks/top_self/1/name"), "ProfilerStep#1");
+		near(d(r, "bottlenecks/top_self/1/self_ns"), 45000, 0);
+		near(d(r, "bottlenecks/top_self/2/self_ns"), 43000, 0);
+		assert_string_equal(s(r, "bottlenecks/top_self/3/name"), "add");
+		v = find(at(r, "bottlenecks/top_total"), "name", "mm");
+		near(d(v, "count"), 4, 0);
+		near(d(v, "total_ns"), 100000, 0);
+		near(d(v, "median_ns"), 25000, 0);
+		near(d(v, "std_ns"), 12909.944487358056, 1e-6);
+		near(d(v, "min_ns"), 10000, 0);
+		near(d(v, "max_ns"), 40000, 0);
+		near(d(find(at(r, "bottlenecks/top_self"), "name", "add"), "median_ns"), 6000, 0);
+		near(d(find(at(r, "bottlenecks/top_total"), "name", "ProfilerStep#2"), "median_ns"),
+		     100000, 0);
+		assert_string_equal(s(r, "spans/items/0/name"), "ProfilerStep#1");
+		assert_string_equal(s(r, "spans/items/2/name"), "mm");
+		near(d(r, "spans/items/2/self_ns"), 100000, 0);
+		near(d(r, "spans/items/2/sumsq_ns2"), 3e9, 0); /* 100 + 1600 + 400 + 900 us^2 */
+		near(d(r, "spans/items/2/per_step_ns/0"), 50000, 0);
+		near(d(r, "spans/items/2/per_step_ns/1"), 50000, 0);
+		near(d(r, "spans/items/3/per_step_ns/0"), 5000, 0);
+		near(d(r, "spans/items/3/per_step_ns/1"), 7000, 0);
+		near(d(r, "spans/items/0/per_step_ns/0"), 0, 0);
+		near(d(r, "spans/items/0/per_step_ns/1"), 0, 0);
+		assert_int_equal(json_array_size(at(r, "spans/items")), 4);
+		json_decref(m);
+	}
+	pr_spanstat_keep_max = keep;
+}
+
+/*
+ * Flame's tree of host spans maps span ids to nodes densely when a run's ids
+ * are close together (as the store writes them) and in a hash map when not
+ * (a store another program wrote): the same flame section either way. The
+ * ids of a nested trace are spread 100 000 apart in a second store
+ * (parents too), which takes the map; by hand: a (100 us) holds b (40) and
+ * c (30), c holds d (10): total 100 us, a's self 30, c's self 20.
+ */
+static void test_flame_sparse_ids(void **state)
+{
+	static const char t[] =
+		"[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":40},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"c\",\"pid\":1,\"tid\":1,\"ts\":60,\"dur\":30},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"d\",\"pid\":1,\"tid\":1,\"ts\":70,\"dur\":10}]";
+	struct pr_model_opts o = PR_MODEL_OPTS_INIT;
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_store *st = open_store();
+	json_t *dense = model_text(t, "chrome"), *sparse, *f;
+	(void)state;
+	ingest_text(st, t, "chrome");
+	assert_int_equal(sqlite3_exec(pr_store_db(st),
+				      "UPDATE span SET id = id * 100000, parent_id = parent_id * 100000",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sparse = pr_model_build(st, &o, &err);
+	if (!sparse)
+		fail_msg("model: %s", err.text);
+	pr_store_close(st);
+	f = at(dense, "runs/0/flame");
+	near(d(f, "total"), 100000, 0);
+	assert_string_equal(s(f, "nodes/0/name"), "a");
+	near(d(f, "nodes/0/self"), 30000, 0);
+	near(d(find(at(f, "nodes"), "name", "c"), "self"), 20000, 0);
+	near(d(find(at(f, "nodes"), "name", "d"), "depth"), 2, 0);
+	assert_true(json_equal(f, at(sparse, "runs/0/flame")));
+	json_decref(dense);
+	json_decref(sparse);
+}
+
+/*
+ * The synchronizing-API and pageable-copy rules count from the shared span
+ * pass's per-name groups (no query): names as SQLite's IN list (exact) and
+ * LIKE '%Pageable%' (ASCII letters in any case) take them. By hand, in us:
+ * memcpys "Memcpy HtoD (PAGEABLE -> Device)" 3 and "Memcpy DtoH (Device ->
+ * Pageable)" 4 match, "Memcpy HtoD (Pinned -> Device)" 5 does not: 2
+ * copies, 7 us; runtime calls cudaStreamSynchronize 10 and cudaMemcpy 20
+ * match, cudaStreamSynchronizeX 40 does not: 2 calls, 30 us of a run of
+ * 100 us (0.3 > 1 %).
+ */
+static void test_sync_and_pageable_counts(void **state)
+{
+	static const char t[] =
+		"[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronize\",\"pid\":1,\"tid\":2,\"ts\":0,\"dur\":10},"
+		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaMemcpy\",\"pid\":1,\"tid\":2,\"ts\":20,\"dur\":20},"
+		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaStreamSynchronizeX\",\"pid\":1,\"tid\":2,\"ts\":50,\"dur\":40},"
+		"{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (PAGEABLE -> Device)\",\"pid\":0,\"tid\":7,\"ts\":1,\"dur\":3},"
+		"{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy DtoH (Device -> Pageable)\",\"pid\":0,\"tid\":7,\"ts\":10,\"dur\":4},"
+		"{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pinned -> Device)\",\"pid\":0,\"tid\":7,\"ts\":20,\"dur\":5}]";
+	json_t *m = model_text(t, "chrome"), *recs = at(m, "runs/0/recommendations"), *v;
+	size_t i;
+	int seen = 0;
+	(void)state;
+	assert_int_equal(count_id(recs, "nsys.cuda_memcpy_async"), 1);
+	assert_int_equal(count_id(recs, "nsys.cuda_api_sync"), 1);
+	json_array_foreach(recs, i, v) {
+		if (!strcmp(s(v, "id"), "nsys.cuda_memcpy_async")) {
+			near(d(v, "evidence/memcpys"), 2, 0);
+			near(d(v, "evidence/total_ns"), 7000, 0);
+			seen++;
+		} else if (!strcmp(s(v, "id"), "nsys.cuda_api_sync")) {
+			near(d(v, "evidence/calls"), 2, 0);
+			near(d(v, "evidence/total_ns"), 30000, 0);
+			near(d(v, "evidence/share_of_run"), 0.3, 1e-12);
+			seen++;
+		}
+	}
+	assert_int_equal(seen, 2);
+	json_decref(m);
+}
+
+/*
  * A store another program wrote may hold any int64 time: spans from INT64_MIN
  * lasting INT64_MAX, samples at INT64_MAX, a run extent of the whole int64
  * range, an origin at INT64_MAX. Analysis reads times clamped to
@@ -1120,6 +1271,9 @@ int main(void)
 		cmocka_unit_test(test_durations_sum_past_int64),
 		cmocka_unit_test(test_times_beyond_the_limit_in_a_store),
 		cmocka_unit_test(test_many_phase_names),
+		cmocka_unit_test(test_top_spans_medians),
+		cmocka_unit_test(test_flame_sparse_ids),
+		cmocka_unit_test(test_sync_and_pageable_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,139 @@
+/*
+ * spanstat.h - the shared span pass: one unsorted pass over a run's span
+ * table that feeds every analysis reading spans (internal to analyze/).
+ *
+ * USAGE
+ *   const struct pr_spanstat *ss = pr_spanstat_get(ctx, &err);   (NULL on error)
+ *   for (i = 0; i < ss->nby_total; i++) ... ss->g[ss->by_total[i]] ...
+ *   if (pr_spanstat_detail(ctx, &err)) ...   then g->durs, g->per_step
+ *
+ * The pass (model.c runs it while it builds the context) reads every span
+ * of the run in id order, with no sort and no join in SQLite (SQLite reads
+ * a column only when asked, so a row costs what is taken from it), and
+ *  - sums per (name id, kind), kinds session and profiler left out, what
+ *    the GROUP BY queries of spans and bottlenecks summed: count, total,
+ *    self, min, max and the sum of squares of the durations, once over all
+ *    rows and once over the rows whose self time is known (bottlenecks' top
+ *    tables). The sums are doubles added in id order, as SQLite's total()
+ *    and sum() add the rows of a group (its sorter keeps a group's rows in
+ *    scan order), so the model is the same to the bit;
+ *  - keeps the steps and phases (sp, for the context), the device
+ *    activities (dev, bottlenecks' GPU idle) and the captures (rows some
+ *    recommendations read);
+ *  - feeds the GPU analyses' rows (gpuscan.h), the spans at the time
+ *    points of peaks and fragmentation (ctx->at, actx.h) and flame's tree
+ *    (ctx->flame).
+ * Before, these cost more than a dozen scans of the span table, five of
+ * them sorted; on a 1 GB trace about 10 s of the 12.5 s of a summary.
+ *
+ * pr_spanstat_detail is the second pass, one for both analyzers: the
+ * sorted durations of the groups of bottlenecks' two top tables (their
+ * medians) and the time per step of spans' first PR_SPANSTAT_PER_STEP
+ * groups (per_step_ns), read in id order, filtered by name id.
+ *
+ * MEMORY: one record per (name, kind), 16 bytes per device activity and, in
+ * the second pass, 8 bytes per span of a group whose durations are wanted.
+ * OWNERSHIP: the context owns the statistics (pr_spanstat_free from model.c).
+ */
+#ifndef PR_SPANSTAT_H
+#define PR_SPANSTAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/actx.h"
+
+struct pr_spanstat_sums {
+	int64_t count, min, max;
+	double total, self, sumsq; /* self: of the rows with a self time */
+};
+
+struct pr_spanstat_group {
+	int64_t name_id;
+	char *name;   /* NULL: the name id has no string (SQLite's join drops the group) */
+	uint32_t kind; /* index into kinds */
+	struct pr_spanstat_sums all, known; /* known: rows whose self is not NULL */
+	/* second pass */
+	int64_t *durs; /* sorted ascending, ndurs (all rows of the group) */
+	size_t ndurs;
+	double *per_step; /* ctx->nsteps values */
+};
+
+/* A span row the pass kept for a capture (below). */
+struct pr_capture_row {
+	int64_t id, track, ts, dur, name_id, parent; /* parent 0 when NULL */
+	int has_parent;
+};
+
+/*
+ * Captures: the rows of a few kinds whose names match SQL LIKE patterns
+ * (matched by SQLite against the string table before the pass), kept in id
+ * order for the recommendations that read them (each was a scan of the
+ * span table with the same filter).
+ */
+enum pr_capture_id {
+	PR_CAP_DATALOADER, /* kinds op, phase, slice; LIKE 'enumerate(DataLoader)%' */
+	PR_CAP_NCCL,       /* kind kernel; LIKE '%nccl%' */
+	PR_CAP_SYNC_COPY,  /* kind runtime; LIKE '%Memcpy%' OR LIKE '%Synchronize' */
+	PR_CAP_N
+};
+
+struct pr_capture {
+	struct pr_capture_row *rows;
+	size_t n, cap;
+};
+
+struct pr_spanstat {
+	struct pr_spanstat_group *g;
+	size_t n;
+	char **kinds;
+	size_t nkinds;
+	/* Group indexes in spans' order: total DESC, name, kind (named groups only). */
+	size_t *by_total, nby_total;
+	/* bottlenecks' tables: groups with a known self time, by known.self
+	 * (top_self) or known.total (top_total) DESC, name, kind; top_n at most */
+	size_t *top_self, ntop_self, *top_total, ntop_total;
+	int detailed; /* pr_spanstat_detail ran */
+	/* (ts, dur) of every kernel, memcpy and memset, by ts (bottlenecks' GPU
+	 * idle; 16 bytes per activity) */
+	int64_t *dev;
+	size_t ndev;
+	/* the steps and phases (kinds step, phase, section, stage) in id order, for
+	 * model.c's context (it takes and frees them) */
+	struct pr_spanstat_sp {
+		int64_t id, ts, dur, name_id;
+		uint32_t kind;
+	} *sp;
+	size_t nsp;
+	struct pr_capture capture[PR_CAP_N];
+	/* the top-level spans (depth 0 or NULL; kinds session and profiler left
+	 * out) as (track, ts, dur, id), in id order, for timeline (it frees them) */
+	int64_t *top;
+	size_t ntop;
+};
+
+#define PR_SPANSTAT_PER_STEP 100 /* spans' groups with per-step times */
+/* Durations the second pass keeps for medians (default 4 Mi); beyond it no
+ * group gets durs and bottlenecks sorts in SQLite (tests lower it). */
+extern size_t pr_spanstat_keep_max;
+
+const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *err);
+/*
+ * The second pass (once per run; later calls return at once, as does a
+ * call before pr_spanstat_get): the sorted durations (durs, all rows of
+ * the group) of the top_self and top_total groups, unless there are more
+ * than pr_spanstat_keep_max of them, and when the run has steps, the time
+ * per step of the first PR_SPANSTAT_PER_STEP groups of by_total (spans of
+ * kind step left out; a span counts in the step whose interval holds its
+ * start).
+ */
+int pr_spanstat_detail(struct pr_actx *ctx, struct pr_error *err) PR_MUST_CHECK;
+/* Frees the durations and the device activities (bottlenecks, their reader, is done). */
+void pr_spanstat_release(struct pr_actx *ctx);
+/* Spans of that kind (any name; kinds session and profiler are not counted). */
+size_t pr_spanstat_kind_count(const struct pr_spanstat *ss, const char *kind);
+/* Spans of that kind and name (a group with no string for its name counts none). */
+size_t pr_spanstat_count(const struct pr_spanstat *ss, const char *kind, const char *name);
+void pr_spanstat_free(struct pr_spanstat *ss);
+
+#endif
