@@ -9,7 +9,7 @@
 #    */expected.model.json, its "format" key);
 #  - a fuzz corpus (tests/fuzz/corpus/<name, - as _>/, not empty; the fuzz
 #    target itself is derived from the registry by tests/fuzz.cmake);
-#  - a README section: a "### " heading naming it in backquotes.
+#  - a section in docs/formats.md: a "## " heading naming it in backquotes.
 # The list is not hard-coded: a registry of N formats is checked N times,
 # and the count is checked against formats.def to catch an empty listing.
 # shellcheck source=lib.sh
@@ -37,7 +37,7 @@ while read -r f; do
 	grep -qx "$f" golden_formats || fail "format $f: no golden case (ingest dump or analyze model) reads as $f"
 	c=$top/tests/fuzz/corpus/$(echo "$f" | tr - _)
 	[ -n "$(ls -A "$c" 2>/dev/null)" ] || fail "format $f: no fuzz corpus in $c"
-	grep -q "^### .*\`$f\`" "$top/README.md" || fail "format $f: no README section (### ... \`$f\` ...)"
+	grep -q "^## .*\`$f\`" "$top/docs/formats.md" || fail "format $f: no section in docs/formats.md (## ... \`$f\` ...)"
 done <formats
 [ "$n" -ge 20 ] || fail "only $n formats listed: the loop above checked too little"
 finish

@@ -1,6 +1,7 @@
 #!/bin/sh
-# readme_examples.sh - README's shell examples run as tests (jq's habit), so
-# they cannot drift from the program. Every ```sh block of README.md runs,
+# readme_examples.sh - the documentation's shell examples run as tests (jq's
+# habit), so they cannot drift from the program. Every ```sh block of
+# README.md and docs/*.md runs,
 # unless the line before it is an HTML comment "<!-- not run: REASON -->"
 # (installing packages, the test suite itself, a cluster scheduler).
 #
@@ -14,20 +15,25 @@
 # Environment (set by ctest): PROFREPORT, PR_SAMPLES, PR_TESTS.
 set -u
 : "${PROFREPORT:?PROFREPORT must name the profreport binary}"
-readme=$PR_TESTS/../README.md
+top=$(cd "$PR_TESTS/.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-readme.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 HOME=$tmp
 export HOME
 
-# the blocks, one file each (tmp/block.N), and the line each starts on
-awk -v dir="$tmp" '
-	/^<!-- not run:/ { skip = 1; next }
-	/^```sh[ \t]*$/ { n++; if (skip) { skip = 0; off = 1; next } f = dir "/block." n; print NR > (dir "/line." n); inb = 1; next }
-	/^```/ { if (inb) close(f); inb = 0; off = 0; next }
-	inb { print > f; next }
-	!off && NF { skip = 0 }
-' "$readme"
+# the blocks, one file each (tmp/block.N), and the FILE:LINE each starts on
+n0=0
+for doc in "$top/README.md" "$top"/docs/*.md; do
+	awk -v dir="$tmp" -v n="$n0" -v file="${doc#"$top"/}" '
+		/^<!-- not run:/ { skip = 1; next }
+		/^```sh[ \t]*$/ { n++; if (skip) { skip = 0; off = 1; next } f = dir "/block." n; print file ":" NR > (dir "/line." n); inb = 1; next }
+		/^```/ { if (inb) close(f); inb = 0; off = 0; next }
+		inb { print > f; next }
+		!off && NF { skip = 0 }
+		END { print n > (dir "/count") }
+	' "$doc"
+	n0=$(cat "$tmp/count")
+done
 
 fixture() { # a fresh directory with what the examples name
 	d=$1
@@ -58,12 +64,12 @@ for b in "$tmp"/block.*; do
 	rc=$?
 	ran=$((ran + 1))
 	if [ $rc -ne 0 ]; then
-		echo "README.md:$line: the example exited $rc:"
+		echo "$line: the example exited $rc:"
 		sed 's/^/    | /' "$b"
 		sed 's/^/    stderr: /' "$w.err" | head -20
 		fails=$((fails + 1))
 	fi
 done
-[ "$ran" -gt 0 ] || { echo "readme_examples: no example found in $readme"; exit 1; }
+[ "$ran" -gt 0 ] || { echo "readme_examples: no example found in README.md and docs/"; exit 1; }
 echo "readme_examples: $ran example block(s), $fails failed"
 [ $fails -eq 0 ]
