@@ -25,6 +25,9 @@ foreach(kind model agg compare)
     TIMEOUT 900)
 endforeach()
 
+# The key names C readers ask our documents for are named by the schemas (one home for them).
+add_test(NAME schema/keys COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tools/model_keys.py ${CMAKE_SOURCE_DIR})
+
 # README's shell examples run (tests/tools/readme_examples.sh).
 add_test(NAME readme/examples COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/readme_examples.sh)
 set_tests_properties(readme/examples PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" TIMEOUT 600)
