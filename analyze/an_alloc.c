@@ -8,7 +8,7 @@
  * at the peak (massif.peak.heap). Nodes massif itself folded are its own
  * "in N places, below massif's threshold (1.00%)" entries.
  *
- * At most ALLOC_NODES nodes, depth first (nodes_more counts the rest; the
+ * At most PR_MODEL_ALLOC_NODES nodes, depth first (nodes_more counts the rest; the
  * store has them all). share = bytes / heap. t_ns is the peak snapshot's
  * position on the run's x axis (ns, or what clock.x_unit says).
  * The section is absent when the run has no peak tree.
@@ -18,7 +18,6 @@
 
 #include "analyze/actx.h"
 
-#define ALLOC_NODES 500
 #define SEP " <- "
 
 static json_t *node(const char *path, double bytes, double heap)
@@ -76,7 +75,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		return -1;
 	nodes = json_array();
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n++ >= ALLOC_NODES) {
+		if (n++ >= PR_MODEL_ALLOC_NODES) {
 			more++;
 			continue;
 		}

@@ -56,7 +56,17 @@ struct pr_model_opts {
 	int cache;
 };
 
-#define PR_MODEL_OPTS_INIT { 15, 500, 2000, 0, NULL, NULL, NULL, 0 }
+/*
+ * The model's defaults and caps, named once: the CLI's help and the
+ * reports' notes on what the model leaves out quote them.
+ */
+#define PR_MODEL_TOP_N 15             /* rows in the top-spans tables */
+#define PR_MODEL_MAX_PHASES 500       /* phase occurrences listed per run */
+#define PR_MODEL_TIMELINE_POINTS 2000 /* points per series timeline */
+#define PR_MODEL_ALLOC_NODES 500      /* nodes of the peak's allocation tree (an_alloc.c) */
+
+#define PR_MODEL_OPTS_INIT                                                                    \
+	{ PR_MODEL_TOP_N, PR_MODEL_MAX_PHASES, PR_MODEL_TIMELINE_POINTS, 0, NULL, NULL, NULL, 0 }
 
 json_t *pr_model_build(struct pr_store *st, const struct pr_model_opts *opts,
 		       struct pr_error *err);

@@ -450,14 +450,23 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 	c->height = 480;
 }
 
+/* The GPU panels in page order; each builder adds at most the one panel of its name. */
+static const struct {
+	const char *name;
+	void (*build)(struct pr_panelset *ps, const json_t *run);
+} gpu_panels[] = {
+	{ "gpu_temporal", temporal },
+	{ "gpu_overlap", overlap },
+	{ "gpu_kernel_types", kernel_types },
+	{ "gpu_top_kernels", top_kernels },
+	{ "gpu_queue", queue },
+	{ "gpu_steps", steps },
+};
+
 size_t pr_gpu_panels_add(struct pr_panelset *ps, const json_t *run)
 {
-	size_t before = pr_panelset_count(ps);
-	temporal(ps, run);
-	overlap(ps, run);
-	kernel_types(ps, run);
-	top_kernels(ps, run);
-	queue(ps, run);
-	steps(ps, run);
+	size_t before = pr_panelset_count(ps), i;
+	for (i = 0; i < PR_ARRAY_SIZE(gpu_panels); i++)
+		gpu_panels[i].build(ps, run);
 	return pr_panelset_count(ps) - before;
 }

@@ -462,7 +462,8 @@ static void alloc_tree(struct pr_strbuf *sb, const json_t *run)
 	if (cut)
 		pr_strbuf_addf(sb,
 			       "<p class=\"capped\">%zu more node(s) not shown (deeper than %d levels or "
-			       "past %d rows; the JSON model has the first 500, the store all of them).</p>\n",
+			       "past %d rows; the JSON model has the first " PR_STR(PR_MODEL_ALLOC_NODES)
+			       ", the store all of them).</p>\n",
 			       cut, HTML_TREE_DEPTH, HTML_TREE_ROWS);
 }
 
@@ -529,7 +530,7 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 			tdn(sb, m ? pr_mnum(m, "peak") : NAN, "bytes");
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
-		/* the model lists the first 500 occurrences: the store has them all */
+		/* the model lists the first PR_MODEL_MAX_PHASES occurrences: the store has them all */
 		pr_html_table_end(sb, i, nall, "the store");
 		pr_strbuf_addstr(sb, "</details>\n");
 	}

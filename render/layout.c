@@ -171,7 +171,7 @@ static void y_range_lines(const struct pr_chart *c, struct pr_lo_range *yr, int 
 	}
 	{
 		double span = dmax - dmin;
-		*lo = dmin == 0 ? 0 : dmin - span * (dmax == 0 ? head : 0.05);
+		*lo = dmin == 0 ? 0 : dmin - span * (dmax == 0 ? head : VALUE_MARGIN);
 		*hi = dmax == 0 ? 0 : dmax + span * head;
 	}
 }

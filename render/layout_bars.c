@@ -87,7 +87,7 @@ static void stacked_bar(struct pr_lo_ctx *x, struct pr_layout *lo, const struct 
 void pr_lo_bar_headroom(struct pr_lo_ctx *x, struct pr_axis *va, int horiz, size_t ncat, double len)
 {
 	const struct pr_chart *c = x->c;
-	double span = va->hi - va->lo, f = 0.05;
+	double span = va->hi - va->lo, f = VALUE_MARGIN;
 	size_t g, i;
 	if (c->y_fixed)
 		return;

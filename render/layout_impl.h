@@ -33,6 +33,9 @@
 #define SWATCH_W 22.0
 #define SWATCH_GAP 6.0
 #define BOX_PAD 6.0
+/* Room beyond the data on a value axis, a share of its range, where no
+ * value label or mark asks for more (bar charts; the low end of a line chart). */
+#define VALUE_MARGIN 0.05
 
 #define RGB_TITLE 0x222222u
 #define RGB_LABEL 0x333333u

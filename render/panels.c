@@ -1008,25 +1008,52 @@ struct pr_panelset *pr_panels_build(const json_t *run)
 	return ps;
 }
 
+/*
+ * The general panels in page order. Each entry adds at most the one panel
+ * of its name (none when the run lacks the data). An entry without a
+ * builder is a simple() panel: the series named exact, or those whose name
+ * starts with prefix, on one time chart (skip_zero: not the all-zero ones).
+ */
+static const struct panel_def {
+	const char *name;
+	void (*build)(struct pr_panelset *ps, const json_t *run);
+	const char *title, *exact, *prefix, *ylabel, *yunit; /* simple() */
+	int skip_zero;
+} general_panels[] = {
+	{ .name = "memory", .build = memory },
+	{ .name = "memory_categories", .build = memory_categories },
+	{ .name = "efficiency", .build = efficiency },
+	{ .name = "cpu", .build = cpu },
+	{ .name = "disk", .build = disk },
+	{ .name = "phases", .build = phase_durations },
+	{ .name = "system_memory", .title = "System memory", .prefix = "sys.", .ylabel = "Memory",
+	  .yunit = "bytes" },
+	{ .name = "pressure", .build = pressure },
+	{ .name = "gpu_util", .title = "GPU utilisation", .exact = "gpu.util", .ylabel = "Utilisation",
+	  .yunit = "percent", .skip_zero = 1 },
+	{ .name = "gpu_memory", .build = gpu_memory },
+	{ .name = "gpu_temp", .title = "GPU temperature", .exact = "gpu.temp", .ylabel = "Temperature",
+	  .yunit = "C", .skip_zero = 1 },
+	{ .name = "gpu_power", .title = "GPU power", .exact = "gpu.power", .ylabel = "Power",
+	  .yunit = "W", .skip_zero = 1 },
+	{ .name = "device_memory", .build = device_memory },
+	{ .name = "layers", .build = layers },
+	{ .name = "steps", .build = steps },
+	{ .name = "timeline", .build = timeline_panel },
+};
+
 struct pr_panelset *pr_panels_build_general(const json_t *run)
 {
 	struct pr_panelset *ps = pr_panelset_new();
-	memory(ps, run);
-	memory_categories(ps, run);
-	efficiency(ps, run);
-	cpu(ps, run);
-	disk(ps, run);
-	phase_durations(ps, run);
-	simple(ps, run, "system_memory", "System memory", NULL, "sys.", "Memory", "bytes", 0);
-	pressure(ps, run);
-	simple(ps, run, "gpu_util", "GPU utilisation", "gpu.util", NULL, "Utilisation", "percent", 1);
-	gpu_memory(ps, run);
-	simple(ps, run, "gpu_temp", "GPU temperature", "gpu.temp", NULL, "Temperature", "C", 1);
-	simple(ps, run, "gpu_power", "GPU power", "gpu.power", NULL, "Power", "W", 1);
-	device_memory(ps, run);
-	layers(ps, run);
-	steps(ps, run);
-	timeline_panel(ps, run);
+	size_t i;
+	for (i = 0; i < PR_ARRAY_SIZE(general_panels); i++) {
+		const struct panel_def *p = &general_panels[i];
+		if (p->build)
+			p->build(ps, run);
+		else
+			simple(ps, run, p->name, p->title, p->exact, p->prefix, p->ylabel, p->yunit,
+			       p->skip_zero);
+	}
 	prune(ps);
 	return ps;
 }

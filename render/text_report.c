@@ -210,7 +210,7 @@ static void peaks(const json_t *run, FILE *out)
 /*
  * The peak snapshot's allocation tree (massif), depth first, indented by
  * depth: at most TREE_DEPTH levels and TREE_ROWS rows; what is left out is
- * counted (the JSON model has 500 nodes, the store all of them).
+ * counted (the JSON model has PR_MODEL_ALLOC_NODES nodes, the store all of them).
  */
 static void alloc_tree(const json_t *run, FILE *out)
 {

@@ -6,6 +6,9 @@
 #   cairo.h; render/ never includes sqlite3.h nor store/ or ingest/ headers
 #   (it sees the model API and base); nothing below cli/ includes cli/
 #   headers; store/ includes nothing from ingest/analyze/render;
+# - a file split along its seams shares a private NAME_impl.h among its
+#   pieces only: analyze/agg_impl.h (aggregate.c, agg_*.c),
+#   store/writer_impl.h (writer*.c), render/layout_impl.h (layout*.c);
 # - banned functions: strcpy, strcat, sprintf, vsprintf, strtok, atoi, atof,
 #   gmtime, localtime, ctime (use snprintf/strbuf, strtoll/strtod, *_r);
 # - no SQL formatted at run time: a statement is literal text with bound
@@ -34,6 +37,14 @@ check "sqlite3.h in render/" '#include <sqlite3' render/*.[ch]
 check "upward include from store/" '#include "(ingest|analyze|render|cli)/' store/*.[ch]
 check "upward include from ingest/ or analyze/" '#include "(render|cli)/' ingest/*.[ch] analyze/*.[ch]
 check "cli/ include from render/" '#include "cli/' render/*.[ch]
+all_src=$(ls base/*.[ch] store/*.[ch] ingest/*.[ch] analyze/*.[ch] render/*.[ch] cli/*.[ch] \
+	tests/unit/*.[ch] bench/*.c)
+check "analyze/agg_impl.h outside analyze/aggregate.c, agg_*.c" '#include "analyze/agg_impl.h"' \
+	$(echo "$all_src" | grep -v '^analyze/aggregate\.c$' | grep -v '^analyze/agg_')
+check "store/writer_impl.h outside store/writer*.c" '#include "store/writer_impl.h"' \
+	$(echo "$all_src" | grep -v '^store/writer')
+check "render/layout_impl.h outside render/layout*.c" '#include "render/layout_impl.h"' \
+	$(echo "$all_src" | grep -v '^render/layout')
 check "SQL formatted at run time" '"[^"]*(SELECT|INSERT|UPDATE|DELETE|PRAGMA|WHERE)[^"]*%[-0-9.l]*[sdi]' \
 	$(ls base/*.[ch] store/*.[ch] ingest/*.[ch] analyze/*.[ch] render/*.[ch] cli/*.[ch] | grep -v '^ingest/fmt_nsys.c$')
 check "banned function" \

@@ -1,0 +1,133 @@
+/*
+ * agg_impl.h - what the pieces of the multi-rank aggregate share (private
+ * to analyze/aggregate.c and analyze/agg_*.c; callers use analyze/aggregate.h).
+ *
+ * The aggregate is split along its seams:
+ *   aggregate.c       the accumulators, rank discovery, folding one run (from
+ *                     a model or a store), merging, agg.json files
+ *   agg_json.c        agg.json: writing (pr_agg_to_json) and reading back
+ *                     (pr_agg_merge_json), hex floats, exact state
+ *   agg_stragglers.c  the straggler checks and collective arrival analysis
+ *   agg_inferix.c     Inferix's keys: the row's "inferix" part and the
+ *                     aggregate in Inferix's form (pr_agg_to_inferix)
+ * Exact sums are analyze/xsum.h. Functions shared between the files carry
+ * the pr_agg_ prefix and are declared here.
+ *
+ * OWNERSHIP: as analyze/aggregate.h; rows own their source and j.
+ */
+#ifndef PR_AGG_IMPL_H
+#define PR_AGG_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+#include <regex.h>
+
+#include "analyze/aggregate.h"
+#include "analyze/stats.h"
+#include "analyze/xsum.h"
+#include "base/pr_common.h"
+#include "base/strmap.h"
+
+/* A stat's category; agg.json names them (agg_json.c). */
+enum { CAT_RUN, CAT_STAGE, CAT_COLLECTIVE, CAT_SPAN, CAT_PEAK, CAT_METRIC, CAT_GPU, CAT_N };
+
+struct agg_stat {
+	int cat;
+	char *kind, *name, *unit;
+	uint64_t ranks;
+	struct pr_xsum calls, sum, sumsq;
+	struct pr_moments mom;
+	double min, max;
+	long argmin, argmax;
+	struct pr_sketch *sk;
+	/* Every rank's value while there are at most PR_AGG_EXACT_MAX (exact = 1):
+	 * the median is then exact; beyond, the sketch answers. */
+	double *vals;
+	size_t nvals;
+	int exact;
+};
+
+struct agg_row {
+	long rank;
+	char *source;
+	json_t *j; /* the row as written */
+};
+
+/*
+ * Collective arrival order: per collective (kind, name) and step index, the
+ * least time a rank spent in it and that rank (ties: the lower rank).
+ * Ranks issue collectives in the same order, so step k's call is the same
+ * call everywhere; the rank that spent the least time in it arrived last
+ * and the others waited for it (HTA's late start, counted per step like
+ * nsys' nccl_straggler). Keeping the lesser is exact under merging.
+ */
+struct agg_arrival {
+	char *kind, *name;
+	size_t n;     /* steps */
+	double *least; /* ns; NAN: no rank yet */
+	long *rank;   /* -1: no rank yet */
+};
+#define ARRIVAL_CAP 64         /* collectives tracked */
+#define ARRIVAL_STEPS 1000000  /* steps tracked per collective */
+#define ARRIVAL_P 0.01         /* binomial p-value (Bonferroni over ranks) to name a rank */
+
+struct pr_agg {
+	struct agg_arrival *arr;
+	size_t narr;
+	struct agg_stat *st;
+	size_t nst, stalloc;
+	struct pr_strmap idx; /* "cat\x1fkind\x1fname" -> index */
+	struct agg_row *rows;
+	size_t nrows, rowalloc;
+	pr_agg_run_fn on_run;
+	void *on_run_ctx;
+	json_t *warnings; /* array of strings */
+	int inferred;
+	long world_size;
+	char *world_size_src; /* the first input that stated world_size */
+	/* Ranks stated by the user: a regex over the path, or a list in input order. */
+	regex_t rank_re;
+	int has_rank_re;
+	long *user_ranks;
+	size_t nuser_ranks, next_user_rank;
+	struct pr_strmap hashes; /* content hash -> row index + 1 */
+};
+
+/* ---- aggregate.c ------------------------------------------------------ */
+
+/* The (cat, kind, name) accumulator, made empty on first use. */
+struct agg_stat *pr_agg_stat_get(struct pr_agg *a, int cat, const char *kind, const char *name,
+				 const char *unit);
+/* into += from (exact but for std, see aggregate.h). */
+void pr_agg_stat_merge(struct agg_stat *into, const struct agg_stat *from);
+/* The (kind, name) collective's arrival record with room for n steps; NULL past the caps. */
+struct agg_arrival *pr_agg_arrival_get(struct pr_agg *a, const char *kind, const char *name,
+				       size_t n);
+/* Keeps rank as step k's arrival when it spent less than the one kept (ties: lower rank). */
+void pr_agg_arrival_note(struct agg_arrival *ar, size_t k, double v, long rank);
+/* Appends a row (takes j); indexes its content hash. */
+void pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j);
+/* Adds a warning unless the same text is there already. */
+void pr_agg_warnf(struct pr_agg *a, const char *fmt, ...) PR_PRINTF_LIKE(2, 3);
+/* A row's GPU share part / whole from its "gpu" ns; NAN when whole is not > 0. */
+double pr_agg_gpu_share(const json_t *g, const char *part, const char *whole);
+/* The rows in rank order (ties: source), a new array the caller frees;
+ * *distinct = the number of distinct ranks. */
+struct agg_row **pr_agg_rows_sorted(const struct pr_agg *a, size_t *distinct);
+
+/* ---- agg_stragglers.c ------------------------------------------------- */
+
+/* The "stragglers" object of agg.json into out: checks, named ranks and the rule. */
+void pr_agg_stragglers(const struct pr_agg *a, struct agg_row **rows, size_t n, size_t nranks,
+		       json_t *out);
+/* agg.json's "collective_arrivals": each collective's arrival record (by name, kind). */
+json_t *pr_agg_arrivals_json(const struct pr_agg *a, size_t nranks);
+
+/* ---- agg_inferix.c ---------------------------------------------------- */
+
+/* A row's "inferix" part: session id, duration and the reported summary.gpu/cpu numbers. */
+json_t *pr_agg_inferix_part(const json_t *run, const json_t *meta);
+
+#endif
