@@ -44,6 +44,7 @@ rss() { awk '{ print $3 }' "$out/$1.t" | sort -n | tail -n 1; }
 printf '%-20s %8s %8s %7s | %8s %8s %7s | %8s %8s %7s | %7s %9s\n' input \
 	"ingest s" "cpu s" "RSS MB" "anal s" "cpu s" "RSS MB" "report s" "cpu s" "RSS MB" \
 	"rep/ing" "anal s/GB"
+shown= fail=0
 for mb in $sizes; do
 	f=$out/trace_${mb}MB.json
 	[ -f "$f" ] || "$gen" "$mb" 1 -o "$f" 2>"$f.gen"
@@ -62,6 +63,20 @@ for mb in $sizes; do
 			aw / (gb / 1e9)
 	}'
 	rm -f "$db" "$db-journal"
+	# the page shows every step (never cut): its step panel is one point per step ("Step
+	# time per step") or, past 4 points per pixel column, reduced over "all N steps" for
+	# the N steps gen_trace wrote
+	steps=$(sed -n 's/.* \([0-9]*\) steps.*/\1/p' "$f.gen")
+	if [ -n "$steps" ]; then
+		if grep -q "Step time, all $steps steps\|Step time per step" "$out/e2e_report.html"; then
+			shown="$shown $(basename "$f"): all $steps steps on the page;"
+		else
+			echo "bench: $(basename "$f"): the page does not show all $steps steps" >&2
+			fail=1
+		fi
+	fi
 done
+[ -n "$shown" ] && echo "steps:$shown"
 echo "anal: summary --json of the stored run; report: trace -> HTML + model (ingest included);"
 echo "rep/ing: report wall / ingest wall; anal s/GB: analysis wall per GB of trace"
+exit "$fail"
