@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analyze/stats.h"
+#include "base/jsonx.h"
 #include "base/strbuf.h"
 #include "base/strmap.h"
 #include "base/xalloc.h"
@@ -103,15 +104,12 @@ static struct metric *get(struct table *t, const char *prefix, const char *name,
 	return m;
 }
 
+/* pr_mnum with a flag: 0 and *ok = 0 when absent (a JSON number is never NaN). */
 static double num(const json_t *o, const char *key, int *ok)
 {
-	const json_t *v = json_object_get(o, key);
-	if (!json_is_number(v)) {
-		*ok = 0;
-		return 0;
-	}
-	*ok = 1;
-	return json_number_value(v);
+	double v = pr_mnum(o, key);
+	*ok = !isnan(v);
+	return *ok ? v : 0;
 }
 
 static void add_value(struct table *t, int k, const char *prefix, const char *name, enum group g,
