@@ -799,8 +799,9 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 			pr_strbuf_addf(sb, " of %lld", pr_mll(run, "world_size"));
 	}
 	if (json_is_number(json_object_get(clock, "epoch_start_ns"))) {
-		double e = pr_mnum(clock, "epoch_start_ns") / 1e9;
-		pr_strbuf_addf(sb, " &middot; started at Unix time %.3f", e);
+		char when[64];
+		pr_fmt_utc(pr_mnum(clock, "epoch_start_ns"), when, sizeof(when));
+		pr_strbuf_addf(sb, " &middot; started %s", when);
 	}
 	pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a));
 	if (pr_run_x_unit(run)) {
@@ -1661,7 +1662,7 @@ static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, si
 int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_output *out,
 		  struct pr_error *err)
 {
-	static const char *const h[] = { "#", "Run", "Kind", "Source", "Start (Unix s)", "#Duration",
+	static const char *const h[] = { "#", "Run", "Kind", "Source", "Start (UTC)", "#Duration",
 					 "#Peak memory", "Series", "#Step p50", "#Throughput", "Unit",
 					 "#Recommendations", NULL };
 	struct pr_strbuf body = PR_STRBUF_INIT;
@@ -1688,10 +1689,15 @@ int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_outp
 		run_kind(r, kind, sizeof(kind));
 		pr_html_td(&body, kind);
 		pr_html_td(&body, pr_mstr(r, "source"));
-		if (json_is_number(json_object_get(clock, "epoch_start_ns")))
-			tdf(&body, pr_mnum(clock, "epoch_start_ns") / 1e9, 3);
-		else
+		if (json_is_number(json_object_get(clock, "epoch_start_ns"))) {
+			/* a date to read, the Unix seconds to sort by */
+			char when[64];
+			pr_fmt_utc(pr_mnum(clock, "epoch_start_ns"), when, sizeof(when));
+			pr_strbuf_addf(&body, "<td class=\"n\" data-v=\"%.17g\">%s</td>",
+				       pr_mnum(clock, "epoch_start_ns") / 1e9, when);
+		} else {
 			pr_html_td(&body, "-");
+		}
 		tdn(&body, pr_mnum(clock, "duration_ns"), "ns");
 		tdn(&body, pk ? pr_mnum(pk, "value") : NAN, "bytes");
 		pr_html_td(&body, pk ? pr_mstr(pk, "series") : "");

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 void pr_fmt_duration(double ns, char *buf, size_t n)
 {
@@ -69,4 +70,28 @@ void pr_fmt_value(double v, const char *unit, char *buf, size_t n)
 		snprintf(buf, n, "%.6g %s", v, unit);
 	else
 		snprintf(buf, n, "%.6g", v);
+}
+
+void pr_fmt_utc(double epoch_ns, char *buf, size_t n)
+{
+	double s = floor(epoch_ns / 1e9), ms;
+	struct tm tm;
+	time_t t;
+	if (!isfinite(s) || fabs(s) > 3e11) { /* about 9500 years: past gmtime's years */
+		snprintf(buf, n, "-");
+		return;
+	}
+	ms = floor((epoch_ns / 1e9 - s) * 1000 + 0.5);
+	if (ms >= 1000) {
+		ms -= 1000;
+		s += 1;
+	}
+	t = (time_t)s;
+	memset(&tm, 0, sizeof(tm));
+	if (!gmtime_r(&t, &tm)) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	snprintf(buf, n, "%04d-%02d-%02d %02d:%02d:%02d.%03d UTC", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)ms);
 }

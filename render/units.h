@@ -16,5 +16,8 @@ void pr_fmt_bytes(double bytes, char *buf, size_t n);
 /* A data rate in SI units as nccl-tests prints them: "150.0 GB/s" (B/s .. TB/s). */
 void pr_fmt_rate(double bytes_per_s, char *buf, size_t n);
 void pr_fmt_value(double v, const char *unit, char *buf, size_t n);
+/* An absolute time as a UTC date: "2024-11-19 07:06:40.001 UTC" (ns since the Unix epoch);
+ * "-" when not finite or out of the calendar's range. No time zone, no locale. */
+void pr_fmt_utc(double epoch_ns, char *buf, size_t n);
 
 #endif

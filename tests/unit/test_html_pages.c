@@ -22,6 +22,7 @@
 #include "render/html_report.h"
 #include "render/layout.h"
 #include "render/panel_data.h"
+#include "render/units.h"
 
 static char *script_escaped(const char *json)
 {
@@ -243,6 +244,27 @@ static void test_run_names(void **state)
 		json_decref(r[i]);
 }
 
+/* Absolute times read as UTC dates. Expected by python3's
+ * datetime.fromtimestamp(T, timezone.utc): 1732000000 -> 2024-11-19 07:06:40,
+ * 1617870343 -> 2021-04-08 08:25:43, -2 -> 1969-12-31 23:59:58. */
+static void test_utc_dates(void **state)
+{
+	char b[64];
+	(void)state;
+	pr_fmt_utc(1732000000.001e9, b, sizeof(b));
+	assert_string_equal(b, "2024-11-19 07:06:40.001 UTC");
+	pr_fmt_utc(1617870343.4e9, b, sizeof(b));
+	assert_string_equal(b, "2021-04-08 08:25:43.400 UTC");
+	pr_fmt_utc(-1.5e9, b, sizeof(b)); /* before the epoch: floor, then the 500 ms after it */
+	assert_string_equal(b, "1969-12-31 23:59:58.500 UTC");
+	pr_fmt_utc(1.9996e9, b, sizeof(b)); /* the milliseconds round up into the next second */
+	assert_string_equal(b, "1970-01-01 00:00:02.000 UTC");
+	pr_fmt_utc(NAN, b, sizeof(b));
+	assert_string_equal(b, "-");
+	pr_fmt_utc(1e30, b, sizeof(b));
+	assert_string_equal(b, "-");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_panel_data_reduced_and_rects),
 		cmocka_unit_test(test_panel_data_not_interactive),
 		cmocka_unit_test(test_run_names),
+		cmocka_unit_test(test_utc_dates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
