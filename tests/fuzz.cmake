@@ -69,6 +69,9 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang")
     endforeach()
   endforeach()
   add_library(pr_fuzz_out STATIC ${pr_fuzz_out_srcs})
+  # analyze/model.c includes the generated analyser version (analyze/CMakeLists.txt)
+  add_dependencies(pr_fuzz_out pr_analyzer_version)
+  target_include_directories(pr_fuzz_out PRIVATE ${PR_ANALYZER_VERSION_DIR})
   target_compile_options(pr_fuzz_out PRIVATE
     -fsanitize=fuzzer-no-link,${PR_FUZZ_SANITIZE} -fno-sanitize-recover=undefined
     -fno-omit-frame-pointer -Wno-overlength-strings)
