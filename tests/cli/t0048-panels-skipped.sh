@@ -1,5 +1,5 @@
 #!/bin/sh
-# t0044-panels-skipped: a panel that says nothing is not drawn, and the page
+# t0048-panels-skipped: a panel that says nothing is not drawn, and the page
 # says which and why (render/panels.c, prune). A psutil log written here
 # by hand: 21 samples 1 s apart, RSS and VMS rising (informative), CPU
 # 1.8 % in every sample (constant: the cpu panel is left out, "constant
