@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/escape.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "render/layout.h"
 
 #define PR_PI 3.14159265358979323846
 /*
@@ -471,26 +471,6 @@ void pr_gfx_circle(struct pr_gfx *g, double x, double y, double r, uint32_t fill
 	}
 }
 
-/* Cairo rejects invalid UTF-8 (and the context stays broken): repair first. */
-static char *clean_utf8(const char *text)
-{
-	struct pr_strbuf sb = PR_STRBUF_INIT;
-	const unsigned char *p = (const unsigned char *)text;
-	size_t n = strlen(text), i = 0;
-	while (i < n) {
-		long cp;
-		size_t len = pr_utf8_decode(p + i, n - i, &cp);
-		if (cp < 0)
-			pr_strbuf_addstr(&sb, "\xEF\xBF\xBD");
-		else if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0))
-			pr_strbuf_addch(&sb, ' ');
-		else
-			pr_strbuf_add(&sb, p + i, len);
-		i += len;
-	}
-	return pr_strbuf_detach(&sb, NULL);
-}
-
 void pr_gfx_text(struct pr_gfx *g, const char *text, double x, double y, double size, int bold,
 		 uint32_t rgb, enum pr_gfx_align align, double angle_deg)
 {
@@ -500,7 +480,7 @@ void pr_gfx_text(struct pr_gfx *g, const char *text, double x, double y, double 
 
 	if (!text || !text[0] || !ok(x, y) || !(size > 0))
 		return;
-	s = clean_utf8(text);
+	s = pr_text_clean(text); /* Cairo rejects invalid UTF-8 (and the context stays broken) */
 	set_font(g->cr, size, bold);
 	cairo_text_extents(g->cr, s, &te);
 	if (align == PR_GFX_CENTER)
@@ -524,7 +504,7 @@ double pr_gfx_text_width(const char *text, double size, int bold)
 	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
 	cairo_t *cr = cairo_create(s);
 	cairo_text_extents_t te;
-	char *c = clean_utf8(text ? text : "");
+	char *c = pr_text_clean(text);
 	double w;
 	pin_font_options(cr);
 	set_font(cr, size, bold);
