@@ -12,18 +12,8 @@
 # /usr/bin/time (Debian package "time"). Files go to bench/out/; the 1 GB
 # case (1000) takes about half a minute per repeat.
 set -eu
-cd "$(dirname "$0")/.."
-build=${1:-build}
-[ $# -gt 0 ] && shift
-sizes=${*:-100}
-pr=$build/cli/profreport
-gen=$build/bench/gen_trace
-out=bench/out
-n=${PR_BENCH_REPEAT:-3}
-mkdir -p "$out"
-[ -x "$pr" ] && [ -x "$gen" ] || { echo "bench: build first (cmake --build $build)" >&2; exit 2; }
-
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+default_sizes="100"
+. "$(dirname "$0")/lib.sh"
 
 # timed NAME CMD...: runs CMD n times, appends "wall cpu rss_kb" to $out/NAME.t
 timed() {

@@ -12,19 +12,8 @@
 # and the largest peak RSS. Needs /usr/bin/time (Debian package "time").
 # Files go to bench/out/. The 1 GB case (1000) takes about a minute.
 set -eu
-cd "$(dirname "$0")/.."
-build=${1:-build}
-[ $# -gt 0 ] && shift
-sizes=${*:-100}
-pr=$build/cli/profreport
-gen=$build/bench/gen_trace
-out=bench/out
-n=${PR_BENCH_REPEAT:-3}
-mkdir -p "$out"
-[ -x "$pr" ] && [ -x "$gen" ] || { echo "bench: build first (cmake --build $build)" >&2; exit 2; }
-
-now() { date +%s.%N; }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+default_sizes="100"
+. "$(dirname "$0")/lib.sh"
 
 printf '%-20s %8s %7s %7s %8s %8s %8s %8s %7s %8s %8s\n' input "ingest s" "RSS MB" \
 	"coll s" "gpubrk s" "gpu s" "GPU s" "share %" "model s" "sum RSS" "kernels"

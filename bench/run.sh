@@ -11,17 +11,8 @@
 # median time and the largest peak RSS. Needs /usr/bin/time (Debian package
 # "time"). Files go to bench/out/.
 set -eu
-cd "$(dirname "$0")/.."
-build=${1:-build}
-[ $# -gt 0 ] && shift
-sizes=${*:-10 100 1000}
-pr=$build/cli/profreport
-gen=$build/bench/gen_trace
-out=bench/out
-mkdir -p "$out"
-[ -x "$pr" ] && [ -x "$gen" ] || { echo "bench: build first (cmake --build $build)" >&2; exit 2; }
-
-now() { date +%s.%N; }
+default_sizes="10 100 1000"
+. "$(dirname "$0")/lib.sh"
 
 printf '%-22s %9s %8s %9s %10s %11s %9s %9s %7s %8s\n' \
 	input "size MB" "time s" "MB/s" events "events/s" "RSS MB" "store MB" "store/x" "B/event"
@@ -35,7 +26,7 @@ for mb in $sizes; do
 	: >"$out/times"
 	rss=0
 	i=0
-	while [ "$i" -lt "${PR_BENCH_REPEAT:-3}" ]; do
+	while [ "$i" -lt "$n" ]; do
 		rm -f "$db" "$db-journal"
 		sync
 		t1=$(now)
