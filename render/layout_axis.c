@@ -10,6 +10,7 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "render/layout_impl.h"
+#include "render/units.h"
 
 /* ---- ticks ---- */
 
@@ -323,27 +324,12 @@ static void date_ticks(struct pr_axis *a, size_t max_int)
 	a->unit.scale = step; /* the labels' precision (pr_lo_tick_label) */
 }
 
-/* UTC date and time of Unix second t; frac_ms: the milliseconds after it. */
-static void utc(double t, struct tm *tm, long *ms)
-{
-	double s = floor(t);
-	time_t tt;
-	*ms = (long)floor((t - s) * 1000 + 0.5);
-	if (*ms >= 1000) {
-		*ms -= 1000;
-		s += 1;
-	}
-	tt = (time_t)s;
-	memset(tm, 0, sizeof(*tm));
-	gmtime_r(&tt, tm);
-}
-
 static void date_label(const struct pr_axis *a, double v, char *buf, size_t n)
 {
 	double step = a->unit.scale, t = a->epoch + v;
 	struct tm tm;
 	long ms;
-	utc(t, &tm, &ms);
+	pr_utc_split(t, &tm, &ms);
 	if (step >= 86400 || (!tm.tm_hour && !tm.tm_min && !tm.tm_sec && !ms))
 		snprintf(buf, n, "%02d-%02d", tm.tm_mon + 1, tm.tm_mday);
 	else if (step >= 60)
@@ -435,8 +421,8 @@ char *pr_lo_axis_title(const char *label, const struct pr_axis *a)
 	if (a && a->date) {
 		struct tm t0, t1;
 		long ms;
-		utc(a->epoch + a->lo, &t0, &ms);
-		utc(a->epoch + a->hi, &t1, &ms);
+		pr_utc_split(a->epoch + a->lo, &t0, &ms);
+		pr_utc_split(a->epoch + a->hi, &t1, &ms);
 		pr_strbuf_addf(&sb, "(UTC, %04d-%02d-%02d", t0.tm_year + 1900, t0.tm_mon + 1, t0.tm_mday);
 		if (t0.tm_year != t1.tm_year || t0.tm_yday != t1.tm_yday)
 			pr_strbuf_addf(&sb, " to %04d-%02d-%02d", t1.tm_year + 1900, t1.tm_mon + 1,

@@ -72,26 +72,31 @@ void pr_fmt_value(double v, const char *unit, char *buf, size_t n)
 		snprintf(buf, n, "%.6g", v);
 }
 
-void pr_fmt_utc(double epoch_ns, char *buf, size_t n)
+int pr_utc_split(double t, struct tm *tm, long *ms)
 {
-	double s = floor(epoch_ns / 1e9), ms;
-	struct tm tm;
-	time_t t;
-	if (!isfinite(s) || fabs(s) > 3e11) { /* about 9500 years: past gmtime's years */
-		snprintf(buf, n, "-");
-		return;
-	}
-	ms = floor((epoch_ns / 1e9 - s) * 1000 + 0.5);
-	if (ms >= 1000) {
-		ms -= 1000;
+	double s = floor(t);
+	time_t tt;
+	memset(tm, 0, sizeof(*tm));
+	*ms = 0;
+	if (!isfinite(s) || fabs(s) > 3e11) /* about 9500 years: past gmtime's years */
+		return -1;
+	*ms = (long)floor((t - s) * 1000 + 0.5);
+	if (*ms >= 1000) {
+		*ms -= 1000;
 		s += 1;
 	}
-	t = (time_t)s;
-	memset(&tm, 0, sizeof(tm));
-	if (!gmtime_r(&t, &tm)) {
+	tt = (time_t)s;
+	return gmtime_r(&tt, tm) ? 0 : -1;
+}
+
+void pr_fmt_utc(double epoch_ns, char *buf, size_t n)
+{
+	struct tm tm;
+	long ms;
+	if (pr_utc_split(epoch_ns / 1e9, &tm, &ms)) {
 		snprintf(buf, n, "-");
 		return;
 	}
-	snprintf(buf, n, "%04d-%02d-%02d %02d:%02d:%02d.%03d UTC", tm.tm_year + 1900, tm.tm_mon + 1,
-		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)ms);
+	snprintf(buf, n, "%04d-%02d-%02d %02d:%02d:%02d.%03ld UTC", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
 }

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct tm;
+
 /* "12.345 ms" - three significant decimals, unit by magnitude. */
 void pr_fmt_duration(double ns, char *buf, size_t n);
 /* "1.50 GiB" */
@@ -19,5 +21,9 @@ void pr_fmt_value(double v, const char *unit, char *buf, size_t n);
 /* An absolute time as a UTC date: "2024-11-19 07:06:40.001 UTC" (ns since the Unix epoch);
  * "-" when not finite or out of the calendar's range. No time zone, no locale. */
 void pr_fmt_utc(double epoch_ns, char *buf, size_t n);
+/* The UTC calendar time of Unix second t (*tm) and the milliseconds after it, rounded
+ * (*ms, 0..999; a round-up carries into the second). 0, or -1 when t is not finite
+ * or beyond gmtime's years (*tm zeroed). */
+int pr_utc_split(double t, struct tm *tm, long *ms);
 
 #endif
