@@ -34,8 +34,10 @@ static const struct pr_analyzer *const analyzers[] = {
 
 /*
  * PR_TIMINGS=1 in the environment: one line per run and analyzer on stderr,
- * "profreport: timing: run ID NAME WALL_S CPU_S" (wall clock and the
- * thread's CPU time; bench/gpu_bench.sh reads them). A measuring hook for
+ * "profreport: timing: run ID NAME WALL_S CPU_S rss RSS_MB hwm PEAK_MB" (wall
+ * clock and the thread's CPU time, then the process's resident and peak
+ * resident megabytes after the step, from /proc/self/status, -0.0 where
+ * there is none; bench/gpu_bench.sh reads them). A measuring hook for
  * benchmarks only: the model never depends on it, and without the variable
  * no clock is read.
  */
@@ -46,6 +48,25 @@ static double clock_s(clockid_t id)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* kB of a /proc/self/status line ("VmRSS", "VmHWM"); -1 where there is none (not Linux) */
+static long proc_kb(const char *key)
+{
+	char line[256];
+	long kb = -1;
+	size_t n = strlen(key);
+	FILE *f = fopen("/proc/self/status", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ':') {
+			kb = strtol(line + n + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return kb;
+}
+
+/* PR_TIMINGS: wall and CPU seconds of a step, then the resident and peak resident MB after it */
 static void timing(int on, int64_t run, const char *name, double *t0)
 {
 	double t, c;
@@ -53,8 +74,9 @@ static void timing(int on, int64_t run, const char *name, double *t0)
 		return;
 	t = clock_s(CLOCK_MONOTONIC);
 	c = clock_s(CLOCK_THREAD_CPUTIME_ID);
-	fprintf(stderr, "profreport: timing: run %lld %s %.6f %.6f\n", (long long)run, name,
-		t - t0[0], c - t0[1]);
+	fprintf(stderr, "profreport: timing: run %lld %s %.6f %.6f rss %.1f hwm %.1f\n",
+		(long long)run, name, t - t0[0], c - t0[1], proc_kb("VmRSS") / 1024.0,
+		proc_kb("VmHWM") / 1024.0);
 	t0[0] = t;
 	t0[1] = c;
 }
