@@ -103,13 +103,8 @@ struct gname {
 	size_t ndurs, capdurs;
 };
 
-/* Positions of the args we read, per argkeys row (-1 = absent). */
-enum { A_CORR, A_BYTES, A_BPS, A_OCC, NARGS };
-static const char *const arg_keys[NARGS] = { "correlation", "bytes", "blocks per SM",
-					     "est. achieved occupancy %" };
-struct argpos {
-	int pos[NARGS];
-};
+/* The args of a GPU op read (gpuscan.h reads them). */
+enum { A_BYTES, A_BPS, A_OCC, NARGS };
 
 /* A running union of intervals added in start order. */
 struct uacc {
@@ -186,10 +181,7 @@ struct gb {
 	struct pr_strmap name_idx;
 	struct gname *names;
 	size_t nnames, capnames;
-	sqlite3_stmt *name_st, *keys_st;
-	struct pr_strmap keys_idx;
-	struct argpos *keys;
-	size_t nkeys, capkeys;
+	sqlite3_stmt *name_st;
 	struct pr_strmap launches;
 	struct launch *lv;
 	size_t nlv, caplv;
@@ -369,99 +361,6 @@ static struct gname *name_get(struct gb *g, int64_t id, struct pr_error *err)
 		nm->flags |= F_DATALOADER;
 	pr_strmap_put(&g->name_idx, &id, sizeof(id), (int64_t)g->nnames);
 	return &g->names[g->nnames++];
-}
-
-/* ---- args ---- */
-
-static const struct argpos *keys_get(struct gb *g, int64_t id, struct pr_error *err)
-{
-	struct argpos *ap;
-	json_t *arr, *k;
-	json_error_t jerr;
-	size_t i, j;
-	int64_t v;
-	const char *text;
-	if (pr_strmap_get(&g->keys_idx, &id, sizeof(id), &v))
-		return &g->keys[v];
-	text = lookup_text(g, &g->keys_st, "SELECT keys FROM argkeys WHERE id = ?2 AND ?1 IS NOT NULL",
-			   id, err);
-	if (!text)
-		return NULL;
-	if (g->nkeys == g->capkeys) {
-		g->capkeys = g->capkeys ? g->capkeys * 2 : 16;
-		g->keys = pr_xreallocarray(g->keys, g->capkeys, sizeof(*g->keys));
-	}
-	ap = &g->keys[g->nkeys];
-	for (j = 0; j < NARGS; j++)
-		ap->pos[j] = -1;
-	arr = *text ? json_loads(text, 0, &jerr) : NULL;
-	json_array_foreach(arr, i, k)
-		for (j = 0; j < NARGS; j++)
-			if (json_is_string(k) && !strcmp(json_string_value(k), arg_keys[j]) &&
-			    ap->pos[j] < 0 && i < 1000000)
-				ap->pos[j] = (int)i;
-	json_decref(arr);
-	pr_strmap_put(&g->keys_idx, &id, sizeof(id), (int64_t)g->nkeys);
-	return &g->keys[g->nkeys++];
-}
-
-/*
- * Reads the elements at ap's positions of a JSON array text (a row's args
- * values as the store keeps them) as numbers: val[j] (NAN when absent or
- * not a number), and the correlation as an integer (*corr, -1 when absent).
- */
-static void args_pick(const char *s, const struct argpos *ap, double *val, int64_t *corr)
-{
-	int j, maxpos = -1, idx = 0, depth = 0;
-	for (j = 0; j < NARGS; j++) {
-		val[j] = NAN;
-		if (ap->pos[j] > maxpos)
-			maxpos = ap->pos[j];
-	}
-	*corr = -1;
-	if (!s || *s != '[' || maxpos < 0)
-		return;
-	s++;
-	while (*s && idx <= maxpos) {
-		const char *start;
-		while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
-			s++;
-		start = s;
-		for (j = 0; j < NARGS; j++) {
-			char *e;
-			double d;
-			if (ap->pos[j] != idx || !((*s >= '0' && *s <= '9') || *s == '-'))
-				continue;
-			d = strtod(start, &e);
-			if (e != start)
-				val[j] = d;
-			if (j == A_CORR && e != start) {
-				long long c = strtoll(start, &e, 10);
-				*corr = c;
-			}
-		}
-		/* skip the element */
-		depth = 0;
-		for (; *s; s++) {
-			if (*s == '"') {
-				for (s++; *s && *s != '"'; s++)
-					if (*s == '\\' && s[1])
-						s++;
-				if (!*s)
-					return;
-			} else if (*s == '[' || *s == '{') {
-				depth++;
-			} else if (*s == ']' || *s == '}') {
-				if (!depth)
-					return;
-				depth--;
-			} else if (*s == ',' && !depth) {
-				s++;
-				break;
-			}
-		}
-		idx++;
-	}
 }
 
 /* ---- launches in flight: correlation -> runtime call ---- */
@@ -1033,20 +932,21 @@ static int main_row(struct gb *g, const struct pr_gpuscan *gs, const struct pr_g
 		return -1;
 	for (j = 0; j < NARGS; j++)
 		a[j] = NAN;
-	if (kind <= K_RUNTIME && !(r->aflags & PR_GA_NOKEYS) &&
-	    (kind != K_RUNTIME || nm->flags & F_LAUNCH)) {
-		const struct argpos *ap = keys_get(g, r->akeys, err);
-		if (!ap)
-			return -1;
-		args_pick(r->aflags & PR_GA_NULL ? NULL : gs->text + r->aoff, ap, a, &corr);
+	/* the args as the shared pass read them (gpuscan.h) */
+	if (kind <= K_MEMSET) {
+		a[A_BYTES] = r->u.act.bytes;
+		a[A_BPS] = r->u.act.bps;
+		a[A_OCC] = r->u.act.occ;
 	}
+	if (kind <= K_RUNTIME && (kind != K_RUNTIME || nm->flags & F_LAUNCH))
+		corr = pr_gpurow_corr_break(r);
 	rt.ts = rt.end = 0;
 	if (kind == K_RUNTIME) {
 		if (corr >= 0)
 			launch_put(g, corr, ts, ts + dur, (nm->flags & F_GRAPH) != 0);
 	} else if (kind <= K_MEMSET) {
 		has_rt = launch_take(g, corr, &rt);
-		gpu_op(g, kind, r->track, ts, dur, nm, a, has_rt, &rt);
+		gpu_op(g, kind, gs->tracks[r->track], ts, dur, nm, a, has_rt, &rt);
 	}
 	if (tb->on)
 		tb_row(g, kind, ts, dur, nm, a, has_rt, &rt);
@@ -1596,14 +1496,11 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	rc = 0;
 out:
 	sqlite3_finalize(g.name_st);
-	sqlite3_finalize(g.keys_st);
 	pr_strmap_release(&g.name_idx);
-	pr_strmap_release(&g.keys_idx);
 	pr_strmap_release(&g.launches);
 	pr_strmap_release(&g.stream_idx);
 	drop_durations(&g);
 	free(g.names);
-	free(g.keys);
 	free(g.lv);
 	free(g.streams);
 	tb_release(&g.tb);

@@ -108,7 +108,6 @@ struct type_stat {
 
 struct gl {
 	struct pr_actx *ctx;
-	struct pr_imap argpos;  /* argkeys id -> position of "correlation" (-1 none) */
 	struct pr_imap streams_by_track;
 	struct stream *streams;
 	size_t nstreams;
@@ -125,7 +124,6 @@ struct gl {
 	struct pr_imap op_by_name, cann_by_name, gann_by_name;
 	int64_t window_end; /* HTA: start of the last step; INT64_MAX when < 2 steps */
 	int64_t dup_corr, missing_corr;
-	int64_t last_keys, last_pos;     /* one-entry cache of argpos */
 	int64_t last_track, last_stream; /* one-entry cache of streams_by_track */
 	sqlite3_stmt *up; /* ancestor lookup by id */
 };
@@ -146,70 +144,6 @@ static size_t name_slot(struct pr_imap *by_name, struct name_stat **v, size_t *n
 static void add_ns(int64_t *acc, int64_t v)
 {
 	*acc = v > 0 && *acc > INT64_MAX - v ? INT64_MAX : *acc + v;
-}
-
-/* The k-th element of a minified JSON array of values, as an integer (number or numeric string). */
-static int array_int(const char *s, size_t n, int64_t k, int64_t *out)
-{
-	size_t i = 1;
-	int64_t idx = 0;
-	if (!s || n < 2 || s[0] != '[')
-		return 0;
-	while (i < n) {
-		int depth = 0;
-		size_t start = i;
-		if (idx == k) {
-			int64_t v = 0;
-			int neg = 0, digits = 0;
-			if (s[i] == '"')
-				i++;
-			if (i < n && s[i] == '-')
-				neg = 1, i++;
-			while (i < n && s[i] >= '0' && s[i] <= '9' && digits < 18)
-				v = v * 10 + (s[i++] - '0'), digits++;
-			if (!digits || (i < n && s[i] >= '0' && s[i] <= '9'))
-				return 0; /* not a number, or too long for one */
-			*out = neg ? -v : v;
-			return 1;
-		}
-		for (; i < n; i++) {
-			char c = s[i];
-			if (c == '"') {
-				for (i++; i < n && s[i] != '"'; i++)
-					if (s[i] == '\\')
-						i++;
-			} else if (c == '[' || c == '{') {
-				depth++;
-			} else if (c == ']' || c == '}') {
-				if (!depth)
-					return 0; /* end of the array */
-				depth--;
-			} else if (c == ',' && !depth) {
-				break;
-			}
-		}
-		if (i >= n || i == start)
-			return 0;
-		i++;
-		idx++;
-	}
-	return 0;
-}
-
-/* Positions of "correlation" in every key list of the store (small: one row per distinct list). */
-static int load_argpos(struct gl *g, struct pr_error *err)
-{
-	sqlite3_stmt *st;
-	int rc;
-	if (pr_actx_prep(g->ctx,
-			 "SELECT a.id, ifnull((SELECT min(CAST(k.key AS INTEGER)) FROM json_each(a.keys) k "
-			 "WHERE k.value = 'correlation'), -1) FROM argkeys a WHERE ?1 IS NOT NULL "
-			 "AND a.keys LIKE '%\"correlation\"%'",
-			 &st, err))
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		pr_imap_put(&g->argpos, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1));
-	return pr_actx_done(g->ctx, st, rc, err);
 }
 
 static int load_streams(struct gl *g, struct pr_error *err)
@@ -235,27 +169,6 @@ static int load_streams(struct gl *g, struct pr_error *err)
 	return pr_actx_done(g->ctx, st, rc, err);
 }
 
-static int64_t correlation(struct gl *g, const struct pr_gpuscan *gs, const struct pr_gpurow *r)
-{
-	int64_t pos, v, keys;
-	if (r->aflags & PR_GA_NOKEYS)
-		return NO_KEY;
-	keys = r->akeys;
-	if (keys == g->last_keys) {
-		pos = g->last_pos;
-	} else {
-		if (!pr_imap_get(&g->argpos, keys, &pos))
-			pos = -1;
-		g->last_keys = keys;
-		g->last_pos = pos;
-	}
-	if (pos < 0)
-		return NO_KEY;
-	if (!array_int(r->aflags & PR_GA_NULL ? NULL : gs->text + r->aoff, r->alen, pos, &v))
-		return NO_KEY;
-	return v;
-}
-
 static int is_ann_kind(uint8_t kind)
 {
 	return kind == PR_GK_PHASE || kind == PR_GK_STEP;
@@ -279,20 +192,18 @@ static void add_call(struct gl *g, const struct pr_gpuscan *gs, const struct pr_
 	c->ts = r->ts;
 	c->dur = r->dur;
 	c->name_id = r->name;
-	c->corr = correlation(g, gs, r);
-	c->track = r->track;
+	c->corr = pr_gpurow_corr_link(r);
+	c->track = gs->tracks[r->track];
 	c->nanc = 0;
-	c->above = 0;
+	c->above = r->u.call.above;
 	if (r->pkind != PR_GK_NONE) {
-		c->anc_name[0] = r->p.name;
+		c->anc_name[0] = r->u.call.pname;
 		c->anc_kind[0] = kind_class(r->pkind);
 		c->nanc = 1;
-		c->above = r->p.parent;
 		if (r->qkind != PR_GK_NONE) {
-			c->anc_name[1] = r->q.name;
+			c->anc_name[1] = r->u.call.qname;
 			c->anc_kind[1] = kind_class(r->qkind);
 			c->nanc = 2;
-			c->above = r->q.parent;
 		}
 	}
 	c->anc_op[0] = c->anc_op[1] = c->anc_ann[0] = c->anc_ann[1] = -1;
@@ -368,7 +279,7 @@ static int scan(struct gl *g, struct pr_error *err)
 		a->ts = ts;
 		a->dur = dur;
 		a->name_id = name_id;
-		a->corr = correlation(g, gs, r);
+		a->corr = pr_gpurow_corr_link(r);
 		a->kind = (uint8_t)ak;
 		a->by_flow = 0;
 		a->call = -1;
@@ -376,10 +287,10 @@ static int scan(struct gl *g, struct pr_error *err)
 		a->ann_ts = 0;
 		if (r->pkind == PR_GK_GPU_ANN || r->pkind == PR_GK_GPU_STEP) {
 			a->gpu_ann = (int32_t)name_slot(&g->gann_by_name, &g->ganns, &g->nganns,
-							r->p.name);
-			a->ann_ts = r->pts;
+							r->u.act.pname);
+			a->ann_ts = r->u.act.pts;
 		}
-		si = r->track;
+		si = gs->tracks[r->track];
 		if (si != g->last_track) {
 			g->last_track = si;
 			g->last_stream = pr_imap_get(&g->streams_by_track, si, &si) ? si : -1;
@@ -1159,7 +1070,6 @@ static json_t *streams_json(struct gl *g)
 static void gl_release(struct gl *g)
 {
 	size_t i;
-	pr_imap_release(&g->argpos);
 	pr_imap_release(&g->streams_by_track);
 	for (i = 0; i < g->nstreams; i++) {
 		free(g->streams[i].pid);
@@ -1191,7 +1101,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	int rc = -1;
 	memset(&g, 0, sizeof(g));
 	g.ctx = ctx;
-	g.last_keys = g.last_track = NO_KEY;
+	g.last_track = NO_KEY;
 	g.window_end = ctx->nsteps >= 2 ? ctx->steps[ctx->nsteps - 1].ts : INT64_MAX;
 	if (load_streams(&g, err))
 		goto out;
@@ -1199,7 +1109,12 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		rc = 0;
 		goto out;
 	}
-	if (load_argpos(&g, err) || scan(&g, err) || link_by_flows(&g, err))
+	if (scan(&g, err))
+		goto out;
+	/* the last reader of the shared pass (model.c runs gpu_breakdown first): its rows are
+	 * copied, its memory back before the links are made */
+	pr_gpuscan_drop(ctx);
+	if (link_by_flows(&g, err))
 		goto out;
 	if (sqlite3_prepare_v2(ctx->db, "SELECT kind, name_id, ifnull(parent_id, 0) FROM span "
 					"WHERE id = ?1",
@@ -1283,9 +1198,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	rc = 0;
 out:
 	gl_release(&g);
-	/* the last reader of the shared pass (model.c runs gpu_breakdown first): its memory back */
-	pr_gpuscan_free(ctx->gpuscan);
-	ctx->gpuscan = NULL;
+	pr_gpuscan_drop(ctx);
 	return rc;
 }
 

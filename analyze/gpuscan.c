@@ -1,6 +1,8 @@
 /* gpuscan.c - one pass over a run's spans shared by the GPU analyses (gpuscan.h). */
 #include "analyze/gpuscan.h"
 
+#include <jansson.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,8 +45,31 @@ void pr_gpuscan_free(struct pr_gpuscan *gs)
 	free(gs->r);
 	free(gs->ids);
 	free(gs->dl);
-	free(gs->text);
+	free(gs->tracks);
+	free(gs->keys);
+	pr_imap_release(&gs->key_idx);
+	pr_imap_release(&gs->track_idx);
+	if (gs->key_st)
+		sqlite3_finalize(gs->key_st);
 	free(gs);
+}
+
+void pr_gpuscan_drop(struct pr_actx *ctx)
+{
+	pr_gpuscan_free(ctx->gpuscan);
+	ctx->gpuscan = NULL;
+}
+
+int64_t pr_gpurow_corr_link(const struct pr_gpurow *r)
+{
+	return r->cflags & PR_GC_LONG ? PR_GPU_NO_CORR : r->corr;
+}
+
+int64_t pr_gpurow_corr_break(const struct pr_gpurow *r)
+{
+	if (r->cflags & PR_GC_LONG)
+		return r->corr;
+	return r->corr == PR_GPU_NO_CORR || (r->cflags & PR_GC_QUOTED) ? -1 : r->corr;
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -82,18 +107,11 @@ static int load_dataloader(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr
 	return pr_actx_done(ctx, st, rc, err);
 }
 
-/* NULL columns read as 0: no parent */
-static uint8_t anc(sqlite3_stmt *st, int col, struct pr_gpuanc *a)
-{
-	a->name = sqlite3_column_int64(st, col + 1);
-	a->parent = sqlite3_column_int64(st, col + 2);
-	return pr_gpuscan_kind((const char *)sqlite3_column_text(st, col));
-}
-
 /*
  * The ancestors from span_up (schema.sql; the writer's nesting), merged in
  * by span id: both statements go in id order, rows without a span_up row
  * keep PR_GK_NONE (no parent, or not a device activity or runtime call).
+ * NULL columns read as 0: no parent.
  */
 static int load_up(struct pr_actx *ctx, struct pr_gpuscan *gs, const int64_t *ids,
 		   struct pr_error *err)
@@ -116,9 +134,19 @@ static int load_up(struct pr_actx *ctx, struct pr_gpuscan *gs, const int64_t *id
 		if (ids[i] != id)
 			continue;
 		r = &gs->r[i];
-		r->pkind = anc(st, 1, &r->p);
-		r->pts = sqlite3_column_int64(st, 4);
-		r->qkind = anc(st, 5, &r->q);
+		r->pkind = pr_gpuscan_kind((const char *)sqlite3_column_text(st, 1));
+		r->qkind = pr_gpuscan_kind((const char *)sqlite3_column_text(st, 5));
+		if (r->kind == PR_GK_RUNTIME) {
+			r->u.call.pname = sqlite3_column_int64(st, 2);
+			r->u.call.qname = sqlite3_column_int64(st, 6);
+			r->u.call.above = r->pkind == PR_GK_NONE   ? 0
+					  : r->qkind == PR_GK_NONE ? sqlite3_column_int64(st, 3)
+								   : sqlite3_column_int64(st, 7);
+		} else if (r->kind == PR_GK_KERNEL || r->kind == PR_GK_MEMCPY ||
+			   r->kind == PR_GK_MEMSET) {
+			r->u.act.pname = sqlite3_column_int64(st, 2);
+			r->u.act.pts = sqlite3_column_int64(st, 4);
+		}
 	}
 	return pr_actx_done(ctx, st, rc, err);
 }
@@ -126,6 +154,8 @@ static int load_up(struct pr_actx *ctx, struct pr_gpuscan *gs, const int64_t *id
 struct pr_gpuscan *pr_gpuscan_start(struct pr_actx *ctx, struct pr_error *err)
 {
 	struct pr_gpuscan *gs = pr_xcalloc(1, sizeof(*gs));
+	gs->ctx = ctx;
+	gs->last_key = gs->last_track = INT64_MIN;
 	if (load_dataloader(ctx, gs, err)) {
 		pr_gpuscan_free(gs);
 		return NULL;
@@ -152,9 +182,233 @@ int pr_gpuscan_wants(const struct pr_gpuscan *gs, uint8_t kind, int64_t name_id)
 	}
 }
 
-void pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, uint8_t kind, int64_t track, int64_t ts,
-		    int64_t dur, int64_t name, int has_keys, int64_t akeys, const char *args,
-		    size_t alen)
+/* Positions of the args the GPU analyses read in one argkeys list, -1 = absent. */
+enum { A_CORR, A_BYTES, A_BPS, A_OCC, NARGS };
+static const char *const arg_keys[NARGS] = { "correlation", "bytes", "blocks per SM",
+					     "est. achieved occupancy %" };
+struct pr_gpukeys {
+	int pos[NARGS]; /* gpu_breakdown's: the first within the first million keys */
+	int64_t link;   /* the gpu analysis's: the first "correlation" */
+};
+
+static int load_keys(struct pr_gpuscan *gs, int64_t id, struct pr_error *err)
+{
+	struct pr_gpukeys *kp;
+	json_t *arr = NULL, *k;
+	json_error_t jerr;
+	size_t i;
+	int j, rc;
+	if (!gs->key_st && pr_actx_prep(gs->ctx,
+					"SELECT keys FROM argkeys WHERE id = ?2 AND ?1 IS NOT NULL",
+					&gs->key_st, err))
+		return -1;
+	sqlite3_reset(gs->key_st);
+	sqlite3_bind_int64(gs->key_st, 2, id);
+	rc = sqlite3_step(gs->key_st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(gs->ctx->db));
+		return -1;
+	}
+	if (rc == SQLITE_ROW && sqlite3_column_bytes(gs->key_st, 0))
+		arr = json_loads(pr_actx_text(gs->key_st, 0), 0, &jerr);
+	if (gs->nkeys == gs->kcap) {
+		gs->kcap = gs->kcap ? gs->kcap * 2 : 16;
+		gs->keys = pr_xreallocarray(gs->keys, gs->kcap, sizeof(*gs->keys));
+	}
+	kp = &gs->keys[gs->nkeys];
+	for (j = 0; j < NARGS; j++)
+		kp->pos[j] = -1;
+	kp->link = -1;
+	json_array_foreach(arr, i, k) {
+		if (!json_is_string(k))
+			continue;
+		for (j = 0; j < NARGS; j++)
+			if (!strcmp(json_string_value(k), arg_keys[j]) && kp->pos[j] < 0 &&
+			    i < 1000000)
+				kp->pos[j] = (int)i;
+		if (kp->link < 0 && !strcmp(json_string_value(k), "correlation"))
+			kp->link = (int64_t)i;
+	}
+	json_decref(arr);
+	pr_imap_put(&gs->key_idx, id, (int64_t)gs->nkeys);
+	return (int)gs->nkeys++;
+}
+
+/*
+ * The gpu analysis's reading: the k-th element of a minified JSON array of
+ * values as an integer (a number or a numeric string, at most 18 digits).
+ * 1: a number, 2: a numeric string, 0: none.
+ */
+static int array_int(const char *s, size_t n, int64_t k, int64_t *out)
+{
+	size_t i = 1;
+	int64_t idx = 0;
+	if (!s || n < 2 || s[0] != '[')
+		return 0;
+	while (i < n) {
+		int depth = 0;
+		size_t start = i;
+		if (idx == k) {
+			int64_t v = 0;
+			int neg = 0, digits = 0, quoted = 0;
+			if (s[i] == '"')
+				i++, quoted = 1;
+			if (i < n && s[i] == '-')
+				neg = 1, i++;
+			while (i < n && s[i] >= '0' && s[i] <= '9' && digits < 18)
+				v = v * 10 + (s[i++] - '0'), digits++;
+			if (!digits || (i < n && s[i] >= '0' && s[i] <= '9'))
+				return 0; /* not a number, or too long for one */
+			*out = neg ? -v : v;
+			return 1 + quoted;
+		}
+		for (; i < n; i++) {
+			char c = s[i];
+			if (c == '"') {
+				for (i++; i < n && s[i] != '"'; i++)
+					if (s[i] == '\\')
+						i++;
+			} else if (c == '[' || c == '{') {
+				depth++;
+			} else if (c == ']' || c == '}') {
+				if (!depth)
+					return 0; /* end of the array */
+				depth--;
+			} else if (c == ',' && !depth) {
+				break;
+			}
+		}
+		if (i >= n || i == start)
+			return 0;
+		i++;
+		idx++;
+	}
+	return 0;
+}
+
+/*
+ * gpu_breakdown's reading: the elements at the positions of a JSON array
+ * text as numbers (val[j], NAN when absent or not a number), and the
+ * correlation as an integer (*corr, -1 when absent).
+ */
+static void args_pick(const char *s, const int *pos, double *val, int64_t *corr)
+{
+	int j, maxpos = -1, idx = 0, depth = 0;
+	for (j = 0; j < NARGS; j++) {
+		val[j] = NAN;
+		if (pos[j] > maxpos)
+			maxpos = pos[j];
+	}
+	*corr = -1;
+	if (!s || *s != '[' || maxpos < 0)
+		return;
+	s++;
+	while (*s && idx <= maxpos) {
+		const char *start;
+		while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
+			s++;
+		start = s;
+		for (j = 0; j < NARGS; j++) {
+			char *e;
+			double d;
+			if (pos[j] != idx || !((*s >= '0' && *s <= '9') || *s == '-'))
+				continue;
+			d = strtod(start, &e);
+			if (e != start)
+				val[j] = d;
+			if (j == A_CORR && e != start) {
+				long long c = strtoll(start, &e, 10);
+				*corr = c;
+			}
+		}
+		/* skip the element */
+		depth = 0;
+		for (; *s; s++) {
+			if (*s == '"') {
+				for (s++; *s && *s != '"'; s++)
+					if (*s == '\\' && s[1])
+						s++;
+				if (!*s)
+					return;
+			} else if (*s == '[' || *s == '{') {
+				depth++;
+			} else if (*s == ']' || *s == '}') {
+				if (!depth)
+					return;
+				depth--;
+			} else if (*s == ',' && !depth) {
+				s++;
+				break;
+			}
+		}
+		idx++;
+	}
+}
+
+/* The row's correlation and args values, from its args text (NULL: SQL NULL). */
+static int read_args(struct pr_gpuscan *gs, struct pr_gpurow *r, int has_keys, int64_t akeys,
+		     const char *args, size_t alen, struct pr_error *err)
+{
+	static const int none[NARGS] = { -1, -1, -1, -1 };
+	const struct pr_gpukeys *kp = NULL;
+	double val[NARGS];
+	int64_t link = PR_GPU_NO_CORR, brk, v;
+	int got;
+	if (has_keys) {
+		if (akeys != gs->last_key) {
+			int64_t ki;
+			if (!pr_imap_get(&gs->key_idx, akeys, &ki) && (ki = load_keys(gs, akeys, err)) < 0)
+				return -1;
+			gs->last_key = akeys;
+			gs->last_key_i = (size_t)ki;
+		}
+		kp = &gs->keys[gs->last_key_i];
+	}
+	args_pick(kp ? args : NULL, kp ? kp->pos : none, val, &brk);
+	got = kp && kp->link >= 0 && args ? array_int(args, alen, kp->link, &v) : 0;
+	if (got)
+		link = v;
+	/* the two readings agree but for a quoted number (gpu_breakdown: none)
+	 * and one of 19 digits or more (gpu: none) */
+	r->cflags = 0;
+	if (got == 2 || (got && brk == -1 && link != -1)) {
+		r->corr = link;
+		r->cflags = PR_GC_QUOTED;
+	} else if (!got && brk != -1) {
+		r->corr = brk;
+		r->cflags = PR_GC_LONG;
+	} else {
+		r->corr = link;
+	}
+	if (r->kind == PR_GK_KERNEL || r->kind == PR_GK_MEMCPY || r->kind == PR_GK_MEMSET) {
+		r->u.act.bytes = val[A_BYTES];
+		r->u.act.bps = val[A_BPS];
+		r->u.act.occ = val[A_OCC];
+	}
+	return 0;
+}
+
+static uint32_t track_index(struct pr_gpuscan *gs, int64_t track)
+{
+	int64_t ti;
+	if (track == gs->last_track)
+		return gs->last_track_i;
+	if (!pr_imap_get(&gs->track_idx, track, &ti)) {
+		if ((gs->ntracks & (gs->ntracks - 1)) == 0)
+			gs->tracks = pr_xreallocarray(gs->tracks, gs->ntracks ? gs->ntracks * 2 : 1,
+						      sizeof(*gs->tracks));
+		gs->tracks[gs->ntracks] = track;
+		ti = (int64_t)gs->ntracks++;
+		pr_imap_put(&gs->track_idx, track, ti);
+	}
+	gs->last_track = track;
+	gs->last_track_i = (uint32_t)ti;
+	return gs->last_track_i;
+}
+
+int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, uint8_t kind, int64_t track, int64_t ts,
+		   int64_t dur, int64_t name, int has_keys, int64_t akeys, const char *args,
+		   size_t alen, struct pr_error *err)
 {
 	struct pr_gpurow *r;
 	if (gs->n == gs->cap) {
@@ -162,30 +416,18 @@ void pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, uint8_t kind, int64_t tra
 		gs->r = pr_xreallocarray(gs->r, gs->cap, sizeof(*gs->r));
 		gs->ids = pr_xreallocarray(gs->ids, gs->cap, sizeof(*gs->ids));
 	}
-	gs->ids[gs->n] = id;
-	r = &gs->r[gs->n++];
+	r = &gs->r[gs->n];
+	memset(r, 0, sizeof(*r));
 	r->kind = kind;
-	r->track = track;
+	r->track = track_index(gs, track);
 	r->ts = ts;
 	r->dur = dur;
 	r->name = name;
-	r->akeys = akeys;
-	r->aflags = (uint8_t)((args ? 0 : PR_GA_NULL) | (has_keys ? 0 : PR_GA_NOKEYS));
-	if (!args)
-		alen = 0;
-	if (gs->ntext + alen + 1 > gs->tcap) {
-		while (gs->ntext + alen + 1 > gs->tcap)
-			gs->tcap = gs->tcap ? gs->tcap * 2 : 65536;
-		gs->text = pr_xrealloc(gs->text, gs->tcap);
-	}
-	if (alen)
-		memcpy(gs->text + gs->ntext, args, alen);
-	gs->text[gs->ntext + alen] = 0;
-	r->aoff = gs->ntext;
-	r->alen = (uint32_t)alen;
-	gs->ntext += alen + 1;
 	r->pkind = r->qkind = PR_GK_NONE;
-	r->p.name = r->p.parent = r->q.name = r->q.parent = r->pts = 0;
+	if (read_args(gs, r, has_keys, akeys, args, alen, err))
+		return -1;
+	gs->ids[gs->n++] = id;
+	return 0;
 }
 
 int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err)
@@ -198,10 +440,15 @@ int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_erro
 		gs->r = pr_xreallocarray(gs->r, gs->n, sizeof(*gs->r));
 		gs->cap = gs->n;
 	}
-	if (gs->ntext && gs->ntext < gs->tcap) {
-		gs->text = pr_xrealloc(gs->text, gs->ntext);
-		gs->tcap = gs->ntext;
-	}
+	/* the pass's lookups are done */
+	free(gs->keys);
+	gs->keys = NULL;
+	gs->nkeys = gs->kcap = 0;
+	pr_imap_release(&gs->key_idx);
+	pr_imap_release(&gs->track_idx);
+	if (gs->key_st)
+		sqlite3_finalize(gs->key_st);
+	gs->key_st = NULL;
 	if (rc) {
 		pr_gpuscan_free(gs);
 		return -1;
@@ -239,12 +486,16 @@ static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *text = (const char *)sqlite3_column_text(st, 7);
-		pr_gpuscan_add(gs, sqlite3_column_int64(st, 0), pr_gpuscan_kind(pr_actx_text(st, 1)),
-			       sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
-			       sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5),
-			       sqlite3_column_type(st, 6) == SQLITE_INTEGER,
-			       sqlite3_column_int64(st, 6), text,
-			       text ? (size_t)sqlite3_column_bytes(st, 7) : 0);
+		if (pr_gpuscan_add(gs, sqlite3_column_int64(st, 0),
+				   pr_gpuscan_kind(pr_actx_text(st, 1)), sqlite3_column_int64(st, 2),
+				   sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
+				   sqlite3_column_int64(st, 5),
+				   sqlite3_column_type(st, 6) == SQLITE_INTEGER,
+				   sqlite3_column_int64(st, 6), text,
+				   text ? (size_t)sqlite3_column_bytes(st, 7) : 0, err)) {
+			sqlite3_finalize(st);
+			return -1;
+		}
 	}
 	return pr_actx_done(ctx, st, rc, err);
 }

@@ -19,8 +19,16 @@
  * analyses cost three scans of the span table, two of them sorted: on a
  * 1 GB trace more than the ingest).
  *
- * MEMORY: 96 bytes per row read, plus its args (about 100 MB on a 1 GB trace).
- * OWNERSHIP: the context owns the scan (pr_gpuscan_free from model.c).
+ * The args are read on the way, not kept: each row holds its
+ * "correlation" and, for device activities, "bytes", "blocks per SM" and
+ * "est. achieved occupancy %", parsed as the two analyses parsed them
+ * (their readers moved here; their key positions come from argkeys, once
+ * per key list).
+ *
+ * MEMORY: 80 bytes per row read (about 47 MB on a 1 GB trace; with the
+ * args text it was 141).
+ * OWNERSHIP: the context owns the scan; the gpu analysis, its last reader,
+ * frees it (pr_gpuscan_drop) once it has taken its rows.
  */
 #ifndef PR_GPUSCAN_H
 #define PR_GPUSCAN_H
@@ -29,6 +37,7 @@
 #include <stdint.h>
 
 #include "analyze/actx.h"
+#include "analyze/imap.h"
 
 enum pr_gk {
 	PR_GK_NONE, /* no such span */
@@ -44,36 +53,50 @@ enum pr_gk {
 	PR_GK_OTHER
 };
 
-#define PR_GA_NULL 1   /* args is NULL */
-#define PR_GA_NOKEYS 2 /* args_keys is not an integer */
-
-/* A span's parent or grandparent (its kind is the row's pkind / qkind). */
-struct pr_gpuanc {
-	int64_t name, parent;
-};
+#define PR_GPU_NO_CORR INT64_MIN /* a row without a (readable) correlation */
+/* cflags: where the gpu_breakdown's reading of the correlation differs from corr */
+#define PR_GC_QUOTED 1 /* corr was a string ("123"): gpu_breakdown reads none */
+#define PR_GC_LONG 2   /* corr has 19 or more digits: gpu only reads none, corr is gpu_breakdown's */
 
 struct pr_gpurow {
-	int64_t track, ts, dur, name;
-	int64_t akeys;        /* argkeys id (unless PR_GA_NOKEYS) */
-	size_t aoff;          /* args: text + aoff, NUL-terminated, alen bytes */
-	uint32_t alen;
-	uint8_t kind, aflags; /* enum pr_gk, PR_GA_* */
-	uint8_t pkind, qkind; /* parent's and grandparent's kinds (PR_GK_NONE: none, or
-			       * not an activity or runtime call) */
-	struct pr_gpuanc p, q;
-	int64_t pts;          /* the parent's start */
+	int64_t ts, dur, name;
+	int64_t corr;      /* "correlation" as the gpu analysis reads it, PR_GPU_NO_CORR; see cflags */
+	uint32_t track;    /* index into the scan's tracks */
+	uint8_t kind;      /* enum pr_gk */
+	uint8_t pkind, qkind; /* parent's and grandparent's kinds (PR_GK_NONE: none, or not an
+			       * activity or runtime call) */
+	uint8_t cflags;    /* PR_GC_* */
+	union {
+		struct {       /* PR_GK_RUNTIME */
+			int64_t pname, qname; /* the parent's and grandparent's names */
+			int64_t above;        /* the parent of the highest of them, 0 = none */
+		} call;
+		struct {       /* PR_GK_KERNEL, PR_GK_MEMCPY, PR_GK_MEMSET */
+			int64_t pname, pts;   /* the parent's name and start */
+			double bytes, bps, occ; /* the args "bytes", "blocks per SM", "est.
+						 * achieved occupancy %"; NAN where absent */
+		} act;
+	} u;
 };
 
 struct pr_gpuscan {
 	struct pr_gpurow *r;
 	size_t n;
+	int64_t *tracks; /* track ids of the rows' track indexes */
+	size_t ntracks;
 	int64_t *dl;  /* name ids of TensorBoard's DataLoader spans, ascending */
 	size_t ndl;
-	char *text;   /* args of the GPU rows */
-	size_t ntext;
-	/* while the pass runs: capacities and the rows' span ids */
+	/* while the pass runs */
+	struct pr_actx *ctx;
 	size_t cap, tcap;
-	int64_t *ids;
+	int64_t *ids;  /* the rows' span ids */
+	struct pr_gpukeys *keys; /* per argkeys list read: the positions of the args above */
+	size_t nkeys, kcap;
+	struct pr_imap key_idx, track_idx;
+	int64_t last_key, last_track;
+	size_t last_key_i;
+	uint32_t last_track_i;
+	struct sqlite3_stmt *key_st;
 };
 
 const struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *err);
@@ -87,14 +110,20 @@ const struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *er
  */
 struct pr_gpuscan *pr_gpuscan_start(struct pr_actx *ctx, struct pr_error *err);
 int pr_gpuscan_wants(const struct pr_gpuscan *gs, uint8_t kind, int64_t name_id);
-void pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, uint8_t kind, int64_t track, int64_t ts,
-		    int64_t dur, int64_t name, int has_keys, int64_t akeys, const char *args,
-		    size_t alen);
+int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, uint8_t kind, int64_t track, int64_t ts,
+		   int64_t dur, int64_t name, int has_keys, int64_t akeys, const char *args,
+		   size_t alen, struct pr_error *err) PR_MUST_CHECK;
 int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err)
 	PR_MUST_CHECK;
 /* Is name_id a DataLoader name ("enumerate(DataLoader)#....__next__")? */
 int pr_gpuscan_is_dataloader(const struct pr_gpuscan *gs, int64_t name_id);
 void pr_gpuscan_free(struct pr_gpuscan *gs);
+/* Frees the context's scan (its last reader is done with it). */
+void pr_gpuscan_drop(struct pr_actx *ctx);
+/* The correlation as gpu_breakdown reads it: -1 where none. */
+int64_t pr_gpurow_corr_break(const struct pr_gpurow *r);
+/* The correlation as the gpu analysis reads it: PR_GPU_NO_CORR where none. */
+int64_t pr_gpurow_corr_link(const struct pr_gpurow *r);
 /* Stable sort of idx[0..n) by key(idx[i]) ascending (LSD radix); keys[i] is idx[i]'s key. */
 void pr_gpuscan_sort(uint32_t *idx, int64_t *keys, size_t n);
 /* enum pr_gk of a kind text (NULL: PR_GK_NONE). */

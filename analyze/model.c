@@ -724,6 +724,11 @@ int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_m
 	const char *tv = getenv("PR_TIMINGS");
 	int timed = tv && *tv && strcmp(tv, "0");
 
+	/* the analyses read in passes: a small page cache (its memory is the report's) */
+	if (pr_store_read_cache(store)) {
+		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
+		goto out;
+	}
 	options_key(opts, &key);
 	if (list_runs(db, opts->run, &refs, &n, err))
 		goto out;

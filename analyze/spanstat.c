@@ -124,11 +124,14 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 		}
 		if (p->gs && pr_gpuscan_wants(p->gs, p->gk[kind], name)) {
 			const char *args = (const char *)sqlite3_column_text(st, 8);
-			pr_gpuscan_add(p->gs, sqlite3_column_int64(st, 5), p->gk[kind],
-				       sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 4), dur,
-				       name, sqlite3_column_type(st, 7) == SQLITE_INTEGER,
-				       sqlite3_column_int64(st, 7), args,
-				       args ? (size_t)sqlite3_column_bytes(st, 8) : 0);
+			if (pr_gpuscan_add(p->gs, sqlite3_column_int64(st, 5), p->gk[kind],
+					   sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 4), dur,
+					   name, sqlite3_column_type(st, 7) == SQLITE_INTEGER,
+					   sqlite3_column_int64(st, 7), args,
+					   args ? (size_t)sqlite3_column_bytes(st, 8) : 0, err)) {
+				sqlite3_finalize(st);
+				return -1;
+			}
 		}
 		/* the spans at peaks and fragmentation's points (actx.h) */
 		if (ctx->at && !ctx->at_done && p->host[kind])

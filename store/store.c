@@ -499,6 +499,15 @@ struct sqlite3 *pr_store_db(struct pr_store *st)
 	return st->db;
 }
 
+int pr_store_read_cache(struct pr_store *st)
+{
+	/* a pragma takes no bound parameter: the size is pasted at compile time */
+	return sqlite3_exec(st->db, "PRAGMA cache_size=-" PR_STR(PR_STORE_READ_CACHE_KIB), NULL,
+			    NULL, NULL) == SQLITE_OK
+		       ? 0
+		       : -1;
+}
+
 int64_t pr_store_run_count(struct pr_store *st)
 {
 	int64_t n = 0;
