@@ -62,16 +62,22 @@ struct act { /* one device activity */
 };
 
 struct call { /* one runtime call */
-	int64_t ts, dur, name_id, corr, track;
-	/* its parent and grandparent, from the scan (span_up) */
-	int64_t anc_name[2];
-	int32_t anc_op[2];  /* an op: its name (index into ops); else -1 */
-	int32_t anc_ann[2]; /* a user annotation or step: its name (index into canns); else -1 */
+	int64_t ts, dur, name_id, corr;
+	int64_t above; /* the span above its parent and grandparent (0 = none), resolved into up */
+	/* its parent and grandparent, from the scan (span_up): their names until the call is
+	 * linked, then what they are (its memory is per call: one or the other) */
+	union {
+		int64_t name[2];
+		struct {
+			int32_t op[2];  /* an op: its name (index into ops); else -1 */
+			int32_t ann[2]; /* a user annotation or step: its name (index into canns); else -1 */
+		} idx;
+	} anc;
+	uint32_t track;      /* index into tracks */
+	int32_t up;          /* node of above, -1 = none, -2 = not resolved yet */
+	int32_t launched;
 	uint8_t anc_kind[2]; /* 0 = other, 1 = op, 2 = user annotation or step */
 	uint8_t nanc;
-	int64_t above;      /* the span above them (0 = none), resolved into up */
-	int32_t up;         /* node of above, -1 = none, -2 = not resolved yet */
-	int32_t launched;
 };
 
 struct node { /* a distinct ancestor of the parent of a launching call */
@@ -115,6 +121,7 @@ struct gl {
 	size_t nacts, cap_acts;
 	struct call *calls;
 	size_t ncalls, cap_calls;
+	int64_t *tracks; /* the calls' track ids (the shared pass's track index) */
 	struct pr_imap call_by_corr; /* correlation -> index into calls */
 	struct node *nodes;
 	size_t nnodes, cap_nodes;
@@ -180,7 +187,7 @@ static uint8_t kind_class(uint8_t kind)
 }
 
 /* A runtime call with its parent and grandparent. */
-static void add_call(struct gl *g, const struct pr_gpuscan *gs, const struct pr_gpurow *r)
+static void add_call(struct gl *g, const struct pr_gpurow *r)
 {
 	struct call *c;
 	int64_t prev;
@@ -193,20 +200,20 @@ static void add_call(struct gl *g, const struct pr_gpuscan *gs, const struct pr_
 	c->dur = r->dur;
 	c->name_id = r->name;
 	c->corr = pr_gpurow_corr_link(r);
-	c->track = gs->tracks[r->track];
+	c->track = r->track;
 	c->nanc = 0;
 	c->above = r->u.call.above;
+	c->anc.name[0] = c->anc.name[1] = 0;
 	if (r->pkind != PR_GK_NONE) {
-		c->anc_name[0] = r->u.call.pname;
+		c->anc.name[0] = r->u.call.pname;
 		c->anc_kind[0] = kind_class(r->pkind);
 		c->nanc = 1;
 		if (r->qkind != PR_GK_NONE) {
-			c->anc_name[1] = r->u.call.qname;
+			c->anc.name[1] = r->u.call.qname;
 			c->anc_kind[1] = kind_class(r->qkind);
 			c->nanc = 2;
 		}
 	}
-	c->anc_op[0] = c->anc_op[1] = c->anc_ann[0] = c->anc_ann[1] = -1;
 	c->up = -2;
 	c->launched = 0;
 	if (c->corr != NO_KEY) {
@@ -231,19 +238,38 @@ static void add_call(struct gl *g, const struct pr_gpuscan *gs, const struct pr_
 static int scan(struct gl *g, struct pr_error *err)
 {
 	const struct pr_gpuscan *gs = pr_gpuscan_get(g->ctx, err);
-	size_t i;
+	size_t i, nacts = 0, ncalls = 0;
 	if (!gs)
 		return -1;
+	g->tracks = pr_xreallocarray(NULL, gs->ntracks + 1, sizeof(*g->tracks));
+	if (gs->ntracks)
+		memcpy(g->tracks, gs->tracks, gs->ntracks * sizeof(*g->tracks));
+	/* the copies sized at once: growing them would hold the old and the new block together */
 	for (i = 0; i < gs->n; i++) {
-		const struct pr_gpurow *r = &gs->r[i];
-		int64_t name_id = r->name, ts = r->ts, dur = r->dur;
+		uint8_t k = pr_gpuscan_row(gs, i)->kind;
+		nacts += k == PR_GK_KERNEL || k == PR_GK_MEMCPY || k == PR_GK_MEMSET;
+		ncalls += k == PR_GK_RUNTIME;
+	}
+	g->cap_acts = nacts ? nacts : 1;
+	g->acts = pr_xreallocarray(NULL, g->cap_acts, sizeof(*g->acts));
+	g->cap_calls = ncalls ? ncalls : 1;
+	g->calls = pr_xreallocarray(NULL, g->cap_calls, sizeof(*g->calls));
+	pr_imap_reserve(&g->call_by_corr, ncalls);
+	for (i = 0; i < gs->n; i++) {
+		const struct pr_gpurow *r;
+		int64_t name_id, ts, dur;
+		/* the rows are copied: the chunks read are given back as the copies grow */
+		if (i && !(i % PR_GPUSCAN_CHUNK))
+			pr_gpuscan_consume(g->ctx, i);
+		r = pr_gpuscan_row(gs, i);
+		name_id = r->name, ts = r->ts, dur = r->dur;
 		struct act *a;
 		int64_t si;
 		size_t k;
 		int ak;
 		switch (r->kind) {
 		case PR_GK_RUNTIME:
-			add_call(g, gs, r);
+			add_call(g, r);
 			continue;
 		case PR_GK_GPU_ANN:
 		case PR_GK_GPU_STEP:
@@ -345,7 +371,7 @@ static int link_by_flows(struct gl *g, struct pr_error *err)
 	for (i = 0; i < g->ncalls; i++) {
 		struct call *c = &g->calls[i];
 		int64_t other;
-		if (c->corr != NO_KEY || !pr_imap_get(&s_ends, flow_key(c->track, c->ts), &v) ||
+		if (c->corr != NO_KEY || !pr_imap_get(&s_ends, flow_key(g->tracks[c->track], c->ts), &v) ||
 		    pr_imap_get(&g->call_by_corr, v, &other))
 			continue;
 		c->corr = v;
@@ -496,7 +522,7 @@ static int64_t add_wrap(int64_t t0, uint64_t d)
  */
 static int link_calls(struct gl *g, struct pr_error *err)
 {
-	int64_t *ids = pr_xreallocarray(NULL, g->ncalls + 1, sizeof(*ids)), v;
+	int64_t *ids = pr_xreallocarray(NULL, g->ncalls + 1, sizeof(*ids)), v, name[2];
 	size_t n = 0, i, k;
 	int32_t node;
 	int rc = 0;
@@ -511,12 +537,15 @@ static int link_calls(struct gl *g, struct pr_error *err)
 		c->up = -1;
 		if (c->above > 0)
 			ids[n++] = c->above;
+		name[0] = c->anc.name[0];
+		name[1] = c->anc.name[1];
+		c->anc.idx.op[0] = c->anc.idx.op[1] = c->anc.idx.ann[0] = c->anc.idx.ann[1] = -1;
 		for (k = 0; k < c->nanc; k++)
 			if (c->anc_kind[k] == 1)
-				c->anc_op[k] = (int32_t)name_slot(&g->op_by_name, &g->ops, &g->nops,
-								  c->anc_name[k]);
-			else if (c->anc_kind[k] == 2 && pr_imap_get(&g->cann_by_name, c->anc_name[k], &v))
-				c->anc_ann[k] = (int32_t)v;
+				c->anc.idx.op[k] = (int32_t)name_slot(&g->op_by_name, &g->ops, &g->nops,
+								      name[k]);
+			else if (c->anc_kind[k] == 2 && pr_imap_get(&g->cann_by_name, name[k], &v))
+				c->anc.idx.ann[k] = (int32_t)v;
 	}
 	radix_i64(ids, n);
 	for (i = 0; i < n && !rc; i++)
@@ -1079,6 +1108,7 @@ static void gl_release(struct gl *g)
 	free(g->streams);
 	free(g->acts);
 	free(g->calls);
+	free(g->tracks);
 	pr_imap_release(&g->call_by_corr);
 	free(g->nodes);
 	pr_imap_release(&g->node_by_id);
@@ -1112,7 +1142,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	if (scan(&g, err))
 		goto out;
 	/* the last reader of the shared pass (model.c runs gpu_breakdown first): its rows are
-	 * copied, its memory back before the links are made */
+	 * copied, the rest of its memory back before the links are made */
 	pr_gpuscan_drop(ctx);
 	if (link_by_flows(&g, err))
 		goto out;
@@ -1150,9 +1180,9 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		self = -1;
 		ann = -1;
 		for (k = 0; k < c->nanc; k++) {
-			int32_t op = c->anc_op[k];
+			int32_t op = c->anc.idx.op[k];
 			if (ann < 0)
-				ann = c->anc_ann[k];
+				ann = c->anc.idx.ann[k];
 			if (op < 0)
 				continue;
 			if (self < 0)

@@ -42,7 +42,10 @@ void pr_gpuscan_free(struct pr_gpuscan *gs)
 {
 	if (!gs)
 		return;
-	free(gs->r);
+	size_t c;
+	for (c = 0; c < gs->nchunks; c++)
+		free(gs->chunk[c]);
+	free(gs->chunk);
 	free(gs->ids);
 	free(gs->dl);
 	free(gs->tracks);
@@ -52,6 +55,18 @@ void pr_gpuscan_free(struct pr_gpuscan *gs)
 	if (gs->key_st)
 		sqlite3_finalize(gs->key_st);
 	free(gs);
+}
+
+void pr_gpuscan_consume(struct pr_actx *ctx, size_t upto)
+{
+	struct pr_gpuscan *gs = ctx->gpuscan;
+	size_t c;
+	if (!gs)
+		return;
+	for (c = 0; c < upto / PR_GPUSCAN_CHUNK && c < gs->nchunks; c++) {
+		free(gs->chunk[c]);
+		gs->chunk[c] = NULL;
+	}
 }
 
 void pr_gpuscan_drop(struct pr_actx *ctx)
@@ -133,7 +148,7 @@ static int load_up(struct pr_actx *ctx, struct pr_gpuscan *gs, const int64_t *id
 			break;
 		if (ids[i] != id)
 			continue;
-		r = &gs->r[i];
+		r = (struct pr_gpurow *)pr_gpuscan_row(gs, i);
 		r->pkind = pr_gpuscan_kind((const char *)sqlite3_column_text(st, 1));
 		r->qkind = pr_gpuscan_kind((const char *)sqlite3_column_text(st, 5));
 		if (r->kind == PR_GK_RUNTIME) {
@@ -411,12 +426,15 @@ int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, uint8_t kind, int64_t trac
 		   size_t alen, struct pr_error *err)
 {
 	struct pr_gpurow *r;
-	if (gs->n == gs->cap) {
-		gs->cap = gs->cap ? gs->cap * 2 : 4096;
-		gs->r = pr_xreallocarray(gs->r, gs->cap, sizeof(*gs->r));
-		gs->ids = pr_xreallocarray(gs->ids, gs->cap, sizeof(*gs->ids));
+	if (gs->n == gs->idcap) {
+		gs->idcap = gs->idcap ? gs->idcap * 2 : 4096;
+		gs->ids = pr_xreallocarray(gs->ids, gs->idcap, sizeof(*gs->ids));
 	}
-	r = &gs->r[gs->n];
+	if (gs->n == gs->nchunks * PR_GPUSCAN_CHUNK) {
+		gs->chunk = pr_xreallocarray(gs->chunk, gs->nchunks + 1, sizeof(*gs->chunk));
+		gs->chunk[gs->nchunks++] = pr_xreallocarray(NULL, PR_GPUSCAN_CHUNK, sizeof(**gs->chunk));
+	}
+	r = (struct pr_gpurow *)pr_gpuscan_row(gs, gs->n);
 	memset(r, 0, sizeof(*r));
 	r->kind = kind;
 	r->track = track_index(gs, track);
@@ -435,11 +453,6 @@ int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_erro
 	int rc = load_up(ctx, gs, gs->ids, err);
 	free(gs->ids);
 	gs->ids = NULL;
-	/* held until the gpu analysis is done: give back the growth's slack (up to half) */
-	if (gs->n && gs->n < gs->cap) {
-		gs->r = pr_xreallocarray(gs->r, gs->n, sizeof(*gs->r));
-		gs->cap = gs->n;
-	}
 	/* the pass's lookups are done */
 	free(gs->keys);
 	gs->keys = NULL;
@@ -518,21 +531,22 @@ const struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *er
 	return ctx->gpuscan;
 }
 
-void pr_gpuscan_sort(uint32_t *idx, int64_t *keys, size_t n)
+/* LSD radix sort of k[0..n) ascending, stable, carrying idx[] along when not NULL. */
+static void radix_u64(uint64_t *k, uint32_t *idx, size_t n)
 {
-	uint64_t *k = (uint64_t *)keys, *k2, all_or = 0, all_and = ~(uint64_t)0;
-	uint32_t *i2;
+	uint64_t *k2, all_or = 0, all_and = ~(uint64_t)0;
+	uint32_t *i2 = NULL;
 	size_t i;
 	int shift;
 	if (n < 2)
 		return;
-	k2 = pr_xreallocarray(NULL, n, sizeof(*k2));
-	i2 = pr_xreallocarray(NULL, n, sizeof(*i2));
 	for (i = 0; i < n; i++) {
-		k[i] ^= (uint64_t)1 << 63; /* signed order as unsigned */
 		all_or |= k[i];
 		all_and &= k[i];
 	}
+	k2 = pr_xreallocarray(NULL, n, sizeof(*k2));
+	if (idx)
+		i2 = pr_xreallocarray(NULL, n, sizeof(*i2));
 	for (shift = 0; shift < 64; shift += 8) {
 		size_t count[256] = { 0 }, pos = 0;
 		int b;
@@ -548,13 +562,29 @@ void pr_gpuscan_sort(uint32_t *idx, int64_t *keys, size_t n)
 		for (i = 0; i < n; i++) {
 			size_t d = count[(k[i] >> shift) & 0xff]++;
 			k2[d] = k[i];
-			i2[d] = idx[i];
+			if (idx)
+				i2[d] = idx[i];
 		}
 		memcpy(k, k2, n * sizeof(*k));
-		memcpy(idx, i2, n * sizeof(*idx));
+		if (idx)
+			memcpy(idx, i2, n * sizeof(*idx));
 	}
-	for (i = 0; i < n; i++)
-		k[i] ^= (uint64_t)1 << 63;
 	free(k2);
 	free(i2);
+}
+
+void pr_gpuscan_sort(uint32_t *idx, int64_t *keys, size_t n)
+{
+	uint64_t *k = (uint64_t *)keys;
+	size_t i;
+	for (i = 0; i < n; i++)
+		k[i] ^= (uint64_t)1 << 63; /* signed order as unsigned */
+	radix_u64(k, idx, n);
+	for (i = 0; i < n; i++)
+		k[i] ^= (uint64_t)1 << 63;
+}
+
+void pr_gpuscan_sort_u64(uint64_t *keys, size_t n)
+{
+	radix_u64(keys, NULL, n);
 }

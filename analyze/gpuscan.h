@@ -26,7 +26,8 @@
  * per key list).
  *
  * MEMORY: 80 bytes per row read (about 47 MB on a 1 GB trace; with the
- * args text it was 141).
+ * args text it was 141), in chunks that the gpu analysis frees as it
+ * copies them (pr_gpuscan_consume).
  * OWNERSHIP: the context owns the scan; the gpu analysis, its last reader,
  * frees it (pr_gpuscan_drop) once it has taken its rows.
  */
@@ -79,16 +80,20 @@ struct pr_gpurow {
 	} u;
 };
 
+/* Rows in chunks of PR_GPUSCAN_CHUNK (2.5 MB), so that a reader can give them back as it goes. */
+#define PR_GPUSCAN_CHUNK_BITS 15
+#define PR_GPUSCAN_CHUNK ((size_t)1 << PR_GPUSCAN_CHUNK_BITS)
+
 struct pr_gpuscan {
-	struct pr_gpurow *r;
-	size_t n;
+	struct pr_gpurow **chunk; /* row i: chunk[i / PR_GPUSCAN_CHUNK][i % PR_GPUSCAN_CHUNK] */
+	size_t n, nchunks;
 	int64_t *tracks; /* track ids of the rows' track indexes */
 	size_t ntracks;
 	int64_t *dl;  /* name ids of TensorBoard's DataLoader spans, ascending */
 	size_t ndl;
 	/* while the pass runs */
 	struct pr_actx *ctx;
-	size_t cap, tcap;
+	size_t idcap;
 	int64_t *ids;  /* the rows' span ids */
 	struct pr_gpukeys *keys; /* per argkeys list read: the positions of the args above */
 	size_t nkeys, kcap;
@@ -120,12 +125,21 @@ int pr_gpuscan_is_dataloader(const struct pr_gpuscan *gs, int64_t name_id);
 void pr_gpuscan_free(struct pr_gpuscan *gs);
 /* Frees the context's scan (its last reader is done with it). */
 void pr_gpuscan_drop(struct pr_actx *ctx);
+/* Frees the chunks of the rows before upto: the last reader, going in row order, is done with
+ * them (they must not be read again). */
+void pr_gpuscan_consume(struct pr_actx *ctx, size_t upto);
+static inline const struct pr_gpurow *pr_gpuscan_row(const struct pr_gpuscan *gs, size_t i)
+{
+	return &gs->chunk[i >> PR_GPUSCAN_CHUNK_BITS][i & (PR_GPUSCAN_CHUNK - 1)];
+}
 /* The correlation as gpu_breakdown reads it: -1 where none. */
 int64_t pr_gpurow_corr_break(const struct pr_gpurow *r);
 /* The correlation as the gpu analysis reads it: PR_GPU_NO_CORR where none. */
 int64_t pr_gpurow_corr_link(const struct pr_gpurow *r);
 /* Stable sort of idx[0..n) by key(idx[i]) ascending (LSD radix); keys[i] is idx[i]'s key. */
 void pr_gpuscan_sort(uint32_t *idx, int64_t *keys, size_t n);
+/* Sort of keys[0..n) ascending (LSD radix; 8 bytes a key besides them, against 12 with idx). */
+void pr_gpuscan_sort_u64(uint64_t *keys, size_t n);
 /* enum pr_gk of a kind text (NULL: PR_GK_NONE). */
 uint8_t pr_gpuscan_kind(const char *kind);
 

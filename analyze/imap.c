@@ -18,11 +18,11 @@ static uint64_t mix(int64_t k)
 	return x ^ (x >> 33);
 }
 
-static void grow(struct pr_imap *m)
+static void resize(struct pr_imap *m, size_t cap)
 {
 	struct pr_imap old = *m;
 	size_t i;
-	m->cap = m->cap ? m->cap * 2 : 1024;
+	m->cap = cap;
 	m->n = 0;
 	m->slots = pr_xreallocarray(NULL, m->cap, sizeof(*m->slots));
 	for (i = 0; i < m->cap; i++)
@@ -37,7 +37,7 @@ void pr_imap_put(struct pr_imap *m, int64_t key, int64_t val)
 {
 	size_t i;
 	if ((m->n + 1) * 4 > m->cap * 3)
-		grow(m);
+		resize(m, m->cap ? m->cap * 2 : 1024);
 	for (i = (size_t)mix(key) & (m->cap - 1); m->slots[i].key != EMPTY; i = (i + 1) & (m->cap - 1))
 		if (m->slots[i].key == key) {
 			m->slots[i].val = val;
@@ -46,6 +46,15 @@ void pr_imap_put(struct pr_imap *m, int64_t key, int64_t val)
 	m->slots[i].key = key;
 	m->slots[i].val = val;
 	m->n++;
+}
+
+void pr_imap_reserve(struct pr_imap *m, size_t n)
+{
+	size_t cap = m->cap ? m->cap : 1024;
+	while (n * 4 > cap * 3)
+		cap *= 2;
+	if (cap > m->cap)
+		resize(m, cap);
 }
 
 int pr_imap_get(const struct pr_imap *m, int64_t key, int64_t *val)

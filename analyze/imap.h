@@ -22,6 +22,8 @@ struct pr_imap {
 
 /* Inserts or replaces. */
 void pr_imap_put(struct pr_imap *m, int64_t key, int64_t val);
+/* Room for n keys at once (no growth, which holds the old and the new table together, until then). */
+void pr_imap_reserve(struct pr_imap *m, size_t n);
 /* 1 and *val when key is there, else 0. */
 int pr_imap_get(const struct pr_imap *m, int64_t key, int64_t *val);
 void pr_imap_release(struct pr_imap *m);

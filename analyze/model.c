@@ -33,6 +33,15 @@ static const struct pr_analyzer *const analyzers[] = {
 };
 
 /*
+ * The order they run in (indexes into analyzers): the same, but timeline
+ * and flame before the GPU analyses. They read nothing of those, and give
+ * back the shared pass's top-level spans and flame tree (21 MB on a 1 GB
+ * trace) before the GPU rows are copied, the run's peak of memory. Their
+ * sections still come in the list's order (reorder_sections).
+ */
+static const size_t run_order[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 9, 10, 13, 14, 15 };
+
+/*
  * PR_TIMINGS=1 in the environment: one line per run and analyzer on stderr,
  * "profreport: timing: run ID NAME WALL_S CPU_S rss RSS_MB hwm PEAK_MB" (wall
  * clock and the thread's CPU time, then the process's resident and peak
@@ -471,6 +480,70 @@ static int gather_points(struct pr_actx *ctx, struct pr_error *err)
 	return rc ? -1 : 0;
 }
 
+/*
+ * Which analyzer added each of the run's keys (by name: an analyzer may
+ * also replace or delete keys). PR_ARRAY_SIZE(analyzers) marks the keys
+ * there before them.
+ */
+struct owners {
+	char **key;
+	size_t *by, n;
+};
+
+static void owners_note(struct owners *o, json_t *out, size_t by)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+	json_object_foreach(out, key, v) {
+		for (i = 0; i < o->n && strcmp(o->key[i], key); i++)
+			;
+		if (i < o->n)
+			continue;
+		o->key = pr_xreallocarray(o->key, o->n + 1, sizeof(*o->key));
+		o->by = pr_xreallocarray(o->by, o->n + 1, sizeof(*o->by));
+		o->key[o->n] = pr_xstrdup(key);
+		o->by[o->n++] = by;
+	}
+}
+
+static size_t owners_of(const struct owners *o, const char *key)
+{
+	size_t i;
+	for (i = 0; i < o->n; i++)
+		if (!strcmp(o->key[i], key))
+			return o->by[i];
+	return PR_ARRAY_SIZE(analyzers);
+}
+
+/*
+ * The run's sections in the analyzers' list order, as if they had run in
+ * it: the keys there before them first, then each analyzer's, each group
+ * in the object's order. Frees o.
+ */
+static void reorder_sections(struct pr_actx *ctx, struct owners *o)
+{
+	json_t *out = json_object(), *v;
+	const char *key;
+	size_t i;
+	json_object_foreach(ctx->out, key, v)
+		if (owners_of(o, key) == PR_ARRAY_SIZE(analyzers))
+			json_object_set(out, key, v);
+	for (i = 0; i < PR_ARRAY_SIZE(analyzers); i++)
+		json_object_foreach(ctx->out, key, v)
+			if (owners_of(o, key) == i)
+				json_object_set(out, key, v);
+	json_decref(ctx->out);
+	ctx->out = out;
+	for (i = 0; i < o->n; i++)
+		free(o->key[i]);
+	free(o->key);
+	free(o->by);
+	o->key = NULL;
+	o->by = NULL;
+	o->n = 0;
+}
+
 static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *opts,
 			 struct pr_error *err)
 {
@@ -479,6 +552,7 @@ static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_op
 	json_t *clock;
 	int64_t epoch;
 	size_t i, nstep_names = 0;
+	struct owners own = { NULL, NULL, 0 };
 	int ret = -1, have_epoch;
 	const char *tv = getenv("PR_TIMINGS");
 	int timed = tv && *tv && strcmp(tv, "0");
@@ -539,17 +613,25 @@ static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_op
 		goto out;
 	group_phases(&ctx);
 	timing(timed, ctx.run, "context", t0);
-	for (i = 0; i < PR_ARRAY_SIZE(analyzers); i++) {
-		if (analyzers[i]->run(&ctx, err))
+	owners_note(&own, ctx.out, PR_ARRAY_SIZE(analyzers));
+	for (i = 0; i < PR_ARRAY_SIZE(run_order); i++) {
+		const struct pr_analyzer *an = analyzers[run_order[i]];
+		if (an->run(&ctx, err))
 			goto out;
-		timing(timed, ctx.run, analyzers[i]->name, t0);
+		owners_note(&own, ctx.out, run_order[i]);
+		timing(timed, ctx.run, an->name, t0);
 	}
+	reorder_sections(&ctx, &own);
 	if (ctx.phases_inferred)
 		note_inferred(&ctx);
 	if (reported_and_diags(&ctx, err))
 		goto out;
 	ret = 0;
 out:
+	for (i = 0; i < own.n; i++)
+		free(own.key[i]);
+	free(own.key);
+	free(own.by);
 	ctx_release(&ctx);
 	if (ret) {
 		json_decref(ctx.out);

@@ -2,7 +2,8 @@
 # t0042-timings: PR_TIMINGS=1 makes a model build print one line per run and
 # analyzer on stderr ("profreport: timing: run ID NAME WALL_S CPU_S rss MB hwm MB"; used by
 # bench/gpu_bench.sh), and changes nothing else: same stdout, same model.
-# The analyzers, in model.c's order: context (the driver's loads), then 15.
+# The analyzers, in the order model.c runs them (run_order: timeline and flame
+# before the GPU analyses): context (the driver's loads), then 16.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -16,7 +17,7 @@ expect_rc 0 "summary with PR_TIMINGS=1"
 cmp -s plain.out "$tmp/out" || fail "PR_TIMINGS changed summary's output"
 cmp -s plain.json timed.json || fail "PR_TIMINGS changed the model"
 names=$(sed -n 's/^profreport: timing: run 1 \([a-z_]*\) [0-9]*\.[0-9]* [0-9]*\.[0-9]* rss -*[0-9]*\.[0-9] hwm -*[0-9]*\.[0-9]$/\1/p' "$tmp/err" | tr '\n' ' ')
-[ "$names" = "context series phases peaks alloc_tree fragmentation throughput bottlenecks spans collectives gpu_breakdown gpu timeline flame leaks crosscheck recommendations " ] ||
+[ "$names" = "context series phases peaks alloc_tree fragmentation throughput bottlenecks spans collectives timeline flame gpu_breakdown gpu leaks crosscheck recommendations " ] ||
 	fail "PR_TIMINGS lines are not one per analyzer in order: '$names'"
 [ "$(wc -l <"$tmp/err")" -eq 17 ] || fail "PR_TIMINGS printed other lines on stderr"
 PR_TIMINGS=0 run "$P" summary "$in"
