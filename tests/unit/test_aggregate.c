@@ -124,8 +124,8 @@ static void test_merge_exact(void **state)
 		assert_int_equal(pr_agg_add_model_run(all, runs[i], NULL, NULL, &err), 1);
 	for (i = N - 1; i >= 0; i--)
 		assert_int_equal(pr_agg_add_model_run(i % 3 ? p1 : p2, runs[i], NULL, NULL, &err), 1);
-	pr_agg_merge(m, p2);
-	pr_agg_merge(m, p1);
+	assert_int_equal(pr_agg_merge(m, p2, &err), 0);
+	assert_int_equal(pr_agg_merge(m, p1, &err), 0);
 	p1_doc = pr_agg_to_json(p1);
 	p2_doc = pr_agg_to_json(p2);
 	assert_int_equal(pr_agg_merge_json(viajson, p1_doc, &err), 0);
