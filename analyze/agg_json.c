@@ -482,14 +482,26 @@ static json_t *jr_parse(struct jrd *r, long line, long col, uint64_t off, struct
 	return v;
 }
 
-/* Reads the value at the reader into a tree (r->sb reused). */
+/*
+ * Reads the value at the reader into a tree (r->sb reused). When the value
+ * does not end (a bracket or quote too many or too few: the scan ran to the
+ * end of the file), jansson's error in what was read says where it broke.
+ */
 static json_t *jr_read(struct jrd *r, struct pr_error *err)
 {
 	long line = r->line, col = r->col;
 	uint64_t off = r->off;
 	pr_strbuf_reset(&r->sb);
-	if (jr_value(r, 1, err))
+	if (jr_value(r, 1, err)) {
+		struct pr_error at = PR_ERROR_INIT;
+		json_t *v = r->sb.len && err->code == PR_E_PARSE ? jr_parse(r, line, col, off, &at)
+								 : NULL;
+		if (v)
+			json_decref(v);
+		else if (at.code)
+			*err = at;
 		return NULL;
+	}
 	return jr_parse(r, line, col, off, err);
 }
 
@@ -500,6 +512,9 @@ struct jr_head {
 	uint64_t ranks_off, ranks_end;
 	long ranks_line, ranks_col;
 };
+
+static int jr_ranks(struct jrd *r, const struct jr_head *h, struct pr_agg *tmp,
+		    struct pr_error *err);
 
 /* Pass 1: the top-level object, every value checked, "ranks" only skipped over. */
 static int jr_head(struct jrd *r, struct jr_head *h, struct pr_error *err)
@@ -542,7 +557,11 @@ static int jr_head(struct jrd *r, struct jr_head *h, struct pr_error *err)
 				h->ranks_line = r->line;
 				h->ranks_col = r->col;
 				if (jr_value(r, 0, err)) {
+					/* the rows read one by one say where it broke */
+					struct pr_error first = *err;
 					free(key);
+					if (!jr_ranks(r, h, NULL, err))
+						*err = first;
 					return -1;
 				}
 				h->ranks_end = r->off;
@@ -575,10 +594,10 @@ static int jr_head(struct jrd *r, struct jr_head *h, struct pr_error *err)
 		}
 	}
 	jr_ws(r);
-	return r->c == EOF && !ferror(r->f) ? 0 : jr_err(r, "the end of the file", err);
+	return r->c == EOF && !ferror(r->f) ? 0 : jr_err(r, "end of file", err);
 }
 
-/* Pass 2: the "ranks" array, a row at a time into tmp. */
+/* Pass 2: the "ranks" array, a row at a time into tmp (NULL: only read, for its error). */
 static int jr_ranks(struct jrd *r, const struct jr_head *h, struct pr_agg *tmp,
 		    struct pr_error *err)
 {
@@ -596,7 +615,7 @@ static int jr_ranks(struct jrd *r, const struct jr_head *h, struct pr_agg *tmp,
 			int rc;
 			if (!v)
 				return -1;
-			rc = part_row(tmp, v, i, err);
+			rc = tmp ? part_row(tmp, v, i, err) : 0;
 			json_decref(v);
 			if (rc)
 				return -1;

@@ -408,6 +408,13 @@ static void row_commit(struct pr_agg *a, const char *h, size_t hn)
 	}
 }
 
+/* json_dump_callback into a strbuf (not json_dumps: no copy, nor a string of jansson's allocator). */
+static int dump_to_strbuf(const char *buf, size_t n, void *sb)
+{
+	pr_strbuf_add(sb, buf, n);
+	return 0;
+}
+
 int pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j,
 		   struct pr_error *err)
 {
@@ -418,26 +425,25 @@ int pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j,
 	const json_t *g = json_object_get(j, "gpu"), *v;
 	struct agg_spill *sp;
 	struct agg_row *r;
-	char *text = NULL;
-	size_t sn = strlen(src), hn = h ? strlen(h) : 0, tn, f;
+	struct pr_strbuf text = PR_STRBUF_INIT;
+	size_t sn = strlen(src), hn = h ? strlen(h) : 0, f;
 	const char *key;
 	if (!(r = row_new(a, err)) || !(sp = spill_get(a, err)))
 		goto fail;
-	text = json_dumps(j, ROW_DUMP_FLAGS);
-	tn = text ? strlen(text) : 0;
-	if (!text || sn > UINT32_MAX || hn > UINT32_MAX || tn > UINT32_MAX) {
+	if (json_dump_callback(j, dump_to_strbuf, &text, ROW_DUMP_FLAGS) || !text.len ||
+	    sn > UINT32_MAX || hn > UINT32_MAX || text.len > UINT32_MAX) {
 		pr_error_set(err, PR_E_FORMAT, "rank %ld: its row cannot be kept", rank);
 		goto fail;
 	}
 	r->off = sp->len;
-	if (spill_put(sp, src, sn) || spill_put(sp, h, hn) || spill_put(sp, text, tn)) {
+	if (spill_put(sp, src, sn) || spill_put(sp, h, hn) || spill_put(sp, text.buf, text.len)) {
 		pr_agg_failed(a, err);
 		goto fail;
 	}
 	r->rank = rank;
 	r->slen = (uint32_t)sn;
 	r->hlen = (uint32_t)hn;
-	r->jlen = (uint32_t)tn;
+	r->jlen = (uint32_t)text.len;
 	r->inferred = rs && !strcmp(rs, "inferred");
 	r->duration_ns = pr_mnum(j, "duration_ns");
 	r->step_mean_ns = pr_mnum(json_object_get(j, "steps"), "mean_ns");
@@ -450,11 +456,11 @@ int pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j,
 				col_add(c, (uint32_t)a->nrows, json_number_value(v));
 		}
 	row_commit(a, h, hn);
-	free(text);
+	pr_strbuf_release(&text);
 	json_decref(j);
 	return 0;
 fail:
-	free(text);
+	pr_strbuf_release(&text);
 	json_decref(j);
 	return -1;
 }
