@@ -125,6 +125,7 @@ struct pr_agg {
 	size_t ncols;
 	struct pr_strmap colidx;  /* "field\x1fname" -> index in cols */
 	struct pr_imap by_rank;	  /* rank -> the first row with it */
+	int64_t min_rank_row;	  /* the first row with rank INT64_MIN + 1; 0: none */
 	struct pr_imap by_hash;	  /* content hash (64 bits, probed on) -> the last row with it */
 	pr_agg_run_fn on_run;
 	void *on_run_ctx;

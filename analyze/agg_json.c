@@ -832,6 +832,11 @@ int pr_agg_write(const struct pr_agg *a, const json_t *head, struct pr_output *o
 			break;
 		text = pr_model_dumps(row);
 		json_decref(row);
+		if (!text) {
+			long rank = rv[i]->rank;
+			free(rv);
+			return pr_error_set(err, PR_E_IO, "rank %ld: cannot write its row", rank);
+		}
 		pr_output_write(out, i ? ",\n  " : "\n  ", i ? 4 : 3);
 		write_nested(out, text);
 		free(text);

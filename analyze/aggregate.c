@@ -315,7 +315,7 @@ json_t *pr_agg_row_json(const struct pr_agg *a, const struct agg_row *r)
 	json_t *j;
 	if (spill_read(a, r->off + r->slen + r->hlen, r->jlen))
 		return NULL;
-	j = json_loadb(a->spill->buf, r->jlen, 0, NULL);
+	j = json_loadb(a->spill->buf, r->jlen, JSON_ALLOW_NUL, NULL);
 	if (!j)
 		spill_fail(a->spill, EILSEQ); /* not what was written: cannot happen but by corruption */
 	return j;
@@ -393,13 +393,28 @@ static struct agg_row *row_new(struct pr_agg *a, struct pr_error *err)
 	return &a->rows[a->nrows];
 }
 
+/*
+ * The first row with rank r (-1: none). The index cannot hold INT64_MIN (its
+ * empty mark), a rank only a hand-made agg.json has: that one is kept aside.
+ */
+static int64_t rank_row(const struct pr_agg *a, long r)
+{
+	int64_t i;
+	if (r == INT64_MIN)
+		return a->min_rank_row - 1;
+	return pr_imap_get(&a->by_rank, r, &i) ? i : -1;
+}
+
 /* Indexes the row just filled in (a->rows[a->nrows]) and counts it; h: its content hash. */
 static void row_commit(struct pr_agg *a, const char *h, size_t hn)
 {
 	const struct agg_row *r = &a->rows[a->nrows];
-	int64_t i;
-	if (!pr_imap_get(&a->by_rank, r->rank, &i))
-		pr_imap_put(&a->by_rank, r->rank, (int64_t)a->nrows);
+	if (rank_row(a, r->rank) < 0) {
+		if (r->rank == INT64_MIN)
+			a->min_rank_row = (int64_t)a->nrows + 1;
+		else
+			pr_imap_put(&a->by_rank, r->rank, (int64_t)a->nrows);
+	}
 	a->nrows++;
 	if (hn) {
 		int64_t key;
@@ -691,8 +706,7 @@ void pr_agg_arrival_note(struct agg_arrival *ar, size_t k, double v, long rank)
 
 static int rank_used(const struct pr_agg *a, long r)
 {
-	int64_t i;
-	return pr_imap_get(&a->by_rank, r, &i);
+	return rank_row(a, r) >= 0;
 }
 
 void pr_agg_warnf(struct pr_agg *a, const char *fmt, ...)
@@ -722,10 +736,8 @@ static int is_step_kind(const char *k)
 /* The source of the first row with rank (read back: valid until the next read). */
 static const char *row_source(const struct pr_agg *a, long rank)
 {
-	int64_t i;
-	const char *s = NULL;
-	if (pr_imap_get(&a->by_rank, rank, &i))
-		s = pr_agg_row_source(a, &a->rows[i]);
+	int64_t i = rank_row(a, rank);
+	const char *s = i >= 0 ? pr_agg_row_source(a, &a->rows[i]) : NULL;
 	return s ? s : "";
 }
 

@@ -554,6 +554,38 @@ static void test_row_roundtrip(void **state)
 	pr_agg_free(a);
 }
 
+/* int64's least rank (only a hand-made agg.json has one) is a rank like any other. */
+static void test_rank_extremes(void **state)
+{
+	struct pr_agg *a = pr_agg_new();
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *doc, *out;
+	const json_t *ranks;
+	(void)state;
+	doc = doc_with_rows(json_pack("[{s:I,s:s},{s:I,s:s},{s:I,s:s},{s:I,s:s},{s:I,s:s}]", "rank",
+				      (json_int_t)0, "source", "z", "rank", (json_int_t)INT64_MIN,
+				      "source", "b", "rank", (json_int_t)(INT64_MIN + 1), "source",
+				      "c", "rank", (json_int_t)INT64_MIN, "source", "a", "rank",
+				      (json_int_t)INT64_MAX, "source", "m"));
+	assert_int_equal(pr_agg_merge_json(a, doc, &err), 0);
+	out = pr_agg_to_json(a);
+	assert_non_null(out);
+	/* 4 distinct ranks; the least one twice, warned, its rows by source */
+	assert_int_equal(json_integer_value(json_object_get(out, "rank_count")), 4);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(out, "warnings"), 0)),
+			    "rank -9223372036854775808 appears in more than one input");
+	ranks = json_object_get(out, "ranks");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 0), "source")), "a");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 1), "source")), "b");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 2), "source")), "c");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 3), "source")), "z");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 4), "source")), "m");
+	assert_written_is_dumped(a);
+	json_decref(out);
+	json_decref(doc);
+	pr_agg_free(a);
+}
+
 /* What the model has as NaN (an absent or non-numeric value) is null in the row, and stays so. */
 static void test_row_nonfinite(void **state)
 {
@@ -902,6 +934,7 @@ int main(void)
 		cmocka_unit_test(test_inferred_ranks),
 		cmocka_unit_test(test_row_roundtrip),
 		cmocka_unit_test(test_row_nonfinite),
+		cmocka_unit_test(test_rank_extremes),
 		cmocka_unit_test(test_write_streams),
 		cmocka_unit_test(test_merge_file),
 		cmocka_unit_test(test_console_brief),
