@@ -8,7 +8,8 @@
 # aggregates to the same bytes; a broken row is reported at its line; the
 # console table of 80 ranks shows 64 and counts the rest; a reduce of an
 # agg.json of 10 000 rows keeps every row and its peak RSS stays far below
-# what the rows would take as trees (about 9 KB a rank: 90 MB here); no
+# what the rows would take as trees (about 9 KB a rank: 90 MB here); a
+# scratch file that cannot be written fails the command with one line; no
 # temporary file is left behind.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -94,6 +95,12 @@ if [ -s rss.txt ] && ! ldd "$P" 2>/dev/null | grep -q libasan; then
 	kb=$(tail -n 1 rss.txt)
 	[ "$kb" -lt 65536 ] || fail "reduce of 10 000 rows: peak RSS $kb KB, expected < 64 MB"
 fi
+
+# -- a scratch file that cannot grow: with a file size limit (SIGXFSZ ignored), writing past it
+# fails with EFBIG; the rows of big.json take about 15 MB there, the limit is 1-2 MB
+run sh -c 'trap "" XFSZ; ulimit -f 2048 && exec "$0" aggregate big.json -q -o /dev/null' "$P"
+expect_error "profreport: aggregate: 'big.json': scratch file of the rank rows: File too large" \
+	"a scratch file that cannot be written"
 
 ls "$TMPDIR" >leftover
 [ ! -s leftover ] || fail "aggregate left temporary files: $(cat leftover)"
