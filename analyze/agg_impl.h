@@ -13,18 +13,21 @@
  * Exact sums are analyze/xsum.h. Functions shared between the files carry
  * the pr_agg_ prefix and are declared here.
  *
- * OWNERSHIP: as analyze/aggregate.h; rows own their source and j.
+ * OWNERSHIP: as analyze/aggregate.h; the aggregate owns its rows, columns
+ * and scratch file.
  */
 #ifndef PR_AGG_IMPL_H
 #define PR_AGG_IMPL_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
 #include <regex.h>
 
 #include "analyze/aggregate.h"
+#include "analyze/imap.h"
 #include "analyze/stats.h"
 #include "analyze/xsum.h"
 #include "base/pr_common.h"
@@ -49,10 +52,46 @@ struct agg_stat {
 	int exact;
 };
 
+/*
+ * A rank's row. Its JSON (what agg.json's "ranks" holds) is not kept in
+ * memory: it goes to the scratch file (struct agg_spill) as one record -
+ * the source path, the content hash, then the row as compact JSON with
+ * every real to 17 digits, so that reading it back gives the same tree -
+ * and is read back only to write the document. What the straggler checks
+ * need stays here as plain doubles (NAN: absent), and the row's "stages"
+ * and "collectives" values in the columns (struct agg_col): tens of bytes a
+ * rank, where a jansson tree of the row costs about 9 KB.
+ */
 struct agg_row {
 	long rank;
-	char *source;
-	json_t *j; /* the row as written */
+	uint64_t off;	/* the record in the scratch file */
+	uint32_t slen;	/* its parts' lengths: source, content hash, row JSON */
+	uint32_t hlen;
+	uint32_t jlen;
+	uint32_t inferred; /* 1: "rank_source" is "inferred" */
+	double duration_ns, step_mean_ns; /* the row's duration_ns and steps.mean_ns */
+	double gpu_idle, gpu_host_wait;	  /* its GPU idle share and the host-wait share of that */
+};
+
+/* The scratch file of the rows: unlinked when made, so nothing is left behind. */
+struct agg_spill {
+	FILE *f;
+	uint64_t len; /* bytes appended */
+	int err;      /* errno of the first failure (sticky), 0: none */
+	char *buf;    /* the last record part read (NUL-terminated) */
+	size_t cap;
+};
+
+/*
+ * One key of the rows' "stages" (field 0) or "collectives" (field 1)
+ * objects: the value of every row that has it as a number, by row index.
+ */
+struct agg_col {
+	char *name;
+	int field;
+	uint32_t *row;
+	double *val;
+	size_t n, alloc;
 };
 
 /*
@@ -81,6 +120,13 @@ struct pr_agg {
 	struct pr_strmap idx; /* "cat\x1fkind\x1fname" -> index */
 	struct agg_row *rows;
 	size_t nrows, rowalloc;
+	struct agg_spill *spill; /* NULL until the first row */
+	struct agg_col *cols;
+	size_t ncols;
+	struct pr_strmap colidx;  /* "field\x1fname" -> index in cols */
+	struct pr_imap by_rank;	  /* rank -> the first row with it */
+	int64_t min_rank_row;	  /* the first row with rank INT64_MIN + 1; 0: none */
+	struct pr_imap by_hash;	  /* content hash (64 bits, probed on) -> the last row with it */
 	pr_agg_run_fn on_run;
 	void *on_run_ctx;
 	json_t *warnings; /* array of strings */
@@ -92,7 +138,6 @@ struct pr_agg {
 	int has_rank_re;
 	long *user_ranks;
 	size_t nuser_ranks, next_user_rank;
-	struct pr_strmap hashes; /* content hash -> row index + 1 */
 };
 
 /* ---- aggregate.c ------------------------------------------------------ */
@@ -107,19 +152,34 @@ struct agg_arrival *pr_agg_arrival_get(struct pr_agg *a, const char *kind, const
 				       size_t n);
 /* Keeps rank as step k's arrival when it spent less than the one kept (ties: lower rank). */
 void pr_agg_arrival_note(struct agg_arrival *ar, size_t k, double v, long rank);
-/* Appends a row (takes j); indexes its content hash. */
-void pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j);
+/*
+ * Appends a row: j goes to the scratch file and is released (taken even on
+ * failure); what the straggler checks need is kept; its rank and content
+ * hash are indexed. -1 with err when the scratch file fails.
+ */
+int pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j,
+		   struct pr_error *err) PR_MUST_CHECK;
+/*
+ * Reads back a row's source path (a string in the scratch file's buffer,
+ * valid until the next read) or its JSON (a new tree). NULL when the
+ * scratch file fails; pr_agg_failed then says why.
+ */
+const char *pr_agg_row_source(const struct pr_agg *a, const struct agg_row *r);
+json_t *pr_agg_row_json(const struct pr_agg *a, const struct agg_row *r);
 /* Adds a warning unless the same text is there already. */
 void pr_agg_warnf(struct pr_agg *a, const char *fmt, ...) PR_PRINTF_LIKE(2, 3);
 /* A row's GPU share part / whole from its "gpu" ns; NAN when whole is not > 0. */
 double pr_agg_gpu_share(const json_t *g, const char *part, const char *whole);
-/* The rows in rank order (ties: source), a new array the caller frees;
- * *distinct = the number of distinct ranks. */
+/* The (field, name) column, made empty on first use. */
+struct agg_col *pr_agg_col_get(struct pr_agg *a, int field, const char *name);
+/* The rows in rank order (ties: source, then the order added), a new array
+ * the caller frees; *distinct = the number of distinct ranks. */
 struct agg_row **pr_agg_rows_sorted(const struct pr_agg *a, size_t *distinct);
 
 /* ---- agg_stragglers.c ------------------------------------------------- */
 
-/* The "stragglers" object of agg.json into out: checks, named ranks and the rule. */
+/* The "stragglers" object of agg.json into out: checks, named ranks and the rule
+ * (from the rows' doubles and columns; the named ranks' sources are read back). */
 void pr_agg_stragglers(const struct pr_agg *a, struct agg_row **rows, size_t n, size_t nranks,
 		       json_t *out);
 /* agg.json's "collective_arrivals": each collective's arrival record (by name, kind). */

@@ -60,78 +60,103 @@ json_t *pr_agg_inferix_part(const json_t *run, const json_t *meta)
 	return inf;
 }
 
-static json_t *inferix_metrics(struct agg_row **rv, size_t n, const char *part)
+/* One Inferix key's accumulator across reports: _min, _max, _avg, _sum. */
+struct inf_key {
+	char *key;
+	struct pr_xsum sum;
+	double mn, mx, cnt;
+};
+
+struct inf_part {
+	struct inf_key *k;
+	size_t n;
+};
+
+/* Folds a report's part (gpu or cpu): keys in the order first met, values that are numbers. */
+static void inf_fold(struct inf_part *p, const json_t *obj)
 {
-	json_t *out = json_object(), *keys = json_array();
-	size_t i, k;
-	/* key order: as in the first report that has the part, then new ones as met */
-	for (i = 0; i < n; i++) {
-		const char *key;
-		json_t *v;
-		json_object_foreach(json_object_get(json_object_get(rv[i]->j, "inferix"), part), key, v) {
-			int seen = 0;
-			for (k = 0; k < json_array_size(keys) && !seen; k++)
-				seen = !strcmp(json_string_value(json_array_get(keys, k)), key);
-			if (!seen)
-				json_array_append_new(keys, json_string(key));
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)obj, key, v) {
+		struct inf_key *k = NULL;
+		size_t i;
+		double d;
+		for (i = 0; i < p->n && !k; i++)
+			if (!strcmp(p->k[i].key, key))
+				k = &p->k[i];
+		if (!k) {
+			p->k = pr_xreallocarray(p->k, p->n + 1, sizeof(p->k[0]));
+			k = &p->k[p->n++];
+			memset(k, 0, sizeof(*k));
+			k->key = pr_xstrdup(key);
+			k->mn = INFINITY;
+			k->mx = -INFINITY;
 		}
+		if (!json_is_number(v))
+			continue;
+		d = json_number_value(v);
+		pr_xsum_add(&k->sum, d);
+		k->mn = d < k->mn ? d : k->mn;
+		k->mx = d > k->mx ? d : k->mx;
+		k->cnt++;
 	}
-	for (k = 0; k < json_array_size(keys); k++) {
-		const char *key = json_string_value(json_array_get(keys, k));
-		struct pr_xsum s = PR_XSUM_INIT;
-		double mn = INFINITY, mx = -INFINITY, cnt = 0;
-		struct pr_strbuf kb = PR_STRBUF_INIT;
-		static const char *const sfx[] = { "_min", "_max", "_avg", "_sum" };
+}
+
+/* The part's keys with _min/_max/_avg/_sum (keys without a number left out); frees p. */
+static json_t *inf_json(struct inf_part *p)
+{
+	static const char *const sfx[] = { "_min", "_max", "_avg", "_sum" };
+	json_t *out = json_object();
+	struct pr_strbuf kb = PR_STRBUF_INIT;
+	size_t i, q;
+	for (i = 0; i < p->n; i++) {
+		struct inf_key *k = &p->k[i];
 		double vals[4];
-		size_t q;
-		for (i = 0; i < n; i++) {
-			json_t *v = json_object_get(
-				json_object_get(json_object_get(rv[i]->j, "inferix"), part), key);
-			double d;
-			if (!json_is_number(v))
-				continue;
-			d = json_number_value(v);
-			pr_xsum_add(&s, d);
-			mn = d < mn ? d : mn;
-			mx = d > mx ? d : mx;
-			cnt++;
-		}
-		if (cnt > 0) {
-			vals[0] = mn;
-			vals[1] = mx;
-			vals[2] = pr_xsum_value(&s) / cnt;
-			vals[3] = pr_xsum_value(&s);
+		if (k->cnt > 0) {
+			vals[0] = k->mn;
+			vals[1] = k->mx;
+			vals[2] = pr_xsum_value(&k->sum) / k->cnt;
+			vals[3] = pr_xsum_value(&k->sum);
 			for (q = 0; q < 4; q++) {
 				pr_strbuf_reset(&kb);
-				pr_strbuf_addf(&kb, "%s%s", key, sfx[q]);
+				pr_strbuf_addf(&kb, "%s%s", k->key, sfx[q]);
 				json_object_set_new(out, kb.buf,
 						    q == 2 ? json_real(vals[q]) : pr_jnum(vals[q]));
 			}
 		}
-		free(s.p);
-		pr_strbuf_release(&kb);
+		free(k->sum.p);
+		free(k->key);
 	}
-	json_decref(keys);
+	free(p->k);
+	pr_strbuf_release(&kb);
 	return out;
 }
 
+/*
+ * Each report (row) is read back once, in rank order: its gpu/cpu numbers
+ * folded per key (exact sums, so the order does not matter) and its line of
+ * reports_summary written.
+ */
 json_t *pr_agg_to_inferix(const struct pr_agg *a)
 {
 	json_t *doc = json_object(), *sum = json_array();
+	struct inf_part gpu = { NULL, 0 }, cpu = { NULL, 0 };
 	size_t i, distinct;
 	struct agg_row **rv = pr_agg_rows_sorted(a, &distinct);
 	json_object_set_new(doc, "total_reports", json_integer((json_int_t)a->nrows));
 	json_object_set_new(doc, "rank_count", json_integer((json_int_t)distinct));
-	json_object_set_new(doc, "aggregated_gpu_metrics", inferix_metrics(rv, a->nrows, "gpu"));
-	json_object_set_new(doc, "aggregated_cpu_metrics", inferix_metrics(rv, a->nrows, "cpu"));
 	for (i = 0; i < a->nrows; i++) {
-		const json_t *inf = json_object_get(rv[i]->j, "inferix");
+		json_t *row = pr_agg_row_json(a, rv[i]), *o;
+		const json_t *inf = json_object_get(row, "inferix");
 		const json_t *sid = json_object_get(inf, "session_id");
 		const json_t *dur = json_object_get(inf, "duration");
-		json_t *o = json_object();
-		double d = json_is_number(dur)
-				   ? json_number_value(dur)
-				   : pr_mnum(rv[i]->j, "duration_ns") / 1e9;
+		double d;
+		if (!row)
+			break;
+		inf_fold(&gpu, json_object_get(inf, "gpu"));
+		inf_fold(&cpu, json_object_get(inf, "cpu"));
+		d = json_is_number(dur) ? json_number_value(dur) : pr_mnum(row, "duration_ns") / 1e9;
+		o = json_object();
 		json_object_set_new(o, "report_index", json_integer((json_int_t)i));
 		json_object_set_new(o, "session_id",
 				    json_is_string(sid) ? json_copy((json_t *)sid)
@@ -139,8 +164,15 @@ json_t *pr_agg_to_inferix(const struct pr_agg *a)
 		json_object_set_new(o, "duration", isfinite(d) ? json_real(d) : json_integer(0));
 		json_object_set_new(o, "rank", json_integer(rv[i]->rank));
 		json_array_append_new(sum, o);
+		json_decref(row);
 	}
+	json_object_set_new(doc, "aggregated_gpu_metrics", inf_json(&gpu));
+	json_object_set_new(doc, "aggregated_cpu_metrics", inf_json(&cpu));
 	json_object_set_new(doc, "reports_summary", sum);
 	free(rv);
+	if (pr_agg_failed(a, NULL)) {
+		json_decref(doc);
+		return NULL;
+	}
 	return doc;
 }

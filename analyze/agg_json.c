@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analyze/agg_impl.h"
+#include "analyze/model.h"
 #include "analyze/stats.h"
 #include "analyze/xsum.h"
 #include "base/jsonx.h"
@@ -272,56 +273,394 @@ static int arrival_read(struct pr_agg *a, const json_t *j)
 	return 0;
 }
 
-int pr_agg_merge_json(struct pr_agg *a, const json_t *doc, struct pr_error *err)
+/* Schema, version and the arrays every agg.json has; ranks_array: its "ranks" is an array. */
+static int part_check(const json_t *doc, int ranks_array, int from_file, struct pr_error *err)
 {
 	const char *schema = json_string_value(json_object_get(doc, "schema"));
-	const json_t *v, *stats = json_object_get(doc, "stats"), *ranks = json_object_get(doc, "ranks");
-	struct pr_agg *tmp;
-	size_t i;
 	if (!schema || strcmp(schema, PR_AGG_SCHEMA))
-		return pr_error_set(err, PR_E_FORMAT, "not a profreport aggregate (schema '%s')",
-				    schema ? schema : "");
+		return from_file ? pr_error_set(err, PR_E_FORMAT, "not a profreport aggregate")
+				 : pr_error_set(err, PR_E_FORMAT,
+						"not a profreport aggregate (schema '%s')",
+						schema ? schema : "");
 	if (!json_is_integer(json_object_get(doc, "version")) ||
 	    json_integer_value(json_object_get(doc, "version")) != PR_AGG_VERSION)
 		return pr_error_set(err, PR_E_FORMAT, "aggregate version %lld is not %d",
 				    (long long)json_integer_value(json_object_get(doc, "version")),
 				    PR_AGG_VERSION);
-	if (!json_is_array(stats) || !json_is_array(ranks))
+	if (!json_is_array(json_object_get(doc, "stats")) || !ranks_array)
 		return pr_error_set(err, PR_E_PARSE, "aggregate without 'stats' or 'ranks'");
-	tmp = pr_agg_new();
-	json_array_foreach(stats, i, v) {
-		if (stat_read(tmp, v, err, i)) {
-			pr_agg_free(tmp);
+	return 0;
+}
+
+static int part_stats(struct pr_agg *tmp, const json_t *doc, struct pr_error *err)
+{
+	const json_t *v;
+	size_t i;
+	json_array_foreach(json_object_get(doc, "stats"), i, v)
+		if (stat_read(tmp, v, err, i))
 			return -1;
-		}
-	}
-	json_array_foreach(ranks, i, v) {
-		const json_t *r = json_object_get(v, "rank");
-		const char *rs = json_string_value(json_object_get(v, "rank_source"));
-		if (!json_is_integer(r)) {
-			pr_agg_free(tmp);
-			return pr_error_set(err, PR_E_PARSE, "aggregate: ranks[%zu] has no rank", i);
-		}
-		if (rs && !strcmp(rs, "inferred"))
-			tmp->inferred = 1;
-		pr_agg_add_row(tmp, (long)json_integer_value(r),
-			json_string_value(json_object_get(v, "source")), json_deep_copy(v));
-	}
+	return 0;
+}
+
+/* ranks[i] of an agg.json into tmp (v borrowed). */
+static int part_row(struct pr_agg *tmp, json_t *v, size_t i, struct pr_error *err)
+{
+	const json_t *r = json_object_get(v, "rank");
+	const char *rs = json_string_value(json_object_get(v, "rank_source"));
+	if (!json_is_integer(r))
+		return pr_error_set(err, PR_E_PARSE, "aggregate: ranks[%zu] has no rank", i);
+	if (rs && !strcmp(rs, "inferred"))
+		tmp->inferred = 1;
+	return pr_agg_add_row(tmp, (long)json_integer_value(r),
+			      json_string_value(json_object_get(v, "source")), json_incref(v), err);
+}
+
+/* The rest of the document into tmp, and tmp into a. */
+static int part_end(struct pr_agg *a, struct pr_agg *tmp, const json_t *doc,
+		    struct pr_error *err)
+{
+	const json_t *v;
+	size_t i;
 	json_array_foreach(json_object_get(doc, "collective_arrivals"), i, v) {
-		if (arrival_read(tmp, v)) {
-			pr_agg_free(tmp);
+		if (arrival_read(tmp, v))
 			return pr_error_set(err, PR_E_PARSE,
 					    "aggregate: bad entry collective_arrivals[%zu]", i);
-		}
 	}
 	json_array_foreach(json_object_get(doc, "warnings"), i, v)
 		if (json_is_string(v))
 			pr_agg_warnf(tmp, "%s", json_string_value(v));
 	if (json_is_integer(json_object_get(doc, "world_size")))
 		tmp->world_size = (long)json_integer_value(json_object_get(doc, "world_size"));
-	pr_agg_merge(a, tmp);
+	return pr_agg_merge(a, tmp, err);
+}
+
+/*
+ * Merging goes through a fresh aggregate (tmp), so that a is unchanged when
+ * the document is bad; tmp's rows are copied from its scratch file to a's.
+ */
+int pr_agg_merge_json(struct pr_agg *a, const json_t *doc, struct pr_error *err)
+{
+	json_t *v;
+	struct pr_agg *tmp;
+	size_t i;
+	int rc = -1;
+	if (part_check(doc, json_is_array(json_object_get(doc, "ranks")), 0, err))
+		return -1;
+	tmp = pr_agg_new();
+	if (part_stats(tmp, doc, err))
+		goto out;
+	json_array_foreach(json_object_get(doc, "ranks"), i, v)
+		if (part_row(tmp, v, i, err))
+			goto out;
+	rc = part_end(a, tmp, doc, err);
+out:
 	pr_agg_free(tmp);
+	return rc;
+}
+
+/* ---- agg.json files, streamed ----------------------------------------- */
+
+/*
+ * A reader of one JSON file a byte at a time, which only finds where each
+ * value begins and ends (strings, brackets); jansson parses and checks each
+ * value it hands over, so a row at a time is in memory.
+ */
+struct jrd {
+	FILE *f;
+	int c;		/* the next byte; EOF at the end */
+	uint64_t off;	/* its offset */
+	long line, col; /* its position, from 1 */
+	struct pr_strbuf sb;
+};
+
+static void jr_start(struct jrd *r, uint64_t off, long line, long col)
+{
+	r->off = off;
+	r->line = line;
+	r->col = col;
+	r->c = getc(r->f);
+}
+
+static void jr_next(struct jrd *r)
+{
+	if (r->c == EOF)
+		return;
+	r->off++;
+	if (r->c == '\n') {
+		r->line++;
+		r->col = 1;
+	} else {
+		r->col++;
+	}
+	r->c = getc(r->f);
+}
+
+static void jr_ws(struct jrd *r)
+{
+	while (r->c == ' ' || r->c == '\t' || r->c == '\n' || r->c == '\r')
+		jr_next(r);
+}
+
+/* An error at the reader's position: what was expected, or the end of input / a read error. */
+static int jr_err(struct jrd *r, const char *expected, struct pr_error *err)
+{
+	if (r->c == EOF && ferror(r->f))
+		return pr_error_set(err, PR_E_IO, "cannot read: %s", strerror(errno));
+	if (r->c == EOF)
+		return pr_error_at(err, PR_E_PARSE, (int64_t)r->off, r->line, r->col,
+				   "premature end of input (%s expected)", expected);
+	return pr_error_at(err, PR_E_PARSE, (int64_t)r->off, r->line, r->col,
+			   "%s expected near '%c'", expected,
+			   r->c >= 0x20 && r->c < 0x7f ? r->c : '?');
+}
+
+static void jr_take(struct jrd *r, int keep)
+{
+	if (keep)
+		pr_strbuf_addch(&r->sb, (char)r->c);
+	jr_next(r);
+}
+
+/* A string at r->c == '"' (appended to r->sb when keep). */
+static int jr_string(struct jrd *r, int keep, struct pr_error *err)
+{
+	jr_take(r, keep);
+	for (;;) {
+		if (r->c == EOF)
+			return jr_err(r, "'\"'", err);
+		if (r->c == '"') {
+			jr_take(r, keep);
+			return 0;
+		}
+		if (r->c == '\\') {
+			jr_take(r, keep);
+			if (r->c == EOF)
+				return jr_err(r, "an escape", err);
+		}
+		jr_take(r, keep);
+	}
+}
+
+/* One value (appended to r->sb when keep): a string, an object or array up to its
+ * matching bracket, or a scalar up to the next delimiter. */
+static int jr_value(struct jrd *r, int keep, struct pr_error *err)
+{
+	size_t depth = 0;
+	uint64_t o0 = r->off;
+	if (r->c == '"')
+		return jr_string(r, keep, err);
+	if (r->c == '{' || r->c == '[') {
+		do {
+			if (r->c == '"') {
+				if (jr_string(r, keep, err))
+					return -1;
+				continue;
+			}
+			if (r->c == EOF)
+				return jr_err(r, depth ? "'}' or ']'" : "a value", err);
+			if (r->c == '{' || r->c == '[')
+				depth++;
+			else if (r->c == '}' || r->c == ']')
+				depth--;
+			jr_take(r, keep);
+		} while (depth > 0);
+		return 0;
+	}
+	while (r->c != EOF && !strchr(" \t\r\n,:]}[{\"", r->c))
+		jr_take(r, keep);
+	return r->off == o0 ? jr_err(r, "a value", err) : 0;
+}
+
+/* The value kept in r->sb (starting at line, col) parsed by jansson; NULL with err. */
+static json_t *jr_parse(struct jrd *r, long line, long col, uint64_t off, struct pr_error *err)
+{
+	json_error_t je;
+	json_t *v = json_loadb(r->sb.buf, r->sb.len, JSON_DECODE_ANY, &je);
+	if (!v)
+		pr_error_at(err, PR_E_PARSE, (int64_t)off + je.position, line + je.line - 1,
+			    je.line <= 1 ? col + je.column - 1 : je.column, "%s", je.text);
+	return v;
+}
+
+/*
+ * Reads the value at the reader into a tree (r->sb reused). When the value
+ * does not end (a bracket or quote too many or too few: the scan ran to the
+ * end of the file), jansson's error in what was read says where it broke.
+ */
+static json_t *jr_read(struct jrd *r, struct pr_error *err)
+{
+	long line = r->line, col = r->col;
+	uint64_t off = r->off;
+	pr_strbuf_reset(&r->sb);
+	if (jr_value(r, 1, err)) {
+		struct pr_error at = PR_ERROR_INIT;
+		json_t *v = r->sb.len && err->code == PR_E_PARSE ? jr_parse(r, line, col, off, &at)
+								 : NULL;
+		if (v)
+			json_decref(v);
+		else if (at.code)
+			*err = at;
+		return NULL;
+	}
+	return jr_parse(r, line, col, off, err);
+}
+
+/* What is read of the top level: the keys merging uses, and where "ranks" is. */
+struct jr_head {
+	json_t *doc; /* the top-level keys but "ranks" that merging reads */
+	int ranks_array;
+	uint64_t ranks_off, ranks_end;
+	long ranks_line, ranks_col;
+};
+
+static int jr_ranks(struct jrd *r, const struct jr_head *h, struct pr_agg *tmp,
+		    struct pr_error *err);
+
+/* Pass 1: the top-level object, every value checked, "ranks" only skipped over. */
+static int jr_head(struct jrd *r, struct jr_head *h, struct pr_error *err)
+{
+	static const char *const keep[] = { "schema",	"version",  "stats",
+					    "collective_arrivals", "warnings", "world_size" };
+	jr_ws(r);
+	if (r->c != '{')
+		return jr_err(r, "'{'", err);
+	jr_next(r);
+	jr_ws(r);
+	if (r->c == '}') {
+		jr_next(r);
+	} else {
+		for (;;) {
+			json_t *k, *v;
+			char *key;
+			size_t i;
+			int used = 0;
+			if (r->c != '"')
+				return jr_err(r, "a string (a key)", err);
+			if (!(k = jr_read(r, err)))
+				return -1;
+			if (strlen(json_string_value(k)) != json_string_length(k)) {
+				json_decref(k);
+				return jr_err(r, "a key without NUL", err);
+			}
+			key = pr_xstrdup(json_string_value(k));
+			json_decref(k);
+			jr_ws(r);
+			if (r->c != ':') {
+				free(key);
+				return jr_err(r, "':'", err);
+			}
+			jr_next(r);
+			jr_ws(r);
+			if (!strcmp(key, "ranks") && r->c == '[') {
+				h->ranks_array = 1;
+				h->ranks_off = r->off;
+				h->ranks_line = r->line;
+				h->ranks_col = r->col;
+				if (jr_value(r, 0, err)) {
+					/* the rows read one by one say where it broke */
+					struct pr_error first = *err;
+					free(key);
+					if (!jr_ranks(r, h, NULL, err))
+						*err = first;
+					return -1;
+				}
+				h->ranks_end = r->off;
+				free(key);
+			} else {
+				if (!(v = jr_read(r, err))) {
+					free(key);
+					return -1;
+				}
+				if (!strcmp(key, "ranks"))
+					h->ranks_array = 0;
+				for (i = 0; i < sizeof(keep) / sizeof(keep[0]) && !used; i++)
+					used = !strcmp(key, keep[i]);
+				if (used)
+					json_object_set_new(h->doc, key, v);
+				else
+					json_decref(v);
+				free(key);
+			}
+			jr_ws(r);
+			if (r->c == ',') {
+				jr_next(r);
+				jr_ws(r);
+				continue;
+			}
+			if (r->c != '}')
+				return jr_err(r, "',' or '}'", err);
+			jr_next(r);
+			break;
+		}
+	}
+	jr_ws(r);
+	return r->c == EOF && !ferror(r->f) ? 0 : jr_err(r, "end of file", err);
+}
+
+/* Pass 2: the "ranks" array, a row at a time into tmp (NULL: only read, for its error). */
+static int jr_ranks(struct jrd *r, const struct jr_head *h, struct pr_agg *tmp,
+		    struct pr_error *err)
+{
+	size_t i = 0;
+	if (fseeko(r->f, (off_t)h->ranks_off, SEEK_SET))
+		return pr_error_set(err, PR_E_IO, "cannot seek: %s", strerror(errno));
+	jr_start(r, h->ranks_off, h->ranks_line, h->ranks_col);
+	jr_next(r); /* '[' */
+	jr_ws(r);
+	if (r->c == ']') {
+		jr_next(r);
+	} else {
+		for (;; i++) {
+			json_t *v = jr_read(r, err);
+			int rc;
+			if (!v)
+				return -1;
+			rc = tmp ? part_row(tmp, v, i, err) : 0;
+			json_decref(v);
+			if (rc)
+				return -1;
+			jr_ws(r);
+			if (r->c == ',') {
+				jr_next(r);
+				jr_ws(r);
+				continue;
+			}
+			if (r->c != ']')
+				return jr_err(r, "',' or ']'", err);
+			jr_next(r);
+			break;
+		}
+	}
+	if (r->off != h->ranks_end) /* cannot be when every row parsed: a guard */
+		return pr_error_at(err, PR_E_PARSE, (int64_t)h->ranks_off, h->ranks_line,
+				   h->ranks_col, "malformed 'ranks' array");
 	return 0;
+}
+
+int pr_agg_merge_file(struct pr_agg *a, const char *path, struct pr_error *err)
+{
+	struct jrd r;
+	struct jr_head h;
+	struct pr_agg *tmp = NULL;
+	int rc = -1;
+	memset(&r, 0, sizeof(r));
+	memset(&h, 0, sizeof(h));
+	if (!(r.f = fopen(path, "rb")))
+		return pr_error_set(err, PR_E_IO, "cannot open: %s", strerror(errno));
+	h.doc = json_object();
+	jr_start(&r, 0, 1, 1);
+	if (jr_head(&r, &h, err) || part_check(h.doc, h.ranks_array, 1, err))
+		goto out;
+	tmp = pr_agg_new();
+	if (part_stats(tmp, h.doc, err) || jr_ranks(&r, &h, tmp, err))
+		goto out;
+	rc = part_end(a, tmp, h.doc, err);
+out:
+	pr_agg_free(tmp);
+	json_decref(h.doc);
+	pr_strbuf_release(&r.sb);
+	fclose(r.f);
+	return rc;
 }
 
 /* ---- output ----------------------------------------------------------- */
@@ -385,10 +724,9 @@ static json_t *stat_json(const struct agg_stat *s)
 	return o;
 }
 
-json_t *pr_agg_to_json(const struct pr_agg *a)
+json_t *pr_agg_head_json(const struct pr_agg *a)
 {
-	json_t *doc = json_object(), *stats = json_array(), *ranks = json_array(),
-	       *strag = json_object();
+	json_t *doc = json_object(), *stats = json_array(), *strag = json_object();
 	const struct agg_stat **sv = pr_xcalloc(a->nst + 1, sizeof(sv[0]));
 	size_t i, distinct;
 	struct agg_row **rv = pr_agg_rows_sorted(a, &distinct);
@@ -408,11 +746,104 @@ json_t *pr_agg_to_json(const struct pr_agg *a)
 	json_object_set_new(doc, "collective_arrivals", pr_agg_arrivals_json(a, distinct));
 	for (i = 0; i < a->nst; i++)
 		json_array_append_new(stats, stat_json(sv[i]));
-	for (i = 0; i < a->nrows; i++)
-		json_array_append(ranks, rv[i]->j);
 	json_object_set_new(doc, "stats", stats);
-	json_object_set_new(doc, "ranks", ranks);
 	free(sv);
 	free(rv);
+	if (pr_agg_failed(a, NULL)) {
+		json_decref(doc);
+		return NULL;
+	}
 	return doc;
+}
+
+int pr_agg_ranks_into(const struct pr_agg *a, json_t *doc, size_t brief, struct pr_error *err)
+{
+	json_t *ranks = json_array();
+	size_t i, distinct, gpus = 0;
+	struct agg_row **rv = pr_agg_rows_sorted(a, &distinct);
+	for (i = 0; i < a->nrows; i++) {
+		json_t *row = json_null();
+		/* brief: the first brief rows, then rows with a "gpu" object until brief + 1 of those */
+		if (!brief || i < brief || gpus <= brief) {
+			if (!(row = pr_agg_row_json(a, rv[i])))
+				break;
+			if (brief && i >= brief && !json_is_object(json_object_get(row, "gpu"))) {
+				json_decref(row);
+				row = json_null();
+			}
+		}
+		if (brief && json_is_object(json_object_get(row, "gpu")))
+			gpus++;
+		json_array_append_new(ranks, row);
+	}
+	free(rv);
+	if (pr_agg_failed(a, err)) {
+		json_decref(ranks);
+		return -1;
+	}
+	json_object_set_new(doc, "ranks", ranks);
+	return 0;
+}
+
+json_t *pr_agg_to_json(const struct pr_agg *a)
+{
+	json_t *doc = pr_agg_head_json(a);
+	if (doc && pr_agg_ranks_into(a, doc, 0, NULL)) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* Writes text with every newline followed by two more spaces (a row nested in "ranks"). */
+static void write_nested(struct pr_output *out, const char *text)
+{
+	const char *p = text, *nl;
+	while ((nl = strchr(p, '\n'))) {
+		pr_output_write(out, p, (size_t)(nl - p));
+		pr_output_write(out, "\n  ", 3);
+		p = nl + 1;
+	}
+	pr_output_write(out, p, strlen(p));
+}
+
+/*
+ * The head as pr_model_dumps writes it ends in "\n}"; the rows follow as
+ * its last key, each dumped alone and indented two levels deeper, which is
+ * how the dump of the whole document nests them (JSON_INDENT(1)).
+ */
+int pr_agg_write(const struct pr_agg *a, const json_t *head, struct pr_output *out,
+		 struct pr_error *err)
+{
+	char *text = pr_model_dumps(head);
+	size_t n = text ? strlen(text) : 0, i, distinct;
+	struct agg_row **rv;
+	if (n < 3 || strcmp(text + n - 2, "\n}")) {
+		free(text);
+		return pr_error_set(err, PR_E_FORMAT, "agg.json: its head is not a non-empty object");
+	}
+	pr_output_write(out, text, n - 2);
+	free(text);
+	pr_output_write(out, ",\n \"ranks\": [", 13);
+	rv = pr_agg_rows_sorted(a, &distinct);
+	for (i = 0; i < a->nrows; i++) {
+		json_t *row = pr_agg_row_json(a, rv[i]);
+		if (!row)
+			break;
+		text = pr_model_dumps(row);
+		json_decref(row);
+		if (!text) {
+			long rank = rv[i]->rank;
+			free(rv);
+			return pr_error_set(err, PR_E_IO, "rank %ld: cannot write its row", rank);
+		}
+		pr_output_write(out, i ? ",\n  " : "\n  ", i ? 4 : 3);
+		write_nested(out, text);
+		free(text);
+	}
+	free(rv);
+	if (pr_agg_failed(a, err))
+		return -1;
+	pr_output_write(out, a->nrows ? "\n ]\n}\n" : "]\n}\n", a->nrows ? 6 : 4);
+	return 0;
 }

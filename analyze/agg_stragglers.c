@@ -120,33 +120,22 @@ static void run_check(const struct pr_agg *a, struct agg_row **rows, const struc
 	json_array_append_new(checks, rec);
 }
 
-static int cmp_str(const void *x, const void *y)
+static int cmp_col(const void *x, const void *y)
 {
-	return strcmp(*(const char *const *)x, *(const char *const *)y);
+	return strcmp((*(const struct agg_col *const *)x)->name,
+		      (*(const struct agg_col *const *)y)->name);
 }
 
-/* Sorted distinct keys of rows[i].j[field] (an object). */
-static const char **row_keys(struct agg_row **rows, size_t n, const char *field, size_t *nk)
+/* The columns of one field (the keys of the rows' "stages" or "collectives"), by name. */
+static const struct agg_col **field_cols(const struct pr_agg *a, int field, size_t *nk)
 {
-	const char **k = NULL;
-	size_t cnt = 0, alloc = 0, i, w;
-	for (i = 0; i < n; i++) {
-		const char *key;
-		json_t *v;
-		json_object_foreach(json_object_get(rows[i]->j, field), key, v) {
-			if (cnt == alloc) {
-				alloc = alloc ? 2 * alloc : 16;
-				k = pr_xreallocarray(k, alloc, sizeof(k[0]));
-			}
-			k[cnt++] = key;
-		}
-	}
-	if (cnt)
-		qsort(k, cnt, sizeof(k[0]), cmp_str);
-	for (i = w = 0; i < cnt; i++)
-		if (!w || strcmp(k[w - 1], k[i]))
-			k[w++] = k[i];
-	*nk = w;
+	const struct agg_col **k = pr_xcalloc(a->ncols + 1, sizeof(k[0]));
+	size_t i, n = 0;
+	for (i = 0; i < a->ncols; i++)
+		if (a->cols[i].field == field)
+			k[n++] = &a->cols[i];
+	qsort(k, n, sizeof(k[0]), cmp_col);
+	*nk = n;
 	return k;
 }
 
@@ -290,34 +279,41 @@ void pr_agg_stragglers(const struct pr_agg *a, struct agg_row **rows, size_t n, 
 	json_t *checks = json_array(), *reasons = json_array(), *named = json_array();
 	double *vals = pr_xmalloc((n + 1) * sizeof(vals[0]));
 	long *rk = pr_xmalloc((n + 1) * sizeof(rk[0]));
-	static const char *const fields[] = { "stages", "collectives" };
+	/* one column's values by row index (NAN: the row has none; JSON numbers are finite) */
+	double *byrow = pr_xmalloc((a->nrows + 1) * sizeof(byrow[0]));
 	size_t f, i, k, m;
 	double floor_ns = 0;
 	for (i = m = 0; i < n; i++)
-		if (isfinite(pr_mnum(rows[i]->j, "duration_ns")))
-			vals[m++] = pr_mnum(rows[i]->j, "duration_ns");
+		if (isfinite(rows[i]->duration_ns))
+			vals[m++] = rows[i]->duration_ns;
 	if (m)
 		floor_ns = PR_AGG_MIN_SHARE * pr_median(vals, m);
 	for (f = 0; f < 2; f++) {
 		size_t nk;
-		const char **keys = row_keys(rows, n, fields[f], &nk);
+		const struct agg_col **cols = field_cols(a, (int)f, &nk);
 		for (k = 0; k < nk; k++) {
-			struct check c = { f ? "collective" : "stage", keys[k], (int)f, floor_ns, NULL, 0 };
+			struct check c = { f ? "collective" : "stage", cols[k]->name, (int)f, floor_ns,
+					   NULL, 0 };
+			for (i = 0; i < a->nrows; i++)
+				byrow[i] = NAN;
+			for (i = 0; i < cols[k]->n; i++)
+				byrow[cols[k]->row[i]] = cols[k]->val[i];
 			for (i = m = 0; i < n; i++) {
-				json_t *v = json_object_get(json_object_get(rows[i]->j, fields[f]), keys[k]);
-				if (json_is_number(v)) {
-					vals[m] = json_number_value(v);
+				double v = byrow[rows[i] - a->rows];
+				if (!isnan(v)) {
+					vals[m] = v;
 					rk[m++] = rows[i]->rank;
 				}
 			}
 			run_check(a, rows, &c, vals, rk, m, checks, reasons);
 		}
-		free(keys);
+		free(cols);
 	}
+	free(byrow);
 	{
 		struct check c = { "step time", "mean step", 0, 0, NULL, 0 };
 		for (i = m = 0; i < n; i++) {
-			double v = pr_mnum(json_object_get(rows[i]->j, "steps"), "mean_ns");
+			double v = rows[i]->step_mean_ns;
 			if (isfinite(v)) {
 				vals[m] = v;
 				rk[m++] = rows[i]->rank;
@@ -331,9 +327,7 @@ void pr_agg_stragglers(const struct pr_agg *a, struct agg_row **rows, size_t n, 
 		struct check c = { "gpu idle", "GPU idle share", 0, PR_AGG_GPU_IDLE_POINTS, NULL,
 				   PR_AGG_GPU_HOST_WAIT };
 		for (i = m = 0; i < n; i++) {
-			const json_t *g = json_object_get(rows[i]->j, "gpu");
-			double v = pr_agg_gpu_share(g, "idle_ns", "span_ns");
-			double h = pr_agg_gpu_share(g, "idle_host_wait_ns", "idle_ns");
+			double v = rows[i]->gpu_idle, h = rows[i]->gpu_host_wait;
 			if (isfinite(v)) {
 				vals[m] = v;
 				hw[m] = isfinite(h) ? h : 0;
@@ -367,14 +361,15 @@ void pr_agg_stragglers(const struct pr_agg *a, struct agg_row **rows, size_t n, 
 		}
 		o = json_object();
 		json_object_set_new(o, "rank", json_integer(rows[i]->rank));
-		json_object_set_new(o, "source", json_string(rows[i]->source));
 		{
 			struct pr_strbuf line = PR_STRBUF_INIT;
-			const char *rs = json_string_value(json_object_get(rows[i]->j, "rank_source"));
-			const char *base = strrchr(rows[i]->source, '/');
+			const char *src = pr_agg_row_source(a, rows[i]), *base;
+			src = src ? src : ""; /* the scratch file failed: the caller sees it */
+			base = strrchr(src, '/');
+			json_object_set_new(o, "source", json_string(src));
 			pr_strbuf_addf(&line, "rank %ld", rows[i]->rank);
-			if (rs && !strcmp(rs, "inferred"))
-				pr_strbuf_addf(&line, " (%s)", base ? base + 1 : rows[i]->source);
+			if (rows[i]->inferred)
+				pr_strbuf_addf(&line, " (%s)", base ? base + 1 : src);
 			pr_strbuf_addf(&line, ": %s", sb.buf);
 			json_object_set_new(o, "summary", json_string(line.buf));
 			pr_strbuf_release(&line);

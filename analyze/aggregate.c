@@ -15,11 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <regex.h>
 #include <sqlite3.h>
 
 #include "analyze/agg_impl.h"
+#include "analyze/imap.h"
 #include "analyze/model.h"
 #include "analyze/stats.h"
 #include "analyze/xsum.h"
@@ -35,7 +37,7 @@ struct pr_agg *pr_agg_new(void)
 	struct pr_agg *a = pr_xcalloc(1, sizeof(*a));
 	struct pr_strmap m = PR_STRMAP_INIT;
 	a->idx = m;
-	a->hashes = m;
+	a->colidx = m;
 	a->warnings = json_array();
 	return a;
 }
@@ -93,17 +95,27 @@ void pr_agg_free(struct pr_agg *a)
 	}
 	free(a->arr);
 	pr_strmap_release(&a->idx);
-	for (i = 0; i < a->nrows; i++) {
-		free(a->rows[i].source);
-		json_decref(a->rows[i].j);
-	}
 	free(a->rows);
+	if (a->spill) {
+		if (a->spill->f)
+			fclose(a->spill->f);
+		free(a->spill->buf);
+		free(a->spill);
+	}
+	for (i = 0; i < a->ncols; i++) {
+		free(a->cols[i].name);
+		free(a->cols[i].row);
+		free(a->cols[i].val);
+	}
+	free(a->cols);
+	pr_strmap_release(&a->colidx);
+	pr_imap_release(&a->by_rank);
+	pr_imap_release(&a->by_hash);
 	json_decref(a->warnings);
 	if (a->has_rank_re)
 		regfree(&a->rank_re);
 	free(a->user_ranks);
 	free(a->world_size_src);
-	pr_strmap_release(&a->hashes);
 	free(a);
 }
 
@@ -188,6 +200,303 @@ void pr_agg_stat_merge(struct agg_stat *into, const struct agg_stat *from)
 		vals_add(into, from->vals, from->nvals);
 	else
 		vals_drop(into);
+}
+
+/* ---- rows and their scratch file -------------------------------------- */
+
+/*
+ * The record of a row in the scratch file: its source, content hash and
+ * JSON, back to back (agg_row has the lengths). The JSON is compact, keys
+ * in order, reals to 17 digits: parsed again it is the same tree (same
+ * types, bits and key order), so every output made from it is the one the
+ * tree itself would give.
+ */
+#define ROW_DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+
+static int spill_fail(struct agg_spill *sp, int e)
+{
+	if (!sp->err)
+		sp->err = e ? e : EIO;
+	return -1;
+}
+
+/* The scratch file, made (and unlinked) on first use; NULL with err. */
+static struct agg_spill *spill_get(struct pr_agg *a, struct pr_error *err)
+{
+	struct pr_strbuf path = PR_STRBUF_INIT;
+	const char *dir = getenv("TMPDIR");
+	int fd;
+	if (a->spill && !a->spill->err)
+		return a->spill;
+	if (a->spill) {
+		pr_agg_failed(a, err);
+		return NULL;
+	}
+	pr_strbuf_addf(&path, "%s/profreport-agg-rows-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path.buf);
+	if (fd < 0) {
+		pr_error_set(err, PR_E_IO, "cannot create a scratch file for the rank rows in '%s': %s",
+			     dir && *dir ? dir : "/tmp", strerror(errno));
+		pr_strbuf_release(&path);
+		return NULL;
+	}
+	unlink(path.buf); /* gone from the directory at once: nothing to clean up, ever */
+	pr_strbuf_release(&path);
+	a->spill = pr_xcalloc(1, sizeof(*a->spill));
+	a->spill->f = fdopen(fd, "w+b");
+	if (!a->spill->f) {
+		spill_fail(a->spill, errno);
+		close(fd);
+		pr_agg_failed(a, err);
+		return NULL;
+	}
+	return a->spill;
+}
+
+/* Appends n bytes; 0 or -1 (sticky). */
+static int spill_put(struct agg_spill *sp, const void *p, size_t n)
+{
+	if (sp->err)
+		return -1;
+	if (n && fwrite(p, 1, n, sp->f) != n)
+		return spill_fail(sp, errno);
+	sp->len += n;
+	return 0;
+}
+
+/* Reads n bytes at off into sp->buf (NUL-terminated); 0 or -1 (sticky). */
+static int spill_read(const struct pr_agg *a, uint64_t off, size_t n)
+{
+	struct agg_spill *sp = a->spill;
+	size_t got = 0;
+	if (!sp || sp->err)
+		return -1;
+	if (off + n > sp->len)
+		return spill_fail(sp, EINVAL);
+	if (fflush(sp->f))
+		return spill_fail(sp, errno);
+	if (n + 1 > sp->cap) {
+		sp->cap = n + 1 > 2 * sp->cap ? n + 1 : 2 * sp->cap;
+		sp->buf = pr_xrealloc(sp->buf, sp->cap);
+	}
+	while (got < n) {
+		ssize_t r = pread(fileno(sp->f), sp->buf + got, n - got, (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return spill_fail(sp, r < 0 ? errno : EIO);
+		got += (size_t)r;
+	}
+	sp->buf[n] = '\0';
+	return 0;
+}
+
+int pr_agg_failed(const struct pr_agg *a, struct pr_error *err)
+{
+	if (!a->spill || !a->spill->err)
+		return 0;
+	return pr_error_set(err, PR_E_IO, "scratch file of the rank rows: %s",
+			    strerror(a->spill->err));
+}
+
+const char *pr_agg_row_source(const struct pr_agg *a, const struct agg_row *r)
+{
+	return spill_read(a, r->off, r->slen) ? NULL : a->spill->buf;
+}
+
+/* A row's content hash (in the scratch buffer, as pr_agg_row_source); NULL on failure. */
+static const char *row_hash(const struct pr_agg *a, const struct agg_row *r)
+{
+	return spill_read(a, r->off + r->slen, r->hlen) ? NULL : a->spill->buf;
+}
+
+json_t *pr_agg_row_json(const struct pr_agg *a, const struct agg_row *r)
+{
+	json_t *j;
+	if (spill_read(a, r->off + r->slen + r->hlen, r->jlen))
+		return NULL;
+	j = json_loadb(a->spill->buf, r->jlen, JSON_ALLOW_NUL, NULL);
+	if (!j)
+		spill_fail(a->spill, EILSEQ); /* not what was written: cannot happen but by corruption */
+	return j;
+}
+
+struct agg_col *pr_agg_col_get(struct pr_agg *a, int field, const char *name)
+{
+	struct pr_strbuf k = PR_STRBUF_INIT;
+	int64_t i;
+	pr_strbuf_addf(&k, "%d\x1f%s", field, name);
+	if (!pr_strmap_get(&a->colidx, k.buf, k.len, &i)) {
+		i = (int64_t)a->ncols;
+		a->cols = pr_xreallocarray(a->cols, a->ncols + 1, sizeof(a->cols[0]));
+		memset(&a->cols[a->ncols], 0, sizeof(a->cols[0]));
+		a->cols[a->ncols].name = pr_xstrdup(name);
+		a->cols[a->ncols].field = field;
+		a->ncols++;
+		pr_strmap_put(&a->colidx, k.buf, k.len, i);
+	}
+	pr_strbuf_release(&k);
+	return &a->cols[i];
+}
+
+static void col_add(struct agg_col *c, uint32_t row, double v)
+{
+	if (c->n == c->alloc) {
+		c->alloc = c->alloc ? 2 * c->alloc : 8;
+		c->row = pr_xreallocarray(c->row, c->alloc, sizeof(c->row[0]));
+		c->val = pr_xreallocarray(c->val, c->alloc, sizeof(c->val[0]));
+	}
+	c->row[c->n] = row;
+	c->val[c->n++] = v;
+}
+
+/*
+ * The content-hash index: a 63-bit hash of the text, probing on to the next
+ * key while the row found there has another hash (read back to compare),
+ * so that equal hashes, and only those, meet. Returns the row with hash h
+ * (-1: none) and in *key where it is, or where it would go.
+ */
+static int64_t hash_key(const char *h, size_t n)
+{
+	return (int64_t)(pr_strmap_hash(h, n) & (uint64_t)INT64_MAX);
+}
+
+static int64_t hash_find(const struct pr_agg *a, const char *h, size_t n, int64_t *key)
+{
+	int64_t k = hash_key(h, n), i;
+	while (pr_imap_get(&a->by_hash, k, &i)) {
+		const struct agg_row *r = &a->rows[i];
+		const char *rh;
+		if (r->hlen == n && (rh = row_hash(a, r)) && !memcmp(rh, h, n)) {
+			*key = k;
+			return i;
+		}
+		k = (k + 1) & INT64_MAX;
+	}
+	*key = k;
+	return -1;
+}
+
+/* The next row's slot (room made); -1 with err past the rows one aggregate holds. */
+static struct agg_row *row_new(struct pr_agg *a, struct pr_error *err)
+{
+	if (a->nrows >= UINT32_MAX) {
+		pr_error_set(err, PR_E_FORMAT, "more than %lu ranks in one aggregate",
+			     (unsigned long)UINT32_MAX);
+		return NULL;
+	}
+	if (a->nrows == a->rowalloc) {
+		a->rowalloc = a->rowalloc ? a->rowalloc + a->rowalloc / 2 : 16;
+		a->rows = pr_xreallocarray(a->rows, a->rowalloc, sizeof(a->rows[0]));
+	}
+	memset(&a->rows[a->nrows], 0, sizeof(a->rows[0]));
+	return &a->rows[a->nrows];
+}
+
+/*
+ * The first row with rank r (-1: none). The index cannot hold INT64_MIN (its
+ * empty mark), a rank only a hand-made agg.json has: that one is kept aside.
+ */
+static int64_t rank_row(const struct pr_agg *a, long r)
+{
+	int64_t i;
+	if (r == INT64_MIN)
+		return a->min_rank_row - 1;
+	return pr_imap_get(&a->by_rank, r, &i) ? i : -1;
+}
+
+/* Indexes the row just filled in (a->rows[a->nrows]) and counts it; h: its content hash. */
+static void row_commit(struct pr_agg *a, const char *h, size_t hn)
+{
+	const struct agg_row *r = &a->rows[a->nrows];
+	if (rank_row(a, r->rank) < 0) {
+		if (r->rank == INT64_MIN)
+			a->min_rank_row = (int64_t)a->nrows + 1;
+		else
+			pr_imap_put(&a->by_rank, r->rank, (int64_t)a->nrows);
+	}
+	a->nrows++;
+	if (hn) {
+		int64_t key;
+		hash_find(a, h, hn, &key);
+		pr_imap_put(&a->by_hash, key, (int64_t)a->nrows - 1); /* the last row with it */
+	}
+}
+
+/* json_dump_callback into a strbuf (not json_dumps: no copy, nor a string of jansson's allocator). */
+static int dump_to_strbuf(const char *buf, size_t n, void *sb)
+{
+	pr_strbuf_add(sb, buf, n);
+	return 0;
+}
+
+int pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j,
+		   struct pr_error *err)
+{
+	static const char *const fields[] = { "stages", "collectives" };
+	const char *src = source ? source : "";
+	const char *h = json_string_value(json_object_get(j, "content_hash"));
+	const char *rs = json_string_value(json_object_get(j, "rank_source"));
+	const json_t *g = json_object_get(j, "gpu"), *v;
+	struct agg_spill *sp;
+	struct agg_row *r;
+	struct pr_strbuf text = PR_STRBUF_INIT;
+	size_t sn = strlen(src), hn = h ? strlen(h) : 0, f;
+	const char *key;
+	if (!(r = row_new(a, err)) || !(sp = spill_get(a, err)))
+		goto fail;
+	if (json_dump_callback(j, dump_to_strbuf, &text, ROW_DUMP_FLAGS) || !text.len ||
+	    sn > UINT32_MAX || hn > UINT32_MAX || text.len > UINT32_MAX) {
+		pr_error_set(err, PR_E_FORMAT, "rank %ld: its row cannot be kept", rank);
+		goto fail;
+	}
+	r->off = sp->len;
+	if (spill_put(sp, src, sn) || spill_put(sp, h, hn) || spill_put(sp, text.buf, text.len)) {
+		pr_agg_failed(a, err);
+		goto fail;
+	}
+	r->rank = rank;
+	r->slen = (uint32_t)sn;
+	r->hlen = (uint32_t)hn;
+	r->jlen = (uint32_t)text.len;
+	r->inferred = rs && !strcmp(rs, "inferred");
+	r->duration_ns = pr_mnum(j, "duration_ns");
+	r->step_mean_ns = pr_mnum(json_object_get(j, "steps"), "mean_ns");
+	r->gpu_idle = pr_agg_gpu_share(g, "idle_ns", "span_ns");
+	r->gpu_host_wait = pr_agg_gpu_share(g, "idle_host_wait_ns", "idle_ns");
+	for (f = 0; f < 2; f++)
+		json_object_foreach(json_object_get(j, fields[f]), key, v) {
+			struct agg_col *c = pr_agg_col_get(a, (int)f, key);
+			if (json_is_number(v))
+				col_add(c, (uint32_t)a->nrows, json_number_value(v));
+		}
+	row_commit(a, h, hn);
+	pr_strbuf_release(&text);
+	json_decref(j);
+	return 0;
+fail:
+	pr_strbuf_release(&text);
+	json_decref(j);
+	return -1;
+}
+
+/* Appends from's row fr to a: its record copied from file to file, its numbers as they are. */
+static int row_copy(struct pr_agg *a, const struct pr_agg *from, const struct agg_row *fr,
+		    struct pr_error *err)
+{
+	size_t n = (size_t)fr->slen + fr->hlen + fr->jlen;
+	struct agg_spill *sp;
+	struct agg_row *r;
+	if (spill_read(from, fr->off, n))
+		return pr_agg_failed(from, err);
+	if (!(r = row_new(a, err)) || !(sp = spill_get(a, err)))
+		return -1;
+	*r = *fr;
+	r->off = sp->len;
+	if (spill_put(sp, from->spill->buf, n))
+		return pr_agg_failed(a, err);
+	row_commit(a, from->spill->buf + fr->slen, fr->hlen);
+	return 0;
 }
 
 /* ---- rank discovery --------------------------------------------------- */
@@ -397,11 +706,7 @@ void pr_agg_arrival_note(struct agg_arrival *ar, size_t k, double v, long rank)
 
 static int rank_used(const struct pr_agg *a, long r)
 {
-	size_t i;
-	for (i = 0; i < a->nrows; i++)
-		if (a->rows[i].rank == r)
-			return 1;
-	return 0;
+	return rank_row(a, r) >= 0;
 }
 
 void pr_agg_warnf(struct pr_agg *a, const char *fmt, ...)
@@ -428,13 +733,12 @@ static int is_step_kind(const char *k)
 	return k && (!strcmp(k, "step") || !strcmp(k, "gpu_step"));
 }
 
+/* The source of the first row with rank (read back: valid until the next read). */
 static const char *row_source(const struct pr_agg *a, long rank)
 {
-	size_t i;
-	for (i = 0; i < a->nrows; i++)
-		if (a->rows[i].rank == rank)
-			return a->rows[i].source;
-	return "";
+	int64_t i = rank_row(a, rank);
+	const char *s = i >= 0 ? pr_agg_row_source(a, &a->rows[i]) : NULL;
+	return s ? s : "";
 }
 
 /*
@@ -443,11 +747,12 @@ static const char *row_source(const struct pr_agg *a, long rank)
  */
 static int is_duplicate(struct pr_agg *a, const json_t *run, const char *src)
 {
-	const char *h = json_string_value(json_object_get(run, "content_hash"));
-	int64_t i;
-	if (!h || !*h || !pr_strmap_get(&a->hashes, h, strlen(h), &i))
+	const char *h = json_string_value(json_object_get(run, "content_hash")), *s;
+	int64_t i, key;
+	if (!h || !*h || (i = hash_find(a, h, strlen(h), &key)) < 0)
 		return 0;
-	pr_agg_warnf(a, "'%s' has the same content as '%s': counted once", src, a->rows[i].source);
+	s = pr_agg_row_source(a, &a->rows[i]);
+	pr_agg_warnf(a, "'%s' has the same content as '%s': counted once", src, s ? s : "");
 	return 1;
 }
 
@@ -470,21 +775,6 @@ static int same_job(struct pr_agg *a, const json_t *run, const char *src, struct
 		a->world_size_src = pr_xstrdup(src);
 	}
 	return 0;
-}
-
-void pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j)
-{
-	const char *h = json_string_value(json_object_get(j, "content_hash"));
-	if (h && *h)
-		pr_strmap_put(&a->hashes, h, strlen(h), (int64_t)a->nrows);
-	if (a->nrows == a->rowalloc) {
-		a->rowalloc = a->rowalloc ? 2 * a->rowalloc : 16;
-		a->rows = pr_xreallocarray(a->rows, a->rowalloc, sizeof(a->rows[0]));
-	}
-	a->rows[a->nrows].rank = rank;
-	a->rows[a->nrows].source = pr_xstrdup(source ? source : "");
-	a->rows[a->nrows].j = j;
-	a->nrows++;
 }
 
 static int cmp_total_desc(const void *x, const void *y)
@@ -838,7 +1128,8 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 	if (format && !strcmp(format, "inferix"))
 		json_object_set_new(row, "inferix", pr_agg_inferix_part(run, meta));
 
-	pr_agg_add_row(a, rank, src, row);
+	if (pr_agg_add_row(a, rank, src, row, err))
+		return -1;
 	return 1;
 }
 
@@ -908,9 +1199,9 @@ int pr_agg_add_store(struct pr_agg *a, struct pr_store *st, long run_id, const c
 
 /* ---- merging ---------------------------------------------------------- */
 
-void pr_agg_merge(struct pr_agg *into, const struct pr_agg *from)
+int pr_agg_merge(struct pr_agg *into, const struct pr_agg *from, struct pr_error *err)
 {
-	size_t i, k;
+	size_t i, k, base = into->nrows;
 	for (i = 0; i < from->nst; i++) {
 		const struct agg_stat *f = &from->st[i];
 		pr_agg_stat_merge(pr_agg_stat_get(into, f->cat, f->kind, f->name, f->unit), f);
@@ -924,37 +1215,77 @@ void pr_agg_merge(struct pr_agg *into, const struct pr_agg *from)
 	for (i = 0; i < from->nrows; i++) {
 		if (rank_used(into, from->rows[i].rank))
 			pr_agg_warnf(into, "rank %ld appears in more than one input", from->rows[i].rank);
-		pr_agg_add_row(into, from->rows[i].rank, from->rows[i].source,
-			json_deep_copy(from->rows[i].j));
+		if (row_copy(into, from, &from->rows[i], err))
+			return -1;
+	}
+	for (i = 0; i < from->ncols; i++) {
+		const struct agg_col *f = &from->cols[i];
+		struct agg_col *t = pr_agg_col_get(into, f->field, f->name);
+		for (k = 0; k < f->n; k++)
+			col_add(t, (uint32_t)(base + f->row[k]), f->val[k]);
 	}
 	for (i = 0; i < json_array_size(from->warnings); i++)
 		pr_agg_warnf(into, "%s", json_string_value(json_array_get(from->warnings, i)));
 	into->inferred |= from->inferred;
 	if (from->world_size > into->world_size)
 		into->world_size = from->world_size;
+	return 0;
 }
 
 /* ---- rows in rank order ---------------------------------------------- */
 
+/* By rank, then the order added (rows lie in one array). */
 static int cmp_row(const void *x, const void *y)
 {
 	const struct agg_row *const *a = x, *const *b = y;
 	if ((*a)->rank != (*b)->rank)
 		return (*a)->rank < (*b)->rank ? -1 : 1;
-	return strcmp((*a)->source, (*b)->source);
+	return (*a < *b) ? -1 : (*a > *b);
+}
+
+struct src_row {
+	struct agg_row *r;
+	char *src;
+};
+
+/* By source, then the order added. */
+static int cmp_src_row(const void *x, const void *y)
+{
+	const struct src_row *a = x, *b = y;
+	int c = strcmp(a->src, b->src);
+	if (c)
+		return c;
+	return (a->r < b->r) ? -1 : (a->r > b->r);
 }
 
 struct agg_row **pr_agg_rows_sorted(const struct pr_agg *a, size_t *distinct)
 {
 	struct agg_row **rv = pr_xcalloc(a->nrows + 1, sizeof(rv[0]));
-	size_t i;
+	size_t i, j, k;
 	for (i = 0; i < a->nrows; i++)
 		rv[i] = &a->rows[i];
 	qsort(rv, a->nrows, sizeof(rv[0]), cmp_row);
 	*distinct = 0;
-	for (i = 0; i < a->nrows; i++)
-		if (!i || rv[i - 1]->rank != rv[i]->rank)
-			(*distinct)++;
+	for (i = 0; i < a->nrows; i = j) {
+		(*distinct)++;
+		for (j = i + 1; j < a->nrows && rv[j]->rank == rv[i]->rank; j++)
+			;
+		if (j - i > 1) {
+			/* one rank in several inputs (merged agg.json files): by source, read back */
+			struct src_row *sr = pr_xcalloc(j - i, sizeof(sr[0]));
+			for (k = i; k < j; k++) {
+				const char *s = pr_agg_row_source(a, rv[k]);
+				sr[k - i].r = rv[k];
+				sr[k - i].src = pr_xstrdup(s ? s : "");
+			}
+			qsort(sr, j - i, sizeof(sr[0]), cmp_src_row);
+			for (k = i; k < j; k++) {
+				rv[k] = sr[k - i].r;
+				free(sr[k - i].src);
+			}
+			free(sr);
+		}
+	}
 	return rv;
 }
 /* ---- files ------------------------------------------------------------ */

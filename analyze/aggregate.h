@@ -7,15 +7,23 @@
  *   struct pr_agg *a = pr_agg_new();
  *   for each rank: ingest it into a fresh store, then
  *       pr_agg_add_store(a, st, 0, path, &err);      (model per run, folded, freed)
- *   or  pr_agg_merge_json(a, earlier_agg_json, &err); (an agg.json of other ranks)
- *   json_t *doc = pr_agg_to_json(a);                  ("profreport-aggregate" v1)
+ *   or  pr_agg_merge_file(a, "part.agg.json", &err);  (an agg.json of other ranks, streamed)
+ *   json_t *head = pr_agg_head_json(a);               (agg.json but its "ranks")
+ *   pr_agg_write(a, head, &out, &err);                (agg.json, the rows streamed)
+ *   json_t *doc = pr_agg_to_json(a);                  (the whole "profreport-aggregate" v1)
  *   json_t *inf = pr_agg_to_inferix(a);               (Inferix's keys, intended values)
  *   pr_agg_free(a);
  *
- * What is kept per rank is one small row of headline numbers (duration,
- * step statistics, per-stage totals, collective time, peaks, throughput,
- * top spans; Inferix summary numbers); the trace itself is never kept, so
- * memory grows with the number of ranks only by these rows.
+ * Per rank the aggregate writes one row of headline numbers (agg.json's
+ * "ranks": duration, step statistics, per-stage totals, collective time,
+ * peaks, throughput, top spans, GPU shares; Inferix summary numbers) to a
+ * scratch file (unlinked at once, in $TMPDIR or /tmp) and keeps in memory
+ * only what the straggler checks compare (a few doubles a rank) and its
+ * place in that file: about 200 bytes a rank (docs/performance.md). The
+ * trace itself is never kept. pr_agg_write and pr_agg_merge_file stream
+ * the rows, so writing or reading an agg.json of any size takes memory for
+ * one row at a time; pr_agg_to_json and pr_agg_to_inferix build the whole
+ * document (every row as a tree) and are for what needs all of it.
  *
  * Across ranks, every (category, kind, name) key - run headline numbers,
  * stages/phases, span names, collectives, series peaks, reported metrics -
@@ -53,7 +61,8 @@
  *
  * OWNERSHIP: json_t results are new references (caller decrefs); inputs are
  * borrowed. LIMITATIONS: one thread; an agg.json of another version is an
- * error.
+ * error; the scratch file's failure (a full disk) fails the add that met it,
+ * or the output, as PR_E_IO.
  */
 #ifndef PR_AGGREGATE_H
 #define PR_AGGREGATE_H
@@ -63,6 +72,7 @@
 #include <jansson.h>
 
 #include "base/error.h"
+#include "base/output.h"
 #include "store/store.h"
 
 #define PR_AGG_SCHEMA "profreport-aggregate"
@@ -113,10 +123,19 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 typedef int (*pr_agg_run_fn)(void *ctx, struct pr_store *st, long run_id, long rank,
 			     struct pr_error *err);
 void pr_agg_on_run(struct pr_agg *a, pr_agg_run_fn fn, void *ctx);
-/* into += from (exact, see above); from is unchanged. */
-void pr_agg_merge(struct pr_agg *into, const struct pr_agg *from);
-/* Merges an agg.json document (checks schema and version). */
+/* into += from (exact, see above); from is unchanged. -1 with err when a
+ * scratch file fails (into then holds part of from's rows). */
+int pr_agg_merge(struct pr_agg *into, const struct pr_agg *from, struct pr_error *err) PR_MUST_CHECK;
+/* Merges an agg.json document (checks schema and version); a is unchanged on error. */
 int pr_agg_merge_json(struct pr_agg *a, const json_t *doc, struct pr_error *err) PR_MUST_CHECK;
+/*
+ * Merges an agg.json file as pr_agg_merge_json would its document, but
+ * reads it in two passes: everything but "ranks" (any key order), then the
+ * "ranks" rows one at a time, so memory does not grow with the file's rows.
+ * Errors carry the line and column (PR_E_PARSE) or the check that failed;
+ * a is unchanged on error. The caller sets err's source.
+ */
+int pr_agg_merge_file(struct pr_agg *a, const char *path, struct pr_error *err) PR_MUST_CHECK;
 
 /*
  * Ranks stated by the user, which beat every other source:
@@ -132,12 +151,36 @@ int pr_agg_check_ranks(const struct pr_agg *a, struct pr_error *err) PR_MUST_CHE
 
 /* Ranks (rows) folded so far. */
 size_t pr_agg_rank_count(const struct pr_agg *a);
-/* The agg.json document (stats, stragglers, ranks, state). Deterministic. */
+/*
+ * The agg.json document but its "ranks" array (stats, stragglers, state).
+ * Deterministic. NULL when the scratch file fails (pr_agg_failed says why).
+ */
+json_t *pr_agg_head_json(const struct pr_agg *a);
+/*
+ * Writes agg.json to out: head (pr_agg_head_json(a)) and the rows read back
+ * one at a time, the same bytes as pr_model_write of pr_agg_to_json(a)
+ * (indented, 12 digits, a final newline). -1 with err when the scratch
+ * file fails; a write error of out is left to pr_output_close.
+ */
+int pr_agg_write(const struct pr_agg *a, const json_t *head, struct pr_output *out,
+		 struct pr_error *err) PR_MUST_CHECK;
+/*
+ * Sets doc's "ranks" (doc: from pr_agg_head_json): every row when brief is
+ * 0; else the rows in full only for the first brief ranks and the first
+ * brief + 1 ranks with a "gpu" part, null for the others - what the console
+ * table reads (render/agg_text.h: at most 64 rows of each table, then a
+ * count), so that it too takes memory for that many rows only.
+ */
+int pr_agg_ranks_into(const struct pr_agg *a, json_t *doc, size_t brief,
+		      struct pr_error *err) PR_MUST_CHECK;
+/* The whole agg.json document (every row as a tree); NULL as pr_agg_head_json. */
 json_t *pr_agg_to_json(const struct pr_agg *a);
-/* Inferix's aggregate keys with the values Inferix meant (FORMATS.md 001). */
+/* Inferix's aggregate keys with the values Inferix meant (FORMATS.md 001); NULL as above. */
 json_t *pr_agg_to_inferix(const struct pr_agg *a);
+/* -1 with err (PR_E_IO) when the scratch file of the rows has failed, else 0. */
+int pr_agg_failed(const struct pr_agg *a, struct pr_error *err);
 
-/* Reads an agg.json file (schema and version checked). */
+/* Reads an agg.json file (schema and version checked) whole: every row as a tree. */
 json_t *pr_agg_load(const char *path, struct pr_error *err);
 /* 1 when the file's head looks like an agg.json. */
 int pr_agg_sniff(const char *path);

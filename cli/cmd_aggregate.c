@@ -81,12 +81,8 @@ static int add_file(struct pr_agg *agg, const char *path, int in_dir, const char
 	struct pr_ingest_result r;
 	int n;
 	if (pr_agg_sniff(path)) {
-		json_t *doc = pr_agg_load(path, err);
-		int rc;
-		if (!doc)
-			return -1;
-		rc = pr_agg_merge_json(agg, doc, err);
-		json_decref(doc);
+		/* streamed: a row at a time in memory, however many ranks the file has */
+		int rc = pr_agg_merge_file(agg, path, err);
 		if (rc)
 			pr_error_set_source(err, path);
 		return rc;
@@ -129,6 +125,23 @@ static int write_panels(const json_t *doc, const char *dir, enum pr_gfx_format f
 	return rc;
 }
 
+/* agg.json to path ('-' = stdout), the rows streamed from the aggregate's scratch file. */
+static int write_agg(const struct pr_agg *agg, const json_t *head, const char *path,
+		     struct pr_error *err)
+{
+	struct pr_output out;
+	if (pr_output_open_file(&out, path, err) || pr_agg_write(agg, head, &out, err) ||
+	    pr_output_close(&out, err)) {
+		pr_output_release(&out);
+		return -1;
+	}
+	pr_output_release(&out);
+	return 0;
+}
+
+/* The console table shows at most this many rows per table (render/agg_text.h). */
+#define TEXT_ROWS 64
+
 static int write_html(const json_t *doc, const char *path, struct pr_error *err)
 {
 	struct pr_output out;
@@ -158,7 +171,7 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 	struct pr_agg *agg = NULL;
 	char *tmp = NULL;
 	json_t *doc = NULL, *w;
-	int rc = -1, i, inferix = 0;
+	int rc = -1, i, inferix = 0, console;
 	size_t k, used;
 
 	if (form && !strcmp(form, "inferix"))
@@ -249,20 +262,32 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 			goto out;
 		rc = -1;
 	}
-	doc = pr_agg_to_json(agg);
+	/* the document but its rows; the rows are added below only for what reads them */
+	doc = pr_agg_head_json(agg);
+	if (!doc) {
+		pr_agg_failed(agg, err);
+		goto out;
+	}
 	json_array_foreach(json_object_get(doc, "warnings"), k, w)
 		fprintf(stderr, "profreport: aggregate: warning: %s\n", json_string_value(w));
-	if (out) {
-		json_t *o = inferix ? pr_agg_to_inferix(agg) : json_incref(doc);
-		int bad = pr_model_write(o, out, err);
+	if (out && inferix) {
+		json_t *o = pr_agg_to_inferix(agg);
+		int bad = o ? pr_model_write(o, out, err) : pr_agg_failed(agg, err);
 		json_decref(o);
 		if (bad)
 			goto out;
+	} else if (out && write_agg(agg, doc, out, err)) {
+		goto out;
 	}
+	console = !pr_arg(cmd, a, "quiet") && !(out && !strcmp(out, "-"));
+	/* the page and the panels show every rank: the whole document; the console its first rows */
+	if ((html || png || svg || console) &&
+	    pr_agg_ranks_into(agg, doc, html || png || svg ? 0 : TEXT_ROWS, err))
+		goto out;
 	if ((html && write_html(doc, html, err)) || (png && write_panels(doc, png, PR_GFX_PNG, err)) ||
 	    (svg && write_panels(doc, svg, PR_GFX_SVG, err)))
 		goto out;
-	if (!pr_arg(cmd, a, "quiet") && !(out && !strcmp(out, "-")))
+	if (console)
 		pr_render_agg_text(doc, stdout);
 	rc = 0;
 out:
@@ -286,8 +311,9 @@ const struct pr_command pr_cmd_aggregate = {
 	.usage = "aggregate INPUT...",
 	.summary = "aggregate per-rank traces or reports: cross-rank statistics and stragglers",
 	.help = "INPUT is a directory (recursive), trace files, stores or earlier agg.json files;\n"
-		"each trace is ingested alone into a temporary store, folded and deleted, so memory\n"
-		"stays flat in the number of ranks. Files in a directory that are not traces are\n"
+		"each trace is ingested alone into a temporary store, folded and deleted, and its\n"
+		"row goes to a scratch file, so memory stays flat in the number of ranks (--html,\n"
+		"--png and --svg hold every row). Files in a directory that are not traces are\n"
 		"skipped with a note. Aggregating agg.json files equals aggregating all their ranks\n"
 		"(map/reduce).\n"
 		"The console table goes to stdout; agg.json is documented in README (\"agg.json\").\n"

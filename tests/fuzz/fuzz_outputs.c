@@ -2,7 +2,8 @@
  * fuzz_outputs.c - libFuzzer harness for what reads our own JSON back:
  * PR_FUZZ_MODE "model" (a model file: the console report, the HTML report,
  * compare of the model with itself, its markdown/JUnit/text), "agg" (an
- * agg.json merged into an aggregate and written back) and "gate" (compare's
+ * agg.json merged into an aggregate, as a document and as a file read a row
+ * at a time, and written back whole, streamed and brief) and "gate" (compare's
  * --fail-on / --ignore specs, one per line, and a --config object).
  * Hostile documents of the right schema must never crash a renderer.
  */
@@ -73,16 +74,51 @@ static void model(json_t *m)
 	pr_gate_release(&g);
 }
 
+/* The aggregate written every way: whole, streamed (agg.json), brief (the console's), Inferix's. */
+static void agg_out(const struct pr_agg *a)
+{
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_output out;
+	json_t *o = pr_agg_to_json(a), *i = pr_agg_to_inferix(a), *h = pr_agg_head_json(a);
+	json_decref(o);
+	json_decref(i);
+	if (h) {
+		pr_output_init_memory(&out);
+		(void)pr_agg_write(a, h, &out, &err);
+		pr_output_release(&out);
+		(void)pr_agg_ranks_into(a, h, 2, &err);
+		json_decref(h);
+	}
+}
+
 static void agg(json_t *doc)
 {
 	struct pr_error err = PR_ERROR_INIT;
 	struct pr_agg *a = pr_agg_new();
-	if (!pr_agg_merge_json(a, doc, &err)) {
-		json_t *o = pr_agg_to_json(a), *i = pr_agg_to_inferix(a);
-		json_decref(o);
-		json_decref(i);
-	}
+	if (!pr_agg_merge_json(a, doc, &err))
+		agg_out(a);
 	pr_agg_free(a);
+}
+
+/* The same bytes as an agg.json file, read by pr_agg_merge_file (JSON or not). */
+static void agg_file(const uint8_t *data, size_t size)
+{
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_agg *a;
+	char path[64];
+	FILE *f = tmpfile();
+	if (!f)
+		return;
+	if (fwrite(data, 1, size, f) != size || fflush(f)) {
+		fclose(f);
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fileno(f));
+	a = pr_agg_new();
+	if (!pr_agg_merge_file(a, path, &err))
+		agg_out(a);
+	pr_agg_free(a);
+	fclose(f);
 }
 
 static void gate(const uint8_t *data, size_t size)
@@ -127,6 +163,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		gate(data, size);
 		return 0;
 	}
+	if (!strcmp(PR_FUZZ_MODE, "agg"))
+		agg_file(data, size);
 	doc = json_loadb((const char *)data, size, JSON_DECODE_ANY, &jerr);
 	if (!doc)
 		return 0;

@@ -1,19 +1,65 @@
-/* test_aggregate.c - analyze/aggregate: exact merge, robust straggler score, rank discovery. */
+/*
+ * test_aggregate.c - analyze/aggregate: exact merge, robust straggler score,
+ * rank discovery; rows through the scratch file unchanged, agg.json written
+ * and read a row at a time, and memory that does not grow with the ranks.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "tests/unit/gotwant.h"
 
+#include <malloc.h>
 #include <math.h>
 
 #include "analyze/aggregate.h"
+#include "analyze/model.h"
+#include "base/output.h"
 #include "base/strbuf.h"
+#include "render/agg_text.h"
+
+/*
+ * jansson's allocations counted (installed in main, before any): the bytes
+ * live now and the most live since the last reset, as malloc_usable_size
+ * tells. A string of jansson's that its caller frees with free() (json_dumps)
+ * stays counted; the windows measured make none.
+ */
+static size_t json_live, json_peak;
+
+static void *count_malloc(size_t n)
+{
+	void *p = malloc(n);
+	if (!p)
+		return NULL;
+	json_live += malloc_usable_size(p);
+	if (json_live > json_peak)
+		json_peak = json_live;
+	return p;
+}
+
+static void count_free(void *p)
+{
+	if (!p)
+		return;
+	json_live -= malloc_usable_size(p);
+	free(p);
+}
+
+static char *pr_xstrndup_test(const char *s, size_t n)
+{
+	char *p = malloc(n + 1);
+	assert_non_null(p);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
 
 static uint64_t lcg = 88172645463325252ULL;
 
@@ -124,8 +170,8 @@ static void test_merge_exact(void **state)
 		assert_int_equal(pr_agg_add_model_run(all, runs[i], NULL, NULL, &err), 1);
 	for (i = N - 1; i >= 0; i--)
 		assert_int_equal(pr_agg_add_model_run(i % 3 ? p1 : p2, runs[i], NULL, NULL, &err), 1);
-	pr_agg_merge(m, p2);
-	pr_agg_merge(m, p1);
+	assert_int_equal(pr_agg_merge(m, p2, &err), 0);
+	assert_int_equal(pr_agg_merge(m, p1, &err), 0);
 	p1_doc = pr_agg_to_json(p1);
 	p2_doc = pr_agg_to_json(p2);
 	assert_int_equal(pr_agg_merge_json(viajson, p1_doc, &err), 0);
@@ -386,6 +432,497 @@ static void test_inferred_ranks(void **state)
 	pr_agg_free(a);
 }
 
+/* ---- rows through the scratch file; agg.json a row at a time ------------ */
+
+/* agg.json as pr_agg_write writes it (a new string). */
+static char *written(const struct pr_agg *a)
+{
+	struct pr_output out;
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *head = pr_agg_head_json(a);
+	size_t n;
+	char *text;
+	assert_non_null(head);
+	pr_output_init_memory(&out);
+	assert_int_equal(pr_agg_write(a, head, &out, &err), 0);
+	text = pr_output_detach(&out, &n);
+	pr_output_release(&out);
+	json_decref(head);
+	return text;
+}
+
+/* agg.json as the whole document dumps: what pr_agg_write must equal byte for byte. */
+static char *dumped(const struct pr_agg *a)
+{
+	json_t *doc = pr_agg_to_json(a);
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	char *t;
+	assert_non_null(doc);
+	t = pr_model_dumps(doc);
+	pr_strbuf_addf(&sb, "%s\n", t);
+	free(t);
+	json_decref(doc);
+	return pr_strbuf_detach(&sb, NULL);
+}
+
+static void assert_written_is_dumped(const struct pr_agg *a)
+{
+	char *w = written(a), *d = dumped(a);
+	assert_string_equal(w, d);
+	free(w);
+	free(d);
+}
+
+/* Exact text of a tree: key order kept, every real to 17 digits (-0.0 stays -0.0). */
+static char *exact(const json_t *j)
+{
+	return json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+}
+
+/* A path in TMPDIR (or /tmp) holding text; the caller unlinks and frees it. */
+static char *temp_file(const char *text)
+{
+	const char *dir = getenv("TMPDIR");
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	FILE *f;
+	int fd;
+	pr_strbuf_addf(&sb, "%s/pr_test_agg_XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(sb.buf);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+	assert_int_equal(fclose(f), 0);
+	return pr_strbuf_detach(&sb, NULL);
+}
+
+/*
+ * A row that a hand-made agg.json may hold, with what is easy to lose when
+ * a tree becomes text and back: int64's extremes, 2^53 + 1 (no double has
+ * it), reals that need 17 digits, the least subnormal, -0.0, a real 1.0,
+ * unicode (2-, 3- and 4-byte UTF-8) and escapes in keys and strings, empty
+ * and nested containers, key order. NaN and infinities cannot be in a tree
+ * (JSON has none; pr_jnum writes null), see test_row_nonfinite.
+ */
+static const char tricky_row[] =
+	"{\"rank\": 3, \"rank_source\": \"trace\", \"world_size\": null, \"source\": "
+	"\"d\\u00e9j\\u00e0/\\u65e5\\u672c/\\ud83d\\ude80 \\\"q\\\" \\\\ \\u0001\\n.json\", "
+	"\"format\": \"chrome\", \"z_last_first\": 1, \"duration_ns\": 9223372036854775807, "
+	"\"min\": -9223372036854775808, \"big\": 9007199254740993, "
+	"\"reals\": [0.1, 1e308, 5e-324, -0.0, 1.0, 0.30000000000000004, -2.5e-10, "
+	"123456789.01234567, 1.7976931348623157e308], "
+	"\"steps\": {\"mean_ns\": 92000000.5}, "
+	"\"stages\": {\"fw\\u00fcrd \\ud83d\\ude80\": 0.1, \"back\\\"ward\": 5e-324, \"none\": null}, "
+	"\"collectives\": {}, \"top_spans\": [], "
+	"\"peaks\": [[], {}, [[1, [2]], {\"a\": {\"b\": true}}]], \"gpu\": null, \"a\": false}";
+
+static json_t *doc_with_rows(json_t *rows)
+{
+	return json_pack("{s:s,s:i,s:[],s:o}", "schema", "profreport-aggregate", "version", 1,
+			 "stats", "ranks", rows);
+}
+
+static void test_row_roundtrip(void **state)
+{
+	struct pr_agg *a = pr_agg_new();
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *row = json_loads(tricky_row, 0, NULL), *doc, *out;
+	const json_t *got;
+	char *want, *have;
+	(void)state;
+	assert_non_null(row);
+	doc = doc_with_rows(json_pack("[O]", row));
+	assert_int_equal(pr_agg_merge_json(a, doc, &err), 0);
+	out = pr_agg_to_json(a);
+	assert_non_null(out);
+	got = json_array_get(json_object_get(out, "ranks"), 0);
+	assert_true(json_equal(got, row));
+	/* the same types, bits and key order: the exact texts are equal */
+	want = exact(row);
+	have = exact(got);
+	assert_string_equal(have, want);
+	assert_non_null(strstr(have, "\"duration_ns\":9223372036854775807,"));
+	assert_non_null(strstr(have, "4.9406564584124654e-324"));
+	assert_non_null(strstr(have, "-0.0,1.0,"));
+	/* and the agg.json written a row at a time is the whole document's dump */
+	assert_written_is_dumped(a);
+	free(want);
+	free(have);
+	json_decref(out);
+	json_decref(doc);
+	json_decref(row);
+	pr_agg_free(a);
+}
+
+/* int64's least rank (only a hand-made agg.json has one) is a rank like any other. */
+static void test_rank_extremes(void **state)
+{
+	struct pr_agg *a = pr_agg_new();
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *doc, *out;
+	const json_t *ranks;
+	(void)state;
+	doc = doc_with_rows(json_pack("[{s:I,s:s},{s:I,s:s},{s:I,s:s},{s:I,s:s},{s:I,s:s}]", "rank",
+				      (json_int_t)0, "source", "z", "rank", (json_int_t)INT64_MIN,
+				      "source", "b", "rank", (json_int_t)(INT64_MIN + 1), "source",
+				      "c", "rank", (json_int_t)INT64_MIN, "source", "a", "rank",
+				      (json_int_t)INT64_MAX, "source", "m"));
+	assert_int_equal(pr_agg_merge_json(a, doc, &err), 0);
+	out = pr_agg_to_json(a);
+	assert_non_null(out);
+	/* 4 distinct ranks; the least one twice, warned, its rows by source */
+	assert_int_equal(json_integer_value(json_object_get(out, "rank_count")), 4);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(out, "warnings"), 0)),
+			    "rank -9223372036854775808 appears in more than one input");
+	ranks = json_object_get(out, "ranks");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 0), "source")), "a");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 1), "source")), "b");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 2), "source")), "c");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 3), "source")), "z");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 4), "source")), "m");
+	assert_written_is_dumped(a);
+	json_decref(out);
+	json_decref(doc);
+	pr_agg_free(a);
+}
+
+/* What the model has as NaN (an absent or non-numeric value) is null in the row, and stays so. */
+static void test_row_nonfinite(void **state)
+{
+	struct pr_agg *a = pr_agg_new();
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *r, *doc;
+	const json_t *row;
+	(void)state;
+	r = json_pack("{s:s,s:i,s:{s:s},s:{s:{s:f,s:s}}}", "format", "chrome", "rank", 0, "clock",
+		      "duration_ns", "nan", "throughput", "steps", "count", 2.0, "mean_ns", "inf");
+	assert_int_equal(pr_agg_add_model_run(a, r, NULL, "r0.json", &err), 1);
+	json_decref(r);
+	/* 2^62 + 2^10: integral but past 2^53, so pr_jnum makes it a real; exact through the file */
+	r = json_pack("{s:s,s:i,s:{s:f}}", "format", "chrome", "rank", 1, "clock", "duration_ns",
+		      4611686018427388928.0 + 1024.0);
+	assert_int_equal(pr_agg_add_model_run(a, r, NULL, "r1.json", &err), 1);
+	json_decref(r);
+	doc = pr_agg_to_json(a);
+	assert_non_null(doc);
+	row = json_array_get(json_object_get(doc, "ranks"), 0);
+	assert_true(json_is_null(json_object_get(row, "duration_ns")));
+	assert_true(json_is_null(json_object_get(json_object_get(row, "steps"), "mean_ns")));
+	row = json_array_get(json_object_get(doc, "ranks"), 1);
+	assert_true(json_is_real(json_object_get(row, "duration_ns")));
+	assert_true(json_real_value(json_object_get(row, "duration_ns")) ==
+		    4611686018427388928.0 + 1024.0);
+	assert_written_is_dumped(a);
+	json_decref(doc);
+	pr_agg_free(a);
+}
+
+/* No rows, one, many, and one rank from two inputs (ordered by source, not by arrival). */
+static void test_write_streams(void **state)
+{
+	struct pr_agg *e = pr_agg_new(), *p1 = pr_agg_new(), *p2 = pr_agg_new(), *m = pr_agg_new();
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *doc, *r;
+	long i;
+	char *w;
+	(void)state;
+	w = written(e);
+	assert_non_null(strstr(w, "\n \"ranks\": []\n}\n"));
+	free(w);
+	assert_written_is_dumped(e);
+	for (i = 0; i < 6; i++) {
+		r = gen_run(i, i == 4 ? 3.0 : 1.0);
+		assert_int_equal(pr_agg_add_model_run(p1, r, NULL, "b/r.json", &err), 1);
+		if (i < 3)
+			assert_int_equal(pr_agg_add_model_run(p2, r, NULL, "a/r.json", &err), 1);
+		json_decref(r);
+	}
+	assert_written_is_dumped(p1);
+	assert_int_equal(pr_agg_merge(m, p1, &err), 0);
+	assert_int_equal(pr_agg_merge(m, p2, &err), 0);
+	assert_int_equal(pr_agg_rank_count(m), 9);
+	doc = pr_agg_to_json(m);
+	assert_non_null(doc);
+	/* ranks 0-2 twice: "a/r.json" (added last) before "b/r.json" */
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(json_object_get(doc, "ranks"), 0), "source")),
+			    "a/r.json");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(json_object_get(doc, "ranks"), 1), "source")),
+			    "b/r.json");
+	assert_int_equal(json_integer_value(json_object_get(doc, "rank_count")), 6);
+	assert_written_is_dumped(m);
+	json_decref(doc);
+	pr_agg_free(e);
+	pr_agg_free(p1);
+	pr_agg_free(p2);
+	pr_agg_free(m);
+}
+
+/* An agg.json file read a row at a time gives what its whole document gives. */
+static void test_merge_file(void **state)
+{
+	struct pr_agg *a = pr_agg_new(), *viajson = pr_agg_new(), *viafile, *b;
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *doc, *re;
+	const char *k;
+	json_t *v;
+	char *text, *path, *w1, *w2, *bad, *p;
+	long i;
+	(void)state;
+	for (i = 0; i < 7; i++) {
+		json_t *r = gen_run(i, i == 5 ? 3.0 : 1.0);
+		assert_int_equal(pr_agg_add_model_run(a, r, NULL, NULL, &err), 1);
+		json_decref(r);
+	}
+	text = written(a);
+	doc = json_loads(text, 0, NULL);
+	assert_non_null(doc);
+	assert_int_equal(pr_agg_merge_json(viajson, doc, &err), 0);
+	w1 = written(viajson);
+	/* the file as written */
+	viafile = pr_agg_new();
+	path = temp_file(text);
+	assert_int_equal(pr_agg_merge_file(viafile, path, &err), 0);
+	w2 = written(viafile);
+	assert_string_equal(w2, w1);
+	free(w2);
+	pr_agg_free(viafile);
+	unlink(path);
+	free(path);
+	/* keys in reverse order ("ranks" first), a key of no use, compact: the same */
+	re = json_object();
+	json_object_set_new(re, "extra", json_pack("{s:[i,{}]}", "x", 1));
+	{
+		const char *keys[32];
+		size_t n = 0;
+		json_object_foreach(doc, k, v)
+			keys[n++] = k;
+		while (n--)
+			json_object_set(re, keys[n], json_object_get(doc, keys[n]));
+	}
+	p = json_dumps(re, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	assert_non_null(strstr(p, "\"stats\":[{"));
+	assert_true(strstr(p, "\"ranks\":[{") < strstr(p, "\"stats\":[{"));
+	viafile = pr_agg_new();
+	path = temp_file(p);
+	assert_int_equal(pr_agg_merge_file(viafile, path, &err), 0);
+	w2 = written(viafile);
+	assert_string_equal(w2, w1);
+	free(w2);
+	pr_agg_free(viafile);
+	unlink(path);
+	free(path);
+	free(p);
+	json_decref(re);
+
+	/* broken files: an error, and the aggregate unchanged */
+	b = pr_agg_new();
+	/* cut inside the rows */
+	bad = pr_xstrndup_test(text, strlen(text) / 2);
+	path = temp_file(bad);
+	pr_error_init(&err);
+	assert_int_equal(pr_agg_merge_file(b, path, &err), -1);
+	assert_int_equal(err.code, PR_E_PARSE);
+	assert_int_equal(pr_agg_rank_count(b), 0);
+	unlink(path);
+	free(path);
+	free(bad);
+	/* something after the object */
+	{
+		struct pr_strbuf sb = PR_STRBUF_INIT;
+		pr_strbuf_addf(&sb, "%s x", text);
+		path = temp_file(sb.buf);
+		pr_strbuf_release(&sb);
+	}
+	pr_error_init(&err);
+	assert_int_equal(pr_agg_merge_file(b, path, &err), -1);
+	assert_int_equal(err.code, PR_E_PARSE);
+	assert_non_null(strstr(err.text, "end of file expected near 'x'"));
+	unlink(path);
+	free(path);
+	/* a row whose rank is no integer: the check of the whole document, with its index */
+	bad = pr_xstrndup_test(text, strlen(text));
+	p = strstr(bad, "\"rank\": 2,");
+	assert_non_null(p);
+	memcpy(p, "\"rank\":[],", 10);
+	path = temp_file(bad);
+	pr_error_init(&err);
+	assert_int_equal(pr_agg_merge_file(b, path, &err), -1);
+	assert_string_equal(err.text, "aggregate: ranks[2] has no rank");
+	assert_int_equal(pr_agg_rank_count(b), 0);
+	unlink(path);
+	free(path);
+	free(bad);
+	/* a syntax error inside the 4th row: reported at its line of the file */
+	bad = pr_xstrndup_test(text, strlen(text));
+	p = strstr(bad, "\"rank\": 3,");
+	assert_non_null(p);
+	p = strstr(p, "\"format\": \"chrome\"");
+	assert_non_null(p);
+	p[10] = '['; /* "format": [chrome" */
+	path = temp_file(bad);
+	pr_error_init(&err);
+	assert_int_equal(pr_agg_merge_file(b, path, &err), -1);
+	assert_int_equal(err.code, PR_E_PARSE);
+	{
+		long line = 1;
+		const char *c;
+		for (c = bad; c < p; c++)
+			line += *c == '\n';
+		if (err.line != line)
+			print_message("%s at %ld:%ld\n", err.text, err.line, err.column);
+		assert_int_equal(err.line, line);
+	}
+	assert_int_equal(pr_agg_rank_count(b), 0);
+	unlink(path);
+	free(path);
+	free(bad);
+	/* another schema; no such file */
+	path = temp_file("{\"schema\": \"profreport-model\", \"version\": 1, \"stats\": [], \"ranks\": []}");
+	pr_error_init(&err);
+	assert_int_equal(pr_agg_merge_file(b, path, &err), -1);
+	assert_string_equal(err.text, "not a profreport aggregate");
+	unlink(path);
+	pr_error_init(&err);
+	assert_int_equal(pr_agg_merge_file(b, path, &err), -1);
+	assert_int_equal(err.code, PR_E_IO);
+	free(path);
+	pr_agg_free(b);
+
+	free(w1);
+	free(text);
+	json_decref(doc);
+	pr_agg_free(a);
+	pr_agg_free(viajson);
+}
+
+/*
+ * The console table from the brief document (the rows it shows, null for
+ * the rest) is the table from the whole document: 150 ranks, some without
+ * GPU ops among the first 64 and after, so both per-rank tables reach their
+ * cap. Fails when render/agg_text.c reads more rows than pr_agg_ranks_into
+ * keeps.
+ */
+static char *console(const json_t *doc)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	assert_non_null(f);
+	pr_render_agg_text(doc, f);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static void test_console_brief(void **state)
+{
+	struct pr_agg *a = pr_agg_new();
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *full, *brief;
+	char *t1, *t2;
+	size_t i, nulls = 0;
+	long r;
+	(void)state;
+	for (r = 0; r < 150; r++) {
+		json_t *run = gen_run(r, r == 70 ? 3.0 : 1.0);
+		if (r == 3 || (r >= 60 && r < 70) || r == 100 || r == 149)
+			json_object_del(run, "gpu_breakdown");
+		assert_int_equal(pr_agg_add_model_run(a, run, NULL, NULL, &err), 1);
+		json_decref(run);
+	}
+	full = pr_agg_to_json(a);
+	brief = pr_agg_head_json(a);
+	assert_non_null(full);
+	assert_non_null(brief);
+	assert_int_equal(pr_agg_ranks_into(a, brief, 64, &err), 0);
+	for (i = 0; i < json_array_size(json_object_get(brief, "ranks")); i++)
+		nulls += json_is_null(json_array_get(json_object_get(brief, "ranks"), i));
+	/* rows 0-63 (59 with GPU: not 3, 60-63), then GPU rows up to the 65th: 70-75 (64-69 have
+	 * none) */
+	assert_int_equal(nulls, 150 - 70);
+	t1 = console(full);
+	t2 = console(brief);
+	assert_non_null(strstr(t1, "... and 86 more ranks"));
+	assert_non_null(strstr(t1, "... more ranks (see agg.json)"));
+	assert_string_equal(t2, t1);
+	free(t1);
+	free(t2);
+	json_decref(full);
+	json_decref(brief);
+	pr_agg_free(a);
+}
+
+/* Heap bytes in use (glibc), or 0 when it cannot be told (another libc, ASan's allocator). */
+static size_t heap_used(void)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33) && !defined(__SANITIZE_ADDRESS__)
+	return mallinfo2().uordblks;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * Memory does not grow with the ranks by more than what the straggler
+ * checks need: after 64 ranks, 2000 more leave jansson's live bytes where
+ * they were (a row is no tree once folded: the old rows cost about 9 KB a
+ * rank) and the heap at most 400 bytes a rank; reading the aggregate's
+ * agg.json back holds one row at a time (jansson's peak stays under
+ * 512 KB, where the file's 2064 rows as trees take about 19 MB).
+ */
+static void test_memory_flat(void **state)
+{
+	enum { WARM = 64, N = 2000 };
+	struct pr_agg *a = pr_agg_new(), *b = pr_agg_new();
+	struct pr_error err = PR_ERROR_INIT;
+	size_t live0 = 0, heap0 = 0, heap1, base;
+	char *text, *path, *w1, *w2;
+	long i;
+	(void)state;
+	for (i = 0; i < WARM + N; i++) {
+		json_t *r = gen_run(i, i == 1000 ? 3.0 : 1.0);
+		if (i == WARM) {
+			live0 = json_live;
+			heap0 = heap_used();
+		}
+		assert_int_equal(pr_agg_add_model_run(a, r, NULL, NULL, &err), 1);
+		json_decref(r);
+	}
+	heap1 = heap_used();
+	print_message("aggregate: jansson live %zu -> %zu bytes; heap %.1f bytes a rank\n", live0,
+		      json_live, heap0 ? (double)(heap1 - heap0) / N : NAN);
+	assert_true(json_live <= live0 + 1024);
+	if (heap0)
+		assert_true(heap1 < heap0 + 400 * (size_t)N);
+	/* the reduce: the file read back a row at a time */
+	text = written(a);
+	path = temp_file(text);
+	base = json_peak = json_live;
+	heap0 = heap_used();
+	assert_int_equal(pr_agg_merge_file(b, path, &err), 0);
+	heap1 = heap_used();
+	print_message("merge_file: jansson peak %zu bytes over %zu; heap %.1f bytes a rank\n",
+		      json_peak - base, base, heap0 ? (double)(heap1 - heap0) / (WARM + N) : NAN);
+	assert_true(json_peak - base < 512 * 1024);
+	assert_true(json_live <= base + 1024);
+	if (heap0)
+		assert_true(heap1 < heap0 + 400 * (size_t)(WARM + N));
+	assert_int_equal(pr_agg_rank_count(b), WARM + N);
+	/* the rows came through unchanged */
+	w1 = strstr(text, "\n \"ranks\": [");
+	w2 = written(b);
+	assert_non_null(w1);
+	assert_non_null(strstr(w2, "\n \"ranks\": ["));
+	assert_string_equal(strstr(w2, "\n \"ranks\": ["), w1);
+	free(w2);
+	unlink(path);
+	free(path);
+	free(text);
+	pr_agg_free(a);
+	pr_agg_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +932,14 @@ int main(void)
 		cmocka_unit_test(test_gpu_idle_rule),
 		cmocka_unit_test(test_rank_from_path),
 		cmocka_unit_test(test_inferred_ranks),
+		cmocka_unit_test(test_row_roundtrip),
+		cmocka_unit_test(test_row_nonfinite),
+		cmocka_unit_test(test_rank_extremes),
+		cmocka_unit_test(test_write_streams),
+		cmocka_unit_test(test_merge_file),
+		cmocka_unit_test(test_console_brief),
+		cmocka_unit_test(test_memory_flat),
 	};
+	json_set_alloc_funcs(count_malloc, count_free); /* before any tree: see count_malloc */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
