@@ -63,10 +63,12 @@ void pr_gpuscan_consume(struct pr_actx *ctx, size_t upto)
 	size_t c;
 	if (!gs)
 		return;
-	for (c = 0; c < upto / PR_GPUSCAN_CHUNK && c < gs->nchunks; c++) {
+	for (c = gs->consumed; c < upto / PR_GPUSCAN_CHUNK && c < gs->nchunks; c++) {
 		free(gs->chunk[c]);
 		gs->chunk[c] = NULL;
 	}
+	if (c > gs->consumed)
+		gs->consumed = c;
 }
 
 void pr_gpuscan_drop(struct pr_actx *ctx)
@@ -250,19 +252,46 @@ static int load_keys(struct pr_gpuscan *gs, int64_t id, struct pr_error *err)
 }
 
 /*
+ * Where the JSON array element at s[i] ends: the index of the ',' or of
+ * the closing ']' or '}' after it (depth 0), or n when it does not end
+ * (an unterminated string or array).
+ */
+static size_t elem_end(const char *s, size_t i, size_t n)
+{
+	int depth = 0;
+	for (; i < n; i++) {
+		char c = s[i];
+		if (c == '"') {
+			for (i++; i < n && s[i] != '"'; i++)
+				if (s[i] == '\\' && i + 1 < n)
+					i++;
+			if (i >= n)
+				return n;
+		} else if (c == '[' || c == '{') {
+			depth++;
+		} else if (c == ']' || c == '}') {
+			if (!depth)
+				return i;
+			depth--;
+		} else if (c == ',' && !depth) {
+			return i;
+		}
+	}
+	return n;
+}
+
+/*
  * The gpu analysis's reading: the k-th element of a minified JSON array of
  * values as an integer (a number or a numeric string, at most 18 digits).
  * 1: a number, 2: a numeric string, 0: none.
  */
 static int array_int(const char *s, size_t n, int64_t k, int64_t *out)
 {
-	size_t i = 1;
+	size_t i = 1, e;
 	int64_t idx = 0;
 	if (!s || n < 2 || s[0] != '[')
 		return 0;
 	while (i < n) {
-		int depth = 0;
-		size_t start = i;
 		if (idx == k) {
 			int64_t v = 0;
 			int neg = 0, digits = 0, quoted = 0;
@@ -277,25 +306,10 @@ static int array_int(const char *s, size_t n, int64_t k, int64_t *out)
 			*out = neg ? -v : v;
 			return 1 + quoted;
 		}
-		for (; i < n; i++) {
-			char c = s[i];
-			if (c == '"') {
-				for (i++; i < n && s[i] != '"'; i++)
-					if (s[i] == '\\')
-						i++;
-			} else if (c == '[' || c == '{') {
-				depth++;
-			} else if (c == ']' || c == '}') {
-				if (!depth)
-					return 0; /* end of the array */
-				depth--;
-			} else if (c == ',' && !depth) {
-				break;
-			}
-		}
-		if (i >= n || i == start)
-			return 0;
-		i++;
+		e = elem_end(s, i, n);
+		if (e >= n || s[e] != ',' || e == i)
+			return 0; /* the end of the array, or an empty element */
+		i = e + 1;
 		idx++;
 	}
 	return 0;
@@ -303,12 +317,13 @@ static int array_int(const char *s, size_t n, int64_t k, int64_t *out)
 
 /*
  * gpu_breakdown's reading: the elements at the positions of a JSON array
- * text as numbers (val[j], NAN when absent or not a number), and the
- * correlation as an integer (*corr, -1 when absent).
+ * text (up to its first NUL) as numbers (val[j], NAN when absent or not a
+ * number), and the correlation as an integer (*corr, -1 when absent).
  */
 static void args_pick(const char *s, const int *pos, double *val, int64_t *corr)
 {
-	int j, maxpos = -1, idx = 0, depth = 0;
+	int j, maxpos = -1, idx = 0;
+	size_t i = 1, n, e;
 	for (j = 0; j < NARGS; j++) {
 		val[j] = NAN;
 		if (pos[j] > maxpos)
@@ -317,45 +332,26 @@ static void args_pick(const char *s, const int *pos, double *val, int64_t *corr)
 	*corr = -1;
 	if (!s || *s != '[' || maxpos < 0)
 		return;
-	s++;
-	while (*s && idx <= maxpos) {
-		const char *start;
-		while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
-			s++;
-		start = s;
+	n = strlen(s);
+	while (i < n && idx <= maxpos) {
+		while (s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r')
+			i++;
 		for (j = 0; j < NARGS; j++) {
-			char *e;
+			const char *start = s + i;
+			char *end;
 			double d;
-			if (pos[j] != idx || !((*s >= '0' && *s <= '9') || *s == '-'))
+			if (pos[j] != idx || !((*start >= '0' && *start <= '9') || *start == '-'))
 				continue;
-			d = strtod(start, &e);
-			if (e != start)
+			d = strtod(start, &end);
+			if (end != start)
 				val[j] = d;
-			if (j == A_CORR && e != start) {
-				long long c = strtoll(start, &e, 10);
-				*corr = c;
-			}
+			if (j == A_CORR && end != start)
+				*corr = strtoll(start, &end, 10);
 		}
-		/* skip the element */
-		depth = 0;
-		for (; *s; s++) {
-			if (*s == '"') {
-				for (s++; *s && *s != '"'; s++)
-					if (*s == '\\' && s[1])
-						s++;
-				if (!*s)
-					return;
-			} else if (*s == '[' || *s == '{') {
-				depth++;
-			} else if (*s == ']' || *s == '}') {
-				if (!depth)
-					return;
-				depth--;
-			} else if (*s == ',' && !depth) {
-				s++;
-				break;
-			}
-		}
+		e = elem_end(s, i, n);
+		if (e >= n || s[e] != ',')
+			return;
+		i = e + 1;
 		idx++;
 	}
 }

@@ -87,6 +87,7 @@ struct pr_gpurow {
 struct pr_gpuscan {
 	struct pr_gpurow **chunk; /* row i: chunk[i / PR_GPUSCAN_CHUNK][i % PR_GPUSCAN_CHUNK] */
 	size_t n, nchunks;
+	size_t consumed; /* chunks freed by pr_gpuscan_consume (the first ones) */
 	int64_t *tracks; /* track ids of the rows' track indexes */
 	size_t ntracks;
 	int64_t *dl;  /* name ids of TensorBoard's DataLoader spans, ascending */
