@@ -48,8 +48,14 @@ static void combined_hash(char hash[33], const char *phases_hash)
 	pr_hash_final_hex(&h, hash);
 }
 
-int pr_ingest_file_opts(struct pr_store *st, const char *path, const struct pr_ingest_opts *o,
-			struct pr_ingest_result *res, struct pr_error *err)
+/*
+ * Reads one file into a run of the session: 0 with *wp ready to hand over
+ * (its content hash in hash, res filled but for the outcome), or -1 with
+ * err, the run discarded if it was begun (*began says whether it was).
+ */
+static int read_run(struct pr_writer_session *ws, const char *path,
+		    const struct pr_ingest_opts *o, struct pr_writer **wp, char hash[33],
+		    struct pr_ingest_result *res, struct pr_error *err, int *began)
 {
 	const char *format = o->format;
 	int min_confidence = o->min_confidence;
@@ -62,10 +68,10 @@ int pr_ingest_file_opts(struct pr_store *st, const char *path, const struct pr_i
 	size_t nhead;
 	struct pr_run_info info;
 	struct locate_ctx lc;
-	char hash[33];
-	int rc;
 
 	memset(res, 0, sizeof(*res));
+	*wp = NULL;
+	*began = 0;
 	if (pr_source_open(&src, path, err))
 		return -1;
 	if (pr_source_head(src, &head, &nhead, err))
@@ -91,8 +97,9 @@ int pr_ingest_file_opts(struct pr_store *st, const char *path, const struct pr_i
 	info.format = fmt->name;
 	info.source = pr_path_shown(path); /* '-', not the copy read (source.h) */
 	info.label = !strcmp(info.source, "-") ? "stdin" : NULL;
-	if (pr_writer_begin(st, &info, &w, err))
+	if (pr_writer_begin_in(ws, &info, &w, err))
 		goto fail;
+	*began = 1;
 	if (fmt->parse(src, w, err) || pr_writer_failed(w, err)) {
 		if (err->offset >= 0 && err->line <= 0)
 			pr_source_locate_in(src, err->offset, &err->line, &err->column);
@@ -109,19 +116,174 @@ int pr_ingest_file_opts(struct pr_store *st, const char *path, const struct pr_i
 		res->phases = ps.phases;
 	}
 	res->bytes = pr_source_consumed(src);
-	rc = pr_writer_commit(w, hash, res->bytes, &res->run_id, &res->stats, err);
-	w = NULL;
-	if (rc < 0)
-		goto fail;
-	res->duplicate = rc == 1;
+	pr_writer_get_stats(w, &res->stats);
 	pr_source_close(src);
+	*wp = w;
 	return 0;
 fail:
 	if (!err->source[0])
 		pr_error_set_source(err, path);
-	pr_writer_abort(w);
+	pr_writer_discard(w);
 	pr_source_close(src);
 	return -1;
+}
+
+/* A file handed over, its outcome not yet told. */
+struct pending {
+	struct pr_writer *w; /* NULL: none */
+	char *path;
+	void *ctx;
+	struct pr_ingest_result res;
+};
+
+struct pr_ingest_session {
+	struct pr_writer_session *ws;
+	pr_ingest_done_fn *done;
+	void *ctx;
+	struct pending prev;
+	/* The last outcome was not a stored run (a duplicate, an error): read
+	 * the next file only once the previous one's outcome is known, rather
+	 * than reading it on ids that may not be the store's (a directory
+	 * ingested again is all duplicates). */
+	int cautious;
+};
+
+int pr_ingest_session_open(struct pr_store *st, pr_ingest_done_fn *done, void *ctx,
+			   struct pr_ingest_session **out, struct pr_error *err)
+{
+	struct pr_ingest_session *s = pr_xcalloc(1, sizeof(*s));
+	*out = NULL;
+	if (pr_writer_session_open(st, &s->ws, err)) {
+		free(s);
+		return -1;
+	}
+	s->done = done;
+	s->ctx = ctx;
+	*out = s;
+	return 0;
+}
+
+/* Waits for the previous file's commit and tells its outcome: 0 when it
+ * was stored (or nothing was pending). An error is told with the session
+ * idle. */
+static int finish_prev(struct pr_ingest_session *s)
+{
+	struct pending p = s->prev;
+	struct pr_error e = PR_ERROR_INIT;
+	int rc;
+	if (!p.w)
+		return 0;
+	s->prev.w = NULL;
+	rc = pr_writer_outcome(p.w, &p.res.run_id, &p.res.stats, &e);
+	p.res.duplicate = rc == 1;
+	s->cautious = rc != 0;
+	if (rc == 0 || rc == 1) {
+		s->done(s->ctx, p.ctx, p.path, &p.res, NULL);
+	} else {
+		pr_writer_session_wait(s->ws);
+		if (!e.source[0])
+			pr_error_set_source(&e, p.path);
+		s->done(s->ctx, p.ctx, p.path, &p.res, &e);
+	}
+	free(p.path);
+	return rc;
+}
+
+void pr_ingest_session_file(struct pr_ingest_session *s, const char *path,
+			    const struct pr_ingest_opts *o, void *file_ctx)
+{
+	int again;
+	for (again = 0;; again = 1) {
+		struct pr_ingest_result res;
+		struct pr_error e = PR_ERROR_INIT;
+		struct pr_writer *w;
+		char hash[33];
+		int began;
+		if (s->cautious)
+			finish_prev(s);
+		if (read_run(s->ws, path, o, &w, hash, &res, &e, &began)) {
+			/* Read while the previous file was committed, on the ids it
+			 * would leave: when it was not stored, the run's failure may
+			 * be the writer's (a statement on ids not the store's); read
+			 * it again, once. */
+			if (finish_prev(s) && began && !again)
+				continue;
+			pr_writer_session_wait(s->ws);
+			s->done(s->ctx, file_ctx, path, &res, &e);
+			return;
+		}
+		/* The session began the run behind the previous file's commit: a
+		 * stale run means that file was not stored (or ids moved): the
+		 * run is read again on the store's ids. */
+		if (pr_writer_check(w) == PR_WRITER_STALE) {
+			pr_writer_discard(w);
+			finish_prev(s);
+			s->cautious = 1;
+			if (!again)
+				continue;
+			pr_writer_session_wait(s->ws);
+			pr_error_set(&e, PR_E_STORE,
+				     "the store's ids moved while the file was written (a bug)");
+			pr_error_set_source(&e, path);
+			s->done(s->ctx, file_ctx, path, &res, &e);
+			return;
+		}
+		finish_prev(s);
+		pr_writer_hand_over(w, hash, res.bytes);
+		s->prev.w = w;
+		s->prev.path = pr_xstrdup(path);
+		s->prev.ctx = file_ctx;
+		s->prev.res = res;
+		return;
+	}
+}
+
+void pr_ingest_session_sync(struct pr_ingest_session *s)
+{
+	finish_prev(s);
+	pr_writer_session_wait(s->ws);
+}
+
+void pr_ingest_session_close(struct pr_ingest_session *s)
+{
+	if (!s)
+		return;
+	pr_ingest_session_sync(s);
+	pr_writer_session_close(s->ws);
+	free(s);
+}
+
+/* One file alone: a session of one file, its outcome kept. */
+struct one {
+	struct pr_ingest_result *res;
+	struct pr_error *err;
+	int rc;
+};
+
+static void one_done(void *ctx, void *file_ctx, const char *path,
+		     const struct pr_ingest_result *res, struct pr_error *err)
+{
+	struct one *one = ctx;
+	(void)file_ctx;
+	(void)path;
+	*one->res = *res;
+	if (err) {
+		*one->err = *err;
+		one->rc = -1;
+	}
+}
+
+int pr_ingest_file_opts(struct pr_store *st, const char *path, const struct pr_ingest_opts *o,
+			struct pr_ingest_result *res, struct pr_error *err)
+{
+	struct one one = { res, err, 0 };
+	struct pr_ingest_session *s;
+	memset(res, 0, sizeof(*res));
+	if (pr_ingest_session_open(st, one_done, &one, &s, err))
+		return -1;
+	pr_ingest_session_file(s, path, o, NULL);
+	pr_ingest_session_close(s);
+	return one.rc;
 }
 
 static void list_add(struct pr_pathlist *pl, char *p)
