@@ -133,7 +133,9 @@ struct pending {
 	struct pr_writer *w; /* NULL: none */
 	char *path;
 	void *ctx;
+	struct pr_ingest_opts o; /* to read it again */
 	struct pr_ingest_result res;
+	int again; /* read again already (its first run was not written) */
 };
 
 struct pr_ingest_session {
@@ -163,84 +165,133 @@ int pr_ingest_session_open(struct pr_store *st, pr_ingest_done_fn *done, void *c
 	return 0;
 }
 
-/* Waits for the previous file's commit and tells its outcome: 0 when it
- * was stored (or nothing was pending). An error is told with the session
- * idle. */
-static int finish_prev(struct pr_ingest_session *s)
+/* Tells an error, with the session idle (done() may use the store). */
+static void tell_error(struct pr_ingest_session *s, void *file_ctx, const char *path,
+		       const struct pr_ingest_result *res, struct pr_error *e)
 {
-	struct pending p = s->prev;
+	pr_writer_session_wait(s->ws);
+	if (!e->source[0])
+		pr_error_set_source(e, path);
+	s->done(s->ctx, file_ctx, path, res, e);
+}
+
+/*
+ * Waits for a handed-over file's outcome and tells it (0 stored, 1 a
+ * duplicate, -1 an error); PR_WRITER_STALE, not told, when its run was not
+ * written because it began on ids that are not the store's.
+ */
+static int take(struct pr_ingest_session *s, struct pending *p)
+{
 	struct pr_error e = PR_ERROR_INIT;
-	int rc;
-	if (!p.w)
-		return 0;
-	s->prev.w = NULL;
-	rc = pr_writer_outcome(p.w, &p.res.run_id, &p.res.stats, &e);
-	p.res.duplicate = rc == 1;
+	int rc = pr_writer_outcome(p->w, &p->res.run_id, &p->res.stats, &e);
+	p->w = NULL;
 	s->cautious = rc != 0;
-	if (rc == 0 || rc == 1) {
-		s->done(s->ctx, p.ctx, p.path, &p.res, NULL);
-	} else {
-		pr_writer_session_wait(s->ws);
-		if (!e.source[0])
-			pr_error_set_source(&e, p.path);
-		s->done(s->ctx, p.ctx, p.path, &p.res, &e);
-	}
-	free(p.path);
+	if (rc == PR_WRITER_STALE)
+		return rc;
+	p->res.duplicate = rc == 1;
+	if (rc < 0)
+		tell_error(s, p->ctx, p->path, &p->res, &e);
+	else
+		s->done(s->ctx, p->ctx, p->path, &p->res, NULL);
+	free(p->path);
 	return rc;
+}
+
+static void session_file(struct pr_ingest_session *s, const char *path,
+			 const struct pr_ingest_opts *o, void *file_ctx, int again);
+
+/* A file whose run came back stale, read again (it is then the pending
+ * one); twice stale, the session's ids moved under it: an error. */
+static void read_again(struct pr_ingest_session *s, struct pending *p)
+{
+	if (p->again) {
+		struct pr_error e = PR_ERROR_INIT;
+		pr_error_set(&e, PR_E_STORE,
+			     "the store's ids moved while the file was written (a bug)");
+		tell_error(s, p->ctx, p->path, &p->res, &e);
+	} else {
+		session_file(s, p->path, &p->o, p->ctx, 1);
+	}
+	free(p->path);
+}
+
+/* Takes the pending file's outcome (reading it again when stale): 0 when
+ * it was stored, or nothing was pending. */
+static int settle(struct pr_ingest_session *s)
+{
+	int rc = 0;
+	while (s->prev.w) {
+		struct pending p = s->prev;
+		s->prev.w = NULL;
+		rc = take(s, &p);
+		if (rc == PR_WRITER_STALE)
+			read_again(s, &p);
+	}
+	return rc;
+}
+
+/*
+ * One file: read on the ids the pending file will leave, handed over, and
+ * then the pending file's outcome taken while the session inserts this one.
+ * When the pending file was not stored, this file's run was not written
+ * (the session found the ids wrong): it is read again, once that outcome
+ * is told, on the store's ids.
+ */
+static void session_file(struct pr_ingest_session *s, const char *path,
+			 const struct pr_ingest_opts *o, void *file_ctx, int again)
+{
+	for (;;) {
+		struct pending cur, p;
+		struct pr_error e = PR_ERROR_INIT;
+		char hash[33];
+		int began, rc;
+		if (s->cautious)
+			settle(s);
+		memset(&cur, 0, sizeof(cur));
+		if (read_run(s->ws, path, o, &cur.w, hash, &cur.res, &e, &began)) {
+			/* When the pending file was not stored, the run's failure
+			 * may be the writer's (on ids not the store's): read it
+			 * again, once. */
+			if (settle(s) && began && !again) {
+				again = 1;
+				continue;
+			}
+			tell_error(s, file_ctx, path, &cur.res, &e);
+			return;
+		}
+		pr_writer_hand_over(cur.w, hash, cur.res.bytes);
+		cur.path = pr_xstrdup(path);
+		cur.ctx = file_ctx;
+		cur.o = *o;
+		cur.again = again;
+		p = s->prev;
+		s->prev = cur;
+		if (!p.w)
+			return;
+		rc = take(s, &p);
+		if (!rc)
+			return;
+		/* The run began on the ids p would leave: not written. */
+		s->prev.w = NULL;
+		if (take(s, &cur) != PR_WRITER_STALE)
+			return; /* (told: the session found the ids right after all) */
+		free(cur.path);
+		if (rc == PR_WRITER_STALE)
+			read_again(s, &p); /* p first, then this file */
+		s->cautious = 1;
+		again = 1;
+	}
 }
 
 void pr_ingest_session_file(struct pr_ingest_session *s, const char *path,
 			    const struct pr_ingest_opts *o, void *file_ctx)
 {
-	int again;
-	for (again = 0;; again = 1) {
-		struct pr_ingest_result res;
-		struct pr_error e = PR_ERROR_INIT;
-		struct pr_writer *w;
-		char hash[33];
-		int began;
-		if (s->cautious)
-			finish_prev(s);
-		if (read_run(s->ws, path, o, &w, hash, &res, &e, &began)) {
-			/* Read while the previous file was committed, on the ids it
-			 * would leave: when it was not stored, the run's failure may
-			 * be the writer's (a statement on ids not the store's); read
-			 * it again, once. */
-			if (finish_prev(s) && began && !again)
-				continue;
-			pr_writer_session_wait(s->ws);
-			s->done(s->ctx, file_ctx, path, &res, &e);
-			return;
-		}
-		/* The session began the run behind the previous file's commit: a
-		 * stale run means that file was not stored (or ids moved): the
-		 * run is read again on the store's ids. */
-		if (pr_writer_check(w) == PR_WRITER_STALE) {
-			pr_writer_discard(w);
-			finish_prev(s);
-			s->cautious = 1;
-			if (!again)
-				continue;
-			pr_writer_session_wait(s->ws);
-			pr_error_set(&e, PR_E_STORE,
-				     "the store's ids moved while the file was written (a bug)");
-			pr_error_set_source(&e, path);
-			s->done(s->ctx, file_ctx, path, &res, &e);
-			return;
-		}
-		finish_prev(s);
-		pr_writer_hand_over(w, hash, res.bytes);
-		s->prev.w = w;
-		s->prev.path = pr_xstrdup(path);
-		s->prev.ctx = file_ctx;
-		s->prev.res = res;
-		return;
-	}
+	session_file(s, path, o, file_ctx, 0);
 }
 
 void pr_ingest_session_sync(struct pr_ingest_session *s)
 {
-	finish_prev(s);
+	settle(s);
 	pr_writer_session_wait(s->ws);
 }
 
