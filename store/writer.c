@@ -94,6 +94,7 @@ void pr_wr_run_free(struct pr_writer *w)
 	free(w->label);
 	free(w->collector);
 	free(w->hash);
+	free(w->meta_text);
 	free(w);
 }
 

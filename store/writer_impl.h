@@ -186,6 +186,7 @@ struct pr_writer {
 	struct batch *cur; /* the batch being filled */
 	struct job begin_job, end_job;
 	char *hash;        /* content hash, for commit */
+	char *meta_text;   /* meta as stored, dumped at the hand-over (off the thread) */
 	int64_t bytes;
 	/* set by the inserter thread (under s->mu once the run is in flight) */
 	int open;    /* the run's savepoint (or transaction) is open */

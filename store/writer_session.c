@@ -367,6 +367,7 @@ void pr_writer_hand_over(struct pr_writer *w, const char *content_hash, int64_t 
 	pr_wr_finish_input(w);
 	w->hash = pr_xstrdup(content_hash);
 	w->bytes = bytes;
+	w->meta_text = json_dumps(w->meta, JSON_COMPACT | JSON_SORT_KEYS);
 	/* the next run begins where this one ends, once it is stored */
 	s->next[ID_RUN] = w->run_id + 1;
 	s->next[ID_SPAN] = w->span_hi;
@@ -523,7 +524,6 @@ static int write_tables(struct pr_writer *w, struct pr_error *err)
 	sqlite3 *db = w->st->db;
 	sqlite3_stmt *st;
 	size_t i;
-	char *meta = NULL;
 	int rc = -1;
 
 	st = s->put[PUT_TRACK];
@@ -584,7 +584,6 @@ static int write_tables(struct pr_writer *w, struct pr_error *err)
 		if (pr_wr_step_done(st))
 			goto out;
 	}
-	meta = json_dumps(w->meta, JSON_COMPACT | JSON_SORT_KEYS);
 	st = s->put[PUT_RUN];
 	sqlite3_bind_int64(st, 1, w->run_id);
 	sqlite3_bind_text(st, 2, w->format, -1, SQLITE_STATIC);
@@ -602,7 +601,7 @@ static int write_tables(struct pr_writer *w, struct pr_error *err)
 	sqlite3_bind_int64(st, 14, w->stats.spans);
 	sqlite3_bind_int64(st, 15, w->stats.samples);
 	sqlite3_bind_int64(st, 16, w->stats.instants);
-	sqlite3_bind_text(st, 17, meta ? meta : "{}", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 17, w->meta_text ? w->meta_text : "{}", -1, SQLITE_STATIC);
 	if (pr_wr_step_done(st))
 		goto out;
 	rc = 0;
@@ -612,7 +611,6 @@ out:
 	/* the texts bound are the run's: unbind them before it is freed */
 	for (i = PUT_TRACK; i <= PUT_RUN; i++)
 		sqlite3_clear_bindings(s->put[i]);
-	free(meta);
 	return rc;
 }
 
