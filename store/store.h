@@ -170,7 +170,6 @@ int pr_writer_failed(struct pr_writer *w, struct pr_error *err);
  * the next one:
  *   pr_writer_session_open(st, &s, &err);
  *   pr_writer_begin_in(s, &info, &w, &err); ... pr_writer_span(w, ...) ...
- *   pr_writer_check(w);                  (0, or PR_WRITER_STALE: see below)
  *   pr_writer_hand_over(w, hash, bytes); (or pr_writer_discard(w))
  *   ... the next run is read while this one is inserted and committed ...
  *   pr_writer_outcome(w, &run_id, &stats, &err);
@@ -178,15 +177,15 @@ int pr_writer_failed(struct pr_writer *w, struct pr_error *err);
  * Runs are written in the order begun and get the ids they would get one at
  * a time. A run begins on the next ids the store will have once the runs
  * handed over before it are committed; when one of those is a duplicate or
- * fails, the run is stale: nothing of it is written, pr_writer_check says
- * so, and the caller discards it and writes it again (pr_writer_begin_in
- * then starts from the store's ids). In a group (pr_store_group_begin) each
- * run is a savepoint of the group's transaction, begun by the session when
- * none is open; without one each run is a transaction of its own (and waits
- * for the previous one's commit). The store's connection belongs to the
- * session's thread while a run is in flight: use the store (a group's
- * commit) only after pr_writer_session_wait(). Not thread-safe: one
- * producer thread.
+ * fails, the run is stale: nothing of it is written, its outcome (or, before
+ * the hand-over, pr_writer_check) says PR_WRITER_STALE, and the caller
+ * writes it again (pr_writer_begin_in then starts from the store's ids). In
+ * a group (pr_store_group_begin) each run is a savepoint of the group's
+ * transaction, begun by the session when none is open; without one each
+ * run is a transaction of its own (and waits for the previous one's
+ * commit). The store's connection belongs to the session's thread while a
+ * run is in flight: use the store (a group's commit) only after
+ * pr_writer_session_wait(). Not thread-safe: one producer thread.
  */
 #define PR_WRITER_STALE 2
 struct pr_writer_session;
@@ -209,7 +208,7 @@ void pr_writer_hand_over(struct pr_writer *w, const char *content_hash, int64_t 
 void pr_writer_discard(struct pr_writer *w);
 /* Waits for a handed-over run's commit and frees it: 0 and *run_id (stored),
  * 1 and the run of the same content (a duplicate), -1 with err, or
- * PR_WRITER_STALE. stats (may be NULL) receives the final counters. */
+ * PR_WRITER_STALE (err says so). stats (may be NULL) receives the final counters. */
 int pr_writer_outcome(struct pr_writer *w, int64_t *run_id, struct pr_writer_stats *stats,
 		      struct pr_error *err);
 

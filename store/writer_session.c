@@ -412,7 +412,7 @@ int pr_writer_outcome(struct pr_writer *w, int64_t *run_id, struct pr_writer_sta
 	*run_id = w->out_run;
 	if (stats)
 		*stats = w->stats;
-	if (rc < 0 && err)
+	if ((rc < 0 || rc == PR_WRITER_STALE) && err)
 		*err = w->async_err;
 	/* a run not stored: the runs after it began on ids the store does not have */
 	if (rc)

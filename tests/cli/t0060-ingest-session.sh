@@ -53,10 +53,14 @@ done
 
 # The same lines: the stored runs' (run numbers, counts), the duplicates',
 # and the two errors.
-cmp -s one.out many.out || { fail "other report lines than one file at a time"; diff one.out many.out >&2; }
-cmp -s one.err many.err || { fail "other errors than one file at a time"; diff one.err many.err >&2; }
-[ "$(grep -c 'already in the store' many.out)" = 3 ] || fail "not the 3 duplicates (g2-copy, g3, g1)"
-[ "$(grep -c "^profreport: ingest: 'bad.json':1:" many.err)" = 2 ] || fail "not the 2 errors of bad.json"
+cmp -s one.out many.out ||
+	{ fail "other report lines than one file at a time"; diff one.out many.out >&2; }
+cmp -s one.err many.err ||
+	{ fail "other errors than one file at a time"; diff one.err many.err >&2; }
+[ "$(grep -c 'already in the store' many.out)" = 3 ] ||
+	fail "not the 3 duplicates (g2-copy, g3, g1)"
+[ "$(grep -c "^profreport: ingest: 'bad.json':1:" many.err)" = 2 ] ||
+	fail "not the 2 errors of bad.json"
 
 # The same rows, ids included, in every table the writer fills.
 for t in run string argkeys track span instant flow series metric op_cover span_up diag sample; do
@@ -64,7 +68,10 @@ for t in run string argkeys track span instant flow series metric op_cover span_
 	[ "$t" = sample ] && order="series_id, ts, seq"
 	"$P" query many.db "SELECT * FROM $t ORDER BY $order" >"many.$t" || fail "query $t"
 	"$P" query one.db "SELECT * FROM $t ORDER BY $order" >"one.$t" || fail "query $t (one at a time)"
-	cmp -s "one.$t" "many.$t" || { fail "table $t differs from one file at a time"; diff "one.$t" "many.$t" | head -n 5 >&2; }
+	cmp -s "one.$t" "many.$t" || {
+		fail "table $t differs from one file at a time"
+		diff "one.$t" "many.$t" | head -n 5 >&2
+	}
 done
 [ "$(query_value many.db "SELECT count(*) FROM run")" = 14 ] ||
 	fail "not 14 runs (g3 before; 18 inputs, 2 failing, 3 duplicates, so 13 new)"

@@ -1214,6 +1214,50 @@ static void test_session_span_id_not_stored(void **state)
 	assert_int_equal(q1(f, "SELECT count FROM diag WHERE code = 'unknown_track'"), 1);
 }
 
+/*
+ * Handed over without pr_writer_check (as the ingest does, so the thread
+ * never waits for the producer): a run begun behind a duplicate comes back
+ * PR_WRITER_STALE from its outcome, with nothing of it written, and written
+ * again it gets the ids right after the stored run.
+ */
+static void test_session_stale_outcome(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer_session *s = NULL;
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_writer *a, *b, *c;
+	int64_t run = 0;
+
+	pr_store_group_begin(f->st);
+	assert_int_equal(pr_writer_session_open(f->st, &s, &err), 0);
+	a = begin_in(s, "a.json");
+	X(a, pr_writer_track(a, "thread", "1", "1"), "in-a", 0, 10); /* span 1, string 1 */
+	pr_writer_hand_over(a, "same", 1);
+	b = begin_in(s, "b.json");
+	X(b, pr_writer_track(b, "thread", "1", "1"), "in-b", 0, 10); /* span 2, string 2: a duplicate */
+	pr_writer_hand_over(b, "same", 1);
+	c = begin_in(s, "c.json"); /* span 3 and string 3 on, as if b were stored */
+	X(c, pr_writer_track(c, "thread", "1", "1"), "in-c", 0, 10);
+	pr_writer_hand_over(c, "other", 1);
+	assert_int_equal(outcome(a, &run), 0);
+	assert_int_equal(outcome(b, &run), 1);
+	assert_int_equal(run, 1);
+	assert_int_equal(pr_writer_outcome(c, &run, NULL, &err), PR_WRITER_STALE);
+	assert_non_null(strstr(err.text, "write it again"));
+	assert_int_equal(q1(f, "SELECT count(*) FROM run"), 1);
+	c = begin_in(s, "c.json");
+	X(c, pr_writer_track(c, "thread", "1", "1"), "in-c", 0, 10);
+	pr_writer_hand_over(c, "other", 1);
+	assert_int_equal(outcome(c, &run), 0);
+	assert_int_equal(run, 2);
+	pr_writer_session_close(s);
+	assert_int_equal(pr_store_group_commit(f->st, &err), 0);
+	/* one at a time: c is run 2, its span 2, its string 2, its track 2 */
+	assert_rows(f, "SELECT s.id, s.run_id, s.track_id, s.name_id, n.value FROM span s "
+		       "JOIN string n ON n.id = s.name_id ORDER BY s.id",
+		    "1 1 1 1 in-a\n2 2 2 2 in-c\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1222,6 +1266,7 @@ int main(void)
 						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_session_span_id_not_stored, fx_setup,
 						fx_teardown),
+		cmocka_unit_test_setup_teardown(test_session_stale_outcome, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_op_cover, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_span_up, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_time_bound, fx_setup, fx_teardown),
