@@ -19,6 +19,9 @@
 #    report of that run in a store of its own; wall, CPU and peak RSS.
 # 4. Ingest of SMALL_FILES files of 90 KB (gen_trace 0.1) into a new store
 #    against one file of the same total size; MB/s and the ratio.
+# PR_BENCH_ONLY=ingest runs part 4 alone (RUNS is then ignored), and
+# PR_BENCH_REPEAT=N repeats its two ingests N times (default 1) and prints
+# each repeat's line and the medians, for iterating on the ingest.
 # Needs GNU time (/usr/bin/time). Work files go to bench/out/archive/.
 set -eu
 cd "$(dirname "$0")/.."
@@ -26,11 +29,18 @@ build=${1:-build}
 runs=${2:-1000}
 nsmall=${3:-2000}
 rep=${REPEAT:-10}
+only=${PR_BENCH_ONLY:-}
+irep=${PR_BENCH_REPEAT:-1}
 pr=$build/cli/profreport
 gen=$build/bench/gen_trace
 [ -x "$pr" ] && [ -x "$gen" ] || { echo "archive_bench: build first (cmake --build $build)" >&2; exit 2; }
 out=bench/out/archive
-rm -rf "$out"
+case $only in '' | ingest) ;; *) echo "archive_bench: PR_BENCH_ONLY is 'ingest' or unset" >&2; exit 2 ;; esac
+# ingest alone keeps the small files of an earlier run with the same count
+# (gen_trace is deterministic: the same seeds give the same files)
+if [ -z "$only" ] || [ "$(ls "$out/small" 2>/dev/null | wc -l)" -ne "$nsmall" ]; then
+	rm -rf "$out"
+fi
 mkdir -p "$out/traces" "$out/small"
 
 # measure N NAME CMD...: CMD run N times in one timed loop; prints "NAME wall cpu rss"
@@ -46,6 +56,7 @@ measure() {
 
 now() { date +%s.%N; }
 
+if [ -z "$only" ]; then
 # -- 1. the traces and the big store
 i=1
 while [ "$i" -le "$runs" ]; do
@@ -91,24 +102,54 @@ echo
 printf '%-22s %8s %8s %9s\n' "report STORE -o site/" "wall s" "cpu s" "RSS MB"
 awk '{ n = $0; sub(/ [0-9.]+ [0-9.]+ [0-9.]+$/, "", n); printf "%-22s %8.3f %8.3f %9.1f\n", n, $(NF - 2), $(NF - 1), $NF }' "$out/arch"
 echo "store with the model cache: $(($(stat -c %s "$out/big.db") / 1000000)) MB"
+fi
 
 # -- 4. many small files against one file of the same size
-i=1
-while [ "$i" -le "$nsmall" ]; do
-	"$gen" 0.1 "$i" -o "$out/small/s$i.json" 2>/dev/null
-	i=$((i + 1))
-done
+if [ "$(ls "$out/small" | wc -l)" -ne "$nsmall" ] || [ ! -f "$out/large.json" ]; then
+	i=1
+	while [ "$i" -le "$nsmall" ]; do
+		"$gen" 0.1 "$i" -o "$out/small/s$i.json" 2>/dev/null
+		i=$((i + 1))
+	done
+	sbytes=$(du -sb "$out/small" | cut -f1)
+	"$gen" "$(echo "$sbytes" | awk '{ printf "%.1f", $1 / 1e6 }')" 1 -o "$out/large.json" 2>/dev/null
+fi
 sbytes=$(du -sb "$out/small" | cut -f1)
-"$gen" "$(echo "$sbytes" | awk '{ printf "%.1f", $1 / 1e6 }')" 1 -o "$out/large.json" 2>/dev/null
 lbytes=$(stat -c %s "$out/large.json")
-rm -f "$out/large.db" "$out/small.db"
-sync
-measure 1 "one file" "$pr" ingest -q "$out/large.json" -o "$out/large.db" >"$out/ing"
-sync
-measure 1 "$nsmall files" "$pr" ingest -q "$out/small" -o "$out/small.db" >>"$out/ing"
+# ingest_once: one file, then the small files, each into a new store
+ingest_once() {
+	rm -f "$out/large.db" "$out/small.db"
+	sync
+	measure 1 "one file" "$pr" ingest -q "$out/large.json" -o "$out/large.db"
+	sync
+	measure 1 "$nsmall files" "$pr" ingest -q "$out/small" -o "$out/small.db"
+}
+: >"$out/ing"
+j=1
+while [ "$j" -le "$irep" ]; do
+	ingest_once >>"$out/ing"
+	j=$((j + 1))
+done
 echo
 printf '%-14s %8s %8s %8s %8s %9s\n' ingest MB "wall s" "cpu s" "MB/s" "RSS MB"
-awk -v sb="$sbytes" -v lb="$lbytes" '{ n = $0; sub(/ [0-9.]+ [0-9.]+ [0-9.]+$/, "", n)
-	b = NR == 1 ? lb : sb; r[NR] = b / 1e6 / $(NF - 2)
-	printf "%-14s %8.0f %8.2f %8.2f %8.1f %9.1f\n", n, b / 1e6, $(NF - 2), $(NF - 1), r[NR], $NF }
-	END { printf "small files / one file: %.0f %%\n", 100 * r[2] / r[1] }' "$out/ing"
+# one line per ingest (repeats in turn: one file, small files), then, when
+# repeated, the medians of wall, CPU and the ratio of each back-to-back pair
+awk -v sb="$sbytes" -v lb="$lbytes" -v reps="$irep" '
+	function med(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	{ n = $0; sub(/ [0-9.]+ [0-9.]+ [0-9.]+$/, "", n)
+	small = NR % 2 == 0; k = int((NR + 1) / 2)
+	b = small ? sb : lb; rate = b / 1e6 / $(NF - 2)
+	printf "%-14s %8.0f %8.2f %8.2f %8.1f %9.1f\n", n, b / 1e6, $(NF - 2), $(NF - 1), rate, $NF
+	if (small) { ws[k] = $(NF - 2); cs[k] = $(NF - 1); rs[k] = rate; ratio[k] = rate / lrate; name = n }
+	else { wl[k] = $(NF - 2); cl[k] = $(NF - 1); rl[k] = rate; lrate = rate } }
+	END {
+		if (reps > 1) {
+			printf "%-14s %8.0f %8.2f %8.2f %8.1f   (median of %d)\n", "one file", lb / 1e6, med(wl, reps), med(cl, reps), med(rl, reps), reps
+			printf "%-14s %8.0f %8.2f %8.2f %8.1f   (median of %d)\n", name, sb / 1e6, med(ws, reps), med(cs, reps), med(rs, reps), reps
+		}
+		printf "small files / one file: %.0f %%\n", 100 * med(ratio, reps)
+	}' "$out/ing"

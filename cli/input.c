@@ -133,6 +133,9 @@ static int phases_target(char **paths, int n, struct pr_error *err)
  * one transaction per group of files read within GROUP_NS or holding
  * GROUP_BYTES, each file a savepoint of it. A file's line is printed when
  * its group is committed, so a line never names a run that is not stored.
+ * The files go through one ingest session (ingest.h): a file's outcome is
+ * told while the next one is read, so a group is committed (and a
+ * directory's count checked) once the session is synced.
  */
 #define GROUP_NS 1000000000LL
 #define GROUP_BYTES (64LL << 20)
@@ -143,6 +146,7 @@ struct group {
 	FILE *report;
 	int64_t bytes, t0;
 	size_t files;
+	int due; /* big or old enough: commit once the session is synced */
 };
 
 static int64_t now_ns(void)
@@ -169,94 +173,131 @@ static void group_commit(struct group *g, const char *cmd, struct pr_error *err,
 	pr_strbuf_reset(&g->lines);
 	g->bytes = 0;
 	g->files = 0;
+	g->due = 0;
 }
 
-/* After a file: commit when the group is big or old enough. */
-static void group_next(struct group *g, int64_t bytes, const char *cmd, struct pr_error *err,
-		       int *failed)
+/* After a file stored: the group is due when big or old enough. */
+static void group_next(struct group *g, int64_t bytes)
 {
 	if (!g->files++)
 		g->t0 = now_ns();
 	g->bytes += bytes;
 	if (g->bytes >= GROUP_BYTES || now_ns() - g->t0 >= GROUP_NS)
-		group_commit(g, cmd, err, failed);
+		g->due = 1;
+}
+
+/* One INPUT argument: its files' outcomes are counted as they are told. */
+struct arg_state {
+	int in_dir;
+	size_t used, skipped;
+};
+
+struct ingest_all {
+	const char *cmd;
+	const struct pr_cli_inopts *o;
+	struct group g;
+	struct pr_error *err;
+	int failed;
+};
+
+/* A file's outcome (ingest session), in input order. */
+static void file_done(void *ctx, void *file_ctx, const char *file,
+		      const struct pr_ingest_result *r, struct pr_error *fe)
+{
+	struct ingest_all *c = ctx;
+	struct arg_state *as = file_ctx;
+	char path[2048];
+	if (!fe) {
+		report_line(c->g.report ? &c->g.lines : NULL, file, r,
+			    r->duplicate ? NULL : c->o->phases);
+		as->used++;
+		group_next(&c->g, r->bytes);
+		return;
+	}
+	/* an I/O error that undid the whole group: said now, with the count
+	 * (an error is told while the session writes nothing) */
+	if (pr_store_group_lost(c->g.st))
+		group_commit(&c->g, c->cmd, c->err, &c->failed);
+	if (as->in_dir && fe->code == PR_E_FORMAT) {
+		if (c->g.report)
+			pr_strbuf_addf(&c->g.lines, "'%s': skipped, not a recognized format\n",
+				       shown(file, path, sizeof(path)));
+		as->skipped++;
+		return;
+	}
+	report_error(c->cmd, fe, c->err, &c->failed);
 }
 
 int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 		      const struct pr_cli_inopts *o, FILE *report, struct pr_error *err)
 {
-	int i, failed = 0, tty = isatty(2);
-	struct group g = { st, PR_STRBUF_INIT, report, 0, 0, 0 };
+	int i, tty = isatty(2);
+	struct ingest_all c = { cmd, o, { st, PR_STRBUF_INIT, report, 0, 0, 0, 0 }, err, 0 };
+	struct pr_ingest_session *s;
+	struct arg_state *as;
 	if (o->phases && phases_target(paths, n, err))
 		return -1;
 	pr_source_set_progress(tty ? show_progress : NULL, NULL);
 	pr_store_group_begin(st);
+	if (pr_ingest_session_open(st, file_done, &c, &s, err))
+		return -1;
+	as = pr_xcalloc(n > 0 ? (size_t)n : 1, sizeof(*as));
 	for (i = 0; i < n; i++) {
 		struct pr_pathlist pl = PR_PATHLIST_INIT;
 		struct pr_error e = PR_ERROR_INIT;
-		size_t k, used = 0, skipped = 0;
-		int in_dir;
+		size_t k;
 		if (pr_cli_is_store(paths[i])) {
 			pr_error_set(&e, PR_E_USAGE,
 				     "is a store; give trace files, or the store alone where a command "
 				     "takes one");
 			pr_error_set_source(&e, paths[i]);
-			report_error(cmd, &e, err, &failed);
+			pr_ingest_session_sync(s); /* the files before it are told first */
+			report_error(cmd, &e, err, &c.failed);
 			continue;
 		}
-		in_dir = pr_ingest_list(paths[i], &pl, &e) == 0 &&
-			 (pl.n != 1 || strcmp(pl.v[0], paths[i]));
+		as[i].in_dir = pr_ingest_list(paths[i], &pl, &e) == 0 &&
+			       (pl.n != 1 || strcmp(pl.v[0], paths[i]));
 		if (e.code != PR_OK) {
-			report_error(cmd, &e, err, &failed);
+			pr_ingest_session_sync(s);
+			report_error(cmd, &e, err, &c.failed);
 			continue;
 		}
 		for (k = 0; k < pl.n; k++) {
 			struct pr_ingest_opts io = PR_INGEST_OPTS_INIT;
-			struct pr_ingest_result r;
-			struct pr_error fe = PR_ERROR_INIT;
 			char path[2048];
 			shown(pl.v[k], path, sizeof(path));
 			if (tty)
 				fprintf(stderr, "\ringesting '%s' ...\033[K", path);
 			io.format = o->format;
-			io.min_confidence = in_dir ? PR_SNIFF_DIR : PR_SNIFF_MIN;
+			io.min_confidence = as[i].in_dir ? PR_SNIFF_DIR : PR_SNIFF_MIN;
 			io.phases = o->phases;
-			if (pr_ingest_file_opts(st, pl.v[k], &io, &r, &fe) == 0) {
-				if (tty)
-					fputs("\r\033[K", stderr);
-				report_line(report ? &g.lines : NULL, pl.v[k], &r,
-					    r.duplicate ? NULL : o->phases);
-				used++;
-				group_next(&g, r.bytes, cmd, err, &failed);
-				continue;
-			}
+			pr_ingest_session_file(s, pl.v[k], &io, &as[i]);
 			if (tty)
 				fputs("\r\033[K", stderr);
-			/* an I/O error that undid the whole group: said now, with the count */
-			if (pr_store_group_lost(st))
-				group_commit(&g, cmd, err, &failed);
-			if (in_dir && fe.code == PR_E_FORMAT) {
-				if (report)
-					pr_strbuf_addf(&g.lines, "'%s': skipped, not a recognized format\n",
-						       path);
-				skipped++;
-				continue;
+			if (c.g.due) {
+				pr_ingest_session_sync(s);
+				group_commit(&c.g, cmd, err, &c.failed);
 			}
-			report_error(cmd, &fe, err, &failed);
 		}
 		pr_pathlist_release(&pl);
 		/* a directory whose every file was skipped gave nothing: say so */
-		if (in_dir && !used && skipped == k) {
-			pr_error_set(&e, PR_E_FORMAT,
-				     "no recognized inputs in the directory (%zu file%s skipped)", skipped,
-				     skipped == 1 ? "" : "s");
-			pr_error_set_source(&e, paths[i]);
-			report_error(cmd, &e, err, &failed);
+		if (as[i].in_dir) {
+			pr_ingest_session_sync(s);
+			if (!as[i].used && as[i].skipped == k) {
+				pr_error_set(&e, PR_E_FORMAT,
+					     "no recognized inputs in the directory (%zu file%s "
+					     "skipped)",
+					     as[i].skipped, as[i].skipped == 1 ? "" : "s");
+				pr_error_set_source(&e, paths[i]);
+				report_error(cmd, &e, err, &c.failed);
+			}
 		}
 	}
-	group_commit(&g, cmd, err, &failed);
-	pr_strbuf_release(&g.lines);
-	return failed ? -1 : 0;
+	pr_ingest_session_close(s);
+	group_commit(&c.g, cmd, err, &c.failed);
+	pr_strbuf_release(&c.g.lines);
+	free(as);
+	return c.failed ? -1 : 0;
 }
 
 int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, int n,

@@ -48,8 +48,14 @@ static void combined_hash(char hash[33], const char *phases_hash)
 	pr_hash_final_hex(&h, hash);
 }
 
-int pr_ingest_file_opts(struct pr_store *st, const char *path, const struct pr_ingest_opts *o,
-			struct pr_ingest_result *res, struct pr_error *err)
+/*
+ * Reads one file into a run of the session: 0 with *wp ready to hand over
+ * (its content hash in hash, res filled but for the outcome), or -1 with
+ * err, the run discarded if it was begun (*began says whether it was).
+ */
+static int read_run(struct pr_writer_session *ws, const char *path,
+		    const struct pr_ingest_opts *o, struct pr_writer **wp, char hash[33],
+		    struct pr_ingest_result *res, struct pr_error *err, int *began)
 {
 	const char *format = o->format;
 	int min_confidence = o->min_confidence;
@@ -62,10 +68,10 @@ int pr_ingest_file_opts(struct pr_store *st, const char *path, const struct pr_i
 	size_t nhead;
 	struct pr_run_info info;
 	struct locate_ctx lc;
-	char hash[33];
-	int rc;
 
 	memset(res, 0, sizeof(*res));
+	*wp = NULL;
+	*began = 0;
 	if (pr_source_open(&src, path, err))
 		return -1;
 	if (pr_source_head(src, &head, &nhead, err))
@@ -91,8 +97,9 @@ int pr_ingest_file_opts(struct pr_store *st, const char *path, const struct pr_i
 	info.format = fmt->name;
 	info.source = pr_path_shown(path); /* '-', not the copy read (source.h) */
 	info.label = !strcmp(info.source, "-") ? "stdin" : NULL;
-	if (pr_writer_begin(st, &info, &w, err))
+	if (pr_writer_begin_in(ws, &info, &w, err))
 		goto fail;
+	*began = 1;
 	if (fmt->parse(src, w, err) || pr_writer_failed(w, err)) {
 		if (err->offset >= 0 && err->line <= 0)
 			pr_source_locate_in(src, err->offset, &err->line, &err->column);
@@ -109,19 +116,225 @@ int pr_ingest_file_opts(struct pr_store *st, const char *path, const struct pr_i
 		res->phases = ps.phases;
 	}
 	res->bytes = pr_source_consumed(src);
-	rc = pr_writer_commit(w, hash, res->bytes, &res->run_id, &res->stats, err);
-	w = NULL;
-	if (rc < 0)
-		goto fail;
-	res->duplicate = rc == 1;
+	pr_writer_get_stats(w, &res->stats);
 	pr_source_close(src);
+	*wp = w;
 	return 0;
 fail:
 	if (!err->source[0])
 		pr_error_set_source(err, path);
-	pr_writer_abort(w);
+	pr_writer_discard(w);
 	pr_source_close(src);
 	return -1;
+}
+
+/* A file handed over, its outcome not yet told. */
+struct pending {
+	struct pr_writer *w; /* NULL: none */
+	char *path;
+	void *ctx;
+	struct pr_ingest_opts o; /* to read it again */
+	struct pr_ingest_result res;
+	int again; /* read again already (its first run was not written) */
+};
+
+struct pr_ingest_session {
+	struct pr_writer_session *ws;
+	pr_ingest_done_fn *done;
+	void *ctx;
+	struct pending prev;
+	/* The last outcome was not a stored run (a duplicate, an error): read
+	 * the next file only once the previous one's outcome is known, rather
+	 * than reading it on ids that may not be the store's (a directory
+	 * ingested again is all duplicates). */
+	int cautious;
+};
+
+int pr_ingest_session_open(struct pr_store *st, pr_ingest_done_fn *done, void *ctx,
+			   struct pr_ingest_session **out, struct pr_error *err)
+{
+	struct pr_ingest_session *s = pr_xcalloc(1, sizeof(*s));
+	*out = NULL;
+	if (pr_writer_session_open(st, &s->ws, err)) {
+		free(s);
+		return -1;
+	}
+	s->done = done;
+	s->ctx = ctx;
+	*out = s;
+	return 0;
+}
+
+/* Tells an error, with the session idle (done() may use the store). */
+static void tell_error(struct pr_ingest_session *s, void *file_ctx, const char *path,
+		       const struct pr_ingest_result *res, struct pr_error *e)
+{
+	pr_writer_session_wait(s->ws);
+	if (!e->source[0])
+		pr_error_set_source(e, path);
+	s->done(s->ctx, file_ctx, path, res, e);
+}
+
+/*
+ * Waits for a handed-over file's outcome and tells it (0 stored, 1 a
+ * duplicate, -1 an error); PR_WRITER_STALE, not told, when its run was not
+ * written because it began on ids that are not the store's.
+ */
+static int take(struct pr_ingest_session *s, struct pending *p)
+{
+	struct pr_error e = PR_ERROR_INIT;
+	int rc = pr_writer_outcome(p->w, &p->res.run_id, &p->res.stats, &e);
+	p->w = NULL;
+	s->cautious = rc != 0;
+	if (rc == PR_WRITER_STALE)
+		return rc;
+	p->res.duplicate = rc == 1;
+	if (rc < 0)
+		tell_error(s, p->ctx, p->path, &p->res, &e);
+	else
+		s->done(s->ctx, p->ctx, p->path, &p->res, NULL);
+	free(p->path);
+	return rc;
+}
+
+static void session_file(struct pr_ingest_session *s, const char *path,
+			 const struct pr_ingest_opts *o, void *file_ctx, int again);
+
+/* A file whose run came back stale, read again (it is then the pending
+ * one); twice stale, the session's ids moved under it: an error. */
+static void read_again(struct pr_ingest_session *s, struct pending *p)
+{
+	if (p->again) {
+		struct pr_error e = PR_ERROR_INIT;
+		pr_error_set(&e, PR_E_STORE,
+			     "the store's ids moved while the file was written (a bug)");
+		tell_error(s, p->ctx, p->path, &p->res, &e);
+	} else {
+		session_file(s, p->path, &p->o, p->ctx, 1);
+	}
+	free(p->path);
+}
+
+/* Takes the pending file's outcome (reading it again when stale): 0 when
+ * it was stored, or nothing was pending. */
+static int settle(struct pr_ingest_session *s)
+{
+	int rc = 0;
+	while (s->prev.w) {
+		struct pending p = s->prev;
+		s->prev.w = NULL;
+		rc = take(s, &p);
+		if (rc == PR_WRITER_STALE)
+			read_again(s, &p);
+	}
+	return rc;
+}
+
+/*
+ * One file: read on the ids the pending file will leave, handed over, and
+ * then the pending file's outcome taken while the session inserts this one.
+ * When the pending file was not stored, this file's run was not written
+ * (the session found the ids wrong): it is read again, once that outcome
+ * is told, on the store's ids.
+ */
+static void session_file(struct pr_ingest_session *s, const char *path,
+			 const struct pr_ingest_opts *o, void *file_ctx, int again)
+{
+	for (;;) {
+		struct pending cur, p;
+		struct pr_error e = PR_ERROR_INIT;
+		char hash[33];
+		int began, rc;
+		if (s->cautious)
+			settle(s);
+		memset(&cur, 0, sizeof(cur));
+		if (read_run(s->ws, path, o, &cur.w, hash, &cur.res, &e, &began)) {
+			/* When the pending file was not stored, the run's failure
+			 * may be the writer's (on ids not the store's): read it
+			 * again, once. */
+			if (settle(s) && began && !again) {
+				again = 1;
+				continue;
+			}
+			tell_error(s, file_ctx, path, &cur.res, &e);
+			return;
+		}
+		pr_writer_hand_over(cur.w, hash, cur.res.bytes);
+		cur.path = pr_xstrdup(path);
+		cur.ctx = file_ctx;
+		cur.o = *o;
+		cur.again = again;
+		p = s->prev;
+		s->prev = cur;
+		if (!p.w)
+			return;
+		rc = take(s, &p);
+		if (!rc)
+			return;
+		/* The run began on the ids p would leave: not written. */
+		s->prev.w = NULL;
+		if (take(s, &cur) != PR_WRITER_STALE)
+			return; /* (told: the session found the ids right after all) */
+		free(cur.path);
+		if (rc == PR_WRITER_STALE)
+			read_again(s, &p); /* p first, then this file */
+		s->cautious = 1;
+		again = 1;
+	}
+}
+
+void pr_ingest_session_file(struct pr_ingest_session *s, const char *path,
+			    const struct pr_ingest_opts *o, void *file_ctx)
+{
+	session_file(s, path, o, file_ctx, 0);
+}
+
+void pr_ingest_session_sync(struct pr_ingest_session *s)
+{
+	settle(s);
+	pr_writer_session_wait(s->ws);
+}
+
+void pr_ingest_session_close(struct pr_ingest_session *s)
+{
+	if (!s)
+		return;
+	pr_ingest_session_sync(s);
+	pr_writer_session_close(s->ws);
+	free(s);
+}
+
+/* One file alone: a session of one file, its outcome kept. */
+struct one {
+	struct pr_ingest_result *res;
+	struct pr_error *err;
+	int rc;
+};
+
+static void one_done(void *ctx, void *file_ctx, const char *path,
+		     const struct pr_ingest_result *res, struct pr_error *err)
+{
+	struct one *one = ctx;
+	(void)file_ctx;
+	(void)path;
+	*one->res = *res;
+	if (err) {
+		*one->err = *err;
+		one->rc = -1;
+	}
+}
+
+int pr_ingest_file_opts(struct pr_store *st, const char *path, const struct pr_ingest_opts *o,
+			struct pr_ingest_result *res, struct pr_error *err)
+{
+	struct one one = { res, err, 0 };
+	struct pr_ingest_session *s;
+	memset(res, 0, sizeof(*res));
+	if (pr_ingest_session_open(st, one_done, &one, &s, err))
+		return -1;
+	pr_ingest_session_file(s, path, o, NULL);
+	pr_ingest_session_close(s);
+	return one.rc;
 }
 
 static void list_add(struct pr_pathlist *pl, char *p)

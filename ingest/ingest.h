@@ -8,7 +8,7 @@
  * pr_ingest_list() expands directories (recursively, sorted by name) into
  * the files to ingest. pr_ingest_file_opts() also attaches a phase log
  * (ingest/phaselog.h) to the run; the run's content hash then covers both
- * files.
+ * files. Many files in a row go through an ingest session (below).
  */
 #ifndef PR_INGEST_H
 #define PR_INGEST_H
@@ -44,6 +44,31 @@ struct pr_ingest_opts {
 
 int pr_ingest_file_opts(struct pr_store *st, const char *path, const struct pr_ingest_opts *o,
 			struct pr_ingest_result *res, struct pr_error *err) PR_MUST_CHECK;
+
+/*
+ * An ingest of many files into one store: each file is one run, as with
+ * pr_ingest_file_opts, written through one writer session (store.h): the
+ * next file is read while the previous one is inserted and committed, and no
+ * file pays for the writer's set-up. Every file's outcome is told to done(),
+ * in the order the files were given, with the file_ctx given with it: res
+ * (err NULL) for a run stored or found already stored, err otherwise (res
+ * then only has the format, when one was recognized). An error is told
+ * while the session writes nothing, so done() may then use the store (a
+ * group's commit, pr_store_group_commit); a stored run may be told while
+ * the next file is being written, when done() must not touch the store.
+ * pr_ingest_session_sync() returns once every file given so far is told and
+ * the session is idle.
+ */
+struct pr_ingest_session;
+typedef void pr_ingest_done_fn(void *ctx, void *file_ctx, const char *path,
+			       const struct pr_ingest_result *res, struct pr_error *err);
+int pr_ingest_session_open(struct pr_store *st, pr_ingest_done_fn *done, void *ctx,
+			   struct pr_ingest_session **out, struct pr_error *err) PR_MUST_CHECK;
+void pr_ingest_session_file(struct pr_ingest_session *s, const char *path,
+			    const struct pr_ingest_opts *o, void *file_ctx);
+void pr_ingest_session_sync(struct pr_ingest_session *s);
+/* Syncs and frees. NULL-safe. */
+void pr_ingest_session_close(struct pr_ingest_session *s);
 
 struct pr_pathlist {
 	char **v;

@@ -8,11 +8,13 @@
  *   pr_writer_commit(w, hash, bytes, &run_id, &err);   (or pr_writer_abort(w))
  *   pr_store_close(st);
  *
- * A writer is one ingested source = one SQLite transaction: commit makes the
- * whole run visible, abort (or any failure) leaves nothing behind. Rows are
- * batched and inserted by a background thread, so a parser and SQLite use
- * both cores; the writer's own memory is bounded by the open spans, tracks,
- * series and distinct strings, never by the number of events.
+ * A writer is one ingested source = one SQLite transaction (or, in a group,
+ * one savepoint): commit makes the whole run visible, abort (or any failure)
+ * leaves nothing behind. Rows are batched and inserted by a background
+ * thread, so a parser and SQLite use both cores; the writer's own memory is
+ * bounded by the open spans, tracks, series and distinct strings, never by
+ * the number of events. Many runs in a row go through a writer session
+ * (below), which keeps that thread and its set-up from run to run.
  *
  * Spans are nested by the writer: per track it keeps the stack of open spans
  * and fills parent_id, depth and self (duration minus direct children). Spans
@@ -31,7 +33,8 @@
  *
  * OWNERSHIP: strings passed in are copied; json_t values passed to
  * pr_writer_meta_set are stolen.
- * LIMITATIONS: one writer per store handle at a time; not thread-safe beyond that.
+ * LIMITATIONS: one writer (or writer session) per store handle at a time;
+ * not thread-safe beyond that.
  */
 #ifndef PR_STORE_H
 #define PR_STORE_H
@@ -166,6 +169,56 @@ void pr_writer_end_input(struct pr_writer *w);
 void pr_writer_abort(struct pr_writer *w);
 /* Non-zero (and fills err) when the background inserter failed. */
 int pr_writer_failed(struct pr_writer *w, struct pr_error *err);
+
+/*
+ * A writer session: the runs of one ingest of many files, written one after
+ * another by one inserter thread that keeps its prepared statements, the
+ * string and argkeys maps and the next ids from run to run (a run then
+ * costs no set-up of its own), and inserts a run while the producer reads
+ * the next one:
+ *   pr_writer_session_open(st, &s, &err);
+ *   pr_writer_begin_in(s, &info, &w, &err); ... pr_writer_span(w, ...) ...
+ *   pr_writer_hand_over(w, hash, bytes); (or pr_writer_discard(w))
+ *   ... the next run is read while this one is inserted and committed ...
+ *   pr_writer_outcome(w, &run_id, &stats, &err);
+ *   pr_writer_session_close(s);
+ * Runs are written in the order begun and get the ids they would get one at
+ * a time. A run begins on the next ids the store will have once the runs
+ * handed over before it are committed; when one of those is a duplicate or
+ * fails, the run is stale: nothing of it is written, its outcome (or, before
+ * the hand-over, pr_writer_check) says PR_WRITER_STALE, and the caller
+ * writes it again (pr_writer_begin_in then starts from the store's ids). In
+ * a group (pr_store_group_begin) each run is a savepoint of the group's
+ * transaction, begun by the session when none is open; without one each
+ * run is a transaction of its own (and waits for the previous one's
+ * commit). The store's connection belongs to the session's thread while a
+ * run is in flight: use the store (a group's commit) only after
+ * pr_writer_session_wait(). Not thread-safe: one producer thread.
+ */
+#define PR_WRITER_STALE 2
+struct pr_writer_session;
+int pr_writer_session_open(struct pr_store *st, struct pr_writer_session **out,
+			   struct pr_error *err) PR_MUST_CHECK;
+/* Waits for the runs in flight (their outcomes stay to be taken), then frees. NULL-safe. */
+void pr_writer_session_close(struct pr_writer_session *s);
+/* Waits until no run is in flight: the store may be used. */
+void pr_writer_session_wait(struct pr_writer_session *s);
+/* Begins a run; fails when the transaction cannot be begun (the store is busy, ...). */
+int pr_writer_begin_in(struct pr_writer_session *s, const struct pr_run_info *info,
+		       struct pr_writer **out, struct pr_error *err) PR_MUST_CHECK;
+/* Waits until the session's thread has begun the run (and so has ended the
+ * runs before it): 0 when its ids are the store's, PR_WRITER_STALE when not. */
+int pr_writer_check(struct pr_writer *w);
+/* Ends the input (pr_writer_end_input) and hands the run over for commit;
+ * the producer must not use w again but for pr_writer_outcome. */
+void pr_writer_hand_over(struct pr_writer *w, const char *content_hash, int64_t bytes);
+/* Hands the run over to be rolled back and freed (the producer forgets w). */
+void pr_writer_discard(struct pr_writer *w);
+/* Waits for a handed-over run's commit and frees it: 0 and *run_id (stored),
+ * 1 and the run of the same content (a duplicate), -1 with err, or
+ * PR_WRITER_STALE (err says so). stats (may be NULL) receives the final counters. */
+int pr_writer_outcome(struct pr_writer *w, int64_t *run_id, struct pr_writer_stats *stats,
+		      struct pr_error *err);
 
 /* The source offset of the event about to be written: diagnostics the writer
  * raises itself (nesting, unclosed spans) point there. -1 = unknown. */

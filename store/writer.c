@@ -2,11 +2,12 @@
  * writer.c - writing one run into the store: the producer API.
  *
  * The producer (a parser) calls pr_writer_*; rows are appended to a batch;
- * full batches go to a background thread that owns the SQLite connection
- * until commit (writer_batch.c). Span nesting (parent, depth, self time) is
- * computed here with one stack per track, so every format gets it for free;
- * a track whose spans come out of order is re-nested at commit
- * (writer_renest.c). Args are stored split (writer_args.c).
+ * full batches go to the session's inserter thread, which owns the SQLite
+ * connection while runs are in flight (writer_batch.c; begin, commit and
+ * the runs of a session: writer_session.c). Span nesting (parent, depth,
+ * self time) is computed here with one stack per track, so every format
+ * gets it for free; a track whose spans come out of order is re-nested at
+ * commit (writer_renest.c). Args are stored split (writer_args.c).
  */
 #include "store/store.h"
 
@@ -45,65 +46,11 @@ static void note_ts(struct pr_writer *w, int64_t ts, int64_t end)
 		w->ts_max = end;
 }
 
-/* ---- begin / abort ---- */
+/* ---- a run's memory ---- */
 
-static const char *const insert_sql[] = {
-	[REC_STRING] = "INSERT INTO string(id, value) VALUES(?1, ?2)",
-	[REC_SPAN] = "INSERT INTO span(id, run_id, track_id, kind, name_id, cat_id, ts, dur, self, "
-		     "depth, parent_id, args, args_keys) "
-		     "VALUES(?1, ?12, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?13)",
-	[REC_SAMPLE] = "INSERT INTO sample(series_id, ts, value, seq) VALUES(?1, ?2, ?3, ?4)",
-	[REC_INSTANT] = "INSERT INTO instant(run_id, track_id, name_id, cat_id, ts, scope, args, "
-			"args_keys) VALUES(?8, ?2, ?3, ?4, ?5, ?6, ?7, ?9)",
-	[REC_FLOW] = "INSERT INTO flow(run_id, flow_id, phase, track_id, ts, name_id, cat_id, bind) "
-		     "VALUES(?8, ?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-	[REC_METRIC] = "INSERT INTO metric(id, run_id, name, value, unit, span_id, origin, detail) "
-		       "VALUES(?1, ?8, ?2, ?3, ?4, ?5, ?6, ?7)",
-	[REC_ARGKEYS] = "INSERT INTO argkeys(id, keys) VALUES(?1, ?2)",
-	[REC_COVER] = "INSERT INTO op_cover(run_id, ts, end_ts) VALUES(?8, ?1, ?2)",
-	[REC_UP] = "INSERT INTO span_up(span_id, run_id, p_kind, p_name_id, p_ts, p_parent_id, "
-		   "q_kind, q_name_id, q_parent_id) VALUES(?1, ?8, ?2, ?3, ?4, ?5, ?6, ?7, ?9)",
-};
-
-static int64_t max_id(struct pr_store *st, const char *sql)
-{
-	sqlite3_stmt *stmt = NULL;
-	int64_t v = 0;
-	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) == SQLITE_OK &&
-	    sqlite3_step(stmt) == SQLITE_ROW)
-		v = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	return v;
-}
-
-/* Loads (id, text) rows into an interning map, so later runs reuse the ids. */
-static int load_map(struct pr_writer *w, const char *sql, struct pr_strmap *map,
-		    struct pr_error *err)
-{
-	sqlite3_stmt *stmt = NULL;
-	int rc;
-	if (sqlite3_prepare_v2(w->st->db, sql, -1, &stmt, NULL) != SQLITE_OK)
-		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(w->st->db));
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		const void *v = sqlite3_column_text(stmt, 1);
-		int n = sqlite3_column_bytes(stmt, 1);
-		pr_strmap_put(map, v ? v : "", (size_t)n, sqlite3_column_int64(stmt, 0));
-	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
-		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(w->st->db));
-	return 0;
-}
-
-static void writer_free(struct pr_writer *w)
+void pr_wr_run_free(struct pr_writer *w)
 {
 	size_t i, j;
-	for (i = 0; i < PR_ARRAY_SIZE(w->ins); i++)
-		sqlite3_finalize(w->ins[i]);
-	for (i = 0; i < NBATCHES; i++) {
-		free(w->batches[i].recs);
-		pr_strbuf_release(&w->batches[i].arena);
-	}
 	for (i = 0; i < w->ntracks; i++) {
 		struct track *t = &w->tracks[i];
 		free(t->kind);
@@ -133,12 +80,10 @@ static void writer_free(struct pr_writer *w)
 		free(w->diags[i].msg);
 	}
 	free(w->diags);
-	pr_strmap_release(&w->strings);
 	pr_strmap_release(&w->track_map);
 	pr_strmap_release(&w->process_names);
 	pr_strmap_release(&w->series_map);
 	pr_strbuf_release(&w->tmp);
-	pr_strmap_release(&w->argkeys);
 	pr_strbuf_release(&w->sk);
 	pr_strbuf_release(&w->sv);
 	pr_strbuf_release(&w->mk);
@@ -148,109 +93,19 @@ static void writer_free(struct pr_writer *w)
 	free(w->source);
 	free(w->label);
 	free(w->collector);
-	pthread_mutex_destroy(&w->mu);
-	pthread_cond_destroy(&w->cv);
+	free(w->hash);
+	free(w->meta_text);
 	free(w);
-}
-
-void pr_writer_abort(struct pr_writer *w)
-{
-	if (!w)
-		return;
-	pr_wr_drain(w);
-	pr_store_abort_write(w->st);
-	/* After an I/O error (a full disk) SQLite leaves the journal in place and
-	 * rolls it back on the next read: read now, so that the store is back to
-	 * its size and state before this run, not left for the next process to
-	 * recover. */
-	pr_store_exec(w->st, "SELECT count(*) FROM sqlite_master", NULL);
-	writer_free(w);
-}
-
-int pr_writer_begin(struct pr_store *st, const struct pr_run_info *info, struct pr_writer **out,
-		    struct pr_error *err)
-{
-	struct pr_writer *w;
-	size_t i;
-	const char *base;
-
-	*out = NULL;
-	if (st->readonly)
-		return pr_error_set(err, PR_E_STORE, "store is read-only");
-	w = pr_xcalloc(1, sizeof(*w));
-	w->st = st;
-	pthread_mutex_init(&w->mu, NULL);
-	pthread_cond_init(&w->cv, NULL);
-	pr_strbuf_init(&w->tmp);
-	pr_strbuf_init(&w->sk);
-	pr_strbuf_init(&w->sv);
-	pr_strbuf_init(&w->mk);
-	pr_strbuf_init(&w->mv);
-	pr_error_init(&w->async_err);
-	w->format = pr_xstrdup(info->format);
-	w->source = pr_xstrdup(info->source);
-	base = strrchr(info->source, '/');
-	w->label = pr_xstrdup(info->label ? info->label : base ? base + 1 : info->source);
-	w->meta = json_object();
-	w->at = -1;
-	/* Batches start empty and grow (recs by doubling, the arena as a strbuf):
-	 * a tiny input (one rank of many, a fuzz case) does not pay for 15 MB. */
-	for (i = 0; i < NBATCHES; i++)
-		pr_strbuf_init(&w->batches[i].arena);
-	if (pr_store_begin_write(st, err)) {
-		writer_free(w);
-		return -1;
-	}
-	for (i = 0; i < PR_ARRAY_SIZE(insert_sql); i++) {
-		if (sqlite3_prepare_v3(st->db, insert_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &w->ins[i],
-				       NULL) != SQLITE_OK) {
-			pr_error_set(err, PR_E_STORE, "sqlite prepare: %s", sqlite3_errmsg(st->db));
-			goto fail;
-		}
-	}
-	w->run_id = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM run");
-	w->span_base = w->next_span = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM span");
-	w->next_string = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM string");
-	w->track_base = w->next_track = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM track");
-	w->series_base = w->next_series = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM series");
-	w->next_metric = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM metric");
-	w->next_argkeys = max_id(st, "SELECT ifnull(max(id), 0) + 1 FROM argkeys");
-	if (load_map(w, "SELECT id, value FROM string", &w->strings, err) ||
-	    load_map(w, "SELECT id, keys FROM argkeys", &w->argkeys, err))
-		goto fail;
-
-	for (i = 0; i < PR_ARRAY_SIZE(insert_sql); i++) {
-		int col = i == REC_SPAN ? 12 : 8;
-		if (i == REC_STRING || i == REC_SAMPLE || i == REC_ARGKEYS)
-			continue;
-		sqlite3_bind_int64(w->ins[i], col, w->run_id);
-	}
-	w->cur = &w->batches[0];
-	w->free_list = NULL;
-	for (i = NBATCHES - 1; i >= 1; i--) {
-		w->batches[i].next = w->free_list;
-		w->free_list = &w->batches[i];
-	}
-	if (pthread_create(&w->thread, NULL, pr_wr_inserter_main, w)) {
-		pr_error_set(err, PR_E_STORE, "cannot start the inserter thread");
-		goto fail;
-	}
-	w->thread_started = 1;
-	*out = w;
-	return 0;
-fail:
-	pr_writer_abort(w);
-	return -1;
 }
 
 int pr_writer_failed(struct pr_writer *w, struct pr_error *err)
 {
 	int failed;
-	pthread_mutex_lock(&w->mu);
+	pthread_mutex_lock(&w->s->mu);
 	failed = w->failed;
 	if (failed && err)
 		*err = w->async_err;
-	pthread_mutex_unlock(&w->mu);
+	pthread_mutex_unlock(&w->s->mu);
 	return failed;
 }
 
@@ -306,10 +161,10 @@ int64_t pr_writer_intern(struct pr_writer *w, const char *s, size_t n)
 {
 	int64_t id;
 	struct rec *r;
-	if (pr_strmap_get(&w->strings, s, n, &id))
+	if (pr_strmap_get(&w->s->strings, s, n, &id))
 		return id;
 	id = w->next_string++;
-	pr_strmap_put(&w->strings, s, n, id);
+	pr_strmap_put(&w->s->strings, s, n, id);
 	r = pr_wr_new_rec(w, REC_STRING, n);
 	r->id = id;
 	r->off = pr_wr_arena_add(w, s, n, &r->len);
@@ -506,6 +361,8 @@ static void emit_span_row(struct pr_writer *w, struct track *t, const struct nes
 		cover_add(w, t, e->ts, e->end);
 	r = pr_wr_new_rec(w, REC_SPAN, p->args.len);
 	r->id = e->id;
+	if (e->id >= w->span_hi)
+		w->span_hi = e->id + 1;
 	r->track = t->id;
 	r->kind = p->kind;
 	r->name = p->name;
@@ -1087,7 +944,7 @@ static void diag_set_count(struct pr_writer *w, const char *code, int64_t count)
 }
 
 /* Closes the open spans; the caps' diagnostics get their counts. */
-static void finish_input(struct pr_writer *w)
+void pr_wr_finish_input(struct pr_writer *w)
 {
 	size_t i;
 	close_all(w);
@@ -1101,180 +958,5 @@ static void finish_input(struct pr_writer *w)
 
 void pr_writer_end_input(struct pr_writer *w)
 {
-	finish_input(w);
-}
-
-
-static int find_hash(struct pr_writer *w, const char *hash, int64_t *run_id)
-{
-	sqlite3_stmt *stmt = NULL;
-	int found = 0;
-	if (sqlite3_prepare_v2(w->st->db, "SELECT id FROM run WHERE content_hash = ?1", -1, &stmt,
-			       NULL) == SQLITE_OK) {
-		sqlite3_bind_text(stmt, 1, hash, -1, SQLITE_STATIC);
-		if (sqlite3_step(stmt) == SQLITE_ROW) {
-			*run_id = sqlite3_column_int64(stmt, 0);
-			found = 1;
-		}
-	}
-	sqlite3_finalize(stmt);
-	return found;
-}
-
-static int write_tables(struct pr_writer *w, const char *hash, int64_t bytes,
-			struct pr_error *err)
-{
-	sqlite3_stmt *st = NULL;
-	sqlite3 *db = w->st->db;
-	size_t i;
-	char *meta = NULL;
-	int rc = -1;
-
-#define PREP(sql)                                                                  \
-	do {                                                                       \
-		sqlite3_finalize(st);                                              \
-		st = NULL;                                                         \
-		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)       \
-			goto out;                                                  \
-	} while (0)
-
-	PREP("INSERT INTO track(id, run_id, kind, pid, tid, name, process_name, sort_index) "
-	     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
-	for (i = 0; i < w->ntracks; i++) {
-		struct track *t = &w->tracks[i];
-		int64_t pidx;
-		sqlite3_bind_int64(st, 1, t->id);
-		sqlite3_bind_int64(st, 2, w->run_id);
-		sqlite3_bind_text(st, 3, t->kind, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, t->pid, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 5, t->tid, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 6, t->name, -1, SQLITE_STATIC);
-		if (t->pid && pr_strmap_get(&w->process_names, t->pid, strlen(t->pid), &pidx))
-			sqlite3_bind_text(st, 7, w->pnames[pidx], -1, SQLITE_STATIC);
-		else
-			sqlite3_bind_null(st, 7);
-		if (t->has_sort)
-			sqlite3_bind_int64(st, 8, t->sort_index);
-		else
-			sqlite3_bind_null(st, 8);
-		if (pr_wr_step_done(st))
-			goto out;
-	}
-	PREP("INSERT INTO series(id, run_id, name, device, unit, orig_unit, count, min, max, "
-	     "ts_min, ts_max) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
-	for (i = 0; i < w->nseries; i++) {
-		struct series *s = &w->series[i];
-		sqlite3_bind_int64(st, 1, s->id);
-		sqlite3_bind_int64(st, 2, w->run_id);
-		sqlite3_bind_text(st, 3, s->name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, s->device, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 5, s->unit, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 6, s->orig_unit, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 7, s->count);
-		if (s->count) {
-			sqlite3_bind_double(st, 8, s->min);
-			sqlite3_bind_double(st, 9, s->max);
-			sqlite3_bind_int64(st, 10, s->ts_min);
-			sqlite3_bind_int64(st, 11, s->ts_max);
-		} else {
-			sqlite3_bind_null(st, 8);
-			sqlite3_bind_null(st, 9);
-			sqlite3_bind_null(st, 10);
-			sqlite3_bind_null(st, 11);
-		}
-		if (pr_wr_step_done(st))
-			goto out;
-	}
-	PREP("INSERT INTO diag(run_id, code, count, line, col, offset, message) "
-	     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-	for (i = 0; i < w->ndiags; i++) {
-		struct diag *d = &w->diags[i];
-		sqlite3_bind_int64(st, 1, w->run_id);
-		sqlite3_bind_text(st, 2, d->code, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 3, d->count);
-		pr_wr_bind_i64(st, 4, d->line > 0 ? d->line : NULL_I64);
-		pr_wr_bind_i64(st, 5, d->col > 0 ? d->col : NULL_I64);
-		pr_wr_bind_i64(st, 6, d->offset >= 0 ? d->offset : NULL_I64);
-		sqlite3_bind_text(st, 7, d->msg, -1, SQLITE_STATIC);
-		if (pr_wr_step_done(st))
-			goto out;
-	}
-	meta = json_dumps(w->meta, JSON_COMPACT | JSON_SORT_KEYS);
-	PREP("INSERT INTO run(id, format, collector, label, source, content_hash, bytes, rank, "
-	     "world_size, time_origin_ns, time_synthetic, ts_min, ts_max, span_count, "
-	     "sample_count, instant_count, meta) "
-	     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
-	sqlite3_bind_int64(st, 1, w->run_id);
-	sqlite3_bind_text(st, 2, w->format, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, w->collector, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, w->label, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, w->source, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, hash, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 7, bytes);
-	pr_wr_bind_i64(st, 8, w->has_rank ? w->rank : NULL_I64);
-	pr_wr_bind_i64(st, 9, w->has_world ? w->world_size : NULL_I64);
-	pr_wr_bind_i64(st, 10, w->has_origin ? w->time_origin : NULL_I64);
-	sqlite3_bind_int(st, 11, w->synthetic);
-	pr_wr_bind_i64(st, 12, w->has_ts ? w->ts_min : NULL_I64);
-	pr_wr_bind_i64(st, 13, w->has_ts ? w->ts_max : NULL_I64);
-	sqlite3_bind_int64(st, 14, w->stats.spans);
-	sqlite3_bind_int64(st, 15, w->stats.samples);
-	sqlite3_bind_int64(st, 16, w->stats.instants);
-	sqlite3_bind_text(st, 17, meta ? meta : "{}", -1, SQLITE_STATIC);
-	if (pr_wr_step_done(st))
-		goto out;
-	rc = 0;
-out:
-#undef PREP
-	if (rc)
-		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
-	sqlite3_finalize(st);
-	free(meta);
-	return rc;
-}
-
-int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t bytes,
-		     int64_t *run_id, struct pr_writer_stats *stats, struct pr_error *err)
-{
-	finish_input(w);
-	pr_wr_drain(w);
-	if (stats)
-		*stats = w->stats;
-	if (pr_writer_failed(w, err))
-		goto fail;
-	if (find_hash(w, content_hash, run_id)) {
-		pr_writer_abort(w);
-		return 1;
-	}
-	if (pr_wr_renest_unsorted(w, err))
-		goto fail;
-	if (write_tables(w, content_hash, bytes, err))
-		goto fail;
-	/* Analyses query each run by run_id: without these indexes a store of N
-	 * runs took O(N^2) (issue 12: summary of 8000 runs, 26 s). One run needs
-	 * none (its rows are the whole table); from the second on they are built
-	 * once and kept (about +25% on the SQLite side of a later ingest). */
-	if (max_id(w->st, "SELECT count(*) FROM (SELECT 1 FROM run LIMIT 2)") > 1 &&
-	    pr_store_exec(w->st,
-			  "CREATE INDEX IF NOT EXISTS span_run ON span(run_id);"
-			  "CREATE INDEX IF NOT EXISTS track_run ON track(run_id);"
-			  "CREATE INDEX IF NOT EXISTS series_run ON series(run_id);"
-			  "CREATE INDEX IF NOT EXISTS metric_run ON metric(run_id);"
-			  "CREATE INDEX IF NOT EXISTS op_cover_run ON op_cover(run_id);"
-			  "CREATE INDEX IF NOT EXISTS span_up_run ON span_up(run_id);"
-			  "CREATE INDEX IF NOT EXISTS diag_run ON diag(run_id);",
-			  err))
-		goto fail;
-	if (pr_store_exec(w->st,
-			  "CREATE INDEX IF NOT EXISTS span_step ON span(run_id, ts) WHERE kind = 'step';"
-			  "CREATE INDEX IF NOT EXISTS span_phase ON span(run_id, ts) WHERE kind = 'phase';",
-			  err) ||
-	    pr_store_end_write(w->st, err))
-		goto fail;
-	*run_id = w->run_id;
-	writer_free(w);
-	return 0;
-fail:
-	pr_writer_abort(w);
-	return -1;
+	pr_wr_finish_input(w);
 }

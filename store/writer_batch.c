@@ -1,6 +1,8 @@
 /*
- * writer_batch.c - the writer's row batches and the background thread that
- * inserts them (it owns the SQLite connection from begin to commit).
+ * writer_batch.c - the writer's row batches and the session's inserter
+ * thread: one queue of jobs (a run's begin, its batches, its commit or
+ * abort) run in the order posted; the thread owns the SQLite connection
+ * while a run is in flight.
  */
 #include <math.h>
 #include <pthread.h>
@@ -39,7 +41,7 @@ static void bind_args(sqlite3_stmt *st, int col_args, int col_keys, const struct
 
 static int insert_rec(struct pr_writer *w, const struct batch *b, const struct rec *r)
 {
-	sqlite3_stmt *st = w->ins[r->type];
+	sqlite3_stmt *st = w->s->ins[r->type];
 	switch (r->type) {
 	case REC_STRING:
 	case REC_ARGKEYS:
@@ -127,68 +129,135 @@ static int insert_rec(struct pr_writer *w, const struct batch *b, const struct r
 	return 0;
 }
 
-void *pr_wr_inserter_main(void *arg)
+/* Inserts a batch's rows, unless the run is not being written (failed or stale). */
+static void insert_batch(struct pr_writer *w, struct batch *b)
 {
-	struct pr_writer *w = arg;
-	for (;;) {
-		struct batch *b;
-		size_t i;
-		int failed, t;
-		pthread_mutex_lock(&w->mu);
-		while (!w->queue && !w->stop)
-			pthread_cond_wait(&w->cv, &w->mu);
-		if (!w->queue) {
-			pthread_mutex_unlock(&w->mu);
-			return NULL;
-		}
-		b = w->queue;
-		w->queue = b->next;
-		if (!w->queue)
-			w->queue_tail = NULL;
-		failed = w->failed;
-		pthread_mutex_unlock(&w->mu);
-
-		/* One table at a time: its B-tree pages stay hot (row order across
-		 * tables does not matter inside the transaction). */
-		for (t = 0; t <= REC_UP; t++)
-		for (i = 0; !failed && i < b->n; i++) {
+	size_t i;
+	int t;
+	if (!w->open || w->failed || w->stale)
+		return;
+	/* One table at a time: its B-tree pages stay hot (row order across
+	 * tables does not matter inside the transaction). */
+	for (t = 0; t <= REC_UP; t++)
+		for (i = 0; i < b->n; i++) {
 			if (b->recs[i].type != t)
 				continue;
 			if (insert_rec(w, b, &b->recs[i])) {
-				pthread_mutex_lock(&w->mu);
+				pthread_mutex_lock(&w->s->mu);
 				w->failed = 1;
 				pr_error_set(&w->async_err, PR_E_STORE, "sqlite insert: %s",
 					     sqlite3_errmsg(w->st->db));
-				pthread_mutex_unlock(&w->mu);
-				failed = 1;
+				pthread_mutex_unlock(&w->s->mu);
+				return;
 			}
 		}
-		b->n = 0;
-		pr_strbuf_reset(&b->arena);
-		pthread_mutex_lock(&w->mu);
-		b->next = w->free_list;
-		w->free_list = b;
-		pthread_cond_broadcast(&w->cv);
-		pthread_mutex_unlock(&w->mu);
+}
+
+void *pr_wr_inserter_main(void *arg)
+{
+	struct pr_writer_session *s = arg;
+	for (;;) {
+		struct job *j;
+		struct pr_writer *w;
+		pthread_mutex_lock(&s->mu);
+		while (!s->queue && !s->stop)
+			pthread_cond_wait(&s->cv, &s->mu);
+		if (!s->queue) {
+			pthread_mutex_unlock(&s->mu);
+			return NULL;
+		}
+		j = s->queue;
+		s->queue = j->next;
+		if (!s->queue)
+			s->queue_tail = NULL;
+		pthread_mutex_unlock(&s->mu);
+
+		w = j->w;
+		switch (j->type) {
+		case JOB_BEGIN:
+			pr_wr_run_begin(w);
+			pthread_mutex_lock(&s->mu);
+			w->begun = 1;
+			break;
+		case JOB_BATCH:
+			insert_batch(w, j->b);
+			j->b->n = 0;
+			pr_strbuf_reset(&j->b->arena);
+			pthread_mutex_lock(&s->mu);
+			j->b->next_free = s->free_list;
+			s->free_list = j->b;
+			break;
+		default: /* JOB_COMMIT, JOB_ABORT */
+			pr_wr_run_end(w, j->type == JOB_COMMIT);
+			pthread_mutex_lock(&s->mu);
+			w->done = 1;
+			s->pending--;
+			if (w->orphan)
+				pr_wr_run_free(w);
+			break;
+		}
+		pthread_cond_broadcast(&s->cv);
+		pthread_mutex_unlock(&s->mu);
 	}
+}
+
+void pr_wr_post(struct pr_writer_session *s, struct job *j)
+{
+	pthread_mutex_lock(&s->mu);
+	j->next = NULL;
+	if (s->queue_tail)
+		s->queue_tail->next = j;
+	else
+		s->queue = j;
+	s->queue_tail = j;
+	if (j->type == JOB_BEGIN)
+		s->pending++;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+}
+
+struct batch *pr_wr_take_batch(struct pr_writer_session *s)
+{
+	struct batch *b;
+	pthread_mutex_lock(&s->mu);
+	while (!s->free_list)
+		pthread_cond_wait(&s->cv, &s->mu);
+	b = s->free_list;
+	s->free_list = b->next_free;
+	pthread_mutex_unlock(&s->mu);
+	return b;
 }
 
 void pr_wr_submit_current(struct pr_writer *w)
 {
 	struct batch *b = w->cur;
-	pthread_mutex_lock(&w->mu);
-	b->next = NULL;
-	if (w->queue_tail)
-		w->queue_tail->next = b;
-	else
-		w->queue = b;
-	w->queue_tail = b;
-	pthread_cond_broadcast(&w->cv);
-	while (!w->free_list)
-		pthread_cond_wait(&w->cv, &w->mu);
-	w->cur = w->free_list;
-	w->free_list = w->cur->next;
-	pthread_mutex_unlock(&w->mu);
+	b->job.type = JOB_BATCH;
+	b->job.w = w;
+	b->job.b = b;
+	pr_wr_post(w->s, &b->job);
+	w->cur = pr_wr_take_batch(w->s);
+}
+
+void pr_wr_release_current(struct pr_writer *w)
+{
+	struct batch *b = w->cur;
+	struct pr_writer_session *s = w->s;
+	if (!b)
+		return;
+	w->cur = NULL;
+	if (b->n) {
+		b->job.type = JOB_BATCH;
+		b->job.w = w;
+		b->job.b = b;
+		pr_wr_post(s, &b->job);
+		return;
+	}
+	pr_strbuf_reset(&b->arena);
+	pthread_mutex_lock(&s->mu);
+	b->next_free = s->free_list;
+	s->free_list = b;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
 }
 
 struct rec *pr_wr_new_rec(struct pr_writer *w, enum rec_type type, size_t text_bytes)
@@ -230,12 +299,12 @@ void pr_wr_put_args(struct pr_writer *w, struct rec *r, const char *keys, size_t
 	r->off = pr_wr_arena_add(w, vals ? vals : "", vals ? vlen : 0, &r->len);
 	if (!klen)
 		return;
-	if (pr_strmap_get(&w->argkeys, keys, klen, &id)) {
+	if (pr_strmap_get(&w->s->argkeys, keys, klen, &id)) {
 		r->akeys = id;
 		return;
 	}
 	id = w->next_argkeys++;
-	pr_strmap_put(&w->argkeys, keys, klen, id);
+	pr_strmap_put(&w->s->argkeys, keys, klen, id);
 	r->akeys = id;
 	k = pr_wr_new_rec(w, REC_ARGKEYS, klen);
 	k->id = id;
@@ -259,16 +328,23 @@ void pr_wr_split_or_keep(struct pr_writer *w, const char *args, size_t n)
 	}
 }
 
-void pr_wr_drain(struct pr_writer *w)
+void pr_wr_quiet(struct pr_writer_session *s)
 {
-	if (!w->thread_started)
+	pthread_mutex_lock(&s->mu);
+	while (s->pending)
+		pthread_cond_wait(&s->cv, &s->mu);
+	pthread_mutex_unlock(&s->mu);
+}
+
+void pr_wr_stop(struct pr_writer_session *s)
+{
+	if (!s->thread_started)
 		return;
-	if (w->cur->n)
-		pr_wr_submit_current(w);
-	pthread_mutex_lock(&w->mu);
-	w->stop = 1;
-	pthread_cond_broadcast(&w->cv);
-	pthread_mutex_unlock(&w->mu);
-	pthread_join(w->thread, NULL);
-	w->thread_started = 0;
+	pthread_mutex_lock(&s->mu);
+	s->stop = 1;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	pthread_join(s->thread, NULL);
+	s->thread_started = 0;
+	s->stop = 0;
 }

@@ -1011,10 +1011,262 @@ static void test_old_schema_refused(void **state)
 	}
 }
 
+/* ---- writer sessions: many runs through one inserter thread ---- */
+
+/* Every row of every table the writer fills, ids included, in rowid order. */
+static void all_rows(sqlite3 *db, struct pr_strbuf *out)
+{
+	static const char *const sql[] = {
+		"SELECT 'run', id, format, label, source, content_hash, span_count FROM run",
+		"SELECT 'string', id, value FROM string",
+		"SELECT 'argkeys', id, keys FROM argkeys",
+		"SELECT 'track', id, run_id, kind, pid, tid FROM track",
+		"SELECT 'span', id, run_id, track_id, name_id, ts, dur, self, depth, parent_id, args, "
+		"args_keys FROM span",
+		"SELECT 'series', id, run_id, name FROM series",
+		"SELECT 'sample', series_id, ts, seq, value FROM sample",
+		"SELECT 'metric', id, run_id, name, value FROM metric",
+		"SELECT 'diag', rowid, run_id, code, count FROM diag",
+	};
+	struct pr_strbuf part = PR_STRBUF_INIT;
+	size_t i;
+	pr_strbuf_reset(out);
+	for (i = 0; i < sizeof(sql) / sizeof(sql[0]); i++) {
+		db_rows(db, sql[i], ' ', &part);
+		pr_strbuf_add(out, part.buf, part.len);
+	}
+	pr_strbuf_release(&part);
+}
+
+/* Run number k of the sequences below: strings and argkeys of its own, the
+ * ones run k - 1 made first (so a run after one not stored must intern them
+ * anew), a shared one, a series and a metric. */
+static void fill(struct pr_writer *w, int k)
+{
+	char name[32], prev[32], args[32], prev_args[32];
+	int64_t t = pr_writer_track(w, "thread", "1", k % 2 ? "1" : "2");
+	int64_t se = pr_writer_series(w, k % 2 ? "mem" : "util", "", "count", NULL);
+	struct pr_span_in sp;
+	snprintf(name, sizeof(name), "only-in-%d", k);
+	snprintf(prev, sizeof(prev), "only-in-%d", k - 1);
+	snprintf(args, sizeof(args), "{\"k%d\": 1}", k);
+	snprintf(prev_args, sizeof(prev_args), "{\"k%d\": 2}", k - 1);
+	X(w, t, "shared", 0, 100);
+	sp = span(w, t, name, 10, 20, args);
+	pr_writer_span(w, &sp);
+	sp = span(w, t, prev, 40, 20, prev_args);
+	pr_writer_span(w, &sp);
+	pr_writer_sample(w, se, 5, k);
+	pr_writer_metric(w, name, k, "1/s", 0, "reported", NULL);
+}
+
+static struct pr_writer *begin_in(struct pr_writer_session *s, const char *source)
+{
+	struct pr_writer *w = NULL;
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_run_info info = { "test", source, NULL };
+	if (pr_writer_begin_in(s, &info, &w, &err))
+		print_error("pr_writer_begin_in: %s\n", err.text);
+	assert_non_null(w);
+	return w;
+}
+
+static int outcome(struct pr_writer *w, int64_t *run)
+{
+	struct pr_error err = PR_ERROR_INIT;
+	return pr_writer_outcome(w, run, NULL, &err);
+}
+
+/*
+ * A session begins each run on the ids the store will have once the run
+ * before it is stored, while that one is still being committed. When it is
+ * not stored (a duplicate here, or a run discarded midway), the run begun
+ * behind it is stale: nothing of it is written, and written again it gets
+ * what one run at a time gives. The same sequence through one writer per
+ * run (each run's own transaction, ids read from the store) must leave the
+ * same rows, ids included. Without the check, run 3 would keep the string
+ * and span ids it took after the duplicate's.
+ */
+static void test_session_same_rows_as_one_at_a_time(void **state)
+{
+	struct fx *f = *state;
+	struct pr_store *one = NULL;
+	struct pr_writer_session *s = NULL;
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_strbuf a = PR_STRBUF_INIT, b = PR_STRBUF_INIT;
+	struct pr_writer *w1, *w2, *w3, *w4, *w5;
+	char path[700];
+	int64_t run = 0;
+	struct pr_writer *w;
+
+	/* one at a time: 1 stored, 2 a duplicate of 1, 3 stored, 4 aborted, 5 stored */
+	snprintf(path, sizeof(path), "%s/one.db", f->dir);
+	assert_int_equal(pr_store_open(&one, path, PR_STORE_CREATE, &err), 0);
+	w = NULL;
+	{
+		struct fx g = *f;
+		g.st = one;
+		w = begin(&g, "r1.json");
+		fill(w, 1);
+		assert_int_equal(commit(w, "h1", 0), 1);
+		w = begin(&g, "r2.json");
+		fill(w, 2);
+		assert_int_equal(commit(w, "h1", 1), 1);
+		w = begin(&g, "r3.json");
+		fill(w, 3);
+		assert_int_equal(commit(w, "h3", 0), 2);
+		w = begin(&g, "r4.json");
+		fill(w, 4);
+		pr_writer_abort(w);
+		w = begin(&g, "r5.json");
+		fill(w, 5);
+		assert_int_equal(commit(w, "h5", 0), 3);
+	}
+	all_rows(pr_store_db(one), &b);
+
+	/* the same through a session, each run begun before the previous one's outcome */
+	pr_store_group_begin(f->st);
+	assert_int_equal(pr_writer_session_open(f->st, &s, &err), 0);
+	w1 = begin_in(s, "r1.json");
+	fill(w1, 1);
+	assert_int_equal(pr_writer_check(w1), 0);
+	pr_writer_hand_over(w1, "h1", 123);
+	w2 = begin_in(s, "r2.json"); /* on the ids after run 1 */
+	fill(w2, 2);
+	assert_int_equal(pr_writer_check(w2), 0); /* run 1 was stored: ids right */
+	pr_writer_hand_over(w2, "h1", 123);
+	assert_int_equal(outcome(w1, &run), 0);
+	assert_int_equal(run, 1);
+	w3 = begin_in(s, "r3.json"); /* on the ids after run 2, which is a duplicate */
+	fill(w3, 3);
+	assert_int_equal(pr_writer_check(w3), PR_WRITER_STALE);
+	pr_writer_discard(w3);
+	assert_int_equal(outcome(w2, &run), 1);
+	assert_int_equal(run, 1);
+	w3 = begin_in(s, "r3.json"); /* again, on the store's ids */
+	fill(w3, 3);
+	assert_int_equal(pr_writer_check(w3), 0);
+	pr_writer_hand_over(w3, "h3", 123);
+	w4 = begin_in(s, "r4.json"); /* given up midway while run 3 is committed */
+	fill(w4, 4);
+	pr_writer_discard(w4);
+	w5 = begin_in(s, "r5.json"); /* on the ids run 4 began on */
+	fill(w5, 5);
+	assert_int_equal(pr_writer_check(w5), 0);
+	pr_writer_hand_over(w5, "h5", 123);
+	assert_int_equal(outcome(w3, &run), 0);
+	assert_int_equal(run, 2);
+	assert_int_equal(outcome(w5, &run), 0);
+	assert_int_equal(run, 3);
+	pr_writer_session_close(s);
+	assert_int_equal(pr_store_group_commit(f->st, &err), 0);
+
+	all_rows(f->db, &a);
+	if (strcmp(a.buf, b.buf))
+		print_error("--- session:\n%s--- one at a time:\n%s", a.buf, b.buf);
+	assert_string_equal(a.buf, b.buf);
+	/* runs 1, 3 and 5 stored: only-in-0..1, 2..3 and 4..5 (run 2's and run 4's
+	 * own strings come again with runs 3 and 5) */
+	assert_int_equal(q1(f, "SELECT count(*) FROM string WHERE value LIKE 'only-in-%'"), 6);
+	pr_strbuf_release(&a);
+	pr_strbuf_release(&b);
+	pr_store_close(one);
+	unlink(path);
+}
+
+/*
+ * A span on a track that was never created (a reader's bug) takes an id
+ * but stores no row: the next run's spans start at the store's max(id) + 1,
+ * which a session, guessing the next ids from what it wrote, must get right
+ * (else every run after one such span is stale and read twice).
+ */
+static void test_session_span_id_not_stored(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer_session *s = NULL;
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_writer *w1, *w2;
+	int64_t t, run = 0, lost;
+	struct pr_span_in sp;
+
+	pr_store_group_begin(f->st);
+	assert_int_equal(pr_writer_session_open(f->st, &s, &err), 0);
+	w1 = begin_in(s, "r1.json");
+	t = pr_writer_track(w1, "thread", "1", "1");
+	X(w1, t, "a", 0, 10);    /* span 1 */
+	X(w1, t, "b", 20, 10);   /* span 2 */
+	sp = span(w1, t + 1000, "lost", 30, 5, NULL);
+	lost = pr_writer_span(w1, &sp); /* id 3, no row */
+	assert_int_equal(lost, 3);
+	pr_writer_hand_over(w1, "h1", 1);
+	w2 = begin_in(s, "r2.json");
+	X(w2, pr_writer_track(w2, "thread", "1", "1"), "c", 0, 10);
+	assert_int_equal(pr_writer_check(w2), 0);
+	pr_writer_hand_over(w2, "h2", 1);
+	assert_int_equal(outcome(w1, &run), 0);
+	assert_int_equal(outcome(w2, &run), 0);
+	pr_writer_session_close(s);
+	assert_int_equal(pr_store_group_commit(f->st, &err), 0);
+	/* one at a time, run 2 would begin at max(id) + 1 = 3 */
+	assert_rows(f, "SELECT s.id, s.run_id, n.value FROM span s JOIN string n ON n.id = s.name_id "
+		       "ORDER BY s.id",
+		    "1 1 a\n2 1 b\n3 2 c\n");
+	assert_int_equal(q1(f, "SELECT count FROM diag WHERE code = 'unknown_track'"), 1);
+}
+
+/*
+ * Handed over without pr_writer_check (as the ingest does, so the thread
+ * never waits for the producer): a run begun behind a duplicate comes back
+ * PR_WRITER_STALE from its outcome, with nothing of it written, and written
+ * again it gets the ids right after the stored run.
+ */
+static void test_session_stale_outcome(void **state)
+{
+	struct fx *f = *state;
+	struct pr_writer_session *s = NULL;
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_writer *a, *b, *c;
+	int64_t run = 0;
+
+	pr_store_group_begin(f->st);
+	assert_int_equal(pr_writer_session_open(f->st, &s, &err), 0);
+	a = begin_in(s, "a.json");
+	X(a, pr_writer_track(a, "thread", "1", "1"), "in-a", 0, 10); /* span 1, string 1 */
+	pr_writer_hand_over(a, "same", 1);
+	b = begin_in(s, "b.json");
+	X(b, pr_writer_track(b, "thread", "1", "1"), "in-b", 0, 10); /* span 2, string 2: a duplicate */
+	pr_writer_hand_over(b, "same", 1);
+	c = begin_in(s, "c.json"); /* span 3 and string 3 on, as if b were stored */
+	X(c, pr_writer_track(c, "thread", "1", "1"), "in-c", 0, 10);
+	pr_writer_hand_over(c, "other", 1);
+	assert_int_equal(outcome(a, &run), 0);
+	assert_int_equal(outcome(b, &run), 1);
+	assert_int_equal(run, 1);
+	assert_int_equal(pr_writer_outcome(c, &run, NULL, &err), PR_WRITER_STALE);
+	assert_non_null(strstr(err.text, "write it again"));
+	assert_int_equal(q1(f, "SELECT count(*) FROM run"), 1);
+	c = begin_in(s, "c.json");
+	X(c, pr_writer_track(c, "thread", "1", "1"), "in-c", 0, 10);
+	pr_writer_hand_over(c, "other", 1);
+	assert_int_equal(outcome(c, &run), 0);
+	assert_int_equal(run, 2);
+	pr_writer_session_close(s);
+	assert_int_equal(pr_store_group_commit(f->st, &err), 0);
+	/* one at a time: c is run 2, its span 2, its string 2, its track 2 */
+	assert_rows(f, "SELECT s.id, s.run_id, s.track_id, s.name_id, n.value FROM span s "
+		       "JOIN string n ON n.id = s.name_id ORDER BY s.id",
+		    "1 1 1 1 in-a\n2 2 2 2 in-c\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_nesting_in_order, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_session_same_rows_as_one_at_a_time, fx_setup,
+						fx_teardown),
+		cmocka_unit_test_setup_teardown(test_session_span_id_not_stored, fx_setup,
+						fx_teardown),
+		cmocka_unit_test_setup_teardown(test_session_stale_outcome, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_op_cover, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_span_up, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_time_bound, fx_setup, fx_teardown),
