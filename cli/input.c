@@ -300,6 +300,27 @@ int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 	return c.failed ? -1 : 0;
 }
 
+/*
+ * What follows reads: the analyses. The writer's page cache (32 MiB) and the
+ * ingest's buffers are freed in small blocks amid the heap; hand their pages
+ * back, or a 1 GB trace's report keeps them for the rest of its run (26 MB).
+ * From here blocks of 256 KiB and more are mapped, so that freeing one gives
+ * its memory back: left alone, glibc raises this threshold to the size of each
+ * mapped block freed (up to 32 MiB), and after the first big array grows the
+ * analyses' large blocks (the GPU pass's row chunks, freed as they are read)
+ * come from the heap and stay resident. Not during an ingest: there it maps
+ * and unmaps a file's buffers once per file, and 2000 small files ingest at
+ * 60 % of the rate (1.53 s against 0.92).
+ */
+static void reading(struct pr_store *st)
+{
+	pr_store_read_cache(st);
+#ifdef __GLIBC__
+	malloc_trim(0);
+	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
+}
+
 int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, int n,
 		      const char *format, struct pr_error *err)
 {
@@ -317,8 +338,12 @@ int pr_cli_input_open_opts(struct pr_cli_input *in, const char *cmd, char **path
 	memset(in, 0, sizeof(in[0]));
 	if (o->phases && phases_target(paths, n, err))
 		return -1;
-	if (n == 1 && pr_cli_is_store(paths[0]))
-		return pr_store_open(&in->store, paths[0], PR_STORE_READONLY, err);
+	if (n == 1 && pr_cli_is_store(paths[0])) {
+		if (pr_store_open(&in->store, paths[0], PR_STORE_READONLY, err))
+			return -1;
+		reading(in->store);
+		return 0;
+	}
 	pr_strbuf_addf(&sb, "%s/profreport-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	/* registered for removal on a signal from the moment it exists; the
 	 * empty file is a valid new database */
@@ -334,13 +359,7 @@ int pr_cli_input_open_opts(struct pr_cli_input *in, const char *cmd, char **path
 		pr_cli_input_close(in);
 		return -1;
 	}
-	/* The ingest is over: what follows reads. The writer's page cache (32 MiB) and
-	 * buffers are freed in small blocks amid the heap; hand their pages back, or a
-	 * 1 GB trace's report keeps them for the rest of its run (26 MB). */
-	pr_store_read_cache(in->store);
-#ifdef __GLIBC__
-	malloc_trim(0);
-#endif
+	reading(in->store);
 	err->code = PR_OK;
 	return 0;
 }

@@ -6,9 +6,6 @@
 #include <errno.h>
 #include <jansson.h>
 #include <locale.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -293,13 +290,6 @@ static void catch_fatal_signals(void)
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "C");
-#ifdef __GLIBC__
-	/* Blocks of 256 KiB and more are mapped, so that freeing one gives its memory back.
-	 * Left alone, glibc raises this threshold to the size of each mapped block freed (up
-	 * to 32 MiB): after the first big array grows, the analyses' large blocks (the GPU
-	 * pass's row chunks, freed as they are read) come from the heap and stay resident. */
-	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
-#endif
 	pr_xalloc_json_init();
 	catch_fatal_signals();
 	return finish_stdout(run(argc, argv));
