@@ -964,7 +964,8 @@ static void test_durations_sum_past_int64(void **state)
 /*
  * Top spans and per-name statistics (bottlenecks, spans) from the shared
  * span statistics (analyze/spanstat.c), with the medians from its second
- * pass and, past pr_spanstat_keep_max durations, from SQLite: the same
+ * pass and, past pr_spanstat_keep_max durations, from SQLite, and with the
+ * second pass's stream in a scratch file (pr_spanstat_rec_mem): the same
  * numbers. By hand, in us (x 1000 = ns): ProfilerStep#1 [0, 100) holds mm
  * 10 (at 10) and 40 (at 30) and add 5 (at 80), self 100 - 55 = 45;
  * ProfilerStep#2 [100, 200) holds mm 20 (at 110) and 30 (at 140) and add 7
@@ -986,11 +987,13 @@ static void test_top_spans_medians(void **state)
 		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"mm\",\"pid\":1,\"tid\":1,\"ts\":110,\"dur\":20},"
 		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"mm\",\"pid\":1,\"tid\":1,\"ts\":140,\"dur\":30},"
 		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"add\",\"pid\":1,\"tid\":1,\"ts\":180,\"dur\":7}]";
-	size_t keep = pr_spanstat_keep_max, round;
+	size_t keep = pr_spanstat_keep_max, rec_mem = pr_spanstat_rec_mem, round;
 	(void)state;
-	for (round = 0; round < 2; round++) {
+	for (round = 0; round < 3; round++) {
 		json_t *m, *r, *v;
-		pr_spanstat_keep_max = round ? 1 : keep;
+		pr_spanstat_keep_max = round == 1 ? 1 : keep;
+		/* round 2: the second pass's stream in a scratch file from its fourth span */
+		pr_spanstat_rec_mem = round == 2 ? 0 : rec_mem;
 		m = model_text(t, "chrome");
 		r = at(m, "runs/0");
 		assert_string_equal(s(r, "bottlenecks/top_total/0/name"), "ProfilerStep#1");
@@ -1027,6 +1030,7 @@ static void test_top_spans_medians(void **state)
 		json_decref(m);
 	}
 	pr_spanstat_keep_max = keep;
+	pr_spanstat_rec_mem = rec_mem;
 }
 
 /*
