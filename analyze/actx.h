@@ -28,6 +28,7 @@ struct pr_gpuscan;
 struct pr_spanstat;
 struct pr_at_batch;
 struct pr_flame;
+struct pr_tlanes;
 
 struct pr_aseries {
 	int64_t id, count, ts_min, ts_max;
@@ -155,6 +156,11 @@ void pr_flame_row(struct pr_flame *fl, int64_t id, int64_t parent, int has_paren
 /* The pass is over: only the tree is kept until flame reads it (the maps that built it go). */
 void pr_flame_done(struct pr_flame *fl);
 void pr_flame_free(struct pr_flame *fl);
+/* Timeline's merged intervals per track (an_timeline.c), fed the top-level spans
+ * by the shared span pass in any order; gap: ctx->dur / 4000. Free: NULL is fine. */
+struct pr_tlanes *pr_tlanes_new(int64_t gap);
+void pr_tlanes_row(struct pr_tlanes *t, int64_t track, int64_t ts, int64_t dur);
+void pr_tlanes_free(struct pr_tlanes *t);
 /* The points peaks and fragmentation look up (an_peaks.c, an_fragmentation.c), appended to
  * *t (*n of them, *cap allocated); loads the series they read. */
 int pr_peaks_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,

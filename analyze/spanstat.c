@@ -67,7 +67,6 @@ struct pass {
 	unsigned char *flame;    /* per kind: a span of flame's tree */
 	unsigned char *stepphase; /* per kind: step, phase, section or stage */
 	unsigned *capmask;        /* per kind: the captures that take it (bit per capture) */
-	size_t topcap;
 	struct pr_imap capnames[PR_CAP_N]; /* name ids each capture takes */
 	size_t spcap;
 	size_t devcap;
@@ -200,16 +199,10 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 		if (!p->counted[kind])
 			continue;
 		/* timeline's top-level spans: ifnull(depth, 0) = 0 */
-		if (sqlite3_column_type(st, 9) == SQLITE_NULL || sqlite3_column_int64(st, 9) == 0) {
-			if (ss->ntop == p->topcap) {
-				p->topcap = p->topcap ? p->topcap * 2 : 1024;
-				ss->top = pr_xreallocarray(ss->top, p->topcap, 4 * sizeof(*ss->top));
-			}
-			ss->top[4 * ss->ntop] = sqlite3_column_int64(st, 6);
-			ss->top[4 * ss->ntop + 1] = sqlite3_column_int64(st, 4);
-			ss->top[4 * ss->ntop + 2] = dur;
-			ss->top[4 * ss->ntop++ + 3] = sqlite3_column_int64(st, 5);
-		}
+		if (ss->tl &&
+		    (sqlite3_column_type(st, 9) == SQLITE_NULL || sqlite3_column_int64(st, 9) == 0))
+			pr_tlanes_row(ss->tl, sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 4),
+				      dur);
 		if (!pr_imap_get(&p->by_name[kind], name, &gi)) {
 			if (ss->n == cap) {
 				cap = cap ? cap * 2 : 256;
@@ -358,7 +351,7 @@ void pr_spanstat_free(struct pr_spanstat *ss)
 	free(ss->top_total);
 	free(ss->dev);
 	free(ss->sp);
-	free(ss->top);
+	pr_tlanes_free(ss->tl);
 	for (i = 0; i < PR_CAP_N; i++)
 		free(ss->capture[i].rows);
 	free(ss);
@@ -391,6 +384,7 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 		return ctx->spanstat;
 	ss = pr_xcalloc(1, sizeof(*ss));
 	ss->rec = pr_spill_new("the spans' durations", pr_spanstat_rec_mem);
+	ss->tl = pr_tlanes_new(ctx->dur > 0 ? ctx->dur / 4000 : 0);
 	p.ss = ss;
 	/* the GPU analyses' pass rides along, unless done (gpuscan.h) */
 	if (!ctx->gpuscan && !(p.gs = pr_gpuscan_start(ctx, err))) {

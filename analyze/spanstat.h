@@ -115,10 +115,10 @@ struct pr_spanstat {
 	} *sp;
 	size_t nsp;
 	struct pr_capture capture[PR_CAP_N];
-	/* the top-level spans (depth 0 or NULL; kinds session and profiler left
-	 * out) as (track, ts, dur, id), in id order, for timeline (it frees them) */
-	int64_t *top;
-	size_t ntop;
+	/* timeline's merged intervals of the top-level spans (depth 0 or NULL;
+	 * kinds session and profiler left out), made on the way (an_timeline.c,
+	 * which frees them) */
+	struct pr_tlanes *tl;
 };
 
 #define PR_SPANSTAT_PER_STEP 100 /* spans' groups with per-step times */

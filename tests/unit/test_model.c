@@ -11,6 +11,7 @@
 
 #include "analyze/model.h"
 #include "analyze/spanstat.h"
+#include "base/strbuf.h"
 #include "render/html_report.h"
 #include "render/text_report.h"
 
@@ -1034,6 +1035,99 @@ static void test_top_spans_medians(void **state)
 }
 
 /*
+ * Timeline's merged intervals are made in the span pass, in the spans' id
+ * (file) order, not from the spans sorted by start: the same intervals as a
+ * sweep in start order must come out whatever the order. Derived here, not
+ * by profreport: 2 x 300 disjoint top-level spans (so the writer nests none)
+ * on two threads, 1-20 us long, apart by 0-3 us, written to the file in a
+ * shuffled order; the test sorts each thread's spans and merges those that
+ * start within the gap (the run's extent / 4000, about 1.7 us here) after
+ * the end so far, as the timeline documents; every interval, the busy time
+ * and the span count must match.
+ */
+#define TL_SPANS 300
+static void test_timeline_any_order(void **state)
+{
+	int64_t st[2][TL_SPANS], en[2][TL_SPANS], lo = INT64_MAX, hi = INT64_MIN, gap;
+	size_t order[2 * TL_SPANS], i, k, n = 2 * TL_SPANS;
+	uint32_t x = 2024;
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	json_t *m, *lanes;
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		int64_t t = (int64_t)k * 777;
+		for (i = 0; i < TL_SPANS; i++) {
+			x = x * 1103515245u + 12345u;
+			t += (int64_t)((x >> 8) % 3001); /* gap 0-3 us */
+			st[k][i] = t;
+			x = x * 1103515245u + 12345u;
+			t += 1000 + (int64_t)((x >> 8) % 19001); /* 1-20 us */
+			en[k][i] = t;
+			lo = st[k][i] < lo ? st[k][i] : lo;
+			hi = en[k][i] > hi ? en[k][i] : hi;
+		}
+	}
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	for (i = n - 1; i > 0; i--) { /* Fisher-Yates with the same generator */
+		size_t j, tmp;
+		x = x * 1103515245u + 12345u;
+		j = (x >> 8) % (i + 1);
+		tmp = order[i];
+		order[i] = order[j];
+		order[j] = tmp;
+	}
+	pr_strbuf_addstr(&sb, "[");
+	for (i = 0; i < n; i++) {
+		size_t th = order[i] / TL_SPANS, j = order[i] % TL_SPANS;
+		pr_strbuf_addf(&sb,
+			       "%s{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op\",\"pid\":1,\"tid\":%zu,"
+			       "\"ts\":%lld.%03lld,\"dur\":%lld.%03lld}",
+			       i ? "," : "", th + 1, (long long)(st[th][j] / 1000),
+			       (long long)(st[th][j] % 1000), (long long)((en[th][j] - st[th][j]) / 1000),
+			       (long long)((en[th][j] - st[th][j]) % 1000));
+	}
+	pr_strbuf_addstr(&sb, "]");
+	m = model_text(sb.buf, "chrome");
+	pr_strbuf_release(&sb);
+	gap = (hi - lo) / 4000;
+	near(d(at(m, "runs/0"), "timeline/merged_below_ns"), (double)gap, 0);
+	lanes = at(m, "runs/0/timeline/lanes");
+	assert_int_equal(json_array_size(lanes), 2);
+	for (k = 0; k < 2; k++) {
+		/* lanes in track order, tracks made as the file names them */
+		json_t *lane = find(lanes, "name", k ? "thread 1/2" : "thread 1/1"),
+		       *iv = json_object_get(lane, "intervals");
+		int64_t cs = st[k][0], ce = en[k][0], busy = 0;
+		size_t ni = 0, merged = 0;
+		/* the spans of a thread are generated in start order already */
+		for (i = 1; i <= TL_SPANS; i++) {
+			if (i < TL_SPANS && st[k][i] <= ce + gap) {
+				ce = en[k][i] > ce ? en[k][i] : ce;
+				merged++;
+				continue;
+			}
+			assert_true(ni < json_array_size(iv));
+			near(json_number_value(json_array_get(json_array_get(iv, ni), 0)),
+			     (double)(cs - lo), 0);
+			near(json_number_value(json_array_get(json_array_get(iv, ni), 1)),
+			     (double)(ce - lo), 0);
+			busy += ce - cs;
+			ni++;
+			if (i < TL_SPANS) {
+				cs = st[k][i];
+				ce = en[k][i];
+			}
+		}
+		assert_int_equal(json_array_size(iv), ni);
+		assert_true(merged > 20 && ni > 20); /* both happen: the test tests something */
+		near(d(lane, "busy_ns"), (double)busy, 0);
+		near(d(lane, "spans"), TL_SPANS, 0);
+	}
+	json_decref(m);
+}
+
+/*
  * Flame's tree of host spans maps span ids to nodes densely when a run's ids
  * are close together (as the store writes them) and in a hash map when not
  * (a store another program wrote): the same flame section either way. The
@@ -1276,6 +1370,7 @@ int main(void)
 		cmocka_unit_test(test_times_beyond_the_limit_in_a_store),
 		cmocka_unit_test(test_many_phase_names),
 		cmocka_unit_test(test_top_spans_medians),
+		cmocka_unit_test(test_timeline_any_order),
 		cmocka_unit_test(test_flame_sparse_ids),
 		cmocka_unit_test(test_sync_and_pageable_counts),
 	};
