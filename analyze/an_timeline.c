@@ -13,7 +13,9 @@
  * whatever order the spans come. Two intervals of a track are more than the
  * gap (1/4000 of the run) apart, so a track holds at most about 4000 of
  * them whatever the trace's size (before, 32 bytes per top-level span: 9 MB
- * on a 1 GB trace).
+ * on a 1 GB trace). A span that starts before a track's last interval waits
+ * in a batch (up to TL_BATCH a lane, TL_WAITING in all) that is sorted and
+ * swept together with the intervals: a file in reverse order costs a sort.
  */
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -65,6 +67,8 @@ struct tlane {
 	int64_t track, spans;
 	int64_t *c; /* the merged intervals as (start, end) pairs, ascending and apart by > gap */
 	size_t n, cap;
+	int64_t *p; /* spans that came before the last interval's start, merged in batches */
+	size_t np, pcap;
 };
 
 struct pr_tlanes {
@@ -74,7 +78,12 @@ struct pr_tlanes {
 	struct pr_imap by_track;
 	int64_t last_track;
 	size_t last;
+	size_t waiting; /* spans waiting in all lanes */
 };
+
+/* spans out of order merged at once, one sort and one sweep: per lane, and in all lanes */
+#define TL_BATCH 4096
+#define TL_WAITING (1 << 18)
 
 struct pr_tlanes *pr_tlanes_new(int64_t gap)
 {
@@ -89,8 +98,10 @@ void pr_tlanes_free(struct pr_tlanes *t)
 	size_t i;
 	if (!t)
 		return;
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < t->n; i++) {
 		free(t->l[i].c);
+		free(t->l[i].p);
+	}
 	free(t->l);
 	pr_imap_release(&t->by_track);
 	free(t);
@@ -116,65 +127,84 @@ static struct tlane *tlane_of(struct pr_tlanes *t, int64_t track)
 	return &t->l[v];
 }
 
-/* Room for one more interval at index k of l. */
-static void tlane_open(struct tlane *l, size_t k)
+static void tlane_add(struct tlane *l, int64_t s, int64_t e)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 16;
 		l->c = pr_xreallocarray(l->c, l->cap, 2 * sizeof(*l->c));
 	}
-	memmove(&l->c[2 * (k + 1)], &l->c[2 * k], (l->n - k) * 2 * sizeof(*l->c));
-	l->n++;
+	l->c[2 * l->n] = s;
+	l->c[2 * l->n++ + 1] = e;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* The waiting spans sorted and swept together with the intervals, into new intervals. */
+static void tlane_merge(struct tlane *l, int64_t g)
+{
+	int64_t *old = l->c;
+	size_t nold = l->n, i = 0, j = 0;
+	if (!l->np)
+		return;
+	qsort(l->p, l->np, 2 * sizeof(*l->p), cmp_pair);
+	l->c = NULL;
+	l->n = l->cap = 0;
+	while (i < nold || j < l->np) {
+		const int64_t *x = j == l->np || (i < nold && old[2 * i] <= l->p[2 * j])
+					   ? &old[2 * i++]
+					   : &l->p[2 * j++];
+		int64_t *last = l->n ? &l->c[2 * (l->n - 1)] : NULL;
+		if (last && x[0] <= last[1] + g) {
+			if (x[1] > last[1])
+				last[1] = x[1];
+		} else {
+			tlane_add(l, x[0], x[1]);
+		}
+	}
+	free(old);
+	l->np = 0;
 }
 
 void pr_tlanes_row(struct pr_tlanes *t, int64_t track, int64_t ts, int64_t dur)
 {
 	struct tlane *l = tlane_of(t, track);
 	int64_t s = ts, e = dur, g = t->gap;
-	size_t lo, hi, k, m;
 	/* within +-PR_TIME_LIMIT_NS: e, an end + gap and the union (busy) fit in int64 */
 	pr_span_clamp(&s, &e);
 	e += s;
 	l->spans++;
-	/* mostly in order: at or after the start of the last interval */
-	if (l->n && s >= l->c[2 * (l->n - 1)]) {
-		int64_t *last = &l->c[2 * (l->n - 1)];
-		if (s <= last[1] + g) {
+	/* mostly in order: at or after the start of the last interval, it extends it or follows */
+	if (!l->n || s >= l->c[2 * (l->n - 1)]) {
+		int64_t *last = l->n ? &l->c[2 * (l->n - 1)] : NULL;
+		if (last && s <= last[1] + g) {
 			if (e > last[1])
 				last[1] = e;
-			return;
+		} else {
+			tlane_add(l, s, e);
 		}
-		tlane_open(l, l->n);
-		l->c[2 * (l->n - 1)] = s;
-		l->c[2 * (l->n - 1) + 1] = e;
 		return;
 	}
-	/* the first interval that reaches s (its end + gap >= s) */
-	lo = 0;
-	hi = l->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (l->c[2 * mid + 1] + g >= s)
-			hi = mid;
-		else
-			lo = mid + 1;
+	/* before it: waits for a batch (the intervals do not depend on the order) */
+	if (l->np == l->pcap) {
+		l->pcap = l->pcap ? l->pcap * 2 : 64;
+		l->p = pr_xreallocarray(l->p, l->pcap, 2 * sizeof(*l->p));
 	}
-	k = lo;
-	if (k == l->n || l->c[2 * k] > e + g) { /* touches none: a new interval */
-		tlane_open(l, k);
-		l->c[2 * k] = s;
-		l->c[2 * k + 1] = e;
-		return;
+	l->p[2 * l->np] = s;
+	l->p[2 * l->np++ + 1] = e;
+	t->waiting++;
+	if (l->np == TL_BATCH) {
+		t->waiting -= l->np;
+		tlane_merge(l, g);
 	}
-	/* k and every interval after it that starts by e + gap become one */
-	for (m = k; m + 1 < l->n && l->c[2 * (m + 1)] <= e + g; m++)
-		;
-	if (s < l->c[2 * k])
-		l->c[2 * k] = s;
-	l->c[2 * k + 1] = e > l->c[2 * m + 1] ? e : l->c[2 * m + 1];
-	if (m > k) {
-		memmove(&l->c[2 * (k + 1)], &l->c[2 * (m + 1)], (l->n - m - 1) * 2 * sizeof(*l->c));
-		l->n -= m - k;
+	if (t->waiting >= TL_WAITING) { /* many lanes out of order: bounded all the same */
+		size_t i;
+		for (i = 0; i < t->n; i++)
+			tlane_merge(&t->l[i], g);
+		t->waiting = 0;
 	}
 }
 
@@ -215,7 +245,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	n = t ? t->n : 0;
 	lanes = pr_xreallocarray(NULL, n ? n : 1, sizeof(*lanes));
 	for (i = 0; i < n; i++) {
-		const struct tlane *l = &t->l[i];
+		struct tlane *l = &t->l[i];
+		tlane_merge(l, t->gap);
 		lanes[i].track = l->track;
 		lanes[i].spans = l->spans;
 		lanes[i].busy = 0;

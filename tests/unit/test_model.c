@@ -1038,14 +1038,16 @@ static void test_top_spans_medians(void **state)
  * Timeline's merged intervals are made in the span pass, in the spans' id
  * (file) order, not from the spans sorted by start: the same intervals as a
  * sweep in start order must come out whatever the order. Derived here, not
- * by profreport: 2 x 300 disjoint top-level spans (so the writer nests none)
- * on two threads, 1-20 us long, apart by 0-3 us, written to the file in a
- * shuffled order; the test sorts each thread's spans and merges those that
- * start within the gap (the run's extent / 4000, about 1.7 us here) after
+ * by profreport: 2 x 5000 disjoint top-level spans (so the writer nests none)
+ * on two threads, 1-20 us long, apart by 0-3 us or, one in ten, 200-400 us,
+ * written to the file in a shuffled order; the test sorts each thread's
+ * spans and merges those that start within the gap (the run's extent /
+ * 4000, about 50 us here) after
  * the end so far, as the timeline documents; every interval, the busy time
- * and the span count must match.
+ * and the span count must match. About half the spans come after a later
+ * one of their thread: more than a batch of them (TL_BATCH, 4096) wait.
  */
-#define TL_SPANS 300
+#define TL_SPANS 5000
 static void test_timeline_any_order(void **state)
 {
 	int64_t st[2][TL_SPANS], en[2][TL_SPANS], lo = INT64_MAX, hi = INT64_MIN, gap;
@@ -1058,7 +1060,9 @@ static void test_timeline_any_order(void **state)
 		int64_t t = (int64_t)k * 777;
 		for (i = 0; i < TL_SPANS; i++) {
 			x = x * 1103515245u + 12345u;
-			t += (int64_t)((x >> 8) % 3001); /* gap 0-3 us */
+			/* gap 0-3 us, one in ten 200-400 us */
+			t += (x >> 8) % 10 ? (int64_t)((x >> 12) % 3001)
+					   : 200000 + (int64_t)((x >> 12) % 200001);
 			st[k][i] = t;
 			x = x * 1103515245u + 12345u;
 			t += 1000 + (int64_t)((x >> 8) % 19001); /* 1-20 us */
@@ -1120,7 +1124,7 @@ static void test_timeline_any_order(void **state)
 			}
 		}
 		assert_int_equal(json_array_size(iv), ni);
-		assert_true(merged > 20 && ni > 20); /* both happen: the test tests something */
+			assert_true(merged > 20 && ni > 20); /* both happen: the test tests something */
 		near(d(lane, "busy_ns"), (double)busy, 0);
 		near(d(lane, "spans"), TL_SPANS, 0);
 	}
