@@ -22,6 +22,7 @@
 #include "base/strbuf.h"
 #include "base/timecheck.h"
 #include "base/xalloc.h"
+#include "base/xsort.h"
 
 #define STAGE_SHARE 0.30
 #define GAP_NS 500000000LL
@@ -269,32 +270,55 @@ static int pressure(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 	return 0;
 }
 
-/* From the device activities of the shared span pass (spanstat.h), by start. */
+/* A piece of the union of the activities: its time, and its share of each chunk. */
+static void union_piece(int64_t s, int64_t e, int64_t first, double w, double *in, int64_t *busy)
+{
+	size_t c;
+	*busy += e - s;
+	if (w <= 0)
+		return;
+	for (c = 0; c < CHUNKS; c++) {
+		double a = (double)first + w * (double)c, b = a + w;
+		double lo = fmax(a, (double)s), hi = fmin(b, (double)e);
+		if (hi > lo)
+			in[c] += hi - lo;
+	}
+}
+
+/*
+ * From the device activities of the shared span pass (spanstat.h), by start
+ * (its external sort): the union is made and measured piece by piece as it
+ * closes, each chunk's busy time added up in the pieces' order.
+ */
 static int gpu_kernels(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
-	int64_t first = INT64_MAX, last = INT64_MIN, busy = 0, cur_s = 0, cur_e = INT64_MIN, gaps = 0,
-		maxgap = 0, *iv = NULL;
-	size_t niv = 0, cap = 0, i, low = 0;
+	struct pr_spanstat *ss;
+	int64_t first, last, busy = 0, cur_s = 0, cur_e = INT64_MIN, gaps = 0, maxgap = 0;
+	double w, in[CHUNKS] = { 0 };
+	const unsigned char *p;
+	size_t c, low = 0;
 	json_t *o;
-	if (!ss)
+	if (!pr_spanstat_get(ctx, err))
 		return -1;
-	for (i = 0; i < ss->ndev; i++) {
-		int64_t a = ss->dev[2 * i], b = ss->dev[2 * i + 1];
+	ss = ctx->spanstat;
+	if (!ss->ndev)
+		return 0;
+	first = ss->dev_first;
+	last = ss->dev_last;
+	/* utilisation in 30 equal chunks of the active range */
+	w = last > first ? (double)(last - first) / CHUNKS : 0;
+	if (pr_xsort_sort(ss->dev, err))
+		return -1;
+	while ((p = pr_xsort_next(ss->dev))) {
+		int64_t a, b;
+		memcpy(&a, p, sizeof(a));
+		memcpy(&b, p + sizeof(a), sizeof(b));
 		/* within +-PR_TIME_LIMIT_NS, so the union's length (busy) fits */
 		pr_span_clamp(&a, &b);
 		b += a;
-		if (a < first)
-			first = a;
 		if (a > cur_e) {
 			if (cur_e != INT64_MIN) {
-				if (niv + 2 > cap) {
-					cap = cap ? cap * 2 : 256;
-					iv = pr_xreallocarray(iv, cap, sizeof(*iv));
-				}
-				iv[niv++] = cur_s;
-				iv[niv++] = cur_e;
-				busy += cur_e - cur_s;
+				union_piece(cur_s, cur_e, first, w, in, &busy);
 				if (a - cur_e > GAP_NS)
 					gaps++;
 				if (a - cur_e > maxgap)
@@ -305,34 +329,14 @@ static int gpu_kernels(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 		} else if (b > cur_e) {
 			cur_e = b;
 		}
-		if (b > last)
-			last = b;
 	}
-	if (cur_e == INT64_MIN) {
-		free(iv);
-		return 0;
-	}
-	if (niv + 2 > cap)
-		iv = pr_xreallocarray(iv, cap + 2, sizeof(*iv));
-	iv[niv++] = cur_s;
-	iv[niv++] = cur_e;
-	busy += cur_e - cur_s;
-	/* utilisation in 30 equal chunks of the active range */
-	if (last > first) {
-		double w = (double)(last - first) / CHUNKS;
-		size_t c;
-		for (c = 0; c < CHUNKS; c++) {
-			double a = (double)first + w * (double)c, b = a + w, in = 0;
-			for (i = 0; i < niv; i += 2) {
-				double lo = fmax(a, (double)iv[i]), hi = fmin(b, (double)iv[i + 1]);
-				if (hi > lo)
-					in += hi - lo;
-			}
-			if (in / w < CHUNK_UTIL)
+	if (pr_xsort_failed(ss->dev, err))
+		return -1;
+	union_piece(cur_s, cur_e, first, w, in, &busy);
+	if (last > first)
+		for (c = 0; c < CHUNKS; c++)
+			if (in[c] / w < CHUNK_UTIL)
 				low++;
-		}
-	}
-	free(iv);
 	o = pr_jobj("active_ns", pr_jint(last - first), "busy_ns", pr_jint(busy), "idle_share",
 		    last > first ? pr_jnum(1.0 - (double)busy / (double)(last - first)) : json_null(),
 		    "gaps_over_500ms", pr_jint(gaps), "max_gap_ns", pr_jint(maxgap), "chunks",

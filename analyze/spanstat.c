@@ -8,6 +8,8 @@
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
 #include "base/spill.h"
+#include "base/timecheck.h"
+#include "base/xsort.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
@@ -35,6 +37,7 @@ static void sort_i64(int64_t *v, size_t n)
 
 size_t pr_spanstat_keep_max = (size_t)4 << 20;
 size_t pr_spanstat_rec_mem = (size_t)1 << 20;
+size_t pr_spanstat_dev_mem = (size_t)2 << 20;
 
 /* A counted span as the second pass reads it (spanstat.h): 20 bytes. */
 #define REC_SIZE (sizeof(uint32_t) + 2 * sizeof(int64_t))
@@ -69,7 +72,6 @@ struct pass {
 	unsigned *capmask;        /* per kind: the captures that take it (bit per capture) */
 	struct pr_imap capnames[PR_CAP_N]; /* name ids each capture takes */
 	size_t spcap;
-	size_t devcap;
 	struct pr_gpuscan *gs;   /* the GPU analyses' rows, collected on the way (gpuscan.h) */
 };
 
@@ -219,12 +221,16 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 		sums_add(&g->all, dur);
 		rec_put(ss->rec, (uint32_t)gi, sqlite3_column_int64(st, 4), dur);
 		if (p->device[kind]) {
-			if (ss->ndev == p->devcap) {
-				p->devcap = p->devcap ? p->devcap * 2 : 4096;
-				ss->dev = pr_xreallocarray(ss->dev, p->devcap, 2 * sizeof(*ss->dev));
-			}
-			ss->dev[2 * ss->ndev] = sqlite3_column_int64(st, 4);
-			ss->dev[2 * ss->ndev++ + 1] = dur;
+			int64_t rec[2] = { sqlite3_column_int64(st, 4), dur }, a = rec[0], b = dur;
+			pr_xsort_put(ss->dev, rec); /* a failure is told where it is read */
+			/* the active range, as bottlenecks reads the activities (clamped) */
+			pr_span_clamp(&a, &b);
+			b += a;
+			if (!ss->ndev || a < ss->dev_first)
+				ss->dev_first = a;
+			if (!ss->ndev || b > ss->dev_last)
+				ss->dev_last = b;
+			ss->ndev++;
 		}
 		if (sqlite3_column_type(st, 3) != SQLITE_NULL) {
 			double self = (double)sqlite3_column_int64(st, 3);
@@ -349,7 +355,7 @@ void pr_spanstat_free(struct pr_spanstat *ss)
 	free(ss->by_total);
 	free(ss->top_self);
 	free(ss->top_total);
-	free(ss->dev);
+	pr_xsort_free(ss->dev);
 	free(ss->sp);
 	pr_tlanes_free(ss->tl);
 	for (i = 0; i < PR_CAP_N; i++)
@@ -385,6 +391,8 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 	ss = pr_xcalloc(1, sizeof(*ss));
 	ss->rec = pr_spill_new("the spans' durations", pr_spanstat_rec_mem);
 	ss->tl = pr_tlanes_new(ctx->dur > 0 ? ctx->dur / 4000 : 0);
+	ss->dev = pr_xsort_new("the device activities by start", 2 * sizeof(int64_t),
+			       pr_spanstat_dev_mem, PR_XSORT_SIGNED);
 	p.ss = ss;
 	/* the GPU analyses' pass rides along, unless done (gpuscan.h) */
 	if (!ctx->gpuscan && !(p.gs = pr_gpuscan_start(ctx, err))) {
@@ -423,9 +431,6 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 	free(p.capmask);
 	for (i = 0; i < PR_CAP_N; i++)
 		pr_imap_release(&p.capnames[i]);
-	/* device activities by start (ties in any order: their union is the same) */
-	if (ss->ndev)
-		qsort(ss->dev, ss->ndev, 2 * sizeof(*ss->dev), cmp_i64);
 	if (!rc && ctx->at)
 		ctx->at_done = 1;
 	if (rc || names(ctx, ss, err)) {
@@ -456,7 +461,7 @@ void pr_spanstat_release(struct pr_actx *ctx)
 		ss->g[i].durs = NULL;
 		ss->g[i].ndurs = 0;
 	}
-	free(ss->dev);
+	pr_xsort_free(ss->dev);
 	ss->dev = NULL;
 	ss->ndev = 0;
 	pr_spill_free(ss->rec);

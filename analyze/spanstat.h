@@ -36,9 +36,9 @@
  * reads that back instead of the span table (a scan of which cost 0.35 s
  * of the 2 s of a 1 GB trace's analysis).
  *
- * MEMORY: one record per (name, kind), 16 bytes per device activity, at
- * most pr_spanstat_rec_mem of the stream and, in the second pass, 8 bytes
- * per span of a group whose durations are wanted.
+ * MEMORY: one record per (name, kind), pr_spanstat_dev_mem for the device
+ * activities, at most pr_spanstat_rec_mem of the stream and, in the second
+ * pass, 8 bytes per span of a group whose durations are wanted.
  * OWNERSHIP: the context owns the statistics (pr_spanstat_free from model.c).
  */
 #ifndef PR_SPANSTAT_H
@@ -50,6 +50,7 @@
 #include "analyze/actx.h"
 
 struct pr_spill;
+struct pr_xsort;
 
 struct pr_spanstat_sums {
 	int64_t count, min, max;
@@ -103,10 +104,14 @@ struct pr_spanstat {
 	size_t *top_self, ntop_self, *top_total, ntop_total;
 	int detailed; /* pr_spanstat_detail ran */
 	struct pr_spill *rec; /* the counted spans for the second pass (group, ts, dur) */
-	/* (ts, dur) of every kernel, memcpy and memset, by ts (bottlenecks' GPU
-	 * idle; 16 bytes per activity) */
-	int64_t *dev;
+	/* (ts, dur) of every kernel, memcpy and memset, for bottlenecks' GPU idle,
+	 * which sorts them by ts (an external sort: pr_spanstat_dev_mem of memory,
+	 * the rest in a scratch file; it was 16 bytes per activity), with their
+	 * count and the active range (the earliest start and the latest end,
+	 * clamped as pr_span_clamp) */
+	struct pr_xsort *dev;
 	size_t ndev;
+	int64_t dev_first, dev_last;
 	/* the steps and phases (kinds step, phase, section, stage) in id order, for
 	 * model.c's context (it takes and frees them) */
 	struct pr_spanstat_sp {
@@ -122,6 +127,8 @@ struct pr_spanstat {
 };
 
 #define PR_SPANSTAT_PER_STEP 100 /* spans' groups with per-step times */
+/* The device activities' sort buffer (default 2 MiB: 128 Ki activities; tests lower it). */
+extern size_t pr_spanstat_dev_mem;
 /* Durations the second pass keeps for medians (default 4 Mi); beyond it no
  * group gets durs and bottlenecks sorts in SQLite (tests lower it). */
 extern size_t pr_spanstat_keep_max;

@@ -1132,6 +1132,38 @@ static void test_timeline_any_order(void **state)
 }
 
 /*
+ * Bottlenecks' GPU idle reads the device activities through an external sort
+ * (spanstat.h, pr_spanstat_dev_mem): in memory, one activity a run, three a
+ * run, the same union. By a python sketch over the sample (its 180 kernels'
+ * ts and dur as exact decimals x 1000, sorted, merged): busy 75883345 ns,
+ * active range 104457287 ns, longest gap 307049 ns.
+ */
+static void test_gpu_idle_runs(void **state)
+{
+	const char *in[] = { "compare/slower_op/base.pt.trace.json" };
+	size_t keep = pr_spanstat_dev_mem, round;
+	static const size_t mem[] = { 0, 16, 48 };
+	json_t *first = NULL;
+	(void)state;
+	for (round = 0; round < PR_ARRAY_SIZE(mem); round++) {
+		json_t *m, *g;
+		pr_spanstat_dev_mem = mem[round] ? mem[round] : keep;
+		m = model_of(in, 1, "chrome");
+		g = at(m, "runs/0/bottlenecks/gpu_kernels");
+		near(d(g, "busy_ns"), 75883345, 0);
+		near(d(g, "active_ns"), 104457287, 0);
+		near(d(g, "max_gap_ns"), 307049, 0);
+		if (!first)
+			first = json_incref(g);
+		else
+			assert_true(json_equal(first, g));
+		json_decref(m);
+	}
+	json_decref(first);
+	pr_spanstat_dev_mem = keep;
+}
+
+/*
  * Flame's tree of host spans maps span ids to nodes densely when a run's ids
  * are close together (as the store writes them) and in a hash map when not
  * (a store another program wrote): the same flame section either way. The
@@ -1375,6 +1407,7 @@ int main(void)
 		cmocka_unit_test(test_many_phase_names),
 		cmocka_unit_test(test_top_spans_medians),
 		cmocka_unit_test(test_timeline_any_order),
+		cmocka_unit_test(test_gpu_idle_runs),
 		cmocka_unit_test(test_flame_sparse_ids),
 		cmocka_unit_test(test_sync_and_pageable_counts),
 	};
