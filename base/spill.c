@@ -129,6 +129,44 @@ int pr_spill_rewind(struct pr_spill *s, struct pr_error *err)
 	return pr_spill_failed(s, err);
 }
 
+int pr_spill_reread(struct pr_spill *s, struct pr_error *err)
+{
+	if (!s->reading)
+		return pr_spill_rewind(s, err);
+	if (!s->err && s->fd >= 0) {
+		if (lseek(s->fd, 0, SEEK_SET) < 0)
+			fail(s, errno);
+		s->len = 0; /* buf holds what was read: read the file again */
+		s->eof = 0;
+	}
+	s->rpos = 0;
+	return pr_spill_failed(s, err);
+}
+
+int pr_spill_read_at(struct pr_spill *s, uint64_t off, void *dst, size_t n)
+{
+	unsigned char *d = dst;
+	uint64_t flushed = s->size - s->len; /* bytes in the file; the rest is in buf */
+	if (s->err)
+		return -1;
+	if (s->reading || off > s->size || n > s->size - off)
+		return fail(s, s->reading ? EINVAL : EIO);
+	while (n && off < flushed) {
+		size_t k = flushed - off < n ? (size_t)(flushed - off) : n;
+		ssize_t r = pread(s->fd, d, k, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return fail(s, r < 0 ? errno : EIO);
+		d += r;
+		off += (uint64_t)r;
+		n -= (size_t)r;
+	}
+	if (n)
+		memcpy(d, s->buf + (off - flushed), n);
+	return 0;
+}
+
 /* Moves what is left of buf to its start and reads the file after it. */
 static void refill(struct pr_spill *s)
 {

@@ -11,6 +11,11 @@
  *   if (pr_spill_failed(s, &err)) ...
  *   pr_spill_free(s);
  *
+ * Two ways to read it again (gpuscan.h reads one stream once per analysis,
+ * xsort.h reads its runs at their offsets): pr_spill_reread starts over from
+ * the first byte, and pr_spill_read_at copies bytes at any offset while the
+ * stream is still being written (or was never read in order).
+ *
  * What a pass over a large run must keep for a later pass, when holding it
  * in memory would make the memory grow with the trace: the bytes cost the
  * kernel's page cache (or the disk), not the process's resident set, and
@@ -40,6 +45,12 @@ int pr_spill_rewind(struct pr_spill *s, struct pr_error *err) PR_MUST_CHECK;
 /* The next n bytes (valid until the next call), NULL at the end, or on a short or failed
  * read (then pr_spill_failed says so); n at most max(mem_max, 64). */
 const void *pr_spill_next(struct pr_spill *s, size_t n);
+/* Starts reading (again) from the first byte, whether or not it was read before: 0, or -1
+ * with err (as pr_spill_rewind; writing ends). */
+int pr_spill_reread(struct pr_spill *s, struct pr_error *err) PR_MUST_CHECK;
+/* Copies the n bytes at offset off of those put to dst, while writing (before any rewind;
+ * puts may follow): 0, or -1 (a read error or bytes past the end; kept for pr_spill_failed). */
+int pr_spill_read_at(struct pr_spill *s, uint64_t off, void *dst, size_t n);
 /* -1 with err when a write or read failed, else 0. */
 int pr_spill_failed(const struct pr_spill *s, struct pr_error *err) PR_MUST_CHECK;
 /* Bytes put, and whether they went to a file. */
