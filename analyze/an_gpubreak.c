@@ -58,6 +58,7 @@
  */
 #include <math.h>
 #include <regex.h>
+#include <stddef.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -911,8 +912,24 @@ static int rowkind(uint8_t k)
 	}
 }
 
+/*
+ * A row of the main stream as gpu_breakdown sorts it (base/xsort.h; the
+ * start first, its key): 64 bytes, not the 80 of a struct pr_gpurow, as the
+ * sort's runs go through a scratch file on a large trace.
+ */
+struct mrow {
+	int64_t ts, dur, name;
+	int64_t corr;           /* as gpu_breakdown reads it (pr_gpurow_corr_break) */
+	double bytes, bps, occ; /* device activities' args (gpuscan.h) */
+	uint32_t track;
+	uint8_t kind; /* enum pr_gk */
+	uint8_t zero[3];
+};
+_Static_assert(sizeof(struct mrow) == 64 && offsetof(struct mrow, ts) == 0,
+	       "struct mrow: 64 bytes, ts first");
+
 /* One row of the main stream: a GPU op, a runtime call or a DataLoader span. */
-static int main_row(struct gb *g, const struct pr_gpuscan *gs, const struct pr_gpurow *r,
+static int main_row(struct gb *g, const struct pr_gpuscan *gs, const struct mrow *r,
 		    struct pr_error *err)
 {
 	struct tb *tb = &g->tb;
@@ -935,12 +952,12 @@ static int main_row(struct gb *g, const struct pr_gpuscan *gs, const struct pr_g
 		a[j] = NAN;
 	/* the args as the shared pass read them (gpuscan.h) */
 	if (kind <= K_MEMSET) {
-		a[A_BYTES] = r->u.act.bytes;
-		a[A_BPS] = r->u.act.bps;
-		a[A_OCC] = r->u.act.occ;
+		a[A_BYTES] = r->bytes;
+		a[A_BPS] = r->bps;
+		a[A_OCC] = r->occ;
 	}
 	if (kind <= K_RUNTIME && (kind != K_RUNTIME || nm->flags & F_LAUNCH))
-		corr = pr_gpurow_corr_break(r);
+		corr = r->corr;
 	rt.ts = rt.end = 0;
 	if (kind == K_RUNTIME) {
 		if (corr >= 0)
@@ -1026,18 +1043,35 @@ static int main_kind(const struct pr_gpuscan *gs, const struct pr_gpurow *r, int
 static struct pr_xsort *main_order(struct pr_actx *ctx, struct pr_gpuscan *gs, int dataloader,
 				   struct pr_error *err)
 {
-	struct pr_xsort *xs = pr_xsort_new("gpu_breakdown's GPU rows by start",
-					   sizeof(struct pr_gpurow), 0, PR_XSORT_SIGNED);
+	struct pr_xsort *xs = pr_xsort_new("gpu_breakdown's GPU rows by start", sizeof(struct mrow),
+					   0, PR_XSORT_SIGNED);
 	struct pr_gpuread *rd = pr_gpuscan_open(ctx, gs, 0, err);
 	const struct pr_gpurow *r;
+	struct mrow m;
 	int rc;
 	if (!rd) {
 		pr_xsort_free(xs);
 		return NULL;
 	}
-	while ((r = pr_gpuread_next(rd)))
-		if (main_kind(gs, r, dataloader) && pr_xsort_put(xs, r))
+	memset(&m, 0, sizeof(m)); /* the bytes written are all set */
+	while ((r = pr_gpuread_next(rd))) {
+		if (!main_kind(gs, r, dataloader))
+			continue;
+		m.ts = r->ts;
+		m.dur = r->dur;
+		m.name = r->name;
+		m.corr = pr_gpurow_corr_break(r);
+		m.track = r->track;
+		m.kind = r->kind;
+		m.bytes = m.bps = m.occ = 0;
+		if (r->kind == PR_GK_KERNEL || r->kind == PR_GK_MEMCPY || r->kind == PR_GK_MEMSET) {
+			m.bytes = r->u.act.bytes;
+			m.bps = r->u.act.bps;
+			m.occ = r->u.act.occ;
+		}
+		if (pr_xsort_put(xs, &m))
 			break;
+	}
 	rc = pr_gpuread_close(rd, err);
 	if (rc || pr_xsort_sort(xs, err)) {
 		pr_xsort_free(xs);
@@ -1057,7 +1091,7 @@ static int scan(struct gb *g, struct pr_error *err)
 	struct tb *tb = &g->tb;
 	struct pr_gpuscan *gs;
 	struct pr_xsort *xs = NULL;
-	struct pr_gpurow row;
+	struct mrow row;
 	const void *p;
 	int64_t *cts = NULL, *cend = NULL;
 	size_t nc = 0, b = 0;

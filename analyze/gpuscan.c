@@ -14,9 +14,20 @@
 
 size_t pr_gpuscan_mem = (size_t)1 << 20;
 
-/* the stream holds the rows as they are: 80 bytes, ts first (gpu_breakdown sorts by it) */
-_Static_assert(sizeof(struct pr_gpurow) == 80 && offsetof(struct pr_gpurow, ts) == 0,
-	       "struct pr_gpurow: 80 bytes, ts first");
+/*
+ * A row in the stream: what every row has (40 bytes), then for a device
+ * activity its three args values (24 bytes more); not the ancestors (a
+ * reader reads them from span_up) nor the rest of the union. The stream
+ * is most of the scratch file's bytes: written once, read by each analysis.
+ */
+struct srow {
+	int64_t ts, dur, name, corr;
+	uint32_t track;
+	uint8_t kind, cflags;
+	uint16_t zero;
+};
+#define SROW_ACT (3 * sizeof(double)) /* bytes, bps, occ */
+_Static_assert(sizeof(struct srow) == 40, "struct srow: 40 bytes, no padding");
 
 uint8_t pr_gpuscan_kind(const char *k)
 {
@@ -120,10 +131,10 @@ struct pr_gpuscan *pr_gpuscan_start(struct pr_actx *ctx, struct pr_error *err)
 	struct pr_gpuscan *gs = pr_xcalloc(1, sizeof(*gs));
 	gs->ctx = ctx;
 	gs->last_key = gs->last_track = INT64_MIN;
-	gs->rows = pr_spill_new("the GPU rows", pr_gpuscan_mem < sizeof(struct pr_gpurow)
-							 ? sizeof(struct pr_gpurow)
+	gs->rows = pr_spill_new("the GPU rows", pr_gpuscan_mem < sizeof(struct srow) + SROW_ACT
+							 ? sizeof(struct srow) + SROW_ACT
 							 : pr_gpuscan_mem);
-	gs->ids = pr_spill_new("the GPU rows' span ids", pr_gpuscan_mem / 8);
+	gs->ids = pr_spill_new("the GPU rows' span ids", pr_gpuscan_mem / 4);
 	if (load_dataloader(ctx, gs, err)) {
 		pr_gpuscan_free(gs);
 		return NULL;
@@ -368,10 +379,14 @@ static uint32_t track_index(struct pr_gpuscan *gs, int64_t track)
 	return gs->last_track_i;
 }
 
+static int is_act(uint8_t kind)
+{
+	return kind == PR_GK_KERNEL || kind == PR_GK_MEMCPY || kind == PR_GK_MEMSET;
+}
+
 static int is_act_or_call(uint8_t kind)
 {
-	return kind == PR_GK_KERNEL || kind == PR_GK_MEMCPY || kind == PR_GK_MEMSET ||
-	       kind == PR_GK_RUNTIME;
+	return is_act(kind) || kind == PR_GK_RUNTIME;
 }
 
 int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, uint8_t kind, int64_t track, int64_t ts,
@@ -379,7 +394,10 @@ int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, uint8_t kind, int64_t trac
 		   size_t alen, struct pr_error *err)
 {
 	struct pr_gpurow r;
-	memset(&r, 0, sizeof(r)); /* the bytes written are all set */
+	unsigned char b[sizeof(struct srow) + SROW_ACT];
+	struct srow sr;
+	size_t nb = sizeof(sr);
+	memset(&r, 0, sizeof(r));
 	r.kind = kind;
 	r.track = track_index(gs, track);
 	r.ts = ts;
@@ -388,8 +406,23 @@ int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, uint8_t kind, int64_t trac
 	r.pkind = r.qkind = PR_GK_NONE;
 	if (read_args(gs, &r, has_keys, akeys, args, alen, err))
 		return -1;
+	memset(&sr, 0, sizeof(sr)); /* the bytes written are all set */
+	sr.ts = r.ts;
+	sr.dur = r.dur;
+	sr.name = r.name;
+	sr.corr = r.corr;
+	sr.track = r.track;
+	sr.kind = r.kind;
+	sr.cflags = r.cflags;
+	memcpy(b, &sr, sizeof(sr));
+	if (is_act(kind)) {
+		memcpy(b + nb, &r.u.act.bytes, sizeof(double));
+		memcpy(b + nb + sizeof(double), &r.u.act.bps, sizeof(double));
+		memcpy(b + nb + 2 * sizeof(double), &r.u.act.occ, sizeof(double));
+		nb += SROW_ACT;
+	}
 	/* a failed write (no scratch directory, a full disk) ends the pass at once */
-	if (pr_spill_put(gs->rows, &r, sizeof(r)))
+	if (pr_spill_put(gs->rows, b, nb))
 		return pr_spill_failed(gs->rows, err);
 	if (is_act_or_call(kind) && pr_spill_put(gs->ids, &id, sizeof(id)))
 		return pr_spill_failed(gs->ids, err);
@@ -576,16 +609,36 @@ static void fill_up(sqlite3_stmt *st, struct pr_gpurow *r)
 
 const struct pr_gpurow *pr_gpuread_next(struct pr_gpuread *rd)
 {
-	const void *p;
+	struct pr_gpurow *r = &rd->row;
+	const unsigned char *p;
+	struct srow sr;
 	int64_t id;
 	int at;
 	if (rd->failed || !rd->left)
 		return NULL;
-	if (!(p = pr_spill_next(rd->gs->rows, sizeof(rd->row)))) {
+	if (!(p = pr_spill_next(rd->gs->rows, sizeof(sr)))) {
 		rd->failed = 1; /* rows short of n: the stream says why */
 		return NULL;
 	}
-	memcpy(&rd->row, p, sizeof(rd->row));
+	memcpy(&sr, p, sizeof(sr));
+	memset(r, 0, sizeof(*r));
+	r->ts = sr.ts;
+	r->dur = sr.dur;
+	r->name = sr.name;
+	r->corr = sr.corr;
+	r->track = sr.track;
+	r->kind = sr.kind;
+	r->cflags = sr.cflags;
+	r->pkind = r->qkind = PR_GK_NONE;
+	if (is_act(sr.kind)) {
+		if (!(p = pr_spill_next(rd->gs->rows, SROW_ACT))) {
+			rd->failed = 1;
+			return NULL;
+		}
+		memcpy(&r->u.act.bytes, p, sizeof(double));
+		memcpy(&r->u.act.bps, p + sizeof(double), sizeof(double));
+		memcpy(&r->u.act.occ, p + 2 * sizeof(double), sizeof(double));
+	}
 	rd->left--;
 	if (rd->up && is_act_or_call(rd->row.kind)) {
 		if (!(p = pr_spill_next(rd->gs->ids, sizeof(id)))) {

@@ -34,11 +34,13 @@
  * (their readers moved here; their key positions come from argkeys, once
  * per key list).
  *
- * MEMORY: the two streams' buffers (pr_gpuscan_mem and an eighth of it),
+ * MEMORY: the two streams' buffers (pr_gpuscan_mem and a quarter of it),
  * the tracks and DataLoader names, and while the pass runs the argkeys
- * positions: not the rows (80 bytes a row; 47 MB on a 1 GB trace, where
- * they were held until the gpu analysis had copied them). A scratch file
- * holds 80 bytes a row (plus 8 an activity or call).
+ * positions: not the rows (80 bytes a row in memory; 47 MB on a 1 GB
+ * trace, where they were held until the gpu analysis had copied them). The
+ * stream keeps what a row's reader cannot get elsewhere: 40 bytes a row, 64
+ * a device activity (31 MB on the 1 GB trace), and 8 bytes of span id an
+ * activity or call.
  * OWNERSHIP: the context owns the scan; the gpu analysis, its last reader,
  * frees it (pr_gpuscan_drop) once it has taken its rows.
  */
@@ -72,8 +74,7 @@ enum pr_gk {
 #define PR_GC_QUOTED 1 /* corr was a string ("123"): gpu_breakdown reads none */
 #define PR_GC_LONG 2   /* corr has 19 or more digits: gpu only reads none, corr is gpu_breakdown's */
 
-/* A row: 80 bytes, no padding (written to the stream as it is); ts first (gpu_breakdown's sort
- * key, base/xsort.h). */
+/* A row as the readers get it (80 bytes). */
 struct pr_gpurow {
 	int64_t ts, dur, name;
 	int64_t corr;      /* "correlation" as the gpu analysis reads it, PR_GPU_NO_CORR; see cflags */

@@ -2,15 +2,17 @@
 # t0053-gpu-rows-stream: the GPU analyses' rows (analyze/gpuscan.h) are not
 # held in memory: the shared span pass appends them to a stream (in memory
 # up to 1 MiB, then an unlinked scratch file in $TMPDIR) that gpu_breakdown
-# and gpu read back. A run of 16 000 launches and 16 000 kernels (32 000
-# rows of 80 bytes: 2.5 MB) goes to the file; its 36 000 spans' durations
-# (20 bytes each: 720 KB) stay in memory, so the GPU rows' stream is the
-# only file. Checked here: gpu_breakdown's and gpu's numbers equal those
-# python derives from the trace itself (the launches' ops come from span_up,
-# merged with the rows' span ids read back from their own stream); a scratch
-# directory that does not exist, or a file that cannot grow, fails the
-# command with one line naming the GPU rows, exit 2, nothing on stdout; no
-# temporary file is left behind.
+# and gpu read back. A run of 16 000 launches and 16 000 kernels (a row
+# takes 40 bytes there, a kernel's 64: 1.66 MB) goes to the file; the span
+# ids of the launches and kernels (8 bytes each: 256 000 bytes, under a
+# quarter of 1 MiB) and the 36 000 spans' durations (20 bytes each: 720 KB)
+# stay in memory, so the GPU rows' stream is the only file. Checked here:
+# gpu_breakdown's and gpu's numbers equal those python derives from the
+# trace itself (the launches' ops come from span_up, merged with the rows'
+# span ids read back from their own stream); a scratch directory that does
+# not exist, or a file that cannot grow, fails the command with one line
+# naming the GPU rows, exit 2, nothing on stdout; no temporary file is left
+# behind.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
