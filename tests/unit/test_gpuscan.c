@@ -30,7 +30,7 @@ static void test_sort_stable(void **state)
 	}
 }
 
-/* The packed keys of gpu_breakdown: (start - earliest) << bits | row; sorted ascending. */
+/* Packed keys, (start - earliest) << bits | row, as gpu_breakdown sorted them before base/xsort. */
 static void test_sort_u64(void **state)
 {
 	uint64_t k[1000];
