@@ -49,7 +49,9 @@
  *    time; achieved occupancy = "est. achieved occupancy %" weighted by
  *    kernel time; per step and over the steps' range.
  *
- * MEMORY: the scan streams (ORDER BY ts in SQLite); what is held is per
+ * MEMORY: the scan streams: the shared pass's GPU rows (gpuscan.h) are put
+ * in start order by base/xsort (an 8 MiB buffer, then sorted runs in a
+ * scratch file); what is held is per
  * stream, per distinct name, per step, plus the launches whose op has not
  * started yet and the kernels running at the scan's time. Role coverage is
  * kept as running unions; step boundaries known only at the end (device
