@@ -49,7 +49,9 @@
  *    time; achieved occupancy = "est. achieved occupancy %" weighted by
  *    kernel time; per step and over the steps' range.
  *
- * MEMORY: the scan streams (ORDER BY ts in SQLite); what is held is per
+ * MEMORY: the scan streams: the shared pass's GPU rows (gpuscan.h) are put
+ * in start order by base/xsort (an 8 MiB buffer, then sorted runs in a
+ * scratch file); what is held is per
  * stream, per distinct name, per step, plus the launches whose op has not
  * started yet and the kernels running at the scan's time. Role coverage is
  * kept as running unions; step boundaries known only at the end (device
@@ -58,6 +60,7 @@
  */
 #include <math.h>
 #include <regex.h>
+#include <stddef.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +71,7 @@
 #include "base/strbuf.h"
 #include "base/strmap.h"
 #include "base/xalloc.h"
+#include "base/xsort.h"
 
 #define KERNEL_WAIT_NS 30 /* HTA's consecutive_kernel_delay default */
 #define MAX_STREAMS 64
@@ -910,8 +914,24 @@ static int rowkind(uint8_t k)
 	}
 }
 
+/*
+ * A row of the main stream as gpu_breakdown sorts it (base/xsort.h; the
+ * start first, its key): 64 bytes, not the 80 of a struct pr_gpurow, as the
+ * sort's runs go through a scratch file on a large trace.
+ */
+struct mrow {
+	int64_t ts, dur, name;
+	int64_t corr;           /* as gpu_breakdown reads it (pr_gpurow_corr_break) */
+	double bytes, bps, occ; /* device activities' args (gpuscan.h) */
+	uint32_t track;
+	uint8_t kind; /* enum pr_gk */
+	uint8_t zero[3];
+};
+_Static_assert(sizeof(struct mrow) == 64 && offsetof(struct mrow, ts) == 0,
+	       "struct mrow: 64 bytes, ts first");
+
 /* One row of the main stream: a GPU op, a runtime call or a DataLoader span. */
-static int main_row(struct gb *g, const struct pr_gpuscan *gs, const struct pr_gpurow *r,
+static int main_row(struct gb *g, const struct pr_gpuscan *gs, const struct mrow *r,
 		    struct pr_error *err)
 {
 	struct tb *tb = &g->tb;
@@ -934,12 +954,12 @@ static int main_row(struct gb *g, const struct pr_gpuscan *gs, const struct pr_g
 		a[j] = NAN;
 	/* the args as the shared pass read them (gpuscan.h) */
 	if (kind <= K_MEMSET) {
-		a[A_BYTES] = r->u.act.bytes;
-		a[A_BPS] = r->u.act.bps;
-		a[A_OCC] = r->u.act.occ;
+		a[A_BYTES] = r->bytes;
+		a[A_BPS] = r->bps;
+		a[A_OCC] = r->occ;
 	}
 	if (kind <= K_RUNTIME && (kind != K_RUNTIME || nm->flags & F_LAUNCH))
-		corr = pr_gpurow_corr_break(r);
+		corr = r->corr;
 	rt.ts = rt.end = 0;
 	if (kind == K_RUNTIME) {
 		if (corr >= 0)
@@ -1016,45 +1036,50 @@ static int main_kind(const struct pr_gpuscan *gs, const struct pr_gpurow *r, int
 }
 
 /*
- * The main stream's row indexes by ts, ties in id (row) order, *n of them.
- * When the start (from the earliest) and the row index fit in 64 bits
- * together, one key per row is sorted (16 bytes a row at the peak, not 24).
+ * The main stream by ts, ties in id order: the rows go through an external
+ * sort (base/xsort.h) keyed by their start (the row's first field, as an
+ * int64), stable, so that rows of one start keep the id order they are read
+ * in. In memory up to pr_xsort_mem (8 MiB: one run, no file), then in
+ * radix-sorted runs in a scratch file merged back.
  */
-static uint32_t *main_order(const struct pr_gpuscan *gs, int dataloader, size_t *n)
+static struct pr_xsort *main_order(struct pr_actx *ctx, struct pr_gpuscan *gs, int dataloader,
+				   struct pr_error *err)
 {
-	uint32_t *mi = pr_xreallocarray(NULL, gs->n ? gs->n : 1, sizeof(*mi));
-	int64_t tmin = INT64_MAX, tmax = INT64_MIN, *keys;
-	uint64_t *pk;
-	size_t i, m = 0;
-	int bits = 1;
-	for (i = 0; i < gs->n; i++) {
-		const struct pr_gpurow *r = pr_gpuscan_row(gs, i);
+	struct pr_xsort *xs = pr_xsort_new("gpu_breakdown's GPU rows by start", sizeof(struct mrow),
+					   0, PR_XSORT_SIGNED);
+	struct pr_gpuread *rd = pr_gpuscan_open(ctx, gs, 0, err);
+	const struct pr_gpurow *r;
+	struct mrow m;
+	int rc;
+	if (!rd) {
+		pr_xsort_free(xs);
+		return NULL;
+	}
+	memset(&m, 0, sizeof(m)); /* the bytes written are all set */
+	while ((r = pr_gpuread_next(rd))) {
 		if (!main_kind(gs, r, dataloader))
 			continue;
-		mi[m++] = (uint32_t)i;
-		tmin = r->ts < tmin ? r->ts : tmin;
-		tmax = r->ts > tmax ? r->ts : tmax;
+		m.ts = r->ts;
+		m.dur = r->dur;
+		m.name = r->name;
+		m.corr = pr_gpurow_corr_break(r);
+		m.track = r->track;
+		m.kind = r->kind;
+		m.bytes = m.bps = m.occ = 0;
+		if (r->kind == PR_GK_KERNEL || r->kind == PR_GK_MEMCPY || r->kind == PR_GK_MEMSET) {
+			m.bytes = r->u.act.bytes;
+			m.bps = r->u.act.bps;
+			m.occ = r->u.act.occ;
+		}
+		if (pr_xsort_put(xs, &m))
+			break;
 	}
-	*n = m;
-	while (bits < 32 && ((uint64_t)1 << bits) < gs->n)
-		bits++;
-	if (m && (uint64_t)tmax - (uint64_t)tmin < (uint64_t)1 << (64 - bits)) {
-		pk = pr_xreallocarray(NULL, m, sizeof(*pk));
-		for (i = 0; i < m; i++)
-			pk[i] = ((uint64_t)pr_gpuscan_row(gs, mi[i])->ts - (uint64_t)tmin) << bits |
-				mi[i];
-		pr_gpuscan_sort_u64(pk, m); /* the row index breaks ties: id order */
-		for (i = 0; i < m; i++)
-			mi[i] = (uint32_t)(pk[i] & (((uint64_t)1 << bits) - 1));
-		free(pk);
-		return mi;
+	rc = pr_gpuread_close(rd, err);
+	if (rc || pr_xsort_sort(xs, err)) {
+		pr_xsort_free(xs);
+		return NULL;
 	}
-	keys = pr_xreallocarray(NULL, m ? m : 1, sizeof(*keys));
-	for (i = 0; i < m; i++)
-		keys[i] = pr_gpuscan_row(gs, mi[i])->ts;
-	pr_gpuscan_sort(mi, keys, m); /* stable: ties stay in id order */
-	free(keys);
-	return mi;
+	return xs;
 }
 
 /*
@@ -1066,23 +1091,27 @@ static uint32_t *main_order(const struct pr_gpuscan *gs, int dataloader, size_t 
 static int scan(struct gb *g, struct pr_error *err)
 {
 	struct tb *tb = &g->tb;
-	const struct pr_gpuscan *gs;
-	uint32_t *mi = NULL;
+	struct pr_gpuscan *gs;
+	struct pr_xsort *xs = NULL;
+	struct mrow row;
+	const void *p;
 	int64_t *cts = NULL, *cend = NULL;
-	size_t nm = 0, nc = 0, a = 0, b = 0;
+	size_t nc = 0, b = 0;
 	int ret = -1;
 	if (!(gs = pr_gpuscan_get(g->ctx, err)))
 		return -1;
 	if (tb->on && load_cover(g, &cts, &cend, &nc, err))
 		return -1;
-	if ((uint64_t)gs->n > UINT32_MAX)
-		goto out; /* unreachable: 4 G rows in memory */
-	if (!(mi = main_order(gs, tb->on, &nm)))
+	if (!(xs = main_order(g->ctx, gs, tb->on, err)))
 		goto out;
-	while (a < nm || b < nc) {
-		if (a < nm && (b >= nc || pr_gpuscan_row(gs, mi[a])->ts <= cts[b])) {
-			if (main_row(g, gs, pr_gpuscan_row(gs, mi[a++]), err))
+	if ((p = pr_xsort_next(xs)))
+		memcpy(&row, p, sizeof(row));
+	while (p || b < nc) {
+		if (p && (b >= nc || row.ts <= cts[b])) {
+			if (main_row(g, gs, &row, err))
 				goto out;
+			if ((p = pr_xsort_next(xs)))
+				memcpy(&row, p, sizeof(row));
 		} else {
 			int64_t ts = cts[b], end = cend[b];
 			b++;
@@ -1090,11 +1119,13 @@ static int scan(struct gb *g, struct pr_error *err)
 			u_add(&tb->r[F_CPU], ts, end > ts ? end : ts);
 		}
 	}
+	if (pr_xsort_failed(xs, err))
+		goto out;
 	if (tb->on)
 		tb_points(tb, INT64_MAX, 1);
 	ret = 0;
 out:
-	free(mi);
+	pr_xsort_free(xs);
 	free(cts);
 	free(cend);
 	return ret;

@@ -39,6 +39,7 @@
 #include "analyze/stats.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "base/xsort.h"
 
 #define NO_KEY INT64_MIN
 #define API_CAP 10
@@ -237,32 +238,28 @@ static void add_call(struct gl *g, const struct pr_gpurow *r)
  */
 static int scan(struct gl *g, struct pr_error *err)
 {
-	const struct pr_gpuscan *gs = pr_gpuscan_get(g->ctx, err);
-	size_t i, nacts = 0, ncalls = 0;
+	struct pr_gpuscan *gs = pr_gpuscan_get(g->ctx, err);
+	struct pr_gpuread *rd;
+	const struct pr_gpurow *r;
+	size_t nacts, ncalls;
 	if (!gs)
 		return -1;
 	g->tracks = pr_xreallocarray(NULL, gs->ntracks + 1, sizeof(*g->tracks));
 	if (gs->ntracks)
 		memcpy(g->tracks, gs->tracks, gs->ntracks * sizeof(*g->tracks));
 	/* the copies sized at once: growing them would hold the old and the new block together */
-	for (i = 0; i < gs->n; i++) {
-		uint8_t k = pr_gpuscan_row(gs, i)->kind;
-		nacts += k == PR_GK_KERNEL || k == PR_GK_MEMCPY || k == PR_GK_MEMSET;
-		ncalls += k == PR_GK_RUNTIME;
-	}
+	nacts = gs->nkind[PR_GK_KERNEL] + gs->nkind[PR_GK_MEMCPY] + gs->nkind[PR_GK_MEMSET];
+	ncalls = gs->nkind[PR_GK_RUNTIME];
 	g->cap_acts = nacts ? nacts : 1;
 	g->acts = pr_xreallocarray(NULL, g->cap_acts, sizeof(*g->acts));
 	g->cap_calls = ncalls ? ncalls : 1;
 	g->calls = pr_xreallocarray(NULL, g->cap_calls, sizeof(*g->calls));
 	pr_imap_reserve(&g->call_by_corr, ncalls);
-	for (i = 0; i < gs->n; i++) {
-		const struct pr_gpurow *r;
-		int64_t name_id, ts, dur;
-		/* the rows are copied: the chunks read are given back as the copies grow */
-		if (i && !(i % PR_GPUSCAN_CHUNK))
-			pr_gpuscan_consume(g->ctx, i);
-		r = pr_gpuscan_row(gs, i);
-		name_id = r->name, ts = r->ts, dur = r->dur;
+	/* the rows read back in id order, with their parents and grandparents (span_up) */
+	if (!(rd = pr_gpuscan_open(g->ctx, gs, 1, err)))
+		return -1;
+	while ((r = pr_gpuread_next(rd))) {
+		int64_t name_id = r->name, ts = r->ts, dur = r->dur;
 		struct act *a;
 		int64_t si;
 		size_t k;
@@ -323,7 +320,7 @@ static int scan(struct gl *g, struct pr_error *err)
 		}
 		a->stream = (int32_t)g->last_stream;
 	}
-	return 0;
+	return pr_gpuread_close(rd, err);
 }
 
 /* (track, ts) -> map key for flow ends */
@@ -450,40 +447,10 @@ static int resolve(struct gl *g, int64_t id, int32_t *out, struct pr_error *err)
 	return 0;
 }
 
-/* LSD radix sort of v[0..n) (bytes that are equal in every value are skipped). */
+/* LSD radix sort of v[0..n) (base/xsort.h: bytes that are equal in every value are skipped). */
 static void radix_u64(uint64_t *v, size_t n)
 {
-	size_t (*cnt)[256] = pr_xcalloc(8, sizeof(*cnt)), i, b;
-	uint64_t *tmp, *src = v, *dst;
-	if (n < 2) {
-		free(cnt);
-		return;
-	}
-	tmp = pr_xreallocarray(NULL, n, sizeof(*tmp));
-	dst = tmp;
-	for (i = 0; i < n; i++)
-		for (b = 0; b < 8; b++)
-			cnt[b][(v[i] >> (8 * b)) & 0xff]++;
-	for (b = 0; b < 8; b++) {
-		size_t sum = 0, d, c;
-		uint64_t *x;
-		if (cnt[b][(v[0] >> (8 * b)) & 0xff] == n)
-			continue; /* one value of this byte: nothing to do */
-		for (d = 0; d < 256; d++) {
-			c = cnt[b][d];
-			cnt[b][d] = sum;
-			sum += c;
-		}
-		for (i = 0; i < n; i++)
-			dst[cnt[b][(src[i] >> (8 * b)) & 0xff]++] = src[i];
-		x = src;
-		src = dst;
-		dst = x;
-	}
-	if (src != v)
-		memcpy(v, src, n * sizeof(*v));
-	free(tmp);
-	free(cnt);
+	pr_radix_u64(v, NULL, n);
 }
 
 /* Sorts signed values (the sign bit flipped, so the unsigned order is the signed one). */

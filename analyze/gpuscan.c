@@ -7,8 +7,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/spill.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "base/xsort.h"
+
+size_t pr_gpuscan_mem = (size_t)1 << 20;
+
+/*
+ * A row in the stream: what every row has (40 bytes), then for a device
+ * activity its three args values (24 bytes more); not the ancestors (a
+ * reader reads them from span_up) nor the rest of the union. The stream
+ * is most of the scratch file's bytes: written once, read by each analysis.
+ */
+struct srow {
+	int64_t ts, dur, name, corr;
+	uint32_t track;
+	uint8_t kind, cflags;
+	uint16_t zero;
+};
+#define SROW_ACT (3 * sizeof(double)) /* bytes, bps, occ */
+_Static_assert(sizeof(struct srow) == 40, "struct srow: 40 bytes, no padding");
 
 uint8_t pr_gpuscan_kind(const char *k)
 {
@@ -42,11 +61,8 @@ void pr_gpuscan_free(struct pr_gpuscan *gs)
 {
 	if (!gs)
 		return;
-	size_t c;
-	for (c = 0; c < gs->nchunks; c++)
-		free(gs->chunk[c]);
-	free(gs->chunk);
-	free(gs->ids);
+	pr_spill_free(gs->rows);
+	pr_spill_free(gs->ids);
 	free(gs->dl);
 	free(gs->tracks);
 	free(gs->keys);
@@ -55,20 +71,6 @@ void pr_gpuscan_free(struct pr_gpuscan *gs)
 	if (gs->key_st)
 		sqlite3_finalize(gs->key_st);
 	free(gs);
-}
-
-void pr_gpuscan_consume(struct pr_actx *ctx, size_t upto)
-{
-	struct pr_gpuscan *gs = ctx->gpuscan;
-	size_t c;
-	if (!gs)
-		return;
-	for (c = gs->consumed; c < upto / PR_GPUSCAN_CHUNK && c < gs->nchunks; c++) {
-		free(gs->chunk[c]);
-		gs->chunk[c] = NULL;
-	}
-	if (c > gs->consumed)
-		gs->consumed = c;
 }
 
 void pr_gpuscan_drop(struct pr_actx *ctx)
@@ -124,55 +126,15 @@ static int load_dataloader(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr
 	return pr_actx_done(ctx, st, rc, err);
 }
 
-/*
- * The ancestors from span_up (schema.sql; the writer's nesting), merged in
- * by span id: both statements go in id order, rows without a span_up row
- * keep PR_GK_NONE (no parent, or not a device activity or runtime call).
- * NULL columns read as 0: no parent.
- */
-static int load_up(struct pr_actx *ctx, struct pr_gpuscan *gs, const int64_t *ids,
-		   struct pr_error *err)
-{
-	sqlite3_stmt *st;
-	size_t i = 0;
-	int rc;
-	if (pr_actx_prep(ctx,
-			 "SELECT span_id, p_kind, p_name_id, p_parent_id, p_ts, q_kind, q_name_id, "
-			 "q_parent_id FROM span_up WHERE run_id = ?1 ORDER BY span_id",
-			 &st, err))
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
-		struct pr_gpurow *r;
-		while (i < gs->n && ids[i] < id)
-			i++;
-		if (i == gs->n)
-			break;
-		if (ids[i] != id)
-			continue;
-		r = (struct pr_gpurow *)pr_gpuscan_row(gs, i);
-		r->pkind = pr_gpuscan_kind((const char *)sqlite3_column_text(st, 1));
-		r->qkind = pr_gpuscan_kind((const char *)sqlite3_column_text(st, 5));
-		if (r->kind == PR_GK_RUNTIME) {
-			r->u.call.pname = sqlite3_column_int64(st, 2);
-			r->u.call.qname = sqlite3_column_int64(st, 6);
-			r->u.call.above = r->pkind == PR_GK_NONE   ? 0
-					  : r->qkind == PR_GK_NONE ? sqlite3_column_int64(st, 3)
-								   : sqlite3_column_int64(st, 7);
-		} else if (r->kind == PR_GK_KERNEL || r->kind == PR_GK_MEMCPY ||
-			   r->kind == PR_GK_MEMSET) {
-			r->u.act.pname = sqlite3_column_int64(st, 2);
-			r->u.act.pts = sqlite3_column_int64(st, 4);
-		}
-	}
-	return pr_actx_done(ctx, st, rc, err);
-}
-
 struct pr_gpuscan *pr_gpuscan_start(struct pr_actx *ctx, struct pr_error *err)
 {
 	struct pr_gpuscan *gs = pr_xcalloc(1, sizeof(*gs));
 	gs->ctx = ctx;
 	gs->last_key = gs->last_track = INT64_MIN;
+	gs->rows = pr_spill_new("the GPU rows", pr_gpuscan_mem < sizeof(struct srow) + SROW_ACT
+							 ? sizeof(struct srow) + SROW_ACT
+							 : pr_gpuscan_mem);
+	gs->ids = pr_spill_new("the GPU rows' span ids", pr_gpuscan_mem / 4);
 	if (load_dataloader(ctx, gs, err)) {
 		pr_gpuscan_free(gs);
 		return NULL;
@@ -417,38 +379,60 @@ static uint32_t track_index(struct pr_gpuscan *gs, int64_t track)
 	return gs->last_track_i;
 }
 
+static int is_act(uint8_t kind)
+{
+	return kind == PR_GK_KERNEL || kind == PR_GK_MEMCPY || kind == PR_GK_MEMSET;
+}
+
+static int is_act_or_call(uint8_t kind)
+{
+	return is_act(kind) || kind == PR_GK_RUNTIME;
+}
+
 int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, uint8_t kind, int64_t track, int64_t ts,
 		   int64_t dur, int64_t name, int has_keys, int64_t akeys, const char *args,
 		   size_t alen, struct pr_error *err)
 {
-	struct pr_gpurow *r;
-	if (gs->n == gs->idcap) {
-		gs->idcap = gs->idcap ? gs->idcap * 2 : 4096;
-		gs->ids = pr_xreallocarray(gs->ids, gs->idcap, sizeof(*gs->ids));
-	}
-	if (gs->n == gs->nchunks * PR_GPUSCAN_CHUNK) {
-		gs->chunk = pr_xreallocarray(gs->chunk, gs->nchunks + 1, sizeof(*gs->chunk));
-		gs->chunk[gs->nchunks++] = pr_xreallocarray(NULL, PR_GPUSCAN_CHUNK, sizeof(**gs->chunk));
-	}
-	r = (struct pr_gpurow *)pr_gpuscan_row(gs, gs->n);
-	memset(r, 0, sizeof(*r));
-	r->kind = kind;
-	r->track = track_index(gs, track);
-	r->ts = ts;
-	r->dur = dur;
-	r->name = name;
-	r->pkind = r->qkind = PR_GK_NONE;
-	if (read_args(gs, r, has_keys, akeys, args, alen, err))
+	struct pr_gpurow r;
+	unsigned char b[sizeof(struct srow) + SROW_ACT];
+	struct srow sr;
+	size_t nb = sizeof(sr);
+	memset(&r, 0, sizeof(r));
+	r.kind = kind;
+	r.track = track_index(gs, track);
+	r.ts = ts;
+	r.dur = dur;
+	r.name = name;
+	r.pkind = r.qkind = PR_GK_NONE;
+	if (read_args(gs, &r, has_keys, akeys, args, alen, err))
 		return -1;
-	gs->ids[gs->n++] = id;
+	memset(&sr, 0, sizeof(sr)); /* the bytes written are all set */
+	sr.ts = r.ts;
+	sr.dur = r.dur;
+	sr.name = r.name;
+	sr.corr = r.corr;
+	sr.track = r.track;
+	sr.kind = r.kind;
+	sr.cflags = r.cflags;
+	memcpy(b, &sr, sizeof(sr));
+	if (is_act(kind)) {
+		memcpy(b + nb, &r.u.act.bytes, sizeof(double));
+		memcpy(b + nb + sizeof(double), &r.u.act.bps, sizeof(double));
+		memcpy(b + nb + 2 * sizeof(double), &r.u.act.occ, sizeof(double));
+		nb += SROW_ACT;
+	}
+	/* a failed write (no scratch directory, a full disk) ends the pass at once */
+	if (pr_spill_put(gs->rows, b, nb))
+		return pr_spill_failed(gs->rows, err);
+	if (is_act_or_call(kind) && pr_spill_put(gs->ids, &id, sizeof(id)))
+		return pr_spill_failed(gs->ids, err);
+	gs->n++;
+	gs->nkind[kind < PR_GK_OTHER ? kind : PR_GK_OTHER]++;
 	return 0;
 }
 
 int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err)
 {
-	int rc = load_up(ctx, gs, gs->ids, err);
-	free(gs->ids);
-	gs->ids = NULL;
 	/* the pass's lookups are done */
 	free(gs->keys);
 	gs->keys = NULL;
@@ -458,7 +442,7 @@ int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_erro
 	if (gs->key_st)
 		sqlite3_finalize(gs->key_st);
 	gs->key_st = NULL;
-	if (rc) {
+	if (pr_spill_failed(gs->rows, err) || pr_spill_failed(gs->ids, err)) {
 		pr_gpuscan_free(gs);
 		return -1;
 	}
@@ -509,7 +493,7 @@ static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err
 	return pr_actx_done(ctx, st, rc, err);
 }
 
-const struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *err)
+struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *err)
 {
 	struct pr_gpuscan *gs;
 	if (ctx->gpuscan)
@@ -517,8 +501,6 @@ const struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *er
 	if (!(gs = pr_gpuscan_start(ctx, err)))
 		return NULL;
 	if (load(ctx, gs, err)) {
-		free(gs->ids);
-		gs->ids = NULL;
 		pr_gpuscan_free(gs);
 		return NULL;
 	}
@@ -527,60 +509,169 @@ const struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *er
 	return ctx->gpuscan;
 }
 
-/* LSD radix sort of k[0..n) ascending, stable, carrying idx[] along when not NULL. */
-static void radix_u64(uint64_t *k, uint32_t *idx, size_t n)
-{
-	uint64_t *k2, all_or = 0, all_and = ~(uint64_t)0;
-	uint32_t *i2 = NULL;
-	size_t i;
-	int shift;
-	if (n < 2)
-		return;
-	for (i = 0; i < n; i++) {
-		all_or |= k[i];
-		all_and &= k[i];
-	}
-	k2 = pr_xreallocarray(NULL, n, sizeof(*k2));
-	if (idx)
-		i2 = pr_xreallocarray(NULL, n, sizeof(*i2));
-	for (shift = 0; shift < 64; shift += 8) {
-		size_t count[256] = { 0 }, pos = 0;
-		int b;
-		if (!(((all_or ^ all_and) >> shift) & 0xff))
-			continue; /* this byte is the same in every key */
-		for (i = 0; i < n; i++)
-			count[(k[i] >> shift) & 0xff]++;
-		for (b = 0; b < 256; b++) {
-			size_t c = count[b];
-			count[b] = pos;
-			pos += c;
-		}
-		for (i = 0; i < n; i++) {
-			size_t d = count[(k[i] >> shift) & 0xff]++;
-			k2[d] = k[i];
-			if (idx)
-				i2[d] = idx[i];
-		}
-		memcpy(k, k2, n * sizeof(*k));
-		if (idx)
-			memcpy(idx, i2, n * sizeof(*idx));
-	}
-	free(k2);
-	free(i2);
-}
-
 void pr_gpuscan_sort(uint32_t *idx, int64_t *keys, size_t n)
 {
 	uint64_t *k = (uint64_t *)keys;
 	size_t i;
 	for (i = 0; i < n; i++)
 		k[i] ^= (uint64_t)1 << 63; /* signed order as unsigned */
-	radix_u64(k, idx, n);
+	pr_radix_u64(k, idx, n);
 	for (i = 0; i < n; i++)
 		k[i] ^= (uint64_t)1 << 63;
 }
 
 void pr_gpuscan_sort_u64(uint64_t *keys, size_t n)
 {
-	radix_u64(keys, NULL, n);
+	pr_radix_u64(keys, NULL, n);
+}
+
+/* ---- reading ---- */
+
+struct pr_gpuread {
+	struct pr_gpuscan *gs;
+	struct pr_actx *ctx;
+	struct pr_gpurow row;
+	sqlite3_stmt *up; /* span_up in span_id order (with_up), at the row of span up_id */
+	int up_rc;        /* its last step: SQLITE_ROW, SQLITE_DONE, or an error */
+	int64_t up_id;
+	size_t left;      /* rows not yet read */
+	int failed;
+	struct pr_error err;
+};
+
+struct pr_gpuread *pr_gpuscan_open(struct pr_actx *ctx, struct pr_gpuscan *gs, int with_up,
+				   struct pr_error *err)
+{
+	struct pr_gpuread *rd;
+	if (gs->reading) {
+		pr_error_set(err, PR_E_IO, "the GPU rows: read by two readers at once");
+		return NULL;
+	}
+	if (pr_spill_reread(gs->rows, err) || (with_up && pr_spill_reread(gs->ids, err)))
+		return NULL;
+	rd = pr_xcalloc(1, sizeof(*rd));
+	rd->gs = gs;
+	rd->ctx = ctx;
+	rd->left = gs->n;
+	rd->up_rc = SQLITE_DONE;
+	/* NULL columns read as 0: no parent */
+	if (with_up && gs->nkind[PR_GK_KERNEL] + gs->nkind[PR_GK_MEMCPY] + gs->nkind[PR_GK_MEMSET] +
+			       gs->nkind[PR_GK_RUNTIME]) {
+		if (pr_actx_prep(ctx,
+				 "SELECT span_id, p_kind, p_name_id, p_parent_id, p_ts, q_kind, "
+				 "q_name_id, q_parent_id FROM span_up WHERE run_id = ?1 ORDER BY span_id",
+				 &rd->up, err)) {
+			free(rd);
+			return NULL;
+		}
+		rd->up_rc = SQLITE_ROW;
+		rd->up_id = INT64_MIN;
+	}
+	gs->reading = 1;
+	return rd;
+}
+
+/* Steps span_up to the first row of span id >= id: 1 when it is id's, 0 when none, -1 on error. */
+static int up_seek(struct pr_gpuread *rd, int64_t id)
+{
+	while (rd->up_rc == SQLITE_ROW && rd->up_id < id) {
+		rd->up_rc = sqlite3_step(rd->up);
+		if (rd->up_rc == SQLITE_ROW) {
+			rd->up_id = sqlite3_column_int64(rd->up, 0);
+		} else if (rd->up_rc != SQLITE_DONE) {
+			pr_error_set(&rd->err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(rd->ctx->db));
+			return -1;
+		}
+	}
+	return rd->up_rc == SQLITE_ROW && rd->up_id == id;
+}
+
+/*
+ * The ancestors of an activity or call from its span_up row (schema.sql;
+ * the writer's nesting): rows without one keep PR_GK_NONE (no parent, or
+ * not a device activity or runtime call).
+ */
+static void fill_up(sqlite3_stmt *st, struct pr_gpurow *r)
+{
+	r->pkind = pr_gpuscan_kind((const char *)sqlite3_column_text(st, 1));
+	r->qkind = pr_gpuscan_kind((const char *)sqlite3_column_text(st, 5));
+	if (r->kind == PR_GK_RUNTIME) {
+		r->u.call.pname = sqlite3_column_int64(st, 2);
+		r->u.call.qname = sqlite3_column_int64(st, 6);
+		r->u.call.above = r->pkind == PR_GK_NONE   ? 0
+				  : r->qkind == PR_GK_NONE ? sqlite3_column_int64(st, 3)
+							   : sqlite3_column_int64(st, 7);
+	} else {
+		r->u.act.pname = sqlite3_column_int64(st, 2);
+		r->u.act.pts = sqlite3_column_int64(st, 4);
+	}
+}
+
+const struct pr_gpurow *pr_gpuread_next(struct pr_gpuread *rd)
+{
+	struct pr_gpurow *r = &rd->row;
+	const unsigned char *p;
+	struct srow sr;
+	int64_t id;
+	int at;
+	if (rd->failed || !rd->left)
+		return NULL;
+	if (!(p = pr_spill_next(rd->gs->rows, sizeof(sr)))) {
+		rd->failed = 1; /* rows short of n: the stream says why */
+		return NULL;
+	}
+	memcpy(&sr, p, sizeof(sr));
+	memset(r, 0, sizeof(*r));
+	r->ts = sr.ts;
+	r->dur = sr.dur;
+	r->name = sr.name;
+	r->corr = sr.corr;
+	r->track = sr.track;
+	r->kind = sr.kind;
+	r->cflags = sr.cflags;
+	r->pkind = r->qkind = PR_GK_NONE;
+	if (is_act(sr.kind)) {
+		if (!(p = pr_spill_next(rd->gs->rows, SROW_ACT))) {
+			rd->failed = 1;
+			return NULL;
+		}
+		memcpy(&r->u.act.bytes, p, sizeof(double));
+		memcpy(&r->u.act.bps, p + sizeof(double), sizeof(double));
+		memcpy(&r->u.act.occ, p + 2 * sizeof(double), sizeof(double));
+	}
+	rd->left--;
+	if (rd->up && is_act_or_call(rd->row.kind)) {
+		if (!(p = pr_spill_next(rd->gs->ids, sizeof(id)))) {
+			rd->failed = 1;
+			return NULL;
+		}
+		memcpy(&id, p, sizeof(id));
+		if ((at = up_seek(rd, id)) < 0) {
+			rd->failed = 2;
+			return NULL;
+		}
+		if (at)
+			fill_up(rd->up, &rd->row);
+	}
+	return &rd->row;
+}
+
+int pr_gpuread_close(struct pr_gpuread *rd, struct pr_error *err)
+{
+	int rc = 0;
+	if (!rd)
+		return 0;
+	if (rd->failed == 2) {
+		rc = pr_error_set(err, rd->err.code, "%s", rd->err.text);
+	} else if (pr_spill_failed(rd->gs->rows, err) || pr_spill_failed(rd->gs->ids, err)) {
+		rc = -1;
+	} else if (rd->failed) {
+		rc = pr_error_set(err, PR_E_IO, "the GPU rows: %zu of %zu not read back", rd->left,
+				  rd->gs->n);
+	}
+	if (rd->up)
+		sqlite3_finalize(rd->up);
+	rd->gs->reading = 0;
+	free(rd);
+	return rc;
 }

@@ -3,21 +3,30 @@
  * (gpu_breakdown, gpu) (internal to analyze/).
  *
  * USAGE
- *   const struct pr_gpuscan *gs = pr_gpuscan_get(ctx, &err);   (NULL on error)
- *   for (i = 0; i < gs->n; i++) ... gs->r[i].kind, gs->r[i].ts, ...
+ *   struct pr_gpuscan *gs = pr_gpuscan_get(ctx, &err);         (NULL on error)
+ *   struct pr_gpuread *rd = pr_gpuscan_open(ctx, gs, with_up, &err);
+ *   while ((r = pr_gpuread_next(rd))) ... r->kind, r->ts, ...  (id order)
+ *   if (pr_gpuread_close(rd, &err)) ...
  *
  * The first call reads (unless the shared span pass of spanstat.h already
  * did, see pr_gpuscan_start), in id order and with no sort in SQLite, the spans
  * the GPU analyses look at: kernels, memcpys, memsets and runtime calls
  * (with their args), phases, steps, GPU annotations and GPU steps, and the
- * ops named as TensorBoard's DataLoader; the device activities and runtime
- * calls with their parent and grandparent, from the store's span_up (the
- * writer's nesting; joining each row to its ancestors cost about half of
- * the pass). The CPU ops, most of a trace's spans, are not read: the
- * step breakdown takes where they ran from the store's op_cover. The
- * result is cached in the context until the run is done (before, the two
- * analyses cost three scans of the span table, two of them sorted: on a
- * 1 GB trace more than the ingest).
+ * ops named as TensorBoard's DataLoader. The CPU ops, most of a trace's
+ * spans, are not read: the step breakdown takes where they ran from the
+ * store's op_cover. The result is cached in the context until the run is
+ * done (before, the two analyses cost three scans of the span table, two of
+ * them sorted: on a 1 GB trace more than the ingest).
+ *
+ * The rows are not held in memory: the pass appends them to a stream
+ * (base/spill.h: in memory up to pr_gpuscan_mem, then an unlinked scratch
+ * file), and each analysis reads them back in id order, one row at a time
+ * (gpu_breakdown, then gpu). The device activities' and runtime calls'
+ * parent and grandparent come from the store's span_up (the writer's
+ * nesting) when a reader asks for them (with_up: only gpu does): its
+ * statement, in span_id order, is merged with the rows' span ids (a second
+ * stream, 8 bytes an activity or call) while the rows are read; so the rows
+ * are written once and span_up is read only by the analysis that uses it.
  *
  * The args are read on the way, not kept: each row holds its
  * "correlation" and, for device activities, "bytes", "blocks per SM" and
@@ -25,9 +34,13 @@
  * (their readers moved here; their key positions come from argkeys, once
  * per key list).
  *
- * MEMORY: 80 bytes per row read (about 47 MB on a 1 GB trace; with the
- * args text it was 141), in chunks that the gpu analysis frees as it
- * copies them (pr_gpuscan_consume).
+ * MEMORY: the two streams' buffers (pr_gpuscan_mem and a quarter of it),
+ * the tracks and DataLoader names, and while the pass runs the argkeys
+ * positions: not the rows (80 bytes a row in memory; 47 MB on a 1 GB
+ * trace, where they were held until the gpu analysis had copied them). The
+ * stream keeps what a row's reader cannot get elsewhere: 40 bytes a row, 64
+ * a device activity (31 MB on the 1 GB trace), and 8 bytes of span id an
+ * activity or call.
  * OWNERSHIP: the context owns the scan; the gpu analysis, its last reader,
  * frees it (pr_gpuscan_drop) once it has taken its rows.
  */
@@ -39,6 +52,8 @@
 
 #include "analyze/actx.h"
 #include "analyze/imap.h"
+
+struct pr_spill;
 
 enum pr_gk {
 	PR_GK_NONE, /* no such span */
@@ -59,13 +74,14 @@ enum pr_gk {
 #define PR_GC_QUOTED 1 /* corr was a string ("123"): gpu_breakdown reads none */
 #define PR_GC_LONG 2   /* corr has 19 or more digits: gpu only reads none, corr is gpu_breakdown's */
 
+/* A row as the readers get it (80 bytes). */
 struct pr_gpurow {
 	int64_t ts, dur, name;
 	int64_t corr;      /* "correlation" as the gpu analysis reads it, PR_GPU_NO_CORR; see cflags */
 	uint32_t track;    /* index into the scan's tracks */
 	uint8_t kind;      /* enum pr_gk */
-	uint8_t pkind, qkind; /* parent's and grandparent's kinds (PR_GK_NONE: none, or not an
-			       * activity or runtime call) */
+	uint8_t pkind, qkind; /* parent's and grandparent's kinds (PR_GK_NONE: none, not an
+			       * activity or runtime call, or not read: pr_gpuscan_open) */
 	uint8_t cflags;    /* PR_GC_* */
 	union {
 		struct {       /* PR_GK_RUNTIME */
@@ -80,22 +96,21 @@ struct pr_gpurow {
 	} u;
 };
 
-/* Rows in chunks of PR_GPUSCAN_CHUNK (2.5 MB), so that a reader can give them back as it goes. */
-#define PR_GPUSCAN_CHUNK_BITS 15
-#define PR_GPUSCAN_CHUNK ((size_t)1 << PR_GPUSCAN_CHUNK_BITS)
+/* The rows' stream in memory before it goes to a scratch file (1 MiB; tests lower it). */
+extern size_t pr_gpuscan_mem;
 
 struct pr_gpuscan {
-	struct pr_gpurow **chunk; /* row i: chunk[i / PR_GPUSCAN_CHUNK][i % PR_GPUSCAN_CHUNK] */
-	size_t n, nchunks;
-	size_t consumed; /* chunks freed by pr_gpuscan_consume (the first ones) */
+	size_t n;                      /* rows */
+	size_t nkind[PR_GK_OTHER + 1]; /* rows per enum pr_gk */
 	int64_t *tracks; /* track ids of the rows' track indexes */
 	size_t ntracks;
 	int64_t *dl;  /* name ids of TensorBoard's DataLoader spans, ascending */
 	size_t ndl;
+	struct pr_spill *rows; /* the rows in id order, without their ancestors */
+	struct pr_spill *ids;  /* the span ids of the activities and runtime calls among them */
+	int reading;           /* a reader is open */
 	/* while the pass runs */
 	struct pr_actx *ctx;
-	size_t idcap;
-	int64_t *ids;  /* the rows' span ids */
 	struct pr_gpukeys *keys; /* per argkeys list read: the positions of the args above */
 	size_t nkeys, kcap;
 	struct pr_imap key_idx, track_idx;
@@ -105,13 +120,15 @@ struct pr_gpuscan {
 	struct sqlite3_stmt *key_st;
 };
 
-const struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *err);
+/* A reader of the rows (pr_gpuscan_open). */
+struct pr_gpuread;
+
+struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *err);
 /*
  * The pass inside another one (spanstat.c's scan of every span, in id
  * order): start (the DataLoader names), then for each span that
- * pr_gpuscan_wants, pr_gpuscan_add, then finish, which reads the
- * ancestors and hands the scan to the context (pr_gpuscan_get returns it);
- * on error finish frees gs. args NULL: SQL NULL; has_keys: args_keys is an
+ * pr_gpuscan_wants, pr_gpuscan_add, then finish, which hands the scan to
+ * the context (pr_gpuscan_get returns it); on error finish frees gs. args NULL: SQL NULL; has_keys: args_keys is an
  * integer.
  */
 struct pr_gpuscan *pr_gpuscan_start(struct pr_actx *ctx, struct pr_error *err);
@@ -126,20 +143,26 @@ int pr_gpuscan_is_dataloader(const struct pr_gpuscan *gs, int64_t name_id);
 void pr_gpuscan_free(struct pr_gpuscan *gs);
 /* Frees the context's scan (its last reader is done with it). */
 void pr_gpuscan_drop(struct pr_actx *ctx);
-/* Frees the chunks of the rows before upto: the last reader, going in row order, is done with
- * them (they must not be read again). */
-void pr_gpuscan_consume(struct pr_actx *ctx, size_t upto);
-static inline const struct pr_gpurow *pr_gpuscan_row(const struct pr_gpuscan *gs, size_t i)
-{
-	return &gs->chunk[i >> PR_GPUSCAN_CHUNK_BITS][i & (PR_GPUSCAN_CHUNK - 1)];
-}
+/*
+ * Reads the rows from the first, in id order; with_up: with the device
+ * activities' and runtime calls' ancestors (pkind, qkind and u.call, or
+ * u.act.pname and pts; other rows, and a reader without them, have
+ * PR_GK_NONE and zeros there). One reader at a time. NULL with err on error.
+ */
+struct pr_gpuread *pr_gpuscan_open(struct pr_actx *ctx, struct pr_gpuscan *gs, int with_up,
+				   struct pr_error *err);
+/* The next row (valid until the next call), NULL at the end or on an error (close says). */
+const struct pr_gpurow *pr_gpuread_next(struct pr_gpuread *rd);
+/* Frees rd (NULL: nothing): 0, or -1 with err when reading failed. */
+int pr_gpuread_close(struct pr_gpuread *rd, struct pr_error *err);
 /* The correlation as gpu_breakdown reads it: -1 where none. */
 int64_t pr_gpurow_corr_break(const struct pr_gpurow *r);
 /* The correlation as the gpu analysis reads it: PR_GPU_NO_CORR where none. */
 int64_t pr_gpurow_corr_link(const struct pr_gpurow *r);
-/* Stable sort of idx[0..n) by key(idx[i]) ascending (LSD radix); keys[i] is idx[i]'s key. */
+/* Stable sort of idx[0..n) by key(idx[i]) ascending (LSD radix, base/xsort.h); keys[i] is
+ * idx[i]'s key, sorted with them. */
 void pr_gpuscan_sort(uint32_t *idx, int64_t *keys, size_t n);
-/* Sort of keys[0..n) ascending (LSD radix; 8 bytes a key besides them, against 12 with idx). */
+/* Sort of keys[0..n) ascending (pr_radix_u64: 8 bytes a key besides them, against 12 with idx). */
 void pr_gpuscan_sort_u64(uint64_t *keys, size_t n);
 /* enum pr_gk of a kind text (NULL: PR_GK_NONE). */
 uint8_t pr_gpuscan_kind(const char *kind);
