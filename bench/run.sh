@@ -6,7 +6,11 @@
 #
 # usage: bench/run.sh [BUILD_DIR] [SIZES_MB...]     (default: build 10 100 1000)
 # Then the end-to-end table of bench/e2e.sh for the same sizes (ingest,
-# analysis of the stored run, trace -> report; PR_BENCH_E2E=0 skips it).
+# analysis of the stored run, trace -> report; PR_BENCH_E2E=0 skips it),
+# and the archive tables of bench/archive_bench.sh (a store of
+# PR_BENCH_ARCHIVE_RUNS runs, default 1000, against stores of one; the ingest
+# of PR_BENCH_ARCHIVE_FILES small files, default 2000, against one file;
+# about four minutes; PR_BENCH_ARCHIVE=0 skips them).
 # Each ingest runs PR_BENCH_REPEAT times (default 3); the table shows the
 # median time and the largest peak RSS. Needs /usr/bin/time (Debian package
 # "time"). Files go to bench/out/.
@@ -53,4 +57,9 @@ echo "reference (published, REFERENCE.md §12): Perfetto trace_processor JSON im
 if [ "${PR_BENCH_E2E:-1}" != 0 ]; then
 	echo
 	sh bench/e2e.sh "$build" $sizes
+fi
+if [ "${PR_BENCH_ARCHIVE:-1}" != 0 ]; then
+	echo
+	sh bench/archive_bench.sh "$build" "${PR_BENCH_ARCHIVE_RUNS:-1000}" \
+		"${PR_BENCH_ARCHIVE_FILES:-2000}"
 fi
