@@ -82,6 +82,10 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang")
     target_compile_definitions(fuzz_${mode} PRIVATE PR_FUZZ_MODE="${mode}")
     target_link_libraries(fuzz_${mode} pr_fuzz_out)
   endforeach()
+  # the analyses on hostile stores: a Chrome trace ingested, then the whole model
+  list(APPEND PR_FUZZ_TARGETS analyze)
+  add_executable(fuzz_analyze ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_analyze.c)
+  target_link_libraries(fuzz_analyze pr_fuzz_out)
 
   foreach(target ${PR_FUZZ_TARGETS})
     target_compile_options(fuzz_${target} PRIVATE
