@@ -238,6 +238,17 @@ static uint8_t kind_class(uint8_t kind)
 }
 
 
+/*
+ * The buffer of one of the sorts below: its records and the 24 bytes a
+ * record that sorting a buffer takes (base/xsort.h) within pr_xsort_mem,
+ * at least one record (an 8-byte value gets a quarter of it).
+ */
+static size_t sort_mem(size_t rec)
+{
+	size_t m = pr_xsort_mem / (rec + 24) * rec;
+	return m ? m : rec;
+}
+
 /* A runtime call with its parent and grandparent, to the calls' stream and its correlation to
  * their sort. */
 static void add_call(struct gl *g, const struct pr_gpurow *r)
@@ -301,9 +312,11 @@ static int scan(struct gl *g, struct pr_error *err)
 	g->acts = pr_spill_new("the gpu analysis' device activities", pr_gpuscan_mem);
 	g->calls = pr_spill_new("the gpu analysis' runtime calls", pr_gpuscan_mem);
 	g->call_corr = pr_xsort_new("the gpu analysis' runtime calls by correlation",
-				    sizeof(struct corr_rec), 0, PR_XSORT_SIGNED);
+				    sizeof(struct corr_rec), sort_mem(sizeof(struct corr_rec)),
+				    PR_XSORT_SIGNED);
 	g->act_corr = pr_xsort_new("the gpu analysis' device activities by correlation",
-				   sizeof(struct corr_rec), 0, PR_XSORT_SIGNED);
+				   sizeof(struct corr_rec), sort_mem(sizeof(struct corr_rec)),
+				   PR_XSORT_SIGNED);
 	/* the rows read back in id order, with their parents and grandparents (span_up) */
 	if (!(rd = pr_gpuscan_open(g->ctx, gs, 1, err)))
 		return -1;
@@ -564,7 +577,8 @@ static int link_pairs(struct gl *g, struct pr_error *err)
 	int hc, ha;
 	if (pr_xsort_sort(g->call_corr, err) || pr_xsort_sort(g->act_corr, err))
 		return -1;
-	g->pairs = pr_xsort_new("the gpu analysis' links by call", sizeof(struct pair_rec), 0, 0);
+	g->pairs = pr_xsort_new("the gpu analysis' links by call", sizeof(struct pair_rec),
+				sort_mem(sizeof(struct pair_rec)), 0);
 	hc = xnext(g->call_corr, &c, sizeof(c));
 	ha = xnext(g->act_corr, &a, sizeof(a));
 	while (hc) {
@@ -608,9 +622,10 @@ static int calls_pass(struct gl *g, struct pr_error *err)
 	int64_t v;
 	if (pr_xsort_sort(g->pairs, err) || pr_spill_reread(g->calls, err))
 		return -1;
-	g->links = pr_xsort_new("the gpu analysis' links by activity", sizeof(struct link_rec), 0, 0);
-	g->ovh = pr_xsort_new("the gpu analysis' launch overheads", sizeof(int64_t), 0,
-			      PR_XSORT_SIGNED);
+	g->links = pr_xsort_new("the gpu analysis' links by activity", sizeof(struct link_rec),
+				sort_mem(sizeof(struct link_rec)), 0);
+	g->ovh = pr_xsort_new("the gpu analysis' launch overheads", sizeof(int64_t),
+			      sort_mem(sizeof(int64_t)), PR_XSORT_SIGNED);
 	hp = xnext(g->pairs, &pr, sizeof(pr));
 	for (i = 0; hp && i < g->ncalls && (p = pr_spill_next(g->calls, sizeof(struct crec))); i++) {
 		struct crec c;
@@ -678,9 +693,10 @@ static int acts_pass(struct gl *g, struct pr_error *err)
 	int64_t v;
 	if (pr_xsort_sort(g->links, err) || pr_spill_reread(g->acts, err))
 		return -1;
-	g->lat = pr_xsort_new("the gpu analysis' launch latencies", sizeof(int64_t), 0,
-			      PR_XSORT_SIGNED);
-	g->queue = pr_xsort_new("the gpu analysis' launches by stream", sizeof(struct qrec), 0, 0);
+	g->lat = pr_xsort_new("the gpu analysis' launch latencies", sizeof(int64_t),
+			      sort_mem(sizeof(int64_t)), PR_XSORT_SIGNED);
+	g->queue = pr_xsort_new("the gpu analysis' launches by stream", sizeof(struct qrec),
+				sort_mem(sizeof(struct qrec)), 0);
 	g->t0 = INT64_MAX;
 	hl = xnext(g->links, &l, sizeof(l));
 	for (i = 0; i < g->nacts && (p = pr_spill_next(g->acts, sizeof(struct arec))); i++) {
@@ -1317,7 +1333,8 @@ static json_t *streams_json(struct gl *g, struct pr_error *err)
 		}
 		while (hr && r.stream < j) /* streams beyond the cap */
 			hr = xnext(g->queue, &r, sizeof(r));
-		keys = pr_xsort_new("the gpu analysis' queue of a stream", sizeof(uint64_t), 0, 0);
+		keys = pr_xsort_new("the gpu analysis' queue of a stream", sizeof(uint64_t),
+				    sort_mem(sizeof(uint64_t)), 0);
 		for (; hr && r.stream == j; hr = xnext(g->queue, &r, sizeof(r))) {
 			uint64_t k = ((uint64_t)r.start - (uint64_t)g->t0) << 1;
 			pr_xsort_put(keys, &k);
