@@ -30,19 +30,23 @@
  * correlation links each activity to the first call of its correlation in
  * id order (later ones count as duplicates); the (call, activity) pairs are
  * sorted by call, read next to the calls (in id order: launch counts,
- * overhead, per API, the ancestors resolved), which write what the
- * activities need of their call to a sort by activity; that is read next
- * to the activities (in id order: latency, types, ops, annotations,
- * streams). The quantiles come from sorts of the latencies and overheads,
- * the queue lengths from a sort of the launches and ends by stream, then
- * one sort per stream shown (its changes through a stream, read twice for
- * the timeline). Every sum adds in the order the in-memory version did.
+ * overhead, per API, the ancestors resolved, the activities' device time
+ * to ops and annotations), which write what the activities need of their
+ * call to a sort by activity; that is read next to the activities (in id
+ * order: latency, types, GPU annotations, streams). The quantiles come from
+ * sorts of the latencies and overheads, the queue lengths from a sort of
+ * the launches and ends by stream, then one sort per stream shown (its
+ * changes through a stream, read twice for the timeline). The double sums
+ * add in the order the in-memory version did (activity or call order, the
+ * quantiles' in ascending order); the saturated int64 sums of durations
+ * (never negative) do not depend on it.
  *
  * MEMORY: the streams' and sorts' buffers (pr_gpuscan_mem, pr_xsort_mem;
- * at most four sorts at a time), per name statistics, and what grows with
- * more than the number of names: the distinct ancestors of launching calls
- * (nodes, 12 bytes and a map entry each) and, only for traces whose events
- * lack the "correlation" arg, the ac2g flows' ends (two maps of O(flows)).
+ * at most four sorts at a time, each with its sorting scratch within
+ * pr_xsort_mem), per name statistics, the ancestor nodes of launching calls
+ * (at most node_cap(), then forgotten and looked up again), and only for
+ * traces whose events lack the "correlation" arg, the ac2g flows' ends (two
+ * maps of O(flows)).
  * The section is absent when the run has no device stream.
  */
 #include <math.h>
@@ -90,29 +94,28 @@ struct crec { /* one runtime call, in the calls' stream (56 bytes) */
 	uint8_t nocorr;
 };
 
-struct corr_rec { /* a call's or activity's correlation, sorted by it (16 bytes) */
+struct corr_rec { /* a call's or activity's correlation, sorted by it (24 bytes) */
 	int64_t corr;
+	int64_t dur;  /* an activity's duration (for the calls' pass), 0 for a call */
 	uint32_t idx; /* index of the call or activity in id order */
 	uint8_t flow; /* the correlation is an ac2g flow's id */
 	uint8_t pad[3];
 };
 
-struct pair_rec { /* an activity linked to a call, sorted by the call (16 bytes) */
+struct pair_rec { /* an activity linked to a call, sorted by the call (24 bytes) */
 	uint64_t call;
+	int64_t dur; /* the activity's */
 	uint32_t act;
 	uint8_t by_flow;
 	uint8_t pad[3];
 };
 
-struct link_rec { /* what an activity needs of its call, sorted by the activity (56 bytes) */
+struct link_rec { /* what an activity needs of its call, sorted by the activity (32 bytes) */
 	uint64_t act;
 	int64_t ts, dur; /* the call's */
 	int32_t api;     /* index into apis */
-	int32_t up;      /* node of the span above the call's parent and grandparent, -1 */
-	int32_t op[2];   /* parent, grandparent: an op's name (index into ops), -1 */
-	int32_t ann[2];  /* a user annotation's or step's name (index into canns), -1 */
-	uint8_t nanc, by_flow;
-	uint8_t pad[6];
+	uint8_t by_flow;
+	uint8_t pad[3];
 };
 
 struct qrec { /* a linked activity's launch and end, sorted by stream (24 bytes) */
@@ -378,6 +381,7 @@ static int scan(struct gl *g, struct pr_error *err)
 			struct corr_rec c;
 			memset(&c, 0, sizeof(c));
 			c.corr = corr;
+			c.dur = dur;
 			c.idx = (uint32_t)g->nacts;
 			pr_xsort_put(g->act_corr, &c);
 		} else {
@@ -462,6 +466,7 @@ static int link_by_flows(struct gl *g, struct pr_error *err)
 				continue;
 			memset(&k, 0, sizeof(k));
 			k.corr = v;
+			k.dur = a.dur;
 			k.idx = (uint32_t)i;
 			k.flow = 1;
 			pr_xsort_put(g->act_corr, &k);
@@ -593,6 +598,7 @@ static int link_pairs(struct gl *g, struct pr_error *err)
 			memset(&pr, 0, sizeof(pr));
 			pr.call = keeper;
 			pr.act = a.idx;
+			pr.dur = a.dur;
 			pr.by_flow = a.flow;
 			pr_xsort_put(g->pairs, &pr);
 		}
@@ -606,12 +612,74 @@ static int link_pairs(struct gl *g, struct pr_error *err)
 }
 
 /*
+ * The ancestor nodes kept at most (pr_gpuscan_mem / 64: 16 Ki nodes and
+ * their map entries by default): past it, between two calls, they are all
+ * forgotten, and later calls look their ancestors up again (a node is a
+ * function of its span: the same whenever it is made).
+ */
+static size_t node_cap(void)
+{
+	return pr_gpuscan_mem / 64 ? pr_gpuscan_mem / 64 : 1;
+}
+
+/*
+ * One activity (of duration dur) launched by a call (ts, its parent's and
+ * grandparent's op and annotation indexes, the node above them): device
+ * self to the nearest op, device total to every op above the call, the
+ * activity to the innermost CPU annotation or step. The sums saturate and
+ * the durations are never negative (store/writer.c), so their order does
+ * not matter: they are added here, call by call, while the nodes are kept.
+ */
+static void attribute(struct gl *g, int64_t ts, const int32_t *op, const int32_t *ann_k,
+		      size_t nanc, int32_t up, int64_t dur)
+{
+	int32_t nd, self = -1, ann = -1;
+	size_t k;
+	for (k = 0; k < nanc; k++) {
+		if (ann < 0)
+			ann = ann_k[k];
+		if (op[k] < 0)
+			continue;
+		if (self < 0)
+			self = op[k];
+		add_ns(&g->ops[op[k]].dev_total, dur);
+		g->ops[op[k]].n_total++;
+	}
+	for (nd = up; nd >= 0; nd = g->nodes[nd].parent) {
+		int32_t o = g->nodes[nd].op;
+		if (o < 0)
+			continue;
+		if (self < 0)
+			self = o;
+		add_ns(&g->ops[o].dev_total, dur);
+		g->ops[o].n_total++;
+	}
+	if (self >= 0) {
+		add_ns(&g->ops[self].dev_self, dur);
+		g->ops[self].n_self++;
+	} else {
+		g->no_op_acts++;
+		add_ns(&g->no_op_ns, dur);
+	}
+	if (ann < 0 && up >= 0)
+		ann = g->nodes[up].ann;
+	if (ann >= 0) {
+		g->canns[ann].acts++;
+		add_ns(&g->canns[ann].act_ns, dur);
+		g->canns[ann].hta_acts += ts < g->window_end;
+	} else {
+		g->cpu_none++;
+	}
+}
+
+/*
  * The calls' pass, in id order next to the pairs sorted by call: for each
  * call that launched something, what is above it (its parent and
  * grandparent from the scan, the ancestors above looked up by id, in id
- * order so that the lookups walk the span table's B-tree forward), its
- * overhead (to the overheads' sort), its API's counts; and for each of its
- * activities what they need of it, to a sort by activity.
+ * order so that the lookups walk the span table's B-tree forward) and its
+ * activities attributed to ops and annotations; its overhead (to the
+ * overheads' sort), its API's counts; and for each of its activities what
+ * they need of it, to a sort by activity.
  */
 static int calls_pass(struct gl *g, struct pr_error *err)
 {
@@ -631,21 +699,16 @@ static int calls_pass(struct gl *g, struct pr_error *err)
 		struct crec c;
 		struct link_rec l;
 		struct api_stat *ap;
+		int32_t op[2] = { -1, -1 }, ann[2] = { -1, -1 }, up = -1;
 		if (pr.call != i)
 			continue;
 		memcpy(&c, p, sizeof(c));
-		memset(&l, 0, sizeof(l));
-		l.ts = c.ts;
-		l.dur = c.dur;
-		l.nanc = c.nanc;
-		l.op[0] = l.op[1] = l.ann[0] = l.ann[1] = -1;
 		for (k = 0; k < c.nanc; k++)
 			if (c.anc_kind[k] == 1)
-				l.op[k] = (int32_t)name_slot(&g->op_by_name, &g->ops, &g->nops, c.name[k]);
+				op[k] = (int32_t)name_slot(&g->op_by_name, &g->ops, &g->nops, c.name[k]);
 			else if (c.anc_kind[k] == 2 && pr_imap_get(&g->cann_by_name, c.name[k], &v))
-				l.ann[k] = (int32_t)v;
-		l.up = -1;
-		if (c.above > 0 && resolve(g, c.above, &l.up, err))
+				ann[k] = (int32_t)v;
+		if (c.above > 0 && resolve(g, c.above, &up, err))
 			return -1;
 		pr_xsort_put(g->ovh, &c.dur);
 		if (!pr_imap_get(&g->api_by_name, c.name_id, &v)) {
@@ -655,16 +718,25 @@ static int calls_pass(struct gl *g, struct pr_error *err)
 			v = (int64_t)g->napis++;
 			pr_imap_put(&g->api_by_name, c.name_id, v);
 		}
+		memset(&l, 0, sizeof(l));
+		l.ts = c.ts;
+		l.dur = c.dur;
 		l.api = (int32_t)v;
 		ap = &g->apis[v];
 		ap->calls++;
 		for (; hp && pr.call == i; hp = xnext(g->pairs, &pr, sizeof(pr))) {
+			attribute(g, c.ts, op, ann, c.nanc, up, pr.dur);
 			l.act = pr.act;
 			l.by_flow = pr.by_flow;
 			pr_xsort_put(g->links, &l);
 			ap->acts++;
 		}
 		ap->overhead += (double)c.dur;
+		if (g->nnodes > node_cap()) {
+			g->nnodes = 0;
+			pr_imap_release(&g->node_by_id);
+			memset(&g->node_by_id, 0, sizeof(g->node_by_id));
+		}
 	}
 	if (pr_xsort_failed(g->pairs, err) || pr_spill_failed(g->calls, err))
 		return -1;
@@ -680,8 +752,7 @@ static char *act_type(struct pr_actx *ctx, const struct arec *a);
 
 /*
  * The activities' pass, in id order next to their links sorted by
- * activity: per type, per GPU annotation, per op and CPU annotation, per
- * stream; the latencies to their sort, the queue's launches and ends to
+ * activity: per type, per GPU annotation, per stream; the latencies to their sort, the queue's launches and ends to
  * theirs (by stream).
  */
 static int acts_pass(struct gl *g, struct pr_error *err)
@@ -703,7 +774,6 @@ static int acts_pass(struct gl *g, struct pr_error *err)
 		struct arec a;
 		struct type_stat *t;
 		struct stream *s = NULL;
-		int32_t nd, self, ann;
 		int64_t key, lat;
 		memcpy(&a, p, sizeof(a));
 		/* the type of a name, looked up once per distinct name (kernels: one type) */
@@ -766,45 +836,6 @@ static int acts_pass(struct gl *g, struct pr_error *err)
 			g->hta_acts++;
 			if (a.gpu_ann >= 0 && a.ann_ts < g->window_end)
 				g->ganns[a.gpu_ann].hta_acts++;
-		}
-		/* device self: the nearest op; device total: every op above the call */
-		self = -1;
-		ann = -1;
-		for (k = 0; k < l.nanc; k++) {
-			int32_t op = l.op[k];
-			if (ann < 0)
-				ann = l.ann[k];
-			if (op < 0)
-				continue;
-			if (self < 0)
-				self = op;
-			add_ns(&g->ops[op].dev_total, a.dur);
-			g->ops[op].n_total++;
-		}
-		for (nd = l.up; nd >= 0; nd = g->nodes[nd].parent) {
-			int32_t op = g->nodes[nd].op;
-			if (op < 0)
-				continue;
-			if (self < 0)
-				self = op;
-			add_ns(&g->ops[op].dev_total, a.dur);
-			g->ops[op].n_total++;
-		}
-		if (self >= 0) {
-			add_ns(&g->ops[self].dev_self, a.dur);
-			g->ops[self].n_self++;
-		} else {
-			g->no_op_acts++;
-			add_ns(&g->no_op_ns, a.dur);
-		}
-		if (ann < 0 && l.up >= 0)
-			ann = g->nodes[l.up].ann;
-		if (ann >= 0) {
-			g->canns[ann].acts++;
-			add_ns(&g->canns[ann].act_ns, a.dur);
-			g->canns[ann].hta_acts += l.ts < g->window_end;
-		} else {
-			g->cpu_none++;
 		}
 		/* the stream's queue: launched when the call starts, never ending before */
 		if (s) {
