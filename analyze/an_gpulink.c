@@ -954,16 +954,21 @@ static json_t *launches_json(struct gl *g, struct pr_error *err)
 	struct api_stat *apis = g->apis;
 	struct type_stat *types = g->types;
 	json_t *o, *arr, *lat, *ovh;
+	uint64_t ncalls = pr_xsort_count(g->ovh);
 	if (!(lat = quantiles(g->lat, 0, err)))
 		return NULL;
 	if (!(ovh = quantiles(g->ovh, 1, err))) {
 		json_decref(lat);
 		return NULL;
 	}
+	/* their buffers back before the streams' sorts */
+	pr_xsort_free(g->lat);
+	pr_xsort_free(g->ovh);
+	g->lat = g->ovh = NULL;
 	o = pr_jobj("activities", pr_jint((int64_t)g->nacts), "linked", pr_jint(g->linked),
 		    "linked_by_flow", pr_jint(g->by_flow), "unlinked",
 		    pr_jint((int64_t)g->nacts - g->linked), "calls",
-		    pr_jint((int64_t)pr_xsort_count(g->ovh)), "latency", lat, "negative_latency",
+		    pr_jint((int64_t)ncalls), "latency", lat, "negative_latency",
 		    pr_jint(g->negative), "overhead", ovh, NULL);
 	/* per runtime API: the API_CAP with the most overhead (then calls, name) */
 	for (i = 1; i < napis; i++) /* insertion sort: few APIs */
