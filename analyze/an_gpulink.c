@@ -22,10 +22,31 @@
  *             annotation or step (the innermost one around the launching
  *             call), with HTA's default window (events before the start of
  *             the last ProfilerStep) next to the whole trace.
- * One pass over the run's spans (in id order, no sort); the ancestors of
- * launching calls are looked up by id and remembered. Memory: one record
- * per device activity and per runtime call with a correlation, plus the
- * distinct ancestors of launching calls; names only for what is printed.
+ *
+ * HOW (in bounded memory, whatever the trace's size): the shared pass's
+ * rows (gpuscan.h, id order) go to two streams (base/spill.h), the device
+ * activities and the runtime calls, and their correlations to two external
+ * sorts (base/xsort.h) of (correlation, index). Merging these by
+ * correlation links each activity to the first call of its correlation in
+ * id order (later ones count as duplicates); the (call, activity) pairs are
+ * sorted by call, read next to the calls (in id order: launch counts,
+ * overhead, per API, the ancestors resolved, the activities' device time
+ * to ops and annotations), which write what the activities need of their
+ * call to a sort by activity; that is read next to the activities (in id
+ * order: latency, types, GPU annotations, streams). The quantiles come from
+ * sorts of the latencies and overheads, the queue lengths from a sort of
+ * the launches and ends by stream, then one sort per stream shown (its
+ * changes through a stream, read twice for the timeline). The double sums
+ * add in the order the in-memory version did (activity or call order, the
+ * quantiles' in ascending order); the saturated int64 sums of durations
+ * (never negative) do not depend on it.
+ *
+ * MEMORY: the streams' and sorts' buffers (pr_gpuscan_mem, pr_xsort_mem;
+ * at most four sorts at a time, each with its sorting scratch within
+ * pr_xsort_mem), per name statistics, the ancestor nodes of launching calls
+ * (at most node_cap(), then forgotten and looked up again), and only for
+ * traces whose events lack the "correlation" arg, the ac2g flows' ends (two
+ * maps of O(flows)).
  * The section is absent when the run has no device stream.
  */
 #include <math.h>
@@ -37,6 +58,7 @@
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
 #include "analyze/stats.h"
+#include "base/spill.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "base/xsort.h"
@@ -52,33 +74,53 @@
 
 enum act_kind { AK_KERNEL, AK_MEMCPY, AK_MEMSET };
 
-struct act { /* one device activity */
-	int64_t ts, dur, corr, name_id;
+struct arec { /* one device activity, in the activities' stream (48 bytes) */
+	int64_t ts, dur, name_id;
 	int64_t ann_ts;  /* start of its GPU annotation */
-	int32_t stream;  /* index into streams */
+	int32_t stream;  /* index into streams, -1 */
 	int32_t gpu_ann; /* its GPU annotation (index into ganns), -1 */
-	int32_t call;    /* index into calls, -1 = not linked */
 	uint8_t kind;
-	uint8_t by_flow;
+	uint8_t nocorr;  /* no "correlation" arg (an ac2g flow may give one) */
+	uint8_t pad[6];
 };
 
-struct call { /* one runtime call */
-	int64_t ts, dur, name_id, corr;
-	int64_t above; /* the span above its parent and grandparent (0 = none), resolved into up */
-	/* its parent and grandparent, from the scan (span_up): their names until the call is
-	 * linked, then what they are (its memory is per call: one or the other) */
-	union {
-		int64_t name[2];
-		struct {
-			int32_t op[2];  /* an op: its name (index into ops); else -1 */
-			int32_t ann[2]; /* a user annotation or step: its name (index into canns); else -1 */
-		} idx;
-	} anc;
-	uint32_t track;      /* index into tracks */
-	int32_t up;          /* node of above, -1 = none, -2 = not resolved yet */
-	int32_t launched;
+struct crec { /* one runtime call, in the calls' stream (56 bytes) */
+	int64_t ts, dur, name_id;
+	int64_t above;   /* the span above its parent and grandparent (0 = none) */
+	int64_t name[2]; /* its parent's and grandparent's names */
+	uint32_t track;  /* index into tracks */
 	uint8_t anc_kind[2]; /* 0 = other, 1 = op, 2 = user annotation or step */
 	uint8_t nanc;
+	uint8_t nocorr;
+};
+
+struct corr_rec { /* a call's or activity's correlation, sorted by it (24 bytes) */
+	int64_t corr;
+	int64_t dur;  /* an activity's duration (for the calls' pass), 0 for a call */
+	uint32_t idx; /* index of the call or activity in id order */
+	uint8_t flow; /* the correlation is an ac2g flow's id */
+	uint8_t pad[3];
+};
+
+struct pair_rec { /* an activity linked to a call, sorted by the call (24 bytes) */
+	uint64_t call;
+	int64_t dur; /* the activity's */
+	uint32_t act;
+	uint8_t by_flow;
+	uint8_t pad[3];
+};
+
+struct link_rec { /* what an activity needs of its call, sorted by the activity (32 bytes) */
+	uint64_t act;
+	int64_t ts, dur; /* the call's */
+	int32_t api;     /* index into apis */
+	uint8_t by_flow;
+	uint8_t pad[3];
+};
+
+struct qrec { /* a linked activity's launch and end, sorted by stream (24 bytes) */
+	uint64_t stream;
+	int64_t start, end;
 };
 
 struct node { /* a distinct ancestor of the parent of a launching call */
@@ -118,22 +160,33 @@ struct gl {
 	struct pr_imap streams_by_track;
 	struct stream *streams;
 	size_t nstreams;
-	struct act *acts;
-	size_t nacts, cap_acts;
-	struct call *calls;
-	size_t ncalls, cap_calls;
+	size_t nacts, ncalls;
+	struct pr_spill *acts, *calls;          /* struct arec, struct crec, in id order */
+	struct pr_xsort *call_corr, *act_corr; /* struct corr_rec */
+	struct pr_xsort *pairs, *links;        /* struct pair_rec, struct link_rec */
+	struct pr_xsort *lat, *ovh;            /* launch latencies, overheads (int64) */
+	struct pr_xsort *queue;                /* struct qrec */
 	int64_t *tracks; /* the calls' track ids (the shared pass's track index) */
-	struct pr_imap call_by_corr; /* correlation -> index into calls */
 	struct node *nodes;
 	size_t nnodes, cap_nodes;
 	struct pr_imap node_by_id;
 	struct name_stat *ops, *canns, *ganns;
 	size_t nops, ncanns, nganns;
 	struct pr_imap op_by_name, cann_by_name, gann_by_name;
+	struct api_stat *apis;
+	size_t napis;
+	struct pr_imap api_by_name;
+	struct type_stat *types;
+	size_t ntypes;
+	struct pr_imap type_by_name;
 	int64_t window_end; /* HTA: start of the last step; INT64_MAX when < 2 steps */
-	int64_t dup_corr, missing_corr;
+	int64_t dup_corr, missing_corr, need_f;
 	int64_t last_track, last_stream; /* one-entry cache of streams_by_track */
 	sqlite3_stmt *up; /* ancestor lookup by id */
+	/* gathered by the activities' pass */
+	int64_t linked, by_flow, negative, kern_linked, kern_short, short_dev, short_call;
+	int64_t no_op_acts, no_op_ns, gpu_none, cpu_none, hta_acts;
+	int64_t t0; /* the first launch of a linked activity on a stream */
 };
 
 static size_t name_slot(struct pr_imap *by_name, struct name_stat **v, size_t *n, int64_t name_id)
@@ -187,44 +240,51 @@ static uint8_t kind_class(uint8_t kind)
 	return kind == PR_GK_OP ? 1 : is_ann_kind(kind) ? 2 : 0;
 }
 
-/* A runtime call with its parent and grandparent. */
+
+/*
+ * The buffer of one of the sorts below: its records and the 24 bytes a
+ * record that sorting a buffer takes (base/xsort.h) within pr_xsort_mem,
+ * at least one record (an 8-byte value gets a quarter of it).
+ */
+static size_t sort_mem(size_t rec)
+{
+	size_t m = pr_xsort_mem / (rec + 24) * rec;
+	return m ? m : rec;
+}
+
+/* A runtime call with its parent and grandparent, to the calls' stream and its correlation to
+ * their sort. */
 static void add_call(struct gl *g, const struct pr_gpurow *r)
 {
-	struct call *c;
-	int64_t prev;
-	if (g->ncalls == g->cap_calls) {
-		g->cap_calls = g->cap_calls ? g->cap_calls * 2 : 1024;
-		g->calls = pr_xreallocarray(g->calls, g->cap_calls, sizeof(*g->calls));
-	}
-	c = &g->calls[g->ncalls];
-	c->ts = r->ts;
-	c->dur = r->dur;
-	c->name_id = r->name;
-	c->corr = pr_gpurow_corr_link(r);
-	c->track = r->track;
-	c->nanc = 0;
-	c->above = r->u.call.above;
-	c->anc.name[0] = c->anc.name[1] = 0;
+	struct crec c;
+	struct corr_rec k;
+	int64_t corr = pr_gpurow_corr_link(r);
+	memset(&c, 0, sizeof(c));
+	c.ts = r->ts;
+	c.dur = r->dur;
+	c.name_id = r->name;
+	c.track = r->track;
+	c.above = r->u.call.above;
 	if (r->pkind != PR_GK_NONE) {
-		c->anc.name[0] = r->u.call.pname;
-		c->anc_kind[0] = kind_class(r->pkind);
-		c->nanc = 1;
+		c.name[0] = r->u.call.pname;
+		c.anc_kind[0] = kind_class(r->pkind);
+		c.nanc = 1;
 		if (r->qkind != PR_GK_NONE) {
-			c->anc.name[1] = r->u.call.qname;
-			c->anc_kind[1] = kind_class(r->qkind);
-			c->nanc = 2;
+			c.name[1] = r->u.call.qname;
+			c.anc_kind[1] = kind_class(r->qkind);
+			c.nanc = 2;
 		}
 	}
-	c->up = -2;
-	c->launched = 0;
-	if (c->corr != NO_KEY) {
-		if (pr_imap_get(&g->call_by_corr, c->corr, &prev))
-			g->dup_corr++; /* the first call keeps the correlation */
-		else
-			pr_imap_put(&g->call_by_corr, c->corr, (int64_t)g->ncalls);
+	if (corr != NO_KEY) {
+		memset(&k, 0, sizeof(k));
+		k.corr = corr;
+		k.idx = (uint32_t)g->ncalls;
+		pr_xsort_put(g->call_corr, &k);
 	} else {
+		c.nocorr = 1;
 		g->missing_corr++;
 	}
+	pr_spill_put(g->calls, &c, sizeof(c));
 	g->ncalls++;
 }
 
@@ -234,33 +294,38 @@ static void add_call(struct gl *g, const struct pr_gpurow *r)
  * CPU annotations and steps; activities and calls with their parent and
  * grandparent span (the writer nests spans per track: a kernel's parent is the GPU
  * annotation around it, a runtime call's the op or annotation that made
- * it).
+ * it). The activities and calls go to their streams, their correlations to
+ * their sorts (errors are sticky: the first read of each says).
  */
 static int scan(struct gl *g, struct pr_error *err)
 {
 	struct pr_gpuscan *gs = pr_gpuscan_get(g->ctx, err);
 	struct pr_gpuread *rd;
 	const struct pr_gpurow *r;
-	size_t nacts, ncalls;
 	if (!gs)
 		return -1;
 	g->tracks = pr_xreallocarray(NULL, gs->ntracks + 1, sizeof(*g->tracks));
 	if (gs->ntracks)
 		memcpy(g->tracks, gs->tracks, gs->ntracks * sizeof(*g->tracks));
-	/* the copies sized at once: growing them would hold the old and the new block together */
-	nacts = gs->nkind[PR_GK_KERNEL] + gs->nkind[PR_GK_MEMCPY] + gs->nkind[PR_GK_MEMSET];
-	ncalls = gs->nkind[PR_GK_RUNTIME];
-	g->cap_acts = nacts ? nacts : 1;
-	g->acts = pr_xreallocarray(NULL, g->cap_acts, sizeof(*g->acts));
-	g->cap_calls = ncalls ? ncalls : 1;
-	g->calls = pr_xreallocarray(NULL, g->cap_calls, sizeof(*g->calls));
-	pr_imap_reserve(&g->call_by_corr, ncalls);
+	if (gs->nkind[PR_GK_KERNEL] + gs->nkind[PR_GK_MEMCPY] + gs->nkind[PR_GK_MEMSET] > INT32_MAX ||
+	    gs->nkind[PR_GK_RUNTIME] > INT32_MAX)
+		return pr_error_set(err, PR_E_LIMIT, "gpu: more than %d device activities or runtime "
+						     "calls in a run",
+				    INT32_MAX);
+	g->acts = pr_spill_new("the gpu analysis' device activities", pr_gpuscan_mem);
+	g->calls = pr_spill_new("the gpu analysis' runtime calls", pr_gpuscan_mem);
+	g->call_corr = pr_xsort_new("the gpu analysis' runtime calls by correlation",
+				    sizeof(struct corr_rec), sort_mem(sizeof(struct corr_rec)),
+				    PR_XSORT_SIGNED);
+	g->act_corr = pr_xsort_new("the gpu analysis' device activities by correlation",
+				   sizeof(struct corr_rec), sort_mem(sizeof(struct corr_rec)),
+				   PR_XSORT_SIGNED);
 	/* the rows read back in id order, with their parents and grandparents (span_up) */
 	if (!(rd = pr_gpuscan_open(g->ctx, gs, 1, err)))
 		return -1;
 	while ((r = pr_gpuread_next(rd))) {
-		int64_t name_id = r->name, ts = r->ts, dur = r->dur;
-		struct act *a;
+		int64_t name_id = r->name, ts = r->ts, dur = r->dur, corr;
+		struct arec a;
 		int64_t si;
 		size_t k;
 		int ak;
@@ -294,56 +359,65 @@ static int scan(struct gl *g, struct pr_error *err)
 		default:
 			continue; /* the DataLoader ops the step breakdown reads */
 		}
-		if (g->nacts == g->cap_acts) {
-			g->cap_acts = g->cap_acts ? g->cap_acts * 2 : 1024;
-			g->acts = pr_xreallocarray(g->acts, g->cap_acts, sizeof(*g->acts));
-		}
-		a = &g->acts[g->nacts++];
-		a->ts = ts;
-		a->dur = dur;
-		a->name_id = name_id;
-		a->corr = pr_gpurow_corr_link(r);
-		a->kind = (uint8_t)ak;
-		a->by_flow = 0;
-		a->call = -1;
-		a->gpu_ann = -1;
-		a->ann_ts = 0;
+		memset(&a, 0, sizeof(a));
+		a.ts = ts;
+		a.dur = dur;
+		a.name_id = name_id;
+		a.kind = (uint8_t)ak;
+		a.gpu_ann = -1;
 		if (r->pkind == PR_GK_GPU_ANN || r->pkind == PR_GK_GPU_STEP) {
-			a->gpu_ann = (int32_t)name_slot(&g->gann_by_name, &g->ganns, &g->nganns,
-							r->u.act.pname);
-			a->ann_ts = r->u.act.pts;
+			a.gpu_ann = (int32_t)name_slot(&g->gann_by_name, &g->ganns, &g->nganns,
+						       r->u.act.pname);
+			a.ann_ts = r->u.act.pts;
 		}
 		si = gs->tracks[r->track];
 		if (si != g->last_track) {
 			g->last_track = si;
 			g->last_stream = pr_imap_get(&g->streams_by_track, si, &si) ? si : -1;
 		}
-		a->stream = (int32_t)g->last_stream;
+		a.stream = (int32_t)g->last_stream;
+		corr = pr_gpurow_corr_link(r);
+		if (corr != NO_KEY) {
+			struct corr_rec c;
+			memset(&c, 0, sizeof(c));
+			c.corr = corr;
+			c.dur = dur;
+			c.idx = (uint32_t)g->nacts;
+			pr_xsort_put(g->act_corr, &c);
+		} else {
+			a.nocorr = 1;
+			g->need_f++;
+		}
+		pr_spill_put(g->acts, &a, sizeof(a));
+		g->nacts++;
 	}
 	return pr_gpuread_close(rd, err);
 }
-
 /* (track, ts) -> map key for flow ends */
 static int64_t flow_key(int64_t track, int64_t ts)
 {
 	return (int64_t)((uint64_t)ts * 1000003u + (uint64_t)track * 0x9e3779b97f4a7c15ULL);
 }
 
+
 /*
  * Kineto's ac2g flows carry the correlation as their id: "s" at the
  * runtime call's start on its thread, "f" at the activity's start on its
- * stream. Used only for events without a "correlation" arg.
+ * stream. Used only for events without a "correlation" arg: a call gets its
+ * flow's id where no call has it as its arg and no earlier call got it (the
+ * merge of link_pairs: the flows' records come after the args' in the
+ * stable sort), an activity its flow's id. The flows' ends are held in
+ * memory (O(flows), only for traces that lack the arg).
  */
 static int link_by_flows(struct gl *g, struct pr_error *err)
 {
 	struct pr_imap s_ends = { 0 }, f_ends = { 0 };
 	sqlite3_stmt *st;
+	const void *p;
 	size_t i;
-	int rc;
-	int64_t need_f = 0, v;
-	for (i = 0; i < g->nacts; i++)
-		need_f += g->acts[i].corr == NO_KEY;
-	if (!need_f && !g->missing_corr)
+	int rc = -1, src;
+	int64_t v;
+	if (!g->need_f && !g->missing_corr)
 		return 0;
 	if (pr_actx_prep(g->ctx,
 			 "SELECT f.flow_id, f.phase, ifnull(f.track_id, 0), f.ts FROM flow f "
@@ -351,7 +425,7 @@ static int link_by_flows(struct gl *g, struct pr_error *err)
 			 "AND f.phase IN ('s', 'f')",
 			 &st, err))
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *fid = pr_actx_text(st, 0);
 		char *end;
 		long long id = strtoll(fid, &end, 10);
@@ -360,33 +434,52 @@ static int link_by_flows(struct gl *g, struct pr_error *err)
 		pr_imap_put(pr_actx_text(st, 1)[0] == 's' ? &s_ends : &f_ends,
 			 flow_key(sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3)), id);
 	}
-	if (pr_actx_done(g->ctx, st, rc, err)) {
-		pr_imap_release(&s_ends);
-		pr_imap_release(&f_ends);
-		return -1;
+	if (pr_actx_done(g->ctx, st, src, err))
+		goto out;
+	if (g->missing_corr) {
+		if (pr_spill_reread(g->calls, err))
+			goto out;
+		for (i = 0; i < g->ncalls && (p = pr_spill_next(g->calls, sizeof(struct crec))); i++) {
+			struct crec c;
+			struct corr_rec k;
+			memcpy(&c, p, sizeof(c));
+			if (!c.nocorr || !pr_imap_get(&s_ends, flow_key(g->tracks[c.track], c.ts), &v))
+				continue;
+			memset(&k, 0, sizeof(k));
+			k.corr = v;
+			k.idx = (uint32_t)i;
+			k.flow = 1;
+			pr_xsort_put(g->call_corr, &k);
+		}
+		if (pr_spill_failed(g->calls, err))
+			goto out;
 	}
-	for (i = 0; i < g->ncalls; i++) {
-		struct call *c = &g->calls[i];
-		int64_t other;
-		if (c->corr != NO_KEY || !pr_imap_get(&s_ends, flow_key(g->tracks[c->track], c->ts), &v) ||
-		    pr_imap_get(&g->call_by_corr, v, &other))
-			continue;
-		c->corr = v;
-		pr_imap_put(&g->call_by_corr, v, (int64_t)i);
+	if (g->need_f) {
+		if (pr_spill_reread(g->acts, err))
+			goto out;
+		for (i = 0; i < g->nacts && (p = pr_spill_next(g->acts, sizeof(struct arec))); i++) {
+			struct arec a;
+			struct corr_rec k;
+			memcpy(&a, p, sizeof(a));
+			if (!a.nocorr || a.stream < 0 ||
+			    !pr_imap_get(&f_ends, flow_key(g->streams[a.stream].track, a.ts), &v))
+				continue;
+			memset(&k, 0, sizeof(k));
+			k.corr = v;
+			k.dur = a.dur;
+			k.idx = (uint32_t)i;
+			k.flow = 1;
+			pr_xsort_put(g->act_corr, &k);
+		}
+		if (pr_spill_failed(g->acts, err))
+			goto out;
 	}
-	for (i = 0; i < g->nacts; i++) {
-		struct act *a = &g->acts[i];
-		if (a->corr != NO_KEY || a->stream < 0 ||
-		    !pr_imap_get(&f_ends, flow_key(g->streams[a->stream].track, a->ts), &v))
-			continue;
-		a->corr = v;
-		a->by_flow = 1;
-	}
+	rc = 0;
+out:
 	pr_imap_release(&s_ends);
 	pr_imap_release(&f_ends);
-	return 0;
+	return rc;
 }
-
 static int32_t make_node(struct gl *g, int64_t id, int64_t name_id, int is_op, int is_ann,
 			 int32_t above)
 {
@@ -447,23 +540,6 @@ static int resolve(struct gl *g, int64_t id, int32_t *out, struct pr_error *err)
 	return 0;
 }
 
-/* LSD radix sort of v[0..n) (base/xsort.h: bytes that are equal in every value are skipped). */
-static void radix_u64(uint64_t *v, size_t n)
-{
-	pr_radix_u64(v, NULL, n);
-}
-
-/* Sorts signed values (the sign bit flipped, so the unsigned order is the signed one). */
-static void radix_i64(int64_t *v, size_t n)
-{
-	size_t i;
-	for (i = 0; i < n; i++)
-		v[i] = (int64_t)((uint64_t)v[i] ^ 0x8000000000000000ULL);
-	radix_u64((uint64_t *)v, n);
-	for (i = 0; i < n; i++)
-		v[i] = (int64_t)((uint64_t)v[i] ^ 0x8000000000000000ULL);
-}
-
 /* a - b without overflow on hostile times: saturated at the int64 range. */
 static int64_t sub_sat(int64_t a, int64_t b)
 {
@@ -480,77 +556,357 @@ static int64_t add_wrap(int64_t t0, uint64_t d)
 	return (int64_t)((uint64_t)t0 + d);
 }
 
-/*
- * Links the activities to their calls and resolves what is above each
- * launching call: its parent and grandparent from the scan, the ancestors
- * above looked up in id order (the lookups then walk the span table's
- * B-tree forward instead of jumping around a store larger than SQLite's
- * cache).
- */
-static int link_calls(struct gl *g, struct pr_error *err)
+
+/* The next record of a sort copied to rec: 1, or 0 at its end (or on a failed read). */
+static int xnext(struct pr_xsort *xs, void *rec, size_t size)
 {
-	int64_t *ids = pr_xreallocarray(NULL, g->ncalls + 1, sizeof(*ids)), v, name[2];
-	size_t n = 0, i, k;
-	int32_t node;
-	int rc = 0;
-	for (i = 0; i < g->nacts; i++) {
-		struct call *c;
-		if (g->acts[i].corr == NO_KEY || !pr_imap_get(&g->call_by_corr, g->acts[i].corr, &v))
-			continue;
-		g->acts[i].call = (int32_t)v;
-		c = &g->calls[v];
-		if (c->up != -2)
-			continue;
-		c->up = -1;
-		if (c->above > 0)
-			ids[n++] = c->above;
-		name[0] = c->anc.name[0];
-		name[1] = c->anc.name[1];
-		c->anc.idx.op[0] = c->anc.idx.op[1] = c->anc.idx.ann[0] = c->anc.idx.ann[1] = -1;
-		for (k = 0; k < c->nanc; k++)
-			if (c->anc_kind[k] == 1)
-				c->anc.idx.op[k] = (int32_t)name_slot(&g->op_by_name, &g->ops, &g->nops,
-								      name[k]);
-			else if (c->anc_kind[k] == 2 && pr_imap_get(&g->cann_by_name, name[k], &v))
-				c->anc.idx.ann[k] = (int32_t)v;
-	}
-	radix_i64(ids, n);
-	for (i = 0; i < n && !rc; i++)
-		if (!i || ids[i] != ids[i - 1])
-			rc = resolve(g, ids[i], &node, err);
-	free(ids);
-	if (rc)
+	const void *p = pr_xsort_next(xs);
+	if (!p)
+		return 0;
+	memcpy(rec, p, size);
+	return 1;
+}
+
+/*
+ * Links the activities to their calls: the calls' and the activities'
+ * correlations merged, each sorted by correlation (stable: a correlation's
+ * calls in id order, those from args before those from flows). The first
+ * call of a correlation keeps it (later calls with it as their arg count as
+ * duplicates, later ones with it from a flow do not get it); every activity
+ * of the correlation is linked to it: the pairs go to a sort by call.
+ */
+static int link_pairs(struct gl *g, struct pr_error *err)
+{
+	struct corr_rec c, a;
+	struct pair_rec pr;
+	int hc, ha;
+	if (pr_xsort_sort(g->call_corr, err) || pr_xsort_sort(g->act_corr, err))
 		return -1;
-	for (i = 0; i < g->ncalls; i++) {
-		struct call *c = &g->calls[i];
-		if (c->up == -1 && c->above > 0 && pr_imap_get(&g->node_by_id, c->above, &v))
-			c->up = (int32_t)v;
+	g->pairs = pr_xsort_new("the gpu analysis' links by call", sizeof(struct pair_rec),
+				sort_mem(sizeof(struct pair_rec)), 0);
+	hc = xnext(g->call_corr, &c, sizeof(c));
+	ha = xnext(g->act_corr, &a, sizeof(a));
+	while (hc) {
+		int64_t corr = c.corr;
+		uint32_t keeper = c.idx;
+		int by_arg = !c.flow;
+		while ((hc = xnext(g->call_corr, &c, sizeof(c))) && c.corr == corr)
+			g->dup_corr += by_arg && !c.flow;
+		while (ha && a.corr < corr)
+			ha = xnext(g->act_corr, &a, sizeof(a));
+		for (; ha && a.corr == corr; ha = xnext(g->act_corr, &a, sizeof(a))) {
+			memset(&pr, 0, sizeof(pr));
+			pr.call = keeper;
+			pr.act = a.idx;
+			pr.dur = a.dur;
+			pr.by_flow = a.flow;
+			pr_xsort_put(g->pairs, &pr);
+		}
 	}
+	if (pr_xsort_failed(g->call_corr, err) || pr_xsort_failed(g->act_corr, err))
+		return -1;
+	pr_xsort_free(g->call_corr);
+	pr_xsort_free(g->act_corr);
+	g->call_corr = g->act_corr = NULL;
 	return 0;
 }
 
-static json_t *quantiles(int64_t *v, size_t n, int with_total)
+/*
+ * The ancestor nodes kept at most (pr_gpuscan_mem / 64: 16 Ki nodes and
+ * their map entries by default): past it, between two calls, they are all
+ * forgotten, and later calls look their ancestors up again (a node is a
+ * function of its span: the same whenever it is made).
+ */
+static size_t node_cap(void)
 {
-	double sum = 0, *d;
-	size_t i;
+	return pr_gpuscan_mem / 64 ? pr_gpuscan_mem / 64 : 1;
+}
+
+/*
+ * One activity (of duration dur) launched by a call (ts, its parent's and
+ * grandparent's op and annotation indexes, the node above them): device
+ * self to the nearest op, device total to every op above the call, the
+ * activity to the innermost CPU annotation or step. The sums saturate and
+ * the durations are never negative (store/writer.c), so their order does
+ * not matter: they are added here, call by call, while the nodes are kept.
+ */
+static void attribute(struct gl *g, int64_t ts, const int32_t *op, const int32_t *ann_k,
+		      size_t nanc, int32_t up, int64_t dur)
+{
+	int32_t nd, self = -1, ann = -1;
+	size_t k;
+	for (k = 0; k < nanc; k++) {
+		if (ann < 0)
+			ann = ann_k[k];
+		if (op[k] < 0)
+			continue;
+		if (self < 0)
+			self = op[k];
+		add_ns(&g->ops[op[k]].dev_total, dur);
+		g->ops[op[k]].n_total++;
+	}
+	for (nd = up; nd >= 0; nd = g->nodes[nd].parent) {
+		int32_t o = g->nodes[nd].op;
+		if (o < 0)
+			continue;
+		if (self < 0)
+			self = o;
+		add_ns(&g->ops[o].dev_total, dur);
+		g->ops[o].n_total++;
+	}
+	if (self >= 0) {
+		add_ns(&g->ops[self].dev_self, dur);
+		g->ops[self].n_self++;
+	} else {
+		g->no_op_acts++;
+		add_ns(&g->no_op_ns, dur);
+	}
+	if (ann < 0 && up >= 0)
+		ann = g->nodes[up].ann;
+	if (ann >= 0) {
+		g->canns[ann].acts++;
+		add_ns(&g->canns[ann].act_ns, dur);
+		g->canns[ann].hta_acts += ts < g->window_end;
+	} else {
+		g->cpu_none++;
+	}
+}
+
+/*
+ * The calls' pass, in id order next to the pairs sorted by call: for each
+ * call that launched something, what is above it (its parent and
+ * grandparent from the scan, the ancestors above looked up by id, in id
+ * order so that the lookups walk the span table's B-tree forward) and its
+ * activities attributed to ops and annotations; its overhead (to the
+ * overheads' sort), its API's counts; and for each of its activities what
+ * they need of it, to a sort by activity.
+ */
+static int calls_pass(struct gl *g, struct pr_error *err)
+{
+	struct pair_rec pr;
+	const void *p;
+	size_t i, k;
+	int hp;
+	int64_t v;
+	if (pr_xsort_sort(g->pairs, err) || pr_spill_reread(g->calls, err))
+		return -1;
+	g->links = pr_xsort_new("the gpu analysis' links by activity", sizeof(struct link_rec),
+				sort_mem(sizeof(struct link_rec)), 0);
+	g->ovh = pr_xsort_new("the gpu analysis' launch overheads", sizeof(int64_t),
+			      sort_mem(sizeof(int64_t)), PR_XSORT_SIGNED);
+	hp = xnext(g->pairs, &pr, sizeof(pr));
+	for (i = 0; hp && i < g->ncalls && (p = pr_spill_next(g->calls, sizeof(struct crec))); i++) {
+		struct crec c;
+		struct link_rec l;
+		struct api_stat *ap;
+		int32_t op[2] = { -1, -1 }, ann[2] = { -1, -1 }, up = -1;
+		if (pr.call != i)
+			continue;
+		memcpy(&c, p, sizeof(c));
+		for (k = 0; k < c.nanc; k++)
+			if (c.anc_kind[k] == 1)
+				op[k] = (int32_t)name_slot(&g->op_by_name, &g->ops, &g->nops, c.name[k]);
+			else if (c.anc_kind[k] == 2 && pr_imap_get(&g->cann_by_name, c.name[k], &v))
+				ann[k] = (int32_t)v;
+		if (c.above > 0 && resolve(g, c.above, &up, err))
+			return -1;
+		pr_xsort_put(g->ovh, &c.dur);
+		if (!pr_imap_get(&g->api_by_name, c.name_id, &v)) {
+			g->apis = pr_xreallocarray(g->apis, g->napis + 1, sizeof(*g->apis));
+			memset(&g->apis[g->napis], 0, sizeof(*g->apis));
+			g->apis[g->napis].name_id = c.name_id;
+			v = (int64_t)g->napis++;
+			pr_imap_put(&g->api_by_name, c.name_id, v);
+		}
+		memset(&l, 0, sizeof(l));
+		l.ts = c.ts;
+		l.dur = c.dur;
+		l.api = (int32_t)v;
+		ap = &g->apis[v];
+		ap->calls++;
+		for (; hp && pr.call == i; hp = xnext(g->pairs, &pr, sizeof(pr))) {
+			attribute(g, c.ts, op, ann, c.nanc, up, pr.dur);
+			l.act = pr.act;
+			l.by_flow = pr.by_flow;
+			pr_xsort_put(g->links, &l);
+			ap->acts++;
+		}
+		ap->overhead += (double)c.dur;
+		if (g->nnodes > node_cap()) {
+			g->nnodes = 0;
+			pr_imap_release(&g->node_by_id);
+			memset(&g->node_by_id, 0, sizeof(g->node_by_id));
+		}
+	}
+	if (pr_xsort_failed(g->pairs, err) || pr_spill_failed(g->calls, err))
+		return -1;
+	pr_xsort_free(g->pairs);
+	pr_spill_free(g->calls);
+	g->pairs = NULL;
+	g->calls = NULL;
+	return 0;
+}
+
+/* Memcpy/memset type: the name up to " (" ("Memcpy HtoD (Pinned -> Device)" -> "Memcpy HtoD"). */
+static char *act_type(struct pr_actx *ctx, const struct arec *a);
+
+/*
+ * The activities' pass, in id order next to their links sorted by
+ * activity: per type, per GPU annotation, per stream; the latencies to their sort, the queue's launches and ends to
+ * theirs (by stream).
+ */
+static int acts_pass(struct gl *g, struct pr_error *err)
+{
+	struct link_rec l;
+	const void *p;
+	size_t i, k;
+	int hl;
+	int64_t v;
+	if (pr_xsort_sort(g->links, err) || pr_spill_reread(g->acts, err))
+		return -1;
+	g->lat = pr_xsort_new("the gpu analysis' launch latencies", sizeof(int64_t),
+			      sort_mem(sizeof(int64_t)), PR_XSORT_SIGNED);
+	g->queue = pr_xsort_new("the gpu analysis' launches by stream", sizeof(struct qrec),
+				sort_mem(sizeof(struct qrec)), 0);
+	g->t0 = INT64_MAX;
+	hl = xnext(g->links, &l, sizeof(l));
+	for (i = 0; i < g->nacts && (p = pr_spill_next(g->acts, sizeof(struct arec))); i++) {
+		struct arec a;
+		struct type_stat *t;
+		struct stream *s = NULL;
+		int64_t key, lat;
+		memcpy(&a, p, sizeof(a));
+		/* the type of a name, looked up once per distinct name (kernels: one type) */
+		key = a.kind == AK_KERNEL ? NO_KEY + 1 : a.name_id;
+		if (!pr_imap_get(&g->type_by_name, key, &v)) {
+			char *type = act_type(g->ctx, &a);
+			for (k = 0; k < g->ntypes && strcmp(g->types[k].type, type); k++)
+				;
+			if (k == g->ntypes) {
+				g->types = pr_xreallocarray(g->types, g->ntypes + 1, sizeof(*g->types));
+				memset(&g->types[g->ntypes], 0, sizeof(*g->types));
+				g->types[g->ntypes++].type = type;
+			} else {
+				free(type);
+			}
+			v = (int64_t)k;
+			pr_imap_put(&g->type_by_name, key, v);
+		}
+		t = &g->types[v];
+		t->acts++;
+		add_ns(&t->device_ns, a.dur);
+		if (a.gpu_ann >= 0) {
+			g->ganns[a.gpu_ann].acts++;
+			add_ns(&g->ganns[a.gpu_ann].act_ns, a.dur);
+		} else {
+			g->gpu_none++;
+		}
+		if (a.stream >= 0) {
+			s = &g->streams[a.stream];
+			s->acts++;
+			add_ns(&s->busy_ns, a.dur);
+			s->nk[a.kind]++;
+		}
+		if (!hl || l.act != i) {
+			g->cpu_none++;
+			continue;
+		}
+		/* launch latency */
+		g->linked++;
+		g->by_flow += l.by_flow;
+		lat = sub_sat(a.ts, l.ts);
+		pr_xsort_put(g->lat, &lat);
+		g->negative += lat < 0;
+		t->linked++;
+		t->latency += (double)lat;
+		if (!t->has_max || (double)lat > t->latency_max)
+			t->latency_max = (double)lat;
+		t->has_max = 1;
+		g->apis[l.api].latency += (double)lat;
+		/* HTA's short kernels: the GPU runs it in less time than the CPU took to launch it */
+		if (a.kind == AK_KERNEL) {
+			g->kern_linked++;
+			if (a.dur < l.dur) {
+				g->kern_short++;
+				add_ns(&g->short_dev, a.dur);
+				add_ns(&g->short_call, l.dur);
+			}
+		}
+		if (l.ts < g->window_end) {
+			g->hta_acts++;
+			if (a.gpu_ann >= 0 && a.ann_ts < g->window_end)
+				g->ganns[a.gpu_ann].hta_acts++;
+		}
+		/* the stream's queue: launched when the call starts, never ending before */
+		if (s) {
+			struct qrec q;
+			s->linked++;
+			if (l.ts < g->t0)
+				g->t0 = l.ts;
+			q.stream = (uint64_t)a.stream;
+			q.start = l.ts;
+			q.end = a.ts + a.dur > l.ts ? a.ts + a.dur : l.ts;
+			pr_xsort_put(g->queue, &q);
+		}
+		hl = xnext(g->links, &l, sizeof(l));
+	}
+	if (pr_xsort_failed(g->links, err) || pr_spill_failed(g->acts, err))
+		return -1;
+	pr_xsort_free(g->links);
+	pr_spill_free(g->acts);
+	g->links = NULL;
+	g->acts = NULL;
+	return 0;
+}
+
+/*
+ * min, mean, p50, p95, max of the values of a sort: read in ascending
+ * order, summed in it, the quantiles interpolated as pr_quantile_sorted
+ * does (its indexes known from the count). NULL with err when a read fails.
+ */
+static json_t *quantiles(struct pr_xsort *xs, int with_total, struct pr_error *err)
+{
+	static const double qs[2] = { 0.5, 0.95 };
+	uint64_t n = pr_xsort_count(xs), i;
+	double sum = 0, d = 0, lo_v[2] = { 0, 0 }, hi_v[2] = { 0, 0 }, pos[2], q[2];
+	size_t lo[2], k;
+	int64_t v = 0, vmin = 0;
 	json_t *o;
 	if (!n)
 		return json_null();
-	radix_i64(v, n);
-	d = pr_xreallocarray(NULL, n, sizeof(*d));
-	for (i = 0; i < n; i++) {
-		d[i] = (double)v[i];
-		sum += d[i];
+	if (pr_xsort_sort(xs, err))
+		return NULL;
+	for (k = 0; k < 2; k++) {
+		pos[k] = qs[k] * (double)(n - 1);
+		lo[k] = (size_t)pos[k];
 	}
-	o = pr_jobj("min_ns", pr_jint(v[0]), "mean_ns", pr_jnum(sum / (double)n), "p50_ns",
-		    pr_jnum(pr_quantile_sorted(d, n, 0.5)), "p95_ns",
-		    pr_jnum(pr_quantile_sorted(d, n, 0.95)), "max_ns", pr_jint(v[n - 1]), NULL);
+	for (i = 0; i < n && xnext(xs, &v, sizeof(v)); i++) {
+		d = (double)v;
+		sum += d;
+		if (!i)
+			vmin = v;
+		for (k = 0; k < 2; k++) {
+			if (i == lo[k])
+				lo_v[k] = d;
+			if (i == lo[k] + 1)
+				hi_v[k] = d;
+		}
+	}
+	if (pr_xsort_failed(xs, err))
+		return NULL;
+	if (i < n) {
+		pr_error_set(err, PR_E_IO, "sort of the gpu analysis' values: %llu of %llu read",
+			     (unsigned long long)i, (unsigned long long)n);
+		return NULL;
+	}
+	for (k = 0; k < 2; k++) /* pr_quantile_sorted */
+		q[k] = lo[k] + 1 >= n ? d : lo_v[k] + (hi_v[k] - lo_v[k]) * (pos[k] - (double)lo[k]);
+	o = pr_jobj("min_ns", pr_jint(vmin), "mean_ns", pr_jnum(sum / (double)n), "p50_ns",
+		    pr_jnum(q[0]), "p95_ns", pr_jnum(q[1]), "max_ns", pr_jint(v), NULL);
 	if (with_total)
 		json_object_set_new(o, "total_ns", pr_jnum(sum));
-	free(d);
 	return o;
 }
-
 static char *name_text(struct pr_actx *ctx, int64_t name_id)
 {
 	sqlite3_stmt *st;
@@ -566,7 +922,7 @@ static char *name_text(struct pr_actx *ctx, int64_t name_id)
 }
 
 /* Memcpy/memset type: the name up to " (" ("Memcpy HtoD (Pinned -> Device)" -> "Memcpy HtoD"). */
-static char *act_type(struct pr_actx *ctx, const struct act *a)
+static char *act_type(struct pr_actx *ctx, const struct arec *a)
 {
 	char *s, *p;
 	if (a->kind == AK_KERNEL)
@@ -591,89 +947,29 @@ static int cmp_type(const void *a, const void *b)
 	return strcmp(x->type, y->type);
 }
 
-static json_t *launches_json(struct gl *g)
+/* The launches from what the passes gathered (NULL with err when a sort's read fails). */
+static json_t *launches_json(struct gl *g, struct pr_error *err)
 {
-	int64_t *lat = NULL, *ovh = NULL;
-	size_t nlat = 0, novh = 0, i, j, ntypes = 0, napis = 0;
-	struct api_stat *apis = NULL;
-	struct type_stat *types = NULL;
-	struct pr_imap api_by_name = { 0 }, type_by_name = { 0 };
-	int64_t linked = 0, by_flow = 0, negative = 0, v;
-	int64_t kern_linked = 0, kern_short = 0, short_dev = 0, short_call = 0;
-	json_t *o, *arr;
-	lat = pr_xreallocarray(NULL, g->nacts ? g->nacts : 1, sizeof(*lat));
-	ovh = pr_xreallocarray(NULL, g->ncalls ? g->ncalls : 1, sizeof(*ovh));
-	for (i = 0; i < g->nacts; i++) {
-		const struct act *a = &g->acts[i];
-		struct type_stat *t;
-		/* the type of a name, looked up once per distinct name (kernels: one type) */
-		int64_t key = a->kind == AK_KERNEL ? NO_KEY + 1 : a->name_id;
-		if (!pr_imap_get(&type_by_name, key, &v)) {
-			char *type = act_type(g->ctx, a);
-			for (j = 0; j < ntypes && strcmp(types[j].type, type); j++)
-				;
-			if (j == ntypes) {
-				types = pr_xreallocarray(types, ntypes + 1, sizeof(*types));
-				memset(&types[ntypes], 0, sizeof(*types));
-				types[ntypes++].type = type;
-			} else {
-				free(type);
-			}
-			v = (int64_t)j;
-			pr_imap_put(&type_by_name, key, v);
-		}
-		t = &types[v];
-		t->acts++;
-		add_ns(&t->device_ns, a->dur);
-		if (a->call < 0)
-			continue;
-		linked++;
-		by_flow += a->by_flow;
-		lat[nlat] = sub_sat(a->ts, g->calls[a->call].ts);
-		negative += lat[nlat] < 0;
-		t->linked++;
-		t->latency += (double)lat[nlat];
-		if (!t->has_max || (double)lat[nlat] > t->latency_max)
-			t->latency_max = (double)lat[nlat];
-		t->has_max = 1;
-		nlat++;
-		/* HTA's short kernels: the GPU runs it in less time than the CPU took to launch it */
-		if (a->kind == AK_KERNEL) {
-			kern_linked++;
-			if (a->dur < g->calls[a->call].dur) {
-				kern_short++;
-				add_ns(&short_dev, a->dur);
-				add_ns(&short_call, g->calls[a->call].dur);
-			}
-		}
+	size_t i, j, ntypes = g->ntypes, napis = g->napis;
+	struct api_stat *apis = g->apis;
+	struct type_stat *types = g->types;
+	json_t *o, *arr, *lat, *ovh;
+	uint64_t ncalls = pr_xsort_count(g->ovh);
+	if (!(lat = quantiles(g->lat, 0, err)))
+		return NULL;
+	if (!(ovh = quantiles(g->ovh, 1, err))) {
+		json_decref(lat);
+		return NULL;
 	}
-	for (i = 0; i < g->ncalls; i++) {
-		const struct call *c = &g->calls[i];
-		struct api_stat *ap;
-		if (!c->launched)
-			continue;
-		ovh[novh++] = c->dur;
-		if (!pr_imap_get(&api_by_name, c->name_id, &v)) {
-			apis = pr_xreallocarray(apis, napis + 1, sizeof(*apis));
-			memset(&apis[napis], 0, sizeof(*apis));
-			apis[napis].name_id = c->name_id;
-			v = (int64_t)napis++;
-			pr_imap_put(&api_by_name, c->name_id, v);
-		}
-		ap = &apis[v];
-		ap->calls++;
-		ap->acts += c->launched;
-		ap->overhead += (double)c->dur;
-	}
-	for (i = 0; i < g->nacts; i++)
-		if (g->acts[i].call >= 0 &&
-		    pr_imap_get(&api_by_name, g->calls[g->acts[i].call].name_id, &v))
-			apis[v].latency +=
-				(double)sub_sat(g->acts[i].ts, g->calls[g->acts[i].call].ts);
-	o = pr_jobj("activities", pr_jint((int64_t)g->nacts), "linked", pr_jint(linked),
-		    "linked_by_flow", pr_jint(by_flow), "unlinked", pr_jint((int64_t)g->nacts - linked),
-		    "calls", pr_jint((int64_t)novh), "latency", quantiles(lat, nlat, 0),
-		    "negative_latency", pr_jint(negative), "overhead", quantiles(ovh, novh, 1), NULL);
+	/* their buffers back before the streams' sorts */
+	pr_xsort_free(g->lat);
+	pr_xsort_free(g->ovh);
+	g->lat = g->ovh = NULL;
+	o = pr_jobj("activities", pr_jint((int64_t)g->nacts), "linked", pr_jint(g->linked),
+		    "linked_by_flow", pr_jint(g->by_flow), "unlinked",
+		    pr_jint((int64_t)g->nacts - g->linked), "calls",
+		    pr_jint((int64_t)ncalls), "latency", lat, "negative_latency",
+		    pr_jint(g->negative), "overhead", ovh, NULL);
 	/* per runtime API: the API_CAP with the most overhead (then calls, name) */
 	for (i = 1; i < napis; i++) /* insertion sort: few APIs */
 		for (j = i; j > 0; j--) {
@@ -739,12 +1035,10 @@ static json_t *launches_json(struct gl *g)
 				    pr_jobj("types", pr_jint((int64_t)(ntypes - TYPE_CAP)), "activities",
 					    pr_jint(n), NULL));
 	}
-	for (i = 0; i < ntypes; i++)
-		free(types[i].type);
 	json_object_set_new(o, "by_type", arr);
 	json_object_set_new(o, "short_kernels",
-			    pr_jobj("kernels", pr_jint(kern_short), "of_linked", pr_jint(kern_linked),
-				    "device_ns", pr_jint(short_dev), "launch_ns", pr_jint(short_call),
+			    pr_jobj("kernels", pr_jint(g->kern_short), "of_linked", pr_jint(g->kern_linked),
+				    "device_ns", pr_jint(g->short_dev), "launch_ns", pr_jint(g->short_call),
 				    "rule",
 				    json_string("a linked kernel whose duration is shorter than its "
 						"runtime call's (HTA's short GPU kernels)"),
@@ -755,12 +1049,6 @@ static json_t *launches_json(struct gl *g)
 			    "its \"correlation\" arg (the ac2g flow's id where the arg is missing); "
 			    "latency = activity start - call start, per activity; overhead = call "
 			    "duration, per call that launched something"));
-	free(types);
-	free(apis);
-	pr_imap_release(&api_by_name);
-	pr_imap_release(&type_by_name);
-	free(lat);
-	free(ovh);
 	return o;
 }
 
@@ -911,43 +1199,88 @@ static json_t *annotations_json(struct gl *g, int64_t gpu_none, int64_t cpu_none
 	return o;
 }
 
-/* The step series reduced to at most cap points: min and max of each time bucket, in order. */
-static json_t *queue_timeline(struct pr_actx *ctx, const int64_t *tp, const int64_t *vp, size_t n,
-			      size_t cap)
+/* A queue's change (time, length), in the series' stream. */
+struct qpoint {
+	int64_t t, v;
+};
+
+/* The next change of the series (k its index, n the count): 1, or 0 past the end. */
+static int qnext(struct pr_spill *series, uint64_t k, uint64_t n, struct qpoint *pt)
 {
-	json_t *ta = json_array(), *va = json_array();
-	size_t b, k = 0, buckets = cap / 2 ? cap / 2 : 1;
-	double span = n ? (double)sub_sat(tp[n - 1], tp[0]) + 1 : 1;
-	for (b = 0; k < n && (n <= cap || b < buckets); b++) {
+	const void *p;
+	if (k >= n || !(p = pr_spill_next(series, sizeof(*pt))))
+		return 0;
+	memcpy(pt, p, sizeof(*pt));
+	return 1;
+}
+
+/*
+ * The step series (its n changes, first at t_first, last at t_last, in the
+ * series' stream) reduced to at most cap points: min and max of each time
+ * bucket, in order. NULL with err when reading it fails.
+ */
+static json_t *queue_timeline(struct pr_actx *ctx, struct pr_spill *series, uint64_t n,
+			      int64_t t_first, int64_t t_last, size_t cap, struct pr_error *err)
+{
+	json_t *ta, *va;
+	size_t b, buckets = cap / 2 ? cap / 2 : 1;
+	uint64_t k = 0;
+	double span = n ? (double)sub_sat(t_last, t_first) + 1 : 1;
+	struct qpoint cur = { 0, 0 };
+	int has;
+	if (pr_spill_reread(series, err))
+		return NULL;
+	ta = json_array();
+	va = json_array();
+	has = qnext(series, k, n, &cur);
+	for (b = 0; has && (n <= cap || b < buckets); b++) {
 		int64_t end = n <= cap || b + 1 == buckets
 				      ? INT64_MAX
-				      : tp[0] + (int64_t)(span * (double)(b + 1) / (double)buckets);
-		size_t lo = k, hi = k, x;
+				      : t_first + (int64_t)(span * (double)(b + 1) / (double)buckets);
+		struct qpoint lo, hi, x;
+		uint64_t ilo, ihi, ix;
 		if (n <= cap) { /* every change */
-			json_array_append_new(ta, pr_actx_t(ctx, tp[k]));
-			json_array_append_new(va, pr_jint(vp[k]));
-			k++;
+			json_array_append_new(ta, pr_actx_t(ctx, cur.t));
+			json_array_append_new(va, pr_jint(cur.v));
+			has = qnext(series, ++k, n, &cur);
 			continue;
 		}
-		if (tp[k] >= end)
+		if (cur.t >= end)
 			continue;
-		for (; k < n && tp[k] < end; k++) {
-			if (vp[k] < vp[lo])
-				lo = k;
-			if (vp[k] > vp[hi])
-				hi = k;
+		lo = hi = cur;
+		ilo = ihi = k;
+		for (; has && cur.t < end; has = qnext(series, ++k, n, &cur)) {
+			if (cur.v < lo.v) {
+				lo = cur;
+				ilo = k;
+			}
+			if (cur.v > hi.v) {
+				hi = cur;
+				ihi = k;
+			}
 		}
-		if (lo > hi) {
+		if (ilo > ihi) {
 			x = lo;
 			lo = hi;
 			hi = x;
+			ix = ilo;
+			ilo = ihi;
+			ihi = ix;
 		}
-		json_array_append_new(ta, pr_actx_t(ctx, tp[lo]));
-		json_array_append_new(va, pr_jint(vp[lo]));
-		if (hi != lo) {
-			json_array_append_new(ta, pr_actx_t(ctx, tp[hi]));
-			json_array_append_new(va, pr_jint(vp[hi]));
+		json_array_append_new(ta, pr_actx_t(ctx, lo.t));
+		json_array_append_new(va, pr_jint(lo.v));
+		if (ihi != ilo) {
+			json_array_append_new(ta, pr_actx_t(ctx, hi.t));
+			json_array_append_new(va, pr_jint(hi.v));
 		}
+	}
+	if (pr_spill_failed(series, err) || (k < n && (n <= cap || b < buckets))) {
+		if (!err->code)
+			pr_error_set(err, PR_E_IO, "the gpu analysis' queue series: %llu of %llu read",
+				     (unsigned long long)k, (unsigned long long)n);
+		json_decref(ta);
+		json_decref(va);
+		return NULL;
 	}
 	return pr_jobj("t_ns", ta, "v", va, "reduced", json_boolean(n > cap), NULL);
 }
@@ -955,96 +1288,112 @@ static json_t *queue_timeline(struct pr_actx *ctx, const int64_t *tp, const int6
 /*
  * Queue length of one stream from its events, sorted: key = (t - t0) * 2,
  * + 1 for an end, so at one time launches come before ends and the value
- * after each time (the series) never dips below what both leave.
+ * after each time (the series) never dips below what both leave. The
+ * series goes to a stream, read again for the timeline.
  */
-static json_t *queue_json(struct gl *g, const uint64_t *key, size_t n, int64_t t0, int64_t *tp,
-			  int64_t *vp)
+static json_t *queue_json(struct gl *g, struct pr_xsort *keys, int64_t t0, struct pr_error *err)
 {
-	size_t i = 0, ntp = 0, cap = g->ctx->opts->timeline_points;
+	size_t cap = g->ctx->opts->timeline_points;
+	uint64_t n = pr_xsort_count(keys), key = 0, ntp = 0;
 	int64_t q = 0, qmax = 0, tmax = 0, first, last;
 	double area = 0;
-	json_t *o;
+	struct pr_spill *series;
+	json_t *o, *tl;
+	int has;
 	if (!n)
 		return json_null();
-	first = last = add_wrap(t0, key[0] >> 1);
-	while (i < n) {
-		int64_t t = add_wrap(t0, key[i] >> 1);
+	if (pr_xsort_sort(keys, err))
+		return NULL;
+	series = pr_spill_new("the gpu analysis' queue series", pr_gpuscan_mem);
+	has = xnext(keys, &key, sizeof(key));
+	first = last = add_wrap(t0, key >> 1);
+	while (has) {
+		int64_t t = add_wrap(t0, key >> 1);
+		struct qpoint pt;
 		area += (double)q * (double)sub_sat(t, last);
-		for (; i < n && add_wrap(t0, key[i] >> 1) == t; i++)
-			q += key[i] & 1 ? -1 : 1;
+		for (; has && add_wrap(t0, key >> 1) == t; has = xnext(keys, &key, sizeof(key)))
+			q += key & 1 ? -1 : 1;
 		last = t;
-		tp[ntp] = t;
-		vp[ntp++] = q;
+		pt.t = t;
+		pt.v = q;
+		pr_spill_put(series, &pt, sizeof(pt));
+		ntp++;
 		if (q > qmax) {
 			qmax = q;
 			tmax = t;
 		}
 	}
+	if (pr_xsort_failed(keys, err)) {
+		pr_spill_free(series);
+		return NULL;
+	}
 	o = pr_jobj("mean", pr_jnum(last > first ? area / (double)sub_sat(last, first) : 0), "max",
 		    pr_jint(qmax), "max_t_ns", pr_actx_t(g->ctx, tmax), "changes",
 		    pr_jint((int64_t)ntp), NULL);
-	if (cap)
-		json_object_set_new(o, "timeline", queue_timeline(g->ctx, tp, vp, ntp, cap));
+	if (cap) {
+		if (!(tl = queue_timeline(g->ctx, series, ntp, first, last, cap, err))) {
+			json_decref(o);
+			pr_spill_free(series);
+			return NULL;
+		}
+		json_object_set_new(o, "timeline", tl);
+	}
+	pr_spill_free(series);
 	return o;
 }
 
-/* Per stream: activities, busy time and the queue length (launches +1, ends -1, in time order). */
-static json_t *streams_json(struct gl *g)
+/*
+ * Per stream: activities, busy time and the queue length (launches +1,
+ * ends -1, in time order): the launches and ends by stream (in activity
+ * order), those of a stream shown to a sort of their keys. NULL with err
+ * when a sort or stream fails.
+ */
+static json_t *streams_json(struct gl *g, struct pr_error *err)
 {
-	size_t *off = pr_xcalloc(g->nstreams + 1, sizeof(*off)), *fill, i, j, n = 0, more = 0;
-	uint64_t *key;
-	int64_t *tp, *vp, t0 = INT64_MAX;
-	json_t *arr = json_array(), *o;
-	for (i = 0; i < g->nacts; i++) {
-		const struct act *a = &g->acts[i];
-		if (a->stream < 0)
-			continue;
-		g->streams[a->stream].acts++;
-		add_ns(&g->streams[a->stream].busy_ns, a->dur);
-		g->streams[a->stream].nk[a->kind]++;
-		if (a->call < 0)
-			continue;
-		g->streams[a->stream].linked++;
-		off[a->stream + 1] += 2;
-		if (g->calls[a->call].ts < t0)
-			t0 = g->calls[a->call].ts;
-	}
-	for (j = 0; j < g->nstreams; j++)
-		off[j + 1] += off[j];
-	n = off[g->nstreams];
-	key = pr_xreallocarray(NULL, n + 1, sizeof(*key));
-	fill = pr_xcalloc(g->nstreams + 1, sizeof(*fill));
-	for (i = 0; i < g->nacts; i++) {
-		const struct act *a = &g->acts[i];
-		int64_t start, end;
-		size_t at;
-		if (a->stream < 0 || a->call < 0)
-			continue;
-		start = g->calls[a->call].ts;
-		end = a->ts + a->dur > start ? a->ts + a->dur : start;
-		at = off[a->stream] + fill[a->stream];
-		fill[a->stream] += 2;
-		key[at] = ((uint64_t)start - (uint64_t)t0) << 1;
-		key[at + 1] = (((uint64_t)end - (uint64_t)t0) << 1) | 1;
-	}
-	tp = pr_xreallocarray(NULL, n + 1, sizeof(*tp));
-	vp = pr_xreallocarray(NULL, n + 1, sizeof(*vp));
+	size_t j, more = 0;
+	json_t *arr, *o, *queue;
+	struct qrec r;
+	int hr;
+	if (pr_xsort_sort(g->queue, err))
+		return NULL;
+	arr = json_array();
+	hr = xnext(g->queue, &r, sizeof(r));
 	for (j = 0; j < g->nstreams; j++) {
 		struct stream *s = &g->streams[j];
+		struct pr_xsort *keys;
 		if (!s->acts)
 			continue;
 		if (json_array_size(arr) >= STREAM_CAP) {
 			more++;
 			continue;
 		}
-		radix_u64(key + off[j], off[j + 1] - off[j]);
+		while (hr && r.stream < j) /* streams beyond the cap */
+			hr = xnext(g->queue, &r, sizeof(r));
+		keys = pr_xsort_new("the gpu analysis' queue of a stream", sizeof(uint64_t),
+				    sort_mem(sizeof(uint64_t)), 0);
+		for (; hr && r.stream == j; hr = xnext(g->queue, &r, sizeof(r))) {
+			uint64_t k = ((uint64_t)r.start - (uint64_t)g->t0) << 1;
+			pr_xsort_put(keys, &k);
+			k = (((uint64_t)r.end - (uint64_t)g->t0) << 1) | 1;
+			pr_xsort_put(keys, &k);
+		}
+		queue = queue_json(g, keys, g->t0, err);
+		pr_xsort_free(keys);
+		if (!queue || pr_xsort_failed(g->queue, err)) {
+			json_decref(queue);
+			json_decref(arr);
+			return NULL;
+		}
 		json_array_append_new(
 			arr, pr_jobj("device", json_string(s->pid), "stream", json_string(s->tid), "name",
 				     json_string(s->name), "activities", pr_jint(s->acts), "kernels",
 				     pr_jint(s->nk[AK_KERNEL]), "memcpys", pr_jint(s->nk[AK_MEMCPY]),
 				     "memsets", pr_jint(s->nk[AK_MEMSET]), "linked", pr_jint(s->linked),
-				     "busy_ns", pr_jint(s->busy_ns), "queue",
-				     queue_json(g, key + off[j], off[j + 1] - off[j], t0, tp, vp), NULL));
+				     "busy_ns", pr_jint(s->busy_ns), "queue", queue, NULL));
+	}
+	if (pr_xsort_failed(g->queue, err)) {
+		json_decref(arr);
+		return NULL;
 	}
 	o = pr_jobj("items", arr, NULL);
 	if (more)
@@ -1055,11 +1404,6 @@ static json_t *streams_json(struct gl *g)
 			    "that have not finished (an end before the call's start counts at the "
 			    "call's start); mean weighted by time from the first launch to the last "
 			    "end on the stream"));
-	free(off);
-	free(fill);
-	free(key);
-	free(tp);
-	free(vp);
 	return o;
 }
 
@@ -1073,10 +1417,16 @@ static void gl_release(struct gl *g)
 		free(g->streams[i].name);
 	}
 	free(g->streams);
-	free(g->acts);
-	free(g->calls);
+	pr_spill_free(g->acts);
+	pr_spill_free(g->calls);
+	pr_xsort_free(g->call_corr);
+	pr_xsort_free(g->act_corr);
+	pr_xsort_free(g->pairs);
+	pr_xsort_free(g->links);
+	pr_xsort_free(g->lat);
+	pr_xsort_free(g->ovh);
+	pr_xsort_free(g->queue);
 	free(g->tracks);
-	pr_imap_release(&g->call_by_corr);
 	free(g->nodes);
 	pr_imap_release(&g->node_by_id);
 	free(g->ops);
@@ -1085,6 +1435,12 @@ static void gl_release(struct gl *g)
 	pr_imap_release(&g->op_by_name);
 	pr_imap_release(&g->cann_by_name);
 	pr_imap_release(&g->gann_by_name);
+	free(g->apis);
+	pr_imap_release(&g->api_by_name);
+	for (i = 0; i < g->ntypes; i++)
+		free(g->types[i].type);
+	free(g->types);
+	pr_imap_release(&g->type_by_name);
 	if (g->up)
 		sqlite3_finalize(g->up);
 }
@@ -1092,9 +1448,7 @@ static void gl_release(struct gl *g)
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	struct gl g;
-	size_t i, k;
-	int64_t no_op_acts = 0, no_op_ns = 0, gpu_none = 0, cpu_none = 0, hta_acts = 0;
-	json_t *o, *dt;
+	json_t *o, *dt, *part;
 	int rc = -1;
 	memset(&g, 0, sizeof(g));
 	g.ctx = ctx;
@@ -1109,9 +1463,9 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	if (scan(&g, err))
 		goto out;
 	/* the last reader of the shared pass (model.c runs gpu_breakdown first): its rows are
-	 * copied, the rest of its memory back before the links are made */
+	 * in the streams, the rest of its memory back before the links are made */
 	pr_gpuscan_drop(ctx);
-	if (link_by_flows(&g, err))
+	if (link_by_flows(&g, err) || link_pairs(&g, err))
 		goto out;
 	if (sqlite3_prepare_v2(ctx->db, "SELECT kind, name_id, ifnull(parent_id, 0) FROM span "
 					"WHERE id = ?1",
@@ -1119,76 +1473,23 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(ctx->db));
 		goto out;
 	}
-	if (link_calls(&g, err))
+	if (calls_pass(&g, err) || acts_pass(&g, err))
 		goto out;
-	/* attribute to ops and annotations */
-	for (i = 0; i < g.nacts; i++) {
-		struct act *a = &g.acts[i];
-		struct call *c;
-		int32_t nd, self, ann;
-		if (a->gpu_ann >= 0) {
-			g.ganns[a->gpu_ann].acts++;
-			add_ns(&g.ganns[a->gpu_ann].act_ns, a->dur);
-		} else {
-			gpu_none++;
-		}
-		if (a->call < 0) {
-			cpu_none++;
-			continue;
-		}
-		c = &g.calls[a->call];
-		c->launched++;
-		if (c->ts < g.window_end) {
-			hta_acts++;
-			if (a->gpu_ann >= 0 && a->ann_ts < g.window_end)
-				g.ganns[a->gpu_ann].hta_acts++;
-		}
-		/* device self: the nearest op; device total: every op above the call */
-		self = -1;
-		ann = -1;
-		for (k = 0; k < c->nanc; k++) {
-			int32_t op = c->anc.idx.op[k];
-			if (ann < 0)
-				ann = c->anc.idx.ann[k];
-			if (op < 0)
-				continue;
-			if (self < 0)
-				self = op;
-			add_ns(&g.ops[op].dev_total, a->dur);
-			g.ops[op].n_total++;
-		}
-		for (nd = c->up; nd >= 0; nd = g.nodes[nd].parent) {
-			int32_t op = g.nodes[nd].op;
-			if (op < 0)
-				continue;
-			if (self < 0)
-				self = op;
-			add_ns(&g.ops[op].dev_total, a->dur);
-			g.ops[op].n_total++;
-		}
-		if (self >= 0) {
-			add_ns(&g.ops[self].dev_self, a->dur);
-			g.ops[self].n_self++;
-		} else {
-			no_op_acts++;
-			add_ns(&no_op_ns, a->dur);
-		}
-		if (ann < 0 && c->up >= 0)
-			ann = g.nodes[c->up].ann;
-		if (ann >= 0) {
-			g.canns[ann].acts++;
-			add_ns(&g.canns[ann].act_ns, a->dur);
-			g.canns[ann].hta_acts += c->ts < g.window_end;
-		} else {
-			cpu_none++;
-		}
-	}
 	dt = json_object_get(ctx->meta, "device_type");
 	o = pr_jobj("device_type", json_is_string(dt) ? json_incref(dt) : json_null(), NULL);
-	json_object_set_new(o, "launches", launches_json(&g));
-	json_object_set_new(o, "ops", ops_json(&g, no_op_acts, no_op_ns));
-	json_object_set_new(o, "streams", streams_json(&g));
-	json_object_set_new(o, "annotations", annotations_json(&g, gpu_none, cpu_none, hta_acts));
+	if (!(part = launches_json(&g, err))) {
+		json_decref(o);
+		goto out;
+	}
+	json_object_set_new(o, "launches", part);
+	json_object_set_new(o, "ops", ops_json(&g, g.no_op_acts, g.no_op_ns));
+	if (!(part = streams_json(&g, err))) {
+		json_decref(o);
+		goto out;
+	}
+	json_object_set_new(o, "streams", part);
+	json_object_set_new(o, "annotations",
+			    annotations_json(&g, g.gpu_none, g.cpu_none, g.hta_acts));
 	if (g.dup_corr)
 		json_object_set_new(o, "duplicate_correlations", pr_jint(g.dup_corr));
 	json_object_set_new(ctx->out, "gpu", o);
