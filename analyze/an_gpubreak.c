@@ -976,54 +976,40 @@ static int main_row(struct gb *g, const struct pr_gpuscan *gs, const struct mrow
 /*
  * Where the CPU ops ran, for the step breakdown: the store's op_cover
  * (writer.c), whose union is the ops' union (the CPU Exec role) with far
- * fewer rows than ops. Sorted by start here. DataLoader ops are in it too:
- * harmless, their time is in the (higher) DataLoader role already, which
- * the CPU Exec union includes.
+ * fewer rows than ops. DataLoader ops are in it too: harmless, their time
+ * is in the (higher) DataLoader role already, which the CPU Exec union
+ * includes. Sorted by start (stable: rows of one start in the order the
+ * store gives them) through an external sort of a quarter of pr_xsort_mem
+ * (2 MiB), so that a long run's cover (16 B a row, 735 k rows for a 2 GB
+ * trace) costs the scratch file, not memory.
  */
-static int load_cover(struct gb *g, int64_t **ts, int64_t **end, size_t *n, struct pr_error *err)
+
+struct cover {
+	int64_t ts, end;
+};
+
+static struct pr_xsort *load_cover(struct gb *g, struct pr_error *err)
 {
+	struct pr_xsort *xs;
 	sqlite3_stmt *st;
-	uint32_t *idx;
-	int64_t *e, *keys;
-	size_t cap = 0, i;
+	struct cover c;
 	int rc;
-	*ts = *end = NULL;
-	*n = 0;
 	if (pr_actx_prep(g->ctx, "SELECT ts, end_ts FROM op_cover WHERE run_id = ?1", &st, err))
-		return -1;
+		return NULL;
+	xs = pr_xsort_new("gpu_breakdown's CPU op cover by start", sizeof(c), pr_xsort_mem / 4,
+			  PR_XSORT_SIGNED);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 1024;
-			*ts = pr_xreallocarray(*ts, cap, sizeof(**ts));
-			*end = pr_xreallocarray(*end, cap, sizeof(**end));
-		}
-		(*ts)[*n] = sqlite3_column_int64(st, 0);
-		(*end)[(*n)++] = sqlite3_column_int64(st, 1);
+		c.ts = sqlite3_column_int64(st, 0);
+		c.end = sqlite3_column_int64(st, 1);
+		if (pr_xsort_put(xs, &c))
+			break;
 	}
-	if (pr_actx_done(g->ctx, st, rc, err))
-		return -1;
-	/* the writer adds a track's cover in start order: with one CPU thread, or threads
-	 * written one after another with rising starts, nothing to sort (and no copies) */
-	for (i = 1; i < *n && (*ts)[i - 1] <= (*ts)[i]; i++)
-		;
-	if (i >= *n)
-		return 0;
-	idx = pr_xreallocarray(NULL, *n ? *n : 1, sizeof(*idx));
-	keys = pr_xreallocarray(NULL, *n ? *n : 1, sizeof(*keys));
-	e = pr_xreallocarray(NULL, *n ? *n : 1, sizeof(*e));
-	for (i = 0; i < *n; i++) {
-		idx[i] = (uint32_t)i;
-		keys[i] = (*ts)[i];
+	/* a failed put (rc still SQLITE_ROW) is the sort's error */
+	if (pr_actx_done(g->ctx, st, rc, err) || pr_xsort_sort(xs, err)) {
+		pr_xsort_free(xs);
+		return NULL;
 	}
-	pr_gpuscan_sort(idx, keys, *n);
-	for (i = 0; i < *n; i++)
-		e[i] = (*end)[idx[i]];
-	free(*ts);
-	free(*end);
-	free(idx);
-	*ts = keys;
-	*end = e;
-	return 0;
+	return xs;
 }
 
 /* Rows of the main stream: GPU ops, runtime calls, and for the step breakdown DataLoader spans. */
@@ -1092,42 +1078,42 @@ static int scan(struct gb *g, struct pr_error *err)
 {
 	struct tb *tb = &g->tb;
 	struct pr_gpuscan *gs;
-	struct pr_xsort *xs = NULL;
+	struct pr_xsort *xs = NULL, *cov = NULL;
 	struct mrow row;
-	const void *p;
-	int64_t *cts = NULL, *cend = NULL;
-	size_t nc = 0, b = 0;
+	struct cover c;
+	const void *p, *q = NULL;
 	int ret = -1;
 	if (!(gs = pr_gpuscan_get(g->ctx, err)))
 		return -1;
-	if (tb->on && load_cover(g, &cts, &cend, &nc, err))
+	if (tb->on && !(cov = load_cover(g, err)))
 		return -1;
 	if (!(xs = main_order(g->ctx, gs, tb->on, err)))
 		goto out;
 	if ((p = pr_xsort_next(xs)))
 		memcpy(&row, p, sizeof(row));
-	while (p || b < nc) {
-		if (p && (b >= nc || row.ts <= cts[b])) {
+	if (cov && (q = pr_xsort_next(cov)))
+		memcpy(&c, q, sizeof(c));
+	while (p || q) {
+		if (p && (!q || row.ts <= c.ts)) {
 			if (main_row(g, gs, &row, err))
 				goto out;
 			if ((p = pr_xsort_next(xs)))
 				memcpy(&row, p, sizeof(row));
 		} else {
-			int64_t ts = cts[b], end = cend[b];
-			b++;
-			tb_points(tb, ts, 0);
-			u_add(&tb->r[F_CPU], ts, end > ts ? end : ts);
+			tb_points(tb, c.ts, 0);
+			u_add(&tb->r[F_CPU], c.ts, c.end > c.ts ? c.end : c.ts);
+			if ((q = pr_xsort_next(cov)))
+				memcpy(&c, q, sizeof(c));
 		}
 	}
-	if (pr_xsort_failed(xs, err))
+	if (pr_xsort_failed(xs, err) || (cov && pr_xsort_failed(cov, err)))
 		goto out;
 	if (tb->on)
 		tb_points(tb, INT64_MAX, 1);
 	ret = 0;
 out:
 	pr_xsort_free(xs);
-	free(cts);
-	free(cend);
+	pr_xsort_free(cov);
 	return ret;
 }
 

@@ -509,17 +509,6 @@ struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *err)
 	return ctx->gpuscan;
 }
 
-void pr_gpuscan_sort(uint32_t *idx, int64_t *keys, size_t n)
-{
-	uint64_t *k = (uint64_t *)keys;
-	size_t i;
-	for (i = 0; i < n; i++)
-		k[i] ^= (uint64_t)1 << 63; /* signed order as unsigned */
-	pr_radix_u64(k, idx, n);
-	for (i = 0; i < n; i++)
-		k[i] ^= (uint64_t)1 << 63;
-}
-
 void pr_gpuscan_sort_u64(uint64_t *keys, size_t n)
 {
 	pr_radix_u64(keys, NULL, n);

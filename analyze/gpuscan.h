@@ -159,9 +159,6 @@ int pr_gpuread_close(struct pr_gpuread *rd, struct pr_error *err);
 int64_t pr_gpurow_corr_break(const struct pr_gpurow *r);
 /* The correlation as the gpu analysis reads it: PR_GPU_NO_CORR where none. */
 int64_t pr_gpurow_corr_link(const struct pr_gpurow *r);
-/* Stable sort of idx[0..n) by key(idx[i]) ascending (LSD radix, base/xsort.h); keys[i] is
- * idx[i]'s key, sorted with them. */
-void pr_gpuscan_sort(uint32_t *idx, int64_t *keys, size_t n);
 /* Sort of keys[0..n) ascending (pr_radix_u64: 8 bytes a key besides them, against 12 with idx). */
 void pr_gpuscan_sort_u64(uint64_t *keys, size_t n);
 /* enum pr_gk of a kind text (NULL: PR_GK_NONE). */
