@@ -8,6 +8,7 @@
 
 #include "analyze/imap.h"
 #include "analyze/spanstat.h"
+#include "base/parray.h"
 #include "base/strbuf.h"
 #include "base/timecheck.h"
 #include "base/xalloc.h"
@@ -79,10 +80,18 @@ struct pr_aseries *pr_actx_series(struct pr_actx *ctx, const char *name, const c
 	return NULL;
 }
 
+size_t pr_series_mem = (size_t)8 << 20, pr_series_block;
+
+/*
+ * A series' samples go to a paged array (base/parray.h): in memory while
+ * the context's budget lasts (pr_series_mem for all loaded series), else in
+ * a scratch file read in blocks, so that a long run's memory series (16
+ * bytes a sample) cost the disk, not the process.
+ */
 int pr_actx_load(struct pr_actx *ctx, struct pr_aseries *s, struct pr_error *err)
 {
 	sqlite3_stmt *st;
-	size_t cap;
+	struct pr_sample smp;
 	int rc;
 	if (s->loaded)
 		return 0;
@@ -90,45 +99,63 @@ int pr_actx_load(struct pr_actx *ctx, struct pr_aseries *s, struct pr_error *err
 			 &st, err))
 		return -1;
 	sqlite3_bind_int64(st, 2, s->id);
-	cap = s->count > 0 ? (size_t)s->count : 16;
-	s->ts = pr_xreallocarray(NULL, cap, sizeof(*s->ts));
-	s->v = pr_xreallocarray(NULL, cap, sizeof(*s->v));
+	if (!ctx->pcache)
+		ctx->pcache = pr_pcache_new(pr_series_mem, pr_series_block);
+	s->smp = pr_parray_new(ctx->pcache, "a series' samples", sizeof(smp),
+			       s->count > 0 ? (uint64_t)s->count : 0);
 	s->n = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (s->n == cap) {
-			cap *= 2;
-			s->ts = pr_xreallocarray(s->ts, cap, sizeof(*s->ts));
-			s->v = pr_xreallocarray(s->v, cap, sizeof(*s->v));
-		}
-		s->ts[s->n] = pr_time_clamp(sqlite3_column_int64(st, 0)); /* timecheck.h */
-		s->v[s->n++] = sqlite3_column_double(st, 1);
+		smp.ts = pr_time_clamp(sqlite3_column_int64(st, 0)); /* timecheck.h */
+		smp.v = sqlite3_column_double(st, 1);
+		pr_parray_put(s->smp, &smp); /* a failure is sticky: checked below */
+		s->n++;
 	}
 	s->loaded = 1;
-	return pr_actx_done(ctx, st, rc, err);
+	if (pr_actx_done(ctx, st, rc, err))
+		return -1;
+	return pr_parray_failed(s->smp, err);
+}
+
+struct pr_sample pr_aseries_get(const struct pr_aseries *s, size_t i)
+{
+	struct pr_sample smp;
+	memcpy(&smp, pr_parray_at(s->smp, i), sizeof(smp));
+	return smp;
+}
+
+int64_t pr_aseries_t(const struct pr_aseries *s, size_t i)
+{
+	return pr_aseries_get(s, i).ts;
+}
+
+double pr_aseries_v(const struct pr_aseries *s, size_t i)
+{
+	return pr_aseries_get(s, i).v;
+}
+
+int pr_actx_series_failed(const struct pr_actx *ctx, struct pr_error *err)
+{
+	size_t i;
+	for (i = 0; i < ctx->nseries; i++)
+		if (ctx->series[i].smp && pr_parray_failed(ctx->series[i].smp, err))
+			return -1;
+	return 0;
 }
 
 size_t pr_aseries_lower(const struct pr_aseries *s, int64_t t)
 {
-	size_t lo = 0, hi = s->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->ts[mid] < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return s->n ? pr_parray_lower(s->smp, t) : 0;
 }
 
 double pr_aseries_at(const struct pr_aseries *s, int64_t t)
 {
 	size_t i = pr_aseries_lower(s, t);
-	if (i < s->n && s->ts[i] == t) {
-		while (i + 1 < s->n && s->ts[i + 1] == t)
+	if (i < s->n && pr_aseries_t(s, i) == t) {
+		while (i + 1 < s->n && pr_aseries_t(s, i + 1) == t)
 			i++;
-		return s->v[i];
+		return pr_aseries_v(s, i);
 	}
-	return i == 0 ? NAN : s->v[i - 1];
+	return i == 0 ? NAN : pr_aseries_v(s, i - 1);
 }
 
 static int contains(const struct pr_aspan *p, int64_t t)

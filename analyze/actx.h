@@ -29,6 +29,8 @@ struct pr_spanstat;
 struct pr_at_batch;
 struct pr_flame;
 struct pr_tlanes;
+struct pr_parray;
+struct pr_pcache;
 
 struct pr_aseries {
 	int64_t id, count, ts_min, ts_max;
@@ -36,9 +38,13 @@ struct pr_aseries {
 	double min, max;
 	int memory;   /* a memory-like quantity (bytes held), see actx.c */
 	int loaded;
-	size_t n;     /* samples, ordered by ts then arrival */
-	int64_t *ts;
-	double *v;
+	size_t n;     /* samples, ordered by ts then arrival: pr_aseries_t/_v (i < n) */
+	struct pr_parray *smp; /* struct pr_sample records (base/parray.h), when loaded */
+};
+
+struct pr_sample {
+	int64_t ts;
+	double v;
 };
 
 struct pr_aspan {
@@ -59,6 +65,7 @@ struct pr_actx {
 	json_t *out;    /* the run's model object being built */
 	struct pr_aseries *series;
 	size_t nseries;
+	struct pr_pcache *pcache; /* the loaded series' memory and blocks (base/parray.h) */
 	struct pr_aspan *phases, *steps;
 	size_t nphases, nsteps;
 	int phases_inferred; /* phases are slices taken as phases (model.c, infer_phases) */
@@ -109,6 +116,17 @@ const char *pr_actx_text(struct sqlite3_stmt *st, int col);
 struct pr_aseries *pr_actx_series(struct pr_actx *ctx, const char *name, const char *device);
 /* Loads the samples of s (no-op when loaded). */
 int pr_actx_load(struct pr_actx *ctx, struct pr_aseries *s, struct pr_error *err) PR_MUST_CHECK;
+/* Sample i (< s->n) of a loaded series: its time and value. A sample read from a scratch
+ * file that could not be read is 0 (pr_actx_series_failed says so). */
+int64_t pr_aseries_t(const struct pr_aseries *s, size_t i);
+double pr_aseries_v(const struct pr_aseries *s, size_t i);
+struct pr_sample pr_aseries_get(const struct pr_aseries *s, size_t i);
+/* -1 with err when a loaded series' scratch file failed (checked after every analyzer). */
+int pr_actx_series_failed(const struct pr_actx *ctx, struct pr_error *err) PR_MUST_CHECK;
+/* The loaded series' budget in memory (8 MiB, all series together; past it a series is read
+ * from a scratch file through 2 MiB of cached blocks) and the blocks' size (0: 64 KiB):
+ * tests lower them. */
+extern size_t pr_series_mem, pr_series_block;
 /* Index of the first sample with ts >= t (n when none). */
 size_t pr_aseries_lower(const struct pr_aseries *s, int64_t t);
 /* Value at t: the last sample at or before t (NAN before the first). */

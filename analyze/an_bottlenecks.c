@@ -195,16 +195,25 @@ static double device_total(const struct pr_actx *ctx, const char *device)
 	return 0;
 }
 
+/*
+ * The share of the total that used holds, at each sample of used: the total
+ * series' value then, or fixed_total. held: used is the memory available,
+ * and what is held is total - available (named as such).
+ */
 static void pressure_one(struct pr_actx *ctx, json_t *arr, const struct pr_aseries *used,
-			 const struct pr_aseries *total, double fixed_total, const char *basis)
+			 const struct pr_aseries *total, double fixed_total, const char *basis,
+			 int held)
 {
 	size_t k, n = 0, z[3] = { 0, 0, 0 }, pk = 0;
 	double sum = 0, peak = -1, cap = 0;
 	for (k = 0; k < used->n; k++) {
-		double t = total ? pr_aseries_at(total, used->ts[k]) : fixed_total, p;
-		if (!(t > 0) || isnan(used->v[k]))
+		struct pr_sample u = pr_aseries_get(used, k);
+		double t = total ? pr_aseries_at(total, u.ts) : fixed_total, p;
+		if (held)
+			u.v = t - u.v;
+		if (!(t > 0) || isnan(u.v))
 			continue;
-		p = used->v[k] / t * 100.0;
+		p = u.v / t * 100.0;
 		sum += p;
 		n++;
 		z[p < 70 ? 0 : p < 85 ? 1 : 2]++;
@@ -217,9 +226,10 @@ static void pressure_one(struct pr_actx *ctx, json_t *arr, const struct pr_aseri
 	if (!n)
 		return;
 	json_array_append_new(
-		arr, pr_jobj("series", json_string(used->name), "device", json_string(used->device),
-			     "basis", json_string(basis), "total", pr_jnum(cap), "peak_pct",
-			     pr_jnum(peak), "peak_t_ns", pr_actx_t(ctx, used->ts[pk]), "mean_pct",
+		arr, pr_jobj("series", json_string(held ? "sys.mem.total-available" : used->name),
+			     "device", json_string(used->device), "basis", json_string(basis),
+			     "total", pr_jnum(cap), "peak_pct", pr_jnum(peak), "peak_t_ns",
+			     pr_actx_t(ctx, pr_aseries_t(used, pk)), "mean_pct",
 			     pr_jnum(sum / (double)n), "samples", pr_jint((int64_t)n), "zones",
 			     pr_jobj("low", pr_jnum((double)z[0] / (double)n), "medium",
 				     pr_jnum((double)z[1] / (double)n), "high",
@@ -249,23 +259,16 @@ static int pressure(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 		} else if (!strcmp(s->name, "sys.mem.available") &&
 			   (t = pr_actx_series(ctx, "sys.mem.total", s->device))) {
 			/* (total - available) / total: the kernel's own estimate of memory in use */
-			struct pr_aseries held = *s;
-			size_t k;
 			if (pr_actx_load(ctx, s, err) || pr_actx_load(ctx, t, err))
 				return -1;
-			held.v = pr_xcalloc(s->n ? s->n : 1, sizeof(double));
-			held.name = (char *)"sys.mem.total-available";
-			for (k = 0; k < s->n; k++)
-				held.v[k] = pr_aseries_at(t, s->ts[k]) - s->v[k];
-			pressure_one(ctx, arr, &held, t, 0, "(total - available) / total");
-			free(held.v);
+			pressure_one(ctx, arr, s, t, 0, "(total - available) / total", 1);
 			continue;
 		}
 		if (!basis || (!t && fixed <= 0))
 			continue;
 		if (pr_actx_load(ctx, s, err) || (t && pr_actx_load(ctx, t, err)))
 			return -1;
-		pressure_one(ctx, arr, s, t, fixed, basis);
+		pressure_one(ctx, arr, s, t, fixed, basis, 0);
 	}
 	return 0;
 }
@@ -365,8 +368,8 @@ static int gpu_util(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 			continue;
 		pr_moments_init(&m);
 		for (k = 0; k < s->n; k++) {
-			pr_moments_add(&m, s->v[k]);
-			zero += s->v[k] <= 0;
+			pr_moments_add(&m, pr_aseries_v(s, k));
+			zero += pr_aseries_v(s, k) <= 0;
 		}
 		json_array_append_new(arr, pr_jobj("device", json_string(s->device), "samples",
 						   pr_jint((int64_t)s->n), "mean_pct", pr_jnum(m.mean),

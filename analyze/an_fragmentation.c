@@ -16,7 +16,9 @@
 #include "analyze/actx.h"
 #include "analyze/spanstat.h"
 #include "analyze/stats.h"
+#include "base/parray.h"
 #include "base/xalloc.h"
+#include "base/xsort.h"
 
 struct fpoint {
 	int64_t ts;
@@ -25,28 +27,74 @@ struct fpoint {
 
 #define WORST 3
 
-static size_t merge(const struct pr_aseries *a, const struct pr_aseries *r, struct fpoint *out)
+/* The two series sampled at the union of their times, each holding its last value. */
+struct merge {
+	const struct pr_aseries *a, *r;
+	size_t i, j;
+	double va, vr;
+};
+
+static void merge_start(struct merge *m, const struct pr_aseries *a, const struct pr_aseries *r)
 {
-	size_t i = 0, j = 0, n = 0;
-	double va = NAN, vr = NAN;
-	while (i < a->n || j < r->n) {
+	*m = (struct merge){ a, r, 0, 0, NAN, NAN };
+}
+
+/* The next point where both values are known and reserved is positive: 1, or 0 at the end. */
+static int merge_next(struct merge *m, struct fpoint *out)
+{
+	const struct pr_aseries *a = m->a, *r = m->r;
+	while (m->i < a->n || m->j < r->n) {
+		struct pr_sample x = { 0, 0 }, y = { 0, 0 };
 		int64_t t;
-		if (j >= r->n || (i < a->n && a->ts[i] <= r->ts[j]))
-			t = a->ts[i];
-		else
-			t = r->ts[j];
-		while (i < a->n && a->ts[i] == t)
-			va = a->v[i++];
-		while (j < r->n && r->ts[j] == t)
-			vr = r->v[j++];
-		if (isnan(va) || isnan(vr) || vr <= 0)
+		if (m->i < a->n)
+			x = pr_aseries_get(a, m->i);
+		if (m->j < r->n)
+			y = pr_aseries_get(r, m->j);
+		t = m->j >= r->n || (m->i < a->n && x.ts <= y.ts) ? x.ts : y.ts;
+		while (m->i < a->n && x.ts == t) {
+			m->va = x.v;
+			if (++m->i < a->n)
+				x = pr_aseries_get(a, m->i);
+		}
+		while (m->j < r->n && y.ts == t) {
+			m->vr = y.v;
+			if (++m->j < r->n)
+				y = pr_aseries_get(r, m->j);
+		}
+		if (isnan(m->va) || isnan(m->vr) || m->vr <= 0)
 			continue;
-		out[n].ts = t;
-		out[n].gap = vr - va;
-		out[n].ratio = (vr - va) / vr;
-		n++;
+		out->ts = t;
+		out->gap = m->vr - m->va;
+		out->ratio = (m->vr - m->va) / m->vr;
+		return 1;
 	}
-	return n;
+	return 0;
+}
+
+/*
+ * The WORST largest positive gaps, largest first, a gap tied with an
+ * earlier point's after it: points are offered in time order (one each
+ * time), so that this is the first point of the largest gap, then the
+ * first of the largest among the rest, and so on.
+ */
+struct worst {
+	struct fpoint p[WORST];
+	size_t n;
+};
+
+static void worst_offer(struct worst *w, const struct fpoint *q)
+{
+	size_t k;
+	if (!(q->gap > 0))
+		return;
+	for (k = 0; k < w->n && !(q->gap > w->p[k].gap); k++)
+		;
+	if (k >= WORST)
+		return;
+	memmove(&w->p[k + 1], &w->p[k], (WORST - 1 - k) * sizeof(w->p[0]));
+	w->p[k] = *q;
+	if (w->n < WORST)
+		w->n++;
 }
 
 /* A worst moment waiting for its span: all devices' are looked up in one scan. */
@@ -61,31 +109,11 @@ struct pendings {
 	size_t n, cap;
 };
 
-/* The WORST largest gaps at distinct times: indexes into p, how many. */
-static size_t pick_worst(const struct fpoint *p, size_t n, size_t picked[WORST])
+static void worst_pend(const struct worst *w, json_t *arr, struct pendings *pend)
 {
-	size_t np = 0, i, k;
-	while (np < WORST) {
-		size_t best = n;
-		for (i = 0; i < n; i++) {
-			int used = 0;
-			for (k = 0; k < np; k++)
-				used |= picked[k] == i || p[picked[k]].ts == p[i].ts;
-			if (!used && (best == n || p[i].gap > p[best].gap))
-				best = i;
-		}
-		if (best == n || p[best].gap <= 0)
-			break;
-		picked[np++] = best;
-	}
-	return np;
-}
-
-static void worst(const struct fpoint *p, size_t n, json_t *arr, struct pendings *pend)
-{
-	size_t picked[WORST], np = pick_worst(p, n, picked), k;
-	for (k = 0; k < np; k++) {
-		const struct fpoint *q = &p[picked[k]];
+	size_t k;
+	for (k = 0; k < w->n; k++) {
+		const struct fpoint *q = &w->p[k];
 		if (pend->n == pend->cap) {
 			pend->cap = pend->cap ? pend->cap * 2 : 16;
 			pend->v = pr_xreallocarray(pend->v, pend->cap, sizeof(*pend->v));
@@ -108,23 +136,23 @@ int pr_fragmentation_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t 
 	size_t i, k;
 	for (i = 0; i < ctx->nseries; i++) {
 		struct pr_aseries *a = &ctx->series[i], *r = reserved_of(ctx, a);
-		size_t picked[WORST], np, m;
-		struct fpoint *p;
+		struct worst w = { .n = 0 };
+		struct merge m;
+		struct fpoint q;
 		if (!r)
 			continue;
 		if (pr_actx_load(ctx, a, err) || pr_actx_load(ctx, r, err))
 			return -1;
-		p = pr_xcalloc(a->n + r->n + 1, sizeof(*p));
-		m = merge(a, r, p);
-		np = m ? pick_worst(p, m, picked) : 0;
-		for (k = 0; k < np; k++) {
+		merge_start(&m, a, r);
+		while (merge_next(&m, &q))
+			worst_offer(&w, &q);
+		for (k = 0; k < w.n; k++) {
 			if (*n == *cap) {
 				*cap = *cap ? *cap * 2 : 16;
 				*t = pr_xreallocarray(*t, *cap, sizeof(**t));
 			}
-			(*t)[(*n)++] = p[picked[k]].ts;
+			(*t)[(*n)++] = w.p[k].ts;
 		}
-		free(p);
 	}
 	return 0;
 }
@@ -151,16 +179,11 @@ static int worst_spans(struct pr_actx *ctx, const struct pendings *pend, struct 
 }
 
 /* Per layer: mean ratio of the points inside each span of kind 'layer', by name (first-seen order). */
-static int layers(struct pr_actx *ctx, const struct fpoint *p, size_t n, json_t *arr,
-		  struct pr_error *err)
+static int layers(struct pr_actx *ctx, struct pr_parray *p, json_t *arr, struct pr_error *err)
 {
-	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
+	size_t n = pr_parray_count(p);
 	sqlite3_stmt *st;
 	int rc;
-	if (!ss)
-		return -1;
-	if (!pr_spanstat_kind_count(ss, "layer"))
-		return 0; /* no layer span: no scan (the shared pass counted them) */
 	if (pr_actx_prep(ctx,
 			 "SELECT n.value, group_concat(s.ts || ':' || s.dur), min(s.id), "
 			 "(SELECT m.value FROM metric m WHERE m.run_id = ?1 AND m.origin = 'reported' "
@@ -178,14 +201,18 @@ static int layers(struct pr_actx *ctx, const struct fpoint *p, size_t n, json_t 
 			char *end;
 			long long ts = strtoll(iv, &end, 10), dur = 0;
 			size_t k;
+			struct fpoint q;
 			if (*end == ':')
 				dur = strtoll(end + 1, &end, 10);
-			for (k = 0; k < n; k++)
-				if (p[k].ts >= ts && p[k].ts <= ts + dur) {
-					pr_moments_add(&m, p[k].ratio);
-					if (isnan(gapmax) || p[k].gap > gapmax)
-						gapmax = p[k].gap;
-				}
+			/* the points are in time order: those at ts .. ts + dur follow one another */
+			for (k = pr_parray_lower(p, ts); k < n; k++) {
+				memcpy(&q, pr_parray_at(p, k), sizeof(q));
+				if (q.ts > ts + dur)
+					break;
+				pr_moments_add(&m, q.ratio);
+				if (isnan(gapmax) || q.gap > gapmax)
+					gapmax = q.gap;
+			}
 			iv = *end == ',' ? end + 1 : end;
 			if (!*end)
 				break;
@@ -202,59 +229,125 @@ static int layers(struct pr_actx *ctx, const struct fpoint *p, size_t n, json_t 
 	return pr_actx_done(ctx, st, rc, err);
 }
 
+/* A key of a double whose unsigned order is the numbers' order: its bits, negatives reversed. */
+static uint64_t dkey(double d)
+{
+	uint64_t b;
+	memcpy(&b, &d, sizeof(b));
+	return b >> 63 ? ~b : b | (uint64_t)1 << 63;
+}
+
+static double dval(uint64_t k)
+{
+	uint64_t b = k >> 63 ? k & ~((uint64_t)1 << 63) : ~k;
+	double d;
+	memcpy(&d, &b, sizeof(d));
+	return d;
+}
+
+/* Quantile q (0 < q < 1) of the n (> 0) keys (dkey) sorted in xs: pr_quantile_sorted's. */
+static double xquantile(struct pr_xsort *xs, uint64_t n, double q)
+{
+	double pos = q * (double)(n - 1), v[2] = { NAN, NAN };
+	uint64_t lo = (uint64_t)pos, i, k;
+	const void *p;
+	for (i = 0; i <= lo + 1 && (p = pr_xsort_next(xs)); i++)
+		if (i >= lo) {
+			memcpy(&k, p, sizeof(k));
+			v[i - lo] = dval(k);
+		}
+	if (lo + 1 >= n)
+		return v[0];
+	return v[0] + (v[1] - v[0]) * (pos - (double)lo);
+}
+
+/*
+ * One device: its points come one at a time from the two series (which may
+ * be in scratch files, actx.h); the ratios go to an external sort for their
+ * p95 and, when there are layer spans to look them up in, the points to a
+ * paged array: the memory does not grow with the samples.
+ */
+static int device(struct pr_actx *ctx, const struct pr_aseries *a, const struct pr_aseries *r,
+		  int with_layers, json_t *arr, struct pendings *pend, struct pr_error *err)
+{
+	struct pr_xsort *xs = pr_xsort_new("fragmentation's ratios", sizeof(uint64_t),
+					   pr_xsort_mem / 4, 0);
+	struct pr_parray *pts = NULL;
+	struct worst wst = { .n = 0 };
+	struct merge mg;
+	struct fpoint q, last = { 0, 0, 0 };
+	struct pr_moments m;
+	double gapmax = 0, p95;
+	uint64_t n = 0, key;
+	json_t *o, *w, *l;
+	int rc = -1;
+	if (with_layers)
+		pts = pr_parray_new(ctx->pcache, "fragmentation's points", sizeof(q), a->n + r->n);
+	pr_moments_init(&m);
+	merge_start(&mg, a, r);
+	while (merge_next(&mg, &q)) {
+		pr_moments_add(&m, q.ratio);
+		key = dkey(q.ratio);
+		pr_xsort_put(xs, &key); /* failures are sticky: pr_xsort_sort says */
+		if (q.gap > gapmax)
+			gapmax = q.gap;
+		worst_offer(&wst, &q);
+		if (pts)
+			pr_parray_put(pts, &q); /* as is pr_parray_failed */
+		last = q;
+		n++;
+	}
+	if (!n) {
+		rc = 0;
+		goto out;
+	}
+	if (pr_xsort_sort(xs, err) || (pts && pr_parray_failed(pts, err)))
+		goto out;
+	p95 = xquantile(xs, n, 0.95);
+	if (pr_xsort_failed(xs, err))
+		goto out;
+	w = json_array();
+	l = json_array();
+	o = pr_jobj("device", json_string(a->device), "samples", pr_jint((int64_t)n), "mean_ratio",
+		    pr_jnum(m.mean), "p95_ratio", pr_jnum(p95), "max_ratio", pr_jnum(m.max),
+		    "max_gap", pr_jnum(gapmax), "final_gap", pr_jnum(last.gap), "worst", w,
+		    "layers", l, NULL);
+	json_array_append_new(arr, o);
+	worst_pend(&wst, w, pend);
+	if (pts && (layers(ctx, pts, l, err) || pr_parray_failed(pts, err)))
+		goto out;
+	rc = 0;
+out:
+	pr_xsort_free(xs);
+	pr_parray_free(pts);
+	return rc;
+}
+
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	json_t *arr = json_array();
 	struct pendings pend = { 0 };
+	const struct pr_spanstat *ss;
 	size_t i;
-	int rc;
+	int rc = -1, with_layers = -1;
 	json_object_set_new(ctx->out, "fragmentation", arr);
 	for (i = 0; i < ctx->nseries; i++) {
 		struct pr_aseries *a = &ctx->series[i], *r;
-		struct fpoint *p;
-		struct pr_moments m;
-		double *sorted, gapmax = 0;
-		size_t n, k;
-		json_t *o, *w, *l;
 		if (!(r = reserved_of(ctx, a)))
 			continue;
-		if (pr_actx_load(ctx, a, err) || pr_actx_load(ctx, r, err)) {
-			free(pend.v);
-			return -1;
+		if (pr_actx_load(ctx, a, err) || pr_actx_load(ctx, r, err))
+			goto out;
+		if (with_layers < 0) {
+			/* no layer span: no scan (the shared pass counted them) */
+			if (!(ss = pr_spanstat_get(ctx, err)))
+				goto out;
+			with_layers = pr_spanstat_kind_count(ss, "layer") != 0;
 		}
-		p = pr_xcalloc(a->n + r->n + 1, sizeof(*p));
-		n = merge(a, r, p);
-		if (!n) {
-			free(p);
-			continue;
-		}
-		pr_moments_init(&m);
-		sorted = pr_xcalloc(n, sizeof(*sorted));
-		for (k = 0; k < n; k++) {
-			pr_moments_add(&m, p[k].ratio);
-			sorted[k] = p[k].ratio;
-			if (p[k].gap > gapmax)
-				gapmax = p[k].gap;
-		}
-		pr_sort_doubles(sorted, n);
-		w = json_array();
-		l = json_array();
-		o = pr_jobj("device", json_string(a->device), "samples", pr_jint((int64_t)n),
-			    "mean_ratio", pr_jnum(m.mean), "p95_ratio",
-			    pr_jnum(pr_quantile_sorted(sorted, n, 0.95)), "max_ratio", pr_jnum(m.max),
-			    "max_gap", pr_jnum(gapmax), "final_gap", pr_jnum(p[n - 1].gap), "worst", w,
-			    "layers", l, NULL);
-		free(sorted);
-		json_array_append_new(arr, o);
-		worst(p, n, w, &pend);
-		if (layers(ctx, p, n, l, err)) {
-			free(p);
-			free(pend.v);
-			return -1;
-		}
-		free(p);
+		if (device(ctx, a, r, with_layers, arr, &pend, err))
+			goto out;
 	}
 	rc = worst_spans(ctx, &pend, err);
+out:
 	free(pend.v);
 	return rc;
 }

@@ -61,10 +61,10 @@ static json_t *per_phase(const struct pr_actx *ctx, const struct pr_aseries *s, 
 		for (j = ctx->phase_group_start[k]; j < ctx->phase_group_start[k + 1]; j++) {
 			const struct pr_aspan *q = &ctx->phases[ctx->phase_group[j]];
 			size_t i;
-			for (i = pr_aseries_lower(s, q->ts); i < s->n && s->ts[i] <= q->ts + q->dur; i++)
-				if (!best_occ || s->v[i] > best) {
-					best = s->v[i];
-					best_t = s->ts[i];
+			for (i = pr_aseries_lower(s, q->ts); i < s->n && pr_aseries_t(s, i) <= q->ts + q->dur; i++)
+				if (!best_occ || pr_aseries_v(s, i) > best) {
+					best = pr_aseries_v(s, i);
+					best_t = pr_aseries_t(s, i);
 					best_occ = q->occurrence;
 				}
 		}
@@ -95,7 +95,7 @@ static size_t peak_index(const struct pr_aseries *s)
 {
 	size_t pk = 0, k;
 	for (k = 1; k < s->n; k++)
-		if (s->v[k] > s->v[pk])
+		if (pr_aseries_v(s, k) > pr_aseries_v(s, pk))
 			pk = k;
 	return pk;
 }
@@ -116,7 +116,7 @@ int pr_peaks_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,
 			*cap = *cap ? *cap * 2 : 16;
 			*t = pr_xreallocarray(*t, *cap, sizeof(**t));
 		}
-		(*t)[(*n)++] = s->ts[peak_index(s)];
+		(*t)[(*n)++] = pr_aseries_t(s, peak_index(s));
 	}
 	return 0;
 }
@@ -143,7 +143,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		pk = peak_index(s);
 		which[n] = i;
 		at[n] = pk;
-		t[n++] = s->ts[pk];
+		t[n++] = pr_aseries_t(s, pk);
 	}
 	spans = pr_xcalloc(n + 1, sizeof(*spans));
 	if (pr_actx_spans_at(ctx, t, n, spans, err)) {
@@ -155,10 +155,10 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		size_t pk = at[i], more;
 		json_t *o;
 		o = pr_jobj("series", json_string(s->name), "device", json_string(s->device),
-			    "unit", json_string(s->unit), "value", pr_jnum(s->v[pk]), "t_ns",
-			    pr_actx_t(ctx, s->ts[pk]), "phase",
-			    span_ref(ctx, pr_actx_phase_at(ctx, s->ts[pk])), "step",
-			    span_ref(ctx, pr_actx_step_at(ctx, s->ts[pk])), "span", spans[i],
+			    "unit", json_string(s->unit), "value", pr_jnum(pr_aseries_v(s, pk)), "t_ns",
+			    pr_actx_t(ctx, pr_aseries_t(s, pk)), "phase",
+			    span_ref(ctx, pr_actx_phase_at(ctx, pr_aseries_t(s, pk))), "step",
+			    span_ref(ctx, pr_actx_step_at(ctx, pr_aseries_t(s, pk))), "span", spans[i],
 			    "per_phase", per_phase(ctx, s, &more), NULL);
 		if (more)
 			json_object_set_new(o, "per_phase_more", pr_jint((int64_t)more));

@@ -23,7 +23,7 @@
 static int inside(const struct pr_aseries *s, int64_t t0, int64_t t1, size_t *a, size_t *b)
 {
 	size_t i = pr_aseries_lower(s, t0), j = i;
-	if (i >= s->n || s->ts[i] > t1)
+	if (i >= s->n || pr_aseries_t(s, i) > t1)
 		return 0;
 	j = pr_aseries_lower(s, t1 + 1);
 	*a = i;
@@ -41,13 +41,13 @@ static json_t *memory_in(struct pr_actx *ctx, int64_t t0, int64_t t1)
 		if (!s->memory || !inside(s, t0, t1, &a, &b))
 			continue;
 		for (pk = a, k = a; k <= b; k++)
-			if (s->v[k] > s->v[pk])
+			if (pr_aseries_v(s, k) > pr_aseries_v(s, pk))
 				pk = k;
 		json_array_append_new(
 			arr, pr_jobj("series", json_string(s->name), "device", json_string(s->device),
-				     "start", pr_jnum(s->v[a]), "end", pr_jnum(s->v[b]), "delta",
-				     pr_jnum(s->v[b] - s->v[a]), "peak", pr_jnum(s->v[pk]),
-				     "peak_t_ns", pr_actx_t(ctx, s->ts[pk]), "samples",
+				     "start", pr_jnum(pr_aseries_v(s, a)), "end", pr_jnum(pr_aseries_v(s, b)), "delta",
+				     pr_jnum(pr_aseries_v(s, b) - pr_aseries_v(s, a)), "peak", pr_jnum(pr_aseries_v(s, pk)),
+				     "peak_t_ns", pr_actx_t(ctx, pr_aseries_t(s, pk)), "samples",
 				     pr_jint((int64_t)(b - a + 1)), NULL));
 	}
 	return arr;
@@ -61,17 +61,17 @@ static json_t *memory_in(struct pr_actx *ctx, int64_t t0, int64_t t1)
 static double counter_at(const struct pr_aseries *s, int64_t t)
 {
 	size_t i = pr_aseries_lower(s, t);
-	if (i < s->n && s->ts[i] == t) {
-		while (i + 1 < s->n && s->ts[i + 1] == t)
+	if (i < s->n && pr_aseries_t(s, i) == t) {
+		while (i + 1 < s->n && pr_aseries_t(s, i + 1) == t)
 			i++;
-		return s->v[i];
+		return pr_aseries_v(s, i);
 	}
 	if (i == 0)
-		return s->v[0];
+		return pr_aseries_v(s, 0);
 	if (i == s->n)
-		return s->v[s->n - 1];
-	return s->v[i - 1] + (s->v[i] - s->v[i - 1]) * (double)(t - s->ts[i - 1]) /
-				     (double)(s->ts[i] - s->ts[i - 1]);
+		return pr_aseries_v(s, s->n - 1);
+	return pr_aseries_v(s, i - 1) + (pr_aseries_v(s, i) - pr_aseries_v(s, i - 1)) * (double)(t - pr_aseries_t(s, i - 1)) /
+				     (double)(pr_aseries_t(s, i) - pr_aseries_t(s, i - 1));
 }
 
 /*
@@ -85,7 +85,7 @@ static double counter_at(const struct pr_aseries *s, int64_t t)
 static json_t *counter_delta(struct pr_actx *ctx, const char *name, int64_t t0, int64_t t1)
 {
 	struct pr_aseries *s = pr_actx_series(ctx, name, NULL);
-	if (!s || !s->n || t1 < s->ts[0] || t0 > s->ts[s->n - 1])
+	if (!s || !s->n || t1 < pr_aseries_t(s, 0) || t0 > pr_aseries_t(s, s->n - 1))
 		return NULL;
 	return pr_jnum(counter_at(s, t1) - counter_at(s, t0));
 }
@@ -99,7 +99,7 @@ static json_t *cpu_in(struct pr_actx *ctx, int64_t t0, int64_t t1)
 		return NULL;
 	pr_moments_init(&m);
 	for (k = a; k <= b; k++)
-		pr_moments_add(&m, s->v[k]);
+		pr_moments_add(&m, pr_aseries_v(s, k));
 	return pr_jobj("mean", pr_jnum(m.mean), "max", pr_jnum(m.max), "samples",
 		       pr_jint((int64_t)(b - a + 1)), NULL);
 }

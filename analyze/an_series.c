@@ -16,22 +16,22 @@ static json_t *timeline(const struct pr_actx *ctx, const struct pr_aseries *s)
 	size_t cap = ctx->opts->timeline_points, i;
 	if (s->n <= cap) {
 		for (i = 0; i < s->n; i++) {
-			json_array_append_new(t, pr_actx_t(ctx, s->ts[i]));
-			json_array_append_new(v, pr_jnum(s->v[i]));
+			json_array_append_new(t, pr_actx_t(ctx, pr_aseries_t(s, i)));
+			json_array_append_new(v, pr_jnum(pr_aseries_v(s, i)));
 		}
 	} else {
 		size_t buckets = cap / 2 ? cap / 2 : 1, b;
-		int64_t t0 = s->ts[0], span = s->ts[s->n - 1] - s->ts[0] + 1;
+		int64_t t0 = pr_aseries_t(s, 0), span = pr_aseries_t(s, s->n - 1) - pr_aseries_t(s, 0) + 1;
 		i = 0;
 		for (b = 0; b < buckets && i < s->n; b++) {
 			int64_t end = t0 + (int64_t)((double)span * (double)(b + 1) / (double)buckets);
 			size_t lo = i, hi = i;
 			if (b + 1 == buckets)
 				end = INT64_MAX;
-			for (; i < s->n && s->ts[i] < end; i++) {
-				if (s->v[i] < s->v[lo])
+			for (; i < s->n && pr_aseries_t(s, i) < end; i++) {
+				if (pr_aseries_v(s, i) < pr_aseries_v(s, lo))
 					lo = i;
-				if (s->v[i] > s->v[hi])
+				if (pr_aseries_v(s, i) > pr_aseries_v(s, hi))
 					hi = i;
 			}
 			if (i == lo && i == hi)
@@ -41,11 +41,11 @@ static json_t *timeline(const struct pr_actx *ctx, const struct pr_aseries *s)
 				lo = hi;
 				hi = x;
 			}
-			json_array_append_new(t, pr_actx_t(ctx, s->ts[lo]));
-			json_array_append_new(v, pr_jnum(s->v[lo]));
+			json_array_append_new(t, pr_actx_t(ctx, pr_aseries_t(s, lo)));
+			json_array_append_new(v, pr_jnum(pr_aseries_v(s, lo)));
 			if (hi != lo) {
-				json_array_append_new(t, pr_actx_t(ctx, s->ts[hi]));
-				json_array_append_new(v, pr_jnum(s->v[hi]));
+				json_array_append_new(t, pr_actx_t(ctx, pr_aseries_t(s, hi)));
+				json_array_append_new(v, pr_jnum(pr_aseries_v(s, hi)));
 			}
 		}
 	}
@@ -65,8 +65,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 			return -1;
 		pr_moments_init(&m);
 		for (j = 0; j < s->n; j++)
-			if (isfinite(s->v[j]))
-				pr_moments_add(&m, s->v[j]);
+			if (isfinite(pr_aseries_v(s, j)))
+				pr_moments_add(&m, pr_aseries_v(s, j));
 		o = pr_jobj("name", json_string(s->name), "device", json_string(s->device), "unit",
 			    json_string(s->unit), "orig_unit", json_string(s->orig_unit), "memory",
 			    json_boolean(s->memory), "count", pr_jint((int64_t)s->n), NULL);
@@ -74,10 +74,10 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 			json_object_set_new(o, "min", pr_jnum(m.min));
 			json_object_set_new(o, "max", pr_jnum(m.max));
 			json_object_set_new(o, "mean", pr_jnum(m.mean));
-			json_object_set_new(o, "first", pr_jnum(s->v[0]));
-			json_object_set_new(o, "last", pr_jnum(s->v[s->n - 1]));
-			json_object_set_new(o, "t_first_ns", pr_actx_t(ctx, s->ts[0]));
-			json_object_set_new(o, "t_last_ns", pr_actx_t(ctx, s->ts[s->n - 1]));
+			json_object_set_new(o, "first", pr_jnum(pr_aseries_v(s, 0)));
+			json_object_set_new(o, "last", pr_jnum(pr_aseries_v(s, s->n - 1)));
+			json_object_set_new(o, "t_first_ns", pr_actx_t(ctx, pr_aseries_t(s, 0)));
+			json_object_set_new(o, "t_last_ns", pr_actx_t(ctx, pr_aseries_t(s, s->n - 1)));
 		}
 		if (ctx->opts->timeline_points)
 			json_object_set_new(o, "timeline", timeline(ctx, s));

@@ -15,6 +15,7 @@
 #include "analyze/gpuscan.h"
 #include "analyze/spanstat.h"
 #include "base/output.h"
+#include "base/parray.h"
 #include "base/strbuf.h"
 #include "base/strmap.h"
 #include "base/timecheck.h"
@@ -379,10 +380,10 @@ static void ctx_release(struct pr_actx *ctx)
 		free(s->device);
 		free(s->unit);
 		free(s->orig_unit);
-		free(s->ts);
-		free(s->v);
+		pr_parray_free(s->smp);
 	}
 	free(ctx->series);
+	pr_pcache_free(ctx->pcache);
 	pr_gpuscan_free(ctx->gpuscan);
 	pr_spanstat_free(ctx->spanstat);
 	pr_at_batch_free(ctx->at);
@@ -616,7 +617,7 @@ static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_op
 	owners_note(&own, ctx.out, PR_ARRAY_SIZE(analyzers));
 	for (i = 0; i < PR_ARRAY_SIZE(run_order); i++) {
 		const struct pr_analyzer *an = analyzers[run_order[i]];
-		if (an->run(&ctx, err))
+		if (an->run(&ctx, err) || pr_actx_series_failed(&ctx, err))
 			goto out;
 		owners_note(&own, ctx.out, run_order[i]);
 		timing(timed, ctx.run, an->name, t0);
