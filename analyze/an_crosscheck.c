@@ -91,9 +91,11 @@ static void inferix(struct pr_actx *ctx, json_t *arr)
 	    jpath(ctx->out, "crosscheck_energy_wh"), "Wh", TOL,
 	    "Inferix computes sum(power) * N * 0.5 s / 3600: the sample count multiplies again and "
 	    "the interval is hardcoded; recomputed = sum(power) * mean interval / 3600");
-	if (tot && tot->n && pr_actx_load(ctx, tot, &(struct pr_error)PR_ERROR_INIT) == 0 && pr_aseries_v(tot, 0) > 0)
+	if (tot && tot->n && pr_actx_load(ctx, tot, &(struct pr_error)PR_ERROR_INIT) == 0 &&
+	    pr_aseries_v(tot, 0) > 0)
 		add(arr, "peak GPU memory utilization (summary.gpu.peak_memory_utilization)",
-		    metric(ctx, "summary.gpu.peak_memory_utilization"), used / pr_aseries_v(tot, 0) * 100, "%", TOL,
+		    metric(ctx, "summary.gpu.peak_memory_utilization"),
+		    used / pr_aseries_v(tot, 0) * 100, "%", TOL,
 		    "recomputed = max(used) / first snapshot's total");
 	add(arr, "average GPU utilization (summary.gpu.avg_gpu_utilization)",
 	    metric(ctx, "summary.gpu.avg_gpu_utilization"), series_mean(ctx, "gpu.util", "all"), "%",

@@ -61,10 +61,12 @@ static json_t *per_phase(const struct pr_actx *ctx, const struct pr_aseries *s, 
 		for (j = ctx->phase_group_start[k]; j < ctx->phase_group_start[k + 1]; j++) {
 			const struct pr_aspan *q = &ctx->phases[ctx->phase_group[j]];
 			size_t i;
-			for (i = pr_aseries_lower(s, q->ts); i < s->n && pr_aseries_t(s, i) <= q->ts + q->dur; i++)
-				if (!best_occ || pr_aseries_v(s, i) > best) {
-					best = pr_aseries_v(s, i);
-					best_t = pr_aseries_t(s, i);
+			struct pr_sample x;
+			for (i = pr_aseries_lower(s, q->ts);
+			     i < s->n && (x = pr_aseries_get(s, i)).ts <= q->ts + q->dur; i++)
+				if (!best_occ || x.v > best) {
+					best = x.v;
+					best_t = x.ts;
 					best_occ = q->occurrence;
 				}
 		}
@@ -94,9 +96,12 @@ static json_t *per_phase(const struct pr_actx *ctx, const struct pr_aseries *s, 
 static size_t peak_index(const struct pr_aseries *s)
 {
 	size_t pk = 0, k;
+	double best = s->n ? pr_aseries_v(s, 0) : 0, x;
 	for (k = 1; k < s->n; k++)
-		if (pr_aseries_v(s, k) > pr_aseries_v(s, pk))
+		if ((x = pr_aseries_v(s, k)) > best) {
 			pk = k;
+			best = x;
+		}
 	return pk;
 }
 
@@ -152,13 +157,14 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	}
 	for (i = 0; i < n; i++) {
 		struct pr_aseries *s = &ctx->series[which[i]];
-		size_t pk = at[i], more;
+		struct pr_sample pk = pr_aseries_get(s, at[i]);
+		size_t more;
 		json_t *o;
 		o = pr_jobj("series", json_string(s->name), "device", json_string(s->device),
-			    "unit", json_string(s->unit), "value", pr_jnum(pr_aseries_v(s, pk)), "t_ns",
-			    pr_actx_t(ctx, pr_aseries_t(s, pk)), "phase",
-			    span_ref(ctx, pr_actx_phase_at(ctx, pr_aseries_t(s, pk))), "step",
-			    span_ref(ctx, pr_actx_step_at(ctx, pr_aseries_t(s, pk))), "span", spans[i],
+			    "unit", json_string(s->unit), "value", pr_jnum(pk.v), "t_ns",
+			    pr_actx_t(ctx, pk.ts), "phase",
+			    span_ref(ctx, pr_actx_phase_at(ctx, pk.ts)), "step",
+			    span_ref(ctx, pr_actx_step_at(ctx, pk.ts)), "span", spans[i],
 			    "per_phase", per_phase(ctx, s, &more), NULL);
 		if (more)
 			json_object_set_new(o, "per_phase_more", pr_jint((int64_t)more));

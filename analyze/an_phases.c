@@ -37,18 +37,22 @@ static json_t *memory_in(struct pr_actx *ctx, int64_t t0, int64_t t1)
 	size_t i, k, a, b;
 	for (i = 0; i < ctx->nseries; i++) {
 		struct pr_aseries *s = &ctx->series[i];
-		size_t pk;
+		struct pr_sample pk, x;
+		double first, last;
 		if (!s->memory || !inside(s, t0, t1, &a, &b))
 			continue;
-		for (pk = a, k = a; k <= b; k++)
-			if (pr_aseries_v(s, k) > pr_aseries_v(s, pk))
-				pk = k;
+		pk = pr_aseries_get(s, a);
+		for (k = a + 1; k <= b; k++)
+			if ((x = pr_aseries_get(s, k)).v > pk.v)
+				pk = x;
+		first = pr_aseries_v(s, a);
+		last = pr_aseries_v(s, b);
 		json_array_append_new(
 			arr, pr_jobj("series", json_string(s->name), "device", json_string(s->device),
-				     "start", pr_jnum(pr_aseries_v(s, a)), "end", pr_jnum(pr_aseries_v(s, b)), "delta",
-				     pr_jnum(pr_aseries_v(s, b) - pr_aseries_v(s, a)), "peak", pr_jnum(pr_aseries_v(s, pk)),
-				     "peak_t_ns", pr_actx_t(ctx, pr_aseries_t(s, pk)), "samples",
-				     pr_jint((int64_t)(b - a + 1)), NULL));
+				     "start", pr_jnum(first), "end", pr_jnum(last), "delta",
+				     pr_jnum(last - first), "peak", pr_jnum(pk.v), "peak_t_ns",
+				     pr_actx_t(ctx, pk.ts), "samples", pr_jint((int64_t)(b - a + 1)),
+				     NULL));
 	}
 	return arr;
 }
@@ -61,6 +65,7 @@ static json_t *memory_in(struct pr_actx *ctx, int64_t t0, int64_t t1)
 static double counter_at(const struct pr_aseries *s, int64_t t)
 {
 	size_t i = pr_aseries_lower(s, t);
+	struct pr_sample x, y;
 	if (i < s->n && pr_aseries_t(s, i) == t) {
 		while (i + 1 < s->n && pr_aseries_t(s, i + 1) == t)
 			i++;
@@ -70,8 +75,9 @@ static double counter_at(const struct pr_aseries *s, int64_t t)
 		return pr_aseries_v(s, 0);
 	if (i == s->n)
 		return pr_aseries_v(s, s->n - 1);
-	return pr_aseries_v(s, i - 1) + (pr_aseries_v(s, i) - pr_aseries_v(s, i - 1)) * (double)(t - pr_aseries_t(s, i - 1)) /
-				     (double)(pr_aseries_t(s, i) - pr_aseries_t(s, i - 1));
+	x = pr_aseries_get(s, i - 1);
+	y = pr_aseries_get(s, i);
+	return x.v + (y.v - x.v) * (double)(t - x.ts) / (double)(y.ts - x.ts);
 }
 
 /*

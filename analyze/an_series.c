@@ -21,31 +21,36 @@ static json_t *timeline(const struct pr_actx *ctx, const struct pr_aseries *s)
 		}
 	} else {
 		size_t buckets = cap / 2 ? cap / 2 : 1, b;
-		int64_t t0 = pr_aseries_t(s, 0), span = pr_aseries_t(s, s->n - 1) - pr_aseries_t(s, 0) + 1;
+		int64_t t0 = pr_aseries_t(s, 0), span = pr_aseries_t(s, s->n - 1) - t0 + 1;
 		i = 0;
 		for (b = 0; b < buckets && i < s->n; b++) {
 			int64_t end = t0 + (int64_t)((double)span * (double)(b + 1) / (double)buckets);
 			size_t lo = i, hi = i;
+			struct pr_sample x, slo = { 0, 0 }, shi = { 0, 0 };
 			if (b + 1 == buckets)
 				end = INT64_MAX;
-			for (; i < s->n && pr_aseries_t(s, i) < end; i++) {
-				if (pr_aseries_v(s, i) < pr_aseries_v(s, lo))
+			for (; i < s->n && (x = pr_aseries_get(s, i)).ts < end; i++) {
+				if (i == lo || x.v < slo.v) {
 					lo = i;
-				if (pr_aseries_v(s, i) > pr_aseries_v(s, hi))
+					slo = x;
+				}
+				if (i == hi || x.v > shi.v) {
 					hi = i;
+					shi = x;
+				}
 			}
 			if (i == lo && i == hi)
 				continue; /* empty bucket */
 			if (lo > hi) {
-				size_t x = lo;
-				lo = hi;
-				hi = x;
+				x = slo;
+				slo = shi;
+				shi = x;
 			}
-			json_array_append_new(t, pr_actx_t(ctx, pr_aseries_t(s, lo)));
-			json_array_append_new(v, pr_jnum(pr_aseries_v(s, lo)));
+			json_array_append_new(t, pr_actx_t(ctx, slo.ts));
+			json_array_append_new(v, pr_jnum(slo.v));
 			if (hi != lo) {
-				json_array_append_new(t, pr_actx_t(ctx, pr_aseries_t(s, hi)));
-				json_array_append_new(v, pr_jnum(pr_aseries_v(s, hi)));
+				json_array_append_new(t, pr_actx_t(ctx, shi.ts));
+				json_array_append_new(v, pr_jnum(shi.v));
 			}
 		}
 	}
@@ -64,9 +69,11 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		if (pr_actx_load(ctx, s, err))
 			return -1;
 		pr_moments_init(&m);
-		for (j = 0; j < s->n; j++)
-			if (isfinite(pr_aseries_v(s, j)))
-				pr_moments_add(&m, pr_aseries_v(s, j));
+		for (j = 0; j < s->n; j++) {
+			double x = pr_aseries_v(s, j);
+			if (isfinite(x))
+				pr_moments_add(&m, x);
+		}
 		o = pr_jobj("name", json_string(s->name), "device", json_string(s->device), "unit",
 			    json_string(s->unit), "orig_unit", json_string(s->orig_unit), "memory",
 			    json_boolean(s->memory), "count", pr_jint((int64_t)s->n), NULL);

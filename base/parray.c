@@ -29,11 +29,13 @@ struct pr_parray {
 	/* in memory: cap records allocated, charged bytes taken from the budget */
 	unsigned char *mem;
 	size_t cap, charged;
-	/* in a file: the first key of each block, and the slot of the last block read */
+	/* in a file: the first key of each block, and the slot of the last block read, which
+	 * holds records [wlo, wlo + wn) while its owner is this array and its block wblk */
 	struct pr_spill *file;
 	int64_t *first;
 	size_t nfirst, firstcap;
 	int last;
+	uint64_t wlo, wn, wblk;
 	int read_err;
 };
 
@@ -153,46 +155,50 @@ static const unsigned char *block_of(struct pr_parray *a, uint64_t blk)
 	struct pr_pcache *c = a->c;
 	struct slot *s;
 	size_t i, victim = 0;
-	uint64_t off, len;
+	uint64_t off = blk * a->per_blk, len = a->n - off < a->per_blk ? a->n - off : a->per_blk;
 	c->tick++;
-	if (a->last >= 0 && c->slot[a->last].owner == a && c->slot[a->last].blk == blk) {
-		s = &c->slot[a->last];
-		s->used = c->tick;
-		return s->buf;
-	}
 	for (i = 0; i < PR_PCACHE_SLOTS; i++) {
 		s = &c->slot[i];
 		if (s->owner == a && s->blk == blk) {
-			s->used = c->tick;
-			a->last = (int)i;
-			return s->buf;
+			victim = i;
+			break;
 		}
 		if (!s->owner || (c->slot[victim].owner && s->used < c->slot[victim].used))
 			victim = i;
 	}
 	s = &c->slot[victim];
-	if (!s->buf)
-		s->buf = pr_xmalloc(c->block);
-	off = blk * a->per_blk;
-	len = a->n - off < a->per_blk ? a->n - off : a->per_blk;
-	s->owner = NULL;
-	if (pr_spill_read_at(a->file, off * a->rec, s->buf, (size_t)(len * a->rec))) {
-		a->read_err = 1;
-		return c->zero;
+	if (i == PR_PCACHE_SLOTS) {
+		if (!s->buf)
+			s->buf = pr_xmalloc(c->block);
+		s->owner = NULL;
+		if (pr_spill_read_at(a->file, off * a->rec, s->buf, (size_t)(len * a->rec))) {
+			a->read_err = 1;
+			a->last = -1;
+			return c->zero;
+		}
+		s->owner = a;
+		s->blk = blk;
 	}
-	s->owner = a;
-	s->blk = blk;
 	s->used = c->tick;
 	a->last = (int)victim;
+	a->wlo = off;
+	a->wn = len;
+	a->wblk = blk;
 	return s->buf;
 }
 
 const void *pr_parray_at(struct pr_parray *a, size_t i)
 {
+	const struct slot *s;
 	if (!a->file)
 		return a->mem + i * a->rec;
 	if (i >= a->n)
 		return a->c->zero;
+	/* the last block read, while it is still in its slot (the least recently used block
+	 * goes first, the recency being that of the reads from a file or other blocks) */
+	if (a->last >= 0 && i - a->wlo < a->wn && (s = &a->c->slot[a->last])->owner == a &&
+	    s->blk == a->wblk)
+		return s->buf + (i - a->wlo) * a->rec;
 	return block_of(a, i / a->per_blk) + (i % a->per_blk) * a->rec;
 }
 

@@ -5,7 +5,8 @@
  * and a run that ingests is analysed whole (pr_model_build) and its console
  * report written. The analyses' scratch streams and sorts get buffers of a
  * few records, so that every one of them goes through its scratch file
- * (base/spill.h, base/xsort.h), and the merges of many runs are exercised.
+ * (base/spill.h, base/xsort.h, base/parray.h), and the merges of many runs
+ * are exercised.
  *
  * Properties checked (abort() = a finding), besides ASan/UBSan/leaks: the
  * model builds (an analysis error must fill err with a message), it is a
@@ -19,6 +20,7 @@
 
 #include <jansson.h>
 
+#include "analyze/actx.h"
 #include "analyze/gpuscan.h"
 #include "analyze/model.h"
 #include "analyze/spanstat.h"
@@ -70,6 +72,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	pr_spanstat_dev_mem = 48;
 	pr_xsort_mem = 256;
 	pr_gpuscan_mem = 64;
+	pr_series_mem = 0; /* every memory series paged, 3 samples a block */
+	pr_series_block = 48;
 	return 0;
 }
 
