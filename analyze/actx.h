@@ -174,6 +174,8 @@ void pr_flame_row(struct pr_flame *fl, int64_t id, int64_t parent, int has_paren
 /* The pass is over: only the tree is kept until flame reads it (the maps that built it go). */
 void pr_flame_done(struct pr_flame *fl);
 void pr_flame_free(struct pr_flame *fl);
+/* The flame tree's nodes before new paths fold into "(other paths)" (131072; tests lower it). */
+extern size_t pr_flame_max_tree;
 /* Timeline's merged intervals per track (an_timeline.c), fed the top-level spans
  * by the shared span pass in any order; gap: ctx->dur / 4000. Free: NULL is fine. */
 struct pr_tlanes *pr_tlanes_new(int64_t gap);

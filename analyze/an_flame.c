@@ -12,7 +12,10 @@
  * (samples, bytes) where the run's time is synthetic.
  *
  * Bounded: at most FLAME_MAX_SPANS spans are read (a larger run says so and
- * has no flame graph: the speedscope export has all of it), and the model
+ * has no flame graph: the speedscope export has all of it), the tree holds
+ * at most pr_flame_max_tree nodes (past them, a span on a path not seen yet is
+ * counted in an "(other paths)" node under its parent's, and spans_folded
+ * says how many spans were; their time stays in every ancestor), and the model
  * keeps the nodes of at least FLAME_MIN_SHARE of the root total, at most
  * FLAME_MAX_DEPTH deep and FLAME_MAX_NODES of them, in depth-first order,
  * children by total (largest first), then name; nodes_more counts the rest.
@@ -32,6 +35,10 @@
 #define FLAME_MAX_NODES 1500
 #define FLAME_MAX_DEPTH 40
 #define FLAME_MIN_SHARE 0.001
+/* The tree's nodes: past pr_flame_max_tree (131072: 7 MiB of nodes, about as much of maps),
+ * a span on a new path goes to its parent's "(other paths)" node. */
+size_t pr_flame_max_tree = 131072;
+#define FLAME_FOLD 0x7fffffff /* the name id of an "(other paths)" node */
 
 struct node {
 	int64_t name_id;
@@ -53,6 +60,7 @@ struct fl {
 	int sparse;
 	struct pr_imap by_span;
 	double root;
+	int64_t folded; /* spans that went to an "(other paths)" node */
 };
 
 static int span_node(const struct fl *f, int64_t id, int64_t *node)
@@ -108,6 +116,10 @@ static long node_of(struct fl *f, long parent, int64_t name_id)
 	int64_t key = ((int64_t)(parent + 1) << 31) | (name_id & 0x7fffffff), v;
 	if (pr_imap_get(&f->by_key, key, &v))
 		return (long)v;
+	if (f->nn >= pr_flame_max_tree && name_id != FLAME_FOLD) {
+		f->folded++;
+		return node_of(f, parent, FLAME_FOLD);
+	}
 	if (f->nn == f->cap) {
 		f->cap = f->cap ? f->cap * 2 : 256;
 		f->n = pr_xreallocarray(f->n, f->cap, sizeof(*f->n));
@@ -161,6 +173,8 @@ static char *name_of(struct pr_actx *ctx, int64_t id)
 {
 	sqlite3_stmt *st;
 	char *s = NULL;
+	if (id == FLAME_FOLD)
+		return pr_xstrdup("(other paths)");
 	if (sqlite3_prepare_v2(ctx->db, "SELECT value FROM string WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
 		return pr_xstrdup("?");
 	sqlite3_bind_int64(st, 1, id);
@@ -380,7 +394,8 @@ fed:
 		ctx->out, "flame",
 		pr_jobj("unit", json_string(value_unit(ctx)), "source",
 			json_string(nframes ? "frames" : "spans"), "total", pr_jnum(f->root), "nodes", arr,
-			"nodes_more", more ? pr_jint((int64_t)more) : NULL, "rule",
+			"nodes_more", more ? pr_jint((int64_t)more) : NULL, "spans_folded",
+			f->folded ? pr_jint(f->folded) : NULL, "rule",
 			json_string("spans of one name under one path merge (whatever their time or "
 				    "thread); total = sum of their durations, self = total - children (0 when "
 				    "overlapping spans make the children longer); "

@@ -4,11 +4,14 @@
  * min, max, sum of squares; the largest PR_SPANS_CAP by total time, and
  * for the PR_SPANSTAT_PER_STEP largest, the time spent in each step (spans
  * assigned to the step whose interval holds their start, whatever thread
- * or stream they ran on). These are
- * the samples `compare` tests and `aggregate` merges.
+ * or stream they ran on). These are the samples `compare` tests and
+ * `aggregate` merges. Past 1310 steps fewer names get them (names x steps
+ * <= 2^17, at least one name), so that a long run's model stays bounded:
+ * compare tests the others on their run totals, as when a side lacks them.
  */
 #include <math.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +29,9 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
 	json_t *arr = json_array(), *out;
-	size_t i, j;
+	size_t i, j, nps = ctx->nsteps ? pr_spanstat_per_step_groups(ctx->nsteps)
+				       : PR_SPANSTAT_PER_STEP;
+	char rule[300];
 	out = pr_jobj("items", arr, NULL);
 	json_object_set_new(ctx->out, "spans", out);
 	if (!ss || pr_spanstat_detail(ctx, err))
@@ -38,7 +43,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 				       "total_ns", pr_jnum(g->all.total), "self_ns",
 				       pr_jnum(g->all.self), "min_ns", pr_jint(g->all.min), "max_ns",
 				       pr_jint(g->all.max), "sumsq_ns2", pr_jnum(g->all.sumsq), NULL);
-		if (i < PR_SPANSTAT_PER_STEP && ctx->nsteps) {
+		if (ctx->nsteps && i < nps) {
 			json_t *v = json_array();
 			for (j = 0; j < ctx->nsteps; j++)
 				json_array_append_new(v, pr_jnum(g->per_step ? g->per_step[j] : 0));
@@ -48,9 +53,12 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	}
 	if (ss->nby_total > PR_SPANS_CAP)
 		json_object_set_new(out, "items_more", pr_jint((int64_t)(ss->nby_total - PR_SPANS_CAP)));
-	json_object_set_new(out, "rule",
-			    json_string("per (name, kind); per_step_ns (the 100 largest by total, when "
-					"the run has steps): time of the spans starting inside each step"));
+	/* past 1310 steps fewer names, so that names x steps <= PR_SPANSTAT_STEP_VALUES */
+	snprintf(rule, sizeof(rule),
+		 "per (name, kind); per_step_ns (the %zu largest by total, when the run has steps%s): "
+		 "time of the spans starting inside each step",
+		 nps, nps < PR_SPANSTAT_PER_STEP ? "; names x steps <= 131072" : "");
+	json_object_set_new(out, "rule", json_string(rule));
 	return 0;
 }
 

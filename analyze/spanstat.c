@@ -487,6 +487,14 @@ size_t pr_spanstat_kind_count(const struct pr_spanstat *ss, const char *kind)
 	return n;
 }
 
+size_t pr_spanstat_per_step_groups(size_t nsteps)
+{
+	size_t n = nsteps ? PR_SPANSTAT_STEP_VALUES / nsteps : 0;
+	if (!nsteps)
+		return 0;
+	return n < 1 ? 1 : n > PR_SPANSTAT_PER_STEP ? PR_SPANSTAT_PER_STEP : n;
+}
+
 int pr_spanstat_detail(struct pr_actx *ctx, struct pr_error *err)
 {
 	struct pr_spanstat *ss = ctx->spanstat;
@@ -498,9 +506,9 @@ int pr_spanstat_detail(struct pr_actx *ctx, struct pr_error *err)
 	if (!ss || ss->detailed)
 		return 0;
 	ss->detailed = 1;
-	ntr = ctx->nsteps ? ss->nby_total < PR_SPANSTAT_PER_STEP ? ss->nby_total
-								   : PR_SPANSTAT_PER_STEP
-			  : 0;
+	ntr = pr_spanstat_per_step_groups(ctx->nsteps);
+	if (ntr > ss->nby_total)
+		ntr = ss->nby_total;
 	for (i = 0; i < ss->ntop_self + ss->ntop_total; i++) {
 		size_t gi = i < ss->ntop_self ? ss->top_self[i] : ss->top_total[i - ss->ntop_self];
 		keep += (size_t)ss->g[gi].all.count;

@@ -28,7 +28,7 @@
  *
  * pr_spanstat_detail is the second pass, one for both analyzers: the
  * sorted durations of the groups of bottlenecks' two top tables (their
- * medians) and the time per step of spans' first PR_SPANSTAT_PER_STEP
+ * medians) and the time per step of spans' first pr_spanstat_per_step_groups()
  * groups (per_step_ns), in id order. Which groups those are is known only
  * once every span is summed, so the first pass writes each counted span's
  * group, start and duration (20 bytes) to a stream (base/spill.h: memory
@@ -126,8 +126,14 @@ struct pr_spanstat {
 	struct pr_tlanes *tl;
 };
 
-#define PR_SPANSTAT_PER_STEP 100 /* spans' groups with per-step times */
-/* The device activities' sort buffer (default 2 MiB: 128 Ki activities; tests lower it). */
+#define PR_SPANSTAT_PER_STEP 100 /* spans' groups with per-step times, at most */
+/* Per-step times kept in all (groups x steps): past 1310 steps, fewer groups get them, so that
+ * the model of a long run does not grow with its steps (2^17 values: 1 MiB here, about 5 MB
+ * in the model). */
+#define PR_SPANSTAT_STEP_VALUES ((size_t)1 << 17)
+/* How many groups of by_total get per-step times in a run of nsteps steps (0 without steps,
+ * at least 1 with). */
+size_t pr_spanstat_per_step_groups(size_t nsteps);/* The device activities' sort buffer (default 2 MiB: 128 Ki activities; tests lower it). */
 extern size_t pr_spanstat_dev_mem;
 /* Durations the second pass keeps for medians (default 4 Mi); beyond it no
  * group gets durs and bottlenecks sorts in SQLite (tests lower it). */
@@ -142,7 +148,7 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
  * call before pr_spanstat_get): the sorted durations (durs, all rows of
  * the group) of the top_self and top_total groups, unless there are more
  * than pr_spanstat_keep_max of them, and when the run has steps, the time
- * per step of the first PR_SPANSTAT_PER_STEP groups of by_total (spans of
+ * per step of the first pr_spanstat_per_step_groups() groups of by_total (spans of
  * kind step left out; a span counts in the step whose interval holds its
  * start).
  */

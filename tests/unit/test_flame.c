@@ -15,6 +15,7 @@
 
 #include <math.h>
 
+#include "analyze/actx.h"
 #include "analyze/model.h"
 
 static json_t *model_text(const char *text)
@@ -38,6 +39,51 @@ static void node_is(json_t *n, const char *name, int depth, double total, double
 	assert_int_equal(pr_mll(n, "depth"), depth);
 	near(pr_mnum(n, "total"), total, 0);
 	near(pr_mnum(n, "self"), self, 0);
+}
+
+/*
+ * A tree of at most 3 nodes: spans (us) A [0, 100] with B [0, 10], C [10, 30],
+ * D [30, 60] inside, then E [100, 150] with F [100, 120] inside. A, B and C
+ * make the 3 nodes (id order); D goes to A's "(other paths)", E to the
+ * root's, F (under E, now folded) to that one's own: spans_folded 3. Totals
+ * stay where they were: root 150 = A 100 + (other) 50; A self 100 - 60 = 40;
+ * A's children by total: (other) 30, C 20, B 10; (other)/(other) 20, its
+ * parent's self 30.
+ */
+static void test_tree_bound(void **state)
+{
+	static const char trace[] =
+		"{\"traceEvents\": [\n"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"A\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},\n"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"B\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},\n"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"C\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":20},\n"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"D\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":30},\n"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"E\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":50},\n"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"F\",\"pid\":1,\"tid\":1,\"ts\":100,\"dur\":20}\n"
+		"]}\n";
+	size_t keep = pr_flame_max_tree;
+	json_t *m, *f, *n;
+	(void)state;
+	pr_flame_max_tree = 3;
+	m = model_text(trace);
+	pr_flame_max_tree = keep;
+	f = at(m, "runs/0/flame");
+	n = json_object_get(f, "nodes");
+	near(pr_mnum(f, "total"), 150000, 0);
+	assert_int_equal(pr_mll(f, "spans_folded"), 3);
+	assert_int_equal(json_array_size(n), 6);
+	node_is(json_array_get(n, 0), "A", 0, 100000, 40000);
+	node_is(json_array_get(n, 1), "(other paths)", 1, 30000, 30000);
+	node_is(json_array_get(n, 2), "C", 1, 20000, 20000);
+	node_is(json_array_get(n, 3), "B", 1, 10000, 10000);
+	node_is(json_array_get(n, 4), "(other paths)", 0, 50000, 30000);
+	node_is(json_array_get(n, 5), "(other paths)", 1, 20000, 20000);
+	json_decref(m);
+	/* the default bound: no fold, no key */
+	m = model_text(trace);
+	assert_null(json_object_get(at(m, "runs/0/flame"), "spans_folded"));
+	assert_int_equal(json_array_size(json_object_get(at(m, "runs/0/flame"), "nodes")), 6); /* A B C D E F */
+	json_decref(m);
 }
 
 static void test_paths_merge(void **state)
@@ -103,6 +149,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_paths_merge),
+		cmocka_unit_test(test_tree_bound),
 		cmocka_unit_test(test_frames_weight),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
