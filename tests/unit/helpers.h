@@ -1,6 +1,7 @@
 /*
  * helpers.h - store helpers shared by the format tests: an in-memory store
- * and single-value queries with text parameters (NULL-terminated).
+ * and single-value queries with text parameters (NULL-terminated), sample
+ * paths, $TMPDIR pointed elsewhere and back.
  * All static inline, so a test uses what it needs.
  */
 #ifndef PR_TEST_HELPERS_H
@@ -34,6 +35,29 @@ static inline char *write_temp(const char *data, size_t n)
 	assert_int_equal(write(fd, data, n), (ssize_t)n);
 	close(fd);
 	return path;
+}
+
+/* $TMPDIR set to dir (NULL: unset); returns what it was, for tmpdir_restore. The tests of
+ * scratch files point it at a directory that does not exist. */
+static inline char *tmpdir_set(const char *dir)
+{
+	const char *old = getenv("TMPDIR");
+	char *keep = old ? strdup(old) : NULL;
+	if (dir)
+		setenv("TMPDIR", dir, 1);
+	else
+		unsetenv("TMPDIR");
+	return keep;
+}
+
+/* $TMPDIR back to what tmpdir_set returned (which it frees). */
+static inline void tmpdir_restore(char *keep)
+{
+	if (keep)
+		setenv("TMPDIR", keep, 1);
+	else
+		unsetenv("TMPDIR");
+	free(keep);
 }
 
 static inline char *sample_path(const char *rel)

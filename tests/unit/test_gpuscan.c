@@ -144,8 +144,6 @@ static void test_gpu_scratch_files(void **state)
 		"nccl_parser_config/nccl_data.json.gz",
 	};
 	size_t keep_rows = pr_gpuscan_mem, keep_sort = pr_xsort_mem, keep_rec = pr_spanstat_rec_mem;
-	const char *old = getenv("TMPDIR");
-	char *keep_tmp = old ? strdup(old) : NULL;
 	size_t i;
 	(void)state;
 	if (!*traces)
@@ -154,7 +152,7 @@ static void test_gpu_scratch_files(void **state)
 		struct pr_error err = PR_ERROR_INIT;
 		char path[1200];
 		json_t *def, *tiny;
-		char *a, *b;
+		char *a, *b, *keep_tmp;
 		snprintf(path, sizeof(path), "%s/%s", traces, rel[i]);
 		def = model_of(path, &err);
 		if (!def)
@@ -176,7 +174,7 @@ static void test_gpu_scratch_files(void **state)
 		json_decref(def);
 		json_decref(tiny);
 
-		setenv("TMPDIR", "/nonexistent/profreport-test", 1);
+		keep_tmp = tmpdir_set("/nonexistent/profreport-test");
 		pr_spanstat_rec_mem = (size_t)1 << 30;
 		pr_gpuscan_mem = 1;
 		assert_null(model_of(path, &err));
@@ -198,12 +196,8 @@ static void test_gpu_scratch_files(void **state)
 		pr_gpuscan_mem = keep_rows;
 		pr_xsort_mem = keep_sort;
 		pr_spanstat_rec_mem = keep_rec;
-		if (keep_tmp)
-			setenv("TMPDIR", keep_tmp, 1);
-		else
-			unsetenv("TMPDIR");
+		tmpdir_restore(keep_tmp);
 	}
-	free(keep_tmp);
 }
 
 int main(void)

@@ -154,8 +154,7 @@ static void test_shared_slots(void **state)
 
 static void test_no_scratch_dir(void **state)
 {
-	const char *old = getenv("TMPDIR");
-	char *keep = old ? strdup(old) : NULL;
+	char *keep = tmpdir_set("/nonexistent/profreport-test");
 	struct pr_pcache *c = pr_pcache_new(0, 64);
 	struct pr_parray *a;
 	struct pr_error err = PR_ERROR_INIT;
@@ -163,7 +162,6 @@ static void test_no_scratch_dir(void **state)
 	size_t i;
 	int rc = 0;
 	(void)state;
-	setenv("TMPDIR", "/nonexistent/profreport-test", 1);
 	a = pr_parray_new(c, "the test records", sizeof(r), 100);
 	for (i = 0; i < 100; i++) /* the first block fills the write buffer; then the file */
 		rc |= pr_parray_put(a, &r);
@@ -173,11 +171,7 @@ static void test_no_scratch_dir(void **state)
 				      "'/nonexistent/profreport-test': No such file or directory");
 	pr_parray_free(a);
 	pr_pcache_free(c);
-	if (keep)
-		setenv("TMPDIR", keep, 1);
-	else
-		unsetenv("TMPDIR");
-	free(keep);
+	tmpdir_restore(keep);
 }
 
 int main(void)

@@ -87,25 +87,20 @@ static char trace[1024]; /* the HTA trace; "" when ../shared is missing */
 
 static void test_real_trace(void **state)
 {
-	const char *old = getenv("TMPDIR");
-	char *keep_tmp = old ? strdup(old) : NULL;
 	size_t keep_mem = pr_series_mem;
+	char *keep_tmp;
 	struct pr_error err = PR_ERROR_INIT;
 	(void)state;
 	if (!*trace)
 		skip();
 	same_paged(trace);
-	setenv("TMPDIR", "/nonexistent/profreport-test", 1);
+	keep_tmp = tmpdir_set("/nonexistent/profreport-test");
 	pr_series_mem = 0;
 	assert_null(model_of(trace, &err));
 	pr_series_mem = keep_mem;
 	assert_string_equal(err.text, "cannot create a scratch file for a series' samples in "
 				      "'/nonexistent/profreport-test': No such file or directory");
-	if (keep_tmp)
-		setenv("TMPDIR", keep_tmp, 1);
-	else
-		unsetenv("TMPDIR");
-	free(keep_tmp);
+	tmpdir_restore(keep_tmp);
 }
 
 int main(void)

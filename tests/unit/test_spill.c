@@ -8,6 +8,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/helpers.h"
+
 #include "base/error.h"
 #include "base/spill.h"
 
@@ -110,14 +112,12 @@ static void test_short_tail(void **state)
 /* No scratch directory: the error names it; the stream refuses what follows. */
 static void test_no_dir(void **state)
 {
-	const char *old = getenv("TMPDIR");
-	char *keep = old ? strdup(old) : NULL;
+	char *keep = tmpdir_set("/nonexistent/profreport-test");
 	struct pr_spill *s;
 	struct pr_error err = { 0 };
 	unsigned char b[REC] = { 0 };
 	int i, rc = 0;
 	(void)state;
-	setenv("TMPDIR", "/nonexistent/profreport-test", 1);
 	s = pr_spill_new("test records", 0);
 	for (i = 0; i < 10; i++)
 		rc |= pr_spill_put(s, b, REC);
@@ -133,11 +133,7 @@ static void test_no_dir(void **state)
 	assert_int_equal(pr_spill_rewind(s, &err), 0);
 	assert_non_null(pr_spill_next(s, REC));
 	pr_spill_free(s);
-	if (keep)
-		setenv("TMPDIR", keep, 1);
-	else
-		unsetenv("TMPDIR");
-	free(keep);
+	tmpdir_restore(keep);
 }
 
 /* Read once: a second rewind, or a put after it, is refused. */

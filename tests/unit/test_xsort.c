@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/unit/helpers.h"
+
 #include "base/error.h"
 #include "base/spill.h"
 #include "base/xsort.h"
@@ -183,17 +185,6 @@ static void test_empty(void **state)
 	pr_xsort_free(NULL);
 }
 
-static void set_tmpdir(const char *dir, char **keep)
-{
-	const char *old = getenv("TMPDIR");
-	if (keep)
-		*keep = old ? strdup(old) : NULL;
-	if (dir)
-		setenv("TMPDIR", dir, 1);
-	else
-		unsetenv("TMPDIR");
-}
-
 /* No scratch directory: the put that writes the first run fails, and the sort says why in one
  * error; what fits one buffer never needs the directory. */
 static void test_no_dir(void **state)
@@ -204,7 +195,7 @@ static void test_no_dir(void **state)
 	char *keep;
 	int i;
 	(void)state;
-	set_tmpdir("/nonexistent/profreport-test", &keep);
+	keep = tmpdir_set("/nonexistent/profreport-test");
 	xs = pr_xsort_new("test records", REC_SIZE, 4 * REC_SIZE, 0);
 	for (i = 0; i < 4; i++)
 		assert_int_equal(pr_xsort_put(xs, b), 0);
@@ -225,8 +216,7 @@ static void test_no_dir(void **state)
 	assert_int_equal(pr_xsort_sort(xs, &err), 0);
 	assert_non_null(pr_xsort_next(xs));
 	pr_xsort_free(xs);
-	set_tmpdir(keep, NULL);
-	free(keep);
+	tmpdir_restore(keep);
 }
 
 /* A scratch file that cannot grow (RLIMIT_FSIZE, SIGXFSZ ignored): EFBIG, as one error. In a
