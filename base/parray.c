@@ -36,7 +36,6 @@ struct pr_parray {
 	size_t nfirst, firstcap;
 	int last;
 	uint64_t wlo, wn, wblk;
-	int read_err;
 };
 
 struct pr_pcache *pr_pcache_new(size_t mem, size_t block)
@@ -172,8 +171,7 @@ static const unsigned char *block_of(struct pr_parray *a, uint64_t blk)
 			s->buf = pr_xmalloc(c->block);
 		s->owner = NULL;
 		if (pr_spill_read_at(a->file, off * a->rec, s->buf, (size_t)(len * a->rec))) {
-			a->read_err = 1;
-			a->last = -1;
+			a->last = -1; /* the spill keeps the error */
 			return c->zero;
 		}
 		s->owner = a;
@@ -238,11 +236,7 @@ size_t pr_parray_lower(struct pr_parray *a, int64_t key)
 
 int pr_parray_failed(const struct pr_parray *a, struct pr_error *err)
 {
-	if (a->file && pr_spill_failed(a->file, err))
-		return -1;
-	if (a->read_err)
-		return pr_error_set(err, PR_E_IO, "cannot read the scratch file of %s", a->what);
-	return 0;
+	return a->file ? pr_spill_failed(a->file, err) : 0;
 }
 
 int pr_parray_on_disk(const struct pr_parray *a)
