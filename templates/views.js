@@ -1,0 +1,1 @@
+/* views.js - see render/html_views.h; filled in by its view. */
