@@ -1341,6 +1341,9 @@ int pr_html_page(const char *title, const char *subtitle, const char *body, stru
 			pr_strbuf_addstr(&sb, pr_tpl_trace_js);
 			pr_strbuf_addstr(&sb, pr_tpl_views_js);
 			pr_strbuf_addstr(&sb, pr_tpl_flame_js);
+			/* every view is built: bench/page_bench.js reads this mark */
+			pr_strbuf_addstr(&sb, "if (window.performance && performance.mark) "
+					      "performance.mark(\"pr-ready\");\n");
 		}
 		p = e + 2;
 	}
