@@ -21,8 +21,11 @@
   function color(kind, name) {
     if (kind === "kernel" && /nccl|rccl|all_?reduce|allgather|reduce_?scatter|all2all|alltoall|sendrecv/i.test(name))
       return "#f28e2b";
+    var h = hash(name);
+    if (kind === "python") /* Python frames: one hue, the shade from the name, so neighbours differ */
+      return "hsl(" + (40 + h % 14) + "," + (45 + (h >> 8) % 25) + "%," + (62 + (h >> 16) % 14) + "%)";
     if (KIND_COLOR[kind]) return KIND_COLOR[kind];
-    var h = hash(name); /* CPU ops: a warm-to-teal hue from the name, as Perfetto colours by name */
+    /* CPU ops: a teal hue from the name, as Perfetto colours by name */
     return "hsl(" + (170 + h % 50) + "," + (38 + (h >> 8) % 22) + "%," + (60 + (h >> 16) % 14) + "%)";
   }
   function fmtDur(ns) {
@@ -368,11 +371,18 @@
     this.draw();
   };
   View.prototype.click = function (e) { this.select(this.at(this.pos(e))); };
-  View.prototype.reveal = function (s) { /* bring s (and its partner) into view, keeping the zoom if it fits */
-    var w = this.v1 - this.v0, lo = s.t, hi = s.t + s.dur;
-    (this.partner[s.i] || []).forEach(function (pi) { lo = Math.min(lo, this.sl[pi].t); hi = Math.max(hi, this.sl[pi].t + this.sl[pi].dur); }, this);
+  /* bring s into view with its launch or kernel when both fit, s at least 12 px wide (so
+     that it can be pointed at), keeping the zoom when it already shows them */
+  View.prototype.reveal = function (s) {
+    var w = this.v1 - this.v0, lo = s.t, hi = s.t + s.dur, self = this;
+    (this.partner[s.i] || []).forEach(function (pi) {
+      lo = Math.min(lo, self.sl[pi].t); hi = Math.max(hi, self.sl[pi].t + self.sl[pi].dur);
+    });
+    var most = s.dur > 0 ? s.dur * this.plotW() / 12 : w;
     if (hi - lo > w * 0.9) w = (hi - lo) / 0.8;
-    if (lo < this.v0 || hi > this.v1 || this.v1 - this.v0 !== w) this.setView((lo + hi) / 2 - w / 2, (lo + hi) / 2 + w / 2);
+    if (w > most) { w = most; lo = s.t; hi = s.t + s.dur; }
+    if (lo >= this.v0 && hi <= this.v1 && w === this.v1 - this.v0) return;
+    this.setView((lo + hi) / 2 - w / 2, (lo + hi) / 2 + w / 2);
   };
   View.prototype.search = function (text) {
     var d = this.d, t = text.trim().toLowerCase(), self = this;

@@ -8,6 +8,7 @@ profreport), for check_trace.js:
             are the same step; no steps: the whole run
   search    {"text": KERNEL_TEXT, "count": how many complete events whose name holds the text
             (case-insensitive) overlap a window}
+  in_windows_x  how many complete events (less the profiler's own, cat "Trace") overlap a window
   pairs     runtime call -> device activity pairs by their "correlation" arg, both overlapping
             a window: {"launch", "kernel", "launch_dur", "kernel_dur"} (durations in ns)
 A step is a complete ("X") event named ProfilerStep#N on a CPU (cat cpu_op/user_annotation, or
@@ -19,6 +20,9 @@ import decimal
 import gzip
 import json
 import sys
+
+
+LAUNCH = ("cuda_runtime", "cuda_driver")  # runtime and driver API calls launch device work
 
 
 def load(path):
@@ -33,7 +37,8 @@ def ns(v):
 
 
 def main():
-    ev = [e for e in load(sys.argv[1]) if e.get("ph") == "X"]
+    # complete events, less the profiler's own span over the whole capture (cat "Trace")
+    ev = [e for e in load(sys.argv[1]) if e.get("ph") == "X" and e.get("cat") != "Trace"]
     text = sys.argv[2].lower()
     for e in ev:
         e["_t"], e["_d"] = ns(e["ts"]), ns(e.get("dur", 0))
@@ -57,10 +62,11 @@ def main():
             cap = (nxt[0] if nxt else t1) + s["_d"]
             end = t1
             for e in ev:
-                if e.get("cat") == "cuda_runtime" and t0 <= e["_t"] < t1:
+                if e.get("cat") in LAUNCH and t0 <= e["_t"] < t1:
                     for a in by_corr.get((e.get("args") or {}).get("correlation"), []):
                         end = max(end, a["_t"] + a["_d"])
-            wins.append(("%s step %s" % ("slowest" if s is slow else "median", s["name"]),
+            what = "slowest and median" if slow is med else "slowest" if s is slow else "median"
+            wins.append(("%s step %s" % (what, s["name"]),
                          t0, min(end, max(cap, t1))))
     else:
         t0 = min(e["_t"] for e in ev)
@@ -75,7 +81,7 @@ def main():
     launches = {}
     for e in shown:
         c = (e.get("args") or {}).get("correlation")
-        if c is not None and e.get("cat") == "cuda_runtime":
+        if c is not None and e.get("cat") in LAUNCH:
             launches[c] = e
     pairs = []
     for e in shown:
