@@ -74,8 +74,15 @@ enum pr_gk {
 #define PR_GC_QUOTED 1 /* corr was a string ("123"): gpu_breakdown reads none */
 #define PR_GC_LONG 2   /* corr has 19 or more digits: gpu only reads none, corr is gpu_breakdown's */
 
-/* A row as the readers get it (80 bytes). */
+/* The args "grid", "block", "registers per thread", "shared memory" of a kernel; -1
+ * where absent (grid, block: all three). */
+struct pr_launch {
+	int32_t grid[3], block[3], regs, smem;
+};
+
+/* A row as the readers get it (120 bytes). */
 struct pr_gpurow {
+	int64_t id;        /* the span's id: for activities and runtime calls read with_up, else 0 */
 	int64_t ts, dur, name;
 	int64_t corr;      /* "correlation" as the gpu analysis reads it, PR_GPU_NO_CORR; see cflags */
 	uint32_t track;    /* index into the scan's tracks */
@@ -92,6 +99,7 @@ struct pr_gpurow {
 			int64_t pname, pts;   /* the parent's name and start */
 			double bytes, bps, occ; /* the args "bytes", "blocks per SM", "est.
 						 * achieved occupancy %"; NAN where absent */
+			struct pr_launch lp; /* kernels' launch properties */
 		} act;
 	} u;
 };
