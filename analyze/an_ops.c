@@ -12,7 +12,7 @@
  *
  * The shapes are the args' JSON texts as stored (json_extract of the
  * array element at the key's position in its argkeys list), cut to
- * OPV_SHAPE_MAX bytes; an op without the arg has null there. SQLite groups
+ * OPV_SHAPE_MAX_S bytes; an op without the arg has null there. SQLite groups
  * the rows (its own sorter, spilling to a temporary file beyond its cache):
  * this file holds only the rows kept, at most OPV_ROWS; beyond, the rows
  * with the smallest host total (ties: name, shapes) are summed into one
@@ -69,21 +69,19 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	int64_t n = 0, folded = 0;
 	double calls_all = 0, self_all = 0, total_all = 0;
 	double f_calls = 0, f_self = 0, f_total = 0;
-	char sql[2048];
-	snprintf(sql, sizeof(sql),
-		 OPV_KEYS_CTE
-		 "SELECT n.value, g.dims, g.types, g.calls, g.tot, g.slf FROM ("
-		 " SELECT s.name_id AS name_id, "
-		 " CASE WHEN k.d IS NOT NULL AND json_valid(s.args) THEN "
-		 "  substr(json_extract(s.args, '$[' || k.d || ']'), 1, %d) END AS dims, "
-		 " CASE WHEN k.t IS NOT NULL AND json_valid(s.args) THEN "
-		 "  substr(json_extract(s.args, '$[' || k.t || ']'), 1, %d) END AS types, "
-		 " count(*) AS calls, total(s.dur) AS tot, total(s.self) AS slf "
-		 " FROM span s LEFT JOIN k ON k.id = s.args_keys "
-		 " WHERE s.run_id = ?1 AND s.kind = 'op' GROUP BY 1, 2, 3) g "
-		 "JOIN string n ON n.id = g.name_id "
-		 "ORDER BY g.tot DESC, n.value, g.dims, g.types",
-		 OPV_SHAPE_MAX, OPV_SHAPE_MAX);
+	static const char sql[] =
+		OPV_KEYS_CTE
+		"SELECT n.value, g.dims, g.types, g.calls, g.tot, g.slf FROM ("
+		" SELECT s.name_id AS name_id, "
+		" CASE WHEN k.d IS NOT NULL AND json_valid(s.args) THEN "
+		"  substr(json_extract(s.args, '$[' || k.d || ']'), 1, " OPV_SHAPE_MAX_S ") END AS dims, "
+		" CASE WHEN k.t IS NOT NULL AND json_valid(s.args) THEN "
+		"  substr(json_extract(s.args, '$[' || k.t || ']'), 1, " OPV_SHAPE_MAX_S ") END AS types, "
+		" count(*) AS calls, total(s.dur) AS tot, total(s.self) AS slf "
+		" FROM span s LEFT JOIN k ON k.id = s.args_keys "
+		" WHERE s.run_id = ?1 AND s.kind = 'op' GROUP BY 1, 2, 3) g "
+		"JOIN string n ON n.id = g.name_id "
+		"ORDER BY g.tot DESC, n.value, g.dims, g.types";
 	if (pr_actx_prep(ctx, sql, &st, err))
 		return -1;
 	rows = json_array();

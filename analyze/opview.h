@@ -9,18 +9,18 @@
 struct pr_strbuf;
 
 #define OPV_ROWS 5000      /* rows kept in op_view and kernel_view, the last one a fold */
-#define OPV_SHAPE_MAX 512  /* bytes of an op's "Input Dims" / "Input type" text kept */
+#define OPV_SHAPE_MAX_S "512" /* bytes of an op's "Input Dims" / "Input type" text kept */
 #define PR_OPVIEW_OTHER "(other ops)"
 #define PR_KVIEW_OTHER "(other kernels)"
 
 /*
  * A shape arg of span s (alias) as the op view reads it: the JSON text of
  * the element of s.args at the position of key KEY in its argkeys list,
- * cut to OPV_SHAPE_MAX bytes, NULL when absent.
+ * cut to OPV_SHAPE_MAX_S bytes, NULL when absent.
  */
 #define OPV_SHAPE_SQL(KEY)                                                                     \
 	"(SELECT substr(json_extract(s.args, '$[' || min(CAST(j.key AS INTEGER)) || ']'), 1, "   \
-	"512) FROM argkeys a, json_each(a.keys) j WHERE a.id = s.args_keys AND "                  \
+	OPV_SHAPE_MAX_S ") FROM argkeys a, json_each(a.keys) j WHERE a.id = s.args_keys AND "                  \
 	"json_valid(a.keys) AND json_valid(s.args) AND j.value = '" KEY "' HAVING count(*))"
 
 /* The rows' key: name, dims and types (NULL: absent) in sb (reset first). */

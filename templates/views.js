@@ -257,9 +257,11 @@
           td.setAttribute("data-v", v === null || v === undefined ? "" : v);
           td.textContent = c.fmt ? c.fmt(v) : text(v);
         } else if (c.name) {
-          td.className = "name tv-name";
-          td.title = text(v);
-          td.textContent = displayName(text(v));
+          var full = text(v), shown = displayName(full);
+          td.className = "name tv-name" + (shown !== full ? " el" : "");
+          td.title = full;
+          if (shown !== full) td.setAttribute("data-full", full); /* copying the cell copies it (report.js) */
+          td.textContent = shown;
         } else {
           td.textContent = text(v);
         }
