@@ -1543,7 +1543,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(ctx->db));
 		goto out;
 	}
-	if (calls_pass(&g, err) || acts_pass(&g, err) || pr_opk_finish(g.opk, err))
+	if (calls_pass(&g, err) || acts_pass(&g, err))
 		goto out;
 	dt = json_object_get(ctx->meta, "device_type");
 	o = pr_jobj("device_type", json_is_string(dt) ? json_incref(dt) : json_null(), NULL);
@@ -1563,6 +1563,9 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	if (g.dup_corr)
 		json_object_set_new(o, "duplicate_correlations", pr_jint(g.dup_corr));
 	json_object_set_new(ctx->out, "gpu", o);
+	/* the op view's device columns and the kernel view, after "gpu" */
+	if (pr_opk_finish(g.opk, err))
+		goto out;
 	rc = 0;
 out:
 	gl_release(&g);
