@@ -11,7 +11,7 @@
      plug in here); the full name stays the cell's title, its search text and its CSV. */
   function displayName(s) {
     var max = 72, head = 42; /* cut in the middle, as render/elide.c's pr_elide_mid: the head and the tail stay */
-    return s.length <= max ? s : s.slice(0, head) + "\u2026" + s.slice(s.length - (max - head - 1));
+    return s.length <= max ? s : s.slice(0, head) + "..." + s.slice(s.length - (max - head - 3));
   }
 
   function fmtNs(v) {
