@@ -322,8 +322,13 @@ static int scan(struct gl *g, struct pr_error *err)
 		return pr_error_set(err, PR_E_LIMIT, "gpu: more than %d device activities or runtime "
 						     "calls in a run",
 				    INT32_MAX);
-	g->acts = pr_spill_new("the gpu analysis' device activities", pr_gpuscan_mem);
-	g->calls = pr_spill_new("the gpu analysis' runtime calls", pr_gpuscan_mem);
+	/* a record is read whole from the buffer: at least one record (base/spill.h) */
+	g->acts = pr_spill_new("the gpu analysis' device activities",
+			       pr_gpuscan_mem < sizeof(struct arec) ? sizeof(struct arec)
+								  : pr_gpuscan_mem);
+	g->calls = pr_spill_new("the gpu analysis' runtime calls",
+				pr_gpuscan_mem < sizeof(struct crec) ? sizeof(struct crec)
+								   : pr_gpuscan_mem);
 	g->call_corr = pr_xsort_new("the gpu analysis' runtime calls by correlation",
 				    sizeof(struct corr_rec), sort_mem(sizeof(struct corr_rec)),
 				    PR_XSORT_SIGNED);
@@ -546,12 +551,11 @@ static int resolve(struct gl *g, int64_t id, int32_t *out, struct pr_error *err)
 		chain[n].is_ann = is_ann_kind(kind);
 		chain[n].row = kind == PR_GK_OP && g->pid
 				       ? pr_opk_op_row(g->opk, pr_actx_text(g->up, 5),
-						       sqlite3_column_type(g->up, 3) == SQLITE_NULL
-							       ? NULL
-							       : pr_actx_text(g->up, 3),
-						       sqlite3_column_type(g->up, 4) == SQLITE_NULL
-							       ? NULL
-							       : pr_actx_text(g->up, 4))
+						       sqlite3_column_type(g->up, 3) == SQLITE_INTEGER
+							       ? sqlite3_column_int64(g->up, 3)
+							       : -1,
+						       (const char *)sqlite3_column_text(g->up, 4),
+						       (size_t)sqlite3_column_bytes(g->up, 4))
 				       : -1;
 		n++;
 		id = sqlite3_column_int64(g->up, 2);
@@ -1525,13 +1529,13 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	pr_gpuscan_drop(ctx);
 	if (link_by_flows(&g, err) || link_pairs(&g, err))
 		goto out;
-	g.opk = pr_opk_new(ctx);
+	if (!(g.opk = pr_opk_new(ctx, err)))
+		goto out;
 	/* an op's shapes and name only when the op view has rows to charge */
 	if (sqlite3_prepare_v2(ctx->db,
 			       json_object_get(ctx->out, "op_view")
 				       ? "SELECT s.kind, s.name_id, ifnull(s.parent_id, 0), "
-					 "CASE WHEN s.kind = 'op' THEN " OPV_SHAPE_SQL("Input Dims") " END, "
-					 "CASE WHEN s.kind = 'op' THEN " OPV_SHAPE_SQL("Input type") " END, "
+					 "s.args_keys, s.args, "
 					 "(SELECT value FROM string WHERE id = s.name_id) "
 					 "FROM span s WHERE s.id = ?1"
 				       : "SELECT kind, name_id, ifnull(parent_id, 0) FROM span "

@@ -10,9 +10,9 @@
  * agree on what a shape is. A run without GPU activities keeps its rows
  * without device columns.
  *
- * The shapes are the args' JSON texts as stored (json_extract of the
- * array element at the key's position in its argkeys list), cut to
- * OPV_SHAPE_MAX_S bytes; an op without the arg has null there. SQLite groups
+ * The shapes are the args' JSON texts as stored (the element of the
+ * args array at the key's position in its argkeys list, pr_opview_elem),
+ * cut to OPV_SHAPE_MAX bytes; an op without the arg has null there. SQLite groups
  * the rows (its own sorter, spilling to a temporary file beyond its cache):
  * this file holds only the rows kept, at most OPV_ROWS; beyond, the rows
  * with the smallest host total (ties: name, shapes) are summed into one
@@ -27,15 +27,6 @@
 #include "analyze/opview.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
-
-/* The positions of "Input Dims" and "Input type" in each argkeys list. */
-#define OPV_KEYS_CTE                                                                           \
-	"WITH k AS (SELECT a.id AS id, "                                                       \
-	"(SELECT min(CAST(j.key AS INTEGER)) FROM json_each(a.keys) j "                        \
-	" WHERE j.value = 'Input Dims') AS d, "                                               \
-	"(SELECT min(CAST(j.key AS INTEGER)) FROM json_each(a.keys) j "                        \
-	" WHERE j.value = 'Input type') AS t "                                                \
-	"FROM argkeys a WHERE json_valid(a.keys)) "
 
 static double sat(double v)
 {
@@ -61,6 +52,77 @@ static json_t *text_or_null(sqlite3_stmt *st, int col)
 	return json_string(pr_actx_text(st, col));
 }
 
+/* Where the JSON value at s[i] ends (depth 0 ',' or closing bracket), n when it does not. */
+static size_t elem_end(const char *s, size_t i, size_t n)
+{
+	int depth = 0;
+	for (; i < n; i++) {
+		char c = s[i];
+		if (c == '"') {
+			for (i++; i < n && s[i] != '"'; i++)
+				if (s[i] == '\\' && i + 1 < n)
+					i++;
+			if (i >= n)
+				return n;
+		} else if (c == '[' || c == '{') {
+			depth++;
+		} else if (c == ']' || c == '}') {
+			if (!depth)
+				return i;
+			depth--;
+		} else if (c == ',' && !depth) {
+			return i;
+		}
+	}
+	return n;
+}
+
+int pr_opview_elem(const char *s, size_t n, int64_t pos, struct pr_strbuf *sb)
+{
+	size_t i = 1, e;
+	int64_t idx = 0;
+	pr_strbuf_reset(sb);
+	if (!s || n < 2 || s[0] != '[' || pos < 0)
+		return 0;
+	for (;;) {
+		e = elem_end(s, i, n);
+		if (e >= n || e == i)
+			return 0; /* unterminated, or an empty element */
+		if (idx == pos)
+			break;
+		if (s[e] != ',')
+			return 0; /* the array ends before pos */
+		i = e + 1;
+		idx++;
+	}
+	n = e - i;
+	if (n > OPV_SHAPE_MAX) { /* cut on a UTF-8 character's first byte */
+		n = OPV_SHAPE_MAX;
+		while (n && ((unsigned char)s[i + n] & 0xC0) == 0x80)
+			n--;
+	}
+	pr_strbuf_add(sb, s + i, n);
+	return 1;
+}
+
+/* SQL pr_opv_elem(args, pos): pr_opview_elem's text, NULL when none. */
+static void sql_elem(sqlite3_context *c, int argc, sqlite3_value **v)
+{
+	struct pr_strbuf sb;
+	(void)argc;
+	if (sqlite3_value_type(v[0]) != SQLITE_TEXT || sqlite3_value_type(v[1]) != SQLITE_INTEGER) {
+		sqlite3_result_null(c);
+		return;
+	}
+	pr_strbuf_init(&sb);
+	if (pr_opview_elem((const char *)sqlite3_value_text(v[0]), (size_t)sqlite3_value_bytes(v[0]),
+			   sqlite3_value_int64(v[1]), &sb))
+		sqlite3_result_text(c, sb.buf, (int)sb.len, SQLITE_TRANSIENT);
+	else
+		sqlite3_result_null(c);
+	pr_strbuf_release(&sb);
+}
+
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	sqlite3_stmt *st;
@@ -73,15 +135,21 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		OPV_KEYS_CTE
 		"SELECT n.value, g.dims, g.types, g.calls, g.tot, g.slf FROM ("
 		" SELECT s.name_id AS name_id, "
-		" CASE WHEN k.d IS NOT NULL AND json_valid(s.args) THEN "
-		"  substr(json_extract(s.args, '$[' || k.d || ']'), 1, " OPV_SHAPE_MAX_S ") END AS dims, "
-		" CASE WHEN k.t IS NOT NULL AND json_valid(s.args) THEN "
-		"  substr(json_extract(s.args, '$[' || k.t || ']'), 1, " OPV_SHAPE_MAX_S ") END AS types, "
+		" pr_opv_elem(s.args, k.d) AS dims, pr_opv_elem(s.args, k.t) AS types, "
 		" count(*) AS calls, total(s.dur) AS tot, total(s.self) AS slf "
 		" FROM span s LEFT JOIN k ON k.id = s.args_keys "
 		" WHERE s.run_id = ?1 AND s.kind = 'op' GROUP BY 1, 2, 3) g "
 		"JOIN string n ON n.id = g.name_id "
 		"ORDER BY g.tot DESC, n.value, g.dims, g.types";
+	/* once per connection (another run's statements may be active: sqlite then refuses to
+	 * register it again) */
+	if (sqlite3_prepare_v2(ctx->db, "SELECT pr_opv_elem('[1]', 0)", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_finalize(st);
+	} else if (sqlite3_create_function(ctx->db, "pr_opv_elem", 2,
+					   SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_elem, NULL,
+					   NULL) != SQLITE_OK) {
+		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(ctx->db));
+	}
 	if (pr_actx_prep(ctx, sql, &st, err))
 		return -1;
 	rows = json_array();

@@ -35,7 +35,8 @@ struct pr_opk {
 	size_t nrows;
 	int32_t other;
 	int64_t unmatched;
-	struct pr_strbuf key;
+	struct pr_strbuf key, dims, types;
+	struct pr_imap pos; /* argkeys id -> positions of "Input Dims" + 1, "Input type" + 1 << 32 */
 	struct kstat *k;
 	size_t nk, kcap;
 	struct pr_strmap k_by_key;
@@ -99,14 +100,18 @@ static void add_ns(int64_t *acc, int64_t v)
 	*acc = v > 0 && *acc > INT64_MAX - v ? INT64_MAX : *acc + v;
 }
 
-struct pr_opk *pr_opk_new(struct pr_actx *ctx)
+struct pr_opk *pr_opk_new(struct pr_actx *ctx, struct pr_error *err)
 {
 	struct pr_opk *k = pr_xcalloc(1, sizeof(*k));
 	json_t *r;
 	size_t i;
+	sqlite3_stmt *st;
+	int rc;
 	k->ctx = ctx;
 	k->other = -1;
 	pr_strbuf_init(&k->key);
+	pr_strbuf_init(&k->dims);
+	pr_strbuf_init(&k->types);
 	k->ov = json_object_get(ctx->out, "op_view");
 	k->rows = json_object_get(k->ov, "rows");
 	if (!json_is_array(k->rows))
@@ -126,15 +131,38 @@ struct pr_opk *pr_opk_new(struct pr_actx *ctx)
 		pr_strmap_put(&k->row_by_key, k->key.buf, k->key.len, (int64_t)i);
 	}
 	k->over.min = INT64_MAX;
+	if (!k->rows)
+		return k;
+	/* the shapes' positions per argkeys list, as an_ops.c reads them */
+	if (pr_actx_prep(ctx, OPV_KEYS_CTE "SELECT id, d, t FROM k WHERE ?1 IS NOT NULL", &st, err)) {
+		pr_opk_free(k);
+		return NULL;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t d = sqlite3_column_type(st, 1) == SQLITE_INTEGER ? sqlite3_column_int64(st, 1) : -1;
+		int64_t t = sqlite3_column_type(st, 2) == SQLITE_INTEGER ? sqlite3_column_int64(st, 2) : -1;
+		if (d < INT32_MAX && t < INT32_MAX)
+			pr_imap_put(&k->pos, sqlite3_column_int64(st, 0), (d + 1) | ((t + 1) << 32));
+	}
+	if (pr_actx_done(ctx, st, rc, err)) {
+		pr_opk_free(k);
+		return NULL;
+	}
 	return k;
 }
 
-int32_t pr_opk_op_row(struct pr_opk *k, const char *name, const char *dims, const char *types)
+int32_t pr_opk_op_row(struct pr_opk *k, const char *name, int64_t akeys, const char *args,
+		      size_t alen)
 {
-	int64_t v;
+	int64_t v, p = 0;
+	int hd = 0, ht = 0;
 	if (!k->rows)
 		return -1;
-	pr_opview_key(&k->key, name, dims, types);
+	if (akeys >= 0 && pr_imap_get(&k->pos, akeys, &p) && p) {
+		hd = pr_opview_elem(args, alen, (p & 0xffffffff) - 1, &k->dims);
+		ht = pr_opview_elem(args, alen, (p >> 32) - 1, &k->types);
+	}
+	pr_opview_key(&k->key, name, hd ? k->dims.buf : NULL, ht ? k->types.buf : NULL);
 	if (pr_strmap_get(&k->row_by_key, k->key.buf, k->key.len, &v))
 		return (int32_t)v;
 	if (k->other >= 0)
@@ -411,6 +439,9 @@ void pr_opk_free(struct pr_opk *k)
 	pr_imap_release(&k->tc_name);
 	pr_imap_release(&k->tc_opname);
 	pr_strbuf_release(&k->key);
+	pr_strbuf_release(&k->dims);
+	pr_strbuf_release(&k->types);
+	pr_imap_release(&k->pos);
 	if (k->name_st)
 		sqlite3_finalize(k->name_st);
 	free(k);

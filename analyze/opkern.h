@@ -3,8 +3,8 @@
  * kernel views (internal to analyze/).
  *
  * USAGE (in the gpu analysis, after the links are made)
- *   struct pr_opk *k = pr_opk_new(ctx);
- *   row = pr_opk_op_row(k, name, dims, types);  per op span met (-1: no op view)
+ *   struct pr_opk *k = pr_opk_new(ctx, &err);
+ *   row = pr_opk_op_row(k, name, akeys, args, n);  per op span met (-1: no op view)
  *   pr_opk_op_dev(k, row, self, dur);            per activity and op above its call
  *   pr_opk_kernel(k, name_id, op_name_id, &lp, dur, bps, occ);   per kernel
  *   pr_opk_finish(k, &err);   device columns into "op_view", "kernel_view" into the run
@@ -30,8 +30,10 @@
 
 struct pr_opk;
 
-struct pr_opk *pr_opk_new(struct pr_actx *ctx);
-int32_t pr_opk_op_row(struct pr_opk *k, const char *name, const char *dims, const char *types);
+struct pr_opk *pr_opk_new(struct pr_actx *ctx, struct pr_error *err); /* NULL on error */
+/* The row of an op span: its name, args_keys (< 0: none) and args text. */
+int32_t pr_opk_op_row(struct pr_opk *k, const char *name, int64_t akeys, const char *args,
+		      size_t alen);
 /* An activity of duration dur under op row `row` (>= 0): self (nearest op) or total. */
 void pr_opk_op_dev(struct pr_opk *k, int32_t row, int self, int64_t dur);
 void pr_opk_kernel(struct pr_opk *k, int64_t name_id, int64_t op_name_id,
