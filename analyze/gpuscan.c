@@ -16,7 +16,8 @@ size_t pr_gpuscan_mem = (size_t)1 << 20;
 
 /*
  * A row in the stream: what every row has (40 bytes), then for a device
- * activity its three args values (24 bytes more); not the ancestors (a
+ * activity its three args values and its launch properties (56 bytes
+ * more: struct pr_launch, for the kernel view); not the ancestors (a
  * reader reads them from span_up) nor the rest of the union. The stream
  * is most of the scratch file's bytes: written once, read by each analysis.
  */

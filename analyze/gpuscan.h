@@ -38,9 +38,10 @@
  * the tracks and DataLoader names, and while the pass runs the argkeys
  * positions: not the rows (80 bytes a row in memory; 47 MB on a 1 GB
  * trace, where they were held until the gpu analysis had copied them). The
- * stream keeps what a row's reader cannot get elsewhere: 40 bytes a row, 64
- * a device activity (31 MB on the 1 GB trace), and 8 bytes of span id an
- * activity or call.
+ * stream keeps what a row's reader cannot get elsewhere: 40 bytes a row, 96
+ * a device activity (its three args values and the launch properties of
+ * the kernel view: 31 MB on the 1 GB trace before those 32 bytes), and 8
+ * bytes of span id an activity or call.
  * OWNERSHIP: the context owns the scan; the gpu analysis, its last reader,
  * frees it (pr_gpuscan_drop) once it has taken its rows.
  */
