@@ -152,6 +152,19 @@ def main():
                 check('%r device total' % (k,), r['device_total_ns'], h[4])
             elif 'device_self_ns' in r:
                 bad.append('%r: device columns on a run without device activities' % (k,))
+    # the rows summed by name give the gpu section's per-name numbers (its top N names)
+    if ov and ov['has_device']:
+        by = collections.defaultdict(lambda: [0, 0, 0])
+        for r in ov['rows']:
+            by[r['name']][0] += r['device_self_ns']
+            by[r['name']][1] += r['device_total_ns']
+            by[r['name']][2] += r['calls']
+        for it in model.get('gpu', {}).get('ops', {}).get('items', []):
+            b = by.get(it['name'], [None] * 3)
+            check('gpu.ops %s device self' % it['name'], b[0], it['device_self_ns'])
+            check('gpu.ops %s device total' % it['name'], b[1], it['device_total_ns'])
+            if it['calls'] is not None:
+                check('gpu.ops %s calls' % it['name'], b[2], it['calls'])
     kv = model.get('kernel_view')
     if nkern:
         if not kv:
