@@ -97,6 +97,7 @@ extern const struct pr_analyzer pr_an_series, pr_an_phases, pr_an_peaks, pr_an_a
 	pr_an_leaks, pr_an_crosscheck, pr_an_recommendations, pr_an_gpulink;
 extern const struct pr_analyzer pr_an_gpubreak;
 extern const struct pr_analyzer pr_an_flame;
+extern const struct pr_analyzer pr_an_ops;
 /* GPU op durations gpu_breakdown keeps for exact medians (default 4 Mi; tests lower it to
  * exercise the ordered SQL pass used beyond). */
 extern size_t pr_gpubreak_keep_max;

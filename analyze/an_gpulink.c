@@ -57,6 +57,8 @@
 #include "analyze/actx.h"
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
+#include "analyze/opkern.h"
+#include "analyze/opview.h"
 #include "analyze/stats.h"
 #include "base/spill.h"
 #include "base/strbuf.h"
@@ -74,9 +76,11 @@
 
 enum act_kind { AK_KERNEL, AK_MEMCPY, AK_MEMSET };
 
-struct arec { /* one device activity, in the activities' stream (48 bytes) */
+struct arec { /* one device activity, in the activities' stream (96 bytes) */
 	int64_t ts, dur, name_id;
 	int64_t ann_ts;  /* start of its GPU annotation */
+	double bps, occ; /* "blocks per SM", "est. achieved occupancy %" (kernel view) */
+	struct pr_launch lp;
 	int32_t stream;  /* index into streams, -1 */
 	int32_t gpu_ann; /* its GPU annotation (index into ganns), -1 */
 	uint8_t kind;
@@ -84,7 +88,8 @@ struct arec { /* one device activity, in the activities' stream (48 bytes) */
 	uint8_t pad[6];
 };
 
-struct crec { /* one runtime call, in the calls' stream (56 bytes) */
+struct crec { /* one runtime call, in the calls' stream (64 bytes) */
+	int64_t id;      /* its span id (the op view: its parent's shapes) */
 	int64_t ts, dur, name_id;
 	int64_t above;   /* the span above its parent and grandparent (0 = none) */
 	int64_t name[2]; /* its parent's and grandparent's names */
@@ -110,9 +115,10 @@ struct pair_rec { /* an activity linked to a call, sorted by the call (24 bytes)
 	uint8_t pad[3];
 };
 
-struct link_rec { /* what an activity needs of its call, sorted by the activity (32 bytes) */
+struct link_rec { /* what an activity needs of its call, sorted by the activity (40 bytes) */
 	uint64_t act;
 	int64_t ts, dur; /* the call's */
+	int64_t op_name; /* the name id of the nearest op above the call, 0 = none */
 	int32_t api;     /* index into apis */
 	uint8_t by_flow;
 	uint8_t pad[3];
@@ -127,6 +133,7 @@ struct node { /* a distinct ancestor of the parent of a launching call */
 	int32_t parent; /* node above, -1 */
 	int32_t op;     /* an op: its name (index into ops); else -1 */
 	int32_t ann;    /* the nearest CPU annotation at or above (index into canns), -1 */
+	int32_t row;    /* an op: its op_view row (opkern.h), else -1 */
 };
 
 struct name_stat { /* per name: ops, CPU or GPU annotations */
@@ -183,6 +190,8 @@ struct gl {
 	int64_t dup_corr, missing_corr, need_f;
 	int64_t last_track, last_stream; /* one-entry cache of streams_by_track */
 	sqlite3_stmt *up; /* ancestor lookup by id */
+	sqlite3_stmt *pid; /* a call's parent id */
+	struct pr_opk *opk; /* the op and kernel views' share */
 	/* gathered by the activities' pass */
 	int64_t linked, by_flow, negative, kern_linked, kern_short, short_dev, short_call;
 	int64_t no_op_acts, no_op_ns, gpu_none, cpu_none, hta_acts;
@@ -260,6 +269,7 @@ static void add_call(struct gl *g, const struct pr_gpurow *r)
 	struct corr_rec k;
 	int64_t corr = pr_gpurow_corr_link(r);
 	memset(&c, 0, sizeof(c));
+	c.id = r->id;
 	c.ts = r->ts;
 	c.dur = r->dur;
 	c.name_id = r->name;
@@ -312,8 +322,13 @@ static int scan(struct gl *g, struct pr_error *err)
 		return pr_error_set(err, PR_E_LIMIT, "gpu: more than %d device activities or runtime "
 						     "calls in a run",
 				    INT32_MAX);
-	g->acts = pr_spill_new("the gpu analysis' device activities", pr_gpuscan_mem);
-	g->calls = pr_spill_new("the gpu analysis' runtime calls", pr_gpuscan_mem);
+	/* a record is read whole from the buffer: at least one record (base/spill.h) */
+	g->acts = pr_spill_new("the gpu analysis' device activities",
+			       pr_gpuscan_mem < sizeof(struct arec) ? sizeof(struct arec)
+								  : pr_gpuscan_mem);
+	g->calls = pr_spill_new("the gpu analysis' runtime calls",
+				pr_gpuscan_mem < sizeof(struct crec) ? sizeof(struct crec)
+								   : pr_gpuscan_mem);
 	g->call_corr = pr_xsort_new("the gpu analysis' runtime calls by correlation",
 				    sizeof(struct corr_rec), sort_mem(sizeof(struct corr_rec)),
 				    PR_XSORT_SIGNED);
@@ -365,6 +380,9 @@ static int scan(struct gl *g, struct pr_error *err)
 		a.name_id = name_id;
 		a.kind = (uint8_t)ak;
 		a.gpu_ann = -1;
+		a.bps = r->u.act.bps;
+		a.occ = r->u.act.occ;
+		a.lp = r->u.act.lp;
 		if (r->pkind == PR_GK_GPU_ANN || r->pkind == PR_GK_GPU_STEP) {
 			a.gpu_ann = (int32_t)name_slot(&g->gann_by_name, &g->ganns, &g->nganns,
 						       r->u.act.pname);
@@ -481,7 +499,7 @@ out:
 	return rc;
 }
 static int32_t make_node(struct gl *g, int64_t id, int64_t name_id, int is_op, int is_ann,
-			 int32_t above)
+			 int32_t above, int32_t row)
 {
 	struct node *nd;
 	int64_t v;
@@ -493,6 +511,7 @@ static int32_t make_node(struct gl *g, int64_t id, int64_t name_id, int is_op, i
 	nd->parent = above;
 	nd->op = is_op ? (int32_t)name_slot(&g->op_by_name, &g->ops, &g->nops, name_id) : -1;
 	nd->ann = above >= 0 ? g->nodes[above].ann : -1;
+	nd->row = is_op ? row : -1;
 	if (is_ann && pr_imap_get(&g->cann_by_name, name_id, &v))
 		nd->ann = (int32_t)v;
 	pr_imap_put(&g->node_by_id, id, (int64_t)g->nnodes);
@@ -505,6 +524,7 @@ static int resolve(struct gl *g, int64_t id, int32_t *out, struct pr_error *err)
 	struct {
 		int64_t id, name_id;
 		int is_op, is_ann;
+		int32_t row;
 	} chain[256];
 	size_t n = 0;
 	int64_t v;
@@ -529,13 +549,21 @@ static int resolve(struct gl *g, int64_t id, int32_t *out, struct pr_error *err)
 		chain[n].name_id = sqlite3_column_int64(g->up, 1);
 		chain[n].is_op = kind == PR_GK_OP;
 		chain[n].is_ann = is_ann_kind(kind);
+		chain[n].row = kind == PR_GK_OP && g->pid
+				       ? pr_opk_op_row(g->opk, pr_actx_text(g->up, 5),
+						       sqlite3_column_type(g->up, 3) == SQLITE_INTEGER
+							       ? sqlite3_column_int64(g->up, 3)
+							       : -1,
+						       (const char *)sqlite3_column_text(g->up, 4),
+						       (size_t)sqlite3_column_bytes(g->up, 4))
+				       : -1;
 		n++;
 		id = sqlite3_column_int64(g->up, 2);
 	}
 	/* create from the top down, so a node's parent always has a lower index */
 	while (n--)
 		above = make_node(g, chain[n].id, chain[n].name_id, chain[n].is_op, chain[n].is_ann,
-				  above);
+				  above, chain[n].row);
 	*out = above;
 	return 0;
 }
@@ -630,11 +658,19 @@ static size_t node_cap(void)
  * the durations are never negative (store/writer.c), so their order does
  * not matter: they are added here, call by call, while the nodes are kept.
  */
-static void attribute(struct gl *g, int64_t ts, const int32_t *op, const int32_t *ann_k,
-		      size_t nanc, int32_t up, int64_t dur)
+static int64_t attribute(struct gl *g, int64_t ts, const int32_t *op, const int32_t *ann_k,
+			 size_t nanc, int32_t up, int32_t pn, int64_t dur)
 {
 	int32_t nd, self = -1, ann = -1;
 	size_t k;
+	int first = 1;
+	/* the op view's rows: the chain from the call's parent up (pn, when resolved) */
+	for (nd = pn; nd >= 0; nd = g->nodes[nd].parent) {
+		if (g->nodes[nd].row < 0)
+			continue;
+		pr_opk_op_dev(g->opk, g->nodes[nd].row, first, dur);
+		first = 0;
+	}
 	for (k = 0; k < nanc; k++) {
 		if (ann < 0)
 			ann = ann_k[k];
@@ -670,6 +706,23 @@ static void attribute(struct gl *g, int64_t ts, const int32_t *op, const int32_t
 	} else {
 		g->cpu_none++;
 	}
+	return self >= 0 ? g->ops[self].name_id : 0;
+}
+
+/* The node of the parent of the call of span id (and its ancestors): -1 when none. */
+static int parent_node(struct gl *g, int64_t id, int32_t *out, struct pr_error *err)
+{
+	int rc;
+	int64_t p = 0;
+	sqlite3_reset(g->pid);
+	sqlite3_bind_int64(g->pid, 1, id);
+	rc = sqlite3_step(g->pid);
+	if (rc == SQLITE_ROW)
+		p = sqlite3_column_int64(g->pid, 0);
+	else if (rc != SQLITE_DONE)
+		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(g->ctx->db));
+	*out = -1;
+	return p > 0 ? resolve(g, p, out, err) : 0;
 }
 
 /*
@@ -699,7 +752,7 @@ static int calls_pass(struct gl *g, struct pr_error *err)
 		struct crec c;
 		struct link_rec l;
 		struct api_stat *ap;
-		int32_t op[2] = { -1, -1 }, ann[2] = { -1, -1 }, up = -1;
+		int32_t op[2] = { -1, -1 }, ann[2] = { -1, -1 }, up = -1, pn = -1;
 		if (pr.call != i)
 			continue;
 		memcpy(&c, p, sizeof(c));
@@ -709,6 +762,8 @@ static int calls_pass(struct gl *g, struct pr_error *err)
 			else if (c.anc_kind[k] == 2 && pr_imap_get(&g->cann_by_name, c.name[k], &v))
 				ann[k] = (int32_t)v;
 		if (c.above > 0 && resolve(g, c.above, &up, err))
+			return -1;
+		if (c.nanc && c.id > 0 && g->pid && parent_node(g, c.id, &pn, err))
 			return -1;
 		pr_xsort_put(g->ovh, &c.dur);
 		if (!pr_imap_get(&g->api_by_name, c.name_id, &v)) {
@@ -725,7 +780,7 @@ static int calls_pass(struct gl *g, struct pr_error *err)
 		ap = &g->apis[v];
 		ap->calls++;
 		for (; hp && pr.call == i; hp = xnext(g->pairs, &pr, sizeof(pr))) {
-			attribute(g, c.ts, op, ann, c.nanc, up, pr.dur);
+			l.op_name = attribute(g, c.ts, op, ann, c.nanc, up, pn, pr.dur);
 			l.act = pr.act;
 			l.by_flow = pr.by_flow;
 			pr_xsort_put(g->links, &l);
@@ -809,10 +864,14 @@ static int acts_pass(struct gl *g, struct pr_error *err)
 		}
 		if (!hl || l.act != i) {
 			g->cpu_none++;
+			if (a.kind == AK_KERNEL)
+				pr_opk_kernel(g->opk, a.name_id, 0, &a.lp, a.dur, a.bps, a.occ);
 			continue;
 		}
 		/* launch latency */
 		g->linked++;
+		if (a.kind == AK_KERNEL)
+			pr_opk_kernel(g->opk, a.name_id, l.op_name, &a.lp, a.dur, a.bps, a.occ);
 		g->by_flow += l.by_flow;
 		lat = sub_sat(a.ts, l.ts);
 		pr_xsort_put(g->lat, &lat);
@@ -1443,6 +1502,9 @@ static void gl_release(struct gl *g)
 	pr_imap_release(&g->type_by_name);
 	if (g->up)
 		sqlite3_finalize(g->up);
+	if (g->pid)
+		sqlite3_finalize(g->pid);
+	pr_opk_free(g->opk);
 }
 
 static int run(struct pr_actx *ctx, struct pr_error *err)
@@ -1467,9 +1529,21 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	pr_gpuscan_drop(ctx);
 	if (link_by_flows(&g, err) || link_pairs(&g, err))
 		goto out;
-	if (sqlite3_prepare_v2(ctx->db, "SELECT kind, name_id, ifnull(parent_id, 0) FROM span "
-					"WHERE id = ?1",
-			       -1, &g.up, NULL) != SQLITE_OK) {
+	if (!(g.opk = pr_opk_new(ctx, err)))
+		goto out;
+	/* an op's shapes and name only when the op view has rows to charge */
+	if (sqlite3_prepare_v2(ctx->db,
+			       json_object_get(ctx->out, "op_view")
+				       ? "SELECT s.kind, s.name_id, ifnull(s.parent_id, 0), "
+					 "s.args_keys, s.args, "
+					 "(SELECT value FROM string WHERE id = s.name_id) "
+					 "FROM span s WHERE s.id = ?1"
+				       : "SELECT kind, name_id, ifnull(parent_id, 0) FROM span "
+					 "WHERE id = ?1",
+			       -1, &g.up, NULL) != SQLITE_OK ||
+	    (json_object_get(ctx->out, "op_view") &&
+	     sqlite3_prepare_v2(ctx->db, "SELECT ifnull(parent_id, 0) FROM span WHERE id = ?1", -1,
+				&g.pid, NULL) != SQLITE_OK)) {
 		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(ctx->db));
 		goto out;
 	}
@@ -1493,6 +1567,9 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	if (g.dup_corr)
 		json_object_set_new(o, "duplicate_correlations", pr_jint(g.dup_corr));
 	json_object_set_new(ctx->out, "gpu", o);
+	/* the op view's device columns and the kernel view, after "gpu" */
+	if (pr_opk_finish(g.opk, err))
+		goto out;
 	rc = 0;
 out:
 	gl_release(&g);

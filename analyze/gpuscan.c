@@ -16,7 +16,8 @@ size_t pr_gpuscan_mem = (size_t)1 << 20;
 
 /*
  * A row in the stream: what every row has (40 bytes), then for a device
- * activity its three args values (24 bytes more); not the ancestors (a
+ * activity its three args values and its launch properties (56 bytes
+ * more: struct pr_launch, for the kernel view); not the ancestors (a
  * reader reads them from span_up) nor the rest of the union. The stream
  * is most of the scratch file's bytes: written once, read by each analysis.
  */
@@ -26,7 +27,7 @@ struct srow {
 	uint8_t kind, cflags;
 	uint16_t zero;
 };
-#define SROW_ACT (3 * sizeof(double)) /* bytes, bps, occ */
+#define SROW_ACT (3 * sizeof(double) + sizeof(struct pr_launch)) /* bytes, bps, occ, launch */
 _Static_assert(sizeof(struct srow) == 40, "struct srow: 40 bytes, no padding");
 
 uint8_t pr_gpuscan_kind(const char *k)
@@ -162,9 +163,11 @@ int pr_gpuscan_wants(const struct pr_gpuscan *gs, uint8_t kind, int64_t name_id)
 }
 
 /* Positions of the args the GPU analyses read in one argkeys list, -1 = absent. */
-enum { A_CORR, A_BYTES, A_BPS, A_OCC, NARGS };
-static const char *const arg_keys[NARGS] = { "correlation", "bytes", "blocks per SM",
-					     "est. achieved occupancy %" };
+enum { A_CORR, A_BYTES, A_BPS, A_OCC, A_REGS, A_SMEM, A_GRID, A_BLOCK, NARGS };
+static const char *const arg_keys[NARGS] = { "correlation",	     "bytes",
+					     "blocks per SM",	     "est. achieved occupancy %",
+					     "registers per thread", "shared memory",
+					     "grid",		     "block" };
 struct pr_gpukeys {
 	int pos[NARGS]; /* gpu_breakdown's: the first within the first million keys */
 	int64_t link;   /* the gpu analysis's: the first "correlation" */
@@ -282,7 +285,32 @@ static int array_int(const char *s, size_t n, int64_t k, int64_t *out)
  * text (up to its first NUL) as numbers (val[j], NAN when absent or not a
  * number), and the correlation as an integer (*corr, -1 when absent).
  */
-static void args_pick(const char *s, const int *pos, double *val, int64_t *corr)
+/* A kernel's "grid" or "block" ("[x, y, z]") at start into out[3] (-1 each when not so). */
+static void pick_dim3(const char *start, int32_t *out)
+{
+	const char *p = start + 1;
+	int k;
+	for (k = 0; k < 3; k++) {
+		char *end;
+		long v;
+		while (*p == ' ')
+			p++;
+		v = strtol(p, &end, 10);
+		if (end == p || v < 0 || v > INT32_MAX)
+			break;
+		out[k] = (int32_t)v;
+		p = end;
+		while (*p == ' ')
+			p++;
+		if (*p != (k < 2 ? ',' : ']'))
+			break;
+		p++;
+	}
+	if (k < 3)
+		out[0] = out[1] = out[2] = -1;
+}
+
+static void args_pick(const char *s, const int *pos, double *val, int32_t *dim3, int64_t *corr)
 {
 	int j, maxpos = -1, idx = 0;
 	size_t i = 1, n, e;
@@ -291,6 +319,8 @@ static void args_pick(const char *s, const int *pos, double *val, int64_t *corr)
 		if (pos[j] > maxpos)
 			maxpos = pos[j];
 	}
+	for (j = 0; j < 6; j++)
+		dim3[j] = -1;
 	*corr = -1;
 	if (!s || *s != '[' || maxpos < 0)
 		return;
@@ -302,6 +332,10 @@ static void args_pick(const char *s, const int *pos, double *val, int64_t *corr)
 			const char *start = s + i;
 			char *end;
 			double d;
+			if (pos[j] == idx && (j == A_GRID || j == A_BLOCK) && *start == '[') {
+				pick_dim3(start, dim3 + (j == A_GRID ? 0 : 3));
+				continue;
+			}
 			if (pos[j] != idx || !((*start >= '0' && *start <= '9') || *start == '-'))
 				continue;
 			d = strtod(start, &end);
@@ -322,9 +356,10 @@ static void args_pick(const char *s, const int *pos, double *val, int64_t *corr)
 static int read_args(struct pr_gpuscan *gs, struct pr_gpurow *r, int has_keys, int64_t akeys,
 		     const char *args, size_t alen, struct pr_error *err)
 {
-	static const int none[NARGS] = { -1, -1, -1, -1 };
+	static const int none[NARGS] = { -1, -1, -1, -1, -1, -1, -1, -1 };
 	const struct pr_gpukeys *kp = NULL;
 	double val[NARGS];
+	int32_t dim3[6];
 	int64_t link = PR_GPU_NO_CORR, brk, v;
 	int got;
 	if (has_keys) {
@@ -337,7 +372,7 @@ static int read_args(struct pr_gpuscan *gs, struct pr_gpurow *r, int has_keys, i
 		}
 		kp = &gs->keys[gs->last_key_i];
 	}
-	args_pick(kp ? args : NULL, kp ? kp->pos : none, val, &brk);
+	args_pick(kp ? args : NULL, kp ? kp->pos : none, val, dim3, &brk);
 	got = kp && kp->link >= 0 && args ? array_int(args, alen, kp->link, &v) : 0;
 	if (got)
 		link = v;
@@ -357,6 +392,12 @@ static int read_args(struct pr_gpuscan *gs, struct pr_gpurow *r, int has_keys, i
 		r->u.act.bytes = val[A_BYTES];
 		r->u.act.bps = val[A_BPS];
 		r->u.act.occ = val[A_OCC];
+		memcpy(r->u.act.lp.grid, dim3, sizeof(r->u.act.lp.grid));
+		memcpy(r->u.act.lp.block, dim3 + 3, sizeof(r->u.act.lp.block));
+		r->u.act.lp.regs =
+			val[A_REGS] >= 0 && val[A_REGS] <= INT32_MAX ? (int32_t)val[A_REGS] : -1;
+		r->u.act.lp.smem =
+			val[A_SMEM] >= 0 && val[A_SMEM] <= INT32_MAX ? (int32_t)val[A_SMEM] : -1;
 	}
 	return 0;
 }
@@ -419,6 +460,7 @@ int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, uint8_t kind, int64_t trac
 		memcpy(b + nb, &r.u.act.bytes, sizeof(double));
 		memcpy(b + nb + sizeof(double), &r.u.act.bps, sizeof(double));
 		memcpy(b + nb + 2 * sizeof(double), &r.u.act.occ, sizeof(double));
+		memcpy(b + nb + 3 * sizeof(double), &r.u.act.lp, sizeof(r.u.act.lp));
 		nb += SROW_ACT;
 	}
 	/* a failed write (no scratch directory, a full disk) ends the pass at once */
@@ -627,6 +669,7 @@ const struct pr_gpurow *pr_gpuread_next(struct pr_gpuread *rd)
 		memcpy(&r->u.act.bytes, p, sizeof(double));
 		memcpy(&r->u.act.bps, p + sizeof(double), sizeof(double));
 		memcpy(&r->u.act.occ, p + 2 * sizeof(double), sizeof(double));
+		memcpy(&r->u.act.lp, p + 3 * sizeof(double), sizeof(r->u.act.lp));
 	}
 	rd->left--;
 	if (rd->up && is_act_or_call(rd->row.kind)) {
@@ -635,6 +678,7 @@ const struct pr_gpurow *pr_gpuread_next(struct pr_gpuread *rd)
 			return NULL;
 		}
 		memcpy(&id, p, sizeof(id));
+		rd->row.id = id;
 		if ((at = up_seek(rd, id)) < 0) {
 			rd->failed = 2;
 			return NULL;

@@ -38,9 +38,10 @@
  * the tracks and DataLoader names, and while the pass runs the argkeys
  * positions: not the rows (80 bytes a row in memory; 47 MB on a 1 GB
  * trace, where they were held until the gpu analysis had copied them). The
- * stream keeps what a row's reader cannot get elsewhere: 40 bytes a row, 64
- * a device activity (31 MB on the 1 GB trace), and 8 bytes of span id an
- * activity or call.
+ * stream keeps what a row's reader cannot get elsewhere: 40 bytes a row, 96
+ * a device activity (its three args values and the launch properties of
+ * the kernel view: 31 MB on the 1 GB trace before those 32 bytes), and 8
+ * bytes of span id an activity or call.
  * OWNERSHIP: the context owns the scan; the gpu analysis, its last reader,
  * frees it (pr_gpuscan_drop) once it has taken its rows.
  */
@@ -74,8 +75,15 @@ enum pr_gk {
 #define PR_GC_QUOTED 1 /* corr was a string ("123"): gpu_breakdown reads none */
 #define PR_GC_LONG 2   /* corr has 19 or more digits: gpu only reads none, corr is gpu_breakdown's */
 
-/* A row as the readers get it (80 bytes). */
+/* The args "grid", "block", "registers per thread", "shared memory" of a kernel; -1
+ * where absent (grid, block: all three). */
+struct pr_launch {
+	int32_t grid[3], block[3], regs, smem;
+};
+
+/* A row as the readers get it (120 bytes). */
 struct pr_gpurow {
+	int64_t id;        /* the span's id: for activities and runtime calls read with_up, else 0 */
 	int64_t ts, dur, name;
 	int64_t corr;      /* "correlation" as the gpu analysis reads it, PR_GPU_NO_CORR; see cflags */
 	uint32_t track;    /* index into the scan's tracks */
@@ -92,6 +100,7 @@ struct pr_gpurow {
 			int64_t pname, pts;   /* the parent's name and start */
 			double bytes, bps, occ; /* the args "bytes", "blocks per SM", "est.
 						 * achieved occupancy %"; NAN where absent */
+			struct pr_launch lp; /* kernels' launch properties */
 		} act;
 	} u;
 };

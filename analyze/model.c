@@ -26,7 +26,8 @@
 static const struct pr_analyzer *const analyzers[] = {
 	&pr_an_series,     &pr_an_phases,      &pr_an_peaks,     &pr_an_alloc_tree,
 	&pr_an_fragmentation,
-	&pr_an_throughput, &pr_an_bottlenecks, &pr_an_spans,     &pr_an_collectives,
+	&pr_an_throughput, &pr_an_bottlenecks, &pr_an_spans,     &pr_an_ops,
+	&pr_an_collectives,
 	&pr_an_gpubreak,   /* gpu_breakdown and step_breakdown: one scan */
 	&pr_an_gpulink,
 	&pr_an_timeline,   &pr_an_flame,       &pr_an_leaks,      &pr_an_crosscheck,
@@ -40,7 +41,7 @@ static const struct pr_analyzer *const analyzers[] = {
  * trace) before the GPU rows are copied, the run's peak of memory. Their
  * sections still come in the list's order (reorder_sections).
  */
-static const size_t run_order[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 9, 10, 13, 14, 15 };
+static const size_t run_order[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15, 16 };
 
 /*
  * PR_TIMINGS=1 in the environment: one line per run and analyzer on stderr,

@@ -1,18 +1,50 @@
-/* html_opkern.c - see html_views.h. */
+/*
+ * html_opkern.c - the operator and kernel views of a run's page; see
+ * html_views.h. Each is a section whose rows (every row the model keeps,
+ * op_view / kernel_view) travel as JSON in a <script type="application/json"
+ * class="tv-data"> (pr_json_script_escape); templates/views.js draws the
+ * table from them (sortable, searchable, paged, grouped by name or split by
+ * shapes / launch properties, CSV download). Without a script the section
+ * says what it holds and where the rows are.
+ */
 #include "render/html_views.h"
 
+#include <stdlib.h>
+
+#include "analyze/model.h"
+#include "base/escape.h"
 #include "base/strbuf.h"
+
+static void view(struct pr_strbuf *sb, const json_t *run, size_t runi, const char *key,
+		 const char *kind, const char *title, const char *what)
+{
+	const json_t *v = json_object_get(run, key);
+	char *s;
+	if (!json_array_size(json_object_get(v, "rows")))
+		return;
+	s = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII |
+				  JSON_REAL_PRECISION(10));
+	if (!s)
+		abort(); /* only out of memory */
+	pr_strbuf_addf(sb, "<h3>%s</h3>\n<div class=\"tv\" id=\"r%zu-%s\" data-kind=\"%s\">", title,
+		       runi, kind, kind);
+	pr_strbuf_addf(sb, "<p class=\"capped tv-nojs\">%s: %lld rows, drawn by the page's script "
+			   "(the JSON model's <code>%s</code> has them).</p>",
+		       what, pr_mll(v, "distinct"), key);
+	pr_strbuf_addstr(sb, "<script type=\"application/json\" class=\"tv-data\">");
+	pr_json_script_escape(sb, s);
+	pr_strbuf_addstr(sb, "</script></div>\n");
+	free(s);
+}
 
 void pr_html_op_view(struct pr_strbuf *sb, const json_t *run, size_t runi)
 {
-	(void)sb;
-	(void)run;
-	(void)runi;
+	view(sb, run, runi, "op_view", "ops", "Operator view",
+	     "Every op by name (or by name and input shapes)");
 }
 
 void pr_html_kernel_view(struct pr_strbuf *sb, const json_t *run, size_t runi)
 {
-	(void)sb;
-	(void)run;
-	(void)runi;
+	view(sb, run, runi, "kernel_view", "kernels", "Kernel view",
+	     "Every kernel by name (or by launching op and launch properties)");
 }

@@ -111,7 +111,10 @@ static void tdn(struct pr_strbuf *sb, double v, const char *unit)
 	if (isnan(v))
 		pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
 	else {
-		pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.17g\">", v);
+		/* data-u: the unit of data-v, for the table's CSV (templates/views.js) */
+		pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.17g\" data-u=\"", v);
+		esc(sb, unit);
+		pr_strbuf_addstr(sb, "\">");
 		esc(sb, fmt_val(v, unit, buf, sizeof(buf)));
 		pr_strbuf_addstr(sb, "</td>");
 	}

@@ -7,7 +7,8 @@
 # timeline panel's embedded data carries) that must stay text, a GPU trace
 # (nccl_data) whose GPU section, panels and tables must be there (and the
 # CPU-only QEff page without any), and the pages
-# of `aggregate --html` (samples/ranks) and `compare --html` (slower_op).
+# of `aggregate --html` (samples/ranks) and `compare --html` (slower_op);
+# then the operator and kernel views, search, CSV and dark theme (check_views.js).
 # Run by ctest as browser/html (tests/browser.cmake). Exit 77 (skip) without
 # chromium, node or tests/browser/node_modules.
 set -eu
@@ -82,6 +83,24 @@ else
 fi
 # shellcheck disable=SC2086
 node "$here/check_html.js" ${PR_SCREENSHOTS:+--screenshot "$PR_SCREENSHOTS"} $files
+
+# the operator and kernel views, the search box, CSV and the dark theme (check_views.js):
+# the hostile trace (a CPU-only run whose op name is markup), the torch sample, and the
+# GPU traces of ../shared (nccl_data; the H100 trace has input shapes), each with its model
+mkdir "$tmp/views"
+"$PROFREPORT" report "$tmp/hostile.json" -q -o "$tmp/views/cpu.html" --json "$tmp/views/cpu.json"
+"$PROFREPORT" report "$PR_SAMPLES/torch/trace_rank0.pt.trace.json" -q -o "$tmp/views/torch.html" \
+	--json "$tmp/views/torch.json"
+views="$tmp/views/cpu.html $tmp/views/cpu.json $tmp/views/torch.html $tmp/views/torch.json"
+h100=$(dirname "$nccl")/../../tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz
+for f in "$nccl" "$h100"; do
+	[ -f "$f" ] || continue
+	b=$(basename "$f" .json.gz)
+	"$PROFREPORT" report "$f" -q -o "$tmp/views/$b.html" --json "$tmp/views/$b.json"
+	views="$views $tmp/views/$b.html $tmp/views/$b.json"
+done
+# shellcheck disable=SC2086
+node "$here/check_views.js" ${PR_SCREENSHOTS:+--screenshot "$PR_SCREENSHOTS"} $views
 
 # an archive: one page per run + index.html, all checked; a second run skips them
 "$PROFREPORT" report "$PR_SAMPLES" -o "$tmp/archive" 2>"$tmp/err1"
