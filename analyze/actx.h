@@ -185,12 +185,14 @@ struct pr_tlanes *pr_tlanes_new(int64_t gap);
 void pr_tlanes_row(struct pr_tlanes *t, int64_t track, int64_t ts, int64_t dur);
 void pr_tlanes_free(struct pr_tlanes *t);
 /* The trace view's windows and candidates (an_trace.c), fed by the shared span pass every
- * span of a kind it counts (not session or profiler) in id order; new reads the windows' steps
+ * span of a kind it counts (not session or profiler) in id order (row: its start, duration,
+ * name id and kind index, and the columns of its id, track and self time, read only for a
+ * span in a window); new reads the windows' steps
  * (0, or -1 with err: a --window naming no step); free: NULL is fine. */
 struct pr_trace;
 int pr_trace_new(struct pr_actx *ctx, struct pr_trace **out, struct pr_error *err) PR_MUST_CHECK;
-void pr_trace_row(struct pr_trace *tr, int64_t id, int64_t track, int64_t ts, int64_t dur,
-		  int64_t name_id, uint32_t kind, int has_self, int64_t self);
+void pr_trace_row(struct pr_trace *tr, struct sqlite3_stmt *st, int64_t ts, int64_t dur,
+		  int64_t name_id, uint32_t kind, int col_id, int col_track, int col_self);
 void pr_trace_free(struct pr_trace *tr);
 /* The trace view's slices at most (PR_TRACE_BOUND; tests lower it). */
 extern size_t pr_trace_bound;

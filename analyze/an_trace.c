@@ -427,8 +427,8 @@ static void offer(struct pr_trace *tr, const struct cand *c)
 	sift_down(tr->heap, tr->nheap, 0);
 }
 
-void pr_trace_row(struct pr_trace *tr, int64_t id, int64_t track, int64_t ts, int64_t dur,
-		  int64_t name_id, uint32_t kind, int has_self, int64_t self)
+void pr_trace_row(struct pr_trace *tr, struct sqlite3_stmt *st, int64_t ts, int64_t dur,
+		  int64_t name_id, uint32_t kind, int col_id, int col_track, int col_self)
 {
 	unsigned base = 0, reach = 0;
 	size_t i;
@@ -444,7 +444,11 @@ void pr_trace_row(struct pr_trace *tr, int64_t id, int64_t track, int64_t ts, in
 	}
 	if (!base && !reach)
 		return;
-	c = (struct cand){ id, ts, dur, track, name_id, self, kind, has_self };
+	/* the other columns only now (SQLite reads a column when asked for it) */
+	c = (struct cand){ sqlite3_column_int64(st, col_id), ts, dur,
+			   sqlite3_column_int64(st, col_track), name_id,
+			   sqlite3_column_int64(st, col_self), kind,
+			   sqlite3_column_type(st, col_self) != SQLITE_NULL };
 	if (!base) {
 		/* past the CPU end of every step it reaches: in once the windows' ends are known */
 		unsigned char rec[EXT_REC];

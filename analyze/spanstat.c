@@ -201,10 +201,8 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 		if (!p->counted[kind])
 			continue;
 		if (ctx->trace) /* the trace view's candidates (an_trace.c) */
-			pr_trace_row(ctx->trace, sqlite3_column_int64(st, 5),
-				     sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 4), dur, name,
-				     kind, sqlite3_column_type(st, 3) != SQLITE_NULL,
-				     sqlite3_column_int64(st, 3));
+			pr_trace_row(ctx->trace, st, sqlite3_column_int64(st, 4), dur, name, kind, 5, 6,
+				     3);
 		/* timeline's top-level spans: ifnull(depth, 0) = 0 */
 		if (ss->tl &&
 		    (sqlite3_column_type(st, 9) == SQLITE_NULL || sqlite3_column_int64(st, 9) == 0))
