@@ -748,12 +748,25 @@ static json_t *cut_value(json_t *v)
 	return out ? out : json_null();
 }
 
+/* The value of key in a split row (keys: the names, vals: the values) or an object (keys NULL). */
+static json_t *arg_value(json_t *keys, json_t *vals, const char *key)
+{
+	size_t j;
+	if (!keys)
+		return json_object_get(vals, key);
+	for (j = 0; j < json_array_size(keys); j++)
+		if (json_is_string(json_array_get(keys, j)) &&
+		    !strcmp(json_string_value(json_array_get(keys, j)), key))
+			return json_array_get(vals, j);
+	return NULL;
+}
+
 /* The slice's useful args as an object (NULL: none), and its correlation (*corr). */
 static json_t *pick_args(const char *keys_text, const char *args_text, unsigned want,
 			 int64_t *corr)
 {
 	json_t *keys = NULL, *vals, *out = NULL;
-	size_t i, j;
+	size_t i;
 	*corr = PR_GPU_NO_CORR;
 	if (!args_text || !want)
 		return NULL;
@@ -770,14 +783,10 @@ static json_t *pick_args(const char *keys_text, const char *args_text, unsigned 
 		json_t *v = NULL;
 		if (!(arg_keys[i].kinds & want))
 			continue;
-		if (keys) {
-			for (j = 0; j < json_array_size(keys) && !v; j++)
-				if (json_is_string(json_array_get(keys, j)) &&
-				    !strcmp(json_string_value(json_array_get(keys, j)), arg_keys[i].key))
-					v = json_array_get(vals, j);
-		} else {
-			v = json_object_get(vals, arg_keys[i].key);
-		}
+		v = arg_value(keys, vals, arg_keys[i].key);
+		/* PyTorch 1.8-1.10 spell it "external id" on calls and kernels */
+		if (!v && !strcmp(arg_keys[i].key, "External id"))
+			v = arg_value(keys, vals, "external id");
 		if (!v)
 			continue;
 		if (!strcmp(arg_keys[i].key, "correlation") && json_is_integer(v))
