@@ -29,8 +29,8 @@
  *
  * MEMORY: 64 bytes a candidate (pr_trace_bound of them), the spill's MiB,
  * 8 bytes per runtime call in the windows' steps (the correlations).
- * LEFT OUT: spans of kinds session and profiler; links that only Kineto's
- * ac2g flows give (no "correlation" arg).
+ * LEFT OUT: spans of kinds session and profiler. A window's extension reads
+ * the "correlation" args only (the links also Kineto's ac2g flows).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -849,6 +849,69 @@ static int read_args(struct pr_actx *ctx, struct slice *sl, size_t n, const stru
 	return pr_actx_done(ctx, st, rc, err);
 }
 
+static int is_device(const char *kind);
+
+/* (track, ts) -> map key of a flow's end (as an_gpulink.c keys them) */
+static int64_t flow_key(int64_t track, int64_t ts)
+{
+	return (int64_t)((uint64_t)ts * 1000003u + (uint64_t)track * 0x9e3779b97f4a7c15ULL);
+}
+
+/*
+ * Kineto's ac2g flows carry the correlation as their id: "s" at the runtime
+ * call's start on its thread, "f" at the activity's start on its stream. A
+ * shown call or activity without a "correlation" arg gets its flow's id
+ * (one pass over the run's ac2g flows, only when there is such a slice;
+ * memory: a map of those slices).
+ */
+static int corr_by_flows(struct pr_actx *ctx, struct slice *sl, size_t n,
+			 const struct pr_spanstat *ss, struct pr_error *err)
+{
+	struct pr_imap want = { 0 };
+	sqlite3_stmt *st;
+	size_t i, nwant = 0;
+	int rc;
+	for (i = 0; i < n; i++) {
+		const char *k = ss->kinds[sl[i].c.kind];
+		int64_t key = flow_key(sl[i].c.track, sl[i].c.ts);
+		if (sl[i].corr == PR_GPU_NO_CORR && (!strcmp(k, "runtime") || is_device(k)) &&
+		    key != INT64_MIN) { /* INT64_MIN: the map's empty slot */
+			pr_imap_put(&want, key, (int64_t)i);
+			nwant++;
+		}
+	}
+	if (!nwant)
+		return 0;
+	if (pr_actx_prep(ctx,
+			 "SELECT f.flow_id, f.phase, ifnull(f.track_id, 0), f.ts FROM flow f "
+			 "JOIN string c ON c.id = f.cat_id WHERE f.run_id = ?1 AND c.value = 'ac2g' "
+			 "AND f.phase IN ('s', 'f')",
+			 &st, err)) {
+		pr_imap_release(&want);
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *fid = pr_actx_text(st, 0);
+		int64_t track = sqlite3_column_int64(st, 2), ts = sqlite3_column_int64(st, 3), v;
+		char *end;
+		long long id;
+		struct slice *x;
+		if (!pr_imap_get(&want, flow_key(track, ts), &v))
+			continue;
+		x = &sl[v];
+		errno = 0;
+		id = strtoll(fid, &end, 10);
+		if (end == fid || *end || errno || x->c.track != track || x->c.ts != ts ||
+		    x->corr != PR_GPU_NO_CORR || id == PR_GPU_NO_CORR)
+			continue;
+		/* the start ("s") names a call, the end ("f") an activity */
+		if ((pr_actx_text(st, 1)[0] == 's') == !strcmp(ss->kinds[x->c.kind], "runtime"))
+			x->corr = id;
+	}
+	pr_imap_release(&want);
+	return pr_actx_done(ctx, st, rc, err);
+}
+
 static int is_device(const char *kind)
 {
 	return !strcmp(kind, "kernel") || !strcmp(kind, "memcpy") || !strcmp(kind, "memset");
@@ -897,7 +960,7 @@ static json_t *make_links(const struct slice *sl, size_t n, const struct pr_span
 	"whole run; --window picks one. Every span meeting a window (kinds session and profiler " \
 	"left out), at most the bound: the shortest are left out first (ties: the later id). "   \
 	"Depth: nesting among the lane's shown slices. Links: runtime call -> device activity "  \
-	"by their \"correlation\" arg (ac2g flows not read)."
+	"by their \"correlation\" arg (else their ac2g flow's id)."
 
 /* names[i]: the slice's name string (borrowed from name_json's array) */
 static int name_table(struct pr_actx *ctx, struct slice *sl, size_t n, json_t *names_out,
@@ -1041,7 +1104,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	name_ix = pr_xreallocarray(NULL, n ? n : 1, sizeof(*name_ix));
 	names = pr_xreallocarray(NULL, n ? n : 1, sizeof(*names));
 	if (name_table(ctx, sl, n, jn, name_ix, names, err) ||
-	    read_args(ctx, sl, n, ss, names, ja, err))
+	    read_args(ctx, sl, n, ss, names, ja, err) || corr_by_flows(ctx, sl, n, ss, err))
 		goto out;
 	for (i = 0; i < n; i++)
 		json_array_append_new(

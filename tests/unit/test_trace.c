@@ -274,6 +274,40 @@ static void test_no_steps(void **state)
 	json_decref(m);
 }
 
+/*
+ * Links from Kineto's ac2g flows where the events lack "correlation": the
+ * flow 5 starts at the call's start on its thread and ends at the kernel's
+ * start on its stream; the flow 6 ends where no slice starts (no link).
+ * Slices: 0 the call [0, 10), 1 the other call [20, 30), 2 K [12, 20).
+ */
+static void test_flow_links(void **state)
+{
+	static const char text[] =
+		"{\"traceEvents\": [\n"
+		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":10},\n"
+		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaMemsetAsync\",\"pid\":1,\"tid\":1,\"ts\":20,\"dur\":10},\n"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"K\",\"pid\":0,\"tid\":7,\"ts\":12,\"dur\":8,"
+		"\"args\":{\"device\":0,\"stream\":7}},\n"
+		"{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":5,\"pid\":1,\"tid\":1,\"ts\":0},\n"
+		"{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":5,\"pid\":0,\"tid\":7,\"ts\":12},\n"
+		"{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":6,\"pid\":1,\"tid\":1,\"ts\":20},\n"
+		"{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"id\":6,\"pid\":0,\"tid\":7,\"ts\":25}\n"
+		"]}\n";
+	struct pr_error err = PR_ERROR_INIT;
+	json_t *m = model_of(text, NULL, &err), *t;
+	(void)state;
+	assert_non_null(m);
+	t = at(m, "runs/0/trace");
+	assert_int_equal(pr_mll(t, "shown"), 3);
+	slice_is(t, 0, 0, 0, 0, 10000, "cudaLaunchKernel", "runtime");
+	slice_is(t, 1, 0, 0, 20000, 10000, "cudaMemsetAsync", "runtime");
+	slice_is(t, 2, 1, 0, 12000, 8000, "K", "kernel");
+	assert_int_equal(json_array_size(json_object_get(t, "links")), 1);
+	assert_int_equal(json_integer_value(at(m, "runs/0/trace/links/0/0")), 0);
+	assert_int_equal(json_integer_value(at(m, "runs/0/trace/links/0/1")), 2);
+	json_decref(m);
+}
+
 static void parse_ok(const char *spec, enum pr_trace_window_kind kind, long long t0, long long t1,
 		     int open_end, size_t index)
 {
@@ -323,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_window_option),
 		cmocka_unit_test(test_no_steps),
+		cmocka_unit_test(test_flow_links),
 		cmocka_unit_test(test_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
