@@ -20,14 +20,16 @@
  * only once the pass is over (the correlations, read back from the GPU
  * analyses' rows, gpuscan.h). While the pass runs: counters, the longest
  * pr_trace_bound candidates in a heap by duration (a longer span evicts the
- * shortest; ties: the later id goes), and for a span past a step's CPU end
- * its start (16 bytes, base/spill.h: a scratch file past 1 MiB), counted
- * once the ends are known. Afterwards the kept candidates inside the final
- * windows are the slices: their names, lanes (track order), depths (among
- * the slices of the lane), their useful args (read by span id, one row
- * each) and the correlation links between them.
+ * shortest; ties: the later id goes), and a span that meets a step's reach
+ * but not its CPU interval waits as a candidate record (57 bytes,
+ * base/spill.h: a scratch file past 1 MiB); once the ends are known, those
+ * starting before their window's end count and are offered to the heap, so
+ * the heap holds exactly the longest of the spans in the final windows.
+ * Then the kept candidates are the slices: their names, lanes (track
+ * order), depths (among the slices of the lane), their useful args (read
+ * by span id, one row each) and the links between them.
  *
- * MEMORY: 64 bytes a candidate (pr_trace_bound of them), the spill's MiB,
+ * MEMORY: 56 bytes a candidate (pr_trace_bound of them), the spill's MiB,
  * 8 bytes per runtime call in the windows' steps (the correlations).
  * LEFT OUT: spans of kinds session and profiler. A window's extension reads
  * the "correlation" args only (the links also Kineto's ac2g flows).
@@ -76,7 +78,7 @@ struct pr_trace {
 	size_t nheap, bound;
 	int64_t max_evicted;
 	uint64_t evicted, seen, sure, ext_n;
-	struct pr_spill *ext; /* (ts, mask) of spans past every step's CPU end they reach */
+	struct pr_spill *ext; /* (candidate, mask) of spans past every step's CPU end they reach */
 };
 
 /* ---- --window SPEC ---- */
@@ -1035,19 +1037,10 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		if (pr_spill_failed(tr->ext, err))
 			goto out;
 	}
-	/* the candidates inside the final windows are the slices */
-	sl = pr_xreallocarray(NULL, tr->nheap ? tr->nheap : 1, sizeof(*sl));
-	for (i = 0; i < tr->nheap; i++) {
-		const struct cand *c = &tr->heap[i];
-		size_t k;
-		for (k = 0; k < tr->nw; k++)
-			if (meets(c->ts, c->dur, tr->w[k].t0, tr->w[k].end, tr->w[k].closed))
-				break;
-		if (k == tr->nw)
-			continue;
-		memset(&sl[n], 0, sizeof(sl[n]));
-		sl[n++].c = *c;
-	}
+	/* the kept candidates (all inside the final windows) are the slices */
+	sl = pr_xcalloc(tr->nheap ? tr->nheap : 1, sizeof(*sl));
+	for (n = 0; n < tr->nheap; n++)
+		sl[n].c = tr->heap[n];
 	if (load_lanes(ctx, sl, n, &lanes, &nl, err))
 		goto out;
 	/* depth: nesting among the lane's slices (start order, longer first) */
