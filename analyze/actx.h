@@ -82,6 +82,8 @@ struct pr_actx {
 	 * flame_done; an_flame.c takes it), NULL when the run is too large */
 	struct pr_flame *flame;
 	int flame_done;
+	/* the trace view's candidates, fed by the shared span pass (an_trace.c takes it) */
+	struct pr_trace *trace;
 };
 
 /* One analyzer: adds its section to ctx->out. */
@@ -98,6 +100,7 @@ extern const struct pr_analyzer pr_an_series, pr_an_phases, pr_an_peaks, pr_an_a
 extern const struct pr_analyzer pr_an_gpubreak;
 extern const struct pr_analyzer pr_an_flame;
 extern const struct pr_analyzer pr_an_ops;
+extern const struct pr_analyzer pr_an_trace;
 /* GPU op durations gpu_breakdown keeps for exact medians (default 4 Mi; tests lower it to
  * exercise the ordered SQL pass used beyond). */
 extern size_t pr_gpubreak_keep_max;
@@ -182,6 +185,22 @@ extern size_t pr_flame_max_tree;
 struct pr_tlanes *pr_tlanes_new(int64_t gap);
 void pr_tlanes_row(struct pr_tlanes *t, int64_t track, int64_t ts, int64_t dur);
 void pr_tlanes_free(struct pr_tlanes *t);
+/* The trace view's windows and candidates (an_trace.c), fed by the shared span pass every
+ * span of a kind it counts (not session or profiler) in id order (row: its start, duration,
+ * name id and kind index, and the columns of its id, track and self time, read only for a
+ * span in a window); new reads the windows' steps
+ * (0, or -1 with err: a --window naming no step); free: NULL is fine. */
+struct pr_trace;
+int pr_trace_new(struct pr_actx *ctx, struct pr_trace **out, struct pr_error *err) PR_MUST_CHECK;
+void pr_trace_row(struct pr_trace *tr, struct sqlite3_stmt *st, int64_t ts, int64_t dur,
+		  int64_t name_id, uint32_t kind, int col_id, int col_track, int col_self);
+void pr_trace_free(struct pr_trace *tr);
+/* The trace view's slices at most (PR_TRACE_BOUND; tests lower it). */
+extern size_t pr_trace_bound;
+/* A track's name as the timeline names its lanes (an_timeline.c), kind "thread" or
+ * "gpu_stream"; NULL with err on a store error. */
+json_t *pr_timeline_lane_name(struct pr_actx *ctx, int64_t track, const char **kind,
+			      struct pr_error *err);
 /* The points peaks and fragmentation look up (an_peaks.c, an_fragmentation.c), appended to
  * *t (*n of them, *cap allocated); loads the series they read. */
 int pr_peaks_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,

@@ -30,7 +30,8 @@
 #define MAX_LANES 16
 #define MAX_INTERVALS 4000
 
-static json_t *lane_name(struct pr_actx *ctx, int64_t track, const char **kind, struct pr_error *err)
+json_t *pr_timeline_lane_name(struct pr_actx *ctx, int64_t track, const char **kind,
+			      struct pr_error *err)
 {
 	sqlite3_stmt *st;
 	json_t *name = NULL;
@@ -277,7 +278,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		qsort(lanes, n, sizeof(*lanes), by_track);
 	for (i = 0; i < n; i++) {
 		const char *kind = "thread";
-		json_t *name = lane_name(ctx, lanes[i].track, &kind, err);
+		json_t *name = pr_timeline_lane_name(ctx, lanes[i].track, &kind, err);
 		if (!name)
 			goto fail;
 		json_array_append_new(arr, pr_jobj("name", name, "kind", json_string(kind), "spans",

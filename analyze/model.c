@@ -32,6 +32,7 @@ static const struct pr_analyzer *const analyzers[] = {
 	&pr_an_gpulink,
 	&pr_an_timeline,   &pr_an_flame,       &pr_an_leaks,      &pr_an_crosscheck,
 	&pr_an_recommendations,
+	&pr_an_trace,
 };
 
 /*
@@ -41,7 +42,7 @@ static const struct pr_analyzer *const analyzers[] = {
  * trace) before the GPU rows are copied, the run's peak of memory. Their
  * sections still come in the list's order (reorder_sections).
  */
-static const size_t run_order[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15, 16 };
+static const size_t run_order[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 17, 10, 11, 14, 15, 16 };
 
 /*
  * PR_TIMINGS=1 in the environment: one line per run and analyzer on stderr,
@@ -389,6 +390,7 @@ static void ctx_release(struct pr_actx *ctx)
 	pr_spanstat_free(ctx->spanstat);
 	pr_at_batch_free(ctx->at);
 	pr_flame_free(ctx->flame);
+	pr_trace_free(ctx->trace);
 	free_spans(ctx->phases, ctx->nphases);
 	free_spans(ctx->steps, ctx->nsteps);
 	free(ctx->phase_group);
@@ -661,6 +663,9 @@ static void options_key(const struct pr_model_opts *o, struct pr_strbuf *sb)
 		pr_strbuf_addf(sb, "%zu:%s", strlen(o->comm_kernels), o->comm_kernels);
 	else
 		pr_strbuf_addstr(sb, "none");
+	/* the trace view's window, the same way (a cached model is never another window's) */
+	if (o->window)
+		pr_strbuf_addf(sb, " window=%zu:%s", strlen(o->window), o->window);
 }
 
 static void digest_copy(json_t *d, const json_t *from, const char *key)

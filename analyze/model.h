@@ -54,6 +54,9 @@ struct pr_model_opts {
 	 * is part of the cache key (options_key in model.c): a new field must be
 	 * added there. */
 	int cache;
+	/* The trace view's window (--window SPEC, pr_trace_window_parse): NULL = the slowest and
+	 * the median step (the whole run without steps). Borrowed; part of the cache key. */
+	const char *window;
 };
 
 /*
@@ -66,7 +69,27 @@ struct pr_model_opts {
 #define PR_MODEL_ALLOC_NODES 500      /* nodes of the peak's allocation tree (an_alloc.c) */
 
 #define PR_MODEL_OPTS_INIT                                                                    \
-	{ PR_MODEL_TOP_N, PR_MODEL_MAX_PHASES, PR_MODEL_TIMELINE_POINTS, 0, NULL, NULL, NULL, 0 }
+	{ PR_MODEL_TOP_N, PR_MODEL_MAX_PHASES, PR_MODEL_TIMELINE_POINTS, 0, NULL, NULL, NULL, 0, NULL }
+
+#define PR_TRACE_BOUND 20000          /* slices of the trace view (an_trace.c) */
+
+/*
+ * --window SPEC of the trace view: a step's name (PR_TW_NAME), "#N" (the
+ * N-th step in start order, 1-based), or "START:END" in time since the
+ * run's start (units ns, us, ms, s; bare numbers are ms; START or END may
+ * be left out: from the start, to the end). 0, or -1 with a PR_E_USAGE
+ * error naming the forms. name points into spec.
+ */
+enum pr_trace_window_kind { PR_TW_NONE, PR_TW_NAME, PR_TW_INDEX, PR_TW_TIME };
+struct pr_trace_window {
+	enum pr_trace_window_kind kind;
+	const char *name;
+	size_t index;
+	int64_t t0, t1; /* ns since the run's start */
+	int open_end;
+};
+int pr_trace_window_parse(const char *spec, struct pr_trace_window *w,
+			  struct pr_error *err) PR_MUST_CHECK;
 
 json_t *pr_model_build(struct pr_store *st, const struct pr_model_opts *opts,
 		       struct pr_error *err);

@@ -200,6 +200,9 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 		}
 		if (!p->counted[kind])
 			continue;
+		if (ctx->trace) /* the trace view's candidates (an_trace.c) */
+			pr_trace_row(ctx->trace, st, sqlite3_column_int64(st, 4), dur, name, kind, 5, 6,
+				     3);
 		/* timeline's top-level spans: ifnull(depth, 0) = 0 */
 		if (ss->tl &&
 		    (sqlite3_column_type(st, 9) == SQLITE_NULL || sqlite3_column_int64(st, 9) == 0))
@@ -405,6 +408,9 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 	/* and flame's tree of host spans (an_flame.c) */
 	if (!ctx->flame && !ctx->flame_done)
 		ctx->flame = pr_flame_new(ctx);
+	/* and the trace view's windows (an_trace.c) */
+	if (!rc)
+		rc = pr_trace_new(ctx, &ctx->trace, err);
 	if (!rc)
 		rc = scan(ctx, &p, err);
 	if (!rc) {

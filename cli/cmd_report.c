@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyze/chrome_merge.h"
 #include "analyze/model.h"
 #include "render/html_report.h"
 #include "render/panels.h"
@@ -26,6 +27,8 @@ static const struct pr_option opts[] = {
 	{ "format", 0, "NAME", "force the input format", 0 },
 	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run", 0 },
 	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)", 0 },
+	{ "window", 0, "SPEC", "the trace view's window: a step name, #N (the N-th step) or START:END since the run's start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are ms); default: the slowest and the median step", 0 },
+	{ "trace", 0, "FILE", "also write the run's spans as a Chrome trace (Perfetto, chrome://tracing); a store of several runs needs --run", 0 },
 	{ "no-cache", 0, NULL, "neither read nor write the store's model cache", 0 },
 	{ "quiet", 'q', NULL, "print nothing on success (not even what was written)", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
@@ -313,20 +316,50 @@ static int check_output(const char *path, struct pr_error *err)
 	return 0;
 }
 
+/* --trace FILE: one run's spans (and memory series) as a Chrome trace (chrome_merge.h). */
+static int write_trace(struct pr_store *st, long run, const char *path, int quiet,
+		       struct pr_error *err)
+{
+	struct pr_chrome_merge *m;
+	const struct pr_spanwalk_stats *ms;
+	if (!run && pr_store_run_count(st) > 1)
+		return pr_error_set(err, PR_E_USAGE,
+				    "--trace writes one run: the store has %lld, give --run ID",
+				    (long long)pr_store_run_count(st));
+	if (pr_chrome_merge_open(&m, path, err))
+		return -1;
+	if (pr_chrome_merge_add(m, st, run, 0, err)) {
+		pr_chrome_merge_free(m);
+		return -1;
+	}
+	ms = pr_chrome_merge_stats(m);
+	if (ms->clamped)
+		fprintf(stderr,
+			"profreport: report: %s: %lld span(s) ended after their parent and were "
+			"clamped to its end\n",
+			path, (long long)ms->clamped);
+	if (pr_chrome_merge_close(m, err))
+		return -1;
+	if (!quiet)
+		fprintf(stderr, "profreport: report: wrote the Chrome trace '%s'\n", path);
+	return 0;
+}
+
 static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
+	struct pr_trace_window tw;
 	struct pr_cli_input in;
 	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases") };
-	const char *json = pr_arg(cmd, a, "json");
+	const char *json = pr_arg(cmd, a, "json"), *trace = pr_arg(cmd, a, "trace");
 	int64_t top = (int64_t)mo.top_n, run = 0, tl = (int64_t)mo.timeline_points;
 	json_t *model;
 	int rc;
 	size_t nruns, npng = 0, nsvg = 0;
 	const char *png = pr_arg(cmd, a, "png"), *svg = pr_arg(cmd, a, "svg"), *html = pr_arg(cmd, a, "output");
-	if (!json && !png && !svg && !html)
+	if (!json && !png && !svg && !html && !trace)
 		return pr_error_set(err, PR_E_USAGE,
-				    "nothing to write: give -o report.html (or a directory), --json FILE, --png DIR or --svg DIR");
+				    "nothing to write: give -o report.html (or a directory), --json FILE, --png DIR, --svg DIR or --trace FILE");
 	if (html && check_output(html, err))
 		return -1;
 	if (pr_cli_uint_opt(cmd, a, "top", 100000, &top, err) ||
@@ -337,8 +370,16 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	mo.run = (long)run;
 	mo.timeline_points = (size_t)tl;
 	mo.comm_kernels = pr_arg(cmd, a, "comm-kernels");
+	mo.window = pr_arg(cmd, a, "window");
+	if (mo.window && pr_trace_window_parse(mo.window, &tw, err))
+		return -1;
 	if (pr_cli_input_open_opts(&in, cmd->name, a->pos, a->npos, &io, err))
 		return -1;
+	/* the run's spans as a Chrome trace (the Perfetto-loadable file), before the analysis */
+	if (trace && write_trace(in.store, mo.run, trace, !!pr_arg(cmd, a, "quiet"), err)) {
+		pr_cli_input_close(&in);
+		return -1;
+	}
 	/* a store given as it is keeps its runs' models (README, "The event store") */
 	mo.cache = !in.tmp_path && !pr_arg(cmd, a, "no-cache");
 	show_progress = isatty(2) && !pr_arg(cmd, a, "quiet");

@@ -14,6 +14,7 @@ static const struct pr_option opts[] = {
 	{ "format", 0, "NAME", "force the input format", 0 },
 	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run", 0 },
 	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)", 0 },
+	{ "window", 0, "SPEC", "the trace view's window: a step name, #N (the N-th step) or START:END since the run's start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are ms); default: the slowest and the median step", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
 
@@ -23,6 +24,7 @@ int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char 
 static int cmd_summary(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
+	struct pr_trace_window tw;
 	struct pr_cli_input in;
 	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases") };
 	const char *json = pr_arg(cmd, a, "json");
@@ -35,6 +37,9 @@ static int cmd_summary(const struct pr_command *cmd, struct pr_args *a, struct p
 	mo.top_n = (size_t)top;
 	mo.run = (long)run;
 	mo.comm_kernels = pr_arg(cmd, a, "comm-kernels");
+	mo.window = pr_arg(cmd, a, "window");
+	if (mo.window && pr_trace_window_parse(mo.window, &tw, err))
+		return -1;
 	if (pr_cli_input_open_opts(&in, cmd->name, a->pos, a->npos, &io, err))
 		return -1;
 	model = pr_model_build(in.store, &mo, err);
