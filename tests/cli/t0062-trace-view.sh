@@ -1,5 +1,5 @@
 #!/bin/sh
-# t0061-trace-view: the model's "trace" section (analyze/an_trace.c) on a real
+# t0062-trace-view: the model's "trace" section (analyze/an_trace.c) on a real
 # Kineto trace (../shared/traces: hta's nccl_data, CUDA + DDP, 3 ProfilerSteps;
 # skipped when that folder is missing), against facts a python script reads
 # from the trace file itself (not from the store or the model): which steps
@@ -17,7 +17,7 @@ case $TRACE in
 *) TRACE=$PR_TESTS/../$TRACE ;;
 esac
 if [ ! -f "$TRACE" ]; then
-	echo "t0061-trace-view: skipped ($TRACE is missing)"
+	echo "t0062-trace-view: skipped ($TRACE is missing)"
 	exit 77
 fi
 
