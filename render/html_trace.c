@@ -151,7 +151,7 @@ void pr_html_trace_view(struct pr_strbuf *sb, const json_t *run, size_t runi)
 	char *text, a[48];
 	if (!json_is_object(tr) || !json_array_size(json_object_get(tr, "slices")))
 		return;
-	pr_strbuf_addf(sb, "<h3 id=\"r%zu-trace\">Trace view</h3>\n<p class=\"tv-about\">", runi);
+	pr_strbuf_addf(sb, "<h3 id=\"r%zu-trace\">Trace view</h3>\n<p class=\"trv-about\">", runi);
 	pr_strbuf_addf(sb, "%lld named slices of ", pr_mll(tr, "shown"));
 	windows_text(sb, json_object_get(tr, "windows"));
 	pr_strbuf_addstr(sb, ", one lane per CPU thread and GPU stream");
@@ -171,13 +171,13 @@ void pr_html_trace_view(struct pr_strbuf *sb, const json_t *run, size_t runi)
 			 "trace opens in Perfetto (<code>ui.perfetto.dev</code>, Open trace file: read "
 			 "in your browser, not uploaded).</p>\n");
 	pr_strbuf_addf(sb,
-		       "<div class=\"tv\" id=\"r%zu-tv\" tabindex=\"0\"><noscript><p class=\"capped\">"
+		       "<div class=\"trv\" id=\"r%zu-trv\" tabindex=\"0\"><noscript><p class=\"capped\">"
 		       "The trace view needs JavaScript.</p></noscript></div>\n",
 		       runi);
 	data = page_data(tr);
 	text = json_dumps(data, JSON_COMPACT | JSON_ENSURE_ASCII);
 	json_decref(data);
-	pr_strbuf_addstr(sb, "<script type=\"application/json\" class=\"tv-data\">");
+	pr_strbuf_addstr(sb, "<script type=\"application/json\" class=\"trv-data\">");
 	if (text)
 		pr_json_script_escape(sb, text);
 	pr_strbuf_addstr(sb, "</script>\n");

@@ -100,21 +100,21 @@
   View.prototype.build = function () {
     var self = this, box = this.box;
     var bar = document.createElement("div");
-    bar.className = "tv-bar";
+    bar.className = "trv-bar";
     this.windows.forEach(function (w, k) {
       var b = document.createElement("button");
-      b.type = "button"; b.textContent = w.label; b.className = "tv-win";
+      b.type = "button"; b.textContent = w.label; b.className = "trv-win";
       b.addEventListener("click", function () { self.show(k); });
       bar.appendChild(b);
     });
     var q = document.createElement("input");
-    q.type = "search"; q.placeholder = "search slices (Enter: next)"; q.className = "tv-q";
+    q.type = "search"; q.placeholder = "search slices (Enter: next)"; q.className = "trv-q";
     q.setAttribute("aria-label", "search the trace view's slices");
     var prev = document.createElement("button"), next = document.createElement("button");
     prev.type = next.type = "button"; prev.textContent = "\u25C0"; next.textContent = "\u25B6";
     prev.title = "previous match"; next.title = "next match";
     var cnt = document.createElement("span");
-    cnt.className = "tv-count";
+    cnt.className = "trv-count";
     bar.appendChild(q); bar.appendChild(prev); bar.appendChild(next); bar.appendChild(cnt);
     box.appendChild(bar);
     this.q = q; this.cnt = cnt;
@@ -126,16 +126,16 @@
     prev.addEventListener("click", function () { self.step(-1); });
     next.addEventListener("click", function () { self.step(1); });
     var wrap = document.createElement("div");
-    wrap.className = "tv-wrap";
+    wrap.className = "trv-wrap";
     var c = document.createElement("canvas");
-    c.className = "tv-canvas";
+    c.className = "trv-canvas";
     wrap.appendChild(c);
     var tip = document.createElement("div");
-    tip.className = "tv-tip"; tip.hidden = true;
+    tip.className = "trv-tip"; tip.hidden = true;
     wrap.appendChild(tip);
     box.appendChild(wrap);
     var info = document.createElement("div");
-    info.className = "tv-info";
+    info.className = "trv-info";
     info.textContent = "Click a slice to see its details.";
     box.appendChild(info);
     this.c = c; this.tip = tip; this.info = info; this.wrap = wrap;
@@ -204,7 +204,7 @@
   View.prototype.show = function (k) {
     var w = this.windows[k], pad = (w.t1_ns - w.t0_ns) * 0.01;
     this.win = k;
-    this.box.querySelectorAll(".tv-win").forEach(function (b, j) { b.classList.toggle("on", j === k); });
+    this.box.querySelectorAll(".trv-win").forEach(function (b, j) { b.classList.toggle("on", j === k); });
     this.setView(w.t0_ns - pad, w.t1_ns + pad);
   };
   /* the slices of a row that may be visible in [a, b] */
@@ -330,10 +330,10 @@
     el.textContent = "";
     lines.forEach(function (l, k) {
       var div = document.createElement("div");
-      if (!k) { div.className = "tv-name"; div.textContent = l[1]; }
+      if (!k) { div.className = "trv-name"; div.textContent = l[1]; }
       else {
         var b = document.createElement("span");
-        b.className = "tv-k"; b.textContent = l[0] + " ";
+        b.className = "trv-k"; b.textContent = l[0] + " ";
         div.appendChild(b); div.appendChild(document.createTextNode(l[1]));
       }
       el.appendChild(div);
@@ -362,7 +362,7 @@
       var p = self.sl[pi], div = document.createElement("div"), a = document.createElement("a");
       var launch = d.kinds[p.kind] === "runtime";
       div.appendChild(document.createTextNode((launch ? "launched by " : "launched ") + d.kinds[p.kind] + " "));
-      a.href = "#"; a.className = "tv-jump"; a.textContent = d.names[p.name];
+      a.href = "#"; a.className = "trv-jump"; a.textContent = d.names[p.name];
       a.addEventListener("click", function (e) { e.preventDefault(); self.reveal(p); self.select(p); });
       div.appendChild(a);
       div.appendChild(document.createTextNode(" at " + fmtDur(p.t) + " (" + fmtDur(p.dur) + ")"));
@@ -412,10 +412,10 @@
     this.count();
   };
 
-  document.querySelectorAll("script.tv-data").forEach(function (sc) {
+  document.querySelectorAll("script.trv-data").forEach(function (sc) {
     var box = sc.previousElementSibling, d;
     try { d = JSON.parse(sc.textContent); } catch (e) { return; }
-    if (!box || !box.classList.contains("tv") || !d.cols || !d.cols.dt.length) return;
+    if (!box || !box.classList.contains("trv") || !d.cols || !d.cols.dt.length) return;
     box.tvView = new View(box, d);
   });
 })();

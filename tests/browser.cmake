@@ -13,3 +13,9 @@ set_tests_properties(browser/speedscope PROPERTIES ENVIRONMENT "${PR_TEST_ENV}"
 add_test(NAME browser/html COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/browser/run_html.sh)
 set_tests_properties(browser/html PROPERTIES ENVIRONMENT "${PR_TEST_ENV}"
   SKIP_RETURN_CODE 77 TIMEOUT 900)
+
+# The trace view of real traces' pages driven in headless chromium (hover, zoom, keys,
+# search, a launch's kernel), held to facts read from the trace files themselves.
+add_test(NAME browser/trace COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/browser/run_trace.sh)
+set_tests_properties(browser/trace PROPERTIES ENVIRONMENT "${PR_TEST_ENV}"
+  SKIP_RETURN_CODE 77 TIMEOUT 900)

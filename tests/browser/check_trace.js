@@ -15,7 +15,7 @@ const { missingPrerequisites, serve, launch, openWatched } = require('./harness'
 
 async function viewState(page, k) {
   return page.evaluate((k) => {
-    const box = document.querySelectorAll('.tv')[k];
+    const box = document.querySelectorAll('.trv')[k];
     return {
       t0: Number(box.getAttribute('data-t0')), t1: Number(box.getAttribute('data-t1')),
       selected: box.getAttribute('data-selected'), partner: box.getAttribute('data-partner'),
@@ -27,10 +27,12 @@ async function viewState(page, k) {
 // page coordinates of slice i's middle (scrolled into view), or null when it is not drawn
 async function slicePoint(page, k, i) {
   const p = await page.evaluate((k, i) => {
-    const box = document.querySelectorAll('.tv')[k], v = box.tvView, s = v.sl[i];
+    const box = document.querySelectorAll('.trv')[k], v = box.tvView, s = v.sl[i];
     const a = Math.max(v.v0, s.t), b = Math.min(v.v1, s.t + s.dur);
     if (b < a) return null;
-    v.c.scrollIntoView({ block: 'center' });
+    // the slice's row in the middle of the viewport (a lane of deep stacks is taller than it)
+    const r0 = v.c.getBoundingClientRect();
+    window.scrollBy(0, r0.top + s.row.y - window.innerHeight / 2);
     const r = v.c.getBoundingClientRect();
     return { x: r.left + (v.px(a) + v.px(b)) / 2, y: r.top + s.row.y + 9 };
   }, k, i);
@@ -39,7 +41,7 @@ async function slicePoint(page, k, i) {
 
 async function checkView(page, k, facts, fail) {
   const info = await page.evaluate((k) => {
-    const box = document.querySelectorAll('.tv')[k], v = box.tvView, d = v.d;
+    const box = document.querySelectorAll('.trv')[k], v = box.tvView, d = v.d;
     const unnamed = d.slices.filter((s) => !(d.names[s[4]] || '').length).length;
     const c = v.c, g = c.getContext('2d'), img = g.getImageData(0, 0, c.width, c.height).data;
     const colors = new Set();
@@ -67,7 +69,7 @@ async function checkView(page, k, facts, fail) {
   else {
     await page.mouse.move(hp.x, hp.y);
     const tip = await page.evaluate((k) => {
-      const t = document.querySelectorAll('.tv')[k].querySelector('.tv-tip');
+      const t = document.querySelectorAll('.trv')[k].querySelector('.trv-tip');
       return t.hidden ? '' : t.textContent;
     }, k);
     if (!tip.includes(info.bigName)) fail(`hover on '${info.bigName}' shows '${tip.slice(0, 120)}'`);
@@ -78,8 +80,8 @@ async function checkView(page, k, facts, fail) {
   const s1 = await viewState(page, k);
   if (!(s1.t1 - s1.t0 < s0.t1 - s0.t0)) fail(`wheel did not narrow the range (${s0.t0}..${s0.t1} -> ${s1.t0}..${s1.t1})`);
   if (hp && !(s1.t0 >= s0.t0 && s1.t1 <= s0.t1)) fail('wheel zoom left the range it zoomed into');
-  await page.focus(`.tv:nth-of-type(1)`).catch(() => {});
-  await page.evaluate((k) => document.querySelectorAll('.tv')[k].focus(), k);
+  await page.focus(`.trv:nth-of-type(1)`).catch(() => {});
+  await page.evaluate((k) => document.querySelectorAll('.trv')[k].focus(), k);
   await page.keyboard.press('w');
   const s2 = await viewState(page, k);
   if (!(s2.t1 - s2.t0 < s1.t1 - s1.t0)) fail('W did not zoom in');
@@ -101,13 +103,13 @@ async function checkView(page, k, facts, fail) {
   // search
   const needle = facts && facts.search ? facts.search.text : info.bigName;
   const got = await page.evaluate((k, text) => {
-    const box = document.querySelectorAll('.tv')[k], q = box.querySelector('.tv-q');
+    const box = document.querySelectorAll('.trv')[k], q = box.querySelector('.trv-q');
     q.value = text;
     q.dispatchEvent(new Event('input'));
     q.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
     const v = box.tvView;
     return { matches: Number(box.getAttribute('data-matches')), selected: box.getAttribute('data-selected'),
-      count: box.querySelector('.tv-count').textContent, inView: v.sel && v.sel.t < v.v1 && v.sel.t + v.sel.dur > v.v0 };
+      count: box.querySelector('.trv-count').textContent, inView: v.sel && v.sel.t < v.v1 && v.sel.t + v.sel.dur > v.v0 };
   }, k, needle);
   if (!(got.matches >= 1)) fail(`search for '${needle}' found nothing`);
   if (!got.selected || !got.selected.toLowerCase().includes(needle.toLowerCase())) fail(`Enter did not select a match of '${needle}' (selected '${got.selected}')`);
@@ -116,13 +118,13 @@ async function checkView(page, k, facts, fail) {
   if (facts && facts.search && got.matches !== facts.search.count)
     fail(`search '${needle}': ${got.matches} matches, the trace has ${facts.search.count} in the windows`);
   await page.evaluate((k) => {
-    const q = document.querySelectorAll('.tv')[k].querySelector('.tv-q');
+    const q = document.querySelectorAll('.trv')[k].querySelector('.trv-q');
     q.value = ''; q.dispatchEvent(new Event('input'));
   }, k);
   // click a launch: its kernel is named (and, with facts, is the one of its correlation)
   if (info.links) {
     const pick = await page.evaluate((k, pairs) => {
-      const v = document.querySelectorAll('.tv')[k].tvView, d = v.d;
+      const v = document.querySelectorAll('.trv')[k].tvView, d = v.d;
       let l = d.links[0];
       const key = (a, b) => `${a}/${b}`;
       if (pairs && pairs.length) { // a link whose two durations single out one pair of the trace
@@ -148,7 +150,7 @@ async function checkView(page, k, facts, fail) {
         else if (p.kernel !== st.partner || p.launch !== st.selected)
           fail(`click: ${st.selected} -> ${st.partner}; the trace's correlation says ${p.launch} -> ${p.kernel}`);
       }
-      const text = await page.evaluate((k) => document.querySelectorAll('.tv')[k].querySelector('.tv-info').textContent, k);
+      const text = await page.evaluate((k) => document.querySelectorAll('.trv')[k].querySelector('.trv-info').textContent, k);
       if (!text.includes(pick.kernel)) fail('the details do not name the kernel');
     }
   }
@@ -175,7 +177,7 @@ async function main() {
     const { problems, page } = await openWatched(browser, `${srv.origin}/r/${encodeURIComponent(path.basename(abs))}`,
       async (p) => p.evaluate(() => document.readyState === 'complete'));
     const fail = (m) => problems.push(m);
-    const n = await page.evaluate(() => document.querySelectorAll('.tv').length);
+    const n = await page.evaluate(() => document.querySelectorAll('.trv').length);
     if (!n) fail('no trace view on the page');
     const done = [];
     for (let k = 0; k < n; k++) done.push(await checkView(page, k, k === 0 ? facts : null, fail));
