@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/demangle.h"
+#include "base/strbuf.h"
 #include "base/xalloc.h"
 
 enum {
@@ -122,26 +123,36 @@ static int signature(const char *s, size_t len, size_t *name, size_t *args)
 	return *args > *name;
 }
 
+/*
+ * Length of a label prefix such as "span:" or "gpu:" (a word and one colon,
+ * not "::") that a compare metric puts before a name; 0 when none.
+ */
+static size_t label_prefix(const char *s)
+{
+	size_t i;
+	for (i = 0; i < 32 && ident((unsigned char)s[i]); i++)
+		;
+	return i > 0 && s[i] == ':' && s[i + 1] != ':' ? i + 1 : 0;
+}
+
 /* The form of full at a level (FORM_*), malloc'd. */
 static char *form(const char *full, int level)
 {
-	char *dm, *out;
-	const char *s;
-	size_t name, args;
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	size_t pre = label_prefix(full), name, args;
+	const char *rest = full + pre, *s;
+	char *dm;
 	if (level >= FORM_RAW)
 		return pr_xstrdup(full);
-	dm = pr_demangle(full);
-	s = dm ? dm : full;
-	if (level < FORM_WHOLE && signature(s, strlen(s), &name, &args)) {
-		size_t end = level == FORM_SHORT ? args : strlen(s);
-		out = pr_xmalloc(end - name + 1);
-		memcpy(out, s + name, end - name);
-		out[end - name] = 0;
-	} else {
-		out = pr_xstrdup(s);
-	}
+	dm = pr_demangle(rest);
+	s = dm ? dm : rest;
+	pr_strbuf_add(&sb, full, pre);
+	if (level < FORM_WHOLE && signature(s, strlen(s), &name, &args))
+		pr_strbuf_add(&sb, s + name, (level == FORM_SHORT ? args : strlen(s)) - name);
+	else
+		pr_strbuf_addstr(&sb, s);
 	free(dm);
-	return out;
+	return pr_strbuf_detach(&sb, NULL);
 }
 
 const char *pr_name_display(const char *full, char *buf, size_t n)

@@ -181,6 +181,12 @@ static void test_signatures(void **state)
 	display_is("torch::jit::(anonymous namespace)::DifferentiableGraphBackward",
 		   "torch::jit::(anonymous namespace)::DifferentiableGraphBackward");
 	display_is("(x)", "(x)");
+	/* a compare metric's "span:" prefix stays; the name after it follows the rules */
+	display_is("span:void at::native::multi_tensor_apply_kernel<AdamW>(int, float*)",
+		   "span:at::native::multi_tensor_apply_kernel<AdamW>");
+	display_is("gpu:_ZN5cudnn21bn_bw_1C11_kernel_newIff6float2Li32ELb1ELi1EEEvfffPKf",
+		   "gpu:cudnn::bn_bw_1C11_kernel_new<float, float, float2, 32, true, 1>");
+	display_is("nccl:all_reduce", "nccl:all_reduce");
 	display_is("", "");
 }
 
