@@ -124,15 +124,20 @@ static int signature(const char *s, size_t len, size_t *name, size_t *args)
 }
 
 /*
- * Length of a label prefix such as "span:" or "gpu:" (a word and one colon,
- * not "::") that a compare metric puts before a name; 0 when none.
+ * Length of a label prefix such as "span:" or "busbw: " (a word, one colon,
+ * not "::", and the spaces after it) that a compare metric or an aggregate
+ * statistic puts before a name; 0 when none.
  */
 static size_t label_prefix(const char *s)
 {
 	size_t i;
 	for (i = 0; i < 32 && ident((unsigned char)s[i]); i++)
 		;
-	return i > 0 && s[i] == ':' && s[i + 1] != ':' ? i + 1 : 0;
+	if (i == 0 || s[i] != ':' || s[i + 1] == ':')
+		return 0;
+	for (i++; s[i] == ' '; i++)
+		;
+	return i;
 }
 
 /* The form of full at a level (FORM_*), malloc'd. */

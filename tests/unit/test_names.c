@@ -177,7 +177,7 @@ static void test_signatures(void **state)
 	display_is("torch/nn/functional.py(2358): silu", "torch/nn/functional.py(2358): silu");
 	display_is("<frozen os>(709): __getitem__", "<frozen os>(709): __getitem__");
 	display_is("foo.py(12)", "foo.py(12)");
-	display_is("evaluate_function: Backward0(x)", "evaluate_function: Backward0(x)");
+	display_is("nn.Module: Linear(in=3)", "nn.Module: Linear(in=3)");
 	display_is("torch::jit::(anonymous namespace)::DifferentiableGraphBackward",
 		   "torch::jit::(anonymous namespace)::DifferentiableGraphBackward");
 	display_is("(x)", "(x)");
@@ -187,6 +187,8 @@ static void test_signatures(void **state)
 	display_is("gpu:_ZN5cudnn21bn_bw_1C11_kernel_newIff6float2Li32ELb1ELi1EEEvfffPKf",
 		   "gpu:cudnn::bn_bw_1C11_kernel_new<float, float, float2, 32, true, 1>");
 	display_is("nccl:all_reduce", "nccl:all_reduce");
+	display_is("busbw: void k<2>(int)", "busbw: k<2>");
+	display_is("busbw: ncclDevKernel_AllReduce_Sum_f32_RING_LL", "busbw: ncclDevKernel_AllReduce_Sum_f32_RING_LL");
 	display_is("", "");
 }
 
