@@ -45,7 +45,9 @@ static size_t operator_at(const char *s, size_t i, size_t end)
 		return 0;
 	if (j < end && ident((unsigned char)s[j]))
 		return 0;
-	while (j < end && opsym((unsigned char)s[j]))
+	if (end - j >= 2 && (!memcmp(s + j, "()", 2) || !memcmp(s + j, "[]", 2)))
+		return 8 + 2; /* the call and index operators: "operator()(int)" has its list after */
+	while (j < end && j < i + 11 && opsym((unsigned char)s[j]) && !strchr("()[]", s[j]))
 		j++;
 	return j - i;
 }

@@ -12,8 +12,11 @@
  *      as "cudnn::bn_bw_1C11_kernel_new<float, float, float2, 128, false, 1>";
  *   3. any other name stays as it is ("aten::conv2d", "ProfilerStep#5",
  *      "Memcpy DtoD (Device -> Device)", "torch/nn/functional.py(2358):
- *      silu", "## forward ##"): a signature's "(" follows a name or a ">"
- *      directly and its list does not start with a digit.
+ *      silu", "## forward ##"): a signature's "(" follows a name, a ">" or
+ *      an operator's symbol directly and its list does not start with a
+ *      digit;
+ *   4. a label prefix ("span:", "gpu:", "busbw: ": a word, one colon) stays
+ *      and the name after it follows rules 1-3.
  *
  * USAGE:
  *   one name:  char b[PR_LABEL]; pr_name_display(full, b, sizeof(b));

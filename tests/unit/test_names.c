@@ -164,6 +164,18 @@ static void test_signatures(void **state)
 	display_is("bool foo::operator<(foo const&) const", "foo::operator<");
 	display_is("foo::operator[](unsigned long) &&", "foo::operator[]");
 	display_is("void f(int (*)(int), b)", "f");
+	/* an operator() inside the template arguments (HTA's negative_queue_length trace) */
+	display_is("void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
+		   "at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, "
+		   "unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
+		   "at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, "
+		   "unsigned int, float, 4>)",
+		   "at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
+		   "at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, "
+		   "unsigned int, float, 4> >");
+	display_is("bool operator==(a const&, a const&)", "operator==");
+	display_is("x::operator->() const", "x::operator->");
+	display_is("x::operator<<=(int)", "x::operator<<=");
 	/* names that are not C++ signatures stay as they are */
 	display_is("aten::conv2d", "aten::conv2d");
 	display_is("ProfilerStep#5", "ProfilerStep#5");
