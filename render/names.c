@@ -111,8 +111,9 @@ static int signature(const char *s, size_t len, size_t *name, size_t *args)
 		else if ((c == '>' && !(i > 0 && s[i - 1] == '-')) || c == ')' || c == ']' || c == '}') {
 			if (--depth < 0)
 				return 0;
-		} else if (c == ' ' && depth == 0)
-			sp = i;
+		} else if (c == ' ' && depth == 0 && !(i >= 8 && operator_at(s, i - 8, p) == 8)) {
+			sp = i; /* (the space of "operator int", "operator new" is the name's) */
+		}
 	}
 	if (depth != 0)
 		return 0;

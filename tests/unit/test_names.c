@@ -176,6 +176,8 @@ static void test_signatures(void **state)
 	display_is("bool operator==(a const&, a const&)", "operator==");
 	display_is("x::operator->() const", "x::operator->");
 	display_is("x::operator<<=(int)", "x::operator<<=");
+	display_is("a<int>::operator int() const", "a<int>::operator int");
+	display_is("void* operator new(unsigned long)", "operator new");
 	/* names that are not C++ signatures stay as they are */
 	display_is("aten::conv2d", "aten::conv2d");
 	display_is("ProfilerStep#5", "ProfilerStep#5");
