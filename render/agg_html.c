@@ -166,24 +166,30 @@ static void stats_table(struct pr_strbuf *sb, const json_t *doc)
 					 "#Mean", "#Std", "#Argmin", "#Argmax", "#Imbalance", NULL };
 	const json_t *stats = json_object_get(doc, "stats"), *s;
 	size_t i, n = json_array_size(stats);
+	pr_label_t *lab;
 	if (!n)
 		return;
 	pr_strbuf_addstr(sb, "<h3>Across ranks</h3>\n<p class=\"meta\">One row per (category, name); "
 			     "imbalance = max / mean; argmin/argmax = the rank (ties: the lowest).</p>\n");
+	lab = pr_html_name_column(stats, "name", PR_HTML_ROWS);
 	pr_html_table_begin(sb, h);
 	json_array_foreach(stats, i, s)
 	{
 		const char *u = pr_mstr(s, "unit"), *kind = pr_mstr(s, "kind");
-		char name[600];
+		char name[600], shown[PR_LABEL + 160];
 		if (i >= PR_HTML_ROWS)
 			break;
-		if (*kind)
+		/* the name as its column shows it (names.h), the kind after it */
+		if (*kind) {
 			snprintf(name, sizeof(name), "%.400s (%.150s)", pr_mstr(s, "name"), kind);
-		else
+			snprintf(shown, sizeof(shown), "%s (%.150s)", lab[i], kind);
+		} else {
 			snprintf(name, sizeof(name), "%.500s", pr_mstr(s, "name"));
+			snprintf(shown, sizeof(shown), "%s", lab[i]);
+		}
 		pr_strbuf_addstr(sb, "<tr>");
 		pr_html_td(sb, pr_mstr(s, "category"));
-		pr_html_td(sb, name);
+		pr_html_td_shown(sb, name, shown);
 		tdn(sb, pr_mnum(s, "ranks"), "count");
 		tdn(sb, pr_mnum(s, "min"), u);
 		tdn(sb, pr_mnum(s, "median"), u);
@@ -199,6 +205,7 @@ static void stats_table(struct pr_strbuf *sb, const json_t *doc)
 			pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
+	free(lab);
 	pr_html_table_end(sb, i, n, "agg.json");
 }
 
@@ -340,6 +347,7 @@ static void checks_table(struct pr_strbuf *sb, const json_t *doc)
 	size_t i, j, n = json_array_size(checks);
 	if (!n)
 		return;
+	pr_label_t *lab = pr_html_name_column(checks, "name", PR_HTML_ROWS);
 	pr_strbuf_addstr(sb, "<h3>Straggler checks</h3>\n");
 	pr_html_table_begin(sb, h);
 	json_array_foreach(checks, i, c)
@@ -352,7 +360,7 @@ static void checks_table(struct pr_strbuf *sb, const json_t *doc)
 				       pr_mnum(o, "rank"), pr_mnum(o, "ratio"), pr_mnum(o, "z"));
 		pr_strbuf_addstr(sb, "<tr>");
 		pr_html_td(sb, pr_mstr(c, "what"));
-		pr_html_td(sb, pr_mstr(c, "name"));
+		pr_html_td_shown(sb, pr_mstr(c, "name"), lab[i]);
 		pr_html_td(sb, pr_mstr(c, "straggler_is"));
 		tdn(sb, pr_mnum(c, "ranks"), "count");
 		tdn(sb, pr_mnum(c, "median"), strcmp(pr_mstr(c, "what"), "gpu idle") ? "ns" : "share");
@@ -361,6 +369,7 @@ static void checks_table(struct pr_strbuf *sb, const json_t *doc)
 		pr_strbuf_addstr(sb, "</tr>\n");
 		pr_strbuf_release(&out);
 	}
+	free(lab);
 	pr_html_table_end(sb, i, n, "agg.json");
 }
 

@@ -4,8 +4,11 @@
 #include "render/text_report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
+#include "render/names.h"
 #include "render/units.h"
 #include "base/jsonx.h"
 
@@ -33,12 +36,10 @@ static void val(double v, const char *unit, char *b, size_t n)
 		pr_fmt_value(v, unit, b, n);
 }
 
+/* A name as shown in w bytes (render/names.h: demangled, no return type or arguments); b holds w + 1. */
 static const char *cut(const char *s, char *b, size_t w)
 {
-	if (strlen(s) <= w)
-		return s;
-	snprintf(b, w + 1, "%.*s...", (int)w - 3, s);
-	return b;
+	return pr_name_display(s, b, w + 1);
 }
 
 static void ranks_table(const json_t *doc, FILE *out)
@@ -161,12 +162,22 @@ static void arrivals(const json_t *doc, FILE *out)
 static void stats_table(const json_t *doc, const char *cat, const char *title, FILE *out)
 {
 	const json_t *stats = json_object_get(doc, "stats"), *s;
-	size_t i;
+	size_t i, k = 0;
 	int header = 0;
+	const char **names = pr_xcalloc(json_array_size(stats) + 1, sizeof(*names));
+	pr_label_t *lab = pr_xcalloc(json_array_size(stats) + 1, sizeof(*lab));
+	/* the name column of this category's rows: never two alike (names.h) */
+	json_array_foreach(stats, i, s) {
+		const char *c = json_string_value(json_object_get(s, "category"));
+		if (c && !strcmp(c, cat))
+			names[k++] = pr_mstr(s, "name");
+	}
+	pr_name_column(lab, names, k, 18);
+	k = 0;
 	json_array_foreach(stats, i, s) {
 		const char *c = json_string_value(json_object_get(s, "category"));
 		const char *unit = json_string_value(json_object_get(s, "unit"));
-		char nb[32], mn[24], md[24], mx[24], sd[24], im[12], am[16];
+		char mn[24], md[24], mx[24], sd[24], im[12], am[16];
 		const json_t *amx = json_object_get(s, "argmax");
 		if (!c || strcmp(c, cat))
 			continue;
@@ -188,9 +199,10 @@ static void stats_table(const json_t *doc, const char *cat, const char *title, F
 		else
 			snprintf(am, sizeof(am), "-");
 		fprintf(out, "%-18s %4lld %10s %10s %10s %10s %5s %5s\n",
-			cut(json_string_value(json_object_get(s, "name")), nb, 18),
-			(long long)json_integer_value(json_object_get(s, "ranks")), mn, md, mx, sd, im, am);
+			lab[k++], (long long)json_integer_value(json_object_get(s, "ranks")), mn, md, mx, sd, im, am);
 	}
+	free(names);
+	free(lab);
 }
 
 static void render_agg_text(const json_t *doc, FILE *out)

@@ -123,6 +123,7 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 					 "Verdict", NULL };
 	const json_t *metrics = json_object_get(cmp, "metrics"), *m;
 	size_t i, n = json_array_size(metrics);
+	pr_label_t *lab;
 	pr_strbuf_addstr(sb, "<h3>Metrics</h3>\n<p class=\"meta\">Marks as in asv: + regression, - improvement, "
 			     "~ beyond the threshold but not significant, x added, ! removed "
 			     "(a missing key metric fails), # calls per step changed. "
@@ -134,6 +135,7 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 		pr_strbuf_addstr(sb, "<p>No metrics.</p>\n");
 		return;
 	}
+	lab = pr_html_name_column(metrics, "id", PR_HTML_ROWS);
 	pr_html_table_begin(sb, h);
 	json_array_foreach(metrics, i, m)
 	{
@@ -147,7 +149,7 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 		pr_strbuf_addf(sb, "<tr><td class=\"%s\">", *cls ? cls : "name");
 		esc(sb, pr_mstr(m, "mark"));
 		pr_strbuf_addstr(sb, "</td>");
-		pr_html_td(sb, pr_mstr(m, "id"));
+		pr_html_td_shown(sb, pr_mstr(m, "id"), lab[i]);
 		pr_html_td(sb, pr_mstr(m, "kind"));
 		tdu(sb, json_object_get(m, "base"), unit);
 		tdu(sb, json_object_get(m, "new"), unit);
@@ -169,6 +171,7 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 		esc(sb, v);
 		pr_strbuf_addstr(sb, "</td></tr>\n");
 	}
+	free(lab);
 	pr_html_table_end(sb, i, n, "--format json");
 }
 
@@ -178,6 +181,7 @@ static void floor_table(struct pr_strbuf *sb, const json_t *cmp)
 	const json_t *arr = json_object_get(cmp, "below_noise_floor"), *m, *ig;
 	size_t i, n = json_array_size(arr);
 	if (n) {
+		pr_label_t *lab = pr_html_name_column(arr, "id", PR_HTML_ROWS);
 		pr_strbuf_addstr(sb, "<h3>Below the noise floor (not gated)</h3>\n");
 		pr_html_table_begin(sb, h);
 		json_array_foreach(arr, i, m)
@@ -185,11 +189,12 @@ static void floor_table(struct pr_strbuf *sb, const json_t *cmp)
 			if (i >= PR_HTML_ROWS)
 				break;
 			pr_strbuf_addstr(sb, "<tr>");
-			pr_html_td(sb, pr_mstr(m, "id"));
+			pr_html_td_shown(sb, pr_mstr(m, "id"), lab[i]);
 			tdu(sb, json_object_get(m, "base"), "ns");
 			tdu(sb, json_object_get(m, "new"), "ns");
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
+		free(lab);
 		pr_html_table_end(sb, i, n, "--format json");
 	}
 	if (json_array_size(json_object_get(cmp, "ignored"))) {

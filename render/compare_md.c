@@ -1,10 +1,13 @@
 /* compare_md.c - a comparison as a GitHub pull-request comment (asv-style table). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/compare_text.h"
 #include "base/jsonx.h"
+#include "base/xalloc.h"
+#include "render/names.h"
 
 /* A name as inline code inside a table cell: '|' escaped, '`' replaced. */
 static void code(struct pr_strbuf *sb, const char *s)
@@ -21,6 +24,23 @@ static void code(struct pr_strbuf *sb, const char *s)
 			pr_strbuf_addch(sb, *s);
 	}
 	pr_strbuf_addch(sb, '`');
+}
+
+/*
+ * The metric names of a table as shown (render/names.h: demangled, no return
+ * type or argument list, never two alike); free() the result. A comment has
+ * no hover: the width is the widest label (PR_LABEL - 1 bytes).
+ */
+static pr_label_t *labels(const json_t *metrics)
+{
+	size_t i, n = json_array_size(metrics);
+	const char **ids = pr_xcalloc(n + 1, sizeof(*ids));
+	pr_label_t *lab = pr_xcalloc(n + 1, sizeof(*lab));
+	for (i = 0; i < n; i++)
+		ids[i] = pr_mstr(json_array_get(metrics, i), "id");
+	pr_name_column(lab, ids, n, PR_LABEL - 1);
+	free(ids);
+	return lab;
 }
 
 /* new - base in the metric's unit, signed ("+77.260 us"), and the change in percent ("+19.1%"). */
@@ -43,7 +63,7 @@ static void delta_cells(const json_t *m, char *d, size_t dn, char *p, size_t pn)
 		snprintf(p, pn, "%+.1f%%", (y / x - 1) * 100);
 }
 
-static void row(struct pr_strbuf *sb, const json_t *m, int details)
+static void row(struct pr_strbuf *sb, const json_t *m, const char *shown, int details)
 {
 	char b[48], n[48], r[16], t[48], rule[96];
 	const char *mark = pr_mstr(m, "mark");
@@ -55,13 +75,13 @@ static void row(struct pr_strbuf *sb, const json_t *m, int details)
 		char d[56], p[24];
 		delta_cells(m, d, sizeof(d), p, sizeof(p));
 		pr_strbuf_addf(sb, "| %s | ", strcmp(mark, " ") ? mark : "");
-		code(sb, pr_mstr(m, "id"));
+		code(sb, shown);
 		pr_strbuf_addf(sb, " | %s | %s | %s | %s | %s | %s |\n", b, n, d, p,
 			       pr_mstr(json_object_get(m, "threshold"), "text"), rule);
 		return;
 	}
 	pr_strbuf_addf(sb, "| %s | %s | %s | %s | ", strcmp(mark, " ") ? mark : "", b, n, r);
-	code(sb, pr_mstr(m, "id"));
+	code(sb, shown);
 	if (details) {
 		const json_t *test = json_object_get(m, "test"), *ci = json_object_get(test, "hl_ci");
 		pr_compare_fmt_test(m, t, sizeof(t));
@@ -88,6 +108,7 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 	const json_t *metrics = json_object_get(cmp, "metrics"), *m, *floor;
 	const json_t *st = json_object_get(cmp, "settings");
 	size_t i, changed = 0;
+	pr_label_t *lab = labels(metrics);
 	pr_strbuf_addstr(sb, "### profreport compare: **");
 	pr_compare_summary_line(cmp, sb);
 	pr_strbuf_addstr(sb, "**\n\n");
@@ -98,7 +119,7 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 				     "|:------:|:-------|-------:|------:|------:|---------:|:----------|:-----------|\n");
 		json_array_foreach(metrics, i, m)
 			if (strcmp(pr_mstr(m, "verdict"), "unchanged"))
-				row(sb, m, 0);
+				row(sb, m, lab[i], 0);
 	} else {
 		pr_strbuf_addstr(sb, "No metric changed beyond its threshold.\n");
 	}
@@ -118,7 +139,8 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 	pr_strbuf_addstr(sb, "| Change | Before | After | Ratio | Metric | n base / new | Test | Threshold | Verdict | Decided by |\n"
 			     "|:------:|-------:|------:|------:|:-------|-------------:|:-----|:----------|:--------|:-----------|\n");
 	json_array_foreach(metrics, i, m)
-		row(sb, m, 1);
+		row(sb, m, lab[i], 1);
+	free(lab);
 	pr_strbuf_addstr(sb, "\n</details>\n");
 	floor = json_object_get(cmp, "below_noise_floor");
 	if (json_array_size(floor)) {
@@ -127,11 +149,13 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 			       "%g %% of run time or %g us)</summary>\n\n",
 			       json_array_size(floor), 100 * json_number_value(json_object_get(st, "noise_floor")),
 			       json_number_value(json_object_get(st, "min_us")));
+		lab = labels(floor);
 		json_array_foreach(floor, i, m) {
 			pr_strbuf_addstr(sb, "- ");
-			code(sb, pr_mstr(m, "id"));
+			code(sb, lab[i]);
 			pr_strbuf_addch(sb, '\n');
 		}
+		free(lab);
 		pr_strbuf_addstr(sb, "\n</details>\n");
 	}
 	if (json_array_size(json_object_get(cmp, "ignored")))

@@ -10,8 +10,10 @@
 #include "render/units.h"
 #include "base/jsonx.h"
 #include "base/xalloc.h"
+#include "render/names.h"
 
 #define MAX_THRESHOLDS 4
+#define NAME_BYTES 48 /* a metric's axis label (render/names.h), as the GPU panels' */
 
 #define RGB_REGRESSION 0xD62728
 #define RGB_IMPROVEMENT 0x2CA02C
@@ -103,6 +105,8 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 	double *val;
 	uint32_t *col;
 	size_t i, n = 0, nt = 0, shown, same = 0, total = json_array_size(metrics);
+	const char **ids;
+	pr_label_t *lab;
 	int seen[4] = { 0, 0, 0, 0 };
 	char title[400];
 
@@ -144,10 +148,15 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 	vt = pr_panelset_alloc(ps, shown, sizeof(*vt));
 	val = pr_panelset_alloc(ps, shown, sizeof(*val));
 	col = pr_panelset_alloc(ps, shown, sizeof(*col));
+	ids = pr_xcalloc(shown + 1, sizeof(*ids));
+	lab = pr_xcalloc(shown + 1, sizeof(*lab));
+	for (i = 0; i < shown; i++)
+		ids[i] = pr_mstr(ch[i].m, "id");
+	pr_name_column(lab, ids, shown, NAME_BYTES); /* names.h: never two alike */
 	for (i = 0; i < shown; i++) {
 		const char *v = pr_mstr(ch[i].m, "verdict");
 		char buf[64];
-		cat[i] = pr_panelset_strdup(ps, pr_mstr(ch[i].m, "id"));
+		cat[i] = pr_panelset_strdup(ps, lab[i]);
 		val[i] = ch[i].pct;
 		col[i] = verdict_color(v);
 		snprintf(buf, sizeof(buf), "%+.1f%% (%.2fx)", ch[i].pct, pr_mnum(ch[i].m, "ratio"));
@@ -158,6 +167,8 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 						 : 3] = 1;
 		note_threshold(th, &nt, ch[i].m);
 	}
+	free(ids);
+	free(lab);
 	g = pr_panelset_alloc(ps, 1, sizeof(*g));
 	*g = (struct pr_chart_bar_group){ "change", RGB_UNCHANGED, val, col, vt };
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));

@@ -3,8 +3,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
+#include "render/names.h"
 #include "render/units.h"
 #include "base/jsonx.h"
 
@@ -125,16 +128,12 @@ void pr_compare_summary_line(const json_t *cmp, struct pr_strbuf *sb)
 	}
 }
 
-/* Trims a name to w columns (bytes; names are mostly ASCII), "..." in the middle. */
-static void fit(const char *s, size_t w, char *buf, size_t n)
+/* 1 when the console table lists metric m (changed ones, and every step, throughput and peak). */
+static int listed(const json_t *m)
 {
-	size_t len = strlen(s), head;
-	if (len <= w) {
-		snprintf(buf, n, "%s", s);
-		return;
-	}
-	head = (w - 3) / 2;
-	snprintf(buf, n, "%.*s...%s", (int)head, s, s + len - (w - 3 - head));
+	const char *group = pr_mstr(m, "group");
+	return strcmp(pr_mstr(m, "verdict"), "unchanged") || !strcmp(group, "step") || !strcmp(group, "throughput") ||
+	       !strcmp(group, "peak");
 }
 
 void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
@@ -142,7 +141,9 @@ void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
 	const json_t *metrics = json_object_get(cmp, "metrics"), *m, *s;
 	const json_t *st = json_object_get(cmp, "settings");
 	struct pr_strbuf line = PR_STRBUF_INIT;
-	size_t i, hidden = 0, col, start;
+	size_t i, hidden = 0, col, start, nids = 0;
+	const char **ids;
+	pr_label_t *lab;
 	int used[4] = { 0, 0, 0, 0 };
 	/* the summary, wrapped after a comma to stay within 80 columns */
 	pr_strbuf_addstr(&line, "profreport compare: ");
@@ -168,15 +169,23 @@ void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
 		       100 * json_number_value(json_object_get(json_object_get(cmp, "settings"), "noise_floor")),
 		       json_number_value(json_object_get(json_object_get(cmp, "settings"), "min_us")));
 	pr_strbuf_addf(sb, "  %-26s %10s %10s %6s  %s\n", "metric", "base", "new", "ratio", "verdict");
+	/* the metric column: display names (names.h), never two alike */
+	ids = pr_xcalloc(json_array_size(metrics) + 1, sizeof(*ids));
+	json_array_foreach(metrics, i, m)
+		if (listed(m))
+			ids[nids++] = pr_mstr(m, "id");
+	lab = pr_xcalloc(nids + 1, sizeof(*lab));
+	pr_name_column(lab, ids, nids, 26);
+	nids = 0;
 	json_array_foreach(metrics, i, m) {
-		const char *verdict = pr_mstr(m, "verdict"), *group = pr_mstr(m, "group"), *rule = pr_mstr(m, "rule");
-		char name[40], b[32], n[32], r[16], t[32];
-		if (!strcmp(verdict, "unchanged") && strcmp(group, "step") && strcmp(group, "throughput") &&
-		    strcmp(group, "peak")) {
+		const char *verdict = pr_mstr(m, "verdict"), *rule = pr_mstr(m, "rule");
+		char b[32], n[32], r[16], t[32];
+		const char *name;
+		if (!listed(m)) {
 			hidden++;
 			continue;
 		}
-		fit(pr_mstr(m, "id"), 26, name, sizeof(name));
+		name = lab[nids++];
 		pr_compare_fmt_value(json_object_get(m, "base"), pr_mstr(m, "unit"), b, sizeof(b));
 		pr_compare_fmt_value(json_object_get(m, "new"), pr_mstr(m, "unit"), n, sizeof(n));
 		pr_compare_fmt_ratio(m, r, sizeof(r));
@@ -190,6 +199,8 @@ void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
 		used[2] |= !strcmp(rule, "thresholds-only");
 		used[3] |= !strcmp(verdict, "calls changed");
 	}
+	free(ids);
+	free(lab);
 	if (hidden)
 		pr_strbuf_addf(sb, "  (%zu more unchanged; --format json lists every metric)\n", hidden);
 	/* which rule decided each verdict, for the tags that appear above */

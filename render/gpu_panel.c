@@ -3,9 +3,12 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/model.h"
+#include "base/xalloc.h"
+#include "render/names.h"
 #include "render/units.h"
 
 /* ---- palette ---- */
@@ -34,37 +37,27 @@ uint32_t pr_gpu_color(const char *category)
 
 char *pr_gpu_short_name(const char *name, size_t max, char *buf, size_t n)
 {
+	char *full;
 	size_t len, head, tail;
 	if (!n)
 		return buf;
-	if (!strncmp(name, "void ", 5))
-		name += 5;
-	len = strlen(name);
-	if (len && name[len - 1] == ')') { /* drop the argument list: the balanced "(...)" at the end */
-		size_t i = len, depth = 0;
-		while (i-- > 0) {
-			if (name[i] == ')')
-				depth++;
-			else if (name[i] == '(' && --depth == 0)
-				break;
-		}
-		if (depth == 0 && i > 0 && i < len)
-			len = i;
-	}
-	while (len && name[len - 1] == ' ')
-		len--;
+	full = pr_xmalloc(strlen(name) + 1);
+	pr_name_display(name, full, strlen(name) + 1); /* never longer than the name */
+	len = strlen(full);
 	if (len <= max || max < 8) {
-		snprintf(buf, n, "%.*s", (int)len, name);
+		snprintf(buf, n, "%s", full);
+		free(full);
 		return buf;
 	}
 	/* the head (about 60 %) and the tail; never split a UTF-8 sequence */
 	head = (max - 1) * 3 / 5;
 	tail = max - 1 - head;
-	while (head > 0 && ((unsigned char)name[head] & 0xC0) == 0x80)
+	while (head > 0 && ((unsigned char)full[head] & 0xC0) == 0x80)
 		head--;
-	while (tail > 0 && ((unsigned char)name[len - tail] & 0xC0) == 0x80)
+	while (tail > 0 && ((unsigned char)full[len - tail] & 0xC0) == 0x80)
 		tail--;
-	snprintf(buf, n, "%.*s\xE2\x80\xA6%.*s", (int)head, name, (int)tail, name + len - tail);
+	snprintf(buf, n, "%.*s\xE2\x80\xA6%.*s", (int)head, full, (int)tail, full + len - tail);
+	free(full);
 	return buf;
 }
 
@@ -273,8 +266,9 @@ static void top_kernels(struct pr_panelset *ps, const json_t *run)
 {
 	const json_t *top = json_object_get(json_object_get(json_object_get(run, "gpu_breakdown"), "kernels"), "top");
 	const json_t *v;
-	size_t n = json_array_size(top), i, j, k = 0;
-	const char **cat, **txt;
+	size_t n = json_array_size(top), i, k = 0;
+	const char **cat, **txt, **names;
+	pr_label_t *lab;
 	double *val;
 	uint32_t *col;
 	struct pr_chart_bar_group *g;
@@ -289,20 +283,17 @@ static void top_kernels(struct pr_panelset *ps, const json_t *run)
 	txt = pr_panelset_alloc(ps, n, sizeof(*txt));
 	val = pr_panelset_alloc(ps, n, sizeof(double));
 	col = pr_panelset_alloc(ps, n, sizeof(uint32_t));
+	/* the axis labels: different ops never label alike (names.h) */
+	names = pr_xcalloc(n, sizeof(*names));
+	lab = pr_xcalloc(n, sizeof(*lab));
+	for (i = 0; i < n; i++)
+		names[i] = pr_mstr(json_array_get(top, i), "name");
+	pr_name_column(lab, names, n, PR_GPU_PANEL_NAME_MAX);
 	json_array_foreach(top, i, v)
 	{
 		if (k == n)
 			break;
-		pr_gpu_short_name(pr_mstr(v, "name"), PR_GPU_PANEL_NAME_MAX, buf, sizeof(buf));
-		for (j = 0; j < k; j++)
-			if (!strcmp(cat[j], buf))
-				break;
-		if (j < k) { /* two names alike once shortened: say which row of the table */
-			char s2[160];
-			pr_gpu_short_name(pr_mstr(v, "name"), PR_GPU_PANEL_NAME_MAX - 4, s2, sizeof(s2));
-			snprintf(buf, sizeof(buf), "%s #%zu", s2, k + 1);
-		}
-		cat[k] = pr_panelset_strdup(ps, buf);
+		cat[k] = pr_panelset_strdup(ps, lab[k]);
 		val[k] = pr_mnum(v, "total_ns");
 		pr_fmt_duration(val[k], a, sizeof(a));
 		snprintf(buf, sizeof(buf), "%s  %.1f%%  x%lld", a, pr_mnum(v, "share") * 100, pr_mll(v, "count"));
@@ -310,6 +301,8 @@ static void top_kernels(struct pr_panelset *ps, const json_t *run)
 		col[k] = pr_gpu_color(pr_mstr(v, "type"));
 		k++;
 	}
+	free(names);
+	free(lab);
 	g = pr_panelset_alloc(ps, 1, sizeof(*g));
 	*g = (struct pr_chart_bar_group){ "total time", 0x666666, val, col, txt };
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));

@@ -19,10 +19,9 @@
  *                     vs not (one stacked bar, shares and times)
  *   gpu_kernel_types  GPU op time by type (compute / communication / memory)
  *   gpu_top_kernels   the model's top GPU ops by total time (coloured by type,
- *                     names shortened: "void " and the argument list dropped,
- *                     cut in the middle beyond PR_GPU_PANEL_NAME_MAX characters;
- *                     a name alike an earlier one once shortened gets " #N",
- *                     its row in the model's list and the page's table)
+ *                     names as render/names.h shows a column: demangled, no
+ *                     return type or argument list, at most
+ *                     PR_GPU_PANEL_NAME_MAX bytes, never two alike)
  *   gpu_queue         queue length over time per stream (a step chart of
  *                     gpu.streams.items[].queue.timeline; mean and max in the
  *                     legend, the largest max marked; the axis starts at 0)
@@ -61,10 +60,10 @@ size_t pr_gpu_panels_add(struct pr_panelset *ps, const json_t *run);
 uint32_t pr_gpu_color(const char *category);
 
 /*
- * A kernel name shortened for a chart axis: a leading "void " and a trailing
- * balanced argument list "(...)" dropped; longer than max characters (bytes
- * of UTF-8, not cut inside a character), the middle replaced by U+2026 so
- * the head and the tail stay. Returns buf.
+ * One kernel name shortened for a chart: its display name (render/names.h:
+ * demangled, no return type, no argument list); longer than max bytes (not
+ * cut inside a UTF-8 character), the middle replaced by U+2026 so the head
+ * and the tail stay. Returns buf. A column of names: pr_name_column.
  */
 char *pr_gpu_short_name(const char *name, size_t max, char *buf, size_t n);
 

@@ -3,6 +3,7 @@
 #include "render/html_report.h"
 #include "render/html_views.h"
 #include "render/elide.h"
+#include "render/names.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -80,28 +81,48 @@ static void table_end(struct pr_strbuf *sb, size_t shown, size_t total)
 }
 
 /*
- * A name cell. A name longer than PR_HTML_NAME_SHOWN bytes (a C++ kernel
- * signature) is cut in the middle (its head and its arguments' tail stay);
- * the full name is the cell's title (hover), data-full (what copying the
- * cell puts on the clipboard, report.js) and what the column sorts by.
+ * A name cell: shown is what the cell says; when it differs from the full
+ * name (demangled, shortened, cut), the full name is the cell's title
+ * (hover), data-full (what copying the cell puts on the clipboard,
+ * report.js) and what the column filters and sorts by.
  */
-void pr_html_td(struct pr_strbuf *sb, const char *text)
+void pr_html_td_shown(struct pr_strbuf *sb, const char *full, const char *shown)
 {
-	char cut[PR_LABEL];
-	if (strlen(text) <= PR_HTML_NAME_SHOWN) {
+	if (!strcmp(full, shown)) {
 		pr_strbuf_addstr(sb, "<td class=\"name\">");
-		esc(sb, text);
+		esc(sb, full);
 		pr_strbuf_addstr(sb, "</td>");
 		return;
 	}
-	pr_elide_mid(text, PR_HTML_NAME_SHOWN, cut, sizeof(cut));
 	pr_strbuf_addstr(sb, "<td class=\"name el\" title=\"");
-	esc(sb, text);
+	esc(sb, full);
 	pr_strbuf_addstr(sb, "\" data-full=\"");
-	esc(sb, text);
+	esc(sb, full);
 	pr_strbuf_addstr(sb, "\">");
-	esc(sb, cut);
+	esc(sb, shown);
 	pr_strbuf_addstr(sb, "</td>");
+}
+
+void pr_html_td(struct pr_strbuf *sb, const char *text)
+{
+	char shown[PR_HTML_NAME_SHOWN + 1];
+	pr_html_td_shown(sb, text, pr_name_display(text, shown, sizeof(shown)));
+}
+
+pr_label_t *pr_html_name_column(const json_t *items, const char *key, size_t max)
+{
+	size_t n = json_array_size(items), i;
+	const char **names;
+	pr_label_t *lab;
+	if (n > max)
+		n = max;
+	names = pr_xcalloc(n ? n : 1, sizeof(*names));
+	lab = pr_xcalloc(n ? n : 1, sizeof(*lab));
+	for (i = 0; i < n; i++)
+		names[i] = pr_mstr(json_array_get(items, i), key);
+	pr_name_column(lab, names, n, PR_HTML_NAME_SHOWN);
+	free(names);
+	return lab;
 }
 
 /* A numeric cell: sorts by v, shows v formatted in unit. */
@@ -574,15 +595,17 @@ static void spans_table(struct pr_strbuf *sb, const json_t *run)
 	static const char *const h[] = { "Name", "Kind", "#Count", "#Self", "#Total", "#Mean",
 					 "#Median", "#Min", "#Max", "#StdDev", NULL };
 	json_t *arr = json_object_get(json_object_get(run, "bottlenecks"), "top_self"), *o;
+	pr_label_t *lab;
 	size_t i;
 	if (!json_array_size(arr))
 		return;
 	pr_strbuf_addstr(sb, "<h3>Top spans by self time</h3>\n");
 	pr_html_table_begin(sb, h);
+	lab = pr_html_name_column(arr, "name", json_array_size(arr));
 	json_array_foreach(arr, i, o)
 	{
 		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td(sb, pr_mstr(o, "name"));
+		pr_html_td_shown(sb, pr_mstr(o, "name"), lab[i]);
 		pr_html_td(sb, pr_mstr(o, "kind"));
 		tdf(sb, pr_mnum(o, "count"), 0);
 		tdn(sb, pr_mnum(o, "self_ns"), "ns");
@@ -594,6 +617,7 @@ static void spans_table(struct pr_strbuf *sb, const json_t *run)
 		tdn(sb, pr_mnum(o, "std_ns"), "ns");
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
+	free(lab);
 	table_end(sb, i, i);
 }
 
@@ -825,11 +849,12 @@ static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct 
 	if (n) {
 		pr_strbuf_addstr(sb, "<h4>Top GPU ops by total time</h4>\n");
 		gpu_figures(sb, f, "gpu_top_kernels");
+		pr_label_t *lab = pr_html_name_column(json_object_get(k, "top"), "name", n);
 		pr_html_table_begin(sb, kh);
 		json_array_foreach(json_object_get(k, "top"), i, v)
 		{
 			pr_strbuf_addstr(sb, "<tr>");
-			pr_html_td(sb, pr_mstr(v, "name"));
+			pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
 			tdt(sb, pr_mstr(v, "type"));
 			tdf(sb, pr_mnum(v, "count"), 0);
 			tdn(sb, pr_mnum(v, "total_ns"), "ns");
@@ -840,6 +865,7 @@ static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct 
 			tdpct(sb, v, "share", 1);
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
+		free(lab);
 		table_end(sb, n, n);
 	}
 	n = json_array_size(json_object_get(k, "memory_ops"));
@@ -960,12 +986,13 @@ static void collectives_table(struct pr_strbuf *sb, const json_t *run)
 	if (!n)
 		return;
 	pr_strbuf_addstr(sb, "<h4>Collectives (bandwidth includes waiting for the other ranks)</h4>\n");
+	pr_label_t *lab = pr_html_name_column(items, "name", n);
 	pr_html_table_begin(sb, h);
 	json_array_foreach(items, i, v)
 	{
 		int sized = json_is_number(json_object_get(v, "busbw_Bps"));
 		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td(sb, pr_mstr(v, "name"));
+		pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
 		tdt(sb, pr_mstr(v, "layer"));
 		tdf(sb, pr_mnum(v, "calls"), 0);
 		tdn(sb, pr_mnum(v, "time_ns"), "ns");
@@ -974,6 +1001,7 @@ static void collectives_table(struct pr_strbuf *sb, const json_t *run)
 		tdn(sb, sized ? pr_mnum(v, "busbw_Bps") : NAN, "bytes_per_s");
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
+	free(lab);
 	table_end(sb, n, n);
 }
 

@@ -22,6 +22,7 @@
 
 #include "base/output.h"
 #include "base/error.h"
+#include "render/elide.h"
 
 #define PR_HTML_ROWS 200
 
@@ -82,8 +83,21 @@ void pr_html_table_begin(struct pr_strbuf *sb, const char *const *heads);
 void pr_html_table_end(struct pr_strbuf *sb, size_t shown, size_t total, const char *all_in);
 /* Names longer than this many bytes are cut in the middle in their cell (full name on hover and copy). */
 #define PR_HTML_NAME_SHOWN 72
-/* A text cell (escaped); a long name is cut in the middle, the full name in title/data-full. */
+/*
+ * A text cell (escaped) showing text's display name (render/names.h: a
+ * mangled name demangled, a C++ signature without return type and argument
+ * list, at most PR_HTML_NAME_SHOWN bytes); when that differs from text, the
+ * full text is the title (hover) and data-full (copy, filter, sort).
+ */
 void pr_html_td(struct pr_strbuf *sb, const char *text);
+/* A name cell showing `shown` (a label of pr_html_name_column) for `full`, title/data-full as above. */
+void pr_html_td_shown(struct pr_strbuf *sb, const char *full, const char *shown);
+/*
+ * The labels of a table's name column, so that two different names never
+ * show alike (pr_name_column over the string at key of the first max items,
+ * PR_HTML_NAME_SHOWN wide); free() the result. Use with pr_html_td_shown.
+ */
+pr_label_t *pr_html_name_column(const json_t *items, const char *key, size_t max);
 
 int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idprefix,
 		   struct pr_error *err) PR_MUST_CHECK;

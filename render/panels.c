@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "render/gpu_panel.h"
+#include "render/names.h"
 #include "render/units.h"
 #include "base/strbuf.h"
 #include "base/strmap.h"
@@ -398,13 +399,14 @@ static const char *occ_label(struct pr_panelset *ps, const json_t *occ, const js
 {
 	json_t *p;
 	size_t i, same = 0;
-	char buf[300];
+	char buf[300], name[240];
 	json_array_foreach(occ, i, p)
 		same += pr_mnum(p, "depth") == 0 && !strcmp(pr_mstr(p, "name"), pr_mstr(o, "name"));
-	if (same > 1)
-		snprintf(buf, sizeof(buf), "%s #%.0f", pr_mstr(o, "name"), pr_mnum(o, "occurrence"));
+	pr_name_display(pr_mstr(o, "name"), name, sizeof(name)); /* render/names.h */
+	if (same > 1) /* the occurrence of a name: its " #N" says which */
+		snprintf(buf, sizeof(buf), "%s #%.0f", name, pr_mnum(o, "occurrence"));
 	else
-		snprintf(buf, sizeof(buf), "%s", pr_mstr(o, "name"));
+		snprintf(buf, sizeof(buf), "%s", name);
 	return pr_panelset_strdup(ps, buf);
 }
 

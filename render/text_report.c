@@ -18,6 +18,7 @@
 
 #include "render/panels.h"
 #include "render/elide.h"
+#include "render/names.h"
 #include "render/units.h"
 #include "base/strbuf.h"
 
@@ -33,8 +34,14 @@ static const char *kind_label(const char *kind)
 	return kind;
 }
 
-/* Fills labels[i] with the name at key of items[i], fitted as one column (column_fit). */
-static pr_label_t *column_of(const json_t *items, const char *key, size_t w, int middle, size_t max)
+/* A trace's name shown in at most w bytes (names.h: demangled, no return type or arguments). */
+static const char *name_fit(const char *full, size_t w, char *buf, size_t n)
+{
+	return pr_name_display(full, buf, w + 1 < n ? w + 1 : n);
+}
+
+/* Fills labels[i] with the name at key of items[i], fitted as one column (names.h). */
+static pr_label_t *column_of(const json_t *items, const char *key, size_t w, size_t max)
 {
 	size_t n = json_array_size(items), i;
 	const char **names;
@@ -47,7 +54,7 @@ static pr_label_t *column_of(const json_t *items, const char *key, size_t w, int
 		abort();
 	for (i = 0; i < n; i++)
 		names[i] = pr_mstr(json_array_get(items, i), key);
-	pr_elide_column(lab, names, n, w, middle);
+	pr_name_column(lab, names, n, w);
 	free(names);
 	return lab;
 }
@@ -186,12 +193,12 @@ static void peaks(const json_t *run, FILE *out)
 		if (json_is_object(ph))
 			emit(out, "  %-26s %12s at %-11s in %s", lab[i],
 			     val(pr_mnum(p, "value"), pr_mstr(p, "unit"), a, sizeof(a)), b,
-			     pr_elide_end(pr_mstr(ph, "name"), 20, d, sizeof(d)));
+			     name_fit(pr_mstr(ph, "name"), 20, d, sizeof(d)));
 		else
 			emit(out, "  %-26s %12s at %s", lab[i],
 			     val(pr_mnum(p, "value"), pr_mstr(p, "unit"), a, sizeof(a)), b);
 		if (json_is_object(sp))
-			fprintf(out, "  %-26s held by %s (%s)\n", "", pr_elide_end(pr_mstr(sp, "name"), 36, d, sizeof(d)),
+			fprintf(out, "  %-26s held by %s (%s)\n", "", name_fit(pr_mstr(sp, "name"), 36, d, sizeof(d)),
 				pr_mstr(sp, "kind"));
 	}
 	free(full);
@@ -392,7 +399,7 @@ static void phases_by_name(const json_t *ph, size_t nocc, FILE *out)
 	lab = calloc(n, sizeof(*lab));
 	if (!lab)
 		abort();
-	pr_elide_column(lab, names, n, 21, 0);
+	pr_name_column(lab, names, n, 21);
 	heading(out, "Phases by name");
 	emit(out, "  %zu occurrences of %lld names; the largest totals first", nocc,
 	     (long long)n + (more > 0 ? more : 0));
@@ -449,8 +456,9 @@ static void phases(const json_t *run, FILE *out)
 			if (nocc > PHASE_ROWS && i >= PHASE_SHOWN)
 				break;
 			long long depth = pr_mll(o, "depth");
+			char shown[64];
 			snprintf(name, sizeof(name), "%*s%s", 2 * (int)(depth < 0 ? 0 : depth > 8 ? 8 : depth), "",
-				 pr_mstr(o, "name"));
+				 pr_name_display(pr_mstr(o, "name"), shown, sizeof(shown)));
 			if (m) {
 				double dl = pr_mnum(m, "delta");
 				val(dl, "bytes", d, sizeof(d));
@@ -475,7 +483,7 @@ static void phases(const json_t *run, FILE *out)
 			"of wall", "reported");
 		json_array_foreach(stages, i, o)
 			fprintf(out, "  %-28s %6.0f %10s %10s %7.1f%% %8.1f%%\n",
-				pr_elide_end(pr_mstr(o, "name"), 28, c, sizeof(c)), pr_mnum(o, "count"),
+				name_fit(pr_mstr(o, "name"), 28, c, sizeof(c)), pr_mnum(o, "count"),
 				secs(pr_mnum(o, "total_ns"), a, sizeof(a)), secs(pr_mnum(o, "mean_ns"), b, sizeof(b)),
 				pr_mnum(o, "share_of_wall") * 100, pr_mnum(o, "reported_percentage"));
 	}
@@ -496,7 +504,7 @@ static void throughput(const json_t *run, FILE *out)
 		pr_fmt_duration(pr_mnum(s, "p50_ns"), b, sizeof(b));
 		pr_fmt_duration(pr_mnum(s, "p95_ns"), c, sizeof(c));
 		pr_fmt_duration(pr_mnum(s, "p99_ns"), d, sizeof(d));
-		emit(out, "  %s: %lld steps, %.2f steps/s, mean %s", pr_elide_end(pr_mstr(s, "name"), 30, e, sizeof(e)),
+		emit(out, "  %s: %lld steps, %.2f steps/s, mean %s", name_fit(pr_mstr(s, "name"), 30, e, sizeof(e)),
 		     pr_mll(s, "count"), pr_mnum(s, "per_s"), a);
 		fprintf(out, "    p50 %s  p95 %s  p99 %s  jitter (std/mean) %.1f%%\n", b, c, d,
 			pr_mnum(s, "jitter") * 100);
@@ -615,7 +623,7 @@ static void gpu(const json_t *run, FILE *out)
 	}
 	n = json_array_size(json_object_get(k, "top"));
 	if (n) {
-		pr_label_t *lab = column_of(json_object_get(k, "top"), "name", 42, 1, 5);
+		pr_label_t *lab = column_of(json_object_get(k, "top"), "name", 42, 5);
 		fprintf(out, "  %-42s %6s %10s %10s %6s\n", "top GPU ops", "count", "total", "mean", "share");
 		json_array_foreach(json_object_get(k, "top"), i, v)
 		{
@@ -696,7 +704,7 @@ static void collectives(const json_t *run, FILE *out)
 	if (!json_array_size(items))
 		return;
 	heading(out, "Collectives (bandwidth includes waiting for the other ranks)");
-	lab = column_of(items, "name", 19, 1, (size_t)-1);
+	lab = column_of(items, "name", 19, (size_t)-1);
 	fprintf(out, "  %-19s %-7s %5s %10s %10s %10s %10s\n", "name", "layer", "calls", "time",
 		"per call", "algbw", "busbw");
 	json_array_foreach(items, i, v)
@@ -731,7 +739,7 @@ static void top_spans(const json_t *run, FILE *out)
 	heading(out, "Top spans by self time");
 	fprintf(out, "  %-29s %6s %10s %10s %10s %s\n", "name", "count", "self", "total", "mean",
 		"kind");
-	lab = column_of(top, "name", 29, 0, (size_t)-1);
+	lab = column_of(top, "name", 29, (size_t)-1);
 	json_array_foreach(top, i, v)
 	{
 		pr_fmt_duration(pr_mnum(v, "self_ns"), a, sizeof(a));
@@ -754,7 +762,7 @@ static void bottlenecks(const json_t *run, FILE *out)
 	if (json_array_size(stages)) {
 		heading(out, "Bottlenecks (phases or stages over 30% of the run)");
 		json_array_foreach(stages, i, v)
-			emit(out, "  %-40s %6.1f%%  %s", pr_elide_end(pr_mstr(v, "name"), 40, e, sizeof(e)),
+			emit(out, "  %-40s %6.1f%%  %s", name_fit(pr_mstr(v, "name"), 40, e, sizeof(e)),
 			     pr_mnum(v, "share") * 100, secs(pr_mnum(v, "total_ns"), a, sizeof(a)));
 	}
 	if (json_array_size(pr)) {

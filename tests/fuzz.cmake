@@ -22,8 +22,9 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang")
     -fsanitize=fuzzer-no-link,${PR_FUZZ_SANITIZE} -fno-sanitize-recover=undefined
     -fno-omit-frame-pointer)
   target_include_directories(pr_fuzz_core PUBLIC ${CMAKE_SOURCE_DIR})
+  # stdc++: base/demangle.c calls the C++ runtime's __cxa_demangle
   target_link_libraries(pr_fuzz_core PUBLIC
-    PkgConfig::SQLITE3 PkgConfig::JANSSON PkgConfig::ZLIB Threads::Threads m)
+    PkgConfig::SQLITE3 PkgConfig::JANSSON PkgConfig::ZLIB Threads::Threads m stdc++)
 
   # fuzz_jscan exercises the scanner alone; every ingest format gets a target
   # fuzz_<format> built from fuzz_ingest.c with the format forced, the names

@@ -228,3 +228,11 @@ foreach(dir ${PR_RENDER_MODEL_CASES})
     endforeach()
   endif()
 endforeach()
+
+# render/names: no two different names print alike in a console table, a page
+# table or the top-GPU-ops chart, over every sample and every real trace
+# (tests/tools/names_check.py; 77 when ../shared/traces is missing).
+add_test(NAME render/names
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tools/names_check.py $<TARGET_FILE:profreport>
+    $<TARGET_FILE:panel_dump> ${CMAKE_SOURCE_DIR}/samples ${PR_SHARED_DIR})
+set_tests_properties(render/names PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 600)

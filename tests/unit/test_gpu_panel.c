@@ -48,8 +48,9 @@ static void test_short_name(void **state)
 	assert_string_equal(pr_gpu_short_name("k(a (*)(int), b)", 48, buf, sizeof(buf)), "k");
 	/* a name that is only parentheses keeps them (nothing before the list) */
 	assert_string_equal(pr_gpu_short_name("(x)", 48, buf, sizeof(buf)), "(x)");
+	/* not a C++ signature (a space before the list): the name stays whole (names.h) */
 	assert_string_equal(pr_gpu_short_name("Memcpy DtoD (Device -> Device)", 48, buf, sizeof(buf)),
-			    "Memcpy DtoD");
+			    "Memcpy DtoD (Device -> Device)");
 	/* too long: head (3/5 of 19 = 11 bytes) ... tail (8 bytes), 20 characters in all */
 	assert_string_equal(pr_gpu_short_name("cutlass::Kernel<cutlass_80_tensorop_s1688gemm_tn_align1>", 20, buf,
 					      sizeof(buf)),
@@ -157,7 +158,11 @@ static void test_panels_from_model(void **state)
 	json_decref(run);
 }
 
-/* Two names alike once shortened (same 28-byte head, same 19-byte tail): the second says its row. */
+/*
+ * Two names alike once cut (same 22-byte head, same 23-byte tail at 48
+ * bytes): the labels show where they differ (AddFunctor / MulFunctor), no
+ * " #2" row number.
+ */
 static void test_top_names_alike(void **state)
 {
 	json_t *run = parse(
@@ -173,12 +178,12 @@ static void test_top_names_alike(void **state)
 	assert_int_equal(pr_gpu_panels_add(ps, run), 1);
 	c = find(ps, "gpu_top_kernels");
 	assert_non_null(c);
-	assert_string_equal(c->bars->categories[0],
-			    pr_gpu_short_name("at::native::vectorized_elementwise_kernel<4, AddFunctor<float>, "
-					      "Array<char*, 3> >",
-					      PR_GPU_PANEL_NAME_MAX, a, sizeof(a)));
-	assert_non_null(strstr(c->bars->categories[1], " #2"));
-	assert_true(strlen(c->bars->categories[1]) <= PR_GPU_PANEL_NAME_MAX + 2); /* the ellipsis is 3 bytes */
+	(void)a;
+	assert_non_null(strstr(c->bars->categories[0], "AddFunctor"));
+	assert_non_null(strstr(c->bars->categories[1], "MulFunctor"));
+	assert_null(strstr(c->bars->categories[1], " #"));
+	assert_true(strlen(c->bars->categories[0]) <= PR_GPU_PANEL_NAME_MAX);
+	assert_true(strlen(c->bars->categories[1]) <= PR_GPU_PANEL_NAME_MAX);
 	pr_panelset_free(ps);
 	json_decref(run);
 }
