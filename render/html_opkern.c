@@ -10,10 +10,45 @@
 #include "render/html_views.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyze/model.h"
 #include "base/escape.h"
 #include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "render/names.h"
+
+/* The display names of the rows' "name" and "op" (render/names.h), as one column so that
+ * two different names never print alike: {"full": "shown"} where they differ. */
+static json_t *display_names(const json_t *rows)
+{
+	static const char *const keys[] = { "name", "op" };
+	json_t *seen = json_object(), *out = json_object(), *r;
+	const char **full;
+	pr_label_t *shown;
+	size_t i, k, n = 0;
+	json_array_foreach(rows, i, r)
+		for (k = 0; k < 2; k++)
+			if (json_is_string(json_object_get(r, keys[k])))
+				json_object_set_new(seen, json_string_value(json_object_get(r, keys[k])),
+						    json_true());
+	full = pr_xcalloc(json_object_size(seen) + 1, sizeof(*full));
+	shown = pr_xcalloc(json_object_size(seen) + 1, sizeof(*shown));
+	{
+		const char *key;
+		json_t *v;
+		json_object_foreach(seen, key, v)
+			full[n++] = key;
+	}
+	pr_name_column(shown, full, n, sizeof(shown[0]) - 1);
+	for (i = 0; i < n; i++)
+		if (strcmp(shown[i], full[i]))
+			json_object_set_new(out, full[i], json_string(shown[i]));
+	free(shown);
+	free(full);
+	json_decref(seen);
+	return out;
+}
 
 static void view(struct pr_strbuf *sb, const json_t *run, size_t runi, const char *key,
 		 const char *kind, const char *title, const char *what)
@@ -22,6 +57,8 @@ static void view(struct pr_strbuf *sb, const json_t *run, size_t runi, const cha
 	char *s;
 	if (!json_array_size(json_object_get(v, "rows")))
 		return;
+	v = json_copy((json_t *)v);
+	json_object_set_new((json_t *)v, "display", display_names(json_object_get(v, "rows")));
 	s = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII |
 				  JSON_REAL_PRECISION(10));
 	if (!s)
@@ -34,6 +71,7 @@ static void view(struct pr_strbuf *sb, const json_t *run, size_t runi, const cha
 	pr_strbuf_addstr(sb, "<script type=\"application/json\" class=\"tv-data\">");
 	pr_json_script_escape(sb, s);
 	pr_strbuf_addstr(sb, "</script></div>\n");
+	json_decref((json_t *)v);
 	free(s);
 }
 

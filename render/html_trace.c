@@ -17,12 +17,8 @@
 #include "analyze/model.h"
 #include "base/escape.h"
 #include "base/strbuf.h"
-
-/* The name as the page prints it (TODO: the display-name rule of render/names.h). */
-static const char *display_name(const char *full)
-{
-	return full;
-}
+#include "base/xalloc.h"
+#include "render/names.h"
 
 /* What the page says about the windows: "slowest step X (0.2–0.4 s), median ..." */
 static void windows_text(struct pr_strbuf *sb, const json_t *wins)
@@ -131,14 +127,26 @@ static json_t *page_data(const json_t *tr)
 	json_object_set_new(cols, "ch", ch);
 	json_object_set_new(cols, "args", args);
 	json_object_set_new(d, "cols", cols);
-	for (i = 0; i < json_array_size(names); i++) {
-		const char *full = json_string_value(json_array_get(names, i));
-		const char *show = display_name(full ? full : "");
-		char k[24];
-		if (!full || !strcmp(show, full))
-			continue;
-		snprintf(k, sizeof(k), "%zu", i);
-		json_object_set_new(disp, k, json_string(show));
+	/* the names as one column (render/names.h): two different names never print alike */
+	if (json_array_size(names)) {
+		size_t n = json_array_size(names);
+		const char **full = pr_xcalloc(n, sizeof(*full));
+		pr_label_t *shown = pr_xcalloc(n, sizeof(*shown));
+		for (i = 0; i < n; i++) {
+			full[i] = json_string_value(json_array_get(names, i));
+			if (!full[i])
+				full[i] = "";
+		}
+		pr_name_column(shown, full, n, sizeof(shown[0]) - 1);
+		for (i = 0; i < n; i++) {
+			char k[24];
+			if (!strcmp(shown[i], full[i]))
+				continue;
+			snprintf(k, sizeof(k), "%zu", i);
+			json_object_set_new(disp, k, json_string(shown[i]));
+		}
+		free(shown);
+		free(full);
 	}
 	json_object_set_new(d, "display", disp);
 	return d;

@@ -9,8 +9,12 @@
   var PAGE = 100;
   /* The one place a long C++ name becomes its display form (shortened/demangled names can
      plug in here); the full name stays the cell's title, its search text and its CSV. */
+  /* the name as the page shows it: html_opkern.c's display form (render/names.h: demangled,
+     no return type or argument list, never two names alike), else cut in the middle */
+  var DISPLAY = {};
   function displayName(s) {
-    var max = 72, head = 42; /* cut in the middle, as render/elide.c's pr_elide_mid: the head and the tail stay */
+    if (Object.prototype.hasOwnProperty.call(DISPLAY, s)) return DISPLAY[s];
+    var max = 72, head = 42;
     return s.length <= max ? s : s.slice(0, head) + "..." + s.slice(s.length - (max - head - 3));
   }
 
@@ -308,6 +312,7 @@
     try {
       var d = JSON.parse(s.textContent);
       if (!spec) return;
+      if (d.display) Object.keys(d.display).forEach(function (k) { DISPLAY[k] = d.display[k]; });
       new View(box, d, { modes: spec.modes, rows: spec.rows, cols: spec.cols, note: spec.note(d) });
     } catch (err) {
       console.error("view " + box.id + ": " + err);

@@ -43,6 +43,8 @@ async function checkView(page, k, facts, fail) {
   const info = await page.evaluate((k) => {
     const box = document.querySelectorAll('.trv')[k], v = box.tvView, d = v.d;
     const unnamed = d.slices.filter((s) => !(d.names[s[4]] || '').length).length;
+    // two different names never print alike (render/names.h's column rule)
+    const alike = v.disp.length - new Set(v.disp).size;
     const c = v.c, g = c.getContext('2d'), img = g.getImageData(0, 0, c.width, c.height).data;
     const colors = new Set();
     for (let i = 0; i < img.length; i += 64) colors.add((img[i] << 16) | (img[i + 1] << 8) | img[i + 2]);
@@ -53,13 +55,14 @@ async function checkView(page, k, facts, fail) {
       if (s[2] < w.t1_ns && s[2] + s[3] > w.t0_ns && (big < 0 || s[3] > d.slices[big][3])) big = i;
     });
     return {
-      n: d.slices.length, unnamed, colors: colors.size, big, bigName: big >= 0 ? d.names[d.slices[big][4]] : '',
+      n: d.slices.length, unnamed, alike, colors: colors.size, big, bigName: big >= 0 ? d.names[d.slices[big][4]] : '',
       windows: d.windows.map((x) => x.label), links: (d.links || []).length, inWindows: d.in_windows,
       shown: d.shown, leftOut: d.left_out,
     };
   }, k);
   if (!info.n) { fail('trace view without slices'); return; }
   if (info.unnamed) fail(`${info.unnamed} of ${info.n} slices have no name`);
+  if (info.alike) fail(`${info.alike} different names print alike in the trace view`);
   if (info.colors < 6) fail(`the trace canvas looks blank (${info.colors} colours)`);
   if (info.shown !== info.n) fail(`the view has ${info.n} slices, the model says ${info.shown} are shown`);
   if (info.shown + info.leftOut !== info.inWindows) fail(`shown ${info.shown} + left out ${info.leftOut} != ${info.inWindows} in the windows`);
