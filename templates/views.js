@@ -6,7 +6,7 @@
    No network, no libraries. */
 (function () {
   "use strict";
-  var PAGE = 100;
+  var PAGE = 25; /* rows drawn at first and added by "Show more" (every row stays reachable) */
   /* The one place a long C++ name becomes its display form (shortened/demangled names can
      plug in here); the full name stays the cell's title, its search text and its CSV. */
   /* the name as the page shows it: html_opkern.c's display form (render/names.h: demangled,
