@@ -14,7 +14,11 @@ of the parent of the first runtime call (cuda_runtime / cuda_driver) of that cor
 (the call's own path where it has no parent); the activity's name is the leaf. Activities
 without a call: "(no launching call)".
 
-Prints JSON: {"steps": [[name, dur_ns], ...] in start order, "host": {path: total},
+`flame_ref.py TRACE --search TERM` prints the share of the total in host paths whose last
+name contains TERM (case-insensitive) and none above does (a match inside a match counts
+once); `flame_ref.py TRACE --steps` the step names in start order, comma-separated.
+
+Otherwise prints JSON: {"steps": [[name, dur_ns], ...] in start order, "host": {path: total},
 "gpu": {path: total}, "gpu_activities": n, "gpu_unlinked": n}; a path is its names joined
 by '\\x1f'.
 """
@@ -85,6 +89,19 @@ def main(path):
             q = SEP.join(parts[:k])
             gpu[q] = gpu.get(q, 0) + d
     steps.sort()
+    if len(sys.argv) > 2 and sys.argv[2] == "--steps":
+        print(",".join(n for _, _, n, _ in steps))
+        return
+    if len(sys.argv) > 3 and sys.argv[2] == "--search":
+        term = sys.argv[3].lower()
+        total = sum(v for p, v in tree.items() if SEP not in p)
+        hit = 0
+        for p, v in tree.items():
+            parts = p.lower().split(SEP)
+            if term in parts[-1] and not any(term in q for q in parts[:-1]):
+                hit += v
+        print(repr(hit / total))
+        return
     json.dump({"steps": [[n, d] for _, _, n, d in steps], "host": tree, "gpu": gpu,
                "gpu_activities": len(dev), "gpu_unlinked": unlinked}, sys.stdout, sort_keys=True)
     sys.stdout.write("\n")
