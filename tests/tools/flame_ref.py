@@ -16,7 +16,10 @@ without a call: "(no launching call)".
 
 `flame_ref.py TRACE --search TERM` prints the share of the total in host paths whose last
 name contains TERM (case-insensitive) and none above does (a match inside a match counts
-once); `flame_ref.py TRACE --steps` the step names in start order, comma-separated.
+once); `flame_ref.py TRACE --steps` the step names in start order, comma-separated;
+`flame_ref.py TRACE --check MODEL.json` compares the model's flame section with these trees
+(every node kept, host and gpu, by path; by_step's roots = the 8 slowest steps in start
+order; the gpu activities and total), prints a line per tree and exits 1 on a difference.
 
 Otherwise prints JSON: {"steps": [[name, dur_ns], ...] in start order, "host": {path: total},
 "gpu": {path: total}, "gpu_activities": n, "gpu_unlinked": n}; a path is its names joined
@@ -102,9 +105,45 @@ def main(path):
                 hit += v
         print(repr(hit / total))
         return
+    if len(sys.argv) > 3 and sys.argv[2] == "--check":
+        sys.exit(check(sys.argv[3], steps, tree, gpu, len(dev)))
     json.dump({"steps": [[n, d] for _, _, n, d in steps], "host": tree, "gpu": gpu,
                "gpu_activities": len(dev), "gpu_unlinked": unlinked}, sys.stdout, sort_keys=True)
     sys.stdout.write("\n")
+
+
+def model_paths(nodes):
+    out, stack = {}, []
+    for n in nodes:
+        del stack[n["depth"]:]
+        stack.append(n["name"])
+        out[SEP.join(stack)] = n["total"]
+    return out
+
+
+def check(model, steps, tree, gpu, nact):
+    with open(model) as f:
+        fl = json.load(f)["runs"][0]["flame"]
+    bad = 0
+    for what, nodes, ref in (("host", fl["nodes"], tree), ("gpu", fl.get("gpu", {}).get("nodes", []), gpu)):
+        got = model_paths(nodes)
+        wrong = [p for p, v in got.items() if ref.get(p) != v]
+        for p in wrong[:5]:
+            print("%s: %s: model %s, trace %s" % (what, p.replace(SEP, " / "), got[p], ref.get(p)))
+        print("%s: %d nodes, %d differ" % (what, len(got), len(wrong)))
+        bad += len(wrong)
+    slow = sorted(steps, key=lambda s: (-s[3], s[1]))[:8]
+    want = [(n, d) for _, _, n, d in sorted(slow)]
+    got = [(n["name"], n["total"]) for n in fl.get("by_step", {}).get("nodes", []) if n["depth"] == 0]
+    print("by_step: roots %s" % ("as the trace's slowest steps" if got == want else "%s, want %s" % (got, want)))
+    bad += got != want
+    if nact:
+        g = fl.get("gpu", {})
+        total = sum(v for p, v in gpu.items() if SEP not in p)
+        ok = g.get("activities") == nact and g.get("total") == total
+        print("gpu: %s activities, %s ns%s" % (nact, total, "" if ok else " (model %s, %s)" % (g.get("activities"), g.get("total"))))
+        bad += not ok
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
