@@ -43,11 +43,13 @@ static json_t *tree_data(const json_t *t)
 			 (json_int_t)(pr_mll(t, "spans_folded") > 0 ? pr_mll(t, "spans_folded") : 0));
 }
 
-static void add_tree(json_t *trees, const char *key, const json_t *t)
+/* Adds the tree t (the model's, NULL: none) to the script's trees under key: 1 when it has one. */
+static int add_tree(json_t *trees, const char *key, const json_t *t)
 {
 	json_t *d = t ? tree_data(t) : NULL;
 	if (d)
 		json_object_set_new(trees, key, d);
+	return d != NULL;
 }
 
 /*
@@ -72,14 +74,13 @@ void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 	if (!json_array_size(json_object_get(fl, "nodes")) || !(total > 0) || !isfinite(total))
 		return;
 	trees = json_object();
-	add_tree(trees, "host", fl);
-	add_tree(trees, "split", bs);
-	add_tree(trees, "gpu", json_object_get(fl, "gpu"));
-	add_tree(trees, "gpu_split", json_object_get(bs, "gpu"));
-	if (!json_object_get(trees, "host")) {
+	if (!add_tree(trees, "host", fl)) {
 		json_decref(trees);
 		return;
 	}
+	add_tree(trees, "split", bs);
+	add_tree(trees, "gpu", json_object_get(fl, "gpu"));
+	add_tree(trees, "gpu_split", json_object_get(bs, "gpu"));
 	data = json_pack("{s:s,s:o,s:I,s:I}", "unit", unit, "trees", trees, "steps",
 			 (json_int_t)(pr_mll(bs, "steps") > 0 ? pr_mll(bs, "steps") : 0), "of_steps",
 			 (json_int_t)(pr_mll(bs, "of_steps") > 0 ? pr_mll(bs, "of_steps") : 0));
