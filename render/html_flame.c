@@ -89,17 +89,11 @@ void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 		       strcmp(unit, "ns") ? "weight" : "time", pr_mstr(fl, "source"));
 	pr_strbuf_addf(sb, "<div class=\"flame-view\" id=\"flame-r%zu\" aria-label=\"flame graph, %s in all\">\n",
 		       runi, a);
-	pr_strbuf_addstr(sb,
-			 "<div class=\"fl-bar\">"
-			 "<label class=\"fl-opt\"><input type=\"checkbox\" class=\"fl-split\"> split steps</label>"
-			 "<label class=\"fl-opt\"><input type=\"checkbox\" class=\"fl-gpu\"> with GPU kernels "
-			 "(device time)</label>"
-			 "<input type=\"search\" class=\"fl-search\" placeholder=\"search frames\" "
-			 "aria-label=\"search frames\"> <span class=\"fl-match\"></span>"
-			 "<button type=\"button\" class=\"fl-reset\">reset zoom</button></div>\n"
-			 "<div class=\"fl-crumbs\"></div><p class=\"fl-note capped\"></p>"
-			 "<div class=\"fl-chart\"><noscript>The flame graph is drawn by the page's script."
-			 "</noscript></div><div class=\"fl-tip\" hidden></div>\n");
+	/* the controls are made by the script when the view is first drawn */
+	pr_strbuf_addstr(sb, "<div class=\"fl-bar\"></div><div class=\"fl-crumbs\"></div>"
+			     "<p class=\"fl-note capped\"></p><div class=\"fl-chart\"><noscript>The flame "
+			     "graph is drawn by the page's script.</noscript></div>"
+			     "<div class=\"fl-tip\" hidden></div>\n");
 	s = json_dumps(data, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII |
 				     JSON_REAL_PRECISION(17));
 	json_decref(data);

@@ -91,25 +91,58 @@
     try {
       data = JSON.parse(view.querySelector("script.fl-data").textContent);
     } catch (e) {
-      return;
+      return null;
     }
     var trees = data.trees || {}, unit = data.unit || "ns";
-    var chart = view.querySelector(".fl-chart"), tip = view.querySelector(".fl-tip");
+    var bar = view.querySelector(".fl-bar"), chart = view.querySelector(".fl-chart");
+    var tip = view.querySelector(".fl-tip");
     var crumbs = view.querySelector(".fl-crumbs"), note = view.querySelector(".fl-note");
-    var split = view.querySelector("input.fl-split"), gpu = view.querySelector("input.fl-gpu");
-    var search = view.querySelector("input.fl-search"), match = view.querySelector(".fl-match");
-    var reset = view.querySelector("button.fl-reset");
-    var built = {}, cur = null, zoom = null, frames = [], query = "";
+    var split, gpu, search, match, reset;
+    var built = {}, cur = null, zoom = null, frames = [], query = "", drawnW = 0;
 
-    if (!trees.split) {
-      split.disabled = true;
-      split.parentNode.title = "the run has no steps";
-    } else {
-      split.parentNode.title = "the " + data.steps + " slowest of " + data.of_steps + " steps, each its own root";
+    function el(tag, cls, text) {
+      var e = document.createElement(tag);
+      if (cls) e.className = cls;
+      if (text) e.textContent = text;
+      return e;
     }
-    if (!trees.gpu) {
-      gpu.disabled = true;
-      gpu.parentNode.title = "no device activity in this run";
+    function option(cls, text, off) {
+      var l = el("label", "fl-opt"), c = el("input", cls);
+      c.type = "checkbox";
+      l.appendChild(c);
+      l.appendChild(document.createTextNode(" " + text));
+      if (off) {
+        c.disabled = true;
+        l.classList.add("fl-off");
+        l.title = off;
+      }
+      bar.appendChild(l);
+      return c;
+    }
+    /* The controls, made when the view is first drawn: form fields cost Chromium a scan of
+       the page each (its form handling), seconds on a page of 60 runs if all made at once. */
+    function controls() {
+      split = option("fl-split", "split steps", trees.split ? "" : "the run has no steps");
+      if (trees.split)
+        split.parentNode.title = "the " + data.steps + " slowest of " + data.of_steps + " steps, each its own root";
+      gpu = option("fl-gpu", "with GPU kernels (device time)", trees.gpu ? "" : "no device activity in this run");
+      search = el("input", "fl-search");
+      search.type = "search";
+      search.placeholder = "search frames";
+      search.setAttribute("aria-label", "search frames");
+      bar.appendChild(search);
+      match = el("span", "fl-match");
+      bar.appendChild(match);
+      reset = el("button", "fl-reset", "reset zoom");
+      reset.type = "button";
+      bar.appendChild(reset);
+      split.addEventListener("change", function () { select(); });
+      gpu.addEventListener("change", function () { select(); });
+      reset.addEventListener("click", function () { zoom = cur; draw(); });
+      search.addEventListener("input", function () {
+        query = search.value.trim().toLowerCase();
+        draw();
+      });
     }
 
     function key() {
@@ -117,12 +150,12 @@
       return split.checked ? "split" : "host";
     }
 
-    function select() {
+    function select(width) {
       var k = key();
       if (!built[k] && trees[k]) built[k] = build(trees[k]);
       cur = built[k] || null;
       zoom = cur;
-      draw();
+      draw(width);
     }
 
     function noteText() {
@@ -181,7 +214,7 @@
       return query !== "" && n.name.toLowerCase().indexOf(query) >= 0;
     }
 
-    function draw() {
+    function draw(width) {
       tip.hidden = true;
       chart.textContent = "";
       frames = [];
@@ -189,7 +222,9 @@
       drawCrumbs();
       reset.disabled = !cur || zoom === cur;
       if (!cur) { updateMatch(); return; }
-      var W = Math.max(200, chart.clientWidth || 800);
+      var cw = typeof width === "number" ? width : chart.clientWidth;
+      var W = Math.max(200, cw || 800);
+      drawnW = cw;
       frames = layout(W);
       var rows = 0;
       frames.forEach(function (f) { if (f.row + 1 > rows) rows = f.row + 1; });
@@ -226,15 +261,8 @@
       });
       if (query) svg.classList.add("fl-searching");
       chart.appendChild(svg);
-      /* the font the page got may be wider than measured: cut again where a label is */
-      texts.forEach(function (x) {
-        var room = x.f.w - 2 * PAD, s = x.t.textContent;
-        while (s && x.t.getComputedTextLength() > room) {
-          s = s.length > 3 ? s.slice(0, s.length - 2) + "\u2026" : "";
-          x.t.textContent = s;
-        }
-        if (!s) x.t.parentNode.removeChild(x.t);
-      });
+      texts.forEach(function (x) { x.room = x.f.w - 2 * PAD; });
+      checkLabels(texts);
       updateMatch();
     }
 
@@ -294,24 +322,84 @@
       tip.style.top = y + "px";
     });
     chart.addEventListener("mouseleave", function () { tip.hidden = true; });
-    split.addEventListener("change", select);
-    gpu.addEventListener("change", select);
-    reset.addEventListener("click", function () { zoom = cur; draw(); });
-    search.addEventListener("input", function () {
-      query = search.value.trim().toLowerCase();
-      draw();
-    });
-    var pending = false, lastW = chart.clientWidth;
-    window.addEventListener("resize", function () {
-      if (pending) return;
-      pending = true;
-      window.requestAnimationFrame(function () {
-        pending = false;
-        if (chart.clientWidth !== lastW) { lastW = chart.clientWidth; draw(); }
-      });
-    });
-    select();
+
+    /* drawn again when its width changed (a window resized, a folded run opened) */
+    function refit() {
+      if (!split) return;
+      var w = chart.clientWidth;
+      if (w && w !== drawnW) draw(w);
+    }
+    function first(width) {
+      if (split) return;
+      controls();
+      select(width);
+    }
+    return { chart: chart, first: first, refit: refit };
   }
 
-  Array.prototype.forEach.call(document.querySelectorAll("div.flame-view"), init);
+  /* The font the page got may be wider than the canvas measured: every label is checked
+     against its room once the views are drawn, all read first (one layout for the page), then
+     the long ones cut (a second look the frame after, at most three). */
+  var queue = [], queued = false;
+  function checkLabels(texts) {
+    Array.prototype.push.apply(queue, texts.map(function (x) { x.pass = 0; return x; }));
+    if (!queued) {
+      queued = true;
+      window.requestAnimationFrame(fixLabels);
+    }
+  }
+  function fixLabels() {
+    var q = queue, again = [];
+    queue = [];
+    queued = false;
+    var lens = q.map(function (x) { return x.t.isConnected ? x.t.getComputedTextLength() : 0; });
+    q.forEach(function (x, k) {
+      var s = x.t.textContent;
+      if (!(lens[k] > x.room)) return;
+      var n = Math.floor(s.length * x.room / lens[k]) - 2;
+      s = n >= 2 ? s.slice(0, n) + "\u2026" : "";
+      if (!s) { x.t.parentNode.removeChild(x.t); return; }
+      x.t.textContent = s;
+      if (++x.pass < 3) again.push(x);
+    });
+    if (again.length) {
+      Array.prototype.push.apply(queue, again);
+      queued = true;
+      window.requestAnimationFrame(fixLabels);
+    }
+  }
+
+  /* Each view is drawn when it first comes into sight (its width from the observer: no
+     layout forced), so a page of many runs draws only what is looked at; without an
+     observer, all at once. */
+  var views = [];
+  Array.prototype.forEach.call(document.querySelectorAll("div.flame-view"), function (v) {
+    var x = init(v);
+    if (x) views.push(x);
+  });
+  if (window.IntersectionObserver) {
+    var io = new IntersectionObserver(function (entries) {
+      entries.forEach(function (en) {
+        if (!en.isIntersecting) return;
+        io.unobserve(en.target);
+        views.forEach(function (x) {
+          if (x.chart === en.target) x.first(Math.max(0, en.boundingClientRect.width - 2));
+        });
+      });
+    }, { rootMargin: "200px" });
+    views.forEach(function (x) { io.observe(x.chart); });
+  } else {
+    views.forEach(function (x) { x.first(); });
+  }
+  var pending = false;
+  function refitAll() {
+    if (pending) return;
+    pending = true;
+    window.requestAnimationFrame(function () {
+      pending = false;
+      views.forEach(function (x) { x.refit(); });
+    });
+  }
+  window.addEventListener("resize", refitAll);
+  document.addEventListener("toggle", refitAll, true);
 })();

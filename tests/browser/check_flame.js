@@ -21,7 +21,9 @@ const fs = require('fs');
 const path = require('path');
 const { missingPrerequisites, serve, launch, openWatched } = require('./harness');
 
-function frames(page) {
+// the frames drawn, once the labels were checked (the frame after the drawing)
+async function frames(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
   return page.evaluate(() => {
     const svg = document.querySelector('div.flame-view svg.fl-svg');
     if (!svg) return null;
@@ -70,11 +72,12 @@ async function main() {
   const browser = await launch();
   try {
     const url = `${srv.origin}/r/${encodeURIComponent(path.basename(file))}`;
-    const r = await openWatched(browser, url, (p) => p.evaluate(() => !!document.querySelector('div.flame-view svg.fl-svg')));
+    const r = await openWatched(browser, url, (p) => p.evaluate(() => !!document.querySelector('div.flame-view')));
     const page = r.page;
     await page.setViewport({ width: 1280, height: 900 });
-    await page.evaluate(() => window.dispatchEvent(new Event('resize')));
+    // drawn when it comes into sight
     await page.evaluate(() => document.querySelector('div.flame-view').scrollIntoView());
+    await page.waitForSelector('div.flame-view svg.fl-svg', { timeout: 20000 });
     const shot = async (name) => {
       if (!shotDir) return;
       const el = await page.$('div.flame-view');

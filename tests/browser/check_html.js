@@ -356,6 +356,18 @@ async function checkOne(browser, origin, file, shotDir, gpu) {
   // the flame graph (templates/flame.js draws it): its root frames span the width the
   // model's kept roots take; every frame sits inside a frame of the row above; every label
   // stays inside its box; every frame carries its name
+  // each view is drawn when it comes into sight: open its run, scroll to it, wait for it
+  const nflame = await page.evaluate(() => document.querySelectorAll('div.flame-view').length);
+  for (let k = 0; k < nflame; k++) {
+    await page.evaluate((i) => {
+      const v = document.querySelectorAll('div.flame-view')[i];
+      for (let d = v.closest('details'); d; d = d.parentElement.closest('details')) d.open = true;
+      v.scrollIntoView();
+    }, k);
+    await page.waitForFunction((i) => !!document.querySelectorAll('div.flame-view')[i].querySelector('svg.fl-svg'),
+      { timeout: 20000 }, k).catch(() => {});
+  }
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
   const flame = await page.evaluate(() => Array.from(document.querySelectorAll('div.flame-view')).map((view) => {
     const svg = view.querySelector('svg.fl-svg');
     if (!svg) return { missing: true };
