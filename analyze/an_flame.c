@@ -11,14 +11,34 @@
  * the total less its children's. The value is ns, or the profile's weight
  * (samples, bytes) where the run's time is synthetic.
  *
+ * Steps merge: a span of kind `step` is named as its group, its name with
+ * the trailing number replaced by '*' (ProfilerStep#4, #5 -> ProfilerStep#*;
+ * a name without a trailing number stays itself), so that the same stack in
+ * every step is one node. by_step keeps the FLAME_SPLIT_STEPS slowest steps
+ * apart (each a root under its own name, in start order; the path above a
+ * step is not kept), for the page's "split steps".
+ *
+ * Device time (gpu): every kernel, memcpy and memset linked to the runtime
+ * call that launched it (the first call of its "correlation" in id order,
+ * as the gpu analysis links them) is a leaf ("device": true) under the
+ * node of the op that made the call (the call's parent; the call itself
+ * where it has none), weighted by its duration: a tree of the host paths
+ * with the device time under each. Activities without a call go under
+ * "(no launching call)". gpu_by_step is the same for by_step. The pairing
+ * goes through two external sorts (base/xsort.h) of the calls and the
+ * activities by correlation, read from the GPU analyses' shared rows
+ * (gpuscan.h) and matched to the tree by the span ids of the calls (the
+ * span id -> node maps of the pass are kept until then).
+ *
  * Bounded: at most FLAME_MAX_SPANS spans are read (a larger run says so and
- * has no flame graph: the speedscope export has all of it), the tree holds
+ * has no flame graph: the speedscope export has all of it), each tree holds
  * at most pr_flame_max_tree nodes (past them, a span on a path not seen yet is
  * counted in an "(other paths)" node under its parent's, and spans_folded
  * says how many spans were; their time stays in every ancestor), and the model
- * keeps the nodes of at least FLAME_MIN_SHARE of the root total, at most
- * FLAME_MAX_DEPTH deep and FLAME_MAX_NODES of them, in depth-first order,
- * children by total (largest first), then name; nodes_more counts the rest.
+ * keeps the nodes of at least FLAME_MIN_SHARE of the tree's total, at most
+ * FLAME_MAX_DEPTH deep and FLAME_MAX_NODES of them (FLAME_SPLIT_NODES for the
+ * two by-step trees), in depth-first order, children by total (largest
+ * first), then name; nodes_more counts the rest.
  */
 #include <math.h>
 #include <sqlite3.h>
@@ -26,24 +46,34 @@
 #include <string.h>
 
 #include "analyze/actx.h"
-#include "analyze/spanstat.h"
+#include "analyze/gpuscan.h"
 #include "analyze/imap.h"
 #include "analyze/model.h"
+#include "analyze/spanstat.h"
+#include "base/spill.h"
 #include "base/xalloc.h"
+#include "base/xsort.h"
 
 #define FLAME_MAX_SPANS 2000000
 #define FLAME_MAX_NODES 1500
+#define FLAME_SPLIT_NODES 800
+#define FLAME_SPLIT_STEPS 8
 #define FLAME_MAX_DEPTH 40
 #define FLAME_MIN_SHARE 0.001
 /* The tree's nodes: past pr_flame_max_tree (131072: 7 MiB of nodes, about as much of maps),
  * a span on a new path goes to its parent's "(other paths)" node. */
 size_t pr_flame_max_tree = 131072;
-#define FLAME_FOLD 0x7fffffff /* the name id of an "(other paths)" node */
+
+/* Name codes of the nodes: a string id (>= 0), or one of these, or SYN0 - k: syn[k]. */
+#define CODE_FOLD (-1)   /* "(other paths)" */
+#define CODE_NOCALL (-2) /* "(no launching call)" */
+#define CODE_SYN0 (-3)
 
 struct node {
-	int64_t name_id;
-	long parent; /* -1: under the root */
+	int64_t name_id; /* the name's code */
+	long parent;     /* -1: under the root */
 	int depth;
+	int dev; /* a device activity (the gpu trees' leaves) */
 	double total, child;
 	long first_child, next; /* children lists, filled after the pass */
 };
@@ -51,7 +81,7 @@ struct node {
 struct fl {
 	struct node *n;
 	size_t nn, cap;
-	struct pr_imap by_key;  /* (parent + 1) << 31 | name_id -> node */
+	struct pr_imap by_key;  /* (parent + 1) << 33 | dev << 32 | code -> node */
 	/* span id -> node: dense (dense[id - base], -1 = none; 4 bytes a span, where
 	 * the ids come in id order and close together, as a store's do) or else a map */
 	int32_t *dense;
@@ -61,6 +91,7 @@ struct fl {
 	struct pr_imap by_span;
 	double root;
 	int64_t folded; /* spans that went to an "(other paths)" node */
+	int roots_by_code; /* roots in the order of their (step) codes, not by total */
 };
 
 static int span_node(const struct fl *f, int64_t id, int64_t *node)
@@ -111,82 +142,149 @@ static void set_span_node(struct fl *f, int64_t id, int64_t node)
 	f->dense[id - f->base] = (int32_t)node;
 }
 
-static long node_of(struct fl *f, long parent, int64_t name_id)
+static void release_spans(struct fl *f)
 {
-	int64_t key = ((int64_t)(parent + 1) << 31) | (name_id & 0x7fffffff), v;
+	pr_imap_release(&f->by_span);
+	free(f->dense);
+	f->dense = NULL;
+	f->ndense = 0;
+}
+
+static void release_fl(struct fl *f)
+{
+	pr_imap_release(&f->by_key);
+	release_spans(f);
+	free(f->n);
+	memset(f, 0, sizeof(*f));
+}
+
+static long node_of(struct fl *f, long parent, int64_t code, int dev)
+{
+	int64_t key = ((int64_t)(parent + 1) << 33) | ((int64_t)(dev != 0) << 32) |
+		      (int64_t)(uint32_t)(int32_t)code,
+		v;
 	if (pr_imap_get(&f->by_key, key, &v))
 		return (long)v;
-	if (f->nn >= pr_flame_max_tree && name_id != FLAME_FOLD) {
+	if (f->nn >= pr_flame_max_tree && code != CODE_FOLD) {
 		f->folded++;
-		return node_of(f, parent, FLAME_FOLD);
+		return node_of(f, parent, CODE_FOLD, 0);
 	}
 	if (f->nn == f->cap) {
 		f->cap = f->cap ? f->cap * 2 : 256;
 		f->n = pr_xreallocarray(f->n, f->cap, sizeof(*f->n));
 	}
 	memset(&f->n[f->nn], 0, sizeof(f->n[f->nn]));
-	f->n[f->nn].name_id = name_id;
+	f->n[f->nn].name_id = code;
 	f->n[f->nn].parent = parent;
 	f->n[f->nn].depth = parent < 0 ? 0 : f->n[parent].depth + 1;
+	f->n[f->nn].dev = dev != 0;
 	f->n[f->nn].first_child = f->n[f->nn].next = -1;
 	pr_imap_put(&f->by_key, key, (int64_t)f->nn);
 	return (long)f->nn++;
 }
 
+/* A span waiting for its parent; code: its name in the merged tree, sel: in by_step (a
+ * selected step's code, or 0: its own name) */
 struct pending {
-	int64_t id, parent, name_id, dur;
+	int64_t id, parent, name_id, code, sel, dur;
 };
 
+static void add_at(struct fl *f, int64_t id, int64_t pn, int64_t code, int64_t dur)
+{
+	long nd = node_of(f, (long)pn, code, 0);
+	double d = (double)(dur > 0 ? dur : 0);
+	f->n[nd].total += d;
+	if (pn >= 0)
+		f->n[pn].child += d;
+	else
+		f->root += d;
+	set_span_node(f, id, (int64_t)nd);
+}
+
 /* Adds span (id, parent span, name, dur); 0 when its parent span is not read yet. */
-static int add_span(struct fl *f, int64_t id, int64_t parent, int has_parent, int64_t name_id,
+static int add_span(struct fl *f, int64_t id, int64_t parent, int has_parent, int64_t code,
 		    int64_t dur)
 {
 	int64_t pn = -1;
-	long nd;
 	if (has_parent && !span_node(f, parent, &pn)) {
 		if (parent > id)
 			return 0; /* a parent with a larger id (a re-nested track): later */
 		pn = -1;          /* a parent left out (device, profiler window): a root */
 	}
-	nd = node_of(f, (long)pn, name_id);
-	f->n[nd].total += (double)(dur > 0 ? dur : 0);
-	if (pn >= 0)
-		f->n[pn].child += (double)(dur > 0 ? dur : 0);
-	else
-		f->root += (double)(dur > 0 ? dur : 0);
-	set_span_node(f, id, (int64_t)nd);
+	add_at(f, id, pn, code, dur);
 	return 1;
 }
+
+/* by_step: a selected step (sel != 0) under a span of the tree or as a root; another
+ * span only under a span of the tree. */
+static void add_split(struct fl *s, int64_t id, int64_t parent, int has_parent, int64_t name_id,
+		      int64_t sel, int64_t dur)
+{
+	int64_t pn = -1;
+	int in = has_parent && span_node(s, parent, &pn);
+	if (!sel && !in)
+		return;
+	add_at(s, id, in ? pn : -1, sel ? sel : name_id, dur);
+}
+
+/* A step span: its group's code (the merged name) and by_step's (0: not selected). */
+struct step {
+	int64_t id, ts, dur, name_id, code, sel;
+};
+
+/* The spans read so far: the trees, and the spans whose parent comes later. */
+struct pr_flame {
+	struct fl f, split;
+	struct pending *pend;
+	size_t npend, cappend, nspans;
+	struct step *steps; /* id order */
+	size_t nsteps, stepi, nmerged, nsel;
+	char **syn; /* names of the codes CODE_SYN0 - k */
+	size_t nsyn;
+};
 
 static struct fl *sort_ctx; /* qsort has no context argument */
 
 static int by_total(const void *a, const void *b)
 {
 	const struct node *x = &sort_ctx->n[*(const long *)a], *y = &sort_ctx->n[*(const long *)b];
+	if (sort_ctx->roots_by_code && x->parent < 0 && y->parent < 0 && x->name_id != y->name_id)
+		return x->name_id > y->name_id ? -1 : 1; /* CODE_SYN0 - k: k ascending */
 	if (x->total != y->total)
 		return x->total > y->total ? -1 : 1;
+	if (x->dev != y->dev)
+		return x->dev - y->dev;
 	return x->name_id < y->name_id ? -1 : x->name_id > y->name_id;
 }
 
-/* Node names, looked up once for the nodes kept. */
-static char *name_of(struct pr_actx *ctx, int64_t id)
+/* Node names, looked up once for the nodes kept (st: SELECT value FROM string WHERE id = ?2). */
+static char *name_of(const struct pr_flame *fl, sqlite3_stmt *st, int64_t code)
 {
-	sqlite3_stmt *st;
 	char *s = NULL;
-	if (id == FLAME_FOLD)
+	if (code == CODE_FOLD)
 		return pr_xstrdup("(other paths)");
-	if (sqlite3_prepare_v2(ctx->db, "SELECT value FROM string WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+	if (code == CODE_NOCALL)
+		return pr_xstrdup("(no launching call)");
+	if (code <= CODE_SYN0)
+		return pr_xstrdup((size_t)(CODE_SYN0 - code) < fl->nsyn ? fl->syn[CODE_SYN0 - code] : "?");
+	if (!st)
 		return pr_xstrdup("?");
-	sqlite3_bind_int64(st, 1, id);
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 2, code);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		s = pr_xstrdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
 	return s ? s : pr_xstrdup("?");
 }
 
-/* Depth-first: children sorted by total; kept nodes appended to arr. */
-static void emit(struct pr_actx *ctx, struct fl *f, long first, json_t *arr, size_t *kept,
-		 size_t *more)
+struct emit_to {
+	const struct pr_flame *fl;
+	sqlite3_stmt *st;
+	json_t *arr;
+	size_t kept, more, max;
+};
+
+/* Depth-first: children sorted by total; kept nodes appended to e->arr. */
+static void emit(struct emit_to *e, struct fl *f, long first)
 {
 	long c, *kids;
 	size_t k = 0, i;
@@ -203,20 +301,44 @@ static void emit(struct pr_actx *ctx, struct fl *f, long first, json_t *arr, siz
 		struct node *n = &f->n[kids[i]];
 		char *name;
 		if (n->total < f->root * FLAME_MIN_SHARE || n->depth >= FLAME_MAX_DEPTH ||
-		    *kept >= FLAME_MAX_NODES) {
-			(*more)++;
+		    e->kept >= e->max) {
+			e->more++;
 			continue;
 		}
-		name = name_of(ctx, n->name_id);
-		json_array_append_new(arr, pr_jobj("name", json_string(name), "depth", pr_jint(n->depth),
-						   "total", pr_jnum(n->total), "self",
-						   pr_jnum(n->total > n->child ? n->total - n->child : 0),
-						   NULL));
+		name = name_of(e->fl, e->st, n->name_id);
+		json_array_append_new(e->arr, pr_jobj("name", json_string(name), "depth", pr_jint(n->depth),
+						      "total", pr_jnum(n->total), "self",
+						      pr_jnum(n->total > n->child ? n->total - n->child : 0),
+						      "device", n->dev ? json_true() : NULL, NULL));
 		free(name);
-		(*kept)++;
-		emit(ctx, f, n->first_child, arr, kept, more);
+		e->kept++;
+		emit(e, f, n->first_child);
 	}
 	free(kids);
+}
+
+/* The tree's nodes (the model's list) and how many were left out (*more). */
+static json_t *tree_nodes(struct pr_actx *ctx, const struct pr_flame *fl, struct fl *f, size_t max,
+			  size_t *more)
+{
+	struct emit_to e = { fl, NULL, json_array(), 0, 0, max };
+	long c, root_first = -1;
+	struct pr_error ignore = PR_ERROR_INIT;
+	/* children lists (reverse order; emit sorts them) */
+	for (c = (long)f->nn - 1; c >= 0; c--) {
+		long p = f->n[c].parent;
+		long *head = p < 0 ? &root_first : &f->n[p].first_child;
+		f->n[c].next = *head;
+		*head = c;
+	}
+	if (pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &e.st,
+			 &ignore))
+		e.st = NULL; /* names read as "?" */
+	emit(&e, f, root_first);
+	if (e.st)
+		sqlite3_finalize(e.st);
+	*more = e.more;
+	return e.arr;
 }
 
 static const char *value_unit(struct pr_actx *ctx)
@@ -231,18 +353,128 @@ static const char *value_unit(struct pr_actx *ctx)
 	return "units";
 }
 
-/* The spans read so far: the tree, and the spans whose parent comes later. */
-struct pr_flame {
-	struct fl f;
-	struct pending *pend;
-	size_t npend, cappend, nspans;
-};
+static int64_t add_syn(struct pr_flame *fl, const char *name)
+{
+	fl->syn = pr_xreallocarray(fl->syn, fl->nsyn + 1, sizeof(*fl->syn));
+	fl->syn[fl->nsyn] = pr_xstrdup(name);
+	return CODE_SYN0 - (int64_t)fl->nsyn++;
+}
+
+static int by_slow(const void *a, const void *b)
+{
+	const struct step *x = *(const struct step *const *)a, *y = *(const struct step *const *)b;
+	if (x->dur != y->dur)
+		return x->dur > y->dur ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct step *x = *(const struct step *const *)a, *y = *(const struct step *const *)b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * The run's steps (few: one a step), in id order: each its group's code (a
+ * numbered name's group has a code of its own, named NAME-without-number*,
+ * shared by the names of that group) and, for the FLAME_SPLIT_STEPS slowest,
+ * a code of its own for by_step, numbered in start order.
+ */
+static void load_steps(struct pr_actx *ctx, struct pr_flame *fl)
+{
+	sqlite3_stmt *st;
+	struct pr_error ignore = PR_ERROR_INIT;
+	struct step **sel;
+	size_t cap = 0, i, j, nsel;
+	char **gname = NULL;
+	int64_t *gcode = NULL;
+	size_t ng = 0;
+	if (pr_actx_prep(ctx,
+			 "SELECT s.id, s.ts, s.dur, s.name_id, t.value FROM span s LEFT JOIN string t "
+			 "ON t.id = s.name_id WHERE s.run_id = ?1 AND s.kind = 'step' ORDER BY s.id",
+			 &st, &ignore))
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = pr_actx_text(st, 4);
+		size_t n = strlen(name), k = n;
+		struct step *s;
+		if (fl->nsteps == cap) {
+			cap = cap ? cap * 2 : 64;
+			fl->steps = pr_xreallocarray(fl->steps, cap, sizeof(*fl->steps));
+		}
+		s = &fl->steps[fl->nsteps++];
+		memset(s, 0, sizeof(*s));
+		s->id = sqlite3_column_int64(st, 0);
+		s->ts = sqlite3_column_int64(st, 1);
+		s->dur = sqlite3_column_int64(st, 2);
+		s->name_id = s->code = sqlite3_column_int64(st, 3);
+		while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
+			k--;
+		if (k == n)
+			continue; /* no number: the name is its group */
+		fl->nmerged++;
+		for (j = 0; j < ng; j++)
+			if (strlen(gname[j]) == k + 1 && !strncmp(gname[j], name, k))
+				break;
+		if (j == ng) {
+			char *g = pr_xmalloc(k + 2);
+			memcpy(g, name, k);
+			g[k] = '*';
+			g[k + 1] = '\0';
+			gname = pr_xreallocarray(gname, ng + 1, sizeof(*gname));
+			gcode = pr_xreallocarray(gcode, ng + 1, sizeof(*gcode));
+			gname[ng] = g;
+			gcode[ng++] = add_syn(fl, g);
+		}
+		s->code = gcode[j];
+	}
+	sqlite3_finalize(st);
+	for (j = 0; j < ng; j++)
+		free(gname[j]);
+	free(gname);
+	free(gcode);
+	if (!fl->nsteps)
+		return;
+	/* the slowest steps (longest first, then the first in id order), numbered by start */
+	sel = pr_xreallocarray(NULL, fl->nsteps, sizeof(*sel));
+	for (i = 0; i < fl->nsteps; i++)
+		sel[i] = &fl->steps[i];
+	qsort(sel, fl->nsteps, sizeof(*sel), by_slow);
+	nsel = fl->nsteps < FLAME_SPLIT_STEPS ? fl->nsteps : FLAME_SPLIT_STEPS;
+	qsort(sel, nsel, sizeof(*sel), by_start);
+	for (i = 0; i < nsel; i++) {
+		char *name = NULL;
+		sqlite3_stmt *ns;
+		if (!pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &ns,
+				  &ignore)) {
+			sqlite3_bind_int64(ns, 2, sel[i]->name_id);
+			if (sqlite3_step(ns) == SQLITE_ROW)
+				name = pr_xstrdup(pr_actx_text(ns, 0));
+			sqlite3_finalize(ns);
+		}
+		sel[i]->sel = add_syn(fl, name ? name : "?");
+		free(name);
+	}
+	fl->nsel = nsel;
+	free(sel);
+	fl->split.roots_by_code = 1;
+}
+
+static struct pr_flame *flame_new(struct pr_actx *ctx, int steps)
+{
+	struct pr_flame *fl = pr_xcalloc(1, sizeof(struct pr_flame));
+	if (steps)
+		load_steps(ctx, fl);
+	return fl;
+}
 
 struct pr_flame *pr_flame_new(struct pr_actx *ctx)
 {
 	if (pr_mnum(json_object_get(ctx->out, "counts"), "spans") > FLAME_MAX_SPANS)
 		return NULL;
-	return pr_xcalloc(1, sizeof(struct pr_flame));
+	return flame_new(ctx, 1);
 }
 
 int pr_flame_kind(const char *kind)
@@ -259,43 +491,267 @@ int pr_flame_kind(const char *kind)
 void pr_flame_row(struct pr_flame *fl, int64_t id, int64_t parent, int has_parent, int64_t name_id,
 		  int64_t dur)
 {
+	int64_t code = name_id, sel = 0;
 	if (++fl->nspans > FLAME_MAX_SPANS)
 		return;
-	if (!add_span(&fl->f, id, parent, has_parent, name_id, dur)) {
+	/* the rows come in id order, as the steps */
+	while (fl->stepi < fl->nsteps && fl->steps[fl->stepi].id < id)
+		fl->stepi++;
+	if (fl->stepi < fl->nsteps && fl->steps[fl->stepi].id == id) {
+		code = fl->steps[fl->stepi].code;
+		sel = fl->steps[fl->stepi].sel;
+	}
+	if (!add_span(&fl->f, id, parent, has_parent, code, dur)) {
 		if (fl->npend == fl->cappend) {
 			fl->cappend = fl->cappend ? fl->cappend * 2 : 64;
 			fl->pend = pr_xreallocarray(fl->pend, fl->cappend, sizeof(*fl->pend));
 		}
-		fl->pend[fl->npend++] = (struct pending){ id, parent, name_id, dur };
+		fl->pend[fl->npend++] = (struct pending){ id, parent, name_id, code, sel, dur };
+		return;
 	}
+	if (fl->nsel)
+		add_split(&fl->split, id, parent, has_parent, name_id, sel, dur);
 }
 
 void pr_flame_done(struct pr_flame *fl)
 {
-	struct fl *f = &fl->f;
 	if (fl->npend)
 		return; /* the maps place the spans still waiting for their parent */
-	pr_imap_release(&f->by_key);
-	pr_imap_release(&f->by_span);
-	free(f->dense);
-	f->dense = NULL;
-	f->ndense = 0;
-	if (f->nn && f->nn < f->cap) {
-		f->n = pr_xreallocarray(f->n, f->nn, sizeof(*f->n));
-		f->cap = f->nn;
+	/* the span maps stay: the device activities' calls are placed by them (run) */
+	pr_imap_release(&fl->f.by_key);
+	pr_imap_release(&fl->split.by_key);
+	if (fl->f.nn && fl->f.nn < fl->f.cap) {
+		fl->f.n = pr_xreallocarray(fl->f.n, fl->f.nn, sizeof(*fl->f.n));
+		fl->f.cap = fl->f.nn;
 	}
 }
 
 void pr_flame_free(struct pr_flame *fl)
 {
+	size_t i;
 	if (!fl)
 		return;
 	free(fl->pend);
-	pr_imap_release(&fl->f.by_key);
-	pr_imap_release(&fl->f.by_span);
-	free(fl->f.dense);
-	free(fl->f.n);
+	release_fl(&fl->f);
+	release_fl(&fl->split);
+	free(fl->steps);
+	for (i = 0; i < fl->nsyn; i++)
+		free(fl->syn[i]);
+	free(fl->syn);
 	free(fl);
+}
+
+/* ---- device time ---- */
+
+/* A call (corr, where its activities go in the two trees: node or -1) or an activity
+ * (corr, name, dur; none: it has no correlation, sorted last); 32 bytes each, sorted by
+ * corr. */
+struct corr_rec {
+	int64_t corr, a, b, none;
+};
+
+/* The gpu tree of a host tree: host nodes mirrored (map: host node -> gpu node, -1). */
+struct gpu_tree {
+	struct fl t;
+	const struct fl *host;
+	int32_t *map;
+	int64_t acts;
+};
+
+static long mirror(struct gpu_tree *g, long h)
+{
+	long chain[FLAME_MAX_DEPTH * 4], top = h, d;
+	size_t n = 0;
+	if (g->map[h] >= 0)
+		return g->map[h];
+	/* the unmapped ancestors, from h up (a deep path: the part past the chain goes to the
+	 * root, placed one level at a time by the recursion below) */
+	while (top >= 0 && g->map[top] < 0 && n < PR_ARRAY_SIZE(chain)) {
+		chain[n++] = top;
+		top = g->host->n[top].parent;
+	}
+	d = top < 0 ? -1 : g->map[top] >= 0 ? g->map[top] : mirror(g, top);
+	while (n > 0) {
+		long x = chain[--n];
+		d = node_of(&g->t, d, g->host->n[x].name_id, 0);
+		g->map[x] = (int32_t)d;
+	}
+	return d;
+}
+
+/* An activity under host node h (-1: under "(no launching call)"). */
+static void gpu_add(struct gpu_tree *g, long h, int64_t name, int64_t dur)
+{
+	int64_t folded = g->t.folded;
+	long p = h >= 0 ? mirror(g, h) : node_of(&g->t, -1, CODE_NOCALL, 0);
+	long leaf = node_of(&g->t, p, name, 1);
+	if (g->t.folded > folded)
+		g->t.folded = folded + 1; /* spans_folded: activities, each once */
+	/* the leaf's own time; totals are summed up the tree at the end */
+	g->t.n[leaf].total += (double)(dur > 0 ? dur : 0);
+	g->acts++;
+}
+
+/* Totals: each node's children added to it (a parent comes before its children). */
+static void gpu_sum(struct gpu_tree *g)
+{
+	long c;
+	for (c = (long)g->t.nn - 1; c >= 0; c--) {
+		struct node *n = &g->t.n[c];
+		if (n->parent >= 0) {
+			g->t.n[n->parent].total += n->total;
+			g->t.n[n->parent].child += n->total;
+		} else {
+			g->t.root += n->total;
+		}
+	}
+}
+
+static void gpu_init(struct gpu_tree *g, const struct fl *host)
+{
+	size_t i;
+	memset(g, 0, sizeof(*g));
+	g->host = host;
+	g->map = pr_xreallocarray(NULL, host->nn ? host->nn : 1, sizeof(*g->map));
+	for (i = 0; i < host->nn; i++)
+		g->map[i] = -1;
+}
+
+static void gpu_free(struct gpu_tree *g)
+{
+	release_fl(&g->t);
+	free(g->map);
+}
+
+/* Where a call's activities go in tree f: the node of the call's parent, or the call's. */
+static int64_t call_node(const struct fl *f, int64_t id)
+{
+	int64_t h;
+	if (!span_node(f, id, &h))
+		return -1;
+	return f->n[h].parent >= 0 ? f->n[h].parent : h;
+}
+
+static int is_act(uint8_t k)
+{
+	return k == PR_GK_KERNEL || k == PR_GK_MEMCPY || k == PR_GK_MEMSET;
+}
+
+/*
+ * The device activities of the GPU analyses' rows (id order) placed under
+ * their calls' nodes in g (merged tree) and s (by_step): the calls and the
+ * activities sorted by correlation, then matched.
+ */
+static int gpu_trees(struct pr_actx *ctx, struct pr_flame *fl, struct gpu_tree *g,
+		     struct gpu_tree *s, struct pr_error *err)
+{
+	struct pr_gpuscan *gs = pr_gpuscan_get(ctx, err);
+	struct pr_gpuread *rd;
+	const struct pr_gpurow *r;
+	struct pr_xsort *calls, *acts;
+	const struct corr_rec *c = NULL, *a;
+	struct corr_rec call = { 0, -1, -1, 0 };
+	int rc = 0, have = 0;
+	if (!gs)
+		return -1;
+	if (!(gs->nkind[PR_GK_KERNEL] + gs->nkind[PR_GK_MEMCPY] + gs->nkind[PR_GK_MEMSET]))
+		return 0;
+	if (!(rd = pr_gpuscan_open(ctx, gs, 0, err)))
+		return -1;
+	if (pr_spill_reread(gs->ids, err)) {
+		struct pr_error ignore = PR_ERROR_INIT;
+		(void)pr_gpuread_close(rd, &ignore);
+		return -1;
+	}
+	calls = pr_xsort_new("flame's runtime calls by correlation", sizeof(struct corr_rec),
+			     pr_xsort_mem / 4, PR_XSORT_SIGNED);
+	acts = pr_xsort_new("flame's device activities by correlation", sizeof(struct corr_rec),
+			    pr_xsort_mem / 4, PR_XSORT_SIGNED);
+	while ((r = pr_gpuread_next(rd))) {
+		const unsigned char *p;
+		int64_t id, corr;
+		struct corr_rec rec;
+		if (!is_act(r->kind) && r->kind != PR_GK_RUNTIME)
+			continue;
+		if (!(p = pr_spill_next(gs->ids, sizeof(id)))) {
+			rc = pr_spill_failed(gs->ids, err) ? -1
+				: pr_error_set(err, PR_E_IO, "the GPU rows' span ids: short");
+			break;
+		}
+		memcpy(&id, p, sizeof(id));
+		corr = pr_gpurow_corr_link(r);
+		if (r->kind == PR_GK_RUNTIME) {
+			if (corr == PR_GPU_NO_CORR)
+				continue;
+			rec = (struct corr_rec){ corr, call_node(&fl->f, id),
+						 fl->nsel ? call_node(&fl->split, id) : -1, 0 };
+			pr_xsort_put(calls, &rec);
+		} else {
+			int none = corr == PR_GPU_NO_CORR;
+			rec = (struct corr_rec){ none ? INT64_MAX : corr, r->name, r->dur, none };
+			pr_xsort_put(acts, &rec);
+		}
+	}
+	{
+		struct pr_error ignore = PR_ERROR_INIT;
+		if (pr_gpuread_close(rd, rc ? &ignore : err))
+			rc = -1;
+	}
+	if (!rc && (pr_xsort_sort(calls, err) || pr_xsort_sort(acts, err)))
+		rc = -1;
+	/* each activity to the first call of its correlation (the sort keeps id order) */
+	while (!rc && (a = pr_xsort_next(acts))) {
+		struct corr_rec act;
+		memcpy(&act, a, sizeof(act));
+		if (act.none) {
+			gpu_add(g, -1, act.a, act.b);
+			continue;
+		}
+		while ((!have || call.corr < act.corr) && (c = pr_xsort_next(calls))) {
+			struct corr_rec x;
+			memcpy(&x, c, sizeof(x));
+			if (have && x.corr == call.corr)
+				continue; /* a later call of the same correlation */
+			call = x;
+			have = 1;
+		}
+		if (have && call.corr == act.corr) {
+			gpu_add(g, (long)call.a, act.a, act.b);
+			if (call.b >= 0)
+				gpu_add(s, (long)call.b, act.a, act.b);
+		} else {
+			gpu_add(g, -1, act.a, act.b);
+		}
+	}
+	if (!rc && (pr_xsort_failed(calls, err) || pr_xsort_failed(acts, err)))
+		rc = -1;
+	pr_xsort_free(calls);
+	pr_xsort_free(acts);
+	return rc;
+}
+
+/* ---- the section ---- */
+
+#define RULE                                                                                    \
+	"spans of one name under one path merge (whatever their time or thread); steps merge "    \
+	"into one node per name with its trailing number as '*' (ProfilerStep#*); total = sum of " \
+	"their durations, self = total - children (0 when overlapping spans make the children "   \
+	"longer); nodes under 0.1 % of the total, deeper than 40 or past 1500 are counted in "     \
+	"nodes_more"
+
+/* A tree's object: total, nodes, nodes_more, spans_folded, and the keys given. */
+static json_t *tree_obj(struct pr_actx *ctx, const struct pr_flame *fl, struct fl *f, size_t max)
+{
+	size_t more = 0;
+	json_t *nodes = tree_nodes(ctx, fl, f, max, &more);
+	return pr_jobj("total", pr_jnum(f->root), "nodes", nodes, "nodes_more",
+		       more ? pr_jint((int64_t)more) : NULL, "spans_folded",
+		       f->folded ? pr_jint(f->folded) : NULL, NULL);
+}
+
+static void set_rule(json_t *o, const char *rule)
+{
+	json_object_set_new(o, "rule", json_string(rule));
 }
 
 /*
@@ -314,12 +770,15 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	const struct pr_spanstat *ss;
 	struct pr_flame *fl = NULL;
 	struct fl *f;
-	size_t i, kept = 0, more = 0;
+	struct gpu_tree g, gs;
+	size_t i;
 	sqlite3_stmt *st;
 	int64_t nframes = 0;
-	int rc;
-	long c, root_first = -1;
-	json_t *arr;
+	int rc, grc = 0;
+	json_t *out, *o;
+	char rule[400];
+	memset(&g, 0, sizeof(g));
+	memset(&gs, 0, sizeof(gs));
 	/* the frames counted by the shared span pass (spanstat.h), not by a scan */
 	if (!(ss = pr_spanstat_get(ctx, err)))
 		return -1;
@@ -335,7 +794,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		ctx->flame = NULL;
 		goto fed;
 	}
-	fl = pr_xcalloc(1, sizeof(*fl));
+	fl = flame_new(ctx, !nframes);
 	if (pr_actx_prep(ctx, nframes ? sel_frames : sel_spans, &st, err)) {
 		pr_flame_free(fl);
 		return -1;
@@ -369,42 +828,90 @@ fed:
 	while (fl->npend) {
 		struct pending *pend = fl->pend;
 		size_t keep = 0;
-		for (i = 0; i < fl->npend; i++)
-			if (!add_span(f, pend[i].id, pend[i].parent, 1, pend[i].name_id, pend[i].dur))
+		int none = 1;
+		for (i = 0; i < fl->npend; i++) {
+			if (add_span(f, pend[i].id, pend[i].parent, 1, pend[i].code, pend[i].dur)) {
+				none = 0;
+				if (fl->nsel)
+					add_split(&fl->split, pend[i].id, pend[i].parent, 1, pend[i].name_id,
+						  pend[i].sel, pend[i].dur);
+			} else {
 				pend[keep++] = pend[i];
-		if (keep == fl->npend) {
-			for (i = 0; i < fl->npend; i++)
-				add_span(f, pend[i].id, 0, 0, pend[i].name_id, pend[i].dur);
+			}
+		}
+		if (none) {
+			for (i = 0; i < fl->npend; i++) {
+				add_span(f, pend[i].id, 0, 0, pend[i].code, pend[i].dur);
+				if (fl->nsel)
+					add_split(&fl->split, pend[i].id, 0, 0, pend[i].name_id, pend[i].sel,
+						  pend[i].dur);
+			}
 			keep = 0;
 		}
 		fl->npend = keep;
 	}
 	if (!f->nn || f->root <= 0)
 		goto out;
-	/* children lists (reverse order; emit sorts them) */
-	for (c = (long)f->nn - 1; c >= 0; c--) {
-		long p = f->n[c].parent;
-		long *head = p < 0 ? &root_first : &f->n[p].first_child;
-		f->n[c].next = *head;
-		*head = c;
+	/* the device time under the calls' nodes (a run of spans with device activities) */
+	if (!nframes) {
+		gpu_init(&g, f);
+		gpu_init(&gs, &fl->split);
+		gs.t.roots_by_code = 1;
+		grc = gpu_trees(ctx, fl, &g, &gs, err);
+		if (grc)
+			goto out;
+		gpu_sum(&g);
+		gpu_sum(&gs);
 	}
-	arr = json_array();
-	emit(ctx, f, root_first, arr, &kept, &more);
-	json_object_set_new(
-		ctx->out, "flame",
-		pr_jobj("unit", json_string(value_unit(ctx)), "source",
-			json_string(nframes ? "frames" : "spans"), "total", pr_jnum(f->root), "nodes", arr,
-			"nodes_more", more ? pr_jint((int64_t)more) : NULL, "spans_folded",
-			f->folded ? pr_jint(f->folded) : NULL, "rule",
-			json_string("spans of one name under one path merge (whatever their time or "
-				    "thread); total = sum of their durations, self = total - children (0 when "
-				    "overlapping spans make the children longer); "
-				    "nodes under 0.1 % of the total, deeper than 40 or past 1500 are "
-				    "counted in nodes_more"),
-			NULL));
+	release_spans(f);
+	release_spans(&fl->split);
+	out = pr_jobj("unit", json_string(value_unit(ctx)), "source",
+		      json_string(nframes ? "frames" : "spans"), NULL);
+	o = tree_obj(ctx, fl, f, FLAME_MAX_NODES);
+	json_object_update(out, o);
+	json_decref(o);
+	if (fl->nmerged)
+		json_object_set_new(out, "steps_merged", pr_jint((int64_t)fl->nmerged));
+	set_rule(out, RULE);
+	if (fl->nsel && fl->split.root > 0) {
+		o = tree_obj(ctx, fl, &fl->split, FLAME_SPLIT_NODES);
+		json_object_set_new(o, "steps", pr_jint((int64_t)fl->nsel));
+		json_object_set_new(o, "of_steps", pr_jint((int64_t)fl->nsteps));
+		snprintf(rule, sizeof(rule),
+			 "the %zu slowest of the run's %zu steps, each a root under its own name in "
+			 "start order (the path above a step left out), the spans below as in the "
+			 "merged tree; nodes under 0.1 %% of these steps' total, deeper than 40 or past "
+			 "%d are counted in nodes_more",
+			 fl->nsel, fl->nsteps, FLAME_SPLIT_NODES);
+		set_rule(o, rule);
+		json_object_set_new(out, "by_step", o);
+	}
+	if (g.acts && g.t.root > 0) {
+		o = pr_jobj("unit", json_string("ns"), NULL);
+		{
+			json_t *t = tree_obj(ctx, fl, &g.t, FLAME_MAX_NODES);
+			json_object_update(o, t);
+			json_decref(t);
+		}
+		json_object_set_new(o, "activities", pr_jint(g.acts));
+		set_rule(o, "device time: each kernel, memcpy and memset (\"device\": true) under the "
+			    "op whose runtime call launched it (the first call of its correlation; the "
+			    "call itself where it has no parent), \"(no launching call)\" where none "
+			    "is found; a node's total = its activities' durations; nodes under 0.1 % "
+			    "of the total, deeper than 40 or past 1500 are counted in nodes_more");
+		json_object_set_new(out, "gpu", o);
+		if (gs.acts && gs.t.root > 0 && json_object_get(out, "by_step")) {
+			o = tree_obj(ctx, fl, &gs.t, FLAME_SPLIT_NODES);
+			json_object_set_new(o, "activities", pr_jint(gs.acts));
+			json_object_set_new(json_object_get(out, "by_step"), "gpu", o);
+		}
+	}
+	json_object_set_new(ctx->out, "flame", out);
 out:
+	gpu_free(&g);
+	gpu_free(&gs);
 	pr_flame_free(fl);
-	return 0;
+	return grc;
 }
 
 const struct pr_analyzer pr_an_flame = {

@@ -4,106 +4,105 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/model.h"
+#include "base/escape.h"
 #include "base/strbuf.h"
-#include "render/elide.h"
 
 #define esc pr_html_esc
 #define fmt_val pr_html_fmt_val
 
-#define FLAME_W 1200.0 /* the flame graph's width in SVG units */
-#define FLAME_ROW 18.0  /* and one level's height */
-
-/* A warm colour from the name, so one function has one colour wherever it is. */
-static void flame_color(const char *name, char *buf, size_t n)
+/*
+ * A tree of the model (nodes depth-first, children largest first) as the
+ * script reads it: {"total", "nodes": [[name, depth, total, self, device], ...],
+ * "more", "folded"}; NULL when the tree has nothing to draw.
+ */
+static json_t *tree_data(const json_t *t)
 {
-	uint32_t h = 2166136261u;
-	for (; *name; name++)
-		h = (h ^ (unsigned char)*name) * 16777619u;
-	snprintf(buf, n, "hsl(%u,%u%%,%u%%)", 10 + h % 40, 70 + (h >> 8) % 25, 55 + (h >> 16) % 15);
+	const json_t *nodes = json_object_get(t, "nodes"), *v;
+	double total = pr_mnum(t, "total");
+	json_t *arr;
+	size_t i;
+	if (!json_array_size(nodes) || !(total > 0) || !isfinite(total))
+		return NULL;
+	arr = json_array();
+	json_array_foreach(nodes, i, v)
+	{
+		double tt = pr_mnum(v, "total"), self = pr_mnum(v, "self");
+		long long d = pr_mll(v, "depth");
+		json_array_append_new(
+			arr, json_pack("[s,I,f,f,b]", pr_mstr(v, "name"), (json_int_t)(d >= 0 ? d : 0),
+				       tt > 0 && isfinite(tt) ? tt : 0.0,
+				       self > 0 && isfinite(self) ? self : 0.0,
+				       json_is_true(json_object_get(v, "device"))));
+	}
+	return json_pack("{s:f,s:o,s:I,s:I}", "total", total, "nodes", arr, "more",
+			 (json_int_t)(pr_mll(t, "nodes_more") > 0 ? pr_mll(t, "nodes_more") : 0), "folded",
+			 (json_int_t)(pr_mll(t, "spans_folded") > 0 ? pr_mll(t, "spans_folded") : 0));
+}
+
+/* Adds the tree t (the model's, NULL: none) to the script's trees under key: 1 when it has one. */
+static int add_tree(json_t *trees, const char *key, const json_t *t)
+{
+	json_t *d = t ? tree_data(t) : NULL;
+	if (d)
+		json_object_set_new(trees, key, d);
+	return d != NULL;
 }
 
 /*
  * The flame graph (an icicle: the root on top, callees below), time or the
- * profile's weight by call stack, from the model's flame nodes (depth-first,
- * children largest first): x is the running offset at each depth. Each box
- * says its name, total, share and self on hover; names are cut to the box.
+ * profile's weight by call stack: its data (the model's trees: merged steps,
+ * by_step, and their device-time twins) embedded as JSON for
+ * templates/flame.js, which draws, zooms, searches and switches them.
  */
 void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 {
-	const json_t *fl = json_object_get(run, "flame"), *nodes = json_object_get(fl, "nodes"), *v;
+	const json_t *fl = json_object_get(run, "flame"), *bs = json_object_get(fl, "by_step");
 	const char *unit = pr_mstr(fl, "unit");
-	double total = pr_mnum(fl, "total"), off[64], end[64];
-	size_t i, depth = 0;
-	(void)runi;
-	char a[48], b[48], col[40], cut[PR_LABEL];
+	double total = pr_mnum(fl, "total");
+	json_t *data, *trees;
+	char a[48], *s;
 	if (json_is_string(json_object_get(fl, "skipped"))) {
 		pr_strbuf_addstr(sb, "<h3>Flame graph</h3>\n<p class=\"capped\">No flame graph: ");
 		esc(sb, pr_mstr(fl, "skipped"));
 		pr_strbuf_addstr(sb, ".</p>\n");
 		return;
 	}
-	if (!json_array_size(nodes) || !(total > 0) || !isfinite(total))
+	if (!json_array_size(json_object_get(fl, "nodes")) || !(total > 0) || !isfinite(total))
 		return;
-	json_array_foreach(nodes, i, v)
-		if ((size_t)pr_mll(v, "depth") + 1 > depth)
-			depth = (size_t)pr_mll(v, "depth") + 1;
-	if (depth > 64)
-		depth = 64;
+	trees = json_object();
+	if (!add_tree(trees, "host", fl)) {
+		json_decref(trees);
+		return;
+	}
+	add_tree(trees, "split", bs);
+	add_tree(trees, "gpu", json_object_get(fl, "gpu"));
+	add_tree(trees, "gpu_split", json_object_get(bs, "gpu"));
+	data = json_pack("{s:s,s:o,s:I,s:I}", "unit", unit, "trees", trees, "steps",
+			 (json_int_t)(pr_mll(bs, "steps") > 0 ? pr_mll(bs, "steps") : 0), "of_steps",
+			 (json_int_t)(pr_mll(bs, "of_steps") > 0 ? pr_mll(bs, "of_steps") : 0));
 	fmt_val(total, unit, a, sizeof(a));
 	pr_strbuf_addf(sb, "<h3>Flame graph (%s by call stack, from the %s)</h3>\n",
 		       strcmp(unit, "ns") ? "weight" : "time", pr_mstr(fl, "source"));
-	pr_strbuf_addf(sb,
-		       "<figure class=\"flame\"><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %.0f\" "
-		       "role=\"img\" aria-label=\"flame graph, %s in all\">\n",
-		       FLAME_W, FLAME_ROW * (double)depth, a);
-	memset(off, 0, sizeof(off));
-	end[0] = total;
-	json_array_foreach(nodes, i, v)
-	{
-		size_t d = (size_t)pr_mll(v, "depth");
-		double t = pr_mnum(v, "total"), x, w;
-		const char *name = pr_mstr(v, "name");
-		size_t chars;
-		if (d >= 64)
-			continue;
-		if (!(t > 0) || !isfinite(t)) /* a hostile model: nothing to draw, children under it get 0 */
-			t = 0;
-		x = off[d];
-		/* spans that outlast their parent (overlapping input) can sum past it: a box is
-		 * drawn within its parent's */
-		if (x + t > end[d])
-			t = end[d] > x ? end[d] - x : 0;
-		off[d] += t;
-		if (d + 1 < 64) {
-			off[d + 1] = x; /* children start under their parent */
-			end[d + 1] = x + t;
-		}
-		if (t <= 0)
-			continue;
-		w = t / total * FLAME_W;
-		flame_color(name, col, sizeof(col));
-		fmt_val(t, unit, a, sizeof(a));
-		fmt_val(pr_mnum(v, "self"), unit, b, sizeof(b));
-		pr_strbuf_addf(sb, "<g class=\"fn\"><title>");
-		esc(sb, name);
-		pr_strbuf_addf(sb, " - %s (%.1f%%), self %s</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
-				   "height=\"%.1f\" fill=\"%s\"/>",
-			       a, t / total * 100, b, x / total * FLAME_W, FLAME_ROW * (double)d, w,
-			       FLAME_ROW - 1, col);
-		chars = (size_t)((w - 4) / 6.5);
-		if (chars >= 3) {
-			pr_elide_end(name, chars, cut, sizeof(cut));
-			pr_strbuf_addf(sb, "<text x=\"%.2f\" y=\"%.1f\">", x / total * FLAME_W + 2,
-				       FLAME_ROW * (double)d + 12.5);
-			esc(sb, cut);
-			pr_strbuf_addstr(sb, "</text>");
-		}
-		pr_strbuf_addstr(sb, "</g>\n");
-	}
-	pr_strbuf_addstr(sb, "</svg></figure>\n");
+	pr_strbuf_addf(sb, "<div class=\"flame-view\" id=\"flame-r%zu\" aria-label=\"flame graph, %s in all\">\n",
+		       runi, a);
+	/* the controls are made by the script when the view is first drawn */
+	pr_strbuf_addstr(sb, "<div class=\"fl-bar\"></div><div class=\"fl-crumbs\"></div>"
+			     "<p class=\"fl-note capped\"></p><div class=\"fl-chart\"><noscript>The flame "
+			     "graph is drawn by the page's script.</noscript></div>"
+			     "<div class=\"fl-tip\" hidden></div>\n");
+	s = json_dumps(data, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII |
+				     JSON_REAL_PRECISION(17));
+	json_decref(data);
+	if (!s)
+		abort(); /* only out of memory */
+	pr_strbuf_addstr(sb, "<script type=\"application/json\" class=\"fl-data\">");
+	pr_json_script_escape(sb, s);
+	pr_strbuf_addstr(sb, "</script></div>\n");
+	free(s);
 	if (pr_mll(fl, "nodes_more") > 0)
 		pr_strbuf_addf(sb,
 			       "<p class=\"capped\">%lld smaller or deeper node(s) are left out (under "
@@ -111,4 +110,3 @@ void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 			       "as their parent's self; <code>profreport speedscope</code> has every stack.</p>\n",
 			       pr_mll(fl, "nodes_more"));
 }
-

@@ -354,28 +354,49 @@ async function checkOne(browser, origin, file, shotDir, gpu) {
     if ((o.n > 20) === o.open) fail(`a phase timeline of ${o.n} occurrences is ${o.open ? 'open' : 'folded'}`);
     if (o.rows !== Math.min(o.n, 200)) fail(`a phase timeline of ${o.n} occurrences lists ${o.rows} rows`);
   }
-  // the flame graph: its root-level boxes span the whole width (the root total); every box
-  // sits inside its parent's (x within the box of the previous level that covers it)
-  const flame = await page.evaluate(() => Array.from(document.querySelectorAll('figure.flame svg')).map((svg) => {
-    const W = svg.viewBox.baseVal.width;
-    const rects = Array.from(svg.querySelectorAll('rect')).map((r) => ({ x: +r.getAttribute('x'),
-      y: +r.getAttribute('y'), w: +r.getAttribute('width') }));
-    const top = rects.filter((r) => r.y === 0).reduce((a, r) => a + r.w, 0);
+  // the flame graph (templates/flame.js draws it): its root frames span the width the
+  // model's kept roots take; every frame sits inside a frame of the row above; every label
+  // stays inside its box; every frame carries its name
+  // each view is drawn when it comes into sight: open its run, scroll to it, wait for it
+  const nflame = await page.evaluate(() => document.querySelectorAll('div.flame-view').length);
+  for (let k = 0; k < nflame; k++) {
+    await page.evaluate((i) => {
+      const v = document.querySelectorAll('div.flame-view')[i];
+      for (let d = v.closest('details'); d; d = d.parentElement.closest('details')) d.open = true;
+      v.scrollIntoView();
+    }, k);
+    await page.waitForFunction((i) => !!document.querySelectorAll('div.flame-view')[i].querySelector('svg.fl-svg'),
+      { timeout: 20000 }, k).catch(() => {});
+  }
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+  const flame = await page.evaluate(() => Array.from(document.querySelectorAll('div.flame-view')).map((view) => {
+    const svg = view.querySelector('svg.fl-svg');
+    if (!svg) return { missing: true };
+    const W = +svg.getAttribute('width');
+    const d = JSON.parse(view.querySelector('script.fl-data').textContent).trees.host;
+    const kept = d.nodes.filter((n) => n[1] === 0 && n[2] / d.total * W >= 0.5).reduce((a, n) => a + n[2] / d.total * W, 0);
+    const fr = Array.from(svg.querySelectorAll('g.fl-f')).map((g) => {
+      const r = g.querySelector('rect'), t = g.querySelector('text'), b = t ? t.getBBox() : null;
+      return { x: +r.getAttribute('x'), y: +r.getAttribute('y'), w: +r.getAttribute('width'),
+               name: g.getAttribute('data-name'), over: !!b && (b.x < +r.getAttribute('x') - 0.01 ||
+               b.x + b.width > +r.getAttribute('x') + +r.getAttribute('width') + 0.01) };
+    });
+    const top = fr.filter((r) => r.y === 0).reduce((a, r) => a + r.w, 0);
     let orphans = 0;
-    for (const r of rects) {
+    for (const r of fr) {
       if (r.y === 0) continue;
-      if (!rects.some((p) => p.y < r.y && p.y >= r.y - 20 && p.x <= r.x + 1e-6 && p.x + p.w >= r.x + r.w - 1e-3)) orphans++;
+      if (!fr.some((p) => p.y === r.y - 18 && p.x <= r.x + 0.02 && p.x + p.w >= r.x + r.w - 0.02)) orphans++;
     }
-    const fig = svg.closest('figure'), note = fig.nextElementSibling;
-    const pruned = !!note && note.classList.contains('capped') && /left out/.test(note.textContent);
-    return { W, top, pruned, boxes: rects.length, orphans, titles: svg.querySelectorAll('g.fn > title').length };
+    return { W, top, kept, boxes: fr.length, orphans, over: fr.filter((r) => r.over).length,
+             named: fr.filter((r) => r.name !== null).length };
   }));
   for (const f of flame) {
-    // the root boxes fill the width, less the small roots left out (then a note says so)
-    if (f.top > f.W + 0.5 || (!f.pruned && f.top < f.W - 0.5))
-      fail(`the flame graph's root boxes cover ${f.top.toFixed(1)} of ${f.W}${f.pruned ? ' (some left out)' : ''}`);
-    if (f.orphans) fail(`${f.orphans} flame box(es) outside their parent`);
-    if (f.titles !== f.boxes) fail('a flame box has no hover title');
+    if (f.missing) { fail('a flame graph was not drawn'); continue; }
+    if (Math.abs(f.top - f.kept) > 0.5)
+      fail(`the flame graph's root frames cover ${f.top.toFixed(1)} of ${f.W}, the model's roots ${f.kept.toFixed(1)}`);
+    if (f.orphans) fail(`${f.orphans} flame frame(s) outside their parent`);
+    if (f.over) fail(`${f.over} flame label(s) pass their box`);
+    if (f.named !== f.boxes) fail('a flame frame has no name');
   }
   for (const b of names.broken) fail(`a table cell breaks inside a word: ${b}`);
   for (const b of names.badCut) fail(`a cut name lacks its full name: ${b}`);

@@ -6,9 +6,10 @@
 # markup (`<img src=x onerror=alert(1)>`, also as a thread name, which the
 # timeline panel's embedded data carries) that must stay text, a GPU trace
 # (nccl_data) whose GPU section, panels and tables must be there (and the
-# CPU-only QEff page without any), and the pages
+# CPU-only QEff page without any; its flame graph driven by check_flame.js), and the pages
 # of `aggregate --html` (samples/ranks) and `compare --html` (slower_op);
 # then the operator and kernel views, search, CSV and dark theme (check_views.js).
+# The trace view has its own test, browser/trace (run_trace.sh).
 # Run by ctest as browser/html (tests/browser.cmake). Exit 77 (skip) without
 # chromium, node or tests/browser/node_modules.
 set -eu
@@ -83,6 +84,14 @@ else
 fi
 # shellcheck disable=SC2086
 node "$here/check_html.js" ${PR_SCREENSHOTS:+--screenshot "$PR_SCREENSHOTS"} $files
+# nccl_data's flame graph driven (check_flame.js): merged steps, split, zoom, search (the
+# share Python computes from the trace, tests/tools/flame_ref.py), GPU kernels, labels
+if [ -f "$nccl" ]; then
+	share=$(/usr/bin/python3 "$here/../tools/flame_ref.py" "$nccl" --search batch_norm)
+	steps=$(/usr/bin/python3 "$here/../tools/flame_ref.py" "$nccl" --steps)
+	node "$here/check_flame.js" ${PR_SCREENSHOTS:+--screenshot "$PR_SCREENSHOTS"} \
+		"$tmp/out/gpu-nccl.html" batch_norm "$share" "$steps"
+fi
 
 # the operator and kernel views, the search box, CSV and the dark theme (check_views.js):
 # the hostile trace (a CPU-only run whose op name is markup), the torch sample, and the
