@@ -10,6 +10,8 @@
 #include "analyze/model.h"
 #include "base/escape.h"
 #include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "render/names.h"
 
 #define esc pr_html_esc
 #define fmt_val pr_html_fmt_val
@@ -58,6 +60,35 @@ static int add_tree(json_t *trees, const char *key, const json_t *t)
  * by_step, and their device-time twins) embedded as JSON for
  * templates/flame.js, which draws, zooms, searches and switches them.
  */
+/* The display names of every tree's frames (render/names.h), as one column so that two
+ * different names never print alike: {"full": "shown"} where they differ. */
+static json_t *display_names(const json_t *trees)
+{
+	json_t *seen = json_object(), *out = json_object(), *t, *nd;
+	const char *key, **full;
+	pr_label_t *shown;
+	size_t i, n = 0;
+	json_object_foreach((json_t *)trees, key, t)
+	{
+		json_array_foreach(json_object_get(t, "nodes"), i, nd)
+			if (json_is_string(json_object_get(nd, "name")))
+				json_object_set_new(seen, json_string_value(json_object_get(nd, "name")),
+						    json_true());
+	}
+	full = pr_xcalloc(json_object_size(seen) + 1, sizeof(*full));
+	shown = pr_xcalloc(json_object_size(seen) + 1, sizeof(*shown));
+	json_object_foreach(seen, key, t)
+		full[n++] = key;
+	pr_name_column(shown, full, n, sizeof(shown[0]) - 1);
+	for (i = 0; i < n; i++)
+		if (strcmp(shown[i], full[i]))
+			json_object_set_new(out, full[i], json_string(shown[i]));
+	free(shown);
+	free(full);
+	json_decref(seen);
+	return out;
+}
+
 void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 {
 	const json_t *fl = json_object_get(run, "flame"), *bs = json_object_get(fl, "by_step");
@@ -84,6 +115,7 @@ void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 	data = json_pack("{s:s,s:o,s:I,s:I}", "unit", unit, "trees", trees, "steps",
 			 (json_int_t)(pr_mll(bs, "steps") > 0 ? pr_mll(bs, "steps") : 0), "of_steps",
 			 (json_int_t)(pr_mll(bs, "of_steps") > 0 ? pr_mll(bs, "of_steps") : 0));
+	json_object_set_new(data, "display", display_names(trees));
 	fmt_val(total, unit, a, sizeof(a));
 	pr_strbuf_addf(sb, "<h3>Flame graph (%s by call stack, from the %s)</h3>\n",
 		       strcmp(unit, "ns") ? "weight" : "time", pr_mstr(fl, "source"));

@@ -14,8 +14,11 @@
   var SVGNS = "http://www.w3.org/2000/svg";
 
   /* The name a frame shows (box and hover): the one place that formats names. */
+  /* a frame's name as the page shows it: html_flame.c's display form (render/names.h:
+     demangled, no return type or argument list, never two names alike), else the name */
+  var DISPLAY = {};
   function displayName(name) {
-    return name;
+    return Object.prototype.hasOwnProperty.call(DISPLAY, name) ? DISPLAY[name] : name;
   }
 
   function fmtVal(v, unit) {
@@ -90,6 +93,7 @@
     var data;
     try {
       data = JSON.parse(view.querySelector("script.fl-data").textContent);
+      if (data.display) Object.keys(data.display).forEach(function (k) { DISPLAY[k] = data.display[k]; });
     } catch (e) {
       return null;
     }
