@@ -26,7 +26,7 @@ async function main() {
     });
     const shot = async (sel, name, pad) => {
       const el = await page.$(sel);
-      await el.scrollIntoView();
+      await page.evaluate((s) => document.querySelector(s).scrollIntoView({ block: 'start' }), sel);
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       await el.screenshot({ path: path.join(out, name) });
       console.log(`docs/shot_views: ${name}`);

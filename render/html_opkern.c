@@ -40,7 +40,7 @@ static json_t *display_names(const json_t *rows)
 		json_object_foreach(seen, key, v)
 			full[n++] = key;
 	}
-	pr_name_column(shown, full, n, sizeof(shown[0]) - 1);
+	pr_name_column(shown, full, n, 72); /* as the page's other name columns (pr_html_td) */
 	for (i = 0; i < n; i++)
 		if (strcmp(shown[i], full[i]))
 			json_object_set_new(out, full[i], json_string(shown[i]));

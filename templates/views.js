@@ -172,6 +172,9 @@
     var self = this;
     this.box = box; this.d = d; this.spec = spec; this.mode = spec.modes[0][0];
     this.sort = null; this.dir = -1; this.shown = PAGE;
+    /* the column sorted at first, largest first (TensorBoard's order: device self time for ops
+       with device work, else host self; total time for kernels) */
+    this.sortLabel = spec.sortLabel ? spec.sortLabel(d) : null;
     box.textContent = "";
     var bar = document.createElement("div");
     bar.className = "tv-bar";
@@ -232,6 +235,11 @@
   View.prototype.draw = function () {
     var self = this, t = this.table;
     this.cols = this.spec.cols(this.d, this.mode);
+    if (this.sortLabel) {
+      var want = this.sortLabel;
+      this.cols.forEach(function (c, i) { if (c.label === want) self.sort = i; });
+      this.sortLabel = null;
+    }
     if (this.sort !== null && this.sort >= this.cols.length) this.sort = null;
     var rows = this.rows(), cols = this.cols;
     this.modeBtns.forEach(function (b) { b.setAttribute("aria-pressed", b.getAttribute("data-mode") === self.mode ? "true" : "false"); });
@@ -291,12 +299,14 @@
 
   var SPEC = {
     ops: { modes: [["name", "By name"], ["shape", "By name + input shapes"]], rows: opRows, cols: opCols,
+      sortLabel: function (d) { return d.has_device ? "Device self" : "Host self"; },
       note: function (d) {
         return d.calls + " op calls in " + d.distinct + " (name, input shapes) rows" +
           (d.folded ? "; " + d.folded + " rows with the least host time are folded into \"(other ops)\"" : "") +
           (d.has_device ? ". Device times: activities launched by the op (self) or by it and the ops below it (total)." : ". No device activities in this run.");
       } },
     kernels: { modes: [["name", "By name"], ["props", "By properties + op"]], rows: kernRows, cols: kernCols,
+      sortLabel: function () { return "Total"; },
       note: function (d) {
         var tc = d.tensor_cores || {};
         return d.kernels + " kernels in " + d.distinct + " (name, op, grid, block, registers, shared memory) rows" +
@@ -313,7 +323,7 @@
       var d = JSON.parse(s.textContent);
       if (!spec) return;
       if (d.display) Object.keys(d.display).forEach(function (k) { DISPLAY[k] = d.display[k]; });
-      new View(box, d, { modes: spec.modes, rows: spec.rows, cols: spec.cols, note: spec.note(d) });
+      new View(box, d, { modes: spec.modes, rows: spec.rows, cols: spec.cols, note: spec.note(d), sortLabel: spec.sortLabel });
     } catch (err) {
       console.error("view " + box.id + ": " + err);
     }

@@ -74,8 +74,13 @@ async function checkPage(browser, origin, file, model, shotDir, fail) {
   let shown = await page.$$eval(`${ops} tbody tr td:first-child`, (tds) => tds.map((t) => t.title));
   if (shown.length !== names.length || new Set(shown).size !== names.length || names.some((n) => !shown.includes(n)))
     bad(`op view by name: ${shown.length} rows, the model has ${names.length} names`);
-  // sorting by host self, both ways
-  const col = await page.$$eval(`${ops} thead th`, (ths) => ths.findIndex((t) => t.textContent === 'Host self'));
+  // sorted at first by device self (host self without device work), largest first
+  const first = await page.$$eval(`${ops} thead th`, (ths) => ths.filter((t) => t.getAttribute('aria-sort')).map((t) => [t.textContent, t.getAttribute('aria-sort')]));
+  const wantFirst = ov.has_device ? 'Device self' : 'Host self';
+  if (first.length !== 1 || first[0][0] !== wantFirst || first[0][1] !== 'descending')
+    bad(`op view sorted at first by ${JSON.stringify(first)}, want ${wantFirst} descending`);
+  // sorting by calls, both ways
+  const col = await page.$$eval(`${ops} thead th`, (ths) => ths.findIndex((t) => t.textContent === 'Calls'));
   for (const want of ['descending', 'ascending']) {
     await page.click(`${ops} thead th:nth-child(${col + 1})`);
     const st = await page.$eval(`${ops} thead th:nth-child(${col + 1})`, (t) => [t.getAttribute('aria-sort'), getComputedStyle(t, '::after').content]);
