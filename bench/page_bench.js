@@ -18,7 +18,7 @@ async function once(browser, url) {
     const ready = performance.getEntriesByName('pr-ready')[0];
     const nav = performance.getEntriesByType('navigation')[0];
     let draw = NaN;
-    const tv = document.querySelector('.trv');
+    const tv = document.querySelector('.trv'); // built once in sight (the first run's usually is)
     if (tv && tv.tvView) {
       const t0 = performance.now();
       tv.tvView.draw();

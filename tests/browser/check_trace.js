@@ -183,7 +183,12 @@ async function main() {
     const n = await page.evaluate(() => document.querySelectorAll('.trv').length);
     if (!n) fail('no trace view on the page');
     const done = [];
-    for (let k = 0; k < n; k++) done.push(await checkView(page, k, k === 0 ? facts : null, fail));
+    for (let k = 0; k < n; k++) {
+      // a view is built when it comes into sight
+      await page.evaluate((k) => document.querySelectorAll('.trv')[k].scrollIntoView({ block: 'start' }), k);
+      await page.waitForFunction((k) => !!document.querySelectorAll('.trv')[k].tvView, { timeout: 10000 }, k);
+      done.push(await checkView(page, k, k === 0 ? facts : null, fail));
+    }
     if (problems.length) { bad = true; console.log(`FAIL ${path.basename(abs)}:\n  ${problems.join('\n  ')}`); }
     else console.log(`ok   ${path.basename(abs)}: ${n} trace view(s), ${done.map((d) => d && `${d.n} slices, ${d.links} links`).join('; ')}`);
   } finally {
