@@ -24,8 +24,11 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/imap.h"
 #include "analyze/opview.h"
+#include "analyze/spanstat.h"
 #include "base/strbuf.h"
+#include "base/strmap.h"
 #include "base/xalloc.h"
 
 static double sat(double v)
@@ -123,14 +126,85 @@ static void sql_elem(sqlite3_context *c, int argc, sqlite3_value **v)
 	pr_strbuf_release(&sb);
 }
 
-static int run(struct pr_actx *ctx, struct pr_error *err)
+/* The rows as they come, largest host total first: the first OPV_ROWS - 1 kept, the rest
+ * summed into "(other ops)" (a single row past them is kept as it is). */
+struct acc {
+	json_t *rows;
+	int64_t n, folded;
+	double calls_all, self_all, total_all, f_calls, f_self, f_total;
+};
+
+static void acc_row(struct acc *a, const char *name, json_t *dims, json_t *types, double calls,
+		    double tot, double slf)
+{
+	tot = sat(tot);
+	slf = sat(slf);
+	a->calls_all += calls;
+	a->total_all += tot;
+	a->self_all += slf;
+	a->n++;
+	if (a->n > OPV_ROWS) { /* folded: the shapes are not kept */
+		json_decref(dims);
+		json_decref(types);
+	}
+	if (a->n >= OPV_ROWS) { /* the last slot holds the fold when there is one */
+		if (a->n == OPV_ROWS)
+			/* kept for now: folded only if another row follows */
+			json_array_append_new(a->rows, pr_jobj("name", json_string(name), "input_dims", dims,
+							       "input_type", types, "calls",
+							       pr_jint((int64_t)calls), "host_total_ns",
+							       pr_jint((int64_t)tot), "host_self_ns",
+							       pr_jint((int64_t)slf), NULL));
+		a->folded++;
+		a->f_calls += calls;
+		a->f_total += tot;
+		a->f_self += slf;
+		return;
+	}
+	json_array_append_new(a->rows, pr_jobj("name", json_string(name), "input_dims", dims, "input_type",
+					       types, "calls", pr_jint((int64_t)calls), "host_total_ns",
+					       pr_jint((int64_t)tot), "host_self_ns", pr_jint((int64_t)slf),
+					       NULL));
+}
+
+/* Does any span of the store carry an "Input Dims" or "Input type" arg? (argkeys: one row per
+ * distinct list of keys, a few hundred) */
+static int has_shapes(struct pr_actx *ctx, int *yes, struct pr_error *err)
 {
 	sqlite3_stmt *st;
-	json_t *rows, *o;
 	int rc;
-	int64_t n = 0, folded = 0;
-	double calls_all = 0, self_all = 0, total_all = 0;
-	double f_calls = 0, f_self = 0, f_total = 0;
+	if (pr_actx_prep(ctx,
+			 "SELECT 1 FROM argkeys WHERE (instr(keys, '\"Input Dims\"') OR "
+			 "instr(keys, '\"Input type\"')) AND ?1 IS NOT NULL LIMIT 1",
+			 &st, err))
+		return -1;
+	rc = sqlite3_step(st);
+	*yes = rc == SQLITE_ROW;
+	return pr_actx_done(ctx, st, rc == SQLITE_ROW ? SQLITE_DONE : rc, err);
+}
+
+/* Without shapes the rows are the shared pass's groups of kind op (spanstat.h), which sum
+ * count, duration and self as the SQL below does, in the same order: no scan of its own. */
+static int rows_by_name(struct pr_actx *ctx, struct acc *a, struct pr_error *err)
+{
+	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
+	size_t i;
+	if (!ss)
+		return -1;
+	for (i = 0; i < ss->nby_total; i++) {
+		const struct pr_spanstat_group *g = &ss->g[ss->by_total[i]];
+		if (!g->name || strcmp(ss->kinds[g->kind], "op"))
+			continue;
+		acc_row(a, g->name, json_null(), json_null(), (double)g->all.count, g->all.total,
+			g->all.self);
+	}
+	return 0;
+}
+
+static int rows_by_shape(struct pr_actx *ctx, struct acc *a, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
 	static const char sql[] =
 		OPV_KEYS_CTE
 		"SELECT n.value, g.dims, g.types, g.calls, g.tot, g.slf FROM ("
@@ -152,58 +226,211 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	}
 	if (pr_actx_prep(ctx, sql, &st, err))
 		return -1;
-	rows = json_array();
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		acc_row(a, pr_actx_text(st, 0), text_or_null(st, 1), text_or_null(st, 2),
+			sqlite3_column_double(st, 3), sqlite3_column_double(st, 4),
+			sqlite3_column_double(st, 5));
+	return pr_actx_done(ctx, st, rc, err);
+}
+
+/* One (name, Input Dims, Input type) group of the in-memory path. */
+struct sgroup {
+	int64_t name_id;
+	char *name, *dims, *types; /* dims, types NULL: no such arg */
+	double calls, tot, slf;
+};
+
+static int cmp_opt(const char *x, const char *y) /* SQLite's order: NULL first, then memcmp */
+{
+	if (!x || !y)
+		return x ? 1 : y ? -1 : 0;
+	return strcmp(x, y);
+}
+
+static int cmp_sgroup(const void *pa, const void *pb)
+{
+	const struct sgroup *a = pa, *b = pb;
+	int c;
+	if (a->tot != b->tot)
+		return a->tot > b->tot ? -1 : 1;
+	if ((c = strcmp(a->name, b->name)))
+		return c;
+	if ((c = cmp_opt(a->dims, b->dims)))
+		return c;
+	return cmp_opt(a->types, b->types);
+}
+
+/* the element at pos of the args text as a new string, NULL when none */
+static char *elem_dup(const char *args, size_t n, int64_t pos, struct pr_strbuf *sb)
+{
+	if (!args || pos < 0 || !pr_opview_elem(args, n, pos, sb))
+		return NULL;
+	return pr_xstrndup(sb->buf, sb->len);
+}
+
+/*
+ * rows_by_shape's groups made here, in one pass over the run's op spans in id order (the order
+ * in which SQLite's GROUP BY adds a group's rows, so the sums are the same to the bit): the
+ * key is (name id, dims, types) in a hash map. The SQL costs a sort of every op span by its
+ * text keys (2.1 s of a 1 GB trace's 5.5 s analysis); this about a third of that. At most
+ * OPV_MEM_GROUPS groups: past them (hostile shapes, a new one per call) *fallback is set and
+ * the SQL, which spills its sort to disk, does it.
+ */
+#define OPV_MEM_GROUPS 200000
+static int rows_by_shape_mem(struct pr_actx *ctx, struct acc *a, int *fallback,
+			     struct pr_error *err)
+{
+	sqlite3_stmt *st, *nst = NULL;
+	struct pr_imap pos = { 0 };
+	struct pr_strmap map = PR_STRMAP_INIT;
+	struct pr_strbuf key = PR_STRBUF_INIT, el = PR_STRBUF_INIT;
+	struct sgroup *g = NULL;
+	size_t ng = 0, cap = 0, i, kept = 0;
+	int rc, ret = -1;
+	*fallback = 0;
+	if (pr_actx_prep(ctx, OPV_KEYS_CTE "SELECT id, d, t FROM k WHERE ?1 IS NOT NULL", &st, err))
+		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		double calls = sqlite3_column_double(st, 3), tot = sat(sqlite3_column_double(st, 4)),
-		       slf = sat(sqlite3_column_double(st, 5));
-		calls_all += calls;
-		total_all += tot;
-		self_all += slf;
-		n++;
-		if (n >= OPV_ROWS) { /* the last slot holds the fold when there is one */
-			if (n == OPV_ROWS) {
-				/* keep it for now: folded only if another row follows */
-				o = pr_jobj("name", json_string(pr_actx_text(st, 0)), "input_dims",
-					    text_or_null(st, 1), "input_type", text_or_null(st, 2),
-					    "calls", pr_jint((int64_t)calls), "host_total_ns",
-					    pr_jint((int64_t)tot), "host_self_ns", pr_jint((int64_t)slf),
-					    NULL);
-				json_array_append_new(rows, o);
-			}
-			folded++;
-			f_calls += calls;
-			f_total += tot;
-			f_self += slf;
-			continue;
-		}
-		o = pr_jobj("name", json_string(pr_actx_text(st, 0)), "input_dims",
-			    text_or_null(st, 1), "input_type", text_or_null(st, 2), "calls",
-			    pr_jint((int64_t)calls), "host_total_ns", pr_jint((int64_t)tot),
-			    "host_self_ns", pr_jint((int64_t)slf), NULL);
-		json_array_append_new(rows, o);
+		int64_t d = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 1),
+			t = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2);
+		if (d >= 0x7fffffff || t >= 0x7fffffff)
+			d = t = -1;
+		pr_imap_put(&pos, sqlite3_column_int64(st, 0), ((d + 1) << 32) | (t + 1));
 	}
-	if (pr_actx_done(ctx, st, rc, err)) {
-		json_decref(rows);
+	if (pr_actx_done(ctx, st, rc, err))
+		goto out;
+	if (pr_actx_prep(ctx,
+			 "SELECT name_id, args_keys, args, dur, self FROM span "
+			 "WHERE run_id = ?1 AND kind = 'op' ORDER BY id",
+			 &st, err))
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t name = sqlite3_column_int64(st, 0), pk = 0, gi;
+		const char *args = NULL;
+		size_t alen = 0;
+		char *dims = NULL, *types = NULL;
+		uint32_t len;
+		if (sqlite3_column_type(st, 1) == SQLITE_INTEGER &&
+		    pr_imap_get(&pos, sqlite3_column_int64(st, 1), &pk) && pk) {
+			args = (const char *)sqlite3_column_text(st, 2);
+			alen = args ? (size_t)sqlite3_column_bytes(st, 2) : 0;
+			dims = elem_dup(args, alen, (pk >> 32) - 1, &el);
+			types = elem_dup(args, alen, (pk & 0xffffffff) - 1, &el);
+		}
+		/* key: name id, then each text with its length (~0 for none) */
+		pr_strbuf_reset(&key);
+		pr_strbuf_add(&key, &name, sizeof(name));
+		len = dims ? (uint32_t)strlen(dims) : ~0u;
+		pr_strbuf_add(&key, &len, sizeof(len));
+		if (dims)
+			pr_strbuf_addstr(&key, dims);
+		len = types ? (uint32_t)strlen(types) : ~0u;
+		pr_strbuf_add(&key, &len, sizeof(len));
+		if (types)
+			pr_strbuf_addstr(&key, types);
+		if (!pr_strmap_get(&map, key.buf, key.len, &gi)) {
+			if (ng == OPV_MEM_GROUPS) {
+				free(dims);
+				free(types);
+				*fallback = 1;
+				sqlite3_finalize(st);
+				ret = 0;
+				goto out;
+			}
+			if (ng == cap) {
+				cap = cap ? cap * 2 : 256;
+				g = pr_xreallocarray(g, cap, sizeof(*g));
+			}
+			gi = (int64_t)ng;
+			g[ng++] = (struct sgroup){ name, NULL, dims, types, 0, 0, 0 };
+			pr_strmap_put(&map, key.buf, key.len, gi);
+		} else {
+			free(dims);
+			free(types);
+		}
+		g[gi].calls += 1;
+		g[gi].tot += (double)sqlite3_column_int64(st, 3);
+		if (sqlite3_column_type(st, 4) != SQLITE_NULL)
+			g[gi].slf += (double)sqlite3_column_int64(st, 4);
+	}
+	if (pr_actx_done(ctx, st, rc, err))
+		goto out;
+	/* names (a group whose name id has no string is dropped, as SQLite's join drops it) */
+	if (pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &nst, err))
+		goto out;
+	for (i = 0; i < ng; i++) {
+		sqlite3_reset(nst);
+		sqlite3_bind_int64(nst, 2, g[i].name_id);
+		if (sqlite3_step(nst) == SQLITE_ROW && sqlite3_column_type(nst, 0) != SQLITE_NULL) {
+			g[i].name = pr_xstrdup(pr_actx_text(nst, 0));
+			g[kept++] = g[i];
+		} else {
+			free(g[i].dims);
+			free(g[i].types);
+		}
+	}
+	ng = kept;
+	qsort(g, ng, sizeof(*g), cmp_sgroup);
+	for (i = 0; i < ng; i++)
+		acc_row(a, g[i].name, g[i].dims ? json_string(g[i].dims) : json_null(),
+			g[i].types ? json_string(g[i].types) : json_null(), g[i].calls, g[i].tot,
+			g[i].slf);
+	ret = 0;
+out:
+	if (nst)
+		sqlite3_finalize(nst);
+	for (i = 0; i < ng; i++) {
+		free(g[i].name);
+		free(g[i].dims);
+		free(g[i].types);
+	}
+	free(g);
+	pr_imap_release(&pos);
+	pr_strmap_release(&map);
+	pr_strbuf_release(&key);
+	pr_strbuf_release(&el);
+	return ret;
+}
+
+static int run(struct pr_actx *ctx, struct pr_error *err)
+{
+	struct acc a;
+	json_t *o;
+	int shapes = 0, fallback = 0;
+	memset(&a, 0, sizeof(a));
+	a.rows = json_array();
+	if (has_shapes(ctx, &shapes, err) || (!shapes && rows_by_name(ctx, &a, err)) ||
+	    (shapes && rows_by_shape_mem(ctx, &a, &fallback, err))) {
+		json_decref(a.rows);
 		return -1;
 	}
-	if (!n) {
-		json_decref(rows);
+	if (fallback) { /* too many groups to keep: SQLite's GROUP BY */
+		json_decref(a.rows);
+		memset(&a, 0, sizeof(a));
+		a.rows = json_array();
+		if (rows_by_shape(ctx, &a, err)) {
+			json_decref(a.rows);
+			return -1;
+		}
+	}
+	if (!a.n) {
+		json_decref(a.rows);
 		return 0;
 	}
-	if (folded > 1) { /* the row at OPV_ROWS - 1 and the rest become "(other ops)" */
-		json_array_remove(rows, json_array_size(rows) - 1);
-		json_array_append_new(rows, pr_jobj("name", json_string(PR_OPVIEW_OTHER), "input_dims",
-						    json_null(), "input_type", json_null(), "calls",
-						    pr_jint((int64_t)f_calls), "host_total_ns",
-						    pr_jint((int64_t)sat(f_total)), "host_self_ns",
-						    pr_jint((int64_t)sat(f_self)), "other", json_true(),
-						    NULL));
+	if (a.folded > 1) { /* the row at OPV_ROWS - 1 and the rest become "(other ops)" */
+		json_array_remove(a.rows, json_array_size(a.rows) - 1);
+		json_array_append_new(a.rows, pr_jobj("name", json_string(PR_OPVIEW_OTHER), "input_dims",
+						      json_null(), "input_type", json_null(), "calls",
+						      pr_jint((int64_t)a.f_calls), "host_total_ns",
+						      pr_jint((int64_t)sat(a.f_total)), "host_self_ns",
+						      pr_jint((int64_t)sat(a.f_self)), "other", json_true(),
+						      NULL));
 	} else {
-		folded = 0;
+		a.folded = 0;
 	}
-	o = pr_jobj("rows", rows, "distinct", pr_jint(n), "folded", pr_jint(folded), "calls",
-		    pr_jint((int64_t)calls_all), "host_total_ns", pr_jint((int64_t)sat(total_all)),
-		    "host_self_ns", pr_jint((int64_t)sat(self_all)), "has_device", json_false(),
+	o = pr_jobj("rows", a.rows, "distinct", pr_jint(a.n), "folded", pr_jint(a.folded), "calls",
+		    pr_jint((int64_t)a.calls_all), "host_total_ns", pr_jint((int64_t)sat(a.total_all)),
+		    "host_self_ns", pr_jint((int64_t)sat(a.self_all)), "has_device", json_false(),
 		    NULL);
 	json_object_set_new(
 		o, "rule",
