@@ -296,7 +296,8 @@ static void emit(struct emit_to *e, struct fl *f, long first)
 	for (c = first, i = 0; c >= 0; c = f->n[c].next)
 		kids[i++] = c;
 	sort_ctx = f;
-	qsort(kids, k, sizeof(*kids), by_total);
+	if (k)
+		qsort(kids, k, sizeof(*kids), by_total);
 	for (i = 0; i < k; i++) {
 		struct node *n = &f->n[kids[i]];
 		char *name;
@@ -441,9 +442,11 @@ static void load_steps(struct pr_actx *ctx, struct pr_flame *fl)
 	sel = pr_xreallocarray(NULL, fl->nsteps, sizeof(*sel));
 	for (i = 0; i < fl->nsteps; i++)
 		sel[i] = &fl->steps[i];
-	qsort(sel, fl->nsteps, sizeof(*sel), by_slow);
+	if (fl->nsteps)
+		qsort(sel, fl->nsteps, sizeof(*sel), by_slow);
 	nsel = fl->nsteps < FLAME_SPLIT_STEPS ? fl->nsteps : FLAME_SPLIT_STEPS;
-	qsort(sel, nsel, sizeof(*sel), by_start);
+	if (nsel)
+		qsort(sel, nsel, sizeof(*sel), by_start);
 	for (i = 0; i < nsel; i++) {
 		char *name = NULL;
 		sqlite3_stmt *ns;

@@ -370,7 +370,8 @@ static int rows_by_shape_mem(struct pr_actx *ctx, struct acc *a, int *fallback,
 		}
 	}
 	ng = kept;
-	qsort(g, ng, sizeof(*g), cmp_sgroup);
+	if (ng)
+		qsort(g, ng, sizeof(*g), cmp_sgroup);
 	for (i = 0; i < ng; i++)
 		acc_row(a, g[i].name, g[i].dims ? json_string(g[i].dims) : json_null(),
 			g[i].types ? json_string(g[i].types) : json_null(), g[i].calls, g[i].tot,

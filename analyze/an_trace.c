@@ -663,7 +663,8 @@ static int load_lanes(struct pr_actx *ctx, struct slice *sl, size_t n, struct la
 	/* sorted, and the slices' lane indexes renumbered */
 	for (i = 0; i < nl; i++)
 		l[i].sort_index = l[i].has_sort ? l[i].sort_index : 0, l[i].depth = (int)i;
-	qsort(l, nl, sizeof(*l), cmp_lane);
+	if (nl)
+		qsort(l, nl, sizeof(*l), cmp_lane);
 	rank = pr_xreallocarray(NULL, nl ? nl : 1, sizeof(*rank));
 	for (i = 0; i < nl; i++) {
 		rank[l[i].depth] = i;
@@ -1044,7 +1045,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	if (load_lanes(ctx, sl, n, &lanes, &nl, err))
 		goto out;
 	/* depth: nesting among the lane's slices (start order, longer first) */
-	qsort(sl, n, sizeof(*sl), by_lane_start);
+	if (n)
+		qsort(sl, n, sizeof(*sl), by_lane_start);
 	stack = pr_xreallocarray(NULL, n ? n : 1, sizeof(*stack));
 	{
 		size_t depth = 0;
@@ -1060,7 +1062,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 				lanes[sl[i].lane].depth = sl[i].depth + 1;
 		}
 	}
-	qsort(sl, n, sizeof(*sl), by_lane_depth);
+	if (n)
+		qsort(sl, n, sizeof(*sl), by_lane_depth);
 	jw = json_array();
 	jl = json_array();
 	jk = json_array();

@@ -351,7 +351,8 @@ static void kernel_view(struct pr_opk *k)
 	}
 	kernels += k->over.count;
 	add_ns(&total, k->over.total);
-	qsort(k->k, k->nk, sizeof(*k->k), cmp_k);
+	if (k->nk)
+		qsort(k->k, k->nk, sizeof(*k->k), cmp_k);
 	memset(&fold, 0, sizeof(fold));
 	fold.min = INT64_MAX;
 	if (k->nk > OPV_ROWS || (k->over.count && k->nk >= OPV_ROWS))
