@@ -27,6 +27,7 @@
 #include "analyze/imap.h"
 #include "analyze/opview.h"
 #include "analyze/spanstat.h"
+#include "base/jsonx.h"
 #include "base/strbuf.h"
 #include "base/strmap.h"
 #include "base/xalloc.h"
@@ -55,30 +56,6 @@ static json_t *text_or_null(sqlite3_stmt *st, int col)
 	return json_string(pr_actx_text(st, col));
 }
 
-/* Where the JSON value at s[i] ends (depth 0 ',' or closing bracket), n when it does not. */
-static size_t elem_end(const char *s, size_t i, size_t n)
-{
-	int depth = 0;
-	for (; i < n; i++) {
-		char c = s[i];
-		if (c == '"') {
-			for (i++; i < n && s[i] != '"'; i++)
-				if (s[i] == '\\' && i + 1 < n)
-					i++;
-			if (i >= n)
-				return n;
-		} else if (c == '[' || c == '{') {
-			depth++;
-		} else if (c == ']' || c == '}') {
-			if (!depth)
-				return i;
-			depth--;
-		} else if (c == ',' && !depth) {
-			return i;
-		}
-	}
-	return n;
-}
 
 int pr_opview_elem(const char *s, size_t n, int64_t pos, struct pr_strbuf *sb)
 {
@@ -88,7 +65,7 @@ int pr_opview_elem(const char *s, size_t n, int64_t pos, struct pr_strbuf *sb)
 	if (!s || n < 2 || s[0] != '[' || pos < 0)
 		return 0;
 	for (;;) {
-		e = elem_end(s, i, n);
+		e = pr_json_elem_end(s, i, n);
 		if (e >= n || e == i)
 			return 0; /* unterminated, or an empty element */
 		if (idx == pos)

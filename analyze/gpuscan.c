@@ -9,6 +9,7 @@
 
 #include "base/spill.h"
 #include "base/strbuf.h"
+#include "base/jsonx.h"
 #include "base/xalloc.h"
 #include "base/xsort.h"
 
@@ -216,34 +217,6 @@ static int load_keys(struct pr_gpuscan *gs, int64_t id, struct pr_error *err)
 	return (int)gs->nkeys++;
 }
 
-/*
- * Where the JSON array element at s[i] ends: the index of the ',' or of
- * the closing ']' or '}' after it (depth 0), or n when it does not end
- * (an unterminated string or array).
- */
-static size_t elem_end(const char *s, size_t i, size_t n)
-{
-	int depth = 0;
-	for (; i < n; i++) {
-		char c = s[i];
-		if (c == '"') {
-			for (i++; i < n && s[i] != '"'; i++)
-				if (s[i] == '\\' && i + 1 < n)
-					i++;
-			if (i >= n)
-				return n;
-		} else if (c == '[' || c == '{') {
-			depth++;
-		} else if (c == ']' || c == '}') {
-			if (!depth)
-				return i;
-			depth--;
-		} else if (c == ',' && !depth) {
-			return i;
-		}
-	}
-	return n;
-}
 
 /*
  * The gpu analysis's reading: the k-th element of a minified JSON array of
@@ -271,7 +244,7 @@ static int array_int(const char *s, size_t n, int64_t k, int64_t *out)
 			*out = neg ? -v : v;
 			return 1 + quoted;
 		}
-		e = elem_end(s, i, n);
+		e = pr_json_elem_end(s, i, n);
 		if (e >= n || s[e] != ',' || e == i)
 			return 0; /* the end of the array, or an empty element */
 		i = e + 1;
@@ -344,7 +317,7 @@ static void args_pick(const char *s, const int *pos, double *val, int32_t *dim3,
 			if (j == A_CORR && end != start)
 				*corr = strtoll(start, &end, 10);
 		}
-		e = elem_end(s, i, n);
+		e = pr_json_elem_end(s, i, n);
 		if (e >= n || s[e] != ',')
 			return;
 		i = e + 1;

@@ -32,3 +32,27 @@ json_t *pr_jobj(const char *key, ...)
 	va_end(ap);
 	return o;
 }
+
+size_t pr_json_elem_end(const char *s, size_t i, size_t n)
+{
+	int depth = 0;
+	for (; i < n; i++) {
+		char c = s[i];
+		if (c == '"') {
+			for (i++; i < n && s[i] != '"'; i++)
+				if (s[i] == '\\' && i + 1 < n)
+					i++;
+			if (i >= n)
+				return n;
+		} else if (c == '[' || c == '{') {
+			depth++;
+		} else if (c == ']' || c == '}') {
+			if (!depth)
+				return i;
+			depth--;
+		} else if (c == ',' && !depth) {
+			return i;
+		}
+	}
+	return n;
+}

@@ -49,5 +49,13 @@ static inline const char *pr_mstr(const json_t *o, const char *key)
 	return s ? s : "";
 }
 
+/*
+ * Where the JSON value at s[i] inside an array or object text s[0..n) ends:
+ * the index of the ',' or of the closing ']' or '}' after it at depth 0, or
+ * n when it does not end (an unterminated string or array). Strings'
+ * escapes are skipped; nothing is validated (a span's stored args, read
+ * without parsing them).
+ */
+size_t pr_json_elem_end(const char *s, size_t i, size_t n);
 
 #endif

@@ -60,14 +60,12 @@ static int add_tree(json_t *trees, const char *key, const json_t *t)
  * by_step, and their device-time twins) embedded as JSON for
  * templates/flame.js, which draws, zooms, searches and switches them.
  */
-/* The display names of every tree's frames (render/names.h), as one column so that two
- * different names never print alike: {"full": "shown"} where they differ. */
+/* The display names of every tree's frames: {"full": "shown"} where they differ. */
 static json_t *display_names(const json_t *trees)
 {
-	json_t *seen = json_object(), *out = json_object(), *t, *nd;
-	const char *key, **full;
-	pr_label_t *shown;
-	size_t i, n = 0;
+	json_t *seen = json_object(), *out, *t, *nd;
+	const char *key;
+	size_t i;
 	json_object_foreach((json_t *)trees, key, t)
 	{
 		json_array_foreach(json_object_get(t, "nodes"), i, nd)
@@ -75,16 +73,7 @@ static json_t *display_names(const json_t *trees)
 				json_object_set_new(seen, json_string_value(json_object_get(nd, "name")),
 						    json_true());
 	}
-	full = pr_xcalloc(json_object_size(seen) + 1, sizeof(*full));
-	shown = pr_xcalloc(json_object_size(seen) + 1, sizeof(*shown));
-	json_object_foreach(seen, key, t)
-		full[n++] = key;
-	pr_name_column(shown, full, n, sizeof(shown[0]) - 1);
-	for (i = 0; i < n; i++)
-		if (strcmp(shown[i], full[i]))
-			json_object_set_new(out, full[i], json_string(shown[i]));
-	free(shown);
-	free(full);
+	out = pr_html_display_map(seen, PR_LABEL - 1);
 	json_decref(seen);
 	return out;
 }

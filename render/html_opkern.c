@@ -18,34 +18,19 @@
 #include "base/xalloc.h"
 #include "render/names.h"
 
-/* The display names of the rows' "name" and "op" (render/names.h), as one column so that
- * two different names never print alike: {"full": "shown"} where they differ. */
+/* The display names of the rows' "name" and "op", 72 bytes at most as the page's other name
+ * columns (pr_html_td): {"full": "shown"} where they differ. */
 static json_t *display_names(const json_t *rows)
 {
 	static const char *const keys[] = { "name", "op" };
-	json_t *seen = json_object(), *out = json_object(), *r;
-	const char **full;
-	pr_label_t *shown;
-	size_t i, k, n = 0;
+	json_t *seen = json_object(), *out, *r;
+	size_t i, k;
 	json_array_foreach(rows, i, r)
 		for (k = 0; k < 2; k++)
 			if (json_is_string(json_object_get(r, keys[k])))
 				json_object_set_new(seen, json_string_value(json_object_get(r, keys[k])),
 						    json_true());
-	full = pr_xcalloc(json_object_size(seen) + 1, sizeof(*full));
-	shown = pr_xcalloc(json_object_size(seen) + 1, sizeof(*shown));
-	{
-		const char *key;
-		json_t *v;
-		json_object_foreach(seen, key, v)
-			full[n++] = key;
-	}
-	pr_name_column(shown, full, n, 72); /* as the page's other name columns (pr_html_td) */
-	for (i = 0; i < n; i++)
-		if (strcmp(shown[i], full[i]))
-			json_object_set_new(out, full[i], json_string(shown[i]));
-	free(shown);
-	free(full);
+	out = pr_html_display_map(seen, 72);
 	json_decref(seen);
 	return out;
 }
