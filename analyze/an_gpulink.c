@@ -89,7 +89,7 @@ struct arec { /* one device activity, in the activities' stream (96 bytes) */
 };
 
 struct crec { /* one runtime call, in the calls' stream (64 bytes) */
-	int64_t id;      /* its span id (the op view: its parent's shapes) */
+	int64_t parent;  /* its parent's span id, 0 = none (the op view: the parent's shapes) */
 	int64_t ts, dur, name_id;
 	int64_t above;   /* the span above its parent and grandparent (0 = none) */
 	int64_t name[2]; /* its parent's and grandparent's names */
@@ -190,7 +190,7 @@ struct gl {
 	int64_t dup_corr, missing_corr, need_f;
 	int64_t last_track, last_stream; /* one-entry cache of streams_by_track */
 	sqlite3_stmt *up; /* ancestor lookup by id */
-	sqlite3_stmt *pid; /* a call's parent id */
+	int op_rows;      /* the run has an op view whose rows the op nodes are charged to */
 	struct pr_opk *opk; /* the op and kernel views' share */
 	/* gathered by the activities' pass */
 	int64_t linked, by_flow, negative, kern_linked, kern_short, short_dev, short_call;
@@ -269,7 +269,7 @@ static void add_call(struct gl *g, const struct pr_gpurow *r)
 	struct corr_rec k;
 	int64_t corr = pr_gpurow_corr_link(r);
 	memset(&c, 0, sizeof(c));
-	c.id = r->id;
+	c.parent = r->u.call.parent;
 	c.ts = r->ts;
 	c.dur = r->dur;
 	c.name_id = r->name;
@@ -549,7 +549,7 @@ static int resolve(struct gl *g, int64_t id, int32_t *out, struct pr_error *err)
 		chain[n].name_id = sqlite3_column_int64(g->up, 1);
 		chain[n].is_op = kind == PR_GK_OP;
 		chain[n].is_ann = is_ann_kind(kind);
-		chain[n].row = kind == PR_GK_OP && g->pid
+		chain[n].row = kind == PR_GK_OP && g->op_rows
 				       ? pr_opk_op_row(g->opk, pr_actx_text(g->up, 5),
 						       sqlite3_column_type(g->up, 3) == SQLITE_INTEGER
 							       ? sqlite3_column_int64(g->up, 3)
@@ -709,20 +709,11 @@ static int64_t attribute(struct gl *g, int64_t ts, const int32_t *op, const int3
 	return self >= 0 ? g->ops[self].name_id : 0;
 }
 
-/* The node of the parent of the call of span id (and its ancestors): -1 when none. */
-static int parent_node(struct gl *g, int64_t id, int32_t *out, struct pr_error *err)
+/* The node of a call's parent (and its ancestors) from its span id: -1 when none. */
+static int parent_node(struct gl *g, int64_t parent, int32_t *out, struct pr_error *err)
 {
-	int rc;
-	int64_t p = 0;
-	sqlite3_reset(g->pid);
-	sqlite3_bind_int64(g->pid, 1, id);
-	rc = sqlite3_step(g->pid);
-	if (rc == SQLITE_ROW)
-		p = sqlite3_column_int64(g->pid, 0);
-	else if (rc != SQLITE_DONE)
-		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(g->ctx->db));
 	*out = -1;
-	return p > 0 ? resolve(g, p, out, err) : 0;
+	return parent > 0 ? resolve(g, parent, out, err) : 0;
 }
 
 /*
@@ -763,7 +754,7 @@ static int calls_pass(struct gl *g, struct pr_error *err)
 				ann[k] = (int32_t)v;
 		if (c.above > 0 && resolve(g, c.above, &up, err))
 			return -1;
-		if (c.nanc && c.id > 0 && g->pid && parent_node(g, c.id, &pn, err))
+		if (c.nanc && g->op_rows && parent_node(g, c.parent, &pn, err))
 			return -1;
 		pr_xsort_put(g->ovh, &c.dur);
 		if (!pr_imap_get(&g->api_by_name, c.name_id, &v)) {
@@ -1502,8 +1493,6 @@ static void gl_release(struct gl *g)
 	pr_imap_release(&g->type_by_name);
 	if (g->up)
 		sqlite3_finalize(g->up);
-	if (g->pid)
-		sqlite3_finalize(g->pid);
 	pr_opk_free(g->opk);
 }
 
@@ -1532,18 +1521,16 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	if (!(g.opk = pr_opk_new(ctx, err)))
 		goto out;
 	/* an op's shapes and name only when the op view has rows to charge */
+	g.op_rows = json_object_get(ctx->out, "op_view") != NULL;
 	if (sqlite3_prepare_v2(ctx->db,
-			       json_object_get(ctx->out, "op_view")
+			       g.op_rows
 				       ? "SELECT s.kind, s.name_id, ifnull(s.parent_id, 0), "
 					 "s.args_keys, s.args, "
 					 "(SELECT value FROM string WHERE id = s.name_id) "
 					 "FROM span s WHERE s.id = ?1"
 				       : "SELECT kind, name_id, ifnull(parent_id, 0) FROM span "
 					 "WHERE id = ?1",
-			       -1, &g.up, NULL) != SQLITE_OK ||
-	    (json_object_get(ctx->out, "op_view") &&
-	     sqlite3_prepare_v2(ctx->db, "SELECT ifnull(parent_id, 0) FROM span WHERE id = ?1", -1,
-				&g.pid, NULL) != SQLITE_OK)) {
+			       -1, &g.up, NULL) != SQLITE_OK) {
 		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(ctx->db));
 		goto out;
 	}

@@ -18,8 +18,10 @@ size_t pr_gpuscan_mem = (size_t)1 << 20;
 /*
  * A row in the stream: what every row has (40 bytes), then for a device
  * activity its three args values and its launch properties (56 bytes
- * more: struct pr_launch, for the kernel view); not the ancestors (a
- * reader reads them from span_up) nor the rest of the union. The stream
+ * more: struct pr_launch, for the kernel view), for a runtime call its
+ * parent's span id (8 bytes: the op whose shapes the op view charges, found
+ * without a lookup); not the other ancestors (a reader reads them from
+ * span_up) nor the rest of the union. The stream
  * is most of the scratch file's bytes: written once, read by each analysis.
  */
 struct srow {
@@ -29,6 +31,7 @@ struct srow {
 	uint16_t zero;
 };
 #define SROW_ACT (3 * sizeof(double) + sizeof(struct pr_launch)) /* bytes, bps, occ, launch */
+#define SROW_CALL sizeof(int64_t) /* a runtime call's parent id */
 _Static_assert(sizeof(struct srow) == 40, "struct srow: 40 bytes, no padding");
 
 uint8_t pr_gpuscan_kind(const char *k)
@@ -403,9 +406,9 @@ static int is_act_or_call(uint8_t kind)
 	return is_act(kind) || kind == PR_GK_RUNTIME;
 }
 
-int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, uint8_t kind, int64_t track, int64_t ts,
-		   int64_t dur, int64_t name, int has_keys, int64_t akeys, const char *args,
-		   size_t alen, struct pr_error *err)
+int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t kind,
+		   int64_t track, int64_t ts, int64_t dur, int64_t name, int has_keys, int64_t akeys,
+		   const char *args, size_t alen, struct pr_error *err)
 {
 	struct pr_gpurow r;
 	unsigned char b[sizeof(struct srow) + SROW_ACT];
@@ -435,6 +438,9 @@ int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, uint8_t kind, int64_t trac
 		memcpy(b + nb + 2 * sizeof(double), &r.u.act.occ, sizeof(double));
 		memcpy(b + nb + 3 * sizeof(double), &r.u.act.lp, sizeof(r.u.act.lp));
 		nb += SROW_ACT;
+	} else if (kind == PR_GK_RUNTIME) {
+		memcpy(b + nb, &parent, sizeof(parent));
+		nb += SROW_CALL;
 	}
 	/* a failed write (no scratch directory, a full disk) ends the pass at once */
 	if (pr_spill_put(gs->rows, b, nb))
@@ -477,8 +483,8 @@ static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err
 	 * SQLite tests IN by a lookup in a temporary index, dearer than one
 	 * comparison, and most spans are ops) */
 	pr_strbuf_addstr(&sql,
-			 "SELECT s.id, s.kind, s.track_id, s.ts, s.dur, s.name_id, s.args_keys, s.args "
-			 "FROM span s "
+			 "SELECT s.id, s.kind, s.track_id, s.ts, s.dur, s.name_id, s.args_keys, s.args, "
+			 "ifnull(s.parent_id, 0) FROM span s "
 			 "WHERE s.run_id = ?1 AND ((s.kind <> 'op' AND s.kind IN ('kernel', 'memcpy', "
 			 "'memset', 'runtime', 'phase', 'step', 'gpu_annotation', 'gpu_step'))");
 	if (gs->ndl) {
@@ -494,7 +500,7 @@ static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *text = (const char *)sqlite3_column_text(st, 7);
-		if (pr_gpuscan_add(gs, sqlite3_column_int64(st, 0),
+		if (pr_gpuscan_add(gs, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 8),
 				   pr_gpuscan_kind(pr_actx_text(st, 1)), sqlite3_column_int64(st, 2),
 				   sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
 				   sqlite3_column_int64(st, 5),
@@ -643,6 +649,12 @@ const struct pr_gpurow *pr_gpuread_next(struct pr_gpuread *rd)
 		memcpy(&r->u.act.bps, p + sizeof(double), sizeof(double));
 		memcpy(&r->u.act.occ, p + 2 * sizeof(double), sizeof(double));
 		memcpy(&r->u.act.lp, p + 3 * sizeof(double), sizeof(r->u.act.lp));
+	} else if (sr.kind == PR_GK_RUNTIME) {
+		if (!(p = pr_spill_next(rd->gs->rows, SROW_CALL))) {
+			rd->failed = 1;
+			return NULL;
+		}
+		memcpy(&r->u.call.parent, p, sizeof(int64_t));
 	}
 	rd->left--;
 	if (rd->up && is_act_or_call(rd->row.kind)) {

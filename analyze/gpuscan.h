@@ -95,6 +95,7 @@ struct pr_gpurow {
 		struct {       /* PR_GK_RUNTIME */
 			int64_t pname, qname; /* the parent's and grandparent's names */
 			int64_t above;        /* the parent of the highest of them, 0 = none */
+			int64_t parent;       /* its parent's span id, 0 = none (in the stream) */
 		} call;
 		struct {       /* PR_GK_KERNEL, PR_GK_MEMCPY, PR_GK_MEMSET */
 			int64_t pname, pts;   /* the parent's name and start */
@@ -138,13 +139,13 @@ struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *err);
  * order): start (the DataLoader names), then for each span that
  * pr_gpuscan_wants, pr_gpuscan_add, then finish, which hands the scan to
  * the context (pr_gpuscan_get returns it); on error finish frees gs. args NULL: SQL NULL; has_keys: args_keys is an
- * integer.
+ * integer; parent: the span's parent id (0: none), kept for runtime calls.
  */
 struct pr_gpuscan *pr_gpuscan_start(struct pr_actx *ctx, struct pr_error *err);
 int pr_gpuscan_wants(const struct pr_gpuscan *gs, uint8_t kind, int64_t name_id);
-int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, uint8_t kind, int64_t track, int64_t ts,
-		   int64_t dur, int64_t name, int has_keys, int64_t akeys, const char *args,
-		   size_t alen, struct pr_error *err) PR_MUST_CHECK;
+int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t kind,
+		   int64_t track, int64_t ts, int64_t dur, int64_t name, int has_keys, int64_t akeys,
+		   const char *args, size_t alen, struct pr_error *err) PR_MUST_CHECK;
 int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err)
 	PR_MUST_CHECK;
 /* Is name_id a DataLoader name ("enumerate(DataLoader)#....__next__")? */

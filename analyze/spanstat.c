@@ -155,7 +155,9 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 		}
 		if (p->gs && pr_gpuscan_wants(p->gs, p->gk[kind], name)) {
 			const char *args = (const char *)sqlite3_column_text(st, 8);
-			if (pr_gpuscan_add(p->gs, sqlite3_column_int64(st, 5), p->gk[kind],
+			if (pr_gpuscan_add(p->gs, sqlite3_column_int64(st, 5),
+					   sqlite3_column_int64(st, 10), /* parent_id, NULL: 0 */
+					   p->gk[kind],
 					   sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 4), dur,
 					   name, sqlite3_column_type(st, 7) == SQLITE_INTEGER,
 					   sqlite3_column_int64(st, 7), args,
