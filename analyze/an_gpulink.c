@@ -411,13 +411,6 @@ static int scan(struct gl *g, struct pr_error *err)
 	}
 	return pr_gpuread_close(rd, err);
 }
-/* (track, ts) -> map key for flow ends */
-static int64_t flow_key(int64_t track, int64_t ts)
-{
-	return (int64_t)((uint64_t)ts * 1000003u + (uint64_t)track * 0x9e3779b97f4a7c15ULL);
-}
-
-
 /*
  * Kineto's ac2g flows carry the correlation as their id: "s" at the
  * runtime call's start on its thread, "f" at the activity's start on its
@@ -427,32 +420,24 @@ static int64_t flow_key(int64_t track, int64_t ts)
  * stable sort), an activity its flow's id. The flows' ends are held in
  * memory (O(flows), only for traces that lack the arg).
  */
+/* an ac2g flow's end into the map of its kind (pr_gpu_flows) */
+static int flow_end(void *arg, int64_t id, int start, int64_t track, int64_t ts)
+{
+	struct pr_imap *ends = arg;
+	pr_imap_put(&ends[start ? 0 : 1], pr_gpu_flow_key(track, ts), id);
+	return 0;
+}
+
 static int link_by_flows(struct gl *g, struct pr_error *err)
 {
-	struct pr_imap s_ends = { 0 }, f_ends = { 0 };
-	sqlite3_stmt *st;
+	struct pr_imap ends[2] = { { 0 }, { 0 } }; /* the "s" ends, the "f" ends */
 	const void *p;
 	size_t i;
-	int rc = -1, src;
+	int rc = -1;
 	int64_t v;
 	if (!g->need_f && !g->missing_corr)
 		return 0;
-	if (pr_actx_prep(g->ctx,
-			 "SELECT f.flow_id, f.phase, ifnull(f.track_id, 0), f.ts FROM flow f "
-			 "JOIN string c ON c.id = f.cat_id WHERE f.run_id = ?1 AND c.value = 'ac2g' "
-			 "AND f.phase IN ('s', 'f')",
-			 &st, err))
-		return -1;
-	while ((src = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *fid = pr_actx_text(st, 0);
-		char *end;
-		long long id = strtoll(fid, &end, 10);
-		if (end == fid || *end)
-			continue;
-		pr_imap_put(pr_actx_text(st, 1)[0] == 's' ? &s_ends : &f_ends,
-			 flow_key(sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3)), id);
-	}
-	if (pr_actx_done(g->ctx, st, src, err))
+	if (pr_gpu_flows(g->ctx, flow_end, ends, err))
 		goto out;
 	if (g->missing_corr) {
 		if (pr_spill_reread(g->calls, err))
@@ -461,7 +446,7 @@ static int link_by_flows(struct gl *g, struct pr_error *err)
 			struct crec c;
 			struct corr_rec k;
 			memcpy(&c, p, sizeof(c));
-			if (!c.nocorr || !pr_imap_get(&s_ends, flow_key(g->tracks[c.track], c.ts), &v))
+			if (!c.nocorr || !pr_imap_get(&ends[0], pr_gpu_flow_key(g->tracks[c.track], c.ts), &v))
 				continue;
 			memset(&k, 0, sizeof(k));
 			k.corr = v;
@@ -480,7 +465,7 @@ static int link_by_flows(struct gl *g, struct pr_error *err)
 			struct corr_rec k;
 			memcpy(&a, p, sizeof(a));
 			if (!a.nocorr || a.stream < 0 ||
-			    !pr_imap_get(&f_ends, flow_key(g->streams[a.stream].track, a.ts), &v))
+			    !pr_imap_get(&ends[1], pr_gpu_flow_key(g->streams[a.stream].track, a.ts), &v))
 				continue;
 			memset(&k, 0, sizeof(k));
 			k.corr = v;
@@ -494,10 +479,11 @@ static int link_by_flows(struct gl *g, struct pr_error *err)
 	}
 	rc = 0;
 out:
-	pr_imap_release(&s_ends);
-	pr_imap_release(&f_ends);
+	pr_imap_release(&ends[0]);
+	pr_imap_release(&ends[1]);
 	return rc;
 }
+
 static int32_t make_node(struct gl *g, int64_t id, int64_t name_id, int is_op, int is_ann,
 			 int32_t above, int32_t row)
 {

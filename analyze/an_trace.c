@@ -854,12 +854,6 @@ static int read_args(struct pr_actx *ctx, struct slice *sl, size_t n, const stru
 
 static int is_device(const char *kind);
 
-/* (track, ts) -> map key of a flow's end (as an_gpulink.c keys them) */
-static int64_t flow_key(int64_t track, int64_t ts)
-{
-	return (int64_t)((uint64_t)ts * 1000003u + (uint64_t)track * 0x9e3779b97f4a7c15ULL);
-}
-
 /*
  * Kineto's ac2g flows carry the correlation as their id: "s" at the runtime
  * call's start on its thread, "f" at the activity's start on its stream. A
@@ -867,16 +861,39 @@ static int64_t flow_key(int64_t track, int64_t ts)
  * (one pass over the run's ac2g flows, only when there is such a slice;
  * memory: a map of those slices).
  */
+struct flows_arg {
+	struct slice *sl;
+	const struct pr_spanstat *ss;
+	struct pr_imap *want;
+};
+
+/* an ac2g flow's end: the correlation of the shown slice it marks (pr_gpu_flows) */
+static int flow_end(void *arg, int64_t id, int start, int64_t track, int64_t ts)
+{
+	struct flows_arg *a = arg;
+	struct slice *x;
+	int64_t v;
+	if (!pr_imap_get(a->want, pr_gpu_flow_key(track, ts), &v))
+		return 0;
+	x = &a->sl[v];
+	if (x->c.track != track || x->c.ts != ts || x->corr != PR_GPU_NO_CORR || id == PR_GPU_NO_CORR)
+		return 0;
+	/* the start ("s") names a call, the end ("f") an activity */
+	if (start == !strcmp(a->ss->kinds[x->c.kind], "runtime"))
+		x->corr = id;
+	return 0;
+}
+
 static int corr_by_flows(struct pr_actx *ctx, struct slice *sl, size_t n,
 			 const struct pr_spanstat *ss, struct pr_error *err)
 {
 	struct pr_imap want = { 0 };
-	sqlite3_stmt *st;
+	struct flows_arg a;
 	size_t i, nwant = 0;
 	int rc;
 	for (i = 0; i < n; i++) {
 		const char *k = ss->kinds[sl[i].c.kind];
-		int64_t key = flow_key(sl[i].c.track, sl[i].c.ts);
+		int64_t key = pr_gpu_flow_key(sl[i].c.track, sl[i].c.ts);
 		if (sl[i].corr == PR_GPU_NO_CORR && (!strcmp(k, "runtime") || is_device(k)) &&
 		    key != INT64_MIN) { /* INT64_MIN: the map's empty slot */
 			pr_imap_put(&want, key, (int64_t)i);
@@ -885,34 +902,12 @@ static int corr_by_flows(struct pr_actx *ctx, struct slice *sl, size_t n,
 	}
 	if (!nwant)
 		return 0;
-	if (pr_actx_prep(ctx,
-			 "SELECT f.flow_id, f.phase, ifnull(f.track_id, 0), f.ts FROM flow f "
-			 "JOIN string c ON c.id = f.cat_id WHERE f.run_id = ?1 AND c.value = 'ac2g' "
-			 "AND f.phase IN ('s', 'f')",
-			 &st, err)) {
-		pr_imap_release(&want);
-		return -1;
-	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *fid = pr_actx_text(st, 0);
-		int64_t track = sqlite3_column_int64(st, 2), ts = sqlite3_column_int64(st, 3), v;
-		char *end;
-		long long id;
-		struct slice *x;
-		if (!pr_imap_get(&want, flow_key(track, ts), &v))
-			continue;
-		x = &sl[v];
-		errno = 0;
-		id = strtoll(fid, &end, 10);
-		if (end == fid || *end || errno || x->c.track != track || x->c.ts != ts ||
-		    x->corr != PR_GPU_NO_CORR || id == PR_GPU_NO_CORR)
-			continue;
-		/* the start ("s") names a call, the end ("f") an activity */
-		if ((pr_actx_text(st, 1)[0] == 's') == !strcmp(ss->kinds[x->c.kind], "runtime"))
-			x->corr = id;
-	}
+	a.sl = sl;
+	a.ss = ss;
+	a.want = &want;
+	rc = pr_gpu_flows(ctx, flow_end, &a, err);
 	pr_imap_release(&want);
-	return pr_actx_done(ctx, st, rc, err);
+	return rc;
 }
 
 static int is_device(const char *kind)

@@ -1,6 +1,7 @@
 /* gpuscan.c - one pass over a run's spans shared by the GPU analyses (gpuscan.h). */
 #include "analyze/gpuscan.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -692,4 +693,39 @@ int pr_gpuread_close(struct pr_gpuread *rd, struct pr_error *err)
 	rd->gs->reading = 0;
 	free(rd);
 	return rc;
+}
+
+/* ---- ac2g flows ---- */
+
+int64_t pr_gpu_flow_key(int64_t track, int64_t ts)
+{
+	return (int64_t)((uint64_t)ts * 1000003u + (uint64_t)track * 0x9e3779b97f4a7c15ULL);
+}
+
+int pr_gpu_flows(struct pr_actx *ctx, pr_gpu_flow_fn *fn, void *arg, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	int rc, stop = 0;
+	if (pr_actx_prep(ctx,
+			 "SELECT f.flow_id, f.phase, ifnull(f.track_id, 0), f.ts FROM flow f "
+			 "JOIN string c ON c.id = f.cat_id WHERE f.run_id = ?1 AND c.value = 'ac2g' "
+			 "AND f.phase IN ('s', 'f')",
+			 &st, err))
+		return -1;
+	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *fid = pr_actx_text(st, 0);
+		char *end;
+		long long id;
+		errno = 0;
+		id = strtoll(fid, &end, 10);
+		if (end == fid || *end || errno)
+			continue;
+		stop = fn(arg, id, pr_actx_text(st, 1)[0] == 's', sqlite3_column_int64(st, 2),
+			  sqlite3_column_int64(st, 3));
+	}
+	if (stop) {
+		sqlite3_finalize(st);
+		return stop;
+	}
+	return pr_actx_done(ctx, st, rc, err);
 }

@@ -169,6 +169,19 @@ int pr_gpuread_close(struct pr_gpuread *rd, struct pr_error *err);
 int64_t pr_gpurow_corr_break(const struct pr_gpurow *r);
 /* The correlation as the gpu analysis reads it: PR_GPU_NO_CORR where none. */
 int64_t pr_gpurow_corr_link(const struct pr_gpurow *r);
+
+/*
+ * Kineto's ac2g flows (their id is the correlation): fn is called for each
+ * end of the run's flows of category "ac2g" whose id is a decimal int64,
+ * with the id, start (1: the "s" end, at a runtime call's start on its
+ * thread; 0: the "f" end, at a device activity's start on its stream), the
+ * end's track and ts; a non-zero return stops the reading (and is
+ * returned). pr_gpu_flow_key(track, ts) keys an end (and the span it
+ * marks) in a map. The gpu analysis and the trace view both link by them.
+ */
+typedef int pr_gpu_flow_fn(void *arg, int64_t id, int start, int64_t track, int64_t ts);
+int pr_gpu_flows(struct pr_actx *ctx, pr_gpu_flow_fn *fn, void *arg, struct pr_error *err);
+int64_t pr_gpu_flow_key(int64_t track, int64_t ts);
 /* Sort of keys[0..n) ascending (pr_radix_u64: 8 bytes a key besides them, against 12 with idx). */
 void pr_gpuscan_sort_u64(uint64_t *keys, size_t n);
 /* enum pr_gk of a kind text (NULL: PR_GK_NONE). */
