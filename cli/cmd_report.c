@@ -27,8 +27,13 @@ static const struct pr_option opts[] = {
 	{ "format", 0, "NAME", "force the input format", 0 },
 	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run", 0 },
 	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)", 0 },
-	{ "window", 0, "SPEC", "the trace view's window: a step name, #N (the N-th step) or START:END since the run's start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are ms); default: the slowest and the median step", 0 },
-	{ "trace", 0, "FILE", "also write the run's spans as a Chrome trace (Perfetto, chrome://tracing); a store of several runs needs --run", 0 },
+	{ "window", 0, "SPEC",
+	  "the trace view's window: a step name, #N (the N-th step) or START:END since the run's "
+	  "start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are ms); default: the slowest and the "
+	  "median step", 0 },
+	{ "trace", 0, "FILE",
+	  "also write the run's spans as a Chrome trace (Perfetto, chrome://tracing); a store of "
+	  "several runs needs --run", 0 },
 	{ "no-cache", 0, NULL, "neither read nor write the store's model cache", 0 },
 	{ "quiet", 'q', NULL, "print nothing on success (not even what was written)", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
@@ -359,7 +364,8 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	const char *png = pr_arg(cmd, a, "png"), *svg = pr_arg(cmd, a, "svg"), *html = pr_arg(cmd, a, "output");
 	if (!json && !png && !svg && !html && !trace)
 		return pr_error_set(err, PR_E_USAGE,
-				    "nothing to write: give -o report.html (or a directory), --json FILE, --png DIR, --svg DIR or --trace FILE");
+				    "nothing to write: give -o report.html (or a directory), --json FILE, "
+				    "--png DIR, --svg DIR or --trace FILE");
 	if (html && check_output(html, err))
 		return -1;
 	if (pr_cli_uint_opt(cmd, a, "top", 100000, &top, err) ||

@@ -14,7 +14,10 @@ static const struct pr_option opts[] = {
 	{ "format", 0, "NAME", "force the input format", 0 },
 	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run", 0 },
 	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)", 0 },
-	{ "window", 0, "SPEC", "the trace view's window: a step name, #N (the N-th step) or START:END since the run's start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are ms); default: the slowest and the median step", 0 },
+	{ "window", 0, "SPEC",
+	  "the trace view's window: a step name, #N (the N-th step) or START:END since the run's "
+	  "start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are ms); default: the slowest and the "
+	  "median step", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
 

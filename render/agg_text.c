@@ -36,7 +36,8 @@ static void val(double v, const char *unit, char *b, size_t n)
 		pr_fmt_value(v, unit, b, n);
 }
 
-/* A name as shown in w bytes (render/names.h: demangled, no return type or arguments); b holds w + 1. */
+/* A name as shown in w bytes (render/names.h: demangled, no return type or arguments);
+ * b holds w + 1. */
 static const char *cut(const char *s, char *b, size_t w)
 {
 	return pr_name_display(s, b, w + 1);

@@ -132,8 +132,8 @@ void pr_compare_summary_line(const json_t *cmp, struct pr_strbuf *sb)
 static int listed(const json_t *m)
 {
 	const char *group = pr_mstr(m, "group");
-	return strcmp(pr_mstr(m, "verdict"), "unchanged") || !strcmp(group, "step") || !strcmp(group, "throughput") ||
-	       !strcmp(group, "peak");
+	return strcmp(pr_mstr(m, "verdict"), "unchanged") || !strcmp(group, "step") ||
+	       !strcmp(group, "throughput") || !strcmp(group, "peak");
 }
 
 void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)

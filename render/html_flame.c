@@ -108,7 +108,9 @@ void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 	fmt_val(total, unit, a, sizeof(a));
 	pr_strbuf_addf(sb, "<h3>Flame graph (%s by call stack, from the %s)</h3>\n",
 		       strcmp(unit, "ns") ? "weight" : "time", pr_mstr(fl, "source"));
-	pr_strbuf_addf(sb, "<div class=\"flame-view\" id=\"flame-r%zu\" aria-label=\"flame graph, %s in all\">\n",
+	pr_strbuf_addf(sb,
+		       "<div class=\"flame-view\" id=\"flame-r%zu\" aria-label=\"flame graph, %s in "
+		       "all\">\n",
 		       runi, a);
 	/* the controls are made by the script when the view is first drawn */
 	pr_strbuf_addstr(sb, "<div class=\"fl-bar\"></div><div class=\"fl-crumbs\"></div>"

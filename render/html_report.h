@@ -90,7 +90,8 @@ void pr_html_table_end(struct pr_strbuf *sb, size_t shown, size_t total, const c
  * full text is the title (hover) and data-full (copy, filter, sort).
  */
 void pr_html_td(struct pr_strbuf *sb, const char *text);
-/* A name cell showing `shown` (a label of pr_html_name_column) for `full`, title/data-full as above. */
+/* A name cell showing `shown` (a label of pr_html_name_column) for `full`, title/data-full as
+ * above. */
 void pr_html_td_shown(struct pr_strbuf *sb, const char *full, const char *shown);
 /*
  * The labels of a table's name column, so that two different names never

@@ -28,7 +28,8 @@ void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi);
  */
 json_t *pr_html_display_map(const json_t *names, size_t w);
 
-/* Escaped text (pr_xml_escape) and a value in its unit ("-" for NaN), as html_report.c writes them. */
+/* Escaped text (pr_xml_escape) and a value in its unit ("-" for NaN), as html_report.c writes
+ * them. */
 void pr_html_esc(struct pr_strbuf *sb, const char *s);
 const char *pr_html_fmt_val(double v, const char *unit, char *buf, size_t n);
 

@@ -504,8 +504,9 @@ static void throughput(const json_t *run, FILE *out)
 		pr_fmt_duration(pr_mnum(s, "p50_ns"), b, sizeof(b));
 		pr_fmt_duration(pr_mnum(s, "p95_ns"), c, sizeof(c));
 		pr_fmt_duration(pr_mnum(s, "p99_ns"), d, sizeof(d));
-		emit(out, "  %s: %lld steps, %.2f steps/s, mean %s", name_fit(pr_mstr(s, "name"), 30, e, sizeof(e)),
-		     pr_mll(s, "count"), pr_mnum(s, "per_s"), a);
+		emit(out, "  %s: %lld steps, %.2f steps/s, mean %s",
+		     name_fit(pr_mstr(s, "name"), 30, e, sizeof(e)), pr_mll(s, "count"),
+		     pr_mnum(s, "per_s"), a);
 		fprintf(out, "    p50 %s  p95 %s  p99 %s  jitter (std/mean) %.1f%%\n", b, c, d,
 			pr_mnum(s, "jitter") * 100);
 		json_array_foreach(json_object_get(s, "stragglers"), i, v)
