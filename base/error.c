@@ -52,6 +52,18 @@ void pr_error_set_source(struct pr_error *err, const char *source)
 		snprintf(err->source, sizeof(err->source), "%s", pr_path_shown(source));
 }
 
+/*
+ * The bidirectional formatting controls (U+200E/F marks, U+202A..202E
+ * embeddings and overrides, U+2066..2069 isolates), given the two bytes after
+ * UTF-8's E2: they reorder what a terminal shows (a name that reads backwards),
+ * so they are escaped like control characters.
+ */
+static int is_bidi(unsigned char b1, unsigned char b2)
+{
+	return (b1 == 0x80 && (b2 == 0x8e || b2 == 0x8f || (b2 >= 0xaa && b2 <= 0xae))) ||
+	       (b1 == 0x81 && b2 >= 0xa6 && b2 <= 0xa9);
+}
+
 size_t pr_visible_unit(const char *s, size_t n, int keep_lines, char esc[8])
 {
 	unsigned char c = (unsigned char)s[0];
@@ -65,6 +77,11 @@ size_t pr_visible_unit(const char *s, size_t n, int keep_lines, char esc[8])
 	} else if (c == 0xc2 && n > 1 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f) {
 		snprintf(esc, 8, "\\u%04x", (unsigned char)s[1]);
 		return 2;
+	} else if (c == 0xe2 && n > 2 && is_bidi((unsigned char)s[1], (unsigned char)s[2])) {
+		unsigned cp = 0x2000u | ((unsigned)((unsigned char)s[1] & 0x3f) << 6) |
+			      ((unsigned char)s[2] & 0x3f);
+		snprintf(esc, 8, "\\u%04x", cp);
+		return 3;
 	}
 	return 1;
 }

@@ -59,14 +59,15 @@ void pr_error_format(const struct pr_error *err, char *buf, size_t n);
 /*
  * s into buf (n bytes, always terminated) as one line of visible text:
  * newline, CR and tab as "\n", "\r", "\t", the other C0 controls and DEL as
- * "\xNN", the C1 controls (UTF-8 C2 80..C2 9F) as "\u00NN"; the rest, invalid
+ * "\xNN", the C1 controls (UTF-8 C2 80..C2 9F) as "\u00NN", the bidirectional
+ * controls (U+200E/F, U+202A..202E, U+2066..2069) as "\u20NN"; the rest, invalid
  * UTF-8 included, unchanged. A truncated result never ends inside an escape.
  */
 void pr_error_escape(const char *s, char *buf, size_t n);
 /*
  * One unit of s[0..n) (n >= 1) as visible text, the rule both error lines
  * and console reports (render/termsafe.h) use: returns the bytes it covers
- * (2 for a C1 control, else 1) and sets esc to its escape ("\n", "\xNN",
+ * (2 for a C1 control, 3 for a bidi control, else 1) and sets esc to its escape ("\n", "\xNN",
  * "\u00NN"), or to "" when it is shown as it is. keep_lines (a report):
  * newline and tab are shown as they are and CR is "\x0d"; else (one error
  * line) newline, CR and tab are "\n", "\r", "\t".

@@ -186,7 +186,9 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 			pr_error_set(err, PR_E_USAGE, "%s (--strict)", json_string_value(w));
 			goto out;
 		}
-		fprintf(stderr, "profreport: compare: warning: %s\n", json_string_value(w));
+		char line[4096];
+		pr_error_escape(json_string_value(w), line, sizeof(line)); /* a glob of ESC, BEL */
+		fprintf(stderr, "profreport: compare: warning: %s\n", line);
 	}
 	if (!strcmp(fmt, "json")) {
 		char *s = json_dumps(cmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));

@@ -1,4 +1,5 @@
 /* cmd_ingest.c - profreport ingest INPUT... -o STORE */
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -21,8 +22,13 @@ static int cmd_ingest(const struct pr_command *cmd, struct pr_args *a, struct pr
 	if (!out)
 		return pr_error_set(err, PR_E_USAGE, "give the store with -o STORE");
 	existed = access(out, F_OK) == 0;
-	if (pr_store_open(&st, out, PR_STORE_CREATE, err))
+	if (pr_store_open(&st, out, PR_STORE_CREATE, err)) {
+		/* a store it could not even set up (a full disk) is not left as an empty file */
+		struct stat sb;
+		if (!existed && lstat(out, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0)
+			unlink(out);
 		return -1;
+	}
 	rc = pr_cli_ingest_all(st, cmd->name, a->pos, a->npos, &io,
 			       pr_arg(cmd, a, "quiet") ? NULL : stdout, err);
 	/* A store this command created and filled with nothing is not left behind,

@@ -1,8 +1,10 @@
 /* cmd_summary.c - profreport summary INPUT...: the console report. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/model.h"
+#include "base/output.h"
 #include "cli/commands.h"
 #include "cli/input.h"
 #include "render/text_report.h"
@@ -23,6 +25,38 @@ static const struct pr_option opts[] = {
 
 int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char *name,
 		    int64_t max, int64_t *out, struct pr_error *err);
+
+/*
+ * The console report goes to memory first, then out through pr_output, so a
+ * failed write is reported with its own errno ("No space left on device") in
+ * one line, as every other command's output is; stdio would lose the errno of
+ * a write that failed while the report was still being printed.
+ */
+static int print_report(const json_t *model, struct pr_error *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	struct pr_output out;
+	int rc;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return pr_error_set(err, PR_E_IO, "out of memory for the report");
+	pr_render_text_report(model, f);
+	if (fclose(f)) {
+		free(buf);
+		return pr_error_set(err, PR_E_IO, "out of memory for the report");
+	}
+	rc = pr_output_open_file(&out, "-", err);
+	if (!rc) {
+		pr_output_write(&out, buf, len); /* failures are sticky: close reports them */
+		rc = pr_output_close(&out, err);
+	}
+	pr_output_release(&out);
+	if (rc)
+		clearerr(stdout); /* reported here: main's last check must not say it again */
+	free(buf);
+	return rc;
+}
 
 static int cmd_summary(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
@@ -52,7 +86,7 @@ static int cmd_summary(const struct pr_command *cmd, struct pr_args *a, struct p
 	if (json)
 		rc = pr_model_write(model, json, err);
 	if (!rc && (!json || strcmp(json, "-")))
-		pr_render_text_report(model, stdout);
+		rc = print_report(model, err);
 	json_decref(model);
 	return rc;
 }

@@ -80,6 +80,29 @@ static int refuse_dash_store(const struct pr_command *cmd, const struct pr_args 
 			    strcmp(bad, "STORE") ? " (--" : "", strcmp(bad, "STORE") ? "output)" : "");
 }
 
+/*
+ * Standard input can be read once: '-' as more than one input (compare - -,
+ * summary - --phases -) would read it against itself, or read nothing the
+ * second time. Inputs are the positional arguments and the options that read
+ * a file (--phases, --config).
+ */
+static int refuse_dash_twice(const struct pr_command *cmd, const struct pr_args *a,
+			     struct pr_error *err)
+{
+	int i, n = 0;
+	for (i = 0; i < a->npos; i++)
+		n += !strcmp(a->pos[i], "-");
+	for (i = 0; cmd->opts && cmd->opts[i].lname; i++)
+		if ((!strcmp(cmd->opts[i].lname, "phases") || !strcmp(cmd->opts[i].lname, "config")) &&
+		    a->val[i] && !strcmp(a->val[i], "-"))
+			n++;
+	if (n < 2)
+		return 0;
+	return pr_error_set(err, PR_E_USAGE,
+			    "'-' (standard input) is given %d times; it can be read once: "
+			    "name the files (./- for one called '-')", n);
+}
+
 static void usage(FILE *out)
 {
 	size_t i;
@@ -225,7 +248,7 @@ static int run(int argc, char **argv)
 		free(args.pos);
 		return 2;
 	}
-	rc = refuse_dash_store(cmd, &args, &err);
+	rc = refuse_dash_store(cmd, &args, &err) || refuse_dash_twice(cmd, &args, &err);
 	for (i = 0; !rc && takes_inputs(cmd->name) && i < args.npos; i++) {
 		const char *p = pr_source_spool(args.pos[i], &err);
 		if (!p)
