@@ -632,14 +632,17 @@ static long rank_by_regex(const struct pr_agg *a, const char *path)
 	regmatch_t m[2];
 	long v = 0;
 	regoff_t i;
-	int d = 0;
+	int d = 0, sig = 0;
 	if (!path || regexec(&a->rank_re, path, 2, m, 0) || m[1].rm_so < 0)
 		return -1;
 	for (i = m[1].rm_so; i < m[1].rm_eo; i++) {
 		if (!isdigit((unsigned char)path[i]))
 			continue;
-		if (++d > 9)
-			return -1;
+		d++;
+		if (!sig && path[i] == '0')
+			continue; /* zero-padded: rank_0003 is rank 3 */
+		if (++sig > 9)
+			return -2;
 		v = v * 10 + (path[i] - '0');
 	}
 	return d ? v : -1;
@@ -871,7 +874,11 @@ static int run_rank(struct pr_agg *a, const json_t *run, const char *src, long *
 		rank = a->user_ranks[a->next_user_rank++];
 		rsrc = "--ranks";
 	} else if (a->has_rank_re) {
-		if ((rank = rank_by_regex(a, src)) < 0)
+		if ((rank = rank_by_regex(a, src)) == -2)
+			return pr_error_set(err, PR_E_USAGE,
+					    "'%s': the rank --rank-from reads in this path is out of "
+					    "range (more than 9 digits)", src);
+		if (rank < 0)
 			return pr_error_set(err, PR_E_USAGE,
 					    "'%s': --rank-from matches no rank in this path", src);
 		rsrc = "--rank-from";

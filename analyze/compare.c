@@ -791,7 +791,7 @@ static const char *const diag_lost[] = {
 	"unknown_track", "unknown_series", "non_finite_sample",
 	/* CSV samplers: rows or cells skipped, series dropped */
 	"csv_bad_field_count", "csv_bad_time", "csv_bad_value", "csv_mixed_time",
-	"csv_too_many_series",
+	"csv_too_many_series", "csv_series_mostly_missing",
 	/* Diffulex */
 	"diffulex_bad_section", "diffulex_bad_value", "diffulex_csv_bad_field_count",
 	"diffulex_csv_bad_value", "diffulex_csv_nonfinite", "diffulex_json_truncated",
@@ -844,7 +844,7 @@ static const char *const diag_note[] = {
 	/* Bytes-only [memory] events: the running total is exact up to its start,
 	 * which both sides set by the same rule */
 	"memory_reconstructed",
-	"csv_invalid_text", "csv_naive_time_utc", "csv_no_time_column", "csv_repeated_header",
+	"csv_invalid_text", "csv_missing_value", "csv_naive_time_utc", "csv_no_time_column", "csv_repeated_header",
 	"csv_time_backwards",
 	"dhat_access_latched", "dhat_no_lifetimes",
 	"diffulex_avg_throughput_diluted", "diffulex_csv_header_unsorted",

@@ -251,6 +251,8 @@ struct col {
 	int64_t sid;              /* series for device "" (0 = not yet) */
 	int64_t nnum, ntext;      /* numeric and text cells seen */
 	long text_line, text_col; /* first text cell */
+	int64_t nmiss;            /* missing cells (empty, nan, -, N/A, ...) */
+	long miss_line, miss_col; /* the first of them */
 };
 
 struct gen {
@@ -675,8 +677,13 @@ static void value_cell(struct gen *g, size_t ci, const struct pr_csv_field *f, l
 	int64_t id, i;
 	int rc = cell_split(f->p, f->n, &num, &numlen, &u, &ut, &utn);
 
-	if (rc == 0)
+	if (rc == 0) {
+		if (!c->nmiss++) {
+			c->miss_line = line;
+			c->miss_col = f->col;
+		}
 		return;
+	}
 	if (rc < 0 || pr_decimal_double(num, numlen, &v) != PR_DEC_OK) {
 		if (c->nnum) {
 			bad_value(g, line, f->col);
@@ -788,6 +795,35 @@ static void gen_row(struct gen *g, const struct pr_csv_field *f, size_t n, long 
 	g->rows++;
 }
 
+/*
+ * Missing cells of a numeric column (a column that holds numbers elsewhere)
+ * are no sample, and say so: csv_missing_value, counted per cell (a note),
+ * and csv_series_mostly_missing when a column lost more cells than it kept,
+ * which compare treats as lost data (a gate must not pass on 1 sample of 60).
+ * A column with no number at all is no series and is not counted.
+ */
+static void missing_diags(struct gen *g)
+{
+	size_t i;
+	int64_t k;
+	for (i = 0; i < g->ncols; i++) {
+		const struct col *c = &g->cols[i];
+		if (c->role != R_VALUE || !c->nnum || !c->nmiss)
+			continue;
+		for (k = 0; k < c->nmiss; k++)
+			pr_writer_diag(g->w, "csv_missing_value", -1, c->miss_line, c->miss_col,
+				       "no value (empty, nan, -, N/A) in numeric column '%s': no "
+				       "sample for this row",
+				       c->name);
+		if (c->nmiss > c->nnum)
+			pr_writer_diag(g->w, "csv_series_mostly_missing", -1, c->miss_line,
+				       c->miss_col,
+				       "column '%s' has a value in %lld of its %lld rows: most of the "
+				       "series is missing",
+				       c->name, (long long)c->nnum, (long long)(c->nnum + c->nmiss));
+	}
+}
+
 static void finish_meta(struct gen *g)
 {
 	json_t *ignored = json_array();
@@ -890,6 +926,7 @@ static int csv_parse(struct pr_source *src, struct pr_writer *w, struct pr_error
 	rc = check_numbers(&g, err);
 	if (rc < 0)
 		goto out;
+	missing_diags(&g);
 	finish_meta(&g);
 out:
 	gen_release(&g);

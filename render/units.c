@@ -9,7 +9,9 @@
 void pr_fmt_duration(double ns, char *buf, size_t n)
 {
 	double a = fabs(ns);
-	if (a >= 1e9)
+	if (a >= 1e21) /* past 31 700 years: no column holds the digits */
+		snprintf(buf, n, "%.3g s", ns / 1e9);
+	else if (a >= 1e9)
 		snprintf(buf, n, "%.3f s", ns / 1e9);
 	else if (a >= 1e6)
 		snprintf(buf, n, "%.3f ms", ns / 1e6);
@@ -21,9 +23,13 @@ void pr_fmt_duration(double ns, char *buf, size_t n)
 
 void pr_fmt_bytes(double bytes, char *buf, size_t n)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	double a = fabs(bytes);
 	size_t u = 0;
+	if (a >= 1024.0 * 1152921504606846976.0) { /* 1024 EiB and more (a float sum, 1e308) */
+		snprintf(buf, n, "%.3g B", bytes);
+		return;
+	}
 	while (a >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
 		a /= 1024;
 		bytes /= 1024;
@@ -40,6 +46,10 @@ void pr_fmt_rate(double v, char *buf, size_t n)
 	static const char *const u[] = { "B/s", "kB/s", "MB/s", "GB/s", "TB/s" };
 	size_t i = 0;
 	double a = fabs(v);
+	if (a >= 1e18) {
+		snprintf(buf, n, "%.3g B/s", v);
+		return;
+	}
 	while (a >= 999.95 && i + 1 < sizeof(u) / sizeof(u[0])) {
 		a /= 1000;
 		v /= 1000;
