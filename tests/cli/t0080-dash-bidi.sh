@@ -61,4 +61,22 @@ if grep -q -- "--format json" "$tmp/out"; then
 	fail "compare's text says --format json (the option is --to json)"
 fi
 
+# C6: --rank-from reads zero-padded ranks, and says out of range past 9 digits
+cp "$PR_SAMPLES/ranks/rank0.pt.trace.json" r_0000000000.json
+cp "$PR_SAMPLES/ranks/rank1.pt.trace.json" r_0000000001.json
+run "$P" aggregate r_0000000000.json r_0000000001.json --rank-from 'r_([0-9]+)' -q -o agg.json
+expect_rc 0 "--rank-from zero-padded"
+got=$(python3 -c 'import json; print([r["rank"] for r in json.load(open("agg.json"))["ranks"]])')
+[ "$got" = "[0, 1]" ] || fail "--rank-from zero-padded: ranks $got, want [0, 1]"
+mv r_0000000001.json r_12345678901234567890.json
+run "$P" aggregate r_0000000000.json r_12345678901234567890.json --rank-from 'r_([0-9]+)' -q -o agg.json
+expect_rc 2 "--rank-from 20 digits"
+expect_err_has "out of range" "--rank-from 20 digits"
+
+# C7: a peak of 1e308 bytes keeps a unit and its column
+printf 'timestamp,rss_mb\n1718000000.0,820\n1718000001.0,1e302\n' >big.csv
+run "$P" summary big.csv
+expect_rc 0 "summary of a 1e308 B peak"
+expect_out_has "1.05e+308 B at 1.000 s" "summary of a 1e308 B peak"
+
 finish
