@@ -30,6 +30,7 @@
 #include "ingest/format.h"
 #include "ingest/lines.h"
 #include "base/pr_common.h"
+#include "base/timecheck.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
@@ -87,7 +88,8 @@ static void tree_close_to(struct ms *m, int depth, long line)
 		int d = m->depth - 1;
 		if (m->sum[d] != m->bytes[d] && m->sum[d] != 0)
 			pr_writer_diag(m->w, "massif_tree_sum", -1, line, 0,
-				       "a tree node's children add up to %lld bytes, not its %lld",
+				       "a tree node's children add up to %s%lld bytes, not its %lld",
+				       m->sum[d] == INT64_MAX ? "at least " : "",
 				       (long long)m->sum[d], (long long)m->bytes[d]);
 		free(m->label[d]);
 		m->label[d] = NULL;
@@ -183,8 +185,15 @@ static void tree_line(struct ms *m, const char *s, long line)
 	}
 	label = *end ? end + 1 : "";
 	tree_close_to(m, d, line);
-	if (d > 0)
-		m->sum[d - 1] += b;
+	if (d > 0 && b > m->bytes[d - 1]) {
+		pr_writer_diag(m->w, "massif_tree_sum", -1, line, 0,
+			       "a tree node of %lld bytes is larger than its parent's %lld; taken "
+			       "as %lld",
+			       (long long)b, (long long)m->bytes[d - 1], (long long)m->bytes[d - 1]);
+		b = m->bytes[d - 1];
+	}
+	if (d > 0) /* saturated past 2^63: massif_tree_sum says they do not add up */
+		m->sum[d - 1] = pr_add_sat(m->sum[d - 1], b);
 	m->bytes[d] = b;
 	m->sum[d] = 0;
 	m->label[d] = strdup(label);
