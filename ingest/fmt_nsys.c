@@ -39,6 +39,7 @@
  * repaired as each says.
  */
 #include <sqlite3.h>
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,16 +79,34 @@ static int has_marker(const unsigned char *h, size_t n, const char *m)
 /*
  * Does the database at path have a StringIds table? For an export whose
  * schema pages lie beyond the head (SQLite may put them anywhere): SQLite's
- * own reader on the file, read-only; any failure (a gzip file, a damaged
- * or locked database) is a no.
+ * own reader on the file, opened as an immutable URI, so that nothing is
+ * ever written beside an input (a WAL-mode file opened read-only would get
+ * its -wal and -shm files created next to it); any failure (a gzip file, a
+ * damaged database) is a no.
  */
 static int file_has_stringids(const char *path)
 {
+	static const char hex[] = "0123456789abcdef";
+	struct pr_strbuf uri = PR_STRBUF_INIT;
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
+	const unsigned char *p;
 	int yes = 0;
-	if (path && sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) ==
-			    SQLITE_OK &&
+	if (!path)
+		return 0;
+	pr_strbuf_addstr(&uri, "file:");
+	for (p = (const unsigned char *)path; *p; p++) {
+		if (isalnum(*p) || strchr("/._-~", *p)) {
+			pr_strbuf_addch(&uri, (char)*p);
+		} else {
+			pr_strbuf_addch(&uri, '%');
+			pr_strbuf_addch(&uri, hex[*p >> 4]);
+			pr_strbuf_addch(&uri, hex[*p & 15]);
+		}
+	}
+	pr_strbuf_addstr(&uri, "?immutable=1");
+	if (sqlite3_open_v2(uri.buf, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
+			    NULL) == SQLITE_OK &&
 	    sqlite3_prepare_v2(db,
 			       "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
 			       "'StringIds'",
@@ -95,6 +114,7 @@ static int file_has_stringids(const char *path)
 		yes = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+	pr_strbuf_release(&uri);
 	return yes;
 }
 
@@ -804,6 +824,13 @@ static int open_image(struct nsys *ns, unsigned char *img, size_t n)
 		return pr_error_set(ns->err, PR_E_FORMAT,
 				    "not an SQLite database (an Nsight Systems export is written by "
 				    "'nsys export --type sqlite')");
+	/* A WAL-mode export (file format bytes 18 and 19 are 2): an in-memory image
+	 * cannot be in WAL mode and SQLite refuses to read it ("unable to open
+	 * database file"); the image is ours, so it is marked as a rollback-journal
+	 * database, which reads the same pages (a WAL not checkpointed into the file
+	 * was never part of what the file holds). */
+	if (img[18] == 2 && img[19] == 2)
+		img[18] = img[19] = 1;
 	if (sqlite3_open_v2(":memory:", &ns->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK)
 		return pr_error_set(ns->err, PR_E_IO, "cannot open an in-memory database");

@@ -247,4 +247,34 @@ codes=$(query_value odd.db "SELECT group_concat(code || '=' || count, ' ') FROM 
 	fail "huge deviceId/streamId"
 [ "$(query_value odd.db "SELECT pid || '/' || tid FROM span_v WHERE name = '(string 424242)'")" = 16777215/16777215 ] ||
 	fail "huge globalTid decoded with the 24-bit masks"
+# --- issue 30 S2: a WAL-mode export whose schema lies past the head. The
+# format check opened it with SQLite read-only, which creates -wal and -shm
+# beside the input, then refused it ("unable to open database file"). Now
+# nothing is written beside an input and the export reads as the original.
+mkdir wal
+"$PY" - export.sqlite wal/wal.sqlite <<'EOF'
+import sqlite3, sys
+src, dst = sys.argv[1], sys.argv[2]
+c = sqlite3.connect(dst)
+c.execute("PRAGMA journal_mode=WAL")
+for i in range(400):  # 400 filler tables first: StringIds' schema is far from the head
+    c.execute("CREATE TABLE filler_%d_%s (a INTEGER, b TEXT)" % (i, "x" * 150))
+c.execute("ATTACH DATABASE ? AS src", (src,))
+for name, sql in c.execute("SELECT name, sql FROM src.sqlite_master WHERE type = 'table'").fetchall():
+    c.execute(sql)
+    c.execute('INSERT INTO main."%s" SELECT * FROM src."%s"' % (name, name))
+c.commit()
+c.execute("DETACH DATABASE src")
+c.close()
+EOF
+[ "$(head -c 65536 wal/wal.sqlite | LC_ALL=C grep -c 'TABLE StringIds')" = 0 ] ||
+	fail "setup: the WAL export's StringIds schema is within the first 64 KiB"
+rm -f wal/wal.sqlite-wal wal/wal.sqlite-shm
+run "$P" summary wal/wal.sqlite --json wal.json
+expect_rc 0 "WAL-mode export"
+[ "$(ls wal)" = wal.sqlite ] || fail "WAL-mode export: files written beside the input: $(ls wal | tr '\n' ' ')"
+"$PY" -c 'import json, sys
+a = json.load(open(sys.argv[1]))["runs"][0]; b = json.load(open(sys.argv[2]))["runs"][0]
+sys.exit(0 if a["gpu"] == b["gpu"] and a["step_breakdown"] == b["step_breakdown"] else 1)' a.json wal.json ||
+	fail "WAL-mode export: gpu or step_breakdown differs from the original export"
 finish
