@@ -40,6 +40,7 @@
  */
 #include <sqlite3.h>
 #include <ctype.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,11 @@
 #include "base/timecheck.h"
 #include "base/xalloc.h"
 
-#define NSYS_MAX_BYTES ((size_t)4 << 30)
+/* An export is read whole into memory: at most this many MiB (after gunzip)
+ * unless PROFREPORT_NSYS_MAX_MB raises it (up to 64 GiB). */
+#define NSYS_MAX_MB_DEFAULT 128
+#define NSYS_MAX_ENV "PROFREPORT_NSYS_MAX_MB"
+#define NSYS_MAX_MB_MAX 65536
 #define SQLITE_MAGIC "SQLite format 3"
 
 /* NVIDIA's ENUM_NSYS_EVENT_TYPE values for NVTX rows. */
@@ -785,22 +790,48 @@ static void session_origin(struct nsys *ns)
 	sqlite3_finalize(st);
 }
 
-/* The whole source in memory (an SQLite file is not read as a stream). */
+static int nsys_limit(size_t *max, struct pr_error *err)
+{
+	const char *e = getenv(NSYS_MAX_ENV);
+	char *end;
+	unsigned long long mb;
+	*max = (size_t)NSYS_MAX_MB_DEFAULT << 20;
+	if (!e || !*e)
+		return 0;
+	errno = 0;
+	mb = strtoull(e, &end, 10);
+	if (*e < '0' || *e > '9' || *end || errno || mb < 1 || mb > NSYS_MAX_MB_MAX)
+		return pr_error_set(err, PR_E_USAGE,
+				    "%s='%.40s': expected a whole number of MiB from 1 to %d",
+				    NSYS_MAX_ENV, e, NSYS_MAX_MB_MAX);
+	*max = (size_t)mb << 20;
+	return 0;
+}
+
+/*
+ * The whole source in memory (an SQLite file is not read as a stream), at
+ * most nsys_limit() bytes; what does not start with SQLite's magic is refused
+ * after its first read, not after the limit (--format nsys /dev/zero).
+ */
 static int slurp(struct pr_source *src, unsigned char **out, size_t *n, struct pr_error *err)
 {
-	size_t cap = 1 << 20, len = 0;
-	unsigned char *buf = pr_xmalloc(cap);
+	size_t cap = 1 << 20, len = 0, max;
+	unsigned char *buf;
 	long got;
+	if (nsys_limit(&max, err))
+		return -1;
+	buf = pr_xmalloc(cap);
 	for (;;) {
 		if (len == cap) {
-			if (cap >= NSYS_MAX_BYTES) {
+			if (cap >= max) {
 				free(buf);
 				return pr_error_set(err, PR_E_LIMIT,
-						    "Nsight Systems export larger than %zu MiB: not "
-						    "loaded (it is read whole into memory)",
-						    NSYS_MAX_BYTES >> 20);
+						    "Nsight Systems export larger than %zu MiB (after "
+						    "gunzip): not loaded (it is read whole into memory; "
+						    "%s=N raises the limit)",
+						    max >> 20, NSYS_MAX_ENV);
 			}
-			cap *= 2;
+			cap = cap * 2 > max ? max : cap * 2;
 			buf = pr_xrealloc(buf, cap);
 		}
 		got = pr_source_read(src, buf + len, cap - len, err);
@@ -811,6 +842,12 @@ static int slurp(struct pr_source *src, unsigned char **out, size_t *n, struct p
 		if (got == 0)
 			break;
 		len += (size_t)got;
+		if (len >= 16 && len - (size_t)got < 16 && memcmp(buf, SQLITE_MAGIC, 16)) {
+			free(buf);
+			return pr_error_set(err, PR_E_FORMAT,
+					    "not an SQLite database (an Nsight Systems export is "
+					    "written by 'nsys export --type sqlite')");
+		}
 	}
 	*out = buf;
 	*n = len;

@@ -277,4 +277,16 @@ expect_rc 0 "WAL-mode export"
 a = json.load(open(sys.argv[1]))["runs"][0]; b = json.load(open(sys.argv[2]))["runs"][0]
 sys.exit(0 if a["gpu"] == b["gpu"] and a["step_breakdown"] == b["step_breakdown"] else 1)' a.json wal.json ||
 	fail "WAL-mode export: gpu or step_breakdown differs from the original export"
+# --- issue 30 R2: the export is read whole, at most 128 MiB unless
+# PROFREPORT_NSYS_MAX_MB raises it; no SQLite magic is refused at once.
+run "$P" summary --format nsys /dev/zero
+expect_rc 2 "--format nsys /dev/zero"
+expect_err_has "not an SQLite database" "--format nsys /dev/zero"
+"$PY" -c 'import sys; sys.stdout.buffer.write(b"SQLite format 3\0" + bytes(3 << 20))' >big.sqlite
+run env PROFREPORT_NSYS_MAX_MB=2 "$P" summary --format nsys big.sqlite
+expect_rc 2 "an export past PROFREPORT_NSYS_MAX_MB"
+expect_err_has "larger than 2 MiB (after gunzip)" "an export past PROFREPORT_NSYS_MAX_MB"
+run env PROFREPORT_NSYS_MAX_MB=0 "$P" summary --format nsys big.sqlite
+expect_rc 2 "PROFREPORT_NSYS_MAX_MB=0"
+expect_err_has "expected a whole number of MiB" "PROFREPORT_NSYS_MAX_MB=0"
 finish
