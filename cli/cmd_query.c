@@ -1,6 +1,7 @@
 /* cmd_query.c - profreport query STORE SQL: read-only SQL, tab-separated. */
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -11,10 +12,15 @@
 #define QUERY_TIMEOUT_DEFAULT 60 /* seconds */
 #define QUERY_TIMEOUT_MAX 86400
 #define PROGRESS_OPS 10000 /* SQLite VM steps between two looks at the clock */
+#define QUERY_MEMORY_DEFAULT 512 /* MiB of SQLite heap */
+#define QUERY_MEMORY_MAX 1048576
 
 static const struct pr_option opts[] = {
 	{ "timeout", 0, "SECONDS",
 	  "stop the statement after this long (default 60, ms precision; 0 = no limit)", 0 },
+	{ "max-memory", 0, "MIB",
+	  "stop the statement when SQLite's heap would pass this many MiB (default 512; 0 = no "
+	  "limit)", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
 
@@ -61,14 +67,25 @@ static int cmd_query(const struct pr_command *cmd, struct pr_args *a, struct pr_
 	struct guard g;
 	const char *tv = pr_arg(cmd, a, "timeout");
 	int64_t ms = QUERY_TIMEOUT_DEFAULT * 1000; /* the limit in milliseconds */
+	const char *mv = pr_arg(cmd, a, "max-memory");
+	int64_t mib = QUERY_MEMORY_DEFAULT;
 	int rc;
 	if (tv && (pr_decimal_scaled(tv, strlen(tv), 3, &ms) != PR_DEC_OK || ms < 0 ||
 		   ms > (int64_t)QUERY_TIMEOUT_MAX * 1000))
 		return pr_error_set(err, PR_E_USAGE,
 				    "--timeout needs a number of seconds from 0 to %d (0 = no limit)",
 				    QUERY_TIMEOUT_MAX);
-	if (pr_store_open(&st, a->pos[0], PR_STORE_READONLY, err))
+	if (mv && (!*mv || strspn(mv, "0123456789") != strlen(mv) || strlen(mv) > 8 ||
+		   (mib = strtoll(mv, NULL, 10)) > QUERY_MEMORY_MAX))
+		return pr_error_set(err, PR_E_USAGE,
+				    "--max-memory needs a whole number of MiB from 0 to %d (0 = no "
+				    "limit)",
+				    QUERY_MEMORY_MAX);
+	if (pr_store_open(&st, a->pos[0], PR_STORE_READONLY | PR_STORE_MEMSTATUS, err))
 		return -1;
+	/* the whole process's SQLite heap, the open store included; a statement that
+	 * would pass it fails with SQLITE_NOMEM (one statement used 1.8 GB before) */
+	sqlite3_hard_heap_limit64(mib * 1048576);
 	memset(&g, 0, sizeof(g));
 	sqlite3_set_authorizer(pr_store_db(st), authorize, &g);
 	if (ms > 0 && clock_gettime(CLOCK_MONOTONIC, &g.deadline) == 0) {
@@ -85,6 +102,11 @@ static int cmd_query(const struct pr_command *cmd, struct pr_args *a, struct pr_
 	if (rc && g.tokenizer)
 		pr_error_set(err, PR_E_USAGE,
 			     "fts3_tokenizer() is not allowed (it returns a memory address)");
+	else if (rc && mib > 0 && sqlite3_errcode(pr_store_db(st)) == SQLITE_NOMEM)
+		pr_error_set(err, PR_E_LIMIT,
+			     "the statement needed more than %lld MiB of memory and was stopped "
+			     "(--max-memory MIB; 0 = no limit)",
+			     (long long)mib);
 	else if (rc && g.timed_out)
 		pr_error_set(err, PR_E_LIMIT,
 			     "the statement ran longer than %s s and was stopped (--timeout "
@@ -93,6 +115,7 @@ static int cmd_query(const struct pr_command *cmd, struct pr_args *a, struct pr_
 	sqlite3_progress_handler(pr_store_db(st), 0, NULL, NULL);
 	sqlite3_set_authorizer(pr_store_db(st), NULL, NULL);
 	pr_store_close(st);
+	sqlite3_hard_heap_limit64(0);
 	return rc;
 }
 

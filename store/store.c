@@ -317,9 +317,10 @@ int pr_store_open(struct pr_store **out, const char *path, int flags, struct pr_
 		pr_error_set_source(err, path);
 		return -1;
 	}
-	/* No allocator statistics: they take a global mutex on every malloc. Only
-	 * effective before SQLite initializes; later calls are harmless no-ops. */
-	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	/* No allocator statistics unless asked (PR_STORE_MEMSTATUS): they take a
+	 * global mutex on every malloc. Only effective before SQLite initializes;
+	 * later calls are harmless no-ops. */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, (flags & PR_STORE_MEMSTATUS) ? 1 : 0);
 	/* Savepoint journals (an ingest of many files makes each file a savepoint
 	 * of its group, store.h) stay in memory up to 4 MiB instead of the
 	 * default 64 KiB: each file's holds the pages it changed that earlier

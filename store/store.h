@@ -57,6 +57,10 @@ enum {
 	/* A scratch store: pr_store_close() removes it (and its journal), and so
 	 * does a fatal signal before that (store/output.h, pr_output_remove_temps). */
 	PR_STORE_TEMPORARY = 4,
+	/* Keep SQLite's allocator statistics, which sqlite3_hard_heap_limit64 needs
+	 * (query's --max-memory); off otherwise: they take a global mutex on every
+	 * malloc. Only the first store opened in a process decides. */
+	PR_STORE_MEMSTATUS = 8,
 };
 
 extern const char pr_store_schema_sql[];

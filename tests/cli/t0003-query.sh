@@ -111,6 +111,23 @@ for v in -1 x 86400.5 1e9 ""; do
 	expect_err_has "--timeout needs a number of seconds from 0 to 86400 (0 = no limit)" "--timeout '$v'"
 done
 
+# -- issue 30 R6: a statement's memory is bounded too (--max-memory, default
+# 512 MiB of SQLite heap; a group_concat of millions of rows used 1.8 GB).
+big="WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 1000000) SELECT length(group_concat(x)) FROM c"
+run "$P" query --max-memory 4 st.db "$big"
+expect_rc 2 "group_concat past --max-memory 4"
+expect_one_err_line "group_concat past --max-memory 4"
+expect_err_has "the statement needed more than 4 MiB of memory and was stopped (--max-memory MIB; 0 = no limit)" \
+	"group_concat past --max-memory 4"
+run "$P" query --max-memory 0 st.db "$big"
+expect_rc 0 "--max-memory 0 (no limit)"
+[ "$(sed -n 2p "$tmp/out")" = 6888895 ] || fail "--max-memory 0: length $(sed -n 2p "$tmp/out"), want 6888895 (digits of 1..1e6 plus 999999 commas)"
+for v in -1 x 1.5 2000000; do
+	run "$P" query --max-memory "$v" st.db "SELECT 1"
+	expect_rc 2 "--max-memory '$v'"
+	expect_err_has "--max-memory needs a whole number of MiB" "--max-memory '$v'"
+done
+
 # -- fts3_tokenizer() returns a pointer into the process: refused, however called
 for sql in "SELECT fts3_tokenizer('simple')" "SELECT hex(FTS3_TOKENIZER('porter'))" \
 	"SELECT * FROM (SELECT Fts3_Tokenizer('simple') AS p)"; do
