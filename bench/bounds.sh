@@ -4,7 +4,7 @@
 #
 # usage: bench/bounds.sh [BUILD_DIR] [CASE...]
 #   cases: massif massif-gz massif-urandom qeff-gz tids counters memdev
-#          summary phases query          (default: all)
+#          summary phases nsys-metrics query          (default: all)
 # PR_BOUNDS_SCALE multiplies every input size (default 1). Each case prints
 # one line: the case, the input, wall seconds, peak RSS in MB, the exit
 # status and the first line of stderr (a cap's note or a limit's error).
@@ -15,7 +15,7 @@ set -eu
 cd "$(dirname "$0")/.."
 build=${1:-build}
 [ $# -gt 0 ] && shift
-cases=${*:-massif massif-gz massif-urandom qeff-gz tids counters memdev summary phases query}
+cases=${*:-massif massif-gz massif-urandom qeff-gz tids counters memdev summary phases nsys-metrics query}
 pr=$(pwd)/$build/cli/profreport
 gen="/usr/bin/python3 $(pwd)/bench/gen_bounds.py"
 scale=${PR_BOUNDS_SCALE:-1}
@@ -118,12 +118,24 @@ for c in $cases; do
 		measure "$c:report" "(that store)" "$pr" report "$out/db" -o "$out/page.html"
 		[ -f "$out/page.html" ] && echo "  page: $(size "$out/page.html")"
 		;;
+	nsys-metrics)
+		for d in 10000 100000; do
+			rm -f "$out/in" "$out/db"
+			$gen nsys-metrics "$(n $d)" "$out/in"
+			measure "$c:ingest" "$(n $d) GPU metric definitions $(size "$out/in")" \
+				"$pr" ingest -q "$out/in" -o "$out/db"
+		done
+		;;
 	query)
 		printf '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}]\n' >"$out/in"
 		"$pr" ingest -q "$out/in" -o "$out/db"
 		# (the default limit is 60 s: too long for a shared machine)
 		measure "$c" "recursive CTE, --timeout 1" "$pr" query --timeout 1 "$out/db" \
 			"with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c"
+		measure "$c" "group_concat 3M rows" "$pr" query "$out/db" \
+			"with recursive c(x) as (select 1 union all select x + 1 from c limit 3000000) select length(group_concat(x)) from c"
+		measure "$c" "the same, --max-memory 8" "$pr" query --max-memory 8 "$out/db" \
+			"with recursive c(x) as (select 1 union all select x + 1 from c limit 3000000) select length(group_concat(x)) from c"
 		;;
 	*)
 		echo "bounds: unknown case $c" >&2

@@ -95,6 +95,22 @@ def phases(n, out):
         w("%.1f,%d,phase%d\n" % (i * 0.5, 100 + i % 50, i))
 
 
+def nsys_metrics(n, path):
+    """The committed nsys sample with n GPU metric definitions and one sample
+    of each (the metric names are looked up per row: issue 30 R1)."""
+    import shutil
+    import sqlite3
+    here = os.path.dirname(os.path.abspath(__file__))
+    shutil.copyfile(os.path.join(here, "..", "samples", "nsys", "nsys_sample.sqlite"), path)
+    c = sqlite3.connect(path)
+    c.executemany("INSERT INTO TARGET_INFO_GPU_METRICS VALUES (?, 0, 'GA100', ?, ?)",
+                  ((1000 + i // 1000, i % 1000, "Metric %d [%%]" % i) for i in range(n)))
+    c.executemany("INSERT INTO GPU_METRICS VALUES (?, ?, ?, ?)",
+                  ((1000000 + i, 1000 + i // 1000, i % 1000, i % 100) for i in range(n)))
+    c.commit()
+    c.close()
+
+
 def runs(n, path):
     os.makedirs(path, exist_ok=True)
     for i in range(n):
@@ -109,6 +125,9 @@ def main():
     case, n, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     if case == "runs":
         runs(n, path)
+        return
+    if case == "nsys-metrics":
+        nsys_metrics(n, path)
         return
     gens = {"massif": massif, "qeff": qeff, "tids": tids, "counters": counters,
             "memdev": memdev, "phases": phases}
