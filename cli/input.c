@@ -161,7 +161,9 @@ static void group_commit(struct group *g, const char *cmd, struct pr_error *err,
 {
 	struct pr_error e = PR_ERROR_INIT;
 	char why[sizeof(e.text)];
-	if (pr_store_group_commit(g->st, &e)) {
+	/* a group of no stored file lost nothing: the error that emptied it (a full
+	 * disk) was told with its file, and saying it again made two lines of one */
+	if (pr_store_group_commit(g->st, &e) && g->files) {
 		snprintf(why, sizeof(why), "%s", e.text);
 		pr_error_set(&e, e.code, "the %zu file(s) before this error are not stored: %s",
 			     g->files, why);
