@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ingest/csv.h"
 #include "ingest/datetime.h"
@@ -490,6 +491,19 @@ static void plog_release(struct plog *pl)
 	pr_strbuf_release(&pl->tmp);
 }
 
+/* A last marker that ends the work rather than starting a phase. */
+static int closing_word(const char *name)
+{
+	static const char *const words[] = { "exit",	 "end",	    "done",      "finish",
+					     "finished", "stop",    "stopped",   "complete",
+					     "completed", "shutdown" };
+	size_t i;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcasecmp(name, words[i]))
+			return 1;
+	return 0;
+}
+
 int pr_phaselog_attach(struct pr_writer *w, const char *path, struct pr_phaselog_stats *stats,
 		       struct pr_error *err)
 {
@@ -519,8 +533,13 @@ int pr_phaselog_attach(struct pr_writer *w, const char *path, struct pr_phaselog
 		read_line(&pl, p, n, line);
 		p = nl ? nl + 1 : end;
 	}
-	/* what is still open runs until the end of the run */
-	if (pl.has_seq) {
+	/* what is still open runs until the end of the run; a last TIME NAME line
+	 * that only says the work is over (exit, done, end, ...) closed the phase
+	 * before it and is no phase of its own (it used to stretch to the end) */
+	if (pl.has_seq && pl.n && closing_word(pl.seq.name)) {
+		free(pl.seq.name);
+		pl.has_seq = 0;
+	} else if (pl.has_seq) {
 		add_phase(&pl, &pl.seq, 0, 1, pl.seq.line);
 		pl.has_seq = 0;
 	}

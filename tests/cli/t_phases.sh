@@ -114,6 +114,21 @@ gzip -n -c rel.log >rel.log.gz
 [ "$(phases_of relgz.db)" = "$(phases_of rel.db)" ] || fail "gzip log: $(phases_of relgz.db)"
 
 # -- diagnostics: bad lines (with line/column), outside the run, beyond it, pairs
+# issue 29: a last marker that says the work is over (exit, done, ...)
+# closes the phase before it; it used to become a phase of its own that
+# stretched to the end of the run. Alone, it is still a phase.
+printf '1734586204.436 load_model\n1734586210.164 inference\n1734586222.877 Done\n' >exit.log
+"$P" ingest -q "$QNN" --phases exit.log -o exit.db
+[ "$(query_value exit.db "SELECT group_concat(name, ',') FROM (SELECT name FROM span_v WHERE kind = 'phase' ORDER BY ts)")" = load_model,inference ] ||
+	fail "exit marker: phases $(query_value exit.db "SELECT group_concat(name, ',') FROM span_v WHERE kind = 'phase'")"
+# inference ends at the marker: 1734586222.877 - 1734586210.164 = 12.713 s
+[ "$(query_value exit.db "SELECT dur FROM span_v WHERE name = 'inference'")" = 12713000000 ] ||
+	fail "exit marker: inference lasts $(query_value exit.db "SELECT dur FROM span_v WHERE name = 'inference'") ns, want 12713000000"
+printf '1734586210.164 exit\n' >alone.log
+"$P" ingest -q "$QNN" --phases alone.log -o alone.db
+[ "$(query_value alone.db "SELECT count(*) FROM span_v WHERE kind = 'phase' AND name = 'exit'")" = 1 ] ||
+	fail "a lone exit marker is no longer a phase"
+
 cat >diag.log <<'EOF'
 # comments and blank lines are skipped
 
