@@ -89,7 +89,7 @@ static int torch_frames(const unsigned char *h, size_t n)
 
 static int folded_sniff(const unsigned char *head, size_t n, const char *path)
 {
-	size_t i = 0, lines = 0, semi = 0, bad = 0;
+	size_t i = 0, lines = 0, semi = 0, bad = 0, bad_first = 0;
 	if (n >= 3 && !memcmp(head, "\xEF\xBB\xBF", 3))
 		i = 3;
 	if (memchr(head, 0, n))
@@ -103,8 +103,7 @@ static int folded_sniff(const unsigned char *head, size_t n, const char *path)
 			len--;
 		if (len > 0) {
 			if (split_count((const char *)head + i, len, &fe) < 0) {
-				if (!lines)
-					return 0; /* the first line must be a folded one */
+				bad_first += !lines;
 				bad++;
 			} else {
 				lines++;
@@ -115,8 +114,11 @@ static int folded_sniff(const unsigned char *head, size_t n, const char *path)
 		while (i < n && (head[i] == '\r' || head[i] == '\n'))
 			i++;
 	}
-	/* a stray line is a diagnostic; more than one in five is another format */
-	if (!lines || bad * 4 > lines)
+	/* A stray line is a diagnostic. Lines of stacks ('a;b;c 5') are distinctive:
+	 * up to one bad line in three (a header, a cut or mangled line, the first
+	 * one included) is still folded stacks; without a ';' the first line must
+	 * be a folded one and more than one bad line in five is another format. */
+	if (!lines || (semi ? bad * 2 > lines : bad_first || bad * 4 > lines))
 		return 0;
 	if (semi)
 		return 85;
@@ -232,7 +234,7 @@ static int folded_parse(struct pr_source *src, struct pr_writer *w, struct pr_er
 	const unsigned char *h;
 	size_t hn, n, fe;
 	char *s;
-	long lineno = 0, cpos;
+	long lineno = 0, cpos, bad_line = 0;
 	int got, good = 0, rc = 0;
 
 	if (pr_source_head(src, &h, &hn, err))
@@ -271,11 +273,8 @@ static int folded_parse(struct pr_source *src, struct pr_writer *w, struct pr_er
 			continue;
 		cpos = split_count(s, n, &fe);
 		if (cpos < 0) {
-			if (!good) {
-				rc = pr_error_at(err, PR_E_PARSE, -1, lineno, 1,
-						 "not folded stacks: expected 'frame;frame;... COUNT'");
-				break;
-			}
+			if (!bad_line)
+				bad_line = lineno;
 			pr_writer_diag(w, "folded_bad_line", -1, lineno, 1,
 				       "not 'frame;frame;... COUNT' (a count >= 0 after the last "
 				       "blank); skipped");
@@ -287,7 +286,11 @@ static int folded_parse(struct pr_source *src, struct pr_writer *w, struct pr_er
 	}
 	if (got < 0)
 		rc = -1;
-	if (rc == 0 && !good)
+	/* no line of stacks at all: the first line that is not one is the error */
+	if (rc == 0 && !good && bad_line)
+		rc = pr_error_at(err, PR_E_PARSE, -1, bad_line, 1,
+				 "not folded stacks: expected 'frame;frame;... COUNT'");
+	else if (rc == 0 && !good)
 		rc = pr_error_at(err, PR_E_PARSE, -1, 0, 0,
 				 "no stack lines: expected 'frame;frame;... COUNT' lines");
 	if (rc == 0)

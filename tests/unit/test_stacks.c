@@ -43,9 +43,13 @@ static void test_detection(void **state)
 				    "folded"),
 			 0);
 	assert_int_equal(sniff_conf("main;a 3\n", "perf-script"), 0);
-	/* one stray line in five is tolerated, the first line must be a stack */
+	/* stacks ('a;b 1') tolerate one stray line in three, the first one included
+	 * (issue 29: a few malformed lines refused the whole file); lines without a
+	 * ';' one in five, and the first line must be one */
 	assert_string_equal(winner("a;b 1\na;c 2\na;d 3\na;e 4\nstray\n"), "folded");
-	assert_string_equal(winner("stray\na;b 1\na;c 2\na;d 3\na;e 4\n"), "(none)");
+	assert_string_equal(winner("stray\na;b 1\na;c 2\na;d 3\na;e 4\n"), "folded");
+	assert_string_equal(winner("stray\nmore\na;b 1\na;c 2\nx y\n"), "(none)");
+	assert_int_equal(sniff_conf("stray\nb 1\nc 2\nd 3\ne 4\n", "folded"), 0);
 }
 
 /* Adjacent samples share their common prefix; an empty stack closes all. */
@@ -90,11 +94,26 @@ static void test_folded_errors(void **state)
 {
 	long line = 0, col = 0;
 	(void)state;
-	assert_non_null(strstr(mf_ingest_fail("\n\nnot folded\na;b 1\n", "folded", &line, &col),
+	/* no line of stacks: the first line that is not one */
+	assert_non_null(strstr(mf_ingest_fail("\n\nnot folded\nnor this\n", "folded", &line, &col),
 			       "not folded stacks"));
 	assert_int_equal(line, 3);
 	assert_int_equal(col, 1);
 	assert_non_null(strstr(mf_ingest_fail("", "folded", NULL, NULL), "no stack lines"));
+}
+
+/* A few malformed lines (the first one too) are skipped with their line; the stacks stay. */
+static void test_folded_bad_lines(void **state)
+{
+	struct pr_store *st = open_store();
+	(void)state;
+	mf_ingest_text(st, "# a header\na;b 2\na;b;c oops\na;c 3\n", "folded");
+	assert_string_equal(qs(st, "SELECT code || ' ' || count || ' ' || line FROM diag", NULL),
+			    "folded_bad_line 2 1");
+	/* a: both kept lines, 2 + 3 samples; b 2, c 3 */
+	assert_int_equal(qi(st, "SELECT sum(dur) FROM span_v WHERE name = 'a'", NULL), 5);
+	assert_int_equal(qi(st, "SELECT sum(dur) FROM span_v WHERE name = 'c'", NULL), 3);
+	pr_store_close(st);
 }
 
 /* Records on two threads, a stack line that is no frame, a record without period. */
@@ -175,6 +194,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_detection),    cmocka_unit_test(test_folded_layout),
 		cmocka_unit_test(test_folded_us),    cmocka_unit_test(test_folded_errors),
+		cmocka_unit_test(test_folded_bad_lines),
 		cmocka_unit_test(test_perf_script), cmocka_unit_test(test_perf_stat),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
