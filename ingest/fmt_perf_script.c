@@ -7,6 +7,9 @@
  *   COMM  PID[/TID] [CPU] SECS.FRAC: [PERIOD] EVENT: [ADDR SYM+OFF (DSO)]
  *   \tADDR SYM+0xOFF (DSO)
  * COMM may hold blanks: the PID is the first all-digit token after it.
+ * perf 3.x writes neither CPU nor time ('java  3244 cpu-clock: '): such a
+ * header is known by the stack line after it; the records are laid end to
+ * end as any others (meta.perf.time_first/last are then absent).
  * Each record is one sample on its thread's track (kind "thread", pid, tid,
  * named COMM), laid end to end in record order like speedscope's sampled
  * profiles (stacks.h), lasting its weight: the PERIOD when the line has one,
@@ -242,6 +245,7 @@ static int psc_sniff(const unsigned char *head, size_t n, const char *path)
 	long bc;
 	const char *sym, *dso;
 	size_t sl, dl;
+	int notime;
 	PR_UNUSED(path);
 	if (memchr(head, 0, n))
 		return 0;
@@ -259,22 +263,24 @@ static int psc_sniff(const unsigned char *head, size_t n, const char *path)
 		return 0;
 	if (!head_line(head, n, i, buf, sizeof(buf), &len, &nl))
 		return 0;
-	if (parse_hdr(buf + strspn(buf, " \t"), &h, &bc) < 0 || !h.time)
+	if (parse_hdr(buf + strspn(buf, " \t"), &h, &bc) < 0)
 		return 0;
+	notime = !h.time;
 	if (!nl)
-		return 60;
+		return notime ? 0 : 60;
 	i += len + 1;
 	if (!head_line(head, n, i, buf, sizeof(buf), &len, &nl))
 		return 0;
 	if (len == 0 || (len == 1 && buf[0] == '\0'))
-		return 80; /* a record without a call stack (an empty or CR-only line) */
+		return notime ? 0 : 80; /* a record without a call stack (an empty or CR-only line) */
 	/* the next record (no -g: one line each), or a stack line */
-	if (parse_hdr(buf + strspn(buf, " \t"), &h, &bc) == 0 && h.time)
+	if (!notime && parse_hdr(buf + strspn(buf, " \t"), &h, &bc) == 0 && h.time)
 		return 90;
 	if ((buf[0] != ' ' && buf[0] != '\t') ||
 	    parse_frame(buf + strspn(buf, " \t"), &sym, &sl, &dso, &dl) < 0)
 		return 0;
-	return 95;
+	/* perf 3.x writes no time ('java  3244 cpu-clock:'): a header and a stack line */
+	return notime ? 85 : 95;
 }
 
 struct psc {
@@ -513,7 +519,7 @@ static int psc_parse(struct pr_source *src, struct pr_writer *w, struct pr_error
 		/* a header: the previous record ends even without a blank line */
 		flush(&c);
 		s += strspn(s, " \t");
-		if (parse_hdr(s, &h, &bc) < 0 || (!good && !h.time)) {
+		if (parse_hdr(s, &h, &bc) < 0) {
 			if (!good) {
 				rc = pr_error_at(err, PR_E_PARSE, -1, lineno, bc,
 						 "not perf script output: expected 'COMM PID "

@@ -116,6 +116,29 @@ static void test_folded_bad_lines(void **state)
 	pr_store_close(st);
 }
 
+/* perf 3.x: 'COMM  PID EVENT:' with neither CPU nor time (FlameGraph's perf-vertx test file). */
+static void test_perf_script_3x(void **state)
+{
+	static const char text[] = "# ========\n# perf version : 3.2.50\n# ========\n#\n"
+				   "java  3244 cpu-clock: \n"
+				   "\t    7f1e214c24d9 SpinPause (/x/libjvm.so)\n"
+				   "\t    7f1e21c41e9a start_thread (/lib/libpthread-2.15.so)\n\n"
+				   "java  3244 cpu-clock: \n"
+				   "\t    7f1e216ccd20 Steal::do_it(GCTaskManager*, unsigned int) (/x/libjvm.so)\n"
+				   "\t    7f1e21c41e9a start_thread (/lib/libpthread-2.15.so)\n\n";
+	struct pr_store *st = open_store();
+	(void)state;
+	assert_string_equal(winner(text), "perf-script");
+	mf_ingest_text(st, text, "perf-script");
+	/* two records of 1 sample each on thread 3244: start_thread holds both */
+	assert_int_equal(qi(st, "SELECT sum(dur) FROM span_v WHERE name = 'start_thread'", NULL), 2);
+	assert_int_equal(qi(st, "SELECT count(*) FROM span_v WHERE name = 'SpinPause' AND tid = '3244'",
+			    NULL),
+			 1);
+	assert_int_equal(qi(st, "SELECT count(*) FROM diag", NULL), 0);
+	pr_store_close(st);
+}
+
 /* Records on two threads, a stack line that is no frame, a record without period. */
 static void test_perf_script(void **state)
 {
@@ -195,7 +218,8 @@ int main(void)
 		cmocka_unit_test(test_detection),    cmocka_unit_test(test_folded_layout),
 		cmocka_unit_test(test_folded_us),    cmocka_unit_test(test_folded_errors),
 		cmocka_unit_test(test_folded_bad_lines),
-		cmocka_unit_test(test_perf_script), cmocka_unit_test(test_perf_stat),
+		cmocka_unit_test(test_perf_script),
+		cmocka_unit_test(test_perf_script_3x), cmocka_unit_test(test_perf_stat),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
