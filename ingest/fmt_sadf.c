@@ -181,6 +181,7 @@ struct sd {
 	size_t ncols;
 	long devcol; /* -1 none */
 	int cpu_dev; /* the device column is CPU */
+	int star;    /* the last column is "CPU*": one value per CPU, "all" first (sar -I) */
 	json_t *headers;
 };
 
@@ -334,6 +335,7 @@ static int sadf_header(struct sd *s, char *line, long ln, char **f, struct pr_er
 	s->cols = pr_xcalloc(n, sizeof(*s->cols));
 	s->devcol = -1;
 	s->cpu_dev = 0;
+	s->star = n > 4 && !strcmp(f[n - 1], "CPU*");
 	for (i = 3; i < n; i++)
 		if (!strcmp(f[i], "DEV"))
 			disk = 1;
@@ -342,7 +344,7 @@ static int sadf_header(struct sd *s, char *line, long ln, char **f, struct pr_er
 		size_t k;
 		c->name = pr_xstrdup(f[i]);
 		json_array_append_new(names, json_string(text_ok(f[i]) ? f[i] : "?"));
-		if (i < 3)
+		if (i < 3 || (s->star && i == n - 1))
 			continue;
 		for (k = 0; k < PR_ARRAY_SIZE(device_cols); k++)
 			if (!strcmp(f[i], device_cols[k]))
@@ -407,6 +409,47 @@ static int sadf_time(struct sd *s, const char *p, long ln, long col, int64_t *ab
 	return 0;
 }
 
+/*
+ * A report whose last column is "CPU*" (sadf -d -- -I ALL -P ALL, or -A): a
+ * key column (INTR) and one value per CPU, "all" first, then CPU 0, 1, ...
+ * as `sar -I` prints them. Each value is the series "<key column>.<key>"
+ * (intr.sum, intr.24) in 1/s, device "" for all and "cpuN" for CPU N.
+ */
+static void star_row(struct sd *s, char *line, long ln, char **f, size_t n)
+{
+	int64_t abs_ns, ts;
+	size_t i;
+	char name[160];
+	if (sadf_time(s, f[2], ln, col_of(line, f[2]), &abs_ns)) {
+		pr_writer_diag(s->w, "sadf_bad_time", -1, ln, col_of(line, f[2]),
+			       "timestamp is not 'YYYY-MM-DD HH:MM:SS UTC' or epoch seconds; "
+			       "record skipped");
+		return;
+	}
+	sd_place(s, abs_ns, ln, &ts);
+	pr_strbuf_reset(&s->tmp);
+	pr_csv_text_clean(&s->tmp, f[s->devcol], strlen(f[s->devcol]));
+	snprintf(name, sizeof(name), "%s.%.100s", s->cols[s->devcol].name, s->tmp.buf);
+	for (i = 0; name[i] && name[i] != '.'; i++)
+		if (name[i] >= 'A' && name[i] <= 'Z')
+			name[i] = (char)(name[i] - 'A' + 'a');
+	for (i = s->ncols - 1; i < n; i++) {
+		double v;
+		int64_t id;
+		if (sadf_number(s, f[i], ln, col_of(line, f[i]), &v)) {
+			pr_writer_diag(s->w, "sadf_bad_value", -1, ln, col_of(line, f[i]),
+				       "'%s': not a number; value skipped", name);
+			continue;
+		}
+		pr_strbuf_reset(&s->dev);
+		if (i > s->ncols - 1)
+			pr_strbuf_addf(&s->dev, "cpu%zu", i - s->ncols);
+		id = sd_series(s, name, s->dev.buf, "1/s", "/s");
+		if (id)
+			pr_writer_sample(s->w, id, ts, v);
+	}
+}
+
 static void sadf_row(struct sd *s, char *line, long ln, char **f)
 {
 	char *copy_dev;
@@ -420,6 +463,10 @@ static void sadf_row(struct sd *s, char *line, long ln, char **f)
 			       restart ? "the machine restarted during the recording (LINUX-RESTART "
 					 "record): the counters start again; record skipped"
 				       : "a comment record (sadf -C); skipped");
+		return;
+	}
+	if (s->star && s->devcol >= 0 && n >= s->ncols) {
+		star_row(s, line, ln, f, n);
 		return;
 	}
 	if (n != s->ncols) {

@@ -31,7 +31,8 @@ with tempfile.TemporaryDirectory() as tmp:
     load = subprocess.Popen([sys.executable, "-c", LOAD, os.path.join(tmp, "f"), "8"])
     subprocess.run(["/usr/lib/sysstat/sadc", "-S", "XALL", "1", "6", sa], env=env, check=True)
     for name, opts in [("cpu", ["-u"]), ("cpu-all", ["-u", "-P", "ALL"]), ("mem", ["-r"]),
-                       ("io", ["-b"]), ("disk", ["-d"]), ("load", ["-q"]), ("paging", ["-B"])]:
+                       ("io", ["-b"]), ("disk", ["-d"]), ("load", ["-q"]), ("paging", ["-B"]),
+                       ("intr", ["-I", "ALL", "-P", "ALL"])]:
         out(["sadf", "-d", sa, "--"] + opts, "sadf-%s.csv" % name)
     out(["sadf", "-j", sa, "--", "-u", "-r", "-b", "-d", "-q", "-B"], "sadf.json")
     load.wait()

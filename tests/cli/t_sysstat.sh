@@ -192,4 +192,33 @@ expect_error "profreport: ingest: 'sar.txt': unrecognized input format" "sar tex
 run "$P" ingest --format pidstat sar.txt -o err.db
 expect_error "profreport: ingest: 'sar.txt':4:1: no pidstat table" "sar text forced as pidstat"
 
+# -- issue 29: sadf -d -- -I ALL -P ALL (also in -A): the "CPU*" header has one
+# column per CPU, "all" first; its rows were all skipped as bad field counts.
+# Each value is intr.<INTR> (1/s) on device "" (all) or cpuN, checked against
+# the CSV itself.
+run "$P" ingest "$S/sadf-intr.csv" -o intr.db
+expect_rc 0 "sadf -I ALL -P ALL"
+[ "$(query_value intr.db "SELECT count(*) FROM diag")" = 0 ] || fail "sadf -I ALL -P ALL: diagnostics $(query_value intr.db "SELECT group_concat(code) FROM diag")"
+"$P" query intr.db "SELECT name, device, count, max FROM series WHERE name LIKE 'intr.%' ORDER BY name, device" >intr.got
+"$PY" - "$S/sadf-intr.csv" intr.got >intr.out 2>&1 <<'PYEOF' || fail "sadf-intr: $(cat intr.out)"
+import sys
+rows = [l.rstrip("\n").split(";") for l in open(sys.argv[1]) if not l.startswith("#")]
+want = {}
+for r in rows:
+    for k, v in enumerate(r[4:]):
+        dev = "" if k == 0 else "cpu%d" % (k - 1)
+        key = ("intr." + r[3], dev)
+        c, m = want.get(key, (0, None))
+        want[key] = (c + 1, float(v) if m is None else max(m, float(v)))
+    assert abs(float(r[4]) - sum(float(v) for v in r[5:])) < 0.011, "all != sum of CPUs: %r" % r
+got = {}
+for l in open(sys.argv[2]).read().splitlines()[1:]:
+    name, dev, count, mx = l.split("\t")
+    got[(name, dev)] = (int(count), float(mx))
+assert set(got) == set(want), sorted(set(got) ^ set(want))[:5]
+for k in want:
+    assert got[k][0] == want[k][0] and abs(got[k][1] - want[k][1]) < 1e-9, (k, got[k], want[k])
+print("ok", len(want), "series")
+PYEOF
+
 finish
