@@ -73,7 +73,8 @@ static void note(const char *path, const char *what)
 }
 
 /* One file: an agg.json, a store, or a trace (ingested alone, folded, deleted).
- * 1 = a file in a directory that is not a trace (the caller notes it). */
+ * 1 = a file in a directory that is not a trace (the caller notes it), 2 = a
+ * companion of a rank's trace, skipped with its note. */
 static int add_file(struct pr_agg *agg, const char *path, int in_dir, const char *fmt,
 		    const char *tmp, struct pr_error *err)
 {
@@ -105,6 +106,15 @@ static int add_file(struct pr_agg *agg, const char *path, int in_dir, const char
 			return 1;
 		}
 		return -1;
+	}
+	/* a rank's companion in its directory: torch.profiler's export_stacks (folded
+	 * stacks) beside the trace is the same rank's profile, not another rank */
+	if (in_dir && r.format && !strcmp(r.format, "folded")) {
+		pr_store_close(st);
+		drop_store(tmp);
+		note(path, "skipped, stacks (export_stacks and the like): a rank's companion, not "
+			   "a rank");
+		return 2;
 	}
 	/* the name given ('-'), not a temporary copy of standard input (ingest/source.h) */
 	n = pr_agg_add_store(agg, st, r.run_id, pr_path_shown(path), err);
@@ -223,10 +233,10 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 				pr_pathlist_release(&pl);
 				goto out;
 			}
-			if (r == 0) {
+			if (r == 0)
 				used++;
+			if (r == 0 || r == 2)
 				pl.v[k][0] = '\0'; /* the names left are the skipped files */
-			}
 		}
 		for (k = 0; k < pl.n && used; k++)
 			if (*pl.v[k])

@@ -122,6 +122,18 @@ run "$P" aggregate empty -o x.json
 expect_rc 2 "no ranks"
 expect_one_err_line "no ranks"
 [ ! -e x.json ] || fail "a failed aggregate left x.json behind"
+# issue 29: a trace and its own export_stacks file (folded stacks) in one
+# directory are one rank, not two; the stacks are skipped with a note
+mkdir stk
+cp "$PR_SAMPLES/ranks/rank0.pt.trace.json" "$PR_SAMPLES/ranks/rank1.pt.trace.json" stk/
+printf 'main;forward;aten::mm 120\nmain;backward 300\n' >stk/rank0.stacks
+run "$P" aggregate stk -q -o stk.json
+expect_rc 0 "aggregate of two traces and an export_stacks file"
+expect_err_has "'stk/rank0.stacks': skipped, stacks (export_stacks and the like): a rank's companion, not a rank" \
+	"export_stacks beside a trace"
+[ "$(python3 -c 'import json; print(len(json.load(open("stk.json"))["ranks"]))')" = 2 ] ||
+	fail "two traces and an export_stacks file are not 2 ranks"
+
 ls "$TMPDIR" >leftover
 [ ! -s leftover ] || fail "aggregate left temporary files: $(cat leftover)"
 
