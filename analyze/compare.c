@@ -782,7 +782,7 @@ static const char *const diag_lost[] = {
 	/* Chrome traces and the store's writer: events skipped, times made up, files cut short */
 	"truncated", "missing_phase", "unknown_phase", "non_object_event", "bad_timestamp",
 	"bad_duration", "negative_duration", "missing_duration", "unmatched_end", "unclosed_span",
-	"async_unmatched_end", "async_unclosed", "counter_not_numeric",
+	"async_unmatched_end", "async_unclosed", "counter_not_numeric", "chrome_bad_sample",
 	/* any format: a time beyond +-2^62 ns skipped, or an end cut there */
 	"time_out_of_range",
 	/* the writer's caps: samples dropped, spans stored without nesting (no self time) */

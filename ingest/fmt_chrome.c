@@ -24,6 +24,7 @@
 #include "ingest/format.h"
 #include "ingest/jdoc.h"
 #include "ingest/jscan.h"
+#include "ingest/stacks.h"
 #include "base/decimal.h"
 #include "base/strmap.h"
 #include "base/timecheck.h"
@@ -94,6 +95,9 @@ struct chrome {
 	size_t nopens, cap_opens;
 	int64_t *free_opens;
 	size_t nfree;
+	/* a sampled profile: "samples" and "stackFrames" (the JSON Object Format's) */
+	json_t *samples, *frames;
+	int64_t samples_at;
 };
 
 /* ---- window ---- */
@@ -1226,6 +1230,184 @@ static void meta_value(struct chrome *ch, const char *key, size_t start, size_t 
 	pr_writer_meta_set(ch->w, key, v);
 }
 
+/* ---- sampled profiles ---- */
+
+/* "samples" or "stackFrames", kept whole for the end (they may come in any order). */
+static void keep_profile(struct chrome *ch, const char *key, size_t start, size_t end)
+{
+	json_error_t jerr;
+	json_t *v = pr_jdoc_loadb(ch->buf + start, end - start, JSON_DECODE_ANY, &jerr);
+	json_t **slot = !strcmp(key, "samples") ? &ch->samples : &ch->frames;
+	if (!v) {
+		pr_writer_diag(ch->w, "chrome_bad_sample", ch->base + (int64_t)start, 0, 0,
+			       "top-level '%s' could not be read (%s): the sampled profile is "
+			       "left out",
+			       key, jerr.text);
+		return;
+	}
+	if (*slot == ch->samples)
+		ch->samples_at = ch->base + (int64_t)start;
+	json_decref(*slot);
+	*slot = v;
+}
+
+struct csample {
+	int64_t ts;
+	const char *pid, *tid;
+	const json_t *sf;
+	size_t idx;
+};
+
+static int cmp_csample(const void *a, const void *b)
+{
+	const struct csample *x = a, *y = b;
+	int c = strcmp(x->pid, y->pid);
+	if (!c)
+		c = strcmp(x->tid, y->tid);
+	if (c)
+		return c;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* A sample's or frame's id as text: "12" for 12 or "12". */
+static const char *sample_id(const json_t *v, char *buf, size_t n)
+{
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v)) {
+		snprintf(buf, n, "%lld", (long long)json_integer_value(v));
+		return buf;
+	}
+	return NULL;
+}
+
+#define SAMPLE_MAX_DEPTH 4096
+
+/* The frames of stack frame id, root first, into f (at most SAMPLE_MAX_DEPTH). */
+static size_t sample_stack(struct chrome *ch, const json_t *sf, struct pr_stk_frame *f)
+{
+	char buf[32];
+	const char *id = sample_id(sf, buf, sizeof(buf));
+	size_t n = 0, i;
+	while (id && n < SAMPLE_MAX_DEPTH) {
+		const json_t *fr = json_object_get(ch->frames, id);
+		const char *name = json_string_value(json_object_get(fr, "name"));
+		if (!json_is_object(fr))
+			break;
+		if (!name)
+			name = "(unknown)";
+		f[n].name = pr_writer_intern(ch->w, name, strlen(name));
+		f[n].aux = 0;
+		f[n].args = NULL;
+		n++;
+		id = sample_id(json_object_get(fr, "parent"), buf, sizeof(buf));
+	}
+	for (i = 0; i < n / 2; i++) {
+		struct pr_stk_frame t = f[i];
+		f[i] = f[n - 1 - i];
+		f[n - 1 - i] = t;
+	}
+	return n;
+}
+
+/*
+ * A sampled profile (V8's and Go's trace viewer's "samples" + "stackFrames"):
+ * each thread's samples, in time order, on a track of its own ("TID
+ * samples", kind thread), each sample's stack (its "sf" frame and the
+ * parents, root first) as nested "frame" spans that last until the thread's
+ * next sample (the last one: the median interval between its samples), like
+ * Chrome's viewer draws them. Samples without a usable ts or sf, or whose sf
+ * is not in stackFrames, are skipped (chrome_bad_sample).
+ */
+static void sampled_profile(struct chrome *ch)
+{
+	struct csample *v;
+	struct pr_stk *stk;
+	struct pr_stk_frame *f;
+	size_t n = 0, i, j, bad = 0;
+	const json_t *x;
+	char pbuf[32], tbuf[32], sfbuf[32];
+	if (!json_is_array(ch->samples) || !json_array_size(ch->samples))
+		return;
+	if (!json_is_object(ch->frames)) {
+		pr_writer_diag(ch->w, "chrome_bad_sample", ch->samples_at, 0, 0,
+			       "%zu samples but no \"stackFrames\" object: the sampled profile is "
+			       "left out",
+			       json_array_size(ch->samples));
+		return;
+	}
+	v = pr_xcalloc(json_array_size(ch->samples), sizeof(*v));
+	json_array_foreach(ch->samples, i, x) {
+		const json_t *ts = json_object_get(x, "ts");
+		double us = json_number_value(ts);
+		const char *tid = sample_id(json_object_get(x, "tid"), tbuf, sizeof(tbuf));
+		const char *pid = sample_id(json_object_get(x, "pid"), pbuf, sizeof(pbuf));
+		const char *sf = sample_id(json_object_get(x, "sf"), sfbuf, sizeof(sfbuf));
+		if (!json_is_number(ts) || !(us >= 0 && us * 1000.0 < (double)PR_STK_MAX_NS) ||
+		    !sf || !json_object_get(ch->frames, sf)) {
+			bad++;
+			continue;
+		}
+		v[n].ts = (int64_t)(us * 1000.0 + 0.5);
+		v[n].pid = pr_xstrdup(pid ? pid : "0");
+		v[n].tid = pr_xstrdup(tid ? tid : "0");
+		v[n].sf = json_object_get(x, "sf");
+		v[n].idx = i;
+		n++;
+	}
+	if (bad)
+		pr_writer_diag(ch->w, "chrome_bad_sample", ch->samples_at, 0, 0,
+			       "%zu of %zu samples without a ts >= 0 in range or a \"sf\" in "
+			       "stackFrames; skipped",
+			       bad, json_array_size(ch->samples));
+	qsort(v, n, sizeof(*v), cmp_csample);
+	stk = pr_stk_new(ch->w, "frame");
+	f = pr_xcalloc(SAMPLE_MAX_DEPTH, sizeof(*f));
+	for (i = 0; i < n; i = j) {
+		int64_t track, last_gap, *gaps;
+		size_t k, ng = 0;
+		for (j = i + 1; j < n && !strcmp(v[j].pid, v[i].pid) && !strcmp(v[j].tid, v[i].tid);
+		     j++)
+			;
+		pr_strbuf_reset(&ch->tmp);
+		pr_strbuf_addf(&ch->tmp, "%s samples", v[i].tid);
+		track = pr_writer_track(ch->w, "thread", v[i].pid, ch->tmp.buf);
+		pr_writer_track_set_name(ch->w, track, ch->tmp.buf);
+		gaps = pr_xcalloc(j - i, sizeof(*gaps));
+		for (k = i; k + 1 < j; k++)
+			gaps[ng++] = v[k + 1].ts - v[k].ts;
+		last_gap = 0;
+		if (ng) { /* the median interval */
+			size_t a, b;
+			for (a = 1; a < ng; a++)
+				for (b = a; b > 0 && gaps[b - 1] > gaps[b]; b--) {
+					int64_t t = gaps[b];
+					gaps[b] = gaps[b - 1];
+					gaps[b - 1] = t;
+				}
+			last_gap = gaps[ng / 2];
+		}
+		free(gaps);
+		pr_stk_sample(stk, track, NULL, 0, v[i].ts); /* from 0 to the first sample */
+		for (k = i; k < j; k++) {
+			size_t nf = sample_stack(ch, v[k].sf, f);
+			pr_stk_sample(stk, track, f, nf, k + 1 < j ? v[k + 1].ts - v[k].ts : last_gap);
+		}
+	}
+	pr_stk_finish(stk);
+	pr_stk_free(stk);
+	free(f);
+	for (i = 0; i < n; i++) {
+		free((char *)v[i].pid);
+		free((char *)v[i].tid);
+	}
+	free(v);
+	pr_writer_meta_set(ch->w, "sampled_profile",
+			   json_pack("{sI}", "samples", (json_int_t)n));
+}
+
 /* One "key": value member of the top-level object; ch->pos at the key. */
 static int member(struct chrome *ch, int *events_done)
 {
@@ -1253,6 +1435,9 @@ static int member(struct chrome *ch, int *events_done)
 						ch->not_trace = "\"traceEvents\" is not an array";
 						ch->not_trace_at = ch->base + (int64_t)vstart;
 					}
+				} else if (!strcmp(ch->key.buf, "samples") ||
+					   !strcmp(ch->key.buf, "stackFrames")) {
+					keep_profile(ch, ch->key.buf, vstart, p);
 				} else {
 					meta_value(ch, ch->key.buf, vstart, p);
 				}
@@ -1543,9 +1728,12 @@ static int chrome_parse(struct pr_source *src, struct pr_writer *w, struct pr_er
 		pr_error_at(err, PR_E_FORMAT, ch.not_trace_at, 0, 0, "not a trace: %s", ch.not_trace);
 		goto out;
 	}
+	sampled_profile(&ch);
 	finish(&ch);
 	rc = 0;
 out:
+	json_decref(ch.samples);
+	json_decref(ch.frames);
 	chrome_release(&ch);
 	return rc;
 }
