@@ -126,18 +126,18 @@ void pr_lo_bar_headroom(struct pr_lo_ctx *x, struct pr_axis *va, int horiz, size
 }
 
 /*
- * Whether the value axis is logarithmic (render/chart.h, pr_scale): never
- * for stacked bars; asked, when some value is > 0; automatic, when every
- * value is > 0 and the largest is at least 1000 times the smallest. *pr
- * gets the range of the values > 0 (hlines included).
+ * Whether the value axis is logarithmic (render/chart.h, pr_scale): only
+ * when asked (PR_SCALE_LOG), never for stacked bars, and only when some value
+ * is > 0. A bar's length is its value from zero on a linear axis otherwise:
+ * a log axis draws 28 us as a solid bar next to 131 ms. *pr gets the range
+ * of the values > 0 (hlines included).
  */
 static int use_log(struct pr_lo_ctx *x, struct pr_lo_range *pr)
 {
 	const struct pr_chart *c = x->c;
 	const struct pr_chart_bars *b = c->bars;
 	size_t i, g;
-	int nonpos = 0;
-	if (b->stacked || c->value_scale == PR_SCALE_LINEAR)
+	if (b->stacked || c->value_scale != PR_SCALE_LOG)
 		return 0;
 	for (g = 0; g < b->ngroups; g++) {
 		for (i = 0; i < b->ncategories; i++) {
@@ -146,21 +146,13 @@ static int use_log(struct pr_lo_ctx *x, struct pr_lo_range *pr)
 				continue;
 			if (v > 0)
 				pr_lo_grow(pr, v);
-			else
-				nonpos = 1;
 		}
 	}
 	for (i = 0; i < c->nhlines; i++) {
 		if (pr_lo_usable(c->hlines[i].y) && c->hlines[i].y > 0)
 			pr_lo_grow(pr, c->hlines[i].y);
-		else if (pr_lo_usable(c->hlines[i].y))
-			nonpos = 1;
 	}
-	if (!pr->any)
-		return 0;
-	if (c->value_scale == PR_SCALE_LOG)
-		return 1;
-	return !nonpos && pr->hi >= 1000 * pr->lo;
+	return pr->any;
 }
 
 /* A logarithmic value axis over the values > 0 (whole decades) and the category axis. */

@@ -9,6 +9,8 @@
 #   png-tolerance        optional: "N M" for pngcmp (default "48 1000")
 #   checks               optional: facts about the layout dump (tests/tools/checks.py,
 #                        kind "dump"), each derived without profreport
+# Every layout dump also goes through tests/tools/check_bars.py: on a linear value
+# axis each bar runs from zero and its length is its value's share of the axis.
 # Three tests per case: golden/render/<case>/{layout,svg,png}. The SVG and
 # PNG tests skip (77) when fc-match does not resolve "DejaVu Sans" (and its
 # bold) to DejaVuSans.ttf / DejaVuSans-Bold.ttf, since the glyphs come from
@@ -69,6 +71,11 @@ expected=$dir/expected.$ext
 if [ "$kind" = layout ] && [ -f "$dir/checks" ]; then
 	/usr/bin/python3 "${PR_TESTS:?}/tools/checks.py" "$dir/checks" --dump "$actual" >&2 ||
 		fail "a fact of $dir/checks does not hold (above)"
+fi
+# Bars on a linear axis start at zero and are as long as their value.
+if [ "$kind" = layout ]; then
+	/usr/bin/python3 "${PR_TESTS:?}/tools/check_bars.py" "$actual" >&2 ||
+		fail "a bar does not run from zero to its value (above)"
 fi
 if [ "$update" = 1 ]; then
 	cp "$actual" "$expected"
@@ -177,6 +184,10 @@ case $kind in
 check)
 	/usr/bin/python3 "${PR_TESTS:?}/tools/check_gpu_panels.py" "$trace" "$tmp" || fail "the drawn numbers differ from the trace's (above)" ;;
 layout)
+	while read -r p; do
+		/usr/bin/python3 "${PR_TESTS:?}/tools/check_bars.py" "$tmp/$p.layout.txt" >&2 ||
+			fail "$p: a bar does not run from zero to its value (above)"
+	done <"$tmp/names"
 	if [ "$update" = 1 ]; then
 		rm -f "$dir"/expected.*.layout.txt
 		while read -r p; do cp "$tmp/$p.layout.txt" "$dir/expected.$p.layout.txt"; done <"$tmp/names"
