@@ -248,7 +248,7 @@ static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const str
 			}
 	}
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ s->label, s->n, g, ng, 0, 0, 0 };
+	*b = (struct pr_chart_bars){ s->label, s->n, g, ng, 0, 0, 0, 0 };
 	cap_text(s, capt, sizeof(capt));
 	if (json_object_size(sums) > nst)
 		snprintf(title, sizeof(title), "Time per rank: the %zu largest stages%s%s", nst,
@@ -310,7 +310,7 @@ static void step_time(struct pr_panelset *ps, const struct sel *s)
 	g[0] = (struct pr_chart_bar_group){ "mean", 0x1F77B4, mean, c0, NULL };
 	g[1] = (struct pr_chart_bar_group){ "max", 0xAEC7E8, max, c1, NULL };
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ s->label, s->n, g, 2, 0, 0, 0 };
+	*b = (struct pr_chart_bars){ s->label, s->n, g, 2, 0, 0, 0, 0 };
 	h = pr_panelset_alloc(ps, 1, sizeof(*h));
 	pr_fmt_duration(med, t, sizeof(t));
 	snprintf(lab, sizeof(lab), "median of means %s", t);
@@ -415,7 +415,7 @@ static void peak_memory(struct pr_panelset *ps, const json_t *doc, const struct 
 		g[j] = (struct pr_chart_bar_group){ pr_panelset_strdup(ps, names[j]), group_color(j), v, NULL, NULL };
 	}
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ s->label, s->n, g, ns, 0, ns == 1, 0 };
+	*b = (struct pr_chart_bars){ s->label, s->n, g, ns, 0, ns == 1, 0, 0 };
 	cap_text(s, capt, sizeof(capt));
 	if (ns == 1)
 		snprintf(title, sizeof(title), "Peak memory per rank: %.100s (max over devices)%s",
@@ -467,7 +467,7 @@ static void gpu_breakdown(struct pr_panelset *ps, const json_t *doc, const struc
 		g[j] = (struct pr_chart_bar_group){ name[j], pr_gpu_color(name[j]), v, col, NULL };
 	}
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ s->label, s->n, g, PR_ARRAY_SIZE(key), 0, 0, 1 };
+	*b = (struct pr_chart_bars){ s->label, s->n, g, PR_ARRAY_SIZE(key), 0, 0, 1, 0 };
 	cap_text(s, capt, sizeof(capt));
 	snprintf(title, sizeof(title), "GPU time per rank: compute, communication, memory, idle "
 				       "(%% of the GPU span)%s",

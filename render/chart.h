@@ -188,6 +188,12 @@ struct pr_chart_bars {
 	 * by the segment's colour, and only where they fit.
 	 */
 	int stacked;
+	/*
+	 * On a log value axis, the value bars grow from (> 0; 0 = the axis' low
+	 * end): 1 for ratios, so that 2x and 0.5x are bars of one length on
+	 * either side of 1.
+	 */
+	double log_base;
 };
 
 /*

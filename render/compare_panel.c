@@ -91,6 +91,23 @@ static void note_threshold(struct threshold *t, size_t *nt, const json_t *m)
 	(*nt)++;
 }
 
+double pr_ratio_axis_max(const double *ratio, size_t n, const struct pr_chart_hline *h, size_t nh)
+{
+	static const double m125[] = { 2, 5, 10 };
+	double dev = 1, dec = 1;
+	size_t i;
+	for (i = 0; i < n + nh; i++) {
+		double r = i < n ? ratio[i] : h[i - n].y;
+		if (isfinite(r) && r > 0)
+			dev = fmax(dev, r >= 1 ? r : 1 / r);
+	}
+	dev = fmin(dev, 1e12) * 1.6; /* room for the value labels past the longest bar */
+	for (;; dec *= 10)
+		for (i = 0; i < 3; i++)
+			if (m125[i] * dec >= dev)
+				return m125[i] * dec;
+}
+
 static void changes(struct pr_panelset *ps, const json_t *cmp)
 {
 	const json_t *metrics = json_object_get(cmp, "metrics"), *m;
@@ -157,7 +174,7 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 		const char *v = pr_mstr(ch[i].m, "verdict");
 		char buf[64];
 		cat[i] = pr_panelset_strdup(ps, lab[i]);
-		val[i] = ch[i].pct;
+		val[i] = pr_mnum(ch[i].m, "ratio");
 		col[i] = verdict_color(v);
 		snprintf(buf, sizeof(buf), "%+.1f%% (%.2fx)", ch[i].pct, pr_mnum(ch[i].m, "ratio"));
 		vt[i] = pr_panelset_strdup(ps, buf);
@@ -172,10 +189,11 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 	g = pr_panelset_alloc(ps, 1, sizeof(*g));
 	*g = (struct pr_chart_bar_group){ "change", RGB_UNCHANGED, val, col, vt };
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ cat, shown, g, 1, 1, 1, 0 };
+	*b = (struct pr_chart_bars){ cat, shown, g, 1, 1, 1, 0, 1 };
 	h = pr_panelset_alloc(ps, nt, sizeof(*h));
-	for (i = 0; i < nt; i++)
-		h[i] = (struct pr_chart_hline){ th[i].at, NULL, 0x555555, 1 };
+	for (i = 0; i < nt; i++) /* a threshold of -100 % or less has no ratio: not drawn */
+		h[i] = (struct pr_chart_hline){ th[i].at > -100 ? 1 + th[i].at / 100 : NAN, NULL,
+						0x555555, 1 };
 
 	{
 		static const char *const what[] = { "red: regression", "green: improvement",
@@ -201,28 +219,16 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 	else
 		snprintf(title, sizeof(title), "Changes new vs base | %s", sum.buf);
 	c = pr_panelset_add(ps, "changes", title);
-	c->x_label = "Change new vs base";
-	c->x_unit = "percent";
+	c->x_label = "Ratio new / base";
+	c->x_unit = "x";
 	c->bars = b;
 	c->hlines = h;
 	c->nhlines = nt;
 	c->legend = PR_LEGEND_NONE;
-	/* the value range with room for the value labels on both sides of 0 */
-	{
-		double lo = 0, hi = 0, span;
-		for (i = 0; i < shown; i++) {
-			lo = fmin(lo, val[i]);
-			hi = fmax(hi, val[i]);
-		}
-		for (i = 0; i < nt; i++) {
-			lo = fmin(lo, h[i].y);
-			hi = fmax(hi, h[i].y);
-		}
-		span = hi - lo;
-		c->y_fixed = 1;
-		c->y_min = lo < 0 ? lo - 0.25 * span : 0;
-		c->y_max = hi > 0 ? hi + 0.25 * span : 0;
-	}
+	c->value_scale = PR_SCALE_LOG;
+	c->y_fixed = 1;
+	c->y_max = pr_ratio_axis_max(val, shown, h, nt);
+	c->y_min = 1 / c->y_max;
 	c->width = 1200;
 	c->height = (int)fmax(280, fmin(1400, 150 + 26 * (double)shown));
 	c->note = pr_panelset_strdup(ps, note.buf);

@@ -98,7 +98,7 @@ static struct pr_chart *stacked_chart(struct pr_panelset *ps, const char *name, 
 {
 	struct pr_chart_bars *b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	struct pr_chart *c = pr_panelset_add(ps, name, title);
-	*b = (struct pr_chart_bars){ cat, ncat, g, ng, horizontal, 1, 1 };
+	*b = (struct pr_chart_bars){ cat, ncat, g, ng, horizontal, 1, 1, 0 };
 	c->bars = b;
 	return c;
 }
@@ -251,7 +251,7 @@ static void kernel_types(struct pr_panelset *ps, const json_t *run)
 	g = pr_panelset_alloc(ps, 1, sizeof(*g));
 	*g = (struct pr_chart_bar_group){ "GPU op time", 0x666666, val, col, txt };
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ cat, k, g, 1, 1, 1, 0 };
+	*b = (struct pr_chart_bars){ cat, k, g, 1, 1, 1, 0, 0 };
 	pr_fmt_duration(total, a, sizeof(a));
 	snprintf(buf, sizeof(buf), "GPU op time by type (count) | %s in all", a);
 	c = pr_panelset_add(ps, "gpu_kernel_types", buf);
@@ -306,7 +306,7 @@ static void top_kernels(struct pr_panelset *ps, const json_t *run)
 	g = pr_panelset_alloc(ps, 1, sizeof(*g));
 	*g = (struct pr_chart_bar_group){ "total time", 0x666666, val, col, txt };
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ cat, k, g, 1, 1, 1, 0 };
+	*b = (struct pr_chart_bars){ cat, k, g, 1, 1, 1, 0, 0 };
 	snprintf(buf, sizeof(buf), "Top %zu GPU ops by total time (share of all GPU op time, count)", k);
 	c = pr_panelset_add(ps, "gpu_top_kernels", buf);
 	c->bars = b;

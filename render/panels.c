@@ -442,7 +442,7 @@ static void disk(struct pr_panelset *ps, const json_t *run)
 	g[0] = (struct pr_chart_bar_group){ "Read", 0x2196F3, rd, NULL, NULL };
 	g[1] = (struct pr_chart_bar_group){ "Write", 0xFF5722, wr, NULL, NULL };
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ cat, n, g, 2, 0, 1, 0 };
+	*b = (struct pr_chart_bars){ cat, n, g, 2, 0, 1, 0, 0 };
 	c = pr_panelset_add(ps, "disk", "Disk I/O per phase");
 	c->y_label = "Total I/O";
 	c->y_unit = "bytes";
@@ -463,7 +463,7 @@ static struct pr_chart *bars1(struct pr_panelset *ps, const char *name, const ch
 	struct pr_chart_bars *b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	struct pr_chart *c;
 	*g = (struct pr_chart_bar_group){ label, rgb, v, col, NULL };
-	*b = (struct pr_chart_bars){ cat, n, g, 1, horizontal, 1, 0 };
+	*b = (struct pr_chart_bars){ cat, n, g, 1, horizontal, 1, 0, 0 };
 	c = pr_panelset_add(ps, name, title);
 	c->bars = b;
 	c->legend = PR_LEGEND_NONE;
