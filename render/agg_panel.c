@@ -179,7 +179,6 @@ static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const str
 	json_t *sums = json_object(), *ranks = json_object_get(doc, "ranks"), *r, *v;
 	struct stage_total *st;
 	struct pr_chart_bar_group *g;
-	uint32_t **cols;
 	struct pr_chart_bars *b;
 	struct pr_chart *c;
 	const char *k;
@@ -214,11 +213,10 @@ static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const str
 		return;
 	}
 	g = pr_panelset_alloc(ps, ng, sizeof(*g));
-	cols = pr_panelset_alloc(ps, ng, sizeof(*cols));
 	for (j = 0; j < ng; j++) {
 		int coll = j == nst;
 		double *val = pr_panelset_alloc(ps, s->n, sizeof(double));
-		uint32_t *col = cols[j] = pr_panelset_alloc(ps, s->n, sizeof(uint32_t));
+		uint32_t *col = pr_panelset_alloc(ps, s->n, sizeof(uint32_t));
 		const char *name = coll ? "collectives (wait)" : pr_panelset_strdup(ps, st[j].name);
 		for (i = 0; i < s->n; i++) {
 			const json_t *strag = s->strag[i];
@@ -234,19 +232,7 @@ static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const str
 		}
 		g[j] = (struct pr_chart_bar_group){ name, group_color(j), val, col, NULL };
 	}
-	/* a straggler by step time alone: all its bars red */
-	for (i = 0; i < s->n; i++) {
-		int named = 0;
-		if (!s->strag[i])
-			continue;
-		for (j = 0; j < ng; j++)
-			named |= cols[j][i] == RED;
-		if (!named)
-			for (j = 0; j < ng; j++) {
-				cols[j][i] = RED;
-				any_red = 1;
-			}
-	}
+	/* a straggler by step time alone is red in step_time, not here: nothing here is its evidence */
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	*b = (struct pr_chart_bars){ s->label, s->n, g, ng, 0, 0, 0, 0 };
 	cap_text(s, capt, sizeof(capt));
@@ -284,15 +270,21 @@ static void step_time(struct pr_panelset *ps, const struct sel *s)
 	struct pr_chart_bars *b;
 	struct pr_chart_hline *h;
 	struct pr_chart *c;
-	size_t i, have = 0;
+	size_t i, have = 0, nslow = 0, other = 0;
 	char title[300], capt[120], t[64], lab[100];
 	const char *name = "";
+	int slow;
 	for (i = 0; i < s->n; i++) {
 		const json_t *st = json_object_get(s->row[i], "steps");
 		mean[i] = pr_mnum(st, "mean_ns");
 		max[i] = pr_mnum(st, "max_ns");
-		c0[i] = s->strag[i] ? RED : 0x1F77B4;
-		c1[i] = s->strag[i] ? LIGHT_RED : 0xAEC7E8;
+		/* red only when the evidence is the step time: DDP syncs steps, so a
+		 * straggler by a stage or collective has the others' step time */
+		slow = s->strag[i] && evidence_has(s->strag[i], "step time", NULL);
+		other += s->strag[i] && !slow;
+		nslow += slow;
+		c0[i] = slow ? RED : 0x1F77B4;
+		c1[i] = slow ? LIGHT_RED : 0xAEC7E8;
 		if (isfinite(mean[i])) {
 			sorted[have++] = mean[i];
 			if (!*name)
@@ -332,11 +324,11 @@ static void step_time(struct pr_panelset *ps, const struct sel *s)
 	c->hlines = h;
 	c->nhlines = 1;
 	c->height = 420;
-	for (i = 0; i < s->n; i++)
-		if (s->strag[i]) {
-			c->note = "Red bars: stragglers (the rank comparison shows why)";
-			break;
-		}
+	if (nslow)
+		c->note = other ? "Red: stragglers by step time (others: see the rank comparison)"
+				: "Red bars: stragglers by step time";
+	else if (other)
+		c->note = "No rank's step time stands out: see the rank comparison";
 }
 
 /* Adds name to out[] (n so far, MAX_SERIES at most) unless it is there. */
