@@ -11,6 +11,7 @@
 #include "base/jsonx.h"
 #include "base/xalloc.h"
 #include "render/names.h"
+#include "render/panels.h"
 
 #define MAX_THRESHOLDS 4
 #define NAME_BYTES 48 /* a metric's axis label (render/names.h), as the GPU panels' */
@@ -284,11 +285,15 @@ static double median_of(const double *v, size_t n)
 	return m;
 }
 
-static size_t step_line(struct pr_panelset *ps, const json_t *list, double **y)
+/* The step times and their numbers as the trace names them (render/panels.h). */
+static size_t step_line(struct pr_panelset *ps, const json_t *list, double **x, double **y)
 {
 	const json_t *o;
 	size_t i, n = json_array_size(list);
+	char kind[256];
+	*x = pr_panelset_alloc(ps, n, sizeof(double));
 	*y = pr_panelset_alloc(ps, n, sizeof(double));
+	pr_step_numbers(list, *x, n, kind, sizeof(kind));
 	json_array_foreach(list, i, o)
 		(*y)[i] = pr_mnum(o, "dur_ns");
 	return n;
@@ -298,7 +303,7 @@ static void step_time(struct pr_panelset *ps, const json_t *base, const json_t *
 {
 	const json_t *rb, *rn, *lb, *ln;
 	size_t kb, kn, nb, nn;
-	double *yb, *yn, mb, mn;
+	double *xb, *xn, *yb, *yn, mb, mn;
 	struct pr_chart_line *l;
 	struct pr_chart_hline *h;
 	struct pr_chart *c;
@@ -309,13 +314,13 @@ static void step_time(struct pr_panelset *ps, const json_t *base, const json_t *
 	ln = first_steps(newm, &rn, &kn);
 	if (!lb || !ln)
 		return;
-	nb = step_line(ps, lb, &yb);
-	nn = step_line(ps, ln, &yn);
+	nb = step_line(ps, lb, &xb, &yb);
+	nn = step_line(ps, ln, &xn, &yn);
 	mb = median_of(yb, nb);
 	mn = median_of(yn, nn);
 	l = pr_panelset_alloc(ps, 2, sizeof(*l));
-	l[0] = (struct pr_chart_line){ "base", 0x1F77B4, NULL, yb, nb, 2, 0, 0, PR_LINE_LINEAR, 0 };
-	l[1] = (struct pr_chart_line){ "new", 0xFF7F0E, NULL, yn, nn, 2, 0, 0, PR_LINE_LINEAR, 0 };
+	l[0] = (struct pr_chart_line){ "base", 0x1F77B4, xb, yb, nb, 2, 0, 0, PR_LINE_LINEAR, 0 };
+	l[1] = (struct pr_chart_line){ "new", 0xFF7F0E, xn, yn, nn, 2, 0, 0, PR_LINE_LINEAR, 0 };
 	h = pr_panelset_alloc(ps, 2, sizeof(*h));
 	pr_fmt_duration(mb, a, sizeof(a));
 	pr_fmt_duration(mn, b, sizeof(b));
