@@ -158,7 +158,7 @@ static void temporal(struct pr_panelset *ps, const json_t *run)
 	{
 		if (i >= shown)
 			break;
-		snprintf(buf, sizeof(buf), "stream %s (device %s)", pr_mstr(s, "stream"), pr_mstr(s, "device"));
+		pr_stream_label(pr_mstr(s, "device"), pr_mstr(s, "stream"), buf, sizeof(buf));
 		cat[1 + i] = pr_panelset_strdup(ps, buf);
 		temporal_bar(ps, g, split, 1 + i, s, json_object_get(s, "idle"));
 	}
@@ -327,7 +327,7 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 	struct pr_chart *c;
 	double best = -1, bx = 0, ymax = 0;
 	size_t i, n = 0, total = 0;
-	char buf[200];
+	char buf[200], lane[100];
 	int one_device = 1;
 	json_array_foreach(items, i, s)
 		one_device &= !strcmp(pr_mstr(s, "device"), pr_mstr(json_array_get(items, 0), "device"));
@@ -357,12 +357,9 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 			y[p] = vj;
 			p++;
 		}
-		if (one_device)
-			snprintf(buf, sizeof(buf), "stream %s: mean %.1f, max %lld", pr_mstr(s, "stream"),
-				 pr_mnum(q, "mean"), pr_mll(q, "max"));
-		else
-			snprintf(buf, sizeof(buf), "%s/%s: mean %.1f, max %lld", pr_mstr(s, "device"),
-				 pr_mstr(s, "stream"), pr_mnum(q, "mean"), pr_mll(q, "max"));
+		pr_stream_label(pr_mstr(s, "device"), pr_mstr(s, "stream"), lane, sizeof(lane));
+		snprintf(buf, sizeof(buf), "%s: mean %.1f, max %lld", lane, pr_mnum(q, "mean"),
+			 pr_mll(q, "max"));
 		l[n] = (struct pr_chart_line){ pr_panelset_strdup(ps, buf), pr_chart_color(n), x, y, p, 1.5, 0, 0, PR_LINE_LINEAR, 0 };
 		if (pr_mnum(q, "max") > best) {
 			best = pr_mnum(q, "max");
@@ -374,10 +371,10 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 	if (!n)
 		return;
 	if (one_device)
-		snprintf(buf, sizeof(buf), "GPU queue length per stream of device %s (launched, not finished)%s",
+		snprintf(buf, sizeof(buf), "GPU queue length per stream of GPU %s (launched, not finished)%s",
 			 pr_mstr(json_array_get(items, 0), "device"), total > n ? " | the first 8 streams" : "");
 	else
-		snprintf(buf, sizeof(buf), "GPU queue length per device/stream (launched, not finished)%s",
+		snprintf(buf, sizeof(buf), "GPU queue length per GPU stream (launched, not finished)%s",
 			 total > n ? " | the first 8 streams" : "");
 	c = pr_panelset_add(ps, "gpu_queue", buf);
 	c->x_label = "Time";

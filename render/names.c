@@ -226,3 +226,16 @@ int pr_step_split(const char *name, char *kind, size_t n, long long *num)
 	*num = strtoll(hash + 1, NULL, 10);
 	return 1;
 }
+
+const char *pr_stream_label(const char *device, const char *stream, char *buf, size_t n)
+{
+	if (!stream)
+		stream = "";
+	if (!strncmp(stream, "stream ", 7))
+		stream += 7;
+	if (device && *device)
+		snprintf(buf, n, "GPU %s stream %s", device, stream);
+	else
+		snprintf(buf, n, "stream %s", stream);
+	return buf;
+}
