@@ -9,6 +9,7 @@
 #include "analyze/model.h"
 #include "base/xalloc.h"
 #include "render/names.h"
+#include "render/panels.h"
 #include "render/units.h"
 
 /* ---- palette ---- */
@@ -377,7 +378,7 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 		snprintf(buf, sizeof(buf), "GPU queue length per GPU stream (launched, not finished)%s",
 			 total > n ? " | the first 8 streams" : "");
 	c = pr_panelset_add(ps, "gpu_queue", buf);
-	c->x_label = "Time";
+	c->x_label = pr_time_axis_label(ps, run);
 	c->x_unit = "s";
 	c->y_label = "Queued ops";
 	c->y_unit = "";

@@ -197,22 +197,23 @@ static void phase_bands(struct pr_panelset *ps, const json_t *run, struct pr_cha
 	c->legend_title = "Phases";
 }
 
-/* A time-series panel: x on the run's axis (seconds since the start); percent axes span 0..100. */
 /*
- * A run with an absolute start (epoch_start_ns, not synthetic) that lasts
- * at least DATE_AXIS_MIN_NS gets a UTC clock-time x axis; shorter ones read
- * better as seconds since the start.
+ * render/panels.h. One time axis convention per page: every time axis counts
+ * from the run's start (a UTC clock on some panels and seconds on others
+ * read as two different times); the start's UTC date is in the title.
  */
-#define DATE_AXIS_MIN_NS 10e9
-static int date_axis(const json_t *run, double *epoch_s)
+const char *pr_time_axis_label(struct pr_panelset *ps, const json_t *run)
 {
 	const json_t *clock = json_object_get(run, "clock");
 	json_t *e = json_object_get(clock, "epoch_start_ns");
-	if (pr_run_x_unit(run) || !json_is_number(e) || json_is_true(json_object_get(clock, "synthetic")) ||
-	    !(pr_mnum(clock, "duration_ns") >= DATE_AXIS_MIN_NS))
-		return 0;
-	*epoch_s = json_number_value(e) / 1e9;
-	return 1;
+	char utc[64], buf[100];
+	if (!json_is_number(e) || json_is_true(json_object_get(clock, "synthetic")))
+		return "Time since the start";
+	pr_fmt_utc(json_number_value(e), utc, sizeof(utc));
+	if (!strcmp(utc, "-"))
+		return "Time since the start";
+	snprintf(buf, sizeof(buf), "Time since the start, %s", utc);
+	return pr_panelset_strdup(ps, buf);
 }
 
 /*
@@ -228,9 +229,8 @@ static struct pr_chart *timechart(struct pr_panelset *ps, const json_t *run, con
 	size_t i;
 	for (i = 0; i < nlines; i++)
 		lines[i].style = PR_LINE_STEP;
-	c->x_label = x.label;
+	c->x_label = pr_run_x_unit(run) ? x.label : pr_time_axis_label(ps, run);
 	c->x_unit = x.unit;
-	c->x_date = date_axis(run, &c->x_epoch);
 	c->y_label = ylabel;
 	c->y_unit = yunit;
 	c->lines = lines;
@@ -932,7 +932,7 @@ static void timeline_panel(struct pr_panelset *ps, const json_t *run)
 		}
 	}
 	c = pr_panelset_add(ps, "timeline", "Timeline: busy time of top-level spans per thread / stream");
-	c->x_label = "Time";
+	c->x_label = pr_time_axis_label(ps, run);
 	c->x_unit = "s";
 	c->rects = r;
 	c->nrects = k;
