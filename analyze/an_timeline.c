@@ -71,7 +71,8 @@ json_t *pr_timeline_lane_name(struct pr_actx *ctx, int64_t track, const char **k
 		char buf[700], tn[300], proc[300];
 		const char *pid = pr_actx_text(st, 3), *tid = pr_actx_text(st, 4);
 		const char *tk = pr_actx_text(st, 0);
-		int gpu = !strcmp(tk, "gpu_stream"), device = gpu && *pid && !pid[strspn(pid, "0123456789")];
+		int gpu = !strcmp(tk, "gpu_stream");
+		int device = gpu && *pid && !pid[strspn(pid, "0123456789")];
 		trimmed(pr_actx_text(st, 1), proc, sizeof(proc));
 		trimmed(pr_actx_text(st, 2), tn, sizeof(tn));
 		*kind = gpu ? "gpu_stream" : "thread";

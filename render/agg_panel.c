@@ -232,7 +232,7 @@ static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const str
 		}
 		g[j] = (struct pr_chart_bar_group){ name, group_color(j), val, col, NULL };
 	}
-	/* a straggler by step time alone is red in step_time, not here: nothing here is its evidence */
+	/* a straggler by step time alone is red in step_time: nothing here is its evidence */
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	*b = (struct pr_chart_bars){ s->label, s->n, g, ng, 0, 0, 0, 0 };
 	cap_text(s, capt, sizeof(capt));

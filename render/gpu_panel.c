@@ -372,10 +372,12 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 	if (!n)
 		return;
 	if (one_device)
-		snprintf(buf, sizeof(buf), "GPU queue length per stream of GPU %s (launched, not finished)%s",
+		snprintf(buf, sizeof(buf),
+			 "GPU queue length per stream of GPU %s (launched, not finished)%s",
 			 pr_mstr(json_array_get(items, 0), "device"), total > n ? " | the first 8 streams" : "");
 	else
-		snprintf(buf, sizeof(buf), "GPU queue length per GPU stream (launched, not finished)%s",
+		snprintf(buf, sizeof(buf),
+			 "GPU queue length per GPU stream (launched, not finished)%s",
 			 total > n ? " | the first 8 streams" : "");
 	c = pr_panelset_add(ps, "gpu_queue", buf);
 	c->x_label = pr_time_axis_label(ps, run);

@@ -824,15 +824,16 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 		snprintf(title, sizeof(title),
 			 "Step time, all %lld steps (%.80s; 1 point = %lld steps) | %.2f steps/s | "
 			 "jitter %.1f%%",
-			 pr_mll(st, "count"), kind, pr_mll(red, "steps_per_point"), pr_mnum(st, "per_s"),
-			 pr_mnum(st, "jitter") * 100);
+			 pr_mll(st, "count"), kind, pr_mll(red, "steps_per_point"),
+			 pr_mnum(st, "per_s"), pr_mnum(st, "jitter") * 100);
 	} else {
 		pr_fmt_duration(pr_mnum(st, "min_ns"), a, sizeof(a));
 		pr_fmt_duration(pr_mnum(st, "max_ns"), b, sizeof(b));
 		snprintf(title, sizeof(title),
 			 "Step time per step (%.80s #%.0f-#%.0f: %s to %s) | %.2f steps/s | "
 			 "jitter %.1f%%",
-			 kind, x[0], x[n - 1], a, b, pr_mnum(st, "per_s"), pr_mnum(st, "jitter") * 100);
+			 kind, x[0], x[n - 1], a, b, pr_mnum(st, "per_s"),
+			 pr_mnum(st, "jitter") * 100);
 	}
 	c = pr_panelset_add(ps, "steps", title);
 	c->x_label = "Step";
