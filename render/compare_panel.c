@@ -340,6 +340,15 @@ static void step_time(struct pr_panelset *ps, const json_t *base, const json_t *
 	c->hlines = h;
 	c->nhlines = 2;
 	c->height = 420;
+	if (nb <= 8 && nn <= 8) { /* a few steps: from zero, so 3 % jitter is not a V across the plot */
+		size_t i;
+		c->y_fixed = 1;
+		c->y_min = 0;
+		c->y_max = 0;
+		for (i = 0; i < nb + nn; i++)
+			c->y_max = fmax(c->y_max, i < nb ? yb[i] : yn[i - nb]);
+		c->y_max = isfinite(c->y_max) && c->y_max > 0 ? c->y_max * 1.15 : 1;
+	}
 	if (kb > 1 || kn > 1) {
 		snprintf(note, sizeof(note), "First run with steps on each side (base: %zu, new: %zu runs have steps)",
 			 kb, kn);

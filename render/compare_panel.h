@@ -22,9 +22,10 @@
  *              relative part, in the bad direction: + for lower-is-better,
  *              - for higher-is-better) as dashed vertical lines at 1 + rel.
  *              "No metric changed" when every ratio is 1.
- *   step_time  step durations of base and new by step index (the first run
- *              with steps on each side), with each side's median; only when
- *              both sides have steps.
+ *   step_time  step durations of base and new by step number as the traces
+ *              name them (the first run with steps on each side), with each
+ *              side's median; the y axis from zero when both sides have at
+ *              most 8 steps; only when both sides have steps.
  *
  * The page (templates/report.html via pr_html_page): the verdict banner
  * (the summary line, red on failure), summary cards, the panels as inline
