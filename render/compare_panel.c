@@ -215,10 +215,11 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 				       same == 1 ? "" : "s");
 	}
 	if (shown < n)
-		snprintf(title, sizeof(title), "Changes new vs base: the %zu largest of %zu | %s", shown,
-			 n, sum.buf);
+		snprintf(title, sizeof(title),
+			 "Changes new vs base (log ratio): the %zu largest of %zu | %s", shown, n,
+			 sum.buf);
 	else
-		snprintf(title, sizeof(title), "Changes new vs base | %s", sum.buf);
+		snprintf(title, sizeof(title), "Changes new vs base (log ratio) | %s", sum.buf);
 	c = pr_panelset_add(ps, "changes", title);
 	c->x_label = "Ratio new / base";
 	c->x_unit = "x";

@@ -5,8 +5,8 @@ For a bar chart whose value axis is linear (no ` log` on it), every bar must
 start at zero and be as long as its value: one edge of its rectangle at the
 pixel of value 0 (stacked: the category's first segment there, the others end
 to end) and its length |value| / (hi - lo) of the plot, within 0.02 px (the
-dump rounds to 0.01). A log value axis must be said in a text of the chart
-("log scale"). Exit 1 with one line per broken bar; 0 when all hold (dumps
+dump rounds to 0.01). A log value axis must be said in the chart's title
+("log scale", "log ratio"). Exit 1 with one line per broken bar; 0 when all hold (dumps
 that are line charts or empty are skipped).
 """
 import re
@@ -36,7 +36,7 @@ def parse(path):
                                   "r": [float(v) for v in w[7:11]]})
             elif w[0] == "text":
                 m = re.search(r'"(.*)"$', line.rstrip("\n"))
-                d["texts"].append(m.group(1) if m else "")
+                d["texts"].append((w[1], m.group(1) if m else ""))
     return d
 
 
@@ -49,8 +49,8 @@ def check(path):
     va = d["axes"]["x" if horiz else "y"]
     px, py, pw, ph = d["plot"]
     if va["log"]:
-        if not any("log scale" in t for t in d["texts"]):
-            errs.append("%s: a log value axis that no text of the chart names" % path)
+        if not any(role == "title" and "log" in t for role, t in d["texts"]):
+            errs.append("%s: a log value axis that the chart's title does not name" % path)
         return errs
     span = va["hi"] - va["lo"]
     plen = pw if horiz else ph
