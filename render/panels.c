@@ -836,7 +836,7 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 			 pr_mnum(st, "jitter") * 100);
 	}
 	c = pr_panelset_add(ps, "steps", title);
-	c->x_label = "Step";
+	c->x_label = pr_panelset_strdup(ps, kind); /* "ProfilerStep": the ticks are its numbers */
 	c->x_unit = "";
 	c->y_label = "Step time";
 	c->y_unit = "ns";
@@ -861,7 +861,6 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 		c->hlines = NULL; /* p50/p95 of a few bars: their value labels say it */
 		c->nhlines = 0;
 		c->bars = bs;
-		c->x_label = pr_panelset_strdup(ps, kind);
 	}
 }
 
