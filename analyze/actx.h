@@ -197,8 +197,10 @@ void pr_trace_row(struct pr_trace *tr, struct sqlite3_stmt *st, int64_t ts, int6
 void pr_trace_free(struct pr_trace *tr);
 /* The trace view's slices at most (PR_TRACE_BOUND; tests lower it). */
 extern size_t pr_trace_bound;
-/* A track's name as the timeline names its lanes (an_timeline.c), kind "thread" or
- * "gpu_stream"; NULL with err on a store error. */
+/* A track's name as the trace names it (an_timeline.c): "GPU 0 stream 7", a thread's
+ * thread_name, else "thread <tid>" (the process name first only when the run has several),
+ * kind "thread" or "gpu_stream"; the timeline and the trace view name lanes so. NULL with
+ * err on a store error. */
 json_t *pr_timeline_lane_name(struct pr_actx *ctx, int64_t track, const char **kind,
 			      struct pr_error *err);
 /* The points peaks and fragmentation look up (an_peaks.c, an_fragmentation.c), appended to

@@ -179,7 +179,6 @@ static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const str
 	json_t *sums = json_object(), *ranks = json_object_get(doc, "ranks"), *r, *v;
 	struct stage_total *st;
 	struct pr_chart_bar_group *g;
-	uint32_t **cols;
 	struct pr_chart_bars *b;
 	struct pr_chart *c;
 	const char *k;
@@ -214,11 +213,10 @@ static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const str
 		return;
 	}
 	g = pr_panelset_alloc(ps, ng, sizeof(*g));
-	cols = pr_panelset_alloc(ps, ng, sizeof(*cols));
 	for (j = 0; j < ng; j++) {
 		int coll = j == nst;
 		double *val = pr_panelset_alloc(ps, s->n, sizeof(double));
-		uint32_t *col = cols[j] = pr_panelset_alloc(ps, s->n, sizeof(uint32_t));
+		uint32_t *col = pr_panelset_alloc(ps, s->n, sizeof(uint32_t));
 		const char *name = coll ? "collectives (wait)" : pr_panelset_strdup(ps, st[j].name);
 		for (i = 0; i < s->n; i++) {
 			const json_t *strag = s->strag[i];
@@ -234,21 +232,9 @@ static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const str
 		}
 		g[j] = (struct pr_chart_bar_group){ name, group_color(j), val, col, NULL };
 	}
-	/* a straggler by step time alone: all its bars red */
-	for (i = 0; i < s->n; i++) {
-		int named = 0;
-		if (!s->strag[i])
-			continue;
-		for (j = 0; j < ng; j++)
-			named |= cols[j][i] == RED;
-		if (!named)
-			for (j = 0; j < ng; j++) {
-				cols[j][i] = RED;
-				any_red = 1;
-			}
-	}
+	/* a straggler by step time alone is red in step_time: nothing here is its evidence */
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ s->label, s->n, g, ng, 0, 0, 0 };
+	*b = (struct pr_chart_bars){ s->label, s->n, g, ng, 0, 0, 0, 0 };
 	cap_text(s, capt, sizeof(capt));
 	if (json_object_size(sums) > nst)
 		snprintf(title, sizeof(title), "Time per rank: the %zu largest stages%s%s", nst,
@@ -284,15 +270,21 @@ static void step_time(struct pr_panelset *ps, const struct sel *s)
 	struct pr_chart_bars *b;
 	struct pr_chart_hline *h;
 	struct pr_chart *c;
-	size_t i, have = 0;
+	size_t i, have = 0, nslow = 0, other = 0;
 	char title[300], capt[120], t[64], lab[100];
 	const char *name = "";
+	int slow;
 	for (i = 0; i < s->n; i++) {
 		const json_t *st = json_object_get(s->row[i], "steps");
 		mean[i] = pr_mnum(st, "mean_ns");
 		max[i] = pr_mnum(st, "max_ns");
-		c0[i] = s->strag[i] ? RED : 0x1F77B4;
-		c1[i] = s->strag[i] ? LIGHT_RED : 0xAEC7E8;
+		/* red only when the evidence is the step time: DDP syncs steps, so a
+		 * straggler by a stage or collective has the others' step time */
+		slow = s->strag[i] && evidence_has(s->strag[i], "step time", NULL);
+		other += s->strag[i] && !slow;
+		nslow += slow;
+		c0[i] = slow ? RED : 0x1F77B4;
+		c1[i] = slow ? LIGHT_RED : 0xAEC7E8;
 		if (isfinite(mean[i])) {
 			sorted[have++] = mean[i];
 			if (!*name)
@@ -310,7 +302,7 @@ static void step_time(struct pr_panelset *ps, const struct sel *s)
 	g[0] = (struct pr_chart_bar_group){ "mean", 0x1F77B4, mean, c0, NULL };
 	g[1] = (struct pr_chart_bar_group){ "max", 0xAEC7E8, max, c1, NULL };
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ s->label, s->n, g, 2, 0, 0, 0 };
+	*b = (struct pr_chart_bars){ s->label, s->n, g, 2, 0, 0, 0, 0 };
 	h = pr_panelset_alloc(ps, 1, sizeof(*h));
 	pr_fmt_duration(med, t, sizeof(t));
 	snprintf(lab, sizeof(lab), "median of means %s", t);
@@ -332,11 +324,11 @@ static void step_time(struct pr_panelset *ps, const struct sel *s)
 	c->hlines = h;
 	c->nhlines = 1;
 	c->height = 420;
-	for (i = 0; i < s->n; i++)
-		if (s->strag[i]) {
-			c->note = "Red bars: stragglers (the rank comparison shows why)";
-			break;
-		}
+	if (nslow)
+		c->note = other ? "Red: stragglers by step time (others: see the rank comparison)"
+				: "Red bars: stragglers by step time";
+	else if (other)
+		c->note = "No rank's step time stands out: see the rank comparison";
 }
 
 /* Adds name to out[] (n so far, MAX_SERIES at most) unless it is there. */
@@ -415,7 +407,7 @@ static void peak_memory(struct pr_panelset *ps, const json_t *doc, const struct 
 		g[j] = (struct pr_chart_bar_group){ pr_panelset_strdup(ps, names[j]), group_color(j), v, NULL, NULL };
 	}
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ s->label, s->n, g, ns, 0, ns == 1, 0 };
+	*b = (struct pr_chart_bars){ s->label, s->n, g, ns, 0, ns == 1, 0, 0 };
 	cap_text(s, capt, sizeof(capt));
 	if (ns == 1)
 		snprintf(title, sizeof(title), "Peak memory per rank: %.100s (max over devices)%s",
@@ -467,7 +459,7 @@ static void gpu_breakdown(struct pr_panelset *ps, const json_t *doc, const struc
 		g[j] = (struct pr_chart_bar_group){ name[j], pr_gpu_color(name[j]), v, col, NULL };
 	}
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ s->label, s->n, g, PR_ARRAY_SIZE(key), 0, 0, 1 };
+	*b = (struct pr_chart_bars){ s->label, s->n, g, PR_ARRAY_SIZE(key), 0, 0, 1, 0 };
 	cap_text(s, capt, sizeof(capt));
 	snprintf(title, sizeof(title), "GPU time per rank: compute, communication, memory, idle "
 				       "(%% of the GPU span)%s",

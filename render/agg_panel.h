@@ -15,11 +15,14 @@
  *                    with more than 8 ranks "2*", the stragglers first),
  *                    one group per stage/phase (the 5 largest by total across
  *                    ranks) plus "collectives (wait)"; a straggler's bars named
- *                    in its evidence are red (red is used for nothing else),
- *                    every bar of a straggler named for its step time only;
+ *                    in its evidence are red (red is used for nothing else;
+ *                    a straggler by step time alone is red in step_time);
  *                    the stragglers' summaries in the note.
  *   step_time        mean and max step time per rank, the median of the means
- *                    as a dashed line; stragglers' bars in red shades.
+ *                    as a dashed line; the bars of a straggler whose evidence
+ *                    is its step time in red shades (a straggler by a stage or
+ *                    collective keeps the others' colour: DDP syncs steps, so
+ *                    its step time is theirs; the note says where to look).
  *   peak_memory      peak per rank of up to 4 memory series (bytes; "sys.*"
  *                    only when there is nothing else), max over devices.
  * More than PR_AGG_PANEL_RANKS ranks: the stragglers and then the lowest

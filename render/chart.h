@@ -188,15 +188,21 @@ struct pr_chart_bars {
 	 * by the segment's colour, and only where they fit.
 	 */
 	int stacked;
+	/*
+	 * On a log value axis, the value bars grow from (> 0; 0 = the axis' low
+	 * end): 1 for ratios, so that 2x and 0.5x are bars of one length on
+	 * either side of 1.
+	 */
+	double log_base;
 };
 
 /*
  * The value axis' scale (y for line charts and vertical bars, x for
- * horizontal bars). PR_SCALE_AUTO: logarithmic for a grouped (not stacked)
- * bar chart whose values are all > 0 and span at least 3 decades (largest
- * / smallest >= 1000), linear otherwise (line charts are linear unless
- * asked). PR_SCALE_LOG: values <= 0 are not drawn (they break lines; such
- * bars are left out); stacked lines and stacked bars stay linear.
+ * horizontal bars). PR_SCALE_AUTO and PR_SCALE_LINEAR: linear, and a bar
+ * runs from zero, so its length is proportional to its value. PR_SCALE_LOG
+ * (only when asked; the axis title then says "log scale", and the chart's
+ * title should too): values <= 0 are not drawn (they break lines; such bars
+ * are left out); stacked lines and stacked bars stay linear.
  */
 enum pr_scale { PR_SCALE_AUTO = 0, PR_SCALE_LINEAR, PR_SCALE_LOG };
 

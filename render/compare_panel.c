@@ -11,6 +11,7 @@
 #include "base/jsonx.h"
 #include "base/xalloc.h"
 #include "render/names.h"
+#include "render/panels.h"
 
 #define MAX_THRESHOLDS 4
 #define NAME_BYTES 48 /* a metric's axis label (render/names.h), as the GPU panels' */
@@ -91,6 +92,23 @@ static void note_threshold(struct threshold *t, size_t *nt, const json_t *m)
 	(*nt)++;
 }
 
+double pr_ratio_axis_max(const double *ratio, size_t n, const struct pr_chart_hline *h, size_t nh)
+{
+	static const double m125[] = { 2, 5, 10 };
+	double dev = 1, dec = 1;
+	size_t i;
+	for (i = 0; i < n + nh; i++) {
+		double r = i < n ? ratio[i] : h[i - n].y;
+		if (isfinite(r) && r > 0)
+			dev = fmax(dev, r >= 1 ? r : 1 / r);
+	}
+	dev = fmin(dev, 1e12) * 1.6; /* room for the value labels past the longest bar */
+	for (;; dec *= 10)
+		for (i = 0; i < 3; i++)
+			if (m125[i] * dec >= dev)
+				return m125[i] * dec;
+}
+
 static void changes(struct pr_panelset *ps, const json_t *cmp)
 {
 	const json_t *metrics = json_object_get(cmp, "metrics"), *m;
@@ -157,7 +175,7 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 		const char *v = pr_mstr(ch[i].m, "verdict");
 		char buf[64];
 		cat[i] = pr_panelset_strdup(ps, lab[i]);
-		val[i] = ch[i].pct;
+		val[i] = pr_mnum(ch[i].m, "ratio");
 		col[i] = verdict_color(v);
 		snprintf(buf, sizeof(buf), "%+.1f%% (%.2fx)", ch[i].pct, pr_mnum(ch[i].m, "ratio"));
 		vt[i] = pr_panelset_strdup(ps, buf);
@@ -172,10 +190,11 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 	g = pr_panelset_alloc(ps, 1, sizeof(*g));
 	*g = (struct pr_chart_bar_group){ "change", RGB_UNCHANGED, val, col, vt };
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ cat, shown, g, 1, 1, 1, 0 };
+	*b = (struct pr_chart_bars){ cat, shown, g, 1, 1, 1, 0, 1 };
 	h = pr_panelset_alloc(ps, nt, sizeof(*h));
-	for (i = 0; i < nt; i++)
-		h[i] = (struct pr_chart_hline){ th[i].at, NULL, 0x555555, 1 };
+	for (i = 0; i < nt; i++) /* a threshold of -100 % or less has no ratio: not drawn */
+		h[i] = (struct pr_chart_hline){ th[i].at > -100 ? 1 + th[i].at / 100 : NAN, NULL,
+						0x555555, 1 };
 
 	{
 		static const char *const what[] = { "red: regression", "green: improvement",
@@ -196,33 +215,22 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 				       same == 1 ? "" : "s");
 	}
 	if (shown < n)
-		snprintf(title, sizeof(title), "Changes new vs base: the %zu largest of %zu | %s", shown,
-			 n, sum.buf);
+		snprintf(title, sizeof(title),
+			 "Changes new vs base (log ratio): the %zu largest of %zu | %s", shown, n,
+			 sum.buf);
 	else
-		snprintf(title, sizeof(title), "Changes new vs base | %s", sum.buf);
+		snprintf(title, sizeof(title), "Changes new vs base (log ratio) | %s", sum.buf);
 	c = pr_panelset_add(ps, "changes", title);
-	c->x_label = "Change new vs base";
-	c->x_unit = "percent";
+	c->x_label = "Ratio new / base";
+	c->x_unit = "x";
 	c->bars = b;
 	c->hlines = h;
 	c->nhlines = nt;
 	c->legend = PR_LEGEND_NONE;
-	/* the value range with room for the value labels on both sides of 0 */
-	{
-		double lo = 0, hi = 0, span;
-		for (i = 0; i < shown; i++) {
-			lo = fmin(lo, val[i]);
-			hi = fmax(hi, val[i]);
-		}
-		for (i = 0; i < nt; i++) {
-			lo = fmin(lo, h[i].y);
-			hi = fmax(hi, h[i].y);
-		}
-		span = hi - lo;
-		c->y_fixed = 1;
-		c->y_min = lo < 0 ? lo - 0.25 * span : 0;
-		c->y_max = hi > 0 ? hi + 0.25 * span : 0;
-	}
+	c->value_scale = PR_SCALE_LOG;
+	c->y_fixed = 1;
+	c->y_max = pr_ratio_axis_max(val, shown, h, nt);
+	c->y_min = 1 / c->y_max;
 	c->width = 1200;
 	c->height = (int)fmax(280, fmin(1400, 150 + 26 * (double)shown));
 	c->note = pr_panelset_strdup(ps, note.buf);
@@ -278,11 +286,15 @@ static double median_of(const double *v, size_t n)
 	return m;
 }
 
-static size_t step_line(struct pr_panelset *ps, const json_t *list, double **y)
+/* The step times and their numbers as the trace names them (render/panels.h). */
+static size_t step_line(struct pr_panelset *ps, const json_t *list, double **x, double **y)
 {
 	const json_t *o;
 	size_t i, n = json_array_size(list);
+	char kind[256];
+	*x = pr_panelset_alloc(ps, n, sizeof(double));
 	*y = pr_panelset_alloc(ps, n, sizeof(double));
+	pr_step_numbers(list, *x, n, kind, sizeof(kind));
 	json_array_foreach(list, i, o)
 		(*y)[i] = pr_mnum(o, "dur_ns");
 	return n;
@@ -292,7 +304,7 @@ static void step_time(struct pr_panelset *ps, const json_t *base, const json_t *
 {
 	const json_t *rb, *rn, *lb, *ln;
 	size_t kb, kn, nb, nn;
-	double *yb, *yn, mb, mn;
+	double *xb, *xn, *yb, *yn, mb, mn;
 	struct pr_chart_line *l;
 	struct pr_chart_hline *h;
 	struct pr_chart *c;
@@ -303,13 +315,13 @@ static void step_time(struct pr_panelset *ps, const json_t *base, const json_t *
 	ln = first_steps(newm, &rn, &kn);
 	if (!lb || !ln)
 		return;
-	nb = step_line(ps, lb, &yb);
-	nn = step_line(ps, ln, &yn);
+	nb = step_line(ps, lb, &xb, &yb);
+	nn = step_line(ps, ln, &xn, &yn);
 	mb = median_of(yb, nb);
 	mn = median_of(yn, nn);
 	l = pr_panelset_alloc(ps, 2, sizeof(*l));
-	l[0] = (struct pr_chart_line){ "base", 0x1F77B4, NULL, yb, nb, 2, 0, 0, PR_LINE_LINEAR, 0 };
-	l[1] = (struct pr_chart_line){ "new", 0xFF7F0E, NULL, yn, nn, 2, 0, 0, PR_LINE_LINEAR, 0 };
+	l[0] = (struct pr_chart_line){ "base", 0x1F77B4, xb, yb, nb, 2, 0, 0, PR_LINE_LINEAR, 0 };
+	l[1] = (struct pr_chart_line){ "new", 0xFF7F0E, xn, yn, nn, 2, 0, 0, PR_LINE_LINEAR, 0 };
 	h = pr_panelset_alloc(ps, 2, sizeof(*h));
 	pr_fmt_duration(mb, a, sizeof(a));
 	pr_fmt_duration(mn, b, sizeof(b));
@@ -329,6 +341,15 @@ static void step_time(struct pr_panelset *ps, const json_t *base, const json_t *
 	c->hlines = h;
 	c->nhlines = 2;
 	c->height = 420;
+	if (nb <= 8 && nn <= 8) { /* a few steps: from zero, so 3 % jitter is not a V across the plot */
+		size_t i;
+		c->y_fixed = 1;
+		c->y_min = 0;
+		c->y_max = 0;
+		for (i = 0; i < nb + nn; i++)
+			c->y_max = fmax(c->y_max, i < nb ? yb[i] : yn[i - nb]);
+		c->y_max = isfinite(c->y_max) && c->y_max > 0 ? c->y_max * 1.15 : 1;
+	}
 	if (kb > 1 || kn > 1) {
 		snprintf(note, sizeof(note), "First run with steps on each side (base: %zu, new: %zu runs have steps)",
 			 kb, kn);

@@ -11,18 +11,21 @@
  *   pr_compare_html(cmp, base, newm, &out, &err);                  (the whole page)
  *
  * Panels:
- *   changes    horizontal bars of the change new vs base in % (ratio - 1) of
- *              the metrics with the largest changes (at most
- *              PR_COMPARE_PANEL_METRICS; added/removed metrics have no ratio
- *              and are left out), each labelled "+19.1% (1.19x)":
+ *   changes    horizontal bars of the ratio new / base of the metrics with
+ *              the largest changes (at most PR_COMPARE_PANEL_METRICS;
+ *              added/removed metrics have no ratio and are left out) on a
+ *              log-ratio axis centred on 1 (1/M .. M, M from 2, 5, 10, 20...:
+ *              2x and 0.5x are bars of one length from 1, and one +5174 %
+ *              does not flatten the rest), each labelled "+19.1% (1.19x)":
  *              regressions red, improvements green, beyond the threshold but
  *              not significant orange, unchanged grey; the thresholds (their
  *              relative part, in the bad direction: + for lower-is-better,
- *              - for higher-is-better) as dashed vertical lines. "No metric
- *              changed" when every ratio is 1.
- *   step_time  step durations of base and new by step index (the first run
- *              with steps on each side), with each side's median; only when
- *              both sides have steps.
+ *              - for higher-is-better) as dashed vertical lines at 1 + rel.
+ *              "No metric changed" when every ratio is 1.
+ *   step_time  step durations of base and new by step number as the traces
+ *              name them (the first run with steps on each side), with each
+ *              side's median; the y axis from zero when both sides have at
+ *              most 8 steps; only when both sides have steps.
  *
  * The page (templates/report.html via pr_html_page): the verdict banner
  * (the summary line, red on failure), summary cards, the panels as inline
@@ -45,6 +48,15 @@
 
 #define PR_COMPARE_PANEL_METRICS 30
 
+
+/*
+ * The high end M of the changes panel's log-ratio axis 1/M .. M: the
+ * smallest of 2, 5, 10, 20, 50, ... at least 1.6 times the largest deviation
+ * from 1 (r or 1/r) of the ratios and the hlines' y (values <= 0 or not
+ * finite are ignored; deviations are capped at 1e12).
+ */
+double pr_ratio_axis_max(const double *ratio, size_t n, const struct pr_chart_hline *h,
+			 size_t nh);
 
 struct pr_panelset *pr_compare_panels_build(const json_t *cmp, const json_t *base,
 						  const json_t *newm);

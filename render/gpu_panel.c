@@ -9,6 +9,7 @@
 #include "analyze/model.h"
 #include "base/xalloc.h"
 #include "render/names.h"
+#include "render/panels.h"
 #include "render/units.h"
 
 /* ---- palette ---- */
@@ -98,7 +99,7 @@ static struct pr_chart *stacked_chart(struct pr_panelset *ps, const char *name, 
 {
 	struct pr_chart_bars *b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	struct pr_chart *c = pr_panelset_add(ps, name, title);
-	*b = (struct pr_chart_bars){ cat, ncat, g, ng, horizontal, 1, 1 };
+	*b = (struct pr_chart_bars){ cat, ncat, g, ng, horizontal, 1, 1, 0 };
 	c->bars = b;
 	return c;
 }
@@ -158,7 +159,7 @@ static void temporal(struct pr_panelset *ps, const json_t *run)
 	{
 		if (i >= shown)
 			break;
-		snprintf(buf, sizeof(buf), "stream %s (device %s)", pr_mstr(s, "stream"), pr_mstr(s, "device"));
+		pr_stream_label(pr_mstr(s, "device"), pr_mstr(s, "stream"), buf, sizeof(buf));
 		cat[1 + i] = pr_panelset_strdup(ps, buf);
 		temporal_bar(ps, g, split, 1 + i, s, json_object_get(s, "idle"));
 	}
@@ -251,7 +252,7 @@ static void kernel_types(struct pr_panelset *ps, const json_t *run)
 	g = pr_panelset_alloc(ps, 1, sizeof(*g));
 	*g = (struct pr_chart_bar_group){ "GPU op time", 0x666666, val, col, txt };
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ cat, k, g, 1, 1, 1, 0 };
+	*b = (struct pr_chart_bars){ cat, k, g, 1, 1, 1, 0, 0 };
 	pr_fmt_duration(total, a, sizeof(a));
 	snprintf(buf, sizeof(buf), "GPU op time by type (count) | %s in all", a);
 	c = pr_panelset_add(ps, "gpu_kernel_types", buf);
@@ -306,7 +307,7 @@ static void top_kernels(struct pr_panelset *ps, const json_t *run)
 	g = pr_panelset_alloc(ps, 1, sizeof(*g));
 	*g = (struct pr_chart_bar_group){ "total time", 0x666666, val, col, txt };
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ cat, k, g, 1, 1, 1, 0 };
+	*b = (struct pr_chart_bars){ cat, k, g, 1, 1, 1, 0, 0 };
 	snprintf(buf, sizeof(buf), "Top %zu GPU ops by total time (share of all GPU op time, count)", k);
 	c = pr_panelset_add(ps, "gpu_top_kernels", buf);
 	c->bars = b;
@@ -327,7 +328,7 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 	struct pr_chart *c;
 	double best = -1, bx = 0, ymax = 0;
 	size_t i, n = 0, total = 0;
-	char buf[200];
+	char buf[200], lane[100];
 	int one_device = 1;
 	json_array_foreach(items, i, s)
 		one_device &= !strcmp(pr_mstr(s, "device"), pr_mstr(json_array_get(items, 0), "device"));
@@ -357,12 +358,9 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 			y[p] = vj;
 			p++;
 		}
-		if (one_device)
-			snprintf(buf, sizeof(buf), "stream %s: mean %.1f, max %lld", pr_mstr(s, "stream"),
-				 pr_mnum(q, "mean"), pr_mll(q, "max"));
-		else
-			snprintf(buf, sizeof(buf), "%s/%s: mean %.1f, max %lld", pr_mstr(s, "device"),
-				 pr_mstr(s, "stream"), pr_mnum(q, "mean"), pr_mll(q, "max"));
+		pr_stream_label(pr_mstr(s, "device"), pr_mstr(s, "stream"), lane, sizeof(lane));
+		snprintf(buf, sizeof(buf), "%s: mean %.1f, max %lld", lane, pr_mnum(q, "mean"),
+			 pr_mll(q, "max"));
 		l[n] = (struct pr_chart_line){ pr_panelset_strdup(ps, buf), pr_chart_color(n), x, y, p, 1.5, 0, 0, PR_LINE_LINEAR, 0 };
 		if (pr_mnum(q, "max") > best) {
 			best = pr_mnum(q, "max");
@@ -374,13 +372,15 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 	if (!n)
 		return;
 	if (one_device)
-		snprintf(buf, sizeof(buf), "GPU queue length per stream of device %s (launched, not finished)%s",
+		snprintf(buf, sizeof(buf),
+			 "GPU queue length per stream of GPU %s (launched, not finished)%s",
 			 pr_mstr(json_array_get(items, 0), "device"), total > n ? " | the first 8 streams" : "");
 	else
-		snprintf(buf, sizeof(buf), "GPU queue length per device/stream (launched, not finished)%s",
+		snprintf(buf, sizeof(buf),
+			 "GPU queue length per GPU stream (launched, not finished)%s",
 			 total > n ? " | the first 8 streams" : "");
 	c = pr_panelset_add(ps, "gpu_queue", buf);
-	c->x_label = "Time";
+	c->x_label = pr_time_axis_label(ps, run);
 	c->x_unit = "s";
 	c->y_label = "Queued ops";
 	c->y_unit = "";

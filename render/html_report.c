@@ -857,7 +857,7 @@ static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct 
 	{
 		if (n >= PR_HTML_ROWS)
 			break;
-		snprintf(a, sizeof(a), "device %s stream %s", pr_mstr(v, "device"), pr_mstr(v, "stream"));
+		pr_stream_label(pr_mstr(v, "device"), pr_mstr(v, "stream"), a, sizeof(a));
 		temporal_row(sb, a, v, json_object_get(v, "idle"));
 		n++;
 	}

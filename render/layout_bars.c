@@ -126,18 +126,18 @@ void pr_lo_bar_headroom(struct pr_lo_ctx *x, struct pr_axis *va, int horiz, size
 }
 
 /*
- * Whether the value axis is logarithmic (render/chart.h, pr_scale): never
- * for stacked bars; asked, when some value is > 0; automatic, when every
- * value is > 0 and the largest is at least 1000 times the smallest. *pr
- * gets the range of the values > 0 (hlines included).
+ * Whether the value axis is logarithmic (render/chart.h, pr_scale): only
+ * when asked (PR_SCALE_LOG), never for stacked bars, and only when some value
+ * is > 0. A bar's length is its value from zero on a linear axis otherwise:
+ * a log axis draws 28 us as a solid bar next to 131 ms. *pr gets the range
+ * of the values > 0 (hlines included).
  */
 static int use_log(struct pr_lo_ctx *x, struct pr_lo_range *pr)
 {
 	const struct pr_chart *c = x->c;
 	const struct pr_chart_bars *b = c->bars;
 	size_t i, g;
-	int nonpos = 0;
-	if (b->stacked || c->value_scale == PR_SCALE_LINEAR)
+	if (b->stacked || c->value_scale != PR_SCALE_LOG)
 		return 0;
 	for (g = 0; g < b->ngroups; g++) {
 		for (i = 0; i < b->ncategories; i++) {
@@ -146,21 +146,13 @@ static int use_log(struct pr_lo_ctx *x, struct pr_lo_range *pr)
 				continue;
 			if (v > 0)
 				pr_lo_grow(pr, v);
-			else
-				nonpos = 1;
 		}
 	}
 	for (i = 0; i < c->nhlines; i++) {
 		if (pr_lo_usable(c->hlines[i].y) && c->hlines[i].y > 0)
 			pr_lo_grow(pr, c->hlines[i].y);
-		else if (pr_lo_usable(c->hlines[i].y))
-			nonpos = 1;
 	}
-	if (!pr->any)
-		return 0;
-	if (c->value_scale == PR_SCALE_LOG)
-		return 1;
-	return !nonpos && pr->hi >= 1000 * pr->lo;
+	return pr->any;
 }
 
 /* A logarithmic value axis over the values > 0 (whole decades) and the category axis. */
@@ -261,6 +253,8 @@ static void grouped_bar(struct pr_lo_ctx *x, struct pr_bar *b, size_t i, size_t 
 	struct pr_layout *lo = x->lo;
 	size_t ng = bs->ngroups, ncat = x->ncat;
 	double v = grp->values[i], a0, a1, c0;
+	double from = !x->va->log ? 0 : bs->log_base > 0 ? bs->log_base : x->va->lo;
+	int up = v >= from; /* the bar grows right / up */
 	char buf[256];
 	b->category = i;
 	b->group = g;
@@ -268,7 +262,7 @@ static void grouped_bar(struct pr_lo_ctx *x, struct pr_bar *b, size_t i, size_t 
 	b->rgb = grp->colors ? grp->colors[i] : grp->rgb;
 	if (x->horiz) {
 		c0 = pr_layout_y(lo, (double)(ncat - i)) + (slot - group) / 2 + bw * (double)g;
-		a0 = pr_layout_x(lo, x->va->log ? x->va->lo : 0);
+		a0 = pr_layout_x(lo, from);
 		a1 = pr_layout_x(lo, v);
 		b->r.x = fmin(a0, a1);
 		b->r.w = fabs(a1 - a0);
@@ -276,7 +270,7 @@ static void grouped_bar(struct pr_lo_ctx *x, struct pr_bar *b, size_t i, size_t 
 		b->r.h = bw;
 	} else {
 		c0 = lo->plot.x + slot * (double)i + (slot - group) / 2 + bw * (double)g;
-		a0 = pr_layout_y(lo, x->va->log ? x->va->lo : 0);
+		a0 = pr_layout_y(lo, from);
 		a1 = pr_layout_y(lo, v);
 		b->r.y = fmin(a0, a1);
 		b->r.h = fabs(a1 - a0);
@@ -291,15 +285,15 @@ static void grouped_bar(struct pr_lo_ctx *x, struct pr_bar *b, size_t i, size_t 
 		double ty = b->r.y + b->r.h / 2 + PR_SIZE_SMALL * PR_TEXT_CAP / 2;
 		if (bw < PR_SIZE_SMALL * 0.9)
 			return;
-		if (v >= 0 && a1 + 4 + tw <= lo->plot.x + lo->plot.w - 2)
+		if (up && a1 + 4 + tw <= lo->plot.x + lo->plot.w - 2)
 			pr_lo_add_text(lo, "value", pr_xstrdup(buf), a1 + 4, ty, PR_SIZE_SMALL, 0,
 				       PR_ALIGN_LEFT, RGB_LABEL);
-		else if (v < 0 && a1 - 4 - tw >= lo->plot.x + 2)
+		else if (!up && a1 - 4 - tw >= lo->plot.x + 2)
 			pr_lo_add_text(lo, "value", pr_xstrdup(buf), a1 - 4, ty, PR_SIZE_SMALL, 0,
 				       PR_ALIGN_RIGHT, RGB_LABEL);
 	} else {
 		char *t = pr_text_elide(x->m, buf, PR_SIZE_SMALL, 0, ng > 1 ? bw + 2 : slot - 4);
-		double ty = v >= 0 ? a1 - 4 : a1 + 4 + PR_SIZE_SMALL * PR_TEXT_CAP;
+		double ty = up ? a1 - 4 : a1 + 4 + PR_SIZE_SMALL * PR_TEXT_CAP;
 		if (!t[0] || !strcmp(t, "\xE2\x80\xA6")) {
 			free(t);
 			return;

@@ -5,6 +5,7 @@
  */
 #include "render/names.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,4 +209,33 @@ void pr_name_column(pr_label_t *out, const char *const *names, size_t n, size_t 
 	free(cf);
 	free(level);
 	free(hit);
+}
+
+int pr_step_split(const char *name, char *kind, size_t n, long long *num)
+{
+	const char *hash = name ? strrchr(name, '#') : NULL;
+	size_t len, digits = hash ? strspn(hash + 1, "0123456789") : 0;
+	if (!name)
+		name = "";
+	if (!hash || !digits || hash[1 + digits] || digits > 15) {
+		snprintf(kind, n, "%s", name);
+		return 0;
+	}
+	len = (size_t)(hash - name);
+	snprintf(kind, n, "%.*s", (int)(len < 200 ? len : 200), name);
+	*num = strtoll(hash + 1, NULL, 10);
+	return 1;
+}
+
+const char *pr_stream_label(const char *device, const char *stream, char *buf, size_t n)
+{
+	if (!stream)
+		stream = "";
+	if (!strncmp(stream, "stream ", 7))
+		stream += 7;
+	if (device && *device)
+		snprintf(buf, n, "GPU %s stream %s", device, stream);
+	else
+		snprintf(buf, n, "stream %s", stream);
+	return buf;
 }

@@ -54,4 +54,17 @@ const char *pr_name_display(const char *full, char *buf, size_t n);
  */
 void pr_name_column(pr_label_t *out, const char *const *names, size_t n, size_t w);
 
+/*
+ * A step's kind and number as the trace names it: "ProfilerStep#5" is kind
+ * "ProfilerStep" (into kind, n bytes) and *num = 5, returning 1; a name with
+ * no "#digits" at its end is its own kind, *num unchanged, returning 0.
+ */
+/*
+ * A GPU stream as the trace view and the timeline name its lane: "GPU 0
+ * stream 7" (device "0", stream "7" or "stream 7"; no device: "stream 7").
+ */
+const char *pr_stream_label(const char *device, const char *stream, char *buf, size_t n);
+
+int pr_step_split(const char *name, char *kind, size_t n, long long *num);
+
 #endif

@@ -197,22 +197,23 @@ static void phase_bands(struct pr_panelset *ps, const json_t *run, struct pr_cha
 	c->legend_title = "Phases";
 }
 
-/* A time-series panel: x on the run's axis (seconds since the start); percent axes span 0..100. */
 /*
- * A run with an absolute start (epoch_start_ns, not synthetic) that lasts
- * at least DATE_AXIS_MIN_NS gets a UTC clock-time x axis; shorter ones read
- * better as seconds since the start.
+ * render/panels.h. One time axis convention per page: every time axis counts
+ * from the run's start (a UTC clock on some panels and seconds on others
+ * read as two different times); the start's UTC date is in the title.
  */
-#define DATE_AXIS_MIN_NS 10e9
-static int date_axis(const json_t *run, double *epoch_s)
+const char *pr_time_axis_label(struct pr_panelset *ps, const json_t *run)
 {
 	const json_t *clock = json_object_get(run, "clock");
 	json_t *e = json_object_get(clock, "epoch_start_ns");
-	if (pr_run_x_unit(run) || !json_is_number(e) || json_is_true(json_object_get(clock, "synthetic")) ||
-	    !(pr_mnum(clock, "duration_ns") >= DATE_AXIS_MIN_NS))
-		return 0;
-	*epoch_s = json_number_value(e) / 1e9;
-	return 1;
+	char utc[64], buf[100];
+	if (!json_is_number(e) || json_is_true(json_object_get(clock, "synthetic")))
+		return "Time since the start";
+	pr_fmt_utc(json_number_value(e), utc, sizeof(utc));
+	if (!strcmp(utc, "-"))
+		return "Time since the start";
+	snprintf(buf, sizeof(buf), "Time since the start, %s", utc);
+	return pr_panelset_strdup(ps, buf);
 }
 
 /*
@@ -228,9 +229,8 @@ static struct pr_chart *timechart(struct pr_panelset *ps, const json_t *run, con
 	size_t i;
 	for (i = 0; i < nlines; i++)
 		lines[i].style = PR_LINE_STEP;
-	c->x_label = x.label;
+	c->x_label = pr_run_x_unit(run) ? x.label : pr_time_axis_label(ps, run);
 	c->x_unit = x.unit;
-	c->x_date = date_axis(run, &c->x_epoch);
 	c->y_label = ylabel;
 	c->y_unit = yunit;
 	c->lines = lines;
@@ -442,7 +442,7 @@ static void disk(struct pr_panelset *ps, const json_t *run)
 	g[0] = (struct pr_chart_bar_group){ "Read", 0x2196F3, rd, NULL, NULL };
 	g[1] = (struct pr_chart_bar_group){ "Write", 0xFF5722, wr, NULL, NULL };
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ cat, n, g, 2, 0, 1, 0 };
+	*b = (struct pr_chart_bars){ cat, n, g, 2, 0, 1, 0, 0 };
 	c = pr_panelset_add(ps, "disk", "Disk I/O per phase");
 	c->y_label = "Total I/O";
 	c->y_unit = "bytes";
@@ -463,7 +463,7 @@ static struct pr_chart *bars1(struct pr_panelset *ps, const char *name, const ch
 	struct pr_chart_bars *b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	struct pr_chart *c;
 	*g = (struct pr_chart_bar_group){ label, rgb, v, col, NULL };
-	*b = (struct pr_chart_bars){ cat, n, g, 1, horizontal, 1, 0 };
+	*b = (struct pr_chart_bars){ cat, n, g, 1, horizontal, 1, 0, 0 };
 	c = pr_panelset_add(ps, name, title);
 	c->bars = b;
 	c->legend = PR_LEGEND_NONE;
@@ -739,16 +739,42 @@ static void layers(struct pr_panelset *ps, const json_t *run)
 	c->y_unit = "bytes";
 }
 
+/* render/panels.h */
+double pr_step_numbers(const json_t *list, double *x, size_t n, char *kind, size_t kn)
+{
+	const json_t *o;
+	long long num = 0, first = 0;
+	size_t i, ok = 0;
+	char k[256];
+	kind[0] = 0;
+	json_array_foreach(list, i, o)
+	{
+		int has = pr_step_split(pr_mstr(o, "name"), i ? k : kind, i ? sizeof(k) : kn, &num);
+		if (i >= n)
+			break;
+		if (!i)
+			first = has ? num : 0;
+		x[i] = (double)num;
+		ok += has && (!i || x[i] > x[i - 1]);
+	}
+	if (ok != n)
+		for (i = 0; i < n; i++)
+			x[i] = (double)first + (double)i;
+	return (double)first;
+}
+
+#define PR_FEW_STEPS 8 /* at most this many steps: bars, not a line */
+
 static void steps(struct pr_panelset *ps, const json_t *run)
 {
 	json_t *st = json_object_get(json_object_get(run, "throughput"), "steps");
 	json_t *list = json_object_get(st, "list"), *o, *red = json_object_get(st, "reduced");
 	size_t n = json_array_size(list), i, nl = 1;
-	double *x, *y;
+	double *x, *y, first;
 	struct pr_chart_line *l;
 	struct pr_chart_hline *h;
 	struct pr_chart *c;
-	char a[40], b[40], t1[80], t2[80], title[300];
+	char a[40], b[40], t1[80], t2[80], title[400], kind[256];
 	if (json_is_object(red)) {
 		/* a long run: every step, as the model's reduced profile (mean per point, with
 		 * the min and max of its steps), not the first steps listed */
@@ -756,14 +782,17 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 		static const char *const lab[] = { "step time (mean per point)", "min", "max" };
 		static const uint32_t rgb[] = { 0x1F77B4, 0x9ECAE1, 0x9ECAE1 };
 		size_t k;
+		double first_x;
 		n = json_array_size(json_object_get(red, "mean_ns"));
 		if (n < 2)
 			return;
+		first = pr_step_numbers(list, &first_x, 1, kind, sizeof(kind));
 		nl = 3;
 		x = pr_panelset_alloc(ps, n, sizeof(double));
 		l = pr_panelset_alloc(ps, nl, sizeof(*l));
-		for (i = 0; i < n; i++)
-			x[i] = json_number_value(json_array_get(json_object_get(red, "first"), i)) +
+		for (i = 0; i < n; i++) /* steps are numbered on from the first one's number */
+			x[i] = first +
+			       json_number_value(json_array_get(json_object_get(red, "first"), i)) +
 			       (json_number_value(json_array_get(json_object_get(red, "count"), i)) - 1) / 2;
 		for (k = 0; k < nl; k++) {
 			y = pr_panelset_alloc(ps, n, sizeof(double));
@@ -776,11 +805,9 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 			return;
 		x = pr_panelset_alloc(ps, n, sizeof(double));
 		y = pr_panelset_alloc(ps, n, sizeof(double));
+		pr_step_numbers(list, x, n, kind, sizeof(kind));
 		json_array_foreach(list, i, o)
-		{
-			x[i] = (double)i;
 			y[i] = pr_mnum(o, "dur_ns");
-		}
 		l = pr_panelset_alloc(ps, 1, sizeof(*l));
 		*l = (struct pr_chart_line){ "step time", 0x1F77B4, x, y, n, 2, 0, 0, PR_LINE_LINEAR, 0 };
 	}
@@ -791,16 +818,25 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 	snprintf(t2, sizeof(t2), "p95 %s", b);
 	h[0] = (struct pr_chart_hline){ pr_mnum(st, "p50_ns"), pr_panelset_strdup(ps, t1), 0x2CA02C, 1 };
 	h[1] = (struct pr_chart_hline){ pr_mnum(st, "p95_ns"), pr_panelset_strdup(ps, t2), 0xD62728, 1 };
-	if (json_is_object(red))
+	if (!kind[0])
+		snprintf(kind, sizeof(kind), "steps");
+	if (json_is_object(red)) {
 		snprintf(title, sizeof(title),
-			 "Step time, all %lld steps (%s; 1 point = %lld steps) | %.2f steps/s | jitter %.1f%%",
-			 pr_mll(st, "count"), pr_mstr(st, "name"), pr_mll(red, "steps_per_point"),
+			 "Step time, all %lld steps (%.80s; 1 point = %lld steps) | %.2f steps/s | "
+			 "jitter %.1f%%",
+			 pr_mll(st, "count"), kind, pr_mll(red, "steps_per_point"),
 			 pr_mnum(st, "per_s"), pr_mnum(st, "jitter") * 100);
-	else
-		snprintf(title, sizeof(title), "Step time per step (%s) | %.2f steps/s | jitter %.1f%%",
-			 pr_mstr(st, "name"), pr_mnum(st, "per_s"), pr_mnum(st, "jitter") * 100);
+	} else {
+		pr_fmt_duration(pr_mnum(st, "min_ns"), a, sizeof(a));
+		pr_fmt_duration(pr_mnum(st, "max_ns"), b, sizeof(b));
+		snprintf(title, sizeof(title),
+			 "Step time per step (%.80s #%.0f-#%.0f: %s to %s) | %.2f steps/s | "
+			 "jitter %.1f%%",
+			 kind, x[0], x[n - 1], a, b, pr_mnum(st, "per_s"),
+			 pr_mnum(st, "jitter") * 100);
+	}
 	c = pr_panelset_add(ps, "steps", title);
-	c->x_label = "Step";
+	c->x_label = pr_panelset_strdup(ps, kind); /* "ProfilerStep": the ticks are its numbers */
 	c->x_unit = "";
 	c->y_label = "Step time";
 	c->y_unit = "ns";
@@ -808,6 +844,24 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 	c->nlines = nl;
 	c->hlines = h;
 	c->nhlines = 2;
+	if (!json_is_object(red) && n <= PR_FEW_STEPS) {
+		/* a few steps: one bar each from zero, named as the trace numbers them,
+		 * so 2 % jitter is 2 % of a bar, not a V across a plot from 219 ms */
+		const char **cat = pr_panelset_alloc(ps, n, sizeof(*cat));
+		struct pr_chart_bar_group *g = pr_panelset_alloc(ps, 1, sizeof(*g));
+		struct pr_chart_bars *bs = pr_panelset_alloc(ps, 1, sizeof(*bs));
+		for (i = 0; i < n; i++) {
+			snprintf(t1, sizeof(t1), "#%.0f", x[i]);
+			cat[i] = pr_panelset_strdup(ps, t1);
+		}
+		*g = (struct pr_chart_bar_group){ "step time", 0x1F77B4, y, NULL, NULL };
+		*bs = (struct pr_chart_bars){ cat, n, g, 1, 0, 1, 0, 0 };
+		c->lines = NULL;
+		c->nlines = 0;
+		c->hlines = NULL; /* p50/p95 of a few bars: their value labels say it */
+		c->nhlines = 0;
+		c->bars = bs;
+	}
 }
 
 /* RSS / VSS in percent (the QNN plot's "Memory Efficiency"), where both timelines share their times. */
@@ -878,7 +932,7 @@ static void timeline_panel(struct pr_panelset *ps, const json_t *run)
 		}
 	}
 	c = pr_panelset_add(ps, "timeline", "Timeline: busy time of top-level spans per thread / stream");
-	c->x_label = "Time";
+	c->x_label = pr_time_axis_label(ps, run);
 	c->x_unit = "s";
 	c->rects = r;
 	c->nrects = k;

@@ -63,11 +63,16 @@
     return e;
   }
   function trim(s) { return s.indexOf(".") < 0 ? s : s.replace(/\.?0+$/, ""); }
-  /* A value in its unit: 1.23 GiB, 45.6 ms, 73.7 %, 1.2k W. */
+  /* A value in its axis' unit (the unit the axis title names, ax.name at scale ax.s): 0.262 s on
+     an axis in s, not 262.002 ms; 1.23 GiB, 73.7 %, 1.2k W. 4 significant digits at least. */
   function fmt(v, ax, span) { /* span: v is a length of x, not a point on a clock */
     if (ax.epoch !== undefined && !span) return clockText(v, ax, 0) + " UTC";
     if (v === null || !isFinite(v)) return "-";
     var b = v * ax.f, a = Math.abs(b), i;
+    if ((ax.k === "time" || ax.k === "bytes") && ax.name && ax.s > 0) {
+      var shown = b / ax.s, mag = shown ? Math.floor(Math.log10(Math.abs(shown))) : 0;
+      return trim(shown.toFixed(Math.max(0, Math.min(12, 3 - mag)))) + " " + ax.name;
+    }
     if (ax.k === "bytes") {
       var units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
       for (i = 0; a >= 1024 && i < units.length - 1; i++) { a /= 1024; b /= 1024; }

@@ -19,3 +19,9 @@ set_tests_properties(browser/html PROPERTIES ENVIRONMENT "${PR_TEST_ENV}"
 add_test(NAME browser/trace COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/browser/run_trace.sh)
 set_tests_properties(browser/trace PROPERTIES ENVIRONMENT "${PR_TEST_ENV}"
   SKIP_RETURN_CODE 77 TIMEOUT 900)
+
+# One numbering and one unit per page: the steps charts number steps as the tables do, and
+# hover values are in the unit the axis names (check_scales.js).
+add_test(NAME browser/scales COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/browser/run_scales.sh)
+set_tests_properties(browser/scales PROPERTIES ENVIRONMENT "${PR_TEST_ENV}"
+  SKIP_RETURN_CODE 77 TIMEOUT 900)

@@ -9,6 +9,8 @@
 #   png-tolerance        optional: "N M" for pngcmp (default "48 1000")
 #   checks               optional: facts about the layout dump (tests/tools/checks.py,
 #                        kind "dump"), each derived without profreport
+# Every layout dump also goes through tests/tools/check_bars.py: on a linear value
+# axis each bar runs from zero and its length is its value's share of the axis.
 # Three tests per case: golden/render/<case>/{layout,svg,png}. The SVG and
 # PNG tests skip (77) when fc-match does not resolve "DejaVu Sans" (and its
 # bold) to DejaVuSans.ttf / DejaVuSans-Bold.ttf, since the glyphs come from
@@ -69,6 +71,11 @@ expected=$dir/expected.$ext
 if [ "$kind" = layout ] && [ -f "$dir/checks" ]; then
 	/usr/bin/python3 "${PR_TESTS:?}/tools/checks.py" "$dir/checks" --dump "$actual" >&2 ||
 		fail "a fact of $dir/checks does not hold (above)"
+fi
+# Bars on a linear axis start at zero and are as long as their value.
+if [ "$kind" = layout ]; then
+	/usr/bin/python3 "${PR_TESTS:?}/tools/check_bars.py" "$actual" >&2 ||
+		fail "a bar does not run from zero to its value (above)"
 fi
 if [ "$update" = 1 ]; then
 	cp "$actual" "$expected"
@@ -177,6 +184,10 @@ case $kind in
 check)
 	/usr/bin/python3 "${PR_TESTS:?}/tools/check_gpu_panels.py" "$trace" "$tmp" || fail "the drawn numbers differ from the trace's (above)" ;;
 layout)
+	while read -r p; do
+		/usr/bin/python3 "${PR_TESTS:?}/tools/check_bars.py" "$tmp/$p.layout.txt" >&2 ||
+			fail "$p: a bar does not run from zero to its value (above)"
+	done <"$tmp/names"
 	if [ "$update" = 1 ]; then
 		rm -f "$dir"/expected.*.layout.txt
 		while read -r p; do cp "$tmp/$p.layout.txt" "$dir/expected.$p.layout.txt"; done <"$tmp/names"
@@ -236,3 +247,29 @@ add_test(NAME render/names
   COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tools/names_check.py $<TARGET_FILE:profreport>
     $<TARGET_FILE:panel_dump> ${CMAKE_SOURCE_DIR}/samples ${PR_SHARED_DIR})
 set_tests_properties(render/names PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# Every bar panel that `report` draws for the samples (and nccl_data when ../shared has it)
+# runs its bars from zero on a linear axis (tests/tools/check_bars.py over panel_dump's
+# layouts): the GPU op types, phase durations, a few steps, per-layer memory...
+set(PR_BARS_ZERO_SH [==[
+set -eu
+P=$1 dump=$2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bars-zero.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+n=0
+for f in torch/trace_rank0.pt.trace.json qnn/memory_20241219_143000.csv psutil/process_log.csv \
+	qeff/qeff_profile.json inferix/profiling_report_t2v_generation_20231114_221332.json \
+	memtracer/memory_timeline.json diffulex/profile_20250101_120000.json ranks/rank2.pt.trace.json \
+	"${PR_SHARED:-/nonexistent}/traces/hta/nccl_parser_config/nccl_data.json.gz"; do
+	case $f in /*) [ -f "$f" ] || continue; in=$f ;; *) in=$PR_SAMPLES/$f ;; esac
+	n=$((n + 1))
+	mkdir "$tmp/$n"
+	"$P" report "$in" -q --json "$tmp/$n/model.json"
+	"$dump" "$tmp/$n/model.json" "$tmp/$n" "" >/dev/null
+done
+/usr/bin/python3 "${PR_TESTS:?}/tools/check_bars.py" "$tmp"/*/*.layout.txt
+echo "render/bars_from_zero: $(ls "$tmp"/*/*.layout.txt | wc -l) panels of $n runs: every bar from zero"
+]==])
+add_test(NAME render/bars_from_zero
+  COMMAND sh -c "${PR_BARS_ZERO_SH}" bars_zero $<TARGET_FILE:profreport> $<TARGET_FILE:panel_dump>)
+set_tests_properties(render/bars_from_zero PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" TIMEOUT 300)

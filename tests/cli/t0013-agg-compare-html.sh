@@ -40,6 +40,13 @@ for f in rank_comparison step_time; do
 	grep -q '<svg' "svg/$f.svg" 2>/dev/null || fail "aggregate --svg: svg/$f.svg missing or not SVG"
 done
 [ ! -e png/peak_memory.png ] || fail "a peak-memory panel without memory peaks"
+# rank 2's evidence is a stage and a collective, not its step time (the 4 ranks' steps are
+# 92.08 ms alike, make_ranks.py): red (#D62728 in cairo's SVG) on those 2 bars of the rank
+# comparison and nowhere in the step-time panel.
+red='rgb(83.921569%,15.294118%,15.686275%)'
+[ "$(grep -o "$red" svg/rank_comparison.svg | wc -l)" -eq 2 ] ||
+	fail "the rank comparison does not paint exactly the 2 bars of rank 2's evidence red"
+! grep -qF "$red" svg/step_time.svg || fail "step time per rank paints a rank red whose step time is the others'"
 grep -qF 'rank 2: dataloader 2.98x the median; waits 80 % less in ncclDevKernel_AllReduce_Sum_f32_RING_LL' agg.html ||
 	fail "the aggregate page lacks the straggler's summary"
 grep -qF 'id="agg-rank_comparison"' agg.html || fail "the aggregate page lacks the rank comparison panel"

@@ -117,8 +117,8 @@ def check_temporal(d, ref):
         if name == "rank (all streams)":
             t, idle = ref["rank"]
         else:
-            m = re.match(r"stream (\S+) \(device (\S+)\)", name)
-            t, idle = ref["streams"][(int(m[2]), int(m[1]))]
+            m = re.match(r"GPU (\S+) stream (\S+)$", name)  # as the trace view names the lane
+            t, idle = ref["streams"][(int(m[1]), int(m[2]))]
         want = [100 * x / t["span"] for x in segments(t["span"], t, idle)]
         close(sum(want), 100, 1e-9, f"temporal {name}: reference shares sum")
         got = by_cat[c]
@@ -223,7 +223,7 @@ def check_queue(d, trace):
     if not legends:
         fail("queue panel without a legend")
     for t in legends:
-        m = re.match(r"(?:stream |\S+/)(\S+): mean (\S+), max (\d+)$", t)
+        m = re.match(r"GPU \S+ stream (\S+): mean (\S+), max (\d+)$", t)
         if not m:
             fail(f"queue legend {t!r} unreadable")
             continue

@@ -138,7 +138,7 @@ static void test_panels_from_model(void **state)
 		assert_true(c->lines[0].y[i] == qy[i]);
 	}
 	assert_true(c->y_fixed && c->y_min == 0);
-	assert_string_equal(c->lines[0].label, "stream 7: mean 1.5, max 3");
+	assert_string_equal(c->lines[0].label, "GPU 0 stream 7: mean 1.5, max 3");
 
 	c = find(ps, "gpu_steps");
 	assert_non_null(c);

@@ -194,7 +194,7 @@ static void test_panel_data_not_interactive(void **state)
 	static const char *const cats[] = { "a", "b" };
 	double v[] = { 1, 2 };
 	struct pr_chart_bar_group g = { "g", 0x1F77B4, v, NULL, NULL };
-	struct pr_chart_bars bars = { cats, 2, &g, 1, 0, 0, 0 };
+	struct pr_chart_bars bars = { cats, 2, &g, 1, 0, 0, 0, 0 };
 	struct pr_chart c;
 	int rc;
 	(void)state;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "render/chart.h"
+#include "render/compare_panel.h"
 #include "render/layout.h"
 #include "base/strbuf.h"
 
@@ -679,6 +680,73 @@ static void test_bars(void **state)
 }
 
 /*
+ * Honest scales: bars spanning 5 decades (28 us next to 131 ms, DeepSeek's op
+ * types) stay on a linear axis unless a log one is asked for, each bar from
+ * the zero pixel and as long as its value; a log axis with log_base 1 draws
+ * 2x and 0.5x as bars of one length on either side of 1 (a log-ratio axis).
+ */
+static void test_bars_honest_scale(void **state)
+{
+	static const char *const cats[3] = { "kernel", "memcpy", "memset" };
+	double ns[3] = { 131e6, 28e3, 1.3e6 }, ratio[3] = { 2, 0.5, 52.74 };
+	struct pr_chart_bar_group g = { .label = "", .rgb = 0x2196F3, .values = ns };
+	struct pr_chart_bars b = { .categories = cats, .ncategories = 3, .groups = &g, .ngroups = 1,
+				   .horizontal = 1 };
+	struct pr_chart c = { .bars = &b, .x_unit = "ns", .width = 800 };
+	struct pr_layout lo;
+	double zero, len0;
+	size_t i;
+	(void)state;
+	layout_ok(&c, &lo);
+	assert_false(lo.x.log);
+	assert_true(lo.x.lo == 0);
+	zero = pr_layout_x(&lo, 0);
+	len0 = lo.bars[0].r.w;
+	for (i = 0; i < lo.nbars; i++) {
+		assert_true(fabs(lo.bars[i].r.x - zero) < 1e-9);
+		/* proportional: 28 us is 28e3 / 131e6 of the 131 ms bar (0.05 px) */
+		assert_true(fabs(lo.bars[i].r.w - len0 * ns[lo.bars[i].category] / ns[0]) < 1e-6);
+	}
+	assert_true(lo.bars[1].r.w < 1);
+	pr_layout_release(&lo);
+
+	/* a log-ratio axis: 1/5 .. 5 around 1 */
+	g.values = ratio;
+	b.log_base = 1;
+	c.x_unit = "x";
+	c.value_scale = PR_SCALE_LOG;
+	c.y_fixed = 1;
+	c.y_min = 0.2;
+	c.y_max = 5;
+	layout_ok(&c, &lo);
+	assert_true(lo.x.log);
+	zero = pr_layout_x(&lo, 1);
+	assert_true(fabs(zero - (lo.plot.x + lo.plot.w / 2)) < 1e-6); /* 1 at the centre */
+	assert_true(fabs(lo.bars[0].r.x - zero) < 1e-6);		/* 2x: right of 1 */
+	assert_true(fabs(lo.bars[1].r.x + lo.bars[1].r.w - zero) < 1e-6); /* 0.5x: left */
+	assert_true(fabs(lo.bars[0].r.w - lo.bars[1].r.w) < 1e-6);	/* one length */
+	pr_layout_release(&lo);
+}
+
+/*
+ * The compare panel's log-ratio axis 1/M .. M: M is the first of 2, 5, 10,
+ * 20, ... at least 1.6 x the largest deviation from 1 (by hand: +5174 % is
+ * 52.74x, 1.6 x 52.74 = 84.4 -> 100; 0.84x deviates 1/0.84 = 1.19 -> 1.9 -> 2;
+ * 0.1x -> 10 x 1.6 = 16 -> 20; a threshold line at 3x -> 4.8 -> 5).
+ */
+static void test_ratio_axis(void **state)
+{
+	double r1[3] = { 1.11, 52.74, 0.84 }, r2[1] = { 0.84 }, r3[2] = { 0.1, NAN };
+	struct pr_chart_hline h = { .y = 3 };
+	(void)state;
+	assert_true(pr_ratio_axis_max(r1, 3, NULL, 0) == 100);
+	assert_true(pr_ratio_axis_max(r2, 1, NULL, 0) == 2);
+	assert_true(pr_ratio_axis_max(r3, 2, NULL, 0) == 20);
+	assert_true(pr_ratio_axis_max(r2, 1, &h, 1) == 5);
+	assert_true(pr_ratio_axis_max(NULL, 0, NULL, 0) == 2);
+}
+
+/*
  * Stacked bars: segments end to end in group order, one bar per category
  * (full slot width), zero / negative / NaN values skipped; labels centred
  * inside the segment, white on dark and dark on light colours, left out
@@ -805,6 +873,8 @@ int main(void)
 		cmocka_unit_test(test_y_labels),
 		cmocka_unit_test(test_bands_marks_note),
 		cmocka_unit_test(test_bars),
+		cmocka_unit_test(test_bars_honest_scale),
+		cmocka_unit_test(test_ratio_axis),
 		cmocka_unit_test(test_stacked_bars),
 		cmocka_unit_test(test_reduce_flag_and_metrics),
 		cmocka_unit_test(test_dump_stable),

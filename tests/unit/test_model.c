@@ -1099,8 +1099,8 @@ static void test_timeline_any_order(void **state)
 	lanes = at(m, "runs/0/timeline/lanes");
 	assert_int_equal(json_array_size(lanes), 2);
 	for (k = 0; k < 2; k++) {
-		/* lanes in track order, tracks made as the file names them */
-		json_t *lane = find(lanes, "name", k ? "thread 1/2" : "thread 1/1"),
+		/* lanes in track order, named by their tid (no thread_name) */
+		json_t *lane = find(lanes, "name", k ? "thread 2" : "thread 1"),
 		       *iv = json_object_get(lane, "intervals");
 		int64_t cs = st[k][0], ce = en[k][0], busy = 0;
 		size_t ni = 0, merged = 0;

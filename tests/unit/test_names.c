@@ -20,6 +20,7 @@
 
 #include "base/demangle.h"
 #include "render/names.h"
+#include "render/panels.h"
 
 /* the two cutlass kernels of nccl_data.json.gz, mangled (1644 and 1677 bytes) */
 static const char cutlass128[] =
@@ -342,6 +343,45 @@ static void test_column_property(void **state)
 	}
 }
 
+/*
+ * Steps numbered as the trace names them: nccl_data's ProfilerStep#4..#6 are
+ * 4, 5, 6 on the chart's axis (they were 0..2) and their kind is
+ * "ProfilerStep"; names without numbers, or numbers that do not increase,
+ * count on from the first one's number.
+ */
+static void test_step_numbers(void **state)
+{
+	char kind[64];
+	long long num = -1;
+	double x[3];
+	json_t *l;
+	(void)state;
+	assert_int_equal(pr_step_split("ProfilerStep#12", kind, sizeof(kind), &num), 1);
+	assert_string_equal(kind, "ProfilerStep");
+	assert_int_equal(num, 12);
+	num = -1;
+	assert_int_equal(pr_step_split("step#", kind, sizeof(kind), &num), 0);
+	assert_string_equal(kind, "step#");
+	assert_int_equal(pr_step_split("train#3a", kind, sizeof(kind), &num), 0);
+	assert_int_equal(num, -1);
+	l = json_pack("[{s:s},{s:s},{s:s}]", "name", "ProfilerStep#4", "name", "ProfilerStep#5",
+		      "name", "ProfilerStep#6");
+	assert_true(pr_step_numbers(l, x, 3, kind, sizeof(kind)) == 4);
+	assert_true(x[0] == 4 && x[1] == 5 && x[2] == 6);
+	assert_string_equal(kind, "ProfilerStep");
+	json_decref(l);
+	l = json_pack("[{s:s},{s:s},{s:s}]", "name", "ProfilerStep#7", "name", "ProfilerStep#7",
+		      "name", "iteration");
+	assert_true(pr_step_numbers(l, x, 3, kind, sizeof(kind)) == 7);
+	assert_true(x[0] == 7 && x[1] == 8 && x[2] == 9);
+	json_decref(l);
+	l = json_pack("[{s:s},{s:s}]", "name", "step", "name", "step");
+	assert_true(pr_step_numbers(l, x, 2, kind, sizeof(kind)) == 0);
+	assert_true(x[0] == 0 && x[1] == 1);
+	assert_string_equal(kind, "step");
+	json_decref(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -350,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_column),
 		cmocka_unit_test(test_column_property),
+		cmocka_unit_test(test_step_numbers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
