@@ -56,6 +56,13 @@ struct pr_html_index_row {
 	const char *href;  /* the run's report file, relative to the index */
 };
 
+/*
+ * The same with a note (plain text, escaped here; NULL = none) in a
+ * paragraph above the table: why the runs are an archive (cli/cmd_report.c).
+ */
+int pr_html_index_note(const struct pr_html_index_row *rows, size_t n, const char *note,
+		       struct pr_output *out, struct pr_error *err) PR_MUST_CHECK;
+
 /* index.html of an archive: a table of runs linking to their reports, and trend panels. */
 int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_output *out,
 		  struct pr_error *err) PR_MUST_CHECK;

@@ -231,8 +231,8 @@ static void test_run_names(void **state)
 	assert_string_equal(n[0], "a/trace.json");
 	assert_string_equal(n[1], "b/trace.json (run 2)");
 	assert_string_equal(n[2], "other.json");
-	assert_string_equal(n[3], "one/same/deep.json");
-	assert_string_equal(n[4], "two/same/deep.json");
+	assert_string_equal(n[3], "one/\xe2\x80\xa6/deep.json"); /* the alike middle left out */
+	assert_string_equal(n[4], "two/\xe2\x80\xa6/deep.json");
 	assert_string_equal(n[5], "b/trace.json (run 6)");
 	pr_html_run_names_free(n, 6);
 	/* without the twin, a and b need one directory each */
@@ -241,6 +241,30 @@ static void test_run_names(void **state)
 	assert_string_equal(n[1], "b/trace.json");
 	pr_html_run_names_free(n, 2);
 	for (i = 0; i < 6; i++)
+		json_decref(r[i]);
+	/* TensorBoard's layout: the directory that differs shows, the alike ones do not */
+	r[0] = run(1, "worker0.pt.trace.json",
+		   "/data/log/resnet50_num_workers_0/plugins/profile/worker0.pt.trace.json");
+	r[1] = run(2, "worker0.pt.trace.json",
+		   "/data/log/resnet50_num_workers_4/plugins/profile/worker0.pt.trace.json");
+	r[2] = run(3, "worker0.pt.trace.json", /* differs from 1 in its own directory */
+		   "/data/log/resnet50_num_workers_0/plugins/other/worker0.pt.trace.json");
+	r[3] = run(4, "w.json", "w.json"); /* no directory at all */
+	r[4] = run(5, "w.json", "d/w.json");
+	for (i = 0; i < 5; i++)
+		cr[i] = r[i];
+	n = pr_html_run_names(cr, 2);
+	assert_string_equal(n[0], "resnet50_num_workers_0/\xe2\x80\xa6/worker0.pt.trace.json");
+	assert_string_equal(n[1], "resnet50_num_workers_4/\xe2\x80\xa6/worker0.pt.trace.json");
+	pr_html_run_names_free(n, 2);
+	n = pr_html_run_names(cr, 5);
+	assert_string_equal(n[0], "resnet50_num_workers_0/\xe2\x80\xa6/profile/worker0.pt.trace.json");
+	assert_string_equal(n[1], "resnet50_num_workers_4/\xe2\x80\xa6/profile/worker0.pt.trace.json");
+	assert_string_equal(n[2], "other/worker0.pt.trace.json");
+	assert_string_equal(n[3], "w.json");
+	assert_string_equal(n[4], "d/w.json");
+	pr_html_run_names_free(n, 5);
+	for (i = 0; i < 5; i++)
 		json_decref(r[i]);
 }
 
