@@ -17,7 +17,7 @@
 #include "base/xalloc.h"
 
 static const struct pr_option opts[] = {
-	{ "output", 'o', "report.html|DIR", "the HTML report: FILE.html (one page), or a directory (one page per run + index.html)", 0 },
+	{ "output", 'o', "report.html|DIR", "the HTML report: FILE.html (one page; past 100 runs or 10 MB an index, the pages in FILE.runs/), or a directory (one page per run + index.html)", 0 },
 	{ "json", 0, "FILE", "write the analysis model (JSON; '-' = stdout)", 0 },
 	{ "png", 0, "DIR", "write the panels as PNG files into DIR", 0 },
 	{ "svg", 0, "DIR", "write the panels as SVG files into DIR", 0 },
@@ -163,7 +163,7 @@ static int by_time(const void *a, const void *b)
  * run already reported needs only its digest (from the model cache).
  */
 struct archive {
-	const char *dir, *sep;
+	const char *dir, *sep, *href; /* href: the pages' directory as the index links it */
 	json_t *head; /* schema and version, for the pages' subtitle */
 	struct pr_html_index_row *rows;
 	json_t **digests;
@@ -216,7 +216,8 @@ static int archive_add(void *ctx, json_t *run, int whole, struct pr_error *err)
 		a->names = pr_xreallocarray(a->names, a->cap, sizeof(*a->names));
 	}
 	a->digests[a->n] = whole ? pr_model_digest(run) : json_incref(run);
-	a->names[a->n++] = pr_xstrdup(name);
+	snprintf(path, sizeof(path), "%s%s", a->href, name);
+	a->names[a->n++] = pr_xstrdup(path);
 	return 0;
 }
 
@@ -244,10 +245,14 @@ static int archive_model(struct archive *a, const json_t *model, struct pr_error
 	return 0;
 }
 
-/* model NULL: the runs come from the store, one at a time. */
+/*
+ * model NULL: the runs come from the store, one at a time. index NULL: the
+ * index is DIR/index.html; else that file, linking to the pages as
+ * <DIR's name>/<page>, with `note` above its table (why it is an archive).
+ */
 static int write_archive(const json_t *model, struct pr_store *store,
-			 const struct pr_model_opts *mo, const char *dir, int quiet,
-			 struct pr_error *err)
+			 const struct pr_model_opts *mo, const char *dir, const char *index,
+			 const char *note, int quiet, struct pr_error *err)
 {
 	struct archive a;
 	struct pr_output out;
@@ -257,6 +262,12 @@ static int write_archive(const json_t *model, struct pr_store *store,
 	memset(&a, 0, sizeof(a));
 	a.dir = dir;
 	a.sep = *dir && dir[strlen(dir) - 1] == '/' ? "" : "/";
+	a.href = "";
+	if (index) {
+		const char *base = strrchr(dir, '/');
+		snprintf(path, sizeof(path), "%s/", base ? base + 1 : dir);
+		a.href = pr_xstrdup(path);
+	}
 	a.head = json_pack("{s:s, s:i}", "schema", PR_MODEL_SCHEMA, "version", PR_MODEL_VERSION);
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		pr_error_set(err, PR_E_IO, "cannot create the directory '%s': %s", dir, strerror(errno));
@@ -271,10 +282,13 @@ static int write_archive(const json_t *model, struct pr_store *store,
 		a.rows[i].href = a.names[i];
 	}
 	qsort(a.rows, a.n, sizeof(*a.rows), by_time);
-	snprintf(path, sizeof(path), "%s%sindex.html", dir, a.sep);
+	if (index)
+		snprintf(path, sizeof(path), "%s", index);
+	else
+		snprintf(path, sizeof(path), "%s%sindex.html", dir, a.sep);
 	if (pr_output_open_file(&out, path, err))
 		goto out;
-	if (pr_html_index(a.rows, a.n, &out, err) || pr_output_close(&out, err)) {
+	if (pr_html_index_note(a.rows, a.n, note, &out, err) || pr_output_close(&out, err)) {
 		pr_output_release(&out);
 		goto out;
 	}
@@ -291,8 +305,70 @@ out:
 	free(a.digests);
 	free(a.names);
 	free(a.rows);
+	if (index)
+		free((char *)a.href);
 	json_decref(a.head);
 	return rc;
+}
+
+/*
+ * The page budget (docs/report.md, "Page budget"): a page of more runs
+ * than this, or of several runs and more bytes, is written as an archive
+ * instead, FILE.html the index and the runs' pages in FILE.runs/. Measured
+ * here (headless Chromium, the page's pr-ready mark): README's 79 samples
+ * are a 6.2 MB page ready in 0.8 s; tiny runs take about 10 ms and 40 KB
+ * each (100: 4.0 MB in 1.1 s; 400: 15.8 MB in 4.0 s).
+ */
+#define PAGE_MAX_RUNS 100
+#define PAGE_MAX_BYTES (10LL << 20)
+
+/* FILE.html -> FILE.runs (a new string). */
+static char *runs_dir(const char *page)
+{
+	size_t n = strlen(page), ext = !strcasecmp(page + n - 4, ".htm") ? 4 : 5;
+	char *d = pr_xmalloc(n - ext + 6);
+	memcpy(d, page, n - ext);
+	memcpy(d + n - ext, ".runs", 6);
+	return d;
+}
+
+/* -o FILE.html of too many runs (or bytes): the archive, said on stderr and on the index. */
+static int page_as_archive(const json_t *model, struct pr_store *store,
+			   const struct pr_model_opts *mo, const char *html, long long nruns,
+			   long long bytes, int quiet, struct pr_error *err)
+{
+	char *dir = runs_dir(html), note[512];
+	int rc;
+	if (bytes)
+		snprintf(note, sizeof(note),
+			 "%lld runs make a page of %.1f MB, over the budget of one page (%lld MB): "
+			 "one page per run in %s/, this page their index.",
+			 nruns, (double)bytes / 1048576, PAGE_MAX_BYTES >> 20, dir);
+	else
+		snprintf(note, sizeof(note),
+			 "%lld runs, more than one page holds (%d): one page per run in %s/, "
+			 "this page their index.",
+			 nruns, PAGE_MAX_RUNS, dir);
+	if (!quiet)
+		fprintf(stderr, "profreport: report: '%s': %s\n", html, note);
+	rc = write_archive(model, store, mo, dir, html, note, quiet, err);
+	free(dir);
+	return rc;
+}
+
+/* The one page, or an archive when it would be over the page budget. */
+static int write_page_budget(const json_t *model, const char *html, int quiet, int *archived,
+			     struct pr_error *err)
+{
+	struct stat sb;
+	size_t n = json_array_size(json_object_get(model, "runs"));
+	if (write_page(model, html, err))
+		return -1;
+	if (n < 2 || stat(html, &sb) || sb.st_size <= PAGE_MAX_BYTES)
+		return 0;
+	*archived = 1;
+	return page_as_archive(model, NULL, NULL, html, (long long)n, (long long)sb.st_size,
+			       quiet, err);
 }
 
 /*
@@ -359,7 +435,8 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	const char *json = pr_arg(cmd, a, "json"), *trace = pr_arg(cmd, a, "trace");
 	int64_t top = (int64_t)mo.top_n, run = 0, tl = (int64_t)mo.timeline_points;
 	json_t *model;
-	int rc;
+	int rc, page, quiet = !!pr_arg(cmd, a, "quiet"), archived = 0;
+	long long many = 0;
 	size_t nruns, npng = 0, nsvg = 0;
 	const char *png = pr_arg(cmd, a, "png"), *svg = pr_arg(cmd, a, "svg"), *html = pr_arg(cmd, a, "output");
 	if (!json && !png && !svg && !html && !trace)
@@ -393,9 +470,15 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 		stage = "analyzing";
 		mo.progress = progress;
 	}
+	/* more runs than a page holds: an archive (taking its runs one at a time) */
+	page = html && is_page(html);
+	if (page && !mo.run && pr_store_run_count(in.store) > PAGE_MAX_RUNS) {
+		page = 0;
+		many = pr_store_run_count(in.store);
+	}
 	/* an archive alone takes its runs one at a time; anything else needs the whole model */
 	model = NULL;
-	if ((json || png || svg || (html && is_page(html))) &&
+	if ((json || png || svg || page) &&
 	    !(model = pr_model_build(in.store, &mo, err))) {
 		progress_done();
 		pr_cli_input_close(&in);
@@ -404,9 +487,10 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	progress_done();
 	nruns = json_array_size(json_object_get(model, "runs"));
 	rc = (json && pr_model_write(model, json, err)) ||
-	     (html && is_page(html) && write_page(model, html, err)) ||
+	     (page && write_page_budget(model, html, quiet, &archived, err)) ||
+	     (many && page_as_archive(model, in.store, &mo, html, many, 0, quiet, err)) ||
 	     (html && !is_page(html) &&
-	      write_archive(model, in.store, &mo, html, !!pr_arg(cmd, a, "quiet"), err)) ||
+	      write_archive(model, in.store, &mo, html, NULL, NULL, quiet, err)) ||
 	     (png && write_panels(model, png, PR_GFX_PNG, &npng, err)) ||
 	     (svg && write_panels(model, svg, PR_GFX_SVG, &nsvg, err)) ? -1 : 0;
 	progress_done();
@@ -417,7 +501,7 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 		if (json && strcmp(json, "-"))
 			fprintf(stderr, "profreport: report: wrote the model '%s' (%zu run%s)\n", json, nruns,
 				nruns == 1 ? "" : "s");
-		if (html && is_page(html))
+		if (page && !archived)
 			fprintf(stderr, "profreport: report: wrote '%s' (%zu run%s)\n", html, nruns,
 				nruns == 1 ? "" : "s");
 		if (png)
