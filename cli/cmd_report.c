@@ -166,6 +166,8 @@ struct archive {
 	const char *dir, *sep, *href; /* href: the pages' directory as the index links it */
 	json_t *head; /* schema and version, for the pages' subtitle */
 	struct pr_html_index_row *rows;
+	const int64_t *keep; /* only these runs (sorted), or NULL: every run */
+	size_t nkeep;
 	json_t **digests;
 	char **names;
 	size_t n, cap, written, skipped;
@@ -182,11 +184,23 @@ static void page_name(const char *label, const char *hash, char name[200])
 }
 
 /* Is the run's page still to be written (so its whole model is needed)? */
+static int cmp_id(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+static int kept(const struct archive *a, int64_t id)
+{
+	return !a->keep || bsearch(&id, a->keep, a->nkeep, sizeof(id), cmp_id);
+}
+
 static int archive_want(void *ctx, int64_t id, const char *label, const char *hash)
 {
 	struct archive *a = ctx;
 	char name[200], path[4096];
-	(void)id;
+	if (!kept(a, id))
+		return 0;
 	page_name(label, hash, name);
 	snprintf(path, sizeof(path), "%s%s%s", a->dir, a->sep, name);
 	return access(path, F_OK) != 0;
@@ -196,6 +210,8 @@ static int archive_add(void *ctx, json_t *run, int whole, struct pr_error *err)
 {
 	struct archive *a = ctx;
 	char name[200], path[4096];
+	if (!kept(a, (int64_t)json_integer_value(json_object_get(run, "id"))))
+		return 0; /* a run of the kept store whose file is gone or changed */
 	page_name(json_string_value(json_object_get(run, "label")),
 		  json_string_value(json_object_get(run, "content_hash")), name);
 	if (whole) {
@@ -252,7 +268,8 @@ static int archive_model(struct archive *a, const json_t *model, struct pr_error
  */
 static int write_archive(const json_t *model, struct pr_store *store,
 			 const struct pr_model_opts *mo, const char *dir, const char *index,
-			 const char *note, int quiet, struct pr_error *err)
+			 const char *note, const struct pr_cli_input *in, int quiet,
+			 struct pr_error *err)
 {
 	struct archive a;
 	struct pr_output out;
@@ -260,6 +277,10 @@ static int write_archive(const json_t *model, struct pr_store *store,
 	size_t i;
 	int rc = -1;
 	memset(&a, 0, sizeof(a));
+	if (in && in->runs) {
+		a.keep = in->runs;
+		a.nkeep = in->nruns;
+	}
 	a.dir = dir;
 	a.sep = *dir && dir[strlen(dir) - 1] == '/' ? "" : "/";
 	a.href = "";
@@ -320,6 +341,7 @@ out:
  * each (100: 4.0 MB in 1.1 s; 400: 15.8 MB in 4.0 s).
  */
 #define PAGE_MAX_RUNS 100
+#define PR_KEPT_STORE ".profreport.db" /* an archive's store, in its directory */
 #define PAGE_MAX_BYTES (10LL << 20)
 
 /* FILE.html -> FILE.runs (a new string). */
@@ -351,7 +373,7 @@ static int page_as_archive(const json_t *model, struct pr_store *store,
 			 nruns, PAGE_MAX_RUNS, dir);
 	if (!quiet)
 		fprintf(stderr, "profreport: report: '%s': %s\n", html, note);
-	rc = write_archive(model, store, mo, dir, html, note, quiet, err);
+	rc = write_archive(model, store, mo, dir, html, note, NULL, quiet, err);
 	free(dir);
 	return rc;
 }
@@ -426,6 +448,34 @@ static int write_trace(struct pr_store *st, long run, const char *path, int quie
 	return 0;
 }
 
+/*
+ * The INPUTs. An archive alone (-o DIR, no --json, --png, --svg, --trace)
+ * of trace files or directories keeps its store as DIR/.profreport.db
+ * (docs/report.md, "Archives"): a second call ingests only the files whose
+ * content is not there yet and reads the other runs' models from its cache.
+ */
+static int open_input(struct pr_cli_input *in, const struct pr_command *cmd, struct pr_args *a,
+		      const struct pr_cli_inopts *io, int archive, struct pr_error *err)
+{
+	const char *dir = pr_arg(cmd, a, "output");
+	char kept[4096];
+	if (!archive)
+		return pr_cli_input_open_opts(in, cmd->name, a->pos, a->npos, io, err);
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		return pr_error_set(err, PR_E_IO, "cannot create the directory '%s': %s", dir,
+				    strerror(errno));
+	snprintf(kept, sizeof(kept), "%s%s" PR_KEPT_STORE, dir,
+		 *dir && dir[strlen(dir) - 1] == '/' ? "" : "/");
+	if (pr_cli_input_open_kept(in, cmd->name, a->pos, a->npos, io, kept, err))
+		return -1;
+	if (in->runs && !pr_arg(cmd, a, "quiet"))
+		fprintf(stderr,
+			"profreport: report: %zu file(s) ingested, %zu already in '%s' (same "
+			"content hash): %zu run(s)\n",
+			in->ingested, in->reused, kept, in->nruns);
+	return 0;
+}
+
 static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
@@ -456,7 +506,8 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	mo.window = pr_arg(cmd, a, "window");
 	if (mo.window && pr_trace_window_parse(mo.window, &tw, err))
 		return -1;
-	if (pr_cli_input_open_opts(&in, cmd->name, a->pos, a->npos, &io, err))
+	if (open_input(&in, cmd, a, &io, html && !is_page(html) && !json && !png && !svg && !trace,
+		       err))
 		return -1;
 	/* the run's spans as a Chrome trace (the Perfetto-loadable file), before the analysis */
 	if (trace && write_trace(in.store, mo.run, trace, !!pr_arg(cmd, a, "quiet"), err)) {
@@ -490,7 +541,7 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	     (page && write_page_budget(model, html, quiet, &archived, err)) ||
 	     (many && page_as_archive(model, in.store, &mo, html, many, 0, quiet, err)) ||
 	     (html && !is_page(html) &&
-	      write_archive(model, in.store, &mo, html, NULL, NULL, quiet, err)) ||
+	      write_archive(model, in.store, &mo, html, NULL, NULL, &in, quiet, err)) ||
 	     (png && write_panels(model, png, PR_GFX_PNG, &npng, err)) ||
 	     (svg && write_panels(model, svg, PR_GFX_SVG, &nsvg, err)) ? -1 : 0;
 	progress_done();
