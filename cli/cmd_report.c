@@ -262,6 +262,44 @@ static int archive_model(struct archive *a, const json_t *model, struct pr_error
 }
 
 /*
+ * The index at path; past PR_HTML_INDEX_ROWS runs in parts, path then the
+ * first and STEM-2.html, STEM-3.html, ... beside it the others.
+ */
+static int write_index(const struct archive *a, const char *path, const char *note,
+		       struct pr_error *err)
+{
+	size_t nparts = a->n ? (a->n + PR_HTML_INDEX_ROWS - 1) / PR_HTML_INDEX_ROWS : 1, k;
+	const char *base = strrchr(path, '/');
+	size_t dirlen = base ? (size_t)(base - path) + 1 : 0;
+	char **parts = pr_xcalloc(nparts, sizeof(*parts)), file[4096];
+	int rc = 0;
+	base = base ? base + 1 : path;
+	for (k = 0; k < nparts; k++) {
+		size_t stem = strlen(base) - (strrchr(base, '.') ? strlen(strrchr(base, '.')) : 0);
+		if (!k)
+			parts[k] = pr_xstrdup(base);
+		else {
+			snprintf(file, sizeof(file), "%.*s-%zu.html", (int)stem, base, k + 1);
+			parts[k] = pr_xstrdup(file);
+		}
+	}
+	for (k = 0; k < nparts && !rc; k++) {
+		struct pr_output out = { 0 };
+		snprintf(file, sizeof(file), "%.*s%s", (int)dirlen, path, parts[k]);
+		if (pr_output_open_file(&out, file, err) ||
+		    pr_html_index_part(a->rows, a->n, k, (const char *const *)parts, nparts, note,
+				       &out, err) ||
+		    pr_output_close(&out, err))
+			rc = -1;
+		pr_output_release(&out);
+	}
+	for (k = 0; k < nparts; k++)
+		free(parts[k]);
+	free(parts);
+	return rc;
+}
+
+/*
  * model NULL: the runs come from the store, one at a time. index NULL: the
  * index is DIR/index.html; else that file, linking to the pages as
  * <DIR's name>/<page>, with `note` above its table (why it is an archive).
@@ -272,7 +310,6 @@ static int write_archive(const json_t *model, struct pr_store *store,
 			 struct pr_error *err)
 {
 	struct archive a;
-	struct pr_output out;
 	char path[4096];
 	size_t i;
 	int rc = -1;
@@ -307,13 +344,8 @@ static int write_archive(const json_t *model, struct pr_store *store,
 		snprintf(path, sizeof(path), "%s", index);
 	else
 		snprintf(path, sizeof(path), "%s%sindex.html", dir, a.sep);
-	if (pr_output_open_file(&out, path, err))
+	if (write_index(&a, path, note, err))
 		goto out;
-	if (pr_html_index_note(a.rows, a.n, note, &out, err) || pr_output_close(&out, err)) {
-		pr_output_release(&out);
-		goto out;
-	}
-	pr_output_release(&out);
 	if (!quiet)
 		fprintf(stderr, "profreport: report: %zu report(s) written, %zu already there (same content hash), index '%s'\n",
 			a.written, a.skipped, path);

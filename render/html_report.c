@@ -1288,33 +1288,68 @@ static char *name_with_mask(const json_t *run, unsigned long mask)
 	return pr_strbuf_detach(&sb, NULL);
 }
 
+struct name_key {
+	const char *s;
+	size_t i;
+};
+
+static int cmp_name_key(const void *x, const void *y)
+{
+	const struct name_key *a = x, *b = y;
+	int c = strcmp(a->s, b->s);
+	return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* keys[0..n) sorted by text: runs of equal texts are neighbours. */
+static struct name_key *sorted_keys(const char *const *texts, size_t n)
+{
+	struct name_key *k = pr_xcalloc(n + 1, sizeof(*k));
+	size_t i;
+	for (i = 0; i < n; i++) {
+		k[i].s = texts[i];
+		k[i].i = i;
+	}
+	qsort(k, n, sizeof(*k), cmp_name_key);
+	return k;
+}
+
 char **pr_html_run_names(const json_t *const *runs, size_t n)
 {
 	char **names = pr_xcalloc(n + 1, sizeof(char *)), *same;
-	size_t i, j;
-	for (i = 0; i < n; i++) {
-		unsigned long mask = 0;
-		int twin = 0;
-		/* every directory where it first differs from a run of the same label */
-		for (j = 0; j < n; j++) {
-			if (j == i || strcmp(pr_mstr(runs[i], "label"), pr_mstr(runs[j], "label")))
-				continue;
-			twin = 1;
-			mask |= 1UL << first_diff(runs[i], runs[j]);
+	const char **labels = pr_xcalloc(n + 1, sizeof(*labels));
+	struct name_key *k;
+	size_t i, j, g, e;
+	for (i = 0; i < n; i++)
+		labels[i] = pr_mstr(runs[i], "label");
+	/* runs of one label (neighbours in k): each named by every directory
+	 * where it first differs from another of them */
+	k = sorted_keys(labels, n);
+	for (g = 0; g < n; g = e) {
+		for (e = g + 1; e < n && !strcmp(k[e].s, k[g].s); e++)
+			;
+		for (i = g; i < e; i++) {
+			const json_t *r = runs[k[i].i];
+			unsigned long mask = 0;
+			for (j = g; j < e; j++)
+				if (j != i)
+					mask |= 1UL << first_diff(r, runs[k[j].i]);
+			if (e - g == 1)
+				names[k[i].i] = pr_xstrdup(k[i].s);
+			else if (mask & ~1UL)
+				names[k[i].i] = name_with_mask(r, mask & ~1UL);
+			else /* one source given twice (different content), or too deep */
+				names[k[i].i] = name_with_dirs(r, 1);
 		}
-		if (!twin)
-			names[i] = pr_xstrdup(pr_mstr(runs[i], "label"));
-		else if (mask & ~1UL)
-			names[i] = name_with_mask(runs[i], mask & ~1UL);
-		else /* one source given twice (different content), or too deep */
-			names[i] = name_with_dirs(runs[i], 1);
 	}
+	free(k);
+	free(labels);
 	/* names still alike (one source twice): the run's number tells them apart */
 	same = pr_xcalloc(n + 1, 1);
-	for (i = 0; i < n; i++)
-		for (j = i + 1; j < n; j++)
-			if (!strcmp(names[i], names[j]))
-				same[i] = same[j] = 1;
+	k = sorted_keys((const char *const *)names, n);
+	for (i = 1; i < n; i++)
+		if (!strcmp(k[i].s, k[i - 1].s))
+			same[k[i].i] = same[k[i - 1].i] = 1;
+	free(k);
 	for (i = 0; i < n; i++) {
 		if (same[i]) {
 			size_t m = strlen(names[i]) + 32;
@@ -1739,14 +1774,50 @@ int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_outp
 int pr_html_index_note(const struct pr_html_index_row *rows, size_t n, const char *note,
 		       struct pr_output *out, struct pr_error *err)
 {
+	return pr_html_index_part(rows, n, 0, NULL, 1, note, out, err);
+}
+
+static size_t min_z(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+/* The links between the pages of an index split in parts (PR_HTML_INDEX_ROWS runs each). */
+static void index_parts_nav(struct pr_strbuf *sb, size_t n, size_t part,
+			    const char *const *parts, size_t nparts)
+{
+	size_t k;
+	pr_strbuf_addf(sb, "<nav class=\"index-parts\" aria-label=\"index pages\"><p class=\"meta\">"
+		       "Runs %zu-%zu of %zu (%zu a page):", part * PR_HTML_INDEX_ROWS + 1,
+		       min_z(n, (part + 1) * PR_HTML_INDEX_ROWS), n, PR_HTML_INDEX_ROWS);
+	for (k = 0; k < nparts; k++) {
+		size_t lo = k * PR_HTML_INDEX_ROWS + 1, hi = min_z(n, (k + 1) * PR_HTML_INDEX_ROWS);
+		if (k == part) {
+			pr_strbuf_addf(sb, " <strong>%zu-%zu</strong>", lo, hi);
+			continue;
+		}
+		pr_strbuf_addstr(sb, " <a href=\"");
+		esc(sb, parts[k]);
+		pr_strbuf_addf(sb, "\">%zu-%zu</a>", lo, hi);
+	}
+	pr_strbuf_addstr(sb, "</p></nav>\n");
+}
+
+int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t part,
+		       const char *const *parts, size_t nparts, const char *note,
+		       struct pr_output *out, struct pr_error *err)
+{
 	static const char *const h[] = { "#", "Run", "Kind", "Source", "Start (UTC)", "#Duration",
 					 "#Peak memory", "Series", "#Step p50", "#Throughput", "Unit",
 					 "#Recommendations", NULL };
 	struct pr_strbuf body = PR_STRBUF_INIT;
 	const json_t **list = pr_xcalloc(n + 1, sizeof(*list));
-	char title[64], **names, kind[300];
-	size_t i, common = common_dirs(rows, n);
+	char title[64], **names, kind[300], sub[96];
+	size_t i, common = common_dirs(rows, n), lo = part * PR_HTML_INDEX_ROWS;
+	size_t hi = min_z(n, lo + PR_HTML_INDEX_ROWS);
 	int rc = 0;
+	if (nparts < 2)
+		hi = n;
 	for (i = 0; i < n; i++)
 		list[i] = rows[i].run;
 	names = pr_html_run_names(list, n);
@@ -1756,9 +1827,11 @@ int pr_html_index_note(const struct pr_html_index_row *rows, size_t n, const cha
 		esc(&body, note);
 		pr_strbuf_addstr(&body, "</p>\n");
 	}
+	if (nparts > 1)
+		index_parts_nav(&body, n, part, parts, nparts);
 	pr_strbuf_addstr(&body, "<div class=\"scroll\">");
 	pr_html_table_begin(&body, h);
-	for (i = 0; i < n; i++) {
+	for (i = lo; i < hi; i++) {
 		const json_t *r = rows[i].run, *pk = primary_peak(r);
 		json_t *clock = json_object_get(r, "clock");
 		const char *unit;
@@ -1790,13 +1863,19 @@ int pr_html_index_note(const struct pr_html_index_row *rows, size_t n, const cha
 		tdf(&body, (double)json_array_size(json_object_get(r, "recommendations")), 0);
 		pr_strbuf_addstr(&body, "</tr>\n");
 	}
-	table_end(&body, n, n);
+	table_end(&body, hi - lo, hi - lo);
 	pr_strbuf_addstr(&body, "</div>\n");
-	rc = trends(&body, rows, n, err);
+	if (part == 0) /* the trends of every run, on the first page */
+		rc = trends(&body, rows, n, err);
 	pr_strbuf_addstr(&body, "</section>\n");
 	snprintf(title, sizeof(title), "profreport: %zu archived runs", n);
+	if (nparts > 1)
+		snprintf(sub, sizeof(sub), "Index of the reports in this directory: runs %zu-%zu",
+			 lo + 1, hi);
+	else
+		snprintf(sub, sizeof(sub), "Index of the reports in this directory");
 	if (!rc)
-		rc = pr_html_page(title, "Index of the reports in this directory", body.buf, out, err);
+		rc = pr_html_page(title, sub, body.buf, out, err);
 	pr_strbuf_release(&body);
 	pr_html_run_names_free(names, n);
 	free(list);

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "base/escape.h"
+#include "base/output.h"
 #include "base/strbuf.h"
 #include "render/chart.h"
 #include "render/html_report.h"
@@ -271,6 +272,59 @@ static void test_run_names(void **state)
 /* Absolute times read as UTC dates. Expected by python3's
  * datetime.fromtimestamp(T, timezone.utc): 1732000000 -> 2024-11-19 07:06:40,
  * 1617870343 -> 2021-04-08 08:25:43, -2 -> 1969-12-31 23:59:58. */
+/* Count of non-overlapping occurrences of needle in hay. */
+static size_t count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (; (hay = strstr(hay, needle)) != NULL; hay += strlen(needle))
+		n++;
+	return n;
+}
+
+/* An index of 1001 runs is two pages: 1000 rows and 1, linked both ways, trends on the first. */
+static void test_index_parts(void **state)
+{
+	enum { N = PR_HTML_INDEX_ROWS + 1 };
+	static const char *const parts[2] = { "idx.html", "idx-2.html" };
+	struct pr_html_index_row *rows = calloc(N, sizeof(*rows));
+	json_t **r = calloc(N, sizeof(*r));
+	size_t i, k;
+	(void)state;
+	for (i = 0; i < N; i++) {
+		char label[32], src[64];
+		snprintf(label, sizeof(label), "r%zu.csv", i);
+		snprintf(src, sizeof(src), "/data/runs/r%zu.csv", i);
+		r[i] = run((long long)i + 1, label, src);
+		rows[i].run = r[i];
+		rows[i].href = "x.html";
+	}
+	for (k = 0; k < 2; k++) {
+		struct pr_output out;
+		struct pr_error err = PR_ERROR_INIT;
+		const char *page;
+		size_t len;
+		pr_output_init_memory(&out);
+		assert_int_equal(pr_html_index_part(rows, N, k, parts, 2, NULL, &out, &err), 0);
+		page = pr_output_data(&out, &len);
+		assert_int_equal(count_of(page, "<tr id=\"row-"), k ? 1 : PR_HTML_INDEX_ROWS);
+		if (k) {
+			assert_non_null(strstr(page, "<tr id=\"row-1001\">"));
+			assert_non_null(strstr(page, "Runs 1001-1001 of 1001 (1000 a page): "
+						     "<a href=\"idx.html\">1-1000</a> <strong>1001-1001</strong>"));
+		} else {
+			assert_non_null(strstr(page, "<tr id=\"row-1\">"));
+			assert_null(strstr(page, "<tr id=\"row-1001\">"));
+			assert_non_null(strstr(page, "<strong>1-1000</strong> "
+						     "<a href=\"idx-2.html\">1001-1001</a>"));
+		}
+		pr_output_release(&out);
+	}
+	for (i = 0; i < N; i++)
+		json_decref(r[i]);
+	free(r);
+	free(rows);
+}
+
 static void test_utc_dates(void **state)
 {
 	char b[64];
@@ -298,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_panel_data_not_interactive),
 		cmocka_unit_test(test_run_names),
 		cmocka_unit_test(test_utc_dates),
+		cmocka_unit_test(test_index_parts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
