@@ -373,7 +373,6 @@ out:
  * each (100: 4.0 MB in 1.1 s; 400: 15.8 MB in 4.0 s).
  */
 #define PAGE_MAX_RUNS 100
-#define PR_KEPT_STORE ".profreport.db" /* an archive's store, in its directory */
 #define PAGE_MAX_BYTES (10LL << 20)
 
 /* FILE.html -> FILE.runs (a new string). */
@@ -395,7 +394,7 @@ static int page_as_archive(const json_t *model, struct pr_store *store,
 	int rc;
 	if (bytes)
 		snprintf(note, sizeof(note),
-			 "%lld runs make a page of %.1f MB, over the budget of one page (%lld MB): "
+			 "%lld runs make a page of %.1f MiB, over the budget of one page (%lld MiB): "
 			 "one page per run in %s/, this page their index.",
 			 nruns, (double)bytes / 1048576, PAGE_MAX_BYTES >> 20, dir);
 	else
@@ -479,6 +478,8 @@ static int write_trace(struct pr_store *st, long run, const char *path, int quie
 		fprintf(stderr, "profreport: report: wrote the Chrome trace '%s'\n", path);
 	return 0;
 }
+
+#define PR_KEPT_STORE ".profreport.db" /* an archive's store, in its directory */
 
 /*
  * The INPUTs. An archive alone (-o DIR, no --json, --png, --svg, --trace)

@@ -16,8 +16,7 @@
  * Cairo's rasteriser slows down badly when one path has hundreds of
  * thousands of overlapping segments; in PNG, huge polylines (only drawn
  * unreduced, for tests) are stroked a few points at a time, with round caps
- * so the pieces join. SVG just writes the path (and a group inside a clip
- * leaks memory in Cairo 1.16's SVG surface).
+ * so the pieces join. SVG just writes the path.
  */
 #define HUGE_LINE 65536
 #define HUGE_CHUNK 8
@@ -214,13 +213,11 @@ int pr_gfx_finish(struct pr_gfx *g, struct pr_error *err)
 		pr_gfx_unclip(g);
 	if (g->format == PR_GFX_SVG) {
 		pr_strbuf_addstr(&g->doc, "</svg>\n");
-		if (pr_output_write(g->out, g->doc.buf, g->doc.len) && g->out->failed_errno) {
-			pr_error_set(err, PR_E_IO, "cannot write: %s", strerror(g->out->failed_errno));
+		if (pr_output_write(g->out, g->doc.buf, g->doc.len)) {
+			int e = g->out->failed_errno ? g->out->failed_errno : EIO;
+			pr_error_set(err, PR_E_IO, "cannot write: %s", strerror(e));
 			pr_error_set_source(err, g->out->path ? g->out->path : "memory");
 			ret = -1;
-		} else if (g->out->failed_errno) {
-			ret = pr_error_set(err, PR_E_IO, "cannot write: %s",
-					   strerror(g->out->failed_errno));
 		}
 		pr_strbuf_release(&g->doc);
 		free(g);
