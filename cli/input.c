@@ -288,7 +288,8 @@ static int ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 	size_t nknown = 0, ntotal;
 	if (o->phases && phases_target(paths, n, err))
 		return -1;
-	for (i = 0; in && i < n; i++) {
+	/* a new kept store has no run to find: its files are not read twice */
+	for (i = 0; in && pr_store_run_count(st) > 0 && i < n; i++) {
 		struct pr_pathlist pl = PR_PATHLIST_INIT;
 		struct pr_error e = PR_ERROR_INIT;
 		size_t k;
