@@ -17,7 +17,7 @@
 #include "base/xalloc.h"
 
 static const struct pr_option opts[] = {
-	{ "output", 'o', "report.html|DIR", "the HTML report: FILE.html (one page), or a directory (one page per run + index.html)", 0 },
+	{ "output", 'o', "report.html|DIR", "the HTML report: FILE.html (one page; past 100 runs or 10 MB an index, the pages in FILE.runs/), or a directory (one page per run + index.html)", 0 },
 	{ "json", 0, "FILE", "write the analysis model (JSON; '-' = stdout)", 0 },
 	{ "png", 0, "DIR", "write the panels as PNG files into DIR", 0 },
 	{ "svg", 0, "DIR", "write the panels as SVG files into DIR", 0 },
@@ -163,9 +163,11 @@ static int by_time(const void *a, const void *b)
  * run already reported needs only its digest (from the model cache).
  */
 struct archive {
-	const char *dir, *sep;
+	const char *dir, *sep, *href; /* href: the pages' directory as the index links it */
 	json_t *head; /* schema and version, for the pages' subtitle */
 	struct pr_html_index_row *rows;
+	const int64_t *keep; /* only these runs (sorted), or NULL: every run */
+	size_t nkeep;
 	json_t **digests;
 	char **names;
 	size_t n, cap, written, skipped;
@@ -182,11 +184,23 @@ static void page_name(const char *label, const char *hash, char name[200])
 }
 
 /* Is the run's page still to be written (so its whole model is needed)? */
+static int cmp_id(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+static int kept(const struct archive *a, int64_t id)
+{
+	return !a->keep || bsearch(&id, a->keep, a->nkeep, sizeof(id), cmp_id);
+}
+
 static int archive_want(void *ctx, int64_t id, const char *label, const char *hash)
 {
 	struct archive *a = ctx;
 	char name[200], path[4096];
-	(void)id;
+	if (!kept(a, id))
+		return 0;
 	page_name(label, hash, name);
 	snprintf(path, sizeof(path), "%s%s%s", a->dir, a->sep, name);
 	return access(path, F_OK) != 0;
@@ -196,6 +210,8 @@ static int archive_add(void *ctx, json_t *run, int whole, struct pr_error *err)
 {
 	struct archive *a = ctx;
 	char name[200], path[4096];
+	if (!kept(a, (int64_t)json_integer_value(json_object_get(run, "id"))))
+		return 0; /* a run of the kept store whose file is gone or changed */
 	page_name(json_string_value(json_object_get(run, "label")),
 		  json_string_value(json_object_get(run, "content_hash")), name);
 	if (whole) {
@@ -216,7 +232,8 @@ static int archive_add(void *ctx, json_t *run, int whole, struct pr_error *err)
 		a->names = pr_xreallocarray(a->names, a->cap, sizeof(*a->names));
 	}
 	a->digests[a->n] = whole ? pr_model_digest(run) : json_incref(run);
-	a->names[a->n++] = pr_xstrdup(name);
+	snprintf(path, sizeof(path), "%s%s", a->href, name);
+	a->names[a->n++] = pr_xstrdup(path);
 	return 0;
 }
 
@@ -244,19 +261,71 @@ static int archive_model(struct archive *a, const json_t *model, struct pr_error
 	return 0;
 }
 
-/* model NULL: the runs come from the store, one at a time. */
+/*
+ * The index at path; past PR_HTML_INDEX_ROWS runs in parts, path then the
+ * first and STEM-2.html, STEM-3.html, ... beside it the others.
+ */
+static int write_index(const struct archive *a, const char *path, const char *note,
+		       struct pr_error *err)
+{
+	size_t nparts = a->n ? (a->n + PR_HTML_INDEX_ROWS - 1) / PR_HTML_INDEX_ROWS : 1, k;
+	const char *base = strrchr(path, '/');
+	size_t dirlen = base ? (size_t)(base - path) + 1 : 0;
+	char **parts = pr_xcalloc(nparts, sizeof(*parts)), file[4096];
+	int rc = 0;
+	base = base ? base + 1 : path;
+	for (k = 0; k < nparts; k++) {
+		size_t stem = strlen(base) - (strrchr(base, '.') ? strlen(strrchr(base, '.')) : 0);
+		if (!k)
+			parts[k] = pr_xstrdup(base);
+		else {
+			snprintf(file, sizeof(file), "%.*s-%zu.html", (int)stem, base, k + 1);
+			parts[k] = pr_xstrdup(file);
+		}
+	}
+	for (k = 0; k < nparts && !rc; k++) {
+		struct pr_output out = { 0 };
+		snprintf(file, sizeof(file), "%.*s%s", (int)dirlen, path, parts[k]);
+		if (pr_output_open_file(&out, file, err) ||
+		    pr_html_index_part(a->rows, a->n, k, (const char *const *)parts, nparts, note,
+				       &out, err) ||
+		    pr_output_close(&out, err))
+			rc = -1;
+		pr_output_release(&out);
+	}
+	for (k = 0; k < nparts; k++)
+		free(parts[k]);
+	free(parts);
+	return rc;
+}
+
+/*
+ * model NULL: the runs come from the store, one at a time. index NULL: the
+ * index is DIR/index.html; else that file, linking to the pages as
+ * <DIR's name>/<page>, with `note` above its table (why it is an archive).
+ */
 static int write_archive(const json_t *model, struct pr_store *store,
-			 const struct pr_model_opts *mo, const char *dir, int quiet,
+			 const struct pr_model_opts *mo, const char *dir, const char *index,
+			 const char *note, const struct pr_cli_input *in, int quiet,
 			 struct pr_error *err)
 {
 	struct archive a;
-	struct pr_output out;
 	char path[4096];
 	size_t i;
 	int rc = -1;
 	memset(&a, 0, sizeof(a));
+	if (in && in->runs) {
+		a.keep = in->runs;
+		a.nkeep = in->nruns;
+	}
 	a.dir = dir;
 	a.sep = *dir && dir[strlen(dir) - 1] == '/' ? "" : "/";
+	a.href = "";
+	if (index) {
+		const char *base = strrchr(dir, '/');
+		snprintf(path, sizeof(path), "%s/", base ? base + 1 : dir);
+		a.href = pr_xstrdup(path);
+	}
 	a.head = json_pack("{s:s, s:i}", "schema", PR_MODEL_SCHEMA, "version", PR_MODEL_VERSION);
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		pr_error_set(err, PR_E_IO, "cannot create the directory '%s': %s", dir, strerror(errno));
@@ -271,14 +340,12 @@ static int write_archive(const json_t *model, struct pr_store *store,
 		a.rows[i].href = a.names[i];
 	}
 	qsort(a.rows, a.n, sizeof(*a.rows), by_time);
-	snprintf(path, sizeof(path), "%s%sindex.html", dir, a.sep);
-	if (pr_output_open_file(&out, path, err))
+	if (index)
+		snprintf(path, sizeof(path), "%s", index);
+	else
+		snprintf(path, sizeof(path), "%s%sindex.html", dir, a.sep);
+	if (write_index(&a, path, note, err))
 		goto out;
-	if (pr_html_index(a.rows, a.n, &out, err) || pr_output_close(&out, err)) {
-		pr_output_release(&out);
-		goto out;
-	}
-	pr_output_release(&out);
 	if (!quiet)
 		fprintf(stderr, "profreport: report: %zu report(s) written, %zu already there (same content hash), index '%s'\n",
 			a.written, a.skipped, path);
@@ -291,8 +358,70 @@ out:
 	free(a.digests);
 	free(a.names);
 	free(a.rows);
+	if (index)
+		free((char *)a.href);
 	json_decref(a.head);
 	return rc;
+}
+
+/*
+ * The page budget (docs/report.md, "Page budget"): a page of more runs
+ * than this, or of several runs and more bytes, is written as an archive
+ * instead, FILE.html the index and the runs' pages in FILE.runs/. Measured
+ * here (headless Chromium, the page's pr-ready mark): README's 79 samples
+ * are a 6.2 MB page ready in 0.8 s; tiny runs take about 10 ms and 40 KB
+ * each (100: 4.0 MB in 1.1 s; 400: 15.8 MB in 4.0 s).
+ */
+#define PAGE_MAX_RUNS 100
+#define PAGE_MAX_BYTES (10LL << 20)
+
+/* FILE.html -> FILE.runs (a new string). */
+static char *runs_dir(const char *page)
+{
+	size_t n = strlen(page), ext = !strcasecmp(page + n - 4, ".htm") ? 4 : 5;
+	char *d = pr_xmalloc(n - ext + 6);
+	memcpy(d, page, n - ext);
+	memcpy(d + n - ext, ".runs", 6);
+	return d;
+}
+
+/* -o FILE.html of too many runs (or bytes): the archive, said on stderr and on the index. */
+static int page_as_archive(const json_t *model, struct pr_store *store,
+			   const struct pr_model_opts *mo, const char *html, long long nruns,
+			   long long bytes, int quiet, struct pr_error *err)
+{
+	char *dir = runs_dir(html), note[512];
+	int rc;
+	if (bytes)
+		snprintf(note, sizeof(note),
+			 "%lld runs make a page of %.1f MiB, over the budget of one page (%lld MiB): "
+			 "one page per run in %s/, this page their index.",
+			 nruns, (double)bytes / 1048576, PAGE_MAX_BYTES >> 20, dir);
+	else
+		snprintf(note, sizeof(note),
+			 "%lld runs, more than one page holds (%d): one page per run in %s/, "
+			 "this page their index.",
+			 nruns, PAGE_MAX_RUNS, dir);
+	if (!quiet)
+		fprintf(stderr, "profreport: report: '%s': %s\n", html, note);
+	rc = write_archive(model, store, mo, dir, html, note, NULL, quiet, err);
+	free(dir);
+	return rc;
+}
+
+/* The one page, or an archive when it would be over the page budget. */
+static int write_page_budget(const json_t *model, const char *html, int quiet, int *archived,
+			     struct pr_error *err)
+{
+	struct stat sb;
+	size_t n = json_array_size(json_object_get(model, "runs"));
+	if (write_page(model, html, err))
+		return -1;
+	if (n < 2 || stat(html, &sb) || sb.st_size <= PAGE_MAX_BYTES)
+		return 0;
+	*archived = 1;
+	return page_as_archive(model, NULL, NULL, html, (long long)n, (long long)sb.st_size,
+			       quiet, err);
 }
 
 /*
@@ -350,6 +479,36 @@ static int write_trace(struct pr_store *st, long run, const char *path, int quie
 	return 0;
 }
 
+#define PR_KEPT_STORE ".profreport.db" /* an archive's store, in its directory */
+
+/*
+ * The INPUTs. An archive alone (-o DIR, no --json, --png, --svg, --trace)
+ * of trace files or directories keeps its store as DIR/.profreport.db
+ * (docs/report.md, "Archives"): a second call ingests only the files whose
+ * content is not there yet and reads the other runs' models from its cache.
+ */
+static int open_input(struct pr_cli_input *in, const struct pr_command *cmd, struct pr_args *a,
+		      const struct pr_cli_inopts *io, int archive, struct pr_error *err)
+{
+	const char *dir = pr_arg(cmd, a, "output");
+	char kept[4096];
+	if (!archive)
+		return pr_cli_input_open_opts(in, cmd->name, a->pos, a->npos, io, err);
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		return pr_error_set(err, PR_E_IO, "cannot create the directory '%s': %s", dir,
+				    strerror(errno));
+	snprintf(kept, sizeof(kept), "%s%s" PR_KEPT_STORE, dir,
+		 *dir && dir[strlen(dir) - 1] == '/' ? "" : "/");
+	if (pr_cli_input_open_kept(in, cmd->name, a->pos, a->npos, io, kept, err))
+		return -1;
+	if (in->runs && !pr_arg(cmd, a, "quiet"))
+		fprintf(stderr,
+			"profreport: report: %zu file(s) ingested, %zu already in '%s' (same "
+			"content hash): %zu run(s)\n",
+			in->ingested, in->reused, kept, in->nruns);
+	return 0;
+}
+
 static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
@@ -359,7 +518,8 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	const char *json = pr_arg(cmd, a, "json"), *trace = pr_arg(cmd, a, "trace");
 	int64_t top = (int64_t)mo.top_n, run = 0, tl = (int64_t)mo.timeline_points;
 	json_t *model;
-	int rc;
+	int rc, page, quiet = !!pr_arg(cmd, a, "quiet"), archived = 0;
+	long long many = 0;
 	size_t nruns, npng = 0, nsvg = 0;
 	const char *png = pr_arg(cmd, a, "png"), *svg = pr_arg(cmd, a, "svg"), *html = pr_arg(cmd, a, "output");
 	if (!json && !png && !svg && !html && !trace)
@@ -379,7 +539,8 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	mo.window = pr_arg(cmd, a, "window");
 	if (mo.window && pr_trace_window_parse(mo.window, &tw, err))
 		return -1;
-	if (pr_cli_input_open_opts(&in, cmd->name, a->pos, a->npos, &io, err))
+	if (open_input(&in, cmd, a, &io, html && !is_page(html) && !json && !png && !svg && !trace,
+		       err))
 		return -1;
 	/* the run's spans as a Chrome trace (the Perfetto-loadable file), before the analysis */
 	if (trace && write_trace(in.store, mo.run, trace, !!pr_arg(cmd, a, "quiet"), err)) {
@@ -393,9 +554,15 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 		stage = "analyzing";
 		mo.progress = progress;
 	}
+	/* more runs than a page holds: an archive (taking its runs one at a time) */
+	page = html && is_page(html);
+	if (page && !mo.run && pr_store_run_count(in.store) > PAGE_MAX_RUNS) {
+		page = 0;
+		many = pr_store_run_count(in.store);
+	}
 	/* an archive alone takes its runs one at a time; anything else needs the whole model */
 	model = NULL;
-	if ((json || png || svg || (html && is_page(html))) &&
+	if ((json || png || svg || page) &&
 	    !(model = pr_model_build(in.store, &mo, err))) {
 		progress_done();
 		pr_cli_input_close(&in);
@@ -404,9 +571,10 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	progress_done();
 	nruns = json_array_size(json_object_get(model, "runs"));
 	rc = (json && pr_model_write(model, json, err)) ||
-	     (html && is_page(html) && write_page(model, html, err)) ||
+	     (page && write_page_budget(model, html, quiet, &archived, err)) ||
+	     (many && page_as_archive(model, in.store, &mo, html, many, 0, quiet, err)) ||
 	     (html && !is_page(html) &&
-	      write_archive(model, in.store, &mo, html, !!pr_arg(cmd, a, "quiet"), err)) ||
+	      write_archive(model, in.store, &mo, html, NULL, NULL, &in, quiet, err)) ||
 	     (png && write_panels(model, png, PR_GFX_PNG, &npng, err)) ||
 	     (svg && write_panels(model, svg, PR_GFX_SVG, &nsvg, err)) ? -1 : 0;
 	progress_done();
@@ -417,7 +585,7 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 		if (json && strcmp(json, "-"))
 			fprintf(stderr, "profreport: report: wrote the model '%s' (%zu run%s)\n", json, nruns,
 				nruns == 1 ? "" : "s");
-		if (html && is_page(html))
+		if (page && !archived)
 			fprintf(stderr, "profreport: report: wrote '%s' (%zu run%s)\n", html, nruns,
 				nruns == 1 ? "" : "s");
 		if (png)

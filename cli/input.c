@@ -4,6 +4,7 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,7 +201,49 @@ struct ingest_all {
 	struct group g;
 	struct pr_error *err;
 	int failed;
+	struct pr_cli_input *in; /* a kept store's: the runs of the files (NULL: none) */
 };
+
+static void add_run(struct pr_cli_input *in, int64_t id)
+{
+	in->runs = pr_xreallocarray(in->runs, in->nruns + 1, sizeof(*in->runs));
+	in->runs[in->nruns++] = id;
+}
+
+/*
+ * The run of the store whose content hash is the file's (read through, as
+ * the ingest reads it, but not parsed): 1 with *id, or 0 (none, or the file
+ * cannot be read: the ingest then says why).
+ */
+static int known_run(struct pr_store *st, const char *path, int64_t *id)
+{
+	struct pr_error e = PR_ERROR_INIT;
+	struct pr_source *src;
+	sqlite3_stmt *q = NULL;
+	char hash[33], *buf;
+	long r;
+	int found = 0;
+	if (pr_source_open(&src, path, &e))
+		return 0;
+	buf = pr_xmalloc(1 << 20);
+	while ((r = pr_source_read(src, buf, 1 << 20, &e)) > 0)
+		;
+	free(buf);
+	pr_source_hash_hex(src, hash);
+	pr_source_close(src);
+	if (r < 0 || sqlite3_prepare_v2(pr_store_db(st), "SELECT id FROM run WHERE content_hash = ?1",
+					-1, &q, NULL) != SQLITE_OK) {
+		sqlite3_finalize(q);
+		return 0;
+	}
+	sqlite3_bind_text(q, 1, hash, 32, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW) {
+		*id = sqlite3_column_int64(q, 0);
+		found = 1;
+	}
+	sqlite3_finalize(q);
+	return found;
+}
 
 /* A file's outcome (ingest session), in input order. */
 static void file_done(void *ctx, void *file_ctx, const char *file,
@@ -213,6 +256,10 @@ static void file_done(void *ctx, void *file_ctx, const char *file,
 		report_line(c->g.report ? &c->g.lines : NULL, file, r,
 			    r->duplicate ? NULL : c->o->phases);
 		as->used++;
+		if (c->in) {
+			add_run(c->in, r->run_id);
+			c->in->ingested += !r->duplicate;
+		}
 		group_next(&c->g, r->bytes);
 		return;
 	}
@@ -230,15 +277,34 @@ static void file_done(void *ctx, void *file_ctx, const char *file,
 	report_error(c->cmd, fe, c->err, &c->failed);
 }
 
-int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
-		      const struct pr_cli_inopts *o, FILE *report, struct pr_error *err)
+/* in: a kept store's input (files it has by content hash are not read again), or NULL. */
+static int ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
+		      const struct pr_cli_inopts *o, FILE *report, struct pr_cli_input *in,
+		      struct pr_error *err)
 {
 	int i, tty = isatty(2);
-	struct ingest_all c = { cmd, o, { st, PR_STRBUF_INIT, report, 0, 0, 0, 0 }, err, 0 };
+	struct ingest_all c = { cmd, o, { st, PR_STRBUF_INIT, report, 0, 0, 0, 0 }, err, 0, in };
 	struct pr_ingest_session *s;
 	struct arg_state *as;
+	int64_t *known = NULL; /* per listed file: its run in the kept store, or -1 */
+	size_t nknown = 0, ntotal;
 	if (o->phases && phases_target(paths, n, err))
 		return -1;
+	/* a new kept store has no run to find: its files are not read twice */
+	for (i = 0; in && pr_store_run_count(st) > 0 && i < n; i++) {
+		struct pr_pathlist pl = PR_PATHLIST_INIT;
+		struct pr_error e = PR_ERROR_INIT;
+		size_t k;
+		if (!pr_cli_is_store(paths[i]) && !pr_ingest_list(paths[i], &pl, &e)) {
+			known = pr_xreallocarray(known, nknown + pl.n + 1, sizeof(*known));
+			for (k = 0; k < pl.n; k++)
+				if (!known_run(st, pl.v[k], &known[nknown++]))
+					known[nknown - 1] = -1;
+		}
+		pr_pathlist_release(&pl);
+	}
+	ntotal = nknown;
+	nknown = 0;
 	pr_source_set_progress(tty ? show_progress : NULL, NULL);
 	pr_store_group_begin(st);
 	if (pr_ingest_session_open(st, file_done, &c, &s, err))
@@ -267,6 +333,13 @@ int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 		for (k = 0; k < pl.n; k++) {
 			struct pr_ingest_opts io = PR_INGEST_OPTS_INIT;
 			char path[2048];
+			/* in the kept store already (asked before the session began) */
+			if (nknown < ntotal && known[nknown++] >= 0) {
+				add_run(in, known[nknown - 1]);
+				in->reused++;
+				as[i].used++;
+				continue;
+			}
 			shown(pl.v[k], path, sizeof(path));
 			if (tty)
 				fprintf(stderr, "\ringesting '%s' ...\033[K", path);
@@ -299,7 +372,50 @@ int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 	group_commit(&c.g, cmd, err, &c.failed);
 	pr_strbuf_release(&c.g.lines);
 	free(as);
+	free(known);
 	return c.failed ? -1 : 0;
+}
+
+int pr_cli_ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
+		      const struct pr_cli_inopts *o, FILE *report, struct pr_error *err)
+{
+	return ingest_all(st, cmd, paths, n, o, report, NULL, err);
+}
+
+static void reading(struct pr_store *st);
+
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+int pr_cli_input_open_kept(struct pr_cli_input *in, const char *cmd, char **paths, int n,
+			   const struct pr_cli_inopts *o, const char *kept, struct pr_error *err)
+{
+	struct pr_error e = PR_ERROR_INIT;
+	size_t i, k;
+	if (o->phases || (n == 1 && pr_cli_is_store(paths[0])))
+		return pr_cli_input_open_opts(in, cmd, paths, n, o, err);
+	memset(in, 0, sizeof(in[0]));
+	if (pr_store_open(&in->store, kept, PR_STORE_CREATE, &e)) {
+		/* another schema, or not a store: it is only a cache, start it anew */
+		unlink(kept);
+		if (pr_store_open(&in->store, kept, PR_STORE_CREATE, err))
+			return -1;
+	}
+	if (ingest_all(in->store, cmd, paths, n, o, NULL, in, err)) {
+		pr_cli_input_close(in);
+		return -1;
+	}
+	qsort(in->runs, in->nruns, sizeof(*in->runs), cmp_id);
+	for (i = k = 0; i < in->nruns; i++) /* one content given twice is one run */
+		if (!k || in->runs[k - 1] != in->runs[i])
+			in->runs[k++] = in->runs[i];
+	in->nruns = k;
+	reading(in->store);
+	err->code = PR_OK;
+	return 0;
 }
 
 /*
@@ -370,6 +486,9 @@ void pr_cli_input_close(struct pr_cli_input *in)
 {
 	pr_store_close(in->store);
 	in->store = NULL;
+	free(in->runs);
+	in->runs = NULL;
+	in->nruns = 0;
 	if (in->tmp_path) {
 		struct pr_strbuf j = PR_STRBUF_INIT;
 		unlink(in->tmp_path);

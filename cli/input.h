@@ -13,6 +13,10 @@
 struct pr_cli_input {
 	struct pr_store *store;
 	char *tmp_path; /* temporary store to delete, or NULL */
+	/* a kept store (pr_cli_input_open_kept): the runs of this call's input files */
+	int64_t *runs;
+	size_t nruns;
+	size_t reused, ingested; /* files found in it by content hash / ingested now */
 };
 
 /* How INPUTs are read: --format and --phases of the commands. */
@@ -27,6 +31,18 @@ int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, in
  * is a trace file (not a directory or a store): a usage error otherwise. */
 int pr_cli_input_open_opts(struct pr_cli_input *in, const char *cmd, char **paths, int n,
 			   const struct pr_cli_inopts *o, struct pr_error *err) PR_MUST_CHECK;
+/*
+ * The same, but INPUTs that are not one store go into the store `kept`,
+ * which stays for the next call (created when missing, made anew when it
+ * cannot be opened): a file whose content hash (read, not parsed) a run of
+ * it has is not ingested again. in->runs is then the runs of the input
+ * files, sorted (a file changed or gone since leaves its old run in the
+ * store, not in in->runs). Not with --phases (a usage error is not made:
+ * the call is then pr_cli_input_open_opts).
+ */
+int pr_cli_input_open_kept(struct pr_cli_input *in, const char *cmd, char **paths, int n,
+			   const struct pr_cli_inopts *o, const char *kept,
+			   struct pr_error *err) PR_MUST_CHECK;
 void pr_cli_input_close(struct pr_cli_input *in);
 /*
  * --format names the input format everywhere; an output form given there

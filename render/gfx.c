@@ -1,7 +1,6 @@
 /* gfx.c - Cairo surfaces, pinned fonts and drawing primitives. */
 #include "render/gfx.h"
 
-#include <cairo-svg.h>
 #include <cairo.h>
 #include <errno.h>
 #include <math.h>
@@ -17,8 +16,7 @@
  * Cairo's rasteriser slows down badly when one path has hundreds of
  * thousands of overlapping segments; in PNG, huge polylines (only drawn
  * unreduced, for tests) are stroked a few points at a time, with round caps
- * so the pieces join. SVG just writes the path (and a group inside a clip
- * leaks memory in Cairo 1.16's SVG surface).
+ * so the pieces join. SVG just writes the path.
  */
 #define HUGE_LINE 65536
 #define HUGE_CHUNK 8
@@ -29,10 +27,88 @@ struct pr_gfx {
 	cairo_surface_t *surface;
 	cairo_t *cr;
 	struct pr_output *out;
-	struct pr_output svg; /* SVG: the document, normalised before it goes to out */
+	struct pr_strbuf doc; /* SVG: the document, written to out by pr_gfx_finish */
+	int nclip;	      /* SVG: clip paths so far (ids c1, c2, ...) */
 	int snap;    /* raster output: snap thin grid-aligned strokes */
 	int clipped; /* a pr_gfx_clip is active */
 };
+
+/* ---- the lean SVG writer: one element per drawing call ---- */
+
+/* A coordinate with at most 2 decimals, no trailing zeros ("12.5", "-3", "0"). */
+static void svg_num(struct pr_strbuf *sb, double v)
+{
+	char buf[48];
+	size_t n;
+	double r = round(v * 100) / 100;
+	if (r == 0)
+		r = 0; /* no "-0" */
+	n = (size_t)snprintf(buf, sizeof(buf), "%.2f", r);
+	while (n > 0 && buf[n - 1] == '0')
+		n--;
+	if (n > 0 && buf[n - 1] == '.')
+		n--;
+	pr_strbuf_add(sb, buf, n);
+}
+
+/* ` NAME="V"` with V as svg_num. */
+static void svg_attr(struct pr_strbuf *sb, const char *name, double v)
+{
+	pr_strbuf_addf(sb, " %s=\"", name);
+	svg_num(sb, v);
+	pr_strbuf_addch(sb, '"');
+}
+
+/* ` fill="#rrggbb"` (and its opacity below 1); KIND is "fill" or "stroke". */
+static void svg_paint(struct pr_strbuf *sb, const char *kind, uint32_t rgb, double alpha)
+{
+	pr_strbuf_addf(sb, " %s=\"#%06X\"", kind, (unsigned)(rgb & 0xFFFFFF));
+	if (alpha < 1) {
+		pr_strbuf_addf(sb, " %s-opacity=\"", kind);
+		svg_num(sb, alpha < 0 ? 0 : alpha);
+		pr_strbuf_addch(sb, '"');
+	}
+}
+
+static void svg_stroke(struct pr_strbuf *sb, uint32_t rgb, double alpha, double width,
+		       int dashed)
+{
+	svg_paint(sb, "stroke", rgb, alpha);
+	svg_attr(sb, "stroke-width", width);
+	if (dashed) { /* the PNG's pattern (set_dash) */
+		pr_strbuf_addstr(sb, " stroke-dasharray=\"");
+		svg_num(sb, 4 + 2 * width);
+		pr_strbuf_addch(sb, ' ');
+		svg_num(sb, 2 + 1.5 * width);
+		pr_strbuf_addch(sb, '"');
+	}
+}
+
+/* "M x y" or "L x y" (the L left out after another L). */
+static void svg_pt(struct pr_strbuf *sb, char cmd, double x, double y)
+{
+	if (cmd)
+		pr_strbuf_addch(sb, cmd);
+	else
+		pr_strbuf_addch(sb, ' ');
+	svg_num(sb, x);
+	pr_strbuf_addch(sb, ' ');
+	svg_num(sb, y);
+}
+
+/* Text for an XML text node or attribute. */
+static void svg_esc(struct pr_strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': pr_strbuf_addstr(sb, "&amp;"); break;
+		case '<': pr_strbuf_addstr(sb, "&lt;"); break;
+		case '>': pr_strbuf_addstr(sb, "&gt;"); break;
+		case '"': pr_strbuf_addstr(sb, "&quot;"); break;
+		default: pr_strbuf_addch(sb, *s);
+		}
+	}
+}
 
 /* Cairo stream callback: every byte goes through pr_output_write. */
 static cairo_status_t write_cb(void *closure, const unsigned char *data, unsigned int length)
@@ -75,15 +151,20 @@ struct pr_gfx *pr_gfx_new(enum pr_gfx_format format, int width, int height,
 	case PR_GFX_PNG:
 		s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
 		break;
-	case PR_GFX_SVG:
+	case PR_GFX_SVG: /* written by hand (svg_*), no Cairo surface */
 		g = pr_xcalloc(1, sizeof(*g));
-		pr_output_init_memory(&g->svg);
-		s = cairo_svg_surface_create_for_stream(write_cb, &g->svg, width, height);
-		if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS) {
-			cairo_svg_surface_restrict_to_version(s, CAIRO_SVG_VERSION_1_1);
-			cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_USER);
-		}
-		break;
+		g->format = format;
+		g->width = width;
+		g->height = height;
+		g->out = out;
+		pr_strbuf_init(&g->doc);
+		pr_strbuf_addf(&g->doc,
+			       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+			       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
+			       " viewBox=\"0 0 %d %d\" version=\"1.1\" font-family=\"%s\""
+			       " stroke-linejoin=\"round\" xml:space=\"preserve\">\n",
+			       width, height, width, height, PR_GFX_FONT);
+		return g;
 	default:
 		pr_error_set(err, PR_E_USAGE, "unknown image format %d", (int)format);
 		return NULL;
@@ -92,13 +173,9 @@ struct pr_gfx *pr_gfx_new(enum pr_gfx_format format, int width, int height,
 	if (st != CAIRO_STATUS_SUCCESS) {
 		pr_error_set(err, PR_E_IO, "cairo: %s", cairo_status_to_string(st));
 		cairo_surface_destroy(s);
-		if (g)
-			pr_output_release(&g->svg);
-		free(g);
 		return NULL;
 	}
-	if (!g)
-		g = pr_xcalloc(1, sizeof(*g));
+	g = pr_xcalloc(1, sizeof(*g));
 	g->format = format;
 	g->width = width;
 	g->height = height;
@@ -125,56 +202,6 @@ static int fail(struct pr_gfx *g, cairo_status_t st, struct pr_error *err)
 	return -1;
 }
 
-/*
- * Cairo names SVG groups after a process-wide surface counter
- * (id="surface6"), so the same drawing would come out differently after
- * other drawings: number them by first appearance instead. Nothing else in
- * the document says "surface" (text is drawn as glyph outlines).
- */
-static int write_svg_normalised(const char *p, size_t n, struct pr_output *out)
-{
-	static const char word[] = "surface";
-	struct pr_strbuf sb = PR_STRBUF_INIT;
-	char **seen = NULL;
-	size_t nseen = 0, i = 0, k;
-	int ret;
-	while (i < n) {
-		const char *hit = NULL;
-		size_t j = i, digits;
-		for (; j + sizeof(word) - 1 < n; j++) {
-			if (p[j] == 's' && !memcmp(p + j, word, sizeof(word) - 1) &&
-			    p[j + sizeof(word) - 1] >= '0' && p[j + sizeof(word) - 1] <= '9') {
-				hit = p + j;
-				break;
-			}
-		}
-		if (!hit) {
-			pr_strbuf_add(&sb, p + i, n - i);
-			break;
-		}
-		pr_strbuf_add(&sb, p + i, (size_t)(hit - (p + i)) + sizeof(word) - 1);
-		j = (size_t)(hit - p) + sizeof(word) - 1;
-		for (digits = 0; j + digits < n && p[j + digits] >= '0' && p[j + digits] <= '9';)
-			digits++;
-		for (k = 0; k < nseen; k++) {
-			if (strlen(seen[k]) == digits && !memcmp(seen[k], p + j, digits))
-				break;
-		}
-		if (k == nseen) {
-			seen = pr_xreallocarray(seen, nseen + 1, sizeof(*seen));
-			seen[nseen++] = pr_xstrndup(p + j, digits);
-		}
-		pr_strbuf_addf(&sb, "%zu", k + 1);
-		i = j + digits;
-	}
-	ret = pr_output_write(out, sb.buf, sb.len);
-	for (k = 0; k < nseen; k++)
-		free(seen[k]);
-	free(seen);
-	pr_strbuf_release(&sb);
-	return ret;
-}
-
 int pr_gfx_finish(struct pr_gfx *g, struct pr_error *err)
 {
 	cairo_status_t st;
@@ -184,6 +211,18 @@ int pr_gfx_finish(struct pr_gfx *g, struct pr_error *err)
 		return pr_error_set(err, PR_E_IO, "cairo: no surface");
 	if (g->clipped)
 		pr_gfx_unclip(g);
+	if (g->format == PR_GFX_SVG) {
+		pr_strbuf_addstr(&g->doc, "</svg>\n");
+		if (pr_output_write(g->out, g->doc.buf, g->doc.len)) {
+			int e = g->out->failed_errno ? g->out->failed_errno : EIO;
+			pr_error_set(err, PR_E_IO, "cannot write: %s", strerror(e));
+			pr_error_set_source(err, g->out->path ? g->out->path : "memory");
+			ret = -1;
+		}
+		pr_strbuf_release(&g->doc);
+		free(g);
+		return ret;
+	}
 	st = cairo_status(g->cr);
 	cairo_destroy(g->cr);
 	g->cr = NULL;
@@ -196,18 +235,11 @@ int pr_gfx_finish(struct pr_gfx *g, struct pr_error *err)
 		st = cairo_surface_write_to_png_stream(g->surface, write_cb, g->out);
 		if (st == CAIRO_STATUS_SUCCESS)
 			st = cairo_surface_status(g->surface);
-	} else {
-		cairo_surface_finish(g->surface);
-		st = cairo_surface_status(g->surface);
-		if (st == CAIRO_STATUS_SUCCESS &&
-		    write_svg_normalised(g->svg.mem.buf, g->svg.mem.len, g->out))
-			st = CAIRO_STATUS_WRITE_ERROR;
 	}
 	if (st != CAIRO_STATUS_SUCCESS)
 		ret = fail(g, st, err);
 out:
 	cairo_surface_destroy(g->surface);
-	pr_output_release(&g->svg);
 	free(g);
 	return ret;
 }
@@ -218,10 +250,10 @@ void pr_gfx_free(struct pr_gfx *g)
 		return;
 	if (g->cr)
 		cairo_destroy(g->cr);
-	/* An SVG surface flushes its document on destroy: into g->svg, dropped here. */
 	pr_output_fail(g->out, ECANCELED);
-	cairo_surface_destroy(g->surface);
-	pr_output_release(&g->svg);
+	if (g->surface)
+		cairo_surface_destroy(g->surface);
+	pr_strbuf_release(&g->doc);
 	free(g);
 }
 
@@ -235,6 +267,17 @@ void pr_gfx_clip(struct pr_gfx *g, double x, double y, double w, double h)
 {
 	if (g->clipped)
 		pr_gfx_unclip(g);
+	if (g->format == PR_GFX_SVG) {
+		struct pr_strbuf *sb = &g->doc;
+		pr_strbuf_addf(sb, "<clipPath id=\"c%d\"><rect", ++g->nclip);
+		svg_attr(sb, "x", x);
+		svg_attr(sb, "y", y);
+		svg_attr(sb, "width", w);
+		svg_attr(sb, "height", h);
+		pr_strbuf_addf(sb, "/></clipPath>\n<g clip-path=\"url(#c%d)\">\n", g->nclip);
+		g->clipped = 1;
+		return;
+	}
 	cairo_save(g->cr);
 	if (g->snap) {
 		double x1 = round(x + w), y1 = round(y + h);
@@ -252,8 +295,21 @@ void pr_gfx_unclip(struct pr_gfx *g)
 {
 	if (!g->clipped)
 		return;
-	cairo_restore(g->cr);
+	if (g->format == PR_GFX_SVG)
+		pr_strbuf_addstr(&g->doc, "</g>\n");
+	else
+		cairo_restore(g->cr);
 	g->clipped = 0;
+}
+
+/* `<rect x y width height` (the caller adds paint and closes it). */
+static void svg_rect(struct pr_gfx *g, double x, double y, double w, double h)
+{
+	pr_strbuf_addstr(&g->doc, "<rect");
+	svg_attr(&g->doc, "x", x);
+	svg_attr(&g->doc, "y", y);
+	svg_attr(&g->doc, "width", w);
+	svg_attr(&g->doc, "height", h);
 }
 
 void pr_gfx_fill_rect(struct pr_gfx *g, double x, double y, double w, double h, uint32_t rgb,
@@ -271,6 +327,12 @@ void pr_gfx_fill_rect(struct pr_gfx *g, double x, double y, double w, double h, 
 			w = 1; /* a thin bar stays visible */
 		if (h < 1)
 			h = 1;
+	}
+	if (g->format == PR_GFX_SVG) {
+		svg_rect(g, x, y, w, h);
+		svg_paint(&g->doc, "fill", rgb, alpha);
+		pr_strbuf_addstr(&g->doc, "/>\n");
+		return;
 	}
 	source(g, rgb, alpha);
 	cairo_rectangle(g->cr, x, y, w, h);
@@ -295,6 +357,13 @@ void pr_gfx_stroke_rect(struct pr_gfx *g, double x, double y, double w, double h
 		w = x1 - x;
 		h = y1 - y;
 		width = 1;
+	}
+	if (g->format == PR_GFX_SVG) {
+		svg_rect(g, x, y, w, h);
+		pr_strbuf_addstr(&g->doc, " fill=\"none\"");
+		svg_stroke(&g->doc, rgb, alpha, width, 0);
+		pr_strbuf_addstr(&g->doc, "/>\n");
+		return;
 	}
 	source(g, rgb, alpha);
 	cairo_set_line_width(g->cr, width);
@@ -325,6 +394,15 @@ void pr_gfx_line(struct pr_gfx *g, double x0, double y0, double x1, double y1, u
 		if (x0 == x1 || y0 == y1)
 			width = 1;
 	}
+	if (g->format == PR_GFX_SVG) {
+		pr_strbuf_addstr(&g->doc, "<path d=\"");
+		svg_pt(&g->doc, 'M', x0, y0);
+		svg_pt(&g->doc, 'L', x1, y1);
+		pr_strbuf_addstr(&g->doc, "\" fill=\"none\"");
+		svg_stroke(&g->doc, rgb, alpha, width, dashed);
+		pr_strbuf_addstr(&g->doc, "/>\n");
+		return;
+	}
 	source(g, rgb, alpha);
 	cairo_set_line_width(g->cr, width);
 	set_dash(g, dashed, width);
@@ -339,6 +417,66 @@ static int ok(double x, double y)
 	return isfinite(x) && isfinite(y);
 }
 
+/*
+ * SVG polyline: every piece of two or more points in one path, a lone
+ * point as a dot a little wider than the line (as in PNG).
+ */
+static void svg_polyline(struct pr_gfx *g, const double *x, const double *y, size_t n,
+			 uint32_t rgb, double alpha, double width, int dashed)
+{
+	struct pr_strbuf *sb = &g->doc, dots = PR_STRBUF_INIT;
+	size_t i, start = 0, len = 0, ncmd = 0;
+	pr_strbuf_addstr(sb, "<path d=\"");
+	for (i = 0; i <= n; i++) {
+		if (i < n && ok(x[i], y[i])) {
+			if (!len)
+				start = i;
+			len++;
+			continue;
+		}
+		if (len == 1) {
+			pr_strbuf_addstr(&dots, "<circle");
+			svg_attr(&dots, "cx", x[start]);
+			svg_attr(&dots, "cy", y[start]);
+			svg_attr(&dots, "r", width + 1);
+			svg_paint(&dots, "fill", rgb, alpha);
+			pr_strbuf_addstr(&dots, "/>\n");
+		} else if (len > 1) {
+			size_t k;
+			svg_pt(sb, 'M', x[start], y[start]);
+			svg_pt(sb, 'L', x[start + 1], y[start + 1]);
+			for (k = start + 2; k < start + len; k++)
+				svg_pt(sb, 0, x[k], y[k]);
+			ncmd++;
+		}
+		len = 0;
+	}
+	if (ncmd) {
+		pr_strbuf_addstr(sb, "\" fill=\"none\"");
+		svg_stroke(sb, rgb, alpha, width, dashed);
+		pr_strbuf_addstr(sb, "/>\n");
+	} else {
+		sb->len -= strlen("<path d=\"");
+		sb->buf[sb->len] = '\0';
+	}
+	pr_strbuf_add(sb, dots.buf, dots.len);
+	pr_strbuf_release(&dots);
+}
+
+/* Closes an SVG fill path begun with "<path d=\"" (or drops it when empty). */
+static void svg_fill_end(struct pr_gfx *g, size_t mark, int any, uint32_t rgb, double alpha)
+{
+	struct pr_strbuf *sb = &g->doc;
+	if (!any) {
+		sb->len = mark;
+		sb->buf[sb->len] = '\0';
+		return;
+	}
+	pr_strbuf_addch(sb, '"');
+	svg_paint(sb, "fill", rgb, alpha);
+	pr_strbuf_addstr(sb, "/>\n");
+}
+
 void pr_gfx_polyline(struct pr_gfx *g, const double *x, const double *y, size_t n, uint32_t rgb,
 		     double alpha, double width, int dashed)
 {
@@ -349,6 +487,10 @@ void pr_gfx_polyline(struct pr_gfx *g, const double *x, const double *y, size_t 
 
 	if (!n)
 		return;
+	if (g->format == PR_GFX_SVG) {
+		svg_polyline(g, x, y, n, rgb, alpha, width, dashed);
+		return;
+	}
 	if (group) /* chunks must not darken where they overlap */
 		cairo_push_group(g->cr);
 	source(g, rgb, group ? 1 : alpha);
@@ -401,10 +543,14 @@ void pr_gfx_polyline(struct pr_gfx *g, const double *x, const double *y, size_t 
 void pr_gfx_area(struct pr_gfx *g, const double *x, const double *y, size_t n, double base,
 		 uint32_t rgb, double alpha)
 {
-	size_t i, start = 0, len = 0;
+	size_t i, start = 0, len = 0, mark = g->doc.len;
+	int svg = g->format == PR_GFX_SVG, any = 0;
 	if (!n || !isfinite(base))
 		return;
-	source(g, rgb, alpha);
+	if (svg)
+		pr_strbuf_addstr(&g->doc, "<path d=\"");
+	else
+		source(g, rgb, alpha);
 	for (i = 0; i <= n; i++) {
 		if (i < n && ok(x[i], y[i])) {
 			if (!len)
@@ -412,7 +558,16 @@ void pr_gfx_area(struct pr_gfx *g, const double *x, const double *y, size_t n, d
 			len++;
 			continue;
 		}
-		if (len >= 2) {
+		if (len >= 2 && svg) {
+			size_t k;
+			svg_pt(&g->doc, 'M', x[start], base);
+			svg_pt(&g->doc, 'L', x[start], y[start]);
+			for (k = start + 1; k < start + len; k++)
+				svg_pt(&g->doc, 0, x[k], y[k]);
+			svg_pt(&g->doc, 0, x[start + len - 1], base);
+			pr_strbuf_addch(&g->doc, 'Z');
+			any = 1;
+		} else if (len >= 2) {
 			size_t k;
 			cairo_move_to(g->cr, x[start], base);
 			for (k = start; k < start + len; k++)
@@ -422,16 +577,23 @@ void pr_gfx_area(struct pr_gfx *g, const double *x, const double *y, size_t n, d
 		}
 		len = 0;
 	}
-	cairo_fill(g->cr); /* one fill: pieces never double-blend */
+	if (svg)
+		svg_fill_end(g, mark, any, rgb, alpha);
+	else
+		cairo_fill(g->cr); /* one fill: pieces never double-blend */
 }
 
 void pr_gfx_fill_between(struct pr_gfx *g, const double *x, const double *ylo, const double *yhi,
 			 size_t n, uint32_t rgb, double alpha)
 {
-	size_t i, start = 0, len = 0;
+	size_t i, start = 0, len = 0, mark = g->doc.len;
+	int svg = g->format == PR_GFX_SVG, any = 0;
 	if (!n)
 		return;
-	source(g, rgb, alpha);
+	if (svg)
+		pr_strbuf_addstr(&g->doc, "<path d=\"");
+	else
+		source(g, rgb, alpha);
 	for (i = 0; i <= n; i++) {
 		if (i < n && ok(x[i], yhi[i]) && ok(x[i], ylo[i])) {
 			if (!len)
@@ -439,7 +601,17 @@ void pr_gfx_fill_between(struct pr_gfx *g, const double *x, const double *ylo, c
 			len++;
 			continue;
 		}
-		if (len >= 2) {
+		if (len >= 2 && svg) {
+			size_t k;
+			svg_pt(&g->doc, 'M', x[start], yhi[start]);
+			svg_pt(&g->doc, 'L', x[start + 1], yhi[start + 1]);
+			for (k = start + 2; k < start + len; k++)
+				svg_pt(&g->doc, 0, x[k], yhi[k]);
+			for (k = start + len; k-- > start;)
+				svg_pt(&g->doc, 0, x[k], ylo[k]);
+			pr_strbuf_addch(&g->doc, 'Z');
+			any = 1;
+		} else if (len >= 2) {
 			size_t k;
 			cairo_move_to(g->cr, x[start], yhi[start]);
 			for (k = start + 1; k < start + len; k++)
@@ -450,7 +622,10 @@ void pr_gfx_fill_between(struct pr_gfx *g, const double *x, const double *ylo, c
 		}
 		len = 0;
 	}
-	cairo_fill(g->cr);
+	if (svg)
+		svg_fill_end(g, mark, any, rgb, alpha);
+	else
+		cairo_fill(g->cr);
 }
 
 void pr_gfx_circle(struct pr_gfx *g, double x, double y, double r, uint32_t fill,
@@ -458,6 +633,17 @@ void pr_gfx_circle(struct pr_gfx *g, double x, double y, double r, uint32_t fill
 {
 	if (!ok(x, y) || !(r > 0))
 		return;
+	if (g->format == PR_GFX_SVG) {
+		pr_strbuf_addstr(&g->doc, "<circle");
+		svg_attr(&g->doc, "cx", x);
+		svg_attr(&g->doc, "cy", y);
+		svg_attr(&g->doc, "r", r);
+		svg_paint(&g->doc, "fill", fill, fill_alpha);
+		if (stroke_width > 0)
+			svg_stroke(&g->doc, stroke, 1, stroke_width, 0);
+		pr_strbuf_addstr(&g->doc, "/>\n");
+		return;
+	}
 	cairo_new_path(g->cr);
 	cairo_arc(g->cr, x, y, r, 0, 2 * PR_PI);
 	source(g, fill, fill_alpha);
@@ -471,6 +657,36 @@ void pr_gfx_circle(struct pr_gfx *g, double x, double y, double r, uint32_t fill
 	}
 }
 
+/* <text>: the anchor by text-anchor, the rotation about it, the font from the root. */
+static void svg_text(struct pr_gfx *g, const char *s, double x, double y, double size, int bold,
+		     uint32_t rgb, enum pr_gfx_align align, double angle_deg)
+{
+	struct pr_strbuf *sb = &g->doc;
+	pr_strbuf_addstr(sb, "<text");
+	svg_attr(sb, "x", x);
+	svg_attr(sb, "y", y);
+	svg_attr(sb, "font-size", size);
+	if (bold)
+		pr_strbuf_addstr(sb, " font-weight=\"bold\"");
+	if (align == PR_GFX_CENTER)
+		pr_strbuf_addstr(sb, " text-anchor=\"middle\"");
+	else if (align == PR_GFX_RIGHT)
+		pr_strbuf_addstr(sb, " text-anchor=\"end\"");
+	svg_paint(sb, "fill", rgb, 1);
+	if (angle_deg != 0) {
+		pr_strbuf_addstr(sb, " transform=\"rotate(");
+		svg_num(sb, -angle_deg);
+		pr_strbuf_addch(sb, ' ');
+		svg_num(sb, x);
+		pr_strbuf_addch(sb, ' ');
+		svg_num(sb, y);
+		pr_strbuf_addstr(sb, ")\"");
+	}
+	pr_strbuf_addch(sb, '>');
+	svg_esc(sb, s);
+	pr_strbuf_addstr(sb, "</text>\n");
+}
+
 void pr_gfx_text(struct pr_gfx *g, const char *text, double x, double y, double size, int bold,
 		 uint32_t rgb, enum pr_gfx_align align, double angle_deg)
 {
@@ -481,6 +697,11 @@ void pr_gfx_text(struct pr_gfx *g, const char *text, double x, double y, double 
 	if (!text || !text[0] || !ok(x, y) || !(size > 0))
 		return;
 	s = pr_text_clean(text); /* Cairo rejects invalid UTF-8 (and the context stays broken) */
+	if (g->format == PR_GFX_SVG) {
+		svg_text(g, s, x, y, size, bold, rgb, align, angle_deg);
+		free(s);
+		return;
+	}
 	set_font(g->cr, size, bold);
 	cairo_text_extents(g->cr, s, &te);
 	if (align == PR_GFX_CENTER)

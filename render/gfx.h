@@ -12,21 +12,22 @@
  *
  * One function creates the surface per format (pr_gfx_new: PNG = an ARGB32
  * image surface written with cairo_surface_write_to_png_stream at the end;
- * SVG = cairo_svg_surface_create_for_stream restricted to SVG 1.1, user
- * units), and one finishes it and checks every status (pr_gfx_finish).
- * Both write through pr_output_write() from Cairo's stream callback. The
- * SVG document is collected in memory first: Cairo names its groups after
- * a process-wide surface counter ("surface6"), which pr_gfx_finish
- * renumbers by first appearance, so the same drawing gives the same bytes
- * whatever was drawn before in the process.
+ * SVG = a lean SVG 1.1 document written by hand, no Cairo), and one
+ * finishes it and checks every status (pr_gfx_finish). Both write through
+ * pr_output_write(). SVG: one element per drawing call (<rect>, <path>,
+ * <circle>, <text> with the font family, size, weight, anchor, rotation and
+ * colour of the PNG; escaped), coordinates rounded to 2 decimals, a clip as
+ * a <clipPath> (ids c1, c2, ... per document, so the same drawing gives the
+ * same bytes). The viewer lays the text out with its own DejaVu Sans (or a
+ * fallback): about 8 KB a panel where Cairo's glyph outlines took 80-180 KB.
  *
  * Determinism: text uses the toy font API with the family pinned to
  * "DejaVu Sans" (regular or bold), grey antialiasing, no hinting and
  * unhinted metrics, so glyph advances are the font's own (the table in
  * render/layout.c) and output does not depend on screen settings. Strokes
  * of at most 1.5 px along the pixel grid, and rectangles, are snapped to
- * whole/half pixels in PNG only (crisp 1 px lines); SVG keeps the exact
- * coordinates.
+ * whole/half pixels in PNG only (crisp 1 px lines); SVG keeps the
+ * coordinates (to 2 decimals).
  *
  * Colors are 0xRRGGBB with a separate alpha in [0, 1]. Coordinates are px,
  * origin top left. NaN coordinates break polylines and areas. Drawing

@@ -1223,6 +1223,7 @@ static size_t path_parts(const char *path, const char **part, size_t *len, size_
 }
 
 #define NAME_DIRS 16 /* directories of a source looked at to tell two runs apart */
+#define ELLIPSIS "\xe2\x80\xa6" /* U+2026: directories left out */
 
 /* The last `dirs` directories of run's source, then its label: "sub/dir/label". */
 static char *name_with_dirs(const json_t *run, size_t dirs)
@@ -1241,43 +1242,124 @@ static char *name_with_dirs(const json_t *run, size_t dirs)
 	return pr_strbuf_detach(&sb, NULL);
 }
 
-char **pr_html_run_names(const json_t *const *runs, size_t n)
+/*
+ * The depth (1 = the file's directory) of the first directory, going up,
+ * where the sources of a and b differ; 0 when they do not within NAME_DIRS.
+ */
+static size_t first_diff(const json_t *a, const json_t *b)
 {
-	char **names = pr_xcalloc(n + 1, sizeof(char *));
-	size_t i, j, d;
-	for (i = 0; i < n; i++) {
-		int twin = 0;
-		for (j = 0; j < n && !twin; j++)
-			twin = j != i && !strcmp(pr_mstr(runs[i], "label"), pr_mstr(runs[j], "label"));
-		if (!twin) {
-			names[i] = pr_xstrdup(pr_mstr(runs[i], "label"));
+	const char *pa[NAME_DIRS + 1], *pb[NAME_DIRS + 1];
+	size_t la[NAME_DIRS + 1], lb[NAME_DIRS + 1], d;
+	size_t ka = path_parts(pr_mstr(a, "source"), pa, la, NAME_DIRS + 1);
+	size_t kb = path_parts(pr_mstr(b, "source"), pb, lb, NAME_DIRS + 1);
+	for (d = 1; d <= NAME_DIRS && (d < ka || d < kb); d++) {
+		if (d >= ka || d >= kb || la[d] != lb[d] || memcmp(pa[d], pb[d], la[d]))
+			return d;
+	}
+	return 0;
+}
+
+/*
+ * The directories at the depths of `mask` (bit d = depth d), outermost
+ * first, then the label; a run of left-out directories between them (or
+ * before the label) is one ELLIPSIS: "resnet50_num_workers_0/.../trace.json".
+ */
+static char *name_with_mask(const json_t *run, unsigned long mask)
+{
+	const char *part[NAME_DIRS + 1];
+	size_t len[NAME_DIRS + 1], k = path_parts(pr_mstr(run, "source"), part, len, NAME_DIRS + 1), d;
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	int gap = 0, any = 0;
+	for (d = k ? k - 1 : 0; d >= 1; d--) {
+		if (!(mask & (1UL << d))) {
+			gap = any;
 			continue;
 		}
-		/* the fewest directories that tell it from every run of the same label */
-		for (d = 1; d <= NAME_DIRS; d++) {
-			int same = 0;
-			free(names[i]);
-			names[i] = name_with_dirs(runs[i], d);
-			for (j = 0; j < n && !same; j++) {
-				char *o;
-				if (j == i || strcmp(pr_mstr(runs[i], "label"), pr_mstr(runs[j], "label")))
-					continue;
-				o = name_with_dirs(runs[j], d);
-				same = !strcmp(o, names[i]);
-				free(o);
-			}
-			if (!same)
-				break;
-		}
-		if (d > NAME_DIRS) { /* one source given twice (different content), or too deep */
-			char *s = name_with_dirs(runs[i], 1);
-			size_t m = strlen(s) + 32;
-			free(names[i]);
-			names[i] = pr_xmalloc(m);
-			snprintf(names[i], m, "%s (run %lld)", s, pr_mll(runs[i], "id"));
-			free(s);
+		if (gap)
+			pr_strbuf_addstr(&sb, ELLIPSIS "/");
+		pr_strbuf_add(&sb, part[d], len[d]);
+		pr_strbuf_addstr(&sb, "/");
+		gap = 0;
+		any = 1;
+	}
+	if (any && !(mask & 2UL))
+		pr_strbuf_addstr(&sb, ELLIPSIS "/");
+	pr_strbuf_addstr(&sb, pr_mstr(run, "label"));
+	return pr_strbuf_detach(&sb, NULL);
+}
+
+struct name_key {
+	const char *s;
+	size_t i;
+};
+
+static int cmp_name_key(const void *x, const void *y)
+{
+	const struct name_key *a = x, *b = y;
+	int c = strcmp(a->s, b->s);
+	return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* keys[0..n) sorted by text: runs of equal texts are neighbours. */
+static struct name_key *sorted_keys(const char *const *texts, size_t n)
+{
+	struct name_key *k = pr_xcalloc(n + 1, sizeof(*k));
+	size_t i;
+	for (i = 0; i < n; i++) {
+		k[i].s = texts[i];
+		k[i].i = i;
+	}
+	qsort(k, n, sizeof(*k), cmp_name_key);
+	return k;
+}
+
+char **pr_html_run_names(const json_t *const *runs, size_t n)
+{
+	char **names = pr_xcalloc(n + 1, sizeof(char *)), *same;
+	const char **labels = pr_xcalloc(n + 1, sizeof(*labels));
+	struct name_key *k;
+	size_t i, j, g, e;
+	for (i = 0; i < n; i++)
+		labels[i] = pr_mstr(runs[i], "label");
+	/* runs of one label (neighbours in k): each named by every directory
+	 * where it first differs from another of them */
+	k = sorted_keys(labels, n);
+	for (g = 0; g < n; g = e) {
+		for (e = g + 1; e < n && !strcmp(k[e].s, k[g].s); e++)
+			;
+		for (i = g; i < e; i++) {
+			const json_t *r = runs[k[i].i];
+			unsigned long mask = 0;
+			for (j = g; j < e; j++)
+				if (j != i)
+					mask |= 1UL << first_diff(r, runs[k[j].i]);
+			if (e - g == 1)
+				names[k[i].i] = pr_xstrdup(k[i].s);
+			else if (mask & ~1UL)
+				names[k[i].i] = name_with_mask(r, mask & ~1UL);
+			else /* one source given twice (different content), or too deep */
+				names[k[i].i] = name_with_dirs(r, 1);
 		}
 	}
+	free(k);
+	free(labels);
+	/* names still alike (one source twice): the run's number tells them apart */
+	same = pr_xcalloc(n + 1, 1);
+	k = sorted_keys((const char *const *)names, n);
+	for (i = 1; i < n; i++)
+		if (!strcmp(k[i].s, k[i - 1].s))
+			same[k[i].i] = same[k[i - 1].i] = 1;
+	free(k);
+	for (i = 0; i < n; i++) {
+		if (same[i]) {
+			size_t m = strlen(names[i]) + 32;
+			char *s = pr_xmalloc(m);
+			snprintf(s, m, "%s (run %lld)", names[i], pr_mll(runs[i], "id"));
+			free(names[i]);
+			names[i] = s;
+		}
+	}
+	free(same);
 	return names;
 }
 
@@ -1640,23 +1722,116 @@ static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, si
 	return rc;
 }
 
+/*
+ * The index's Source cell: the directories every source shares become one
+ * ELLIPSIS, so what tells two runs apart shows first; a rest still too long
+ * keeps its first directory (where sources differ) and its file name.
+ */
+static void source_td(struct pr_strbuf *sb, const char *src, size_t common)
+{
+	struct pr_strbuf shown = PR_STRBUF_INIT;
+	const char *rest = src + common, *slash = strchr(rest, '/'), *last = strrchr(rest, '/');
+	if (common)
+		pr_strbuf_addstr(&shown, ELLIPSIS "/");
+	if (strlen(rest) > PR_HTML_NAME_SHOWN && slash && last > slash) {
+		pr_strbuf_add(&shown, rest, (size_t)(slash - rest) + 1);
+		pr_strbuf_addstr(&shown, ELLIPSIS);
+		pr_strbuf_addstr(&shown, last);
+	} else {
+		pr_strbuf_addstr(&shown, rest);
+	}
+	if (common || strlen(src) > PR_HTML_NAME_SHOWN)
+		pr_html_td_shown(sb, src, shown.buf);
+	else
+		pr_html_td(sb, src);
+	pr_strbuf_release(&shown);
+}
+
+/* The length of the directories (up to a '/') that every run's source starts with. */
+static size_t common_dirs(const struct pr_html_index_row *rows, size_t n)
+{
+	const char *first = n ? pr_mstr(rows[0].run, "source") : "";
+	size_t len = strlen(first), i, k;
+	if (n < 2)
+		return 0;
+	for (i = 1; i < n; i++) {
+		const char *s = pr_mstr(rows[i].run, "source");
+		for (k = 0; k < len && s[k] == first[k]; k++)
+			;
+		len = k;
+	}
+	while (len > 0 && first[len - 1] != '/')
+		len--;
+	return len;
+}
+
 int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_output *out,
 		  struct pr_error *err)
+{
+	return pr_html_index_note(rows, n, NULL, out, err);
+}
+
+int pr_html_index_note(const struct pr_html_index_row *rows, size_t n, const char *note,
+		       struct pr_output *out, struct pr_error *err)
+{
+	return pr_html_index_part(rows, n, 0, NULL, 1, note, out, err);
+}
+
+static size_t min_z(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+/* The links between the pages of an index split in parts (PR_HTML_INDEX_ROWS runs each). */
+static void index_parts_nav(struct pr_strbuf *sb, size_t n, size_t part,
+			    const char *const *parts, size_t nparts)
+{
+	size_t k;
+	pr_strbuf_addf(sb, "<nav class=\"index-parts\" aria-label=\"index pages\"><p class=\"meta\">"
+		       "Runs %zu-%zu of %zu (%zu a page):", part * PR_HTML_INDEX_ROWS + 1,
+		       min_z(n, (part + 1) * PR_HTML_INDEX_ROWS), n, PR_HTML_INDEX_ROWS);
+	for (k = 0; k < nparts; k++) {
+		size_t lo = k * PR_HTML_INDEX_ROWS + 1, hi = min_z(n, (k + 1) * PR_HTML_INDEX_ROWS);
+		if (k == part) {
+			pr_strbuf_addf(sb, " <strong>%zu-%zu</strong>", lo, hi);
+			continue;
+		}
+		pr_strbuf_addstr(sb, " <a href=\"");
+		esc(sb, parts[k]);
+		pr_strbuf_addf(sb, "\">%zu-%zu</a>", lo, hi);
+	}
+	pr_strbuf_addstr(sb, "</p></nav>\n");
+}
+
+int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t part,
+		       const char *const *parts, size_t nparts, const char *note,
+		       struct pr_output *out, struct pr_error *err)
 {
 	static const char *const h[] = { "#", "Run", "Kind", "Source", "Start (UTC)", "#Duration",
 					 "#Peak memory", "Series", "#Step p50", "#Throughput", "Unit",
 					 "#Recommendations", NULL };
 	struct pr_strbuf body = PR_STRBUF_INIT;
 	const json_t **list = pr_xcalloc(n + 1, sizeof(*list));
-	char title[64], **names, kind[300];
-	size_t i;
+	char title[64], **names, kind[300], sub[96];
+	size_t i, common = common_dirs(rows, n), lo = part * PR_HTML_INDEX_ROWS;
+	size_t hi = min_z(n, lo + PR_HTML_INDEX_ROWS);
 	int rc = 0;
+	if (nparts < 2)
+		hi = n;
 	for (i = 0; i < n; i++)
 		list[i] = rows[i].run;
 	names = pr_html_run_names(list, n);
-	pr_strbuf_addstr(&body, "<section class=\"run\"><h2>Runs</h2>\n<div class=\"scroll\">");
+	pr_strbuf_addstr(&body, "<section class=\"run\"><h2>Runs</h2>\n");
+	if (note) {
+		pr_strbuf_addstr(&body, "<p class=\"meta archive-note\">");
+		esc(&body, note);
+		pr_strbuf_addstr(&body, "</p>\n");
+	}
+	if (nparts > 1)
+		index_parts_nav(&body, n, part, parts, nparts);
+	pr_strbuf_addstr(&body, "<div class=\"scroll\">");
 	pr_html_table_begin(&body, h);
-	for (i = 0; i < n; i++) {
+	for (i = lo; i < hi; i++) {
 		const json_t *r = rows[i].run, *pk = primary_peak(r);
 		json_t *clock = json_object_get(r, "clock");
 		const char *unit;
@@ -1669,7 +1844,7 @@ int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_outp
 		pr_strbuf_addstr(&body, "</a></td>");
 		run_kind(r, kind, sizeof(kind));
 		pr_html_td(&body, kind);
-		pr_html_td(&body, pr_mstr(r, "source"));
+		source_td(&body, pr_mstr(r, "source"), common);
 		if (json_is_number(json_object_get(clock, "epoch_start_ns"))) {
 			/* a date to read, the Unix seconds to sort by */
 			char when[64];
@@ -1688,13 +1863,19 @@ int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_outp
 		tdf(&body, (double)json_array_size(json_object_get(r, "recommendations")), 0);
 		pr_strbuf_addstr(&body, "</tr>\n");
 	}
-	table_end(&body, n, n);
+	table_end(&body, hi - lo, hi - lo);
 	pr_strbuf_addstr(&body, "</div>\n");
-	rc = trends(&body, rows, n, err);
+	if (part == 0) /* the trends of every run, on the first page */
+		rc = trends(&body, rows, n, err);
 	pr_strbuf_addstr(&body, "</section>\n");
 	snprintf(title, sizeof(title), "profreport: %zu archived runs", n);
+	if (nparts > 1)
+		snprintf(sub, sizeof(sub), "Index of the reports in this directory: runs %zu-%zu",
+			 lo + 1, hi);
+	else
+		snprintf(sub, sizeof(sub), "Index of the reports in this directory");
 	if (!rc)
-		rc = pr_html_page(title, "Index of the reports in this directory", body.buf, out, err);
+		rc = pr_html_page(title, sub, body.buf, out, err);
 	pr_strbuf_release(&body);
 	pr_html_run_names_free(names, n);
 	free(list);

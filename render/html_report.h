@@ -56,6 +56,24 @@ struct pr_html_index_row {
 	const char *href;  /* the run's report file, relative to the index */
 };
 
+/*
+ * The same with a note (plain text, escaped here; NULL = none) in a
+ * paragraph above the table: why the runs are an archive (cli/cmd_report.c).
+ */
+int pr_html_index_note(const struct pr_html_index_row *rows, size_t n, const char *note,
+		       struct pr_output *out, struct pr_error *err) PR_MUST_CHECK;
+
+/*
+ * Past this many runs an index is split in pages of this many rows (the
+ * page budget, docs/report.md): part `part` of nparts, parts[k] the file
+ * name of part k (for the links between them, relative to the index's
+ * directory); the trend panels (of every run) are on part 0.
+ */
+#define PR_HTML_INDEX_ROWS ((size_t)1000)
+int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t part,
+		       const char *const *parts, size_t nparts, const char *note,
+		       struct pr_output *out, struct pr_error *err) PR_MUST_CHECK;
+
 /* index.html of an archive: a table of runs linking to their reports, and trend panels. */
 int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_output *out,
 		  struct pr_error *err) PR_MUST_CHECK;

@@ -25,3 +25,9 @@ set_tests_properties(browser/trace PROPERTIES ENVIRONMENT "${PR_TEST_ENV}"
 add_test(NAME browser/scales COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/browser/run_scales.sh)
 set_tests_properties(browser/scales PROPERTIES ENVIRONMENT "${PR_TEST_ENV}"
   SKIP_RETURN_CODE 77 TIMEOUT 900)
+
+# The page budget (docs/report.md): README's samples page and a 101-run archive's index
+# within the byte budget, loading without console errors; prints the time to pr-ready.
+add_test(NAME browser/budget COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/browser/run_budget.sh)
+set_tests_properties(browser/budget PROPERTIES ENVIRONMENT "${PR_TEST_ENV}"
+  SKIP_RETURN_CODE 77 TIMEOUT 600)

@@ -41,9 +41,9 @@ for f in rank_comparison step_time; do
 done
 [ ! -e png/peak_memory.png ] || fail "a peak-memory panel without memory peaks"
 # rank 2's evidence is a stage and a collective, not its step time (the 4 ranks' steps are
-# 92.08 ms alike, make_ranks.py): red (#D62728 in cairo's SVG) on those 2 bars of the rank
-# comparison and nowhere in the step-time panel.
-red='rgb(83.921569%,15.294118%,15.686275%)'
+# 92.08 ms alike, make_ranks.py): red (#D62728) on those 2 bars of the rank
+# comparison and nowhere in the step-time panel (fill="#D62728" in profreport's SVG).
+red='fill="#D62728"'
 [ "$(grep -o "$red" svg/rank_comparison.svg | wc -l)" -eq 2 ] ||
 	fail "the rank comparison does not paint exactly the 2 bars of rank 2's evidence red"
 ! grep -qF "$red" svg/step_time.svg || fail "step time per rank paints a rank red whose step time is the others'"

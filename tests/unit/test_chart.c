@@ -130,7 +130,9 @@ static void test_png_and_svg(void **state)
 	assert_non_null(strstr(a, "width=\"1200\""));
 	assert_non_null(strstr(a, "height=\"420\""));
 	assert_non_null(strstr(a, "</svg>"));
-	assert_null(strstr(a, "<&>")); /* text is drawn as glyph outlines */
+	assert_null(strstr(a, "<&>")); /* text is <text>, escaped */
+	assert_non_null(strstr(a, ">RSS &lt;&amp;&gt;</text>"));
+	assert_null(strstr(a, "glyph")); /* no glyph outlines */
 	b = render_mem(&c, PR_GFX_SVG, &n2);
 	assert_int_equal(n1, n2);
 	assert_memory_equal(a, b, n1);
@@ -423,8 +425,22 @@ static void test_gfx_primitives(void **state)
 		assert_int_equal(pr_gfx_finish(g, &err), 0);
 		assert_int_equal(pr_output_close(&out, &err), 0);
 		assert_true(out.mem.len > 500);
-		if (f == PR_GFX_PNG)
+		if (f == PR_GFX_PNG) {
 			assert_true(is_png(out.mem.buf, out.mem.len));
+		} else { /* the lean writer: elements, escaped text, 2 decimals */
+			const char *d = out.mem.buf;
+			assert_non_null(strstr(d, "font-weight=\"bold\" text-anchor=\"middle\""));
+			assert_non_null(strstr(d, ">Title &lt;&amp;&gt; \xef\xbf\xbd </text>"));
+			assert_non_null(strstr(d, "transform=\"rotate(-90 12 100)\">y label<"));
+			assert_non_null(strstr(d, "text-anchor=\"end\" fill=\"#444444\">right<"));
+			assert_non_null(strstr(d, "<path d=\"M0 30.2L300 30.2\""));
+			assert_non_null(strstr(d, "stroke-dasharray=\"7 4.25\""));
+			assert_non_null(strstr(d, "<clipPath id=\"c2\"><rect x=\"20\" y=\"20\""));
+			assert_non_null(strstr(d, "<clipPath id=\"c3\">"));
+			assert_non_null(strstr(d, "</g>\n</svg>\n"));
+			assert_null(strstr(d, "nan"));
+			assert_int_equal(memcmp(d + out.mem.len - 7, "</svg>\n", 7), 0);
+		}
 		pr_output_release(&out);
 	}
 	{

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "base/escape.h"
+#include "base/output.h"
 #include "base/strbuf.h"
 #include "render/chart.h"
 #include "render/html_report.h"
@@ -231,8 +232,8 @@ static void test_run_names(void **state)
 	assert_string_equal(n[0], "a/trace.json");
 	assert_string_equal(n[1], "b/trace.json (run 2)");
 	assert_string_equal(n[2], "other.json");
-	assert_string_equal(n[3], "one/same/deep.json");
-	assert_string_equal(n[4], "two/same/deep.json");
+	assert_string_equal(n[3], "one/\xe2\x80\xa6/deep.json"); /* the alike middle left out */
+	assert_string_equal(n[4], "two/\xe2\x80\xa6/deep.json");
 	assert_string_equal(n[5], "b/trace.json (run 6)");
 	pr_html_run_names_free(n, 6);
 	/* without the twin, a and b need one directory each */
@@ -242,11 +243,88 @@ static void test_run_names(void **state)
 	pr_html_run_names_free(n, 2);
 	for (i = 0; i < 6; i++)
 		json_decref(r[i]);
+	/* TensorBoard's layout: the directory that differs shows, the alike ones do not */
+	r[0] = run(1, "worker0.pt.trace.json",
+		   "/data/log/resnet50_num_workers_0/plugins/profile/worker0.pt.trace.json");
+	r[1] = run(2, "worker0.pt.trace.json",
+		   "/data/log/resnet50_num_workers_4/plugins/profile/worker0.pt.trace.json");
+	r[2] = run(3, "worker0.pt.trace.json", /* differs from 1 in its own directory */
+		   "/data/log/resnet50_num_workers_0/plugins/other/worker0.pt.trace.json");
+	r[3] = run(4, "w.json", "w.json"); /* no directory at all */
+	r[4] = run(5, "w.json", "d/w.json");
+	for (i = 0; i < 5; i++)
+		cr[i] = r[i];
+	n = pr_html_run_names(cr, 2);
+	assert_string_equal(n[0], "resnet50_num_workers_0/\xe2\x80\xa6/worker0.pt.trace.json");
+	assert_string_equal(n[1], "resnet50_num_workers_4/\xe2\x80\xa6/worker0.pt.trace.json");
+	pr_html_run_names_free(n, 2);
+	n = pr_html_run_names(cr, 5);
+	assert_string_equal(n[0], "resnet50_num_workers_0/\xe2\x80\xa6/profile/worker0.pt.trace.json");
+	assert_string_equal(n[1], "resnet50_num_workers_4/\xe2\x80\xa6/profile/worker0.pt.trace.json");
+	assert_string_equal(n[2], "other/worker0.pt.trace.json");
+	assert_string_equal(n[3], "w.json");
+	assert_string_equal(n[4], "d/w.json");
+	pr_html_run_names_free(n, 5);
+	for (i = 0; i < 5; i++)
+		json_decref(r[i]);
 }
 
 /* Absolute times read as UTC dates. Expected by python3's
  * datetime.fromtimestamp(T, timezone.utc): 1732000000 -> 2024-11-19 07:06:40,
  * 1617870343 -> 2021-04-08 08:25:43, -2 -> 1969-12-31 23:59:58. */
+/* Count of non-overlapping occurrences of needle in hay. */
+static size_t count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (; (hay = strstr(hay, needle)) != NULL; hay += strlen(needle))
+		n++;
+	return n;
+}
+
+/* An index of 1001 runs is two pages: 1000 rows and 1, linked both ways, trends on the first. */
+static void test_index_parts(void **state)
+{
+	enum { N = PR_HTML_INDEX_ROWS + 1 };
+	static const char *const parts[2] = { "idx.html", "idx-2.html" };
+	struct pr_html_index_row *rows = calloc(N, sizeof(*rows));
+	json_t **r = calloc(N, sizeof(*r));
+	size_t i, k;
+	(void)state;
+	for (i = 0; i < N; i++) {
+		char label[32], src[64];
+		snprintf(label, sizeof(label), "r%zu.csv", i);
+		snprintf(src, sizeof(src), "/data/runs/r%zu.csv", i);
+		r[i] = run((long long)i + 1, label, src);
+		rows[i].run = r[i];
+		rows[i].href = "x.html";
+	}
+	for (k = 0; k < 2; k++) {
+		struct pr_output out;
+		struct pr_error err = PR_ERROR_INIT;
+		const char *page;
+		size_t len;
+		pr_output_init_memory(&out);
+		assert_int_equal(pr_html_index_part(rows, N, k, parts, 2, NULL, &out, &err), 0);
+		page = pr_output_data(&out, &len);
+		assert_int_equal(count_of(page, "<tr id=\"row-"), k ? 1 : PR_HTML_INDEX_ROWS);
+		if (k) {
+			assert_non_null(strstr(page, "<tr id=\"row-1001\">"));
+			assert_non_null(strstr(page, "Runs 1001-1001 of 1001 (1000 a page): "
+						     "<a href=\"idx.html\">1-1000</a> <strong>1001-1001</strong>"));
+		} else {
+			assert_non_null(strstr(page, "<tr id=\"row-1\">"));
+			assert_null(strstr(page, "<tr id=\"row-1001\">"));
+			assert_non_null(strstr(page, "<strong>1-1000</strong> "
+						     "<a href=\"idx-2.html\">1001-1001</a>"));
+		}
+		pr_output_release(&out);
+	}
+	for (i = 0; i < N; i++)
+		json_decref(r[i]);
+	free(r);
+	free(rows);
+}
+
 static void test_utc_dates(void **state)
 {
 	char b[64];
@@ -274,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_panel_data_not_interactive),
 		cmocka_unit_test(test_run_names),
 		cmocka_unit_test(test_utc_dates),
+		cmocka_unit_test(test_index_parts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
