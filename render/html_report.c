@@ -257,8 +257,9 @@ int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idp
 
 /* ---- sections ---- */
 
-static void card_k(struct pr_strbuf *sb, const char *value, const char *label, const char *key,
-		   const char *title)
+/* A card: value, label, an optional second line (sub), data-card key and title (hover). */
+static void card_k(struct pr_strbuf *sb, const char *value, const char *label, const char *sub,
+		   const char *key, const char *title)
 {
 	pr_strbuf_addstr(sb, "<div class=\"card\"");
 	if (key) {
@@ -275,12 +276,16 @@ static void card_k(struct pr_strbuf *sb, const char *value, const char *label, c
 	esc(sb, value);
 	pr_strbuf_addstr(sb, "</div><div class=\"l\">");
 	esc(sb, label);
+	if (sub) {
+		pr_strbuf_addstr(sb, "</div><div class=\"l held\">");
+		esc(sb, sub);
+	}
 	pr_strbuf_addstr(sb, "</div></div>");
 }
 
 static void card(struct pr_strbuf *sb, const char *value, const char *label)
 {
-	card_k(sb, value, label, NULL, NULL);
+	card_k(sb, value, label, NULL, NULL, NULL);
 }
 
 /* A series' label as the model gives it (analyze/primary.c), its internal name when it has none. */
@@ -300,24 +305,35 @@ static void cards(struct pr_strbuf *sb, const json_t *run)
 	json_t *pk, *t = json_object_get(run, "throughput"), *st = json_object_get(t, "steps");
 	json_t *recs = json_object_get(run, "recommendations"), *r;
 	json_t *gr = json_object_get(json_object_get(run, "gpu_breakdown"), "rank");
-	char a[64], b[160], c[160];
+	char a[64], b[160], c[160], d[96], h[400];
 	size_t i, high = 0;
 	pr_strbuf_addstr(sb, "<div class=\"cards\">");
 	if (json_is_number(json_object_get(gr, "busy_share"))) {
 		snprintf(a, sizeof(a), "%.2f %%", pr_mnum(gr, "busy_share") * 100);
-		card_k(sb, a, "GPU busy (first to last GPU op)", "gpu-busy",
+		card_k(sb, a, "GPU busy (first to last GPU op)", NULL, "gpu-busy",
 		       "gpu_breakdown.rank.busy_share: GPU ops' union over the first to last op");
 	}
 	json_array_foreach(json_object_get(run, "peaks"), i, pk)
 	{
 		const char *dev = pr_mstr(pk, "device");
+		const json_t *hb = json_object_get(pk, "held_by");
+		const char *sub = NULL;
+		char e[64];
 		if (i >= 3)
 			break;
 		pr_fmt_bytes(pr_mnum(pk, "value"), a, sizeof(a));
 		snprintf(b, sizeof(b), "Peak %s%s%s", series_label(pk, "series"), *dev ? " " : "",
 			 dev);
+		/* the raw name, and what holds the peak by which rule (peaks[].held_by) */
 		snprintf(c, sizeof(c), "%s%s%s", pr_mstr(pk, "series"), *dev ? " " : "", dev);
-		card_k(sb, a, b, "peak", c);
+		if (json_is_object(hb)) {
+			snprintf(h, sizeof(h), "%s; held by %s (%s), %s", c, pr_mstr(hb, "name"),
+				 pr_mstr(hb, "kind"), pr_mstr(hb, "rule"));
+			snprintf(d, sizeof(d), "held by %s",
+				 pr_elide_end(pr_mstr(hb, "name"), 24, e, sizeof(e)));
+			sub = d;
+		}
+		card_k(sb, a, b, sub, "peak", sub ? h : c);
 	}
 	pr_fmt_x(run, pr_mnum(json_object_get(run, "clock"), "duration_ns"), a, sizeof(a));
 	card(sb, a, pr_run_x_unit(run) ? "Extent (not time)" : "Duration");
