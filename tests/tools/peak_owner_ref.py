@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""peak_owner_ref.py TRACE DEVICE_ID - what holds the peak of a torch.profiler trace's
+"""peak_owner_ref.py TRACE DEVICE_ID [--check MODEL.json] - what holds the peak of a torch.profiler trace's
 dev.mem.allocated on cuda:DEVICE_ID, in plain Python (no profreport), for the golden
 checks of peaks[].held_by (docs/analysis.md, peaks).
 
@@ -9,7 +9,9 @@ time), are replayed up to the first one with the largest Total Allocated: an all
 allocation counts for the frame open at its time on its thread (pid, tid): the innermost
 user_annotation (not ProfilerStep#N) or nn.Module python_function, else the outermost
 cpu_op. Prints the peak, its time, the frame with the most live bytes (ties: the first
-name), its bytes and allocations, and the bytes no allocation explains.
+name), its bytes and allocations, and the bytes no allocation explains. With --check, the
+model's peaks[] of dev.mem.allocated on that device must say the same in held_by (exit 1
+when not).
 """
 import collections
 import gzip
@@ -17,6 +19,7 @@ import json
 import sys
 
 path, dev = sys.argv[1], int(sys.argv[2])
+model = sys.argv[4] if len(sys.argv) == 5 and sys.argv[3] == "--check" else None
 doc = json.load((gzip.open if path.endswith(".gz") else open)(path, "rt"))
 ev = doc["traceEvents"] if isinstance(doc, dict) else doc
 mem = [e for e in ev if e.get("name") == "[memory]" and
@@ -58,3 +61,16 @@ for ts, thread, b in live.values():
 name, b = sorted(held.items(), key=lambda kv: (-kv[1], kv[0]))[0]
 print("peak %d B at ts %s: held by %r, %d B in %d allocations; %d B untracked" %
       (top, peak["ts"], name, b, count[name], top - sum(held.values())))
+if model:
+    runs = json.load(open(model))["runs"]
+    pk = [p for p in runs[0]["peaks"]
+          if p["series"] == "dev.mem.allocated" and p["device"] == "cuda:%d" % dev]
+    want = {"name": name, "rule": "live bytes by address", "bytes": b,
+            "allocations": count[name], "untracked_bytes": top - sum(held.values())}
+    got = pk[0].get("held_by") if pk else None
+    bad = [k for k in want if not got or got.get(k) != want[k]]
+    if not pk or pk[0]["value"] != top or bad:
+        print("model: peak %s, held_by %s; want %d and %s" %
+              (pk[0]["value"] if pk else None, got, top, want))
+        sys.exit(1)
+    print("model agrees")
