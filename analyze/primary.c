@@ -6,8 +6,9 @@
  * console report: a torch/GPU run's device allocated then reserved, a GPU
  * sampler's used memory, a process sampler's RSS, a heap profiler's heap
  * used, a system sampler's used memory, then their companions; names the
- * table lacks come last, by name. Within one name the device with the
- * highest peak comes first (the busiest GPU), then by device. The primary
+ * table lacks come last, by name; a series that stays at 0 (the store's max)
+ * after all of them. Within one name the device with the highest peak comes
+ * first (the busiest GPU), then by device. The primary
  * series is the first of that order that ever rises above zero: a series
  * that stays at 0 B says nothing and is never a peak.
  */
@@ -123,7 +124,9 @@ static int cmp_series(const void *pa, const void *pb)
 	const struct pr_aseries *a = ((const struct item *)pa)->s;
 	const struct pr_aseries *b = ((const struct item *)pb)->s;
 	size_t ra = rank(a->name), rb = rank(b->name);
-	int c;
+	int za = !(a->count > 0 && a->max > 0), zb = !(b->count > 0 && b->max > 0), c;
+	if (za != zb)
+		return za - zb; /* a series that stays at 0 after those that do not */
 	if (ra != rb)
 		return ra < rb ? -1 : 1;
 	if ((c = strcmp(a->name, b->name)) != 0)

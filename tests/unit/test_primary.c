@@ -48,13 +48,14 @@ static void test_order(void **state)
 		{ "dev.mem.category.gradient", "", 5, 1 }, { "heap.extra", "", 616, 1 },
 		{ "mem.rss", "", 1, 1 },		   { "sys.mem.buffers", "", 4e7, 1 },
 		{ "sys.mem.total", "", 2e10, 0 },	   { "sys.mem.used", "", 2e10, 1 },
-		{ "zzz", "", 1, 1 },
+		{ "zzz", "", 1, 1 },			   { "mem.vms", "", 0, 1 },
 	};
 	struct pr_aseries s[PR_ARRAY_SIZE(in)];
 	static const char *const want[] = { "dev.mem.allocated cuda:1", "dev.mem.allocated cpu",
 					    "mem.rss ",		       "sys.mem.used ",
 					    "heap.extra ",	       "sys.mem.buffers ",
-					    "dev.mem.category.gradient ", "zzz " };
+					    "dev.mem.category.gradient ", "zzz ",
+					    "mem.vms " /* 0 B throughout: last */ };
 	struct pr_actx ctx;
 	size_t *order, n, i;
 	char buf[80];
@@ -64,6 +65,7 @@ static void test_order(void **state)
 		s[i].name = strdup(in[i].name);
 		s[i].device = strdup(in[i].device);
 		s[i].max = in[i].max;
+		s[i].count = 1;
 		s[i].memory = in[i].memory;
 	}
 	memset(&ctx, 0, sizeof(ctx));
