@@ -5,10 +5,11 @@
  * on the cards, in the peaks list, in each phase's memory deltas and in the
  * console report: a torch/GPU run's device allocated then reserved, a GPU
  * sampler's used memory, a process sampler's RSS, a heap profiler's heap
- * used, a system sampler's used memory, then their companions; names the
- * table lacks come last, by name; a series that stays at 0 (the store's max)
- * after all of them. Within one name the device with the highest peak comes
- * first (the busiest GPU), then by device. The primary
+ * used, a system sampler's used memory, then their companions; then a torch
+ * memory timeline's categories, then the names the table lacks, each group
+ * by peak (highest first, then by name); a series that stays at 0 (the
+ * store's max) after all of them. Within one name the device with the
+ * highest peak comes first (the busiest GPU), then by device. The primary
  * series is the first of that order that ever rises above zero: a series
  * that stays at 0 B says nothing and is never a peak.
  */
@@ -129,10 +130,11 @@ static int cmp_series(const void *pa, const void *pb)
 		return za - zb; /* a series that stays at 0 after those that do not */
 	if (ra != rb)
 		return ra < rb ? -1 : 1;
+	/* one name's devices, and the categories or unknown names among them: by peak */
+	if (a->max != b->max && (ra >= PR_ARRAY_SIZE(table) || !strcmp(a->name, b->name)))
+		return a->max > b->max ? -1 : 1;
 	if ((c = strcmp(a->name, b->name)) != 0)
 		return c;
-	if (a->max != b->max)
-		return a->max > b->max ? -1 : 1;
 	return strcmp(a->device, b->device);
 }
 
@@ -155,5 +157,6 @@ const char *const pr_series_order_rule =
 	"memory series in this order: device allocated, reserved, a torch memory timeline's "
 	"total, a GPU sampler's used memory, process RSS, heap used, system used memory, then "
 	"their companions (virtual memory, heap overhead, stack, cache, buffers, swap, ...), then "
-	"other names by name; one name's devices by peak, highest first; the primary series is "
-	"the first that rises above 0; a series that never does has no peak";
+	"memory categories, then other names, each by peak, highest first; one name's devices by "
+	"peak, highest first; the primary series is the first that rises above 0; a series that "
+	"never does comes last and has no peak";
