@@ -88,10 +88,14 @@ static void device_name(int64_t type, int64_t id, char *buf, size_t n)
 		snprintf(buf, n, "device%lld:%lld", (long long)type, (long long)id);
 }
 
-static int64_t jint(const json_t *a, int pos)
+/* Item pos of the args array as an integer; dflt when there is none (as fmt_chrome.c reads). */
+static int64_t jint(const json_t *a, int pos, int64_t dflt)
 {
 	const json_t *v = pos >= 0 ? json_array_get(a, (size_t)pos) : NULL;
-	return json_is_integer(v) ? json_integer_value(v) : (int64_t)json_number_value(v);
+	double d = json_number_value(v);
+	if (json_is_integer(v))
+		return json_integer_value(v);
+	return json_is_real(v) && d > -9.2e18 && d < 9.2e18 ? (int64_t)d : dflt;
 }
 
 /*
@@ -137,8 +141,8 @@ static int replay(struct pr_actx *ctx, const char *device, int64_t t, struct liv
 		if (kp[k].pos[0] < 0 || kp[k].pos[1] < 0)
 			continue;
 		a = json_loads(pr_actx_text(st, 3), JSON_DECODE_ANY, NULL);
-		device_name(jint(a, kp[k].pos[2]), jint(a, kp[k].pos[3]), dev, sizeof(dev));
-		addr = jint(a, kp[k].pos[0]);
+		device_name(jint(a, kp[k].pos[2], -1), jint(a, kp[k].pos[3], 0), dev, sizeof(dev));
+		addr = jint(a, kp[k].pos[0], INT64_MIN);
 		bytes = json_number_value(json_array_get(a, (size_t)kp[k].pos[1]));
 		json_decref(a);
 		if (strcmp(dev, device) || addr == INT64_MIN)
