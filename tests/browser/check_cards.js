@@ -53,7 +53,7 @@ async function main() {
     for (const c of v.cards.filter((x) => x.key === 'peak' || /^Peak /.test(x.label))) {
       if (/^0 B$/.test(c.value)) fail(`a zero peak card: ${c.label} = ${c.value}`);
       if (!c.title) fail(`peak card "${c.label}" has no raw series name in its title`);
-      for (const a of absent) if ((c.title || '').split(' ')[0] === a) fail(`a peak card for ${a}: ${c.label} = ${c.value}`);
+      for (const a of absent) if ((c.title || '').split(/[ ;]/)[0] === a) fail(`a peak card for ${a}: ${c.label} = ${c.value}`);
     }
     const gb = v.cards.filter((x) => x.key === 'gpu-busy');
     if (v.section !== null) {
