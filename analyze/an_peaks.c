@@ -1,15 +1,19 @@
 /*
  * an_peaks.c - "peaks": for every memory-like series, the global peak
  * (first sample reaching the maximum), the phase and step it fell in,
- * the innermost host span open at that time (for torch traces the op or
- * annotation that held the peak), and the peak inside each phase name
+ * the innermost host span open at that time, the user-level frame that
+ * holds the peak (held_by, peak_owner.c), and the peak inside each phase name
  * (at most PER_PHASE_MAX names, the highest; per_phase_more counts the rest).
- * A run without memory series gets an empty list: absent, never zero.
+ * A run without memory series gets an empty list: absent, never zero; a
+ * series that never rises above 0 has no peak. The list is in primary.c's
+ * order (the primary series first), each peak with its series' label.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/peak_owner.h"
+#include "analyze/primary.h"
 #include "base/xalloc.h"
 
 static json_t *span_ref(const struct pr_actx *ctx, const struct pr_aspan *p)
@@ -115,7 +119,7 @@ int pr_peaks_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,
 			continue;
 		if (pr_actx_load(ctx, s, err))
 			return -1;
-		if (!s->n)
+		if (!s->n || !(pr_aseries_v(s, peak_index(s)) > 0))
 			continue;
 		if (*n == *cap) {
 			*cap = *cap ? *cap * 2 : 16;
@@ -130,26 +134,30 @@ int pr_peaks_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	json_t *arr = json_array(), **spans;
-	size_t i, n = 0, *which, *at;
+	size_t i, n = 0, *which, *at, *order, norder;
 	int64_t *t;
 	json_object_set_new(ctx->out, "peaks", arr);
 	which = pr_xcalloc(ctx->nseries + 1, sizeof(*which));
 	at = pr_xcalloc(ctx->nseries + 1, sizeof(*at));
 	t = pr_xcalloc(ctx->nseries + 1, sizeof(*t));
-	for (i = 0; i < ctx->nseries; i++) {
-		struct pr_aseries *s = &ctx->series[i];
+	norder = pr_series_order(ctx, &order);
+	for (i = 0; i < norder; i++) {
+		struct pr_aseries *s = &ctx->series[order[i]];
 		size_t pk;
-		if (!s->memory)
-			continue;
-		if (pr_actx_load(ctx, s, err))
+		if (pr_actx_load(ctx, s, err)) {
+			free(order);
 			goto fail;
+		}
 		if (!s->n)
 			continue;
 		pk = peak_index(s);
-		which[n] = i;
+		if (!(pr_aseries_v(s, pk) > 0))
+			continue; /* all zero: no peak */
+		which[n] = order[i];
 		at[n] = pk;
 		t[n++] = pr_aseries_t(s, pk);
 	}
+	free(order);
 	spans = pr_xcalloc(n + 1, sizeof(*spans));
 	if (pr_actx_spans_at(ctx, t, n, spans, err)) {
 		free(spans);
@@ -159,13 +167,21 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		struct pr_aseries *s = &ctx->series[which[i]];
 		struct pr_sample pk = pr_aseries_get(s, at[i]);
 		size_t more;
-		json_t *o;
-		o = pr_jobj("series", json_string(s->name), "device", json_string(s->device),
+		json_t *o, *held;
+		if (pr_peak_owner(ctx, s, pk.ts, pk.v, &held, err)) {
+			for (; i < n; i++)
+				json_decref(spans[i]);
+			free(spans);
+			goto fail;
+		}
+		o = pr_jobj("series", json_string(s->name), "label",
+			    pr_series_label_json(s->name, s->device), "device",
+			    json_string(s->device),
 			    "unit", json_string(s->unit), "value", pr_jnum(pk.v), "t_ns",
 			    pr_actx_t(ctx, pk.ts), "phase",
 			    span_ref(ctx, pr_actx_phase_at(ctx, pk.ts)), "step",
-			    span_ref(ctx, pr_actx_step_at(ctx, pk.ts)), "span", spans[i],
-			    "per_phase", per_phase(ctx, s, &more), NULL);
+			    span_ref(ctx, pr_actx_step_at(ctx, pk.ts)), "span", spans[i], "held_by",
+			    held, "per_phase", per_phase(ctx, s, &more), NULL);
 		if (more)
 			json_object_set_new(o, "per_phase_more", pr_jint((int64_t)more));
 		json_array_append_new(arr, o);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/primary.h"
 #include "analyze/stats.h"
 #include "base/xalloc.h"
 
@@ -31,15 +32,18 @@ static int inside(const struct pr_aseries *s, int64_t t0, int64_t t1, size_t *a,
 	return 1;
 }
 
-static json_t *memory_in(struct pr_actx *ctx, int64_t t0, int64_t t1)
+/* Per memory series in primary.c's order (the primary series first, which the reports' delta
+ * column shows), its samples inside [t0, t1]; order[0..n) from pr_series_order. */
+static json_t *memory_in(struct pr_actx *ctx, const size_t *order, size_t n, int64_t t0,
+			 int64_t t1)
 {
 	json_t *arr = json_array();
 	size_t i, k, a, b;
-	for (i = 0; i < ctx->nseries; i++) {
-		struct pr_aseries *s = &ctx->series[i];
+	for (i = 0; i < n; i++) {
+		struct pr_aseries *s = &ctx->series[order[i]];
 		struct pr_sample pk, x;
 		double first, last;
-		if (!s->memory || !inside(s, t0, t1, &a, &b))
+		if (!inside(s, t0, t1, &a, &b))
 			continue;
 		pk = pr_aseries_get(s, a);
 		for (k = a + 1; k <= b; k++)
@@ -277,12 +281,13 @@ static int inferix_stages(struct pr_actx *ctx, json_t *out, struct pr_error *err
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	json_t *out = json_object(), *occ = json_array();
-	size_t i, cap = ctx->opts->max_phases;
+	size_t i, cap = ctx->opts->max_phases, *order, norder;
 	json_object_set_new(ctx->out, "phases", out);
 	json_object_set_new(out, "occurrences", occ);
 	for (i = 0; i < ctx->nseries; i++)
 		if (pr_actx_load(ctx, &ctx->series[i], err))
 			return -1;
+	norder = pr_series_order(ctx, &order);
 	for (i = 0; i < ctx->nphases && i < cap; i++) {
 		const struct pr_aspan *p = &ctx->phases[i];
 		int64_t t1 = p->ts + p->dur;
@@ -290,7 +295,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 				    "occurrence", pr_jint((int64_t)p->occurrence), "depth",
 				    pr_jint(p->depth), "t_ns", pr_actx_t(ctx, p->ts), "dur_ns",
 				    pr_jint(p->dur), "share", share(ctx, p->dur), "memory",
-				    memory_in(ctx, p->ts, t1), NULL);
+				    memory_in(ctx, order, norder, p->ts, t1), NULL);
 		json_t *rd = counter_delta(ctx, "disk.read", p->ts, t1);
 		json_t *wr = counter_delta(ctx, "disk.write", p->ts, t1);
 		json_t *cpu = cpu_in(ctx, p->ts, t1);
@@ -301,6 +306,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 			json_object_set_new(o, "cpu", cpu);
 		json_array_append_new(occ, o);
 	}
+	free(order);
 	if (ctx->nphases > cap)
 		json_object_set_new(out, "occurrences_more", pr_jint((int64_t)(ctx->nphases - cap)));
 	totals(ctx, out);

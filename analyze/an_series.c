@@ -2,13 +2,17 @@
  * an_series.c - "series": every time series of the run with its statistics
  * and a timeline for the panels, reduced to min/max per bucket (in time
  * order) when longer than opts->timeline_points, so a 10 M-sample series
- * costs the model as much as a 2 k one and draws the same.
+ * costs the model as much as a 2 k one and draws the same. Each series has
+ * a human label; "primary_series" names the memory series that speaks
+ * first (primary.c).
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include "analyze/actx.h"
+#include "analyze/primary.h"
 #include "analyze/stats.h"
+#include "base/xalloc.h"
 
 static json_t *timeline(const struct pr_actx *ctx, const struct pr_aseries *s)
 {
@@ -57,26 +61,50 @@ static json_t *timeline(const struct pr_actx *ctx, const struct pr_aseries *s)
 	return pr_jobj("t_ns", t, "v", v, "reduced", json_boolean(s->n > cap), NULL);
 }
 
+/* The first memory series of primary.c's order that rises above 0, or null. */
+static json_t *primary(const struct pr_actx *ctx, const double *max)
+{
+	size_t *order, n = pr_series_order(ctx, &order), i;
+	json_t *o = json_null();
+	for (i = 0; i < n; i++) {
+		const struct pr_aseries *s = &ctx->series[order[i]];
+		if (max[order[i]] > 0) {
+			o = pr_jobj("name", json_string(s->name), "device", json_string(s->device),
+				    "label", pr_series_label_json(s->name, s->device), "rule",
+				    json_string(pr_series_order_rule), NULL);
+			break;
+		}
+	}
+	free(order);
+	return o;
+}
+
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	json_t *arr = json_array();
 	size_t i, j;
+	double *max = pr_xcalloc(ctx->nseries + 1, sizeof(*max));
 	json_object_set_new(ctx->out, "series", arr);
 	for (i = 0; i < ctx->nseries; i++) {
 		struct pr_aseries *s = &ctx->series[i];
 		struct pr_moments m;
 		json_t *o;
-		if (pr_actx_load(ctx, s, err))
+		if (pr_actx_load(ctx, s, err)) {
+			free(max);
 			return -1;
+		}
 		pr_moments_init(&m);
 		for (j = 0; j < s->n; j++) {
 			double x = pr_aseries_v(s, j);
 			if (isfinite(x))
 				pr_moments_add(&m, x);
 		}
-		o = pr_jobj("name", json_string(s->name), "device", json_string(s->device), "unit",
-			    json_string(s->unit), "orig_unit", json_string(s->orig_unit), "memory",
-			    json_boolean(s->memory), "count", pr_jint((int64_t)s->n), NULL);
+		max[i] = m.n > 0 ? m.max : 0;
+		o = pr_jobj("name", json_string(s->name), "label",
+			    pr_series_label_json(s->name, s->device), "device",
+			    json_string(s->device), "unit", json_string(s->unit), "orig_unit",
+			    json_string(s->orig_unit), "memory", json_boolean(s->memory), "count",
+			    pr_jint((int64_t)s->n), NULL);
 		if (s->n) {
 			json_object_set_new(o, "min", pr_jnum(m.min));
 			json_object_set_new(o, "max", pr_jnum(m.max));
@@ -90,6 +118,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 			json_object_set_new(o, "timeline", timeline(ctx, s));
 		json_array_append_new(arr, o);
 	}
+	json_object_set_new(ctx->out, "primary_series", primary(ctx, max));
+	free(max);
 	return 0;
 }
 

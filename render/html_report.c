@@ -257,33 +257,86 @@ int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idp
 
 /* ---- sections ---- */
 
-static void card(struct pr_strbuf *sb, const char *value, const char *label)
+/* A card: value, label, an optional second line (sub), data-card key and title (hover). */
+static void card_k(struct pr_strbuf *sb, const char *value, const char *label, const char *sub,
+		   const char *key, const char *title)
 {
-	pr_strbuf_addstr(sb, "<div class=\"card\"><div class=\"v\">");
+	pr_strbuf_addstr(sb, "<div class=\"card\"");
+	if (key) {
+		pr_strbuf_addstr(sb, " data-card=\"");
+		esc(sb, key);
+		pr_strbuf_addch(sb, '"');
+	}
+	if (title) {
+		pr_strbuf_addstr(sb, " title=\"");
+		esc(sb, title);
+		pr_strbuf_addch(sb, '"');
+	}
+	pr_strbuf_addstr(sb, "><div class=\"v\">");
 	esc(sb, value);
 	pr_strbuf_addstr(sb, "</div><div class=\"l\">");
 	esc(sb, label);
+	if (sub) {
+		pr_strbuf_addstr(sb, "</div><div class=\"l held\">");
+		esc(sb, sub);
+	}
 	pr_strbuf_addstr(sb, "</div></div>");
 }
 
+static void card(struct pr_strbuf *sb, const char *value, const char *label)
+{
+	card_k(sb, value, label, NULL, NULL, NULL);
+}
+
+/* A series' label as the model gives it (analyze/primary.c), its internal name when it has none. */
+static const char *series_label(const json_t *o, const char *name_key)
+{
+	const char *l = pr_mstr(o, "label");
+	return *l ? l : pr_mstr(o, name_key);
+}
+
+/*
+ * The first screen: the GPU-busy share on a GPU page (as the GPU section states it), the peaks
+ * of the memory series in the model's order (the primary series first; the model has no peak
+ * for a series that stays at 0), then the run's duration, steps, rates and findings.
+ */
 static void cards(struct pr_strbuf *sb, const json_t *run)
 {
 	json_t *pk, *t = json_object_get(run, "throughput"), *st = json_object_get(t, "steps");
 	json_t *recs = json_object_get(run, "recommendations"), *r;
-	char a[64], b[128];
+	json_t *gr = json_object_get(json_object_get(run, "gpu_breakdown"), "rank");
+	char a[64], b[160], c[160], d[96], h[400];
 	size_t i, high = 0;
 	pr_strbuf_addstr(sb, "<div class=\"cards\">");
-	pr_fmt_x(run, pr_mnum(json_object_get(run, "clock"), "duration_ns"), a, sizeof(a));
-	card(sb, a, pr_run_x_unit(run) ? "Extent (not time)" : "Duration");
+	if (json_is_number(json_object_get(gr, "busy_share"))) {
+		snprintf(a, sizeof(a), "%.2f %%", pr_mnum(gr, "busy_share") * 100);
+		card_k(sb, a, "GPU busy (first to last GPU op)", NULL, "gpu-busy",
+		       "gpu_breakdown.rank.busy_share: GPU ops' union over the first to last op");
+	}
 	json_array_foreach(json_object_get(run, "peaks"), i, pk)
 	{
+		const char *dev = pr_mstr(pk, "device");
+		const json_t *hb = json_object_get(pk, "held_by");
+		const char *sub = NULL;
+		char e[64];
 		if (i >= 3)
 			break;
 		pr_fmt_bytes(pr_mnum(pk, "value"), a, sizeof(a));
-		snprintf(b, sizeof(b), "Peak %s%s%s", pr_mstr(pk, "series"), *pr_mstr(pk, "device") ? " " : "",
-			 pr_mstr(pk, "device"));
-		card(sb, a, b);
+		snprintf(b, sizeof(b), "Peak %s%s%s", series_label(pk, "series"), *dev ? " " : "",
+			 dev);
+		/* the raw name, and what holds the peak by which rule (peaks[].held_by) */
+		snprintf(c, sizeof(c), "%s%s%s", pr_mstr(pk, "series"), *dev ? " " : "", dev);
+		if (json_is_object(hb)) {
+			snprintf(h, sizeof(h), "%s; held by %s (%s), %s", c, pr_mstr(hb, "name"),
+				 pr_mstr(hb, "kind"), pr_mstr(hb, "rule"));
+			snprintf(d, sizeof(d), "held by %s",
+				 pr_elide_end(pr_mstr(hb, "name"), 24, e, sizeof(e)));
+			sub = d;
+		}
+		card_k(sb, a, b, sub, "peak", sub ? h : c);
 	}
+	pr_fmt_x(run, pr_mnum(json_object_get(run, "clock"), "duration_ns"), a, sizeof(a));
+	card(sb, a, pr_run_x_unit(run) ? "Extent (not time)" : "Duration");
 	if (json_is_object(st)) {
 		pr_fmt_duration(pr_mnum(st, "p50_ns"), a, sizeof(a));
 		card(sb, a, "Step time p50");

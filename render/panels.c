@@ -251,11 +251,28 @@ static void memory(struct pr_panelset *ps, const json_t *run)
 	const char *over;
 	struct pr_chart_line *l = pr_panelset_alloc(ps, MAX_LINES, sizeof(*l));
 	struct pr_chart *c;
-	size_t i, n = 0;
-	json_array_foreach(json_object_get(run, "series"), i, s)
+	const json_t *all = json_object_get(run, "series");
+	size_t i, n = 0, ns = json_array_size(all), no = 0;
+	/* the legend in the model's peak order (the primary series first), then the other series */
+	const json_t **order = pr_panelset_alloc(ps, ns + 1, sizeof(*order));
+	json_array_foreach(json_object_get(run, "peaks"), i, pk)
 	{
+		const json_t *m = series(run, pr_mstr(pk, "series"), pr_mstr(pk, "device"));
+		if (m && no < ns)
+			order[no++] = m;
+	}
+	json_array_foreach(all, i, s)
+	{
+		size_t k;
+		for (k = 0; k < no && order[k] != s; k++)
+			;
+		if (k == no && no < ns)
+			order[no++] = s;
+	}
+	for (i = 0; i < no; i++) {
 		double *x, *y;
 		size_t k;
+		s = (json_t *)order[i];
 		if (!json_is_true(json_object_get(s, "memory")) || starts(pr_mstr(s, "name"), "sys.") ||
 		    starts(pr_mstr(s, "name"), CATEGORY_PREFIX) ||
 		    (!strcmp(pr_mstr(s, "name"), "dev.mem.total") && series(run, CATEGORY_PREFIX "parameter", NULL)) ||

@@ -182,13 +182,16 @@ static void peaks(const json_t *run, FILE *out)
 		abort();
 	json_array_foreach(arr, i, p)
 	{
-		series_label(pr_mstr(p, "series"), pr_mstr(p, "device"), full[i], PR_LABEL);
+		const char *l = pr_mstr(p, "label");
+		series_label(*l ? l : pr_mstr(p, "series"), pr_mstr(p, "device"), full[i],
+			     PR_LABEL);
 		names[i] = full[i];
 	}
 	pr_elide_column(lab, names, n, 26, 0);
 	json_array_foreach(arr, i, p)
 	{
 		json_t *ph = json_object_get(p, "phase"), *sp = json_object_get(p, "span");
+		json_t *hb = json_object_get(p, "held_by");
 		pr_fmt_x(run, pr_mnum(p, "t_ns"), b, sizeof(b));
 		if (json_is_object(ph))
 			emit(out, "  %-26s %12s at %-11s in %s", lab[i],
@@ -197,9 +200,22 @@ static void peaks(const json_t *run, FILE *out)
 		else
 			emit(out, "  %-26s %12s at %s", lab[i],
 			     val(pr_mnum(p, "value"), pr_mstr(p, "unit"), a, sizeof(a)), b);
-		if (json_is_object(sp))
-			fprintf(out, "  %-26s held by %s (%s)\n", "", name_fit(pr_mstr(sp, "name"), 36, d, sizeof(d)),
-				pr_mstr(sp, "kind"));
+		/* the series' own name under its label, then what holds the peak, by which rule */
+		if (!json_is_object(hb))
+			hb = json_is_object(sp) ? sp : NULL;
+		fprintf(out, "    %s", pr_mstr(p, "series"));
+		if (hb)
+			fprintf(out, "; held by %s (%s)",
+				name_fit(pr_mstr(hb, "name"), 30, d, sizeof(d)),
+				pr_mstr(hb, "kind"));
+		fputc('\n', out);
+		if (json_is_object(hb) && isfinite(pr_mnum(hb, "share"))) {
+			pr_fmt_bytes(pr_mnum(hb, "untracked_bytes"), a, sizeof(a));
+			fprintf(out, "      %s: %.1f%% of the peak; %s untracked\n",
+				pr_mstr(hb, "rule"), pr_mnum(hb, "share") * 100, a);
+		} else if (*pr_mstr(hb, "rule")) {
+			fprintf(out, "      by the %s at the peak\n", pr_mstr(hb, "rule"));
+		}
 	}
 	free(full);
 	free(names);

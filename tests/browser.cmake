@@ -31,3 +31,9 @@ set_tests_properties(browser/scales PROPERTIES ENVIRONMENT "${PR_TEST_ENV}"
 add_test(NAME browser/budget COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/browser/run_budget.sh)
 set_tests_properties(browser/budget PROPERTIES ENVIRONMENT "${PR_TEST_ENV}"
   SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# The first screen (run_cards.sh): the first card is the primary quantity, no zero peak
+# card, and the GPU-busy card equals the GPU section's number.
+add_test(NAME browser/cards COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/browser/run_cards.sh)
+set_tests_properties(browser/cards PROPERTIES ENVIRONMENT "${PR_TEST_ENV}"
+  SKIP_RETURN_CODE 77 TIMEOUT 600)

@@ -42,7 +42,8 @@ phases_of() {
 run "$P" report "$QNN" --phases "$QLOG" --json model.json -q
 expect_rc 0 "report --phases on the qnn sample"
 expect_err_empty "report --phases on the qnn sample"
-tr -d ' \n' <model.json | grep -o '{"series":"sys.mem.used","device":"","unit":"bytes",[^]]*]' >used-peak.json
+# the peak entry (the model with blanks removed: its label "Used memory" reads Usedmemory)
+tr -d ' \n' <model.json | grep -o '{"series":"sys.mem.used","label":"Usedmemory","device":"","unit":"bytes",[^]]*]' >used-peak.json
 [ "$(wc -l <used-peak.json)" = 1 ] || fail "the model has no single sys.mem.used peak entry"
 for want in \
 	'{"phase":"load_model","occurrence":1,"value":9393507328,"t_ns":8764000000}' \

@@ -3,6 +3,7 @@
 #
 # A case directory holds:
 #   input          one line: a path under samples/ (the sample is the input)
+#   phases         optional, one line: a phase log under samples/, given as --phases
 #   expected.model.json   `profreport report INPUT --json - --timeline-points 0`
 #   expected.summary.txt  `profreport summary INPUT`
 # The sample is copied into a temporary directory and analysed from there
@@ -27,9 +28,17 @@ src="$PR_SAMPLES/$(cat "$case_dir/input")"
 [ -f "$src" ] || fail "no sample $src"
 cp "$src" "$tmp/"
 in=$(basename "$src")
+set --
+if [ -f "$case_dir/phases" ]; then
+	log="$PR_SAMPLES/$(cat "$case_dir/phases")"
+	[ -f "$log" ] || fail "no phase log $log"
+	cp "$log" "$tmp/"
+	set -- --phases "$(basename "$log")"
+fi
 cd "$tmp"
-"$PROFREPORT" report "$in" --json model.json --timeline-points 0 2>err || fail "report: $(cat err)"
-"$PROFREPORT" summary "$in" >summary.txt 2>err || fail "summary: $(cat err)"
+"$PROFREPORT" report "$in" "$@" --json model.json --timeline-points 0 2>err ||
+	fail "report: $(cat err)"
+"$PROFREPORT" summary "$in" "$@" >summary.txt 2>err || fail "summary: $(cat err)"
 [ -f "$case_dir/checks" ] || fail "no checks file (the facts this golden must keep; tests/tools/checks.py)"
 /usr/bin/python3 "$tools/checks.py" "$case_dir/checks" --model model.json --summary summary.txt >&2 ||
 	fail "a fact of $case_dir/checks does not hold (above); nothing compared or written"

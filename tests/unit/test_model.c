@@ -674,7 +674,10 @@ static void test_massif_real_units_and_tree(void **state)
 	txt = text_report(m);
 	assert_80_columns(txt);
 	assert_null(strstr(txt, " ms"));
-	assert_null(strstr(txt, " us"));
+	assert_null(strstr(txt, " us ")); /* a time in us; "Heap used" is the series' label */
+	assert_null(strstr(txt, " us\n"));
+	assert_non_null(strstr(txt, "Heap used"));
+	assert_null(strstr(txt, "Stack used")); /* stack.used is 0 B throughout: no peak */
 	assert_non_null(strstr(txt, "1.069 M instructions"));
 	assert_non_null(strstr(txt, "Peak allocation tree"));
 	assert_non_null(strstr(txt, "scratch_work (prog.c:28)"));
