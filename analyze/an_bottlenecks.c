@@ -205,6 +205,22 @@ static double median_of(const struct pr_spanstat_group *g, int64_t count)
 }
 
 /*
+ * One name per thing on a page: slices taken as phases (a trace without
+ * categories, model.c's infer_phases) are "phase" here too, as in the phase
+ * table.
+ */
+static const char *kind_shown(const struct pr_actx *ctx, const char *name, const char *kind)
+{
+	size_t i;
+	if (!ctx->phases_inferred || strcmp(kind, "slice"))
+		return kind;
+	for (i = 0; i < ctx->nphase_names; i++) /* a name's first occurrence */
+		if (!strcmp(ctx->phases[ctx->phase_group[ctx->phase_group_start[i]]].name, name))
+			return "phase";
+	return kind;
+}
+
+/*
  * The top spans by self (self) or total time: the groups with a known self
  * time of the shared span statistics (spanstat.h; before, a GROUP BY query
  * each), their medians from its second pass, or from SQLite when there were
@@ -245,7 +261,8 @@ static int top(struct pr_actx *ctx, json_t *out, const char *key, int self, stru
 		if (!ret)
 			json_array_append_new(
 				arr,
-				pr_jobj("name", json_string(r[i].name), "kind", json_string(r[i].kind),
+				pr_jobj("name", json_string(r[i].name), "kind",
+					json_string(kind_shown(ctx, r[i].name, r[i].kind)),
 					"count", pr_jint(r[i].count), "total_ns", pr_jnum(r[i].total),
 					"self_ns", pr_jnum(r[i].self), "mean_ns", pr_jnum(mean), "median_ns",
 					pr_jnum(r[i].median), "min_ns", pr_jint(r[i].min), "max_ns",
