@@ -66,8 +66,9 @@ json_t *pr_throughput_steps(struct pr_actx *ctx, const struct pr_aspan *steps, s
 							    pr_jint(s->dur), "robust_z", pr_jnum(z),
 							    "x_median", pr_jnum(v[i] / med), NULL));
 	}
-	o = pr_jobj("name", json_string(steps[0].name), "basis", json_string(basis), "count", pr_jint((int64_t)n), "total_ns",
-		    pr_jnum(m.sum), "mean_ns", pr_jnum(m.mean), "p50_ns", pr_jnum(med), "p95_ns",
+	o = pr_jobj("name", json_string(steps[0].name), "basis", json_string(basis), "count",
+		    pr_jint((int64_t)n), "total_ns", pr_jnum(m.sum), "mean_ns", pr_jnum(m.mean),
+		    "p50_ns", pr_jnum(med), "p95_ns",
 		    pr_jnum(pr_quantile_sorted(sorted, n, 0.95)), "p99_ns",
 		    pr_jnum(pr_quantile_sorted(sorted, n, 0.99)), "min_ns", pr_jnum(m.min), "max_ns",
 		    pr_jnum(m.max), "std_ns", pr_jnum(pr_moments_std(&m, 1)), "jitter",
