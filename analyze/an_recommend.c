@@ -1046,7 +1046,8 @@ static const struct rule rules[] = {
 	  "Consider increasing batch size, optimizing data loading, or reducing CPU bottlenecks to better utilize GPU.",
 	  r_gpu_util },
 	{ "inferix.stage", "Inferix", "high", "Performance Bottleneck", IX, NAN,
-	  "stage time / wall time over the bottlenecks analysis' threshold (top 3)",
+	  "stage time / wall time (a phase: of the steps' time) over the bottlenecks analysis' "
+	  "threshold (top 3)",
 	  "Focus optimization efforts on this stage as it's a major bottleneck.", r_stage },
 	{ "inferix.thermal", "Inferix", "high", "Thermal Management", IX, 85,
 	  "peak GPU temperature > {t} C",

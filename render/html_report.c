@@ -844,6 +844,8 @@ struct gfig {
 static void gpu_figures(struct pr_strbuf *sb, struct gfig *f, const char *name);
 static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gfig *f);
 
+#define FEW_ROWS 4 /* rows a GPU table says better without a chart of the same numbers */
+
 static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct gfig *f)
 {
 	static const char *const th[] = { "Scope", "#Span", "#Busy %", "#Compute %", "#Communication %",
@@ -886,7 +888,8 @@ static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct 
 	n = json_array_size(json_object_get(k, "top"));
 	if (n) {
 		pr_strbuf_addstr(sb, "<h4>Top GPU ops by total time</h4>\n");
-		gpu_figures(sb, f, "gpu_top_kernels");
+		if (n > FEW_ROWS)
+			gpu_figures(sb, f, "gpu_top_kernels");
 		pr_label_t *lab = pr_html_name_column(json_object_get(k, "top"), "name", n);
 		pr_html_table_begin(sb, kh);
 		json_array_foreach(json_object_get(k, "top"), i, v)
@@ -1089,8 +1092,6 @@ static void gpu_util_table(struct pr_strbuf *sb, const json_t *run)
 }
 
 /* GPU op time by type (compute / communication / memory) and communication kernels by library. */
-#define FEW_TYPES 4 /* GPU op types the table shows without a chart */
-
 static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gfig *f)
 {
 	static const char *const h[] = { "Type", "#Count", "#Time", "#Share %", NULL };
@@ -1099,19 +1100,23 @@ static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gf
 	size_t i, n = json_array_size(json_object_get(k, "by_type"));
 	if (n) {
 		pr_strbuf_addstr(sb, "<h4>GPU op time by type</h4>\n");
-		if (n > FEW_TYPES) /* a few types: the table says them, a chart would say them again */
+		if (n > FEW_ROWS) /* a few types: the table says them, a chart would say them again */
 			gpu_figures(sb, f, "gpu_kernel_types");
 		pr_html_table_begin(sb, h);
+		size_t shown = 0;
 		json_array_foreach(json_object_get(k, "by_type"), i, v)
 		{
+			if (!(pr_mnum(v, "count") > 0))
+				continue; /* a type the run has none of: nothing to say */
 			pr_strbuf_addstr(sb, "<tr>");
 			tdt(sb, pr_mstr(v, "type"));
 			tdf(sb, pr_mnum(v, "count"), 0);
 			tdn(sb, pr_mnum(v, "time_ns"), "ns");
 			tdpct(sb, v, "share", 1);
 			pr_strbuf_addstr(sb, "</tr>\n");
+			shown++;
 		}
-		table_end(sb, n, n);
+		table_end(sb, shown, shown);
 	}
 	n = json_array_size(json_object_get(k, "communication"));
 	if (n) {

@@ -3,6 +3,7 @@
 // profreport's pages in headless chromium at 1400 and 1024 px wide (issue 26):
 //  - every table fits its card (the run's section) or sits in a scroll box that does;
 //  - every page prints its height at each width; --max-height fails a taller one;
+//  - no chart restates a GPU table of 4 rows or fewer, no GPU op type row of 0 ops;
 //  - --diag MODEL.json (before the next FILE): each diagnostic message of the model is
 //    shown whole in the page's diagnostics table (no "..." the message did not have);
 //  - --steps (next FILE): one step time per page: the "Step time p50" card is the median
@@ -68,6 +69,22 @@ async function layout(page) {
         out.wide.push(`${h ? h.textContent.slice(0, 50) : 'a table'}: ${Math.round(r.width)} px ` +
           `in a card of ${Math.round(cr.width)} px${box ? ' (its scroll box overflows)' : ''}`);
       }
+    });
+    // a chart of a table of 4 rows or fewer restates it; an op type with no ops says nothing
+    out.restated = [];
+    document.querySelectorAll('h4').forEach((h) => {
+      if (!/^(GPU op time by type|Top GPU ops by total time)$/.test(h.textContent)) return;
+      let fig = false, t = null;
+      for (let n = h.nextElementSibling; n && !t; n = n.nextElementSibling) {
+        if (/^H[2-4]$/.test(n.tagName)) break;
+        if (n.tagName === 'FIGURE') fig = true;
+        t = n.matches('table') ? n : n.querySelector('table');
+      }
+      if (!t) return;
+      const rows = Array.from(t.tBodies[0].rows);
+      if (fig && rows.length <= 4) out.restated.push(`${h.textContent}: a chart of its ${rows.length} rows`);
+      if (h.textContent === 'GPU op time by type' && rows.some((r) => r.cells[1].textContent === '0'))
+        out.restated.push('GPU op time by type: a row of 0 ops');
     });
     return out;
   });
@@ -204,6 +221,7 @@ async function main() {
           const l = await layout(page);
           console.log(`check_layout: ${path.basename(f.file)} at ${w} px: ${l.height} px tall`);
           l.wide.forEach((x) => fail(`${w} px: ${x}`));
+          if (w === 1400) l.restated.forEach((x) => fail(x));
           if (maxHeight && w === 1400 && l.height > maxHeight) fail(`${l.height} px tall at ${w} px (over ${maxHeight})`);
           if (w === 1400) {
             if (f.steps) await checkSteps(page, fail);
