@@ -72,12 +72,17 @@ static double phase_share(const struct pr_actx *ctx, const json_t *v, double ste
 	const char *name = json_string_value(json_object_get(v, "name"));
 	double in = 0;
 	int64_t end = INT64_MIN;
-	size_t i;
+	size_t k, i;
 	if (steps <= 0 || !name)
 		return json_number_value(json_object_get(v, "share"));
-	for (i = 0; i < ctx->nphases; i++) { /* in start order */
-		const struct pr_aspan *p = &ctx->phases[i];
-		if (strcmp(p->name, name) || pr_actx_step_index(ctx, p->ts) < 0)
+	for (k = 0; k < ctx->nphase_names; k++) /* the name's group of occurrences */
+		if (!strcmp(ctx->phases[ctx->phase_group[ctx->phase_group_start[k]]].name, name))
+			break;
+	if (k == ctx->nphase_names) /* not among the context's phases: its share of the run */
+		return json_number_value(json_object_get(v, "share"));
+	for (i = ctx->phase_group_start[k]; i < ctx->phase_group_start[k + 1]; i++) {
+		const struct pr_aspan *p = &ctx->phases[ctx->phase_group[i]]; /* in start order */
+		if (pr_actx_step_index(ctx, p->ts) < 0)
 			continue;
 		if (p->ts < end) /* inside an occurrence of the same name: counted with it */
 			continue;
