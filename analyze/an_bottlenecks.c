@@ -1,8 +1,8 @@
 /*
  * an_bottlenecks.c - "bottlenecks":
- *  - stages: phases taking > 30 % (and < 80 %) of the steps' time (the run's
+ *  - stages: phases taking > 30 % (and < 98 %) of the steps' time (the run's
  *    wall time without steps), the step's structure (forward, backward,
- *    optimizer, pipeline schedules, phases of >= 80 %) listed apart, not
+ *    optimizer, pipeline schedules, phases of >= 98 %) listed apart, not
  *    flagged; Inferix stages > 30 % of the run's wall time (Inferix's rule,
  *    with the wall time as denominator instead of the sum of stage totals,
  *    so nested stages are not double counted);
@@ -29,7 +29,7 @@
 #include "base/xsort.h"
 
 #define STAGE_SHARE 0.30
-#define STAGE_STRUCTURE 0.80 /* a phase this large is the step (or the run) */
+#define STAGE_STRUCTURE 0.98 /* a phase this large is the step (or the run) itself */
 #define GAP_NS 500000000LL
 #define CHUNKS 30
 #define CHUNK_UTIL 0.50
@@ -94,8 +94,8 @@ static double phase_share(const struct pr_actx *ctx, const json_t *v, double ste
 
 #define STAGES_RULE                                                                            \
 	"a phase is a bottleneck when its time inside the steps / the steps' time (the run's "  \
-	"wall time when there are no steps) > 30 % and < 80 %; the step's structure (steps, "   \
-	"forward, backward, optimizer, pipeline schedules such as 1F1B, and any phase of 80 % " \
+	"wall time when there are no steps) > 30 % and < 98 %; the step's structure (steps, "   \
+	"forward, backward, optimizer, pipeline schedules such as 1F1B, and any phase of 98 % " \
 	"or more, which is the step) is listed as structure, not flagged; torch's DataLoader "  \
 	"spans are measured by the DataLoader finding; Inferix stages: stage time / run wall " \
 	"time > 30 % (the collector's rule)"
