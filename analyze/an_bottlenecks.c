@@ -1,8 +1,11 @@
 /*
  * an_bottlenecks.c - "bottlenecks":
- *  - stages taking > 30 % of the run's wall time (Inferix's rule, with the
- *    wall time as denominator instead of the sum of stage totals, so nested
- *    stages are not double counted);
+ *  - stages: phases taking > 30 % (and < 98 %) of the steps' time (the run's
+ *    wall time without steps), the step's structure (forward, backward,
+ *    optimizer, pipeline schedules, phases of >= 98 %) listed apart, not
+ *    flagged; Inferix stages > 30 % of the run's wall time (Inferix's rule,
+ *    with the wall time as denominator instead of the sum of stage totals,
+ *    so nested stages are not double counted);
  *  - top spans by self time and by total time with the nsys column set
  *    (count, total, mean, median, min, max, std);
  *  - memory pressure (used / total) with the share of samples in the zones
@@ -11,6 +14,7 @@
  *    spans (busy union over the GPU's active range; gaps > 500 ms as nsys
  *    gpu_gaps; 30 chunks under 50 % busy as nsys gpu_time_util).
  */
+#include <ctype.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -25,20 +29,102 @@
 #include "base/xsort.h"
 
 #define STAGE_SHARE 0.30
+#define STAGE_STRUCTURE 0.98 /* a phase this large is the step (or the run) itself */
 #define GAP_NS 500000000LL
 #define CHUNKS 30
 #define CHUNK_UTIL 0.50
 
+/*
+ * The structure of a step, not a bottleneck: the step itself, its forward /
+ * backward / optimizer passes and pipeline schedules (1F1B, GPipe, ...).
+ */
+static int structural(const char *name)
+{
+	static const char *const pats[] = { "profilerstep", "forward",	"backward", "optimizer",
+					    "zero_grad",    "1f1b",	"gpipe",    "pipeline",
+					    "schedule" };
+	char low[256];
+	size_t i, n = strlen(name);
+	if (n >= sizeof(low))
+		n = sizeof(low) - 1;
+	for (i = 0; i < n; i++)
+		low[i] = (char)tolower((unsigned char)name[i]);
+	low[n] = 0;
+	for (i = 0; i < PR_ARRAY_SIZE(pats); i++)
+		if (strstr(low, pats[i]))
+			return 1;
+	return 0;
+}
+
+/* torch's DataLoader spans: the DataLoader finding measures them (TensorBoard's rule). */
+static int torch_dataloader(const char *name)
+{
+	return !strncmp(name, "enumerate(DataLoader)", 21);
+}
+
+/*
+ * A phase's share: of the steps' time when the run has steps (the time of its
+ * outermost occurrences that start inside a step / the steps' total), else of
+ * the run's wall time (phases.totals' share).
+ */
+static double phase_share(const struct pr_actx *ctx, const json_t *v, double steps)
+{
+	const char *name = json_string_value(json_object_get(v, "name"));
+	double in = 0;
+	int64_t end = INT64_MIN;
+	size_t k, i;
+	if (steps <= 0 || !name)
+		return json_number_value(json_object_get(v, "share"));
+	for (k = 0; k < ctx->nphase_names; k++) /* the name's group of occurrences */
+		if (!strcmp(ctx->phases[ctx->phase_group[ctx->phase_group_start[k]]].name, name))
+			break;
+	if (k == ctx->nphase_names) /* not among the context's phases: its share of the run */
+		return json_number_value(json_object_get(v, "share"));
+	for (i = ctx->phase_group_start[k]; i < ctx->phase_group_start[k + 1]; i++) {
+		const struct pr_aspan *p = &ctx->phases[ctx->phase_group[i]]; /* in start order */
+		if (pr_actx_step_index(ctx, p->ts) < 0)
+			continue;
+		if (p->ts < end) /* inside an occurrence of the same name: counted with it */
+			continue;
+		in += (double)p->dur;
+		end = p->ts + p->dur;
+	}
+	return in / steps;
+}
+
+#define STAGES_RULE                                                                            \
+	"a phase is a bottleneck when its time inside the steps / the steps' time (the run's "  \
+	"wall time when there are no steps) > 30 % and < 98 %; the step's structure (steps, "   \
+	"forward, backward, optimizer, pipeline schedules such as 1F1B, and any phase of 98 % " \
+	"or more, which is the step) is listed as structure, not flagged; torch's DataLoader "  \
+	"spans are measured by the DataLoader finding; Inferix stages: stage time / run wall " \
+	"time > 30 % (the collector's rule)"
+
 static void stages(struct pr_actx *ctx, json_t *out)
 {
 	json_t *phases = json_object_get(ctx->out, "phases"), *items = json_array(), *v;
+	json_t *structure = json_array();
+	double steps = 0;
 	size_t i;
+	for (i = 0; i < ctx->nsteps; i++)
+		steps += (double)ctx->steps[i].dur;
 	json_array_foreach(json_object_get(phases, "totals"), i, v)
 	{
-		double s = json_number_value(json_object_get(v, "share"));
-		if (json_is_number(json_object_get(v, "share")) && s > STAGE_SHARE)
-			json_array_append_new(items, pr_jobj("name", json_incref(json_object_get(v, "name")),
-							    "share", pr_jnum(s), "total_ns",
+		const char *name = json_string_value(json_object_get(v, "name"));
+		double s;
+		if (!json_is_number(json_object_get(v, "share")) || !name || torch_dataloader(name))
+			continue;
+		s = phase_share(ctx, v, steps);
+		if (structural(name) || s >= STAGE_STRUCTURE) {
+			if (s > STAGE_SHARE)
+				json_array_append_new(structure,
+						      pr_jobj("name", json_string(name), "share",
+							      pr_jnum(s), NULL));
+			continue;
+		}
+		if (s > STAGE_SHARE)
+			json_array_append_new(items, pr_jobj("name", json_string(name), "share", pr_jnum(s),
+							    "total_ns",
 							    json_incref(json_object_get(v, "union_ns")),
 							    "source", json_string("phases"), NULL));
 	}
@@ -52,8 +138,10 @@ static void stages(struct pr_actx *ctx, json_t *out)
 							    "source", json_string("inferix stages"), NULL));
 	}
 	json_object_set_new(out, "stages",
-			    pr_jobj("rule", json_string("phase or stage time / run wall time > 30 %"),
-				    "threshold", pr_jnum(STAGE_SHARE), "items", items, NULL));
+			    pr_jobj("rule", json_string(STAGES_RULE), "basis",
+				    json_string(steps > 0 ? "step" : "run"), "threshold",
+				    pr_jnum(STAGE_SHARE), "items", items, "structure", structure,
+				    NULL));
 }
 
 struct toprow {
@@ -122,6 +210,22 @@ static double median_of(const struct pr_spanstat_group *g, int64_t count)
 }
 
 /*
+ * One name per thing on a page: slices taken as phases (a trace without
+ * categories, model.c's infer_phases) are "phase" here too, as in the phase
+ * table.
+ */
+static const char *kind_shown(const struct pr_actx *ctx, const char *name, const char *kind)
+{
+	size_t i;
+	if (!ctx->phases_inferred || strcmp(kind, "slice"))
+		return kind;
+	for (i = 0; i < ctx->nphase_names; i++) /* a name's first occurrence */
+		if (!strcmp(ctx->phases[ctx->phase_group[ctx->phase_group_start[i]]].name, name))
+			return "phase";
+	return kind;
+}
+
+/*
  * The top spans by self (self) or total time: the groups with a known self
  * time of the shared span statistics (spanstat.h; before, a GROUP BY query
  * each), their medians from its second pass, or from SQLite when there were
@@ -162,7 +266,8 @@ static int top(struct pr_actx *ctx, json_t *out, const char *key, int self, stru
 		if (!ret)
 			json_array_append_new(
 				arr,
-				pr_jobj("name", json_string(r[i].name), "kind", json_string(r[i].kind),
+				pr_jobj("name", json_string(r[i].name), "kind",
+					json_string(kind_shown(ctx, r[i].name, r[i].kind)),
 					"count", pr_jint(r[i].count), "total_ns", pr_jnum(r[i].total),
 					"self_ns", pr_jnum(r[i].self), "mean_ns", pr_jnum(mean), "median_ns",
 					pr_jnum(r[i].median), "min_ns", pr_jint(r[i].min), "max_ns",

@@ -68,6 +68,7 @@
 #include "analyze/actx.h"
 #include "analyze/gpuscan.h"
 #include "analyze/stats.h"
+#include "analyze/throughput.h"
 #include "base/strbuf.h"
 #include "base/strmap.h"
 #include "base/xalloc.h"
@@ -1440,6 +1441,40 @@ static json_t *step_values(const struct bpt *s, const struct bpt *e, double *sum
 	"sm_efficiency = integral of min(sum of blocks per SM, 1) / time; occupancy_pct = "         \
 	"est. achieved occupancy weighted by kernel time"
 
+#define TB_BASIS                                                                              \
+	"device: ProfilerStep spans extended to the end of the GPU work they launched, as "   \
+	"TensorBoard measures them (step_breakdown.rule)"
+
+/*
+ * One step time per run: throughput.steps becomes the statistics of
+ * TensorBoard's steps (the ones the breakdown keeps), and the host spans'
+ * count, mean, p50 and total stay beside them as "host".
+ */
+static void tb_throughput(struct gb *g, const struct bpt *bs, const struct bpt *be, size_t keep)
+{
+	json_t *tp = json_object_get(g->ctx->out, "throughput"), *host, *dev;
+	struct pr_aspan *sp;
+	size_t i;
+	if (!tp || !json_is_object(json_object_get(tp, "steps")))
+		return;
+	host = json_object_get(tp, "steps");
+	sp = pr_xcalloc(keep, sizeof(*sp));
+	for (i = 0; i < keep; i++) {
+		sp[i] = *g->tb.st[i].sp;
+		sp[i].ts = bs[i].t;
+		sp[i].dur = be[i].t - bs[i].t;
+	}
+	dev = pr_throughput_steps(g->ctx, sp, keep, TB_BASIS);
+	json_object_set_new(dev, "host",
+			    pr_jobj("basis", json_incref(json_object_get(host, "basis")), "count",
+				    json_incref(json_object_get(host, "count")), "total_ns",
+				    json_incref(json_object_get(host, "total_ns")), "mean_ns",
+				    json_incref(json_object_get(host, "mean_ns")), "p50_ns",
+				    json_incref(json_object_get(host, "p50_ns")), NULL));
+	json_object_set_new(tp, "steps", dev);
+	free(sp);
+}
+
 static void tb_json(struct gb *g)
 {
 	struct tb *tb = &g->tb;
@@ -1525,6 +1560,8 @@ static void tb_json(struct gb *g)
 		json_decref(all);
 	}
 	json_object_set_new(g->ctx->out, "step_breakdown", out);
+	if (tb->any_matched)
+		tb_throughput(g, bs, be, keep);
 	free(bs);
 	free(be);
 }

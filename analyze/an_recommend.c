@@ -206,16 +206,21 @@ static int r_gpu_util(const struct rule *r, struct pr_actx *ctx, json_t *out, st
 static int r_stage(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
 	json_t *st = sec(ctx, "bottlenecks", "stages"), *v;
-	char rule[300];
+	char rule[1024];
 	size_t i;
+	int step = !strcmp(pr_mstr(st, "basis"), "step");
 	(void)err;
 	snprintf(rule, sizeof(rule), "%s (top 3)", pr_mstr(st, "rule"));
 	json_array_foreach(json_object_get(st, "items"), i, v)
 	{
 		if (i >= 3)
 			break;
-		fire(r, out, rule, json_deep_copy(v), "Stage '%s' takes %.1f%% of total time",
-		     pr_mstr(v, "name"), pr_mnum(v, "share") * 100);
+		if (step && !strcmp(pr_mstr(v, "source"), "phases"))
+			fire(r, out, rule, json_deep_copy(v), "Phase '%s' takes %.1f%% of the step time",
+			     pr_mstr(v, "name"), pr_mnum(v, "share") * 100);
+		else
+			fire(r, out, rule, json_deep_copy(v), "Stage '%s' takes %.1f%% of total time",
+			     pr_mstr(v, "name"), pr_mnum(v, "share") * 100);
 	}
 	return 0;
 }
@@ -379,7 +384,8 @@ static int data_loading_name(const char *name)
 }
 
 /*
- * DataLoader time: torch's enumerate(DataLoader) spans; failing those, the
+ * DataLoader time: the step breakdown's (TensorBoard's) DataLoader share where it
+ * has one; else torch's enumerate(DataLoader) spans inside the steps; failing those, the
  * outermost user phases named for data loading (record_function("data_loading")
  * in a trace with or without categories), inside steps.
  */
@@ -388,6 +394,20 @@ static int r_dataloader(const struct rule *r, struct pr_actx *ctx, json_t *out, 
 	double share, ns = 0, steps = 0;
 	const char *what = "DataLoader";
 	size_t i;
+	json_t *avg = json_object_get(sec(ctx, "step_breakdown", NULL), "average");
+	if (avg && pr_mnum(avg, "dataloader_ns") > 0 && pr_mnum(avg, "dur_ns") > 0) {
+		/* TensorBoard's figure, the one the step breakdown shows: DataLoader time
+		 * when no GPU work runs, per step extended to its GPU work */
+		share = pr_mnum(avg, "dataloader_ns") / pr_mnum(avg, "dur_ns");
+		if (share > r->threshold)
+			fire(r, out, NULL,
+			     pr_jobj("dataloader_ns_per_step",
+				     json_incref(json_object_get(avg, "dataloader_ns")), "step_ns",
+				     json_incref(json_object_get(avg, "dur_ns")), "share_of_step",
+				     pr_jnum(share), NULL),
+			     "DataLoader takes %.1f%% of the step time", share * 100);
+		return 0;
+	}
 	if (step_share(ctx, PR_CAP_DATALOADER, &share, &ns, err))
 		return -1;
 	if (ns == 0) {
@@ -1026,7 +1046,8 @@ static const struct rule rules[] = {
 	  "Consider increasing batch size, optimizing data loading, or reducing CPU bottlenecks to better utilize GPU.",
 	  r_gpu_util },
 	{ "inferix.stage", "Inferix", "high", "Performance Bottleneck", IX, NAN,
-	  "stage time / wall time over the bottlenecks analysis' threshold (top 3)",
+	  "stage time / wall time (a phase: of the steps' time) over the bottlenecks analysis' "
+	  "threshold (top 3)",
 	  "Focus optimization efforts on this stage as it's a major bottleneck.", r_stage },
 	{ "inferix.thermal", "Inferix", "high", "Thermal Management", IX, 85,
 	  "peak GPU temperature > {t} C",

@@ -20,6 +20,7 @@
 #include "analyze/actx.h"
 #include "analyze/spanstat.h"
 #include "analyze/stats.h"
+#include "analyze/throughput.h"
 #include "base/xalloc.h"
 
 #define STEP_LIST_CAP 500
@@ -27,12 +28,15 @@
 #define STRAGGLER_Z 3.5
 #define STRAGGLER_FACTOR 1.5
 
-static json_t *steps(struct pr_actx *ctx)
+#define HOST_BASIS "host: the step spans as recorded on the CPU thread"
+
+json_t *pr_throughput_steps(struct pr_actx *ctx, const struct pr_aspan *steps, size_t n,
+			    const char *basis)
 {
 	double *v, *sorted, med, mad, meanad;
 	struct pr_moments m;
 	json_t *o, *list = json_array(), *strag = json_array();
-	size_t i, n = ctx->nsteps;
+	size_t i;
 	if (!n) {
 		json_decref(list);
 		json_decref(strag);
@@ -42,7 +46,7 @@ static json_t *steps(struct pr_actx *ctx)
 	sorted = pr_xcalloc(n, sizeof(*sorted));
 	pr_moments_init(&m);
 	for (i = 0; i < n; i++) {
-		v[i] = sorted[i] = (double)ctx->steps[i].dur;
+		v[i] = sorted[i] = (double)steps[i].dur;
 		pr_moments_add(&m, v[i]);
 	}
 	pr_sort_doubles(sorted, n);
@@ -50,7 +54,7 @@ static json_t *steps(struct pr_actx *ctx)
 	mad = pr_mad(v, n, med);
 	meanad = pr_meanad(v, n, med);
 	for (i = 0; i < n; i++) {
-		const struct pr_aspan *s = &ctx->steps[i];
+		const struct pr_aspan *s = &steps[i];
 		double z = n >= 3 ? pr_robust_z_meanad(v[i], med, mad, meanad) : 0;
 		if (i < STEP_LIST_CAP)
 			json_array_append_new(list, pr_jobj("name", json_string(s->name), "t_ns",
@@ -62,8 +66,9 @@ static json_t *steps(struct pr_actx *ctx)
 							    pr_jint(s->dur), "robust_z", pr_jnum(z),
 							    "x_median", pr_jnum(v[i] / med), NULL));
 	}
-	o = pr_jobj("name", json_string(ctx->steps[0].name), "count", pr_jint((int64_t)n), "total_ns",
-		    pr_jnum(m.sum), "mean_ns", pr_jnum(m.mean), "p50_ns", pr_jnum(med), "p95_ns",
+	o = pr_jobj("name", json_string(steps[0].name), "basis", json_string(basis), "count",
+		    pr_jint((int64_t)n), "total_ns", pr_jnum(m.sum), "mean_ns", pr_jnum(m.mean),
+		    "p50_ns", pr_jnum(med), "p95_ns",
 		    pr_jnum(pr_quantile_sorted(sorted, n, 0.95)), "p99_ns",
 		    pr_jnum(pr_quantile_sorted(sorted, n, 0.99)), "min_ns", pr_jnum(m.min), "max_ns",
 		    pr_jnum(m.max), "std_ns", pr_jnum(pr_moments_std(&m, 1)), "jitter",
@@ -222,7 +227,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
 	json_t *out = json_object();
 	json_object_set_new(ctx->out, "throughput", out);
-	json_object_set_new(out, "steps", steps(ctx));
+	json_object_set_new(out, "steps",
+			    pr_throughput_steps(ctx, ctx->steps, ctx->nsteps, HOST_BASIS));
 	if (!ss)
 		return -1;
 	/* the queries only where the shared span pass saw their spans (each is a scan) */

@@ -78,6 +78,17 @@ static json_t *display_names(const json_t *trees)
 	return out;
 }
 
+/* Whether every node is a root: spans that do not nest have no call stack to show. */
+static int flat(const json_t *nodes)
+{
+	const json_t *nd;
+	size_t i;
+	json_array_foreach(nodes, i, nd)
+		if (pr_mnum(nd, "depth") > 0)
+			return 0;
+	return 1;
+}
+
 void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 {
 	const json_t *fl = json_object_get(run, "flame"), *bs = json_object_get(fl, "by_step");
@@ -93,6 +104,8 @@ void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 	}
 	if (!json_array_size(json_object_get(fl, "nodes")) || !(total > 0) || !isfinite(total))
 		return;
+	if (flat(json_object_get(fl, "nodes")))
+		return; /* nothing nests: the boxes would restate the spans' own table */
 	trees = json_object();
 	if (!add_tree(trees, "host", fl)) {
 		json_decref(trees);

@@ -71,7 +71,8 @@ const char *pr_html_fmt_val(double v, const char *unit, char *buf, size_t n)
 void pr_html_table_begin(struct pr_strbuf *sb, const char *const *heads)
 {
 	size_t i;
-	pr_strbuf_addstr(sb, "<table class=\"sortable\"><thead><tr>");
+	/* in a scroll box: a table wider than its card scrolls inside it */
+	pr_strbuf_addstr(sb, "<div class=\"scroll\"><table class=\"sortable\"><thead><tr>");
 	for (i = 0; heads[i]; i++) {
 		const char *h = heads[i];
 		int numeric = h[0] == '#';
@@ -84,7 +85,7 @@ void pr_html_table_begin(struct pr_strbuf *sb, const char *const *heads)
 
 void pr_html_table_end(struct pr_strbuf *sb, size_t shown, size_t total, const char *all_in)
 {
-	pr_strbuf_addstr(sb, "</tbody></table>\n");
+	pr_strbuf_addstr(sb, "</tbody></table></div>\n");
 	if (total > shown) {
 		pr_strbuf_addf(sb, "<p class=\"capped\">Showing %zu of %zu rows (capped at %d; ", shown,
 			       total, PR_HTML_ROWS);
@@ -597,6 +598,12 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 		       (size_t)(pr_mll(json_object_get(ph, "totals_more"), "names") > 0
 					? pr_mll(json_object_get(ph, "totals_more"), "names")
 					: 0);
+		if (ntot >= nall) {
+			/* no name repeats: a table by name would say each occurrence twice */
+			pr_strbuf_addf(sb, "<h4>%zu occurrence%s, each name once</h4>\n", nall,
+				       nall == 1 ? "" : "s");
+			goto occurrences;
+		}
 		pr_strbuf_addf(sb, "<h4>By name: %zu occurrence%s of %zu name%s</h4>\n", nall,
 			       nall == 1 ? "" : "s", ntot, ntot == 1 ? "" : "s");
 		pr_html_table_begin(sb, tot_h);
@@ -617,6 +624,7 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
 		pr_html_table_end(sb, i, ntot, "the store");
+	occurrences:
 		/* every occurrence in time order, folded when there are many */
 		pr_strbuf_addf(sb, "<details class=\"occ\"%s><summary>Timeline: %s%zu occurrence%s</summary>\n",
 			       nall <= PHASES_UNFOLDED ? " open" : "", nall > 1 ? "all " : "", nall,
@@ -667,9 +675,13 @@ static void spans_table(struct pr_strbuf *sb, const json_t *run)
 					 "#Median", "#Min", "#Max", "#StdDev", NULL };
 	json_t *arr = json_object_get(json_object_get(run, "bottlenecks"), "top_self"), *o;
 	pr_label_t *lab;
-	size_t i;
+	size_t i, restated = 0;
 	if (!json_array_size(arr))
 		return;
+	json_array_foreach(arr, i, o)
+		restated += !strcmp(pr_mstr(o, "kind"), "phase") && pr_mnum(o, "count") == 1;
+	if (restated == json_array_size(arr))
+		return; /* one phase each: the phase table has them */
 	pr_strbuf_addstr(sb, "<h3>Top spans by self time</h3>\n");
 	pr_html_table_begin(sb, h);
 	lab = pr_html_name_column(arr, "name", json_array_size(arr));
@@ -751,6 +763,14 @@ static void series_table(struct pr_strbuf *sb, const json_t *run)
 	table_end(sb, i, json_array_size(arr));
 }
 
+/* A sentence cell: the text whole, wrapped (a name cell would cut it in the middle). */
+static void td_msg(struct pr_strbuf *sb, const char *text)
+{
+	pr_strbuf_addstr(sb, "<td class=\"msg\">");
+	esc(sb, text);
+	pr_strbuf_addstr(sb, "</td>");
+}
+
 static void crosscheck_table(struct pr_strbuf *sb, const json_t *run)
 {
 	static const char *const h[] = { "", "What", "#Collector", "#Recomputed", "Unit", "Why they differ", NULL };
@@ -768,7 +788,7 @@ static void crosscheck_table(struct pr_strbuf *sb, const json_t *run)
 		tdf(sb, pr_mnum(c, "reported"), -1);
 		tdf(sb, pr_mnum(c, "recomputed"), -1);
 		pr_html_td(sb, pr_mstr(c, "unit"));
-		pr_html_td(sb, pr_mstr(c, "reason"));
+		td_msg(sb, pr_mstr(c, "reason"));
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	table_end(sb, i, i);
@@ -790,7 +810,7 @@ static void diagnostics_table(struct pr_strbuf *sb, const json_t *run)
 		tdf(sb, pr_mnum(d, "count"), 0);
 		tdf(sb, pr_mnum(d, "line"), 0);
 		tdf(sb, pr_mnum(d, "column"), 0);
-		pr_html_td(sb, pr_mstr(d, "message"));
+		td_msg(sb, pr_mstr(d, "message"));
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	table_end(sb, i, i);
@@ -877,6 +897,8 @@ struct gfig {
 static void gpu_figures(struct pr_strbuf *sb, struct gfig *f, const char *name);
 static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gfig *f);
 
+#define FEW_ROWS 4 /* rows a GPU table says better without a chart of the same numbers */
+
 static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct gfig *f)
 {
 	static const char *const th[] = { "Scope", "#Span", "#Busy %", "#Compute %", "#Communication %",
@@ -919,7 +941,8 @@ static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct 
 	n = json_array_size(json_object_get(k, "top"));
 	if (n) {
 		pr_strbuf_addstr(sb, "<h4>Top GPU ops by total time</h4>\n");
-		gpu_figures(sb, f, "gpu_top_kernels");
+		if (n > FEW_ROWS)
+			gpu_figures(sb, f, "gpu_top_kernels");
 		pr_label_t *lab = pr_html_name_column(json_object_get(k, "top"), "name", n);
 		pr_html_table_begin(sb, kh);
 		json_array_foreach(json_object_get(k, "top"), i, v)
@@ -1130,18 +1153,23 @@ static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gf
 	size_t i, n = json_array_size(json_object_get(k, "by_type"));
 	if (n) {
 		pr_strbuf_addstr(sb, "<h4>GPU op time by type</h4>\n");
-		gpu_figures(sb, f, "gpu_kernel_types");
+		if (n > FEW_ROWS) /* a few types: the table says them, a chart would say them again */
+			gpu_figures(sb, f, "gpu_kernel_types");
 		pr_html_table_begin(sb, h);
+		size_t shown = 0;
 		json_array_foreach(json_object_get(k, "by_type"), i, v)
 		{
+			if (!(pr_mnum(v, "count") > 0))
+				continue; /* a type the run has none of: nothing to say */
 			pr_strbuf_addstr(sb, "<tr>");
 			tdt(sb, pr_mstr(v, "type"));
 			tdf(sb, pr_mnum(v, "count"), 0);
 			tdn(sb, pr_mnum(v, "time_ns"), "ns");
 			tdpct(sb, v, "share", 1);
 			pr_strbuf_addstr(sb, "</tr>\n");
+			shown++;
 		}
-		table_end(sb, n, n);
+		table_end(sb, shown, shown);
 	}
 	n = json_array_size(json_object_get(k, "communication"));
 	if (n) {

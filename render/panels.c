@@ -1061,12 +1061,36 @@ static const char *uninformative(const struct pr_panelset *ps, size_t i, char *b
 }
 
 /* Remove the panels that say nothing; the set lists them with the reason. */
+#define FEW_PHASES 12 /* phases the phase table lists better than a chart */
+
+/*
+ * A chart that only restates what the page says in a table or the trace
+ * view: one bar, one timeline lane, a few phase durations (the phase
+ * table has each of them, with its start and memory delta).
+ */
+static const char *said_elsewhere(const struct pr_panelset *ps, size_t i, char *buf, size_t n)
+{
+	const struct pr_chart *c = pr_panelset_chart(ps, i);
+	const char *name = pr_panelset_name(ps, i);
+	if (c->bars && c->bars->ncategories <= 1)
+		return "one bar: its table says it";
+	if (!strcmp(name, "timeline") && c->ny_labels <= 1)
+		return "one lane: the trace view shows it";
+	if (!strcmp(name, "phases") && c->bars && c->bars->ncategories <= FEW_PHASES) {
+		snprintf(buf, n, "%zu phases: the phase table lists them", c->bars->ncategories);
+		return buf;
+	}
+	return NULL;
+}
+
 static void prune(struct pr_panelset *ps)
 {
 	size_t i = 0;
 	char buf[200];
 	while (i < pr_panelset_count(ps)) {
 		const char *why = uninformative(ps, i, buf, sizeof(buf));
+		if (!why)
+			why = said_elsewhere(ps, i, buf, sizeof(buf));
 		if (why)
 			pr_panelset_remove(ps, i, why);
 		else

@@ -525,6 +525,13 @@ static void throughput(const json_t *run, FILE *out)
 		     pr_mnum(s, "per_s"), a);
 		fprintf(out, "    p50 %s  p95 %s  p99 %s  jitter (std/mean) %.1f%%\n", b, c, d,
 			pr_mnum(s, "jitter") * 100);
+		if (json_is_object(json_object_get(s, "host")) &&
+		    pr_mnum(json_object_get(s, "host"), "mean_ns") != pr_mnum(s, "mean_ns")) {
+			json_t *h = json_object_get(s, "host");
+			pr_fmt_duration(pr_mnum(h, "mean_ns"), a, sizeof(a));
+			pr_fmt_duration(pr_mnum(h, "p50_ns"), b, sizeof(b));
+			emit(out, "    step time (host): mean %s, p50 %s (above: TensorBoard's)", a, b);
+		}
 		json_array_foreach(json_object_get(s, "stragglers"), i, v)
 		{
 			pr_fmt_duration(pr_mnum(v, "dur_ns"), a, sizeof(a));
@@ -777,10 +784,22 @@ static void bottlenecks(const json_t *run, FILE *out)
 	char a[32], e[64];
 	size_t i;
 	if (json_array_size(stages)) {
-		heading(out, "Bottlenecks (phases or stages over 30% of the run)");
+		int step = !strcmp(pr_mstr(json_object_get(b, "stages"), "basis"), "step");
+		json_array_foreach(stages, i, v) /* Inferix's stages are shares of the run */
+			step = step && strcmp(pr_mstr(v, "source"), "inferix stages");
+		heading(out, step
+				     ? "Bottlenecks (phases over 30% of the step, its structure aside)"
+				     : "Bottlenecks (phases or stages over 30% of the run)");
 		json_array_foreach(stages, i, v)
 			emit(out, "  %-40s %6.1f%%  %s", name_fit(pr_mstr(v, "name"), 40, e, sizeof(e)),
 			     pr_mnum(v, "share") * 100, secs(pr_mnum(v, "total_ns"), a, sizeof(a)));
+	}
+	json_array_foreach(json_object_get(json_object_get(b, "stages"), "structure"), i, v)
+	{
+		if (!i)
+			heading(out, "Step structure (phases of the step, not bottlenecks)");
+		emit(out, "  %-40s %6.1f%%", name_fit(pr_mstr(v, "name"), 40, e, sizeof(e)),
+		     pr_mnum(v, "share") * 100);
 	}
 	if (json_array_size(pr)) {
 		heading(out, "Memory pressure (low < 70%, medium 70-85%, high >= 85%)");

@@ -9,7 +9,8 @@ set_tests_properties(browser/speedscope PROPERTIES ENVIRONMENT "${PR_TEST_ENV}"
   SKIP_RETURN_CODE 77 TIMEOUT 900)
 
 # HTML reports (single page, every sample, an archive + index, hostile names)
-# loaded in headless chromium: no console errors, no requests, not blank, tables sort.
+# loaded in headless chromium: no console errors, no requests, not blank, tables sort;
+# their layout at 1400 and 1024 px, one step time, each fact once (check_layout.js).
 add_test(NAME browser/html COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/browser/run_html.sh)
 set_tests_properties(browser/html PROPERTIES ENVIRONMENT "${PR_TEST_ENV}"
   SKIP_RETURN_CODE 77 TIMEOUT 900)

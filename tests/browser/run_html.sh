@@ -8,7 +8,8 @@
 # (nccl_data) whose GPU section, panels and tables must be there (and the
 # CPU-only QEff page without any; its flame graph driven by check_flame.js), and the pages
 # of `aggregate --html` (samples/ranks) and `compare --html` (slower_op);
-# then the operator and kernel views, search, CSV and dark theme (check_views.js).
+# then the operator and kernel views, search, CSV and dark theme (check_views.js); the
+# layout at 1400 and 1024 px, one step time, each phase duration once (check_layout.js).
 # The trace view has its own test, browser/trace (run_trace.sh).
 # Run by ctest as browser/html (tests/browser.cmake). Exit 77 (skip) without
 # chromium, node or tests/browser/node_modules.
@@ -111,6 +112,18 @@ done
 # shellcheck disable=SC2086
 node "$here/check_views.js" ${PR_SCREENSHOTS:+--screenshot "$PR_SCREENSHOTS"} $views
 
+# layout (check_layout.js, issue 26) at 1400 and 1024 px: tables fit their card or scroll inside
+# it, diagnostics whole; one step time on the page of a trace whose kernels run past its steps
+# (samples/tbsteps); the QNN page with its phase log says each phase duration once
+mkdir "$tmp/layout"
+"$PROFREPORT" report "$PR_SAMPLES/tbsteps/tbsteps.pt.trace.json" -q -o "$tmp/layout/tbsteps.html"
+"$PROFREPORT" report "$PR_SAMPLES/qnn/memory_20241219_143000.csv" -q -o "$tmp/layout/qnn.html" \
+	--phases "$PR_SAMPLES/qnn/memory_20241219_143000.phases.log" --json "$tmp/layout/qnn.json"
+layout="--steps $tmp/layout/tbsteps.html --phases-once --diag $tmp/layout/qnn.json $tmp/layout/qnn.html"
+[ -f "$nccl" ] && layout="$layout $tmp/out/gpu-nccl.html"
+# shellcheck disable=SC2086
+node "$here/check_layout.js" $layout $tmp/out/all-samples.html
+
 # an archive: one page per run + index.html, all checked; a second run skips them
 "$PROFREPORT" report "$PR_SAMPLES" -o "$tmp/archive" 2>"$tmp/err1"
 grep -q ' 0 already there' "$tmp/err1" || { cat "$tmp/err1"; echo "browser/html: FAIL: first archive run skipped reports"; exit 1; }
@@ -118,6 +131,7 @@ grep -q ' 0 already there' "$tmp/err1" || { cat "$tmp/err1"; echo "browser/html:
 grep -q ' 0 report(s) written' "$tmp/err2" || { cat "$tmp/err2"; echo "browser/html: FAIL: second archive run rewrote reports"; exit 1; }
 # shellcheck disable=SC2046
 node "$here/check_html.js" $(ls "$tmp"/archive/*.html)
+node "$here/check_layout.js" "$tmp/archive/index.html"
 
 # the aggregate page of samples/ranks (rank 2 is the straggler) and the compare
 # page of samples/compare/slower_op (a regression: compare exits 1, the page is written)
@@ -130,3 +144,4 @@ crc=$?
 set -e
 [ "$crc" -eq 1 ] || { echo "browser/html: FAIL: compare of slower_op exited $crc, expected 1"; exit 1; }
 node "$here/check_html.js" ${PR_SCREENSHOTS:+--screenshot "$PR_SCREENSHOTS"} "$tmp/agg/aggregate.html" "$tmp/agg/compare.html"
+node "$here/check_layout.js" "$tmp/agg/aggregate.html" "$tmp/agg/compare.html"

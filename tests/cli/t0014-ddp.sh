@@ -19,7 +19,8 @@ cp -R "$PR_SAMPLES/ddp/hostpid" hostpid
 # -- phases without categories: direct children of steps that are not ops
 run "$P" summary named/rank2.1795507315379.pt.trace.json
 expect_rc 0 "summary of one rank"
-expect_out_has "data_loading                               95.1%  501.652 ms" "data_loading is the largest stage (501.652 of 527.311 ms)"
+# a bottleneck measured against the steps' time (issue 26), so the same 95.2 % as the finding below
+expect_out_has "data_loading                               95.2%  501.652 ms" "data_loading is the largest stage (501.652 of the steps' 5 x 105.433 ms)"
 # DataLoader rule on the inferred phase: 501652000 / (5 x 105433000) = 95.2 % of the step time
 expect_out_has "[high] DataLoader: data_loading takes 95.2% of the step time" "the DataLoader finding"
 if grep -q "inferix\." "$tmp/out"; then

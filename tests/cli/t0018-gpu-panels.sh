@@ -38,9 +38,12 @@ expect_rc 0 "report of nccl_data"
 for p in gpu_temporal gpu_overlap gpu_kernel_types gpu_top_kernels gpu_queue gpu_steps; do
 	[ -s "png/$p.png" ] || fail "no png/$p.png"
 	[ -s "svg/$p.svg" ] || fail "no svg/$p.svg"
+	# the page leaves out the op-time-by-type chart of 3 types: its table says them (issue 26)
+	[ $p = gpu_kernel_types ] && continue
 	grep -q "id=\"r0-$p\"" page.html || fail "the page has no figure $p"
 done
-[ "$(grep -c '<figure id="r0-gpu_' page.html)" = 6 ] || fail "the page has not exactly 6 GPU figures"
+! grep -q 'id="r0-gpu_kernel_types"' page.html || fail "the page draws 3 GPU op types its table says"
+[ "$(grep -c '<figure id="r0-gpu_' page.html)" = 5 ] || fail "the page has not exactly 5 GPU figures"
 
 # -- on the page, each panel sits in the GPU section right under its table's heading
 awk '/<h3>GPU \(cuda\)<\/h3>/ { g = NR } /<h4>Temporal breakdown \(HTA\)<\/h4>/ { t = NR }

@@ -74,12 +74,24 @@ grep -q 'Showing 50 of 60 recommendations' memdev.html ||
 	fail "the page does not say that 10 recommendations were cut"
 
 # -- 1003 phase names (a CSV row each): the model lists 500 occurrences and
-# totals 1000 names; both tables show 200 rows and say the store has 1003
+# totals 1000 names; no name repeats, so the page has no table by name (it would
+# restate the occurrences, issue 26): the occurrence table shows 200 rows and says
+# the store has 1003
 awk 'BEGIN { print "time,rss_mb,phase"; for (i = 0; i < 1003; i++) printf "%d,%d,p%d\n", i, i, i }' >phases.csv
 run "$P" report phases.csv -o phases.html
 expect_rc 0 "report of 1003 phases"
-[ "$(grep -c 'Showing 200 of 1003 rows (capped at 200; the store has all of them)' phases.html)" = 2 ] ||
-	fail "the phase tables do not say 200 of 1003"
+[ "$(grep -c 'Showing 200 of 1003 rows (capped at 200; the store has all of them)' phases.html)" = 1 ] ||
+	fail "the phase table does not say 200 of 1003"
+grep -q '<h4>1003 occurrences, each name once</h4>' phases.html ||
+	fail "the page does not say that each of the 1003 phase names occurs once"
+# the same names twice each: the table by name is there, capped, and says 1003 names
+awk 'BEGIN { print "time,rss_mb,phase"; for (i = 0; i < 2006; i++) printf "%d,%d,p%d\n", i, i, i % 1003 }' >phases2.csv
+run "$P" report phases2.csv -o phases2.html
+expect_rc 0 "report of 1003 phases twice"
+grep -q '<h4>By name: 2006 occurrences of 1003 names</h4>' phases2.html ||
+	fail "the page has no table by name for 1003 names occurring twice"
+grep -q 'Showing 200 of 1003 rows (capped at 200; the store has all of them)' phases2.html ||
+	fail "the table by name does not say 200 of 1003"
 
 # -- per-run queries use an index once a store holds two runs (summary of 8000
 # runs was quadratic: 26 s; bench/bounds.sh summary). One run needs none.
