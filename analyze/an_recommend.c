@@ -33,6 +33,7 @@
 #include "analyze/actx.h"
 #include "analyze/spanstat.h"
 #include "analyze/model.h"
+#include "analyze/primary.h"
 #include "base/xalloc.h"
 
 #define EVIDENCE_ITEMS 20  /* list items in one finding's evidence (the rest counted) */
@@ -136,6 +137,22 @@ static int reported(json_t *out, const json_t *item)
 	return 0;
 }
 
+/*
+ * A series as a finding names it: its human label, then the raw name in
+ * parentheses when they differ ("Used memory (sys.mem.used)"), and " on
+ * DEVICE" for a device's series.
+ */
+static const char *series_words(const char *name, const char *device, char *buf, size_t n)
+{
+	char *label = pr_series_label(name, device);
+	if (strcmp(label, name))
+		snprintf(buf, n, "%s (%s)%s%s", label, name, *device ? " on " : "", device);
+	else
+		snprintf(buf, n, "%s%s%s", name, *device ? " on " : "", device);
+	free(label);
+	return buf;
+}
+
 /* Pressure items of the given series name / basis prefix with a peak over the rule's threshold. */
 static void pressure_over(const struct rule *r, struct pr_actx *ctx, json_t *out, const char *series,
 			  const char *basis)
@@ -148,9 +165,10 @@ static void pressure_over(const struct rule *r, struct pr_actx *ctx, json_t *out
 		const char *s = pr_mstr(v, "series"), *b = pr_mstr(v, "basis"), *d = pr_mstr(v, "device");
 		if (strcmp(s, series) || (basis && strncmp(b, basis, strlen(basis))))
 			continue;
+		char w[400];
 		if (p > r->threshold)
-			fire(r, out, NULL, json_deep_copy(v), "Peak %s%s%s is %.1f%% of the total", s,
-			     *d ? " on " : "", d, p);
+			fire(r, out, NULL, json_deep_copy(v), "Peak %s is %.1f%% of the total",
+			     series_words(s, d, w, sizeof(w)), p);
 	}
 }
 
@@ -179,10 +197,11 @@ static int r_pressure(const struct rule *r, struct pr_actx *ctx, json_t *out, st
 	json_array_foreach(json_object_get(mp, "items"), i, v)
 	{
 		const char *s = pr_mstr(v, "series"), *d = pr_mstr(v, "device");
+		char w[400];
 		if (!(pr_mnum(json_object_get(v, "zones"), "high") > 0) || reported(out, v))
 			continue;
-		fire(r, out, rule, json_deep_copy(v), "Peak %s%s%s is %.1f%% of the total", s,
-		     *d ? " on " : "", d, pr_mnum(v, "peak_pct"));
+		fire(r, out, rule, json_deep_copy(v), "Peak %s is %.1f%% of the total",
+		     series_words(s, d, w, sizeof(w)), pr_mnum(v, "peak_pct"));
 	}
 	return 0;
 }

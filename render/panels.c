@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "render/gpu_panel.h"
@@ -108,12 +109,26 @@ static const json_t *series(const json_t *run, const char *name, const char *dev
 	return NULL;
 }
 
+/* A series as the page names it: its human label (the model's, analyze/primary.c), device first. */
 static const char *series_label(struct pr_panelset *ps, const json_t *s)
 {
 	char buf[300];
-	snprintf(buf, sizeof(buf), "%s%s%s", pr_mstr(s, "name"), *pr_mstr(s, "device") ? " " : "",
-		 pr_mstr(s, "device"));
+	const char *label = *pr_mstr(s, "label") ? pr_mstr(s, "label") : pr_mstr(s, "name");
+	snprintf(buf, sizeof(buf), "%s%s%s", pr_mstr(s, "device"), *pr_mstr(s, "device") ? " " : "",
+		 label);
 	return pr_panelset_strdup(ps, buf);
+}
+
+/* Where a series comes in the model's peaks (primary first), or SIZE_MAX. */
+static size_t peak_rank(const json_t *run, const json_t *s)
+{
+	const json_t *p;
+	size_t i;
+	json_array_foreach(json_object_get(run, "peaks"), i, p)
+		if (!strcmp(pr_mstr(p, "series"), pr_mstr(s, "name")) &&
+		    !strcmp(pr_mstr(p, "device"), pr_mstr(s, "device")))
+			return i;
+	return SIZE_MAX;
 }
 
 /* ---- colours ---- */
@@ -523,8 +538,9 @@ static size_t lines_of(struct pr_panelset *ps, const json_t *run, const char *pr
 		       double scale, int skip_zero, struct pr_chart_line **out)
 {
 	struct pr_chart_line *l = pr_panelset_alloc(ps, MAX_LINES, sizeof(*l));
+	size_t *rank = pr_panelset_alloc(ps, MAX_LINES, sizeof(*rank));
 	json_t *s;
-	size_t i, n = 0;
+	size_t i, j, n = 0;
 	json_array_foreach(json_object_get(run, "series"), i, s)
 	{
 		double *x, *y;
@@ -537,13 +553,26 @@ static size_t lines_of(struct pr_panelset *ps, const json_t *run, const char *pr
 		if (!(k = timeline(ps, run, s, scale, &x, &y)))
 			continue;
 		l[n].label = series_label(ps, s);
-		l[n].rgb = pr_chart_color(n);
 		l[n].x = x;
 		l[n].y = y;
 		l[n].n = k;
 		l[n].width = 2;
+		rank[n] = peak_rank(run, s);
 		n++;
 	}
+	/* the legend in the peaks' order, the primary series first (stable: the
+	 * series without a peak keep the model's order after them) */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && rank[j - 1] > rank[j]; j--) {
+			struct pr_chart_line t = l[j];
+			size_t r = rank[j];
+			l[j] = l[j - 1];
+			rank[j] = rank[j - 1];
+			l[j - 1] = t;
+			rank[j - 1] = r;
+		}
+	for (i = 0; i < n; i++)
+		l[i].rgb = pr_chart_color(i);
 	*out = l;
 	return n;
 }

@@ -505,12 +505,34 @@ static void phases(const json_t *run, FILE *out)
 	}
 }
 
+/*
+ * The steps as the trace numbers them, as the charts do: "ProfilerStep
+ * #4-#6" from the first and last steps' names ("ProfilerStep#4" alone used to
+ * read as if it were one step's name); a name without a number as it is.
+ */
+static const char *steps_name(const json_t *s, char *buf, size_t n)
+{
+	const json_t *list = json_object_get(s, "list");
+	char kind[200], k2[200];
+	long long first, last;
+	size_t nl = json_array_size(list);
+	if (!pr_step_split(pr_mstr(s, "name"), kind, sizeof(kind), &first))
+		return pr_mstr(s, "name");
+	if (nl > 1 && pr_step_split(pr_mstr(json_array_get(list, nl - 1), "name"), k2, sizeof(k2),
+				    &last) &&
+	    !strcmp(kind, k2) && last != first)
+		snprintf(buf, n, "%s #%lld-#%lld", kind, first, last);
+	else
+		snprintf(buf, n, "%s #%lld", kind, first);
+	return buf;
+}
+
 static void throughput(const json_t *run, FILE *out)
 {
 	json_t *t = json_object_get(run, "throughput"), *s = json_object_get(t, "steps");
 	json_t *tok = json_object_get(t, "tokens"), *bl = json_object_get(t, "blocks");
 	json_t *df = json_object_get(t, "diffusion"), *v;
-	char a[32], b[32], c[32], d[32], e[40];
+	char a[32], b[32], c[32], d[32], e[40], f[240];
 	size_t i;
 	if (!json_is_object(s) && !tok && !bl && !df)
 		return;
@@ -521,7 +543,7 @@ static void throughput(const json_t *run, FILE *out)
 		pr_fmt_duration(pr_mnum(s, "p95_ns"), c, sizeof(c));
 		pr_fmt_duration(pr_mnum(s, "p99_ns"), d, sizeof(d));
 		emit(out, "  %s: %lld steps, %.2f steps/s, mean %s",
-		     name_fit(pr_mstr(s, "name"), 30, e, sizeof(e)), pr_mll(s, "count"),
+		     name_fit(steps_name(s, f, sizeof(f)), 30, e, sizeof(e)), pr_mll(s, "count"),
 		     pr_mnum(s, "per_s"), a);
 		fprintf(out, "    p50 %s  p95 %s  p99 %s  jitter (std/mean) %.1f%%\n", b, c, d,
 			pr_mnum(s, "jitter") * 100);
@@ -606,7 +628,7 @@ static void queues(const json_t *items, FILE *out)
 		const json_t *q = json_object_get(top[j], "queue");
 		if (!j)
 			fprintf(out, "  %-38s %10s %10s\n", "queue length per stream", "mean", "max");
-		snprintf(a, sizeof(a), "device %s stream %s", pr_mstr(top[j], "device"), pr_mstr(top[j], "stream"));
+		pr_stream_label(pr_mstr(top[j], "device"), pr_mstr(top[j], "stream"), a, sizeof(a));
 		emit(out, "  %-38s %10.2f %10.0f", pr_elide_end(a, 38, e, sizeof(e)), pr_mnum(q, "mean"), pr_mnum(q, "max"));
 	}
 }

@@ -18,7 +18,7 @@ expect_err_empty "summary of the torch sample"
 cp "$tmp/out" from-file.txt
 expect_out_has "run 1: trace_rank0.pt.trace.json" "summary run line"
 expect_out_has "format chrome, collector torch.profiler, rank 0 of 8" "summary run line"
-if ! grep -Eq "^  ProfilerStep#0: $steps steps, " from-file.txt; then
+if ! grep -Eq "^  ProfilerStep #0: $steps steps, " from-file.txt; then
 	fail "summary: no 'steps: $steps' line (the sample has $steps ProfilerStep spans)"
 	show
 fi
@@ -63,8 +63,8 @@ expect_err_empty "summary of a directory"
 expect_out_has "run 1: viztracer_like.json" "summary of a directory"
 expect_out_has "run 2: trace_rank0.pt.trace.json" "summary of a directory"
 [ "$(grep -c '^run ' "$tmp/out")" = 2 ] || fail "summary of a directory: expected 2 runs"
-if ! grep -Eq "^  ProfilerStep#0: $steps steps, " "$tmp/out"; then
-	fail "summary of a directory: no 'ProfilerStep#0: $steps steps' line"
+if ! grep -Eq "^  ProfilerStep #0: $steps steps, " "$tmp/out"; then
+	fail "summary of a directory: no 'ProfilerStep #0: $steps steps' line"
 fi
 
 # -- several files

@@ -41,8 +41,8 @@ awk 'length($0) > 80 { print; bad = 1 } END { exit bad }' summary.txt ||
 # gpu.streams.items), so the summary lists 7, 25, 84 and neither 23 nor 203.
 run "$P" summary "$(dirname "$NCCL")/../trace_filter/sampled_rank-0.json.gz"
 expect_rc 0 "summary of sampled_rank-0"
-grep -o '^  device 0 stream [0-9]*' "$tmp/out" | tr '\n' ' ' >streams.txt
-[ "$(cat streams.txt)" = "  device 0 stream 7   device 0 stream 25   device 0 stream 84 " ] ||
+grep -o '^  GPU 0 stream [0-9]*' "$tmp/out" | tr '\n' ' ' >streams.txt
+[ "$(cat streams.txt)" = "  GPU 0 stream 7   GPU 0 stream 25   GPU 0 stream 84 " ] ||
 	fail "queue streams by mean queue length, got: $(cat streams.txt)"
 
 # Every real trace's summary (ROCm, Triton, ns resolution, multi-stream) fits 80 columns.
