@@ -20,12 +20,35 @@
 #include "base/xalloc.h"
 #include "render/names.h"
 
-/* What the page says about the windows: "slowest step X (0.2–0.4 s), median ..." */
-static void windows_text(struct pr_strbuf *sb, const json_t *wins)
+/* The step a window is named after ("slowest step ProfilerStep#6"), in the throughput's list. */
+static const json_t *window_step(const json_t *run, const char *label)
 {
-	const json_t *w;
+	const json_t *o;
+	const char *p = strstr(label, "step ");
 	size_t i;
-	char a[48], b[48];
+	if (!p)
+		return NULL;
+	p += 5;
+	json_array_foreach(json_object_get(json_object_get(json_object_get(run, "throughput"),
+							   "steps"),
+					   "list"),
+			   i, o)
+		if (!strcmp(pr_mstr(o, "name"), p))
+			return o;
+	return NULL;
+}
+
+/*
+ * What the page says about the windows: "slowest step X (164.450 ms; shown
+ * from 315.500 ms to the end of its GPU work, 167.067 ms)". A step window
+ * says the step's time as the rest of the page does (the throughput's, the
+ * step chart's) and what the window adds to it, so one step has one time.
+ */
+static void windows_text(struct pr_strbuf *sb, const json_t *run, const json_t *wins)
+{
+	const json_t *w, *st;
+	size_t i;
+	char a[48], b[48], c[48];
 	json_array_foreach(wins, i, w)
 	{
 		if (i)
@@ -33,7 +56,14 @@ static void windows_text(struct pr_strbuf *sb, const json_t *wins)
 		pr_html_esc(sb, pr_mstr(w, "label"));
 		pr_html_fmt_val(pr_mnum(w, "t0_ns") * 1e-9, "s", a, sizeof(a));
 		pr_html_fmt_val((pr_mnum(w, "t1_ns") - pr_mnum(w, "t0_ns")) * 1e-9, "s", b, sizeof(b));
-		pr_strbuf_addf(sb, " (from %s, %s long)", a, b);
+		st = window_step(run, pr_mstr(w, "label"));
+		if (st && pr_mnum(st, "dur_ns") != pr_mnum(w, "t1_ns") - pr_mnum(w, "t0_ns")) {
+			pr_html_fmt_val(pr_mnum(st, "dur_ns") * 1e-9, "s", c, sizeof(c));
+			pr_strbuf_addf(sb, " (%s; shown from %s to the end of its GPU work, %s)", c, a,
+				       b);
+		} else {
+			pr_strbuf_addf(sb, " (from %s, %s long)", a, b);
+		}
 	}
 }
 
@@ -161,7 +191,7 @@ void pr_html_trace_view(struct pr_strbuf *sb, const json_t *run, size_t runi)
 		return;
 	pr_strbuf_addf(sb, "<h3 id=\"r%zu-trace\">Trace view</h3>\n<p class=\"trv-about\">", runi);
 	pr_strbuf_addf(sb, "%lld named slices of ", pr_mll(tr, "shown"));
-	windows_text(sb, json_object_get(tr, "windows"));
+	windows_text(sb, run, json_object_get(tr, "windows"));
 	pr_strbuf_addstr(sb, ", one lane per CPU thread and GPU stream");
 	if (pr_mll(tr, "left_out") > 0) {
 		pr_html_fmt_val(pr_mnum(tr, "left_out_below_ns") * 1e-9, "s", a, sizeof(a));
