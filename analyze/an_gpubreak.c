@@ -66,6 +66,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "base/timecheck.h"
 #include "analyze/gpuscan.h"
 #include "analyze/stats.h"
 #include "analyze/throughput.h"
@@ -215,7 +216,7 @@ static void u_add(struct uacc *u, int64_t a, int64_t b)
 		u->e = b;
 		u->open = 1;
 	} else if (a > u->e) {
-		u->total += u->e - u->s;
+		u->total = pr_add_sat(u->total, pr_sub_sat(u->e, u->s));
 		u->s = a;
 		u->e = b;
 	} else if (b > u->e) {
@@ -225,7 +226,7 @@ static void u_add(struct uacc *u, int64_t a, int64_t b)
 
 static int64_t u_total(const struct uacc *u)
 {
-	return u->total + (u->open ? u->e - u->s : 0);
+	return pr_add_sat(u->total, u->open ? pr_sub_sat(u->e, u->s) : 0);
 }
 
 /* Covered time in (-inf, t], exact once every interval starting at or before t was added. */
@@ -233,8 +234,8 @@ static int64_t u_upto(const struct uacc *u, int64_t t)
 {
 	int64_t in = 0;
 	if (u->open && t > u->s)
-		in = (t < u->e ? t : u->e) - u->s;
-	return u->total + in;
+		in = pr_sub_sat(t < u->e ? t : u->e, u->s);
+	return pr_add_sat(u->total, in);
 }
 
 /* ---- names ---- */
@@ -755,7 +756,8 @@ static void gpu_op(struct gb *g, int kind, int64_t track, int64_t ts, int64_t du
 		g->last = end;
 	if (g->all.open && ts > g->all.e) {
 		int64_t gap = ts - g->all.e;
-		g->idle[idle_category(gap, has_rt, rt->ts, g->all.e)] += gap;
+		int64_t *idle = &g->idle[idle_category(gap, has_rt, rt->ts, g->all.e)];
+		*idle = pr_add_sat(*idle, gap);
 		g->gaps++;
 	}
 	u_add(&g->all, ts, end);
@@ -784,15 +786,15 @@ static void gpu_op(struct gb *g, int kind, int64_t track, int64_t ts, int64_t du
 		u_add(&s->cc, ts, end);
 
 	g->type_count[cls]++;
-	g->type_time[cls] += dur;
+	g->type_time[cls] = pr_add_sat(g->type_time[cls], dur);
 	if (cls == C_COMM) {
 		g->lib_count[nm->lib]++;
-		g->lib_time[nm->lib] += dur;
+		g->lib_time[nm->lib] = pr_add_sat(g->lib_time[nm->lib], dur);
 	}
 	if (nm->kind < 0)
 		nm->kind = kind;
 	nm->count++;
-	nm->total += dur;
+	nm->total = pr_add_sat(nm->total, dur);
 	nm->sumsq += (double)dur * (double)dur;
 	if (dur < nm->min)
 		nm->min = dur;
@@ -810,10 +812,10 @@ static void gpu_op(struct gb *g, int kind, int64_t track, int64_t ts, int64_t du
 	if (cls == C_MEMORY) {
 		dir = kind == K_MEMSET ? D_MEMSET : nm->dir;
 		g->dir_count[dir]++;
-		g->dir_time[dir] += dur;
+		g->dir_time[dir] = pr_add_sat(g->dir_time[dir], dur);
 		if (a[A_BYTES] >= 0) {
 			g->dir_sized[dir]++;
-			g->dir_sized_time[dir] += dur;
+			g->dir_sized_time[dir] = pr_add_sat(g->dir_sized_time[dir], dur);
 			g->dir_bytes[dir] += a[A_BYTES];
 		}
 	}
@@ -1000,8 +1002,8 @@ static struct pr_xsort *load_cover(struct gb *g, struct pr_error *err)
 	xs = pr_xsort_new("gpu_breakdown's CPU op cover by start", sizeof(c), pr_xsort_mem / 4,
 			  PR_XSORT_SIGNED);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		c.ts = sqlite3_column_int64(st, 0);
-		c.end = sqlite3_column_int64(st, 1);
+		c.ts = pr_time_clamp(sqlite3_column_int64(st, 0)); /* the nearest bound */
+		c.end = pr_time_clamp(sqlite3_column_int64(st, 1));
 		if (pr_xsort_put(xs, &c))
 			break;
 	}
@@ -1173,7 +1175,7 @@ static int streams_json(struct gb *g, json_t *out, struct pr_error *err)
 		json_t *o, *t;
 		int rc;
 		if (i >= MAX_STREAMS) {
-			more_busy += u_total(&s->all);
+			more_busy = pr_add_sat(more_busy, u_total(&s->all));
 			more_ops += s->ops;
 			continue;
 		}
@@ -1261,7 +1263,7 @@ static int kernels_json(struct gb *g, json_t *out, struct pr_error *err)
 	sqlite3_stmt *st = NULL;
 	int k;
 	for (k = 0; k < NCLASS; k++)
-		all_time += g->type_time[k];
+		all_time = pr_add_sat(all_time, g->type_time[k]); /* saturated: +-2^62 ns traces */
 	for (k = 0; k < NCLASS; k++)
 		json_array_append_new(types, pr_jobj("type", json_string(class_names[k]), "count",
 						     pr_jint(g->type_count[k]), "time_ns",
@@ -1322,7 +1324,7 @@ static int kernels_json(struct gb *g, json_t *out, struct pr_error *err)
 		int rc;
 		if (i >= ntop) {
 			rest_count += nm->count;
-			rest_time += nm->total;
+			rest_time = pr_add_sat(rest_time, nm->total);
 			continue;
 		}
 		sqlite3_reset(st);
@@ -1366,8 +1368,8 @@ static int kernels_json(struct gb *g, json_t *out, struct pr_error *err)
 
 static int gpu_json(struct gb *g, struct pr_error *err)
 {
-	int64_t span = g->last - g->first, c = u_total(&g->comp), x = u_total(&g->comm);
-	int64_t over = x + c - u_total(&g->cc);
+	int64_t span = pr_sub_sat(g->last, g->first), c = u_total(&g->comp), x = u_total(&g->comm);
+	int64_t over = pr_sub_sat(pr_add_sat(x, c), u_total(&g->cc));
 	json_t *out, *rank, *idle;
 	rank = temporal(span, &g->all, &g->comp, &g->cc);
 	idle = idle_split(g->idle);

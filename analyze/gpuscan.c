@@ -10,6 +10,7 @@
 
 #include "base/spill.h"
 #include "base/strbuf.h"
+#include "base/timecheck.h"
 #include "base/jsonx.h"
 #include "base/xalloc.h"
 #include "base/xsort.h"
@@ -418,8 +419,11 @@ int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t ki
 	memset(&r, 0, sizeof(r));
 	r.kind = kind;
 	r.track = track_index(gs, track);
+	/* times read as the nearest bound (docs/store.md: another program's store may hold
+	 * any int64), so every sum and difference of the GPU analyses fits */
 	r.ts = ts;
 	r.dur = dur;
+	pr_span_clamp(&r.ts, &r.dur);
 	r.name = name;
 	r.pkind = r.qkind = PR_GK_NONE;
 	if (read_args(gs, &r, has_keys, akeys, args, alen, err))
