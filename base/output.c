@@ -188,7 +188,7 @@ static int open_in_place(struct pr_output *out, const char *path, struct pr_erro
 	return 0;
 }
 
-int pr_output_open_file(struct pr_output *out, const char *path, struct pr_error *err)
+static int open_file(struct pr_output *out, const char *path, int own, struct pr_error *err)
 {
 	struct pr_output blank = PR_OUTPUT_INIT;
 	struct pr_strbuf tmp = PR_STRBUF_INIT, target = PR_STRBUF_INIT;
@@ -201,6 +201,13 @@ int pr_output_open_file(struct pr_output *out, const char *path, struct pr_error
 	if (!path || !path[0]) {
 		pr_error_set(err, PR_E_IO, "empty output path");
 		return -1;
+	}
+	/* A name of profreport's own (pr_output_open_own): whatever is there (a
+	 * link, a FIFO, an empty file) is replaced by the rename, never written
+	 * through. */
+	if (own) {
+		pr_strbuf_addstr(&target, path);
+		goto create;
 	}
 	/* Standard output, or an existing path that is not a regular file (followed
 	 * through links): a device or a pipe is written in place; a rename would
@@ -220,6 +227,7 @@ int pr_output_open_file(struct pr_output *out, const char *path, struct pr_error
 		pr_strbuf_release(&target);
 		return -1;
 	}
+create:
 	block_signals(&old);
 	for (k = 0; k < 1000; k++) {
 		pr_strbuf_reset(&tmp);
@@ -255,6 +263,16 @@ int pr_output_open_file(struct pr_output *out, const char *path, struct pr_error
 		return -1;
 	}
 	return 0;
+}
+
+int pr_output_open_file(struct pr_output *out, const char *path, struct pr_error *err)
+{
+	return open_file(out, path, 0, err);
+}
+
+int pr_output_open_own(struct pr_output *out, const char *path, struct pr_error *err)
+{
+	return open_file(out, path, 1, err);
 }
 
 int pr_output_write(struct pr_output *out, const void *p, size_t n)

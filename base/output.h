@@ -94,6 +94,15 @@ void pr_output_init_memory(struct pr_output *out);
  */
 int pr_output_open_file(struct pr_output *out, const char *path, struct pr_error *err)
 	PR_MUST_CHECK;
+/*
+ * The same for a name of profreport's own in a directory it writes (an
+ * archive's pages and index): a link there is never followed and a FIFO or
+ * device never written through; whatever is at path is replaced by the
+ * rename (a planted link to a file outside stays untouched; a directory
+ * there fails the close).
+ */
+int pr_output_open_own(struct pr_output *out, const char *path, struct pr_error *err)
+	PR_MUST_CHECK;
 
 /*
  * Append n bytes. Returns 0, or -1 once any write has failed (the error is

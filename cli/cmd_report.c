@@ -1,5 +1,6 @@
 /* cmd_report.c - profreport report INPUT... --json FILE: the analysis model. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,11 +115,13 @@ static int write_panels(const json_t *model, const char *dir, enum pr_gfx_format
 	return 0;
 }
 
+/* own: a page of an archive directory, a name of profreport's own (pr_output_open_own:
+ * no link followed there); else the user's -o FILE, whose link is followed. */
 static int write_html(const json_t *model, json_t *const *runs, size_t n, const char *path,
-		      struct pr_error *err)
+		      int own, struct pr_error *err)
 {
 	struct pr_output out;
-	if (pr_output_open_file(&out, path, err))
+	if (own ? pr_output_open_own(&out, path, err) : pr_output_open_file(&out, path, err))
 		return -1;
 	if (pr_html_report(model, runs, n, &out, err) || pr_output_close(&out, err)) {
 		pr_output_release(&out);
@@ -134,7 +137,7 @@ static int write_page(const json_t *model, const char *path, struct pr_error *er
 	int rc;
 	stage = "rendering";
 	pr_html_set_progress(show_progress ? progress : NULL, NULL);
-	rc = write_html(model, NULL, 0, path, err);
+	rc = write_html(model, NULL, 0, path, 0, err);
 	pr_html_set_progress(NULL, NULL);
 	progress_done();
 	return rc;
@@ -195,6 +198,31 @@ static int kept(const struct archive *a, int64_t id)
 	return !a->keep || bsearch(&id, a->keep, a->nkeep, sizeof(id), cmp_id);
 }
 
+/*
+ * Is path a page written whole: a regular file (not a link, a directory, a
+ * FIFO) that ends with the page's closing tag? Only then is a run "already
+ * there"; an empty file or anything else in its place is written again.
+ */
+static int complete_page(const char *path)
+{
+	struct stat sb;
+	char tail[32];
+	ssize_t n;
+	int fd, ok = 0;
+	if (lstat(path, &sb) || !S_ISREG(sb.st_mode) || sb.st_size < (off_t)sizeof(tail))
+		return 0;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = pread(fd, tail, sizeof(tail) - 1, sb.st_size - (off_t)sizeof(tail) + 1);
+	if (n > 0) {
+		tail[n] = '\0';
+		ok = strstr(tail, "</html>") != NULL;
+	}
+	close(fd);
+	return ok;
+}
+
 static int archive_want(void *ctx, int64_t id, const char *label, const char *hash)
 {
 	struct archive *a = ctx;
@@ -203,7 +231,7 @@ static int archive_want(void *ctx, int64_t id, const char *label, const char *ha
 		return 0;
 	page_name(label, hash, name);
 	snprintf(path, sizeof(path), "%s%s%s", a->dir, a->sep, name);
-	return access(path, F_OK) != 0;
+	return !complete_page(path);
 }
 
 static int archive_add(void *ctx, json_t *run, int whole, struct pr_error *err)
@@ -219,7 +247,7 @@ static int archive_add(void *ctx, json_t *run, int whole, struct pr_error *err)
 		stage = "writing the page of";
 		if (show_progress)
 			progress(NULL, a->n + 1, progress_total, json_string_value(json_object_get(run, "label")));
-		if (write_html(a->head, &run, 1, path, err))
+		if (write_html(a->head, &run, 1, path, 1, err))
 			return -1;
 		stage = "analyzing"; /* the next run's progress line */
 		a->written++;
@@ -265,7 +293,7 @@ static int archive_model(struct archive *a, const json_t *model, struct pr_error
  * The index at path; past PR_HTML_INDEX_ROWS runs in parts, path then the
  * first and STEM-2.html, STEM-3.html, ... beside it the others.
  */
-static int write_index(const struct archive *a, const char *path, const char *note,
+static int write_index(const struct archive *a, const char *path, const char *note, int own,
 		       struct pr_error *err)
 {
 	size_t nparts = a->n ? (a->n + PR_HTML_INDEX_ROWS - 1) / PR_HTML_INDEX_ROWS : 1, k;
@@ -286,7 +314,10 @@ static int write_index(const struct archive *a, const char *path, const char *no
 	for (k = 0; k < nparts && !rc; k++) {
 		struct pr_output out = { 0 };
 		snprintf(file, sizeof(file), "%.*s%s", (int)dirlen, path, parts[k]);
-		if (pr_output_open_file(&out, file, err) ||
+		/* the user's index name follows a link; the parts after it and an
+		 * archive directory's index.html are names of profreport's own */
+		if ((own || k ? pr_output_open_own(&out, file, err)
+			      : pr_output_open_file(&out, file, err)) ||
 		    pr_html_index_part(a->rows, a->n, k, (const char *const *)parts, nparts, note,
 				       &out, err) ||
 		    pr_output_close(&out, err))
@@ -344,7 +375,7 @@ static int write_archive(const json_t *model, struct pr_store *store,
 		snprintf(path, sizeof(path), "%s", index);
 	else
 		snprintf(path, sizeof(path), "%s%sindex.html", dir, a.sep);
-	if (write_index(&a, path, note, err))
+	if (write_index(&a, path, note, !index, err))
 		goto out;
 	if (!quiet)
 		fprintf(stderr, "profreport: report: %zu report(s) written, %zu already there (same content hash), index '%s'\n",
@@ -499,6 +530,18 @@ static int open_input(struct pr_cli_input *in, const struct pr_command *cmd, str
 				    strerror(errno));
 	snprintf(kept, sizeof(kept), "%s%s" PR_KEPT_STORE, dir,
 		 *dir && dir[strlen(dir) - 1] == '/' ? "" : "/");
+	{
+		/* the archive's own name: a link planted there would have SQLite write
+		 * through it into another file (issue 30 S1) */
+		struct stat sb;
+		if (!lstat(kept, &sb) && !S_ISREG(sb.st_mode)) {
+			pr_error_set(err, PR_E_IO,
+				     "is not a regular file (a link, a directory, a FIFO): not "
+				     "the archive's store; remove it");
+			pr_error_set_source(err, kept);
+			return -1;
+		}
+	}
 	if (pr_cli_input_open_kept(in, cmd->name, a->pos, a->npos, io, kept, err))
 		return -1;
 	if (in->runs && !pr_arg(cmd, a, "quiet"))
