@@ -403,6 +403,33 @@ static int data_loading_name(const char *name)
 }
 
 /*
+ * A category's share of the step breakdown's average step (TensorBoard's): fires
+ * "<what> %.1f%% of the step time" over the rule's threshold, with the per-step
+ * time as evidence. Returns 1 when the breakdown decided (whether or not it
+ * fired), 0 when the run has no breakdown (or, need_time, no time of the
+ * category in it), for the caller's own measure.
+ */
+static int breakdown_share(const struct rule *r, struct pr_actx *ctx, json_t *out,
+			   const char *cat, int need_time, const char *what)
+{
+	json_t *avg = json_object_get(sec(ctx, "step_breakdown", NULL), "average");
+	char key[64], ev[80];
+	double share;
+	snprintf(key, sizeof(key), "%s_ns", cat);
+	snprintf(ev, sizeof(ev), "%s_ns_per_step", cat);
+	if (!avg || !(pr_mnum(avg, "dur_ns") > 0) || (need_time && !(pr_mnum(avg, key) > 0)))
+		return 0;
+	share = pr_mnum(avg, key) / pr_mnum(avg, "dur_ns");
+	if (share > r->threshold)
+		fire(r, out, NULL,
+		     pr_jobj(ev, json_incref(json_object_get(avg, key)), "step_ns",
+			     json_incref(json_object_get(avg, "dur_ns")), "share_of_step",
+			     pr_jnum(share), NULL),
+		     "%s %.1f%% of the step time", what, share * 100);
+	return 1;
+}
+
+/*
  * DataLoader time: the step breakdown's (TensorBoard's) DataLoader share where it
  * has one; else torch's enumerate(DataLoader) spans inside the steps; failing those, the
  * outermost user phases named for data loading (record_function("data_loading")
@@ -413,20 +440,10 @@ static int r_dataloader(const struct rule *r, struct pr_actx *ctx, json_t *out, 
 	double share, ns = 0, steps = 0;
 	const char *what = "DataLoader";
 	size_t i;
-	json_t *avg = json_object_get(sec(ctx, "step_breakdown", NULL), "average");
-	if (avg && pr_mnum(avg, "dataloader_ns") > 0 && pr_mnum(avg, "dur_ns") > 0) {
-		/* TensorBoard's figure, the one the step breakdown shows: DataLoader time
-		 * when no GPU work runs, per step extended to its GPU work */
-		share = pr_mnum(avg, "dataloader_ns") / pr_mnum(avg, "dur_ns");
-		if (share > r->threshold)
-			fire(r, out, NULL,
-			     pr_jobj("dataloader_ns_per_step",
-				     json_incref(json_object_get(avg, "dataloader_ns")), "step_ns",
-				     json_incref(json_object_get(avg, "dur_ns")), "share_of_step",
-				     pr_jnum(share), NULL),
-			     "DataLoader takes %.1f%% of the step time", share * 100);
+	/* TensorBoard's figure, the one the step breakdown shows: DataLoader time when no
+	 * GPU work runs, per step extended to its GPU work */
+	if (breakdown_share(r, ctx, out, "dataloader", 1, "DataLoader takes"))
 		return 0;
-	}
 	if (step_share(ctx, PR_CAP_DATALOADER, &share, &ns, err))
 		return -1;
 	if (ns == 0) {
@@ -458,19 +475,9 @@ static int r_dataloader(const struct rule *r, struct pr_actx *ctx, json_t *out, 
  */
 static int r_comm(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	json_t *avg = json_object_get(sec(ctx, "step_breakdown", NULL), "average");
 	double share, ns = 0;
-	if (avg) {
-		share = pr_mnum(avg, "communication_ns") / pr_mnum(avg, "dur_ns");
-		if (share > r->threshold)
-			fire(r, out, NULL,
-			     pr_jobj("communication_ns_per_step",
-				     json_incref(json_object_get(avg, "communication_ns")), "step_ns",
-				     json_incref(json_object_get(avg, "dur_ns")), "share_of_step",
-				     pr_jnum(share), NULL),
-			     "Communication kernels take %.1f%% of the step time", share * 100);
+	if (breakdown_share(r, ctx, out, "communication", 0, "Communication kernels take"))
 		return 0;
-	}
 	if (step_share(ctx, PR_CAP_NCCL, &share, &ns, err))
 		return -1;
 	if (share > r->threshold)

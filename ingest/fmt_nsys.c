@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "ingest/format.h"
+#include "ingest/jdoc.h"
 #include "base/strbuf.h"
 #include "base/strmap.h"
 #include "base/timecheck.h"
@@ -861,20 +862,8 @@ static void session_origin(struct nsys *ns)
 
 static int nsys_limit(size_t *max, struct pr_error *err)
 {
-	const char *e = getenv(NSYS_MAX_ENV);
-	char *end;
-	unsigned long long mb;
-	*max = (size_t)NSYS_MAX_MB_DEFAULT << 20;
-	if (!e || !*e)
-		return 0;
-	errno = 0;
-	mb = strtoull(e, &end, 10);
-	if (*e < '0' || *e > '9' || *end || errno || mb < 1 || mb > NSYS_MAX_MB_MAX)
-		return pr_error_set(err, PR_E_USAGE,
-				    "%s='%.40s': expected a whole number of MiB from 1 to %d",
-				    NSYS_MAX_ENV, e, NSYS_MAX_MB_MAX);
-	*max = (size_t)mb << 20;
-	return 0;
+	return pr_env_limit(NSYS_MAX_ENV, (size_t)NSYS_MAX_MB_DEFAULT << 20, NSYS_MAX_MB_MAX, max,
+			    err);
 }
 
 /*

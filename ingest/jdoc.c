@@ -13,22 +13,28 @@
 
 /* ---- the document-size limit ---- */
 
-int pr_jdoc_limit(size_t *max, struct pr_error *err)
+int pr_env_limit(const char *env, size_t deflt, unsigned long long max_mib, size_t *max,
+		 struct pr_error *err)
 {
-	const char *e = getenv(PR_JDOC_MAX_ENV);
+	const char *e = getenv(env);
 	char *end;
 	unsigned long long mb;
-	*max = PR_JDOC_MAX_DEFAULT;
+	*max = deflt;
 	if (!e || !*e)
 		return 0;
 	errno = 0;
 	mb = strtoull(e, &end, 10);
-	if (*e < '0' || *e > '9' || *end || errno || mb < 1 || mb > PR_JDOC_MAX_MB_MAX)
+	if (*e < '0' || *e > '9' || *end || errno || mb < 1 || mb > max_mib)
 		return pr_error_set(err, PR_E_USAGE,
-				    "%s='%.40s': expected a whole number of MiB from 1 to %d",
-				    PR_JDOC_MAX_ENV, e, PR_JDOC_MAX_MB_MAX);
+				    "%s='%.40s': expected a whole number of MiB from 1 to %llu", env, e,
+				    max_mib);
 	*max = (size_t)mb << 20;
 	return 0;
+}
+
+int pr_jdoc_limit(size_t *max, struct pr_error *err)
+{
+	return pr_env_limit(PR_JDOC_MAX_ENV, PR_JDOC_MAX_DEFAULT, PR_JDOC_MAX_MB_MAX, max, err);
 }
 
 size_t pr_jdoc_max(void)

@@ -28,6 +28,10 @@
  * PR_JDOC_MAX then give the default. */
 int pr_jdoc_limit(size_t *max, struct pr_error *err);
 size_t pr_jdoc_max(void);
+/* A limit in MiB from the environment variable env (1 to max_mib), else deflt bytes: the
+ * rule of PROFREPORT_JSON_MAX_MB, for the other inputs read whole (PROFREPORT_NSYS_MAX_MB). */
+int pr_env_limit(const char *env, size_t deflt, unsigned long long max_mib, size_t *max,
+		 struct pr_error *err);
 #define PR_JDOC_MAX pr_jdoc_max()
 
 json_t *pr_jdoc_load(struct pr_source *src, long *nonfinite, struct pr_error *err);

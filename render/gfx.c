@@ -418,6 +418,25 @@ static int ok(double x, double y)
 }
 
 /*
+ * The next piece of consecutive points whose x and y (and y2, when given) are
+ * finite, from *i on: 1 with the piece [*start, *start + *len) and *i past
+ * it, or 0 when there is none. A NaN coordinate ends a piece.
+ */
+static int next_piece(const double *x, const double *y, const double *y2, size_t n, size_t *i,
+		      size_t *start, size_t *len)
+{
+	while (*i < n && !(ok(x[*i], y[*i]) && (!y2 || ok(x[*i], y2[*i]))))
+		(*i)++;
+	if (*i >= n)
+		return 0;
+	*start = *i;
+	while (*i < n && ok(x[*i], y[*i]) && (!y2 || ok(x[*i], y2[*i])))
+		(*i)++;
+	*len = *i - *start;
+	return 1;
+}
+
+/*
  * SVG polyline: every piece of two or more points in one path, a lone
  * point as a dot a little wider than the line (as in PNG).
  */
@@ -425,15 +444,9 @@ static void svg_polyline(struct pr_gfx *g, const double *x, const double *y, siz
 			 uint32_t rgb, double alpha, double width, int dashed)
 {
 	struct pr_strbuf *sb = &g->doc, dots = PR_STRBUF_INIT;
-	size_t i, start = 0, len = 0, ncmd = 0;
+	size_t i = 0, start = 0, len = 0, ncmd = 0;
 	pr_strbuf_addstr(sb, "<path d=\"");
-	for (i = 0; i <= n; i++) {
-		if (i < n && ok(x[i], y[i])) {
-			if (!len)
-				start = i;
-			len++;
-			continue;
-		}
+	while (next_piece(x, y, NULL, n, &i, &start, &len)) {
 		if (len == 1) {
 			pr_strbuf_addstr(&dots, "<circle");
 			svg_attr(&dots, "cx", x[start]);
@@ -449,7 +462,6 @@ static void svg_polyline(struct pr_gfx *g, const double *x, const double *y, siz
 				svg_pt(sb, 0, x[k], y[k]);
 			ncmd++;
 		}
-		len = 0;
 	}
 	if (ncmd) {
 		pr_strbuf_addstr(sb, "\" fill=\"none\"");
@@ -543,7 +555,7 @@ void pr_gfx_polyline(struct pr_gfx *g, const double *x, const double *y, size_t 
 void pr_gfx_area(struct pr_gfx *g, const double *x, const double *y, size_t n, double base,
 		 uint32_t rgb, double alpha)
 {
-	size_t i, start = 0, len = 0, mark = g->doc.len;
+	size_t i = 0, start = 0, len = 0, mark = g->doc.len;
 	int svg = g->format == PR_GFX_SVG, any = 0;
 	if (!n || !isfinite(base))
 		return;
@@ -551,13 +563,7 @@ void pr_gfx_area(struct pr_gfx *g, const double *x, const double *y, size_t n, d
 		pr_strbuf_addstr(&g->doc, "<path d=\"");
 	else
 		source(g, rgb, alpha);
-	for (i = 0; i <= n; i++) {
-		if (i < n && ok(x[i], y[i])) {
-			if (!len)
-				start = i;
-			len++;
-			continue;
-		}
+	while (next_piece(x, y, NULL, n, &i, &start, &len)) {
 		if (len >= 2 && svg) {
 			size_t k;
 			svg_pt(&g->doc, 'M', x[start], base);
@@ -575,7 +581,6 @@ void pr_gfx_area(struct pr_gfx *g, const double *x, const double *y, size_t n, d
 			cairo_line_to(g->cr, x[start + len - 1], base);
 			cairo_close_path(g->cr);
 		}
-		len = 0;
 	}
 	if (svg)
 		svg_fill_end(g, mark, any, rgb, alpha);
@@ -586,7 +591,7 @@ void pr_gfx_area(struct pr_gfx *g, const double *x, const double *y, size_t n, d
 void pr_gfx_fill_between(struct pr_gfx *g, const double *x, const double *ylo, const double *yhi,
 			 size_t n, uint32_t rgb, double alpha)
 {
-	size_t i, start = 0, len = 0, mark = g->doc.len;
+	size_t i = 0, start = 0, len = 0, mark = g->doc.len;
 	int svg = g->format == PR_GFX_SVG, any = 0;
 	if (!n)
 		return;
@@ -594,13 +599,7 @@ void pr_gfx_fill_between(struct pr_gfx *g, const double *x, const double *ylo, c
 		pr_strbuf_addstr(&g->doc, "<path d=\"");
 	else
 		source(g, rgb, alpha);
-	for (i = 0; i <= n; i++) {
-		if (i < n && ok(x[i], yhi[i]) && ok(x[i], ylo[i])) {
-			if (!len)
-				start = i;
-			len++;
-			continue;
-		}
+	while (next_piece(x, yhi, ylo, n, &i, &start, &len)) {
 		if (len >= 2 && svg) {
 			size_t k;
 			svg_pt(&g->doc, 'M', x[start], yhi[start]);
@@ -620,7 +619,6 @@ void pr_gfx_fill_between(struct pr_gfx *g, const double *x, const double *ylo, c
 				cairo_line_to(g->cr, x[k], ylo[k]);
 			cairo_close_path(g->cr);
 		}
-		len = 0;
 	}
 	if (svg)
 		svg_fill_end(g, mark, any, rgb, alpha);

@@ -7,21 +7,10 @@
 # node or tests/browser/node_modules.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-: "${PROFREPORT:?}" "${PR_SAMPLES:?}"
-chromium=${PR_CHROMIUM:-/usr/bin/chromium}
-skip() {
-	echo "browser/budget: SKIP: $*"
-	exit 77
-}
-command -v node >/dev/null 2>&1 || skip "node is not installed"
-[ -x "$chromium" ] || skip "no chromium at $chromium"
-[ -d "$here/node_modules/puppeteer-core" ] || skip "tests/browser/node_modules is missing"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/prbudget.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-HOME=$tmp/home
-export HOME
-mkdir -p "$HOME" "$tmp/tiny"
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+browser_setup budget
+mkdir -p "$tmp/tiny"
 "$PROFREPORT" report "$PR_SAMPLES" -q -o "$tmp/report.html"
 [ ! -d "$tmp/report.runs" ] || { echo "browser/budget: FAIL: the samples became an archive" >&2; exit 1; }
 i=0

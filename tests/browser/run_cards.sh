@@ -7,21 +7,9 @@
 # tests/browser/node_modules.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-: "${PROFREPORT:?}" "${PR_SAMPLES:?}"
-chromium=${PR_CHROMIUM:-/usr/bin/chromium}
-skip() {
-	echo "browser/cards: SKIP: $*"
-	exit 77
-}
-command -v node >/dev/null 2>&1 || skip "node is not installed"
-[ -x "$chromium" ] || skip "no chromium at $chromium"
-[ -d "$here/node_modules/puppeteer-core" ] || skip "tests/browser/node_modules is missing"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/prcards.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-HOME=$tmp/home
-export HOME
-mkdir -p "$HOME"
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+browser_setup cards
 rc=0
 check() { node "$here/check_cards.js" "$@" || rc=1; }
 q=$PR_SAMPLES/qnn/memory_20241219_143000

@@ -6,21 +6,10 @@
 # exit 77 (skip) without chromium, node or tests/browser/node_modules.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-: "${PROFREPORT:?}" "${PR_SAMPLES:?}"
-chromium=${PR_CHROMIUM:-/usr/bin/chromium}
-skip() {
-	echo "browser/scales: SKIP: $*"
-	exit 77
-}
-command -v node >/dev/null 2>&1 || skip "node is not installed"
-[ -x "$chromium" ] || skip "no chromium at $chromium"
-[ -d "$here/node_modules/puppeteer-core" ] || skip "tests/browser/node_modules is missing"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/prscales.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-HOME=$tmp/home
-export HOME
-mkdir -p "$HOME" "$tmp/out"
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+browser_setup scales
+mkdir -p "$tmp/out"
 # 12 steps ProfilerStep#10..#21, 10 ms each (+ i * 0.1 ms), one op in each
 /usr/bin/python3 - "$tmp/steps.json" <<'PY'
 import json, sys

@@ -11,21 +11,9 @@
 # chromium, node or tests/browser/node_modules; PR_REQUIRE_ALL makes CI fail then.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-: "${PROFREPORT:?}" "${PR_SAMPLES:?}"
-chromium=${PR_CHROMIUM:-/usr/bin/chromium}
-skip() {
-	echo "browser/trace: SKIP: $*"
-	exit 77
-}
-command -v node >/dev/null 2>&1 || skip "node is not installed"
-[ -x "$chromium" ] || skip "no chromium at $chromium"
-[ -d "$here/node_modules/puppeteer-core" ] || skip "tests/browser/node_modules is missing"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/prtrace.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-HOME=$tmp/home
-export HOME
-mkdir -p "$HOME"
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+browser_setup trace
 bad=0
 # one INPUT SEARCH: the page of INPUT checked against the facts of INPUT
 one() {
