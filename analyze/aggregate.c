@@ -876,8 +876,9 @@ static int run_rank(struct pr_agg *a, const json_t *run, const char *src, long *
 	} else if (a->has_rank_re) {
 		if ((rank = rank_by_regex(a, src)) == -2)
 			return pr_error_set(err, PR_E_USAGE,
-					    "'%s': the rank --rank-from reads in this path is out of "
-					    "range (more than 9 digits)", src);
+					    "'%s': the rank --rank-from reads in this path is "
+					    "out of range (more than 9 digits)",
+					    src);
 		if (rank < 0)
 			return pr_error_set(err, PR_E_USAGE,
 					    "'%s': --rank-from matches no rank in this path", src);

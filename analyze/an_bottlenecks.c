@@ -40,9 +40,9 @@
  */
 static int structural(const char *name)
 {
-	static const char *const pats[] = { "profilerstep", "forward",	"backward", "optimizer",
-					    "zero_grad",    "1f1b",	"gpipe",    "pipeline",
-					    "schedule" };
+	static const char *const pats[] = { "profilerstep", "forward",	"backward",
+					    "optimizer",    "zero_grad", "1f1b",
+					    "gpipe",	    "pipeline",	 "schedule" };
 	char low[256];
 	size_t i, n = strlen(name);
 	if (n >= sizeof(low))
@@ -122,11 +122,12 @@ static void stages(struct pr_actx *ctx, json_t *out)
 							      pr_jnum(s), NULL));
 			continue;
 		}
-		if (s > STAGE_SHARE)
-			json_array_append_new(items, pr_jobj("name", json_string(name), "share", pr_jnum(s),
-							    "total_ns",
-							    json_incref(json_object_get(v, "union_ns")),
-							    "source", json_string("phases"), NULL));
+		if (s > STAGE_SHARE) {
+			json_t *u = json_incref(json_object_get(v, "union_ns"));
+			json_array_append_new(items, pr_jobj("name", json_string(name), "share",
+							    pr_jnum(s), "total_ns", u, "source",
+							    json_string("phases"), NULL));
+		}
 	}
 	json_array_foreach(json_object_get(phases, "stages"), i, v)
 	{

@@ -235,10 +235,12 @@ static int r_stage(const struct rule *r, struct pr_actx *ctx, json_t *out, struc
 		if (i >= 3)
 			break;
 		if (step && !strcmp(pr_mstr(v, "source"), "phases"))
-			fire(r, out, rule, json_deep_copy(v), "Phase '%s' takes %.1f%% of the step time",
+			fire(r, out, rule, json_deep_copy(v),
+			     "Phase '%s' takes %.1f%% of the step time",
 			     pr_mstr(v, "name"), pr_mnum(v, "share") * 100);
 		else
-			fire(r, out, rule, json_deep_copy(v), "Stage '%s' takes %.1f%% of total time",
+			fire(r, out, rule, json_deep_copy(v),
+			     "Stage '%s' takes %.1f%% of total time",
 			     pr_mstr(v, "name"), pr_mnum(v, "share") * 100);
 	}
 	return 0;

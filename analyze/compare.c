@@ -844,7 +844,8 @@ static const char *const diag_note[] = {
 	/* Bytes-only [memory] events: the running total is exact up to its start,
 	 * which both sides set by the same rule */
 	"memory_reconstructed",
-	"csv_invalid_text", "csv_missing_value", "csv_naive_time_utc", "csv_no_time_column", "csv_repeated_header",
+	"csv_invalid_text", "csv_missing_value", "csv_naive_time_utc", "csv_no_time_column",
+	"csv_repeated_header",
 	"csv_time_backwards",
 	"dhat_access_latched", "dhat_no_lifetimes",
 	"diffulex_avg_throughput_diluted", "diffulex_csv_header_unsorted",

@@ -425,8 +425,8 @@ static int page_as_archive(const json_t *model, struct pr_store *store,
 	int rc;
 	if (bytes)
 		snprintf(note, sizeof(note),
-			 "%lld runs make a page of %.1f MiB, over the budget of one page (%lld MiB): "
-			 "one page per run in %s/, this page their index.",
+			 "%lld runs make a page of %.1f MiB, over the budget of one page "
+			 "(%lld MiB): one page per run in %s/, this page their index.",
 			 nruns, (double)bytes / 1048576, PAGE_MAX_BYTES >> 20, dir);
 	else
 		snprintf(note, sizeof(note),

@@ -231,8 +231,9 @@ static int known_run(struct pr_store *st, const char *path, int64_t *id)
 	free(buf);
 	pr_source_hash_hex(src, hash);
 	pr_source_close(src);
-	if (r < 0 || sqlite3_prepare_v2(pr_store_db(st), "SELECT id FROM run WHERE content_hash = ?1",
-					-1, &q, NULL) != SQLITE_OK) {
+	if (r < 0 || sqlite3_prepare_v2(pr_store_db(st),
+					"SELECT id FROM run WHERE content_hash = ?1", -1, &q,
+					NULL) != SQLITE_OK) {
 		sqlite3_finalize(q);
 		return 0;
 	}

@@ -92,10 +92,12 @@ static int refuse_dash_twice(const struct pr_command *cmd, const struct pr_args 
 	int i, n = 0;
 	for (i = 0; i < a->npos; i++)
 		n += !strcmp(a->pos[i], "-");
-	for (i = 0; cmd->opts && cmd->opts[i].lname; i++)
-		if ((!strcmp(cmd->opts[i].lname, "phases") || !strcmp(cmd->opts[i].lname, "config")) &&
-		    a->val[i] && !strcmp(a->val[i], "-"))
+	for (i = 0; cmd->opts && cmd->opts[i].lname; i++) {
+		const char *ln = cmd->opts[i].lname;
+		if ((!strcmp(ln, "phases") || !strcmp(ln, "config")) && a->val[i] &&
+		    !strcmp(a->val[i], "-"))
 			n++;
+	}
 	if (n < 2)
 		return 0;
 	return pr_error_set(err, PR_E_USAGE,

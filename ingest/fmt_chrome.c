@@ -1393,7 +1393,8 @@ static void sampled_profile(struct chrome *ch)
 		pr_stk_sample(stk, track, NULL, 0, v[i].ts); /* from 0 to the first sample */
 		for (k = i; k < j; k++) {
 			size_t nf = sample_stack(ch, v[k].sf, f);
-			pr_stk_sample(stk, track, f, nf, k + 1 < j ? v[k + 1].ts - v[k].ts : last_gap);
+			int64_t dur = k + 1 < j ? v[k + 1].ts - v[k].ts : last_gap;
+			pr_stk_sample(stk, track, f, nf, dur);
 		}
 	}
 	pr_stk_finish(stk);

@@ -818,9 +818,10 @@ static void missing_diags(struct gen *g)
 		if (c->nmiss > c->nnum)
 			pr_writer_diag(g->w, "csv_series_mostly_missing", -1, c->miss_line,
 				       c->miss_col,
-				       "column '%s' has a value in %lld of its %lld rows: most of the "
-				       "series is missing",
-				       c->name, (long long)c->nnum, (long long)(c->nnum + c->nmiss));
+				       "column '%s' has a value in %lld of its %lld rows: most "
+				       "of the series is missing",
+				       c->name, (long long)c->nnum,
+				       (long long)(c->nnum + c->nmiss));
 	}
 }
 

@@ -88,7 +88,8 @@ static void tree_close_to(struct ms *m, int depth, long line)
 		int d = m->depth - 1;
 		if (m->sum[d] != m->bytes[d] && m->sum[d] != 0)
 			pr_writer_diag(m->w, "massif_tree_sum", -1, line, 0,
-				       "a tree node's children add up to %s%lld bytes, not its %lld",
+				       "a tree node's children add up to %s%lld bytes, not "
+				       "its %lld",
 				       m->sum[d] == INT64_MAX ? "at least " : "",
 				       (long long)m->sum[d], (long long)m->bytes[d]);
 		free(m->label[d]);
@@ -189,7 +190,8 @@ static void tree_line(struct ms *m, const char *s, long line)
 		pr_writer_diag(m->w, "massif_tree_sum", -1, line, 0,
 			       "a tree node of %lld bytes is larger than its parent's %lld; taken "
 			       "as %lld",
-			       (long long)b, (long long)m->bytes[d - 1], (long long)m->bytes[d - 1]);
+			       (long long)b, (long long)m->bytes[d - 1],
+			       (long long)m->bytes[d - 1]);
 		b = m->bytes[d - 1];
 	}
 	if (d > 0) /* saturated past 2^63: massif_tree_sum says they do not add up */

@@ -112,7 +112,8 @@ static int file_has_stringids(const char *path)
 		}
 	}
 	pr_strbuf_addstr(&uri, "?immutable=1");
-	if (sqlite3_open_v2(uri.buf, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
+	if (sqlite3_open_v2(uri.buf, &db,
+			    SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
 			    NULL) == SQLITE_OK &&
 	    sqlite3_prepare_v2(db,
 			       "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
@@ -784,8 +785,8 @@ static int read_metrics(struct nsys *ns)
 	if (info && names_load(ns, &mn))
 		goto fail;
 	if (sqlite3_prepare_v2(ns->db,
-			       "SELECT typeId, metricId, timestamp, value FROM GPU_METRICS ORDER BY "
-			       "1, 2, 3",
+			       "SELECT typeId, metricId, timestamp, value FROM GPU_METRICS "
+			       "ORDER BY 1, 2, 3",
 			       -1, &st, NULL) != SQLITE_OK) {
 		db_fail(ns, "GPU_METRICS");
 		goto fail;
@@ -884,9 +885,10 @@ static int slurp(struct pr_source *src, unsigned char **out, size_t *n, struct p
 			if (cap >= max) {
 				free(buf);
 				return pr_error_set(err, PR_E_LIMIT,
-						    "Nsight Systems export larger than %zu MiB (after "
-						    "gunzip): not loaded (it is read whole into memory; "
-						    "%s=N raises the limit)",
+						    "Nsight Systems export larger than %zu "
+						    "MiB (after gunzip): not loaded (it is "
+						    "read whole into memory; %s=N raises "
+						    "the limit)",
 						    max >> 20, NSYS_MAX_ENV);
 			}
 			cap = cap * 2 > max ? max : cap * 2;

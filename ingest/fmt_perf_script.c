@@ -272,7 +272,7 @@ static int psc_sniff(const unsigned char *head, size_t n, const char *path)
 	if (!head_line(head, n, i, buf, sizeof(buf), &len, &nl))
 		return 0;
 	if (len == 0 || (len == 1 && buf[0] == '\0'))
-		return notime ? 0 : 80; /* a record without a call stack (an empty or CR-only line) */
+		return notime ? 0 : 80; /* a record without a call stack (an empty line) */
 	/* the next record (no -g: one line each), or a stack line */
 	if (!notime && parse_hdr(buf + strspn(buf, " \t"), &h, &bc) == 0 && h.time)
 		return 90;

@@ -26,8 +26,8 @@ int pr_env_limit(const char *env, size_t deflt, unsigned long long max_mib, size
 	mb = strtoull(e, &end, 10);
 	if (*e < '0' || *e > '9' || *end || errno || mb < 1 || mb > max_mib)
 		return pr_error_set(err, PR_E_USAGE,
-				    "%s='%.40s': expected a whole number of MiB from 1 to %llu", env, e,
-				    max_mib);
+				    "%s='%.40s': expected a whole number of MiB from 1 to %llu",
+				    env, e, max_mib);
 	*max = (size_t)mb << 20;
 	return 0;
 }

@@ -494,9 +494,9 @@ static void plog_release(struct plog *pl)
 /* A last marker that ends the work rather than starting a phase. */
 static int closing_word(const char *name)
 {
-	static const char *const words[] = { "exit",	 "end",	    "done",      "finish",
-					     "finished", "stop",    "stopped",   "complete",
-					     "completed", "shutdown" };
+	static const char *const words[] = { "exit", "end", "done", "finish", "finished",
+					     "stop", "stopped", "complete", "completed",
+					     "shutdown" };
 	size_t i;
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (!strcasecmp(name, words[i]))

@@ -341,7 +341,8 @@ static void step_time(struct pr_panelset *ps, const json_t *base, const json_t *
 	c->hlines = h;
 	c->nhlines = 2;
 	c->height = 420;
-	if (nb <= 8 && nn <= 8) { /* a few steps: from zero, so 3 % jitter is not a V across the plot */
+	/* a few steps: from zero, so 3 % jitter is not a V across the plot */
+	if (nb <= 8 && nn <= 8) {
 		size_t i;
 		c->y_fixed = 1;
 		c->y_min = 0;

@@ -202,7 +202,8 @@ void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
 	free(ids);
 	free(lab);
 	if (hidden)
-		pr_strbuf_addf(sb, "  (%zu more unchanged; --to json lists every metric)\n", hidden);
+		pr_strbuf_addf(sb, "  (%zu more unchanged; --to json lists every metric)\n",
+			       hidden);
 	/* which rule decided each verdict, for the tags that appear above */
 	if (used[0])
 		pr_strbuf_addf(sb, "  p=: Mann-Whitney p, significant when < %g\n",

@@ -160,8 +160,9 @@ struct pr_gfx *pr_gfx_new(enum pr_gfx_format format, int width, int height,
 		pr_strbuf_init(&g->doc);
 		pr_strbuf_addf(&g->doc,
 			       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-			       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
-			       " viewBox=\"0 0 %d %d\" version=\"1.1\" font-family=\"%s\""
+			       "<svg xmlns=\"http://www.w3.org/2000/svg\""
+			       " width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" version=\"1.1\""
+			       " font-family=\"%s\""
 			       " stroke-linejoin=\"round\" xml:space=\"preserve\">\n",
 			       width, height, width, height, PR_GFX_FONT);
 		return g;

@@ -1153,7 +1153,8 @@ static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gf
 	size_t i, n = json_array_size(json_object_get(k, "by_type"));
 	if (n) {
 		pr_strbuf_addstr(sb, "<h4>GPU op time by type</h4>\n");
-		if (n > FEW_ROWS) /* a few types: the table says them, a chart would say them again */
+		/* a few types: the table says them, a chart would say them again */
+		if (n > FEW_ROWS)
 			gpu_figures(sb, f, "gpu_kernel_types");
 		pr_html_table_begin(sb, h);
 		size_t shown = 0;
@@ -1348,7 +1349,8 @@ static size_t first_diff(const json_t *a, const json_t *b)
 static char *name_with_mask(const json_t *run, unsigned long mask)
 {
 	const char *part[NAME_DIRS + 1];
-	size_t len[NAME_DIRS + 1], k = path_parts(pr_mstr(run, "source"), part, len, NAME_DIRS + 1), d;
+	size_t len[NAME_DIRS + 1], d;
+	size_t k = path_parts(pr_mstr(run, "source"), part, len, NAME_DIRS + 1);
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	int gap = 0, any = 0;
 	for (d = k ? k - 1 : 0; d >= 1; d--) {
@@ -1868,7 +1870,8 @@ static void index_parts_nav(struct pr_strbuf *sb, size_t n, size_t part,
 			    const char *const *parts, size_t nparts)
 {
 	size_t k;
-	pr_strbuf_addf(sb, "<nav class=\"index-parts\" aria-label=\"index pages\"><p class=\"meta\">"
+	pr_strbuf_addf(sb,
+		       "<nav class=\"index-parts\" aria-label=\"index pages\"><p class=\"meta\">"
 		       "Runs %zu-%zu of %zu (%zu a page):", part * PR_HTML_INDEX_ROWS + 1,
 		       min_z(n, (part + 1) * PR_HTML_INDEX_ROWS), n, PR_HTML_INDEX_ROWS);
 	for (k = 0; k < nparts; k++) {

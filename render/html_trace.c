@@ -59,8 +59,8 @@ static void windows_text(struct pr_strbuf *sb, const json_t *run, const json_t *
 		st = window_step(run, pr_mstr(w, "label"));
 		if (st && pr_mnum(st, "dur_ns") != pr_mnum(w, "t1_ns") - pr_mnum(w, "t0_ns")) {
 			pr_html_fmt_val(pr_mnum(st, "dur_ns") * 1e-9, "s", c, sizeof(c));
-			pr_strbuf_addf(sb, " (%s; shown from %s to the end of its GPU work, %s)", c, a,
-				       b);
+			pr_strbuf_addf(sb, " (%s; shown from %s to the end of its GPU work, %s)",
+				       c, a, b);
 		} else {
 			pr_strbuf_addf(sb, " (from %s, %s long)", a, b);
 		}

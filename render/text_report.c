@@ -552,7 +552,8 @@ static void throughput(const json_t *run, FILE *out)
 			json_t *h = json_object_get(s, "host");
 			pr_fmt_duration(pr_mnum(h, "mean_ns"), a, sizeof(a));
 			pr_fmt_duration(pr_mnum(h, "p50_ns"), b, sizeof(b));
-			emit(out, "    step time (host): mean %s, p50 %s (above: TensorBoard's)", a, b);
+			emit(out, "    step time (host): mean %s, p50 %s (above: TensorBoard's)",
+			     a, b);
 		}
 		json_array_foreach(json_object_get(s, "stragglers"), i, v)
 		{
@@ -809,9 +810,9 @@ static void bottlenecks(const json_t *run, FILE *out)
 		int step = !strcmp(pr_mstr(json_object_get(b, "stages"), "basis"), "step");
 		json_array_foreach(stages, i, v) /* Inferix's stages are shares of the run */
 			step = step && strcmp(pr_mstr(v, "source"), "inferix stages");
-		heading(out, step
-				     ? "Bottlenecks (phases over 30% of the step, its structure aside)"
-				     : "Bottlenecks (phases or stages over 30% of the run)");
+		heading(out, step ? "Bottlenecks (phases over 30% of the step, its structure "
+				    "aside)"
+				  : "Bottlenecks (phases or stages over 30% of the run)");
 		json_array_foreach(stages, i, v)
 			emit(out, "  %-40s %6.1f%%  %s", name_fit(pr_mstr(v, "name"), 40, e, sizeof(e)),
 			     pr_mnum(v, "share") * 100, secs(pr_mnum(v, "total_ns"), a, sizeof(a)));
