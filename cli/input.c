@@ -193,7 +193,10 @@ static void group_next(struct group *g, int64_t bytes)
 struct arg_state {
 	int in_dir;
 	size_t used, skipped;
+	struct pr_strbuf names; /* the first skipped files' names, for the note */
 };
+
+#define SKIPPED_NAMED 3 /* skipped files named in the note of summary and report */
 
 struct ingest_all {
 	const char *cmd;
@@ -271,6 +274,9 @@ static void file_done(void *ctx, void *file_ctx, const char *file,
 	if (as->in_dir && fe->code == PR_E_FORMAT) {
 		if (c->g.report)
 			pr_strbuf_addf(&c->g.lines, "'%s': skipped, not a recognized format\n",
+				       shown(file, path, sizeof(path)));
+		else if (as->skipped < SKIPPED_NAMED)
+			pr_strbuf_addf(&as->names, "%s'%s'", as->skipped ? ", " : "",
 				       shown(file, path, sizeof(path)));
 		as->skipped++;
 		return;
@@ -366,8 +372,18 @@ static int ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 					     as[i].skipped, as[i].skipped == 1 ? "" : "s");
 				pr_error_set_source(&e, paths[i]);
 				report_error(cmd, &e, err, &c.failed);
+			} else if (as[i].skipped && !report) {
+				/* summary and report print no per-file lines: one note */
+				char dir[2048];
+				fprintf(stderr,
+					"profreport: %s: '%s': %zu file(s) skipped, not a recognized "
+					"format: %s%s\n",
+					cmd, shown(paths[i], dir, sizeof(dir)), as[i].skipped,
+					as[i].names.buf ? as[i].names.buf : "",
+					as[i].skipped > SKIPPED_NAMED ? ", ..." : "");
 			}
 		}
+		pr_strbuf_release(&as[i].names);
 	}
 	pr_ingest_session_close(s);
 	group_commit(&c.g, cmd, err, &c.failed);

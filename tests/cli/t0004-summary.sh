@@ -52,14 +52,17 @@ expect_rc 0 "summary --top 3"
 top=$(awk '/^Top spans by self time/ { on = 1; getline; next } on && /^$/ { exit } on { n++ } END { print n + 0 }' "$tmp/out")
 [ "$top" = 3 ] || fail "summary --top 3 listed $top rows"
 
-# -- a directory: every trace in it is a run; other files are skipped quietly
+# -- a directory: every trace in it is a run; other files are skipped with one note
+# naming them (issue 29: they used to be skipped without a word)
 mkdir -p dir/torch dir/chrome
 cp "$TORCH" dir/torch/
 cp "$VIZ" dir/chrome/
 echo "# notes" >dir/README.md
 run "$P" summary dir
 expect_rc 0 "summary of a directory"
-expect_err_empty "summary of a directory"
+expect_one_err_line "summary of a directory"
+expect_err_has "profreport: summary: 'dir': 1 file(s) skipped, not a recognized format: 'dir/README.md'" \
+	"summary of a directory"
 expect_out_has "run 1: viztracer_like.json" "summary of a directory"
 expect_out_has "run 2: trace_rank0.pt.trace.json" "summary of a directory"
 [ "$(grep -c '^run ' "$tmp/out")" = 2 ] || fail "summary of a directory: expected 2 runs"
