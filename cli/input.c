@@ -372,8 +372,9 @@ static int ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 					     as[i].skipped, as[i].skipped == 1 ? "" : "s");
 				pr_error_set_source(&e, paths[i]);
 				report_error(cmd, &e, err, &c.failed);
-			} else if (as[i].skipped && !report) {
-				/* summary and report print no per-file lines: one note */
+			} else if (as[i].skipped && !report && strcmp(cmd, "ingest")) {
+				/* summary, report, ... print no per-file lines: one note (ingest
+				 * lists them, or was asked for quiet with -q) */
 				char dir[2048];
 				fprintf(stderr,
 					"profreport: %s: '%s': %zu file(s) skipped, not a recognized "
