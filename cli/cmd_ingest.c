@@ -16,7 +16,7 @@ static const struct pr_option opts[] = {
 static int cmd_ingest(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	const char *out = pr_arg(cmd, a, "output");
-	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases") };
+	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"), 1 };
 	struct pr_store *st = NULL;
 	int rc, existed;
 	if (!out)

@@ -557,7 +557,8 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
 	struct pr_trace_window tw;
 	struct pr_cli_input in;
-	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases") };
+	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"),
+				    !!pr_arg(cmd, a, "quiet") };
 	const char *json = pr_arg(cmd, a, "json"), *trace = pr_arg(cmd, a, "trace");
 	int64_t top = (int64_t)mo.top_n, run = 0, tl = (int64_t)mo.timeline_points;
 	json_t *model;

@@ -23,7 +23,8 @@ static int cmd_speedscope(const struct pr_command *cmd, struct pr_args *a, struc
 	struct pr_speedscope_opts o = PR_SPEEDSCOPE_OPTS_INIT;
 	struct pr_speedscope_stats s;
 	struct pr_cli_input in;
-	struct pr_cli_inopts io = {pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases")};
+	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"),
+				    !!pr_arg(cmd, a, "quiet") };
 	const char *out = pr_arg(cmd, a, "output");
 	const char *run = pr_arg(cmd, a, "run");
 	int rc;

@@ -372,9 +372,8 @@ static int ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 					     as[i].skipped, as[i].skipped == 1 ? "" : "s");
 				pr_error_set_source(&e, paths[i]);
 				report_error(cmd, &e, err, &c.failed);
-			} else if (as[i].skipped && !report && strcmp(cmd, "ingest")) {
-				/* summary, report, ... print no per-file lines: one note (ingest
-				 * lists them, or was asked for quiet with -q) */
+			} else if (as[i].skipped && !report && !o->quiet_skips) {
+				/* no per-file lines: one note */
 				char dir[2048];
 				fprintf(stderr,
 					"profreport: %s: '%s': %zu file(s) skipped, not a recognized "
@@ -460,7 +459,7 @@ static void reading(struct pr_store *st)
 int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, int n,
 		      const char *format, struct pr_error *err)
 {
-	struct pr_cli_inopts o = { format, NULL };
+	struct pr_cli_inopts o = { format, NULL, 0 };
 	return pr_cli_input_open_opts(in, cmd, paths, n, &o, err);
 }
 

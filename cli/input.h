@@ -23,6 +23,10 @@ struct pr_cli_input {
 struct pr_cli_inopts {
 	const char *format; /* force an input format, or NULL */
 	const char *phases; /* a phase log to attach to the one run, or NULL */
+	/* say nothing of the files of a directory that no format recognizes (ingest,
+	 * which lists them itself unless -q, and any command's -q); else one note per
+	 * directory on stderr */
+	int quiet_skips;
 };
 
 int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, int n,

@@ -1271,6 +1271,12 @@ static int cmp_csample(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
 /* A sample's or frame's id as text: "12" for 12 or "12". */
 static const char *sample_id(const json_t *v, char *buf, size_t n)
 {
@@ -1380,13 +1386,7 @@ static void sampled_profile(struct chrome *ch)
 			gaps[ng++] = v[k + 1].ts - v[k].ts;
 		last_gap = 0;
 		if (ng) { /* the median interval */
-			size_t a, b;
-			for (a = 1; a < ng; a++)
-				for (b = a; b > 0 && gaps[b - 1] > gaps[b]; b--) {
-					int64_t t = gaps[b];
-					gaps[b] = gaps[b - 1];
-					gaps[b - 1] = t;
-				}
+			qsort(gaps, ng, sizeof(*gaps), cmp_i64);
 			last_gap = gaps[ng / 2];
 		}
 		free(gaps);
