@@ -63,15 +63,15 @@ expect_rc 0 "summary of a directory"
 expect_one_err_line "summary of a directory"
 expect_err_has "profreport: summary: 'dir': 1 file(s) skipped, not a recognized format: 'dir/README.md'" \
 	"summary of a directory"
-run "$P" report dir -o dir.html -q
-expect_rc 0 "report -q of a directory"
-expect_err_empty "report -q of a directory (-q: not even the skipped files' note)"
 expect_out_has "run 1: viztracer_like.json" "summary of a directory"
 expect_out_has "run 2: trace_rank0.pt.trace.json" "summary of a directory"
 [ "$(grep -c '^run ' "$tmp/out")" = 2 ] || fail "summary of a directory: expected 2 runs"
 if ! grep -Eq "^  ProfilerStep #0: $steps steps, " "$tmp/out"; then
 	fail "summary of a directory: no 'ProfilerStep #0: $steps steps' line"
 fi
+run "$P" report dir -o dir.html -q
+expect_rc 0 "report -q of a directory"
+expect_err_empty "report -q of a directory (-q: not even the skipped files' note)"
 
 # -- several files
 run "$P" summary "$VIZ" "$TORCH"
