@@ -446,7 +446,8 @@ static int link_by_flows(struct gl *g, struct pr_error *err)
 			struct crec c;
 			struct corr_rec k;
 			memcpy(&c, p, sizeof(c));
-			if (!c.nocorr || !pr_imap_get(&ends[0], pr_gpu_flow_key(g->tracks[c.track], c.ts), &v))
+			if (!c.nocorr ||
+			    !pr_imap_get(&ends[0], pr_gpu_flow_key(g->tracks[c.track], c.ts), &v))
 				continue;
 			memset(&k, 0, sizeof(k));
 			k.corr = v;
@@ -465,7 +466,8 @@ static int link_by_flows(struct gl *g, struct pr_error *err)
 			struct corr_rec k;
 			memcpy(&a, p, sizeof(a));
 			if (!a.nocorr || a.stream < 0 ||
-			    !pr_imap_get(&ends[1], pr_gpu_flow_key(g->streams[a.stream].track, a.ts), &v))
+			    !pr_imap_get(&ends[1],
+					 pr_gpu_flow_key(g->streams[a.stream].track, a.ts), &v))
 				continue;
 			memset(&k, 0, sizeof(k));
 			k.corr = v;

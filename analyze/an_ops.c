@@ -111,6 +111,16 @@ struct acc {
 	double calls_all, self_all, total_all, f_calls, f_self, f_total;
 };
 
+/* One row of the view (dims and types: new references or NULL, taken). */
+static json_t *op_row(const char *name, json_t *dims, json_t *types, double calls, double tot,
+		      double slf)
+{
+	return pr_jobj("name", json_string(name), "input_dims", dims ? dims : json_null(),
+		       "input_type", types ? types : json_null(), "calls", pr_jint((int64_t)calls),
+		       "host_total_ns", pr_jint((int64_t)tot), "host_self_ns",
+		       pr_jint((int64_t)slf), NULL);
+}
+
 static void acc_row(struct acc *a, const char *name, json_t *dims, json_t *types, double calls,
 		    double tot, double slf)
 {
@@ -127,21 +137,14 @@ static void acc_row(struct acc *a, const char *name, json_t *dims, json_t *types
 	if (a->n >= OPV_ROWS) { /* the last slot holds the fold when there is one */
 		if (a->n == OPV_ROWS)
 			/* kept for now: folded only if another row follows */
-			json_array_append_new(a->rows, pr_jobj("name", json_string(name), "input_dims", dims,
-							       "input_type", types, "calls",
-							       pr_jint((int64_t)calls), "host_total_ns",
-							       pr_jint((int64_t)tot), "host_self_ns",
-							       pr_jint((int64_t)slf), NULL));
+			json_array_append_new(a->rows, op_row(name, dims, types, calls, tot, slf));
 		a->folded++;
 		a->f_calls += calls;
 		a->f_total += tot;
 		a->f_self += slf;
 		return;
 	}
-	json_array_append_new(a->rows, pr_jobj("name", json_string(name), "input_dims", dims, "input_type",
-					       types, "calls", pr_jint((int64_t)calls), "host_total_ns",
-					       pr_jint((int64_t)tot), "host_self_ns", pr_jint((int64_t)slf),
-					       NULL));
+	json_array_append_new(a->rows, op_row(name, dims, types, calls, tot, slf));
 }
 
 /* Does any span of the store carry an "Input Dims" or "Input type" arg? (argkeys: one row per
@@ -268,8 +271,11 @@ static int rows_by_shape_mem(struct pr_actx *ctx, struct acc *a, int *fallback,
 	if (pr_actx_prep(ctx, OPV_KEYS_CTE "SELECT id, d, t FROM k WHERE ?1 IS NOT NULL", &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t d = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 1),
-			t = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2);
+		int64_t d = -1, t = -1;
+		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
+			d = sqlite3_column_int64(st, 1);
+		if (sqlite3_column_type(st, 2) != SQLITE_NULL)
+			t = sqlite3_column_int64(st, 2);
 		if (d >= 0x7fffffff || t >= 0x7fffffff)
 			d = t = -1;
 		pr_imap_put(&pos, sqlite3_column_int64(st, 0), ((d + 1) << 32) | (t + 1));
@@ -333,7 +339,8 @@ static int rows_by_shape_mem(struct pr_actx *ctx, struct acc *a, int *fallback,
 	if (pr_actx_done(ctx, st, rc, err))
 		goto out;
 	/* names (a group whose name id has no string is dropped, as SQLite's join drops it) */
-	if (pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &nst, err))
+	if (pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &nst,
+			 err))
 		goto out;
 	for (i = 0; i < ng; i++) {
 		sqlite3_reset(nst);
@@ -397,19 +404,17 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	}
 	if (a.folded > 1) { /* the row at OPV_ROWS - 1 and the rest become "(other ops)" */
 		json_array_remove(a.rows, json_array_size(a.rows) - 1);
-		json_array_append_new(a.rows, pr_jobj("name", json_string(PR_OPVIEW_OTHER), "input_dims",
-						      json_null(), "input_type", json_null(), "calls",
-						      pr_jint((int64_t)a.f_calls), "host_total_ns",
-						      pr_jint((int64_t)sat(a.f_total)), "host_self_ns",
-						      pr_jint((int64_t)sat(a.f_self)), "other", json_true(),
-						      NULL));
+		json_t *other = op_row(PR_OPVIEW_OTHER, NULL, NULL, a.f_calls, sat(a.f_total),
+				       sat(a.f_self));
+		json_object_set_new(other, "other", json_true());
+		json_array_append_new(a.rows, other);
 	} else {
 		a.folded = 0;
 	}
 	o = pr_jobj("rows", a.rows, "distinct", pr_jint(a.n), "folded", pr_jint(a.folded), "calls",
-		    pr_jint((int64_t)a.calls_all), "host_total_ns", pr_jint((int64_t)sat(a.total_all)),
-		    "host_self_ns", pr_jint((int64_t)sat(a.self_all)), "has_device", json_false(),
-		    NULL);
+		    pr_jint((int64_t)a.calls_all), "host_total_ns",
+		    pr_jint((int64_t)sat(a.total_all)), "host_self_ns",
+		    pr_jint((int64_t)sat(a.self_all)), "has_device", json_false(), NULL);
 	json_object_set_new(
 		o, "rule",
 		json_string("every op span grouped by (name, \"Input Dims\", \"Input type\" args as "

@@ -876,7 +876,8 @@ static int flow_end(void *arg, int64_t id, int start, int64_t track, int64_t ts)
 	if (!pr_imap_get(a->want, pr_gpu_flow_key(track, ts), &v))
 		return 0;
 	x = &a->sl[v];
-	if (x->c.track != track || x->c.ts != ts || x->corr != PR_GPU_NO_CORR || id == PR_GPU_NO_CORR)
+	if (x->c.track != track || x->c.ts != ts || x->corr != PR_GPU_NO_CORR ||
+	    id == PR_GPU_NO_CORR)
 		return 0;
 	/* the start ("s") names a call, the end ("f") an activity */
 	if (start == !strcmp(a->ss->kinds[x->c.kind], "runtime"))

@@ -409,8 +409,8 @@ static int is_act_or_call(uint8_t kind)
 }
 
 int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t kind,
-		   int64_t track, int64_t ts, int64_t dur, int64_t name, int has_keys, int64_t akeys,
-		   const char *args, size_t alen, struct pr_error *err)
+		   int64_t track, int64_t ts, int64_t dur, int64_t name, int has_keys,
+		   int64_t akeys, const char *args, size_t alen, struct pr_error *err)
 {
 	struct pr_gpurow r;
 	unsigned char b[sizeof(struct srow) + SROW_ACT];
@@ -488,8 +488,8 @@ static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err
 	 * SQLite tests IN by a lookup in a temporary index, dearer than one
 	 * comparison, and most spans are ops) */
 	pr_strbuf_addstr(&sql,
-			 "SELECT s.id, s.kind, s.track_id, s.ts, s.dur, s.name_id, s.args_keys, s.args, "
-			 "ifnull(s.parent_id, 0) FROM span s "
+			 "SELECT s.id, s.kind, s.track_id, s.ts, s.dur, s.name_id, s.args_keys, "
+			 "s.args, ifnull(s.parent_id, 0) FROM span s "
 			 "WHERE s.run_id = ?1 AND ((s.kind <> 'op' AND s.kind IN ('kernel', 'memcpy', "
 			 "'memset', 'runtime', 'phase', 'step', 'gpu_annotation', 'gpu_step'))");
 	if (gs->ndl) {
@@ -712,8 +712,8 @@ int pr_gpu_flows(struct pr_actx *ctx, pr_gpu_flow_fn *fn, void *arg, struct pr_e
 	int rc, stop = 0;
 	if (pr_actx_prep(ctx,
 			 "SELECT f.flow_id, f.phase, ifnull(f.track_id, 0), f.ts FROM flow f "
-			 "JOIN string c ON c.id = f.cat_id WHERE f.run_id = ?1 AND c.value = 'ac2g' "
-			 "AND f.phase IN ('s', 'f')",
+			 "JOIN string c ON c.id = f.cat_id "
+			 "WHERE f.run_id = ?1 AND c.value = 'ac2g' AND f.phase IN ('s', 'f')",
 			 &st, err))
 		return -1;
 	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {

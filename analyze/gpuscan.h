@@ -144,8 +144,9 @@ struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *err);
 struct pr_gpuscan *pr_gpuscan_start(struct pr_actx *ctx, struct pr_error *err);
 int pr_gpuscan_wants(const struct pr_gpuscan *gs, uint8_t kind, int64_t name_id);
 int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t kind,
-		   int64_t track, int64_t ts, int64_t dur, int64_t name, int has_keys, int64_t akeys,
-		   const char *args, size_t alen, struct pr_error *err) PR_MUST_CHECK;
+		   int64_t track, int64_t ts, int64_t dur, int64_t name, int has_keys,
+		   int64_t akeys, const char *args, size_t alen,
+		   struct pr_error *err) PR_MUST_CHECK;
 int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err)
 	PR_MUST_CHECK;
 /* Is name_id a DataLoader name ("enumerate(DataLoader)#....__next__")? */

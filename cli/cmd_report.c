@@ -18,7 +18,9 @@
 #include "base/xalloc.h"
 
 static const struct pr_option opts[] = {
-	{ "output", 'o', "report.html|DIR", "the HTML report: FILE.html (one page; past 100 runs or 10 MB an index, the pages in FILE.runs/), or a directory (one page per run + index.html)", 0 },
+	{ "output", 'o', "report.html|DIR",
+	  "the HTML report: FILE.html (one page; past 100 runs or 10 MB an index, the pages in "
+	  "FILE.runs/), or a directory (one page per run + index.html)", 0 },
 	{ "json", 0, "FILE", "write the analysis model (JSON; '-' = stdout)", 0 },
 	{ "png", 0, "DIR", "write the panels as PNG files into DIR", 0 },
 	{ "svg", 0, "DIR", "write the panels as SVG files into DIR", 0 },
@@ -568,8 +570,8 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	const char *png = pr_arg(cmd, a, "png"), *svg = pr_arg(cmd, a, "svg"), *html = pr_arg(cmd, a, "output");
 	if (!json && !png && !svg && !html && !trace)
 		return pr_error_set(err, PR_E_USAGE,
-				    "nothing to write: give -o report.html (or a directory), --json FILE, "
-				    "--png DIR, --svg DIR or --trace FILE");
+				    "nothing to write: give -o report.html (or a directory), "
+				    "--json FILE, --png DIR, --svg DIR or --trace FILE");
 	if (html && check_output(html, err))
 		return -1;
 	if (pr_cli_uint_opt(cmd, a, "top", 100000, &top, err) ||

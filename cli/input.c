@@ -376,8 +376,8 @@ static int ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 				/* no per-file lines: one note */
 				char dir[2048];
 				fprintf(stderr,
-					"profreport: %s: '%s': %zu file(s) skipped, not a recognized "
-					"format: %s%s\n",
+					"profreport: %s: '%s': %zu file(s) skipped, not a "
+					"recognized format: %s%s\n",
 					cmd, shown(paths[i], dir, sizeof(dir)), as[i].skipped,
 					as[i].names.buf ? as[i].names.buf : "",
 					as[i].skipped > SKIPPED_NAMED ? ", ..." : "");

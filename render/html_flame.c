@@ -69,9 +69,11 @@ static json_t *display_names(const json_t *trees)
 	json_object_foreach((json_t *)trees, key, t)
 	{
 		json_array_foreach(json_object_get(t, "nodes"), i, nd)
-			if (json_is_string(json_object_get(nd, "name")))
-				json_object_set_new(seen, json_string_value(json_object_get(nd, "name")),
-						    json_true());
+		{
+			const char *nm = json_string_value(json_object_get(nd, "name"));
+			if (nm)
+				json_object_set_new(seen, nm, json_true());
+		}
 	}
 	out = pr_html_display_map(seen, PR_LABEL - 1);
 	json_decref(seen);
@@ -122,8 +124,8 @@ void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 	pr_strbuf_addf(sb, "<h3>Flame graph (%s by call stack, from the %s)</h3>\n",
 		       strcmp(unit, "ns") ? "weight" : "time", pr_mstr(fl, "source"));
 	pr_strbuf_addf(sb,
-		       "<div class=\"flame-view\" id=\"flame-r%zu\" aria-label=\"flame graph, %s in "
-		       "all\">\n",
+		       "<div class=\"flame-view\" id=\"flame-r%zu\" aria-label=\"flame graph, "
+		       "%s in all\">\n",
 		       runi, a);
 	/* the controls are made by the script when the view is first drawn */
 	pr_strbuf_addstr(sb, "<div class=\"fl-bar\"></div><div class=\"fl-crumbs\"></div>"

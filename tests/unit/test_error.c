@@ -26,7 +26,11 @@ static void test_escape(void **state)
 	assert_string_equal(buf, "\xff\xc2");
 	/* bidi controls as \u20NN (U+202E would make a name read backwards); their
 	 * neighbours U+2010 (hyphen) and U+2065 stay; a cut sequence stays as it is */
-	pr_error_escape("a\xe2\x80\xae" "b\xe2\x80\x8f" "c\xe2\x81\xa6" "d\xe2\x80\x90" "e\xe2\x81\xa5",
+	pr_error_escape("a\xe2\x80\xae"
+			"b\xe2\x80\x8f"
+			"c\xe2\x81\xa6"
+			"d\xe2\x80\x90"
+			"e\xe2\x81\xa5",
 			buf, sizeof(buf));
 	assert_string_equal(buf, "a\\u202eb\\u200fc\\u2066d\xe2\x80\x90" "e\xe2\x81\xa5");
 	pr_error_escape("z\xe2\x80", buf, sizeof(buf));

@@ -259,8 +259,10 @@ static void test_run_names(void **state)
 	assert_string_equal(n[1], "resnet50_num_workers_4/\xe2\x80\xa6/worker0.pt.trace.json");
 	pr_html_run_names_free(n, 2);
 	n = pr_html_run_names(cr, 5);
-	assert_string_equal(n[0], "resnet50_num_workers_0/\xe2\x80\xa6/profile/worker0.pt.trace.json");
-	assert_string_equal(n[1], "resnet50_num_workers_4/\xe2\x80\xa6/profile/worker0.pt.trace.json");
+	assert_string_equal(n[0],
+			    "resnet50_num_workers_0/\xe2\x80\xa6/profile/worker0.pt.trace.json");
+	assert_string_equal(n[1],
+			    "resnet50_num_workers_4/\xe2\x80\xa6/profile/worker0.pt.trace.json");
 	assert_string_equal(n[2], "other/worker0.pt.trace.json");
 	assert_string_equal(n[3], "w.json");
 	assert_string_equal(n[4], "d/w.json");
@@ -310,7 +312,8 @@ static void test_index_parts(void **state)
 		if (k) {
 			assert_non_null(strstr(page, "<tr id=\"row-1001\">"));
 			assert_non_null(strstr(page, "Runs 1001-1001 of 1001 (1000 a page): "
-						     "<a href=\"idx.html\">1-1000</a> <strong>1001-1001</strong>"));
+						     "<a href=\"idx.html\">1-1000</a> "
+						     "<strong>1001-1001</strong>"));
 		} else {
 			assert_non_null(strstr(page, "<tr id=\"row-1\">"));
 			assert_null(strstr(page, "<tr id=\"row-1001\">"));

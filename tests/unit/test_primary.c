@@ -44,20 +44,27 @@ static void test_order(void **state)
 		double max;
 		int memory;
 	} in[] = {
-		{ "dev.mem.allocated", "cpu", 8, 1 },	   { "dev.mem.allocated", "cuda:1", 6e9, 1 },
-		{ "dev.mem.category.gradient", "", 5, 1 }, { "heap.extra", "", 616, 1 },
-		{ "mem.rss", "", 1, 1 },		   { "sys.mem.buffers", "", 4e7, 1 },
-		{ "sys.mem.total", "", 2e10, 0 },	   { "sys.mem.used", "", 2e10, 1 },
-		{ "zzz", "", 1, 1 },			   { "mem.vms", "", 0, 1 },
-		{ "dev.mem.category.activation", "", 2, 1 }, { "aaa", "", 0.5, 1 },
+		{ "dev.mem.allocated", "cpu", 8, 1 },
+		{ "dev.mem.allocated", "cuda:1", 6e9, 1 },
+		{ "dev.mem.category.gradient", "", 5, 1 },
+		{ "heap.extra", "", 616, 1 },
+		{ "mem.rss", "", 1, 1 },
+		{ "sys.mem.buffers", "", 4e7, 1 },
+		{ "sys.mem.total", "", 2e10, 0 },
+		{ "sys.mem.used", "", 2e10, 1 },
+		{ "zzz", "", 1, 1 },
+		{ "mem.vms", "", 0, 1 },
+		{ "dev.mem.category.activation", "", 2, 1 },
+		{ "aaa", "", 0.5, 1 },
 	};
 	struct pr_aseries s[PR_ARRAY_SIZE(in)];
-	static const char *const want[] = { "dev.mem.allocated cuda:1", "dev.mem.allocated cpu",
-					    "mem.rss ",		       "sys.mem.used ",
-					    "heap.extra ",	       "sys.mem.buffers ",
-					    /* categories, then unknown names, by peak */
-					    "dev.mem.category.gradient ", "dev.mem.category.activation ",
-					    "zzz ", "aaa ", "mem.vms " /* 0 B throughout: last */ };
+	static const char *const want[] = {
+		"dev.mem.allocated cuda:1", "dev.mem.allocated cpu", "mem.rss ", "sys.mem.used ",
+		"heap.extra ", "sys.mem.buffers ",
+		/* categories, then unknown names, by peak */
+		"dev.mem.category.gradient ", "dev.mem.category.activation ", "zzz ", "aaa ",
+		"mem.vms " /* 0 B throughout: last */
+	};
 	struct pr_actx ctx;
 	size_t *order, n, i;
 	char buf[80];

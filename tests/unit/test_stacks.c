@@ -124,15 +124,18 @@ static void test_perf_script_3x(void **state)
 				   "\t    7f1e214c24d9 SpinPause (/x/libjvm.so)\n"
 				   "\t    7f1e21c41e9a start_thread (/lib/libpthread-2.15.so)\n\n"
 				   "java  3244 cpu-clock: \n"
-				   "\t    7f1e216ccd20 Steal::do_it(GCTaskManager*, unsigned int) (/x/libjvm.so)\n"
+				   "\t    7f1e216ccd20 Steal::do_it(GCTaskManager*, unsigned int) "
+				   "(/x/libjvm.so)\n"
 				   "\t    7f1e21c41e9a start_thread (/lib/libpthread-2.15.so)\n\n";
 	struct pr_store *st = open_store();
 	(void)state;
 	assert_string_equal(winner(text), "perf-script");
 	mf_ingest_text(st, text, "perf-script");
 	/* two records of 1 sample each on thread 3244: start_thread holds both */
-	assert_int_equal(qi(st, "SELECT sum(dur) FROM span_v WHERE name = 'start_thread'", NULL), 2);
-	assert_int_equal(qi(st, "SELECT count(*) FROM span_v WHERE name = 'SpinPause' AND tid = '3244'",
+	assert_int_equal(qi(st, "SELECT sum(dur) FROM span_v WHERE name = 'start_thread'", NULL),
+			 2);
+	assert_int_equal(qi(st,
+			    "SELECT count(*) FROM span_v WHERE name = 'SpinPause' AND tid = '3244'",
 			    NULL),
 			 1);
 	assert_int_equal(qi(st, "SELECT count(*) FROM diag", NULL), 0);
