@@ -84,6 +84,7 @@ json_t *pr_throughput_steps(struct pr_actx *ctx, const struct pr_aspan *steps, s
 		json_t *first = json_array(), *cnt = json_array(), *mean = json_array(),
 		       *mn = json_array(), *mx = json_array();
 		json_object_set_new(o, "list_more", pr_jint((int64_t)(n - STEP_LIST_CAP)));
+		json_object_set_new(o, "last_name", json_string(steps[n - 1].name));
 		for (b = 0; b * k < n; b++) {
 			size_t j, lo = b * k, hi = lo + k < n ? lo + k : n;
 			double sum = 0, lo_v = v[lo], hi_v = v[lo];

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <sqlite3.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "analyze/analyzer_version.h"
 #include "analyze/gpuscan.h"
 #include "analyze/spanstat.h"
+#include "base/env.h"
 #include "base/output.h"
 #include "base/parray.h"
 #include "base/strbuf.h"
@@ -407,6 +409,44 @@ static json_t *opt_int(sqlite3_stmt *st, int col)
 							   : pr_jint(sqlite3_column_int64(st, col));
 }
 
+static void budget_diag(json_t *diags, const char *code, size_t count, const char *fmt, ...)
+	PR_PRINTF_LIKE(4, 5);
+
+static void budget_diag(json_t *diags, const char *code, size_t count, const char *fmt, ...)
+{
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	pr_strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	json_array_append_new(diags, pr_jobj("code", json_string(code), "count",
+					     pr_jint((int64_t)count), "line", json_null(), "column",
+					     json_null(), "message", json_string(sb.buf), NULL));
+	pr_strbuf_release(&sb);
+}
+
+/* What the analysis left out to stay within its budgets (spanstat.h), as diagnostics. */
+static void budget_diags(const struct pr_actx *ctx, json_t *diags)
+{
+	const struct pr_spanstat *ss = ctx->spanstat;
+	static const char *const what[2] = { "steps", "phases" };
+	size_t c;
+	if (!ss)
+		return;
+	for (c = 0; c < 2; c++)
+		if (ss->sp_over[c])
+			budget_diag(diags, c ? "phases_over_budget" : "steps_over_budget",
+				    ss->sp_over[c],
+				    "%zu %s after the first %zu (in store order) are left out of the "
+				    "analyses; PROFREPORT_MAX_STEPS=N raises the budget",
+				    ss->sp_over[c], what[c], pr_spanstat_sp_max);
+	if (ss->over_spans)
+		budget_diag(diags, "names_over_budget", ss->over_spans,
+			    "%zu spans of names first seen after %zu distinct names are counted "
+			    "together as '%s'; PROFREPORT_MAX_NAMES=N raises the budget",
+			    ss->over_spans, pr_spanstat_groups_max, PR_SPANSTAT_OVER_NAME);
+}
+
 static int reported_and_diags(struct pr_actx *ctx, struct pr_error *err)
 {
 	sqlite3_stmt *st;
@@ -448,6 +488,7 @@ static int reported_and_diags(struct pr_actx *ctx, struct pr_error *err)
 				       pr_jint(sqlite3_column_int64(st, 1)), "line", opt_int(st, 2),
 				       "column", opt_int(st, 3), "message",
 				       json_string(pr_actx_text(st, 4)), NULL));
+	budget_diags(ctx, diags);
 	return pr_actx_done(ctx, st, rc, err);
 }
 
@@ -657,8 +698,14 @@ const char *pr_model_analyzer_version(void)
  */
 static void options_key(const struct pr_model_opts *o, struct pr_strbuf *sb)
 {
-	pr_strbuf_addf(sb, "top_n=%zu max_phases=%zu timeline_points=%zu comm_kernels=", o->top_n,
+	pr_strbuf_addf(sb, "top_n=%zu max_phases=%zu timeline_points=%zu ", o->top_n,
 		       o->max_phases, o->timeline_points);
+	/* the budgets of spanstat.h, when the environment changed them */
+	if (pr_spanstat_groups_max != PR_MAX_NAMES_DEFAULT ||
+	    pr_spanstat_sp_max != PR_MAX_STEPS_DEFAULT)
+		pr_strbuf_addf(sb, "max_names=%zu max_steps=%zu ", pr_spanstat_groups_max,
+			       pr_spanstat_sp_max);
+	pr_strbuf_addstr(sb, "comm_kernels=");
 	if (o->comm_kernels)
 		pr_strbuf_addf(sb, "%zu:%s", strlen(o->comm_kernels), o->comm_kernels);
 	else
@@ -813,6 +860,8 @@ int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_m
 	const char *tv = getenv("PR_TIMINGS");
 	int timed = tv && *tv && strcmp(tv, "0");
 
+	if (pr_spanstat_budgets(err))
+		goto out;
 	/* the analyses read in passes: a small page cache (its memory is the report's) */
 	if (pr_store_read_cache(store)) {
 		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));

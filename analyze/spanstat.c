@@ -7,6 +7,7 @@
 
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
+#include "base/env.h"
 #include "base/spill.h"
 #include "base/timecheck.h"
 #include "base/xsort.h"
@@ -36,6 +37,17 @@ static void sort_i64(int64_t *v, size_t n)
 }
 
 size_t pr_spanstat_keep_max = (size_t)4 << 20;
+size_t pr_spanstat_groups_max = PR_MAX_NAMES_DEFAULT;
+size_t pr_spanstat_sp_max = PR_MAX_STEPS_DEFAULT;
+
+int pr_spanstat_budgets(struct pr_error *err)
+{
+	if (pr_env_number(PR_MAX_NAMES_ENV, PR_MAX_NAMES_DEFAULT, 1, PR_MAX_COUNT_MAX, 0,
+			  &pr_spanstat_groups_max, err))
+		return -1;
+	return pr_env_number(PR_MAX_STEPS_ENV, PR_MAX_STEPS_DEFAULT, 1, PR_MAX_COUNT_MAX, 0,
+			     &pr_spanstat_sp_max, err);
+}
 size_t pr_spanstat_rec_mem = (size_t)1 << 20;
 size_t pr_spanstat_dev_mem = (size_t)2 << 20;
 
@@ -68,7 +80,9 @@ struct pass {
 	uint8_t *gk;             /* per kind: enum pr_gk */
 	unsigned char *host;     /* per kind: a span pr_actx_spans_at may answer */
 	unsigned char *flame;    /* per kind: a span of flame's tree */
-	unsigned char *stepphase; /* per kind: step, phase, section or stage */
+	unsigned char *stepphase; /* per kind: 1 step, 2 phase, section or stage */
+	int64_t *over;            /* per kind: the group past the name budget, or -1 */
+	size_t nsp_class[2];      /* steps and phases kept in sp */
 	unsigned *capmask;        /* per kind: the captures that take it (bit per capture) */
 	struct pr_imap capnames[PR_CAP_N]; /* name ids each capture takes */
 	size_t spcap;
@@ -97,8 +111,12 @@ static uint32_t kind_index(struct pass *p, const char *k)
 	p->flame = pr_xreallocarray(p->flame, ss->nkinds + 1, sizeof(*p->flame));
 	p->flame[ss->nkinds] = (unsigned char)pr_flame_kind(k);
 	p->stepphase = pr_xreallocarray(p->stepphase, ss->nkinds + 1, sizeof(*p->stepphase));
-	p->stepphase[ss->nkinds] = !strcmp(k, "step") || !strcmp(k, "phase") ||
-				   !strcmp(k, "section") || !strcmp(k, "stage");
+	p->stepphase[ss->nkinds] = !strcmp(k, "step") ? 1
+				   : !strcmp(k, "phase") || !strcmp(k, "section") || !strcmp(k, "stage")
+					   ? 2
+					   : 0;
+	p->over = pr_xreallocarray(p->over, ss->nkinds + 1, sizeof(*p->over));
+	p->over[ss->nkinds] = -1;
 	p->capmask = pr_xreallocarray(p->capmask, ss->nkinds + 1, sizeof(*p->capmask));
 	p->capmask[ss->nkinds] = 0;
 	for (i = 0; i < PR_CAP_N; i++) {
@@ -191,7 +209,10 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 				};
 			}
 		}
-		if (p->stepphase[kind]) {
+		if (p->stepphase[kind] &&
+		    p->nsp_class[p->stepphase[kind] - 1]++ >= pr_spanstat_sp_max) {
+			ss->sp_over[p->stepphase[kind] - 1]++;
+		} else if (p->stepphase[kind]) {
 			if (ss->nsp == p->spcap) {
 				p->spcap = p->spcap ? p->spcap * 2 : 256;
 				ss->sp = pr_xreallocarray(ss->sp, p->spcap, sizeof(*ss->sp));
@@ -211,17 +232,29 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 			pr_tlanes_row(ss->tl, sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 4),
 				      dur);
 		if (!pr_imap_get(&p->by_name[kind], name, &gi)) {
-			if (ss->n == cap) {
-				cap = cap ? cap * 2 : 256;
-				ss->g = pr_xreallocarray(ss->g, cap, sizeof(*ss->g));
+			int over = ss->n >= pr_spanstat_groups_max;
+			if (over && p->over[kind] >= 0) {
+				gi = p->over[kind];
+			} else {
+				if (ss->n == cap) {
+					cap = cap ? cap * 2 : 256;
+					ss->g = pr_xreallocarray(ss->g, cap, sizeof(*ss->g));
+				}
+				gi = (int64_t)ss->n++;
+				g = &ss->g[gi];
+				memset(g, 0, sizeof(*g));
+				g->name_id = over ? -1 : name;
+				g->kind = kind;
+				if (over) {
+					g->name = pr_xstrdup(PR_SPANSTAT_OVER_NAME);
+					p->over[kind] = gi;
+				} else {
+					pr_imap_put(&p->by_name[kind], name, gi);
+				}
 			}
-			gi = (int64_t)ss->n++;
-			g = &ss->g[gi];
-			memset(g, 0, sizeof(*g));
-			g->name_id = name;
-			g->kind = kind;
-			pr_imap_put(&p->by_name[kind], name, gi);
 		}
+		if (ss->g[gi].name_id < 0)
+			ss->over_spans++;
 		g = &ss->g[gi];
 		sums_add(&g->all, dur);
 		rec_put(ss->rec, (uint32_t)gi, sqlite3_column_int64(st, 4), dur);
@@ -266,6 +299,8 @@ static int names(struct pr_actx *ctx, struct pr_spanstat *ss, struct pr_error *e
 	qsort(ids, ss->n, sizeof(*ids) * 2, cmp_i64);
 	for (i = 0; i < ss->n; i++) {
 		struct pr_spanstat_group *g = &ss->g[ids[2 * i + 1]];
+		if (g->name_id < 0)
+			continue; /* named at its making */
 		if (i && ids[2 * (i - 1)] == ids[2 * i]) {
 			const char *prev = ss->g[ids[2 * (i - 1) + 1]].name;
 			g->name = prev ? pr_xstrdup(prev) : NULL;
@@ -436,6 +471,7 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 	free(p.host);
 	free(p.flame);
 	free(p.stepphase);
+	free(p.over);
 	free(p.capmask);
 	for (i = 0; i < PR_CAP_N; i++)
 		pr_imap_release(&p.capnames[i]);

@@ -119,6 +119,10 @@ struct pr_spanstat {
 		uint32_t kind;
 	} *sp;
 	size_t nsp;
+	/* steps (0) and phases (1) past pr_spanstat_sp_max of their class, left out of sp;
+	 * groups past pr_spanstat_groups_max: how many names (approximately: the
+	 * spans) and spans went to the one group per kind that holds them */
+	size_t sp_over[2], over_spans;
 	struct pr_capture capture[PR_CAP_N];
 	/* timeline's merged intervals of the top-level spans (depth 0 or NULL;
 	 * kinds session and profiler left out), made on the way (an_timeline.c,
@@ -135,6 +139,20 @@ struct pr_spanstat {
  * at least 1 with). */
 size_t pr_spanstat_per_step_groups(size_t nsteps);/* The device activities' sort buffer (default 2 MiB: 128 Ki activities; tests lower it). */
 extern size_t pr_spanstat_dev_mem;
+/*
+ * The budgets that keep the pass's memory bounded whatever the run (issue 30):
+ * distinct (name, kind) groups (about 200 bytes each), and steps and phases
+ * handed to the context (about 300 bytes each with what the analyses keep
+ * per step). Past the first, a span of a new name counts in one group per
+ * kind named PR_SPANSTAT_OVER_NAME (name id -1); past the second, later
+ * steps or phases (in id order) are left out of the context. Defaults
+ * 131 072 names and 65 536 steps and phases; PROFREPORT_MAX_NAMES and
+ * PROFREPORT_MAX_STEPS raise them
+ * (pr_spanstat_budgets, read by the model for each build).
+ */
+#define PR_SPANSTAT_OVER_NAME "(other names)"
+extern size_t pr_spanstat_groups_max, pr_spanstat_sp_max;
+int pr_spanstat_budgets(struct pr_error *err) PR_MUST_CHECK;
 /* Durations the second pass keeps for medians (default 4 Mi); beyond it no
  * group gets durs and bottlenecks sorts in SQLite (tests lower it). */
 extern size_t pr_spanstat_keep_max;

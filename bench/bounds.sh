@@ -4,7 +4,8 @@
 #
 # usage: bench/bounds.sh [BUILD_DIR] [CASE...]
 #   cases: massif massif-gz massif-urandom qeff-gz tids counters memdev
-#          summary phases nsys-metrics query          (default: all)
+#          summary phases phaselog steps nsys-metrics query
+#                                                     (default: all)
 # PR_BOUNDS_SCALE multiplies every input size (default 1). Each case prints
 # one line: the case, the input, wall seconds, peak RSS in MB, the exit
 # status and the first line of stderr (a cap's note or a limit's error).
@@ -15,7 +16,7 @@ set -eu
 cd "$(dirname "$0")/.."
 build=${1:-build}
 [ $# -gt 0 ] && shift
-cases=${*:-massif massif-gz massif-urandom qeff-gz tids counters memdev summary phases nsys-metrics query}
+cases=${*:-massif massif-gz massif-urandom qeff-gz tids counters memdev summary phases phaselog steps nsys-metrics query}
 pr=$(pwd)/$build/cli/profreport
 gen="/usr/bin/python3 $(pwd)/bench/gen_bounds.py"
 scale=${PR_BOUNDS_SCALE:-1}
@@ -117,6 +118,21 @@ for c in $cases; do
 			"$pr" ingest -q --format csv "$out/in" -o "$out/db"
 		measure "$c:report" "(that store)" "$pr" report "$out/db" -o "$out/page.html"
 		[ -f "$out/page.html" ] && echo "  page: $(size "$out/page.html")"
+		;;
+	phaselog)
+		# a phase log just under its 64 MiB cap, every phase a new name (issue 30 R5)
+		printf '[{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":3600000000000}]\n' \
+			>"$out/in.json"
+		$gen phaselog "$(n 3600000)" "$out/in"
+		measure "$c:report" "$(n 3600000) phases $(size "$out/in")" \
+			"$pr" report "$out/in.json" --phases "$out/in" -o "$out/page.html"
+		[ -f "$out/page.html" ] && echo "  page: $(size "$out/page.html")"
+		;;
+	steps)
+		# 1 M ProfilerStep spans with one op each, no GPU op (issue 30 R3)
+		$gen steps "$(n 1000000)" "$out/in"
+		measure "$c:summary" "$(n 1000000) steps $(size "$out/in")" \
+			"$pr" summary "$out/in"
 		;;
 	nsys-metrics)
 		for d in 10000 100000; do

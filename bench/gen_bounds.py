@@ -11,6 +11,8 @@ usage: gen_bounds.py CASE N OUT
   counters N   Chrome trace: N counter events, each with its own name
   memdev N     Chrome trace: 4 [memory] instants on each of N devices
   phases N     CSV sampler log: N rows, each row a new phase
+  steps N      Chrome trace: N ProfilerStep#i spans, one aten::mm in each
+  phaselog N   phase log (--phases): N `TIME NAME` lines, every name new
   runs N       a directory OUT with N tiny Chrome traces (one run each)
 
 Everything is deterministic (no clock, no random state).
@@ -95,6 +97,28 @@ def phases(n, out):
         w("%.1f,%d,phase%d\n" % (i * 0.5, 100 + i % 50, i))
 
 
+def steps(n, out):
+    """A Chrome trace of n ProfilerStep#i spans, each with one op inside
+    (issue 30 R3: state per step must stay bounded)."""
+    w = out.write
+    w('{"traceEvents":[\n')
+    for i in range(n):
+        t = i * 100
+        w('{"ph":"X","cat":"user_annotation","name":"ProfilerStep#%d","pid":1,"tid":1,'
+          '"ts":%d,"dur":90},\n' % (i, t))
+        w('{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":%d,"dur":50}%s\n'
+          % (t + 10, "," if i + 1 < n else ""))
+    w("]}\n")
+
+
+def phaselog(n, out):
+    """A phase log (--phases) of n `TIME NAME` lines, every name new
+    (issue 30 R5)."""
+    w = out.write
+    for i in range(n):
+        w("%d.%03d p%d\n" % (i // 1000, i % 1000, i))
+
+
 def nsys_metrics(n, path):
     """The committed nsys sample with n GPU metric definitions and one sample
     of each (the metric names are looked up per row: issue 30 R1)."""
@@ -130,7 +154,7 @@ def main():
         nsys_metrics(n, path)
         return
     gens = {"massif": massif, "qeff": qeff, "tids": tids, "counters": counters,
-            "memdev": memdev, "phases": phases}
+            "memdev": memdev, "phases": phases, "steps": steps, "phaselog": phaselog}
     if case not in gens:
         sys.exit("gen_bounds: unknown case " + case)
     with open(path, "w") as out:

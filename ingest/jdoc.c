@@ -3,11 +3,11 @@
 #define _GNU_SOURCE
 #include "ingest/jdoc.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/env.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
@@ -16,20 +16,7 @@
 int pr_env_limit(const char *env, size_t deflt, unsigned long long max_mib, size_t *max,
 		 struct pr_error *err)
 {
-	const char *e = getenv(env);
-	char *end;
-	unsigned long long mb;
-	*max = deflt;
-	if (!e || !*e)
-		return 0;
-	errno = 0;
-	mb = strtoull(e, &end, 10);
-	if (*e < '0' || *e > '9' || *end || errno || mb < 1 || mb > max_mib)
-		return pr_error_set(err, PR_E_USAGE,
-				    "%s='%.40s': expected a whole number of MiB from 1 to %llu",
-				    env, e, max_mib);
-	*max = (size_t)mb << 20;
-	return 0;
+	return pr_env_number(env, deflt, 1, max_mib, 20, max, err);
 }
 
 int pr_jdoc_limit(size_t *max, struct pr_error *err)

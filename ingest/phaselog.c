@@ -10,6 +10,7 @@
 #include "ingest/datetime.h"
 #include "ingest/source.h"
 #include "base/decimal.h"
+#include "base/env.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
@@ -47,6 +48,8 @@ struct plog {
 	long mode_line, mode_col; /* the first time: where the mode was decided */
 	const char *mode_kind;    /* "epoch", "date-time", "relative" */
 	int naive_noted;
+	size_t max, over; /* phases kept at most (PROFREPORT_MAX_STEPS), and left out past it */
+	long over_line;   /* the first phase left out */
 	int64_t seen;    /* lines that were neither blank nor comments */
 	int64_t lines;   /* lines that were phase lines */
 	long bad_line, bad_col; /* the first line that was not */
@@ -217,6 +220,13 @@ static void add_phase(struct plog *pl, struct open *o, int64_t t1, int open_end,
 	if (!open_end && t1 < o->t) {
 		diag(pl, "phase_time_backwards", line, 1,
 		     "phase '%s' (line %ld) ends before it starts; skipped", o->name, o->line);
+		free(o->name);
+		o->name = NULL;
+		return;
+	}
+	if (pl->n >= pl->max) { /* the analyses would leave it out: not kept (issue 30 R5) */
+		if (!pl->over++)
+			pl->over_line = o->line;
 		free(o->name);
 		o->name = NULL;
 		return;
@@ -519,7 +529,9 @@ int pr_phaselog_attach(struct pr_writer *w, const char *path, struct pr_phaselog
 	pl.w = w;
 	pl.path = path;
 	pr_strbuf_init(&pl.tmp);
-	if (slurp(path, &buf, stats->hash, err))
+	if (pr_env_number(PR_MAX_STEPS_ENV, PR_MAX_STEPS_DEFAULT, 1, PR_MAX_COUNT_MAX, 0, &pl.max,
+			  err) ||
+	    slurp(path, &buf, stats->hash, err))
 		goto out;
 	p = buf.buf;
 	end = p + buf.len;
@@ -550,6 +562,10 @@ int pr_phaselog_attach(struct pr_writer *w, const char *path, struct pr_phaselog
 		add_phase(&pl, &pl.opens[i], 0, 1, pl.opens[i].line);
 	}
 	pl.nopens = 0;
+	if (pl.over)
+		diag(&pl, "phase_log_over_budget", pl.over_line, 1,
+		     "%zu phases after the first %zu (from this line on) are left out; %s=N raises "
+		     "the budget", pl.over, pl.max, PR_MAX_STEPS_ENV);
 	if (!pl.n) {
 		if (pl.bad_line)
 			pr_error_at(err, PR_E_FORMAT, -1, pl.bad_line, pl.bad_col,

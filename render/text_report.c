@@ -516,10 +516,12 @@ static const char *steps_name(const json_t *s, char *buf, size_t n)
 	char kind[200], k2[200];
 	long long first, last;
 	size_t nl = json_array_size(list);
+	const char *lastname = json_is_string(json_object_get(s, "last_name"))
+				       ? pr_mstr(s, "last_name") /* the list is cut */
+				       : pr_mstr(json_array_get(list, nl ? nl - 1 : 0), "name");
 	if (!pr_step_split(pr_mstr(s, "name"), kind, sizeof(kind), &first))
 		return pr_mstr(s, "name");
-	if (nl > 1 && pr_step_split(pr_mstr(json_array_get(list, nl - 1), "name"), k2, sizeof(k2),
-				    &last) &&
+	if (nl > 1 && pr_step_split(lastname, k2, sizeof(k2), &last) &&
 	    !strcmp(kind, k2) && last != first)
 		snprintf(buf, n, "%s #%lld-#%lld", kind, first, last);
 	else
