@@ -192,19 +192,30 @@ size_t pr_compare_failures(const json_t *cmp);
 
 /* ---- One metric's verdict (the RULES above), also used by bench/gate_sim.c ---- */
 
-enum pr_cmp_verdict { PR_CMP_UNCHANGED, PR_CMP_REGRESSION, PR_CMP_IMPROVEMENT, PR_CMP_NOISE };
+enum pr_cmp_verdict {
+	PR_CMP_UNCHANGED,
+	PR_CMP_REGRESSION,
+	PR_CMP_IMPROVEMENT,
+	PR_CMP_NOISE,
+	PR_CMP_INCONCLUSIVE, /* a key metric beyond its threshold that no rule confirms */
+};
 enum pr_cmp_rule {
 	PR_CMP_RULE_THRESHOLD,       /* within the threshold */
 	PR_CMP_RULE_MWU,             /* Mann-Whitney p against alpha */
 	PR_CMP_RULE_BOOTSTRAP,       /* short samples: the ratio's bootstrap CI */
 	PR_CMP_RULE_THRESHOLDS_ONLY, /* a side has one sample */
+	PR_CMP_RULE_CONSISTENT,      /* key metrics: the change beyond the threshold by K spreads */
 };
 
 /* A threshold in the metric's own unit: dir +1 = an increase is bad. */
 struct pr_cmp_threshold {
 	int dir, has_rel, has_abs;
 	double rel, abs;
+	int key; /* a key metric: beyond the threshold is never "noise" (RULES) */
 };
+
+/* The consistent rule: the change beyond the threshold must exceed this many spreads. */
+#define PR_COMPARE_SPREAD_K 4.0
 
 struct pr_cmp_decision {
 	enum pr_cmp_verdict verdict;
@@ -216,6 +227,10 @@ struct pr_cmp_decision {
 	int separated;     /* +1 every new sample above every base one, -1 below, 0 neither */
 	int has_ci;        /* ci_lo, ci_hi: 95 % bootstrap CI of median(new) / median(base) */
 	double ci_lo, ci_hi;
+	/* key metrics the tests left unconfirmed: |new - base| minus the threshold, and the
+	 * runs' spread (1.4826 x the median absolute deviation of each sample from its own
+	 * side's median, both sides pooled); NAN when not computed */
+	double excess, spread;
 };
 
 /*

@@ -253,7 +253,7 @@ const struct pr_command pr_cmd_compare = {
 		"error, and so is a side the gate cannot judge: no metrics (an empty trace),\n"
 		"ingest diagnostics of data dropped or made up (bad_duration, truncated, ...),\n"
 		"steps of 0 ns, model values null or negative (named by path), or nothing left\n"
-		"to compare after --ignore; --format junit then writes one <error> testcase.\n"
+		"to compare after --ignore; --to junit then writes one <error> testcase.\n"
 		"A failed write (-o, --html, --png, --svg, standard output) exits 2.\n"
 		"--base-run ID and --new-run ID compare single runs of stores of many runs\n"
 		"(BASE and NEW may be the same store).\n"

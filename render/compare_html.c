@@ -101,6 +101,8 @@ static void banner(struct pr_strbuf *sb, const json_t *cmp)
 	card(sb, count(sum, "improvements"), "Improvements (-)", count(sum, "improvements") ? "#2ca02c" : "");
 	if (count(sum, "calls_changed"))
 		card(sb, count(sum, "calls_changed"), "Calls/step changed (#)", "");
+	if (count(sum, "inconclusive"))
+		card(sb, count(sum, "inconclusive"), "Inconclusive (?)", "#ff7f0e");
 	card(sb, count(sum, "noise"), "Not significant (~)", "");
 	card(sb, count(sum, "unchanged"), "Unchanged", "");
 	card(sb, count(sum, "added"), "Added (x)", "");
@@ -125,6 +127,9 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 	size_t i, n = json_array_size(metrics);
 	pr_label_t *lab;
 	pr_strbuf_addstr(sb, "<h3>Metrics</h3>\n<p class=\"meta\">Marks as in asv: + regression, - improvement, "
+			     "? inconclusive (a headline metric beyond its threshold that the "
+			     "samples cannot confirm; it fails when the change beyond the "
+			     "threshold exceeds 4 x the runs' spread), "
 			     "~ beyond the threshold but not significant, x added, ! removed "
 			     "(a missing key metric fails), # calls per step changed. "
 			     "Ratio = new / base; its 95 % CI is a percentile bootstrap of the "
@@ -172,7 +177,7 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 		pr_strbuf_addstr(sb, "</td></tr>\n");
 	}
 	free(lab);
-	pr_html_table_end(sb, i, n, "--format json");
+	pr_html_table_end(sb, i, n, "compare --to json");
 }
 
 static void floor_table(struct pr_strbuf *sb, const json_t *cmp)
@@ -195,7 +200,7 @@ static void floor_table(struct pr_strbuf *sb, const json_t *cmp)
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
 		free(lab);
-		pr_html_table_end(sb, i, n, "--format json");
+		pr_html_table_end(sb, i, n, "compare --to json");
 	}
 	if (json_array_size(json_object_get(cmp, "ignored"))) {
 		pr_strbuf_addstr(sb, "<h3>Ignored (--ignore)</h3>\n<p>");

@@ -51,7 +51,7 @@ static uint32_t verdict_color(const char *v)
 		return RGB_REGRESSION;
 	if (!strcmp(v, "improvement"))
 		return RGB_IMPROVEMENT;
-	if (!strcmp(v, "noise"))
+	if (!strcmp(v, "noise") || !strcmp(v, "inconclusive"))
 		return RGB_NOISE;
 	return RGB_UNCHANGED;
 }
@@ -181,7 +181,7 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 		vt[i] = pr_panelset_strdup(ps, buf);
 		seen[!strcmp(v, "regression")	 ? 0
 		     : !strcmp(v, "improvement") ? 1
-		     : !strcmp(v, "noise")	 ? 2
+		     : !strcmp(v, "noise") || !strcmp(v, "inconclusive") ? 2
 						 : 3] = 1;
 		note_threshold(th, &nt, ch[i].m);
 	}

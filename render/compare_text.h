@@ -59,6 +59,26 @@ void pr_compare_fmt_test(const json_t *metric, char *buf, size_t n);
  * step changed beside another verdict, "; calls per step 11 -> 10" is added.
  */
 void pr_compare_fmt_rule(const json_t *metric, int terse, char *buf, size_t n);
+/*
+ * Where a metric goes in every report ("outputs lead with what failed"):
+ * PR_RANK_HEADLINE step time, throughput, GPU busy (gpu:idle_share) and memory
+ * peaks, pinned at the top whatever their verdict; PR_RANK_FAILED regressions
+ * and missing key metrics; PR_RANK_PRESENCE spans added, removed or called a
+ * different number of times per step; PR_RANK_OTHER every other change
+ * (improvement, not significant, inconclusive); PR_RANK_UNCHANGED the rest.
+ */
+enum pr_cmp_rank {
+	PR_RANK_HEADLINE,
+	PR_RANK_FAILED,
+	PR_RANK_PRESENCE,
+	PR_RANK_OTHER,
+	PR_RANK_UNCHANGED,
+};
+enum pr_cmp_rank pr_compare_rank(const json_t *metric);
+/* 1 for a headline metric (step_time, throughput:*, peak:*, gpu:idle_share). */
+int pr_compare_headline(const json_t *metric);
+/* The indices of metrics (a JSON array) in report order: by rank, then as in the array. free(). */
+size_t *pr_compare_order(const json_t *metrics);
 /* The summary sentence: "FAIL: 2 regressions, 1 improvement, ...". */
 void pr_compare_summary_line(const json_t *cmp, struct pr_strbuf *sb);
 
