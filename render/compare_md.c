@@ -268,6 +268,8 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 		cut_line(&c, json_array_size(floor) - i);
 		free(lab);
 		pr_strbuf_addstr(sb, "\n</details>\n");
+	} else if (json_array_size(floor)) {
+		cut_line(&c, json_array_size(floor));
 	}
 	if (json_array_size(json_object_get(cmp, "ignored")))
 		pr_strbuf_addf(sb, "\n%zu metric(s) ignored by --ignore.\n",
