@@ -10,12 +10,14 @@
  * OWNERSHIP: cmp is borrowed; output is appended to the caller's strbuf.
  * Output is a pure function of the comparison (no clock, no host name).
  *
- * text   80-column console table: a summary line, then every metric that is
- *        not unchanged plus the headline ones (step time, throughput, peaks),
- *        then counts of the rest.
- * md     a GitHub PR comment: summary line, an asv-style table
- *        (Change | Before | After | Ratio | Metric) of the changes, and every
- *        metric with its test and threshold folded in <details>.
+ * Every renderer but JSON follows pr_compare_order (below): the headline
+ * metrics, then failures, then presence and count changes, then the rest.
+ * text   80-column console table: a summary line, then the headline metrics
+ *        and every metric that is not unchanged, then counts of the rest.
+ * md     a GitHub PR comment: summary line, a headline table, regressions,
+ *        presence and count changes, the other changes and every metric
+ *        with its test folded in <details>; under 65,536 characters whatever
+ *        the comparison (rows that do not fit are counted, --to json named).
  * junit  JUnit XML (Jenkins/Ant schema, tests/tools/junit.xsd): one
  *        testcase per gated metric, <failure> for each regression and each
  *        key metric missing in NEW; added and removed ones pass with the
