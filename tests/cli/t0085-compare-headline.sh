@@ -134,4 +134,29 @@ if grep -- '--[a-z]' "$tmp/out" | grep -qv -- '--to json'; then
 	fail "the console footer names an option other than --to json: $(grep -- '--[a-z]' "$tmp/out")"
 fi
 
+# -- --baseline last:N: NEW against the pooled last N runs of a store. DERIVATION
+# (by hand): three earlier runs of 5 steps each (121-130 ms), NEW's 5 steps all
+# slower (170-185 ms): 15 against 5 samples, every NEW above every BASE.
+gen 121 124 126.5 130 125 >r1.json
+gen 123 127 125 128 126 >r2.json
+gen 120 126 124 129 127 >r3.json
+"$P" ingest -q r1.json r2.json r3.json -o hist.db || fail "setup: ingest of the history failed"
+run "$P" compare hist.db slow.json --baseline last:3 --to json -o hist.cmp.json
+expect_rc 1 "--baseline last:3: the slow run fails against the history"
+metric_is hist.cmp.json step_time n1 15
+metric_is hist.cmp.json step_time verdict regression
+metric_is hist.cmp.json step_time rule mann-whitney
+run "$P" compare hist.db slow.json --baseline last:2
+expect_out_has "base: 2 run(s), new: 1 run(s)" "--baseline last:2"
+run "$P" compare hist.db r3.json --baseline last:2
+expect_rc 0 "--baseline: a run like the history passes"
+run "$P" compare hist.db slow.json --baseline last:0
+expect_rc 2 "--baseline last:0"
+expect_err_has "--baseline last:N needs N from 1" "--baseline last:0"
+run "$P" compare hist.db slow.json --baseline 10
+expect_rc 2 "--baseline without last:"
+run "$P" compare hist.db slow.json --baseline last:2 --base-run 1
+expect_rc 2 "--baseline with --base-run"
+expect_err_has "--baseline and --base-run exclude each other" "--baseline with --base-run"
+
 finish
