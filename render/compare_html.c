@@ -123,8 +123,9 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 	static const char *const h[] = { "", "Metric", "Kind", "#Before", "#After", "#Ratio",
 					 "#Ratio 95 % CI", "#Change %", "#p", "Decided by", "Threshold",
 					 "Verdict", NULL };
-	const json_t *metrics = json_object_get(cmp, "metrics"), *m;
-	size_t i, n = json_array_size(metrics);
+	const json_t *all = json_object_get(cmp, "metrics"), *m;
+	size_t i, n = json_array_size(all), *order = pr_compare_order(all);
+	json_t *metrics = json_array(); /* borrowed rows in report order: what failed first */
 	pr_label_t *lab;
 	pr_strbuf_addstr(sb, "<h3>Metrics</h3>\n<p class=\"meta\">Marks as in asv: + regression, - improvement, "
 			     "? inconclusive (a headline metric beyond its threshold that the "
@@ -136,8 +137,12 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 			     "ratio of medians. Decided by: Mann-Whitney p when the samples can reach "
 			     "alpha, else that CI wholly beyond the threshold; one value a side: the "
 			     "threshold alone.</p>\n");
+	for (i = 0; i < n; i++)
+		json_array_append(metrics, json_array_get(all, order[i]));
+	free(order);
 	if (!n) {
 		pr_strbuf_addstr(sb, "<p>No metrics.</p>\n");
+		json_decref(metrics);
 		return;
 	}
 	lab = pr_html_name_column(metrics, "id", PR_HTML_ROWS);
@@ -177,6 +182,7 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 		pr_strbuf_addstr(sb, "</td></tr>\n");
 	}
 	free(lab);
+	json_decref(metrics);
 	pr_html_table_end(sb, i, n, "compare --to json");
 }
 
