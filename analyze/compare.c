@@ -788,8 +788,12 @@ static void why_text(struct pr_strbuf *sb, const struct pr_cmp_decision *d, cons
 			pr_strbuf_addf(sb, "%+.1f %%", 100.0 * (newv - base) / fabs(base));
 		else
 			pr_strbuf_addf(sb, "%+.4g", newv - base);
-		pr_strbuf_addf(sb, " over %zu and %zu samples, p = %.2g, beyond the threshold %s; "
-			       "the test cannot confirm it (", na, nb, d->p, tt);
+		if (na == nb)
+			pr_strbuf_addf(sb, " over %zu samples a side", na);
+		else
+			pr_strbuf_addf(sb, " over %zu and %zu samples", na, nb);
+		pr_strbuf_addf(sb, ", p = %.2g, beyond the threshold %s; the test cannot confirm it (",
+			       d->p, tt);
 		test_text(sb, d, tt, na, nb, alpha, 0);
 		pr_strbuf_addstr(sb, "); the key-metric rule: the change beyond the threshold (");
 		amount(sb, d->excess, base);
