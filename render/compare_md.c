@@ -56,7 +56,10 @@ static void delta_cells(const json_t *m, char *d, size_t dn, char *p, size_t pn)
 	x = json_number_value(b);
 	y = json_number_value(n);
 	abs_v = json_real(fabs(y - x));
-	pr_compare_fmt_value(abs_v, pr_mstr(m, "unit"), d + 1, dn - 1);
+	if (!strcmp(pr_mstr(m, "unit"), "share")) /* a share moves by points, as its threshold */
+		snprintf(d + 1, dn - 1, "%.2fpp", fabs(y - x) * 100);
+	else
+		pr_compare_fmt_value(abs_v, pr_mstr(m, "unit"), d + 1, dn - 1);
 	d[0] = y >= x ? '+' : '-';
 	json_decref(abs_v);
 	if (x != 0)
