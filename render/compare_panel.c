@@ -197,9 +197,11 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 						0x555555, 1 };
 
 	{
-		static const char *const what[] = { "red: regression", "green: improvement",
-						    "orange: beyond the threshold, not significant",
-						    "grey: unchanged" };
+		static const char *const what[] = {
+			"red: regression", "green: improvement",
+			"orange: beyond the threshold, not significant or inconclusive",
+			"grey: unchanged"
+		};
 		int first = 1;
 		for (i = 0; i < 4; i++) {
 			if (!seen[i])
