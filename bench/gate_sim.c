@@ -6,8 +6,8 @@
  *
  * Each trial draws n step times per side and asks pr_compare_decide (the
  * very function `profreport compare` uses) for the verdict of a time
- * metric with the threshold (+5 % unless --threshold) at alpha 0.01, the values being
- * the medians of the samples, as for step_time.
+ * metric with the threshold (+5 % unless --threshold) at alpha 0.01, the
+ * values being the medians of the samples, as for step_time.
  *   noise:  step = 1 + cv * N(0, 1) (Gaussian, coefficient of variation cv);
  *           "spiky": cv 3 % plus, with probability 0.1, a hiccup of
  *           U(+20 %, +60 %) on that step (a GC pause, a data-loader stall).
@@ -23,8 +23,9 @@
  * counts, on the same draws, the rule "gate or complete separation" (beyond
  * the threshold and every NEW sample above every BASE sample), to show why
  * separation alone was not taken. --threshold sets the time threshold
- * (default 5 %; the numbers of docs/compare.md are at 5 and 10). Deterministic: splitmix64 from --seed, Box-Muller normals; the
- * output is a pure function of the arguments.
+ * (default 5 %; the numbers of docs/compare.md are at 5 and 10).
+ * Deterministic: splitmix64 from --seed, Box-Muller normals; the output is
+ * a pure function of the arguments.
  */
 #include <math.h>
 #include <stdint.h>
