@@ -101,13 +101,14 @@ static int parse_baseline(const char *v, int64_t *n, struct pr_error *err)
  * store's run ids), each analyzed as with --base-run, their run objects in one
  * model: compare pools their samples (more steps, more power).
  */
-static json_t *baseline_model(const struct pr_command *cmd, char *path, const char *format,
-			      int64_t last, struct pr_error *err)
+static json_t *baseline_model(const struct pr_command *cmd, char *path, const char *newpath,
+			      const char *format, int64_t last, struct pr_error *err)
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
 	struct pr_cli_input in;
+	struct stat sb;
 	sqlite3_stmt *q = NULL;
-	int64_t *ids = NULL;
+	int64_t *ids = NULL, self = 0;
 	size_t n = 0, i;
 	json_t *m = NULL;
 	if (pr_model_sniff(path)) {
@@ -131,6 +132,21 @@ static json_t *baseline_model(const struct pr_command *cmd, char *path, const ch
 			     (long long)last);
 		pr_error_set_source(err, path);
 		goto out;
+	}
+	/* NEW already among the runs pooled: it would be compared with itself */
+	if (!stat(newpath, &sb) && S_ISREG(sb.st_mode) &&
+	    pr_cli_input_known_run(in.store, newpath, &self)) {
+		for (i = 0; i < n; i++) {
+			if (ids[i] != self)
+				continue;
+			pr_error_set(err, PR_E_USAGE,
+				     "NEW is run %lld of BASE, one of the last %zu runs --baseline "
+				     "pools: it would be compared with itself (compare it before "
+				     "ingesting it)",
+				     (long long)self, n);
+			pr_error_set_source(err, newpath);
+			goto out;
+		}
 	}
 	mo.timeline_points = 0;
 	for (i = n; i-- > 0;) { /* oldest first */
@@ -267,7 +283,7 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 		pr_error_set(err, PR_E_USAGE, "--baseline and --base-run exclude each other");
 		goto out;
 	}
-	if (!(base = last ? baseline_model(cmd, a->pos[0], informat, last, err)
+	if (!(base = last ? baseline_model(cmd, a->pos[0], a->pos[1], informat, last, err)
 			  : side_model(cmd, a->pos[0], "BASE", informat, base_run, err)) ||
 	    !(newm = side_model(cmd, a->pos[1], "NEW", informat, new_run, err)))
 		goto out;

@@ -148,8 +148,15 @@ metric_is hist.cmp.json step_time verdict regression
 metric_is hist.cmp.json step_time rule mann-whitney
 run "$P" compare hist.db slow.json --baseline last:2
 expect_out_has "base: 2 run(s), new: 1 run(s)" "--baseline last:2"
-run "$P" compare hist.db r3.json --baseline last:2
+gen 122 125 127 124 126 >r4.json
+run "$P" compare hist.db r4.json --baseline last:2
 expect_rc 0 "--baseline: a run like the history passes"
+run "$P" compare hist.db r3.json --baseline last:2
+expect_rc 2 "--baseline: NEW already among the pooled runs"
+expect_one_err_line "--baseline: NEW already among the pooled runs"
+expect_err_has "NEW is run 3 of BASE, one of the last 2 runs --baseline pools" "NEW in BASE"
+run "$P" compare hist.db r1.json --baseline last:2
+expect_rc 0 "--baseline: NEW in the store but older than the runs pooled"
 run "$P" compare hist.db slow.json --baseline last:0
 expect_rc 2 "--baseline last:0"
 expect_err_has "--baseline last:N needs N from 1" "--baseline last:0"
