@@ -535,6 +535,41 @@ static int ci_beyond(const struct pr_cmp_decision *d, const struct pr_cmp_thresh
 	return exceeds(t, dir, base, (r - 1) * base);
 }
 
+/*
+ * |v[i] - median(v)| of a side into r, leaving out (for an odd n) the one
+ * sample that is the median, whose deviation is 0 by construction. Returns
+ * the count written.
+ */
+static size_t deviations(const double *v, size_t n, double *r)
+{
+	double *c = pr_xmalloc(n * sizeof(*c)), med;
+	size_t i, k = 0;
+	memcpy(c, v, n * sizeof(*c));
+	pr_sort_doubles(c, n);
+	med = pr_quantile_sorted(c, n, 0.5);
+	for (i = 0; i < n; i++)
+		if (!(n % 2 && i == n / 2))
+			r[k++] = fabs(c[i] - med);
+	free(c);
+	return k;
+}
+
+/*
+ * The runs' own spread: 1.4826 x the median absolute deviation of the
+ * samples from their own side's median, both sides pooled (an estimate of
+ * the steps' sd that one slow warm-up step does not inflate).
+ */
+static double pooled_spread(const double *a, size_t na, const double *b, size_t nb)
+{
+	double *r = pr_xmalloc((na + nb) * sizeof(*r)), s;
+	size_t k = deviations(a, na, r);
+	k += deviations(b, nb, r + k);
+	pr_sort_doubles(r, k);
+	s = k ? 1.4826 * pr_quantile_sorted(r, k, 0.5) : 0;
+	free(r);
+	return s;
+}
+
 void pr_compare_decide(const double *a, size_t na, const double *b, size_t nb, double base,
 		       double newv, const struct pr_cmp_threshold *t, double alpha, int want_ci,
 		       struct pr_cmp_decision *d)
@@ -545,6 +580,7 @@ void pr_compare_decide(const double *a, size_t na, const double *b, size_t nb, d
 	memset(d, 0, sizeof(*d));
 	d->p = d->min_p = NAN;
 	d->ci_lo = d->ci_hi = NAN;
+	d->excess = d->spread = NAN;
 	d->verdict = PR_CMP_UNCHANGED;
 	d->rule = PR_CMP_RULE_THRESHOLD;
 	d->beyond = exceeds(t, t->dir, base, delta)    ? t->dir
@@ -580,6 +616,21 @@ void pr_compare_decide(const double *a, size_t na, const double *b, size_t nb, d
 		d->verdict = ci_beyond(d, t, d->beyond, base)
 				     ? (bad ? PR_CMP_REGRESSION : PR_CMP_IMPROVEMENT)
 				     : PR_CMP_NOISE;
+	}
+	if (d->verdict == PR_CMP_NOISE && t->key) {
+		/* a key metric beyond its threshold is never "noise": the change beyond the
+		 * threshold larger than K times the runs' spread decides, else inconclusive */
+		double thr = 0;
+		if (t->has_rel)
+			thr = t->rel * fabs(base);
+		if (t->has_abs && t->abs > thr)
+			thr = t->abs;
+		d->excess = fabs(delta) - thr;
+		d->spread = pooled_spread(a, na, b, nb);
+		d->rule = PR_CMP_RULE_CONSISTENT;
+		d->verdict = d->excess > PR_COMPARE_SPREAD_K * d->spread
+				     ? (bad ? PR_CMP_REGRESSION : PR_CMP_IMPROVEMENT)
+				     : PR_CMP_INCONCLUSIVE;
 	}
 }
 
@@ -666,12 +717,13 @@ static void table_release(struct table *t)
 	pr_strmap_release(&t->idx);
 }
 
-enum vd { V_REG, V_IMP, V_UNCH, V_NOISE, V_ADD, V_REM, V_MISS, V_CALLS, V_COUNT };
-static const char *const verdicts[V_COUNT] = { "regression", "improvement", "unchanged", "noise",
-					       "added",      "removed",     "missing",   "calls changed" };
-static const char marks[V_COUNT] = { '+', '-', ' ', '~', 'x', '!', '!', '#' };
+enum vd { V_REG, V_IMP, V_UNCH, V_NOISE, V_ADD, V_REM, V_MISS, V_CALLS, V_INCONCL, V_COUNT };
+static const char *const verdicts[V_COUNT] = { "regression", "improvement",   "unchanged",
+					       "noise",      "added",         "removed",
+					       "missing",    "calls changed", "inconclusive" };
+static const char marks[V_COUNT] = { '+', '-', ' ', '~', 'x', '!', '!', '#', '?' };
 static const char *const rule_names[] = { "threshold", "mann-whitney", "bootstrap-ci",
-					  "thresholds-only" };
+					  "thresholds-only", "consistent" };
 
 /* A metric whose absence in NEW fails the gate: the run lost what it is measured by. */
 static int key_metric(const struct metric *m)
@@ -679,38 +731,94 @@ static int key_metric(const struct metric *m)
 	return m->group == G_STEP || m->group == G_PHASE || m->group == G_PEAK || m->group == G_TPUT;
 }
 
+/* What the test said: "Mann-Whitney p = 0.065 >= alpha 0.01" or the bootstrap CI's sentence. */
+static void test_text(struct pr_strbuf *sb, const struct pr_cmp_decision *d, const char *tt,
+		      size_t na, size_t nb, double alpha, int wholly)
+{
+	if (d->reaches_alpha) {
+		pr_strbuf_addf(sb, "Mann-Whitney p = %.2g %s alpha %g", d->p,
+			       d->p < alpha ? "<" : ">=", alpha);
+		return;
+	}
+	pr_strbuf_addf(sb,
+		       "with %zu and %zu samples Mann-Whitney cannot reach p < %g (smallest p "
+		       "%.2g), so the 95 %% bootstrap CI of new/base decides: ",
+		       na, nb, alpha, d->min_p);
+	if (d->has_ci)
+		pr_strbuf_addf(sb, "[%.3fx, %.3fx] is %s beyond %s", d->ci_lo, d->ci_hi,
+			       wholly ? "wholly" : "not wholly", tt);
+	else
+		pr_strbuf_addstr(sb, "it cannot be computed (a median of 0)");
+}
+
+/* An amount of the metric's unit as a share of base ("29.3 %"), else as it is. */
+static void amount(struct pr_strbuf *sb, double v, double base)
+{
+	if (base != 0 && isfinite(base))
+		pr_strbuf_addf(sb, "%.1f %% of base", 100.0 * v / fabs(base));
+	else
+		pr_strbuf_addf(sb, "%.4g", v);
+}
+
+/*
+ * A headline metric: step time, throughput, GPU busy (its complement, the idle share) and
+ * memory peaks. Beyond its threshold it is never "noise" (the consistent rule, RULES), and
+ * the reports pin it at the top.
+ */
+static int headline_metric(const struct metric *m)
+{
+	return m->group == G_STEP || m->group == G_TPUT || m->group == G_PEAK ||
+	       (m->group == G_GPU && !strcmp(m->name, "idle_share"));
+}
+
 /* The sentence saying why a metric got its verdict from its samples. */
 static void why_text(struct pr_strbuf *sb, const struct pr_cmp_decision *d, const char *tt,
-		     size_t na, size_t nb, double alpha)
+		     size_t na, size_t nb, double alpha, double base, double newv)
 {
 	static const char *const word[] = { "unchanged", "a regression", "an improvement",
-					    "not significant" };
+					    "not significant", "inconclusive" };
 	if (!d->beyond) {
 		pr_strbuf_addf(sb, "unchanged: the change is within the threshold %s", tt);
+		return;
+	}
+	if (d->rule == PR_CMP_RULE_CONSISTENT) {
+		/* "inconclusive: +39.3 % over 3 and 3 samples, p = 0.065; ..." */
+		pr_strbuf_addf(sb, "%s: ", word[d->verdict]);
+		if (base != 0)
+			pr_strbuf_addf(sb, "%+.1f %%", 100.0 * (newv - base) / fabs(base));
+		else
+			pr_strbuf_addf(sb, "%+.4g", newv - base);
+		if (na == nb)
+			pr_strbuf_addf(sb, " over %zu samples a side", na);
+		else
+			pr_strbuf_addf(sb, " over %zu and %zu samples", na, nb);
+		pr_strbuf_addf(sb, ", p = %.2g, beyond the threshold %s; the test cannot confirm it (",
+			       d->p, tt);
+		test_text(sb, d, tt, na, nb, alpha, 0);
+		pr_strbuf_addstr(sb, "); the key-metric rule: the change beyond the threshold (");
+		amount(sb, d->excess, base);
+		pr_strbuf_addf(sb, ") %s %g x the runs' spread (", d->verdict == PR_CMP_INCONCLUSIVE
+									  ? "is not above"
+									  : "exceeds",
+			       PR_COMPARE_SPREAD_K);
+		amount(sb, d->spread, base);
+		pr_strbuf_addstr(sb, d->verdict == PR_CMP_INCONCLUSIVE
+					     ? "): not failed; record more steps to decide"
+					     : ")");
 		return;
 	}
 	pr_strbuf_addf(sb, "%s: beyond the threshold %s; ", word[d->verdict], tt);
 	switch (d->rule) {
 	case PR_CMP_RULE_MWU:
-		pr_strbuf_addf(sb, "Mann-Whitney p = %.2g %s alpha %g", d->p, d->p < alpha ? "<" : ">=",
-			       alpha);
-		break;
 	case PR_CMP_RULE_BOOTSTRAP:
-		pr_strbuf_addf(sb,
-			       "with %zu and %zu samples Mann-Whitney cannot reach p < %g (smallest p "
-			       "%.2g), so the 95 %% bootstrap CI of new/base decides: ",
-			       na, nb, alpha, d->min_p);
-		if (d->has_ci)
-			pr_strbuf_addf(sb, "[%.3fx, %.3fx] is %s beyond %s", d->ci_lo, d->ci_hi,
-				       d->verdict == PR_CMP_NOISE ? "not wholly" : "wholly", tt);
-		else
-			pr_strbuf_addstr(sb, "it cannot be computed (a median of 0)");
+		test_text(sb, d, tt, na, nb, alpha, d->verdict != PR_CMP_NOISE);
 		break;
 	case PR_CMP_RULE_THRESHOLDS_ONLY:
 		pr_strbuf_addf(sb, "%zu and %zu samples, no test possible: the threshold alone decides",
 			       na, nb);
 		break;
 	case PR_CMP_RULE_THRESHOLD:
+	case PR_CMP_RULE_CONSISTENT:
 		break;
 	}
 }
@@ -1219,17 +1327,35 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 		enum vd v;
 		struct thr th;
 		json_t *o, *test, *tj, *calls = NULL;
+		int per_step, calls_moved, below, small = 0;
+		struct dvec one[2] = { { NULL, 1, 1 }, { NULL, 1, 1 } };
+		double c0, c1;
 		char tt[128];
 		if (pr_gate_ignored(gate, m->name, m->id)) {
 			json_array_append_new(ignored, json_string(m->id));
 			nign++;
 			continue;
 		}
+		/* spans: calls per step when every run of both sides has steps */
+		per_step = m->group == G_SPAN && t.steps_all[0] && t.steps_all[1] &&
+			   t.steps[0] > 0 && t.steps[1] > 0;
+		c0 = per_step ? m->s[0].calls / t.steps[0] : NAN;
+		c1 = per_step ? m->s[1].calls / t.steps[1] : NAN;
+		calls_moved = per_step && fabs(c1 - c0) >= PR_COMPARE_CALLS_DELTA;
+		below = 0;
 		if (m->group == G_SPAN || (m->group == G_GPU && m->kind == K_TIME)) {
 			double s0 = t.dur_ns[0] > 0 ? m->s[0].total_ns / t.dur_ns[0] : 0;
 			double s1 = t.dur_ns[1] > 0 ? m->s[1].total_ns / t.dur_ns[1] : 0;
 			double vmax = m->sortkey;
-			if (fmax(s0, s1) < gate->noise_floor || vmax < gate->min_us * 1000.0) {
+			below = fmax(s0, s1) < gate->noise_floor || vmax < gate->min_us * 1000.0;
+			/* presence and count changes of spans are verdicts whatever their size
+			 * (HTA's trace diff): an op on one side only, or calls per step changed */
+			if (below && m->group == G_SPAN &&
+			    (!m->s[0].present || !m->s[1].present || calls_moved))
+				below = 0, small = 1;
+			else
+				small = 0;
+			if (below) {
 				json_array_append_new(floor, json_pack("{s:s, s:o, s:o}", "id", m->id,
 								       "base", jnum(bv), "new", jnum(nv)));
 				nfloor++;
@@ -1237,6 +1363,7 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 			}
 		}
 		th = threshold(m, gate);
+		th.t.key = headline_metric(m);
 		pr_gate_threshold_text(th.t.dir, th.t.has_rel, th.t.rel, th.t.has_abs, th.t.abs,
 				       th.abs_unit, tt, sizeof(tt));
 		if (!m->s[0].present || !m->s[1].present) {
@@ -1259,6 +1386,13 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 			test = json_pack("{s:s, s:s}", "method", "thresholds only", "reason",
 					 "present on one side only");
 		} else {
+			if (m->group == G_PEAK) {
+				/* a peak is one value a side, the maximum: the peaks of other
+				 * devices (a CPU and a GPU series) are no samples of it, and a CI
+				 * from them would mean nothing */
+				a = &one[0], b = &one[1];
+				one[0].v = &bv, one[1].v = &nv;
+			}
 			pr_compare_decide(a->v, a->n, b->v, b->n, bv, nv, &th.t, gate->alpha, 1, &d);
 			test = test_json(a, b, &d);
 			if (!th.gated) {
@@ -1266,30 +1400,30 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 				rule = "not-gated";
 				pr_strbuf_addstr(&why, th.source);
 			} else {
-				static const enum vd map[] = { V_UNCH, V_REG, V_IMP, V_NOISE };
+				static const enum vd map[] = { V_UNCH, V_REG, V_IMP, V_NOISE,
+							       V_INCONCL };
 				v = map[d.verdict];
 				rule = rule_names[d.rule];
-				why_text(&why, &d, tt, a->n, b->n, gate->alpha);
+				why_text(&why, &d, tt, a->n, b->n, gate->alpha, bv, nv);
 			}
-			if (m->group == G_SPAN && t.steps_all[0] && t.steps_all[1] && t.steps[0] > 0 &&
-			    t.steps[1] > 0) {
-				double c0 = m->s[0].calls / t.steps[0], c1 = m->s[1].calls / t.steps[1];
-				int changed = fabs(c1 - c0) >= PR_COMPARE_CALLS_DELTA;
-				calls = json_pack("{s:o, s:o, s:b}", "base", jnum(c0), "new", jnum(c1),
-						  "changed", changed);
-				if (changed && (v == V_UNCH || v == V_NOISE)) {
-					struct pr_strbuf w2 = PR_STRBUF_INIT;
-					pr_strbuf_addf(&w2,
-						       "calls per step changed from %g to %g (a change of "
-						       ">= %g is reported); time: %s",
-						       c0, c1, PR_COMPARE_CALLS_DELTA, why.buf);
-					pr_strbuf_release(&why);
-					why = w2;
-					v = V_CALLS;
-					rule = "calls-per-step";
-				}
+			if (calls_moved && (v == V_UNCH || v == V_NOISE || small)) {
+				/* a span under the noise floor is never gated on its time */
+				struct pr_strbuf w2 = PR_STRBUF_INIT;
+				pr_strbuf_addf(&w2,
+					       "calls per step changed from %g to %g (a change "
+					       "of >= %g is reported); time: %s",
+					       c0, c1, PR_COMPARE_CALLS_DELTA,
+					       small ? "below the noise floor, not gated"
+						     : why.buf);
+				pr_strbuf_release(&why);
+				why = w2;
+				v = V_CALLS;
+				rule = "calls-per-step";
 			}
 		}
+		if (per_step)
+			calls = json_pack("{s:o, s:o, s:b}", "base", jnum(c0), "new", jnum(c1),
+					  "changed", calls_moved);
 		cnt[v]++;
 		/* what the gate judged: a gated metric on both sides, or a missing key metric */
 		judged += v == V_MISS || (v != V_ADD && v != V_REM && th.gated);
@@ -1345,9 +1479,10 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 	json_object_set_new(out, "settings", settings_json(gate));
 	json_object_set_new(
 		out, "summary",
-		json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "status",
-			  cnt[V_REG] || cnt[V_MISS] ? "fail" : "pass", "regressions",
-			  (json_int_t)cnt[V_REG], "missing", (json_int_t)cnt[V_MISS], "improvements",
+		json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+			  "status", cnt[V_REG] || cnt[V_MISS] ? "fail" : "pass", "regressions",
+			  (json_int_t)cnt[V_REG], "missing", (json_int_t)cnt[V_MISS],
+			  "inconclusive", (json_int_t)cnt[V_INCONCL], "improvements",
 			  (json_int_t)cnt[V_IMP], "calls_changed", (json_int_t)cnt[V_CALLS],
 			  "unchanged", (json_int_t)cnt[V_UNCH], "noise", (json_int_t)cnt[V_NOISE],
 			  "added", (json_int_t)cnt[V_ADD], "removed", (json_int_t)cnt[V_REM],

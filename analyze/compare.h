@@ -64,8 +64,19 @@
  *                   nearest 1, read as a change from the base value, exceeds
  *                   every threshold), else "noise". Its false-positive rate
  *                   is measured by bench/gate_sim.c (README).
- *   "thresholds-only"  a side has one sample (a single peak or run): the
- *                   threshold alone decides.
+ *   "thresholds-only"  a side has one sample (a single run, one step) and
+ *                   always for a memory peak (one value a side: the maximum
+ *                   over runs and devices): the threshold alone decides.
+ *   "consistent"    headline metrics (step_time, throughput:*, peak:*,
+ *                   gpu:idle_share) are never "noise": when the rule above
+ *                   leaves one "noise", the change beyond the threshold
+ *                   (|new - base| minus the threshold in the metric's unit)
+ *                   larger than PR_COMPARE_SPREAD_K (4) x the runs' spread
+ *                   (1.4826 x the median absolute deviation of the samples
+ *                   from their own side's median, both sides pooled, the
+ *                   median sample of an odd side left out) is a regression
+ *                   (an improvement), anything less "inconclusive" ('?', a
+ *                   pass). Measured by bench/gate_sim.c (docs/compare.md).
  *   Every test with >= 2 samples per side also reports the Hodges-Lehmann
  *   shift with its 95 % CI, the ratio's bootstrap CI (2000 resamples,
  *   seeded by the sample sizes, so reruns agree) and "separated" (every new
@@ -85,7 +96,11 @@
  *   Calls per step (spans, when every run of both sides has steps): calls
  *   summed over runs / steps summed over runs; a change of >= 0.5 calls per
  *   step makes an otherwise unchanged or "noise" span "calls changed" (a
- *   reported change, not a failure); "calls" is reported either way.
+ *   reported change, not a failure); "calls" is reported either way (0 on
+ *   the side a span is missing from). Presence and count changes are
+ *   verdicts whatever the size: a span on one side only, or whose calls per
+ *   step changed, is never put below the noise floor (one under the floor
+ *   is "calls changed", never judged on its time).
  *   Warnings (the CLI prints them; --strict makes them errors): a fail_on
  *   rule that applies to no metric of either side, an ignore glob that
  *   matches none.
@@ -113,13 +128,15 @@
  * ("nothing compared").
  *
  * MARKS (asv compare): '+' regression, '-' improvement, '~' beyond the
- * threshold but not significant, 'x' added (not comparable), '!' removed or
- * missing (missing in new), '#' calls per step changed, ' ' unchanged.
+ * threshold but not significant, '?' inconclusive (a headline metric), 'x'
+ * added (not comparable), '!' removed or missing (missing in new), '#' calls
+ * per step changed, ' ' unchanged.
  *
  * OUTPUT {"schema": "profreport-compare", "version": 1,
  *   "base": {"runs": N, "labels": [...]}, "new": {...},
  *   "settings": {"alpha", "min_us", "noise_floor", "defaults": {...}, "fail_on": [...], "ignore": [...]},
- *   "summary": {"status": "pass"|"fail", "regressions", "missing", "improvements",
+ *   "summary": {"status": "pass"|"fail", "regressions", "missing", "inconclusive",
+ *               "improvements",
  *               "calls_changed", "unchanged", "noise", "added", "removed",
  *               "below_noise_floor", "ignored", "metrics"},
  *   "metrics": [{"id", "group", "name", "kind", "unit", "better": "lower"|"higher",
@@ -192,19 +209,30 @@ size_t pr_compare_failures(const json_t *cmp);
 
 /* ---- One metric's verdict (the RULES above), also used by bench/gate_sim.c ---- */
 
-enum pr_cmp_verdict { PR_CMP_UNCHANGED, PR_CMP_REGRESSION, PR_CMP_IMPROVEMENT, PR_CMP_NOISE };
+enum pr_cmp_verdict {
+	PR_CMP_UNCHANGED,
+	PR_CMP_REGRESSION,
+	PR_CMP_IMPROVEMENT,
+	PR_CMP_NOISE,
+	PR_CMP_INCONCLUSIVE, /* a key metric beyond its threshold that no rule confirms */
+};
 enum pr_cmp_rule {
 	PR_CMP_RULE_THRESHOLD,       /* within the threshold */
 	PR_CMP_RULE_MWU,             /* Mann-Whitney p against alpha */
 	PR_CMP_RULE_BOOTSTRAP,       /* short samples: the ratio's bootstrap CI */
 	PR_CMP_RULE_THRESHOLDS_ONLY, /* a side has one sample */
+	PR_CMP_RULE_CONSISTENT,      /* key metrics: the change beyond the threshold by K spreads */
 };
 
 /* A threshold in the metric's own unit: dir +1 = an increase is bad. */
 struct pr_cmp_threshold {
 	int dir, has_rel, has_abs;
 	double rel, abs;
+	int key; /* a key metric: beyond the threshold is never "noise" (RULES) */
 };
+
+/* The consistent rule: the change beyond the threshold must exceed this many spreads. */
+#define PR_COMPARE_SPREAD_K 4.0
 
 struct pr_cmp_decision {
 	enum pr_cmp_verdict verdict;
@@ -216,6 +244,10 @@ struct pr_cmp_decision {
 	int separated;     /* +1 every new sample above every base one, -1 below, 0 neither */
 	int has_ci;        /* ci_lo, ci_hi: 95 % bootstrap CI of median(new) / median(base) */
 	double ci_lo, ci_hi;
+	/* key metrics the tests left unconfirmed: |new - base| minus the threshold, and the
+	 * runs' spread (1.4826 x the median absolute deviation of each sample from its own
+	 * side's median, both sides pooled); NAN when not computed */
+	double excess, spread;
 };
 
 /*

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <sqlite3.h>
+
 #include "analyze/compare.h"
 #include "analyze/gate.h"
 #include "analyze/model.h"
@@ -15,6 +17,8 @@
 #include "render/compare_text.h"
 #include "base/output.h"
 #include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "store/store.h"
 
 int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char *name,
 		    int64_t max, int64_t *out, struct pr_error *err);
@@ -35,6 +39,7 @@ static const struct pr_option opts[] = {
 	{ "format", 0, "NAME", "force the input format of BASE and NEW (traces)", 0 },
 	{ "base-run", 0, "ID", "only this run of BASE (a store of many runs)", 0 },
 	{ "new-run", 0, "ID", "only this run of NEW (a store of many runs)", 0 },
+	{ "baseline", 0, "last:N", "BASE is the last N runs of a store, pooled", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
 
@@ -71,6 +76,103 @@ static json_t *side_model(const struct pr_command *cmd, char *path, const char *
 		json_decref(m);
 		m = NULL;
 	}
+	return m;
+}
+
+/* --baseline last:N: N >= 1, or a usage error. */
+static int parse_baseline(const char *v, int64_t *n, struct pr_error *err)
+{
+	char *end;
+	long long x;
+	if (strncmp(v, "last:", 5) || !v[5] || v[5] == '-' || v[5] == '+')
+		return pr_error_set(err, PR_E_USAGE, "--baseline needs last:N (e.g. last:10), not '%s'",
+				    v);
+	errno = 0;
+	x = strtoll(v + 5, &end, 10);
+	if (*end || errno || x < 1 || x > INT32_MAX)
+		return pr_error_set(err, PR_E_USAGE,
+				    "--baseline last:N needs N from 1 to %d, not '%s'", INT32_MAX, v + 5);
+	*n = x;
+	return 0;
+}
+
+/*
+ * BASE for --baseline last:N: the last N runs of the input (ingest order, the
+ * store's run ids), each analyzed as with --base-run, their run objects in one
+ * model: compare pools their samples (more steps, more power).
+ */
+static json_t *baseline_model(const struct pr_command *cmd, char *path, const char *newpath,
+			      const char *format, int64_t last, struct pr_error *err)
+{
+	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
+	struct pr_cli_input in;
+	struct stat sb;
+	sqlite3_stmt *q = NULL;
+	int64_t *ids = NULL, self = 0;
+	size_t n = 0, i;
+	json_t *m = NULL;
+	if (pr_model_sniff(path)) {
+		pr_error_set(err, PR_E_USAGE, "--baseline takes runs of a store, and BASE is a model");
+		pr_error_set_source(err, path);
+		return NULL;
+	}
+	if (pr_cli_input_open(&in, cmd->name, &path, 1, format, err))
+		return NULL;
+	ids = pr_xcalloc((size_t)last, sizeof(*ids));
+	if (sqlite3_prepare_v2(pr_store_db(in.store), "SELECT id FROM run ORDER BY id DESC LIMIT ?1",
+			       -1, &q, NULL) != SQLITE_OK) {
+		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(pr_store_db(in.store)));
+		goto out;
+	}
+	sqlite3_bind_int64(q, 1, last);
+	while (sqlite3_step(q) == SQLITE_ROW)
+		ids[n++] = sqlite3_column_int64(q, 0);
+	if (!n) {
+		pr_error_set(err, PR_E_FORMAT, "BASE has no run for --baseline last:%lld",
+			     (long long)last);
+		pr_error_set_source(err, path);
+		goto out;
+	}
+	/* NEW already among the runs pooled: it would be compared with itself */
+	if (!stat(newpath, &sb) && S_ISREG(sb.st_mode) &&
+	    pr_cli_input_known_run(in.store, newpath, &self)) {
+		for (i = 0; i < n; i++) {
+			if (ids[i] != self)
+				continue;
+			pr_error_set(err, PR_E_USAGE,
+				     "NEW is run %lld of BASE, one of the last %zu runs --baseline "
+				     "pools: it would be compared with itself (compare it before "
+				     "ingesting it)",
+				     (long long)self, n);
+			pr_error_set_source(err, newpath);
+			goto out;
+		}
+	}
+	mo.timeline_points = 0;
+	for (i = n; i-- > 0;) { /* oldest first */
+		json_t *one;
+		mo.run = (long)ids[i];
+		if (!(one = pr_model_build(in.store, &mo, err))) {
+			json_decref(m);
+			m = NULL;
+			goto out;
+		}
+		if (!m)
+			m = one;
+		else {
+			json_array_extend(json_object_get(m, "runs"), json_object_get(one, "runs"));
+			json_decref(one);
+		}
+	}
+	if (pr_compare_check_side(m, "BASE", err)) {
+		pr_error_set_source(err, path);
+		json_decref(m);
+		m = NULL;
+	}
+out:
+	sqlite3_finalize(q);
+	free(ids);
+	pr_cli_input_close(&in);
 	return m;
 }
 
@@ -147,7 +249,7 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	size_t i, regressions, missing;
 	const json_t *w;
 	int j, rc = -1, junit = 0, out_failed = 0;
-	int64_t base_run = 0, new_run = 0;
+	int64_t base_run = 0, new_run = 0, last = 0;
 	pr_gate_init(&g);
 	if (!fmt)
 		fmt = "text";
@@ -175,7 +277,14 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	if (pr_cli_uint_opt(cmd, a, "base-run", INT32_MAX, &base_run, err) ||
 	    pr_cli_uint_opt(cmd, a, "new-run", INT32_MAX, &new_run, err))
 		goto out;
-	if (!(base = side_model(cmd, a->pos[0], "BASE", informat, base_run, err)) ||
+	if ((v = pr_arg(cmd, a, "baseline")) && parse_baseline(v, &last, err))
+		goto out;
+	if (last && base_run) {
+		pr_error_set(err, PR_E_USAGE, "--baseline and --base-run exclude each other");
+		goto out;
+	}
+	if (!(base = last ? baseline_model(cmd, a->pos[0], a->pos[1], informat, last, err)
+			  : side_model(cmd, a->pos[0], "BASE", informat, base_run, err)) ||
 	    !(newm = side_model(cmd, a->pos[1], "NEW", informat, new_run, err)))
 		goto out;
 	if (!(cmp = pr_compare(base, newm, &g, err)))
@@ -248,15 +357,23 @@ const struct pr_command pr_cmd_compare = {
 		"(Mann-Whitney U, p < alpha) when both sides have repeated samples; when the\n"
 		"samples are too few for p < alpha (3 or 4 steps a side), the 95% bootstrap CI of\n"
 		"new/base must lie beyond the threshold; with one value per side the thresholds\n"
-		"alone decide. A key metric of BASE (step time, a phase, a memory peak, a\n"
+		"alone decide. A headline metric (step time, throughput, GPU busy, a memory\n"
+		"peak) beyond its threshold is never \"not significant\": when the test cannot\n"
+		"confirm it, it fails if the change beyond the threshold exceeds 4 x the runs'\n"
+		"spread, else it is 'inconclusive' (?, a pass, said in every output). Ops and\n"
+		"kernels added or removed, and calls per step changed, are reported whatever\n"
+		"their size. Reports lead with the headline metrics, then what failed, then\n"
+		"the presence and count changes; --to md stays under 65,536 characters.\n"
+		"A key metric of BASE (step time, a phase, a memory peak, a\n"
 		"throughput) missing in NEW also fails; inputs with no metric in common are an\n"
 		"error, and so is a side the gate cannot judge: no metrics (an empty trace),\n"
 		"ingest diagnostics of data dropped or made up (bad_duration, truncated, ...),\n"
 		"steps of 0 ns, model values null or negative (named by path), or nothing left\n"
-		"to compare after --ignore; --format junit then writes one <error> testcase.\n"
+		"to compare after --ignore; --to junit then writes one <error> testcase.\n"
 		"A failed write (-o, --html, --png, --svg, standard output) exits 2.\n"
 		"--base-run ID and --new-run ID compare single runs of stores of many runs\n"
-		"(BASE and NEW may be the same store).\n"
+		"(BASE and NEW may be the same store). --baseline last:N takes BASE as the last\n"
+		"N runs of its store (ingest order), their samples pooled.\n"
 		"Defaults: time +5%, memory +5% and +64MiB (both), throughput -5%; spans\n"
 		"under 1% of run time or --min-us are not gated.\n"
 		"--html FILE, --png DIR and --svg DIR also write the diff chart (changes) and,\n"

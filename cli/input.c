@@ -213,12 +213,9 @@ static void add_run(struct pr_cli_input *in, int64_t id)
 	in->runs[in->nruns++] = id;
 }
 
-/*
- * The run of the store whose content hash is the file's (read through, as
- * the ingest reads it, but not parsed): 1 with *id, or 0 (none, or the file
- * cannot be read: the ingest then says why).
- */
-static int known_run(struct pr_store *st, const char *path, int64_t *id)
+/* The run of the store whose content hash is the file's (input.h); when the
+ * file cannot be read, the ingest then says why. */
+int pr_cli_input_known_run(struct pr_store *st, const char *path, int64_t *id)
 {
 	struct pr_error e = PR_ERROR_INIT;
 	struct pr_source *src;
@@ -305,7 +302,7 @@ static int ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 		if (!pr_cli_is_store(paths[i]) && !pr_ingest_list(paths[i], &pl, &e)) {
 			known = pr_xreallocarray(known, nknown + pl.n + 1, sizeof(*known));
 			for (k = 0; k < pl.n; k++)
-				if (!known_run(st, pl.v[k], &known[nknown++]))
+				if (!pr_cli_input_known_run(st, pl.v[k], &known[nknown++]))
 					known[nknown - 1] = -1;
 		}
 		pr_pathlist_release(&pl);

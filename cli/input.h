@@ -49,6 +49,12 @@ int pr_cli_input_open_kept(struct pr_cli_input *in, const char *cmd, char **path
 			   struct pr_error *err) PR_MUST_CHECK;
 void pr_cli_input_close(struct pr_cli_input *in);
 /*
+ * 1 with *id when the store has a run whose content hash is the file's
+ * (read through as the ingest reads it, not parsed); 0 when none, or the
+ * file cannot be read.
+ */
+int pr_cli_input_known_run(struct pr_store *st, const char *path, int64_t *id);
+/*
  * --format names the input format everywhere; an output form given there
  * (compare --format junit, from before --to) is a usage error that says so.
  * forms: the command's output forms for the message ("json, inferix").

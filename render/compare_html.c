@@ -101,6 +101,8 @@ static void banner(struct pr_strbuf *sb, const json_t *cmp)
 	card(sb, count(sum, "improvements"), "Improvements (-)", count(sum, "improvements") ? "#2ca02c" : "");
 	if (count(sum, "calls_changed"))
 		card(sb, count(sum, "calls_changed"), "Calls/step changed (#)", "");
+	if (count(sum, "inconclusive"))
+		card(sb, count(sum, "inconclusive"), "Inconclusive (?)", "#ff7f0e");
 	card(sb, count(sum, "noise"), "Not significant (~)", "");
 	card(sb, count(sum, "unchanged"), "Unchanged", "");
 	card(sb, count(sum, "added"), "Added (x)", "");
@@ -121,18 +123,26 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 	static const char *const h[] = { "", "Metric", "Kind", "#Before", "#After", "#Ratio",
 					 "#Ratio 95 % CI", "#Change %", "#p", "Decided by", "Threshold",
 					 "Verdict", NULL };
-	const json_t *metrics = json_object_get(cmp, "metrics"), *m;
-	size_t i, n = json_array_size(metrics);
+	const json_t *all = json_object_get(cmp, "metrics"), *m;
+	size_t i, n = json_array_size(all), *order = pr_compare_order(all);
+	json_t *metrics = json_array(); /* borrowed rows in report order: what failed first */
 	pr_label_t *lab;
 	pr_strbuf_addstr(sb, "<h3>Metrics</h3>\n<p class=\"meta\">Marks as in asv: + regression, - improvement, "
+			     "? inconclusive (a headline metric beyond its threshold that the "
+			     "samples cannot confirm; it fails when the change beyond the "
+			     "threshold exceeds 4 x the runs' spread), "
 			     "~ beyond the threshold but not significant, x added, ! removed "
 			     "(a missing key metric fails), # calls per step changed. "
 			     "Ratio = new / base; its 95 % CI is a percentile bootstrap of the "
 			     "ratio of medians. Decided by: Mann-Whitney p when the samples can reach "
 			     "alpha, else that CI wholly beyond the threshold; one value a side: the "
 			     "threshold alone.</p>\n");
+	for (i = 0; i < n; i++)
+		json_array_append(metrics, json_array_get(all, order[i]));
+	free(order);
 	if (!n) {
 		pr_strbuf_addstr(sb, "<p>No metrics.</p>\n");
+		json_decref(metrics);
 		return;
 	}
 	lab = pr_html_name_column(metrics, "id", PR_HTML_ROWS);
@@ -172,7 +182,8 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 		pr_strbuf_addstr(sb, "</td></tr>\n");
 	}
 	free(lab);
-	pr_html_table_end(sb, i, n, "--format json");
+	json_decref(metrics);
+	pr_html_table_end(sb, i, n, "compare --to json");
 }
 
 static void floor_table(struct pr_strbuf *sb, const json_t *cmp)
@@ -195,7 +206,7 @@ static void floor_table(struct pr_strbuf *sb, const json_t *cmp)
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
 		free(lab);
-		pr_html_table_end(sb, i, n, "--format json");
+		pr_html_table_end(sb, i, n, "compare --to json");
 	}
 	if (json_array_size(json_object_get(cmp, "ignored"))) {
 		pr_strbuf_addstr(sb, "<h3>Ignored (--ignore)</h3>\n<p>");

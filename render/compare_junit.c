@@ -1,5 +1,6 @@
 /* compare_junit.c - a comparison as JUnit XML: one testcase per gated metric. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/compare_text.h"
@@ -50,7 +51,7 @@ void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
 {
 	const json_t *metrics = json_object_get(cmp, "metrics"), *m;
 	struct pr_strbuf msg = PR_STRBUF_INIT;
-	size_t i, tests = 0, failures = 0;
+	size_t i, j, tests = 0, failures = 0, *order;
 	json_array_foreach(metrics, i, m) {
 		if (!gated(m))
 			continue;
@@ -76,8 +77,12 @@ void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
 		       json_number_value(json_object_get(json_object_get(cmp, "settings"), "alpha")));
 	pr_strbuf_addf(sb, "      <property name=\"status\" value=\"%s\"/>\n    </properties>\n",
 		       pr_mstr(json_object_get(cmp, "summary"), "status"));
-	json_array_foreach(metrics, i, m) {
-		const char *v = pr_mstr(m, "verdict");
+	/* in report order: the headline metrics, then failures, presence and count changes */
+	order = pr_compare_order(metrics);
+	for (j = 0; j < json_array_size(metrics); j++) {
+		const char *v;
+		m = json_array_get(metrics, order[j]);
+		v = pr_mstr(m, "verdict");
 		if (!gated(m))
 			continue;
 		pr_strbuf_addstr(sb, "    <testcase classname=\"profreport.compare.");
@@ -106,6 +111,7 @@ void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
 			pr_strbuf_addstr(sb, "</system-out>\n    </testcase>\n");
 		}
 	}
+	free(order);
 	pr_strbuf_addstr(sb, "  </testsuite>\n</testsuites>\n");
 	pr_strbuf_release(&msg);
 }

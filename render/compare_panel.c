@@ -51,7 +51,7 @@ static uint32_t verdict_color(const char *v)
 		return RGB_REGRESSION;
 	if (!strcmp(v, "improvement"))
 		return RGB_IMPROVEMENT;
-	if (!strcmp(v, "noise"))
+	if (!strcmp(v, "noise") || !strcmp(v, "inconclusive"))
 		return RGB_NOISE;
 	return RGB_UNCHANGED;
 }
@@ -181,7 +181,7 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 		vt[i] = pr_panelset_strdup(ps, buf);
 		seen[!strcmp(v, "regression")	 ? 0
 		     : !strcmp(v, "improvement") ? 1
-		     : !strcmp(v, "noise")	 ? 2
+		     : !strcmp(v, "noise") || !strcmp(v, "inconclusive") ? 2
 						 : 3] = 1;
 		note_threshold(th, &nt, ch[i].m);
 	}
@@ -197,9 +197,11 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 						0x555555, 1 };
 
 	{
-		static const char *const what[] = { "red: regression", "green: improvement",
-						    "orange: beyond the threshold, not significant",
-						    "grey: unchanged" };
+		static const char *const what[] = {
+			"red: regression", "green: improvement",
+			"orange: beyond the threshold, not significant or inconclusive",
+			"grey: unchanged"
+		};
 		int first = 1;
 		for (i = 0; i < 4; i++) {
 			if (!seen[i])

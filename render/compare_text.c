@@ -67,6 +67,22 @@ void pr_compare_fmt_rule(const json_t *m, int terse, char *buf, size_t n)
 	if (!strcmp(v, "calls changed")) {
 		snprintf(buf, n, terse ? "%.3g->%.3g" : "calls per step %.3g -> %.3g",
 			 pr_mnum(calls, "base"), pr_mnum(calls, "new"));
+	} else if (!strcmp(rule, "consistent")) {
+		/* a key metric's change the tests could not confirm */
+		const char *what = !strcmp(pr_mstr(m, "group"), "step") ? "steps" : "samples";
+		int inc = !strcmp(v, "inconclusive");
+		if (terse && inc)
+			snprintf(buf, n, "n %lld/%lld p=%.2g", n1, n2, pr_mnum(test, "p"));
+		else if (terse)
+			snprintf(buf, n, ">4 spreads");
+		else if (n1 == n2)
+			snprintf(buf, n, "%s: %+.1f %% over %lld %s, p = %.2g", inc ? "inconclusive"
+				 : "beyond the threshold by > 4 spreads", (r - 1) * 100, n1, what,
+				 pr_mnum(test, "p"));
+		else
+			snprintf(buf, n, "%s: %+.1f %% over %lld and %lld %s, p = %.2g",
+				 inc ? "inconclusive" : "beyond the threshold by > 4 spreads",
+				 (r - 1) * 100, n1, n2, what, pr_mnum(test, "p"));
 	} else if (!strcmp(rule, "mann-whitney")) {
 		snprintf(buf, n, terse ? "p=%.2g" : "Mann-Whitney p=%.2g", pr_mnum(test, "p"));
 	} else if (!strcmp(rule, "bootstrap-ci") && json_array_size(ci) == 2) {
@@ -96,6 +112,37 @@ void pr_compare_fmt_rule(const json_t *m, int terse, char *buf, size_t n)
 	}
 }
 
+int pr_compare_headline(const json_t *m)
+{
+	const char *group = pr_mstr(m, "group");
+	return !strcmp(group, "step") || !strcmp(group, "throughput") || !strcmp(group, "peak") ||
+	       !strcmp(pr_mstr(m, "id"), "gpu:idle_share");
+}
+
+enum pr_cmp_rank pr_compare_rank(const json_t *m)
+{
+	const char *v = pr_mstr(m, "verdict");
+	if (pr_compare_headline(m))
+		return PR_RANK_HEADLINE;
+	if (!strcmp(v, "regression") || !strcmp(v, "missing"))
+		return PR_RANK_FAILED;
+	if (!strcmp(v, "added") || !strcmp(v, "removed") || !strcmp(v, "calls changed") ||
+	    json_is_true(json_object_get(json_object_get(m, "calls"), "changed")))
+		return PR_RANK_PRESENCE;
+	return strcmp(v, "unchanged") ? PR_RANK_OTHER : PR_RANK_UNCHANGED;
+}
+
+size_t *pr_compare_order(const json_t *metrics)
+{
+	size_t n = json_array_size(metrics), *idx = pr_xcalloc(n + 1, sizeof(*idx)), i, k = 0;
+	int r;
+	for (r = PR_RANK_HEADLINE; r <= PR_RANK_UNCHANGED; r++)
+		for (i = 0; i < n; i++)
+			if ((int)pr_compare_rank(json_array_get(metrics, i)) == r)
+				idx[k++] = i;
+	return idx;
+}
+
 static size_t count(const json_t *sum, const char *key)
 {
 	return (size_t)json_integer_value(json_object_get(sum, key));
@@ -104,17 +151,21 @@ static size_t count(const json_t *sum, const char *key)
 void pr_compare_summary_line(const json_t *cmp, struct pr_strbuf *sb)
 {
 	const json_t *s = json_object_get(cmp, "summary");
-	static const char *const keys[] = { "regressions",   "missing", "improvements",
-					    "calls_changed", "noise",   "unchanged",
-					    "added",         "removed", "below_noise_floor",
-					    "ignored" };
-	static const char *const one[] = { "regression",         "key metric missing", "improvement",
-					   "calls/step changed", "not significant",    "unchanged",
-					   "added",              "removed",            "below noise floor",
+	static const char *const keys[] = { "regressions",  "missing",       "inconclusive",
+					    "improvements", "calls_changed", "noise",
+					    "unchanged",    "added",         "removed",
+					    "below_noise_floor", "ignored" };
+	static const char *const one[] = { "regression",         "key metric missing",
+					   "inconclusive",       "improvement",
+					   "calls/step changed", "not significant",
+					   "unchanged",          "added",
+					   "removed",            "below noise floor",
 					   "ignored" };
-	static const char *const many[] = { "regressions",        "key metrics missing", "improvements",
-					    "calls/step changed", "not significant",     "unchanged",
-					    "added",              "removed",             "below noise floor",
+	static const char *const many[] = { "regressions",        "key metrics missing",
+					    "inconclusive",       "improvements",
+					    "calls/step changed", "not significant",
+					    "unchanged",          "added",
+					    "removed",            "below noise floor",
 					    "ignored" };
 	size_t i;
 	int first = 1;
@@ -128,12 +179,10 @@ void pr_compare_summary_line(const json_t *cmp, struct pr_strbuf *sb)
 	}
 }
 
-/* 1 when the console table lists metric m (changed ones, and every step, throughput and peak). */
+/* 1 when the console table lists metric m (headline ones and every change). */
 static int listed(const json_t *m)
 {
-	const char *group = pr_mstr(m, "group");
-	return strcmp(pr_mstr(m, "verdict"), "unchanged") || !strcmp(group, "step") ||
-	       !strcmp(group, "throughput") || !strcmp(group, "peak");
+	return pr_compare_rank(m) != PR_RANK_UNCHANGED;
 }
 
 void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
@@ -141,10 +190,10 @@ void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
 	const json_t *metrics = json_object_get(cmp, "metrics"), *m, *s;
 	const json_t *st = json_object_get(cmp, "settings");
 	struct pr_strbuf line = PR_STRBUF_INIT;
-	size_t i, hidden = 0, col, start, nids = 0;
+	size_t i, j, hidden = 0, col, start, nids = 0, *order = pr_compare_order(metrics);
 	const char **ids;
 	pr_label_t *lab;
-	int used[4] = { 0, 0, 0, 0 };
+	int used[5] = { 0, 0, 0, 0, 0 };
 	/* the summary, wrapped after a comma to stay within 80 columns */
 	pr_strbuf_addstr(&line, "profreport compare: ");
 	pr_compare_summary_line(cmp, &line);
@@ -171,16 +220,20 @@ void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
 	pr_strbuf_addf(sb, "  %-26s %10s %10s %6s  %s\n", "metric", "base", "new", "ratio", "verdict");
 	/* the metric column: display names (names.h), never two alike */
 	ids = pr_xcalloc(json_array_size(metrics) + 1, sizeof(*ids));
-	json_array_foreach(metrics, i, m)
-		if (listed(m))
+	for (j = 0; j < json_array_size(metrics); j++)
+		if (listed(m = json_array_get(metrics, order[j])))
 			ids[nids++] = pr_mstr(m, "id");
 	lab = pr_xcalloc(nids + 1, sizeof(*lab));
 	pr_name_column(lab, ids, nids, 26);
 	nids = 0;
-	json_array_foreach(metrics, i, m) {
-		const char *verdict = pr_mstr(m, "verdict"), *rule = pr_mstr(m, "rule");
+	/* headline metrics first, then failures, presence and count changes, the rest */
+	for (j = 0; j < json_array_size(metrics); j++) {
+		const char *verdict, *rule;
 		char b[32], n[32], r[16], t[32];
 		const char *name;
+		m = json_array_get(metrics, order[j]);
+		verdict = pr_mstr(m, "verdict");
+		rule = pr_mstr(m, "rule");
 		if (!listed(m)) {
 			hidden++;
 			continue;
@@ -198,7 +251,9 @@ void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
 		used[1] |= !strcmp(rule, "bootstrap-ci");
 		used[2] |= !strcmp(rule, "thresholds-only");
 		used[3] |= !strcmp(verdict, "calls changed");
+		used[4] |= !strcmp(rule, "consistent");
 	}
+	free(order);
 	free(ids);
 	free(lab);
 	if (hidden)
@@ -215,6 +270,11 @@ void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
 			       json_number_value(json_object_get(st, "alpha")));
 	if (used[2])
 		pr_strbuf_addstr(sb, "  (n a/b): one value on a side; the threshold alone decides\n");
+	if (used[4])
+		pr_strbuf_addstr(sb, "  ?: a headline metric beyond its threshold that the test\n"
+				     "    cannot confirm: inconclusive (a pass) unless the change\n"
+				     "    beyond the threshold exceeds 4 x the runs' spread\n"
+				     "    (>4 spreads: it fails)\n");
 	if (used[3])
 		pr_strbuf_addstr(sb, "  #: calls per step changed, base->new (reported, not a failure)\n");
 	s = json_object_get(cmp, "summary");

@@ -10,12 +10,14 @@
  * OWNERSHIP: cmp is borrowed; output is appended to the caller's strbuf.
  * Output is a pure function of the comparison (no clock, no host name).
  *
- * text   80-column console table: a summary line, then every metric that is
- *        not unchanged plus the headline ones (step time, throughput, peaks),
- *        then counts of the rest.
- * md     a GitHub PR comment: summary line, an asv-style table
- *        (Change | Before | After | Ratio | Metric) of the changes, and every
- *        metric with its test and threshold folded in <details>.
+ * Every renderer but JSON follows pr_compare_order (below): the headline
+ * metrics, then failures, then presence and count changes, then the rest.
+ * text   80-column console table: a summary line, then the headline metrics
+ *        and every metric that is not unchanged, then counts of the rest.
+ * md     a GitHub PR comment: summary line, a headline table, regressions,
+ *        presence and count changes, the other changes and every metric
+ *        with its test folded in <details>; under 65,536 characters whatever
+ *        the comparison (rows that do not fit are counted, --to json named).
  * junit  JUnit XML (Jenkins/Ant schema, tests/tools/junit.xsd): one
  *        testcase per gated metric, <failure> for each regression and each
  *        key metric missing in NEW; added and removed ones pass with the
@@ -59,6 +61,26 @@ void pr_compare_fmt_test(const json_t *metric, char *buf, size_t n);
  * step changed beside another verdict, "; calls per step 11 -> 10" is added.
  */
 void pr_compare_fmt_rule(const json_t *metric, int terse, char *buf, size_t n);
+/*
+ * Where a metric goes in every report ("outputs lead with what failed"):
+ * PR_RANK_HEADLINE step time, throughput, GPU busy (gpu:idle_share) and memory
+ * peaks, pinned at the top whatever their verdict; PR_RANK_FAILED regressions
+ * and missing key metrics; PR_RANK_PRESENCE spans added, removed or called a
+ * different number of times per step; PR_RANK_OTHER every other change
+ * (improvement, not significant, inconclusive); PR_RANK_UNCHANGED the rest.
+ */
+enum pr_cmp_rank {
+	PR_RANK_HEADLINE,
+	PR_RANK_FAILED,
+	PR_RANK_PRESENCE,
+	PR_RANK_OTHER,
+	PR_RANK_UNCHANGED,
+};
+enum pr_cmp_rank pr_compare_rank(const json_t *metric);
+/* 1 for a headline metric (step_time, throughput:*, peak:*, gpu:idle_share). */
+int pr_compare_headline(const json_t *metric);
+/* The indices of metrics (a JSON array) in report order: by rank, then as in the array. free(). */
+size_t *pr_compare_order(const json_t *metrics);
 /* The summary sentence: "FAIL: 2 regressions, 1 improvement, ...". */
 void pr_compare_summary_line(const json_t *cmp, struct pr_strbuf *sb);
 

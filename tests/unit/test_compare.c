@@ -131,8 +131,10 @@ static void test_noise_not_significant(void **state)
 	base = model(a, 2, 1.0, 1e9, 1000, "op");
 	newm = model(b, 2, 1.0, 1e9, 1000, "op");
 	cmp = pr_compare(base, newm, &g, &err);
-	assert_string_equal(verdict(cmp, "step_time"), "noise");
-	assert_string_equal(json_string_value(json_object_get(metric(cmp, "step_time"), "mark")), "~");
+	/* a key metric beyond its threshold is never "noise": inconclusive, a pass */
+	assert_string_equal(verdict(cmp, "step_time"), "inconclusive");
+	assert_string_equal(json_string_value(json_object_get(metric(cmp, "step_time"), "mark")),
+			    "?");
 	assert_int_equal(pr_compare_regressions(cmp), 0);
 	json_decref(cmp);
 	json_decref(base);
@@ -477,9 +479,11 @@ static void test_short_runs_pass_on_noise(void **state)
 	base = short_model(oa, 4, 0, 0, 4);
 	newm = short_model(ob, 4, 0, 0, 4);
 	cmp = pr_compare(base, newm, &g, &err);
-	assert_string_equal(verdict(cmp, "step_time"), "noise");
-	assert_string_equal(field(cmp, "step_time", "mark"), "~");
-	assert_string_equal(field(cmp, "step_time", "rule"), "bootstrap-ci");
+	/* step time, a key metric: the CI does not confirm it, and the change beyond the
+	 * threshold (+2.4 % of base) is not above 4 spreads (1.4826 x 12.5e3 each): inconclusive */
+	assert_string_equal(verdict(cmp, "step_time"), "inconclusive");
+	assert_string_equal(field(cmp, "step_time", "mark"), "?");
+	assert_string_equal(field(cmp, "step_time", "rule"), "consistent");
 	assert_string_equal(json_string_value(json_object_get(
 				    json_object_get(metric(cmp, "step_time"), "test"), "separated")),
 			    "no");
@@ -488,6 +492,41 @@ static void test_short_runs_pass_on_noise(void **state)
 	json_decref(base);
 	json_decref(newm);
 	pr_gate_release(&g);
+}
+
+/*
+ * The key-metric rule (pr_compare_decide, t.key): +39 % median step time over
+ * 5 steps a side whose BASE has one slow warm-up step (200): Mann-Whitney
+ * p = 0.15 (5 of the 25 pairs reversed), so a span would be "noise"; for a key
+ * metric the change beyond +10 % (49.8 - 12.65 = 37.15) exceeds 4 x the
+ * pooled spread: deviations from each side's median without the median
+ * itself, base 6.5 2.5 3.5 73.5 and new 6.3 1.3 3.7 8.7, median (3.7 + 6.3) / 2
+ * = 5.0, x 1.4826 = 7.41, x 4 = 29.65 (by hand). Noise-sized changes stay
+ * inconclusive.
+ */
+static void test_decide_key_metric(void **state)
+{
+	static const double a[5] = { 120, 124, 126.5, 130, 200 };
+	static const double b[5] = { 170, 175, 176.3, 180, 185 };
+	static const double c[5] = { 128, 131, 133, 119, 140 };
+	struct pr_cmp_threshold t = { 1, 1, 0, 0.10, 0, 0 };
+	struct pr_cmp_decision d;
+	(void)state;
+	pr_compare_decide(a, 5, b, 5, 126.5, 176.3, &t, 0.01, 0, &d);
+	assert_int_equal(d.verdict, PR_CMP_NOISE);
+	assert_int_equal(d.rule, PR_CMP_RULE_MWU);
+	t.key = 1;
+	pr_compare_decide(a, 5, b, 5, 126.5, 176.3, &t, 0.01, 0, &d);
+	assert_int_equal(d.verdict, PR_CMP_REGRESSION);
+	assert_int_equal(d.rule, PR_CMP_RULE_CONSISTENT);
+	assert_true(fabs(d.excess - 37.15) < 1e-9);
+	assert_true(fabs(d.spread - 1.4826 * 5.0) < 1e-9);
+	/* +5 % of median (126.5 -> 131) with a spread as wide: beyond a +3 % threshold, but
+	 * not by 4 spreads: inconclusive, not a failure */
+	t.rel = 0.03;
+	pr_compare_decide(a, 5, c, 5, 126.5, 131, &t, 0.01, 0, &d);
+	assert_int_equal(d.verdict, PR_CMP_INCONCLUSIVE);
+	assert_int_equal(d.rule, PR_CMP_RULE_CONSISTENT);
 }
 
 /* Two steps a side: min p 1/3, the bootstrap CI decides; one a side: the threshold alone. */
@@ -534,7 +573,7 @@ static void test_one_and_two_steps(void **state)
 static void test_decide_abs_threshold(void **state)
 {
 	static const double a[3] = { 100, 101, 102 }, b[3] = { 110, 111, 112 };
-	struct pr_cmp_threshold t = { 1, 1, 1, 0.05, 20 }; /* +5 % and +20 */
+	struct pr_cmp_threshold t = { 1, 1, 1, 0.05, 20, 0 }; /* +5 % and +20 */
 	struct pr_cmp_decision d;
 	(void)state;
 	/* +10 % but only +10 in absolute terms: within the +20 */
@@ -1153,6 +1192,7 @@ int main(void)
 		cmocka_unit_test(test_diag_codes_classified),
 		cmocka_unit_test(test_empty_side),
 		cmocka_unit_test(test_nothing_compared),
+		cmocka_unit_test(test_decide_key_metric),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,54 @@
+#!/bin/sh
+# t0087-compare-torch: real torch.profiler CPU traces (samples/compare/torch-slow/,
+# recorded by make_torch_slow.py with Debian's python3-torch 1.13, five
+# ProfilerStep#N steps a run). NEW with a deliberate regression (an extra
+# matrix product every step, about 1.4x the step) fails, step time named first
+# in every output; the same file twice and a rerun of the same loop pass.
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+S=$PR_SAMPLES/compare/torch-slow
+B=$S/base.pt.trace.json
+
+# DERIVATION: the step durations, read from the traces with python3 (json, the
+# "ProfilerStep#N" events' "dur"), are listed in samples/compare/torch-slow/README.md
+# with their medians and ratio; no profreport involved.
+run "$P" compare "$B" "$S/slow.pt.trace.json"
+expect_rc 1 "torch-slow: the slower step fails"
+expect_one_err_line "torch-slow"
+first_row() { awk 'f { print; exit } /^  metric /{ f = 1 }' "$tmp/out"; }
+first_row | grep -q '^+ step_time ' || fail "torch-slow: the first row is not the failed step time: $(first_row)"
+run "$P" compare "$B" "$S/slow.pt.trace.json" --fail-on step_time:+10% --to md
+expect_rc 1 "torch-slow (md, +10 %)"
+# shellcheck disable=SC2016
+grep -m1 '^| [-+?~x!# ]* | `' "$tmp/out" | grep -q '^| + | `step_time` |' ||
+	fail "torch-slow (md): the first row is not the failed step time"
+run "$P" compare "$B" "$S/slow.pt.trace.json" --to junit
+expect_rc 1 "torch-slow (junit)"
+grep -m1 '<testcase ' "$tmp/out" | grep -q 'name="step_time"' ||
+	fail "torch-slow (junit): the first testcase is not step_time"
+grep -A1 'name="step_time"' "$tmp/out" | grep -q '<failure type="regression"' ||
+	fail "torch-slow (junit): step_time is not a failure"
+
+# the same file twice: every metric unchanged
+run "$P" compare "$B" "$B"
+expect_rc 0 "torch-slow: the same file twice"
+expect_out_has "PASS: 0 regressions," "the same file twice"
+# a rerun of the same script: passes (step time within the noise or inconclusive)
+run "$P" compare "$B" "$S/rerun.pt.trace.json"
+expect_rc 0 "torch-slow: a rerun of the same loop passes"
+run "$P" compare "$B" "$S/rerun.pt.trace.json" --to json -o rerun.json
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = [m for m in d["metrics"] if m["id"] == "step_time"][0]
+sys.exit(0 if m["verdict"] in ("unchanged", "inconclusive") else "step_time: " + m["verdict"])
+' rerun.json || fail "torch-slow rerun: step time is neither unchanged nor inconclusive"
+fi
+# the gzipped copy reads the same (a CI may keep traces compressed)
+gzip -c "$S/slow.pt.trace.json" >slow.pt.trace.json.gz
+run "$P" compare "$B" slow.pt.trace.json.gz
+expect_rc 1 "torch-slow: a gzipped NEW reads the same"
+
+finish
