@@ -14,6 +14,7 @@
 #include "render/panels.h"
 #include "cli/commands.h"
 #include "cli/input.h"
+#include "cli/meta.h"
 #include "base/decimal.h"
 #include "base/xalloc.h"
 
@@ -38,6 +39,7 @@ static const struct pr_option opts[] = {
 	  "also write the run's spans as a Chrome trace (Perfetto, chrome://tracing); a store of "
 	  "several runs needs --run", 0 },
 	{ "no-cache", 0, NULL, "neither read nor write the store's model cache", 0 },
+	PR_CLI_META_OPTS,
 	{ "quiet", 'q', NULL, "print nothing on success (not even what was written)", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
@@ -560,7 +562,8 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	struct pr_trace_window tw;
 	struct pr_cli_input in;
 	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"),
-				    !!pr_arg(cmd, a, "quiet") };
+				    !!pr_arg(cmd, a, "quiet"), NULL, 0 };
+	struct pr_cli_meta meta;
 	const char *json = pr_arg(cmd, a, "json"), *trace = pr_arg(cmd, a, "trace");
 	int64_t top = (int64_t)mo.top_n, run = 0, tl = (int64_t)mo.timeline_points;
 	json_t *model;
@@ -585,8 +588,20 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	mo.window = pr_arg(cmd, a, "window");
 	if (mo.window && pr_trace_window_parse(mo.window, &tw, err))
 		return -1;
-	if (open_input(&in, cmd, a, &io, html && !is_page(html) && !json && !png && !svg && !trace,
-		       err))
+	if (pr_cli_meta_parse(cmd, a, &meta, err))
+		return -1;
+	if (meta.n && a->npos == 1 && pr_cli_is_store(a->pos[0])) {
+		pr_cli_meta_release(&meta);
+		return pr_error_set(err, PR_E_USAGE,
+				    "--meta labels the runs this command ingests; the runs of a "
+				    "store keep the labels they were ingested with");
+	}
+	io.meta = (const char *const *)meta.kv;
+	io.nmeta = meta.n;
+	rc = open_input(&in, cmd, a, &io,
+			html && !is_page(html) && !json && !png && !svg && !trace, err);
+	pr_cli_meta_release(&meta);
+	if (rc)
 		return -1;
 	/* the run's spans as a Chrome trace (the Perfetto-loadable file), before the analysis */
 	if (trace && write_trace(in.store, mo.run, trace, !!pr_arg(cmd, a, "quiet"), err)) {

@@ -816,6 +816,28 @@ static void diagnostics_table(struct pr_strbuf *sb, const json_t *run)
 	table_end(sb, i, i);
 }
 
+/* The user's labels of the run (--meta: commit, branch, build, time, ...), keys sorted. */
+static void run_meta(struct pr_strbuf *sb, const json_t *run)
+{
+	json_t *m = json_object_get(run, "meta"), *v;
+	const char *k;
+	int first = 1;
+	if (!json_is_object(m) || !json_object_size(m))
+		return;
+	pr_strbuf_addstr(sb, "<p class=\"meta run-meta\">");
+	json_object_foreach(m, k, v) {
+		if (!json_is_string(v))
+			continue;
+		pr_strbuf_addstr(sb, first ? "" : " &middot; ");
+		esc(sb, k);
+		pr_strbuf_addstr(sb, " <code>");
+		esc(sb, json_string_value(v));
+		pr_strbuf_addstr(sb, "</code>");
+		first = 0;
+	}
+	pr_strbuf_addstr(sb, "</p>\n");
+}
+
 static void metadata(struct pr_strbuf *sb, const json_t *run)
 {
 	json_t *clock = json_object_get(run, "clock");
@@ -850,6 +872,7 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 	pr_strbuf_addf(sb, " &middot; %lld spans, %lld samples</p>\n",
 		       pr_mll(json_object_get(run, "counts"), "spans"),
 		       pr_mll(json_object_get(run, "counts"), "samples"));
+	run_meta(sb, run);
 }
 
 /* ---- GPU: HTA's breakdowns, the CPU-GPU link, TensorBoard's steps, collectives ---- */
