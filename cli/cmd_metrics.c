@@ -197,7 +197,8 @@ static void to_bmf(const struct pr_history *h, struct pr_strbuf *sb)
 			dup |= j != i && !strcmp(h->runs[j].label, r->label);
 		pr_strbuf_addstr(&name, r->label);
 		if (dup || !*r->label)
-			pr_strbuf_addf(&name, "%s(run %lld)", *r->label ? " " : "", (long long)r->id);
+			pr_strbuf_addf(&name, "%s(run %lld)", *r->label ? " " : "",
+				       (long long)r->id);
 		for (k = 0; k < r->nh; k++) {
 			const struct pr_headline *m = &r->h[k];
 			json_t *o = json_object();
@@ -272,7 +273,8 @@ static void to_openmetrics(const struct pr_history *h, struct pr_strbuf *sb)
 		pr_strbuf_addf(sb, "# HELP %s %s\n", defs[d].om_name, defs[d].help);
 		for (i = 0; i < h->n; i++) {
 			const struct pr_hist_run *r = &h->runs[i];
-			struct pr_strbuf seen = PR_STRBUF_INIT; /* label names so far, "\n"-framed */
+			/* the label names so far, each framed by "\n" */
+			struct pr_strbuf seen = PR_STRBUF_INIT;
 			const char *k;
 			json_t *mv;
 			size_t j;
@@ -338,8 +340,8 @@ static int cmd_metrics(const struct pr_command *cmd, struct pr_args *a, struct p
 		to = "csv";
 	if (strcmp(to, "csv") && strcmp(to, "json") && strcmp(to, "bmf") &&
 	    strcmp(to, "openmetrics"))
-		return pr_error_set(err, PR_E_USAGE, "unknown --to '%s' (csv, json, bmf, openmetrics)",
-				    to);
+		return pr_error_set(err, PR_E_USAGE,
+				    "unknown --to '%s' (csv, json, bmf, openmetrics)", to);
 	if (io.format && pr_cli_output_form_misused(io.format, "csv, json, bmf, openmetrics", err))
 		return -1;
 	if (pr_cli_input_open_opts(&in, cmd->name, a->pos, a->npos, &io, err))
@@ -376,7 +378,8 @@ const struct pr_command pr_cmd_metrics = {
 	.summary = "headline metrics per run for dashboards: CSV (Otava), JSON, Bencher BMF, "
 		   "OpenMetrics",
 	.help = "One value per run and headline metric (step_time, steps_per_s, tokens_per_s,\n"
-		"fps, gpu_busy, peak_memory, duration), with the run's id, label and --meta labels.\n"
+		"fps, gpu_busy, peak_memory, duration), with the run's id, label and --meta\n"
+		"labels.\n"
 		"--to csv: one row per run (time, run, label, the metadata keys, then the metrics\n"
 		"every run has), as Apache Otava's CSV importer reads it; json: one row per run\n"
 		"and metric; bmf: Bencher Metric Format; openmetrics: Prometheus/OpenMetrics text.",
