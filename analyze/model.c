@@ -692,7 +692,7 @@ json_t *pr_model_digest(const json_t *run)
 	size_t i;
 	/* what the index reads: its table, its kinds (format / collector) and trends */
 	static const char *const whole[] = { "id", "label", "source", "content_hash", "format",
-					     "collector", "clock" };
+					     "collector", "clock", "meta" };
 	for (i = 0; i < PR_ARRAY_SIZE(whole); i++)
 		digest_copy(d, run, whole[i]);
 	if (json_is_array(json_object_get(run, "peaks"))) {

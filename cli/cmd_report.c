@@ -147,17 +147,31 @@ static int write_page(const json_t *model, const char *path, struct pr_error *er
 	return rc;
 }
 
+/* A run's time for the index's order: its --meta time (docs/store.md), else the epoch start of
+ * its clock. 1 with *ns, 0 when it has neither. */
+static int run_time(const json_t *run, int64_t *ns)
+{
+	const char *t = json_string_value(json_object_get(json_object_get(run, "meta"), "time"));
+	json_t *e = json_object_get(json_object_get(run, "clock"), "epoch_start_ns");
+	if (t && pr_cli_meta_time(t, ns) == 0)
+		return 1;
+	if (!json_is_integer(e))
+		return 0;
+	*ns = json_integer_value(e);
+	return 1;
+}
+
 static int by_time(const void *a, const void *b)
 {
 	const struct pr_html_index_row *x = a, *y = b;
-	json_t *cx = json_object_get(x->run, "clock"), *cy = json_object_get(y->run, "clock");
-	json_t *ex = json_object_get(cx, "epoch_start_ns"), *ey = json_object_get(cy, "epoch_start_ns");
+	int64_t tx = 0, ty = 0;
+	int hx = run_time(x->run, &tx), hy = run_time(y->run, &ty);
 	json_int_t ix = json_integer_value(json_object_get(x->run, "id"));
 	json_int_t iy = json_integer_value(json_object_get(y->run, "id"));
-	if (json_is_integer(ex) && json_is_integer(ey) && json_integer_value(ex) != json_integer_value(ey))
-		return json_integer_value(ex) < json_integer_value(ey) ? -1 : 1;
-	if (json_is_integer(ex) != json_is_integer(ey))
-		return json_is_integer(ex) ? -1 : 1;
+	if (hx && hy && tx != ty)
+		return tx < ty ? -1 : 1;
+	if (hx != hy)
+		return hx ? -1 : 1;
 	return ix < iy ? -1 : ix > iy;
 }
 

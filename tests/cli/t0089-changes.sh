@@ -6,7 +6,7 @@
 # --meta time puts run c24 after c23. Expected, from the generator's manifest and Python (not
 # profreport): one change of step time, at the run of commit c24 after that of c23, the medians of
 # the per-run median step times before and after it, +25 % within noise; no other change point
-# in any headline metric.
+# in any headline metric; and the archive page (report -o site/) marks it on the step-time trend.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -80,6 +80,30 @@ expect_out_has "| \`step_time\` | 44 | run " "md: the row of the change"
 run "$P" changes hist.db --metric steps_per_s
 expect_rc 0 "changes of both branches"
 expect_out_has "45 runs" "both branches: 45 runs"
+
+# the archive page: the step-time trend in time order, the change marked between the two runs and
+# listed with links to both pages
+run "$P" report hist.db -o site/ -q
+expect_rc 0 "report hist.db -o site/"
+python3 - site/index.html <<'PY' || fail "index.html: the step-time change point (above)"
+import re, sys
+s = open(sys.argv[1]).read()
+i = s.index('aria-label="Step time p50 | chrome / chrome-trace | 44 runs"')
+fig = s[i:s.index("</figure>", i)]
+assert '"vlines":[[24.5,' in fig, "no dashed line between #24 and #25"
+lst = s[s.index("</figure>", i):]
+lst = lst[:lst.index("</ul>")]
+items = re.findall(r"<li>.*?</li>", lst)
+assert len(items) == 1, items
+assert re.search(r'between <a href="run_23\.json-[0-9a-f]+\.html">#24 run_23\.json</a> and '
+                 r'<a href="run_24\.json-[0-9a-f]+\.html">#25 run_24\.json</a>: median ', items[0]), items
+assert "(+25." in items[0], items
+PY
+for page in site/run_23.json-*.html site/run_24.json-*.html; do
+	[ -f "$page" ] || fail "the linked page $page is not in the archive"
+done
+grep -q 'run-meta">branch <code>main</code> &middot; commit <code>c24</code>' site/run_24.json-*.html ||
+	fail "run_24's page does not show its metadata"
 
 # errors: one line, exit 2
 run "$P" changes hist.db --where nokey=1
