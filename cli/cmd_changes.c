@@ -413,7 +413,7 @@ static int cmd_changes(const struct pr_command *cmd, struct pr_args *a, struct p
 	}
 	if (pr_cli_input_open(&in, cmd->name, a->pos, 1, NULL, err))
 		return -1;
-	rc = pr_history_load(in.store, 1, &h, err);
+	rc = pr_history_load(in.store, 1, &h, err); /* a store, never a temporary one */
 	pr_cli_input_close(&in);
 	if (rc)
 		return -1;

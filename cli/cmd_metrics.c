@@ -346,7 +346,7 @@ static int cmd_metrics(const struct pr_command *cmd, struct pr_args *a, struct p
 		return -1;
 	if (pr_cli_input_open_opts(&in, cmd->name, a->pos, a->npos, &io, err))
 		return -1;
-	rc = pr_history_load(in.store, 0, &h, err);
+	rc = pr_history_load(in.store, !in.tmp_path, &h, err);
 	pr_cli_input_close(&in);
 	if (rc)
 		return -1;

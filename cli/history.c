@@ -69,14 +69,16 @@ static int by_id(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-int pr_history_load(struct pr_store *st, int want_spans, struct pr_history *h,
+int pr_history_load(struct pr_store *st, int cache, struct pr_history *h,
 		    struct pr_error *err)
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
 	size_t i;
 	memset(h, 0, sizeof(*h));
-	mo.timeline_points = 0;
-	(void)want_spans;
+	/* report's options when the cache is shared with it; else no timelines (not read here) */
+	mo.cache = cache;
+	if (!cache)
+		mo.timeline_points = 0;
 	if (pr_model_each(st, &mo, NULL, add_run, h, err)) {
 		pr_history_release(h);
 		return -1;

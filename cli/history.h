@@ -38,8 +38,12 @@ struct pr_history {
 	int by_time; /* ordered by the time metadata (else by id) */
 };
 
-/* Reads every run of st (spans: when want_spans). 0 or -1. */
-int pr_history_load(struct pr_store *st, int want_spans, struct pr_history *h,
+/*
+ * Reads every run of st. cache: st is a store given as it is (not a temporary one): the runs'
+ * models come from its model cache and go there, with report's options, so that `report STORE`,
+ * `metrics STORE` and `changes STORE` analyse a run once (docs/store.md). 0 or -1.
+ */
+int pr_history_load(struct pr_store *st, int cache, struct pr_history *h,
 		    struct pr_error *err) PR_MUST_CHECK;
 void pr_history_release(struct pr_history *h);
 /* The value of a headline metric of a run: 1 with *v, 0 when the run has not it. */
