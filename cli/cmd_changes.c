@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/history.h"
 #include "cli/input.h"
+#include "render/termsafe.h"
 #include "render/units.h"
 
 #define SPAN_PREFIX "span:"
@@ -444,8 +445,11 @@ static int cmd_changes(const struct pr_command *cmd, struct pr_args *a, struct p
 	}
 	if (!strcmp(to, "json"))
 		to_json(a->pos[0], &h, f, nf, &o, &sb);
-	else
+	else {
 		to_text(&h, f, nf, &o, !strcmp(to, "md"), &sb);
+		/* span names come from traces: no terminal control sequence gets through */
+		pr_term_safe_inplace(&sb);
+	}
 	if (!pr_output_open_file(&out, pr_arg(cmd, a, "output") ? pr_arg(cmd, a, "output") : "-",
 				 err)) {
 		pr_output_write(&out, sb.buf ? sb.buf : "", sb.len);
