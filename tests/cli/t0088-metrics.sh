@@ -4,7 +4,9 @@
 # tests/tools/metrics_check.py against its spec (Otava's CSV importer's rules, Bencher's BMF
 # JSON schema and example, the OpenMetrics text format and, where python3-prometheus-client is
 # installed, its OpenMetrics parser), and every value against numbers derived here with Python
-# from the traces themselves (not from profreport).
+# from the traces themselves (not from profreport). Also the run metadata the rows carry: --meta
+# and --meta-from-env (GitHub, GitLab, Jenkins variables) stored, in the model and the summary, and
+# bad keys and values refused in one line.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -114,5 +116,38 @@ expect_error "profreport: metrics: --format names the input format" "--format js
 run "$P" metrics nothing.json
 expect_rc 2 "a missing input"
 expect_one_err_line "a missing input"
+
+# -- run metadata (--meta, --meta-from-env; docs/store.md): stored, in the model, on summary
+GITHUB_SHA=abc123 GITHUB_REF_NAME=feat GITHUB_RUN_ID=99 CI_COMMIT_SHA=gitlab GIT_COMMIT=jenkins \
+	"$P" ingest -q "$TORCH" -o env.db --meta-from-env --meta build=override
+[ "$(query_value env.db "SELECT group_concat(key || '=' || value, ' ') FROM (SELECT * FROM run_meta ORDER BY key)")" = "branch=feat build=override commit=abc123" ] ||
+	fail "--meta-from-env: GitHub's variables first, --meta overriding"
+env -u GITHUB_SHA -u GITHUB_REF_NAME -u GITHUB_RUN_ID CI_COMMIT_SHA=gl1 CI_COMMIT_REF_NAME=dev \
+	CI_PIPELINE_ID=5 "$P" ingest -q "$TORCH" -o gl.db --meta-from-env
+[ "$(query_value gl.db "SELECT group_concat(key || '=' || value, ' ') FROM (SELECT * FROM run_meta ORDER BY key)")" = "branch=dev build=5 commit=gl1" ] ||
+	fail "--meta-from-env: GitLab's variables"
+env -u GITHUB_SHA -u GITHUB_REF_NAME -u GITHUB_RUN_ID -u CI_COMMIT_SHA -u CI_COMMIT_REF_NAME \
+	-u CI_PIPELINE_ID GIT_COMMIT=j1 GIT_BRANCH=origin/main BUILD_NUMBER=12 \
+	"$P" ingest -q "$TORCH" -o jk.db --meta-from-env
+[ "$(query_value jk.db "SELECT group_concat(key || '=' || value, ' ') FROM (SELECT * FROM run_meta ORDER BY key)")" = "branch=origin/main build=12 commit=j1" ] ||
+	fail "--meta-from-env: Jenkins' variables"
+run "$P" report env.db --json -
+expect_rc 0 "report --json of a labelled run"
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["runs"][0]["meta"]; sys.exit(0 if m == {"branch": "feat", "build": "override", "commit": "abc123"} else 1)' "$tmp/out" ||
+	fail "the model's runs[0].meta"
+run "$P" summary env.db
+expect_out_has "meta branch=feat, build=override, commit=abc123" "summary shows the metadata"
+run "$P" report "$TORCH" --json - --meta commit=x1
+python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["runs"][0]["meta"] == {"commit": "x1"} else 1)' "$tmp/out" ||
+	fail "report TRACE --meta: the model's meta"
+# bad keys and values: one line, exit 2, nothing stored
+for m in "a b=1" "=1" "noequals" "$(printf 'k=a\tb')" "time=yesterday" \
+	"k=$(python3 -c 'print("v" * 257)')" "$(python3 -c 'print("k" * 65)')=1"; do
+	run "$P" ingest "$TORCH" -o bad.db --meta "$m"
+	expect_error "profreport: ingest: --meta" "--meta '$m'"
+	[ ! -e bad.db ] || fail "--meta '$m': a store was made"
+done
+run "$P" report env.db --json - --meta commit=x
+expect_error "profreport: report: --meta labels the runs this command ingests" "report STORE --meta"
 
 finish
