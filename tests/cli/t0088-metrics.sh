@@ -103,6 +103,12 @@ for r in rows:
 assert by["run_00.json"] >= {"step_time", "steps_per_s", "duration"}, by
 assert "step_time" not in by["massif.out.12345"] and "peak_memory" in by["massif.out.12345"], by
 PY
+cp "$tmp/out" rows.json
+python3 "$TOOLS/schema_check.py" "$PR_TESTS/../docs/schema/metrics.schema.json" rows.json >/dev/null ||
+	fail "metrics --to json does not validate against docs/schema/metrics.schema.json"
+sed 's/"metric": "duration"/"metric": "durations"/' rows.json >bad.json
+python3 "$TOOLS/schema_check.py" "$PR_TESTS/../docs/schema/metrics.schema.json" bad.json >/dev/null &&
+	fail "the metrics schema accepts an unknown metric"
 run "$P" metrics "$PR_SAMPLES/massif/massif.out.12345" h/run_00.json
 expect_rc 0 "metrics csv of a run without steps"
 expect_out_has "time,run,label,duration" "csv keeps only the metrics every run has"

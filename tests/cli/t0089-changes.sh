@@ -66,6 +66,12 @@ for name, x in m.items():
         assert not x["changes"], (name, x["changes"])
 PY
 
+python3 "$TOOLS/schema_check.py" "$PR_TESTS/../docs/schema/changes.schema.json" ch.json >/dev/null ||
+	fail "ch.json does not validate against docs/schema/changes.schema.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["metrics"][0]["changes_more"]=1; json.dump(d,open(sys.argv[2],"w"))' ch.json bad.json
+python3 "$TOOLS/schema_check.py" "$PR_TESTS/../docs/schema/changes.schema.json" bad.json >/dev/null &&
+	fail "the changes schema accepts an unknown key"
+
 run "$P" changes hist.db --where branch=main --metric step_time
 expect_rc 0 "changes text"
 expect_out_has "44 runs, ordered by their time metadata" "text: the order"
