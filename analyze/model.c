@@ -650,6 +650,16 @@ static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_op
 				  pr_jint(sqlite3_column_int64(rs, 13)), "instants",
 				  pr_jint(sqlite3_column_int64(rs, 14)), NULL),
 			  NULL);
+	/* the user's labels (--meta): commit, branch, build, time, ... */
+	{
+		json_t *um = pr_store_run_meta(db, ctx.run, err);
+		if (!um)
+			goto out;
+		if (json_object_size(um))
+			json_object_set_new(ctx.out, "meta", um);
+		else
+			json_decref(um);
+	}
 
 	/* the points first: the shared span pass (run for the steps and phases) answers them */
 	if (load_series(&ctx, err) || gather_points(&ctx, err) ||
@@ -729,7 +739,7 @@ json_t *pr_model_digest(const json_t *run)
 	size_t i;
 	/* what the index reads: its table, its kinds (format / collector) and trends */
 	static const char *const whole[] = { "id", "label", "source", "content_hash", "format",
-					     "collector", "clock" };
+					     "collector", "clock", "meta" };
 	for (i = 0; i < PR_ARRAY_SIZE(whole); i++)
 		digest_copy(d, run, whole[i]);
 	if (json_is_array(json_object_get(run, "peaks"))) {

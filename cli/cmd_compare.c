@@ -12,6 +12,7 @@
 #include "analyze/model.h"
 #include "cli/commands.h"
 #include "cli/input.h"
+#include "cli/meta.h"
 #include "render/termsafe.h"
 #include "render/compare_panel.h"
 #include "render/compare_text.h"
@@ -40,6 +41,7 @@ static const struct pr_option opts[] = {
 	{ "base-run", 0, "ID", "only this run of BASE (a store of many runs)", 0 },
 	{ "new-run", 0, "ID", "only this run of NEW (a store of many runs)", 0 },
 	{ "baseline", 0, "last:N", "BASE is the last N runs of a store, pooled", 0 },
+	PR_CLI_META_OPTS,
 	{ NULL, 0, NULL, NULL, 0 },
 };
 
@@ -49,12 +51,25 @@ static const struct pr_option opts[] = {
  * naming the path and side ("'new.json': NEW has no metrics ...").
  */
 static json_t *side_model(const struct pr_command *cmd, char *path, const char *side,
-			  const char *format, int64_t run, struct pr_error *err)
+			  const char *format, int64_t run, const struct pr_cli_meta *meta,
+			  struct pr_error *err)
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
 	struct pr_cli_input in;
+	struct pr_cli_inopts io = { format, NULL, 0, NULL, 0 };
 	const char *name = path;
 	json_t *m;
+	if (meta && meta->n && (pr_model_sniff(path) || pr_cli_is_store(path))) {
+		pr_error_set(err, PR_E_USAGE,
+			     "--meta labels the run of NEW this command ingests; a store's or a "
+			     "model's runs keep their own labels");
+		pr_error_set_source(err, name);
+		return NULL;
+	}
+	if (meta) {
+		io.meta = (const char *const *)meta->kv;
+		io.nmeta = meta->n;
+	}
 	if (pr_model_sniff(path)) {
 		if (run) {
 			pr_error_set(err, PR_E_USAGE, "--%s-run picks a run of a store, and %s is a model",
@@ -64,7 +79,7 @@ static json_t *side_model(const struct pr_command *cmd, char *path, const char *
 		}
 		m = pr_model_load(path, err);
 	} else {
-		if (pr_cli_input_open(&in, cmd->name, &path, 1, format, err))
+		if (pr_cli_input_open_opts(&in, cmd->name, &path, 1, &io, err))
 			return NULL;
 		mo.timeline_points = 0;
 		mo.run = (long)run;
@@ -250,6 +265,7 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	const json_t *w;
 	int j, rc = -1, junit = 0, out_failed = 0;
 	int64_t base_run = 0, new_run = 0, last = 0;
+	struct pr_cli_meta meta = { NULL, 0 };
 	pr_gate_init(&g);
 	if (!fmt)
 		fmt = "text";
@@ -283,9 +299,11 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 		pr_error_set(err, PR_E_USAGE, "--baseline and --base-run exclude each other");
 		goto out;
 	}
+	if (pr_cli_meta_parse(cmd, a, &meta, err))
+		goto out;
 	if (!(base = last ? baseline_model(cmd, a->pos[0], a->pos[1], informat, last, err)
-			  : side_model(cmd, a->pos[0], "BASE", informat, base_run, err)) ||
-	    !(newm = side_model(cmd, a->pos[1], "NEW", informat, new_run, err)))
+			  : side_model(cmd, a->pos[0], "BASE", informat, base_run, NULL, err)) ||
+	    !(newm = side_model(cmd, a->pos[1], "NEW", informat, new_run, &meta, err)))
 		goto out;
 	if (!(cmp = pr_compare(base, newm, &g, err)))
 		goto out;
@@ -340,6 +358,7 @@ out:
 	json_decref(newm);
 	pr_gate_release(&g);
 	pr_strbuf_release(&sb);
+	pr_cli_meta_release(&meta);
 	return rc;
 }
 

@@ -4,11 +4,13 @@
 
 #include "cli/commands.h"
 #include "cli/input.h"
+#include "cli/meta.h"
 
 static const struct pr_option opts[] = {
 	{ "output", 'o', "STORE", "the store to create or add to (required)", PR_OPT_REQUIRED },
 	{ "format", 0, "NAME", "force an input format (see 'profreport formats')", 0 },
 	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run", 0 },
+	PR_CLI_META_OPTS,
 	{ "quiet", 'q', NULL, "print nothing on success", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
@@ -16,17 +18,23 @@ static const struct pr_option opts[] = {
 static int cmd_ingest(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	const char *out = pr_arg(cmd, a, "output");
-	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"), 1 };
+	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"), 1, NULL, 0 };
+	struct pr_cli_meta meta;
 	struct pr_store *st = NULL;
 	int rc, existed;
 	if (!out)
 		return pr_error_set(err, PR_E_USAGE, "give the store with -o STORE");
+	if (pr_cli_meta_parse(cmd, a, &meta, err))
+		return -1;
+	io.meta = (const char *const *)meta.kv;
+	io.nmeta = meta.n;
 	existed = access(out, F_OK) == 0;
 	if (pr_store_open(&st, out, PR_STORE_CREATE, err)) {
 		/* a store it could not even set up (a full disk) is not left as an empty file */
 		struct stat sb;
 		if (!existed && lstat(out, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0)
 			unlink(out);
+		pr_cli_meta_release(&meta);
 		return -1;
 	}
 	rc = pr_cli_ingest_all(st, cmd->name, a->pos, a->npos, &io,
@@ -36,6 +44,7 @@ static int cmd_ingest(const struct pr_command *cmd, struct pr_args *a, struct pr
 	if (rc && !existed)
 		pr_store_remove_if_empty(st);
 	pr_store_close(st);
+	pr_cli_meta_release(&meta);
 	return rc;
 }
 
@@ -51,5 +60,7 @@ const struct pr_command pr_cmd_ingest = {
 		"behind. A file whose content is already in the store is reported, not added\n"
 		"twice. Directories are read recursively; files no format recognizes are skipped.\n"
 		"--phases FILE attaches a phase log (a run script's or sampler's TIME NAME lines)\n"
-		"to the run of the one trace file: its phases become spans of kind 'phase'.",
+		"to the run of the one trace file: its phases become spans of kind 'phase'.\n"
+		"--meta KEY=VALUE labels each run stored (commit=..., branch=..., time=...); a file\n"
+		"already in the store keeps its own labels.",
 };

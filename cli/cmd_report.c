@@ -14,6 +14,7 @@
 #include "render/panels.h"
 #include "cli/commands.h"
 #include "cli/input.h"
+#include "cli/meta.h"
 #include "base/decimal.h"
 #include "base/xalloc.h"
 
@@ -38,6 +39,7 @@ static const struct pr_option opts[] = {
 	  "also write the run's spans as a Chrome trace (Perfetto, chrome://tracing); a store of "
 	  "several runs needs --run", 0 },
 	{ "no-cache", 0, NULL, "neither read nor write the store's model cache", 0 },
+	PR_CLI_META_OPTS,
 	{ "quiet", 'q', NULL, "print nothing on success (not even what was written)", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
@@ -145,17 +147,31 @@ static int write_page(const json_t *model, const char *path, struct pr_error *er
 	return rc;
 }
 
+/* A run's time for the index's order: its --meta time (docs/store.md), else the epoch start of
+ * its clock. 1 with *ns, 0 when it has neither. */
+static int run_time(const json_t *run, int64_t *ns)
+{
+	const char *t = json_string_value(json_object_get(json_object_get(run, "meta"), "time"));
+	json_t *e = json_object_get(json_object_get(run, "clock"), "epoch_start_ns");
+	if (t && pr_cli_meta_time(t, ns) == 0)
+		return 1;
+	if (!json_is_integer(e))
+		return 0;
+	*ns = json_integer_value(e);
+	return 1;
+}
+
 static int by_time(const void *a, const void *b)
 {
 	const struct pr_html_index_row *x = a, *y = b;
-	json_t *cx = json_object_get(x->run, "clock"), *cy = json_object_get(y->run, "clock");
-	json_t *ex = json_object_get(cx, "epoch_start_ns"), *ey = json_object_get(cy, "epoch_start_ns");
+	int64_t tx = 0, ty = 0;
+	int hx = run_time(x->run, &tx), hy = run_time(y->run, &ty);
 	json_int_t ix = json_integer_value(json_object_get(x->run, "id"));
 	json_int_t iy = json_integer_value(json_object_get(y->run, "id"));
-	if (json_is_integer(ex) && json_is_integer(ey) && json_integer_value(ex) != json_integer_value(ey))
-		return json_integer_value(ex) < json_integer_value(ey) ? -1 : 1;
-	if (json_is_integer(ex) != json_is_integer(ey))
-		return json_is_integer(ex) ? -1 : 1;
+	if (hx && hy && tx != ty)
+		return tx < ty ? -1 : 1;
+	if (hx != hy)
+		return hx ? -1 : 1;
 	return ix < iy ? -1 : ix > iy;
 }
 
@@ -560,7 +576,8 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	struct pr_trace_window tw;
 	struct pr_cli_input in;
 	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"),
-				    !!pr_arg(cmd, a, "quiet") };
+				    !!pr_arg(cmd, a, "quiet"), NULL, 0 };
+	struct pr_cli_meta meta;
 	const char *json = pr_arg(cmd, a, "json"), *trace = pr_arg(cmd, a, "trace");
 	int64_t top = (int64_t)mo.top_n, run = 0, tl = (int64_t)mo.timeline_points;
 	json_t *model;
@@ -585,8 +602,20 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	mo.window = pr_arg(cmd, a, "window");
 	if (mo.window && pr_trace_window_parse(mo.window, &tw, err))
 		return -1;
-	if (open_input(&in, cmd, a, &io, html && !is_page(html) && !json && !png && !svg && !trace,
-		       err))
+	if (pr_cli_meta_parse(cmd, a, &meta, err))
+		return -1;
+	if (meta.n && a->npos == 1 && pr_cli_is_store(a->pos[0])) {
+		pr_cli_meta_release(&meta);
+		return pr_error_set(err, PR_E_USAGE,
+				    "--meta labels the runs this command ingests; the runs of a "
+				    "store keep the labels they were ingested with");
+	}
+	io.meta = (const char *const *)meta.kv;
+	io.nmeta = meta.n;
+	rc = open_input(&in, cmd, a, &io,
+			html && !is_page(html) && !json && !png && !svg && !trace, err);
+	pr_cli_meta_release(&meta);
+	if (rc)
 		return -1;
 	/* the run's spans as a Chrome trace (the Perfetto-loadable file), before the analysis */
 	if (trace && write_trace(in.store, mo.run, trace, !!pr_arg(cmd, a, "quiet"), err)) {

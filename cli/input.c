@@ -350,6 +350,8 @@ static int ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 			io.format = o->format;
 			io.min_confidence = as[i].in_dir ? PR_SNIFF_DIR : PR_SNIFF_MIN;
 			io.phases = o->phases;
+			io.meta = o->meta;
+			io.nmeta = o->nmeta;
 			pr_ingest_session_file(s, pl.v[k], &io, &as[i]);
 			if (tty)
 				fputs("\r\033[K", stderr);
@@ -456,7 +458,7 @@ static void reading(struct pr_store *st)
 int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, int n,
 		      const char *format, struct pr_error *err)
 {
-	struct pr_cli_inopts o = { format, NULL, 0 };
+	struct pr_cli_inopts o = { format, NULL, 0, NULL, 0 };
 	return pr_cli_input_open_opts(in, cmd, paths, n, &o, err);
 }
 

@@ -27,6 +27,9 @@ struct pr_cli_inopts {
 	 * which lists them itself unless -q, and any command's -q); else one note per
 	 * directory on stderr */
 	int quiet_skips;
+	/* the user's metadata of every run ingested (cli/meta.h): key, value, ...; nmeta pairs */
+	const char *const *meta;
+	size_t nmeta;
 };
 
 int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, int n,

@@ -14,7 +14,7 @@
 
 #include "base/error.h"
 
-#define PR_OPT_MAX 16
+#define PR_OPT_MAX 24
 #define PR_POS_MAX 4096
 
 /* pr_option.flags: how the option reads in the generated usage line. */

@@ -68,6 +68,7 @@ static int read_run(struct pr_writer_session *ws, const char *path,
 	size_t nhead;
 	struct pr_run_info info;
 	struct locate_ctx lc;
+	size_t i;
 
 	memset(res, 0, sizeof(*res));
 	*wp = NULL;
@@ -100,6 +101,8 @@ static int read_run(struct pr_writer_session *ws, const char *path,
 	if (pr_writer_begin_in(ws, &info, &w, err))
 		goto fail;
 	*began = 1;
+	for (i = 0; i < o->nmeta; i++)
+		pr_writer_run_meta(w, o->meta[2 * i], o->meta[2 * i + 1]);
 	if (fmt->parse(src, w, err) || pr_writer_failed(w, err)) {
 		if (err->offset >= 0 && err->line <= 0)
 			pr_source_locate_in(src, err->offset, &err->line, &err->column);

@@ -39,8 +39,12 @@ struct pr_ingest_opts {
 	const char *format;  /* NULL: sniff */
 	int min_confidence;  /* PR_SNIFF_MIN, or PR_SNIFF_DIR inside a directory */
 	const char *phases;  /* a phase log to attach, or NULL */
+	/* the user's metadata of the run (store.h, pr_writer_run_meta): key, value, key, ...;
+	 * nmeta pairs, checked by the caller (borrowed) */
+	const char *const *meta;
+	size_t nmeta;
 };
-#define PR_INGEST_OPTS_INIT { NULL, PR_SNIFF_MIN, NULL }
+#define PR_INGEST_OPTS_INIT { NULL, PR_SNIFF_MIN, NULL, NULL, 0 }
 
 int pr_ingest_file_opts(struct pr_store *st, const char *path, const struct pr_ingest_opts *o,
 			struct pr_ingest_result *res, struct pr_error *err) PR_MUST_CHECK;

@@ -1,4 +1,5 @@
 /* html_report.c - the single-file HTML report and the archive index. */
+#include "analyze/changes.h"
 #include "analyze/model.h"
 #include "render/html_report.h"
 #include "render/html_views.h"
@@ -816,6 +817,28 @@ static void diagnostics_table(struct pr_strbuf *sb, const json_t *run)
 	table_end(sb, i, i);
 }
 
+/* The user's labels of the run (--meta: commit, branch, build, time, ...), keys sorted. */
+static void run_meta(struct pr_strbuf *sb, const json_t *run)
+{
+	json_t *m = json_object_get(run, "meta"), *v;
+	const char *k;
+	int first = 1;
+	if (!json_is_object(m) || !json_object_size(m))
+		return;
+	pr_strbuf_addstr(sb, "<p class=\"meta run-meta\">");
+	json_object_foreach(m, k, v) {
+		if (!json_is_string(v))
+			continue;
+		pr_strbuf_addstr(sb, first ? "" : " &middot; ");
+		esc(sb, k);
+		pr_strbuf_addstr(sb, " <code>");
+		esc(sb, json_string_value(v));
+		pr_strbuf_addstr(sb, "</code>");
+		first = 0;
+	}
+	pr_strbuf_addstr(sb, "</p>\n");
+}
+
 static void metadata(struct pr_strbuf *sb, const json_t *run)
 {
 	json_t *clock = json_object_get(run, "clock");
@@ -850,6 +873,7 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 	pr_strbuf_addf(sb, " &middot; %lld spans, %lld samples</p>\n",
 		       pr_mll(json_object_get(run, "counts"), "spans"),
 		       pr_mll(json_object_get(run, "counts"), "samples"));
+	run_meta(sb, run);
 }
 
 /* ---- GPU: HTA's breakdowns, the CPU-GPU link, TensorBoard's steps, collectives ---- */
@@ -1692,7 +1716,8 @@ static void run_kind(const json_t *run, char *buf, size_t n)
 }
 
 static int trend(struct pr_strbuf *sb, const char *title, const char *ylabel, const char *unit,
-		 const double *x, const double *y, size_t n, size_t idx, struct pr_error *err)
+		 const double *x, const double *y, size_t n, size_t idx,
+		 const struct pr_chart_vline *vl, size_t nvl, struct pr_error *err)
 {
 	struct pr_chart_line l = { ylabel, 0x2E86AB, x, y, n, 2.5, 0.1, 0, PR_LINE_LINEAR, 0 };
 	struct pr_chart c;
@@ -1709,6 +1734,8 @@ static int trend(struct pr_strbuf *sb, const char *title, const char *ylabel, co
 	c.y_unit = unit;
 	c.lines = &l;
 	c.nlines = 1;
+	c.vlines = vl;
+	c.nvlines = nvl;
 	c.width = 1200;
 	c.height = 320;
 	c.legend = PR_LEGEND_NONE;
@@ -1728,6 +1755,77 @@ static int trend(struct pr_strbuf *sb, const char *title, const char *ylabel, co
 	pr_strbuf_addstr(sb, "</figure>\n");
 	pr_output_release(&out);
 	return rc;
+}
+
+#define TREND_CHANGES_MAX 500
+
+/* A trend's value as the change list writes it. */
+static void trend_fmt(double v, int metric, char *buf, size_t n)
+{
+	if (metric == T_PEAK)
+		pr_fmt_bytes(v, buf, n);
+	else if (metric == T_THROUGHPUT)
+		snprintf(buf, n, "%.4g", v);
+	else
+		pr_fmt_duration(v, buf, n);
+}
+
+/*
+ * The change points of a trend (y[0..n) in table order, ridx their rows): E-Divisive means
+ * (analyze/changes.h, as `profreport changes`), marked on the chart by dashed lines between the
+ * two runs (*vl, *nvl) and listed under it, each run linked to its page.
+ */
+static void trend_changes(struct pr_strbuf *sb, const struct pr_html_index_row *rows,
+			  const size_t *ridx, const double *x, const double *y, size_t n, int metric,
+			  struct pr_chart_vline **vl, size_t *nvl)
+{
+	struct pr_changes_opts o = PR_CHANGES_OPTS_INIT;
+	struct pr_change *c = NULL;
+	size_t nc, k, side;
+	*vl = NULL;
+	*nvl = 0;
+	/* O(n^2) per permutation: past TREND_CHANGES_MAX runs the page leaves it to `changes` */
+	if (n > TREND_CHANGES_MAX) {
+		pr_strbuf_addf(sb, "<p class=\"capped\">%zu runs: change points are not searched "
+				   "on the page past %d (<code>profreport changes</code> does).</p>\n",
+			       n, TREND_CHANGES_MAX);
+		return;
+	}
+	nc = pr_changes_detect(y, n, &o, &c);
+	if (!nc) {
+		free(c);
+		return;
+	}
+	*vl = pr_xcalloc(nc, sizeof(**vl));
+	pr_strbuf_addstr(sb, "<ul class=\"trend-changes\">\n");
+	for (k = 0; k < nc; k++) {
+		char b[64], a[64];
+		(*vl)[k].x = (x[c[k].at - 1] + x[c[k].at]) / 2;
+		(*vl)[k].rgb = 0xC0392B;
+		(*vl)[k].dashed = 1;
+		pr_strbuf_addstr(sb, "<li>Change point ");
+		for (side = 0; side < 2; side++) {
+			size_t r = ridx[c[k].at - 1 + side];
+			pr_strbuf_addf(sb, "%s<a href=\"", side ? " and " : "between ");
+			esc(sb, rows[r].href);
+			pr_strbuf_addf(sb, "\">#%zu ", r + 1);
+			esc(sb, pr_mstr(rows[r].run, "label"));
+			pr_strbuf_addstr(sb, "</a>");
+		}
+		if (c[k].kind == PR_CHANGE_SHIFT) {
+			trend_fmt(c[k].before, metric, b, sizeof(b));
+			trend_fmt(c[k].after, metric, a, sizeof(a));
+			pr_strbuf_addf(sb, ": median %s &rarr; %s", b, a);
+			if (isfinite(c[k].change))
+				pr_strbuf_addf(sb, " (%+.1f %%)", c[k].change * 100);
+		} else {
+			pr_strbuf_addstr(sb, ": the spread changes");
+		}
+		pr_strbuf_addf(sb, ", p = %.3f</li>\n", c[k].p);
+		*nvl = k + 1;
+	}
+	pr_strbuf_addstr(sb, "</ul>\n");
+	free(c);
 }
 
 struct trend_key {
@@ -1756,6 +1854,7 @@ static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, si
 {
 	struct trend_key *keys = pr_xcalloc(n * T_METRICS + 1, sizeof(*keys)), k;
 	double *x = pr_xcalloc(n + 1, sizeof(double)), *y = pr_xcalloc(n + 1, sizeof(double)), v;
+	size_t *ridx = pr_xcalloc(n + 1, sizeof(*ridx));
 	size_t nk = 0, i, j, charts = 0, single = 0;
 	int m, rc = 0;
 	for (i = 0; i < n; i++)
@@ -1768,7 +1867,8 @@ static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, si
 	pr_strbuf_addstr(sb, "<h3>Trends across runs</h3>\n<p class=\"meta\">One chart per metric and "
 			     "kind of run (format / collector): runs of different kinds, or peaks of different "
 			     "series, are never on one line. x is the run's # in the table above (time "
-			     "order).</p>\n");
+			     "order). Dashed lines mark change points (E-Divisive means, as <code>"
+			     "profreport changes</code>), listed under their chart.</p>\n");
 	for (i = 0; i < nk && !rc; i = j) {
 		char title[800], ylabel[300];
 		size_t cnt = 0, r;
@@ -1787,14 +1887,26 @@ static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, si
 			    strcmp(t.sub, k.sub))
 				continue;
 			x[cnt] = (double)(r + 1);
+			ridx[cnt] = r;
 			y[cnt++] = v;
 		}
 		snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", trend_name[k.metric], *k.sub ? " (" : "", k.sub,
 			 *k.sub ? ")" : "");
 		snprintf(title, sizeof(title), "%s | %s | %zu runs", ylabel, k.kind, cnt);
 		/* the axis says the metric, the title which series or rate and which kind */
-		rc = trend(sb, title, k.metric == T_THROUGHPUT ? k.sub : trend_name[k.metric],
-			   k.metric == T_THROUGHPUT ? "" : k.unit, x, y, cnt, charts++, err);
+		{
+			struct pr_strbuf list = PR_STRBUF_INIT;
+			struct pr_chart_vline *vl;
+			size_t nvl;
+			trend_changes(&list, rows, ridx, x, y, cnt, k.metric, &vl, &nvl);
+			rc = trend(sb, title, k.metric == T_THROUGHPUT ? k.sub : trend_name[k.metric],
+				   k.metric == T_THROUGHPUT ? "" : k.unit, x, y, cnt, charts++, vl, nvl,
+				   err);
+			if (list.len)
+				pr_strbuf_add(sb, list.buf, list.len);
+			pr_strbuf_release(&list);
+			free(vl);
+		}
 	}
 	if (!rc && single)
 		pr_strbuf_addf(sb, "<p class=\"capped\">%zu metric%s of a kind with a single run: no trend.</p>\n",
@@ -1802,6 +1914,7 @@ static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, si
 	free(keys);
 	free(x);
 	free(y);
+	free(ridx);
 	return rc;
 }
 

@@ -129,6 +129,23 @@ static void emit(FILE *out, const char *fmt, ...)
 	wrap(out, buf + lead, lead, lead + 4);
 }
 
+/* The user's labels of the run (--meta), keys sorted: "meta commit=abc, branch=main". */
+static void run_meta(const json_t *run, FILE *out)
+{
+	json_t *m = json_object_get(run, "meta"), *v;
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	const char *k;
+	if (!json_is_object(m) || !json_object_size(m))
+		return;
+	json_object_foreach(m, k, v)
+		if (json_is_string(v))
+			pr_strbuf_addf(&sb, "%s%s=%s", sb.len ? ", " : "", k,
+				       json_string_value(v));
+	if (sb.len)
+		emit(out, "meta %s", sb.buf);
+	pr_strbuf_release(&sb);
+}
+
 static void header(const json_t *run, FILE *out)
 {
 	const json_t *clock = json_object_get(run, "clock"), *c = json_object_get(run, "counts");
@@ -162,6 +179,7 @@ static void header(const json_t *run, FILE *out)
 	else
 		emit(out, "%lld spans, %lld samples, %lld instants", pr_mll(c, "spans"),
 		     pr_mll(c, "samples"), pr_mll(c, "instants"));
+	run_meta(run, out);
 }
 
 static void peaks(const json_t *run, FILE *out)

@@ -1,5 +1,7 @@
--- profreport event store, schema version 4 (PRAGMA user_version = 4).
--- Version 2 added op_cover, version 3 span_up, version 4 model_cache.
+-- profreport event store, schema version 5 (PRAGMA user_version = 5).
+-- Version 2 added op_cover, version 3 span_up, version 4 model_cache,
+-- version 5 run_meta (a version 4 store is read as one with no run_meta
+-- rows, and gets the table from the first command that writes to it).
 -- Times are int64 nanoseconds on the run's clock; run.time_origin_ns maps
 -- clock 0 to absolute Unix epoch nanoseconds when the source says so.
 CREATE TABLE run(
@@ -166,6 +168,16 @@ CREATE TABLE model_cache(
   model TEXT NOT NULL,
   UNIQUE(run_id, options)
 );
+-- Version 5: the user's metadata of a run (ingest/report/compare --meta
+-- key=value, --meta-from-env): commit, branch, build, time, ... One row per
+-- run and key; written in the run's own transaction. Not the source's own
+-- metadata, which is run.meta.
+CREATE TABLE run_meta(
+  run_id INTEGER NOT NULL REFERENCES run(id),
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY(run_id, key)
+) WITHOUT ROWID;
 CREATE VIEW span_v AS
   SELECT s.id, s.run_id, s.track_id, t.pid, t.tid, t.name AS track, s.kind, n.value AS name,
          c.value AS cat, s.ts, s.dur, s.self, s.depth, s.parent_id,

@@ -238,6 +238,35 @@ fail:
 	return -1;
 }
 
+/* The run_meta table of version 5, as store/schema.sql has it. */
+static const char run_meta_sql[] =
+	"CREATE TABLE IF NOT EXISTS run_meta(run_id INTEGER NOT NULL REFERENCES run(id), "
+	"key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(run_id, key)) WITHOUT ROWID;";
+
+/* A version 4 store opened to be written gets version 5's run_meta table (once: the version is
+ * read again under the exclusive lock, another process may have done it). */
+static int upgrade_schema(struct pr_store *st, int *version, struct pr_error *err)
+{
+	int n = 0, rc;
+	if (store_exec(st, "BEGIN EXCLUSIVE", err))
+		return -1;
+	rc = probe(st->db, &n, version);
+	if (rc != SQLITE_OK) {
+		probe_error(st, rc, err);
+		store_exec(st, "ROLLBACK", NULL);
+		return -1;
+	}
+	if (*version != 4)
+		return store_exec(st, "COMMIT", err);
+	if (store_exec(st, run_meta_sql, err) ||
+	    store_exec(st, "PRAGMA user_version=" PR_STR(PR_STORE_SCHEMA_VERSION) "; COMMIT", err)) {
+		store_exec(st, "ROLLBACK", NULL);
+		return -1;
+	}
+	*version = PR_STORE_SCHEMA_VERSION;
+	return 0;
+}
+
 /* Opens st->path per st->flags: connection, recovery, schema. */
 static int open_store(struct pr_store *st, struct pr_error *err)
 {
@@ -281,6 +310,9 @@ static int open_store(struct pr_store *st, struct pr_error *err)
 		if (rc == SQLITE_OK &&
 		    store_exec(st, "PRAGMA cache_size=-32768; PRAGMA temp_store=FILE", err))
 			return -1;
+		if (rc == SQLITE_OK && ntables && version == PR_STORE_SCHEMA_OLDEST &&
+		    upgrade_schema(st, &version, err))
+			return -1;
 	}
 	if (rc != SQLITE_OK) {
 		probe_error(st, rc, err);
@@ -293,13 +325,15 @@ static int open_store(struct pr_store *st, struct pr_error *err)
 		pr_error_set_source(err, st->path);
 		return -1;
 	}
-	if (version != PR_STORE_SCHEMA_VERSION) {
+	if (version != PR_STORE_SCHEMA_VERSION && version != PR_STORE_SCHEMA_OLDEST) {
 		pr_error_set(err, PR_E_STORE,
 			     version < PR_STORE_SCHEMA_VERSION
-				     ? "store schema version %d, this profreport reads version %d: the "
-				       "store was written by an older profreport; ingest its inputs again"
-				     : "store schema version %d, this profreport reads version %d",
-			     version, PR_STORE_SCHEMA_VERSION);
+				     ? "store schema version %d, this profreport reads versions %d "
+				       "and %d: the store was written by an older profreport; ingest "
+				       "its inputs again"
+				     : "store schema version %d, this profreport reads versions %d "
+				       "and %d",
+			     version, PR_STORE_SCHEMA_OLDEST, PR_STORE_SCHEMA_VERSION);
 		pr_error_set_source(err, st->path);
 		return -1;
 	}

@@ -45,7 +45,9 @@
 
 #include "base/error.h"
 
-#define PR_STORE_SCHEMA_VERSION 4
+#define PR_STORE_SCHEMA_VERSION 5
+/* The oldest version still read: version 4 lacks only run_meta (store/schema.sql). */
+#define PR_STORE_SCHEMA_OLDEST 4
 
 struct sqlite3;
 struct pr_store;
@@ -99,6 +101,26 @@ int pr_store_remove_if_empty(struct pr_store *st);
  */
 typedef void pr_store_notice_fn(void *ctx, const char *path, const char *msg);
 void pr_store_set_notice(pr_store_notice_fn *fn, void *ctx);
+
+/* ---- the run metadata (table run_meta) ---- */
+
+/* Longest key and value (bytes) of the run metadata. */
+#define PR_RUN_META_KEY_MAX 64
+#define PR_RUN_META_VALUE_MAX 256
+/*
+ * Checks one key and value: a key of 1..PR_RUN_META_KEY_MAX characters of
+ * [A-Za-z0-9_.-], a value of at most PR_RUN_META_VALUE_MAX bytes of
+ * printable text (UTF-8, no control characters). 0, or -1 with a usage
+ * error in err that names the problem.
+ */
+int pr_run_meta_check(const char *key, size_t klen, const char *value, struct pr_error *err)
+	PR_MUST_CHECK;
+/*
+ * The metadata of run as a JSON object of strings, keys sorted (a new
+ * reference; empty when the run has none, or the store is of version 4).
+ * NULL on an SQLite error (err set).
+ */
+json_t *pr_store_run_meta(struct sqlite3 *db, int64_t run, struct pr_error *err);
 
 /* ---- the model cache (table model_cache; store/model_cache.c) ---- */
 
@@ -237,6 +259,13 @@ void pr_writer_set_time_synthetic(struct pr_writer *w, int synthetic);
 void pr_writer_meta_set(struct pr_writer *w, const char *key, json_t *value);
 /* Returns the value of meta[key] (borrowed) or NULL. */
 json_t *pr_writer_meta_get(struct pr_writer *w, const char *key);
+
+/*
+ * The user's metadata of the run (table run_meta): key and value are
+ * copied; a key set twice keeps the last value. The caller checks them
+ * (pr_run_meta_check).
+ */
+void pr_writer_run_meta(struct pr_writer *w, const char *key, const char *value);
 
 /* Interned string id (names, categories). n bytes, need not be NUL-terminated. */
 int64_t pr_writer_intern(struct pr_writer *w, const char *s, size_t n);

@@ -89,6 +89,9 @@ void pr_wr_run_free(struct pr_writer *w)
 	pr_strbuf_release(&w->mk);
 	pr_strbuf_release(&w->mv);
 	json_decref(w->meta);
+	for (i = 0; i < 2 * w->nrmeta; i++)
+		free(w->rmeta[i]);
+	free(w->rmeta);
 	free(w->format);
 	free(w->source);
 	free(w->label);
@@ -153,6 +156,22 @@ void pr_writer_meta_set(struct pr_writer *w, const char *key, json_t *value)
 json_t *pr_writer_meta_get(struct pr_writer *w, const char *key)
 {
 	return json_object_get(w->meta, key);
+}
+
+void pr_writer_run_meta(struct pr_writer *w, const char *key, const char *value)
+{
+	size_t i;
+	for (i = 0; i < w->nrmeta; i++) {
+		if (!strcmp(w->rmeta[2 * i], key)) {
+			free(w->rmeta[2 * i + 1]);
+			w->rmeta[2 * i + 1] = pr_xstrdup(value);
+			return;
+		}
+	}
+	w->rmeta = pr_xreallocarray(w->rmeta, 2 * (w->nrmeta + 1), sizeof(*w->rmeta));
+	w->rmeta[2 * w->nrmeta] = pr_xstrdup(key);
+	w->rmeta[2 * w->nrmeta + 1] = pr_xstrdup(value);
+	w->nrmeta++;
 }
 
 /* ---- strings ---- */

@@ -120,7 +120,7 @@ struct diag {
 enum { ID_RUN, ID_SPAN, ID_STRING, ID_TRACK, ID_SERIES, ID_METRIC, ID_ARGKEYS, ID_N };
 
 /* Statements of the session besides the inserts (writer_session.c). */
-enum { PUT_TRACK, PUT_SERIES, PUT_DIAG, PUT_RUN, PUT_FIND_HASH, PUT_RUN_COUNT, PUT_N };
+enum { PUT_TRACK, PUT_SERIES, PUT_DIAG, PUT_RUN, PUT_META, PUT_FIND_HASH, PUT_RUN_COUNT, PUT_N };
 
 struct pr_writer_session {
 	struct pr_store *st;
@@ -155,6 +155,8 @@ struct pr_writer {
 	int64_t rank, world_size, time_origin;
 	int has_rank, has_world, has_origin, synthetic;
 	json_t *meta;
+	char **rmeta; /* the user's metadata (run_meta): key, value, key, value, ... */
+	size_t nrmeta; /* keys */
 	int64_t run_id, span_base, next_span, next_string, next_track, next_series, next_metric;
 	int64_t ts_min, ts_max;
 	int has_ts;

@@ -66,6 +66,7 @@ static const char *const put_sql[] = {
 		    "rank, world_size, time_origin_ns, time_synthetic, ts_min, ts_max, span_count, "
 		    "sample_count, instant_count, meta) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
 		    "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+	[PUT_META] = "INSERT INTO run_meta(run_id, key, value) VALUES(?1, ?2, ?3)",
 	[PUT_FIND_HASH] = "SELECT id FROM run WHERE content_hash = ?1",
 	[PUT_RUN_COUNT] = "SELECT count(*) FROM (SELECT 1 FROM run LIMIT 2)",
 };
@@ -604,12 +605,20 @@ static int write_tables(struct pr_writer *w, struct pr_error *err)
 	sqlite3_bind_text(st, 17, w->meta_text ? w->meta_text : "{}", -1, SQLITE_STATIC);
 	if (pr_wr_step_done(st))
 		goto out;
+	st = s->put[PUT_META];
+	for (i = 0; i < w->nrmeta; i++) {
+		sqlite3_bind_int64(st, 1, w->run_id);
+		sqlite3_bind_text(st, 2, w->rmeta[2 * i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, w->rmeta[2 * i + 1], -1, SQLITE_STATIC);
+		if (pr_wr_step_done(st))
+			goto out;
+	}
 	rc = 0;
 out:
 	if (rc)
 		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
 	/* the texts bound are the run's: unbind them before it is freed */
-	for (i = PUT_TRACK; i <= PUT_RUN; i++)
+	for (i = PUT_TRACK; i <= PUT_META; i++)
 		sqlite3_clear_bindings(s->put[i]);
 	return rc;
 }

@@ -141,6 +141,6 @@ done
 # -- none of that changed the store
 "$P" dump events st.db >dump.after
 cmp -s dump.before dump.after || fail "a refused query changed the store"
-[ "$(query_value st.db "PRAGMA user_version")" = 4 ] || fail "the store's user_version changed"
+[ "$(query_value st.db "PRAGMA user_version")" = 5 ] || fail "the store's user_version changed"
 
 finish

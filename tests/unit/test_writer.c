@@ -990,9 +990,9 @@ static void test_old_schema_refused(void **state)
 	static const char *const pragma[] = { "PRAGMA user_version = 1", "PRAGMA user_version = 2",
 					      "PRAGMA user_version = 3" };
 	static const char *const want[] = {
-		"store schema version 1, this profreport reads version 4",
-		"store schema version 2, this profreport reads version 4",
-		"store schema version 3, this profreport reads version 4",
+		"store schema version 1, this profreport reads versions 4 and 5",
+		"store schema version 2, this profreport reads versions 4 and 5",
+		"store schema version 3, this profreport reads versions 4 and 5",
 	};
 	size_t i;
 	pr_store_close(f->st);
@@ -1009,6 +1009,62 @@ static void test_old_schema_refused(void **state)
 		assert_int_equal(pr_store_open(&f->st, f->path, PR_STORE_CREATE, &err) != 0, 1);
 		f->st = NULL;
 	}
+}
+
+/*
+ * A store of version 4 (before run_meta) is read as one without metadata,
+ * and the first read-write open adds the table and makes it version 5.
+ */
+static void test_v4_store_upgraded(void **state)
+{
+	struct fx *f = *state;
+	struct pr_error err = PR_ERROR_INIT;
+	struct pr_writer *w = begin(f, "v4.json");
+	int64_t t = pr_writer_track(w, "thread", "1", "1");
+	json_t *m;
+	sqlite3 *db;
+	pr_writer_run_meta(w, "commit", "abc");
+	pr_writer_run_meta(w, "commit", "def");
+	pr_writer_run_meta(w, "branch", "main");
+	X(w, t, "a", 0, 10);
+	commit(w, "h-v4", 0);
+	assert_rows(f, "SELECT run_id, key, value FROM run_meta ORDER BY key",
+		    "1 branch main\n1 commit def\n");
+	pr_store_close(f->st);
+	f->st = NULL;
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE run_meta; PRAGMA user_version = 4", NULL,
+				      NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(pr_store_open(&f->st, f->path, PR_STORE_READONLY, &err), 0);
+	m = pr_store_run_meta(pr_store_db(f->st), 1, &err);
+	assert_non_null(m);
+	assert_int_equal(json_object_size(m), 0);
+	json_decref(m);
+	pr_store_close(f->st);
+	assert_int_equal(pr_store_open(&f->st, f->path, PR_STORE_CREATE, &err), 0);
+	assert_rows(f, "PRAGMA user_version", "5\n");
+	assert_rows(f, "SELECT count(*) FROM run_meta", "0\n");
+}
+
+static void test_run_meta_check(void **state)
+{
+	struct pr_error err = PR_ERROR_INIT;
+	char longv[PR_RUN_META_VALUE_MAX + 2];
+	(void)state;
+	assert_int_equal(pr_run_meta_check("a.b-c_9", 7, "caf\xc3\xa9 main", &err), 0);
+	assert_int_equal(pr_run_meta_check("", 0, "x", &err), -1);
+	assert_int_equal(pr_run_meta_check("a b", 3, "x", &err), -1);
+	assert_int_equal(pr_run_meta_check("a", 1, "x\ty", &err), -1);
+	assert_int_equal(pr_run_meta_check("a", 1, "x\xc2\x85", &err), -1); /* C1 NEL */
+	assert_int_equal(pr_run_meta_check("a", 1, "\xc0\xaf", &err), -1);  /* overlong */
+	assert_int_equal(pr_run_meta_check("a", 1, "\xe2\x82", &err), -1);  /* cut */
+	memset(longv, 'v', sizeof(longv) - 1);
+	longv[sizeof(longv) - 1] = '\0';
+	assert_int_equal(pr_run_meta_check("a", 1, longv, &err), -1);
+	longv[PR_RUN_META_VALUE_MAX] = '\0';
+	assert_int_equal(pr_run_meta_check("a", 1, longv, &err), 0);
 }
 
 /* ---- writer sessions: many runs through one inserter thread ---- */
@@ -1271,6 +1327,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_span_up, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_time_bound, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_old_schema_refused, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_v4_store_upgraded, fx_setup, fx_teardown),
+		cmocka_unit_test(test_run_meta_check),
 		cmocka_unit_test_setup_teardown(test_begin_end, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_partial_overlap, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_partial_overlap_begin_end, fx_setup,
