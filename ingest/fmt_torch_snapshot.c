@@ -218,8 +218,8 @@ static int read_segments(struct snap *s, const json_t *segs, struct pr_error *er
 		req = num(seg, "requested_size", &ok);
 		if (!json_is_object(seg) || !ok || dv < 0 || dv > 1e6 || total < 0) {
 			pr_writer_diag(s->w, "torch_snapshot_bad_segment", -1, 0, 0,
-				       "segments[%zu]: expected device, total_size, allocated_size, "
-				       "active_size and requested_size; skipped",
+				       "segments[%zu]: expected device, total_size, "
+				       "allocated_size, active_size and requested_size; skipped",
 				       i);
 			continue;
 		}
@@ -249,8 +249,8 @@ static int read_segments(struct snap *s, const json_t *segs, struct pr_error *er
 			const char *state = pr_jget_str(b, "state");
 			if (!bok || size < 0 || !state) {
 				pr_writer_diag(s->w, "torch_snapshot_bad_block", -1, 0, 0,
-					       "segments[%zu].blocks[%zu]: expected size and state; "
-					       "skipped",
+					       "segments[%zu].blocks[%zu]: expected size and "
+					       "state; skipped",
 					       i, j);
 				continue;
 			}
@@ -487,9 +487,14 @@ static int read_trace(struct snap *s, struct dev *d, const json_t *trace, json_t
 		if (synthetic) {
 			ev[k].ts = (int64_t)k;
 		} else {
-			t = 0;
-			pr_jget_num(e, "time_us", &t);
-			ev[k].ts = (int64_t)llround(t * 1000.0);
+			/* integers exactly: epoch us * 1000 is past a double's 2^53 */
+			const json_t *tu = json_object_get(e, "time_us");
+			t = json_number_value(tu);
+			if (json_is_integer(tu) &&
+			    llabs((long long)json_integer_value(tu)) < 9000000000000000LL)
+				ev[k].ts = (int64_t)json_integer_value(tu) * 1000;
+			else
+				ev[k].ts = fabs(t) < 9e15 ? (int64_t)llround(t * 1000.0) : 0;
 			if (!*have_origin) {
 				*have_origin = 1;
 				*origin = ev[k].ts;
