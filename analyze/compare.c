@@ -830,6 +830,8 @@ static const char *const diag_lost[] = {
 	"speedscope_unbalanced", "speedscope_unclosed", "speedscope_unmatched_close",
 	/* torch memory timelines */
 	"torch_memtl_bad_entry", "torch_memtl_length_mismatch", "torch_memtl_nonfinite",
+	/* torch CUDA memory snapshots: segments, blocks or trace events skipped */
+	"torch_snapshot_bad_block", "torch_snapshot_bad_event", "torch_snapshot_bad_segment",
 };
 
 /*
@@ -876,6 +878,8 @@ static const char *const diag_note[] = {
 	"speedscope_end_value", "speedscope_flat_stacks", "speedscope_invalid_unit",
 	"speedscope_schema", "speedscope_synthetic_time",
 	"torch_memtl_negative_category", "torch_memtl_slot0_nonzero", "torch_memtl_time_backwards",
+	"torch_snapshot_block_sum", "torch_snapshot_history_short", "torch_snapshot_no_history",
+	"torch_snapshot_time_backwards",
 };
 
 static int in_list(const char *const *list, size_t n, const char *code)

@@ -89,8 +89,8 @@ const char *pr_pickle_opname(unsigned char op)
 
 static int fail(struct pk *p, const char *fmt, const char *a)
 {
-	return pr_error_at(p->err, PR_E_PARSE, (int64_t)p->op_at, 0, 0,
-			   "pickle: %s at byte %zu%s", fmt, p->op_at, a ? a : "");
+	return pr_error_at(p->err, PR_E_PARSE, (int64_t)p->op_at, 0, 0, "pickle byte %zu: %s%s",
+			   p->op_at, fmt, a ? a : "");
 }
 
 static int need(struct pk *p, size_t k)
@@ -173,8 +173,8 @@ static int nest(struct pk *p, size_t c, const struct pv *x)
 	}
 	if (d > PR_PICKLE_MAX_DEPTH)
 		return pr_error_at(p->err, PR_E_LIMIT, (int64_t)p->op_at, 0, 0,
-				   "pickle: containers nested deeper than %d at byte %zu",
-				   PR_PICKLE_MAX_DEPTH, p->op_at);
+				   "pickle byte %zu: containers nested deeper than %d",
+				   p->op_at, PR_PICKLE_MAX_DEPTH);
 	if (d > p->recs[c].depth)
 		p->recs[c].depth = d;
 	return 0;
@@ -358,7 +358,7 @@ static int refuse(struct pk *p, unsigned char op)
 	else if (name)
 		snprintf(what, sizeof(what),
 			 "opcode %s is not plain data (it names or calls a class or function, "
-			 "or needs an outside buffer); not loaded",
+			 "or needs an outside buffer): not loaded",
 			 name);
 	else
 		snprintf(what, sizeof(what), "unknown opcode 0x%02x", op);
