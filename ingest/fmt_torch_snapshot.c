@@ -50,6 +50,8 @@
 #define TOP_SITES 10
 #define MAX_POOLS 64
 #define MAX_OOMS  8
+#define MAX_DEVICES 1024
+#define MAX_FRAMES 512 /* frames of one stack looked at for its site */
 /* Elements visited: shared references (the memo) can make a small pickle
  * name a huge tree; past this many the file is refused. */
 #define VISIT_MAX 50000000L
@@ -95,12 +97,18 @@ static int visit(struct snap *s, size_t n, struct pr_error *err)
 	return 0;
 }
 
-static struct dev *dev_get(struct snap *s, int64_t id)
+/* The device's record, or NULL past MAX_DEVICES (err set). */
+static struct dev *dev_get(struct snap *s, int64_t id, struct pr_error *err)
 {
 	size_t k;
 	for (k = 0; k < s->ndevs; k++)
 		if (s->devs[k].id == id)
 			return &s->devs[k];
+	if (s->ndevs == MAX_DEVICES) {
+		pr_error_set(err, PR_E_LIMIT, "more than %d devices in the snapshot: not read",
+			     MAX_DEVICES);
+		return NULL;
+	}
 	if (s->ndevs == s->adevs) {
 		s->adevs = s->adevs ? s->adevs * 2 : 4;
 		s->devs = pr_xreallocarray(s->devs, s->adevs, sizeof(*s->devs));
@@ -223,7 +231,9 @@ static int read_segments(struct snap *s, const json_t *segs, struct pr_error *er
 				       i);
 			continue;
 		}
-		d = dev_get(s, (int64_t)dv);
+		d = dev_get(s, (int64_t)dv, err);
+		if (!d)
+			return -1;
 		d->reserved += total;
 		d->allocated += alloc;
 		d->active += active;
@@ -326,7 +336,7 @@ static void site_of(const json_t *frames, struct pr_strbuf *out)
 			pick = f;
 			break;
 		}
-		if (k >= 512)
+		if (k >= MAX_FRAMES)
 			break;
 	}
 	pr_strbuf_reset(out);
@@ -334,7 +344,7 @@ static void site_of(const json_t *frames, struct pr_strbuf *out)
 		/* the autograd engine's thread: the backward node that allocated */
 		json_array_foreach(frames, k, f) {
 			const char *nm = pr_jget_str(f, "name"), *a, *b;
-			if (k >= 512)
+			if (k >= MAX_FRAMES)
 				break;
 			if (!nm || strncmp(nm, GENERATED, strlen(GENERATED)))
 				continue;
@@ -389,7 +399,7 @@ static void metric(struct snap *s, const struct dev *d, const char *what, double
 
 /* The blocks live at event index peak (alloc ... free_requested by address), by site. */
 static json_t *peak_sites(struct snap *s, const struct dev *d, const json_t *trace,
-			  const struct ev *ev, size_t peak, double peak_bytes)
+			  const struct ev *ev, size_t peak, double peak_bytes, struct pr_error *err)
 {
 	struct pr_strmap live = PR_STRMAP_INIT, idx = PR_STRMAP_INIT;
 	struct pr_strbuf sb = PR_STRBUF_INIT;
@@ -397,7 +407,7 @@ static json_t *peak_sites(struct snap *s, const struct dev *d, const json_t *tra
 	size_t nsites = 0, k, i;
 	double tracked = 0, other = 0;
 	int64_t other_blocks = 0;
-	json_t *arr = json_array(), *out;
+	json_t *arr = json_array(), *res = NULL;
 	for (k = 0; k <= peak; k++) {
 		if (ev[k].act == A_ALLOC)
 			pr_strmap_put(&live, &ev[k].addr, sizeof(ev[k].addr), (int64_t)k);
@@ -407,10 +417,19 @@ static json_t *peak_sites(struct snap *s, const struct dev *d, const json_t *tra
 	/* in event order, for a stable first-seen order before the sort */
 	for (k = 0; k <= peak; k++) {
 		int64_t at, si;
+		const json_t *fr;
+		size_t nf;
 		if (ev[k].act != A_ALLOC ||
 		    !pr_strmap_get(&live, &ev[k].addr, sizeof(ev[k].addr), &at) || at != (int64_t)k)
 			continue;
-		site_of(json_object_get(json_array_get(trace, k), "frames"), &sb);
+		fr = json_object_get(json_array_get(trace, k), "frames");
+		nf = json_array_size(fr) < MAX_FRAMES ? json_array_size(fr) : MAX_FRAMES;
+		if (visit(s, 2 * nf, err)) {
+			json_decref(arr);
+			arr = NULL;
+			break;
+		}
+		site_of(fr, &sb);
 		if (!pr_strmap_get(&idx, sb.buf, sb.len, &si)) {
 			sites = pr_xreallocarray(sites, nsites + 1, sizeof(*sites));
 			sites[nsites] = (struct site){ pr_xstrdup(sb.buf), 0, 0 };
@@ -421,6 +440,8 @@ static json_t *peak_sites(struct snap *s, const struct dev *d, const json_t *tra
 		sites[si].blocks++;
 		tracked += ev[k].size;
 	}
+	if (!arr)
+		goto done;
 	qsort(sites, nsites, sizeof(*sites), site_cmp);
 	for (i = 0; i < nsites; i++) {
 		char what[300];
@@ -438,18 +459,19 @@ static json_t *peak_sites(struct snap *s, const struct dev *d, const json_t *tra
 	if (nsites > TOP_SITES)
 		metric(s, d, "peak.site.(other sites)", other, "bytes",
 		       "live at the allocated peak, the sites past the first 10");
-	out = pr_jobj("sites", arr, "sites_more",
+	res = pr_jobj("sites", arr, "sites_more",
 		      pr_jint((int64_t)(nsites > TOP_SITES ? nsites - TOP_SITES : 0)),
 		      "other_bytes", pr_jnum(other), "other_blocks", pr_jint(other_blocks),
 		      "tracked_bytes", pr_jnum(tracked), "untracked_bytes",
 		      pr_jnum(peak_bytes - tracked), NULL);
+done:
 	for (i = 0; i < nsites; i++)
 		free(sites[i].name);
 	free(sites);
 	pr_strmap_release(&live);
 	pr_strmap_release(&idx);
 	pr_strbuf_release(&sb);
-	return out;
+	return res;
 }
 
 static int read_trace(struct snap *s, struct dev *d, const json_t *trace, json_t *md,
@@ -599,7 +621,12 @@ static int read_trace(struct snap *s, struct dev *d, const json_t *trace, json_t
 	metric(s, d, "history.start_allocated", off_alloc, "bytes",
 	       "allocated before the history's first event (the anchor)");
 	if (any) {
-		json_t *pk = peak_sites(s, d, trace, ev, peak, peak_v);
+		json_t *pk = peak_sites(s, d, trace, ev, peak, peak_v, err);
+		if (!pk) {
+			json_decref(ooms);
+			free(ev);
+			return -1;
+		}
 		json_object_set_new(pk, "allocated", pr_jnum(peak_v));
 		json_object_set_new(pk, "t", pr_jint(ev[peak].ts));
 		json_object_set_new(pk, "event", pr_jint((int64_t)peak));
@@ -710,8 +737,8 @@ static int read_doc(struct snap *s, json_t *doc, struct pr_error *err)
 		const json_t *tr, *e;
 		size_t j;
 		json_array_foreach(traces, k, tr) {
-			if (json_array_size(tr))
-				dev_get(s, (int64_t)k);
+			if (json_array_size(tr) && !dev_get(s, (int64_t)k, err))
+				return -1;
 			if (visit(s, json_array_size(tr), err))
 				return -1;
 			json_array_foreach(tr, j, e)
