@@ -18,7 +18,8 @@
  * reported metrics), per device; times become t_ns on the run's x axis
  * (ns, or trace events when the history has no time_us), each peak site
  * gets its share of the peak, each OOM the largest free block and whether
- * the request fits in it. Absent for other formats.
+ * the request fits in it; timeline (the allocated bytes by peak site over
+ * the history, at most 1000 points) gets t_ns. Absent for other formats.
  */
 #include <sqlite3.h>
 #include <string.h>
@@ -58,7 +59,7 @@ static void cuda_snapshot(struct pr_actx *ctx)
 		return;
 	devs = json_deep_copy(json_object_get(snap, "devices"));
 	json_array_foreach(devs, i, d) {
-		json_t *peak = json_object_get(d, "peak");
+		json_t *peak = json_object_get(d, "peak"), *tl;
 		double top = pr_mnum(peak, "allocated"), largest = pr_mnum(d, "largest_free_block");
 		if (json_is_object(peak)) {
 			t_ns(ctx, peak);
@@ -66,6 +67,15 @@ static void cuda_snapshot(struct pr_actx *ctx)
 				json_object_set_new(v, "share",
 						    top > 0 ? pr_jnum(pr_mnum(v, "bytes") / top)
 							    : json_null());
+		}
+		tl = json_object_get(d, "timeline");
+		if (json_is_object(tl)) {
+			json_t *t = json_array();
+			json_array_foreach(json_object_get(tl, "t"), j, v)
+				json_array_append_new(
+				    t, pr_jint((int64_t)json_integer_value(v) - ctx->ts_min));
+			json_object_set_new(tl, "t_ns", t);
+			json_object_del(tl, "t");
 		}
 		json_array_foreach(json_object_get(d, "ooms"), j, v) {
 			t_ns(ctx, v);

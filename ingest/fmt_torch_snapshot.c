@@ -51,6 +51,7 @@
 #define MAX_POOLS 64
 #define MAX_OOMS  8
 #define MAX_DEVICES 1024
+#define TL_POINTS 1000 /* points of the by-site timeline per device */
 #define MAX_FRAMES 512 /* frames of one stack looked at for its site */
 /* Elements visited: shared references (the memo) can make a small pickle
  * name a huge tree; past this many the file is refused. */
@@ -474,6 +475,82 @@ done:
 	return res;
 }
 
+/*
+ * The allocated timeline split by site: the peak's sites (pk.sites, in
+ * their order) and "other" (the other sites and what was allocated before
+ * the history), live bytes after each alloc / free_requested, at most
+ * TL_POINTS of those events (every k-th, the peak's and the last kept).
+ */
+static json_t *site_timeline(struct snap *s, const json_t *trace, const struct ev *ev, size_t n,
+			     size_t peak, const json_t *pk, double start, struct pr_error *err)
+{
+	const json_t *sites = json_object_get(pk, "sites"), *v;
+	size_t ns = json_array_size(sites), k, j, nev = 0, stride;
+	struct pr_strmap idx = PR_STRMAP_INIT, live = PR_STRMAP_INIT;
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	double *cur = pr_xcalloc(ns + 1, sizeof(double));
+	int64_t *owner = pr_xcalloc(n ? n : 1, sizeof(int64_t));
+	json_t **vals = pr_xcalloc(ns + 1, sizeof(json_t *));
+	json_t *t = json_array(), *res = NULL, *arr;
+	json_array_foreach(sites, j, v) {
+		const char *nm = pr_mstr(v, "site");
+		pr_strmap_put(&idx, nm, strlen(nm), (int64_t)j);
+	}
+	for (j = 0; j <= ns; j++)
+		vals[j] = json_array();
+	for (k = 0; k < n; k++)
+		nev += ev[k].act == A_ALLOC || ev[k].act == A_FREE_REQ;
+	stride = nev > TL_POINTS ? (nev + TL_POINTS - 1) / TL_POINTS : 1;
+	cur[ns] = start;
+	for (k = 0, nev = 0; k < n; k++) {
+		int64_t si = (int64_t)ns, at;
+		if (ev[k].act == A_ALLOC) {
+			const json_t *fr = json_object_get(json_array_get(trace, k), "frames");
+			size_t nf = json_array_size(fr);
+			if (visit(s, 2 * (nf < MAX_FRAMES ? nf : MAX_FRAMES), err))
+				goto done;
+			site_of(fr, &sb);
+			if (!pr_strmap_get(&idx, sb.buf, sb.len, &si))
+				si = (int64_t)ns;
+			owner[k] = si;
+			pr_strmap_put(&live, &ev[k].addr, sizeof(ev[k].addr), (int64_t)k);
+			cur[si] += ev[k].size;
+		} else if (ev[k].act == A_FREE_REQ) {
+			if (pr_strmap_del(&live, &ev[k].addr, sizeof(ev[k].addr), &at))
+				si = owner[at];
+			cur[si] -= ev[k].size;
+		} else {
+			continue;
+		}
+		if (nev++ % stride && k != peak && k + 1 < n)
+			continue;
+		json_array_append_new(t, pr_jint(ev[k].ts));
+		for (j = 0; j <= ns; j++)
+			json_array_append_new(vals[j], pr_jnum(cur[j]));
+	}
+	res = json_object();
+	json_object_set(res, "t", t);
+	arr = json_array();
+	for (j = 0; j <= ns; j++) {
+		const char *nm = j < ns ? pr_mstr(json_array_get(sites, j), "site")
+					: "(other sites, before the history)";
+		json_array_append_new(arr, pr_jobj("site", json_string(nm), "v",
+						   json_incref(vals[j]), NULL));
+	}
+	json_object_set_new(res, "sites", arr);
+done:
+	for (j = 0; j <= ns; j++)
+		json_decref(vals[j]);
+	json_decref(t);
+	free(vals);
+	free(cur);
+	free(owner);
+	pr_strmap_release(&idx);
+	pr_strmap_release(&live);
+	pr_strbuf_release(&sb);
+	return res;
+}
+
 static int read_trace(struct snap *s, struct dev *d, const json_t *trace, json_t *md,
 		      int64_t *origin, int *have_origin, int synthetic, struct pr_error *err)
 {
@@ -482,7 +559,7 @@ static int read_trace(struct snap *s, struct dev *d, const json_t *trace, json_t
 	double sum_alloc = 0, sum_active = 0, sum_res = 0, off_alloc, off_active, off_res;
 	double va, vc, vr, peak_v = -INFINITY;
 	int64_t counts[NACT] = { 0 }, prev = INT64_MIN, sa, sc, sr;
-	json_t *acts, *ooms = json_array(), *hist;
+	json_t *acts, *ooms = json_array(), *hist, *tl;
 	int any = 0;
 	if (visit(s, n, err)) {
 		json_decref(ooms);
@@ -631,6 +708,13 @@ static int read_trace(struct snap *s, struct dev *d, const json_t *trace, json_t
 		json_object_set_new(pk, "t", pr_jint(ev[peak].ts));
 		json_object_set_new(pk, "event", pr_jint((int64_t)peak));
 		json_object_set_new(md, "peak", pk);
+		tl = site_timeline(s, trace, ev, n, peak, pk, off_alloc, err);
+		if (!tl) {
+			json_decref(ooms);
+			free(ev);
+			return -1;
+		}
+		json_object_set_new(md, "timeline", tl);
 		metric(s, d, "peak.allocated", peak_v, "bytes",
 		       "the rebuilt allocated timeline's maximum");
 		metric(s, d, "peak.untracked", pr_mnum(pk, "untracked_bytes"), "bytes",

@@ -957,7 +957,11 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 		pr_strbuf_addf(sb, " &middot; started %s", when);
 	}
 	pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a));
-	if (pr_run_x_unit(run)) {
+	if (pr_run_x_unit(run) && !strcmp(pr_run_x_unit(run), "events")) {
+		pr_strbuf_addstr(sb, " &middot; x axis: the allocator trace's event index, not time "
+				     "(no time_us in the snapshot); extent ");
+		esc(sb, a);
+	} else if (pr_run_x_unit(run)) {
 		int bytes = !strcmp(pr_run_x_unit(run), "bytes");
 		pr_strbuf_addf(sb, " &middot; x axis: %s, not time (massif --time-unit=%s); extent ",
 			       bytes ? "heap bytes allocated and freed" : "instructions executed",

@@ -151,9 +151,11 @@ static void header(const json_t *run, FILE *out)
 	else
 		emit(out, "format %s, collector %s", pr_mstr(run, "format"), pr_mstr(run, "collector"));
 	if (pr_run_x_unit(run) && json_is_number(json_object_get(clock, "duration_ns")))
-		emit(out, "x axis %s (massif's time unit: not time); %lld spans, %lld samples",
-		     (pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a)), a), pr_mll(c, "spans"),
-		     pr_mll(c, "samples"));
+		emit(out, "x axis %s (%s: not time); %lld spans, %lld samples",
+		     (pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a)), a),
+		     !strcmp(pr_run_x_unit(run), "events") ? "the allocator trace's event index"
+							     : "massif's time unit",
+		     pr_mll(c, "spans"), pr_mll(c, "samples"));
 	else if (json_is_number(json_object_get(clock, "duration_ns")))
 		emit(out, "duration %s%s; %lld spans, %lld samples, %lld instants",
 		     secs(pr_mnum(clock, "duration_ns"), a, sizeof(a)),
