@@ -896,6 +896,12 @@ static int snap_parse(struct pr_source *src, struct pr_writer *w, struct pr_erro
 		pr_strbuf_release(&buf);
 		return -1;
 	}
+	if (!buf.len || (unsigned char)buf.buf[0] != 0x80) {
+		pr_strbuf_release(&buf);
+		return pr_error_at(err, PR_E_PARSE, 0, 0, 0,
+				   "not a pickle of protocol 2 or later (byte 0 is not PROTO, 0x80; "
+				   "torch.cuda.memory._dump_snapshot writes protocol 4)");
+	}
 	doc = pr_pickle_load((const unsigned char *)buf.buf, buf.len, err);
 	pr_strbuf_release(&buf);
 	if (!doc)

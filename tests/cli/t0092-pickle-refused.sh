@@ -41,4 +41,7 @@ printf '\200\004}\214\001a\224K\001s.' >other.pickle
 run "$P" ingest other.pickle -o x.db
 expect_error "profreport: ingest: 'other.pickle'" "a pickle without segments"
 expect_err_has "not a torch CUDA memory snapshot" "says what it expected"
+# forced on a file that is no pickle at all
+run "$P" ingest --format torch-snapshot "$PR_SAMPLES/massif/massif.out.12345" -o m.db
+expect_error "profreport: ingest: '$PR_SAMPLES/massif/massif.out.12345':1:1: not a pickle" "text forced as a snapshot"
 finish
