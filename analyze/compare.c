@@ -317,6 +317,13 @@ static void collect_run(struct table *t, int k, long ri, const json_t *run)
 		if (ok)
 			add_value(t, k, NULL, "fragmentation", G_FRAG, K_RATIO, AGG_MEAN, "", v);
 	}
+	/* a CUDA memory snapshot's external fragmentation (1 - largest free / free), devices averaged */
+	json_array_foreach(json_object_get(json_object_get(run, "cuda_snapshot"), "devices"), i, x) {
+		v = num(x, "external_fragmentation", &ok);
+		if (ok)
+			add_value(t, k, NULL, "external_fragmentation", G_FRAG, K_RATIO, AGG_MEAN, "",
+				  v);
+	}
 	collect_spans(t, k, ri, run);
 	collect_gpu(t, k, run);
 	/* reported metrics; a name repeated within a run gets " #2", " #3"... */

@@ -4,7 +4,8 @@
 # fragmentation, the allocated peak and its sites, the OOM) against tests/tools/snapshot_ref.py,
 # which derives them in plain Python from the pickle. On both samples and, when ../shared/traces
 # is there, the real snapshot torch_snapshot/eor.pickle (skipped without it, after the samples).
-# Then the same numbers through summary, compare and aggregate.
+# Then the same numbers through summary, compare (the peak, both fragmentations, the sites) and
+# aggregate (per rank).
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -49,6 +50,8 @@ for k in 'peak:dev.mem.allocated' 'fragmentation' 'torch_snapshot.cuda:0.externa
 	'torch_snapshot.cuda:0.peak.site.train.py:32:forward'; do
 	grep -qF "$k" cmp.json || fail "compare --to json lacks $k"
 done
+grep -q '"id": "external_fragmentation"' cmp.json ||
+	fail "compare: no external_fragmentation metric (1 - 8388608 / 18873856 on each side)"
 # aggregate: one rank per snapshot, its peak and reported numbers folded
 run "$P" aggregate "$PR_SAMPLES/torch_snapshot/snapshot.pickle" "$PR_SAMPLES/torch_snapshot/notime-2dev.pickle" \
 	-q -o agg.json
