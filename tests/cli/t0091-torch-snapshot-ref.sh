@@ -66,5 +66,8 @@ assert p["ranks"] == 2 and p["max"] == 31458304 and p["min"] == 12582912, p
 f = [s for k, s in st.items() if k[2] == "torch_snapshot.cuda:0.external_fragmentation"][0]
 assert f["ranks"] == 2 and abs(f["max"] - (1 - 8388608 / 18873856)) < 1e-9, f
 PY
-[ -f "$real" ] || { finish >/dev/null && exit 77; }
+if [ ! -f "$real" ] && [ "$failures" -eq 0 ]; then
+	echo "t0091-torch-snapshot-ref: the samples hold; $real is missing: skipped"
+	exit 77
+fi
 finish
