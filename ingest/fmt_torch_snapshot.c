@@ -21,7 +21,7 @@
  *   over the history and anchored so that it ends at the snapshot's own
  *   allocated / active / reserved bytes (the history is a ring buffer: what
  *   was there before it is the start value). Time is time_us when every
- *   event has it (epoch: the first event is the time origin), else the
+ *   event has it (epoch: the earliest event is the time origin), else the
  *   event's index (time_synthetic, meta x_unit "events").
  * - reported metrics torch_snapshot.cuda:N.* (README: docs/formats.md) and
  *   meta torch_snapshot, the same numbers as one object for the analysis
@@ -551,8 +551,17 @@ done:
 	return res;
 }
 
+/* time_us in ns; integers exactly (epoch us * 1000 is past a double's 2^53) */
+static int64_t time_ns(const json_t *tu)
+{
+	double t = json_number_value(tu);
+	if (json_is_integer(tu) && llabs((long long)json_integer_value(tu)) < 9000000000000000LL)
+		return (int64_t)json_integer_value(tu) * 1000;
+	return fabs(t) < 9e15 ? (int64_t)llround(t * 1000.0) : 0;
+}
+
 static int read_trace(struct snap *s, struct dev *d, const json_t *trace, json_t *md,
-		      int64_t *origin, int *have_origin, int synthetic, struct pr_error *err)
+		      int64_t origin, int synthetic, struct pr_error *err)
 {
 	size_t n = json_array_size(trace), k, peak = 0;
 	struct ev *ev;
@@ -569,7 +578,6 @@ static int read_trace(struct snap *s, struct dev *d, const json_t *trace, json_t
 	for (k = 0; k < n; k++) {
 		const json_t *e = json_array_get(trace, k);
 		int ok = 1;
-		double t;
 		ev[k].act = action_of(pr_jget_str(e, "action"));
 		ev[k].size = num(e, "size", &ok);
 		if (!json_is_object(e) || !pr_jget_str(e, "action") || (!ok &&
@@ -586,19 +594,7 @@ static int read_trace(struct snap *s, struct dev *d, const json_t *trace, json_t
 		if (synthetic) {
 			ev[k].ts = (int64_t)k;
 		} else {
-			/* integers exactly: epoch us * 1000 is past a double's 2^53 */
-			const json_t *tu = json_object_get(e, "time_us");
-			t = json_number_value(tu);
-			if (json_is_integer(tu) &&
-			    llabs((long long)json_integer_value(tu)) < 9000000000000000LL)
-				ev[k].ts = (int64_t)json_integer_value(tu) * 1000;
-			else
-				ev[k].ts = fabs(t) < 9e15 ? (int64_t)llround(t * 1000.0) : 0;
-			if (!*have_origin) {
-				*have_origin = 1;
-				*origin = ev[k].ts;
-			}
-			ev[k].ts -= *origin;
+			ev[k].ts = time_ns(json_object_get(e, "time_us")) - origin;
 			if (k && ev[k].ts < prev) {
 				pr_writer_diag(s->w, "torch_snapshot_time_backwards", -1, 0, 0,
 					       "device_traces[%" PRId64 "][%zu]: time_us earlier "
@@ -825,9 +821,16 @@ static int read_doc(struct snap *s, json_t *doc, struct pr_error *err)
 				return -1;
 			if (visit(s, json_array_size(tr), err))
 				return -1;
-			json_array_foreach(tr, j, e)
-				if (!json_is_number(json_object_get(e, "time_us")))
+			json_array_foreach(tr, j, e) {
+				const json_t *tu = json_object_get(e, "time_us");
+				if (!json_is_number(tu)) {
 					synthetic = 1;
+				} else if (!have_origin || time_ns(tu) < origin) {
+					/* the earliest event of any device */
+					origin = time_ns(tu);
+					have_origin = 1;
+				}
+			}
 		}
 	}
 	if (!json_array_size(traces))
@@ -842,7 +845,7 @@ static int read_doc(struct snap *s, json_t *doc, struct pr_error *err)
 					       "trace events, not time"));
 	} else {
 		pr_writer_meta_set(s->w, "time_base",
-				   json_string("time_us (epoch): the first event is the time "
+				   json_string("time_us (epoch): the earliest event is the time "
 					       "origin"));
 	}
 	qsort(s->devs, s->ndevs, sizeof(*s->devs), dev_cmp);
@@ -855,13 +858,13 @@ static int read_doc(struct snap *s, json_t *doc, struct pr_error *err)
 		json_array_append_new(top, md);
 		if (d->id >= 0 && (size_t)d->id < json_array_size(traces) &&
 		    json_array_size(json_array_get(traces, (size_t)d->id)) &&
-		    read_trace(s, d, json_array_get(traces, (size_t)d->id), md, &origin,
-			       &have_origin, synthetic, err)) {
+		    read_trace(s, d, json_array_get(traces, (size_t)d->id), md, origin, synthetic,
+			       err)) {
 			json_decref(top);
 			return -1;
 		}
 	}
-	if (have_origin)
+	if (have_origin && !synthetic)
 		pr_writer_set_time_origin(s->w, origin);
 	pr_writer_meta_set(s->w, "torch_snapshot",
 			   pr_jobj("devices", top, "time", json_string(synthetic ? "event index"
@@ -899,8 +902,8 @@ static int snap_parse(struct pr_source *src, struct pr_writer *w, struct pr_erro
 	if (!buf.len || (unsigned char)buf.buf[0] != 0x80) {
 		pr_strbuf_release(&buf);
 		return pr_error_at(err, PR_E_PARSE, 0, 0, 0,
-				   "not a pickle of protocol 2 or later (byte 0 is not PROTO, 0x80; "
-				   "torch.cuda.memory._dump_snapshot writes protocol 4)");
+				   "not a pickle of protocol 2 or later (byte 0 is not PROTO, "
+				   "0x80; torch.cuda.memory._dump_snapshot writes protocol 4)");
 	}
 	doc = pr_pickle_load((const unsigned char *)buf.buf, buf.len, err);
 	pr_strbuf_release(&buf);
