@@ -443,7 +443,8 @@ static json_t *peak_sites(struct snap *s, const struct dev *d, const json_t *tra
 	}
 	if (!arr)
 		goto done;
-	qsort(sites, nsites, sizeof(*sites), site_cmp);
+	if (nsites)
+		qsort(sites, nsites, sizeof(*sites), site_cmp);
 	for (i = 0; i < nsites; i++) {
 		char what[300];
 		if (i >= TOP_SITES) {
@@ -848,7 +849,8 @@ static int read_doc(struct snap *s, json_t *doc, struct pr_error *err)
 				   json_string("time_us (epoch): the earliest event is the time "
 					       "origin"));
 	}
-	qsort(s->devs, s->ndevs, sizeof(*s->devs), dev_cmp);
+	if (s->ndevs) /* qsort's array may not be NULL */
+		qsort(s->devs, s->ndevs, sizeof(*s->devs), dev_cmp);
 	top = json_array();
 	for (k = 0; k < s->ndevs; k++) {
 		struct dev *d = &s->devs[k];

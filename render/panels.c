@@ -725,11 +725,13 @@ static size_t rank_devices(const json_t *run, struct dev_rank **out)
 	json_array_foreach(json_object_get(run, "series"), i, s)
 	{
 		const char *name = pr_mstr(s, "name");
+		int64_t seen;
 		if (strcmp(name, "dev.mem.allocated") && strcmp(name, "dev.mem.reserved"))
 			continue;
 		pr_strbuf_reset(&key);
 		pr_strbuf_addf(&key, "%s%c%s", name, 0, pr_mstr(s, "device"));
-		if (!pr_strmap_get(&idx, key.buf, key.len, NULL))
+		/* pr_strmap_get stores the value: never NULL (a model naming a series twice) */
+		if (!pr_strmap_get(&idx, key.buf, key.len, &seen))
 			pr_strmap_put(&idx, key.buf, key.len, (int64_t)i); /* the first, as series() */
 	}
 	d = pr_xcalloc(json_array_size(frag), sizeof(*d));
