@@ -646,8 +646,8 @@ static int read_trace(struct snap *s, struct dev *d, const json_t *trace, json_t
 	off_res = d->reserved - sum_res;
 	if (off_alloc < 0 || off_active < 0 || off_res < 0)
 		pr_writer_diag(s->w, "torch_snapshot_history_short", -1, 0, 0,
-			       "%s: the history frees more than the snapshot and it hold "
-			       "(allocated start %.0f, active %.0f, reserved %.0f bytes): "
+			       "%s: replayed back from the snapshot, the history would start "
+			       "below zero (allocated %.0f, active %.0f, reserved %.0f bytes): "
 			       "events are missing",
 			       d->name, off_alloc, off_active, off_res);
 	sa = pr_writer_series(s->w, "dev.mem.allocated", d->name, "bytes", "B");
