@@ -12,6 +12,14 @@
  * store has them all). share = bytes / heap. t_ns is the peak snapshot's
  * position on the run's x axis (ns, or what clock.x_unit says).
  * The section is absent when the run has no peak tree.
+ *
+ * "cuda_snapshot": a PyTorch CUDA memory snapshot's numbers as the
+ * torch-snapshot reader wrote them (run meta torch_snapshot, the same as its
+ * reported metrics), per device; times become t_ns on the run's x axis
+ * (ns, or trace events when the history has no time_us), each peak site
+ * gets its share of the peak, each OOM the largest free block and whether
+ * the request fits in it; timeline (the allocated bytes by peak site over
+ * the history, at most 1000 points) gets t_ns. Absent for other formats.
  */
 #include <sqlite3.h>
 #include <string.h>
@@ -31,6 +39,64 @@ static json_t *node(const char *path, double bytes, double heap)
 	}
 	return pr_jobj("depth", pr_jint(depth), "bytes", pr_jnum(bytes), "share",
 		       heap > 0 ? pr_jnum(bytes / heap) : json_null(), "label", json_string(label), NULL);
+}
+
+static void t_ns(struct pr_actx *ctx, json_t *o)
+{
+	json_t *t = json_object_get(o, "t");
+	if (json_is_integer(t))
+		json_object_set_new(o, "t_ns",
+				    pr_jint((int64_t)json_integer_value(t) - ctx->ts_min));
+	json_object_del(o, "t");
+}
+
+static void cuda_snapshot(struct pr_actx *ctx)
+{
+	const json_t *snap = json_object_get(ctx->meta, "torch_snapshot");
+	json_t *devs, *d, *v;
+	size_t i, j;
+	if (!json_is_object(snap) || !json_is_array(json_object_get(snap, "devices")))
+		return;
+	devs = json_deep_copy(json_object_get(snap, "devices"));
+	json_array_foreach(devs, i, d) {
+		json_t *peak = json_object_get(d, "peak"), *tl;
+		double top = pr_mnum(peak, "allocated"), largest = pr_mnum(d, "largest_free_block");
+		if (json_is_object(peak)) {
+			t_ns(ctx, peak);
+			json_array_foreach(json_object_get(peak, "sites"), j, v)
+				json_object_set_new(v, "share",
+						    top > 0 ? pr_jnum(pr_mnum(v, "bytes") / top)
+							    : json_null());
+		}
+		tl = json_object_get(d, "timeline");
+		if (json_is_object(tl)) {
+			json_t *t = json_array();
+			json_array_foreach(json_object_get(tl, "t"), j, v)
+				json_array_append_new(
+				    t, pr_jint((int64_t)json_integer_value(v) - ctx->ts_min));
+			json_object_set_new(tl, "t_ns", t);
+			json_object_del(tl, "t");
+		}
+		json_array_foreach(json_object_get(d, "ooms"), j, v) {
+			t_ns(ctx, v);
+			json_object_set_new(v, "largest_free_block", pr_jnum(largest));
+			json_object_set_new(v, "fits",
+					    json_boolean(pr_mnum(v, "requested") <= largest));
+		}
+	}
+	json_object_set_new(
+	    ctx->out, "cuda_snapshot",
+	    pr_jobj("source", json_string("torch.cuda.memory._dump_snapshot (torch-snapshot)"),
+		    "time", json_incref(json_object_get(snap, "time")), "devices", devs, "rule",
+		    json_string("segments and blocks as the snapshot holds them; the history "
+				"(device_traces) replayed: allocated = alloc - free_requested, "
+				"anchored to end at the snapshot's allocated bytes; the blocks live "
+				"at its peak grouped by their first Python frame outside torch "
+				"(file:line:function), else the autograd node (backward:NAME); "
+				"external fragmentation = 1 - largest free block / free bytes in "
+				"segments; an OOM's request against the snapshot's largest free "
+				"block"),
+		    NULL));
 }
 
 static int run(struct pr_actx *ctx, struct pr_error *err)
@@ -66,6 +132,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	}
 	if (pr_actx_done(ctx, st, rc, err))
 		return -1;
+	cuda_snapshot(ctx);
 	if (!have_heap)
 		return 0;
 	if (pr_actx_prep(ctx,
@@ -100,6 +167,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 
 const struct pr_analyzer pr_an_alloc_tree = {
 	.name = "alloc_tree",
-	.summary = "the peak snapshot's allocation tree (valgrind massif), depth first",
+	.summary = "the peak snapshot's allocation tree (valgrind massif), depth first; a CUDA "
+		   "memory snapshot's allocator numbers (torch-snapshot)",
 	.run = run,
 };

@@ -317,6 +317,13 @@ static void collect_run(struct table *t, int k, long ri, const json_t *run)
 		if (ok)
 			add_value(t, k, NULL, "fragmentation", G_FRAG, K_RATIO, AGG_MEAN, "", v);
 	}
+	/* a CUDA memory snapshot's external fragmentation (1 - largest free / free), devices averaged */
+	json_array_foreach(json_object_get(json_object_get(run, "cuda_snapshot"), "devices"), i, x) {
+		v = num(x, "external_fragmentation", &ok);
+		if (ok)
+			add_value(t, k, NULL, "external_fragmentation", G_FRAG, K_RATIO, AGG_MEAN, "",
+				  v);
+	}
 	collect_spans(t, k, ri, run);
 	collect_gpu(t, k, run);
 	/* reported metrics; a name repeated within a run gets " #2", " #3"... */
@@ -940,6 +947,8 @@ static const char *const diag_lost[] = {
 	"speedscope_unbalanced", "speedscope_unclosed", "speedscope_unmatched_close",
 	/* torch memory timelines */
 	"torch_memtl_bad_entry", "torch_memtl_length_mismatch", "torch_memtl_nonfinite",
+	/* torch CUDA memory snapshots: segments, blocks or trace events skipped */
+	"torch_snapshot_bad_block", "torch_snapshot_bad_event", "torch_snapshot_bad_segment",
 };
 
 /*
@@ -986,6 +995,8 @@ static const char *const diag_note[] = {
 	"speedscope_end_value", "speedscope_flat_stacks", "speedscope_invalid_unit",
 	"speedscope_schema", "speedscope_synthetic_time",
 	"torch_memtl_negative_category", "torch_memtl_slot0_nonzero", "torch_memtl_time_backwards",
+	"torch_snapshot_block_sum", "torch_snapshot_history_short", "torch_snapshot_no_history",
+	"torch_snapshot_time_backwards",
 };
 
 static int in_list(const char *const *list, size_t n, const char *code)

@@ -33,6 +33,7 @@ static const struct {
 	{ "heap.used", "Heap used" },
 	{ "sys.mem.used", "Used memory" },
 	/* their companions */
+	{ "dev.mem.active", "GPU active" },
 	{ "gpu.mem.reserved", "GPU memory reserved" },
 	{ "mem.vms", "Process virtual memory" },
 	{ "heap.extra", "Heap overhead" },

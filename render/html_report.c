@@ -577,6 +577,126 @@ static void alloc_tree(struct pr_strbuf *sb, const json_t *run)
 			       cut, HTML_TREE_DEPTH, HTML_TREE_ROWS);
 }
 
+/*
+ * A PyTorch CUDA memory snapshot (cuda_snapshot): the allocator's numbers per
+ * device, its pools, the sites live at the allocated peak (all the model
+ * has: at most 10 and the rest summed) and the last OOM.
+ */
+static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
+{
+	const json_t *cs = json_object_get(run, "cuda_snapshot"), *d, *v;
+	size_t i, j;
+	char a[48], b[48], c[48];
+	if (!json_is_object(cs))
+		return;
+	pr_strbuf_addstr(sb, "<h3>CUDA memory snapshot (torch allocator)</h3>\n"
+			     "<p class=\"meta\">From the snapshot's segments and blocks; "
+			     "external fragmentation = 1 &minus; largest free block / free bytes "
+			     "inside segments.</p>\n"
+			     "<table><thead><tr><th>Device</th><th class=\"n\">Reserved</th>"
+			     "<th class=\"n\">Allocated</th><th class=\"n\">Active</th>"
+			     "<th class=\"n\">Requested</th><th class=\"n\">Segments</th>"
+			     "<th class=\"n\">Free in segments</th><th class=\"n\">Largest free "
+			     "block</th><th class=\"n\">External fragmentation %</th></tr></thead>"
+			     "<tbody>\n");
+	json_array_foreach(json_object_get(cs, "devices"), i, d) {
+		pr_strbuf_addstr(sb, "<tr><td class=\"name\">");
+		esc(sb, pr_mstr(d, "device"));
+		pr_strbuf_addstr(sb, "</td>");
+		tdn(sb, pr_mnum(d, "reserved"), "bytes");
+		tdn(sb, pr_mnum(d, "allocated"), "bytes");
+		tdn(sb, pr_mnum(d, "active"), "bytes");
+		tdn(sb, pr_mnum(d, "requested"), "bytes");
+		tdf(sb, pr_mnum(json_object_get(d, "segments"), "count"), 0);
+		tdn(sb, pr_mnum(d, "free_in_segments"), "bytes");
+		tdn(sb, pr_mnum(d, "largest_free_block"), "bytes");
+		tdf(sb, pr_mnum(d, "external_fragmentation") * 100, 1);
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	pr_strbuf_addstr(sb, "</tbody></table>\n");
+	json_array_foreach(json_object_get(cs, "devices"), i, d) {
+		const json_t *pk = json_object_get(d, "peak"), *ooms = json_object_get(d, "ooms");
+		double top = pr_mnum(pk, "allocated");
+		pr_strbuf_addstr(sb, "<table><thead><tr><th>Pool (");
+		esc(sb, pr_mstr(d, "device"));
+		pr_strbuf_addstr(sb, ")</th><th class=\"n\">Segments</th><th class=\"n\">Reserved"
+				     "</th><th class=\"n\">Allocated</th><th class=\"n\">Active</th>"
+				     "<th class=\"n\">Requested</th></tr></thead><tbody>\n");
+		json_array_foreach(json_object_get(d, "pools"), j, v) {
+			pr_strbuf_addstr(sb, "<tr><td class=\"name\">");
+			esc(sb, pr_mstr(v, "pool"));
+			pr_strbuf_addstr(sb, "</td>");
+			tdf(sb, pr_mnum(v, "segments"), 0);
+			tdn(sb, pr_mnum(v, "reserved"), "bytes");
+			tdn(sb, pr_mnum(v, "allocated"), "bytes");
+			tdn(sb, pr_mnum(v, "active"), "bytes");
+			tdn(sb, pr_mnum(v, "requested"), "bytes");
+			pr_strbuf_addstr(sb, "</tr>\n");
+		}
+		pr_strbuf_addstr(sb, "</tbody></table>\n");
+		if (json_is_object(pk)) {
+			if (!strcmp(pr_mstr(cs, "time"), "time_us"))
+				pr_fmt_x(run, pr_mnum(pk, "t_ns"), b, sizeof(b));
+			else
+				snprintf(b, sizeof(b), "trace event %lld", pr_mll(pk, "event"));
+			pr_fmt_bytes(pr_mnum(pk, "allocated"), a, sizeof(a));
+			pr_strbuf_addstr(sb, "<p class=\"meta\">");
+			esc(sb, pr_mstr(d, "device"));
+			pr_strbuf_addstr(sb, ": allocated peak ");
+			esc(sb, a);
+			pr_strbuf_addstr(sb, " at ");
+			esc(sb, b);
+			pr_strbuf_addstr(sb, " (the history replayed, anchored at the snapshot); "
+					     "the blocks live then, by their first user frame:</p>\n"
+					     "<table><thead><tr><th>Allocation site</th>"
+					     "<th class=\"n\">Live bytes</th>"
+					     "<th class=\"n\">Share %</th>"
+					     "<th class=\"n\">Blocks</th></tr></thead><tbody>\n");
+			json_array_foreach(json_object_get(pk, "sites"), j, v) {
+				pr_strbuf_addstr(sb, "<tr><td class=\"name\">");
+				esc(sb, pr_mstr(v, "site"));
+				pr_strbuf_addstr(sb, "</td>");
+				tdn(sb, pr_mnum(v, "bytes"), "bytes");
+				tdf(sb, pr_mnum(v, "share") * 100, 1);
+				tdf(sb, pr_mnum(v, "blocks"), 0);
+				pr_strbuf_addstr(sb, "</tr>\n");
+			}
+			if (pr_mll(pk, "sites_more") > 0) {
+				pr_strbuf_addf(sb, "<tr><td class=\"name\">%lld more site(s)</td>",
+					       pr_mll(pk, "sites_more"));
+				tdn(sb, pr_mnum(pk, "other_bytes"), "bytes");
+				tdf(sb, top > 0 ? pr_mnum(pk, "other_bytes") / top * 100 : NAN, 1);
+				tdf(sb, pr_mnum(pk, "other_blocks"), 0);
+				pr_strbuf_addstr(sb, "</tr>\n");
+			}
+			pr_strbuf_addstr(sb, "<tr><td class=\"name\">allocated before the history "
+					     "began</td>");
+			tdn(sb, pr_mnum(pk, "untracked_bytes"), "bytes");
+			tdf(sb, top > 0 ? pr_mnum(pk, "untracked_bytes") / top * 100 : NAN, 1);
+			pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td></tr>\n"
+					     "</tbody></table>\n");
+		}
+		if (json_array_size(ooms)) {
+			v = json_array_get(ooms, json_array_size(ooms) - 1);
+			pr_fmt_bytes(pr_mnum(v, "requested"), a, sizeof(a));
+			pr_fmt_bytes(pr_mnum(v, "largest_free_block"), b, sizeof(b));
+			pr_fmt_bytes(pr_mnum(v, "device_free"), c, sizeof(c));
+			pr_strbuf_addf(sb, "<p class=\"meta\">OOM (%zu on this device; the last): "
+					   "requested ",
+				       json_array_size(ooms));
+			esc(sb, a);
+			pr_strbuf_addstr(sb, ", largest free block ");
+			esc(sb, b);
+			pr_strbuf_addstr(sb, json_is_true(json_object_get(v, "fits"))
+						 ? " (the request fits in it)"
+						 : " (the request does not fit in it)");
+			pr_strbuf_addstr(sb, ", ");
+			esc(sb, c);
+			pr_strbuf_addstr(sb, " free on the device.</p>\n");
+		}
+	}
+}
+
 #define PHASES_UNFOLDED 20 /* phase occurrences listed open; more are behind a fold */
 
 static void phases_tables(struct pr_strbuf *sb, const json_t *run)
@@ -860,7 +980,11 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 		pr_strbuf_addf(sb, " &middot; started %s", when);
 	}
 	pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a));
-	if (pr_run_x_unit(run)) {
+	if (pr_run_x_unit(run) && !strcmp(pr_run_x_unit(run), "events")) {
+		pr_strbuf_addstr(sb, " &middot; x axis: the allocator trace's event index, not time "
+				     "(no time_us in the snapshot); extent ");
+		esc(sb, a);
+	} else if (pr_run_x_unit(run)) {
 		int bytes = !strcmp(pr_run_x_unit(run), "bytes");
 		pr_strbuf_addf(sb, " &middot; x axis: %s, not time (massif --time-unit=%s); extent ",
 			       bytes ? "heap bytes allocated and freed" : "instructions executed",
@@ -1527,6 +1651,7 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, con
 				       nd, PR_PANELS_MAX_DEVICES, nd - PR_PANELS_MAX_DEVICES);
 	}
 	alloc_tree(sb, run);
+	cuda_snapshot(sb, run);
 	phases_tables(sb, run);
 	{
 		char idp[32];

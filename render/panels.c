@@ -41,6 +41,8 @@ void pr_fmt_x(const json_t *run, double v, char *buf, size_t n)
 		snprintf(buf, n, "-");
 	else if (!u)
 		pr_fmt_duration(v, buf, n);
+	else if (!strcmp(u, "events"))
+		snprintf(buf, n, "event %.0f", v);
 	else if (!strcmp(u, "bytes")) {
 		pr_fmt_bytes(v, buf, n);
 		snprintf(buf + strlen(buf), n - strlen(buf), " allocated");
@@ -66,6 +68,8 @@ static struct xaxis xaxis_of(const json_t *run)
 	struct xaxis x = { 1e9, "Time", "s" };
 	if (u && !strcmp(u, "bytes"))
 		x = (struct xaxis){ 1, "Heap allocated and freed so far (not time)", "bytes" };
+	else if (u && !strcmp(u, "events"))
+		x = (struct xaxis){ 1, "Allocator trace events (not time)", "" };
 	else if (u)
 		x = (struct xaxis){ 1, "Instructions executed (not time)", "" };
 	return x;
@@ -394,6 +398,49 @@ static void memory_categories(struct pr_panelset *ps, const json_t *run)
 	phase_bands(ps, run, c);
 }
 
+/*
+ * A CUDA memory snapshot (cuda_snapshot): the allocated bytes of the device
+ * with the largest peak, stacked by the allocation sites live at the peak
+ * (bottom first, in the peak's order: the largest at the bottom), the other
+ * sites and what was allocated before the history on top in grey.
+ */
+static void cuda_sites(struct pr_panelset *ps, const json_t *run)
+{
+	const json_t *cs = json_object_get(run, "cuda_snapshot"), *d, *best = NULL, *tl, *st;
+	struct pr_chart_line *l;
+	double *x, div = xaxis_of(run).div;
+	size_t i, j, n, ns;
+	char title[200], v[40];
+	json_array_foreach(json_object_get(cs, "devices"), i, d)
+		if (json_is_object(json_object_get(d, "timeline")) &&
+		    (!best || pr_mnum(json_object_get(d, "peak"), "allocated") >
+				      pr_mnum(json_object_get(best, "peak"), "allocated")))
+			best = d;
+	tl = json_object_get(best, "timeline");
+	n = json_array_size(json_object_get(tl, "t_ns"));
+	ns = json_array_size(json_object_get(tl, "sites"));
+	if (!best || !n || !ns)
+		return;
+	l = pr_panelset_alloc(ps, ns, sizeof(*l));
+	x = pr_panelset_alloc(ps, n, sizeof(double));
+	for (i = 0; i < n; i++)
+		x[i] = json_number_value(json_array_get(json_object_get(tl, "t_ns"), i)) / div;
+	json_array_foreach(json_object_get(tl, "sites"), j, st) {
+		const json_t *vv = json_object_get(st, "v");
+		double *y = pr_panelset_alloc(ps, n, sizeof(double));
+		for (i = 0; i < n; i++)
+			y[i] = i < json_array_size(vv) ? json_number_value(json_array_get(vv, i))
+						       : NAN;
+		l[j] = (struct pr_chart_line){ pr_panelset_strdup(ps, pr_mstr(st, "site")),
+					       j + 1 < ns ? pr_chart_color(j) : 0xD3D3D3,
+					       x, y, n, 0, 0.7, 0, PR_LINE_STEP, 1 };
+	}
+	pr_fmt_bytes(pr_mnum(json_object_get(best, "peak"), "allocated"), v, sizeof(v));
+	snprintf(title, sizeof(title), "Allocated memory by allocation site (%s) | Peak: %s",
+		 pr_mstr(best, "device"), v);
+	timechart(ps, run, "cuda_sites", title, "Memory", "bytes", l, ns);
+}
+
 static void cpu(struct pr_panelset *ps, const json_t *run)
 {
 	const json_t *s = series(run, "cpu.util", "");
@@ -678,11 +725,13 @@ static size_t rank_devices(const json_t *run, struct dev_rank **out)
 	json_array_foreach(json_object_get(run, "series"), i, s)
 	{
 		const char *name = pr_mstr(s, "name");
+		int64_t seen;
 		if (strcmp(name, "dev.mem.allocated") && strcmp(name, "dev.mem.reserved"))
 			continue;
 		pr_strbuf_reset(&key);
 		pr_strbuf_addf(&key, "%s%c%s", name, 0, pr_mstr(s, "device"));
-		if (!pr_strmap_get(&idx, key.buf, key.len, NULL))
+		/* pr_strmap_get stores the value: never NULL (a model naming a series twice) */
+		if (!pr_strmap_get(&idx, key.buf, key.len, &seen))
 			pr_strmap_put(&idx, key.buf, key.len, (int64_t)i); /* the first, as series() */
 	}
 	d = pr_xcalloc(json_array_size(frag), sizeof(*d));
@@ -1148,6 +1197,7 @@ static const struct panel_def {
 } general_panels[] = {
 	{ .name = "memory", .build = memory },
 	{ .name = "memory_categories", .build = memory_categories },
+	{ .name = "cuda_sites", .build = cuda_sites },
 	{ .name = "efficiency", .build = efficiency },
 	{ .name = "cpu", .build = cpu },
 	{ .name = "disk", .build = disk },

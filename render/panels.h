@@ -16,7 +16,8 @@
  * memory, step-time distribution; then the GPU panels of
  * render/gpu_panel.h. Sampled series are drawn as steps; a torch memory
  * timeline's categories as a stacked area (memory_categories) with the
- * total on top. A line panel that says nothing (every line constant, or
+ * total on top; a CUDA memory snapshot's allocated bytes stacked by the
+ * allocation sites live at its peak (cuda_sites). A line panel that says nothing (every line constant, or
  * every line already drawn in one earlier panel) is removed from the set
  * and listed with the reason (pr_panelset_skipped_*). Runs with an absolute
  * start that last 10 s or more get a UTC clock-time x axis, others show

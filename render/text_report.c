@@ -168,9 +168,11 @@ static void header(const json_t *run, FILE *out)
 	else
 		emit(out, "format %s, collector %s", pr_mstr(run, "format"), pr_mstr(run, "collector"));
 	if (pr_run_x_unit(run) && json_is_number(json_object_get(clock, "duration_ns")))
-		emit(out, "x axis %s (massif's time unit: not time); %lld spans, %lld samples",
-		     (pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a)), a), pr_mll(c, "spans"),
-		     pr_mll(c, "samples"));
+		emit(out, "x axis %s (%s: not time); %lld spans, %lld samples",
+		     (pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a)), a),
+		     !strcmp(pr_run_x_unit(run), "events") ? "the allocator trace's event index"
+							     : "massif's time unit",
+		     pr_mll(c, "spans"), pr_mll(c, "samples"));
 	else if (json_is_number(json_object_get(clock, "duration_ns")))
 		emit(out, "duration %s%s; %lld spans, %lld samples, %lld instants",
 		     secs(pr_mnum(clock, "duration_ns"), a, sizeof(a)),
@@ -284,6 +286,89 @@ static void alloc_tree(const json_t *run, FILE *out)
 		emit(out, "  %zu more node(s) not shown (deeper than %d levels or past %d rows); "
 			  "report --json has them",
 		     cut, TREE_DEPTH, TREE_ROWS);
+}
+
+/*
+ * A PyTorch CUDA memory snapshot (cuda_snapshot): per device the allocator's
+ * numbers, its fragmentation, the allocated peak with the sites live there
+ * (at most SNAP_SITES rows) and the last OOM against the largest free block.
+ */
+#define SNAP_SITES 10
+static void cuda_snapshot(const json_t *run, FILE *out)
+{
+	const json_t *cs = json_object_get(run, "cuda_snapshot"), *d, *v;
+	size_t i, j;
+	char a[40], b[40], c[40], e[40], f[96];
+	if (!json_is_object(cs))
+		return;
+	json_array_foreach(json_object_get(cs, "devices"), i, d) {
+		const json_t *seg = json_object_get(d, "segments"), *pk = json_object_get(d, "peak");
+		const json_t *hist = json_object_get(d, "history");
+		const json_t *ooms = json_object_get(d, "ooms");
+		fputc('\n', out);
+		emit(out, "CUDA memory snapshot, %s (torch allocator)", pr_mstr(d, "device"));
+		emit(out, "  reserved %s, allocated %s, active %s, requested %s",
+		     val(pr_mnum(d, "reserved"), "bytes", a, sizeof(a)),
+		     val(pr_mnum(d, "allocated"), "bytes", b, sizeof(b)),
+		     val(pr_mnum(d, "active"), "bytes", c, sizeof(c)),
+		     val(pr_mnum(d, "requested"), "bytes", e, sizeof(e)));
+		emit(out, "  %lld segment(s) (%lld large, %lld small); blocks:",
+		     pr_mll(seg, "count"), pr_mll(seg, "large"), pr_mll(seg, "small"));
+		json_array_foreach(json_object_get(d, "blocks"), j, v)
+			emit(out, "    %-20s %6lld %10s", pr_mstr(v, "state"), pr_mll(v, "count"),
+			     val(pr_mnum(v, "bytes"), "bytes", a, sizeof(a)));
+		emit(out, "  free inside segments %s, largest free block %s: external "
+			  "fragmentation %.1f%%",
+		     val(pr_mnum(d, "free_in_segments"), "bytes", a, sizeof(a)),
+		     val(pr_mnum(d, "largest_free_block"), "bytes", b, sizeof(b)),
+		     pr_mnum(d, "external_fragmentation") * 100);
+		json_array_foreach(json_object_get(d, "pools"), j, v)
+			emit(out, "  pool %-14s %lld segment(s), reserved %s, allocated %s",
+			     pr_mstr(v, "pool"), pr_mll(v, "segments"),
+			     val(pr_mnum(v, "reserved"), "bytes", a, sizeof(a)),
+			     val(pr_mnum(v, "allocated"), "bytes", b, sizeof(b)));
+		if (json_is_object(pk)) {
+			if (!strcmp(pr_mstr(cs, "time"), "time_us"))
+				pr_fmt_x(run, pr_mnum(pk, "t_ns"), b, sizeof(b));
+			else
+				snprintf(b, sizeof(b), "trace event %lld", pr_mll(pk, "event"));
+			emit(out, "  allocated peak %s at %s (history of %lld events; %s allocated "
+				  "before it began)",
+			     val(pr_mnum(pk, "allocated"), "bytes", a, sizeof(a)), b,
+			     pr_mll(hist, "events"),
+			     val(pr_mnum(hist, "start_allocated"), "bytes", c, sizeof(c)));
+			emit(out, "    %10s %6s %6s  %s", "live", "share", "blocks",
+			     "allocation site (first user frame)");
+			json_array_foreach(json_object_get(pk, "sites"), j, v) {
+				if (j >= SNAP_SITES)
+					break;
+				emit(out, "    %10s %5.1f%% %6lld  %s",
+				     val(pr_mnum(v, "bytes"), "bytes", a, sizeof(a)),
+				     pr_mnum(v, "share") * 100, pr_mll(v, "blocks"),
+				     pr_elide_end(pr_mstr(v, "site"), (size_t)(W - 31), f,
+						  sizeof(f)));
+			}
+			if (pr_mll(pk, "sites_more") > 0)
+				emit(out, "    %10s %6s %6lld  %lld more site(s)",
+				     val(pr_mnum(pk, "other_bytes"), "bytes", a, sizeof(a)), "",
+				     pr_mll(pk, "other_blocks"), pr_mll(pk, "sites_more"));
+			if (pr_mnum(pk, "untracked_bytes") > 0)
+				emit(out, "    %10s %6s %6s  allocated before the history began",
+				     val(pr_mnum(pk, "untracked_bytes"), "bytes", a, sizeof(a)), "",
+				     "");
+		}
+		if (json_array_size(ooms)) {
+			v = json_array_get(ooms, json_array_size(ooms) - 1);
+			emit(out, "  OOM (%zu): requested %s, largest free block %s (%s), %s free "
+				  "on the device",
+			     json_array_size(ooms),
+			     val(pr_mnum(v, "requested"), "bytes", a, sizeof(a)),
+			     val(pr_mnum(v, "largest_free_block"), "bytes", b, sizeof(b)),
+			     json_is_true(json_object_get(v, "fits")) ? "it fits"
+								      : "it does not fit",
+			     val(pr_mnum(v, "device_free"), "bytes", c, sizeof(c)));
+		}
+	}
 }
 
 static void memstats(const json_t *run, FILE *out)
@@ -1091,6 +1176,7 @@ static void render_text_report(const json_t *model, FILE *out)
 			phases(run, out);
 			peaks(run, out);
 			alloc_tree(run, out);
+			cuda_snapshot(run, out);
 			memstats(run, out);
 			disk(run, out);
 			other_series(run, out);
@@ -1098,6 +1184,7 @@ static void render_text_report(const json_t *model, FILE *out)
 			/* a memory timeline leads with its peak and the findings */
 			peaks(run, out);
 			alloc_tree(run, out);
+			cuda_snapshot(run, out);
 			recommendations(run, out);
 			memstats(run, out);
 			disk(run, out);
