@@ -41,6 +41,8 @@ static const struct pr_option opts[] = {
 	{ "base-run", 0, "ID", "only this run of BASE (a store of many runs)", 0 },
 	{ "new-run", 0, "ID", "only this run of NEW (a store of many runs)", 0 },
 	{ "baseline", 0, "last:N", "BASE is the last N runs of a store, pooled", 0 },
+	{ "where", 0, "KEY=VALUE", "--baseline's runs: those whose metadata has KEY=VALUE",
+	  PR_OPT_REPEAT },
 	PR_CLI_META_OPTS,
 	{ NULL, 0, NULL, NULL, 0 },
 };
@@ -116,8 +118,47 @@ static int parse_baseline(const char *v, int64_t *n, struct pr_error *err)
  * store's run ids), each analyzed as with --base-run, their run objects in one
  * model: compare pools their samples (more steps, more power).
  */
-static json_t *baseline_model(const struct pr_command *cmd, char *path, const char *newpath,
-			      const char *format, int64_t last, struct pr_error *err)
+/*
+ * The --where pairs as the JSON array [[KEY, VALUE], ...] that the run query
+ * binds (no SQL is formatted at run time); each key must be one some run of
+ * the store has, as `changes --where` checks.
+ */
+static int where_pairs(const struct pr_command *cmd, const struct pr_args *a, sqlite3 *db,
+		       char **json, struct pr_error *err)
+{
+	int k, nw = a->count[pr_opt_index(cmd->opts, "where")];
+	json_t *pairs = json_array();
+	sqlite3_stmt *st = NULL;
+	int rc = 0;
+	if (nw && sqlite3_prepare_v2(db, "SELECT 1 FROM run_meta WHERE key = ?1 LIMIT 1", -1, &st,
+				     NULL) != SQLITE_OK)
+		st = NULL; /* a store of version 4: no metadata at all */
+	for (k = 0; k < nw && !rc; k++) {
+		const char *w = pr_opt_nth(cmd->opts, a, "where", k), *eq = strchr(w, '=');
+		if (!eq || eq == w) {
+			rc = pr_error_set(err, PR_E_USAGE, "--where '%s': give KEY=VALUE", w);
+			break;
+		}
+		if (st) {
+			sqlite3_reset(st);
+			sqlite3_bind_text(st, 1, w, (int)(eq - w), SQLITE_TRANSIENT);
+		}
+		if (!st || sqlite3_step(st) != SQLITE_ROW)
+			rc = pr_error_set(err, PR_E_USAGE,
+					  "--where: no run of the store has the metadata key '%.*s' "
+					  "(ingest --meta %.*s=...)",
+					  (int)(eq - w), w, (int)(eq - w), w);
+		json_array_append_new(pairs, json_pack("[s#s]", w, (int)(eq - w), eq + 1));
+	}
+	sqlite3_finalize(st);
+	*json = rc ? NULL : json_dumps(pairs, JSON_COMPACT);
+	json_decref(pairs);
+	return rc;
+}
+
+static json_t *baseline_model(const struct pr_command *cmd, const struct pr_args *a, char *path,
+			      const char *newpath, const char *format, int64_t last,
+			      struct pr_error *err)
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
 	struct pr_cli_input in;
@@ -126,6 +167,7 @@ static json_t *baseline_model(const struct pr_command *cmd, char *path, const ch
 	int64_t *ids = NULL, self = 0;
 	size_t n = 0, i;
 	json_t *m = NULL;
+	char *where = NULL;
 	if (pr_model_sniff(path)) {
 		pr_error_set(err, PR_E_USAGE, "--baseline takes runs of a store, and BASE is a model");
 		pr_error_set_source(err, path);
@@ -134,17 +176,33 @@ static json_t *baseline_model(const struct pr_command *cmd, char *path, const ch
 	if (pr_cli_input_open(&in, cmd->name, &path, 1, format, err))
 		return NULL;
 	ids = pr_xcalloc((size_t)last, sizeof(*ids));
-	if (sqlite3_prepare_v2(pr_store_db(in.store), "SELECT id FROM run ORDER BY id DESC LIMIT ?1",
+	if (where_pairs(cmd, a, pr_store_db(in.store), &where, err))
+		goto out;
+	/* the last runs whose metadata has every --where pair */
+	if (sqlite3_prepare_v2(pr_store_db(in.store),
+			       where ? "SELECT id FROM run r WHERE NOT EXISTS (SELECT 1 FROM "
+				       "json_each(?2) w WHERE NOT EXISTS (SELECT 1 FROM run_meta m "
+				       "WHERE m.run_id = r.id AND m.key = w.value ->> 0 AND "
+				       "m.value = w.value ->> 1)) ORDER BY id DESC LIMIT ?1"
+				     : "SELECT id FROM run ORDER BY id DESC LIMIT ?1",
 			       -1, &q, NULL) != SQLITE_OK) {
 		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(pr_store_db(in.store)));
 		goto out;
 	}
 	sqlite3_bind_int64(q, 1, last);
+	if (where)
+		sqlite3_bind_text(q, 2, where, -1, SQLITE_STATIC);
 	while (sqlite3_step(q) == SQLITE_ROW)
 		ids[n++] = sqlite3_column_int64(q, 0);
 	if (!n) {
-		pr_error_set(err, PR_E_FORMAT, "BASE has no run for --baseline last:%lld",
-			     (long long)last);
+		if (where)
+			pr_error_set(err, PR_E_USAGE, "--where %s: no run of BASE matches",
+				     a->count[pr_opt_index(cmd->opts, "where")] == 1
+					     ? pr_opt_nth(cmd->opts, a, "where", 0)
+					     : "(every pair)");
+		else
+			pr_error_set(err, PR_E_FORMAT, "BASE has no run for --baseline last:%lld",
+				     (long long)last);
 		pr_error_set_source(err, path);
 		goto out;
 	}
@@ -187,6 +245,7 @@ static json_t *baseline_model(const struct pr_command *cmd, char *path, const ch
 out:
 	sqlite3_finalize(q);
 	free(ids);
+	free(where);
 	pr_cli_input_close(&in);
 	return m;
 }
@@ -301,7 +360,11 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	}
 	if (pr_cli_meta_parse(cmd, a, &meta, err))
 		goto out;
-	if (!(base = last ? baseline_model(cmd, a->pos[0], a->pos[1], informat, last, err)
+	if (a->count[pr_opt_index(cmd->opts, "where")] && !last) {
+		pr_error_set(err, PR_E_USAGE, "--where selects the runs of --baseline: give both");
+		goto out;
+	}
+	if (!(base = last ? baseline_model(cmd, a, a->pos[0], a->pos[1], informat, last, err)
 			  : side_model(cmd, a->pos[0], "BASE", informat, base_run, NULL, err)) ||
 	    !(newm = side_model(cmd, a->pos[1], "NEW", informat, new_run, &meta, err)))
 		goto out;

@@ -51,4 +51,22 @@ gzip -c "$S/slow.pt.trace.json" >slow.pt.trace.json.gz
 run "$P" compare "$B" slow.pt.trace.json.gz
 expect_rc 1 "torch-slow: a gzipped NEW reads the same"
 
+# --baseline last:N --where KEY=VALUE: only main's runs are pooled (the slow run on a feature
+# branch stays out: base.json alone, so the rerun is judged against one run)
+"$P" ingest -q "$B" -o hist.db --meta branch=main
+"$P" ingest -q "$S/slow.pt.trace.json" -o hist.db --meta branch=feature
+run "$P" compare hist.db "$S/rerun.pt.trace.json" --baseline last:10 --where branch=main
+expect_rc 0 "--where branch=main: the rerun passes against main's run"
+expect_out_has "base: 1 run(s), new: 1 run(s)" "--where branch=main pools main's run only"
+run "$P" compare hist.db "$S/rerun.pt.trace.json" --baseline last:10
+expect_out_has "base: 2 run(s), new: 1 run(s)" "without --where both runs are pooled"
+run "$P" compare hist.db "$S/rerun.pt.trace.json" --baseline last:10 --where branch=nope
+expect_error "profreport: compare: 'hist.db': --where branch=nope: no run of BASE matches" \
+	"--where with no matching run"
+run "$P" compare hist.db "$S/rerun.pt.trace.json" --baseline last:10 --where commit=abc
+expect_error "profreport: compare: --where: no run of the store has the metadata key 'commit'" \
+	"--where with a key no run has"
+run "$P" compare hist.db "$S/rerun.pt.trace.json" --where branch=main
+expect_error "profreport: compare: --where selects the runs of --baseline" "--where without --baseline"
+
 finish
