@@ -1991,7 +1991,7 @@ static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, si
 	qsort(keys, nk, sizeof(*keys), cmp_trend_key);
 	pr_strbuf_addstr(sb, "<h3>Trends across runs</h3>\n<p class=\"meta\">One chart per metric and "
 			     "kind of run (format / collector): runs of different kinds, or peaks of different "
-			     "series, are never on one line. x is the run's # in the table above (time "
+			     "series, are never on one line. x is the run's # in the table below (time "
 			     "order). Dashed lines mark change points (E-Divisive means, as <code>"
 			     "profreport changes</code>), listed under their chart.</p>\n");
 	for (i = 0; i < nk && !rc; i = j) {
@@ -2125,6 +2125,26 @@ static void index_parts_nav(struct pr_strbuf *sb, size_t n, size_t part,
 	pr_strbuf_addstr(sb, "</p></nav>\n");
 }
 
+/* A run's --meta labels, "key=value" in key order (the model's), in one cell. */
+static void meta_td(struct pr_strbuf *sb, const json_t *meta)
+{
+	const char *k;
+	const json_t *v;
+	int first = 1;
+	pr_strbuf_addstr(sb, "<td class=\"labels\">");
+	json_object_foreach((json_t *)meta, k, v) {
+		if (!json_is_string(v))
+			continue;
+		if (!first)
+			pr_strbuf_addstr(sb, " ");
+		first = 0;
+		esc(sb, k);
+		pr_strbuf_addch(sb, '=');
+		esc(sb, json_string_value(v));
+	}
+	pr_strbuf_addstr(sb, "</td>");
+}
+
 int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t part,
 		       const char *const *parts, size_t nparts, const char *note,
 		       struct pr_output *out, struct pr_error *err)
@@ -2132,6 +2152,11 @@ int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t pa
 	static const char *const h[] = { "#", "Run", "Kind", "Source", "Start (UTC)", "#Duration",
 					 "#Peak memory", "Series", "#Step p50", "#Throughput", "Unit",
 					 "#Recommendations", NULL };
+	/* with the runs' --meta labels (commit, branch, ...) after the run's name */
+	static const char *const hl[] = { "#", "Run", "Labels", "Kind", "Source", "Start (UTC)",
+					  "#Duration", "#Peak memory", "Series", "#Step p50",
+					  "#Throughput", "Unit", "#Recommendations", NULL };
+	int labels = 0;
 	struct pr_strbuf body = PR_STRBUF_INIT;
 	const json_t **list = pr_xcalloc(n + 1, sizeof(*list));
 	char title[64], **names, kind[300], sub[96];
@@ -2149,10 +2174,18 @@ int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t pa
 		esc(&body, note);
 		pr_strbuf_addstr(&body, "</p>\n");
 	}
+	if (part == 0) { /* the trends of every run first, on the first page: where it changed */
+		size_t before = body.len;
+		rc = trends(&body, rows, n, err);
+		if (body.len > before)
+			pr_strbuf_addstr(&body, "<h3>Every run</h3>\n");
+	}
 	if (nparts > 1)
 		index_parts_nav(&body, n, part, parts, nparts);
+	for (i = 0; i < n && !labels; i++)
+		labels = json_object_size(json_object_get(rows[i].run, "meta")) > 0;
 	pr_strbuf_addstr(&body, "<div class=\"scroll\">");
-	pr_html_table_begin(&body, h);
+	pr_html_table_begin(&body, labels ? hl : h);
 	for (i = lo; i < hi; i++) {
 		const json_t *r = rows[i].run, *pk = primary_peak(r);
 		json_t *clock = json_object_get(r, "clock");
@@ -2164,6 +2197,8 @@ int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t pa
 		pr_strbuf_addstr(&body, "\">");
 		esc(&body, names[i]);
 		pr_strbuf_addstr(&body, "</a></td>");
+		if (labels)
+			meta_td(&body, json_object_get(r, "meta"));
 		run_kind(r, kind, sizeof(kind));
 		pr_html_td(&body, kind);
 		source_td(&body, pr_mstr(r, "source"), common);
@@ -2187,8 +2222,6 @@ int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t pa
 	}
 	table_end(&body, hi - lo, hi - lo);
 	pr_strbuf_addstr(&body, "</div>\n");
-	if (part == 0) /* the trends of every run, on the first page */
-		rc = trends(&body, rows, n, err);
 	pr_strbuf_addstr(&body, "</section>\n");
 	snprintf(title, sizeof(title), "profreport: %zu archived runs", n);
 	if (nparts > 1)
