@@ -114,11 +114,6 @@ static int parse_baseline(const char *v, int64_t *n, struct pr_error *err)
 }
 
 /*
- * BASE for --baseline last:N: the last N runs of the input (ingest order, the
- * store's run ids), each analyzed as with --base-run, their run objects in one
- * model: compare pools their samples (more steps, more power).
- */
-/*
  * The --where pairs as the JSON array [[KEY, VALUE], ...] that the run query
  * binds (no SQL is formatted at run time); each key must be one some run of
  * the store has, as `changes --where` checks.
@@ -156,6 +151,11 @@ static int where_pairs(const struct pr_command *cmd, const struct pr_args *a, sq
 	return rc;
 }
 
+/*
+ * BASE for --baseline last:N: the last N runs of the input (ingest order, the
+ * store's run ids), each analyzed as with --base-run, their run objects in one
+ * model: compare pools their samples (more steps, more power).
+ */
 static json_t *baseline_model(const struct pr_command *cmd, const struct pr_args *a, char *path,
 			      const char *newpath, const char *format, int64_t last,
 			      struct pr_error *err)
@@ -165,7 +165,7 @@ static json_t *baseline_model(const struct pr_command *cmd, const struct pr_args
 	struct stat sb;
 	sqlite3_stmt *q = NULL;
 	int64_t *ids = NULL, self = 0;
-	size_t n = 0, i;
+	size_t n = 0, cap = 0, i;
 	json_t *m = NULL;
 	char *where = NULL;
 	if (pr_model_sniff(path)) {
@@ -175,7 +175,6 @@ static json_t *baseline_model(const struct pr_command *cmd, const struct pr_args
 	}
 	if (pr_cli_input_open(&in, cmd->name, &path, 1, format, err))
 		return NULL;
-	ids = pr_xcalloc((size_t)last, sizeof(*ids));
 	if (where_pairs(cmd, a, pr_store_db(in.store), &where, err))
 		goto out;
 	/* the last runs whose metadata has every --where pair */
@@ -192,8 +191,13 @@ static json_t *baseline_model(const struct pr_command *cmd, const struct pr_args
 	sqlite3_bind_int64(q, 1, last);
 	if (where)
 		sqlite3_bind_text(q, 2, where, -1, SQLITE_STATIC);
-	while (sqlite3_step(q) == SQLITE_ROW)
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		if (n == cap) { /* as many as there are, not N (last:2147483647 is allowed) */
+			cap = cap ? cap * 2 : 16;
+			ids = pr_xreallocarray(ids, cap, sizeof(*ids));
+		}
 		ids[n++] = sqlite3_column_int64(q, 0);
+	}
 	if (!n) {
 		if (where)
 			pr_error_set(err, PR_E_USAGE, "--where %s: no run of BASE matches",
