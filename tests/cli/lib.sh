@@ -136,6 +136,25 @@ query_value() {
 	"$P" query "$1" "$2" | sed -n 2p
 }
 
+# metric_is FILE ID KEY VALUE: the comparison FILE's (compare --to json) metric ID has
+# KEY == VALUE (a string, else its JSON text). Needs python3 (.ci/run installs it): without
+# it the check fails rather than pass unchecked.
+metric_is() {
+	if ! command -v python3 >/dev/null 2>&1; then
+		fail "metric_is $2 $3: python3 is needed to read $1"
+		return 0
+	fi
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = [m for m in d["metrics"] if m["id"] == sys.argv[2]]
+v = m[0].get(sys.argv[3]) if m else "(no metric)"
+if not isinstance(v, str):
+    v = json.dumps(v)
+sys.exit(0 if v == sys.argv[4] else "%s %s: %s, expected %s" % (sys.argv[2], sys.argv[3], v, sys.argv[4]))
+' "$@" || fail "$1: $2 $3 is not $4"
+}
+
 finish() {
 	if [ "$failures" -ne 0 ]; then
 		echo "$test_name: $failures check(s) failed" >&2

@@ -38,21 +38,6 @@ json_ok() { # FILE
 	fi
 }
 
-# metric_is FILE ID KEY VALUE: the comparison FILE's metric ID has KEY == VALUE
-# (needs python3; without it the check passes silently, the goldens still hold)
-metric_is() {
-	command -v python3 >/dev/null 2>&1 || return 0
-	python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-m = [m for m in d["metrics"] if m["id"] == sys.argv[2]]
-v = m[0].get(sys.argv[3]) if m else "(no metric)"
-if not isinstance(v, str):
-    v = json.dumps(v)
-sys.exit(0 if v == sys.argv[4] else "%s %s: %s, expected %s" % (sys.argv[2], sys.argv[3], v, sys.argv[4]))
-' "$@" || fail "$1: $2 $3 is not $4"
-}
-
 # The pairs, each with its exit status. short<N>_*: what a profiler schedule
 # records (active=3..5 steps); missing_*: a key metric of BASE gone in NEW;
 # allreduce_calls: 2 all-reduces per step fused into one; new_op: an op new

@@ -39,20 +39,6 @@ gen() {
 	}'
 }
 
-# metric_is FILE ID KEY VALUE (as t0010; needs python3, else passes silently)
-metric_is() {
-	command -v python3 >/dev/null 2>&1 || return 0
-	python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-m = [m for m in d["metrics"] if m["id"] == sys.argv[2]]
-v = m[0].get(sys.argv[3]) if m else "(no metric)"
-if not isinstance(v, str):
-    v = json.dumps(v)
-sys.exit(0 if v == sys.argv[4] else "%s %s: %s, expected %s" % (sys.argv[2], sys.argv[3], v, sys.argv[4]))
-' "$@" || fail "$1: $2 $3 is not $4"
-}
-
 # DERIVATION (by hand, from the step durations below; no profreport): BASE
 # steps 200 120 124 126.5 130 ms (a slow warm-up step first), median 126.5;
 # NEW 170 175 176.3 180 185, median 176.3: +39.4 % (176.3 / 126.5 = 1.3937).

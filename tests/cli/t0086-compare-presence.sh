@@ -9,19 +9,6 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-metric_is() { # FILE ID KEY VALUE (as t0010; needs python3, else passes silently)
-	command -v python3 >/dev/null 2>&1 || return 0
-	python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-m = [m for m in d["metrics"] if m["id"] == sys.argv[2]]
-v = m[0].get(sys.argv[3]) if m else "(no metric)"
-if not isinstance(v, str):
-    v = json.dumps(v)
-sys.exit(0 if v == sys.argv[4] else "%s %s: %s, expected %s" % (sys.argv[2], sys.argv[3], v, sys.argv[4]))
-' "$@" || fail "$1: $2 $3 is not $4"
-}
-
 # -- the trace-diff pair (samples/compare/trace_diff/make_trace_diff.py: HTA's
 # trace-diff test names). DERIVATION (from the script, no profreport): per step
 # of 122.149 ms, BASE has 2 nccl:all_reduce (67 us) each launching one
