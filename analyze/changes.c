@@ -8,15 +8,6 @@
 #include "analyze/stats.h"
 #include "base/xalloc.h"
 
-/* splitmix64: the permutations' generator */
-static uint64_t next_u64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
-}
-
 /*
  * The best split of z[0..n): the tau in [min, n - min] that maximizes
  *   Q(tau) = m k / (m + k) * (2/(m k) S_xy - S_xx / C(m,2) - S_yy / C(k,2))
@@ -140,7 +131,7 @@ static double perm_p(const double *z, size_t n, double q, const struct pr_change
 	memcpy(c, z, n * sizeof(*c));
 	for (k = 0; k < o->permutations; k++) {
 		for (i = n - 1; i > 0; i--) {
-			size_t j = (size_t)(next_u64(rng) % (i + 1));
+			size_t j = (size_t)(pr_splitmix64(rng) % (i + 1)); /* a permutation */
 			double t = c[i];
 			c[i] = c[j];
 			c[j] = t;

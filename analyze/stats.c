@@ -244,12 +244,23 @@ double pr_norm_sf(double z)
 	return 0.5 * erfc(z * PR_SQRT1_2);
 }
 
-static uint64_t splitmix64(uint64_t *x)
+uint64_t pr_splitmix64(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
 	return z ^ (z >> 31);
+}
+
+double pr_rand_uniform(uint64_t *x)
+{
+	return ((double)(pr_splitmix64(x) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+double pr_rand_normal(uint64_t *x)
+{
+	double u = pr_rand_uniform(x);
+	return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * pr_rand_uniform(x));
 }
 
 /* Median of a resample of the sorted v[0..n): n positions drawn, counted, walked to the middle. */
@@ -259,7 +270,7 @@ static double boot_median(const double *v, size_t n, size_t *cnt, uint64_t *rng)
 	double lo = NAN;
 	memset(cnt, 0, n * sizeof(cnt[0]));
 	for (i = 0; i < n; i++)
-		cnt[(size_t)(((splitmix64(rng) >> 32) * (uint64_t)n) >> 32)]++;
+		cnt[(size_t)(((pr_splitmix64(rng) >> 32) * (uint64_t)n) >> 32)]++;
 	for (i = 0; i < n; i++) {
 		if (!cnt[i])
 			continue;

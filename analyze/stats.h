@@ -258,4 +258,14 @@ void pr_sketch_add_zeros(struct pr_sketch *s, uint64_t cnt);
 /* Sets min and max (read back from a serialization); -1 when NAN or min > max. */
 int pr_sketch_set_extrema(struct pr_sketch *s, double min, double max);
 
+/*
+ * Deterministic pseudo-random numbers for resampling, permutation tests and
+ * the bench simulations: splitmix64 (Steele, Lea and Flood 2014) from the
+ * state *x; a uniform double in (0, 1); a standard normal (Box-Muller, the
+ * uniform for the radius drawn first).
+ */
+uint64_t pr_splitmix64(uint64_t *x);
+double pr_rand_uniform(uint64_t *x);
+double pr_rand_normal(uint64_t *x);
+
 #endif

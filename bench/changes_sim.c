@@ -27,25 +27,18 @@
 #include <string.h>
 
 #include "analyze/changes.h"
+#include "analyze/stats.h"
 
 static uint64_t rng_state;
 
 static uint64_t next_u64(void)
 {
-	uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
-}
-
-static double uniform(void)
-{
-	return ((double)(next_u64() >> 11) + 0.5) / 9007199254740992.0;
+	return pr_splitmix64(&rng_state);
 }
 
 static double normal(void)
 {
-	return sqrt(-2 * log(uniform())) * cos(6.283185307179586 * uniform());
+	return pr_rand_normal(&rng_state);
 }
 
 enum { STEP, TWO, SMALL, VAR, OUTLIERS, DRIFT, NOISE, NSCEN };
