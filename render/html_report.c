@@ -577,6 +577,14 @@ static void alloc_tree(struct pr_strbuf *sb, const json_t *run)
 			       cut, HTML_TREE_DEPTH, HTML_TREE_ROWS);
 }
 
+/* A table row's opening and its first cell: a name (escaped). */
+static void tr_name(struct pr_strbuf *sb, const char *name)
+{
+	pr_strbuf_addstr(sb, "<tr><td class=\"name\">");
+	esc(sb, name);
+	pr_strbuf_addstr(sb, "</td>");
+}
+
 /*
  * A PyTorch CUDA memory snapshot (cuda_snapshot): the allocator's numbers per
  * device, its pools, the sites live at the allocated peak (all the model
@@ -600,9 +608,7 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 			     "block</th><th class=\"n\">External fragmentation %</th></tr></thead>"
 			     "<tbody>\n");
 	json_array_foreach(json_object_get(cs, "devices"), i, d) {
-		pr_strbuf_addstr(sb, "<tr><td class=\"name\">");
-		esc(sb, pr_mstr(d, "device"));
-		pr_strbuf_addstr(sb, "</td>");
+		tr_name(sb, pr_mstr(d, "device"));
 		tdn(sb, pr_mnum(d, "reserved"), "bytes");
 		tdn(sb, pr_mnum(d, "allocated"), "bytes");
 		tdn(sb, pr_mnum(d, "active"), "bytes");
@@ -623,9 +629,7 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 				     "</th><th class=\"n\">Allocated</th><th class=\"n\">Active</th>"
 				     "<th class=\"n\">Requested</th></tr></thead><tbody>\n");
 		json_array_foreach(json_object_get(d, "pools"), j, v) {
-			pr_strbuf_addstr(sb, "<tr><td class=\"name\">");
-			esc(sb, pr_mstr(v, "pool"));
-			pr_strbuf_addstr(sb, "</td>");
+			tr_name(sb, pr_mstr(v, "pool"));
 			tdf(sb, pr_mnum(v, "segments"), 0);
 			tdn(sb, pr_mnum(v, "reserved"), "bytes");
 			tdn(sb, pr_mnum(v, "allocated"), "bytes");
@@ -653,9 +657,7 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 					     "<th class=\"n\">Share %</th>"
 					     "<th class=\"n\">Blocks</th></tr></thead><tbody>\n");
 			json_array_foreach(json_object_get(pk, "sites"), j, v) {
-				pr_strbuf_addstr(sb, "<tr><td class=\"name\">");
-				esc(sb, pr_mstr(v, "site"));
-				pr_strbuf_addstr(sb, "</td>");
+				tr_name(sb, pr_mstr(v, "site"));
 				tdn(sb, pr_mnum(v, "bytes"), "bytes");
 				tdf(sb, pr_mnum(v, "share") * 100, 1);
 				tdf(sb, pr_mnum(v, "blocks"), 0);
