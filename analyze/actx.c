@@ -444,12 +444,6 @@ int pr_actx_spans_at(struct pr_actx *ctx, const int64_t *t, size_t n, json_t **o
 	return rc;
 }
 
-json_t *pr_actx_span_at(struct pr_actx *ctx, int64_t t, struct pr_error *err)
-{
-	json_t *o;
-	return pr_actx_spans_at(ctx, &t, 1, &o, err) ? NULL : o;
-}
-
 int pr_actx_metric(struct pr_actx *ctx, const char *name, double *value)
 {
 	sqlite3_stmt *st;

@@ -143,13 +143,11 @@ const struct pr_aspan *pr_actx_step_at(const struct pr_actx *ctx, int64_t t);
 /* Index of the step whose [ts, ts+dur) holds t, or -1 (steps are in start order, not nested). */
 long pr_actx_step_index(const struct pr_actx *ctx, int64_t t);
 /*
- * The innermost host-side span open at t (GPU kernels/memcpy excluded:
- * memory is allocated by host code), as {"name", "kind", "t_ns", "dur_ns"},
- * or json null when none.
+ * The innermost host-side span open at each t[0..n) (GPU kernels/memcpy
+ * excluded: memory is allocated by host code), as {"name", "kind", "t_ns",
+ * "dur_ns"}, in one scan of the span table: out[i] (json null when none; the
+ * caller owns them). 0, or -1 with err (out then holds nothing).
  */
-json_t *pr_actx_span_at(struct pr_actx *ctx, int64_t t, struct pr_error *err);
-/* The same for t[0..n) in one scan of the span table: out[i] (json null when
- * none; the caller owns them). 0, or -1 with err (out then holds nothing). */
 int pr_actx_spans_at(struct pr_actx *ctx, const int64_t *t, size_t n, json_t **out,
 		     struct pr_error *err) PR_MUST_CHECK;
 /*

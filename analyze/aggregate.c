@@ -1311,21 +1311,3 @@ int pr_agg_sniff(const char *path)
 	return strstr(head, "\"" PR_AGG_SCHEMA "\"") != NULL;
 }
 
-json_t *pr_agg_load(const char *path, struct pr_error *err)
-{
-	json_error_t je;
-	json_t *doc = json_load_file(path, 0, &je);
-	if (!doc) {
-		pr_error_at(err, PR_E_PARSE, -1, je.line, je.column, "%s", je.text);
-		pr_error_set_source(err, path);
-		return NULL;
-	}
-	if (!json_is_object(doc) || !json_is_string(json_object_get(doc, "schema")) ||
-	    strcmp(json_string_value(json_object_get(doc, "schema")), PR_AGG_SCHEMA)) {
-		json_decref(doc);
-		pr_error_set(err, PR_E_FORMAT, "not a profreport aggregate");
-		pr_error_set_source(err, path);
-		return NULL;
-	}
-	return doc;
-}

@@ -180,8 +180,6 @@ json_t *pr_agg_to_inferix(const struct pr_agg *a);
 /* -1 with err (PR_E_IO) when the scratch file of the rows has failed, else 0. */
 int pr_agg_failed(const struct pr_agg *a, struct pr_error *err);
 
-/* Reads an agg.json file (schema and version checked) whole: every row as a tree. */
-json_t *pr_agg_load(const char *path, struct pr_error *err);
 /* 1 when the file's head looks like an agg.json. */
 int pr_agg_sniff(const char *path);
 

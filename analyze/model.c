@@ -695,11 +695,6 @@ out:
 	return ctx.out;
 }
 
-const char *pr_model_analyzer_version(void)
-{
-	return PR_ANALYZER_VERSION;
-}
-
 /*
  * The options that change a run's model, as the model cache's key: every
  * field of pr_model_opts but run (which only picks runs) and cache. The

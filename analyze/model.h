@@ -116,9 +116,6 @@ int pr_model_each(struct pr_store *st, const struct pr_model_opts *opts, pr_mode
  * run object's shape, so the index reads a digest as it reads the run.
  */
 json_t *pr_model_digest(const json_t *run);
-/* The analyser version keying the model cache: profreport's version and a
- * hash of the analysis sources (analyze/analyzer_version.cmake). */
-const char *pr_model_analyzer_version(void);
 /* Writes the model as indented JSON, atomically (temp file + rename). "-" = stdout. */
 int pr_model_write(const json_t *model, const char *path, struct pr_error *err) PR_MUST_CHECK;
 /* Dumps the model to a string (caller frees); the exact bytes pr_model_write writes. */

@@ -586,7 +586,7 @@ int pr_speedscope_export(struct pr_store *st, const char *path,
 	struct pr_output out;
 	int ret = -1;
 
-	/* store/output.c: a temporary file renamed onto the path (or onto the file
+	/* base/output.c: a temporary file renamed onto the path (or onto the file
 	 * a link names); a device or a pipe written in place. */
 	if (pr_output_open_file(&out, path, err))
 		return -1;

@@ -326,7 +326,7 @@ const struct pr_command pr_cmd_aggregate = {
 		"--png and --svg hold every row). Files in a directory that are not traces are\n"
 		"skipped with a note. Aggregating agg.json files equals aggregating all their ranks\n"
 		"(map/reduce).\n"
-		"The console table goes to stdout; agg.json is documented in README (\"agg.json\").\n"
+		"The console table goes to stdout; agg.json is documented in docs/aggregate.md.\n"
 		"--html writes one page (stragglers with evidence, panels, sortable tables);\n"
 		"--png/--svg write the panels rank_comparison, step_time and peak_memory\n"
 		"(those whose data exists) into DIR. --trace writes one Chrome trace with a\n"

@@ -9,7 +9,8 @@
 static const struct pr_option opts[] = {
 	{ "output", 'o', "STORE", "the store to create or add to (required)", PR_OPT_REQUIRED },
 	{ "format", 0, "NAME", "force an input format (see 'profreport formats')", 0 },
-	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run", 0 },
+	{ "phases", 0, "FILE",
+	  "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one run", 0 },
 	PR_CLI_META_OPTS,
 	{ "quiet", 'q', NULL, "print nothing on success", 0 },
 	{ NULL, 0, NULL, NULL, 0 },

@@ -127,8 +127,8 @@ const struct pr_command pr_cmd_query = {
 	.opts = opts,
 	.usage = "query STORE SQL",
 	.summary = "run one read-only SQL statement on a store; tab-separated output with a header",
-	.help = "The schema is documented in README.md (tables run, span, track, series, sample,\n"
-		"instant, flow, metric, diag, string; views span_v, sample_v, instant_v).\n"
+	.help = "The schema is documented in docs/store.md (tables run, span, track, series,\n"
+		"sample, instant, flow, metric, diag, string; views span_v, sample_v, instant_v).\n"
 		"A statement still running after --timeout SECONDS (default 60; 0 = no limit)\n"
 		"is stopped: exit 2, rows already printed stay printed. fts3_tokenizer() is refused.",
 };

@@ -29,7 +29,8 @@ static const struct pr_option opts[] = {
 	{ "run", 0, "ID", "only this run of the store", 0 },
 	{ "timeline-points", 0, "N", "points per series timeline in the model (default " PR_STR(PR_MODEL_TIMELINE_POINTS) ", 0 = none)", 0 },
 	{ "format", 0, "NAME", "force the input format", 0 },
-	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run", 0 },
+	{ "phases", 0, "FILE",
+	  "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one run", 0 },
 	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)", 0 },
 	{ "window", 0, "SPEC",
 	  "the trace view's window: a step name, #N (the N-th step) or START:END since the run's "
@@ -622,7 +623,7 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 		pr_cli_input_close(&in);
 		return -1;
 	}
-	/* a store given as it is keeps its runs' models (README, "The event store") */
+	/* a store given as it is keeps its runs' models (docs/store.md, the model cache) */
 	mo.cache = !in.tmp_path && !pr_arg(cmd, a, "no-cache");
 	show_progress = isatty(2) && !pr_arg(cmd, a, "quiet");
 	if (show_progress) {
@@ -682,6 +683,7 @@ const struct pr_command pr_cmd_report = {
 	.usage = "report INPUT...",
 	.summary = "analyze runs: peaks, phases, fragmentation, throughput, bottlenecks, leaks, recommendations",
 	.help = "INPUT is a store, trace files or directories (ingested into a temporary store).\n"
-		"The model's schema is documented in README (\"The analysis model\").\n"
+		"The model's schema is documented in docs/analysis.md\n"
+		"(JSON Schema: docs/schema/model.schema.json).\n"
 		"--phases FILE attaches a phase log to the run of the one trace file.",
 };

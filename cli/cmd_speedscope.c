@@ -13,7 +13,8 @@ static const struct pr_option opts[] = {
 	 PR_OPT_REQUIRED},
 	{"run", 0, "ID", "only this run", 0 },
 	{"format", 0, "NAME", "force the input format", 0 },
-	{"phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run", 0 },
+	{ "phases", 0, "FILE",
+	  "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one run", 0 },
 	{"quiet", 'q', NULL, "print nothing on success", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };

@@ -14,7 +14,8 @@ static const struct pr_option opts[] = {
 	{ "json", 0, "FILE", "also write the analysis model (JSON; '-' = stdout, replacing the text)", 0 },
 	{ "run", 0, "ID", "only this run of the store", 0 },
 	{ "format", 0, "NAME", "force the input format", 0 },
-	{ "phases", 0, "FILE", "attach a phase log (TIME NAME lines, ...; README) to the one run", 0 },
+	{ "phases", 0, "FILE",
+	  "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one run", 0 },
 	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)", 0 },
 	{ "window", 0, "SPEC",
 	  "the trace view's window: a step name, #N (the N-th step) or START:END since the run's "

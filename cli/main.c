@@ -23,7 +23,7 @@
 /* The store's notices (recovered from an interrupted write, waiting for a
  * lock) and ingest's (a symbolic link loop skipped in an input directory):
  * one line on stderr, "profreport: CMD: 'PATH': note: ...", control
- * characters in the path or the message escaped (store/error.h). */
+ * characters in the path or the message escaped (base/error.h). */
 static void store_notice(void *ctx, const char *path, const char *msg)
 {
 	char p[2048], m[2048];

@@ -52,11 +52,11 @@ void pr_source_locate_in(const struct pr_source *src, int64_t offset, long *line
  * returns the path to open (path itself when it can be read again, or when
  * it does not exist: opening it then says why), or NULL with err filled (a
  * full disk). The same path gives the same copy. The copy's name shows as
- * path (store/error.h, pr_path_shown) in errors and as a run's source.
+ * path (base/error.h, pr_path_shown) in errors and as a run's source.
  * pr_source_open spools by itself; a program whose other readers open INPUT
  * paths too (the CLI) spools them first. The copies are removed by
  * pr_source_spool_release and, on a fatal signal, by
- * pr_output_remove_temps (store/output.h).
+ * pr_output_remove_temps (base/output.h).
  */
 const char *pr_source_spool(const char *path, struct pr_error *err);
 void pr_source_spool_release(void);

@@ -109,12 +109,6 @@ void pr_stk_sample(struct pr_stk *s, int64_t track, const struct pr_stk_frame *f
 	t->t += dur;
 }
 
-int64_t pr_stk_time(const struct pr_stk *s, int64_t track)
-{
-	const struct stk_track *t = find(s, track);
-	return t ? t->t : 0;
-}
-
 void pr_stk_finish(struct pr_stk *s)
 {
 	size_t i;

@@ -44,8 +44,6 @@ struct pr_stk *pr_stk_new(struct pr_writer *w, const char *kind);
 /* One sample: frames root first (n may be 0: nothing open), lasting dur >= 0 ns. */
 void pr_stk_sample(struct pr_stk *s, int64_t track, const struct pr_stk_frame *f, size_t n,
 		   int64_t dur);
-/* A track's time so far (the sum of its samples' weights), 0 for an unknown track. */
-int64_t pr_stk_time(const struct pr_stk *s, int64_t track);
 /* Closes every open span at its track's end. */
 void pr_stk_finish(struct pr_stk *s);
 void pr_stk_free(struct pr_stk *s);

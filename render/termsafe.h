@@ -4,7 +4,7 @@
  * carriage return that overwrites a line) are written as visible escapes.
  *
  * Kept: newline and tab. Escaped as in error lines (pr_visible_unit in
- * store/error.h): the other C0 controls and DEL as "\xNN", the
+ * base/error.h): the other C0 controls and DEL as "\xNN", the
  * C1 controls (UTF-8 C2 80 .. C2 9F) as "\u00NN". Everything else,
  * invalid UTF-8 included, passes through unchanged.
  */

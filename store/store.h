@@ -57,7 +57,7 @@ enum {
 	PR_STORE_READONLY = 1, /* open an existing store read-only */
 	PR_STORE_CREATE = 2,   /* create when missing */
 	/* A scratch store: pr_store_close() removes it (and its journal), and so
-	 * does a fatal signal before that (store/output.h, pr_output_remove_temps). */
+	 * does a fatal signal before that (base/output.h, pr_output_remove_temps). */
 	PR_STORE_TEMPORARY = 4,
 	/* Keep SQLite's allocator statistics, which sqlite3_hard_heap_limit64 needs
 	 * (query's --max-memory); off otherwise: they take a global mutex on every
