@@ -167,3 +167,15 @@ int pr_error_exit_code(enum pr_errcode code)
 		return 2;
 	}
 }
+
+void pr_bug(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "profreport: BUG: %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+	abort();
+}

@@ -110,7 +110,10 @@ struct pr_parray *pr_parray_new(struct pr_pcache *c, const char *what, size_t re
 	struct pr_parray *a = pr_xcalloc(1, sizeof(*a));
 	a->c = c;
 	a->what = what;
-	a->rec = rec_size < 8 ? 8 : rec_size > c->block ? c->block : rec_size;
+	/* a record holds its int64 key first and fits a block: anything else is a caller's bug
+	 * (it was clamped silently, and the caller read past its records) */
+	PR_ASSERT(rec_size >= 8 && rec_size <= c->block);
+	a->rec = rec_size;
 	a->per_blk = c->block / a->rec;
 	a->last = -1;
 	if (expected && expected <= SIZE_MAX / a->rec && charge(a, (size_t)expected * a->rec)) {
@@ -188,10 +191,9 @@ static const unsigned char *block_of(struct pr_parray *a, uint64_t blk)
 const void *pr_parray_at(struct pr_parray *a, size_t i)
 {
 	const struct slot *s;
+	PR_ASSERT(i < a->n);
 	if (!a->file)
 		return a->mem + i * a->rec;
-	if (i >= a->n)
-		return a->c->zero;
 	/* the last block read, while it is still in its slot (the least recently used block
 	 * goes first, the recency being that of the reads from a file or other blocks) */
 	if (a->last >= 0 && i - a->wlo < a->wn && (s = &a->c->slot[a->last])->owner == a &&

@@ -56,13 +56,13 @@ struct pr_pcache *pr_pcache_new(size_t mem, size_t block);
 void pr_pcache_free(struct pr_pcache *c);
 
 /* what names the scratch file in error messages (kept, not copied); rec_size at least 8 and
- * at most the block; expected: the records that will be put, as far as known. */
+ * at most the block (else PR_BUG); expected: the records that will be put, as far as known. */
 struct pr_parray *pr_parray_new(struct pr_pcache *c, const char *what, size_t rec_size,
 				uint64_t expected);
 /* Appends a record: 0, or -1 once anything failed (kept for pr_parray_failed). */
 int pr_parray_put(struct pr_parray *a, const void *rec);
 size_t pr_parray_count(const struct pr_parray *a);
-/* Record i (i < count), valid until the next pr_parray_at or pr_parray_lower on any array
+/* Record i (i < count, else PR_BUG), valid until the next pr_parray_at or pr_parray_lower on any array
  * of the cache; on a failed read, a record of zero bytes (pr_parray_failed says so). */
 const void *pr_parray_at(struct pr_parray *a, size_t i);
 /* The first index whose key is >= key (count: none), the records being in key order. */

@@ -19,4 +19,15 @@
 #define PR_STR_(x) #x
 #define PR_STR(x) PR_STR_(x)
 
+/*
+ * Invariants (SQLite's ALWAYS/NEVER, git's BUG()): a broken one is a bug in
+ * profreport, never bad input (which is an error value, error.h). PR_BUG
+ * prints "profreport: BUG: FILE:LINE: message" on stderr and aborts, in
+ * every build (no NDEBUG switch: a wrong record size must not run on);
+ * PR_ASSERT(cond) is PR_BUG("COND") when cond is false.
+ */
+_Noreturn void pr_bug(const char *file, int line, const char *fmt, ...) PR_PRINTF_LIKE(3, 4);
+#define PR_BUG(...) pr_bug(__FILE__, __LINE__, __VA_ARGS__)
+#define PR_ASSERT(cond) ((cond) ? (void)0 : pr_bug(__FILE__, __LINE__, "%s", #cond))
+
 #endif
