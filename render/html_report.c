@@ -336,6 +336,16 @@ static void cards(struct pr_strbuf *sb, const json_t *run)
 		}
 		card_k(sb, a, b, sub, "peak", sub ? h : c);
 	}
+	if (json_is_number(json_object_get(json_object_get(run, "heap_totals"), "peak_bytes"))) {
+		const json_t *ht = json_object_get(run, "heap_totals");
+		pr_fmt_value(pr_mnum(ht, "peak_bytes"), pr_mstr(ht, "unit"), a, sizeof(a));
+		snprintf(d, sizeof(d), "%.0f blocks", pr_mnum(ht, "peak_blocks"));
+		card_k(sb, a, "Peak heap (t-gmax)", d, NULL,
+		       "heap_totals.peak_bytes: live at DHAT's global peak t-gmax");
+		pr_fmt_value(pr_mnum(ht, "total_bytes"), pr_mstr(ht, "unit"), a, sizeof(a));
+		snprintf(d, sizeof(d), "%.0f blocks", pr_mnum(ht, "total_blocks"));
+		card_k(sb, a, "Allocated in all", d, NULL, "heap_totals.total_bytes");
+	}
 	pr_fmt_x(run, pr_mnum(json_object_get(run, "clock"), "duration_ns"), a, sizeof(a));
 	card(sb, a, pr_run_x_unit(run) ? "Extent (not time)" : "Duration");
 	if (json_is_object(st)) {
@@ -576,6 +586,51 @@ static void alloc_tree(struct pr_strbuf *sb, const json_t *run)
 			       cut, HTML_TREE_DEPTH, HTML_TREE_ROWS);
 }
 
+/*
+ * A heap profiler's program totals (heap_totals: valgrind DHAT): everything
+ * allocated, what was live at the global peak (t-gmax) and at the end.
+ */
+static void heap_totals(struct pr_strbuf *sb, const json_t *run)
+{
+	static const char *const h[] = { "When", "#Bytes", "#Blocks", "#At", NULL };
+	const json_t *t = json_object_get(run, "heap_totals");
+	const char *u, *tu, *mode;
+	if (!json_is_object(t))
+		return;
+	u = pr_mstr(t, "unit");
+	tu = *pr_mstr(t, "t_unit") ? pr_mstr(t, "t_unit") : "count";
+	mode = pr_mstr(t, "mode");
+	pr_strbuf_addstr(sb, !strcmp(mode, "heap") ? "<h3>Heap peak and totals (valgrind DHAT)"
+						   : "<h3>Program totals (valgrind DHAT)");
+	pr_strbuf_addstr(sb, "</h3>\n");
+	pr_strbuf_addstr(sb, "<p class=\"meta\">");
+	esc(sb, pr_mstr(t, "rule"));
+	pr_strbuf_addstr(sb, ".</p>\n");
+	pr_html_table_begin(sb, h);
+	pr_strbuf_addf(sb, "<tr><td>%s in all</td>",
+		       !strcmp(mode, "heap")   ? "allocated"
+		       : !strcmp(mode, "copy") ? "copied"
+					       : "counted");
+	tdn(sb, pr_mnum(t, "total_bytes"), u);
+	tdf(sb, pr_mnum(t, "total_blocks"), 0);
+	pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td></tr>\n");
+	if (json_is_number(json_object_get(t, "peak_bytes"))) {
+		pr_strbuf_addstr(sb, "<tr><td>peak (t-gmax)</td>");
+		tdn(sb, pr_mnum(t, "peak_bytes"), u);
+		tdf(sb, pr_mnum(t, "peak_blocks"), 0);
+		tdn(sb, pr_mnum(t, "peak_t"), tu);
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	if (json_is_number(json_object_get(t, "end_bytes"))) {
+		pr_strbuf_addstr(sb, "<tr><td>live at the end (t-end)</td>");
+		tdn(sb, pr_mnum(t, "end_bytes"), u);
+		pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
+		tdn(sb, pr_mnum(t, "end_t"), tu);
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	table_end(sb, 3, 3);
+}
+
 #define PHASES_UNFOLDED 20 /* phase occurrences listed open; more are behind a fold */
 
 static void phases_tables(struct pr_strbuf *sb, const json_t *run)
@@ -674,6 +729,7 @@ static void spans_table(struct pr_strbuf *sb, const json_t *run)
 	static const char *const h[] = { "Name", "Kind", "#Count", "#Self", "#Total", "#Mean",
 					 "#Median", "#Min", "#Max", "#StdDev", NULL };
 	json_t *arr = json_object_get(json_object_get(run, "bottlenecks"), "top_self"), *o;
+	const char *u = pr_run_span_unit(run);
 	pr_label_t *lab;
 	size_t i, restated = 0;
 	if (!json_array_size(arr))
@@ -682,7 +738,9 @@ static void spans_table(struct pr_strbuf *sb, const json_t *run)
 		restated += !strcmp(pr_mstr(o, "kind"), "phase") && pr_mnum(o, "count") == 1;
 	if (restated == json_array_size(arr))
 		return; /* one phase each: the phase table has them */
-	pr_strbuf_addstr(sb, "<h3>Top spans by self time</h3>\n");
+	/* spans.unit: DHAT's frames weigh bytes allocated, not time */
+	pr_strbuf_addstr(sb, strcmp(u, "ns") ? "<h3>Top frames by self weight</h3>\n"
+					     : "<h3>Top spans by self time</h3>\n");
 	pr_html_table_begin(sb, h);
 	lab = pr_html_name_column(arr, "name", json_array_size(arr));
 	json_array_foreach(arr, i, o)
@@ -691,13 +749,13 @@ static void spans_table(struct pr_strbuf *sb, const json_t *run)
 		pr_html_td_shown(sb, pr_mstr(o, "name"), lab[i]);
 		pr_html_td(sb, pr_mstr(o, "kind"));
 		tdf(sb, pr_mnum(o, "count"), 0);
-		tdn(sb, pr_mnum(o, "self_ns"), "ns");
-		tdn(sb, pr_mnum(o, "total_ns"), "ns");
-		tdn(sb, pr_mnum(o, "mean_ns"), "ns");
-		tdn(sb, pr_mnum(o, "median_ns"), "ns");
-		tdn(sb, pr_mnum(o, "min_ns"), "ns");
-		tdn(sb, pr_mnum(o, "max_ns"), "ns");
-		tdn(sb, pr_mnum(o, "std_ns"), "ns");
+		tdn(sb, pr_mnum(o, "self_ns"), u);
+		tdn(sb, pr_mnum(o, "total_ns"), u);
+		tdn(sb, pr_mnum(o, "mean_ns"), u);
+		tdn(sb, pr_mnum(o, "median_ns"), u);
+		tdn(sb, pr_mnum(o, "min_ns"), u);
+		tdn(sb, pr_mnum(o, "max_ns"), u);
+		tdn(sb, pr_mnum(o, "std_ns"), u);
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	free(lab);
@@ -838,10 +896,9 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 	}
 	pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a));
 	if (pr_run_x_unit(run)) {
-		int bytes = !strcmp(pr_run_x_unit(run), "bytes");
-		pr_strbuf_addf(sb, " &middot; x axis: %s, not time (massif --time-unit=%s); extent ",
-			       bytes ? "heap bytes allocated and freed" : "instructions executed",
-			       bytes ? "B" : "i");
+		pr_strbuf_addstr(sb, " &middot; x axis: ");
+		esc(sb, pr_run_x_desc(run));
+		pr_strbuf_addstr(sb, "; extent ");
 		esc(sb, a);
 	} else {
 		pr_strbuf_addf(sb, " &middot; duration %s%s", a,
@@ -1503,6 +1560,7 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, con
 				       nd, PR_PANELS_MAX_DEVICES, nd - PR_PANELS_MAX_DEVICES);
 	}
 	alloc_tree(sb, run);
+	heap_totals(sb, run);
 	phases_tables(sb, run);
 	{
 		char idp[32];

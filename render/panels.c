@@ -54,6 +54,29 @@ void pr_fmt_x(const json_t *run, double v, char *buf, size_t n)
 		snprintf(buf, n, "%.0f %s", v, u);
 }
 
+const char *pr_run_span_unit(const json_t *run)
+{
+	const char *u = pr_mstr(json_object_get(run, "spans"), "unit");
+	return *u ? u : pr_run_x_unit(run) ? pr_run_x_unit(run) : "ns";
+}
+
+const char *pr_run_x_desc(const json_t *run)
+{
+	const char *u = pr_run_x_unit(run);
+	if (!u)
+		return "time";
+	if (!strcmp(pr_mstr(run, "format"), "dhat"))
+		return !strcmp(u, "bytes") ? "bytes allocated (DHAT's tb: each allocation site's "
+					     "bytes laid end to end), not time"
+					   : "DHAT's ad-hoc units (each site's laid end to end), "
+					     "not time";
+	if (!strcmp(u, "bytes"))
+		return "heap bytes allocated and freed (massif --time-unit=B), not time";
+	if (!strcmp(u, "instructions"))
+		return "instructions executed (massif --time-unit=i), not time";
+	return "not time";
+}
+
 /* The run's x axis for charts: seconds since the start, or massif's instructions / bytes. */
 struct xaxis {
 	double div; /* model value / div = chart x */
@@ -952,8 +975,8 @@ static void timeline_panel(struct pr_panelset *ps, const json_t *run)
 	struct pr_chart_rect *r;
 	struct pr_chart_ylabel *yl;
 	struct pr_chart *c;
-	if (!nl)
-		return;
+	if (!nl || pr_run_x_unit(run))
+		return; /* positions not time (DHAT's bytes): the flame graph weighs them */
 	json_array_foreach(lanes, i, l)
 		total += json_array_size(json_object_get(l, "intervals"));
 	if (!total)

@@ -151,9 +151,12 @@ static void header(const json_t *run, FILE *out)
 	else
 		emit(out, "format %s, collector %s", pr_mstr(run, "format"), pr_mstr(run, "collector"));
 	if (pr_run_x_unit(run) && json_is_number(json_object_get(clock, "duration_ns")))
-		emit(out, "x axis %s (massif's time unit: not time); %lld spans, %lld samples",
-		     (pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a)), a), pr_mll(c, "spans"),
-		     pr_mll(c, "samples"));
+		emit(out, "x axis %s (%s); %lld spans, %lld samples",
+		     (pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a)), a),
+		     !strcmp(pr_mstr(run, "format"), "dhat")
+			     ? "sites end to end, not time"
+			     : "massif's time unit: not time",
+		     pr_mll(c, "spans"), pr_mll(c, "samples"));
 	else if (json_is_number(json_object_get(clock, "duration_ns")))
 		emit(out, "duration %s%s; %lld spans, %lld samples, %lld instants",
 		     secs(pr_mnum(clock, "duration_ns"), a, sizeof(a)),
@@ -220,6 +223,45 @@ static void peaks(const json_t *run, FILE *out)
 	free(full);
 	free(names);
 	free(lab);
+}
+
+/*
+ * A heap profiler's program totals (heap_totals: valgrind DHAT): everything
+ * allocated, and what was live at the global peak (t-gmax) and at the end.
+ */
+static void heap_totals(const json_t *run, FILE *out)
+{
+	const json_t *h = json_object_get(run, "heap_totals");
+	const char *u = pr_mstr(h, "unit"), *tu = pr_mstr(h, "t_unit"), *mode = pr_mstr(h, "mode");
+	char a[40], b[40];
+	if (!json_is_object(h))
+		return;
+	heading(out, !strcmp(mode, "heap") ? "Heap totals (valgrind DHAT)"
+					   : "Program totals (valgrind DHAT)");
+	val(pr_mnum(h, "total_bytes"), u, a, sizeof(a));
+	emit(out, "  %-16s %12s (%.0f %s) in %.0f %s",
+	     !strcmp(mode, "copy") ? "copied in all" : !strcmp(mode, "heap") ? "allocated in all"
+									: "counted in all",
+	     a, pr_mnum(h, "total_bytes"), !strcmp(u, "bytes") ? "bytes" : "units",
+	     pr_mnum(h, "total_blocks"), !strcmp(mode, "heap") ? "blocks" : "events");
+	if (json_is_number(json_object_get(h, "peak_bytes"))) {
+		val(pr_mnum(h, "peak_bytes"), u, a, sizeof(a));
+		emit(out, "  peak at t-gmax   %12s (%.0f %s) in %.0f blocks", a,
+		     pr_mnum(h, "peak_bytes"), !strcmp(u, "bytes") ? "bytes" : "units",
+		     pr_mnum(h, "peak_blocks"));
+	}
+	if (json_is_number(json_object_get(h, "end_bytes"))) {
+		val(pr_mnum(h, "end_bytes"), u, a, sizeof(a));
+		emit(out, "  live at t-end    %12s (%.0f %s)", a, pr_mnum(h, "end_bytes"),
+		     !strcmp(u, "bytes") ? "bytes" : "units");
+	}
+	val(pr_mnum(h, "end_t"), *tu ? tu : "count", b, sizeof(b));
+	if (json_is_number(json_object_get(h, "peak_t"))) {
+		val(pr_mnum(h, "peak_t"), *tu ? tu : "count", a, sizeof(a));
+		emit(out, "  t-gmax at %s; t-end at %s", a, b);
+	} else if (json_is_number(json_object_get(h, "end_t"))) {
+		emit(out, "  t-end at %s", b);
+	}
 }
 
 /*
@@ -778,20 +820,22 @@ static void collectives(const json_t *run, FILE *out)
 static void top_spans(const json_t *run, FILE *out)
 {
 	json_t *top = json_object_get(json_object_get(run, "bottlenecks"), "top_self"), *v;
+	const char *u = pr_run_span_unit(run);
 	char a[32], c[32], d[32];
 	pr_label_t *lab;
 	size_t i;
 	if (!json_array_size(top))
 		return;
-	heading(out, "Top spans by self time");
+	/* spans.unit: bytes for DHAT's byte-weighted sites, never printed as a time */
+	heading(out, strcmp(u, "ns") ? "Top frames by self weight" : "Top spans by self time");
 	fprintf(out, "  %-29s %6s %10s %10s %10s %s\n", "name", "count", "self", "total", "mean",
 		"kind");
 	lab = column_of(top, "name", 29, (size_t)-1);
 	json_array_foreach(top, i, v)
 	{
-		pr_fmt_duration(pr_mnum(v, "self_ns"), a, sizeof(a));
-		pr_fmt_duration(pr_mnum(v, "total_ns"), c, sizeof(c));
-		pr_fmt_duration(pr_mnum(v, "mean_ns"), d, sizeof(d));
+		val(pr_mnum(v, "self_ns"), u, a, sizeof(a));
+		val(pr_mnum(v, "total_ns"), u, c, sizeof(c));
+		val(pr_mnum(v, "mean_ns"), u, d, sizeof(d));
 		emit(out, "  %-29s %6.0f %10s %10s %10s %.8s", lab[i], pr_mnum(v, "count"), a, c, d,
 		     kind_label(pr_mstr(v, "kind")));
 	}
@@ -1077,6 +1121,7 @@ static void render_text_report(const json_t *model, FILE *out)
 		} else {
 			/* a memory timeline leads with its peak and the findings */
 			peaks(run, out);
+			heap_totals(run, out);
 			alloc_tree(run, out);
 			recommendations(run, out);
 			memstats(run, out);
