@@ -631,6 +631,53 @@ static void heap_totals(struct pr_strbuf *sb, const json_t *run)
 	table_end(sb, 3, 3);
 }
 
+/* perf stat's counters (model "counters"): totals as perf printed them, or -I's sums */
+static void counters_table(struct pr_strbuf *sb, const json_t *run)
+{
+	static const char *const ht[] = { "Event",	 "Device",	   "#Total",
+					  "#Counted %", "#perf's metric", NULL };
+	static const char *const hi[] = { "Event", "Device", "#Total",  "#Intervals", "#Mean",
+					  "#Min",  "#Max",   "#Max at", "#Counted %", NULL };
+	const json_t *c = json_object_get(run, "counters"), *v;
+	size_t i, n = json_array_size(json_object_get(c, "items"));
+	int iv = json_is_number(json_object_get(json_array_get(json_object_get(c, "items"), 0),
+						 "intervals"));
+	char a[48];
+	if (!n)
+		return;
+	pr_strbuf_addstr(sb, iv ? "<h3>Counters (perf stat -I: sums over the intervals)</h3>\n"
+				: "<h3>Counters (perf stat totals)</h3>\n");
+	pr_strbuf_addstr(sb, "<p class=\"meta\">");
+	esc(sb, pr_mstr(c, "rule"));
+	pr_strbuf_addstr(sb, ".</p>\n");
+	pr_html_table_begin(sb, iv ? hi : ht);
+	json_array_foreach(json_object_get(c, "items"), i, v)
+	{
+		const char *u = pr_mstr(v, "unit");
+		pr_strbuf_addstr(sb, "<tr>");
+		pr_html_td(sb, pr_mstr(v, "event"));
+		pr_html_td(sb, pr_mstr(v, "device"));
+		tdn(sb, pr_mnum(v, "total"), u);
+		if (iv) {
+			tdf(sb, pr_mnum(v, "intervals"), 0);
+			tdn(sb, pr_mnum(v, "mean"), u);
+			tdn(sb, pr_mnum(v, "min"), u);
+			tdn(sb, pr_mnum(v, "max"), u);
+			pr_fmt_x(run, pr_mnum(v, "t_max_ns"), a, sizeof(a));
+			pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.17g\" data-u=\"ns\">",
+				       pr_mnum(v, "t_max_ns"));
+			esc(sb, a);
+			pr_strbuf_addstr(sb, "</td>");
+			tdf(sb, pr_mnum(v, "counted_pct"), 1);
+		} else {
+			tdf(sb, pr_mnum(v, "counted_pct"), 1);
+			tdn(sb, pr_mnum(v, "metric"), pr_mstr(v, "metric_unit"));
+		}
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	table_end(sb, n, n);
+}
+
 #define PHASES_UNFOLDED 20 /* phase occurrences listed open; more are behind a fold */
 
 static void phases_tables(struct pr_strbuf *sb, const json_t *run)
@@ -1561,6 +1608,7 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, con
 	}
 	alloc_tree(sb, run);
 	heap_totals(sb, run);
+	counters_table(sb, run);
 	phases_tables(sb, run);
 	{
 		char idp[32];

@@ -129,10 +129,28 @@ static void emit(FILE *out, const char *fmt, ...)
 	wrap(out, buf + lead, lead, lead + 4);
 }
 
+/* A sampled profile's records per event (reported perf.samples): "878 cpu-clock samples" */
+static int profile_samples(const json_t *run, char *buf, size_t n)
+{
+	const json_t *m;
+	size_t i, k = 0, len = 0;
+	buf[0] = '\0';
+	json_array_foreach(json_object_get(run, "reported"), i, m)
+	{
+		int w;
+		if (strcmp(pr_mstr(m, "name"), "perf.samples") || len >= n)
+			continue;
+		w = snprintf(buf + len, n - len, "%s%.0f %s samples", k++ ? ", " : "",
+			     pr_mnum(m, "value"), pr_mstr(m, "detail"));
+		len += w > 0 ? (size_t)w : 0;
+	}
+	return k > 0;
+}
+
 static void header(const json_t *run, FILE *out)
 {
 	const json_t *clock = json_object_get(run, "clock"), *c = json_object_get(run, "counts");
-	char a[64], line[W + 1];
+	char a[64], line[W + 1], ps[200];
 	int n;
 	n = snprintf(line, sizeof(line), "run %lld: %s", pr_mll(run, "id"), pr_mstr(run, "label"));
 	fprintf(out, "%s\n", line);
@@ -157,6 +175,12 @@ static void header(const json_t *run, FILE *out)
 			     ? "sites end to end, not time"
 			     : "massif's time unit: not time",
 		     pr_mll(c, "spans"), pr_mll(c, "samples"));
+	else if (json_is_number(json_object_get(clock, "duration_ns")) &&
+		 profile_samples(run, ps, sizeof(ps)))
+		emit(out, "duration %s%s; %s, %lld spans",
+		     secs(pr_mnum(clock, "duration_ns"), a, sizeof(a)),
+		     json_is_true(json_object_get(clock, "synthetic")) ? " (synthetic clock)" : "",
+		     ps, pr_mll(c, "spans"));
 	else if (json_is_number(json_object_get(clock, "duration_ns")))
 		emit(out, "duration %s%s; %lld spans, %lld samples, %lld instants",
 		     secs(pr_mnum(clock, "duration_ns"), a, sizeof(a)),
@@ -261,6 +285,48 @@ static void heap_totals(const json_t *run, FILE *out)
 		emit(out, "  t-gmax at %s; t-end at %s", a, b);
 	} else if (json_is_number(json_object_get(h, "end_t"))) {
 		emit(out, "  t-end at %s", b);
+	}
+}
+
+/*
+ * perf stat's counters (model "counters"): a totals file's counts as perf
+ * printed them, or an interval file's sums over the intervals.
+ */
+static void counters(const json_t *run, FILE *out)
+{
+	const json_t *c = json_object_get(run, "counters"), *v;
+	int iv = json_is_number(json_object_get(json_array_get(json_object_get(c, "items"), 0),
+						 "intervals"));
+	char a[40], b[40], d[40], e[40], name[64];
+	size_t i;
+	if (!json_array_size(json_object_get(c, "items")))
+		return;
+	heading(out, iv ? "Counters (perf stat -I: sums over the intervals)"
+			: "Counters (perf stat totals)");
+	if (iv)
+		fprintf(out, "  %-22s %12s %11s %11s %11s %5s\n", "event", "total", "mean", "max",
+			"max at", "n");
+	else
+		fprintf(out, "  %-24s %12s %8s  %s\n", "event", "total", "counted",
+			"perf's metric");
+	json_array_foreach(json_object_get(c, "items"), i, v)
+	{
+		const char *u = pr_mstr(v, "unit");
+		snprintf(name, sizeof(name), "%s%s%s", pr_mstr(v, "event"),
+			 *pr_mstr(v, "device") ? " " : "", pr_mstr(v, "device"));
+		val(pr_mnum(v, "total"), u, a, sizeof(a));
+		if (iv) {
+			val(pr_mnum(v, "mean"), u, b, sizeof(b));
+			val(pr_mnum(v, "max"), u, d, sizeof(d));
+			pr_fmt_x(run, pr_mnum(v, "t_max_ns"), e, sizeof(e));
+			emit(out, "  %-22s %12s %11s %11s %11s %5lld", name, a, b, d, e,
+			     pr_mll(v, "intervals"));
+		} else {
+			val(pr_mnum(v, "metric"), pr_mstr(v, "metric_unit"), d, sizeof(d));
+			snprintf(b, sizeof(b), "%.1f%%", pr_mnum(v, "counted_pct"));
+			emit(out, "  %-24s %12s %8s  %s", name, a, b,
+			     json_is_number(json_object_get(v, "metric")) ? d : "-");
+		}
 	}
 }
 
@@ -1122,6 +1188,7 @@ static void render_text_report(const json_t *model, FILE *out)
 			/* a memory timeline leads with its peak and the findings */
 			peaks(run, out);
 			heap_totals(run, out);
+			counters(run, out);
 			alloc_tree(run, out);
 			recommendations(run, out);
 			memstats(run, out);
