@@ -102,8 +102,11 @@ static json_t *counter_delta(struct pr_actx *ctx, const char *name, int64_t t0, 
 
 static json_t *cpu_in(struct pr_actx *ctx, int64_t t0, int64_t t1)
 {
+	/* the system's CPU, else a process's (pidstat: device "pid N (comm)") */
 	struct pr_aseries *s = pr_actx_series(ctx, "cpu.util", "");
 	struct pr_moments m;
+	if (!s)
+		s = pr_actx_series(ctx, "cpu.util", NULL);
 	size_t a, b, k;
 	if (!s || !inside(s, t0, t1, &a, &b))
 		return NULL;

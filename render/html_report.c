@@ -842,8 +842,9 @@ static void layers_table(struct pr_strbuf *sb, const json_t *run)
 static void series_table(struct pr_strbuf *sb, const json_t *run)
 {
 	static const char *const h[] = { "Series", "Device", "Unit", "#Samples", "#Min", "#Mean",
-					 "#Max", "#Last", NULL };
+					 "#Max", "#Max at", "#Last", NULL };
 	json_t *arr = json_object_get(run, "series"), *s;
+	char a[48];
 	size_t i;
 	if (!json_array_size(arr))
 		return;
@@ -862,6 +863,13 @@ static void series_table(struct pr_strbuf *sb, const json_t *run)
 		tdn(sb, pr_mnum(s, "min"), u);
 		tdn(sb, pr_mnum(s, "mean"), u);
 		tdn(sb, pr_mnum(s, "max"), u);
+		/* series.t_max_ns: the time of the max, on the run's x axis */
+		pr_fmt_x(run, pr_mnum(s, "t_max_ns"), a, sizeof(a));
+		if (isnan(pr_mnum(s, "t_max_ns")))
+			pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
+		else
+			pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.17g\">%s</td>",
+				       pr_mnum(s, "t_max_ns"), a);
 		tdn(sb, pr_mnum(s, "last"), u);
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}

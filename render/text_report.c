@@ -447,7 +447,7 @@ static void other_series(const json_t *run, FILE *out)
 	const json_t **rows;
 	const char **names;
 	pr_label_t *full, *lab;
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], d[48];
 	json_array_foreach(arr, i, s)
 		n += !json_is_true(json_object_get(s, "memory")) && pr_mnum(s, "count") > 0 &&
 		     strcmp(pr_mstr(s, "name"), "disk.read") && strcmp(pr_mstr(s, "name"), "disk.write");
@@ -469,14 +469,18 @@ static void other_series(const json_t *run, FILE *out)
 		names[k] = full[k];
 		k++;
 	}
-	pr_elide_column(lab, names, n, 34, 0);
+	pr_elide_column(lab, names, n, 26, 0);
 	heading(out, "Series");
-	fprintf(out, "  %-34s %10s %10s %10s %7s\n", "series", "mean", "min", "max", "samples");
+	/* max at: series.t_max_ns, the time of the maximum (a rate or a utilisation has no peak) */
+	fprintf(out, "  %-26s %10s %10s %10s %10s %7s\n", "series", "mean", "min", "max", "max at",
+		"samples");
 	for (i = 0; i < n && i < SERIES_ROWS; i++) {
 		const char *u = pr_mstr(rows[i], "unit");
-		emit(out, "  %-34s %10s %10s %10s %7lld", lab[i], val(pr_mnum(rows[i], "mean"), u, a, sizeof(a)),
-		     val(pr_mnum(rows[i], "min"), u, b, sizeof(b)), val(pr_mnum(rows[i], "max"), u, c, sizeof(c)),
-		     pr_mll(rows[i], "count"));
+		pr_fmt_x(run, pr_mnum(rows[i], "t_max_ns"), d, sizeof(d));
+		emit(out, "  %-26s %10s %10s %10s %10s %7lld", lab[i],
+		     val(pr_mnum(rows[i], "mean"), u, a, sizeof(a)),
+		     val(pr_mnum(rows[i], "min"), u, b, sizeof(b)),
+		     val(pr_mnum(rows[i], "max"), u, c, sizeof(c)), d, pr_mll(rows[i], "count"));
 	}
 	if (n > SERIES_ROWS)
 		emit(out, "  ... %zu more series (report --json lists them)", n - SERIES_ROWS);
@@ -494,6 +498,34 @@ static int by_total_desc(const void *a, const void *b)
 {
 	double x = pr_mnum(*(json_t *const *)a, "total_ns"), y = pr_mnum(*(json_t *const *)b, "total_ns");
 	return x > y ? -1 : x < y;
+}
+
+/* CPU per phase (phases.occurrences[].cpu: cpu.util's samples inside each phase), if any. */
+static void phases_cpu(const json_t *run, const json_t *occ, size_t nocc, FILE *out)
+{
+	const json_t *o;
+	char c[64], name[64], shown[64];
+	size_t i, any = 0;
+	json_array_foreach(occ, i, o)
+		any += json_is_object(json_object_get(o, "cpu"));
+	if (!any)
+		return;
+	heading(out, "CPU per phase (cpu.util: mean and max of the samples inside each phase)");
+	fprintf(out, "  %3s  %-24s %8s %8s %7s\n", "#", "phase", "mean", "max", "samples");
+	json_array_foreach(occ, i, o)
+	{
+		const json_t *cpu = json_object_get(o, "cpu");
+		if (nocc > PHASE_ROWS && i >= PHASE_SHOWN)
+			break;
+		if (!json_is_object(cpu))
+			continue;
+		snprintf(name, sizeof(name), "%s",
+			 pr_name_display(pr_mstr(o, "name"), shown, sizeof(shown)));
+		emit(out, "  %3zu  %-24s %7.1f%% %7.1f%% %7lld", i + 1,
+		     pr_elide_end(name, 24, c, sizeof(c)), pr_mnum(cpu, "mean"), pr_mnum(cpu, "max"),
+		     pr_mll(cpu, "samples"));
+	}
+	(void)run;
 }
 
 /*
@@ -600,6 +632,7 @@ static void phases(const json_t *run, FILE *out)
 		if (json_is_number(json_object_get(ph, "coverage")))
 			fprintf(out, "  top-level phases cover %.1f%% of the run\n",
 				pr_mnum(ph, "coverage") * 100);
+		phases_cpu(run, occ, nocc, out);
 	}
 	if (json_array_size(stages)) {
 		heading(out, "Stages (reported aggregates)");
