@@ -522,8 +522,8 @@ static void phases_cpu(const json_t *run, const json_t *occ, size_t nocc, FILE *
 		snprintf(name, sizeof(name), "%s",
 			 pr_name_display(pr_mstr(o, "name"), shown, sizeof(shown)));
 		emit(out, "  %3zu  %-24s %7.1f%% %7.1f%% %7lld", i + 1,
-		     pr_elide_end(name, 24, c, sizeof(c)), pr_mnum(cpu, "mean"), pr_mnum(cpu, "max"),
-		     pr_mll(cpu, "samples"));
+		     pr_elide_end(name, 24, c, sizeof(c)), pr_mnum(cpu, "mean"),
+		     pr_mnum(cpu, "max"), pr_mll(cpu, "samples"));
 	}
 	(void)run;
 }
