@@ -138,8 +138,9 @@ void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 				pr_strbuf_addstr(sb, ", ");
 			pr_html_esc(sb, pr_mstr(ev, "event"));
 		}
-		pr_strbuf_addstr(sb, ") weigh other units and are not added to it: <code>profreport "
-				     "speedscope</code> writes one profile per event and thread.</p>\n");
+		pr_strbuf_addstr(sb, ") weigh other units, not added to it: <code>profreport "
+				     "speedscope</code> writes one profile per event and thread.");
+		pr_strbuf_addstr(sb, "</p>\n");
 	}
 	pr_strbuf_addf(sb,
 		       "<div class=\"flame-view\" id=\"flame-r%zu\" aria-label=\"flame graph, "
