@@ -4,7 +4,9 @@
  * order) when longer than opts->timeline_points, so a 10 M-sample series
  * costs the model as much as a 2 k one and draws the same. Each series has
  * a human label; "primary_series" names the memory series that speaks
- * first (primary.c). t_max_ns is the time of the series' maximum (its first
+ * first (primary.c). mean_weighted (sadf only): sar's interval-weighted mean,
+ * as its Average: line, from the reader's sar.average metrics.
+ * t_max_ns is the time of the series' maximum (its first
  * sample at that value), for every series: a rate or a utilisation has no
  * peak entry (peaks are memory), so this is where its time is.
  *
@@ -250,9 +252,36 @@ static int counters(struct pr_actx *ctx, struct pr_error *err)
 	return 0;
 }
 
+/* sar's interval-weighted means (fmt_sadf.c: metric sar.average, detail "NAME[ DEVICE]") */
+static json_t *sar_averages(struct pr_actx *ctx, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	json_t *o = json_object();
+	int rc;
+	if (pr_actx_prep(ctx,
+			 "SELECT ifnull(detail, ''), value FROM metric WHERE run_id = ?1 AND "
+			 "name = 'sar.average' ORDER BY id",
+			 &st, err)) {
+		json_decref(o);
+		return NULL;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		json_object_set_new(o, pr_actx_text(st, 0), pr_jnum(sqlite3_column_double(st, 1)));
+	if (pr_actx_done(ctx, st, rc, err)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
-	json_t *arr = json_array();
+	json_t *arr = json_array(), *sar = sar_averages(ctx, err);
+	char key[600];
+	if (!sar) {
+		json_decref(arr);
+		return -1;
+	}
 	size_t i, j, at;
 	double *max = pr_xcalloc(ctx->nseries + 1, sizeof(*max));
 	json_object_set_new(ctx->out, "series", arr);
@@ -262,6 +291,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		json_t *o;
 		if (pr_actx_load(ctx, s, err)) {
 			free(max);
+			json_decref(sar);
 			return -1;
 		}
 		pr_moments_init(&m);
@@ -287,6 +317,10 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 				json_object_set_new(o, "t_max_ns",
 						    pr_actx_t(ctx, pr_aseries_t(s, at)));
 			json_object_set_new(o, "mean", pr_jnum(m.mean));
+			snprintf(key, sizeof(key), "%s%s%s", s->name, *s->device ? " " : "",
+				 s->device);
+			if (json_is_number(json_object_get(sar, key)))
+				json_object_set(o, "mean_weighted", json_object_get(sar, key));
 			json_object_set_new(o, "first", pr_jnum(pr_aseries_v(s, 0)));
 			json_object_set_new(o, "last", pr_jnum(pr_aseries_v(s, s->n - 1)));
 			json_object_set_new(o, "t_first_ns", pr_actx_t(ctx, pr_aseries_t(s, 0)));
@@ -298,6 +332,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	}
 	json_object_set_new(ctx->out, "primary_series", primary(ctx, max));
 	free(max);
+	json_decref(sar);
 	return counters(ctx, err);
 }
 

@@ -852,7 +852,7 @@ static void series_table(struct pr_strbuf *sb, const json_t *run)
 	pr_html_table_begin(sb, h);
 	json_array_foreach(arr, i, s)
 	{
-		const char *u = pr_mstr(s, "unit");
+		const char *u = pr_mstr(s, "unit"), *mk;
 		if (i >= PR_HTML_ROWS)
 			break;
 		pr_strbuf_addstr(sb, "<tr>");
@@ -861,7 +861,9 @@ static void series_table(struct pr_strbuf *sb, const json_t *run)
 		pr_html_td(sb, u);
 		tdf(sb, pr_mnum(s, "count"), 0);
 		tdn(sb, pr_mnum(s, "min"), u);
-		tdn(sb, pr_mnum(s, "mean"), u);
+		/* sadf: sar's interval-weighted mean (its Average: line) */
+		mk = json_object_get(s, "mean_weighted") ? "mean_weighted" : "mean";
+		tdn(sb, pr_mnum(s, mk), u);
 		tdn(sb, pr_mnum(s, "max"), u);
 		/* series.t_max_ns: the time of the max, on the run's x axis */
 		pr_fmt_x(run, pr_mnum(s, "t_max_ns"), a, sizeof(a));

@@ -477,8 +477,11 @@ static void other_series(const json_t *run, FILE *out)
 	for (i = 0; i < n && i < SERIES_ROWS; i++) {
 		const char *u = pr_mstr(rows[i], "unit");
 		pr_fmt_x(run, pr_mnum(rows[i], "t_max_ns"), d, sizeof(d));
-		emit(out, "  %-26s %10s %10s %10s %10s %7lld", lab[i],
-		     val(pr_mnum(rows[i], "mean"), u, a, sizeof(a)),
+		/* sadf: sar's interval-weighted mean (its Average: line), else the samples' */
+		double mean = json_is_number(json_object_get(rows[i], "mean_weighted"))
+				      ? pr_mnum(rows[i], "mean_weighted")
+				      : pr_mnum(rows[i], "mean");
+		emit(out, "  %-26s %10s %10s %10s %10s %7lld", lab[i], val(mean, u, a, sizeof(a)),
 		     val(pr_mnum(rows[i], "min"), u, b, sizeof(b)),
 		     val(pr_mnum(rows[i], "max"), u, c, sizeof(c)), d, pr_mll(rows[i], "count"));
 	}
