@@ -602,7 +602,8 @@ static void phases(const json_t *run, FILE *out)
 			phases_by_name(ph, nocc, out);
 		heading(out, "Phases (timeline)");
 		if (common && *common) {
-			snprintf(hd, sizeof(hd), "  memory delta: %s, last - first sample inside the phase",
+			snprintf(hd, sizeof(hd),
+				 "  memory delta: %s, its last sample - the last before the phase",
 				 common);
 			emit(out, "%s", hd);
 		}

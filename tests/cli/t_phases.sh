@@ -57,9 +57,9 @@ has used-peak.json '"value":21494012928,"t_ns":21015000000,"phase":{"name":"infe
 has model.json '{"name":"load_model","kind":"phase","occurrence":1,"depth":0,"t_ns":3236000000,"dur_ns":5728000000,' "load_model occurrence"
 has model.json '{"name":"inference","kind":"phase","occurrence":1,"depth":0,"t_ns":8964000000,"dur_ns":12713000000,' "inference occurrence"
 has model.json '{"name":"teardown","kind":"phase","occurrence":1,"depth":0,"t_ns":21677000000,"dur_ns":1325000000,' "teardown occurrence"
-has model.json '"series":"sys.mem.used","device":"","start":3358915584,"end":9393507328,"delta":6034591744,"peak":9393507328,"peak_t_ns":8764000000,"samples":13}' "load_model delta"
-has model.json '"series":"sys.mem.used","device":"","start":9944943616,"end":21492747264,"delta":11547803648,"peak":21494012928,"peak_t_ns":21015000000,"samples":29}' "inference delta"
-has model.json '"series":"sys.mem.used","device":"","start":15799267328,"end":7259326464,"delta":-8539940864,"peak":15799267328,"peak_t_ns":21912000000,"samples":3}' "teardown delta"
+has model.json '"series":"sys.mem.used","device":"","start":2856522752,"end":9393507328,"delta":6536984576,"peak":9393507328,"peak_t_ns":8764000000,"samples":13}' "load_model delta"
+has model.json '"series":"sys.mem.used","device":"","start":9393507328,"end":21492747264,"delta":12099239936,"peak":21494012928,"peak_t_ns":21015000000,"samples":29}' "inference delta"
+has model.json '"series":"sys.mem.used","device":"","start":21492747264,"end":7259326464,"delta":-14233420800,"peak":15799267328,"peak_t_ns":21912000000,"samples":3}' "teardown delta"
 
 run "$P" summary "$QNN" --phases "$QLOG"
 expect_rc 0 "summary --phases"
