@@ -208,6 +208,35 @@ expect_error "profreport: summary: 'q.db': --phases attaches a phase log to one 
 run "$P" ingest "$QNN" --phases far.log -o fresh.db
 expect_error "profreport: ingest: 'far.log': no phase falls" "ingest of a bad phase log"
 [ ! -e fresh.db ] || fail "a failed ingest --phases left a store behind"
+# -- QEff: its data file without the operations, and --phases with the operations list as QEff
+# keeps it ([[ISO time, NAME], ...], and {"operations": [...]}): the same phases as the merged file
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+"$PY" - "$PR_SAMPLES/qeff/qeff_profile.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ops = d.pop("operations")
+json.dump(d, open("qeff_data.json", "w"))
+json.dump(ops, open("qeff_ops.json", "w"))
+json.dump({"operations": ops, "sampling_interval": d["sampling_interval"]}, open("qeff_state.json", "w"))
+PYEOF
+run "$P" report --json merged.json --timeline-points 0 "$PR_SAMPLES/qeff/qeff_profile.json"
+expect_rc 0 "the merged QEff file"
+for ops in qeff_ops.json qeff_state.json; do
+	run "$P" report --json "$ops.model.json" --timeline-points 0 qeff_data.json --phases "$ops"
+	expect_rc 0 "QEff data + --phases $ops"
+	"$PY" - merged.json "$ops.model.json" <<'PYEOF' || fail "QEff --phases $ops: other phases than the merged file's"
+import json, sys
+a, b = (json.load(open(f))["runs"][0]["phases"]["occurrences"] for f in sys.argv[1:])
+key = lambda o: (o["name"], o["t_ns"], o["dur_ns"], o["memory"][0]["delta"], o.get("disk"))
+# the five operations before Completion (which closes the last: it is no phase), same times
+sys.exit(0 if [key(o) for o in a] == [key(o) for o in b] and len(a) == 5 else 1)
+PYEOF
+done
+printf '{"samples": []}\n' >noops.json
+run "$P" summary qeff_data.json --phases noops.json
+expect_error "profreport: summary: 'noops.json': not a phase log: JSON without an operations list" "JSON without operations"
+
 ls "$TMPDIR" >leftover
 [ ! -s leftover ] || fail "temporary files left: $(cat leftover)"
 
