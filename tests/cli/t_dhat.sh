@@ -111,6 +111,17 @@ grep -q 'data-v="57408" data-u="bytes"' heap.html || fail "page: no t-gmax bytes
 grep -q "massif --time-unit" heap.html && fail "page describes DHAT's axis in massif's words"
 grep -q 'data-u="ns"' heap.html && fail "page: a DHAT value in ns"
 
+# -- compare weighs DHAT's frames in bytes (spans.unit), not as times
+run "$P" compare "$D/dhat.out.heap" "$D/dhat.out.heap" --to json -o cmp.json
+expect_rc 0 "compare of dhat.out.heap with itself"
+"$PY" - cmp.json <<'PYEOF' || fail "compare: a DHAT span metric is not in bytes"
+import json, sys
+m = {x["id"]: x for x in json.load(open(sys.argv[1]))["metrics"]}
+s = m["span:main (prog.c:56)"]
+# tb of the PPs under main (prog.c:56): 40960 + 163840 (python over the JSON, above)
+sys.exit(0 if s["unit"] == "bytes" and s["kind"] == "memory" and s["base"] == 204800 else 1)
+PYEOF
+
 # -- a version this reader does not know: exit 2 with the position of the value
 sed 's/"dhatFileVersion":2/"dhatFileVersion":3/' "$D/dhat.out.heap" >v3.json
 run "$P" ingest v3.json -o err.db
