@@ -961,6 +961,25 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 		pr_strbuf_addf(sb, " &middot; duration %s%s", a,
 			       json_is_true(json_object_get(clock, "synthetic")) ? " (synthetic clock)" : "");
 	}
+	{
+		/* a sampled profile's records per event (perf script: reported perf.samples) */
+		const json_t *m;
+		size_t i, k = 0;
+		json_array_foreach(json_object_get(run, "reported"), i, m)
+		{
+			if (strcmp(pr_mstr(m, "name"), "perf.samples"))
+				continue;
+			pr_strbuf_addf(sb, "%s%.0f ", k++ ? ", " : " &middot; ",
+				       pr_mnum(m, "value"));
+			esc(sb, pr_mstr(m, "detail"));
+			pr_strbuf_addstr(sb, " samples");
+		}
+		if (k) {
+			pr_strbuf_addf(sb, " &middot; %lld spans</p>\n",
+				       pr_mll(json_object_get(run, "counts"), "spans"));
+			return;
+		}
+	}
 	pr_strbuf_addf(sb, " &middot; %lld spans, %lld samples</p>\n",
 		       pr_mll(json_object_get(run, "counts"), "spans"),
 		       pr_mll(json_object_get(run, "counts"), "samples"));
