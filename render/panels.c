@@ -42,8 +42,10 @@ void pr_fmt_x(const json_t *run, double v, char *buf, size_t n)
 	else if (!u)
 		pr_fmt_duration(v, buf, n);
 	else if (!strcmp(u, "bytes")) {
+		/* DHAT --mode=copy weighs bytes copied (heap_totals.mode) */
+		int copied = !strcmp(pr_mstr(json_object_get(run, "heap_totals"), "mode"), "copy");
 		pr_fmt_bytes(v, buf, n);
-		snprintf(buf + strlen(buf), n - strlen(buf), " allocated");
+		snprintf(buf + strlen(buf), n - strlen(buf), copied ? " copied" : " allocated");
 	} else if (a >= 1e9)
 		snprintf(buf, n, "%.3f G %s", v / 1e9, u);
 	else if (a >= 1e6)
@@ -66,8 +68,11 @@ const char *pr_run_x_desc(const json_t *run)
 	if (!u)
 		return "time";
 	if (!strcmp(pr_mstr(run, "format"), "dhat"))
-		return !strcmp(u, "bytes") ? "bytes allocated (DHAT's tb: each allocation site's "
-					     "bytes laid end to end), not time"
+		return !strcmp(pr_mstr(json_object_get(run, "heap_totals"), "mode"), "copy")
+			       ? "bytes copied (DHAT's tb: each copy site's bytes laid end to "
+				 "end), not time"
+		       : !strcmp(u, "bytes") ? "bytes allocated (DHAT's tb: each allocation site's "
+					       "bytes laid end to end), not time"
 					   : "DHAT's ad-hoc units (each site's laid end to end), "
 					     "not time";
 	if (!strcmp(u, "bytes"))
