@@ -982,6 +982,9 @@ static void timeline_panel(struct pr_panelset *ps, const json_t *run)
 	struct pr_chart *c;
 	if (!nl || pr_run_x_unit(run))
 		return; /* positions not time (DHAT's bytes): the flame graph weighs them */
+	/* perf events weigh different units (ns, page faults): no lanes on one axis */
+	if (json_array_size(json_object_get(json_object_get(run, "flame"), "events")) > 1)
+		return;
 	json_array_foreach(lanes, i, l)
 		total += json_array_size(json_object_get(l, "intervals"));
 	if (!total)
