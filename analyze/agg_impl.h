@@ -189,5 +189,10 @@ json_t *pr_agg_arrivals_json(const struct pr_agg *a, size_t nranks);
 
 /* A row's "inferix" part: session id, duration and the reported summary.gpu/cpu numbers. */
 json_t *pr_agg_inferix_part(const json_t *run, const json_t *meta);
+/* 1 when the run's own diagnostics call its GPU numbers meaningless (Inferix's all-zero GPU
+ * snapshots: inferix_gpu_data_zero); such numbers are not aggregated. */
+int pr_agg_gpu_meaningless(const json_t *run);
+/* A reported GPU number of an Inferix report: summary.gpu.* or gpu_metrics.*. */
+int pr_agg_gpu_metric(const char *name);
 
 #endif

@@ -32,6 +32,23 @@ static void inferix_key(const json_t *m, struct pr_strbuf *key, double *v)
 	}
 }
 
+int pr_agg_gpu_meaningless(const json_t *run)
+{
+	const json_t *d;
+	size_t i;
+	json_array_foreach(json_object_get(run, "diagnostics"), i, d) {
+		const char *code = json_string_value(json_object_get(d, "code"));
+		if (code && !strcmp(code, "inferix_gpu_data_zero"))
+			return 1;
+	}
+	return 0;
+}
+
+int pr_agg_gpu_metric(const char *name)
+{
+	return !strncmp(name, "summary.gpu.", 12) || !strncmp(name, "gpu_metrics.", 12);
+}
+
 json_t *pr_agg_inferix_part(const json_t *run, const json_t *meta)
 {
 	json_t *inf = json_object(), *gpu = json_object(), *cpu = json_object();
@@ -39,12 +56,13 @@ json_t *pr_agg_inferix_part(const json_t *run, const json_t *meta)
 	const char *sid = json_string_value(json_object_get(meta, "session_id"));
 	double dur = NAN;
 	size_t i;
+	int gpu_zero = pr_agg_gpu_meaningless(run);
 	json_array_foreach(rep, i, m) {
 		const char *name = json_string_value(json_object_get(m, "name"));
 		struct pr_strbuf key = PR_STRBUF_INIT;
 		double v;
-		if (!name)
-			continue;
+		if (!name || (gpu_zero && pr_agg_gpu_metric(name)))
+			continue; /* all-zero GPU snapshots: its GPU numbers mean nothing */
 		if (!strncmp(name, "summary.gpu.", 12) || !strncmp(name, "summary.cpu.", 12)) {
 			inferix_key(m, &key, &v);
 			json_object_set_new(name[8] == 'g' ? gpu : cpu, key.buf, pr_jnum(v));

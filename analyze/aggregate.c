@@ -1080,11 +1080,17 @@ static void fold_peaks(struct pr_agg *a, const json_t *run, json_t *row, long ra
 	}
 	json_object_set_new(row, "peaks", peaks);
 
+	/* measurements only: not a recommendation's priority (Inferix's 3/2/1), and not GPU
+	 * numbers the run's own diagnostics call meaningless (all-zero GPU snapshots) */
 	json_array_foreach(json_object_get(run, "reported"), i, v) {
 		const char *name = json_string_value(json_object_get(v, "name"));
 		const char *unit = json_string_value(json_object_get(v, "unit"));
-		if (name && strcmp(unit ? unit : "", "recommendation"))
-			fold(a, CAT_METRIC, "", name, unit, pr_mnum(v, "value"), 1, rank);
+		if (!name || !strcmp(name, "recommendation") ||
+		    !strcmp(unit ? unit : "", "priority"))
+			continue;
+		if (pr_agg_gpu_meaningless(run) && pr_agg_gpu_metric(name))
+			continue;
+		fold(a, CAT_METRIC, "", name, unit, pr_mnum(v, "value"), 1, rank);
 	}
 }
 

@@ -20,8 +20,15 @@
  * gets its share of the peak, each OOM the largest free block and whether
  * the request fits in it; timeline (the allocated bytes by peak site over
  * the history, at most 1000 points) gets t_ns. Absent for other formats.
+ * "heap_totals": a heap profiler's program totals, from valgrind DHAT's
+ * metrics (fmt_dhat.c): total_bytes/total_blocks (sums of the program
+ * points' tb/tbk), peak_bytes/peak_blocks (gb/gbk: live at t-gmax, the
+ * global peak), peak_t (tg) and end_bytes/end_t (eb, te), t in t_unit
+ * (DHAT's tu: instructions, or ns); mode is DHAT's ("heap"; "copy": bytes
+ * copied; "ad-hoc": the program's own units). Absent for a run without them.
  */
 #include <sqlite3.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analyze/actx.h"
@@ -99,6 +106,66 @@ static void cuda_snapshot(struct pr_actx *ctx)
 		    NULL));
 }
 
+static int heap_totals(struct pr_actx *ctx, struct pr_error *err)
+{
+	static const char *const keys[] = { "dhat.total.bytes", "dhat.total.blocks",
+					    "dhat.gmax.bytes",	"dhat.gmax.blocks",
+					    "dhat.t_gmax",	"dhat.end.bytes",
+					    "dhat.t_end" };
+	static const char *const out[] = { "total_bytes", "total_blocks", "peak_bytes",
+					   "peak_blocks", "peak_t",	  "end_bytes",
+					   "end_t" };
+	sqlite3_stmt *st;
+	json_t *o;
+	char unit[16] = "bytes", tunit[16] = "";
+	int rc, have = 0;
+	size_t k;
+	if (pr_actx_prep(ctx,
+			 "SELECT name, value, ifnull(unit, '') FROM metric WHERE run_id = ?1 AND "
+			 "name IN ('dhat.total.bytes', 'dhat.total.blocks', 'dhat.gmax.bytes', "
+			 "'dhat.gmax.blocks', 'dhat.t_gmax', 'dhat.end.bytes', 'dhat.t_end') "
+			 "ORDER BY id",
+			 &st, err))
+		return -1;
+	o = json_object();
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = pr_actx_text(st, 0), *u = pr_actx_text(st, 2);
+		for (k = 0; k < PR_ARRAY_SIZE(keys) && strcmp(keys[k], name); k++)
+			;
+		if (k == PR_ARRAY_SIZE(keys))
+			continue;
+		json_object_set_new(o, out[k], pr_jnum(sqlite3_column_double(st, 1)));
+		if (k == 0) {
+			have = 1;
+			snprintf(unit, sizeof(unit), "%s", u);
+		} else if (k == 4 || k == 6) {
+			snprintf(tunit, sizeof(tunit), "%s", u);
+		}
+	}
+	if (pr_actx_done(ctx, st, rc, err)) {
+		json_decref(o);
+		return -1;
+	}
+	if (!have || !json_object_get(o, "total_blocks")) {
+		json_decref(o);
+		return 0;
+	}
+	json_object_set_new(o, "source", json_string("valgrind DHAT"));
+	{
+		const char *m = json_string_value(json_object_get(ctx->meta, "dhat.mode"));
+		json_object_set_new(o, "mode", json_string(m ? m : "heap"));
+	}
+	json_object_set_new(o, "unit", json_string(unit));
+	if (*tunit)
+		json_object_set_new(o, "t_unit", json_string(tunit));
+	json_object_set_new(o, "rule",
+			   json_string("total: the sums of every program point's tb and tbk; "
+				       "peak: what was live at t-gmax, the time of the global "
+				       "heap peak (sums of gb and gbk); end: live at t-end (eb)"));
+	json_object_set_new(ctx->out, "heap_totals", o);
+	return 0;
+}
+
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	sqlite3_stmt *st;
@@ -106,6 +173,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	double heap = 0, extra = 0, stacks = 0, snap = -1, t = 0;
 	int rc, have_heap = 0, have_t = 0;
 	size_t n = 0, more = 0;
+	if (heap_totals(ctx, err))
+		return -1;
 	/* the root's numbers first: share needs the heap */
 	if (pr_actx_prep(ctx,
 			 "SELECT name, value FROM metric WHERE run_id = ?1 AND origin = 'reported' AND "

@@ -148,7 +148,7 @@ static void qeff(struct pr_actx *ctx, json_t *arr)
 		add(arr, topic, metric(ctx, key), delta, "MiB", 0.01,
 		    "QEff estimates the phase's first sample as duration/sampling_interval samples back; "
 		    "the real period is longer, so its delta starts inside the previous phase; "
-		    "recomputed = last - first RSS sample inside the phase");
+		    "recomputed = the phase's last RSS sample - the last one before the phase");
 next:;
 	}
 	json_array_foreach(peaks, i, pk)

@@ -769,6 +769,12 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	static const char sel_frames[] = "SELECT id, parent_id, name_id, dur FROM span "
 					 "WHERE run_id = ?1 AND kind = 'frame' ORDER BY id";
+	/* several perf events: the first one's tracks only (fmt_perf_script.c: another event's
+	 * tracks have tid "TID EVENT"); their weights are not comparable, so never summed */
+	static const char sel_frames_first[] =
+		"SELECT id, parent_id, name_id, dur FROM span WHERE run_id = ?1 AND kind = 'frame' "
+		"AND track_id IN (SELECT id FROM track WHERE run_id = ?1 AND "
+		"instr(ifnull(tid, ''), ' ') = 0) ORDER BY id";
 	static const char sel_spans[] =
 		"SELECT id, parent_id, name_id, dur FROM span WHERE run_id = ?1 AND kind NOT IN "
 		"('kernel', 'memcpy', 'memset', 'gpu_annotation', 'gpu_step', 'profiler', 'async') "
@@ -780,6 +786,9 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	size_t i;
 	sqlite3_stmt *st;
 	int64_t nframes = 0;
+	const json_t *events = json_object_get(ctx->meta, "perf.events");
+	const json_t *order = json_object_get(ctx->meta, "perf.event_order");
+	int by_event = json_is_object(events) && json_array_size(order) > 1;
 	int rc, grc = 0;
 	json_t *out, *o;
 	char rule[400];
@@ -801,7 +810,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		goto fed;
 	}
 	fl = flame_new(ctx, !nframes);
-	if (pr_actx_prep(ctx, nframes ? sel_frames : sel_spans, &st, err)) {
+	if (pr_actx_prep(ctx, !nframes ? sel_spans : by_event ? sel_frames_first : sel_frames, &st,
+			 err)) {
 		pr_flame_free(fl);
 		return -1;
 	}
@@ -879,6 +889,28 @@ fed:
 	if (fl->nmerged)
 		json_object_set_new(out, "steps_merged", pr_jint((int64_t)fl->nmerged));
 	set_rule(out, RULE);
+	if (by_event && nframes) {
+		/* one profile per event: this tree is the first event's; the others are listed */
+		const json_t *ev;
+		json_t *list = json_array();
+		json_array_foreach(order, i, ev)
+		{
+			const char *e = json_string_value(ev);
+			const char *u = json_string_value(json_object_get(events, e ? e : ""));
+			if (!e)
+				continue;
+			if (!json_object_get(out, "event"))
+				json_object_set_new(out, "event", json_string(e));
+			json_array_append_new(list, pr_jobj("event", json_string(e), "unit",
+							    json_string(u ? u : ""), NULL));
+		}
+		json_object_set_new(out, "events", list);
+		json_object_set_new(out, "events_rule",
+				    json_string("the tree is the first event's samples alone (each "
+						"event weighs in its own unit: never summed); "
+						"profreport speedscope writes one profile per "
+						"event and thread"));
+	}
 	if (fl->nsel && fl->split.root > 0) {
 		o = tree_obj(ctx, fl, &fl->split, FLAME_SPLIT_NODES);
 		json_object_set_new(o, "steps", pr_jint((int64_t)fl->nsel));

@@ -2,9 +2,9 @@
  * an_phases.c - "phases": every phase occurrence (spans of kind phase,
  * section or stage: QEff operations, Diffulex sections, torch user
  * annotations, a CSV phase column) with start, duration, share of the run,
- * and per memory series the delta and peak from the samples inside the
- * phase; disk read/write from cumulative counters (an interval straddling a
- * phase boundary split between the phases by time); CPU mean/max. Repeated
+ * and per memory series the change (the phase's last sample minus the last
+ * sample before it) and peak; disk read/write from cumulative counters (each
+ * interval's increase in the phase of its closing sample); CPU mean/max. Repeated
  * names stay separate occurrences and are also totalled per name; shares
  * use the union of intervals, so nested or repeated phases are not double
  * counted. Inferix writes only per-stage aggregates (no call times): those
@@ -32,8 +32,31 @@ static int inside(const struct pr_aseries *s, int64_t t0, int64_t t1, size_t *a,
 	return 1;
 }
 
-/* Per memory series in primary.c's order (the primary series first, which the reports' delta
- * column shows), its samples inside [t0, t1]; order[0..n) from pr_series_order. */
+/*
+ * The samples a phase observed: those in [t0, t1), and one at exactly t1 when
+ * t1 is the series' last time (the last phase ends there). A phase mark is set
+ * before the work it names, so a sample belongs to the phase it was taken in.
+ */
+static int observed(const struct pr_aseries *s, int64_t t0, int64_t t1, size_t *a, size_t *b)
+{
+	size_t i = pr_aseries_lower(s, t0), j;
+	if (!s->n)
+		return 0;
+	j = t1 >= pr_aseries_t(s, s->n - 1) ? s->n : pr_aseries_lower(s, t1);
+	if (i >= j)
+		return 0;
+	*a = i;
+	*b = j - 1;
+	return 1;
+}
+
+/*
+ * Per memory series in primary.c's order (the primary series first, which the reports' delta
+ * column shows), the phase's change: its last sample minus the last sample before the phase
+ * (the first sample inside when none came before), so what changed between two phases'
+ * samples belongs to the phase that observed it, not to none; peak and samples are of the
+ * samples the phase observed. order[0..n) from pr_series_order.
+ */
 static json_t *memory_in(struct pr_actx *ctx, const size_t *order, size_t n, int64_t t0,
 			 int64_t t1)
 {
@@ -43,13 +66,13 @@ static json_t *memory_in(struct pr_actx *ctx, const size_t *order, size_t n, int
 		struct pr_aseries *s = &ctx->series[order[i]];
 		struct pr_sample pk, x;
 		double first, last;
-		if (!inside(s, t0, t1, &a, &b))
+		if (!observed(s, t0, t1, &a, &b))
 			continue;
 		pk = pr_aseries_get(s, a);
 		for (k = a + 1; k <= b; k++)
 			if ((x = pr_aseries_get(s, k)).v > pk.v)
 				pk = x;
-		first = pr_aseries_v(s, a);
+		first = pr_aseries_v(s, a > 0 ? a - 1 : a);
 		last = pr_aseries_v(s, b);
 		json_array_append_new(
 			arr, pr_jobj("series", json_string(s->name), "device", json_string(s->device),
@@ -62,48 +85,34 @@ static json_t *memory_in(struct pr_actx *ctx, const size_t *order, size_t n, int
 }
 
 /*
- * A cumulative counter at t: linear between the samples around t (the last
- * sample at exactly t when there is one), the first / last value outside
- * the sampled range (nothing is known to have been counted there).
- */
-static double counter_at(const struct pr_aseries *s, int64_t t)
-{
-	size_t i = pr_aseries_lower(s, t);
-	struct pr_sample x, y;
-	if (i < s->n && pr_aseries_t(s, i) == t) {
-		while (i + 1 < s->n && pr_aseries_t(s, i + 1) == t)
-			i++;
-		return pr_aseries_v(s, i);
-	}
-	if (i == 0)
-		return pr_aseries_v(s, 0);
-	if (i == s->n)
-		return pr_aseries_v(s, s->n - 1);
-	x = pr_aseries_get(s, i - 1);
-	y = pr_aseries_get(s, i);
-	return x.v + (y.v - x.v) * (double)(t - x.ts) / (double)(y.ts - x.ts);
-}
-
-/*
- * What a cumulative counter (disk.read, disk.write) counted during [t0, t1]:
- * counter_at(t1) - counter_at(t0). A sampling interval that straddles a
- * phase boundary is split between the phases in proportion to time, so
- * back-to-back phases add up to the counter's whole increase (taking the
- * first and last sample inside each phase lost the straddling intervals).
- * NULL when the phase lies outside the sampled range.
+ * What a cumulative counter (disk.read, disk.write) counted in a phase: each
+ * sampling interval's increase belongs to the phase of its closing sample
+ * (the one that observed it: phase marks are set before the work they name,
+ * so splitting an interval by time gave a phase that wrote nothing part of
+ * its successor's writes). That is the phase's last sample minus the last
+ * sample before the phase (the first sample inside when none came before);
+ * back-to-back phases add up to the counter's whole increase. 0 when no
+ * sample closed an interval in the phase; NULL when the phase lies outside
+ * the sampled range.
  */
 static json_t *counter_delta(struct pr_actx *ctx, const char *name, int64_t t0, int64_t t1)
 {
 	struct pr_aseries *s = pr_actx_series(ctx, name, NULL);
+	size_t a, b;
 	if (!s || !s->n || t1 < pr_aseries_t(s, 0) || t0 > pr_aseries_t(s, s->n - 1))
 		return NULL;
-	return pr_jnum(counter_at(s, t1) - counter_at(s, t0));
+	if (!observed(s, t0, t1, &a, &b))
+		return pr_jnum(0);
+	return pr_jnum(pr_aseries_v(s, b) - pr_aseries_v(s, a > 0 ? a - 1 : a));
 }
 
 static json_t *cpu_in(struct pr_actx *ctx, int64_t t0, int64_t t1)
 {
+	/* the system's CPU, else a process's (pidstat: device "pid N (comm)") */
 	struct pr_aseries *s = pr_actx_series(ctx, "cpu.util", "");
 	struct pr_moments m;
+	if (!s)
+		s = pr_actx_series(ctx, "cpu.util", NULL);
 	size_t a, b, k;
 	if (!s || !inside(s, t0, t1, &a, &b))
 		return NULL;

@@ -8,6 +8,9 @@
  * `aggregate` merges. Past 1310 steps fewer names get them (names x steps
  * <= 2^17, at least one name), so that a long run's model stays bounded:
  * compare tests the others on their run totals, as when a side lacks them.
+ * unit (absent: ns) is the run's clock.x_unit where its positions are not
+ * time (DHAT: bytes allocated; massif: instructions or bytes): the *_ns values
+ * are then in that unit (the key names stay the same).
  */
 #include <math.h>
 #include <sqlite3.h>
@@ -32,7 +35,10 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	size_t i, j, nps = ctx->nsteps ? pr_spanstat_per_step_groups(ctx->nsteps)
 				       : PR_SPANSTAT_PER_STEP;
 	char rule[300];
-	out = pr_jobj("items", arr, NULL);
+	const char *xu = json_string_value(json_object_get(ctx->meta, "x_unit"));
+	/* unit: what every *_ns value of a span measures where it is not ns (a run whose
+	 * positions are not time: DHAT's bytes, massif's instructions) */
+	out = pr_jobj("items", arr, "unit", xu && *xu ? json_string(xu) : NULL, NULL);
 	json_object_set_new(ctx->out, "spans", out);
 	if (!ss || pr_spanstat_detail(ctx, err))
 		return -1;

@@ -123,7 +123,13 @@ static void add_value(struct table *t, int k, const char *prefix, const char *na
 static void collect_spans(struct table *t, int k, long ri, const json_t *run)
 {
 	const json_t *items = json_object_get(json_object_get(run, "spans"), "items"), *it;
+	/* spans.unit: a run whose positions are not time (DHAT: bytes allocated) weighs its
+	 * spans in that unit: bytes are memory, another unit is listed, not gated */
+	const char *su = json_string_value(json_object_get(json_object_get(run, "spans"), "unit"));
+	enum kind sk = !su || !strcmp(su, "ns") ? K_TIME : !strcmp(su, "bytes") ? K_MEM : K_INFO;
 	size_t i;
+	if (!su)
+		su = "ns";
 	json_array_foreach(items, i, it) {
 		const char *name = json_string_value(json_object_get(it, "name"));
 		const char *kind = json_string_value(json_object_get(it, "kind"));
@@ -137,7 +143,7 @@ static void collect_spans(struct table *t, int k, long ri, const json_t *run)
 		total = num(it, "total_ns", &ok);
 		if (!ok)
 			continue;
-		m = get(t, "span", name, G_SPAN, K_TIME, AGG_MEDIAN, "ns");
+		m = get(t, "span", name, G_SPAN, sk, AGG_MEDIAN, su);
 		s = &m->s[k];
 		s->present = 1;
 		s->total_ns += total;
@@ -1354,7 +1360,8 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 		c1 = per_step ? m->s[1].calls / t.steps[1] : NAN;
 		calls_moved = per_step && fabs(c1 - c0) >= PR_COMPARE_CALLS_DELTA;
 		below = 0;
-		if (m->group == G_SPAN || (m->group == G_GPU && m->kind == K_TIME)) {
+		if ((m->group == G_SPAN && m->kind == K_TIME) ||
+		    (m->group == G_GPU && m->kind == K_TIME)) {
 			double s0 = t.dur_ns[0] > 0 ? m->s[0].total_ns / t.dur_ns[0] : 0;
 			double s1 = t.dur_ns[1] > 0 ? m->s[1].total_ns / t.dur_ns[1] : 0;
 			double vmax = m->sortkey;

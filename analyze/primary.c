@@ -37,6 +37,7 @@ static const struct {
 	{ "gpu.mem.reserved", "GPU memory reserved" },
 	{ "mem.vms", "Process virtual memory" },
 	{ "heap.extra", "Heap overhead" },
+	{ "massif.total", "Heap + overhead + stacks" },
 	{ "stack.used", "Stack used" },
 	{ "sys.mem.cached", "Page cache" },
 	{ "sys.mem.buffers", "Buffers" },

@@ -232,7 +232,7 @@ struct sw_track_row {
 
 struct sw_run {
 	struct pr_sw_run r;
-	char *label, *format;
+	char *label, *format, *x_unit;
 	struct pr_sw_series *series;
 	size_t nseries;
 	struct sw_track_row *tracks;
@@ -244,6 +244,7 @@ static void run_release(struct sw_run *run)
 	size_t i;
 	free(run->label);
 	free(run->format);
+	free(run->x_unit);
 	for (i = 0; i < run->nseries; i++) {
 		free((char *)run->series[i].name);
 		free((char *)run->series[i].device);
@@ -760,7 +761,9 @@ int pr_spanwalk(struct pr_store *store, const struct pr_spanwalk_opts *opts,
 	if (load_argkeys(&w, err))
 		goto out;
 	if (prep(w.db,
-		 "SELECT id, ifnull(label, ''), format, rank, ts_min, ts_max, span_count FROM run "
+		 "SELECT id, ifnull(label, ''), format, rank, ts_min, ts_max, span_count, "
+		 "CASE WHEN json_valid(meta) THEN ifnull(json_extract(meta, '$.x_unit'), '') "
+		 "ELSE '' END FROM run "
 		 "WHERE ?1 = 0 OR id = ?1 ORDER BY id",
 		 &st, err))
 		goto out;
@@ -784,6 +787,8 @@ int pr_spanwalk(struct pr_store *store, const struct pr_spanwalk_opts *opts,
 		r->r.ts_min = pr_time_clamp(col_i64_or(st, 4, 0));
 		r->r.ts_max = pr_time_clamp(col_i64_or(st, 5, 0));
 		r->r.span_count = sqlite3_column_int64(st, 6);
+		r->x_unit = col_dup(st, 7);
+		r->r.x_unit = r->x_unit;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {

@@ -80,6 +80,7 @@ struct pr_sw_run {
 	int has_extent;		    /* ts_min/ts_max are set */
 	int64_t ts_min, ts_max;
 	int64_t span_count;
+	const char *x_unit; /* meta x_unit: "" when positions are ns, else e.g. "bytes" (DHAT) */
 	const struct pr_sw_series *series; /* the run's memory series */
 	size_t nseries;
 };

@@ -41,6 +41,7 @@ struct ss_ctx {
 
 	struct pr_strbuf labels; /* for "name" */
 	int64_t nruns;
+	const char *x_unit; /* the run being written: meta x_unit, "" for time */
 
 	/* the current run */
 	int64_t base; /* subtracted from every time of the run */
@@ -192,6 +193,7 @@ static int ss_run_begin(void *ctx, const struct pr_sw_run *run, struct pr_error 
 		pr_strbuf_addf(&c->labels, "%s%s", c->nruns ? ", " : "", c->prefix.buf);
 	c->nruns++;
 	c->nseries = run->nseries;
+	c->x_unit = run->x_unit ? run->x_unit : "";
 	c->series = run->nseries ? pr_xcalloc(run->nseries, sizeof(*c->series)) : NULL;
 	return 0;
 }
@@ -218,7 +220,10 @@ static int ss_lane_begin(void *ctx, const struct pr_sw_lane *l, struct pr_error 
 	c->stats->evented++;
 	set(h, "type", json_string("evented"));
 	set(h, "name", str(name.buf));
-	set(h, "unit", json_string("nanoseconds"));
+	/* speedscope's units: a run whose positions are not time says so (DHAT's bytes) */
+	set(h, "unit", json_string(!*c->x_unit ? "nanoseconds"
+				   : !strcmp(c->x_unit, "bytes") ? "bytes"
+								 : "none"));
 	/* spanwalk clamps times to +-PR_TIME_LIMIT_NS, so these cannot saturate */
 	set(h, "startValue", json_integer(pr_sub_sat(l->start, c->base)));
 	set(h, "endValue", json_integer(pr_sub_sat(l->end, c->base)));

@@ -47,6 +47,55 @@ static const struct pr_option opts[] = {
 	{ NULL, 0, NULL, NULL, 0 },
 };
 
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+/*
+ * Companions are not runs: an Inferix session writes its report
+ * (profiling_report_<sid>_<ts>.json) and its raw data
+ * (raw_profiling_data_<sid>_<ts>.json); in one side's input both are read, and
+ * the raw data, whose report carries the session's summary, would count as
+ * a second run (3 runs against 6). It is dropped with a note, as aggregate
+ * does; raw data without its report stays the run.
+ */
+static void drop_companions(json_t *m, const char *side)
+{
+	static const char raw[] = "raw_profiling_data_", rep[] = "profiling_report_";
+	json_t *runs = json_object_get(m, "runs"), *r, *o;
+	size_t i, j;
+	for (i = json_array_size(runs); i-- > 0;) {
+		const char *b;
+		r = json_array_get(runs, i);
+		b = base_name(pr_mstr(r, "source"));
+		if (strcmp(pr_mstr(r, "format"), "inferix") || strncmp(b, raw, sizeof(raw) - 1))
+			continue;
+		json_array_foreach(runs, j, o)
+		{
+			const char *ob = base_name(pr_mstr(o, "source"));
+			if (j != i && !strcmp(pr_mstr(o, "format"), "inferix") &&
+			    !strncmp(ob, rep, sizeof(rep) - 1) &&
+			    !strcmp(ob + sizeof(rep) - 1, b + sizeof(raw) - 1))
+				break;
+		}
+		if (j == json_array_size(runs))
+			continue;
+		{
+			char shown[1024], rshown[1024];
+			const char *rs = pr_mstr(json_array_get(runs, j), "source");
+			pr_error_escape(pr_mstr(r, "source"), shown, sizeof(shown));
+			pr_error_escape(base_name(rs), rshown, sizeof(rshown));
+			fprintf(stderr,
+				"profreport: compare: %s: '%s': skipped, Inferix raw data: a "
+				"companion of its report '%s', not a run\n",
+				side, shown, rshown);
+		}
+		json_array_remove(runs, i);
+	}
+}
+
 /*
  * A model from a path: a model JSON is loaded, anything else analyzed. Then
  * the input checks (compare.h): a side the gate cannot judge is an error
@@ -87,6 +136,8 @@ static json_t *side_model(const struct pr_command *cmd, char *path, const char *
 		mo.run = (long)run;
 		m = pr_model_build(in.store, &mo, err);
 		pr_cli_input_close(&in);
+		if (m)
+			drop_companions(m, side);
 	}
 	if (m && pr_compare_check_side(m, side, err)) {
 		pr_error_set_source(err, name);

@@ -5,7 +5,8 @@
  *   desc: ... / cmd: ... / time_unit: i|ms|B      -> meta
  *   snapshot=N, time=, mem_heap_B=, mem_heap_extra_B=, mem_stacks_B=,
  *   heap_tree=empty|detailed|peak                -> one sample each in
- *     heap.used, heap.extra, stack.used (bytes) at ts = time
+ *     heap.used, heap.extra, stack.used (bytes) at ts = time, and massif.total
+ *     = their sum, the total ms_print's graph and table lead with
  * time_unit ms: ts = time * 1e6 ns. time_unit i (instructions) or B (bytes
  * allocated): the x axis is not time; ts = the value as is, and the run is
  * marked time_synthetic (meta "time_unit" says what ts counts in words,
@@ -64,7 +65,7 @@ enum { F_TIME, F_HEAP, F_EXTRA, F_STACKS, NF };
 struct ms {
 	struct pr_writer *w;
 	int unit_ms;
-	int64_t sid[3];
+	int64_t sid[4]; /* heap.used, heap.extra, stack.used, massif.total */
 	int64_t snap; /* current snapshot number, -1 none */
 	long snap_line;
 	int64_t f[NF];
@@ -130,6 +131,12 @@ static void snap_flush(struct ms *m)
 			m->sid[k] = pr_writer_series(m->w, names[k], "", "bytes", "B");
 		pr_writer_sample(m->w, m->sid[k], ts, (double)m->f[F_HEAP + k]);
 	}
+	/* the total ms_print leads with (its graph's y axis): heap + extra + stacks */
+	if (!m->sid[3])
+		m->sid[3] = pr_writer_series(m->w, "massif.total", "", "bytes",
+					     "mem_heap_B + mem_heap_extra_B + mem_stacks_B");
+	pr_writer_sample(m->w, m->sid[3], ts,
+			 (double)m->f[F_HEAP] + (double)m->f[F_EXTRA] + (double)m->f[F_STACKS]);
 	if (m->f[F_HEAP] + m->f[F_EXTRA] > m->max_total || m->max_snap < 0) {
 		m->max_total = m->f[F_HEAP] + m->f[F_EXTRA];
 		m->max_snap = m->snap;

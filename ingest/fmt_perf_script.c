@@ -28,6 +28,10 @@
  * "TID EVENT"), diagnostic perf_script_mixed_events. meta.perf.time_first /
  * time_last give the first and last record times (seconds, as written).
  *
+ * Each event's record count is a reported metric perf.samples (detail: the
+ * event), the sample count the reports print; meta.perf.event_order lists the
+ * events in file order (the first is the one on the (pid, tid) tracks).
+ *
  * Diagnostics: perf_script_bad_record (a header line not understood: the
  * record is skipped), perf_script_bad_frame (a stack line not
  * "ADDR SYM (DSO)": skipped), perf_script_mixed_events,
@@ -294,6 +298,7 @@ struct psc {
 	long rec_line;
 	/* events: the first one and the units */
 	char *events[PSC_MAX_EVENTS];
+	int64_t nsamples[PSC_MAX_EVENTS]; /* records read per event */
 	size_t nevents;
 	int any_synthetic;
 	json_t *units;
@@ -447,6 +452,7 @@ static int header(struct psc *c, const struct hdr *h, long line)
 		pr_writer_track_set_name(c->w, c->track, c->tmp.buf);
 	}
 	c->weight = h->has_period ? h->period : 1;
+	c->nsamples[ev]++;
 	if (h->time) {
 		if (!c->time_first)
 			c->time_first = pr_xstrndup(h->time, h->time_len);
@@ -555,6 +561,15 @@ static int psc_parse(struct pr_source *src, struct pr_writer *w, struct pr_error
 		flush(&c);
 		pr_stk_finish(c.stk);
 		pr_writer_meta_set(w, "perf.events", json_incref(c.units));
+		{
+			json_t *order = json_array();
+			for (i = 0; i < c.nevents; i++) {
+				json_array_append_new(order, json_string(c.events[i]));
+				pr_writer_metric(w, "perf.samples", (double)c.nsamples[i], "count",
+						 0, "reported", c.events[i]);
+			}
+			pr_writer_meta_set(w, "perf.event_order", order);
+		}
 		pr_writer_meta_set(
 		    w, "weight_stored",
 		    json_string(c.any_synthetic

@@ -23,6 +23,9 @@
  * psutil's cpu_percent). Columns not in the table keep their own name (JSON:
  * "<section>.<key>"), unit percent for '%' names, else none.
  *
+ * sar.average (derived, one per series, detail "NAME" or "NAME DEVICE"): the
+ * interval-weighted mean, as sar's Average: line (sd_averages).
+ *
  * Diagnostics: sadf_local_time, sadf_bad_field_count, sadf_bad_value,
  * sadf_bad_time, sadf_restart, sadf_comment, sadf_time_backwards,
  * sadf_decimal_comma.
@@ -169,9 +172,19 @@ struct sd_col {
 	int idle;                  /* %idle: also gives cpu.util */
 };
 
+/* A series' interval-weighted sum, for sar's Average: (sar.average metrics) */
+struct sd_acc {
+	int64_t id;
+	char *name, *dev, *unit;
+	double vw, w; /* sum of value x interval, sum of intervals */
+};
+
 struct sd {
 	struct pr_writer *w;
-	struct pr_strmap series; /* name \0 device -> id */
+	struct pr_strmap series; /* name \0 device -> index in acc + 1 */
+	struct sd_acc *acc;
+	size_t nacc, acc_cap;
+	double iv; /* the current record's interval (s); <= 0: none (a restart's first record) */
 	struct pr_strbuf key, tmp, dev;
 	int has_origin, comma_noted, local_noted;
 	int64_t origin, last_ts;
@@ -188,16 +201,60 @@ struct sd {
 static int64_t sd_series(struct sd *s, const char *name, const char *dev, const char *unit,
 			 const char *orig)
 {
-	int64_t id;
+	int64_t id, k;
 	pr_strbuf_reset(&s->key);
 	pr_strbuf_addstr(&s->key, name);
 	pr_strbuf_addch(&s->key, '\0');
 	pr_strbuf_addstr(&s->key, dev);
-	if (pr_strmap_get(&s->series, s->key.buf, s->key.len, &id))
-		return id;
+	if (pr_strmap_get(&s->series, s->key.buf, s->key.len, &k))
+		return k;
 	id = pr_writer_series(s->w, name, dev, unit, orig);
-	pr_strmap_put(&s->series, s->key.buf, s->key.len, id);
-	return id;
+	if (!id)
+		return 0;
+	if (s->nacc == s->acc_cap) {
+		s->acc_cap = s->acc_cap ? 2 * s->acc_cap : 32;
+		s->acc = pr_xreallocarray(s->acc, s->acc_cap, sizeof(*s->acc));
+	}
+	s->acc[s->nacc] = (struct sd_acc){ id, pr_xstrdup(name), pr_xstrdup(dev), pr_xstrdup(unit),
+					  0, 0 };
+	k = (int64_t)++s->nacc;
+	pr_strmap_put(&s->series, s->key.buf, s->key.len, k);
+	return k;
+}
+
+/* A sample of series k (sd_series), added to its interval-weighted sum. */
+static void sd_put(struct sd *s, int64_t k, int64_t ts, double v)
+{
+	struct sd_acc *a = &s->acc[k - 1];
+	pr_writer_sample(s->w, a->id, ts, v);
+	if (s->iv > 0 && isfinite(v)) {
+		a->vw += v * s->iv;
+		a->w += s->iv;
+	}
+}
+
+/*
+ * sar's Average: line is interval-weighted: the counters' increase over the
+ * whole recording / its time, i.e. each record's rate or share weighted by
+ * its interval (the "interval" field). A record without one (interval 0 or
+ * -1: the first after a LINUX RESTART, which sadf prints with interval 0
+ * when sadc resumes) weighs nothing. One derived metric sar.average per
+ * series, detail "NAME" or "NAME DEVICE".
+ */
+static void sd_averages(struct sd *s)
+{
+	size_t i;
+	for (i = 0; i < s->nacc; i++) {
+		const struct sd_acc *a = &s->acc[i];
+		if (a->w <= 0)
+			continue;
+		pr_strbuf_reset(&s->tmp);
+		pr_strbuf_addstr(&s->tmp, a->name);
+		if (a->dev[0])
+			pr_strbuf_addf(&s->tmp, " %s", a->dev);
+		pr_writer_metric(s->w, "sar.average", a->vw / a->w, a->unit, 0, "derived",
+				 s->tmp.buf);
+	}
 }
 
 /* One value: the mapped series (and cpu.util from %idle), or the own name. */
@@ -208,18 +265,18 @@ static void sd_value(struct sd *s, const struct sadf_map *m, const char *own, co
 	if (m) {
 		id = sd_series(s, m->series, dev, m->unit, m->orig);
 		if (id)
-			pr_writer_sample(s->w, id, ts, v * m->scale);
+			sd_put(s, id, ts, v * m->scale);
 		if (!strcmp(m->series, "cpu.idle")) {
 			id = sd_series(s, "cpu.util", dev, "percent", "100 - %idle");
 			if (id)
-				pr_writer_sample(s->w, id, ts, 100.0 - v);
+				sd_put(s, id, ts, 100.0 - v);
 		}
 		return;
 	}
 	id = sd_series(s, own, dev, own[0] == '%' || strstr(own, "percent") ? "percent" : "",
 		       own[0] == '%' || strstr(own, "percent") ? "%" : "");
 	if (id)
-		pr_writer_sample(s->w, id, ts, v);
+		sd_put(s, id, ts, v);
 }
 
 /* A cpu device: "all" / "-1" -> "", "N" -> "cpuN"; others as written. */
@@ -273,11 +330,18 @@ static void sd_free_cols(struct sd *s)
 
 static void sd_release(struct sd *s)
 {
+	size_t i;
 	sd_free_cols(s);
 	pr_strbuf_release(&s->key);
 	pr_strbuf_release(&s->tmp);
 	pr_strbuf_release(&s->dev);
 	pr_strmap_release(&s->series);
+	for (i = 0; i < s->nacc; i++) {
+		free(s->acc[i].name);
+		free(s->acc[i].dev);
+		free(s->acc[i].unit);
+	}
+	free(s->acc);
 	if (s->headers)
 		json_decref(s->headers);
 }
@@ -446,7 +510,7 @@ static void star_row(struct sd *s, char *line, long ln, char **f, size_t n)
 			pr_strbuf_addf(&s->dev, "cpu%zu", i - s->ncols);
 		id = sd_series(s, name, s->dev.buf, "1/s", "/s");
 		if (id)
-			pr_writer_sample(s->w, id, ts, v);
+			sd_put(s, id, ts, v);
 	}
 }
 
@@ -482,10 +546,14 @@ static void sadf_row(struct sd *s, char *line, long ln, char **f)
 	}
 	if (!pr_writer_meta_get(s->w, "hostname") && text_ok(f[0]))
 		pr_writer_meta_set(s->w, "hostname", json_string(f[0]));
-	if (!pr_writer_meta_get(s->w, "interval_s")) {
+	{
 		double iv;
-		if (!sadf_number(s, f[1], ln, col_of(line, f[1]), &iv))
-			pr_writer_meta_set(s->w, "interval_s", json_real(iv));
+		s->iv = 0;
+		if (!sadf_number(s, f[1], ln, col_of(line, f[1]), &iv)) {
+			if (!pr_writer_meta_get(s->w, "interval_s"))
+				pr_writer_meta_set(s->w, "interval_s", json_real(iv));
+			s->iv = isfinite(iv) ? iv : 0;
+		}
 	}
 	sd_place(s, abs_ns, ln, &ts);
 	if (s->devcol >= 0) {
@@ -552,6 +620,7 @@ static int sadf_parse(struct pr_source *src, struct pr_writer *w, struct pr_erro
 		pr_writer_meta_set(w, "records", json_integer(s.run_rows));
 		pr_writer_meta_set(w, "time_kind",
 				   json_string("sar sample time (the end of each interval)"));
+		sd_averages(&s);
 	}
 	pr_lines_release(&rd);
 	sd_release(&s);
@@ -684,6 +753,11 @@ static int json_stat(struct sd *s, const json_t *st, size_t hi, size_t si)
 	}
 	if (!pr_writer_meta_get(s->w, "interval_s") && json_is_number(json_object_get(t, "interval")))
 		pr_writer_meta_set(s->w, "interval_s", json_deep_copy(json_object_get(t, "interval")));
+	s->iv = json_is_number(json_object_get(t, "interval"))
+			? json_number_value(json_object_get(t, "interval"))
+			: 0;
+	if (!isfinite(s->iv))
+		s->iv = 0;
 	sd_place(s, abs_ns, 0, &ts);
 	json_object_foreach((json_t *)st, key, v)
 	{
@@ -757,6 +831,7 @@ static int sadfj_parse(struct pr_source *src, struct pr_writer *w, struct pr_err
 			       "%ld NaN/Infinity values were read as null (not usable)", nonfinite);
 	pr_writer_meta_set(w, "records", json_integer(s.run_rows));
 	pr_writer_meta_set(w, "time_kind", json_string("sar sample time (the end of each interval)"));
+	sd_averages(&s);
 	rc = 0;
 out:
 	sd_release(&s);

@@ -6,6 +6,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include <jansson.h>
+#include <stdio.h>
+
 #include "ingest/csv.h"
 #include "ingest/datetime.h"
 #include "ingest/source.h"
@@ -502,11 +505,96 @@ static void plog_release(struct plog *pl)
 }
 
 /* A last marker that ends the work rather than starting a phase. */
+/*
+ * One operation of a JSON operations list (QEff's profiler.operations,
+ * [[TIME, NAME], ...]): a TIME NAME line whose NAME is taken whole (it may
+ * hold blanks, commas or the words start/end). `line` is its 1-based index.
+ */
+static void read_op(struct plog *pl, const char *t, size_t tn, const char *name, long line)
+{
+	struct fld tf = { t, tn, 1 }, nf = { name, strlen(name), 1 };
+	const char *k;
+	int64_t ns;
+	int naive;
+	pl->seen++;
+	trim(&tf);
+	trim(&nf);
+	if (parse_time(&tf, &ns, &k, &naive)) {
+		bad_line(pl, line, 1, "not a time (seconds or a date-time)");
+		return;
+	}
+	if (check_mode(pl, k, naive, line, 1))
+		return;
+	if (!nf.n) {
+		bad_line(pl, line, 1, "a time with no phase name");
+		return;
+	}
+	pl->lines++;
+	if (pl->has_seq)
+		add_phase(pl, &pl->seq, ns, 0, line);
+	pl->seq.t = ns;
+	pl->seq.line = line;
+	pl->seq.col = 1;
+	pl->seq.name = clean_name(pl, &nf);
+	pl->has_seq = 1;
+}
+
+/*
+ * A JSON operations list: [[TIME, NAME], ...] as QEff keeps its marks
+ * (profiler.operations, datetimes as ISO-8601 strings), or an object with
+ * it under "operations" (the state QEff's data file leaves out). TIME is a
+ * string (a date-time or seconds) or a number (seconds). 1 when the text is
+ * JSON but no operations list (an array whose first item is no pair: read as
+ * lines, whose error says where), -1 with err for an object without one.
+ */
+static int read_json(struct plog *pl, const char *p, size_t n, struct pr_error *err)
+{
+	json_error_t je;
+	json_t *doc = json_loadb(p, n, JSON_DECODE_ANY, &je), *ops, *op;
+	size_t i;
+	if (!doc)
+		return 1;
+	ops = json_is_object(doc) ? json_object_get(doc, "operations") : doc;
+	op = json_array_get(ops, 0);
+	if (json_is_array(doc) &&
+	    !(json_array_size(op) == 2 && json_is_string(json_array_get(op, 1)))) {
+		json_decref(doc);
+		return 1;
+	}
+	if (!json_is_array(ops)) {
+		json_decref(doc);
+		return pr_error_set(err, PR_E_FORMAT,
+				    "not a phase log: JSON without an operations list "
+				    "([[TIME, NAME], ...] or {\"operations\": [...]})");
+	}
+	json_array_foreach(ops, i, op)
+	{
+		const json_t *t = json_array_get(op, 0), *nm = json_array_get(op, 1);
+		char num[64];
+		if (json_array_size(op) != 2 || !json_is_string(nm) ||
+		    !(json_is_string(t) || json_is_number(t))) {
+			pl->seen++;
+			bad_line(pl, (long)i + 1, 1, "not a [TIME, NAME] pair");
+			continue;
+		}
+		if (json_is_string(t)) {
+			read_op(pl, json_string_value(t), json_string_length(t),
+				json_string_value(nm), (long)i + 1);
+		} else {
+			snprintf(num, sizeof(num), "%.9f", json_number_value(t));
+			read_op(pl, num, strlen(num), json_string_value(nm), (long)i + 1);
+		}
+	}
+	json_decref(doc);
+	return 0;
+}
+
 static int closing_word(const char *name)
 {
+	/* "completion": QEff's stop_monitoring() marks "Completion" */
 	static const char *const words[] = { "exit", "end", "done", "finish", "finished",
 					     "stop", "stopped", "complete", "completed",
-					     "shutdown" };
+					     "completion", "shutdown" };
 	size_t i;
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (!strcasecmp(name, words[i]))
@@ -537,6 +625,18 @@ int pr_phaselog_attach(struct pr_writer *w, const char *path, struct pr_phaselog
 	end = p + buf.len;
 	if (buf.len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
 		p += 3;
+	{
+		const char *q = p;
+		while (q < end && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'))
+			q++;
+		if (q < end && (*q == '[' || *q == '{')) {
+			int j = read_json(&pl, p, (size_t)(end - p), err);
+			if (j < 0)
+				goto out;
+			if (j == 0)
+				p = end;
+		}
+	}
 	for (; p < end; line++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((nl ? nl : end) - p);

@@ -11,6 +11,11 @@
  * content hash must include it: the same trace with another log is
  * another run).
  *
+ * A JSON file instead (its first character '[' or '{'): an operations list
+ * [[TIME, NAME], ...] as QEff keeps its marks (profiler.operations), or an
+ * object with it under "operations": each pair is a TIME NAME line with the
+ * NAME whole; QEff's closing "Completion" mark ends the last phase.
+ *
  * Lines (blank lines and lines starting with '#' are skipped; fields are
  * separated by ',' when the line has one, else by blanks; a first line
  * that does not start with a time is a header):

@@ -123,6 +123,25 @@ void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 	fmt_val(total, unit, a, sizeof(a));
 	pr_strbuf_addf(sb, "<h3>Flame graph (%s by call stack, from the %s)</h3>\n",
 		       strcmp(unit, "ns") ? "weight" : "time", pr_mstr(fl, "source"));
+	if (json_array_size(json_object_get(fl, "events")) > 1) {
+		/* perf events weigh different things: one profile each, never summed */
+		const json_t *ev;
+		size_t i;
+		pr_strbuf_addstr(sb, "<p class=\"meta\">perf event ");
+		pr_html_esc(sb, pr_mstr(fl, "event"));
+		pr_strbuf_addstr(sb, " only; the others (");
+		json_array_foreach(json_object_get(fl, "events"), i, ev)
+		{
+			if (!i)
+				continue;
+			if (i > 1)
+				pr_strbuf_addstr(sb, ", ");
+			pr_html_esc(sb, pr_mstr(ev, "event"));
+		}
+		pr_strbuf_addstr(sb, ") weigh other units, not added to it: <code>profreport "
+				     "speedscope</code> writes one profile per event and thread.");
+		pr_strbuf_addstr(sb, "</p>\n");
+	}
 	pr_strbuf_addf(sb,
 		       "<div class=\"flame-view\" id=\"flame-r%zu\" aria-label=\"flame graph, "
 		       "%s in all\">\n",

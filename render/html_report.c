@@ -337,6 +337,16 @@ static void cards(struct pr_strbuf *sb, const json_t *run)
 		}
 		card_k(sb, a, b, sub, "peak", sub ? h : c);
 	}
+	if (json_is_number(json_object_get(json_object_get(run, "heap_totals"), "peak_bytes"))) {
+		const json_t *ht = json_object_get(run, "heap_totals");
+		pr_fmt_value(pr_mnum(ht, "peak_bytes"), pr_mstr(ht, "unit"), a, sizeof(a));
+		snprintf(d, sizeof(d), "%.0f blocks", pr_mnum(ht, "peak_blocks"));
+		card_k(sb, a, "Peak heap (t-gmax)", d, NULL,
+		       "heap_totals.peak_bytes: live at DHAT's global peak t-gmax");
+		pr_fmt_value(pr_mnum(ht, "total_bytes"), pr_mstr(ht, "unit"), a, sizeof(a));
+		snprintf(d, sizeof(d), "%.0f blocks", pr_mnum(ht, "total_blocks"));
+		card_k(sb, a, "Allocated in all", d, NULL, "heap_totals.total_bytes");
+	}
 	pr_fmt_x(run, pr_mnum(json_object_get(run, "clock"), "duration_ns"), a, sizeof(a));
 	card(sb, a, pr_run_x_unit(run) ? "Extent (not time)" : "Duration");
 	if (json_is_object(st)) {
@@ -699,6 +709,98 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 	}
 }
 
+/*
+ * A heap profiler's program totals (heap_totals: valgrind DHAT): everything
+ * allocated, what was live at the global peak (t-gmax) and at the end.
+ */
+static void heap_totals(struct pr_strbuf *sb, const json_t *run)
+{
+	static const char *const h[] = { "When", "#Bytes", "#Blocks", "#At", NULL };
+	const json_t *t = json_object_get(run, "heap_totals");
+	const char *u, *tu, *mode;
+	if (!json_is_object(t))
+		return;
+	u = pr_mstr(t, "unit");
+	tu = *pr_mstr(t, "t_unit") ? pr_mstr(t, "t_unit") : "count";
+	mode = pr_mstr(t, "mode");
+	pr_strbuf_addstr(sb, !strcmp(mode, "heap") ? "<h3>Heap peak and totals (valgrind DHAT)"
+						   : "<h3>Program totals (valgrind DHAT)");
+	pr_strbuf_addstr(sb, "</h3>\n");
+	pr_strbuf_addstr(sb, "<p class=\"meta\">");
+	esc(sb, pr_mstr(t, "rule"));
+	pr_strbuf_addstr(sb, ".</p>\n");
+	pr_html_table_begin(sb, h);
+	pr_strbuf_addf(sb, "<tr><td>%s in all</td>",
+		       !strcmp(mode, "heap")   ? "allocated"
+		       : !strcmp(mode, "copy") ? "copied"
+					       : "counted");
+	tdn(sb, pr_mnum(t, "total_bytes"), u);
+	tdf(sb, pr_mnum(t, "total_blocks"), 0);
+	pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td></tr>\n");
+	if (json_is_number(json_object_get(t, "peak_bytes"))) {
+		pr_strbuf_addstr(sb, "<tr><td>peak (t-gmax)</td>");
+		tdn(sb, pr_mnum(t, "peak_bytes"), u);
+		tdf(sb, pr_mnum(t, "peak_blocks"), 0);
+		tdn(sb, pr_mnum(t, "peak_t"), tu);
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	if (json_is_number(json_object_get(t, "end_bytes"))) {
+		pr_strbuf_addstr(sb, "<tr><td>live at the end (t-end)</td>");
+		tdn(sb, pr_mnum(t, "end_bytes"), u);
+		pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
+		tdn(sb, pr_mnum(t, "end_t"), tu);
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	table_end(sb, 3, 3);
+}
+
+/* perf stat's counters (model "counters"): totals as perf printed them, or -I's sums */
+static void counters_table(struct pr_strbuf *sb, const json_t *run)
+{
+	static const char *const ht[] = { "Event",	 "Device",	   "#Total",
+					  "#Counted %", "#perf's metric", NULL };
+	static const char *const hi[] = { "Event", "Device", "#Total",  "#Intervals", "#Mean",
+					  "#Min",  "#Max",   "#Max at", "#Counted %", NULL };
+	const json_t *c = json_object_get(run, "counters"), *v;
+	size_t i, n = json_array_size(json_object_get(c, "items"));
+	int iv = json_is_number(json_object_get(json_array_get(json_object_get(c, "items"), 0),
+						 "intervals"));
+	char a[48];
+	if (!n)
+		return;
+	pr_strbuf_addstr(sb, iv ? "<h3>Counters (perf stat -I: sums over the intervals)</h3>\n"
+				: "<h3>Counters (perf stat totals)</h3>\n");
+	pr_strbuf_addstr(sb, "<p class=\"meta\">");
+	esc(sb, pr_mstr(c, "rule"));
+	pr_strbuf_addstr(sb, ".</p>\n");
+	pr_html_table_begin(sb, iv ? hi : ht);
+	json_array_foreach(json_object_get(c, "items"), i, v)
+	{
+		const char *u = pr_mstr(v, "unit");
+		pr_strbuf_addstr(sb, "<tr>");
+		pr_html_td(sb, pr_mstr(v, "event"));
+		pr_html_td(sb, pr_mstr(v, "device"));
+		tdn(sb, pr_mnum(v, "total"), u);
+		if (iv) {
+			tdf(sb, pr_mnum(v, "intervals"), 0);
+			tdn(sb, pr_mnum(v, "mean"), u);
+			tdn(sb, pr_mnum(v, "min"), u);
+			tdn(sb, pr_mnum(v, "max"), u);
+			pr_fmt_x(run, pr_mnum(v, "t_max_ns"), a, sizeof(a));
+			pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.17g\" data-u=\"ns\">",
+				       pr_mnum(v, "t_max_ns"));
+			esc(sb, a);
+			pr_strbuf_addstr(sb, "</td>");
+			tdf(sb, pr_mnum(v, "counted_pct"), 1);
+		} else {
+			tdf(sb, pr_mnum(v, "counted_pct"), 1);
+			tdn(sb, pr_mnum(v, "metric"), pr_mstr(v, "metric_unit"));
+		}
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	table_end(sb, n, n);
+}
+
 #define PHASES_UNFOLDED 20 /* phase occurrences listed open; more are behind a fold */
 
 static void phases_tables(struct pr_strbuf *sb, const json_t *run)
@@ -797,6 +899,7 @@ static void spans_table(struct pr_strbuf *sb, const json_t *run)
 	static const char *const h[] = { "Name", "Kind", "#Count", "#Self", "#Total", "#Mean",
 					 "#Median", "#Min", "#Max", "#StdDev", NULL };
 	json_t *arr = json_object_get(json_object_get(run, "bottlenecks"), "top_self"), *o;
+	const char *u = pr_run_span_unit(run);
 	pr_label_t *lab;
 	size_t i, restated = 0;
 	if (!json_array_size(arr))
@@ -805,7 +908,9 @@ static void spans_table(struct pr_strbuf *sb, const json_t *run)
 		restated += !strcmp(pr_mstr(o, "kind"), "phase") && pr_mnum(o, "count") == 1;
 	if (restated == json_array_size(arr))
 		return; /* one phase each: the phase table has them */
-	pr_strbuf_addstr(sb, "<h3>Top spans by self time</h3>\n");
+	/* spans.unit: DHAT's frames weigh bytes allocated, not time */
+	pr_strbuf_addstr(sb, strcmp(u, "ns") ? "<h3>Top frames by self weight</h3>\n"
+					     : "<h3>Top spans by self time</h3>\n");
 	pr_html_table_begin(sb, h);
 	lab = pr_html_name_column(arr, "name", json_array_size(arr));
 	json_array_foreach(arr, i, o)
@@ -814,13 +919,13 @@ static void spans_table(struct pr_strbuf *sb, const json_t *run)
 		pr_html_td_shown(sb, pr_mstr(o, "name"), lab[i]);
 		pr_html_td(sb, pr_mstr(o, "kind"));
 		tdf(sb, pr_mnum(o, "count"), 0);
-		tdn(sb, pr_mnum(o, "self_ns"), "ns");
-		tdn(sb, pr_mnum(o, "total_ns"), "ns");
-		tdn(sb, pr_mnum(o, "mean_ns"), "ns");
-		tdn(sb, pr_mnum(o, "median_ns"), "ns");
-		tdn(sb, pr_mnum(o, "min_ns"), "ns");
-		tdn(sb, pr_mnum(o, "max_ns"), "ns");
-		tdn(sb, pr_mnum(o, "std_ns"), "ns");
+		tdn(sb, pr_mnum(o, "self_ns"), u);
+		tdn(sb, pr_mnum(o, "total_ns"), u);
+		tdn(sb, pr_mnum(o, "mean_ns"), u);
+		tdn(sb, pr_mnum(o, "median_ns"), u);
+		tdn(sb, pr_mnum(o, "min_ns"), u);
+		tdn(sb, pr_mnum(o, "max_ns"), u);
+		tdn(sb, pr_mnum(o, "std_ns"), u);
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	free(lab);
@@ -860,8 +965,9 @@ static void layers_table(struct pr_strbuf *sb, const json_t *run)
 static void series_table(struct pr_strbuf *sb, const json_t *run)
 {
 	static const char *const h[] = { "Series", "Device", "Unit", "#Samples", "#Min", "#Mean",
-					 "#Max", "#Last", NULL };
+					 "#Max", "#Max at", "#Last", NULL };
 	json_t *arr = json_object_get(run, "series"), *s;
+	char a[48];
 	size_t i;
 	if (!json_array_size(arr))
 		return;
@@ -869,7 +975,7 @@ static void series_table(struct pr_strbuf *sb, const json_t *run)
 	pr_html_table_begin(sb, h);
 	json_array_foreach(arr, i, s)
 	{
-		const char *u = pr_mstr(s, "unit");
+		const char *u = pr_mstr(s, "unit"), *mk;
 		if (i >= PR_HTML_ROWS)
 			break;
 		pr_strbuf_addstr(sb, "<tr>");
@@ -878,8 +984,17 @@ static void series_table(struct pr_strbuf *sb, const json_t *run)
 		pr_html_td(sb, u);
 		tdf(sb, pr_mnum(s, "count"), 0);
 		tdn(sb, pr_mnum(s, "min"), u);
-		tdn(sb, pr_mnum(s, "mean"), u);
+		/* sadf: sar's interval-weighted mean (its Average: line) */
+		mk = json_object_get(s, "mean_weighted") ? "mean_weighted" : "mean";
+		tdn(sb, pr_mnum(s, mk), u);
 		tdn(sb, pr_mnum(s, "max"), u);
+		/* series.t_max_ns: the time of the max, on the run's x axis */
+		pr_fmt_x(run, pr_mnum(s, "t_max_ns"), a, sizeof(a));
+		if (isnan(pr_mnum(s, "t_max_ns")))
+			pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
+		else
+			pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.17g\">%s</td>",
+				       pr_mnum(s, "t_max_ns"), a);
 		tdn(sb, pr_mnum(s, "last"), u);
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
@@ -982,19 +1097,33 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 		pr_strbuf_addf(sb, " &middot; started %s", when);
 	}
 	pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a));
-	if (pr_run_x_unit(run) && !strcmp(pr_run_x_unit(run), "events")) {
-		pr_strbuf_addstr(sb, " &middot; x axis: the allocator trace's event index, not time "
-				     "(no time_us in the snapshot); extent ");
-		esc(sb, a);
-	} else if (pr_run_x_unit(run)) {
-		int bytes = !strcmp(pr_run_x_unit(run), "bytes");
-		pr_strbuf_addf(sb, " &middot; x axis: %s, not time (massif --time-unit=%s); extent ",
-			       bytes ? "heap bytes allocated and freed" : "instructions executed",
-			       bytes ? "B" : "i");
+	if (pr_run_x_unit(run)) {
+		pr_strbuf_addstr(sb, " &middot; x axis: ");
+		esc(sb, pr_run_x_desc(run));
+		pr_strbuf_addstr(sb, "; extent ");
 		esc(sb, a);
 	} else {
 		pr_strbuf_addf(sb, " &middot; duration %s%s", a,
 			       json_is_true(json_object_get(clock, "synthetic")) ? " (synthetic clock)" : "");
+	}
+	{
+		/* a sampled profile's records per event (perf script: reported perf.samples) */
+		const json_t *m;
+		size_t i, k = 0;
+		json_array_foreach(json_object_get(run, "reported"), i, m)
+		{
+			if (strcmp(pr_mstr(m, "name"), "perf.samples"))
+				continue;
+			pr_strbuf_addf(sb, "%s%.0f ", k++ ? ", " : " &middot; ",
+				       pr_mnum(m, "value"));
+			esc(sb, pr_mstr(m, "detail"));
+			pr_strbuf_addstr(sb, " samples");
+		}
+		if (k) {
+			pr_strbuf_addf(sb, " &middot; %lld spans</p>\n",
+				       pr_mll(json_object_get(run, "counts"), "spans"));
+			return;
+		}
 	}
 	pr_strbuf_addf(sb, " &middot; %lld spans, %lld samples</p>\n",
 		       pr_mll(json_object_get(run, "counts"), "spans"),
@@ -1654,6 +1783,8 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, con
 	}
 	alloc_tree(sb, run);
 	cuda_snapshot(sb, run);
+	heap_totals(sb, run);
+	counters_table(sb, run);
 	phases_tables(sb, run);
 	{
 		char idp[32];

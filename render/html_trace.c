@@ -189,6 +189,10 @@ void pr_html_trace_view(struct pr_strbuf *sb, const json_t *run, size_t runi)
 	char *text, a[48];
 	if (!json_is_object(tr) || !json_array_size(json_object_get(tr, "slices")))
 		return;
+	/* positions that are not time (DHAT's bytes allocated): no time line; the flame graph
+	 * weighs the same frames in their own unit */
+	if (*pr_mstr(json_object_get(run, "clock"), "x_unit"))
+		return;
 	pr_strbuf_addf(sb, "<h3 id=\"r%zu-trace\">Trace view</h3>\n<p class=\"trv-about\">", runi);
 	pr_strbuf_addf(sb, "%lld named slices of ", pr_mll(tr, "shown"));
 	windows_text(sb, run, json_object_get(tr, "windows"));

@@ -44,8 +44,10 @@ void pr_fmt_x(const json_t *run, double v, char *buf, size_t n)
 	else if (!strcmp(u, "events"))
 		snprintf(buf, n, "event %.0f", v);
 	else if (!strcmp(u, "bytes")) {
+		/* DHAT --mode=copy weighs bytes copied (heap_totals.mode) */
+		int copied = !strcmp(pr_mstr(json_object_get(run, "heap_totals"), "mode"), "copy");
 		pr_fmt_bytes(v, buf, n);
-		snprintf(buf + strlen(buf), n - strlen(buf), " allocated");
+		snprintf(buf + strlen(buf), n - strlen(buf), copied ? " copied" : " allocated");
 	} else if (a >= 1e9)
 		snprintf(buf, n, "%.3f G %s", v / 1e9, u);
 	else if (a >= 1e6)
@@ -54,6 +56,34 @@ void pr_fmt_x(const json_t *run, double v, char *buf, size_t n)
 		snprintf(buf, n, "%.3f k %s", v / 1e3, u);
 	else
 		snprintf(buf, n, "%.0f %s", v, u);
+}
+
+const char *pr_run_span_unit(const json_t *run)
+{
+	const char *u = pr_mstr(json_object_get(run, "spans"), "unit");
+	return *u ? u : pr_run_x_unit(run) ? pr_run_x_unit(run) : "ns";
+}
+
+const char *pr_run_x_desc(const json_t *run)
+{
+	const char *u = pr_run_x_unit(run);
+	if (!u)
+		return "time";
+	if (!strcmp(pr_mstr(run, "format"), "dhat"))
+		return !strcmp(pr_mstr(json_object_get(run, "heap_totals"), "mode"), "copy")
+			       ? "bytes copied (DHAT's tb: each copy site's bytes laid end to "
+				 "end), not time"
+		       : !strcmp(u, "bytes") ? "bytes allocated (DHAT's tb: each allocation site's "
+					       "bytes laid end to end), not time"
+					   : "DHAT's ad-hoc units (each site's laid end to end), "
+					     "not time";
+	if (!strcmp(u, "bytes"))
+		return "heap bytes allocated and freed (massif --time-unit=B), not time";
+	if (!strcmp(u, "instructions"))
+		return "instructions executed (massif --time-unit=i), not time";
+	if (!strcmp(u, "events"))
+		return "the allocator trace's event index, not time (no time_us in the snapshot)";
+	return "not time";
 }
 
 /* The run's x axis for charts: seconds since the start, or massif's instructions / bytes. */
@@ -1001,7 +1031,10 @@ static void timeline_panel(struct pr_panelset *ps, const json_t *run)
 	struct pr_chart_rect *r;
 	struct pr_chart_ylabel *yl;
 	struct pr_chart *c;
-	if (!nl)
+	if (!nl || pr_run_x_unit(run))
+		return; /* positions not time (DHAT's bytes): the flame graph weighs them */
+	/* perf events weigh different units (ns, page faults): no lanes on one axis */
+	if (json_array_size(json_object_get(json_object_get(run, "flame"), "events")) > 1)
 		return;
 	json_array_foreach(lanes, i, l)
 		total += json_array_size(json_object_get(l, "intervals"));

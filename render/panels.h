@@ -60,6 +60,10 @@ size_t pr_panels_device_count(const json_t *run);
  * --time-unit=i / B). Never shown as a time.
  */
 const char *pr_run_x_unit(const json_t *run);
+/* The unit of the run's span values (spans.unit): "ns", or its x unit ("bytes" for DHAT). */
+const char *pr_run_span_unit(const json_t *run);
+/* What the run's x axis measures, in words: "time", or e.g. "bytes allocated (DHAT's tb...)". */
+const char *pr_run_x_desc(const json_t *run);
 /* A position or extent on that axis: "1.069 ms", "1.069 M instructions", "1.39 MiB allocated". */
 void pr_fmt_x(const json_t *run, double v, char *buf, size_t n);
 

@@ -146,10 +146,28 @@ static void run_meta(const json_t *run, FILE *out)
 	pr_strbuf_release(&sb);
 }
 
+/* A sampled profile's records per event (reported perf.samples): "878 cpu-clock samples" */
+static int profile_samples(const json_t *run, char *buf, size_t n)
+{
+	const json_t *m;
+	size_t i, k = 0, len = 0;
+	buf[0] = '\0';
+	json_array_foreach(json_object_get(run, "reported"), i, m)
+	{
+		int w;
+		if (strcmp(pr_mstr(m, "name"), "perf.samples") || len >= n)
+			continue;
+		w = snprintf(buf + len, n - len, "%s%.0f %s samples", k++ ? ", " : "",
+			     pr_mnum(m, "value"), pr_mstr(m, "detail"));
+		len += w > 0 ? (size_t)w : 0;
+	}
+	return k > 0;
+}
+
 static void header(const json_t *run, FILE *out)
 {
 	const json_t *clock = json_object_get(run, "clock"), *c = json_object_get(run, "counts");
-	char a[64], line[W + 1];
+	char a[64], line[W + 1], ps[200];
 	int n;
 	n = snprintf(line, sizeof(line), "run %lld: %s", pr_mll(run, "id"), pr_mstr(run, "label"));
 	fprintf(out, "%s\n", line);
@@ -168,11 +186,20 @@ static void header(const json_t *run, FILE *out)
 	else
 		emit(out, "format %s, collector %s", pr_mstr(run, "format"), pr_mstr(run, "collector"));
 	if (pr_run_x_unit(run) && json_is_number(json_object_get(clock, "duration_ns")))
-		emit(out, "x axis %s (%s: not time); %lld spans, %lld samples",
+		emit(out, "x axis %s (%s); %lld spans, %lld samples",
 		     (pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a)), a),
-		     !strcmp(pr_run_x_unit(run), "events") ? "the allocator trace's event index"
-							     : "massif's time unit",
+		     !strcmp(pr_mstr(run, "format"), "dhat")
+			     ? "sites end to end, not time"
+		     : !strcmp(pr_run_x_unit(run), "events")
+			     ? "the allocator trace's event index: not time"
+			     : "massif's time unit: not time",
 		     pr_mll(c, "spans"), pr_mll(c, "samples"));
+	else if (json_is_number(json_object_get(clock, "duration_ns")) &&
+		 profile_samples(run, ps, sizeof(ps)))
+		emit(out, "duration %s%s; %s, %lld spans",
+		     secs(pr_mnum(clock, "duration_ns"), a, sizeof(a)),
+		     json_is_true(json_object_get(clock, "synthetic")) ? " (synthetic clock)" : "",
+		     ps, pr_mll(c, "spans"));
 	else if (json_is_number(json_object_get(clock, "duration_ns")))
 		emit(out, "duration %s%s; %lld spans, %lld samples, %lld instants",
 		     secs(pr_mnum(clock, "duration_ns"), a, sizeof(a)),
@@ -240,6 +267,87 @@ static void peaks(const json_t *run, FILE *out)
 	free(full);
 	free(names);
 	free(lab);
+}
+
+/*
+ * A heap profiler's program totals (heap_totals: valgrind DHAT): everything
+ * allocated, and what was live at the global peak (t-gmax) and at the end.
+ */
+static void heap_totals(const json_t *run, FILE *out)
+{
+	const json_t *h = json_object_get(run, "heap_totals");
+	const char *u = pr_mstr(h, "unit"), *tu = pr_mstr(h, "t_unit"), *mode = pr_mstr(h, "mode");
+	char a[40], b[40];
+	if (!json_is_object(h))
+		return;
+	heading(out, !strcmp(mode, "heap") ? "Heap totals (valgrind DHAT)"
+					   : "Program totals (valgrind DHAT)");
+	val(pr_mnum(h, "total_bytes"), u, a, sizeof(a));
+	emit(out, "  %-16s %12s (%.0f %s) in %.0f %s",
+	     !strcmp(mode, "copy") ? "copied in all" : !strcmp(mode, "heap") ? "allocated in all"
+									: "counted in all",
+	     a, pr_mnum(h, "total_bytes"), !strcmp(u, "bytes") ? "bytes" : "units",
+	     pr_mnum(h, "total_blocks"), !strcmp(mode, "heap") ? "blocks" : "events");
+	if (json_is_number(json_object_get(h, "peak_bytes"))) {
+		val(pr_mnum(h, "peak_bytes"), u, a, sizeof(a));
+		emit(out, "  peak at t-gmax   %12s (%.0f %s) in %.0f blocks", a,
+		     pr_mnum(h, "peak_bytes"), !strcmp(u, "bytes") ? "bytes" : "units",
+		     pr_mnum(h, "peak_blocks"));
+	}
+	if (json_is_number(json_object_get(h, "end_bytes"))) {
+		val(pr_mnum(h, "end_bytes"), u, a, sizeof(a));
+		emit(out, "  live at t-end    %12s (%.0f %s)", a, pr_mnum(h, "end_bytes"),
+		     !strcmp(u, "bytes") ? "bytes" : "units");
+	}
+	val(pr_mnum(h, "end_t"), *tu ? tu : "count", b, sizeof(b));
+	if (json_is_number(json_object_get(h, "peak_t"))) {
+		val(pr_mnum(h, "peak_t"), *tu ? tu : "count", a, sizeof(a));
+		emit(out, "  t-gmax at %s; t-end at %s", a, b);
+	} else if (json_is_number(json_object_get(h, "end_t"))) {
+		emit(out, "  t-end at %s", b);
+	}
+}
+
+/*
+ * perf stat's counters (model "counters"): a totals file's counts as perf
+ * printed them, or an interval file's sums over the intervals.
+ */
+static void counters(const json_t *run, FILE *out)
+{
+	const json_t *c = json_object_get(run, "counters"), *v;
+	int iv = json_is_number(json_object_get(json_array_get(json_object_get(c, "items"), 0),
+						 "intervals"));
+	char a[40], b[40], d[40], e[40], name[64];
+	size_t i;
+	if (!json_array_size(json_object_get(c, "items")))
+		return;
+	heading(out, iv ? "Counters (perf stat -I: sums over the intervals)"
+			: "Counters (perf stat totals)");
+	if (iv)
+		fprintf(out, "  %-22s %12s %11s %11s %11s %5s\n", "event", "total", "mean", "max",
+			"max at", "n");
+	else
+		fprintf(out, "  %-24s %12s %8s  %s\n", "event", "total", "counted",
+			"perf's metric");
+	json_array_foreach(json_object_get(c, "items"), i, v)
+	{
+		const char *u = pr_mstr(v, "unit");
+		snprintf(name, sizeof(name), "%s%s%s", pr_mstr(v, "event"),
+			 *pr_mstr(v, "device") ? " " : "", pr_mstr(v, "device"));
+		val(pr_mnum(v, "total"), u, a, sizeof(a));
+		if (iv) {
+			val(pr_mnum(v, "mean"), u, b, sizeof(b));
+			val(pr_mnum(v, "max"), u, d, sizeof(d));
+			pr_fmt_x(run, pr_mnum(v, "t_max_ns"), e, sizeof(e));
+			emit(out, "  %-22s %12s %11s %11s %11s %5lld", name, a, b, d, e,
+			     pr_mll(v, "intervals"));
+		} else {
+			val(pr_mnum(v, "metric"), pr_mstr(v, "metric_unit"), d, sizeof(d));
+			snprintf(b, sizeof(b), "%.1f%%", pr_mnum(v, "counted_pct"));
+			emit(out, "  %-24s %12s %8s  %s", name, a, b,
+			     json_is_number(json_object_get(v, "metric")) ? d : "-");
+		}
+	}
 }
 
 /*
@@ -442,7 +550,7 @@ static void other_series(const json_t *run, FILE *out)
 	const json_t **rows;
 	const char **names;
 	pr_label_t *full, *lab;
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], d[48];
 	json_array_foreach(arr, i, s)
 		n += !json_is_true(json_object_get(s, "memory")) && pr_mnum(s, "count") > 0 &&
 		     strcmp(pr_mstr(s, "name"), "disk.read") && strcmp(pr_mstr(s, "name"), "disk.write");
@@ -464,14 +572,21 @@ static void other_series(const json_t *run, FILE *out)
 		names[k] = full[k];
 		k++;
 	}
-	pr_elide_column(lab, names, n, 34, 0);
+	pr_elide_column(lab, names, n, 26, 0);
 	heading(out, "Series");
-	fprintf(out, "  %-34s %10s %10s %10s %7s\n", "series", "mean", "min", "max", "samples");
+	/* max at: series.t_max_ns, the time of the maximum (a rate or a utilisation has no peak) */
+	fprintf(out, "  %-26s %10s %10s %10s %10s %7s\n", "series", "mean", "min", "max", "max at",
+		"samples");
 	for (i = 0; i < n && i < SERIES_ROWS; i++) {
 		const char *u = pr_mstr(rows[i], "unit");
-		emit(out, "  %-34s %10s %10s %10s %7lld", lab[i], val(pr_mnum(rows[i], "mean"), u, a, sizeof(a)),
-		     val(pr_mnum(rows[i], "min"), u, b, sizeof(b)), val(pr_mnum(rows[i], "max"), u, c, sizeof(c)),
-		     pr_mll(rows[i], "count"));
+		pr_fmt_x(run, pr_mnum(rows[i], "t_max_ns"), d, sizeof(d));
+		/* sadf: sar's interval-weighted mean (its Average: line), else the samples' */
+		double mean = json_is_number(json_object_get(rows[i], "mean_weighted"))
+				      ? pr_mnum(rows[i], "mean_weighted")
+				      : pr_mnum(rows[i], "mean");
+		emit(out, "  %-26s %10s %10s %10s %10s %7lld", lab[i], val(mean, u, a, sizeof(a)),
+		     val(pr_mnum(rows[i], "min"), u, b, sizeof(b)),
+		     val(pr_mnum(rows[i], "max"), u, c, sizeof(c)), d, pr_mll(rows[i], "count"));
 	}
 	if (n > SERIES_ROWS)
 		emit(out, "  ... %zu more series (report --json lists them)", n - SERIES_ROWS);
@@ -489,6 +604,34 @@ static int by_total_desc(const void *a, const void *b)
 {
 	double x = pr_mnum(*(json_t *const *)a, "total_ns"), y = pr_mnum(*(json_t *const *)b, "total_ns");
 	return x > y ? -1 : x < y;
+}
+
+/* CPU per phase (phases.occurrences[].cpu: cpu.util's samples inside each phase), if any. */
+static void phases_cpu(const json_t *run, const json_t *occ, size_t nocc, FILE *out)
+{
+	const json_t *o;
+	char c[64], name[64], shown[64];
+	size_t i, any = 0;
+	json_array_foreach(occ, i, o)
+		any += json_is_object(json_object_get(o, "cpu"));
+	if (!any)
+		return;
+	heading(out, "CPU per phase (cpu.util: mean and max of the samples inside each phase)");
+	fprintf(out, "  %3s  %-24s %8s %8s %7s\n", "#", "phase", "mean", "max", "samples");
+	json_array_foreach(occ, i, o)
+	{
+		const json_t *cpu = json_object_get(o, "cpu");
+		if (nocc > PHASE_ROWS && i >= PHASE_SHOWN)
+			break;
+		if (!json_is_object(cpu))
+			continue;
+		snprintf(name, sizeof(name), "%s",
+			 pr_name_display(pr_mstr(o, "name"), shown, sizeof(shown)));
+		emit(out, "  %3zu  %-24s %7.1f%% %7.1f%% %7lld", i + 1,
+		     pr_elide_end(name, 24, c, sizeof(c)), pr_mnum(cpu, "mean"),
+		     pr_mnum(cpu, "max"), pr_mll(cpu, "samples"));
+	}
+	(void)run;
 }
 
 /*
@@ -562,7 +705,8 @@ static void phases(const json_t *run, FILE *out)
 			phases_by_name(ph, nocc, out);
 		heading(out, "Phases (timeline)");
 		if (common && *common) {
-			snprintf(hd, sizeof(hd), "  memory delta: %s, last - first sample inside the phase",
+			snprintf(hd, sizeof(hd),
+				 "  memory delta: %s, its last sample - the last before the phase",
 				 common);
 			emit(out, "%s", hd);
 		}
@@ -595,6 +739,7 @@ static void phases(const json_t *run, FILE *out)
 		if (json_is_number(json_object_get(ph, "coverage")))
 			fprintf(out, "  top-level phases cover %.1f%% of the run\n",
 				pr_mnum(ph, "coverage") * 100);
+		phases_cpu(run, occ, nocc, out);
 	}
 	if (json_array_size(stages)) {
 		heading(out, "Stages (reported aggregates)");
@@ -883,20 +1028,22 @@ static void collectives(const json_t *run, FILE *out)
 static void top_spans(const json_t *run, FILE *out)
 {
 	json_t *top = json_object_get(json_object_get(run, "bottlenecks"), "top_self"), *v;
+	const char *u = pr_run_span_unit(run);
 	char a[32], c[32], d[32];
 	pr_label_t *lab;
 	size_t i;
 	if (!json_array_size(top))
 		return;
-	heading(out, "Top spans by self time");
+	/* spans.unit: bytes for DHAT's byte-weighted sites, never printed as a time */
+	heading(out, strcmp(u, "ns") ? "Top frames by self weight" : "Top spans by self time");
 	fprintf(out, "  %-29s %6s %10s %10s %10s %s\n", "name", "count", "self", "total", "mean",
 		"kind");
 	lab = column_of(top, "name", 29, (size_t)-1);
 	json_array_foreach(top, i, v)
 	{
-		pr_fmt_duration(pr_mnum(v, "self_ns"), a, sizeof(a));
-		pr_fmt_duration(pr_mnum(v, "total_ns"), c, sizeof(c));
-		pr_fmt_duration(pr_mnum(v, "mean_ns"), d, sizeof(d));
+		val(pr_mnum(v, "self_ns"), u, a, sizeof(a));
+		val(pr_mnum(v, "total_ns"), u, c, sizeof(c));
+		val(pr_mnum(v, "mean_ns"), u, d, sizeof(d));
 		emit(out, "  %-29s %6.0f %10s %10s %10s %.8s", lab[i], pr_mnum(v, "count"), a, c, d,
 		     kind_label(pr_mstr(v, "kind")));
 	}
@@ -1183,6 +1330,8 @@ static void render_text_report(const json_t *model, FILE *out)
 		} else {
 			/* a memory timeline leads with its peak and the findings */
 			peaks(run, out);
+			heap_totals(run, out);
+			counters(run, out);
 			alloc_tree(run, out);
 			cuda_snapshot(run, out);
 			recommendations(run, out);

@@ -134,6 +134,41 @@ expect_err_has "'stk/rank0.stacks': skipped, stacks (export_stacks and the like)
 [ "$(python3 -c 'import json; print(len(json.load(open("stk.json"))["ranks"]))')" = 2 ] ||
 	fail "two traces and an export_stacks file are not 2 ranks"
 
+# issue 29: agg.json aggregates measurements only. Inferix's recommendations are stored as
+# metric "recommendation" (priority 3/2/1): never a stat. A rank whose GPU snapshots are all
+# zeros (no NVML device: diagnostic inferix_gpu_data_zero) has meaningless GPU numbers: with
+# every rank so, no summary.gpu.* or gpu_metrics.* stat and no rank's inferix.gpu numbers.
+python3 - "$PR_SAMPLES/inferix/multirank" <<'PYEOF'
+import json, os, sys
+src = sys.argv[1]
+for r in sorted(os.listdir(src)):
+    d = os.path.join(src, r)
+    for f in os.listdir(d):
+        doc = json.load(open(os.path.join(d, f)))
+        for e in doc["gpu_metrics"]["timeline"]:
+            e["memory_used_mb"] = e["memory_total_mb"] = e["utilization"] = 0
+        for k in doc["summary"]["gpu"]:
+            doc["summary"]["gpu"][k] = 0
+        os.makedirs(os.path.join("gpuzero", r), exist_ok=True)
+        json.dump(doc, open(os.path.join("gpuzero", r, f), "w"))
+PYEOF
+run "$P" aggregate multirank -q -o mr.json
+expect_rc 0 "aggregate of the 3-rank Inferix set"
+run "$P" aggregate gpuzero -q -o gz.json
+expect_rc 0 "aggregate of 3 Inferix ranks with all-zero GPU snapshots"
+python3 - mr.json gz.json <<'PYEOF' || fail "agg.json aggregates a priority or meaningless GPU numbers"
+import json, sys
+mr, gz = (json.load(open(f)) for f in sys.argv[1:])
+bad = [s["name"] for s in mr["stats"] if s["name"] == "recommendation" or s["unit"] == "priority"]
+assert not bad, bad
+gpu = lambda n: n.startswith("summary.gpu.") or n.startswith("gpu_metrics.")
+assert any(gpu(s["name"]) for s in mr["stats"]), "the real set has GPU numbers"
+bad = [s["name"] for s in gz["stats"] if gpu(s["name"])]
+assert not bad, bad
+assert all(r["inferix"]["gpu"] == {} for r in gz["ranks"]), [r["inferix"]["gpu"] for r in gz["ranks"]]
+assert all(r["inferix"]["cpu"] for r in gz["ranks"]), "the CPU numbers stay"
+PYEOF
+
 ls "$TMPDIR" >leftover
 [ ! -s leftover ] || fail "aggregate left temporary files: $(cat leftover)"
 

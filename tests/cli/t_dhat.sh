@@ -89,6 +89,39 @@ run "$P" speedscope "$D/dhat.out.heap" -o heap.speedscope.json
 expect_rc 0 "speedscope of dhat.out.heap"
 expect_out_has "1 profiles" "speedscope of dhat.out.heap: the byte-weighted profile"
 
+# -- the weights are bytes allocated: speedscope's unit "bytes", never "nanoseconds"
+grep -q '"unit":"bytes"' heap.speedscope.json || fail "speedscope of dhat.out.heap: unit not bytes"
+grep -q '"nanoseconds"' heap.speedscope.json && fail "speedscope of dhat.out.heap says nanoseconds"
+
+# -- summary and page: the program totals and the t-gmax peak (python above: sums of tb/tbk and
+# gb/gbk = 204864 B in 21 blocks, 57408 B in 12 blocks); frames weigh bytes, never a time
+run "$P" summary "$D/dhat.out.heap"
+expect_rc 0 "summary of dhat.out.heap"
+expect_out_has "allocated in all   200.06 KiB (204864 bytes) in 21 blocks" "DHAT total in summary"
+expect_out_has "peak at t-gmax      56.06 KiB (57408 bytes) in 12 blocks" "DHAT peak in summary"
+expect_out_has "t-gmax at 188608 instructions" "DHAT t-gmax in summary"
+expect_out_has "Top frames by self weight" "DHAT frames weigh bytes"
+if grep -E '[0-9] (ns|us|ms|s) ' "$tmp/out" | grep -v '^x axis' >/dev/null; then
+	fail "summary of dhat.out.heap prints a byte weight as a time"
+fi
+run "$P" report "$D/dhat.out.heap" -o heap.html
+expect_rc 0 "report of dhat.out.heap"
+grep -q "Heap peak and totals (valgrind DHAT)" heap.html || fail "page: no DHAT peak section"
+grep -q 'data-v="57408" data-u="bytes"' heap.html || fail "page: no t-gmax bytes cell"
+grep -q "massif --time-unit" heap.html && fail "page describes DHAT's axis in massif's words"
+grep -q 'data-u="ns"' heap.html && fail "page: a DHAT value in ns"
+
+# -- compare weighs DHAT's frames in bytes (spans.unit), not as times
+run "$P" compare "$D/dhat.out.heap" "$D/dhat.out.heap" --to json -o cmp.json
+expect_rc 0 "compare of dhat.out.heap with itself"
+"$PY" - cmp.json <<'PYEOF' || fail "compare: a DHAT span metric is not in bytes"
+import json, sys
+m = {x["id"]: x for x in json.load(open(sys.argv[1]))["metrics"]}
+s = m["span:main (prog.c:56)"]
+# tb of the PPs under main (prog.c:56): 40960 + 163840 (python over the JSON, above)
+sys.exit(0 if s["unit"] == "bytes" and s["kind"] == "memory" and s["base"] == 204800 else 1)
+PYEOF
+
 # -- a version this reader does not know: exit 2 with the position of the value
 sed 's/"dhatFileVersion":2/"dhatFileVersion":3/' "$D/dhat.out.heap" >v3.json
 run "$P" ingest v3.json -o err.db

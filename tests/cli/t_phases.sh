@@ -57,9 +57,9 @@ has used-peak.json '"value":21494012928,"t_ns":21015000000,"phase":{"name":"infe
 has model.json '{"name":"load_model","kind":"phase","occurrence":1,"depth":0,"t_ns":3236000000,"dur_ns":5728000000,' "load_model occurrence"
 has model.json '{"name":"inference","kind":"phase","occurrence":1,"depth":0,"t_ns":8964000000,"dur_ns":12713000000,' "inference occurrence"
 has model.json '{"name":"teardown","kind":"phase","occurrence":1,"depth":0,"t_ns":21677000000,"dur_ns":1325000000,' "teardown occurrence"
-has model.json '"series":"sys.mem.used","device":"","start":3358915584,"end":9393507328,"delta":6034591744,"peak":9393507328,"peak_t_ns":8764000000,"samples":13}' "load_model delta"
-has model.json '"series":"sys.mem.used","device":"","start":9944943616,"end":21492747264,"delta":11547803648,"peak":21494012928,"peak_t_ns":21015000000,"samples":29}' "inference delta"
-has model.json '"series":"sys.mem.used","device":"","start":15799267328,"end":7259326464,"delta":-8539940864,"peak":15799267328,"peak_t_ns":21912000000,"samples":3}' "teardown delta"
+has model.json '"series":"sys.mem.used","device":"","start":2856522752,"end":9393507328,"delta":6536984576,"peak":9393507328,"peak_t_ns":8764000000,"samples":13}' "load_model delta"
+has model.json '"series":"sys.mem.used","device":"","start":9393507328,"end":21492747264,"delta":12099239936,"peak":21494012928,"peak_t_ns":21015000000,"samples":29}' "inference delta"
+has model.json '"series":"sys.mem.used","device":"","start":21492747264,"end":7259326464,"delta":-14233420800,"peak":15799267328,"peak_t_ns":21912000000,"samples":3}' "teardown delta"
 
 run "$P" summary "$QNN" --phases "$QLOG"
 expect_rc 0 "summary --phases"
@@ -208,6 +208,35 @@ expect_error "profreport: summary: 'q.db': --phases attaches a phase log to one 
 run "$P" ingest "$QNN" --phases far.log -o fresh.db
 expect_error "profreport: ingest: 'far.log': no phase falls" "ingest of a bad phase log"
 [ ! -e fresh.db ] || fail "a failed ingest --phases left a store behind"
+# -- QEff: its data file without the operations, and --phases with the operations list as QEff
+# keeps it ([[ISO time, NAME], ...], and {"operations": [...]}): the same phases as the merged file
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+"$PY" - "$PR_SAMPLES/qeff/qeff_profile.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ops = d.pop("operations")
+json.dump(d, open("qeff_data.json", "w"))
+json.dump(ops, open("qeff_ops.json", "w"))
+json.dump({"operations": ops, "sampling_interval": d["sampling_interval"]}, open("qeff_state.json", "w"))
+PYEOF
+run "$P" report --json merged.json --timeline-points 0 "$PR_SAMPLES/qeff/qeff_profile.json"
+expect_rc 0 "the merged QEff file"
+for ops in qeff_ops.json qeff_state.json; do
+	run "$P" report --json "$ops.model.json" --timeline-points 0 qeff_data.json --phases "$ops"
+	expect_rc 0 "QEff data + --phases $ops"
+	"$PY" - merged.json "$ops.model.json" <<'PYEOF' || fail "QEff --phases $ops: other phases than the merged file's"
+import json, sys
+a, b = (json.load(open(f))["runs"][0]["phases"]["occurrences"] for f in sys.argv[1:])
+key = lambda o: (o["name"], o["t_ns"], o["dur_ns"], o["memory"][0]["delta"], o.get("disk"))
+# the five operations before Completion (which closes the last: it is no phase), same times
+sys.exit(0 if [key(o) for o in a] == [key(o) for o in b] and len(a) == 5 else 1)
+PYEOF
+done
+printf '{"samples": []}\n' >noops.json
+run "$P" summary qeff_data.json --phases noops.json
+expect_error "profreport: summary: 'noops.json': not a phase log: JSON without an operations list" "JSON without operations"
+
 ls "$TMPDIR" >leftover
 [ ! -s leftover ] || fail "temporary files left: $(cat leftover)"
 
