@@ -611,7 +611,8 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 			     "<p class=\"meta\">From the snapshot's segments and blocks; "
 			     "external fragmentation = 1 &minus; largest free block / free bytes "
 			     "inside segments.</p>\n"
-			     "<table><thead><tr><th>Device</th><th class=\"n\">Reserved</th>"
+			     "<div class=\"scroll\"><table><thead><tr><th>Device</th>"
+			     "<th class=\"n\">Reserved</th>"
 			     "<th class=\"n\">Allocated</th><th class=\"n\">Active</th>"
 			     "<th class=\"n\">Requested</th><th class=\"n\">Segments</th>"
 			     "<th class=\"n\">Free in segments</th><th class=\"n\">Largest free "
@@ -629,11 +630,11 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 		tdf(sb, pr_mnum(d, "external_fragmentation") * 100, 1);
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
-	pr_strbuf_addstr(sb, "</tbody></table>\n");
+	pr_strbuf_addstr(sb, "</tbody></table></div>\n");
 	json_array_foreach(json_object_get(cs, "devices"), i, d) {
 		const json_t *pk = json_object_get(d, "peak"), *ooms = json_object_get(d, "ooms");
 		double top = pr_mnum(pk, "allocated");
-		pr_strbuf_addstr(sb, "<table><thead><tr><th>Pool (");
+		pr_strbuf_addstr(sb, "<div class=\"scroll\"><table><thead><tr><th>Pool (");
 		esc(sb, pr_mstr(d, "device"));
 		pr_strbuf_addstr(sb, ")</th><th class=\"n\">Segments</th><th class=\"n\">Reserved"
 				     "</th><th class=\"n\">Allocated</th><th class=\"n\">Active</th>"
@@ -647,7 +648,7 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 			tdn(sb, pr_mnum(v, "requested"), "bytes");
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
-		pr_strbuf_addstr(sb, "</tbody></table>\n");
+		pr_strbuf_addstr(sb, "</tbody></table></div>\n");
 		if (json_is_object(pk)) {
 			if (!strcmp(pr_mstr(cs, "time"), "time_us"))
 				pr_fmt_x(run, pr_mnum(pk, "t_ns"), b, sizeof(b));
@@ -662,7 +663,8 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 			esc(sb, b);
 			pr_strbuf_addstr(sb, " (the history replayed, anchored at the snapshot); "
 					     "the blocks live then, by their first user frame:</p>\n"
-					     "<table><thead><tr><th>Allocation site</th>"
+					     "<div class=\"scroll\"><table><thead><tr>"
+					     "<th>Allocation site</th>"
 					     "<th class=\"n\">Live bytes</th>"
 					     "<th class=\"n\">Share %</th>"
 					     "<th class=\"n\">Blocks</th></tr></thead><tbody>\n");
@@ -686,7 +688,7 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 			tdn(sb, pr_mnum(pk, "untracked_bytes"), "bytes");
 			tdf(sb, top > 0 ? pr_mnum(pk, "untracked_bytes") / top * 100 : NAN, 1);
 			pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td></tr>\n"
-					     "</tbody></table>\n");
+					     "</tbody></table></div>\n");
 		}
 		if (json_array_size(ooms)) {
 			v = json_array_get(ooms, json_array_size(ooms) - 1);
