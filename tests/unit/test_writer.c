@@ -1044,6 +1044,7 @@ static void test_v4_store_upgraded(void **state)
 	json_decref(m);
 	pr_store_close(f->st);
 	assert_int_equal(pr_store_open(&f->st, f->path, PR_STORE_CREATE, &err), 0);
+	f->db = pr_store_db(f->st); /* the connection of the reopened store, not the freed one */
 	assert_rows(f, "PRAGMA user_version", "5\n");
 	assert_rows(f, "SELECT count(*) FROM run_meta", "0\n");
 }
