@@ -120,6 +120,7 @@ struct uacc {
 
 struct stream {
 	int64_t track, first, last_end, ops;
+	int64_t kstream; /* Kineto's stream id (the "stream" arg), PR_GPU_NO_STREAM */
 	int64_t idle[3]; /* host wait, kernel wait, other */
 	struct uacc all, comp, cc;
 };
@@ -750,13 +751,14 @@ static void keep_duration(struct gb *g, struct gname *nm, int64_t dur)
 	g->kept++;
 }
 
-static void gpu_op(struct gb *g, int kind, int64_t track, int64_t ts, int64_t dur, struct gname *nm,
-		   const double *a, int has_rt, const struct launch *rt)
+static void gpu_op(struct gb *g, int kind, int64_t track, int64_t kstream, int64_t ts, int64_t dur,
+		   struct gname *nm, const double *a, int has_rt, const struct launch *rt)
 {
 	int64_t end = ts + dur;
 	int cls = kind != K_KERNEL ? C_MEMORY : nm->cls;
 	struct stream *s = stream_get(g, track);
 	int dir;
+	s->kstream = kstream;
 
 	g->ops++;
 	g->linked += has_rt;
@@ -985,7 +987,8 @@ static int main_row(struct gb *g, const struct pr_gpuscan *gs, const struct mrow
 		if (r->nostream)
 			g->nostream++; /* HTA leaves them out (its stream -1) */
 		else
-			gpu_op(g, kind, gs->tracks[r->track], ts, dur, nm, a, has_rt, &rt);
+			gpu_op(g, kind, gs->tracks[r->track], gs->tstream[r->track], ts, dur, nm, a,
+			       has_rt, &rt);
 	}
 	if (tb->on)
 		tb_row(g, kind, ts, dur, nm, a, has_rt, &rt);
@@ -1191,6 +1194,8 @@ static int streams_json(struct gb *g, json_t *out, struct pr_error *err)
 	for (i = 0; i < g->nstreams; i++) {
 		struct stream *s = &g->streams[i];
 		json_t *o, *t;
+		const char *tid, *label;
+		char buf[24];
 		int rc;
 		if (i >= MAX_STREAMS) {
 			more_busy = pr_add_sat(more_busy, u_total(&s->all));
@@ -1200,10 +1205,14 @@ static int streams_json(struct gb *g, json_t *out, struct pr_error *err)
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 2, s->track);
 		rc = sqlite3_step(st);
+		tid = rc == SQLITE_ROW ? pr_actx_text(st, 1) : "";
+		label = pr_gpuscan_stream_label(s->kstream, tid, buf, sizeof(buf));
 		o = pr_jobj("device", json_string(rc == SQLITE_ROW ? pr_actx_text(st, 0) : ""), "stream",
-			    json_string(rc == SQLITE_ROW ? pr_actx_text(st, 1) : ""), "name",
+			    json_string(label), "name",
 			    json_string(rc == SQLITE_ROW ? pr_actx_text(st, 2) : ""), "ops",
 			    pr_jint(s->ops), "t_ns", pr_actx_t(g->ctx, s->first), NULL);
+		if (strcmp(label, tid))
+			json_object_set_new(o, "tid", json_string(tid)); /* the track's thread */
 		json_object_update(o, t = temporal(s->last_end - s->first, &s->all, &s->comp, &s->cc));
 		json_decref(t);
 		json_object_set_new(o, "idle", idle_split(s->idle));

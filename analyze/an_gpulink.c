@@ -145,6 +145,7 @@ struct name_stat { /* per name: ops, CPU or GPU annotations */
 
 struct stream {
 	int64_t track;
+	int64_t kstream; /* Kineto's stream id (the "stream" arg), PR_GPU_NO_STREAM */
 	char *pid, *tid, *name;
 	int64_t acts, linked, busy_ns;
 	int64_t nk[3];
@@ -231,6 +232,7 @@ static int load_streams(struct gl *g, struct pr_error *err)
 		s = &g->streams[g->nstreams];
 		memset(s, 0, sizeof(*s));
 		s->track = sqlite3_column_int64(st, 0);
+		s->kstream = PR_GPU_NO_STREAM;
 		s->pid = pr_xstrdup(pr_actx_text(st, 1));
 		s->tid = pr_xstrdup(pr_actx_text(st, 2));
 		s->name = pr_xstrdup(pr_actx_text(st, 3));
@@ -394,6 +396,8 @@ static int scan(struct gl *g, struct pr_error *err)
 			g->last_stream = pr_imap_get(&g->streams_by_track, si, &si) ? si : -1;
 		}
 		a.stream = (int32_t)g->last_stream;
+		if (a.stream >= 0)
+			g->streams[a.stream].kstream = gs->tstream[r->track];
 		corr = pr_gpurow_corr_link(r);
 		if (corr != NO_KEY) {
 			struct corr_rec c;
@@ -1333,8 +1337,9 @@ static json_t *queue_json(struct gl *g, struct pr_xsort *keys, int64_t t0, struc
 {
 	size_t cap = g->ctx->opts->timeline_points;
 	uint64_t n = pr_xsort_count(keys), key = 0, ntp = 0;
-	int64_t q = 0, qmax = 0, tmax = 0, first, last;
-	double area = 0;
+	int64_t q = 0, qmax = 0, tmax = 0, first, last, at_max = 0;
+	double area = 0, samples = 0;
+	uint64_t nsamples = 0;
 	struct pr_spill *series;
 	json_t *o, *tl;
 	int has;
@@ -1349,8 +1354,14 @@ static json_t *queue_json(struct gl *g, struct pr_xsort *keys, int64_t t0, struc
 		int64_t t = add_wrap(t0, key >> 1);
 		struct qpoint pt;
 		area += (double)q * (double)sub_sat(t, last);
-		for (; has && add_wrap(t0, key >> 1) == t; has = xnext(keys, &key, sizeof(key)))
+		if (q == qmax && ntp)
+			add_ns(&at_max, sub_sat(t, last)); /* at the running max */
+		/* HTA's statistic: the mean of the value after each launch and end */
+		for (; has && add_wrap(t0, key >> 1) == t; has = xnext(keys, &key, sizeof(key))) {
 			q += key & 1 ? -1 : 1;
+			samples += (double)q;
+			nsamples++;
+		}
 		last = t;
 		pt.t = t;
 		pt.v = q;
@@ -1359,6 +1370,7 @@ static json_t *queue_json(struct gl *g, struct pr_xsort *keys, int64_t t0, struc
 		if (q > qmax) {
 			qmax = q;
 			tmax = t;
+			at_max = 0;
 		}
 	}
 	if (pr_xsort_failed(keys, err)) {
@@ -1367,7 +1379,9 @@ static json_t *queue_json(struct gl *g, struct pr_xsort *keys, int64_t t0, struc
 	}
 	o = pr_jobj("mean", pr_jnum(last > first ? area / (double)sub_sat(last, first) : 0), "max",
 		    pr_jint(qmax), "max_t_ns", pr_actx_t(g->ctx, tmax), "changes",
-		    pr_jint((int64_t)ntp), NULL);
+		    pr_jint((int64_t)ntp), "sample_mean",
+		    pr_jnum(nsamples ? samples / (double)nsamples : 0), "at_max_ns", pr_jint(at_max),
+		    NULL);
 	if (cap) {
 		if (!(tl = queue_timeline(g->ctx, series, ntp, first, last, cap, err))) {
 			json_decref(o);
@@ -1399,6 +1413,8 @@ static json_t *streams_json(struct gl *g, struct pr_error *err)
 	for (j = 0; j < g->nstreams; j++) {
 		struct stream *s = &g->streams[j];
 		struct pr_xsort *keys;
+		const char *label;
+		char buf[24];
 		if (!s->acts)
 			continue;
 		if (json_array_size(arr) >= STREAM_CAP) {
@@ -1422,12 +1438,15 @@ static json_t *streams_json(struct gl *g, struct pr_error *err)
 			json_decref(arr);
 			return NULL;
 		}
+		label = pr_gpuscan_stream_label(s->kstream, s->tid, buf, sizeof(buf));
 		json_array_append_new(
-			arr, pr_jobj("device", json_string(s->pid), "stream", json_string(s->tid), "name",
+			arr, o = pr_jobj("device", json_string(s->pid), "stream", json_string(label), "name",
 				     json_string(s->name), "activities", pr_jint(s->acts), "kernels",
 				     pr_jint(s->nk[AK_KERNEL]), "memcpys", pr_jint(s->nk[AK_MEMCPY]),
 				     "memsets", pr_jint(s->nk[AK_MEMSET]), "linked", pr_jint(s->linked),
 				     "busy_ns", pr_jint(s->busy_ns), "queue", queue, NULL));
+		if (strcmp(label, s->tid))
+			json_object_set_new(o, "tid", json_string(s->tid)); /* the track's thread */
 	}
 	if (pr_xsort_failed(g->queue, err)) {
 		json_decref(arr);
@@ -1441,7 +1460,10 @@ static json_t *streams_json(struct gl *g, struct pr_error *err)
 		json_string("queue length = linked activities whose runtime call has started and "
 			    "that have not finished (an end before the call's start counts at the "
 			    "call's start); mean weighted by time from the first launch to the last "
-			    "end on the stream"));
+			    "end on the stream; sample_mean: HTA's, the mean of the length after each "
+			    "launch and end; at_max_ns: time at the stream's maximum length; stream: "
+			    "Kineto's stream id (the stream arg), tid: the track's thread where it "
+			    "differs"));
 	return o;
 }
 

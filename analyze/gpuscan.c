@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +74,7 @@ void pr_gpuscan_free(struct pr_gpuscan *gs)
 	pr_spill_free(gs->ids);
 	free(gs->dl);
 	free(gs->tracks);
+	free(gs->tstream);
 	free(gs->keys);
 	pr_imap_release(&gs->key_idx);
 	pr_imap_release(&gs->track_idx);
@@ -394,7 +396,11 @@ static uint32_t track_index(struct pr_gpuscan *gs, int64_t track)
 		if ((gs->ntracks & (gs->ntracks - 1)) == 0)
 			gs->tracks = pr_xreallocarray(gs->tracks, gs->ntracks ? gs->ntracks * 2 : 1,
 						      sizeof(*gs->tracks));
+		if ((gs->ntracks & (gs->ntracks - 1)) == 0)
+			gs->tstream = pr_xreallocarray(gs->tstream, gs->ntracks ? gs->ntracks * 2 : 1,
+						       sizeof(*gs->tstream));
 		gs->tracks[gs->ntracks] = track;
+		gs->tstream[gs->ntracks] = PR_GPU_NO_STREAM;
 		ti = (int64_t)gs->ntracks++;
 		pr_imap_put(&gs->track_idx, track, ti);
 	}
@@ -461,8 +467,11 @@ int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t ki
 		return pr_spill_failed(gs->ids, err);
 	gs->n++;
 	gs->nkind[kind < PR_GK_OTHER ? kind : PR_GK_OTHER]++;
-	if (is_act(kind) && r.u.act.stream != PR_GPU_NO_STREAM)
+	if (is_act(kind) && r.u.act.stream != PR_GPU_NO_STREAM) {
 		gs->nstreamed++;
+		if (gs->tstream[r.track] == PR_GPU_NO_STREAM)
+			gs->tstream[r.track] = r.u.act.stream;
+	}
 	return 0;
 }
 
@@ -542,6 +551,14 @@ struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *err)
 	if (pr_gpuscan_finish(ctx, gs, err))
 		return NULL;
 	return ctx->gpuscan;
+}
+
+const char *pr_gpuscan_stream_label(int64_t stream, const char *tid, char *buf, size_t n)
+{
+	if (stream == PR_GPU_NO_STREAM)
+		return tid;
+	snprintf(buf, n, "%lld", (long long)stream);
+	return buf;
 }
 
 void pr_gpuscan_sort_u64(uint64_t *keys, size_t n)

@@ -118,6 +118,8 @@ struct pr_gpuscan {
 	size_t nkind[PR_GK_OTHER + 1]; /* rows per enum pr_gk */
 	size_t nstreamed;              /* device activities with a "stream" arg */
 	int64_t *tracks; /* track ids of the rows' track indexes */
+	int64_t *tstream; /* per track index: the first "stream" arg of its device activities
+			   * (Kineto's stream id: 7, 102), PR_GPU_NO_STREAM where none */
 	size_t ntracks;
 	int64_t *dl;  /* name ids of TensorBoard's DataLoader spans, ascending */
 	size_t ndl;
@@ -190,6 +192,11 @@ int pr_gpu_flows(struct pr_actx *ctx, pr_gpu_flow_fn *fn, void *arg, struct pr_e
 int64_t pr_gpu_flow_key(int64_t track, int64_t ts);
 /* Sort of keys[0..n) ascending (pr_radix_u64: 8 bytes a key besides them, against 12 with idx). */
 void pr_gpuscan_sort_u64(uint64_t *keys, size_t n);
+/*
+ * A stream's label as Kineto names it: its activities' "stream" arg
+ * (gs->tstream) in buf, else the track's thread id tid. Borrowed: buf or tid.
+ */
+const char *pr_gpuscan_stream_label(int64_t stream, const char *tid, char *buf, size_t n);
 /* enum pr_gk of a kind text (NULL: PR_GK_NONE). */
 uint8_t pr_gpuscan_kind(const char *kind);
 

@@ -1020,7 +1020,7 @@ static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g, struct gfig *
 {
 	static const char *const lh[] = { "Measure", "#p50", "#p95", "#Mean", "#Min", "#Max", NULL };
 	static const char *const qh[] = { "Device", "Stream", "#Activities", "#Busy", "#Queue mean",
-					  "#Queue max", NULL };
+					  "#Queue mean (HTA)", "#Queue max", "#Time at max", NULL };
 	const json_t *l = json_object_get(g, "launches"), *v;
 	size_t i, n = 0, total;
 	if (json_is_object(l)) {
@@ -1048,7 +1048,9 @@ static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g, struct gfig *
 		tdf(sb, pr_mnum(v, "activities"), 0);
 		tdn(sb, pr_mnum(v, "busy_ns"), "ns");
 		tdf(sb, json_is_object(q) ? pr_mnum(q, "mean") : NAN, 2);
+		tdf(sb, json_is_object(q) ? pr_mnum(q, "sample_mean") : NAN, 2);
 		tdf(sb, json_is_object(q) ? pr_mnum(q, "max") : NAN, 0);
+		tdn(sb, json_is_object(q) ? pr_mnum(q, "at_max_ns") : NAN, "ns");
 		pr_strbuf_addstr(sb, "</tr>\n");
 		n++;
 	}

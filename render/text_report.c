@@ -631,7 +631,7 @@ static int queue_before(const json_t *x, const json_t *y)
 static void queues(const json_t *items, FILE *out)
 {
 	const json_t *top[3] = { NULL, NULL, NULL }, *v;
-	char a[64], e[64];
+	char a[64], b[40], e[64];
 	size_t i, j, k;
 	json_array_foreach(items, i, v)
 	{
@@ -648,9 +648,12 @@ static void queues(const json_t *items, FILE *out)
 	for (j = 0; j < 3 && top[j]; j++) {
 		const json_t *q = json_object_get(top[j], "queue");
 		if (!j)
-			fprintf(out, "  %-38s %10s %10s\n", "queue length per stream", "mean", "max");
+			fprintf(out, "  %-30s %8s %8s %6s %12s\n", "queue length per stream", "mean",
+				"HTA mean", "max", "at max");
 		pr_stream_label(pr_mstr(top[j], "device"), pr_mstr(top[j], "stream"), a, sizeof(a));
-		emit(out, "  %-38s %10.2f %10.0f", pr_elide_end(a, 38, e, sizeof(e)), pr_mnum(q, "mean"), pr_mnum(q, "max"));
+		pr_fmt_duration(pr_mnum(q, "at_max_ns"), b, sizeof(b));
+		emit(out, "  %-30s %8.2f %8.2f %6.0f %12s", pr_elide_end(a, 30, e, sizeof(e)),
+		     pr_mnum(q, "mean"), pr_mnum(q, "sample_mean"), pr_mnum(q, "max"), b);
 	}
 }
 

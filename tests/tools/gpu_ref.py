@@ -149,6 +149,31 @@ def main():
     for s in sorted({o["stream"] for o in ops}):
         sel = [o for o in ops if o["stream"] == s]
         print("stream", s, len(sel), temporal(sel), idle_split(sel))
+    # queue length per stream (the gpu section; HTA's queue length summary): +1 at the linked
+    # call's start, -1 at the op's end (not before the call's start); launches before ends at one
+    # time; HTA's mean = mean of the length after each event; time at the maximum length
+    for s in sorted({o["stream"] for o in ops}):
+        evs = []
+        for o in ops:
+            if o["stream"] == s and o["rt"]:
+                evs.append((o["rt"][0], 0))
+                evs.append((max(o["end"], o["rt"][0]), 1))
+        if not evs:
+            continue
+        evs.sort()
+        q = qmax = 0
+        vals, after = [], []
+        for t, e in evs:
+            q += -1 if e else 1
+            vals.append(q)
+            after.append((t, q))
+        qmax = max(vals)
+        at = 0
+        for (t, v), (t2, _) in zip(after, after[1:]):
+            if v == qmax:
+                at += t2 - t
+        sid = next(o["args"].get("stream") for o in ops if o["stream"] == s)
+        print("queue", sid, len(vals), sum(vals) / len(vals), qmax, at)
     cu = merge([(o["ts"], o["end"]) for o in ops if o["cls"] == "communication"])
     pu = merge([(o["ts"], o["end"]) for o in ops if o["cls"] == "compute"])
     over = sum(clip(pu, a, b) for a, b in cu)
