@@ -77,8 +77,28 @@ gb m.json 'ty["memory"]["count"], ty["memory"]["time_ns"]' '(3, 35000)' "three d
 gb m.json 'top["dma_request"]["type"]' memory "dma_request row is memory"
 gb m.json 'top["matmul_kernel"]["type"]' compute "matmul_kernel is compute"
 
+# streams named by Kineto's stream arg, not the track's thread (4, 408); queue length:
+# stream 1 launches 0, 30, 70, 85 and ends 25, 50, 90, 95.02: lengths 1 0 1 0 1 2 1 0,
+# HTA's mean 6/8 = 0.75, at the max (2) 85..90 = 5 000 ns; stream 102: 1 0, mean 0.5,
+# at 1 from 12 to 35 = 23 000 ns
+gb m.json 'sorted((s["stream"], s.get("tid")) for s in g["streams"])' "[('1', '4'), ('102', '408')]" \
+	"gpu_breakdown streams named by the stream arg"
+q() {
+	got=$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]["gpu"]["streams"]["items"]
+q = {s["stream"]: s["queue"] for s in r if s["queue"]}
+print(eval(sys.argv[2]))' "$1" "$2" 2>&1) || true
+	[ "$got" = "$3" ] || fail "$4: $2 is '$got', expected '$3'"
+}
+q m.json '[q["1"][k] for k in ("sample_mean", "max", "at_max_ns")]' '[0.75, 2, 5000]' "stream 1 queue"
+q m.json '[q["102"][k] for k in ("sample_mean", "max", "at_max_ns")]' '[0.5, 1, 23000]' \
+	"stream 102 queue (HTA's 0.5)"
+expect_out_has "  GPU 0 stream 102                   1.00     0.50      1    23.000 us" \
+	"console queue row named 102"
+
 # the same numbers from the independent reference
 python3 "$REF" mtia.json >ref.txt || fail "gpu_ref.py failed"
+grep -q "^queue 1 8 0.75 2 5000$" ref.txt || fail "gpu_ref queue: $(grep '^queue' ref.txt)"
 grep -q "^family mtia$" ref.txt || fail "gpu_ref family: $(head -1 ref.txt)"
 grep -q "^rank {'span': 85020, 'busy': 50000, 'compute': 25000, 'communication': 0, 'memory': 25000, 'idle': 35020} {'host': 30000, 'kernel': 20, 'other': 5000}$" ref.txt ||
 	fail "gpu_ref rank line: $(grep '^rank' ref.txt)"
