@@ -657,6 +657,26 @@ static void queues(const json_t *items, FILE *out)
 	}
 }
 
+/* HTA's kernel launch statistics: delay (start - call end), outliers, the op with most delay. */
+static void launch_delays(const json_t *ld, FILE *out)
+{
+	const json_t *op = json_array_get(json_object_get(ld, "by_op"), 0);
+	char a[40], b[40], e[64];
+	if (!json_is_object(ld))
+		return;
+	emit(out, "  launch delay     mean %9s  max %10s  (HTA: start - call end)",
+	     secs(pr_mnum(ld, "delay_mean_ns"), a, sizeof(a)),
+	     secs(pr_mnum(ld, "delay_max_ns"), b, sizeof(b)));
+	emit(out, "    %lld delays > %s, %lld calls > %s, %lld short kernels of %lld",
+	     pr_mll(ld, "delay_outliers"), secs(pr_mnum(ld, "delay_cutoff_ns"), a, sizeof(a)),
+	     pr_mll(ld, "runtime_outliers"), secs(pr_mnum(ld, "runtime_cutoff_ns"), b, sizeof(b)),
+	     pr_mll(ld, "short_kernels"), pr_mll(ld, "launches"));
+	if (json_is_object(op))
+		emit(out, "    most delayed op %s: %lld launches, mean %s",
+		     pr_elide_end(pr_mstr(op, "name"), 30, e, sizeof(e)), pr_mll(op, "activities"),
+		     secs(pr_mnum(op, "delay_mean_ns"), a, sizeof(a)));
+}
+
 /* The GPU block: HTA's breakdowns, the CPU-GPU link and TensorBoard's step breakdown. */
 static void gpu(const json_t *run, FILE *out)
 {
@@ -729,6 +749,7 @@ static void gpu(const json_t *run, FILE *out)
 			emit(out, "  launch overhead  p50 %10s  p95 %10s  (CPU time per runtime call)",
 			     secs(pr_mnum(oh, "p50_ns"), c, sizeof(c)), secs(pr_mnum(oh, "p95_ns"), d, sizeof(d)));
 	}
+	launch_delays(json_object_get(g, "launch_delays"), out);
 	queues(json_object_get(json_object_get(g, "streams"), "items"), out);
 	if (json_is_object(sb)) {
 		const json_t *av = json_object_get(sb, "average");
