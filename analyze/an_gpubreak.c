@@ -1383,8 +1383,8 @@ static int kernels_json(struct gb *g, json_t *out, struct pr_error *err)
 	"communication counts as compute); memory = union of all ops - union of kernels; idle = span " \
 	"- union of all ops. Communication kernels: names starting nccl/rccl, containing gloo:, "     \
 	"msccl, nvshmem, DeepEP deep_ep::/dpsk::ep:: dispatch/combine/notify, or matching "           \
-	"--comm-kernels; memory: memcpy/memset, kernels named Memcpy/Memset, and on MTIA or an "      \
-	"unknown device kernels named dma*; GPU ops without a stream arg, in a run whose "     \
+	"--comm-kernels; memory: memcpy/memset, kernels named Memcpy/Memset, and on MTIA or " \
+	"an unknown device kernels named dma*; GPU ops without a stream arg, in a run whose " \
 	"others have one, are left out (HTA)"
 #define IDLE_RULE                                                                                \
 	"a gap before an op is host wait when the op's runtime call (same correlation) started "   \

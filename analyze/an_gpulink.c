@@ -1238,12 +1238,12 @@ static json_t *launch_delays_json(struct gl *g)
 	arr = json_array();
 	for (i = 0; i < ld->ntop; i++) {
 		const struct outlier *x = &ld->top[i];
-		json_array_append_new(arr, pr_jobj("name", name_json(g->ctx, x->name_id), "call",
-						   name_json(g->ctx, x->api_name), "op",
-						   name_json(g->ctx, x->op_name), "t_ns",
-						   pr_actx_t(g->ctx, x->ts), "cpu_ns", pr_jint(x->cpu),
-						   "gpu_ns", pr_jint(x->gpu), "delay_ns",
-						   pr_jint(x->delay), NULL));
+		json_array_append_new(
+			arr, pr_jobj("name", name_json(g->ctx, x->name_id), "call",
+				     name_json(g->ctx, x->api_name), "op",
+				     name_json(g->ctx, x->op_name), "t_ns",
+				     pr_actx_t(g->ctx, x->ts), "cpu_ns", pr_jint(x->cpu), "gpu_ns",
+				     pr_jint(x->gpu), "delay_ns", pr_jint(x->delay), NULL));
 	}
 	json_object_set_new(o, "outliers", arr);
 	if (ld->nops)
@@ -1267,8 +1267,9 @@ static json_t *launch_delays_json(struct gl *g)
 			d += ld->ops[i].delay;
 		}
 		json_object_set_new(o, "by_op_more",
-				    pr_jobj("names", pr_jint((int64_t)(ld->nops - cap)), "activities",
-					    pr_jint(acts), "delay_total_ns", pr_jnum(d), NULL));
+				    pr_jobj("names", pr_jint((int64_t)(ld->nops - cap)),
+					    "activities", pr_jint(acts), "delay_total_ns",
+					    pr_jnum(d), NULL));
 	}
 	json_object_set_new(o, "no_op", pr_jint(ld->no_op));
 	json_object_set_new(
@@ -1570,8 +1571,8 @@ static json_t *queue_json(struct gl *g, struct pr_xsort *keys, int64_t t0, struc
 	o = pr_jobj("mean", pr_jnum(last > first ? area / (double)sub_sat(last, first) : 0), "max",
 		    pr_jint(qmax), "max_t_ns", pr_actx_t(g->ctx, tmax), "changes",
 		    pr_jint((int64_t)ntp), "sample_mean",
-		    pr_jnum(nsamples ? samples / (double)nsamples : 0), "at_max_ns", pr_jint(at_max),
-		    NULL);
+		    pr_jnum(nsamples ? samples / (double)nsamples : 0), "at_max_ns",
+		    pr_jint(at_max), NULL);
 	if (cap) {
 		if (!(tl = queue_timeline(g->ctx, series, ntp, first, last, cap, err))) {
 			json_decref(o);
@@ -1630,7 +1631,8 @@ static json_t *streams_json(struct gl *g, struct pr_error *err)
 		}
 		label = pr_gpuscan_stream_label(s->kstream, s->tid, buf, sizeof(buf));
 		json_array_append_new(
-			arr, o = pr_jobj("device", json_string(s->pid), "stream", json_string(label), "name",
+			arr, o = pr_jobj("device", json_string(s->pid), "stream",
+					 json_string(label), "name",
 				     json_string(s->name), "activities", pr_jint(s->acts), "kernels",
 				     pr_jint(s->nk[AK_KERNEL]), "memcpys", pr_jint(s->nk[AK_MEMCPY]),
 				     "memsets", pr_jint(s->nk[AK_MEMSET]), "linked", pr_jint(s->linked),
@@ -1650,10 +1652,10 @@ static json_t *streams_json(struct gl *g, struct pr_error *err)
 		json_string("queue length = linked activities whose runtime call has started and "
 			    "that have not finished (an end before the call's start counts at the "
 			    "call's start); mean weighted by time from the first launch to the last "
-			    "end on the stream; sample_mean: HTA's, the mean of the length after each "
-			    "launch and end; at_max_ns: time at the stream's maximum length; stream: "
-			    "Kineto's stream id (the stream arg), tid: the track's thread where it "
-			    "differs"));
+			    "end on the stream; sample_mean: HTA's, the mean of the length after "
+			    "each launch and end; at_max_ns: time at the stream's maximum length; "
+			    "stream: Kineto's stream id (the stream arg), tid: the track's thread "
+			    "where it differs"));
 	return o;
 }
 

@@ -397,7 +397,8 @@ static uint32_t track_index(struct pr_gpuscan *gs, int64_t track)
 			gs->tracks = pr_xreallocarray(gs->tracks, gs->ntracks ? gs->ntracks * 2 : 1,
 						      sizeof(*gs->tracks));
 		if ((gs->ntracks & (gs->ntracks - 1)) == 0)
-			gs->tstream = pr_xreallocarray(gs->tstream, gs->ntracks ? gs->ntracks * 2 : 1,
+			gs->tstream = pr_xreallocarray(gs->tstream,
+						       gs->ntracks ? gs->ntracks * 2 : 1,
 						       sizeof(*gs->tstream));
 		gs->tracks[gs->ntracks] = track;
 		gs->tstream[gs->ntracks] = PR_GPU_NO_STREAM;

@@ -70,7 +70,8 @@ static int matches(const struct rule *r, const struct pr_kclassify *kc, const ch
 	case M_DEEPEP:
 		return (strstr(name, "deep_ep::") || strstr(name, "dpsk::ep::")) &&
 		       !strstr(name, "layout") &&
-		       (strstr(name, "dispatch") || strstr(name, "combine") || strstr(name, "notify"));
+		       (strstr(name, "dispatch") || strstr(name, "combine") ||
+			strstr(name, "notify"));
 	default:
 		return kc && kc->has_re && regexec(&kc->re, name, 0, NULL, 0) == 0;
 	}

@@ -648,8 +648,8 @@ static void queues(const json_t *items, FILE *out)
 	for (j = 0; j < 3 && top[j]; j++) {
 		const json_t *q = json_object_get(top[j], "queue");
 		if (!j)
-			fprintf(out, "  %-30s %8s %8s %6s %12s\n", "queue length per stream", "mean",
-				"HTA mean", "max", "at max");
+			fprintf(out, "  %-30s %8s %8s %6s %12s\n", "queue length per stream",
+				"mean", "HTA mean", "max", "at max");
 		pr_stream_label(pr_mstr(top[j], "device"), pr_mstr(top[j], "stream"), a, sizeof(a));
 		pr_fmt_duration(pr_mnum(q, "at_max_ns"), b, sizeof(b));
 		emit(out, "  %-30s %8.2f %8.2f %6.0f %12s", pr_elide_end(a, 30, e, sizeof(e)),

@@ -1,6 +1,6 @@
 #!/bin/sh
-# t0097-kclass-mtia: issue 28, "one classification" and "one launch link",
-# on a constructed MTIA-shaped trace (HTA's MTIA trace is not available):
+# t0097-kclass-mtia: issue 28, "one classification", "one launch link" and
+# stream names / queue statistics, on a constructed MTIA-shaped trace (HTA's MTIA trace is not available):
 # MTIA runtime calls named runFunction (category mtia_runtime), kernels on
 # device tracks whose thread ids (4, 408) are not Kineto's stream ids (1,
 # 102), dma* kernels, and a device event without a "stream" arg.
