@@ -96,6 +96,13 @@ q m.json '[q["102"][k] for k in ("sample_mean", "max", "at_max_ns")]' '[0.5, 1, 
 expect_out_has "  GPU 0 stream 102                   1.00     0.50      1    23.000 us" \
 	"console queue row named 102"
 
+# the timeline's and trace view's lanes too (no thread_name metadata in the trace)
+got=$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+print(sorted(l["name"] for l in r["timeline"]["lanes"]))' m.json 2>&1) || true
+[ "$got" = "['GPU 0 stream 1', 'GPU 0 stream 102', 'GPU 0 stream 5', 'thread 100']" ] ||
+	fail "timeline lanes: $got"
+
 # the same numbers from the independent reference
 python3 "$REF" mtia.json >ref.txt || fail "gpu_ref.py failed"
 grep -q "^queue 1 8 0.75 2 5000$" ref.txt || fail "gpu_ref queue: $(grep '^queue' ref.txt)"
