@@ -62,6 +62,7 @@
 #include "analyze/stats.h"
 #include "base/spill.h"
 #include "base/strbuf.h"
+#include "base/strmap.h"
 #include "base/xalloc.h"
 #include "base/xsort.h"
 
@@ -71,6 +72,7 @@
 #define STREAM_CAP 64
 #define TYPE_CAP 16
 #define OUTLIER_CAP 10
+#define OP_KERNELS 3 /* per op of launch_delays.by_op, its activities' names with most delay */
 /* HTA's get_cuda_kernel_launch_stats defaults (runtime_cutoff 50 us, launch_delay_cutoff 100 us) */
 #define RUNTIME_CUTOFF_NS 50000
 #define DELAY_CUTOFF_NS 100000
@@ -166,8 +168,17 @@ struct op_delay {
 	double delay, latency;
 };
 
+/* Per (op, activity name): the activities an op launched, by name. */
+struct op_kernel {
+	int64_t op, name_id, acts;
+	double delay;
+};
+
 /* HTA's kernel launch statistics over the linked activities. */
 struct launch_delays {
+	struct pr_strmap by_pair; /* (op, name) -> index into pairs */
+	struct op_kernel *pairs;
+	size_t npairs;
 	int64_t n, cpu_max, gpu_max, delay_max, runtime_out, delay_out, short_k, no_op;
 	double cpu, gpu, delay, latency;
 	struct outlier top[OUTLIER_CAP];
@@ -815,6 +826,21 @@ static int calls_pass(struct gl *g, struct pr_error *err)
 /* Memcpy/memset type: the name up to " (" ("Memcpy HtoD (Pinned -> Device)" -> "Memcpy HtoD"). */
 static char *act_type(struct pr_actx *ctx, const struct arec *a);
 
+static void op_kernel_add(struct launch_delays *ld, int64_t op, int64_t name_id, int64_t delay)
+{
+	int64_t key[2] = { op, name_id }, v;
+	if (!pr_strmap_get(&ld->by_pair, key, sizeof(key), &v)) {
+		ld->pairs = pr_xreallocarray(ld->pairs, ld->npairs + 1, sizeof(*ld->pairs));
+		memset(&ld->pairs[ld->npairs], 0, sizeof(*ld->pairs));
+		ld->pairs[ld->npairs].op = op;
+		ld->pairs[ld->npairs].name_id = name_id;
+		v = (int64_t)ld->npairs++;
+		pr_strmap_put(&ld->by_pair, key, sizeof(key), v);
+	}
+	ld->pairs[v].acts++;
+	ld->pairs[v].delay += (double)delay;
+}
+
 /* Outlier x before y: the longer delay, then the earlier start, then the name. */
 static int outlier_before(const struct outlier *x, const struct outlier *y)
 {
@@ -865,6 +891,7 @@ static void launch_delay(struct gl *g, const struct arec *a, const struct link_r
 			pr_imap_put(&ld->by_op, l->op_name, v);
 		}
 		od = &ld->ops[v];
+		op_kernel_add(ld, l->op_name, a->name_id, delay);
 		od->acts++;
 		od->delay += (double)delay;
 		od->latency += (double)lat;
@@ -1219,6 +1246,39 @@ static json_t *name_json(struct pr_actx *ctx, int64_t name_id)
 	return j;
 }
 
+/* Pair x before y: the op, then the most delay, then the name id. */
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct op_kernel *x = a, *y = b;
+	if (x->op != y->op)
+		return x->op < y->op ? -1 : 1;
+	if (x->delay != y->delay)
+		return x->delay > y->delay ? -1 : 1;
+	return x->name_id < y->name_id ? -1 : x->name_id > y->name_id;
+}
+
+/* An op's activities by name (pairs sorted by cmp_pair): the OP_KERNELS with most delay. */
+static json_t *op_kernels_json(struct gl *g, int64_t op)
+{
+	struct launch_delays *ld = &g->ld;
+	json_t *arr = json_array();
+	size_t lo = 0, hi = ld->npairs, k;
+	while (lo < hi) { /* the first pair of op */
+		size_t mid = lo + (hi - lo) / 2;
+		if (ld->pairs[mid].op < op)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < ld->npairs && ld->pairs[k].op == op && k - lo < OP_KERNELS; k++) {
+		const struct op_kernel *x = &ld->pairs[k];
+		json_array_append_new(arr, pr_jobj("name", name_json(g->ctx, x->name_id),
+						   "activities", pr_jint(x->acts),
+						   "delay_total_ns", pr_jnum(x->delay), NULL));
+	}
+	return arr;
+}
+
 /* HTA's kernel launch statistics (launch_delay() says what each is). */
 static json_t *launch_delays_json(struct gl *g)
 {
@@ -1248,6 +1308,8 @@ static json_t *launch_delays_json(struct gl *g)
 	json_object_set_new(o, "outliers", arr);
 	if (ld->nops)
 		qsort(ld->ops, ld->nops, sizeof(*ld->ops), cmp_op_delay);
+	if (ld->npairs) /* the index is not needed any more */
+		qsort(ld->pairs, ld->npairs, sizeof(*ld->pairs), cmp_pair);
 	arr = json_array();
 	for (i = 0; i < ld->nops && i < cap; i++) {
 		const struct op_delay *x = &ld->ops[i];
@@ -1256,7 +1318,8 @@ static json_t *launch_delays_json(struct gl *g)
 				     pr_jint(x->acts), "delay_total_ns", pr_jnum(x->delay),
 				     "delay_mean_ns", pr_jnum(x->delay / (double)x->acts),
 				     "delay_max_ns", pr_jint(x->delay_max), "latency_mean_ns",
-				     pr_jnum(x->latency / (double)x->acts), NULL));
+				     pr_jnum(x->latency / (double)x->acts), "kernels",
+				     op_kernels_json(g, x->name_id), NULL));
 	}
 	json_object_set_new(o, "by_op", arr);
 	if (ld->nops > cap) {
@@ -1281,7 +1344,8 @@ static json_t *launch_delays_json(struct gl *g)
 			    "duration > runtime_cutoff_ns, delay > delay_cutoff_ns (HTA's 50 and "
 			    "100 us; the longest 10 delays listed); short kernels: cpu duration <= "
 			    "runtime cutoff and gpu duration < cpu duration; by_op: the nearest op "
-			    "above the call, the most delay first"));
+			    "above the call, the most delay first, with its 3 activity names of "
+			    "most delay"));
 	return o;
 }
 
@@ -1665,6 +1729,8 @@ static void gl_release(struct gl *g)
 	pr_imap_release(&g->streams_by_track);
 	pr_imap_release(&g->ld.by_op);
 	free(g->ld.ops);
+	pr_strmap_release(&g->ld.by_pair);
+	free(g->ld.pairs);
 	for (i = 0; i < g->nstreams; i++) {
 		free(g->streams[i].pid);
 		free(g->streams[i].tid);

@@ -1020,10 +1020,11 @@ static void launch_row(struct pr_strbuf *sb, const char *what, const json_t *o)
 static void launch_delay_tables(struct pr_strbuf *sb, const json_t *ld)
 {
 	static const char *const oh[] = { "Op", "#Launches", "#Delay total", "#Delay mean",
-					  "#Delay max", "#Latency mean", NULL };
+					  "#Delay max", "#Latency mean", "Activity with most delay",
+					  NULL };
 	static const char *const xh[] = { "Activity", "Call", "Op", "#Start", "#CPU", "#GPU",
 					  "#Delay", NULL };
-	const json_t *v, *ops = json_object_get(ld, "by_op");
+	const json_t *v, *k, *ops = json_object_get(ld, "by_op");
 	const json_t *out = json_object_get(ld, "outliers");
 	const json_t *more = json_object_get(ld, "by_op_more");
 	char a[40], b[40], c[40], d[40], e[40], f[40];
@@ -1053,6 +1054,8 @@ static void launch_delay_tables(struct pr_strbuf *sb, const json_t *ld)
 			tdn(sb, pr_mnum(v, "delay_mean_ns"), "ns");
 			tdn(sb, pr_mnum(v, "delay_max_ns"), "ns");
 			tdn(sb, pr_mnum(v, "latency_mean_ns"), "ns");
+			k = json_array_get(json_object_get(v, "kernels"), 0);
+			pr_html_td(sb, pr_mstr(k, "name"));
 			pr_strbuf_addstr(sb, "</tr>\n");
 			n++;
 		}

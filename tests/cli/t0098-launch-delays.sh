@@ -13,7 +13,9 @@
 #   delays > 100 us, 2682 short kernels; longest delay 90937999 ns at trace ns
 #   1712195495792743866 (a vectorized_elementwise_kernel); by op: aten::copy_
 #   1600 launches, 116861602084 ns; aten::convolution_backward 1465,
-#   98494840233 ns; aten::mul 815, 55137068887 ns.
+#   98494840233 ns (its kernels of most delay: Memset (Device) 135 / 9332070420,
+#   cudnn reduce_wgrad_nchw_helper 115 / 7548882786, volta_sgemm_64x64_nt 105 /
+#   7059626688); aten::mul 815, 55137068887 ns.
 #   negative_queue rank0: 6875 launches, delay max 198774000 ns, total
 #   833447965000 ns; 386 / 6686 / 2135 outliers; aten::add_ first (850,
 #   142328712000 ns).
@@ -58,6 +60,9 @@ ld ns.json 'len(d["outliers"]), d["outliers"][0]["delay_ns"], d["outliers"][0]["
 ld ns.json '[(o["name"], o["activities"], int(o["delay_total_ns"])) for o in d["by_op"][:3]]' \
 	"[('aten::copy_', 1600, 116861602084), ('aten::convolution_backward', 1465, 98494840233), ('aten::mul', 815, 55137068887)]" \
 	"the three ops with most delay"
+ld ns.json '[(k["name"][:40], k["activities"], int(k["delay_total_ns"])) for k in d["by_op"][1]["kernels"]]' \
+	"[('Memset (Device)', 135, 9332070420), ('void cudnn::cnn::reduce_wgrad_nchw_helpe', 115, 7548882786), ('volta_sgemm_64x64_nt', 105, 7059626688)]" \
+	"aten::convolution_backward's three kernels with most delay"
 expect_out_has "  launch delay     mean 68.685 ms  max  90.938 ms  (HTA: start - call end)" \
 	"console: delay line"
 expect_out_has "    5932 delays > 100.000 us, 936 calls > 50.000 us, 2682 short kernels of 6095" \

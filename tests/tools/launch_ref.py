@@ -53,11 +53,16 @@ top = sorted(rows, key=lambda r: (-r["delay"], r["ts"]))[:3]
 for r in top:
     print("outlier", r["delay"], r["ts"], r["name"][:50])
 if len(sys.argv) > 2:
-    by = {}
+    by, pairs = {}, {}
     for r in rows:
         o = op_of(r["op"])
         if o:
             x = by.setdefault(o, [0, 0])
             x[0] += 1; x[1] += r["delay"]
+            y = pairs.setdefault((o, r["name"]), [0, 0])
+            y[0] += 1; y[1] += r["delay"]
     for k, v in sorted(by.items(), key=lambda kv: -kv[1][1])[:3]:
         print("op", k, v[0], v[1])
+        top = sorted(((n, c) for (o, n), c in pairs.items() if o == k), key=lambda x: -x[1][1])[:3]
+        for n, c in top:
+            print("  kernel", n[:40], c[0], c[1])
