@@ -57,7 +57,9 @@
  * started yet and the kernels running at the scan's time. Role coverage is
  * kept as running unions; step boundaries known only at the end (device
  * ends) are handled by evaluating the cumulative coverage at every
- * candidate boundary as the scan passes it.
+ * candidate boundary as the scan passes it. Runtime calls not named as
+ * launches wait for their GPU op in a ring of the last 65 536 (512 KiB,
+ * only when the run has such calls; other_put()).
  */
 #include <math.h>
 #include <stddef.h>
@@ -401,7 +403,8 @@ static void other_put(struct gb *g, int64_t corr, int64_t ts, int64_t end, struc
 		return; /* a name that launches nothing (syncs, queries): not worth the map */
 	nm->calls++;
 	if (!g->ring)
-		g->ring = pr_xcalloc(OTHER_CALLS, sizeof(*g->ring));
+		/* not cleared: a slot is read only once written */
+		g->ring = pr_xreallocarray(NULL, OTHER_CALLS, sizeof(*g->ring));
 	if (g->nring >= OTHER_CALLS &&
 	    pr_strmap_get(&g->launches, &g->ring[k], sizeof(g->ring[k]), &i) && g->lv[i].other)
 		launch_free(g, g->ring[k], i);
