@@ -40,7 +40,8 @@ static void test_comm(void **state)
 	assert_int_equal(lib, PR_KL_MSCCL);
 	assert_int_equal(cls(NULL, NULL, "NVSHMEM_put_kernel", &lib), PR_KC_COMM);
 	assert_int_equal(lib, PR_KL_NVSHMEM);
-	assert_int_equal(cls(NULL, NULL, "void deep_ep::intranode::combine<8>(x)", &lib), PR_KC_COMM);
+	assert_int_equal(cls(NULL, NULL, "void deep_ep::intranode::combine<8>(x)", &lib),
+			 PR_KC_COMM);
 	assert_int_equal(lib, PR_KL_DEEPEP);
 	/* DeepEP's layout kernel computes */
 	assert_int_equal(cls(NULL, NULL, "void deep_ep::get_dispatch_layout<1>(x)", &lib),
