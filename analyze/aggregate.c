@@ -5,6 +5,7 @@
  * Inferix's keys).
  */
 #include "analyze/aggregate.h"
+#include "analyze/kclass.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -650,19 +651,7 @@ static long rank_by_regex(const struct pr_agg *a, const char *path)
 
 int pr_agg_is_collective(const char *name)
 {
-	static const char *const pats[] = { "nccl",	     "c10d",	    "allreduce",
-					    "all_reduce",    "all_gather",  "allgather",
-					    "reduce_scatter", "reducescatter", "broadcast",
-					    "alltoall",	     "all_to_all" };
-	size_t i, n = strlen(name);
-	char *low = pr_xmalloc(n + 1);
-	int yes = 0;
-	for (i = 0; i <= n; i++)
-		low[i] = (char)tolower((unsigned char)name[i]);
-	for (i = 0; i < sizeof(pats) / sizeof(pats[0]) && !yes; i++)
-		yes = strstr(low, pats[i]) != NULL;
-	free(low);
-	return yes;
+	return pr_kclass_is_collective(name); /* the one classification (kclass.h) */
 }
 
 /* The (kind, name) collective's arrival record with room for n steps; NULL past the caps. */

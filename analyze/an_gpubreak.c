@@ -6,18 +6,19 @@
  *
  * gpu_breakdown (HTA's definitions, exact ns):
  *  - every GPU op is compute, communication or memory: memory = memcpy and
- *    memset spans and kernels named "Memcpy..."/"Memset..."; communication =
- *    kernels of a collective library (comm_library() below: NCCL/RCCL,
- *    gloo, MSCCL, NVSHMEM, DeepEP, and the --comm-kernels pattern);
- *    compute = every other kernel;
+ *    memset spans and the kernels kclass.h calls memory ("Memcpy..."/
+ *    "Memset...", MTIA's "dma..."); communication = kernels of a collective
+ *    library (kclass.h: NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP, and the
+ *    --comm-kernels pattern); compute = every other kernel;
  *  - temporal breakdown of the rank (all streams) and of each stream, over
  *    its span (first op start .. last op end): compute = union of compute
  *    kernels; communication = union of compute and communication minus
  *    compute (overlapped communication counts as compute, as in HTA);
  *    memory = union of all ops minus that; idle = span - union of all ops;
  *  - idle split (HTA's idle time breakdown): a gap before an op is host
- *    wait when the runtime call that launched the op (same "correlation")
- *    started after the previous op ended (the CPU was late), else kernel
+ *    wait when the runtime call that launched the op (same "correlation":
+ *    any runtime call, as the gpu section links them, not only those named
+ *    launch/memcpy/memset) started after the previous op ended (the CPU was late), else kernel
  *    wait when shorter than 30 ns (HTA's consecutive_kernel_delay), else
  *    other. Per stream the gaps are those between the stream's consecutive
  *    ops (HTA); for the rank, those of the union of all streams;
@@ -56,10 +57,11 @@
  * started yet and the kernels running at the scan's time. Role coverage is
  * kept as running unions; step boundaries known only at the end (device
  * ends) are handled by evaluating the cumulative coverage at every
- * candidate boundary as the scan passes it.
+ * candidate boundary as the scan passes it. Runtime calls not named as
+ * launches wait for their GPU op in a ring of the last 65 536 (512 KiB,
+ * only when the run has such calls; other_put()).
  */
 #include <math.h>
-#include <regex.h>
 #include <stddef.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -68,6 +70,7 @@
 #include "analyze/actx.h"
 #include "base/timecheck.h"
 #include "analyze/gpuscan.h"
+#include "analyze/kclass.h"
 #include "analyze/stats.h"
 #include "analyze/throughput.h"
 #include "base/strbuf.h"
@@ -83,12 +86,11 @@
 size_t pr_gpubreak_keep_max = (size_t)4 << 20;
 
 enum rowkind { K_KERNEL, K_MEMCPY, K_MEMSET, K_RUNTIME, K_OP, K_PHASE, K_OTHER };
-enum gclass { C_COMPUTE, C_COMM, C_MEMORY, NCLASS };
-static const char *const class_names[NCLASS] = { "compute", "communication", "memory" };
-
-enum lib { L_NONE, L_NCCL, L_RCCL, L_GLOO, L_MSCCL, L_NVSHMEM, L_DEEPEP, L_USER, NLIB };
-static const char *const lib_names[NLIB] = { "",	"nccl",	   "rccl", "gloo",
-					     "msccl", "nvshmem", "deepep", "user" };
+/* the classes and libraries of kclass.h, the one classification */
+enum gclass { C_COMPUTE = PR_KC_COMPUTE, C_COMM = PR_KC_COMM, C_MEMORY = PR_KC_MEMORY, NCLASS };
+#define class_names pr_kclass_names
+#define NLIB PR_KL_N
+#define lib_names pr_klib_names
 
 enum dir { D_HTOD, D_DTOH, D_DTOD, D_PTOP, D_HTOH, D_MEMSET, D_OTHER, NDIR };
 static const char *const dir_names[NDIR] = { "HtoD", "DtoH", "DtoD", "PtoP", "HtoH", "Memset", "other" };
@@ -96,14 +98,14 @@ static const char *const dir_names[NDIR] = { "HtoD", "DtoH", "DtoD", "PtoP", "Ht
 #define F_LAUNCH 1     /* a runtime call that launches GPU work */
 #define F_GRAPH 2      /* ... a graph launch: several ops share its correlation */
 #define F_DATALOADER 4 /* TensorBoard's DataLoader span */
-#define F_MEMNAME 8    /* a kernel named Memcpy/Memset (HTA: memory) */
 
 /* Per distinct name: classification, and statistics when it names GPU ops. */
 struct gname {
 	int64_t id;
-	uint8_t lib, dir, flags;
+	uint8_t lib, dir, flags, cls; /* cls: of a kernel of this name (kclass.h) */
 	int kind; /* kind of its first GPU op, -1 = none */
 	int64_t count, total, min, max;
+	int64_t calls, launched; /* a runtime call name's calls kept by other_put, linked ones */
 	double sumsq, median, bps_w, bps_d, occ_w, occ_d;
 	double *durs; /* every duration, while the total kept is under pr_gpubreak_keep_max */
 	size_t ndurs, capdurs;
@@ -120,6 +122,7 @@ struct uacc {
 
 struct stream {
 	int64_t track, first, last_end, ops;
+	int64_t kstream; /* Kineto's stream id (the "stream" arg), PR_GPU_NO_STREAM */
 	int64_t idle[3]; /* host wait, kernel wait, other */
 	struct uacc all, comp, cc;
 };
@@ -127,7 +130,14 @@ struct stream {
 struct launch {
 	int64_t ts, end;
 	int graph, next_free;
+	int other; /* a call not named as a launch: in the ring of recent ones */
+	int64_t nm; /* its name's index in names */
 };
+
+/* Runtime calls not named launch/memcpy/memset kept for their correlation (the most recent). */
+#define OTHER_CALLS 65536
+/* ... until a name has had this many calls and none launched a GPU op (cudaEventQuery) */
+#define OTHER_TRIES 1024
 
 /* ---- TensorBoard step breakdown ---- */
 
@@ -182,8 +192,7 @@ struct tb {
 
 struct gb {
 	struct pr_actx *ctx;
-	regex_t re;
-	int has_re;
+	struct pr_kclassify kc;
 	struct pr_strmap name_idx;
 	struct gname *names;
 	size_t nnames, capnames;
@@ -192,8 +201,10 @@ struct gb {
 	struct launch *lv;
 	size_t nlv, caplv;
 	int free_head;
+	int64_t *ring; /* correlations of the last OTHER_CALLS such calls */
+	size_t nring;
 	/* rank */
-	int64_t first, last, ops, linked;
+	int64_t first, last, ops, linked, nostream;
 	int64_t idle[3], gaps;
 	struct uacc all, comp, cc, comm;
 	struct stream *streams;
@@ -254,38 +265,6 @@ static int has_ci(const char *s, const char *needle)
 			return 1;
 	}
 	return 0;
-}
-
-/*
- * The collective library of a kernel name, L_NONE for compute:
- *   nccl / rccl   the name (after "void ") starts with "nccl" (HTA's rule; RCCL
- *                 keeps NCCL's kernel names) or "rccl";
- *   gloo          contains "gloo:" (HTA's rule);
- *   msccl         contains "msccl" (any case);
- *   nvshmem       contains "nvshmem" (any case);
- *   deepep        contains "deep_ep::" or "dpsk::ep::" and "dispatch", "combine"
- *                 or "notify", but not "layout" (get_dispatch_layout computes);
- *   user          matches --comm-kernels.
- */
-static int comm_library(const struct gb *g, const char *name)
-{
-	const char *b = !strncmp(name, "void ", 5) ? name + 5 : name;
-	if (!strncmp(b, "nccl", 4))
-		return L_NCCL;
-	if (!strncmp(b, "rccl", 4))
-		return L_RCCL;
-	if (strstr(name, "gloo:"))
-		return L_GLOO;
-	if (has_ci(name, "msccl"))
-		return L_MSCCL;
-	if (has_ci(name, "nvshmem"))
-		return L_NVSHMEM;
-	if ((strstr(name, "deep_ep::") || strstr(name, "dpsk::ep::")) && !strstr(name, "layout") &&
-	    (strstr(name, "dispatch") || strstr(name, "combine") || strstr(name, "notify")))
-		return L_DEEPEP;
-	if (g->has_re && regexec(&g->re, name, 0, NULL, 0) == 0)
-		return L_USER;
-	return L_NONE;
 }
 
 /* Direction of a memcpy from Kineto's ("Memcpy HtoD (Pinned -> Device)") or HIP's names. */
@@ -355,10 +334,12 @@ static struct gname *name_get(struct gb *g, int64_t id, struct pr_error *err)
 	nm->id = id;
 	nm->kind = -1;
 	nm->min = INT64_MAX;
-	nm->lib = (uint8_t)comm_library(g, text);
+	{
+		int lib;
+		nm->cls = (uint8_t)pr_kclass_of(&g->kc, text, &lib);
+		nm->lib = (uint8_t)lib;
+	}
 	nm->dir = (uint8_t)mem_direction(text, K_MEMCPY);
-	if (strstr(text, "Memcpy") || strstr(text, "Memset"))
-		nm->flags |= F_MEMNAME;
 	if (has_ci(text, "launch") || has_ci(text, "memcpy") || has_ci(text, "memset"))
 		nm->flags |= F_LAUNCH;
 	if (has_ci(text, "graph") && has_ci(text, "launch"))
@@ -371,7 +352,8 @@ static struct gname *name_get(struct gb *g, int64_t id, struct pr_error *err)
 
 /* ---- launches in flight: correlation -> runtime call ---- */
 
-static void launch_put(struct gb *g, int64_t corr, int64_t ts, int64_t end, int graph)
+static void launch_put(struct gb *g, int64_t corr, int64_t ts, int64_t end, int graph,
+		       int other)
 {
 	int i;
 	int64_t old;
@@ -379,6 +361,7 @@ static void launch_put(struct gb *g, int64_t corr, int64_t ts, int64_t end, int 
 		g->lv[old].ts = ts;
 		g->lv[old].end = end;
 		g->lv[old].graph = graph;
+		g->lv[old].other = other;
 		return;
 	}
 	if (g->free_head >= 0) {
@@ -394,7 +377,42 @@ static void launch_put(struct gb *g, int64_t corr, int64_t ts, int64_t end, int 
 	g->lv[i].ts = ts;
 	g->lv[i].end = end;
 	g->lv[i].graph = graph;
+	g->lv[i].other = other;
 	pr_strmap_put(&g->launches, &corr, sizeof(corr), i);
+}
+
+static void launch_free(struct gb *g, int64_t corr, int64_t i)
+{
+	pr_strmap_del(&g->launches, &corr, sizeof(corr), NULL);
+	g->lv[i].next_free = g->free_head;
+	g->free_head = (int)i;
+}
+
+/*
+ * Any other runtime call with a correlation (MTIA's runFunction, a call
+ * the names do not say launches): linked like a launch when a GPU op of its
+ * correlation comes, forgotten when OTHER_CALLS later such calls came
+ * first (most have no GPU op: syncs, event records); a name whose first
+ * OTHER_TRIES such calls launched nothing is not kept any more.
+ */
+static void other_put(struct gb *g, int64_t corr, int64_t ts, int64_t end, struct gname *nm)
+{
+	size_t k = g->nring % OTHER_CALLS;
+	int64_t i;
+	if (nm->calls >= OTHER_TRIES && !nm->launched)
+		return; /* a name that launches nothing (syncs, queries): not worth the map */
+	nm->calls++;
+	if (!g->ring)
+		/* not cleared: a slot is read only once written */
+		g->ring = pr_xreallocarray(NULL, OTHER_CALLS, sizeof(*g->ring));
+	if (g->nring >= OTHER_CALLS &&
+	    pr_strmap_get(&g->launches, &g->ring[k], sizeof(g->ring[k]), &i) && g->lv[i].other)
+		launch_free(g, g->ring[k], i);
+	g->ring[k] = corr;
+	g->nring++;
+	launch_put(g, corr, ts, end, 0, 1);
+	if (pr_strmap_get(&g->launches, &corr, sizeof(corr), &i))
+		g->lv[i].nm = nm - g->names;
 }
 
 /* The runtime call of correlation corr (1), consumed unless it launched a graph. */
@@ -404,11 +422,10 @@ static int launch_take(struct gb *g, int64_t corr, struct launch *out)
 	if (corr < 0 || !pr_strmap_get(&g->launches, &corr, sizeof(corr), &i))
 		return 0;
 	*out = g->lv[i];
-	if (!g->lv[i].graph) {
-		pr_strmap_del(&g->launches, &corr, sizeof(corr), NULL);
-		g->lv[i].next_free = g->free_head;
-		g->free_head = (int)i;
-	}
+	if (g->lv[i].other)
+		g->names[g->lv[i].nm].launched++;
+	if (!g->lv[i].graph)
+		launch_free(g, corr, i);
 	return 1;
 }
 
@@ -737,16 +754,14 @@ static void keep_duration(struct gb *g, struct gname *nm, int64_t dur)
 	g->kept++;
 }
 
-static void gpu_op(struct gb *g, int kind, int64_t track, int64_t ts, int64_t dur, struct gname *nm,
-		   const double *a, int has_rt, const struct launch *rt)
+static void gpu_op(struct gb *g, int kind, int64_t track, int64_t kstream, int64_t ts, int64_t dur,
+		   struct gname *nm, const double *a, int has_rt, const struct launch *rt)
 {
 	int64_t end = ts + dur;
-	int cls = kind != K_KERNEL ? C_MEMORY
-		  : nm->lib	   ? C_COMM
-		  : nm->flags & F_MEMNAME ? C_MEMORY
-					  : C_COMPUTE;
+	int cls = kind != K_KERNEL ? C_MEMORY : nm->cls;
 	struct stream *s = stream_get(g, track);
 	int dir;
+	s->kstream = kstream;
 
 	g->ops++;
 	g->linked += has_rt;
@@ -927,8 +942,9 @@ struct mrow {
 	int64_t corr;           /* as gpu_breakdown reads it (pr_gpurow_corr_break) */
 	double bytes, bps, occ; /* device activities' args (gpuscan.h) */
 	uint32_t track;
-	uint8_t kind; /* enum pr_gk */
-	uint8_t zero[3];
+	uint8_t kind;     /* enum pr_gk */
+	uint8_t nostream; /* a device activity without a "stream" arg in a run whose others have */
+	uint8_t zero[2];
 };
 _Static_assert(sizeof(struct mrow) == 64 && offsetof(struct mrow, ts) == 0,
 	       "struct mrow: 64 bytes, ts first");
@@ -961,15 +977,21 @@ static int main_row(struct gb *g, const struct pr_gpuscan *gs, const struct mrow
 		a[A_BPS] = r->bps;
 		a[A_OCC] = r->occ;
 	}
-	if (kind <= K_RUNTIME && (kind != K_RUNTIME || nm->flags & F_LAUNCH))
+	if (kind <= K_RUNTIME)
 		corr = r->corr;
 	rt.ts = rt.end = 0;
 	if (kind == K_RUNTIME) {
-		if (corr >= 0)
-			launch_put(g, corr, ts, ts + dur, (nm->flags & F_GRAPH) != 0);
+		if (corr >= 0 && nm->flags & F_LAUNCH)
+			launch_put(g, corr, ts, ts + dur, (nm->flags & F_GRAPH) != 0, 0);
+		else if (corr >= 0)
+			other_put(g, corr, ts, ts + dur, nm);
 	} else if (kind <= K_MEMSET) {
 		has_rt = launch_take(g, corr, &rt);
-		gpu_op(g, kind, gs->tracks[r->track], ts, dur, nm, a, has_rt, &rt);
+		if (r->nostream)
+			g->nostream++; /* HTA leaves them out (its stream -1) */
+		else
+			gpu_op(g, kind, gs->tracks[r->track], gs->tstream[r->track], ts, dur, nm, a,
+			       has_rt, &rt);
 	}
 	if (tb->on)
 		tb_row(g, kind, ts, dur, nm, a, has_rt, &rt);
@@ -1055,7 +1077,9 @@ static struct pr_xsort *main_order(struct pr_actx *ctx, struct pr_gpuscan *gs, i
 		m.track = r->track;
 		m.kind = r->kind;
 		m.bytes = m.bps = m.occ = 0;
+		m.nostream = 0;
 		if (r->kind == PR_GK_KERNEL || r->kind == PR_GK_MEMCPY || r->kind == PR_GK_MEMSET) {
+			m.nostream = gs->nstreamed && r->u.act.stream == PR_GPU_NO_STREAM;
 			m.bytes = r->u.act.bytes;
 			m.bps = r->u.act.bps;
 			m.occ = r->u.act.occ;
@@ -1173,6 +1197,8 @@ static int streams_json(struct gb *g, json_t *out, struct pr_error *err)
 	for (i = 0; i < g->nstreams; i++) {
 		struct stream *s = &g->streams[i];
 		json_t *o, *t;
+		const char *tid, *label;
+		char buf[24];
 		int rc;
 		if (i >= MAX_STREAMS) {
 			more_busy = pr_add_sat(more_busy, u_total(&s->all));
@@ -1182,10 +1208,14 @@ static int streams_json(struct gb *g, json_t *out, struct pr_error *err)
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 2, s->track);
 		rc = sqlite3_step(st);
+		tid = rc == SQLITE_ROW ? pr_actx_text(st, 1) : "";
+		label = pr_gpuscan_stream_label(s->kstream, tid, buf, sizeof(buf));
 		o = pr_jobj("device", json_string(rc == SQLITE_ROW ? pr_actx_text(st, 0) : ""), "stream",
-			    json_string(rc == SQLITE_ROW ? pr_actx_text(st, 1) : ""), "name",
+			    json_string(label), "name",
 			    json_string(rc == SQLITE_ROW ? pr_actx_text(st, 2) : ""), "ops",
 			    pr_jint(s->ops), "t_ns", pr_actx_t(g->ctx, s->first), NULL);
+		if (strcmp(label, tid))
+			json_object_set_new(o, "tid", json_string(tid)); /* the track's thread */
 		json_object_update(o, t = temporal(s->last_end - s->first, &s->all, &s->comp, &s->cc));
 		json_decref(t);
 		json_object_set_new(o, "idle", idle_split(s->idle));
@@ -1316,10 +1346,7 @@ static int kernels_json(struct gb *g, json_t *out, struct pr_error *err)
 		struct gname *nm = &g->names[idx[i].idx];
 		double cnt = (double)nm->count, mean = (double)nm->total / cnt;
 		double var = cnt > 1 ? (nm->sumsq - (double)nm->total * mean) / (cnt - 1) : 0;
-		int cls = nm->kind != K_KERNEL ? C_MEMORY
-			  : nm->lib		? C_COMM
-			  : nm->flags & F_MEMNAME ? C_MEMORY
-						  : C_COMPUTE;
+		int cls = nm->kind != K_KERNEL ? C_MEMORY : nm->cls;
 		json_t *o;
 		int rc;
 		if (i >= ntop) {
@@ -1359,7 +1386,9 @@ static int kernels_json(struct gb *g, json_t *out, struct pr_error *err)
 	"communication counts as compute); memory = union of all ops - union of kernels; idle = span " \
 	"- union of all ops. Communication kernels: names starting nccl/rccl, containing gloo:, "     \
 	"msccl, nvshmem, DeepEP deep_ep::/dpsk::ep:: dispatch/combine/notify, or matching "           \
-	"--comm-kernels; memory: memcpy/memset and kernels named Memcpy/Memset"
+	"--comm-kernels; memory: memcpy/memset, kernels named Memcpy/Memset, and on MTIA or " \
+	"an unknown device kernels named dma*; GPU ops without a stream arg, in a run whose " \
+	"others have one, are left out (HTA)"
 #define IDLE_RULE                                                                                \
 	"a gap before an op is host wait when the op's runtime call (same correlation) started "   \
 	"after the previous op ended, else kernel wait when < 30 ns (HTA's "                        \
@@ -1385,7 +1414,10 @@ static int gpu_json(struct gb *g, struct pr_error *err)
 					  "union of communication kernels (HTA comm/comp overlap)"),
 			      NULL),
 		      NULL);
-	if (g->has_re)
+	json_object_set_new(out, "device_family", json_string(pr_kfamily_name(g->kc.family)));
+	if (g->nostream)
+		json_object_set_new(out, "ops_without_stream", pr_jint(g->nostream));
+	if (g->kc.has_re)
 		json_object_set_new(out, "comm_kernels_pattern",
 				    json_string(g->ctx->opts->comm_kernels));
 	json_object_set_new(g->ctx->out, "gpu_breakdown", out);
@@ -1575,16 +1607,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	memset(&g, 0, sizeof(g));
 	g.ctx = ctx;
 	g.free_head = -1;
-	if (ctx->opts->comm_kernels && *ctx->opts->comm_kernels) {
-		int e = regcomp(&g.re, ctx->opts->comm_kernels, REG_EXTENDED | REG_NOSUB);
-		if (e) {
-			char msg[256];
-			regerror(e, &g.re, msg, sizeof(msg));
-			return pr_error_set(err, PR_E_USAGE, "--comm-kernels '%s': %s",
-					    ctx->opts->comm_kernels, msg);
-		}
-		g.has_re = 1;
-	}
+	if (pr_kclassify_init(&g.kc, ctx->meta, ctx->opts->comm_kernels, err))
+		return -1;
 	tb_init(&g);
 	if (scan(&g, err))
 		goto out;
@@ -1597,14 +1621,14 @@ out:
 	sqlite3_finalize(g.name_st);
 	pr_strmap_release(&g.name_idx);
 	pr_strmap_release(&g.launches);
+	free(g.ring);
 	pr_strmap_release(&g.stream_idx);
 	drop_durations(&g);
 	free(g.names);
 	free(g.lv);
 	free(g.streams);
 	tb_release(&g.tb);
-	if (g.has_re)
-		regfree(&g.re);
+	pr_kclassify_release(&g.kc);
 	return rc;
 }
 

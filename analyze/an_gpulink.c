@@ -62,6 +62,7 @@
 #include "analyze/stats.h"
 #include "base/spill.h"
 #include "base/strbuf.h"
+#include "base/strmap.h"
 #include "base/xalloc.h"
 #include "base/xsort.h"
 
@@ -70,6 +71,11 @@
 #define ANN_CAP 20
 #define STREAM_CAP 64
 #define TYPE_CAP 16
+#define OUTLIER_CAP 10
+#define OP_KERNELS 3 /* per op of launch_delays.by_op, its activities' names with most delay */
+/* HTA's get_cuda_kernel_launch_stats defaults (runtime_cutoff 50 us, launch_delay_cutoff 100 us) */
+#define RUNTIME_CUTOFF_NS 50000
+#define DELAY_CUTOFF_NS 100000
 
 
 /* ---- records ---- */
@@ -145,9 +151,41 @@ struct name_stat { /* per name: ops, CPU or GPU annotations */
 
 struct stream {
 	int64_t track;
+	int64_t kstream; /* Kineto's stream id (the "stream" arg), PR_GPU_NO_STREAM */
 	char *pid, *tid, *name;
 	int64_t acts, linked, busy_ns;
 	int64_t nk[3];
+};
+
+/* A launch-delay outlier (HTA's kernel launch statistics). */
+struct outlier {
+	int64_t delay, ts, cpu, gpu, name_id, api_name, op_name;
+};
+
+/* Per op name (the nearest op above the call): its activities' launch delays. */
+struct op_delay {
+	int64_t name_id, acts, delay_max;
+	double delay, latency;
+};
+
+/* Per (op, activity name): the activities an op launched, by name. */
+struct op_kernel {
+	int64_t op, name_id, acts;
+	double delay;
+};
+
+/* HTA's kernel launch statistics over the linked activities. */
+struct launch_delays {
+	struct pr_strmap by_pair; /* (op, name) -> index into pairs */
+	struct op_kernel *pairs;
+	size_t npairs;
+	int64_t n, cpu_max, gpu_max, delay_max, runtime_out, delay_out, short_k, no_op;
+	double cpu, gpu, delay, latency;
+	struct outlier top[OUTLIER_CAP];
+	size_t ntop;
+	struct pr_imap by_op;
+	struct op_delay *ops;
+	size_t nops;
 };
 
 struct api_stat {
@@ -196,6 +234,7 @@ struct gl {
 	int64_t linked, by_flow, negative, kern_linked, kern_short, short_dev, short_call;
 	int64_t no_op_acts, no_op_ns, gpu_none, cpu_none, hta_acts;
 	int64_t t0; /* the first launch of a linked activity on a stream */
+	struct launch_delays ld;
 };
 
 static size_t name_slot(struct pr_imap *by_name, struct name_stat **v, size_t *n, int64_t name_id)
@@ -231,6 +270,7 @@ static int load_streams(struct gl *g, struct pr_error *err)
 		s = &g->streams[g->nstreams];
 		memset(s, 0, sizeof(*s));
 		s->track = sqlite3_column_int64(st, 0);
+		s->kstream = PR_GPU_NO_STREAM;
 		s->pid = pr_xstrdup(pr_actx_text(st, 1));
 		s->tid = pr_xstrdup(pr_actx_text(st, 2));
 		s->name = pr_xstrdup(pr_actx_text(st, 3));
@@ -394,6 +434,8 @@ static int scan(struct gl *g, struct pr_error *err)
 			g->last_stream = pr_imap_get(&g->streams_by_track, si, &si) ? si : -1;
 		}
 		a.stream = (int32_t)g->last_stream;
+		if (a.stream >= 0)
+			g->streams[a.stream].kstream = gs->tstream[r->track];
 		corr = pr_gpurow_corr_link(r);
 		if (corr != NO_KEY) {
 			struct corr_rec c;
@@ -784,6 +826,99 @@ static int calls_pass(struct gl *g, struct pr_error *err)
 /* Memcpy/memset type: the name up to " (" ("Memcpy HtoD (Pinned -> Device)" -> "Memcpy HtoD"). */
 static char *act_type(struct pr_actx *ctx, const struct arec *a);
 
+static void op_kernel_add(struct launch_delays *ld, int64_t op, int64_t name_id, int64_t delay)
+{
+	int64_t key[2] = { op, name_id }, v;
+	if (!pr_strmap_get(&ld->by_pair, key, sizeof(key), &v)) {
+		ld->pairs = pr_xreallocarray(ld->pairs, ld->npairs + 1, sizeof(*ld->pairs));
+		memset(&ld->pairs[ld->npairs], 0, sizeof(*ld->pairs));
+		ld->pairs[ld->npairs].op = op;
+		ld->pairs[ld->npairs].name_id = name_id;
+		v = (int64_t)ld->npairs++;
+		pr_strmap_put(&ld->by_pair, key, sizeof(key), v);
+	}
+	ld->pairs[v].acts++;
+	ld->pairs[v].delay += (double)delay;
+}
+
+/* Outlier x before y: the longer delay, then the earlier start, then the name. */
+static int outlier_before(const struct outlier *x, const struct outlier *y)
+{
+	if (x->delay != y->delay)
+		return x->delay > y->delay;
+	if (x->ts != y->ts)
+		return x->ts < y->ts;
+	return x->name_id < y->name_id;
+}
+
+/*
+ * HTA's kernel launch statistics of a linked activity a and its call l
+ * (get_cuda_kernel_launch_stats): CPU duration = the call's, GPU duration
+ * = the activity's, launch delay = activity start - call end, clipped at 0
+ * (HTA's docstring; lat = start - call start is the gpu section's latency);
+ * outliers past HTA's cutoffs, the OUTLIER_CAP longest delays kept, and
+ * per op above the call its activities' delays.
+ */
+static void launch_delay(struct gl *g, const struct arec *a, const struct link_rec *l, int64_t lat)
+{
+	struct launch_delays *ld = &g->ld;
+	int64_t delay = sub_sat(a->ts, l->ts > INT64_MAX - l->dur ? INT64_MAX : l->ts + l->dur);
+	struct outlier o;
+	int64_t v;
+	size_t k;
+	if (delay < 0)
+		delay = 0;
+	ld->n++;
+	ld->cpu += (double)l->dur;
+	ld->gpu += (double)a->dur;
+	ld->delay += (double)delay;
+	ld->latency += (double)lat;
+	if (l->dur > ld->cpu_max)
+		ld->cpu_max = l->dur;
+	if (a->dur > ld->gpu_max)
+		ld->gpu_max = a->dur;
+	if (delay > ld->delay_max)
+		ld->delay_max = delay;
+	ld->runtime_out += l->dur > RUNTIME_CUTOFF_NS;
+	ld->short_k += l->dur <= RUNTIME_CUTOFF_NS && a->dur < l->dur;
+	if (l->op_name) {
+		struct op_delay *od;
+		if (!pr_imap_get(&ld->by_op, l->op_name, &v)) {
+			ld->ops = pr_xreallocarray(ld->ops, ld->nops + 1, sizeof(*ld->ops));
+			memset(&ld->ops[ld->nops], 0, sizeof(*ld->ops));
+			ld->ops[ld->nops].name_id = l->op_name;
+			v = (int64_t)ld->nops++;
+			pr_imap_put(&ld->by_op, l->op_name, v);
+		}
+		od = &ld->ops[v];
+		op_kernel_add(ld, l->op_name, a->name_id, delay);
+		od->acts++;
+		od->delay += (double)delay;
+		od->latency += (double)lat;
+		if (delay > od->delay_max)
+			od->delay_max = delay;
+	} else {
+		ld->no_op++;
+	}
+	if (delay <= DELAY_CUTOFF_NS)
+		return;
+	ld->delay_out++;
+	o.delay = delay;
+	o.ts = a->ts;
+	o.cpu = l->dur;
+	o.gpu = a->dur;
+	o.name_id = a->name_id;
+	o.api_name = g->apis[l->api].name_id;
+	o.op_name = l->op_name;
+	if (ld->ntop == OUTLIER_CAP && !outlier_before(&o, &ld->top[OUTLIER_CAP - 1]))
+		return;
+	if (ld->ntop < OUTLIER_CAP)
+		ld->ntop++;
+	for (k = ld->ntop - 1; k > 0 && outlier_before(&o, &ld->top[k - 1]); k--)
+		ld->top[k] = ld->top[k - 1];
+	ld->top[k] = o;
+}
+
 /*
  * The activities' pass, in id order next to their links sorted by
  * activity: per type, per GPU annotation, per stream; the latencies to their sort, the queue's launches and ends to
@@ -861,6 +996,7 @@ static int acts_pass(struct gl *g, struct pr_error *err)
 			t->latency_max = (double)lat;
 		t->has_max = 1;
 		g->apis[l.api].latency += (double)lat;
+		launch_delay(g, &a, &l, lat);
 		/* HTA's short kernels: the GPU runs it in less time than the CPU took to launch it */
 		if (a.kind == AK_KERNEL) {
 			g->kern_linked++;
@@ -1087,6 +1223,129 @@ static json_t *launches_json(struct gl *g, struct pr_error *err)
 			    "its \"correlation\" arg (the ac2g flow's id where the arg is missing); "
 			    "latency = activity start - call start, per activity; overhead = call "
 			    "duration, per call that launched something"));
+	return o;
+}
+
+static int cmp_op_delay(const void *a, const void *b)
+{
+	const struct op_delay *x = a, *y = b;
+	if (x->delay != y->delay)
+		return x->delay > y->delay ? -1 : 1;
+	return x->name_id < y->name_id ? -1 : x->name_id > y->name_id;
+}
+
+static json_t *name_json(struct pr_actx *ctx, int64_t name_id)
+{
+	char *t;
+	json_t *j;
+	if (!name_id)
+		return json_null();
+	t = name_text(ctx, name_id);
+	j = json_string(t);
+	free(t);
+	return j;
+}
+
+/* Pair x before y: the op, then the most delay, then the name id. */
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct op_kernel *x = a, *y = b;
+	if (x->op != y->op)
+		return x->op < y->op ? -1 : 1;
+	if (x->delay != y->delay)
+		return x->delay > y->delay ? -1 : 1;
+	return x->name_id < y->name_id ? -1 : x->name_id > y->name_id;
+}
+
+/* An op's activities by name (pairs sorted by cmp_pair): the OP_KERNELS with most delay. */
+static json_t *op_kernels_json(struct gl *g, int64_t op)
+{
+	struct launch_delays *ld = &g->ld;
+	json_t *arr = json_array();
+	size_t lo = 0, hi = ld->npairs, k;
+	while (lo < hi) { /* the first pair of op */
+		size_t mid = lo + (hi - lo) / 2;
+		if (ld->pairs[mid].op < op)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < ld->npairs && ld->pairs[k].op == op && k - lo < OP_KERNELS; k++) {
+		const struct op_kernel *x = &ld->pairs[k];
+		json_array_append_new(arr, pr_jobj("name", name_json(g->ctx, x->name_id),
+						   "activities", pr_jint(x->acts),
+						   "delay_total_ns", pr_jnum(x->delay), NULL));
+	}
+	return arr;
+}
+
+/* HTA's kernel launch statistics (launch_delay() says what each is). */
+static json_t *launch_delays_json(struct gl *g)
+{
+	struct launch_delays *ld = &g->ld;
+	double n = (double)ld->n;
+	size_t i, cap = g->ctx->opts->top_n;
+	json_t *o, *arr;
+	o = pr_jobj("launches", pr_jint(ld->n), "cpu_duration_mean_ns", pr_jnum(ld->cpu / n),
+		    "cpu_duration_max_ns", pr_jint(ld->cpu_max), "gpu_duration_mean_ns",
+		    pr_jnum(ld->gpu / n), "gpu_duration_max_ns", pr_jint(ld->gpu_max),
+		    "delay_mean_ns", pr_jnum(ld->delay / n), "delay_max_ns", pr_jint(ld->delay_max),
+		    "delay_total_ns", pr_jnum(ld->delay), "latency_mean_ns",
+		    pr_jnum(ld->latency / n), "runtime_cutoff_ns", pr_jint(RUNTIME_CUTOFF_NS),
+		    "delay_cutoff_ns", pr_jint(DELAY_CUTOFF_NS), "runtime_outliers",
+		    pr_jint(ld->runtime_out), "delay_outliers", pr_jint(ld->delay_out),
+		    "short_kernels", pr_jint(ld->short_k), NULL);
+	arr = json_array();
+	for (i = 0; i < ld->ntop; i++) {
+		const struct outlier *x = &ld->top[i];
+		json_array_append_new(
+			arr, pr_jobj("name", name_json(g->ctx, x->name_id), "call",
+				     name_json(g->ctx, x->api_name), "op",
+				     name_json(g->ctx, x->op_name), "t_ns",
+				     pr_actx_t(g->ctx, x->ts), "cpu_ns", pr_jint(x->cpu), "gpu_ns",
+				     pr_jint(x->gpu), "delay_ns", pr_jint(x->delay), NULL));
+	}
+	json_object_set_new(o, "outliers", arr);
+	if (ld->nops)
+		qsort(ld->ops, ld->nops, sizeof(*ld->ops), cmp_op_delay);
+	if (ld->npairs) /* the index is not needed any more */
+		qsort(ld->pairs, ld->npairs, sizeof(*ld->pairs), cmp_pair);
+	arr = json_array();
+	for (i = 0; i < ld->nops && i < cap; i++) {
+		const struct op_delay *x = &ld->ops[i];
+		json_array_append_new(
+			arr, pr_jobj("name", name_json(g->ctx, x->name_id), "activities",
+				     pr_jint(x->acts), "delay_total_ns", pr_jnum(x->delay),
+				     "delay_mean_ns", pr_jnum(x->delay / (double)x->acts),
+				     "delay_max_ns", pr_jint(x->delay_max), "latency_mean_ns",
+				     pr_jnum(x->latency / (double)x->acts), "kernels",
+				     op_kernels_json(g, x->name_id), NULL));
+	}
+	json_object_set_new(o, "by_op", arr);
+	if (ld->nops > cap) {
+		int64_t acts = 0;
+		double d = 0;
+		for (i = cap; i < ld->nops; i++) {
+			acts += ld->ops[i].acts;
+			d += ld->ops[i].delay;
+		}
+		json_object_set_new(o, "by_op_more",
+				    pr_jobj("names", pr_jint((int64_t)(ld->nops - cap)),
+					    "activities", pr_jint(acts), "delay_total_ns",
+					    pr_jnum(d), NULL));
+	}
+	json_object_set_new(o, "no_op", pr_jint(ld->no_op));
+	json_object_set_new(
+		o, "rule",
+		json_string("HTA's kernel launch statistics over the linked activities (kernels, "
+			    "memcpys, memsets): cpu duration = the runtime call's, gpu duration = "
+			    "the activity's, delay = activity start - call end, clipped at 0 "
+			    "(latency = start - call start, the launches' figure); outliers: cpu "
+			    "duration > runtime_cutoff_ns, delay > delay_cutoff_ns (HTA's 50 and "
+			    "100 us; the longest 10 delays listed); short kernels: cpu duration <= "
+			    "runtime cutoff and gpu duration < cpu duration; by_op: the nearest op "
+			    "above the call, the most delay first, with its 3 activity names of "
+			    "most delay"));
 	return o;
 }
 
@@ -1333,8 +1592,9 @@ static json_t *queue_json(struct gl *g, struct pr_xsort *keys, int64_t t0, struc
 {
 	size_t cap = g->ctx->opts->timeline_points;
 	uint64_t n = pr_xsort_count(keys), key = 0, ntp = 0;
-	int64_t q = 0, qmax = 0, tmax = 0, first, last;
-	double area = 0;
+	int64_t q = 0, qmax = 0, tmax = 0, first, last, at_max = 0;
+	double area = 0, samples = 0;
+	uint64_t nsamples = 0;
 	struct pr_spill *series;
 	json_t *o, *tl;
 	int has;
@@ -1349,8 +1609,14 @@ static json_t *queue_json(struct gl *g, struct pr_xsort *keys, int64_t t0, struc
 		int64_t t = add_wrap(t0, key >> 1);
 		struct qpoint pt;
 		area += (double)q * (double)sub_sat(t, last);
-		for (; has && add_wrap(t0, key >> 1) == t; has = xnext(keys, &key, sizeof(key)))
+		if (q == qmax && ntp)
+			add_ns(&at_max, sub_sat(t, last)); /* at the running max */
+		/* HTA's statistic: the mean of the value after each launch and end */
+		for (; has && add_wrap(t0, key >> 1) == t; has = xnext(keys, &key, sizeof(key))) {
 			q += key & 1 ? -1 : 1;
+			samples += (double)q;
+			nsamples++;
+		}
 		last = t;
 		pt.t = t;
 		pt.v = q;
@@ -1359,6 +1625,7 @@ static json_t *queue_json(struct gl *g, struct pr_xsort *keys, int64_t t0, struc
 		if (q > qmax) {
 			qmax = q;
 			tmax = t;
+			at_max = 0;
 		}
 	}
 	if (pr_xsort_failed(keys, err)) {
@@ -1367,7 +1634,9 @@ static json_t *queue_json(struct gl *g, struct pr_xsort *keys, int64_t t0, struc
 	}
 	o = pr_jobj("mean", pr_jnum(last > first ? area / (double)sub_sat(last, first) : 0), "max",
 		    pr_jint(qmax), "max_t_ns", pr_actx_t(g->ctx, tmax), "changes",
-		    pr_jint((int64_t)ntp), NULL);
+		    pr_jint((int64_t)ntp), "sample_mean",
+		    pr_jnum(nsamples ? samples / (double)nsamples : 0), "at_max_ns",
+		    pr_jint(at_max), NULL);
 	if (cap) {
 		if (!(tl = queue_timeline(g->ctx, series, ntp, first, last, cap, err))) {
 			json_decref(o);
@@ -1399,6 +1668,8 @@ static json_t *streams_json(struct gl *g, struct pr_error *err)
 	for (j = 0; j < g->nstreams; j++) {
 		struct stream *s = &g->streams[j];
 		struct pr_xsort *keys;
+		const char *label;
+		char buf[24];
 		if (!s->acts)
 			continue;
 		if (json_array_size(arr) >= STREAM_CAP) {
@@ -1422,12 +1693,16 @@ static json_t *streams_json(struct gl *g, struct pr_error *err)
 			json_decref(arr);
 			return NULL;
 		}
+		label = pr_gpuscan_stream_label(s->kstream, s->tid, buf, sizeof(buf));
 		json_array_append_new(
-			arr, pr_jobj("device", json_string(s->pid), "stream", json_string(s->tid), "name",
+			arr, o = pr_jobj("device", json_string(s->pid), "stream",
+					 json_string(label), "name",
 				     json_string(s->name), "activities", pr_jint(s->acts), "kernels",
 				     pr_jint(s->nk[AK_KERNEL]), "memcpys", pr_jint(s->nk[AK_MEMCPY]),
 				     "memsets", pr_jint(s->nk[AK_MEMSET]), "linked", pr_jint(s->linked),
 				     "busy_ns", pr_jint(s->busy_ns), "queue", queue, NULL));
+		if (strcmp(label, s->tid))
+			json_object_set_new(o, "tid", json_string(s->tid)); /* the track's thread */
 	}
 	if (pr_xsort_failed(g->queue, err)) {
 		json_decref(arr);
@@ -1441,7 +1716,10 @@ static json_t *streams_json(struct gl *g, struct pr_error *err)
 		json_string("queue length = linked activities whose runtime call has started and "
 			    "that have not finished (an end before the call's start counts at the "
 			    "call's start); mean weighted by time from the first launch to the last "
-			    "end on the stream"));
+			    "end on the stream; sample_mean: HTA's, the mean of the length after "
+			    "each launch and end; at_max_ns: time at the stream's maximum length; "
+			    "stream: Kineto's stream id (the stream arg), tid: the track's thread "
+			    "where it differs"));
 	return o;
 }
 
@@ -1449,6 +1727,10 @@ static void gl_release(struct gl *g)
 {
 	size_t i;
 	pr_imap_release(&g->streams_by_track);
+	pr_imap_release(&g->ld.by_op);
+	free(g->ld.ops);
+	pr_strmap_release(&g->ld.by_pair);
+	free(g->ld.pairs);
 	for (i = 0; i < g->nstreams; i++) {
 		free(g->streams[i].pid);
 		free(g->streams[i].tid);
@@ -1531,6 +1813,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		goto out;
 	}
 	json_object_set_new(o, "launches", part);
+	if (g.ld.n)
+		json_object_set_new(o, "launch_delays", launch_delays_json(&g));
 	json_object_set_new(o, "ops", ops_json(&g, g.no_op_acts, g.no_op_ns));
 	if (!(part = streams_json(&g, err))) {
 		json_decref(o);

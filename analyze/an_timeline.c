@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/gpuscan.h"
 #include "analyze/imap.h"
 #include "analyze/spanstat.h"
 #include "base/timecheck.h"
@@ -44,9 +45,22 @@ static const char *trimmed(const char *s, char *buf, size_t n)
 	return buf;
 }
 
+/* A GPU track's stream as Kineto names it (its activities' "stream" arg, gpuscan.h), else tid. */
+static const char *kineto_stream(struct pr_actx *ctx, int64_t track, const char *tid, char *buf,
+				 size_t n)
+{
+	const struct pr_gpuscan *gs = ctx->gpuscan;
+	size_t i;
+	for (i = 0; gs && i < gs->ntracks; i++)
+		if (gs->tracks[i] == track)
+			return pr_gpuscan_stream_label(gs->tstream[i], tid, buf, n);
+	return tid;
+}
+
 /*
  * A lane as the trace names it (analyze/actx.h): a GPU stream "GPU 0 stream 7"
- * (its numeric device, then its thread_name, else "stream <tid>"; a device that
+ * (its numeric device, then its thread_name, else "stream <id>": Kineto's
+ * stream id from the activities' "stream" arg, else the tid; a device that
  * is no number: "<process name> / <thread_name>"); a thread its thread_name
  * ("thread 2910249 (pt_main_thread)"), else "thread <tid>" with the tid as the
  * trace prints it (-549452224: Kineto's pid/tid packing; an async track "async
@@ -68,7 +82,7 @@ json_t *pr_timeline_lane_name(struct pr_actx *ctx, int64_t track, const char **k
 		return NULL;
 	sqlite3_bind_int64(st, 2, track);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		char buf[700], tn[300], proc[300];
+		char buf[700], tn[300], proc[300], sid[24];
 		const char *pid = pr_actx_text(st, 3), *tid = pr_actx_text(st, 4);
 		const char *tk = pr_actx_text(st, 0);
 		int gpu = !strcmp(tk, "gpu_stream");
@@ -77,7 +91,8 @@ json_t *pr_timeline_lane_name(struct pr_actx *ctx, int64_t track, const char **k
 		trimmed(pr_actx_text(st, 2), tn, sizeof(tn));
 		*kind = gpu ? "gpu_stream" : "thread";
 		if (!tn[0])
-			snprintf(tn, sizeof(tn), "%.20s %.200s", gpu ? "stream" : tk, tid);
+			snprintf(tn, sizeof(tn), "%.20s %.200s", gpu ? "stream" : tk,
+				 gpu ? kineto_stream(ctx, track, tid, sid, sizeof(sid)) : tid);
 		if (device && !strstr(tn, "GPU") && !strstr(tn, "device"))
 			snprintf(buf, sizeof(buf), "GPU %.100s %s", pid, tn);
 		else if (proc[0] && (gpu || sqlite3_column_int64(st, 5) > 1))

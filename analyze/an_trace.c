@@ -44,6 +44,7 @@
 
 #include "analyze/actx.h"
 #include "analyze/gpuscan.h"
+#include "analyze/kclass.h"
 #include "analyze/imap.h"
 #include "analyze/spanstat.h"
 #include "base/spill.h"
@@ -725,7 +726,8 @@ static unsigned kind_keys(const char *kind, const char *name)
 		k = AK_LINK;
 	else if (!strcmp(kind, "op") || !strcmp(kind, "python") || !strcmp(kind, "slice"))
 		k = AK_OP;
-	if (!strcmp(name, "record_param_comms") || strstr(name, "nccl") || strstr(name, "rccl"))
+	/* collectives by the one classification (kclass.h): their args are kept */
+	if (!strcmp(name, "record_param_comms") || pr_kclass_is_collective(name))
 		k |= AK_COLL;
 	return k;
 }

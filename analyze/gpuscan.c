@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,8 +20,8 @@ size_t pr_gpuscan_mem = (size_t)1 << 20;
 
 /*
  * A row in the stream: what every row has (40 bytes), then for a device
- * activity its three args values and its launch properties (56 bytes
- * more: struct pr_launch, for the kernel view), for a runtime call its
+ * activity its three args values, its launch properties (struct
+ * pr_launch, for the kernel view) and its "stream" arg (64 bytes more), for a runtime call its
  * parent's span id (8 bytes: the op whose shapes the op view charges, found
  * without a lookup); not the other ancestors (a reader reads them from
  * span_up) nor the rest of the union. The stream
@@ -32,7 +33,8 @@ struct srow {
 	uint8_t kind, cflags;
 	uint16_t zero;
 };
-#define SROW_ACT (3 * sizeof(double) + sizeof(struct pr_launch)) /* bytes, bps, occ, launch */
+/* bytes, bps, occ, launch, stream */
+#define SROW_ACT (3 * sizeof(double) + sizeof(struct pr_launch) + sizeof(int64_t))
 #define SROW_CALL sizeof(int64_t) /* a runtime call's parent id */
 _Static_assert(sizeof(struct srow) == 40, "struct srow: 40 bytes, no padding");
 
@@ -72,6 +74,7 @@ void pr_gpuscan_free(struct pr_gpuscan *gs)
 	pr_spill_free(gs->ids);
 	free(gs->dl);
 	free(gs->tracks);
+	free(gs->tstream);
 	free(gs->keys);
 	pr_imap_release(&gs->key_idx);
 	pr_imap_release(&gs->track_idx);
@@ -169,11 +172,12 @@ int pr_gpuscan_wants(const struct pr_gpuscan *gs, uint8_t kind, int64_t name_id)
 }
 
 /* Positions of the args the GPU analyses read in one argkeys list, -1 = absent. */
-enum { A_CORR, A_BYTES, A_BPS, A_OCC, A_REGS, A_SMEM, A_GRID, A_BLOCK, NARGS };
+enum { A_CORR, A_BYTES, A_BPS, A_OCC, A_REGS, A_SMEM, A_GRID, A_BLOCK, A_STREAM, NARGS };
 static const char *const arg_keys[NARGS] = { "correlation",	     "bytes",
 					     "blocks per SM",	     "est. achieved occupancy %",
 					     "registers per thread", "shared memory",
-					     "grid",		     "block" };
+					     "grid",		     "block",
+					     "stream" };
 struct pr_gpukeys {
 	int pos[NARGS]; /* gpu_breakdown's: the first within the first million keys */
 	int64_t link;   /* the gpu analysis's: the first "correlation" */
@@ -334,7 +338,7 @@ static void args_pick(const char *s, const int *pos, double *val, int32_t *dim3,
 static int read_args(struct pr_gpuscan *gs, struct pr_gpurow *r, int has_keys, int64_t akeys,
 		     const char *args, size_t alen, struct pr_error *err)
 {
-	static const int none[NARGS] = { -1, -1, -1, -1, -1, -1, -1, -1 };
+	static const int none[NARGS] = { -1, -1, -1, -1, -1, -1, -1, -1, -1 };
 	const struct pr_gpukeys *kp = NULL;
 	double val[NARGS];
 	int32_t dim3[6];
@@ -376,6 +380,9 @@ static int read_args(struct pr_gpuscan *gs, struct pr_gpurow *r, int has_keys, i
 			val[A_REGS] >= 0 && val[A_REGS] <= INT32_MAX ? (int32_t)val[A_REGS] : -1;
 		r->u.act.lp.smem =
 			val[A_SMEM] >= 0 && val[A_SMEM] <= INT32_MAX ? (int32_t)val[A_SMEM] : -1;
+		r->u.act.stream = val[A_STREAM] >= -9e15 && val[A_STREAM] <= 9e15
+					  ? (int64_t)val[A_STREAM]
+					  : PR_GPU_NO_STREAM;
 	}
 	return 0;
 }
@@ -389,7 +396,12 @@ static uint32_t track_index(struct pr_gpuscan *gs, int64_t track)
 		if ((gs->ntracks & (gs->ntracks - 1)) == 0)
 			gs->tracks = pr_xreallocarray(gs->tracks, gs->ntracks ? gs->ntracks * 2 : 1,
 						      sizeof(*gs->tracks));
+		if ((gs->ntracks & (gs->ntracks - 1)) == 0)
+			gs->tstream = pr_xreallocarray(gs->tstream,
+						       gs->ntracks ? gs->ntracks * 2 : 1,
+						       sizeof(*gs->tstream));
 		gs->tracks[gs->ntracks] = track;
+		gs->tstream[gs->ntracks] = PR_GPU_NO_STREAM;
 		ti = (int64_t)gs->ntracks++;
 		pr_imap_put(&gs->track_idx, track, ti);
 	}
@@ -442,6 +454,8 @@ int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t ki
 		memcpy(b + nb + sizeof(double), &r.u.act.bps, sizeof(double));
 		memcpy(b + nb + 2 * sizeof(double), &r.u.act.occ, sizeof(double));
 		memcpy(b + nb + 3 * sizeof(double), &r.u.act.lp, sizeof(r.u.act.lp));
+		memcpy(b + nb + 3 * sizeof(double) + sizeof(r.u.act.lp), &r.u.act.stream,
+		       sizeof(int64_t));
 		nb += SROW_ACT;
 	} else if (kind == PR_GK_RUNTIME) {
 		memcpy(b + nb, &parent, sizeof(parent));
@@ -454,6 +468,11 @@ int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t ki
 		return pr_spill_failed(gs->ids, err);
 	gs->n++;
 	gs->nkind[kind < PR_GK_OTHER ? kind : PR_GK_OTHER]++;
+	if (is_act(kind) && r.u.act.stream != PR_GPU_NO_STREAM) {
+		gs->nstreamed++;
+		if (gs->tstream[r.track] == PR_GPU_NO_STREAM)
+			gs->tstream[r.track] = r.u.act.stream;
+	}
 	return 0;
 }
 
@@ -533,6 +552,14 @@ struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *err)
 	if (pr_gpuscan_finish(ctx, gs, err))
 		return NULL;
 	return ctx->gpuscan;
+}
+
+const char *pr_gpuscan_stream_label(int64_t stream, const char *tid, char *buf, size_t n)
+{
+	if (stream == PR_GPU_NO_STREAM)
+		return tid;
+	snprintf(buf, n, "%lld", (long long)stream);
+	return buf;
 }
 
 void pr_gpuscan_sort_u64(uint64_t *keys, size_t n)
@@ -654,6 +681,8 @@ const struct pr_gpurow *pr_gpuread_next(struct pr_gpuread *rd)
 		memcpy(&r->u.act.bps, p + sizeof(double), sizeof(double));
 		memcpy(&r->u.act.occ, p + 2 * sizeof(double), sizeof(double));
 		memcpy(&r->u.act.lp, p + 3 * sizeof(double), sizeof(r->u.act.lp));
+		memcpy(&r->u.act.stream, p + 3 * sizeof(double) + sizeof(r->u.act.lp),
+		       sizeof(int64_t));
 	} else if (sr.kind == PR_GK_RUNTIME) {
 		if (!(p = pr_spill_next(rd->gs->rows, SROW_CALL))) {
 			rd->failed = 1;

@@ -38,9 +38,10 @@
  * the tracks and DataLoader names, and while the pass runs the argkeys
  * positions: not the rows (80 bytes a row in memory; 47 MB on a 1 GB
  * trace, where they were held until the gpu analysis had copied them). The
- * stream keeps what a row's reader cannot get elsewhere: 40 bytes a row, 96
- * a device activity (its three args values and the launch properties of
- * the kernel view: 31 MB on the 1 GB trace before those 32 bytes), and 8
+ * stream keeps what a row's reader cannot get elsewhere: 40 bytes a row, 104
+ * a device activity (its three args values, the launch properties of the
+ * kernel view and the "stream" arg: 31 MB on the 1 GB trace before those
+ * 40 bytes), and 8
  * bytes of span id an activity or call.
  * OWNERSHIP: the context owns the scan; the gpu analysis, its last reader,
  * frees it (pr_gpuscan_drop) once it has taken its rows.
@@ -71,6 +72,7 @@ enum pr_gk {
 };
 
 #define PR_GPU_NO_CORR INT64_MIN /* a row without a (readable) correlation */
+#define PR_GPU_NO_STREAM INT64_MIN /* a device activity without a (numeric) "stream" arg */
 /* cflags: where the gpu_breakdown's reading of the correlation differs from corr */
 #define PR_GC_QUOTED 1 /* corr was a string ("123"): gpu_breakdown reads none */
 #define PR_GC_LONG 2   /* corr has 19 or more digits: gpu only reads none, corr is gpu_breakdown's */
@@ -81,7 +83,7 @@ struct pr_launch {
 	int32_t grid[3], block[3], regs, smem;
 };
 
-/* A row as the readers get it (120 bytes). */
+/* A row as the readers get it (128 bytes). */
 struct pr_gpurow {
 	int64_t id;        /* the span's id: for activities and runtime calls read with_up, else 0 */
 	int64_t ts, dur, name;
@@ -102,6 +104,8 @@ struct pr_gpurow {
 			double bytes, bps, occ; /* the args "bytes", "blocks per SM", "est.
 						 * achieved occupancy %"; NAN where absent */
 			struct pr_launch lp; /* kernels' launch properties */
+			int64_t stream;       /* the "stream" arg (Kineto's stream id),
+					       * PR_GPU_NO_STREAM where absent */
 		} act;
 	} u;
 };
@@ -112,7 +116,10 @@ extern size_t pr_gpuscan_mem;
 struct pr_gpuscan {
 	size_t n;                      /* rows */
 	size_t nkind[PR_GK_OTHER + 1]; /* rows per enum pr_gk */
+	size_t nstreamed;              /* device activities with a "stream" arg */
 	int64_t *tracks; /* track ids of the rows' track indexes */
+	int64_t *tstream; /* per track index: the first "stream" arg of its device activities
+			   * (Kineto's stream id: 7, 102), PR_GPU_NO_STREAM where none */
 	size_t ntracks;
 	int64_t *dl;  /* name ids of TensorBoard's DataLoader spans, ascending */
 	size_t ndl;
@@ -185,6 +192,11 @@ int pr_gpu_flows(struct pr_actx *ctx, pr_gpu_flow_fn *fn, void *arg, struct pr_e
 int64_t pr_gpu_flow_key(int64_t track, int64_t ts);
 /* Sort of keys[0..n) ascending (pr_radix_u64: 8 bytes a key besides them, against 12 with idx). */
 void pr_gpuscan_sort_u64(uint64_t *keys, size_t n);
+/*
+ * A stream's label as Kineto names it: its activities' "stream" arg
+ * (gs->tstream) in buf, else the track's thread id tid. Borrowed: buf or tid.
+ */
+const char *pr_gpuscan_stream_label(int64_t stream, const char *tid, char *buf, size_t n);
 /* enum pr_gk of a kind text (NULL: PR_GK_NONE). */
 uint8_t pr_gpuscan_kind(const char *kind);
 

@@ -7,6 +7,7 @@
 
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
+#include "analyze/kclass.h"
 #include "base/env.h"
 #include "base/spill.h"
 #include "base/timecheck.h"
@@ -68,7 +69,7 @@ static const struct {
 	const char *kinds[4]; /* NULL ends */
 } captures[PR_CAP_N] = {
 	[PR_CAP_DATALOADER] = { { "enumerate(DataLoader)%", NULL }, { "op", "phase", "slice", NULL } },
-	[PR_CAP_NCCL] = { { "%nccl%", NULL }, { "kernel", NULL } },
+	[PR_CAP_NCCL] = { { NULL, NULL }, { "kernel", NULL } }, /* kclass.h's communication */
 	[PR_CAP_SYNC_COPY] = { { "%Memcpy%", "%Synchronize" }, { "runtime", NULL } },
 };
 
@@ -403,11 +404,31 @@ void pr_spanstat_free(struct pr_spanstat *ss)
 	free(ss);
 }
 
+/* The communication kernels' names by the one classification (kclass.h). */
+static int comm_names(struct pr_actx *ctx, struct pr_imap *names, struct pr_error *err)
+{
+	struct pr_kclassify kc;
+	sqlite3_stmt *st;
+	int rc;
+	if (pr_kclassify_init(&kc, ctx->meta, ctx->opts ? ctx->opts->comm_kernels : NULL, err) ||
+	    pr_actx_prep(ctx, "SELECT id, value FROM string WHERE ?1 IS NOT NULL", &st, err)) {
+		pr_kclassify_release(&kc);
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (pr_kclass_of(&kc, pr_actx_text(st, 1), NULL) == PR_KC_COMM)
+			pr_imap_put(names, sqlite3_column_int64(st, 0), 1);
+	pr_kclassify_release(&kc);
+	return pr_actx_done(ctx, st, rc, err);
+}
+
 static int capture_names(struct pr_actx *ctx, size_t c, struct pr_imap *names,
 			 struct pr_error *err)
 {
 	sqlite3_stmt *st;
 	int rc;
+	if (!captures[c].like[0])
+		return comm_names(ctx, names, err);
 	if (pr_actx_prep(ctx,
 			 "SELECT id FROM string WHERE (value LIKE ?2 OR value LIKE ?3) AND ?1 IS NOT NULL",
 			 &st, err))

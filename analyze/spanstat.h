@@ -82,7 +82,7 @@ struct pr_capture_row {
  */
 enum pr_capture_id {
 	PR_CAP_DATALOADER, /* kinds op, phase, slice; LIKE 'enumerate(DataLoader)%' */
-	PR_CAP_NCCL,       /* kind kernel; LIKE '%nccl%' */
+	PR_CAP_NCCL,       /* kind kernel; communication by kclass.h (not LIKE) */
 	PR_CAP_SYNC_COPY,  /* kind runtime; LIKE '%Memcpy%' OR LIKE '%Synchronize' */
 	PR_CAP_N
 };

@@ -1273,11 +1273,76 @@ static void launch_row(struct pr_strbuf *sb, const char *what, const json_t *o)
 	pr_strbuf_addstr(sb, "</tr>\n");
 }
 
+/* HTA's kernel launch statistics: the summary, the ops with most delay, the outliers. */
+static void launch_delay_tables(struct pr_strbuf *sb, const json_t *ld)
+{
+	static const char *const oh[] = { "Op", "#Launches", "#Delay total", "#Delay mean",
+					  "#Delay max", "#Latency mean", "Activity with most delay",
+					  NULL };
+	static const char *const xh[] = { "Activity", "Call", "Op", "#Start", "#CPU", "#GPU",
+					  "#Delay", NULL };
+	const json_t *v, *k, *ops = json_object_get(ld, "by_op");
+	const json_t *out = json_object_get(ld, "outliers");
+	const json_t *more = json_object_get(ld, "by_op_more");
+	char a[40], b[40], c[40], d[40], e[40], f[40];
+	size_t i, n = 0;
+	if (!json_is_object(ld))
+		return;
+	pr_strbuf_addstr(sb, "<h4>Launch delays (HTA's kernel launch statistics)</h4>\n<p>");
+	fmt_val(pr_mnum(ld, "delay_mean_ns"), "ns", a, sizeof(a));
+	fmt_val(pr_mnum(ld, "delay_max_ns"), "ns", b, sizeof(b));
+	fmt_val(pr_mnum(ld, "cpu_duration_mean_ns"), "ns", c, sizeof(c));
+	fmt_val(pr_mnum(ld, "gpu_duration_mean_ns"), "ns", d, sizeof(d));
+	fmt_val(pr_mnum(ld, "delay_cutoff_ns"), "ns", e, sizeof(e));
+	fmt_val(pr_mnum(ld, "runtime_cutoff_ns"), "ns", f, sizeof(f));
+	pr_strbuf_addf(sb,
+		       "%lld launches: delay (activity start - call end, at least 0) mean %s, "
+		       "max %s; CPU duration mean %s, GPU duration mean %s. %lld delays over %s, "
+		       "%lld calls over %s, %lld short kernels (GPU shorter than its call).</p>\n",
+		       pr_mll(ld, "launches"), a, b, c, d, pr_mll(ld, "delay_outliers"), e,
+		       pr_mll(ld, "runtime_outliers"), f, pr_mll(ld, "short_kernels"));
+	if (json_array_size(ops)) {
+		pr_html_table_begin(sb, oh);
+		json_array_foreach(ops, i, v) {
+			pr_strbuf_addstr(sb, "<tr>");
+			pr_html_td(sb, pr_mstr(v, "name"));
+			tdf(sb, pr_mnum(v, "activities"), 0);
+			tdn(sb, pr_mnum(v, "delay_total_ns"), "ns");
+			tdn(sb, pr_mnum(v, "delay_mean_ns"), "ns");
+			tdn(sb, pr_mnum(v, "delay_max_ns"), "ns");
+			tdn(sb, pr_mnum(v, "latency_mean_ns"), "ns");
+			k = json_array_get(json_object_get(v, "kernels"), 0);
+			pr_html_td(sb, pr_mstr(k, "name"));
+			pr_strbuf_addstr(sb, "</tr>\n");
+			n++;
+		}
+		table_end(sb, n,
+			  n + (size_t)(pr_mll(more, "names") > 0 ? pr_mll(more, "names") : 0));
+	}
+	if (json_array_size(out)) {
+		n = 0;
+		pr_html_table_begin(sb, xh);
+		json_array_foreach(out, i, v) {
+			pr_strbuf_addstr(sb, "<tr>");
+			pr_html_td(sb, pr_mstr(v, "name"));
+			pr_html_td(sb, pr_mstr(v, "call"));
+			pr_html_td(sb, pr_mstr(v, "op"));
+			tdn(sb, pr_mnum(v, "t_ns"), "ns");
+			tdn(sb, pr_mnum(v, "cpu_ns"), "ns");
+			tdn(sb, pr_mnum(v, "gpu_ns"), "ns");
+			tdn(sb, pr_mnum(v, "delay_ns"), "ns");
+			pr_strbuf_addstr(sb, "</tr>\n");
+			n++;
+		}
+		table_end(sb, n, (size_t)pr_mll(ld, "delay_outliers"));
+	}
+}
+
 static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g, struct gfig *f)
 {
 	static const char *const lh[] = { "Measure", "#p50", "#p95", "#Mean", "#Min", "#Max", NULL };
 	static const char *const qh[] = { "Device", "Stream", "#Activities", "#Busy", "#Queue mean",
-					  "#Queue max", NULL };
+					  "#Queue mean (HTA)", "#Queue max", "#Time at max", NULL };
 	const json_t *l = json_object_get(g, "launches"), *v;
 	size_t i, n = 0, total;
 	if (json_is_object(l)) {
@@ -1288,6 +1353,7 @@ static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g, struct gfig *
 		launch_row(sb, "CPU overhead (call duration)", json_object_get(l, "overhead"));
 		table_end(sb, 2, 2);
 	}
+	launch_delay_tables(sb, json_object_get(g, "launch_delays"));
 	total = json_array_size(json_object_get(json_object_get(g, "streams"), "items"));
 	if (!total)
 		return;
@@ -1305,7 +1371,9 @@ static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g, struct gfig *
 		tdf(sb, pr_mnum(v, "activities"), 0);
 		tdn(sb, pr_mnum(v, "busy_ns"), "ns");
 		tdf(sb, json_is_object(q) ? pr_mnum(q, "mean") : NAN, 2);
+		tdf(sb, json_is_object(q) ? pr_mnum(q, "sample_mean") : NAN, 2);
 		tdf(sb, json_is_object(q) ? pr_mnum(q, "max") : NAN, 0);
+		tdn(sb, json_is_object(q) ? pr_mnum(q, "at_max_ns") : NAN, "ns");
 		pr_strbuf_addstr(sb, "</tr>\n");
 		n++;
 	}

@@ -861,7 +861,7 @@ static int queue_before(const json_t *x, const json_t *y)
 static void queues(const json_t *items, FILE *out)
 {
 	const json_t *top[3] = { NULL, NULL, NULL }, *v;
-	char a[64], e[64];
+	char a[64], b[40], e[64];
 	size_t i, j, k;
 	json_array_foreach(items, i, v)
 	{
@@ -878,10 +878,33 @@ static void queues(const json_t *items, FILE *out)
 	for (j = 0; j < 3 && top[j]; j++) {
 		const json_t *q = json_object_get(top[j], "queue");
 		if (!j)
-			fprintf(out, "  %-38s %10s %10s\n", "queue length per stream", "mean", "max");
+			fprintf(out, "  %-30s %8s %8s %6s %12s\n", "queue length per stream",
+				"mean", "HTA mean", "max", "at max");
 		pr_stream_label(pr_mstr(top[j], "device"), pr_mstr(top[j], "stream"), a, sizeof(a));
-		emit(out, "  %-38s %10.2f %10.0f", pr_elide_end(a, 38, e, sizeof(e)), pr_mnum(q, "mean"), pr_mnum(q, "max"));
+		pr_fmt_duration(pr_mnum(q, "at_max_ns"), b, sizeof(b));
+		emit(out, "  %-30s %8.2f %8.2f %6.0f %12s", pr_elide_end(a, 30, e, sizeof(e)),
+		     pr_mnum(q, "mean"), pr_mnum(q, "sample_mean"), pr_mnum(q, "max"), b);
 	}
+}
+
+/* HTA's kernel launch statistics: delay (start - call end), outliers, the op with most delay. */
+static void launch_delays(const json_t *ld, FILE *out)
+{
+	const json_t *op = json_array_get(json_object_get(ld, "by_op"), 0);
+	char a[40], b[40], e[64];
+	if (!json_is_object(ld))
+		return;
+	emit(out, "  launch delay     mean %9s  max %10s  (HTA: start - call end)",
+	     secs(pr_mnum(ld, "delay_mean_ns"), a, sizeof(a)),
+	     secs(pr_mnum(ld, "delay_max_ns"), b, sizeof(b)));
+	emit(out, "    %lld delays > %s, %lld calls > %s, %lld short kernels of %lld",
+	     pr_mll(ld, "delay_outliers"), secs(pr_mnum(ld, "delay_cutoff_ns"), a, sizeof(a)),
+	     pr_mll(ld, "runtime_outliers"), secs(pr_mnum(ld, "runtime_cutoff_ns"), b, sizeof(b)),
+	     pr_mll(ld, "short_kernels"), pr_mll(ld, "launches"));
+	if (json_is_object(op))
+		emit(out, "    most delayed op %s: %lld launches, mean %s",
+		     pr_elide_end(pr_mstr(op, "name"), 30, e, sizeof(e)), pr_mll(op, "activities"),
+		     secs(pr_mnum(op, "delay_mean_ns"), a, sizeof(a)));
 }
 
 /* The GPU block: HTA's breakdowns, the CPU-GPU link and TensorBoard's step breakdown. */
@@ -956,6 +979,7 @@ static void gpu(const json_t *run, FILE *out)
 			emit(out, "  launch overhead  p50 %10s  p95 %10s  (CPU time per runtime call)",
 			     secs(pr_mnum(oh, "p50_ns"), c, sizeof(c)), secs(pr_mnum(oh, "p95_ns"), d, sizeof(d)));
 	}
+	launch_delays(json_object_get(g, "launch_delays"), out);
 	queues(json_object_get(json_object_get(g, "streams"), "items"), out);
 	if (json_is_object(sb)) {
 		const json_t *av = json_object_get(sb, "average");

@@ -19,6 +19,26 @@ import sys
 from decimal import Decimal
 
 GPU_CATS = {"kernel": "kernel", "gpu_memcpy": "memcpy", "gpu_memset": "memset"}
+RUNTIME_CATS = ("cuda_runtime", "cuda_driver", "runtime", "mtia_runtime", "xpu_runtime", "xpu_driver",
+                "privateuse1_runtime", "privateuse1_driver")
+
+
+def family(doc, ev):
+    """the device family the classification is read for (docs/analysis.md, gpu_breakdown)"""
+    props = doc.get("deviceProperties") or []
+    backend = str((doc.get("distributedInfo") or {}).get("backend", "")).lower()
+    cats = {e.get("cat") for e in ev}
+    names = [str(d.get("name", "")) for d in props if isinstance(d, dict)]
+    if cats & {"mtia_runtime", "mtia_ccp_events"} or "mtia" in backend or \
+            any("mtia" in n.lower() for n in names):
+        return "mtia"
+    rt = [e["name"] for e in ev if e.get("cat") in RUNTIME_CATS]
+    if any(n.startswith("hip") for n in rt) or \
+            any(w in n for n in names for w in ("AMD", "Radeon", "Instinct")):
+        return "rocm"
+    if any(n.startswith("cu") for n in rt) or names:
+        return "cuda"
+    return "unknown"
 
 
 def ns(v):
@@ -72,10 +92,14 @@ def clip(u, s, e):
 def main():
     path = sys.argv[1]
     user = sys.argv[sys.argv.index("--comm-kernels") + 1] if "--comm-kernels" in sys.argv else None
-    ev = [e for e in load(path)["traceEvents"] if e.get("ph") == "X"]
+    doc = load(path)
+    ev = [e for e in doc["traceEvents"] if e.get("ph") == "X"]
+    fam = family(doc, ev)
+    # HTA drops GPU rows without a stream arg (stream -1) when the others have one
+    streamed = any("stream" in e.get("args", {}) for e in ev if e.get("cat") in GPU_CATS)
     runtime = {}
     for e in ev:
-        if e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in e.get("args", {}):
+        if e.get("cat") in RUNTIME_CATS and "correlation" in e.get("args", {}):
             runtime.setdefault(e["args"]["correlation"], (ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])))
     ops = []
     for e in ev:
@@ -83,9 +107,13 @@ def main():
         if not kind:
             continue
         a = e.get("args", {})
+        if streamed and "stream" not in a:
+            continue
         lib = comm_lib(e["name"], user) if kind == "kernel" else None
+        b = e["name"][5:] if e["name"].startswith("void ") else e["name"]
         cls = "memory" if kind != "kernel" else "communication" if lib else \
-            "memory" if ("Memcpy" in e["name"] or "Memset" in e["name"]) else "compute"
+            "memory" if ("Memcpy" in e["name"] or "Memset" in e["name"]) else \
+            "memory" if b.startswith("dma") and fam in ("mtia", "unknown") else "compute"
         ts = ns(e["ts"])
         ops.append(dict(kind=kind, name=e["name"], ts=ts, end=ts + ns(e["dur"]), cls=cls, lib=lib,
                         stream=(e["pid"], e["tid"]), rt=runtime.get(a.get("correlation")), args=a))
@@ -116,10 +144,36 @@ def main():
             prev = o["end"] if prev is None else max(prev, o["end"])
         return out
 
+    print("family", fam)
     print("rank", temporal(ops), idle_split(ops))
     for s in sorted({o["stream"] for o in ops}):
         sel = [o for o in ops if o["stream"] == s]
         print("stream", s, len(sel), temporal(sel), idle_split(sel))
+    # queue length per stream (the gpu section; HTA's queue length summary): +1 at the linked
+    # call's start, -1 at the op's end (not before the call's start); launches before ends at one
+    # time; HTA's mean = mean of the length after each event; time at the maximum length
+    for s in sorted({o["stream"] for o in ops}):
+        evs = []
+        for o in ops:
+            if o["stream"] == s and o["rt"]:
+                evs.append((o["rt"][0], 0))
+                evs.append((max(o["end"], o["rt"][0]), 1))
+        if not evs:
+            continue
+        evs.sort()
+        q = qmax = 0
+        vals, after = [], []
+        for t, e in evs:
+            q += -1 if e else 1
+            vals.append(q)
+            after.append((t, q))
+        qmax = max(vals)
+        at = 0
+        for (t, v), (t2, _) in zip(after, after[1:]):
+            if v == qmax:
+                at += t2 - t
+        sid = next(o["args"].get("stream") for o in ops if o["stream"] == s)
+        print("queue", sid, len(vals), sum(vals) / len(vals), qmax, at)
     cu = merge([(o["ts"], o["end"]) for o in ops if o["cls"] == "communication"])
     pu = merge([(o["ts"], o["end"]) for o in ops if o["cls"] == "compute"])
     over = sum(clip(pu, a, b) for a, b in cu)

@@ -223,7 +223,11 @@ static void test_tensorboard_steps(void **state)
 	json_decref(m);
 }
 
-/* The CPU annotation, its GPU projection, the c10d op and the kernel: 4 items of 1 call. */
+/*
+ * The CPU annotation, its GPU projection, the c10d op, the NCCL kernel and
+ * the DeepEP dispatch kernel (communication by the one classification,
+ * kclass.h): 5 items of 1 call.
+ */
 static void test_collective_layers(void **state)
 {
 	json_t *m = model_opts(trace, NULL), *items = at(m, "runs/0/collectives/items"), *v;
@@ -236,11 +240,15 @@ static void test_collective_layers(void **state)
 			ann++;
 	}
 	assert_int_equal((int)ann, 2);
-	assert_int_equal((int)json_array_size(items), 4);
+	assert_int_equal((int)json_array_size(items), 5);
 	assert_string_equal(s(find(items, "layer", "cpu_annotation"), "name"), "nccl:all_reduce");
 	assert_string_equal(s(find(items, "layer", "gpu_annotation"), "name"), "nccl:all_reduce");
 	assert_string_equal(s(find(items, "layer", "cpu_op"), "name"), "c10d::allreduce_");
-	v = find(items, "layer", "gpu_kernel");
+	v = find(items, "name", "void dpsk::ep::intranode::dispatch<8>(int*)");
+	assert_string_equal(s(v, "layer"), "gpu_kernel");
+	v = find(items, "name",
+		 "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)");
+	assert_string_equal(s(v, "layer"), "gpu_kernel");
 	assert_string_equal(s(v, "process_group/description"), "default_pg");
 	assert_string_equal(s(v, "process_group/ranks"), "[0, 1]");
 	assert_int_equal((int64_t)d(v, "longest/dur_ns"), 10000);
