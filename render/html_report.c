@@ -1302,31 +1302,46 @@ static void launch_delay_tables(struct pr_strbuf *sb, const json_t *ld)
 		       pr_mll(ld, "launches"), a, b, c, d, pr_mll(ld, "delay_outliers"), e,
 		       pr_mll(ld, "runtime_outliers"), f, pr_mll(ld, "short_kernels"));
 	if (json_array_size(ops)) {
+		/* names shown by the column rule: two different names never print alike */
+		size_t nops = json_array_size(ops);
+		pr_label_t *lab = pr_html_name_column(ops, "name", nops);
+		pr_label_t *klab = pr_xcalloc(nops, sizeof(*klab));
+		const char **kn = pr_xcalloc(nops, sizeof(*kn));
+		json_array_foreach(ops, i, v)
+			kn[i] = pr_mstr(json_array_get(json_object_get(v, "kernels"), 0), "name");
+		pr_name_column(klab, kn, nops, PR_HTML_NAME_SHOWN);
 		pr_html_table_begin(sb, oh);
 		json_array_foreach(ops, i, v) {
 			pr_strbuf_addstr(sb, "<tr>");
-			pr_html_td(sb, pr_mstr(v, "name"));
+			pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
 			tdf(sb, pr_mnum(v, "activities"), 0);
 			tdn(sb, pr_mnum(v, "delay_total_ns"), "ns");
 			tdn(sb, pr_mnum(v, "delay_mean_ns"), "ns");
 			tdn(sb, pr_mnum(v, "delay_max_ns"), "ns");
 			tdn(sb, pr_mnum(v, "latency_mean_ns"), "ns");
 			k = json_array_get(json_object_get(v, "kernels"), 0);
-			pr_html_td(sb, pr_mstr(k, "name"));
+			pr_html_td_shown(sb, pr_mstr(k, "name"), klab[i]);
 			pr_strbuf_addstr(sb, "</tr>\n");
 			n++;
 		}
 		table_end(sb, n,
 			  n + (size_t)(pr_mll(more, "names") > 0 ? pr_mll(more, "names") : 0));
+		free(lab);
+		free(klab);
+		free(kn);
 	}
 	if (json_array_size(out)) {
+		size_t nout = json_array_size(out);
+		pr_label_t *ln = pr_html_name_column(out, "name", nout);
+		pr_label_t *lc = pr_html_name_column(out, "call", nout);
+		pr_label_t *lo = pr_html_name_column(out, "op", nout);
 		n = 0;
 		pr_html_table_begin(sb, xh);
 		json_array_foreach(out, i, v) {
 			pr_strbuf_addstr(sb, "<tr>");
-			pr_html_td(sb, pr_mstr(v, "name"));
-			pr_html_td(sb, pr_mstr(v, "call"));
-			pr_html_td(sb, pr_mstr(v, "op"));
+			pr_html_td_shown(sb, pr_mstr(v, "name"), ln[i]);
+			pr_html_td_shown(sb, pr_mstr(v, "call"), lc[i]);
+			pr_html_td_shown(sb, pr_mstr(v, "op"), lo[i]);
 			tdn(sb, pr_mnum(v, "t_ns"), "ns");
 			tdn(sb, pr_mnum(v, "cpu_ns"), "ns");
 			tdn(sb, pr_mnum(v, "gpu_ns"), "ns");
@@ -1335,6 +1350,9 @@ static void launch_delay_tables(struct pr_strbuf *sb, const json_t *ld)
 			n++;
 		}
 		table_end(sb, n, (size_t)pr_mll(ld, "delay_outliers"));
+		free(ln);
+		free(lc);
+		free(lo);
 	}
 }
 
