@@ -1163,8 +1163,8 @@ void pr_agg_on_run(struct pr_agg *a, pr_agg_run_fn fn, void *ctx)
 	a->on_run_ctx = ctx;
 }
 
-int pr_agg_add_store(struct pr_agg *a, struct pr_store *st, long run_id, const char *path,
-		     struct pr_error *err)
+int pr_agg_store_models(struct pr_store *st, long run_id, pr_agg_model_fn *fn, void *ctx,
+			struct pr_error *err)
 {
 	struct pr_model_opts o = PR_MODEL_OPTS_INIT;
 	sqlite3 *db = pr_store_db(st);
@@ -1188,12 +1188,10 @@ int pr_agg_add_store(struct pr_agg *a, struct pr_store *st, long run_id, const c
 			return -1;
 		}
 		meta = run_meta(st, id);
-		r = pr_agg_add_model_run(a, json_array_get(json_object_get(model, "runs"), 0), meta,
-					 path, err);
+		r = fn(ctx, st, id, json_array_get(json_object_get(model, "runs"), 0), meta, err);
 		json_decref(meta);
 		json_decref(model);
-		if (r < 0 || (r > 0 && a->on_run &&
-			      a->on_run(a->on_run_ctx, st, id, a->rows[a->nrows - 1].rank, err))) {
+		if (r < 0) {
 			sqlite3_finalize(s);
 			return -1;
 		}
@@ -1203,6 +1201,30 @@ int pr_agg_add_store(struct pr_agg *a, struct pr_store *st, long run_id, const c
 	if (rc != SQLITE_DONE)
 		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
 	return folded;
+}
+
+struct add_ctx {
+	struct pr_agg *a;
+	const char *path;
+};
+
+static int add_one(void *ctx, struct pr_store *st, long id, const json_t *run, const json_t *meta,
+		   struct pr_error *err)
+{
+	struct add_ctx *c = ctx;
+	struct pr_agg *a = c->a;
+	int r = pr_agg_add_model_run(a, run, meta, c->path, err);
+	if (r < 0 || (r > 0 && a->on_run &&
+		      a->on_run(a->on_run_ctx, st, id, a->rows[a->nrows - 1].rank, err)))
+		return -1;
+	return r;
+}
+
+int pr_agg_add_store(struct pr_agg *a, struct pr_store *st, long run_id, const char *path,
+		     struct pr_error *err)
+{
+	struct add_ctx c = { a, path };
+	return pr_agg_store_models(st, run_id, add_one, &c, err);
 }
 
 /* ---- merging ---------------------------------------------------------- */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/par.h"
 #include "ingest/ingest.h"
 #include "ingest/source.h"
 #include "render/version.h"
@@ -283,13 +284,15 @@ const char *__lsan_default_suppressions(void)
 
 /*
  * SIGINT, SIGTERM, SIGHUP, SIGPIPE: remove the temporary files of the
- * outputs being written (unlink only: async-signal-safe), then die of the
+ * outputs being written (unlink only: async-signal-safe; the -j workers
+ * are killed and reaped first), then die of the
  * same signal with its default action, so the parent sees what killed us.
  * (A store being written needs nothing: SQLite's journal lets the next
  * open roll the unfinished run back.)
  */
 static void on_fatal_signal(int sig)
 {
+	pr_par_kill(); /* -j's workers first: each removes its own temporary files */
 	pr_output_remove_temps();
 	signal(sig, SIG_DFL);
 	raise(sig); /* delivered when the handler returns */
