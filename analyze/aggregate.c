@@ -1088,6 +1088,24 @@ static void fold_peaks(struct pr_agg *a, const json_t *run, json_t *row, long ra
 	}
 }
 
+/* Every key of a run object that pr_agg_add_model_run and its folds read. */
+static const char *const run_keys[] = {
+	"clock", "collectives", "content_hash", "format", "gpu_breakdown", "peaks", "phases",
+	"rank", "reported", "source", "spans", "throughput", "world_size",
+};
+
+json_t *pr_agg_run_slim(const json_t *run)
+{
+	json_t *o = json_object();
+	size_t i;
+	for (i = 0; i < sizeof(run_keys) / sizeof(run_keys[0]); i++) {
+		json_t *v = json_object_get(run, run_keys[i]);
+		if (v)
+			json_object_set(o, run_keys[i], v);
+	}
+	return o;
+}
+
 int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta,
 			 const char *path, struct pr_error *err)
 {

@@ -126,6 +126,13 @@ int pr_agg_store_models(struct pr_store *st, long run_id, pr_agg_model_fn *fn, v
 int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta,
 			 const char *path, struct pr_error *err) PR_MUST_CHECK;
 /*
+ * A new object holding only the keys of run that pr_agg_add_model_run
+ * reads (references to run's values): folding it folds the same. For
+ * handing a run to another process (-j) in fewer bytes; a key the fold
+ * starts to read must be added to its list (run_keys in aggregate.c).
+ */
+json_t *pr_agg_run_slim(const json_t *run);
+/*
  * Called by pr_agg_add_store after each run it folded, with that run's
  * store, id and rank (e.g. to copy the run's events into a merged trace
  * while its store is still open). A non-zero return stops the add, which

@@ -157,10 +157,12 @@ static int rec_run(void *ctx, struct pr_store *st, long id, const json_t *run, c
 		   struct pr_error *err)
 {
 	struct runs_rec *c = ctx;
-	char *r = json_dumps(run, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_t *slim = pr_agg_run_slim(run); /* what the fold reads: a third of the model */
+	char *r = json_dumps(slim, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	char *m = json_dumps(meta, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	(void)st;
 	(void)id;
+	json_decref(slim);
 	if (!r || !m) {
 		free(r);
 		free(m);

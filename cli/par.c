@@ -78,8 +78,8 @@ int pr_par_jobs(const char *arg, int *jobs, struct pr_error *err)
 		return 0;
 	}
 	if (pr_decimal_scaled(arg, strlen(arg), 0, &n) || n < 1 || n > MAX_JOBS)
-		return pr_error_set(err, PR_E_USAGE,
-				    "-j needs a whole number from 1 to %d, not '%s'", MAX_JOBS, arg);
+		return pr_error_set(err, PR_E_USAGE, "-j needs a whole number from 1 to %d, not "
+				    "'%s'", MAX_JOBS, arg);
 	*jobs = (int)n;
 	return 0;
 }
