@@ -7,8 +7,11 @@
 # the parent's share of the CPU seconds of one more -j J run (PR_TIMINGS=1:
 # the parent only waits while the workers run, so what it spends is the
 # serial part; a measure that the other load of a shared machine does not
-# move, unlike the wall times), and the speedups Amdahl's law gives for s,
-# 1 / (s + (1 - s) / J), on J and on 16 cores. Peak RSS is GNU time's: the largest
+# move, unlike the wall times). "Amdahl J" and "Amdahl 16" are the speedups
+# over -j 1 that these CPU seconds give on J and on 16 idle cores: C1 /
+# (P + W / J), with C1 the CPU seconds of -j 1, P the parent's and W the
+# workers' of -j J (so the workers' overhead over -j 1 counts against it);
+# s alone, Amdahl's 1 / (s + (1 - s) / J), would say a little more. Peak RSS is GNU time's: the largest
 # process (the parent or one worker). Checks that every -j wrote the same
 # bytes (cmp, diff -r).
 # Usage: bench/parallel.sh [RANKS] [RUNS] [J...]   (default 1000 500 2)
@@ -87,6 +90,7 @@ for task in aggregate archive; do
 	aggregate) what="aggregate $nranks ranks" ;;
 	archive) what="report STORE, $nruns runs" ;;
 	esac
+	c1=$(cpu "$task" 1 | awk '{ print $1 + $2 }')
 	set -- $(best "$task" 1)
 	t1=$1
 	printf '%-26s %2d %7.2f %7.1f %8s %7s %9s %9s  %s\n' "$what" 1 "$t1" \
@@ -99,11 +103,12 @@ for task in aggregate archive; do
 			diff -r "$work/site1" "$work/site$j" >/dev/null && same=yes || same=NO
 		fi
 		c=$(cpu "$task" "$j")
-		awk -v w="$what" -v j="$j" -v t1="$t1" -v t="$1" -v m="$2" -v c="$c" -v same="$same" 'BEGIN {
+		awk -v w="$what" -v j="$j" -v t1="$t1" -v t="$1" -v m="$2" -v c="$c" -v c1="$c1" \
+			-v same="$same" 'BEGIN {
 			split(c, x, " ")
 			f = x[1] / (x[1] + x[2])
 			printf "%-26s %2d %7.2f %7.1f %7.2fx %6.1f%% %8.2fx %8.1fx  %s\n", w, j, t, m / 1024,
-				t1 / t, f * 100, 1 / (f + (1 - f) / j), 1 / (f + (1 - f) / 16), same }'
+				t1 / t, f * 100, c1 / (x[1] + x[2] / j), c1 / (x[1] + x[2] / 16), same }'
 	done
 done
-echo "CPUs: $(nproc); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "CPUs: $(nproc); load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -22,7 +22,8 @@
  * kept with its record and written by pr_par_get, so stderr reads as with
  * one process. The records lie in one unlinked temporary file per worker
  * ($TMPDIR or /tmp): nothing of them stays on disk whatever ends the
- * process. The parent's memory is 16 bytes an item besides the record read.
+ * process. The parent's memory is 16 bytes an item (the shared table)
+ * besides the record read.
  *
  * Signals: a fatal signal to the parent (cli/main.c) kills the workers and
  * waits for them (pr_par_kill, async-signal-safe); a worker dies with its
