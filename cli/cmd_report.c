@@ -404,14 +404,13 @@ static const char *rec_next(const struct pr_strbuf *rec, size_t *at)
 	return *at <= rec->len ? s : NULL;
 }
 
-/* In the parent: a worker's record into the archive and the cache queue. */
-static int par_fold(struct archive *a, struct pr_store *store, const struct pr_strbuf *rec,
-		    struct pr_error *err)
+/* In the parent: a worker's record into the archive (while the workers work). */
+static int par_fold(struct archive *a, const struct pr_strbuf *rec, struct pr_error *err)
 {
-	const char *name, *digest, *f[6];
+	const char *name, *digest;
 	json_error_t je;
 	json_t *d;
-	size_t at = 1, k;
+	size_t at = 1;
 	if (!rec->len)
 		return 0; /* a run not kept */
 	name = rec_next(rec, &at);
@@ -430,6 +429,20 @@ static int par_fold(struct archive *a, struct pr_store *store, const struct pr_s
 		a->written++;
 	else
 		a->skipped++;
+	return 0;
+}
+
+/*
+ * In the parent, once the workers have ended (their connections read no
+ * more): a record's cache rows queued for the store, written every 32 MiB
+ * of text as pr_model_each does.
+ */
+static void par_cache(struct pr_store *store, const struct pr_strbuf *rec)
+{
+	const char *f[6];
+	size_t at = 1, k;
+	if (!rec->len || !rec_next(rec, &at) || !rec_next(rec, &at))
+		return;
 	for (;;) {
 		int64_t id;
 		for (k = 0; k < 6 && (f[k] = rec_next(rec, &at)); k++)
@@ -441,7 +454,6 @@ static int par_fold(struct archive *a, struct pr_store *store, const struct pr_s
 	}
 	if (pr_store_cache_pending(store) >= (32u << 20))
 		pr_store_cache_flush(store);
-	return 0;
 }
 
 /* pr_model_each(store, mo, archive_want, archive_add, a) by jobs processes. */
@@ -453,7 +465,7 @@ static int archive_parallel(struct archive *a, struct pr_store *store,
 	struct pr_par *par = NULL;
 	sqlite3 *db = pr_store_db(store);
 	sqlite3_stmt *s = NULL;
-	size_t n = 0, cap = 0, i;
+	size_t n = 0, cap = 0, i = 0, k;
 	int rc = -1;
 	memset(&p, 0, sizeof(p));
 	if (sqlite3_prepare_v2(db, "SELECT id FROM run WHERE ?1 = 0 OR id = ?1 ORDER BY id", -1,
@@ -488,11 +500,18 @@ static int archive_parallel(struct archive *a, struct pr_store *store,
 	for (i = 0; par && i < n; i++) {
 		if (show_progress)
 			progress(NULL, i + 1, n, "");
-		if (pr_par_get(par, i, &rec, err) < 0 || par_fold(a, store, &rec, err))
+		if (pr_par_get(par, i, &rec, err) < 0 || par_fold(a, &rec, err))
 			break;
 	}
 	rc = par && i == n ? 0 : -1;
-	/* what was built is cached even when a later run failed */
+	/* the store's one writer, once no worker reads it: what was built is
+	 * cached even when a later run failed */
+	pr_par_end(par);
+	for (k = 0; par && k < i; k++) {
+		struct pr_error ignored = PR_ERROR_INIT;
+		if (pr_par_reread(par, k, &rec, &ignored) >= 0)
+			par_cache(store, &rec);
+	}
 	if (pr_store_cache_pending(store))
 		pr_store_cache_flush(store);
 	pr_par_free(par);

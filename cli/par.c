@@ -58,7 +58,9 @@ struct pr_par {
 	struct shared *sh;
 	size_t shsize;
 	int *fds;     /* one result file per worker (unlinked) */
-	int *status;  /* each worker's wait status */
+	int *status;  /* each worker's wait status, once reaped */
+	int nkids;    /* workers started */
+	int note[2];  /* a byte from a worker after each item; EOF once all have ended */
 };
 
 /* The live workers, for pr_par_kill from a signal handler. */
@@ -158,6 +160,7 @@ static void worker(struct pr_par *p, int w)
 	struct pr_strbuf rec = PR_STRBUF_INIT;
 	int out = p->fds[w], cap = temp_fd();
 	int64_t pos = 0;
+	close(p->note[0]);
 	if (cap < 0 || dup2(cap, 2) < 0)
 		_exit(3);
 	for (;;) {
@@ -190,6 +193,8 @@ static void worker(struct pr_par *p, int w)
 		atomic_store(&s->state, SLOT_DONE);
 		if (h.status < 0)
 			lower_fail_at(p->sh, i);
+		if (write_all(p->note[1], "", 1))
+			_exit(3);
 	}
 	_exit(0);
 }
@@ -221,6 +226,7 @@ struct pr_par *pr_par_run(size_t n, int jobs, pr_par_fn *fn, void *ctx, struct p
 	struct pr_par *p = pr_xcalloc(1, sizeof(*p));
 	pid_t parent = getpid();
 	int w, started = 0;
+	p->note[0] = p->note[1] = -1;
 	p->n = n;
 	p->fn = fn;
 	p->ctx = ctx;
@@ -255,6 +261,12 @@ struct pr_par *pr_par_run(size_t n, int jobs, pr_par_fn *fn, void *ctx, struct p
 			pr_par_free(p);
 			return NULL;
 		}
+	if (pipe(p->note)) {
+		p->note[0] = p->note[1] = -1;
+		pr_error_set(err, PR_E_IO, "cannot make a pipe: %s", strerror(errno));
+		pr_par_free(p);
+		return NULL;
+	}
 	fflush(NULL); /* nothing buffered is written twice */
 	for (w = 0; w < jobs; w++) {
 		sigset_t old;
@@ -285,16 +297,42 @@ struct pr_par *pr_par_run(size_t n, int jobs, pr_par_fn *fn, void *ctx, struct p
 		}
 		started++;
 	}
-	for (w = 0; w < started; w++) {
-		while (waitpid(kids[w], &p->status[w], 0) < 0 && errno == EINTR)
-			;
-		kids[w] = 0;
-	}
+	p->nkids = started;
+	close(p->note[1]); /* the workers hold it: EOF once every one has ended */
+	p->note[1] = -1;
 	if (started < jobs) {
 		pr_par_free(p);
 		return NULL;
 	}
 	return p;
+}
+
+/* Reaps every worker (they have ended, or end at their next item). */
+static void reap(struct pr_par *p)
+{
+	int w;
+	for (w = 0; w < p->nkids; w++) {
+		if (kids[w] <= 0)
+			continue;
+		while (waitpid(kids[w], &p->status[w], 0) < 0 && errno == EINTR)
+			;
+		kids[w] = 0;
+	}
+}
+
+/* Waits until item i is done or every worker has ended. */
+static void wait_item(struct pr_par *p, size_t i)
+{
+	char buf[256];
+	while (atomic_load(&p->sh->slots[i].state) != SLOT_DONE) {
+		ssize_t r = read(p->note[0], buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			reap(p);
+			return;
+		}
+	}
 }
 
 static int worker_lost(const struct pr_par *p, int w, struct pr_error *err)
@@ -307,7 +345,7 @@ static int worker_lost(const struct pr_par *p, int w, struct pr_error *err)
 			    "worker process %d could not write its results (a full disk?)", w + 1);
 }
 
-int pr_par_get(struct pr_par *p, size_t i, struct pr_strbuf *rec, struct pr_error *err)
+static int get(struct pr_par *p, size_t i, struct pr_strbuf *rec, int tell, struct pr_error *err)
 {
 	struct slot *s;
 	struct rec_head h;
@@ -317,6 +355,7 @@ int pr_par_get(struct pr_par *p, size_t i, struct pr_strbuf *rec, struct pr_erro
 	if (p->serial)
 		return p->fn(p->ctx, i, rec, err);
 	s = &p->sh->slots[i];
+	wait_item(p, i);
 	if (atomic_load(&s->state) != SLOT_DONE) {
 		if (atomic_load(&s->state) == SLOT_STARTED)
 			return worker_lost(p, s->worker, err);
@@ -338,7 +377,7 @@ int pr_par_get(struct pr_par *p, size_t i, struct pr_strbuf *rec, struct pr_erro
 	rec->len = (size_t)h.reclen;
 	rec->buf[rec->len] = '\0';
 	off += (int64_t)h.reclen;
-	if (h.errlen) {
+	if (h.errlen && tell) {
 		char buf[65536];
 		uint64_t left = h.errlen;
 		fflush(stderr);
@@ -358,11 +397,35 @@ lost:
 			    strerror(errno));
 }
 
+int pr_par_get(struct pr_par *p, size_t i, struct pr_strbuf *rec, struct pr_error *err)
+{
+	return get(p, i, rec, 1, err);
+}
+
+void pr_par_end(struct pr_par *p)
+{
+	if (p && p->sh) {
+		atomic_store(&p->sh->fail_at, 0); /* no item more: the parent stopped here */
+		reap(p);
+	}
+}
+
+int pr_par_reread(struct pr_par *p, size_t i, struct pr_strbuf *rec, struct pr_error *err)
+{
+	if (p->serial)
+		return pr_error_set(err, PR_E_IO, "no records kept in one process");
+	return get(p, i, rec, 0, err);
+}
+
 void pr_par_free(struct pr_par *p)
 {
 	int w;
 	if (!p)
 		return;
+	pr_par_end(p);
+	for (w = 0; w < 2; w++)
+		if (p->note[w] >= 0)
+			close(p->note[w]);
 	if (p->fds)
 		for (w = 0; w < p->jobs; w++)
 			if (p->fds[w] >= 0)
