@@ -7,11 +7,13 @@
 # the parent's share of the CPU seconds of one more -j J run (PR_TIMINGS=1:
 # the parent only waits while the workers run, so what it spends is the
 # serial part; a measure that the other load of a shared machine does not
-# move, unlike the wall times). "Amdahl J" and "Amdahl 16" are the speedups
-# over -j 1 that these CPU seconds give on J and on 16 idle cores: C1 /
-# (P + W / J), with C1 the CPU seconds of -j 1, P the parent's and W the
-# workers' of -j J (so the workers' overhead over -j 1 counts against it);
-# s alone, Amdahl's 1 / (s + (1 - s) / J), would say a little more. Peak RSS is GNU time's: the largest
+# move, unlike the wall times). "on J" and "on 16" are the speedups over
+# -j 1 that these CPU seconds give on J and on 16 idle cores, with C1 the
+# CPU seconds of -j 1, P the parent's and W the workers' of -j J (so the
+# workers' overhead over -j 1 counts against it): from C1 / (P + W / J),
+# the parent's work all serial (Amdahl), to C1 / max(P, (P + W) / J), the
+# parent folding while the workers work (it does: par.h) and bounded by its
+# own CPU seconds alone. Peak RSS is GNU time's: the largest
 # process (the parent or one worker). Checks that every -j wrote the same
 # bytes (cmp, diff -r).
 # Usage: bench/parallel.sh [RANKS] [RUNS] [J...]   (default 1000 500 2)
@@ -83,8 +85,8 @@ cpu() {
 	sed -n 's/^profreport: timing: cpu self \([0-9.]*\) workers \([0-9.]*\)$/\1 \2/p' "$work/c" | tail -1
 }
 
-printf '%-26s %2s %7s %7s %8s %7s %9s %9s  %s\n' task j "wall s" "RSS MB" speedup serial \
-	"Amdahl J" "Amdahl 16" same
+printf '%-26s %2s %7s %7s %8s %7s %12s %12s  %s\n' task j "wall s" "RSS MB" speedup serial \
+	"on J" "on 16" same
 for task in aggregate archive; do
 	case $task in
 	aggregate) what="aggregate $nranks ranks" ;;
@@ -93,7 +95,7 @@ for task in aggregate archive; do
 	c1=$(cpu "$task" 1 | awk '{ print $1 + $2 }')
 	set -- $(best "$task" 1)
 	t1=$1
-	printf '%-26s %2d %7.2f %7.1f %8s %7s %9s %9s  %s\n' "$what" 1 "$t1" \
+	printf '%-26s %2d %7.2f %7.1f %8s %7s %12s %12s  %s\n' "$what" 1 "$t1" \
 		"$(echo "$2" | awk '{ print $1 / 1024 }')" - - - - -
 	for j in $js; do
 		set -- $(best "$task" "$j")
@@ -107,8 +109,11 @@ for task in aggregate archive; do
 			-v same="$same" 'BEGIN {
 			split(c, x, " ")
 			f = x[1] / (x[1] + x[2])
-			printf "%-26s %2d %7.2f %7.1f %7.2fx %6.1f%% %8.2fx %8.1fx  %s\n", w, j, t, m / 1024,
-				t1 / t, f * 100, c1 / (x[1] + x[2] / j), c1 / (x[1] + x[2] / 16), same }'
+			a = x[1] + x[2]
+			printf "%-26s %2d %7.2f %7.1f %7.2fx %6.1f%% %5.2f-%5.2fx %5.1f-%5.1fx  %s\n", w, j, t,
+				m / 1024, t1 / t, f * 100, c1 / (x[1] + x[2] / j),
+				c1 / (x[1] > a / j ? x[1] : a / j), c1 / (x[1] + x[2] / 16),
+				c1 / (x[1] > a / 16 ? x[1] : a / 16), same }'
 	done
 done
 echo "CPUs: $(nproc); load after: $(cut -d' ' -f1-3 /proc/loadavg)"
