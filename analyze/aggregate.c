@@ -1083,6 +1083,24 @@ static void fold_peaks(struct pr_agg *a, const json_t *run, json_t *row, long ra
 	}
 }
 
+/* Every key of a run object that pr_agg_add_model_run and its folds read. */
+static const char *const run_keys[] = {
+	"clock", "collectives", "content_hash", "format", "gpu_breakdown", "peaks", "phases",
+	"rank", "reported", "source", "spans", "throughput", "world_size",
+};
+
+json_t *pr_agg_run_slim(const json_t *run)
+{
+	json_t *o = json_object();
+	size_t i;
+	for (i = 0; i < sizeof(run_keys) / sizeof(run_keys[0]); i++) {
+		json_t *v = json_object_get(run, run_keys[i]);
+		if (v)
+			json_object_set(o, run_keys[i], v);
+	}
+	return o;
+}
+
 int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta,
 			 const char *path, struct pr_error *err)
 {
@@ -1158,8 +1176,8 @@ void pr_agg_on_run(struct pr_agg *a, pr_agg_run_fn fn, void *ctx)
 	a->on_run_ctx = ctx;
 }
 
-int pr_agg_add_store(struct pr_agg *a, struct pr_store *st, long run_id, const char *path,
-		     struct pr_error *err)
+int pr_agg_store_models(struct pr_store *st, long run_id, pr_agg_model_fn *fn, void *ctx,
+			struct pr_error *err)
 {
 	struct pr_model_opts o = PR_MODEL_OPTS_INIT;
 	sqlite3 *db = pr_store_db(st);
@@ -1183,12 +1201,10 @@ int pr_agg_add_store(struct pr_agg *a, struct pr_store *st, long run_id, const c
 			return -1;
 		}
 		meta = run_meta(st, id);
-		r = pr_agg_add_model_run(a, json_array_get(json_object_get(model, "runs"), 0), meta,
-					 path, err);
+		r = fn(ctx, st, id, json_array_get(json_object_get(model, "runs"), 0), meta, err);
 		json_decref(meta);
 		json_decref(model);
-		if (r < 0 || (r > 0 && a->on_run &&
-			      a->on_run(a->on_run_ctx, st, id, a->rows[a->nrows - 1].rank, err))) {
+		if (r < 0) {
 			sqlite3_finalize(s);
 			return -1;
 		}
@@ -1198,6 +1214,30 @@ int pr_agg_add_store(struct pr_agg *a, struct pr_store *st, long run_id, const c
 	if (rc != SQLITE_DONE)
 		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
 	return folded;
+}
+
+struct add_ctx {
+	struct pr_agg *a;
+	const char *path;
+};
+
+static int add_one(void *ctx, struct pr_store *st, long id, const json_t *run, const json_t *meta,
+		   struct pr_error *err)
+{
+	struct add_ctx *c = ctx;
+	struct pr_agg *a = c->a;
+	int r = pr_agg_add_model_run(a, run, meta, c->path, err);
+	if (r < 0 || (r > 0 && a->on_run &&
+		      a->on_run(a->on_run_ctx, st, id, a->rows[a->nrows - 1].rank, err)))
+		return -1;
+	return r;
+}
+
+int pr_agg_add_store(struct pr_agg *a, struct pr_store *st, long run_id, const char *path,
+		     struct pr_error *err)
+{
+	struct add_ctx c = { a, path };
+	return pr_agg_store_models(st, run_id, add_one, &c, err);
 }
 
 /* ---- merging ---------------------------------------------------------- */

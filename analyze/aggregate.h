@@ -108,12 +108,30 @@ void pr_agg_free(struct pr_agg *a); /* NULL is fine */
 int pr_agg_add_store(struct pr_agg *a, struct pr_store *st, long run_id, const char *path,
 		     struct pr_error *err) PR_MUST_CHECK;
 /*
+ * What pr_agg_add_store does but the fold: the model of run run_id of st
+ * (every run when 0, in id order) built as the aggregate builds it, and
+ * fn(ctx, st, id, run, meta, err) called with its run object and the run's
+ * store meta (borrowed), e.g. to fold it in another process (-j, cli/par.h).
+ * fn returns what it folded (>= 0) or -1 (stops). Returns the sum or -1.
+ */
+typedef int pr_agg_model_fn(void *ctx, struct pr_store *st, long id, const json_t *run,
+			    const json_t *meta, struct pr_error *err);
+int pr_agg_store_models(struct pr_store *st, long run_id, pr_agg_model_fn *fn, void *ctx,
+			struct pr_error *err) PR_MUST_CHECK;
+/*
  * Folds one run object of a model ("runs"[i]); meta is the run's store
  * meta (may be NULL: no Inferix session id). Returns 1 (folded), 0
  * (skipped: Inferix raw data) or -1.
  */
 int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta,
 			 const char *path, struct pr_error *err) PR_MUST_CHECK;
+/*
+ * A new object holding only the keys of run that pr_agg_add_model_run
+ * reads (references to run's values): folding it folds the same. For
+ * handing a run to another process (-j) in fewer bytes; a key the fold
+ * starts to read must be added to its list (run_keys in aggregate.c).
+ */
+json_t *pr_agg_run_slim(const json_t *run);
 /*
  * Called by pr_agg_add_store after each run it folded, with that run's
  * store, id and rank (e.g. to copy the run's events into a merged trace

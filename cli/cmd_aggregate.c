@@ -11,6 +11,7 @@
 #include "analyze/model.h"
 #include "cli/commands.h"
 #include "cli/input.h"
+#include "cli/par.h"
 #include "ingest/ingest.h"
 #include "render/agg_panel.h"
 #include "render/agg_text.h"
@@ -29,6 +30,7 @@ static const struct pr_option opts[] = {
 	{ "format", 0, "NAME", "force the input format of the trace files", 0 },
 	{ "rank-from", 0, "REGEX", "the rank is the digits REGEX's first group matches in the path", 0 },
 	{ "ranks", 0, "LIST", "ranks of the inputs in the order read, e.g. 0,1,2,3 or 0-3", PR_OPT_OR },
+	{ "jobs", 'j', "N", "files ingested and analysed by N processes (default: the CPUs)", 0 },
 	{ "quiet", 'q', NULL, "no console table", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
@@ -125,6 +127,237 @@ static int add_file(struct pr_agg *agg, const char *path, int in_dir, const char
 	return n < 0 ? -1 : 0;
 }
 
+/* ---- -j N: the files ingested and analysed by worker processes ---------- */
+
+/*
+ * The inputs as items: every file of every INPUT, in the order the one
+ * process reads them. An INPUT whose listing failed keeps its error, told
+ * when the replay reaches it (after the files before it, as -j 1 would).
+ */
+struct agg_item {
+	char *path;
+	int in_dir, arg;
+};
+
+struct agg_items {
+	struct agg_item *v;
+	size_t n, cap;
+	const char *fmt;
+};
+
+/* Item outcomes (the worker's status): as add_file's, and the agg.json kind. */
+enum { ITEM_RUNS = 0, ITEM_NOT_TRACE = 1, ITEM_COMPANION = 2, ITEM_AGG = 3 };
+
+struct runs_rec {
+	struct pr_strbuf *rec;
+};
+
+/* In a worker: a run's model and meta into the record, NUL-ended texts. */
+static int rec_run(void *ctx, struct pr_store *st, long id, const json_t *run, const json_t *meta,
+		   struct pr_error *err)
+{
+	struct runs_rec *c = ctx;
+	json_t *slim = pr_agg_run_slim(run); /* what the fold reads: a third of the model */
+	char *r = json_dumps(slim, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	char *m = json_dumps(meta, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	(void)st;
+	(void)id;
+	json_decref(slim);
+	if (!r || !m) {
+		free(r);
+		free(m);
+		return pr_error_set(err, PR_E_IO, "cannot write a run's model for the aggregate");
+	}
+	pr_strbuf_add(c->rec, r, strlen(r) + 1);
+	pr_strbuf_add(c->rec, m, strlen(m) + 1);
+	free(r);
+	free(m);
+	return 0;
+}
+
+/*
+ * In a worker: add_file but the fold. The record: one byte 'P' (fold with
+ * the path shown) or 'S' (a store: the runs' own sources), one byte 'I'
+ * when the input was Inferix (its raw data's note) else '-', then each
+ * run's model and meta.
+ */
+static int work_item(void *ctx, size_t i, struct pr_strbuf *rec, struct pr_error *err)
+{
+	const struct agg_items *it = ctx;
+	const struct agg_item *x = &it->v[i];
+	struct runs_rec rr = { rec };
+	struct pr_store *st = NULL;
+	struct pr_ingest_result r;
+	char *tmp;
+	int n;
+	if (pr_agg_sniff(x->path))
+		return ITEM_AGG;
+	if (pr_cli_is_store(x->path)) {
+		if (pr_store_open(&st, x->path, PR_STORE_READONLY, err))
+			return -1;
+		pr_strbuf_addstr(rec, "S-");
+		n = pr_agg_store_models(st, 0, rec_run, &rr, err);
+		pr_store_close(st);
+		return n < 0 ? -1 : ITEM_RUNS;
+	}
+	tmp = tmp_store_path(err);
+	if (!tmp)
+		return -1;
+	n = ITEM_RUNS;
+	drop_store(tmp);
+	if (pr_store_open(&st, tmp, PR_STORE_CREATE | PR_STORE_TEMPORARY, err)) {
+		n = -1;
+	} else if (pr_ingest_file_sniffed(st, x->path, it->fmt,
+					  x->in_dir ? PR_SNIFF_DIR : PR_SNIFF_MIN, &r, err)) {
+		n = -1;
+		if (err->code == PR_E_FORMAT && !it->fmt && x->in_dir) {
+			pr_error_init(err);
+			n = ITEM_NOT_TRACE;
+		}
+	} else if (x->in_dir && r.format && !strcmp(r.format, "folded")) {
+		note(x->path, "skipped, stacks (export_stacks and the like): a rank's companion, "
+			      "not a rank");
+		n = ITEM_COMPANION;
+	} else {
+		pr_strbuf_addstr(rec, "P");
+		pr_strbuf_addstr(rec, r.format && !strcmp(r.format, "inferix") ? "I" : "-");
+		if (pr_agg_store_models(st, r.run_id, rec_run, &rr, err) < 0)
+			n = -1;
+	}
+	pr_store_close(st);
+	drop_store(tmp);
+	pr_output_temp_forget(tmp);
+	free(tmp);
+	return n;
+}
+
+/* In the parent: a worker's record folded, as add_file folds. */
+static int fold_item(struct pr_agg *agg, const struct agg_item *x, const struct pr_strbuf *rec,
+		     struct pr_error *err)
+{
+	const char *p = rec->buf + 2, *end = rec->buf + rec->len;
+	const char *path = rec->buf[0] == 'P' ? pr_path_shown(x->path) : NULL;
+	int n = 0;
+	if (rec->len < 2)
+		return pr_error_set(err, PR_E_IO, "a worker's record is cut short");
+	while (p < end) {
+		const char *m = p + strlen(p) + 1;
+		json_error_t je;
+		json_t *run, *meta;
+		int r;
+		if (m >= end)
+			return pr_error_set(err, PR_E_IO, "a worker's record is cut short");
+		run = json_loads(p, JSON_ALLOW_NUL, &je);
+		meta = json_loads(m, JSON_ALLOW_NUL, &je);
+		if (run && meta)
+			r = pr_agg_add_model_run(agg, run, meta, path, err);
+		else
+			r = pr_error_set(err, PR_E_IO, "a worker's record does not read back");
+		json_decref(run);
+		json_decref(meta);
+		if (r < 0)
+			return -1;
+		n += r;
+		p = m + strlen(m) + 1;
+	}
+	if (n == 0 && rec->buf[1] == 'I')
+		note(x->path, "skipped, Inferix raw data (its report carries the summary)");
+	return 0;
+}
+
+static void items_add(struct agg_items *it, const char *path, int in_dir, int arg)
+{
+	if (it->n == it->cap) {
+		it->cap = it->cap ? it->cap * 2 : 64;
+		it->v = pr_xreallocarray(it->v, it->cap, sizeof(*it->v));
+	}
+	it->v[it->n].path = pr_xstrdup(path);
+	it->v[it->n].in_dir = in_dir;
+	it->v[it->n++].arg = arg;
+}
+
+/*
+ * The inputs' loop of cmd_aggregate with the files' ingest and models in
+ * jobs worker processes, folded here in input order: the same aggregate,
+ * notes and first error as one process.
+ */
+static int add_parallel(struct pr_agg *agg, char **pos, int npos, const char *fmt, int jobs,
+			struct pr_error *err)
+{
+	struct agg_items it = { NULL, 0, 0, fmt };
+	struct pr_error *lerr = pr_xcalloc((size_t)npos, sizeof(*lerr));
+	char *listed = pr_xcalloc((size_t)npos, 1); /* a directory or a trace: its files checked */
+	struct pr_strbuf rec = PR_STRBUF_INIT;
+	struct pr_par *par = NULL;
+	size_t k = 0, first, used, j;
+	int i, rc = -1;
+	for (i = 0; i < npos; i++) {
+		struct pr_pathlist pl = PR_PATHLIST_INIT;
+		int in_dir;
+		pr_error_init(&lerr[i]);
+		if (pr_agg_sniff(pos[i]) || pr_cli_is_store(pos[i])) {
+			items_add(&it, pos[i], 0, i);
+			continue;
+		}
+		listed[i] = 1;
+		if (pr_ingest_list(pos[i], &pl, &lerr[i])) {
+			pr_pathlist_release(&pl);
+			continue;
+		}
+		in_dir = pl.n != 1 || strcmp(pl.v[0], pos[i]);
+		for (j = 0; j < pl.n; j++)
+			items_add(&it, pl.v[j], in_dir, i);
+		pr_pathlist_release(&pl);
+	}
+	par = pr_par_run(it.n, jobs, work_item, &it, err);
+	if (!par)
+		goto out;
+	for (i = 0; i < npos; i++) {
+		if (lerr[i].code != PR_OK) {
+			*err = lerr[i];
+			goto out;
+		}
+		for (first = k, used = 0; k < it.n && it.v[k].arg == i; k++) {
+			struct agg_item *x = &it.v[k];
+			int st = pr_par_get(par, k, &rec, err);
+			if (st < 0)
+				goto out;
+			if (st == ITEM_AGG) {
+				if (pr_agg_merge_file(agg, x->path, err)) {
+					pr_error_set_source(err, x->path);
+					goto out;
+				}
+			} else if (st == ITEM_RUNS && fold_item(agg, x, &rec, err)) {
+				goto out;
+			}
+			if (st != ITEM_NOT_TRACE) {
+				used += st != ITEM_COMPANION;
+				x->path[0] = '\0'; /* the names left are the skipped files */
+			}
+		}
+		if (!listed[i])
+			continue;
+		for (j = first; j < k && used; j++)
+			if (*it.v[j].path)
+				note(it.v[j].path, "skipped, not a trace");
+		if (!used) {
+			pr_error_set(err, PR_E_FORMAT, "no recognized inputs in the directory");
+			pr_error_set_source(err, pos[i]);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	pr_par_free(par);
+	pr_strbuf_release(&rec);
+	for (j = 0; j < it.n; j++)
+		free(it.v[j].path);
+	free(it.v);
+	free(lerr);
+	free(listed);
+	return rc;
+}
+
 /* The panels as DIR/<name>.png|svg; DIR is created when missing. */
 static int write_panels(const json_t *doc, const char *dir, enum pr_gfx_format fmt,
 			struct pr_error *err)
@@ -181,7 +414,7 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 	struct pr_agg *agg = NULL;
 	char *tmp = NULL;
 	json_t *doc = NULL, *w;
-	int rc = -1, i, inferix = 0, console;
+	int rc = -1, i, inferix = 0, console, jobs;
 	size_t k, used;
 
 	if (form && !strcmp(form, "inferix"))
@@ -190,6 +423,10 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 		return pr_error_set(err, PR_E_USAGE, "--to must be 'json' or 'inferix', not '%s'", form);
 	if (fmt && pr_cli_output_form_misused(fmt, "json, inferix", err))
 		return -1;
+	if (pr_par_jobs(pr_arg(cmd, a, "jobs"), &jobs, err))
+		return -1;
+	if (trace)
+		jobs = 1; /* the merged trace reads each rank's store while it is open */
 	for (i = 0; i < a->npos; i++)
 		if (access(a->pos[i], R_OK)) {
 			pr_error_set(err, PR_E_IO, "no such file or directory");
@@ -216,7 +453,9 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 			goto out;
 		pr_agg_on_run(agg, merge_run, merged);
 	}
-	for (i = 0; i < a->npos; i++) {
+	if (jobs > 1 && add_parallel(agg, a->pos, a->npos, fmt, jobs, err))
+		goto out;
+	for (i = 0; i < a->npos && jobs == 1; i++) {
 		struct pr_pathlist pl = PR_PATHLIST_INIT;
 		int in_dir;
 		if (pr_agg_sniff(a->pos[i]) || pr_cli_is_store(a->pos[i])) {
@@ -325,7 +564,8 @@ const struct pr_command pr_cmd_aggregate = {
 		"row goes to a scratch file, so memory stays flat in the number of ranks (--html,\n"
 		"--png and --svg hold every row). Files in a directory that are not traces are\n"
 		"skipped with a note. Aggregating agg.json files equals aggregating all their ranks\n"
-		"(map/reduce).\n"
+		"(map/reduce). -j N ingests and analyses N files at once in worker processes\n"
+		"(default: the CPUs), folded in input order: the same agg.json for any N.\n"
 		"The console table goes to stdout; agg.json is documented in docs/aggregate.md.\n"
 		"--html writes one page (stragglers with evidence, panels, sortable tables);\n"
 		"--png/--svg write the panels rank_comparison, step_time and peak_memory\n"

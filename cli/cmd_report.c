@@ -1,6 +1,8 @@
 /* cmd_report.c - profreport report INPUT... --json FILE: the analysis model. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/input.h"
 #include "cli/meta.h"
+#include "cli/par.h"
 #include "base/decimal.h"
 #include "base/xalloc.h"
 
@@ -41,6 +44,8 @@ static const struct pr_option opts[] = {
 	  "several runs needs --run", 0 },
 	{ "no-cache", 0, NULL, "neither read nor write the store's model cache", 0 },
 	PR_CLI_META_OPTS,
+	{ "jobs", 'j', "N",
+	  "an archive's pages analysed and written by N processes (default: the CPUs)", 0 },
 	{ "quiet", 'q', NULL, "print nothing on success (not even what was written)", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
@@ -72,6 +77,7 @@ static int show_progress;
 static const char *stage; /* "analyzing", "rendering", ... */
 
 static size_t progress_total; /* the last total shown: an archive's pages count the runs analysed */
+static int jobs = 1;          /* -j: an archive's pages by this many processes */
 
 static void progress(void *ctx, size_t done, size_t total, const char *label)
 {
@@ -308,6 +314,213 @@ static int archive_model(struct archive *a, const json_t *model, struct pr_error
 	return 0;
 }
 
+/* ---- -j N: an archive's runs analysed and their pages written by workers ---- */
+
+/*
+ * Each worker opens the store again (a connection of its own, read-only),
+ * builds a run's model (or reads it from the cache), writes its page as
+ * one process would and hands back the page's name, the run's digest for
+ * the index and the cache rows it built; the parent adds them in run order
+ * and is the store's one writer (pr_store_cache_take). The record: 'W'
+ * (page written) or 'S' (already there), then NUL-ended texts: the name,
+ * the digest, and six per cache row (run, hash, analyser, options, model,
+ * digest).
+ */
+struct par_archive {
+	struct archive *a; /* the parent's, copied by fork */
+	const struct pr_model_opts *mo;
+	const char *store_path;
+	int64_t *ids;
+	struct pr_store *st; /* a worker's own connection, opened at its first run */
+	struct pr_strbuf *rec;
+};
+
+static void rec_str(struct pr_strbuf *rec, const char *s)
+{
+	pr_strbuf_add(rec, s ? s : "", strlen(s ? s : "") + 1);
+}
+
+static void rec_cache_row(void *ctx, int64_t run, const char *hash, const char *analyzer,
+			  const char *options, const char *model, const char *digest)
+{
+	struct par_archive *p = ctx;
+	char id[32];
+	snprintf(id, sizeof(id), "%" PRId64, run);
+	rec_str(p->rec, id);
+	rec_str(p->rec, hash);
+	rec_str(p->rec, analyzer);
+	rec_str(p->rec, options);
+	rec_str(p->rec, model);
+	rec_str(p->rec, digest);
+}
+
+static int par_add(void *ctx, json_t *run, int whole, struct pr_error *err)
+{
+	struct par_archive *p = ctx;
+	struct archive *a = p->a;
+	size_t n = a->n;
+	char *d;
+	if (archive_add(a, run, whole, err))
+		return -1;
+	if (a->n == n)
+		return 0; /* not kept */
+	d = json_dumps(a->digests[n], JSON_COMPACT | JSON_PRESERVE_ORDER);
+	pr_strbuf_addstr(p->rec, whole ? "W" : "S");
+	rec_str(p->rec, a->names[n]);
+	rec_str(p->rec, d);
+	free(d);
+	json_decref(a->digests[n]);
+	free(a->names[n]);
+	a->n = n;
+	pr_store_cache_take(p->st, rec_cache_row, p);
+	return 0;
+}
+
+static int par_want(void *ctx, int64_t id, const char *label, const char *hash)
+{
+	const struct par_archive *p = ctx;
+	return archive_want(p->a, id, label, hash);
+}
+
+static int par_run(void *ctx, size_t i, struct pr_strbuf *rec, struct pr_error *err)
+{
+	struct par_archive *p = ctx;
+	struct pr_model_opts mo = *p->mo;
+	if (!p->st && pr_store_open(&p->st, p->store_path, PR_STORE_READONLY, err))
+		return -1;
+	show_progress = 0;
+	mo.progress = NULL;
+	mo.run = (long)p->ids[i];
+	p->rec = rec;
+	return pr_model_each(p->st, &mo, par_want, par_add, p, err);
+}
+
+/* The next NUL-ended text of a record, or NULL past its end. */
+static const char *rec_next(const struct pr_strbuf *rec, size_t *at)
+{
+	const char *s = rec->buf + *at;
+	if (*at >= rec->len)
+		return NULL;
+	*at += strlen(s) + 1;
+	return *at <= rec->len ? s : NULL;
+}
+
+/* In the parent: a worker's record into the archive (while the workers work). */
+static int par_fold(struct archive *a, const struct pr_strbuf *rec, struct pr_error *err)
+{
+	const char *name, *digest;
+	json_error_t je;
+	json_t *d;
+	size_t at = 1;
+	if (!rec->len)
+		return 0; /* a run not kept */
+	name = rec_next(rec, &at);
+	digest = rec_next(rec, &at);
+	d = name && digest ? json_loads(digest, 0, &je) : NULL;
+	if (!d)
+		return pr_error_set(err, PR_E_IO, "a worker's record does not read back");
+	if (a->n == a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 64;
+		a->digests = pr_xreallocarray(a->digests, a->cap, sizeof(*a->digests));
+		a->names = pr_xreallocarray(a->names, a->cap, sizeof(*a->names));
+	}
+	a->digests[a->n] = d;
+	a->names[a->n++] = pr_xstrdup(name);
+	if (rec->buf[0] == 'W')
+		a->written++;
+	else
+		a->skipped++;
+	return 0;
+}
+
+/*
+ * In the parent, once the workers have ended (their connections read no
+ * more): a record's cache rows queued for the store, written every 32 MiB
+ * of text as pr_model_each does.
+ */
+static void par_cache(struct pr_store *store, const struct pr_strbuf *rec)
+{
+	const char *f[6];
+	size_t at = 1, k;
+	if (!rec->len || !rec_next(rec, &at) || !rec_next(rec, &at))
+		return;
+	for (;;) {
+		int64_t id;
+		for (k = 0; k < 6 && (f[k] = rec_next(rec, &at)); k++)
+			;
+		if (k < 6)
+			break;
+		if (pr_decimal_scaled(f[0], strlen(f[0]), 0, &id) == 0)
+			pr_store_cache_put(store, id, f[1], f[2], f[3], f[4], f[5]);
+	}
+	if (pr_store_cache_pending(store) >= (32u << 20))
+		pr_store_cache_flush(store);
+}
+
+/* pr_model_each(store, mo, archive_want, archive_add, a) by jobs processes. */
+static int archive_parallel(struct archive *a, struct pr_store *store,
+			    const struct pr_model_opts *mo, struct pr_error *err)
+{
+	struct par_archive p;
+	struct pr_strbuf rec = PR_STRBUF_INIT;
+	struct pr_par *par = NULL;
+	sqlite3 *db = pr_store_db(store);
+	sqlite3_stmt *s = NULL;
+	size_t n = 0, cap = 0, i = 0, k;
+	int rc = -1;
+	memset(&p, 0, sizeof(p));
+	if (sqlite3_prepare_v2(db, "SELECT id FROM run WHERE ?1 = 0 OR id = ?1 ORDER BY id", -1,
+			       &s, NULL) != SQLITE_OK)
+		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(s, 1, mo->run);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(s, 0);
+		if (!kept(a, id))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			p.ids = pr_xreallocarray(p.ids, cap, sizeof(*p.ids));
+		}
+		p.ids[n++] = id;
+	}
+	sqlite3_finalize(s);
+	if (mo->run && n == 0) {
+		free(p.ids);
+		return pr_error_set(err, PR_E_USAGE, "no run %ld in the store", mo->run);
+	}
+	if (n < 2) {
+		/* one process: no second connection of our own beside the store's */
+		free(p.ids);
+		return pr_model_each(store, mo, archive_want, archive_add, a, err);
+	}
+	p.a = a;
+	p.mo = mo;
+	p.store_path = pr_store_path(store);
+	progress_total = n;
+	par = pr_par_run(n, jobs, par_run, &p, err);
+	for (i = 0; par && i < n; i++) {
+		if (show_progress)
+			progress(NULL, i + 1, n, "");
+		if (pr_par_get(par, i, &rec, err) < 0 || par_fold(a, &rec, err))
+			break;
+	}
+	rc = par && i == n ? 0 : -1;
+	/* the store's one writer, once no worker reads it: what was built is
+	 * cached even when a later run failed */
+	pr_par_end(par);
+	for (k = 0; par && k < i; k++) {
+		struct pr_error ignored = PR_ERROR_INIT;
+		if (pr_par_reread(par, k, &rec, &ignored) >= 0)
+			par_cache(store, &rec);
+	}
+	if (pr_store_cache_pending(store))
+		pr_store_cache_flush(store);
+	pr_par_free(par);
+	pr_strbuf_release(&rec);
+	free(p.ids);
+	return rc;
+}
+
 /*
  * The index at path; past PR_HTML_INDEX_ROWS runs in parts, path then the
  * first and STEM-2.html, STEM-3.html, ... beside it the others.
@@ -382,7 +595,8 @@ static int write_archive(const json_t *model, struct pr_store *store,
 		goto out;
 	}
 	if (model ? archive_model(&a, model, err)
-		  : pr_model_each(store, mo, archive_want, archive_add, &a, err))
+	    : jobs > 1 ? archive_parallel(&a, store, mo, err)
+		       : pr_model_each(store, mo, archive_want, archive_add, &a, err))
 		goto out;
 	a.rows = pr_xcalloc(a.n + 1, sizeof(*a.rows));
 	for (i = 0; i < a.n; i++) {
@@ -603,7 +817,8 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	mo.window = pr_arg(cmd, a, "window");
 	if (mo.window && pr_trace_window_parse(mo.window, &tw, err))
 		return -1;
-	if (pr_cli_meta_parse(cmd, a, &meta, err))
+	if (pr_par_jobs(pr_arg(cmd, a, "jobs"), &jobs, err) ||
+	    pr_cli_meta_parse(cmd, a, &meta, err))
 		return -1;
 	if (meta.n && a->npos == 1 && pr_cli_is_store(a->pos[0])) {
 		pr_cli_meta_release(&meta);

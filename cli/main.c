@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cli/commands.h"
+#include "cli/par.h"
 #include "ingest/ingest.h"
 #include "ingest/source.h"
 #include "render/version.h"
@@ -283,13 +285,15 @@ const char *__lsan_default_suppressions(void)
 
 /*
  * SIGINT, SIGTERM, SIGHUP, SIGPIPE: remove the temporary files of the
- * outputs being written (unlink only: async-signal-safe), then die of the
+ * outputs being written (unlink only: async-signal-safe; the -j workers
+ * are killed and reaped first), then die of the
  * same signal with its default action, so the parent sees what killed us.
  * (A store being written needs nothing: SQLite's journal lets the next
  * open roll the unfinished run back.)
  */
 static void on_fatal_signal(int sig)
 {
+	pr_par_kill(); /* -j's workers first: each removes its own temporary files */
 	pr_output_remove_temps();
 	signal(sig, SIG_DFL);
 	raise(sig); /* delivered when the handler returns */
@@ -312,10 +316,32 @@ static void catch_fatal_signals(void)
 	}
 }
 
+/*
+ * PR_TIMINGS=1: the CPU seconds (user + sys) of this process and of its -j
+ * workers, on stderr at the end: the parent's share is the serial part of
+ * a -j run (it waits while the workers run), for bench/parallel.sh.
+ */
+static void cpu_timing(void)
+{
+	const char *tv = getenv("PR_TIMINGS");
+	struct rusage self, kids;
+	if (!tv || !*tv || !strcmp(tv, "0") || getrusage(RUSAGE_SELF, &self) ||
+	    getrusage(RUSAGE_CHILDREN, &kids))
+		return;
+	fprintf(stderr, "profreport: timing: cpu self %.3f workers %.3f\n",
+		(double)self.ru_utime.tv_sec + self.ru_utime.tv_usec / 1e6 +
+			(double)self.ru_stime.tv_sec + self.ru_stime.tv_usec / 1e6,
+		(double)kids.ru_utime.tv_sec + kids.ru_utime.tv_usec / 1e6 +
+			(double)kids.ru_stime.tv_sec + kids.ru_stime.tv_usec / 1e6);
+}
+
 int main(int argc, char **argv)
 {
+	int rc;
 	setlocale(LC_ALL, "C");
 	pr_xalloc_json_init();
 	catch_fatal_signals();
-	return finish_stdout(run(argc, argv));
+	rc = run(argc, argv);
+	cpu_timing();
+	return finish_stdout(rc);
 }

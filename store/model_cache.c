@@ -92,6 +92,14 @@ size_t pr_store_cache_pending(const struct pr_store *st)
 	return st->cache_pending_bytes;
 }
 
+void pr_store_cache_take(struct pr_store *st, pr_store_cache_fn *fn, void *ctx)
+{
+	const struct pr_cache_row *r;
+	for (r = st->cache_head; r; r = r->next)
+		fn(ctx, r->run, r->hash, r->analyzer, r->options, r->model, r->digest);
+	pr_store_cache_drop(st);
+}
+
 void pr_store_cache_drop(struct pr_store *st)
 {
 	struct pr_cache_row *r = st->cache_head, *next;

@@ -139,6 +139,15 @@ void pr_store_cache_put(struct pr_store *st, int64_t run, const char *hash, cons
 /* Bytes of text queued. */
 size_t pr_store_cache_pending(const struct pr_store *st);
 /*
+ * Hands each queued row, in the order queued, to fn (texts borrowed) and
+ * drops the queue: for a process that reads the store beside others (-j's
+ * workers) and leaves the write to one writer, which pr_store_cache_put()s
+ * what fn passed on.
+ */
+typedef void pr_store_cache_fn(void *ctx, int64_t run, const char *hash, const char *analyzer,
+			       const char *options, const char *model, const char *digest);
+void pr_store_cache_take(struct pr_store *st, pr_store_cache_fn *fn, void *ctx);
+/*
  * Writes the queued rows in one transaction of a read-write connection of
  * its own, waiting at most 2 s for another process's lock; on a read-only
  * handle the read transaction is ended first and begun again after, so no
