@@ -1085,8 +1085,8 @@ static void fold_peaks(struct pr_agg *a, const json_t *run, json_t *row, long ra
 
 /* Every key of a run object that pr_agg_add_model_run and its folds read. */
 static const char *const run_keys[] = {
-	"clock", "collectives", "content_hash", "format", "gpu_breakdown", "peaks", "phases",
-	"rank", "reported", "source", "spans", "throughput", "world_size",
+	"clock", "collectives", "content_hash", "diagnostics", "format", "gpu_breakdown",
+	"peaks", "phases", "rank", "reported", "source", "spans", "throughput", "world_size",
 };
 
 json_t *pr_agg_run_slim(const json_t *run)

@@ -499,10 +499,18 @@ static int archive_parallel(struct archive *a, struct pr_store *store,
 	progress_total = n;
 	par = pr_par_run(n, jobs, par_run, &p, err);
 	for (i = 0; par && i < n; i++) {
+		size_t had = a->n;
 		if (show_progress)
 			progress(NULL, i + 1, n, "");
 		if (pr_par_get(par, i, &rec, err) < 0 || par_fold(a, &rec, err))
 			break;
+		if (show_progress && a->n > had && rec.buf[0] == 'W') {
+			/* as -j 1 says it: the page the workers wrote, in input order */
+			stage = "writing the page of";
+			progress(NULL, i + 1, n,
+				 json_string_value(json_object_get(a->digests[a->n - 1], "label")));
+			stage = "analyzing";
+		}
 	}
 	rc = par && i == n ? 0 : -1;
 	/* the store's one writer, once no worker reads it: what was built is
