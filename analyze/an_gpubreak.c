@@ -251,22 +251,6 @@ static int64_t u_upto(const struct uacc *u, int64_t t)
 
 /* ---- names ---- */
 
-static int has_ci(const char *s, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (; *s; s++) {
-		size_t i;
-		for (i = 0; i < n; i++) {
-			char c = s[i];
-			if (!c || (c >= 'A' && c <= 'Z' ? c + 32 : c) != needle[i])
-				break;
-		}
-		if (i == n)
-			return 1;
-	}
-	return 0;
-}
-
 /* Direction of a memcpy from Kineto's ("Memcpy HtoD (Pinned -> Device)") or HIP's names. */
 static int mem_direction(const char *name, int kind)
 {
@@ -340,9 +324,9 @@ static struct gname *name_get(struct gb *g, int64_t id, struct pr_error *err)
 		nm->lib = (uint8_t)lib;
 	}
 	nm->dir = (uint8_t)mem_direction(text, K_MEMCPY);
-	if (has_ci(text, "launch") || has_ci(text, "memcpy") || has_ci(text, "memset"))
+	if (pr_kclass_has_ci(text, "launch") || pr_kclass_has_ci(text, "memcpy") || pr_kclass_has_ci(text, "memset"))
 		nm->flags |= F_LAUNCH;
-	if (has_ci(text, "graph") && has_ci(text, "launch"))
+	if (pr_kclass_has_ci(text, "graph") && pr_kclass_has_ci(text, "launch"))
 		nm->flags |= F_GRAPH;
 	if (!strncmp(text, "enumerate(DataLoader)#", 22) && ends_with(text, ".__next__"))
 		nm->flags |= F_DATALOADER;

@@ -41,7 +41,7 @@ static const struct rule {
 	{ M_PREFIX, "dma", PR_KC_MEMORY, PR_KL_NONE, PR_KF_MTIA | PR_KF_UNKNOWN }, /* HTA ^dma */
 };
 
-static int has_ci(const char *s, const char *needle)
+int pr_kclass_has_ci(const char *s, const char *needle)
 {
 	size_t n = strlen(needle);
 	for (; *s; s++) {
@@ -66,7 +66,7 @@ static int matches(const struct rule *r, const struct pr_kclassify *kc, const ch
 	case M_SUB:
 		return strstr(name, r->pat) != NULL;
 	case M_SUBCI:
-		return has_ci(name, r->pat);
+		return pr_kclass_has_ci(name, r->pat);
 	case M_DEEPEP:
 		return (strstr(name, "deep_ep::") || strstr(name, "dpsk::ep::")) &&
 		       !strstr(name, "layout") &&
@@ -103,7 +103,7 @@ int pr_kclass_is_collective(const char *name)
 	if (pr_kclass_of(NULL, name, &lib) == PR_KC_COMM)
 		return 1;
 	for (i = 0; i < PR_ARRAY_SIZE(pats); i++)
-		if (has_ci(name, pats[i]))
+		if (pr_kclass_has_ci(name, pats[i]))
 			return 1;
 	return 0;
 }
@@ -132,7 +132,7 @@ static int family_of(const json_t *meta)
 	size_t i;
 	json_t *d;
 	/* the ingest's device_type (docs/formats.md: mtia from mtia_runtime/mtia_ccp_events) */
-	if ((dt && strstr(dt, "mtia")) || (backend && has_ci(backend, "mtia")))
+	if ((dt && strstr(dt, "mtia")) || (backend && pr_kclass_has_ci(backend, "mtia")))
 		return PR_KF_MTIA;
 	if (dt && strstr(dt, "rocm"))
 		return PR_KF_ROCM;
@@ -142,7 +142,7 @@ static int family_of(const json_t *meta)
 		const char *name = json_string_value(json_object_get(d, "name"));
 		if (!name)
 			continue;
-		if (has_ci(name, "mtia"))
+		if (pr_kclass_has_ci(name, "mtia"))
 			return PR_KF_MTIA;
 		if (strstr(name, "AMD") || strstr(name, "Radeon") || strstr(name, "Instinct"))
 			family = PR_KF_ROCM;

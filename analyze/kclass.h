@@ -80,4 +80,7 @@ int pr_kclass_of(const struct pr_kclassify *kc, const char *name, int *lib);
  */
 int pr_kclass_is_collective(const char *name);
 
+/* 1 when s contains needle (lower case) in any case: the rules' substring match. */
+int pr_kclass_has_ci(const char *s, const char *needle);
+
 #endif

@@ -29,7 +29,7 @@
 #define MAX_TEMPS 64
 static char *volatile temps[MAX_TEMPS];
 
-static void block_signals(sigset_t *old)
+void pr_block_fatal_signals(sigset_t *old)
 {
 	sigset_t set;
 	sigemptyset(&set);
@@ -50,7 +50,7 @@ void pr_output_temp_add(const char *path)
 	char *copy = pr_xstrdup(path);
 	sigset_t old;
 	size_t i;
-	block_signals(&old);
+	pr_block_fatal_signals(&old);
 	for (i = 0; i < MAX_TEMPS && temps[i]; i++)
 		;
 	if (i < MAX_TEMPS)
@@ -64,7 +64,7 @@ int pr_output_temp_mkstemp(char *templ)
 {
 	sigset_t old;
 	int fd;
-	block_signals(&old);
+	pr_block_fatal_signals(&old);
 	fd = mkstemp(templ);
 	if (fd >= 0)
 		pr_output_temp_add(templ); /* blocks again: the mask nests */
@@ -77,7 +77,7 @@ void pr_output_temp_forget(const char *path)
 	char *gone = NULL;
 	sigset_t old;
 	size_t i;
-	block_signals(&old);
+	pr_block_fatal_signals(&old);
 	for (i = 0; i < MAX_TEMPS; i++) {
 		if (temps[i] && !strcmp(temps[i], path)) {
 			gone = temps[i];
@@ -228,7 +228,7 @@ static int open_file(struct pr_output *out, const char *path, int own, struct pr
 		return -1;
 	}
 create:
-	block_signals(&old);
+	pr_block_fatal_signals(&old);
 	for (k = 0; k < 1000; k++) {
 		pr_strbuf_reset(&tmp);
 		pr_strbuf_addf(&tmp, "%s.tmp.%ld.%u", target.buf, (long)getpid(), k);
@@ -312,7 +312,7 @@ static void forget_tmp(struct pr_output *out, int remove)
 	char *p = out->tmp_path;
 	if (!p)
 		return;
-	block_signals(&old);
+	pr_block_fatal_signals(&old);
 	if (remove)
 		unlink(p);
 	pr_output_temp_forget(p);
@@ -350,7 +350,7 @@ int pr_output_close(struct pr_output *out, struct pr_error *err)
 			sigset_t old;
 			/* Renamed and forgotten with the signals held, so that a signal
 			 * never removes a temporary name that is already the output. */
-			block_signals(&old);
+			pr_block_fatal_signals(&old);
 			if (rename(out->tmp_path, out->target))
 				e = errno ? errno : EIO;
 			else

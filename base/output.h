@@ -56,6 +56,7 @@
 #ifndef PR_OUTPUT_H
 #define PR_OUTPUT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -158,5 +159,9 @@ void pr_output_temp_forget(const char *path);
  * -1 (errno set). The caller forgets the path once it removed the file.
  */
 int pr_output_temp_mkstemp(char *templ);
+
+/* Blocks SIGINT, SIGTERM, SIGHUP and SIGPIPE (the signals that remove the temporary files)
+ * for a critical section; *old gets the mask to restore (pthread_sigmask). */
+void pr_block_fatal_signals(sigset_t *old);
 
 #endif

@@ -199,17 +199,6 @@ static void worker(struct pr_par *p, int w)
 	_exit(0);
 }
 
-static void block_fatal(sigset_t *old)
-{
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &set, old);
-}
-
 void pr_par_kill(void)
 {
 	int k;
@@ -271,7 +260,7 @@ struct pr_par *pr_par_run(size_t n, int jobs, pr_par_fn *fn, void *ctx, struct p
 	for (w = 0; w < jobs; w++) {
 		sigset_t old;
 		pid_t pid;
-		block_fatal(&old);
+		pr_block_fatal_signals(&old);
 		pid = fork();
 		if (pid == 0) {
 			int k;
