@@ -8,7 +8,7 @@ same correlation ids).
 
 NOT a real export: no GPU and no nsys were at hand. It is generated to the
 documented schema so that the nsys reader can be tested against the Kineto
-reader (tests/cli/t_nsys.sh).
+reader (tests/cli/t0103-nsys.sh).
 
 usage: make_nsys_sample.py OUT.sqlite OUT.json [--events] [--steps N] [--schema-version V]
   --events prints the event list (JSON) instead, for tests deriving numbers;

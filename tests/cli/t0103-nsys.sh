@@ -1,5 +1,5 @@
 #!/bin/sh
-# t_nsys: Nsight Systems' SQLite export (ingest/fmt_nsys.c).
+# t0103-nsys: Nsight Systems' SQLite export (ingest/fmt_nsys.c).
 #  - equivalence: samples/nsys/make_nsys_sample.py writes one run as an
 #    export and as its Kineto twin (same events, same times); summary --json
 #    gives the same gpu, gpu_breakdown, step_breakdown and collectives

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t_dhat: the Valgrind DHAT reader on the real samples in samples/dhat (heap,
+# t0101-dhat: the Valgrind DHAT reader on the real samples in samples/dhat (heap,
 # copy and ad-hoc modes). The expected numbers are derived here by python3 from the
 # JSON itself (json module; sums of tb/gb/eb, tl/tbk, te/tg) and compared
 # with the store read through python's sqlite3; the byte-weighted profile's

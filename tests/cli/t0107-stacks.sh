@@ -1,5 +1,5 @@
 #!/bin/sh
-# t_stacks: the stack-sample and perf readers (folded, perf-script, perf-stat)
+# t0107-stacks: the stack-sample and perf readers (folded, perf-script, perf-stat)
 # on the real samples of samples/folded and samples/perf: the per-frame self
 # and total weights that `query` and the speedscope export give equal the ones
 # a short python3 script computes from the input file alone; the weight's unit

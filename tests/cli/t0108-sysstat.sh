@@ -1,5 +1,5 @@
 #!/bin/sh
-# t_sysstat: the sysstat readers (sadf -d, sadf -j, pidstat) on the real
+# t0108-sysstat: the sysstat readers (sadf -d, sadf -j, pidstat) on the real
 # samples in samples/sysstat. The expected numbers are derived here by
 # python3 straight from the input text (its own parse of the columns, its own
 # unit factors: kB x 1024, 512-byte blocks, ms -> ns, cpu.util = 100 - %idle,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t_speedscope: 'profreport speedscope INPUT... -o FILE [--run ID]' on every
+# t0106-speedscope: 'profreport speedscope INPUT... -o FILE [--run ID]' on every
 # sample that has spans or memory series: exit 0, a file that starts with the
 # speedscope header and reads back through profreport's own speedscope reader
 # (a full JSON parse plus its balance checks) with every span of the run;
@@ -62,8 +62,8 @@ done
 
 # -- every sample file given directly (ingested into a temporary store); generators
 # (*.py), the programs they run (*.c) and phase logs (they go with --phases,
-# tests/cli/t_phases.sh) are not samples; perf stat counters (samples/perf/perf_stat*.csv) are
-# neither spans nor memory: nothing to export (tests/cli/t_stacks.sh checks that error)
+# tests/cli/t0104-phases.sh) are not samples; perf stat counters (samples/perf/perf_stat*.csv) are
+# neither spans nor memory: nothing to export (tests/cli/t0107-stacks.sh checks that error)
 for f in $(find "$PR_SAMPLES" -type f ! -name '*.md' ! -name '*.py' ! -name '*.c' ! -name '*.phases.log' \
 	! -name 'perf_stat*.csv' | sort); do
 	run "$P" speedscope -q "$f" -o one.speedscope.json

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t_inputs: inputs that are not what they seem. A file given explicitly that
+# t0102-inputs: inputs that are not what they seem. A file given explicitly that
 # no reader understands (a JSON document that is not a trace, a CSV with no
 # numbers), an empty directory and a directory with no recognized file are
 # errors for every command that reads INPUTs: exit 2, nothing on stdout,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t_phases: --phases FILE attaches a phase log to the run of one trace file
+# t0104-phases: --phases FILE attaches a phase log to the run of one trace file
 # (ingest, summary, report, speedscope). Its phases become spans of kind
 # 'phase' on a track named after the file, so peaks per phase and phase
 # memory deltas come out of the analyzers as for any phase. Covers the

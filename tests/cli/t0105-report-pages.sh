@@ -1,5 +1,5 @@
 #!/bin/sh
-# t_report_pages: the HTML report at scale (issue 15). A page of many runs
+# t0105-report-pages: the HTML report at scale (issue 15). A page of many runs
 # folds them into <details> under a numbered navigation whose every link
 # names a section (#run-<ID>, the number the heading shows); two runs named
 # trace.json in different directories are told apart by their directory;
