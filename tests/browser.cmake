@@ -7,7 +7,7 @@
 function(pr_browser_test name script timeout)
   add_test(NAME browser/${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/browser/${script})
   set_tests_properties(browser/${name} PROPERTIES ENVIRONMENT "${PR_TEST_ENV}"
-    SKIP_RETURN_CODE 77 TIMEOUT ${timeout})
+    SKIP_RETURN_CODE 77 TIMEOUT ${timeout} LABELS "browser;slow")
 endfunction()
 
 # Every sample exported with 'profreport speedscope' and loaded in speedscope 1.25.0.

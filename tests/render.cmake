@@ -133,7 +133,8 @@ trap 'rm -rf "$tmp"' EXIT
 ]==])
 add_test(NAME render/big_reduce
   COMMAND sh -c "${PR_BIG_REDUCE_SH}" big_reduce $<TARGET_FILE:chart_demo> $<TARGET_FILE:pngcmp>)
-set_tests_properties(render/big_reduce PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" TIMEOUT 900)
+set_tests_properties(render/big_reduce PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" TIMEOUT 900
+  LABELS slow)
 
 # pngcmp itself notices a difference (and says so in one line).
 if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/golden/render/memory/expected.png
@@ -246,7 +247,8 @@ endforeach()
 add_test(NAME render/names
   COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tools/names_check.py $<TARGET_FILE:profreport>
     $<TARGET_FILE:panel_dump> ${CMAKE_SOURCE_DIR}/samples ${PR_SHARED_DIR})
-set_tests_properties(render/names PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 600)
+set_tests_properties(render/names PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 600
+  LABELS slow)
 
 # Every bar panel that `report` draws for the samples (and nccl_data when ../shared has it)
 # runs its bars from zero on a linear axis (tests/tools/check_bars.py over panel_dump's
