@@ -155,6 +155,28 @@ sys.exit(0 if v == sys.argv[4] else "%s %s: %s, expected %s" % (sys.argv[2], sys
 ' "$@" || fail "$1: $2 $3 is not $4"
 }
 
+# fatal_signals SIG...: those of the signals this machine can send a background job. A
+# background job of a non-interactive shell ignores SIGINT, and an ignored signal stays
+# ignored (profreport keeps it so): GNU env --default-signal hands the command the default
+# action back; without it INT is left out, and said.
+fatal_signals() {
+	if env --default-signal=INT true 2>/dev/null; then
+		echo "$*"
+	else
+		echo "$test_name: env --default-signal missing; SIGINT not tested" >&2
+		echo "$*" | sed 's/ *\bINT\b//'
+	fi
+}
+
+# signal_status SIG: the exit status of a process that SIG ended (128 + its number)
+signal_status() {
+	case $1 in
+	HUP) echo 129 ;;
+	INT) echo 130 ;;
+	TERM) echo 143 ;;
+	esac
+}
+
 finish() {
 	if [ "$failures" -ne 0 ]; then
 		echo "$test_name: $failures check(s) failed" >&2

@@ -16,22 +16,10 @@ fi
 "$gen" 30 1 -o m.json 2>/dev/null || fail "setup: gen_trace failed"
 "$P" ingest -q m.json -o m.db || fail "setup: ingest failed"
 
-# A background job of a non-interactive shell ignores SIGINT, and an
-# ignored signal stays ignored (profreport keeps it so); GNU env can hand
-# the command the default action back.
-if env --default-signal=INT true 2>/dev/null; then
-	sigs="TERM INT HUP"
-else
-	sigs="TERM HUP"
-	echo "$test_name: env --default-signal missing; SIGINT not tested" >&2
-fi
+sigs=$(fatal_signals TERM INT HUP)
 
 for sig in $sigs; do
-	case $sig in
-	TERM) want=143 ;;
-	INT) want=130 ;;
-	HUP) want=129 ;;
-	esac
+	want=$(signal_status "$sig")
 	out=out-$sig.json
 	echo "the old output" >"$out"
 	caught=0

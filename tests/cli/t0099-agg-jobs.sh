@@ -75,17 +75,9 @@ expect_error "profreport: aggregate: -j needs a whole number" "-j many"
 # -- signals mid-run: 300 ranks, killed once a worker's temporary store exists
 "$py" "$PR_SAMPLES/ranks/make_ranks.py" --ranks 300 --steps 4 --out g300 >/dev/null ||
 	fail "setup: make_ranks.py 300"
-if env --default-signal=INT true 2>/dev/null; then
-	sigs="TERM INT"
-else
-	sigs="TERM"
-	echo "$test_name: env --default-signal missing; SIGINT not tested" >&2
-fi
+sigs=$(fatal_signals TERM INT)
 for sig in $sigs; do
-	case $sig in
-	TERM) want=143 ;;
-	INT) want=130 ;;
-	esac
+	want=$(signal_status "$sig")
 	env --default-signal=INT "$P" aggregate -j 2 g300 -q -o sig.json 2>"sig.$sig" &
 	pid=$!
 	n=0

@@ -87,17 +87,9 @@ while [ "$i" -le 80 ]; do
 	i=$((i + 1))
 done
 "$P" ingest -q runs -o many.db || fail "setup: ingest of 80"
-if env --default-signal=INT true 2>/dev/null; then
-	sigs="TERM INT"
-else
-	sigs="TERM"
-	echo "$test_name: env --default-signal missing; SIGINT not tested" >&2
-fi
+sigs=$(fatal_signals TERM INT)
 for sig in $sigs; do
-	case $sig in
-	TERM) want=143 ;;
-	INT) want=130 ;;
-	esac
+	want=$(signal_status "$sig")
 	cp many.db "m$sig.db"
 	env --default-signal=INT "$P" report -q -j 2 "m$sig.db" -o "sig$sig/" 2>"err.$sig" &
 	pid=$!
