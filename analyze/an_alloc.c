@@ -97,8 +97,9 @@ static void cuda_snapshot(struct pr_actx *ctx)
 		    "time", json_incref(json_object_get(snap, "time")), "devices", devs, "rule",
 		    json_string("segments and blocks as the snapshot holds them; the history "
 				"(device_traces) replayed: allocated = alloc - free_requested, "
-				"anchored to end at the snapshot's allocated bytes; the blocks live "
-				"at its peak grouped by their first Python frame outside torch "
+				"anchored to end at the snapshot's allocated bytes; the blocks "
+				"live at its peak grouped by their first Python frame outside "
+				"torch "
 				"(file:line:function), else the autograd node (backward:NAME); "
 				"external fragmentation = 1 - largest free block / free bytes in "
 				"segments; an OOM's request against the snapshot's largest free "

@@ -392,11 +392,12 @@ static void load_steps(struct pr_actx *ctx, struct pr_flame *fl)
 	char **gname = NULL;
 	int64_t *gcode = NULL;
 	size_t ng = 0;
-	if (pr_actx_prep(ctx,
-			 "SELECT s.id, s.ts, s.dur, s.name_id, t.value FROM span s LEFT JOIN string t "
-			 "ON t.id = s.name_id WHERE s.run_id = ?1 AND s.kind = 'step' ORDER BY s.id "
-			 "LIMIT ?2",
-			 &st, &ignore))
+	if (pr_actx_prep(
+		    ctx,
+		    "SELECT s.id, s.ts, s.dur, s.name_id, t.value FROM span s LEFT JOIN string t "
+		    "ON t.id = s.name_id WHERE s.run_id = ?1 AND s.kind = 'step' ORDER BY s.id "
+		    "LIMIT ?2",
+		    &st, &ignore))
 		return;
 	/* the steps the context has (the budget of spanstat.h) */
 	sqlite3_bind_int64(st, 2, (int64_t)pr_spanstat_sp_max);

@@ -324,7 +324,8 @@ static struct gname *name_get(struct gb *g, int64_t id, struct pr_error *err)
 		nm->lib = (uint8_t)lib;
 	}
 	nm->dir = (uint8_t)mem_direction(text, K_MEMCPY);
-	if (pr_kclass_has_ci(text, "launch") || pr_kclass_has_ci(text, "memcpy") || pr_kclass_has_ci(text, "memset"))
+	if (pr_kclass_has_ci(text, "launch") || pr_kclass_has_ci(text, "memcpy") ||
+	    pr_kclass_has_ci(text, "memset"))
 		nm->flags |= F_LAUNCH;
 	if (pr_kclass_has_ci(text, "graph") && pr_kclass_has_ci(text, "launch"))
 		nm->flags |= F_GRAPH;

@@ -261,7 +261,7 @@ static void collect_gpu(struct table *t, int k, const json_t *run)
 
 static void collect_run(struct table *t, int k, long ri, const json_t *run)
 {
-	const json_t *tp = json_object_get(run, "throughput"), *x, *lst;
+	const json_t *tp = json_object_get(run, "throughput"), *x, *lst, *snap;
 	const json_t *steps = json_object_get(tp, "steps");
 	struct pr_strmap seen = PR_STRMAP_INIT;
 	size_t i;
@@ -323,12 +323,14 @@ static void collect_run(struct table *t, int k, long ri, const json_t *run)
 		if (ok)
 			add_value(t, k, NULL, "fragmentation", G_FRAG, K_RATIO, AGG_MEAN, "", v);
 	}
-	/* a CUDA memory snapshot's external fragmentation (1 - largest free / free), devices averaged */
-	json_array_foreach(json_object_get(json_object_get(run, "cuda_snapshot"), "devices"), i, x) {
+	/* a CUDA memory snapshot's external fragmentation (1 - largest free / free), devices
+	 * averaged */
+	snap = json_object_get(json_object_get(run, "cuda_snapshot"), "devices");
+	json_array_foreach(snap, i, x) {
 		v = num(x, "external_fragmentation", &ok);
 		if (ok)
-			add_value(t, k, NULL, "external_fragmentation", G_FRAG, K_RATIO, AGG_MEAN, "",
-				  v);
+			add_value(t, k, NULL, "external_fragmentation", G_FRAG, K_RATIO, AGG_MEAN,
+				  "", v);
 	}
 	collect_spans(t, k, ri, run);
 	collect_gpu(t, k, run);
@@ -805,7 +807,8 @@ static void why_text(struct pr_strbuf *sb, const struct pr_cmp_decision *d, cons
 			pr_strbuf_addf(sb, " over %zu samples a side", na);
 		else
 			pr_strbuf_addf(sb, " over %zu and %zu samples", na, nb);
-		pr_strbuf_addf(sb, ", p = %.2g, beyond the threshold %s; the test cannot confirm it (",
+		pr_strbuf_addf(sb,
+			       ", p = %.2g, beyond the threshold %s; the test cannot confirm it (",
 			       d->p, tt);
 		test_text(sb, d, tt, na, nb, alpha, 0);
 		pr_strbuf_addstr(sb, "); the key-metric rule: the change beyond the threshold (");

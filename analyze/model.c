@@ -435,11 +435,12 @@ static void budget_diags(const struct pr_actx *ctx, json_t *diags)
 		return;
 	for (c = 0; c < 2; c++)
 		if (ss->sp_over[c])
-			budget_diag(diags, c ? "phases_over_budget" : "steps_over_budget",
-				    ss->sp_over[c],
-				    "%zu %s after the first %zu (in store order) are left out of the "
-				    "analyses; PROFREPORT_MAX_STEPS=N raises the budget",
-				    ss->sp_over[c], what[c], pr_spanstat_sp_max);
+			budget_diag(
+				diags, c ? "phases_over_budget" : "steps_over_budget",
+				ss->sp_over[c],
+				"%zu %s after the first %zu (in store order) are left out of the "
+				"analyses; PROFREPORT_MAX_STEPS=N raises the budget",
+				ss->sp_over[c], what[c], pr_spanstat_sp_max);
 	if (ss->over_spans)
 		budget_diag(diags, "names_over_budget", ss->over_spans,
 			    "%zu spans of names first seen after %zu distinct names are counted "

@@ -112,10 +112,12 @@ static uint32_t kind_index(struct pass *p, const char *k)
 	p->flame = pr_xreallocarray(p->flame, ss->nkinds + 1, sizeof(*p->flame));
 	p->flame[ss->nkinds] = (unsigned char)pr_flame_kind(k);
 	p->stepphase = pr_xreallocarray(p->stepphase, ss->nkinds + 1, sizeof(*p->stepphase));
-	p->stepphase[ss->nkinds] = !strcmp(k, "step") ? 1
-				   : !strcmp(k, "phase") || !strcmp(k, "section") || !strcmp(k, "stage")
-					   ? 2
-					   : 0;
+	if (!strcmp(k, "step"))
+		p->stepphase[ss->nkinds] = 1;
+	else if (!strcmp(k, "phase") || !strcmp(k, "section") || !strcmp(k, "stage"))
+		p->stepphase[ss->nkinds] = 2;
+	else
+		p->stepphase[ss->nkinds] = 0;
 	p->over = pr_xreallocarray(p->over, ss->nkinds + 1, sizeof(*p->over));
 	p->over[ss->nkinds] = -1;
 	p->capmask = pr_xreallocarray(p->capmask, ss->nkinds + 1, sizeof(*p->capmask));

@@ -62,8 +62,8 @@ struct pr_parray *pr_parray_new(struct pr_pcache *c, const char *what, size_t re
 /* Appends a record: 0, or -1 once anything failed (kept for pr_parray_failed). */
 int pr_parray_put(struct pr_parray *a, const void *rec);
 size_t pr_parray_count(const struct pr_parray *a);
-/* Record i (i < count, else PR_BUG), valid until the next pr_parray_at or pr_parray_lower on any array
- * of the cache; on a failed read, a record of zero bytes (pr_parray_failed says so). */
+/* Record i (i < count, else PR_BUG), valid until the next pr_parray_at or pr_parray_lower on any
+ * array of the cache; on a failed read, a record of zero bytes (pr_parray_failed says so). */
 const void *pr_parray_at(struct pr_parray *a, size_t i);
 /* The first index whose key is >= key (count: none), the records being in key order. */
 size_t pr_parray_lower(struct pr_parray *a, int64_t key);

@@ -153,13 +153,14 @@ static int parse_baseline(const char *v, int64_t *n, struct pr_error *err)
 	char *end;
 	long long x;
 	if (strncmp(v, "last:", 5) || !v[5] || v[5] == '-' || v[5] == '+')
-		return pr_error_set(err, PR_E_USAGE, "--baseline needs last:N (e.g. last:10), not '%s'",
-				    v);
+		return pr_error_set(err, PR_E_USAGE,
+				    "--baseline needs last:N (e.g. last:10), not '%s'", v);
 	errno = 0;
 	x = strtoll(v + 5, &end, 10);
 	if (*end || errno || x < 1 || x > INT32_MAX)
 		return pr_error_set(err, PR_E_USAGE,
-				    "--baseline last:N needs N from 1 to %d, not '%s'", INT32_MAX, v + 5);
+				    "--baseline last:N needs N from 1 to %d, not '%s'", INT32_MAX,
+				    v + 5);
 	*n = x;
 	return 0;
 }
@@ -190,10 +191,11 @@ static int where_pairs(const struct pr_command *cmd, const struct pr_args *a, sq
 			sqlite3_bind_text(st, 1, w, (int)(eq - w), SQLITE_TRANSIENT);
 		}
 		if (!st || sqlite3_step(st) != SQLITE_ROW)
-			rc = pr_error_set(err, PR_E_USAGE,
-					  "--where: no run of the store has the metadata key '%.*s' "
-					  "(ingest --meta %.*s=...)",
-					  (int)(eq - w), w, (int)(eq - w), w);
+			rc = pr_error_set(
+				err, PR_E_USAGE,
+				"--where: no run of the store has the metadata key '%.*s' "
+				"(ingest --meta %.*s=...)",
+				(int)(eq - w), w, (int)(eq - w), w);
 		json_array_append_new(pairs, json_pack("[s#s]", w, (int)(eq - w), eq + 1));
 	}
 	sqlite3_finalize(st);
@@ -220,7 +222,8 @@ static json_t *baseline_model(const struct pr_command *cmd, const struct pr_args
 	json_t *m = NULL;
 	char *where = NULL;
 	if (pr_model_sniff(path)) {
-		pr_error_set(err, PR_E_USAGE, "--baseline takes runs of a store, and BASE is a model");
+		pr_error_set(err, PR_E_USAGE,
+			     "--baseline takes runs of a store, and BASE is a model");
 		pr_error_set_source(err, path);
 		return NULL;
 	}

@@ -19,7 +19,8 @@ static const struct pr_option opts[] = {
 static int cmd_ingest(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	const char *out = pr_arg(cmd, a, "output");
-	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"), 1, NULL, 0 };
+	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"), 1, NULL,
+				    0 };
 	struct pr_cli_meta meta;
 	struct pr_store *st = NULL;
 	int rc, existed;
@@ -62,6 +63,6 @@ const struct pr_command pr_cmd_ingest = {
 		"twice. Directories are read recursively; files no format recognizes are skipped.\n"
 		"--phases FILE attaches a phase log (a run script's or sampler's TIME NAME lines)\n"
 		"to the run of the one trace file: its phases become spans of kind 'phase'.\n"
-		"--meta KEY=VALUE labels each run stored (commit=..., branch=..., time=...); a file\n"
-		"already in the store keeps its own labels.",
+		"--meta KEY=VALUE labels each run stored (commit=..., branch=..., time=...);\n"
+		"a file already in the store keeps its own labels.",
 };

@@ -64,7 +64,8 @@ static int cmd_summary(const struct pr_command *cmd, struct pr_args *a, struct p
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
 	struct pr_trace_window tw;
 	struct pr_cli_input in;
-	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"), 0, NULL, 0 };
+	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"), 0, NULL,
+				    0 };
 	const char *json = pr_arg(cmd, a, "json");
 	int64_t top = 10, run = 0;
 	json_t *model;

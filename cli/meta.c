@@ -61,10 +61,10 @@ int pr_cli_meta_parse(const struct pr_command *cmd, const struct pr_args *a,
 	if (pr_arg(cmd, a, "meta-from-env")) {
 		for (k = 0; k < sizeof(env_map) / sizeof(env_map[0]); k++) {
 			for (v = 1; v < 4; v++) {
-				const char *e = getenv(env_map[k][v]);
+				const char *e = getenv(env_map[k][v]), *key = env_map[k][0];
 				if (!e || !*e)
 					continue;
-				if (pr_run_meta_check(env_map[k][0], strlen(env_map[k][0]), e, err)) {
+				if (pr_run_meta_check(key, strlen(key), e, err)) {
 					pr_error_set(err, PR_E_USAGE,
 						     "--meta-from-env: %s is not printable text of "
 						     "at most %d bytes",
@@ -89,7 +89,8 @@ int pr_cli_meta_parse(const struct pr_command *cmd, const struct pr_args *a,
 			pr_cli_meta_release(m);
 			return -1;
 		}
-		if ((size_t)(eq - s) == 4 && !memcmp(s, "time", 4) && pr_cli_meta_time(eq + 1, &ns)) {
+		if ((size_t)(eq - s) == 4 && !memcmp(s, "time", 4) &&
+		    pr_cli_meta_time(eq + 1, &ns)) {
 			pr_error_set(err, PR_E_USAGE,
 				     "--meta time='%s': give seconds since 1970 or an ISO 8601 "
 				     "date-time (2026-01-15T10:23:45Z)",

@@ -293,10 +293,10 @@ static int read_segments(struct snap *s, const json_t *segs, struct pr_error *er
 
 enum { A_ALLOC, A_FREE_REQ, A_FREE_DONE, A_SEG_ALLOC, A_SEG_FREE, A_SEG_MAP, A_SEG_UNMAP, A_OOM,
        A_SNAPSHOT, A_OTHER, NACT };
-static const char *const act_names[NACT] = { "alloc",	      "free_requested", "free_completed",
-					     "segment_alloc", "segment_free",	"segment_map",
-					     "segment_unmap", "oom",		"snapshot",
-					     "other" };
+static const char *const act_names[NACT] = {
+	"alloc",	 "free_requested", "free_completed", "segment_alloc", "segment_free",
+	"segment_map", "segment_unmap",  "oom",	     "snapshot",	   "other"
+};
 
 static int action_of(const char *a)
 {

@@ -636,9 +636,10 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 		double top = pr_mnum(pk, "allocated");
 		pr_strbuf_addstr(sb, "<div class=\"scroll\"><table><thead><tr><th>Pool (");
 		esc(sb, pr_mstr(d, "device"));
-		pr_strbuf_addstr(sb, ")</th><th class=\"n\">Segments</th><th class=\"n\">Reserved"
-				     "</th><th class=\"n\">Allocated</th><th class=\"n\">Active</th>"
-				     "<th class=\"n\">Requested</th></tr></thead><tbody>\n");
+		pr_strbuf_addstr(sb,
+				 ")</th><th class=\"n\">Segments</th><th class=\"n\">Reserved"
+				 "</th><th class=\"n\">Allocated</th><th class=\"n\">Active</th>"
+				 "<th class=\"n\">Requested</th></tr></thead><tbody>\n");
 		json_array_foreach(json_object_get(d, "pools"), j, v) {
 			tr_name(sb, pr_mstr(v, "pool"));
 			tdf(sb, pr_mnum(v, "segments"), 0);
@@ -661,13 +662,14 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 			esc(sb, a);
 			pr_strbuf_addstr(sb, " at ");
 			esc(sb, b);
-			pr_strbuf_addstr(sb, " (the history replayed, anchored at the snapshot); "
-					     "the blocks live then, by their first user frame:</p>\n"
-					     "<div class=\"scroll\"><table><thead><tr>"
-					     "<th>Allocation site</th>"
-					     "<th class=\"n\">Live bytes</th>"
-					     "<th class=\"n\">Share %</th>"
-					     "<th class=\"n\">Blocks</th></tr></thead><tbody>\n");
+			pr_strbuf_addstr(sb,
+					 " (the history replayed, anchored at the snapshot); "
+					 "the blocks live then, by their first user frame:</p>\n"
+					 "<div class=\"scroll\"><table><thead><tr>"
+					 "<th>Allocation site</th>"
+					 "<th class=\"n\">Live bytes</th>"
+					 "<th class=\"n\">Share %</th>"
+					 "<th class=\"n\">Blocks</th></tr></thead><tbody>\n");
 			json_array_foreach(json_object_get(pk, "sites"), j, v) {
 				tr_name(sb, pr_mstr(v, "site"));
 				tdn(sb, pr_mnum(v, "bytes"), "bytes");
@@ -2122,8 +2124,8 @@ static void trend_fmt(double v, int metric, char *buf, size_t n)
  * two runs (*vl, *nvl) and listed under it, each run linked to its page.
  */
 static void trend_changes(struct pr_strbuf *sb, const struct pr_html_index_row *rows,
-			  const size_t *ridx, const double *x, const double *y, size_t n, int metric,
-			  struct pr_chart_vline **vl, size_t *nvl)
+			  const size_t *ridx, const double *x, const double *y, size_t n,
+			  int metric, struct pr_chart_vline **vl, size_t *nvl)
 {
 	struct pr_changes_opts o = PR_CHANGES_OPTS_INIT;
 	struct pr_change *c = NULL;
@@ -2132,8 +2134,9 @@ static void trend_changes(struct pr_strbuf *sb, const struct pr_html_index_row *
 	*nvl = 0;
 	/* O(n^2) per permutation: past TREND_CHANGES_MAX runs the page leaves it to `changes` */
 	if (n > TREND_CHANGES_MAX) {
-		pr_strbuf_addf(sb, "<p class=\"capped\">%zu runs: change points are not searched "
-				   "on the page past %d (<code>profreport changes</code> does).</p>\n",
+		pr_strbuf_addf(sb,
+			       "<p class=\"capped\">%zu runs: change points are not searched on "
+			       "the page past %d (<code>profreport changes</code> does).</p>\n",
 			       n, TREND_CHANGES_MAX);
 		return;
 	}
@@ -2210,11 +2213,13 @@ static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, si
 				keys[nk++].metric = m;
 			}
 	qsort(keys, nk, sizeof(*keys), cmp_trend_key);
-	pr_strbuf_addstr(sb, "<h3>Trends across runs</h3>\n<p class=\"meta\">One chart per metric and "
-			     "kind of run (format / collector): runs of different kinds, or peaks of different "
-			     "series, are never on one line. x is the run's # in the table below (time "
-			     "order). Dashed lines mark change points (E-Divisive means, as <code>"
-			     "profreport changes</code>), listed under their chart.</p>\n");
+	pr_strbuf_addstr(
+		sb,
+		"<h3>Trends across runs</h3>\n<p class=\"meta\">One chart per metric and "
+		"kind of run (format / collector): runs of different kinds, or peaks of different "
+		"series, are never on one line. x is the run's # in the table below (time "
+		"order). Dashed lines mark change points (E-Divisive means, as <code>"
+		"profreport changes</code>), listed under their chart.</p>\n");
 	for (i = 0; i < nk && !rc; i = j) {
 		char title[800], ylabel[300];
 		size_t cnt = 0, r;
@@ -2245,9 +2250,10 @@ static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, si
 			struct pr_chart_vline *vl;
 			size_t nvl;
 			trend_changes(&list, rows, ridx, x, y, cnt, k.metric, &vl, &nvl);
-			rc = trend(sb, title, k.metric == T_THROUGHPUT ? k.sub : trend_name[k.metric],
-				   k.metric == T_THROUGHPUT ? "" : k.unit, x, y, cnt, charts++, vl, nvl,
-				   err);
+			rc = trend(sb, title,
+				   k.metric == T_THROUGHPUT ? k.sub : trend_name[k.metric],
+				   k.metric == T_THROUGHPUT ? "" : k.unit, x, y, cnt, charts++, vl,
+				   nvl, err);
 			if (list.len)
 				pr_strbuf_add(sb, list.buf, list.len);
 			pr_strbuf_release(&list);

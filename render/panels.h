@@ -17,13 +17,11 @@
  * render/gpu_panel.h. Sampled series are drawn as steps; a torch memory
  * timeline's categories as a stacked area (memory_categories) with the
  * total on top; a CUDA memory snapshot's allocated bytes stacked by the
- * allocation sites live at its peak (cuda_sites). A line panel that says nothing (every line constant, or
- * every line already drawn in one earlier panel) is removed from the set
- * and listed with the reason (pr_panelset_skipped_*). Runs with an absolute
- * start that last 10 s or more get a UTC clock-time x axis, others show
- * seconds since the run start,
- * or, for a massif run whose x axis is not time (clock.x_unit), that axis
- * in its own unit.
+ * allocation sites live at its peak (cuda_sites). A line panel that says nothing (every line
+ * constant, or every line already drawn in one earlier panel) is removed from the set and listed
+ * with the reason (pr_panelset_skipped_*). Runs with an absolute start that last 10 s or more get a
+ * UTC clock-time x axis, others show seconds since the run start, or, for a massif run whose x axis
+ * is not time (clock.x_unit), that axis in its own unit.
  *
  * OWNERSHIP: the panels copy what they need from the model; the run
  * object may be released after pr_panels_build().

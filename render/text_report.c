@@ -410,7 +410,8 @@ static void cuda_snapshot(const json_t *run, FILE *out)
 	if (!json_is_object(cs))
 		return;
 	json_array_foreach(json_object_get(cs, "devices"), i, d) {
-		const json_t *seg = json_object_get(d, "segments"), *pk = json_object_get(d, "peak");
+		const json_t *seg = json_object_get(d, "segments"),
+			     *pk = json_object_get(d, "peak");
 		const json_t *hist = json_object_get(d, "history");
 		const json_t *ooms = json_object_get(d, "ooms");
 		fputc('\n', out);

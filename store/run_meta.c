@@ -19,13 +19,14 @@ int pr_run_meta_check(const char *key, size_t klen, const char *value, struct pr
 		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
 		      c == '_' || c == '.' || c == '-'))
 			return pr_error_set(err, PR_E_USAGE,
-					    "--meta: a key is made of [A-Za-z0-9_.-]; character %zu "
-					    "of the key is byte 0x%02x",
+					    "--meta: a key is made of [A-Za-z0-9_.-]; character "
+					    "%zu of the key is byte 0x%02x",
 					    i + 1, (unsigned)(unsigned char)c);
 	}
 	if (strlen(value) > PR_RUN_META_VALUE_MAX)
 		return pr_error_set(err, PR_E_USAGE,
-				    "--meta: the value of '%.*s' is longer than %d bytes", (int)klen,
+				    "--meta: the value of '%.*s' is longer than %d bytes",
+				    (int)klen,
 				    key, PR_RUN_META_VALUE_MAX);
 	/* printable: no control characters (C0, DEL, C1) and valid UTF-8 */
 	for (p = (const unsigned char *)value, i = 0; p[i];) {
@@ -40,7 +41,8 @@ int pr_run_meta_check(const char *key, size_t klen, const char *value, struct pr
 				cp = (cp << 6) | (p[i + k] & 0x3f);
 		}
 		if (!bad && (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
-			     (n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
+			     (n == 2 && cp < 0x800) ||
+			     (n == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
 			     (cp >= 0xd800 && cp < 0xe000)))
 			bad = 1;
 		if (bad)
@@ -58,7 +60,8 @@ json_t *pr_store_run_meta(struct sqlite3 *db, int64_t run, struct pr_error *err)
 	sqlite3_stmt *st = NULL;
 	json_t *o = json_object();
 	int rc;
-	rc = sqlite3_prepare_v2(db, "SELECT key, value FROM run_meta WHERE run_id = ?1 ORDER BY key",
+	rc = sqlite3_prepare_v2(db,
+				"SELECT key, value FROM run_meta WHERE run_id = ?1 ORDER BY key",
 				-1, &st, NULL);
 	if (rc != SQLITE_OK) {
 		/* a store of version 4 has no run_meta table: no metadata */

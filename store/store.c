@@ -259,7 +259,8 @@ static int upgrade_schema(struct pr_store *st, int *version, struct pr_error *er
 	if (*version != 4)
 		return store_exec(st, "COMMIT", err);
 	if (store_exec(st, run_meta_sql, err) ||
-	    store_exec(st, "PRAGMA user_version=" PR_STR(PR_STORE_SCHEMA_VERSION) "; COMMIT", err)) {
+	    store_exec(st, "PRAGMA user_version=" PR_STR(PR_STORE_SCHEMA_VERSION) "; COMMIT",
+		       err)) {
 		store_exec(st, "ROLLBACK", NULL);
 		return -1;
 	}
@@ -326,14 +327,15 @@ static int open_store(struct pr_store *st, struct pr_error *err)
 		return -1;
 	}
 	if (version != PR_STORE_SCHEMA_VERSION && version != PR_STORE_SCHEMA_OLDEST) {
-		pr_error_set(err, PR_E_STORE,
-			     version < PR_STORE_SCHEMA_VERSION
-				     ? "store schema version %d, this profreport reads versions %d "
-				       "and %d: the store was written by an older profreport; ingest "
-				       "its inputs again"
-				     : "store schema version %d, this profreport reads versions %d "
-				       "and %d",
-			     version, PR_STORE_SCHEMA_OLDEST, PR_STORE_SCHEMA_VERSION);
+		pr_error_set(
+			err, PR_E_STORE,
+			version < PR_STORE_SCHEMA_VERSION
+				? "store schema version %d, this profreport reads versions %d "
+				  "and %d: the store was written by an older profreport; ingest "
+				  "its inputs again"
+				: "store schema version %d, this profreport reads versions %d "
+				  "and %d",
+			version, PR_STORE_SCHEMA_OLDEST, PR_STORE_SCHEMA_VERSION);
 		pr_error_set_source(err, st->path);
 		return -1;
 	}
