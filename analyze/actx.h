@@ -19,6 +19,7 @@
 
 #include <jansson.h>
 
+#include "analyze/imap.h"
 #include "analyze/model.h"
 #include "base/jsonx.h"
 
@@ -84,6 +85,10 @@ struct pr_actx {
 	int flame_done;
 	/* the trace view's candidates, fed by the shared span pass (an_trace.c takes it) */
 	struct pr_trace *trace;
+	/* a perf script run of several events (perfev.c): the one the span analyses read
+	 * (NULL: one event or none), its unit (meta perf.events), the others' tracks */
+	const char *perf_event, *perf_unit;
+	struct pr_imap perf_other;
 };
 
 /* One analyzer: adds its section to ctx->out. */
@@ -104,6 +109,16 @@ extern const struct pr_analyzer pr_an_trace;
 /* GPU op durations gpu_breakdown keeps for exact medians (default 4 Mi; tests lower it to
  * exercise the ordered SQL pass used beyond). */
 extern size_t pr_gpubreak_keep_max;
+
+/* ---- perf events (perfev.c) ---- */
+/* Picks the run's perf event when it sampled several and lists the others' tracks. */
+int pr_actx_perf_events(struct pr_actx *ctx, struct pr_error *err) PR_MUST_CHECK;
+/* 1 when the track holds another perf event's samples than the run's (leave it out). */
+int pr_actx_perf_other(const struct pr_actx *ctx, int64_t track);
+/* What a span's duration weighs where not time: clock.x_unit (DHAT's bytes), or the
+ * weight of a synthetic profile (perf's page faults, folded stacks' sample counts);
+ * NULL for time. */
+const char *pr_actx_weight_unit(const struct pr_actx *ctx);
 
 /* ---- SQL helpers (errors become PR_E_STORE) ---- */
 /* Prepares prefix || "id1,id2,..." || suffix: an IN (...) list of ids (n >= 1), ?1 = run id. */

@@ -347,6 +347,8 @@ static const char *value_unit(struct pr_actx *ctx)
 	const char *u;
 	if (!ctx->synthetic)
 		return "ns";
+	if (ctx->perf_event && ctx->perf_unit) /* several perf events: the one read */
+		return ctx->perf_unit;
 	if ((u = json_string_value(json_object_get(ctx->meta, "weight_unit"))) && strcmp(u, "us"))
 		return u;
 	if ((u = json_string_value(json_object_get(ctx->meta, "x_unit"))))
@@ -770,12 +772,11 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	static const char sel_frames[] = "SELECT id, parent_id, name_id, dur FROM span "
 					 "WHERE run_id = ?1 AND kind = 'frame' ORDER BY id";
-	/* several perf events: the first one's tracks only (fmt_perf_script.c: another event's
-	 * tracks have tid "TID EVENT"); their weights are not comparable, so never summed */
-	static const char sel_frames_first[] =
-		"SELECT id, parent_id, name_id, dur FROM span WHERE run_id = ?1 AND kind = 'frame' "
-		"AND track_id IN (SELECT id FROM track WHERE run_id = ?1 AND "
-		"instr(ifnull(tid, ''), ' ') = 0) ORDER BY id";
+	/* several perf events: the run's perf event's tracks only (perfev.c; their weights
+	 * are not comparable, so never summed) */
+	static const char sel_frames_track[] =
+		"SELECT id, parent_id, name_id, dur, track_id FROM span WHERE run_id = ?1 AND "
+		"kind = 'frame' ORDER BY id";
 	static const char sel_spans[] =
 		"SELECT id, parent_id, name_id, dur FROM span WHERE run_id = ?1 AND kind NOT IN "
 		"('kernel', 'memcpy', 'memset', 'gpu_annotation', 'gpu_step', 'profiler', 'async') "
@@ -789,7 +790,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	int64_t nframes = 0;
 	const json_t *events = json_object_get(ctx->meta, "perf.events");
 	const json_t *order = json_object_get(ctx->meta, "perf.event_order");
-	int by_event = json_is_object(events) && json_array_size(order) > 1;
+	int by_event = ctx->perf_event != NULL;
 	int rc, grc = 0;
 	json_t *out, *o;
 	char rule[400];
@@ -811,12 +812,14 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		goto fed;
 	}
 	fl = flame_new(ctx, !nframes);
-	if (pr_actx_prep(ctx, !nframes ? sel_spans : by_event ? sel_frames_first : sel_frames, &st,
+	if (pr_actx_prep(ctx, !nframes ? sel_spans : by_event ? sel_frames_track : sel_frames, &st,
 			 err)) {
 		pr_flame_free(fl);
 		return -1;
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (by_event && nframes && pr_actx_perf_other(ctx, sqlite3_column_int64(st, 4)))
+			continue;
 		pr_flame_row(fl, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
 			     sqlite3_column_type(st, 1) != SQLITE_NULL, sqlite3_column_int64(st, 2),
 			     sqlite3_column_int64(st, 3));
@@ -891,7 +894,7 @@ fed:
 		json_object_set_new(out, "steps_merged", pr_jint((int64_t)fl->nmerged));
 	set_rule(out, RULE);
 	if (by_event && nframes) {
-		/* one profile per event: this tree is the first event's; the others are listed */
+		/* one profile per event: this tree is the perf event's; all are listed */
 		const json_t *ev;
 		json_t *list = json_array();
 		json_array_foreach(order, i, ev)
@@ -900,14 +903,15 @@ fed:
 			const char *u = json_string_value(json_object_get(events, e ? e : ""));
 			if (!e)
 				continue;
-			if (!json_object_get(out, "event"))
-				json_object_set_new(out, "event", json_string(e));
 			json_array_append_new(list, pr_jobj("event", json_string(e), "unit",
 							    json_string(u ? u : ""), NULL));
 		}
+		json_object_set_new(out, "event", json_string(ctx->perf_event));
 		json_object_set_new(out, "events", list);
 		json_object_set_new(out, "events_rule",
-				    json_string("the tree is the first event's samples alone (each "
+				    json_string("the tree is one event's samples alone: the "
+						"first time-weighted one (cpu-clock, "
+						"task-clock), else the first in the file (each "
 						"event weighs in its own unit: never summed); "
 						"profreport speedscope writes one profile per "
 						"event and thread"));

@@ -9,8 +9,10 @@
  * <= 2^17, at least one name), so that a long run's model stays bounded:
  * compare tests the others on their run totals, as when a side lacks them.
  * unit (absent: ns) is the run's clock.x_unit where its positions are not
- * time (DHAT: bytes allocated; massif: instructions or bytes): the *_ns values
- * are then in that unit (the key names stay the same).
+ * time (DHAT: bytes allocated; massif: instructions or bytes), or the weight
+ * of a synthetic profile (perf's page faults, folded sample counts): the *_ns
+ * values are then in that unit (the key names stay the same). A perf run of
+ * several events counts one, `event` (perfev.c).
  */
 #include <math.h>
 #include <sqlite3.h>
@@ -35,10 +37,12 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	size_t i, j, nps = ctx->nsteps ? pr_spanstat_per_step_groups(ctx->nsteps)
 				       : PR_SPANSTAT_PER_STEP;
 	char rule[300];
-	const char *xu = json_string_value(json_object_get(ctx->meta, "x_unit"));
+	const char *xu = pr_actx_weight_unit(ctx);
 	/* unit: what every *_ns value of a span measures where it is not ns (a run whose
-	 * positions are not time: DHAT's bytes, massif's instructions) */
-	out = pr_jobj("items", arr, "unit", xu && *xu ? json_string(xu) : NULL, NULL);
+	 * positions are not time: DHAT's bytes, massif's instructions; the weights of a
+	 * synthetic profile: page faults, sample counts) */
+	out = pr_jobj("items", arr, "unit", xu ? json_string(xu) : NULL, "event",
+		      ctx->perf_event ? json_string(ctx->perf_event) : NULL, NULL);
 	json_object_set_new(ctx->out, "spans", out);
 	if (!ss || pr_spanstat_detail(ctx, err))
 		return -1;

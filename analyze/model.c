@@ -393,6 +393,7 @@ static void ctx_release(struct pr_actx *ctx)
 	pr_at_batch_free(ctx->at);
 	pr_flame_free(ctx->flame);
 	pr_trace_free(ctx->trace);
+	pr_imap_release(&ctx->perf_other);
 	free_spans(ctx->phases, ctx->nphases);
 	free_spans(ctx->steps, ctx->nsteps);
 	free(ctx->phase_group);
@@ -663,7 +664,7 @@ static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_op
 	}
 
 	/* the points first: the shared span pass (run for the steps and phases) answers them */
-	if (load_series(&ctx, err) || gather_points(&ctx, err) ||
+	if (pr_actx_perf_events(&ctx, err) || load_series(&ctx, err) || gather_points(&ctx, err) ||
 	    load_steps_phases(&ctx, &nstep_names, err) ||
 	    (!ctx.nphases && ctx.nsteps && infer_phases(&ctx, &ctx.nphase_names, err)))
 		goto out;

@@ -164,6 +164,9 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 		const char *k = pr_actx_text(st, 1);
 		struct pr_spanstat_group *g;
 		uint32_t kind;
+		/* another perf event's samples weigh another unit (perfev.c) */
+		if (ctx->perf_event && pr_actx_perf_other(ctx, sqlite3_column_int64(st, 6)))
+			continue;
 		/* rows come in runs of one kind (ops, then a kernel, ...): remember the last */
 		if (have_last && !strcmp(k, last_text)) {
 			kind = last_kind;

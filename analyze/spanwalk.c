@@ -232,7 +232,7 @@ struct sw_track_row {
 
 struct sw_run {
 	struct pr_sw_run r;
-	char *label, *format, *x_unit;
+	char *label, *format, *x_unit, *weight_unit, *perf_events, *perf_first;
 	struct pr_sw_series *series;
 	size_t nseries;
 	struct sw_track_row *tracks;
@@ -245,6 +245,9 @@ static void run_release(struct sw_run *run)
 	free(run->label);
 	free(run->format);
 	free(run->x_unit);
+	free(run->weight_unit);
+	free(run->perf_events);
+	free(run->perf_first);
 	for (i = 0; i < run->nseries; i++) {
 		free((char *)run->series[i].name);
 		free((char *)run->series[i].device);
@@ -763,7 +766,13 @@ int pr_spanwalk(struct pr_store *store, const struct pr_spanwalk_opts *opts,
 	if (prep(w.db,
 		 "SELECT id, ifnull(label, ''), format, rank, ts_min, ts_max, span_count, "
 		 "CASE WHEN json_valid(meta) THEN ifnull(json_extract(meta, '$.x_unit'), '') "
-		 "ELSE '' END FROM run "
+		 "ELSE '' END, "
+		 "CASE WHEN json_valid(meta) AND time_synthetic THEN "
+		 "ifnull(json_extract(meta, '$.weight_unit'), '') ELSE '' END, "
+		 "CASE WHEN json_valid(meta) THEN "
+		 "ifnull(json_extract(meta, '$.\"perf.events\"'), '') ELSE '' END, "
+		 "CASE WHEN json_valid(meta) THEN "
+		 "ifnull(json_extract(meta, '$.\"perf.event_order\"[0]'), '') ELSE '' END FROM run "
 		 "WHERE ?1 = 0 OR id = ?1 ORDER BY id",
 		 &st, err))
 		goto out;
@@ -789,6 +798,12 @@ int pr_spanwalk(struct pr_store *store, const struct pr_spanwalk_opts *opts,
 		r->r.span_count = sqlite3_column_int64(st, 6);
 		r->x_unit = col_dup(st, 7);
 		r->r.x_unit = r->x_unit;
+		r->weight_unit = col_dup(st, 8);
+		r->r.weight_unit = r->weight_unit;
+		r->perf_events = col_dup(st, 9);
+		r->r.perf_events = r->perf_events;
+		r->perf_first = col_dup(st, 10);
+		r->r.perf_first = r->perf_first;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {

@@ -81,6 +81,10 @@ struct pr_sw_run {
 	int64_t ts_min, ts_max;
 	int64_t span_count;
 	const char *x_unit; /* meta x_unit: "" when positions are ns, else e.g. "bytes" (DHAT) */
+	/* a synthetic profile's weights: meta weight_unit ("" when none) and perf.events
+	 * (JSON text, "" when none: the unit of each perf event, fmt_perf_script.c), and
+	 * the first perf event (on the tracks with a bare tid) */
+	const char *weight_unit, *perf_events, *perf_first;
 	const struct pr_sw_series *series; /* the run's memory series */
 	size_t nseries;
 };

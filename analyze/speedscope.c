@@ -42,6 +42,9 @@ struct ss_ctx {
 	struct pr_strbuf labels; /* for "name" */
 	int64_t nruns;
 	const char *x_unit; /* the run being written: meta x_unit, "" for time */
+	const char *weight_unit; /* its synthetic weights' unit ("" when none) */
+	json_t *perf_events;	 /* its perf events' units (perf.events), NULL when none */
+	const char *perf_first;	 /* its first perf event ("" when none) */
 
 	/* the current run */
 	int64_t base; /* subtracted from every time of the run */
@@ -194,8 +197,37 @@ static int ss_run_begin(void *ctx, const struct pr_sw_run *run, struct pr_error 
 	c->nruns++;
 	c->nseries = run->nseries;
 	c->x_unit = run->x_unit ? run->x_unit : "";
+	c->weight_unit = run->weight_unit ? run->weight_unit : "";
+	c->perf_first = run->perf_first ? run->perf_first : "";
+	json_decref(c->perf_events);
+	c->perf_events = run->perf_events && *run->perf_events
+				 ? json_loads(run->perf_events, 0, NULL) : NULL;
 	c->series = run->nseries ? pr_xcalloc(run->nseries, sizeof(*c->series)) : NULL;
 	return 0;
+}
+
+/*
+ * speedscope's unit of a lane: a run whose positions are not time says so
+ * (DHAT's bytes); a synthetic profile's lane says what its weights count
+ * ("none": page faults, samples): each perf event's own (the first event's
+ * tracks have a bare tid, another's "TID EVENT", fmt_perf_script.c).
+ * *event: the first perf event on its bare-tid lanes when the run has several
+ * (the others' track names say theirs), else NULL.
+ */
+static const char *lane_unit(const struct ss_ctx *c, const struct pr_sw_track *t,
+			     const char **event)
+{
+	const char *sp = strrchr(t->tid, ' '), *u = c->weight_unit;
+	*event = NULL;
+	if (*c->x_unit)
+		return !strcmp(c->x_unit, "bytes") ? "bytes" : "none";
+	if (json_object_size(c->perf_events) > 1) {
+		if (sp && json_is_string(json_object_get(c->perf_events, sp + 1)))
+			u = json_string_value(json_object_get(c->perf_events, sp + 1));
+		else if (*c->perf_first)
+			*event = c->perf_first; /* a bare tid: the first event's; named for it */
+	}
+	return !*u || !strcmp(u, "ns") || !strcmp(u, "us") ? "nanoseconds" : "none";
 }
 
 static int ss_lane_begin(void *ctx, const struct pr_sw_lane *l, struct pr_error *err)
@@ -204,6 +236,7 @@ static int ss_lane_begin(void *ctx, const struct pr_sw_lane *l, struct pr_error 
 	const struct pr_sw_track *t = l->track;
 	struct pr_strbuf name = PR_STRBUF_INIT, proc = PR_STRBUF_INIT;
 	json_t *h = json_object();
+	const char *event, *unit = lane_unit(c, t, &event);
 	(void)err;
 
 	pr_strbuf_addstr(&name, c->prefix.buf);
@@ -213,6 +246,8 @@ static int ss_lane_begin(void *ctx, const struct pr_sw_lane *l, struct pr_error 
 		pr_strbuf_addf(&proc, "pid %s", t->pid);
 	pr_strbuf_addpart(&name, " / ", proc.buf);
 	pr_strbuf_addpart(&name, " / ", t->name[0] ? t->name : t->tid[0] ? t->tid : t->kind);
+	if (event)
+		pr_strbuf_addf(&name, " (%s)", event);
 	if (l->lane > 1)
 		pr_strbuf_addf(&name, " (lane %d)", l->lane);
 
@@ -220,10 +255,7 @@ static int ss_lane_begin(void *ctx, const struct pr_sw_lane *l, struct pr_error 
 	c->stats->evented++;
 	set(h, "type", json_string("evented"));
 	set(h, "name", str(name.buf));
-	/* speedscope's units: a run whose positions are not time says so (DHAT's bytes) */
-	set(h, "unit", json_string(!*c->x_unit ? "nanoseconds"
-				   : !strcmp(c->x_unit, "bytes") ? "bytes"
-								 : "none"));
+	set(h, "unit", json_string(unit));
 	/* spanwalk clamps times to +-PR_TIME_LIMIT_NS, so these cannot saturate */
 	set(h, "startValue", json_integer(pr_sub_sat(l->start, c->base)));
 	set(h, "endValue", json_integer(pr_sub_sat(l->end, c->base)));
@@ -497,6 +529,7 @@ static void ctx_release(struct ss_ctx *c)
 	if (c->prof)
 		fclose(c->prof);
 	json_decref(c->frames);
+	json_decref(c->perf_events);
 	json_decref(c->ev[0]);
 	json_decref(c->ev[1]);
 	pr_strmap_release(&c->frame_ids);

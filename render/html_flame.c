@@ -126,15 +126,15 @@ void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 	if (json_array_size(json_object_get(fl, "events")) > 1) {
 		/* perf events weigh different things: one profile each, never summed */
 		const json_t *ev;
-		size_t i;
+		size_t i, n = 0;
 		pr_strbuf_addstr(sb, "<p class=\"meta\">perf event ");
 		pr_html_esc(sb, pr_mstr(fl, "event"));
 		pr_strbuf_addstr(sb, " only; the others (");
 		json_array_foreach(json_object_get(fl, "events"), i, ev)
 		{
-			if (!i)
+			if (!strcmp(pr_mstr(ev, "event"), pr_mstr(fl, "event")))
 				continue;
-			if (i > 1)
+			if (n++)
 				pr_strbuf_addstr(sb, ", ");
 			pr_html_esc(sb, pr_mstr(ev, "event"));
 		}

@@ -347,8 +347,15 @@ static void cards(struct pr_strbuf *sb, const json_t *run)
 		snprintf(d, sizeof(d), "%.0f blocks", pr_mnum(ht, "total_blocks"));
 		card_k(sb, a, "Allocated in all", d, NULL, "heap_totals.total_bytes");
 	}
-	pr_fmt_x(run, pr_mnum(json_object_get(run, "clock"), "duration_ns"), a, sizeof(a));
-	card(sb, a, pr_run_x_unit(run) ? "Extent (not time)" : "Duration");
+	if (!pr_run_x_unit(run) && strcmp(pr_run_span_unit(run), "ns")) {
+		/* a profile weighed in page faults or sample counts (an_spans.c's unit) */
+		pr_fmt_value(pr_mnum(json_object_get(run, "clock"), "duration_ns"),
+			     pr_run_span_unit(run), a, sizeof(a));
+		card(sb, a, "Extent (weights, not time)");
+	} else {
+		pr_fmt_x(run, pr_mnum(json_object_get(run, "clock"), "duration_ns"), a, sizeof(a));
+		card(sb, a, pr_run_x_unit(run) ? "Extent (not time)" : "Duration");
+	}
 	if (json_is_object(st)) {
 		pr_fmt_duration(pr_mnum(st, "p50_ns"), a, sizeof(a));
 		card(sb, a, "Step time p50");

@@ -195,6 +195,12 @@ static void header(const json_t *run, FILE *out)
 			     : "massif's time unit: not time",
 		     pr_mll(c, "spans"), pr_mll(c, "samples"));
 	else if (json_is_number(json_object_get(clock, "duration_ns")) &&
+		 strcmp(pr_run_span_unit(run), "ns") && (profile_samples(run, ps, sizeof(ps)) || 1))
+		/* a profile weighed in page faults or sample counts: its extent is no time */
+		emit(out, "extent %.0f %s (weights laid end to end, not time); %s%s%lld spans",
+		     pr_mnum(clock, "duration_ns"), pr_run_span_unit(run), ps, *ps ? ", " : "",
+		     pr_mll(c, "spans"));
+	else if (json_is_number(json_object_get(clock, "duration_ns")) &&
 		 profile_samples(run, ps, sizeof(ps)))
 		emit(out, "duration %s%s; %s, %lld spans",
 		     secs(pr_mnum(clock, "duration_ns"), a, sizeof(a)),
@@ -1061,6 +1067,14 @@ static void top_spans(const json_t *run, FILE *out)
 		return;
 	/* spans.unit: bytes for DHAT's byte-weighted sites, never printed as a time */
 	heading(out, strcmp(u, "ns") ? "Top frames by self weight" : "Top spans by self time");
+	if (strcmp(u, "ns") && strcmp(u, "bytes")) {
+		/* counts (page faults, samples): bare numbers fit the columns */
+		emit(out, "  (weights: %s, not time)", u);
+		u = "count";
+	}
+	if (*pr_mstr(json_object_get(run, "spans"), "event"))
+		emit(out, "  (perf event %s only: each event weighs its own unit, never summed)",
+		     pr_mstr(json_object_get(run, "spans"), "event"));
 	fprintf(out, "  %-29s %6s %10s %10s %10s %s\n", "name", "count", "self", "total", "mean",
 		"kind");
 	lab = column_of(top, "name", 29, (size_t)-1);
