@@ -14,6 +14,10 @@ set_tests_properties(hostile PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" SKIP_RETURN
 # Layering and banned functions (grep over the sources).
 add_test(NAME check_source COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/check_source.sh)
 set_tests_properties(check_source PROPERTIES ENVIRONMENT "${PR_TEST_ENV}")
+# No cycle between files and no upward edge between layers, in the include
+# graph and in the symbol graph of the object files (nm): issue 31.
+add_test(NAME depgraph COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tools/depgraph.py
+  ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/tools/depgraph_known.txt)
 
 # GPU analyses on the real Kineto traces of ../shared/traces (skips, 77, without them).
 set_tests_properties(unit/test_gpu_traces PROPERTIES SKIP_RETURN_CODE 77)
