@@ -9,7 +9,8 @@
 #include "analyze/model.h"
 #include "base/xalloc.h"
 #include "render/names.h"
-#include "render/panels.h"
+#include "render/panelset.h"
+#include "render/time_axis.h"
 #include "render/units.h"
 
 /* ---- palette ---- */

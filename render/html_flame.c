@@ -1,4 +1,5 @@
 /* html_flame.c - the flame graph of a run's page; see html_views.h. */
+#include "render/html_util.h"
 #include "render/html_views.h"
 
 #include <math.h>

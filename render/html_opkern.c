@@ -7,6 +7,7 @@
  * shapes / launch properties, CSV download). Without a script the section
  * says what it holds and where the rows are.
  */
+#include "render/html_util.h"
 #include "render/html_views.h"
 
 #include <stdlib.h>

@@ -8,6 +8,7 @@
  * so the script never has to shorten a C++ name itself. Without a script
  * the section says what it would show.
  */
+#include "render/html_util.h"
 #include "render/html_views.h"
 
 #include <stdio.h>

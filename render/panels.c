@@ -1,6 +1,7 @@
 /* panels.c - chart specs from one run of the analysis model. */
 #include "analyze/model.h"
 #include "render/panels.h"
+#include "render/time_axis.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -244,25 +245,6 @@ static void phase_bands(struct pr_panelset *ps, const json_t *run, struct pr_cha
 	c->bands = b;
 	c->vlines = v;
 	c->legend_title = "Phases";
-}
-
-/*
- * render/panels.h. One time axis convention per page: every time axis counts
- * from the run's start (a UTC clock on some panels and seconds on others
- * read as two different times); the start's UTC date is in the title.
- */
-const char *pr_time_axis_label(struct pr_panelset *ps, const json_t *run)
-{
-	const json_t *clock = json_object_get(run, "clock");
-	json_t *e = json_object_get(clock, "epoch_start_ns");
-	char utc[64], buf[100];
-	if (!json_is_number(e) || json_is_true(json_object_get(clock, "synthetic")))
-		return "Time since the start";
-	pr_fmt_utc(json_number_value(e), utc, sizeof(utc));
-	if (!strcmp(utc, "-"))
-		return "Time since the start";
-	snprintf(buf, sizeof(buf), "Time since the start, %s", utc);
-	return pr_panelset_strdup(ps, buf);
 }
 
 /*

@@ -74,15 +74,6 @@ void pr_fmt_x(const json_t *run, double v, char *buf, size_t n);
  */
 double pr_step_numbers(const json_t *list, double *x, size_t n, char *kind, size_t kn);
 
-/*
- * The title of a time axis of the run's panels: every one counts from the
- * run's start, "Time since the start, 2024-11-19 07:06:40.001 UTC" (the unit
- * is appended by the chart), or "Time since the start" for a run without an
- * absolute start (or a synthetic one). Never a UTC clock axis: one
- * convention per page. The string lives in ps (or is static).
- */
-struct pr_panelset;
-const char *pr_time_axis_label(struct pr_panelset *ps, const json_t *run);
 
 /* Phase colour: QEff's SEGMENT_COLORS for its names, else the palette by first-seen index. */
 uint32_t pr_phase_color(const char *name, size_t index);
