@@ -916,13 +916,13 @@ static void gpu_scopes(const json_t *sc, FILE *out)
 	size_t i;
 	if (!json_is_object(sc))
 		return;
-	emit(out, "  %-7s %5s %9s %9s %9s %9s %9s %9s", "scope", "ops", "total", "busy", "compute",
-	     "memcpy*", "comm*", "idle");
+	emit(out, "  %-6s %5s %10s %10s %10s %10s %10s %10s", "scope", "ops", "total", "busy",
+	     "compute", "memcpy*", "comm*", "idle");
 	for (i = 0; i < PR_ARRAY_SIZE(names); i++) {
 		const json_t *v = json_object_get(sc, names[i]);
 		if (!json_is_object(v))
 			continue;
-		emit(out, "  %-7s %5lld %9s %9s %9s %9s %9s %9s", names[i], pr_mll(v, "ops"),
+		emit(out, "  %-6s %5lld %10s %10s %10s %10s %10s %10s", names[i], pr_mll(v, "ops"),
 		     secs(pr_mnum(v, "total_ns"), t[0], sizeof(t[0])),
 		     secs(pr_mnum(v, "busy_ns"), t[1], sizeof(t[1])),
 		     secs(pr_mnum(v, "computation_ns"), t[2], sizeof(t[2])),
