@@ -4,8 +4,9 @@
 standard library only, no profreport. Times are exact ns (ts, dur in us with
 decimals, read as decimals).
 
-GPU events: cat kernel, gpu_memcpy, gpu_memset (with or without a "stream"
-arg here: the printout says how many lack one). Scopes:
+GPU events: cat kernel, gpu_memcpy, gpu_memset; those without a "stream" arg
+are left out when others have one (HTA's rule, profreport's; TraceLens keeps
+them: the printout says how many there are, none on the H100 trace). Scopes:
   all     every GPU event;
   linked  TraceLens's include_unlinked_kernels=False: a GPU event whose
           "correlation" is that of a cuda_runtime/cuda_driver call (any name)
@@ -105,12 +106,17 @@ for e in ev:
         if c is not None:
             calls[c] = e
 scopes = {"all": [], "linked": [], "steps": []}
-nostream = 0
+streamed = any("stream" in e.get("args", {}) for e in ev
+               if e.get("ph") == "X" and e.get("cat") in GPU)
+nostream = bycorr = 0
 for e in ev:
     if e.get("ph") != "X" or e.get("cat") not in GPU:
         continue
     a = e.get("args", {})
-    nostream += "stream" not in a
+    if streamed and "stream" not in a:
+        nostream += 1
+        continue
+    bycorr += a.get("correlation") in calls
     s = ns(e["ts"])
     t = s + ns(e["dur"])  # as floats: TraceLens's t_end
     c = "mem" if e["cat"] == "gpu_memcpy" else "comm" if "nccl" in e["name"] else "comp"
@@ -125,7 +131,7 @@ for e in ev:
         re_ = rs + ns(rt["dur"])
         if any(a0 <= rs and re_ <= b0 for a0, b0 in steps):
             scopes["steps"].append(x)
-print("nostream", nostream)
+print("nostream", nostream, "linked_by_correlation_alone", bycorr)
 # TraceLens's kernel_summary counts every kernel (linked or not), in rows of (parent op
 # category, parent cpu_op, name, stream); profreport's kernel table is by name
 kern = [e for e in ev if e.get("ph") == "X" and e.get("cat") == "kernel"]
