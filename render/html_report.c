@@ -312,7 +312,7 @@ static void cards(struct pr_strbuf *sb, const json_t *run)
 	pr_strbuf_addstr(sb, "<div class=\"cards\">");
 	if (json_is_number(json_object_get(gr, "busy_share"))) {
 		snprintf(a, sizeof(a), "%.2f %%", pr_mnum(gr, "busy_share") * 100);
-		card_k(sb, a, "GPU busy (first to last GPU op)", NULL, "gpu-busy",
+		card_k(sb, a, "GPU busy (scope all: first to last GPU op)", NULL, "gpu-busy",
 		       "gpu_breakdown.rank.busy_share: GPU ops' union over the first to last op");
 	}
 	json_array_foreach(json_object_get(run, "peaks"), i, pk)
