@@ -29,6 +29,8 @@
 # [120,128] = 8, busy 23, total 128 - 100 = 28, idle 5; all adds the unlinked
 # early_kernel [40,60]: computation 35, busy 43, total 88, idle 45; the kernel
 # without a stream arg at [500,510] is in neither (else total would be 470).
+# (tests/tools/scope_ref.py agrees on all and, with a step, on steps; its linked
+# scope asks for TraceLens's ac2g flows, which the constructed trace lacks.)
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -82,6 +84,16 @@ sc small.out.json '[g["rank"]["span_ns"], g["rank"]["busy_ns"]]' "[88000, 43000]
 expect_out_has "  linked     3  28.000 us  23.000 us  15.000 us   8.000 us       0 ns   5.000 us" \
 	"console: the linked scope's row"
 expect_out_has "(scope all: first to last GPU op; HTA)" "console: the first GPU line names its scope"
+# the same with a ProfilerStep#1 span [0, 25] us holding the kernel's and the memset's calls (at
+# 10 and 20 us) but not the memcpy's (30-35 us): steps = gemm [100,110] + memset [115,120]:
+# computation 15 us, exposed memcpy 0, busy 15, total 20, idle 5
+sed 's/^{"ph": "X", "cat": "cpu_op"/{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 25},\n&/' \
+	small.json >step.json
+run "$P" summary step.json --json step.out.json
+expect_rc 0 "summary of the constructed trace with a step"
+sc step.out.json "$(echo "$F5" | sed 's/K/"steps"/')" "[15000, 0, 15000, 5000, 20000]" \
+	"constructed: steps scope (the memcpy launched after the step is out)"
+sc step.out.json '[s["steps"]["ops"], s["linked"]["ops"]]' "[2, 3]" "constructed: ops in steps, linked"
 
 # ---- TraceLens's H100 trace
 T=${PR_SHARED:-../shared}/traces/tracelens

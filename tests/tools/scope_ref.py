@@ -12,7 +12,7 @@ them: the printout says how many there are, none on the H100 trace). Scopes:
           "correlation" is that of a cuda_runtime/cuda_driver call (any name)
           that has an ac2g flow start, the flow's end naming the event (its
           pid, tid and id = correlation);
-  steps   GPU events launched by a runtime call inside a ProfilerStep#N span.
+  steps   GPU events launched by a runtime call inside a host ProfilerStep#N span.
 Per scope (TraceLens's GPUEventAnalyser.compute_metrics_dict): computation =
 union of kernels and memsets whose name lacks "nccl"; communication = union
 of those with "nccl"; exposed comm = communication minus computation; exposed
@@ -97,8 +97,10 @@ for e in ev:
             flow_s.add(e["id"])
         elif e.get("ph") == "f":
             flow_f[e["id"]] = (e["pid"], e["tid"])
+# the host's ProfilerStep spans (not Kineto's gpu_user_annotation copy on the GPU's timeline)
 steps = sorted((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])) for e in ev
-               if e.get("ph") == "X" and e.get("name", "").startswith("ProfilerStep#"))
+               if e.get("ph") == "X" and e.get("name", "").startswith("ProfilerStep#")
+               and e.get("cat") != "gpu_user_annotation")
 calls = {}
 for e in ev:
     if e.get("ph") == "X" and e.get("cat") in ("cuda_runtime", "cuda_driver"):
