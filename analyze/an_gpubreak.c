@@ -24,6 +24,11 @@
  *    ops (HTA); for the rank, those of the union of all streams;
  *  - overlap: time where communication and compute kernels run at once /
  *    union of communication kernels (HTA's comm/comp overlap);
+ *  - scopes (TraceLens's gpu_timeline, issue 28): computation, exposed
+ *    communication and memcpy, busy, idle and total over every GPU op (all),
+ *    the ops a traced runtime call launched (linked: TraceLens's
+ *    include_unlinked_kernels=False) and those launched inside a top-level
+ *    ProfilerStep (steps); memsets count as computation there;
  *  - kernels: time per type and per communication library, the top names
  *    by total time (count, mean, median, min, max, std, share; TensorBoard's
  *    duration-weighted blocks per SM and achieved occupancy where the args
