@@ -463,7 +463,10 @@ int pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j,
 	r->inferred = rs && !strcmp(rs, "inferred");
 	r->duration_ns = pr_mnum(j, "duration_ns");
 	r->step_mean_ns = pr_mnum(json_object_get(j, "steps"), "mean_ns");
-	r->gpu_idle = pr_agg_gpu_share(g, "idle_ns", "span_ns");
+	/* the linked scope's idle share where the row has it (gpu_part), else the span's */
+	r->gpu_idle = pr_agg_gpu_share(g, "linked_idle_ns", "linked_total_ns");
+	if (!isfinite(r->gpu_idle))
+		r->gpu_idle = pr_agg_gpu_share(g, "idle_ns", "span_ns");
 	r->gpu_host_wait = pr_agg_gpu_share(g, "idle_host_wait_ns", "idle_ns");
 	for (f = 0; f < 2; f++)
 		json_object_foreach(json_object_get(j, fields[f]), key, v) {
@@ -793,6 +796,26 @@ double pr_agg_gpu_share(const json_t *g, const char *part, const char *whole)
 }
 
 /*
+ * The linked scope of gpu_breakdown.scopes (GPU ops a traced runtime call
+ * launched, TraceLens's gpu_timeline) in the row's "gpu": its busy, idle and
+ * total ns and busy share, folded as the "busy (linked)" share; null where
+ * the model has no linked op (or no scopes). The GPU-idle straggler check
+ * judges this scope's idle share where the row has it.
+ */
+static void linked_part(struct pr_agg *a, json_t *g, const json_t *l, long rank)
+{
+	int on = json_is_object(l) && pr_mnum(l, "ops") > 0 && pr_mnum(l, "total_ns") > 0;
+	double v;
+	json_object_set_new(g, "linked_busy_ns", on ? pr_jnum(pr_mnum(l, "busy_ns")) : json_null());
+	json_object_set_new(g, "linked_idle_ns", on ? pr_jnum(pr_mnum(l, "idle_ns")) : json_null());
+	json_object_set_new(g, "linked_total_ns", on ? pr_jnum(pr_mnum(l, "total_ns")) : json_null());
+	v = on ? pr_agg_gpu_share(g, "linked_busy_ns", "linked_total_ns") : NAN;
+	json_object_set_new(g, "linked_busy_share", pr_jnum(v));
+	if (on)
+		fold(a, CAT_GPU, "", "busy (linked)", "share", v, 1, rank);
+}
+
+/*
  * The run's GPU temporal breakdown (the model's gpu_breakdown, HTA's
  * definitions) as the row's "gpu" object, and its shares folded as stats of
  * category "gpu" (unit "share", a fraction): compute/communication/memory/
@@ -841,6 +864,7 @@ static json_t *gpu_part(struct pr_agg *a, const json_t *run, long rank)
 			fold(a, CAT_GPU, "", sh[i][1], "share", v, 1, rank);
 	}
 	json_object_set_new(g, "launch_linked_share", pr_jnum(pr_mnum(idle, "launch_linked_share")));
+	linked_part(a, g, json_object_get(json_object_get(gb, "scopes"), "linked"), rank);
 	return g;
 }
 

@@ -24,6 +24,11 @@
  *    ops (HTA); for the rank, those of the union of all streams;
  *  - overlap: time where communication and compute kernels run at once /
  *    union of communication kernels (HTA's comm/comp overlap);
+ *  - scopes (TraceLens's gpu_timeline, issue 28): computation, exposed
+ *    communication and memcpy, busy, idle and total over every GPU op (all),
+ *    the ops a traced runtime call launched (linked: TraceLens's
+ *    include_unlinked_kernels=False) and those launched inside a top-level
+ *    ProfilerStep (steps); memsets count as computation there;
  *  - kernels: time per type and per communication library, the top names
  *    by total time (count, mean, median, min, max, std, share; TensorBoard's
  *    duration-weighted blocks per SM and achieved occupancy where the args
@@ -120,6 +125,20 @@ struct uacc {
 	int open;
 };
 
+/*
+ * A scope's running unions (TraceLens's gpu_timeline): computation = kernels
+ * and memsets that are not communication, cc = computation and
+ * communication, mem = memcpys (memory-class kernels not named Memset too).
+ */
+enum { S_ALL, S_LINKED, S_STEPS, NSCOPE };
+static const char *const scope_names[NSCOPE] = { "all", "linked", "steps" };
+enum { SK_COMP, SK_COMM, SK_MEMCPY };
+
+struct scope {
+	int64_t first, last, ops;
+	struct uacc all, comp, cc, comm, mem;
+};
+
 struct stream {
 	int64_t track, first, last_end, ops;
 	int64_t kstream; /* Kineto's stream id (the "stream" arg), PR_GPU_NO_STREAM */
@@ -207,6 +226,7 @@ struct gb {
 	int64_t first, last, ops, linked, nostream;
 	int64_t idle[3], gaps;
 	struct uacc all, comp, cc, comm;
+	struct scope sc[NSCOPE];
 	struct stream *streams;
 	size_t nstreams, capstreams, last_stream;
 	struct pr_strmap stream_idx;
@@ -739,14 +759,52 @@ static void keep_duration(struct gb *g, struct gname *nm, int64_t dur)
 	g->kept++;
 }
 
+static void scope_add(struct scope *sc, int64_t ts, int64_t end, int sk)
+{
+	if (!sc->ops || ts < sc->first)
+		sc->first = ts;
+	if (!sc->ops || end > sc->last)
+		sc->last = end;
+	sc->ops++;
+	u_add(&sc->all, ts, end);
+	if (sk == SK_MEMCPY) {
+		u_add(&sc->mem, ts, end);
+		return;
+	}
+	u_add(&sc->cc, ts, end);
+	if (sk == SK_COMM)
+		u_add(&sc->comm, ts, end);
+	else
+		u_add(&sc->comp, ts, end);
+}
+
+/* TraceLens's class of an op: memsets compute, memcpys (and dma-like memory kernels) memcpy. */
+static int scope_kind(int kind, const struct gname *nm)
+{
+	if (kind == K_MEMCPY)
+		return SK_MEMCPY;
+	if (kind != K_KERNEL)
+		return SK_COMP;
+	if (nm->cls == C_COMM)
+		return SK_COMM;
+	return nm->cls == C_MEMORY && nm->dir != D_MEMSET ? SK_MEMCPY : SK_COMP;
+}
+
+/* in_steps: the op's runtime call lies in a top-level ProfilerStep span */
 static void gpu_op(struct gb *g, int kind, int64_t track, int64_t kstream, int64_t ts, int64_t dur,
-		   struct gname *nm, const double *a, int has_rt, const struct launch *rt)
+		   struct gname *nm, const double *a, int has_rt, const struct launch *rt,
+		   int in_steps)
 {
 	int64_t end = ts + dur;
 	int cls = kind != K_KERNEL ? C_MEMORY : nm->cls;
 	struct stream *s = stream_get(g, track);
-	int dir;
+	int dir, sk = scope_kind(kind, nm);
 	s->kstream = kstream;
+	scope_add(&g->sc[S_ALL], ts, end, sk);
+	if (has_rt)
+		scope_add(&g->sc[S_LINKED], ts, end, sk);
+	if (in_steps)
+		scope_add(&g->sc[S_STEPS], ts, end, sk);
 
 	g->ops++;
 	g->linked += has_rt;
@@ -976,7 +1034,8 @@ static int main_row(struct gb *g, const struct pr_gpuscan *gs, const struct mrow
 			g->nostream++; /* HTA leaves them out (its stream -1) */
 		else
 			gpu_op(g, kind, gs->tracks[r->track], gs->tstream[r->track], ts, dur, nm, a,
-			       has_rt, &rt);
+			       has_rt, &rt,
+			       has_rt && tb->on && tb_step_of(tb, rt.ts, rt.end) >= 0);
 	}
 	if (tb->on)
 		tb_row(g, kind, ts, dur, nm, a, has_rt, &rt);
@@ -1380,6 +1439,44 @@ static int kernels_json(struct gb *g, json_t *out, struct pr_error *err)
 	"consecutive_kernel_delay), else other; rank: gaps of the union of all streams; streams: " \
 	"gaps between the stream's consecutive ops"
 
+#define SCOPE_RULE                                                                             \
+	"TraceLens's gpu_timeline per scope: all = every GPU op (as rank above); linked = GPU " \
+	"ops whose correlation is that of a traced runtime call (TraceLens's "                  \
+	"include_unlinked_kernels=False); steps = GPU ops launched by a runtime call inside "   \
+	"a top-level ProfilerStep span (null when the run has none). computation = union of "   \
+	"kernels and memsets that are not communication; exposed_comm = union of "              \
+	"communication kernels - computation; exposed_memcpy = union of memcpys (and memory "   \
+	"kernels not named Memset) - computation and communication; busy = union of the "       \
+	"scope's ops; total = its first op start to last op end; idle = total - busy. GPU "     \
+	"ops without a stream arg are left out, as above"
+
+/* One scope's numbers (TraceLens's gpu_timeline). */
+static json_t *scope_json(const struct gb *g, const struct scope *sc, const char *name)
+{
+	int64_t total = sc->ops ? pr_sub_sat(sc->last, sc->first) : 0;
+	int64_t busy = u_total(&sc->all), comp = u_total(&sc->comp), cc = u_total(&sc->cc);
+	return pr_jobj("scope", json_string(name), "ops", pr_jint(sc->ops), "t_ns",
+		       sc->ops ? pr_actx_t(g->ctx, sc->first) : json_null(), "total_ns",
+		       pr_jint(total), "busy_ns", pr_jint(busy), "computation_ns", pr_jint(comp),
+		       "exposed_comm_ns", pr_jint(cc - comp), "exposed_memcpy_ns",
+		       pr_jint(busy - cc),
+		       "idle_ns", pr_jint(total - busy), "comm_ns", pr_jint(u_total(&sc->comm)),
+		       "memcpy_ns", pr_jint(u_total(&sc->mem)), "busy_share",
+		       share((double)busy, (double)total), NULL);
+}
+
+static json_t *scopes_json(const struct gb *g)
+{
+	json_t *o = pr_jobj("rule", json_string(SCOPE_RULE), NULL);
+	int k;
+	for (k = 0; k < NSCOPE; k++) {
+		json_t *v = k == S_STEPS && !g->tb.on ? json_null()
+						      : scope_json(g, &g->sc[k], scope_names[k]);
+		json_object_set_new(o, scope_names[k], v);
+	}
+	return o;
+}
+
 static int gpu_json(struct gb *g, struct pr_error *err)
 {
 	int64_t span = pr_sub_sat(g->last, g->first), c = u_total(&g->comp), x = u_total(&g->comm);
@@ -1400,6 +1497,7 @@ static int gpu_json(struct gb *g, struct pr_error *err)
 			      NULL),
 		      NULL);
 	json_object_set_new(out, "device_family", json_string(pr_kfamily_name(g->kc.family)));
+	json_object_set_new(out, "scopes", scopes_json(g));
 	if (g->nostream)
 		json_object_set_new(out, "ops_without_stream", pr_jint(g->nostream));
 	if (g->kc.has_re)

@@ -279,7 +279,7 @@ static void cards(struct pr_strbuf *sb, const json_t *run)
 	pr_strbuf_addstr(sb, "<div class=\"cards\">");
 	if (json_is_number(json_object_get(gr, "busy_share"))) {
 		snprintf(a, sizeof(a), "%.2f %%", pr_mnum(gr, "busy_share") * 100);
-		card_k(sb, a, "GPU busy (first to last GPU op)", NULL, "gpu-busy",
+		card_k(sb, a, "GPU busy (scope all: first to last GPU op)", NULL, "gpu-busy",
 		       "gpu_breakdown.rank.busy_share: GPU ops' union over the first to last op");
 	}
 	json_array_foreach(json_object_get(run, "peaks"), i, pk)
@@ -1156,6 +1156,46 @@ static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gf
 
 #define FEW_ROWS 4 /* rows a GPU table says better without a chart of the same numbers */
 
+/* gpu_breakdown.scopes side by side: TraceLens's gpu_timeline per scope (issue 28). */
+static void gpu_scopes_table(struct pr_strbuf *sb, const json_t *sc)
+{
+	static const char *const th[] = { "Scope",	   "#GPU ops",	    "#Total",
+					  "#Busy",	   "#Busy %",	    "#Computation",
+					  "#Exposed comm", "#Exposed memcpy", "#Idle",
+					  NULL };
+	static const char *const names[] = { "all", "linked", "steps" };
+	static const char *const what[] = { "all: every GPU op",
+					    "linked: launched by a traced runtime call",
+					    "steps: launched inside a ProfilerStep" };
+	size_t i, n = 0;
+	if (!json_is_object(sc))
+		return;
+	pr_strbuf_addstr(sb, "<h4>GPU time by scope (TraceLens's gpu_timeline)</h4>\n<p>Each "
+			     "number names its scope: <em>all</em> counts every GPU op (the HTA "
+			     "breakdown above), <em>linked</em> only those a traced CPU call "
+			     "launched (TraceLens's default), <em>steps</em> those launched inside "
+			     "a ProfilerStep. Memsets count as computation here.</p>\n");
+	pr_html_table_begin(sb, th);
+	for (i = 0; i < PR_ARRAY_SIZE(names); i++) {
+		const json_t *v = json_object_get(sc, names[i]);
+		if (!json_is_object(v))
+			continue;
+		pr_strbuf_addstr(sb, "<tr>");
+		tdt(sb, what[i]);
+		tdf(sb, pr_mnum(v, "ops"), 0);
+		tdn(sb, pr_mnum(v, "total_ns"), "ns");
+		tdn(sb, pr_mnum(v, "busy_ns"), "ns");
+		tdpct(sb, v, "busy_share", 2);
+		tdn(sb, pr_mnum(v, "computation_ns"), "ns");
+		tdn(sb, pr_mnum(v, "exposed_comm_ns"), "ns");
+		tdn(sb, pr_mnum(v, "exposed_memcpy_ns"), "ns");
+		tdn(sb, pr_mnum(v, "idle_ns"), "ns");
+		pr_strbuf_addstr(sb, "</tr>\n");
+		n++;
+	}
+	table_end(sb, n, n);
+}
+
 static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct gfig *f)
 {
 	static const char *const th[] = { "Scope", "#Span", "#Busy %", "#Compute %", "#Communication %",
@@ -1170,7 +1210,7 @@ static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct 
 	size_t i, n;
 	pr_strbuf_addstr(sb, "<h4>Temporal breakdown (HTA)</h4>\n<p>");
 	if (json_is_number(json_object_get(r, "busy_share")))
-		pr_strbuf_addf(sb, "GPU busy %.2f%% of %s (first to last GPU op). ",
+		pr_strbuf_addf(sb, "GPU busy %.2f%% of %s (scope all: first to last GPU op). ",
 			       pr_mnum(r, "busy_share") * 100,
 			       fmt_val(pr_mnum(r, "span_ns"), "ns", a, sizeof(a)));
 	if (json_is_number(json_object_get(ov, "share")))
@@ -1194,6 +1234,7 @@ static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct 
 		n++;
 	}
 	table_end(sb, n, 1 + json_array_size(json_object_get(gb, "streams")));
+	gpu_scopes_table(sb, json_object_get(gb, "scopes"));
 	kernel_types_table(sb, gb, f);
 	n = json_array_size(json_object_get(k, "top"));
 	if (n) {

@@ -914,6 +914,32 @@ static void launch_delays(const json_t *ld, FILE *out)
 		     secs(pr_mnum(op, "delay_mean_ns"), a, sizeof(a)));
 }
 
+/* gpu_breakdown.scopes: TraceLens's gpu_timeline per scope, one row each (issue 28). */
+static void gpu_scopes(const json_t *sc, FILE *out)
+{
+	static const char *const names[] = { "all", "linked", "steps" };
+	char t[6][24];
+	size_t i;
+	if (!json_is_object(sc))
+		return;
+	emit(out, "  %-6s %5s %10s %10s %10s %10s %10s %10s", "scope", "ops", "total", "busy",
+	     "compute", "memcpy*", "comm*", "idle");
+	for (i = 0; i < PR_ARRAY_SIZE(names); i++) {
+		const json_t *v = json_object_get(sc, names[i]);
+		if (!json_is_object(v))
+			continue;
+		emit(out, "  %-6s %5lld %10s %10s %10s %10s %10s %10s", names[i], pr_mll(v, "ops"),
+		     secs(pr_mnum(v, "total_ns"), t[0], sizeof(t[0])),
+		     secs(pr_mnum(v, "busy_ns"), t[1], sizeof(t[1])),
+		     secs(pr_mnum(v, "computation_ns"), t[2], sizeof(t[2])),
+		     secs(pr_mnum(v, "exposed_memcpy_ns"), t[3], sizeof(t[3])),
+		     secs(pr_mnum(v, "exposed_comm_ns"), t[4], sizeof(t[4])),
+		     secs(pr_mnum(v, "idle_ns"), t[5], sizeof(t[5])));
+	}
+	emit(out, "    (TraceLens's gpu_timeline; linked: launched by a traced runtime call;");
+	emit(out, "    steps: launched inside a ProfilerStep; *: exposed, not under compute)");
+}
+
 /* The GPU block: HTA's breakdowns, the CPU-GPU link and TensorBoard's step breakdown. */
 static void gpu(const json_t *run, FILE *out)
 {
@@ -932,7 +958,7 @@ static void gpu(const json_t *run, FILE *out)
 		snprintf(e, sizeof(e), "GPU");
 	heading(out, e);
 	if (json_is_object(r)) {
-		emit(out, "  GPU busy %.2f%% of %s (first to last GPU op; HTA's breakdown)",
+		emit(out, "  GPU busy %.2f%% of %s (scope all: first to last GPU op; HTA)",
 		     pct(r, "busy_share"), secs(pr_mnum(r, "span_ns"), a, sizeof(a)));
 		emit(out, "  compute %.1f%%  communication %.1f%%  memory %.1f%%  idle %.1f%%",
 		     pct(r, "compute_share"), pct(r, "communication_share"), pct(r, "memory_share"),
@@ -948,6 +974,7 @@ static void gpu(const json_t *run, FILE *out)
 		else
 			emit(out, "  comm/compute overlap: no communication kernels");
 	}
+	gpu_scopes(json_object_get(gb, "scopes"), out);
 	n = json_array_size(json_object_get(k, "top"));
 	if (n) {
 		pr_label_t *lab = column_of(json_object_get(k, "top"), "name", 42, 5);
