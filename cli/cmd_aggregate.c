@@ -9,6 +9,7 @@
 
 #include "analyze/aggregate.h"
 #include "analyze/model.h"
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/input.h"
 #include "cli/par.h"

@@ -9,6 +9,7 @@
 #include "base/output.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/history.h"
 #include "cli/input.h"
@@ -32,9 +33,6 @@ static const struct pr_option opts[] = {
 	{ "spans", 0, "N", "top spans followed by default (default 5)", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
-
-int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char *name,
-		    int64_t max, int64_t *out, struct pr_error *err);
 
 /* One followed series: a headline metric or a span's mean time per call. */
 struct follow {

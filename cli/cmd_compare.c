@@ -10,6 +10,7 @@
 #include "analyze/compare.h"
 #include "analyze/gate.h"
 #include "analyze/model.h"
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/input.h"
 #include "cli/meta.h"
@@ -20,9 +21,6 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "store/store.h"
-
-int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char *name,
-		    int64_t max, int64_t *out, struct pr_error *err);
 
 static const struct pr_option opts[] = {
 	{ "to", 0, "text|md|json|junit", "the output's form (default text)", 0 },

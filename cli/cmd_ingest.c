@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/input.h"
 #include "cli/meta.h"

@@ -8,6 +8,7 @@
 #include "base/output.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/history.h"
 #include "cli/input.h"

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "base/decimal.h"
 #include "store/dump.h"

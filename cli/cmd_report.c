@@ -14,6 +14,7 @@
 #include "analyze/model.h"
 #include "render/html_report.h"
 #include "render/panels.h"
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/input.h"
 #include "cli/meta.h"
@@ -49,24 +50,6 @@ static const struct pr_option opts[] = {
 	{ "quiet", 'q', NULL, "print nothing on success (not even what was written)", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
-
-/* Parses a non-negative integer option into *out (unchanged when absent). */
-int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char *name,
-		    int64_t max, int64_t *out, struct pr_error *err);
-
-int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char *name,
-		    int64_t max, int64_t *out, struct pr_error *err)
-{
-	const char *v = pr_arg(cmd, a, name);
-	int64_t n;
-	if (!v)
-		return 0;
-	if (pr_decimal_scaled(v, strlen(v), 0, &n) || n < 0 || n > max)
-		return pr_error_set(err, PR_E_USAGE, "--%s needs a whole number from 0 to %lld", name,
-				    (long long)max);
-	*out = n;
-	return 0;
-}
 
 /*
  * Progress on stderr while the model is built and the pages and panels are

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/input.h"
 #include "analyze/speedscope.h"

@@ -5,6 +5,7 @@
 
 #include "analyze/model.h"
 #include "base/output.h"
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/input.h"
 #include "render/text_report.h"
@@ -23,9 +24,6 @@ static const struct pr_option opts[] = {
 	  "median step", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
-
-int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char *name,
-		    int64_t max, int64_t *out, struct pr_error *err);
 
 /*
  * The console report goes to memory first, then out through pr_output, so a

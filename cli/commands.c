@@ -31,12 +31,6 @@ const struct pr_command *pr_command_find(const char *name)
 	return NULL;
 }
 
-const char *pr_arg(const struct pr_command *cmd, const struct pr_args *a, const char *lname)
-{
-	int k = pr_opt_index(cmd->opts, lname);
-	return k < 0 ? NULL : a->val[k];
-}
-
 void pr_command_usage(const struct pr_command *cmd, char *buf, size_t n)
 {
 	snprintf(buf, n, "%s", cmd->usage);

@@ -1,6 +1,8 @@
 /*
  * commands.h - the subcommand descriptor and table.
  *
+ * Commands read their options with cli/args.h.
+ *
  * Adding a command = one cmd_<name>.c exporting one const struct
  * pr_command, one line in commands.c, a CLI test and a README section.
  * The dispatcher (main.c) handles -h/--help, parses options from the
@@ -27,7 +29,5 @@ extern const struct pr_command *const pr_commands[];
 const struct pr_command *pr_command_find(const char *name);
 /* The usage line after "profreport ": usage, then the options from the table. */
 void pr_command_usage(const struct pr_command *cmd, char *buf, size_t n);
-/* Value of option lname, or NULL. */
-const char *pr_arg(const struct pr_command *cmd, const struct pr_args *a, const char *lname);
 
 #endif

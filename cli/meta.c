@@ -1,4 +1,5 @@
 /* meta.c - --meta KEY=VALUE and --meta-from-env (cli/meta.h). */
+#include "cli/args.h"
 #include "cli/meta.h"
 
 #include <errno.h>
