@@ -26,6 +26,7 @@ struct sqlite3;
 struct sqlite3_stmt;
 struct pr_gpuscan;
 struct pr_spanstat;
+struct pr_opmerge;
 struct pr_at_batch;
 struct pr_flame;
 struct pr_tlanes;
@@ -84,6 +85,8 @@ struct pr_actx {
 	int flame_done;
 	/* the trace view's candidates, fed by the shared span pass (an_trace.c takes it) */
 	struct pr_trace *trace;
+	/* ops merged into a same-name parent (opmerge.h), NULL until used */
+	struct pr_opmerge *opmerge;
 };
 
 /* One analyzer: adds its section to ctx->out. */

@@ -14,6 +14,7 @@
 #include "analyze/actx.h"
 #include "analyze/analyzer_version.h"
 #include "analyze/gpuscan.h"
+#include "analyze/opmerge.h"
 #include "analyze/spanstat.h"
 #include "base/env.h"
 #include "base/output.h"
@@ -393,6 +394,7 @@ static void ctx_release(struct pr_actx *ctx)
 	pr_at_batch_free(ctx->at);
 	pr_flame_free(ctx->flame);
 	pr_trace_free(ctx->trace);
+	pr_opmerge_free(ctx->opmerge);
 	free_spans(ctx->phases, ctx->nphases);
 	free_spans(ctx->steps, ctx->nsteps);
 	free(ctx->phase_group);
