@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/spanstat.h"
 #include "base/jsonx.h"
 #include "base/strmap.h"
 #include "base/xalloc.h"
@@ -312,6 +313,14 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	int64_t nranges, nlaunch, nitems = 0, replay = 0, first = 0, last = 0;
 	int rc, ret = -1, linked;
 	size_t i;
+	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
+	if (!ss)
+		return -1;
+	/* the shared pass knows the run's span kinds: no scan for a run without ranges */
+	for (i = 0; i < ss->nkinds && strcmp(ss->kinds[i], "profiler_range"); i++)
+		;
+	if (i == ss->nkinds)
+		return 0;
 	if (count(ctx, "SELECT count(*) FROM span WHERE run_id = ?1 AND kind = 'profiler_range'",
 		  &nranges, err))
 		return -1;

@@ -40,13 +40,35 @@ int pr_opmerge_absorber(const struct pr_opmerge *m, int64_t id)
 
 int64_t pr_opmerge_top(const struct pr_opmerge *m, int64_t id)
 {
-	int64_t up;
-	size_t guard = 0;
-	/* a chain ends at the top (parents are distinct spans: no cycle in a store's nesting,
-	 * bounded anyway) */
-	while (m && m->n && pr_imap_get(&m->child, id, &up) && guard++ < (size_t)m->n)
-		id = up;
-	return id;
+	int64_t top;
+	return m && m->n && pr_imap_get(&m->top, id, &top) ? top : id;
+}
+
+/*
+ * Each absorbed op's top, once: up from it to the first op not absorbed or whose top is
+ * known, then that top to every op on the way (a chain of n costs O(n), not O(n^2)). The
+ * path is bounded by the absorbed ops (a store's nesting has no cycle; bounded anyway).
+ */
+static void tops(struct pr_opmerge *m)
+{
+	int64_t *path = pr_xreallocarray(NULL, (size_t)m->n + 1, sizeof(int64_t));
+	size_t i;
+	for (i = 0; i < m->child.cap; i++) {
+		int64_t id = m->child.slots[i].key, up, t;
+		size_t n = 0, k;
+		if (id == INT64_MIN || pr_imap_get(&m->top, id, &t))
+			continue;
+		t = id;
+		while (n <= (size_t)m->n && pr_imap_get(&m->child, t, &up)) {
+			path[n++] = t;
+			if (pr_imap_get(&m->top, up, &t))
+				break;
+			t = up;
+		}
+		for (k = 0; k < n; k++)
+			pr_imap_put(&m->top, path[k], t);
+	}
+	free(path);
 }
 
 int64_t pr_opmerge_name(const struct pr_opmerge *m, int64_t name_id, int64_t *dur)
@@ -68,6 +90,7 @@ void pr_opmerge_free(struct pr_opmerge *m)
 	free(m->name_dur);
 	pr_imap_release(&m->child);
 	pr_imap_release(&m->parent);
+	pr_imap_release(&m->top);
 	free(m);
 }
 
@@ -153,6 +176,8 @@ static int find(struct pr_actx *ctx, struct pr_opmerge *m, struct pr_error *err)
 		pr_imap_put(&m->parent, s->key, s->val);
 		m->n++;
 	}
+	if (m->n)
+		tops(m);
 	ret = m->n ? by_name(ctx, m, err) : 0;
 out:
 	pr_imap_release(&cand);

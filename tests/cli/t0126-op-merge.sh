@@ -156,4 +156,21 @@ for shapes in 1 0; do
 	expect_out_has "aten::div calls 31 merged 8" "31 aten::div calls (shapes $shapes)"
 	[ "$rc" = 0 ] || cat "$tmp/out" >&2
 done
+# a chain of 20000 nested aten::div, each the only child of the one around it (op i lasts
+# 2 * (20000 - i) us from i us): one call, 19999 merged, host self = the outer's 40000 us
+# (nothing below the innermost); each merged op's top is found once, not by a walk per op
+python3 -c '
+import json
+n = 20000
+ev = [{"ph": "X", "cat": "cpu_op", "name": "aten::div", "pid": 1, "tid": 1, "ts": i,
+       "dur": 2 * (n - i), "args": {"Input Dims": [[i]]}} for i in range(n)]
+json.dump({"traceEvents": ev}, open("deep.json", "w"))'
+run "$P" report deep.json --json deep.model.json -q
+expect_rc 0 "report of a 20000-deep same-name chain"
+run python3 -c '
+import json, sys
+ov = json.load(open(sys.argv[1]))["runs"][0]["op_view"]
+print(ov["merged"], ov["calls"], ov["rows"][0]["host_total_ns"], ov["rows"][0]["host_self_ns"])' \
+	deep.model.json
+expect_out_has "19999 1 40000000 40000000" "the deep chain is one call"
 finish
