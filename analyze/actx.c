@@ -290,8 +290,8 @@ int64_t pr_at_batch_last(const struct pr_at_batch *a)
 
 int pr_at_batch_kind(const char *kind)
 {
-	static const char *const device[] = { "kernel", "memcpy", "memset",
-					      "gpu",    "session", "profiler" };
+	static const char *const device[] = { "kernel",  "memcpy",   "memset",        "gpu",
+					      "session", "profiler", "profiler_range" };
 	size_t i;
 	for (i = 0; i < PR_ARRAY_SIZE(device); i++)
 		if (!strcmp(kind, device[i]))
@@ -428,7 +428,8 @@ int pr_actx_spans_at(struct pr_actx *ctx, const int64_t *t, size_t n, json_t **o
 	if (pr_actx_prep(ctx,
 			 "SELECT s.id, s.track_id, s.ts, s.dur, s.depth, s.name_id, s.kind FROM span s "
 			 "WHERE s.run_id = ?1 AND s.ts <= ?2 "
-			 "AND s.kind NOT IN ('kernel', 'memcpy', 'memset', 'gpu', 'session', 'profiler')",
+			 "AND s.kind NOT IN ('kernel', 'memcpy', 'memset', 'gpu', 'session', "
+			 "'profiler', 'profiler_range')",
 			 &st, err)) {
 		pr_at_batch_free(a);
 		return -1;

@@ -27,6 +27,7 @@ struct sqlite3;
 struct sqlite3_stmt;
 struct pr_gpuscan;
 struct pr_spanstat;
+struct pr_opmerge;
 struct pr_at_batch;
 struct pr_flame;
 struct pr_tlanes;
@@ -89,6 +90,8 @@ struct pr_actx {
 	 * (NULL: one event or none), its unit (meta perf.events), the others' tracks */
 	const char *perf_event, *perf_unit;
 	struct pr_imap perf_other;
+	/* ops merged into a same-name parent (opmerge.h), NULL until used */
+	struct pr_opmerge *opmerge;
 };
 
 /* One analyzer: adds its section to ctx->out. */
@@ -106,6 +109,7 @@ extern const struct pr_analyzer pr_an_gpubreak;
 extern const struct pr_analyzer pr_an_flame;
 extern const struct pr_analyzer pr_an_ops;
 extern const struct pr_analyzer pr_an_trace;
+extern const struct pr_analyzer pr_an_cuptirange;
 /* GPU op durations gpu_breakdown keeps for exact medians (default 4 Mi; tests lower it to
  * exercise the ordered SQL pass used beyond). */
 extern size_t pr_gpubreak_keep_max;

@@ -489,7 +489,7 @@ struct pr_flame *pr_flame_new(struct pr_actx *ctx)
 int pr_flame_kind(const char *kind)
 {
 	static const char *const out[] = { "kernel",   "memcpy",   "memset", "gpu_annotation",
-					   "gpu_step", "profiler", "async" };
+					   "gpu_step", "profiler", "async",  "profiler_range" };
 	size_t i;
 	for (i = 0; i < PR_ARRAY_SIZE(out); i++)
 		if (!strcmp(kind, out[i]))
@@ -779,8 +779,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		"kind = 'frame' ORDER BY id";
 	static const char sel_spans[] =
 		"SELECT id, parent_id, name_id, dur FROM span WHERE run_id = ?1 AND kind NOT IN "
-		"('kernel', 'memcpy', 'memset', 'gpu_annotation', 'gpu_step', 'profiler', 'async') "
-		"ORDER BY id";
+		"('kernel', 'memcpy', 'memset', 'gpu_annotation', 'gpu_step', 'profiler', 'async', "
+		"'profiler_range') ORDER BY id";
 	const struct pr_spanstat *ss;
 	struct pr_flame *fl = NULL;
 	struct fl *f;

@@ -58,6 +58,7 @@
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
 #include "analyze/opkern.h"
+#include "analyze/opmerge.h"
 #include "analyze/opview.h"
 #include "analyze/stats.h"
 #include "base/spill.h"
@@ -228,6 +229,7 @@ struct gl {
 	int64_t dup_corr, missing_corr, need_f;
 	int64_t last_track, last_stream; /* one-entry cache of streams_by_track */
 	sqlite3_stmt *up; /* ancestor lookup by id */
+	const struct pr_opmerge *merge; /* ops merged into a same-name parent: not ops here */
 	int op_rows;      /* the run has an op view whose rows the op nodes are charged to */
 	struct pr_opk *opk; /* the op and kernel views' share */
 	/* gathered by the activities' pass */
@@ -575,6 +577,8 @@ static int resolve(struct gl *g, int64_t id, int32_t *out, struct pr_error *err)
 		if (rc != SQLITE_ROW)
 			return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(g->ctx->db));
 		kind = pr_gpuscan_kind(pr_actx_text(g->up, 0));
+		if (kind == PR_GK_OP && pr_opmerge_absorbed(g->merge, id))
+			kind = PR_GK_OTHER; /* one call with its parent: its activities are its */
 		chain[n].id = id;
 		chain[n].name_id = sqlite3_column_int64(g->up, 1);
 		chain[n].is_op = kind == PR_GK_OP;
@@ -762,6 +766,8 @@ static int calls_pass(struct gl *g, struct pr_error *err)
 	size_t i, k;
 	int hp;
 	int64_t v;
+	if (!(g->merge = pr_opmerge_get(g->ctx, err)))
+		return -1;
 	if (pr_xsort_sort(g->pairs, err) || pr_spill_reread(g->calls, err))
 		return -1;
 	g->links = pr_xsort_new("the gpu analysis' links by activity", sizeof(struct link_rec),
@@ -777,6 +783,14 @@ static int calls_pass(struct gl *g, struct pr_error *err)
 		if (pr.call != i)
 			continue;
 		memcpy(&c, p, sizeof(c));
+		/* an absorbed parent or grandparent (opmerge.h) is no op of its own: the parent
+		 * is when its id is absorbed; the grandparent when the span above it has
+		 * absorbed its only child, which the grandparent (an op below it) then is */
+		if (c.nanc >= 1 && c.anc_kind[0] == 1 && pr_opmerge_absorbed(g->merge, c.parent))
+			c.anc_kind[0] = 0;
+		if (c.nanc == 2 && c.anc_kind[1] == 1 && c.above > 0 &&
+		    pr_opmerge_absorber(g->merge, c.above))
+			c.anc_kind[1] = 0;
 		for (k = 0; k < c.nanc; k++)
 			if (c.anc_kind[k] == 1)
 				op[k] = (int32_t)name_slot(&g->op_by_name, &g->ops, &g->nops, c.name[k]);
@@ -1371,13 +1385,24 @@ static json_t *span_item(struct pr_actx *ctx, const char *name, const char *kind
 	return NULL;
 }
 
+/* A "spans" row's integer less the merged ops' share (opmerge.h); null without the row. */
+static json_t *less(json_t *host, const char *key, int64_t merged)
+{
+	json_t *v = json_object_get(host, key);
+	if (!host)
+		return json_null();
+	if (!merged || !json_is_integer(v))
+		return json_incref(v);
+	return pr_jint(json_integer_value(v) - merged);
+}
+
 static json_t *ops_json(struct gl *g, int64_t no_op_acts, int64_t no_op_ns)
 {
 	json_t *host;
 	size_t i, n = 0, cap = g->ctx->opts->top_n;
 	struct name_stat *v = pr_xreallocarray(NULL, g->nops ? g->nops : 1, sizeof(*v));
 	json_t *arr = json_array(), *o;
-	int64_t more_self = 0, more_n = 0, more_names = 0;
+	int64_t more_self = 0, more_n = 0, more_names = 0, mcalls, mdur;
 	for (i = 0; i < g->nops; i++)
 		if (g->ops[i].n_total)
 			v[n++] = g->ops[i];
@@ -1393,11 +1418,11 @@ static json_t *ops_json(struct gl *g, int64_t no_op_acts, int64_t no_op_ns)
 		}
 		nm = name_text(g->ctx, v[i].name_id);
 		host = span_item(g->ctx, nm, "op");
+		/* an op merged into its same-name parent is no call of its own (opmerge.h) */
+		mcalls = pr_opmerge_name(g->merge, v[i].name_id, &mdur);
 		json_array_append_new(
-			arr, pr_jobj("name", json_string(nm), "calls",
-				     host ? json_incref(json_object_get(host, "count")) : json_null(),
-				     "host_total_ns",
-				     host ? json_incref(json_object_get(host, "total_ns")) : json_null(),
+			arr, pr_jobj("name", json_string(nm), "calls", less(host, "count", mcalls),
+				     "host_total_ns", less(host, "total_ns", mdur),
 				     "host_self_ns",
 				     host ? json_incref(json_object_get(host, "self_ns")) : json_null(),
 				     "device_self_ns", pr_jint(v[i].dev_self), "device_total_ns",
@@ -1417,8 +1442,10 @@ static json_t *ops_json(struct gl *g, int64_t no_op_acts, int64_t no_op_ns)
 		json_string("TensorBoard's operator view: device self = activities launched by "
 			    "runtime calls whose nearest op ancestor is the op; device total = by the "
 			    "op or any op below it (summed per call, so nested calls of one name "
-			    "count twice); the top N names by device total; calls and host times "
-			    "from \"spans\""));
+			    "count twice, but an op that is the only child of a same-name op is "
+			    "one call with it, as TensorBoard merges them); the top N names by "
+			    "device total; calls and host times from \"spans\", less the merged "
+			    "ops"));
 	free(v);
 	return o;
 }

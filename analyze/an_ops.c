@@ -25,6 +25,7 @@
 
 #include "analyze/actx.h"
 #include "analyze/imap.h"
+#include "analyze/opmerge.h"
 #include "analyze/opview.h"
 #include "analyze/spanstat.h"
 #include "base/jsonx.h"
@@ -163,21 +164,61 @@ static int has_shapes(struct pr_actx *ctx, int *yes, struct pr_error *err)
 	return pr_actx_done(ctx, st, rc == SQLITE_ROW ? SQLITE_DONE : rc, err);
 }
 
+/* One (name, Input Dims, Input type) group of the in-memory paths. */
+struct sgroup {
+	int64_t name_id;
+	char *name, *dims, *types; /* dims, types NULL: no such arg */
+	double calls, tot, slf;
+};
+
+static int cmp_opt(const char *x, const char *y) /* SQLite's order: NULL first, then memcmp */
+{
+	if (!x || !y)
+		return x ? 1 : y ? -1 : 0;
+	return strcmp(x, y);
+}
+
+static int cmp_sgroup(const void *pa, const void *pb)
+{
+	const struct sgroup *a = pa, *b = pb;
+	int c;
+	if (a->tot != b->tot)
+		return a->tot > b->tot ? -1 : 1;
+	if ((c = strcmp(a->name, b->name)))
+		return c;
+	if ((c = cmp_opt(a->dims, b->dims)))
+		return c;
+	return cmp_opt(a->types, b->types);
+}
+
 /* Without shapes the rows are the shared pass's groups of kind op (spanstat.h), which sum
- * count, duration and self as the SQL below does, in the same order: no scan of its own. */
-static int rows_by_name(struct pr_actx *ctx, struct acc *a, struct pr_error *err)
+ * count, duration and self as the SQL below does: no scan of its own. An absorbed op
+ * (opmerge.h) has its parent's name, so its name's row loses its call and duration and keeps
+ * its self time; the rows are sorted again (host total, name) as the changed totals ask. */
+static int rows_by_name(struct pr_actx *ctx, const struct pr_opmerge *m, struct acc *a,
+			struct pr_error *err)
 {
 	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
-	size_t i;
+	struct sgroup *v;
+	size_t i, n = 0;
 	if (!ss)
 		return -1;
+	v = pr_xreallocarray(NULL, ss->nby_total ? ss->nby_total : 1, sizeof(*v));
 	for (i = 0; i < ss->nby_total; i++) {
 		const struct pr_spanstat_group *g = &ss->g[ss->by_total[i]];
+		int64_t dur, k;
 		if (!g->name || strcmp(ss->kinds[g->kind], "op"))
 			continue;
-		acc_row(a, g->name, json_null(), json_null(), (double)g->all.count, g->all.total,
-			g->all.self);
+		k = pr_opmerge_name(m, g->name_id, &dur);
+		v[n++] = (struct sgroup){ g->name_id, g->name, NULL, NULL,
+					  (double)(g->all.count - k), g->all.total - (double)dur,
+					  g->all.self };
 	}
+	if (m->n && n)
+		qsort(v, n, sizeof(*v), cmp_sgroup);
+	for (i = 0; i < n; i++)
+		acc_row(a, v[i].name, json_null(), json_null(), v[i].calls, v[i].tot, v[i].slf);
+	free(v);
 	return 0;
 }
 
@@ -213,33 +254,6 @@ static int rows_by_shape(struct pr_actx *ctx, struct acc *a, struct pr_error *er
 	return pr_actx_done(ctx, st, rc, err);
 }
 
-/* One (name, Input Dims, Input type) group of the in-memory path. */
-struct sgroup {
-	int64_t name_id;
-	char *name, *dims, *types; /* dims, types NULL: no such arg */
-	double calls, tot, slf;
-};
-
-static int cmp_opt(const char *x, const char *y) /* SQLite's order: NULL first, then memcmp */
-{
-	if (!x || !y)
-		return x ? 1 : y ? -1 : 0;
-	return strcmp(x, y);
-}
-
-static int cmp_sgroup(const void *pa, const void *pb)
-{
-	const struct sgroup *a = pa, *b = pb;
-	int c;
-	if (a->tot != b->tot)
-		return a->tot > b->tot ? -1 : 1;
-	if ((c = strcmp(a->name, b->name)))
-		return c;
-	if ((c = cmp_opt(a->dims, b->dims)))
-		return c;
-	return cmp_opt(a->types, b->types);
-}
-
 /* the element at pos of the args text as a new string, NULL when none */
 static char *elem_dup(const char *args, size_t n, int64_t pos, struct pr_strbuf *sb)
 {
@@ -254,14 +268,23 @@ static char *elem_dup(const char *args, size_t n, int64_t pos, struct pr_strbuf 
  * key is (name id, dims, types) in a hash map. The SQL costs a sort of every op span by its
  * text keys (2.1 s of a 1 GB trace's 5.5 s analysis); this about a third of that. At most
  * OPV_MEM_GROUPS groups: past them (hostile shapes, a new one per call) *fallback is set and
- * the SQL, which spills its sort to disk, does it.
+ * the SQL, which spills its sort to disk, does it. An absorbed op (opmerge.h) is no row's
+ * call: its self time goes to the group of the op it merges into (the top of its chain), as
+ * TensorBoard keeps the parent's shapes.
  */
 #define OPV_MEM_GROUPS 200000
-static int rows_by_shape_mem(struct pr_actx *ctx, struct acc *a, int *fallback,
-			     struct pr_error *err)
+struct pend {
+	int64_t top;
+	double self;
+};
+
+static int rows_by_shape_mem(struct pr_actx *ctx, const struct pr_opmerge *m, struct acc *a,
+			     int *fallback, struct pr_error *err)
 {
 	sqlite3_stmt *st, *nst = NULL;
-	struct pr_imap pos = { 0 };
+	struct pr_imap pos = { 0 }, top_gi = { 0 };
+	struct pend *pend = NULL;
+	size_t npend = 0;
 	struct pr_strmap map = PR_STRMAP_INIT;
 	struct pr_strbuf key = PR_STRBUF_INIT, el = PR_STRBUF_INIT;
 	struct sgroup *g = NULL;
@@ -283,7 +306,7 @@ static int rows_by_shape_mem(struct pr_actx *ctx, struct acc *a, int *fallback,
 	if (pr_actx_done(ctx, st, rc, err))
 		goto out;
 	if (pr_actx_prep(ctx,
-			 "SELECT name_id, args_keys, args, dur, self FROM span "
+			 "SELECT name_id, args_keys, args, dur, self, id FROM span "
 			 "WHERE run_id = ?1 AND kind = 'op' ORDER BY id",
 			 &st, err))
 		goto out;
@@ -293,6 +316,15 @@ static int rows_by_shape_mem(struct pr_actx *ctx, struct acc *a, int *fallback,
 		size_t alen = 0;
 		char *dims = NULL, *types = NULL;
 		uint32_t len;
+		int64_t id = sqlite3_column_int64(st, 5);
+		if (pr_opmerge_absorbed(m, id)) {
+			pend = pr_xreallocarray(pend, npend + 1, sizeof(*pend));
+			pend[npend].top = pr_opmerge_top(m, id);
+			pend[npend++].self = sqlite3_column_type(st, 4) == SQLITE_NULL
+						     ? 0
+						     : (double)sqlite3_column_int64(st, 4);
+			continue;
+		}
 		if (sqlite3_column_type(st, 1) == SQLITE_INTEGER &&
 		    pr_imap_get(&pos, sqlite3_column_int64(st, 1), &pk) && pk) {
 			args = (const char *)sqlite3_column_text(st, 2);
@@ -331,6 +363,8 @@ static int rows_by_shape_mem(struct pr_actx *ctx, struct acc *a, int *fallback,
 			free(dims);
 			free(types);
 		}
+		if (pr_opmerge_absorber(m, id))
+			pr_imap_put(&top_gi, id, gi);
 		g[gi].calls += 1;
 		g[gi].tot += (double)sqlite3_column_int64(st, 3);
 		if (sqlite3_column_type(st, 4) != SQLITE_NULL)
@@ -338,6 +372,11 @@ static int rows_by_shape_mem(struct pr_actx *ctx, struct acc *a, int *fallback,
 	}
 	if (pr_actx_done(ctx, st, rc, err))
 		goto out;
+	for (i = 0; i < npend; i++) {
+		int64_t gi;
+		if (pr_imap_get(&top_gi, pend[i].top, &gi))
+			g[gi].slf += pend[i].self;
+	}
 	/* names (a group whose name id has no string is dropped, as SQLite's join drops it) */
 	if (pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &nst,
 			 err))
@@ -370,7 +409,9 @@ out:
 		free(g[i].types);
 	}
 	free(g);
+	free(pend);
 	pr_imap_release(&pos);
+	pr_imap_release(&top_gi);
 	pr_strmap_release(&map);
 	pr_strbuf_release(&key);
 	pr_strbuf_release(&el);
@@ -382,10 +423,13 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	struct acc a;
 	json_t *o;
 	int shapes = 0, fallback = 0;
+	const struct pr_opmerge *m = pr_opmerge_get(ctx, err);
+	if (!m)
+		return -1;
 	memset(&a, 0, sizeof(a));
 	a.rows = json_array();
-	if (has_shapes(ctx, &shapes, err) || (!shapes && rows_by_name(ctx, &a, err)) ||
-	    (shapes && rows_by_shape_mem(ctx, &a, &fallback, err))) {
+	if (has_shapes(ctx, &shapes, err) || (!shapes && rows_by_name(ctx, m, &a, err)) ||
+	    (shapes && rows_by_shape_mem(ctx, m, &a, &fallback, err))) {
 		json_decref(a.rows);
 		return -1;
 	}
@@ -414,11 +458,16 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	o = pr_jobj("rows", a.rows, "distinct", pr_jint(a.n), "folded", pr_jint(a.folded), "calls",
 		    pr_jint((int64_t)a.calls_all), "host_total_ns",
 		    pr_jint((int64_t)sat(a.total_all)), "host_self_ns",
-		    pr_jint((int64_t)sat(a.self_all)), "has_device", json_false(), NULL);
+		    pr_jint((int64_t)sat(a.self_all)), "has_device", json_false(), "merged",
+		    pr_jint(fallback ? 0 : m->n), NULL);
 	json_object_set_new(
 		o, "rule",
 		json_string("every op span grouped by (name, \"Input Dims\", \"Input type\" args as "
-			    "JSON text, cut to 512 bytes; null: no such arg): calls, host total = sum "
+			    "JSON text, cut to 512 bytes; null: no such arg): an op whose parent "
+			    "is an op of the same name and which is its only child (runtime calls "
+			    "aside) is merged into it, as TensorBoard's op tree does (one call: "
+			    "the parent's duration and shapes, both self times); calls, host "
+			    "total = sum "
 			    "of durations, host self = sum of (duration - direct children); device "
 			    "self = activities launched by runtime calls whose nearest op ancestor is "
 			    "the op, device total = by the op or any op below it (TensorBoard's "

@@ -432,12 +432,44 @@ static int breakdown_share(const struct rule *r, struct pr_actx *ctx, json_t *ou
 }
 
 /*
+ * The DataLoader finding's severity and advice, set on the finding just fired (the last of
+ * out, when it is this rule's): TensorBoard fires over 5 % and grades nothing; here the
+ * share grades it, [low] up to DL_MEDIUM, [medium] up to DL_HIGH, [high] from DL_HIGH on, and
+ * pin_memory (pinned host buffers for the copies to the device) is advised only where the
+ * run has device work to copy to (a gpu section or a step breakdown with GPU time).
+ */
+#define DL_MEDIUM 0.10
+#define DL_HIGH 0.20
+static void dataloader_grade(const struct rule *r, struct pr_actx *ctx, json_t *out, size_t n0)
+{
+	json_t *f = json_array_get(out, json_array_size(out) - 1);
+	json_t *avg = json_object_get(sec(ctx, "step_breakdown", NULL), "average");
+	double share;
+	int device;
+	if (json_array_size(out) == n0 || !f || strcmp(pr_mstr(f, "id"), r->id))
+		return;
+	share = pr_mnum(json_object_get(f, "evidence"), "share_of_step");
+	json_object_set_new(f, "severity",
+			    json_string(share >= DL_HIGH     ? "high"
+					: share >= DL_MEDIUM ? "medium"
+							     : "low"));
+	device = sec(ctx, "gpu", NULL) || sec(ctx, "gpu_breakdown", NULL) ||
+		 pr_mnum(avg, "kernel_ns") > 0 || pr_mnum(avg, "memcpy_ns") > 0;
+	if (!device)
+		json_object_set_new(f, "suggestion",
+				    json_string("Increase DataLoader num_workers so input loading "
+						"overlaps computation (a CPU-only run: pin_memory, "
+						"for copies to a GPU, does not apply)."));
+}
+
+/*
  * DataLoader time: the step breakdown's (TensorBoard's) DataLoader share where it
  * has one; else torch's enumerate(DataLoader) spans inside the steps; failing those, the
  * outermost user phases named for data loading (record_function("data_loading")
- * in a trace with or without categories), inside steps.
+ * in a trace with or without categories), inside steps. Graded by dataloader_grade.
  */
-static int r_dataloader(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
+static int r_dataloader_share(const struct rule *r, struct pr_actx *ctx, json_t *out,
+			      struct pr_error *err)
 {
 	double share, ns = 0, steps = 0;
 	const char *what = "DataLoader";
@@ -466,6 +498,15 @@ static int r_dataloader(const struct rule *r, struct pr_actx *ctx, json_t *out, 
 		     pr_jobj("dataloader_ns", pr_jnum(ns), "share_of_step", pr_jnum(share), "phase",
 			     strcmp(what, "DataLoader") ? json_string(what) : NULL, NULL),
 		     "%s takes %.1f%% of the step time", what, share * 100);
+	return 0;
+}
+
+static int r_dataloader(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
+{
+	size_t n0 = json_array_size(out);
+	if (r_dataloader_share(r, ctx, out, err))
+		return -1;
+	dataloader_grade(r, ctx, out, n0);
 	return 0;
 }
 
@@ -1108,7 +1149,7 @@ static const struct rule rules[] = {
 	  "world_size > {t} and GPU data present",
 	  "For better scaling, experiment with different ulysses/ring combinations for your interconnect; scaling is not linear because of communication overhead.",
 	  r_multi_gpu },
-	{ "tensorboard.dataloader", "TensorBoard profiler", "high", "DataLoader", NULL, 0.05,
+	{ "tensorboard.dataloader", "TensorBoard profiler", "high", "DataLoader", NULL, 0.05, /* graded */
 	  "DataLoader time / step time > {t%} %",
 	  "Increase DataLoader num_workers (and use pin_memory) so input loading overlaps computation.",
 	  r_dataloader },

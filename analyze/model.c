@@ -14,6 +14,7 @@
 #include "analyze/actx.h"
 #include "analyze/analyzer_version.h"
 #include "analyze/gpuscan.h"
+#include "analyze/opmerge.h"
 #include "analyze/spanstat.h"
 #include "base/env.h"
 #include "base/output.h"
@@ -35,6 +36,7 @@ static const struct pr_analyzer *const analyzers[] = {
 	&pr_an_timeline,   &pr_an_flame,       &pr_an_leaks,      &pr_an_crosscheck,
 	&pr_an_recommendations,
 	&pr_an_trace,
+	&pr_an_cuptirange, /* 18: CUPTI range-profiler counters (before recommendations) */
 };
 
 /*
@@ -44,7 +46,10 @@ static const struct pr_analyzer *const analyzers[] = {
  * trace) before the GPU rows are copied, the run's peak of memory. Their
  * sections still come in the list's order (reorder_sections).
  */
-static const size_t run_order[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 17, 10, 11, 14, 15, 16 };
+static const size_t run_order[] = { 0,  1,  2,  3,  4,  5,  6,  7,  8,  9,
+				    12, 13, 17, 10, 11, 18, 14, 15, 16 };
+_Static_assert(PR_ARRAY_SIZE(run_order) == PR_ARRAY_SIZE(analyzers),
+	       "run_order names every analyzer once");
 
 /*
  * PR_TIMINGS=1 in the environment: one line per run and analyzer on stderr,
@@ -394,6 +399,7 @@ static void ctx_release(struct pr_actx *ctx)
 	pr_flame_free(ctx->flame);
 	pr_trace_free(ctx->trace);
 	pr_imap_release(&ctx->perf_other);
+	pr_opmerge_free(ctx->opmerge);
 	free_spans(ctx->phases, ctx->nphases);
 	free_spans(ctx->steps, ctx->nsteps);
 	free(ctx->phase_group);

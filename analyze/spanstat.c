@@ -104,7 +104,9 @@ static uint32_t kind_index(struct pass *p, const char *k)
 	p->device = pr_xreallocarray(p->device, ss->nkinds + 1, sizeof(*p->device));
 	p->device[ss->nkinds] = !strcmp(k, "kernel") || !strcmp(k, "memcpy") || !strcmp(k, "memset");
 	p->counted = pr_xreallocarray(p->counted, ss->nkinds + 1, sizeof(*p->counted));
-	p->counted[ss->nkinds] = strcmp(k, "session") && strcmp(k, "profiler");
+	/* the profiler's own spans, and the CUPTI ranges' replay (an_cuptirange.c), are no work */
+	p->counted[ss->nkinds] =
+		strcmp(k, "session") && strcmp(k, "profiler") && strcmp(k, "profiler_range");
 	p->gk = pr_xreallocarray(p->gk, ss->nkinds + 1, sizeof(*p->gk));
 	p->gk[ss->nkinds] = pr_gpuscan_kind(k);
 	p->host = pr_xreallocarray(p->host, ss->nkinds + 1, sizeof(*p->host));

@@ -395,8 +395,12 @@ static int keyeq(const char *k, size_t n, const char *lit)
  * 1.8-1.10 wrote (Operator, Runtime, Kernel, Memcpy, Memset, Python,
  * Trace; the TensorBoard plugin reads both, lowercased), compared
  * ASCII case-insensitively. Device activity of every accelerator is one
- * class: CUDA/ROCm kernels, MTIA's mtia_ccp_events, CUPTI range-profiler
- * ranges (cuda_profiler_range).
+ * class: CUDA/ROCm kernels, MTIA's mtia_ccp_events. CUPTI range-profiler
+ * ranges (cuda_profiler_range) are spans of their own kind
+ * (profiler_range) on their device's thread track, not a GPU stream:
+ * Kineto gives them no real times (its CuptiRangeProfiler.cpp splits the
+ * profiling span evenly among the ranges, replayed kernel by kernel), so
+ * they are no GPU work in time; the run is a CUDA one all the same.
  */
 enum cat_class {
 	CC_OTHER,
@@ -410,6 +414,7 @@ enum cat_class {
 	CC_PYTHON,
 	CC_COLLECTIVE,
 	CC_TRACE, /* "Trace": the profiler's own spans (see is_window_span) */
+	CC_RANGE, /* CUPTI range-profiler ranges: counters, not time */
 };
 
 /* Device families named in run.meta.device_type (bit flags). */
@@ -433,7 +438,7 @@ static const struct {
 	CAT("gpu_user_annotation", CC_GPU_ANN, 0),
 	CAT("kernel", CC_KERNEL, 0),
 	CAT("mtia_ccp_events", CC_KERNEL, DEV_MTIA),
-	CAT("cuda_profiler_range", CC_KERNEL, DEV_CUDA),
+	CAT("cuda_profiler_range", CC_RANGE, DEV_CUDA),
 	CAT("gpu_memcpy", CC_MEMCPY, 0),
 	CAT("memcpy", CC_MEMCPY, 0),
 	CAT("gpu_memset", CC_MEMSET, 0),
@@ -536,6 +541,8 @@ static const char *span_kind(const struct chrome *ch, const struct event *ev, en
 		return "collective";
 	case CC_TRACE:
 		return is_window_span(ch, ev) ? "profiler" : "slice";
+	case CC_RANGE:
+		return "profiler_range";
 	case CC_OTHER:
 		break;
 	}
@@ -551,7 +558,7 @@ static int is_gpu_class(enum cat_class cls)
 static void note_device(struct chrome *ch, const struct event *ev, enum cat_class cls, unsigned dev)
 {
 	ch->dev_flags |= dev;
-	if (cls == CC_KERNEL || cls == CC_MEMCPY || cls == CC_MEMSET)
+	if (cls == CC_KERNEL || cls == CC_MEMCPY || cls == CC_MEMSET || cls == CC_RANGE)
 		ch->device_activity = 1;
 	else if (cls == CC_RUNTIME && !dev)
 		ch->dev_flags |= tok_starts(ch, &ev->name, "hip") ? DEV_ROCM

@@ -1587,6 +1587,59 @@ static void gpu_figures(struct pr_strbuf *sb, struct gfig *f, const char *name)
 }
 
 /*
+ * The CUPTI range profiler's counters per op (cupti_ranges): the ops by FLOPs with their
+ * ranges and the first RANGE_COLS counters (in name order), and what the ranges' time is.
+ */
+#define RANGE_COLS 4
+static void cupti_ranges_table(struct pr_strbuf *sb, const json_t *run)
+{
+	const json_t *cr = json_object_get(run, "cupti_ranges");
+	const json_t *ops = json_object_get(cr, "by_op"), *cs = json_object_get(cr, "counters"), *v;
+	const char *h[RANGE_COLS + 4] = { "Op (nearest above the launch)", "#Ranges", "#FLOPs" };
+	char *heads[RANGE_COLS];
+	size_t i, j, n = json_array_size(ops), nc = json_array_size(cs);
+	char a[64];
+	if (!json_is_object(cr))
+		return;
+	if (nc > RANGE_COLS)
+		nc = RANGE_COLS;
+	pr_fmt_duration(pr_mnum(cr, "replay_ns"), a, sizeof(a));
+	pr_strbuf_addf(sb,
+		       "<h4>CUPTI range profiler: counters per op</h4>\n<p>%.0f ranges, "
+		       "%.0f linked to their cudaLaunchKernel call; their %s are kernel "
+		       "replay, kept out of GPU time and utilisation.</p>\n",
+		       pr_mnum(cr, "ranges"), pr_mnum(cr, "linked"), a);
+	if (!n)
+		return;
+	for (j = 0; j < nc; j++) {
+		const char *name = pr_mstr(json_array_get(cs, j), "name");
+		size_t len = strlen(name);
+		heads[j] = pr_xmalloc(len + 2);
+		heads[j][0] = '#';
+		memcpy(heads[j] + 1, name, len + 1);
+		h[3 + j] = heads[j];
+	}
+	h[3 + nc] = NULL;
+	pr_html_table_begin(sb, h);
+	json_array_foreach(ops, i, v)
+	{
+		const json_t *cv = json_object_get(v, "counters");
+		if (i == PR_HTML_ROWS)
+			break;
+		pr_strbuf_addstr(sb, "<tr>");
+		tdt(sb, pr_mstr(v, "op"));
+		tdf(sb, pr_mnum(v, "ranges"), 0);
+		tdf(sb, pr_mnum(v, "flops"), 0);
+		for (j = 0; j < nc; j++)
+			tdf(sb, pr_mnum(cv, pr_mstr(json_array_get(cs, j), "name")), 0);
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	for (j = 0; j < nc; j++)
+		free(heads[j]);
+	table_end(sb, n < PR_HTML_ROWS ? n : PR_HTML_ROWS, n);
+}
+
+/*
  * The "GPU" section: present when the run has any GPU section, collectives
  * or GPU samples. Each panel (render/gpu_panel.h) comes right before the
  * table with its numbers.
@@ -1600,6 +1653,7 @@ static int gpu_section(struct pr_strbuf *sb, const json_t *run, const char *idp,
 	struct gfig f;
 	if (!json_is_object(g) && !json_is_object(gb) && !json_is_object(s) &&
 	    !json_array_size(json_object_get(json_object_get(run, "collectives"), "items")) &&
+	    !json_is_object(json_object_get(run, "cupti_ranges")) &&
 	    !json_is_object(json_object_get(b, "gpu_kernels")) && !json_array_size(json_object_get(b, "gpu_util")))
 		return 0;
 	ps = pr_panelset_new();
@@ -1621,6 +1675,7 @@ static int gpu_section(struct pr_strbuf *sb, const json_t *run, const char *idp,
 	if (json_is_object(s))
 		step_breakdown_table(sb, s, &f);
 	collectives_table(sb, run);
+	cupti_ranges_table(sb, run);
 	pr_panelset_free(ps);
 	return f.rc;
 }

@@ -1083,6 +1083,53 @@ static void collectives(const json_t *run, FILE *out)
 	free(lab);
 }
 
+/*
+ * The CUPTI range profiler's counters (cupti_ranges): ranges, their link to the launches, the
+ * replay time kept out of GPU time, the counters' totals (at most 8) and the ops by FLOPs.
+ */
+#define RANGE_COUNTERS_SHOWN 8
+static void cupti_ranges(const json_t *run, FILE *out)
+{
+	const json_t *cr = json_object_get(run, "cupti_ranges");
+	json_t *cs = json_object_get(cr, "counters"), *ops = json_object_get(cr, "by_op"), *v;
+	char a[32], f[32];
+	pr_label_t *lab;
+	size_t i;
+	if (!cr)
+		return;
+	heading(out, "CUPTI range profiler (counters per kernel range, not time)");
+	pr_fmt_duration(pr_mnum(cr, "replay_ns"), a, sizeof(a));
+	emit(out, "  %.0f ranges, %.0f of them linked to their cudaLaunchKernel call (of %.0f)",
+	     pr_mnum(cr, "ranges"), pr_mnum(cr, "linked"), pr_mnum(cr, "launches"));
+	emit(out, "  replay %s: kept out of GPU time and utilisation", a);
+	if (json_is_number(json_object_get(cr, "flops")))
+		emit(out, "  FLOPs (HTA's SASS instruction counters, FMA x 2) %.6g",
+		     pr_mnum(cr, "flops"));
+	json_array_foreach(cs, i, v)
+	{
+		if (i == RANGE_COUNTERS_SHOWN) {
+			emit(out, "  ... %zu more counters", json_array_size(cs) - i);
+			break;
+		}
+		emit(out, "  %-56s %14.6g", pr_mstr(v, "name"), pr_mnum(v, "total"));
+	}
+	if (!json_array_size(ops))
+		return;
+	lab = column_of(ops, "op", 36, 10);
+	fprintf(out, "  %-36s %7s %14s\n", "op (nearest above the launch)", "ranges", "FLOPs");
+	json_array_foreach(ops, i, v)
+	{
+		if (i == 10)
+			break;
+		if (json_is_number(json_object_get(v, "flops")))
+			snprintf(f, sizeof(f), "%.6g", pr_mnum(v, "flops"));
+		else
+			snprintf(f, sizeof(f), "-");
+		emit(out, "  %-36s %7.0f %14s", lab[i], pr_mnum(v, "ranges"), f);
+	}
+	free(lab);
+}
+
 static void top_spans(const json_t *run, FILE *out)
 {
 	json_t *top = json_object_get(json_object_get(run, "bottlenecks"), "top_self"), *v;
@@ -1384,6 +1431,7 @@ static void render_text_report(const json_t *model, FILE *out)
 			/* a trace leads with its step time, the GPU, the top spans and the findings */
 			throughput(run, out);
 			gpu(run, out);
+			cupti_ranges(run, out);
 			top_spans(run, out);
 			recommendations(run, out);
 			phases(run, out);
@@ -1407,6 +1455,7 @@ static void render_text_report(const json_t *model, FILE *out)
 			phases(run, out);
 			throughput(run, out);
 			gpu(run, out);
+			cupti_ranges(run, out);
 			top_spans(run, out);
 		}
 		bottlenecks(run, out);

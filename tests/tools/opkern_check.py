@@ -5,11 +5,15 @@ without profreport: X events nested per (pid, tid) by start and end (the parent 
 event is the innermost event around it), an op = cat "cpu_op", host self = duration
 minus the direct children's, a device activity linked to the runtime or driver call with
 the same args "correlation", the call's op ancestors charged (the nearest one: device self and
-the kernel's launching op; all of them: device total). Optionally TraceLens's
+the kernel's launching op; all of them: device total). An op that is the only child (runtime
+and driver calls aside) of an op of the same name that holds it whole is merged into it, as
+TensorBoard's op tree does (tb_plugin profiler/op_tree.py, remove_dup_nodes): no call of its
+own, its self time the parent's row's, its activities launched by the parent. Optionally TraceLens's
 ops_summary.csv (total_direct_kernel_time_sum, us, per op name) against device self.
 Prints each mismatch; exit 1 when there is one."""
 import collections
 import csv
+import decimal
 import gzip
 import json
 import sys
@@ -20,7 +24,11 @@ TC_KERNELS = ['h884', 's884', 'h1688', 's1688', 'hmma', 'i8816', '16816', 'dgrad
 
 
 def ns(v):
-    return int(round(float(v) * 1000))
+    # exact: an epoch timestamp in us times 1000 is past a double's 2**53 (float(v) * 1000
+    # rounds it to 256 ns, enough to make a child end after its parent)
+    if isinstance(v, int):
+        return v * 1000
+    return int((decimal.Decimal(repr(float(v))) * 1000).to_integral_value(decimal.ROUND_HALF_EVEN))
 
 
 def load(path):
@@ -66,6 +74,27 @@ def main():
                 children_dur[stack[-1]] += ns(ev[i].get('dur', 0))
             stack.append(i)
 
+    # TensorBoard's merge of an op into its same-name parent (op_tree.py remove_dup_nodes)
+    def end(i):
+        return ns(ev[i]['ts']) + ns(ev[i].get('dur', 0))
+    kids = collections.defaultdict(list)
+    for i, p in parent.items():
+        if p is not None and ev[i].get('cat') not in ('cuda_runtime', 'cuda_driver'):
+            kids[p].append(i)
+    absorbed = set()
+    for p, ks in kids.items():
+        if len(ks) != 1:
+            continue
+        i = ks[0]
+        if ev[i].get('cat') == 'cpu_op' and ev[p].get('cat') == 'cpu_op' and \
+                ev[i]['name'] == ev[p]['name'] and end(i) <= end(p):
+            absorbed.add(i)
+
+    def top(i):
+        while i in absorbed:
+            i = parent[i]
+        return i
+
     def key(e):
         a = e.get('args', {})
         dims = a.get('Input Dims')
@@ -77,6 +106,9 @@ def main():
     host = collections.defaultdict(lambda: [0, 0, 0, 0, 0])  # calls, total, self, dev self, dev total
     for i, e in enumerate(ev):
         if e.get('cat') != 'cpu_op':
+            continue
+        if i in absorbed:  # its self time is its top's row's; no call, no duration of its own
+            host[key(ev[top(i)])][2] += ns(e.get('dur', 0)) - children_dur[i]
             continue
         h = host[key(e)]
         h[0] += 1
@@ -101,7 +133,7 @@ def main():
         if c is not None:
             p = parent.get(c)
             while p is not None:
-                if ev[p].get('cat') == 'cpu_op':
+                if ev[p].get('cat') == 'cpu_op' and p not in absorbed:
                     ops.append(p)
                 p = parent.get(p)
         for k, o in enumerate(ops):

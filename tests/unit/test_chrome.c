@@ -322,7 +322,7 @@ static void test_device_types(void **state)
 	assert_rows(f,
 		    "SELECT s.run_id, s.kind, t.kind FROM span s JOIN track t ON t.id = s.track_id "
 		    "WHERE s.kind NOT IN ('runtime', 'op') ORDER BY s.run_id",
-		    "1|kernel|gpu_stream\n2|kernel|gpu_stream\n3|kernel|gpu_stream\n");
+		    "1|kernel|gpu_stream\n2|kernel|gpu_stream\n3|profiler_range|thread\n");
 }
 
 /* The profiler's window: kind profiler on a profiler track, outside the run's extent. */
