@@ -5,14 +5,14 @@
 #   - the golden models (tests/golden/analyze/*/expected.model.json), one of
 #     them also corrupted three ways, which the schema must reject;
 #   - the model of every bundled sample at once (report samples --json);
-#   - the models of the real Kineto traces of ../shared/traces/hta;
+#   - the models of every real trace of tests/data/traces (HTA, TraceLens);
 #   - the models of the fuzz corpus inputs that load (odd, small, hostile).
 # agg: docs/schema/agg.schema.json over the aggregates of samples/ranks, the DDP
 #   and GPU rank sets, Inferix's multirank set and the two real trace_filter
-#   ranks, and the golden ranks.agg.json (also corrupted three ways);
+#   ranks (tests/data/traces), and the golden ranks.agg.json (also corrupted three ways);
 # compare: docs/schema/compare.schema.json over `compare --to json` of every
 #   pair of samples/compare, a real trace against itself and a memory log.
-# Environment (set by ctest): PROFREPORT, PR_SAMPLES, PR_TESTS, PR_SHARED.
+# Environment (set by ctest): PROFREPORT, PR_SAMPLES, PR_TESTS, PR_TRACES.
 # Exit 77 (skip) without /usr/bin/python3 or python3-jsonschema.
 set -u
 : "${PROFREPORT:?PROFREPORT must name the profreport binary}"
@@ -23,6 +23,7 @@ py=/usr/bin/python3
 	exit 77
 }
 root=$(cd "$PR_TESTS/.." && pwd)
+traces=${PR_TRACES:-$PR_TESTS/data/traces}
 schema=$root/docs/schema/model.schema.json
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-schema.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -34,7 +35,7 @@ case $what in
 agg)
 	n=0
 	for d in "$PR_SAMPLES/ranks" "$PR_SAMPLES/ddp/named" "$PR_SAMPLES/inferix/multirank" \
-		"$PR_SHARED/traces/hta/trace_filter"; do
+		"$traces/hta/trace_filter"; do
 		[ -d "$d" ] || continue
 		n=$((n + 1))
 		"$PROFREPORT" aggregate "$d" -q -o "$tmp/agg$n.json" 2>"$tmp/err" ||
@@ -60,7 +61,7 @@ compare)
 	done
 	"$PROFREPORT" compare "$PR_SAMPLES/qeff/qeff_profile.json" "$PR_SAMPLES/qeff/qeff_profile.json" \
 		--to json -o "$tmp/cmp-qeff.json" || exit 1
-	g=$PR_SHARED/traces/hta/nccl_parser_config/nccl_data.json.gz
+	g=$traces/hta/nccl_parser_config/nccl_data.json.gz
 	if [ -f "$g" ]; then
 		"$PROFREPORT" compare "$g" "$g" --to json -o "$tmp/cmp-nccl.json" || exit 1
 	fi
@@ -75,8 +76,8 @@ esac
 	exit 1
 }
 n=0
-if [ -d "$PR_SHARED/traces/hta" ]; then
-	for f in $(find "$PR_SHARED/traces/hta" -name '*.json' -o -name '*.json.gz' | sort); do
+if [ -d "$traces" ]; then
+	for f in $(find "$traces" -name '*.json' -o -name '*.json.gz' | sort); do
 		n=$((n + 1))
 		"$PROFREPORT" summary --json "$tmp/real$n.json" "$f" >/dev/null 2>&1 ||
 			{ echo "schema_models: summary of $f failed"; exit 1; }
