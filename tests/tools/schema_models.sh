@@ -5,7 +5,10 @@
 #   - the golden models (tests/golden/analyze/*/expected.model.json), one of
 #     them also corrupted three ways, which the schema must reject;
 #   - the model of every bundled sample at once (report samples --json);
-#   - the models of every real trace of tests/data/traces (HTA, TraceLens);
+#   - the models of every real trace of tests/data/traces (HTA, TraceLens; the
+#     Kineto JSON and HTA's memory_timeline.raw.gz);
+#   - generated runs: a long one (2500 steps) and an Inferix one whose block and
+#     step means are no whole ns;
 #   - the models of the fuzz corpus inputs that load (odd, small, hostile).
 # agg: docs/schema/agg.schema.json over the aggregates of samples/ranks, the DDP
 #   and GPU rank sets, Inferix's multirank set and the two real trace_filter
@@ -77,7 +80,7 @@ esac
 }
 n=0
 if [ -d "$traces" ]; then
-	for f in $(find "$traces" -name '*.json' -o -name '*.json.gz' | sort); do
+	for f in $(find "$traces" -name '*.json' -o -name '*.json.gz' -o -name '*.raw.gz' | sort); do
 		n=$((n + 1))
 		"$PROFREPORT" summary --json "$tmp/real$n.json" "$f" >/dev/null 2>&1 ||
 			{ echo "schema_models: summary of $f failed"; exit 1; }
@@ -88,6 +91,24 @@ fi
 	"$PROFREPORT" summary --json "$tmp/long-run.json" "$tmp/long.json" >/dev/null 2>&1 ||
 	{ echo "schema_models: summary of the long run failed"; exit 1; }
 rm -f "$tmp/long.json"
+# an Inferix run whose block and diffusion-step means are no whole ns (7 blocks, 2447712300 ns:
+# 349673185.714; 3 steps, 300000001 ns: 100000000.333): the schema's *_ns keys are integers
+/usr/bin/python3 - "$tmp/inferix7.json" <<'EOF'
+import json, sys
+ev, t = [], 1.0
+for ms in (300.1, 350.2, 349.0, 360.7, 340.0, 348.0, 399.7123):
+    ev.append({"name": "block_computation", "timestamp": t,
+               "data": {"computation_time_ms": ms, "block_size": 4}})
+    for k, sms in enumerate((100.000001, 100.0, 100.0) if ms == 300.1 else ()):
+        ev.append({"name": "diffusion_step", "timestamp": t + k * 0.1,
+                   "data": {"computation_time_ms": sms, "step": k}})
+    t += ms / 1000 + 0.01
+json.dump({"session_info": {"id": "s", "start_time": 1.0, "end_time": t + 1, "tags": {"rank": "0"}},
+           "events": ev}, open(sys.argv[1], "w"))
+EOF
+"$PROFREPORT" summary --format inferix --json "$tmp/inferix7-run.json" "$tmp/inferix7.json" >/dev/null ||
+	{ echo "schema_models: summary of the generated Inferix run failed"; exit 1; }
+rm -f "$tmp/inferix7.json"
 # fuzz corpus inputs: those that load give a model; the others are errors, not models
 for f in "$PR_TESTS"/fuzz/corpus/*/*; do
 	n=$((n + 1))
