@@ -201,7 +201,8 @@ static int blocks_and_diffusion(struct pr_actx *ctx, json_t *out, struct pr_erro
 		json_object_set_new(
 			out, "blocks",
 			pr_jobj("count", pr_jnum(bn), "frames", pr_jnum(bframes), "compute_ns",
-				pr_jnum(bns), "mean_ns", pr_jint(llround(bns / bn)), "first_block_ns",
+				pr_jnum(bns), "mean_ns", pr_jint(llround(bns / bn)),
+				"first_block_ns",
 				pr_jnum(first), "fps", bns > 0 ? pr_jnum(bframes / (bns / 1e9)) : json_null(),
 				"bps", bns > 0 ? pr_jnum(bn / (bns / 1e9)) : json_null(), "rule",
 				json_string("fps = sum(block_size) / block compute s; bps = blocks / block compute s"),

@@ -514,7 +514,7 @@ static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err
 	if (gs->ndl)
 		rc = pr_actx_prep_ids(ctx,
 				      GPUSCAN_SELECT " OR (s.kind = 'op' AND s.name_id IN "
-						     "(SELECT value FROM json_each(?2)))) ORDER BY s.id",
+				      "(SELECT value FROM json_each(?2)))) ORDER BY s.id",
 				      gs->dl, gs->ndl, &st, err);
 	else
 		rc = pr_actx_prep(ctx, GPUSCAN_SELECT ") ORDER BY s.id", &st, err);
