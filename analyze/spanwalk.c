@@ -157,7 +157,7 @@ static void read_span(struct sw_walk *w, sqlite3_stmt *st, int own, struct sw_sp
 	int64_t dur = sqlite3_column_int64(st, 2), kidx, ak;
 	memset(s, 0, sizeof(*s));
 	s->ts = sqlite3_column_int64(st, 1);
-	pr_span_clamp(&s->ts, &dur); /* ends and differences fit (store/timecheck.h) */
+	pr_span_clamp(&s->ts, &dur); /* ends and differences fit (base/timecheck.h) */
 	s->end = s->ts + dur;
 	s->id = sqlite3_column_int64(st, 6);
 	s->f.name = name ? name : "";
