@@ -104,7 +104,12 @@ for key in '"total_reports": 3' '"rank_count": 3' '"aggregated_gpu_metrics"' \
 	'"session_id": "t2v_generation"' '"duration": 5.7365' '"rank": 2' '"reports_summary"'; do
 	grep -qF -- "$key" inferix.json || fail "inferix.json lacks $key"
 done
-if [ "${PR_UPDATE_GOLDEN:-}" = 1 ]; then
+# the facts of multirank.inferix.checks (tests/tools/agg_facts.py --inferix, from the reports)
+if ! /usr/bin/python3 "$PR_TESTS/tools/checks.py" "$G/multirank.inferix.checks" \
+	--model inferix.json >checks.out 2>&1; then
+	cat checks.out >&2
+	fail "inferix.json breaks the facts of tests/golden/aggregate/multirank.inferix.checks (above)"
+elif [ "${PR_UPDATE_GOLDEN:-}" = 1 ]; then
 	cp inferix.json "$G/multirank.inferix.json"
 fi
 cmp -s inferix.json "$G/multirank.inferix.json" || fail "inferix.json differs from the golden file"

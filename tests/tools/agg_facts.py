@@ -5,6 +5,11 @@ traces alone (standard-library Python, no profreport code, no agg.json read).
 usage: tests/tools/agg_facts.py TRACE...      prints `model SUBJECT OP VALUE # DERIVATION`
                                              lines (tests/tools/checks.py) for agg.json
        tests/tools/agg_facts.py --p TRACE...  prints only the arrival p-value ("%.2g")
+       tests/tools/agg_facts.py --inferix DIR  facts for `aggregate DIR --to inferix` of the
+                                             Inferix reports DIR/rank_<R>/*.json: per rank
+                                             from its gpu/cpu timelines (max and mean of
+                                             memory_used_mb, utilization, cpu_usage), then
+                                             min, max, mean and sum over the ranks
 
 Per rank (distributedInfo.rank): the total time of the data-loading user_annotation
 (enumerate(DataLoader)#...) and of the NCCL kernels, and per step (the k-th NCCL kernel in
@@ -39,8 +44,44 @@ def median(v):
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
+def inferix(top):
+    import glob
+    ranks = []
+    for path in sorted(glob.glob(os.path.join(top, "rank_*", "*.json"))):
+        d = load(path)
+        g, c = d["gpu_metrics"]["timeline"], d["cpu_metrics"]["timeline"]
+        mem = [x["memory_used_mb"] for x in g]
+        util = [x["utilization"] for x in g]
+        cpu = [x["cpu_usage"] for x in c]
+        ranks.append(dict(rank=int(os.path.basename(os.path.dirname(path))[5:]),
+                          duration=d["session_info"]["duration"],
+                          peak_memory_usage_mb=max(mem), avg_memory_usage_mb=sum(mem) / len(mem),
+                          avg_gpu_utilization=sum(util) / len(util),
+                          peak_gpu_utilization=max(util), avg_cpu_usage=sum(cpu) / len(cpu),
+                          peak_cpu_usage=max(cpu)))
+    why = "python3 tests/tools/agg_facts.py --inferix over the %d reports" % len(ranks)
+    print("model total_reports == %d # %s: one per rank directory" % (len(ranks), why))
+    for i, r in enumerate(sorted(ranks, key=lambda r: r["rank"])):
+        print("model reports_summary/%d/rank == %d # %s: its rank_<R> directory" % (i, r["rank"], why))
+        print("model reports_summary/%d/duration ~ %r 1e-9 # %s: session_info.duration"
+              % (i, r["duration"], why))
+    for sect, keys in (("aggregated_gpu_metrics", ("peak_memory_usage_mb", "avg_memory_usage_mb",
+                                                   "avg_gpu_utilization", "peak_gpu_utilization")),
+                       ("aggregated_cpu_metrics", ("avg_cpu_usage", "peak_cpu_usage"))):
+        for k in keys:
+            v = [r[k] for r in ranks]
+            for agg, x in (("min", min(v)), ("max", max(v)), ("avg", sum(v) / len(v)),
+                           ("sum", sum(v))):
+                print("model %s/%s_%s ~ %r %.3g # %s: %s of the ranks' %s (the timelines' %s)"
+                      % (sect, k, agg, x, abs(x) * 1e-9 or 1e-12, why, agg, k,
+                         "max" if k.startswith("peak") else "mean"))
+
+
 def main():
     args = sys.argv[1:]
+    if args[:1] == ["--inferix"] and len(args) == 2:
+        inferix(args[1])
+        return
     only_p = args[:1] == ["--p"]
     paths = args[1:] if only_p else args
     if not paths:
