@@ -5,6 +5,8 @@ alone (standard-library Python, no profreport code, no model read).
 usage: tests/tools/golden_facts.py kineto TRACE    a Kineto/Chrome trace (JSON, .gz allowed)
        tests/tools/golden_facts.py csv FILE SERIES COLUMN [SCALE]
                                                    one numeric CSV column as a series
+       tests/tools/golden_facts.py memtracer FILE  a memory_timeline.json's events
+       tests/tools/golden_facts.py massif FILE     a massif.out's snapshots
 
 Prints fact lines (`model SUBJECT == VALUE # DERIVATION`, tests/tools/checks.py) on stdout:
   kineto: the GPU temporal breakdown of the rank and its idle split (HTA's definitions) and
@@ -15,6 +17,10 @@ Prints fact lines (`model SUBJECT == VALUE # DERIVATION`, tests/tools/checks.py)
           thread, summed per name; every X event where no cpu_op is there); the [memory] instants' Total Allocated series (count, min,
           max).
   csv:    the series' count, min, max and first value (the column's numbers times SCALE).
+  memtracer: dev.mem.allocated and dev.mem.reserved from the events' allocated_bytes and
+          reserved_bytes (count, min, max, first).
+  massif: heap.used, heap.extra and massif.total (mem_heap_B, mem_heap_extra_B and their sum
+          with mem_stacks_B per snapshot; count, min, max, first).
 Times are integer ns from the decimal text of ts/dur (Decimal, exact).
 """
 import ast
@@ -165,9 +171,44 @@ def csv_series(path, series, column, scale=1):
     fact(subject(sel, "first"), v[0], why + ", the first")
 
 
+def series_facts(name, v, why):
+    sel = "runs/0/series/[name=%s]" % name
+    fact(subject(sel, "count"), len(v), why + " (%d values)" % len(v))
+    fact(subject(sel, "min"), min(v), why + ", min")
+    fact(subject(sel, "max"), max(v), why + ", max")
+    fact(subject(sel, "first"), v[0], why + ", the first")
+
+
+def memtracer(path):
+    ev = load(path)["events"]
+    base = os.path.basename(path)
+    for name, key in (("dev.mem.allocated", "allocated_bytes"), ("dev.mem.reserved", "reserved_bytes")):
+        series_facts(name, [e[key] for e in ev], "python3 over %s: events[].%s" % (base, key))
+
+
+def massif(path):
+    snaps, cur = [], None
+    with open(path) as f:
+        for line in f:
+            k, _, v = line.strip().partition("=")
+            if k == "snapshot":
+                cur = {}
+                snaps.append(cur)
+            elif cur is not None and k in ("mem_heap_B", "mem_heap_extra_B", "mem_stacks_B"):
+                cur[k] = int(v)
+    base = os.path.basename(path)
+    why = "python3 over %s: the snapshots' " % base
+    series_facts("heap.used", [x["mem_heap_B"] for x in snaps], why + "mem_heap_B")
+    series_facts("heap.extra", [x["mem_heap_extra_B"] for x in snaps], why + "mem_heap_extra_B")
+    series_facts("massif.total", [sum(x.values()) for x in snaps], why + "mem_heap_B + "
+                 "mem_heap_extra_B + mem_stacks_B")
+
+
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "kineto":
         kineto(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] in ("memtracer", "massif"):
+        (memtracer if sys.argv[1] == "memtracer" else massif)(sys.argv[2])
     elif len(sys.argv) in (5, 6) and sys.argv[1] == "csv":
         csv_series(sys.argv[2], sys.argv[3], sys.argv[4],
                    float(sys.argv[5]) if len(sys.argv) == 6 else 1)
