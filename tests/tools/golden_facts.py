@@ -7,6 +7,7 @@ usage: tests/tools/golden_facts.py kineto TRACE    a Kineto/Chrome trace (JSON, 
                                                    one numeric CSV column as a series
        tests/tools/golden_facts.py memtracer FILE  a memory_timeline.json's events
        tests/tools/golden_facts.py massif FILE     a massif.out's snapshots
+       tests/tools/golden_facts.py speedscope FILE a speedscope file's frames as spans
 
 Prints fact lines (`model SUBJECT == VALUE # DERIVATION`, tests/tools/checks.py) on stdout:
   kineto: the GPU temporal breakdown of the rank and its idle split (HTA's definitions) and
@@ -19,6 +20,10 @@ Prints fact lines (`model SUBJECT == VALUE # DERIVATION`, tests/tools/checks.py)
   csv:    the series' count, min, max and first value (the column's numbers times SCALE).
   memtracer: dev.mem.allocated and dev.mem.reserved from the events' allocated_bytes and
           reserved_bytes (count, min, max, first).
+  speedscope: per frame name, the spans' count, total and self time: an evented profile's
+          O/C pairs (self = dur - the spans directly inside), a sampled profile's samples laid
+          end to end by weight from startValue, a frame at depth d one span over each run of
+          samples sharing the stack up to d (self = the weight of the samples it ends).
   massif: heap.used, heap.extra and massif.total (mem_heap_B, mem_heap_extra_B and their sum
           with mem_stacks_B per snapshot; count, min, max, first).
 Times are integer ns from the decimal text of ts/dur (Decimal, exact).
@@ -204,11 +209,62 @@ def massif(path):
                  "mem_heap_extra_B + mem_stacks_B")
 
 
+def speedscope(path):
+    doc = load(path)
+    scale = {"nanoseconds": 1, "microseconds": 1000, "milliseconds": 1000000, "seconds": 10 ** 9}
+    frames = doc["shared"]["frames"]
+    spans = []  # (name, dur, self)
+    for p in doc["profiles"]:
+        k = scale[p["unit"]]
+        if p["type"] == "evented":
+            stack = []
+            for e in p["events"]:
+                at = Decimal(str(e["at"])) * k
+                if e["type"] == "O":
+                    stack.append([e["frame"], at, Decimal(0)])
+                else:
+                    f, t, inner = stack.pop()
+                    if stack:
+                        stack[-1][2] += at - t
+                    spans.append((frames[f]["name"], at - t, at - t - inner))
+        else:
+            runs = {}  # depth -> [frame, dur, self, prefix]
+            for st, w in zip(p["samples"] + [[]], p["weights"] + [0]):
+                w = Decimal(str(w)) * k
+                for d in sorted(runs):
+                    r = runs[d]
+                    if d >= len(st) or list(st[:d + 1]) != r[3]:
+                        for dd in sorted(x for x in runs if x >= d):
+                            f, dur, sf, _ = runs.pop(dd)
+                            spans.append((frames[f]["name"], dur, sf))
+                        break
+                for d, f in enumerate(st):
+                    r = runs.setdefault(d, [f, Decimal(0), Decimal(0), list(st[:d + 1])])
+                    r[1] += w
+                    if d == len(st) - 1:
+                        r[2] += w
+    by = {}
+    for name, dur, sf in spans:
+        b = by.setdefault(name, [0, 0, 0])
+        b[0] += 1
+        b[1] += int(dur)
+        b[2] += int(sf)
+    base = os.path.basename(path)
+    for name, (cnt, tot, sf) in sorted(by.items()):
+        if not selectable(name):
+            continue
+        sel = "runs/0/spans/items/[name=%s]" % name
+        why = "python3 over %s (tests/tools/golden_facts.py speedscope): frame %r" % (base, name)
+        fact(subject(sel, "count"), cnt, why + ", its spans in every profile")
+        fact(subject(sel, "total_ns"), tot, why + ", their summed duration")
+        fact(subject(sel, "self_ns"), sf, why + ", less the spans directly inside")
+
+
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "kineto":
         kineto(sys.argv[2])
-    elif len(sys.argv) == 3 and sys.argv[1] in ("memtracer", "massif"):
-        (memtracer if sys.argv[1] == "memtracer" else massif)(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] in ("memtracer", "massif", "speedscope"):
+        {"memtracer": memtracer, "massif": massif, "speedscope": speedscope}[sys.argv[1]](sys.argv[2])
     elif len(sys.argv) in (5, 6) and sys.argv[1] == "csv":
         csv_series(sys.argv[2], sys.argv[3], sys.argv[4],
                    float(sys.argv[5]) if len(sys.argv) == 6 else 1)
