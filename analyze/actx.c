@@ -13,19 +13,27 @@
 #include "base/timecheck.h"
 #include "base/xalloc.h"
 
-int pr_actx_prep_ids(struct pr_actx *ctx, const char *prefix, const int64_t *ids, size_t n,
-		     const char *suffix, sqlite3_stmt **st, struct pr_error *err)
+int pr_actx_prep_ids(struct pr_actx *ctx, const char *sql, const int64_t *ids, size_t n,
+		     sqlite3_stmt **st, struct pr_error *err)
 {
-	struct pr_strbuf sql = PR_STRBUF_INIT;
+	struct pr_strbuf arr = PR_STRBUF_INIT;
 	size_t i;
 	int rc;
-	pr_strbuf_addstr(&sql, prefix);
+	if (pr_actx_prep(ctx, sql, st, err))
+		return -1;
+	/* the ids are a bound value (a JSON array the statement reads with json_each), never SQL */
+	pr_strbuf_addch(&arr, '[');
 	for (i = 0; i < n; i++)
-		pr_strbuf_addf(&sql, "%s%lld", i ? "," : "", (long long)ids[i]);
-	pr_strbuf_addstr(&sql, suffix);
-	rc = pr_actx_prep(ctx, sql.buf, st, err);
-	pr_strbuf_release(&sql);
-	return rc;
+		pr_strbuf_addf(&arr, "%s%lld", i ? "," : "", (long long)ids[i]);
+	pr_strbuf_addch(&arr, ']');
+	rc = sqlite3_bind_text(*st, 2, arr.buf, (int)arr.len, SQLITE_TRANSIENT);
+	pr_strbuf_release(&arr);
+	if (rc != SQLITE_OK) {
+		sqlite3_finalize(*st);
+		*st = NULL;
+		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(ctx->db));
+	}
+	return 0;
 }
 
 int pr_actx_prep(struct pr_actx *ctx, const char *sql, sqlite3_stmt **st, struct pr_error *err)

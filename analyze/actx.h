@@ -125,9 +125,10 @@ int pr_actx_perf_other(const struct pr_actx *ctx, int64_t track);
 const char *pr_actx_weight_unit(const struct pr_actx *ctx);
 
 /* ---- SQL helpers (errors become PR_E_STORE) ---- */
-/* Prepares prefix || "id1,id2,..." || suffix: an IN (...) list of ids (n >= 1), ?1 = run id. */
-int pr_actx_prep_ids(struct pr_actx *ctx, const char *prefix, const int64_t *ids, size_t n,
-		     const char *suffix, struct sqlite3_stmt **st, struct pr_error *err) PR_MUST_CHECK;
+/* Prepares sql (literal text) with ?1 = run id and ?2 = the n ids as a JSON array bound as text:
+ * the statement reads them as `IN (SELECT value FROM json_each(?2))`. */
+int pr_actx_prep_ids(struct pr_actx *ctx, const char *sql, const int64_t *ids, size_t n,
+		     struct sqlite3_stmt **st, struct pr_error *err) PR_MUST_CHECK;
 int pr_actx_prep(struct pr_actx *ctx, const char *sql, struct sqlite3_stmt **st,
 		 struct pr_error *err) PR_MUST_CHECK; /* binds ?1 = run id */
 int pr_actx_done(struct pr_actx *ctx, struct sqlite3_stmt *st, int rc, struct pr_error *err);

@@ -1,5 +1,5 @@
 /*
- * agg_json.c - agg.json (see aggregate.h, README "agg.json"): the aggregate
+ * agg_json.c - agg.json (see aggregate.h, docs/aggregate.md): the aggregate
  * written as JSON with its exact state (hex floats, sum expansions,
  * sketches, values), and an agg.json read back and merged.
  */

@@ -1359,14 +1359,6 @@ struct agg_row **pr_agg_rows_sorted(const struct pr_agg *a, size_t *distinct)
 
 int pr_agg_sniff(const char *path)
 {
-	char head[4096];
-	size_t n;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return 0;
-	n = fread(head, 1, sizeof(head) - 1, f);
-	fclose(f);
-	head[n] = 0;
-	return strstr(head, "\"" PR_AGG_SCHEMA "\"") != NULL;
+	return pr_json_head_names_schema(path, 4095, PR_AGG_SCHEMA);
 }
 

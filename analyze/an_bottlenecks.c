@@ -168,8 +168,11 @@ static int medians(struct pr_actx *ctx, struct toprow *r, size_t n, struct pr_er
 	ids = pr_xmalloc(n * sizeof(ids[0]));
 	for (i = 0; i < n; i++)
 		ids[i] = r[i].name_id;
-	rc = pr_actx_prep_ids(ctx, "SELECT name_id, kind, dur FROM span WHERE run_id = ?1 AND name_id IN (",
-			      ids, n, ") ORDER BY name_id, kind, dur", &st, err);
+	rc = pr_actx_prep_ids(ctx,
+			      "SELECT name_id, kind, dur FROM span WHERE run_id = ?1 AND "
+			      "name_id IN (SELECT value FROM json_each(?2)) "
+			      "ORDER BY name_id, kind, dur",
+			      ids, n, &st, err);
 	free(ids);
 	if (rc)
 		return -1;

@@ -155,8 +155,9 @@ static int collect(struct pr_actx *ctx, const int64_t *ids, char *const *names, 
 			     "json_extract(a.args, '$.\"Process Group Description\"'), "
 			     "json_extract(a.args, '$.\"Process Group Ranks\"') "
 			     "FROM span s JOIN span_v a ON a.id = s.id WHERE s.run_id = ?1 "
-			     "AND s.kind <> 'session' AND s.name_id IN (",
-			     ids, nids, ") ORDER BY s.ts, s.id", &st, err))
+			     "AND s.kind <> 'session' AND s.name_id IN "
+			     "(SELECT value FROM json_each(?2)) ORDER BY s.ts, s.id",
+			     ids, nids, &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0), ts = sqlite3_column_int64(st, 8);

@@ -1303,8 +1303,9 @@ static int medians(struct gb *g, const struct rank_ent *top, size_t n, struct pr
 		ids[i] = top[i].id;
 	rc = pr_actx_prep_ids(g->ctx,
 			      "SELECT name_id, dur FROM span WHERE run_id = ?1 AND kind IN ('kernel', "
-			      "'memcpy', 'memset') AND name_id IN (",
-			      ids, n, ") ORDER BY name_id, dur", &st, err);
+			      "'memcpy', 'memset') AND "
+			      "name_id IN (SELECT value FROM json_each(?2)) ORDER BY name_id, dur",
+			      ids, n, &st, err);
 	free(ids);
 	if (rc)
 		return -1;

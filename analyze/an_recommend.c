@@ -20,7 +20,7 @@
  *    reported by a collector's GPU-memory rule is not reported again.
  *  - Evidence is bounded (the analyses cap their value lists; the leak
  *    finding lists at most LEAK_BASES bases and counts the rest).
- * README "Recommendations" lists the table; ids are stable.
+ * docs/analysis.md "Recommendations" lists the table; ids are stable.
  */
 #include <ctype.h>
 #include <math.h>

@@ -201,7 +201,8 @@ static int blocks_and_diffusion(struct pr_actx *ctx, json_t *out, struct pr_erro
 		json_object_set_new(
 			out, "blocks",
 			pr_jobj("count", pr_jnum(bn), "frames", pr_jnum(bframes), "compute_ns",
-				pr_jnum(bns), "mean_ns", pr_jnum(bns / bn), "first_block_ns",
+				pr_jnum(bns), "mean_ns", pr_jint(llround(bns / bn)),
+				"first_block_ns",
 				pr_jnum(first), "fps", bns > 0 ? pr_jnum(bframes / (bns / 1e9)) : json_null(),
 				"bps", bns > 0 ? pr_jnum(bn / (bns / 1e9)) : json_null(), "rule",
 				json_string("fps = sum(block_size) / block compute s; bps = blocks / block compute s"),
@@ -210,7 +211,7 @@ static int blocks_and_diffusion(struct pr_actx *ctx, json_t *out, struct pr_erro
 		json_object_set_new(
 			out, "diffusion",
 			pr_jobj("steps", pr_jnum(sn), "compute_ns", pr_jnum(sns), "mean_step_ns",
-				pr_jnum(sns / sn), "steps_per_s",
+				pr_jint(llround(sns / sn)), "steps_per_s",
 				sns > 0 ? pr_jnum(sn / (sns / 1e9)) : json_null(), "frame_steps_per_s",
 				sns > 0 ? pr_jnum(sframes / (sns / 1e9)) : json_null(), "frames_per_s",
 				bn && sns > 0 ? pr_jnum(bframes / (sns / 1e9)) : json_null(), "semantics",

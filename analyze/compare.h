@@ -63,7 +63,7 @@
  *                   medians must lie wholly beyond the threshold (its end
  *                   nearest 1, read as a change from the base value, exceeds
  *                   every threshold), else "noise". Its false-positive rate
- *                   is measured by bench/gate_sim.c (README).
+ *                   is measured by bench/gate_sim.c (docs/compare.md).
  *   "thresholds-only"  a side has one sample (a single run, one step) and
  *                   always for a memory peak (one value a side: the maximum
  *                   over runs and devices): the threshold alone decides.

@@ -497,29 +497,27 @@ int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_erro
 }
 
 /* The pass on its own, for a run whose shared span pass (spanstat.c) has not run. */
+#define GPUSCAN_SELECT                                                                         \
+	"SELECT s.id, s.kind, s.track_id, s.ts, s.dur, s.name_id, s.args_keys, "                \
+	"s.args, ifnull(s.parent_id, 0) FROM span s "                                           \
+	"WHERE s.run_id = ?1 AND ((s.kind <> 'op' AND s.kind IN ('kernel', 'memcpy', "          \
+	"'memset', 'runtime', 'phase', 'step', 'gpu_annotation', 'gpu_step'))"
+
 static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err)
 {
-	struct pr_strbuf sql = PR_STRBUF_INIT;
 	sqlite3_stmt *st;
-	size_t i;
 	int rc;
 	/* rowid order: no sort; the kind test is all an op row costs (<> first:
 	 * SQLite tests IN by a lookup in a temporary index, dearer than one
-	 * comparison, and most spans are ops) */
-	pr_strbuf_addstr(&sql,
-			 "SELECT s.id, s.kind, s.track_id, s.ts, s.dur, s.name_id, s.args_keys, "
-			 "s.args, ifnull(s.parent_id, 0) FROM span s "
-			 "WHERE s.run_id = ?1 AND ((s.kind <> 'op' AND s.kind IN ('kernel', 'memcpy', "
-			 "'memset', 'runtime', 'phase', 'step', 'gpu_annotation', 'gpu_step'))");
-	if (gs->ndl) {
-		pr_strbuf_addstr(&sql, " OR (s.kind = 'op' AND s.name_id IN (");
-		for (i = 0; i < gs->ndl; i++)
-			pr_strbuf_addf(&sql, "%s%lld", i ? "," : "", (long long)gs->dl[i]);
-		pr_strbuf_addstr(&sql, "))");
-	}
-	pr_strbuf_addstr(&sql, ") ORDER BY s.id");
-	rc = pr_actx_prep(ctx, sql.buf, &st, err);
-	pr_strbuf_release(&sql);
+	 * comparison, and most spans are ops); the DataLoader ops' name ids are bound
+	 * (?2, a JSON array), and without any the statement has no op test at all */
+	if (gs->ndl)
+		rc = pr_actx_prep_ids(ctx,
+				      GPUSCAN_SELECT " OR (s.kind = 'op' AND s.name_id IN "
+				      "(SELECT value FROM json_each(?2)))) ORDER BY s.id",
+				      gs->dl, gs->ndl, &st, err);
+	else
+		rc = pr_actx_prep(ctx, GPUSCAN_SELECT ") ORDER BY s.id", &st, err);
 	if (rc)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -1038,13 +1038,5 @@ json_t *pr_model_load(const char *path, struct pr_error *err)
 
 int pr_model_sniff(const char *path)
 {
-	char head[256];
-	size_t n;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return 0;
-	n = fread(head, 1, sizeof(head) - 1, f);
-	fclose(f);
-	head[n] = 0;
-	return strstr(head, "\"schema\"") && strstr(head, "\"" PR_MODEL_SCHEMA "\"");
+	return pr_json_head_names_schema(path, 255, PR_MODEL_SCHEMA);
 }

@@ -7,7 +7,7 @@
  *   pr_model_write(m, "model.json", &err);  json_decref(m);
  *
  * The model is plain JSON data (jansson), versioned by "schema" and
- * "version" (README: "The analysis model"), so the renderers, `compare`
+ * "version" (docs/analysis.md, "The analysis model"), so the renderers, `compare`
  * and `aggregate` read it without the store, and a model written by
  * `report --json` can be read back with pr_model_load().
  *
@@ -47,7 +47,7 @@ struct pr_model_opts {
 	 * progress on a terminal; NULL = none. */
 	void (*progress)(void *ctx, size_t done, size_t total, const char *label);
 	void *progress_ctx;
-	/* Use the store's model cache (README, "The event store"): a run whose
+	/* Use the store's model cache (docs/store.md, "The event store"): a run whose
 	 * model was built before by this analyser version with the same options
 	 * is read from the store, and a run built here is written to it. Every
 	 * field above but run and the progress callback changes a run's model and

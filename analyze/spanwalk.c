@@ -157,7 +157,7 @@ static void read_span(struct sw_walk *w, sqlite3_stmt *st, int own, struct sw_sp
 	int64_t dur = sqlite3_column_int64(st, 2), kidx, ak;
 	memset(s, 0, sizeof(*s));
 	s->ts = sqlite3_column_int64(st, 1);
-	pr_span_clamp(&s->ts, &dur); /* ends and differences fit (store/timecheck.h) */
+	pr_span_clamp(&s->ts, &dur); /* ends and differences fit (base/timecheck.h) */
 	s->end = s->ts + dur;
 	s->id = sqlite3_column_int64(st, 6);
 	s->f.name = name ? name : "";
@@ -586,7 +586,7 @@ static void sweep_push(struct sw_stack *k, struct sw_span *s)
 static int walk_samples(struct sw_walk *w, struct sw_run *run, struct pr_error *err)
 {
 	sqlite3_stmt *ss = NULL, *sp = NULL;
-	struct pr_strbuf sql = PR_STRBUF_INIT;
+	struct pr_strbuf ids = PR_STRBUF_INIT;
 	struct sw_lanestack *stacks = NULL;
 	struct pr_sw_frame *frames = NULL;
 	size_t nstacks = 0, nframes_cap = 0, i;
@@ -594,12 +594,20 @@ static int walk_samples(struct sw_walk *w, struct sw_run *run, struct pr_error *
 	struct sw_span pending;
 
 	memset(&pending, 0, sizeof(pending));
-	pr_strbuf_addstr(&sql, "SELECT series_id, ts, value FROM sample WHERE series_id IN (");
+	/* the series ids are bound (?1, a JSON array read by json_each), never pasted into SQL */
+	pr_strbuf_addch(&ids, '[');
 	for (i = 0; i < run->nseries; i++)
-		pr_strbuf_addf(&sql, "%s%lld", i ? ", " : "", (long long)run->series[i].id);
-	pr_strbuf_addstr(&sql, ") ORDER BY ts, series_id, seq");
-	if (prep(w->db, sql.buf, &ss, err))
+		pr_strbuf_addf(&ids, "%s%lld", i ? "," : "", (long long)run->series[i].id);
+	pr_strbuf_addch(&ids, ']');
+	if (prep(w->db,
+		 "SELECT series_id, ts, value FROM sample WHERE series_id IN "
+		 "(SELECT value FROM json_each(?1)) ORDER BY ts, series_id, seq",
+		 &ss, err))
 		goto out;
+	if (sqlite3_bind_text(ss, 1, ids.buf, (int)ids.len, SQLITE_TRANSIENT) != SQLITE_OK) {
+		step_error(w->db, err);
+		goto out;
+	}
 
 	for (i = 0; i < run->ntracks; i++)
 		if (!run->tracks[i].t.async)
@@ -719,7 +727,7 @@ out:
 	free(frames);
 	sqlite3_finalize(ss);
 	sqlite3_finalize(sp);
-	pr_strbuf_release(&sql);
+	pr_strbuf_release(&ids);
 	return ret;
 }
 

@@ -3,6 +3,8 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 
 json_t *pr_jnum(double v)
 {
@@ -55,4 +57,20 @@ size_t pr_json_elem_end(const char *s, size_t i, size_t n)
 		}
 	}
 	return n;
+}
+
+int pr_json_head_names_schema(const char *path, size_t head, const char *schema)
+{
+	char buf[4096], want[256];
+	size_t n;
+	FILE *f;
+	if (snprintf(want, sizeof(want), "\"%s\"", schema) >= (int)sizeof(want))
+		return 0;
+	f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, head < sizeof(buf) ? head : sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return strstr(buf, "\"schema\"") && strstr(buf, want);
 }

@@ -28,6 +28,11 @@ json_t *pr_jint(int64_t v);
 /* Object from alternating key, json_t* pairs ending with NULL (values stolen; NULL values skipped). */
 json_t *pr_jobj(const char *key, ...);
 
+/* 1 when the first head bytes of the file at path (at most 4095) hold "schema" and "<schema>",
+ * both quoted: one of our documents (a model, an agg.json) named by its schema id, the cheap
+ * test the CLI makes of an input before reading it (not a validation); 0 otherwise. */
+int pr_json_head_names_schema(const char *path, size_t head, const char *schema);
+
 /* Readers of our JSON (models, agg.json, comparisons): the number at key (NAN when absent or not a number). */
 static inline double pr_mnum(const json_t *o, const char *key)
 {

@@ -6,7 +6,7 @@
 #
 # usage: bench/model_diff.sh OLD_PROFREPORT NEW_PROFREPORT INPUT...
 #   e.g. bench/model_diff.sh /tmp/base/build/cli/profreport build/cli/profreport \
-#            $(find ../shared/traces -name '*.json.gz' -o -name '*.raw.gz')
+#            $(find tests/data/traces -name '*.json.gz' -o -name '*.raw.gz')
 # Prints "same"/"DIFF" per input; exits 1 when any differs.
 set -eu
 [ $# -ge 3 ] || { echo "usage: bench/model_diff.sh OLD NEW INPUT..." >&2; exit 2; }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Page benchmark: the report page of nccl_data (../shared/traces, when there), of every
+# Page benchmark: the report page of nccl_data (tests/data/traces), of every
 # bundled sample, and of the generated traces of the given sizes (MB), written by report and
 # measured in headless Chromium by page_bench.js (bytes, first paint, interactive, load, one
 # trace-view redraw, JS heap), with the report's own wall time and peak RSS.
@@ -19,7 +19,7 @@ one() { # one NAME INPUT
 	/usr/bin/time -f '%e %M' -o "$out/page.rss" "$pr" report "$2" -q -o "$pages/$1.html"
 	awk -v n="$1" '{ printf "| %s | %.2f | %.1f |\n", n, $1, $2 / 1024 }' "$out/page.rss"
 }
-nccl=../shared/traces/hta/nccl_parser_config/nccl_data.json.gz
+nccl=tests/data/traces/hta/nccl_parser_config/nccl_data.json.gz
 [ -f "$nccl" ] && one nccl_data "$nccl"
 one samples samples
 one torch_sample samples/torch/trace_rank0.pt.trace.json

@@ -4,7 +4,8 @@
  * Commands read their options with cli/args.h.
  *
  * Adding a command = one cmd_<name>.c exporting one const struct
- * pr_command, one line in commands.c, a CLI test and a README section.
+ * pr_command, one line in commands.c, a CLI test, a row of README.md's
+ * Commands table and its page in docs/.
  * The dispatcher (main.c) handles -h/--help, parses options from the
  * descriptor's table, checks the positional count, then calls fn.
  */

@@ -7,7 +7,7 @@
  * trace. Metadata keys may come before or after "traceEvents".
  * Times: ts/dur are microseconds (displayTimeUnit only affects display),
  * parsed exactly from their decimal text into nanoseconds, and kept within
- * +-PR_TIME_LIMIT_NS (store/timecheck.h): an event whose ts is beyond it is
+ * +-PR_TIME_LIMIT_NS (base/timecheck.h): an event whose ts is beyond it is
  * skipped, a dur that ends beyond it is cut there (time_out_of_range); an
  * X event without "dur" lasts 0 (missing_duration).
  * Leniency (each repair is a diagnostic): a file cut inside the event array

@@ -1,7 +1,7 @@
 /*
  * fmt_qeff.c - QEfficient memory profiler data (FORMATS.md section 000).
  *
- * QEff writes no data file; profreport defines one (README "qeff"): the dict
+ * QEff writes no data file; profreport defines one (docs/formats.md "qeff"): the dict
  * from QEffMemoryProfiler.get_synchronized_data() dumped as JSON, plus
  * "operations": [[t, name], ...] (t = seconds on the timestamps clock, or an
  * ISO-8601 datetime string, which then needs "start_time", the datetime of

@@ -23,7 +23,7 @@
  *   was there before it is the start value). Time is time_us when every
  *   event has it (epoch: the earliest event is the time origin), else the
  *   event's index (time_synthetic, meta x_unit "events").
- * - reported metrics torch_snapshot.cuda:N.* (README: docs/formats.md) and
+ * - reported metrics torch_snapshot.cuda:N.* (docs/formats.md) and
  *   meta torch_snapshot, the same numbers as one object for the analysis
  *   (analyze/an_cuda_snapshot.c).
  * Diagnostics: torch_snapshot_bad_segment, torch_snapshot_bad_block,

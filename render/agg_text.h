@@ -6,7 +6,7 @@
  *
  * USAGE: pr_render_agg_text(pr_agg_to_json(a), stdout);
  * OWNERSHIP: doc is borrowed. LIMITATIONS: reads only the documented
- * agg.json keys (README "agg.json"); the per-rank table shows at most 64
+ * agg.json keys (docs/aggregate.md); the per-rank table shows at most 64
  * ranks (then a count of the rest; agg.json has them all).
  */
 #ifndef PR_AGG_TEXT_H

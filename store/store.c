@@ -1,7 +1,7 @@
 /*
  * store.c - opening the event store, creating and checking its schema.
  *
- * Concurrency and crashes (README, "The event store"). The store keeps
+ * Concurrency and crashes (docs/store.md, "The event store"). The store keeps
  * SQLite's rollback journal (journal_mode=DELETE), not WAL: an ingest writes
  * every page once (WAL writes it to the log and again at the checkpoint),
  * and a store stays one file that can be copied or read from a read-only

@@ -1,5 +1,5 @@
 /*
- * store.h - the SQLite event store (schema: store/schema.sql, README).
+ * store.h - the SQLite event store (schema: store/schema.sql, docs/store.md).
  *
  * USAGE
  *   struct pr_store *st; pr_store_open(&st, "runs.db", PR_STORE_CREATE, &err);
@@ -21,7 +21,7 @@
  * must arrive in start order per track for that; a track whose spans do not
  * is marked and re-nested from the stored rows at commit.
  *
- * Several processes may use one store at once (README, "The event store"):
+ * Several processes may use one store at once (docs/store.md, "The event store"):
  * creating a new store is one exclusive transaction, so concurrent creators
  * agree; writers queue (a writer waits for the one holding the store, with
  * no time limit, and the notice callback hears once after 5 s of waiting);

@@ -548,7 +548,7 @@ static void emit_flat(struct pr_writer *w, struct track *t, const struct nest_en
 /*
  * Every format's times go through here: a span, sample, instant or flow
  * more than PR_TIME_LIMIT_NS (2^62 ns, 146 years) from the clock's zero is
- * skipped, a span ending beyond it is cut there (store/timecheck.h: then
+ * skipped, a span ending beyond it is cut there (base/timecheck.h: then
  * every difference of two times fits in an int64). One diagnostic code,
  * time_out_of_range, counted per event. (The Chrome and QNN readers check
  * first, with their own wording, as their time bases depend on it.)

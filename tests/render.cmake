@@ -151,13 +151,14 @@ add_executable(panel_dump ${CMAKE_CURRENT_SOURCE_DIR}/tools/panel_dump.c)
 target_link_libraries(panel_dump pr_render)
 
 # Model-driven render goldens: tests/golden/render_model/<case>/ holds
-#   trace                     the input, relative to PR_SHARED (../shared): a real trace
+#   trace                     the input, relative to PR_TRACES (tests/data/traces): a real trace
 #   expected.<panel>.layout.txt  for every GPU panel (gpu_*) of its model, compared exactly
 #   expected.<panel>.svg / .png  optional (byte-exact / pngcmp "48 1000"), with svg-cairo
 # Tests per case: golden/render_model/<case>/{layout,check} and, where the case has
 # expected SVGs, {svg,png}; `check` runs
 # tests/tools/check_gpu_panels.py, which derives the drawn numbers again from the trace.
-# They skip (77) when the trace is missing; svg/png also as golden/render/* do.
+# A missing trace fails them (skip, 77, only in a tree without tests/data/traces); svg/png
+# also skip as golden/render/* do.
 # PR_UPDATE_GOLDEN=1 rewrites the expected layouts (and the SVG/PNG where there are some).
 set(PR_RENDER_MODEL_SH [==[#!/bin/sh
 # render_model.sh PROFREPORT PANEL_DUMP PNGCMP CASE_DIR KIND (written by tests/render.cmake)
@@ -168,8 +169,9 @@ update=${PR_UPDATE_GOLDEN:-0}
 export LC_ALL=C TZ=UTC
 fail() { echo "golden/render_model/$name/$kind: FAIL: $*" >&2; exit 1; }
 skip() { echo "golden/render_model/$name/$kind: SKIP: $*"; exit 77; }
-trace=${PR_SHARED:-}/$(cat "$dir/trace")
-[ -f "$trace" ] || skip "$trace is missing"
+trace=${PR_TRACES:?}/$(cat "$dir/trace")
+[ -d "$PR_TRACES" ] || skip "$PR_TRACES is missing (a tree without tests/data/traces)"
+[ -f "$trace" ] || fail "$trace is missing (tests/data/traces/SHA256SUMS lists it)"
 fonts_pinned() {
 	command -v fc-match >/dev/null 2>&1 || skip "no fc-match to check the font"
 	case $(fc-match 'DejaVu Sans' 2>/dev/null || true) in DejaVuSans.ttf:*) ;; *) skip "DejaVu Sans is not DejaVuSans.ttf" ;; esac
@@ -236,21 +238,27 @@ foreach(dir ${PR_RENDER_MODEL_CASES})
         COMMAND sh ${CMAKE_CURRENT_BINARY_DIR}/render_model.sh $<TARGET_FILE:profreport>
           $<TARGET_FILE:panel_dump> $<TARGET_FILE:pngcmp> ${dir} ${kind})
       set_tests_properties(golden/render_model/${name}/${kind} PROPERTIES
-        ENVIRONMENT "${PR_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 300)
+        ENVIRONMENT "${PR_TEST_ENV}" TIMEOUT 300)
+      # layout and check need the trace only: GPU tests; svg/png also skip for the font
+      if(kind MATCHES "^(layout|check)$")
+        pr_gpu_test(golden/render_model/${name}/${kind} ${dir}/trace ".")
+      else()
+        set_tests_properties(golden/render_model/${name}/${kind} PROPERTIES SKIP_RETURN_CODE 77)
+      endif()
     endforeach()
   endif()
 endforeach()
 
 # render/names: no two different names print alike in a console table, a page
 # table or the top-GPU-ops chart, over every sample and every real trace
-# (tests/tools/names_check.py; 77 when ../shared/traces is missing).
+# (tests/tools/names_check.py; 77 only in a tree without tests/data/traces).
 add_test(NAME render/names
   COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tools/names_check.py $<TARGET_FILE:profreport>
-    $<TARGET_FILE:panel_dump> ${CMAKE_SOURCE_DIR}/samples ${PR_SHARED_DIR})
-set_tests_properties(render/names PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 600
-  LABELS slow)
+    $<TARGET_FILE:panel_dump> ${CMAKE_SOURCE_DIR}/samples ${PR_TRACES_DIR})
+set_tests_properties(render/names PROPERTIES ENVIRONMENT "${PR_TEST_ENV}" TIMEOUT 600 LABELS slow)
+pr_gpu_test(render/names ${CMAKE_CURRENT_SOURCE_DIR}/tools/names_check.py "TRACES")
 
-# Every bar panel that `report` draws for the samples (and nccl_data when ../shared has it)
+# Every bar panel that `report` draws for the samples (and nccl_data of tests/data/traces)
 # runs its bars from zero on a linear axis (tests/tools/check_bars.py over panel_dump's
 # layouts): the GPU op types, phase durations, a few steps, per-layer memory...
 set(PR_BARS_ZERO_SH [==[
@@ -262,8 +270,10 @@ n=0
 for f in torch/trace_rank0.pt.trace.json qnn/memory_20241219_143000.csv psutil/process_log.csv \
 	qeff/qeff_profile.json inferix/profiling_report_t2v_generation_20231114_221332.json \
 	memtracer/memory_timeline.json diffulex/profile_20250101_120000.json ranks/rank2.pt.trace.json \
-	"${PR_SHARED:-/nonexistent}/traces/hta/nccl_parser_config/nccl_data.json.gz"; do
-	case $f in /*) [ -f "$f" ] || continue; in=$f ;; *) in=$PR_SAMPLES/$f ;; esac
+	"${PR_TRACES:?}/hta/nccl_parser_config/nccl_data.json.gz"; do
+	# the trace is skipped only in a tree without tests/data/traces
+	case $f in /*) [ -f "$f" ] || [ ! -d "$PR_TRACES" ] || exit 1; [ -f "$f" ] || continue; in=$f ;;
+	*) in=$PR_SAMPLES/$f ;; esac
 	n=$((n + 1))
 	mkdir "$tmp/$n"
 	"$P" report "$in" -q --json "$tmp/$n/model.json"

@@ -19,9 +19,6 @@ set_tests_properties(check_source PROPERTIES ENVIRONMENT "${PR_TEST_ENV}")
 add_test(NAME depgraph COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tools/depgraph.py
   ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/tools/depgraph_known.txt)
 
-# GPU analyses on the real Kineto traces of ../shared/traces (skips, 77, without them).
-set_tests_properties(unit/test_gpu_traces PROPERTIES SKIP_RETURN_CODE 77)
-
 # Every model, agg.json and comparison written validates against its schema in docs/schema/.
 foreach(kind model agg compare)
   add_test(NAME schema/${kind} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/schema_models.sh ${kind})

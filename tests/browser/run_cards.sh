@@ -26,10 +26,10 @@ check "$tmp/memtl.html" --first "Peak Total (all categories)"
 # kernels on the GPU: GPU busy first, as the GPU section says
 "$PROFREPORT" report "$PR_SAMPLES/torch/trace_rank0.pt.trace.json" -q -o "$tmp/torch.html"
 check "$tmp/torch.html" --first "GPU busy"
-nccl=${PR_SHARED:-$here/../../../shared}/traces/hta/nccl_parser_config/nccl_data.json.gz
+nccl=${PR_TRACES:-$here/../data/traces}/hta/nccl_parser_config/nccl_data.json.gz
 if [ -f "$nccl" ]; then
 	"$PROFREPORT" report "$nccl" -q -o "$tmp/nccl.html"
-	# ../shared/traces/README.md: GPU busy (kernel + memcpy + memset union) 23.84 %
+	# tests/data/traces/README.md: GPU busy (kernel + memcpy + memset union) 23.84 %
 	check "$tmp/nccl.html" --first "GPU busy" --gpu-busy 23.84
 fi
 exit $rc

@@ -75,8 +75,8 @@ for k in range(32):
 EOF
 "$PROFREPORT" report "$tmp/many" -q -o "$tmp/out/many-runs.html"
 files="$files $tmp/out/many-runs.html"
-# a GPU trace (../shared/traces, when there): the GPU section, its panels and tables
-nccl=${PR_SHARED:-$here/../../../shared}/traces/hta/nccl_parser_config/nccl_data.json.gz
+# a GPU trace (tests/data/traces, when there): the GPU section, its panels and tables
+nccl=${PR_TRACES:-$here/../data/traces}/hta/nccl_parser_config/nccl_data.json.gz
 if [ -f "$nccl" ]; then
 	"$PROFREPORT" report "$nccl" -o "$tmp/out/gpu-nccl.html"
 	files="$files --gpu $tmp/out/gpu-nccl.html"
@@ -96,7 +96,7 @@ fi
 
 # the operator and kernel views, the search box, CSV and the dark theme (check_views.js):
 # the hostile trace (a CPU-only run whose op name is markup), the torch sample, and the
-# GPU traces of ../shared (nccl_data; the H100 trace has input shapes), each with its model
+# GPU traces of tests/data/traces (nccl_data; the H100 trace has input shapes), each with its model
 mkdir "$tmp/views"
 "$PROFREPORT" report "$tmp/hostile.json" -q -o "$tmp/views/cpu.html" --json "$tmp/views/cpu.json"
 "$PROFREPORT" report "$PR_SAMPLES/torch/trace_rank0.pt.trace.json" -q -o "$tmp/views/torch.html" \

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_scales.sh - check_scales.js on report pages: nccl_data (../shared; 3 steps
+# run_scales.sh - check_scales.js on report pages: nccl_data (tests/data/traces; 3 steps
 # ProfilerStep#4..#6 drawn as bars), a generated trace of 12 steps numbered from #10
 # (a line), samples/torch, the QNN and psutil samples (time axes in s) and the
 # aggregate page of samples/ranks. Run by ctest as browser/scales (tests/browser.cmake);
@@ -31,7 +31,7 @@ for f in torch/trace_rank0.pt.trace.json qnn/memory_20241219_143000.csv psutil/p
 done
 "$PROFREPORT" aggregate "$PR_SAMPLES"/ranks/*.pt.trace.json -q --html "$tmp/out/agg.html"
 files="$files $tmp/out/agg.html"
-nccl=${PR_SHARED:-$here/../../../shared}/traces/hta/nccl_parser_config/nccl_data.json.gz
+nccl=${PR_TRACES:-$here/../data/traces}/hta/nccl_parser_config/nccl_data.json.gz
 if [ -f "$nccl" ]; then
 	"$PROFREPORT" report "$nccl" -q -o "$tmp/out/nccl_data.html"
 	files="$files $tmp/out/nccl_data.html"

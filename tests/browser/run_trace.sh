@@ -4,7 +4,7 @@
 # launch. Facts come from the trace files themselves (trace_facts.py), not from
 # profreport: the windows' steps, the events in them, a kernel name's count there
 # and the launch -> kernel pairs by correlation. Pages: the real traces of
-# ../shared/traces (nccl_data, ns_resolution, negative_queue, ROCm, Triton,
+# tests/data/traces (nccl_data, ns_resolution, negative_queue, ROCm, Triton,
 # TraceLens's H100), a DDP rank recorded with torch on CPU (samples/ddp), the
 # generated torch sample and the hostile-names trace.
 # Run by ctest as browser/trace (tests/browser.cmake). Exit 77 (skip) without
@@ -22,16 +22,16 @@ one() {
 	/usr/bin/python3 "$here/trace_facts.py" "$1" "$2" >"$tmp/$b.facts"
 	node "$here/check_trace.js" "$tmp/$b.html" "$tmp/$b.facts" || bad=1
 }
-shared=${PR_SHARED:-$here/../../../shared}/traces
-if [ -d "$shared" ]; then
-	one "$shared/hta/nccl_parser_config/nccl_data.json.gz" ncclKernel_AllReduce
-	one "$shared/hta/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz" sgemm
-	one "$shared/hta/negative_queue_length_values_check/rank0.json.gz" Memcpy
-	one "$shared/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz" Cijk
-	one "$shared/hta/triton_example/triton_example.json.gz" triton
-	one "$shared/tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz" gemm
+traces=${PR_TRACES:-$here/../data/traces}
+if [ -d "$traces" ]; then
+	one "$traces/hta/nccl_parser_config/nccl_data.json.gz" ncclKernel_AllReduce
+	one "$traces/hta/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz" sgemm
+	one "$traces/hta/negative_queue_length_values_check/rank0.json.gz" Memcpy
+	one "$traces/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz" Cijk
+	one "$traces/hta/triton_example/triton_example.json.gz" triton
+	one "$traces/tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz" gemm
 else
-	echo "browser/trace: $shared is missing; only the samples are checked"
+	echo "browser/trace: $traces is missing; only the samples are checked"
 fi
 one "$(ls "$PR_SAMPLES"/ddp/named/rank0.*.pt.trace.json | head -1)" linear
 one "$PR_SAMPLES/torch/trace_rank0.pt.trace.json" gemm

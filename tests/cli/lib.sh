@@ -13,6 +13,9 @@
 # expect_rc N DESC, expect_out_empty DESC, expect_err_empty DESC,
 # expect_one_err_line DESC, expect_out_has PATTERN DESC, expect_err_has PATTERN DESC
 # (PATTERN is a fixed string, grep -F), expect_error PREFIX DESC.
+# need_trace FILE...  the real traces (tests/data/traces, $PR_TRACES, named as
+#                   $TRACES/hta/...): returns when all exist; exits 77 (skip) only
+#                   in a tree without tests/data/traces; a missing one fails (exit 1)
 set -eu
 
 : "${PROFREPORT:?PROFREPORT must name the profreport binary}"
@@ -34,6 +37,12 @@ LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}print_suppressions=0
 export LSAN_OPTIONS
 
 test_name=$(basename "$0" .sh)
+# the vendored real traces (tests/data/traces; ctest sets PR_TRACES): the one name for them
+TRACES=${PR_TRACES:-${PR_TESTS:-$(dirname "$0")/..}/data/traces}
+case $TRACES in
+/*) ;;
+*) TRACES=$(pwd)/$TRACES ;;
+esac
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/prcli.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
@@ -184,4 +193,17 @@ finish() {
 	fi
 	echo "$test_name: ok"
 	exit 0
+}
+
+need_trace() {
+	for nt_f; do
+		[ -f "$nt_f" ] && continue
+		if [ -d "$TRACES" ]; then
+			echo "$test_name: FAIL: $nt_f is missing from $TRACES" \
+				"(tests/data/traces/SHA256SUMS lists it): never a skip" >&2
+			exit 1
+		fi
+		echo "$test_name: skipped ($TRACES is missing: a tree without tests/data/traces)"
+		exit 77
+	done
 }

@@ -2,8 +2,9 @@
 # t0010-compare: 'profreport compare BASE NEW' is a CI gate: exit 0 without
 # a regression, 1 with one, 2 on usage or input errors. The sample pairs of
 # samples/compare/ (make_pairs.py) have known answers; the markdown of each
-# is compared with tests/golden/compare/<pair>.md, the JSON must parse and
-# the JUnit XML must validate against tests/tools/junit.xsd (xmllint, from
+# is compared with tests/golden/compare/<pair>.md (after the facts of
+# <pair>.checks, derived from the traces by tests/tools/compare_facts.py, hold
+# on its JSON), the JSON must parse and the JUnit XML must validate against tests/tools/junit.xsd (xmllint, from
 # the Debian package libxml2-utils; without it only that check is left out).
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -49,10 +50,22 @@ for spec in identical:0 slower_op:1 noise:0 memory:1 improvement:0 span_sets:0 \
 	want=${spec#*:}
 	base=$S/$pair/base.pt.trace.json
 	new=$S/$pair/new.pt.trace.json
+	# the facts of $pair.checks (tests/tools/compare_facts.py, from the traces alone) hold on
+	# the JSON before the markdown is compared or, with PR_UPDATE_GOLDEN=1, written
+	facts_ok=1
+	if [ -f "$GOLD/$pair.checks" ]; then
+		"$P" compare "$base" "$new" --to json -o "$pair.facts.json" 2>/dev/null || true
+		if ! /usr/bin/python3 "$PR_TESTS/tools/checks.py" "$GOLD/$pair.checks" \
+			--model "$pair.facts.json" >facts.out 2>&1; then
+			cat facts.out >&2
+			fail "compare $pair: the JSON breaks the facts of $GOLD/$pair.checks (above)"
+			facts_ok=0
+		fi
+	fi
 	run "$P" compare "$base" "$new" --to md
 	expect_rc "$want" "compare $pair (md)"
 	if [ "${PR_UPDATE_GOLDEN:-0}" = 1 ]; then
-		cp "$tmp/out" "$GOLD/$pair.md"
+		[ "$facts_ok" = 0 ] || cp "$tmp/out" "$GOLD/$pair.md"
 	elif ! cmp -s "$tmp/out" "$GOLD/$pair.md"; then
 		fail "compare $pair: markdown differs from $GOLD/$pair.md"
 		diff "$GOLD/$pair.md" "$tmp/out" | head -20 >&2 || true

@@ -25,11 +25,19 @@ if grep -Eq '^  rank [013]' "$tmp/out"; then
 	show
 fi
 awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$tmp/out" || fail "console table wider than 80 columns"
-expect_out_has "last: rank 2 in 20 (p = 3.6e-12)" "rank 2 arrived last in every step"
+# p computed from the traces alone: 4 x P(Binomial(20, 1/4) >= 20) (tests/tools/agg_facts.py)
+pv=$(/usr/bin/python3 "$PR_TESTS/tools/agg_facts.py" --p ranks/rank*.pt.trace.json) ||
+	fail "agg_facts.py --p failed"
+expect_out_has "last: rank 2 in 20 (p = $pv)" "rank 2 arrived last in every step"
 expect_out_has "busbw: ..._RING_LL    4  30.0 GB/s  30.0 GB/s 150.0 GB/s  51.9 GB/s  2.50     2" "bus bandwidth per rank, the late rank's is the transfer's"
 grep -q '"summary": "rank 2: dataloader 2.98x the median; waits 80 % less in ncclDevKernel_AllReduce_Sum_f32_RING_LL; last into ncclDevKernel_AllReduce_Sum_f32_RING_LL in 20 of 20 steps"' agg.json ||
 	fail "agg.json lacks the straggler summary"
-if [ "${PR_UPDATE_GOLDEN:-}" = 1 ]; then
+# the facts of ranks.checks (derived from the traces by tests/tools/agg_facts.py) hold before
+# agg.json is compared or, with PR_UPDATE_GOLDEN=1, written
+if ! /usr/bin/python3 "$PR_TESTS/tools/checks.py" "$G/ranks.checks" --model agg.json >checks.out 2>&1; then
+	cat checks.out >&2
+	fail "agg.json breaks the facts of tests/golden/aggregate/ranks.checks (above)"
+elif [ "${PR_UPDATE_GOLDEN:-}" = 1 ]; then
 	cp agg.json "$G/ranks.agg.json"
 fi
 cmp -s agg.json "$G/ranks.agg.json" || {
@@ -96,7 +104,12 @@ for key in '"total_reports": 3' '"rank_count": 3' '"aggregated_gpu_metrics"' \
 	'"session_id": "t2v_generation"' '"duration": 5.7365' '"rank": 2' '"reports_summary"'; do
 	grep -qF -- "$key" inferix.json || fail "inferix.json lacks $key"
 done
-if [ "${PR_UPDATE_GOLDEN:-}" = 1 ]; then
+# the facts of multirank.inferix.checks (tests/tools/agg_facts.py --inferix, from the reports)
+if ! /usr/bin/python3 "$PR_TESTS/tools/checks.py" "$G/multirank.inferix.checks" \
+	--model inferix.json >checks.out 2>&1; then
+	cat checks.out >&2
+	fail "inferix.json breaks the facts of tests/golden/aggregate/multirank.inferix.checks (above)"
+elif [ "${PR_UPDATE_GOLDEN:-}" = 1 ]; then
 	cp inferix.json "$G/multirank.inferix.json"
 fi
 cmp -s inferix.json "$G/multirank.inferix.json" || fail "inferix.json differs from the golden file"

@@ -1,7 +1,6 @@
 #!/bin/sh
 # t0017-gpu-view: the GPU block of `summary` and the GPU section of the HTML
-# report on a real Kineto trace (../shared/traces, see its README; skipped
-# when that folder is missing). nccl_data is rank 0 of a 2-GPU DDP ResNet;
+# report on a real Kineto trace (tests/data/traces, see its README). nccl_data is rank 0 of a 2-GPU DDP ResNet;
 # its README (numbers from HTA, also asserted on the model by
 # tests/unit/test_gpu_traces.c): GPU busy 23.84 %, NCCL kernel time
 # overlapped by compute kernels 15.6 %; 15 all-reduces, seen once per layer
@@ -9,15 +8,8 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-NCCL=${PR_SHARED:-../shared}/traces/hta/nccl_parser_config/nccl_data.json.gz
-case $NCCL in
-/*) ;;
-*) NCCL=$PR_TESTS/../$NCCL ;;
-esac
-if [ ! -f "$NCCL" ]; then
-	echo "t0017-gpu-view: skipped ($NCCL is missing)"
-	exit 77
-fi
+NCCL=$TRACES/hta/nccl_parser_config/nccl_data.json.gz
+need_trace "$NCCL"
 
 run "$P" summary "$NCCL"
 expect_rc 0 "summary of nccl_data"

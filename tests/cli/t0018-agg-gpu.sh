@@ -1,7 +1,7 @@
 #!/bin/sh
 # t0018-agg-gpu: the GPU temporal breakdown and comm/compute overlap per rank
-# in `aggregate` on real Kineto traces (../shared/traces, see its README;
-# skipped when that folder is missing): trace_filter/sampled_rank-{0,1} (2 real
+# in `aggregate` on real Kineto traces (tests/data/traces, see its README):
+# trace_filter/sampled_rank-{0,1} (2 real
 # ranks of a 128-rank job) and nccl_parser_config/nccl_data (rank 0 of 2).
 # Every per-rank number of agg.json is checked against tests/tools/gpu_ref.py
 # (HTA's definitions computed the plain way over the trace JSON, no profreport
@@ -10,22 +10,11 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-H=${PR_SHARED:-../shared}/traces/hta
-case $H in
-/*) ;;
-*) H=$PR_TESTS/../$H ;;
-esac
+H=$TRACES/hta
 R0=$H/trace_filter/sampled_rank-0.json.gz
 R1=$H/trace_filter/sampled_rank-1.json.gz
 NCCL=$H/nccl_parser_config/nccl_data.json.gz
-if [ ! -f "$R0" ] || [ ! -f "$R1" ] || [ ! -f "$NCCL" ]; then
-	echo "t0018-agg-gpu: skipped ($H is missing)"
-	exit 77
-fi
-if ! command -v /usr/bin/python3 >/dev/null 2>&1; then
-	echo "t0018-agg-gpu: skipped (no /usr/bin/python3 for the reference)"
-	exit 77
-fi
+need_trace "$R0" "$R1" "$NCCL"
 REF=$PR_TESTS/tools/gpu_ref.py
 
 run "$P" aggregate "$R0" "$R1" -o agg.json

@@ -1,7 +1,7 @@
 #!/bin/sh
 # t0020-compare-gpu: compare's GPU metrics on a real Kineto trace
 # (nccl_parser_config/nccl_data, rank 0 of a 2-GPU DDP ResNet, 3 steps;
-# ../shared/traces, skipped when missing) against copies changed by
+# tests/data/traces) against copies changed by
 # tests/tools/gpu_mutate.py. The values are checked against
 # tests/tools/gpu_ref.py (TensorBoard's step breakdown and HTA's overlap,
 # computed from the trace JSON alone): the same trace passes; compute kernels
@@ -13,19 +13,8 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-NCCL=${PR_SHARED:-../shared}/traces/hta/nccl_parser_config/nccl_data.json.gz
-case $NCCL in
-/*) ;;
-*) NCCL=$PR_TESTS/../$NCCL ;;
-esac
-if [ ! -f "$NCCL" ]; then
-	echo "t0020-compare-gpu: skipped ($NCCL is missing)"
-	exit 77
-fi
-if ! command -v /usr/bin/python3 >/dev/null 2>&1; then
-	echo "t0020-compare-gpu: skipped (no /usr/bin/python3)"
-	exit 77
-fi
+NCCL=$TRACES/hta/nccl_parser_config/nccl_data.json.gz
+need_trace "$NCCL"
 MUT=$PR_TESTS/tools/gpu_mutate.py
 REF=$PR_TESTS/tools/gpu_ref.py
 for m in stretch-compute serialize-comm drop-gpu drop-comm; do

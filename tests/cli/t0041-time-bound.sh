@@ -1,6 +1,6 @@
 #!/bin/sh
 # t0041-time-bound: the writer keeps every format's times within +-(2^62 - 1) ns
-# (store/timecheck.h; 2^62 - 1 = 4611686018427387903), not only the Chrome and
+# (base/timecheck.h; 2^62 - 1 = 4611686018427387903), not only the Chrome and
 # QNN readers: here a speedscope profile (unit nanoseconds) with
 #   main  O at 0, C at 6e18          -> kept, its end cut to 4611686018427387903
 #   near  O at 10, C at 20           -> kept, 10 ns, inside main

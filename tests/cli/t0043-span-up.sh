@@ -3,7 +3,7 @@
 # runtime call and device activity with a parent, what joining the span
 # table to itself twice on parent_id says, also on the tracks re-nested at
 # commit because their events arrive out of order (unsorted_track). A real
-# Kineto trace (../shared/traces, skipped when that folder is missing):
+# Kineto trace (tests/data/traces):
 # trace_filter's rank 0 has 5 such tracks (the diag count) with the
 # calls and activities on them (with span_up not rewritten after
 # re-nesting it held no row here). The check is against the store's own
@@ -12,15 +12,8 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-TRACE=${PR_SHARED:-../shared}/traces/hta/trace_filter/sampled_rank-0.json.gz
-case $TRACE in
-/*) ;;
-*) TRACE=$PR_TESTS/../$TRACE ;;
-esac
-if [ ! -f "$TRACE" ]; then
-	echo "t0043-span-up: skipped ($TRACE is missing)"
-	exit 77
-fi
+TRACE=$TRACES/hta/trace_filter/sampled_rank-0.json.gz
+need_trace "$TRACE"
 
 run "$P" ingest -q "$TRACE" -o st.db
 expect_rc 0 "ingest of sampled_rank-0"

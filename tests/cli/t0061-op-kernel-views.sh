@@ -1,7 +1,7 @@
 #!/bin/sh
 # t0061-op-kernel-views: the model's op_view and kernel_view. A CPU-only trace
 # made here (numbers by hand), the 5000-row bound (numbers by hand), and real
-# Kineto traces (../shared/traces; skipped when missing) checked against the
+# Kineto traces (tests/data/traces) checked against the
 # same numbers computed by tests/tools/opkern_check.py from the trace alone
 # (nesting, correlation links) and, for the H100 trace, TraceLens's
 # ops_summary.csv (device self per op name).
@@ -62,26 +62,18 @@ ok = ok and ov["rows"][0]["input_dims"] == "[[5002]]" and ov["calls"] == 5003
 sys.exit(0 if ok else print(len(ov["rows"]), ov["distinct"], ov["folded"], last) or 1)
 EOF
 
-TR=${PR_SHARED:-../shared}/traces
-case $TR in
-/*) ;;
-*) TR=$PR_TESTS/../$TR ;;
-esac
-if [ -d "$TR/hta" ]; then
-	for f in hta/nccl_parser_config/nccl_data.json.gz hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz \
-		hta/trace_filter/sampled_rank-0.json.gz tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz; do
-		[ -f "$TR/$f" ] || { fail "no $TR/$f"; continue; }
-		run "$P" summary "$TR/$f" --json m.json
-		expect_rc 0 "summary of $f"
-		case $f in
-		tracelens/*) extra="--tracelens $TR/tracelens/reference/h100/ops_summary.csv" ;;
-		*) extra= ;;
-		esac
-		# shellcheck disable=SC2086
-		/usr/bin/python3 "$PR_TESTS/tools/opkern_check.py" "$TR/$f" m.json $extra >check.txt 2>&1 ||
-			fail "op/kernel views of $f: $(head -5 check.txt)"
-	done
-else
-	echo "t0061-op-kernel-views: $TR is missing; the real traces are not checked"
-fi
+TR=$TRACES
+for f in hta/nccl_parser_config/nccl_data.json.gz hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz \
+	hta/trace_filter/sampled_rank-0.json.gz tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz; do
+	need_trace "$TR/$f"
+	run "$P" summary "$TR/$f" --json m.json
+	expect_rc 0 "summary of $f"
+	case $f in
+	tracelens/*) extra="--tracelens $TR/tracelens/reference/h100/ops_summary.csv" ;;
+	*) extra= ;;
+	esac
+	# shellcheck disable=SC2086
+	/usr/bin/python3 "$PR_TESTS/tools/opkern_check.py" "$TR/$f" m.json $extra >check.txt 2>&1 ||
+		fail "op/kernel views of $f: $(head -5 check.txt)"
+done
 finish

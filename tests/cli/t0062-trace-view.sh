@@ -1,7 +1,7 @@
 #!/bin/sh
 # t0062-trace-view: the model's "trace" section (analyze/an_trace.c) on a real
-# Kineto trace (../shared/traces: hta's nccl_data, CUDA + DDP, 3 ProfilerSteps;
-# skipped when that folder is missing), against facts a python script reads
+# Kineto trace (tests/data/traces: hta's nccl_data, CUDA + DDP, 3 ProfilerSteps),
+# against facts a python script reads
 # from the trace file itself (not from the store or the model): which steps
 # are the slowest and the median and their [ts, ts + dur], each window's end
 # extended to the device activities its runtime calls launched (same
@@ -11,15 +11,8 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-TRACE=${PR_SHARED:-../shared}/traces/hta/nccl_parser_config/nccl_data.json.gz
-case $TRACE in
-/*) ;;
-*) TRACE=$PR_TESTS/../$TRACE ;;
-esac
-if [ ! -f "$TRACE" ]; then
-	echo "t0062-trace-view: skipped ($TRACE is missing)"
-	exit 77
-fi
+TRACE=$TRACES/hta/nccl_parser_config/nccl_data.json.gz
+need_trace "$TRACE"
 
 run "$P" ingest -q "$TRACE" -o st.db
 expect_rc 0 "ingest of nccl_data"

@@ -4,22 +4,18 @@
 # allocation to the frame open at its time on its thread (innermost user annotation or
 # nn.Module, else the outermost op): the frame, its live bytes, its allocations and the
 # untracked bytes must agree. On the torch sample (cuda:0: '## forward ##') and, when
-# ../shared/traces is there, HTA's df_index_resolver (28 010 [memory] events, cuda:1:
+# tests/data/traces, HTA's df_index_resolver (28 010 [memory] events, cuda:1:
 # CompiledFunction, 317 allocations).
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 ref=$PR_TESTS/tools/peak_owner_ref.py
-hta=${PR_SHARED:-../shared}/traces/hta
-case $hta in
-/*) ;;
-*) hta=$PR_TESTS/../$hta ;;
-esac
+hta=$TRACES/hta
 n=0
 for td in "$TORCH 0" "$hta/df_index_resolver/df_index_resolver.json.gz 1"; do
 	t=${td% *}
 	d=${td##* }
-	[ -f "$t" ] || { echo "t0071-peak-owner: $t is missing, not checked"; continue; }
+	need_trace "$t"
 	n=$((n + 1))
 	run "$P" report "$t" --json "m$n.json" -q
 	expect_rc 0 "report of $(basename "$t")"

@@ -3,7 +3,8 @@
 # allocator bytes per device and pool, blocks by state, free bytes, largest free block, external
 # fragmentation, the allocated peak and its sites, the OOM) against tests/tools/snapshot_ref.py,
 # which derives them in plain Python from the pickle. On both samples and, when ../shared/traces
-# is there, the real snapshot torch_snapshot/eor.pickle (skipped without it, after the samples).
+# is there, the real snapshot torch_snapshot/eor.pickle (no license, so never vendored in
+# tests/data/traces: skipped without ../shared, after the samples, and it says so).
 # Then the same numbers through summary, compare (the peak, both fragmentations, the sites) and
 # aggregate (per rank).
 # shellcheck source=lib.sh

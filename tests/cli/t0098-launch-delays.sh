@@ -1,7 +1,7 @@
 #!/bin/sh
 # t0098-launch-delays: issue 28, HTA's kernel launch statistics in the gpu
 # section (gpu.launch_delays) and the console's GPU block, on real Kineto
-# traces (../shared/traces/hta, see its README; skipped when missing).
+# traces (tests/data/traces/hta, see its README).
 #
 # DERIVATION: tests/tools/launch_ref.py (standard-library Python over the
 # trace JSON, no profreport code) printed the numbers below; HTA's own tests
@@ -22,21 +22,10 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-H=${PR_SHARED:-../shared}/traces/hta
-case $H in
-/*) ;;
-*) H=$PR_TESTS/../$H ;;
-esac
+H=$TRACES/hta
 NS=$H/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz
 NQ=$H/negative_queue_length_values_check/rank0.json.gz
-if [ ! -f "$NS" ] || [ ! -f "$NQ" ]; then
-	echo "t0098-launch-delays: skipped ($H is missing)"
-	exit 77
-fi
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "t0098-launch-delays: skipped (no python3)"
-	exit 77
-fi
+need_trace "$NS" "$NQ"
 
 # ld FILE EXPR WANT DESC: the Python expression over gpu.launch_delays (d) is WANT
 ld() {

@@ -1,7 +1,6 @@
 #!/bin/sh
 # t0109-gpu-panels: the GPU panels (render/gpu_panel.c) as files and in the
-# HTML page, on a real Kineto trace (../shared/traces; skipped when that
-# folder is missing), and none of them for a CPU-only run. nccl_data has
+# HTML page, on a real Kineto trace (tests/data/traces), and none of them for a CPU-only run. nccl_data has
 # kernels, NCCL communication (so an overlap panel), 2 streams with queue
 # timelines and 3 ProfilerSteps: all 6 panels. The numbers the panels draw
 # are checked against the trace by tests/tools/check_gpu_panels.py
@@ -11,11 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 QEFF=$PR_SAMPLES/qeff/qeff_profile.json
-NCCL=${PR_SHARED:-../shared}/traces/hta/nccl_parser_config/nccl_data.json.gz
-case $NCCL in
-/*) ;;
-*) NCCL=$PR_TESTS/../$NCCL ;;
-esac
+NCCL=$TRACES/hta/nccl_parser_config/nccl_data.json.gz
 
 # -- a CPU-only run: no GPU panel file, no GPU figure, no GPU section
 mkdir cpu
@@ -26,12 +21,8 @@ expect_rc 0 "report of a CPU-only run"
 if grep -q 'id="r0-gpu_' cpu.html; then fail "a CPU-only page has a GPU figure"; fi
 if grep -q '<h3>GPU' cpu.html; then fail "a CPU-only page has a GPU section"; fi
 
-if [ ! -f "$NCCL" ]; then
-	# the CPU part held; the GPU part is a skip (77), never a pass (PR_REQUIRE_ALL=1 fails it)
-	echo "t0109-gpu-panels: GPU part skipped ($NCCL is missing)"
-	[ "$failures" -eq 0 ] || finish
-	exit 77
-fi
+[ "$failures" -eq 0 ] || finish
+need_trace "$NCCL"
 
 # -- the panels as files: all six, PNG and SVG
 mkdir png svg

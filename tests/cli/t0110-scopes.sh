@@ -2,7 +2,7 @@
 # t0110-scopes: issue 28 ("Scopes"), gpu_breakdown.scopes.{all,linked,steps}:
 # TraceLens's gpu_timeline in the scope TraceLens uses (include_unlinked_kernels
 # =False: GPU ops a traced runtime call launched) on TraceLens's H100 Qwen1.5
-# trace (../shared/traces/tracelens, see its README; skipped when missing), and
+# trace (tests/data/traces/tracelens, see its README), and
 # on a small constructed trace (memsets as computation, an unlinked kernel, a
 # GPU op without a "stream" arg left out as HTA does).
 #
@@ -96,18 +96,11 @@ sc step.out.json "$(echo "$F5" | sed 's/K/"steps"/')" "[15000, 0, 15000, 5000, 2
 sc step.out.json '[s["steps"]["ops"], s["linked"]["ops"]]' "[2, 3]" "constructed: ops in steps, linked"
 
 # ---- TraceLens's H100 trace
-T=${PR_SHARED:-../shared}/traces/tracelens
-case $T in
-/*) ;;
-*) T=$PR_TESTS/../$T ;;
-esac
+T=$TRACES/tracelens
 Q=$T/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz
 CSV=$T/reference/h100/gpu_timeline.csv
-if [ ! -f "$Q" ] || [ ! -f "$CSV" ]; then
-	echo "t0110-scopes: skipped ($T is missing; the constructed part ran)"
-	[ "$failures" -eq 0 ] || finish
-	exit 77
-fi
+[ "$failures" -eq 0 ] || finish
+need_trace "$Q" "$CSV"
 
 run "$P" summary "$Q" --json q.json
 expect_rc 0 "summary of the TraceLens H100 trace"

@@ -15,7 +15,10 @@
 #   parameters (fixed lists pasted by macros at compile time). The one
 #   exception is ingest/fmt_nsys.c, which assembles its queries from fixed
 #   fragments chosen by the tables and columns an export has (identifiers
-#   cannot be bound); no value from the input enters its SQL text.
+#   cannot be bound); no value from the input enters its SQL text. A list of
+#   ids is bound too, as a JSON array read by `IN (SELECT value FROM
+#   json_each(?N))` (analyze/actx.c pr_actx_prep_ids): no SQL text is built in
+#   a strbuf and no statement is prepared from one.
 set -u
 top=${PR_TESTS:?}/..
 cd "$top" || exit 2
@@ -46,6 +49,11 @@ check "store/writer_impl.h outside store/writer*.c" '#include "store/writer_impl
 check "render/layout_impl.h outside render/layout*.c" '#include "render/layout_impl.h"' \
 	$(echo "$all_src" | grep -v '^render/layout')
 check "SQL formatted at run time" '"[^"]*(SELECT|INSERT|UPDATE|DELETE|PRAGMA|WHERE)[^"]*%[-0-9.l]*[sdi]' \
+	$(ls base/*.[ch] store/*.[ch] ingest/*.[ch] analyze/*.[ch] render/*.[ch] cli/*.[ch] | grep -v '^ingest/fmt_nsys.c$')
+check "SQL built in a strbuf" \
+	'pr_strbuf_add(str|f)?\([^,]*, *"[^"]*(SELECT|INSERT|UPDATE|DELETE|WHERE| IN \()' \
+	$(ls base/*.[ch] store/*.[ch] ingest/*.[ch] analyze/*.[ch] render/*.[ch] cli/*.[ch] | grep -v '^ingest/fmt_nsys.c$')
+check "a statement prepared from a strbuf" '(prep[a-z_]*|sqlite3_prepare_v[23]|sqlite3_exec)\([^;]*\.buf' \
 	$(ls base/*.[ch] store/*.[ch] ingest/*.[ch] analyze/*.[ch] render/*.[ch] cli/*.[ch] | grep -v '^ingest/fmt_nsys.c$')
 check "banned function" \
 	'(^|[^_a-zA-Z0-9.>])(strcpy|strcat|sprintf|vsprintf|strtok|atoi|atof|gmtime|localtime|ctime)[[:space:]]*\(' \

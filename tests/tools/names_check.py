@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """names_check.py - no two different names print alike, anywhere (issue 25, item 5).
 
-usage: tests/tools/names_check.py PROFREPORT PANEL_DUMP SAMPLES SHARED
+usage: tests/tools/names_check.py PROFREPORT PANEL_DUMP SAMPLES TRACES
 
 For every input file under SAMPLES (README/.py files aside; a file profreport
-cannot read is passed over) and every real trace under SHARED/traces:
+cannot read is passed over) and every real trace under TRACES (tests/data/traces):
   summary --json   the console's name columns (top GPU ops, top spans,
                    collectives, phases by name), paired row by row with the
                    model's lists they print (the full names);
@@ -18,7 +18,7 @@ page, and the aggregate page of SAMPLES/ranks. Within one table, column or
 chart, two rows whose full names differ must not show the same text.
 The expectations come from the model's names and the rule itself, not from
 what profreport printed before. Exits 1 with one line per collision, 77 when
-SHARED is missing (after the samples passed).
+TRACES is missing (a tree without tests/data/traces; after the samples passed).
 """
 import glob
 import html.parser
@@ -203,7 +203,7 @@ def main():
     global ROOT
     if len(sys.argv) != 5:
         sys.exit(__doc__)
-    P, dump, samples, shared = sys.argv[1:]
+    P, dump, samples, traces_dir = sys.argv[1:]
     ROOT = os.path.dirname(os.path.abspath(samples))
     with tempfile.TemporaryDirectory() as tmp:
         inputs = []
@@ -225,7 +225,7 @@ def main():
                            capture_output=True, text=True)
             if os.path.exists(page):
                 check_page("samples/ranks aggregate", page)
-        traces = sorted(glob.glob(os.path.join(shared, "traces", "**", "*.json.gz"), recursive=True))
+        traces = sorted(glob.glob(os.path.join(traces_dir, "**", "*.json.gz"), recursive=True))
         for path in traces:
             check_input(P, dump, path, tmp)
     for line in fails:
@@ -235,7 +235,10 @@ def main():
     if fails:
         sys.exit(1)
     if not traces:
-        print("names_check: SKIP: no traces under %s/traces" % shared)
+        if os.path.isdir(traces_dir):
+            print("names_check: FAIL: no trace under %s" % traces_dir)
+            sys.exit(1)
+        print("names_check: SKIP: %s is missing" % traces_dir)
         sys.exit(77)
 
 

@@ -5,14 +5,17 @@
 #   - the golden models (tests/golden/analyze/*/expected.model.json), one of
 #     them also corrupted three ways, which the schema must reject;
 #   - the model of every bundled sample at once (report samples --json);
-#   - the models of the real Kineto traces of ../shared/traces/hta;
+#   - the models of every real trace of tests/data/traces (HTA, TraceLens; the
+#     Kineto JSON and HTA's memory_timeline.raw.gz);
+#   - generated runs: a long one (2500 steps) and an Inferix one whose block and
+#     step means are no whole ns;
 #   - the models of the fuzz corpus inputs that load (odd, small, hostile).
 # agg: docs/schema/agg.schema.json over the aggregates of samples/ranks, the DDP
 #   and GPU rank sets, Inferix's multirank set and the two real trace_filter
-#   ranks, and the golden ranks.agg.json (also corrupted three ways);
+#   ranks (tests/data/traces), and the golden ranks.agg.json (also corrupted three ways);
 # compare: docs/schema/compare.schema.json over `compare --to json` of every
 #   pair of samples/compare, a real trace against itself and a memory log.
-# Environment (set by ctest): PROFREPORT, PR_SAMPLES, PR_TESTS, PR_SHARED.
+# Environment (set by ctest): PROFREPORT, PR_SAMPLES, PR_TESTS, PR_TRACES.
 # Exit 77 (skip) without /usr/bin/python3 or python3-jsonschema.
 set -u
 : "${PROFREPORT:?PROFREPORT must name the profreport binary}"
@@ -23,6 +26,7 @@ py=/usr/bin/python3
 	exit 77
 }
 root=$(cd "$PR_TESTS/.." && pwd)
+traces=${PR_TRACES:-$PR_TESTS/data/traces}
 schema=$root/docs/schema/model.schema.json
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-schema.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -34,7 +38,7 @@ case $what in
 agg)
 	n=0
 	for d in "$PR_SAMPLES/ranks" "$PR_SAMPLES/ddp/named" "$PR_SAMPLES/inferix/multirank" \
-		"$PR_SHARED/traces/hta/trace_filter"; do
+		"$traces/hta/trace_filter"; do
 		[ -d "$d" ] || continue
 		n=$((n + 1))
 		"$PROFREPORT" aggregate "$d" -q -o "$tmp/agg$n.json" 2>"$tmp/err" ||
@@ -60,7 +64,7 @@ compare)
 	done
 	"$PROFREPORT" compare "$PR_SAMPLES/qeff/qeff_profile.json" "$PR_SAMPLES/qeff/qeff_profile.json" \
 		--to json -o "$tmp/cmp-qeff.json" || exit 1
-	g=$PR_SHARED/traces/hta/nccl_parser_config/nccl_data.json.gz
+	g=$traces/hta/nccl_parser_config/nccl_data.json.gz
 	if [ -f "$g" ]; then
 		"$PROFREPORT" compare "$g" "$g" --to json -o "$tmp/cmp-nccl.json" || exit 1
 	fi
@@ -75,8 +79,8 @@ esac
 	exit 1
 }
 n=0
-if [ -d "$PR_SHARED/traces/hta" ]; then
-	for f in $(find "$PR_SHARED/traces/hta" -name '*.json' -o -name '*.json.gz' | sort); do
+if [ -d "$traces" ]; then
+	for f in $(find "$traces" -name '*.json' -o -name '*.json.gz' -o -name '*.raw.gz' | sort); do
 		n=$((n + 1))
 		"$PROFREPORT" summary --json "$tmp/real$n.json" "$f" >/dev/null 2>&1 ||
 			{ echo "schema_models: summary of $f failed"; exit 1; }
@@ -87,6 +91,24 @@ fi
 	"$PROFREPORT" summary --json "$tmp/long-run.json" "$tmp/long.json" >/dev/null 2>&1 ||
 	{ echo "schema_models: summary of the long run failed"; exit 1; }
 rm -f "$tmp/long.json"
+# an Inferix run whose block and diffusion-step means are no whole ns (7 blocks, 2447712300 ns:
+# 349673185.714; 3 steps, 300000001 ns: 100000000.333): the schema's *_ns keys are integers
+/usr/bin/python3 - "$tmp/inferix7.json" <<'EOF'
+import json, sys
+ev, t = [], 1.0
+for ms in (300.1, 350.2, 349.0, 360.7, 340.0, 348.0, 399.7123):
+    ev.append({"name": "block_computation", "timestamp": t,
+               "data": {"computation_time_ms": ms, "block_size": 4}})
+    for k, sms in enumerate((100.000001, 100.0, 100.0) if ms == 300.1 else ()):
+        ev.append({"name": "diffusion_step", "timestamp": t + k * 0.1,
+                   "data": {"computation_time_ms": sms, "step": k}})
+    t += ms / 1000 + 0.01
+json.dump({"session_info": {"id": "s", "start_time": 1.0, "end_time": t + 1, "tags": {"rank": "0"}},
+           "events": ev}, open(sys.argv[1], "w"))
+EOF
+"$PROFREPORT" summary --format inferix --json "$tmp/inferix7-run.json" "$tmp/inferix7.json" >/dev/null ||
+	{ echo "schema_models: summary of the generated Inferix run failed"; exit 1; }
+rm -f "$tmp/inferix7.json"
 # fuzz corpus inputs: those that load give a model; the others are errors, not models
 for f in "$PR_TESTS"/fuzz/corpus/*/*; do
 	n=$((n + 1))

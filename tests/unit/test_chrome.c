@@ -520,7 +520,7 @@ static void test_control_character_and_bad_utf8(void **state)
 }
 
 /*
- * Times within +-(2^62 - 1) ns = +-4611686018427387903 ns (store/timecheck.h):
+ * Times within +-(2^62 - 1) ns = +-4611686018427387903 ns (base/timecheck.h):
  * in microseconds +-4611686018427387.903. One event per line:
  *   1 ts at +limit, dur 0: kept            2 ts 1 ns beyond: skipped
  *   3 ts 1 ns below -limit: skipped        4 ts at -limit, dur 1 us: kept

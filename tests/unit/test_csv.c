@@ -437,7 +437,7 @@ static void test_qnn_synthetic_time(void **state)
 }
 
 /*
- * Times within +-(2^62 - 1) ns = +-4611686018.427387903 s (store/timecheck.h).
+ * Times within +-(2^62 - 1) ns = +-4611686018.427387903 s (base/timecheck.h).
  * Rows (file lines): 2 and 3 are 4611686018.428 s from the epoch either way:
  * skipped, and neither is the origin; 4 is the origin (1703001234.567);
  * 5 is -2908684783.861 s, 4611686018.428 s before the origin: skipped;

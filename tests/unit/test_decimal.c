@@ -1,4 +1,4 @@
-/* test_decimal.c - store/decimal: exact decimal text -> scaled int64. */
+/* test_decimal.c - base/decimal: exact decimal text -> scaled int64. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* test_error.c - store/error: one-line error text, and the names shown for paths. */
+/* test_error.c - base/error: one-line error text, and the names shown for paths. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

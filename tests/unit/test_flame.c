@@ -12,6 +12,7 @@
  */
 #include "tests/unit/helpers.h"
 #include "tests/unit/jpath.h"
+#include "tests/unit/traces.h"
 
 #include <math.h>
 #include <sys/stat.h>
@@ -317,7 +318,7 @@ static void test_bounds_steps_gpu(void **state)
  * ns, merged 667105339; 3774 device activities, 165185838 ns; the NCCL all-reduce kernel
  * under AccumulateGrad / c10d::allreduce_ / record_param_comms / nccl:all_reduce (the op
  * whose runtime calls launched it) 46762159 ns, the device time under ProfilerStep#*
- * 40903612. Skipped without $PR_SHARED/traces.
+ * 40903612. Skipped only in a tree without tests/data/traces.
  */
 static void test_nccl(void **state)
 {
@@ -326,23 +327,17 @@ static void test_nccl(void **state)
 		"c10d::allreduce_", "record_param_comms", "nccl:all_reduce",
 		"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)"
 	};
-	const char *dir = getenv("PR_SHARED");
-	struct pr_strbuf sb = PR_STRBUF_INIT;
+	char file[1200];
 	struct pr_model_opts o = PR_MODEL_OPTS_INIT;
 	struct pr_error err = PR_ERROR_INIT;
-	struct stat sbuf;
 	struct pr_store *st;
 	json_t *m, *f, *n, *v;
 	size_t i, roots = 0, k = 0, steps = 0;
 	(void)state;
-	pr_strbuf_addf(&sb, "%s/traces/hta/nccl_parser_config/nccl_data.json.gz", dir ? dir : "../shared");
-	if (stat(sb.buf, &sbuf)) {
-		pr_strbuf_release(&sb);
+	if (!pr_test_trace(file, sizeof(file), "hta/nccl_parser_config/nccl_data.json.gz"))
 		skip();
-	}
 	st = open_store();
-	ingest_ok(st, sb.buf, "chrome");
-	pr_strbuf_release(&sb);
+	ingest_ok(st, file, "chrome");
 	o.timeline_points = 0;
 	if (!(m = pr_model_build(st, &o, &err)))
 		fail_msg("model: %s", err.text);

@@ -1,7 +1,7 @@
 /*
  * test_gpu_traces.c - gpu_breakdown, step_breakdown and collectives on the real
- * Kineto traces of HolisticTraceAnalysis's test data ($PR_SHARED/traces/hta,
- * see its README). Exits 77 (skipped) only when that folder is missing.
+ * Kineto traces of HolisticTraceAnalysis's test data (tests/data/traces/hta,
+ * see its README). Exits 77 (skipped) only in a tree without tests/data/traces.
  *
  * Expected numbers come from three independent places, never from profreport:
  *  - what HTA's own tests assert about these files (README of the traces);
@@ -13,6 +13,7 @@
  */
 #include "tests/unit/helpers.h"
 #include "tests/unit/jpath.h"
+#include "tests/unit/traces.h"
 
 #include <math.h>
 #include <sys/stat.h>
@@ -21,9 +22,9 @@
 
 static char *trace_path(const char *rel)
 {
-	const char *dir = getenv("PR_SHARED");
+	char buf[1200];
 	struct pr_strbuf sb = PR_STRBUF_INIT;
-	pr_strbuf_addf(&sb, "%s/traces/hta/%s", dir ? dir : "../shared", rel);
+	pr_strbuf_addf(&sb, "%s/hta/%s", pr_test_traces_dir(buf, sizeof(buf)), rel);
 	return pr_strbuf_detach(&sb, NULL);
 }
 
@@ -193,13 +194,8 @@ int main(void)
 		cmocka_unit_test(test_nccl_data),
 		cmocka_unit_test(test_negative_queue),
 	};
-	char *dir = trace_path("");
-	struct stat sb;
-	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
-		printf("test_gpu_traces: %s is missing; skipped\n", dir);
-		free(dir);
+	char dir[1200];
+	if (!pr_test_trace(dir, sizeof(dir), "hta"))
 		return 77;
-	}
-	free(dir);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

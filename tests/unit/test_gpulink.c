@@ -5,6 +5,7 @@
  * lowercase twin (samples/torch-legacy-vintage): the same model.
  */
 #include "tests/unit/helpers.h"
+#include "tests/unit/traces.h"
 #include "tests/unit/jpath.h"
 
 #include <math.h>
@@ -396,7 +397,7 @@ static void test_duplicates_and_flows(void **state)
 	json_decref(t);
 }
 
-static char traces[1024]; /* $PR_SHARED/traces/hta; "" when missing */
+static char traces[1024]; /* tests/data/traces/hta; "" in a tree without it */
 
 static json_t *model_file(const char *path, size_t timeline_points)
 {
@@ -495,14 +496,9 @@ int main(void)
 		cmocka_unit_test(test_duplicates_and_flows),
 		cmocka_unit_test(test_scratch_files),
 	};
-	const char *shared = getenv("PR_SHARED");
-	struct stat sb;
 	int rc;
-	snprintf(traces, sizeof(traces), "%s/traces/hta", shared && *shared ? shared : "../shared");
-	if (stat(traces, &sb) || !S_ISDIR(sb.st_mode)) {
-		printf("test_gpulink: %s is missing; the traces' test skipped\n", traces);
-		traces[0] = '\0';
-	}
+	if (!pr_test_trace(traces, sizeof(traces), "hta"))
+		traces[0] = '\0'; /* the traces' test skipped */
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
 	return rc == 0 && !*traces ? 77 : rc; /* skipped (77) only when the rest passed */
 }

@@ -3,6 +3,7 @@
  * their rows in scratch files (issue 16's memory work).
  */
 #include "tests/unit/helpers.h"
+#include "tests/unit/traces.h"
 #include "tests/unit/jpath.h"
 
 #include <sys/stat.h>
@@ -105,7 +106,7 @@ static void test_tie_order(void **state)
 	pr_strbuf_release(&t);
 }
 
-static char traces[1024]; /* $PR_SHARED/traces/hta; "" when missing */
+static char traces[1024]; /* tests/data/traces/hta; "" in a tree without it */
 
 static json_t *model_of(const char *path, struct pr_error *err)
 {
@@ -203,14 +204,9 @@ int main(void)
 		cmocka_unit_test(test_tie_order),
 		cmocka_unit_test(test_gpu_scratch_files),
 	};
-	const char *shared = getenv("PR_SHARED");
-	struct stat sb;
 	int rc;
-	snprintf(traces, sizeof(traces), "%s/traces/hta", shared && *shared ? shared : "../shared");
-	if (stat(traces, &sb) || !S_ISDIR(sb.st_mode)) {
-		printf("test_gpuscan: %s is missing; the traces' test skipped\n", traces);
-		traces[0] = '\0';
-	}
+	if (!pr_test_trace(traces, sizeof(traces), "hta"))
+		traces[0] = '\0'; /* the traces' test skipped */
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
 	return rc == 0 && !*traces ? 77 : rc; /* skipped (77) only when the rest passed */
 }

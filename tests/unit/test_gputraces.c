@@ -1,8 +1,8 @@
 /*
- * test_gputraces.c - the real Kineto traces of ../shared/traces (HTA's test
+ * test_gputraces.c - the real Kineto traces of tests/data/traces (HTA's test
  * data, see its README) against the numbers HTA's own tests assert and the
- * values measured independently there. Exits 77 (skipped) only when the
- * folder is missing.
+ * values measured independently there. Exits 77 (skipped) only in a tree
+ * without tests/data/traces (tests/unit/traces.h).
  *
  * HTA's numbers come with its default window (include_last_profiler_step =
  * False): only events before the start of the last ProfilerStep; the model
@@ -15,6 +15,7 @@
  */
 #include "tests/unit/helpers.h"
 #include "tests/unit/jpath.h"
+#include "tests/unit/traces.h"
 
 #include <math.h>
 #include <sys/stat.h>
@@ -278,15 +279,7 @@ int main(void)
 		cmocka_unit_test(test_triton_start),  cmocka_unit_test(test_df_index_resolver_memory),
 		cmocka_unit_test(test_rocm), cmocka_unit_test(test_gpu_advice),
 	};
-	const char *shared = getenv("PR_SHARED"), *samples = getenv("PR_SAMPLES");
-	struct stat sb;
-	if (shared && *shared)
-		snprintf(dir, sizeof(dir), "%s/traces", shared);
-	else
-		snprintf(dir, sizeof(dir), "%s/../../shared/traces", samples ? samples : "samples");
-	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
-		printf("test_gputraces: %s is missing; skipped\n", dir);
+	if (!pr_test_trace(dir, sizeof(dir), ""))
 		return 77;
-	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-/* test_hash.c - store/hash: streaming content hash, independent of chunking. */
+/* test_hash.c - base/hash: streaming content hash, independent of chunking. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

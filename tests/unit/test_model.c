@@ -1268,7 +1268,7 @@ static void test_sync_and_pageable_counts(void **state)
  * A store another program wrote may hold any int64 time: spans from INT64_MIN
  * lasting INT64_MAX, samples at INT64_MAX, a run extent of the whole int64
  * range, an origin at INT64_MAX. Analysis reads times clamped to
- * +-(2^62 - 1) ns (store/timecheck.h), so every difference fits: the run
+ * +-(2^62 - 1) ns (base/timecheck.h), so every difference fits: the run
  * lasts 2 x (2^62 - 1) = 9223372036854775806 ns (it was INT64_MAX - INT64_MIN,
  * undefined, printed as "duration -0.000 s"), every span starts at the run's
  * start and lasts as long, and the epoch start is INT64_MAX - (2^62 - 1) = 2^62.

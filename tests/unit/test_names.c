@@ -4,7 +4,7 @@
  * list, other names untouched, hostile text never a crash, and a column
  * never prints two different names alike. Expectations are written by hand
  * from the C++ ABI and the names' text (the real ones come from the traces
- * in ../shared/traces, HTA's test data).
+ * in tests/data/traces, HTA's test data).
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* test_output.c - store/output: links followed to their file, temporary files known to the signal handler. */
+/* test_output.c - base/output: links followed to their file, temporary files known to the signal handler. */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>

@@ -11,6 +11,7 @@
  * by a scratch directory that does not exist, which then fails the model.
  */
 #include "tests/unit/helpers.h"
+#include "tests/unit/traces.h"
 
 #include <sys/stat.h>
 
@@ -83,7 +84,7 @@ static void test_samples(void **state)
 	}
 }
 
-static char trace[1024]; /* the HTA trace; "" when ../shared is missing */
+static char trace[1024]; /* the HTA trace; "" in a tree without tests/data/traces */
 
 static void test_real_trace(void **state)
 {
@@ -109,15 +110,9 @@ int main(void)
 		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_real_trace),
 	};
-	const char *shared = getenv("PR_SHARED");
-	struct stat sb;
 	int rc;
-	snprintf(trace, sizeof(trace), "%s/traces/hta/df_index_resolver/df_index_resolver.json.gz",
-		 shared && *shared ? shared : "../shared");
-	if (stat(trace, &sb)) {
-		printf("test_series_pages: %s is missing; the trace's test skipped\n", trace);
-		trace[0] = '\0';
-	}
+	if (!pr_test_trace(trace, sizeof(trace), "hta/df_index_resolver/df_index_resolver.json.gz"))
+		trace[0] = '\0'; /* the trace's test skipped */
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
 	return rc == 0 && !*trace ? 77 : rc; /* skipped (77) only when the rest passed */
 }

@@ -1,4 +1,4 @@
-/* test_strmap.c - store/strmap: byte-string -> int64 open-addressing map. */
+/* test_strmap.c - base/strmap: byte-string -> int64 open-addressing map. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -953,7 +953,7 @@ static void test_span_up(void **state)
 }
 
 /*
- * Times beyond +-(2^62 - 1) ns (store/timecheck.h) are refused by the
+ * Times beyond +-(2^62 - 1) ns (base/timecheck.h) are refused by the
  * writer for every format: a sample, an instant and a flow event at
  * 2^62 ns are skipped, one at 2^62 - 1 is kept; an X span from 0 lasting
  * 2^62 ns ends at 2^62 - 1. time_out_of_range counts 4.
