@@ -84,6 +84,8 @@ struct pr_actx {
 	int flame_done;
 	/* the trace view's candidates, fed by the shared span pass (an_trace.c takes it) */
 	struct pr_trace *trace;
+	/* critical_path's budget (an_critpath.c): events dropped, steps left out */
+	size_t critpath_over, critpath_over_steps;
 };
 
 /* One analyzer: adds its section to ctx->out. */
@@ -101,6 +103,12 @@ extern const struct pr_analyzer pr_an_gpubreak;
 extern const struct pr_analyzer pr_an_flame;
 extern const struct pr_analyzer pr_an_ops;
 extern const struct pr_analyzer pr_an_trace;
+extern const struct pr_analyzer pr_an_critpath;
+/* The events (ops, runtime calls, device activities) critical_path holds at most (1 Mi;
+ * PROFREPORT_CRITPATH_EVENTS=N changes it, read by the model for each build). */
+#define PR_CRITPATH_EVENTS_ENV "PROFREPORT_CRITPATH_EVENTS"
+#define PR_CRITPATH_EVENTS_DEFAULT ((size_t)1 << 20)
+extern size_t pr_critpath_max_events;
 /* GPU op durations gpu_breakdown keeps for exact medians (default 4 Mi; tests lower it to
  * exercise the ordered SQL pass used beyond). */
 extern size_t pr_gpubreak_keep_max;

@@ -913,6 +913,8 @@ static const char *const diag_lost[] = {
 	"too_many_series", "too_many_tracks",
 	/* the analyses' budgets (spanstat.h) and a phase log's: steps, phases or names left out */
 	"steps_over_budget", "phases_over_budget", "names_over_budget", "phase_log_over_budget",
+	/* the critical path's budget (an_critpath.c): steps left out of it */
+	"critical_path_over_budget",
 	/* the writer's guards: a sample or span it could not store */
 	"unknown_track", "unknown_series", "non_finite_sample",
 	/* CSV samplers: rows or cells skipped, series dropped */
