@@ -6,9 +6,11 @@
  * THE GRAPH (its nodes are the start and end of every CPU op, runtime call
  * and device activity of the step; an activity belongs to the step of the
  * runtime call that launched it, else to the step holding its start):
- *   - on a thread, time runs through the innermost op or runtime call open
- *     (nesting and order: parent start -> child start, child end -> next
- *     sibling's start or the parent's end); time in no op is a gap;
+ *   - on a thread, time runs through the innermost op, user annotation
+ *     (span kind phase: a DataLoader's __next__, a record_function) or
+ *     runtime call open (nesting and order: parent start -> child start,
+ *     child end -> next sibling's start or the parent's end); time in none
+ *     is a gap;
  *   - launch: the launching call's start -> the activity's start (linked by
  *     the "correlation" arg, as the gpu section links them);
  *   - stream order: an activity's end -> the next activity's start on its
@@ -25,11 +27,12 @@
  * later of the previous activity's end on its stream (ties: the stream) and
  * the launching call's start; at a blocking call's end the awaited activity
  * when it ended within the call. The path's segments tile the step, each
- * in one class: cpu_op (an op or a non-launching runtime call), launch (a
- * runtime call that put work on the device, and the launch delay from its
- * start to the activity's start), kernel_{compute,communication,memory}
- * (kclass.h), sync (a blocking call's own time, and from the awaited
- * activity's end to the call's return) and idle (a thread in no op, a
+ * in one class: cpu_op (an op, an annotation or a non-launching runtime
+ * call), launch (a runtime call that put work on the device, and the
+ * launch delay from its start to the activity's start),
+ * kernel_{compute,communication,memory} (kclass.h), sync (a blocking
+ * call's own time, and from the awaited activity's end to the call's
+ * return) and idle (a thread in no span, a
  * stream with no activity: untraced host code or nothing).
  *
  * MEMORY: the ops, runtime calls and activities of the analysed steps, 48
@@ -225,7 +228,7 @@ static int read_events(struct cp *c, struct pr_error *err)
 	if (pr_gpuread_close(rd, err))
 		return -1;
 	if (pr_actx_prep(ctx, "SELECT track_id, name_id, ts, dur FROM span "
-			      "WHERE run_id = ?1 AND kind = 'op'",
+			      "WHERE run_id = ?1 AND kind IN ('op', 'phase')",
 			 &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -619,6 +622,8 @@ static int one_step(struct cp *c, long s, json_t *steps, size_t *nsteps, struct 
 	}
 	if (sink_t <= s0)
 		return 0;
+	if (!ctx->nsteps)
+		s1 = sink_t; /* the trace's extent: from its first event's start to its last end */
 	walk(c, sink, sink_t, s0, comp);
 	for (i = 0; i < C_N; i++)
 		c->comp[i] += comp[i];

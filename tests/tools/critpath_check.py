@@ -21,6 +21,9 @@ cats = {"cpu_op": CPU, "cuda_runtime": RT, "kernel": ACT, "gpu_memcpy": ACT, "gp
 ev = []
 for e in d["traceEvents"]:
     k = cats.get(e.get("cat"))
+    if e.get("cat") == "user_annotation" and not (e["name"].startswith("ProfilerStep#")
+                                                  and len(e["name"]) > 13):
+        k = CPU  # an annotation (a DataLoader's __next__, a record_function): CPU time
     if e.get("ph") != "X" or k is None:
         continue
     ts = int(round(e["ts"] * 1000))  # exact: ints, and Decimal for "1.5" (ns times)
