@@ -15,6 +15,10 @@
  *     the "correlation" arg, as the gpu section links them);
  *   - stream order: an activity's end -> the next activity's start on its
  *     stream;
+ *   - between streams (inferred, no event handle being traced): an activity
+ *     that started more than 10 us after it was free to (its call had
+ *     returned, its stream's previous activity had ended) and within 10 us
+ *     of the end of another stream's activity waited for that one;
  *   - synchronisation: a blocking call (cuda/hip DeviceSynchronize,
  *     StreamSynchronize, EventSynchronize: the device activity of the step
  *     that ended last within the call; Memcpy, MemcpyAsync: its own copy,
@@ -37,8 +41,8 @@
  *
  * MEMORY: the ops, runtime calls and activities of the analysed steps, 48
  * bytes each, at most pr_critpath_max_events of them (1 Mi: 48 MiB) plus
- * their per-step indexes; events past it are dropped and the steps they
- * belong to left out (diagnostic critical_path_over_budget, model.c;
+ * their per-step indexes; past it the latest steps are left out whole
+ * (evict; diagnostic critical_path_over_budget, model.c;
  * PROFREPORT_CRITPATH_EVENTS=N sets the budget). The
  * section is absent when the run has no device activity.
  */
@@ -57,6 +61,8 @@ size_t pr_critpath_max_events = PR_CRITPATH_EVENTS_DEFAULT;
 #define CP_TOP 10        /* ops and kernels listed */
 #define CP_STEPS_CAP 256 /* steps listed one by one */
 #define NONE INT64_MIN
+/* an activity that could have started this much earlier waited for another stream (10 us) */
+#define CP_XSTREAM_NS 10000
 
 enum { EV_OP, EV_RT, EV_ACT };
 enum { RT_OTHER, RT_LAUNCH, RT_SYNC, RT_MEMCPY };
@@ -98,6 +104,7 @@ struct cp {
 	struct cev *ev;
 	size_t n, cap, over;
 	uint8_t *step_over; /* per step: an event of it was dropped */
+	int32_t cutoff;     /* steps from here on are left out (the budget) */
 	struct pr_imap rt_cls; /* runtime name id -> RT_* */
 	struct pr_imap k_cls;  /* activity name id -> kclass */
 	sqlite3_stmt *name_st;
@@ -168,13 +175,53 @@ static int cls_of(struct cp *c, struct pr_imap *m, int64_t name, int rt, int *ou
 	return 0;
 }
 
-/* Keeps an event of step `step` (-1: none, not kept) unless over the budget. */
-static void keep(struct cp *c, const struct cev *e)
+static void drop(struct cp *c, const struct cev *e)
 {
-	if (c->n >= pr_critpath_max_events) {
-		c->over++;
-		if (e->step >= 0)
-			c->step_over[e->step] = 1;
+	c->over++;
+	if (e->step >= 0)
+		c->step_over[e->step] = 1;
+}
+
+/*
+ * Over the budget, the latest steps go: a step limit (cutoff) is lowered until at least a
+ * quarter of the events held are freed; the CPU events of the steps at or past it and the
+ * activities past it (an activity may still be its previous step's: its step is set by its
+ * launch later) are dropped, and those steps left out.
+ */
+static void evict(struct cp *c, size_t nslots)
+{
+	size_t *cpu = pr_xcalloc(nslots, sizeof(*cpu)), *act = pr_xcalloc(nslots, sizeof(*act));
+	size_t i, j, freed = 0;
+	int32_t hi = c->cutoff;
+	for (i = 0; i < c->n; i++)
+		(c->ev[i].kind == EV_ACT ? act : cpu)[c->ev[i].step]++;
+	while (hi > 0 && freed < c->n / 4 + 1) {
+		hi--;
+		freed += cpu[hi] + ((size_t)hi + 1 < nslots ? act[hi + 1] : 0);
+	}
+	c->cutoff = hi;
+	for (i = j = 0; i < c->n; i++) {
+		const struct cev *e = &c->ev[i];
+		if (e->step > hi || (e->step == hi && e->kind != EV_ACT))
+			drop(c, e);
+		else
+			c->ev[j++] = *e;
+	}
+	c->n = j;
+	free(cpu);
+	free(act);
+}
+
+/* Keeps an event (its step >= 0) unless past the budget (the cutoff, then the count). */
+static void keep(struct cp *c, const struct cev *e, size_t nslots)
+{
+	int late = e->kind == EV_ACT ? e->step > c->cutoff : e->step >= c->cutoff;
+	if (!late && c->n >= pr_critpath_max_events && c->ctx->nsteps) {
+		evict(c, nslots);
+		late = e->kind == EV_ACT ? e->step > c->cutoff : e->step >= c->cutoff;
+	}
+	if (late || c->n >= pr_critpath_max_events) {
+		drop(c, e);
 		return;
 	}
 	if (c->n == c->cap) {
@@ -186,9 +233,23 @@ static void keep(struct cp *c, const struct cev *e)
 	c->ev[c->n++] = *e;
 }
 
-static int32_t step_of(const struct pr_actx *ctx, int64_t ts)
+/* The step holding ts (CPU events); for an activity (after: 1), the last step started by ts
+ * (its launch may be in a step that ended before it ran); 0 without steps; -1: none. */
+static int32_t step_of(const struct pr_actx *ctx, int64_t ts, int after)
 {
-	return ctx->nsteps ? (int32_t)pr_actx_step_index(ctx, ts) : 0;
+	size_t lo = 0, hi = ctx->nsteps;
+	if (!ctx->nsteps)
+		return 0;
+	if (!after)
+		return (int32_t)pr_actx_step_index(ctx, ts);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ctx->steps[mid].ts <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (int32_t)lo - 1;
 }
 
 static int read_events(struct cp *c, struct pr_error *err)
@@ -198,6 +259,7 @@ static int read_events(struct cp *c, struct pr_error *err)
 	struct pr_gpuread *rd;
 	const struct pr_gpurow *r;
 	sqlite3_stmt *st;
+	size_t nslots = ctx->nsteps ? ctx->nsteps : 1;
 	int rc, cl;
 	if (!gs)
 		return -1;
@@ -222,8 +284,9 @@ static int read_events(struct cp *c, struct pr_error *err)
 		}
 		e.cls = (uint8_t)cl;
 		/* an activity's step is its call's (set when linked), else its start's */
-		e.step = step_of(ctx, e.ts);
-		keep(c, &e);
+		e.step = step_of(ctx, e.ts, e.kind == EV_ACT);
+		if (e.step >= 0)
+			keep(c, &e, nslots);
 	}
 	if (pr_gpuread_close(rd, err))
 		return -1;
@@ -241,9 +304,9 @@ static int read_events(struct cp *c, struct pr_error *err)
 		e.corr = NONE;
 		e.link = -1;
 		e.kind = EV_OP;
-		e.step = step_of(ctx, e.ts);
+		e.step = step_of(ctx, e.ts, 0);
 		if (e.step >= 0)
-			keep(c, &e);
+			keep(c, &e, nslots);
 	}
 	return pr_actx_done(ctx, st, rc, err);
 }
@@ -426,6 +489,41 @@ static int32_t awaited(struct cp *c, int32_t call)
 	return (int32_t)c->by_end[lo - 1];
 }
 
+/*
+ * An activity k starting at t that was free to start earlier (its launching call had returned
+ * and its stream's previous activity ended by `ready`, more than CP_XSTREAM_NS before t) waited
+ * for something the trace does not link (cudaStreamWaitEvent's event, a dependency between
+ * streams): the activity of another stream of the step that ended last in (ready, t], if it
+ * ended within CP_XSTREAM_NS of t. -1: none (or k is unlinked).
+ */
+static int32_t waited_stream(struct cp *c, const struct cev *k, int64_t pend, int64_t t)
+{
+	int64_t ready = pend;
+	size_t lo = 0, hi = c->nby_end;
+	if (k->link < 0 || c->ev[k->link].step != k->step)
+		return -1;
+	if (c->ev[k->link].end > ready)
+		ready = c->ev[k->link].end;
+	if (t - ready <= CP_XSTREAM_NS)
+		return -1;
+	while (lo < hi) { /* the last activity ending at or before t */
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->ev[c->by_end[mid]].end <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo > 0) {
+		const struct cev *w = &c->ev[c->by_end[lo - 1]];
+		if (w->end <= ready || t - w->end > CP_XSTREAM_NS)
+			return -1;
+		if (w->track != k->track)
+			return (int32_t)c->by_end[lo - 1];
+		lo--;
+	}
+	return -1;
+}
+
 /* The last of first[0..n) (by key) strictly before t: its position, or -1. */
 static long last_before_seg(const struct seg *s, size_t n, int64_t t)
 {
@@ -490,6 +588,7 @@ static void walk(struct cp *c, struct lane *ln, int64_t t, int64_t s0, int64_t *
 			long j = last_act_before(c, ix, ln->n, t);
 			const struct cev *k;
 			int64_t a, pend = INT64_MIN, lt = INT64_MIN;
+			int32_t w;
 			if (j < 0)
 				break;
 			k = &c->ev[ix[j]];
@@ -507,7 +606,13 @@ static void walk(struct cp *c, struct lane *ln, int64_t t, int64_t s0, int64_t *
 				pend = c->ev[ix[j - 1]].end < t ? c->ev[ix[j - 1]].end : t;
 			if (k->link >= 0 && c->ev[k->link].step == k->step)
 				lt = c->ev[k->link].ts < t ? c->ev[k->link].ts : t;
-			if (lt != INT64_MIN && lt > pend) {
+			if ((w = waited_stream(c, k, pend, t)) >= 0) {
+				/* it was free to start: it waited for another stream */
+				int64_t we = c->ev[w].end > s0 ? c->ev[w].end : s0;
+				charge(c, comp, C_SYNC, -1, t - we);
+				t = we;
+				ln = lane_find(c, c->ev[w].track, 1);
+			} else if (lt != INT64_MIN && lt > pend) {
 				int64_t l0 = lt > s0 ? lt : s0;
 				charge(c, comp, C_LAUNCH, k->link, t - l0);
 				t = l0;
@@ -670,6 +775,7 @@ static int analyse(struct cp *c, struct pr_error *err)
 	size_t nstep_slots = ctx->nsteps ? ctx->nsteps : 1;
 	uint32_t *all;
 	c->step_over = pr_xcalloc(nstep_slots, 1);
+	c->cutoff = (int32_t)nstep_slots;
 	if (read_events(c, err))
 		return -1;
 	for (i = 0; i < c->n; i++)

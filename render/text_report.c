@@ -1016,9 +1016,9 @@ static void critical_path(const json_t *run, FILE *out)
 	len = pr_mnum(cp, "length_ns");
 	heading(out, "Critical path");
 	if (!strcmp(pr_mstr(cp, "scope"), "steps"))
-		emit(out, "  %lld step%s analysed, %s on their paths in all",
-		     pr_mll(cp, "steps_analysed"), pr_mll(cp, "steps_analysed") == 1 ? "" : "s",
-		     secs(len, a, sizeof(a)));
+		emit(out, "  %lld step%s analysed, %s on %s", pr_mll(cp, "steps_analysed"),
+		     pr_mll(cp, "steps_analysed") == 1 ? "" : "s", secs(len, a, sizeof(a)),
+		     pr_mll(cp, "steps_analysed") == 1 ? "its path" : "their paths in all");
 	else
 		emit(out, "  the whole trace (no steps), %s on the path", secs(len, a, sizeof(a)));
 	if (pr_mll(cp, "steps_over_budget") > 0)

@@ -38,6 +38,11 @@ expect_rc 0 "report of the constructed trace"
 #   (300, communication); launch delay from 4020 (10); aten::fwd 4015..4020 (5), launch
 #   4010..4015 (5), aten::fwd 4005..4010 (5), idle 4000..4005 (5): cpu_op 10, launch 15,
 #   kernel_communication 300, sync 10, idle 65. k_s7 (stream 7) overlaps it and is off the path.
+# step 5 [5000,5500]: idle 5410..5500 (90); cudaDeviceSynchronize ends 5410, k_b (stream 8) ended
+#   last within it (5400): sync 10; k_b 5302..5400 (98); its call returned at 5035 and its stream
+#   was free, so it waited: k_a on stream 7 ended 5300, 2 us before it (within 10): sync 2; k_a
+#   5020..5300 (280); launch delay from 5010 (10); aten::fwd2 5005..5010 (5); idle 5000..5005 (5):
+#   cpu_op 5, launch 10, kernel_compute 378, sync 12, idle 95.
 python3 - model.json <<'PY' || fail "the constructed trace's critical paths differ from the hand-derived ones"
 import json, sys
 cp = json.load(open(sys.argv[1]))["runs"][0]["critical_path"]
@@ -45,9 +50,10 @@ keys = ["cpu_op", "launch", "kernel_compute", "kernel_communication", "kernel_me
 want = {"ProfilerStep#1": (1000, [640, 10, 0, 0, 0, 0, 350]),
         "ProfilerStep#2": (500, [5, 15, 400, 0, 0, 5, 75]),
         "ProfilerStep#3": (600, [40, 10, 0, 0, 0, 500, 50]),
-        "ProfilerStep#4": (400, [10, 15, 0, 300, 0, 10, 65])}
+        "ProfilerStep#4": (400, [10, 15, 0, 300, 0, 10, 65]),
+        "ProfilerStep#5": (500, [5, 10, 378, 0, 0, 12, 95])}
 bad = []
-if cp["scope"] != "steps" or cp["steps_analysed"] != 4 or len(cp["steps"]) != 4:
+if cp["scope"] != "steps" or cp["steps_analysed"] != 5 or len(cp["steps"]) != 5:
     bad.append("scope/steps: %s %s" % (cp["scope"], cp["steps_analysed"]))
 for s in cp["steps"]:
     ln, comp = want[s["name"]]
@@ -55,16 +61,17 @@ for s in cp["steps"]:
     if s["length_ns"] != ln * 1000 or got != comp:
         bad.append("%s: length %d, %s; want %d, %s" % (s["name"], s["length_ns"], got, ln * 1000, comp))
 tot = [sum(w[1][i] for w in want.values()) * 1000 for i in range(len(keys))]
-if [cp["composition_ns"][k] for k in keys] != tot or cp["length_ns"] != 2500000:
+if [cp["composition_ns"][k] for k in keys] != tot or cp["length_ns"] != 3000000:
     bad.append("totals %s" % cp["composition_ns"])
 # top: aten::cpu_heavy 600 (step 1), cudaStreamSynchronize 500 (step 3), cudaLaunchKernel
-# 10+15+10+15 = 50; kernels gemm_k2 300 and the NCCL kernel 300 (either order: ties go by
-# name id), add_k 100
+# 10+15+10+15+10 = 60; kernels gemm_k2 300 and the NCCL kernel 300 (either order: ties go by
+# name id), k_a 280, add_k 100, k_b 98
 ops = [(o["name"], o["ns"]) for o in cp["top_ops"][:3]]
-if ops != [("aten::cpu_heavy", 600000), ("cudaStreamSynchronize", 500000), ("cudaLaunchKernel", 50000)]:
+if ops != [("aten::cpu_heavy", 600000), ("cudaStreamSynchronize", 500000), ("cudaLaunchKernel", 60000)]:
     bad.append("top_ops %s" % ops)
 ks = {(k["name"], k["ns"], k["class"]) for k in cp["top_kernels"]}
 if ks != {("gemm_k2", 300000, "compute"), ("add_k", 100000, "compute"),
+          ("k_a", 280000, "compute"), ("k_b", 98000, "compute"),
           ("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 300000, "communication")}:
     bad.append("top_kernels %s" % sorted(ks))
 for b in bad:
@@ -72,13 +79,15 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
 
-# -- summary: the block, its shares of 2.5 ms (cpu_op 695 us = 27.8 %, sync 515 = 20.6 %)
+# -- summary: the block, its shares of 3 ms (the sums of the steps above: cpu_op 700 us =
+# 23.3 %, launch 60 = 2.0 %, sync 527 = 17.6 %, idle 635 = 21.2 %, compute 778 = 25.9 %,
+# communication 300 = 10.0 %)
 run "$P" summary cp.json
 expect_rc 0 "summary of the constructed trace"
 expect_out_has "Critical path" "summary's critical path block"
-expect_out_has "4 steps analysed, 2.500 ms on their paths in all" "summary's path length"
-expect_out_has "CPU ops 27.8%  launch 2.0%  sync 20.6%  idle 21.6%" "summary's composition"
-expect_out_has "kernels: compute 16.0%  communication 12.0%  memory 0.0%" "summary's kernels"
+expect_out_has "5 steps analysed, 3.000 ms on their paths in all" "summary's path length"
+expect_out_has "CPU ops 23.3%  launch 2.0%  sync 17.6%  idle 21.2%" "summary's composition"
+expect_out_has "kernels: compute 25.9%  communication 10.0%  memory 0.0%" "summary's kernels"
 
 # -- the page: its section, bar and tables
 run "$P" report cp.json -o page.html
@@ -93,7 +102,8 @@ expect_rc 0 "report of a CPU-only run"
 python3 -c 'import json,sys; sys.exit("critical_path" in json.load(open("cpu.json"))["runs"][0])' ||
 	fail "a CPU-only run has a critical path"
 
-# -- the budget: 21 events; at 10, the events past it are dropped and their steps left out
+# -- the budget: 28 events (steps 1-5: 4, 7, 4, 6, 7 ops, calls and kernels); at 10 the latest
+# steps go, step 1 stays whole and its path is the one above; the events left out are said
 PROFREPORT_CRITPATH_EVENTS=10 run "$P" report cp.json --json small.json --timeline-points 0
 expect_rc 0 "report under a budget of 10 events"
 python3 - small.json <<'PY' || fail "the critical path's budget is not kept or not said"
@@ -101,9 +111,12 @@ import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]
 cp = r["critical_path"]
 d = [x for x in r["diagnostics"] if x["code"] == "critical_path_over_budget"]
-ok = cp["events"] == 10 and cp["events_over_budget"] == 11 and cp["events_budget"] == 10
-ok = ok and cp["steps_over_budget"] >= 1 and cp["steps_analysed"] + cp["steps_over_budget"] <= 4
-ok = ok and len(d) == 1 and d[0]["count"] == 11
+ok = cp["events"] <= 10 and cp["events"] + cp["events_over_budget"] == 28
+ok = ok and cp["steps_analysed"] == 1 and cp["steps_over_budget"] == 4
+s = cp["steps"][0]
+ok = ok and s["name"] == "ProfilerStep#1" and s["length_ns"] == 1000000
+ok = ok and [s["composition_ns"][k] for k in ("cpu_op", "launch", "idle")] == [640000, 10000, 350000]
+ok = ok and len(d) == 1 and d[0]["count"] == cp["events_over_budget"]
 sys.exit(0 if ok else 1)
 PY
 PROFREPORT_CRITPATH_EVENTS=0 run "$P" report cp.json --json bad.json

@@ -131,7 +131,16 @@ while t > s0:
             break
         pend = min(evs[j - 1]["end"], t) if j > 0 else None
         lt = min(k["link"]["ts"], t) if k["link"] else None
-        if lt is not None and (pend is None or lt > pend):
+        # free to start 10 us before t (call returned, stream free): it waited for the
+        # latest end on another stream in (ready, t], if that came within 10 us of t
+        ready = max(x for x in (pend, k["link"]["end"] if k["link"] else None, -2**63)
+                    if x is not None)
+        other = [x for x in acts if x["lane"] != lane and ready < x["end"] <= t]
+        w = max(other, key=lambda e: (e["end"], e["i"])) if other else None
+        if k["link"] and t - ready > 10000 and w is not None and t - w["end"] <= 10000:
+            charge("sync", None, t - max(w["end"], s0))
+            lane, t = w["lane"], max(w["end"], s0)
+        elif lt is not None and (pend is None or lt > pend):
             charge("launch", k["link"], t - max(lt, s0))
             lane, t = k["link"]["lane"], max(lt, s0)
         elif pend is None:

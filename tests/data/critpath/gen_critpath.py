@@ -9,6 +9,9 @@ derivation). Times are us; thread 100 of pid 1, streams 7 and 8 of GPU 0.
                        activity explains (the kernel ended before it began)
   step 4 [4000, 4400]  two overlapping streams: 200 us on stream 7, a 300 us NCCL
                        kernel on stream 8, then a device sync
+  step 5 [5000, 5500]  a wait between streams: k_b on stream 8 starts 2 us after k_a
+                       on stream 7 ends (as after cudaStreamWaitEvent), long after its
+                       launch returned
 """
 import json
 import sys
@@ -32,7 +35,7 @@ def launch(ts, dur, kname, kts, kdur, stream=7):
       args={"correlation": c, "stream": stream, "device": 0})
 
 
-for i, (t0, d) in enumerate([(0, 1000), (2000, 500), (3000, 600), (4000, 400)], 1):
+for i, (t0, d) in enumerate([(0, 1000), (2000, 500), (3000, 600), (4000, 400), (5000, 500)], 1):
     x("user_annotation", "ProfilerStep#%d" % i, t0, d)
 
 # step 1
@@ -54,6 +57,12 @@ x("cpu_op", "aten::fwd", 4005, 45)
 launch(4010, 5, "k_s7", 4020, 200, stream=7)
 launch(4020, 5, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 4030, 300, stream=8)
 x("cuda_runtime", "cudaDeviceSynchronize", 4060, 280, args={"cbid": 165})
+# step 5
+x("cpu_op", "aten::fwd2", 5005, 33)
+launch(5010, 5, "k_a", 5020, 280, stream=7)
+x("cuda_runtime", "cudaStreamWaitEvent", 5020, 5, args={"cbid": 147})
+launch(5030, 5, "k_b", 5302, 98, stream=8)
+x("cuda_runtime", "cudaDeviceSynchronize", 5040, 370, args={"cbid": 165})
 
 ev.sort(key=lambda e: (e["ts"], -e["dur"]))
 doc = {"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "NVIDIA H100"}],
