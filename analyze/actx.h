@@ -104,10 +104,10 @@ extern const struct pr_analyzer pr_an_flame;
 extern const struct pr_analyzer pr_an_ops;
 extern const struct pr_analyzer pr_an_trace;
 extern const struct pr_analyzer pr_an_critpath;
-/* The events (ops, runtime calls, device activities) critical_path holds at most (1 Mi;
+/* The events (ops, runtime calls, device activities) critical_path holds at most (512 Ki;
  * PROFREPORT_CRITPATH_EVENTS=N changes it, read by the model for each build). */
 #define PR_CRITPATH_EVENTS_ENV "PROFREPORT_CRITPATH_EVENTS"
-#define PR_CRITPATH_EVENTS_DEFAULT ((size_t)1 << 20)
+#define PR_CRITPATH_EVENTS_DEFAULT ((size_t)1 << 19)
 extern size_t pr_critpath_max_events;
 /* GPU op durations gpu_breakdown keeps for exact medians (default 4 Mi; tests lower it to
  * exercise the ordered SQL pass used beyond). */

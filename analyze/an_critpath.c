@@ -40,7 +40,7 @@
  * stream with no activity: untraced host code or nothing).
  *
  * MEMORY: the ops, runtime calls and activities of the analysed steps, 48
- * bytes each, at most pr_critpath_max_events of them (1 Mi: 48 MiB) plus
+ * bytes each, at most pr_critpath_max_events of them (512 Ki: 24 MiB) plus
  * their per-step indexes; past it the latest steps are left out whole
  * (evict; diagnostic critical_path_over_budget, model.c;
  * PROFREPORT_CRITPATH_EVENTS=N sets the budget). The
@@ -72,13 +72,13 @@ static const char *const cat_names[C_N] = { "cpu_op",		"launch",
 					    "kernel_memory",	"sync",
 					    "idle" };
 
-struct cev {
-	int64_t ts, end, name, corr, track;
-	int32_t step; /* -1: none */
-	int32_t link; /* activity: its launching call; call: the first activity it launched */
-	uint8_t kind; /* EV_* */
-	uint8_t cls;  /* runtime: RT_*; activity: enum pr_kclass */
-	uint8_t gone; /* dropped: its step is left out */
+struct cev { /* 48 bytes */
+	int64_t ts, end, name, corr;
+	uint32_t track; /* index into struct cp's tracks */
+	int32_t step;   /* -1: none */
+	int32_t link;   /* activity: its launching call; call: the first activity it launched */
+	uint8_t kind;   /* EV_* */
+	uint8_t cls;    /* runtime: RT_*; activity: enum pr_kclass */
 };
 
 struct seg {
@@ -87,7 +87,7 @@ struct seg {
 };
 
 struct lane {
-	int64_t track;
+	uint32_t track;
 	int gpu;
 	size_t first, n; /* into the step's sorted index (activities) or its segments (threads) */
 };
@@ -107,6 +107,8 @@ struct cp {
 	int32_t cutoff;     /* steps from here on are left out (the budget) */
 	struct pr_imap rt_cls; /* runtime name id -> RT_* */
 	struct pr_imap k_cls;  /* activity name id -> kclass */
+	struct pr_imap track_idx; /* track id -> index into tracks */
+	size_t ntracks;
 	sqlite3_stmt *name_st;
 	/* per step scratch */
 	uint32_t *idx;
@@ -139,6 +141,17 @@ static const char *name_text(struct cp *c, int64_t id, struct pr_error *err)
 		return NULL;
 	}
 	return rc == SQLITE_ROW ? pr_actx_text(c->name_st, 0) : "";
+}
+
+/* The index of a track id (added when new). */
+static uint32_t track_index(struct cp *c, int64_t id)
+{
+	int64_t v;
+	if (!pr_imap_get(&c->track_idx, id, &v)) {
+		v = (int64_t)c->ntracks++;
+		pr_imap_put(&c->track_idx, id, v);
+	}
+	return (uint32_t)v;
 }
 
 static int rt_class(const char *s)
@@ -263,6 +276,8 @@ static int read_events(struct cp *c, struct pr_error *err)
 	int rc, cl;
 	if (!gs)
 		return -1;
+	if (!gs->nkind[PR_GK_KERNEL] && !gs->nkind[PR_GK_MEMCPY] && !gs->nkind[PR_GK_MEMSET])
+		return 0; /* no device activity: no section, nothing read */
 	if (!(rd = pr_gpuscan_open(ctx, gs, 0, err)))
 		return -1;
 	while ((r = pr_gpuread_next(rd))) {
@@ -274,7 +289,7 @@ static int read_events(struct cp *c, struct pr_error *err)
 		e.end = r->ts + (r->dur > 0 ? r->dur : 0);
 		e.name = r->name;
 		e.corr = pr_gpurow_corr_link(r);
-		e.track = gs->tracks[r->track];
+		e.track = track_index(c, gs->tracks[r->track]);
 		e.link = -1;
 		e.kind = r->kind == PR_GK_RUNTIME ? EV_RT : EV_ACT;
 		if (cls_of(c, e.kind == EV_RT ? &c->rt_cls : &c->k_cls, r->name, e.kind == EV_RT,
@@ -297,7 +312,7 @@ static int read_events(struct cp *c, struct pr_error *err)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct cev e = { 0 };
 		int64_t dur = sqlite3_column_int64(st, 3);
-		e.track = sqlite3_column_int64(st, 0);
+		e.track = track_index(c, sqlite3_column_int64(st, 0));
 		e.name = sqlite3_column_int64(st, 1);
 		e.ts = sqlite3_column_int64(st, 2);
 		e.end = e.ts + (dur > 0 ? dur : 0);
@@ -412,7 +427,7 @@ static void thread_segs(struct cp *c, const uint32_t *ix, size_t n)
 	}
 }
 
-static struct lane *lane_find(struct cp *c, int64_t track, int gpu)
+static struct lane *lane_find(struct cp *c, uint32_t track, int gpu)
 {
 	size_t i;
 	for (i = 0; i < c->nlanes; i++)
@@ -643,18 +658,20 @@ static int cmp_tally(const void *pa, const void *pb)
 	return a->key < b->key ? -1 : (a->key > b->key);
 }
 
-/* The step's thread: the track of its span. */
+/* The step's thread: the index of its span's track (-1: none of the events' tracks). */
 static int step_track(struct cp *c, int64_t span_id, int64_t *track, struct pr_error *err)
 {
 	sqlite3_stmt *st;
+	int64_t v;
 	int rc;
 	*track = NONE;
 	if (pr_actx_prep(c->ctx, "SELECT track_id FROM span WHERE run_id = ?1 AND id = ?2", &st,
 			 err))
 		return -1;
 	sqlite3_bind_int64(st, 2, span_id);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		*track = sqlite3_column_int64(st, 0);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW &&
+	    pr_imap_get(&c->track_idx, sqlite3_column_int64(st, 0), &v))
+		*track = v;
 	return pr_actx_done(c->ctx, st, rc, err);
 }
 
@@ -723,7 +740,7 @@ static int one_step(struct cp *c, long s, json_t *steps, size_t *nsteps, struct 
 		sink = lane_find(c, c->ev[last_act].track, 1);
 	} else {
 		sink_t = s1;
-		sink = track == NONE ? NULL : lane_find(c, track, 0);
+		sink = track == NONE ? NULL : lane_find(c, (uint32_t)track, 0);
 	}
 	if (sink_t <= s0)
 		return 0;
@@ -841,6 +858,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	pr_kclassify_release(&c.kc);
 	pr_imap_release(&c.rt_cls);
 	pr_imap_release(&c.k_cls);
+	pr_imap_release(&c.track_idx);
 	pr_imap_release(&c.op_idx);
 	pr_imap_release(&c.kern_idx);
 	free(c.ev);
