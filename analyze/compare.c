@@ -913,8 +913,6 @@ static const char *const diag_lost[] = {
 	"too_many_series", "too_many_tracks",
 	/* the analyses' budgets (spanstat.h) and a phase log's: steps, phases or names left out */
 	"steps_over_budget", "phases_over_budget", "names_over_budget", "phase_log_over_budget",
-	/* the critical path's budget (an_critpath.c): steps left out of it */
-	"critical_path_over_budget",
 	/* the writer's guards: a sample or span it could not store */
 	"unknown_track", "unknown_series", "non_finite_sample",
 	/* CSV samplers: rows or cells skipped, series dropped */
@@ -970,6 +968,9 @@ static const char *const diag_lost[] = {
  */
 static const char *const diag_note[] = {
 	"trailing_comma", "control_character", "invalid_utf8", "ignored_phase", "flow_without_id",
+	/* the critical path's budget (an_critpath.c): it covers the first steps only; compare
+	 * reads none of it, every other number keeps all the steps */
+	"critical_path_over_budget",
 	"metadata_skipped", "metadata_unreadable", "overlapping_spans", "unsorted_track",
 	/* Bytes-only [memory] events: the running total is exact up to its start,
 	 * which both sides set by the same rule */
