@@ -188,6 +188,25 @@ static int cls_of(struct cp *c, struct pr_imap *m, int64_t name, int rt, int *ou
 	return 0;
 }
 
+/* Times within +-2^61 and durations up to 2^61 (the store's times reach +-2^62): every
+ * difference of two of them fits an int64. */
+#define CP_T_MAX ((int64_t)1 << 61)
+
+static int64_t clamp_t(int64_t t)
+{
+	return t < -CP_T_MAX ? -CP_T_MAX : t > CP_T_MAX ? CP_T_MAX : t;
+}
+
+static int64_t end_of(int64_t ts, int64_t dur)
+{
+	return ts + (dur <= 0 ? 0 : dur > CP_T_MAX ? CP_T_MAX : dur);
+}
+
+static int64_t sat_add(int64_t a, int64_t b) /* a, b >= 0 */
+{
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 static void drop(struct cp *c, const struct cev *e)
 {
 	c->over++;
@@ -285,8 +304,8 @@ static int read_events(struct cp *c, struct pr_error *err)
 		if (r->kind != PR_GK_RUNTIME && r->kind != PR_GK_KERNEL &&
 		    r->kind != PR_GK_MEMCPY && r->kind != PR_GK_MEMSET)
 			continue;
-		e.ts = r->ts;
-		e.end = r->ts + (r->dur > 0 ? r->dur : 0);
+		e.ts = clamp_t(r->ts);
+		e.end = end_of(e.ts, r->dur);
 		e.name = r->name;
 		e.corr = pr_gpurow_corr_link(r);
 		e.track = track_index(c, gs->tracks[r->track]);
@@ -314,8 +333,8 @@ static int read_events(struct cp *c, struct pr_error *err)
 		int64_t dur = sqlite3_column_int64(st, 3);
 		e.track = track_index(c, sqlite3_column_int64(st, 0));
 		e.name = sqlite3_column_int64(st, 1);
-		e.ts = sqlite3_column_int64(st, 2);
-		e.end = e.ts + (dur > 0 ? dur : 0);
+		e.ts = clamp_t(sqlite3_column_int64(st, 2));
+		e.end = end_of(e.ts, dur);
 		e.corr = NONE;
 		e.link = -1;
 		e.kind = EV_OP;
@@ -455,7 +474,7 @@ static void tally_add(struct cp *c, int kernel, int64_t name, int64_t ns, uint8_
 		(*arr)[v].cls = cls;
 		pr_imap_put(m, name, v);
 	}
-	(*arr)[v].ns += ns;
+	(*arr)[v].ns = sat_add((*arr)[v].ns, ns);
 }
 
 /* One segment of the path: its class, the event it is charged to (-1: none), its time. */
@@ -718,8 +737,8 @@ static int one_step(struct cp *c, long s, json_t *steps, size_t *nsteps, struct 
 	if (c->nby_end)
 		last_act = (int32_t)c->by_end[c->nby_end - 1];
 	if (ctx->nsteps) {
-		s0 = ctx->steps[s].ts;
-		s1 = s0 + ctx->steps[s].dur;
+		s0 = clamp_t(ctx->steps[s].ts);
+		s1 = end_of(s0, ctx->steps[s].dur);
 		if (step_track(c, ctx->steps[s].id, &track, err))
 			return -1;
 	} else {
@@ -748,8 +767,8 @@ static int one_step(struct cp *c, long s, json_t *steps, size_t *nsteps, struct 
 		s1 = sink_t; /* the trace's extent: from its first event's start to its last end */
 	walk(c, sink, sink_t, s0, comp);
 	for (i = 0; i < C_N; i++)
-		c->comp[i] += comp[i];
-	c->length += sink_t - s0;
+		c->comp[i] = sat_add(c->comp[i], comp[i]);
+	c->length = sat_add(c->length, sink_t - s0);
 	if (*nsteps < CP_STEPS_CAP) {
 		const char *nm = ctx->nsteps ? ctx->steps[s].name : "(trace)";
 		json_t *o = pr_jobj("name", json_string(nm), "t_ns", pr_actx_t(ctx, s0),
