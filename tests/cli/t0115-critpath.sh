@@ -17,6 +17,29 @@ case $SIMPLE in
 esac
 
 python3 "$GEN" cp.json
+
+# same_as_python MODEL WANT: the model's critical_path equals critpath_check.py's output (length,
+# every class, the top ops and kernels with their ns)
+same_as_python() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+cp = json.load(open(sys.argv[1]))["runs"][0]["critical_path"]
+w = json.load(open(sys.argv[2]))
+bad = []
+if cp["length_ns"] != w["length_ns"]:
+    bad.append("length %s, want %s" % (cp["length_ns"], w["length_ns"]))
+if cp["composition_ns"] != w["composition_ns"]:
+    bad.append("composition %s, want %s" % (cp["composition_ns"], w["composition_ns"]))
+for k in ("top_ops", "top_kernels"):
+    got = sorted((o["name"], o["ns"]) for o in cp[k])
+    want = sorted((o["name"], o["ns"]) for o in w[k])
+    if got != want:
+        bad.append("%s %s, want %s" % (k, got, want))
+for b in bad:
+    print("critpath:", b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+}
 run "$P" report cp.json --json model.json --timeline-points 0
 expect_rc 0 "report of the constructed trace"
 
@@ -79,6 +102,10 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
 
+# the Python over the trace's JSON agrees (it walks the same rules: a check of the C's graph)
+python3 "$CHECK" cp.json >cp.want.json || fail "critpath_check.py failed on the constructed trace"
+same_as_python model.json cp.want.json || fail "the constructed trace's path differs from critpath_check.py's"
+
 # -- summary: the block, its shares of 3 ms (the sums of the steps above: cpu_op 700 us =
 # 23.3 %, launch 60 = 2.0 %, sync 527 = 17.6 %, idle 635 = 21.2 %, compute 778 = 25.9 %,
 # communication 300 = 10.0 %)
@@ -132,27 +159,21 @@ fi
 run "$P" report "$SIMPLE" --json simple.json --timeline-points 0
 expect_rc 0 "report of simple_add"
 python3 "$CHECK" "$SIMPLE" >want.json || fail "critpath_check.py failed on simple_add"
-python3 - simple.json want.json <<'PY' || fail "simple_add's critical path differs from critpath_check.py's"
-import json, sys
-cp = json.load(open(sys.argv[1]))["runs"][0]["critical_path"]
-w = json.load(open(sys.argv[2]))
-bad = []
-if cp["scope"] != "trace" or cp["length_ns"] != w["length_ns"]:
-    bad.append("length %s, want %s" % (cp["length_ns"], w["length_ns"]))
-if cp["composition_ns"] != w["composition_ns"]:
-    bad.append("composition %s, want %s" % (cp["composition_ns"], w["composition_ns"]))
-for k in ("top_ops", "top_kernels"):
-    got = sorted((o["name"], o["ns"]) for o in cp[k])
-    want = sorted((o["name"], o["ns"]) for o in w[k])
-    if got != want:
-        bad.append("%s %s, want %s" % (k, got, want))
-for b in bad:
-    print("critpath:", b, file=sys.stderr)
-sys.exit(1 if bad else 0)
-PY
+same_as_python simple.json want.json || fail "simple_add's critical path differs from critpath_check.py's"
+python3 -c 'import json,sys; sys.exit(json.load(open("simple.json"))["runs"][0]["critical_path"]["scope"] != "trace")' ||
+	fail "simple_add has no steps: its path is the whole trace's"
 # and what the path is (critpath_check.py's numbers; the trace is 41.6 s of CUDA start-up and
 # cuDNN autotuning on the CPU): a CPU-bound path, 89.8 % CPU ops and annotations
 python3 -c 'import json,sys; c=json.load(open("want.json"))
 sys.exit(not (c["length_ns"] == 41579901000 and c["composition_ns"]["cpu_op"] == 37318256000))' ||
 	fail "critpath_check.py's simple_add numbers changed"
+
+# -- HTA's nccl_data (3 ProfilerSteps, 2 streams, NCCL kernels) against the Python, per step
+NCCL=$(dirname "$(dirname "$SIMPLE")")/../nccl_parser_config/nccl_data.json.gz
+run "$P" report "$NCCL" --json nccl.json --timeline-points 0
+expect_rc 0 "report of nccl_data"
+python3 "$CHECK" "$NCCL" >nccl.want.json || fail "critpath_check.py failed on nccl_data"
+same_as_python nccl.json nccl.want.json || fail "nccl_data's critical path differs from critpath_check.py's"
+python3 -c 'import json,sys; c=json.load(open("nccl.json"))["runs"][0]["critical_path"]
+sys.exit(c["steps_analysed"] != 3)' || fail "nccl_data's 3 steps are not analysed"
 finish
