@@ -1655,8 +1655,10 @@ static int critpath_bar(struct pr_strbuf *sb, const json_t *cp, const char *idp,
 		if (i == n)
 			break;
 		cat[i] = pr_panelset_strdup(ps, pr_mstr(v, "name"));
-		for (k = 0; k < nk; k++)
-			((double *)g[k].values)[i] = len > 0 ? 100 * pr_mnum(comp, cp_keys[k]) / len : 0;
+		for (k = 0; k < nk; k++) {
+			double x = pr_mnum(comp, cp_keys[k]);
+			((double *)g[k].values)[i] = len > 0 ? 100 * x / len : 0;
+		}
 	}
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	*b = (struct pr_chart_bars){ cat, n, g, nk, 1, 0, 1, 0 };
@@ -1724,9 +1726,14 @@ static int critpath_section(struct pr_strbuf *sb, const json_t *run, const char 
 	pr_strbuf_addf(sb, ", %s on the path%s: at each point, the dependency it waited for "
 			   "(CPU op order, launches, stream order, synchronisations).",
 		       a, pr_mll(cp, "steps_analysed") == 1 ? "" : "s");
-	if (pr_mll(cp, "steps_over_budget") > 0)
-		pr_strbuf_addf(sb, " %lld steps left out: over the budget of %lld events.",
-			       pr_mll(cp, "steps_over_budget"), pr_mll(cp, "events_budget"));
+	if (pr_mll(cp, "steps_over_budget") > 0 && strcmp(pr_mstr(cp, "scope"), "steps"))
+		pr_strbuf_addf(sb, " No path: the trace is past the budget of %lld events.",
+			       pr_mll(cp, "events_budget"));
+	else if (pr_mll(cp, "steps_over_budget") > 0)
+		pr_strbuf_addf(sb, " %lld step%s left out: over the budget of %lld events.",
+			       pr_mll(cp, "steps_over_budget"),
+			       pr_mll(cp, "steps_over_budget") == 1 ? "" : "s",
+			       pr_mll(cp, "events_budget"));
 	pr_strbuf_addstr(sb, "</p>\n");
 	if (critpath_bar(sb, cp, idp, err))
 		return -1;

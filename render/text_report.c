@@ -1021,16 +1021,21 @@ static void critical_path(const json_t *run, FILE *out)
 		     pr_mll(cp, "steps_analysed") == 1 ? "its path" : "their paths in all");
 	else
 		emit(out, "  the whole trace (no steps), %s on the path", secs(len, a, sizeof(a)));
-	if (pr_mll(cp, "steps_over_budget") > 0)
-		emit(out, "  %lld steps left out: over the budget of %lld events",
-		     pr_mll(cp, "steps_over_budget"), pr_mll(cp, "events_budget"));
+	if (pr_mll(cp, "steps_over_budget") > 0 && strcmp(pr_mstr(cp, "scope"), "steps"))
+		emit(out, "  no path: the trace is past the budget of %lld events",
+		     pr_mll(cp, "events_budget"));
+	else if (pr_mll(cp, "steps_over_budget") > 0)
+		emit(out, "  %lld step%s left out: over the budget of %lld events",
+		     pr_mll(cp, "steps_over_budget"),
+		     pr_mll(cp, "steps_over_budget") == 1 ? "" : "s", pr_mll(cp, "events_budget"));
 	if (len <= 0)
 		return;
 	emit(out, "  CPU ops %.1f%%  launch %.1f%%  sync %.1f%%  idle %.1f%%",
 	     100 * pr_mnum(c, "cpu_op") / len, 100 * pr_mnum(c, "launch") / len,
 	     100 * pr_mnum(c, "sync") / len, 100 * pr_mnum(c, "idle") / len);
 	emit(out, "  kernels: compute %.1f%%  communication %.1f%%  memory %.1f%%",
-	     100 * pr_mnum(c, "kernel_compute") / len, 100 * pr_mnum(c, "kernel_communication") / len,
+	     100 * pr_mnum(c, "kernel_compute") / len,
+	     100 * pr_mnum(c, "kernel_communication") / len,
 	     100 * pr_mnum(c, "kernel_memory") / len);
 	for (k = 0; k < 2; k++) {
 		const json_t *l = json_object_get(cp, lists[k]);
@@ -1041,9 +1046,10 @@ static void critical_path(const json_t *run, FILE *out)
 				break;
 			if (!i)
 				fprintf(out, "  %-50s %10s %6s\n",
-					k ? "kernels on the path" : "ops on the path", "time", "share");
-			emit(out, "  %-50s %10s %5.1f%%", lab[i], secs(pr_mnum(v, "ns"), a, sizeof(a)),
-			     100 * pr_mnum(v, "share"));
+					k ? "kernels on the path" : "ops on the path", "time",
+					"share");
+			emit(out, "  %-50s %10s %5.1f%%", lab[i],
+			     secs(pr_mnum(v, "ns"), a, sizeof(a)), 100 * pr_mnum(v, "share"));
 		}
 		free(lab);
 	}
