@@ -29,22 +29,22 @@
  * the node waited for): walking back from the step's end (the later of the
  * step span's end and its activities' last end), at an activity's start the
  * later of the previous activity's end on its stream (ties: the stream) and
- * the launching call's start; at a blocking call's end the awaited activity
- * when it ended within the call. The path's segments tile the step, each
- * in one class: cpu_op (an op, an annotation or a non-launching runtime
- * call), launch (a runtime call that put work on the device, and the
- * launch delay from its start to the activity's start),
- * kernel_{compute,communication,memory} (kclass.h), sync (a blocking
- * call's own time, and from the awaited activity's end to the call's
- * return) and idle (a thread in no span, a
- * stream with no activity: untraced host code or nothing).
+ * the launching call's start, unless it waited for another stream (above);
+ * at a blocking call's end the awaited activity when it ended within the
+ * call. The path's segments tile the step, each in one class: cpu_op (an
+ * op, an annotation or a non-launching runtime call), launch (a runtime
+ * call that put work on the device, and the launch delay from its start to
+ * the activity's start), kernel_{compute,communication,memory} (kclass.h),
+ * sync (a blocking call's own time, from the awaited activity's end to the
+ * call's return, and a wait for another stream) and idle (a thread in no
+ * span, a stream with no activity: untraced host code or nothing).
  *
- * MEMORY: the ops, runtime calls and activities of the analysed steps, 48
- * bytes each, at most pr_critpath_max_events of them (512 Ki: 24 MiB) plus
- * their per-step indexes; past it the latest steps are left out whole
- * (evict; diagnostic critical_path_over_budget, model.c;
- * PROFREPORT_CRITPATH_EVENTS=N sets the budget). The
- * section is absent when the run has no device activity.
+ * MEMORY: the ops, annotations, runtime calls and activities of the
+ * analysed steps, 48 bytes each, at most pr_critpath_max_events of them
+ * (512 Ki: 24 MiB) plus their per-step indexes; past it the latest steps
+ * are left out whole (evict; diagnostic critical_path_over_budget,
+ * model.c; PROFREPORT_CRITPATH_EVENTS=N sets the budget). The section is
+ * absent when the run has no device activity, and then nothing is read.
  */
 #include <sqlite3.h>
 #include <stdlib.h>
