@@ -92,6 +92,8 @@ struct pr_actx {
 	struct pr_imap perf_other;
 	/* ops merged into a same-name parent (opmerge.h), NULL until used */
 	struct pr_opmerge *opmerge;
+	/* critical_path's budget (an_critpath.c): events dropped, steps left out */
+	size_t critpath_over, critpath_over_steps;
 };
 
 /* One analyzer: adds its section to ctx->out. */
@@ -110,6 +112,12 @@ extern const struct pr_analyzer pr_an_flame;
 extern const struct pr_analyzer pr_an_ops;
 extern const struct pr_analyzer pr_an_trace;
 extern const struct pr_analyzer pr_an_cuptirange;
+extern const struct pr_analyzer pr_an_critpath;
+/* The events (ops, runtime calls, device activities) critical_path holds at most (512 Ki;
+ * PROFREPORT_CRITPATH_EVENTS=N changes it, read by the model for each build). */
+#define PR_CRITPATH_EVENTS_ENV "PROFREPORT_CRITPATH_EVENTS"
+#define PR_CRITPATH_EVENTS_DEFAULT ((size_t)1 << 19)
+extern size_t pr_critpath_max_events;
 /* GPU op durations gpu_breakdown keeps for exact medians (default 4 Mi; tests lower it to
  * exercise the ordered SQL pass used beyond). */
 extern size_t pr_gpubreak_keep_max;

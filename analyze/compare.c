@@ -968,6 +968,9 @@ static const char *const diag_lost[] = {
  */
 static const char *const diag_note[] = {
 	"trailing_comma", "control_character", "invalid_utf8", "ignored_phase", "flow_without_id",
+	/* the critical path's budget (an_critpath.c): it covers the first steps only; compare
+	 * reads none of it, every other number keeps all the steps */
+	"critical_path_over_budget",
 	"metadata_skipped", "metadata_unreadable", "overlapping_spans", "unsorted_track",
 	/* Bytes-only [memory] events: the running total is exact up to its start,
 	 * which both sides set by the same rule */

@@ -37,6 +37,7 @@ static const struct pr_analyzer *const analyzers[] = {
 	&pr_an_recommendations,
 	&pr_an_trace,
 	&pr_an_cuptirange, /* 18: CUPTI range-profiler counters (before recommendations) */
+	&pr_an_critpath,   /* 19: runs before gpu, which frees the shared GPU pass it reads */
 };
 
 /*
@@ -47,7 +48,7 @@ static const struct pr_analyzer *const analyzers[] = {
  * sections still come in the list's order (reorder_sections).
  */
 static const size_t run_order[] = { 0,  1,  2,  3,  4,  5,  6,  7,  8,  9,
-				    12, 13, 17, 10, 11, 18, 14, 15, 16 };
+				    12, 13, 17, 10, 19, 11, 18, 14, 15, 16 };
 _Static_assert(PR_ARRAY_SIZE(run_order) == PR_ARRAY_SIZE(analyzers),
 	       "run_order names every analyzer once");
 
@@ -432,12 +433,23 @@ static void budget_diag(json_t *diags, const char *code, size_t count, const cha
 	pr_strbuf_release(&sb);
 }
 
+/* critical_path's budget (an_critpath.c): the events past it and the steps left out. */
+static void critpath_diag(const struct pr_actx *ctx, json_t *diags)
+{
+	if (ctx->critpath_over)
+		budget_diag(diags, "critical_path_over_budget", ctx->critpath_over,
+			    "%zu events past the critical path's budget of %zu; %zu steps left out "
+			    "of it", ctx->critpath_over, pr_critpath_max_events,
+			    ctx->critpath_over_steps);
+}
+
 /* What the analysis left out to stay within its budgets (spanstat.h), as diagnostics. */
 static void budget_diags(const struct pr_actx *ctx, json_t *diags)
 {
 	const struct pr_spanstat *ss = ctx->spanstat;
 	static const char *const what[2] = { "steps", "phases" };
 	size_t c;
+	critpath_diag(ctx, diags);
 	if (!ss)
 		return;
 	for (c = 0; c < 2; c++)
@@ -718,6 +730,8 @@ static void options_key(const struct pr_model_opts *o, struct pr_strbuf *sb)
 	    pr_spanstat_sp_max != PR_MAX_STEPS_DEFAULT)
 		pr_strbuf_addf(sb, "max_names=%zu max_steps=%zu ", pr_spanstat_groups_max,
 			       pr_spanstat_sp_max);
+	if (pr_critpath_max_events != PR_CRITPATH_EVENTS_DEFAULT)
+		pr_strbuf_addf(sb, "critpath_events=%zu ", pr_critpath_max_events);
 	pr_strbuf_addstr(sb, "comm_kernels=");
 	if (o->comm_kernels)
 		pr_strbuf_addf(sb, "%zu:%s", strlen(o->comm_kernels), o->comm_kernels);
@@ -873,7 +887,9 @@ int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_m
 	const char *tv = getenv("PR_TIMINGS");
 	int timed = tv && *tv && strcmp(tv, "0");
 
-	if (pr_spanstat_budgets(err))
+	if (pr_spanstat_budgets(err) ||
+	    pr_env_number(PR_CRITPATH_EVENTS_ENV, PR_CRITPATH_EVENTS_DEFAULT, 1,
+			  PR_MAX_COUNT_MAX, 0, &pr_critpath_max_events, err))
 		goto out;
 	/* the analyses read in passes: a small page cache (its memory is the report's) */
 	if (pr_store_read_cache(store)) {

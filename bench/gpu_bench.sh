@@ -4,7 +4,7 @@
 # correlation ids and ac2g flows, kernels on stream 7, memcpys on stream 20),
 # ingests it, then builds the model with PR_TIMINGS=1 (analyze/model.c: each
 # analyzer's wall time on stderr) and prints, per size: the ingest time, the
-# time of each GPU analysis (collectives, gpu_breakdown, gpu), their total
+# time of each GPU analysis (collectives, gpu_breakdown, critical_path, gpu), their total
 # and its share of the ingest time, and the peak RSS of ingest and summary.
 #
 # usage: bench/gpu_bench.sh [BUILD_DIR] [SIZES_MB...]     (default: build 100)
@@ -15,8 +15,8 @@ set -eu
 default_sizes="100"
 . "$(dirname "$0")/lib.sh"
 
-printf '%-20s %8s %7s %7s %8s %8s %8s %8s %7s %8s %8s\n' input "ingest s" "RSS MB" \
-	"coll s" "gpubrk s" "gpu s" "GPU s" "share %" "model s" "sum RSS" "kernels"
+printf '%-20s %8s %7s %7s %8s %8s %8s %8s %8s %7s %8s %8s\n' input "ingest s" "RSS MB" \
+	"coll s" "gpubrk s" "crit s" "gpu s" "GPU s" "share %" "model s" "sum RSS" "kernels"
 for mb in $sizes; do
 	f=$out/trace_${mb}MB.json
 	[ -f "$f" ] || "$gen" "$mb" 1 -o "$f" 2>"$f.gen"
@@ -55,17 +55,21 @@ for mb in $sizes; do
 	mod=$(median <"$out/model.t")
 	coll=$(awk '$2 == "collectives" { print $3 }' "$out/timings" | median)
 	brk=$(awk '$2 == "gpu_breakdown" { print $3 }' "$out/timings" | median)
+	crit=$(awk '$2 == "critical_path" { print $3 }' "$out/timings" | median)
 	gpu=$(awk '$2 == "gpu" { print $3 }' "$out/timings" | median)
-	all=$(awk '$2 == "collectives" || $2 == "gpu_breakdown" || $2 == "gpu" { s[$1] += $3 }
+	all=$(awk '$2 == "collectives" || $2 == "gpu_breakdown" || $2 == "critical_path" ||
+		$2 == "gpu" { s[$1] += $3 }
 		END { for (k in s) print s[k] }' "$out/timings" | median)
 	kernels=$("$pr" query "$db" "select count(*) from span where kind = 'kernel'" | tail -n 1)
 	awk -v name="$(basename "$f")" -v ing="$ing" -v irss="$irss" -v coll="$coll" -v brk="$brk" \
-		-v gpu="$gpu" -v all="$all" -v mod="$mod" -v srss="$srss" -v k="$kernels" 'BEGIN {
-		printf "%-20s %8.2f %7.1f %7.3f %8.3f %8.3f %8.3f %8.1f %7.2f %8.1f %8s\n",
-			name, ing, irss / 1024, coll, brk, gpu, all, 100 * all / ing, mod,
+		-v crit="$crit" -v gpu="$gpu" -v all="$all" -v mod="$mod" -v srss="$srss" \
+		-v k="$kernels" 'BEGIN {
+		printf "%-20s %8.2f %7.1f %7.3f %8.3f %8.3f %8.3f %8.3f %8.1f %7.2f %8.1f %8s\n",
+			name, ing, irss / 1024, coll, brk, crit, gpu, all, 100 * all / ing, mod,
 			srss / 1024, k
 	}'
 	rm -f "$db" "$db-journal"
 done
-echo "GPU s: the three GPU analyses of one summary together (median of the per-run sums);"
+echo "GPU s: the four GPU analyses (collectives, gpu_breakdown, critical_path, gpu) of one"
+echo "summary together (median of the per-run sums);"
 echo "share %: of the ingest time; model s: the whole summary (every analyzer)"

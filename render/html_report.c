@@ -1680,6 +1680,148 @@ static int gpu_section(struct pr_strbuf *sb, const json_t *run, const char *idp,
 	return f.rc;
 }
 
+/* ---- critical path (an_critpath.c) ---- */
+
+static const char *const cp_keys[] = { "cpu_op",	  "launch",
+				       "kernel_compute", "kernel_communication",
+				       "kernel_memory",	  "sync",
+				       "idle" };
+static const char *const cp_labels[] = { "CPU ops",		  "launch",
+					 "kernels: compute",	  "kernels: communication",
+					 "kernels: memory",	  "sync",
+					 "idle" };
+static const char *const cp_colors[] = { "cpu_exec", "runtime", "compute", "communication",
+					 "memory",   "host_wait", "idle" };
+
+/* One stacked bar per analysed step (the first 40): each class's share of the step's path. */
+static int critpath_bar(struct pr_strbuf *sb, const json_t *cp, const char *idp,
+			struct pr_error *err)
+{
+	const json_t *st = json_object_get(cp, "steps"), *v;
+	size_t n = json_array_size(st), i, k, nk = PR_ARRAY_SIZE(cp_keys);
+	struct pr_panelset *ps;
+	struct pr_chart_bar_group *g;
+	struct pr_chart_bars *b;
+	struct pr_chart *c;
+	const char **cat;
+	char svgp[48];
+	int rc;
+	if (!n)
+		return 0;
+	if (n > PR_GPU_PANEL_MAX_STEPS)
+		n = PR_GPU_PANEL_MAX_STEPS;
+	ps = pr_panelset_new();
+	cat = pr_panelset_alloc(ps, n, sizeof(*cat));
+	g = pr_panelset_alloc(ps, nk, sizeof(*g));
+	for (k = 0; k < nk; k++) {
+		g[k].label = cp_labels[k];
+		g[k].rgb = pr_gpu_color(cp_colors[k]);
+		g[k].values = pr_panelset_alloc(ps, n, sizeof(double));
+	}
+	json_array_foreach(st, i, v)
+	{
+		const json_t *comp = json_object_get(v, "composition_ns");
+		double len = pr_mnum(v, "length_ns");
+		if (i == n)
+			break;
+		cat[i] = pr_panelset_strdup(ps, pr_mstr(v, "name"));
+		for (k = 0; k < nk; k++) {
+			double x = pr_mnum(comp, cp_keys[k]);
+			((double *)g[k].values)[i] = len > 0 ? 100 * x / len : 0;
+		}
+	}
+	b = pr_panelset_alloc(ps, 1, sizeof(*b));
+	*b = (struct pr_chart_bars){ cat, n, g, nk, 1, 0, 1, 0 };
+	c = pr_panelset_add(ps, "critical_path", "Critical path by class, per step");
+	c->bars = b;
+	c->x_label = "Share of the step's path";
+	c->x_unit = "%";
+	c->y_label = json_array_size(st) > n ? "Step (the first 40)" : "Step";
+	c->legend_title = "On the path";
+	snprintf(svgp, sizeof(svgp), "%sc", idp);
+	rc = html_panel(sb, ps, 0, idp, svgp, err);
+	pr_panelset_free(ps);
+	return rc;
+}
+
+/* A top list of the path (ops or kernels): name, time on the path, share. */
+static void critpath_top(struct pr_strbuf *sb, const json_t *l, const char *what, int kernels)
+{
+	static const char *const h[] = { "Name", "#On the path", "#Share %", NULL };
+	static const char *const hk[] = { "Name", "Class", "#On the path", "#Share %", NULL };
+	pr_label_t *lab;
+	const json_t *v;
+	size_t i, n = json_array_size(l);
+	if (!n)
+		return;
+	pr_strbuf_addf(sb, "<h4>%s on the critical path</h4>\n", what);
+	lab = pr_html_name_column(l, "name", n);
+	pr_html_table_begin(sb, kernels ? hk : h);
+	json_array_foreach(l, i, v)
+	{
+		pr_strbuf_addstr(sb, "<tr>");
+		pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
+		if (kernels)
+			tdt(sb, pr_mstr(v, "class"));
+		tdn(sb, pr_mnum(v, "ns"), "ns");
+		tdpct(sb, v, "share", 1);
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	free(lab);
+	table_end(sb, n, n);
+}
+
+/*
+ * The "Critical path" section: the composition of the analysed steps' paths
+ * (a table, and a stacked bar per step), then the ops and kernels on them.
+ */
+static int critpath_section(struct pr_strbuf *sb, const json_t *run, const char *idp,
+			    struct pr_error *err)
+{
+	static const char *const h[] = { "On the path", "#Time", "#Share %", NULL };
+	const json_t *cp = json_object_get(run, "critical_path");
+	const json_t *comp = json_object_get(cp, "composition_ns");
+	double len = pr_mnum(cp, "length_ns");
+	char a[40];
+	size_t k;
+	if (!json_is_object(cp))
+		return 0;
+	pr_strbuf_addstr(sb, "<h3>Critical path</h3>\n<p>");
+	if (!strcmp(pr_mstr(cp, "scope"), "steps"))
+		pr_strbuf_addf(sb, "%lld step%s analysed", pr_mll(cp, "steps_analysed"),
+			       pr_mll(cp, "steps_analysed") == 1 ? "" : "s");
+	else
+		pr_strbuf_addstr(sb, "The whole trace (it has no steps)");
+	pr_fmt_duration(len, a, sizeof(a));
+	pr_strbuf_addf(sb, ", %s on the path%s: at each point, the dependency it waited for "
+			   "(CPU op order, launches, stream order, synchronisations).",
+		       a, pr_mll(cp, "steps_analysed") == 1 ? "" : "s");
+	if (pr_mll(cp, "steps_over_budget") > 0 && strcmp(pr_mstr(cp, "scope"), "steps"))
+		pr_strbuf_addf(sb, " No path: the trace is past the budget of %lld events.",
+			       pr_mll(cp, "events_budget"));
+	else if (pr_mll(cp, "steps_over_budget") > 0)
+		pr_strbuf_addf(sb, " %lld step%s left out: over the budget of %lld events.",
+			       pr_mll(cp, "steps_over_budget"),
+			       pr_mll(cp, "steps_over_budget") == 1 ? "" : "s",
+			       pr_mll(cp, "events_budget"));
+	pr_strbuf_addstr(sb, "</p>\n");
+	if (critpath_bar(sb, cp, idp, err))
+		return -1;
+	pr_html_table_begin(sb, h);
+	for (k = 0; k < PR_ARRAY_SIZE(cp_keys); k++) {
+		double v = pr_mnum(comp, cp_keys[k]);
+		pr_strbuf_addstr(sb, "<tr>");
+		tdt(sb, cp_labels[k]);
+		tdn(sb, v, "ns");
+		tdf(sb, len > 0 ? 100 * v / len : NAN, 1);
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	table_end(sb, PR_ARRAY_SIZE(cp_keys), PR_ARRAY_SIZE(cp_keys));
+	critpath_top(sb, json_object_get(cp, "top_ops"), "Ops", 0);
+	critpath_top(sb, json_object_get(cp, "top_kernels"), "Kernels", 1);
+	return 0;
+}
+
 /* format, extent, findings: what the navigation and a folded section say of a run */
 static void run_brief(struct pr_strbuf *sb, const json_t *run)
 {
@@ -1949,7 +2091,7 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, con
 	{
 		char idp[32];
 		snprintf(idp, sizeof(idp), "r%zu-", runi);
-		if (gpu_section(sb, run, idp, err))
+		if (gpu_section(sb, run, idp, err) || critpath_section(sb, run, idp, err))
 			return -1;
 	}
 	spans_table(sb, run);

@@ -1035,6 +1035,59 @@ static void gpu(const json_t *run, FILE *out)
 	}
 }
 
+/* The critical path (an_critpath.c): its length, what it is made of, what is on it most. */
+static void critical_path(const json_t *run, FILE *out)
+{
+	const json_t *cp = json_object_get(run, "critical_path"), *c, *v;
+	static const char *const lists[2] = { "top_ops", "top_kernels" };
+	char a[40];
+	double len;
+	size_t i, k;
+	if (!json_is_object(cp))
+		return;
+	c = json_object_get(cp, "composition_ns");
+	len = pr_mnum(cp, "length_ns");
+	heading(out, "Critical path");
+	if (!strcmp(pr_mstr(cp, "scope"), "steps"))
+		emit(out, "  %lld step%s analysed, %s on %s", pr_mll(cp, "steps_analysed"),
+		     pr_mll(cp, "steps_analysed") == 1 ? "" : "s", secs(len, a, sizeof(a)),
+		     pr_mll(cp, "steps_analysed") == 1 ? "its path" : "their paths in all");
+	else
+		emit(out, "  the whole trace (no steps), %s on the path", secs(len, a, sizeof(a)));
+	if (pr_mll(cp, "steps_over_budget") > 0 && strcmp(pr_mstr(cp, "scope"), "steps"))
+		emit(out, "  no path: the trace is past the budget of %lld events",
+		     pr_mll(cp, "events_budget"));
+	else if (pr_mll(cp, "steps_over_budget") > 0)
+		emit(out, "  %lld step%s left out: over the budget of %lld events",
+		     pr_mll(cp, "steps_over_budget"),
+		     pr_mll(cp, "steps_over_budget") == 1 ? "" : "s", pr_mll(cp, "events_budget"));
+	if (len <= 0)
+		return;
+	emit(out, "  CPU ops %.1f%%  launch %.1f%%  sync %.1f%%  idle %.1f%%",
+	     100 * pr_mnum(c, "cpu_op") / len, 100 * pr_mnum(c, "launch") / len,
+	     100 * pr_mnum(c, "sync") / len, 100 * pr_mnum(c, "idle") / len);
+	emit(out, "  kernels: compute %.1f%%  communication %.1f%%  memory %.1f%%",
+	     100 * pr_mnum(c, "kernel_compute") / len,
+	     100 * pr_mnum(c, "kernel_communication") / len,
+	     100 * pr_mnum(c, "kernel_memory") / len);
+	for (k = 0; k < 2; k++) {
+		const json_t *l = json_object_get(cp, lists[k]);
+		pr_label_t *lab = column_of(l, "name", 50, 5);
+		json_array_foreach(l, i, v)
+		{
+			if (i == 5)
+				break;
+			if (!i)
+				fprintf(out, "  %-50s %10s %6s\n",
+					k ? "kernels on the path" : "ops on the path", "time",
+					"share");
+			emit(out, "  %-50s %10s %5.1f%%", lab[i],
+			     secs(pr_mnum(v, "ns"), a, sizeof(a)), 100 * pr_mnum(v, "share"));
+		}
+		free(lab);
+	}
+}
+
 /* A collective's layer in 7 columns: the CPU annotation, c10d op, GPU annotation or NCCL kernel of one call. */
 static const char *layer_label(const char *layer)
 {
@@ -1432,6 +1485,7 @@ static void render_text_report(const json_t *model, FILE *out)
 			throughput(run, out);
 			gpu(run, out);
 			cupti_ranges(run, out);
+			critical_path(run, out);
 			top_spans(run, out);
 			recommendations(run, out);
 			phases(run, out);
@@ -1456,6 +1510,7 @@ static void render_text_report(const json_t *model, FILE *out)
 			throughput(run, out);
 			gpu(run, out);
 			cupti_ranges(run, out);
+			critical_path(run, out);
 			top_spans(run, out);
 		}
 		bottlenecks(run, out);

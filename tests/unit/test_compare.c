@@ -1026,6 +1026,7 @@ static void test_lost_diagnostics(void **state)
 			       "made_up_code x2 (a diagnostic this version does not know)"));
 	assert_int_equal(pr_compare_diag_class("truncated"), PR_CMP_DIAG_LOST);
 	assert_int_equal(pr_compare_diag_class("overlapping_spans"), PR_CMP_DIAG_NOTE);
+	assert_int_equal(pr_compare_diag_class("critical_path_over_budget"), PR_CMP_DIAG_NOTE);
 	assert_int_equal(pr_compare_diag_class("made_up_code"), PR_CMP_DIAG_UNKNOWN);
 	json_decref(base);
 	json_decref(newm);
