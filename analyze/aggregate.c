@@ -652,11 +652,6 @@ static long rank_by_regex(const struct pr_agg *a, const char *path)
 	return d ? v : -1;
 }
 
-int pr_agg_is_collective(const char *name)
-{
-	return pr_kclass_is_collective(name); /* the one classification (kclass.h) */
-}
-
 /* The (kind, name) collective's arrival record with room for n steps; NULL past the caps. */
 struct agg_arrival *pr_agg_arrival_get(struct pr_agg *a, const char *kind, const char *name,
 				       size_t n)
@@ -1020,7 +1015,7 @@ static void fold_spans(struct pr_agg *a, const json_t *run, json_t *row, long ra
 			continue;
 		fold(a, CAT_SPAN, kind, name, "ns", t, pr_mnum(v, "count"), rank);
 		sp[nsp++] = v;
-		if (pr_agg_is_collective(name)) {
+		if (pr_kclass_is_collective(name)) { /* the one classification (kclass.h) */
 			json_t *old = json_object_get(coll, name), *ps = json_object_get(v, "per_step_ns"), *x;
 			double prev = old ? json_number_value(old) : 0;
 			struct agg_arrival *ar;

@@ -207,7 +207,5 @@ int pr_agg_sniff(const char *path);
  * (a file name beats its directory). -1 when none.
  */
 long pr_agg_rank_from_path(const char *path);
-/* 1 when a span name looks like a collective (nccl, c10d, allreduce, ...). */
-int pr_agg_is_collective(const char *name);
 
 #endif

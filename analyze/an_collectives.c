@@ -1,6 +1,6 @@
 /*
  * an_collectives.c - "collectives": per collective span (names as in
- * pr_agg_is_collective: nccl, c10d, allreduce, all_gather, ...) the calls,
+ * pr_kclass_is_collective: nccl, c10d, allreduce, all_gather, ...) the calls,
  * the time in them and, where the spans carry Kineto's collective args
  * ("Collective name", "dtype", "In msg nelems", "Out msg nelems", "Group
  * size"), the bytes moved and the bandwidth nccl-tests would print:
@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
-#include "analyze/aggregate.h"
+#include "analyze/kclass.h"
 #include "base/xalloc.h"
 
 #define MAX_NAMES 64
@@ -235,7 +235,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = pr_actx_text(st, 1);
-		if (nids == MAX_NAMES || !pr_agg_is_collective(name))
+		if (nids == MAX_NAMES || !pr_kclass_is_collective(name))
 			continue;
 		ids[nids] = sqlite3_column_int64(st, 0);
 		names[nids++] = pr_xstrdup(name);

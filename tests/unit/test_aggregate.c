@@ -20,6 +20,7 @@
 #include <math.h>
 
 #include "analyze/aggregate.h"
+#include "analyze/kclass.h"
 #include "analyze/model.h"
 #include "base/output.h"
 #include "base/strbuf.h"
@@ -406,9 +407,9 @@ static void test_rank_from_path(void **state)
 	assert_int_equal(pr_agg_rank_from_path("run/host-a.json"), -1);
 	assert_int_equal(pr_agg_rank_from_path("frank3.json"), -1);
 	assert_int_equal(pr_agg_rank_from_path("rank.json"), -1);
-	assert_int_equal(pr_agg_is_collective("ncclDevKernel_AllReduce_Sum_f32_RING_LL"), 1);
-	assert_int_equal(pr_agg_is_collective("c10d::allreduce_"), 1);
-	assert_int_equal(pr_agg_is_collective("aten::mm"), 0);
+	assert_int_equal(pr_kclass_is_collective("ncclDevKernel_AllReduce_Sum_f32_RING_LL"), 1);
+	assert_int_equal(pr_kclass_is_collective("c10d::allreduce_"), 1);
+	assert_int_equal(pr_kclass_is_collective("aten::mm"), 0);
 }
 
 static void test_inferred_ranks(void **state)
