@@ -101,6 +101,7 @@ extern const struct pr_analyzer pr_an_gpubreak;
 extern const struct pr_analyzer pr_an_flame;
 extern const struct pr_analyzer pr_an_ops;
 extern const struct pr_analyzer pr_an_trace;
+extern const struct pr_analyzer pr_an_perfmodel;
 /* GPU op durations gpu_breakdown keeps for exact medians (default 4 Mi; tests lower it to
  * exercise the ordered SQL pass used beyond). */
 extern size_t pr_gpubreak_keep_max;

@@ -32,6 +32,7 @@ static const struct pr_analyzer *const analyzers[] = {
 	&pr_an_collectives,
 	&pr_an_gpubreak,   /* gpu_breakdown and step_breakdown: one scan */
 	&pr_an_gpulink,
+	&pr_an_perfmodel, /* perf_model: op categories, FLOPs, bytes, roofline */
 	&pr_an_timeline,   &pr_an_flame,       &pr_an_leaks,      &pr_an_crosscheck,
 	&pr_an_recommendations,
 	&pr_an_trace,
