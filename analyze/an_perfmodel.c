@@ -825,13 +825,19 @@ static json_t *group_json(const struct group *g, const struct device *dv)
 {
 	double tf = g->ns > 0 ? g->flops / (double)g->ns / 1e3 : 0;
 	double tb = g->ns > 0 ? g->bytes / (double)g->ns / 1e3 : 0;
-	double pk = peak_of(dv, g->cat, g->dt);
+	int dt = g->dt;
+	double pk;
+	/* an fp32 matrix op faster than the fp32 peak ran on TF32 Tensor Cores */
+	if (dt == DT_FP32 && dv && dv->tflops[DT_TF32] > 0 && tf > peak_of(dv, g->cat, dt) &&
+	    (g->cat == PC_GEMM || g->cat == PC_CONV || g->cat == PC_ATTN))
+		dt = DT_TF32;
+	pk = peak_of(dv, g->cat, dt);
 	return pr_jobj("name", json_string(g->name), "input_dims",
 		       g->dims ? json_string(g->dims) : json_null(), "input_type",
 		       g->types ? json_string(g->types) : json_null(), "category",
 		       json_string(cat_names[g->cat]), "tracelens_category",
 		       json_string(tl_names[g->tl]), "dtype",
-		       g->dt >= 0 ? json_string(dt_names[g->dt]) : json_null(), "calls",
+		       dt >= 0 ? json_string(dt_names[dt]) : json_null(), "calls",
 		       pr_jint(g->calls), "device_ns", pr_jint(g->ns), "flops",
 		       pr_jnum(round(g->flops)), "bytes", pr_jnum(round(g->bytes)), "tflops",
 		       rate(g->flops, g->ns), "tbps", rate(g->bytes, g->ns), "flop_per_byte",
