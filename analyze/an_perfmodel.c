@@ -516,7 +516,7 @@ struct pm {
 	struct pr_strmap g_of;
 	struct catsum cat[PC_N], tl[TL_N];
 	int64_t linked, linked_ns, unlinked, unlinked_ns;
-	double dt_ns[DT_N]; /* device time of GEMM/conv/attention ops by dtype */
+	double dt_ns[DT_N]; /* device time of GEMM/conv/attention groups by their peak's dtype */
 	sqlite3_stmt *up, *opst, *namest;
 };
 
@@ -750,8 +750,6 @@ static int add_op(struct pm *m, const struct opacc *a, struct pr_strbuf *key, st
 	m->tl[tl].ops++;
 	m->tl[tl].ns += a->ns;
 	m->tl[tl].acts += a->nact;
-	if ((cat == PC_GEMM || cat == PC_CONV || cat == PC_ATTN) && w.dt >= 0)
-		m->dt_ns[w.dt] += (double)a->ns;
 	pr_opview_key(key, name, dims, types);
 	if (!pr_strmap_get(&m->g_of, key->buf, key->len, &gi)) {
 		if (m->ng == m->cg) {
@@ -821,17 +819,28 @@ static double peak_of(const struct device *dv, int cat, int dt)
 	return dt == DT_FP64 ? dv->tflops[DT_FP64] : dv->vec_fp32;
 }
 
+static int matrix_cat(int cat)
+{
+	return cat == PC_GEMM || cat == PC_CONV || cat == PC_ATTN;
+}
+
+/* The dtype of a group's peak: its inputs', but an fp32 matrix op faster than the fp32 peak
+ * ran on TF32 Tensor Cores. */
+static int eff_dt(const struct group *g, const struct device *dv)
+{
+	double tf = g->ns > 0 ? g->flops / (double)g->ns / 1e3 : 0;
+	if (g->dt == DT_FP32 && dv && dv->tflops[DT_TF32] > 0 && matrix_cat(g->cat) &&
+	    tf > peak_of(dv, g->cat, g->dt))
+		return DT_TF32;
+	return g->dt;
+}
+
 static json_t *group_json(const struct group *g, const struct device *dv)
 {
 	double tf = g->ns > 0 ? g->flops / (double)g->ns / 1e3 : 0;
 	double tb = g->ns > 0 ? g->bytes / (double)g->ns / 1e3 : 0;
-	int dt = g->dt;
-	double pk;
-	/* an fp32 matrix op faster than the fp32 peak ran on TF32 Tensor Cores */
-	if (dt == DT_FP32 && dv && dv->tflops[DT_TF32] > 0 && tf > peak_of(dv, g->cat, dt) &&
-	    (g->cat == PC_GEMM || g->cat == PC_CONV || g->cat == PC_ATTN))
-		dt = DT_TF32;
-	pk = peak_of(dv, g->cat, dt);
+	int dt = eff_dt(g, dv);
+	double pk = peak_of(dv, g->cat, dt);
 	return pr_jobj("name", json_string(g->name), "input_dims",
 		       g->dims ? json_string(g->dims) : json_null(), "input_type",
 		       g->types ? json_string(g->types) : json_null(), "category",
@@ -881,6 +890,9 @@ static json_t *build(struct pm *m, const struct device *dv, const char *devname)
 		qsort(m->g, m->ng, sizeof(*m->g), cmp_group);
 	for (i = 0; i < m->ng && i < PM_GROUPS; i++)
 		json_array_append_new(groups, group_json(&m->g[i], dv));
+	for (i = 0; i < m->ng; i++) /* the roofline's dtype: the most matrix-op time */
+		if (matrix_cat(m->g[i].cat) && m->g[i].dt >= 0)
+			m->dt_ns[eff_dt(&m->g[i], dv)] += (double)m->g[i].ns;
 	for (i = 0; i < DT_N; i++)
 		if (m->dt_ns[i] > 0 && (best < 0 || m->dt_ns[i] > m->dt_ns[best]))
 			best = (int)i;

@@ -45,7 +45,8 @@ static const struct pr_analyzer *const analyzers[] = {
  * trace) before the GPU rows are copied, the run's peak of memory. Their
  * sections still come in the list's order (reorder_sections).
  */
-static const size_t run_order[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 17, 10, 11, 14, 15, 16 };
+static const size_t run_order[] = { 0,  1,  2,  3,  4,  5,  6,  7,  8,  9,
+				    13, 14, 18, 10, 11, 12, 15, 16, 17 }; /* 12: perf_model */
 
 /*
  * PR_TIMINGS=1 in the environment: one line per run and analyzer on stderr,
