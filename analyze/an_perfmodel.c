@@ -375,7 +375,7 @@ static void mem_work(int cat, const char *name, const struct opin *in, struct wo
 	}
 	if (dt < 0)
 		return;
-	w->dt = dt == DT_FP64 ? DT_FP64 : DT_FP32;
+	w->dt = dt; /* the peak: the vector fp32 (fp64) one, peak_of */
 	if (cat == PC_ELEM) {
 		w->bytes = inplace ? rd : rd + big * (double)es;
 		w->flops = big;
