@@ -16,8 +16,13 @@
  * device time; the peaks come from a table of accelerators keyed by the
  * name of the trace's first deviceProperties entry.
  *
- * MEMORY: one map entry per runtime call (correlation -> call parent) and
- * per op with device time; the op groups (name, dims, types) as op_view's.
+ * MEMORY: one map entry per runtime call (correlation -> call parent), 32
+ * bytes per linked activity until the scan ends, one entry per op with
+ * device time, per distinct (name, first kernel, shapes) and per op group.
+ * COST: one scan of the calls and activities, one primary-key walk from
+ * each distinct call parent up to its op (memoised), one read of each op
+ * with device time; shapes are parsed once per distinct key (0.36 s of
+ * wall time on bench's 100 MB trace: 28 k ops with kernels).
  */
 #include <ctype.h>
 #include <math.h>
@@ -485,7 +490,7 @@ static int category_of(const char *name, const char *k0, int kmem, int kcomm)
 /* ---- the pass ---- */
 struct opacc { /* an op instance with device time */
 	int64_t op_id, ns, nact;
-	int64_t k0; /* name id of its first activity */
+	int64_t k0, k0_act; /* name id and span id of its first activity */
 	int nonmem, comm;
 };
 
@@ -494,6 +499,12 @@ struct group {
 	int cat, tl, dt;
 	int64_t calls, ns;
 	double flops, bytes;
+};
+
+struct memo { /* an op's categories, work and group, by its key (add_op) */
+	int cat, tl;
+	struct work w;
+	int64_t gi;
 };
 
 struct catsum {
@@ -509,6 +520,13 @@ struct pm {
 	struct pr_imap call; /* correlation -> runtime call's parent id */
 	struct pr_imap opof; /* parent id -> nearest op id (0: none) */
 	struct pr_imap acc_of; /* op id -> index in acc */
+	struct pr_imap kcomm;  /* kernel name id -> 1: a communication kernel */
+	struct pr_imap name_ix; /* name id -> index in names */
+	char **names;
+	size_t nnames, cnames;
+	struct memo *memo;
+	size_t nmemo, cmemo;
+	struct pr_strmap memo_of;
 	struct opacc *acc;
 	size_t nacc, cacc;
 	struct group *g;
@@ -611,79 +629,121 @@ static int nearest_op(struct pm *m, int64_t id, int64_t *op, struct pr_error *er
 	return 0;
 }
 
-/* The runtime calls first (correlation -> the call's parent), then the activities, each in id
- * order (a trace may list its calls after its kernels). */
+/* The string of a name id (borrowed from the cache; "" when none). */
+static const char *name_of(struct pm *m, int64_t id)
+{
+	int64_t ix;
+	if (!pr_imap_get(&m->name_ix, id, &ix)) {
+		sqlite3_reset(m->namest);
+		sqlite3_bind_int64(m->namest, 2, id);
+		if (m->nnames == m->cnames) {
+			m->cnames = m->cnames ? m->cnames * 2 : 64;
+			m->names = pr_xreallocarray(m->names, m->cnames, sizeof(*m->names));
+		}
+		m->names[m->nnames] = pr_xstrdup(sqlite3_step(m->namest) == SQLITE_ROW
+							 ? pr_actx_text(m->namest, 0)
+							 : "");
+		ix = (int64_t)m->nnames++;
+		pr_imap_put(&m->name_ix, id, ix);
+	}
+	return m->names[ix];
+}
+
+/* An activity (span id, duration, name id, memcpy/memset or kernel) charged to op `op`. */
+static void attach(struct pm *m, int64_t op, int64_t act, int64_t dur, int64_t nid, int kmem)
+{
+	int64_t idx, comm;
+	struct opacc *o;
+	m->linked++;
+	m->linked_ns += dur;
+	if (!pr_imap_get(&m->acc_of, op, &idx)) {
+		if (m->nacc == m->cacc) {
+			m->cacc = m->cacc ? m->cacc * 2 : 256;
+			m->acc = pr_xreallocarray(m->acc, m->cacc, sizeof(*m->acc));
+		}
+		idx = (int64_t)m->nacc++;
+		m->acc[idx] = (struct opacc){ op, 0, 0, nid, act, 0, 0 };
+		pr_imap_put(&m->acc_of, op, idx);
+	}
+	o = &m->acc[idx];
+	o->ns += dur;
+	o->nact++;
+	if (act < o->k0_act) { /* the first activity in id order names the op's kernel */
+		o->k0 = nid;
+		o->k0_act = act;
+	}
+	if (kmem)
+		return;
+	o->nonmem = 1;
+	if (!pr_imap_get(&m->kcomm, nid, &comm)) { /* once per kernel name */
+		int lib;
+		comm = pr_kclass_of(&m->kc, name_of(m, nid), &lib) == PR_KC_COMM;
+		pr_imap_put(&m->kcomm, nid, comm);
+	}
+	if (comm)
+		o->comm = 1;
+}
+
+struct pend { /* an activity met before its runtime call */
+	int64_t corr, act, dur, nid;
+	int kmem;
+};
+
+/* One scan in id order: each runtime call's correlation -> its parent; each activity charged
+ * to the nearest op above its call, those met before their call once the scan is done. */
 static int link(struct pm *m, struct pr_error *err)
 {
 	sqlite3_stmt *st;
-	int rc;
+	struct pend *pd = NULL;
+	size_t np = 0, cp = 0, i;
+	int rc, ret = -1;
 	if (pr_actx_prep(m->ctx,
-			 "SELECT parent_id, args_keys, args FROM span "
-			 "WHERE run_id = ?1 AND kind = 'runtime' AND parent_id IS NOT NULL "
+			 "SELECT id, kind, parent_id, args_keys, args, dur, name_id FROM span "
+			 "WHERE run_id = ?1 AND kind IN ('runtime', 'kernel', 'memcpy', 'memset') "
 			 "ORDER BY id",
 			 &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t corr;
-		if (corr_of(m, st, 1, 2, &corr))
-			pr_imap_put(&m->call, corr, sqlite3_column_int64(st, 0));
-	}
-	if (pr_actx_done(m->ctx, st, rc, err))
-		return -1;
-	if (pr_actx_prep(m->ctx,
-			 "SELECT kind, args_keys, args, dur, name_id FROM span "
-			 "WHERE run_id = ?1 AND kind IN ('kernel', 'memcpy', 'memset') ORDER BY id",
-			 &st, err))
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t corr, parent, op = 0, idx, dur = sqlite3_column_int64(st, 3);
-		int kmem = strcmp(pr_actx_text(st, 0), "kernel") != 0;
+		const char *kind = pr_actx_text(st, 1);
+		int64_t corr, dur = sqlite3_column_int64(st, 5);
+		if (!strcmp(kind, "runtime")) {
+			if (sqlite3_column_type(st, 2) == SQLITE_INTEGER &&
+			    corr_of(m, st, 3, 4, &corr))
+				pr_imap_put(&m->call, corr, sqlite3_column_int64(st, 2));
+			continue;
+		}
 		if (dur < 0)
 			dur = 0;
-		if (corr_of(m, st, 1, 2, &corr) && pr_imap_get(&m->call, corr, &parent) &&
-		    nearest_op(m, parent, &op, err)) {
-			sqlite3_finalize(st);
-			return -1;
-		}
-		if (!op) {
+		if (!corr_of(m, st, 3, 4, &corr)) {
 			m->unlinked++;
 			m->unlinked_ns += dur;
 			continue;
 		}
-		m->linked++;
-		m->linked_ns += dur;
-		if (!pr_imap_get(&m->acc_of, op, &idx)) {
-			if (m->nacc == m->cacc) {
-				m->cacc = m->cacc ? m->cacc * 2 : 256;
-				m->acc = pr_xreallocarray(m->acc, m->cacc, sizeof(*m->acc));
-			}
-			idx = (int64_t)m->nacc++;
-			m->acc[idx] = (struct opacc){ op, 0, 0, sqlite3_column_int64(st, 4), 0, 0 };
-			pr_imap_put(&m->acc_of, op, idx);
+		if (np == cp) {
+			cp = cp ? cp * 2 : 1024;
+			pd = pr_xreallocarray(pd, cp, sizeof(*pd));
 		}
-		m->acc[idx].ns += dur;
-		m->acc[idx].nact++;
-		if (!kmem) {
-			int lib;
-			m->acc[idx].nonmem = 1;
-			sqlite3_reset(m->namest);
-			sqlite3_bind_int64(m->namest, 2, sqlite3_column_int64(st, 4));
-			if (sqlite3_step(m->namest) == SQLITE_ROW &&
-			    pr_kclass_of(&m->kc, pr_actx_text(m->namest, 0), &lib) == PR_KC_COMM)
-				m->acc[idx].comm = 1;
+		pd[np++] = (struct pend){ corr, sqlite3_column_int64(st, 0), dur,
+					  sqlite3_column_int64(st, 6),
+					  strcmp(kind, "kernel") != 0 };
+	}
+	if (pr_actx_done(m->ctx, st, rc, err))
+		goto out;
+	for (i = 0; i < np; i++) {
+		int64_t parent, op = 0;
+		if (pr_imap_get(&m->call, pd[i].corr, &parent) && nearest_op(m, parent, &op, err))
+			goto out;
+		if (op) {
+			attach(m, op, pd[i].act, pd[i].dur, pd[i].nid, pd[i].kmem);
+		} else {
+			m->unlinked++;
+			m->unlinked_ns += pd[i].dur;
 		}
 	}
-	return pr_actx_done(m->ctx, st, rc, err);
-}
-
-static char *name_of(struct pm *m, int64_t id)
-{
-	char *s = NULL;
-	sqlite3_reset(m->namest);
-	sqlite3_bind_int64(m->namest, 2, id);
-	if (sqlite3_step(m->namest) == SQLITE_ROW)
-		s = pr_xstrdup(pr_actx_text(m->namest, 0));
-	return s;
+	ret = 0;
+out:
+	free(pd);
+	return ret;
 }
 
 static char *elem(const char *args, size_t n, int64_t pos)
@@ -696,17 +756,70 @@ static char *elem(const char *args, size_t n, int64_t pos)
 	return s;
 }
 
-/* One op with device time: its categories, work and group. */
+/* An op's categories and work from its name, first kernel and shapes (new texts, taken). */
+static void op_work(struct pm *m, const struct opacc *a, const char *name, char *dims, char *types,
+		    const char *conc, struct memo *mo)
+{
+	const char *k0 = name_of(m, a->k0);
+	struct opin in;
+	struct work w = { 0, 0, -1 };
+	struct pr_strbuf key = PR_STRBUF_INIT;
+	int64_t gi;
+	memset(&in, 0, sizeof(in));
+	in.dims = dims ? json_loads(dims, 0, NULL) : NULL;
+	in.types = types ? json_loads(types, 0, NULL) : NULL;
+	in.conc = conc ? json_loads(conc, 0, NULL) : NULL;
+	read_tensors(&in);
+	mo->tl = tl_category_of(name, k0);
+	mo->cat = category_of(name, k0, !a->nonmem, a->comm);
+	if (mo->cat == PC_GEMM)
+		gemm_work(name, &in, &w);
+	else if (mo->cat == PC_CONV)
+		conv_work(name, &in, &w);
+	else if (mo->cat == PC_ATTN)
+		attn_work(name, &in, &w);
+	else if (mo->cat == PC_ELEM || mo->cat == PC_RED || mo->cat == PC_NORM)
+		mem_work(mo->cat, name, &in, &w);
+	json_decref(in.dims);
+	json_decref(in.types);
+	json_decref(in.conc);
+	mo->w = w;
+	pr_opview_key(&key, name, dims, types);
+	if (!pr_strmap_get(&m->g_of, key.buf, key.len, &gi)) {
+		if (m->ng == m->cg) {
+			m->cg = m->cg ? m->cg * 2 : 64;
+			m->g = pr_xreallocarray(m->g, m->cg, sizeof(*m->g));
+		}
+		gi = (int64_t)m->ng++;
+		m->g[gi] = (struct group){ pr_xstrdup(name), dims, types, mo->cat, mo->tl, w.dt,
+					   0, 0, 0, 0 };
+		pr_strmap_put(&m->g_of, key.buf, key.len, gi);
+	} else {
+		free(dims);
+		free(types);
+	}
+	mo->gi = gi;
+	pr_strbuf_release(&key);
+}
+
+static void key_text(struct pr_strbuf *key, const char *s)
+{
+	uint32_t len = s ? (uint32_t)strlen(s) : ~0u;
+	pr_strbuf_add(key, &len, sizeof(len));
+	if (s)
+		pr_strbuf_addstr(key, s);
+}
+
+/* One op with device time: its categories, work and group, computed once per (name, first
+ * kernel, activity kinds, Input Dims, Input type, Concrete Inputs). */
 static int add_op(struct pm *m, const struct opacc *a, struct pr_strbuf *key, struct pr_error *err)
 {
 	int rc;
-	int64_t p = 0, gi;
-	char *name, *k0, *dims = NULL, *types = NULL, *conc = NULL;
+	int64_t p = 0, name_id, mi;
+	char *dims = NULL, *types = NULL, *conc = NULL, flags;
 	const char *args;
 	size_t alen;
-	struct opin in;
-	struct work w = { 0, 0, -1 };
-	int cat, tl;
+	struct memo *mo;
 	sqlite3_reset(m->opst);
 	sqlite3_bind_int64(m->opst, 2, a->op_id);
 	rc = sqlite3_step(m->opst);
@@ -714,7 +827,7 @@ static int add_op(struct pm *m, const struct opacc *a, struct pr_strbuf *key, st
 		return rc == SQLITE_DONE ? 0
 					 : pr_error_set(err, PR_E_STORE, "sqlite: %s",
 							sqlite3_errmsg(m->ctx->db));
-	name = pr_xstrdup(pr_actx_text(m->opst, 0));
+	name_id = sqlite3_column_int64(m->opst, 0);
 	args = (const char *)sqlite3_column_text(m->opst, 2);
 	alen = args ? (size_t)sqlite3_column_bytes(m->opst, 2) : 0;
 	if (sqlite3_column_type(m->opst, 1) == SQLITE_INTEGER &&
@@ -723,53 +836,40 @@ static int add_op(struct pm *m, const struct opacc *a, struct pr_strbuf *key, st
 		types = elem(args, alen, ((p >> 20) & 0xfffff) - 1);
 		conc = elem(args, alen, ((p >> 40) & 0xfffff) - 1);
 	}
-	k0 = name_of(m, a->k0);
-	memset(&in, 0, sizeof(in));
-	in.dims = dims ? json_loads(dims, 0, NULL) : NULL;
-	in.types = types ? json_loads(types, 0, NULL) : NULL;
-	in.conc = conc ? json_loads(conc, 0, NULL) : NULL;
-	read_tensors(&in);
-	tl = tl_category_of(name, k0);
-	cat = category_of(name, k0, !a->nonmem, a->comm);
-	if (cat == PC_GEMM)
-		gemm_work(name, &in, &w);
-	else if (cat == PC_CONV)
-		conv_work(name, &in, &w);
-	else if (cat == PC_ATTN)
-		attn_work(name, &in, &w);
-	else if (cat == PC_ELEM || cat == PC_RED || cat == PC_NORM)
-		mem_work(cat, name, &in, &w);
-	json_decref(in.dims);
-	json_decref(in.types);
-	json_decref(in.conc);
-	m->cat[cat].ops++;
-	m->cat[cat].ns += a->ns;
-	m->cat[cat].acts += a->nact;
-	m->cat[cat].flops += w.flops;
-	m->cat[cat].bytes += w.bytes;
-	m->tl[tl].ops++;
-	m->tl[tl].ns += a->ns;
-	m->tl[tl].acts += a->nact;
-	pr_opview_key(key, name, dims, types);
-	if (!pr_strmap_get(&m->g_of, key->buf, key->len, &gi)) {
-		if (m->ng == m->cg) {
-			m->cg = m->cg ? m->cg * 2 : 64;
-			m->g = pr_xreallocarray(m->g, m->cg, sizeof(*m->g));
+	flags = (char)(a->nonmem | a->comm << 1);
+	pr_strbuf_reset(key);
+	pr_strbuf_add(key, &name_id, sizeof(name_id));
+	pr_strbuf_add(key, &a->k0, sizeof(a->k0));
+	pr_strbuf_add(key, &flags, 1);
+	key_text(key, dims);
+	key_text(key, types);
+	key_text(key, conc);
+	if (!pr_strmap_get(&m->memo_of, key->buf, key->len, &mi)) {
+		if (m->nmemo == m->cmemo) {
+			m->cmemo = m->cmemo ? m->cmemo * 2 : 64;
+			m->memo = pr_xreallocarray(m->memo, m->cmemo, sizeof(*m->memo));
 		}
-		gi = (int64_t)m->ng++;
-		m->g[gi] = (struct group){ name, dims, types, cat, tl, w.dt, 0, 0, 0, 0 };
-		pr_strmap_put(&m->g_of, key->buf, key->len, gi);
-		name = dims = types = NULL;
+		mi = (int64_t)m->nmemo++;
+		pr_strmap_put(&m->memo_of, key->buf, key->len, mi);
+		op_work(m, a, name_of(m, name_id), dims, types, conc, &m->memo[mi]);
+	} else {
+		free(dims);
+		free(types);
 	}
-	m->g[gi].calls++;
-	m->g[gi].ns += a->ns;
-	m->g[gi].flops += w.flops;
-	m->g[gi].bytes += w.bytes;
-	free(name);
-	free(dims);
-	free(types);
 	free(conc);
-	free(k0);
+	mo = &m->memo[mi];
+	m->cat[mo->cat].ops++;
+	m->cat[mo->cat].ns += a->ns;
+	m->cat[mo->cat].acts += a->nact;
+	m->cat[mo->cat].flops += mo->w.flops;
+	m->cat[mo->cat].bytes += mo->w.bytes;
+	m->tl[mo->tl].ops++;
+	m->tl[mo->tl].ns += a->ns;
+	m->tl[mo->tl].acts += a->nact;
+	m->g[mo->gi].calls++;
+	m->g[mo->gi].ns += a->ns;
+	m->g[mo->gi].flops += mo->w.flops;
+	m->g[mo->gi].bytes += mo->w.bytes;
 	return 0;
 }
 
@@ -941,6 +1041,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	memset(&m, 0, sizeof(m));
 	m.ctx = ctx;
 	m.g_of = (struct pr_strmap)PR_STRMAP_INIT;
+	m.memo_of = (struct pr_strmap)PR_STRMAP_INIT;
 	if (pr_kclassify_init(&m.kc, ctx->meta, ctx->opts ? ctx->opts->comm_kernels : NULL, err))
 		return -1;
 	if (json_is_array(props) && json_array_size(props))
@@ -949,8 +1050,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	if (pr_actx_prep(ctx, "SELECT kind, parent_id FROM span WHERE id = ?2 AND ?1 IS NOT NULL",
 			 &m.up, err) ||
 	    pr_actx_prep(ctx,
-			 "SELECT n.value, s.args_keys, s.args FROM span s JOIN string n ON "
-			 "n.id = s.name_id WHERE s.id = ?2 AND ?1 IS NOT NULL",
+			 "SELECT name_id, args_keys, args FROM span "
+			 "WHERE id = ?2 AND ?1 IS NOT NULL",
 			 &m.opst, err) ||
 	    pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL",
 			 &m.namest, err))
@@ -986,6 +1087,13 @@ out:
 	pr_imap_release(&m.call);
 	pr_imap_release(&m.opof);
 	pr_imap_release(&m.acc_of);
+	pr_imap_release(&m.kcomm);
+	pr_imap_release(&m.name_ix);
+	for (i = 0; i < m.nnames; i++)
+		free(m.names[i]);
+	free(m.names);
+	free(m.memo);
+	pr_strmap_release(&m.memo_of);
 	pr_strmap_release(&m.g_of);
 	pr_strbuf_release(&key);
 	pr_kclassify_release(&m.kc);
