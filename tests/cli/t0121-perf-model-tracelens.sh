@@ -66,4 +66,19 @@ if bad:
     sys.exit(1)
 PY
 	fail "perf_model against TraceLens: $(cat check.txt)"
+
+# agg.json: each rank's row carries its category times (rank 0 the torch sample, whose linked
+# GEMM ops' kernels sum to 38.513 + 39.668 + 40.438 + 40.823 + 40.053 + 36.587 = 236.082 us by
+# the same Python pass over its trace; rank 1 the H100 trace: TraceLens's GEMM 9.0013 ms).
+run "$P" aggregate "$TORCH" "$TRACE" --ranks 0,1 -o agg.json
+expect_rc 0 "aggregate of the torch sample and the H100 trace"
+python3 - agg.json <<'PY' >check.txt 2>&1 || fail "agg.json perf rows: $(cat check.txt)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = {r["rank"]: r for r in d["ranks"]}
+assert rows[0]["perf"]["GEMM"] == 236082, rows[0].get("perf")
+assert abs(rows[1]["perf"]["GEMM"] / 1e6 - 9.0013) < 1e-4, rows[1].get("perf")
+st = [s for s in d["stats"] if s["category"] == "gpu" and s["name"] == "perf: GEMM"]
+assert st and st[0]["ranks"] == 2 and st[0]["max"] == rows[1]["perf"]["GEMM"], st
+PY
 finish
