@@ -58,6 +58,43 @@ if bad:
     sys.exit(1)
 PY
 
+# The peak table is keyed by the device name as a whole word: "NVIDIA L40S" is not the L4
+# (no model, no roofline, no % of peak), "NVIDIA L4" is; the AMD names match MI300X.
+for dev in "NVIDIA L40S|null" "NVIDIA L4|NVIDIA L4" "AMD Instinct MI300X|AMD Instinct MI300X"; do
+	name=${dev%%|*}
+	want=${dev#*|}
+	sed "s/NVIDIA A100-SXM4-80GB/$name/" "$TINY" >dev.json
+	run "$P" report dev.json --json dev.model.json --no-cache -q
+	expect_rc 0 "report of tiny.json on $name"
+	got=$(python3 -c 'import json,sys; pm = json.load(open(sys.argv[1]))["runs"][0]["perf_model"]
+print("null" if pm["device"]["model"] is None and pm["roofline"] is None else pm["device"]["model"])' \
+		dev.model.json)
+	[ "$got" = "$want" ] || fail "device '$name': got '$got', want '$want'"
+done
+
+# Hostile shapes (strings, negative and nested dims, a non-array Concrete Inputs, a 9-dim
+# tensor): the op keeps its device time, its FLOPs count 0, nothing crashes.
+python3 - "$TINY" <<'PY' >bad.json || fail "writing bad.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["traceEvents"]:
+    if e.get("cat") != "cpu_op":
+        continue
+    if e["name"] == "aten::mm":
+        e["args"]["Input Dims"] = [["x", -1], [[1]], [1] * 9]
+    if e["name"] == "aten::convolution":
+        e["args"]["Concrete Inputs"] = 7
+        e["args"]["Input Dims"][0] = [2, 3, -8, 8]
+json.dump(d, sys.stdout)
+PY
+run "$P" report bad.json --json bad.model.json --no-cache -q
+expect_rc 0 "report of hostile shapes"
+python3 -c 'import json,sys; pm = json.load(open(sys.argv[1]))["runs"][0]["perf_model"]
+c = {x["category"]: x for x in pm["categories"]}
+sys.exit(not (c["GEMM"]["flops"] == 0 and c["GEMM"]["device_ns"] == 2000 and
+              c["convolution"]["flops"] == 0 and c["convolution"]["device_ns"] == 4000))' \
+	bad.model.json || fail "hostile shapes: GEMM/conv keep their time with 0 FLOPs"
+
 # A trace without device activities has no perf_model.
 run "$P" report "$VIZ" --json plain.json --no-cache -q
 expect_rc 0 "report of the viztracer sample"
