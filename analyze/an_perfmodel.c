@@ -33,6 +33,7 @@
 #include "analyze/actx.h"
 #include "analyze/imap.h"
 #include "analyze/kclass.h"
+#include "analyze/opkern.h"
 #include "analyze/opview.h"
 #include "base/jsonx.h"
 #include "base/strbuf.h"
@@ -491,6 +492,7 @@ static int category_of(const char *name, const char *k0, int kmem, int kcomm)
 struct opacc { /* an op instance with device time */
 	int64_t op_id, ns, nact;
 	int64_t k0, k0_act; /* name id and span id of its first activity */
+	int64_t tc_ns;      /* of its kernels on Tensor Cores (TensorBoard's name rule) */
 	int nonmem, comm;
 };
 
@@ -508,7 +510,7 @@ struct memo { /* an op's categories, work and group, by its key (add_op) */
 };
 
 struct catsum {
-	int64_t ops, ns, acts;
+	int64_t ops, ns, acts, tc_ns;
 	double flops, bytes;
 };
 
@@ -662,7 +664,7 @@ static void attach(struct pm *m, int64_t op, int64_t act, int64_t dur, int64_t n
 			m->acc = pr_xreallocarray(m->acc, m->cacc, sizeof(*m->acc));
 		}
 		idx = (int64_t)m->nacc++;
-		m->acc[idx] = (struct opacc){ op, 0, 0, nid, act, 0, 0 };
+		m->acc[idx] = (struct opacc){ op, 0, 0, nid, act, 0, 0, 0 };
 		pr_imap_put(&m->acc_of, op, idx);
 	}
 	o = &m->acc[idx];
@@ -675,13 +677,16 @@ static void attach(struct pm *m, int64_t op, int64_t act, int64_t dur, int64_t n
 	if (kmem)
 		return;
 	o->nonmem = 1;
-	if (!pr_imap_get(&m->kcomm, nid, &comm)) { /* once per kernel name */
+	if (!pr_imap_get(&m->kcomm, nid, &comm)) { /* once per kernel name: 1 comm, 2 TC */
 		int lib;
-		comm = pr_kclass_of(&m->kc, name_of(m, nid), &lib) == PR_KC_COMM;
+		const char *kn = name_of(m, nid);
+		comm = (pr_kclass_of(&m->kc, kn, &lib) == PR_KC_COMM) | pr_tc_kernel(kn) << 1;
 		pr_imap_put(&m->kcomm, nid, comm);
 	}
-	if (comm)
+	if (comm & 1)
 		o->comm = 1;
+	if (comm & 2)
+		o->tc_ns += dur;
 }
 
 struct pend { /* an activity met before its runtime call */
@@ -861,6 +866,7 @@ static int add_op(struct pm *m, const struct opacc *a, struct pr_strbuf *key, st
 	m->cat[mo->cat].ops++;
 	m->cat[mo->cat].ns += a->ns;
 	m->cat[mo->cat].acts += a->nact;
+	m->cat[mo->cat].tc_ns += a->tc_ns;
 	m->cat[mo->cat].flops += mo->w.flops;
 	m->cat[mo->cat].bytes += mo->w.bytes;
 	m->tl[mo->tl].ops++;
@@ -976,7 +982,12 @@ static json_t *build(struct pm *m, const struct device *dv, const char *devname)
 				      pr_jnum(round((double)c->ns / (double)all_ns * 1e4) / 100),
 				      "flops", pr_jnum(round(c->flops)), "bytes",
 				      pr_jnum(round(c->bytes)), "tflops", rate(c->flops, c->ns),
-				      "tbps", rate(c->bytes, c->ns), NULL));
+				      "tbps", rate(c->bytes, c->ns), "tensor_core_share",
+				      c->ns > 0 ? pr_jnum(round((double)c->tc_ns / (double)c->ns *
+								1e4) /
+							  1e4)
+						: json_null(),
+				      NULL));
 	}
 	for (i = 0; i < TL_N; i++) {
 		const struct catsum *c = &m->tl[i];

@@ -34,6 +34,10 @@ eq("categories", sorted(cats), sorted(["GEMM", "convolution", "attention", "elem
 eq("GEMM flops", cats["GEMM"]["flops"], 524288)
 eq("GEMM bytes", cats["GEMM"]["bytes"], 28672)
 eq("GEMM tflops", cats["GEMM"]["tflops"], 0.262144)
+# TensorBoard's TC_Allowlist: "ampere_bf16_s16816gemm..." contains 16816, the conv's
+# "implicit_convolve_sgemm" none of the patterns
+eq("GEMM on Tensor Cores", cats["GEMM"]["tensor_core_share"], 1)
+eq("conv on Tensor Cores", cats["convolution"]["tensor_core_share"], 0)
 eq("conv flops", cats["convolution"]["flops"], 28160)
 eq("conv bytes", cats["convolution"]["bytes"], 4032)
 eq("attention flops", cats["attention"]["flops"], 8192)
