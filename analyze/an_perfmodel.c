@@ -289,22 +289,37 @@ static void gemm_work(const char *name, const struct opin *in, struct work *w)
 	}
 }
 
-/* convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
- * groups) and the conv1d/2d/3d forms (input, weight, bias, stride, padding, dilation, groups) */
+/* convolution / _convolution (input, weight, bias, stride, padding, dilation, transposed,
+ * output_padding, groups), conv1d/2d/3d (input, weight, bias, stride, padding, dilation,
+ * groups), cudnn_convolution (input, weight, padding, stride, dilation, groups, ...) and
+ * miopen_convolution (input, weight, bias, padding, stride, dilation, groups, ...) */
 static void conv_work(const char *name, const struct opin *in, struct work *w)
 {
 	const struct tensor *x = &in->t[0], *wt = &in->t[1];
 	int64_t st[MAXD], pad[MAXD], dil[MAXD];
 	int sp, i, full = !strstr(name, "conv1d") && !strstr(name, "conv2d") &&
 			     !strstr(name, "conv3d");
-	double out = 1, kprod = 1, cin, nout;
-	if (in->nt < 2 || x->nd < 3 || wt->nd != x->nd || strstr(name, "backward"))
+	int cudnn = strstr(name, "cudnn_convolution") != NULL;
+	int miopen = strstr(name, "miopen_convolution") != NULL;
+	double out = 1, kprod = 1, cin, nout, bias;
+	if (in->nt < 2 || x->nd < 3 || wt->nd != x->nd || strstr(name, "backward") ||
+	    strstr(name, "transpose"))
 		return;
 	sp = x->nd - 2;
-	conc_list(in, 3, st, sp, 1);
-	conc_list(in, 4, pad, sp, 0);
-	conc_list(in, 5, dil, sp, 1);
-	if (full && conc_true(in, 6))
+	if (cudnn) {
+		conc_list(in, 2, pad, sp, 0);
+		conc_list(in, 3, st, sp, 1);
+		conc_list(in, 4, dil, sp, 1);
+	} else if (miopen) {
+		conc_list(in, 3, pad, sp, 0);
+		conc_list(in, 4, st, sp, 1);
+		conc_list(in, 5, dil, sp, 1);
+	} else {
+		conc_list(in, 3, st, sp, 1);
+		conc_list(in, 4, pad, sp, 0);
+		conc_list(in, 5, dil, sp, 1);
+	}
+	if (full && !cudnn && !miopen && conc_true(in, 6))
 		return; /* transposed: not modelled */
 	for (i = 0; i < sp; i++) {
 		int64_t k = wt->d[2 + i], o;
@@ -316,9 +331,9 @@ static void conv_work(const char *name, const struct opin *in, struct work *w)
 	}
 	cin = (double)wt->d[1]; /* C / groups */
 	nout = (double)x->d[0] * (double)wt->d[0] * out;
-	w->flops = 2 * nout * cin * kprod + (in->nt > 2 && in->t[2].nd == 1 ? nout : 0);
-	w->bytes = tbytes(x) + tbytes(wt) + (in->nt > 2 ? tbytes(&in->t[2]) : 0) +
-		   nout * (double)x->es;
+	bias = !cudnn && in->nt > 2 && in->t[2].nd == 1 ? tbytes(&in->t[2]) : 0;
+	w->flops = 2 * nout * cin * kprod + (bias > 0 ? nout : 0);
+	w->bytes = tbytes(x) + tbytes(wt) + bias + nout * (double)x->es;
 	w->dt = x->dt;
 }
 

@@ -99,6 +99,30 @@ sys.exit(not (c["GEMM"]["flops"] == 0 and c["GEMM"]["device_ns"] == 2000 and
               c["convolution"]["flops"] == 0 and c["convolution"]["device_ns"] == 4000))' \
 	bad.model.json || fail "hostile shapes: GEMM/conv keep their time with 0 FLOPs"
 
+# cudnn_convolution (input, weight, padding, stride, dilation, groups, ...; no bias), the op
+# that launches the kernels under aten::convolution: padding 1, stride 1, dilation 2 give
+# out = (8 + 2 - 2*(3 - 1) - 1) / 1 + 1 = 6 per side, 2 * (2*4*36) * 3*9 = 15552 FLOPs,
+# (384 + 108 + 288) * 4 = 3120 bytes (read at convolution's positions, padding 2 and
+# dilation 1 would give 10x10).
+python3 - "$TINY" <<'PY' >cudnn.json || fail "writing cudnn.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["traceEvents"]:
+    if e.get("cat") == "cpu_op" and e["name"] == "aten::convolution":
+        e["name"] = "aten::cudnn_convolution"
+        e["args"]["Input Dims"] = [[2, 3, 8, 8], [4, 3, 3, 3], [], [], [], []]
+        e["args"]["Input type"] = ["float", "float", "ScalarList", "ScalarList", "ScalarList",
+                                   "Scalar"]
+        e["args"]["Concrete Inputs"] = ["", "", "[1, 1]", "[1, 1]", "[2, 2]", "1"]
+json.dump(d, sys.stdout)
+PY
+run "$P" report cudnn.json --json cudnn.model.json --no-cache -q
+expect_rc 0 "report of the cudnn_convolution copy"
+python3 -c 'import json,sys; pm = json.load(open(sys.argv[1]))["runs"][0]["perf_model"]
+c = {x["category"]: x for x in pm["categories"]}["convolution"]
+sys.exit(not (c["flops"] == 15552 and c["bytes"] == 3120))' cudnn.model.json ||
+	fail "cudnn_convolution: 15552 FLOPs and 3120 bytes"
+
 # A trace without device activities has no perf_model.
 run "$P" report "$VIZ" --json plain.json --no-cache -q
 expect_rc 0 "report of the viztracer sample"
