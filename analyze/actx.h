@@ -118,6 +118,7 @@ extern const struct pr_analyzer pr_an_critpath;
 #define PR_CRITPATH_EVENTS_ENV "PROFREPORT_CRITPATH_EVENTS"
 #define PR_CRITPATH_EVENTS_DEFAULT ((size_t)1 << 19)
 extern size_t pr_critpath_max_events;
+extern const struct pr_analyzer pr_an_perfmodel;
 /* GPU op durations gpu_breakdown keeps for exact medians (default 4 Mi; tests lower it to
  * exercise the ordered SQL pass used beyond). */
 extern size_t pr_gpubreak_keep_max;

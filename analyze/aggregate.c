@@ -864,6 +864,34 @@ static json_t *gpu_part(struct pr_agg *a, const json_t *run, long rank)
 }
 
 /*
+ * The perf model's category times (the model's perf_model, docs/analysis.md):
+ * the row's "perf" object, category -> device ns of the ops that launched
+ * device work, each folded as a stat of category "gpu" named "perf: <category>"
+ * (unit ns). NULL when the run has no perf model (no row key).
+ */
+static json_t *perf_part(struct pr_agg *a, const json_t *run, long rank)
+{
+	const json_t *cats = json_object_get(json_object_get(run, "perf_model"), "categories"), *c;
+	struct pr_strbuf name = PR_STRBUF_INIT;
+	json_t *p;
+	size_t i;
+	if (!json_array_size(cats))
+		return NULL;
+	p = json_object();
+	json_array_foreach(cats, i, c) {
+		double v = pr_mnum(c, "device_ns");
+		if (!*pr_mstr(c, "category") || isnan(v))
+			continue;
+		json_object_set_new(p, pr_mstr(c, "category"), pr_jnum(v));
+		pr_strbuf_reset(&name);
+		pr_strbuf_addf(&name, "perf: %s", pr_mstr(c, "category"));
+		fold(a, CAT_GPU, "", name.buf, "ns", v, 1, rank);
+	}
+	pr_strbuf_release(&name);
+	return p;
+}
+
+/*
  * The rank of the run read from src and where it came from (*rsrc): the
  * user's --ranks, --rank-from, the trace, the path, else the lowest unused
  * rank (a warning). -1 with err when the rank is missing or taken.
@@ -1105,7 +1133,8 @@ static void fold_peaks(struct pr_agg *a, const json_t *run, json_t *row, long ra
 /* Every key of a run object that pr_agg_add_model_run and its folds read. */
 static const char *const run_keys[] = {
 	"clock", "collectives", "content_hash", "diagnostics", "format", "gpu_breakdown",
-	"peaks", "phases", "rank", "reported", "source", "spans", "throughput", "world_size",
+	"peaks", "perf_model", "phases", "rank", "reported", "source", "spans", "throughput",
+	"world_size",
 };
 
 json_t *pr_agg_run_slim(const json_t *run)
@@ -1165,6 +1194,11 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 	fold_spans(a, run, row, rank);
 	fold_peaks(a, run, row, rank);
 	json_object_set_new(row, "gpu", gpu_part(a, run, rank));
+	{
+		json_t *perf = perf_part(a, run, rank);
+		if (perf)
+			json_object_set_new(row, "perf", perf);
+	}
 	if (format && !strcmp(format, "inferix"))
 		json_object_set_new(row, "inferix", pr_agg_inferix_part(run, meta));
 

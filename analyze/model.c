@@ -33,11 +33,12 @@ static const struct pr_analyzer *const analyzers[] = {
 	&pr_an_collectives,
 	&pr_an_gpubreak,   /* gpu_breakdown and step_breakdown: one scan */
 	&pr_an_gpulink,
+	&pr_an_perfmodel,  /* 12: perf_model: op categories, FLOPs, bytes, roofline */
 	&pr_an_timeline,   &pr_an_flame,       &pr_an_leaks,      &pr_an_crosscheck,
 	&pr_an_recommendations,
 	&pr_an_trace,
-	&pr_an_cuptirange, /* 18: CUPTI range-profiler counters (before recommendations) */
-	&pr_an_critpath,   /* 19: runs before gpu, which frees the shared GPU pass it reads */
+	&pr_an_cuptirange, /* 19: CUPTI range-profiler counters (before recommendations) */
+	&pr_an_critpath,   /* 20: runs before gpu, which frees the shared GPU pass it reads */
 };
 
 /*
@@ -48,7 +49,7 @@ static const struct pr_analyzer *const analyzers[] = {
  * sections still come in the list's order (reorder_sections).
  */
 static const size_t run_order[] = { 0,  1,  2,  3,  4,  5,  6,  7,  8,  9,
-				    12, 13, 17, 10, 19, 11, 18, 14, 15, 16 };
+				    13, 14, 18, 10, 20, 11, 12, 19, 15, 16, 17 };
 _Static_assert(PR_ARRAY_SIZE(run_order) == PR_ARRAY_SIZE(analyzers),
 	       "run_order names every analyzer once");
 

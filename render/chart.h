@@ -54,8 +54,8 @@
  * x axis of a line chart may be a UTC clock (x_date). render/layout.h says
  * how their ticks are chosen and labelled.
  *
- * LIMITATIONS: one y axis; log scale for the value axis only (a log x axis
- * only on horizontal bars), never for stacks; stacked lines are not
+ * LIMITATIONS: one y axis; log scale for the value axis (a log x axis on
+ * horizontal bars, and on line charts through x_scale), never for stacks; stacked lines are not
  * reduced (fine for the model's 2000-point timelines, slow for millions);
  * lines are drawn with alpha 1 (fills carry the transparency).
  */
@@ -220,6 +220,10 @@ struct pr_chart {
 	int y_fixed;       /* use y_min..y_max instead of the data range */
 	double y_min, y_max;
 	enum pr_scale value_scale;
+	/* Line charts only: PR_SCALE_LOG puts x on a log axis (exactly the data's range, decade
+	 * ticks, "log scale" in its title; points, rects, bands, vlines and marks at x <= 0 are
+	 * not drawn): a roofline. */
+	enum pr_scale x_scale;
 	/*
 	 * x_date: x values are seconds after x_epoch (Unix time, seconds, UTC):
 	 * the x axis shows UTC clock times (x_unit is ignored), see render/layout.h.

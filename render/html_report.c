@@ -14,6 +14,7 @@
 
 #include "base/escape.h"
 #include "render/gpu_panel.h"
+#include "render/perf_panel.h"
 #include "render/panel_data.h"
 #include "render/panels.h"
 #include "render/units.h"
@@ -1586,6 +1587,110 @@ static void gpu_figures(struct pr_strbuf *sb, struct gfig *f, const char *name)
 	}
 }
 
+/* ---- the perf model (perf_model, docs/analysis.md) ---- */
+
+static void pm_peaks_line(struct pr_strbuf *sb, const json_t *pm)
+{
+	const json_t *dev = json_object_get(pm, "device"), *roof = json_object_get(pm, "roofline");
+	const json_t *pk = json_object_get(dev, "peak_tflops"), *v;
+	const char *k;
+	int first = 1;
+	pr_strbuf_addstr(sb, "<p>Device ");
+	esc(sb, *pr_mstr(dev, "name") ? pr_mstr(dev, "name") : "unknown");
+	if (!json_is_object(roof)) {
+		pr_strbuf_addstr(sb, ": not in the table of peaks (no % of peak).</p>\n");
+		return;
+	}
+	pr_strbuf_addstr(sb, " = ");
+	esc(sb, pr_mstr(dev, "model"));
+	pr_strbuf_addstr(sb, ": peak TFLOP/s ");
+	json_object_foreach((json_t *)pk, k, v)
+	{
+		if (!json_is_number(v))
+			continue;
+		pr_strbuf_addf(sb, "%s%s %.4g", first ? "" : ", ", k, json_number_value(v));
+		first = 0;
+	}
+	pr_strbuf_addf(sb, "; memory %.4g TB/s. Roofline: %s, ridge %.4g FLOP/byte.</p>\n",
+		       pr_mnum(dev, "hbm_tbps"), pr_mstr(roof, "dtype"),
+		       pr_mnum(roof, "ridge_flop_per_byte"));
+}
+
+static void perf_model_tables(struct pr_strbuf *sb, const json_t *pm, struct gfig *f)
+{
+	static const char *const ch[] = { "Category", "#Ops",	  "#Activities", "#Device time",
+					  "#Share %", "#FLOPs",	  "#Bytes",	 "#TFLOP/s",
+					  "#TB/s",    NULL };
+	static const char *const th[] = { "TraceLens category", "#Ops", "#Device time", NULL };
+	static const char *const gh[] = { "Op", "Input Dims", "Category", "dtype", "#Calls",
+					  "#Device time", "#TFLOP/s", "#% of peak", "#TB/s",
+					  "#% of bandwidth", "#FLOP/byte", NULL };
+	const json_t *v, *groups = json_object_get(pm, "groups");
+	size_t i, n = 0;
+	pr_label_t *lab, *dlab;
+	pr_strbuf_addstr(sb, "<h4>Perf model: op categories, FLOPs, bytes, roofline</h4>\n<p>");
+	esc(sb, pr_mstr(pm, "scope"));
+	pr_strbuf_addf(sb, ": %lld activities linked, %lld not (left out).</p>\n",
+		       pr_mll(pm, "linked_activities"), pr_mll(pm, "unlinked_activities"));
+	pm_peaks_line(sb, pm);
+	pr_html_table_begin(sb, ch);
+	json_array_foreach(json_object_get(pm, "categories"), i, v)
+	{
+		pr_strbuf_addstr(sb, "<tr>");
+		pr_html_td(sb, pr_mstr(v, "category"));
+		tdf(sb, pr_mnum(v, "ops"), 0);
+		tdf(sb, pr_mnum(v, "activities"), 0);
+		tdn(sb, pr_mnum(v, "device_ns"), "ns");
+		tdf(sb, pr_mnum(v, "pct"), 2);
+		tdf(sb, pr_mnum(v, "flops"), -1);
+		tdn(sb, pr_mnum(v, "bytes"), "bytes");
+		tdf(sb, pr_mnum(v, "tflops"), 3);
+		tdf(sb, pr_mnum(v, "tbps"), 3);
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	table_end(sb, i, i);
+	pr_html_table_begin(sb, th);
+	json_array_foreach(json_object_get(pm, "tracelens_categories"), i, v)
+	{
+		pr_strbuf_addstr(sb, "<tr>");
+		pr_html_td(sb, pr_mstr(v, "category"));
+		tdf(sb, pr_mnum(v, "ops"), 0);
+		tdn(sb, pr_mnum(v, "device_ns"), "ns");
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	table_end(sb, i, i);
+	gpu_figures(sb, f, "perf_roofline");
+	if (!json_array_size(groups))
+		return;
+	lab = pr_html_name_column(groups, "name", PR_HTML_ROWS);
+	dlab = pr_html_name_column(groups, "input_dims", PR_HTML_ROWS); /* distinct when cut */
+	pr_strbuf_addstr(sb, "<p>Op groups (name, Input Dims, Input type), largest device time "
+			     "first; % of peak against the group's dtype.</p>\n");
+	pr_html_table_begin(sb, gh);
+	json_array_foreach(groups, i, v)
+	{
+		if (n >= PR_HTML_ROWS)
+			break;
+		pr_strbuf_addstr(sb, "<tr>");
+		pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
+		pr_html_td_shown(sb, pr_mstr(v, "input_dims"), dlab[i]);
+		pr_html_td(sb, pr_mstr(v, "category"));
+		pr_html_td(sb, pr_mstr(v, "dtype"));
+		tdf(sb, pr_mnum(v, "calls"), 0);
+		tdn(sb, pr_mnum(v, "device_ns"), "ns");
+		tdf(sb, pr_mnum(v, "tflops"), 3);
+		tdf(sb, pr_mnum(v, "pct_peak_flops"), 1);
+		tdf(sb, pr_mnum(v, "tbps"), 3);
+		tdf(sb, pr_mnum(v, "pct_peak_bw"), 1);
+		tdf(sb, pr_mnum(v, "flop_per_byte"), 3);
+		pr_strbuf_addstr(sb, "</tr>\n");
+		n++;
+	}
+	free(lab);
+	free(dlab);
+	table_end(sb, n, (size_t)pr_mll(pm, "groups_total"));
+}
+
 /*
  * The CUPTI range profiler's counters per op (cupti_ranges): the ops by FLOPs with their
  * ranges and the first RANGE_COLS counters (in name order), and what the ranges' time is.
@@ -1658,6 +1763,7 @@ static int gpu_section(struct pr_strbuf *sb, const json_t *run, const char *idp,
 		return 0;
 	ps = pr_panelset_new();
 	pr_gpu_panels_add(ps, run);
+	pr_perf_panels_add(ps, run);
 	f = (struct gfig){ ps, idp, err, 0 };
 	pr_strbuf_addstr(sb, "<h3>GPU");
 	if (json_is_string(json_object_get(g, "device_type"))) {
@@ -1674,6 +1780,8 @@ static int gpu_section(struct pr_strbuf *sb, const json_t *run, const char *idp,
 		gpu_link_tables(sb, g, &f);
 	if (json_is_object(s))
 		step_breakdown_table(sb, s, &f);
+	if (json_is_object(json_object_get(run, "perf_model")))
+		perf_model_tables(sb, json_object_get(run, "perf_model"), &f);
 	collectives_table(sb, run);
 	cupti_ranges_table(sb, run);
 	pr_panelset_free(ps);

@@ -246,20 +246,24 @@ static void line_ranges(struct pr_lo_ctx *x)
 {
 	const struct pr_chart *c = x->c;
 	struct pr_layout *lo = x->lo;
-	struct pr_lo_range xr = { 0, 0, 0 }, yr = { 0, 0, 0 };
+	struct pr_lo_range xr = { 0, 0, 0 }, yr = { 0, 0, 0 }, xr0;
 	int fill = 0, ylog = c->value_scale == PR_SCALE_LOG;
+	int xlog = c->x_scale == PR_SCALE_LOG && !c->x_date;
 	double vmaxabs;
 	size_t i;
 	lo->nlines = c->nlines;
 	lo->lines = c->nlines ? pr_xcalloc(c->nlines, sizeof(*lo->lines)) : NULL;
-	for (i = 0; i < c->nlines; i++)
+	for (i = 0; i < c->nlines; i++) {
 		ylog &= c->lines[i].stack <= 0; /* stacks stay linear */
+		xlog &= c->lines[i].stack <= 0;
+	}
 	for (i = 0; i < c->nlines; i++) {
 		const struct pr_chart_line *l = &c->lines[i];
 		size_t k, fin = 0;
 		for (k = 0; k < l->n; k++) {
 			double xv = l->x ? l->x[k] : (double)k, yv = l->y[k];
-			if (!pr_lo_usable(xv) || !pr_lo_usable(yv) || (ylog && !(yv > 0)))
+			if (!pr_lo_usable(xv) || !pr_lo_usable(yv) || (ylog && !(yv > 0)) ||
+			    (xlog && !(xv > 0)))
 				continue;
 			fin++;
 			pr_lo_grow(&xr, xv);
@@ -277,7 +281,7 @@ static void line_ranges(struct pr_lo_ctx *x)
 	for (i = 0; i < c->nrects; i++) {
 		const struct pr_chart_rect *r = &c->rects[i];
 		if (!pr_lo_usable(r->x0) || !pr_lo_usable(r->x1) || !pr_lo_usable(r->y0) ||
-		    !pr_lo_usable(r->y1))
+		    !pr_lo_usable(r->y1) || (xlog && !(r->x0 > 0 && r->x1 > 0)))
 			continue;
 		pr_lo_grow(&xr, r->x0);
 		pr_lo_grow(&xr, r->x1);
@@ -287,14 +291,17 @@ static void line_ranges(struct pr_lo_ctx *x)
 	lo->empty = !yr.any;
 	if (!lo->empty) {
 		for (i = 0; i < c->nbands; i++) {
+			if (xlog && !(c->bands[i].x0 > 0 && c->bands[i].x1 > 0))
+				continue;
 			pr_lo_grow(&xr, c->bands[i].x0);
 			pr_lo_grow(&xr, c->bands[i].x1);
 		}
 		for (i = 0; i < c->nvlines; i++)
-			pr_lo_grow(&xr, c->vlines[i].x);
+			if (!xlog || c->vlines[i].x > 0)
+				pr_lo_grow(&xr, c->vlines[i].x);
 		for (i = 0; i < c->nmarks; i++) {
 			if (pr_lo_usable(c->marks[i].x) && pr_lo_usable(c->marks[i].y) &&
-			    (!ylog || c->marks[i].y > 0)) {
+			    (!ylog || c->marks[i].y > 0) && (!xlog || c->marks[i].x > 0)) {
 				pr_lo_grow(&xr, c->marks[i].x);
 				pr_lo_grow(&yr, c->marks[i].y);
 			}
@@ -304,9 +311,17 @@ static void line_ranges(struct pr_lo_ctx *x)
 				pr_lo_grow(&yr, c->hlines[i].y);
 	}
 	x->dmax = yr.hi;
+	xr0 = xr;
 	pad_flat(&xr);
 	lo->x.lo = xr.any ? xr.lo : 0;
 	lo->x.hi = xr.any ? xr.hi : 1;
+	if (xlog && xr0.any && xr0.hi > xr0.lo) { /* exactly the data, as a linear x */
+		lo->x.log = 1;
+		lo->x.lo = xr0.lo;
+		lo->x.hi = xr0.hi;
+	} else if (xlog && xr0.any) { /* one x: its decade (padding could reach 0) */
+		pr_lo_log_range(&lo->x, xr0.lo, xr0.hi, 0);
+	}
 	if (c->x_date) {
 		lo->x.date = 1;
 		lo->x.epoch = pr_lo_usable(c->x_epoch) ? c->x_epoch : 0;

@@ -116,6 +116,8 @@ static int interactive(const struct pr_chart *c, const struct pr_layout *lo)
 	if (c->bars || lo->empty || lo->bar_chart || lo->x.categorical || !(lo->x.hi > lo->x.lo) ||
 	    c->nrects > PR_PANEL_DATA_RECTS)
 		return 0;
+	if (lo->x.log || lo->y.log) /* the script maps linearly: a log chart stays static */
+		return 0;
 	for (i = 0; i < c->nlines; i++) /* a stacked area stays the static SVG */
 		if (c->lines[i].stack)
 			return 0;

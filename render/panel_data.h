@@ -28,8 +28,9 @@
  *                 PR_PANEL_DATA_RECTS in all;
  *   "bands", "zones", "vlines", "hlines", "marks": the decorations, so that
  *                 a zoomed view draws what the static one does.
- * A chart is interactive when it is a line chart (no bars) that is not
- * empty and has a line with a point or a rect; others get nothing (the
+ * A chart is interactive when it is a line chart (no bars) on linear axes
+ * that is not empty and has a line with a point or a rect; others (a log
+ * axis: the roofline) get nothing (the
  * static SVG is all there is). Numbers are the chart's data units (the
  * same as the PNG/SVG panels), 10 significant digits.
  */

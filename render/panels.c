@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "render/gpu_panel.h"
+#include "render/perf_panel.h"
 #include "render/names.h"
 #include "render/units.h"
 #include "base/strbuf.h"
@@ -1195,6 +1196,7 @@ struct pr_panelset *pr_panels_build(const json_t *run)
 {
 	struct pr_panelset *ps = pr_panels_build_general(run);
 	pr_gpu_panels_add(ps, run);
+	pr_perf_panels_add(ps, run); /* the roofline (perf_panel.h) */
 	return ps;
 }
 

@@ -1088,6 +1088,69 @@ static void critical_path(const json_t *run, FILE *out)
 	}
 }
 
+/* A number of the perf model with 2 decimals, or a share with 1 and "%" (is_pct); "-" when
+ * null. */
+static const char *pm_num(const json_t *o, const char *key, int is_pct, char *buf, size_t n)
+{
+	double v = pr_mnum(o, key);
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else if (is_pct)
+		snprintf(buf, n, "%.1f%%", v);
+	else
+		snprintf(buf, n, "%.2f", v);
+	return buf;
+}
+
+/* The perf model (perf_model): the device's peaks, the categories, the top op groups. */
+static void perf_model(const json_t *run, FILE *out)
+{
+	const json_t *pm = json_object_get(run, "perf_model"), *dev, *roof, *v;
+	const json_t *groups;
+	char a[40], b[40], c[40], d[40], e[40];
+	size_t i;
+	pr_label_t *lab;
+	if (!json_is_object(pm))
+		return;
+	dev = json_object_get(pm, "device");
+	roof = json_object_get(pm, "roofline");
+	heading(out, "Perf model (device time of the ops that launched it)");
+	if (json_is_object(roof))
+		emit(out, "  %s: %s %.1f TFLOP/s, %.2f TB/s, ridge %.1f FLOP/byte",
+		     pr_mstr(dev, "model"), pr_mstr(roof, "dtype"), pr_mnum(roof, "peak_tflops"),
+		     pr_mnum(roof, "hbm_tbps"), pr_mnum(roof, "ridge_flop_per_byte"));
+	else
+		emit(out, "  device %s: not in the table of peaks",
+		     *pr_mstr(dev, "name") ? pr_mstr(dev, "name") : "unknown");
+	fprintf(out, "  %-14s %6s %10s %6s %9s %7s\n", "category", "ops", "time", "share", "TFLOP/s",
+		"TB/s");
+	json_array_foreach(json_object_get(pm, "categories"), i, v)
+	{
+		emit(out, "  %-14s %6lld %10s %5.1f%% %9s %7s", pr_mstr(v, "category"),
+		     pr_mll(v, "ops"), secs(pr_mnum(v, "device_ns"), a, sizeof(a)),
+		     pr_mnum(v, "pct"), pm_num(v, "tflops", 0, b, sizeof(b)),
+		     pm_num(v, "tbps", 0, c, sizeof(c)));
+	}
+	groups = json_object_get(pm, "groups");
+	if (!json_array_size(groups))
+		return;
+	lab = column_of(groups, "name", 30, 5);
+	fprintf(out, "  %-30s %10s %8s %6s %6s %6s\n", "top ops", "time", "TFLOP/s", "%peak",
+		"TB/s", "%bw");
+	json_array_foreach(groups, i, v)
+	{
+		if (i == 5)
+			break;
+		emit(out, "  %-30s %10s %8s %6s %6s %6s", lab[i],
+		     secs(pr_mnum(v, "device_ns"), a, sizeof(a)),
+		     pm_num(v, "tflops", 0, b, sizeof(b)),
+		     pm_num(v, "pct_peak_flops", 1, c, sizeof(c)),
+		     pm_num(v, "tbps", 0, d, sizeof(d)),
+		     pm_num(v, "pct_peak_bw", 1, e, sizeof(e)));
+	}
+	free(lab);
+}
+
 /* A collective's layer in 7 columns: the CPU annotation, c10d op, GPU annotation or NCCL kernel of one call. */
 static const char *layer_label(const char *layer)
 {
@@ -1486,6 +1549,7 @@ static void render_text_report(const json_t *model, FILE *out)
 			gpu(run, out);
 			cupti_ranges(run, out);
 			critical_path(run, out);
+			perf_model(run, out);
 			top_spans(run, out);
 			recommendations(run, out);
 			phases(run, out);
@@ -1511,6 +1575,7 @@ static void render_text_report(const json_t *model, FILE *out)
 			gpu(run, out);
 			cupti_ranges(run, out);
 			critical_path(run, out);
+			perf_model(run, out);
 			top_spans(run, out);
 		}
 		bottlenecks(run, out);

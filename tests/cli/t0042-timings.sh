@@ -18,10 +18,10 @@ expect_rc 0 "summary with PR_TIMINGS=1"
 cmp -s plain.out "$tmp/out" || fail "PR_TIMINGS changed summary's output"
 cmp -s plain.json timed.json || fail "PR_TIMINGS changed the model"
 names=$(sed -n 's/^profreport: timing: run 1 \([a-z_]*\) [0-9]*\.[0-9]* [0-9]*\.[0-9]* rss -*[0-9]*\.[0-9] hwm -*[0-9]*\.[0-9]$/\1/p' "$tmp/err" | tr '\n' ' ')
-[ "$names" = "context series phases peaks alloc_tree fragmentation throughput bottlenecks spans op_view collectives timeline flame trace gpu_breakdown critical_path gpu cupti_ranges leaks crosscheck recommendations " ] ||
+[ "$names" = "context series phases peaks alloc_tree fragmentation throughput bottlenecks spans op_view collectives timeline flame trace gpu_breakdown critical_path gpu perf_model cupti_ranges leaks crosscheck recommendations " ] ||
 	fail "PR_TIMINGS lines are not one per analyzer in order: '$names'"
 # and, last, the CPU seconds of the process and of its -j workers (bench/parallel.sh reads it)
-[ "$(wc -l <"$tmp/err")" -eq 22 ] || fail "PR_TIMINGS printed other lines on stderr"
+[ "$(wc -l <"$tmp/err")" -eq 23 ] || fail "PR_TIMINGS printed other lines on stderr"
 tail -n 1 "$tmp/err" | grep -Eq '^profreport: timing: cpu self [0-9]+\.[0-9]{3} workers [0-9]+\.[0-9]{3}$' ||
 	fail "PR_TIMINGS' last line is not the CPU seconds: $(tail -n 1 "$tmp/err")"
 PR_TIMINGS=0 run "$P" summary "$in"
