@@ -38,6 +38,8 @@ static const struct pr_option opts[] = {
 	{ "png", 0, "DIR", "also the panels as PNG files in DIR (made if missing)", 0 },
 	{ "svg", 0, "DIR", "also the panels as SVG files in DIR (made if missing)", 0 },
 	{ "format", 0, "NAME", "force the input format of BASE and NEW (traces)", 0 },
+	{ "jobs", 'j', "N", "the files of a directory BASE or NEW ingested by N processes "
+	  "(default: the CPUs, from 4)", 0 },
 	{ "base-run", 0, "ID", "only this run of BASE (a store of many runs)", 0 },
 	{ "new-run", 0, "ID", "only this run of NEW (a store of many runs)", 0 },
 	{ "baseline", 0, "last:N", "BASE is the last N runs of a store, pooled", 0 },
@@ -46,6 +48,8 @@ static const struct pr_option opts[] = {
 	PR_CLI_META_OPTS,
 	{ NULL, 0, NULL, NULL, 0 },
 };
+
+static int jobs = 1; /* -j: a directory's files ingested by this many processes */
 
 static const char *base_name(const char *p)
 {
@@ -107,7 +111,7 @@ static json_t *side_model(const struct pr_command *cmd, char *path, const char *
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
 	struct pr_cli_input in;
-	struct pr_cli_inopts io = { format, NULL, 0, NULL, 0 };
+	struct pr_cli_inopts io = { format, NULL, 0, NULL, 0, jobs };
 	const char *name = path;
 	json_t *m;
 	if (meta && meta->n && (pr_model_sniff(path) || pr_cli_is_store(path))) {
@@ -393,6 +397,8 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	if (informat && pr_cli_output_form_misused(informat, "text, md, json, junit", err))
 		goto out;
 	junit = !strcmp(fmt, "junit");
+	if (pr_cli_ingest_jobs(pr_arg(cmd, a, "jobs"), &jobs, err))
+		return -1;
 	if ((v = pr_arg(cmd, a, "config")) && pr_gate_load_config(&g, v, err))
 		goto out;
 	for (j = 0; (v = pr_opt_nth(cmd->opts, a, "fail-on", j)); j++)

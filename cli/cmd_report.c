@@ -799,7 +799,7 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	struct pr_trace_window tw;
 	struct pr_cli_input in;
 	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"),
-				    !!pr_arg(cmd, a, "quiet"), NULL, 0 };
+				    !!pr_arg(cmd, a, "quiet"), NULL, 0, 0 };
 	struct pr_cli_meta meta;
 	const char *json = pr_arg(cmd, a, "json"), *trace = pr_arg(cmd, a, "trace");
 	int64_t top = (int64_t)mo.top_n, run = 0, tl = (int64_t)mo.timeline_points;

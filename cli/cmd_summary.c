@@ -14,6 +14,8 @@ static const struct pr_option opts[] = {
 	{ "json", 0, "FILE", "also write the analysis model (JSON; '-' = stdout, replacing the text)", 0 },
 	{ "run", 0, "ID", "only this run of the store", 0 },
 	{ "format", 0, "NAME", "force the input format", 0 },
+	{ "jobs", 'j', "N",
+	  "the files of the INPUTs ingested by N processes (default: the CPUs, from 4)", 0 },
 	{ "phases", 0, "FILE",
 	  "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one run", 0 },
 	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)", 0 },
@@ -65,12 +67,13 @@ static int cmd_summary(const struct pr_command *cmd, struct pr_args *a, struct p
 	struct pr_trace_window tw;
 	struct pr_cli_input in;
 	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"), 0, NULL,
-				    0 };
+				    0, 1 };
 	const char *json = pr_arg(cmd, a, "json");
 	int64_t top = 10, run = 0;
 	json_t *model;
 	int rc = 0;
-	if (pr_cli_uint_opt(cmd, a, "top", 100000, &top, err) ||
+	if (pr_cli_ingest_jobs(pr_arg(cmd, a, "jobs"), &io.jobs, err) ||
+	    pr_cli_uint_opt(cmd, a, "top", 100000, &top, err) ||
 	    pr_cli_uint_opt(cmd, a, "run", INT32_MAX, &run, err))
 		return -1;
 	mo.top_n = (size_t)top;

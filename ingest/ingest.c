@@ -363,6 +363,12 @@ void pr_ingest_set_notice(pr_ingest_notice_fn *fn, void *ctx)
 	notice_ctx = ctx;
 }
 
+void pr_ingest_get_notice(pr_ingest_notice_fn **fn, void **ctx)
+{
+	*fn = notice_fn;
+	*ctx = notice_ctx;
+}
+
 static void notice(const char *path, const char *fmt, ...) PR_PRINTF_LIKE(2, 3);
 static void notice(const char *path, const char *fmt, ...)
 {

@@ -94,6 +94,8 @@ int pr_ingest_list(const char *path, struct pr_pathlist *out, struct pr_error *e
  * prints): path is the entry concerned. One callback per process; NULL = silent. */
 typedef void pr_ingest_notice_fn(void *ctx, const char *path, const char *msg);
 void pr_ingest_set_notice(pr_ingest_notice_fn *fn, void *ctx);
+/* The callback and context set (to put them back after another's). */
+void pr_ingest_get_notice(pr_ingest_notice_fn **fn, void **ctx);
 void pr_pathlist_release(struct pr_pathlist *pl);
 
 #endif

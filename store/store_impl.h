@@ -21,6 +21,11 @@ struct pr_store {
 	int grouping, group_txn, group_lost;
 };
 
+/* The indexes a run's commit makes (writer_session.c, merge.c): by run_id
+ * once the store has two runs; the step and phase spans from the first. */
+extern const char pr_store_run_index_sql[];
+extern const char pr_store_kind_index_sql[];
+
 /* model_cache.c: frees the queue of rows not written. */
 void pr_store_cache_drop(struct pr_store *st);
 
