@@ -42,7 +42,9 @@ struct pr_cli_inopts {
  * the parent's copy of each run into the store costs about 60 % of a
  * one-process ingest (docs/performance.md), so fewer cores gain nothing.
  */
+#ifndef PR_CLI_INGEST_MIN_CPUS /* -DPR_CLI_INGEST_MIN_CPUS=2: the workers by default on 2 cores */
 #define PR_CLI_INGEST_MIN_CPUS 4
+#endif
 int pr_cli_ingest_jobs(const char *arg, int *jobs, struct pr_error *err) PR_MUST_CHECK;
 
 int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, int n,
