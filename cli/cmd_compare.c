@@ -38,14 +38,14 @@ static const struct pr_option opts[] = {
 	{ "png", 0, "DIR", "also the panels as PNG files in DIR (made if missing)", 0 },
 	{ "svg", 0, "DIR", "also the panels as SVG files in DIR (made if missing)", 0 },
 	{ "format", 0, "NAME", "force the input format of BASE and NEW (traces)", 0 },
-	{ "jobs", 'j', "N", "the files of a directory BASE or NEW ingested by N processes "
-	  "(default: the CPUs, from 4)", 0 },
 	{ "base-run", 0, "ID", "only this run of BASE (a store of many runs)", 0 },
 	{ "new-run", 0, "ID", "only this run of NEW (a store of many runs)", 0 },
 	{ "baseline", 0, "last:N", "BASE is the last N runs of a store, pooled", 0 },
 	{ "where", 0, "KEY=VALUE", "--baseline's runs: those whose metadata has KEY=VALUE",
 	  PR_OPT_REPEAT },
 	PR_CLI_META_OPTS,
+	{ "jobs", 'j', "N", "the files of a directory BASE or NEW ingested by N processes "
+	  "(default: the CPUs, from 4)", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
 

@@ -11,9 +11,9 @@ static const struct pr_option opts[] = {
 	{ "format", 0, "NAME", "force an input format (see 'profreport formats')", 0 },
 	{ "phases", 0, "FILE",
 	  "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one run", 0 },
+	PR_CLI_META_OPTS,
 	{ "jobs", 'j', "N",
 	  "files parsed by N processes, stored by one (default: the CPUs, from 4)", 0 },
-	PR_CLI_META_OPTS,
 	{ "quiet", 'q', NULL, "print nothing on success", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };

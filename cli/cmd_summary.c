@@ -14,8 +14,6 @@ static const struct pr_option opts[] = {
 	{ "json", 0, "FILE", "also write the analysis model (JSON; '-' = stdout, replacing the text)", 0 },
 	{ "run", 0, "ID", "only this run of the store", 0 },
 	{ "format", 0, "NAME", "force the input format", 0 },
-	{ "jobs", 'j', "N",
-	  "the files of the INPUTs ingested by N processes (default: the CPUs, from 4)", 0 },
 	{ "phases", 0, "FILE",
 	  "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one run", 0 },
 	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)", 0 },
@@ -23,6 +21,8 @@ static const struct pr_option opts[] = {
 	  "the trace view's window: a step name, #N (the N-th step) or START:END since the run's "
 	  "start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are ms); default: the slowest and the "
 	  "median step", 0 },
+	{ "jobs", 'j', "N",
+	  "the files of the INPUTs ingested by N processes (default: the CPUs, from 4)", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
 
