@@ -62,6 +62,15 @@ done
 "$P" ingest -q -j 3 samples/ranks -o par.db || fail "ingest -j 3 samples/ranks"
 cmp -s "$(dumpof seq.db >seq.sql && echo seq.sql)" "$(dumpof par.db >par.sql && echo par.sql)" ||
 	fail "-j 3: the rows differ from four one-file ingests"
+# --meta labels every run the workers ingest, as with -j 1
+for j in 1 3; do
+	"$P" ingest -q -j "$j" --meta commit=4f2a9c1 --meta time=2026-01-15T10:23:45Z samples/ranks \
+		-o "meta$j.db" || fail "ingest -j $j --meta"
+	dumpof "meta$j.db" >"meta$j.sql"
+done
+cmp -s meta1.sql meta3.sql || fail "--meta: -j 3's rows differ from -j 1's"
+[ "$(query_value meta3.db "SELECT count(*) FROM run_meta WHERE key = 'commit'")" = 4 ] ||
+	fail "--meta: not the 4 runs labelled"
 [ -z "$(ls "$TMPDIR")" ] || fail "temporary files left: $(ls "$TMPDIR")"
 
 # -- 120 generated ranks with two bad files and one that is no trace: every
