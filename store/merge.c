@@ -271,57 +271,94 @@ static void put_value(struct pr_strbuf *out, sqlite3_stmt *q, int k)
 	}
 }
 
-static const char empty_sql[] = "DELETE FROM string; DELETE FROM argkeys; DELETE FROM track; "
-				"DELETE FROM span; DELETE FROM series; DELETE FROM sample; "
-				"DELETE FROM instant; DELETE FROM flow; DELETE FROM op_cover; "
-				"DELETE FROM span_up; DELETE FROM metric; DELETE FROM diag; "
-				"DELETE FROM run_meta; DELETE FROM model_cache; DELETE FROM run";
+/* What pr_store_take_run empties, after reading: every table of a run. */
+static const char *const empty_sql[] = {
+	"DELETE FROM string",	"DELETE FROM argkeys",	"DELETE FROM track",
+	"DELETE FROM span",	"DELETE FROM series",	"DELETE FROM sample",
+	"DELETE FROM instant",	"DELETE FROM flow",	"DELETE FROM op_cover",
+	"DELETE FROM span_up",	"DELETE FROM metric",	"DELETE FROM diag",
+	"DELETE FROM run_meta", "DELETE FROM model_cache", "DELETE FROM run",
+};
+
+#define NEMPTY (sizeof(empty_sql) / sizeof(empty_sql[0]))
+/* st->take: the head's query, tables[]'s reads, then the deletes */
+#define TAKE_HEAD 0
+#define TAKE_SEL 1
+#define TAKE_DEL (TAKE_SEL + NTABLES)
+
+void pr_store_take_drop(struct pr_store *st)
+{
+	size_t i;
+	for (i = 0; i < sizeof(st->take) / sizeof(st->take[0]); i++) {
+		sqlite3_finalize(st->take[i]);
+		st->take[i] = NULL;
+	}
+}
+
+/* Statement k of st->take, prepared once (its SQL: sql). NULL with err. */
+static sqlite3_stmt *take_stmt(struct pr_store *st, size_t k, const char *sql,
+			       struct pr_error *err)
+{
+	sqlite3_stmt *q = st->take[k];
+	if (q && sqlite3_db_handle(q) != st->db) { /* the connection was opened again */
+		pr_store_take_drop(st);
+		q = NULL;
+	}
+	if (!q && prep(st->db, sql, &st->take[k], err))
+		return NULL;
+	return st->take[k];
+}
 
 int pr_store_take_run(struct pr_store *st, struct pr_strbuf *out, struct pr_error *err)
 {
-	sqlite3 *db = st->db;
-	sqlite3_stmt *q = NULL;
+	sqlite3_stmt *q;
 	size_t t;
 	int rc = -1;
+	(void)sizeof(char[TAKE_DEL + NEMPTY <= sizeof(st->take) / sizeof(st->take[0]) ? 1 : -1]);
 	if (pr_store_begin_write(st, err))
 		return -1;
-	if (sqlite3_prepare_v2(db, "SELECT content_hash, (SELECT count(*) FROM run) FROM run", -1,
-			       &q, NULL) != SQLITE_OK) {
-		sqlerr(db, err);
+	q = take_stmt(st, TAKE_HEAD, "SELECT content_hash, (SELECT count(*) FROM run) FROM run",
+		      err);
+	if (!q)
 		goto out;
-	}
 	if (sqlite3_step(q) != SQLITE_ROW || sqlite3_column_int64(q, 1) != 1) {
+		sqlite3_reset(q);
 		pr_error_set(err, PR_E_STORE, "the store does not hold one run");
 		goto out;
 	}
 	put_value(out, q, 0);
-	sqlite3_finalize(q);
-	q = NULL;
+	sqlite3_reset(q);
 	for (t = 0; t < NTABLES; t++) {
 		size_t at = out->len;
 		uint32_t n = 0;
 		int k, ncols = (int)strlen(tables[t].how);
 		put_u32(out, 0);
-		if (sqlite3_prepare_v2(db, tables[t].sel, -1, &q, NULL) != SQLITE_OK) {
-			sqlerr(db, err);
+		if (!(q = take_stmt(st, TAKE_SEL + t, tables[t].sel, err)))
 			goto out;
-		}
 		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 			for (k = 0; k < ncols; k++)
 				put_value(out, q, k);
 			n++;
 		}
-		sqlite3_finalize(q);
-		q = NULL;
+		sqlite3_reset(q);
 		if (rc != SQLITE_DONE) {
-			rc = sqlerr(db, err);
+			rc = sqlerr(st->db, err);
 			goto out;
 		}
 		memcpy(out->buf + at, &n, sizeof(n));
 	}
-	rc = pr_store_exec(st, empty_sql, err);
+	for (t = 0; t < NEMPTY; t++) {
+		if (!(q = take_stmt(st, TAKE_DEL + t, empty_sql[t], err)))
+			goto out;
+		rc = sqlite3_step(q);
+		sqlite3_reset(q);
+		if (rc != SQLITE_DONE) {
+			rc = sqlerr(st->db, err);
+			goto out;
+		}
+	}
+	rc = 0;
 out:
-	sqlite3_finalize(q);
 	if (rc) {
 		pr_store_abort_write(st);
 		return -1;

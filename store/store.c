@@ -517,6 +517,7 @@ void pr_store_close(struct pr_store *st)
 	pr_store_cache_drop(st);
 	sqlite3_finalize(st->cache_get[0]);
 	sqlite3_finalize(st->cache_get[1]);
+	pr_store_take_drop(st);
 	sqlite3_close(st->db);
 	if (st->flags & PR_STORE_TEMPORARY) {
 		struct pr_strbuf j = PR_STRBUF_INIT;
