@@ -398,7 +398,7 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 		goto out;
 	junit = !strcmp(fmt, "junit");
 	if (pr_cli_ingest_jobs(pr_arg(cmd, a, "jobs"), &jobs, err))
-		return -1;
+		goto out;
 	if ((v = pr_arg(cmd, a, "config")) && pr_gate_load_config(&g, v, err))
 		goto out;
 	for (j = 0; (v = pr_opt_nth(cmd->opts, a, "fail-on", j)); j++)
