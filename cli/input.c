@@ -293,8 +293,8 @@ static void file_done(void *ctx, void *file_ctx, const char *file,
  * one-process loop below tells: the same lines, errors, skips and notes.
  * Used for two files or more of which none is standard input or a FIFO
  * (read once, by whoever opens it first), without --phases, and not for a
- * kept store. A worker's memory is an ingest's and one file's rows; the
- * parent's one file's rows at a time.
+ * kept store. A worker's memory is an ingest's, its store's page cache and
+ * one file's rows; the parent's one file's rows at a time.
  */
 struct par_ingest {
 	char **files; /* per item: the path */
@@ -311,12 +311,41 @@ struct par_head {
 	char format[32];
 };
 
-/* A worker's store, kept from file to file (emptied after each). */
+/*
+ * A worker's store and ingest session, kept from file to file: the store is
+ * emptied after each file (pr_store_take_run) and the session then forgets
+ * its ids and strings (pr_ingest_session_forget), so each file is read on
+ * ids from 1, as into a new store; the files are savepoints of one
+ * transaction of the worker's (a group never committed: the store is only
+ * scratch), so the session's statements and the indexes' checks are set up
+ * once per worker.
+ */
 static struct pr_store *par_store;
+static struct pr_ingest_session *par_sess;
+static struct par_outcome {
+	struct pr_ingest_result res;
+	struct pr_error err;
+	int failed;
+} par_out;
+
+static void par_done(void *ctx, void *file_ctx, const char *path,
+		     const struct pr_ingest_result *res, struct pr_error *err)
+{
+	(void)ctx;
+	(void)file_ctx;
+	(void)path;
+	if (res)
+		par_out.res = *res;
+	par_out.failed = err != NULL;
+	if (err)
+		par_out.err = *err;
+}
 
 static void par_end(void *ctx)
 {
 	(void)ctx;
+	pr_ingest_session_close(par_sess);
+	par_sess = NULL;
 	pr_store_close(par_store); /* a temporary store: removed */
 	par_store = NULL;
 }
@@ -325,13 +354,12 @@ static int par_work(void *ctx, size_t i, struct pr_strbuf *rec, struct pr_error 
 {
 	struct par_ingest *p = ctx;
 	struct pr_ingest_opts io = PR_INGEST_OPTS_INIT;
-	struct pr_ingest_result r;
 	struct pr_error e = PR_ERROR_INIT;
 	struct par_head h;
 	int failed = 1;
 	(void)err;
 	memset(&h, 0, sizeof(h));
-	memset(&r, 0, sizeof(r));
+	memset(&par_out, 0, sizeof(par_out));
 	pr_source_set_progress(NULL, NULL);
 	io.format = p->o->format;
 	io.min_confidence = p->conf[i];
@@ -353,24 +381,37 @@ static int par_work(void *ctx, size_t i, struct pr_strbuf *rec, struct pr_error 
 				unlink(tmp.buf);
 				pr_output_temp_forget(tmp.buf);
 				par_store = NULL;
+			} else {
+				pr_store_group_begin(par_store);
+				if (pr_ingest_session_open(par_store, par_done, NULL, &par_sess,
+							   &e))
+					par_end(NULL);
 			}
 		}
 		pr_strbuf_release(&tmp);
 	}
-	if (par_store && !pr_ingest_file_opts(par_store, p->files[i], &io, &r, &e)) {
-		if (!r.duplicate && !pr_store_take_run(par_store, rec, &e))
-			failed = 0;
-		else /* not emptied: the next file gets a store of its own */
-			par_end(NULL);
-		if (r.duplicate)
+	if (par_sess) {
+		pr_ingest_session_file(par_sess, p->files[i], &io, NULL);
+		pr_ingest_session_sync(par_sess);
+		if (par_out.failed) {
+			e = par_out.err;
+		} else if (par_out.res.duplicate) {
 			pr_error_set(&e, PR_E_STORE, "a worker's store was not empty");
+			par_end(NULL); /* the next file gets a store of its own */
+		} else if (pr_store_take_run(par_store, rec, &e)) {
+			par_end(NULL);
+		} else {
+			failed = 0;
+		}
+		if (par_sess)
+			pr_ingest_session_forget(par_sess);
 	}
 	h.failed = failed;
-	h.bytes = r.bytes;
-	h.phases = r.phases;
-	h.stats = r.stats;
-	if (r.format)
-		snprintf(h.format, sizeof(h.format), "%s", r.format);
+	h.bytes = par_out.res.bytes;
+	h.phases = par_out.res.phases;
+	h.stats = par_out.res.stats;
+	if (par_out.res.format)
+		snprintf(h.format, sizeof(h.format), "%s", par_out.res.format);
 	memcpy(rec->buf, &h, sizeof(h));
 	if (failed) {
 		rec->len = sizeof(h);

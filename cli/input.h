@@ -39,7 +39,7 @@ struct pr_cli_inopts {
 /*
  * -j of ingest, summary and compare (inopts.jobs): the number given, or by
  * default the CPUs when there are at least PR_CLI_INGEST_MIN_CPUS, else 1:
- * the parent's copy of each run into the store costs 60-70 % of a
+ * the parent's copy of each run into the store costs about 60 % of a
  * one-process ingest (docs/performance.md), so fewer cores gain nothing.
  */
 #ifndef PR_CLI_INGEST_MIN_CPUS /* -DPR_CLI_INGEST_MIN_CPUS=2: the workers by default on 2 cores */

@@ -298,6 +298,12 @@ void pr_ingest_session_sync(struct pr_ingest_session *s)
 	pr_writer_session_wait(s->ws);
 }
 
+void pr_ingest_session_forget(struct pr_ingest_session *s)
+{
+	pr_ingest_session_sync(s);
+	pr_writer_session_forget(s->ws);
+}
+
 void pr_ingest_session_close(struct pr_ingest_session *s)
 {
 	if (!s)

@@ -71,6 +71,9 @@ int pr_ingest_session_open(struct pr_store *st, pr_ingest_done_fn *done, void *c
 void pr_ingest_session_file(struct pr_ingest_session *s, const char *path,
 			    const struct pr_ingest_opts *o, void *file_ctx);
 void pr_ingest_session_sync(struct pr_ingest_session *s);
+/* Syncs, then has the next file read on the store's ids and strings as they
+ * are then (rows deleted beside the session: pr_writer_session_forget). */
+void pr_ingest_session_forget(struct pr_ingest_session *s);
 /* Syncs and frees. NULL-safe. */
 void pr_ingest_session_close(struct pr_ingest_session *s);
 

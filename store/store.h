@@ -264,6 +264,10 @@ int pr_writer_session_open(struct pr_store *st, struct pr_writer_session **out,
 void pr_writer_session_close(struct pr_writer_session *s);
 /* Waits until no run is in flight: the store may be used. */
 void pr_writer_session_wait(struct pr_writer_session *s);
+/* Waits, then forgets the next ids and the strings and argkeys past the
+ * store's: for a store whose rows were deleted beside the session (ingest
+ * -j's workers empty theirs after each run, pr_store_take_run). */
+void pr_writer_session_forget(struct pr_writer_session *s);
 /* Begins a run; fails when the transaction cannot be begun (the store is busy, ...). */
 int pr_writer_begin_in(struct pr_writer_session *s, const struct pr_run_info *info,
 		       struct pr_writer **out, struct pr_error *err) PR_MUST_CHECK;

@@ -248,6 +248,14 @@ void pr_writer_session_wait(struct pr_writer_session *s)
 		pr_wr_quiet(s);
 }
 
+void pr_writer_session_forget(struct pr_writer_session *s)
+{
+	if (!s)
+		return;
+	pr_wr_quiet(s);
+	s->resync = 1; /* the next run: the store's ids read again, the maps past them forgotten */
+}
+
 void pr_writer_session_close(struct pr_writer_session *s)
 {
 	size_t i;

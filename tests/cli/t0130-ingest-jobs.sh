@@ -132,10 +132,10 @@ run "$P" summary -j many g
 expect_error "profreport: summary: -j needs a whole number" "summary -j many"
 [ ! -e x.db ] || fail "-j 0: a store was made"
 
-# -- signals mid-run: 400 ranks, killed once the workers are at work; then
+# -- signals mid-run: 1200 ranks, killed once the workers are at work; then
 # the same ingest again completes the store to -j 1's rows
-"$py" "$PR_SAMPLES/ranks/make_ranks.py" --ranks 400 --steps 4 --out g400 >/dev/null ||
-	fail "setup: make_ranks.py 400"
+"$py" "$PR_SAMPLES/ranks/make_ranks.py" --ranks 1200 --steps 4 --out g400 >/dev/null ||
+	fail "setup: make_ranks.py 1200"
 "$P" ingest -q -j 1 g400 -o full.db || fail "setup: full.db"
 dumpof full.db >full.sql
 sigs=$(fatal_signals TERM INT)
@@ -150,7 +150,6 @@ for sig in $sigs; do
 	while [ "$n" -lt 2000 ] && kill -0 "$pid" 2>/dev/null; do
 		if [ -n "$(ls "$TMPDIR")" ] && [ -n "$(pgrep -P "$pid" 2>/dev/null || true)" ]; then
 			kids=$(pgrep -P "$pid" || true)
-			sleep 0.2
 			kill -s "$sig" "$pid" 2>/dev/null && caught=1
 			break
 		fi
