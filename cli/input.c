@@ -292,8 +292,8 @@ static void file_done(void *ctx, void *file_ctx, const char *file,
  * parent is the one writer of st. What is told, and when, is what the
  * one-process loop below tells: the same lines, errors, skips and notes.
  * Used for two files or more of which none is standard input or a FIFO
- * (read once, by whoever opens it first), without --phases, and not for a
- * kept store. A worker's memory is an ingest's, its store's page cache and
+ * (read once, by whoever opens it first) or over PAR_MAX_FILE, without
+ * --phases, and not for a kept store. A worker's memory is an ingest's, its store's page cache and
  * one file's rows; the parent's one file's rows at a time.
  */
 struct par_ingest {
@@ -497,6 +497,14 @@ static void par_tell_notes(const struct par_notes *pn, size_t *at, int arg,
 	}
 }
 
+/*
+ * The largest file the workers take: a file's rows pass through memory
+ * between a worker and the parent (about half the file's size for a Chrome
+ * trace), where the one-process ingest streams them into the store, so an
+ * ingest with a larger file is left to one process.
+ */
+#define PAR_MAX_FILE (64LL << 20)
+
 /* 1 when the listed files suit the workers (see above). */
 static int par_suits(const struct pr_pathlist *pl, int n, size_t *total)
 {
@@ -507,7 +515,7 @@ static int par_suits(const struct pr_pathlist *pl, int n, size_t *total)
 		for (k = 0; k < pl[i].n; k++) {
 			struct stat sb;
 			if (!strcmp(pl[i].v[k], "-") || stat(pl[i].v[k], &sb) ||
-			    !S_ISREG(sb.st_mode))
+			    !S_ISREG(sb.st_mode) || sb.st_size > PAR_MAX_FILE)
 				return 0;
 			++*total;
 		}
