@@ -103,6 +103,21 @@ for j in 2 4; do
 done
 [ -z "$(ls "$TMPDIR")" ] || fail "temporary files left after the errors: $(ls "$TMPDIR")"
 
+# -- memory per process: the largest process of -j 4 (the parent or a worker, GNU time's
+# peak RSS) within 1.5x of -j 1's (measured 36.3 MB against 36.8 MB for 1000 ranks:
+# docs/performance.md), so N workers take about N times one ingest's memory, no more
+if [ -x /usr/bin/time ]; then
+	for j in 1 4; do
+		rm -f "rss$j.db"
+		/usr/bin/time -f %M -o "rss$j.txt" "$P" ingest -q -j "$j" g -o "rss$j.db" 2>/dev/null || true
+	done
+	r1=$(tail -n 1 rss1.txt)
+	r4=$(tail -n 1 rss4.txt)
+	[ "$r4" -le $((r1 * 3 / 2)) ] || fail "-j 4: peak RSS $r4 KB, over 1.5x -j 1's $r1 KB"
+else
+	echo "$test_name: /usr/bin/time missing; the memory check left out" >&2
+fi
+
 # -- summary and compare of directories: the same bytes for any -j
 rm g/rank13.pt.trace.json g/rank50.pt.trace.json
 mkdir h
