@@ -1,6 +1,7 @@
 #!/bin/sh
-# parallel.sh - -j N against -j 1 (issue 32): `aggregate` of RANKS generated
-# rank files and `report STORE -o site/` of an archive of RUNS generated
+# parallel.sh - -j N against -j 1 (issue 32): `aggregate`, `ingest DIR -o
+# STORE` (from no store) and `summary DIR` of RANKS generated rank files,
+# and `report STORE -o site/` of an archive of RUNS generated
 # runs (each time from a fresh copy of the store: an empty model cache, so
 # every run is analysed and its page written). Best of REPEAT (default 3)
 # wall times per -j; then the speedup, and the serial fraction s measured as
@@ -15,8 +16,9 @@
 # parent folding while the workers work (it does: par.h) and bounded by its
 # own CPU seconds alone. Peak RSS is GNU time's: the largest
 # process (the parent or one worker). Checks that every -j wrote the same
-# bytes (cmp, diff -r).
+# bytes (cmp, diff -r; for ingest the stores' `sqlite3 .dump`, so sqlite3 too).
 # Usage: bench/parallel.sh [RANKS] [RUNS] [J...]   (default 1000 500 2)
+# TASKS picks the tasks (default "aggregate ingest summary archive").
 # PROFREPORT names the binary (default build/cli/profreport); gen_trace is
 # taken beside it (build/bench/gen_trace). Needs python3 and /usr/bin/time.
 set -eu
@@ -54,6 +56,15 @@ best() {
 			/usr/bin/time -f '%e %M' -o "$work/t" "$p" aggregate -j "$j" "$work/ranks" -q \
 				-o "$work/agg$j.json" 2>/dev/null
 			;;
+		ingest)
+			rm -f "$work/ing$j.db"
+			/usr/bin/time -f '%e %M' -o "$work/t" "$p" ingest -j "$j" -q "$work/ranks" \
+				-o "$work/ing$j.db"
+			;;
+		summary)
+			/usr/bin/time -f '%e %M' -o "$work/t" "$p" summary -j "$j" "$work/ranks" \
+				>"$work/sum$j.txt" 2>/dev/null
+			;;
 		archive)
 			rm -rf "$work/site$j"
 			cp "$work/runs.db" "$work/copy.db"
@@ -76,6 +87,13 @@ cpu() {
 	aggregate)
 		PR_TIMINGS=1 "$p" aggregate -j "$2" "$work/ranks" -q -o "$work/cpu.json" 2>"$work/c"
 		;;
+	ingest)
+		rm -f "$work/cpu.db"
+		PR_TIMINGS=1 "$p" ingest -j "$2" -q "$work/ranks" -o "$work/cpu.db" 2>"$work/c"
+		;;
+	summary)
+		PR_TIMINGS=1 "$p" summary -j "$2" "$work/ranks" >/dev/null 2>"$work/c"
+		;;
 	archive)
 		rm -rf "$work/sitec"
 		cp "$work/runs.db" "$work/copy.db"
@@ -87,9 +105,11 @@ cpu() {
 
 printf '%-26s %2s %7s %7s %8s %7s %12s %12s  %s\n' task j "wall s" "RSS MB" speedup serial \
 	"on J" "on 16" same
-for task in aggregate archive; do
+for task in ${TASKS:-aggregate ingest summary archive}; do
 	case $task in
 	aggregate) what="aggregate $nranks ranks" ;;
+	ingest) what="ingest $nranks ranks" ;;
+	summary) what="summary $nranks ranks" ;;
 	archive) what="report STORE, $nruns runs" ;;
 	esac
 	c1=$(cpu "$task" 1 | awk '{ print $1 + $2 }')
@@ -101,6 +121,12 @@ for task in aggregate archive; do
 		set -- $(best "$task" "$j")
 		if [ "$task" = aggregate ]; then
 			cmp -s "$work/agg1.json" "$work/agg$j.json" && same=yes || same=NO
+		elif [ "$task" = ingest ]; then
+			sqlite3 "$work/ing1.db" .dump >"$work/d1.sql"
+			sqlite3 "$work/ing$j.db" .dump >"$work/d$j.sql"
+			cmp -s "$work/d1.sql" "$work/d$j.sql" && same=yes || same=NO
+		elif [ "$task" = summary ]; then
+			cmp -s "$work/sum1.txt" "$work/sum$j.txt" && same=yes || same=NO
 		else
 			diff -r "$work/site1" "$work/site$j" >/dev/null && same=yes || same=NO
 		fi

@@ -42,8 +42,12 @@ static const struct pr_option opts[] = {
 	{ "where", 0, "KEY=VALUE", "--baseline's runs: those whose metadata has KEY=VALUE",
 	  PR_OPT_REPEAT },
 	PR_CLI_META_OPTS,
+	{ "jobs", 'j', "N", "the files of a directory BASE or NEW ingested by N processes "
+	  "(default: the CPUs, from 4)", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
+
+static int jobs = 1; /* -j: a directory's files ingested by this many processes */
 
 static const char *base_name(const char *p)
 {
@@ -105,7 +109,7 @@ static json_t *side_model(const struct pr_command *cmd, char *path, const char *
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
 	struct pr_cli_input in;
-	struct pr_cli_inopts io = { format, NULL, 0, NULL, 0 };
+	struct pr_cli_inopts io = { format, NULL, 0, NULL, 0, jobs };
 	const char *name = path;
 	json_t *m;
 	if (meta && meta->n && (pr_model_sniff(path) || pr_cli_is_store(path))) {
@@ -391,6 +395,8 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	if (informat && pr_cli_output_form_misused(informat, "text, md, json, junit", err))
 		goto out;
 	junit = !strcmp(fmt, "junit");
+	if (pr_cli_ingest_jobs(pr_arg(cmd, a, "jobs"), &jobs, err))
+		goto out;
 	if ((v = pr_arg(cmd, a, "config")) && pr_gate_load_config(&g, v, err))
 		goto out;
 	for (j = 0; (v = pr_opt_nth(cmd->opts, a, "fail-on", j)); j++)

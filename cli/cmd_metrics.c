@@ -332,7 +332,7 @@ static int write_out(const char *path, const char *buf, size_t len, struct pr_er
 static int cmd_metrics(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	const char *to = pr_arg(cmd, a, "to");
-	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), NULL, 0, NULL, 0 };
+	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), NULL, 0, NULL, 0, 0 };
 	struct pr_cli_input in;
 	struct pr_history h;
 	struct pr_strbuf sb = PR_STRBUF_INIT;

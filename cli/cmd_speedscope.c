@@ -26,7 +26,7 @@ static int cmd_speedscope(const struct pr_command *cmd, struct pr_args *a, struc
 	struct pr_speedscope_stats s;
 	struct pr_cli_input in;
 	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"),
-				    !!pr_arg(cmd, a, "quiet"), NULL, 0 };
+				    !!pr_arg(cmd, a, "quiet"), NULL, 0, 0 };
 	const char *out = pr_arg(cmd, a, "output");
 	const char *run = pr_arg(cmd, a, "run");
 	int rc;

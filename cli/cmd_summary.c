@@ -22,6 +22,8 @@ static const struct pr_option opts[] = {
 	  "the trace view's window: a step name, #N (the N-th step) or START:END since the run's "
 	  "start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are ms); default: the slowest and the "
 	  "median step", 0 },
+	{ "jobs", 'j', "N",
+	  "the files of the INPUTs ingested by N processes (default: the CPUs, from 4)", 0 },
 	{ NULL, 0, NULL, NULL, 0 },
 };
 
@@ -63,12 +65,13 @@ static int cmd_summary(const struct pr_command *cmd, struct pr_args *a, struct p
 	struct pr_trace_window tw;
 	struct pr_cli_input in;
 	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"), 0, NULL,
-				    0 };
+				    0, 1 };
 	const char *json = pr_arg(cmd, a, "json");
 	int64_t top = 10, run = 0;
 	json_t *model;
 	int rc = 0;
-	if (pr_cli_uint_opt(cmd, a, "top", 100000, &top, err) ||
+	if (pr_cli_ingest_jobs(pr_arg(cmd, a, "jobs"), &io.jobs, err) ||
+	    pr_cli_uint_opt(cmd, a, "top", 100000, &top, err) ||
 	    pr_cli_uint_opt(cmd, a, "run", INT32_MAX, &run, err))
 		return -1;
 	mo.top_n = (size_t)top;

@@ -14,6 +14,7 @@
 
 #include "ingest/ingest.h"
 #include "ingest/source.h"
+#include "cli/par.h"
 #include "base/output.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
@@ -281,6 +282,358 @@ static void file_done(void *ctx, void *file_ctx, const char *file,
 	report_error(c->cmd, fe, c->err, &c->failed);
 }
 
+/*
+ * -j N (pr_cli_inopts.jobs): the files are parsed by worker processes
+ * (cli/par.h), each into a temporary store of its own, emptied after each
+ * file (pr_store_take_run: the run's rows to the parent); the parent
+ * copies each file's run into st in input order
+ * (pr_store_merge_run: the ids and rows ingesting the files here one after
+ * another gives) and tells it to file_done, in groups as above. The
+ * parent is the one writer of st. What is told, and when, is what the
+ * one-process loop below tells: the same lines, errors, skips and notes.
+ * Used for two files or more of which none is standard input or a FIFO
+ * (read once, by whoever opens it first) or over PAR_MAX_FILE, without
+ * --phases, and not for a kept store. A worker's memory is an ingest's, its store's page cache and
+ * one file's rows; the parent's one file's rows at a time.
+ */
+struct par_ingest {
+	char **files; /* per item: the path */
+	int *conf;    /* per item: the lowest sniff confidence */
+	const struct pr_cli_inopts *o;
+};
+
+/* An item's record: this head, then the run's rows (pr_store_take_run), or
+ * the pr_error of a file that failed. */
+struct par_head {
+	int32_t failed, pad;
+	int64_t bytes, phases;
+	struct pr_writer_stats stats;
+	char format[32];
+};
+
+/*
+ * A worker's store and ingest session, kept from file to file: the store is
+ * emptied after each file (pr_store_take_run) and the session then forgets
+ * its ids and strings (pr_ingest_session_forget), so each file is read on
+ * ids from 1, as into a new store; the files are savepoints of one
+ * transaction of the worker's (a group never committed: the store is only
+ * scratch), so the session's statements and the indexes' checks are set up
+ * once per worker.
+ */
+static struct pr_store *par_store;
+static struct pr_ingest_session *par_sess;
+static struct par_outcome {
+	struct pr_ingest_result res;
+	struct pr_error err;
+	int failed;
+} par_out;
+
+static void par_done(void *ctx, void *file_ctx, const char *path,
+		     const struct pr_ingest_result *res, struct pr_error *err)
+{
+	(void)ctx;
+	(void)file_ctx;
+	(void)path;
+	if (res)
+		par_out.res = *res;
+	par_out.failed = err != NULL;
+	if (err)
+		par_out.err = *err;
+}
+
+static void par_end(void *ctx)
+{
+	(void)ctx;
+	pr_ingest_session_close(par_sess);
+	par_sess = NULL;
+	pr_store_close(par_store); /* a temporary store: removed */
+	par_store = NULL;
+}
+
+static int par_work(void *ctx, size_t i, struct pr_strbuf *rec, struct pr_error *err)
+{
+	struct par_ingest *p = ctx;
+	struct pr_ingest_opts io = PR_INGEST_OPTS_INIT;
+	struct pr_error e = PR_ERROR_INIT;
+	struct par_head h;
+	int failed = 1;
+	(void)err;
+	memset(&h, 0, sizeof(h));
+	memset(&par_out, 0, sizeof(par_out));
+	pr_source_set_progress(NULL, NULL);
+	io.format = p->o->format;
+	io.min_confidence = p->conf[i];
+	io.meta = p->o->meta;
+	io.nmeta = p->o->nmeta;
+	pr_strbuf_add(rec, &h, sizeof(h));
+	if (!par_store) {
+		const char *tmpdir = getenv("TMPDIR");
+		struct pr_strbuf tmp = PR_STRBUF_INIT;
+		int fd;
+		pr_strbuf_addf(&tmp, "%s/profreport-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+		fd = pr_output_temp_mkstemp(tmp.buf);
+		if (fd < 0) {
+			pr_error_set(&e, PR_E_IO, "cannot create a temporary store");
+		} else {
+			close(fd);
+			if (pr_store_open(&par_store, tmp.buf, PR_STORE_CREATE | PR_STORE_TEMPORARY,
+					  &e)) {
+				unlink(tmp.buf);
+				pr_output_temp_forget(tmp.buf);
+				par_store = NULL;
+			} else {
+				pr_store_group_begin(par_store);
+				if (pr_ingest_session_open(par_store, par_done, NULL, &par_sess,
+							   &e))
+					par_end(NULL);
+			}
+		}
+		pr_strbuf_release(&tmp);
+	}
+	if (par_sess) {
+		pr_ingest_session_file(par_sess, p->files[i], &io, NULL);
+		pr_ingest_session_sync(par_sess);
+		if (par_out.failed) {
+			e = par_out.err;
+		} else if (par_out.res.duplicate) {
+			pr_error_set(&e, PR_E_STORE, "a worker's store was not empty");
+			par_end(NULL); /* the next file gets a store of its own */
+		} else if (pr_store_take_run(par_store, rec, &e)) {
+			par_end(NULL);
+		} else {
+			failed = 0;
+		}
+		if (par_sess)
+			pr_ingest_session_forget(par_sess);
+	}
+	h.failed = failed;
+	h.bytes = par_out.res.bytes;
+	h.phases = par_out.res.phases;
+	h.stats = par_out.res.stats;
+	if (par_out.res.format)
+		snprintf(h.format, sizeof(h.format), "%s", par_out.res.format);
+	memcpy(rec->buf, &h, sizeof(h));
+	if (failed) {
+		rec->len = sizeof(h);
+		pr_strbuf_add(rec, &e, sizeof(e));
+	}
+	return 0;
+}
+
+/* One file's outcome from its item: copied into the store, then told. */
+static void par_file(struct ingest_all *c, struct pr_store_merge *m, struct pr_par *par,
+		     size_t item, const char *file, struct arg_state *as, struct pr_strbuf *rec)
+{
+	struct pr_error e = PR_ERROR_INIT;
+	struct pr_ingest_result r;
+	const struct pr_format *f;
+	struct par_head h;
+	int rc;
+	memset(&r, 0, sizeof(r));
+	if (pr_par_get(par, item, rec, &e) < 0) {
+		if (!e.source[0])
+			pr_error_set_source(&e, file);
+		file_done(c, as, file, NULL, &e);
+		return;
+	}
+	if (rec->len < sizeof(h) ||
+	    (memcpy(&h, rec->buf, sizeof(h)), h.failed && rec->len != sizeof(h) + sizeof(e))) {
+		pr_error_set(&e, PR_E_IO, "a worker's record of the file is cut short");
+		pr_error_set_source(&e, file);
+		file_done(c, as, file, NULL, &e);
+		return;
+	}
+	if (h.failed) {
+		memcpy(&e, rec->buf + sizeof(h), sizeof(e));
+		file_done(c, as, file, NULL, &e);
+		return;
+	}
+	rc = pr_store_merge_run(m, rec->buf + sizeof(h), rec->len - sizeof(h), &r.run_id, &e);
+	if (rc < 0) {
+		if (!e.source[0])
+			pr_error_set_source(&e, file);
+		file_done(c, as, file, NULL, &e);
+		return;
+	}
+	h.format[sizeof(h.format) - 1] = '\0';
+	f = pr_format_find(h.format);
+	r.duplicate = rc == 1;
+	r.format = f ? f->name : "?";
+	r.bytes = h.bytes;
+	r.phases = h.phases;
+	r.stats = h.stats;
+	file_done(c, as, file, &r, NULL);
+}
+
+/* The notices of the listing, kept to be told where the one-process loop tells them. */
+struct par_notes {
+	struct pr_strbuf buf; /* per notice: arg (int), path NUL, message NUL */
+	int arg;
+};
+
+static void par_note(void *ctx, const char *path, const char *msg)
+{
+	struct par_notes *pn = ctx;
+	pr_strbuf_add(&pn->buf, &pn->arg, sizeof(pn->arg));
+	pr_strbuf_add(&pn->buf, path, strlen(path) + 1);
+	pr_strbuf_add(&pn->buf, msg, strlen(msg) + 1);
+}
+
+/* Tells the kept notices of arg to fn; *at: the offset of the next one. */
+static void par_tell_notes(const struct par_notes *pn, size_t *at, int arg,
+			   pr_ingest_notice_fn *fn, void *ctx)
+{
+	while (*at < pn->buf.len) {
+		const char *path, *msg;
+		int a;
+		memcpy(&a, pn->buf.buf + *at, sizeof(a));
+		if (a != arg)
+			return;
+		path = pn->buf.buf + *at + sizeof(a);
+		msg = path + strlen(path) + 1;
+		*at = (size_t)(msg + strlen(msg) + 1 - pn->buf.buf);
+		if (fn)
+			fn(ctx, path, msg);
+	}
+}
+
+/*
+ * The largest file the workers take: a file's rows pass through memory
+ * between a worker and the parent (about half the file's size for a Chrome
+ * trace), where the one-process ingest streams them into the store, so an
+ * ingest with a larger file is left to one process.
+ */
+#define PAR_MAX_FILE (64LL << 20)
+
+/* 1 when the listed files suit the workers (see above). */
+static int par_suits(const struct pr_pathlist *pl, int n, size_t *total)
+{
+	size_t k;
+	int i;
+	*total = 0;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < pl[i].n; k++) {
+			struct stat sb;
+			if (!strcmp(pl[i].v[k], "-") || stat(pl[i].v[k], &sb) ||
+			    !S_ISREG(sb.st_mode) || sb.st_size > PAR_MAX_FILE)
+				return 0;
+			++*total;
+		}
+	return *total >= 2;
+}
+
+/* ingest_all with o->jobs workers; 1 when the inputs do not suit them (nothing done). */
+static int ingest_par(struct pr_store *st, const char *cmd, char **paths, int n,
+		      const struct pr_cli_inopts *o, FILE *report, struct pr_error *err)
+{
+	struct ingest_all c = { cmd, o, { st, PR_STRBUF_INIT, report, 0, 0, 0, 0 }, err, 0, NULL };
+	struct pr_pathlist *pl = pr_xcalloc((size_t)n, sizeof(*pl));
+	struct pr_error *aerr = pr_xcalloc((size_t)n, sizeof(*aerr));
+	struct arg_state *as = pr_xcalloc((size_t)n, sizeof(*as));
+	struct par_ingest p = { NULL, NULL, o };
+	struct pr_strbuf rec = PR_STRBUF_INIT;
+	struct pr_store_merge *m = NULL;
+	struct pr_par *par = NULL;
+	struct par_notes pn = { PR_STRBUF_INIT, 0 };
+	pr_ingest_notice_fn *note_fn;
+	void *note_ctx;
+	size_t total, item = 0, k, note_at = 0;
+	int i, rc = 1;
+	pr_ingest_get_notice(&note_fn, &note_ctx);
+	pr_ingest_set_notice(par_note, &pn);
+	for (i = 0; i < n; i++) {
+		pn.arg = i;
+		pr_error_init(&aerr[i]);
+		if (pr_cli_is_store(paths[i])) {
+			pr_error_set(&aerr[i], PR_E_USAGE,
+				     "is a store; give trace files, or the store alone where a "
+				     "command takes one");
+			pr_error_set_source(&aerr[i], paths[i]);
+			continue;
+		}
+		as[i].in_dir = pr_ingest_list(paths[i], &pl[i], &aerr[i]) == 0 &&
+			       (pl[i].n != 1 || strcmp(pl[i].v[0], paths[i]));
+	}
+	pr_ingest_set_notice(note_fn, note_ctx);
+	if (!par_suits(pl, n, &total))
+		goto out; /* listed again by the loop below, which tells the notices */
+	rc = -1;
+	p.files = pr_xcalloc(total, sizeof(*p.files));
+	p.conf = pr_xcalloc(total, sizeof(*p.conf));
+	for (i = 0; i < n; i++)
+		for (k = 0; k < pl[i].n; k++, item++) {
+			p.files[item] = pl[i].v[k];
+			p.conf[item] = as[i].in_dir ? PR_SNIFF_DIR : PR_SNIFF_MIN;
+		}
+	if (pr_store_merge_open(st, &m, err))
+		goto out;
+	pr_par_worker_end(par_end);
+	par = pr_par_run(total, o->jobs, par_work, &p, err);
+	if (!par)
+		goto out;
+	pr_store_group_begin(st);
+	for (i = 0, item = 0; i < n; i++) {
+		par_tell_notes(&pn, &note_at, i, note_fn, note_ctx);
+		if (aerr[i].code != PR_OK) {
+			report_error(cmd, &aerr[i], err, &c.failed);
+			continue;
+		}
+		for (k = 0; k < pl[i].n; k++, item++) {
+			par_file(&c, m, par, item, pl[i].v[k], &as[i], &rec);
+			if (c.g.due)
+				group_commit(&c.g, cmd, err, &c.failed);
+		}
+		/* a directory whose every file was skipped gave nothing: say so */
+		if (as[i].in_dir) {
+			struct pr_error e = PR_ERROR_INIT;
+			if (!as[i].used && as[i].skipped == k) {
+				pr_error_set(&e, PR_E_FORMAT,
+					     "no recognized inputs in the directory (%zu file%s "
+					     "skipped)",
+					     as[i].skipped, as[i].skipped == 1 ? "" : "s");
+				pr_error_set_source(&e, paths[i]);
+				report_error(cmd, &e, err, &c.failed);
+			} else if (as[i].skipped && !report && !o->quiet_skips) {
+				char dir[2048];
+				fprintf(stderr,
+					"profreport: %s: '%s': %zu file(s) skipped, not a "
+					"recognized format: %s%s\n",
+					cmd, shown(paths[i], dir, sizeof(dir)), as[i].skipped,
+					as[i].names.buf ? as[i].names.buf : "",
+					as[i].skipped > SKIPPED_NAMED ? ", ..." : "");
+			}
+		}
+	}
+	group_commit(&c.g, cmd, err, &c.failed);
+	rc = c.failed ? -1 : 0;
+out:
+	pr_par_free(par);
+	par_end(NULL); /* one process (-j 1 after all): its store */
+	pr_store_merge_close(m);
+	pr_strbuf_release(&rec);
+	pr_strbuf_release(&pn.buf);
+	pr_strbuf_release(&c.g.lines);
+	for (i = 0; i < n; i++) {
+		pr_pathlist_release(&pl[i]);
+		pr_strbuf_release(&as[i].names);
+	}
+	free(pl);
+	free(aerr);
+	free(as);
+	free(p.files);
+	free(p.conf);
+	return rc;
+}
+
+int pr_cli_ingest_jobs(const char *arg, int *jobs, struct pr_error *err)
+{
+	if (pr_par_jobs(arg, jobs, err))
+		return -1;
+	if (!arg && *jobs < PR_CLI_INGEST_MIN_CPUS)
+		*jobs = 1;
+	return 0;
+}
+
 /* in: a kept store's input (files it has by content hash are not read again), or NULL. */
 static int ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 		      const struct pr_cli_inopts *o, FILE *report, struct pr_cli_input *in,
@@ -294,6 +647,11 @@ static int ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 	size_t nknown = 0, ntotal;
 	if (o->phases && phases_target(paths, n, err))
 		return -1;
+	if (!in && !o->phases && o->jobs > 1) {
+		int rc = ingest_par(st, cmd, paths, n, o, report, err);
+		if (rc <= 0)
+			return rc;
+	}
 	/* a new kept store has no run to find: its files are not read twice */
 	for (i = 0; in && pr_store_run_count(st) > 0 && i < n; i++) {
 		struct pr_pathlist pl = PR_PATHLIST_INIT;
@@ -458,7 +816,7 @@ static void reading(struct pr_store *st)
 int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, int n,
 		      const char *format, struct pr_error *err)
 {
-	struct pr_cli_inopts o = { format, NULL, 0, NULL, 0 };
+	struct pr_cli_inopts o = { format, NULL, 0, NULL, 0, 0 };
 	return pr_cli_input_open_opts(in, cmd, paths, n, &o, err);
 }
 

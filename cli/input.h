@@ -30,7 +30,22 @@ struct pr_cli_inopts {
 	/* the user's metadata of every run ingested (cli/meta.h): key, value, ...; nmeta pairs */
 	const char *const *meta;
 	size_t nmeta;
+	/* -j: the files of many parsed by this many worker processes, each into a store
+	 * of its own whose run is copied into the store in input order (one writer);
+	 * 0 or 1: one process. The store's rows are the same whatever the number. */
+	int jobs;
 };
+
+/*
+ * -j of ingest, summary and compare (inopts.jobs): the number given, or by
+ * default the CPUs when there are at least PR_CLI_INGEST_MIN_CPUS, else 1:
+ * the parent's copy of each run into the store costs about 60 % of a
+ * one-process ingest (docs/performance.md), so fewer cores gain nothing.
+ */
+#ifndef PR_CLI_INGEST_MIN_CPUS /* -DPR_CLI_INGEST_MIN_CPUS=2: the workers by default on 2 cores */
+#define PR_CLI_INGEST_MIN_CPUS 4
+#endif
+int pr_cli_ingest_jobs(const char *arg, int *jobs, struct pr_error *err) PR_MUST_CHECK;
 
 int pr_cli_input_open(struct pr_cli_input *in, const char *cmd, char **paths, int n,
 		      const char *format, struct pr_error *err) PR_MUST_CHECK;

@@ -61,7 +61,15 @@ struct pr_par {
 	int *status;  /* each worker's wait status, once reaped */
 	int nkids;    /* workers started */
 	int note[2];  /* a byte from a worker after each item; EOF once all have ended */
+	void (*end)(void *ctx); /* pr_par_worker_end's */
 };
+
+static void (*next_end)(void *ctx); /* for the next pr_par_run */
+
+void pr_par_worker_end(void (*fn)(void *ctx))
+{
+	next_end = fn;
+}
 
 /* The live workers, for pr_par_kill from a signal handler. */
 static volatile pid_t kids[MAX_JOBS];
@@ -196,6 +204,9 @@ static void worker(struct pr_par *p, int w)
 		if (write_all(p->note[1], "", 1))
 			_exit(3);
 	}
+	pr_strbuf_release(&rec);
+	if (p->end)
+		p->end(p->ctx);
 	_exit(0);
 }
 
@@ -219,6 +230,8 @@ struct pr_par *pr_par_run(size_t n, int jobs, pr_par_fn *fn, void *ctx, struct p
 	p->n = n;
 	p->fn = fn;
 	p->ctx = ctx;
+	p->end = next_end;
+	next_end = NULL;
 	if (jobs > MAX_JOBS)
 		jobs = MAX_JOBS;
 	if ((size_t)jobs > n)

@@ -64,6 +64,10 @@ void pr_par_end(struct pr_par *p);
 int pr_par_reread(struct pr_par *p, size_t i, struct pr_strbuf *rec, struct pr_error *err);
 /* pr_par_end, then frees the records. */
 void pr_par_free(struct pr_par *p);
+/* A function each worker calls when it has no item left, before it exits
+ * (a worker's own cleanup: a store it kept from item to item); for the
+ * next pr_par_run only. NULL: none. */
+void pr_par_worker_end(void (*fn)(void *ctx));
 /* Kills and reaps the live workers (from a signal handler). */
 void pr_par_kill(void);
 

@@ -298,6 +298,12 @@ void pr_ingest_session_sync(struct pr_ingest_session *s)
 	pr_writer_session_wait(s->ws);
 }
 
+void pr_ingest_session_forget(struct pr_ingest_session *s)
+{
+	pr_ingest_session_sync(s);
+	pr_writer_session_forget(s->ws);
+}
+
 void pr_ingest_session_close(struct pr_ingest_session *s)
 {
 	if (!s)
@@ -361,6 +367,12 @@ void pr_ingest_set_notice(pr_ingest_notice_fn *fn, void *ctx)
 {
 	notice_fn = fn;
 	notice_ctx = ctx;
+}
+
+void pr_ingest_get_notice(pr_ingest_notice_fn **fn, void **ctx)
+{
+	*fn = notice_fn;
+	*ctx = notice_ctx;
 }
 
 static void notice(const char *path, const char *fmt, ...) PR_PRINTF_LIKE(2, 3);

@@ -71,6 +71,9 @@ int pr_ingest_session_open(struct pr_store *st, pr_ingest_done_fn *done, void *c
 void pr_ingest_session_file(struct pr_ingest_session *s, const char *path,
 			    const struct pr_ingest_opts *o, void *file_ctx);
 void pr_ingest_session_sync(struct pr_ingest_session *s);
+/* Syncs, then has the next file read on the store's ids and strings as they
+ * are then (rows deleted beside the session: pr_writer_session_forget). */
+void pr_ingest_session_forget(struct pr_ingest_session *s);
 /* Syncs and frees. NULL-safe. */
 void pr_ingest_session_close(struct pr_ingest_session *s);
 
@@ -94,6 +97,8 @@ int pr_ingest_list(const char *path, struct pr_pathlist *out, struct pr_error *e
  * prints): path is the entry concerned. One callback per process; NULL = silent. */
 typedef void pr_ingest_notice_fn(void *ctx, const char *path, const char *msg);
 void pr_ingest_set_notice(pr_ingest_notice_fn *fn, void *ctx);
+/* The callback and context set (to put them back after another's). */
+void pr_ingest_get_notice(pr_ingest_notice_fn **fn, void **ctx);
 void pr_pathlist_release(struct pr_pathlist *pl);
 
 #endif

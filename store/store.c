@@ -510,6 +510,16 @@ int pr_store_remove_if_empty(struct pr_store *st)
 	return removed;
 }
 
+/* merge.c's statements (store_impl.h), finalized here so the store calls no merge code. */
+void pr_store_take_drop(struct pr_store *st)
+{
+	size_t i;
+	for (i = 0; i < sizeof(st->take) / sizeof(st->take[0]); i++) {
+		sqlite3_finalize(st->take[i]);
+		st->take[i] = NULL;
+	}
+}
+
 void pr_store_close(struct pr_store *st)
 {
 	if (!st)
@@ -517,6 +527,7 @@ void pr_store_close(struct pr_store *st)
 	pr_store_cache_drop(st);
 	sqlite3_finalize(st->cache_get[0]);
 	sqlite3_finalize(st->cache_get[1]);
+	pr_store_take_drop(st);
 	sqlite3_close(st->db);
 	if (st->flags & PR_STORE_TEMPORARY) {
 		struct pr_strbuf j = PR_STRBUF_INIT;

@@ -39,6 +39,7 @@
 #ifndef PR_STORE_H
 #define PR_STORE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -171,6 +172,31 @@ void pr_store_group_begin(struct pr_store *st);
 int pr_store_group_commit(struct pr_store *st, struct pr_error *err) PR_MUST_CHECK;
 int pr_store_group_lost(const struct pr_store *st);
 
+/* ---- a run copied from another store (store/merge.c; ingest -j) ---- */
+
+/*
+ * A worker process ingests a file into a store of its own that is empty
+ * before it (a temporary one), so the run's ids all start at 1;
+ * pr_store_take_run() appends that one run's rows to out (a compact
+ * stream, store/merge.c) and empties the store for the next file (0, or -1
+ * with err). pr_store_merge_run() copies such a run into st with the ids,
+ * strings and rows ingesting the same file into st would have given it: 0
+ * and *run_id; 1 when st has a run of the same content (nothing written,
+ * *run_id = that run); -1 with err (nothing written). Each run is a
+ * transaction, or in a group (pr_store_group_begin) a savepoint of the
+ * group's, as a writer's. One merge per store handle, and no writer beside
+ * it; rows are borrowed for the call.
+ */
+struct pr_strbuf;
+int pr_store_take_run(struct pr_store *st, struct pr_strbuf *out, struct pr_error *err)
+	PR_MUST_CHECK;
+struct pr_store_merge;
+int pr_store_merge_open(struct pr_store *st, struct pr_store_merge **out, struct pr_error *err)
+	PR_MUST_CHECK;
+int pr_store_merge_run(struct pr_store_merge *m, const void *rows, size_t len, int64_t *run_id,
+		       struct pr_error *err) PR_MUST_CHECK;
+void pr_store_merge_close(struct pr_store_merge *m);
+
 /* ---- writing one run ---- */
 
 struct pr_run_info {
@@ -238,6 +264,10 @@ int pr_writer_session_open(struct pr_store *st, struct pr_writer_session **out,
 void pr_writer_session_close(struct pr_writer_session *s);
 /* Waits until no run is in flight: the store may be used. */
 void pr_writer_session_wait(struct pr_writer_session *s);
+/* Waits, then forgets the next ids and the strings and argkeys past the
+ * store's: for a store whose rows were deleted beside the session (ingest
+ * -j's workers empty theirs after each run, pr_store_take_run). */
+void pr_writer_session_forget(struct pr_writer_session *s);
 /* Begins a run; fails when the transaction cannot be begun (the store is busy, ...). */
 int pr_writer_begin_in(struct pr_writer_session *s, const struct pr_run_info *info,
 		       struct pr_writer **out, struct pr_error *err) PR_MUST_CHECK;

@@ -19,7 +19,18 @@ struct pr_store {
 	 * (group_txn: it is open), committed by pr_store_group_commit; group_lost:
 	 * SQLite rolled that transaction back whole (an I/O error) */
 	int grouping, group_txn, group_lost;
+	/* merge.c: pr_store_take_run's statements, kept from run to run (a
+	 * worker takes one a file); finalized by pr_store_close */
+	struct sqlite3_stmt *take[32];
 };
+
+/* The indexes a run's commit makes (writer_session.c, merge.c): by run_id
+ * once the store has two runs; the step and phase spans from the first. */
+extern const char pr_store_run_index_sql[];
+extern const char pr_store_kind_index_sql[];
+
+/* Finalizes pr_store_take_run's statements (store.c; merge.c calls it too). */
+void pr_store_take_drop(struct pr_store *st);
 
 /* model_cache.c: frees the queue of rows not written. */
 void pr_store_cache_drop(struct pr_store *st);

@@ -248,6 +248,14 @@ void pr_writer_session_wait(struct pr_writer_session *s)
 		pr_wr_quiet(s);
 }
 
+void pr_writer_session_forget(struct pr_writer_session *s)
+{
+	if (!s)
+		return;
+	pr_wr_quiet(s);
+	s->resync = 1; /* the next run: the store's ids read again, the maps past them forgotten */
+}
+
 void pr_writer_session_close(struct pr_writer_session *s)
 {
 	size_t i;
@@ -623,6 +631,17 @@ out:
 	return rc;
 }
 
+const char pr_store_run_index_sql[] = "CREATE INDEX IF NOT EXISTS span_run ON span(run_id);"
+				     "CREATE INDEX IF NOT EXISTS track_run ON track(run_id);"
+				     "CREATE INDEX IF NOT EXISTS series_run ON series(run_id);"
+				     "CREATE INDEX IF NOT EXISTS metric_run ON metric(run_id);"
+				     "CREATE INDEX IF NOT EXISTS op_cover_run ON op_cover(run_id);"
+				     "CREATE INDEX IF NOT EXISTS span_up_run ON span_up(run_id);"
+				     "CREATE INDEX IF NOT EXISTS diag_run ON diag(run_id);";
+const char pr_store_kind_index_sql[] =
+	"CREATE INDEX IF NOT EXISTS span_step ON span(run_id, ts) WHERE kind = 'step';"
+	"CREATE INDEX IF NOT EXISTS span_phase ON span(run_id, ts) WHERE kind = 'phase';";
+
 /*
  * Analyses query each run by run_id: without these indexes a store of N runs
  * took O(N^2) (issue 12: summary of 8000 runs, 26 s). One run needs none
@@ -636,25 +655,12 @@ static int make_indexes(struct pr_writer *w, int made[2], struct pr_error *err)
 	struct pr_writer_session *s = w->s;
 	made[0] = made[1] = 0;
 	if (!s->indexed_runs && step_int(s->put[PUT_RUN_COUNT]) > 1) {
-		if (pr_store_exec(w->st,
-				  "CREATE INDEX IF NOT EXISTS span_run ON span(run_id);"
-				  "CREATE INDEX IF NOT EXISTS track_run ON track(run_id);"
-				  "CREATE INDEX IF NOT EXISTS series_run ON series(run_id);"
-				  "CREATE INDEX IF NOT EXISTS metric_run ON metric(run_id);"
-				  "CREATE INDEX IF NOT EXISTS op_cover_run ON op_cover(run_id);"
-				  "CREATE INDEX IF NOT EXISTS span_up_run ON span_up(run_id);"
-				  "CREATE INDEX IF NOT EXISTS diag_run ON diag(run_id);",
-				  err))
+		if (pr_store_exec(w->st, pr_store_run_index_sql, err))
 			return -1;
 		made[0] = 1;
 	}
 	if (!s->indexed_kinds) {
-		if (pr_store_exec(w->st,
-				  "CREATE INDEX IF NOT EXISTS span_step ON span(run_id, ts) WHERE kind = "
-				  "'step';"
-				  "CREATE INDEX IF NOT EXISTS span_phase ON span(run_id, ts) WHERE kind = "
-				  "'phase';",
-				  err))
+		if (pr_store_exec(w->st, pr_store_kind_index_sql, err))
 			return -1;
 		made[1] = 1;
 	}
