@@ -420,6 +420,29 @@ static int par_work(void *ctx, size_t i, struct pr_strbuf *rec, struct pr_error 
 	return 0;
 }
 
+/*
+ * What a directory argument gave, once its k files were read: an error when
+ * every file was skipped (nothing recognized), else, when note, one line
+ * naming the files skipped (no line per file).
+ */
+static void dir_outcome(const char *cmd, const struct arg_state *a, size_t k, const char *path,
+			int note, struct pr_error *err, int *failed)
+{
+	struct pr_error e = PR_ERROR_INIT;
+	char dir[2048];
+	if (!a->used && a->skipped == k) {
+		pr_error_set(&e, PR_E_FORMAT, "no recognized inputs in the directory (%zu file%s "
+			     "skipped)", a->skipped, a->skipped == 1 ? "" : "s");
+		pr_error_set_source(&e, path);
+		report_error(cmd, &e, err, failed);
+	} else if (a->skipped && note) {
+		fprintf(stderr,
+			"profreport: %s: '%s': %zu file(s) skipped, not a recognized format: %s%s\n",
+			cmd, shown(path, dir, sizeof(dir)), a->skipped,
+			a->names.buf ? a->names.buf : "", a->skipped > SKIPPED_NAMED ? ", ..." : "");
+	}
+}
+
 /* One file's outcome from its item: copied into the store, then told. */
 static void par_file(struct ingest_all *c, struct pr_store_merge *m, struct pr_par *par,
 		     size_t item, const char *file, struct arg_state *as, struct pr_strbuf *rec)
@@ -584,25 +607,9 @@ static int ingest_par(struct pr_store *st, const char *cmd, char **paths, int n,
 				group_commit(&c.g, cmd, err, &c.failed);
 		}
 		/* a directory whose every file was skipped gave nothing: say so */
-		if (as[i].in_dir) {
-			struct pr_error e = PR_ERROR_INIT;
-			if (!as[i].used && as[i].skipped == k) {
-				pr_error_set(&e, PR_E_FORMAT,
-					     "no recognized inputs in the directory (%zu file%s "
-					     "skipped)",
-					     as[i].skipped, as[i].skipped == 1 ? "" : "s");
-				pr_error_set_source(&e, paths[i]);
-				report_error(cmd, &e, err, &c.failed);
-			} else if (as[i].skipped && !report && !o->quiet_skips) {
-				char dir[2048];
-				fprintf(stderr,
-					"profreport: %s: '%s': %zu file(s) skipped, not a "
-					"recognized format: %s%s\n",
-					cmd, shown(paths[i], dir, sizeof(dir)), as[i].skipped,
-					as[i].names.buf ? as[i].names.buf : "",
-					as[i].skipped > SKIPPED_NAMED ? ", ..." : "");
-			}
-		}
+		if (as[i].in_dir)
+			dir_outcome(cmd, &as[i], k, paths[i], !report && !o->quiet_skips, err,
+				    &c.failed);
 	}
 	group_commit(&c.g, cmd, err, &c.failed);
 	rc = c.failed ? -1 : 0;
@@ -722,23 +729,8 @@ static int ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 		/* a directory whose every file was skipped gave nothing: say so */
 		if (as[i].in_dir) {
 			pr_ingest_session_sync(s);
-			if (!as[i].used && as[i].skipped == k) {
-				pr_error_set(&e, PR_E_FORMAT,
-					     "no recognized inputs in the directory (%zu file%s "
-					     "skipped)",
-					     as[i].skipped, as[i].skipped == 1 ? "" : "s");
-				pr_error_set_source(&e, paths[i]);
-				report_error(cmd, &e, err, &c.failed);
-			} else if (as[i].skipped && !report && !o->quiet_skips) {
-				/* no per-file lines: one note */
-				char dir[2048];
-				fprintf(stderr,
-					"profreport: %s: '%s': %zu file(s) skipped, not a "
-					"recognized format: %s%s\n",
-					cmd, shown(paths[i], dir, sizeof(dir)), as[i].skipped,
-					as[i].names.buf ? as[i].names.buf : "",
-					as[i].skipped > SKIPPED_NAMED ? ", ..." : "");
-			}
+			dir_outcome(cmd, &as[i], k, paths[i], !report && !o->quiet_skips, err,
+				    &c.failed);
 		}
 		pr_strbuf_release(&as[i].names);
 	}
