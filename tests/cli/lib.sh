@@ -186,6 +186,35 @@ signal_status() {
 	esac
 }
 
+# signal_when PID SIG TEST...: while PID runs, polls (every 5 ms, at most 2000
+# times) until the command TEST... succeeds, then sends SIG to PID; waits for
+# PID. Sets caught (1 when the signal was sent), kids (PID's children at that
+# moment) and st (PID's exit status). The -j tests' Ctrl-C and SIGTERM checks.
+signal_when() {
+	sw_pid=$1
+	sw_sig=$2
+	shift 2
+	sw_n=0
+	caught=0
+	kids=
+	while [ "$sw_n" -lt 2000 ] && kill -0 "$sw_pid" 2>/dev/null; do
+		if "$@"; then
+			kids=$(pgrep -P "$sw_pid" || true)
+			kill -s "$sw_sig" "$sw_pid" 2>/dev/null && caught=1
+			break
+		fi
+		sleep 0.005
+		sw_n=$((sw_n + 1))
+	done
+	st=0
+	wait "$sw_pid" || st=$?
+}
+
+# workers_at_work PID: PID has child processes and TMPDIR holds their files
+workers_at_work() {
+	[ -n "$(ls "$TMPDIR")" ] && [ -n "$(pgrep -P "$1" 2>/dev/null || true)" ]
+}
+
 finish() {
 	if [ "$failures" -ne 0 ]; then
 		echo "$test_name: $failures check(s) failed" >&2

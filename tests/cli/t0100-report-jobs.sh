@@ -88,24 +88,17 @@ while [ "$i" -le 80 ]; do
 done
 "$P" ingest -q runs -o many.db || fail "setup: ingest of 80"
 sigs=$(fatal_signals TERM INT)
+# page_written DIR: a page of the archive is in DIR
+page_written() {
+	[ -n "$(ls "$1" 2>/dev/null | grep html || true)" ]
+}
+
 for sig in $sigs; do
 	want=$(signal_status "$sig")
 	cp many.db "m$sig.db"
 	env --default-signal=INT "$P" report -q -j 2 "m$sig.db" -o "sig$sig/" 2>"err.$sig" &
 	pid=$!
-	n=0
-	caught=0
-	while [ "$n" -lt 2000 ] && kill -0 "$pid" 2>/dev/null; do
-		if [ -n "$(ls "sig$sig" 2>/dev/null | grep html || true)" ]; then
-			kids=$(pgrep -P "$pid" || true)
-			kill -s "$sig" "$pid" 2>/dev/null && caught=1
-			break
-		fi
-		sleep 0.005
-		n=$((n + 1))
-	done
-	st=0
-	wait "$pid" || st=$?
+	signal_when "$pid" "$sig" page_written "sig$sig"
 	if [ "$caught" = 0 ]; then
 		fail "SIG$sig: never saw a page written"
 		continue

@@ -159,20 +159,7 @@ for sig in $sigs; do
 	rm -f "sig$sig.db"
 	env --default-signal=INT "$P" ingest -q -j 2 g400 -o "sig$sig.db" 2>"sig.$sig" &
 	pid=$!
-	n=0
-	caught=0
-	kids=
-	while [ "$n" -lt 2000 ] && kill -0 "$pid" 2>/dev/null; do
-		if [ -n "$(ls "$TMPDIR")" ] && [ -n "$(pgrep -P "$pid" 2>/dev/null || true)" ]; then
-			kids=$(pgrep -P "$pid" || true)
-			kill -s "$sig" "$pid" 2>/dev/null && caught=1
-			break
-		fi
-		sleep 0.005
-		n=$((n + 1))
-	done
-	st=0
-	wait "$pid" || st=$?
+	signal_when "$pid" "$sig" workers_at_work "$pid"
 	if [ "$caught" = 0 ]; then
 		fail "SIG$sig: never saw the workers at work"
 		continue
