@@ -1,7 +1,8 @@
 /*
  * test_changes.c - analyze/changes: E-Divisive means change points on series whose answer is
  * known by hand: a clean step (one shift at its first value, the medians of its two levels), a
- * constant series and an exact linear drift (no change), and a two-step series.
+ * constant series and an exact linear drift (no change), and a two-step series; and the
+ * O(n log n) split statistic against the O(n^2) definition, summed directly here.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -78,12 +79,59 @@ static void test_two_steps(void **state)
 	free(c);
 }
 
+/* Q(tau) of the energy statistic by its definition: every pair's distance summed. */
+static double q_direct(const double *z, size_t n, size_t tau)
+{
+	double sxy = 0, sxx = 0, syy = 0, m = (double)tau, k = (double)(n - tau);
+	size_t i, j;
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++) {
+			double d = fabs(z[i] - z[j]);
+			if (j < tau)
+				sxx += d;
+			else if (i >= tau)
+				syy += d;
+			else
+				sxy += d;
+		}
+	return m * k / (m + k) * (2 * sxy / (m * k) - sxx / (m * (m - 1) / 2) -
+				  syy / (k * (k - 1) / 2));
+}
+
+/* One shift in noisy data with ties: the change's q is the direct maximum of Q over tau. */
+static void test_split_statistic(void **state)
+{
+	double v[240], best = -1;
+	struct pr_changes_opts o = PR_CHANGES_OPTS_INIT;
+	struct pr_change *c;
+	uint64_t r = 42;
+	size_t i, n, at = 0;
+	(void)state;
+	for (i = 0; i < 240; i++) /* integers 0..7 (ties), +20 from 150 on */
+		v[i] = (double)((r = r * 6364136223846793005ULL + 1442695040888963407ULL) >> 60 & 7) +
+		       (i >= 150 ? 20 : 0);
+	for (i = o.min_size; i + o.min_size <= 240; i++) {
+		double q = q_direct(v, 240, i);
+		if (q > best) {
+			best = q;
+			at = i;
+		}
+	}
+	n = pr_changes_detect(v, 240, &o, &c);
+	assert_int_equal(at, 150);
+	assert_true(n >= 1);
+	assert_int_equal(c[0].at, 150);
+	assert_true(fabs(c[0].q - best) <= 1e-9 * best);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean_step),
 		cmocka_unit_test(test_no_change),
 		cmocka_unit_test(test_two_steps),
+		cmocka_unit_test(test_split_statistic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
