@@ -129,28 +129,44 @@ static int insert_rec(struct pr_writer *w, const struct batch *b, const struct r
 	return 0;
 }
 
+_Static_assert(BATCH_RECS <= 65536, "insert_batch's order[] holds uint16_t indexes");
+
 /* Inserts a batch's rows, unless the run is not being written (failed or stale). */
 static void insert_batch(struct pr_writer *w, struct batch *b)
 {
+	/* One table at a time: its B-tree pages stay hot (row order across
+	 * tables does not matter inside the transaction; inside a table it is
+	 * the order made). One pass over the records sorts their indexes by
+	 * table (a counting sort, stable): a pass over all records per table
+	 * was 12% of this thread's time, every record's type a cache miss. */
+	uint16_t order[BATCH_RECS];
+	size_t start[REC_UP + 2] = { 0 };
 	size_t i;
-	int t;
 	if (!w->open || w->failed || w->stale)
 		return;
-	/* One table at a time: its B-tree pages stay hot (row order across
-	 * tables does not matter inside the transaction). */
-	for (t = 0; t <= REC_UP; t++)
-		for (i = 0; i < b->n; i++) {
-			if (b->recs[i].type != t)
-				continue;
-			if (insert_rec(w, b, &b->recs[i])) {
-				pthread_mutex_lock(&w->s->mu);
-				w->failed = 1;
-				pr_error_set(&w->async_err, PR_E_STORE, "sqlite insert: %s",
-					     sqlite3_errmsg(w->st->db));
-				pthread_mutex_unlock(&w->s->mu);
-				return;
-			}
+	for (i = 0; i < b->n; i++)
+		start[b->recs[i].type + 1]++;
+	for (i = 1; i <= REC_UP + 1; i++)
+		start[i] += start[i - 1];
+	for (i = 0; i < b->n; i++)
+		order[start[b->recs[i].type]++] = (uint16_t)i;
+	for (i = 0; i < b->n; i++) {
+		/* the records were written on the other core: fetch ahead */
+		if (i + 8 < b->n) {
+			const char *ahead = (const char *)&b->recs[order[i + 8]];
+			__builtin_prefetch(ahead);
+			__builtin_prefetch(ahead + 64);
+			__builtin_prefetch(ahead + sizeof(struct rec) - 1);
 		}
+		if (insert_rec(w, b, &b->recs[order[i]])) {
+			pthread_mutex_lock(&w->s->mu);
+			w->failed = 1;
+			pr_error_set(&w->async_err, PR_E_STORE, "sqlite insert: %s",
+				     sqlite3_errmsg(w->st->db));
+			pthread_mutex_unlock(&w->s->mu);
+			return;
+		}
+	}
 }
 
 void *pr_wr_inserter_main(void *arg)
