@@ -19,10 +19,11 @@
  * MEMORY: one map entry per runtime call (correlation -> call parent), 32
  * bytes per linked activity until the scan ends, one entry per op with
  * device time, per distinct (name, first kernel, shapes) and per op group.
- * COST: one scan of the calls and activities, one primary-key walk from
- * each distinct call parent up to its op (memoised), one read of each op
- * with device time; shapes are parsed once per distinct key (0.36 s of
- * wall time on bench's 100 MB trace: 28 k ops with kernels).
+ * COST: one read of the shared GPU pass's rows (gpuscan.h: no scan of the
+ * span table of its own; it runs before gpu, which frees them), one
+ * primary-key walk from each distinct call parent that is not an op up to
+ * its op (memoised), one read of each op with device time; shapes are
+ * parsed once per distinct key (docs/performance.md, "perf_model").
  */
 #include <ctype.h>
 #include <math.h>
@@ -31,6 +32,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/gpuscan.h"
 #include "analyze/imap.h"
 #include "analyze/kclass.h"
 #include "analyze/opkern.h"
@@ -532,7 +534,6 @@ struct catsum {
 struct pm {
 	struct pr_actx *ctx;
 	struct pr_kclassify kc;
-	struct pr_imap pos;  /* argkeys id -> correlation position + 1 */
 	struct pr_imap ipos; /* argkeys id -> dims + 1 | types + 1 << 20 | concrete + 1 << 40 */
 	struct pr_imap call; /* correlation -> runtime call's parent id */
 	struct pr_imap opof; /* parent id -> nearest op id (0: none) */
@@ -578,38 +579,13 @@ static int load_keys(struct pm *m, struct pr_error *err)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *k = pr_actx_text(st, 1);
-		int64_t id = sqlite3_column_int64(st, 0), c = key_pos(k, "correlation");
+		int64_t id = sqlite3_column_int64(st, 0);
 		int64_t d = key_pos(k, "Input Dims"), t = key_pos(k, "Input type");
 		int64_t x = key_pos(k, "Concrete Inputs");
-		if (c >= 0)
-			pr_imap_put(&m->pos, id, c + 1);
 		if (d >= 0 && d < 0xfffff && t < 0xfffff && x < 0xfffff)
 			pr_imap_put(&m->ipos, id, (d + 1) | ((t + 1) << 20) | ((x + 1) << 40));
 	}
 	return pr_actx_done(m->ctx, st, rc, err);
-}
-
-static int corr_of(struct pm *m, sqlite3_stmt *st, int kcol, int acol, int64_t *corr)
-{
-	struct pr_strbuf sb = PR_STRBUF_INIT;
-	int64_t p;
-	const char *args;
-	char *e;
-	int ok = 0;
-	if (sqlite3_column_type(st, kcol) != SQLITE_INTEGER ||
-	    !pr_imap_get(&m->pos, sqlite3_column_int64(st, kcol), &p))
-		return 0;
-	args = (const char *)sqlite3_column_text(st, acol);
-	if (args && pr_opview_elem(args, (size_t)sqlite3_column_bytes(st, acol), p - 1, &sb) &&
-	    sb.len) {
-		long long v = strtoll(sb.buf, &e, 10);
-		if (e != sb.buf && *e == '\0') {
-			*corr = v;
-			ok = 1;
-		}
-	}
-	pr_strbuf_release(&sb);
-	return ok;
 }
 
 /* The nearest op at or above span id (0: none), memoised. */
@@ -709,32 +685,37 @@ struct pend { /* an activity met before its runtime call */
 	int kmem;
 };
 
-/* One scan in id order: each runtime call's correlation -> its parent; each activity charged
- * to the nearest op above its call, those met before their call once the scan is done. */
+/*
+ * One read of the shared GPU pass's rows (gpuscan.h; in id order, with the
+ * calls' parents' kinds from span_up): each runtime call's correlation -> its
+ * parent; each activity charged to the nearest op above its call, those met
+ * before their call once the read is done. The correlation is read as an
+ * integer text (PR_GC_PMINT); a call whose parent is an op needs no lookup.
+ */
 static int link(struct pm *m, struct pr_error *err)
 {
-	sqlite3_stmt *st;
+	struct pr_gpuscan *gs = pr_gpuscan_get(m->ctx, err);
+	struct pr_gpuread *rd;
+	const struct pr_gpurow *r;
 	struct pend *pd = NULL;
 	size_t np = 0, cp = 0, i;
-	int rc, ret = -1;
-	if (pr_actx_prep(m->ctx,
-			 "SELECT id, kind, parent_id, args_keys, args, dur, name_id FROM span "
-			 "WHERE run_id = ?1 AND kind IN ('runtime', 'kernel', 'memcpy', 'memset') "
-			 "ORDER BY id",
-			 &st, err))
+	int ret = -1;
+	if (!gs || !(rd = pr_gpuscan_open(m->ctx, gs, 1, err)))
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *kind = pr_actx_text(st, 1);
-		int64_t corr, dur = sqlite3_column_int64(st, 5);
-		if (!strcmp(kind, "runtime")) {
-			if (sqlite3_column_type(st, 2) == SQLITE_INTEGER &&
-			    corr_of(m, st, 3, 4, &corr))
-				pr_imap_put(&m->call, corr, sqlite3_column_int64(st, 2));
+	while ((r = pr_gpuread_next(rd))) {
+		int64_t dur = r->dur;
+		if (r->kind == PR_GK_RUNTIME) {
+			if (r->u.call.parent > 0 && (r->cflags & PR_GC_PMINT)) {
+				pr_imap_put(&m->call, r->corr, r->u.call.parent);
+				if (r->pkind == PR_GK_OP)
+					pr_imap_put(&m->opof, r->u.call.parent,
+						    r->u.call.parent);
+			}
 			continue;
 		}
-		if (dur < 0)
-			dur = 0;
-		if (!corr_of(m, st, 3, 4, &corr)) {
+		if (r->kind != PR_GK_KERNEL && r->kind != PR_GK_MEMCPY && r->kind != PR_GK_MEMSET)
+			continue;
+		if (!(r->cflags & PR_GC_PMINT)) {
 			m->unlinked++;
 			m->unlinked_ns += dur;
 			continue;
@@ -743,11 +724,9 @@ static int link(struct pm *m, struct pr_error *err)
 			cp = cp ? cp * 2 : 1024;
 			pd = pr_xreallocarray(pd, cp, sizeof(*pd));
 		}
-		pd[np++] = (struct pend){ corr, sqlite3_column_int64(st, 0), dur,
-					  sqlite3_column_int64(st, 6),
-					  strcmp(kind, "kernel") != 0 };
+		pd[np++] = (struct pend){ r->corr, r->id, dur, r->name, r->kind != PR_GK_KERNEL };
 	}
-	if (pr_actx_done(m->ctx, st, rc, err))
+	if (pr_gpuread_close(rd, err))
 		goto out;
 	for (i = 0; i < np; i++) {
 		int64_t parent, op = 0;
@@ -1108,7 +1087,6 @@ out:
 	}
 	free(m.g);
 	free(m.acc);
-	pr_imap_release(&m.pos);
 	pr_imap_release(&m.ipos);
 	pr_imap_release(&m.call);
 	pr_imap_release(&m.opof);
