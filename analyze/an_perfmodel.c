@@ -745,14 +745,46 @@ out:
 	return ret;
 }
 
-static char *elem(const char *args, size_t n, int64_t pos)
+/*
+ * The elements at pos[0..3) of an args array text s[0..n) in one walk, as
+ * pr_opview_elem reads each (cut to OPV_SHAPE_MAX bytes): off[k], len[k],
+ * got[k] 0 when there is none.
+ */
+static void elems3(const char *s, size_t n, const int64_t *pos, size_t *off, size_t *len,
+		   int *got)
 {
-	struct pr_strbuf sb = PR_STRBUF_INIT;
-	char *s = NULL;
-	if (pos >= 0 && args && pr_opview_elem(args, n, pos, &sb))
-		s = pr_xstrndup(sb.buf, sb.len);
-	pr_strbuf_release(&sb);
-	return s;
+	size_t i = 1, e, l;
+	int64_t idx = 0, maxpos = -1;
+	int k;
+	for (k = 0; k < 3; k++) {
+		got[k] = 0;
+		if (pos[k] > maxpos)
+			maxpos = pos[k];
+	}
+	if (!s || n < 2 || s[0] != '[' || maxpos < 0)
+		return;
+	for (;;) {
+		e = pr_json_elem_end(s, i, n);
+		if (e >= n || e == i)
+			return; /* unterminated, or an empty element */
+		for (k = 0; k < 3; k++) {
+			if (pos[k] != idx)
+				continue;
+			l = e - i;
+			if (l > OPV_SHAPE_MAX) { /* cut on a UTF-8 character's first byte */
+				l = OPV_SHAPE_MAX;
+				while (l && ((unsigned char)s[i + l] & 0xC0) == 0x80)
+					l--;
+			}
+			got[k] = 1;
+			off[k] = i;
+			len[k] = l;
+		}
+		if (s[e] != ',' || idx >= maxpos)
+			return; /* the array ends, or every position is read */
+		i = e + 1;
+		idx++;
+	}
 }
 
 /* An op's categories and work from its name, first kernel and shapes (new texts, taken). */
@@ -801,21 +833,27 @@ static void op_work(struct pm *m, const struct opacc *a, const char *name, char 
 	pr_strbuf_release(&key);
 }
 
-static void key_text(struct pr_strbuf *key, const char *s)
+static void key_text(struct pr_strbuf *key, const char *args, size_t off, size_t len, int got)
 {
-	uint32_t len = s ? (uint32_t)strlen(s) : ~0u;
-	pr_strbuf_add(key, &len, sizeof(len));
-	if (s)
-		pr_strbuf_addstr(key, s);
+	uint32_t l = got ? (uint32_t)len : ~0u;
+	pr_strbuf_add(key, &l, sizeof(l));
+	if (got)
+		pr_strbuf_add(key, args + off, len);
+}
+
+static char *dup_elem(const char *args, size_t off, size_t len, int got)
+{
+	return got ? pr_xstrndup(args + off, len) : NULL;
 }
 
 /* One op with device time: its categories, work and group, computed once per (name, first
  * kernel, activity kinds, Input Dims, Input type, Concrete Inputs). */
 static int add_op(struct pm *m, const struct opacc *a, struct pr_strbuf *key, struct pr_error *err)
 {
-	int rc;
-	int64_t p = 0, name_id, mi;
-	char *dims = NULL, *types = NULL, *conc = NULL, flags;
+	int rc, got[3] = { 0, 0, 0 };
+	int64_t p = 0, name_id, mi, pos[3];
+	size_t off[3], len[3];
+	char flags;
 	const char *args;
 	size_t alen;
 	struct memo *mo;
@@ -829,33 +867,33 @@ static int add_op(struct pm *m, const struct opacc *a, struct pr_strbuf *key, st
 	name_id = sqlite3_column_int64(m->opst, 0);
 	args = (const char *)sqlite3_column_text(m->opst, 2);
 	alen = args ? (size_t)sqlite3_column_bytes(m->opst, 2) : 0;
-	if (sqlite3_column_type(m->opst, 1) == SQLITE_INTEGER &&
+	if (args && sqlite3_column_type(m->opst, 1) == SQLITE_INTEGER &&
 	    pr_imap_get(&m->ipos, sqlite3_column_int64(m->opst, 1), &p)) {
-		dims = elem(args, alen, (p & 0xfffff) - 1);
-		types = elem(args, alen, ((p >> 20) & 0xfffff) - 1);
-		conc = elem(args, alen, ((p >> 40) & 0xfffff) - 1);
+		pos[0] = (p & 0xfffff) - 1;
+		pos[1] = ((p >> 20) & 0xfffff) - 1;
+		pos[2] = ((p >> 40) & 0xfffff) - 1;
+		elems3(args, alen, pos, off, len, got);
 	}
 	flags = (char)(a->nonmem | a->comm << 1);
 	pr_strbuf_reset(key);
 	pr_strbuf_add(key, &name_id, sizeof(name_id));
 	pr_strbuf_add(key, &a->k0, sizeof(a->k0));
 	pr_strbuf_add(key, &flags, 1);
-	key_text(key, dims);
-	key_text(key, types);
-	key_text(key, conc);
+	key_text(key, args, off[0], len[0], got[0]);
+	key_text(key, args, off[1], len[1], got[1]);
+	key_text(key, args, off[2], len[2], got[2]);
 	if (!pr_strmap_get(&m->memo_of, key->buf, key->len, &mi)) {
+		char *conc = dup_elem(args, off[2], len[2], got[2]);
 		if (m->nmemo == m->cmemo) {
 			m->cmemo = m->cmemo ? m->cmemo * 2 : 64;
 			m->memo = pr_xreallocarray(m->memo, m->cmemo, sizeof(*m->memo));
 		}
 		mi = (int64_t)m->nmemo++;
 		pr_strmap_put(&m->memo_of, key->buf, key->len, mi);
-		op_work(m, a, name_of(m, name_id), dims, types, conc, &m->memo[mi]);
-	} else {
-		free(dims);
-		free(types);
+		op_work(m, a, name_of(m, name_id), dup_elem(args, off[0], len[0], got[0]),
+			dup_elem(args, off[1], len[1], got[1]), conc, &m->memo[mi]);
+		free(conc);
 	}
-	free(conc);
 	mo = &m->memo[mi];
 	m->cat[mo->cat].ops++;
 	m->cat[mo->cat].ns += a->ns;
