@@ -1,6 +1,6 @@
 /*
  * gpuscan.h - one pass over a run's spans shared by the GPU analyses
- * (gpu_breakdown, gpu) (internal to analyze/).
+ * (gpu_breakdown, critical_path, perf_model, gpu; internal to analyze/).
  *
  * USAGE
  *   struct pr_gpuscan *gs = pr_gpuscan_get(ctx, &err);         (NULL on error)
