@@ -19,10 +19,11 @@
  * MEMORY: one map entry per runtime call (correlation -> call parent), 32
  * bytes per linked activity until the scan ends, one entry per op with
  * device time, per distinct (name, first kernel, shapes) and per op group.
- * COST: one scan of the calls and activities, one primary-key walk from
- * each distinct call parent up to its op (memoised), one read of each op
- * with device time; shapes are parsed once per distinct key (0.36 s of
- * wall time on bench's 100 MB trace: 28 k ops with kernels).
+ * COST: one read of the shared GPU pass's rows (gpuscan.h: no scan of the
+ * span table of its own; it runs before gpu, which frees them), one
+ * primary-key walk from each distinct call parent that is not an op up to
+ * its op (memoised), one read of each op with device time; shapes are
+ * parsed once per distinct key (docs/performance.md, "perf_model").
  */
 #include <ctype.h>
 #include <math.h>
@@ -31,6 +32,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/gpuscan.h"
 #include "analyze/imap.h"
 #include "analyze/kclass.h"
 #include "analyze/opkern.h"
@@ -532,7 +534,6 @@ struct catsum {
 struct pm {
 	struct pr_actx *ctx;
 	struct pr_kclassify kc;
-	struct pr_imap pos;  /* argkeys id -> correlation position + 1 */
 	struct pr_imap ipos; /* argkeys id -> dims + 1 | types + 1 << 20 | concrete + 1 << 40 */
 	struct pr_imap call; /* correlation -> runtime call's parent id */
 	struct pr_imap opof; /* parent id -> nearest op id (0: none) */
@@ -578,38 +579,13 @@ static int load_keys(struct pm *m, struct pr_error *err)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *k = pr_actx_text(st, 1);
-		int64_t id = sqlite3_column_int64(st, 0), c = key_pos(k, "correlation");
+		int64_t id = sqlite3_column_int64(st, 0);
 		int64_t d = key_pos(k, "Input Dims"), t = key_pos(k, "Input type");
 		int64_t x = key_pos(k, "Concrete Inputs");
-		if (c >= 0)
-			pr_imap_put(&m->pos, id, c + 1);
 		if (d >= 0 && d < 0xfffff && t < 0xfffff && x < 0xfffff)
 			pr_imap_put(&m->ipos, id, (d + 1) | ((t + 1) << 20) | ((x + 1) << 40));
 	}
 	return pr_actx_done(m->ctx, st, rc, err);
-}
-
-static int corr_of(struct pm *m, sqlite3_stmt *st, int kcol, int acol, int64_t *corr)
-{
-	struct pr_strbuf sb = PR_STRBUF_INIT;
-	int64_t p;
-	const char *args;
-	char *e;
-	int ok = 0;
-	if (sqlite3_column_type(st, kcol) != SQLITE_INTEGER ||
-	    !pr_imap_get(&m->pos, sqlite3_column_int64(st, kcol), &p))
-		return 0;
-	args = (const char *)sqlite3_column_text(st, acol);
-	if (args && pr_opview_elem(args, (size_t)sqlite3_column_bytes(st, acol), p - 1, &sb) &&
-	    sb.len) {
-		long long v = strtoll(sb.buf, &e, 10);
-		if (e != sb.buf && *e == '\0') {
-			*corr = v;
-			ok = 1;
-		}
-	}
-	pr_strbuf_release(&sb);
-	return ok;
 }
 
 /* The nearest op at or above span id (0: none), memoised. */
@@ -709,32 +685,37 @@ struct pend { /* an activity met before its runtime call */
 	int kmem;
 };
 
-/* One scan in id order: each runtime call's correlation -> its parent; each activity charged
- * to the nearest op above its call, those met before their call once the scan is done. */
+/*
+ * One read of the shared GPU pass's rows (gpuscan.h; in id order, with the
+ * calls' parents' kinds from span_up): each runtime call's correlation -> its
+ * parent; each activity charged to the nearest op above its call, those met
+ * before their call once the read is done. The correlation is read as an
+ * integer text (PR_GC_PMINT); a call whose parent is an op needs no lookup.
+ */
 static int link(struct pm *m, struct pr_error *err)
 {
-	sqlite3_stmt *st;
+	struct pr_gpuscan *gs = pr_gpuscan_get(m->ctx, err);
+	struct pr_gpuread *rd;
+	const struct pr_gpurow *r;
 	struct pend *pd = NULL;
 	size_t np = 0, cp = 0, i;
-	int rc, ret = -1;
-	if (pr_actx_prep(m->ctx,
-			 "SELECT id, kind, parent_id, args_keys, args, dur, name_id FROM span "
-			 "WHERE run_id = ?1 AND kind IN ('runtime', 'kernel', 'memcpy', 'memset') "
-			 "ORDER BY id",
-			 &st, err))
+	int ret = -1;
+	if (!gs || !(rd = pr_gpuscan_open(m->ctx, gs, 1, err)))
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *kind = pr_actx_text(st, 1);
-		int64_t corr, dur = sqlite3_column_int64(st, 5);
-		if (!strcmp(kind, "runtime")) {
-			if (sqlite3_column_type(st, 2) == SQLITE_INTEGER &&
-			    corr_of(m, st, 3, 4, &corr))
-				pr_imap_put(&m->call, corr, sqlite3_column_int64(st, 2));
+	while ((r = pr_gpuread_next(rd))) {
+		int64_t dur = r->dur;
+		if (r->kind == PR_GK_RUNTIME) {
+			if (r->u.call.parent > 0 && (r->cflags & PR_GC_PMINT)) {
+				pr_imap_put(&m->call, r->corr, r->u.call.parent);
+				if (r->pkind == PR_GK_OP)
+					pr_imap_put(&m->opof, r->u.call.parent,
+						    r->u.call.parent);
+			}
 			continue;
 		}
-		if (dur < 0)
-			dur = 0;
-		if (!corr_of(m, st, 3, 4, &corr)) {
+		if (r->kind != PR_GK_KERNEL && r->kind != PR_GK_MEMCPY && r->kind != PR_GK_MEMSET)
+			continue;
+		if (!(r->cflags & PR_GC_PMINT)) {
 			m->unlinked++;
 			m->unlinked_ns += dur;
 			continue;
@@ -743,11 +724,9 @@ static int link(struct pm *m, struct pr_error *err)
 			cp = cp ? cp * 2 : 1024;
 			pd = pr_xreallocarray(pd, cp, sizeof(*pd));
 		}
-		pd[np++] = (struct pend){ corr, sqlite3_column_int64(st, 0), dur,
-					  sqlite3_column_int64(st, 6),
-					  strcmp(kind, "kernel") != 0 };
+		pd[np++] = (struct pend){ r->corr, r->id, dur, r->name, r->kind != PR_GK_KERNEL };
 	}
-	if (pr_actx_done(m->ctx, st, rc, err))
+	if (pr_gpuread_close(rd, err))
 		goto out;
 	for (i = 0; i < np; i++) {
 		int64_t parent, op = 0;
@@ -766,14 +745,46 @@ out:
 	return ret;
 }
 
-static char *elem(const char *args, size_t n, int64_t pos)
+/*
+ * The elements at pos[0..3) of an args array text s[0..n) in one walk, as
+ * pr_opview_elem reads each (cut to OPV_SHAPE_MAX bytes): off[k], len[k],
+ * got[k] 0 when there is none.
+ */
+static void elems3(const char *s, size_t n, const int64_t *pos, size_t *off, size_t *len,
+		   int *got)
 {
-	struct pr_strbuf sb = PR_STRBUF_INIT;
-	char *s = NULL;
-	if (pos >= 0 && args && pr_opview_elem(args, n, pos, &sb))
-		s = pr_xstrndup(sb.buf, sb.len);
-	pr_strbuf_release(&sb);
-	return s;
+	size_t i = 1, e, l;
+	int64_t idx = 0, maxpos = -1;
+	int k;
+	for (k = 0; k < 3; k++) {
+		got[k] = 0;
+		if (pos[k] > maxpos)
+			maxpos = pos[k];
+	}
+	if (!s || n < 2 || s[0] != '[' || maxpos < 0)
+		return;
+	for (;;) {
+		e = pr_json_elem_end(s, i, n);
+		if (e >= n || e == i)
+			return; /* unterminated, or an empty element */
+		for (k = 0; k < 3; k++) {
+			if (pos[k] != idx)
+				continue;
+			l = e - i;
+			if (l > OPV_SHAPE_MAX) { /* cut on a UTF-8 character's first byte */
+				l = OPV_SHAPE_MAX;
+				while (l && ((unsigned char)s[i + l] & 0xC0) == 0x80)
+					l--;
+			}
+			got[k] = 1;
+			off[k] = i;
+			len[k] = l;
+		}
+		if (s[e] != ',' || idx >= maxpos)
+			return; /* the array ends, or every position is read */
+		i = e + 1;
+		idx++;
+	}
 }
 
 /* An op's categories and work from its name, first kernel and shapes (new texts, taken). */
@@ -822,21 +833,27 @@ static void op_work(struct pm *m, const struct opacc *a, const char *name, char 
 	pr_strbuf_release(&key);
 }
 
-static void key_text(struct pr_strbuf *key, const char *s)
+static void key_text(struct pr_strbuf *key, const char *args, size_t off, size_t len, int got)
 {
-	uint32_t len = s ? (uint32_t)strlen(s) : ~0u;
-	pr_strbuf_add(key, &len, sizeof(len));
-	if (s)
-		pr_strbuf_addstr(key, s);
+	uint32_t l = got ? (uint32_t)len : ~0u;
+	pr_strbuf_add(key, &l, sizeof(l));
+	if (got)
+		pr_strbuf_add(key, args + off, len);
+}
+
+static char *dup_elem(const char *args, size_t off, size_t len, int got)
+{
+	return got ? pr_xstrndup(args + off, len) : NULL;
 }
 
 /* One op with device time: its categories, work and group, computed once per (name, first
  * kernel, activity kinds, Input Dims, Input type, Concrete Inputs). */
 static int add_op(struct pm *m, const struct opacc *a, struct pr_strbuf *key, struct pr_error *err)
 {
-	int rc;
-	int64_t p = 0, name_id, mi;
-	char *dims = NULL, *types = NULL, *conc = NULL, flags;
+	int rc, got[3] = { 0, 0, 0 };
+	int64_t p = 0, name_id, mi, pos[3];
+	size_t off[3], len[3];
+	char flags;
 	const char *args;
 	size_t alen;
 	struct memo *mo;
@@ -850,33 +867,33 @@ static int add_op(struct pm *m, const struct opacc *a, struct pr_strbuf *key, st
 	name_id = sqlite3_column_int64(m->opst, 0);
 	args = (const char *)sqlite3_column_text(m->opst, 2);
 	alen = args ? (size_t)sqlite3_column_bytes(m->opst, 2) : 0;
-	if (sqlite3_column_type(m->opst, 1) == SQLITE_INTEGER &&
+	if (args && sqlite3_column_type(m->opst, 1) == SQLITE_INTEGER &&
 	    pr_imap_get(&m->ipos, sqlite3_column_int64(m->opst, 1), &p)) {
-		dims = elem(args, alen, (p & 0xfffff) - 1);
-		types = elem(args, alen, ((p >> 20) & 0xfffff) - 1);
-		conc = elem(args, alen, ((p >> 40) & 0xfffff) - 1);
+		pos[0] = (p & 0xfffff) - 1;
+		pos[1] = ((p >> 20) & 0xfffff) - 1;
+		pos[2] = ((p >> 40) & 0xfffff) - 1;
+		elems3(args, alen, pos, off, len, got);
 	}
 	flags = (char)(a->nonmem | a->comm << 1);
 	pr_strbuf_reset(key);
 	pr_strbuf_add(key, &name_id, sizeof(name_id));
 	pr_strbuf_add(key, &a->k0, sizeof(a->k0));
 	pr_strbuf_add(key, &flags, 1);
-	key_text(key, dims);
-	key_text(key, types);
-	key_text(key, conc);
+	key_text(key, args, off[0], len[0], got[0]);
+	key_text(key, args, off[1], len[1], got[1]);
+	key_text(key, args, off[2], len[2], got[2]);
 	if (!pr_strmap_get(&m->memo_of, key->buf, key->len, &mi)) {
+		char *conc = dup_elem(args, off[2], len[2], got[2]);
 		if (m->nmemo == m->cmemo) {
 			m->cmemo = m->cmemo ? m->cmemo * 2 : 64;
 			m->memo = pr_xreallocarray(m->memo, m->cmemo, sizeof(*m->memo));
 		}
 		mi = (int64_t)m->nmemo++;
 		pr_strmap_put(&m->memo_of, key->buf, key->len, mi);
-		op_work(m, a, name_of(m, name_id), dims, types, conc, &m->memo[mi]);
-	} else {
-		free(dims);
-		free(types);
+		op_work(m, a, name_of(m, name_id), dup_elem(args, off[0], len[0], got[0]),
+			dup_elem(args, off[1], len[1], got[1]), conc, &m->memo[mi]);
+		free(conc);
 	}
-	free(conc);
 	mo = &m->memo[mi];
 	m->cat[mo->cat].ops++;
 	m->cat[mo->cat].ns += a->ns;
@@ -1108,7 +1125,6 @@ out:
 	}
 	free(m.g);
 	free(m.acc);
-	pr_imap_release(&m.pos);
 	pr_imap_release(&m.ipos);
 	pr_imap_release(&m.call);
 	pr_imap_release(&m.opof);

@@ -232,16 +232,23 @@ static int load_keys(struct pr_gpuscan *gs, int64_t id, struct pr_error *err)
  * values as an integer (a number or a numeric string, at most 18 digits).
  * 1: a number, 2: a numeric string, 0: none.
  */
-static int array_int(const char *s, size_t n, int64_t k, int64_t *out)
+static int array_int(const char *s, size_t n, int64_t k, int64_t *out, int *exact)
 {
 	size_t i = 1, e;
 	int64_t idx = 0;
+	*exact = 0;
 	if (!s || n < 2 || s[0] != '[')
 		return 0;
 	while (i < n) {
 		if (idx == k) {
 			int64_t v = 0;
 			int neg = 0, digits = 0, quoted = 0;
+			/* perf_model's reading: the element is "-?[0-9]+" (minified: then ',' or
+			 * ']'), whatever its length */
+			e = i + (s[i] == '-');
+			while (e < n && s[e] >= '0' && s[e] <= '9')
+				e++;
+			*exact = e > i + (s[i] == '-') && e < n && (s[e] == ',' || s[e] == ']');
 			if (s[i] == '"')
 				i++, quoted = 1;
 			if (i < n && s[i] == '-')
@@ -343,7 +350,7 @@ static int read_args(struct pr_gpuscan *gs, struct pr_gpurow *r, int has_keys, i
 	double val[NARGS];
 	int32_t dim3[6];
 	int64_t link = PR_GPU_NO_CORR, brk, v;
-	int got;
+	int got, exact = 0;
 	if (has_keys) {
 		if (akeys != gs->last_key) {
 			int64_t ki;
@@ -355,7 +362,7 @@ static int read_args(struct pr_gpuscan *gs, struct pr_gpurow *r, int has_keys, i
 		kp = &gs->keys[gs->last_key_i];
 	}
 	args_pick(kp ? args : NULL, kp ? kp->pos : none, val, dim3, &brk);
-	got = kp && kp->link >= 0 && args ? array_int(args, alen, kp->link, &v) : 0;
+	got = kp && kp->link >= 0 && args ? array_int(args, alen, kp->link, &v, &exact) : 0;
 	if (got)
 		link = v;
 	/* the two readings agree but for a quoted number (gpu_breakdown: none)
@@ -370,6 +377,9 @@ static int read_args(struct pr_gpuscan *gs, struct pr_gpurow *r, int has_keys, i
 	} else {
 		r->corr = link;
 	}
+	/* an integer text: corr is its value (gpu's, or gpu_breakdown's past 18 digits) */
+	if (exact && (got || (r->cflags & PR_GC_LONG)))
+		r->cflags |= PR_GC_PMINT;
 	if (r->kind == PR_GK_KERNEL || r->kind == PR_GK_MEMCPY || r->kind == PR_GK_MEMSET) {
 		r->u.act.bytes = val[A_BYTES];
 		r->u.act.bps = val[A_BPS];

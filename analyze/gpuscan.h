@@ -1,6 +1,6 @@
 /*
  * gpuscan.h - one pass over a run's spans shared by the GPU analyses
- * (gpu_breakdown, gpu) (internal to analyze/).
+ * (gpu_breakdown, critical_path, perf_model, gpu; internal to analyze/).
  *
  * USAGE
  *   struct pr_gpuscan *gs = pr_gpuscan_get(ctx, &err);         (NULL on error)
@@ -76,6 +76,8 @@ enum pr_gk {
 /* cflags: where the gpu_breakdown's reading of the correlation differs from corr */
 #define PR_GC_QUOTED 1 /* corr was a string ("123"): gpu_breakdown reads none */
 #define PR_GC_LONG 2   /* corr has 19 or more digits: gpu only reads none, corr is gpu_breakdown's */
+/* the value is an integer text ("-?[0-9]+", not quoted), which perf_model reads: corr */
+#define PR_GC_PMINT 4
 
 /* The args "grid", "block", "registers per thread", "shared memory" of a kernel; -1
  * where absent (grid, block: all three). */

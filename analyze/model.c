@@ -46,10 +46,11 @@ static const struct pr_analyzer *const analyzers[] = {
  * and flame before the GPU analyses. They read nothing of those, and give
  * back the shared pass's top-level spans and flame tree (21 MB on a 1 GB
  * trace) before the GPU rows are copied, the run's peak of memory. Their
- * sections still come in the list's order (reorder_sections).
+ * sections still come in the list's order (reorder_sections). perf_model
+ * runs before gpu: it reads the shared GPU pass's rows, which gpu frees.
  */
 static const size_t run_order[] = { 0,  1,  2,  3,  4,  5,  6,  7,  8,  9,
-				    13, 14, 18, 10, 20, 11, 12, 19, 15, 16, 17 };
+				    13, 14, 18, 10, 20, 12, 11, 19, 15, 16, 17 };
 _Static_assert(PR_ARRAY_SIZE(run_order) == PR_ARRAY_SIZE(analyzers),
 	       "run_order names every analyzer once");
 

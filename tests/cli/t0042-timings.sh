@@ -3,8 +3,8 @@
 # analyzer on stderr ("profreport: timing: run ID NAME WALL_S CPU_S rss MB hwm MB"; used by
 # bench/gpu_bench.sh), and changes nothing else: same stdout, same model.
 # The analyzers, in the order model.c runs them (run_order: timeline and flame
-# and trace before the GPU analyses; critical_path before gpu, which frees the shared GPU
-# pass it reads): context (the driver's loads), then 18.
+# and trace before the GPU analyses; critical_path and perf_model before gpu, which frees the
+# shared GPU pass they read): context (the driver's loads), then 18.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -18,7 +18,7 @@ expect_rc 0 "summary with PR_TIMINGS=1"
 cmp -s plain.out "$tmp/out" || fail "PR_TIMINGS changed summary's output"
 cmp -s plain.json timed.json || fail "PR_TIMINGS changed the model"
 names=$(sed -n 's/^profreport: timing: run 1 \([a-z_]*\) [0-9]*\.[0-9]* [0-9]*\.[0-9]* rss -*[0-9]*\.[0-9] hwm -*[0-9]*\.[0-9]$/\1/p' "$tmp/err" | tr '\n' ' ')
-[ "$names" = "context series phases peaks alloc_tree fragmentation throughput bottlenecks spans op_view collectives timeline flame trace gpu_breakdown critical_path gpu perf_model cupti_ranges leaks crosscheck recommendations " ] ||
+[ "$names" = "context series phases peaks alloc_tree fragmentation throughput bottlenecks spans op_view collectives timeline flame trace gpu_breakdown critical_path perf_model gpu cupti_ranges leaks crosscheck recommendations " ] ||
 	fail "PR_TIMINGS lines are not one per analyzer in order: '$names'"
 # and, last, the CPU seconds of the process and of its -j workers (bench/parallel.sh reads it)
 [ "$(wc -l <"$tmp/err")" -eq 23 ] || fail "PR_TIMINGS printed other lines on stderr"
