@@ -20,6 +20,7 @@
 #include "render/panels.h"
 #include "render/panelset.h"
 #include "render/perf_panel.h"
+#include "render/tables.h"
 #include "render/units.h"
 
 /* ---- GPU: HTA's breakdowns, the CPU-GPU link, TensorBoard's steps, collectives ---- */
@@ -114,9 +115,6 @@ static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct 
 	static const char *const th[] = { "Scope", "#Span", "#Busy %", "#Compute %", "#Communication %",
 					  "#Memory %", "#Idle %", "#Idle: host wait %", "#Idle: kernel wait %",
 					  "#Idle: other %", NULL };
-	static const char *const kh[] = { "Name", "Type", "#Count", "#Total", "#Mean", "#Median", "#Min",
-					  "#Max", "#Share %", NULL };
-	static const char *const mh[] = { "Direction", "#Count", "#Time", "#Bytes", "#Bandwidth", NULL };
 	const json_t *r = json_object_get(gb, "rank"), *ov = json_object_get(gb, "overlap");
 	const json_t *k = json_object_get(gb, "kernels"), *v;
 	char a[64], b[64];
@@ -155,40 +153,12 @@ static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct 
 		pr_strbuf_addstr(sb, "<h4>Top GPU ops by total time</h4>\n");
 		if (n > FEW_ROWS)
 			gpu_figures(sb, f, "gpu_top_kernels");
-		pr_label_t *lab = pr_html_name_column(json_object_get(k, "top"), "name", n);
-		pr_html_table_begin(sb, kh);
-		json_array_foreach(json_object_get(k, "top"), i, v)
-		{
-			pr_strbuf_addstr(sb, "<tr>");
-			pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
-			tdt(sb, pr_mstr(v, "type"));
-			pr_html_tdf(sb, pr_mnum(v, "count"), 0);
-			pr_html_tdn(sb, pr_mnum(v, "total_ns"), "ns");
-			pr_html_tdn(sb, pr_mnum(v, "mean_ns"), "ns");
-			pr_html_tdn(sb, pr_mnum(v, "median_ns"), "ns");
-			pr_html_tdn(sb, pr_mnum(v, "min_ns"), "ns");
-			pr_html_tdn(sb, pr_mnum(v, "max_ns"), "ns");
-			tdpct(sb, v, "share", 1);
-			pr_strbuf_addstr(sb, "</tr>\n");
-		}
-		free(lab);
-		pr_html_model_table_end(sb, n, n);
+		pr_html_table(sb, &pr_table_gpu_ops, json_object_get(k, "top"), NULL);
 	}
 	n = json_array_size(json_object_get(k, "memory_ops"));
 	if (n) {
 		pr_strbuf_addstr(sb, "<h4>Memcpy / memset by direction</h4>\n");
-		pr_html_table_begin(sb, mh);
-		json_array_foreach(json_object_get(k, "memory_ops"), i, v)
-		{
-			pr_strbuf_addstr(sb, "<tr>");
-			tdt(sb, pr_mstr(v, "direction"));
-			pr_html_tdf(sb, pr_mnum(v, "count"), 0);
-			pr_html_tdn(sb, pr_mnum(v, "time_ns"), "ns");
-			pr_html_tdn(sb, pr_mnum(v, "sized_count") > 0 ? pr_mnum(v, "bytes") : NAN, "bytes");
-			pr_html_tdn(sb, pr_mnum(v, "bandwidth_Bps"), "bytes_per_s");
-			pr_strbuf_addstr(sb, "</tr>\n");
-		}
-		pr_html_model_table_end(sb, n, n);
+		pr_html_table(sb, &pr_table_memory_ops, json_object_get(k, "memory_ops"), NULL);
 	}
 }
 
@@ -371,30 +341,11 @@ static void step_breakdown_table(struct pr_strbuf *sb, const json_t *s, struct g
 
 static void collectives_table(struct pr_strbuf *sb, const json_t *run)
 {
-	static const char *const h[] = { "Name", "Layer", "#Calls", "#Time", "#Bytes per call", "#algbw",
-					 "#busbw", NULL };
-	const json_t *items = json_object_get(json_object_get(run, "collectives"), "items"), *v;
-	size_t i, n = json_array_size(items);
-	if (!n)
+	const json_t *items = json_object_get(json_object_get(run, "collectives"), "items");
+	if (!json_array_size(items))
 		return;
 	pr_strbuf_addstr(sb, "<h4>Collectives (bandwidth includes waiting for the other ranks)</h4>\n");
-	pr_label_t *lab = pr_html_name_column(items, "name", n);
-	pr_html_table_begin(sb, h);
-	json_array_foreach(items, i, v)
-	{
-		int sized = json_is_number(json_object_get(v, "busbw_Bps"));
-		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
-		tdt(sb, pr_mstr(v, "layer"));
-		pr_html_tdf(sb, pr_mnum(v, "calls"), 0);
-		pr_html_tdn(sb, pr_mnum(v, "time_ns"), "ns");
-		pr_html_tdn(sb, sized ? pr_mnum(v, "bytes_per_call") : NAN, "bytes");
-		pr_html_tdn(sb, sized ? pr_mnum(v, "algbw_Bps") : NAN, "bytes_per_s");
-		pr_html_tdn(sb, sized ? pr_mnum(v, "busbw_Bps") : NAN, "bytes_per_s");
-		pr_strbuf_addstr(sb, "</tr>\n");
-	}
-	free(lab);
-	pr_html_model_table_end(sb, n, n);
+	pr_html_table(sb, &pr_table_collectives, items, NULL);
 }
 
 /* The GPU kernels' busy share of their active range, gaps and chunks (nsys's rules), as `summary`. */

@@ -22,6 +22,7 @@
 #include "render/perf_panel.h"
 #include "render/panel_data.h"
 #include "render/panels.h"
+#include "render/tables.h"
 #include "render/units.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
@@ -682,11 +683,8 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 
 static void spans_table(struct pr_strbuf *sb, const json_t *run)
 {
-	static const char *const h[] = { "Name", "Kind", "#Count", "#Self", "#Total", "#Mean",
-					 "#Median", "#Min", "#Max", "#StdDev", NULL };
 	json_t *arr = json_object_get(json_object_get(run, "bottlenecks"), "top_self"), *o;
 	const char *u = pr_run_span_unit(run);
-	pr_label_t *lab;
 	size_t i, restated = 0;
 	if (!json_array_size(arr))
 		return;
@@ -697,25 +695,7 @@ static void spans_table(struct pr_strbuf *sb, const json_t *run)
 	/* spans.unit: DHAT's frames weigh bytes allocated, not time */
 	pr_strbuf_addstr(sb, strcmp(u, "ns") ? "<h3>Top frames by self weight</h3>\n"
 					     : "<h3>Top spans by self time</h3>\n");
-	pr_html_table_begin(sb, h);
-	lab = pr_html_name_column(arr, "name", json_array_size(arr));
-	json_array_foreach(arr, i, o)
-	{
-		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td_shown(sb, pr_mstr(o, "name"), lab[i]);
-		pr_html_td(sb, pr_mstr(o, "kind"));
-		pr_html_tdf(sb, pr_mnum(o, "count"), 0);
-		pr_html_tdn(sb, pr_mnum(o, "self_ns"), u);
-		pr_html_tdn(sb, pr_mnum(o, "total_ns"), u);
-		pr_html_tdn(sb, pr_mnum(o, "mean_ns"), u);
-		pr_html_tdn(sb, pr_mnum(o, "median_ns"), u);
-		pr_html_tdn(sb, pr_mnum(o, "min_ns"), u);
-		pr_html_tdn(sb, pr_mnum(o, "max_ns"), u);
-		pr_html_tdn(sb, pr_mnum(o, "std_ns"), u);
-		pr_strbuf_addstr(sb, "</tr>\n");
-	}
-	free(lab);
-	pr_html_model_table_end(sb, i, i);
+	pr_html_table(sb, &pr_table_spans, arr, u);
 }
 
 static void layers_table(struct pr_strbuf *sb, const json_t *run)

@@ -21,6 +21,7 @@
 #include "render/names.h"
 #include "render/panel_data.h"
 #include "render/panelset.h"
+#include "render/tables.h"
 #include "render/units.h"
 
 void pr_html_esc(struct pr_strbuf *sb, const char *s)
@@ -246,3 +247,53 @@ int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idp
 	return rc;
 }
 
+
+/* ---- the tables of render/tables.h ---- */
+
+void pr_html_table(struct pr_strbuf *sb, const struct pr_table *t, const json_t *items,
+		   const char *unit)
+{
+	const char *heads[PR_TABLE_COLS + 1];
+	size_t n = json_array_size(items), i, c;
+	pr_label_t *lab = NULL;
+	const json_t *v;
+	for (c = 0; c < t->ncols && c < PR_TABLE_COLS; c++) {
+		heads[c] = t->cols[c].head;
+		if (t->cols[c].kind == PR_COL_NAME && !lab)
+			lab = pr_html_name_column(items, t->cols[c].key, n);
+	}
+	heads[c] = NULL;
+	pr_html_table_begin(sb, heads);
+	json_array_foreach(items, i, v)
+	{
+		pr_strbuf_addstr(sb, "<tr>");
+		for (c = 0; c < t->ncols && c < PR_TABLE_COLS; c++) {
+			const struct pr_table_col *col = &t->cols[c];
+			switch (col->kind) {
+			case PR_COL_NAME:
+				pr_html_td_shown(sb, pr_mstr(v, col->key), lab[i]);
+				break;
+			case PR_COL_LABEL:
+				pr_html_td(sb, pr_mstr(v, col->key));
+				break;
+			case PR_COL_TEXT: /* a short text: never broken inside a word */
+				pr_strbuf_addstr(sb, "<td>");
+				pr_html_esc(sb, pr_mstr(v, col->key));
+				pr_strbuf_addstr(sb, "</td>");
+				break;
+			case PR_COL_COUNT:
+				pr_html_tdf(sb, pr_table_num(col, v), 0);
+				break;
+			case PR_COL_VALUE:
+				pr_html_tdn(sb, pr_table_num(col, v), pr_table_unit(col, unit));
+				break;
+			case PR_COL_SHARE:
+				pr_html_tdf(sb, pr_table_num(col, v) * 100, col->prec);
+				break;
+			}
+		}
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	free(lab);
+	pr_html_model_table_end(sb, n, n);
+}

@@ -15,6 +15,7 @@
 
 struct pr_strbuf;
 struct pr_panelset;
+struct pr_table;
 
 /*
  * The display names (render/names.h) of the keys of names (a JSON object used as a set of
@@ -74,5 +75,13 @@ int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idp
 void pr_html_tdn(struct pr_strbuf *sb, double v, const char *unit);
 void pr_html_tdf(struct pr_strbuf *sb, double v, int prec);
 void pr_html_model_table_end(struct pr_strbuf *sb, size_t shown, size_t total);
+
+/*
+ * A table described in render/tables.h, one row per item of items (a JSON array; every row),
+ * its VALUE columns without a unit of their own in unit: the sortable table from its head to
+ * its end. The heading above it is the caller's.
+ */
+void pr_html_table(struct pr_strbuf *sb, const struct pr_table *t, const json_t *items,
+		   const char *unit);
 
 #endif
