@@ -720,28 +720,10 @@ static int critpath_bar(struct pr_strbuf *sb, const json_t *cp, const char *idp,
 /* A top list of the path (ops or kernels): name, time on the path, share. */
 static void critpath_top(struct pr_strbuf *sb, const json_t *l, const char *what, int kernels)
 {
-	static const char *const h[] = { "Name", "#On the path", "#Share %", NULL };
-	static const char *const hk[] = { "Name", "Class", "#On the path", "#Share %", NULL };
-	pr_label_t *lab;
-	const json_t *v;
-	size_t i, n = json_array_size(l);
-	if (!n)
+	if (!json_array_size(l))
 		return;
 	pr_strbuf_addf(sb, "<h4>%s on the critical path</h4>\n", what);
-	lab = pr_html_name_column(l, "name", n);
-	pr_html_table_begin(sb, kernels ? hk : h);
-	json_array_foreach(l, i, v)
-	{
-		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
-		if (kernels)
-			tdt(sb, pr_mstr(v, "class"));
-		pr_html_tdn(sb, pr_mnum(v, "ns"), "ns");
-		tdpct(sb, v, "share", 1);
-		pr_strbuf_addstr(sb, "</tr>\n");
-	}
-	free(lab);
-	pr_html_model_table_end(sb, n, n);
+	pr_html_table(sb, kernels ? &pr_table_critpath_kernels : &pr_table_critpath_ops, l, NULL);
 }
 
 /*

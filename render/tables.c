@@ -98,6 +98,23 @@ static const char *layer_label(const char *layer)
 	return *layer ? layer : "-";
 }
 
+static const struct pr_table_col critpath_ops_cols[] = {
+	{ "name", "Name", PR_COL_NAME, NULL, 0, NULL, "ops on the path", 1, 50, 1, NULL },
+	{ "ns", "#On the path", PR_COL_VALUE, "ns", 0, NULL, "time", 2, 10, 0, NULL },
+	{ "share", "#Share %", PR_COL_SHARE, NULL, 1, NULL, "share", 3, 6, 0, NULL },
+};
+const struct pr_table pr_table_critpath_ops = { "critpath_ops", critpath_ops_cols,
+						PR_ARRAY_SIZE(critpath_ops_cols), 5 };
+
+static const struct pr_table_col critpath_kernels_cols[] = {
+	{ "name", "Name", PR_COL_NAME, NULL, 0, NULL, "kernels on the path", 1, 50, 1, NULL },
+	{ "class", "Class", PR_COL_TEXT, NULL, 0, NULL, NULL, 0, 0, 0, NULL },
+	{ "ns", "#On the path", PR_COL_VALUE, "ns", 0, NULL, "time", 2, 10, 0, NULL },
+	{ "share", "#Share %", PR_COL_SHARE, NULL, 1, NULL, "share", 3, 6, 0, NULL },
+};
+const struct pr_table pr_table_critpath_kernels = { "critpath_kernels", critpath_kernels_cols,
+						    PR_ARRAY_SIZE(critpath_kernels_cols), 5 };
+
 static const struct pr_table_col collectives_cols[] = {
 	{ "name", "Name", PR_COL_NAME, NULL, 0, NULL, "name", 1, 19, 1, NULL },
 	{ "layer", "Layer", PR_COL_TEXT, NULL, 0, NULL, "layer", 2, 7, 0, layer_label },

@@ -68,5 +68,8 @@ extern const struct pr_table pr_table_gpu_ops;
 extern const struct pr_table pr_table_memory_ops;
 /* collectives.items: time, bytes per call and nccl-tests' bandwidths. */
 extern const struct pr_table pr_table_collectives;
+/* critical_path.top_ops and top_kernels: time on the analysed steps' paths and its share. */
+extern const struct pr_table pr_table_critpath_ops;
+extern const struct pr_table pr_table_critpath_kernels;
 
 #endif

@@ -1083,11 +1083,11 @@ static void gpu(const json_t *run, FILE *out)
 /* The critical path (an_critpath.c): its length, what it is made of, what is on it most. */
 static void critical_path(const json_t *run, FILE *out)
 {
-	const json_t *cp = json_object_get(run, "critical_path"), *c, *v;
+	const json_t *cp = json_object_get(run, "critical_path"), *c;
 	static const char *const lists[2] = { "top_ops", "top_kernels" };
 	char a[40];
 	double len;
-	size_t i, k;
+	size_t k;
 	if (!json_is_object(cp))
 		return;
 	c = json_object_get(cp, "composition_ns");
@@ -1117,19 +1117,9 @@ static void critical_path(const json_t *run, FILE *out)
 	     100 * pr_mnum(c, "kernel_memory") / len);
 	for (k = 0; k < 2; k++) {
 		const json_t *l = json_object_get(cp, lists[k]);
-		pr_label_t *lab = column_of(l, "name", 50, 5);
-		json_array_foreach(l, i, v)
-		{
-			if (i == 5)
-				break;
-			if (!i)
-				fprintf(out, "  %-50s %10s %6s\n",
-					k ? "kernels on the path" : "ops on the path", "time",
-					"share");
-			emit(out, "  %-50s %10s %5.1f%%", lab[i],
-			     secs(pr_mnum(v, "ns"), a, sizeof(a)), 100 * pr_mnum(v, "share"));
-		}
-		free(lab);
+		if (json_array_size(l))
+			text_table(out, k ? &pr_table_critpath_kernels : &pr_table_critpath_ops, l,
+				   NULL, NULL);
 	}
 }
 
