@@ -110,7 +110,7 @@ int pr_model_each(struct pr_store *st, const struct pr_model_opts *opts, pr_mode
 		  pr_model_run_fn *fn, void *ctx, struct pr_error *err) PR_MUST_CHECK;
 /*
  * The digest of a run object: the parts of it an archive's index page
- * reads (render/html_report.c, pr_html_index: id, label, source,
+ * reads (render/html_index.c, pr_html_index: id, label, source,
  * content_hash, clock, the peaks' series and value, the throughput's
  * tokens_per_s, fps, p50_ns and per_s, one null per recommendation), in the
  * run object's shape, so the index reads a digest as it reads the run.

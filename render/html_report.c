@@ -1,7 +1,12 @@
-/* html_report.c - the single-file HTML report and the archive index. */
+/*
+ * html_report.c - the single-file HTML report: the page frame, the run
+ * sections and what they hold but the GPU part (html_gpu.c); the archive
+ * index is html_index.c, the cells, tables and panels html_util.c.
+ */
 #include "analyze/changes.h"
 #include "analyze/model.h"
 #include "render/html_report.h"
+#include "render/html_gpu.h"
 #include "render/html_util.h"
 #include "render/html_views.h"
 #include "render/elide.h"
@@ -17,6 +22,7 @@
 #include "render/perf_panel.h"
 #include "render/panel_data.h"
 #include "render/panels.h"
+#include "render/tables.h"
 #include "render/units.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
@@ -24,206 +30,6 @@
 extern const char pr_tpl_report_html[], pr_tpl_report_css[], pr_tpl_report_js[];
 extern const char pr_tpl_trace_css[], pr_tpl_views_css[], pr_tpl_flame_css[];
 extern const char pr_tpl_trace_js[], pr_tpl_views_js[], pr_tpl_flame_js[];
-
-static void esc(struct pr_strbuf *sb, const char *s)
-{
-	pr_xml_escape(sb, s);
-}
-
-static const char *fmt_val(double v, const char *unit, char *buf, size_t n)
-{
-	return pr_html_fmt_val(v, unit, buf, n);
-}
-
-/* ---- tables ---- */
-
-void pr_html_table_begin(struct pr_strbuf *sb, const char *const *heads)
-{
-	size_t i;
-	/* in a scroll box: a table wider than its card scrolls inside it */
-	pr_strbuf_addstr(sb, "<div class=\"scroll\"><table class=\"sortable\"><thead><tr>");
-	for (i = 0; heads[i]; i++) {
-		const char *h = heads[i];
-		int numeric = h[0] == '#';
-		pr_strbuf_addstr(sb, numeric ? "<th class=\"n\">" : "<th>");
-		esc(sb, numeric ? h + 1 : h);
-		pr_strbuf_addstr(sb, "</th>");
-	}
-	pr_strbuf_addstr(sb, "</tr></thead><tbody>\n");
-}
-
-void pr_html_table_end(struct pr_strbuf *sb, size_t shown, size_t total, const char *all_in)
-{
-	pr_strbuf_addstr(sb, "</tbody></table></div>\n");
-	if (total > shown) {
-		pr_strbuf_addf(sb, "<p class=\"capped\">Showing %zu of %zu rows (capped at %d; ", shown,
-			       total, PR_HTML_ROWS);
-		esc(sb, all_in);
-		pr_strbuf_addstr(sb, " has all of them).</p>\n");
-	}
-}
-
-static void table_end(struct pr_strbuf *sb, size_t shown, size_t total)
-{
-	pr_html_table_end(sb, shown, total, "the JSON model");
-}
-
-/*
- * A name cell: shown is what the cell says; when it differs from the full
- * name (demangled, shortened, cut), the full name is the cell's title
- * (hover), data-full (what copying the cell puts on the clipboard,
- * report.js) and what the column filters and sorts by.
- */
-void pr_html_td_shown(struct pr_strbuf *sb, const char *full, const char *shown)
-{
-	if (!strcmp(full, shown)) {
-		pr_strbuf_addstr(sb, "<td class=\"name\">");
-		esc(sb, full);
-		pr_strbuf_addstr(sb, "</td>");
-		return;
-	}
-	pr_strbuf_addstr(sb, "<td class=\"name el\" title=\"");
-	esc(sb, full);
-	pr_strbuf_addstr(sb, "\" data-full=\"");
-	esc(sb, full);
-	pr_strbuf_addstr(sb, "\">");
-	esc(sb, shown);
-	pr_strbuf_addstr(sb, "</td>");
-}
-
-void pr_html_td(struct pr_strbuf *sb, const char *text)
-{
-	char shown[PR_HTML_NAME_SHOWN + 1];
-	pr_html_td_shown(sb, text, pr_name_display(text, shown, sizeof(shown)));
-}
-
-pr_label_t *pr_html_name_column(const json_t *items, const char *key, size_t max)
-{
-	size_t n = json_array_size(items), i;
-	const char **names;
-	pr_label_t *lab;
-	if (n > max)
-		n = max;
-	names = pr_xcalloc(n ? n : 1, sizeof(*names));
-	lab = pr_xcalloc(n ? n : 1, sizeof(*lab));
-	for (i = 0; i < n; i++)
-		names[i] = pr_mstr(json_array_get(items, i), key);
-	pr_name_column(lab, names, n, PR_HTML_NAME_SHOWN);
-	free(names);
-	return lab;
-}
-
-/* A numeric cell: sorts by v, shows v formatted in unit. */
-static void tdn(struct pr_strbuf *sb, double v, const char *unit)
-{
-	char buf[64];
-	if (isnan(v))
-		pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
-	else {
-		/* data-u: the unit of data-v, for the table's CSV (templates/views.js) */
-		pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.17g\" data-u=\"", v);
-		esc(sb, unit);
-		pr_strbuf_addstr(sb, "\">");
-		esc(sb, fmt_val(v, unit, buf, sizeof(buf)));
-		pr_strbuf_addstr(sb, "</td>");
-	}
-}
-
-/* A numeric cell with `prec` decimals (prec < 0: 6 significant digits). */
-static void tdf(struct pr_strbuf *sb, double v, int prec)
-{
-	char buf[64];
-	if (isnan(v)) {
-		pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
-		return;
-	}
-	if (prec < 0)
-		snprintf(buf, sizeof(buf), "%.6g", v);
-	else
-		snprintf(buf, sizeof(buf), "%.*f", prec, v);
-	pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.17g\">%s</td>", v, buf);
-}
-
-/* ---- inline SVG panels: ids made unique per panel ---- */
-
-void pr_html_inline_svg(struct pr_strbuf *sb, const char *svg, size_t len, const char *prefix)
-{
-	const char *p = svg, *end = svg + len, *start = strstr(svg, "<svg");
-	static const char *const pats[] = { "id=\"", "href=\"#", "url(#" };
-	if (start)
-		p = start;
-	while (p < end) {
-		const char *best = NULL;
-		size_t bl = 0, k;
-		for (k = 0; k < PR_ARRAY_SIZE(pats); k++) {
-			const char *q = strstr(p, pats[k]);
-			if (q && q < end && (!best || q < best)) {
-				best = q;
-				bl = strlen(pats[k]);
-			}
-		}
-		if (!best) {
-			pr_strbuf_add(sb, p, (size_t)(end - p));
-			break;
-		}
-		pr_strbuf_add(sb, p, (size_t)(best - p) + bl);
-		pr_strbuf_addstr(sb, prefix);
-		p = best + bl;
-	}
-}
-
-/*
- * Panel i of ps as <figure id="IDPREFIX NAME"> with the SVG inline, its
- * ids prefixed with SVGPREFIX "p<i>-".
- */
-static int html_panel(struct pr_strbuf *sb, const struct pr_panelset *ps, size_t i,
-		      const char *idprefix, const char *svgprefix, struct pr_error *err)
-{
-	struct pr_output out;
-	const char *data;
-	size_t len;
-	char prefix[96];
-	int rc = 0;
-	pr_output_init_memory(&out);
-	if (pr_panelset_render(ps, i, PR_GFX_SVG, &out, err) || pr_output_close(&out, err)) {
-		rc = -1;
-	} else {
-		data = pr_output_data(&out, &len);
-		snprintf(prefix, sizeof(prefix), "%sp%zu-", svgprefix, i);
-		pr_strbuf_addf(sb, "<figure id=\"%s%s\" aria-label=\"", idprefix, pr_panelset_name(ps, i));
-		esc(sb, pr_panelset_title(ps, i));
-		pr_strbuf_addstr(sb, "\">");
-		pr_html_inline_svg(sb, data, len, prefix);
-		/* a line chart's data for hover and zoom (templates/report.js) */
-		if (pr_panel_data(pr_panelset_chart(ps, i), sb, err) < 0)
-			rc = -1;
-		pr_strbuf_addstr(sb, "</figure>\n");
-	}
-	pr_output_release(&out);
-	return rc;
-}
-
-int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idprefix,
-		   struct pr_error *err)
-{
-	size_t i;
-	int rc = 0;
-	if (pr_panelset_count(ps))
-		pr_strbuf_addstr(sb, "<h3>Panels</h3>\n");
-	for (i = 0; i < pr_panelset_count(ps) && !rc; i++)
-		rc = html_panel(sb, ps, i, idprefix, idprefix, err);
-	for (i = 0; i < pr_panelset_skipped_count(ps); i++) { /* panels that would say nothing */
-		pr_strbuf_addstr(sb, i ? "; " : "<p class=\"skipped\">Not drawn: ");
-		esc(sb, pr_panelset_skipped_name(ps, i));
-		pr_strbuf_addstr(sb, " (");
-		esc(sb, pr_panelset_skipped_reason(ps, i));
-		pr_strbuf_addch(sb, ')');
-	}
-	if (pr_panelset_skipped_count(ps))
-		pr_strbuf_addstr(sb, ".</p>\n");
-	pr_panelset_free(ps);
-	return rc;
-}
 
 /* ---- sections ---- */
 
@@ -234,21 +40,21 @@ static void card_k(struct pr_strbuf *sb, const char *value, const char *label, c
 	pr_strbuf_addstr(sb, "<div class=\"card\"");
 	if (key) {
 		pr_strbuf_addstr(sb, " data-card=\"");
-		esc(sb, key);
+		pr_html_esc(sb, key);
 		pr_strbuf_addch(sb, '"');
 	}
 	if (title) {
 		pr_strbuf_addstr(sb, " title=\"");
-		esc(sb, title);
+		pr_html_esc(sb, title);
 		pr_strbuf_addch(sb, '"');
 	}
 	pr_strbuf_addstr(sb, "><div class=\"v\">");
-	esc(sb, value);
+	pr_html_esc(sb, value);
 	pr_strbuf_addstr(sb, "</div><div class=\"l\">");
-	esc(sb, label);
+	pr_html_esc(sb, label);
 	if (sub) {
 		pr_strbuf_addstr(sb, "</div><div class=\"l held\">");
-		esc(sb, sub);
+		pr_html_esc(sb, sub);
 	}
 	pr_strbuf_addstr(sb, "</div></div>");
 }
@@ -413,38 +219,38 @@ static void rec_group(struct pr_strbuf *sb, const struct rec_item *it, size_t n)
 	const json_t *r = it[0].r;
 	size_t i;
 	pr_strbuf_addf(sb, "<div class=\"rec %s\"><strong>[", pr_mstr(r, "severity"));
-	esc(sb, pr_mstr(r, "severity"));
+	pr_html_esc(sb, pr_mstr(r, "severity"));
 	pr_strbuf_addstr(sb, "] ");
-	esc(sb, pr_mstr(r, "category"));
+	pr_html_esc(sb, pr_mstr(r, "category"));
 	pr_strbuf_addstr(sb, ":</strong> ");
-	esc(sb, pr_mstr(r, "message"));
+	pr_html_esc(sb, pr_mstr(r, "message"));
 	if (n > 1) {
 		pr_strbuf_addstr(sb, "<ul class=\"also\">");
 		for (i = 1; i < n; i++) {
 			pr_strbuf_addstr(sb, "<li>");
-			esc(sb, pr_mstr(it[i].r, "message"));
+			pr_html_esc(sb, pr_mstr(it[i].r, "message"));
 			pr_strbuf_addstr(sb, "</li>");
 		}
 		pr_strbuf_addstr(sb, "</ul>");
 	} else {
 		pr_strbuf_addstr(sb, "<br>");
 	}
-	esc(sb, pr_mstr(r, "suggestion"));
+	pr_html_esc(sb, pr_mstr(r, "suggestion"));
 	pr_strbuf_addstr(sb, "<details class=\"ev\"><summary>Evidence");
 	if (n > 1)
 		pr_strbuf_addf(sb, " (%zu findings)", n);
 	pr_strbuf_addstr(sb, "</summary><div class=\"why\">Rule <code>");
-	esc(sb, pr_mstr(r, "id"));
+	pr_html_esc(sb, pr_mstr(r, "id"));
 	pr_strbuf_addstr(sb, "</code> (");
-	esc(sb, pr_mstr(r, "source"));
+	pr_html_esc(sb, pr_mstr(r, "source"));
 	pr_strbuf_addstr(sb, "): ");
-	esc(sb, pr_mstr(r, "rule"));
+	pr_html_esc(sb, pr_mstr(r, "rule"));
 	pr_strbuf_addstr(sb, "</div>");
 	for (i = 0; i < n; i++) {
 		char *ev = json_dumps(json_object_get(it[i].r, "evidence"),
 				      JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 		pr_strbuf_addstr(sb, "<pre>");
-		esc(sb, ev ? ev : "null");
+		pr_html_esc(sb, ev ? ev : "null");
 		pr_strbuf_addstr(sb, "</pre>");
 		free(ev);
 	}
@@ -524,13 +330,13 @@ static void alloc_tree(struct pr_strbuf *sb, const json_t *run)
 		return;
 	pr_fmt_x(run, pr_mnum(t, "t_ns"), a, sizeof(a));
 	pr_strbuf_addf(sb, "<h3>Peak allocation tree (massif snapshot %lld at ", pr_mll(t, "snapshot"));
-	esc(sb, a);
+	pr_html_esc(sb, a);
 	pr_fmt_bytes(pr_mnum(t, "heap"), a, sizeof(a));
 	pr_fmt_bytes(pr_mnum(t, "heap_extra"), b, sizeof(b));
 	pr_strbuf_addstr(sb, ")</h3>\n<p class=\"meta\">Heap ");
-	esc(sb, a);
+	pr_html_esc(sb, a);
 	pr_strbuf_addstr(sb, " (+");
-	esc(sb, b);
+	pr_html_esc(sb, b);
 	pr_strbuf_addstr(sb, " allocator overhead). Each row is a call site; its children (indented) are "
 			     "its callers, and add up to it. Sites below massif's threshold are folded "
 			     "by massif into one row.</p>\n"
@@ -545,11 +351,11 @@ static void alloc_tree(struct pr_strbuf *sb, const json_t *run)
 		}
 		rows++;
 		pr_strbuf_addstr(sb, "<tr>");
-		tdn(sb, pr_mnum(v, "bytes"), "bytes");
-		tdf(sb, pr_mnum(v, "share") * 100, 1);
+		pr_html_tdn(sb, pr_mnum(v, "bytes"), "bytes");
+		pr_html_tdf(sb, pr_mnum(v, "share") * 100, 1);
 		pr_strbuf_addf(sb, "<td class=\"name\" style=\"padding-left:%.1fem\">",
 			       0.4 + 1.2 * (double)(depth > 1 ? depth - 1 : 0));
-		esc(sb, pr_mstr(v, "label"));
+		pr_html_esc(sb, pr_mstr(v, "label"));
 		pr_strbuf_addstr(sb, "</td></tr>\n");
 	}
 	pr_strbuf_addstr(sb, "</tbody></table>\n");
@@ -566,7 +372,7 @@ static void alloc_tree(struct pr_strbuf *sb, const json_t *run)
 static void tr_name(struct pr_strbuf *sb, const char *name)
 {
 	pr_strbuf_addstr(sb, "<tr><td class=\"name\">");
-	esc(sb, name);
+	pr_html_esc(sb, name);
 	pr_strbuf_addstr(sb, "</td>");
 }
 
@@ -595,14 +401,14 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 			     "<tbody>\n");
 	json_array_foreach(json_object_get(cs, "devices"), i, d) {
 		tr_name(sb, pr_mstr(d, "device"));
-		tdn(sb, pr_mnum(d, "reserved"), "bytes");
-		tdn(sb, pr_mnum(d, "allocated"), "bytes");
-		tdn(sb, pr_mnum(d, "active"), "bytes");
-		tdn(sb, pr_mnum(d, "requested"), "bytes");
-		tdf(sb, pr_mnum(json_object_get(d, "segments"), "count"), 0);
-		tdn(sb, pr_mnum(d, "free_in_segments"), "bytes");
-		tdn(sb, pr_mnum(d, "largest_free_block"), "bytes");
-		tdf(sb, pr_mnum(d, "external_fragmentation") * 100, 1);
+		pr_html_tdn(sb, pr_mnum(d, "reserved"), "bytes");
+		pr_html_tdn(sb, pr_mnum(d, "allocated"), "bytes");
+		pr_html_tdn(sb, pr_mnum(d, "active"), "bytes");
+		pr_html_tdn(sb, pr_mnum(d, "requested"), "bytes");
+		pr_html_tdf(sb, pr_mnum(json_object_get(d, "segments"), "count"), 0);
+		pr_html_tdn(sb, pr_mnum(d, "free_in_segments"), "bytes");
+		pr_html_tdn(sb, pr_mnum(d, "largest_free_block"), "bytes");
+		pr_html_tdf(sb, pr_mnum(d, "external_fragmentation") * 100, 1);
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	pr_strbuf_addstr(sb, "</tbody></table></div>\n");
@@ -610,18 +416,18 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 		const json_t *pk = json_object_get(d, "peak"), *ooms = json_object_get(d, "ooms");
 		double top = pr_mnum(pk, "allocated");
 		pr_strbuf_addstr(sb, "<div class=\"scroll\"><table><thead><tr><th>Pool (");
-		esc(sb, pr_mstr(d, "device"));
+		pr_html_esc(sb, pr_mstr(d, "device"));
 		pr_strbuf_addstr(sb,
 				 ")</th><th class=\"n\">Segments</th><th class=\"n\">Reserved"
 				 "</th><th class=\"n\">Allocated</th><th class=\"n\">Active</th>"
 				 "<th class=\"n\">Requested</th></tr></thead><tbody>\n");
 		json_array_foreach(json_object_get(d, "pools"), j, v) {
 			tr_name(sb, pr_mstr(v, "pool"));
-			tdf(sb, pr_mnum(v, "segments"), 0);
-			tdn(sb, pr_mnum(v, "reserved"), "bytes");
-			tdn(sb, pr_mnum(v, "allocated"), "bytes");
-			tdn(sb, pr_mnum(v, "active"), "bytes");
-			tdn(sb, pr_mnum(v, "requested"), "bytes");
+			pr_html_tdf(sb, pr_mnum(v, "segments"), 0);
+			pr_html_tdn(sb, pr_mnum(v, "reserved"), "bytes");
+			pr_html_tdn(sb, pr_mnum(v, "allocated"), "bytes");
+			pr_html_tdn(sb, pr_mnum(v, "active"), "bytes");
+			pr_html_tdn(sb, pr_mnum(v, "requested"), "bytes");
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
 		pr_strbuf_addstr(sb, "</tbody></table></div>\n");
@@ -632,11 +438,11 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 				snprintf(b, sizeof(b), "trace event %lld", pr_mll(pk, "event"));
 			pr_fmt_bytes(pr_mnum(pk, "allocated"), a, sizeof(a));
 			pr_strbuf_addstr(sb, "<p class=\"meta\">");
-			esc(sb, pr_mstr(d, "device"));
+			pr_html_esc(sb, pr_mstr(d, "device"));
 			pr_strbuf_addstr(sb, ": allocated peak ");
-			esc(sb, a);
+			pr_html_esc(sb, a);
 			pr_strbuf_addstr(sb, " at ");
-			esc(sb, b);
+			pr_html_esc(sb, b);
 			pr_strbuf_addstr(sb,
 					 " (the history replayed, anchored at the snapshot); "
 					 "the blocks live then, by their first user frame:</p>\n"
@@ -647,23 +453,25 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 					 "<th class=\"n\">Blocks</th></tr></thead><tbody>\n");
 			json_array_foreach(json_object_get(pk, "sites"), j, v) {
 				tr_name(sb, pr_mstr(v, "site"));
-				tdn(sb, pr_mnum(v, "bytes"), "bytes");
-				tdf(sb, pr_mnum(v, "share") * 100, 1);
-				tdf(sb, pr_mnum(v, "blocks"), 0);
+				pr_html_tdn(sb, pr_mnum(v, "bytes"), "bytes");
+				pr_html_tdf(sb, pr_mnum(v, "share") * 100, 1);
+				pr_html_tdf(sb, pr_mnum(v, "blocks"), 0);
 				pr_strbuf_addstr(sb, "</tr>\n");
 			}
 			if (pr_mll(pk, "sites_more") > 0) {
 				pr_strbuf_addf(sb, "<tr><td class=\"name\">%lld more site(s)</td>",
 					       pr_mll(pk, "sites_more"));
-				tdn(sb, pr_mnum(pk, "other_bytes"), "bytes");
-				tdf(sb, top > 0 ? pr_mnum(pk, "other_bytes") / top * 100 : NAN, 1);
-				tdf(sb, pr_mnum(pk, "other_blocks"), 0);
+				pr_html_tdn(sb, pr_mnum(pk, "other_bytes"), "bytes");
+				pr_html_tdf(sb, top > 0 ? pr_mnum(pk, "other_bytes") / top * 100 : NAN,
+					    1);
+				pr_html_tdf(sb, pr_mnum(pk, "other_blocks"), 0);
 				pr_strbuf_addstr(sb, "</tr>\n");
 			}
 			pr_strbuf_addstr(sb, "<tr><td class=\"name\">allocated before the history "
 					     "began</td>");
-			tdn(sb, pr_mnum(pk, "untracked_bytes"), "bytes");
-			tdf(sb, top > 0 ? pr_mnum(pk, "untracked_bytes") / top * 100 : NAN, 1);
+			pr_html_tdn(sb, pr_mnum(pk, "untracked_bytes"), "bytes");
+			pr_html_tdf(sb, top > 0 ? pr_mnum(pk, "untracked_bytes") / top * 100 : NAN,
+				    1);
 			pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td></tr>\n"
 					     "</tbody></table></div>\n");
 		}
@@ -675,14 +483,14 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 			pr_strbuf_addf(sb, "<p class=\"meta\">OOM (%zu on this device; the last): "
 					   "requested ",
 				       json_array_size(ooms));
-			esc(sb, a);
+			pr_html_esc(sb, a);
 			pr_strbuf_addstr(sb, ", largest free block ");
-			esc(sb, b);
+			pr_html_esc(sb, b);
 			pr_strbuf_addstr(sb, json_is_true(json_object_get(v, "fits"))
 						 ? " (the request fits in it)"
 						 : " (the request does not fit in it)");
 			pr_strbuf_addstr(sb, ", ");
-			esc(sb, c);
+			pr_html_esc(sb, c);
 			pr_strbuf_addstr(sb, " free on the device.</p>\n");
 		}
 	}
@@ -706,31 +514,31 @@ static void heap_totals(struct pr_strbuf *sb, const json_t *run)
 						   : "<h3>Program totals (valgrind DHAT)");
 	pr_strbuf_addstr(sb, "</h3>\n");
 	pr_strbuf_addstr(sb, "<p class=\"meta\">");
-	esc(sb, pr_mstr(t, "rule"));
+	pr_html_esc(sb, pr_mstr(t, "rule"));
 	pr_strbuf_addstr(sb, ".</p>\n");
 	pr_html_table_begin(sb, h);
 	pr_strbuf_addf(sb, "<tr><td>%s in all</td>",
 		       !strcmp(mode, "heap")   ? "allocated"
 		       : !strcmp(mode, "copy") ? "copied"
 					       : "counted");
-	tdn(sb, pr_mnum(t, "total_bytes"), u);
-	tdf(sb, pr_mnum(t, "total_blocks"), 0);
+	pr_html_tdn(sb, pr_mnum(t, "total_bytes"), u);
+	pr_html_tdf(sb, pr_mnum(t, "total_blocks"), 0);
 	pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td></tr>\n");
 	if (json_is_number(json_object_get(t, "peak_bytes"))) {
 		pr_strbuf_addstr(sb, "<tr><td>peak (t-gmax)</td>");
-		tdn(sb, pr_mnum(t, "peak_bytes"), u);
-		tdf(sb, pr_mnum(t, "peak_blocks"), 0);
-		tdn(sb, pr_mnum(t, "peak_t"), tu);
+		pr_html_tdn(sb, pr_mnum(t, "peak_bytes"), u);
+		pr_html_tdf(sb, pr_mnum(t, "peak_blocks"), 0);
+		pr_html_tdn(sb, pr_mnum(t, "peak_t"), tu);
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	if (json_is_number(json_object_get(t, "end_bytes"))) {
 		pr_strbuf_addstr(sb, "<tr><td>live at the end (t-end)</td>");
-		tdn(sb, pr_mnum(t, "end_bytes"), u);
+		pr_html_tdn(sb, pr_mnum(t, "end_bytes"), u);
 		pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
-		tdn(sb, pr_mnum(t, "end_t"), tu);
+		pr_html_tdn(sb, pr_mnum(t, "end_t"), tu);
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
-	table_end(sb, 3, 3);
+	pr_html_model_table_end(sb, 3, 3);
 }
 
 /* perf stat's counters (model "counters"): totals as perf printed them, or -I's sums */
@@ -750,7 +558,7 @@ static void counters_table(struct pr_strbuf *sb, const json_t *run)
 	pr_strbuf_addstr(sb, iv ? "<h3>Counters (perf stat -I: sums over the intervals)</h3>\n"
 				: "<h3>Counters (perf stat totals)</h3>\n");
 	pr_strbuf_addstr(sb, "<p class=\"meta\">");
-	esc(sb, pr_mstr(c, "rule"));
+	pr_html_esc(sb, pr_mstr(c, "rule"));
 	pr_strbuf_addstr(sb, ".</p>\n");
 	pr_html_table_begin(sb, iv ? hi : ht);
 	json_array_foreach(json_object_get(c, "items"), i, v)
@@ -759,25 +567,25 @@ static void counters_table(struct pr_strbuf *sb, const json_t *run)
 		pr_strbuf_addstr(sb, "<tr>");
 		pr_html_td(sb, pr_mstr(v, "event"));
 		pr_html_td(sb, pr_mstr(v, "device"));
-		tdn(sb, pr_mnum(v, "total"), u);
+		pr_html_tdn(sb, pr_mnum(v, "total"), u);
 		if (iv) {
-			tdf(sb, pr_mnum(v, "intervals"), 0);
-			tdn(sb, pr_mnum(v, "mean"), u);
-			tdn(sb, pr_mnum(v, "min"), u);
-			tdn(sb, pr_mnum(v, "max"), u);
+			pr_html_tdf(sb, pr_mnum(v, "intervals"), 0);
+			pr_html_tdn(sb, pr_mnum(v, "mean"), u);
+			pr_html_tdn(sb, pr_mnum(v, "min"), u);
+			pr_html_tdn(sb, pr_mnum(v, "max"), u);
 			pr_fmt_x(run, pr_mnum(v, "t_max_ns"), a, sizeof(a));
 			pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.17g\" data-u=\"ns\">",
 				       pr_mnum(v, "t_max_ns"));
-			esc(sb, a);
+			pr_html_esc(sb, a);
 			pr_strbuf_addstr(sb, "</td>");
-			tdf(sb, pr_mnum(v, "counted_pct"), 1);
+			pr_html_tdf(sb, pr_mnum(v, "counted_pct"), 1);
 		} else {
-			tdf(sb, pr_mnum(v, "counted_pct"), 1);
-			tdn(sb, pr_mnum(v, "metric"), pr_mstr(v, "metric_unit"));
+			pr_html_tdf(sb, pr_mnum(v, "counted_pct"), 1);
+			pr_html_tdn(sb, pr_mnum(v, "metric"), pr_mstr(v, "metric_unit"));
 		}
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
-	table_end(sb, n, n);
+	pr_html_model_table_end(sb, n, n);
 }
 
 #define PHASES_UNFOLDED 20 /* phase occurrences listed open; more are behind a fold */
@@ -817,14 +625,14 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 				break;
 			pr_strbuf_addstr(sb, "<tr>");
 			pr_html_td(sb, pr_mstr(o, "name"));
-			tdf(sb, pr_mnum(o, "count"), 0);
-			tdn(sb, pr_mnum(o, "total_ns"), "ns");
-			tdn(sb, pr_mnum(o, "mean_ns"), "ns");
-			tdn(sb, pr_mnum(o, "p50_ns"), "ns");
-			tdn(sb, pr_mnum(o, "p95_ns"), "ns");
-			tdn(sb, pr_mnum(o, "min_ns"), "ns");
-			tdn(sb, pr_mnum(o, "max_ns"), "ns");
-			tdf(sb, pr_mnum(o, "share") * 100, 1);
+			pr_html_tdf(sb, pr_mnum(o, "count"), 0);
+			pr_html_tdn(sb, pr_mnum(o, "total_ns"), "ns");
+			pr_html_tdn(sb, pr_mnum(o, "mean_ns"), "ns");
+			pr_html_tdn(sb, pr_mnum(o, "p50_ns"), "ns");
+			pr_html_tdn(sb, pr_mnum(o, "p95_ns"), "ns");
+			pr_html_tdn(sb, pr_mnum(o, "min_ns"), "ns");
+			pr_html_tdn(sb, pr_mnum(o, "max_ns"), "ns");
+			pr_html_tdf(sb, pr_mnum(o, "share") * 100, 1);
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
 		pr_html_table_end(sb, i, ntot, "the store");
@@ -842,12 +650,12 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 			pr_strbuf_addf(sb, "<tr><td class=\"n\" data-v=\"%zu\">%zu</td>", i + 1, i + 1);
 			pr_html_td(sb, pr_mstr(o, "name"));
 			pr_html_td(sb, pr_mstr(o, "kind"));
-			tdn(sb, pr_mnum(o, "t_ns"), xu);
-			tdn(sb, pr_mnum(o, "dur_ns"), xu);
-			tdf(sb, pr_mnum(o, "share") * 100, 1);
-			tdn(sb, m ? pr_mnum(m, "delta") : NAN, "bytes");
+			pr_html_tdn(sb, pr_mnum(o, "t_ns"), xu);
+			pr_html_tdn(sb, pr_mnum(o, "dur_ns"), xu);
+			pr_html_tdf(sb, pr_mnum(o, "share") * 100, 1);
+			pr_html_tdn(sb, m ? pr_mnum(m, "delta") : NAN, "bytes");
 			pr_html_td(sb, m ? pr_mstr(m, "series") : "");
-			tdn(sb, m ? pr_mnum(m, "peak") : NAN, "bytes");
+			pr_html_tdn(sb, m ? pr_mnum(m, "peak") : NAN, "bytes");
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
 		/* the model lists the first PR_MODEL_MAX_PHASES occurrences: the store has them all */
@@ -862,24 +670,21 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 		{
 			pr_strbuf_addstr(sb, "<tr>");
 			pr_html_td(sb, pr_mstr(o, "name"));
-			tdf(sb, pr_mnum(o, "count"), 0);
-			tdn(sb, pr_mnum(o, "total_ns"), "ns");
-			tdn(sb, pr_mnum(o, "mean_ns"), "ns");
-			tdf(sb, pr_mnum(o, "share_of_wall") * 100, 1);
-			tdf(sb, pr_mnum(o, "reported_percentage"), 1);
+			pr_html_tdf(sb, pr_mnum(o, "count"), 0);
+			pr_html_tdn(sb, pr_mnum(o, "total_ns"), "ns");
+			pr_html_tdn(sb, pr_mnum(o, "mean_ns"), "ns");
+			pr_html_tdf(sb, pr_mnum(o, "share_of_wall") * 100, 1);
+			pr_html_tdf(sb, pr_mnum(o, "reported_percentage"), 1);
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
-		table_end(sb, i, n);
+		pr_html_model_table_end(sb, i, n);
 	}
 }
 
 static void spans_table(struct pr_strbuf *sb, const json_t *run)
 {
-	static const char *const h[] = { "Name", "Kind", "#Count", "#Self", "#Total", "#Mean",
-					 "#Median", "#Min", "#Max", "#StdDev", NULL };
 	json_t *arr = json_object_get(json_object_get(run, "bottlenecks"), "top_self"), *o;
 	const char *u = pr_run_span_unit(run);
-	pr_label_t *lab;
 	size_t i, restated = 0;
 	if (!json_array_size(arr))
 		return;
@@ -890,25 +695,7 @@ static void spans_table(struct pr_strbuf *sb, const json_t *run)
 	/* spans.unit: DHAT's frames weigh bytes allocated, not time */
 	pr_strbuf_addstr(sb, strcmp(u, "ns") ? "<h3>Top frames by self weight</h3>\n"
 					     : "<h3>Top spans by self time</h3>\n");
-	pr_html_table_begin(sb, h);
-	lab = pr_html_name_column(arr, "name", json_array_size(arr));
-	json_array_foreach(arr, i, o)
-	{
-		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td_shown(sb, pr_mstr(o, "name"), lab[i]);
-		pr_html_td(sb, pr_mstr(o, "kind"));
-		tdf(sb, pr_mnum(o, "count"), 0);
-		tdn(sb, pr_mnum(o, "self_ns"), u);
-		tdn(sb, pr_mnum(o, "total_ns"), u);
-		tdn(sb, pr_mnum(o, "mean_ns"), u);
-		tdn(sb, pr_mnum(o, "median_ns"), u);
-		tdn(sb, pr_mnum(o, "min_ns"), u);
-		tdn(sb, pr_mnum(o, "max_ns"), u);
-		tdn(sb, pr_mnum(o, "std_ns"), u);
-		pr_strbuf_addstr(sb, "</tr>\n");
-	}
-	free(lab);
-	table_end(sb, i, i);
+	pr_html_table(sb, &pr_table_spans, arr, u);
 }
 
 static void layers_table(struct pr_strbuf *sb, const json_t *run)
@@ -932,13 +719,13 @@ static void layers_table(struct pr_strbuf *sb, const json_t *run)
 			pr_strbuf_addstr(sb, "<tr>");
 			pr_html_td(sb, pr_mstr(f, "device"));
 			pr_html_td(sb, pr_mstr(l, "layer"));
-			tdf(sb, pr_mnum(l, "samples"), 0);
-			tdf(sb, pr_mnum(l, "mean_ratio") * 100, 1);
-			tdf(sb, pr_mnum(l, "reported_avg_ratio") * 100, 1);
-			tdn(sb, pr_mnum(l, "max_gap"), "bytes");
+			pr_html_tdf(sb, pr_mnum(l, "samples"), 0);
+			pr_html_tdf(sb, pr_mnum(l, "mean_ratio") * 100, 1);
+			pr_html_tdf(sb, pr_mnum(l, "reported_avg_ratio") * 100, 1);
+			pr_html_tdn(sb, pr_mnum(l, "max_gap"), "bytes");
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
-	table_end(sb, shown, rows);
+	pr_html_model_table_end(sb, shown, rows);
 }
 
 static void series_table(struct pr_strbuf *sb, const json_t *run)
@@ -961,12 +748,12 @@ static void series_table(struct pr_strbuf *sb, const json_t *run)
 		pr_html_td(sb, pr_mstr(s, "name"));
 		pr_html_td(sb, pr_mstr(s, "device"));
 		pr_html_td(sb, u);
-		tdf(sb, pr_mnum(s, "count"), 0);
-		tdn(sb, pr_mnum(s, "min"), u);
+		pr_html_tdf(sb, pr_mnum(s, "count"), 0);
+		pr_html_tdn(sb, pr_mnum(s, "min"), u);
 		/* sadf: sar's interval-weighted mean (its Average: line) */
 		mk = json_object_get(s, "mean_weighted") ? "mean_weighted" : "mean";
-		tdn(sb, pr_mnum(s, mk), u);
-		tdn(sb, pr_mnum(s, "max"), u);
+		pr_html_tdn(sb, pr_mnum(s, mk), u);
+		pr_html_tdn(sb, pr_mnum(s, "max"), u);
 		/* series.t_max_ns: the time of the max, on the run's x axis */
 		pr_fmt_x(run, pr_mnum(s, "t_max_ns"), a, sizeof(a));
 		if (isnan(pr_mnum(s, "t_max_ns")))
@@ -974,17 +761,17 @@ static void series_table(struct pr_strbuf *sb, const json_t *run)
 		else
 			pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.17g\">%s</td>",
 				       pr_mnum(s, "t_max_ns"), a);
-		tdn(sb, pr_mnum(s, "last"), u);
+		pr_html_tdn(sb, pr_mnum(s, "last"), u);
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
-	table_end(sb, i, json_array_size(arr));
+	pr_html_model_table_end(sb, i, json_array_size(arr));
 }
 
 /* A sentence cell: the text whole, wrapped (a name cell would cut it in the middle). */
 static void td_msg(struct pr_strbuf *sb, const char *text)
 {
 	pr_strbuf_addstr(sb, "<td class=\"msg\">");
-	esc(sb, text);
+	pr_html_esc(sb, text);
 	pr_strbuf_addstr(sb, "</td>");
 }
 
@@ -1002,13 +789,13 @@ static void crosscheck_table(struct pr_strbuf *sb, const json_t *run)
 		int ok = json_is_true(json_object_get(c, "agree"));
 		pr_strbuf_addf(sb, "<tr><td class=\"%s\">%s</td>", ok ? "ok" : "diff", ok ? "ok" : "differs");
 		pr_html_td(sb, pr_mstr(c, "topic"));
-		tdf(sb, pr_mnum(c, "reported"), -1);
-		tdf(sb, pr_mnum(c, "recomputed"), -1);
+		pr_html_tdf(sb, pr_mnum(c, "reported"), -1);
+		pr_html_tdf(sb, pr_mnum(c, "recomputed"), -1);
 		pr_html_td(sb, pr_mstr(c, "unit"));
 		td_msg(sb, pr_mstr(c, "reason"));
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
-	table_end(sb, i, i);
+	pr_html_model_table_end(sb, i, i);
 }
 
 static void diagnostics_table(struct pr_strbuf *sb, const json_t *run)
@@ -1024,13 +811,13 @@ static void diagnostics_table(struct pr_strbuf *sb, const json_t *run)
 	{
 		pr_strbuf_addstr(sb, "<tr>");
 		pr_html_td(sb, pr_mstr(d, "code"));
-		tdf(sb, pr_mnum(d, "count"), 0);
-		tdf(sb, pr_mnum(d, "line"), 0);
-		tdf(sb, pr_mnum(d, "column"), 0);
+		pr_html_tdf(sb, pr_mnum(d, "count"), 0);
+		pr_html_tdf(sb, pr_mnum(d, "line"), 0);
+		pr_html_tdf(sb, pr_mnum(d, "column"), 0);
 		td_msg(sb, pr_mstr(d, "message"));
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
-	table_end(sb, i, i);
+	pr_html_model_table_end(sb, i, i);
 }
 
 /* The user's labels of the run (--meta: commit, branch, build, time, ...), keys sorted. */
@@ -1046,9 +833,9 @@ static void run_meta(struct pr_strbuf *sb, const json_t *run)
 		if (!json_is_string(v))
 			continue;
 		pr_strbuf_addstr(sb, first ? "" : " &middot; ");
-		esc(sb, k);
+		pr_html_esc(sb, k);
 		pr_strbuf_addstr(sb, " <code>");
-		esc(sb, json_string_value(v));
+		pr_html_esc(sb, json_string_value(v));
 		pr_strbuf_addstr(sb, "</code>");
 		first = 0;
 	}
@@ -1060,11 +847,11 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 	json_t *clock = json_object_get(run, "clock");
 	char a[64];
 	pr_strbuf_addstr(sb, "<p class=\"meta\">Source <code>");
-	esc(sb, pr_mstr(run, "source"));
+	pr_html_esc(sb, pr_mstr(run, "source"));
 	pr_strbuf_addstr(sb, "</code> &middot; format ");
-	esc(sb, pr_mstr(run, "format"));
+	pr_html_esc(sb, pr_mstr(run, "format"));
 	pr_strbuf_addstr(sb, " &middot; collector ");
-	esc(sb, pr_mstr(run, "collector"));
+	pr_html_esc(sb, pr_mstr(run, "collector"));
 	if (json_is_integer(json_object_get(run, "rank"))) {
 		pr_strbuf_addf(sb, " &middot; rank %lld", pr_mll(run, "rank"));
 		if (json_is_integer(json_object_get(run, "world_size")))
@@ -1078,9 +865,9 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 	pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a));
 	if (pr_run_x_unit(run)) {
 		pr_strbuf_addstr(sb, " &middot; x axis: ");
-		esc(sb, pr_run_x_desc(run));
+		pr_html_esc(sb, pr_run_x_desc(run));
 		pr_strbuf_addstr(sb, "; extent ");
-		esc(sb, a);
+		pr_html_esc(sb, a);
 	} else {
 		pr_strbuf_addf(sb, " &middot; duration %s%s", a,
 			       json_is_true(json_object_get(clock, "synthetic")) ? " (synthetic clock)" : "");
@@ -1095,7 +882,7 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 				continue;
 			pr_strbuf_addf(sb, "%s%.0f ", k++ ? ", " : " &middot; ",
 				       pr_mnum(m, "value"));
-			esc(sb, pr_mstr(m, "detail"));
+			pr_html_esc(sb, pr_mstr(m, "detail"));
 			pr_strbuf_addstr(sb, " samples");
 		}
 		if (k) {
@@ -1110,826 +897,6 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 	run_meta(sb, run);
 }
 
-/* ---- GPU: HTA's breakdowns, the CPU-GPU link, TensorBoard's steps, collectives ---- */
-
-/* A short text cell (a type, a layer): never broken inside a word, unlike a name. */
-static void tdt(struct pr_strbuf *sb, const char *text)
-{
-	pr_strbuf_addstr(sb, "<td>");
-	esc(sb, text);
-	pr_strbuf_addstr(sb, "</td>");
-}
-
-/* A share (0..1) as a percent cell with `prec` decimals; absent stays "-". */
-static void tdpct(struct pr_strbuf *sb, const json_t *o, const char *key, int prec)
-{
-	json_t *v = json_object_get(o, key);
-	tdf(sb, json_is_number(v) ? json_number_value(v) * 100 : NAN, prec);
-}
-
-/* One row of the temporal breakdown: the rank's or a stream's shares. */
-static void temporal_row(struct pr_strbuf *sb, const char *scope, const json_t *o, const json_t *idle)
-{
-	pr_strbuf_addstr(sb, "<tr>");
-	pr_html_td(sb, scope);
-	tdn(sb, pr_mnum(o, "span_ns"), "ns");
-	tdpct(sb, o, "busy_share", 2);
-	tdpct(sb, o, "compute_share", 1);
-	tdpct(sb, o, "communication_share", 1);
-	tdpct(sb, o, "memory_share", 1);
-	tdpct(sb, o, "idle_share", 1);
-	tdpct(sb, idle, "host_wait_share", 1);
-	tdpct(sb, idle, "kernel_wait_share", 1);
-	tdpct(sb, idle, "other_share", 1);
-	pr_strbuf_addstr(sb, "</tr>\n");
-}
-
-/* The GPU panels of a run and where rendering them failed (the first error wins). */
-struct gfig {
-	const struct pr_panelset *ps;
-	const char *idp;
-	struct pr_error *err;
-	int rc;
-};
-
-static void gpu_figures(struct pr_strbuf *sb, struct gfig *f, const char *name);
-static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gfig *f);
-
-#define FEW_ROWS 4 /* rows a GPU table says better without a chart of the same numbers */
-
-/* gpu_breakdown.scopes side by side: TraceLens's gpu_timeline per scope (issue 28). */
-static void gpu_scopes_table(struct pr_strbuf *sb, const json_t *sc)
-{
-	static const char *const th[] = { "Scope",	   "#GPU ops",	    "#Total",
-					  "#Busy",	   "#Busy %",	    "#Computation",
-					  "#Exposed comm", "#Exposed memcpy", "#Idle",
-					  NULL };
-	static const char *const names[] = { "all", "linked", "steps" };
-	static const char *const what[] = { "all: every GPU op",
-					    "linked: launched by a traced runtime call",
-					    "steps: launched inside a ProfilerStep" };
-	size_t i, n = 0;
-	if (!json_is_object(sc))
-		return;
-	pr_strbuf_addstr(sb, "<h4>GPU time by scope (TraceLens's gpu_timeline)</h4>\n<p>Each "
-			     "number names its scope: <em>all</em> counts every GPU op (the HTA "
-			     "breakdown above), <em>linked</em> only those a traced CPU call "
-			     "launched (TraceLens's default), <em>steps</em> those launched inside "
-			     "a ProfilerStep. Memsets count as computation here.</p>\n");
-	pr_html_table_begin(sb, th);
-	for (i = 0; i < PR_ARRAY_SIZE(names); i++) {
-		const json_t *v = json_object_get(sc, names[i]);
-		if (!json_is_object(v))
-			continue;
-		pr_strbuf_addstr(sb, "<tr>");
-		tdt(sb, what[i]);
-		tdf(sb, pr_mnum(v, "ops"), 0);
-		tdn(sb, pr_mnum(v, "total_ns"), "ns");
-		tdn(sb, pr_mnum(v, "busy_ns"), "ns");
-		tdpct(sb, v, "busy_share", 2);
-		tdn(sb, pr_mnum(v, "computation_ns"), "ns");
-		tdn(sb, pr_mnum(v, "exposed_comm_ns"), "ns");
-		tdn(sb, pr_mnum(v, "exposed_memcpy_ns"), "ns");
-		tdn(sb, pr_mnum(v, "idle_ns"), "ns");
-		pr_strbuf_addstr(sb, "</tr>\n");
-		n++;
-	}
-	table_end(sb, n, n);
-}
-
-static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct gfig *f)
-{
-	static const char *const th[] = { "Scope", "#Span", "#Busy %", "#Compute %", "#Communication %",
-					  "#Memory %", "#Idle %", "#Idle: host wait %", "#Idle: kernel wait %",
-					  "#Idle: other %", NULL };
-	static const char *const kh[] = { "Name", "Type", "#Count", "#Total", "#Mean", "#Median", "#Min",
-					  "#Max", "#Share %", NULL };
-	static const char *const mh[] = { "Direction", "#Count", "#Time", "#Bytes", "#Bandwidth", NULL };
-	const json_t *r = json_object_get(gb, "rank"), *ov = json_object_get(gb, "overlap");
-	const json_t *k = json_object_get(gb, "kernels"), *v;
-	char a[64], b[64];
-	size_t i, n;
-	pr_strbuf_addstr(sb, "<h4>Temporal breakdown (HTA)</h4>\n<p>");
-	if (json_is_number(json_object_get(r, "busy_share")))
-		pr_strbuf_addf(sb, "GPU busy %.2f%% of %s (scope all: first to last GPU op). ",
-			       pr_mnum(r, "busy_share") * 100,
-			       fmt_val(pr_mnum(r, "span_ns"), "ns", a, sizeof(a)));
-	if (json_is_number(json_object_get(ov, "share")))
-		pr_strbuf_addf(sb, "Comm/compute overlap %.1f%% of %s of communication kernels.",
-			       pr_mnum(ov, "share") * 100,
-			       fmt_val(pr_mnum(ov, "communication_ns"), "ns", b, sizeof(b)));
-	else if (json_is_object(ov))
-		pr_strbuf_addstr(sb, "Comm/compute overlap: no communication kernels.");
-	pr_strbuf_addstr(sb, "</p>\n");
-	gpu_figures(sb, f, "gpu_temporal");
-	gpu_figures(sb, f, "gpu_overlap");
-	pr_html_table_begin(sb, th);
-	temporal_row(sb, "rank (all streams)", r, json_object_get(gb, "idle"));
-	n = 1;
-	json_array_foreach(json_object_get(gb, "streams"), i, v)
-	{
-		if (n >= PR_HTML_ROWS)
-			break;
-		pr_stream_label(pr_mstr(v, "device"), pr_mstr(v, "stream"), a, sizeof(a));
-		temporal_row(sb, a, v, json_object_get(v, "idle"));
-		n++;
-	}
-	table_end(sb, n, 1 + json_array_size(json_object_get(gb, "streams")));
-	gpu_scopes_table(sb, json_object_get(gb, "scopes"));
-	kernel_types_table(sb, gb, f);
-	n = json_array_size(json_object_get(k, "top"));
-	if (n) {
-		pr_strbuf_addstr(sb, "<h4>Top GPU ops by total time</h4>\n");
-		if (n > FEW_ROWS)
-			gpu_figures(sb, f, "gpu_top_kernels");
-		pr_label_t *lab = pr_html_name_column(json_object_get(k, "top"), "name", n);
-		pr_html_table_begin(sb, kh);
-		json_array_foreach(json_object_get(k, "top"), i, v)
-		{
-			pr_strbuf_addstr(sb, "<tr>");
-			pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
-			tdt(sb, pr_mstr(v, "type"));
-			tdf(sb, pr_mnum(v, "count"), 0);
-			tdn(sb, pr_mnum(v, "total_ns"), "ns");
-			tdn(sb, pr_mnum(v, "mean_ns"), "ns");
-			tdn(sb, pr_mnum(v, "median_ns"), "ns");
-			tdn(sb, pr_mnum(v, "min_ns"), "ns");
-			tdn(sb, pr_mnum(v, "max_ns"), "ns");
-			tdpct(sb, v, "share", 1);
-			pr_strbuf_addstr(sb, "</tr>\n");
-		}
-		free(lab);
-		table_end(sb, n, n);
-	}
-	n = json_array_size(json_object_get(k, "memory_ops"));
-	if (n) {
-		pr_strbuf_addstr(sb, "<h4>Memcpy / memset by direction</h4>\n");
-		pr_html_table_begin(sb, mh);
-		json_array_foreach(json_object_get(k, "memory_ops"), i, v)
-		{
-			pr_strbuf_addstr(sb, "<tr>");
-			tdt(sb, pr_mstr(v, "direction"));
-			tdf(sb, pr_mnum(v, "count"), 0);
-			tdn(sb, pr_mnum(v, "time_ns"), "ns");
-			tdn(sb, pr_mnum(v, "sized_count") > 0 ? pr_mnum(v, "bytes") : NAN, "bytes");
-			tdn(sb, pr_mnum(v, "bandwidth_Bps"), "bytes_per_s");
-			pr_strbuf_addstr(sb, "</tr>\n");
-		}
-		table_end(sb, n, n);
-	}
-}
-
-static void launch_row(struct pr_strbuf *sb, const char *what, const json_t *o)
-{
-	pr_strbuf_addstr(sb, "<tr>");
-	pr_html_td(sb, what);
-	tdn(sb, pr_mnum(o, "p50_ns"), "ns");
-	tdn(sb, pr_mnum(o, "p95_ns"), "ns");
-	tdn(sb, pr_mnum(o, "mean_ns"), "ns");
-	tdn(sb, pr_mnum(o, "min_ns"), "ns");
-	tdn(sb, pr_mnum(o, "max_ns"), "ns");
-	pr_strbuf_addstr(sb, "</tr>\n");
-}
-
-/* HTA's kernel launch statistics: the summary, the ops with most delay, the outliers. */
-static void launch_delay_tables(struct pr_strbuf *sb, const json_t *ld)
-{
-	static const char *const oh[] = { "Op", "#Launches", "#Delay total", "#Delay mean",
-					  "#Delay max", "#Latency mean", "Activity with most delay",
-					  NULL };
-	static const char *const xh[] = { "Activity", "Call", "Op", "#Start", "#CPU", "#GPU",
-					  "#Delay", NULL };
-	const json_t *v, *k, *ops = json_object_get(ld, "by_op");
-	const json_t *out = json_object_get(ld, "outliers");
-	const json_t *more = json_object_get(ld, "by_op_more");
-	char a[40], b[40], c[40], d[40], e[40], f[40];
-	size_t i, n = 0;
-	if (!json_is_object(ld))
-		return;
-	pr_strbuf_addstr(sb, "<h4>Launch delays (HTA's kernel launch statistics)</h4>\n<p>");
-	fmt_val(pr_mnum(ld, "delay_mean_ns"), "ns", a, sizeof(a));
-	fmt_val(pr_mnum(ld, "delay_max_ns"), "ns", b, sizeof(b));
-	fmt_val(pr_mnum(ld, "cpu_duration_mean_ns"), "ns", c, sizeof(c));
-	fmt_val(pr_mnum(ld, "gpu_duration_mean_ns"), "ns", d, sizeof(d));
-	fmt_val(pr_mnum(ld, "delay_cutoff_ns"), "ns", e, sizeof(e));
-	fmt_val(pr_mnum(ld, "runtime_cutoff_ns"), "ns", f, sizeof(f));
-	pr_strbuf_addf(sb,
-		       "%lld launches: delay (activity start - call end, at least 0) mean %s, "
-		       "max %s; CPU duration mean %s, GPU duration mean %s. %lld delays over %s, "
-		       "%lld calls over %s, %lld short kernels (GPU shorter than its call).</p>\n",
-		       pr_mll(ld, "launches"), a, b, c, d, pr_mll(ld, "delay_outliers"), e,
-		       pr_mll(ld, "runtime_outliers"), f, pr_mll(ld, "short_kernels"));
-	if (json_array_size(ops)) {
-		/* names shown by the column rule: two different names never print alike */
-		size_t nops = json_array_size(ops);
-		pr_label_t *lab = pr_html_name_column(ops, "name", nops);
-		pr_label_t *klab = pr_xcalloc(nops, sizeof(*klab));
-		const char **kn = pr_xcalloc(nops, sizeof(*kn));
-		json_array_foreach(ops, i, v)
-			kn[i] = pr_mstr(json_array_get(json_object_get(v, "kernels"), 0), "name");
-		pr_name_column(klab, kn, nops, PR_HTML_NAME_SHOWN);
-		pr_html_table_begin(sb, oh);
-		json_array_foreach(ops, i, v) {
-			pr_strbuf_addstr(sb, "<tr>");
-			pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
-			tdf(sb, pr_mnum(v, "activities"), 0);
-			tdn(sb, pr_mnum(v, "delay_total_ns"), "ns");
-			tdn(sb, pr_mnum(v, "delay_mean_ns"), "ns");
-			tdn(sb, pr_mnum(v, "delay_max_ns"), "ns");
-			tdn(sb, pr_mnum(v, "latency_mean_ns"), "ns");
-			k = json_array_get(json_object_get(v, "kernels"), 0);
-			pr_html_td_shown(sb, pr_mstr(k, "name"), klab[i]);
-			pr_strbuf_addstr(sb, "</tr>\n");
-			n++;
-		}
-		table_end(sb, n,
-			  n + (size_t)(pr_mll(more, "names") > 0 ? pr_mll(more, "names") : 0));
-		free(lab);
-		free(klab);
-		free(kn);
-	}
-	if (json_array_size(out)) {
-		size_t nout = json_array_size(out);
-		pr_label_t *ln = pr_html_name_column(out, "name", nout);
-		pr_label_t *lc = pr_html_name_column(out, "call", nout);
-		pr_label_t *lo = pr_html_name_column(out, "op", nout);
-		n = 0;
-		pr_html_table_begin(sb, xh);
-		json_array_foreach(out, i, v) {
-			pr_strbuf_addstr(sb, "<tr>");
-			pr_html_td_shown(sb, pr_mstr(v, "name"), ln[i]);
-			pr_html_td_shown(sb, pr_mstr(v, "call"), lc[i]);
-			pr_html_td_shown(sb, pr_mstr(v, "op"), lo[i]);
-			tdn(sb, pr_mnum(v, "t_ns"), "ns");
-			tdn(sb, pr_mnum(v, "cpu_ns"), "ns");
-			tdn(sb, pr_mnum(v, "gpu_ns"), "ns");
-			tdn(sb, pr_mnum(v, "delay_ns"), "ns");
-			pr_strbuf_addstr(sb, "</tr>\n");
-			n++;
-		}
-		table_end(sb, n, (size_t)pr_mll(ld, "delay_outliers"));
-		free(ln);
-		free(lc);
-		free(lo);
-	}
-}
-
-static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g, struct gfig *f)
-{
-	static const char *const lh[] = { "Measure", "#p50", "#p95", "#Mean", "#Min", "#Max", NULL };
-	static const char *const qh[] = { "Device", "Stream", "#Activities", "#Busy", "#Queue mean",
-					  "#Queue mean (HTA)", "#Queue max", "#Time at max", NULL };
-	const json_t *l = json_object_get(g, "launches"), *v;
-	size_t i, n = 0, total;
-	if (json_is_object(l)) {
-		pr_strbuf_addf(sb, "<h4>Launches</h4>\n<p>%lld of %lld activities linked to their runtime call.</p>\n",
-			       pr_mll(l, "linked"), pr_mll(l, "activities"));
-		pr_html_table_begin(sb, lh);
-		launch_row(sb, "latency (activity start - call start)", json_object_get(l, "latency"));
-		launch_row(sb, "CPU overhead (call duration)", json_object_get(l, "overhead"));
-		table_end(sb, 2, 2);
-	}
-	launch_delay_tables(sb, json_object_get(g, "launch_delays"));
-	total = json_array_size(json_object_get(json_object_get(g, "streams"), "items"));
-	if (!total)
-		return;
-	pr_strbuf_addstr(sb, "<h4>Queue length per stream</h4>\n");
-	gpu_figures(sb, f, "gpu_queue");
-	pr_html_table_begin(sb, qh);
-	json_array_foreach(json_object_get(json_object_get(g, "streams"), "items"), i, v)
-	{
-		const json_t *q = json_object_get(v, "queue");
-		if (n >= PR_HTML_ROWS)
-			break;
-		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td(sb, pr_mstr(v, "device"));
-		pr_html_td(sb, pr_mstr(v, "stream"));
-		tdf(sb, pr_mnum(v, "activities"), 0);
-		tdn(sb, pr_mnum(v, "busy_ns"), "ns");
-		tdf(sb, json_is_object(q) ? pr_mnum(q, "mean") : NAN, 2);
-		tdf(sb, json_is_object(q) ? pr_mnum(q, "sample_mean") : NAN, 2);
-		tdf(sb, json_is_object(q) ? pr_mnum(q, "max") : NAN, 0);
-		tdn(sb, json_is_object(q) ? pr_mnum(q, "at_max_ns") : NAN, "ns");
-		pr_strbuf_addstr(sb, "</tr>\n");
-		n++;
-	}
-	table_end(sb, n, total);
-}
-
-/* One step's categories as shares of its duration. */
-static void step_row(struct pr_strbuf *sb, const char *name, const json_t *o, const json_t *util)
-{
-	static const char *const keys[] = { "kernel_ns", "memcpy_ns", "memset_ns", "communication_ns",
-					    "runtime_ns", "dataloader_ns", "cpu_exec_ns", "other_ns" };
-	double dur = pr_mnum(o, "dur_ns");
-	size_t j;
-	pr_strbuf_addstr(sb, "<tr>");
-	pr_html_td(sb, name);
-	tdn(sb, dur, "ns");
-	for (j = 0; j < PR_ARRAY_SIZE(keys); j++)
-		tdf(sb, dur > 0 ? 100 * pr_mnum(o, keys[j]) / dur : NAN, 1);
-	tdf(sb, json_is_number(util) ? json_number_value(util) * 100 : NAN, 1);
-	pr_strbuf_addstr(sb, "</tr>\n");
-}
-
-static void step_breakdown_table(struct pr_strbuf *sb, const json_t *s, struct gfig *f)
-{
-	static const char *const h[] = { "Step", "#Duration", "#Kernel %", "#Memcpy %", "#Memset %",
-					 "#Communication %", "#Runtime %", "#DataLoader %", "#CPU Exec %",
-					 "#Other %", "#GPU util %", NULL };
-	const json_t *v;
-	size_t i, n = 0, total;
-	total = json_array_size(json_object_get(s, "steps"));
-	pr_strbuf_addstr(sb, "<h4>Step breakdown (TensorBoard)</h4>\n");
-	gpu_figures(sb, f, "gpu_steps");
-	pr_html_table_begin(sb, h);
-	step_row(sb, "average", json_object_get(s, "average"), json_object_get(s, "gpu_utilization"));
-	json_array_foreach(json_object_get(s, "steps"), i, v)
-	{
-		if (n + 1 >= PR_HTML_ROWS)
-			break;
-		step_row(sb, pr_mstr(v, "name"), v, json_object_get(v, "gpu_util"));
-		n++;
-	}
-	if (pr_mll(s, "steps_more") > 0)
-		total += (size_t)pr_mll(s, "steps_more");
-	table_end(sb, n + 1, total + 1);
-}
-
-static void collectives_table(struct pr_strbuf *sb, const json_t *run)
-{
-	static const char *const h[] = { "Name", "Layer", "#Calls", "#Time", "#Bytes per call", "#algbw",
-					 "#busbw", NULL };
-	const json_t *items = json_object_get(json_object_get(run, "collectives"), "items"), *v;
-	size_t i, n = json_array_size(items);
-	if (!n)
-		return;
-	pr_strbuf_addstr(sb, "<h4>Collectives (bandwidth includes waiting for the other ranks)</h4>\n");
-	pr_label_t *lab = pr_html_name_column(items, "name", n);
-	pr_html_table_begin(sb, h);
-	json_array_foreach(items, i, v)
-	{
-		int sized = json_is_number(json_object_get(v, "busbw_Bps"));
-		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
-		tdt(sb, pr_mstr(v, "layer"));
-		tdf(sb, pr_mnum(v, "calls"), 0);
-		tdn(sb, pr_mnum(v, "time_ns"), "ns");
-		tdn(sb, sized ? pr_mnum(v, "bytes_per_call") : NAN, "bytes");
-		tdn(sb, sized ? pr_mnum(v, "algbw_Bps") : NAN, "bytes_per_s");
-		tdn(sb, sized ? pr_mnum(v, "busbw_Bps") : NAN, "bytes_per_s");
-		pr_strbuf_addstr(sb, "</tr>\n");
-	}
-	free(lab);
-	table_end(sb, n, n);
-}
-
-/* The GPU kernels' busy share of their active range, gaps and chunks (nsys's rules), as `summary`. */
-static void gpu_kernels_table(struct pr_strbuf *sb, const json_t *run)
-{
-	static const char *const h[] = { "#Active range", "#Busy", "#Busy %", "#Gaps > 500 ms", "#Longest gap",
-					 "#Chunks", "#Chunks < 50 % busy", NULL };
-	const json_t *gk = json_object_get(json_object_get(run, "bottlenecks"), "gpu_kernels");
-	if (!json_is_object(gk))
-		return;
-	pr_strbuf_addstr(sb, "<h4>GPU kernels (busy time over the active range)</h4>\n");
-	pr_html_table_begin(sb, h);
-	pr_strbuf_addstr(sb, "<tr>");
-	tdn(sb, pr_mnum(gk, "active_ns"), "ns");
-	tdn(sb, pr_mnum(gk, "busy_ns"), "ns");
-	tdf(sb, json_is_number(json_object_get(gk, "idle_share")) ? (1 - pr_mnum(gk, "idle_share")) * 100 : NAN, 1);
-	tdf(sb, pr_mnum(gk, "gaps_over_500ms"), 0);
-	tdn(sb, pr_mnum(gk, "max_gap_ns"), "ns");
-	tdf(sb, pr_mnum(gk, "chunks"), 0);
-	tdf(sb, pr_mnum(gk, "chunks_under_50pct"), 0);
-	pr_strbuf_addstr(sb, "</tr>\n");
-	table_end(sb, 1, 1);
-}
-
-/* Sampled GPU utilisation per device (nvidia-smi, Diffulex), as `summary`'s "GPU utilisation". */
-static void gpu_util_table(struct pr_strbuf *sb, const json_t *run)
-{
-	static const char *const h[] = { "Device", "#Samples", "#Mean %", "#Max %", "#Idle (0 %) samples %", NULL };
-	const json_t *items = json_object_get(json_object_get(run, "bottlenecks"), "gpu_util"), *v;
-	size_t i, n = json_array_size(items);
-	if (!n)
-		return;
-	pr_strbuf_addstr(sb, "<h4>GPU utilisation (sampled)</h4>\n");
-	pr_html_table_begin(sb, h);
-	json_array_foreach(items, i, v)
-	{
-		pr_strbuf_addstr(sb, "<tr>");
-		tdt(sb, pr_mstr(v, "device"));
-		tdf(sb, pr_mnum(v, "samples"), 0);
-		tdf(sb, pr_mnum(v, "mean_pct"), 1);
-		tdf(sb, pr_mnum(v, "max_pct"), 1);
-		tdpct(sb, v, "idle_share", 1);
-		pr_strbuf_addstr(sb, "</tr>\n");
-	}
-	table_end(sb, n, n);
-}
-
-/* GPU op time by type (compute / communication / memory) and communication kernels by library. */
-static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gfig *f)
-{
-	static const char *const h[] = { "Type", "#Count", "#Time", "#Share %", NULL };
-	static const char *const lh[] = { "Library", "#Count", "#Time", NULL };
-	const json_t *k = json_object_get(gb, "kernels"), *v;
-	size_t i, n = json_array_size(json_object_get(k, "by_type"));
-	if (n) {
-		pr_strbuf_addstr(sb, "<h4>GPU op time by type</h4>\n");
-		/* a few types: the table says them, a chart would say them again */
-		if (n > FEW_ROWS)
-			gpu_figures(sb, f, "gpu_kernel_types");
-		pr_html_table_begin(sb, h);
-		size_t shown = 0;
-		json_array_foreach(json_object_get(k, "by_type"), i, v)
-		{
-			if (!(pr_mnum(v, "count") > 0))
-				continue; /* a type the run has none of: nothing to say */
-			pr_strbuf_addstr(sb, "<tr>");
-			tdt(sb, pr_mstr(v, "type"));
-			tdf(sb, pr_mnum(v, "count"), 0);
-			tdn(sb, pr_mnum(v, "time_ns"), "ns");
-			tdpct(sb, v, "share", 1);
-			pr_strbuf_addstr(sb, "</tr>\n");
-			shown++;
-		}
-		table_end(sb, shown, shown);
-	}
-	n = json_array_size(json_object_get(k, "communication"));
-	if (n) {
-		pr_strbuf_addstr(sb, "<h4>Communication kernels by library</h4>\n");
-		pr_html_table_begin(sb, lh);
-		json_array_foreach(json_object_get(k, "communication"), i, v)
-		{
-			pr_strbuf_addstr(sb, "<tr>");
-			tdt(sb, pr_mstr(v, "library"));
-			tdf(sb, pr_mnum(v, "count"), 0);
-			tdn(sb, pr_mnum(v, "time_ns"), "ns");
-			pr_strbuf_addstr(sb, "</tr>\n");
-		}
-		table_end(sb, n, n);
-	}
-}
-
-/* The GPU panels named `name` (and `name`-2, ...), inline; a failure is kept in f->rc. */
-static void gpu_figures(struct pr_strbuf *sb, struct gfig *f, const char *name)
-{
-	size_t i, len = strlen(name);
-	char svgp[48];
-	snprintf(svgp, sizeof(svgp), "%sg", f->idp);
-	for (i = 0; i < pr_panelset_count(f->ps) && !f->rc; i++) {
-		const char *pn = pr_panelset_name(f->ps, i);
-		if (strncmp(pn, name, len) || (pn[len] && pn[len] != '-'))
-			continue;
-		f->rc = html_panel(sb, f->ps, i, f->idp, svgp, f->err);
-	}
-}
-
-/* ---- the perf model (perf_model, docs/analysis.md) ---- */
-
-static void pm_peaks_line(struct pr_strbuf *sb, const json_t *pm)
-{
-	const json_t *dev = json_object_get(pm, "device"), *roof = json_object_get(pm, "roofline");
-	const json_t *pk = json_object_get(dev, "peak_tflops"), *v;
-	const char *k;
-	int first = 1;
-	pr_strbuf_addstr(sb, "<p>Device ");
-	esc(sb, *pr_mstr(dev, "name") ? pr_mstr(dev, "name") : "unknown");
-	if (!json_is_object(roof)) {
-		pr_strbuf_addstr(sb, ": not in the table of peaks (no % of peak).</p>\n");
-		return;
-	}
-	pr_strbuf_addstr(sb, " = ");
-	esc(sb, pr_mstr(dev, "model"));
-	pr_strbuf_addstr(sb, ": peak TFLOP/s ");
-	json_object_foreach((json_t *)pk, k, v)
-	{
-		if (!json_is_number(v))
-			continue;
-		pr_strbuf_addf(sb, "%s%s %.4g", first ? "" : ", ", k, json_number_value(v));
-		first = 0;
-	}
-	pr_strbuf_addf(sb, "; memory %.4g TB/s. Roofline: %s, ridge %.4g FLOP/byte.</p>\n",
-		       pr_mnum(dev, "hbm_tbps"), pr_mstr(roof, "dtype"),
-		       pr_mnum(roof, "ridge_flop_per_byte"));
-}
-
-static void perf_model_tables(struct pr_strbuf *sb, const json_t *pm, struct gfig *f)
-{
-	static const char *const ch[] = { "Category", "#Ops",	  "#Activities", "#Device time",
-					  "#Share %", "#FLOPs",	  "#Bytes",	 "#TFLOP/s",
-					  "#TB/s",    NULL };
-	static const char *const th[] = { "TraceLens category", "#Ops", "#Device time", NULL };
-	static const char *const gh[] = { "Op", "Input Dims", "Category", "dtype", "#Calls",
-					  "#Device time", "#TFLOP/s", "#% of peak", "#TB/s",
-					  "#% of bandwidth", "#FLOP/byte", NULL };
-	const json_t *v, *groups = json_object_get(pm, "groups");
-	size_t i, n = 0;
-	pr_label_t *lab, *dlab;
-	pr_strbuf_addstr(sb, "<h4>Perf model: op categories, FLOPs, bytes, roofline</h4>\n<p>");
-	esc(sb, pr_mstr(pm, "scope"));
-	pr_strbuf_addf(sb, ": %lld activities linked, %lld not (left out).</p>\n",
-		       pr_mll(pm, "linked_activities"), pr_mll(pm, "unlinked_activities"));
-	pm_peaks_line(sb, pm);
-	pr_html_table_begin(sb, ch);
-	json_array_foreach(json_object_get(pm, "categories"), i, v)
-	{
-		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td(sb, pr_mstr(v, "category"));
-		tdf(sb, pr_mnum(v, "ops"), 0);
-		tdf(sb, pr_mnum(v, "activities"), 0);
-		tdn(sb, pr_mnum(v, "device_ns"), "ns");
-		tdf(sb, pr_mnum(v, "pct"), 2);
-		tdf(sb, pr_mnum(v, "flops"), -1);
-		tdn(sb, pr_mnum(v, "bytes"), "bytes");
-		tdf(sb, pr_mnum(v, "tflops"), 3);
-		tdf(sb, pr_mnum(v, "tbps"), 3);
-		pr_strbuf_addstr(sb, "</tr>\n");
-	}
-	table_end(sb, i, i);
-	pr_html_table_begin(sb, th);
-	json_array_foreach(json_object_get(pm, "tracelens_categories"), i, v)
-	{
-		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td(sb, pr_mstr(v, "category"));
-		tdf(sb, pr_mnum(v, "ops"), 0);
-		tdn(sb, pr_mnum(v, "device_ns"), "ns");
-		pr_strbuf_addstr(sb, "</tr>\n");
-	}
-	table_end(sb, i, i);
-	gpu_figures(sb, f, "perf_roofline");
-	if (!json_array_size(groups))
-		return;
-	lab = pr_html_name_column(groups, "name", PR_HTML_ROWS);
-	dlab = pr_html_name_column(groups, "input_dims", PR_HTML_ROWS); /* distinct when cut */
-	pr_strbuf_addstr(sb, "<p>Op groups (name, Input Dims, Input type), largest device time "
-			     "first; % of peak against the group's dtype.</p>\n");
-	pr_html_table_begin(sb, gh);
-	json_array_foreach(groups, i, v)
-	{
-		if (n >= PR_HTML_ROWS)
-			break;
-		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
-		pr_html_td_shown(sb, pr_mstr(v, "input_dims"), dlab[i]);
-		pr_html_td(sb, pr_mstr(v, "category"));
-		pr_html_td(sb, pr_mstr(v, "dtype"));
-		tdf(sb, pr_mnum(v, "calls"), 0);
-		tdn(sb, pr_mnum(v, "device_ns"), "ns");
-		tdf(sb, pr_mnum(v, "tflops"), 3);
-		tdf(sb, pr_mnum(v, "pct_peak_flops"), 1);
-		tdf(sb, pr_mnum(v, "tbps"), 3);
-		tdf(sb, pr_mnum(v, "pct_peak_bw"), 1);
-		tdf(sb, pr_mnum(v, "flop_per_byte"), 3);
-		pr_strbuf_addstr(sb, "</tr>\n");
-		n++;
-	}
-	free(lab);
-	free(dlab);
-	table_end(sb, n, (size_t)pr_mll(pm, "groups_total"));
-}
-
-/*
- * The CUPTI range profiler's counters per op (cupti_ranges): the ops by FLOPs with their
- * ranges and the first RANGE_COLS counters (in name order), and what the ranges' time is.
- */
-#define RANGE_COLS 4
-static void cupti_ranges_table(struct pr_strbuf *sb, const json_t *run)
-{
-	const json_t *cr = json_object_get(run, "cupti_ranges");
-	const json_t *ops = json_object_get(cr, "by_op"), *cs = json_object_get(cr, "counters"), *v;
-	const char *h[RANGE_COLS + 4] = { "Op (nearest above the launch)", "#Ranges", "#FLOPs" };
-	char *heads[RANGE_COLS];
-	size_t i, j, n = json_array_size(ops), nc = json_array_size(cs);
-	char a[64];
-	if (!json_is_object(cr))
-		return;
-	if (nc > RANGE_COLS)
-		nc = RANGE_COLS;
-	pr_fmt_duration(pr_mnum(cr, "replay_ns"), a, sizeof(a));
-	pr_strbuf_addf(sb,
-		       "<h4>CUPTI range profiler: counters per op</h4>\n<p>%.0f ranges, "
-		       "%.0f linked to their cudaLaunchKernel call; their %s are kernel "
-		       "replay, kept out of GPU time and utilisation.</p>\n",
-		       pr_mnum(cr, "ranges"), pr_mnum(cr, "linked"), a);
-	if (!n)
-		return;
-	for (j = 0; j < nc; j++) {
-		const char *name = pr_mstr(json_array_get(cs, j), "name");
-		size_t len = strlen(name);
-		heads[j] = pr_xmalloc(len + 2);
-		heads[j][0] = '#';
-		memcpy(heads[j] + 1, name, len + 1);
-		h[3 + j] = heads[j];
-	}
-	h[3 + nc] = NULL;
-	pr_html_table_begin(sb, h);
-	json_array_foreach(ops, i, v)
-	{
-		const json_t *cv = json_object_get(v, "counters");
-		if (i == PR_HTML_ROWS)
-			break;
-		pr_strbuf_addstr(sb, "<tr>");
-		tdt(sb, pr_mstr(v, "op"));
-		tdf(sb, pr_mnum(v, "ranges"), 0);
-		tdf(sb, pr_mnum(v, "flops"), 0);
-		for (j = 0; j < nc; j++)
-			tdf(sb, pr_mnum(cv, pr_mstr(json_array_get(cs, j), "name")), 0);
-		pr_strbuf_addstr(sb, "</tr>\n");
-	}
-	for (j = 0; j < nc; j++)
-		free(heads[j]);
-	table_end(sb, n < PR_HTML_ROWS ? n : PR_HTML_ROWS, n);
-}
-
-/*
- * The "GPU" section: present when the run has any GPU section, collectives
- * or GPU samples. Each panel (render/gpu_panel.h) comes right before the
- * table with its numbers.
- */
-static int gpu_section(struct pr_strbuf *sb, const json_t *run, const char *idp, struct pr_error *err)
-{
-	const json_t *g = json_object_get(run, "gpu"), *gb = json_object_get(run, "gpu_breakdown");
-	const json_t *s = json_object_get(run, "step_breakdown");
-	const json_t *b = json_object_get(run, "bottlenecks");
-	struct pr_panelset *ps;
-	struct gfig f;
-	if (!json_is_object(g) && !json_is_object(gb) && !json_is_object(s) &&
-	    !json_array_size(json_object_get(json_object_get(run, "collectives"), "items")) &&
-	    !json_is_object(json_object_get(run, "cupti_ranges")) &&
-	    !json_is_object(json_object_get(b, "gpu_kernels")) && !json_array_size(json_object_get(b, "gpu_util")))
-		return 0;
-	ps = pr_panelset_new();
-	pr_gpu_panels_add(ps, run);
-	pr_perf_panels_add(ps, run);
-	f = (struct gfig){ ps, idp, err, 0 };
-	pr_strbuf_addstr(sb, "<h3>GPU");
-	if (json_is_string(json_object_get(g, "device_type"))) {
-		pr_strbuf_addstr(sb, " (");
-		esc(sb, pr_mstr(g, "device_type"));
-		pr_strbuf_addstr(sb, ")");
-	}
-	pr_strbuf_addstr(sb, "</h3>\n");
-	gpu_util_table(sb, run);
-	gpu_kernels_table(sb, run);
-	if (json_is_object(gb))
-		gpu_breakdown_tables(sb, gb, &f);
-	if (json_is_object(g))
-		gpu_link_tables(sb, g, &f);
-	if (json_is_object(s))
-		step_breakdown_table(sb, s, &f);
-	if (json_is_object(json_object_get(run, "perf_model")))
-		perf_model_tables(sb, json_object_get(run, "perf_model"), &f);
-	collectives_table(sb, run);
-	cupti_ranges_table(sb, run);
-	pr_panelset_free(ps);
-	return f.rc;
-}
-
-/* ---- critical path (an_critpath.c) ---- */
-
-static const char *const cp_keys[] = { "cpu_op",	  "launch",
-				       "kernel_compute", "kernel_communication",
-				       "kernel_memory",	  "sync",
-				       "idle" };
-static const char *const cp_labels[] = { "CPU ops",		  "launch",
-					 "kernels: compute",	  "kernels: communication",
-					 "kernels: memory",	  "sync",
-					 "idle" };
-static const char *const cp_colors[] = { "cpu_exec", "runtime", "compute", "communication",
-					 "memory",   "host_wait", "idle" };
-
-/* One stacked bar per analysed step (the first 40): each class's share of the step's path. */
-static int critpath_bar(struct pr_strbuf *sb, const json_t *cp, const char *idp,
-			struct pr_error *err)
-{
-	const json_t *st = json_object_get(cp, "steps"), *v;
-	size_t n = json_array_size(st), i, k, nk = PR_ARRAY_SIZE(cp_keys);
-	struct pr_panelset *ps;
-	struct pr_chart_bar_group *g;
-	struct pr_chart_bars *b;
-	struct pr_chart *c;
-	const char **cat;
-	char svgp[48];
-	int rc;
-	if (!n)
-		return 0;
-	if (n > PR_GPU_PANEL_MAX_STEPS)
-		n = PR_GPU_PANEL_MAX_STEPS;
-	ps = pr_panelset_new();
-	cat = pr_panelset_alloc(ps, n, sizeof(*cat));
-	g = pr_panelset_alloc(ps, nk, sizeof(*g));
-	for (k = 0; k < nk; k++) {
-		g[k].label = cp_labels[k];
-		g[k].rgb = pr_gpu_color(cp_colors[k]);
-		g[k].values = pr_panelset_alloc(ps, n, sizeof(double));
-	}
-	json_array_foreach(st, i, v)
-	{
-		const json_t *comp = json_object_get(v, "composition_ns");
-		double len = pr_mnum(v, "length_ns");
-		if (i == n)
-			break;
-		cat[i] = pr_panelset_strdup(ps, pr_mstr(v, "name"));
-		for (k = 0; k < nk; k++) {
-			double x = pr_mnum(comp, cp_keys[k]);
-			((double *)g[k].values)[i] = len > 0 ? 100 * x / len : 0;
-		}
-	}
-	b = pr_panelset_alloc(ps, 1, sizeof(*b));
-	*b = (struct pr_chart_bars){ cat, n, g, nk, 1, 0, 1, 0 };
-	c = pr_panelset_add(ps, "critical_path", "Critical path by class, per step");
-	c->bars = b;
-	c->x_label = "Share of the step's path";
-	c->x_unit = "%";
-	c->y_label = json_array_size(st) > n ? "Step (the first 40)" : "Step";
-	c->legend_title = "On the path";
-	snprintf(svgp, sizeof(svgp), "%sc", idp);
-	rc = html_panel(sb, ps, 0, idp, svgp, err);
-	pr_panelset_free(ps);
-	return rc;
-}
-
-/* A top list of the path (ops or kernels): name, time on the path, share. */
-static void critpath_top(struct pr_strbuf *sb, const json_t *l, const char *what, int kernels)
-{
-	static const char *const h[] = { "Name", "#On the path", "#Share %", NULL };
-	static const char *const hk[] = { "Name", "Class", "#On the path", "#Share %", NULL };
-	pr_label_t *lab;
-	const json_t *v;
-	size_t i, n = json_array_size(l);
-	if (!n)
-		return;
-	pr_strbuf_addf(sb, "<h4>%s on the critical path</h4>\n", what);
-	lab = pr_html_name_column(l, "name", n);
-	pr_html_table_begin(sb, kernels ? hk : h);
-	json_array_foreach(l, i, v)
-	{
-		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
-		if (kernels)
-			tdt(sb, pr_mstr(v, "class"));
-		tdn(sb, pr_mnum(v, "ns"), "ns");
-		tdpct(sb, v, "share", 1);
-		pr_strbuf_addstr(sb, "</tr>\n");
-	}
-	free(lab);
-	table_end(sb, n, n);
-}
-
-/*
- * The "Critical path" section: the composition of the analysed steps' paths
- * (a table, and a stacked bar per step), then the ops and kernels on them.
- */
-static int critpath_section(struct pr_strbuf *sb, const json_t *run, const char *idp,
-			    struct pr_error *err)
-{
-	static const char *const h[] = { "On the path", "#Time", "#Share %", NULL };
-	const json_t *cp = json_object_get(run, "critical_path");
-	const json_t *comp = json_object_get(cp, "composition_ns");
-	double len = pr_mnum(cp, "length_ns");
-	char a[40];
-	size_t k;
-	if (!json_is_object(cp))
-		return 0;
-	pr_strbuf_addstr(sb, "<h3>Critical path</h3>\n<p>");
-	if (!strcmp(pr_mstr(cp, "scope"), "steps"))
-		pr_strbuf_addf(sb, "%lld step%s analysed", pr_mll(cp, "steps_analysed"),
-			       pr_mll(cp, "steps_analysed") == 1 ? "" : "s");
-	else
-		pr_strbuf_addstr(sb, "The whole trace (it has no steps)");
-	pr_fmt_duration(len, a, sizeof(a));
-	pr_strbuf_addf(sb, ", %s on the path%s: at each point, the dependency it waited for "
-			   "(CPU op order, launches, stream order, synchronisations).",
-		       a, pr_mll(cp, "steps_analysed") == 1 ? "" : "s");
-	if (pr_mll(cp, "steps_over_budget") > 0 && strcmp(pr_mstr(cp, "scope"), "steps"))
-		pr_strbuf_addf(sb, " No path: the trace is past the budget of %lld events.",
-			       pr_mll(cp, "events_budget"));
-	else if (pr_mll(cp, "steps_over_budget") > 0)
-		pr_strbuf_addf(sb, " %lld step%s left out: over the budget of %lld events.",
-			       pr_mll(cp, "steps_over_budget"),
-			       pr_mll(cp, "steps_over_budget") == 1 ? "" : "s",
-			       pr_mll(cp, "events_budget"));
-	pr_strbuf_addstr(sb, "</p>\n");
-	if (critpath_bar(sb, cp, idp, err))
-		return -1;
-	pr_html_table_begin(sb, h);
-	for (k = 0; k < PR_ARRAY_SIZE(cp_keys); k++) {
-		double v = pr_mnum(comp, cp_keys[k]);
-		pr_strbuf_addstr(sb, "<tr>");
-		tdt(sb, cp_labels[k]);
-		tdn(sb, v, "ns");
-		tdf(sb, len > 0 ? 100 * v / len : NAN, 1);
-		pr_strbuf_addstr(sb, "</tr>\n");
-	}
-	table_end(sb, PR_ARRAY_SIZE(cp_keys), PR_ARRAY_SIZE(cp_keys));
-	critpath_top(sb, json_object_get(cp, "top_ops"), "Ops", 0);
-	critpath_top(sb, json_object_get(cp, "top_kernels"), "Kernels", 1);
-	return 0;
-}
-
 /* format, extent, findings: what the navigation and a folded section say of a run */
 static void run_brief(struct pr_strbuf *sb, const json_t *run)
 {
@@ -1940,9 +907,9 @@ static void run_brief(struct pr_strbuf *sb, const json_t *run)
 		high += !strcmp(pr_mstr(r, "severity"), "high");
 	pr_fmt_x(run, pr_mnum(json_object_get(run, "clock"), "duration_ns"), a, sizeof(a));
 	pr_strbuf_addstr(sb, "<span class=\"brief\">");
-	esc(sb, pr_mstr(run, "format"));
+	pr_html_esc(sb, pr_mstr(run, "format"));
 	pr_strbuf_addstr(sb, " &middot; ");
-	esc(sb, a);
+	pr_html_esc(sb, a);
 	pr_strbuf_addf(sb, " &middot; %zu finding%s", json_array_size(recs), json_array_size(recs) == 1 ? "" : "s");
 	if (high)
 		pr_strbuf_addf(sb, " (%zu high)", high);
@@ -1964,9 +931,9 @@ static void runs_nav(struct pr_strbuf *sb, const json_t *const *runs, char *cons
 					     : "");
 	for (i = 0; i < n; i++) {
 		pr_strbuf_addf(sb, "<li><a href=\"#run-%lld\" title=\"", pr_mll(runs[i], "id"));
-		esc(sb, pr_mstr(runs[i], "source"));
+		pr_html_esc(sb, pr_mstr(runs[i], "source"));
 		pr_strbuf_addf(sb, "\"><span class=\"no\">%lld</span>", pr_mll(runs[i], "id"));
-		esc(sb, names[i]);
+		pr_html_esc(sb, names[i]);
 		pr_strbuf_addstr(sb, "</a> ");
 		run_brief(sb, runs[i]);
 		pr_strbuf_addstr(sb, "</li>");
@@ -2158,14 +1125,14 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, con
 		pr_strbuf_addf(sb, "<details class=\"run\" id=\"run-%lld\"%s><summary><h2>", pr_mll(run, "id"),
 			       nruns <= PR_HTML_RUNS_OPEN ? " open" : "");
 		pr_strbuf_addf(sb, "Run %lld: ", pr_mll(run, "id"));
-		esc(sb, name);
+		pr_html_esc(sb, name);
 		pr_strbuf_addstr(sb, "</h2> ");
 		run_brief(sb, run);
 		pr_strbuf_addstr(sb, "</summary>\n");
 	} else {
 		pr_strbuf_addf(sb, "<section class=\"run\" id=\"run-%lld\"><h2>", pr_mll(run, "id"));
 		pr_strbuf_addf(sb, "Run %lld: ", pr_mll(run, "id"));
-		esc(sb, name);
+		pr_html_esc(sb, name);
 		pr_strbuf_addstr(sb, "</h2>\n");
 	}
 	metadata(sb, run);
@@ -2199,7 +1166,8 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, con
 	{
 		char idp[32];
 		snprintf(idp, sizeof(idp), "r%zu-", runi);
-		if (gpu_section(sb, run, idp, err) || critpath_section(sb, run, idp, err))
+		if (pr_html_gpu_section(sb, run, idp, err) ||
+		    pr_html_critpath_section(sb, run, idp, err))
 			return -1;
 	}
 	spans_table(sb, run);
@@ -2218,8 +1186,8 @@ int pr_html_page(const char *title, const char *subtitle, const char *body, stru
 	struct pr_strbuf sb = PR_STRBUF_INIT, t = PR_STRBUF_INIT, s = PR_STRBUF_INIT;
 	const char *p = pr_tpl_report_html;
 	int rc;
-	esc(&t, title);
-	esc(&s, subtitle);
+	pr_html_esc(&t, title);
+	pr_html_esc(&s, subtitle);
 	while (*p) {
 		const char *q = strstr(p, "{{");
 		const char *e = q ? strstr(q, "}}") : NULL;
@@ -2305,481 +1273,3 @@ int pr_html_report(const json_t *model, json_t *const *runs, size_t nruns, struc
 	return rc;
 }
 
-/* ---- archive index ---- */
-
-/* The memory a run is read for: physical, then device, then GPU, else its largest (not sys.). */
-static const json_t *primary_peak(const json_t *run)
-{
-	static const char *const prefer[] = { "mem.rss", "dev.mem.allocated", "gpu.mem.used", "dev.mem.total",
-					      "heap.used" };
-	const json_t *pk, *best = NULL;
-	size_t i, k;
-	for (k = 0; k < PR_ARRAY_SIZE(prefer) && !best; k++)
-		json_array_foreach(json_object_get(run, "peaks"), i, pk)
-			if (!strcmp(pr_mstr(pk, "series"), prefer[k]) &&
-			    (!best || pr_mnum(pk, "value") > pr_mnum(best, "value")))
-				best = pk;
-	json_array_foreach(json_object_get(run, "peaks"), i, pk)
-		if (!best && strncmp(pr_mstr(pk, "series"), "sys.", 4))
-			best = pk;
-	return best;
-}
-
-static double throughput(const json_t *run, const char **what)
-{
-	json_t *t = json_object_get(run, "throughput");
-	if (json_is_number(json_object_get(json_object_get(t, "tokens"), "tokens_per_s"))) {
-		*what = "tokens/s";
-		return pr_mnum(json_object_get(t, "tokens"), "tokens_per_s");
-	}
-	if (json_is_object(json_object_get(t, "blocks"))) {
-		*what = "FPS";
-		return pr_mnum(json_object_get(t, "blocks"), "fps");
-	}
-	if (json_is_object(json_object_get(t, "steps"))) {
-		*what = "steps/s";
-		return pr_mnum(json_object_get(t, "steps"), "per_s");
-	}
-	*what = "";
-	return NAN;
-}
-
-/* The numbers the index trends: one chart per metric (and its series or unit) and kind of run. */
-enum { T_PEAK, T_STEP, T_THROUGHPUT, T_DURATION, T_METRICS };
-static const char *const trend_name[T_METRICS] = { "Peak memory", "Step time p50", "Throughput", "Duration" };
-
-/* Metric m of run: its value, its unit and what tells its kind apart (a series, a rate). 0 when absent. */
-static int trend_value(const json_t *run, int m, double *v, const char **unit, char *sub, size_t n)
-{
-	const json_t *clock = json_object_get(run, "clock");
-	*sub = 0;
-	*unit = "ns";
-	if (m == T_PEAK) {
-		const json_t *pk = primary_peak(run);
-		if (!pk)
-			return 0;
-		snprintf(sub, n, "%s%s%s", pr_mstr(pk, "series"), *pr_mstr(pk, "device") ? " " : "",
-			 pr_mstr(pk, "device"));
-		*unit = "bytes";
-		*v = pr_mnum(pk, "value");
-	} else if (m == T_STEP) {
-		*v = pr_mnum(json_object_get(json_object_get(run, "throughput"), "steps"), "p50_ns");
-	} else if (m == T_THROUGHPUT) {
-		*v = throughput(run, unit);
-		snprintf(sub, n, "%s", *unit);
-	} else {
-		/* a time extent only: not massif's instructions or bytes, not a synthetic clock */
-		if (pr_run_x_unit(run) || json_is_true(json_object_get(clock, "synthetic")))
-			return 0;
-		*v = pr_mnum(clock, "duration_ns");
-	}
-	return isfinite(*v);
-}
-
-/* A run's kind for the trends: its format and collector ("chrome / torch.profiler"). */
-static void run_kind(const json_t *run, char *buf, size_t n)
-{
-	snprintf(buf, n, "%s / %s", pr_mstr(run, "format"),
-		 *pr_mstr(run, "collector") ? pr_mstr(run, "collector") : "-");
-}
-
-static int trend(struct pr_strbuf *sb, const char *title, const char *ylabel, const char *unit,
-		 const double *x, const double *y, size_t n, size_t idx,
-		 const struct pr_chart_vline *vl, size_t nvl, struct pr_error *err)
-{
-	struct pr_chart_line l = { ylabel, 0x2E86AB, x, y, n, 2.5, 0.1, 0, PR_LINE_LINEAR, 0 };
-	struct pr_chart c;
-	struct pr_output out;
-	const char *data;
-	size_t len;
-	char prefix[32];
-	int rc = 0;
-	memset(&c, 0, sizeof(c));
-	c.title = title;
-	c.x_label = "Run (# in the table)";
-	c.x_unit = "";
-	c.y_label = ylabel;
-	c.y_unit = unit;
-	c.lines = &l;
-	c.nlines = 1;
-	c.vlines = vl;
-	c.nvlines = nvl;
-	c.width = 1200;
-	c.height = 320;
-	c.legend = PR_LEGEND_NONE;
-	pr_output_init_memory(&out);
-	if (pr_chart_render(&c, PR_GFX_SVG, &out, err) || pr_output_close(&out, err)) {
-		pr_output_release(&out);
-		return -1;
-	}
-	data = pr_output_data(&out, &len);
-	snprintf(prefix, sizeof(prefix), "t%zu-", idx);
-	pr_strbuf_addf(sb, "<figure id=\"trend-%zu\" aria-label=\"", idx);
-	esc(sb, title);
-	pr_strbuf_addstr(sb, "\">");
-	pr_html_inline_svg(sb, data, len, prefix);
-	if (pr_panel_data(&c, sb, err) < 0)
-		rc = -1;
-	pr_strbuf_addstr(sb, "</figure>\n");
-	pr_output_release(&out);
-	return rc;
-}
-
-#define TREND_CHANGES_MAX 500
-
-/* A trend's value as the change list writes it. */
-static void trend_fmt(double v, int metric, char *buf, size_t n)
-{
-	if (metric == T_PEAK)
-		pr_fmt_bytes(v, buf, n);
-	else if (metric == T_THROUGHPUT)
-		snprintf(buf, n, "%.4g", v);
-	else
-		pr_fmt_duration(v, buf, n);
-}
-
-/*
- * The change points of a trend (y[0..n) in table order, ridx their rows): E-Divisive means
- * (analyze/changes.h, as `profreport changes`), marked on the chart by dashed lines between the
- * two runs (*vl, *nvl) and listed under it, each run linked to its page.
- */
-static void trend_changes(struct pr_strbuf *sb, const struct pr_html_index_row *rows,
-			  const size_t *ridx, const double *x, const double *y, size_t n,
-			  int metric, struct pr_chart_vline **vl, size_t *nvl)
-{
-	struct pr_changes_opts o = PR_CHANGES_OPTS_INIT;
-	struct pr_change *c = NULL;
-	size_t nc, k, side;
-	*vl = NULL;
-	*nvl = 0;
-	/* O(n^2) per permutation: past TREND_CHANGES_MAX runs the page leaves it to `changes` */
-	if (n > TREND_CHANGES_MAX) {
-		pr_strbuf_addf(sb,
-			       "<p class=\"capped\">%zu runs: change points are not searched on "
-			       "the page past %d (<code>profreport changes</code> does).</p>\n",
-			       n, TREND_CHANGES_MAX);
-		return;
-	}
-	nc = pr_changes_detect(y, n, &o, &c);
-	if (!nc) {
-		free(c);
-		return;
-	}
-	*vl = pr_xcalloc(nc, sizeof(**vl));
-	pr_strbuf_addstr(sb, "<ul class=\"trend-changes\">\n");
-	for (k = 0; k < nc; k++) {
-		char b[64], a[64];
-		(*vl)[k].x = (x[c[k].at - 1] + x[c[k].at]) / 2;
-		(*vl)[k].rgb = 0xC0392B;
-		(*vl)[k].dashed = 1;
-		pr_strbuf_addstr(sb, "<li>Change point ");
-		for (side = 0; side < 2; side++) {
-			size_t r = ridx[c[k].at - 1 + side];
-			pr_strbuf_addf(sb, "%s<a href=\"", side ? " and " : "between ");
-			esc(sb, rows[r].href);
-			pr_strbuf_addf(sb, "\">#%zu ", r + 1);
-			esc(sb, pr_mstr(rows[r].run, "label"));
-			pr_strbuf_addstr(sb, "</a>");
-		}
-		if (c[k].kind == PR_CHANGE_SHIFT) {
-			trend_fmt(c[k].before, metric, b, sizeof(b));
-			trend_fmt(c[k].after, metric, a, sizeof(a));
-			pr_strbuf_addf(sb, ": median %s &rarr; %s", b, a);
-			if (isfinite(c[k].change))
-				pr_strbuf_addf(sb, " (%+.1f %%)", c[k].change * 100);
-		} else {
-			pr_strbuf_addstr(sb, ": the spread changes");
-		}
-		pr_strbuf_addf(sb, ", p = %.3f</li>\n", c[k].p);
-		*nvl = k + 1;
-	}
-	pr_strbuf_addstr(sb, "</ul>\n");
-	free(c);
-}
-
-struct trend_key {
-	char kind[300], sub[200];
-	int metric;
-	const char *unit;
-};
-
-static int cmp_trend_key(const void *a, const void *b)
-{
-	const struct trend_key *x = a, *y = b;
-	int c = strcmp(x->kind, y->kind);
-	if (c)
-		return c;
-	if (x->metric != y->metric)
-		return x->metric < y->metric ? -1 : 1;
-	return strcmp(x->sub, y->sub);
-}
-
-/*
- * The trends: runs of one kind (format and collector) and one metric (the
- * peak of one series, a throughput in one unit) on one chart, x = the run's
- * row in the table (time order); only where at least two runs have it.
- */
-static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, size_t n, struct pr_error *err)
-{
-	struct trend_key *keys = pr_xcalloc(n * T_METRICS + 1, sizeof(*keys)), k;
-	double *x = pr_xcalloc(n + 1, sizeof(double)), *y = pr_xcalloc(n + 1, sizeof(double)), v;
-	size_t *ridx = pr_xcalloc(n + 1, sizeof(*ridx));
-	size_t nk = 0, i, j, charts = 0, single = 0;
-	int m, rc = 0;
-	for (i = 0; i < n; i++)
-		for (m = 0; m < T_METRICS; m++)
-			if (trend_value(rows[i].run, m, &v, &keys[nk].unit, keys[nk].sub, sizeof(keys[nk].sub))) {
-				run_kind(rows[i].run, keys[nk].kind, sizeof(keys[nk].kind));
-				keys[nk++].metric = m;
-			}
-	qsort(keys, nk, sizeof(*keys), cmp_trend_key);
-	pr_strbuf_addstr(
-		sb,
-		"<h3>Trends across runs</h3>\n<p class=\"meta\">One chart per metric and "
-		"kind of run (format / collector): runs of different kinds, or peaks of different "
-		"series, are never on one line. x is the run's # in the table below (time "
-		"order). Dashed lines mark change points (E-Divisive means, as <code>"
-		"profreport changes</code>), listed under their chart.</p>\n");
-	for (i = 0; i < nk && !rc; i = j) {
-		char title[800], ylabel[300];
-		size_t cnt = 0, r;
-		for (j = i; j < nk && !cmp_trend_key(&keys[i], &keys[j]); j++)
-			;
-		if (j - i < 2) {
-			single++;
-			continue;
-		}
-		k = keys[i];
-		for (r = 0; r < n; r++) {
-			struct trend_key t;
-			run_kind(rows[r].run, t.kind, sizeof(t.kind));
-			if (strcmp(t.kind, k.kind) ||
-			    !trend_value(rows[r].run, k.metric, &v, &t.unit, t.sub, sizeof(t.sub)) ||
-			    strcmp(t.sub, k.sub))
-				continue;
-			x[cnt] = (double)(r + 1);
-			ridx[cnt] = r;
-			y[cnt++] = v;
-		}
-		snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", trend_name[k.metric], *k.sub ? " (" : "", k.sub,
-			 *k.sub ? ")" : "");
-		snprintf(title, sizeof(title), "%s | %s | %zu runs", ylabel, k.kind, cnt);
-		/* the axis says the metric, the title which series or rate and which kind */
-		{
-			struct pr_strbuf list = PR_STRBUF_INIT;
-			struct pr_chart_vline *vl;
-			size_t nvl;
-			trend_changes(&list, rows, ridx, x, y, cnt, k.metric, &vl, &nvl);
-			rc = trend(sb, title,
-				   k.metric == T_THROUGHPUT ? k.sub : trend_name[k.metric],
-				   k.metric == T_THROUGHPUT ? "" : k.unit, x, y, cnt, charts++, vl,
-				   nvl, err);
-			if (list.len)
-				pr_strbuf_add(sb, list.buf, list.len);
-			pr_strbuf_release(&list);
-			free(vl);
-		}
-	}
-	if (!rc && single)
-		pr_strbuf_addf(sb, "<p class=\"capped\">%zu metric%s of a kind with a single run: no trend.</p>\n",
-			       single, single == 1 ? "" : "s");
-	free(keys);
-	free(x);
-	free(y);
-	free(ridx);
-	return rc;
-}
-
-/*
- * The index's Source cell: the directories every source shares become one
- * ELLIPSIS, so what tells two runs apart shows first; a rest still too long
- * keeps its first directory (where sources differ) and its file name.
- */
-static void source_td(struct pr_strbuf *sb, const char *src, size_t common)
-{
-	struct pr_strbuf shown = PR_STRBUF_INIT;
-	const char *rest = src + common, *slash = strchr(rest, '/'), *last = strrchr(rest, '/');
-	if (common)
-		pr_strbuf_addstr(&shown, ELLIPSIS "/");
-	if (strlen(rest) > PR_HTML_NAME_SHOWN && slash && last > slash) {
-		pr_strbuf_add(&shown, rest, (size_t)(slash - rest) + 1);
-		pr_strbuf_addstr(&shown, ELLIPSIS);
-		pr_strbuf_addstr(&shown, last);
-	} else {
-		pr_strbuf_addstr(&shown, rest);
-	}
-	if (common || strlen(src) > PR_HTML_NAME_SHOWN)
-		pr_html_td_shown(sb, src, shown.buf);
-	else
-		pr_html_td(sb, src);
-	pr_strbuf_release(&shown);
-}
-
-/* The length of the directories (up to a '/') that every run's source starts with. */
-static size_t common_dirs(const struct pr_html_index_row *rows, size_t n)
-{
-	const char *first = n ? pr_mstr(rows[0].run, "source") : "";
-	size_t len = strlen(first), i, k;
-	if (n < 2)
-		return 0;
-	for (i = 1; i < n; i++) {
-		const char *s = pr_mstr(rows[i].run, "source");
-		for (k = 0; k < len && s[k] == first[k]; k++)
-			;
-		len = k;
-	}
-	while (len > 0 && first[len - 1] != '/')
-		len--;
-	return len;
-}
-
-int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_output *out,
-		  struct pr_error *err)
-{
-	return pr_html_index_note(rows, n, NULL, out, err);
-}
-
-int pr_html_index_note(const struct pr_html_index_row *rows, size_t n, const char *note,
-		       struct pr_output *out, struct pr_error *err)
-{
-	return pr_html_index_part(rows, n, 0, NULL, 1, note, out, err);
-}
-
-static size_t min_z(size_t a, size_t b)
-{
-	return a < b ? a : b;
-}
-
-/* The links between the pages of an index split in parts (PR_HTML_INDEX_ROWS runs each). */
-static void index_parts_nav(struct pr_strbuf *sb, size_t n, size_t part,
-			    const char *const *parts, size_t nparts)
-{
-	size_t k;
-	pr_strbuf_addf(sb,
-		       "<nav class=\"index-parts\" aria-label=\"index pages\"><p class=\"meta\">"
-		       "Runs %zu-%zu of %zu (%zu a page):", part * PR_HTML_INDEX_ROWS + 1,
-		       min_z(n, (part + 1) * PR_HTML_INDEX_ROWS), n, PR_HTML_INDEX_ROWS);
-	for (k = 0; k < nparts; k++) {
-		size_t lo = k * PR_HTML_INDEX_ROWS + 1, hi = min_z(n, (k + 1) * PR_HTML_INDEX_ROWS);
-		if (k == part) {
-			pr_strbuf_addf(sb, " <strong>%zu-%zu</strong>", lo, hi);
-			continue;
-		}
-		pr_strbuf_addstr(sb, " <a href=\"");
-		esc(sb, parts[k]);
-		pr_strbuf_addf(sb, "\">%zu-%zu</a>", lo, hi);
-	}
-	pr_strbuf_addstr(sb, "</p></nav>\n");
-}
-
-/* A run's --meta labels, "key=value" in key order (the model's), in one cell. */
-static void meta_td(struct pr_strbuf *sb, const json_t *meta)
-{
-	const char *k;
-	const json_t *v;
-	int first = 1;
-	pr_strbuf_addstr(sb, "<td class=\"labels\">");
-	json_object_foreach((json_t *)meta, k, v) {
-		if (!json_is_string(v))
-			continue;
-		if (!first)
-			pr_strbuf_addstr(sb, " ");
-		first = 0;
-		esc(sb, k);
-		pr_strbuf_addch(sb, '=');
-		esc(sb, json_string_value(v));
-	}
-	pr_strbuf_addstr(sb, "</td>");
-}
-
-int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t part,
-		       const char *const *parts, size_t nparts, const char *note,
-		       struct pr_output *out, struct pr_error *err)
-{
-	static const char *const h[] = { "#", "Run", "Kind", "Source", "Start (UTC)", "#Duration",
-					 "#Peak memory", "Series", "#Step p50", "#Throughput", "Unit",
-					 "#Recommendations", NULL };
-	/* with the runs' --meta labels (commit, branch, ...) after the run's name */
-	static const char *const hl[] = { "#", "Run", "Labels", "Kind", "Source", "Start (UTC)",
-					  "#Duration", "#Peak memory", "Series", "#Step p50",
-					  "#Throughput", "Unit", "#Recommendations", NULL };
-	int labels = 0;
-	struct pr_strbuf body = PR_STRBUF_INIT;
-	const json_t **list = pr_xcalloc(n + 1, sizeof(*list));
-	char title[64], **names, kind[300], sub[96];
-	size_t i, common = common_dirs(rows, n), lo = part * PR_HTML_INDEX_ROWS;
-	size_t hi = min_z(n, lo + PR_HTML_INDEX_ROWS);
-	int rc = 0;
-	if (nparts < 2)
-		hi = n;
-	for (i = 0; i < n; i++)
-		list[i] = rows[i].run;
-	names = pr_html_run_names(list, n);
-	pr_strbuf_addstr(&body, "<section class=\"run\"><h2>Runs</h2>\n");
-	if (note) {
-		pr_strbuf_addstr(&body, "<p class=\"meta archive-note\">");
-		esc(&body, note);
-		pr_strbuf_addstr(&body, "</p>\n");
-	}
-	if (part == 0) { /* the trends of every run first, on the first page: where it changed */
-		size_t before = body.len;
-		rc = trends(&body, rows, n, err);
-		if (body.len > before)
-			pr_strbuf_addstr(&body, "<h3>Every run</h3>\n");
-	}
-	if (nparts > 1)
-		index_parts_nav(&body, n, part, parts, nparts);
-	for (i = 0; i < n && !labels; i++)
-		labels = json_object_size(json_object_get(rows[i].run, "meta")) > 0;
-	pr_strbuf_addstr(&body, "<div class=\"scroll\">");
-	pr_html_table_begin(&body, labels ? hl : h);
-	for (i = lo; i < hi; i++) {
-		const json_t *r = rows[i].run, *pk = primary_peak(r);
-		json_t *clock = json_object_get(r, "clock");
-		const char *unit;
-		double thr = throughput(r, &unit);
-		pr_strbuf_addf(&body, "<tr id=\"row-%zu\"><td class=\"n\" data-v=\"%zu\">%zu</td><td class=\"name\"><a href=\"",
-			       i + 1, i + 1, i + 1);
-		esc(&body, rows[i].href);
-		pr_strbuf_addstr(&body, "\">");
-		esc(&body, names[i]);
-		pr_strbuf_addstr(&body, "</a></td>");
-		if (labels)
-			meta_td(&body, json_object_get(r, "meta"));
-		run_kind(r, kind, sizeof(kind));
-		pr_html_td(&body, kind);
-		source_td(&body, pr_mstr(r, "source"), common);
-		if (json_is_number(json_object_get(clock, "epoch_start_ns"))) {
-			/* a date to read, the Unix seconds to sort by */
-			char when[64];
-			pr_fmt_utc(pr_mnum(clock, "epoch_start_ns"), when, sizeof(when));
-			pr_strbuf_addf(&body, "<td class=\"n\" data-v=\"%.17g\">%s</td>",
-				       pr_mnum(clock, "epoch_start_ns") / 1e9, when);
-		} else {
-			pr_html_td(&body, "-");
-		}
-		tdn(&body, pr_mnum(clock, "duration_ns"), "ns");
-		tdn(&body, pk ? pr_mnum(pk, "value") : NAN, "bytes");
-		pr_html_td(&body, pk ? pr_mstr(pk, "series") : "");
-		tdn(&body, pr_mnum(json_object_get(json_object_get(r, "throughput"), "steps"), "p50_ns"), "ns");
-		tdf(&body, thr, 3);
-		pr_html_td(&body, unit);
-		tdf(&body, (double)json_array_size(json_object_get(r, "recommendations")), 0);
-		pr_strbuf_addstr(&body, "</tr>\n");
-	}
-	table_end(&body, hi - lo, hi - lo);
-	pr_strbuf_addstr(&body, "</div>\n");
-	pr_strbuf_addstr(&body, "</section>\n");
-	snprintf(title, sizeof(title), "profreport: %zu archived runs", n);
-	if (nparts > 1)
-		snprintf(sub, sizeof(sub), "Index of the reports in this directory: runs %zu-%zu",
-			 lo + 1, hi);
-	else
-		snprintf(sub, sizeof(sub), "Index of the reports in this directory");
-	if (!rc)
-		rc = pr_html_page(title, sub, body.buf, out, err);
-	pr_strbuf_release(&body);
-	pr_html_run_names_free(names, n);
-	free(list);
-	return rc;
-}

@@ -23,8 +23,7 @@
 #include "base/output.h"
 #include "base/error.h"
 #include "render/elide.h"
-
-#define PR_HTML_ROWS 200
+#include "render/html_util.h"
 
 /* The report of the given run objects of the model (runs NULL = every run). */
 int pr_html_report(const json_t *model, json_t *const *runs, size_t nruns, struct pr_output *out,
@@ -85,40 +84,4 @@ int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_outp
  */
 int pr_html_page(const char *title, const char *subtitle, const char *body, struct pr_output *out,
 		 struct pr_error *err);
-/* Appends an SVG document (from pr_chart_render) inline: the XML prolog dropped, ids prefixed. */
-struct pr_strbuf;
-void pr_html_inline_svg(struct pr_strbuf *sb, const char *svg, size_t len, const char *prefix);
-
-/*
- * Appends the panels of ps as inline SVG figures (ids "<idprefix><name>",
- * SVG ids prefixed per panel) under a "Panels" heading, and frees ps.
- */
-struct pr_panelset;
-
-/* Sortable tables: heads end with NULL; a head starting with '#' is a numeric column. */
-void pr_html_table_begin(struct pr_strbuf *sb, const char *const *heads);
-/* Closes the table; when rows were capped, says so and where all of them are. */
-void pr_html_table_end(struct pr_strbuf *sb, size_t shown, size_t total, const char *all_in);
-/* Names longer than this many bytes are cut in the middle in their cell (full name on hover and copy). */
-#define PR_HTML_NAME_SHOWN 72
-/*
- * A text cell (escaped) showing text's display name (render/names.h: a
- * mangled name demangled, a C++ signature without return type and argument
- * list, at most PR_HTML_NAME_SHOWN bytes); when that differs from text, the
- * full text is the title (hover) and data-full (copy, filter, sort).
- */
-void pr_html_td(struct pr_strbuf *sb, const char *text);
-/* A name cell showing `shown` (a label of pr_html_name_column) for `full`, title/data-full as
- * above. */
-void pr_html_td_shown(struct pr_strbuf *sb, const char *full, const char *shown);
-/*
- * The labels of a table's name column, so that two different names never
- * show alike (pr_name_column over the string at key of the first max items,
- * PR_HTML_NAME_SHOWN wide); free() the result. Use with pr_html_td_shown.
- */
-pr_label_t *pr_html_name_column(const json_t *items, const char *key, size_t max);
-
-int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idprefix,
-		   struct pr_error *err) PR_MUST_CHECK;
-
 #endif

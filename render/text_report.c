@@ -19,20 +19,11 @@
 #include "render/panels.h"
 #include "render/elide.h"
 #include "render/names.h"
+#include "render/tables.h"
 #include "render/units.h"
 #include "base/strbuf.h"
 
 #define W 80
-
-/* A span kind in at most 8 columns. */
-static const char *kind_label(const char *kind)
-{
-	if (!strcmp(kind, "gpu_annotation"))
-		return "gpu ann";
-	if (!strcmp(kind, "cpu_annotation"))
-		return "cpu ann";
-	return kind;
-}
 
 /* A trace's name shown in at most w bytes (names.h: demangled, no return type or arguments). */
 static const char *name_fit(const char *full, size_t w, char *buf, size_t n)
@@ -127,6 +118,85 @@ static void emit(FILE *out, const char *fmt, ...)
 	while (buf[lead] == ' ')
 		lead++;
 	wrap(out, buf + lead, lead, lead + 4);
+}
+
+/*
+ * A table described in render/tables.h: its console columns (con_pos order) under a heading
+ * line, one row per item (the first con_rows), VALUE columns without a unit of their own in
+ * unit; after(out, item), when not NULL, prints what follows a row.
+ */
+static void text_table(FILE *out, const struct pr_table *t, const json_t *items, const char *unit,
+		       void (*after)(FILE *, const json_t *))
+{
+	const struct pr_table_col *col[PR_TABLE_COLS];
+	size_t n = json_array_size(items), nc = 0, i, c;
+	struct pr_strbuf line = PR_STRBUF_INIT;
+	pr_label_t *lab = NULL;
+	const json_t *v;
+	int pos;
+	char a[64];
+	if (t->con_rows && t->con_rows < n)
+		n = t->con_rows;
+	for (pos = 1; nc < PR_TABLE_COLS; pos++) {
+		for (c = 0; c < t->ncols && t->cols[c].con_pos != pos; c++)
+			;
+		if (c == t->ncols)
+			break;
+		col[nc++] = &t->cols[c];
+		if (t->cols[c].kind == PR_COL_NAME && !lab)
+			lab = column_of(items, t->cols[c].key, (size_t)t->cols[c].con_width, n);
+	}
+	pr_strbuf_addstr(&line, " ");
+	for (c = 0; c < nc; c++) /* names and texts left-aligned, numbers right-aligned */
+		pr_strbuf_addf(&line, col[c]->kind <= PR_COL_TEXT ? " %-*s" : " %*s",
+			       col[c]->con_width, col[c]->con_head);
+	while (line.len && line.buf[line.len - 1] == ' ') /* no trailing blanks */
+		line.buf[--line.len] = '\0';
+	fprintf(out, "%s\n", line.buf);
+	for (i = 0; i < n; i++) {
+		v = json_array_get(items, i);
+		pr_strbuf_reset(&line);
+		pr_strbuf_addstr(&line, " ");
+		for (c = 0; c < nc; c++) {
+			const struct pr_table_col *k = col[c];
+			const char *s = pr_mstr(v, k->key);
+			int w = k->con_width;
+			if (k->con_label && (k->kind == PR_COL_LABEL || k->kind == PR_COL_TEXT))
+				s = k->con_label(s);
+			switch (k->kind) {
+			case PR_COL_NAME:
+				pr_strbuf_addf(&line, " %-*s", w, lab[i]);
+				break;
+			case PR_COL_LABEL: /* cut: at most w bytes */
+				if (k->con_cut)
+					pr_strbuf_addf(&line, " %-*.*s", w, w, s);
+				else
+					pr_strbuf_addf(&line, " %-*s", w, s);
+				break;
+			case PR_COL_TEXT: /* cut: elided at its end */
+				if (k->con_cut)
+					s = pr_elide_end(s, (size_t)w, a, sizeof(a));
+				pr_strbuf_addf(&line, " %-*s", w, s);
+				break;
+			case PR_COL_COUNT:
+				pr_strbuf_addf(&line, " %*.0f", w, pr_table_num(k, v));
+				break;
+			case PR_COL_VALUE:
+				val(pr_table_num(k, v), pr_table_unit(k, unit), a, sizeof(a));
+				pr_strbuf_addf(&line, " %*s", w, a);
+				break;
+			case PR_COL_SHARE:
+				pr_strbuf_addf(&line, " %*.*f%%", w - 1, k->prec,
+					       pr_table_num(k, v) * 100);
+				break;
+			}
+		}
+		emit(out, "%s", line.buf);
+		if (after)
+			after(out, v);
+	}
+	pr_strbuf_release(&line);
+	free(lab);
 }
 
 /* The user's labels of the run (--meta), keys sorted: "meta commit=abc, branch=main". */
@@ -947,9 +1017,8 @@ static void gpu(const json_t *run, FILE *out)
 	const json_t *sb = json_object_get(run, "step_breakdown");
 	const json_t *r = json_object_get(gb, "rank"), *idle = json_object_get(gb, "idle");
 	const json_t *ov = json_object_get(gb, "overlap"), *k = json_object_get(gb, "kernels");
-	const json_t *l = json_object_get(g, "launches"), *v;
+	const json_t *l = json_object_get(g, "launches");
 	char a[40], b[40], c[40], d[40], e[64];
-	size_t i, n;
 	if (!json_is_object(g) && !json_is_object(gb) && !json_is_object(sb))
 		return;
 	if (json_is_string(json_object_get(g, "device_type")))
@@ -975,34 +1044,10 @@ static void gpu(const json_t *run, FILE *out)
 			emit(out, "  comm/compute overlap: no communication kernels");
 	}
 	gpu_scopes(json_object_get(gb, "scopes"), out);
-	n = json_array_size(json_object_get(k, "top"));
-	if (n) {
-		pr_label_t *lab = column_of(json_object_get(k, "top"), "name", 42, 5);
-		fprintf(out, "  %-42s %6s %10s %10s %6s\n", "top GPU ops", "count", "total", "mean", "share");
-		json_array_foreach(json_object_get(k, "top"), i, v)
-		{
-			if (i == 5)
-				break;
-			emit(out, "  %-42s %6.0f %10s %10s %5.1f%%", lab[i], pr_mnum(v, "count"),
-			     secs(pr_mnum(v, "total_ns"), a, sizeof(a)), secs(pr_mnum(v, "mean_ns"), b, sizeof(b)),
-			     pct(v, "share"));
-		}
-		free(lab);
-	}
-	json_array_foreach(json_object_get(k, "memory_ops"), i, v)
-	{
-		if (!i)
-			fprintf(out, "  %-20s %6s %10s %12s %12s\n", "memcpy/memset", "count", "time", "bytes",
-				"bandwidth");
-		snprintf(c, sizeof(c), "-");
-		snprintf(d, sizeof(d), "-");
-		if (pr_mnum(v, "sized_count") > 0)
-			pr_fmt_bytes(pr_mnum(v, "bytes"), c, sizeof(c));
-		if (json_is_number(json_object_get(v, "bandwidth_Bps")))
-			pr_fmt_rate(pr_mnum(v, "bandwidth_Bps"), d, sizeof(d));
-		emit(out, "  %-20s %6.0f %10s %12s %12s", pr_elide_end(pr_mstr(v, "direction"), 20, e, sizeof(e)),
-		     pr_mnum(v, "count"), secs(pr_mnum(v, "time_ns"), a, sizeof(a)), c, d);
-	}
+	if (json_array_size(json_object_get(k, "top")))
+		text_table(out, &pr_table_gpu_ops, json_object_get(k, "top"), NULL, NULL);
+	if (json_array_size(json_object_get(k, "memory_ops")))
+		text_table(out, &pr_table_memory_ops, json_object_get(k, "memory_ops"), NULL, NULL);
 	if (json_is_object(l)) {
 		const json_t *lat = json_object_get(l, "latency"), *oh = json_object_get(l, "overhead");
 		if (json_is_object(lat))
@@ -1038,11 +1083,11 @@ static void gpu(const json_t *run, FILE *out)
 /* The critical path (an_critpath.c): its length, what it is made of, what is on it most. */
 static void critical_path(const json_t *run, FILE *out)
 {
-	const json_t *cp = json_object_get(run, "critical_path"), *c, *v;
+	const json_t *cp = json_object_get(run, "critical_path"), *c;
 	static const char *const lists[2] = { "top_ops", "top_kernels" };
 	char a[40];
 	double len;
-	size_t i, k;
+	size_t k;
 	if (!json_is_object(cp))
 		return;
 	c = json_object_get(cp, "composition_ns");
@@ -1072,19 +1117,9 @@ static void critical_path(const json_t *run, FILE *out)
 	     100 * pr_mnum(c, "kernel_memory") / len);
 	for (k = 0; k < 2; k++) {
 		const json_t *l = json_object_get(cp, lists[k]);
-		pr_label_t *lab = column_of(l, "name", 50, 5);
-		json_array_foreach(l, i, v)
-		{
-			if (i == 5)
-				break;
-			if (!i)
-				fprintf(out, "  %-50s %10s %6s\n",
-					k ? "kernels on the path" : "ops on the path", "time",
-					"share");
-			emit(out, "  %-50s %10s %5.1f%%", lab[i],
-			     secs(pr_mnum(v, "ns"), a, sizeof(a)), 100 * pr_mnum(v, "share"));
-		}
-		free(lab);
+		if (json_array_size(l))
+			text_table(out, k ? &pr_table_critpath_kernels : &pr_table_critpath_ops, l,
+				   NULL, NULL);
 	}
 }
 
@@ -1151,52 +1186,22 @@ static void perf_model(const json_t *run, FILE *out)
 	free(lab);
 }
 
-/* A collective's layer in 7 columns: the CPU annotation, c10d op, GPU annotation or NCCL kernel of one call. */
-static const char *layer_label(const char *layer)
+/* Under a collective's row: its op, dtype and group (nccl-tests' bus bandwidth factor). */
+static void collective_op(FILE *out, const json_t *v)
 {
-	if (!strcmp(layer, "cpu_annotation"))
-		return "cpu ann";
-	if (!strcmp(layer, "cpu_op"))
-		return "cpu op";
-	if (!strcmp(layer, "gpu_annotation"))
-		return "gpu ann";
-	if (!strcmp(layer, "gpu_kernel"))
-		return "kernel";
-	return *layer ? layer : "-";
+	if (json_is_string(json_object_get(v, "op")))
+		emit(out, "    %s, %s, group of %.0f; busbw = algbw x %s", pr_mstr(v, "op"),
+		     pr_mstr(v, "dtype"), pr_mnum(v, "group_size"), pr_mstr(v, "busbw_factor"));
 }
 
 /* Collectives: time, bytes per call and nccl-tests' algbw/busbw where the spans carry sizes. */
 static void collectives(const json_t *run, FILE *out)
 {
-	json_t *items = json_object_get(json_object_get(run, "collectives"), "items"), *v;
-	char a[32], b[32], c[32], d[32];
-	pr_label_t *lab;
-	size_t i;
+	json_t *items = json_object_get(json_object_get(run, "collectives"), "items");
 	if (!json_array_size(items))
 		return;
 	heading(out, "Collectives (bandwidth includes waiting for the other ranks)");
-	lab = column_of(items, "name", 19, (size_t)-1);
-	fprintf(out, "  %-19s %-7s %5s %10s %10s %10s %10s\n", "name", "layer", "calls", "time",
-		"per call", "algbw", "busbw");
-	json_array_foreach(items, i, v)
-	{
-		pr_fmt_duration(pr_mnum(v, "time_ns"), a, sizeof(a));
-		pr_fmt_bytes(pr_mnum(v, "bytes_per_call"), b, sizeof(b));
-		snprintf(c, sizeof(c), "-");
-		snprintf(d, sizeof(d), "-");
-		if (json_is_number(json_object_get(v, "busbw_Bps"))) {
-			pr_fmt_rate(pr_mnum(v, "algbw_Bps"), c, sizeof(c));
-			pr_fmt_rate(pr_mnum(v, "busbw_Bps"), d, sizeof(d));
-		} else {
-			snprintf(b, sizeof(b), "-");
-		}
-		emit(out, "  %-19s %-7s %5.0f %10s %10s %10s %10s", lab[i], layer_label(pr_mstr(v, "layer")),
-		     pr_mnum(v, "calls"), a, b, c, d);
-		if (json_is_string(json_object_get(v, "op")))
-			emit(out, "    %s, %s, group of %.0f; busbw = algbw x %s", pr_mstr(v, "op"),
-			     pr_mstr(v, "dtype"), pr_mnum(v, "group_size"), pr_mstr(v, "busbw_factor"));
-	}
-	free(lab);
+	text_table(out, &pr_table_collectives, items, NULL, collective_op);
 }
 
 /*
@@ -1248,11 +1253,8 @@ static void cupti_ranges(const json_t *run, FILE *out)
 
 static void top_spans(const json_t *run, FILE *out)
 {
-	json_t *top = json_object_get(json_object_get(run, "bottlenecks"), "top_self"), *v;
+	json_t *top = json_object_get(json_object_get(run, "bottlenecks"), "top_self");
 	const char *u = pr_run_span_unit(run);
-	char a[32], c[32], d[32];
-	pr_label_t *lab;
-	size_t i;
 	if (!json_array_size(top))
 		return;
 	/* spans.unit: bytes for DHAT's byte-weighted sites, never printed as a time */
@@ -1265,18 +1267,7 @@ static void top_spans(const json_t *run, FILE *out)
 	if (*pr_mstr(json_object_get(run, "spans"), "event"))
 		emit(out, "  (perf event %s only: each event weighs its own unit, never summed)",
 		     pr_mstr(json_object_get(run, "spans"), "event"));
-	fprintf(out, "  %-29s %6s %10s %10s %10s %s\n", "name", "count", "self", "total", "mean",
-		"kind");
-	lab = column_of(top, "name", 29, (size_t)-1);
-	json_array_foreach(top, i, v)
-	{
-		val(pr_mnum(v, "self_ns"), u, a, sizeof(a));
-		val(pr_mnum(v, "total_ns"), u, c, sizeof(c));
-		val(pr_mnum(v, "mean_ns"), u, d, sizeof(d));
-		emit(out, "  %-29s %6.0f %10s %10s %10s %.8s", lab[i], pr_mnum(v, "count"), a, c, d,
-		     kind_label(pr_mstr(v, "kind")));
-	}
-	free(lab);
+	text_table(out, &pr_table_spans, top, u, NULL);
 }
 
 static void bottlenecks(const json_t *run, FILE *out)

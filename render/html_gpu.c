@@ -1,0 +1,779 @@
+/*
+ * html_gpu.c - the GPU part of a run's page (html_gpu.h): HTA's breakdowns,
+ * the CPU-GPU link, TensorBoard's steps, the perf model, collectives, the
+ * CUPTI range profiler and the critical path. Split from html_report.c
+ * (issue 31); its cells and panels come from html_util.c.
+ */
+#include "render/html_gpu.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/model.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "render/gpu_panel.h"
+#include "render/html_util.h"
+#include "render/names.h"
+#include "render/panels.h"
+#include "render/panelset.h"
+#include "render/perf_panel.h"
+#include "render/tables.h"
+#include "render/units.h"
+
+/* ---- GPU: HTA's breakdowns, the CPU-GPU link, TensorBoard's steps, collectives ---- */
+
+/* A short text cell (a type, a layer): never broken inside a word, unlike a name. */
+static void tdt(struct pr_strbuf *sb, const char *text)
+{
+	pr_strbuf_addstr(sb, "<td>");
+	pr_html_esc(sb, text);
+	pr_strbuf_addstr(sb, "</td>");
+}
+
+/* A share (0..1) as a percent cell with `prec` decimals; absent stays "-". */
+static void tdpct(struct pr_strbuf *sb, const json_t *o, const char *key, int prec)
+{
+	json_t *v = json_object_get(o, key);
+	pr_html_tdf(sb, json_is_number(v) ? json_number_value(v) * 100 : NAN, prec);
+}
+
+/* One row of the temporal breakdown: the rank's or a stream's shares. */
+static void temporal_row(struct pr_strbuf *sb, const char *scope, const json_t *o, const json_t *idle)
+{
+	pr_strbuf_addstr(sb, "<tr>");
+	pr_html_td(sb, scope);
+	pr_html_tdn(sb, pr_mnum(o, "span_ns"), "ns");
+	tdpct(sb, o, "busy_share", 2);
+	tdpct(sb, o, "compute_share", 1);
+	tdpct(sb, o, "communication_share", 1);
+	tdpct(sb, o, "memory_share", 1);
+	tdpct(sb, o, "idle_share", 1);
+	tdpct(sb, idle, "host_wait_share", 1);
+	tdpct(sb, idle, "kernel_wait_share", 1);
+	tdpct(sb, idle, "other_share", 1);
+	pr_strbuf_addstr(sb, "</tr>\n");
+}
+
+/* The GPU panels of a run and where rendering them failed (the first error wins). */
+struct gfig {
+	const struct pr_panelset *ps;
+	const char *idp;
+	struct pr_error *err;
+	int rc;
+};
+
+static void gpu_figures(struct pr_strbuf *sb, struct gfig *f, const char *name);
+static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gfig *f);
+
+#define FEW_ROWS 4 /* rows a GPU table says better without a chart of the same numbers */
+
+/* gpu_breakdown.scopes side by side: TraceLens's gpu_timeline per scope (issue 28). */
+static void gpu_scopes_table(struct pr_strbuf *sb, const json_t *sc)
+{
+	static const char *const th[] = { "Scope",	   "#GPU ops",	    "#Total",
+					  "#Busy",	   "#Busy %",	    "#Computation",
+					  "#Exposed comm", "#Exposed memcpy", "#Idle",
+					  NULL };
+	static const char *const names[] = { "all", "linked", "steps" };
+	static const char *const what[] = { "all: every GPU op",
+					    "linked: launched by a traced runtime call",
+					    "steps: launched inside a ProfilerStep" };
+	size_t i, n = 0;
+	if (!json_is_object(sc))
+		return;
+	pr_strbuf_addstr(sb, "<h4>GPU time by scope (TraceLens's gpu_timeline)</h4>\n<p>Each "
+			     "number names its scope: <em>all</em> counts every GPU op (the HTA "
+			     "breakdown above), <em>linked</em> only those a traced CPU call "
+			     "launched (TraceLens's default), <em>steps</em> those launched inside "
+			     "a ProfilerStep. Memsets count as computation here.</p>\n");
+	pr_html_table_begin(sb, th);
+	for (i = 0; i < PR_ARRAY_SIZE(names); i++) {
+		const json_t *v = json_object_get(sc, names[i]);
+		if (!json_is_object(v))
+			continue;
+		pr_strbuf_addstr(sb, "<tr>");
+		tdt(sb, what[i]);
+		pr_html_tdf(sb, pr_mnum(v, "ops"), 0);
+		pr_html_tdn(sb, pr_mnum(v, "total_ns"), "ns");
+		pr_html_tdn(sb, pr_mnum(v, "busy_ns"), "ns");
+		tdpct(sb, v, "busy_share", 2);
+		pr_html_tdn(sb, pr_mnum(v, "computation_ns"), "ns");
+		pr_html_tdn(sb, pr_mnum(v, "exposed_comm_ns"), "ns");
+		pr_html_tdn(sb, pr_mnum(v, "exposed_memcpy_ns"), "ns");
+		pr_html_tdn(sb, pr_mnum(v, "idle_ns"), "ns");
+		pr_strbuf_addstr(sb, "</tr>\n");
+		n++;
+	}
+	pr_html_model_table_end(sb, n, n);
+}
+
+static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct gfig *f)
+{
+	static const char *const th[] = { "Scope", "#Span", "#Busy %", "#Compute %", "#Communication %",
+					  "#Memory %", "#Idle %", "#Idle: host wait %", "#Idle: kernel wait %",
+					  "#Idle: other %", NULL };
+	const json_t *r = json_object_get(gb, "rank"), *ov = json_object_get(gb, "overlap");
+	const json_t *k = json_object_get(gb, "kernels"), *v;
+	char a[64], b[64];
+	size_t i, n;
+	pr_strbuf_addstr(sb, "<h4>Temporal breakdown (HTA)</h4>\n<p>");
+	if (json_is_number(json_object_get(r, "busy_share")))
+		pr_strbuf_addf(sb, "GPU busy %.2f%% of %s (scope all: first to last GPU op). ",
+			       pr_mnum(r, "busy_share") * 100,
+			       pr_html_fmt_val(pr_mnum(r, "span_ns"), "ns", a, sizeof(a)));
+	if (json_is_number(json_object_get(ov, "share")))
+		pr_strbuf_addf(sb, "Comm/compute overlap %.1f%% of %s of communication kernels.",
+			       pr_mnum(ov, "share") * 100,
+			       pr_html_fmt_val(pr_mnum(ov, "communication_ns"), "ns", b,
+					       sizeof(b)));
+	else if (json_is_object(ov))
+		pr_strbuf_addstr(sb, "Comm/compute overlap: no communication kernels.");
+	pr_strbuf_addstr(sb, "</p>\n");
+	gpu_figures(sb, f, "gpu_temporal");
+	gpu_figures(sb, f, "gpu_overlap");
+	pr_html_table_begin(sb, th);
+	temporal_row(sb, "rank (all streams)", r, json_object_get(gb, "idle"));
+	n = 1;
+	json_array_foreach(json_object_get(gb, "streams"), i, v)
+	{
+		if (n >= PR_HTML_ROWS)
+			break;
+		pr_stream_label(pr_mstr(v, "device"), pr_mstr(v, "stream"), a, sizeof(a));
+		temporal_row(sb, a, v, json_object_get(v, "idle"));
+		n++;
+	}
+	pr_html_model_table_end(sb, n, 1 + json_array_size(json_object_get(gb, "streams")));
+	gpu_scopes_table(sb, json_object_get(gb, "scopes"));
+	kernel_types_table(sb, gb, f);
+	n = json_array_size(json_object_get(k, "top"));
+	if (n) {
+		pr_strbuf_addstr(sb, "<h4>Top GPU ops by total time</h4>\n");
+		if (n > FEW_ROWS)
+			gpu_figures(sb, f, "gpu_top_kernels");
+		pr_html_table(sb, &pr_table_gpu_ops, json_object_get(k, "top"), NULL);
+	}
+	n = json_array_size(json_object_get(k, "memory_ops"));
+	if (n) {
+		pr_strbuf_addstr(sb, "<h4>Memcpy / memset by direction</h4>\n");
+		pr_html_table(sb, &pr_table_memory_ops, json_object_get(k, "memory_ops"), NULL);
+	}
+}
+
+static void launch_row(struct pr_strbuf *sb, const char *what, const json_t *o)
+{
+	pr_strbuf_addstr(sb, "<tr>");
+	pr_html_td(sb, what);
+	pr_html_tdn(sb, pr_mnum(o, "p50_ns"), "ns");
+	pr_html_tdn(sb, pr_mnum(o, "p95_ns"), "ns");
+	pr_html_tdn(sb, pr_mnum(o, "mean_ns"), "ns");
+	pr_html_tdn(sb, pr_mnum(o, "min_ns"), "ns");
+	pr_html_tdn(sb, pr_mnum(o, "max_ns"), "ns");
+	pr_strbuf_addstr(sb, "</tr>\n");
+}
+
+/* HTA's kernel launch statistics: the summary, the ops with most delay, the outliers. */
+static void launch_delay_tables(struct pr_strbuf *sb, const json_t *ld)
+{
+	static const char *const oh[] = { "Op", "#Launches", "#Delay total", "#Delay mean",
+					  "#Delay max", "#Latency mean", "Activity with most delay",
+					  NULL };
+	static const char *const xh[] = { "Activity", "Call", "Op", "#Start", "#CPU", "#GPU",
+					  "#Delay", NULL };
+	const json_t *v, *k, *ops = json_object_get(ld, "by_op");
+	const json_t *out = json_object_get(ld, "outliers");
+	const json_t *more = json_object_get(ld, "by_op_more");
+	char a[40], b[40], c[40], d[40], e[40], f[40];
+	size_t i, n = 0;
+	if (!json_is_object(ld))
+		return;
+	pr_strbuf_addstr(sb, "<h4>Launch delays (HTA's kernel launch statistics)</h4>\n<p>");
+	pr_html_fmt_val(pr_mnum(ld, "delay_mean_ns"), "ns", a, sizeof(a));
+	pr_html_fmt_val(pr_mnum(ld, "delay_max_ns"), "ns", b, sizeof(b));
+	pr_html_fmt_val(pr_mnum(ld, "cpu_duration_mean_ns"), "ns", c, sizeof(c));
+	pr_html_fmt_val(pr_mnum(ld, "gpu_duration_mean_ns"), "ns", d, sizeof(d));
+	pr_html_fmt_val(pr_mnum(ld, "delay_cutoff_ns"), "ns", e, sizeof(e));
+	pr_html_fmt_val(pr_mnum(ld, "runtime_cutoff_ns"), "ns", f, sizeof(f));
+	pr_strbuf_addf(sb,
+		       "%lld launches: delay (activity start - call end, at least 0) mean %s, "
+		       "max %s; CPU duration mean %s, GPU duration mean %s. %lld delays over %s, "
+		       "%lld calls over %s, %lld short kernels (GPU shorter than its call).</p>\n",
+		       pr_mll(ld, "launches"), a, b, c, d, pr_mll(ld, "delay_outliers"), e,
+		       pr_mll(ld, "runtime_outliers"), f, pr_mll(ld, "short_kernels"));
+	if (json_array_size(ops)) {
+		/* names shown by the column rule: two different names never print alike */
+		size_t nops = json_array_size(ops);
+		pr_label_t *lab = pr_html_name_column(ops, "name", nops);
+		pr_label_t *klab = pr_xcalloc(nops, sizeof(*klab));
+		const char **kn = pr_xcalloc(nops, sizeof(*kn));
+		json_array_foreach(ops, i, v)
+			kn[i] = pr_mstr(json_array_get(json_object_get(v, "kernels"), 0), "name");
+		pr_name_column(klab, kn, nops, PR_HTML_NAME_SHOWN);
+		pr_html_table_begin(sb, oh);
+		json_array_foreach(ops, i, v) {
+			pr_strbuf_addstr(sb, "<tr>");
+			pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
+			pr_html_tdf(sb, pr_mnum(v, "activities"), 0);
+			pr_html_tdn(sb, pr_mnum(v, "delay_total_ns"), "ns");
+			pr_html_tdn(sb, pr_mnum(v, "delay_mean_ns"), "ns");
+			pr_html_tdn(sb, pr_mnum(v, "delay_max_ns"), "ns");
+			pr_html_tdn(sb, pr_mnum(v, "latency_mean_ns"), "ns");
+			k = json_array_get(json_object_get(v, "kernels"), 0);
+			pr_html_td_shown(sb, pr_mstr(k, "name"), klab[i]);
+			pr_strbuf_addstr(sb, "</tr>\n");
+			n++;
+		}
+		pr_html_model_table_end(sb, n,
+			  n + (size_t)(pr_mll(more, "names") > 0 ? pr_mll(more, "names") : 0));
+		free(lab);
+		free(klab);
+		free(kn);
+	}
+	if (json_array_size(out)) {
+		size_t nout = json_array_size(out);
+		pr_label_t *ln = pr_html_name_column(out, "name", nout);
+		pr_label_t *lc = pr_html_name_column(out, "call", nout);
+		pr_label_t *lo = pr_html_name_column(out, "op", nout);
+		n = 0;
+		pr_html_table_begin(sb, xh);
+		json_array_foreach(out, i, v) {
+			pr_strbuf_addstr(sb, "<tr>");
+			pr_html_td_shown(sb, pr_mstr(v, "name"), ln[i]);
+			pr_html_td_shown(sb, pr_mstr(v, "call"), lc[i]);
+			pr_html_td_shown(sb, pr_mstr(v, "op"), lo[i]);
+			pr_html_tdn(sb, pr_mnum(v, "t_ns"), "ns");
+			pr_html_tdn(sb, pr_mnum(v, "cpu_ns"), "ns");
+			pr_html_tdn(sb, pr_mnum(v, "gpu_ns"), "ns");
+			pr_html_tdn(sb, pr_mnum(v, "delay_ns"), "ns");
+			pr_strbuf_addstr(sb, "</tr>\n");
+			n++;
+		}
+		pr_html_model_table_end(sb, n, (size_t)pr_mll(ld, "delay_outliers"));
+		free(ln);
+		free(lc);
+		free(lo);
+	}
+}
+
+static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g, struct gfig *f)
+{
+	static const char *const lh[] = { "Measure", "#p50", "#p95", "#Mean", "#Min", "#Max", NULL };
+	static const char *const qh[] = { "Device", "Stream", "#Activities", "#Busy", "#Queue mean",
+					  "#Queue mean (HTA)", "#Queue max", "#Time at max", NULL };
+	const json_t *l = json_object_get(g, "launches"), *v;
+	size_t i, n = 0, total;
+	if (json_is_object(l)) {
+		pr_strbuf_addf(sb, "<h4>Launches</h4>\n<p>%lld of %lld activities linked to their runtime call.</p>\n",
+			       pr_mll(l, "linked"), pr_mll(l, "activities"));
+		pr_html_table_begin(sb, lh);
+		launch_row(sb, "latency (activity start - call start)", json_object_get(l, "latency"));
+		launch_row(sb, "CPU overhead (call duration)", json_object_get(l, "overhead"));
+		pr_html_model_table_end(sb, 2, 2);
+	}
+	launch_delay_tables(sb, json_object_get(g, "launch_delays"));
+	total = json_array_size(json_object_get(json_object_get(g, "streams"), "items"));
+	if (!total)
+		return;
+	pr_strbuf_addstr(sb, "<h4>Queue length per stream</h4>\n");
+	gpu_figures(sb, f, "gpu_queue");
+	pr_html_table_begin(sb, qh);
+	json_array_foreach(json_object_get(json_object_get(g, "streams"), "items"), i, v)
+	{
+		const json_t *q = json_object_get(v, "queue");
+		if (n >= PR_HTML_ROWS)
+			break;
+		pr_strbuf_addstr(sb, "<tr>");
+		pr_html_td(sb, pr_mstr(v, "device"));
+		pr_html_td(sb, pr_mstr(v, "stream"));
+		pr_html_tdf(sb, pr_mnum(v, "activities"), 0);
+		pr_html_tdn(sb, pr_mnum(v, "busy_ns"), "ns");
+		pr_html_tdf(sb, json_is_object(q) ? pr_mnum(q, "mean") : NAN, 2);
+		pr_html_tdf(sb, json_is_object(q) ? pr_mnum(q, "sample_mean") : NAN, 2);
+		pr_html_tdf(sb, json_is_object(q) ? pr_mnum(q, "max") : NAN, 0);
+		pr_html_tdn(sb, json_is_object(q) ? pr_mnum(q, "at_max_ns") : NAN, "ns");
+		pr_strbuf_addstr(sb, "</tr>\n");
+		n++;
+	}
+	pr_html_model_table_end(sb, n, total);
+}
+
+/* One step's categories as shares of its duration. */
+static void step_row(struct pr_strbuf *sb, const char *name, const json_t *o, const json_t *util)
+{
+	static const char *const keys[] = { "kernel_ns", "memcpy_ns", "memset_ns", "communication_ns",
+					    "runtime_ns", "dataloader_ns", "cpu_exec_ns", "other_ns" };
+	double dur = pr_mnum(o, "dur_ns");
+	size_t j;
+	pr_strbuf_addstr(sb, "<tr>");
+	pr_html_td(sb, name);
+	pr_html_tdn(sb, dur, "ns");
+	for (j = 0; j < PR_ARRAY_SIZE(keys); j++)
+		pr_html_tdf(sb, dur > 0 ? 100 * pr_mnum(o, keys[j]) / dur : NAN, 1);
+	pr_html_tdf(sb, json_is_number(util) ? json_number_value(util) * 100 : NAN, 1);
+	pr_strbuf_addstr(sb, "</tr>\n");
+}
+
+static void step_breakdown_table(struct pr_strbuf *sb, const json_t *s, struct gfig *f)
+{
+	static const char *const h[] = { "Step", "#Duration", "#Kernel %", "#Memcpy %", "#Memset %",
+					 "#Communication %", "#Runtime %", "#DataLoader %", "#CPU Exec %",
+					 "#Other %", "#GPU util %", NULL };
+	const json_t *v;
+	size_t i, n = 0, total;
+	total = json_array_size(json_object_get(s, "steps"));
+	pr_strbuf_addstr(sb, "<h4>Step breakdown (TensorBoard)</h4>\n");
+	gpu_figures(sb, f, "gpu_steps");
+	pr_html_table_begin(sb, h);
+	step_row(sb, "average", json_object_get(s, "average"), json_object_get(s, "gpu_utilization"));
+	json_array_foreach(json_object_get(s, "steps"), i, v)
+	{
+		if (n + 1 >= PR_HTML_ROWS)
+			break;
+		step_row(sb, pr_mstr(v, "name"), v, json_object_get(v, "gpu_util"));
+		n++;
+	}
+	if (pr_mll(s, "steps_more") > 0)
+		total += (size_t)pr_mll(s, "steps_more");
+	pr_html_model_table_end(sb, n + 1, total + 1);
+}
+
+static void collectives_table(struct pr_strbuf *sb, const json_t *run)
+{
+	const json_t *items = json_object_get(json_object_get(run, "collectives"), "items");
+	if (!json_array_size(items))
+		return;
+	pr_strbuf_addstr(sb, "<h4>Collectives (bandwidth includes waiting for the other ranks)</h4>\n");
+	pr_html_table(sb, &pr_table_collectives, items, NULL);
+}
+
+/* The GPU kernels' busy share of their active range, gaps and chunks (nsys's rules), as `summary`. */
+static void gpu_kernels_table(struct pr_strbuf *sb, const json_t *run)
+{
+	static const char *const h[] = { "#Active range", "#Busy", "#Busy %", "#Gaps > 500 ms", "#Longest gap",
+					 "#Chunks", "#Chunks < 50 % busy", NULL };
+	const json_t *gk = json_object_get(json_object_get(run, "bottlenecks"), "gpu_kernels");
+	if (!json_is_object(gk))
+		return;
+	pr_strbuf_addstr(sb, "<h4>GPU kernels (busy time over the active range)</h4>\n");
+	pr_html_table_begin(sb, h);
+	pr_strbuf_addstr(sb, "<tr>");
+	pr_html_tdn(sb, pr_mnum(gk, "active_ns"), "ns");
+	pr_html_tdn(sb, pr_mnum(gk, "busy_ns"), "ns");
+	pr_html_tdf(sb, json_is_number(json_object_get(gk, "idle_share")) ? (1 - pr_mnum(gk, "idle_share")) * 100 : NAN, 1);
+	pr_html_tdf(sb, pr_mnum(gk, "gaps_over_500ms"), 0);
+	pr_html_tdn(sb, pr_mnum(gk, "max_gap_ns"), "ns");
+	pr_html_tdf(sb, pr_mnum(gk, "chunks"), 0);
+	pr_html_tdf(sb, pr_mnum(gk, "chunks_under_50pct"), 0);
+	pr_strbuf_addstr(sb, "</tr>\n");
+	pr_html_model_table_end(sb, 1, 1);
+}
+
+/* Sampled GPU utilisation per device (nvidia-smi, Diffulex), as `summary`'s "GPU utilisation". */
+static void gpu_util_table(struct pr_strbuf *sb, const json_t *run)
+{
+	static const char *const h[] = { "Device", "#Samples", "#Mean %", "#Max %", "#Idle (0 %) samples %", NULL };
+	const json_t *items = json_object_get(json_object_get(run, "bottlenecks"), "gpu_util"), *v;
+	size_t i, n = json_array_size(items);
+	if (!n)
+		return;
+	pr_strbuf_addstr(sb, "<h4>GPU utilisation (sampled)</h4>\n");
+	pr_html_table_begin(sb, h);
+	json_array_foreach(items, i, v)
+	{
+		pr_strbuf_addstr(sb, "<tr>");
+		tdt(sb, pr_mstr(v, "device"));
+		pr_html_tdf(sb, pr_mnum(v, "samples"), 0);
+		pr_html_tdf(sb, pr_mnum(v, "mean_pct"), 1);
+		pr_html_tdf(sb, pr_mnum(v, "max_pct"), 1);
+		tdpct(sb, v, "idle_share", 1);
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	pr_html_model_table_end(sb, n, n);
+}
+
+/* GPU op time by type (compute / communication / memory) and communication kernels by library. */
+static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gfig *f)
+{
+	static const char *const h[] = { "Type", "#Count", "#Time", "#Share %", NULL };
+	static const char *const lh[] = { "Library", "#Count", "#Time", NULL };
+	const json_t *k = json_object_get(gb, "kernels"), *v;
+	size_t i, n = json_array_size(json_object_get(k, "by_type"));
+	if (n) {
+		pr_strbuf_addstr(sb, "<h4>GPU op time by type</h4>\n");
+		/* a few types: the table says them, a chart would say them again */
+		if (n > FEW_ROWS)
+			gpu_figures(sb, f, "gpu_kernel_types");
+		pr_html_table_begin(sb, h);
+		size_t shown = 0;
+		json_array_foreach(json_object_get(k, "by_type"), i, v)
+		{
+			if (!(pr_mnum(v, "count") > 0))
+				continue; /* a type the run has none of: nothing to say */
+			pr_strbuf_addstr(sb, "<tr>");
+			tdt(sb, pr_mstr(v, "type"));
+			pr_html_tdf(sb, pr_mnum(v, "count"), 0);
+			pr_html_tdn(sb, pr_mnum(v, "time_ns"), "ns");
+			tdpct(sb, v, "share", 1);
+			pr_strbuf_addstr(sb, "</tr>\n");
+			shown++;
+		}
+		pr_html_model_table_end(sb, shown, shown);
+	}
+	n = json_array_size(json_object_get(k, "communication"));
+	if (n) {
+		pr_strbuf_addstr(sb, "<h4>Communication kernels by library</h4>\n");
+		pr_html_table_begin(sb, lh);
+		json_array_foreach(json_object_get(k, "communication"), i, v)
+		{
+			pr_strbuf_addstr(sb, "<tr>");
+			tdt(sb, pr_mstr(v, "library"));
+			pr_html_tdf(sb, pr_mnum(v, "count"), 0);
+			pr_html_tdn(sb, pr_mnum(v, "time_ns"), "ns");
+			pr_strbuf_addstr(sb, "</tr>\n");
+		}
+		pr_html_model_table_end(sb, n, n);
+	}
+}
+
+/* The GPU panels named `name` (and `name`-2, ...), inline; a failure is kept in f->rc. */
+static void gpu_figures(struct pr_strbuf *sb, struct gfig *f, const char *name)
+{
+	size_t i, len = strlen(name);
+	char svgp[48];
+	snprintf(svgp, sizeof(svgp), "%sg", f->idp);
+	for (i = 0; i < pr_panelset_count(f->ps) && !f->rc; i++) {
+		const char *pn = pr_panelset_name(f->ps, i);
+		if (strncmp(pn, name, len) || (pn[len] && pn[len] != '-'))
+			continue;
+		f->rc = pr_html_panel(sb, f->ps, i, f->idp, svgp, f->err);
+	}
+}
+
+/* ---- the perf model (perf_model, docs/analysis.md) ---- */
+
+static void pm_peaks_line(struct pr_strbuf *sb, const json_t *pm)
+{
+	const json_t *dev = json_object_get(pm, "device"), *roof = json_object_get(pm, "roofline");
+	const json_t *pk = json_object_get(dev, "peak_tflops"), *v;
+	const char *k;
+	int first = 1;
+	pr_strbuf_addstr(sb, "<p>Device ");
+	pr_html_esc(sb, *pr_mstr(dev, "name") ? pr_mstr(dev, "name") : "unknown");
+	if (!json_is_object(roof)) {
+		pr_strbuf_addstr(sb, ": not in the table of peaks (no % of peak).</p>\n");
+		return;
+	}
+	pr_strbuf_addstr(sb, " = ");
+	pr_html_esc(sb, pr_mstr(dev, "model"));
+	pr_strbuf_addstr(sb, ": peak TFLOP/s ");
+	json_object_foreach((json_t *)pk, k, v)
+	{
+		if (!json_is_number(v))
+			continue;
+		pr_strbuf_addf(sb, "%s%s %.4g", first ? "" : ", ", k, json_number_value(v));
+		first = 0;
+	}
+	pr_strbuf_addf(sb, "; memory %.4g TB/s. Roofline: %s, ridge %.4g FLOP/byte.</p>\n",
+		       pr_mnum(dev, "hbm_tbps"), pr_mstr(roof, "dtype"),
+		       pr_mnum(roof, "ridge_flop_per_byte"));
+}
+
+static void perf_model_tables(struct pr_strbuf *sb, const json_t *pm, struct gfig *f)
+{
+	static const char *const ch[] = { "Category", "#Ops",	  "#Activities", "#Device time",
+					  "#Share %", "#FLOPs",	  "#Bytes",	 "#TFLOP/s",
+					  "#TB/s",    NULL };
+	static const char *const th[] = { "TraceLens category", "#Ops", "#Device time", NULL };
+	static const char *const gh[] = { "Op", "Input Dims", "Category", "dtype", "#Calls",
+					  "#Device time", "#TFLOP/s", "#% of peak", "#TB/s",
+					  "#% of bandwidth", "#FLOP/byte", NULL };
+	const json_t *v, *groups = json_object_get(pm, "groups");
+	size_t i, n = 0;
+	pr_label_t *lab, *dlab;
+	pr_strbuf_addstr(sb, "<h4>Perf model: op categories, FLOPs, bytes, roofline</h4>\n<p>");
+	pr_html_esc(sb, pr_mstr(pm, "scope"));
+	pr_strbuf_addf(sb, ": %lld activities linked, %lld not (left out).</p>\n",
+		       pr_mll(pm, "linked_activities"), pr_mll(pm, "unlinked_activities"));
+	pm_peaks_line(sb, pm);
+	pr_html_table_begin(sb, ch);
+	json_array_foreach(json_object_get(pm, "categories"), i, v)
+	{
+		pr_strbuf_addstr(sb, "<tr>");
+		pr_html_td(sb, pr_mstr(v, "category"));
+		pr_html_tdf(sb, pr_mnum(v, "ops"), 0);
+		pr_html_tdf(sb, pr_mnum(v, "activities"), 0);
+		pr_html_tdn(sb, pr_mnum(v, "device_ns"), "ns");
+		pr_html_tdf(sb, pr_mnum(v, "pct"), 2);
+		pr_html_tdf(sb, pr_mnum(v, "flops"), -1);
+		pr_html_tdn(sb, pr_mnum(v, "bytes"), "bytes");
+		pr_html_tdf(sb, pr_mnum(v, "tflops"), 3);
+		pr_html_tdf(sb, pr_mnum(v, "tbps"), 3);
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	pr_html_model_table_end(sb, i, i);
+	pr_html_table_begin(sb, th);
+	json_array_foreach(json_object_get(pm, "tracelens_categories"), i, v)
+	{
+		pr_strbuf_addstr(sb, "<tr>");
+		pr_html_td(sb, pr_mstr(v, "category"));
+		pr_html_tdf(sb, pr_mnum(v, "ops"), 0);
+		pr_html_tdn(sb, pr_mnum(v, "device_ns"), "ns");
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	pr_html_model_table_end(sb, i, i);
+	gpu_figures(sb, f, "perf_roofline");
+	if (!json_array_size(groups))
+		return;
+	lab = pr_html_name_column(groups, "name", PR_HTML_ROWS);
+	dlab = pr_html_name_column(groups, "input_dims", PR_HTML_ROWS); /* distinct when cut */
+	pr_strbuf_addstr(sb, "<p>Op groups (name, Input Dims, Input type), largest device time "
+			     "first; % of peak against the group's dtype.</p>\n");
+	pr_html_table_begin(sb, gh);
+	json_array_foreach(groups, i, v)
+	{
+		if (n >= PR_HTML_ROWS)
+			break;
+		pr_strbuf_addstr(sb, "<tr>");
+		pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
+		pr_html_td_shown(sb, pr_mstr(v, "input_dims"), dlab[i]);
+		pr_html_td(sb, pr_mstr(v, "category"));
+		pr_html_td(sb, pr_mstr(v, "dtype"));
+		pr_html_tdf(sb, pr_mnum(v, "calls"), 0);
+		pr_html_tdn(sb, pr_mnum(v, "device_ns"), "ns");
+		pr_html_tdf(sb, pr_mnum(v, "tflops"), 3);
+		pr_html_tdf(sb, pr_mnum(v, "pct_peak_flops"), 1);
+		pr_html_tdf(sb, pr_mnum(v, "tbps"), 3);
+		pr_html_tdf(sb, pr_mnum(v, "pct_peak_bw"), 1);
+		pr_html_tdf(sb, pr_mnum(v, "flop_per_byte"), 3);
+		pr_strbuf_addstr(sb, "</tr>\n");
+		n++;
+	}
+	free(lab);
+	free(dlab);
+	pr_html_model_table_end(sb, n, (size_t)pr_mll(pm, "groups_total"));
+}
+
+/*
+ * The CUPTI range profiler's counters per op (cupti_ranges): the ops by FLOPs with their
+ * ranges and the first RANGE_COLS counters (in name order), and what the ranges' time is.
+ */
+#define RANGE_COLS 4
+static void cupti_ranges_table(struct pr_strbuf *sb, const json_t *run)
+{
+	const json_t *cr = json_object_get(run, "cupti_ranges");
+	const json_t *ops = json_object_get(cr, "by_op"), *cs = json_object_get(cr, "counters"), *v;
+	const char *h[RANGE_COLS + 4] = { "Op (nearest above the launch)", "#Ranges", "#FLOPs" };
+	char *heads[RANGE_COLS];
+	size_t i, j, n = json_array_size(ops), nc = json_array_size(cs);
+	char a[64];
+	if (!json_is_object(cr))
+		return;
+	if (nc > RANGE_COLS)
+		nc = RANGE_COLS;
+	pr_fmt_duration(pr_mnum(cr, "replay_ns"), a, sizeof(a));
+	pr_strbuf_addf(sb,
+		       "<h4>CUPTI range profiler: counters per op</h4>\n<p>%.0f ranges, "
+		       "%.0f linked to their cudaLaunchKernel call; their %s are kernel "
+		       "replay, kept out of GPU time and utilisation.</p>\n",
+		       pr_mnum(cr, "ranges"), pr_mnum(cr, "linked"), a);
+	if (!n)
+		return;
+	for (j = 0; j < nc; j++) {
+		const char *name = pr_mstr(json_array_get(cs, j), "name");
+		size_t len = strlen(name);
+		heads[j] = pr_xmalloc(len + 2);
+		heads[j][0] = '#';
+		memcpy(heads[j] + 1, name, len + 1);
+		h[3 + j] = heads[j];
+	}
+	h[3 + nc] = NULL;
+	pr_html_table_begin(sb, h);
+	json_array_foreach(ops, i, v)
+	{
+		const json_t *cv = json_object_get(v, "counters");
+		if (i == PR_HTML_ROWS)
+			break;
+		pr_strbuf_addstr(sb, "<tr>");
+		tdt(sb, pr_mstr(v, "op"));
+		pr_html_tdf(sb, pr_mnum(v, "ranges"), 0);
+		pr_html_tdf(sb, pr_mnum(v, "flops"), 0);
+		for (j = 0; j < nc; j++)
+			pr_html_tdf(sb, pr_mnum(cv, pr_mstr(json_array_get(cs, j), "name")), 0);
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	for (j = 0; j < nc; j++)
+		free(heads[j]);
+	pr_html_model_table_end(sb, n < PR_HTML_ROWS ? n : PR_HTML_ROWS, n);
+}
+
+/*
+ * The "GPU" section: present when the run has any GPU section, collectives
+ * or GPU samples. Each panel (render/gpu_panel.h) comes right before the
+ * table with its numbers.
+ */
+int pr_html_gpu_section(struct pr_strbuf *sb, const json_t *run, const char *idp,
+			struct pr_error *err)
+{
+	const json_t *g = json_object_get(run, "gpu"), *gb = json_object_get(run, "gpu_breakdown");
+	const json_t *s = json_object_get(run, "step_breakdown");
+	const json_t *b = json_object_get(run, "bottlenecks");
+	struct pr_panelset *ps;
+	struct gfig f;
+	if (!json_is_object(g) && !json_is_object(gb) && !json_is_object(s) &&
+	    !json_array_size(json_object_get(json_object_get(run, "collectives"), "items")) &&
+	    !json_is_object(json_object_get(run, "cupti_ranges")) &&
+	    !json_is_object(json_object_get(b, "gpu_kernels")) && !json_array_size(json_object_get(b, "gpu_util")))
+		return 0;
+	ps = pr_panelset_new();
+	pr_gpu_panels_add(ps, run);
+	pr_perf_panels_add(ps, run);
+	f = (struct gfig){ ps, idp, err, 0 };
+	pr_strbuf_addstr(sb, "<h3>GPU");
+	if (json_is_string(json_object_get(g, "device_type"))) {
+		pr_strbuf_addstr(sb, " (");
+		pr_html_esc(sb, pr_mstr(g, "device_type"));
+		pr_strbuf_addstr(sb, ")");
+	}
+	pr_strbuf_addstr(sb, "</h3>\n");
+	gpu_util_table(sb, run);
+	gpu_kernels_table(sb, run);
+	if (json_is_object(gb))
+		gpu_breakdown_tables(sb, gb, &f);
+	if (json_is_object(g))
+		gpu_link_tables(sb, g, &f);
+	if (json_is_object(s))
+		step_breakdown_table(sb, s, &f);
+	if (json_is_object(json_object_get(run, "perf_model")))
+		perf_model_tables(sb, json_object_get(run, "perf_model"), &f);
+	collectives_table(sb, run);
+	cupti_ranges_table(sb, run);
+	pr_panelset_free(ps);
+	return f.rc;
+}
+
+/* ---- critical path (an_critpath.c) ---- */
+
+static const char *const cp_keys[] = { "cpu_op",	  "launch",
+				       "kernel_compute", "kernel_communication",
+				       "kernel_memory",	  "sync",
+				       "idle" };
+static const char *const cp_labels[] = { "CPU ops",		  "launch",
+					 "kernels: compute",	  "kernels: communication",
+					 "kernels: memory",	  "sync",
+					 "idle" };
+static const char *const cp_colors[] = { "cpu_exec", "runtime", "compute", "communication",
+					 "memory",   "host_wait", "idle" };
+
+/* One stacked bar per analysed step (the first 40): each class's share of the step's path. */
+static int critpath_bar(struct pr_strbuf *sb, const json_t *cp, const char *idp,
+			struct pr_error *err)
+{
+	const json_t *st = json_object_get(cp, "steps"), *v;
+	size_t n = json_array_size(st), i, k, nk = PR_ARRAY_SIZE(cp_keys);
+	struct pr_panelset *ps;
+	struct pr_chart_bar_group *g;
+	struct pr_chart_bars *b;
+	struct pr_chart *c;
+	const char **cat;
+	char svgp[48];
+	int rc;
+	if (!n)
+		return 0;
+	if (n > PR_GPU_PANEL_MAX_STEPS)
+		n = PR_GPU_PANEL_MAX_STEPS;
+	ps = pr_panelset_new();
+	cat = pr_panelset_alloc(ps, n, sizeof(*cat));
+	g = pr_panelset_alloc(ps, nk, sizeof(*g));
+	for (k = 0; k < nk; k++) {
+		g[k].label = cp_labels[k];
+		g[k].rgb = pr_gpu_color(cp_colors[k]);
+		g[k].values = pr_panelset_alloc(ps, n, sizeof(double));
+	}
+	json_array_foreach(st, i, v)
+	{
+		const json_t *comp = json_object_get(v, "composition_ns");
+		double len = pr_mnum(v, "length_ns");
+		if (i == n)
+			break;
+		cat[i] = pr_panelset_strdup(ps, pr_mstr(v, "name"));
+		for (k = 0; k < nk; k++) {
+			double x = pr_mnum(comp, cp_keys[k]);
+			((double *)g[k].values)[i] = len > 0 ? 100 * x / len : 0;
+		}
+	}
+	b = pr_panelset_alloc(ps, 1, sizeof(*b));
+	*b = (struct pr_chart_bars){ cat, n, g, nk, 1, 0, 1, 0 };
+	c = pr_panelset_add(ps, "critical_path", "Critical path by class, per step");
+	c->bars = b;
+	c->x_label = "Share of the step's path";
+	c->x_unit = "%";
+	c->y_label = json_array_size(st) > n ? "Step (the first 40)" : "Step";
+	c->legend_title = "On the path";
+	snprintf(svgp, sizeof(svgp), "%sc", idp);
+	rc = pr_html_panel(sb, ps, 0, idp, svgp, err);
+	pr_panelset_free(ps);
+	return rc;
+}
+
+/* A top list of the path (ops or kernels): name, time on the path, share. */
+static void critpath_top(struct pr_strbuf *sb, const json_t *l, const char *what, int kernels)
+{
+	if (!json_array_size(l))
+		return;
+	pr_strbuf_addf(sb, "<h4>%s on the critical path</h4>\n", what);
+	pr_html_table(sb, kernels ? &pr_table_critpath_kernels : &pr_table_critpath_ops, l, NULL);
+}
+
+/*
+ * The "Critical path" section: the composition of the analysed steps' paths
+ * (a table, and a stacked bar per step), then the ops and kernels on them.
+ */
+int pr_html_critpath_section(struct pr_strbuf *sb, const json_t *run, const char *idp,
+			    struct pr_error *err)
+{
+	static const char *const h[] = { "On the path", "#Time", "#Share %", NULL };
+	const json_t *cp = json_object_get(run, "critical_path");
+	const json_t *comp = json_object_get(cp, "composition_ns");
+	double len = pr_mnum(cp, "length_ns");
+	char a[40];
+	size_t k;
+	if (!json_is_object(cp))
+		return 0;
+	pr_strbuf_addstr(sb, "<h3>Critical path</h3>\n<p>");
+	if (!strcmp(pr_mstr(cp, "scope"), "steps"))
+		pr_strbuf_addf(sb, "%lld step%s analysed", pr_mll(cp, "steps_analysed"),
+			       pr_mll(cp, "steps_analysed") == 1 ? "" : "s");
+	else
+		pr_strbuf_addstr(sb, "The whole trace (it has no steps)");
+	pr_fmt_duration(len, a, sizeof(a));
+	pr_strbuf_addf(sb, ", %s on the path%s: at each point, the dependency it waited for "
+			   "(CPU op order, launches, stream order, synchronisations).",
+		       a, pr_mll(cp, "steps_analysed") == 1 ? "" : "s");
+	if (pr_mll(cp, "steps_over_budget") > 0 && strcmp(pr_mstr(cp, "scope"), "steps"))
+		pr_strbuf_addf(sb, " No path: the trace is past the budget of %lld events.",
+			       pr_mll(cp, "events_budget"));
+	else if (pr_mll(cp, "steps_over_budget") > 0)
+		pr_strbuf_addf(sb, " %lld step%s left out: over the budget of %lld events.",
+			       pr_mll(cp, "steps_over_budget"),
+			       pr_mll(cp, "steps_over_budget") == 1 ? "" : "s",
+			       pr_mll(cp, "events_budget"));
+	pr_strbuf_addstr(sb, "</p>\n");
+	if (critpath_bar(sb, cp, idp, err))
+		return -1;
+	pr_html_table_begin(sb, h);
+	for (k = 0; k < PR_ARRAY_SIZE(cp_keys); k++) {
+		double v = pr_mnum(comp, cp_keys[k]);
+		pr_strbuf_addstr(sb, "<tr>");
+		tdt(sb, cp_labels[k]);
+		pr_html_tdn(sb, v, "ns");
+		pr_html_tdf(sb, len > 0 ? 100 * v / len : NAN, 1);
+		pr_strbuf_addstr(sb, "</tr>\n");
+	}
+	pr_html_model_table_end(sb, PR_ARRAY_SIZE(cp_keys), PR_ARRAY_SIZE(cp_keys));
+	critpath_top(sb, json_object_get(cp, "top_ops"), "Ops", 0);
+	critpath_top(sb, json_object_get(cp, "top_kernels"), "Kernels", 1);
+	return 0;
+}
+

@@ -1,0 +1,502 @@
+/*
+ * html_index.c - the archive index (html_report.h: pr_html_index*): a table
+ * of runs linking to their reports, the trend panels and their changes.
+ * Split from html_report.c (issue 31); the page frame is pr_html_page.
+ */
+#include "render/html_report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/changes.h"
+#include "analyze/model.h"
+#include "base/strbuf.h"
+#include "base/xalloc.h"
+#include "render/names.h"
+#include "render/panel_data.h"
+#include "render/panels.h"
+#include "render/units.h"
+
+#define ELLIPSIS "\xe2\x80\xa6" /* U+2026: directories left out */
+
+/* ---- archive index ---- */
+
+/* The memory a run is read for: physical, then device, then GPU, else its largest (not sys.). */
+static const json_t *primary_peak(const json_t *run)
+{
+	static const char *const prefer[] = { "mem.rss", "dev.mem.allocated", "gpu.mem.used", "dev.mem.total",
+					      "heap.used" };
+	const json_t *pk, *best = NULL;
+	size_t i, k;
+	for (k = 0; k < PR_ARRAY_SIZE(prefer) && !best; k++)
+		json_array_foreach(json_object_get(run, "peaks"), i, pk)
+			if (!strcmp(pr_mstr(pk, "series"), prefer[k]) &&
+			    (!best || pr_mnum(pk, "value") > pr_mnum(best, "value")))
+				best = pk;
+	json_array_foreach(json_object_get(run, "peaks"), i, pk)
+		if (!best && strncmp(pr_mstr(pk, "series"), "sys.", 4))
+			best = pk;
+	return best;
+}
+
+static double throughput(const json_t *run, const char **what)
+{
+	json_t *t = json_object_get(run, "throughput");
+	if (json_is_number(json_object_get(json_object_get(t, "tokens"), "tokens_per_s"))) {
+		*what = "tokens/s";
+		return pr_mnum(json_object_get(t, "tokens"), "tokens_per_s");
+	}
+	if (json_is_object(json_object_get(t, "blocks"))) {
+		*what = "FPS";
+		return pr_mnum(json_object_get(t, "blocks"), "fps");
+	}
+	if (json_is_object(json_object_get(t, "steps"))) {
+		*what = "steps/s";
+		return pr_mnum(json_object_get(t, "steps"), "per_s");
+	}
+	*what = "";
+	return NAN;
+}
+
+/* The numbers the index trends: one chart per metric (and its series or unit) and kind of run. */
+enum { T_PEAK, T_STEP, T_THROUGHPUT, T_DURATION, T_METRICS };
+static const char *const trend_name[T_METRICS] = { "Peak memory", "Step time p50", "Throughput", "Duration" };
+
+/* Metric m of run: its value, its unit and what tells its kind apart (a series, a rate). 0 when absent. */
+static int trend_value(const json_t *run, int m, double *v, const char **unit, char *sub, size_t n)
+{
+	const json_t *clock = json_object_get(run, "clock");
+	*sub = 0;
+	*unit = "ns";
+	if (m == T_PEAK) {
+		const json_t *pk = primary_peak(run);
+		if (!pk)
+			return 0;
+		snprintf(sub, n, "%s%s%s", pr_mstr(pk, "series"), *pr_mstr(pk, "device") ? " " : "",
+			 pr_mstr(pk, "device"));
+		*unit = "bytes";
+		*v = pr_mnum(pk, "value");
+	} else if (m == T_STEP) {
+		*v = pr_mnum(json_object_get(json_object_get(run, "throughput"), "steps"), "p50_ns");
+	} else if (m == T_THROUGHPUT) {
+		*v = throughput(run, unit);
+		snprintf(sub, n, "%s", *unit);
+	} else {
+		/* a time extent only: not massif's instructions or bytes, not a synthetic clock */
+		if (pr_run_x_unit(run) || json_is_true(json_object_get(clock, "synthetic")))
+			return 0;
+		*v = pr_mnum(clock, "duration_ns");
+	}
+	return isfinite(*v);
+}
+
+/* A run's kind for the trends: its format and collector ("chrome / torch.profiler"). */
+static void run_kind(const json_t *run, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s / %s", pr_mstr(run, "format"),
+		 *pr_mstr(run, "collector") ? pr_mstr(run, "collector") : "-");
+}
+
+static int trend(struct pr_strbuf *sb, const char *title, const char *ylabel, const char *unit,
+		 const double *x, const double *y, size_t n, size_t idx,
+		 const struct pr_chart_vline *vl, size_t nvl, struct pr_error *err)
+{
+	struct pr_chart_line l = { ylabel, 0x2E86AB, x, y, n, 2.5, 0.1, 0, PR_LINE_LINEAR, 0 };
+	struct pr_chart c;
+	struct pr_output out;
+	const char *data;
+	size_t len;
+	char prefix[32];
+	int rc = 0;
+	memset(&c, 0, sizeof(c));
+	c.title = title;
+	c.x_label = "Run (# in the table)";
+	c.x_unit = "";
+	c.y_label = ylabel;
+	c.y_unit = unit;
+	c.lines = &l;
+	c.nlines = 1;
+	c.vlines = vl;
+	c.nvlines = nvl;
+	c.width = 1200;
+	c.height = 320;
+	c.legend = PR_LEGEND_NONE;
+	pr_output_init_memory(&out);
+	if (pr_chart_render(&c, PR_GFX_SVG, &out, err) || pr_output_close(&out, err)) {
+		pr_output_release(&out);
+		return -1;
+	}
+	data = pr_output_data(&out, &len);
+	snprintf(prefix, sizeof(prefix), "t%zu-", idx);
+	pr_strbuf_addf(sb, "<figure id=\"trend-%zu\" aria-label=\"", idx);
+	pr_html_esc(sb, title);
+	pr_strbuf_addstr(sb, "\">");
+	pr_html_inline_svg(sb, data, len, prefix);
+	if (pr_panel_data(&c, sb, err) < 0)
+		rc = -1;
+	pr_strbuf_addstr(sb, "</figure>\n");
+	pr_output_release(&out);
+	return rc;
+}
+
+#define TREND_CHANGES_MAX 500
+
+/* A trend's value as the change list writes it. */
+static void trend_fmt(double v, int metric, char *buf, size_t n)
+{
+	if (metric == T_PEAK)
+		pr_fmt_bytes(v, buf, n);
+	else if (metric == T_THROUGHPUT)
+		snprintf(buf, n, "%.4g", v);
+	else
+		pr_fmt_duration(v, buf, n);
+}
+
+/*
+ * The change points of a trend (y[0..n) in table order, ridx their rows): E-Divisive means
+ * (analyze/changes.h, as `profreport changes`), marked on the chart by dashed lines between the
+ * two runs (*vl, *nvl) and listed under it, each run linked to its page.
+ */
+static void trend_changes(struct pr_strbuf *sb, const struct pr_html_index_row *rows,
+			  const size_t *ridx, const double *x, const double *y, size_t n,
+			  int metric, struct pr_chart_vline **vl, size_t *nvl)
+{
+	struct pr_changes_opts o = PR_CHANGES_OPTS_INIT;
+	struct pr_change *c = NULL;
+	size_t nc, k, side;
+	*vl = NULL;
+	*nvl = 0;
+	/* O(n^2) per permutation: past TREND_CHANGES_MAX runs the page leaves it to `changes` */
+	if (n > TREND_CHANGES_MAX) {
+		pr_strbuf_addf(sb,
+			       "<p class=\"capped\">%zu runs: change points are not searched on "
+			       "the page past %d (<code>profreport changes</code> does).</p>\n",
+			       n, TREND_CHANGES_MAX);
+		return;
+	}
+	nc = pr_changes_detect(y, n, &o, &c);
+	if (!nc) {
+		free(c);
+		return;
+	}
+	*vl = pr_xcalloc(nc, sizeof(**vl));
+	pr_strbuf_addstr(sb, "<ul class=\"trend-changes\">\n");
+	for (k = 0; k < nc; k++) {
+		char b[64], a[64];
+		(*vl)[k].x = (x[c[k].at - 1] + x[c[k].at]) / 2;
+		(*vl)[k].rgb = 0xC0392B;
+		(*vl)[k].dashed = 1;
+		pr_strbuf_addstr(sb, "<li>Change point ");
+		for (side = 0; side < 2; side++) {
+			size_t r = ridx[c[k].at - 1 + side];
+			pr_strbuf_addf(sb, "%s<a href=\"", side ? " and " : "between ");
+			pr_html_esc(sb, rows[r].href);
+			pr_strbuf_addf(sb, "\">#%zu ", r + 1);
+			pr_html_esc(sb, pr_mstr(rows[r].run, "label"));
+			pr_strbuf_addstr(sb, "</a>");
+		}
+		if (c[k].kind == PR_CHANGE_SHIFT) {
+			trend_fmt(c[k].before, metric, b, sizeof(b));
+			trend_fmt(c[k].after, metric, a, sizeof(a));
+			pr_strbuf_addf(sb, ": median %s &rarr; %s", b, a);
+			if (isfinite(c[k].change))
+				pr_strbuf_addf(sb, " (%+.1f %%)", c[k].change * 100);
+		} else {
+			pr_strbuf_addstr(sb, ": the spread changes");
+		}
+		pr_strbuf_addf(sb, ", p = %.3f</li>\n", c[k].p);
+		*nvl = k + 1;
+	}
+	pr_strbuf_addstr(sb, "</ul>\n");
+	free(c);
+}
+
+struct trend_key {
+	char kind[300], sub[200];
+	int metric;
+	const char *unit;
+};
+
+static int cmp_trend_key(const void *a, const void *b)
+{
+	const struct trend_key *x = a, *y = b;
+	int c = strcmp(x->kind, y->kind);
+	if (c)
+		return c;
+	if (x->metric != y->metric)
+		return x->metric < y->metric ? -1 : 1;
+	return strcmp(x->sub, y->sub);
+}
+
+/*
+ * The trends: runs of one kind (format and collector) and one metric (the
+ * peak of one series, a throughput in one unit) on one chart, x = the run's
+ * row in the table (time order); only where at least two runs have it.
+ */
+static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, size_t n, struct pr_error *err)
+{
+	struct trend_key *keys = pr_xcalloc(n * T_METRICS + 1, sizeof(*keys)), k;
+	double *x = pr_xcalloc(n + 1, sizeof(double)), *y = pr_xcalloc(n + 1, sizeof(double)), v;
+	size_t *ridx = pr_xcalloc(n + 1, sizeof(*ridx));
+	size_t nk = 0, i, j, charts = 0, single = 0;
+	int m, rc = 0;
+	for (i = 0; i < n; i++)
+		for (m = 0; m < T_METRICS; m++)
+			if (trend_value(rows[i].run, m, &v, &keys[nk].unit, keys[nk].sub, sizeof(keys[nk].sub))) {
+				run_kind(rows[i].run, keys[nk].kind, sizeof(keys[nk].kind));
+				keys[nk++].metric = m;
+			}
+	qsort(keys, nk, sizeof(*keys), cmp_trend_key);
+	pr_strbuf_addstr(
+		sb,
+		"<h3>Trends across runs</h3>\n<p class=\"meta\">One chart per metric and "
+		"kind of run (format / collector): runs of different kinds, or peaks of different "
+		"series, are never on one line. x is the run's # in the table below (time "
+		"order). Dashed lines mark change points (E-Divisive means, as <code>"
+		"profreport changes</code>), listed under their chart.</p>\n");
+	for (i = 0; i < nk && !rc; i = j) {
+		char title[800], ylabel[300];
+		size_t cnt = 0, r;
+		for (j = i; j < nk && !cmp_trend_key(&keys[i], &keys[j]); j++)
+			;
+		if (j - i < 2) {
+			single++;
+			continue;
+		}
+		k = keys[i];
+		for (r = 0; r < n; r++) {
+			struct trend_key t;
+			run_kind(rows[r].run, t.kind, sizeof(t.kind));
+			if (strcmp(t.kind, k.kind) ||
+			    !trend_value(rows[r].run, k.metric, &v, &t.unit, t.sub, sizeof(t.sub)) ||
+			    strcmp(t.sub, k.sub))
+				continue;
+			x[cnt] = (double)(r + 1);
+			ridx[cnt] = r;
+			y[cnt++] = v;
+		}
+		snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", trend_name[k.metric], *k.sub ? " (" : "", k.sub,
+			 *k.sub ? ")" : "");
+		snprintf(title, sizeof(title), "%s | %s | %zu runs", ylabel, k.kind, cnt);
+		/* the axis says the metric, the title which series or rate and which kind */
+		{
+			struct pr_strbuf list = PR_STRBUF_INIT;
+			struct pr_chart_vline *vl;
+			size_t nvl;
+			trend_changes(&list, rows, ridx, x, y, cnt, k.metric, &vl, &nvl);
+			rc = trend(sb, title,
+				   k.metric == T_THROUGHPUT ? k.sub : trend_name[k.metric],
+				   k.metric == T_THROUGHPUT ? "" : k.unit, x, y, cnt, charts++, vl,
+				   nvl, err);
+			if (list.len)
+				pr_strbuf_add(sb, list.buf, list.len);
+			pr_strbuf_release(&list);
+			free(vl);
+		}
+	}
+	if (!rc && single)
+		pr_strbuf_addf(sb, "<p class=\"capped\">%zu metric%s of a kind with a single run: no trend.</p>\n",
+			       single, single == 1 ? "" : "s");
+	free(keys);
+	free(x);
+	free(y);
+	free(ridx);
+	return rc;
+}
+
+/*
+ * The index's Source cell: the directories every source shares become one
+ * ELLIPSIS, so what tells two runs apart shows first; a rest still too long
+ * keeps its first directory (where sources differ) and its file name.
+ */
+static void source_td(struct pr_strbuf *sb, const char *src, size_t common)
+{
+	struct pr_strbuf shown = PR_STRBUF_INIT;
+	const char *rest = src + common, *slash = strchr(rest, '/'), *last = strrchr(rest, '/');
+	if (common)
+		pr_strbuf_addstr(&shown, ELLIPSIS "/");
+	if (strlen(rest) > PR_HTML_NAME_SHOWN && slash && last > slash) {
+		pr_strbuf_add(&shown, rest, (size_t)(slash - rest) + 1);
+		pr_strbuf_addstr(&shown, ELLIPSIS);
+		pr_strbuf_addstr(&shown, last);
+	} else {
+		pr_strbuf_addstr(&shown, rest);
+	}
+	if (common || strlen(src) > PR_HTML_NAME_SHOWN)
+		pr_html_td_shown(sb, src, shown.buf);
+	else
+		pr_html_td(sb, src);
+	pr_strbuf_release(&shown);
+}
+
+/* The length of the directories (up to a '/') that every run's source starts with. */
+static size_t common_dirs(const struct pr_html_index_row *rows, size_t n)
+{
+	const char *first = n ? pr_mstr(rows[0].run, "source") : "";
+	size_t len = strlen(first), i, k;
+	if (n < 2)
+		return 0;
+	for (i = 1; i < n; i++) {
+		const char *s = pr_mstr(rows[i].run, "source");
+		for (k = 0; k < len && s[k] == first[k]; k++)
+			;
+		len = k;
+	}
+	while (len > 0 && first[len - 1] != '/')
+		len--;
+	return len;
+}
+
+int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_output *out,
+		  struct pr_error *err)
+{
+	return pr_html_index_note(rows, n, NULL, out, err);
+}
+
+int pr_html_index_note(const struct pr_html_index_row *rows, size_t n, const char *note,
+		       struct pr_output *out, struct pr_error *err)
+{
+	return pr_html_index_part(rows, n, 0, NULL, 1, note, out, err);
+}
+
+static size_t min_z(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+/* The links between the pages of an index split in parts (PR_HTML_INDEX_ROWS runs each). */
+static void index_parts_nav(struct pr_strbuf *sb, size_t n, size_t part,
+			    const char *const *parts, size_t nparts)
+{
+	size_t k;
+	pr_strbuf_addf(sb,
+		       "<nav class=\"index-parts\" aria-label=\"index pages\"><p class=\"meta\">"
+		       "Runs %zu-%zu of %zu (%zu a page):", part * PR_HTML_INDEX_ROWS + 1,
+		       min_z(n, (part + 1) * PR_HTML_INDEX_ROWS), n, PR_HTML_INDEX_ROWS);
+	for (k = 0; k < nparts; k++) {
+		size_t lo = k * PR_HTML_INDEX_ROWS + 1, hi = min_z(n, (k + 1) * PR_HTML_INDEX_ROWS);
+		if (k == part) {
+			pr_strbuf_addf(sb, " <strong>%zu-%zu</strong>", lo, hi);
+			continue;
+		}
+		pr_strbuf_addstr(sb, " <a href=\"");
+		pr_html_esc(sb, parts[k]);
+		pr_strbuf_addf(sb, "\">%zu-%zu</a>", lo, hi);
+	}
+	pr_strbuf_addstr(sb, "</p></nav>\n");
+}
+
+/* A run's --meta labels, "key=value" in key order (the model's), in one cell. */
+static void meta_td(struct pr_strbuf *sb, const json_t *meta)
+{
+	const char *k;
+	const json_t *v;
+	int first = 1;
+	pr_strbuf_addstr(sb, "<td class=\"labels\">");
+	json_object_foreach((json_t *)meta, k, v) {
+		if (!json_is_string(v))
+			continue;
+		if (!first)
+			pr_strbuf_addstr(sb, " ");
+		first = 0;
+		pr_html_esc(sb, k);
+		pr_strbuf_addch(sb, '=');
+		pr_html_esc(sb, json_string_value(v));
+	}
+	pr_strbuf_addstr(sb, "</td>");
+}
+
+int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t part,
+		       const char *const *parts, size_t nparts, const char *note,
+		       struct pr_output *out, struct pr_error *err)
+{
+	static const char *const h[] = { "#", "Run", "Kind", "Source", "Start (UTC)", "#Duration",
+					 "#Peak memory", "Series", "#Step p50", "#Throughput", "Unit",
+					 "#Recommendations", NULL };
+	/* with the runs' --meta labels (commit, branch, ...) after the run's name */
+	static const char *const hl[] = { "#", "Run", "Labels", "Kind", "Source", "Start (UTC)",
+					  "#Duration", "#Peak memory", "Series", "#Step p50",
+					  "#Throughput", "Unit", "#Recommendations", NULL };
+	int labels = 0;
+	struct pr_strbuf body = PR_STRBUF_INIT;
+	const json_t **list = pr_xcalloc(n + 1, sizeof(*list));
+	char title[64], **names, kind[300], sub[96];
+	size_t i, common = common_dirs(rows, n), lo = part * PR_HTML_INDEX_ROWS;
+	size_t hi = min_z(n, lo + PR_HTML_INDEX_ROWS);
+	int rc = 0;
+	if (nparts < 2)
+		hi = n;
+	for (i = 0; i < n; i++)
+		list[i] = rows[i].run;
+	names = pr_html_run_names(list, n);
+	pr_strbuf_addstr(&body, "<section class=\"run\"><h2>Runs</h2>\n");
+	if (note) {
+		pr_strbuf_addstr(&body, "<p class=\"meta archive-note\">");
+		pr_html_esc(&body, note);
+		pr_strbuf_addstr(&body, "</p>\n");
+	}
+	if (part == 0) { /* the trends of every run first, on the first page: where it changed */
+		size_t before = body.len;
+		rc = trends(&body, rows, n, err);
+		if (body.len > before)
+			pr_strbuf_addstr(&body, "<h3>Every run</h3>\n");
+	}
+	if (nparts > 1)
+		index_parts_nav(&body, n, part, parts, nparts);
+	for (i = 0; i < n && !labels; i++)
+		labels = json_object_size(json_object_get(rows[i].run, "meta")) > 0;
+	pr_strbuf_addstr(&body, "<div class=\"scroll\">");
+	pr_html_table_begin(&body, labels ? hl : h);
+	for (i = lo; i < hi; i++) {
+		const json_t *r = rows[i].run, *pk = primary_peak(r);
+		json_t *clock = json_object_get(r, "clock");
+		const char *unit;
+		double thr = throughput(r, &unit);
+		pr_strbuf_addf(&body, "<tr id=\"row-%zu\"><td class=\"n\" data-v=\"%zu\">%zu</td><td class=\"name\"><a href=\"",
+			       i + 1, i + 1, i + 1);
+		pr_html_esc(&body, rows[i].href);
+		pr_strbuf_addstr(&body, "\">");
+		pr_html_esc(&body, names[i]);
+		pr_strbuf_addstr(&body, "</a></td>");
+		if (labels)
+			meta_td(&body, json_object_get(r, "meta"));
+		run_kind(r, kind, sizeof(kind));
+		pr_html_td(&body, kind);
+		source_td(&body, pr_mstr(r, "source"), common);
+		if (json_is_number(json_object_get(clock, "epoch_start_ns"))) {
+			/* a date to read, the Unix seconds to sort by */
+			char when[64];
+			pr_fmt_utc(pr_mnum(clock, "epoch_start_ns"), when, sizeof(when));
+			pr_strbuf_addf(&body, "<td class=\"n\" data-v=\"%.17g\">%s</td>",
+				       pr_mnum(clock, "epoch_start_ns") / 1e9, when);
+		} else {
+			pr_html_td(&body, "-");
+		}
+		pr_html_tdn(&body, pr_mnum(clock, "duration_ns"), "ns");
+		pr_html_tdn(&body, pk ? pr_mnum(pk, "value") : NAN, "bytes");
+		pr_html_td(&body, pk ? pr_mstr(pk, "series") : "");
+		pr_html_tdn(&body, pr_mnum(json_object_get(json_object_get(r, "throughput"), "steps"), "p50_ns"), "ns");
+		pr_html_tdf(&body, thr, 3);
+		pr_html_td(&body, unit);
+		pr_html_tdf(&body, (double)json_array_size(json_object_get(r, "recommendations")),
+			    0);
+		pr_strbuf_addstr(&body, "</tr>\n");
+	}
+	pr_html_model_table_end(&body, hi - lo, hi - lo);
+	pr_strbuf_addstr(&body, "</div>\n");
+	pr_strbuf_addstr(&body, "</section>\n");
+	snprintf(title, sizeof(title), "profreport: %zu archived runs", n);
+	if (nparts > 1)
+		snprintf(sub, sizeof(sub), "Index of the reports in this directory: runs %zu-%zu",
+			 lo + 1, hi);
+	else
+		snprintf(sub, sizeof(sub), "Index of the reports in this directory");
+	if (!rc)
+		rc = pr_html_page(title, sub, body.buf, out, err);
+	pr_strbuf_release(&body);
+	pr_html_run_names_free(names, n);
+	free(list);
+	return rc;
+}

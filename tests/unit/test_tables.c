@@ -1,0 +1,125 @@
+/*
+ * test_tables.c - the tables described as data (render/tables.h, issue 31):
+ * every description is well formed (its console columns numbered 1..k, one
+ * name column at most, a console row within 80 columns), and the page's loop
+ * (pr_html_table) draws the cells the description says, checked against a
+ * table written by hand.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "base/strbuf.h"
+#include "render/html_util.h"
+#include "render/tables.h"
+
+static const struct pr_table *const all[] = { &pr_table_spans, &pr_table_gpu_ops,
+					      &pr_table_memory_ops, &pr_table_collectives,
+					      &pr_table_critpath_ops, &pr_table_critpath_kernels };
+
+static void test_descriptions(void **state)
+{
+	size_t t, c;
+	(void)state;
+	for (t = 0; t < sizeof(all) / sizeof(all[0]); t++) {
+		const struct pr_table *tb = all[t];
+		size_t names = 0, oncon = 0, width = 1; /* a row starts with two blanks */
+		int seen[PR_TABLE_COLS + 1] = { 0 };
+		assert_true(tb->ncols > 0 && tb->ncols <= PR_TABLE_COLS);
+		for (c = 0; c < tb->ncols; c++) {
+			const struct pr_table_col *k = &tb->cols[c];
+			assert_non_null(k->key);
+			assert_non_null(k->head);
+			/* a numeric column says so in its page heading ('#') */
+			assert_int_equal(k->head[0] == '#', k->kind > PR_COL_TEXT);
+			names += k->kind == PR_COL_NAME;
+			/* on the console exactly when it has a heading there */
+			assert_int_equal(k->con_head != NULL, k->con_pos > 0);
+			if (!k->con_pos)
+				continue;
+			assert_true(k->con_pos <= (int)tb->ncols);
+			assert_int_equal(seen[k->con_pos], 0);
+			seen[k->con_pos] = 1;
+			assert_true(k->con_width >= (int)strlen(k->con_head));
+			width += 1 + (size_t)k->con_width;
+			oncon++;
+		}
+		assert_true(names <= 1);
+		for (c = 1; c <= oncon; c++) /* places 1..k, no gap */
+			assert_int_equal(seen[c], 1);
+		assert_true(width <= 80);
+	}
+}
+
+static void test_html_memory_ops(void **state)
+{
+	/* written by hand from the cells: bytes shown only when sized_count > 0 (tables.c);
+	 * 1500 ns = 1.500 us, 2048 B = 2.00 KiB, 1e9 B/s = 1.0 GB/s (render/units.c) */
+	static const char want[] =
+		"<div class=\"scroll\"><table class=\"sortable\"><thead><tr><th>Direction</th>"
+		"<th class=\"n\">Count</th><th class=\"n\">Time</th><th class=\"n\">Bytes</th>"
+		"<th class=\"n\">Bandwidth</th></tr></thead><tbody>\n"
+		"<tr><td>H&lt;D</td><td class=\"n\" data-v=\"2\">2</td>"
+		"<td class=\"n\" data-v=\"1500\" data-u=\"ns\">1.500 us</td>"
+		"<td class=\"n\" data-v=\"2048\" data-u=\"bytes\">2.00 KiB</td>"
+		"<td class=\"n\" data-v=\"1000000000\" data-u=\"bytes_per_s\">1.0 GB/s</td></tr>\n"
+		"<tr><td>Memset</td><td class=\"n\" data-v=\"1\">1</td>"
+		"<td class=\"n\" data-v=\"500\" data-u=\"ns\">500 ns</td>"
+		"<td class=\"n\" data-v=\"\">-</td><td class=\"n\" data-v=\"\">-</td></tr>\n"
+		"</tbody></table></div>\n";
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	json_t *items = json_loads("[{\"direction\": \"H<D\", \"count\": 2, \"time_ns\": 1500, "
+				   "\"sized_count\": 2, \"bytes\": 2048, \"bandwidth_Bps\": 1e9},"
+				   "{\"direction\": \"Memset\", \"count\": 1, \"time_ns\": 500, "
+				   "\"sized_count\": 0, \"bytes\": 0}]",
+				   0, NULL);
+	(void)state;
+	assert_non_null(items);
+	pr_html_table(&sb, &pr_table_memory_ops, items, NULL);
+	assert_string_equal(sb.buf, want);
+	pr_strbuf_release(&sb);
+	json_decref(items);
+}
+
+static void test_html_share_and_unit(void **state)
+{
+	/* a share is a percent with the column's decimals; a VALUE column without a unit of its
+	 * own takes the caller's (the spans' unit: bytes for DHAT) */
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	json_t *ops = json_loads("[{\"name\": \"k\", \"type\": \"compute\", \"count\": 3, "
+				 "\"total_ns\": 30, \"mean_ns\": 10, \"share\": 0.25}]",
+				 0, NULL);
+	json_t *spans = json_loads("[{\"name\": \"f\", \"kind\": \"frame\", \"count\": 1, "
+				   "\"self_ns\": 1024}]",
+				   0, NULL);
+	(void)state;
+	pr_html_table(&sb, &pr_table_gpu_ops, ops, NULL);
+	assert_non_null(strstr(sb.buf, "<td class=\"n\" data-v=\"25\">25.0</td></tr>"));
+	assert_non_null(strstr(sb.buf, "<td>compute</td>"));
+	pr_strbuf_reset(&sb);
+	pr_html_table(&sb, &pr_table_spans, spans, "bytes");
+	assert_non_null(strstr(sb.buf, "data-v=\"1024\" data-u=\"bytes\">1.00 KiB</td>"));
+	/* absent keys read as "-" */
+	assert_non_null(strstr(sb.buf, "<td class=\"n\" data-v=\"\">-</td></tr>"));
+	pr_strbuf_release(&sb);
+	json_decref(ops);
+	json_decref(spans);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_descriptions),
+		cmocka_unit_test(test_html_memory_ops),
+		cmocka_unit_test(test_html_share_and_unit),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
