@@ -1189,6 +1189,26 @@ static int check_gpu(const json_t *run, size_t r, const char *side, struct pr_er
 	return 0;
 }
 
+/* The perf model's values compare reads (collect_perf): times and FLOPs, numbers >= 0. */
+static int check_perf(const json_t *run, size_t r, const char *side, struct pr_error *err)
+{
+	const json_t *pm = json_object_get(run, "perf_model"), *x;
+	struct vpath p;
+	size_t i;
+	json_array_foreach(json_object_get(pm, "categories"), i, x)
+		if (check_num(x, "device_ns", 1, 1, side,
+			      vpath(&p, "runs[%zu].perf_model.categories[%zu]", r, i),
+			      "a time in ns (>= 0)", err))
+			return -1;
+	json_array_foreach(json_object_get(pm, "groups"), i, x) {
+		vpath(&p, "runs[%zu].perf_model.groups[%zu]", r, i);
+		if (check_num(x, "device_ns", 1, 1, side, p.buf, "a time in ns (>= 0)", err) ||
+		    check_num(x, "flops", 1, 1, side, p.buf, "a FLOP count (>= 0)", err))
+			return -1;
+	}
+	return 0;
+}
+
 /* The values of one run that compare reads. */
 static int check_values(const json_t *run, size_t r, const char *side, struct pr_error *err)
 {
@@ -1270,6 +1290,8 @@ static int check_values(const json_t *run, size_t r, const char *side, struct pr
 		if (check_num(x, "value", 1, 0, side, vpath(&p, "runs[%zu].reported[%zu]", r, i),
 			      "a number", err))
 			return -1;
+	if (check_perf(run, r, side, err))
+		return -1;
 	return check_gpu(run, r, side, err);
 }
 

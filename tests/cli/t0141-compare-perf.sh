@@ -98,6 +98,17 @@ run "$P" compare base.model.json new.model.json --ignore aten::mm --ignore 'sm90
 expect_rc 1 "--fail-on perf:GEMM:+5% on model JSON inputs"
 /usr/bin/python3 check.py model.json regression "$b" "$n" >regs.txt 2>&1 ||
 	fail "model JSON: $(cat regs.txt)"
+# a model JSON whose perf model holds a string where a time goes: one line, exit 2
+/usr/bin/python3 - base.model.json bad.model.json <<'PY' || fail "making bad.model.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["runs"][0]["perf_model"]["categories"][0]["device_ns"] = "x"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run "$P" compare bad.model.json new.model.json
+expect_rc 2 "a bad perf_model value"
+expect_err_has "BASE: runs[0].perf_model.categories[0].device_ns is a string, not a time in ns (>= 0)" \
+	"the bad value named"
 
 # tflops:OP on tiny.json and its aten::mm kernel made 2x longer
 TINY=$PR_TESTS/data/perfmodel/tiny.json
