@@ -93,4 +93,33 @@ expect_rc 0 "aggregate --html"
 grep -q 'critical path 37 % cpu_op vs a median of 0 %' slow.html || fail "the page lacks the evidence"
 grep -q '37.1%' slow.html || fail "the page lacks rank 1's critical-path share"
 
+# -- perf-model categories: 6 copies of tests/data/perfmodel/tiny.json (its aten::mm launches one
+# 2 us GEMM kernel: t0120), rank 3's GEMM kernel 5x longer (10 us): by construction rank 3's GEMM
+# time is 10 us against a median of 2 us (z = 6 / 1.253314 as above), 8 us above it, past 1 % of the
+# median run duration; no other category differs, so no other evidence
+/usr/bin/python3 - "$PR_TESTS/data/perfmodel/tiny.json" perf <<'PY' || fail "making the perf ranks"
+import json, os, sys
+os.makedirs(sys.argv[2], exist_ok=True)
+for r in range(6):
+    d = json.load(open(sys.argv[1]))
+    for e in d["traceEvents"]:
+        if r == 3 and e.get("name", "").startswith("ampere_bf16_s16816gemm"):
+            e["dur"] = e["dur"] * 5
+    d["distributedInfo"] = {"rank": r, "world_size": 6}
+    json.dump(d, open(os.path.join(sys.argv[2], "rank%d.pt.trace.json" % r), "w"))
+PY
+run "$P" aggregate perf -o perf.json
+expect_rc 0 "aggregate of the perf ranks"
+expect_out_has "  rank 3: perf: GEMM 5.00x the median" "rank 3 named by its GEMM time"
+expect_out_has "      10.000 us vs median 2.000 us (5.00x), MAD 0 ns, z = 4.8" "the GEMM evidence"
+/usr/bin/python3 - perf.json >check.txt 2>&1 <<'PY' || fail "perf check: $(cat check.txt)"
+import json, sys
+a = json.load(open(sys.argv[1]))
+named = a["stragglers"]["ranks"]
+assert [s["rank"] for s in named] == [3], named
+ev = named[0]["evidence"]
+assert [(e["what"], e["name"]) for e in ev] == [("perf category", "GEMM")], ev
+assert ev[0]["value"] == 10000 and ev[0]["median"] == 2000, ev
+PY
+
 finish
