@@ -83,9 +83,15 @@ struct agg_spill {
 };
 
 /*
- * One key of the rows' "stages" (field 0) or "collectives" (field 1)
- * objects: the value of every row that has it as a number, by row index.
+ * One key of the rows' "stages" (field 0) or "collectives" (field 1) or
+ * "perf" (field 2) objects, or a critical-path class's share of the row's
+ * path (field 3, from "critical_path"): the value of every row that has it
+ * as a number, by row index.
  */
+enum { AGG_F_STAGE, AGG_F_COLLECTIVE, AGG_F_PERF, AGG_F_CRITPATH };
+/* The critical path's classes the straggler check judges (host-side: a rank's own time). */
+#define PR_AGG_CP_NCLASSES 3
+extern const char *const pr_agg_cp_classes[PR_AGG_CP_NCLASSES];
 struct agg_col {
 	char *name;
 	int field;

@@ -36,6 +36,7 @@ struct check {
 	 * of its idle time) is at least aux_min; NULL: no such condition. */
 	const double *aux;
 	double aux_min;
+	int share; /* 1: x is a share of the rank's critical path (any when the median is 0) */
 };
 
 /* One cross-rank comparison; appends its record to checks, outliers to per-rank reasons. */
@@ -72,7 +73,7 @@ static void run_check(const struct pr_agg *a, struct agg_row **rows, const struc
 		double ratio = med > 0 ? vals[i] / med : NAN;
 		int hit;
 		/* a GPU that idles where the others never do: infinitely many times the median */
-		if (c->aux && med == 0 && vals[i] > 0)
+		if ((c->aux || c->share) && med == 0 && vals[i] > 0)
 			ratio = INFINITY;
 		hit = c->low ? (z < -PR_AGG_Z && ratio <= PR_AGG_WAIT_RATIO)
 			     : (z > PR_AGG_Z && ratio >= PR_AGG_SLOW_RATIO);
@@ -94,13 +95,18 @@ static void run_check(const struct pr_agg *a, struct agg_row **rows, const struc
 			snprintf(line, sizeof(line),
 				 "GPU idle %.0f %% vs a median of %.0f %%, %.0f %% of it host wait",
 				 vals[i] * 100, med * 100, c->aux[i] * 100);
+		else if (c->share)
+			snprintf(line, sizeof(line),
+				 "critical path %.0f %% %s vs a median of %.0f %%", vals[i] * 100,
+				 c->name, med * 100);
 		else if (c->low)
 			snprintf(line, sizeof(line), "waits %.0f %% less in %s", (1 - ratio) * 100,
 				 short_name(c->name, sb, sizeof(sb)));
 		else if (!strcmp(c->what, "step time"))
 			snprintf(line, sizeof(line), "step time %.2fx the median", ratio);
 		else
-			snprintf(line, sizeof(line), "%s %.2fx the median",
+			snprintf(line, sizeof(line), "%s%s %.2fx the median",
+				 strcmp(c->what, "perf category") ? "" : "perf: ",
 				 short_name(c->name, sb, sizeof(sb)), ratio);
 		why = json_object();
 		json_object_set_new(why, "rank", json_integer(ranks[i]));
@@ -288,12 +294,16 @@ void pr_agg_stragglers(const struct pr_agg *a, struct agg_row **rows, size_t n, 
 			vals[m++] = rows[i]->duration_ns;
 	if (m)
 		floor_ns = PR_AGG_MIN_SHARE * pr_median(vals, m);
-	for (f = 0; f < 2; f++) {
+	/* stages, collectives, perf-model categories (device ns), critical-path shares */
+	for (f = 0; f < 4; f++) {
+		static const char *const what[] = { "stage", "collective", "perf category",
+						    "critical path" };
 		size_t nk;
 		const struct agg_col **cols = field_cols(a, (int)f, &nk);
 		for (k = 0; k < nk; k++) {
-			struct check c = { f ? "collective" : "stage", cols[k]->name, (int)f, floor_ns,
-					   NULL, 0 };
+			struct check c = { what[f], cols[k]->name, f == AGG_F_COLLECTIVE,
+					   f == AGG_F_CRITPATH ? PR_AGG_CP_POINTS : floor_ns,
+					   NULL, 0, f == AGG_F_CRITPATH };
 			for (i = 0; i < a->nrows; i++)
 				byrow[i] = NAN;
 			for (i = 0; i < cols[k]->n; i++)
@@ -311,7 +321,7 @@ void pr_agg_stragglers(const struct pr_agg *a, struct agg_row **rows, size_t n, 
 	}
 	free(byrow);
 	{
-		struct check c = { "step time", "mean step", 0, 0, NULL, 0 };
+		struct check c = { "step time", "mean step", 0, 0, NULL, 0, 0 };
 		for (i = m = 0; i < n; i++) {
 			double v = rows[i]->step_mean_ns;
 			if (isfinite(v)) {
@@ -325,7 +335,7 @@ void pr_agg_stragglers(const struct pr_agg *a, struct agg_row **rows, size_t n, 
 		/* a rank whose GPU idles while the others' compute, waiting on its own host */
 		double *hw = pr_xmalloc((n + 1) * sizeof(hw[0]));
 		struct check c = { "gpu idle", "GPU idle share", 0, PR_AGG_GPU_IDLE_POINTS, NULL,
-				   PR_AGG_GPU_HOST_WAIT };
+				   PR_AGG_GPU_HOST_WAIT, 0 };
 		for (i = m = 0; i < n; i++) {
 			double v = rows[i]->gpu_idle, h = rows[i]->gpu_host_wait;
 			if (isfinite(v)) {
@@ -392,7 +402,10 @@ void pr_agg_stragglers(const struct pr_agg *a, struct agg_row **rows, size_t n, 
 			    "its first-to-last GPU op span) has z > 3.5, is >= 1.2 x the median (any "
 			    "idle when the median is 0) and >= 5 points above it, with >= 50 % of its "
 			    "idle time host wait (the GPU waited for its own CPU to launch work), "
-			    "while the other ranks' GPUs were busy. Also: a rank that spent the least time in a "
+			    "while the other ranks' GPUs were busy. Perf-model categories (device "
+			    "ns): as a stage. Critical path: a rank whose path has a share of "
+			    "cpu_op, sync or idle with z > 3.5, >= 1.2 x the median (any when "
+			    "the median is 0) and >= 5 points above it. Also: a rank that spent the least time in a "
 			    "collective in most of its steps, with p < 0.01 against 1 in N ranks per "
 			    "step (binomial, times N), arrived last"));
 	json_object_set_new(out, "z_threshold", json_real(PR_AGG_Z));

@@ -434,7 +434,8 @@ static int dump_to_strbuf(const char *buf, size_t n, void *sb)
 int pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j,
 		   struct pr_error *err)
 {
-	static const char *const fields[] = { "stages", "collectives" };
+	/* AGG_F_STAGE, AGG_F_COLLECTIVE, AGG_F_PERF */
+	static const char *const fields[] = { "stages", "collectives", "perf" };
 	const char *src = source ? source : "";
 	const char *h = json_string_value(json_object_get(j, "content_hash"));
 	const char *rs = json_string_value(json_object_get(j, "rank_source"));
@@ -468,12 +469,24 @@ int pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j,
 	if (!isfinite(r->gpu_idle))
 		r->gpu_idle = pr_agg_gpu_share(g, "idle_ns", "span_ns");
 	r->gpu_host_wait = pr_agg_gpu_share(g, "idle_host_wait_ns", "idle_ns");
-	for (f = 0; f < 2; f++)
+	for (f = 0; f < 3; f++)
 		json_object_foreach(json_object_get(j, fields[f]), key, v) {
 			struct agg_col *c = pr_agg_col_get(a, (int)f, key);
 			if (json_is_number(v))
 				col_add(c, (uint32_t)a->nrows, json_number_value(v));
 		}
+	{
+		/* the critical path's host-side shares (AGG_F_CRITPATH), from the row's ns */
+		const json_t *cp = json_object_get(j, "critical_path");
+		const json_t *comp = json_object_get(cp, "composition_ns");
+		double len = pr_mnum(cp, "length_ns");
+		for (f = 0; f < PR_AGG_CP_NCLASSES && len > 0; f++) {
+			double x = pr_mnum(comp, pr_agg_cp_classes[f]);
+			if (isfinite(x))
+				col_add(pr_agg_col_get(a, AGG_F_CRITPATH, pr_agg_cp_classes[f]),
+					(uint32_t)a->nrows, x / len);
+		}
+	}
 	row_commit(a, h, hn);
 	pr_strbuf_release(&text);
 	json_decref(j);
@@ -891,6 +904,43 @@ static json_t *perf_part(struct pr_agg *a, const json_t *run, long rank)
 	return p;
 }
 
+/* The critical path's host-side classes whose share of the path the straggler check judges. */
+const char *const pr_agg_cp_classes[PR_AGG_CP_NCLASSES] = { "cpu_op", "sync", "idle" };
+
+/*
+ * The critical path's composition (the model's critical_path, docs/analysis.md):
+ * the row's "critical_path" object {length_ns, steps_analysed, composition_ns
+ * {class: ns}}, each class's share of length_ns folded as a stat of category
+ * "gpu" named "critical path: <class>" (unit share). NULL when the run has no
+ * critical path or none was analysed (no row key).
+ */
+static json_t *critpath_part(struct pr_agg *a, const json_t *run, long rank)
+{
+	const json_t *cp = json_object_get(run, "critical_path");
+	const json_t *comp = json_object_get(cp, "composition_ns"), *v;
+	struct pr_strbuf name = PR_STRBUF_INIT;
+	double len = pr_mnum(cp, "length_ns");
+	const char *key;
+	json_t *p, *c;
+	if (!json_is_object(comp) || !(len > 0))
+		return NULL;
+	p = json_object();
+	c = json_object();
+	json_object_set_new(p, "length_ns", pr_jnum(len));
+	json_object_set_new(p, "steps_analysed", pr_jnum(pr_mnum(cp, "steps_analysed")));
+	json_object_foreach((json_t *)comp, key, v) {
+		if (!json_is_number(v))
+			continue;
+		json_object_set_new(c, key, pr_jnum(json_number_value(v)));
+		pr_strbuf_reset(&name);
+		pr_strbuf_addf(&name, "critical path: %s", key);
+		fold(a, CAT_GPU, "", name.buf, "share", json_number_value(v) / len, 1, rank);
+	}
+	json_object_set_new(p, "composition_ns", c);
+	pr_strbuf_release(&name);
+	return p;
+}
+
 /*
  * The rank of the run read from src and where it came from (*rsrc): the
  * user's --ranks, --rank-from, the trace, the path, else the lowest unused
@@ -1132,7 +1182,7 @@ static void fold_peaks(struct pr_agg *a, const json_t *run, json_t *row, long ra
 
 /* Every key of a run object that pr_agg_add_model_run and its folds read. */
 static const char *const run_keys[] = {
-	"clock", "collectives", "content_hash", "diagnostics", "format", "gpu_breakdown",
+	"clock", "collectives", "content_hash", "critical_path", "diagnostics", "format", "gpu_breakdown",
 	"peaks", "perf_model", "phases", "rank", "reported", "source", "spans", "throughput",
 	"world_size",
 };
@@ -1198,6 +1248,11 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 		json_t *perf = perf_part(a, run, rank);
 		if (perf)
 			json_object_set_new(row, "perf", perf);
+	}
+	{
+		json_t *cp = critpath_part(a, run, rank);
+		if (cp)
+			json_object_set_new(row, "critical_path", cp);
 	}
 	if (format && !strcmp(format, "inferix"))
 		json_object_set_new(row, "inferix", pr_agg_inferix_part(run, meta));

@@ -90,6 +90,9 @@
  * host to launch work, HTA's idle split), besides z and the 1.2x ratio. */
 #define PR_AGG_GPU_IDLE_POINTS 0.05
 #define PR_AGG_GPU_HOST_WAIT 0.5
+/* Critical-path straggler: a host-side class's share of the rank's critical
+ * path must exceed the median share by this many points (0.05 = 5 points). */
+#define PR_AGG_CP_POINTS 0.05
 /* Up to this many ranks a stat keeps every value: exact median. */
 #define PR_AGG_EXACT_MAX 1024
 

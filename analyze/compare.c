@@ -13,9 +13,9 @@
 #include "base/strmap.h"
 #include "base/xalloc.h"
 
-enum group { G_STEP, G_TPUT, G_PHASE, G_PEAK, G_FRAG, G_GPU, G_SPAN, G_REPORTED };
+enum group { G_STEP, G_TPUT, G_PHASE, G_PEAK, G_FRAG, G_GPU, G_SPAN, G_REPORTED, G_PERF };
 static const char *const group_names[] = { "step", "throughput", "phase", "peak",
-					   "fragmentation", "gpu", "span", "reported" };
+					   "fragmentation", "gpu", "span", "reported", "perf" };
 
 enum kind { K_TIME, K_MEM, K_TPUT, K_RATIO, K_SHARE, K_INFO };
 static const char *const kind_names[] = { "time",  "memory", "throughput",
@@ -49,6 +49,7 @@ struct metric {
 	struct side s[2];
 	double sortkey;
 	int bad_dir; /* shares: +1 an increase is bad (idle), -1 a decrease (overlap) */
+	int opt_in;  /* reported, gated only by a --fail-on / config rule (perf:, tflops:) */
 };
 
 struct table {
@@ -259,6 +260,64 @@ static void collect_gpu(struct table *t, int k, const json_t *run)
 	}
 }
 
+/*
+ * The perf model's numbers (docs/compare.md, "Perf model"): per category its
+ * device time, perf:CATEGORY (a time, gated like a span), and per op with FLOPs
+ * its achieved TFLOP/s over all its shapes, tflops:OP = sum of FLOPs / sum of
+ * device time (reported; gated only when a --fail-on or config rule names it).
+ * One value per run; the op's device ns is its noise-floor weight.
+ */
+static void collect_perf(struct table *t, int k, const json_t *run)
+{
+	const json_t *pm = json_object_get(run, "perf_model"), *x;
+	struct pr_strmap at = PR_STRMAP_INIT;
+	struct op {
+		const char *name;
+		double flops, ns;
+	} *ops = NULL;
+	size_t i, n = 0;
+	int ok, ok2;
+	json_array_foreach(json_object_get(pm, "categories"), i, x) {
+		const char *c = json_string_value(json_object_get(x, "category"));
+		double v = num(x, "device_ns", &ok);
+		struct metric *m;
+		if (!c || !*c || !ok)
+			continue;
+		m = get(t, "perf", c, G_PERF, K_TIME, AGG_MEDIAN, "ns");
+		m->opt_in = 1;
+		m->s[k].present = 1;
+		dpush(&m->s[k].runv, v);
+		m->s[k].total_ns += v;
+	}
+	ops = pr_xcalloc(json_array_size(json_object_get(pm, "groups")) + 1, sizeof(ops[0]));
+	json_array_foreach(json_object_get(pm, "groups"), i, x) {
+		const char *name = json_string_value(json_object_get(x, "name"));
+		double f = num(x, "flops", &ok), ns = num(x, "device_ns", &ok2);
+		int64_t j;
+		if (!name || !*name || !ok || !ok2 || !(f > 0) || !(ns >= 0))
+			continue;
+		if (!pr_strmap_get(&at, name, strlen(name), &j)) {
+			j = (int64_t)n;
+			ops[n++].name = name;
+			pr_strmap_put(&at, name, strlen(name), j);
+		}
+		ops[j].flops += f;
+		ops[j].ns += ns;
+	}
+	for (i = 0; i < n; i++) {
+		struct metric *m;
+		if (!(ops[i].ns > 0))
+			continue;
+		m = get(t, "tflops", ops[i].name, G_PERF, K_TPUT, AGG_MEDIAN, "TFLOP/s");
+		m->opt_in = 1;
+		m->s[k].present = 1;
+		dpush(&m->s[k].runv, ops[i].flops / ops[i].ns / 1e3);
+		m->s[k].total_ns += ops[i].ns;
+	}
+	free(ops);
+	pr_strmap_release(&at);
+}
+
 static void collect_run(struct table *t, int k, long ri, const json_t *run)
 {
 	const json_t *tp = json_object_get(run, "throughput"), *x, *lst, *snap;
@@ -334,6 +393,7 @@ static void collect_run(struct table *t, int k, long ri, const json_t *run)
 	}
 	collect_spans(t, k, ri, run);
 	collect_gpu(t, k, run);
+	collect_perf(t, k, run);
 	/* reported metrics; a name repeated within a run gets " #2", " #3"... */
 	json_array_foreach(json_object_get(run, "reported"), i, x) {
 		const char *name = json_string_value(json_object_get(x, "name"));
@@ -471,6 +531,22 @@ static struct thr threshold(const struct metric *m, const struct pr_gate *g)
 	}
 	t.source = "default";
 	t.gated = 1;
+	if (m->opt_in) {
+		/* the perf model's numbers: judged by the default threshold of their kind and
+		 * reported, gated only by a rule that names them (docs/compare.md) */
+		t.gated = 0;
+		t.t.has_rel = 1;
+		if (m->kind == K_TPUT) {
+			t.t.dir = -1, t.t.rel = PR_COMPARE_TPUT_REL;
+			t.source = "not gated by default (an op's achieved TFLOP/s; gate it with "
+				   "--fail-on 'tflops:NAME:-10%' or a config rule)";
+		} else {
+			t.t.dir = 1, t.t.rel = PR_COMPARE_TIME_REL;
+			t.source = "not gated by default (a perf-model category's device time, the "
+				   "sum of ops gated as spans; gate it with --fail-on 'perf:*:+5%')";
+		}
+		return t;
+	}
 	switch (m->kind) {
 	case K_TIME:
 		t.t.dir = 1, t.t.has_rel = 1, t.t.rel = PR_COMPARE_TIME_REL;
@@ -1113,6 +1189,26 @@ static int check_gpu(const json_t *run, size_t r, const char *side, struct pr_er
 	return 0;
 }
 
+/* The perf model's values compare reads (collect_perf): times and FLOPs, numbers >= 0. */
+static int check_perf(const json_t *run, size_t r, const char *side, struct pr_error *err)
+{
+	const json_t *pm = json_object_get(run, "perf_model"), *x;
+	struct vpath p;
+	size_t i;
+	json_array_foreach(json_object_get(pm, "categories"), i, x)
+		if (check_num(x, "device_ns", 1, 1, side,
+			      vpath(&p, "runs[%zu].perf_model.categories[%zu]", r, i),
+			      "a time in ns (>= 0)", err))
+			return -1;
+	json_array_foreach(json_object_get(pm, "groups"), i, x) {
+		vpath(&p, "runs[%zu].perf_model.groups[%zu]", r, i);
+		if (check_num(x, "device_ns", 1, 1, side, p.buf, "a time in ns (>= 0)", err) ||
+		    check_num(x, "flops", 1, 1, side, p.buf, "a FLOP count (>= 0)", err))
+			return -1;
+	}
+	return 0;
+}
+
 /* The values of one run that compare reads. */
 static int check_values(const json_t *run, size_t r, const char *side, struct pr_error *err)
 {
@@ -1194,6 +1290,8 @@ static int check_values(const json_t *run, size_t r, const char *side, struct pr
 		if (check_num(x, "value", 1, 0, side, vpath(&p, "runs[%zu].reported[%zu]", r, i),
 			      "a number", err))
 			return -1;
+	if (check_perf(run, r, side, err))
+		return -1;
 	return check_gpu(run, r, side, err);
 }
 
@@ -1315,7 +1413,8 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 		for (k = 0; k < 2; k++)
 			m->s[k].value = m->s[k].present ? aggregate(samples_of(m, k), m->agg) : NAN;
 		m->sortkey = 0;
-		if (m->group == G_SPAN || (m->group == G_GPU && m->kind == K_TIME))
+		if (m->group == G_SPAN || (m->group == G_GPU && m->kind == K_TIME) ||
+		    m->group == G_PERF)
 			m->sortkey = fmax(isfinite(m->s[0].value) ? m->s[0].value : 0,
 					  isfinite(m->s[1].value) ? m->s[1].value : 0);
 		common += m->s[0].present && m->s[1].present;
@@ -1367,10 +1466,12 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 		calls_moved = per_step && fabs(c1 - c0) >= PR_COMPARE_CALLS_DELTA;
 		below = 0;
 		if ((m->group == G_SPAN && m->kind == K_TIME) ||
-		    (m->group == G_GPU && m->kind == K_TIME)) {
+		    (m->group == G_GPU && m->kind == K_TIME) || m->group == G_PERF) {
 			double s0 = t.dur_ns[0] > 0 ? m->s[0].total_ns / t.dur_ns[0] : 0;
 			double s1 = t.dur_ns[1] > 0 ? m->s[1].total_ns / t.dur_ns[1] : 0;
-			double vmax = m->sortkey;
+			/* tflops:OP: weighed by the op's device time, not its rate */
+			double vmax = m->kind == K_TPUT ? fmax(m->s[0].total_ns, m->s[1].total_ns)
+							 : m->sortkey;
 			below = fmax(s0, s1) < gate->noise_floor || vmax < gate->min_us * 1000.0;
 			/* presence and count changes of spans are verdicts whatever their size
 			 * (HTA's trace diff): an op on one side only, or calls per step changed */
@@ -1423,6 +1524,11 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 				v = V_UNCH;
 				rule = "not-gated";
 				pr_strbuf_addstr(&why, th.source);
+				if (m->opt_in && d.verdict != PR_CMP_UNCHANGED) {
+					/* say what the default threshold would have said */
+					pr_strbuf_addstr(&why, "; by the default threshold, ");
+					why_text(&why, &d, tt, a->n, b->n, gate->alpha, bv, nv);
+				}
 			} else {
 				static const enum vd map[] = { V_UNCH, V_REG, V_IMP, V_NOISE,
 							       V_INCONCL };

@@ -120,7 +120,8 @@ static int parse_term(const char *spec, const char *t, size_t len, struct pr_gat
 
 /* Metric classes: ids that stand alone, and prefixes of "CLASS:NAME" ids. */
 static const char *const bare_ids[] = { "step_time", "fragmentation" };
-static const char *const classes[] = { "phase", "span", "throughput", "peak", "reported", "gpu" };
+static const char *const classes[] = { "phase",    "span", "throughput", "peak",
+				       "reported", "gpu",  "perf",	 "tflops" };
 static const char *const gpus[] = { "compute", "communication", "memory", "idle_share",
 				    "overlap" };
 static const char *const throughputs[] = { "tokens_per_s", "fps", "bps", "steps_per_s" };
@@ -151,8 +152,8 @@ static int known_metric(const char *pat, size_t len)
 	if (has_glob(pat, cl))
 		return 1;
 	if (!colon)
-		return in_list(pat, cl, bare_ids, 2) || in_list(pat, cl, classes, 6);
-	if (!in_list(pat, cl, classes, 6))
+		return in_list(pat, cl, bare_ids, 2) || in_list(pat, cl, classes, 8);
+	if (!in_list(pat, cl, classes, 8))
 		return 0;
 	if (cl == strlen("throughput") && !strncmp(pat, "throughput", cl) &&
 	    !has_glob(colon + 1, len - cl - 1))
@@ -183,7 +184,7 @@ int pr_gate_parse_rule(const char *spec, struct pr_gate_rule *out, struct pr_err
 				    "bad --fail-on '%s': unknown metric '%.*s' (step_time, phase:NAME, "
 				    "span:NAME, peak:SERIES, fragmentation, throughput:tokens_per_s|fps|"
 				    "bps|steps_per_s, reported:NAME, gpu:compute|communication|memory|"
-				    "idle_share|overlap, or a glob)",
+				    "idle_share|overlap, perf:CATEGORY, tflops:OP, or a glob)",
 				    spec, (int)(colon - spec), spec);
 	}
 	out->pattern = pr_xstrndup(spec, (size_t)(colon - spec));

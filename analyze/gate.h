@@ -15,7 +15,8 @@
  *   METRIC is split from the thresholds at the last ':'. It is an fnmatch(3)
  *   glob over metric ids (step_time, phase:NAME, span:NAME, peak:SERIES,
  *   fragmentation, throughput:tokens_per_s|fps|bps|steps_per_s,
- *   reported:NAME, gpu:compute|communication|memory|idle_share|overlap)
+ *   reported:NAME, gpu:compute|communication|memory|idle_share|overlap,
+ *   perf:CATEGORY, tflops:OP)
  *   or a class prefix: "throughput" matches every
  *   "throughput:..." id, "span" every span, "peak" every peak.
  *   THRESHOLD is a sign and a number with a unit: '+' means an increase is

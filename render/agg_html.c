@@ -121,7 +121,9 @@ static void stragglers(struct pr_strbuf *sb, const json_t *doc)
 			char v[64], m[64], d[64];
 			/* GPU idle evidence is a share of the GPU span; the rest are times */
 			int gpu = json_is_number(json_object_get(e, "host_wait_share"));
-			const char *unit = gpu ? "share" : "ns";
+			/* and critical-path evidence a share of the rank's critical path */
+			int cp = !strcmp(pr_mstr(e, "what"), "critical path");
+			const char *unit = gpu || cp ? "share" : "ns";
 			fmt(pr_mnum(e, "value"), unit, v, sizeof(v));
 			fmt(pr_mnum(e, "median"), unit, m, sizeof(m));
 			fmt(pr_mnum(e, "mad"), unit, d, sizeof(d));
@@ -363,8 +365,12 @@ static void checks_table(struct pr_strbuf *sb, const json_t *doc)
 		pr_html_td_shown(sb, pr_mstr(c, "name"), lab[i]);
 		pr_html_td(sb, pr_mstr(c, "straggler_is"));
 		tdn(sb, pr_mnum(c, "ranks"), "count");
-		tdn(sb, pr_mnum(c, "median"), strcmp(pr_mstr(c, "what"), "gpu idle") ? "ns" : "share");
-		tdn(sb, pr_mnum(c, "mad"), strcmp(pr_mstr(c, "what"), "gpu idle") ? "ns" : "share");
+		{
+			int sh = !strcmp(pr_mstr(c, "what"), "gpu idle") ||
+				 !strcmp(pr_mstr(c, "what"), "critical path");
+			tdn(sb, pr_mnum(c, "median"), sh ? "share" : "ns");
+			tdn(sb, pr_mnum(c, "mad"), sh ? "share" : "ns");
+		}
 		pr_html_td(sb, out.len ? out.buf : "none");
 		pr_strbuf_addstr(sb, "</tr>\n");
 		pr_strbuf_release(&out);

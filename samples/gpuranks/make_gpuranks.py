@@ -1,9 +1,16 @@
 #!/usr/bin/env python3
 """make_gpuranks.py - a synthetic N-rank Kineto set whose straggler's GPU idles on host wait.
 
-Usage: python3 make_gpuranks.py [--ranks N] [--steps S] [--straggler R] [--out DIR]
+Usage: python3 make_gpuranks.py [--ranks N] [--steps S] [--straggler R] [--out DIR] [--ops]
 Defaults: 4 ranks, 6 steps, straggler rank 1, output DIR = ./gpuranks.
 --straggler -1 writes the balanced set (every rank the same, up to jitter).
+
+--ops also writes the host's CPU work as ops and a synchronisation: the straggler's
+1500 us before each launch is an `aten::host_work` cpu_op, and every rank ends its step
+with a cudaDeviceSynchronize that returns 5 us after its all-reduce ends. The critical
+path (docs/analysis.md) of a normal rank then runs through its kernels and the
+all-reduce; the straggler's runs through its host work (cpu_op). Without --ops the
+output is byte for byte what it was before the option existed.
 
 Deterministic (no clock; a fixed-seed LCG for the jitter). Python 3 stdlib only.
 
@@ -65,7 +72,7 @@ def gpu(cat, name, stream, ts, dur, corr):
 
 def rank_step(straggler, t0, jitter):
     """(runtime calls, gpu ops) of one step, before the all-reduce: lists of (ts, dur, name)."""
-    calls, ops = [], []
+    calls, ops, work = [], [], []
     c = t0 + 20.0
     calls.append((c, LAUNCH_US, "cudaMemcpyAsync"))
     g = c + 15.0
@@ -76,6 +83,7 @@ def rank_step(straggler, t0, jitter):
         dur = KERNEL_US + jitter[k]
         if straggler:
             # the host works after the previous op ended, then launches: the GPU waits
+            work.append(max(c, g))
             c = max(c, g) + HOST_US
             start = c + 5.0
         else:
@@ -84,7 +92,7 @@ def rank_step(straggler, t0, jitter):
         ops.append(("kernel", "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n", start, dur))
         g = start + dur
         c += LAUNCH_US + 2.0
-    return calls, ops, c, g
+    return calls, ops, c, g, work
 
 
 def main():
@@ -93,6 +101,7 @@ def main():
     ap.add_argument("--steps", type=int, default=6)
     ap.add_argument("--straggler", type=int, default=1)
     ap.add_argument("--out", default="gpuranks")
+    ap.add_argument("--ops", action="store_true")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     rng = Lcg(20261124)
@@ -118,7 +127,7 @@ def main():
         ]
         corr = 1
         for s, (t0, per, arrive) in enumerate(plans):
-            calls, ops, c, g = per[r]
+            calls, ops, c, g, work = per[r]
             end = arrive + XFER_US + GAP_US
             evs.append(ev("X", "user_annotation", "ProfilerStep#%d" % s, pid, tid, t0,
                           end - t0 - 1.0))
@@ -133,6 +142,13 @@ def main():
             evs.append(gpu("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 20,
                            max(g, c + 5.0), arrive + XFER_US - max(g, c + 5.0), corr))
             corr += 1
+            if a.ops:
+                for w in work:
+                    evs.append(ev("X", "cpu_op", "aten::host_work", pid, tid, w, HOST_US - 1.0))
+                sync = c + LAUNCH_US + 2.0
+                evs.append(ev("X", "cuda_runtime", "cudaDeviceSynchronize", pid, tid, sync,
+                              arrive + XFER_US + 5.0 - sync, {"correlation": corr}))
+                corr += 1
         doc = {
             "schemaVersion": 1,
             "deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3",

@@ -75,7 +75,7 @@ run "$P" compare "$S/slower_op/base.pt.trace.json" "$S/slower_op/new.pt.trace.js
 expect_rc 1 "compare --html of a regression still exits 1"
 expect_out_has "span:aten::mm" "the console table is still written"
 page_ok cmp.html "compare page"
-grep -qF 'FAIL: 2 regressions, 29 unchanged, 2 below noise floor' cmp.html || fail "the compare page lacks the verdict"
+grep -qF 'FAIL: 2 regressions, 33 unchanged, 2 below noise floor' cmp.html || fail "the compare page lacks the verdict"
 grep -qF 'span:aten::mm' cmp.html || fail "the compare page does not name the regressed op"
 grep -qF 'id="cmp-changes"' cmp.html || fail "the compare page lacks the diff chart"
 grep -qF 'id="cmp-step_time"' cmp.html || fail "the compare page lacks the step-time panel"
