@@ -20,7 +20,8 @@
 #include <jansson.h>
 
 #include "analyze/imap.h"
-#include "analyze/model.h"
+#include "analyze/model_opts.h"
+#include "base/error.h"
 #include "base/jsonx.h"
 
 struct sqlite3;
@@ -171,65 +172,6 @@ const struct pr_aspan *pr_actx_phase_at(const struct pr_actx *ctx, int64_t t);
 const struct pr_aspan *pr_actx_step_at(const struct pr_actx *ctx, int64_t t);
 /* Index of the step whose [ts, ts+dur) holds t, or -1 (steps are in start order, not nested). */
 long pr_actx_step_index(const struct pr_actx *ctx, int64_t t);
-/*
- * The innermost host-side span open at each t[0..n) (GPU kernels/memcpy
- * excluded: memory is allocated by host code), as {"name", "kind", "t_ns",
- * "dur_ns"}, in one scan of the span table: out[i] (json null when none; the
- * caller owns them). 0, or -1 with err (out then holds nothing).
- */
-int pr_actx_spans_at(struct pr_actx *ctx, const int64_t *t, size_t n, json_t **out,
-		     struct pr_error *err) PR_MUST_CHECK;
-/*
- * The same lookups as a batch another scan feeds (spanstat.c): new with
- * the points; for every span row of a kind pr_at_batch_kind accepts (not a
- * device or profiler span), pr_at_batch_row with its start and duration and
- * the columns of its id, track, depth, name id and kind; then answer any of
- * the points (out as pr_actx_spans_at).
- */
-struct pr_at_batch *pr_at_batch_new(struct pr_actx *ctx, const int64_t *t, size_t n,
-				    struct pr_error *err);
-int pr_at_batch_kind(const char *kind);
-int64_t pr_at_batch_last(const struct pr_at_batch *a);
-void pr_at_batch_row(struct pr_at_batch *a, struct sqlite3_stmt *st, int64_t ts, int64_t dur,
-		     int col_id, int col_track, int col_depth, int col_name, int col_kind);
-int pr_at_batch_answer(struct pr_actx *ctx, const struct pr_at_batch *a, const int64_t *t,
-		       size_t n, json_t **out, struct pr_error *err) PR_MUST_CHECK;
-void pr_at_batch_free(struct pr_at_batch *a);
-/* Flame's tree of host spans (an_flame.c), fed in id order by the shared span
- * pass: NULL when the run has too many spans for a flame graph; the kinds it
- * takes; one span; free (NULL is fine). */
-struct pr_flame *pr_flame_new(struct pr_actx *ctx);
-int pr_flame_kind(const char *kind);
-void pr_flame_row(struct pr_flame *fl, int64_t id, int64_t parent, int has_parent, int64_t name_id,
-		  int64_t dur);
-/* The pass is over: only the tree is kept until flame reads it (the maps that built it go). */
-void pr_flame_done(struct pr_flame *fl);
-void pr_flame_free(struct pr_flame *fl);
-/* The flame tree's nodes before new paths fold into "(other paths)" (131072; tests lower it). */
-extern size_t pr_flame_max_tree;
-/* Timeline's merged intervals per track (an_timeline.c), fed the top-level spans
- * by the shared span pass in any order; gap: ctx->dur / 4000. Free: NULL is fine. */
-struct pr_tlanes *pr_tlanes_new(int64_t gap);
-void pr_tlanes_row(struct pr_tlanes *t, int64_t track, int64_t ts, int64_t dur);
-void pr_tlanes_free(struct pr_tlanes *t);
-/* The trace view's windows and candidates (an_trace.c), fed by the shared span pass every
- * span of a kind it counts (not session or profiler) in id order (row: its start, duration,
- * name id and kind index, and the columns of its id, track and self time, read only for a
- * span in a window); new reads the windows' steps
- * (0, or -1 with err: a --window naming no step); free: NULL is fine. */
-struct pr_trace;
-int pr_trace_new(struct pr_actx *ctx, struct pr_trace **out, struct pr_error *err) PR_MUST_CHECK;
-void pr_trace_row(struct pr_trace *tr, struct sqlite3_stmt *st, int64_t ts, int64_t dur,
-		  int64_t name_id, uint32_t kind, int col_id, int col_track, int col_self);
-void pr_trace_free(struct pr_trace *tr);
-/* The trace view's slices at most (PR_TRACE_BOUND; tests lower it). */
-extern size_t pr_trace_bound;
-/* A track's name as the trace names it (an_timeline.c): "GPU 0 stream 7", a thread's
- * thread_name, else "thread <tid>" (the process name first only when the run has several),
- * kind "thread" or "gpu_stream"; the timeline and the trace view name lanes so. NULL with
- * err on a store error. */
-json_t *pr_timeline_lane_name(struct pr_actx *ctx, int64_t track, const char **kind,
-			      struct pr_error *err);
 /* The points peaks and fragmentation look up (an_peaks.c, an_fragmentation.c), appended to
  * *t (*n of them, *cap allocated); loads the series they read. */
 int pr_peaks_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,

@@ -54,6 +54,7 @@
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
 #include "analyze/kclass.h"
+#include "analyze/model.h"
 #include "base/xalloc.h"
 
 size_t pr_critpath_max_events = PR_CRITPATH_EVENTS_DEFAULT;

@@ -57,6 +57,7 @@
 #include "analyze/actx.h"
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
+#include "analyze/model.h"
 #include "analyze/opkern.h"
 #include "analyze/opmerge.h"
 #include "analyze/opview.h"

@@ -14,6 +14,7 @@
 #include "analyze/actx.h"
 #include "analyze/peak_owner.h"
 #include "analyze/primary.h"
+#include "analyze/spans_at.h"
 #include "base/xalloc.h"
 
 static json_t *span_ref(const struct pr_actx *ctx, const struct pr_aspan *p)

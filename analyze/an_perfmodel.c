@@ -33,6 +33,7 @@
 #include "analyze/actx.h"
 #include "analyze/imap.h"
 #include "analyze/kclass.h"
+#include "analyze/model.h"
 #include "analyze/opkern.h"
 #include "analyze/opview.h"
 #include "base/jsonx.h"
