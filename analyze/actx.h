@@ -97,11 +97,28 @@ struct pr_actx {
 	size_t critpath_over, critpath_over_steps;
 };
 
+/*
+ * When an analyzer runs (model.c runs them by stage, then in the list's order; their
+ * sections still come in the list's order): the span analyses that give back the shared
+ * pass's memory (timeline's lanes, flame's tree: 21 MB on a 1 GB trace) run before the GPU
+ * rows are copied, the run's peak of memory; critical_path before gpu_link, which frees the
+ * shared GPU pass it reads; those that read every section last.
+ */
+enum pr_stage {
+	PR_STAGE_CONTEXT = 0, /* series to collectives: later ones read their sections */
+	PR_STAGE_SPANS,       /* timeline, flame, trace: read nothing of the GPU analyses */
+	PR_STAGE_GPU,         /* gpu_breakdown and step_breakdown */
+	PR_STAGE_GPU_PATH,    /* critical_path */
+	PR_STAGE_GPU_LATE,    /* gpu_link, perf_model, cupti_range */
+	PR_STAGE_LAST,        /* leaks, crosscheck, recommendations */
+};
+
 /* One analyzer: adds its section to ctx->out. */
 struct pr_analyzer {
 	const char *name;
 	const char *summary;
 	int (*run)(struct pr_actx *ctx, struct pr_error *err);
+	enum pr_stage stage; /* 0: PR_STAGE_CONTEXT */
 };
 
 extern const struct pr_analyzer pr_an_series, pr_an_phases, pr_an_peaks, pr_an_alloc_tree,

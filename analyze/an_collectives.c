@@ -311,4 +311,5 @@ const struct pr_analyzer pr_an_collectives = {
 	"collectives",
 	"time, bytes and bus bandwidth per collective (Kineto's collective args)",
 	run,
+	PR_STAGE_CONTEXT,
 };

@@ -895,4 +895,5 @@ const struct pr_analyzer pr_an_critpath = {
 	"critical_path",
 	"per step, the chain of CPU ops, launches, kernels and syncs that set its length",
 	run,
+	PR_STAGE_GPU_PATH,
 };

@@ -253,4 +253,5 @@ const struct pr_analyzer pr_an_crosscheck = {
 	.name = "crosscheck",
 	.summary = "collector-reported numbers next to recomputed ones, with the documented reason for each difference",
 	.run = run,
+	.stage = PR_STAGE_LAST,
 };

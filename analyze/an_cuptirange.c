@@ -407,4 +407,5 @@ const struct pr_analyzer pr_an_cuptirange = {
 	.name = "cupti_ranges",
 	.summary = "CUPTI range profiler: counters per range and per op, replay out of GPU time",
 	.run = run,
+	.stage = PR_STAGE_GPU_LATE,
 };

@@ -580,4 +580,5 @@ const struct pr_analyzer pr_an_flame = {
 	.name = "flame",
 	.summary = "time (or weight) by call stack: the flame graph's nodes",
 	.run = run,
+	.stage = PR_STAGE_SPANS,
 };

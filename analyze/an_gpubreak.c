@@ -1721,4 +1721,5 @@ const struct pr_analyzer pr_an_gpubreak = {
 	.name = "gpu_breakdown",
 	.summary = "HTA's temporal, idle, overlap and kernel breakdowns; TensorBoard's step breakdown",
 	.run = run,
+	.stage = PR_STAGE_GPU,
 };

@@ -1869,4 +1869,5 @@ const struct pr_analyzer pr_an_gpulink = {
 	.summary = "CPU-GPU links: launch latency and overhead, device time per op, stream queue "
 		   "length, activities per user annotation",
 	.run = run,
+	.stage = PR_STAGE_GPU_LATE,
 };

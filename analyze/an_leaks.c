@@ -228,4 +228,5 @@ const struct pr_analyzer pr_an_leaks = {
 	.name = "leaks",
 	.summary = "owned memory growing step over step or across repeated phases (slope, R^2, evidence)",
 	.run = run,
+	.stage = PR_STAGE_LAST,
 };

@@ -1131,4 +1131,5 @@ const struct pr_analyzer pr_an_perfmodel = {
 	.name = "perf_model",
 	.summary = "perf model: op categories, FLOPs, bytes, achieved TFLOP/s and TB/s, roofline",
 	.run = run,
+	.stage = PR_STAGE_GPU_LATE,
 };

@@ -1245,4 +1245,5 @@ const struct pr_analyzer pr_an_recommendations = {
 	.name = "recommendations",
 	.summary = "rule table (Inferix, TensorBoard profiler, Nsight Systems, profreport) with evidence",
 	.run = run,
+	.stage = PR_STAGE_LAST,
 };

@@ -124,4 +124,5 @@ const struct pr_analyzer pr_an_timeline = {
 	.name = "timeline",
 	.summary = "busy intervals of the top-level spans per thread / GPU stream",
 	.run = run,
+	.stage = PR_STAGE_SPANS,
 };

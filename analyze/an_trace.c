@@ -722,4 +722,5 @@ const struct pr_analyzer pr_an_trace = {
 	.name = "trace",
 	.summary = "the named slices of the slowest and median steps, for the trace view",
 	.run = run,
+	.stage = PR_STAGE_SPANS,
 };
