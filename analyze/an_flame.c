@@ -469,11 +469,12 @@ fed:
 		size_t keep = 0;
 		int none = 1;
 		for (i = 0; i < fl->npend; i++) {
-			if (pr_fl_add_span(f, pend[i].id, pend[i].parent, 1, pend[i].code, pend[i].dur)) {
+			if (pr_fl_add_span(f, pend[i].id, pend[i].parent, 1, pend[i].code,
+					   pend[i].dur)) {
 				none = 0;
 				if (fl->nsel)
-					pr_fl_add_split(&fl->split, pend[i].id, pend[i].parent, 1, pend[i].name_id,
-						  pend[i].sel, pend[i].dur);
+					pr_fl_add_split(&fl->split, pend[i].id, pend[i].parent, 1,
+							pend[i].name_id, pend[i].sel, pend[i].dur);
 			} else {
 				pend[keep++] = pend[i];
 			}
@@ -482,8 +483,8 @@ fed:
 			for (i = 0; i < fl->npend; i++) {
 				pr_fl_add_span(f, pend[i].id, 0, 0, pend[i].code, pend[i].dur);
 				if (fl->nsel)
-					pr_fl_add_split(&fl->split, pend[i].id, 0, 0, pend[i].name_id, pend[i].sel,
-						  pend[i].dur);
+					pr_fl_add_split(&fl->split, pend[i].id, 0, 0, pend[i].name_id,
+							pend[i].sel, pend[i].dur);
 			}
 			keep = 0;
 		}

@@ -91,9 +91,9 @@ void pr_fl_release_spans(struct fl *f);
 void pr_fl_release(struct fl *f);
 long pr_fl_node_of(struct fl *f, long parent, int64_t code, int dev);
 int pr_fl_add_span(struct fl *f, int64_t id, int64_t parent, int has_parent, int64_t code,
-		    int64_t dur);
+		   int64_t dur);
 void pr_fl_add_split(struct fl *s, int64_t id, int64_t parent, int has_parent, int64_t name_id,
-		      int64_t sel, int64_t dur);
+		     int64_t sel, int64_t dur);
 struct pr_flame *pr_flame_new_steps(struct pr_actx *ctx, int steps);
 
 #endif

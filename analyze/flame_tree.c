@@ -119,7 +119,7 @@ static void add_at(struct fl *f, int64_t id, int64_t pn, int64_t code, int64_t d
 
 /* Adds span (id, parent span, name, dur); 0 when its parent span is not read yet. */
 int pr_fl_add_span(struct fl *f, int64_t id, int64_t parent, int has_parent, int64_t code,
-		    int64_t dur)
+		   int64_t dur)
 {
 	int64_t pn = -1;
 	if (has_parent && !pr_fl_span_node(f, parent, &pn)) {
@@ -134,7 +134,7 @@ int pr_fl_add_span(struct fl *f, int64_t id, int64_t parent, int has_parent, int
 /* by_step: a selected step (sel != 0) under a span of the tree or as a root; another
  * span only under a span of the tree. */
 void pr_fl_add_split(struct fl *s, int64_t id, int64_t parent, int has_parent, int64_t name_id,
-		      int64_t sel, int64_t dur)
+		     int64_t sel, int64_t dur)
 {
 	int64_t pn = -1;
 	int in = has_parent && pr_fl_span_node(s, parent, &pn);
