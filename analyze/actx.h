@@ -121,36 +121,6 @@ struct pr_analyzer {
 	enum pr_stage stage; /* 0: PR_STAGE_CONTEXT */
 };
 
-extern const struct pr_analyzer pr_an_series, pr_an_phases, pr_an_peaks, pr_an_alloc_tree,
-	pr_an_fragmentation,
-	pr_an_throughput, pr_an_bottlenecks, pr_an_spans, pr_an_collectives, pr_an_timeline,
-	pr_an_leaks, pr_an_crosscheck, pr_an_recommendations, pr_an_gpulink;
-extern const struct pr_analyzer pr_an_gpubreak;
-extern const struct pr_analyzer pr_an_flame;
-extern const struct pr_analyzer pr_an_ops;
-extern const struct pr_analyzer pr_an_trace;
-extern const struct pr_analyzer pr_an_cuptirange;
-extern const struct pr_analyzer pr_an_critpath;
-/* The events (ops, runtime calls, device activities) critical_path holds at most (512 Ki;
- * PROFREPORT_CRITPATH_EVENTS=N changes it, read by the model for each build). */
-#define PR_CRITPATH_EVENTS_ENV "PROFREPORT_CRITPATH_EVENTS"
-#define PR_CRITPATH_EVENTS_DEFAULT ((size_t)1 << 19)
-extern size_t pr_critpath_max_events;
-extern const struct pr_analyzer pr_an_perfmodel;
-/* GPU op durations gpu_breakdown keeps for exact medians (default 4 Mi; tests lower it to
- * exercise the ordered SQL pass used beyond). */
-extern size_t pr_gpubreak_keep_max;
-
-/* ---- perf events (perfev.c) ---- */
-/* Picks the run's perf event when it sampled several and lists the others' tracks. */
-int pr_actx_perf_events(struct pr_actx *ctx, struct pr_error *err) PR_MUST_CHECK;
-/* 1 when the track holds another perf event's samples than the run's (leave it out). */
-int pr_actx_perf_other(const struct pr_actx *ctx, int64_t track);
-/* What a span's duration weighs where not time: clock.x_unit (DHAT's bytes), or the
- * weight of a synthetic profile (perf's page faults, folded stacks' sample counts);
- * NULL for time. */
-const char *pr_actx_weight_unit(const struct pr_actx *ctx);
-
 /* ---- SQL helpers (errors become PR_E_STORE) ---- */
 /* Prepares sql (literal text) with ?1 = run id and ?2 = the n ids as a JSON array bound as text:
  * the statement reads them as `IN (SELECT value FROM json_each(?2))`. */
@@ -189,13 +159,6 @@ const struct pr_aspan *pr_actx_phase_at(const struct pr_actx *ctx, int64_t t);
 const struct pr_aspan *pr_actx_step_at(const struct pr_actx *ctx, int64_t t);
 /* Index of the step whose [ts, ts+dur) holds t, or -1 (steps are in start order, not nested). */
 long pr_actx_step_index(const struct pr_actx *ctx, int64_t t);
-/* The points peaks and fragmentation look up (an_peaks.c, an_fragmentation.c), appended to
- * *t (*n of them, *cap allocated); loads the series they read. */
-int pr_peaks_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,
-		    struct pr_error *err) PR_MUST_CHECK;
-int pr_fragmentation_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,
-			    struct pr_error *err) PR_MUST_CHECK;
-
 /* ---- reported metrics ---- */
 /* First reported metric of that exact name: 1 found, 0 not. */
 int pr_actx_metric(struct pr_actx *ctx, const char *name, double *value);

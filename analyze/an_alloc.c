@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/model.h"
 
 #define SEP " <- "

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/kclass.h"
 #include "base/xalloc.h"
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "base/xalloc.h"
 
 #define TOL 0.005

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/model.h"
 #include "analyze/spanstat.h"
 #include "base/jsonx.h"

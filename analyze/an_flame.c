@@ -46,10 +46,12 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/flame_impl.h"
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
 #include "analyze/model.h"
+#include "analyze/perfev.h"
 #include "analyze/spanstat.h"
 #include "base/spill.h"
 #include "base/xalloc.h"

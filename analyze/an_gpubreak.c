@@ -73,6 +73,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/model.h"
 #include "base/timecheck.h"
 #include "analyze/gpuscan.h"

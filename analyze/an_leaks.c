@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/stats.h"
 #include "base/xalloc.h"
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/peak_owner.h"
 #include "analyze/primary.h"
 #include "analyze/spans_at.h"

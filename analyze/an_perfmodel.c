@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/imap.h"
 #include "analyze/kclass.h"
 #include "analyze/model.h"

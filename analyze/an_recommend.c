@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/spanstat.h"
 #include "analyze/model.h"
 #include "analyze/primary.h"

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/model.h"
 #include "analyze/primary.h"
 #include "analyze/stats.h"

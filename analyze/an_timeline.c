@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/lane_name.h"
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"

@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/gpuscan.h"
 #include "analyze/kclass.h"
 #include "analyze/imap.h"

@@ -13,10 +13,12 @@
 
 #include "analyze/actx.h"
 #include "analyze/analyzer_version.h"
+#include "analyze/analyzers.h"
 #include "analyze/at_batch.h"
 #include "analyze/flame_impl.h"
 #include "analyze/gpuscan.h"
 #include "analyze/opmerge.h"
+#include "analyze/perfev.h"
 #include "analyze/spanstat.h"
 #include "analyze/trace_impl.h"
 #include "base/env.h"

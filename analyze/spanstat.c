@@ -10,6 +10,7 @@
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
 #include "analyze/kclass.h"
+#include "analyze/perfev.h"
 #include "analyze/tlanes.h"
 #include "analyze/trace_impl.h"
 #include "base/spill.h"
