@@ -20,7 +20,8 @@
 #include <jansson.h>
 
 #include "analyze/imap.h"
-#include "analyze/model.h"
+#include "analyze/model_opts.h"
+#include "base/error.h"
 #include "base/jsonx.h"
 
 struct sqlite3;
@@ -96,42 +97,30 @@ struct pr_actx {
 	size_t critpath_over, critpath_over_steps;
 };
 
+/*
+ * When an analyzer runs (model.c runs them by stage, then in the list's order; their
+ * sections still come in the list's order): the span analyses that give back the shared
+ * pass's memory (timeline's lanes, flame's tree: 21 MB on a 1 GB trace) run before the GPU
+ * rows are copied, the run's peak of memory; critical_path before gpu_link, which frees the
+ * shared GPU pass it reads; those that read every section last.
+ */
+enum pr_stage {
+	PR_STAGE_CONTEXT = 0, /* series to collectives: later ones read their sections */
+	PR_STAGE_SPANS,       /* timeline, flame, trace: read nothing of the GPU analyses */
+	PR_STAGE_GPU,         /* gpu_breakdown and step_breakdown */
+	PR_STAGE_GPU_PATH,    /* critical_path */
+	PR_STAGE_GPU_MODEL,   /* perf_model: reads the shared GPU pass's rows, which gpu frees */
+	PR_STAGE_GPU_LATE,    /* gpu_link (gpu), cupti_range */
+	PR_STAGE_LAST,        /* leaks, crosscheck, recommendations */
+};
+
 /* One analyzer: adds its section to ctx->out. */
 struct pr_analyzer {
 	const char *name;
 	const char *summary;
 	int (*run)(struct pr_actx *ctx, struct pr_error *err);
+	enum pr_stage stage; /* 0: PR_STAGE_CONTEXT */
 };
-
-extern const struct pr_analyzer pr_an_series, pr_an_phases, pr_an_peaks, pr_an_alloc_tree,
-	pr_an_fragmentation,
-	pr_an_throughput, pr_an_bottlenecks, pr_an_spans, pr_an_collectives, pr_an_timeline,
-	pr_an_leaks, pr_an_crosscheck, pr_an_recommendations, pr_an_gpulink;
-extern const struct pr_analyzer pr_an_gpubreak;
-extern const struct pr_analyzer pr_an_flame;
-extern const struct pr_analyzer pr_an_ops;
-extern const struct pr_analyzer pr_an_trace;
-extern const struct pr_analyzer pr_an_cuptirange;
-extern const struct pr_analyzer pr_an_critpath;
-/* The events (ops, runtime calls, device activities) critical_path holds at most (512 Ki;
- * PROFREPORT_CRITPATH_EVENTS=N changes it, read by the model for each build). */
-#define PR_CRITPATH_EVENTS_ENV "PROFREPORT_CRITPATH_EVENTS"
-#define PR_CRITPATH_EVENTS_DEFAULT ((size_t)1 << 19)
-extern size_t pr_critpath_max_events;
-extern const struct pr_analyzer pr_an_perfmodel;
-/* GPU op durations gpu_breakdown keeps for exact medians (default 4 Mi; tests lower it to
- * exercise the ordered SQL pass used beyond). */
-extern size_t pr_gpubreak_keep_max;
-
-/* ---- perf events (perfev.c) ---- */
-/* Picks the run's perf event when it sampled several and lists the others' tracks. */
-int pr_actx_perf_events(struct pr_actx *ctx, struct pr_error *err) PR_MUST_CHECK;
-/* 1 when the track holds another perf event's samples than the run's (leave it out). */
-int pr_actx_perf_other(const struct pr_actx *ctx, int64_t track);
-/* What a span's duration weighs where not time: clock.x_unit (DHAT's bytes), or the
- * weight of a synthetic profile (perf's page faults, folded stacks' sample counts);
- * NULL for time. */
-const char *pr_actx_weight_unit(const struct pr_actx *ctx);
 
 /* ---- SQL helpers (errors become PR_E_STORE) ---- */
 /* Prepares sql (literal text) with ?1 = run id and ?2 = the n ids as a JSON array bound as text:
@@ -171,72 +160,6 @@ const struct pr_aspan *pr_actx_phase_at(const struct pr_actx *ctx, int64_t t);
 const struct pr_aspan *pr_actx_step_at(const struct pr_actx *ctx, int64_t t);
 /* Index of the step whose [ts, ts+dur) holds t, or -1 (steps are in start order, not nested). */
 long pr_actx_step_index(const struct pr_actx *ctx, int64_t t);
-/*
- * The innermost host-side span open at each t[0..n) (GPU kernels/memcpy
- * excluded: memory is allocated by host code), as {"name", "kind", "t_ns",
- * "dur_ns"}, in one scan of the span table: out[i] (json null when none; the
- * caller owns them). 0, or -1 with err (out then holds nothing).
- */
-int pr_actx_spans_at(struct pr_actx *ctx, const int64_t *t, size_t n, json_t **out,
-		     struct pr_error *err) PR_MUST_CHECK;
-/*
- * The same lookups as a batch another scan feeds (spanstat.c): new with
- * the points; for every span row of a kind pr_at_batch_kind accepts (not a
- * device or profiler span), pr_at_batch_row with its start and duration and
- * the columns of its id, track, depth, name id and kind; then answer any of
- * the points (out as pr_actx_spans_at).
- */
-struct pr_at_batch *pr_at_batch_new(struct pr_actx *ctx, const int64_t *t, size_t n,
-				    struct pr_error *err);
-int pr_at_batch_kind(const char *kind);
-int64_t pr_at_batch_last(const struct pr_at_batch *a);
-void pr_at_batch_row(struct pr_at_batch *a, struct sqlite3_stmt *st, int64_t ts, int64_t dur,
-		     int col_id, int col_track, int col_depth, int col_name, int col_kind);
-int pr_at_batch_answer(struct pr_actx *ctx, const struct pr_at_batch *a, const int64_t *t,
-		       size_t n, json_t **out, struct pr_error *err) PR_MUST_CHECK;
-void pr_at_batch_free(struct pr_at_batch *a);
-/* Flame's tree of host spans (an_flame.c), fed in id order by the shared span
- * pass: NULL when the run has too many spans for a flame graph; the kinds it
- * takes; one span; free (NULL is fine). */
-struct pr_flame *pr_flame_new(struct pr_actx *ctx);
-int pr_flame_kind(const char *kind);
-void pr_flame_row(struct pr_flame *fl, int64_t id, int64_t parent, int has_parent, int64_t name_id,
-		  int64_t dur);
-/* The pass is over: only the tree is kept until flame reads it (the maps that built it go). */
-void pr_flame_done(struct pr_flame *fl);
-void pr_flame_free(struct pr_flame *fl);
-/* The flame tree's nodes before new paths fold into "(other paths)" (131072; tests lower it). */
-extern size_t pr_flame_max_tree;
-/* Timeline's merged intervals per track (an_timeline.c), fed the top-level spans
- * by the shared span pass in any order; gap: ctx->dur / 4000. Free: NULL is fine. */
-struct pr_tlanes *pr_tlanes_new(int64_t gap);
-void pr_tlanes_row(struct pr_tlanes *t, int64_t track, int64_t ts, int64_t dur);
-void pr_tlanes_free(struct pr_tlanes *t);
-/* The trace view's windows and candidates (an_trace.c), fed by the shared span pass every
- * span of a kind it counts (not session or profiler) in id order (row: its start, duration,
- * name id and kind index, and the columns of its id, track and self time, read only for a
- * span in a window); new reads the windows' steps
- * (0, or -1 with err: a --window naming no step); free: NULL is fine. */
-struct pr_trace;
-int pr_trace_new(struct pr_actx *ctx, struct pr_trace **out, struct pr_error *err) PR_MUST_CHECK;
-void pr_trace_row(struct pr_trace *tr, struct sqlite3_stmt *st, int64_t ts, int64_t dur,
-		  int64_t name_id, uint32_t kind, int col_id, int col_track, int col_self);
-void pr_trace_free(struct pr_trace *tr);
-/* The trace view's slices at most (PR_TRACE_BOUND; tests lower it). */
-extern size_t pr_trace_bound;
-/* A track's name as the trace names it (an_timeline.c): "GPU 0 stream 7", a thread's
- * thread_name, else "thread <tid>" (the process name first only when the run has several),
- * kind "thread" or "gpu_stream"; the timeline and the trace view name lanes so. NULL with
- * err on a store error. */
-json_t *pr_timeline_lane_name(struct pr_actx *ctx, int64_t track, const char **kind,
-			      struct pr_error *err);
-/* The points peaks and fragmentation look up (an_peaks.c, an_fragmentation.c), appended to
- * *t (*n of them, *cap allocated); loads the series they read. */
-int pr_peaks_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,
-		    struct pr_error *err) PR_MUST_CHECK;
-int pr_fragmentation_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,
-			    struct pr_error *err) PR_MUST_CHECK;
-
 /* ---- reported metrics ---- */
 /* First reported metric of that exact name: 1 found, 0 not. */
 int pr_actx_metric(struct pr_actx *ctx, const char *name, double *value);

@@ -32,6 +32,8 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
+#include "analyze/model.h"
 
 #define SEP " <- "
 

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/kclass.h"
 #include "base/xalloc.h"
 
@@ -311,4 +312,5 @@ const struct pr_analyzer pr_an_collectives = {
 	"collectives",
 	"time, bytes and bus bandwidth per collective (Kineto's collective args)",
 	run,
+	PR_STAGE_CONTEXT,
 };

@@ -51,9 +51,11 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
 #include "analyze/kclass.h"
+#include "analyze/model.h"
 #include "base/xalloc.h"
 
 size_t pr_critpath_max_events = PR_CRITPATH_EVENTS_DEFAULT;
@@ -894,4 +896,5 @@ const struct pr_analyzer pr_an_critpath = {
 	"critical_path",
 	"per step, the chain of CPU ops, launches, kernels and syncs that set its length",
 	run,
+	PR_STAGE_GPU_PATH,
 };

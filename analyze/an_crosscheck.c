@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "base/xalloc.h"
 
 #define TOL 0.005
@@ -253,4 +254,5 @@ const struct pr_analyzer pr_an_crosscheck = {
 	.name = "crosscheck",
 	.summary = "collector-reported numbers next to recomputed ones, with the documented reason for each difference",
 	.run = run,
+	.stage = PR_STAGE_LAST,
 };

@@ -37,6 +37,8 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
+#include "analyze/model.h"
 #include "analyze/spanstat.h"
 #include "base/jsonx.h"
 #include "base/strmap.h"
@@ -406,4 +408,5 @@ const struct pr_analyzer pr_an_cuptirange = {
 	.name = "cupti_ranges",
 	.summary = "CUPTI range profiler: counters per range and per op, replay out of GPU time",
 	.run = run,
+	.stage = PR_STAGE_GPU_LATE,
 };

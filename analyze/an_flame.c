@@ -46,202 +46,16 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
+#include "analyze/flame_impl.h"
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
 #include "analyze/model.h"
+#include "analyze/perfev.h"
 #include "analyze/spanstat.h"
 #include "base/spill.h"
 #include "base/xalloc.h"
 #include "base/xsort.h"
-
-#define FLAME_MAX_SPANS 2000000
-#define FLAME_MAX_NODES 1500
-#define FLAME_SPLIT_NODES 800
-#define FLAME_SPLIT_STEPS 8
-#define FLAME_MAX_DEPTH 40
-#define FLAME_MIN_SHARE 0.001
-/* The tree's nodes: past pr_flame_max_tree (131072: 7 MiB of nodes, about as much of maps),
- * a span on a new path goes to its parent's "(other paths)" node. */
-size_t pr_flame_max_tree = 131072;
-
-/* Name codes of the nodes: a string id (>= 0), or one of these, or SYN0 - k: syn[k]. */
-#define CODE_FOLD (-1)   /* "(other paths)" */
-#define CODE_NOCALL (-2) /* "(no launching call)" */
-#define CODE_SYN0 (-3)
-
-struct node {
-	int64_t name_id; /* the name's code */
-	long parent;     /* -1: under the root */
-	int depth;
-	int dev; /* a device activity (the gpu trees' leaves) */
-	double total, child;
-	long first_child, next; /* children lists, filled after the pass */
-};
-
-struct fl {
-	struct node *n;
-	size_t nn, cap;
-	struct pr_imap by_key;  /* (parent + 1) << 33 | dev << 32 | code -> node */
-	/* span id -> node: dense (dense[id - base], -1 = none; 4 bytes a span, where
-	 * the ids come in id order and close together, as a store's do) or else a map */
-	int32_t *dense;
-	int64_t base;
-	size_t ndense, nset; /* nset: spans mapped */
-	int sparse;
-	struct pr_imap by_span;
-	double root;
-	int64_t folded; /* spans that went to an "(other paths)" node */
-	int roots_by_code; /* roots in the order of their (step) codes, not by total */
-};
-
-static int span_node(const struct fl *f, int64_t id, int64_t *node)
-{
-	if (f->sparse)
-		return pr_imap_get(&f->by_span, id, node);
-	if (!f->ndense || id < f->base || (uint64_t)(id - f->base) >= f->ndense ||
-	    f->dense[id - f->base] < 0)
-		return 0;
-	*node = f->dense[id - f->base];
-	return 1;
-}
-
-static void set_span_node(struct fl *f, int64_t id, int64_t node)
-{
-	size_t i, old;
-	if (!f->sparse && !f->ndense) {
-		f->base = id;
-		f->ndense = 4096;
-		f->dense = pr_xreallocarray(NULL, f->ndense, sizeof(*f->dense));
-		for (i = 0; i < f->ndense; i++)
-			f->dense[i] = -1;
-	}
-	/* ids below the first, far apart, or more nodes than an int32: the map */
-	f->nset++;
-	if (!f->sparse && (id < f->base || (uint64_t)(id - f->base) > 4 * (uint64_t)f->nset + 65536 ||
-			   node > INT32_MAX)) {
-		for (i = 0; i < f->ndense; i++)
-			if (f->dense[i] >= 0)
-				pr_imap_put(&f->by_span, f->base + (int64_t)i, f->dense[i]);
-		free(f->dense);
-		f->dense = NULL;
-		f->ndense = 0;
-		f->sparse = 1;
-	}
-	if (f->sparse) {
-		pr_imap_put(&f->by_span, id, node);
-		return;
-	}
-	if ((uint64_t)(id - f->base) >= f->ndense) {
-		old = f->ndense;
-		while ((uint64_t)(id - f->base) >= f->ndense)
-			f->ndense *= 2;
-		f->dense = pr_xreallocarray(f->dense, f->ndense, sizeof(*f->dense));
-		for (i = old; i < f->ndense; i++)
-			f->dense[i] = -1;
-	}
-	f->dense[id - f->base] = (int32_t)node;
-}
-
-static void release_spans(struct fl *f)
-{
-	pr_imap_release(&f->by_span);
-	free(f->dense);
-	f->dense = NULL;
-	f->ndense = 0;
-}
-
-static void release_fl(struct fl *f)
-{
-	pr_imap_release(&f->by_key);
-	release_spans(f);
-	free(f->n);
-	memset(f, 0, sizeof(*f));
-}
-
-static long node_of(struct fl *f, long parent, int64_t code, int dev)
-{
-	int64_t key = ((int64_t)(parent + 1) << 33) | ((int64_t)(dev != 0) << 32) |
-		      (int64_t)(uint32_t)(int32_t)code,
-		v;
-	if (pr_imap_get(&f->by_key, key, &v))
-		return (long)v;
-	if (f->nn >= pr_flame_max_tree && code != CODE_FOLD) {
-		f->folded++;
-		return node_of(f, parent, CODE_FOLD, 0);
-	}
-	if (f->nn == f->cap) {
-		f->cap = f->cap ? f->cap * 2 : 256;
-		f->n = pr_xreallocarray(f->n, f->cap, sizeof(*f->n));
-	}
-	memset(&f->n[f->nn], 0, sizeof(f->n[f->nn]));
-	f->n[f->nn].name_id = code;
-	f->n[f->nn].parent = parent;
-	f->n[f->nn].depth = parent < 0 ? 0 : f->n[parent].depth + 1;
-	f->n[f->nn].dev = dev != 0;
-	f->n[f->nn].first_child = f->n[f->nn].next = -1;
-	pr_imap_put(&f->by_key, key, (int64_t)f->nn);
-	return (long)f->nn++;
-}
-
-/* A span waiting for its parent; code: its name in the merged tree, sel: in by_step (a
- * selected step's code, or 0: its own name) */
-struct pending {
-	int64_t id, parent, name_id, code, sel, dur;
-};
-
-static void add_at(struct fl *f, int64_t id, int64_t pn, int64_t code, int64_t dur)
-{
-	long nd = node_of(f, (long)pn, code, 0);
-	double d = (double)(dur > 0 ? dur : 0);
-	f->n[nd].total += d;
-	if (pn >= 0)
-		f->n[pn].child += d;
-	else
-		f->root += d;
-	set_span_node(f, id, (int64_t)nd);
-}
-
-/* Adds span (id, parent span, name, dur); 0 when its parent span is not read yet. */
-static int add_span(struct fl *f, int64_t id, int64_t parent, int has_parent, int64_t code,
-		    int64_t dur)
-{
-	int64_t pn = -1;
-	if (has_parent && !span_node(f, parent, &pn)) {
-		if (parent > id)
-			return 0; /* a parent with a larger id (a re-nested track): later */
-		pn = -1;          /* a parent left out (device, profiler window): a root */
-	}
-	add_at(f, id, pn, code, dur);
-	return 1;
-}
-
-/* by_step: a selected step (sel != 0) under a span of the tree or as a root; another
- * span only under a span of the tree. */
-static void add_split(struct fl *s, int64_t id, int64_t parent, int has_parent, int64_t name_id,
-		      int64_t sel, int64_t dur)
-{
-	int64_t pn = -1;
-	int in = has_parent && span_node(s, parent, &pn);
-	if (!sel && !in)
-		return;
-	add_at(s, id, in ? pn : -1, sel ? sel : name_id, dur);
-}
-
-/* A step span: its group's code (the merged name) and by_step's (0: not selected). */
-struct step {
-	int64_t id, ts, dur, name_id, code, sel;
-};
-
-/* The spans read so far: the trees, and the spans whose parent comes later. */
-struct pr_flame {
-	struct fl f, split;
-	struct pending *pend;
-	size_t npend, cappend, nspans;
-	struct step *steps; /* id order */
-	size_t nsteps, stepi, nmerged, nsel;
-	char **syn; /* names of the codes CODE_SYN0 - k */
-	size_t nsyn;
-};
 
 static struct fl *sort_ctx; /* qsort has no context argument */
 
@@ -356,199 +170,6 @@ static const char *value_unit(struct pr_actx *ctx)
 	return "units";
 }
 
-static int64_t add_syn(struct pr_flame *fl, const char *name)
-{
-	fl->syn = pr_xreallocarray(fl->syn, fl->nsyn + 1, sizeof(*fl->syn));
-	fl->syn[fl->nsyn] = pr_xstrdup(name);
-	return CODE_SYN0 - (int64_t)fl->nsyn++;
-}
-
-static int by_slow(const void *a, const void *b)
-{
-	const struct step *x = *(const struct step *const *)a, *y = *(const struct step *const *)b;
-	if (x->dur != y->dur)
-		return x->dur > y->dur ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-static int by_start(const void *a, const void *b)
-{
-	const struct step *x = *(const struct step *const *)a, *y = *(const struct step *const *)b;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/*
- * The run's steps (few: one a step), in id order: each its group's code (a
- * numbered name's group has a code of its own, named NAME-without-number*,
- * shared by the names of that group) and, for the FLAME_SPLIT_STEPS slowest,
- * a code of its own for by_step, numbered in start order.
- */
-static void load_steps(struct pr_actx *ctx, struct pr_flame *fl)
-{
-	sqlite3_stmt *st;
-	struct pr_error ignore = PR_ERROR_INIT;
-	struct step **sel;
-	size_t cap = 0, i, j, nsel;
-	char **gname = NULL;
-	int64_t *gcode = NULL;
-	size_t ng = 0;
-	if (pr_actx_prep(
-		    ctx,
-		    "SELECT s.id, s.ts, s.dur, s.name_id, t.value FROM span s LEFT JOIN string t "
-		    "ON t.id = s.name_id WHERE s.run_id = ?1 AND s.kind = 'step' ORDER BY s.id "
-		    "LIMIT ?2",
-		    &st, &ignore))
-		return;
-	/* the steps the context has (the budget of spanstat.h) */
-	sqlite3_bind_int64(st, 2, (int64_t)pr_spanstat_sp_max);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *name = pr_actx_text(st, 4);
-		size_t n = strlen(name), k = n;
-		struct step *s;
-		if (fl->nsteps == cap) {
-			cap = cap ? cap * 2 : 64;
-			fl->steps = pr_xreallocarray(fl->steps, cap, sizeof(*fl->steps));
-		}
-		s = &fl->steps[fl->nsteps++];
-		memset(s, 0, sizeof(*s));
-		s->id = sqlite3_column_int64(st, 0);
-		s->ts = sqlite3_column_int64(st, 1);
-		s->dur = sqlite3_column_int64(st, 2);
-		s->name_id = s->code = sqlite3_column_int64(st, 3);
-		while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
-			k--;
-		if (k == n)
-			continue; /* no number: the name is its group */
-		fl->nmerged++;
-		for (j = 0; j < ng; j++)
-			if (strlen(gname[j]) == k + 1 && !strncmp(gname[j], name, k))
-				break;
-		if (j == ng) {
-			char *g = pr_xmalloc(k + 2);
-			memcpy(g, name, k);
-			g[k] = '*';
-			g[k + 1] = '\0';
-			gname = pr_xreallocarray(gname, ng + 1, sizeof(*gname));
-			gcode = pr_xreallocarray(gcode, ng + 1, sizeof(*gcode));
-			gname[ng] = g;
-			gcode[ng++] = add_syn(fl, g);
-		}
-		s->code = gcode[j];
-	}
-	sqlite3_finalize(st);
-	for (j = 0; j < ng; j++)
-		free(gname[j]);
-	free(gname);
-	free(gcode);
-	if (!fl->nsteps)
-		return;
-	/* the slowest steps (longest first, then the first in id order), numbered by start */
-	sel = pr_xreallocarray(NULL, fl->nsteps, sizeof(*sel));
-	for (i = 0; i < fl->nsteps; i++)
-		sel[i] = &fl->steps[i];
-	if (fl->nsteps)
-		qsort(sel, fl->nsteps, sizeof(*sel), by_slow);
-	nsel = fl->nsteps < FLAME_SPLIT_STEPS ? fl->nsteps : FLAME_SPLIT_STEPS;
-	if (nsel)
-		qsort(sel, nsel, sizeof(*sel), by_start);
-	for (i = 0; i < nsel; i++) {
-		char *name = NULL;
-		sqlite3_stmt *ns;
-		if (!pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &ns,
-				  &ignore)) {
-			sqlite3_bind_int64(ns, 2, sel[i]->name_id);
-			if (sqlite3_step(ns) == SQLITE_ROW)
-				name = pr_xstrdup(pr_actx_text(ns, 0));
-			sqlite3_finalize(ns);
-		}
-		sel[i]->sel = add_syn(fl, name ? name : "?");
-		free(name);
-	}
-	fl->nsel = nsel;
-	free(sel);
-	fl->split.roots_by_code = 1;
-}
-
-static struct pr_flame *flame_new(struct pr_actx *ctx, int steps)
-{
-	struct pr_flame *fl = pr_xcalloc(1, sizeof(struct pr_flame));
-	if (steps)
-		load_steps(ctx, fl);
-	return fl;
-}
-
-struct pr_flame *pr_flame_new(struct pr_actx *ctx)
-{
-	if (pr_mnum(json_object_get(ctx->out, "counts"), "spans") > FLAME_MAX_SPANS)
-		return NULL;
-	return flame_new(ctx, 1);
-}
-
-int pr_flame_kind(const char *kind)
-{
-	static const char *const out[] = { "kernel",   "memcpy",   "memset", "gpu_annotation",
-					   "gpu_step", "profiler", "async",  "profiler_range" };
-	size_t i;
-	for (i = 0; i < PR_ARRAY_SIZE(out); i++)
-		if (!strcmp(kind, out[i]))
-			return 0;
-	return 1;
-}
-
-void pr_flame_row(struct pr_flame *fl, int64_t id, int64_t parent, int has_parent, int64_t name_id,
-		  int64_t dur)
-{
-	int64_t code = name_id, sel = 0;
-	if (++fl->nspans > FLAME_MAX_SPANS)
-		return;
-	/* the rows come in id order, as the steps */
-	while (fl->stepi < fl->nsteps && fl->steps[fl->stepi].id < id)
-		fl->stepi++;
-	if (fl->stepi < fl->nsteps && fl->steps[fl->stepi].id == id) {
-		code = fl->steps[fl->stepi].code;
-		sel = fl->steps[fl->stepi].sel;
-	}
-	if (!add_span(&fl->f, id, parent, has_parent, code, dur)) {
-		if (fl->npend == fl->cappend) {
-			fl->cappend = fl->cappend ? fl->cappend * 2 : 64;
-			fl->pend = pr_xreallocarray(fl->pend, fl->cappend, sizeof(*fl->pend));
-		}
-		fl->pend[fl->npend++] = (struct pending){ id, parent, name_id, code, sel, dur };
-		return;
-	}
-	if (fl->nsel)
-		add_split(&fl->split, id, parent, has_parent, name_id, sel, dur);
-}
-
-void pr_flame_done(struct pr_flame *fl)
-{
-	if (fl->npend)
-		return; /* the maps place the spans still waiting for their parent */
-	/* the span maps stay: the device activities' calls are placed by them (run) */
-	pr_imap_release(&fl->f.by_key);
-	pr_imap_release(&fl->split.by_key);
-	if (fl->f.nn && fl->f.nn < fl->f.cap) {
-		fl->f.n = pr_xreallocarray(fl->f.n, fl->f.nn, sizeof(*fl->f.n));
-		fl->f.cap = fl->f.nn;
-	}
-}
-
-void pr_flame_free(struct pr_flame *fl)
-{
-	size_t i;
-	if (!fl)
-		return;
-	free(fl->pend);
-	release_fl(&fl->f);
-	release_fl(&fl->split);
-	free(fl->steps);
-	for (i = 0; i < fl->nsyn; i++)
-		free(fl->syn[i]);
-	free(fl->syn);
-	free(fl);
-}
 
 /* ---- device time ---- */
 
@@ -582,7 +203,7 @@ static long mirror(struct gpu_tree *g, long h)
 	d = top < 0 ? -1 : g->map[top] >= 0 ? g->map[top] : mirror(g, top);
 	while (n > 0) {
 		long x = chain[--n];
-		d = node_of(&g->t, d, g->host->n[x].name_id, 0);
+		d = pr_fl_node_of(&g->t, d, g->host->n[x].name_id, 0);
 		g->map[x] = (int32_t)d;
 	}
 	return d;
@@ -592,8 +213,8 @@ static long mirror(struct gpu_tree *g, long h)
 static void gpu_add(struct gpu_tree *g, long h, int64_t name, int64_t dur)
 {
 	int64_t folded = g->t.folded;
-	long p = h >= 0 ? mirror(g, h) : node_of(&g->t, -1, CODE_NOCALL, 0);
-	long leaf = node_of(&g->t, p, name, 1);
+	long p = h >= 0 ? mirror(g, h) : pr_fl_node_of(&g->t, -1, CODE_NOCALL, 0);
+	long leaf = pr_fl_node_of(&g->t, p, name, 1);
 	if (g->t.folded > folded)
 		g->t.folded = folded + 1; /* spans_folded: activities, each once */
 	/* the leaf's own time; totals are summed up the tree at the end */
@@ -628,7 +249,7 @@ static void gpu_init(struct gpu_tree *g, const struct fl *host)
 
 static void gpu_free(struct gpu_tree *g)
 {
-	release_fl(&g->t);
+	pr_fl_release(&g->t);
 	free(g->map);
 }
 
@@ -636,7 +257,7 @@ static void gpu_free(struct gpu_tree *g)
 static int64_t call_node(const struct fl *f, int64_t id)
 {
 	int64_t h;
-	if (!span_node(f, id, &h))
+	if (!pr_fl_span_node(f, id, &h))
 		return -1;
 	return f->n[h].parent >= 0 ? f->n[h].parent : h;
 }
@@ -811,7 +432,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		ctx->flame = NULL;
 		goto fed;
 	}
-	fl = flame_new(ctx, !nframes);
+	fl = pr_flame_new_steps(ctx, !nframes);
 	if (pr_actx_prep(ctx, !nframes ? sel_spans : by_event ? sel_frames_track : sel_frames, &st,
 			 err)) {
 		pr_flame_free(fl);
@@ -850,21 +471,22 @@ fed:
 		size_t keep = 0;
 		int none = 1;
 		for (i = 0; i < fl->npend; i++) {
-			if (add_span(f, pend[i].id, pend[i].parent, 1, pend[i].code, pend[i].dur)) {
+			if (pr_fl_add_span(f, pend[i].id, pend[i].parent, 1, pend[i].code,
+					   pend[i].dur)) {
 				none = 0;
 				if (fl->nsel)
-					add_split(&fl->split, pend[i].id, pend[i].parent, 1, pend[i].name_id,
-						  pend[i].sel, pend[i].dur);
+					pr_fl_add_split(&fl->split, pend[i].id, pend[i].parent, 1,
+							pend[i].name_id, pend[i].sel, pend[i].dur);
 			} else {
 				pend[keep++] = pend[i];
 			}
 		}
 		if (none) {
 			for (i = 0; i < fl->npend; i++) {
-				add_span(f, pend[i].id, 0, 0, pend[i].code, pend[i].dur);
+				pr_fl_add_span(f, pend[i].id, 0, 0, pend[i].code, pend[i].dur);
 				if (fl->nsel)
-					add_split(&fl->split, pend[i].id, 0, 0, pend[i].name_id, pend[i].sel,
-						  pend[i].dur);
+					pr_fl_add_split(&fl->split, pend[i].id, 0, 0, pend[i].name_id,
+							pend[i].sel, pend[i].dur);
 			}
 			keep = 0;
 		}
@@ -883,8 +505,8 @@ fed:
 		gpu_sum(&g);
 		gpu_sum(&gs);
 	}
-	release_spans(f);
-	release_spans(&fl->split);
+	pr_fl_release_spans(f);
+	pr_fl_release_spans(&fl->split);
 	out = pr_jobj("unit", json_string(value_unit(ctx)), "source",
 		      json_string(nframes ? "frames" : "spans"), NULL);
 	o = tree_obj(ctx, fl, f, FLAME_MAX_NODES);
@@ -961,4 +583,5 @@ const struct pr_analyzer pr_an_flame = {
 	.name = "flame",
 	.summary = "time (or weight) by call stack: the flame graph's nodes",
 	.run = run,
+	.stage = PR_STAGE_SPANS,
 };

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
+#include "analyze/spans_at.h"
 #include "analyze/spanstat.h"
 #include "analyze/stats.h"
 #include "base/parray.h"

@@ -73,6 +73,8 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
+#include "analyze/model.h"
 #include "base/timecheck.h"
 #include "analyze/gpuscan.h"
 #include "analyze/kclass.h"
@@ -1720,4 +1722,5 @@ const struct pr_analyzer pr_an_gpubreak = {
 	.name = "gpu_breakdown",
 	.summary = "HTA's temporal, idle, overlap and kernel breakdowns; TensorBoard's step breakdown",
 	.run = run,
+	.stage = PR_STAGE_GPU,
 };

@@ -55,8 +55,10 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
+#include "analyze/model.h"
 #include "analyze/opkern.h"
 #include "analyze/opmerge.h"
 #include "analyze/opview.h"
@@ -1868,4 +1870,5 @@ const struct pr_analyzer pr_an_gpulink = {
 	.summary = "CPU-GPU links: launch latency and overhead, device time per op, stream queue "
 		   "length, activities per user annotation",
 	.run = run,
+	.stage = PR_STAGE_GPU_LATE,
 };

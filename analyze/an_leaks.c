@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/stats.h"
 #include "base/xalloc.h"
 
@@ -228,4 +229,5 @@ const struct pr_analyzer pr_an_leaks = {
 	.name = "leaks",
 	.summary = "owned memory growing step over step or across repeated phases (slope, R^2, evidence)",
 	.run = run,
+	.stage = PR_STAGE_LAST,
 };

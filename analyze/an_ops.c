@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/imap.h"
 #include "analyze/opmerge.h"
 #include "analyze/opview.h"

@@ -12,8 +12,10 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/peak_owner.h"
 #include "analyze/primary.h"
+#include "analyze/spans_at.h"
 #include "base/xalloc.h"
 
 static json_t *span_ref(const struct pr_actx *ctx, const struct pr_aspan *p)

@@ -32,9 +32,11 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
 #include "analyze/kclass.h"
+#include "analyze/model.h"
 #include "analyze/opkern.h"
 #include "analyze/opview.h"
 #include "base/jsonx.h"
@@ -1146,4 +1148,5 @@ const struct pr_analyzer pr_an_perfmodel = {
 	.name = "perf_model",
 	.summary = "perf model: op categories, FLOPs, bytes, achieved TFLOP/s and TB/s, roofline",
 	.run = run,
+	.stage = PR_STAGE_GPU_MODEL,
 };

@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
+#include "analyze/model.h"
 #include "analyze/primary.h"
 #include "analyze/stats.h"
 #include "base/xalloc.h"

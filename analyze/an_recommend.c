@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/spanstat.h"
 #include "analyze/model.h"
 #include "analyze/primary.h"
@@ -1245,4 +1246,5 @@ const struct pr_analyzer pr_an_recommendations = {
 	.name = "recommendations",
 	.summary = "rule table (Inferix, TensorBoard profiler, Nsight Systems, profreport) with evidence",
 	.run = run,
+	.stage = PR_STAGE_LAST,
 };

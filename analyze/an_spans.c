@@ -21,6 +21,8 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
+#include "analyze/perfev.h"
 #include "analyze/spanstat.h"
 
 #define PR_SPANS_CAP 2000

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/analyzers.h"
 #include "analyze/spanstat.h"
 #include "analyze/stats.h"
 #include "analyze/throughput.h"

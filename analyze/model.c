@@ -13,9 +13,14 @@
 
 #include "analyze/actx.h"
 #include "analyze/analyzer_version.h"
+#include "analyze/analyzers.h"
+#include "analyze/at_batch.h"
+#include "analyze/flame_impl.h"
 #include "analyze/gpuscan.h"
 #include "analyze/opmerge.h"
+#include "analyze/perfev.h"
 #include "analyze/spanstat.h"
+#include "analyze/trace_impl.h"
 #include "base/env.h"
 #include "base/output.h"
 #include "base/parray.h"
@@ -41,18 +46,18 @@ static const struct pr_analyzer *const analyzers[] = {
 	&pr_an_critpath,   /* 20: runs before gpu, which frees the shared GPU pass it reads */
 };
 
-/*
- * The order they run in (indexes into analyzers): the same, but timeline
- * and flame before the GPU analyses. They read nothing of those, and give
- * back the shared pass's top-level spans and flame tree (21 MB on a 1 GB
- * trace) before the GPU rows are copied, the run's peak of memory. Their
- * sections still come in the list's order (reorder_sections). perf_model
- * runs before gpu: it reads the shared GPU pass's rows, which gpu frees.
- */
-static const size_t run_order[] = { 0,  1,  2,  3,  4,  5,  6,  7,  8,  9,
-				    13, 14, 18, 10, 20, 12, 11, 19, 15, 16, 17 };
-_Static_assert(PR_ARRAY_SIZE(run_order) == PR_ARRAY_SIZE(analyzers),
-	       "run_order names every analyzer once");
+/* The order they run in (indexes into analyzers): by stage (actx.h, enum pr_stage), then in
+ * the list's order. Their sections still come in the list's order (reorder_sections). */
+static void run_order(size_t *order)
+{
+	size_t i, j;
+	for (i = 0; i < PR_ARRAY_SIZE(analyzers); i++) {
+		size_t x = i;
+		for (j = i; j > 0 && analyzers[order[j - 1]]->stage > analyzers[x]->stage; j--)
+			order[j] = order[j - 1];
+		order[j] = x;
+	}
+}
 
 /*
  * PR_TIMINGS=1 in the environment: one line per run and analyzer on stderr,
@@ -618,7 +623,7 @@ static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_op
 	json_error_t jerr;
 	json_t *clock;
 	int64_t epoch;
-	size_t i, nstep_names = 0;
+	size_t i, nstep_names = 0, order[PR_ARRAY_SIZE(analyzers)];
 	struct owners own = { NULL, NULL, 0 };
 	int ret = -1, have_epoch;
 	const char *tv = getenv("PR_TIMINGS");
@@ -691,11 +696,12 @@ static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_op
 	group_phases(&ctx);
 	timing(timed, ctx.run, "context", t0);
 	owners_note(&own, ctx.out, PR_ARRAY_SIZE(analyzers));
-	for (i = 0; i < PR_ARRAY_SIZE(run_order); i++) {
-		const struct pr_analyzer *an = analyzers[run_order[i]];
+	run_order(order);
+	for (i = 0; i < PR_ARRAY_SIZE(analyzers); i++) {
+		const struct pr_analyzer *an = analyzers[order[i]];
 		if (an->run(&ctx, err) || pr_actx_series_failed(&ctx, err))
 			goto out;
-		owners_note(&own, ctx.out, run_order[i]);
+		owners_note(&own, ctx.out, order[i]);
 		timing(timed, ctx.run, an->name, t0);
 	}
 	reorder_sections(&ctx, &own);

@@ -26,6 +26,7 @@
 
 #include <jansson.h>
 
+#include "analyze/model_opts.h"
 #include "base/error.h"
 #include "base/jsonx.h"
 
@@ -34,30 +35,7 @@ struct pr_store; /* store/store.h; the model is built from one, read without it 
 #define PR_MODEL_SCHEMA "profreport-model"
 #define PR_MODEL_VERSION 1
 
-struct pr_model_opts {
-	size_t top_n;         /* rows in the top-spans tables (default 15) */
-	size_t max_phases;    /* phase occurrences listed per run (default 500) */
-	size_t timeline_points; /* per series in "timeline" (default 2000; 0 = none) */
-	long run;             /* only this run id (0 = all) */
-	/* Extended regular expression (POSIX ERE): kernels whose name matches it are
-	 * communication kernels, next to the built-in NCCL/RCCL, gloo, MSCCL, NVSHMEM
-	 * and DeepEP names (gpu_breakdown). NULL = none. Borrowed. */
-	const char *comm_kernels;
-	/* Called before each run is analyzed (done = 1..total, the run's label), e.g. to show
-	 * progress on a terminal; NULL = none. */
-	void (*progress)(void *ctx, size_t done, size_t total, const char *label);
-	void *progress_ctx;
-	/* Use the store's model cache (docs/store.md, "The event store"): a run whose
-	 * model was built before by this analyser version with the same options
-	 * is read from the store, and a run built here is written to it. Every
-	 * field above but run and the progress callback changes a run's model and
-	 * is part of the cache key (options_key in model.c): a new field must be
-	 * added there. */
-	int cache;
-	/* The trace view's window (--window SPEC, pr_trace_window_parse): NULL = the slowest and
-	 * the median step (the whole run without steps). Borrowed; part of the cache key. */
-	const char *window;
-};
+/* struct pr_model_opts: model_opts.h */
 
 /*
  * The model's defaults and caps, named once: the CLI's help and the

@@ -9,6 +9,8 @@
  * "ns"), else the first; the others keep their sample counts (perf.samples)
  * and their own profiles in `profreport speedscope`.
  */
+#include "analyze/perfev.h"
+
 #include <jansson.h>
 #include <sqlite3.h>
 #include <string.h>

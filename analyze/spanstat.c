@@ -5,10 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/at_batch.h"
+#include "analyze/flame_impl.h"
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
 #include "analyze/kclass.h"
-#include "base/env.h"
+#include "analyze/perfev.h"
+#include "analyze/tlanes.h"
+#include "analyze/trace_impl.h"
 #include "base/spill.h"
 #include "base/timecheck.h"
 #include "base/xsort.h"
@@ -37,20 +41,6 @@ static void sort_i64(int64_t *v, size_t n)
 		v[i] = (int64_t)(u[i] ^ ((uint64_t)1 << 63));
 }
 
-size_t pr_spanstat_keep_max = (size_t)4 << 20;
-size_t pr_spanstat_groups_max = PR_MAX_NAMES_DEFAULT;
-size_t pr_spanstat_sp_max = PR_MAX_STEPS_DEFAULT;
-
-int pr_spanstat_budgets(struct pr_error *err)
-{
-	if (pr_env_number(PR_MAX_NAMES_ENV, PR_MAX_NAMES_DEFAULT, 1, PR_MAX_COUNT_MAX, 0,
-			  &pr_spanstat_groups_max, err))
-		return -1;
-	return pr_env_number(PR_MAX_STEPS_ENV, PR_MAX_STEPS_DEFAULT, 1, PR_MAX_COUNT_MAX, 0,
-			     &pr_spanstat_sp_max, err);
-}
-size_t pr_spanstat_rec_mem = (size_t)1 << 20;
-size_t pr_spanstat_dev_mem = (size_t)2 << 20;
 
 /* A counted span as the second pass reads it (spanstat.h): 20 bytes. */
 #define REC_SIZE (sizeof(uint32_t) + 2 * sizeof(int64_t))

@@ -48,6 +48,7 @@
 #include <stdint.h>
 
 #include "analyze/actx.h"
+#include "analyze/spanbudget.h"
 
 struct pr_spill;
 struct pr_xsort;
@@ -137,28 +138,8 @@ struct pr_spanstat {
 #define PR_SPANSTAT_STEP_VALUES ((size_t)1 << 17)
 /* How many groups of by_total get per-step times in a run of nsteps steps (0 without steps,
  * at least 1 with). */
-size_t pr_spanstat_per_step_groups(size_t nsteps);/* The device activities' sort buffer (default 2 MiB: 128 Ki activities; tests lower it). */
-extern size_t pr_spanstat_dev_mem;
-/*
- * The budgets that keep the pass's memory bounded whatever the run (issue 30):
- * distinct (name, kind) groups (about 200 bytes each), and steps and phases
- * handed to the context (about 300 bytes each with what the analyses keep
- * per step). Past the first, a span of a new name counts in one group per
- * kind named PR_SPANSTAT_OVER_NAME (name id -1); past the second, later
- * steps or phases (in id order) are left out of the context. Defaults
- * 131 072 names and 65 536 steps and phases; PROFREPORT_MAX_NAMES and
- * PROFREPORT_MAX_STEPS raise them
- * (pr_spanstat_budgets, read by the model for each build).
- */
-#define PR_SPANSTAT_OVER_NAME "(other names)"
-extern size_t pr_spanstat_groups_max, pr_spanstat_sp_max;
-int pr_spanstat_budgets(struct pr_error *err) PR_MUST_CHECK;
-/* Durations the second pass keeps for medians (default 4 Mi); beyond it no
- * group gets durs and bottlenecks sorts in SQLite (tests lower it). */
-extern size_t pr_spanstat_keep_max;
-/* Bytes of the second pass's stream held in memory before it goes to a scratch file
- * (default 1 MiB: about 50 000 spans; tests lower it). */
-extern size_t pr_spanstat_rec_mem;
+size_t pr_spanstat_per_step_groups(size_t nsteps);
+/* The budgets (pr_spanstat_sp_max and the others): spanbudget.h. */
 
 const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *err);
 /*

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "analyze/actx.h"
+#include "analyze/flame_impl.h"
 #include "analyze/model.h"
 
 static json_t *model_text(const char *text)

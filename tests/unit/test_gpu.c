@@ -60,6 +60,7 @@
  *              [60,70] 0.1, [80,89] 1 -> 5 + 15 + 2 + 1 + 9 = 32 / 89
  *   occupancy  (50*30 + 10*28 + 0*10 + 25*9) / (30 + 28 + 10 + 9) = 2005 / 77 %
  */
+#include "analyze/analyzers.h"
 #include "tests/unit/helpers.h"
 #include "tests/unit/jpath.h"
 

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "analyze/actx.h"
+#include "analyze/spans_at.h"
 
 static const char old_sql[] =
 	"SELECT n.value, s.kind, s.ts, s.dur FROM span s JOIN string n ON n.id = s.name_id "

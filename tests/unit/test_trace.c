@@ -25,6 +25,7 @@
 
 #include "analyze/actx.h"
 #include "analyze/model.h"
+#include "analyze/trace_impl.h"
 
 #define PROBE "<img src=x onerror=alert(1)>"
 
