@@ -20,18 +20,18 @@
 #define TOP_SPANS 5
 
 static const struct pr_option opts[] = {
-	{ "metric", 0, "NAME",
-	  "a headline metric (step_time, ...) or span:NAME (repeatable; default: every headline "
-	  "metric and the top spans)",
-	  PR_OPT_REPEAT },
-	{ "where", 0, "KEY=VALUE", "only the runs whose metadata has KEY=VALUE (repeatable)",
-	  PR_OPT_REPEAT },
-	{ "to", 0, "text|md|json", "the output's form (default text)", 0 },
-	{ "output", 'o', "FILE", "write to FILE instead of standard output", 0 },
-	{ "alpha", 0, "P", "significance level of the permutation test (default 0.01)", 0 },
-	{ "min-change", 0, "PCT", "smallest change of the medians reported (default 1)", 0 },
-	{ "spans", 0, "N", "top spans followed by default (default 5)", 0 },
-	{ NULL, 0, NULL, NULL, 0 },
+	PR_OPT("metric", 0, "NAME",
+	       "a headline metric (step_time, ...) or span:NAME (repeatable; default: every "
+	       "headline metric and the top spans)",
+	       PR_OPT_REPEAT),
+	PR_OPT("where", 0, "KEY=VALUE", "only the runs whose metadata has KEY=VALUE (repeatable)",
+	       PR_OPT_REPEAT),
+	PR_OPT("to", 0, "text|md|json", "the output's form (default text)", 0),
+	PR_OPT("output", 'o', "FILE", "write to FILE instead of standard output", 0),
+	PR_OPT("alpha", 0, "P", "significance level of the permutation test (default 0.01)", 0),
+	PR_OPT("min-change", 0, "PCT", "smallest change of the medians reported (default 1)", 0),
+	PR_OPT("spans", 0, "N", "top spans followed by default (default 5)", 0),
+	PR_OPT_END,
 };
 
 /* One followed series: a headline metric or a span's mean time per call. */

@@ -8,8 +8,8 @@
 #include "store/dump.h"
 
 static const struct pr_option opts[] = {
-	{ "run", 0, "ID", "only this run", 0 },
-	{ NULL, 0, NULL, NULL, 0 },
+	PR_OPT("run", 0, "ID", "only this run", 0),
+	PR_OPT_END,
 };
 
 static int cmd_dump(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)

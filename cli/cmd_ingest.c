@@ -8,15 +8,15 @@
 #include "cli/meta.h"
 
 static const struct pr_option opts[] = {
-	{ "output", 'o', "STORE", "the store to create or add to (required)", PR_OPT_REQUIRED },
-	{ "format", 0, "NAME", "force an input format (see 'profreport formats')", 0 },
-	{ "phases", 0, "FILE",
-	  "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one run", 0 },
+	PR_OPT("output", 'o', "STORE", "the store to create or add to (required)", PR_OPT_REQUIRED),
+	PR_OPT("format", 0, "NAME", "force an input format (see 'profreport formats')", 0),
+	PR_OPT("phases", 0, "FILE",
+	       "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one run", 0),
 	PR_CLI_META_OPTS,
-	{ "jobs", 'j', "N",
-	  "files parsed by N processes, stored by one (default: the CPUs, from 4)", 0 },
-	{ "quiet", 'q', NULL, "print nothing on success", 0 },
-	{ NULL, 0, NULL, NULL, 0 },
+	PR_OPT("jobs", 'j', "N",
+	       "files parsed by N processes, stored by one (default: the CPUs, from 4)", 0),
+	PR_OPT("quiet", 'q', NULL, "print nothing on success", 0),
+	PR_OPT_END,
 };
 
 static int cmd_ingest(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)

@@ -15,10 +15,10 @@
 #include "render/units.h"
 
 static const struct pr_option opts[] = {
-	{ "to", 0, "csv|json|bmf|openmetrics", "the output's form (default csv)", 0 },
-	{ "output", 'o', "FILE", "write to FILE instead of standard output", 0 },
-	{ "format", 0, "NAME", "force the input format (traces)", 0 },
-	{ NULL, 0, NULL, NULL, 0 },
+	PR_OPT("to", 0, "csv|json|bmf|openmetrics", "the output's form (default csv)", 0),
+	PR_OPT("output", 'o', "FILE", "write to FILE instead of standard output", 0),
+	PR_OPT("format", 0, "NAME", "force the input format (traces)", 0),
+	PR_OPT_END,
 };
 
 /* A number as the outputs write it: the shortest of %.12g. */

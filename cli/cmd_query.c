@@ -17,12 +17,13 @@
 #define QUERY_MEMORY_MAX 1048576
 
 static const struct pr_option opts[] = {
-	{ "timeout", 0, "SECONDS",
-	  "stop the statement after this long (default 60, ms precision; 0 = no limit)", 0 },
-	{ "max-memory", 0, "MIB",
-	  "stop the statement when SQLite's heap would pass this many MiB (default 512; 0 = no "
-	  "limit)", 0 },
-	{ NULL, 0, NULL, NULL, 0 },
+	PR_OPT("timeout", 0, "SECONDS",
+	       "stop the statement after this long (default 60, ms precision; 0 = no limit)", 0),
+	PR_OPT("max-memory", 0, "MIB",
+	       "stop the statement when SQLite's heap would pass this many MiB (default 512; 0 = "
+	       "no limit)",
+	       0),
+	PR_OPT_END,
 };
 
 struct guard {

@@ -23,32 +23,32 @@
 #include "base/xalloc.h"
 
 static const struct pr_option opts[] = {
-	{ "output", 'o', "report.html|DIR",
-	  "the HTML report: FILE.html (one page; past 100 runs or 10 MB an index, the pages in "
-	  "FILE.runs/), or a directory (one page per run + index.html)", 0 },
-	{ "json", 0, "FILE", "write the analysis model (JSON; '-' = stdout)", 0 },
-	{ "png", 0, "DIR", "write the panels as PNG files into DIR", 0 },
-	{ "svg", 0, "DIR", "write the panels as SVG files into DIR", 0 },
-	{ "top", 0, "N", "rows in the top-spans tables (default " PR_STR(PR_MODEL_TOP_N) ")", 0 },
-	{ "run", 0, "ID", "only this run of the store", 0 },
-	{ "timeline-points", 0, "N", "points per series timeline in the model (default " PR_STR(PR_MODEL_TIMELINE_POINTS) ", 0 = none)", 0 },
-	{ "format", 0, "NAME", "force the input format", 0 },
-	{ "phases", 0, "FILE",
-	  "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one run", 0 },
-	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)", 0 },
-	{ "window", 0, "SPEC",
-	  "the trace view's window: a step name, #N (the N-th step) or START:END since the run's "
-	  "start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are ms); default: the slowest and the "
-	  "median step", 0 },
-	{ "trace", 0, "FILE",
-	  "also write the run's spans as a Chrome trace (Perfetto, chrome://tracing); a store of "
-	  "several runs needs --run", 0 },
-	{ "no-cache", 0, NULL, "neither read nor write the store's model cache", 0 },
+	PR_OPT("output", 'o', "report.html|DIR",
+	       "the HTML report: FILE.html (one page; past 100 runs or 10 MB an index, the pages in "
+	       "FILE.runs/), or a directory (one page per run + index.html)", 0),
+	PR_OPT("json", 0, "FILE", "write the analysis model (JSON; '-' = stdout)", 0),
+	PR_OPT("png", 0, "DIR", "write the panels as PNG files into DIR", 0),
+	PR_OPT("svg", 0, "DIR", "write the panels as SVG files into DIR", 0),
+	PR_OPT("top", 0, "N", "rows in the top-spans tables (default " PR_STR(PR_MODEL_TOP_N) ")", 0),
+	PR_OPT("run", 0, "ID", "only this run of the store", 0),
+	PR_OPT("timeline-points", 0, "N", "points per series timeline in the model (default " PR_STR(PR_MODEL_TIMELINE_POINTS) ", 0 = none)", 0),
+	PR_OPT("format", 0, "NAME", "force the input format", 0),
+	PR_OPT("phases", 0, "FILE",
+	       "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one run", 0),
+	PR_OPT("comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)", 0),
+	PR_OPT("window", 0, "SPEC",
+	       "the trace view's window: a step name, #N (the N-th step) or START:END since the run's "
+	       "start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are ms); default: the slowest and the "
+	       "median step", 0),
+	PR_OPT("trace", 0, "FILE",
+	       "also write the run's spans as a Chrome trace (Perfetto, chrome://tracing); a store of "
+	       "several runs needs --run", 0),
+	PR_OPT("no-cache", 0, NULL, "neither read nor write the store's model cache", 0),
 	PR_CLI_META_OPTS,
-	{ "jobs", 'j', "N",
-	  "an archive's pages analysed and written by N processes (default: the CPUs)", 0 },
-	{ "quiet", 'q', NULL, "print nothing on success (not even what was written)", 0 },
-	{ NULL, 0, NULL, NULL, 0 },
+	PR_OPT("jobs", 'j', "N",
+	       "an archive's pages analysed and written by N processes (default: the CPUs)", 0),
+	PR_OPT("quiet", 'q', NULL, "print nothing on success (not even what was written)", 0),
+	PR_OPT_END,
 };
 
 /*

@@ -9,15 +9,15 @@
 #include "base/decimal.h"
 
 static const struct pr_option opts[] = {
-	{"output", 'o', "FILE",
+	PR_OPT("output", 'o', "FILE",
 	 "the speedscope file to write (required), e.g. out.speedscope.json; '-' = stdout",
-	 PR_OPT_REQUIRED},
-	{"run", 0, "ID", "only this run", 0 },
-	{"format", 0, "NAME", "force the input format", 0 },
-	{ "phases", 0, "FILE",
-	  "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one run", 0 },
-	{"quiet", 'q', NULL, "print nothing on success", 0 },
-	{ NULL, 0, NULL, NULL, 0 },
+	 PR_OPT_REQUIRED),
+	PR_OPT("run", 0, "ID", "only this run", 0),
+	PR_OPT("format", 0, "NAME", "force the input format", 0),
+	PR_OPT("phases", 0, "FILE",
+	       "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one run", 0),
+	PR_OPT("quiet", 'q', NULL, "print nothing on success", 0),
+	PR_OPT_END,
 };
 
 static int cmd_speedscope(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
