@@ -15,10 +15,3 @@ const char *pr_arg(const struct pr_command *cmd, const struct pr_args *a, const 
 	int k = pr_opt_index(cmd->opts, lname);
 	return k < 0 ? NULL : a->val[k];
 }
-
-int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char *name,
-		    int64_t max, int64_t *out, struct pr_error *err)
-{
-	const char *v = pr_arg(cmd, a, name);
-	return v ? pr_opt_uint(name, v, max, out, err) : 0;
-}
