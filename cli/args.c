@@ -8,25 +8,10 @@
 
 #include <string.h>
 
-#include "base/decimal.h"
 #include "cli/commands.h"
 
 const char *pr_arg(const struct pr_command *cmd, const struct pr_args *a, const char *lname)
 {
 	int k = pr_opt_index(cmd->opts, lname);
 	return k < 0 ? NULL : a->val[k];
-}
-
-int pr_cli_uint_opt(const struct pr_command *cmd, struct pr_args *a, const char *name,
-		    int64_t max, int64_t *out, struct pr_error *err)
-{
-	const char *v = pr_arg(cmd, a, name);
-	int64_t n;
-	if (!v)
-		return 0;
-	if (pr_decimal_scaled(v, strlen(v), 0, &n) || n < 0 || n > max)
-		return pr_error_set(err, PR_E_USAGE, "--%s needs a whole number from 0 to %lld", name,
-				    (long long)max);
-	*out = n;
-	return 0;
 }

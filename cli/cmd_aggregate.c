@@ -21,20 +21,40 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
-static const struct pr_option opts[] = {
-	{ "output", 'o', "agg.json", "write the aggregate (JSON; '-' = stdout, then no table)", 0 },
-	{ "to", 0, "json|inferix", "the output's form: agg.json (default) or Inferix's aggregate keys", 0 },
-	{ "html", 0, "FILE", "one HTML page: stragglers, panels, tables", 0 },
-	{ "png", 0, "DIR", "the panels as PNG files in DIR (made if missing)", 0 },
-	{ "svg", 0, "DIR", "the panels as SVG files in DIR (made if missing)", 0 },
-	{ "trace", 0, "FILE", "also merge the ranks' spans and memory into one Chrome trace", 0 },
-	{ "format", 0, "NAME", "force the input format of the trace files", 0 },
-	{ "rank-from", 0, "REGEX", "the rank is the digits REGEX's first group matches in the path", 0 },
-	{ "ranks", 0, "LIST", "ranks of the inputs in the order read, e.g. 0,1,2,3 or 0-3", PR_OPT_OR },
-	{ "jobs", 'j', "N", "files ingested and analysed by N processes (default: the CPUs)", 0 },
-	{ "quiet", 'q', NULL, "no console table", 0 },
-	{ NULL, 0, NULL, NULL, 0 },
+/* The options, as the table binds them (pr_opt_fill). */
+struct aggregate_opts {
+	const char *output, *to, *html, *png, *svg, *trace, *format, *rank_from, *ranks, *jobs;
+	int quiet;
 };
+
+#define O struct aggregate_opts
+static const struct pr_option opts[] = {
+	PR_OPT_STRING("output", 'o', "agg.json",
+		      "write the aggregate (JSON; '-' = stdout, then no table)", 0, O, output),
+	PR_OPT_STRING("to", 0, "json|inferix",
+		      "the output's form: agg.json (default) or Inferix's aggregate keys", 0, O,
+		      to),
+	PR_OPT_STRING("html", 0, "FILE", "one HTML page: stragglers, panels, tables", 0, O, html),
+	PR_OPT_STRING("png", 0, "DIR", "the panels as PNG files in DIR (made if missing)", 0, O,
+		      png),
+	PR_OPT_STRING("svg", 0, "DIR", "the panels as SVG files in DIR (made if missing)", 0, O,
+		      svg),
+	PR_OPT_STRING("trace", 0, "FILE",
+		      "also merge the ranks' spans and memory into one Chrome trace", 0, O, trace),
+	PR_OPT_STRING("format", 0, "NAME", "force the input format of the trace files", 0, O,
+		      format),
+	PR_OPT_STRING("rank-from", 0, "REGEX",
+		      "the rank is the digits REGEX's first group matches in the path", 0, O,
+		      rank_from),
+	PR_OPT_STRING("ranks", 0, "LIST",
+		      "ranks of the inputs in the order read, e.g. 0,1,2,3 or 0-3", PR_OPT_OR, O,
+		      ranks),
+	PR_OPT_STRING("jobs", 'j', "N",
+		      "files ingested and analysed by N processes (default: the CPUs)", 0, O, jobs),
+	PR_OPT_FLAG("quiet", 'q', "no console table", 0, O, quiet),
+	PR_OPT_END,
+};
+#undef O
 
 /* A temporary store path: one rank at a time lives there. */
 static char *tmp_store_path(struct pr_error *err)
@@ -406,11 +426,8 @@ static int merge_run(void *ctx, struct pr_store *st, long run_id, long rank, str
 
 static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
-	const char *out = pr_arg(cmd, a, "output");
-	const char *form = pr_arg(cmd, a, "to");
-	const char *fmt = pr_arg(cmd, a, "format");
-	const char *html = pr_arg(cmd, a, "html"), *png = pr_arg(cmd, a, "png"),
-		   *svg = pr_arg(cmd, a, "svg"), *trace = pr_arg(cmd, a, "trace");
+	struct aggregate_opts op = { 0 };
+	const char *out, *form, *fmt, *html, *png, *svg, *trace;
 	struct pr_chrome_merge *merged = NULL;
 	struct pr_agg *agg = NULL;
 	char *tmp = NULL;
@@ -418,13 +435,22 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 	int rc = -1, i, inferix = 0, console, jobs;
 	size_t k, used;
 
+	if (pr_opt_fill(cmd->opts, a, &op, err)) /* strings and a flag: cannot fail */
+		return -1;
+	out = op.output;
+	form = op.to;
+	fmt = op.format;
+	html = op.html;
+	png = op.png;
+	svg = op.svg;
+	trace = op.trace;
 	if (form && !strcmp(form, "inferix"))
 		inferix = 1;
 	else if (form && strcmp(form, "json"))
 		return pr_error_set(err, PR_E_USAGE, "--to must be 'json' or 'inferix', not '%s'", form);
 	if (fmt && pr_cli_output_form_misused(fmt, "json, inferix", err))
 		return -1;
-	if (pr_par_jobs(pr_arg(cmd, a, "jobs"), &jobs, err))
+	if (pr_par_jobs(op.jobs, &jobs, err))
 		return -1;
 	if (trace)
 		jobs = 1; /* the merged trace reads each rank's store while it is open */
@@ -435,12 +461,12 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 			return -1;
 		}
 	agg = pr_agg_new();
-	if ((pr_arg(cmd, a, "rank-from") && pr_agg_rank_from(agg, pr_arg(cmd, a, "rank-from"), err)) ||
-	    (pr_arg(cmd, a, "ranks") && pr_agg_set_ranks(agg, pr_arg(cmd, a, "ranks"), err))) {
+	if ((op.rank_from && pr_agg_rank_from(agg, op.rank_from, err)) ||
+	    (op.ranks && pr_agg_set_ranks(agg, op.ranks, err))) {
 		pr_agg_free(agg);
 		return -1;
 	}
-	if (pr_arg(cmd, a, "rank-from") && pr_arg(cmd, a, "ranks")) {
+	if (op.rank_from && op.ranks) {
 		pr_agg_free(agg);
 		return pr_error_set(err, PR_E_USAGE, "--rank-from and --ranks exclude each other");
 	}
@@ -529,7 +555,7 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 	} else if (out && write_agg(agg, doc, out, err)) {
 		goto out;
 	}
-	console = !pr_arg(cmd, a, "quiet") && !(out && !strcmp(out, "-"));
+	console = !op.quiet && !(out && !strcmp(out, "-"));
 	/* the page and the panels show every rank: the whole document; the console its first rows */
 	if ((html || png || svg || console) &&
 	    pr_agg_ranks_into(agg, doc, html || png || svg ? 0 : TEXT_ROWS, err))

@@ -9,7 +9,6 @@
 #include "base/output.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
-#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/history.h"
 #include "cli/input.h"
@@ -19,20 +18,32 @@
 #define SPAN_PREFIX "span:"
 #define TOP_SPANS 5
 
-static const struct pr_option opts[] = {
-	{ "metric", 0, "NAME",
-	  "a headline metric (step_time, ...) or span:NAME (repeatable; default: every headline "
-	  "metric and the top spans)",
-	  PR_OPT_REPEAT },
-	{ "where", 0, "KEY=VALUE", "only the runs whose metadata has KEY=VALUE (repeatable)",
-	  PR_OPT_REPEAT },
-	{ "to", 0, "text|md|json", "the output's form (default text)", 0 },
-	{ "output", 'o', "FILE", "write to FILE instead of standard output", 0 },
-	{ "alpha", 0, "P", "significance level of the permutation test (default 0.01)", 0 },
-	{ "min-change", 0, "PCT", "smallest change of the medians reported (default 1)", 0 },
-	{ "spans", 0, "N", "top spans followed by default (default 5)", 0 },
-	{ NULL, 0, NULL, NULL, 0 },
+/* The options, as the table binds them (pr_opt_fill); --metric and --where repeat and are
+ * read with pr_opt_nth. */
+struct changes_cli_opts {
+	const char *to, *output, *alpha, *min_change;
+	int64_t spans;
 };
+
+#define O struct changes_cli_opts
+static const struct pr_option opts[] = {
+	PR_OPT("metric", 0, "NAME",
+	       "a headline metric (step_time, ...) or span:NAME (repeatable; default: every "
+	       "headline metric and the top spans)",
+	       PR_OPT_REPEAT),
+	PR_OPT("where", 0, "KEY=VALUE", "only the runs whose metadata has KEY=VALUE (repeatable)",
+	       PR_OPT_REPEAT),
+	PR_OPT_STRING("to", 0, "text|md|json", "the output's form (default text)", 0, O, to),
+	PR_OPT_STRING("output", 'o', "FILE", "write to FILE instead of standard output", 0, O,
+		      output),
+	PR_OPT_STRING("alpha", 0, "P", "significance level of the permutation test (default 0.01)",
+		      0, O, alpha),
+	PR_OPT_STRING("min-change", 0, "PCT", "smallest change of the medians reported (default 1)",
+		      0, O, min_change),
+	PR_OPT_UINT("spans", 0, "N", "top spans followed by default (default 5)", 0, O, spans, 1000),
+	PR_OPT_END,
+};
+#undef O
 
 /* One followed series: a headline metric or a span's mean time per call. */
 struct follow {
@@ -380,7 +391,10 @@ static int parse_frac(const char *s, const char *opt, double lo, double hi, doub
 
 static int cmd_changes(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
-	const char *to = pr_arg(cmd, a, "to"), *v;
+	struct changes_cli_opts co = { .to = "text", .spans = TOP_SPANS };
+	struct pr_error oerr = PR_ERROR_INIT;
+	int obad = pr_opt_fill(cmd->opts, a, &co, &oerr); /* said after --min-change's, as before */
+	const char *to = co.to, *v;
 	struct pr_changes_opts o = PR_CHANGES_OPTS_INIT;
 	struct pr_cli_input in;
 	struct pr_history h;
@@ -388,21 +402,21 @@ static int cmd_changes(const struct pr_command *cmd, struct pr_args *a, struct p
 	size_t nf = 0, i, r;
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	struct pr_output out;
-	int64_t nspans = TOP_SPANS;
+	int64_t nspans = co.spans;
 	int rc = -1;
-	if (!to)
-		to = "text";
 	if (strcmp(to, "text") && strcmp(to, "md") && strcmp(to, "json"))
 		return pr_error_set(err, PR_E_USAGE, "unknown --to '%s' (text, md, json)", to);
-	if ((v = pr_arg(cmd, a, "alpha")) && parse_frac(v, "alpha", 0.001, 0.5, &o.alpha, err))
+	if ((v = co.alpha) && parse_frac(v, "alpha", 0.001, 0.5, &o.alpha, err))
 		return -1;
-	if ((v = pr_arg(cmd, a, "min-change"))) {
+	if ((v = co.min_change)) {
 		if (parse_frac(v, "min-change", 0, 1000, &o.min_change, err))
 			return -1;
 		o.min_change /= 100;
 	}
-	if (pr_cli_uint_opt(cmd, a, "spans", 1000, &nspans, err))
+	if (obad) {
+		*err = oerr;
 		return -1;
+	}
 	if (!pr_cli_is_store(a->pos[0])) {
 		pr_error_set(err, PR_E_USAGE,
 			     "changes reads the history of a store: give one (profreport ingest "
@@ -448,8 +462,7 @@ static int cmd_changes(const struct pr_command *cmd, struct pr_args *a, struct p
 		/* span names come from traces: no terminal control sequence gets through */
 		pr_term_safe_inplace(&sb);
 	}
-	if (!pr_output_open_file(&out, pr_arg(cmd, a, "output") ? pr_arg(cmd, a, "output") : "-",
-				 err)) {
+	if (!pr_output_open_file(&out, co.output ? co.output : "-", err)) {
 		pr_output_write(&out, sb.buf ? sb.buf : "", sb.len);
 		rc = pr_output_close(&out, err);
 		pr_output_release(&out);

@@ -22,30 +22,58 @@
 #include "base/xalloc.h"
 #include "store/store.h"
 
-static const struct pr_option opts[] = {
-	{ "to", 0, "text|md|json|junit", "the output's form (default text)", 0 },
-	{ "output", 'o', "FILE", "write the output to FILE instead of standard output", 0 },
-	{ "fail-on", 0, "SPEC", "threshold METRIC:+N%|+SIZE|+TIME (repeatable), e.g. step_time:+3%",
-	  PR_OPT_REPEAT },
-	{ "ignore", 0, "GLOB", "do not compare metrics whose name matches (repeatable)", PR_OPT_REPEAT },
-	{ "config", 0, "FILE", "gate settings from a JSON file (alpha, min_us, fail_on, ignore)", 0 },
-	{ "alpha", 0, "P", "significance level of the Mann-Whitney test (default 0.01)", 0 },
-	{ "min-us", 0, "N", "spans under N microseconds are not gated (default 10)", 0 },
-	{ "strict", 0, NULL, "warnings (a --fail-on or --ignore that selects nothing) are errors", 0 },
-	{ "html", 0, "FILE", "also one HTML page: verdict, diff chart, metrics", 0 },
-	{ "png", 0, "DIR", "also the panels as PNG files in DIR (made if missing)", 0 },
-	{ "svg", 0, "DIR", "also the panels as SVG files in DIR (made if missing)", 0 },
-	{ "format", 0, "NAME", "force the input format of BASE and NEW (traces)", 0 },
-	{ "base-run", 0, "ID", "only this run of BASE (a store of many runs)", 0 },
-	{ "new-run", 0, "ID", "only this run of NEW (a store of many runs)", 0 },
-	{ "baseline", 0, "last:N", "BASE is the last N runs of a store, pooled", 0 },
-	{ "where", 0, "KEY=VALUE", "--baseline's runs: those whose metadata has KEY=VALUE",
-	  PR_OPT_REPEAT },
-	PR_CLI_META_OPTS,
-	{ "jobs", 'j', "N", "the files of a directory BASE or NEW ingested by N processes "
-	  "(default: the CPUs, from 4)", 0 },
-	{ NULL, 0, NULL, NULL, 0 },
+/* The options, as the table binds them (pr_opt_fill); --fail-on, --ignore, --where and --meta
+ * repeat and are read with pr_opt_nth. */
+struct compare_opts {
+	const char *to, *output, *config, *alpha, *min_us, *html, *png, *svg, *format, *baseline;
+	const char *jobs;
+	int64_t base_run, new_run;
+	int strict;
 };
+
+#define O struct compare_opts
+static const struct pr_option opts[] = {
+	PR_OPT_STRING("to", 0, "text|md|json|junit", "the output's form (default text)", 0, O, to),
+	PR_OPT_STRING("output", 'o', "FILE", "write the output to FILE instead of standard output",
+		      0, O, output),
+	PR_OPT("fail-on", 0, "SPEC",
+	       "threshold METRIC:+N%|+SIZE|+TIME (repeatable), e.g. step_time:+3%", PR_OPT_REPEAT),
+	PR_OPT("ignore", 0, "GLOB", "do not compare metrics whose name matches (repeatable)",
+	       PR_OPT_REPEAT),
+	PR_OPT_STRING("config", 0, "FILE",
+		      "gate settings from a JSON file (alpha, min_us, fail_on, ignore)", 0, O,
+		      config),
+	PR_OPT_STRING("alpha", 0, "P", "significance level of the Mann-Whitney test (default 0.01)",
+		      0, O, alpha),
+	PR_OPT_STRING("min-us", 0, "N", "spans under N microseconds are not gated (default 10)", 0,
+		      O, min_us),
+	PR_OPT_FLAG("strict", 0,
+		    "warnings (a --fail-on or --ignore that selects nothing) are errors", 0, O,
+		    strict),
+	PR_OPT_STRING("html", 0, "FILE", "also one HTML page: verdict, diff chart, metrics", 0, O,
+		      html),
+	PR_OPT_STRING("png", 0, "DIR", "also the panels as PNG files in DIR (made if missing)", 0,
+		      O, png),
+	PR_OPT_STRING("svg", 0, "DIR", "also the panels as SVG files in DIR (made if missing)", 0,
+		      O, svg),
+	PR_OPT_STRING("format", 0, "NAME", "force the input format of BASE and NEW (traces)", 0, O,
+		      format),
+	PR_OPT_UINT("base-run", 0, "ID", "only this run of BASE (a store of many runs)", 0, O,
+		    base_run, INT32_MAX),
+	PR_OPT_UINT("new-run", 0, "ID", "only this run of NEW (a store of many runs)", 0, O,
+		    new_run, INT32_MAX),
+	PR_OPT_STRING("baseline", 0, "last:N", "BASE is the last N runs of a store, pooled", 0, O,
+		      baseline),
+	PR_OPT("where", 0, "KEY=VALUE", "--baseline's runs: those whose metadata has KEY=VALUE",
+	       PR_OPT_REPEAT),
+	PR_CLI_META_OPTS,
+	PR_OPT_STRING("jobs", 'j', "N",
+		      "the files of a directory BASE or NEW ingested by N processes "
+		      "(default: the CPUs, from 4)",
+		      0, O, jobs),
+	PR_OPT_END,
+};
+#undef O
 
 static int jobs = 1; /* -j: a directory's files ingested by this many processes */
 
@@ -376,14 +404,17 @@ static void junit_on_error(const char *path, struct pr_error *err)
 
 static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
-	const char *fmt = pr_arg(cmd, a, "to"), *informat = pr_arg(cmd, a, "format"), *v;
+	struct compare_opts o = { 0 };
+	struct pr_error oerr = PR_ERROR_INIT;
+	int obad = pr_opt_fill(cmd->opts, a, &o, &oerr); /* said where the run ids were read */
+	const char *fmt = o.to, *informat = o.format, *v;
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	struct pr_gate g;
 	json_t *base = NULL, *newm = NULL, *cmp = NULL;
 	size_t i, regressions, missing;
 	const json_t *w;
 	int j, rc = -1, junit = 0, out_failed = 0;
-	int64_t base_run = 0, new_run = 0, last = 0;
+	int64_t base_run = o.base_run, new_run = o.new_run, last = 0;
 	struct pr_cli_meta meta = { NULL, 0 };
 	pr_gate_init(&g);
 	if (!fmt)
@@ -395,9 +426,9 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	if (informat && pr_cli_output_form_misused(informat, "text, md, json, junit", err))
 		goto out;
 	junit = !strcmp(fmt, "junit");
-	if (pr_cli_ingest_jobs(pr_arg(cmd, a, "jobs"), &jobs, err))
+	if (pr_cli_ingest_jobs(o.jobs, &jobs, err))
 		goto out;
-	if ((v = pr_arg(cmd, a, "config")) && pr_gate_load_config(&g, v, err))
+	if ((v = o.config) && pr_gate_load_config(&g, v, err))
 		goto out;
 	for (j = 0; (v = pr_opt_nth(cmd->opts, a, "fail-on", j)); j++)
 		if (pr_gate_add_fail_on(&g, v, err))
@@ -405,16 +436,17 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	for (j = 0; (v = pr_opt_nth(cmd->opts, a, "ignore", j)); j++)
 		if (pr_gate_add_ignore(&g, v, err))
 			goto out;
-	if (pr_arg(cmd, a, "strict"))
+	if (o.strict)
 		g.strict = 1;
-	if ((v = pr_arg(cmd, a, "alpha")) && pr_gate_set_alpha(&g, v, err))
+	if ((v = o.alpha) && pr_gate_set_alpha(&g, v, err))
 		goto out;
-	if ((v = pr_arg(cmd, a, "min-us")) && pr_gate_set_min_us(&g, v, err))
+	if ((v = o.min_us) && pr_gate_set_min_us(&g, v, err))
 		goto out;
-	if (pr_cli_uint_opt(cmd, a, "base-run", INT32_MAX, &base_run, err) ||
-	    pr_cli_uint_opt(cmd, a, "new-run", INT32_MAX, &new_run, err))
+	if (obad) {
+		*err = oerr;
 		goto out;
-	if ((v = pr_arg(cmd, a, "baseline")) && parse_baseline(v, &last, err))
+	}
+	if ((v = o.baseline) && parse_baseline(v, &last, err))
 		goto out;
 	if (last && base_run) {
 		pr_error_set(err, PR_E_USAGE, "--baseline and --base-run exclude each other");
@@ -458,11 +490,11 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	}
 	/* the page and panels are written before a regression exits 1, and before the
 	 * report, so that a report written says what the exit status says */
-	if (((v = pr_arg(cmd, a, "html")) && write_html(cmp, base, newm, v, err)) ||
-	    ((v = pr_arg(cmd, a, "png")) && write_panels(cmp, base, newm, v, PR_GFX_PNG, err)) ||
-	    ((v = pr_arg(cmd, a, "svg")) && write_panels(cmp, base, newm, v, PR_GFX_SVG, err)))
+	if (((v = o.html) && write_html(cmp, base, newm, v, err)) ||
+	    ((v = o.png) && write_panels(cmp, base, newm, v, PR_GFX_PNG, err)) ||
+	    ((v = o.svg) && write_panels(cmp, base, newm, v, PR_GFX_SVG, err)))
 		goto out;
-	if (write_out(pr_arg(cmd, a, "output"), sb.buf, sb.len, err)) {
+	if (write_out(o.output, sb.buf, sb.len, err)) {
 		out_failed = 1;
 		goto out;
 	}
@@ -477,7 +509,7 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 				 : 0;
 out:
 	if (rc && junit && !out_failed && err->code != PR_E_REGRESSION)
-		junit_on_error(pr_arg(cmd, a, "output"), err);
+		junit_on_error(o.output, err);
 	json_decref(cmp);
 	json_decref(base);
 	json_decref(newm);

@@ -2,22 +2,30 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/args.h"
 #include "cli/commands.h"
 #include "base/decimal.h"
 #include "store/dump.h"
 
+/* The options, as the table binds them (pr_opt_fill); --run keeps its own message. */
+struct dump_opts {
+	const char *run;
+};
+
 static const struct pr_option opts[] = {
-	{ "run", 0, "ID", "only this run", 0 },
-	{ NULL, 0, NULL, NULL, 0 },
+	PR_OPT_STRING("run", 0, "ID", "only this run", 0, struct dump_opts, run),
+	PR_OPT_END,
 };
 
 static int cmd_dump(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	struct pr_store *st = NULL;
-	const char *run = pr_arg(cmd, a, "run");
+	struct dump_opts o = { 0 };
+	const char *run;
 	int64_t run_id = 0;
 	int rc;
+	if (pr_opt_fill(cmd->opts, a, &o, err)) /* a string: cannot fail */
+		return -1;
+	run = o.run;
 	if (strcmp(a->pos[0], "events"))
 		return pr_error_set(err, PR_E_USAGE, "unknown dump '%s' (known: events)", a->pos[0]);
 	if (run && (pr_decimal_scaled(run, strlen(run), 0, &run_id) || run_id <= 0))

@@ -2,34 +2,50 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/input.h"
 #include "cli/meta.h"
 
-static const struct pr_option opts[] = {
-	{ "output", 'o', "STORE", "the store to create or add to (required)", PR_OPT_REQUIRED },
-	{ "format", 0, "NAME", "force an input format (see 'profreport formats')", 0 },
-	{ "phases", 0, "FILE",
-	  "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one run", 0 },
-	PR_CLI_META_OPTS,
-	{ "jobs", 'j', "N",
-	  "files parsed by N processes, stored by one (default: the CPUs, from 4)", 0 },
-	{ "quiet", 'q', NULL, "print nothing on success", 0 },
-	{ NULL, 0, NULL, NULL, 0 },
+/* The options, as the table binds them (pr_opt_fill). */
+struct ingest_opts {
+	const char *output, *format, *phases, *jobs;
+	int quiet;
 };
+
+#define O struct ingest_opts
+static const struct pr_option opts[] = {
+	PR_OPT_STRING("output", 'o', "STORE", "the store to create or add to (required)",
+		      PR_OPT_REQUIRED, O, output),
+	PR_OPT_STRING("format", 0, "NAME", "force an input format (see 'profreport formats')", 0, O,
+		      format),
+	PR_OPT_STRING("phases", 0, "FILE",
+		      "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one "
+		      "run",
+		      0, O, phases),
+	PR_CLI_META_OPTS,
+	PR_OPT_STRING("jobs", 'j', "N",
+		      "files parsed by N processes, stored by one (default: the CPUs, from 4)", 0, O,
+		      jobs),
+	PR_OPT_FLAG("quiet", 'q', "print nothing on success", 0, O, quiet),
+	PR_OPT_END,
+};
+#undef O
 
 static int cmd_ingest(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
-	const char *out = pr_arg(cmd, a, "output");
-	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"), 1, NULL,
-				    0, 1 };
+	struct ingest_opts o = { 0 };
+	const char *out;
+	struct pr_cli_inopts io;
 	struct pr_cli_meta meta;
 	struct pr_store *st = NULL;
 	int rc, existed;
+	if (pr_opt_fill(cmd->opts, a, &o, err)) /* strings and a flag: cannot fail */
+		return -1;
+	out = o.output;
+	io = (struct pr_cli_inopts){ o.format, o.phases, 1, NULL, 0, 1 };
 	if (!out)
 		return pr_error_set(err, PR_E_USAGE, "give the store with -o STORE");
-	if (pr_cli_ingest_jobs(pr_arg(cmd, a, "jobs"), &io.jobs, err) ||
+	if (pr_cli_ingest_jobs(o.jobs, &io.jobs, err) ||
 	    pr_cli_meta_parse(cmd, a, &meta, err))
 		return -1;
 	io.meta = (const char *const *)meta.kv;
@@ -44,7 +60,7 @@ static int cmd_ingest(const struct pr_command *cmd, struct pr_args *a, struct pr
 		return -1;
 	}
 	rc = pr_cli_ingest_all(st, cmd->name, a->pos, a->npos, &io,
-			       pr_arg(cmd, a, "quiet") ? NULL : stdout, err);
+			       o.quiet ? NULL : stdout, err);
 	/* A store this command created and filled with nothing is not left behind,
 	 * unless another ingest stored a run in it meanwhile (checked under a lock). */
 	if (rc && !existed)

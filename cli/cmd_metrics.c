@@ -8,18 +8,26 @@
 #include "base/output.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
-#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/history.h"
 #include "cli/input.h"
 #include "render/units.h"
 
-static const struct pr_option opts[] = {
-	{ "to", 0, "csv|json|bmf|openmetrics", "the output's form (default csv)", 0 },
-	{ "output", 'o', "FILE", "write to FILE instead of standard output", 0 },
-	{ "format", 0, "NAME", "force the input format (traces)", 0 },
-	{ NULL, 0, NULL, NULL, 0 },
+/* The options, as the table binds them (pr_opt_fill). */
+struct metrics_opts {
+	const char *to, *output, *format;
 };
+
+#define O struct metrics_opts
+static const struct pr_option opts[] = {
+	PR_OPT_STRING("to", 0, "csv|json|bmf|openmetrics", "the output's form (default csv)", 0, O,
+		      to),
+	PR_OPT_STRING("output", 'o', "FILE", "write to FILE instead of standard output", 0, O,
+		      output),
+	PR_OPT_STRING("format", 0, "NAME", "force the input format (traces)", 0, O, format),
+	PR_OPT_END,
+};
+#undef O
 
 /* A number as the outputs write it: the shortest of %.12g. */
 static void fmt_num(struct pr_strbuf *sb, double v)
@@ -331,14 +339,17 @@ static int write_out(const char *path, const char *buf, size_t len, struct pr_er
 
 static int cmd_metrics(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
-	const char *to = pr_arg(cmd, a, "to");
-	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), NULL, 0, NULL, 0, 0 };
+	struct metrics_opts o = { .to = "csv" };
+	const char *to;
+	struct pr_cli_inopts io;
 	struct pr_cli_input in;
 	struct pr_history h;
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	int rc;
-	if (!to)
-		to = "csv";
+	if (pr_opt_fill(cmd->opts, a, &o, err)) /* strings: cannot fail */
+		return -1;
+	to = o.to;
+	io = (struct pr_cli_inopts){ o.format, NULL, 0, NULL, 0, 0 };
 	if (strcmp(to, "csv") && strcmp(to, "json") && strcmp(to, "bmf") &&
 	    strcmp(to, "openmetrics"))
 		return pr_error_set(err, PR_E_USAGE,
@@ -363,7 +374,7 @@ static int cmd_metrics(const struct pr_command *cmd, struct pr_args *a, struct p
 		to_bmf(&h, &sb);
 	else
 		to_openmetrics(&h, &sb);
-	rc = write_out(pr_arg(cmd, a, "output"), sb.buf ? sb.buf : "", sb.len, err);
+	rc = write_out(o.output, sb.buf ? sb.buf : "", sb.len, err);
 	pr_strbuf_release(&sb);
 	pr_history_release(&h);
 	return rc;

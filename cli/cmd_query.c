@@ -5,7 +5,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/args.h"
 #include "cli/commands.h"
 #include "base/decimal.h"
 #include "store/dump.h"
@@ -16,14 +15,24 @@
 #define QUERY_MEMORY_DEFAULT 512 /* MiB of SQLite heap */
 #define QUERY_MEMORY_MAX 1048576
 
-static const struct pr_option opts[] = {
-	{ "timeout", 0, "SECONDS",
-	  "stop the statement after this long (default 60, ms precision; 0 = no limit)", 0 },
-	{ "max-memory", 0, "MIB",
-	  "stop the statement when SQLite's heap would pass this many MiB (default 512; 0 = no "
-	  "limit)", 0 },
-	{ NULL, 0, NULL, NULL, 0 },
+/* The options, as the table binds them (pr_opt_fill); read here: seconds with ms precision
+ * and MiB, each with its own message. */
+struct query_opts {
+	const char *timeout, *max_memory;
 };
+
+#define O struct query_opts
+static const struct pr_option opts[] = {
+	PR_OPT_STRING("timeout", 0, "SECONDS",
+		      "stop the statement after this long (default 60, ms precision; 0 = no limit)",
+		      0, O, timeout),
+	PR_OPT_STRING("max-memory", 0, "MIB",
+		      "stop the statement when SQLite's heap would pass this many MiB (default "
+		      "512; 0 = no limit)",
+		      0, O, max_memory),
+	PR_OPT_END,
+};
+#undef O
 
 struct guard {
 	struct timespec deadline;
@@ -66,11 +75,15 @@ static int cmd_query(const struct pr_command *cmd, struct pr_args *a, struct pr_
 {
 	struct pr_store *st = NULL;
 	struct guard g;
-	const char *tv = pr_arg(cmd, a, "timeout");
+	struct query_opts o = { 0 };
+	const char *tv, *mv;
 	int64_t ms = QUERY_TIMEOUT_DEFAULT * 1000; /* the limit in milliseconds */
-	const char *mv = pr_arg(cmd, a, "max-memory");
 	int64_t mib = QUERY_MEMORY_DEFAULT;
 	int rc;
+	if (pr_opt_fill(cmd->opts, a, &o, err)) /* strings: cannot fail */
+		return -1;
+	tv = o.timeout;
+	mv = o.max_memory;
 	if (tv && (pr_decimal_scaled(tv, strlen(tv), 3, &ms) != PR_DEC_OK || ms < 0 ||
 		   ms > (int64_t)QUERY_TIMEOUT_MAX * 1000))
 		return pr_error_set(err, PR_E_USAGE,

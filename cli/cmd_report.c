@@ -1,6 +1,5 @@
 /* cmd_report.c - profreport report INPUT... --json FILE: the analysis model. */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -12,9 +11,9 @@
 
 #include "analyze/chrome_merge.h"
 #include "analyze/model.h"
+#include "render/archive.h"
 #include "render/html_report.h"
 #include "render/panels.h"
-#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/input.h"
 #include "cli/meta.h"
@@ -22,68 +21,110 @@
 #include "base/decimal.h"
 #include "base/xalloc.h"
 
-static const struct pr_option opts[] = {
-	{ "output", 'o', "report.html|DIR",
-	  "the HTML report: FILE.html (one page; past 100 runs or 10 MB an index, the pages in "
-	  "FILE.runs/), or a directory (one page per run + index.html)", 0 },
-	{ "json", 0, "FILE", "write the analysis model (JSON; '-' = stdout)", 0 },
-	{ "png", 0, "DIR", "write the panels as PNG files into DIR", 0 },
-	{ "svg", 0, "DIR", "write the panels as SVG files into DIR", 0 },
-	{ "top", 0, "N", "rows in the top-spans tables (default " PR_STR(PR_MODEL_TOP_N) ")", 0 },
-	{ "run", 0, "ID", "only this run of the store", 0 },
-	{ "timeline-points", 0, "N", "points per series timeline in the model (default " PR_STR(PR_MODEL_TIMELINE_POINTS) ", 0 = none)", 0 },
-	{ "format", 0, "NAME", "force the input format", 0 },
-	{ "phases", 0, "FILE",
-	  "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one run", 0 },
-	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)", 0 },
-	{ "window", 0, "SPEC",
-	  "the trace view's window: a step name, #N (the N-th step) or START:END since the run's "
-	  "start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are ms); default: the slowest and the "
-	  "median step", 0 },
-	{ "trace", 0, "FILE",
-	  "also write the run's spans as a Chrome trace (Perfetto, chrome://tracing); a store of "
-	  "several runs needs --run", 0 },
-	{ "no-cache", 0, NULL, "neither read nor write the store's model cache", 0 },
-	PR_CLI_META_OPTS,
-	{ "jobs", 'j', "N",
-	  "an archive's pages analysed and written by N processes (default: the CPUs)", 0 },
-	{ "quiet", 'q', NULL, "print nothing on success (not even what was written)", 0 },
-	{ NULL, 0, NULL, NULL, 0 },
+/* The options, as the table binds them (pr_opt_fill). */
+struct report_opts {
+	const char *output, *json, *png, *svg, *format, *phases, *comm_kernels, *window, *trace;
+	const char *jobs;
+	int64_t top, run, timeline_points;
+	int no_cache, quiet;
 };
 
-/*
- * Progress on stderr while the model is built and the pages and panels are
- * drawn, only when stderr is a terminal and -q is not given (like ingest's):
- * one line rewritten in place, cleared when the step ends.
- */
-static int show_progress;
-static const char *stage; /* "analyzing", "rendering", ... */
+#define O struct report_opts
+static const struct pr_option opts[] = {
+	PR_OPT_STRING("output", 'o', "report.html|DIR",
+		      "the HTML report: FILE.html (one page; past 100 runs or 10 MB an index, the "
+		      "pages in FILE.runs/), or a directory (one page per run + index.html)",
+		      0, O, output),
+	PR_OPT_STRING("json", 0, "FILE", "write the analysis model (JSON; '-' = stdout)", 0, O,
+		      json),
+	PR_OPT_STRING("png", 0, "DIR", "write the panels as PNG files into DIR", 0, O, png),
+	PR_OPT_STRING("svg", 0, "DIR", "write the panels as SVG files into DIR", 0, O, svg),
+	PR_OPT_UINT("top", 0, "N",
+		    "rows in the top-spans tables (default " PR_STR(PR_MODEL_TOP_N) ")", 0, O, top,
+		    100000),
+	PR_OPT_UINT("run", 0, "ID", "only this run of the store", 0, O, run, INT32_MAX),
+	PR_OPT_UINT("timeline-points", 0, "N",
+		    "points per series timeline in the model (default "
+		    PR_STR(PR_MODEL_TIMELINE_POINTS) ", 0 = none)",
+		    0, O, timeline_points, 10000000),
+	PR_OPT_STRING("format", 0, "NAME", "force the input format", 0, O, format),
+	PR_OPT_STRING("phases", 0, "FILE",
+		      "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one "
+		      "run",
+		      0, O, phases),
+	PR_OPT_STRING("comm-kernels", 0, "REGEX",
+		      "kernels whose name matches this extended regular expression are "
+		      "communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)",
+		      0, O, comm_kernels),
+	PR_OPT_STRING("window", 0, "SPEC",
+		      "the trace view's window: a step name, #N (the N-th step) or START:END since "
+		      "the run's start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are ms); "
+		      "default: the slowest and the median step",
+		      0, O, window),
+	PR_OPT_STRING("trace", 0, "FILE",
+		      "also write the run's spans as a Chrome trace (Perfetto, chrome://tracing); "
+		      "a store of several runs needs --run",
+		      0, O, trace),
+	PR_OPT_FLAG("no-cache", 0, "neither read nor write the store's model cache", 0, O,
+		    no_cache),
+	PR_CLI_META_OPTS,
+	PR_OPT_STRING("jobs", 'j', "N",
+		      "an archive's pages analysed and written by N processes (default: the CPUs)",
+		      0, O, jobs),
+	PR_OPT_FLAG("quiet", 'q', "print nothing on success (not even what was written)", 0, O,
+		    quiet),
+	PR_OPT_END,
+};
+#undef O
 
-static size_t progress_total; /* the last total shown: an archive's pages count the runs analysed */
-static int jobs = 1;          /* -j: an archive's pages by this many processes */
+/*
+ * The command's state while it writes: progress on stderr while the model
+ * is built and the pages and panels are drawn, only when stderr is a
+ * terminal and -q is not given (like ingest's): one line rewritten in place,
+ * cleared when the step ends.
+ */
+struct report_state {
+	int show_progress;
+	const char *stage;     /* "analyzing", "rendering", ... */
+	size_t progress_total; /* the last total shown (an archive's pages: the runs analysed) */
+	int jobs;              /* -j: an archive's pages by this many processes */
+	int quiet;             /* -q */
+};
 
 static void progress(void *ctx, size_t done, size_t total, const char *label)
 {
+	struct report_state *rs = ctx;
 	char shown[2048];
-	(void)ctx;
 	if (total)
-		progress_total = total;
-	pr_error_escape(label ? label : "", shown, sizeof(shown)); /* a label is trace text: no control characters on the terminal */
+		rs->progress_total = total;
+	/* a label is trace text: no control characters on the terminal */
+	pr_error_escape(label ? label : "", shown, sizeof(shown));
 	if (total)
-		fprintf(stderr, "\r%s run %zu of %zu: '%s'\033[K", stage, done, total, shown);
+		fprintf(stderr, "\r%s run %zu of %zu: '%s'\033[K", rs->stage, done, total, shown);
 	else
-		fprintf(stderr, "\r%s run %zu: '%s'\033[K", stage, done, shown);
+		fprintf(stderr, "\r%s run %zu: '%s'\033[K", rs->stage, done, shown);
 }
 
-static void progress_done(void)
+static void progress_done(const struct report_state *rs)
 {
-	if (show_progress)
+	if (rs->show_progress)
 		fputs("\r\033[K", stderr);
 }
 
+/* An archive's page about to be written (pr_archive_page_fn), then the next run's analysis. */
+static void page_progress(void *ctx, size_t n, const char *label)
+{
+	struct report_state *rs = ctx;
+	if (!rs->show_progress)
+		return;
+	rs->stage = "writing the page of";
+	progress(rs, n, rs->progress_total, label);
+	rs->stage = "analyzing";
+}
+
 /* Writes every panel of every run into dir as <name>.<ext> (run<ID>-<name> when several runs). */
-static int write_panels(const json_t *model, const char *dir, enum pr_gfx_format fmt,
-			size_t *files, struct pr_error *err)
+static int write_panels(struct report_state *rs, const json_t *model, const char *dir,
+			enum pr_gfx_format fmt, size_t *files, struct pr_error *err)
 {
 	json_t *runs = json_object_get(model, "runs"), *run;
 	size_t i;
@@ -93,9 +134,11 @@ static int write_panels(const json_t *model, const char *dir, enum pr_gfx_format
 		struct pr_panelset *ps;
 		char prefix[64] = "";
 		int rc;
-		stage = fmt == PR_GFX_PNG ? "drawing the PNG panels of" : "drawing the SVG panels of";
-		if (show_progress)
-			progress(NULL, i + 1, json_array_size(runs), json_string_value(json_object_get(run, "label")));
+		rs->stage = fmt == PR_GFX_PNG ? "drawing the PNG panels of"
+					      : "drawing the SVG panels of";
+		if (rs->show_progress)
+			progress(rs, i + 1, json_array_size(runs),
+				 json_string_value(json_object_get(run, "label")));
 		ps = pr_panels_build(run);
 		if (json_array_size(runs) > 1)
 			snprintf(prefix, sizeof(prefix), "run%lld-",
@@ -109,36 +152,21 @@ static int write_panels(const json_t *model, const char *dir, enum pr_gfx_format
 	return 0;
 }
 
-/* own: a page of an archive directory, a name of profreport's own (pr_output_open_own:
- * no link followed there); else the user's -o FILE, whose link is followed. */
-static int write_html(const json_t *model, json_t *const *runs, size_t n, const char *path,
-		      int own, struct pr_error *err)
-{
-	struct pr_output out;
-	if (own ? pr_output_open_own(&out, path, err) : pr_output_open_file(&out, path, err))
-		return -1;
-	if (pr_html_report(model, runs, n, &out, err) || pr_output_close(&out, err)) {
-		pr_output_release(&out);
-		return -1;
-	}
-	pr_output_release(&out);
-	return 0;
-}
-
 /* The one-page report, with progress while its runs are drawn. */
-static int write_page(const json_t *model, const char *path, struct pr_error *err)
+static int write_page(struct report_state *rs, const json_t *model, const char *path,
+		      struct pr_error *err)
 {
 	int rc;
-	stage = "rendering";
-	pr_html_set_progress(show_progress ? progress : NULL, NULL);
-	rc = write_html(model, NULL, 0, path, 0, err);
+	rs->stage = "rendering";
+	pr_html_set_progress(rs->show_progress ? progress : NULL, rs);
+	rc = pr_archive_write_html(model, NULL, 0, path, 0, err);
 	pr_html_set_progress(NULL, NULL);
-	progress_done();
+	progress_done(rs);
 	return rc;
 }
 
-/* A run's time for the index's order: its --meta time (docs/store.md), else the epoch start of
- * its clock. 1 with *ns, 0 when it has neither. */
+/* A run's time for the index's order (pr_archive_time_fn): its --meta time (docs/store.md),
+ * else the epoch start of its clock. 1 with *ns, 0 when it has neither. */
 static int run_time(const json_t *run, int64_t *ns)
 {
 	const char *t = json_string_value(json_object_get(json_object_get(run, "meta"), "time"));
@@ -149,152 +177,6 @@ static int run_time(const json_t *run, int64_t *ns)
 		return 0;
 	*ns = json_integer_value(e);
 	return 1;
-}
-
-static int by_time(const void *a, const void *b)
-{
-	const struct pr_html_index_row *x = a, *y = b;
-	int64_t tx = 0, ty = 0;
-	int hx = run_time(x->run, &tx), hy = run_time(y->run, &ty);
-	json_int_t ix = json_integer_value(json_object_get(x->run, "id"));
-	json_int_t iy = json_integer_value(json_object_get(y->run, "id"));
-	if (hx && hy && tx != ty)
-		return tx < ty ? -1 : 1;
-	if (hx != hy)
-		return hx ? -1 : 1;
-	return ix < iy ? -1 : ix > iy;
-}
-
-/*
- * An archive: one report per run, named <label>-<hash prefix>.html (a run
- * already reported, same content hash, is skipped), and index.html. Runs
- * come one at a time (archive_want, then archive_add): a page is written
- * from the run's whole model, and only the run's digest is kept for the
- * index, so an archive of many runs is written in the memory of one, and a
- * run already reported needs only its digest (from the model cache).
- */
-struct archive {
-	const char *dir, *sep, *href; /* href: the pages' directory as the index links it */
-	json_t *head; /* schema and version, for the pages' subtitle */
-	struct pr_html_index_row *rows;
-	const int64_t *keep; /* only these runs (sorted), or NULL: every run */
-	size_t nkeep;
-	json_t **digests;
-	char **names;
-	size_t n, cap, written, skipped;
-};
-
-static void page_name(const char *label, const char *hash, char name[200])
-{
-	char *p;
-	snprintf(name, 200, "%.60s-%.12s.html", label ? label : "run", hash ? hash : "");
-	for (p = name; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		      *p == '-' || *p == '_' || *p == '.'))
-			*p = '_';
-}
-
-/* Is the run's page still to be written (so its whole model is needed)? */
-static int cmp_id(const void *x, const void *y)
-{
-	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-	return a < b ? -1 : a > b;
-}
-
-static int kept(const struct archive *a, int64_t id)
-{
-	return !a->keep || bsearch(&id, a->keep, a->nkeep, sizeof(id), cmp_id);
-}
-
-/*
- * Is path a page written whole: a regular file (not a link, a directory, a
- * FIFO) that ends with the page's closing tag? Only then is a run "already
- * there"; an empty file or anything else in its place is written again.
- */
-static int complete_page(const char *path)
-{
-	struct stat sb;
-	char tail[32];
-	ssize_t n;
-	int fd, ok = 0;
-	if (lstat(path, &sb) || !S_ISREG(sb.st_mode) || sb.st_size < (off_t)sizeof(tail))
-		return 0;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = pread(fd, tail, sizeof(tail) - 1, sb.st_size - (off_t)sizeof(tail) + 1);
-	if (n > 0) {
-		tail[n] = '\0';
-		ok = strstr(tail, "</html>") != NULL;
-	}
-	close(fd);
-	return ok;
-}
-
-static int archive_want(void *ctx, int64_t id, const char *label, const char *hash)
-{
-	struct archive *a = ctx;
-	char name[200], path[4096];
-	if (!kept(a, id))
-		return 0;
-	page_name(label, hash, name);
-	snprintf(path, sizeof(path), "%s%s%s", a->dir, a->sep, name);
-	return !complete_page(path);
-}
-
-static int archive_add(void *ctx, json_t *run, int whole, struct pr_error *err)
-{
-	struct archive *a = ctx;
-	char name[200], path[4096];
-	if (!kept(a, (int64_t)json_integer_value(json_object_get(run, "id"))))
-		return 0; /* a run of the kept store whose file is gone or changed */
-	page_name(json_string_value(json_object_get(run, "label")),
-		  json_string_value(json_object_get(run, "content_hash")), name);
-	if (whole) {
-		snprintf(path, sizeof(path), "%s%s%s", a->dir, a->sep, name);
-		stage = "writing the page of";
-		if (show_progress)
-			progress(NULL, a->n + 1, progress_total, json_string_value(json_object_get(run, "label")));
-		if (write_html(a->head, &run, 1, path, 1, err))
-			return -1;
-		stage = "analyzing"; /* the next run's progress line */
-		a->written++;
-	} else {
-		a->skipped++;
-	}
-	if (a->n == a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 64;
-		a->digests = pr_xreallocarray(a->digests, a->cap, sizeof(*a->digests));
-		a->names = pr_xreallocarray(a->names, a->cap, sizeof(*a->names));
-	}
-	a->digests[a->n] = whole ? pr_model_digest(run) : json_incref(run);
-	snprintf(path, sizeof(path), "%s%s", a->href, name);
-	a->names[a->n++] = pr_xstrdup(path);
-	return 0;
-}
-
-/* The runs of a model already built, as pr_model_each would hand them. */
-static int archive_model(struct archive *a, const json_t *model, struct pr_error *err)
-{
-	json_t *run;
-	size_t i;
-	progress_total = json_array_size(json_object_get(model, "runs"));
-	json_array_foreach(json_object_get(model, "runs"), i, run)
-	{
-		json_t *r = run;
-		int whole = archive_want(a, 0, json_string_value(json_object_get(run, "label")),
-					 json_string_value(json_object_get(run, "content_hash")));
-		if (!whole)
-			r = pr_model_digest(run);
-		if (archive_add(a, r, whole, err)) {
-			if (!whole)
-				json_decref(r);
-			return -1;
-		}
-		if (!whole)
-			json_decref(r);
-	}
-	return 0;
 }
 
 /* ---- -j N: an archive's runs analysed and their pages written by workers ---- */
@@ -310,7 +192,8 @@ static int archive_model(struct archive *a, const json_t *model, struct pr_error
  * digest).
  */
 struct par_archive {
-	struct archive *a; /* the parent's, copied by fork */
+	struct pr_archive *a; /* the parent's, copied by fork */
+	struct report_state *rs;
 	const struct pr_model_opts *mo;
 	const char *store_path;
 	int64_t *ids;
@@ -340,21 +223,21 @@ static void rec_cache_row(void *ctx, int64_t run, const char *hash, const char *
 static int par_add(void *ctx, json_t *run, int whole, struct pr_error *err)
 {
 	struct par_archive *p = ctx;
-	struct archive *a = p->a;
-	size_t n = a->n;
-	char *d;
-	if (archive_add(a, run, whole, err))
+	size_t n = pr_archive_count(p->a);
+	char *d, *href;
+	json_t *digest;
+	if (pr_archive_add(p->a, run, whole, err))
 		return -1;
-	if (a->n == n)
+	if (pr_archive_count(p->a) == n)
 		return 0; /* not kept */
-	d = json_dumps(a->digests[n], JSON_COMPACT | JSON_PRESERVE_ORDER);
+	pr_archive_pop(p->a, &href, &digest);
+	d = json_dumps(digest, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	pr_strbuf_addstr(p->rec, whole ? "W" : "S");
-	rec_str(p->rec, a->names[n]);
+	rec_str(p->rec, href);
 	rec_str(p->rec, d);
 	free(d);
-	json_decref(a->digests[n]);
-	free(a->names[n]);
-	a->n = n;
+	json_decref(digest);
+	free(href);
 	pr_store_cache_take(p->st, rec_cache_row, p);
 	return 0;
 }
@@ -362,7 +245,7 @@ static int par_add(void *ctx, json_t *run, int whole, struct pr_error *err)
 static int par_want(void *ctx, int64_t id, const char *label, const char *hash)
 {
 	const struct par_archive *p = ctx;
-	return archive_want(p->a, id, label, hash);
+	return pr_archive_want(p->a, id, label, hash);
 }
 
 static int par_run(void *ctx, size_t i, struct pr_strbuf *rec, struct pr_error *err)
@@ -371,7 +254,7 @@ static int par_run(void *ctx, size_t i, struct pr_strbuf *rec, struct pr_error *
 	struct pr_model_opts mo = *p->mo;
 	if (!p->st && pr_store_open(&p->st, p->store_path, PR_STORE_READONLY, err))
 		return -1;
-	show_progress = 0;
+	p->rs->show_progress = 0;
 	mo.progress = NULL;
 	mo.run = (long)p->ids[i];
 	p->rec = rec;
@@ -389,7 +272,7 @@ static const char *rec_next(const struct pr_strbuf *rec, size_t *at)
 }
 
 /* In the parent: a worker's record into the archive (while the workers work). */
-static int par_fold(struct archive *a, const struct pr_strbuf *rec, struct pr_error *err)
+static int par_fold(struct pr_archive *a, const struct pr_strbuf *rec, struct pr_error *err)
 {
 	const char *name, *digest;
 	json_error_t je;
@@ -402,17 +285,7 @@ static int par_fold(struct archive *a, const struct pr_strbuf *rec, struct pr_er
 	d = name && digest ? json_loads(digest, 0, &je) : NULL;
 	if (!d)
 		return pr_error_set(err, PR_E_IO, "a worker's record does not read back");
-	if (a->n == a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 64;
-		a->digests = pr_xreallocarray(a->digests, a->cap, sizeof(*a->digests));
-		a->names = pr_xreallocarray(a->names, a->cap, sizeof(*a->names));
-	}
-	a->digests[a->n] = d;
-	a->names[a->n++] = pr_xstrdup(name);
-	if (rec->buf[0] == 'W')
-		a->written++;
-	else
-		a->skipped++;
+	pr_archive_fold(a, name, d, rec->buf[0] == 'W');
 	return 0;
 }
 
@@ -440,8 +313,8 @@ static void par_cache(struct pr_store *store, const struct pr_strbuf *rec)
 		pr_store_cache_flush(store);
 }
 
-/* pr_model_each(store, mo, archive_want, archive_add, a) by jobs processes. */
-static int archive_parallel(struct archive *a, struct pr_store *store,
+/* pr_model_each(store, mo, pr_archive_want, pr_archive_add, a) by rs->jobs processes. */
+static int archive_parallel(struct report_state *rs, struct pr_archive *a, struct pr_store *store,
 			    const struct pr_model_opts *mo, struct pr_error *err)
 {
 	struct par_archive p;
@@ -461,7 +334,7 @@ static int archive_parallel(struct archive *a, struct pr_store *store,
 	sqlite3_bind_int64(s, 2, mo->run ? (int64_t)mo->run : INT64_MAX);
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(s, 0);
-		if (!kept(a, id))
+		if (!pr_archive_kept(a, id))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
@@ -477,26 +350,26 @@ static int archive_parallel(struct archive *a, struct pr_store *store,
 	if (n < 2) {
 		/* one process: no second connection of our own beside the store's */
 		free(p.ids);
-		return pr_model_each(store, mo, archive_want, archive_add, a, err);
+		return pr_model_each(store, mo, pr_archive_want, pr_archive_add, a, err);
 	}
 	p.a = a;
+	p.rs = rs;
 	p.mo = mo;
 	p.store_path = pr_store_path(store);
-	progress_total = n;
-	par = pr_par_run(n, jobs, par_run, &p, err);
+	rs->progress_total = n;
+	par = pr_par_run(n, rs->jobs, par_run, &p, err);
 	for (i = 0; par && i < n; i++) {
-		size_t had = a->n;
-		if (show_progress)
-			progress(NULL, i + 1, n, "");
+		size_t had = pr_archive_count(a);
+		if (rs->show_progress)
+			progress(rs, i + 1, n, "");
 		if (pr_par_get(par, i, &rec, err) < 0 || par_fold(a, &rec, err))
 			break;
-		if (show_progress && a->n > had && rec.buf[0] == 'W') {
+		if (pr_archive_count(a) > had && rec.buf[0] == 'W')
 			/* as -j 1 says it: the page the workers wrote, in input order */
-			stage = "writing the page of";
-			progress(NULL, i + 1, n,
-				 json_string_value(json_object_get(a->digests[a->n - 1], "label")));
-			stage = "analyzing";
-		}
+			page_progress(rs, i + 1,
+				      json_string_value(json_object_get(
+					      pr_archive_digest(a, pr_archive_count(a) - 1),
+					      "label")));
 	}
 	rc = par && i == n ? 0 : -1;
 	/* the store's one writer, once no worker reads it: what was built is
@@ -516,109 +389,35 @@ static int archive_parallel(struct archive *a, struct pr_store *store,
 }
 
 /*
- * The index at path; past PR_HTML_INDEX_ROWS runs in parts, path then the
- * first and STEM-2.html, STEM-3.html, ... beside it the others.
- */
-static int write_index(const struct archive *a, const char *path, const char *note, int own,
-		       struct pr_error *err)
-{
-	size_t nparts = a->n ? (a->n + PR_HTML_INDEX_ROWS - 1) / PR_HTML_INDEX_ROWS : 1, k;
-	const char *base = strrchr(path, '/');
-	size_t dirlen = base ? (size_t)(base - path) + 1 : 0;
-	char **parts = pr_xcalloc(nparts, sizeof(*parts)), file[4096];
-	int rc = 0;
-	base = base ? base + 1 : path;
-	for (k = 0; k < nparts; k++) {
-		size_t stem = strlen(base) - (strrchr(base, '.') ? strlen(strrchr(base, '.')) : 0);
-		if (!k)
-			parts[k] = pr_xstrdup(base);
-		else {
-			snprintf(file, sizeof(file), "%.*s-%zu.html", (int)stem, base, k + 1);
-			parts[k] = pr_xstrdup(file);
-		}
-	}
-	for (k = 0; k < nparts && !rc; k++) {
-		struct pr_output out = { 0 };
-		snprintf(file, sizeof(file), "%.*s%s", (int)dirlen, path, parts[k]);
-		/* the user's index name follows a link; the parts after it and an
-		 * archive directory's index.html are names of profreport's own */
-		if ((own || k ? pr_output_open_own(&out, file, err)
-			      : pr_output_open_file(&out, file, err)) ||
-		    pr_html_index_part(a->rows, a->n, k, (const char *const *)parts, nparts, note,
-				       &out, err) ||
-		    pr_output_close(&out, err))
-			rc = -1;
-		pr_output_release(&out);
-	}
-	for (k = 0; k < nparts; k++)
-		free(parts[k]);
-	free(parts);
-	return rc;
-}
-
-/*
  * model NULL: the runs come from the store, one at a time. index NULL: the
  * index is DIR/index.html; else that file, linking to the pages as
  * <DIR's name>/<page>, with `note` above its table (why it is an archive).
  */
-static int write_archive(const json_t *model, struct pr_store *store,
+static int write_archive(struct report_state *rs, const json_t *model, struct pr_store *store,
 			 const struct pr_model_opts *mo, const char *dir, const char *index,
-			 const char *note, const struct pr_cli_input *in, int quiet,
-			 struct pr_error *err)
+			 const char *note, const struct pr_cli_input *in, struct pr_error *err)
 {
-	struct archive a;
+	struct pr_archive *a;
 	char path[4096];
-	size_t i;
-	int rc = -1;
-	memset(&a, 0, sizeof(a));
-	if (in && in->runs) {
-		a.keep = in->runs;
-		a.nkeep = in->nruns;
-	}
-	a.dir = dir;
-	a.sep = *dir && dir[strlen(dir) - 1] == '/' ? "" : "/";
-	a.href = "";
-	if (index) {
-		const char *base = strrchr(dir, '/');
-		snprintf(path, sizeof(path), "%s/", base ? base + 1 : dir);
-		a.href = pr_xstrdup(path);
-	}
-	a.head = json_pack("{s:s, s:i}", "schema", PR_MODEL_SCHEMA, "version", PR_MODEL_VERSION);
-	if (mkdir(dir, 0777) && errno != EEXIST) {
-		pr_error_set(err, PR_E_IO, "cannot create the directory '%s': %s", dir, strerror(errno));
-		goto out;
-	}
-	if (model ? archive_model(&a, model, err)
-	    : jobs > 1 ? archive_parallel(&a, store, mo, err)
-		       : pr_model_each(store, mo, archive_want, archive_add, &a, err))
-		goto out;
-	a.rows = pr_xcalloc(a.n + 1, sizeof(*a.rows));
-	for (i = 0; i < a.n; i++) {
-		a.rows[i].run = a.digests[i];
-		a.rows[i].href = a.names[i];
-	}
-	qsort(a.rows, a.n, sizeof(*a.rows), by_time);
-	if (index)
-		snprintf(path, sizeof(path), "%s", index);
-	else
-		snprintf(path, sizeof(path), "%s%sindex.html", dir, a.sep);
-	if (write_index(&a, path, note, !index, err))
-		goto out;
-	if (!quiet)
-		fprintf(stderr, "profreport: report: %zu report(s) written, %zu already there (same content hash), index '%s'\n",
-			a.written, a.skipped, path);
-	rc = 0;
-out:
-	for (i = 0; i < a.n; i++) {
-		json_decref(a.digests[i]);
-		free(a.names[i]);
-	}
-	free(a.digests);
-	free(a.names);
-	free(a.rows);
-	if (index)
-		free((char *)a.href);
-	json_decref(a.head);
+	size_t written, skipped;
+	int rc;
+	if (pr_archive_open(&a, dir, index, in && in->runs ? in->runs : NULL,
+			    in && in->runs ? in->nruns : 0, run_time, err))
+		return -1;
+	pr_archive_set_progress(a, page_progress, rs);
+	if (model)
+		rs->progress_total = json_array_size(json_object_get(model, "runs"));
+	rc = model ? pr_archive_model(a, model, err)
+	     : rs->jobs > 1 ? archive_parallel(rs, a, store, mo, err)
+			    : pr_model_each(store, mo, pr_archive_want, pr_archive_add, a, err);
+	if (!rc)
+		rc = pr_archive_finish(a, note, path, sizeof(path), &written, &skipped, err);
+	pr_archive_free(a);
+	if (!rc && !rs->quiet)
+		fprintf(stderr,
+			"profreport: report: %zu report(s) written, %zu already there (same "
+			"content hash), index '%s'\n",
+			written, skipped, path);
 	return rc;
 }
 
@@ -644,9 +443,9 @@ static char *runs_dir(const char *page)
 }
 
 /* -o FILE.html of too many runs (or bytes): the archive, said on stderr and on the index. */
-static int page_as_archive(const json_t *model, struct pr_store *store,
+static int page_as_archive(struct report_state *rs, const json_t *model, struct pr_store *store,
 			   const struct pr_model_opts *mo, const char *html, long long nruns,
-			   long long bytes, int quiet, struct pr_error *err)
+			   long long bytes, struct pr_error *err)
 {
 	char *dir = runs_dir(html), note[512];
 	int rc;
@@ -660,26 +459,26 @@ static int page_as_archive(const json_t *model, struct pr_store *store,
 			 "%lld runs, more than one page holds (%d): one page per run in %s/, "
 			 "this page their index.",
 			 nruns, PAGE_MAX_RUNS, dir);
-	if (!quiet)
+	if (!rs->quiet)
 		fprintf(stderr, "profreport: report: '%s': %s\n", html, note);
-	rc = write_archive(model, store, mo, dir, html, note, NULL, quiet, err);
+	rc = write_archive(rs, model, store, mo, dir, html, note, NULL, err);
 	free(dir);
 	return rc;
 }
 
 /* The one page, or an archive when it would be over the page budget. */
-static int write_page_budget(const json_t *model, const char *html, int quiet, int *archived,
-			     struct pr_error *err)
+static int write_page_budget(struct report_state *rs, const json_t *model, const char *html,
+			     int *archived, struct pr_error *err)
 {
 	struct stat sb;
 	size_t n = json_array_size(json_object_get(model, "runs"));
-	if (write_page(model, html, err))
+	if (write_page(rs, model, html, err))
 		return -1;
 	if (n < 2 || stat(html, &sb) || sb.st_size <= PAGE_MAX_BYTES)
 		return 0;
 	*archived = 1;
-	return page_as_archive(model, NULL, NULL, html, (long long)n, (long long)sb.st_size,
-			       quiet, err);
+	return page_as_archive(rs, model, NULL, NULL, html, (long long)n, (long long)sb.st_size,
+			       err);
 }
 
 /*
@@ -746,9 +545,10 @@ static int write_trace(struct pr_store *st, long run, const char *path, int quie
  * content is not there yet and reads the other runs' models from its cache.
  */
 static int open_input(struct pr_cli_input *in, const struct pr_command *cmd, struct pr_args *a,
-		      const struct pr_cli_inopts *io, int archive, struct pr_error *err)
+		      const struct report_opts *o, const struct pr_cli_inopts *io, int archive,
+		      struct pr_error *err)
 {
-	const char *dir = pr_arg(cmd, a, "output");
+	const char *dir = o->output;
 	char kept[4096];
 	if (!archive)
 		return pr_cli_input_open_opts(in, cmd->name, a->pos, a->npos, io, err);
@@ -771,7 +571,7 @@ static int open_input(struct pr_cli_input *in, const struct pr_command *cmd, str
 	}
 	if (pr_cli_input_open_kept(in, cmd->name, a->pos, a->npos, io, kept, err))
 		return -1;
-	if (in->runs && !pr_arg(cmd, a, "quiet"))
+	if (in->runs && !o->quiet)
 		fprintf(stderr,
 			"profreport: report: %zu file(s) ingested, %zu already in '%s' (same "
 			"content hash): %zu run(s)\n",
@@ -782,36 +582,46 @@ static int open_input(struct pr_cli_input *in, const struct pr_command *cmd, str
 static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
+	struct report_opts o = { .top = (int64_t)mo.top_n,
+				 .timeline_points = (int64_t)mo.timeline_points };
 	struct pr_trace_window tw;
 	struct pr_cli_input in;
-	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"),
-				    !!pr_arg(cmd, a, "quiet"), NULL, 0, 0 };
+	struct pr_cli_inopts io;
 	struct pr_cli_meta meta;
-	const char *json = pr_arg(cmd, a, "json"), *trace = pr_arg(cmd, a, "trace");
-	int64_t top = (int64_t)mo.top_n, run = 0, tl = (int64_t)mo.timeline_points;
+	const char *json, *trace, *png, *svg, *html;
 	json_t *model;
-	int rc, page, quiet = !!pr_arg(cmd, a, "quiet"), archived = 0;
+	int rc, page, quiet, archived = 0;
 	long long many = 0;
 	size_t nruns, npng = 0, nsvg = 0;
-	const char *png = pr_arg(cmd, a, "png"), *svg = pr_arg(cmd, a, "svg"), *html = pr_arg(cmd, a, "output");
+	struct report_state rs = { .jobs = 1 };
+	/* a bad number is said where it was before: after "nothing to write" and -o */
+	struct pr_error oerr = PR_ERROR_INIT;
+	int obad = pr_opt_fill(cmd->opts, a, &o, &oerr);
+	json = o.json;
+	trace = o.trace;
+	png = o.png;
+	svg = o.svg;
+	html = o.output;
+	quiet = rs.quiet = o.quiet;
+	io = (struct pr_cli_inopts){ o.format, o.phases, quiet, NULL, 0, 0 };
 	if (!json && !png && !svg && !html && !trace)
 		return pr_error_set(err, PR_E_USAGE,
 				    "nothing to write: give -o report.html (or a directory), "
 				    "--json FILE, --png DIR, --svg DIR or --trace FILE");
 	if (html && check_output(html, err))
 		return -1;
-	if (pr_cli_uint_opt(cmd, a, "top", 100000, &top, err) ||
-	    pr_cli_uint_opt(cmd, a, "run", INT32_MAX, &run, err) ||
-	    pr_cli_uint_opt(cmd, a, "timeline-points", 10000000, &tl, err))
+	if (obad) {
+		*err = oerr;
 		return -1;
-	mo.top_n = (size_t)top;
-	mo.run = (long)run;
-	mo.timeline_points = (size_t)tl;
-	mo.comm_kernels = pr_arg(cmd, a, "comm-kernels");
-	mo.window = pr_arg(cmd, a, "window");
+	}
+	mo.top_n = (size_t)o.top;
+	mo.run = (long)o.run;
+	mo.timeline_points = (size_t)o.timeline_points;
+	mo.comm_kernels = o.comm_kernels;
+	mo.window = o.window;
 	if (mo.window && pr_trace_window_parse(mo.window, &tw, err))
 		return -1;
-	if (pr_par_jobs(pr_arg(cmd, a, "jobs"), &jobs, err) ||
+	if (pr_par_jobs(o.jobs, &rs.jobs, err) ||
 	    pr_cli_meta_parse(cmd, a, &meta, err))
 		return -1;
 	if (meta.n && a->npos == 1 && pr_cli_is_store(a->pos[0])) {
@@ -822,22 +632,23 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	}
 	io.meta = (const char *const *)meta.kv;
 	io.nmeta = meta.n;
-	rc = open_input(&in, cmd, a, &io,
+	rc = open_input(&in, cmd, a, &o, &io,
 			html && !is_page(html) && !json && !png && !svg && !trace, err);
 	pr_cli_meta_release(&meta);
 	if (rc)
 		return -1;
 	/* the run's spans as a Chrome trace (the Perfetto-loadable file), before the analysis */
-	if (trace && write_trace(in.store, mo.run, trace, !!pr_arg(cmd, a, "quiet"), err)) {
+	if (trace && write_trace(in.store, mo.run, trace, quiet, err)) {
 		pr_cli_input_close(&in);
 		return -1;
 	}
 	/* a store given as it is keeps its runs' models (docs/store.md, the model cache) */
-	mo.cache = !in.tmp_path && !pr_arg(cmd, a, "no-cache");
-	show_progress = isatty(2) && !pr_arg(cmd, a, "quiet");
-	if (show_progress) {
-		stage = "analyzing";
+	mo.cache = !in.tmp_path && !o.no_cache;
+	rs.show_progress = isatty(2) && !quiet;
+	if (rs.show_progress) {
+		rs.stage = "analyzing";
 		mo.progress = progress;
+		mo.progress_ctx = &rs;
 	}
 	/* more runs than a page holds: an archive (taking its runs one at a time) */
 	page = html && is_page(html);
@@ -849,24 +660,24 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	model = NULL;
 	if ((json || png || svg || page) &&
 	    !(model = pr_model_build(in.store, &mo, err))) {
-		progress_done();
+		progress_done(&rs);
 		pr_cli_input_close(&in);
 		return -1;
 	}
-	progress_done();
+	progress_done(&rs);
 	nruns = json_array_size(json_object_get(model, "runs"));
 	rc = (json && pr_model_write(model, json, err)) ||
-	     (page && write_page_budget(model, html, quiet, &archived, err)) ||
-	     (many && page_as_archive(model, in.store, &mo, html, many, 0, quiet, err)) ||
+	     (page && write_page_budget(&rs, model, html, &archived, err)) ||
+	     (many && page_as_archive(&rs, model, in.store, &mo, html, many, 0, err)) ||
 	     (html && !is_page(html) &&
-	      write_archive(model, in.store, &mo, html, NULL, NULL, &in, quiet, err)) ||
-	     (png && write_panels(model, png, PR_GFX_PNG, &npng, err)) ||
-	     (svg && write_panels(model, svg, PR_GFX_SVG, &nsvg, err)) ? -1 : 0;
-	progress_done();
+	      write_archive(&rs, model, in.store, &mo, html, NULL, NULL, &in, err)) ||
+	     (png && write_panels(&rs, model, png, PR_GFX_PNG, &npng, err)) ||
+	     (svg && write_panels(&rs, model, svg, PR_GFX_SVG, &nsvg, err)) ? -1 : 0;
+	progress_done(&rs);
 	json_decref(model);
 	pr_cli_input_close(&in);
 	/* what was written, on stderr (an archive says it itself) */
-	if (!rc && !pr_arg(cmd, a, "quiet")) {
+	if (!rc && !quiet) {
 		if (json && strcmp(json, "-"))
 			fprintf(stderr, "profreport: report: wrote the model '%s' (%zu run%s)\n", json, nruns,
 				nruns == 1 ? "" : "s");

@@ -2,34 +2,49 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/input.h"
 #include "analyze/speedscope.h"
 #include "base/decimal.h"
 
-static const struct pr_option opts[] = {
-	{"output", 'o', "FILE",
-	 "the speedscope file to write (required), e.g. out.speedscope.json; '-' = stdout",
-	 PR_OPT_REQUIRED},
-	{"run", 0, "ID", "only this run", 0 },
-	{"format", 0, "NAME", "force the input format", 0 },
-	{ "phases", 0, "FILE",
-	  "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one run", 0 },
-	{"quiet", 'q', NULL, "print nothing on success", 0 },
-	{ NULL, 0, NULL, NULL, 0 },
+/* The options, as the table binds them (pr_opt_fill); --run keeps its own message. */
+struct speedscope_cli_opts {
+	const char *output, *run, *format, *phases;
+	int quiet;
 };
+
+#define O struct speedscope_cli_opts
+static const struct pr_option opts[] = {
+	PR_OPT_STRING("output", 'o', "FILE",
+		      "the speedscope file to write (required), e.g. out.speedscope.json; '-' = "
+		      "stdout",
+		      PR_OPT_REQUIRED, O, output),
+	PR_OPT_STRING("run", 0, "ID", "only this run", 0, O, run),
+	PR_OPT_STRING("format", 0, "NAME", "force the input format", 0, O, format),
+	PR_OPT_STRING("phases", 0, "FILE",
+		      "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one "
+		      "run",
+		      0, O, phases),
+	PR_OPT_FLAG("quiet", 'q', "print nothing on success", 0, O, quiet),
+	PR_OPT_END,
+};
+#undef O
 
 static int cmd_speedscope(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	struct pr_speedscope_opts o = PR_SPEEDSCOPE_OPTS_INIT;
 	struct pr_speedscope_stats s;
 	struct pr_cli_input in;
-	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"),
-				    !!pr_arg(cmd, a, "quiet"), NULL, 0, 0 };
-	const char *out = pr_arg(cmd, a, "output");
-	const char *run = pr_arg(cmd, a, "run");
+	struct speedscope_cli_opts co = { 0 };
+	struct pr_cli_inopts io;
+	const char *out, *run;
 	int rc;
+
+	if (pr_opt_fill(cmd->opts, a, &co, err)) /* strings and a flag: cannot fail */
+		return -1;
+	io = (struct pr_cli_inopts){ co.format, co.phases, co.quiet, NULL, 0, 0 };
+	out = co.output;
+	run = co.run;
 
 	if (!out || !*out)
 		return pr_error_set(err, PR_E_USAGE, "give the output file with -o FILE");
@@ -47,7 +62,7 @@ static int cmd_speedscope(const struct pr_command *cmd, struct pr_args *a, struc
 			"clamped to the parent's end\n",
 			cmd->name, (long long)s.clamped);
 	/* With -o - the file is standard output: the line goes to stderr. */
-	if (!pr_arg(cmd, a, "quiet")) {
+	if (!co.quiet) {
 		int to_stdout = !strcmp(out, "-");
 		fprintf(to_stdout ? stderr : stdout,
 			"'%s': %lld profiles (%lld evented, %lld sampled), %lld frames, %lld events, "

@@ -5,27 +5,43 @@
 
 #include "analyze/model.h"
 #include "base/output.h"
-#include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/input.h"
 #include "render/text_report.h"
 
-static const struct pr_option opts[] = {
-	{ "top", 0, "N", "rows in the top-spans table (default 10)", 0 },
-	{ "json", 0, "FILE", "also write the analysis model (JSON; '-' = stdout, replacing the text)", 0 },
-	{ "run", 0, "ID", "only this run of the store", 0 },
-	{ "format", 0, "NAME", "force the input format", 0 },
-	{ "phases", 0, "FILE",
-	  "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one run", 0 },
-	{ "comm-kernels", 0, "REGEX", "kernels whose name matches this extended regular expression are communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)", 0 },
-	{ "window", 0, "SPEC",
-	  "the trace view's window: a step name, #N (the N-th step) or START:END since the run's "
-	  "start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are ms); default: the slowest and the "
-	  "median step", 0 },
-	{ "jobs", 'j', "N",
-	  "the files of the INPUTs ingested by N processes (default: the CPUs, from 4)", 0 },
-	{ NULL, 0, NULL, NULL, 0 },
+/* The options, as the table binds them (pr_opt_fill). */
+struct summary_opts {
+	const char *json, *format, *phases, *comm_kernels, *window, *jobs;
+	int64_t top, run;
 };
+
+#define O struct summary_opts
+static const struct pr_option opts[] = {
+	PR_OPT_UINT("top", 0, "N", "rows in the top-spans table (default 10)", 0, O, top, 100000),
+	PR_OPT_STRING("json", 0, "FILE",
+		      "also write the analysis model (JSON; '-' = stdout, replacing the text)",
+		      0, O, json),
+	PR_OPT_UINT("run", 0, "ID", "only this run of the store", 0, O, run, INT32_MAX),
+	PR_OPT_STRING("format", 0, "NAME", "force the input format", 0, O, format),
+	PR_OPT_STRING("phases", 0, "FILE",
+		      "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one "
+		      "run",
+		      0, O, phases),
+	PR_OPT_STRING("comm-kernels", 0, "REGEX",
+		      "kernels whose name matches this extended regular expression are "
+		      "communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)",
+		      0, O, comm_kernels),
+	PR_OPT_STRING("window", 0, "SPEC",
+		      "the trace view's window: a step name, #N (the N-th step) or START:END since "
+		      "the run's start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are ms); "
+		      "default: the slowest and the median step",
+		      0, O, window),
+	PR_OPT_STRING("jobs", 'j', "N",
+		      "the files of the INPUTs ingested by N processes (default: the CPUs, from 4)",
+		      0, O, jobs),
+	PR_OPT_END,
+};
+#undef O
 
 /*
  * The console report goes to memory first, then out through pr_output, so a
@@ -64,20 +80,25 @@ static int cmd_summary(const struct pr_command *cmd, struct pr_args *a, struct p
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
 	struct pr_trace_window tw;
 	struct pr_cli_input in;
-	struct pr_cli_inopts io = { pr_arg(cmd, a, "format"), pr_arg(cmd, a, "phases"), 0, NULL,
-				    0, 1 };
-	const char *json = pr_arg(cmd, a, "json");
-	int64_t top = 10, run = 0;
+	struct summary_opts o = { .top = 10 };
+	struct pr_cli_inopts io;
+	const char *json;
 	json_t *model;
 	int rc = 0;
-	if (pr_cli_ingest_jobs(pr_arg(cmd, a, "jobs"), &io.jobs, err) ||
-	    pr_cli_uint_opt(cmd, a, "top", 100000, &top, err) ||
-	    pr_cli_uint_opt(cmd, a, "run", INT32_MAX, &run, err))
+	struct pr_error oerr = PR_ERROR_INIT;
+	int obad = pr_opt_fill(cmd->opts, a, &o, &oerr); /* said after -j's, as before */
+	io = (struct pr_cli_inopts){ o.format, o.phases, 0, NULL, 0, 1 };
+	json = o.json;
+	if (pr_cli_ingest_jobs(o.jobs, &io.jobs, err))
 		return -1;
-	mo.top_n = (size_t)top;
-	mo.run = (long)run;
-	mo.comm_kernels = pr_arg(cmd, a, "comm-kernels");
-	mo.window = pr_arg(cmd, a, "window");
+	if (obad) {
+		*err = oerr;
+		return -1;
+	}
+	mo.top_n = (size_t)o.top;
+	mo.run = (long)o.run;
+	mo.comm_kernels = o.comm_kernels;
+	mo.window = o.window;
 	if (mo.window && pr_trace_window_parse(mo.window, &tw, err))
 		return -1;
 	if (pr_cli_input_open_opts(&in, cmd->name, a->pos, a->npos, &io, err))

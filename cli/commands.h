@@ -1,7 +1,8 @@
 /*
  * commands.h - the subcommand descriptor and table.
  *
- * Commands read their options with cli/args.h.
+ * Commands read their options with pr_opt_fill (cli/opt.h: the table binds
+ * a member of the command's options struct), or pr_arg (cli/args.h).
  *
  * Adding a command = one cmd_<name>.c exporting one const struct
  * pr_command, one line in commands.c, a CLI test, a row of README.md's

@@ -15,15 +15,15 @@ struct pr_cli_meta {
 };
 
 /* The option table lines, for a command's opts[]. */
-#define PR_CLI_META_OPTS                                                                  \
-	{ "meta", 0, "KEY=VALUE",                                                         \
-	  "label the runs this command ingests (commit, branch, build, time, ...; "       \
-	  "repeatable)",                                                                  \
-	  PR_OPT_REPEAT },                                                                \
-	{ "meta-from-env", 0, NULL,                                                       \
-	  "take commit, branch and build from the CI's variables (GITHUB_SHA, "           \
-	  "CI_COMMIT_SHA, ...)",                                                          \
-	  0 }
+#define PR_CLI_META_OPTS                                                            \
+	PR_OPT("meta", 0, "KEY=VALUE",                                              \
+	       "label the runs this command ingests (commit, branch, build, time, ...; " \
+	       "repeatable)",                                                       \
+	       PR_OPT_REPEAT),                                                      \
+	PR_OPT("meta-from-env", 0, NULL,                                            \
+	       "take commit, branch and build from the CI's variables (GITHUB_SHA, " \
+	       "CI_COMMIT_SHA, ...)",                                               \
+	       0)
 
 /*
  * Reads the command's --meta-from-env first, then its --meta options in

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/decimal.h"
 #include "base/xalloc.h"
 
 int pr_opt_index(const struct pr_option *opts, const char *lname)
@@ -157,4 +158,37 @@ void pr_opt_usage(const struct pr_option *opts, char *buf, size_t n)
 				 !alt_next && (o->flags & PR_OPT_REPEAT) ? "..." : "");
 		len += strlen(buf + len);
 	}
+}
+
+int pr_opt_uint(const char *lname, const char *v, int64_t max, int64_t *out,
+		struct pr_error *err)
+{
+	int64_t n;
+	if (pr_decimal_scaled(v, strlen(v), 0, &n) || n < 0 || n > max)
+		return pr_error_set(err, PR_E_USAGE, "--%s needs a whole number from 0 to %lld",
+				    lname, (long long)max);
+	*out = n;
+	return 0;
+}
+
+int pr_opt_fill(const struct pr_option *opts, const struct pr_args *a, void *target,
+		struct pr_error *err)
+{
+	char *base = target;
+	int i;
+	/* the strings and flags first: a number's error leaves them filled */
+	for (i = 0; opts && opts[i].lname; i++) {
+		if (!a->val[i])
+			continue;
+		if (opts[i].type == PR_OPT_T_STRING)
+			*(const char **)(void *)(base + opts[i].off) = a->val[i];
+		else if (opts[i].type == PR_OPT_T_FLAG)
+			*(int *)(void *)(base + opts[i].off) = 1;
+	}
+	for (i = 0; opts && opts[i].lname; i++)
+		if (a->val[i] && opts[i].type == PR_OPT_T_UINT &&
+		    pr_opt_uint(opts[i].lname, a->val[i], opts[i].max,
+				(int64_t *)(void *)(base + opts[i].off), err))
+			return -1;
+	return 0;
 }

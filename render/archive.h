@@ -1,0 +1,71 @@
+/*
+ * archive.h - an archive of run reports: one page per run, named
+ * <label>-<hash prefix>.html (a page already there whole is not written
+ * again), and their index (docs/report.md, "Archives").
+ *
+ * The runs come one at a time, as pr_model_each hands them (pr_archive_want,
+ * pr_archive_add), or from a model already built (pr_archive_model): a page
+ * is written from the run's whole model and only the run's digest is kept
+ * for the index, so an archive of many runs is written in the memory of one.
+ * Where the runs come from (the store, worker processes) is the caller's
+ * (cli/cmd_report.c); this module writes files.
+ */
+#ifndef PR_RENDER_ARCHIVE_H
+#define PR_RENDER_ARCHIVE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+
+struct pr_archive;
+
+/* A run's time for the index's order: 1 with *ns, 0 when it has none. */
+typedef int pr_archive_time_fn(const json_t *run, int64_t *ns);
+/* Said before the n-th run's page (1-based, in the order added) is written. */
+typedef void pr_archive_page_fn(void *ctx, size_t n, const char *label);
+
+/*
+ * dir: the pages' directory (made if missing). index NULL: the index is
+ * DIR/index.html, else that file, linking to the pages as <DIR's name>/<page>.
+ * keep: only these run ids (sorted ascending), or NULL: every run.
+ */
+int pr_archive_open(struct pr_archive **out, const char *dir, const char *index,
+		    const int64_t *keep, size_t nkeep, pr_archive_time_fn *time,
+		    struct pr_error *err) PR_MUST_CHECK;
+void pr_archive_set_progress(struct pr_archive *a, pr_archive_page_fn *fn, void *ctx);
+void pr_archive_free(struct pr_archive *a);
+
+/* Is run id one of the archive's? */
+int pr_archive_kept(const struct pr_archive *a, int64_t id);
+/* pr_model_each's callbacks, ctx the archive: is the run's page still to be
+ * written (so its whole model is needed)? Then the run, whole or its digest. */
+int pr_archive_want(void *ctx, int64_t id, const char *label, const char *hash);
+int pr_archive_add(void *ctx, json_t *run, int whole, struct pr_error *err);
+/* The runs of a model already built, as pr_model_each would hand them. */
+int pr_archive_model(struct pr_archive *a, const json_t *model, struct pr_error *err);
+
+/* Runs added so far; the digest of the i-th (0-based, in the order added). */
+size_t pr_archive_count(const struct pr_archive *a);
+const json_t *pr_archive_digest(const struct pr_archive *a, size_t i);
+/* The last run added taken out again (its page's link and digest, the caller's to free):
+ * a worker process hands them to the parent, which adds them with pr_archive_fold. */
+void pr_archive_pop(struct pr_archive *a, char **href, json_t **digest);
+/* A run whose page another process wrote (written 1) or found there (0); takes digest. */
+void pr_archive_fold(struct pr_archive *a, const char *href, json_t *digest, int written);
+
+/*
+ * The index (past PR_HTML_INDEX_ROWS runs in parts beside it), its runs in
+ * time order, with note above its table (or NULL). The index's path into
+ * path (n bytes); *written and *skipped: pages written, pages already there.
+ */
+int pr_archive_finish(struct pr_archive *a, const char *note, char *path, size_t n,
+		      size_t *written, size_t *skipped, struct pr_error *err) PR_MUST_CHECK;
+
+/* One HTML report file (render/html_report.h) at path. own: a name of
+ * profreport's own (pr_output_open_own: no link followed); else the user's. */
+int pr_archive_write_html(const json_t *model, json_t *const *runs, size_t n, const char *path,
+			  int own, struct pr_error *err) PR_MUST_CHECK;
+
+#endif
