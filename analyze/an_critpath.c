@@ -735,7 +735,8 @@ static int one_step(struct cp *c, long s, json_t *steps, size_t *nsteps, struct 
 		if (c->ev[c->idx[i]].kind == EV_ACT)
 			c->by_end[c->nby_end++] = c->idx[i];
 	g_ev = c->ev;
-	qsort(c->by_end, c->nby_end, sizeof(*c->by_end), cmp_end);
+	if (c->nby_end > 1) /* qsort(NULL, 0) is undefined */
+		qsort(c->by_end, c->nby_end, sizeof(*c->by_end), cmp_end);
 	if (c->nby_end)
 		last_act = (int32_t)c->by_end[c->nby_end - 1];
 	if (ctx->nsteps) {
@@ -787,7 +788,8 @@ static json_t *top_json(struct cp *c, struct tally *arr, size_t n, int kernel,
 {
 	json_t *out = json_array();
 	size_t i;
-	qsort(arr, n, sizeof(*arr), cmp_tally);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(arr, n, sizeof(*arr), cmp_tally);
 	for (i = 0; i < n && i < CP_TOP; i++) {
 		const char *s = name_text(c, arr[i].key, err);
 		json_t *o;
@@ -826,7 +828,8 @@ static int analyse(struct cp *c, struct pr_error *err)
 		if (c->ev[i].step >= 0 && !c->step_over[c->ev[i].step])
 			all[j++] = (uint32_t)i;
 	g_ev = c->ev;
-	qsort(all, j, sizeof(*all), cmp_idx);
+	if (j > 1) /* qsort(NULL, 0) is undefined */
+		qsort(all, j, sizeof(*all), cmp_idx);
 	steps = json_array();
 	for (i = 0; i < j;) {
 		size_t k = i;

@@ -256,9 +256,10 @@ static json_t *section(struct cr *c, int64_t nranges, int64_t nlaunch, int64_t r
 	char **sorted = pr_xreallocarray(NULL, c->ncounters ? c->ncounters : 1, sizeof(char *));
 	size_t cap = c->ctx->opts->top_n, more = 0;
 	int64_t k;
-	memcpy(sorted, c->counters, c->ncounters * sizeof(char *));
-	if (c->ncounters)
+	if (c->ncounters) {
+		memcpy(sorted, c->counters, c->ncounters * sizeof(char *));
 		qsort(sorted, c->ncounters, sizeof(char *), cmp_str);
+	}
 	for (i = 0; i < c->ncounters; i++) {
 		pr_strmap_get(&c->counter_idx, sorted[i], strlen(sorted[i]), &k);
 		ord[i] = (size_t)k;

@@ -42,6 +42,7 @@
 #include "base/jsonx.h"
 #include "base/strbuf.h"
 #include "base/strmap.h"
+#include "base/timecheck.h"
 #include "base/xalloc.h"
 
 #define PM_GROUPS 200 /* op groups listed (largest device time first) */
@@ -650,7 +651,7 @@ static void attach(struct pm *m, int64_t op, int64_t act, int64_t dur, int64_t n
 	int64_t idx, comm;
 	struct opacc *o;
 	m->linked++;
-	m->linked_ns += dur;
+	m->linked_ns = pr_add_sat(m->linked_ns, dur);
 	if (!pr_imap_get(&m->acc_of, op, &idx)) {
 		if (m->nacc == m->cacc) {
 			m->cacc = m->cacc ? m->cacc * 2 : 256;
@@ -661,7 +662,7 @@ static void attach(struct pm *m, int64_t op, int64_t act, int64_t dur, int64_t n
 		pr_imap_put(&m->acc_of, op, idx);
 	}
 	o = &m->acc[idx];
-	o->ns += dur;
+	o->ns = pr_add_sat(o->ns, dur);
 	o->nact++;
 	if (act < o->k0_act) { /* the first activity in id order names the op's kernel */
 		o->k0 = nid;
@@ -679,7 +680,7 @@ static void attach(struct pm *m, int64_t op, int64_t act, int64_t dur, int64_t n
 	if (comm & 1)
 		o->comm = 1;
 	if (comm & 2)
-		o->tc_ns += dur;
+		o->tc_ns = pr_add_sat(o->tc_ns, dur);
 }
 
 struct pend { /* an activity met before its runtime call */
@@ -719,7 +720,7 @@ static int link(struct pm *m, struct pr_error *err)
 			continue;
 		if (!(r->cflags & PR_GC_PMINT)) {
 			m->unlinked++;
-			m->unlinked_ns += dur;
+			m->unlinked_ns = pr_add_sat(m->unlinked_ns, dur);
 			continue;
 		}
 		if (np == cp) {
@@ -738,7 +739,7 @@ static int link(struct pm *m, struct pr_error *err)
 			attach(m, op, pd[i].act, pd[i].dur, pd[i].nid, pd[i].kmem);
 		} else {
 			m->unlinked++;
-			m->unlinked_ns += pd[i].dur;
+			m->unlinked_ns = pr_add_sat(m->unlinked_ns, pd[i].dur);
 		}
 	}
 	ret = 0;
@@ -898,16 +899,16 @@ static int add_op(struct pm *m, const struct opacc *a, struct pr_strbuf *key, st
 	}
 	mo = &m->memo[mi];
 	m->cat[mo->cat].ops++;
-	m->cat[mo->cat].ns += a->ns;
+	m->cat[mo->cat].ns = pr_add_sat(m->cat[mo->cat].ns, a->ns);
 	m->cat[mo->cat].acts += a->nact;
-	m->cat[mo->cat].tc_ns += a->tc_ns;
+	m->cat[mo->cat].tc_ns = pr_add_sat(m->cat[mo->cat].tc_ns, a->tc_ns);
 	m->cat[mo->cat].flops += mo->w.flops;
 	m->cat[mo->cat].bytes += mo->w.bytes;
 	m->tl[mo->tl].ops++;
-	m->tl[mo->tl].ns += a->ns;
+	m->tl[mo->tl].ns = pr_add_sat(m->tl[mo->tl].ns, a->ns);
 	m->tl[mo->tl].acts += a->nact;
 	m->g[mo->gi].calls++;
-	m->g[mo->gi].ns += a->ns;
+	m->g[mo->gi].ns = pr_add_sat(m->g[mo->gi].ns, a->ns);
 	m->g[mo->gi].flops += mo->w.flops;
 	m->g[mo->gi].bytes += mo->w.bytes;
 	return 0;
@@ -1004,7 +1005,7 @@ static json_t *build(struct pm *m, const struct device *dv, const char *devname)
 	size_t i;
 	int best = -1;
 	for (i = 0; i < PC_N; i++)
-		all_ns += m->cat[i].ns;
+		all_ns = pr_add_sat(all_ns, m->cat[i].ns);
 	for (i = 0; i < PC_N; i++) {
 		const struct catsum *c = &m->cat[i];
 		if (!c->ops)
@@ -1106,7 +1107,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	ret = 0;
 	if (!m.nacc)
 		goto out;
-	qsort(m.acc, m.nacc, sizeof(*m.acc), cmp_acc); /* op id order: deterministic sums */
+	if (m.nacc > 1) /* op id order: deterministic sums */
+		qsort(m.acc, m.nacc, sizeof(*m.acc), cmp_acc);
 	for (i = 0; i < m.nacc; i++)
 		if (add_op(&m, &m.acc[i], &key, err)) {
 			ret = -1;
