@@ -393,21 +393,23 @@ void pr_agg_stragglers(const struct pr_agg *a, struct agg_row **rows, size_t n, 
 	json_decref(reasons);
 	json_object_set_new(
 		out, "rule",
-		json_string("per stage/phase total, collective time and mean step time across ranks: "
-			    "modified z = 0.6745 (x - median) / MAD (meanAD fallback when MAD = 0); "
-			    "straggler when a stage or the step time has z > 3.5 and x >= 1.2 x median, "
-			    "or a collective has z < -3.5 and x <= 0.8 x median (the straggler waits "
-			    "least), and for stages and collectives |x - median| >= 1 % of the median "
-			    "run duration; needs >= 3 ranks. GPU idle: a rank whose GPU idle share (of "
-			    "its first-to-last GPU op span) has z > 3.5, is >= 1.2 x the median (any "
-			    "idle when the median is 0) and >= 5 points above it, with >= 50 % of its "
-			    "idle time host wait (the GPU waited for its own CPU to launch work), "
-			    "while the other ranks' GPUs were busy. Perf-model categories (device "
-			    "ns): as a stage. Critical path: a rank whose path has a share of "
-			    "cpu_op, sync or idle with z > 3.5, >= 1.2 x the median (any when "
-			    "the median is 0) and >= 5 points above it. Also: a rank that spent the least time in a "
-			    "collective in most of its steps, with p < 0.01 against 1 in N ranks per "
-			    "step (binomial, times N), arrived last"));
+		json_string(
+			"per stage/phase total, collective time and mean step time across ranks: "
+			"modified z = 0.6745 (x - median) / MAD (meanAD fallback when MAD = 0); "
+			"straggler when a stage or the step time has z > 3.5 and x >= 1.2 x "
+			"median, or a collective has z < -3.5 and x <= 0.8 x median (the "
+			"straggler waits least), and for stages and collectives |x - median| >= "
+			"1 % of the median run duration; needs >= 3 ranks. GPU idle: a rank "
+			"whose GPU idle share (of its first-to-last GPU op span) has z > 3.5, is "
+			">= 1.2 x the median (any idle when the median is 0) and >= 5 points "
+			"above it, with >= 50 % of its idle time host wait (the GPU waited for "
+			"its own CPU to launch work), while the other ranks' GPUs were busy. "
+			"Perf-model categories (device ns): as a stage. Critical path: a rank "
+			"whose path has a share of cpu_op, sync or idle with z > 3.5, >= 1.2 x "
+			"the median (any when the median is 0) and >= 5 points above it. Also: a "
+			"rank that spent the least time in a collective in most of its steps, "
+			"with p < 0.01 against 1 in N ranks per step (binomial, times N), "
+			"arrived last"));
 	json_object_set_new(out, "z_threshold", json_real(PR_AGG_Z));
 	json_object_set_new(out, "ranks", named);
 	json_object_set_new(out, "checks", checks);

@@ -816,7 +816,8 @@ static void linked_part(struct pr_agg *a, json_t *g, const json_t *l, long rank)
 	double v;
 	json_object_set_new(g, "linked_busy_ns", on ? pr_jnum(pr_mnum(l, "busy_ns")) : json_null());
 	json_object_set_new(g, "linked_idle_ns", on ? pr_jnum(pr_mnum(l, "idle_ns")) : json_null());
-	json_object_set_new(g, "linked_total_ns", on ? pr_jnum(pr_mnum(l, "total_ns")) : json_null());
+	json_object_set_new(g, "linked_total_ns",
+			    on ? pr_jnum(pr_mnum(l, "total_ns")) : json_null());
 	v = on ? pr_agg_gpu_share(g, "linked_busy_ns", "linked_total_ns") : NAN;
 	json_object_set_new(g, "linked_busy_share", pr_jnum(v));
 	if (on)
@@ -1182,9 +1183,9 @@ static void fold_peaks(struct pr_agg *a, const json_t *run, json_t *row, long ra
 
 /* Every key of a run object that pr_agg_add_model_run and its folds read. */
 static const char *const run_keys[] = {
-	"clock", "collectives", "content_hash", "critical_path", "diagnostics", "format", "gpu_breakdown",
-	"peaks", "perf_model", "phases", "rank", "reported", "source", "spans", "throughput",
-	"world_size",
+	"clock", "collectives", "content_hash", "critical_path", "diagnostics", "format",
+	"gpu_breakdown", "peaks", "perf_model", "phases", "rank", "reported", "source", "spans",
+	"throughput", "world_size",
 };
 
 json_t *pr_agg_run_slim(const json_t *run)

@@ -485,8 +485,8 @@ fed:
 			for (i = 0; i < fl->npend; i++) {
 				pr_fl_add_span(f, pend[i].id, 0, 0, pend[i].code, pend[i].dur);
 				if (fl->nsel)
-					pr_fl_add_split(&fl->split, pend[i].id, 0, 0, pend[i].name_id,
-							pend[i].sel, pend[i].dur);
+					pr_fl_add_split(&fl->split, pend[i].id, 0, 0,
+							pend[i].name_id, pend[i].sel, pend[i].dur);
 			}
 			keep = 0;
 		}

@@ -154,7 +154,8 @@ int pr_at_batch_answer(struct pr_actx *ctx, const struct pr_at_batch *a, const i
 	sqlite3_stmt *st;
 	size_t i, k;
 	int rc;
-	if (pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &st, err))
+	if (pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &st,
+			 err))
 		return -1;
 	for (i = 0; i < n; i++) {
 		json_t *o = json_null();
@@ -174,13 +175,14 @@ int pr_at_batch_answer(struct pr_actx *ctx, const struct pr_at_batch *a, const i
 				break;
 			}
 		if (x) {
-			/* the inner join with string: a span whose name is missing does not count */
+			/* the inner join with string: a span whose name is missing does not
+			 * count */
 			sqlite3_bind_int64(st, 2, x->name_id);
 			rc = sqlite3_step(st);
 			if (rc == SQLITE_ROW)
 				o = pr_jobj("name", json_string(pr_actx_text(st, 0)), "kind",
-					    json_string(x->kind), "t_ns", pr_actx_t(ctx, x->ts), "dur_ns",
-					    pr_jint(x->dur), NULL);
+					    json_string(x->kind), "t_ns", pr_actx_t(ctx, x->ts),
+					    "dur_ns", pr_jint(x->dur), NULL);
 			sqlite3_reset(st);
 			if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 				json_decref(o);

@@ -542,8 +542,9 @@ static struct thr threshold(const struct metric *m, const struct pr_gate *g)
 				   "--fail-on 'tflops:NAME:-10%' or a config rule)";
 		} else {
 			t.t.dir = 1, t.t.rel = PR_COMPARE_TIME_REL;
-			t.source = "not gated by default (a perf-model category's device time, the "
-				   "sum of ops gated as spans; gate it with --fail-on 'perf:*:+5%')";
+			t.source =
+				"not gated by default (a perf-model category's device time, the "
+				"sum of ops gated as spans; gate it with --fail-on 'perf:*:+5%')";
 		}
 		return t;
 	}

@@ -39,8 +39,9 @@ static void set_span_node(struct fl *f, int64_t id, int64_t node)
 	}
 	/* ids below the first, far apart, or more nodes than an int32: the map */
 	f->nset++;
-	if (!f->sparse && (id < f->base || (uint64_t)(id - f->base) > 4 * (uint64_t)f->nset + 65536 ||
-			   node > INT32_MAX)) {
+	if (!f->sparse &&
+	    (id < f->base || (uint64_t)(id - f->base) > 4 * (uint64_t)f->nset + 65536 ||
+	     node > INT32_MAX)) {
 		for (i = 0; i < f->ndense; i++)
 			if (f->dense[i] >= 0)
 				pr_imap_put(&f->by_span, f->base + (int64_t)i, f->dense[i]);
@@ -243,8 +244,8 @@ static void load_steps(struct pr_actx *ctx, struct pr_flame *fl)
 	for (i = 0; i < nsel; i++) {
 		char *name = NULL;
 		sqlite3_stmt *ns;
-		if (!pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &ns,
-				  &ignore)) {
+		if (!pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL",
+				  &ns, &ignore)) {
 			sqlite3_bind_int64(ns, 2, sel[i]->name_id);
 			if (sqlite3_step(ns) == SQLITE_ROW)
 				name = pr_xstrdup(pr_actx_text(ns, 0));

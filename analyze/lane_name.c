@@ -53,12 +53,13 @@ json_t *pr_timeline_lane_name(struct pr_actx *ctx, int64_t track, const char **k
 	sqlite3_stmt *st;
 	json_t *name = NULL;
 	int rc;
-	if (pr_actx_prep(ctx,
-			 "SELECT kind, ifnull(process_name, ''), ifnull(name, ''), ifnull(pid, ''), "
-			 "ifnull(tid, ''), (SELECT count(DISTINCT ifnull(t2.process_name, '')) "
-			 "FROM track t2 WHERE t2.run_id = track.run_id AND t2.kind = track.kind) "
-			 "FROM track WHERE id = ?2",
-			 &st, err))
+	if (pr_actx_prep(
+		    ctx,
+		    "SELECT kind, ifnull(process_name, ''), ifnull(name, ''), ifnull(pid, ''), "
+		    "ifnull(tid, ''), (SELECT count(DISTINCT ifnull(t2.process_name, '')) "
+		    "FROM track t2 WHERE t2.run_id = track.run_id AND t2.kind = track.kind) "
+		    "FROM track WHERE id = ?2",
+		    &st, err))
 		return NULL;
 	sqlite3_bind_int64(st, 2, track);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {

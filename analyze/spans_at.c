@@ -33,19 +33,20 @@ int pr_actx_spans_at(struct pr_actx *ctx, const int64_t *t, size_t n, json_t **o
 		return pr_at_batch_answer(ctx, ctx->at, t, n, out, err);
 	if (!(a = pr_at_batch_new(ctx, t, n, err)))
 		return -1;
-	if (pr_actx_prep(ctx,
-			 "SELECT s.id, s.track_id, s.ts, s.dur, s.depth, s.name_id, s.kind FROM span s "
-			 "WHERE s.run_id = ?1 AND s.ts <= ?2 "
-			 "AND s.kind NOT IN ('kernel', 'memcpy', 'memset', 'gpu', 'session', "
-			 "'profiler', 'profiler_range')",
-			 &st, err)) {
+	if (pr_actx_prep(
+		    ctx,
+		    "SELECT s.id, s.track_id, s.ts, s.dur, s.depth, s.name_id, s.kind FROM span s "
+		    "WHERE s.run_id = ?1 AND s.ts <= ?2 "
+		    "AND s.kind NOT IN ('kernel', 'memcpy', 'memset', 'gpu', 'session', "
+		    "'profiler', 'profiler_range')",
+		    &st, err)) {
 		pr_at_batch_free(a);
 		return -1;
 	}
 	sqlite3_bind_int64(st, 2, pr_at_batch_last(a));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		pr_at_batch_row(a, st, sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3), 0, 1,
-				4, 5, 6);
+		pr_at_batch_row(a, st, sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3), 0,
+				1, 4, 5, 6);
 	rc = pr_actx_done(ctx, st, rc, err);
 	if (!rc)
 		rc = pr_at_batch_answer(ctx, a, t, n, out, err);

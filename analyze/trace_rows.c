@@ -170,10 +170,11 @@ static int read_steps(struct pr_actx *ctx, struct step **out, size_t *n, struct 
 	*out = NULL;
 	*n = 0;
 	/* the steps as model.c orders them (ts, dur DESC, id), through the span_step index */
-	if (pr_actx_prep(ctx,
-			 "SELECT s.ts, s.dur, n.value FROM span s JOIN string n ON n.id = s.name_id "
-			 "WHERE s.run_id = ?1 AND s.kind = 'step' ORDER BY s.ts, s.dur DESC, s.id",
-			 &st, err))
+	if (pr_actx_prep(
+		    ctx,
+		    "SELECT s.ts, s.dur, n.value FROM span s JOIN string n ON n.id = s.name_id "
+		    "WHERE s.run_id = ?1 AND s.kind = 'step' ORDER BY s.ts, s.dur DESC, s.id",
+		    &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct step *s;
@@ -201,7 +202,8 @@ static int pick_windows(struct pr_actx *ctx, struct pr_trace *tr, struct pr_erro
 	if (ctx->opts->window && spec.kind == PR_TW_TIME) {
 		struct trwin *w = &tr->w[tr->nw++];
 		w->t0 = pr_add_sat(ctx->ts_min, spec.t0);
-		w->base_end = w->end = w->hi = spec.open_end ? ctx->ts_max : pr_add_sat(ctx->ts_min, spec.t1);
+		w->base_end = w->end = w->hi =
+			spec.open_end ? ctx->ts_max : pr_add_sat(ctx->ts_min, spec.t1);
 		w->closed = spec.open_end;
 		{
 			struct pr_strbuf sb = PR_STRBUF_INIT;

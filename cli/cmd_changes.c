@@ -40,7 +40,8 @@ static const struct pr_option opts[] = {
 		      0, O, alpha),
 	PR_OPT_STRING("min-change", 0, "PCT", "smallest change of the medians reported (default 1)",
 		      0, O, min_change),
-	PR_OPT_UINT("spans", 0, "N", "top spans followed by default (default 5)", 0, O, spans, 1000),
+	PR_OPT_UINT("spans", 0, "N", "top spans followed by default (default 5)", 0, O, spans,
+		    1000),
 	PR_OPT_END,
 };
 #undef O

@@ -24,8 +24,8 @@ static const struct pr_option opts[] = {
 		      0, O, phases),
 	PR_CLI_META_OPTS,
 	PR_OPT_STRING("jobs", 'j', "N",
-		      "files parsed by N processes, stored by one (default: the CPUs, from 4)", 0, O,
-		      jobs),
+		      "files parsed by N processes, stored by one (default: the CPUs, from 4)", 0,
+		      O, jobs),
 	PR_OPT_FLAG("quiet", 'q', "print nothing on success", 0, O, quiet),
 	PR_OPT_END,
 };

@@ -437,9 +437,11 @@ static void dir_outcome(const char *cmd, const struct arg_state *a, size_t k, co
 		report_error(cmd, &e, err, failed);
 	} else if (a->skipped && note) {
 		fprintf(stderr,
-			"profreport: %s: '%s': %zu file(s) skipped, not a recognized format: %s%s\n",
+			"profreport: %s: '%s': %zu file(s) skipped, not a recognized format: "
+			"%s%s\n",
 			cmd, shown(path, dir, sizeof(dir)), a->skipped,
-			a->names.buf ? a->names.buf : "", a->skipped > SKIPPED_NAMED ? ", ..." : "");
+			a->names.buf ? a->names.buf : "",
+			a->skipped > SKIPPED_NAMED ? ", ..." : "");
 	}
 }
 

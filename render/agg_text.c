@@ -265,8 +265,8 @@ static void render_agg_text(const json_t *doc, FILE *out)
 					pr_mnum(e, "mad") * 100, zb, pr_mnum(e, "host_wait_share") * 100);
 			else if (!strcmp(pr_mstr(e, "what"), "critical path"))
 				fprintf(out,
-					"      %.1f%% of its critical path vs median %.1f%%, MAD %.1f "
-					"points, z = %s\n",
+					"      %.1f%% of its critical path vs median %.1f%%, "
+					"MAD %.1f points, z = %s\n",
 					pr_mnum(e, "value") * 100, pr_mnum(e, "median") * 100,
 					pr_mnum(e, "mad") * 100, zb);
 			else

@@ -41,7 +41,8 @@ static void tdpct(struct pr_strbuf *sb, const json_t *o, const char *key, int pr
 }
 
 /* One row of the temporal breakdown: the rank's or a stream's shares. */
-static void temporal_row(struct pr_strbuf *sb, const char *scope, const json_t *o, const json_t *idle)
+static void temporal_row(struct pr_strbuf *sb, const char *scope, const json_t *o,
+			 const json_t *idle)
 {
 	pr_strbuf_addstr(sb, "<tr>");
 	pr_html_td(sb, scope);
@@ -112,8 +113,9 @@ static void gpu_scopes_table(struct pr_strbuf *sb, const json_t *sc)
 
 static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct gfig *f)
 {
-	static const char *const th[] = { "Scope", "#Span", "#Busy %", "#Compute %", "#Communication %",
-					  "#Memory %", "#Idle %", "#Idle: host wait %", "#Idle: kernel wait %",
+	static const char *const th[] = { "Scope", "#Span", "#Busy %", "#Compute %",
+					  "#Communication %", "#Memory %", "#Idle %",
+					  "#Idle: host wait %", "#Idle: kernel wait %",
 					  "#Idle: other %", NULL };
 	const json_t *r = json_object_get(gb, "rank"), *ov = json_object_get(gb, "overlap");
 	const json_t *k = json_object_get(gb, "kernels"), *v;
@@ -259,16 +261,20 @@ static void launch_delay_tables(struct pr_strbuf *sb, const json_t *ld)
 
 static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g, struct gfig *f)
 {
-	static const char *const lh[] = { "Measure", "#p50", "#p95", "#Mean", "#Min", "#Max", NULL };
+	static const char *const lh[] = { "Measure", "#p50", "#p95", "#Mean", "#Min", "#Max",
+					  NULL };
 	static const char *const qh[] = { "Device", "Stream", "#Activities", "#Busy", "#Queue mean",
 					  "#Queue mean (HTA)", "#Queue max", "#Time at max", NULL };
 	const json_t *l = json_object_get(g, "launches"), *v;
 	size_t i, n = 0, total;
 	if (json_is_object(l)) {
-		pr_strbuf_addf(sb, "<h4>Launches</h4>\n<p>%lld of %lld activities linked to their runtime call.</p>\n",
+		pr_strbuf_addf(sb,
+			       "<h4>Launches</h4>\n<p>%lld of %lld activities linked to their "
+			       "runtime call.</p>\n",
 			       pr_mll(l, "linked"), pr_mll(l, "activities"));
 		pr_html_table_begin(sb, lh);
-		launch_row(sb, "latency (activity start - call start)", json_object_get(l, "latency"));
+		launch_row(sb, "latency (activity start - call start)",
+			   json_object_get(l, "latency"));
 		launch_row(sb, "CPU overhead (call duration)", json_object_get(l, "overhead"));
 		pr_html_model_table_end(sb, 2, 2);
 	}
@@ -302,8 +308,9 @@ static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g, struct gfig *
 /* One step's categories as shares of its duration. */
 static void step_row(struct pr_strbuf *sb, const char *name, const json_t *o, const json_t *util)
 {
-	static const char *const keys[] = { "kernel_ns", "memcpy_ns", "memset_ns", "communication_ns",
-					    "runtime_ns", "dataloader_ns", "cpu_exec_ns", "other_ns" };
+	static const char *const keys[] = { "kernel_ns",	"memcpy_ns",  "memset_ns",
+					    "communication_ns", "runtime_ns", "dataloader_ns",
+					    "cpu_exec_ns",	"other_ns" };
 	double dur = pr_mnum(o, "dur_ns");
 	size_t j;
 	pr_strbuf_addstr(sb, "<tr>");
@@ -317,16 +324,18 @@ static void step_row(struct pr_strbuf *sb, const char *name, const json_t *o, co
 
 static void step_breakdown_table(struct pr_strbuf *sb, const json_t *s, struct gfig *f)
 {
-	static const char *const h[] = { "Step", "#Duration", "#Kernel %", "#Memcpy %", "#Memset %",
-					 "#Communication %", "#Runtime %", "#DataLoader %", "#CPU Exec %",
-					 "#Other %", "#GPU util %", NULL };
+	static const char *const h[] = { "Step",       "#Duration",	"#Kernel %",
+					 "#Memcpy %",  "#Memset %",	"#Communication %",
+					 "#Runtime %", "#DataLoader %", "#CPU Exec %",
+					 "#Other %",   "#GPU util %",	NULL };
 	const json_t *v;
 	size_t i, n = 0, total;
 	total = json_array_size(json_object_get(s, "steps"));
 	pr_strbuf_addstr(sb, "<h4>Step breakdown (TensorBoard)</h4>\n");
 	gpu_figures(sb, f, "gpu_steps");
 	pr_html_table_begin(sb, h);
-	step_row(sb, "average", json_object_get(s, "average"), json_object_get(s, "gpu_utilization"));
+	step_row(sb, "average", json_object_get(s, "average"),
+		 json_object_get(s, "gpu_utilization"));
 	json_array_foreach(json_object_get(s, "steps"), i, v)
 	{
 		if (n + 1 >= PR_HTML_ROWS)
@@ -344,15 +353,17 @@ static void collectives_table(struct pr_strbuf *sb, const json_t *run)
 	const json_t *items = json_object_get(json_object_get(run, "collectives"), "items");
 	if (!json_array_size(items))
 		return;
-	pr_strbuf_addstr(sb, "<h4>Collectives (bandwidth includes waiting for the other ranks)</h4>\n");
+	pr_strbuf_addstr(sb,
+			 "<h4>Collectives (bandwidth includes waiting for the other ranks)</h4>\n");
 	pr_html_table(sb, &pr_table_collectives, items, NULL);
 }
 
-/* The GPU kernels' busy share of their active range, gaps and chunks (nsys's rules), as `summary`. */
+/* The GPU kernels' busy share of their active range, gaps and chunks (nsys's rules), as
+ * `summary`. */
 static void gpu_kernels_table(struct pr_strbuf *sb, const json_t *run)
 {
-	static const char *const h[] = { "#Active range", "#Busy", "#Busy %", "#Gaps > 500 ms", "#Longest gap",
-					 "#Chunks", "#Chunks < 50 % busy", NULL };
+	static const char *const h[] = { "#Active range", "#Busy", "#Busy %", "#Gaps > 500 ms",
+					 "#Longest gap", "#Chunks", "#Chunks < 50 % busy", NULL };
 	const json_t *gk = json_object_get(json_object_get(run, "bottlenecks"), "gpu_kernels");
 	if (!json_is_object(gk))
 		return;
@@ -361,7 +372,11 @@ static void gpu_kernels_table(struct pr_strbuf *sb, const json_t *run)
 	pr_strbuf_addstr(sb, "<tr>");
 	pr_html_tdn(sb, pr_mnum(gk, "active_ns"), "ns");
 	pr_html_tdn(sb, pr_mnum(gk, "busy_ns"), "ns");
-	pr_html_tdf(sb, json_is_number(json_object_get(gk, "idle_share")) ? (1 - pr_mnum(gk, "idle_share")) * 100 : NAN, 1);
+	pr_html_tdf(sb,
+		    json_is_number(json_object_get(gk, "idle_share"))
+			    ? (1 - pr_mnum(gk, "idle_share")) * 100
+			    : NAN,
+		    1);
 	pr_html_tdf(sb, pr_mnum(gk, "gaps_over_500ms"), 0);
 	pr_html_tdn(sb, pr_mnum(gk, "max_gap_ns"), "ns");
 	pr_html_tdf(sb, pr_mnum(gk, "chunks"), 0);
@@ -373,7 +388,9 @@ static void gpu_kernels_table(struct pr_strbuf *sb, const json_t *run)
 /* Sampled GPU utilisation per device (nvidia-smi, Diffulex), as `summary`'s "GPU utilisation". */
 static void gpu_util_table(struct pr_strbuf *sb, const json_t *run)
 {
-	static const char *const h[] = { "Device", "#Samples", "#Mean %", "#Max %", "#Idle (0 %) samples %", NULL };
+	static const char *const h[] = {
+		"Device", "#Samples", "#Mean %", "#Max %", "#Idle (0 %) samples %", NULL
+	};
 	const json_t *items = json_object_get(json_object_get(run, "bottlenecks"), "gpu_util"), *v;
 	size_t i, n = json_array_size(items);
 	if (!n)
@@ -482,9 +499,9 @@ static void pm_peaks_line(struct pr_strbuf *sb, const json_t *pm)
 
 static void perf_model_tables(struct pr_strbuf *sb, const json_t *pm, struct gfig *f)
 {
-	static const char *const ch[] = { "Category", "#Ops",	  "#Activities", "#Device time",
-					  "#Share %", "#FLOPs",	  "#Bytes",	 "#TFLOP/s",
-					  "#TB/s",    NULL };
+	static const char *const ch[] = { "Category", "#Ops", "#Activities", "#Device time",
+					  "#Share %", "#FLOPs", "#Bytes", "#TFLOP/s", "#TB/s",
+					  NULL };
 	static const char *const th[] = { "TraceLens category", "#Ops", "#Device time", NULL };
 	static const char *const gh[] = { "Op", "Input Dims", "Category", "dtype", "#Calls",
 					  "#Device time", "#TFLOP/s", "#% of peak", "#TB/s",
@@ -624,7 +641,8 @@ int pr_html_gpu_section(struct pr_strbuf *sb, const json_t *run, const char *idp
 	if (!json_is_object(g) && !json_is_object(gb) && !json_is_object(s) &&
 	    !json_array_size(json_object_get(json_object_get(run, "collectives"), "items")) &&
 	    !json_is_object(json_object_get(run, "cupti_ranges")) &&
-	    !json_is_object(json_object_get(b, "gpu_kernels")) && !json_array_size(json_object_get(b, "gpu_util")))
+	    !json_is_object(json_object_get(b, "gpu_kernels")) &&
+	    !json_array_size(json_object_get(b, "gpu_util")))
 		return 0;
 	ps = pr_panelset_new();
 	pr_gpu_panels_add(ps, run);

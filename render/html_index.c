@@ -26,8 +26,8 @@
 /* The memory a run is read for: physical, then device, then GPU, else its largest (not sys.). */
 static const json_t *primary_peak(const json_t *run)
 {
-	static const char *const prefer[] = { "mem.rss", "dev.mem.allocated", "gpu.mem.used", "dev.mem.total",
-					      "heap.used" };
+	static const char *const prefer[] = { "mem.rss", "dev.mem.allocated", "gpu.mem.used",
+					      "dev.mem.total", "heap.used" };
 	const json_t *pk, *best = NULL;
 	size_t i, k;
 	for (k = 0; k < PR_ARRAY_SIZE(prefer) && !best; k++)
@@ -62,9 +62,11 @@ static double throughput(const json_t *run, const char **what)
 
 /* The numbers the index trends: one chart per metric (and its series or unit) and kind of run. */
 enum { T_PEAK, T_STEP, T_THROUGHPUT, T_DURATION, T_METRICS };
-static const char *const trend_name[T_METRICS] = { "Peak memory", "Step time p50", "Throughput", "Duration" };
+static const char *const trend_name[T_METRICS] = { "Peak memory", "Step time p50", "Throughput",
+						   "Duration" };
 
-/* Metric m of run: its value, its unit and what tells its kind apart (a series, a rate). 0 when absent. */
+/* Metric m of run: its value, its unit and what tells its kind apart (a series, a rate). 0 when
+ * absent. */
 static int trend_value(const json_t *run, int m, double *v, const char **unit, char *sub, size_t n)
 {
 	const json_t *clock = json_object_get(run, "clock");
@@ -79,7 +81,8 @@ static int trend_value(const json_t *run, int m, double *v, const char **unit, c
 		*unit = "bytes";
 		*v = pr_mnum(pk, "value");
 	} else if (m == T_STEP) {
-		*v = pr_mnum(json_object_get(json_object_get(run, "throughput"), "steps"), "p50_ns");
+		*v = pr_mnum(json_object_get(json_object_get(run, "throughput"), "steps"),
+			     "p50_ns");
 	} else if (m == T_THROUGHPUT) {
 		*v = throughput(run, unit);
 		snprintf(sub, n, "%s", *unit);
@@ -235,7 +238,8 @@ static int cmp_trend_key(const void *a, const void *b)
  * peak of one series, a throughput in one unit) on one chart, x = the run's
  * row in the table (time order); only where at least two runs have it.
  */
-static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, size_t n, struct pr_error *err)
+static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, size_t n,
+		  struct pr_error *err)
 {
 	struct trend_key *keys = pr_xcalloc(n * T_METRICS + 1, sizeof(*keys)), k;
 	double *x = pr_xcalloc(n + 1, sizeof(double)), *y = pr_xcalloc(n + 1, sizeof(double)), v;
@@ -244,7 +248,8 @@ static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, si
 	int m, rc = 0;
 	for (i = 0; i < n; i++)
 		for (m = 0; m < T_METRICS; m++)
-			if (trend_value(rows[i].run, m, &v, &keys[nk].unit, keys[nk].sub, sizeof(keys[nk].sub))) {
+			if (trend_value(rows[i].run, m, &v, &keys[nk].unit, keys[nk].sub,
+					sizeof(keys[nk].sub))) {
 				run_kind(rows[i].run, keys[nk].kind, sizeof(keys[nk].kind));
 				keys[nk++].metric = m;
 			}
@@ -270,15 +275,16 @@ static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, si
 			struct trend_key t;
 			run_kind(rows[r].run, t.kind, sizeof(t.kind));
 			if (strcmp(t.kind, k.kind) ||
-			    !trend_value(rows[r].run, k.metric, &v, &t.unit, t.sub, sizeof(t.sub)) ||
+			    !trend_value(rows[r].run, k.metric, &v, &t.unit, t.sub,
+					 sizeof(t.sub)) ||
 			    strcmp(t.sub, k.sub))
 				continue;
 			x[cnt] = (double)(r + 1);
 			ridx[cnt] = r;
 			y[cnt++] = v;
 		}
-		snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", trend_name[k.metric], *k.sub ? " (" : "", k.sub,
-			 *k.sub ? ")" : "");
+		snprintf(ylabel, sizeof(ylabel), "%s%s%s%s", trend_name[k.metric],
+			 *k.sub ? " (" : "", k.sub, *k.sub ? ")" : "");
 		snprintf(title, sizeof(title), "%s | %s | %zu runs", ylabel, k.kind, cnt);
 		/* the axis says the metric, the title which series or rate and which kind */
 		{
@@ -297,8 +303,11 @@ static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, si
 		}
 	}
 	if (!rc && single)
-		pr_strbuf_addf(sb, "<p class=\"capped\">%zu metric%s of a kind with a single run: no trend.</p>\n",
-			       single, single == 1 ? "" : "s");
+		pr_strbuf_addf(
+			sb,
+			"<p class=\"capped\">%zu metric%s of a kind with a single run: no "
+			"trend.</p>\n",
+			single, single == 1 ? "" : "s");
 	free(keys);
 	free(x);
 	free(y);
@@ -412,9 +421,12 @@ int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t pa
 		       const char *const *parts, size_t nparts, const char *note,
 		       struct pr_output *out, struct pr_error *err)
 {
-	static const char *const h[] = { "#", "Run", "Kind", "Source", "Start (UTC)", "#Duration",
-					 "#Peak memory", "Series", "#Step p50", "#Throughput", "Unit",
-					 "#Recommendations", NULL };
+	static const char *const h[] = {
+		"#",	       "Run",	      "Kind",	      "Source",
+		"Start (UTC)", "#Duration",   "#Peak memory", "Series",
+		"#Step p50",   "#Throughput", "Unit",	      "#Recommendations",
+		NULL
+	};
 	/* with the runs' --meta labels (commit, branch, ...) after the run's name */
 	static const char *const hl[] = { "#", "Run", "Labels", "Kind", "Source", "Start (UTC)",
 					  "#Duration", "#Peak memory", "Series", "#Step p50",
@@ -454,8 +466,11 @@ int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t pa
 		json_t *clock = json_object_get(r, "clock");
 		const char *unit;
 		double thr = throughput(r, &unit);
-		pr_strbuf_addf(&body, "<tr id=\"row-%zu\"><td class=\"n\" data-v=\"%zu\">%zu</td><td class=\"name\"><a href=\"",
-			       i + 1, i + 1, i + 1);
+		pr_strbuf_addf(
+			&body,
+			"<tr id=\"row-%zu\"><td class=\"n\" data-v=\"%zu\">%zu</td>"
+			"<td class=\"name\"><a href=\"",
+			i + 1, i + 1, i + 1);
 		pr_html_esc(&body, rows[i].href);
 		pr_strbuf_addstr(&body, "\">");
 		pr_html_esc(&body, names[i]);
@@ -477,7 +492,10 @@ int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t pa
 		pr_html_tdn(&body, pr_mnum(clock, "duration_ns"), "ns");
 		pr_html_tdn(&body, pk ? pr_mnum(pk, "value") : NAN, "bytes");
 		pr_html_td(&body, pk ? pr_mstr(pk, "series") : "");
-		pr_html_tdn(&body, pr_mnum(json_object_get(json_object_get(r, "throughput"), "steps"), "p50_ns"), "ns");
+		pr_html_tdn(&body,
+			    pr_mnum(json_object_get(json_object_get(r, "throughput"), "steps"),
+				    "p50_ns"),
+			    "ns");
 		pr_html_tdf(&body, thr, 3);
 		pr_html_td(&body, unit);
 		pr_html_tdf(&body, (double)json_array_size(json_object_get(r, "recommendations")),

@@ -462,7 +462,8 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 				pr_strbuf_addf(sb, "<tr><td class=\"name\">%lld more site(s)</td>",
 					       pr_mll(pk, "sites_more"));
 				pr_html_tdn(sb, pr_mnum(pk, "other_bytes"), "bytes");
-				pr_html_tdf(sb, top > 0 ? pr_mnum(pk, "other_bytes") / top * 100 : NAN,
+				pr_html_tdf(sb,
+					    top > 0 ? pr_mnum(pk, "other_bytes") / top * 100 : NAN,
 					    1);
 				pr_html_tdf(sb, pr_mnum(pk, "other_blocks"), 0);
 				pr_strbuf_addstr(sb, "</tr>\n");

@@ -78,8 +78,8 @@ void pr_html_table_end(struct pr_strbuf *sb, size_t shown, size_t total, const c
 {
 	pr_strbuf_addstr(sb, "</tbody></table></div>\n");
 	if (total > shown) {
-		pr_strbuf_addf(sb, "<p class=\"capped\">Showing %zu of %zu rows (capped at %d; ", shown,
-			       total, PR_HTML_ROWS);
+		pr_strbuf_addf(sb, "<p class=\"capped\">Showing %zu of %zu rows (capped at %d; ",
+			       shown, total, PR_HTML_ROWS);
 		pr_html_esc(sb, all_in);
 		pr_strbuf_addstr(sb, " has all of them).</p>\n");
 	}
@@ -212,7 +212,8 @@ int pr_html_panel(struct pr_strbuf *sb, const struct pr_panelset *ps, size_t i,
 	} else {
 		data = pr_output_data(&out, &len);
 		snprintf(prefix, sizeof(prefix), "%sp%zu-", svgprefix, i);
-		pr_strbuf_addf(sb, "<figure id=\"%s%s\" aria-label=\"", idprefix, pr_panelset_name(ps, i));
+		pr_strbuf_addf(sb, "<figure id=\"%s%s\" aria-label=\"", idprefix,
+			       pr_panelset_name(ps, i));
 		pr_html_esc(sb, pr_panelset_title(ps, i));
 		pr_strbuf_addstr(sb, "\">");
 		pr_html_inline_svg(sb, data, len, prefix);

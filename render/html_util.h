@@ -38,7 +38,8 @@ void pr_html_inline_svg(struct pr_strbuf *sb, const char *svg, size_t len, const
 void pr_html_table_begin(struct pr_strbuf *sb, const char *const *heads);
 /* Closes the table; when rows were capped, says so and where all of them are. */
 void pr_html_table_end(struct pr_strbuf *sb, size_t shown, size_t total, const char *all_in);
-/* Names longer than this many bytes are cut in the middle in their cell (full name on hover and copy). */
+/* Names longer than this many bytes are cut in the middle in their cell (full name on hover
+ * and copy). */
 #define PR_HTML_NAME_SHOWN 72
 /*
  * A text cell (escaped) showing text's display name (render/names.h: a

@@ -1157,8 +1157,8 @@ static void perf_model(const json_t *run, FILE *out)
 	else
 		emit(out, "  device %s: not in the table of peaks",
 		     *pr_mstr(dev, "name") ? pr_mstr(dev, "name") : "unknown");
-	fprintf(out, "  %-14s %6s %10s %6s %9s %7s\n", "category", "ops", "time", "share", "TFLOP/s",
-		"TB/s");
+	fprintf(out, "  %-14s %6s %10s %6s %9s %7s\n", "category", "ops", "time", "share",
+		"TFLOP/s", "TB/s");
 	json_array_foreach(json_object_get(pm, "categories"), i, v)
 	{
 		emit(out, "  %-14s %6lld %10s %5.1f%% %9s %7s", pr_mstr(v, "category"),

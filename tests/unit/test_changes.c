@@ -108,7 +108,8 @@ static void test_split_statistic(void **state)
 	size_t i, n, at = 0;
 	(void)state;
 	for (i = 0; i < 240; i++) /* integers 0..7 (ties), +20 from 150 on */
-		v[i] = (double)((r = r * 6364136223846793005ULL + 1442695040888963407ULL) >> 60 & 7) +
+		v[i] = (double)((r = r * 6364136223846793005ULL + 1442695040888963407ULL) >> 60 &
+				7) +
 		       (i >= 150 ? 20 : 0);
 	for (i = o.min_size; i + o.min_size <= 240; i++) {
 		double q = q_direct(v, 240, i);

@@ -1,4 +1,5 @@
-/* test_output.c - base/output: links followed to their file, temporary files known to the signal handler. */
+/* test_output.c - base/output: links followed to their file, temporary files known to the
+ * signal handler. */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
