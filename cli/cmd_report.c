@@ -47,20 +47,7 @@ static const struct pr_option opts[] = {
 		    "points per series timeline in the model (default "
 		    PR_STR(PR_MODEL_TIMELINE_POINTS) ", 0 = none)",
 		    0, O, timeline_points, 10000000),
-	PR_OPT_STRING("format", 0, "NAME", "force the input format", 0, O, format),
-	PR_OPT_STRING("phases", 0, "FILE",
-		      "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one "
-		      "run",
-		      0, O, phases),
-	PR_OPT_STRING("comm-kernels", 0, "REGEX",
-		      "kernels whose name matches this extended regular expression are "
-		      "communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)",
-		      0, O, comm_kernels),
-	PR_OPT_STRING("window", 0, "SPEC",
-		      "the trace view's window: a step name, #N (the N-th step) or START:END since "
-		      "the run's start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are ms); "
-		      "default: the slowest and the median step",
-		      0, O, window),
+	PR_CLI_ANALYSIS_OPTS(O),
 	PR_OPT_STRING("trace", 0, "FILE",
 		      "also write the run's spans as a Chrome trace (Perfetto, chrome://tracing); "
 		      "a store of several runs needs --run",

@@ -22,20 +22,7 @@ static const struct pr_option opts[] = {
 		      "also write the analysis model (JSON; '-' = stdout, replacing the text)",
 		      0, O, json),
 	PR_OPT_UINT("run", 0, "ID", "only this run of the store", 0, O, run, INT32_MAX),
-	PR_OPT_STRING("format", 0, "NAME", "force the input format", 0, O, format),
-	PR_OPT_STRING("phases", 0, "FILE",
-		      "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one "
-		      "run",
-		      0, O, phases),
-	PR_OPT_STRING("comm-kernels", 0, "REGEX",
-		      "kernels whose name matches this extended regular expression are "
-		      "communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)",
-		      0, O, comm_kernels),
-	PR_OPT_STRING("window", 0, "SPEC",
-		      "the trace view's window: a step name, #N (the N-th step) or START:END since "
-		      "the run's start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are ms); "
-		      "default: the slowest and the median step",
-		      0, O, window),
+	PR_CLI_ANALYSIS_OPTS(O),
 	PR_OPT_STRING("jobs", 'j', "N",
 		      "the files of the INPUTs ingested by N processes (default: the CPUs, from 4)",
 		      0, O, jobs),
