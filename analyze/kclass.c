@@ -100,6 +100,11 @@ int pr_kclass_is_collective(const char *name)
 					    "alltoall",	     "all_to_all" };
 	size_t i;
 	int lib;
+	const char *py = strstr(name, ".py(");
+	/* a Python frame, "FILE.py(LINE): FUNC", by its function alone: distributed_c10d.py's
+	 * is_initialized or default_pg are not collectives, its all_reduce is */
+	if (py && (py = strstr(py, "): ")))
+		name = py + 3;
 	if (pr_kclass_of(NULL, name, &lib) == PR_KC_COMM)
 		return 1;
 	for (i = 0; i < PR_ARRAY_SIZE(pats); i++)

@@ -110,6 +110,13 @@ static void test_collective_names(void **state)
 	(void)state;
 	assert_true(pr_kclass_is_collective("nccl:all_reduce"));
 	assert_true(pr_kclass_is_collective("c10d::allreduce_"));
+	/* Python frames by their function: TraceLens's H100 trace has distributed_c10d.py's
+	 * is_initialized, default_pg and WORLD, none a collective */
+	assert_false(pr_kclass_is_collective(
+		"torch/distributed/distributed_c10d.py(1273): is_initialized"));
+	assert_false(pr_kclass_is_collective("torch/distributed/distributed_c10d.py(725): WORLD"));
+	assert_true(pr_kclass_is_collective(
+		"torch/distributed/distributed_c10d.py(2050): all_reduce"));
 	assert_true(pr_kclass_is_collective("record_param_comms all_to_all"));
 	assert_true(pr_kclass_is_collective("rcclKernel_x"));
 	assert_true(pr_kclass_is_collective("void dpsk::ep::intranode::dispatch<8>(int*)"));
