@@ -212,10 +212,11 @@ int pr_actx_metric(struct pr_actx *ctx, const char *name, double *value)
 	sqlite3_stmt *st;
 	int found = 0;
 	struct pr_error ignore = PR_ERROR_INIT;
-	if (pr_actx_prep(ctx,
-			 "SELECT value FROM metric WHERE run_id = ?1 AND name = ?2 AND origin = 'reported' "
-			 "AND value IS NOT NULL ORDER BY id LIMIT 1",
-			 &st, &ignore))
+	if (pr_actx_prep(
+		    ctx,
+		    "SELECT value FROM metric WHERE run_id = ?1 AND name = ?2 AND origin = 'reported' "
+		    "AND value IS NOT NULL ORDER BY id LIMIT 1",
+		    &st, &ignore))
 		return 0;
 	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW) {

@@ -39,9 +39,9 @@ struct pr_aseries {
 	int64_t id, count, ts_min, ts_max;
 	char *name, *device, *unit, *orig_unit;
 	double min, max;
-	int memory;   /* a memory-like quantity (bytes held), see actx.c */
+	int memory; /* a memory-like quantity (bytes held), see actx.c */
 	int loaded;
-	size_t n;     /* samples, ordered by ts then arrival: pr_aseries_t/_v (i < n) */
+	size_t n;	       /* samples, ordered by ts then arrival: pr_aseries_t/_v (i < n) */
 	struct pr_parray *smp; /* struct pr_sample records (base/parray.h), when loaded */
 };
 
@@ -53,7 +53,7 @@ struct pr_sample {
 struct pr_aspan {
 	int64_t id, ts, dur;
 	char *name, *kind;
-	int depth;      /* nesting among the spans of this list */
+	int depth;	   /* nesting among the spans of this list */
 	size_t occurrence; /* 1-based count of this name so far */
 	size_t name_index; /* 0-based index of the name among the list's names, first-seen order */
 };
@@ -64,8 +64,8 @@ struct pr_actx {
 	int64_t run, ts_min, ts_max, dur, origin;
 	int has_extent, has_origin, synthetic;
 	char *format, *collector, *label;
-	json_t *meta;   /* run.meta parsed ({} when unreadable) */
-	json_t *out;    /* the run's model object being built */
+	json_t *meta; /* run.meta parsed ({} when unreadable) */
+	json_t *out;  /* the run's model object being built */
 	struct pr_aseries *series;
 	size_t nseries;
 	struct pr_pcache *pcache; /* the loaded series' memory and blocks (base/parray.h) */
@@ -106,12 +106,12 @@ struct pr_actx {
  */
 enum pr_stage {
 	PR_STAGE_CONTEXT = 0, /* series to collectives: later ones read their sections */
-	PR_STAGE_SPANS,       /* timeline, flame, trace: read nothing of the GPU analyses */
-	PR_STAGE_GPU,         /* gpu_breakdown and step_breakdown */
+	PR_STAGE_SPANS,	      /* timeline, flame, trace: read nothing of the GPU analyses */
+	PR_STAGE_GPU,	      /* gpu_breakdown and step_breakdown */
 	PR_STAGE_GPU_PATH,    /* critical_path */
 	PR_STAGE_GPU_MODEL,   /* perf_model: reads the shared GPU pass's rows, which gpu frees */
 	PR_STAGE_GPU_LATE,    /* gpu_link (gpu), cupti_range */
-	PR_STAGE_LAST,        /* leaks, crosscheck, recommendations */
+	PR_STAGE_LAST,	      /* leaks, crosscheck, recommendations */
 };
 
 /* One analyzer: adds its section to ctx->out. */

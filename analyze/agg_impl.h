@@ -34,7 +34,16 @@
 #include "base/strmap.h"
 
 /* A stat's category; agg.json names them (agg_json.c). */
-enum { CAT_RUN, CAT_STAGE, CAT_COLLECTIVE, CAT_SPAN, CAT_PEAK, CAT_METRIC, CAT_GPU, CAT_N };
+enum {
+	CAT_RUN,
+	CAT_STAGE,
+	CAT_COLLECTIVE,
+	CAT_SPAN,
+	CAT_PEAK,
+	CAT_METRIC,
+	CAT_GPU,
+	CAT_N
+};
 
 struct agg_stat {
 	int cat;
@@ -64,11 +73,11 @@ struct agg_stat {
  */
 struct agg_row {
 	long rank;
-	uint64_t off;	/* the record in the scratch file */
-	uint32_t slen;	/* its parts' lengths: source, content hash, row JSON */
+	uint64_t off;  /* the record in the scratch file */
+	uint32_t slen; /* its parts' lengths: source, content hash, row JSON */
 	uint32_t hlen;
 	uint32_t jlen;
-	uint32_t inferred; /* 1: "rank_source" is "inferred" */
+	uint32_t inferred;		  /* 1: "rank_source" is "inferred" */
 	double duration_ns, step_mean_ns; /* the row's duration_ns and steps.mean_ns */
 	double gpu_idle, gpu_host_wait;	  /* its GPU idle share and the host-wait share of that */
 };
@@ -88,7 +97,12 @@ struct agg_spill {
  * path (field 3, from "critical_path"): the value of every row that has it
  * as a number, by row index.
  */
-enum { AGG_F_STAGE, AGG_F_COLLECTIVE, AGG_F_PERF, AGG_F_CRITPATH };
+enum {
+	AGG_F_STAGE,
+	AGG_F_COLLECTIVE,
+	AGG_F_PERF,
+	AGG_F_CRITPATH
+};
 /* The critical path's classes the straggler check judges (host-side: a rank's own time). */
 #define PR_AGG_CP_NCLASSES 3
 extern const char *const pr_agg_cp_classes[PR_AGG_CP_NCLASSES];
@@ -110,13 +124,13 @@ struct agg_col {
  */
 struct agg_arrival {
 	char *kind, *name;
-	size_t n;     /* steps */
+	size_t n;      /* steps */
 	double *least; /* ns; NAN: no rank yet */
-	long *rank;   /* -1: no rank yet */
+	long *rank;    /* -1: no rank yet */
 };
-#define ARRIVAL_CAP 64         /* collectives tracked */
-#define ARRIVAL_STEPS 1000000  /* steps tracked per collective */
-#define ARRIVAL_P 0.01         /* binomial p-value (Bonferroni over ranks) to name a rank */
+#define ARRIVAL_CAP 64	      /* collectives tracked */
+#define ARRIVAL_STEPS 1000000 /* steps tracked per collective */
+#define ARRIVAL_P 0.01	      /* binomial p-value (Bonferroni over ranks) to name a rank */
 
 struct pr_agg {
 	struct agg_arrival *arr;
@@ -129,10 +143,10 @@ struct pr_agg {
 	struct agg_spill *spill; /* NULL until the first row */
 	struct agg_col *cols;
 	size_t ncols;
-	struct pr_strmap colidx;  /* "field\x1fname" -> index in cols */
-	struct pr_imap by_rank;	  /* rank -> the first row with it */
-	int64_t min_rank_row;	  /* the first row with rank INT64_MIN + 1; 0: none */
-	struct pr_imap by_hash;	  /* content hash (64 bits, probed on) -> the last row with it */
+	struct pr_strmap colidx; /* "field\x1fname" -> index in cols */
+	struct pr_imap by_rank;	 /* rank -> the first row with it */
+	int64_t min_rank_row;	 /* the first row with rank INT64_MIN + 1; 0: none */
+	struct pr_imap by_hash;	 /* content hash (64 bits, probed on) -> the last row with it */
 	pr_agg_run_fn on_run;
 	void *on_run_ctx;
 	json_t *warnings; /* array of strings */

@@ -36,7 +36,7 @@ int pr_agg_gpu_meaningless(const json_t *run)
 {
 	const json_t *d;
 	size_t i;
-	json_array_foreach(json_object_get(run, "diagnostics"), i, d) {
+	json_array_foreach (json_object_get(run, "diagnostics"), i, d) {
 		const char *code = json_string_value(json_object_get(d, "code"));
 		if (code && !strcmp(code, "inferix_gpu_data_zero"))
 			return 1;
@@ -57,7 +57,7 @@ json_t *pr_agg_inferix_part(const json_t *run, const json_t *meta)
 	double dur = NAN;
 	size_t i;
 	int gpu_zero = pr_agg_gpu_meaningless(run);
-	json_array_foreach(rep, i, m) {
+	json_array_foreach (rep, i, m) {
 		const char *name = json_string_value(json_object_get(m, "name"));
 		struct pr_strbuf key = PR_STRBUF_INIT;
 		double v;
@@ -95,7 +95,7 @@ static void inf_fold(struct inf_part *p, const json_t *obj)
 {
 	const char *key;
 	json_t *v;
-	json_object_foreach((json_t *)obj, key, v) {
+	json_object_foreach ((json_t *)obj, key, v) {
 		struct inf_key *k = NULL;
 		size_t i;
 		double d;
@@ -173,7 +173,8 @@ json_t *pr_agg_to_inferix(const struct pr_agg *a)
 			break;
 		inf_fold(&gpu, json_object_get(inf, "gpu"));
 		inf_fold(&cpu, json_object_get(inf, "cpu"));
-		d = json_is_number(dur) ? json_number_value(dur) : pr_mnum(row, "duration_ns") / 1e9;
+		d = json_is_number(dur) ? json_number_value(dur)
+					: pr_mnum(row, "duration_ns") / 1e9;
 		o = json_object();
 		json_object_set_new(o, "report_index", json_integer((json_int_t)i));
 		json_object_set_new(o, "session_id",

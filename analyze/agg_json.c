@@ -19,8 +19,8 @@
 #include "base/jsonx.h"
 #include "base/xalloc.h"
 
-static const char *const cat_names[CAT_N] = { "run", "stage", "collective", "span", "peak",
-					      "metric", "gpu" };
+static const char *const cat_names[CAT_N] = { "run",  "stage",	"collective", "span",
+					      "peak", "metric", "gpu" };
 
 /* Exact doubles are written as C99 hex floats ("0x1.8p+3"). */
 static json_t *hexd(double v)
@@ -70,7 +70,7 @@ static int xsum_read(struct pr_xsum *s, const json_t *arr)
 	const json_t *v;
 	if (!json_is_array(arr))
 		return -1;
-	json_array_foreach(arr, i, v) {
+	json_array_foreach (arr, i, v) {
 		double d;
 		if (unhex(v, &d))
 			return -1;
@@ -115,10 +115,11 @@ static int sketch_read(struct pr_sketch *sk, const json_t *o)
 		const json_t *arr = json_object_get(o, parts[p]);
 		if (!json_is_array(arr))
 			return -1;
-		json_array_foreach(arr, i, v) {
+		json_array_foreach (arr, i, v) {
 			const json_t *ji = json_array_get(v, 0), *jc = json_array_get(v, 1);
 			int r;
-			if (!json_is_integer(ji) || !json_is_integer(jc) || json_integer_value(jc) < 0)
+			if (!json_is_integer(ji) || !json_is_integer(jc) ||
+			    json_integer_value(jc) < 0)
 				return -1;
 			r = p == 0 ? pr_sketch_add_bin(sk, (int32_t)json_integer_value(ji),
 						       (uint64_t)json_integer_value(jc))
@@ -153,7 +154,7 @@ static int vals_read(struct agg_stat *s, const json_t *arr)
 	if (!json_is_array(arr) || json_array_size(arr) > PR_AGG_EXACT_MAX)
 		return -1;
 	s->vals = pr_xreallocarray(NULL, json_array_size(arr) + 1, sizeof(s->vals[0]));
-	json_array_foreach(arr, i, v)
+	json_array_foreach (arr, i, v)
 		if (unhex(v, &s->vals[i]))
 			return -1;
 	s->nvals = json_array_size(arr);
@@ -228,7 +229,7 @@ static int stat_read(struct pr_agg *a, const json_t *j, struct pr_error *err, si
 			     ? (long)json_integer_value(json_object_get(j, "argmax"))
 			     : -1;
 	s = pr_agg_stat_get(a, cat, json_string_value(json_object_get(j, "kind")), name,
-		     json_string_value(json_object_get(j, "unit")));
+			    json_string_value(json_object_get(j, "unit")));
 	pr_agg_stat_merge(s, &tmp);
 	free(tmp.calls.p);
 	free(tmp.sum.p);
@@ -251,7 +252,8 @@ static int arrival_read(struct pr_agg *a, const json_t *j)
 {
 	const char *kind = json_string_value(json_object_get(j, "kind")),
 		   *name = json_string_value(json_object_get(j, "name"));
-	const json_t *state = json_object_get(j, "state"), *least = json_object_get(state, "least_ns"),
+	const json_t *state = json_object_get(j, "state"),
+		     *least = json_object_get(state, "least_ns"),
 		     *rank = json_object_get(state, "rank");
 	struct agg_arrival *ar;
 	size_t n = json_array_size(least), k;
@@ -269,7 +271,7 @@ static int arrival_read(struct pr_agg *a, const json_t *j)
 		return 0;
 	for (k = 0; k < n; k++)
 		pr_agg_arrival_note(ar, k, json_number_value(json_array_get(least, k)),
-			     (long)json_integer_value(json_array_get(rank, k)));
+				    (long)json_integer_value(json_array_get(rank, k)));
 	return 0;
 }
 
@@ -296,7 +298,7 @@ static int part_stats(struct pr_agg *tmp, const json_t *doc, struct pr_error *er
 {
 	const json_t *v;
 	size_t i;
-	json_array_foreach(json_object_get(doc, "stats"), i, v)
+	json_array_foreach (json_object_get(doc, "stats"), i, v)
 		if (stat_read(tmp, v, err, i))
 			return -1;
 	return 0;
@@ -316,17 +318,16 @@ static int part_row(struct pr_agg *tmp, json_t *v, size_t i, struct pr_error *er
 }
 
 /* The rest of the document into tmp, and tmp into a. */
-static int part_end(struct pr_agg *a, struct pr_agg *tmp, const json_t *doc,
-		    struct pr_error *err)
+static int part_end(struct pr_agg *a, struct pr_agg *tmp, const json_t *doc, struct pr_error *err)
 {
 	const json_t *v;
 	size_t i;
-	json_array_foreach(json_object_get(doc, "collective_arrivals"), i, v) {
+	json_array_foreach (json_object_get(doc, "collective_arrivals"), i, v) {
 		if (arrival_read(tmp, v))
 			return pr_error_set(err, PR_E_PARSE,
 					    "aggregate: bad entry collective_arrivals[%zu]", i);
 	}
-	json_array_foreach(json_object_get(doc, "warnings"), i, v)
+	json_array_foreach (json_object_get(doc, "warnings"), i, v)
 		if (json_is_string(v))
 			pr_agg_warnf(tmp, "%s", json_string_value(v));
 	if (json_is_integer(json_object_get(doc, "world_size")))
@@ -349,7 +350,7 @@ int pr_agg_merge_json(struct pr_agg *a, const json_t *doc, struct pr_error *err)
 	tmp = pr_agg_new();
 	if (part_stats(tmp, doc, err))
 		goto out;
-	json_array_foreach(json_object_get(doc, "ranks"), i, v)
+	json_array_foreach (json_object_get(doc, "ranks"), i, v)
 		if (part_row(tmp, v, i, err))
 			goto out;
 	rc = part_end(a, tmp, doc, err);
@@ -519,8 +520,8 @@ static int jr_ranks(struct jrd *r, const struct jr_head *h, struct pr_agg *tmp,
 /* Pass 1: the top-level object, every value checked, "ranks" only skipped over. */
 static int jr_head(struct jrd *r, struct jr_head *h, struct pr_error *err)
 {
-	static const char *const keep[] = { "schema",	"version",  "stats",
-					    "collective_arrivals", "warnings", "world_size" };
+	static const char *const keep[] = { "schema",	"version",   "stats", "collective_arrivals",
+					    "warnings", "world_size" };
 	jr_ws(r);
 	if (r->c != '{')
 		return jr_err(r, "'{'", err);
@@ -737,8 +738,8 @@ json_t *pr_agg_head_json(const struct pr_agg *a)
 	json_object_set_new(doc, "version", json_integer(PR_AGG_VERSION));
 	json_object_set_new(doc, "rank_count", json_integer((json_int_t)distinct));
 	json_object_set_new(doc, "inputs", json_integer((json_int_t)a->nrows));
-	json_object_set_new(doc, "world_size", a->world_size > 0 ? json_integer(a->world_size)
-								 : json_null());
+	json_object_set_new(doc, "world_size",
+			    a->world_size > 0 ? json_integer(a->world_size) : json_null());
 	json_object_set_new(doc, "ranks_inferred", json_boolean(a->inferred));
 	json_object_set_new(doc, "warnings", json_deep_copy(a->warnings));
 	pr_agg_stragglers(a, rv, a->nrows, distinct, strag);
@@ -820,7 +821,8 @@ int pr_agg_write(const struct pr_agg *a, const json_t *head, struct pr_output *o
 	struct agg_row **rv;
 	if (n < 3 || strcmp(text + n - 2, "\n}")) {
 		free(text);
-		return pr_error_set(err, PR_E_FORMAT, "agg.json: its head is not a non-empty object");
+		return pr_error_set(err, PR_E_FORMAT,
+				    "agg.json: its head is not a non-empty object");
 	}
 	pr_output_write(out, text, n - 2);
 	free(text);

@@ -30,7 +30,7 @@ static const char *short_name(const char *name, char *buf, size_t n)
 struct check {
 	const char *what; /* "stage", "collective", "step time" */
 	const char *name;
-	int low; /* 1: the straggler has the LOWEST value (waits least) */
+	int low;	   /* 1: the straggler has the LOWEST value (waits least) */
 	double min_excess; /* |x - median| must reach this (in x's unit; 0: no floor) */
 	/* GPU idle: a rank is named only when its aux value (the host-wait share
 	 * of its idle time) is at least aux_min; NULL: no such condition. */
@@ -89,7 +89,9 @@ static void run_check(const struct pr_agg *a, struct agg_row **rows, const struc
 		json_object_set_new(o, "rank", json_integer(ranks[i]));
 		json_object_set_new(o, "value", pr_jnum(vals[i]));
 		json_object_set_new(o, "ratio", pr_jnum(ratio));
-		json_object_set_new(o, "z", isfinite(z) ? json_real(z) : json_string(z > 0 ? "inf" : "-inf"));
+		json_object_set_new(o, "z",
+				    isfinite(z) ? json_real(z)
+						: json_string(z > 0 ? "inf" : "-inf"));
 		json_array_append_new(outl, o);
 		if (c->aux)
 			snprintf(line, sizeof(line),
@@ -116,7 +118,9 @@ static void run_check(const struct pr_agg *a, struct agg_row **rows, const struc
 		json_object_set_new(why, "value", pr_jnum(vals[i]));
 		json_object_set_new(why, "median", pr_jnum(med));
 		json_object_set_new(why, "mad", pr_jnum(mad));
-		json_object_set_new(why, "z", isfinite(z) ? json_real(z) : json_string(z > 0 ? "inf" : "-inf"));
+		json_object_set_new(why, "z",
+				    isfinite(z) ? json_real(z)
+						: json_string(z > 0 ? "inf" : "-inf"));
 		json_object_set_new(why, "ratio", pr_jnum(ratio));
 		if (c->aux)
 			json_object_set_new(why, "host_wait_share", pr_jnum(c->aux[i]));
@@ -301,9 +305,13 @@ void pr_agg_stragglers(const struct pr_agg *a, struct agg_row **rows, size_t n, 
 		size_t nk;
 		const struct agg_col **cols = field_cols(a, (int)f, &nk);
 		for (k = 0; k < nk; k++) {
-			struct check c = { what[f], cols[k]->name, f == AGG_F_COLLECTIVE,
+			struct check c = { what[f],
+					   cols[k]->name,
+					   f == AGG_F_COLLECTIVE,
 					   f == AGG_F_CRITPATH ? PR_AGG_CP_POINTS : floor_ns,
-					   NULL, 0, f == AGG_F_CRITPATH };
+					   NULL,
+					   0,
+					   f == AGG_F_CRITPATH };
 			for (i = 0; i < a->nrows; i++)
 				byrow[i] = NAN;
 			for (i = 0; i < cols[k]->n; i++)
@@ -334,8 +342,8 @@ void pr_agg_stragglers(const struct pr_agg *a, struct agg_row **rows, size_t n, 
 	{
 		/* a rank whose GPU idles while the others' compute, waiting on its own host */
 		double *hw = pr_xmalloc((n + 1) * sizeof(hw[0]));
-		struct check c = { "gpu idle", "GPU idle share", 0, PR_AGG_GPU_IDLE_POINTS, NULL,
-				   PR_AGG_GPU_HOST_WAIT, 0 };
+		struct check c = { "gpu idle", "GPU idle share",     0, PR_AGG_GPU_IDLE_POINTS,
+				   NULL,       PR_AGG_GPU_HOST_WAIT, 0 };
 		for (i = m = 0; i < n; i++) {
 			double v = rows[i]->gpu_idle, h = rows[i]->gpu_host_wait;
 			if (isfinite(v)) {
@@ -357,7 +365,7 @@ void pr_agg_stragglers(const struct pr_agg *a, struct agg_row **rows, size_t n, 
 		if (i > 0 && rows[i - 1]->rank == rows[i]->rank)
 			continue;
 		ev = json_array();
-		json_array_foreach(reasons, j, r) {
+		json_array_foreach (reasons, j, r) {
 			if (json_integer_value(json_object_get(r, "rank")) != rows[i]->rank)
 				continue;
 			pr_strbuf_addstr(&sb, json_array_size(ev) ? "; " : "");

@@ -236,7 +236,8 @@ static struct agg_spill *spill_get(struct pr_agg *a, struct pr_error *err)
 	pr_strbuf_addf(&path, "%s/profreport-agg-rows-XXXXXX", dir && *dir ? dir : "/tmp");
 	fd = mkstemp(path.buf);
 	if (fd < 0) {
-		pr_error_set(err, PR_E_IO, "cannot create a scratch file for the rank rows in '%s': %s",
+		pr_error_set(err, PR_E_IO,
+			     "cannot create a scratch file for the rank rows in '%s': %s",
 			     dir && *dir ? dir : "/tmp", strerror(errno));
 		pr_strbuf_release(&path);
 		return NULL;
@@ -318,7 +319,8 @@ json_t *pr_agg_row_json(const struct pr_agg *a, const struct agg_row *r)
 		return NULL;
 	j = json_loadb(a->spill->buf, r->jlen, JSON_ALLOW_NUL, NULL);
 	if (!j)
-		spill_fail(a->spill, EILSEQ); /* not what was written: cannot happen but by corruption */
+		spill_fail(a->spill,
+			   EILSEQ); /* not what was written: cannot happen but by corruption */
 	return j;
 }
 
@@ -431,8 +433,7 @@ static int dump_to_strbuf(const char *buf, size_t n, void *sb)
 	return 0;
 }
 
-int pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j,
-		   struct pr_error *err)
+int pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j, struct pr_error *err)
 {
 	/* AGG_F_STAGE, AGG_F_COLLECTIVE, AGG_F_PERF */
 	static const char *const fields[] = { "stages", "collectives", "perf" };
@@ -470,7 +471,7 @@ int pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j,
 		r->gpu_idle = pr_agg_gpu_share(g, "idle_ns", "span_ns");
 	r->gpu_host_wait = pr_agg_gpu_share(g, "idle_host_wait_ns", "idle_ns");
 	for (f = 0; f < 3; f++)
-		json_object_foreach(json_object_get(j, fields[f]), key, v) {
+		json_object_foreach (json_object_get(j, fields[f]), key, v) {
 			struct agg_col *c = pr_agg_col_get(a, (int)f, key);
 			if (json_is_number(v))
 				col_add(c, (uint32_t)a->nrows, json_number_value(v));
@@ -638,7 +639,8 @@ bad:
 int pr_agg_check_ranks(const struct pr_agg *a, struct pr_error *err)
 {
 	if (a->user_ranks && a->next_user_rank != a->nuser_ranks)
-		return pr_error_set(err, PR_E_USAGE, "--ranks names %zu ranks but %zu inputs were read",
+		return pr_error_set(err, PR_E_USAGE,
+				    "--ranks names %zu ranks but %zu inputs were read",
 				    a->nuser_ranks, a->next_user_rank);
 	return 0;
 }
@@ -768,10 +770,11 @@ static int same_job(struct pr_agg *a, const json_t *run, const char *src, struct
 		return 0;
 	w = (long)json_integer_value(ws);
 	if (a->world_size > 0 && w != a->world_size)
-		return pr_error_set(err, PR_E_FORMAT,
-				    "'%s': world size %ld, but '%s' has %ld: inputs of different jobs "
-				    "(aggregate each job alone)",
-				    src, w, a->world_size_src ? a->world_size_src : "", a->world_size);
+		return pr_error_set(
+			err, PR_E_FORMAT,
+			"'%s': world size %ld, but '%s' has %ld: inputs of different jobs "
+			"(aggregate each job alone)",
+			src, w, a->world_size_src ? a->world_size_src : "", a->world_size);
 	if (a->world_size <= 0) {
 		a->world_size = w;
 		free(a->world_size_src);
@@ -835,7 +838,7 @@ static void linked_part(struct pr_agg *a, json_t *g, const json_t *l, long rank)
  */
 static json_t *gpu_part(struct pr_agg *a, const json_t *run, long rank)
 {
-	static const char *const rk[] = { "span_ns",   "busy_ns", "compute_ns",
+	static const char *const rk[] = { "span_ns",	      "busy_ns",   "compute_ns",
 					  "communication_ns", "memory_ns", "idle_ns" };
 	static const char *const ik[][2] = { { "host_wait_ns", "idle_host_wait_ns" },
 					     { "kernel_wait_ns", "idle_kernel_wait_ns" },
@@ -864,7 +867,8 @@ static json_t *gpu_part(struct pr_agg *a, const json_t *run, long rank)
 		json_object_set_new(g, rk[i], pr_jnum(pr_mnum(r, rk[i])));
 	for (i = 0; i < sizeof(ik) / sizeof(ik[0]); i++)
 		json_object_set_new(g, ik[i][1], pr_jnum(pr_mnum(idle, ik[i][0])));
-	json_object_set_new(g, "overlap_communication_ns", pr_jnum(pr_mnum(ov, "communication_ns")));
+	json_object_set_new(g, "overlap_communication_ns",
+			    pr_jnum(pr_mnum(ov, "communication_ns")));
 	json_object_set_new(g, "overlapped_ns", pr_jnum(pr_mnum(ov, "overlapped_ns")));
 	for (i = 0; i < sizeof(sh) / sizeof(sh[0]); i++) {
 		double v = pr_agg_gpu_share(g, sh[i][2], sh[i][3]);
@@ -872,7 +876,8 @@ static json_t *gpu_part(struct pr_agg *a, const json_t *run, long rank)
 		if (sh[i][1])
 			fold(a, CAT_GPU, "", sh[i][1], "share", v, 1, rank);
 	}
-	json_object_set_new(g, "launch_linked_share", pr_jnum(pr_mnum(idle, "launch_linked_share")));
+	json_object_set_new(g, "launch_linked_share",
+			    pr_jnum(pr_mnum(idle, "launch_linked_share")));
 	linked_part(a, g, json_object_get(json_object_get(gb, "scopes"), "linked"), rank);
 	return g;
 }
@@ -892,7 +897,7 @@ static json_t *perf_part(struct pr_agg *a, const json_t *run, long rank)
 	if (!json_array_size(cats))
 		return NULL;
 	p = json_object();
-	json_array_foreach(cats, i, c) {
+	json_array_foreach (cats, i, c) {
 		double v = pr_mnum(c, "device_ns");
 		if (!*pr_mstr(c, "category") || isnan(v))
 			continue;
@@ -929,7 +934,7 @@ static json_t *critpath_part(struct pr_agg *a, const json_t *run, long rank)
 	c = json_object();
 	json_object_set_new(p, "length_ns", pr_jnum(len));
 	json_object_set_new(p, "steps_analysed", pr_jnum(pr_mnum(cp, "steps_analysed")));
-	json_object_foreach((json_t *)comp, key, v) {
+	json_object_foreach ((json_t *)comp, key, v) {
 		if (!json_is_number(v))
 			continue;
 		json_object_set_new(c, key, pr_jnum(json_number_value(v)));
@@ -956,8 +961,8 @@ static int run_rank(struct pr_agg *a, const json_t *run, const char *src, long *
 	if (a->user_ranks) {
 		if (a->next_user_rank == a->nuser_ranks)
 			return pr_error_set(err, PR_E_USAGE,
-					    "'%s': more inputs than the %zu ranks --ranks names", src,
-					    a->nuser_ranks);
+					    "'%s': more inputs than the %zu ranks --ranks names",
+					    src, a->nuser_ranks);
 		rank = a->user_ranks[a->next_user_rank++];
 		rsrc = "--ranks";
 	} else if (a->has_rank_re) {
@@ -980,16 +985,18 @@ static int run_rank(struct pr_agg *a, const json_t *run, const char *src, long *
 			rank++;
 		rsrc = "inferred";
 		a->inferred = 1;
-		pr_agg_warnf(a, "ranks inferred: no rank in the trace or its path; ranks follow the "
-				"sorted input order, which need not be the job's (state them with "
-				"--ranks or --rank-from; stragglers are named with their file)");
+		pr_agg_warnf(a,
+			     "ranks inferred: no rank in the trace or its path; ranks follow the "
+			     "sorted input order, which need not be the job's (state them with "
+			     "--ranks or --rank-from; stragglers are named with their file)");
 	}
 	if (rank_used(a, rank))
-		return pr_error_set(err, PR_E_FORMAT,
-				    "'%s': rank %ld is already taken by '%s' (rank from %s): inputs "
-				    "of different jobs? aggregate each job alone, or state ranks with "
-				    "--ranks or --rank-from",
-				    src, rank, row_source(a, rank), rsrc);
+		return pr_error_set(
+			err, PR_E_FORMAT,
+			"'%s': rank %ld is already taken by '%s' (rank from %s): inputs "
+			"of different jobs? aggregate each job alone, or state ranks with "
+			"--ranks or --rank-from",
+			src, rank, row_source(a, rank), rsrc);
 	*rankp = rank;
 	*rsrcp = rsrc;
 	return 0;
@@ -1013,12 +1020,12 @@ static void fold_throughput(struct pr_agg *a, const json_t *run, json_t *row, lo
 		json_object_set_new(rsteps, "max_ns", pr_jnum(pr_mnum(steps, "max_ns")));
 		json_object_set_new(row, "steps", rsteps);
 		fold(a, CAT_RUN, "", "steps.count", "count", pr_mnum(steps, "count"), 1, rank);
-		fold(a, CAT_RUN, "", "steps.mean", "ns", pr_mnum(steps, "mean_ns"), pr_mnum(steps, "count"),
-		     rank);
-		fold(a, CAT_RUN, "", "steps.p50", "ns", pr_mnum(steps, "p50_ns"), pr_mnum(steps, "count"),
-		     rank);
-		fold(a, CAT_RUN, "", "steps.max", "ns", pr_mnum(steps, "max_ns"), pr_mnum(steps, "count"),
-		     rank);
+		fold(a, CAT_RUN, "", "steps.mean", "ns", pr_mnum(steps, "mean_ns"),
+		     pr_mnum(steps, "count"), rank);
+		fold(a, CAT_RUN, "", "steps.p50", "ns", pr_mnum(steps, "p50_ns"),
+		     pr_mnum(steps, "count"), rank);
+		fold(a, CAT_RUN, "", "steps.max", "ns", pr_mnum(steps, "max_ns"),
+		     pr_mnum(steps, "count"), rank);
 	} else {
 		json_object_set_new(row, "steps", json_null());
 	}
@@ -1039,7 +1046,7 @@ static void fold_throughput(struct pr_agg *a, const json_t *run, json_t *row, lo
 	{
 		const char *k;
 		json_t *x;
-		json_object_foreach(thr, k, x) {
+		json_object_foreach (thr, k, x) {
 			struct pr_strbuf n = PR_STRBUF_INIT;
 			pr_strbuf_addf(&n, "throughput.%s", k);
 			fold(a, CAT_RUN, "", n.buf, "per_s", json_number_value(x), 1, rank);
@@ -1057,7 +1064,7 @@ static void fold_stages(struct pr_agg *a, const json_t *run, json_t *row, long r
 	json_t *stages = json_object();
 	size_t p, i;
 	for (p = 0; p < 2; p++) {
-		json_array_foreach(json_object_get(phases, parts[p]), i, v) {
+		json_array_foreach (json_object_get(phases, parts[p]), i, v) {
 			const char *name = json_string_value(json_object_get(v, "name"));
 			double t = pr_mnum(v, "total_ns");
 			if (!name || !isfinite(t) || json_object_get(stages, name))
@@ -1086,7 +1093,7 @@ static void fold_spans(struct pr_agg *a, const json_t *run, json_t *row, long ra
 	coll = json_object();
 	items = json_object_get(json_object_get(run, "spans"), "items");
 	sp = pr_xcalloc(json_array_size(items) + 1, sizeof(sp[0]));
-	json_array_foreach(items, i, v) {
+	json_array_foreach (items, i, v) {
 		const char *name = json_string_value(json_object_get(v, "name"));
 		const char *kind = json_string_value(json_object_get(v, "kind"));
 		double t = pr_mnum(v, "total_ns");
@@ -1095,13 +1102,15 @@ static void fold_spans(struct pr_agg *a, const json_t *run, json_t *row, long ra
 		fold(a, CAT_SPAN, kind, name, "ns", t, pr_mnum(v, "count"), rank);
 		sp[nsp++] = v;
 		if (pr_kclass_is_collective(name)) { /* the one classification (kclass.h) */
-			json_t *old = json_object_get(coll, name), *ps = json_object_get(v, "per_step_ns"), *x;
+			json_t *old = json_object_get(coll, name),
+			       *ps = json_object_get(v, "per_step_ns"), *x;
 			double prev = old ? json_number_value(old) : 0;
 			struct agg_arrival *ar;
 			size_t k;
 			if (json_array_size(ps) &&
-			    (ar = pr_agg_arrival_get(a, kind ? kind : "", name, json_array_size(ps))))
-				json_array_foreach(ps, k, x)
+			    (ar = pr_agg_arrival_get(a, kind ? kind : "", name,
+						     json_array_size(ps))))
+				json_array_foreach (ps, k, x)
 					pr_agg_arrival_note(ar, k, json_number_value(x), rank);
 			json_object_set_new(coll, name, pr_jnum(prev + t));
 			coll_ns += t;
@@ -1111,20 +1120,21 @@ static void fold_spans(struct pr_agg *a, const json_t *run, json_t *row, long ra
 	if (any_coll) {
 		const char *k;
 		json_t *x;
-		json_object_foreach(coll, k, x)
+		json_object_foreach (coll, k, x)
 			fold(a, CAT_COLLECTIVE, "", k, "ns", json_number_value(x), 1, rank);
 		fold(a, CAT_COLLECTIVE, "", "(all collectives)", "ns", coll_ns, 1, rank);
 	}
 	json_object_set_new(row, "collectives", coll);
 	json_object_set_new(row, "collective_ns", any_coll ? pr_jnum(coll_ns) : json_null());
 	/* bus bandwidth per collective (Kineto's collective args): the late rank shows the transfer's */
-	json_array_foreach(json_object_get(json_object_get(run, "collectives"), "items"), i, v) {
+	json_array_foreach (json_object_get(json_object_get(run, "collectives"), "items"), i, v) {
 		const char *name = json_string_value(json_object_get(v, "name"));
 		double bw = pr_mnum(v, "busbw_Bps");
 		if (name && isfinite(bw)) {
 			struct pr_strbuf n = PR_STRBUF_INIT;
 			pr_strbuf_addf(&n, "busbw: %s", name);
-			fold(a, CAT_COLLECTIVE, "", n.buf, "bytes_per_s", bw, pr_mnum(v, "sized_calls"), rank);
+			fold(a, CAT_COLLECTIVE, "", n.buf, "bytes_per_s", bw,
+			     pr_mnum(v, "sized_calls"), rank);
 			pr_strbuf_release(&n);
 		}
 	}
@@ -1150,7 +1160,7 @@ static void fold_peaks(struct pr_agg *a, const json_t *run, json_t *row, long ra
 	size_t i;
 
 	peaks = json_array();
-	json_array_foreach(json_object_get(run, "peaks"), i, v) {
+	json_array_foreach (json_object_get(run, "peaks"), i, v) {
 		const char *series = json_string_value(json_object_get(v, "series"));
 		const char *dev = json_string_value(json_object_get(v, "device"));
 		const char *unit = json_string_value(json_object_get(v, "unit"));
@@ -1169,7 +1179,7 @@ static void fold_peaks(struct pr_agg *a, const json_t *run, json_t *row, long ra
 
 	/* measurements only: not a recommendation's priority (Inferix's 3/2/1), and not GPU
 	 * numbers the run's own diagnostics call meaningless (all-zero GPU snapshots) */
-	json_array_foreach(json_object_get(run, "reported"), i, v) {
+	json_array_foreach (json_object_get(run, "reported"), i, v) {
 		const char *name = json_string_value(json_object_get(v, "name"));
 		const char *unit = json_string_value(json_object_get(v, "unit"));
 		if (!name || !strcmp(name, "recommendation") ||
@@ -1183,9 +1193,9 @@ static void fold_peaks(struct pr_agg *a, const json_t *run, json_t *row, long ra
 
 /* Every key of a run object that pr_agg_add_model_run and its folds read. */
 static const char *const run_keys[] = {
-	"clock", "collectives", "content_hash", "critical_path", "diagnostics", "format",
-	"gpu_breakdown", "peaks", "perf_model", "phases", "rank", "reported", "source", "spans",
-	"throughput", "world_size",
+	"clock",	 "collectives", "content_hash", "critical_path", "diagnostics", "format",
+	"gpu_breakdown", "peaks",	"perf_model",	"phases",	 "rank",	"reported",
+	"source",	 "spans",	"throughput",	"world_size",
 };
 
 json_t *pr_agg_run_slim(const json_t *run)
@@ -1200,8 +1210,8 @@ json_t *pr_agg_run_slim(const json_t *run)
 	return o;
 }
 
-int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta,
-			 const char *path, struct pr_error *err)
+int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta, const char *path,
+			 struct pr_error *err)
 {
 	const char *format = json_string_value(json_object_get(run, "format"));
 	const char *src = path ? path : json_string_value(json_object_get(run, "source"));
@@ -1270,7 +1280,8 @@ static json_t *run_meta(struct pr_store *st, long id)
 	sqlite3 *db = pr_store_db(st);
 	sqlite3_stmt *s = NULL;
 	json_t *meta = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT meta FROM run WHERE id = ?", -1, &s, NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, "SELECT meta FROM run WHERE id = ?", -1, &s, NULL) ==
+	    SQLITE_OK) {
 		sqlite3_bind_int64(s, 1, id);
 		if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
 			meta = json_loads((const char *)sqlite3_column_text(s, 0), 0, NULL);
@@ -1292,8 +1303,8 @@ int pr_agg_store_models(struct pr_store *st, long run_id, pr_agg_model_fn *fn, v
 	sqlite3 *db = pr_store_db(st);
 	sqlite3_stmt *s = NULL;
 	int folded = 0, rc;
-	if (sqlite3_prepare_v2(db, "SELECT id FROM run WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
-			       -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT id FROM run WHERE id BETWEEN ?1 AND ?2 ORDER BY id", -1,
+			       &s, NULL) != SQLITE_OK)
 		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
 	/* one run, or (0) all: a range on the rowid, which a store of 10 000 runs
 	 * reads by its key, where "?1 = 0 OR id = ?1" scanned the whole table */
@@ -1369,7 +1380,8 @@ int pr_agg_merge(struct pr_agg *into, const struct pr_agg *from, struct pr_error
 	}
 	for (i = 0; i < from->nrows; i++) {
 		if (rank_used(into, from->rows[i].rank))
-			pr_agg_warnf(into, "rank %ld appears in more than one input", from->rows[i].rank);
+			pr_agg_warnf(into, "rank %ld appears in more than one input",
+				     from->rows[i].rank);
 		if (row_copy(into, from, &from->rows[i], err))
 			return -1;
 	}
@@ -1449,4 +1461,3 @@ int pr_agg_sniff(const char *path)
 {
 	return pr_json_head_names_schema(path, 4095, PR_AGG_SCHEMA);
 }
-

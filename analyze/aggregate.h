@@ -126,8 +126,8 @@ int pr_agg_store_models(struct pr_store *st, long run_id, pr_agg_model_fn *fn, v
  * meta (may be NULL: no Inferix session id). Returns 1 (folded), 0
  * (skipped: Inferix raw data) or -1.
  */
-int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta,
-			 const char *path, struct pr_error *err) PR_MUST_CHECK;
+int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta, const char *path,
+			 struct pr_error *err) PR_MUST_CHECK;
 /*
  * A new object holding only the keys of run that pr_agg_add_model_run
  * reads (references to run's values): folding it folds the same. For
@@ -146,7 +146,8 @@ typedef int (*pr_agg_run_fn)(void *ctx, struct pr_store *st, long run_id, long r
 void pr_agg_on_run(struct pr_agg *a, pr_agg_run_fn fn, void *ctx);
 /* into += from (exact, see above); from is unchanged. -1 with err when a
  * scratch file fails (into then holds part of from's rows). */
-int pr_agg_merge(struct pr_agg *into, const struct pr_agg *from, struct pr_error *err) PR_MUST_CHECK;
+int pr_agg_merge(struct pr_agg *into, const struct pr_agg *from,
+		 struct pr_error *err) PR_MUST_CHECK;
 /* Merges an agg.json document (checks schema and version); a is unchanged on error. */
 int pr_agg_merge_json(struct pr_agg *a, const json_t *doc, struct pr_error *err) PR_MUST_CHECK;
 /*

@@ -47,7 +47,8 @@ static json_t *node(const char *path, double bytes, double heap)
 		label = p;
 	}
 	return pr_jobj("depth", pr_jint(depth), "bytes", pr_jnum(bytes), "share",
-		       heap > 0 ? pr_jnum(bytes / heap) : json_null(), "label", json_string(label), NULL);
+		       heap > 0 ? pr_jnum(bytes / heap) : json_null(), "label", json_string(label),
+		       NULL);
 }
 
 static void t_ns(struct pr_actx *ctx, json_t *o)
@@ -67,12 +68,12 @@ static void cuda_snapshot(struct pr_actx *ctx)
 	if (!json_is_object(snap) || !json_is_array(json_object_get(snap, "devices")))
 		return;
 	devs = json_deep_copy(json_object_get(snap, "devices"));
-	json_array_foreach(devs, i, d) {
+	json_array_foreach (devs, i, d) {
 		json_t *peak = json_object_get(d, "peak"), *tl;
 		double top = pr_mnum(peak, "allocated"), largest = pr_mnum(d, "largest_free_block");
 		if (json_is_object(peak)) {
 			t_ns(ctx, peak);
-			json_array_foreach(json_object_get(peak, "sites"), j, v)
+			json_array_foreach (json_object_get(peak, "sites"), j, v)
 				json_object_set_new(v, "share",
 						    top > 0 ? pr_jnum(pr_mnum(v, "bytes") / top)
 							    : json_null());
@@ -80,13 +81,13 @@ static void cuda_snapshot(struct pr_actx *ctx)
 		tl = json_object_get(d, "timeline");
 		if (json_is_object(tl)) {
 			json_t *t = json_array();
-			json_array_foreach(json_object_get(tl, "t"), j, v)
-				json_array_append_new(
-				    t, pr_jint((int64_t)json_integer_value(v) - ctx->ts_min));
+			json_array_foreach (json_object_get(tl, "t"), j, v)
+				json_array_append_new(t, pr_jint((int64_t)json_integer_value(v) -
+								 ctx->ts_min));
 			json_object_set_new(tl, "t_ns", t);
 			json_object_del(tl, "t");
 		}
-		json_array_foreach(json_object_get(d, "ooms"), j, v) {
+		json_array_foreach (json_object_get(d, "ooms"), j, v) {
 			t_ns(ctx, v);
 			json_object_set_new(v, "largest_free_block", pr_jnum(largest));
 			json_object_set_new(v, "fits",
@@ -94,10 +95,11 @@ static void cuda_snapshot(struct pr_actx *ctx)
 		}
 	}
 	json_object_set_new(
-	    ctx->out, "cuda_snapshot",
-	    pr_jobj("source", json_string("torch.cuda.memory._dump_snapshot (torch-snapshot)"),
-		    "time", json_incref(json_object_get(snap, "time")), "devices", devs, "rule",
-		    json_string("segments and blocks as the snapshot holds them; the history "
+		ctx->out, "cuda_snapshot",
+		pr_jobj("source", json_string("torch.cuda.memory._dump_snapshot (torch-snapshot)"),
+			"time", json_incref(json_object_get(snap, "time")), "devices", devs, "rule",
+			json_string(
+				"segments and blocks as the snapshot holds them; the history "
 				"(device_traces) replayed: allocated = alloc - free_requested, "
 				"anchored to end at the snapshot's allocated bytes; the blocks "
 				"live at its peak grouped by their first Python frame outside "
@@ -106,7 +108,7 @@ static void cuda_snapshot(struct pr_actx *ctx)
 				"external fragmentation = 1 - largest free block / free bytes in "
 				"segments; an OOM's request against the snapshot's largest free "
 				"block"),
-		    NULL));
+			NULL));
 }
 
 static int heap_totals(struct pr_actx *ctx, struct pr_error *err)
@@ -162,9 +164,9 @@ static int heap_totals(struct pr_actx *ctx, struct pr_error *err)
 	if (*tunit)
 		json_object_set_new(o, "t_unit", json_string(tunit));
 	json_object_set_new(o, "rule",
-			   json_string("total: the sums of every program point's tb and tbk; "
-				       "peak: what was live at t-gmax, the time of the global "
-				       "heap peak (sums of gb and gbk); end: live at t-end (eb)"));
+			    json_string("total: the sums of every program point's tb and tbk; "
+					"peak: what was live at t-gmax, the time of the global "
+					"heap peak (sums of gb and gbk); end: live at t-end (eb)"));
 	json_object_set_new(ctx->out, "heap_totals", o);
 	return 0;
 }
@@ -179,11 +181,12 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	if (heap_totals(ctx, err))
 		return -1;
 	/* the root's numbers first: share needs the heap */
-	if (pr_actx_prep(ctx,
-			 "SELECT name, value FROM metric WHERE run_id = ?1 AND origin = 'reported' AND "
-			 "name IN ('massif.peak.heap', 'massif.peak.heap_extra', 'massif.peak.stacks', "
-			 "'massif.peak.snapshot', 'massif.peak.time') ORDER BY id",
-			 &st, err))
+	if (pr_actx_prep(
+		    ctx,
+		    "SELECT name, value FROM metric WHERE run_id = ?1 AND origin = 'reported' AND "
+		    "name IN ('massif.peak.heap', 'massif.peak.heap_extra', 'massif.peak.stacks', "
+		    "'massif.peak.snapshot', 'massif.peak.time') ORDER BY id",
+		    &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = pr_actx_text(st, 0) + strlen("massif.peak.");
@@ -218,21 +221,23 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 			more++;
 			continue;
 		}
-		json_array_append_new(nodes, node(pr_actx_text(st, 1), sqlite3_column_double(st, 0), heap));
+		json_array_append_new(nodes, node(pr_actx_text(st, 1), sqlite3_column_double(st, 0),
+						  heap));
 	}
 	if (pr_actx_done(ctx, st, rc, err)) {
 		json_decref(nodes);
 		return -1;
 	}
-	tree = pr_jobj("source", json_string("valgrind massif, heap_tree=peak"), "snapshot",
-		       snap >= 0 ? pr_jnum(snap) : json_null(), "t_ns",
-		       have_t ? pr_jnum(t - (double)ctx->ts_min) : json_null(), "heap", pr_jnum(heap),
-		       "heap_extra", pr_jnum(extra), "stacks", pr_jnum(stacks), "nodes", nodes,
-		       "nodes_more", more ? pr_jint((int64_t)more) : NULL, "rule",
-		       json_string("the peak snapshot's tree as massif wrote it, depth first; a node's "
-				   "children add up to it; massif folds the sites below its --threshold "
-				   "(default 1 %) into 'in N places, below massif's threshold'"),
-		       NULL);
+	tree = pr_jobj(
+		"source", json_string("valgrind massif, heap_tree=peak"), "snapshot",
+		snap >= 0 ? pr_jnum(snap) : json_null(), "t_ns",
+		have_t ? pr_jnum(t - (double)ctx->ts_min) : json_null(), "heap", pr_jnum(heap),
+		"heap_extra", pr_jnum(extra), "stacks", pr_jnum(stacks), "nodes", nodes,
+		"nodes_more", more ? pr_jint((int64_t)more) : NULL, "rule",
+		json_string("the peak snapshot's tree as massif wrote it, depth first; a node's "
+			    "children add up to it; massif folds the sites below its --threshold "
+			    "(default 1 %) into 'in N places, below massif's threshold'"),
+		NULL);
 	json_object_set_new(ctx->out, "alloc_tree", tree);
 	return 0;
 }

@@ -41,7 +41,7 @@
  */
 static int structural(const char *name)
 {
-	static const char *const pats[] = { "profilerstep", "forward",	"backward",
+	static const char *const pats[] = { "profilerstep", "forward",	 "backward",
 					    "optimizer",    "zero_grad", "1f1b",
 					    "gpipe",	    "pipeline",	 "schedule" };
 	char low[256];
@@ -93,12 +93,12 @@ static double phase_share(const struct pr_actx *ctx, const json_t *v, double ste
 	return in / steps;
 }
 
-#define STAGES_RULE                                                                            \
-	"a phase is a bottleneck when its time inside the steps / the steps' time (the run's "  \
-	"wall time when there are no steps) > 30 % and < 98 %; the step's structure (steps, "   \
-	"forward, backward, optimizer, pipeline schedules such as 1F1B, and any phase of 98 % " \
-	"or more, which is the step) is listed as structure, not flagged; torch's DataLoader "  \
-	"spans are measured by the DataLoader finding; Inferix stages: stage time / run wall " \
+#define STAGES_RULE                                                                                \
+	"a phase is a bottleneck when its time inside the steps / the steps' time (the run's "     \
+	"wall time when there are no steps) > 30 % and < 98 %; the step's structure (steps, "      \
+	"forward, backward, optimizer, pipeline schedules such as 1F1B, and any phase of 98 % "    \
+	"or more, which is the step) is listed as structure, not flagged; torch's DataLoader "     \
+	"spans are measured by the DataLoader finding; Inferix stages: stage time / run wall "     \
 	"time > 30 % (the collector's rule)"
 
 static void stages(struct pr_actx *ctx, json_t *out)
@@ -109,8 +109,7 @@ static void stages(struct pr_actx *ctx, json_t *out)
 	size_t i;
 	for (i = 0; i < ctx->nsteps; i++)
 		steps += (double)ctx->steps[i].dur;
-	json_array_foreach(json_object_get(phases, "totals"), i, v)
-	{
+	json_array_foreach (json_object_get(phases, "totals"), i, v) {
 		const char *name = json_string_value(json_object_get(v, "name"));
 		double s;
 		if (!json_is_number(json_object_get(v, "share")) || !name || torch_dataloader(name))
@@ -126,18 +125,20 @@ static void stages(struct pr_actx *ctx, json_t *out)
 		if (s > STAGE_SHARE) {
 			json_t *u = json_incref(json_object_get(v, "union_ns"));
 			json_array_append_new(items, pr_jobj("name", json_string(name), "share",
-							    pr_jnum(s), "total_ns", u, "source",
-							    json_string("phases"), NULL));
+							     pr_jnum(s), "total_ns", u, "source",
+							     json_string("phases"), NULL));
 		}
 	}
-	json_array_foreach(json_object_get(phases, "stages"), i, v)
-	{
+	json_array_foreach (json_object_get(phases, "stages"), i, v) {
 		json_t *s = json_object_get(v, "share_of_wall");
 		if (json_is_number(s) && json_number_value(s) > STAGE_SHARE)
-			json_array_append_new(items, pr_jobj("name", json_incref(json_object_get(v, "name")),
-							    "share", json_incref(s), "total_ns",
-							    json_incref(json_object_get(v, "total_ns")),
-							    "source", json_string("inferix stages"), NULL));
+			json_array_append_new(items,
+					      pr_jobj("name",
+						      json_incref(json_object_get(v, "name")),
+						      "share", json_incref(s), "total_ns",
+						      json_incref(json_object_get(v, "total_ns")),
+						      "source", json_string("inferix stages"),
+						      NULL));
 	}
 	json_object_set_new(out, "stages",
 			    pr_jobj("rule", json_string(STAGES_RULE), "basis",
@@ -269,17 +270,22 @@ static int top(struct pr_actx *ctx, json_t *out, const char *key, int self, stru
 		double cnt = (double)r[i].count, mean = r[i].total / cnt;
 		double var = cnt > 1 ? (r[i].sumsq - r[i].total * mean) / (cnt - 1) : 0;
 		if (!ret)
-			json_array_append_new(
-				arr,
-				pr_jobj("name", json_string(r[i].name), "kind",
-					json_string(kind_shown(ctx, r[i].name, r[i].kind)),
-					"count", pr_jint(r[i].count), "total_ns", pr_jnum(r[i].total),
-					"self_ns", pr_jnum(r[i].self), "mean_ns", pr_jnum(mean), "median_ns",
-					pr_jnum(r[i].median), "min_ns", pr_jint(r[i].min), "max_ns",
-					pr_jint(r[i].max), "std_ns", pr_jnum(var > 0 ? sqrt(var) : 0),
-					"share_of_run",
-					ctx->dur > 0 ? pr_jnum(r[i].total / (double)ctx->dur) : json_null(),
-					NULL));
+			json_array_append_new(arr,
+					      pr_jobj("name", json_string(r[i].name), "kind",
+						      json_string(kind_shown(ctx, r[i].name,
+									     r[i].kind)),
+						      "count", pr_jint(r[i].count), "total_ns",
+						      pr_jnum(r[i].total), "self_ns",
+						      pr_jnum(r[i].self), "mean_ns", pr_jnum(mean),
+						      "median_ns", pr_jnum(r[i].median), "min_ns",
+						      pr_jint(r[i].min), "max_ns",
+						      pr_jint(r[i].max), "std_ns",
+						      pr_jnum(var > 0 ? sqrt(var) : 0),
+						      "share_of_run",
+						      ctx->dur > 0 ? pr_jnum(r[i].total /
+									     (double)ctx->dur)
+								   : json_null(),
+						      NULL));
 		free(r[i].name);
 		free(r[i].kind);
 	}
@@ -296,8 +302,7 @@ static double device_total(const struct pr_actx *ctx, const char *device)
 	if (strncmp(device, "cuda:", 5))
 		return 0;
 	id = strtol(device + 5, NULL, 10);
-	json_array_foreach(props, i, p)
-	{
+	json_array_foreach (props, i, p) {
 		json_t *pid = json_object_get(p, "id");
 		if (json_is_integer(pid) && json_integer_value(pid) == id)
 			return json_number_value(json_object_get(p, "totalGlobalMem"));
@@ -335,16 +340,19 @@ static void pressure_one(struct pr_actx *ctx, json_t *arr, const struct pr_aseri
 	}
 	if (!n)
 		return;
-	json_array_append_new(
-		arr, pr_jobj("series", json_string(held ? "sys.mem.total-available" : used->name),
-			     "device", json_string(used->device), "basis", json_string(basis),
-			     "total", pr_jnum(cap), "peak_pct", pr_jnum(peak), "peak_t_ns",
-			     pr_actx_t(ctx, pr_aseries_t(used, pk)), "mean_pct",
-			     pr_jnum(sum / (double)n), "samples", pr_jint((int64_t)n), "zones",
-			     pr_jobj("low", pr_jnum((double)z[0] / (double)n), "medium",
-				     pr_jnum((double)z[1] / (double)n), "high",
-				     pr_jnum((double)z[2] / (double)n), NULL),
-			     NULL));
+	json_array_append_new(arr,
+			      pr_jobj("series",
+				      json_string(held ? "sys.mem.total-available" : used->name),
+				      "device", json_string(used->device), "basis",
+				      json_string(basis), "total", pr_jnum(cap), "peak_pct",
+				      pr_jnum(peak), "peak_t_ns",
+				      pr_actx_t(ctx, pr_aseries_t(used, pk)), "mean_pct",
+				      pr_jnum(sum / (double)n), "samples", pr_jint((int64_t)n),
+				      "zones",
+				      pr_jobj("low", pr_jnum((double)z[0] / (double)n), "medium",
+					      pr_jnum((double)z[1] / (double)n), "high",
+					      pr_jnum((double)z[2] / (double)n), NULL),
+				      NULL));
 }
 
 static int pressure(struct pr_actx *ctx, json_t *out, struct pr_error *err)
@@ -352,7 +360,8 @@ static int pressure(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 	json_t *arr = json_array();
 	size_t i;
 	json_object_set_new(out, "memory_pressure",
-			    pr_jobj("zones", json_string("low < 70 %, medium 70-85 %, high >= 85 %"),
+			    pr_jobj("zones",
+				    json_string("low < 70 %, medium 70-85 %, high >= 85 %"),
 				    "items", arr, NULL));
 	for (i = 0; i < ctx->nseries; i++) {
 		struct pr_aseries *s = &ctx->series[i], *t = NULL;
@@ -364,7 +373,8 @@ static int pressure(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 		} else if (!strcmp(s->name, "gpu.mem.used")) {
 			t = pr_actx_series(ctx, "gpu.mem.total", s->device);
 			basis = "used / total";
-		} else if (!strcmp(s->name, "dev.mem.reserved") && (fixed = device_total(ctx, s->device)) > 0) {
+		} else if (!strcmp(s->name, "dev.mem.reserved") &&
+			   (fixed = device_total(ctx, s->device)) > 0) {
 			basis = "reserved / deviceProperties.totalGlobalMem";
 		} else if (!strcmp(s->name, "sys.mem.available") &&
 			   (t = pr_actx_series(ctx, "sys.mem.total", s->device))) {
@@ -451,12 +461,14 @@ static int gpu_kernels(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 			if (in[c] / w < CHUNK_UTIL)
 				low++;
 	o = pr_jobj("active_ns", pr_jint(last - first), "busy_ns", pr_jint(busy), "idle_share",
-		    last > first ? pr_jnum(1.0 - (double)busy / (double)(last - first)) : json_null(),
+		    last > first ? pr_jnum(1.0 - (double)busy / (double)(last - first))
+				 : json_null(),
 		    "gaps_over_500ms", pr_jint(gaps), "max_gap_ns", pr_jint(maxgap), "chunks",
 		    pr_jint(CHUNKS), "chunks_under_50pct", pr_jint((int64_t)low), "rule",
-		    json_string("busy = union of kernel/memcpy/memset spans over the first-to-last GPU "
-				"activity range; gaps > 500 ms (nsys gpu_gaps); 30 chunks < 50 % busy "
-				"(nsys gpu_time_util)"),
+		    json_string(
+			    "busy = union of kernel/memcpy/memset spans over the first-to-last GPU "
+			    "activity range; gaps > 500 ms (nsys gpu_gaps); 30 chunks < 50 % busy "
+			    "(nsys gpu_time_util)"),
 		    NULL);
 	json_object_set_new(out, "gpu_kernels", o);
 	return 0;
@@ -481,10 +493,11 @@ static int gpu_util(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 			pr_moments_add(&m, pr_aseries_v(s, k));
 			zero += pr_aseries_v(s, k) <= 0;
 		}
-		json_array_append_new(arr, pr_jobj("device", json_string(s->device), "samples",
-						   pr_jint((int64_t)s->n), "mean_pct", pr_jnum(m.mean),
-						   "max_pct", pr_jnum(m.max), "idle_share",
-						   pr_jnum((double)zero / (double)s->n), NULL));
+		json_array_append_new(arr,
+				      pr_jobj("device", json_string(s->device), "samples",
+					      pr_jint((int64_t)s->n), "mean_pct", pr_jnum(m.mean),
+					      "max_pct", pr_jnum(m.max), "idle_share",
+					      pr_jnum((double)zero / (double)s->n), NULL));
 	}
 	if (json_array_size(arr))
 		json_object_set_new(out, "gpu_util", arr);
@@ -507,6 +520,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 
 const struct pr_analyzer pr_an_bottlenecks = {
 	.name = "bottlenecks",
-	.summary = "stages over 30 % of wall time, top spans (nsys columns), memory pressure zones, GPU idle",
+	.summary =
+		"stages over 30 % of wall time, top spans (nsys columns), memory pressure zones, GPU idle",
 	.run = run,
 };

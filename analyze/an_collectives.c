@@ -50,11 +50,25 @@ static double dtype_size(const char *t)
 		const char *name;
 		double size;
 	} sizes[] = {
-		{ "Float", 4 },	       { "Half", 2 },	       { "BFloat16", 2 },     { "Double", 8 },
-		{ "Int", 4 },	       { "Long", 8 },	       { "Short", 2 },	      { "Byte", 1 },
-		{ "Char", 1 },	       { "Bool", 1 },	       { "ComplexHalf", 4 },  { "ComplexFloat", 8 },
-		{ "ComplexDouble", 16 }, { "Float8_e4m3fn", 1 }, { "Float8_e5m2", 1 },
-		{ "Float8_e4m3fnuz", 1 }, { "Float8_e5m2fnuz", 1 }, { "UInt16", 2 },   { "UInt32", 4 },
+		{ "Float", 4 },
+		{ "Half", 2 },
+		{ "BFloat16", 2 },
+		{ "Double", 8 },
+		{ "Int", 4 },
+		{ "Long", 8 },
+		{ "Short", 2 },
+		{ "Byte", 1 },
+		{ "Char", 1 },
+		{ "Bool", 1 },
+		{ "ComplexHalf", 4 },
+		{ "ComplexFloat", 8 },
+		{ "ComplexDouble", 16 },
+		{ "Float8_e4m3fn", 1 },
+		{ "Float8_e5m2", 1 },
+		{ "Float8_e4m3fnuz", 1 },
+		{ "Float8_e5m2fnuz", 1 },
+		{ "UInt16", 2 },
+		{ "UInt32", 4 },
 		{ "UInt64", 8 },
 	};
 	size_t i;
@@ -80,8 +94,9 @@ static double bus_factor(const char *op, int64_t n, const char **rule)
 		*rule = "2(n-1)/n";
 		return 2.0 * (double)(n - 1) / (double)n;
 	}
-	if (strstr(low, "allgather") || strstr(low, "all_gather") || strstr(low, "reduce_scatter") ||
-	    strstr(low, "reducescatter") || strstr(low, "alltoall") || strstr(low, "all_to_all")) {
+	if (strstr(low, "allgather") || strstr(low, "all_gather") ||
+	    strstr(low, "reduce_scatter") || strstr(low, "reducescatter") ||
+	    strstr(low, "alltoall") || strstr(low, "all_to_all")) {
 		*rule = "(n-1)/n";
 		return (double)(n - 1) / (double)n;
 	}
@@ -146,19 +161,20 @@ static int collect(struct pr_actx *ctx, const int64_t *ids, char *const *names, 
 	sqlite3_stmt *st;
 	size_t i;
 	int rc;
-	if (pr_actx_prep_ids(ctx,
-			     "SELECT s.name_id, s.dur, json_extract(a.args, '$.\"Collective name\"'), "
-			     "json_extract(a.args, '$.dtype'), "
-			     "json_extract(a.args, '$.\"In msg nelems\"'), "
-			     "json_extract(a.args, '$.\"Out msg nelems\"'), "
-			     "json_extract(a.args, '$.\"Group size\"'), s.kind, s.ts, "
-			     "json_extract(a.args, '$.\"Process Group Name\"'), "
-			     "json_extract(a.args, '$.\"Process Group Description\"'), "
-			     "json_extract(a.args, '$.\"Process Group Ranks\"') "
-			     "FROM span s JOIN span_v a ON a.id = s.id WHERE s.run_id = ?1 "
-			     "AND s.kind <> 'session' AND s.name_id IN "
-			     "(SELECT value FROM json_each(?2)) ORDER BY s.ts, s.id",
-			     ids, nids, &st, err))
+	if (pr_actx_prep_ids(
+		    ctx,
+		    "SELECT s.name_id, s.dur, json_extract(a.args, '$.\"Collective name\"'), "
+		    "json_extract(a.args, '$.dtype'), "
+		    "json_extract(a.args, '$.\"In msg nelems\"'), "
+		    "json_extract(a.args, '$.\"Out msg nelems\"'), "
+		    "json_extract(a.args, '$.\"Group size\"'), s.kind, s.ts, "
+		    "json_extract(a.args, '$.\"Process Group Name\"'), "
+		    "json_extract(a.args, '$.\"Process Group Description\"'), "
+		    "json_extract(a.args, '$.\"Process Group Ranks\"') "
+		    "FROM span s JOIN span_v a ON a.id = s.id WHERE s.run_id = ?1 "
+		    "AND s.kind <> 'session' AND s.name_id IN "
+		    "(SELECT value FROM json_each(?2)) ORDER BY s.ts, s.id",
+		    ids, nids, &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0), ts = sqlite3_column_int64(st, 8);
@@ -231,7 +247,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	int rc;
 	/* Candidate names from the string table (small: names and categories, not args), so a
 	 * run without collective names costs no scan of its spans. ?1 is unused here. */
-	if (pr_actx_prep(ctx, "SELECT id, value FROM string WHERE ?1 IS NOT NULL ORDER BY value, id",
+	if (pr_actx_prep(ctx,
+			 "SELECT id, value FROM string WHERE ?1 IS NOT NULL ORDER BY value, id",
 			 &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -241,7 +258,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		ids[nids] = sqlite3_column_int64(st, 0);
 		names[nids++] = pr_xstrdup(name);
 	}
-	if (pr_actx_done(ctx, st, rc, err) || (nids && collect(ctx, ids, names, nids, &c, &nc, err))) {
+	if (pr_actx_done(ctx, st, rc, err) ||
+	    (nids && collect(ctx, ids, names, nids, &c, &nc, err))) {
 		rc = -1;
 		goto out;
 	}
@@ -253,30 +271,33 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	for (i = 0; i < nc; i++) {
 		const char *rule = "";
 		double f = bus_factor(c[i].op ? c[i].op : c[i].name, c[i].group, &rule);
-		json_t *o = pr_jobj("name", json_string(c[i].name), "kind", json_string(c[i].kind),
-				    "layer", json_string(layer_of(c[i].kind)), "op", opt_str(c[i].op),
-				    "dtype", opt_str(c[i].dtype), "group_size",
-				    c[i].group ? pr_jint(c[i].group) : json_null(), "calls",
-				    pr_jnum(c[i].calls), "time_ns", pr_jnum(c[i].time_ns), "mean_ns",
-				    pr_jnum(c[i].calls ? c[i].time_ns / c[i].calls : NAN), NULL);
+		json_t *o =
+			pr_jobj("name", json_string(c[i].name), "kind", json_string(c[i].kind),
+				"layer", json_string(layer_of(c[i].kind)), "op", opt_str(c[i].op),
+				"dtype", opt_str(c[i].dtype), "group_size",
+				c[i].group ? pr_jint(c[i].group) : json_null(), "calls",
+				pr_jnum(c[i].calls), "time_ns", pr_jnum(c[i].time_ns), "mean_ns",
+				pr_jnum(c[i].calls ? c[i].time_ns / c[i].calls : NAN), NULL);
 		if (c[i].pg_name || c[i].pg_desc || c[i].pg_ranks)
 			json_object_set_new(o, "process_group",
 					    pr_jobj("name", opt_str(c[i].pg_name), "description",
-						    opt_str(c[i].pg_desc), "ranks", opt_str(c[i].pg_ranks),
-						    NULL));
+						    opt_str(c[i].pg_desc), "ranks",
+						    opt_str(c[i].pg_ranks), NULL));
 		if (c[i].sized_calls) {
 			double algbw = c[i].bytes / (c[i].sized_ns / 1e9);
 			json_object_set_new(o, "sized_calls", pr_jnum(c[i].sized_calls));
 			json_object_set_new(o, "bytes", pr_jnum(c[i].bytes));
-			json_object_set_new(o, "bytes_per_call", pr_jnum(c[i].bytes / c[i].sized_calls));
+			json_object_set_new(o, "bytes_per_call",
+					    pr_jnum(c[i].bytes / c[i].sized_calls));
 			json_object_set_new(o, "algbw_Bps", pr_jnum(algbw));
 			json_object_set_new(o, "busbw_Bps", pr_jnum(algbw * f));
 			json_object_set_new(o, "busbw_factor", json_string(rule));
 		}
 		json_object_set_new(o, "longest",
 				    pr_jobj("t_ns", pr_actx_t(ctx, c[i].long_ts), "dur_ns",
-					    pr_jint(c[i].long_dur), "in_nelems", opt_jnum(c[i].long_in),
-					    "out_nelems", opt_jnum(c[i].long_out), NULL));
+					    pr_jint(c[i].long_dur), "in_nelems",
+					    opt_jnum(c[i].long_in), "out_nelems",
+					    opt_jnum(c[i].long_out), NULL));
 		if (c[i].mixed)
 			json_object_set_new(o, "mixed", json_true());
 		json_array_append_new(arr, o);
@@ -284,13 +305,14 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	json_object_set_new(
 		ctx->out, "collectives",
 		pr_jobj("items", arr, "rule",
-			json_string("one item per name and layer (cpu_annotation: the record_function "
-				    "nccl:*, cpu_op: c10d::*, gpu_annotation, gpu_kernel), so a call is "
-				    "counted once per layer; bytes = max(In, Out msg nelems) x dtype size; "
-				    "algbw = bytes / time in the call (sized calls only); busbw = algbw x "
-				    "factor (nccl-tests: allreduce 2(n-1)/n, all_gather/reduce_scatter/"
-				    "all_to_all (n-1)/n, others 1); the time includes waiting for the "
-				    "other ranks"),
+			json_string(
+				"one item per name and layer (cpu_annotation: the record_function "
+				"nccl:*, cpu_op: c10d::*, gpu_annotation, gpu_kernel), so a call is "
+				"counted once per layer; bytes = max(In, Out msg nelems) x dtype size; "
+				"algbw = bytes / time in the call (sized calls only); busbw = algbw x "
+				"factor (nccl-tests: allreduce 2(n-1)/n, all_gather/reduce_scatter/"
+				"all_to_all (n-1)/n, others 1); the time includes waiting for the "
+				"other ranks"),
 			NULL));
 out:
 	for (i = 0; i < nids; i++)

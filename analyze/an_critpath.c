@@ -60,27 +60,45 @@
 
 size_t pr_critpath_max_events = PR_CRITPATH_EVENTS_DEFAULT;
 
-#define CP_TOP 10        /* ops and kernels listed */
+#define CP_TOP 10	 /* ops and kernels listed */
 #define CP_STEPS_CAP 256 /* steps listed one by one */
 #define NONE INT64_MIN
 /* an activity that could have started this much earlier waited for another stream (10 us) */
 #define CP_XSTREAM_NS 10000
 
-enum { EV_OP, EV_RT, EV_ACT };
-enum { RT_OTHER, RT_LAUNCH, RT_SYNC, RT_MEMCPY };
-enum { C_CPU, C_LAUNCH, C_KCOMP, C_KCOMM, C_KMEM, C_SYNC, C_IDLE, C_N };
-static const char *const cat_names[C_N] = { "cpu_op",		"launch",
-					    "kernel_compute",	"kernel_communication",
-					    "kernel_memory",	"sync",
-					    "idle" };
+enum {
+	EV_OP,
+	EV_RT,
+	EV_ACT
+};
+enum {
+	RT_OTHER,
+	RT_LAUNCH,
+	RT_SYNC,
+	RT_MEMCPY
+};
+enum {
+	C_CPU,
+	C_LAUNCH,
+	C_KCOMP,
+	C_KCOMM,
+	C_KMEM,
+	C_SYNC,
+	C_IDLE,
+	C_N
+};
+static const char *const cat_names[C_N] = {
+	"cpu_op", "launch", "kernel_compute", "kernel_communication", "kernel_memory",
+	"sync",	  "idle"
+};
 
 struct cev { /* 48 bytes */
 	int64_t ts, end, name, corr;
 	uint32_t track; /* index into struct cp's tracks */
-	int32_t step;   /* -1: none */
-	int32_t link;   /* activity: its launching call; call: the first activity it launched */
-	uint8_t kind;   /* EV_* */
-	uint8_t cls;    /* runtime: RT_*; activity: enum pr_kclass */
+	int32_t step;	/* -1: none */
+	int32_t link;	/* activity: its launching call; call: the first activity it launched */
+	uint8_t kind;	/* EV_* */
+	uint8_t cls;	/* runtime: RT_*; activity: enum pr_kclass */
 };
 
 struct seg {
@@ -105,10 +123,10 @@ struct cp {
 	struct pr_kclassify kc;
 	struct cev *ev;
 	size_t n, cap, over;
-	uint8_t *step_over; /* per step: an event of it was dropped */
-	int32_t cutoff;     /* steps from here on are left out (the budget) */
-	struct pr_imap rt_cls; /* runtime name id -> RT_* */
-	struct pr_imap k_cls;  /* activity name id -> kclass */
+	uint8_t *step_over;	  /* per step: an event of it was dropped */
+	int32_t cutoff;		  /* steps from here on are left out (the budget) */
+	struct pr_imap rt_cls;	  /* runtime name id -> RT_* */
+	struct pr_imap k_cls;	  /* activity name id -> kclass */
 	struct pr_imap track_idx; /* track id -> index into tracks */
 	size_t ntracks;
 	sqlite3_stmt *name_st;
@@ -326,8 +344,9 @@ static int read_events(struct cp *c, struct pr_error *err)
 	}
 	if (pr_gpuread_close(rd, err))
 		return -1;
-	if (pr_actx_prep(ctx, "SELECT track_id, name_id, ts, dur FROM span "
-			      "WHERE run_id = ?1 AND kind IN ('op', 'phase')",
+	if (pr_actx_prep(ctx,
+			 "SELECT track_id, name_id, ts, dur FROM span "
+			 "WHERE run_id = ?1 AND kind IN ('op', 'phase')",
 			 &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -783,8 +802,7 @@ static int one_step(struct cp *c, long s, json_t *steps, size_t *nsteps, struct 
 	return 0;
 }
 
-static json_t *top_json(struct cp *c, struct tally *arr, size_t n, int kernel,
-			struct pr_error *err)
+static json_t *top_json(struct cp *c, struct tally *arr, size_t n, int kernel, struct pr_error *err)
 {
 	json_t *out = json_array();
 	size_t i;

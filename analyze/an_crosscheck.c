@@ -39,10 +39,10 @@ static void add(json_t *arr, const char *topic, double reported, double recomput
 		return; /* the collector did not report it */
 	agree = !isnan(reported) && !isnan(recomputed) &&
 		fabs(reported - recomputed) <= tol * fmax(fabs(reported), fabs(recomputed)) + 1e-12;
-	json_array_append_new(arr, pr_jobj("topic", json_string(topic), "reported", pr_jnum(reported),
-					   "recomputed", pr_jnum(recomputed), "unit", json_string(unit),
-					   "agree", json_boolean(agree), "reason",
-					   agree ? json_null() : json_string(why), NULL));
+	json_array_append_new(arr, pr_jobj("topic", json_string(topic), "reported",
+					   pr_jnum(reported), "recomputed", pr_jnum(recomputed),
+					   "unit", json_string(unit), "agree", json_boolean(agree),
+					   "reason", agree ? json_null() : json_string(why), NULL));
 }
 
 static double metric(struct pr_actx *ctx, const char *name)
@@ -77,9 +77,11 @@ static void inferix(struct pr_actx *ctx, json_t *arr)
 	double used = series_max(ctx, "gpu.mem.used", "all");
 	struct pr_aseries *tot = pr_actx_series(ctx, "gpu.mem.total", "all");
 	add(arr, "block FPS (block_analysis.fps)", metric(ctx, "block_analysis.fps"),
-	    jpath(ctx->out, "throughput.blocks.fps"), "frames/s", TOL, "recomputed from the block spans");
+	    jpath(ctx->out, "throughput.blocks.fps"), "frames/s", TOL,
+	    "recomputed from the block spans");
 	add(arr, "block BPS (block_analysis.bps)", metric(ctx, "block_analysis.bps"),
-	    jpath(ctx->out, "throughput.blocks.bps"), "blocks/s", TOL, "recomputed from the block spans");
+	    jpath(ctx->out, "throughput.blocks.bps"), "blocks/s", TOL,
+	    "recomputed from the block spans");
 	add(arr, "diffusion FPS (diffusion_analysis.fps)", metric(ctx, "diffusion_analysis.fps"),
 	    jpath(ctx->out, "throughput.diffusion.frames_per_s"), "frames/s", TOL,
 	    "Inferix sums block_size over every denoising step, so a block's frames count once per "
@@ -99,11 +101,10 @@ static void inferix(struct pr_actx *ctx, json_t *arr)
 		    used / pr_aseries_v(tot, 0) * 100, "%", TOL,
 		    "recomputed = max(used) / first snapshot's total");
 	add(arr, "average GPU utilization (summary.gpu.avg_gpu_utilization)",
-	    metric(ctx, "summary.gpu.avg_gpu_utilization"), series_mean(ctx, "gpu.util", "all"), "%",
-	    TOL, "recomputed = mean of the timeline's utilization");
+	    metric(ctx, "summary.gpu.avg_gpu_utilization"), series_mean(ctx, "gpu.util", "all"),
+	    "%", TOL, "recomputed = mean of the timeline's utilization");
 	st = json_object_get(json_object_get(ctx->out, "phases"), "stages");
-	json_array_foreach(st, i, v)
-	{
+	json_array_foreach (st, i, v) {
 		char topic[300];
 		snprintf(topic, sizeof(topic), "stage '%s' share of time",
 			 json_string_value(json_object_get(v, "name")));
@@ -118,12 +119,14 @@ static void inferix(struct pr_actx *ctx, json_t *arr)
 /* QEff keys phase durations and deltas by name: compare with the name's last occurrence. */
 static void qeff(struct pr_actx *ctx, json_t *arr)
 {
-	json_t *occ = json_object_get(json_object_get(ctx->out, "phases"), "occurrences"), *v, *last;
+	json_t *occ = json_object_get(json_object_get(ctx->out, "phases"), "occurrences"), *v,
+	       *last;
 	json_t *peaks = json_object_get(ctx->out, "peaks"), *pk;
 	size_t i, j;
 	char key[400], topic[400];
 	for (i = 0; i < json_array_size(occ); i++) {
-		const char *name = json_string_value(json_object_get(json_array_get(occ, i), "name"));
+		const char *name =
+			json_string_value(json_object_get(json_array_get(occ, i), "name"));
 		double dur_s = NAN, delta = NAN;
 		int dup = 0;
 		last = NULL;
@@ -137,39 +140,43 @@ static void qeff(struct pr_actx *ctx, json_t *arr)
 			}
 		}
 		dur_s = json_number_value(json_object_get(last, "dur_ns")) / 1e9;
-		json_array_foreach(json_object_get(last, "memory"), j, v)
+		json_array_foreach (json_object_get(last, "memory"), j, v)
 			if (!strcmp(json_string_value(json_object_get(v, "series")), "mem.rss"))
 				delta = json_number_value(json_object_get(v, "delta")) / 1048576.0;
 		snprintf(key, sizeof(key), "qeff.phase_duration_s.%s", name);
-		snprintf(topic, sizeof(topic), "phase '%s' duration%s", name, dup ? " (last occurrence)" : "");
+		snprintf(topic, sizeof(topic), "phase '%s' duration%s", name,
+			 dup ? " (last occurrence)" : "");
 		add(arr, topic, metric(ctx, key), dur_s, "s", TOL,
 		    "QEff keys durations by name: a repeated phase reports its last occurrence");
 		snprintf(key, sizeof(key), "qeff.phase_delta_mb.%s", name);
-		snprintf(topic, sizeof(topic), "phase '%s' RSS delta%s", name, dup ? " (last occurrence)" : "");
+		snprintf(topic, sizeof(topic), "phase '%s' RSS delta%s", name,
+			 dup ? " (last occurrence)" : "");
 		add(arr, topic, metric(ctx, key), delta, "MiB", 0.01,
 		    "QEff estimates the phase's first sample as duration/sampling_interval samples back; "
 		    "the real period is longer, so its delta starts inside the previous phase; "
 		    "recomputed = the phase's last RSS sample - the last one before the phase");
-next:;
+	next:;
 	}
-	json_array_foreach(peaks, i, pk)
+	json_array_foreach (peaks, i, pk)
 		if (!strcmp(json_string_value(json_object_get(pk, "series")), "mem.rss"))
 			add(arr, "peak RSS (qeff.peak_rss_mb)", metric(ctx, "qeff.peak_rss_mb"),
-			    json_number_value(json_object_get(pk, "value")) / 1048576.0, "MiB", 1e-6,
-			    "recomputed = max of the RSS samples");
+			    json_number_value(json_object_get(pk, "value")) / 1048576.0, "MiB",
+			    1e-6, "recomputed = max of the RSS samples");
 }
 
 static void diffulex(struct pr_actx *ctx, json_t *arr)
 {
-	json_t *secs = json_object_get(json_object_get(json_object_get(ctx->out, "throughput"), "tokens"), "sections"), *v;
+	json_t *secs = json_object_get(json_object_get(json_object_get(ctx->out, "throughput"),
+						       "tokens"),
+				       "sections"),
+	       *v;
 	size_t i;
 	add(arr, "average throughput (summary.avg_throughput_tokens_per_sec)",
-	    metric(ctx, "summary.avg_throughput"), jpath(ctx->out, "throughput.tokens.tokens_per_s"),
-	    "tokens/s", TOL,
+	    metric(ctx, "summary.avg_throughput"),
+	    jpath(ctx->out, "throughput.tokens.tokens_per_s"), "tokens/s", TOL,
 	    "Diffulex divides all tokens by the duration of all sections, including those without "
 	    "tokens; recomputed over the sections that have tokens");
-	json_array_foreach(secs, i, v)
-	{
+	json_array_foreach (secs, i, v) {
 		char topic[300];
 		if (!json_is_number(json_object_get(v, "tokens_per_s")))
 			continue;
@@ -185,8 +192,9 @@ static void diffulex(struct pr_actx *ctx, json_t *arr)
 static void memtracer(struct pr_actx *ctx, json_t *arr)
 {
 	json_t *fr = json_array_get(json_object_get(ctx->out, "fragmentation"), 0);
-	add(arr, "peak allocated (summary.peak_allocated_mb)", metric(ctx, "summary.peak_allocated"),
-	    series_max(ctx, "dev.mem.allocated", NULL), "bytes", 1e-6, "recomputed from the events");
+	add(arr, "peak allocated (summary.peak_allocated_mb)",
+	    metric(ctx, "summary.peak_allocated"), series_max(ctx, "dev.mem.allocated", NULL),
+	    "bytes", 1e-6, "recomputed from the events");
 	add(arr, "peak reserved (summary.peak_reserved_mb)", metric(ctx, "summary.peak_reserved"),
 	    series_max(ctx, "dev.mem.reserved", NULL), "bytes", 1e-6, "recomputed from the events");
 	if (fr)
@@ -203,8 +211,10 @@ static void qnn(struct pr_actx *ctx, json_t *arr)
 	sqlite3_stmt *st;
 	struct pr_error ignore = PR_ERROR_INIT;
 	int zero = 0;
-	if (pr_actx_prep(ctx, "SELECT count(*) FROM diag WHERE run_id = ?1 AND code = 'qnn_proc_columns_zero'",
-			 &st, &ignore))
+	if (pr_actx_prep(
+		    ctx,
+		    "SELECT count(*) FROM diag WHERE run_id = ?1 AND code = 'qnn_proc_columns_zero'",
+		    &st, &ignore))
 		return;
 	if (sqlite3_step(st) == SQLITE_ROW)
 		zero = sqlite3_column_int(st, 0) > 0;
@@ -244,7 +254,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		diffulex(ctx, arr);
 	else if (!strcmp(ctx->collector, "qnn-memory-monitor"))
 		qnn(ctx, arr);
-	else if (!strcmp(ctx->collector, "gpu_optimizer.MemoryTracer") && !strcmp(ctx->format, "memtracer"))
+	else if (!strcmp(ctx->collector, "gpu_optimizer.MemoryTracer") &&
+		 !strcmp(ctx->format, "memtracer"))
 		memtracer(ctx, arr);
 	json_object_del(ctx->out, "crosscheck_energy_wh");
 	return 0;
@@ -252,7 +263,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 
 const struct pr_analyzer pr_an_crosscheck = {
 	.name = "crosscheck",
-	.summary = "collector-reported numbers next to recomputed ones, with the documented reason for each difference",
+	.summary =
+		"collector-reported numbers next to recomputed ones, with the documented reason for each difference",
 	.run = run,
 	.stage = PR_STAGE_LAST,
 };

@@ -186,7 +186,7 @@ static int one_range(struct cr *c, sqlite3_stmt *st, const char *op, const char 
 		vals = json_loads(pr_actx_text(st, 4), JSON_DECODE_ANY, NULL);
 		keys = json_loads(pr_actx_text(st, 5), JSON_DECODE_ANY, NULL);
 	}
-	json_array_foreach(keys, i, k) {
+	json_array_foreach (keys, i, k) {
 		json_t *x = json_array_get(vals, i);
 		long ci;
 		double w;
@@ -204,16 +204,15 @@ static int one_range(struct cr *c, sqlite3_stmt *st, const char *op, const char 
 	sums_add(&c->all, c->ncounters, v, has, flops, has_flops);
 	sums_add(op_sums(c, op ? op : "(no op)"), c->ncounters, v, has, flops, has_flops);
 	if ((*nitems)++ < RANGE_ITEMS)
-		json_array_append_new(
-			c->items,
-			pr_jobj("name", json_string(pr_actx_text(st, 1)), "device",
-				json_string(pr_actx_text(st, 6)), "t_ns",
-				pr_actx_t(c->ctx, sqlite3_column_int64(st, 2)), "dur_ns",
-				pr_jint(sqlite3_column_int64(st, 3)), "op",
-				op ? json_string(op) : json_null(), "top_op",
-				top ? json_string(top) : json_null(), "counters",
-				counters_json(c, v, has), "flops",
-				has_flops ? pr_jnum(flops) : json_null(), NULL));
+		json_array_append_new(c->items,
+				      pr_jobj("name", json_string(pr_actx_text(st, 1)), "device",
+					      json_string(pr_actx_text(st, 6)), "t_ns",
+					      pr_actx_t(c->ctx, sqlite3_column_int64(st, 2)),
+					      "dur_ns", pr_jint(sqlite3_column_int64(st, 3)), "op",
+					      op ? json_string(op) : json_null(), "top_op",
+					      top ? json_string(top) : json_null(), "counters",
+					      counters_json(c, v, has), "flops",
+					      has_flops ? pr_jnum(flops) : json_null(), NULL));
 	json_decref(keys);
 	json_decref(vals);
 	free(v);
@@ -277,11 +276,11 @@ static json_t *section(struct cr *c, int64_t nranges, int64_t nlaunch, int64_t r
 		}
 		for (j = 0; j < c->ncounters; j++)
 			json_object_set_new(cv, sorted[j], pr_jnum(c->ops[i].v[ord[j]]));
-		json_array_append_new(
-			ops, pr_jobj("op", json_string(c->ops[i].name), "ranges",
-				     pr_jint(c->ops[i].ranges), "flops",
-				     c->ops[i].with_flops ? pr_jnum(c->ops[i].flops) : json_null(),
-				     "counters", cv, NULL));
+		json_array_append_new(ops, pr_jobj("op", json_string(c->ops[i].name), "ranges",
+						   pr_jint(c->ops[i].ranges), "flops",
+						   c->ops[i].with_flops ? pr_jnum(c->ops[i].flops)
+									: json_null(),
+						   "counters", cv, NULL));
 	}
 	o = pr_jobj("ranges", pr_jint(nranges), "launches", pr_jint(nlaunch), "linked",
 		    pr_jint(linked ? nranges : 0), "replay_ns", pr_jint(replay), "span_ns",

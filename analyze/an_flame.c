@@ -80,7 +80,8 @@ static char *name_of(const struct pr_flame *fl, sqlite3_stmt *st, int64_t code)
 	if (code == CODE_NOCALL)
 		return pr_xstrdup("(no launching call)");
 	if (code <= CODE_SYN0)
-		return pr_xstrdup((size_t)(CODE_SYN0 - code) < fl->nsyn ? fl->syn[CODE_SYN0 - code] : "?");
+		return pr_xstrdup((size_t)(CODE_SYN0 - code) < fl->nsyn ? fl->syn[CODE_SYN0 - code]
+									: "?");
 	if (!st)
 		return pr_xstrdup("?");
 	sqlite3_reset(st);
@@ -121,10 +122,12 @@ static void emit(struct emit_to *e, struct fl *f, long first)
 			continue;
 		}
 		name = name_of(e->fl, e->st, n->name_id);
-		json_array_append_new(e->arr, pr_jobj("name", json_string(name), "depth", pr_jint(n->depth),
-						      "total", pr_jnum(n->total), "self",
-						      pr_jnum(n->total > n->child ? n->total - n->child : 0),
-						      "device", n->dev ? json_true() : NULL, NULL));
+		json_array_append_new(e->arr,
+				      pr_jobj("name", json_string(name), "depth", pr_jint(n->depth),
+					      "total", pr_jnum(n->total), "self",
+					      pr_jnum(n->total > n->child ? n->total - n->child
+									  : 0),
+					      "device", n->dev ? json_true() : NULL, NULL));
 		free(name);
 		e->kept++;
 		emit(e, f, n->first_child);
@@ -169,7 +172,6 @@ static const char *value_unit(struct pr_actx *ctx)
 		return u;
 	return "units";
 }
-
 
 /* ---- device time ---- */
 
@@ -304,8 +306,9 @@ static int gpu_trees(struct pr_actx *ctx, struct pr_flame *fl, struct gpu_tree *
 		if (!is_act(r->kind) && r->kind != PR_GK_RUNTIME)
 			continue;
 		if (!(p = pr_spill_next(gs->ids, sizeof(id)))) {
-			rc = pr_spill_failed(gs->ids, err) ? -1
-				: pr_error_set(err, PR_E_IO, "the GPU rows' span ids: short");
+			rc = pr_spill_failed(gs->ids, err)
+				     ? -1
+				     : pr_error_set(err, PR_E_IO, "the GPU rows' span ids: short");
 			break;
 		}
 		memcpy(&id, p, sizeof(id));
@@ -362,10 +365,10 @@ static int gpu_trees(struct pr_actx *ctx, struct pr_flame *fl, struct gpu_tree *
 
 /* ---- the section ---- */
 
-#define RULE                                                                                    \
-	"spans of one name under one path merge (whatever their time or thread); steps merge "    \
+#define RULE                                                                                       \
+	"spans of one name under one path merge (whatever their time or thread); steps merge "     \
 	"into one node per name with its trailing number as '*' (ProfilerStep#*); total = sum of " \
-	"their durations, self = total - children (0 when overlapping spans make the children "   \
+	"their durations, self = total - children (0 when overlapping spans make the children "    \
 	"longer); nodes under 0.1 % of the total, deeper than 40 or past 1500 are counted in "     \
 	"nodes_more"
 
@@ -433,8 +436,11 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		goto fed;
 	}
 	fl = pr_flame_new_steps(ctx, !nframes);
-	if (pr_actx_prep(ctx, !nframes ? sel_spans : by_event ? sel_frames_track : sel_frames, &st,
-			 err)) {
+	if (pr_actx_prep(ctx,
+			 !nframes   ? sel_spans
+			 : by_event ? sel_frames_track
+				    : sel_frames,
+			 &st, err)) {
 		pr_flame_free(fl);
 		return -1;
 	}
@@ -457,11 +463,12 @@ skipped:
 fed:
 	f = &fl->f;
 	if (fl->nspans > FLAME_MAX_SPANS) {
-		json_object_set_new(ctx->out, "flame",
-				    pr_jobj("unit", json_string(value_unit(ctx)), "skipped",
-					    json_string("more than 2000000 spans: the speedscope export "
-							"(profreport speedscope) has every stack"),
-					    NULL));
+		json_object_set_new(
+			ctx->out, "flame",
+			pr_jobj("unit", json_string(value_unit(ctx)), "skipped",
+				json_string("more than 2000000 spans: the speedscope export "
+					    "(profreport speedscope) has every stack"),
+				NULL));
 		goto out;
 	}
 	/* spans whose parent came later in id order; each round places at least one, or
@@ -519,8 +526,7 @@ fed:
 		/* one profile per event: this tree is the perf event's; all are listed */
 		const json_t *ev;
 		json_t *list = json_array();
-		json_array_foreach(order, i, ev)
-		{
+		json_array_foreach (order, i, ev) {
 			const char *e = json_string_value(ev);
 			const char *u = json_string_value(json_object_get(events, e ? e : ""));
 			if (!e)
@@ -542,12 +548,13 @@ fed:
 		o = tree_obj(ctx, fl, &fl->split, FLAME_SPLIT_NODES);
 		json_object_set_new(o, "steps", pr_jint((int64_t)fl->nsel));
 		json_object_set_new(o, "of_steps", pr_jint((int64_t)fl->nsteps));
-		snprintf(rule, sizeof(rule),
-			 "the %zu slowest of the run's %zu steps, each a root under its own name in "
-			 "start order (the path above a step left out), the spans below as in the "
-			 "merged tree; nodes under 0.1 %% of these steps' total, deeper than 40 or past "
-			 "%d are counted in nodes_more",
-			 fl->nsel, fl->nsteps, FLAME_SPLIT_NODES);
+		snprintf(
+			rule, sizeof(rule),
+			"the %zu slowest of the run's %zu steps, each a root under its own name in "
+			"start order (the path above a step left out), the spans below as in the "
+			"merged tree; nodes under 0.1 %% of these steps' total, deeper than 40 or past "
+			"%d are counted in nodes_more",
+			fl->nsel, fl->nsteps, FLAME_SPLIT_NODES);
 		set_rule(o, rule);
 		json_object_set_new(out, "by_step", o);
 	}
@@ -559,11 +566,13 @@ fed:
 			json_decref(t);
 		}
 		json_object_set_new(o, "activities", pr_jint(g.acts));
-		set_rule(o, "device time: each kernel, memcpy and memset (\"device\": true) under the "
-			    "op whose runtime call launched it (the first call of its correlation; the "
-			    "call itself where it has no parent), \"(no launching call)\" where none "
-			    "is found; a node's total = its activities' durations; nodes under 0.1 % "
-			    "of the total, deeper than 40 or past 1500 are counted in nodes_more");
+		set_rule(
+			o,
+			"device time: each kernel, memcpy and memset (\"device\": true) under the "
+			"op whose runtime call launched it (the first call of its correlation; the "
+			"call itself where it has no parent), \"(no launching call)\" where none "
+			"is found; a node's total = its activities' durations; nodes under 0.1 % "
+			"of the total, deeper than 40 or past 1500 are counted in nodes_more");
 		json_object_set_new(out, "gpu", o);
 		if (gs.acts && gs.t.root > 0 && json_object_get(out, "by_step")) {
 			o = tree_obj(ctx, fl, &gs.t, FLAME_SPLIT_NODES);

@@ -171,9 +171,9 @@ static int worst_spans(struct pr_actx *ctx, const struct pendings *pend, struct 
 	rc = pr_actx_spans_at(ctx, t, pend->n, spans, err);
 	for (k = 0; !rc && k < pend->n; k++) {
 		const struct pending *q = &pend->v[k];
-		json_array_append_new(q->arr, pr_jobj("t_ns", pr_actx_t(ctx, q->ts), "gap",
-						      pr_jnum(q->gap), "ratio", pr_jnum(q->ratio),
-						      "span", spans[k], NULL));
+		json_array_append_new(q->arr,
+				      pr_jobj("t_ns", pr_actx_t(ctx, q->ts), "gap", pr_jnum(q->gap),
+					      "ratio", pr_jnum(q->ratio), "span", spans[k], NULL));
 	}
 	free(t);
 	free(spans);
@@ -186,13 +186,14 @@ static int layers(struct pr_actx *ctx, struct pr_parray *p, json_t *arr, struct 
 	size_t n = pr_parray_count(p);
 	sqlite3_stmt *st;
 	int rc;
-	if (pr_actx_prep(ctx,
-			 "SELECT n.value, group_concat(s.ts || ':' || s.dur), min(s.id), "
-			 "(SELECT m.value FROM metric m WHERE m.run_id = ?1 AND m.origin = 'reported' "
-			 " AND m.name = 'layer.avg_fragmentation' AND m.detail = n.value) "
-			 "FROM span s JOIN string n ON n.id = s.name_id "
-			 "WHERE s.run_id = ?1 AND s.kind = 'layer' GROUP BY s.name_id ORDER BY 3",
-			 &st, err))
+	if (pr_actx_prep(
+		    ctx,
+		    "SELECT n.value, group_concat(s.ts || ':' || s.dur), min(s.id), "
+		    "(SELECT m.value FROM metric m WHERE m.run_id = ?1 AND m.origin = 'reported' "
+		    " AND m.name = 'layer.avg_fragmentation' AND m.detail = n.value) "
+		    "FROM span s JOIN string n ON n.id = s.name_id "
+		    "WHERE s.run_id = ?1 AND s.kind = 'layer' GROUP BY s.name_id ORDER BY 3",
+		    &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *iv = pr_actx_text(st, 1);
@@ -219,14 +220,15 @@ static int layers(struct pr_actx *ctx, struct pr_parray *p, json_t *arr, struct 
 			if (!*end)
 				break;
 		}
-		json_array_append_new(
-			arr, pr_jobj("layer", json_string(pr_actx_text(st, 0)), "samples", pr_jnum(m.n),
-				     "mean_ratio", m.n ? pr_jnum(m.mean) : json_null(), "max_gap",
-				     pr_jnum(gapmax), "reported_avg_ratio",
-				     sqlite3_column_type(st, 3) == SQLITE_NULL
-					     ? json_null()
-					     : pr_jnum(sqlite3_column_double(st, 3) / 100.0),
-				     NULL));
+		json_array_append_new(arr, pr_jobj("layer", json_string(pr_actx_text(st, 0)),
+						   "samples", pr_jnum(m.n), "mean_ratio",
+						   m.n ? pr_jnum(m.mean) : json_null(), "max_gap",
+						   pr_jnum(gapmax), "reported_avg_ratio",
+						   sqlite3_column_type(st, 3) == SQLITE_NULL
+							   ? json_null()
+							   : pr_jnum(sqlite3_column_double(st, 3) /
+								     100.0),
+						   NULL));
 	}
 	return pr_actx_done(ctx, st, rc, err);
 }
@@ -272,8 +274,8 @@ static double xquantile(struct pr_xsort *xs, uint64_t n, double q)
 static int device(struct pr_actx *ctx, const struct pr_aseries *a, const struct pr_aseries *r,
 		  int with_layers, json_t *arr, struct pendings *pend, struct pr_error *err)
 {
-	struct pr_xsort *xs = pr_xsort_new("fragmentation's ratios", sizeof(uint64_t),
-					   pr_xsort_mem / 4, 0);
+	struct pr_xsort *xs =
+		pr_xsort_new("fragmentation's ratios", sizeof(uint64_t), pr_xsort_mem / 4, 0);
 	struct pr_parray *pts = NULL;
 	struct worst wst = { .n = 0 };
 	struct merge mg;
@@ -356,6 +358,7 @@ out:
 
 const struct pr_analyzer pr_an_fragmentation = {
 	.name = "fragmentation",
-	.summary = "reserved - allocated over time, (reserved - allocated)/reserved, worst moments, per layer",
+	.summary =
+		"reserved - allocated over time, (reserved - allocated)/reserved, worst moments, per layer",
 	.run = run,
 };

@@ -92,15 +92,38 @@
 /* Durations kept for exact medians (8 bytes each); beyond, one more ordered SQL pass. */
 size_t pr_gpubreak_keep_max = (size_t)4 << 20;
 
-enum rowkind { K_KERNEL, K_MEMCPY, K_MEMSET, K_RUNTIME, K_OP, K_PHASE, K_OTHER };
+enum rowkind {
+	K_KERNEL,
+	K_MEMCPY,
+	K_MEMSET,
+	K_RUNTIME,
+	K_OP,
+	K_PHASE,
+	K_OTHER
+};
 /* the classes and libraries of kclass.h, the one classification */
-enum gclass { C_COMPUTE = PR_KC_COMPUTE, C_COMM = PR_KC_COMM, C_MEMORY = PR_KC_MEMORY, NCLASS };
+enum gclass {
+	C_COMPUTE = PR_KC_COMPUTE,
+	C_COMM = PR_KC_COMM,
+	C_MEMORY = PR_KC_MEMORY,
+	NCLASS
+};
 #define class_names pr_kclass_names
 #define NLIB PR_KL_N
 #define lib_names pr_klib_names
 
-enum dir { D_HTOD, D_DTOH, D_DTOD, D_PTOP, D_HTOH, D_MEMSET, D_OTHER, NDIR };
-static const char *const dir_names[NDIR] = { "HtoD", "DtoH", "DtoD", "PtoP", "HtoH", "Memset", "other" };
+enum dir {
+	D_HTOD,
+	D_DTOH,
+	D_DTOD,
+	D_PTOP,
+	D_HTOH,
+	D_MEMSET,
+	D_OTHER,
+	NDIR
+};
+static const char *const dir_names[NDIR] = { "HtoD", "DtoH",   "DtoD", "PtoP",
+					     "HtoH", "Memset", "other" };
 
 #define F_LAUNCH 1     /* a runtime call that launches GPU work */
 #define F_GRAPH 2      /* ... a graph launch: several ops share its correlation */
@@ -110,7 +133,7 @@ static const char *const dir_names[NDIR] = { "HtoD", "DtoH", "DtoD", "PtoP", "Ht
 struct gname {
 	int64_t id;
 	uint8_t lib, dir, flags, cls; /* cls: of a kernel of this name (kclass.h) */
-	int kind; /* kind of its first GPU op, -1 = none */
+	int kind;		      /* kind of its first GPU op, -1 = none */
 	int64_t count, total, min, max;
 	int64_t calls, launched; /* a runtime call name's calls kept by other_put, linked ones */
 	double sumsq, median, bps_w, bps_d, occ_w, occ_d;
@@ -119,7 +142,12 @@ struct gname {
 };
 
 /* The args of a GPU op read (gpuscan.h reads them). */
-enum { A_BYTES, A_BPS, A_OCC, NARGS };
+enum {
+	A_BYTES,
+	A_BPS,
+	A_OCC,
+	NARGS
+};
 
 /* A running union of intervals added in start order. */
 struct uacc {
@@ -132,9 +160,18 @@ struct uacc {
  * and memsets that are not communication, cc = computation and
  * communication, mem = memcpys (memory-class kernels not named Memset too).
  */
-enum { S_ALL, S_LINKED, S_STEPS, NSCOPE };
+enum {
+	S_ALL,
+	S_LINKED,
+	S_STEPS,
+	NSCOPE
+};
 static const char *const scope_names[NSCOPE] = { "all", "linked", "steps" };
-enum { SK_COMP, SK_COMM, SK_MEMCPY };
+enum {
+	SK_COMP,
+	SK_COMM,
+	SK_MEMCPY
+};
 
 struct scope {
 	int64_t first, last, ops;
@@ -151,7 +188,7 @@ struct stream {
 struct launch {
 	int64_t ts, end;
 	int graph, next_free;
-	int other; /* a call not named as a launch: in the ring of recent ones */
+	int other;  /* a call not named as a launch: in the ring of recent ones */
 	int64_t nm; /* its name's index in names */
 };
 
@@ -163,17 +200,30 @@ struct launch {
 /* ---- TensorBoard step breakdown ---- */
 
 /* Cumulative functions of time evaluated at candidate step boundaries. */
-enum { F_K, F_MC, F_MS, F_COMM, F_RT, F_DL, F_CPU, F_GPU, F_SM, F_OCCW, F_OCCD, NF };
+enum {
+	F_K,
+	F_MC,
+	F_MS,
+	F_COMM,
+	F_RT,
+	F_DL,
+	F_CPU,
+	F_GPU,
+	F_SM,
+	F_OCCW,
+	F_OCCD,
+	NF
+};
 #define NROLE 7 /* F_K .. F_CPU: the priority-ordered roles */
-static const char *const role_keys[NROLE] = { "kernel_ns",	  "memcpy_ns",	   "memset_ns",
-					      "communication_ns", "runtime_ns",	   "dataloader_ns",
+static const char *const role_keys[NROLE] = { "kernel_ns",	  "memcpy_ns",	"memset_ns",
+					      "communication_ns", "runtime_ns", "dataloader_ns",
 					      "cpu_exec_ns" };
 
 struct tbstep {
 	const struct pr_aspan *sp;
 	int64_t hs, he, dmax, matched;
-	int has_dev;   /* a GPU op launched inside it */
-	int have_dev;  /* ev_dev holds the value at dmax */
+	int has_dev;  /* a GPU op launched inside it */
+	int have_dev; /* ev_dev holds the value at dmax */
 	double ev_hs[NF], ev_he[NF], ev_dev[NF];
 };
 
@@ -236,8 +286,8 @@ struct gb {
 	int64_t dir_count[NDIR], dir_time[NDIR], dir_sized[NDIR], dir_sized_time[NDIR];
 	double dir_bytes[NDIR];
 	struct tb tb;
-	size_t kept;      /* durations held in the names' durs */
-	int median_sql;   /* too many: medians from an ordered pass */
+	size_t kept;	/* durations held in the names' durs */
+	int median_sql; /* too many: medians from an ordered pass */
 };
 
 /* ---- unions ---- */
@@ -280,7 +330,7 @@ static int mem_direction(const char *name, int kind)
 		const char *a, *b;
 		int dir;
 	} map[] = {
-		{ "HtoD", "HostToDevice", D_HTOD }, { "DtoH", "DeviceToHost", D_DTOH },
+		{ "HtoD", "HostToDevice", D_HTOD },   { "DtoH", "DeviceToHost", D_DTOH },
 		{ "DtoD", "DeviceToDevice", D_DTOD }, { "PtoP", "PeerToPeer", D_PTOP },
 		{ "HtoH", "HostToHost", D_HTOH },
 	};
@@ -327,8 +377,8 @@ static struct gname *name_get(struct gb *g, int64_t id, struct pr_error *err)
 	const char *text;
 	if (pr_strmap_get(&g->name_idx, &id, sizeof(id), &v))
 		return &g->names[v];
-	text = lookup_text(g, &g->name_st, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL",
-			   id, err);
+	text = lookup_text(g, &g->name_st,
+			   "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", id, err);
 	if (!text)
 		return NULL;
 	if (g->nnames == g->capnames) {
@@ -359,8 +409,7 @@ static struct gname *name_get(struct gb *g, int64_t id, struct pr_error *err)
 
 /* ---- launches in flight: correlation -> runtime call ---- */
 
-static void launch_put(struct gb *g, int64_t corr, int64_t ts, int64_t end, int graph,
-		       int other)
+static void launch_put(struct gb *g, int64_t corr, int64_t ts, int64_t end, int graph, int other)
 {
 	int i;
 	int64_t old;
@@ -714,7 +763,8 @@ static struct stream *stream_get(struct gb *g, int64_t track)
 	if (!pr_strmap_get(&g->stream_idx, &track, sizeof(track), &v)) {
 		if (g->nstreams == g->capstreams) {
 			g->capstreams = g->capstreams ? g->capstreams * 2 : 8;
-			g->streams = pr_xreallocarray(g->streams, g->capstreams, sizeof(*g->streams));
+			g->streams =
+				pr_xreallocarray(g->streams, g->capstreams, sizeof(*g->streams));
 		}
 		memset(&g->streams[g->nstreams], 0, sizeof(g->streams[0]));
 		g->streams[g->nstreams].track = track;
@@ -940,7 +990,8 @@ static void tb_row(struct gb *g, int kind, int64_t ts, int64_t dur, const struct
 		if (i >= 0) {
 			struct tbstep *s = &tb->st[i];
 			if (i == 0 && !s->has_dev)
-				tb->pre_tracking = 0; /* step 0's first op: the candidates before it are final */
+				tb->pre_tracking =
+					0; /* step 0's first op: the candidates before it are final */
 			s->has_dev = 1;
 			s->matched++;
 			tb->any_matched = 1;
@@ -984,10 +1035,10 @@ static int rowkind(uint8_t k)
  */
 struct mrow {
 	int64_t ts, dur, name;
-	int64_t corr;           /* as gpu_breakdown reads it (pr_gpurow_corr_break) */
+	int64_t corr;		/* as gpu_breakdown reads it (pr_gpurow_corr_break) */
 	double bytes, bps, occ; /* device activities' args (gpuscan.h) */
 	uint32_t track;
-	uint8_t kind;     /* enum pr_gk */
+	uint8_t kind;	  /* enum pr_gk */
 	uint8_t nostream; /* a device activity without a "stream" arg in a run whose others have */
 	uint8_t zero[2];
 };
@@ -1036,8 +1087,7 @@ static int main_row(struct gb *g, const struct pr_gpuscan *gs, const struct mrow
 			g->nostream++; /* HTA leaves them out (its stream -1) */
 		else
 			gpu_op(g, kind, gs->tracks[r->track], gs->tstream[r->track], ts, dur, nm, a,
-			       has_rt, &rt,
-			       has_rt && tb->on && tb_step_of(tb, rt.ts, rt.end) >= 0);
+			       has_rt, &rt, has_rt && tb->on && tb_step_of(tb, rt.ts, rt.end) >= 0);
 	}
 	if (tb->on)
 		tb_row(g, kind, ts, dur, nm, a, has_rt, &rt);
@@ -1205,16 +1255,18 @@ static json_t *temporal(int64_t span, const struct uacc *all, const struct uacc 
 		       "communication_ns", pr_jint(x), "memory_ns", pr_jint(m), "idle_ns",
 		       pr_jint(span - busy), "busy_share", share((double)busy, (double)span),
 		       "compute_share", share((double)c, (double)span), "communication_share",
-		       share((double)x, (double)span), "memory_share", share((double)m, (double)span),
-		       "idle_share", share((double)(span - busy), (double)span), NULL);
+		       share((double)x, (double)span), "memory_share",
+		       share((double)m, (double)span), "idle_share",
+		       share((double)(span - busy), (double)span), NULL);
 }
 
 static json_t *idle_split(const int64_t *idle)
 {
 	int64_t t = idle[0] + idle[1] + idle[2];
 	return pr_jobj("host_wait_ns", pr_jint(idle[0]), "kernel_wait_ns", pr_jint(idle[1]),
-		       "other_ns", pr_jint(idle[2]), "host_wait_share", share((double)idle[0], (double)t),
-		       "kernel_wait_share", share((double)idle[1], (double)t), "other_share",
+		       "other_ns", pr_jint(idle[2]), "host_wait_share",
+		       share((double)idle[0], (double)t), "kernel_wait_share",
+		       share((double)idle[1], (double)t), "other_share",
 		       share((double)idle[2], (double)t), NULL);
 }
 
@@ -1256,13 +1308,14 @@ static int streams_json(struct gb *g, json_t *out, struct pr_error *err)
 		rc = sqlite3_step(st);
 		tid = rc == SQLITE_ROW ? pr_actx_text(st, 1) : "";
 		label = pr_gpuscan_stream_label(s->kstream, tid, buf, sizeof(buf));
-		o = pr_jobj("device", json_string(rc == SQLITE_ROW ? pr_actx_text(st, 0) : ""), "stream",
-			    json_string(label), "name",
+		o = pr_jobj("device", json_string(rc == SQLITE_ROW ? pr_actx_text(st, 0) : ""),
+			    "stream", json_string(label), "name",
 			    json_string(rc == SQLITE_ROW ? pr_actx_text(st, 2) : ""), "ops",
 			    pr_jint(s->ops), "t_ns", pr_actx_t(g->ctx, s->first), NULL);
 		if (strcmp(label, tid))
 			json_object_set_new(o, "tid", json_string(tid)); /* the track's thread */
-		json_object_update(o, t = temporal(s->last_end - s->first, &s->all, &s->comp, &s->cc));
+		json_object_update(o,
+				   t = temporal(s->last_end - s->first, &s->all, &s->comp, &s->cc));
 		json_decref(t);
 		json_object_set_new(o, "idle", idle_split(s->idle));
 		json_array_append_new(arr, o);
@@ -1270,8 +1323,10 @@ static int streams_json(struct gb *g, json_t *out, struct pr_error *err)
 	sqlite3_finalize(st);
 	if (more_ops)
 		json_object_set_new(out, "streams_more",
-				    pr_jobj("streams", pr_jint((int64_t)(g->nstreams - MAX_STREAMS)),
-					    "ops", pr_jint(more_ops), "busy_ns", pr_jint(more_busy), NULL));
+				    pr_jobj("streams",
+					    pr_jint((int64_t)(g->nstreams - MAX_STREAMS)), "ops",
+					    pr_jint(more_ops), "busy_ns", pr_jint(more_busy),
+					    NULL));
 	return 0;
 }
 
@@ -1303,11 +1358,12 @@ static int medians(struct gb *g, const struct rank_ent *top, size_t n, struct pr
 	ids = pr_xmalloc(n * sizeof(*ids));
 	for (i = 0; i < n; i++)
 		ids[i] = top[i].id;
-	rc = pr_actx_prep_ids(g->ctx,
-			      "SELECT name_id, dur FROM span WHERE run_id = ?1 AND kind IN ('kernel', "
-			      "'memcpy', 'memset') AND "
-			      "name_id IN (SELECT value FROM json_each(?2)) ORDER BY name_id, dur",
-			      ids, n, &st, err);
+	rc = pr_actx_prep_ids(
+		g->ctx,
+		"SELECT name_id, dur FROM span WHERE run_id = ?1 AND kind IN ('kernel', "
+		"'memcpy', 'memset') AND "
+		"name_id IN (SELECT value FROM json_each(?2)) ORDER BY name_id, dur",
+		ids, n, &st, err);
 	free(ids);
 	if (rc)
 		return -1;
@@ -1333,7 +1389,8 @@ static int medians(struct gb *g, const struct rank_ent *top, size_t n, struct pr
 
 static int kernels_json(struct gb *g, json_t *out, struct pr_error *err)
 {
-	json_t *types = json_array(), *libs = json_array(), *top = json_array(), *mem = json_array();
+	json_t *types = json_array(), *libs = json_array(), *top = json_array(),
+	       *mem = json_array();
 	struct rank_ent *idx;
 	size_t n = 0, i, ntop;
 	int64_t all_time = 0, rest_count = 0, rest_time = 0;
@@ -1342,30 +1399,38 @@ static int kernels_json(struct gb *g, json_t *out, struct pr_error *err)
 	for (k = 0; k < NCLASS; k++)
 		all_time = pr_add_sat(all_time, g->type_time[k]); /* saturated: +-2^62 ns traces */
 	for (k = 0; k < NCLASS; k++)
-		json_array_append_new(types, pr_jobj("type", json_string(class_names[k]), "count",
-						     pr_jint(g->type_count[k]), "time_ns",
-						     pr_jint(g->type_time[k]), "share",
-						     share((double)g->type_time[k], (double)all_time), NULL));
+		json_array_append_new(types,
+				      pr_jobj("type", json_string(class_names[k]), "count",
+					      pr_jint(g->type_count[k]), "time_ns",
+					      pr_jint(g->type_time[k]), "share",
+					      share((double)g->type_time[k], (double)all_time),
+					      NULL));
 	for (k = 1; k < NLIB; k++)
 		if (g->lib_count[k])
-			json_array_append_new(libs, pr_jobj("library", json_string(lib_names[k]), "count",
-							    pr_jint(g->lib_count[k]), "time_ns",
-							    pr_jint(g->lib_time[k]), NULL));
+			json_array_append_new(libs,
+					      pr_jobj("library", json_string(lib_names[k]), "count",
+						      pr_jint(g->lib_count[k]), "time_ns",
+						      pr_jint(g->lib_time[k]), NULL));
 	for (k = 0; k < NDIR; k++)
 		if (g->dir_count[k])
-			json_array_append_new(
-				mem, pr_jobj("direction", json_string(dir_names[k]), "count",
-					     pr_jint(g->dir_count[k]), "time_ns", pr_jint(g->dir_time[k]),
-					     "sized_count", pr_jint(g->dir_sized[k]), "bytes",
-					     g->dir_sized[k] ? pr_jnum(g->dir_bytes[k]) : json_null(),
-					     "bandwidth_Bps",
-					     g->dir_sized_time[k] > 0
-						     ? pr_jnum(g->dir_bytes[k] / ((double)g->dir_sized_time[k] / 1e9))
-						     : json_null(),
-					     NULL));
+			json_array_append_new(mem,
+					      pr_jobj("direction", json_string(dir_names[k]),
+						      "count", pr_jint(g->dir_count[k]), "time_ns",
+						      pr_jint(g->dir_time[k]), "sized_count",
+						      pr_jint(g->dir_sized[k]), "bytes",
+						      g->dir_sized[k] ? pr_jnum(g->dir_bytes[k])
+								      : json_null(),
+						      "bandwidth_Bps",
+						      g->dir_sized_time[k] > 0
+							      ? pr_jnum(g->dir_bytes[k] /
+									((double)g->dir_sized_time
+										 [k] /
+									 1e9))
+							      : json_null(),
+						      NULL));
 	json_object_set_new(out, "kernels",
-			    pr_jobj("by_type", types, "communication", libs, "top", top, "memory_ops",
-				    mem, NULL));
+			    pr_jobj("by_type", types, "communication", libs, "top", top,
+				    "memory_ops", mem, NULL));
 	for (i = 0; i < g->nnames; i++)
 		if (g->names[i].count)
 			n++;
@@ -1385,7 +1450,8 @@ static int kernels_json(struct gb *g, json_t *out, struct pr_error *err)
 			nm->median = pr_median(nm->durs, nm->ndurs);
 		}
 	if ((g->median_sql && medians(g, idx, ntop, err)) ||
-	    pr_actx_prep(g->ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &st, err)) {
+	    pr_actx_prep(g->ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &st,
+			 err)) {
 		free(idx);
 		return -1;
 	}
@@ -1404,53 +1470,58 @@ static int kernels_json(struct gb *g, json_t *out, struct pr_error *err)
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 2, nm->id);
 		rc = sqlite3_step(st);
-		o = pr_jobj("name", json_string(rc == SQLITE_ROW ? pr_actx_text(st, 0) : ""), "type",
-			    json_string(class_names[cls]), "library",
-			    nm->lib && nm->kind == K_KERNEL ? json_string(lib_names[nm->lib]) : json_null(),
+		o = pr_jobj("name", json_string(rc == SQLITE_ROW ? pr_actx_text(st, 0) : ""),
+			    "type", json_string(class_names[cls]), "library",
+			    nm->lib && nm->kind == K_KERNEL ? json_string(lib_names[nm->lib])
+							    : json_null(),
 			    "count", pr_jint(nm->count), "total_ns", pr_jint(nm->total), "mean_ns",
-			    pr_jnum(mean), "median_ns", pr_jnum(nm->median), "min_ns", pr_jint(nm->min),
-			    "max_ns", pr_jint(nm->max), "std_ns", pr_jnum(var > 0 ? sqrt(var) : 0),
-			    "share", share((double)nm->total, (double)all_time), NULL);
+			    pr_jnum(mean), "median_ns", pr_jnum(nm->median), "min_ns",
+			    pr_jint(nm->min), "max_ns", pr_jint(nm->max), "std_ns",
+			    pr_jnum(var > 0 ? sqrt(var) : 0), "share",
+			    share((double)nm->total, (double)all_time), NULL);
 		if (nm->bps_d > 0)
-			json_object_set_new(o, "mean_blocks_per_sm", pr_jnum(nm->bps_w / nm->bps_d));
+			json_object_set_new(o, "mean_blocks_per_sm",
+					    pr_jnum(nm->bps_w / nm->bps_d));
 		if (nm->occ_d > 0)
-			json_object_set_new(o, "mean_occupancy_pct", pr_jnum(nm->occ_w / nm->occ_d));
+			json_object_set_new(o, "mean_occupancy_pct",
+					    pr_jnum(nm->occ_w / nm->occ_d));
 		json_array_append_new(top, o);
 	}
 	sqlite3_finalize(st);
 	if (n > ntop)
 		json_object_set_new(json_object_get(out, "kernels"), "others",
 				    pr_jobj("names", pr_jint((int64_t)(n - ntop)), "count",
-					    pr_jint(rest_count), "total_ns", pr_jint(rest_time), "share",
-					    share((double)rest_time, (double)all_time), NULL));
+					    pr_jint(rest_count), "total_ns", pr_jint(rest_time),
+					    "share", share((double)rest_time, (double)all_time),
+					    NULL));
 	free(idx);
 	return 0;
 }
 
-#define GPU_RULE                                                                                   \
-	"HTA's definitions over the first-to-last GPU op span: compute = union of compute kernels; "  \
-	"communication = union of compute and communication kernels - compute (overlapped "          \
+#define GPU_RULE                                                                                       \
+	"HTA's definitions over the first-to-last GPU op span: compute = union of compute kernels; "   \
+	"communication = union of compute and communication kernels - compute (overlapped "            \
 	"communication counts as compute); memory = union of all ops - union of kernels; idle = span " \
-	"- union of all ops. Communication kernels: names starting nccl/rccl, containing gloo:, "     \
-	"msccl, nvshmem, DeepEP deep_ep::/dpsk::ep:: dispatch/combine/notify, or matching "           \
-	"--comm-kernels; memory: memcpy/memset, kernels named Memcpy/Memset, and on MTIA or " \
-	"an unknown device kernels named dma*; GPU ops without a stream arg, in a run whose " \
+	"- union of all ops. Communication kernels: names starting nccl/rccl, containing gloo:, "      \
+	"msccl, nvshmem, DeepEP deep_ep::/dpsk::ep:: dispatch/combine/notify, or matching "            \
+	"--comm-kernels; memory: memcpy/memset, kernels named Memcpy/Memset, and on MTIA or "          \
+	"an unknown device kernels named dma*; GPU ops without a stream arg, in a run whose "          \
 	"others have one, are left out (HTA)"
-#define IDLE_RULE                                                                                \
+#define IDLE_RULE                                                                                  \
 	"a gap before an op is host wait when the op's runtime call (same correlation) started "   \
-	"after the previous op ended, else kernel wait when < 30 ns (HTA's "                        \
+	"after the previous op ended, else kernel wait when < 30 ns (HTA's "                       \
 	"consecutive_kernel_delay), else other; rank: gaps of the union of all streams; streams: " \
 	"gaps between the stream's consecutive ops"
 
-#define SCOPE_RULE                                                                             \
-	"TraceLens's gpu_timeline per scope: all = every GPU op (as rank above); linked = GPU " \
-	"ops whose correlation is that of a traced runtime call (TraceLens's "                  \
-	"include_unlinked_kernels=False); steps = GPU ops launched by a runtime call inside "   \
-	"a top-level ProfilerStep span (null when the run has none). computation = union of "   \
-	"kernels and memsets that are not communication; exposed_comm = union of "              \
-	"communication kernels - computation; exposed_memcpy = union of memcpys (and memory "   \
-	"kernels not named Memset) - computation and communication; busy = union of the "       \
-	"scope's ops; total = its first op start to last op end; idle = total - busy. GPU "     \
+#define SCOPE_RULE                                                                                 \
+	"TraceLens's gpu_timeline per scope: all = every GPU op (as rank above); linked = GPU "    \
+	"ops whose correlation is that of a traced runtime call (TraceLens's "                     \
+	"include_unlinked_kernels=False); steps = GPU ops launched by a runtime call inside "      \
+	"a top-level ProfilerStep span (null when the run has none). computation = union of "      \
+	"kernels and memsets that are not communication; exposed_comm = union of "                 \
+	"communication kernels - computation; exposed_memcpy = union of memcpys (and memory "      \
+	"kernels not named Memset) - computation and communication; busy = union of the "          \
+	"scope's ops; total = its first op start to last op end; idle = total - busy. GPU "        \
 	"ops without a stream arg are left out, as above"
 
 /* One scope's numbers (TraceLens's gpu_timeline). */
@@ -1462,10 +1533,9 @@ static json_t *scope_json(const struct gb *g, const struct scope *sc, const char
 		       sc->ops ? pr_actx_t(g->ctx, sc->first) : json_null(), "total_ns",
 		       pr_jint(total), "busy_ns", pr_jint(busy), "computation_ns", pr_jint(comp),
 		       "exposed_comm_ns", pr_jint(cc - comp), "exposed_memcpy_ns",
-		       pr_jint(busy - cc),
-		       "idle_ns", pr_jint(total - busy), "comm_ns", pr_jint(u_total(&sc->comm)),
-		       "memcpy_ns", pr_jint(u_total(&sc->mem)), "busy_share",
-		       share((double)busy, (double)total), NULL);
+		       pr_jint(busy - cc), "idle_ns", pr_jint(total - busy), "comm_ns",
+		       pr_jint(u_total(&sc->comm)), "memcpy_ns", pr_jint(u_total(&sc->mem)),
+		       "busy_share", share((double)busy, (double)total), NULL);
 }
 
 static json_t *scopes_json(const struct gb *g)
@@ -1493,10 +1563,11 @@ static int gpu_json(struct gb *g, struct pr_error *err)
 	json_object_set_new(idle, "rule", json_string(IDLE_RULE));
 	out = pr_jobj("rule", json_string(GPU_RULE), "ops", pr_jint(g->ops), "t_ns",
 		      pr_actx_t(g->ctx, g->first), "rank", rank, "idle", idle, "overlap",
-		      pr_jobj("communication_ns", pr_jint(x), "overlapped_ns", pr_jint(over), "share",
-			      share((double)over, (double)x), "rule",
-			      json_string("time where communication and compute kernels run at once / "
-					  "union of communication kernels (HTA comm/comp overlap)"),
+		      pr_jobj("communication_ns", pr_jint(x), "overlapped_ns", pr_jint(over),
+			      "share", share((double)over, (double)x), "rule",
+			      json_string(
+				      "time where communication and compute kernels run at once / "
+				      "union of communication kernels (HTA comm/comp overlap)"),
 			      NULL),
 		      NULL);
 	json_object_set_new(out, "device_family", json_string(pr_kfamily_name(g->kc.family)));
@@ -1553,7 +1624,7 @@ static json_t *step_values(const struct bpt *s, const struct bpt *e, double *sum
 	return o;
 }
 
-#define TB_RULE                                                                                 \
+#define TB_RULE                                                                                     \
 	"TensorBoard's overview: steps = top-level ProfilerStep spans extended to the end of the "  \
 	"GPU ops their runtime calls launched (a step starts no earlier than the previous one "     \
 	"ends); each instant goes to the first of Kernel > Memcpy > Memset > Communication > "      \
@@ -1561,8 +1632,8 @@ static json_t *step_values(const struct bpt *s, const struct bpt *e, double *sum
 	"sm_efficiency = integral of min(sum of blocks per SM, 1) / time; occupancy_pct = "         \
 	"est. achieved occupancy weighted by kernel time"
 
-#define TB_BASIS                                                                              \
-	"device: ProfilerStep spans extended to the end of the GPU work they launched, as "   \
+#define TB_BASIS                                                                                   \
+	"device: ProfilerStep spans extended to the end of the GPU work they launched, as "        \
 	"TensorBoard measures them (step_breakdown.rule)"
 
 /*
@@ -1638,7 +1709,8 @@ static void tb_json(struct gb *g)
 			j--;
 		if (j >= 0) {
 			keep = (size_t)j + 1;
-			if (j > 0 && (double)tb->st[j - 1].matched * TAIL_RATIO > (double)tb->st[j].matched)
+			if (j > 0 &&
+			    (double)tb->st[j - 1].matched * TAIL_RATIO > (double)tb->st[j].matched)
 				keep = (size_t)j;
 		}
 	}
@@ -1661,8 +1733,8 @@ static void tb_json(struct gb *g)
 	for (k = 0; k < NROLE; k++)
 		json_object_set_new(avg, role_keys[k], pr_jnum(sum[1 + k] / (double)keep));
 	json_object_set_new(avg, "other_ns", pr_jnum(sum[1 + NROLE] / (double)keep));
-	out = pr_jobj("rule", json_string(TB_RULE), "device_adjusted", json_boolean(tb->any_matched),
-		      "steps", steps, NULL);
+	out = pr_jobj("rule", json_string(TB_RULE), "device_adjusted",
+		      json_boolean(tb->any_matched), "steps", steps, NULL);
 	if (keep > MAX_STEPS_LISTED)
 		json_object_set_new(out, "steps_more", pr_jint((int64_t)(keep - MAX_STEPS_LISTED)));
 	json_object_set_new(out, "dropped_tail_steps", pr_jint((int64_t)(tb->n - keep)));
@@ -1670,7 +1742,8 @@ static void tb_json(struct gb *g)
 	{
 		json_t *all = step_values(&bs[0], &be[keep - 1], NULL);
 		(void)last;
-		json_object_set_new(out, "gpu_utilization", json_incref(json_object_get(all, "gpu_util")));
+		json_object_set_new(out, "gpu_utilization",
+				    json_incref(json_object_get(all, "gpu_util")));
 		json_object_set_new(out, "sm_efficiency",
 				    tb->any_bps ? json_incref(json_object_get(all, "sm_efficiency"))
 						: json_null());
@@ -1720,7 +1793,8 @@ out:
 
 const struct pr_analyzer pr_an_gpubreak = {
 	.name = "gpu_breakdown",
-	.summary = "HTA's temporal, idle, overlap and kernel breakdowns; TensorBoard's step breakdown",
+	.summary =
+		"HTA's temporal, idle, overlap and kernel breakdowns; TensorBoard's step breakdown",
 	.run = run,
 	.stage = PR_STAGE_GPU,
 };

@@ -80,29 +80,32 @@
 #define RUNTIME_CUTOFF_NS 50000
 #define DELAY_CUTOFF_NS 100000
 
-
 /* ---- records ---- */
 
-enum act_kind { AK_KERNEL, AK_MEMCPY, AK_MEMSET };
+enum act_kind {
+	AK_KERNEL,
+	AK_MEMCPY,
+	AK_MEMSET
+};
 
 struct arec { /* one device activity, in the activities' stream (96 bytes) */
 	int64_t ts, dur, name_id;
-	int64_t ann_ts;  /* start of its GPU annotation */
+	int64_t ann_ts;	 /* start of its GPU annotation */
 	double bps, occ; /* "blocks per SM", "est. achieved occupancy %" (kernel view) */
 	struct pr_launch lp;
-	int32_t stream;  /* index into streams, -1 */
+	int32_t stream;	 /* index into streams, -1 */
 	int32_t gpu_ann; /* its GPU annotation (index into ganns), -1 */
 	uint8_t kind;
-	uint8_t nocorr;  /* no "correlation" arg (an ac2g flow may give one) */
+	uint8_t nocorr; /* no "correlation" arg (an ac2g flow may give one) */
 	uint8_t pad[6];
 };
 
-struct crec { /* one runtime call, in the calls' stream (64 bytes) */
-	int64_t parent;  /* its parent's span id, 0 = none (the op view: the parent's shapes) */
+struct crec {		/* one runtime call, in the calls' stream (64 bytes) */
+	int64_t parent; /* its parent's span id, 0 = none (the op view: the parent's shapes) */
 	int64_t ts, dur, name_id;
-	int64_t above;   /* the span above its parent and grandparent (0 = none) */
-	int64_t name[2]; /* its parent's and grandparent's names */
-	uint32_t track;  /* index into tracks */
+	int64_t above;	     /* the span above its parent and grandparent (0 = none) */
+	int64_t name[2];     /* its parent's and grandparent's names */
+	uint32_t track;	     /* index into tracks */
 	uint8_t anc_kind[2]; /* 0 = other, 1 = op, 2 = user annotation or step */
 	uint8_t nanc;
 	uint8_t nocorr;
@@ -128,7 +131,7 @@ struct link_rec { /* what an activity needs of its call, sorted by the activity 
 	uint64_t act;
 	int64_t ts, dur; /* the call's */
 	int64_t op_name; /* the name id of the nearest op above the call, 0 = none */
-	int32_t api;     /* index into apis */
+	int32_t api;	 /* index into apis */
 	uint8_t by_flow;
 	uint8_t pad[3];
 };
@@ -138,18 +141,18 @@ struct qrec { /* a linked activity's launch and end, sorted by stream (24 bytes)
 	int64_t start, end;
 };
 
-struct node { /* a distinct ancestor of the parent of a launching call */
+struct node {		/* a distinct ancestor of the parent of a launching call */
 	int32_t parent; /* node above, -1 */
-	int32_t op;     /* an op: its name (index into ops); else -1 */
-	int32_t ann;    /* the nearest CPU annotation at or above (index into canns), -1 */
-	int32_t row;    /* an op: its op_view row (opkern.h), else -1 */
+	int32_t op;	/* an op: its name (index into ops); else -1 */
+	int32_t ann;	/* the nearest CPU annotation at or above (index into canns), -1 */
+	int32_t row;	/* an op: its op_view row (opkern.h), else -1 */
 };
 
 struct name_stat { /* per name: ops, CPU or GPU annotations */
 	int64_t name_id, count, hta_count;
-	int64_t total_ns;                     /* annotations: their time */
+	int64_t total_ns;			      /* annotations: their time */
 	int64_t dev_self, dev_total, n_self, n_total; /* ops: device time and activities */
-	int64_t acts, act_ns, hta_acts;       /* annotations: activities attributed */
+	int64_t acts, act_ns, hta_acts;		      /* annotations: activities attributed */
 };
 
 struct stream {
@@ -209,11 +212,11 @@ struct gl {
 	struct stream *streams;
 	size_t nstreams;
 	size_t nacts, ncalls;
-	struct pr_spill *acts, *calls;          /* struct arec, struct crec, in id order */
+	struct pr_spill *acts, *calls;	       /* struct arec, struct crec, in id order */
 	struct pr_xsort *call_corr, *act_corr; /* struct corr_rec */
-	struct pr_xsort *pairs, *links;        /* struct pair_rec, struct link_rec */
-	struct pr_xsort *lat, *ovh;            /* launch latencies, overheads (int64) */
-	struct pr_xsort *queue;                /* struct qrec */
+	struct pr_xsort *pairs, *links;	       /* struct pair_rec, struct link_rec */
+	struct pr_xsort *lat, *ovh;	       /* launch latencies, overheads (int64) */
+	struct pr_xsort *queue;		       /* struct qrec */
 	int64_t *tracks; /* the calls' track ids (the shared pass's track index) */
 	struct node *nodes;
 	size_t nnodes, cap_nodes;
@@ -230,9 +233,9 @@ struct gl {
 	int64_t window_end; /* HTA: start of the last step; INT64_MAX when < 2 steps */
 	int64_t dup_corr, missing_corr, need_f;
 	int64_t last_track, last_stream; /* one-entry cache of streams_by_track */
-	sqlite3_stmt *up; /* ancestor lookup by id */
-	const struct pr_opmerge *merge; /* ops merged into a same-name parent: not ops here */
-	int op_rows;      /* the run has an op view whose rows the op nodes are charged to */
+	sqlite3_stmt *up;		 /* ancestor lookup by id */
+	const struct pr_opmerge *merge;	 /* ops merged into a same-name parent: not ops here */
+	int op_rows;	    /* the run has an op view whose rows the op nodes are charged to */
 	struct pr_opk *opk; /* the op and kernel views' share */
 	/* gathered by the activities' pass */
 	int64_t linked, by_flow, negative, kern_linked, kern_short, short_dev, short_call;
@@ -292,7 +295,6 @@ static uint8_t kind_class(uint8_t kind)
 {
 	return kind == PR_GK_OP ? 1 : is_ann_kind(kind) ? 2 : 0;
 }
-
 
 /*
  * The buffer of one of the sorts below: its records and the 24 bytes a
@@ -361,18 +363,20 @@ static int scan(struct gl *g, struct pr_error *err)
 	g->tracks = pr_xreallocarray(NULL, gs->ntracks + 1, sizeof(*g->tracks));
 	if (gs->ntracks)
 		memcpy(g->tracks, gs->tracks, gs->ntracks * sizeof(*g->tracks));
-	if (gs->nkind[PR_GK_KERNEL] + gs->nkind[PR_GK_MEMCPY] + gs->nkind[PR_GK_MEMSET] > INT32_MAX ||
+	if (gs->nkind[PR_GK_KERNEL] + gs->nkind[PR_GK_MEMCPY] + gs->nkind[PR_GK_MEMSET] >
+		    INT32_MAX ||
 	    gs->nkind[PR_GK_RUNTIME] > INT32_MAX)
-		return pr_error_set(err, PR_E_LIMIT, "gpu: more than %d device activities or runtime "
-						     "calls in a run",
+		return pr_error_set(err, PR_E_LIMIT,
+				    "gpu: more than %d device activities or runtime "
+				    "calls in a run",
 				    INT32_MAX);
 	/* a record is read whole from the buffer: at least one record (base/spill.h) */
 	g->acts = pr_spill_new("the gpu analysis' device activities",
 			       pr_gpuscan_mem < sizeof(struct arec) ? sizeof(struct arec)
-								  : pr_gpuscan_mem);
+								    : pr_gpuscan_mem);
 	g->calls = pr_spill_new("the gpu analysis' runtime calls",
 				pr_gpuscan_mem < sizeof(struct crec) ? sizeof(struct crec)
-								   : pr_gpuscan_mem);
+								     : pr_gpuscan_mem);
 	g->call_corr = pr_xsort_new("the gpu analysis' runtime calls by correlation",
 				    sizeof(struct corr_rec), sort_mem(sizeof(struct corr_rec)),
 				    PR_XSORT_SIGNED);
@@ -488,7 +492,8 @@ static int link_by_flows(struct gl *g, struct pr_error *err)
 	if (g->missing_corr) {
 		if (pr_spill_reread(g->calls, err))
 			goto out;
-		for (i = 0; i < g->ncalls && (p = pr_spill_next(g->calls, sizeof(struct crec))); i++) {
+		for (i = 0; i < g->ncalls && (p = pr_spill_next(g->calls, sizeof(struct crec)));
+		     i++) {
 			struct crec c;
 			struct corr_rec k;
 			memcpy(&c, p, sizeof(c));
@@ -507,7 +512,8 @@ static int link_by_flows(struct gl *g, struct pr_error *err)
 	if (g->need_f) {
 		if (pr_spill_reread(g->acts, err))
 			goto out;
-		for (i = 0; i < g->nacts && (p = pr_spill_next(g->acts, sizeof(struct arec))); i++) {
+		for (i = 0; i < g->nacts && (p = pr_spill_next(g->acts, sizeof(struct arec)));
+		     i++) {
 			struct arec a;
 			struct corr_rec k;
 			memcpy(&a, p, sizeof(a));
@@ -577,7 +583,8 @@ static int resolve(struct gl *g, int64_t id, int32_t *out, struct pr_error *err)
 		if (rc == SQLITE_DONE)
 			break;
 		if (rc != SQLITE_ROW)
-			return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(g->ctx->db));
+			return pr_error_set(err, PR_E_STORE, "sqlite: %s",
+					    sqlite3_errmsg(g->ctx->db));
 		kind = pr_gpuscan_kind(pr_actx_text(g->up, 0));
 		if (kind == PR_GK_OP && pr_opmerge_absorbed(g->merge, id))
 			kind = PR_GK_OTHER; /* one call with its parent: its activities are its */
@@ -585,14 +592,15 @@ static int resolve(struct gl *g, int64_t id, int32_t *out, struct pr_error *err)
 		chain[n].name_id = sqlite3_column_int64(g->up, 1);
 		chain[n].is_op = kind == PR_GK_OP;
 		chain[n].is_ann = is_ann_kind(kind);
-		chain[n].row = kind == PR_GK_OP && g->op_rows
-				       ? pr_opk_op_row(g->opk, pr_actx_text(g->up, 5),
-						       sqlite3_column_type(g->up, 3) == SQLITE_INTEGER
-							       ? sqlite3_column_int64(g->up, 3)
-							       : -1,
-						       (const char *)sqlite3_column_text(g->up, 4),
-						       (size_t)sqlite3_column_bytes(g->up, 4))
-				       : -1;
+		chain[n].row =
+			kind == PR_GK_OP && g->op_rows
+				? pr_opk_op_row(g->opk, pr_actx_text(g->up, 5),
+						sqlite3_column_type(g->up, 3) == SQLITE_INTEGER
+							? sqlite3_column_int64(g->up, 3)
+							: -1,
+						(const char *)sqlite3_column_text(g->up, 4),
+						(size_t)sqlite3_column_bytes(g->up, 4))
+				: -1;
 		n++;
 		id = sqlite3_column_int64(g->up, 2);
 	}
@@ -619,7 +627,6 @@ static int64_t add_wrap(int64_t t0, uint64_t d)
 {
 	return (int64_t)((uint64_t)t0 + d);
 }
-
 
 /* The next record of a sort copied to rec: 1, or 0 at its end (or on a failed read). */
 static int xnext(struct pr_xsort *xs, void *rec, size_t size)
@@ -777,7 +784,8 @@ static int calls_pass(struct gl *g, struct pr_error *err)
 	g->ovh = pr_xsort_new("the gpu analysis' launch overheads", sizeof(int64_t),
 			      sort_mem(sizeof(int64_t)), PR_XSORT_SIGNED);
 	hp = xnext(g->pairs, &pr, sizeof(pr));
-	for (i = 0; hp && i < g->ncalls && (p = pr_spill_next(g->calls, sizeof(struct crec))); i++) {
+	for (i = 0; hp && i < g->ncalls && (p = pr_spill_next(g->calls, sizeof(struct crec)));
+	     i++) {
 		struct crec c;
 		struct link_rec l;
 		struct api_stat *ap;
@@ -795,7 +803,8 @@ static int calls_pass(struct gl *g, struct pr_error *err)
 			c.anc_kind[1] = 0;
 		for (k = 0; k < c.nanc; k++)
 			if (c.anc_kind[k] == 1)
-				op[k] = (int32_t)name_slot(&g->op_by_name, &g->ops, &g->nops, c.name[k]);
+				op[k] = (int32_t)name_slot(&g->op_by_name, &g->ops, &g->nops,
+							   c.name[k]);
 			else if (c.anc_kind[k] == 2 && pr_imap_get(&g->cann_by_name, c.name[k], &v))
 				ann[k] = (int32_t)v;
 		if (c.above > 0 && resolve(g, c.above, &up, err))
@@ -968,7 +977,8 @@ static int acts_pass(struct gl *g, struct pr_error *err)
 			for (k = 0; k < g->ntypes && strcmp(g->types[k].type, type); k++)
 				;
 			if (k == g->ntypes) {
-				g->types = pr_xreallocarray(g->types, g->ntypes + 1, sizeof(*g->types));
+				g->types = pr_xreallocarray(g->types, g->ntypes + 1,
+							    sizeof(*g->types));
 				memset(&g->types[g->ntypes], 0, sizeof(*g->types));
 				g->types[g->ntypes++].type = type;
 			} else {
@@ -1090,7 +1100,8 @@ static json_t *quantiles(struct pr_xsort *xs, int with_total, struct pr_error *e
 		return NULL;
 	}
 	for (k = 0; k < 2; k++) /* pr_quantile_sorted */
-		q[k] = lo[k] + 1 >= n ? d : lo_v[k] + (hi_v[k] - lo_v[k]) * (pos[k] - (double)lo[k]);
+		q[k] = lo[k] + 1 >= n ? d
+				      : lo_v[k] + (hi_v[k] - lo_v[k]) * (pos[k] - (double)lo[k]);
 	o = pr_jobj("min_ns", pr_jint(vmin), "mean_ns", pr_jnum(sum / (double)n), "p50_ns",
 		    pr_jnum(q[0]), "p95_ns", pr_jnum(q[1]), "max_ns", pr_jint(v), NULL);
 	if (with_total)
@@ -1157,9 +1168,9 @@ static json_t *launches_json(struct gl *g, struct pr_error *err)
 	g->lat = g->ovh = NULL;
 	o = pr_jobj("activities", pr_jint((int64_t)g->nacts), "linked", pr_jint(g->linked),
 		    "linked_by_flow", pr_jint(g->by_flow), "unlinked",
-		    pr_jint((int64_t)g->nacts - g->linked), "calls",
-		    pr_jint((int64_t)ncalls), "latency", lat, "negative_latency",
-		    pr_jint(g->negative), "overhead", ovh, NULL);
+		    pr_jint((int64_t)g->nacts - g->linked), "calls", pr_jint((int64_t)ncalls),
+		    "latency", lat, "negative_latency", pr_jint(g->negative), "overhead", ovh,
+		    NULL);
 	/* per runtime API: the API_CAP with the most overhead (then calls, name) */
 	for (i = 1; i < napis; i++) /* insertion sort: few APIs */
 		for (j = i; j > 0; j--) {
@@ -1183,13 +1194,15 @@ static json_t *launches_json(struct gl *g, struct pr_error *err)
 	arr = json_array();
 	for (i = 0; i < napis && i < API_CAP; i++) {
 		char *nm = name_text(g->ctx, apis[i].name_id);
-		json_array_append_new(
-			arr, pr_jobj("name", json_string(nm), "calls", pr_jint(apis[i].calls),
-				     "activities", pr_jint(apis[i].acts), "overhead_total_ns",
-				     pr_jnum(apis[i].overhead), "overhead_mean_ns",
-				     pr_jnum(apis[i].overhead / (double)apis[i].calls),
-				     "latency_mean_ns",
-				     pr_jnum(apis[i].latency / (double)apis[i].acts), NULL));
+		json_array_append_new(arr,
+				      pr_jobj("name", json_string(nm), "calls",
+					      pr_jint(apis[i].calls), "activities",
+					      pr_jint(apis[i].acts), "overhead_total_ns",
+					      pr_jnum(apis[i].overhead), "overhead_mean_ns",
+					      pr_jnum(apis[i].overhead / (double)apis[i].calls),
+					      "latency_mean_ns",
+					      pr_jnum(apis[i].latency / (double)apis[i].acts),
+					      NULL));
 		free(nm);
 	}
 	json_object_set_new(o, "by_api", arr);
@@ -1202,43 +1215,50 @@ static json_t *launches_json(struct gl *g, struct pr_error *err)
 		}
 		json_object_set_new(o, "by_api_more",
 				    pr_jobj("names", pr_jint((int64_t)(napis - API_CAP)), "calls",
-					    pr_jint(calls), "overhead_total_ns", pr_jnum(ov), NULL));
+					    pr_jint(calls), "overhead_total_ns", pr_jnum(ov),
+					    NULL));
 	}
 	/* per activity type (kernel, Memcpy DtoD, ...), the most frequent first */
 	if (ntypes) /* types is NULL when no GPU op was linked */
 		qsort(types, ntypes, sizeof(*types), cmp_type);
 	arr = json_array();
 	for (i = 0; i < ntypes && i < TYPE_CAP; i++)
-		json_array_append_new(
-			arr, pr_jobj("type", json_string(types[i].type), "activities",
-				     pr_jint(types[i].acts), "linked", pr_jint(types[i].linked),
-				     "device_ns", pr_jint(types[i].device_ns), "latency_mean_ns",
-				     types[i].linked ? pr_jnum(types[i].latency / (double)types[i].linked)
-						     : json_null(),
-				     "latency_max_ns",
-				     types[i].has_max ? pr_jnum(types[i].latency_max) : json_null(), NULL));
+		json_array_append_new(arr,
+				      pr_jobj("type", json_string(types[i].type), "activities",
+					      pr_jint(types[i].acts), "linked",
+					      pr_jint(types[i].linked), "device_ns",
+					      pr_jint(types[i].device_ns), "latency_mean_ns",
+					      types[i].linked ? pr_jnum(types[i].latency /
+									(double)types[i].linked)
+							      : json_null(),
+					      "latency_max_ns",
+					      types[i].has_max ? pr_jnum(types[i].latency_max)
+							       : json_null(),
+					      NULL));
 	if (ntypes > TYPE_CAP) {
 		int64_t n = 0;
 		for (i = TYPE_CAP; i < ntypes; i++)
 			n += types[i].acts;
 		json_object_set_new(o, "by_type_more",
-				    pr_jobj("types", pr_jint((int64_t)(ntypes - TYPE_CAP)), "activities",
-					    pr_jint(n), NULL));
+				    pr_jobj("types", pr_jint((int64_t)(ntypes - TYPE_CAP)),
+					    "activities", pr_jint(n), NULL));
 	}
 	json_object_set_new(o, "by_type", arr);
 	json_object_set_new(o, "short_kernels",
-			    pr_jobj("kernels", pr_jint(g->kern_short), "of_linked", pr_jint(g->kern_linked),
-				    "device_ns", pr_jint(g->short_dev), "launch_ns", pr_jint(g->short_call),
-				    "rule",
-				    json_string("a linked kernel whose duration is shorter than its "
-						"runtime call's (HTA's short GPU kernels)"),
+			    pr_jobj("kernels", pr_jint(g->kern_short), "of_linked",
+				    pr_jint(g->kern_linked), "device_ns", pr_jint(g->short_dev),
+				    "launch_ns", pr_jint(g->short_call), "rule",
+				    json_string(
+					    "a linked kernel whose duration is shorter than its "
+					    "runtime call's (HTA's short GPU kernels)"),
 				    NULL));
 	json_object_set_new(
 		o, "rule",
-		json_string("an activity (kernel, memcpy, memset) is linked to the runtime call with "
-			    "its \"correlation\" arg (the ac2g flow's id where the arg is missing); "
-			    "latency = activity start - call start, per activity; overhead = call "
-			    "duration, per call that launched something"));
+		json_string(
+			"an activity (kernel, memcpy, memset) is linked to the runtime call with "
+			"its \"correlation\" arg (the ac2g flow's id where the arg is missing); "
+			"latency = activity start - call start, per activity; overhead = call "
+			"duration, per call that launched something"));
 	return o;
 }
 
@@ -1289,8 +1309,8 @@ static json_t *op_kernels_json(struct gl *g, int64_t op)
 	for (k = lo; k < ld->npairs && ld->pairs[k].op == op && k - lo < OP_KERNELS; k++) {
 		const struct op_kernel *x = &ld->pairs[k];
 		json_array_append_new(arr, pr_jobj("name", name_json(g->ctx, x->name_id),
-						   "activities", pr_jint(x->acts),
-						   "delay_total_ns", pr_jnum(x->delay), NULL));
+						   "activities", pr_jint(x->acts), "delay_total_ns",
+						   pr_jnum(x->delay), NULL));
 	}
 	return arr;
 }
@@ -1314,12 +1334,12 @@ static json_t *launch_delays_json(struct gl *g)
 	arr = json_array();
 	for (i = 0; i < ld->ntop; i++) {
 		const struct outlier *x = &ld->top[i];
-		json_array_append_new(
-			arr, pr_jobj("name", name_json(g->ctx, x->name_id), "call",
-				     name_json(g->ctx, x->api_name), "op",
-				     name_json(g->ctx, x->op_name), "t_ns",
-				     pr_actx_t(g->ctx, x->ts), "cpu_ns", pr_jint(x->cpu), "gpu_ns",
-				     pr_jint(x->gpu), "delay_ns", pr_jint(x->delay), NULL));
+		json_array_append_new(arr, pr_jobj("name", name_json(g->ctx, x->name_id), "call",
+						   name_json(g->ctx, x->api_name), "op",
+						   name_json(g->ctx, x->op_name), "t_ns",
+						   pr_actx_t(g->ctx, x->ts), "cpu_ns",
+						   pr_jint(x->cpu), "gpu_ns", pr_jint(x->gpu),
+						   "delay_ns", pr_jint(x->delay), NULL));
 	}
 	json_object_set_new(o, "outliers", arr);
 	if (ld->nops)
@@ -1329,13 +1349,14 @@ static json_t *launch_delays_json(struct gl *g)
 	arr = json_array();
 	for (i = 0; i < ld->nops && i < cap; i++) {
 		const struct op_delay *x = &ld->ops[i];
-		json_array_append_new(
-			arr, pr_jobj("name", name_json(g->ctx, x->name_id), "activities",
-				     pr_jint(x->acts), "delay_total_ns", pr_jnum(x->delay),
-				     "delay_mean_ns", pr_jnum(x->delay / (double)x->acts),
-				     "delay_max_ns", pr_jint(x->delay_max), "latency_mean_ns",
-				     pr_jnum(x->latency / (double)x->acts), "kernels",
-				     op_kernels_json(g, x->name_id), NULL));
+		json_array_append_new(arr,
+				      pr_jobj("name", name_json(g->ctx, x->name_id), "activities",
+					      pr_jint(x->acts), "delay_total_ns", pr_jnum(x->delay),
+					      "delay_mean_ns", pr_jnum(x->delay / (double)x->acts),
+					      "delay_max_ns", pr_jint(x->delay_max),
+					      "latency_mean_ns",
+					      pr_jnum(x->latency / (double)x->acts), "kernels",
+					      op_kernels_json(g, x->name_id), NULL));
 	}
 	json_object_set_new(o, "by_op", arr);
 	if (ld->nops > cap) {
@@ -1380,7 +1401,7 @@ static json_t *span_item(struct pr_actx *ctx, const char *name, const char *kind
 {
 	json_t *items = json_object_get(json_object_get(ctx->out, "spans"), "items"), *it;
 	size_t i;
-	json_array_foreach(items, i, it) {
+	json_array_foreach (items, i, it) {
 		if (!strcmp(pr_mstr(it, "name"), name) && !strcmp(pr_mstr(it, "kind"), kind))
 			return it;
 	}
@@ -1422,32 +1443,37 @@ static json_t *ops_json(struct gl *g, int64_t no_op_acts, int64_t no_op_ns)
 		host = span_item(g->ctx, nm, "op");
 		/* an op merged into its same-name parent is no call of its own (opmerge.h) */
 		mcalls = pr_opmerge_name(g->merge, v[i].name_id, &mdur);
-		json_array_append_new(
-			arr, pr_jobj("name", json_string(nm), "calls", less(host, "count", mcalls),
-				     "host_total_ns", less(host, "total_ns", mdur),
-				     "host_self_ns",
-				     host ? json_incref(json_object_get(host, "self_ns")) : json_null(),
-				     "device_self_ns", pr_jint(v[i].dev_self), "device_total_ns",
-				     pr_jint(v[i].dev_total), "activities", pr_jint(v[i].n_self),
-				     "activities_total", pr_jint(v[i].n_total), NULL));
+		json_array_append_new(arr,
+				      pr_jobj("name", json_string(nm), "calls",
+					      less(host, "count", mcalls), "host_total_ns",
+					      less(host, "total_ns", mdur), "host_self_ns",
+					      host ? json_incref(json_object_get(host, "self_ns"))
+						   : json_null(),
+					      "device_self_ns", pr_jint(v[i].dev_self),
+					      "device_total_ns", pr_jint(v[i].dev_total),
+					      "activities", pr_jint(v[i].n_self),
+					      "activities_total", pr_jint(v[i].n_total), NULL));
 		free(nm);
 	}
-	o = pr_jobj("items", arr, "no_op", pr_jobj("activities", pr_jint(no_op_acts), "device_ns",
-						       pr_jint(no_op_ns), NULL),
+	o = pr_jobj("items", arr, "no_op",
+		    pr_jobj("activities", pr_jint(no_op_acts), "device_ns", pr_jint(no_op_ns),
+			    NULL),
 		    NULL);
 	if (more_names)
 		json_object_set_new(o, "items_more",
 				    pr_jobj("names", pr_jint(more_names), "device_self_ns",
-					    pr_jint(more_self), "activities", pr_jint(more_n), NULL));
+					    pr_jint(more_self), "activities", pr_jint(more_n),
+					    NULL));
 	json_object_set_new(
 		o, "rule",
-		json_string("TensorBoard's operator view: device self = activities launched by "
-			    "runtime calls whose nearest op ancestor is the op; device total = by the "
-			    "op or any op below it (summed per call, so nested calls of one name "
-			    "count twice, but an op that is the only child of a same-name op is "
-			    "one call with it, as TensorBoard merges them); the top N names by "
-			    "device total; calls and host times from \"spans\", less the merged "
-			    "ops"));
+		json_string(
+			"TensorBoard's operator view: device self = activities launched by "
+			"runtime calls whose nearest op ancestor is the op; device total = by the "
+			"op or any op below it (summed per call, so nested calls of one name "
+			"count twice, but an op that is the only child of a same-name op is "
+			"one call with it, as TensorBoard merges them); the top N names by "
+			"device total; calls and host times from \"spans\", less the merged "
+			"ops"));
 	free(v);
 	return o;
 }
@@ -1480,13 +1506,14 @@ static json_t *ann_list(struct gl *g, struct name_stat *src, size_t nsrc, json_t
 			continue;
 		}
 		nm = name_text(g->ctx, v[i].name_id);
-		json_array_append_new(
-			arr, pr_jobj("name", json_string(nm), "count", pr_jint(v[i].count), "total_ns",
-				     pr_jint(v[i].total_ns), "activities", pr_jint(v[i].acts),
-				     "device_ns", pr_jint(v[i].act_ns), "hta",
-				     pr_jobj("count", pr_jint(v[i].hta_count), "activities",
-					     pr_jint(v[i].hta_acts), NULL),
-				     NULL));
+		json_array_append_new(arr,
+				      pr_jobj("name", json_string(nm), "count", pr_jint(v[i].count),
+					      "total_ns", pr_jint(v[i].total_ns), "activities",
+					      pr_jint(v[i].acts), "device_ns", pr_jint(v[i].act_ns),
+					      "hta",
+					      pr_jobj("count", pr_jint(v[i].hta_count),
+						      "activities", pr_jint(v[i].hta_acts), NULL),
+					      NULL));
 		free(nm);
 	}
 	*more = mn ? pr_jobj("names", pr_jint(mn), "activities", pr_jint(ma), "device_ns",
@@ -1512,10 +1539,11 @@ static json_t *annotations_json(struct gl *g, int64_t gpu_none, int64_t cpu_none
 		pr_jobj("end_t_ns",
 			g->window_end == INT64_MAX ? json_null() : pr_actx_t(g->ctx, g->window_end),
 			"activities", pr_jint(hta_acts), "rule",
-			json_string("HTA's default (include_last_profiler_step=False) with >= 2 steps: "
-				    "only events starting before the last ProfilerStep; activities "
-				    "whose launching call starts before it, annotations that start "
-				    "before it"),
+			json_string(
+				"HTA's default (include_last_profiler_step=False) with >= 2 steps: "
+				"only events starting before the last ProfilerStep; activities "
+				"whose launching call starts before it, annotations that start "
+				"before it"),
 			NULL));
 	json_object_set_new(
 		o, "rule",
@@ -1560,9 +1588,10 @@ static json_t *queue_timeline(struct pr_actx *ctx, struct pr_spill *series, uint
 	va = json_array();
 	has = qnext(series, k, n, &cur);
 	for (b = 0; has && (n <= cap || b < buckets); b++) {
-		int64_t end = n <= cap || b + 1 == buckets
-				      ? INT64_MAX
-				      : t_first + (int64_t)(span * (double)(b + 1) / (double)buckets);
+		int64_t end =
+			n <= cap || b + 1 == buckets
+				? INT64_MAX
+				: t_first + (int64_t)(span * (double)(b + 1) / (double)buckets);
 		struct qpoint lo, hi, x;
 		uint64_t ilo, ihi, ix;
 		if (n <= cap) { /* every change */
@@ -1602,7 +1631,8 @@ static json_t *queue_timeline(struct pr_actx *ctx, struct pr_spill *series, uint
 	}
 	if (pr_spill_failed(series, err) || (k < n && (n <= cap || b < buckets))) {
 		if (!err->code)
-			pr_error_set(err, PR_E_IO, "the gpu analysis' queue series: %llu of %llu read",
+			pr_error_set(err, PR_E_IO,
+				     "the gpu analysis' queue series: %llu of %llu read",
 				     (unsigned long long)k, (unsigned long long)n);
 		json_decref(ta);
 		json_decref(va);
@@ -1723,13 +1753,15 @@ static json_t *streams_json(struct gl *g, struct pr_error *err)
 			return NULL;
 		}
 		label = pr_gpuscan_stream_label(s->kstream, s->tid, buf, sizeof(buf));
-		json_array_append_new(
-			arr, o = pr_jobj("device", json_string(s->pid), "stream",
-					 json_string(label), "name",
-				     json_string(s->name), "activities", pr_jint(s->acts), "kernels",
-				     pr_jint(s->nk[AK_KERNEL]), "memcpys", pr_jint(s->nk[AK_MEMCPY]),
-				     "memsets", pr_jint(s->nk[AK_MEMSET]), "linked", pr_jint(s->linked),
-				     "busy_ns", pr_jint(s->busy_ns), "queue", queue, NULL));
+		json_array_append_new(arr,
+				      o = pr_jobj("device", json_string(s->pid), "stream",
+						  json_string(label), "name", json_string(s->name),
+						  "activities", pr_jint(s->acts), "kernels",
+						  pr_jint(s->nk[AK_KERNEL]), "memcpys",
+						  pr_jint(s->nk[AK_MEMCPY]), "memsets",
+						  pr_jint(s->nk[AK_MEMSET]), "linked",
+						  pr_jint(s->linked), "busy_ns",
+						  pr_jint(s->busy_ns), "queue", queue, NULL));
 		if (strcmp(label, s->tid))
 			json_object_set_new(o, "tid", json_string(s->tid)); /* the track's thread */
 	}
@@ -1742,13 +1774,14 @@ static json_t *streams_json(struct gl *g, struct pr_error *err)
 		json_object_set_new(o, "items_more", pr_jint((int64_t)more));
 	json_object_set_new(
 		o, "rule",
-		json_string("queue length = linked activities whose runtime call has started and "
-			    "that have not finished (an end before the call's start counts at the "
-			    "call's start); mean weighted by time from the first launch to the last "
-			    "end on the stream; sample_mean: HTA's, the mean of the length after "
-			    "each launch and end; at_max_ns: time at the stream's maximum length; "
-			    "stream: Kineto's stream id (the stream arg), tid: the track's thread "
-			    "where it differs"));
+		json_string(
+			"queue length = linked activities whose runtime call has started and "
+			"that have not finished (an end before the call's start counts at the "
+			"call's start); mean weighted by time from the first launch to the last "
+			"end on the stream; sample_mean: HTA's, the mean of the length after "
+			"each launch and end; at_max_ns: time at the stream's maximum length; "
+			"stream: Kineto's stream id (the stream arg), tid: the track's thread "
+			"where it differs"));
 	return o;
 }
 
@@ -1822,13 +1855,12 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	/* an op's shapes and name only when the op view has rows to charge */
 	g.op_rows = json_object_get(ctx->out, "op_view") != NULL;
 	if (sqlite3_prepare_v2(ctx->db,
-			       g.op_rows
-				       ? "SELECT s.kind, s.name_id, ifnull(s.parent_id, 0), "
-					 "s.args_keys, s.args, "
-					 "(SELECT value FROM string WHERE id = s.name_id) "
-					 "FROM span s WHERE s.id = ?1"
-				       : "SELECT kind, name_id, ifnull(parent_id, 0) FROM span "
-					 "WHERE id = ?1",
+			       g.op_rows ? "SELECT s.kind, s.name_id, ifnull(s.parent_id, 0), "
+					   "s.args_keys, s.args, "
+					   "(SELECT value FROM string WHERE id = s.name_id) "
+					   "FROM span s WHERE s.id = ?1"
+					 : "SELECT kind, name_id, ifnull(parent_id, 0) FROM span "
+					   "WHERE id = ?1",
 			       -1, &g.up, NULL) != SQLITE_OK) {
 		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(ctx->db));
 		goto out;

@@ -37,7 +37,13 @@
 #define MIN_GROWTH_SHARE 0.01
 #define VALUES_CAP 20 /* values per item: all up to 20, else the first and last 10 */
 
-enum scope { S_PROCESS, S_DEVICE, S_SHARED, S_CUMULATIVE, S_UNKNOWN };
+enum scope {
+	S_PROCESS,
+	S_DEVICE,
+	S_SHARED,
+	S_CUMULATIVE,
+	S_UNKNOWN
+};
 
 static int starts(const char *s, const char *p)
 {
@@ -72,8 +78,9 @@ static enum scope leak_scope(const char *name, const char **reason)
 	size_t i;
 	/* cumulative by design first: a name can look owned and still be a running peak */
 	if (starts(name, "inferix.block.") || has(name, "max_memory") || has(name, "peak")) {
-		*reason = "cumulative by design: a running peak (Inferix's block memory is what the "
-			  "pipeline passes, torch.cuda.max_memory_allocated) only ever grows";
+		*reason =
+			"cumulative by design: a running peak (Inferix's block memory is what the "
+			"pipeline passes, torch.cuda.max_memory_allocated) only ever grows";
 		return S_CUMULATIVE;
 	}
 	if (has(name, "kv_cache") || has(name, "kvcache") || has(name, "kv.cache")) {
@@ -133,11 +140,11 @@ static json_t *bounded_values(const double *y, size_t n)
 }
 
 /* The spans are spans[list[i]] (list NULL: spans[i]) for i < nspans, in start order. */
-static void check(json_t *arr, const struct pr_aseries *s, enum scope scope,
-		  const char *basis, const struct pr_aspan *spans, const size_t *list,
-		  size_t nspans, int *checked)
+static void check(json_t *arr, const struct pr_aseries *s, enum scope scope, const char *basis,
+		  const struct pr_aspan *spans, const size_t *list, size_t nspans, int *checked)
 {
-	double *x = pr_xcalloc(nspans + 1, sizeof(double)), *y = pr_xcalloc(nspans + 1, sizeof(double));
+	double *x = pr_xcalloc(nspans + 1, sizeof(double)),
+	       *y = pr_xcalloc(nspans + 1, sizeof(double));
 	struct pr_linreg lr;
 	size_t i, n = 0;
 	for (i = 0; i < nspans; i++) {
@@ -158,16 +165,20 @@ static void check(json_t *arr, const struct pr_aseries *s, enum scope scope,
 			mx = fmax(mx, y[i]);
 		}
 		(*checked)++;
-		json_array_append_new(
-			arr, pr_jobj("series", json_string(s->name), "device", json_string(s->device),
-				     "scope", json_string(scope_name(scope)), "basis",
-				     json_string(basis), "occurrences", pr_jint((int64_t)n),
-				     "slope_per_occurrence", pr_jnum(lr.slope), "r2", pr_jnum(lr.r2),
-				     "growth", pr_jnum(growth), "first", pr_jnum(y[0]), "last",
-				     pr_jnum(y[n - 1]), "min", pr_jnum(mn), "max", pr_jnum(mx),
-				     "values", bounded_values(y, n), "values_omitted",
-				     n > VALUES_CAP ? pr_jint((int64_t)(n - VALUES_CAP)) : NULL,
-				     "leak", json_boolean(leak), NULL));
+		json_array_append_new(arr,
+				      pr_jobj("series", json_string(s->name), "device",
+					      json_string(s->device), "scope",
+					      json_string(scope_name(scope)), "basis",
+					      json_string(basis), "occurrences",
+					      pr_jint((int64_t)n), "slope_per_occurrence",
+					      pr_jnum(lr.slope), "r2", pr_jnum(lr.r2), "growth",
+					      pr_jnum(growth), "first", pr_jnum(y[0]), "last",
+					      pr_jnum(y[n - 1]), "min", pr_jnum(mn), "max",
+					      pr_jnum(mx), "values", bounded_values(y, n),
+					      "values_omitted",
+					      n > VALUES_CAP ? pr_jint((int64_t)(n - VALUES_CAP))
+							     : NULL,
+					      "leak", json_boolean(leak), NULL));
 	}
 	free(x);
 	free(y);
@@ -182,11 +193,12 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	for (j = 0; j < ctx->nphase_names; j++)
 		any_basis |= ctx->phase_group_start[j + 1] - ctx->phase_group_start[j] >= MIN_OCC;
 	/* the rule text from the same constants the check uses */
-	snprintf(rule, sizeof(rule),
-		 "memory the run owns (process, device allocator), held at the end of each step (or "
-		 "each occurrence of a phase seen >= %d times), fitted against the occurrence index: "
-		 "leak when slope > 0, R^2 >= %g and growth > max(%g MiB, %g %% of the peak)",
-		 MIN_OCC, MIN_R2, MIN_GROWTH / 1048576.0, MIN_GROWTH_SHARE * 100);
+	snprintf(
+		rule, sizeof(rule),
+		"memory the run owns (process, device allocator), held at the end of each step (or "
+		"each occurrence of a phase seen >= %d times), fitted against the occurrence index: "
+		"leak when slope > 0, R^2 >= %g and growth > max(%g MiB, %g %% of the peak)",
+		MIN_OCC, MIN_R2, MIN_GROWTH / 1048576.0, MIN_GROWTH_SHARE * 100);
 	json_object_set_new(ctx->out, "leaks",
 			    pr_jobj("rule", json_string(rule), "items", items, "excluded", excluded,
 				    NULL));
@@ -200,10 +212,11 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		if (scope != S_PROCESS && scope != S_DEVICE) {
 			if (any_basis) /* without one, nothing could have been checked */
 				json_array_append_new(excluded,
-						      pr_jobj("series", json_string(s->name), "device",
-							      json_string(s->device), "scope",
-							      json_string(scope_name(scope)), "reason",
-							      json_string(why), NULL));
+						      pr_jobj("series", json_string(s->name),
+							      "device", json_string(s->device),
+							      "scope",
+							      json_string(scope_name(scope)),
+							      "reason", json_string(why), NULL));
 			continue;
 		}
 		if (pr_actx_load(ctx, s, err))
@@ -227,7 +240,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 
 const struct pr_analyzer pr_an_leaks = {
 	.name = "leaks",
-	.summary = "owned memory growing step over step or across repeated phases (slope, R^2, evidence)",
+	.summary =
+		"owned memory growing step over step or across repeated phases (slope, R^2, evidence)",
 	.run = run,
 	.stage = PR_STAGE_LAST,
 };

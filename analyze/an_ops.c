@@ -58,7 +58,6 @@ static json_t *text_or_null(sqlite3_stmt *st, int col)
 	return json_string(pr_actx_text(st, col));
 }
 
-
 int pr_opview_elem(const char *s, size_t n, int64_t pos, struct pr_strbuf *sb)
 {
 	size_t i = 1, e;
@@ -97,8 +96,8 @@ static void sql_elem(sqlite3_context *c, int argc, sqlite3_value **v)
 		return;
 	}
 	pr_strbuf_init(&sb);
-	if (pr_opview_elem((const char *)sqlite3_value_text(v[0]), (size_t)sqlite3_value_bytes(v[0]),
-			   sqlite3_value_int64(v[1]), &sb))
+	if (pr_opview_elem((const char *)sqlite3_value_text(v[0]),
+			   (size_t)sqlite3_value_bytes(v[0]), sqlite3_value_int64(v[1]), &sb))
 		sqlite3_result_text(c, sb.buf, (int)sb.len, SQLITE_TRANSIENT);
 	else
 		sqlite3_result_null(c);
@@ -211,8 +210,12 @@ static int rows_by_name(struct pr_actx *ctx, const struct pr_opmerge *m, struct 
 		if (!g->name || strcmp(ss->kinds[g->kind], "op"))
 			continue;
 		k = pr_opmerge_name(m, g->name_id, &dur);
-		v[n++] = (struct sgroup){ g->name_id, g->name, NULL, NULL,
-					  (double)(g->all.count - k), g->all.total - (double)dur,
+		v[n++] = (struct sgroup){ g->name_id,
+					  g->name,
+					  NULL,
+					  NULL,
+					  (double)(g->all.count - k),
+					  g->all.total - (double)dur,
 					  g->all.self };
 	}
 	if (m->n && n)
@@ -227,8 +230,7 @@ static int rows_by_shape(struct pr_actx *ctx, struct acc *a, struct pr_error *er
 {
 	sqlite3_stmt *st;
 	int rc;
-	static const char sql[] =
-		OPV_KEYS_CTE
+	static const char sql[] = OPV_KEYS_CTE
 		"SELECT n.value, g.dims, g.types, g.calls, g.tot, g.slf FROM ("
 		" SELECT s.name_id AS name_id, "
 		" pr_opv_elem(s.args, k.d) AS dims, pr_opv_elem(s.args, k.t) AS types, "
@@ -239,7 +241,8 @@ static int rows_by_shape(struct pr_actx *ctx, struct acc *a, struct pr_error *er
 		"ORDER BY g.tot DESC, n.value, g.dims, g.types";
 	/* once per connection (another run's statements may be active: sqlite then refuses to
 	 * register it again) */
-	if (sqlite3_prepare_v2(ctx->db, "SELECT pr_opv_elem('[1]', 0)", -1, &st, NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(ctx->db, "SELECT pr_opv_elem('[1]', 0)", -1, &st, NULL) ==
+	    SQLITE_OK) {
 		sqlite3_finalize(st);
 	} else if (sqlite3_create_function(ctx->db, "pr_opv_elem", 2,
 					   SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_elem, NULL,
@@ -463,17 +466,18 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		    pr_jint(fallback ? 0 : m->n), NULL);
 	json_object_set_new(
 		o, "rule",
-		json_string("every op span grouped by (name, \"Input Dims\", \"Input type\" args as "
-			    "JSON text, cut to 512 bytes; null: no such arg): an op whose parent "
-			    "is an op of the same name and which is its only child (runtime calls "
-			    "aside) is merged into it, as TensorBoard's op tree does (one call: "
-			    "the parent's duration and shapes, both self times); calls, host "
-			    "total = sum "
-			    "of durations, host self = sum of (duration - direct children); device "
-			    "self = activities launched by runtime calls whose nearest op ancestor is "
-			    "the op, device total = by the op or any op below it (TensorBoard's "
-			    "operator view); at most 5000 rows, the smallest by host total folded "
-			    "into \"(other ops)\""));
+		json_string(
+			"every op span grouped by (name, \"Input Dims\", \"Input type\" args as "
+			"JSON text, cut to 512 bytes; null: no such arg): an op whose parent "
+			"is an op of the same name and which is its only child (runtime calls "
+			"aside) is merged into it, as TensorBoard's op tree does (one call: "
+			"the parent's duration and shapes, both self times); calls, host "
+			"total = sum "
+			"of durations, host self = sum of (duration - direct children); device "
+			"self = activities launched by runtime calls whose nearest op ancestor is "
+			"the op, device total = by the op or any op below it (TensorBoard's "
+			"operator view); at most 5000 rows, the smallest by host total folded "
+			"into \"(other ops)\""));
 	json_object_set_new(ctx->out, "op_view", o);
 	return 0;
 }

@@ -111,8 +111,7 @@ static size_t peak_index(const struct pr_aseries *s)
 	return pk;
 }
 
-int pr_peaks_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap,
-		    struct pr_error *err)
+int pr_peaks_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap, struct pr_error *err)
 {
 	size_t i;
 	for (i = 0; i < ctx->nseries; i++) {
@@ -178,9 +177,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		}
 		o = pr_jobj("series", json_string(s->name), "label",
 			    pr_series_label_json(s->name, s->device), "device",
-			    json_string(s->device),
-			    "unit", json_string(s->unit), "value", pr_jnum(pk.v), "t_ns",
-			    pr_actx_t(ctx, pk.ts), "phase",
+			    json_string(s->device), "unit", json_string(s->unit), "value",
+			    pr_jnum(pk.v), "t_ns", pr_actx_t(ctx, pk.ts), "phase",
 			    span_ref(ctx, pr_actx_phase_at(ctx, pk.ts)), "step",
 			    span_ref(ctx, pr_actx_step_at(ctx, pk.ts)), "span", spans[i], "held_by",
 			    held, "per_phase", per_phase(ctx, s, &more), NULL);
@@ -202,6 +200,7 @@ fail:
 
 const struct pr_analyzer pr_an_peaks = {
 	.name = "peaks",
-	.summary = "global and per-phase peak of every memory series, with the phase, step and span at the peak",
+	.summary =
+		"global and per-phase peak of every memory series, with the phase, step and span at the peak",
 	.run = run,
 };

@@ -59,16 +59,34 @@ enum pm_cat {
 	PC_OTHER,
 	PC_N
 };
-static const char *const cat_names[PC_N] = { "GEMM",	  "convolution", "attention",
-					     "elementwise", "reduction", "normalization",
+static const char *const cat_names[PC_N] = { "GEMM",	      "convolution", "attention",
+					     "elementwise",   "reduction",   "normalization",
 					     "communication", "memory copy", "other" };
 
-enum tl_cat { TL_GEMM, TL_CONV, TL_SDPA, TL_ELEM, TL_RED, TL_NORM, TL_OTHER, TL_N };
+enum tl_cat {
+	TL_GEMM,
+	TL_CONV,
+	TL_SDPA,
+	TL_ELEM,
+	TL_RED,
+	TL_NORM,
+	TL_OTHER,
+	TL_N
+};
 static const char *const tl_names[TL_N] = { "GEMM",   "CONV_fwd", "SDPA_fwd", "elementwise",
 					    "reduce", "NORM_fwd", "other" };
 
 /* ---- the peaks ---- */
-enum pm_dtype { DT_FP64, DT_FP32, DT_TF32, DT_BF16, DT_FP16, DT_FP8, DT_INT8, DT_N };
+enum pm_dtype {
+	DT_FP64,
+	DT_FP32,
+	DT_TF32,
+	DT_BF16,
+	DT_FP16,
+	DT_FP8,
+	DT_INT8,
+	DT_N
+};
 static const char *const dt_names[DT_N] = { "fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8" };
 
 /* Dense peaks (no sparsity) from the vendors' data sheets, TFLOP/s (TOP/s for int8); 0: the
@@ -79,21 +97,45 @@ static const struct device {
 	const char *key, *alt, *label; /* key (and alt, when set) in the name, any case */
 	double tflops[DT_N], tbps, vec_fp32;
 } devices[] = {
-	{ "h100", "pcie", "NVIDIA H100 PCIe", { 51.2, 51.2, 378, 756, 756, 1513, 1513 }, 2.0,
+	{ "h100",
+	  "pcie",
+	  "NVIDIA H100 PCIe",
+	  { 51.2, 51.2, 378, 756, 756, 1513, 1513 },
+	  2.0,
 	  51.2 },
-	{ "h100", NULL, "NVIDIA H100 SXM5",
-	  { 66.9, 66.9, 494.7, 989.4, 989.4, 1978.9, 1978.9 }, 3.35, 66.9 },
+	{ "h100",
+	  NULL,
+	  "NVIDIA H100 SXM5",
+	  { 66.9, 66.9, 494.7, 989.4, 989.4, 1978.9, 1978.9 },
+	  3.35,
+	  66.9 },
 	{ "a100", "40gb", "NVIDIA A100 40GB", { 19.5, 19.5, 156, 312, 312, 0, 624 }, 1.555, 19.5 },
-	{ "a100", "pcie", "NVIDIA A100 80GB PCIe", { 19.5, 19.5, 156, 312, 312, 0, 624 }, 1.935,
+	{ "a100",
+	  "pcie",
+	  "NVIDIA A100 80GB PCIe",
+	  { 19.5, 19.5, 156, 312, 312, 0, 624 },
+	  1.935,
 	  19.5 },
-	{ "a100", NULL, "NVIDIA A100 80GB SXM", { 19.5, 19.5, 156, 312, 312, 0, 624 }, 2.039,
+	{ "a100",
+	  NULL,
+	  "NVIDIA A100 80GB SXM",
+	  { 19.5, 19.5, 156, 312, 312, 0, 624 },
+	  2.039,
 	  19.5 },
 	{ "v100", "pcie", "NVIDIA V100 PCIe", { 7, 14, 0, 0, 112, 0, 0 }, 0.9, 14 },
 	{ "v100", NULL, "NVIDIA V100 SXM2", { 7.8, 15.7, 0, 0, 125, 0, 0 }, 0.9, 15.7 },
 	{ "l4", NULL, "NVIDIA L4", { 0.49, 30.3, 60, 121, 121, 242.5, 242.5 }, 0.3, 30.3 },
-	{ "mi300x", NULL, "AMD Instinct MI300X",
-	  { 163.4, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9 }, 5.3, 163.4 },
-	{ "mi250x", NULL, "AMD Instinct MI250X", { 95.7, 95.7, 0, 383, 383, 0, 383 }, 3.2768,
+	{ "mi300x",
+	  NULL,
+	  "AMD Instinct MI300X",
+	  { 163.4, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9 },
+	  5.3,
+	  163.4 },
+	{ "mi250x",
+	  NULL,
+	  "AMD Instinct MI250X",
+	  { 95.7, 95.7, 0, 383, 383, 0, 383 },
+	  3.2768,
 	  47.9 },
 	{ "mi210", NULL, "AMD Instinct MI210", { 45.3, 45.3, 0, 181, 181, 0, 181 }, 1.6, 22.6 },
 };
@@ -163,7 +205,7 @@ static int dtype_of(const char *t, size_t *elsize)
 struct tensor {
 	int nd; /* -1: not a tensor (a scalar, a list, absent) */
 	int64_t d[MAXD];
-	double n; /* elements */
+	double n;  /* elements */
 	size_t es; /* bytes an element (0: unknown type) */
 	int dt;
 };
@@ -275,8 +317,7 @@ static void gemm_work(const char *name, const struct opin *in, struct work *w)
 	} else if (!strcmp(name, "aten::baddbmm") && is_t(in, 1, 3) && is_t(in, 2, 3)) {
 		gemm(w, (double)t[1].d[0], (double)t[1].d[1], (double)t[2].d[2], (double)t[1].d[2],
 		     t + 1, t[0].n);
-	} else if (!strcmp(name, "aten::linear") && in->nt >= 2 && t[0].nd >= 1 &&
-		   is_t(in, 1, 2)) {
+	} else if (!strcmp(name, "aten::linear") && in->nt >= 2 && t[0].nd >= 1 && is_t(in, 1, 2)) {
 		double m = t[0].n / (double)(t[0].d[t[0].nd - 1] ? t[0].d[t[0].nd - 1] : 1);
 		gemm(w, 1, m, (double)t[1].d[0], (double)t[1].d[1], t,
 		     in->nt > 2 && t[2].nd >= 0 ? t[2].n : 0);
@@ -302,8 +343,9 @@ static void conv_work(const char *name, const struct opin *in, struct work *w)
 {
 	const struct tensor *x = &in->t[0], *wt = &in->t[1];
 	int64_t st[MAXD], pad[MAXD], dil[MAXD];
-	int sp, i, full = !strstr(name, "conv1d") && !strstr(name, "conv2d") &&
-			     !strstr(name, "conv3d");
+	int sp, i,
+		full = !strstr(name, "conv1d") && !strstr(name, "conv2d") &&
+		       !strstr(name, "conv3d");
 	int cudnn = strstr(name, "cudnn_convolution") != NULL;
 	int miopen = strstr(name, "miopen_convolution") != NULL;
 	double out = 1, kprod = 1, cin, nout, bias;
@@ -424,9 +466,9 @@ static int in_list(const char *name, const char *const *list, size_t n)
 	return 0;
 }
 
-static const char *const gemm_ops[] = { "aten::mm",    "aten::addmm",	"aten::bmm",
+static const char *const gemm_ops[] = { "aten::mm",	 "aten::addmm",	     "aten::bmm",
 					"aten::baddbmm", "aten::_scaled_mm", "aten::linear",
-					"aten::matmul", "aten::addmv",	"aten::mv" };
+					"aten::matmul",	 "aten::addmv",	     "aten::mv" };
 /* TraceLens's GEMM ops (its torch_op_mapping at the reference's commit) */
 static const char *const tl_gemm[] = { "aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm",
 				       "aten::_scaled_mm" };
@@ -436,16 +478,31 @@ static const char *const tl_sdpa[] = { "aten::_scaled_dot_product_cudnn_attentio
 				       "aten::_scaled_dot_product_efficient_attention",
 				       "aten::_scaled_dot_product_flash_attention",
 				       "aten::_efficient_attention_forward",
-				       "flash_attn::_flash_attn_forward", "FlashAttnFunc" };
+				       "flash_attn::_flash_attn_forward",
+				       "FlashAttnFunc" };
 static const char *const elem_ops[] = {
-	"aten::copy",	   "aten::copy_",	"aten::clamp_min", "aten::clamp_min_",
-	"aten::clamp_max", "aten::clamp_max_", "aten::sigmoid",   "aten::rsqrt",
-	"aten::silu",	   "aten::neg",		"aten::pow",	   "aten::div",
-	"aten::div_",	   "aten::mul",		"aten::mul_",	   "aten::add",
-	"aten::add_",	   "aten::sigmoid_backward", "aten::threshold_backward",
+	"aten::copy",
+	"aten::copy_",
+	"aten::clamp_min",
+	"aten::clamp_min_",
+	"aten::clamp_max",
+	"aten::clamp_max_",
+	"aten::sigmoid",
+	"aten::rsqrt",
+	"aten::silu",
+	"aten::neg",
+	"aten::pow",
+	"aten::div",
+	"aten::div_",
+	"aten::mul",
+	"aten::mul_",
+	"aten::add",
+	"aten::add_",
+	"aten::sigmoid_backward",
+	"aten::threshold_backward",
 };
-static const char *const red_ops[] = { "aten::sum", "aten::mean", "aten::max", "aten::min",
-				       "aten::norm", "aten::linalg_norm" };
+static const char *const red_ops[] = { "aten::sum", "aten::mean", "aten::max",
+				       "aten::min", "aten::norm", "aten::linalg_norm" };
 
 /* TraceLens's rule: its op lists, else the first kernel's name "void at::native..." with
  * "elementwise" or "reduce" in it, else other. */
@@ -512,7 +569,7 @@ static int category_of(const char *name, const char *k0, int kmem, int kcomm)
 struct opacc { /* an op instance with device time */
 	int64_t op_id, ns, nact;
 	int64_t k0, k0_act; /* name id and span id of its first activity */
-	int64_t tc_ns;      /* of its kernels on Tensor Cores (TensorBoard's name rule) */
+	int64_t tc_ns;	    /* of its kernels on Tensor Cores (TensorBoard's name rule) */
 	int nonmem, comm;
 };
 
@@ -537,11 +594,11 @@ struct catsum {
 struct pm {
 	struct pr_actx *ctx;
 	struct pr_kclassify kc;
-	struct pr_imap ipos; /* argkeys id -> dims + 1 | types + 1 << 20 | concrete + 1 << 40 */
-	struct pr_imap call; /* correlation -> runtime call's parent id */
-	struct pr_imap opof; /* parent id -> nearest op id (0: none) */
-	struct pr_imap acc_of; /* op id -> index in acc */
-	struct pr_imap kcomm;  /* kernel name id -> 1: a communication kernel */
+	struct pr_imap ipos;	/* argkeys id -> dims + 1 | types + 1 << 20 | concrete + 1 << 40 */
+	struct pr_imap call;	/* correlation -> runtime call's parent id */
+	struct pr_imap opof;	/* parent id -> nearest op id (0: none) */
+	struct pr_imap acc_of;	/* op id -> index in acc */
+	struct pr_imap kcomm;	/* kernel name id -> 1: a communication kernel */
 	struct pr_imap name_ix; /* name id -> index in names */
 	char **names;
 	size_t nnames, cnames;
@@ -564,7 +621,7 @@ static int64_t key_pos(const char *keys, const char *want)
 	json_t *a = json_loads(keys, 0, NULL), *v;
 	size_t i;
 	int64_t p = -1;
-	json_array_foreach(a, i, v) {
+	json_array_foreach (a, i, v) {
 		if (json_is_string(v) && !strcmp(json_string_value(v), want)) {
 			p = (int64_t)i;
 			break;
@@ -636,9 +693,8 @@ static const char *name_of(struct pm *m, int64_t id)
 			m->cnames = m->cnames ? m->cnames * 2 : 64;
 			m->names = pr_xreallocarray(m->names, m->cnames, sizeof(*m->names));
 		}
-		m->names[m->nnames] = pr_xstrdup(sqlite3_step(m->namest) == SQLITE_ROW
-							 ? pr_actx_text(m->namest, 0)
-							 : "");
+		m->names[m->nnames] = pr_xstrdup(
+			sqlite3_step(m->namest) == SQLITE_ROW ? pr_actx_text(m->namest, 0) : "");
 		ix = (int64_t)m->nnames++;
 		pr_imap_put(&m->name_ix, id, ix);
 	}
@@ -711,8 +767,7 @@ static int link(struct pm *m, struct pr_error *err)
 			if (r->u.call.parent > 0 && (r->cflags & PR_GC_PMINT)) {
 				pr_imap_put(&m->call, r->corr, r->u.call.parent);
 				if (r->pkind == PR_GK_OP)
-					pr_imap_put(&m->opof, r->u.call.parent,
-						    r->u.call.parent);
+					pr_imap_put(&m->opof, r->u.call.parent, r->u.call.parent);
 			}
 			continue;
 		}
@@ -753,8 +808,7 @@ out:
  * pr_opview_elem reads each (cut to OPV_SHAPE_MAX bytes): off[k], len[k],
  * got[k] 0 when there is none.
  */
-static void elems3(const char *s, size_t n, const int64_t *pos, size_t *off, size_t *len,
-		   int *got)
+static void elems3(const char *s, size_t n, const int64_t *pos, size_t *off, size_t *len, int *got)
 {
 	size_t i = 1, e, l;
 	int64_t idx = 0, maxpos = -1;
@@ -825,8 +879,9 @@ static void op_work(struct pm *m, const struct opacc *a, const char *name, char 
 			m->g = pr_xreallocarray(m->g, m->cg, sizeof(*m->g));
 		}
 		gi = (int64_t)m->ng++;
-		m->g[gi] = (struct group){ pr_xstrdup(name), dims, types, mo->cat, mo->tl, w.dt,
-					   0, 0, 0, 0 };
+		m->g[gi] = (struct group){
+			pr_xstrdup(name), dims, types, mo->cat, mo->tl, w.dt, 0, 0, 0, 0
+		};
 		pr_strmap_put(&m->g_of, key.buf, key.len, gi);
 	} else {
 		free(dims);
@@ -991,9 +1046,9 @@ static json_t *group_json(const struct group *g, const struct device *dv)
 		       pr_jint(g->calls), "device_ns", pr_jint(g->ns), "flops",
 		       pr_jnum(round(g->flops)), "bytes", pr_jnum(round(g->bytes)), "tflops",
 		       rate(g->flops, g->ns), "tbps", rate(g->bytes, g->ns), "flop_per_byte",
-		       g->bytes > 0 && g->flops > 0 ? pr_jnum(round(g->flops / g->bytes * 1e3) /
-								1e3)
-						    : json_null(),
+		       g->bytes > 0 && g->flops > 0
+			       ? pr_jnum(round(g->flops / g->bytes * 1e3) / 1e3)
+			       : json_null(),
 		       "peak_tflops", pk > 0 ? pr_jnum(pk) : json_null(), "pct_peak_flops",
 		       pct(tf, pk), "pct_peak_bw", pct(tb, dv ? dv->tbps : 0), NULL);
 }
@@ -1010,27 +1065,29 @@ static json_t *build(struct pm *m, const struct device *dv, const char *devname)
 		const struct catsum *c = &m->cat[i];
 		if (!c->ops)
 			continue;
-		json_array_append_new(
-			cats, pr_jobj("category", json_string(cat_names[i]), "ops", pr_jint(c->ops),
-				      "activities", pr_jint(c->acts), "device_ns", pr_jint(c->ns),
-				      "pct",
-				      pr_jnum(round((double)c->ns / (double)all_ns * 1e4) / 100),
-				      "flops", pr_jnum(round(c->flops)), "bytes",
-				      pr_jnum(round(c->bytes)), "tflops", rate(c->flops, c->ns),
-				      "tbps", rate(c->bytes, c->ns), "tensor_core_share",
-				      c->ns > 0 ? pr_jnum(round((double)c->tc_ns / (double)c->ns *
-								1e4) /
-							  1e4)
-						: json_null(),
-				      NULL));
+		json_array_append_new(cats,
+				      pr_jobj("category", json_string(cat_names[i]), "ops",
+					      pr_jint(c->ops), "activities", pr_jint(c->acts),
+					      "device_ns", pr_jint(c->ns), "pct",
+					      pr_jnum(round((double)c->ns / (double)all_ns * 1e4) /
+						      100),
+					      "flops", pr_jnum(round(c->flops)), "bytes",
+					      pr_jnum(round(c->bytes)), "tflops",
+					      rate(c->flops, c->ns), "tbps", rate(c->bytes, c->ns),
+					      "tensor_core_share",
+					      c->ns > 0 ? pr_jnum(round((double)c->tc_ns /
+									(double)c->ns * 1e4) /
+								  1e4)
+							: json_null(),
+					      NULL));
 	}
 	for (i = 0; i < TL_N; i++) {
 		const struct catsum *c = &m->tl[i];
 		if (!c->ops)
 			continue;
-		json_array_append_new(tls, pr_jobj("category", json_string(tl_names[i]), "ops",
-						   pr_jint(c->ops), "device_ns", pr_jint(c->ns),
-						   NULL));
+		json_array_append_new(tls,
+				      pr_jobj("category", json_string(tl_names[i]), "ops",
+					      pr_jint(c->ops), "device_ns", pr_jint(c->ns), NULL));
 	}
 	if (m->ng)
 		qsort(m->g, m->ng, sizeof(*m->g), cmp_group);
@@ -1070,9 +1127,8 @@ static json_t *build(struct pm *m, const struct device *dv, const char *devname)
 			    "time)"),
 		"device", dev, "roofline", roof, "linked_activities", pr_jint(m->linked),
 		"linked_ns", pr_jint(m->linked_ns), "unlinked_activities", pr_jint(m->unlinked),
-		"unlinked_ns", pr_jint(m->unlinked_ns), "categories", cats,
-		"tracelens_categories", tls, "groups", groups, "groups_total",
-		pr_jint((int64_t)m->ng), NULL);
+		"unlinked_ns", pr_jint(m->unlinked_ns), "categories", cats, "tracelens_categories",
+		tls, "groups", groups, "groups_total", pr_jint((int64_t)m->ng), NULL);
 }
 
 static int run(struct pr_actx *ctx, struct pr_error *err)

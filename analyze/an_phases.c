@@ -59,8 +59,7 @@ static int observed(const struct pr_aseries *s, int64_t t0, int64_t t1, size_t *
  * samples belongs to the phase that observed it, not to none; peak and samples are of the
  * samples the phase observed. order[0..n) from pr_series_order.
  */
-static json_t *memory_in(struct pr_actx *ctx, const size_t *order, size_t n, int64_t t0,
-			 int64_t t1)
+static json_t *memory_in(struct pr_actx *ctx, const size_t *order, size_t n, int64_t t0, int64_t t1)
 {
 	json_t *arr = json_array();
 	size_t i, k, a, b;
@@ -76,12 +75,12 @@ static json_t *memory_in(struct pr_actx *ctx, const size_t *order, size_t n, int
 				pk = x;
 		first = pr_aseries_v(s, a > 0 ? a - 1 : a);
 		last = pr_aseries_v(s, b);
-		json_array_append_new(
-			arr, pr_jobj("series", json_string(s->name), "device", json_string(s->device),
-				     "start", pr_jnum(first), "end", pr_jnum(last), "delta",
-				     pr_jnum(last - first), "peak", pr_jnum(pk.v), "peak_t_ns",
-				     pr_actx_t(ctx, pk.ts), "samples", pr_jint((int64_t)(b - a + 1)),
-				     NULL));
+		json_array_append_new(arr, pr_jobj("series", json_string(s->name), "device",
+						   json_string(s->device), "start", pr_jnum(first),
+						   "end", pr_jnum(last), "delta",
+						   pr_jnum(last - first), "peak", pr_jnum(pk.v),
+						   "peak_t_ns", pr_actx_t(ctx, pk.ts), "samples",
+						   pr_jint((int64_t)(b - a + 1)), NULL));
 	}
 	return arr;
 }
@@ -208,8 +207,8 @@ static void totals(struct pr_actx *ctx, json_t *out)
 		qsort(nt, nkeep, sizeof(*nt), cmp_name_index);
 		json_object_set_new(out, "totals_more",
 				    pr_jobj("names", pr_jint((int64_t)(ctx->nphase_names - cap)),
-					    "count", pr_jint(more_count), "total_ns", pr_jnum(more_ns),
-					    NULL));
+					    "count", pr_jint(more_count), "total_ns",
+					    pr_jnum(more_ns), NULL));
 	}
 	for (j = 0; j < nkeep; j++) {
 		size_t kk = nt[j].k, i;
@@ -225,14 +224,16 @@ static void totals(struct pr_actx *ctx, json_t *out)
 			pr_moments_add(&m, d[i]);
 		}
 		qsort(d, n, sizeof(*d), cmp_double);
-		json_array_append_new(
-			arr, pr_jobj("name", json_string(p->name), "kind", json_string(p->kind),
-				     "count", pr_jnum(m.n), "total_ns", pr_jnum(nt[j].sum), "union_ns",
-				     pr_jint(u), "mean_ns", pr_jnum(m.mean), "min_ns", pr_jnum(m.min),
-				     "max_ns", pr_jnum(m.max), "std_ns",
-				     pr_jnum(pr_moments_std(&m, 1)), "p50_ns",
-				     pr_jnum(pr_quantile_sorted(d, n, 0.5)), "p95_ns",
-				     pr_jnum(pr_quantile_sorted(d, n, 0.95)), "share", share(ctx, u), NULL));
+		json_array_append_new(arr,
+				      pr_jobj("name", json_string(p->name), "kind",
+					      json_string(p->kind), "count", pr_jnum(m.n),
+					      "total_ns", pr_jnum(nt[j].sum), "union_ns",
+					      pr_jint(u), "mean_ns", pr_jnum(m.mean), "min_ns",
+					      pr_jnum(m.min), "max_ns", pr_jnum(m.max), "std_ns",
+					      pr_jnum(pr_moments_std(&m, 1)), "p50_ns",
+					      pr_jnum(pr_quantile_sorted(d, n, 0.5)), "p95_ns",
+					      pr_jnum(pr_quantile_sorted(d, n, 0.95)), "share",
+					      share(ctx, u), NULL));
 		free(d);
 	}
 	free(nt);
@@ -258,7 +259,8 @@ static int inferix_stages(struct pr_actx *ctx, json_t *out, struct pr_error *err
 		const char *full = pr_actx_text(st, 0);
 		size_t n = strlen(full) - strlen(pre) - strlen(".total_time");
 		char *name = pr_xstrndup(full + strlen(pre), n), key[600];
-		double total = sqlite3_column_double(st, 1), count = 0, mn = NAN, mx = NAN, pct = NAN;
+		double total = sqlite3_column_double(st, 1), count = 0, mn = NAN, mx = NAN,
+		       pct = NAN;
 		snprintf(key, sizeof(key), "%s%s.call_count", pre, name);
 		pr_actx_metric(ctx, key, &count);
 		snprintf(key, sizeof(key), "%s%s.min_time", pre, name);
@@ -267,13 +269,14 @@ static int inferix_stages(struct pr_actx *ctx, json_t *out, struct pr_error *err
 		pr_actx_metric(ctx, key, &mx);
 		snprintf(key, sizeof(key), "%s%s.percentage_of_total", pre, name);
 		pr_actx_metric(ctx, key, &pct);
-		json_array_append_new(
-			arr,
-			pr_jobj("name", json_string(name), "count", pr_jnum(count), "total_ns",
-				pr_jnum(total), "mean_ns", pr_jnum(count > 0 ? total / count : NAN),
-				"min_ns", pr_jnum(mn), "max_ns", pr_jnum(mx), "share_of_wall",
-				have_wall && wall > 0 ? pr_jnum(total / wall) : json_null(),
-				"reported_percentage", pr_jnum(pct), NULL));
+		json_array_append_new(arr,
+				      pr_jobj("name", json_string(name), "count", pr_jnum(count),
+					      "total_ns", pr_jnum(total), "mean_ns",
+					      pr_jnum(count > 0 ? total / count : NAN), "min_ns",
+					      pr_jnum(mn), "max_ns", pr_jnum(mx), "share_of_wall",
+					      have_wall && wall > 0 ? pr_jnum(total / wall)
+								    : json_null(),
+					      "reported_percentage", pr_jnum(pct), NULL));
 		free(name);
 	}
 	if (pr_actx_done(ctx, st, rc, err)) {
@@ -311,22 +314,27 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		json_t *wr = counter_delta(ctx, "disk.write", p->ts, t1);
 		json_t *cpu = cpu_in(ctx, p->ts, t1);
 		if (rd || wr)
-			json_object_set_new(o, "disk", pr_jobj("read", rd ? rd : json_null(), "write",
-							      wr ? wr : json_null(), NULL));
+			json_object_set_new(o, "disk",
+					    pr_jobj("read", rd ? rd : json_null(), "write",
+						    wr ? wr : json_null(), NULL));
 		if (cpu)
 			json_object_set_new(o, "cpu", cpu);
 		json_array_append_new(occ, o);
 	}
 	free(order);
 	if (ctx->nphases > cap)
-		json_object_set_new(out, "occurrences_more", pr_jint((int64_t)(ctx->nphases - cap)));
+		json_object_set_new(out, "occurrences_more",
+				    pr_jint((int64_t)(ctx->nphases - cap)));
 	totals(ctx, out);
-	json_object_set_new(out, "coverage", ctx->nphases ? share(ctx, union_len(ctx, NULL, ctx->nphases, 1)) : json_null());
+	json_object_set_new(out, "coverage",
+			    ctx->nphases ? share(ctx, union_len(ctx, NULL, ctx->nphases, 1))
+					 : json_null());
 	return inferix_stages(ctx, out, err);
 }
 
 const struct pr_analyzer pr_an_phases = {
 	.name = "phases",
-	.summary = "phase occurrences with duration, share, memory delta/peak, disk, CPU; totals per name",
+	.summary =
+		"phase occurrences with duration, share, memory delta/peak, disk, CPU; totals per name",
 	.run = run,
 };

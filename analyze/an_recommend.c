@@ -44,7 +44,7 @@
 struct rule {
 	const char *id, *source, *severity, *category;
 	const char *collector; /* fires only on runs of this collector (NULL: any run) */
-	double threshold;      /* in the unit of the evidence it is compared with; NAN: the analysis decides */
+	double threshold; /* in the unit of the evidence it is compared with; NAN: the analysis decides */
 	const char *condition; /* "{t}" (or "{t%}": x 100) stands for the threshold, at most once */
 	const char *suggestion;
 	int (*eval)(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err);
@@ -91,11 +91,12 @@ static void fire(const struct rule *r, json_t *out, const char *analysis, json_t
 	va_end(ap);
 	if (!isnan(r->threshold) && json_is_object(evidence))
 		json_object_set_new(evidence, "threshold", pr_jnum(r->threshold));
-	json_array_append_new(out, pr_jobj("id", json_string(r->id), "source", json_string(r->source),
-					   "severity", json_string(r->severity), "category",
-					   json_string(r->category), "message", json_string(msg),
-					   "suggestion", json_string(r->suggestion), "rule",
-					   rule_text(r, analysis), "evidence", evidence, NULL));
+	json_array_append_new(out,
+			      pr_jobj("id", json_string(r->id), "source", json_string(r->source),
+				      "severity", json_string(r->severity), "category",
+				      json_string(r->category), "message", json_string(msg),
+				      "suggestion", json_string(r->suggestion), "rule",
+				      rule_text(r, analysis), "evidence", evidence, NULL));
 }
 
 /* ---- GPU data ---- */
@@ -126,8 +127,7 @@ static int reported(json_t *out, const json_t *item)
 {
 	json_t *v;
 	size_t i;
-	json_array_foreach(out, i, v)
-	{
+	json_array_foreach (out, i, v) {
 		json_t *e = json_object_get(v, "evidence");
 		if (!strcmp(pr_mstr(e, "series"), pr_mstr(item, "series")) &&
 		    !strcmp(pr_mstr(e, "device"), pr_mstr(item, "device")) &&
@@ -155,15 +155,16 @@ static const char *series_words(const char *name, const char *device, char *buf,
 }
 
 /* Pressure items of the given series name / basis prefix with a peak over the rule's threshold. */
-static void pressure_over(const struct rule *r, struct pr_actx *ctx, json_t *out, const char *series,
-			  const char *basis)
+static void pressure_over(const struct rule *r, struct pr_actx *ctx, json_t *out,
+			  const char *series, const char *basis)
 {
 	json_t *v;
 	size_t i;
-	json_array_foreach(json_object_get(sec(ctx, "bottlenecks", "memory_pressure"), "items"), i, v)
-	{
+	json_array_foreach (json_object_get(sec(ctx, "bottlenecks", "memory_pressure"), "items"), i,
+			    v) {
 		double p = pr_mnum(v, "peak_pct");
-		const char *s = pr_mstr(v, "series"), *b = pr_mstr(v, "basis"), *d = pr_mstr(v, "device");
+		const char *s = pr_mstr(v, "series"), *b = pr_mstr(v, "basis"),
+			   *d = pr_mstr(v, "device");
 		if (strcmp(s, series) || (basis && strncmp(b, basis, strlen(basis))))
 			continue;
 		char w[400];
@@ -194,9 +195,9 @@ static int r_pressure(const struct rule *r, struct pr_actx *ctx, json_t *out, st
 	char rule[300];
 	size_t i;
 	(void)err;
-	snprintf(rule, sizeof(rule), "a sample in the high pressure zone (%s)", pr_mstr(mp, "zones"));
-	json_array_foreach(json_object_get(mp, "items"), i, v)
-	{
+	snprintf(rule, sizeof(rule), "a sample in the high pressure zone (%s)",
+		 pr_mstr(mp, "zones"));
+	json_array_foreach (json_object_get(mp, "items"), i, v) {
 		const char *s = pr_mstr(v, "series"), *d = pr_mstr(v, "device");
 		char w[400];
 		if (!(pr_mnum(json_object_get(v, "zones"), "high") > 0) || reported(out, v))
@@ -216,10 +217,11 @@ static int r_gpu_util(const struct rule *r, struct pr_actx *ctx, json_t *out, st
 	(void)err;
 	if (!gpu_present(ctx))
 		return 0;
-	json_array_foreach(sec(ctx, "bottlenecks", "gpu_util"), i, v)
+	json_array_foreach (sec(ctx, "bottlenecks", "gpu_util"), i, v)
 		if (pr_mnum(v, "mean_pct") < r->threshold)
-			fire(r, out, NULL, json_deep_copy(v), "Average GPU utilization is only %.1f%% (%s)",
-			     pr_mnum(v, "mean_pct"), pr_mstr(v, "device"));
+			fire(r, out, NULL, json_deep_copy(v),
+			     "Average GPU utilization is only %.1f%% (%s)", pr_mnum(v, "mean_pct"),
+			     pr_mstr(v, "device"));
 	return 0;
 }
 
@@ -231,18 +233,17 @@ static int r_stage(const struct rule *r, struct pr_actx *ctx, json_t *out, struc
 	int step = !strcmp(pr_mstr(st, "basis"), "step");
 	(void)err;
 	snprintf(rule, sizeof(rule), "%s (top 3)", pr_mstr(st, "rule"));
-	json_array_foreach(json_object_get(st, "items"), i, v)
-	{
+	json_array_foreach (json_object_get(st, "items"), i, v) {
 		if (i >= 3)
 			break;
 		if (step && !strcmp(pr_mstr(v, "source"), "phases"))
 			fire(r, out, rule, json_deep_copy(v),
-			     "Phase '%s' takes %.1f%% of the step time",
-			     pr_mstr(v, "name"), pr_mnum(v, "share") * 100);
+			     "Phase '%s' takes %.1f%% of the step time", pr_mstr(v, "name"),
+			     pr_mnum(v, "share") * 100);
 		else
 			fire(r, out, rule, json_deep_copy(v),
-			     "Stage '%s' takes %.1f%% of total time",
-			     pr_mstr(v, "name"), pr_mnum(v, "share") * 100);
+			     "Stage '%s' takes %.1f%% of total time", pr_mstr(v, "name"),
+			     pr_mnum(v, "share") * 100);
 	}
 	return 0;
 }
@@ -255,9 +256,11 @@ static int r_thermal(const struct rule *r, struct pr_actx *ctx, json_t *out, str
 		struct pr_aseries *s = &ctx->series[i];
 		if (!strcmp(s->name, "gpu.temp") && s->count && s->max > r->threshold)
 			fire(r, out, NULL,
-			     pr_jobj("series", json_string(s->name), "device", json_string(s->device),
-				     "max", pr_jnum(s->max), NULL),
-			     "Peak GPU temperature is %.1f\xc2\xb0" "C (%s)", s->max, s->device);
+			     pr_jobj("series", json_string(s->name), "device",
+				     json_string(s->device), "max", pr_jnum(s->max), NULL),
+			     "Peak GPU temperature is %.1f\xc2\xb0"
+			     "C (%s)",
+			     s->max, s->device);
 	}
 	return 0;
 }
@@ -276,13 +279,14 @@ static int r_layer(const struct rule *r, struct pr_actx *ctx, json_t *out, struc
 {
 	sqlite3_stmt *st;
 	int rc, k = 0;
-	if (pr_actx_prep(ctx,
-			 "WITH l AS (SELECT substr(name, 40, length(name) - 50) AS layer, value FROM metric "
-			 "WHERE run_id = ?1 AND origin = 'reported' AND name LIKE "
-			 "'computation_analysis.layer_performance.%.total_time') "
-			 "SELECT layer, value, value * 100.0 / (SELECT sum(value) FROM l) AS pct FROM l "
-			 "WHERE value * 100.0 / (SELECT sum(value) FROM l) > ?2 ORDER BY pct DESC, layer",
-			 &st, err))
+	if (pr_actx_prep(
+		    ctx,
+		    "WITH l AS (SELECT substr(name, 40, length(name) - 50) AS layer, value FROM metric "
+		    "WHERE run_id = ?1 AND origin = 'reported' AND name LIKE "
+		    "'computation_analysis.layer_performance.%.total_time') "
+		    "SELECT layer, value, value * 100.0 / (SELECT sum(value) FROM l) AS pct FROM l "
+		    "WHERE value * 100.0 / (SELECT sum(value) FROM l) > ?2 ORDER BY pct DESC, layer",
+		    &st, err))
 		return -1;
 	sqlite3_bind_double(st, 2, r->threshold);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && k++ < 3)
@@ -300,11 +304,13 @@ static int r_steps(const struct rule *r, struct pr_actx *ctx, json_t *out, struc
 	double n = pr_mnum(sec(ctx, "throughput", "diffusion"), "steps");
 	(void)err;
 	if (n > r->threshold)
-		fire(r, out, NULL, pr_jobj("steps", pr_jnum(n), NULL), "Using %.0f diffusion steps", n);
+		fire(r, out, NULL, pr_jobj("steps", pr_jnum(n), NULL), "Using %.0f diffusion steps",
+		     n);
 	return 0;
 }
 
-static int r_block_size(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
+static int r_block_size(const struct rule *r, struct pr_actx *ctx, json_t *out,
+			struct pr_error *err)
 {
 	json_t *b = sec(ctx, "throughput", "blocks");
 	double avg = pr_mnum(b, "frames") / pr_mnum(b, "count");
@@ -336,7 +342,8 @@ static int r_bps(const struct rule *r, struct pr_actx *ctx, json_t *out, struct 
 	return 0;
 }
 
-static int r_first_block(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
+static int r_first_block(const struct rule *r, struct pr_actx *ctx, json_t *out,
+			 struct pr_error *err)
 {
 	double v = pr_mnum(sec(ctx, "throughput", "blocks"), "first_block_ns") / 1e9;
 	(void)err;
@@ -391,8 +398,8 @@ static int step_share(struct pr_actx *ctx, enum pr_capture_id which, double *sha
 /* A user phase that loads input: data_loading, load_data, DataLoad, "data load" ... */
 static int data_loading_name(const char *name)
 {
-	static const char *const pats[] = { "dataload", "data_load", "data load", "data-load",
-					    "load_data", "loaddata", "load data", "load-data" };
+	static const char *const pats[] = { "dataload",	 "data_load", "data load", "data-load",
+					    "load_data", "loaddata",  "load data", "load-data" };
 	char low[128];
 	size_t i, n = strlen(name);
 	if (n >= sizeof(low))
@@ -412,8 +419,8 @@ static int data_loading_name(const char *name)
  * fired), 0 when the run has no breakdown (or, need_time, no time of the
  * category in it), for the caller's own measure.
  */
-static int breakdown_share(const struct rule *r, struct pr_actx *ctx, json_t *out,
-			   const char *cat, int need_time, const char *what)
+static int breakdown_share(const struct rule *r, struct pr_actx *ctx, json_t *out, const char *cat,
+			   int need_time, const char *what)
 {
 	json_t *avg = json_object_get(sec(ctx, "step_breakdown", NULL), "average");
 	char key[64], ev[80];
@@ -527,7 +534,8 @@ static int r_comm(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 		return -1;
 	if (share > r->threshold)
 		fire(r, out, NULL,
-		     pr_jobj("communication_ns", pr_jnum(ns), "share_of_step", pr_jnum(share), NULL),
+		     pr_jobj("communication_ns", pr_jnum(ns), "share_of_step", pr_jnum(share),
+			     NULL),
 		     "Communication (NCCL kernels) takes %.1f%% of the step time", share * 100);
 	return 0;
 }
@@ -538,8 +546,8 @@ static int r_gpu_busy(const struct rule *r, struct pr_actx *ctx, json_t *out, st
 	double busy = 1 - pr_mnum(k, "idle_share");
 	(void)err;
 	if (busy < r->threshold)
-		fire(r, out, NULL, json_deep_copy(k), "The GPU is busy only %.1f%% of its active time",
-		     busy * 100);
+		fire(r, out, NULL, json_deep_copy(k),
+		     "The GPU is busy only %.1f%% of its active time", busy * 100);
 	return 0;
 }
 
@@ -549,8 +557,8 @@ static int r_gaps(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 	(void)err;
 	if (pr_mnum(k, "gaps_over_500ms") > 0)
 		fire(r, out, pr_mstr(k, "rule"),
-		     pr_jobj("gaps", json_incref(json_object_get(k, "gaps_over_500ms")), "max_gap_ns",
-			     json_incref(json_object_get(k, "max_gap_ns")), NULL),
+		     pr_jobj("gaps", json_incref(json_object_get(k, "gaps_over_500ms")),
+			     "max_gap_ns", json_incref(json_object_get(k, "max_gap_ns")), NULL),
 		     "%.0f GPU idle gap(s) longer than 500 ms", pr_mnum(k, "gaps_over_500ms"));
 	return 0;
 }
@@ -569,8 +577,8 @@ static int r_chunks(const struct rule *r, struct pr_actx *ctx, json_t *out, stru
 }
 
 /* Count and total time of the run's spans matching `where`, a literal SQL condition. */
-#define COUNT_SPANS_SQL(where)                                                        \
-	"SELECT count(*), total(s.dur) FROM span s JOIN string n ON n.id = s.name_id " \
+#define COUNT_SPANS_SQL(where)                                                                     \
+	"SELECT count(*), total(s.dur) FROM span s JOIN string n ON n.id = s.name_id "             \
 	"WHERE s.run_id = ?1 AND " where
 static int count_spans_sql(struct pr_actx *ctx, const char *sql, double *count, double *ns,
 			   struct pr_error *err)
@@ -654,9 +662,10 @@ static int r_sync(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 {
 	double c, ns;
 	if (count_spans(ctx, "runtime", sync_name,
-			COUNT_SPANS_SQL("s.kind = 'runtime' AND n.value IN ('cudaDeviceSynchronize', "
-					"'cudaStreamSynchronize', 'cudaMemcpy', 'cudaMemset', "
-					"'cudaEventSynchronize')"),
+			COUNT_SPANS_SQL(
+				"s.kind = 'runtime' AND n.value IN ('cudaDeviceSynchronize', "
+				"'cudaStreamSynchronize', 'cudaMemcpy', 'cudaMemset', "
+				"'cudaEventSynchronize')"),
 			&c, &ns, err))
 		return -1;
 	if (c > 0 && ctx->dur > 0 && ns / (double)ctx->dur > r->threshold)
@@ -672,7 +681,8 @@ static int r_pageable(const struct rule *r, struct pr_actx *ctx, json_t *out, st
 {
 	double c, ns;
 	if (count_spans(ctx, "memcpy", pageable_name,
-			COUNT_SPANS_SQL("s.kind = 'memcpy' AND n.value LIKE '%Pageable%'"), &c, &ns, err))
+			COUNT_SPANS_SQL("s.kind = 'memcpy' AND n.value LIKE '%Pageable%'"), &c, &ns,
+			err))
 		return -1;
 	if (c > r->threshold)
 		fire(r, out, NULL, pr_jobj("memcpys", pr_jnum(c), "total_ns", pr_jnum(ns), NULL),
@@ -697,8 +707,9 @@ static int r_overlap(const struct rule *r, struct pr_actx *ctx, json_t *out, str
 		fire(r, out, pr_mstr(ov, "rule"),
 		     pr_jobj("overlap_share", pr_jnum(share), "communication_ns",
 			     json_incref(json_object_get(ov, "communication_ns")), "overlapped_ns",
-			     json_incref(json_object_get(ov, "overlapped_ns")), "communication_share",
-			     pr_jnum(comm), "threshold", pr_jnum(r->threshold), NULL),
+			     json_incref(json_object_get(ov, "overlapped_ns")),
+			     "communication_share", pr_jnum(comm), "threshold",
+			     pr_jnum(r->threshold), NULL),
 		     "Only %.1f%% of the communication kernel time (%.1f%% of the GPU span) overlaps "
 		     "compute kernels",
 		     share * 100, comm * 100);
@@ -715,8 +726,8 @@ static int r_host_wait(const struct rule *r, struct pr_actx *ctx, json_t *out, s
 		fire(r, out, pr_mstr(idle, "rule"),
 		     pr_jobj("idle_share", pr_jnum(idle_share), "host_wait_share", pr_jnum(host),
 			     "host_wait_ns", json_incref(json_object_get(idle, "host_wait_ns")),
-			     "kernel_wait_share", json_incref(json_object_get(idle, "kernel_wait_share")),
-			     NULL),
+			     "kernel_wait_share",
+			     json_incref(json_object_get(idle, "kernel_wait_share")), NULL),
 		     "The GPU idles %.1f%% of its span, %.1f%% of that waiting for the host to launch "
 		     "work",
 		     idle_share * 100, host * 100);
@@ -736,8 +747,9 @@ static int r_short_kernels(const struct rule *r, struct pr_actx *ctx, json_t *ou
 	if (of > 0 && share > r->threshold && idle >= IDLE_MATERIAL && host > 0.5)
 		fire(r, out, pr_mstr(sk, "rule"),
 		     pr_jobj("short_kernels", pr_jnum(n), "linked_kernels", pr_jnum(of), "share",
-			     pr_jnum(share), "device_ns", json_incref(json_object_get(sk, "device_ns")),
-			     "launch_ns", json_incref(json_object_get(sk, "launch_ns")), "idle_share",
+			     pr_jnum(share), "device_ns",
+			     json_incref(json_object_get(sk, "device_ns")), "launch_ns",
+			     json_incref(json_object_get(sk, "launch_ns")), "idle_share",
 			     pr_jnum(idle), "host_wait_share", pr_jnum(host), NULL),
 		     "%.0f of %.0f kernels (%.1f%%) run shorter than their launch call while the GPU "
 		     "waits on the host: the run is launch-bound",
@@ -841,10 +853,11 @@ static int sync_copy_row(const char *name, const char *op, int64_t tr, int64_t t
  * cudaDeviceSynchronize at the end of a step) is not a copy's. The time
  * blocked is the blocking call's duration.
  */
-static int r_sync_copy(const struct rule *r, struct pr_actx *ctx, json_t *out,
-		       struct pr_error *err)
+static int r_sync_copy(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	enum { CAP = 64 };
+	enum {
+		CAP = 64
+	};
 	struct sync_op ops[CAP];
 	const struct pr_spanstat *ss;
 	const struct pr_capture *cap;
@@ -944,8 +957,8 @@ static int r_sync_copy(const struct rule *r, struct pr_actx *ctx, json_t *out,
 			     pr_jnum(blocked), "share_of_step", pr_jnum(share), "ops", arr, NULL),
 		     "%.0f synchronous cop%s in %ld step(s) block%s the host for %.1f%% of the step "
 		     "time (most under %s)",
-		     copies, copies == 1 ? "y" : "ies", steps_with, copies == 1 ? "s" : "", share * 100,
-		     nops ? ops[0].name : "?");
+		     copies, copies == 1 ? "y" : "ies", steps_with, copies == 1 ? "s" : "",
+		     share * 100, nops ? ops[0].name : "?");
 	else
 		json_decref(arr);
 	for (i = 0; i < nops; i++)
@@ -960,14 +973,14 @@ static int r_frag(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 	json_t *v;
 	size_t i;
 	(void)err;
-	json_array_foreach(json_object_get(ctx->out, "fragmentation"), i, v)
+	json_array_foreach (json_object_get(ctx->out, "fragmentation"), i, v)
 		if (pr_mnum(v, "mean_ratio") > r->threshold)
 			fire(r, out, NULL,
-			     pr_jobj("device", json_incref(json_object_get(v, "device")), "mean_ratio",
-				     json_incref(json_object_get(v, "mean_ratio")), "max_gap",
-				     json_incref(json_object_get(v, "max_gap")), NULL),
-			     "Allocator fragmentation averages %.1f%% on %s", pr_mnum(v, "mean_ratio") * 100,
-			     pr_mstr(v, "device"));
+			     pr_jobj("device", json_incref(json_object_get(v, "device")),
+				     "mean_ratio", json_incref(json_object_get(v, "mean_ratio")),
+				     "max_gap", json_incref(json_object_get(v, "max_gap")), NULL),
+			     "Allocator fragmentation averages %.1f%% on %s",
+			     pr_mnum(v, "mean_ratio") * 100, pr_mstr(v, "device"));
 	return 0;
 }
 
@@ -1005,8 +1018,7 @@ static int r_leak(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 	json_t *items = json_object_get(sec(ctx, "leaks", NULL), "items"), *v, *w;
 	size_t i, j;
 	(void)err;
-	json_array_foreach(items, i, v)
-	{
+	json_array_foreach (items, i, v) {
 		const char *series = pr_mstr(v, "series"), *device = pr_mstr(v, "device");
 		json_t *best = NULL, *bases, *ev;
 		size_t nleak = 0, named = 0, k;
@@ -1017,7 +1029,8 @@ static int r_leak(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 		/* the first leaking item of this (series, device) speaks for all of them */
 		for (j = 0; j < i && first; j++) {
 			w = json_array_get(items, j);
-			if (json_is_true(json_object_get(w, "leak")) && !strcmp(pr_mstr(w, "series"), series) &&
+			if (json_is_true(json_object_get(w, "leak")) &&
+			    !strcmp(pr_mstr(w, "series"), series) &&
 			    !strcmp(pr_mstr(w, "device"), device))
 				first = 0;
 		}
@@ -1026,7 +1039,8 @@ static int r_leak(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 		bases = json_array();
 		for (j = i; j < json_array_size(items); j++) {
 			w = json_array_get(items, j);
-			if (!json_is_true(json_object_get(w, "leak")) || strcmp(pr_mstr(w, "series"), series) ||
+			if (!json_is_true(json_object_get(w, "leak")) ||
+			    strcmp(pr_mstr(w, "series"), series) ||
 			    strcmp(pr_mstr(w, "device"), device))
 				continue;
 			if (!best || (strcmp(pr_mstr(best, "basis"), "steps") &&
@@ -1035,16 +1049,19 @@ static int r_leak(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 				best = w;
 			if (nleak++ < LEAK_BASES)
 				json_array_append_new(
-					bases, pr_jobj("basis", json_incref(json_object_get(w, "basis")),
-						       "occurrences", json_incref(json_object_get(w, "occurrences")),
-						       "slope_per_occurrence",
-						       json_incref(json_object_get(w, "slope_per_occurrence")),
-						       "r2", json_incref(json_object_get(w, "r2")), "growth",
-						       json_incref(json_object_get(w, "growth")), NULL));
+					bases,
+					pr_jobj("basis", json_incref(json_object_get(w, "basis")),
+						"occurrences",
+						json_incref(json_object_get(w, "occurrences")),
+						"slope_per_occurrence",
+						json_incref(
+							json_object_get(w, "slope_per_occurrence")),
+						"r2", json_incref(json_object_get(w, "r2")),
+						"growth", json_incref(json_object_get(w, "growth")),
+						NULL));
 		}
 		/* the other bases, named in the message (a few, then a count) */
-		json_array_foreach(bases, k, w)
-		{
+		json_array_foreach (bases, k, w) {
 			const char *b = pr_mstr(w, "basis");
 			size_t len = strlen(names);
 			if (!strcmp(b, pr_mstr(best, "basis")) || named >= LEAK_BASES_NAMED)
@@ -1055,7 +1072,8 @@ static int r_leak(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 		ev = pr_jobj("series", json_string(series), "device", json_string(device), "scope",
 			     json_incref(json_object_get(best, "scope")), "basis",
 			     json_incref(json_object_get(best, "basis")), "occurrences",
-			     json_incref(json_object_get(best, "occurrences")), "slope_per_occurrence",
+			     json_incref(json_object_get(best, "occurrences")),
+			     "slope_per_occurrence",
 			     json_incref(json_object_get(best, "slope_per_occurrence")), "r2",
 			     json_incref(json_object_get(best, "r2")), "growth",
 			     json_incref(json_object_get(best, "growth")), "n",
@@ -1064,7 +1082,8 @@ static int r_leak(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 			     json_incref(json_object_get(best, "max")), "values",
 			     json_deep_copy(json_object_get(best, "values")), "values_omitted",
 			     json_incref(json_object_get(best, "values_omitted")), "bases", bases,
-			     "bases_more", nleak > LEAK_BASES ? pr_jint((int64_t)(nleak - LEAK_BASES)) : NULL,
+			     "bases_more",
+			     nleak > LEAK_BASES ? pr_jint((int64_t)(nleak - LEAK_BASES)) : NULL,
 			     NULL);
 		bytes_words(pr_mnum(best, "slope_per_occurrence"), slope, sizeof(slope));
 		per_basis(pr_mstr(best, "basis"), per, sizeof(per));
@@ -1073,9 +1092,9 @@ static int r_leak(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 		if (nleak - 1 > named)
 			snprintf(more, sizeof(more), " and %zu more", nleak - 1 - named);
 		fire(r, out, pr_mstr(sec(ctx, "leaks", NULL), "rule"), ev,
-		     "%s%s grows by %s %s (R^2 %.2f, %lld occurrences)%s%s%s", series, msg_dev, slope, per,
-		     pr_mnum(best, "r2"), pr_mll(best, "occurrences"), nleak > 1 ? "; also across " : "",
-		     names, more);
+		     "%s%s grows by %s %s (R^2 %.2f, %lld occurrences)%s%s%s", series, msg_dev,
+		     slope, per, pr_mnum(best, "r2"), pr_mll(best, "occurrences"),
+		     nleak > 1 ? "; also across " : "", names, more);
 	}
 	return 0;
 }
@@ -1090,8 +1109,7 @@ static int r_straggler(const struct rule *r, struct pr_actx *ctx, json_t *out, s
 	if (!n)
 		return 0;
 	shown = json_array(); /* the first EVIDENCE_ITEMS (step order), the rest counted */
-	json_array_foreach(st, i, v)
-	{
+	json_array_foreach (st, i, v) {
 		if (i < EVIDENCE_ITEMS)
 			json_array_append_new(shown, json_deep_copy(v));
 		if (pr_mnum(v, "x_median") > slowest)
@@ -1099,8 +1117,8 @@ static int r_straggler(const struct rule *r, struct pr_actx *ctx, json_t *out, s
 	}
 	fire(r, out, pr_mstr(s, "rule"),
 	     pr_jobj("stragglers", shown, "stragglers_more",
-		     n > EVIDENCE_ITEMS ? pr_jint((int64_t)(n - EVIDENCE_ITEMS)) : NULL, "median_ns",
-		     json_incref(json_object_get(s, "p50_ns")), NULL),
+		     n > EVIDENCE_ITEMS ? pr_jint((int64_t)(n - EVIDENCE_ITEMS)) : NULL,
+		     "median_ns", json_incref(json_object_get(s, "p50_ns")), NULL),
 	     "%zu straggling step(s); the slowest is %.1fx the median", n, slowest);
 	return 0;
 }
@@ -1243,7 +1261,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	/* stable: by severity, then table order */
 	for (s = 0; s < 3; s++) {
 		json_t *v;
-		json_array_foreach(all, i, v)
+		json_array_foreach (all, i, v)
 			if (sev_rank(json_string_value(json_object_get(v, "severity"))) == s)
 				json_array_append(out, v);
 	}
@@ -1254,7 +1272,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 
 const struct pr_analyzer pr_an_recommendations = {
 	.name = "recommendations",
-	.summary = "rule table (Inferix, TensorBoard profiler, Nsight Systems, profreport) with evidence",
+	.summary =
+		"rule table (Inferix, TensorBoard profiler, Nsight Systems, profreport) with evidence",
 	.run = run,
 	.stage = PR_STAGE_LAST,
 };

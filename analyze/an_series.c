@@ -43,7 +43,8 @@ static json_t *timeline(const struct pr_actx *ctx, const struct pr_aseries *s)
 		int64_t t0 = pr_aseries_t(s, 0), span = pr_aseries_t(s, s->n - 1) - t0 + 1;
 		i = 0;
 		for (b = 0; b < buckets && i < s->n; b++) {
-			int64_t end = t0 + (int64_t)((double)span * (double)(b + 1) / (double)buckets);
+			int64_t end =
+				t0 + (int64_t)((double)span * (double)(b + 1) / (double)buckets);
 			size_t lo = i, hi = i;
 			struct pr_sample x, slo = { 0, 0 }, shi = { 0, 0 };
 			if (b + 1 == buckets)
@@ -130,7 +131,7 @@ static json_t *counter_item(json_t *items, const char *event, const char *cpu)
 {
 	json_t *o;
 	size_t i;
-	json_array_foreach(items, i, o)
+	json_array_foreach (items, i, o)
 		if (!strcmp(pr_mstr(o, "event"), event) && !strcmp(pr_mstr(o, "device"), cpu))
 			return o;
 	o = pr_jobj("event", json_string(event), "device", json_string(cpu), NULL);
@@ -326,7 +327,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 			json_object_set_new(o, "first", pr_jnum(pr_aseries_v(s, 0)));
 			json_object_set_new(o, "last", pr_jnum(pr_aseries_v(s, s->n - 1)));
 			json_object_set_new(o, "t_first_ns", pr_actx_t(ctx, pr_aseries_t(s, 0)));
-			json_object_set_new(o, "t_last_ns", pr_actx_t(ctx, pr_aseries_t(s, s->n - 1)));
+			json_object_set_new(o, "t_last_ns",
+					    pr_actx_t(ctx, pr_aseries_t(s, s->n - 1)));
 		}
 		if (ctx->opts->timeline_points)
 			json_object_set_new(o, "timeline", timeline(ctx, s));

@@ -36,8 +36,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
 	json_t *arr = json_array(), *out;
-	size_t i, j, nps = ctx->nsteps ? pr_spanstat_per_step_groups(ctx->nsteps)
-				       : PR_SPANSTAT_PER_STEP;
+	size_t i, j,
+		nps = ctx->nsteps ? pr_spanstat_per_step_groups(ctx->nsteps) : PR_SPANSTAT_PER_STEP;
 	char rule[300];
 	const char *xu = pr_actx_weight_unit(ctx);
 	/* unit: what every *_ns value of a span measures where it is not ns (a run whose
@@ -50,11 +50,12 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		return -1;
 	for (i = 0; i < ss->nby_total && i < PR_SPANS_CAP; i++) {
 		const struct pr_spanstat_group *g = &ss->g[ss->by_total[i]];
-		json_t *item = pr_jobj("name", json_string(g->name), "kind",
-				       json_string(ss->kinds[g->kind]), "count", pr_jint(g->all.count),
-				       "total_ns", pr_jnum(g->all.total), "self_ns",
-				       pr_jnum(g->all.self), "min_ns", pr_jint(g->all.min), "max_ns",
-				       pr_jint(g->all.max), "sumsq_ns2", pr_jnum(g->all.sumsq), NULL);
+		json_t *item =
+			pr_jobj("name", json_string(g->name), "kind",
+				json_string(ss->kinds[g->kind]), "count", pr_jint(g->all.count),
+				"total_ns", pr_jnum(g->all.total), "self_ns", pr_jnum(g->all.self),
+				"min_ns", pr_jint(g->all.min), "max_ns", pr_jint(g->all.max),
+				"sumsq_ns2", pr_jnum(g->all.sumsq), NULL);
 		if (ctx->nsteps && i < nps) {
 			json_t *v = json_array();
 			for (j = 0; j < ctx->nsteps; j++)
@@ -64,12 +65,14 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		json_array_append_new(arr, item);
 	}
 	if (ss->nby_total > PR_SPANS_CAP)
-		json_object_set_new(out, "items_more", pr_jint((int64_t)(ss->nby_total - PR_SPANS_CAP)));
+		json_object_set_new(out, "items_more",
+				    pr_jint((int64_t)(ss->nby_total - PR_SPANS_CAP)));
 	/* past 1310 steps fewer names, so that names x steps <= PR_SPANSTAT_STEP_VALUES */
-	snprintf(rule, sizeof(rule),
-		 "per (name, kind); per_step_ns (the %zu largest by total, when the run has steps%s): "
-		 "time of the spans starting inside each step",
-		 nps, nps < PR_SPANSTAT_PER_STEP ? "; names x steps <= 131072" : "");
+	snprintf(
+		rule, sizeof(rule),
+		"per (name, kind); per_step_ns (the %zu largest by total, when the run has steps%s): "
+		"time of the spans starting inside each step",
+		nps, nps < PR_SPANSTAT_PER_STEP ? "; names x steps <= 131072" : "");
 	json_object_set_new(out, "rule", json_string(rule));
 	return 0;
 }

@@ -59,25 +59,27 @@ json_t *pr_throughput_steps(struct pr_actx *ctx, const struct pr_aspan *steps, s
 		double z = n >= 3 ? pr_robust_z_meanad(v[i], med, mad, meanad) : 0;
 		if (i < STEP_LIST_CAP)
 			json_array_append_new(list, pr_jobj("name", json_string(s->name), "t_ns",
-							   pr_actx_t(ctx, s->ts), "dur_ns",
-							   pr_jint(s->dur), NULL));
-		if (z > STRAGGLER_Z && v[i] > STRAGGLER_FACTOR * med)
-			json_array_append_new(strag, pr_jobj("name", json_string(s->name), "t_ns",
 							    pr_actx_t(ctx, s->ts), "dur_ns",
-							    pr_jint(s->dur), "robust_z", pr_jnum(z),
-							    "x_median", pr_jnum(v[i] / med), NULL));
+							    pr_jint(s->dur), NULL));
+		if (z > STRAGGLER_Z && v[i] > STRAGGLER_FACTOR * med)
+			json_array_append_new(strag,
+					      pr_jobj("name", json_string(s->name), "t_ns",
+						      pr_actx_t(ctx, s->ts), "dur_ns",
+						      pr_jint(s->dur), "robust_z", pr_jnum(z),
+						      "x_median", pr_jnum(v[i] / med), NULL));
 	}
-	o = pr_jobj("name", json_string(steps[0].name), "basis", json_string(basis), "count",
-		    pr_jint((int64_t)n), "total_ns", pr_jnum(m.sum), "mean_ns", pr_jnum(m.mean),
-		    "p50_ns", pr_jnum(med), "p95_ns",
-		    pr_jnum(pr_quantile_sorted(sorted, n, 0.95)), "p99_ns",
-		    pr_jnum(pr_quantile_sorted(sorted, n, 0.99)), "min_ns", pr_jnum(m.min), "max_ns",
-		    pr_jnum(m.max), "std_ns", pr_jnum(pr_moments_std(&m, 1)), "jitter",
-		    m.mean > 0 ? pr_jnum(pr_moments_std(&m, 1) / m.mean) : json_null(), "per_s",
-		    m.mean > 0 ? pr_jnum(1e9 / m.mean) : json_null(), "mad_ns", pr_jnum(mad),
-		    "stragglers", strag, "rule",
-		    json_string("straggling step: modified z-score 0.6745*(x-median)/MAD > 3.5 and x > 1.5 x median"),
-		    "list", list, NULL);
+	o = pr_jobj(
+		"name", json_string(steps[0].name), "basis", json_string(basis), "count",
+		pr_jint((int64_t)n), "total_ns", pr_jnum(m.sum), "mean_ns", pr_jnum(m.mean),
+		"p50_ns", pr_jnum(med), "p95_ns", pr_jnum(pr_quantile_sorted(sorted, n, 0.95)),
+		"p99_ns", pr_jnum(pr_quantile_sorted(sorted, n, 0.99)), "min_ns", pr_jnum(m.min),
+		"max_ns", pr_jnum(m.max), "std_ns", pr_jnum(pr_moments_std(&m, 1)), "jitter",
+		m.mean > 0 ? pr_jnum(pr_moments_std(&m, 1) / m.mean) : json_null(), "per_s",
+		m.mean > 0 ? pr_jnum(1e9 / m.mean) : json_null(), "mad_ns", pr_jnum(mad),
+		"stragglers", strag, "rule",
+		json_string(
+			"straggling step: modified z-score 0.6745*(x-median)/MAD > 3.5 and x > 1.5 x median"),
+		"list", list, NULL);
 	if (n > STEP_LIST_CAP) {
 		/* every step, reduced: consecutive steps in buckets of k, each bucket's
 		 * first step index, count, mean, min and max (a chart of all of them) */
@@ -102,8 +104,8 @@ json_t *pr_throughput_steps(struct pr_actx *ctx, const struct pr_aspan *steps, s
 		}
 		json_object_set_new(o, "reduced",
 				    pr_jobj("steps_per_point", pr_jint((int64_t)k), "first", first,
-					    "count", cnt, "mean_ns", mean, "min_ns", mn, "max_ns", mx,
-					    NULL));
+					    "count", cnt, "mean_ns", mean, "min_ns", mn, "max_ns",
+					    mx, NULL));
 	}
 	free(v);
 	free(sorted);
@@ -116,15 +118,16 @@ static int tokens(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 	json_t *sections = json_array();
 	double tok_sum = 0, dur_sum = 0, rep_overall = NAN;
 	int rc, any = 0;
-	if (pr_actx_prep(ctx,
-			 "SELECT n.value, s.ts, s.dur, "
-			 "(SELECT value FROM metric m WHERE m.span_id = s.id AND m.name = 'total_tokens' "
-			 " AND m.origin = 'reported'), "
-			 "(SELECT value FROM metric m WHERE m.span_id = s.id AND m.name = 'throughput' "
-			 " AND m.origin = 'reported') "
-			 "FROM span s JOIN string n ON n.id = s.name_id "
-			 "WHERE s.run_id = ?1 AND s.kind = 'section' ORDER BY s.ts, s.id",
-			 &st, err))
+	if (pr_actx_prep(
+		    ctx,
+		    "SELECT n.value, s.ts, s.dur, "
+		    "(SELECT value FROM metric m WHERE m.span_id = s.id AND m.name = 'total_tokens' "
+		    " AND m.origin = 'reported'), "
+		    "(SELECT value FROM metric m WHERE m.span_id = s.id AND m.name = 'throughput' "
+		    " AND m.origin = 'reported') "
+		    "FROM span s JOIN string n ON n.id = s.name_id "
+		    "WHERE s.run_id = ?1 AND s.kind = 'section' ORDER BY s.ts, s.id",
+		    &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		double dur = (double)sqlite3_column_int64(st, 2);
@@ -143,14 +146,14 @@ static int tokens(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 				note = "the collector divides by the duration passed to record_throughput(), "
 				       "not by the section's duration";
 		}
-		json_array_append_new(
-			sections,
-			pr_jobj("section", json_string(pr_actx_text(st, 0)), "t_ns",
-				pr_actx_t(ctx, sqlite3_column_int64(st, 1)), "dur_ns", pr_jnum(dur),
-				"tokens", has_tok ? pr_jnum(tok) : json_null(), "tokens_per_s",
-				pr_jnum(rate), "reported_tokens_per_s",
-				has_rep ? pr_jnum(rep) : json_null(), "note",
-				note ? json_string(note) : json_null(), NULL));
+		json_array_append_new(sections,
+				      pr_jobj("section", json_string(pr_actx_text(st, 0)), "t_ns",
+					      pr_actx_t(ctx, sqlite3_column_int64(st, 1)), "dur_ns",
+					      pr_jnum(dur), "tokens",
+					      has_tok ? pr_jnum(tok) : json_null(), "tokens_per_s",
+					      pr_jnum(rate), "reported_tokens_per_s",
+					      has_rep ? pr_jnum(rep) : json_null(), "note",
+					      note ? json_string(note) : json_null(), NULL));
 	}
 	if (pr_actx_done(ctx, st, rc, err)) {
 		json_decref(sections);
@@ -165,7 +168,9 @@ static int tokens(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 		out, "tokens",
 		pr_jobj("sections", sections, "total_tokens", pr_jnum(tok_sum), "tokens_per_s",
 			any && dur_sum > 0 ? pr_jnum(tok_sum / (dur_sum / 1e9)) : json_null(),
-			"rule", json_string("overall = sum(tokens) / sum(duration of the sections that have tokens)"),
+			"rule",
+			json_string(
+				"overall = sum(tokens) / sum(duration of the sections that have tokens)"),
 			"reported_tokens_per_s", pr_jnum(rep_overall), NULL));
 	return 0;
 }
@@ -183,7 +188,8 @@ static int blocks_and_diffusion(struct pr_actx *ctx, json_t *out, struct pr_erro
 			 &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		double dur = (double)sqlite3_column_int64(st, 1), size = sqlite3_column_double(st, 2);
+		double dur = (double)sqlite3_column_int64(st, 1),
+		       size = sqlite3_column_double(st, 2);
 		if (!strcmp(pr_actx_text(st, 0), "block")) {
 			if (!bn)
 				first = dur;
@@ -203,24 +209,29 @@ static int blocks_and_diffusion(struct pr_actx *ctx, json_t *out, struct pr_erro
 			out, "blocks",
 			pr_jobj("count", pr_jnum(bn), "frames", pr_jnum(bframes), "compute_ns",
 				pr_jnum(bns), "mean_ns", pr_jint(llround(bns / bn)),
-				"first_block_ns",
-				pr_jnum(first), "fps", bns > 0 ? pr_jnum(bframes / (bns / 1e9)) : json_null(),
-				"bps", bns > 0 ? pr_jnum(bn / (bns / 1e9)) : json_null(), "rule",
-				json_string("fps = sum(block_size) / block compute s; bps = blocks / block compute s"),
+				"first_block_ns", pr_jnum(first), "fps",
+				bns > 0 ? pr_jnum(bframes / (bns / 1e9)) : json_null(), "bps",
+				bns > 0 ? pr_jnum(bn / (bns / 1e9)) : json_null(), "rule",
+				json_string(
+					"fps = sum(block_size) / block compute s; bps = blocks / block compute s"),
 				NULL));
 	if (sn)
 		json_object_set_new(
 			out, "diffusion",
 			pr_jobj("steps", pr_jnum(sn), "compute_ns", pr_jnum(sns), "mean_step_ns",
 				pr_jint(llround(sns / sn)), "steps_per_s",
-				sns > 0 ? pr_jnum(sn / (sns / 1e9)) : json_null(), "frame_steps_per_s",
-				sns > 0 ? pr_jnum(sframes / (sns / 1e9)) : json_null(), "frames_per_s",
-				bn && sns > 0 ? pr_jnum(bframes / (sns / 1e9)) : json_null(), "semantics",
-				json_string("steps_per_s = diffusion steps per second of step compute "
-					    "(what Inferix calls bps); frame_steps_per_s = sum of block_size "
-					    "over steps per second (Inferix's fps: a block's frames count once "
-					    "per denoising step); frames_per_s = frames of distinct blocks per "
-					    "second of step compute"),
+				sns > 0 ? pr_jnum(sn / (sns / 1e9)) : json_null(),
+				"frame_steps_per_s",
+				sns > 0 ? pr_jnum(sframes / (sns / 1e9)) : json_null(),
+				"frames_per_s",
+				bn && sns > 0 ? pr_jnum(bframes / (sns / 1e9)) : json_null(),
+				"semantics",
+				json_string(
+					"steps_per_s = diffusion steps per second of step compute "
+					"(what Inferix calls bps); frame_steps_per_s = sum of block_size "
+					"over steps per second (Inferix's fps: a block's frames count once "
+					"per denoising step); frames_per_s = frames of distinct blocks per "
+					"second of step compute"),
 				NULL));
 	return 0;
 }
@@ -237,13 +248,15 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	/* the queries only where the shared span pass saw their spans (each is a scan) */
 	if (pr_spanstat_kind_count(ss, "section") && tokens(ctx, out, err))
 		return -1;
-	if (!pr_spanstat_kind_count(ss, "block") && !pr_spanstat_count(ss, "step", "diffusion_step"))
+	if (!pr_spanstat_kind_count(ss, "block") &&
+	    !pr_spanstat_count(ss, "step", "diffusion_step"))
 		return 0;
 	return blocks_and_diffusion(ctx, out, err);
 }
 
 const struct pr_analyzer pr_an_throughput = {
 	.name = "throughput",
-	.summary = "step time stats and stragglers, tokens/s, FPS/BPS from blocks and diffusion steps",
+	.summary =
+		"step time stats and stragglers, tokens/s, FPS/BPS from blocks and diffusion steps",
 	.run = run,
 };

@@ -81,7 +81,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		for (k = 0; k < l->n; k++) {
 			if (k < MAX_INTERVALS)
 				json_array_append_new(lanes[i].iv,
-						      json_pack("[o,o]", pr_actx_t(ctx, l->c[2 * k]),
+						      json_pack("[o,o]",
+								pr_actx_t(ctx, l->c[2 * k]),
 								pr_actx_t(ctx, l->c[2 * k + 1])));
 			lanes[i].busy += l->c[2 * k + 1] - l->c[2 * k];
 		}
@@ -108,8 +109,9 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		if (!name)
 			goto fail;
 		json_array_append_new(arr, pr_jobj("name", name, "kind", json_string(kind), "spans",
-						   pr_jint(lanes[i].spans), "busy_ns", pr_jint(lanes[i].busy),
-						   "intervals", lanes[i].iv, NULL));
+						   pr_jint(lanes[i].spans), "busy_ns",
+						   pr_jint(lanes[i].busy), "intervals", lanes[i].iv,
+						   NULL));
 		lanes[i].iv = NULL;
 	}
 	free(lanes);

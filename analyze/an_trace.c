@@ -58,8 +58,6 @@
 
 #define ARG_CUT 256 /* bytes of a value's JSON text kept */
 
-
-
 /* ---- after the pass ---- */
 
 static int cmp_i64(const void *a, const void *b)
@@ -89,7 +87,8 @@ static int extend(struct pr_actx *ctx, struct pr_trace *tr, struct pr_error *err
 			if (r->ts >= tr->w[i].t0 && r->ts < tr->w[i].base_end) {
 				if (nc[i] == cap[i]) {
 					cap[i] = cap[i] ? cap[i] * 2 : 256;
-					corr[i] = pr_xreallocarray(corr[i], cap[i], sizeof(int64_t));
+					corr[i] =
+						pr_xreallocarray(corr[i], cap[i], sizeof(int64_t));
 				}
 				corr[i][nc[i]++] = c;
 			}
@@ -276,7 +275,13 @@ static int load_lanes(struct pr_actx *ctx, struct slice *sl, size_t n, struct la
 
 /* ---- args ---- */
 
-enum { AK_OP = 1, AK_KERNEL = 2, AK_COPY = 4, AK_LINK = 8, AK_COLL = 16 };
+enum {
+	AK_OP = 1,
+	AK_KERNEL = 2,
+	AK_COPY = 4,
+	AK_LINK = 8,
+	AK_COLL = 16
+};
 
 static const struct {
 	const char *key;
@@ -362,8 +367,7 @@ static json_t *arg_value(json_t *keys, json_t *vals, const char *key)
 }
 
 /* The slice's useful args as an object (NULL: none), and its correlation (*corr). */
-static json_t *pick_args(const char *keys_text, const char *args_text, unsigned want,
-			 int64_t *corr)
+static json_t *pick_args(const char *keys_text, const char *args_text, unsigned want, int64_t *corr)
 {
 	json_t *keys = NULL, *vals, *out = NULL;
 	size_t i;
@@ -407,10 +411,11 @@ static int read_args(struct pr_actx *ctx, struct slice *sl, size_t n, const stru
 	sqlite3_stmt *st;
 	size_t i;
 	int rc = SQLITE_DONE;
-	if (pr_actx_prep(ctx,
-			 "SELECT k.keys, s.args FROM span s LEFT JOIN argkeys k ON k.id = s.args_keys "
-			 "WHERE s.id = ?2 AND ?1 IS NOT NULL",
-			 &st, err))
+	if (pr_actx_prep(
+		    ctx,
+		    "SELECT k.keys, s.args FROM span s LEFT JOIN argkeys k ON k.id = s.args_keys "
+		    "WHERE s.id = ?2 AND ?1 IS NOT NULL",
+		    &st, err))
 		return -1;
 	for (i = 0; i < n; i++) {
 		const char *kind = ss->kinds[sl[i].c.kind];
@@ -425,8 +430,10 @@ static int read_args(struct pr_actx *ctx, struct slice *sl, size_t n, const stru
 		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 			break;
 		if (rc == SQLITE_ROW &&
-		    (o = pick_args(sqlite3_column_type(st, 0) == SQLITE_NULL ? NULL : pr_actx_text(st, 0),
-				   sqlite3_column_type(st, 1) == SQLITE_NULL ? NULL : pr_actx_text(st, 1),
+		    (o = pick_args(sqlite3_column_type(st, 0) == SQLITE_NULL ? NULL
+									     : pr_actx_text(st, 0),
+				   sqlite3_column_type(st, 1) == SQLITE_NULL ? NULL
+									     : pr_actx_text(st, 1),
 				   want, &sl[i].corr))) {
 			char *t = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 			int64_t v;
@@ -549,13 +556,13 @@ static json_t *make_links(const struct slice *sl, size_t n, const struct pr_span
 	return out;
 }
 
-#define TRACE_RULE                                                                              \
-	"windows: the slowest and the median step (by duration; lower middle; ties by start), "   \
-	"each extended to the end of the GPU work its runtime calls launched (same "             \
-	"correlation), at most to the next step's start + the step's duration; no steps: the "   \
-	"whole run; --window picks one. Every span meeting a window (kinds session and profiler " \
-	"left out), at most the bound: the shortest are left out first (ties: the later id). "   \
-	"Depth: nesting among the lane's shown slices. Links: runtime call -> device activity "  \
+#define TRACE_RULE                                                                                 \
+	"windows: the slowest and the median step (by duration; lower middle; ties by start), "    \
+	"each extended to the end of the GPU work its runtime calls launched (same "               \
+	"correlation), at most to the next step's start + the step's duration; no steps: the "     \
+	"whole run; --window picks one. Every span meeting a window (kinds session and profiler "  \
+	"left out), at most the bound: the shortest are left out first (ties: the later id). "     \
+	"Depth: nesting among the lane's shown slices. Links: runtime call -> device activity "    \
 	"by their \"correlation\" arg (else their ac2g flow's id)."
 
 /* names[i]: the slice's name string (borrowed from name_json's array) */
@@ -566,7 +573,8 @@ static int name_table(struct pr_actx *ctx, struct slice *sl, size_t n, json_t *n
 	sqlite3_stmt *st;
 	size_t i;
 	int rc = SQLITE_DONE;
-	if (pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &st, err))
+	if (pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &st,
+			 err))
 		return -1;
 	for (i = 0; i < n; i++) {
 		int64_t v;
@@ -577,7 +585,8 @@ static int name_table(struct pr_actx *ctx, struct slice *sl, size_t n, json_t *n
 				break;
 			v = (int64_t)json_array_size(names_out);
 			json_array_append_new(names_out,
-					      json_string(rc == SQLITE_ROW ? pr_actx_text(st, 0) : ""));
+					      json_string(rc == SQLITE_ROW ? pr_actx_text(st, 0)
+									   : ""));
 			if (!json_array_get(names_out, (size_t)v)) /* not UTF-8: kept as "?" */
 				json_array_append_new(names_out, json_string("?"));
 			rc = SQLITE_DONE;
@@ -670,12 +679,15 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	/* the section first (the arrays filled below are its) */
 	o = pr_jobj("rule", json_string(TRACE_RULE), "windows", jw, "bound",
 		    pr_jint((int64_t)tr->bound), "in_windows", pr_jint((int64_t)in), "shown",
-		    pr_jint((int64_t)n), "left_out", pr_jint((int64_t)(in - n)), "left_out_below_ns",
-		    pr_jint(in > n && tr->evicted ? pr_add_sat(tr->max_evicted, 1) : 0), "lanes", jl,
-		    "kinds", jk, "names", jn, "slices", js, "args", ja, NULL);
+		    pr_jint((int64_t)n), "left_out", pr_jint((int64_t)(in - n)),
+		    "left_out_below_ns",
+		    pr_jint(in > n && tr->evicted ? pr_add_sat(tr->max_evicted, 1) : 0), "lanes",
+		    jl, "kinds", jk, "names", jn, "slices", js, "args", ja, NULL);
 	json_object_set_new(ctx->out, "trace", o);
 	for (i = 0; i < nl; i++) {
-		const char *kind = lanes[i].cls == 1 ? "gpu_stream" : lanes[i].cls == 2 ? "async" : "thread";
+		const char *kind = lanes[i].cls == 1   ? "gpu_stream"
+				   : lanes[i].cls == 2 ? "async"
+						       : "thread";
 		const char *ignored = NULL;
 		json_t *name = pr_timeline_lane_name(ctx, lanes[i].track, &ignored, err);
 		if (!name)
@@ -696,12 +708,13 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	    read_args(ctx, sl, n, ss, names, ja, err) || corr_by_flows(ctx, sl, n, ss, err))
 		goto out;
 	for (i = 0; i < n; i++)
-		json_array_append_new(
-			js, json_pack("[I,i,o,I,I,I,I,i]", (json_int_t)sl[i].lane, sl[i].depth,
-				      pr_actx_t(ctx, sl[i].c.ts), (json_int_t)sl[i].c.dur,
-				      (json_int_t)name_ix[i], (json_int_t)(kind_ix[sl[i].c.kind] - 1),
-				      (json_int_t)(sl[i].c.has_self ? sl[i].c.self : -1),
-				      (int)sl[i].args));
+		json_array_append_new(js,
+				      json_pack("[I,i,o,I,I,I,I,i]", (json_int_t)sl[i].lane,
+						sl[i].depth, pr_actx_t(ctx, sl[i].c.ts),
+						(json_int_t)sl[i].c.dur, (json_int_t)name_ix[i],
+						(json_int_t)(kind_ix[sl[i].c.kind] - 1),
+						(json_int_t)(sl[i].c.has_self ? sl[i].c.self : -1),
+						(int)sl[i].args));
 	json_object_set_new(o, "links", make_links(sl, n, ss));
 	rc = 0;
 out:

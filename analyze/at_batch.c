@@ -102,7 +102,7 @@ int64_t pr_at_batch_last(const struct pr_at_batch *a)
 
 int pr_at_batch_kind(const char *kind)
 {
-	static const char *const device[] = { "kernel",  "memcpy",   "memset",        "gpu",
+	static const char *const device[] = { "kernel",	 "memcpy",   "memset",	      "gpu",
 					      "session", "profiler", "profiler_range" };
 	size_t i;
 	for (i = 0; i < PR_ARRAY_SIZE(device); i++)
@@ -111,8 +111,8 @@ int pr_at_batch_kind(const char *kind)
 	return 1;
 }
 
-void pr_at_batch_row(struct pr_at_batch *a, sqlite3_stmt *st, int64_t ts, int64_t dur,
-		     int col_id, int col_track, int col_depth, int col_name, int col_kind)
+void pr_at_batch_row(struct pr_at_batch *a, sqlite3_stmt *st, int64_t ts, int64_t dur, int col_id,
+		     int col_track, int col_depth, int col_name, int col_kind)
 {
 	struct at_best *b = a->b;
 	size_t lo = 0, hi = a->n, i;
@@ -147,8 +147,8 @@ void pr_at_batch_row(struct pr_at_batch *a, sqlite3_stmt *st, int64_t ts, int64_
 	}
 }
 
-int pr_at_batch_answer(struct pr_actx *ctx, const struct pr_at_batch *a, const int64_t *t,
-		       size_t n, json_t **out, struct pr_error *err)
+int pr_at_batch_answer(struct pr_actx *ctx, const struct pr_at_batch *a, const int64_t *t, size_t n,
+		       json_t **out, struct pr_error *err)
 {
 	const struct at_best *b = a->b;
 	sqlite3_stmt *st;

@@ -27,8 +27,8 @@ int pr_at_batch_kind(const char *kind);
 int64_t pr_at_batch_last(const struct pr_at_batch *a);
 void pr_at_batch_row(struct pr_at_batch *a, struct sqlite3_stmt *st, int64_t ts, int64_t dur,
 		     int col_id, int col_track, int col_depth, int col_name, int col_kind);
-int pr_at_batch_answer(struct pr_actx *ctx, const struct pr_at_batch *a, const int64_t *t,
-		       size_t n, json_t **out, struct pr_error *err) PR_MUST_CHECK;
+int pr_at_batch_answer(struct pr_actx *ctx, const struct pr_at_batch *a, const int64_t *t, size_t n,
+		       json_t **out, struct pr_error *err) PR_MUST_CHECK;
 /* Does the batch hold every one of t[0..n)? */
 int pr_at_batch_has(const struct pr_at_batch *a, const int64_t *t, size_t n);
 void pr_at_batch_free(struct pr_at_batch *a);

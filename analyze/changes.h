@@ -28,27 +28,33 @@
 #include <stdint.h>
 
 struct pr_changes_opts {
-	double alpha;       /* significance level of the permutation test (default 0.01) */
-	int permutations;   /* per test (default 199) */
-	size_t min_size;    /* fewest values in a segment (default 3) */
-	double min_change;  /* relative change of the medians for a shift (default 0.01) */
-	uint64_t seed;      /* of the permutations */
+	double alpha;	   /* significance level of the permutation test (default 0.01) */
+	int permutations;  /* per test (default 199) */
+	size_t min_size;   /* fewest values in a segment (default 3) */
+	double min_change; /* relative change of the medians for a shift (default 0.01) */
+	uint64_t seed;	   /* of the permutations */
 };
-#define PR_CHANGES_OPTS_INIT { 0.01, 199, 3, 0.01, 0x5eed5eedULL }
+#define PR_CHANGES_OPTS_INIT                                                                       \
+	{                                                                                          \
+		0.01, 199, 3, 0.01, 0x5eed5eedULL                                                  \
+	}
 
 #define PR_CHANGES_FIT_SIDE 30
 #define PR_CHANGES_STEP_T 3.5
 
-enum pr_change_kind { PR_CHANGE_SHIFT = 1, PR_CHANGE_SPREAD = 2 };
+enum pr_change_kind {
+	PR_CHANGE_SHIFT = 1,
+	PR_CHANGE_SPREAD = 2
+};
 
 struct pr_change {
-	size_t at;            /* index of the first value after the change */
+	size_t at; /* index of the first value after the change */
 	enum pr_change_kind kind;
 	double before, after; /* medians of the segments either side */
 	double mad_before, mad_after;
-	double change;        /* (after - before) / |before| (NAN when before is 0) */
-	double p;             /* permutation p-value */
-	double q;             /* the energy statistic of the split */
+	double change; /* (after - before) / |before| (NAN when before is 0) */
+	double p;      /* permutation p-value */
+	double q;      /* the energy statistic of the split */
 };
 
 /*

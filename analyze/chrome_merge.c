@@ -19,9 +19,9 @@ struct pr_chrome_merge {
 	struct pr_strbuf buf; /* events not yet written */
 	struct pr_spanwalk_stats total;
 	long pid;
-	int64_t tid;    /* the current lane's thread id within the rank */
-	int64_t ntids;  /* lanes of the current rank so far */
-	int any;        /* an event was written: the next needs a comma */
+	int64_t tid;   /* the current lane's thread id within the rank */
+	int64_t ntids; /* lanes of the current rank so far */
+	int any;       /* an event was written: the next needs a comma */
 };
 
 static void flush(struct pr_chrome_merge *m)

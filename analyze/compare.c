@@ -13,15 +13,38 @@
 #include "base/strmap.h"
 #include "base/xalloc.h"
 
-enum group { G_STEP, G_TPUT, G_PHASE, G_PEAK, G_FRAG, G_GPU, G_SPAN, G_REPORTED, G_PERF };
-static const char *const group_names[] = { "step", "throughput", "phase", "peak",
-					   "fragmentation", "gpu", "span", "reported", "perf" };
+enum group {
+	G_STEP,
+	G_TPUT,
+	G_PHASE,
+	G_PEAK,
+	G_FRAG,
+	G_GPU,
+	G_SPAN,
+	G_REPORTED,
+	G_PERF
+};
+static const char *const group_names[] = { "step", "throughput",    "phase",
+					   "peak", "fragmentation", "gpu",
+					   "span", "reported",	    "perf" };
 
-enum kind { K_TIME, K_MEM, K_TPUT, K_RATIO, K_SHARE, K_INFO };
-static const char *const kind_names[] = { "time",  "memory", "throughput",
-					  "ratio", "share",  "info" };
+enum kind {
+	K_TIME,
+	K_MEM,
+	K_TPUT,
+	K_RATIO,
+	K_SHARE,
+	K_INFO
+};
+static const char *const kind_names[] = {
+	"time", "memory", "throughput", "ratio", "share", "info"
+};
 
-enum agg { AGG_MEDIAN, AGG_MAX, AGG_MEAN };
+enum agg {
+	AGG_MEDIAN,
+	AGG_MAX,
+	AGG_MEAN
+};
 
 struct dvec {
 	double *v;
@@ -32,12 +55,12 @@ struct side {
 	int present;
 	struct dvec samp;  /* within-run samples: steps, occurrences, per-step times */
 	struct dvec runv;  /* one value per run (or run and device) */
-	int steps_ok;      /* spans: every run that has the name gave per_step_ns */
-	long last_run;     /* spans: run index of the last runv entry */
+	int steps_ok;	   /* spans: every run that has the name gave per_step_ns */
+	long last_run;	   /* spans: run index of the last runv entry */
 	size_t samp_start; /* spans: where that run's per-step samples start */
 	double total_ns;   /* spans: summed total over runs (noise floor) */
-	double calls;      /* spans: summed call count over runs */
-	double value;      /* the aggregate, set at compare time */
+	double calls;	   /* spans: summed call count over runs */
+	double value;	   /* the aggregate, set at compare time */
 };
 
 struct metric {
@@ -58,9 +81,9 @@ struct table {
 	struct pr_strmap idx;
 	double dur_ns[2]; /* summed run time per side */
 	size_t runs[2];
-	double steps[2];   /* summed step count per side */
-	int steps_all[2];  /* every run of the side has steps */
-	int gpu[2];        /* some run of the side has GPU ops (a gpu_breakdown) */
+	double steps[2];  /* summed step count per side */
+	int steps_all[2]; /* every run of the side has steps */
+	int gpu[2];	  /* some run of the side has GPU ops (a gpu_breakdown) */
 };
 
 static void dpush(struct dvec *d, double x)
@@ -131,7 +154,7 @@ static void collect_spans(struct table *t, int k, long ri, const json_t *run)
 	size_t i;
 	if (!su)
 		su = "ns";
-	json_array_foreach(items, i, it) {
+	json_array_foreach (items, i, it) {
 		const char *name = json_string_value(json_object_get(it, "name"));
 		const char *kind = json_string_value(json_object_get(it, "kind"));
 		const json_t *ps = json_object_get(it, "per_step_ns");
@@ -158,17 +181,18 @@ static void collect_spans(struct table *t, int k, long ri, const json_t *run)
 			if (!json_is_array(ps) || json_array_size(ps) == 0)
 				s->steps_ok = 0;
 			else
-				json_array_foreach(ps, j, x)
+				json_array_foreach (ps, j, x)
 					dpush(&s->samp, json_number_value(x));
 		} else {
 			/* the same name with another kind in this run: add it up */
 			s->runv.v[s->runv.n - 1] += total;
-			if (!json_is_array(ps) || json_array_size(ps) != s->samp.n - s->samp_start) {
+			if (!json_is_array(ps) ||
+			    json_array_size(ps) != s->samp.n - s->samp_start) {
 				s->steps_ok = 0;
 			} else {
 				size_t j;
 				json_t *x;
-				json_array_foreach(ps, j, x)
+				json_array_foreach (ps, j, x)
 					s->samp.v[s->samp_start + j] += json_number_value(x);
 			}
 		}
@@ -180,14 +204,18 @@ static enum kind reported_kind(const char *unit, double *factor, const char **ca
 {
 	*factor = 1.0;
 	*canon = unit;
-	if (!strcmp(unit, "ns") || !strcmp(unit, "us") || !strcmp(unit, "ms") || !strcmp(unit, "s")) {
-		*factor = !strcmp(unit, "s") ? 1e9 : !strcmp(unit, "ms") ? 1e6 : !strcmp(unit, "us") ? 1e3 : 1.0;
+	if (!strcmp(unit, "ns") || !strcmp(unit, "us") || !strcmp(unit, "ms") ||
+	    !strcmp(unit, "s")) {
+		*factor = !strcmp(unit, "s")	? 1e9
+			  : !strcmp(unit, "ms") ? 1e6
+			  : !strcmp(unit, "us") ? 1e3
+						: 1.0;
 		*canon = "ns";
 		return K_TIME;
 	}
 	if (!strcmp(unit, "bytes") || !strcmp(unit, "B") || !strcmp(unit, "KiB") ||
 	    !strcmp(unit, "MiB") || !strcmp(unit, "GiB")) {
-		*factor = !strcmp(unit, "GiB")   ? 1073741824.0
+		*factor = !strcmp(unit, "GiB")	 ? 1073741824.0
 			  : !strcmp(unit, "MiB") ? 1048576.0
 			  : !strcmp(unit, "KiB") ? 1024.0
 						 : 1.0;
@@ -240,8 +268,9 @@ static void collect_gpu(struct table *t, int k, const json_t *run)
 		for (j = 0; j < 4; j++)
 			m[j]->s[k].steps_ok = 0;
 	} else {
-		json_array_foreach(steps, i, x) {
-			double kern = num(x, "kernel_ns", &ok), comm = num(x, "communication_ns", &ok2);
+		json_array_foreach (steps, i, x) {
+			double kern = num(x, "kernel_ns", &ok),
+			       comm = num(x, "communication_ns", &ok2);
 			double cp = num(x, "memcpy_ns", &ok), cs = num(x, "memset_ns", &ok2);
 			double dur = num(x, "dur_ns", &ok);
 			dpush(&m[0]->s[k].samp, kern);
@@ -277,7 +306,7 @@ static void collect_perf(struct table *t, int k, const json_t *run)
 	} *ops = NULL;
 	size_t i, n = 0;
 	int ok, ok2;
-	json_array_foreach(json_object_get(pm, "categories"), i, x) {
+	json_array_foreach (json_object_get(pm, "categories"), i, x) {
 		const char *c = json_string_value(json_object_get(x, "category"));
 		double v = num(x, "device_ns", &ok);
 		struct metric *m;
@@ -290,7 +319,7 @@ static void collect_perf(struct table *t, int k, const json_t *run)
 		m->s[k].total_ns += v;
 	}
 	ops = pr_xcalloc(json_array_size(json_object_get(pm, "groups")) + 1, sizeof(ops[0]));
-	json_array_foreach(json_object_get(pm, "groups"), i, x) {
+	json_array_foreach (json_object_get(pm, "groups"), i, x) {
 		const char *name = json_string_value(json_object_get(x, "name"));
 		double f = num(x, "flops", &ok), ns = num(x, "device_ns", &ok2);
 		int64_t j;
@@ -336,7 +365,7 @@ static void collect_run(struct table *t, int k, long ri, const json_t *run)
 	if (json_array_size(lst) > 0) {
 		struct metric *m = get(t, NULL, "step_time", G_STEP, K_TIME, AGG_MEDIAN, "ns");
 		m->s[k].present = 1;
-		json_array_foreach(lst, i, x) {
+		json_array_foreach (lst, i, x) {
 			v = num(x, "dur_ns", &ok);
 			if (ok)
 				dpush(&m->s[k].samp, v);
@@ -345,7 +374,8 @@ static void collect_run(struct table *t, int k, long ri, const json_t *run)
 	/* throughput, higher is better */
 	v = num(json_object_get(tp, "tokens"), "tokens_per_s", &ok);
 	if (ok)
-		add_value(t, k, "throughput", "tokens_per_s", G_TPUT, K_TPUT, AGG_MEAN, "tokens/s", v);
+		add_value(t, k, "throughput", "tokens_per_s", G_TPUT, K_TPUT, AGG_MEAN, "tokens/s",
+			  v);
 	v = num(json_object_get(tp, "blocks"), "fps", &ok);
 	if (ok)
 		add_value(t, k, "throughput", "fps", G_TPUT, K_TPUT, AGG_MEAN, "frames/s", v);
@@ -354,9 +384,10 @@ static void collect_run(struct table *t, int k, long ri, const json_t *run)
 		add_value(t, k, "throughput", "bps", G_TPUT, K_TPUT, AGG_MEAN, "blocks/s", v);
 	v = num(json_object_get(tp, "diffusion"), "steps_per_s", &ok);
 	if (ok)
-		add_value(t, k, "throughput", "steps_per_s", G_TPUT, K_TPUT, AGG_MEAN, "steps/s", v);
+		add_value(t, k, "throughput", "steps_per_s", G_TPUT, K_TPUT, AGG_MEAN, "steps/s",
+			  v);
 	/* phases: every occurrence is a sample */
-	json_array_foreach(json_object_get(json_object_get(run, "phases"), "occurrences"), i, x) {
+	json_array_foreach (json_object_get(json_object_get(run, "phases"), "occurrences"), i, x) {
 		const char *name = json_string_value(json_object_get(x, "name"));
 		struct metric *m;
 		v = num(x, "dur_ns", &ok);
@@ -367,7 +398,7 @@ static void collect_run(struct table *t, int k, long ri, const json_t *run)
 		dpush(&m->s[k].samp, v);
 	}
 	/* memory peaks */
-	json_array_foreach(json_object_get(run, "peaks"), i, x) {
+	json_array_foreach (json_object_get(run, "peaks"), i, x) {
 		const char *series = json_string_value(json_object_get(x, "series"));
 		const char *unit = json_string_value(json_object_get(x, "unit"));
 		v = num(x, "value", &ok);
@@ -377,7 +408,7 @@ static void collect_run(struct table *t, int k, long ri, const json_t *run)
 		add_value(t, k, "peak", series, G_PEAK, !strcmp(unit, "bytes") ? K_MEM : K_INFO,
 			  AGG_MAX, unit, v);
 	}
-	json_array_foreach(json_object_get(run, "fragmentation"), i, x) {
+	json_array_foreach (json_object_get(run, "fragmentation"), i, x) {
 		v = num(x, "mean_ratio", &ok);
 		if (ok)
 			add_value(t, k, NULL, "fragmentation", G_FRAG, K_RATIO, AGG_MEAN, "", v);
@@ -385,7 +416,7 @@ static void collect_run(struct table *t, int k, long ri, const json_t *run)
 	/* a CUDA memory snapshot's external fragmentation (1 - largest free / free), devices
 	 * averaged */
 	snap = json_object_get(json_object_get(run, "cuda_snapshot"), "devices");
-	json_array_foreach(snap, i, x) {
+	json_array_foreach (snap, i, x) {
 		v = num(x, "external_fragmentation", &ok);
 		if (ok)
 			add_value(t, k, NULL, "external_fragmentation", G_FRAG, K_RATIO, AGG_MEAN,
@@ -395,7 +426,7 @@ static void collect_run(struct table *t, int k, long ri, const json_t *run)
 	collect_gpu(t, k, run);
 	collect_perf(t, k, run);
 	/* reported metrics; a name repeated within a run gets " #2", " #3"... */
-	json_array_foreach(json_object_get(run, "reported"), i, x) {
+	json_array_foreach (json_object_get(run, "reported"), i, x) {
 		const char *name = json_string_value(json_object_get(x, "name"));
 		const char *unit = json_string_value(json_object_get(x, "unit"));
 		const char *canon;
@@ -418,7 +449,8 @@ static void collect_run(struct table *t, int k, long ri, const json_t *run)
 	pr_strmap_release(&seen);
 }
 
-static int collect(struct table *t, int k, const json_t *model, json_t *labels, struct pr_error *err)
+static int collect(struct table *t, int k, const json_t *model, json_t *labels,
+		   struct pr_error *err)
 {
 	const json_t *runs = json_object_get(model, "runs"), *run;
 	const char *schema = json_string_value(json_object_get(model, "schema"));
@@ -427,9 +459,10 @@ static int collect(struct table *t, int k, const json_t *model, json_t *labels, 
 		return pr_error_set(err, PR_E_FORMAT, "the %s input is not an analysis model",
 				    k ? "new" : "base");
 	if (json_array_size(runs) == 0)
-		return pr_error_set(err, PR_E_FORMAT, "the %s input has no runs", k ? "new" : "base");
+		return pr_error_set(err, PR_E_FORMAT, "the %s input has no runs",
+				    k ? "new" : "base");
 	t->steps_all[k] = 1;
-	json_array_foreach(runs, i, run) {
+	json_array_foreach (runs, i, run) {
 		const char *label = json_string_value(json_object_get(run, "label"));
 		json_array_append_new(labels, json_string(label ? label : ""));
 		collect_run(t, k, (long)i, run);
@@ -506,7 +539,8 @@ static long rule_for(const struct metric *m, const struct pr_gate *g)
 	size_t i;
 	for (i = g->nrules; i-- > 0;) {
 		const struct pr_gate_rule *r = &g->rules[i];
-		if (pr_gate_rule_matches(r, m->id) && (!r->has_abs || unit_fits(r->abs_unit, m->unit)))
+		if (pr_gate_rule_matches(r, m->id) &&
+		    (!r->has_abs || unit_fits(r->abs_unit, m->unit)))
 			return (long)i;
 	}
 	return -1;
@@ -702,7 +736,8 @@ void pr_compare_decide(const double *a, size_t na, const double *b, size_t nb, d
 		d->verdict = bad ? PR_CMP_REGRESSION : PR_CMP_IMPROVEMENT;
 	} else if (d->reaches_alpha) {
 		d->rule = PR_CMP_RULE_MWU;
-		d->verdict = d->p < alpha ? (bad ? PR_CMP_REGRESSION : PR_CMP_IMPROVEMENT) : PR_CMP_NOISE;
+		d->verdict = d->p < alpha ? (bad ? PR_CMP_REGRESSION : PR_CMP_IMPROVEMENT)
+					  : PR_CMP_NOISE;
 	} else {
 		d->rule = PR_CMP_RULE_BOOTSTRAP;
 		d->verdict = ci_beyond(d, t, d->beyond, base)
@@ -746,20 +781,23 @@ static json_t *test_json(const struct dvec *a, const struct dvec *b,
 		return json_pack("{s:s, s:s}", "method", "thresholds only", "reason",
 				 a->n < 2 || b->n < 2 ? "fewer than 2 samples on a side"
 						      : "samples not comparable");
-	o = json_pack("{s:s, s:o, s:o, s:b, s:o, s:o}", "method", "mann-whitney", "u", jnum(u.u1), "p",
-		      jnum(u.p), "exact", u.exact, "effect", jnum(u.effect), "cles", jnum(u.cles));
+	o = json_pack("{s:s, s:o, s:o, s:b, s:o, s:o}", "method", "mann-whitney", "u", jnum(u.u1),
+		      "p", jnum(u.p), "exact", u.exact, "effect", jnum(u.effect), "cles",
+		      jnum(u.cles));
 	json_object_set_new(o, "min_p", jnum(d->min_p));
 	json_object_set_new(o, "reaches_alpha", json_boolean(d->reaches_alpha));
-	json_object_set_new(o, "separated", json_string(d->separated > 0   ? "above"
-							: d->separated < 0 ? "below"
-									   : "no"));
+	json_object_set_new(o, "separated",
+			    json_string(d->separated > 0   ? "above"
+					: d->separated < 0 ? "below"
+							   : "no"));
 	if (!pr_hodges_lehmann(a->v, a->n, b->v, b->n, 0.95, &sh, &lo, &hi)) {
 		json_object_set_new(o, "hl_shift", jnum(sh));
 		json_object_set_new(o, "hl_ci", json_pack("[o, o]", jnum(lo), jnum(hi)));
 		json_object_set_new(o, "conf", json_real(0.95));
 	}
 	if (d->has_ci)
-		json_object_set_new(o, "ratio_ci", json_pack("[o, o]", jnum(d->ci_lo), jnum(d->ci_hi)));
+		json_object_set_new(o, "ratio_ci",
+				    json_pack("[o, o]", jnum(d->ci_lo), jnum(d->ci_hi)));
 	return o;
 }
 
@@ -780,8 +818,8 @@ static json_t *settings_json(const struct pr_gate *g)
 	json_object_set_new(d, "memory", json_string(buf));
 	pr_gate_threshold_text(-1, 1, PR_COMPARE_TPUT_REL, 0, 0, PR_GATE_PLAIN, buf, sizeof(buf));
 	json_object_set_new(d, "throughput", json_string(buf));
-	pr_gate_threshold_text(1, 1, PR_COMPARE_FRAG_REL, 1, PR_COMPARE_FRAG_ABS, PR_GATE_PLAIN, buf,
-			       sizeof(buf));
+	pr_gate_threshold_text(1, 1, PR_COMPARE_FRAG_REL, 1, PR_COMPARE_FRAG_ABS, PR_GATE_PLAIN,
+			       buf, sizeof(buf));
 	json_object_set_new(d, "fragmentation", json_string(buf));
 	pr_gate_threshold_text(1, 0, 0, 1, PR_COMPARE_SHARE_ABS, PR_GATE_SHARE, buf, sizeof(buf));
 	json_object_set_new(d, "gpu_idle_share", json_string(buf));
@@ -809,9 +847,20 @@ static void table_release(struct table *t)
 	pr_strmap_release(&t->idx);
 }
 
-enum vd { V_REG, V_IMP, V_UNCH, V_NOISE, V_ADD, V_REM, V_MISS, V_CALLS, V_INCONCL, V_COUNT };
+enum vd {
+	V_REG,
+	V_IMP,
+	V_UNCH,
+	V_NOISE,
+	V_ADD,
+	V_REM,
+	V_MISS,
+	V_CALLS,
+	V_INCONCL,
+	V_COUNT
+};
 static const char *const verdicts[V_COUNT] = { "regression", "improvement",   "unchanged",
-					       "noise",      "added",         "removed",
+					       "noise",	     "added",	      "removed",
 					       "missing",    "calls changed", "inconclusive" };
 static const char marks[V_COUNT] = { '+', '-', ' ', '~', 'x', '!', '!', '#', '?' };
 static const char *const rule_names[] = { "threshold", "mann-whitney", "bootstrap-ci",
@@ -820,7 +869,8 @@ static const char *const rule_names[] = { "threshold", "mann-whitney", "bootstra
 /* A metric whose absence in NEW fails the gate: the run lost what it is measured by. */
 static int key_metric(const struct metric *m)
 {
-	return m->group == G_STEP || m->group == G_PHASE || m->group == G_PEAK || m->group == G_TPUT;
+	return m->group == G_STEP || m->group == G_PHASE || m->group == G_PEAK ||
+	       m->group == G_TPUT;
 }
 
 /* What the test said: "Mann-Whitney p = 0.065 >= alpha 0.01" or the bootstrap CI's sentence. */
@@ -890,9 +940,8 @@ static void why_text(struct pr_strbuf *sb, const struct pr_cmp_decision *d, cons
 		test_text(sb, d, tt, na, nb, alpha, 0);
 		pr_strbuf_addstr(sb, "); the key-metric rule: the change beyond the threshold (");
 		amount(sb, d->excess, base);
-		pr_strbuf_addf(sb, ") %s %g x the runs' spread (", d->verdict == PR_CMP_INCONCLUSIVE
-									  ? "is not above"
-									  : "exceeds",
+		pr_strbuf_addf(sb, ") %s %g x the runs' spread (",
+			       d->verdict == PR_CMP_INCONCLUSIVE ? "is not above" : "exceeds",
 			       PR_COMPARE_SPREAD_K);
 		amount(sb, d->spread, base);
 		pr_strbuf_addstr(sb, d->verdict == PR_CMP_INCONCLUSIVE
@@ -907,7 +956,8 @@ static void why_text(struct pr_strbuf *sb, const struct pr_cmp_decision *d, cons
 		test_text(sb, d, tt, na, nb, alpha, d->verdict != PR_CMP_NOISE);
 		break;
 	case PR_CMP_RULE_THRESHOLDS_ONLY:
-		pr_strbuf_addf(sb, "%zu and %zu samples, no test possible: the threshold alone decides",
+		pr_strbuf_addf(sb,
+			       "%zu and %zu samples, no test possible: the threshold alone decides",
 			       na, nb);
 		break;
 	case PR_CMP_RULE_THRESHOLD:
@@ -931,24 +981,26 @@ static json_t *gate_warnings(const struct table *t, const struct pr_gate *g)
 			fits += !r->has_abs || unit_fits(r->abs_unit, t->m[j].unit);
 		}
 		if (!matched)
-			json_array_append_new(w, json_sprintf("fail-on rule '%s' matches no metric of "
-							      "BASE or NEW",
-							      r->text));
+			json_array_append_new(w,
+					      json_sprintf("fail-on rule '%s' matches no metric of "
+							   "BASE or NEW",
+							   r->text));
 		else if (!fits)
-			json_array_append_new(w, json_sprintf("fail-on rule '%s' matches %zu metric(s), "
-							      "none measured in %s",
-							      r->text, matched,
-							      r->abs_unit == PR_GATE_BYTES ? "bytes"
-											   : "time"));
+			json_array_append_new(
+				w, json_sprintf("fail-on rule '%s' matches %zu metric(s), "
+						"none measured in %s",
+						r->text, matched,
+						r->abs_unit == PR_GATE_BYTES ? "bytes" : "time"));
 	}
 	for (i = 0; i < g->nignore; i++) {
 		for (j = 0; j < t->n; j++)
 			if (pr_gate_glob_matches(g->ignore[i], t->m[j].name, t->m[j].id))
 				break;
 		if (j == t->n)
-			json_array_append_new(w, json_sprintf("ignore glob '%s' matches no metric of "
-							      "BASE or NEW",
-							      g->ignore[i]));
+			json_array_append_new(w,
+					      json_sprintf("ignore glob '%s' matches no metric of "
+							   "BASE or NEW",
+							   g->ignore[i]));
 	}
 	return w;
 }
@@ -981,60 +1033,126 @@ static void some_ids(const struct table *t, int k, struct pr_strbuf *sb)
  */
 static const char *const diag_lost[] = {
 	/* Chrome traces and the store's writer: events skipped, times made up, files cut short */
-	"truncated", "missing_phase", "unknown_phase", "non_object_event", "bad_timestamp",
-	"bad_duration", "negative_duration", "missing_duration", "unmatched_end", "unclosed_span",
-	"async_unmatched_end", "async_unclosed", "counter_not_numeric", "chrome_bad_sample",
+	"truncated",
+	"missing_phase",
+	"unknown_phase",
+	"non_object_event",
+	"bad_timestamp",
+	"bad_duration",
+	"negative_duration",
+	"missing_duration",
+	"unmatched_end",
+	"unclosed_span",
+	"async_unmatched_end",
+	"async_unclosed",
+	"counter_not_numeric",
+	"chrome_bad_sample",
 	/* any format: a time beyond +-2^62 ns skipped, or an end cut there */
 	"time_out_of_range",
 	/* the writer's caps: samples dropped, spans stored without nesting (no self time) */
-	"too_many_series", "too_many_tracks",
+	"too_many_series",
+	"too_many_tracks",
 	/* the analyses' budgets (spanstat.h) and a phase log's: steps, phases or names left out */
-	"steps_over_budget", "phases_over_budget", "names_over_budget", "phase_log_over_budget",
+	"steps_over_budget",
+	"phases_over_budget",
+	"names_over_budget",
+	"phase_log_over_budget",
 	/* the writer's guards: a sample or span it could not store */
-	"unknown_track", "unknown_series", "non_finite_sample",
+	"unknown_track",
+	"unknown_series",
+	"non_finite_sample",
 	/* CSV samplers: rows or cells skipped, series dropped */
-	"csv_bad_field_count", "csv_bad_time", "csv_bad_value", "csv_mixed_time",
-	"csv_too_many_series", "csv_series_mostly_missing",
+	"csv_bad_field_count",
+	"csv_bad_time",
+	"csv_bad_value",
+	"csv_mixed_time",
+	"csv_too_many_series",
+	"csv_series_mostly_missing",
 	/* Diffulex */
-	"diffulex_bad_section", "diffulex_bad_value", "diffulex_csv_bad_field_count",
-	"diffulex_csv_bad_value", "diffulex_csv_nonfinite", "diffulex_json_truncated",
-	"diffulex_nonfinite", "diffulex_txt_bad_line", "diffulex_txt_bad_value",
+	"diffulex_bad_section",
+	"diffulex_bad_value",
+	"diffulex_csv_bad_field_count",
+	"diffulex_csv_bad_value",
+	"diffulex_csv_nonfinite",
+	"diffulex_json_truncated",
+	"diffulex_nonfinite",
+	"diffulex_txt_bad_line",
+	"diffulex_txt_bad_value",
 	"diffulex_txt_truncated",
 	/* Valgrind DHAT */
-	"dhat_bad_frame", "dhat_bad_pp",
+	"dhat_bad_frame",
+	"dhat_bad_pp",
 	/* folded stacks */
-	"folded_bad_line", "folded_deep_stack", "folded_fractional_count",
+	"folded_bad_line",
+	"folded_deep_stack",
+	"folded_fractional_count",
 	/* Inferix */
-	"inferix_bad_event", "inferix_bad_value", "inferix_nonfinite",
+	"inferix_bad_event",
+	"inferix_bad_value",
+	"inferix_nonfinite",
 	/* massif */
-	"massif_bad_line", "massif_bad_value", "massif_incomplete_snapshot",
+	"massif_bad_line",
+	"massif_bad_value",
+	"massif_incomplete_snapshot",
 	/* MemoryTracer (and its speedscope export) */
-	"memtracer_bad_event", "memtracer_bad_section", "memtracer_bad_value",
-	"memtracer_unclosed_layer", "memtracer_unmatched_exit", "nonfinite_number",
+	"memtracer_bad_event",
+	"memtracer_bad_section",
+	"memtracer_bad_value",
+	"memtracer_unclosed_layer",
+	"memtracer_unmatched_exit",
+	"nonfinite_number",
 	/* Linux perf */
-	"perf_script_bad_frame", "perf_script_bad_record", "perf_script_deep_stack",
+	"perf_script_bad_frame",
+	"perf_script_bad_record",
+	"perf_script_deep_stack",
 	"perf_stat_bad_line",
 	/* phase logs (--phases) */
-	"phase_bad_line", "phase_mixed_time", "phase_outside_run", "phase_time_backwards",
-	"phase_unclosed", "phase_unmatched_end",
+	"phase_bad_line",
+	"phase_mixed_time",
+	"phase_outside_run",
+	"phase_time_backwards",
+	"phase_unclosed",
+	"phase_unmatched_end",
 	/* Nsight Systems export */
-	"nsys_bad_value", "nsys_negative_duration", "nsys_unclosed_range",
+	"nsys_bad_value",
+	"nsys_negative_duration",
+	"nsys_unclosed_range",
 	/* QEff */
-	"qeff_bad_operation", "qeff_bad_value", "qeff_length_mismatch", "qeff_missing_start_time",
+	"qeff_bad_operation",
+	"qeff_bad_value",
+	"qeff_length_mismatch",
+	"qeff_missing_start_time",
 	"qeff_nonfinite",
 	/* QNN */
-	"qnn_bad_field_count", "qnn_bad_timestamp", "qnn_bad_value",
+	"qnn_bad_field_count",
+	"qnn_bad_timestamp",
+	"qnn_bad_value",
 	/* sysstat (sadf, pidstat) */
-	"pidstat_bad_field_count", "pidstat_bad_line", "pidstat_bad_time", "pidstat_bad_value",
-	"sadf_bad_field_count", "sadf_bad_time", "sadf_bad_value",
+	"pidstat_bad_field_count",
+	"pidstat_bad_line",
+	"pidstat_bad_time",
+	"pidstat_bad_value",
+	"sadf_bad_field_count",
+	"sadf_bad_time",
+	"sadf_bad_value",
 	/* speedscope */
-	"speedscope_bad_event", "speedscope_bad_frame", "speedscope_bad_profile",
-	"speedscope_bad_weight", "speedscope_length_mismatch", "speedscope_time_backwards",
-	"speedscope_unbalanced", "speedscope_unclosed", "speedscope_unmatched_close",
+	"speedscope_bad_event",
+	"speedscope_bad_frame",
+	"speedscope_bad_profile",
+	"speedscope_bad_weight",
+	"speedscope_length_mismatch",
+	"speedscope_time_backwards",
+	"speedscope_unbalanced",
+	"speedscope_unclosed",
+	"speedscope_unmatched_close",
 	/* torch memory timelines */
-	"torch_memtl_bad_entry", "torch_memtl_length_mismatch", "torch_memtl_nonfinite",
+	"torch_memtl_bad_entry",
+	"torch_memtl_length_mismatch",
+	"torch_memtl_nonfinite",
 	/* torch CUDA memory snapshots: segments, blocks or trace events skipped */
-	"torch_snapshot_bad_block", "torch_snapshot_bad_event", "torch_snapshot_bad_segment",
+	"torch_snapshot_bad_block",
+	"torch_snapshot_bad_event",
+	"torch_snapshot_bad_segment",
 };
 
 /*
@@ -1044,47 +1162,105 @@ static const char *const diag_lost[] = {
  * kept next to corrected ones), a series the collector did not record.
  */
 static const char *const diag_note[] = {
-	"trailing_comma", "control_character", "invalid_utf8", "ignored_phase", "flow_without_id",
+	"trailing_comma",
+	"control_character",
+	"invalid_utf8",
+	"ignored_phase",
+	"flow_without_id",
 	/* the critical path's budget (an_critpath.c): it covers the first steps only; compare
 	 * reads none of it, every other number keeps all the steps */
 	"critical_path_over_budget",
-	"metadata_skipped", "metadata_unreadable", "overlapping_spans", "unsorted_track",
+	"metadata_skipped",
+	"metadata_unreadable",
+	"overlapping_spans",
+	"unsorted_track",
 	/* Bytes-only [memory] events: the running total is exact up to its start,
 	 * which both sides set by the same rule */
 	"memory_reconstructed",
-	"csv_invalid_text", "csv_missing_value", "csv_naive_time_utc", "csv_no_time_column",
+	"csv_invalid_text",
+	"csv_missing_value",
+	"csv_naive_time_utc",
+	"csv_no_time_column",
 	"csv_repeated_header",
 	"csv_time_backwards",
-	"dhat_access_latched", "dhat_no_lifetimes",
-	"diffulex_avg_throughput_diluted", "diffulex_csv_header_unsorted",
-	"diffulex_csv_invalid_text", "diffulex_gpu_util_negative", "diffulex_gpu_util_no_nvml",
-	"diffulex_summary_mismatch", "diffulex_throughput_not_recorded",
-	"diffulex_throughput_other_duration", "diffulex_throughput_zero",
-	"diffulex_txt_invalid_text", "diffulex_txt_unparsed_repr",
-	"folded_empty_frame", "folded_invalid_text",
-	"inferix_block_memory_is_peak", "inferix_diffusion_fps_per_step",
-	"inferix_energy_overcounted", "inferix_first_block_delay_unconditional",
-	"inferix_gpu_data_zero", "inferix_model_total_overcounted", "inferix_samples_capped",
+	"dhat_access_latched",
+	"dhat_no_lifetimes",
+	"diffulex_avg_throughput_diluted",
+	"diffulex_csv_header_unsorted",
+	"diffulex_csv_invalid_text",
+	"diffulex_gpu_util_negative",
+	"diffulex_gpu_util_no_nvml",
+	"diffulex_summary_mismatch",
+	"diffulex_throughput_not_recorded",
+	"diffulex_throughput_other_duration",
+	"diffulex_throughput_zero",
+	"diffulex_txt_invalid_text",
+	"diffulex_txt_unparsed_repr",
+	"folded_empty_frame",
+	"folded_invalid_text",
+	"inferix_block_memory_is_peak",
+	"inferix_diffusion_fps_per_step",
+	"inferix_energy_overcounted",
+	"inferix_first_block_delay_unconditional",
+	"inferix_gpu_data_zero",
+	"inferix_model_total_overcounted",
+	"inferix_samples_capped",
 	"inferix_stage_share_double_counted",
-	"massif_no_peak", "massif_peak_not_max", "massif_time_backwards", "massif_tree_sum",
-	"memtracer_alloc_event", "memtracer_frag_formula", "memtracer_no_layer_events",
-	"memtracer_oldest_dropped", "memtracer_size_bytes_zero", "memtracer_summary_mismatch",
-	"memtracer_time_backwards", "memtracer_unknown_event_type",
-	"nsys_missing_string", "nsys_schema_version_missing", "nsys_unknown_enum",
-	"perf_script_invalid_text", "perf_script_mixed_events", "perf_stat_multiplexed",
-	"perf_stat_not_counted", "perf_stat_not_supported", "perf_stat_time_backwards",
-	"phase_beyond_run", "phase_naive_time_utc",
-	"qeff_delta_start_estimated", "qeff_disk_counter_decreased", "qeff_missing_series",
-	"qeff_naive_datetime", "qeff_no_samples", "qeff_repeated_phase_name", "qeff_time_backwards",
-	"qnn_cached_concatenated", "qnn_proc_columns_zero", "qnn_proc_value_zero",
-	"qnn_time_backwards", "qnn_timestamp_non_numeric", "qnn_value_missing",
-	"pidstat_local_time", "pidstat_next_day", "pidstat_no_date",
-	"sadf_comment", "sadf_decimal_comma", "sadf_local_time", "sadf_restart",
+	"massif_no_peak",
+	"massif_peak_not_max",
+	"massif_time_backwards",
+	"massif_tree_sum",
+	"memtracer_alloc_event",
+	"memtracer_frag_formula",
+	"memtracer_no_layer_events",
+	"memtracer_oldest_dropped",
+	"memtracer_size_bytes_zero",
+	"memtracer_summary_mismatch",
+	"memtracer_time_backwards",
+	"memtracer_unknown_event_type",
+	"nsys_missing_string",
+	"nsys_schema_version_missing",
+	"nsys_unknown_enum",
+	"perf_script_invalid_text",
+	"perf_script_mixed_events",
+	"perf_stat_multiplexed",
+	"perf_stat_not_counted",
+	"perf_stat_not_supported",
+	"perf_stat_time_backwards",
+	"phase_beyond_run",
+	"phase_naive_time_utc",
+	"qeff_delta_start_estimated",
+	"qeff_disk_counter_decreased",
+	"qeff_missing_series",
+	"qeff_naive_datetime",
+	"qeff_no_samples",
+	"qeff_repeated_phase_name",
+	"qeff_time_backwards",
+	"qnn_cached_concatenated",
+	"qnn_proc_columns_zero",
+	"qnn_proc_value_zero",
+	"qnn_time_backwards",
+	"qnn_timestamp_non_numeric",
+	"qnn_value_missing",
+	"pidstat_local_time",
+	"pidstat_next_day",
+	"pidstat_no_date",
+	"sadf_comment",
+	"sadf_decimal_comma",
+	"sadf_local_time",
+	"sadf_restart",
 	"sadf_time_backwards",
-	"speedscope_end_value", "speedscope_flat_stacks", "speedscope_invalid_unit",
-	"speedscope_schema", "speedscope_synthetic_time",
-	"torch_memtl_negative_category", "torch_memtl_slot0_nonzero", "torch_memtl_time_backwards",
-	"torch_snapshot_block_sum", "torch_snapshot_history_short", "torch_snapshot_no_history",
+	"speedscope_end_value",
+	"speedscope_flat_stacks",
+	"speedscope_invalid_unit",
+	"speedscope_schema",
+	"speedscope_synthetic_time",
+	"torch_memtl_negative_category",
+	"torch_memtl_slot0_nonzero",
+	"torch_memtl_time_backwards",
+	"torch_snapshot_block_sum",
+	"torch_snapshot_history_short",
+	"torch_snapshot_no_history",
 	"torch_snapshot_time_backwards",
 };
 
@@ -1123,7 +1299,7 @@ static const char *vpath(struct vpath *p, const char *fmt, ...)
 
 static const char *json_kind(const json_t *v)
 {
-	return json_is_null(v)      ? "null"
+	return json_is_null(v)	    ? "null"
 	       : json_is_string(v)  ? "a string"
 	       : json_is_boolean(v) ? "a boolean"
 	       : json_is_array(v)   ? "an array"
@@ -1146,8 +1322,8 @@ static int check_num(const json_t *o, const char *key, int null_ok, int nonneg, 
 		return pr_error_set(err, PR_E_FORMAT, "%s: %s.%s is %s, not %s", side, where, key,
 				    json_kind(v), what);
 	if (nonneg && json_number_value(v) < 0)
-		return pr_error_set(err, PR_E_FORMAT, "%s: %s.%s is %.15g, not %s", side, where, key,
-				    json_number_value(v), what);
+		return pr_error_set(err, PR_E_FORMAT, "%s: %s.%s is %.15g, not %s", side, where,
+				    key, json_number_value(v), what);
 	return 0;
 }
 
@@ -1167,7 +1343,8 @@ static int check_gpu(const json_t *run, size_t r, const char *side, struct pr_er
 					  "idle_ns" };
 	static const char *const sk[] = { "dur_ns", "kernel_ns", "communication_ns", "memcpy_ns",
 					  "memset_ns" };
-	const json_t *gb = json_object_get(run, "gpu_breakdown"), *rk_o = json_object_get(gb, "rank");
+	const json_t *gb = json_object_get(run, "gpu_breakdown"),
+		     *rk_o = json_object_get(gb, "rank");
 	const json_t *x;
 	struct vpath p;
 	size_t i, j;
@@ -1181,7 +1358,8 @@ static int check_gpu(const json_t *run, size_t r, const char *side, struct pr_er
 	if (check_num(json_object_get(gb, "overlap"), "share", 1, 1, side,
 		      vpath(&p, "runs[%zu].gpu_breakdown.overlap", r), "a share (>= 0)", err))
 		return -1;
-	json_array_foreach(json_object_get(json_object_get(run, "step_breakdown"), "steps"), i, x) {
+	json_array_foreach (json_object_get(json_object_get(run, "step_breakdown"), "steps"), i,
+			    x) {
 		vpath(&p, "runs[%zu].step_breakdown.steps[%zu]", r, i);
 		for (j = 0; j < sizeof(sk) / sizeof(sk[0]); j++)
 			if (check_gpu_time(x, sk[j], side, p.buf, err))
@@ -1196,12 +1374,12 @@ static int check_perf(const json_t *run, size_t r, const char *side, struct pr_e
 	const json_t *pm = json_object_get(run, "perf_model"), *x;
 	struct vpath p;
 	size_t i;
-	json_array_foreach(json_object_get(pm, "categories"), i, x)
+	json_array_foreach (json_object_get(pm, "categories"), i, x)
 		if (check_num(x, "device_ns", 1, 1, side,
 			      vpath(&p, "runs[%zu].perf_model.categories[%zu]", r, i),
 			      "a time in ns (>= 0)", err))
 			return -1;
-	json_array_foreach(json_object_get(pm, "groups"), i, x) {
+	json_array_foreach (json_object_get(pm, "groups"), i, x) {
 		vpath(&p, "runs[%zu].perf_model.groups[%zu]", r, i);
 		if (check_num(x, "device_ns", 1, 1, side, p.buf, "a time in ns (>= 0)", err) ||
 		    check_num(x, "flops", 1, 1, side, p.buf, "a FLOP count (>= 0)", err))
@@ -1223,7 +1401,7 @@ static int check_values(const json_t *run, size_t r, const char *side, struct pr
 	if (check_num(json_object_get(run, "clock"), "duration_ns", 1, 1, side,
 		      vpath(&p, "runs[%zu].clock", r), "a duration in ns (>= 0)", err))
 		return -1;
-	json_array_foreach(json_object_get(json_object_get(tp, "steps"), "list"), i, x) {
+	json_array_foreach (json_object_get(json_object_get(tp, "steps"), "list"), i, x) {
 		vpath(&p, "runs[%zu].throughput.steps.list[%zu]", r, i);
 		if (!json_object_get(x, "dur_ns"))
 			return pr_error_set(err, PR_E_FORMAT, "%s: %s has no dur_ns", side, p.buf);
@@ -1231,11 +1409,11 @@ static int check_values(const json_t *run, size_t r, const char *side, struct pr
 			return -1;
 		if (json_number_value(json_object_get(x, "dur_ns")) == 0) {
 			const char *name = json_string_value(json_object_get(x, "name"));
-			return pr_error_set(err, PR_E_FORMAT,
-					    "%s: the step %s%s%s (%s) lasts 0 ns: a step without a "
-					    "duration is not a measurement (events without \"dur\"?)",
-					    side, name ? "'" : "", name ? name : "", name ? "'" : "",
-					    p.buf);
+			return pr_error_set(
+				err, PR_E_FORMAT,
+				"%s: the step %s%s%s (%s) lasts 0 ns: a step without a "
+				"duration is not a measurement (events without \"dur\"?)",
+				side, name ? "'" : "", name ? name : "", name ? "'" : "", p.buf);
 		}
 	}
 	for (i = 0; i < sizeof(tput) / sizeof(tput[0]); i++)
@@ -1243,36 +1421,38 @@ static int check_values(const json_t *run, size_t r, const char *side, struct pr
 			      vpath(&p, "runs[%zu].throughput.%s", r, tput[i][0]), "a rate (>= 0)",
 			      err))
 			return -1;
-	json_array_foreach(json_object_get(json_object_get(run, "phases"), "occurrences"), i, x) {
+	json_array_foreach (json_object_get(json_object_get(run, "phases"), "occurrences"), i, x) {
 		vpath(&p, "runs[%zu].phases.occurrences[%zu]", r, i);
 		if (!json_object_get(x, "dur_ns"))
 			return pr_error_set(err, PR_E_FORMAT, "%s: %s has no dur_ns", side, p.buf);
 		if (check_num(x, "dur_ns", 0, 1, side, p.buf, "a phase time in ns (>= 0)", err))
 			return -1;
 	}
-	json_array_foreach(json_object_get(run, "peaks"), i, x) {
+	json_array_foreach (json_object_get(run, "peaks"), i, x) {
 		const char *unit = json_string_value(json_object_get(x, "unit"));
 		if (check_num(x, "value", 1, unit && !strcmp(unit, "bytes"), side,
 			      vpath(&p, "runs[%zu].peaks[%zu]", r, i),
-			      unit && !strcmp(unit, "bytes") ? "a size in bytes (>= 0)" : "a number",
+			      unit && !strcmp(unit, "bytes") ? "a size in bytes (>= 0)"
+							     : "a number",
 			      err))
 			return -1;
 	}
-	json_array_foreach(json_object_get(run, "fragmentation"), i, x)
+	json_array_foreach (json_object_get(run, "fragmentation"), i, x)
 		if (check_num(x, "mean_ratio", 1, 0, side,
 			      vpath(&p, "runs[%zu].fragmentation[%zu]", r, i), "a ratio", err))
 			return -1;
 	items = json_object_get(json_object_get(run, "spans"), "items");
-	json_array_foreach(items, i, x) {
+	json_array_foreach (items, i, x) {
 		const json_t *ps = json_object_get(x, "per_step_ns"), *y;
 		vpath(&p, "runs[%zu].spans.items[%zu]", r, i);
 		if (check_num(x, "total_ns", 0, 1, side, p.buf, "a time in ns (>= 0)", err) ||
 		    check_num(x, "count", 0, 1, side, p.buf, "a count (>= 0)", err))
 			return -1;
 		if (ps && !json_is_array(ps) && !json_is_null(ps))
-			return pr_error_set(err, PR_E_FORMAT, "%s: %s.per_step_ns is %s, not an array",
-					    side, p.buf, json_kind(ps));
-		json_array_foreach(ps, j, y) {
+			return pr_error_set(err, PR_E_FORMAT,
+					    "%s: %s.per_step_ns is %s, not an array", side, p.buf,
+					    json_kind(ps));
+		json_array_foreach (ps, j, y) {
 			if (!json_is_number(y) || json_number_value(y) < 0) {
 				const char *name = json_string_value(json_object_get(x, "name"));
 				char v[32];
@@ -1280,14 +1460,15 @@ static int check_values(const json_t *run, size_t r, const char *side, struct pr
 					snprintf(v, sizeof(v), "%.15g", json_number_value(y));
 				else
 					snprintf(v, sizeof(v), "%s", json_kind(y));
-				return pr_error_set(err, PR_E_FORMAT,
-						    "%s: %s.per_step_ns[%zu] is %s, not a time in ns "
-						    "(>= 0) (span '%s', step %zu)",
-						    side, p.buf, j, v, name ? name : "?", j + 1);
+				return pr_error_set(
+					err, PR_E_FORMAT,
+					"%s: %s.per_step_ns[%zu] is %s, not a time in ns "
+					"(>= 0) (span '%s', step %zu)",
+					side, p.buf, j, v, name ? name : "?", j + 1);
 			}
 		}
 	}
-	json_array_foreach(json_object_get(run, "reported"), i, x)
+	json_array_foreach (json_object_get(run, "reported"), i, x)
 		if (check_num(x, "value", 1, 0, side, vpath(&p, "runs[%zu].reported[%zu]", r, i),
 			      "a number", err))
 			return -1;
@@ -1303,14 +1484,15 @@ static int check_diags(const json_t *run, size_t r, size_t nruns, const char *si
 	const json_t *d, *first = NULL;
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	size_t i, n = 0;
-	json_array_foreach(json_object_get(run, "diagnostics"), i, d) {
+	json_array_foreach (json_object_get(run, "diagnostics"), i, d) {
 		const char *code = json_string_value(json_object_get(d, "code"));
 		const json_t *cnt = json_object_get(d, "count");
 		if (!code || pr_compare_diag_class(code) == PR_CMP_DIAG_NOTE)
 			continue;
 		if (n < 3)
 			pr_strbuf_addf(&sb, "%s%s x%lld%s", n ? ", " : "", code,
-				       json_is_integer(cnt) ? (long long)json_integer_value(cnt) : 1LL,
+				       json_is_integer(cnt) ? (long long)json_integer_value(cnt)
+							    : 1LL,
 				       pr_compare_diag_class(code) == PR_CMP_DIAG_UNKNOWN
 					       ? " (a diagnostic this version does not know)"
 					       : "");
@@ -1349,7 +1531,7 @@ static int check_side(const json_t *model, const char *side, struct pr_error *er
 		return pr_error_set(err, PR_E_FORMAT, "%s is not an analysis model", side);
 	if (json_array_size(runs) == 0)
 		return pr_error_set(err, PR_E_FORMAT, "%s has no runs", side);
-	json_array_foreach(runs, i, run) {
+	json_array_foreach (runs, i, run) {
 		if (!json_is_object(run))
 			return pr_error_set(err, PR_E_FORMAT, "%s: runs[%zu] is %s, not an object",
 					    side, i, json_kind(run));
@@ -1427,9 +1609,10 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 		struct pr_strbuf b = PR_STRBUF_INIT, n = PR_STRBUF_INIT;
 		some_ids(&t, 0, &b);
 		some_ids(&t, 1, &n);
-		pr_error_set(err, PR_E_FORMAT,
-			     "nothing to compare: no metric is in both inputs (BASE has %s; NEW has %s)",
-			     b.buf, n.buf);
+		pr_error_set(
+			err, PR_E_FORMAT,
+			"nothing to compare: no metric is in both inputs (BASE has %s; NEW has %s)",
+			b.buf, n.buf);
 		pr_strbuf_release(&b);
 		pr_strbuf_release(&n);
 		json_decref(lb);
@@ -1472,7 +1655,7 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 			double s1 = t.dur_ns[1] > 0 ? m->s[1].total_ns / t.dur_ns[1] : 0;
 			/* tflops:OP: weighed by the op's device time, not its rate */
 			double vmax = m->kind == K_TPUT ? fmax(m->s[0].total_ns, m->s[1].total_ns)
-							 : m->sortkey;
+							: m->sortkey;
 			below = fmax(s0, s1) < gate->noise_floor || vmax < gate->min_us * 1000.0;
 			/* presence and count changes of spans are verdicts whatever their size
 			 * (HTA's trace diff): an op on one side only, or calls per step changed */
@@ -1482,8 +1665,9 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 			else
 				small = 0;
 			if (below) {
-				json_array_append_new(floor, json_pack("{s:s, s:o, s:o}", "id", m->id,
-								       "base", jnum(bv), "new", jnum(nv)));
+				json_array_append_new(floor,
+						      json_pack("{s:s, s:o, s:o}", "id", m->id,
+								"base", jnum(bv), "new", jnum(nv)));
 				nfloor++;
 				continue;
 			}
@@ -1497,18 +1681,17 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 			 * CPU, or was profiled without CUDA activity); the overlap of a NEW
 			 * without communication kernels is only removed */
 			int gpu_gone = m->group == G_GPU && !t.gpu[1];
-			v = m->s[1].present		 ? V_ADD
-			    : key_metric(m) || gpu_gone ? V_MISS
-							 : V_REM;
+			v = m->s[1].present ? V_ADD : key_metric(m) || gpu_gone ? V_MISS : V_REM;
 			rule = "presence";
-			pr_strbuf_addstr(&why, v == V_ADD ? "only in NEW"
-					       : gpu_gone ? "a GPU metric of BASE is missing in NEW: NEW "
-							    "has no GPU op (a CPU-only run, or a trace "
-							    "without CUDA activity)"
-					       : v == V_MISS ? "a key metric of BASE is missing in NEW"
-					       : m->group == G_GPU
-						       ? "only in BASE: NEW has no communication kernel"
-						       : "only in BASE");
+			pr_strbuf_addstr(&why,
+					 v == V_ADD ? "only in NEW"
+					 : gpu_gone ? "a GPU metric of BASE is missing in NEW: NEW "
+						      "has no GPU op (a CPU-only run, or a trace "
+						      "without CUDA activity)"
+					 : v == V_MISS ? "a key metric of BASE is missing in NEW"
+					 : m->group == G_GPU
+						 ? "only in BASE: NEW has no communication kernel"
+						 : "only in BASE");
 			test = json_pack("{s:s, s:s}", "method", "thresholds only", "reason",
 					 "present on one side only");
 		} else {
@@ -1519,7 +1702,8 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 				a = &one[0], b = &one[1];
 				one[0].v = &bv, one[1].v = &nv;
 			}
-			pr_compare_decide(a->v, a->n, b->v, b->n, bv, nv, &th.t, gate->alpha, 1, &d);
+			pr_compare_decide(a->v, a->n, b->v, b->n, bv, nv, &th.t, gate->alpha, 1,
+					  &d);
 			test = test_json(a, b, &d);
 			if (!th.gated) {
 				v = V_UNCH;
@@ -1559,8 +1743,8 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 		/* what the gate judged: a gated metric on both sides, or a missing key metric */
 		judged += v == V_MISS || (v != V_ADD && v != V_REM && th.gated);
 		ungated += v != V_ADD && v != V_REM && v != V_MISS && !th.gated;
-		tj = json_pack("{s:s, s:s, s:b}", "text", th.gated ? tt : "none", "source", th.source,
-			       "gated", th.gated);
+		tj = json_pack("{s:s, s:s, s:b}", "text", th.gated ? tt : "none", "source",
+			       th.source, "gated", th.gated);
 		if (th.t.has_rel)
 			json_object_set_new(tj, "rel", json_real(th.t.rel * th.t.dir));
 		if (th.t.has_abs)
@@ -1568,14 +1752,18 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 		o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "id", m->id, "group",
 			      group_names[m->group], "name", m->name, "kind", kind_names[m->kind],
 			      "unit", m->unit, "better",
-			      !th.gated ? "unknown" : th.t.dir < 0 ? "higher" : "lower");
+			      !th.gated	     ? "unknown"
+			      : th.t.dir < 0 ? "higher"
+					     : "lower");
 		json_object_set_new(o, "base", jnum(bv));
 		json_object_set_new(o, "new", jnum(nv));
 		json_object_set_new(o, "delta", jnum(delta));
 		json_object_set_new(o, "ratio", bv != 0 ? jnum(nv / bv) : json_null());
 		json_object_set_new(o, "change", bv != 0 ? jnum(delta / bv) : json_null());
-		json_object_set_new(o, "n1", json_integer((json_int_t)(m->s[0].present ? a->n : 0)));
-		json_object_set_new(o, "n2", json_integer((json_int_t)(m->s[1].present ? b->n : 0)));
+		json_object_set_new(o, "n1",
+				    json_integer((json_int_t)(m->s[0].present ? a->n : 0)));
+		json_object_set_new(o, "n2",
+				    json_integer((json_int_t)(m->s[1].present ? b->n : 0)));
 		json_object_set_new(o, "test", test);
 		json_object_set_new(o, "threshold", tj);
 		if (calls)
@@ -1603,10 +1791,10 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 		return NULL;
 	}
 	out = json_pack("{s:s, s:i}", "schema", PR_COMPARE_SCHEMA, "version", PR_COMPARE_VERSION);
-	json_object_set_new(out, "base", json_pack("{s:I, s:o}", "runs", (json_int_t)t.runs[0],
-						  "labels", lb));
-	json_object_set_new(out, "new", json_pack("{s:I, s:o}", "runs", (json_int_t)t.runs[1],
-						 "labels", ln));
+	json_object_set_new(out, "base",
+			    json_pack("{s:I, s:o}", "runs", (json_int_t)t.runs[0], "labels", lb));
+	json_object_set_new(out, "new",
+			    json_pack("{s:I, s:o}", "runs", (json_int_t)t.runs[1], "labels", ln));
 	json_object_set_new(out, "settings", settings_json(gate));
 	json_object_set_new(
 		out, "summary",

@@ -191,8 +191,8 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
  * The input checks above for one side (side names it in messages: "BASE",
  * "NEW"). Returns 0, or -1 with PR_E_FORMAT.
  */
-int pr_compare_check_side(const json_t *model, const char *side, struct pr_error *err)
-	PR_MUST_CHECK;
+int pr_compare_check_side(const json_t *model, const char *side,
+			  struct pr_error *err) PR_MUST_CHECK;
 
 /* What an ingest diagnostic code means for the gate. */
 enum pr_cmp_diag {
@@ -217,11 +217,11 @@ enum pr_cmp_verdict {
 	PR_CMP_INCONCLUSIVE, /* a key metric beyond its threshold that no rule confirms */
 };
 enum pr_cmp_rule {
-	PR_CMP_RULE_THRESHOLD,       /* within the threshold */
-	PR_CMP_RULE_MWU,             /* Mann-Whitney p against alpha */
-	PR_CMP_RULE_BOOTSTRAP,       /* short samples: the ratio's bootstrap CI */
+	PR_CMP_RULE_THRESHOLD,	     /* within the threshold */
+	PR_CMP_RULE_MWU,	     /* Mann-Whitney p against alpha */
+	PR_CMP_RULE_BOOTSTRAP,	     /* short samples: the ratio's bootstrap CI */
 	PR_CMP_RULE_THRESHOLDS_ONLY, /* a side has one sample */
-	PR_CMP_RULE_CONSISTENT,      /* key metrics: the change beyond the threshold by K spreads */
+	PR_CMP_RULE_CONSISTENT,	     /* key metrics: the change beyond the threshold by K spreads */
 };
 
 /* A threshold in the metric's own unit: dir +1 = an increase is bad. */
@@ -237,12 +237,12 @@ struct pr_cmp_threshold {
 struct pr_cmp_decision {
 	enum pr_cmp_verdict verdict;
 	enum pr_cmp_rule rule;
-	int beyond;        /* +1 / -1: the change exceeds the threshold upwards / downwards; 0 */
-	int tested;        /* the Mann-Whitney test ran (>= 2 samples a side) */
+	int beyond;	   /* +1 / -1: the change exceeds the threshold upwards / downwards; 0 */
+	int tested;	   /* the Mann-Whitney test ran (>= 2 samples a side) */
 	double p, min_p;   /* its p and the smallest p attainable with these sizes (NAN untested) */
 	int reaches_alpha; /* min_p < alpha */
-	int separated;     /* +1 every new sample above every base one, -1 below, 0 neither */
-	int has_ci;        /* ci_lo, ci_hi: 95 % bootstrap CI of median(new) / median(base) */
+	int separated;	   /* +1 every new sample above every base one, -1 below, 0 neither */
+	int has_ci;	   /* ci_lo, ci_hi: 95 % bootstrap CI of median(new) / median(base) */
 	double ci_lo, ci_hi;
 	/* key metrics the tests left unconfirmed: |new - base| minus the threshold, and the
 	 * runs' spread (1.4826 x the median absolute deviation of each sample from its own

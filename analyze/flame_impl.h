@@ -23,13 +23,13 @@
 extern size_t pr_flame_max_tree;
 
 /* Name codes of the nodes: a string id (>= 0), or one of these, or SYN0 - k: syn[k]. */
-#define CODE_FOLD (-1)   /* "(other paths)" */
+#define CODE_FOLD (-1)	 /* "(other paths)" */
 #define CODE_NOCALL (-2) /* "(no launching call)" */
 #define CODE_SYN0 (-3)
 
 struct node {
 	int64_t name_id; /* the name's code */
-	long parent;     /* -1: under the root */
+	long parent;	 /* -1: under the root */
 	int depth;
 	int dev; /* a device activity (the gpu trees' leaves) */
 	double total, child;
@@ -39,7 +39,7 @@ struct node {
 struct fl {
 	struct node *n;
 	size_t nn, cap;
-	struct pr_imap by_key;  /* (parent + 1) << 33 | dev << 32 | code -> node */
+	struct pr_imap by_key; /* (parent + 1) << 33 | dev << 32 | code -> node */
 	/* span id -> node: dense (dense[id - base], -1 = none; 4 bytes a span, where
 	 * the ids come in id order and close together, as a store's do) or else a map */
 	int32_t *dense;
@@ -48,7 +48,7 @@ struct fl {
 	int sparse;
 	struct pr_imap by_span;
 	double root;
-	int64_t folded; /* spans that went to an "(other paths)" node */
+	int64_t folded;	   /* spans that went to an "(other paths)" node */
 	int roots_by_code; /* roots in the order of their (step) codes, not by total */
 };
 

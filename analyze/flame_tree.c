@@ -126,7 +126,7 @@ int pr_fl_add_span(struct fl *f, int64_t id, int64_t parent, int has_parent, int
 	if (has_parent && !pr_fl_span_node(f, parent, &pn)) {
 		if (parent > id)
 			return 0; /* a parent with a larger id (a re-nested track): later */
-		pn = -1;          /* a parent left out (device, profiler window): a root */
+		pn = -1;	  /* a parent left out (device, profiler window): a root */
 	}
 	add_at(f, id, pn, code, dur);
 	return 1;

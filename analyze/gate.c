@@ -71,9 +71,9 @@ static int parse_term(const char *spec, const char *t, size_t len, struct pr_gat
 	double v;
 	size_t i;
 	if (len == 0 || len >= sizeof(buf) || (t[0] != '+' && t[0] != '-'))
-		return pr_error_set(err, PR_E_USAGE,
-				    "bad --fail-on '%s': a threshold starts with '+' or '-' (e.g. +5%%)",
-				    spec);
+		return pr_error_set(
+			err, PR_E_USAGE,
+			"bad --fail-on '%s': a threshold starts with '+' or '-' (e.g. +5%%)", spec);
 	memcpy(buf, t, len);
 	buf[len] = '\0';
 	dir = buf[0] == '+' ? 1 : -1;
@@ -81,24 +81,26 @@ static int parse_term(const char *spec, const char *t, size_t len, struct pr_gat
 	v = strtod(buf + 1, &end);
 	if (end == buf + 1 || errno || !isfinite(v) || v <= 0 || buf[1] == '+' || buf[1] == '-')
 		return pr_error_set(err, PR_E_USAGE,
-				    "bad --fail-on '%s': '%s' is not a positive number with a unit", spec,
-				    buf);
+				    "bad --fail-on '%s': '%s' is not a positive number with a unit",
+				    spec, buf);
 	if (r->has_rel || r->has_abs) {
 		if (r->dir != dir)
-			return pr_error_set(err, PR_E_USAGE,
-					    "bad --fail-on '%s': both thresholds need the same sign", spec);
+			return pr_error_set(
+				err, PR_E_USAGE,
+				"bad --fail-on '%s': both thresholds need the same sign", spec);
 	}
 	r->dir = dir;
 	if (!strcmp(end, "%")) {
 		if (r->has_rel)
-			return pr_error_set(err, PR_E_USAGE, "bad --fail-on '%s': two relative thresholds",
-					    spec);
+			return pr_error_set(err, PR_E_USAGE,
+					    "bad --fail-on '%s': two relative thresholds", spec);
 		r->has_rel = 1;
 		r->rel = v / 100.0;
 		return 0;
 	}
 	if (r->has_abs)
-		return pr_error_set(err, PR_E_USAGE, "bad --fail-on '%s': two absolute thresholds", spec);
+		return pr_error_set(err, PR_E_USAGE, "bad --fail-on '%s': two absolute thresholds",
+				    spec);
 	r->has_abs = 1;
 	if (!*end) {
 		r->abs = v;
@@ -112,18 +114,18 @@ static int parse_term(const char *spec, const char *t, size_t len, struct pr_gat
 			return 0;
 		}
 	}
-	return pr_error_set(err, PR_E_USAGE,
-			    "bad --fail-on '%s': unknown unit '%s' (%%, ns, us, ms, s, B, KiB, MiB, GiB, "
-			    "pp)",
-			    spec, end);
+	return pr_error_set(
+		err, PR_E_USAGE,
+		"bad --fail-on '%s': unknown unit '%s' (%%, ns, us, ms, s, B, KiB, MiB, GiB, "
+		"pp)",
+		spec, end);
 }
 
 /* Metric classes: ids that stand alone, and prefixes of "CLASS:NAME" ids. */
 static const char *const bare_ids[] = { "step_time", "fragmentation" };
-static const char *const classes[] = { "phase",    "span", "throughput", "peak",
+static const char *const classes[] = { "phase",	   "span", "throughput", "peak",
 				       "reported", "gpu",  "perf",	 "tflops" };
-static const char *const gpus[] = { "compute", "communication", "memory", "idle_share",
-				    "overlap" };
+static const char *const gpus[] = { "compute", "communication", "memory", "idle_share", "overlap" };
 static const char *const throughputs[] = { "tokens_per_s", "fps", "bps", "steps_per_s" };
 
 static int has_glob(const char *s, size_t n)
@@ -168,9 +170,10 @@ int pr_gate_parse_rule(const char *spec, struct pr_gate_rule *out, struct pr_err
 	const char *colon = strrchr(spec, ':'), *t, *comma;
 	memset(out, 0, sizeof(*out));
 	if (!colon || colon == spec)
-		return pr_error_set(err, PR_E_USAGE,
-				    "bad --fail-on '%s': expected METRIC:THRESHOLD (e.g. step_time:+3%%)",
-				    spec);
+		return pr_error_set(
+			err, PR_E_USAGE,
+			"bad --fail-on '%s': expected METRIC:THRESHOLD (e.g. step_time:+3%%)",
+			spec);
 	t = colon + 1;
 	comma = strchr(t, ',');
 	if (parse_term(spec, t, comma ? (size_t)(comma - t) : strlen(t), out, err) ||
@@ -180,12 +183,13 @@ int pr_gate_parse_rule(const char *spec, struct pr_gate_rule *out, struct pr_err
 	}
 	if (!known_metric(spec, (size_t)(colon - spec))) {
 		pr_gate_rule_release(out);
-		return pr_error_set(err, PR_E_USAGE,
-				    "bad --fail-on '%s': unknown metric '%.*s' (step_time, phase:NAME, "
-				    "span:NAME, peak:SERIES, fragmentation, throughput:tokens_per_s|fps|"
-				    "bps|steps_per_s, reported:NAME, gpu:compute|communication|memory|"
-				    "idle_share|overlap, perf:CATEGORY, tflops:OP, or a glob)",
-				    spec, (int)(colon - spec), spec);
+		return pr_error_set(
+			err, PR_E_USAGE,
+			"bad --fail-on '%s': unknown metric '%.*s' (step_time, phase:NAME, "
+			"span:NAME, peak:SERIES, fragmentation, throughput:tokens_per_s|fps|"
+			"bps|steps_per_s, reported:NAME, gpu:compute|communication|memory|"
+			"idle_share|overlap, perf:CATEGORY, tflops:OP, or a glob)",
+			spec, (int)(colon - spec), spec);
 	}
 	out->pattern = pr_xstrndup(spec, (size_t)(colon - spec));
 	out->text = pr_xstrdup(spec);
@@ -229,8 +233,8 @@ int pr_gate_set_alpha(struct pr_gate *g, const char *text, struct pr_error *err)
 {
 	double v;
 	if (parse_double(text, &v) || !(v > 0 && v < 1))
-		return pr_error_set(err, PR_E_USAGE, "--alpha needs a number between 0 and 1, not '%s'",
-				    text);
+		return pr_error_set(err, PR_E_USAGE,
+				    "--alpha needs a number between 0 and 1, not '%s'", text);
 	g->alpha = v;
 	return 0;
 }
@@ -245,16 +249,16 @@ int pr_gate_set_min_us(struct pr_gate *g, const char *text, struct pr_error *err
 	return 0;
 }
 
-static int config_number(const json_t *v, const char *key, const char *source, double lo,
-			 double hi, double *out, struct pr_error *err)
+static int config_number(const json_t *v, const char *key, const char *source, double lo, double hi,
+			 double *out, struct pr_error *err)
 {
 	double d;
 	if (!json_is_number(v))
 		return pr_error_set(err, PR_E_USAGE, "'%s': \"%s\" must be a number", source, key);
 	d = json_number_value(v);
 	if (!(d >= lo && d <= hi))
-		return pr_error_set(err, PR_E_USAGE, "'%s': \"%s\" must be in [%g, %g]", source, key, lo,
-				    hi);
+		return pr_error_set(err, PR_E_USAGE, "'%s': \"%s\" must be in [%g, %g]", source,
+				    key, lo, hi);
 	*out = d;
 	return 0;
 }
@@ -265,12 +269,13 @@ static int config_strings(const json_t *v, const char *key, const char *source, 
 	size_t i;
 	json_t *s;
 	if (!json_is_array(v))
-		return pr_error_set(err, PR_E_USAGE, "'%s': \"%s\" must be an array of strings", source,
-				    key);
-	json_array_foreach(v, i, s) {
+		return pr_error_set(err, PR_E_USAGE, "'%s': \"%s\" must be an array of strings",
+				    source, key);
+	json_array_foreach (v, i, s) {
 		if (!json_is_string(s))
-			return pr_error_set(err, PR_E_USAGE, "'%s': \"%s\" must be an array of strings",
-					    source, key);
+			return pr_error_set(err, PR_E_USAGE,
+					    "'%s': \"%s\" must be an array of strings", source,
+					    key);
 		if (fail_on ? pr_gate_add_fail_on(g, json_string_value(s), err)
 			    : pr_gate_add_ignore(g, json_string_value(s), err)) {
 			char text[sizeof(err->text)];
@@ -288,7 +293,7 @@ int pr_gate_config(struct pr_gate *g, const json_t *cfg, const char *source, str
 	if (!json_is_object(cfg))
 		return pr_error_set(err, PR_E_USAGE, "'%s': the gate config must be a JSON object",
 				    source);
-	json_object_foreach((json_t *)cfg, key, v) {
+	json_object_foreach ((json_t *)cfg, key, v) {
 		int rc;
 		if (!strcmp(key, "alpha"))
 			rc = config_number(v, key, source, 1e-300, 0.999999, &g->alpha, err);
@@ -306,10 +311,11 @@ int pr_gate_config(struct pr_gate *g, const json_t *cfg, const char *source, str
 			rc = pr_error_set(err, PR_E_USAGE, "'%s': \"strict\" must be true or false",
 					  source);
 		else
-			rc = pr_error_set(err, PR_E_USAGE,
-					  "'%s': unknown key \"%s\" (alpha, min_us, noise_floor, fail_on, "
-					  "ignore, strict)",
-					  source, key);
+			rc = pr_error_set(
+				err, PR_E_USAGE,
+				"'%s': unknown key \"%s\" (alpha, min_us, noise_floor, fail_on, "
+				"ignore, strict)",
+				source, key);
 		if (rc)
 			return -1;
 	}
@@ -327,7 +333,8 @@ int pr_gate_load_config(struct pr_gate *g, const char *path, struct pr_error *er
 			return pr_error_set(err, PR_E_IO, "cannot read the gate config '%s'", path);
 		fclose(f);
 		return pr_error_at(err, PR_E_PARSE, -1, je.line > 0 ? je.line : 0,
-				   je.column > 0 ? je.column : 0, "gate config '%s': %s", path, je.text);
+				   je.column > 0 ? je.column : 0, "gate config '%s': %s", path,
+				   je.text);
 	}
 	rc = pr_gate_config(g, cfg, path, err);
 	json_decref(cfg);

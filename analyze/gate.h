@@ -59,30 +59,30 @@
 /* What an absolute threshold is measured in. */
 enum pr_gate_unit {
 	PR_GATE_PLAIN = 0, /* the metric's own unit */
-	PR_GATE_NS,        /* a time (ns) */
-	PR_GATE_BYTES,     /* a size (bytes) */
-	PR_GATE_SHARE,     /* percentage points of a share ("pp"; stored as a fraction) */
+	PR_GATE_NS,	   /* a time (ns) */
+	PR_GATE_BYTES,	   /* a size (bytes) */
+	PR_GATE_SHARE,	   /* percentage points of a share ("pp"; stored as a fraction) */
 };
 
 struct pr_gate_rule {
-	char *pattern;  /* glob or class prefix */
-	char *text;     /* the spec as given, for reports */
-	int dir;        /* +1: an increase is bad; -1: a decrease is bad */
+	char *pattern; /* glob or class prefix */
+	char *text;    /* the spec as given, for reports */
+	int dir;       /* +1: an increase is bad; -1: a decrease is bad */
 	int has_rel, has_abs;
-	double rel;     /* fraction, > 0 (0.03 = 3 %) */
-	double abs;     /* > 0, in abs_unit */
+	double rel; /* fraction, > 0 (0.03 = 3 %) */
+	double abs; /* > 0, in abs_unit */
 	enum pr_gate_unit abs_unit;
 };
 
 struct pr_gate {
-	double alpha;       /* significance level of the Mann-Whitney test (0.01) */
-	double min_us;      /* span noise floor, absolute (10 us) */
+	double alpha;	    /* significance level of the Mann-Whitney test (0.01) */
+	double min_us;	    /* span noise floor, absolute (10 us) */
 	double noise_floor; /* span noise floor, share of run time (0.01) */
 	struct pr_gate_rule *rules;
 	size_t nrules, arules;
 	char **ignore;
 	size_t nignore, aignore;
-	int strict;         /* compare's warnings (rules or globs selecting nothing) are errors */
+	int strict; /* compare's warnings (rules or globs selecting nothing) are errors */
 };
 
 #define PR_GATE_ALPHA 0.01
@@ -95,7 +95,8 @@ void pr_gate_init(struct pr_gate *g);
 void pr_gate_release(struct pr_gate *g);
 
 /* Parses one METRIC:THRESHOLD[,THRESHOLD] spec into *out (caller releases with pr_gate_rule_release). */
-int pr_gate_parse_rule(const char *spec, struct pr_gate_rule *out, struct pr_error *err) PR_MUST_CHECK;
+int pr_gate_parse_rule(const char *spec, struct pr_gate_rule *out,
+		       struct pr_error *err) PR_MUST_CHECK;
 void pr_gate_rule_release(struct pr_gate_rule *r);
 
 int pr_gate_add_fail_on(struct pr_gate *g, const char *spec, struct pr_error *err) PR_MUST_CHECK;

@@ -52,7 +52,7 @@ uint8_t pr_gpuscan_kind(const char *k)
 	case 'p':
 		return !strcmp(k, "phase") ? PR_GK_PHASE : PR_GK_OTHER;
 	case 'm':
-		return !strcmp(k, "memcpy") ? PR_GK_MEMCPY
+		return !strcmp(k, "memcpy")   ? PR_GK_MEMCPY
 		       : !strcmp(k, "memset") ? PR_GK_MEMSET
 					      : PR_GK_OTHER;
 	case 's':
@@ -142,8 +142,8 @@ struct pr_gpuscan *pr_gpuscan_start(struct pr_actx *ctx, struct pr_error *err)
 	gs->ctx = ctx;
 	gs->last_key = gs->last_track = INT64_MIN;
 	gs->rows = pr_spill_new("the GPU rows", pr_gpuscan_mem < sizeof(struct srow) + SROW_ACT
-							 ? sizeof(struct srow) + SROW_ACT
-							 : pr_gpuscan_mem);
+							? sizeof(struct srow) + SROW_ACT
+							: pr_gpuscan_mem);
 	gs->ids = pr_spill_new("the GPU rows' span ids", pr_gpuscan_mem / 4);
 	if (load_dataloader(ctx, gs, err)) {
 		pr_gpuscan_free(gs);
@@ -172,15 +172,30 @@ int pr_gpuscan_wants(const struct pr_gpuscan *gs, uint8_t kind, int64_t name_id)
 }
 
 /* Positions of the args the GPU analyses read in one argkeys list, -1 = absent. */
-enum { A_CORR, A_BYTES, A_BPS, A_OCC, A_REGS, A_SMEM, A_GRID, A_BLOCK, A_STREAM, NARGS };
-static const char *const arg_keys[NARGS] = { "correlation",	     "bytes",
-					     "blocks per SM",	     "est. achieved occupancy %",
-					     "registers per thread", "shared memory",
-					     "grid",		     "block",
+enum {
+	A_CORR,
+	A_BYTES,
+	A_BPS,
+	A_OCC,
+	A_REGS,
+	A_SMEM,
+	A_GRID,
+	A_BLOCK,
+	A_STREAM,
+	NARGS
+};
+static const char *const arg_keys[NARGS] = { "correlation",
+					     "bytes",
+					     "blocks per SM",
+					     "est. achieved occupancy %",
+					     "registers per thread",
+					     "shared memory",
+					     "grid",
+					     "block",
 					     "stream" };
 struct pr_gpukeys {
 	int pos[NARGS]; /* gpu_breakdown's: the first within the first million keys */
-	int64_t link;   /* the gpu analysis's: the first "correlation" */
+	int64_t link;	/* the gpu analysis's: the first "correlation" */
 };
 
 static int load_keys(struct pr_gpuscan *gs, int64_t id, struct pr_error *err)
@@ -190,9 +205,9 @@ static int load_keys(struct pr_gpuscan *gs, int64_t id, struct pr_error *err)
 	json_error_t jerr;
 	size_t i;
 	int j, rc;
-	if (!gs->key_st && pr_actx_prep(gs->ctx,
-					"SELECT keys FROM argkeys WHERE id = ?2 AND ?1 IS NOT NULL",
-					&gs->key_st, err))
+	if (!gs->key_st &&
+	    pr_actx_prep(gs->ctx, "SELECT keys FROM argkeys WHERE id = ?2 AND ?1 IS NOT NULL",
+			 &gs->key_st, err))
 		return -1;
 	sqlite3_reset(gs->key_st);
 	sqlite3_bind_int64(gs->key_st, 2, id);
@@ -211,7 +226,7 @@ static int load_keys(struct pr_gpuscan *gs, int64_t id, struct pr_error *err)
 	for (j = 0; j < NARGS; j++)
 		kp->pos[j] = -1;
 	kp->link = -1;
-	json_array_foreach(arr, i, k) {
+	json_array_foreach (arr, i, k) {
 		if (!json_is_string(k))
 			continue;
 		for (j = 0; j < NARGS; j++)
@@ -225,7 +240,6 @@ static int load_keys(struct pr_gpuscan *gs, int64_t id, struct pr_error *err)
 	pr_imap_put(&gs->key_idx, id, (int64_t)gs->nkeys);
 	return (int)gs->nkeys++;
 }
-
 
 /*
  * The gpu analysis's reading: the k-th element of a minified JSON array of
@@ -354,7 +368,8 @@ static int read_args(struct pr_gpuscan *gs, struct pr_gpurow *r, int has_keys, i
 	if (has_keys) {
 		if (akeys != gs->last_key) {
 			int64_t ki;
-			if (!pr_imap_get(&gs->key_idx, akeys, &ki) && (ki = load_keys(gs, akeys, err)) < 0)
+			if (!pr_imap_get(&gs->key_idx, akeys, &ki) &&
+			    (ki = load_keys(gs, akeys, err)) < 0)
 				return -1;
 			gs->last_key = akeys;
 			gs->last_key_i = (size_t)ki;
@@ -407,9 +422,9 @@ static uint32_t track_index(struct pr_gpuscan *gs, int64_t track)
 			gs->tracks = pr_xreallocarray(gs->tracks, gs->ntracks ? gs->ntracks * 2 : 1,
 						      sizeof(*gs->tracks));
 		if ((gs->ntracks & (gs->ntracks - 1)) == 0)
-			gs->tstream = pr_xreallocarray(gs->tstream,
-						       gs->ntracks ? gs->ntracks * 2 : 1,
-						       sizeof(*gs->tstream));
+			gs->tstream =
+				pr_xreallocarray(gs->tstream, gs->ntracks ? gs->ntracks * 2 : 1,
+						 sizeof(*gs->tstream));
 		gs->tracks[gs->ntracks] = track;
 		gs->tstream[gs->ntracks] = PR_GPU_NO_STREAM;
 		ti = (int64_t)gs->ntracks++;
@@ -430,9 +445,9 @@ static int is_act_or_call(uint8_t kind)
 	return is_act(kind) || kind == PR_GK_RUNTIME;
 }
 
-int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t kind,
-		   int64_t track, int64_t ts, int64_t dur, int64_t name, int has_keys,
-		   int64_t akeys, const char *args, size_t alen, struct pr_error *err)
+int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t kind, int64_t track,
+		   int64_t ts, int64_t dur, int64_t name, int has_keys, int64_t akeys,
+		   const char *args, size_t alen, struct pr_error *err)
 {
 	struct pr_gpurow r;
 	unsigned char b[sizeof(struct srow) + SROW_ACT];
@@ -507,10 +522,10 @@ int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_erro
 }
 
 /* The pass on its own, for a run whose shared span pass (spanstat.c) has not run. */
-#define GPUSCAN_SELECT                                                                         \
-	"SELECT s.id, s.kind, s.track_id, s.ts, s.dur, s.name_id, s.args_keys, "                \
-	"s.args, ifnull(s.parent_id, 0) FROM span s "                                           \
-	"WHERE s.run_id = ?1 AND ((s.kind <> 'op' AND s.kind IN ('kernel', 'memcpy', "          \
+#define GPUSCAN_SELECT                                                                             \
+	"SELECT s.id, s.kind, s.track_id, s.ts, s.dur, s.name_id, s.args_keys, "                   \
+	"s.args, ifnull(s.parent_id, 0) FROM span s "                                              \
+	"WHERE s.run_id = ?1 AND ((s.kind <> 'op' AND s.kind IN ('kernel', 'memcpy', "             \
 	"'memset', 'runtime', 'phase', 'step', 'gpu_annotation', 'gpu_step'))"
 
 static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err)
@@ -523,7 +538,8 @@ static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err
 	 * (?2, a JSON array), and without any the statement has no op test at all */
 	if (gs->ndl)
 		rc = pr_actx_prep_ids(ctx,
-				      GPUSCAN_SELECT " OR (s.kind = 'op' AND s.name_id IN "
+				      GPUSCAN_SELECT
+				      " OR (s.kind = 'op' AND s.name_id IN "
 				      "(SELECT value FROM json_each(?2)))) ORDER BY s.id",
 				      gs->dl, gs->ndl, &st, err);
 	else
@@ -533,9 +549,9 @@ static int load(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *text = (const char *)sqlite3_column_text(st, 7);
 		if (pr_gpuscan_add(gs, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 8),
-				   pr_gpuscan_kind(pr_actx_text(st, 1)), sqlite3_column_int64(st, 2),
-				   sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
-				   sqlite3_column_int64(st, 5),
+				   pr_gpuscan_kind(pr_actx_text(st, 1)),
+				   sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
+				   sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5),
 				   sqlite3_column_type(st, 6) == SQLITE_INTEGER,
 				   sqlite3_column_int64(st, 6), text,
 				   text ? (size_t)sqlite3_column_bytes(st, 7) : 0, err)) {
@@ -582,9 +598,9 @@ struct pr_gpuread {
 	struct pr_actx *ctx;
 	struct pr_gpurow row;
 	sqlite3_stmt *up; /* span_up in span_id order (with_up), at the row of span up_id */
-	int up_rc;        /* its last step: SQLITE_ROW, SQLITE_DONE, or an error */
+	int up_rc;	  /* its last step: SQLITE_ROW, SQLITE_DONE, or an error */
 	int64_t up_id;
-	size_t left;      /* rows not yet read */
+	size_t left; /* rows not yet read */
 	int failed;
 	struct pr_error err;
 };
@@ -607,10 +623,11 @@ struct pr_gpuread *pr_gpuscan_open(struct pr_actx *ctx, struct pr_gpuscan *gs, i
 	/* NULL columns read as 0: no parent */
 	if (with_up && gs->nkind[PR_GK_KERNEL] + gs->nkind[PR_GK_MEMCPY] + gs->nkind[PR_GK_MEMSET] +
 			       gs->nkind[PR_GK_RUNTIME]) {
-		if (pr_actx_prep(ctx,
-				 "SELECT span_id, p_kind, p_name_id, p_parent_id, p_ts, q_kind, "
-				 "q_name_id, q_parent_id FROM span_up WHERE run_id = ?1 ORDER BY span_id",
-				 &rd->up, err)) {
+		if (pr_actx_prep(
+			    ctx,
+			    "SELECT span_id, p_kind, p_name_id, p_parent_id, p_ts, q_kind, "
+			    "q_name_id, q_parent_id FROM span_up WHERE run_id = ?1 ORDER BY span_id",
+			    &rd->up, err)) {
 			free(rd);
 			return NULL;
 		}
@@ -629,7 +646,8 @@ static int up_seek(struct pr_gpuread *rd, int64_t id)
 		if (rd->up_rc == SQLITE_ROW) {
 			rd->up_id = sqlite3_column_int64(rd->up, 0);
 		} else if (rd->up_rc != SQLITE_DONE) {
-			pr_error_set(&rd->err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(rd->ctx->db));
+			pr_error_set(&rd->err, PR_E_STORE, "sqlite: %s",
+				     sqlite3_errmsg(rd->ctx->db));
 			return -1;
 		}
 	}

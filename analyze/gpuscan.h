@@ -66,16 +66,16 @@ enum pr_gk {
 	PR_GK_MEMSET,
 	PR_GK_PHASE,
 	PR_GK_STEP,
-	PR_GK_GPU_ANN,  /* gpu_annotation */
+	PR_GK_GPU_ANN,	/* gpu_annotation */
 	PR_GK_GPU_STEP, /* gpu_step */
 	PR_GK_OTHER
 };
 
-#define PR_GPU_NO_CORR INT64_MIN /* a row without a (readable) correlation */
+#define PR_GPU_NO_CORR INT64_MIN   /* a row without a (readable) correlation */
 #define PR_GPU_NO_STREAM INT64_MIN /* a device activity without a (numeric) "stream" arg */
 /* cflags: where the gpu_breakdown's reading of the correlation differs from corr */
 #define PR_GC_QUOTED 1 /* corr was a string ("123"): gpu_breakdown reads none */
-#define PR_GC_LONG 2   /* corr has 19 or more digits: gpu only reads none, corr is gpu_breakdown's */
+#define PR_GC_LONG 2 /* corr has 19 or more digits: gpu only reads none, corr is gpu_breakdown's */
 /* the value is an integer text ("-?[0-9]+", not quoted), which perf_model reads: corr */
 #define PR_GC_PMINT 4
 
@@ -87,26 +87,26 @@ struct pr_launch {
 
 /* A row as the readers get it (128 bytes). */
 struct pr_gpurow {
-	int64_t id;        /* the span's id: for activities and runtime calls read with_up, else 0 */
+	int64_t id; /* the span's id: for activities and runtime calls read with_up, else 0 */
 	int64_t ts, dur, name;
-	int64_t corr;      /* "correlation" as the gpu analysis reads it, PR_GPU_NO_CORR; see cflags */
-	uint32_t track;    /* index into the scan's tracks */
-	uint8_t kind;      /* enum pr_gk */
+	int64_t corr;	/* "correlation" as the gpu analysis reads it, PR_GPU_NO_CORR; see cflags */
+	uint32_t track; /* index into the scan's tracks */
+	uint8_t kind;	/* enum pr_gk */
 	uint8_t pkind, qkind; /* parent's and grandparent's kinds (PR_GK_NONE: none, not an
 			       * activity or runtime call, or not read: pr_gpuscan_open) */
-	uint8_t cflags;    /* PR_GC_* */
+	uint8_t cflags;	      /* PR_GC_* */
 	union {
-		struct {       /* PR_GK_RUNTIME */
+		struct {		      /* PR_GK_RUNTIME */
 			int64_t pname, qname; /* the parent's and grandparent's names */
-			int64_t above;        /* the parent of the highest of them, 0 = none */
-			int64_t parent;       /* its parent's span id, 0 = none (in the stream) */
+			int64_t above;	      /* the parent of the highest of them, 0 = none */
+			int64_t parent;	      /* its parent's span id, 0 = none (in the stream) */
 		} call;
-		struct {       /* PR_GK_KERNEL, PR_GK_MEMCPY, PR_GK_MEMSET */
-			int64_t pname, pts;   /* the parent's name and start */
+		struct {			/* PR_GK_KERNEL, PR_GK_MEMCPY, PR_GK_MEMSET */
+			int64_t pname, pts;	/* the parent's name and start */
 			double bytes, bps, occ; /* the args "bytes", "blocks per SM", "est.
 						 * achieved occupancy %"; NAN where absent */
-			struct pr_launch lp; /* kernels' launch properties */
-			int64_t stream;       /* the "stream" arg (Kineto's stream id),
+			struct pr_launch lp;	/* kernels' launch properties */
+			int64_t stream;		/* the "stream" arg (Kineto's stream id),
 					       * PR_GPU_NO_STREAM where absent */
 		} act;
 	} u;
@@ -116,18 +116,18 @@ struct pr_gpurow {
 extern size_t pr_gpuscan_mem;
 
 struct pr_gpuscan {
-	size_t n;                      /* rows */
+	size_t n;		       /* rows */
 	size_t nkind[PR_GK_OTHER + 1]; /* rows per enum pr_gk */
-	size_t nstreamed;              /* device activities with a "stream" arg */
-	int64_t *tracks; /* track ids of the rows' track indexes */
+	size_t nstreamed;	       /* device activities with a "stream" arg */
+	int64_t *tracks;	       /* track ids of the rows' track indexes */
 	int64_t *tstream; /* per track index: the first "stream" arg of its device activities
 			   * (Kineto's stream id: 7, 102), PR_GPU_NO_STREAM where none */
 	size_t ntracks;
-	int64_t *dl;  /* name ids of TensorBoard's DataLoader spans, ascending */
+	int64_t *dl; /* name ids of TensorBoard's DataLoader spans, ascending */
 	size_t ndl;
 	struct pr_spill *rows; /* the rows in id order, without their ancestors */
 	struct pr_spill *ids;  /* the span ids of the activities and runtime calls among them */
-	int reading;           /* a reader is open */
+	int reading;	       /* a reader is open */
 	/* while the pass runs */
 	struct pr_actx *ctx;
 	struct pr_gpukeys *keys; /* per argkeys list read: the positions of the args above */
@@ -152,12 +152,11 @@ struct pr_gpuscan *pr_gpuscan_get(struct pr_actx *ctx, struct pr_error *err);
  */
 struct pr_gpuscan *pr_gpuscan_start(struct pr_actx *ctx, struct pr_error *err);
 int pr_gpuscan_wants(const struct pr_gpuscan *gs, uint8_t kind, int64_t name_id);
-int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t kind,
-		   int64_t track, int64_t ts, int64_t dur, int64_t name, int has_keys,
-		   int64_t akeys, const char *args, size_t alen,
-		   struct pr_error *err) PR_MUST_CHECK;
-int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err)
-	PR_MUST_CHECK;
+int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t kind, int64_t track,
+		   int64_t ts, int64_t dur, int64_t name, int has_keys, int64_t akeys,
+		   const char *args, size_t alen, struct pr_error *err) PR_MUST_CHECK;
+int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs,
+		      struct pr_error *err) PR_MUST_CHECK;
 /* Is name_id a DataLoader name ("enumerate(DataLoader)#....__next__")? */
 int pr_gpuscan_is_dataloader(const struct pr_gpuscan *gs, int64_t name_id);
 void pr_gpuscan_free(struct pr_gpuscan *gs);

@@ -7,8 +7,8 @@
 static const struct pr_headline_def defs[] = {
 	{ "step_time", "s", "profreport_step_time_seconds", "seconds",
 	  "Median step time of the run (p50 of its steps).", -1 },
-	{ "steps_per_s", "1/s", "profreport_steps_per_second", NULL,
-	  "Steps per second of the run.", 1 },
+	{ "steps_per_s", "1/s", "profreport_steps_per_second", NULL, "Steps per second of the run.",
+	  1 },
 	{ "tokens_per_s", "tokens/s", "profreport_tokens_per_second", NULL,
 	  "Tokens per second of the run.", 1 },
 	{ "fps", "frames/s", "profreport_frames_per_second", NULL,
@@ -71,7 +71,7 @@ static int gpu_busy(const json_t *run, double *v)
 		return 1;
 	}
 	u = path2(run, "bottlenecks", "gpu_util");
-	json_array_foreach(u, i, x) {
+	json_array_foreach (u, i, x) {
 		double p;
 		if (num(x, "mean_pct", &p)) {
 			sum += p / 100;
@@ -110,7 +110,7 @@ size_t pr_headline_read(const json_t *run, struct pr_headline *out)
 	if (json_is_object(ps)) {
 		const char *name = json_string_value(json_object_get(ps, "name"));
 		const char *dev = json_string_value(json_object_get(ps, "device"));
-		json_array_foreach(json_object_get(run, "peaks"), i, pk) {
+		json_array_foreach (json_object_get(run, "peaks"), i, pk) {
 			const char *s = json_string_value(json_object_get(pk, "series"));
 			const char *d = json_string_value(json_object_get(pk, "device"));
 			if (name && s && !strcmp(s, name) && !strcmp(d ? d : "", dev ? dev : "") &&

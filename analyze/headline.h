@@ -30,7 +30,7 @@ struct pr_headline_def {
 	const char *om_name; /* OpenMetrics family name (profreport_step_time_seconds) */
 	const char *om_unit; /* its # UNIT, or NULL */
 	const char *help;
-	int better;          /* -1: lower is better, +1: higher is better */
+	int better; /* -1: lower is better, +1: higher is better */
 };
 
 struct pr_headline {

@@ -38,7 +38,8 @@ void pr_imap_put(struct pr_imap *m, int64_t key, int64_t val)
 	size_t i;
 	if ((m->n + 1) * 4 > m->cap * 3)
 		resize(m, m->cap ? m->cap * 2 : 1024);
-	for (i = (size_t)mix(key) & (m->cap - 1); m->slots[i].key != EMPTY; i = (i + 1) & (m->cap - 1))
+	for (i = (size_t)mix(key) & (m->cap - 1); m->slots[i].key != EMPTY;
+	     i = (i + 1) & (m->cap - 1))
 		if (m->slots[i].key == key) {
 			m->slots[i].val = val;
 			return;
@@ -62,7 +63,8 @@ int pr_imap_get(const struct pr_imap *m, int64_t key, int64_t *val)
 	size_t i;
 	if (!m->cap)
 		return 0;
-	for (i = (size_t)mix(key) & (m->cap - 1); m->slots[i].key != EMPTY; i = (i + 1) & (m->cap - 1))
+	for (i = (size_t)mix(key) & (m->cap - 1); m->slots[i].key != EMPTY;
+	     i = (i + 1) & (m->cap - 1))
 		if (m->slots[i].key == key) {
 			*val = m->slots[i].val;
 			return 1;

@@ -9,15 +9,15 @@
 #include "analyze/kclass.h"
 
 const char *const pr_kclass_names[PR_KC_N] = { "compute", "communication", "memory" };
-const char *const pr_klib_names[PR_KL_N] = { "",	"nccl",	   "rccl",   "gloo",
+const char *const pr_klib_names[PR_KL_N] = { "",      "nccl",	 "rccl",   "gloo",
 					     "msccl", "nvshmem", "deepep", "user" };
 
 enum match {
 	M_PREFIX, /* the name, after an optional "void ", starts with pat */
-	M_SUB,    /* contains pat */
+	M_SUB,	  /* contains pat */
 	M_SUBCI,  /* contains pat, any case (pat in lower case) */
 	M_DEEPEP, /* DeepEP's communication kernels (kclass.h) */
-	M_USER    /* --comm-kernels */
+	M_USER	  /* --comm-kernels */
 };
 
 #define F_ALL (PR_KF_UNKNOWN | PR_KF_CUDA | PR_KF_ROCM | PR_KF_MTIA)
@@ -94,10 +94,10 @@ int pr_kclass_of(const struct pr_kclassify *kc, const char *name, int *lib)
 
 int pr_kclass_is_collective(const char *name)
 {
-	static const char *const pats[] = { "nccl",	     "c10d",	    "allreduce",
-					    "all_reduce",    "all_gather",  "allgather",
+	static const char *const pats[] = { "nccl",	      "c10d",	       "allreduce",
+					    "all_reduce",     "all_gather",    "allgather",
 					    "reduce_scatter", "reducescatter", "broadcast",
-					    "alltoall",	     "all_to_all" };
+					    "alltoall",	      "all_to_all" };
 	size_t i;
 	int lib;
 	const char *py = strstr(name, ".py(");
@@ -143,7 +143,7 @@ static int family_of(const json_t *meta)
 		return PR_KF_ROCM;
 	if (dt && strstr(dt, "cuda"))
 		family = PR_KF_CUDA;
-	json_array_foreach(props, i, d) {
+	json_array_foreach (props, i, d) {
 		const char *name = json_string_value(json_object_get(d, "name"));
 		if (!name)
 			continue;

@@ -38,7 +38,12 @@
 #include "base/error.h"
 #include "base/pr_common.h"
 
-enum pr_kclass { PR_KC_COMPUTE, PR_KC_COMM, PR_KC_MEMORY, PR_KC_N };
+enum pr_kclass {
+	PR_KC_COMPUTE,
+	PR_KC_COMM,
+	PR_KC_MEMORY,
+	PR_KC_N
+};
 extern const char *const pr_kclass_names[PR_KC_N]; /* compute, communication, memory */
 
 /* The collective library of a communication kernel (PR_KL_NONE: not one). */
@@ -55,7 +60,12 @@ enum pr_klib {
 };
 extern const char *const pr_klib_names[PR_KL_N]; /* "", nccl, rccl, ..., user */
 
-enum pr_kfamily { PR_KF_UNKNOWN = 1, PR_KF_CUDA = 2, PR_KF_ROCM = 4, PR_KF_MTIA = 8 };
+enum pr_kfamily {
+	PR_KF_UNKNOWN = 1,
+	PR_KF_CUDA = 2,
+	PR_KF_ROCM = 4,
+	PR_KF_MTIA = 8
+};
 
 struct pr_kclassify {
 	int family; /* enum pr_kfamily */

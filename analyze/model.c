@@ -32,16 +32,13 @@
 
 /* In order: later analyzers read the sections of earlier ones. */
 static const struct pr_analyzer *const analyzers[] = {
-	&pr_an_series,     &pr_an_phases,      &pr_an_peaks,     &pr_an_alloc_tree,
-	&pr_an_fragmentation,
-	&pr_an_throughput, &pr_an_bottlenecks, &pr_an_spans,     &pr_an_ops,
-	&pr_an_collectives,
-	&pr_an_gpubreak,   /* gpu_breakdown and step_breakdown: one scan */
-	&pr_an_gpulink,
-	&pr_an_perfmodel,  /* 12: perf_model: op categories, FLOPs, bytes, roofline */
-	&pr_an_timeline,   &pr_an_flame,       &pr_an_leaks,      &pr_an_crosscheck,
-	&pr_an_recommendations,
-	&pr_an_trace,
+	&pr_an_series,	    &pr_an_phases,	    &pr_an_peaks,
+	&pr_an_alloc_tree,  &pr_an_fragmentation,   &pr_an_throughput,
+	&pr_an_bottlenecks, &pr_an_spans,	    &pr_an_ops,
+	&pr_an_collectives, &pr_an_gpubreak, /* gpu_breakdown and step_breakdown: one scan */
+	&pr_an_gpulink,	    &pr_an_perfmodel, /* 12: perf_model: op categories, FLOPs, bytes, roofline */
+	&pr_an_timeline,    &pr_an_flame,	    &pr_an_leaks,
+	&pr_an_crosscheck,  &pr_an_recommendations, &pr_an_trace,
 	&pr_an_cuptirange, /* 19: CUPTI range-profiler counters (before recommendations) */
 	&pr_an_critpath,   /* 20: runs before gpu, which frees the shared GPU pass it reads */
 };
@@ -127,8 +124,8 @@ static int ends(const char *s, const char *p)
  */
 static int memory_like(const char *name, const char *unit)
 {
-	static const char *const capacities[] = { "gpu.mem.total", "sys.mem.total", "sys.swap.total",
-						  "torch_total_memory" };
+	static const char *const capacities[] = { "gpu.mem.total", "sys.mem.total",
+						  "sys.swap.total", "torch_total_memory" };
 	size_t i;
 	if (strcmp(unit, "bytes"))
 		return 0;
@@ -279,7 +276,8 @@ static int load_steps_phases(struct pr_actx *ctx, size_t *nstep_names, struct pr
 	ss = ctx->spanstat;
 	if (ss->nsp)
 		qsort(ss->sp, ss->nsp, sizeof(*ss->sp), cmp_sp);
-	if (pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &st, err))
+	if (pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &st,
+			 err))
 		return -1;
 	for (i = 0; i < ss->nsp; i++) {
 		const struct pr_spanstat_sp *x = &ss->sp[i];
@@ -340,9 +338,9 @@ static int phase_like(const char *name)
  * the name is a direct child of at least half of the steps (a stage of
  * every step, not a one-off call).
  */
-#define INFERRED_PHASE_RULE                                                                    \
-	"no categorised phases: a slice that is a direct child of a step, is not an operator "   \
-	"(no '::', not an autograd node or CUDA/HIP call), and whose name is a direct child of " \
+#define INFERRED_PHASE_RULE                                                                        \
+	"no categorised phases: a slice that is a direct child of a step, is not an operator "     \
+	"(no '::', not an autograd node or CUDA/HIP call), and whose name is a direct child of "   \
 	">= half of the steps"
 static int infer_phases(struct pr_actx *ctx, size_t *nnames, struct pr_error *err)
 {
@@ -446,8 +444,8 @@ static void critpath_diag(const struct pr_actx *ctx, json_t *diags)
 	if (ctx->critpath_over)
 		budget_diag(diags, "critical_path_over_budget", ctx->critpath_over,
 			    "%zu events past the critical path's budget of %zu; %zu steps left out "
-			    "of it", ctx->critpath_over, pr_critpath_max_events,
-			    ctx->critpath_over_steps);
+			    "of it",
+			    ctx->critpath_over, pr_critpath_max_events, ctx->critpath_over_steps);
 }
 
 /* What the analysis left out to stay within its budgets (spanstat.h), as diagnostics. */
@@ -492,13 +490,13 @@ static int reported_and_diags(struct pr_actx *ctx, struct pr_error *err)
 			more++;
 			continue;
 		}
-		json_array_append_new(
-			rep, pr_jobj("name", json_string(pr_actx_text(st, 0)), "value",
-				     sqlite3_column_type(st, 1) == SQLITE_NULL
-					     ? json_null()
-					     : pr_jnum(sqlite3_column_double(st, 1)),
-				     "unit", json_string(pr_actx_text(st, 2)), "detail",
-				     json_string(pr_actx_text(st, 3)), NULL));
+		json_array_append_new(rep,
+				      pr_jobj("name", json_string(pr_actx_text(st, 0)), "value",
+					      sqlite3_column_type(st, 1) == SQLITE_NULL
+						      ? json_null()
+						      : pr_jnum(sqlite3_column_double(st, 1)),
+					      "unit", json_string(pr_actx_text(st, 2)), "detail",
+					      json_string(pr_actx_text(st, 3)), NULL));
 	}
 	if (pr_actx_done(ctx, st, rc, err))
 		return -1;
@@ -510,11 +508,11 @@ static int reported_and_diags(struct pr_actx *ctx, struct pr_error *err)
 			 &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		json_array_append_new(
-			diags, pr_jobj("code", json_string(pr_actx_text(st, 0)), "count",
-				       pr_jint(sqlite3_column_int64(st, 1)), "line", opt_int(st, 2),
-				       "column", opt_int(st, 3), "message",
-				       json_string(pr_actx_text(st, 4)), NULL));
+		json_array_append_new(diags,
+				      pr_jobj("code", json_string(pr_actx_text(st, 0)), "count",
+					      pr_jint(sqlite3_column_int64(st, 1)), "line",
+					      opt_int(st, 2), "column", opt_int(st, 3), "message",
+					      json_string(pr_actx_text(st, 4)), NULL));
 	budget_diags(ctx, diags);
 	return pr_actx_done(ctx, st, rc, err);
 }
@@ -525,14 +523,18 @@ static void note_inferred(struct pr_actx *ctx)
 	json_t *phases = json_object_get(ctx->out, "phases"), *names = json_array();
 	size_t k;
 	for (k = 0; k < ctx->nphase_names; k++)
-		json_array_append_new(
-			names, json_string(ctx->phases[ctx->phase_group[ctx->phase_group_start[k]]].name));
+		json_array_append_new(names,
+				      json_string(
+					      ctx->phases
+						      [ctx->phase_group[ctx->phase_group_start[k]]]
+							      .name));
 	if (!json_is_object(phases)) {
 		json_decref(names);
 		return;
 	}
 	json_object_set_new(phases, "inferred",
-			    pr_jobj("rule", json_string(INFERRED_PHASE_RULE), "names", names, NULL));
+			    pr_jobj("rule", json_string(INFERRED_PHASE_RULE), "names", names,
+				    NULL));
 }
 
 /*
@@ -567,7 +569,7 @@ static void owners_note(struct owners *o, json_t *out, size_t by)
 	const char *key;
 	json_t *v;
 	size_t i;
-	json_object_foreach(out, key, v) {
+	json_object_foreach (out, key, v) {
 		for (i = 0; i < o->n && strcmp(o->key[i], key); i++)
 			;
 		if (i < o->n)
@@ -598,11 +600,11 @@ static void reorder_sections(struct pr_actx *ctx, struct owners *o)
 	json_t *out = json_object(), *v;
 	const char *key;
 	size_t i;
-	json_object_foreach(ctx->out, key, v)
+	json_object_foreach (ctx->out, key, v)
 		if (owners_of(o, key) == PR_ARRAY_SIZE(analyzers))
 			json_object_set(out, key, v);
 	for (i = 0; i < PR_ARRAY_SIZE(analyzers); i++)
-		json_object_foreach(ctx->out, key, v)
+		json_object_foreach (ctx->out, key, v)
 			if (owners_of(o, key) == i)
 				json_object_set(out, key, v);
 	json_decref(ctx->out);
@@ -661,9 +663,8 @@ static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_op
 		     !__builtin_add_overflow(ctx.origin, ctx.ts_min, &epoch);
 	clock = pr_jobj("start_ns", pr_jint(ctx.ts_min), "end_ns", pr_jint(ctx.ts_max),
 			"duration_ns", ctx.has_extent ? pr_jint(ctx.dur) : json_null(),
-			"epoch_start_ns",
-			have_epoch ? pr_jint(epoch) : json_null(),
-			"synthetic", json_boolean(ctx.synthetic), "x_unit",
+			"epoch_start_ns", have_epoch ? pr_jint(epoch) : json_null(), "synthetic",
+			json_boolean(ctx.synthetic), "x_unit",
 			json_is_string(json_object_get(ctx.meta, "x_unit"))
 				? json_incref(json_object_get(ctx.meta, "x_unit"))
 				: NULL,
@@ -731,8 +732,8 @@ out:
  */
 static void options_key(const struct pr_model_opts *o, struct pr_strbuf *sb)
 {
-	pr_strbuf_addf(sb, "top_n=%zu max_phases=%zu timeline_points=%zu ", o->top_n,
-		       o->max_phases, o->timeline_points);
+	pr_strbuf_addf(sb, "top_n=%zu max_phases=%zu timeline_points=%zu ", o->top_n, o->max_phases,
+		       o->timeline_points);
 	/* the budgets of spanstat.h, when the environment changed them */
 	if (pr_spanstat_groups_max != PR_MAX_NAMES_DEFAULT ||
 	    pr_spanstat_sp_max != PR_MAX_STEPS_DEFAULT)
@@ -763,14 +764,13 @@ json_t *pr_model_digest(const json_t *run)
 	json_t *peaks, *recs;
 	size_t i;
 	/* what the index reads: its table, its kinds (format / collector) and trends */
-	static const char *const whole[] = { "id", "label", "source", "content_hash", "format",
-					     "collector", "clock", "meta" };
+	static const char *const whole[] = { "id",     "label",	    "source", "content_hash",
+					     "format", "collector", "clock",  "meta" };
 	for (i = 0; i < PR_ARRAY_SIZE(whole); i++)
 		digest_copy(d, run, whole[i]);
 	if (json_is_array(json_object_get(run, "peaks"))) {
 		peaks = json_array();
-		json_array_foreach(json_object_get(run, "peaks"), i, pk)
-		{
+		json_array_foreach (json_object_get(run, "peaks"), i, pk) {
 			json_t *p = json_object();
 			digest_copy(p, pk, "series");
 			digest_copy(p, pk, "device");
@@ -899,8 +899,8 @@ int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_m
 	int timed = tv && *tv && strcmp(tv, "0");
 
 	if (pr_spanstat_budgets(err) ||
-	    pr_env_number(PR_CRITPATH_EVENTS_ENV, PR_CRITPATH_EVENTS_DEFAULT, 1,
-			  PR_MAX_COUNT_MAX, 0, &pr_critpath_max_events, err))
+	    pr_env_number(PR_CRITPATH_EVENTS_ENV, PR_CRITPATH_EVENTS_DEFAULT, 1, PR_MAX_COUNT_MAX,
+			  0, &pr_critpath_max_events, err))
 		goto out;
 	/* the analyses read in passes: a small page cache (its memory is the report's) */
 	if (pr_store_read_cache(store)) {
@@ -914,12 +914,13 @@ int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_m
 		pr_error_set(err, PR_E_USAGE, "no run %ld in the store", opts->run);
 		goto out;
 	}
-	if (sqlite3_prepare_v2(db,
-			       "SELECT id, format, ifnull(collector, ''), ifnull(label, ''), source, "
-			       "rank, world_size, ts_min, ts_max, time_origin_ns, time_synthetic, meta, "
-			       "span_count, sample_count, instant_count, content_hash FROM run "
-			       "WHERE id = ?1",
-			       -1, &rs, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(
+		    db,
+		    "SELECT id, format, ifnull(collector, ''), ifnull(label, ''), source, "
+		    "rank, world_size, ts_min, ts_max, time_origin_ns, time_synthetic, meta, "
+		    "span_count, sample_count, instant_count, content_hash FROM run "
+		    "WHERE id = ?1",
+		    -1, &rs, NULL) != SQLITE_OK) {
 		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
 		goto out;
 	}
@@ -1025,7 +1026,8 @@ int pr_model_write(const json_t *model, const char *path, struct pr_error *err)
 	struct pr_output out;
 	int rc = pr_output_open_file(&out, path, err);
 	if (!rc) {
-		pr_output_write(&out, text, strlen(text)); /* failures are sticky: close reports them */
+		pr_output_write(&out, text,
+				strlen(text)); /* failures are sticky: close reports them */
 		pr_output_write(&out, "\n", 1);
 		rc = pr_output_close(&out, err);
 	}

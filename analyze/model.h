@@ -41,15 +41,18 @@ struct pr_store; /* store/store.h; the model is built from one, read without it 
  * The model's defaults and caps, named once: the CLI's help and the
  * reports' notes on what the model leaves out quote them.
  */
-#define PR_MODEL_TOP_N 15             /* rows in the top-spans tables */
-#define PR_MODEL_MAX_PHASES 500       /* phase occurrences listed per run */
+#define PR_MODEL_TOP_N 15	      /* rows in the top-spans tables */
+#define PR_MODEL_MAX_PHASES 500	      /* phase occurrences listed per run */
 #define PR_MODEL_TIMELINE_POINTS 2000 /* points per series timeline */
 #define PR_MODEL_ALLOC_NODES 500      /* nodes of the peak's allocation tree (an_alloc.c) */
 
-#define PR_MODEL_OPTS_INIT                                                                    \
-	{ PR_MODEL_TOP_N, PR_MODEL_MAX_PHASES, PR_MODEL_TIMELINE_POINTS, 0, NULL, NULL, NULL, 0, NULL }
+#define PR_MODEL_OPTS_INIT                                                                         \
+	{                                                                                          \
+		PR_MODEL_TOP_N, PR_MODEL_MAX_PHASES, PR_MODEL_TIMELINE_POINTS, 0, NULL, NULL,      \
+			NULL, 0, NULL                                                              \
+	}
 
-#define PR_TRACE_BOUND 20000          /* slices of the trace view (an_trace.c) */
+#define PR_TRACE_BOUND 20000 /* slices of the trace view (an_trace.c) */
 
 /*
  * --window SPEC of the trace view: a step's name (PR_TW_NAME), "#N" (the
@@ -58,7 +61,12 @@ struct pr_store; /* store/store.h; the model is built from one, read without it 
  * be left out: from the start, to the end). 0, or -1 with a PR_E_USAGE
  * error naming the forms. name points into spec.
  */
-enum pr_trace_window_kind { PR_TW_NONE, PR_TW_NAME, PR_TW_INDEX, PR_TW_TIME };
+enum pr_trace_window_kind {
+	PR_TW_NONE,
+	PR_TW_NAME,
+	PR_TW_INDEX,
+	PR_TW_TIME
+};
 struct pr_trace_window {
 	enum pr_trace_window_kind kind;
 	const char *name;
@@ -69,8 +77,7 @@ struct pr_trace_window {
 int pr_trace_window_parse(const char *spec, struct pr_trace_window *w,
 			  struct pr_error *err) PR_MUST_CHECK;
 
-json_t *pr_model_build(struct pr_store *st, const struct pr_model_opts *opts,
-		       struct pr_error *err);
+json_t *pr_model_build(struct pr_store *st, const struct pr_model_opts *opts, struct pr_error *err);
 
 /*
  * One run at a time, for a caller that need not hold every run (an

@@ -9,10 +9,10 @@
 #include <stddef.h>
 
 struct pr_model_opts {
-	size_t top_n;         /* rows in the top-spans tables (default 15) */
-	size_t max_phases;    /* phase occurrences listed per run (default 500) */
+	size_t top_n;		/* rows in the top-spans tables (default 15) */
+	size_t max_phases;	/* phase occurrences listed per run (default 500) */
 	size_t timeline_points; /* per series in "timeline" (default 2000; 0 = none) */
-	long run;             /* only this run id (0 = all) */
+	long run;		/* only this run id (0 = all) */
 	/* Extended regular expression (POSIX ERE): kernels whose name matches it are
 	 * communication kernels, next to the built-in NCCL/RCCL, gloo, MSCCL, NVSHMEM
 	 * and DeepEP names (gpu_breakdown). NULL = none. Borrowed. */

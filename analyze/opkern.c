@@ -36,7 +36,8 @@ struct pr_opk {
 	int32_t other;
 	int64_t unmatched;
 	struct pr_strbuf key, dims, types;
-	struct pr_imap pos; /* argkeys id -> positions of "Input Dims" + 1, "Input type" + 1 << 32 */
+	struct pr_imap
+		pos; /* argkeys id -> positions of "Input Dims" + 1, "Input type" + 1 << 32 */
 	struct kstat *k;
 	size_t nk, kcap;
 	struct pr_strmap k_by_key;
@@ -50,30 +51,73 @@ struct pr_opk {
 /* tb_plugin/torch_tb_profiler/profiler/tensor_core.py, TC_Allowlist: a kernel whose name
  * contains one of these uses Tensor Cores. */
 static const char *const tc_kernels[] = {
-	"h884",	      "s884",	     "h1688",	   "s1688",
-	"hmma",	      "i8816",	     "16816",	   "dgrad_1x1_stride_2x2",
-	"first_layer_wgrad_kernel",  "conv1x1",	   "conv2d_c1_k1",
-	"direct_group", "xmma_implicit_gemm", "xmma_sparse_conv",
-	"xmma_warp_specialized_implicit_gemm", "xmma_gemm", "xmma_sparse_gemm",
+	"h884",
+	"s884",
+	"h1688",
+	"s1688",
+	"hmma",
+	"i8816",
+	"16816",
+	"dgrad_1x1_stride_2x2",
+	"first_layer_wgrad_kernel",
+	"conv1x1",
+	"conv2d_c1_k1",
+	"direct_group",
+	"xmma_implicit_gemm",
+	"xmma_sparse_conv",
+	"xmma_warp_specialized_implicit_gemm",
+	"xmma_gemm",
+	"xmma_sparse_gemm",
 	"c1688",
 };
 
 /* The same file, TC_OP_Allowlist: ops (exact names) eligible for Tensor Cores. */
 static const char *const tc_ops[] = {
-	"aten::_convolution", "aten::_convolution_nogroup", "aten::conv1d", "aten::conv2d",
-	"aten::conv3d", "aten::conv_tbc", "aten::conv_transpose1d", "aten::conv_transpose2d",
-	"aten::conv_transpose3d", "aten::convolution", "aten::cudnn_convolution",
-	"aten::cudnn_convolution_transpose", "aten::prelu", "aten::addmm", "aten::addmv",
-	"aten::addr", "aten::matmul", "aten::mm", "aten::mv", "aten::linear", "aten::addbmm",
-	"aten::baddbmm", "aten::bmm", "aten::chain_matmul", "aten::linalg_multi_dot",
-	"aten::_thnn_fused_lstm_cell", "aten::_thnn_fused_gru_cell", "aten::lstm_cell",
-	"aten::gru_cell", "aten::rnn_tanh_cell", "aten::rnn_relu_cell", "CudnnConvolutionBackward",
-	"BmmBackward0", "aten::cudnn_convolution_transpose_backward",
-	"CudnnConvolutionTransposeBackward", "MmBackward", "aten::cudnn_convolution_backward_weight",
-	"aten::addmm_", "AddmvBackward", "MvBackward",
+	"aten::_convolution",
+	"aten::_convolution_nogroup",
+	"aten::conv1d",
+	"aten::conv2d",
+	"aten::conv3d",
+	"aten::conv_tbc",
+	"aten::conv_transpose1d",
+	"aten::conv_transpose2d",
+	"aten::conv_transpose3d",
+	"aten::convolution",
+	"aten::cudnn_convolution",
+	"aten::cudnn_convolution_transpose",
+	"aten::prelu",
+	"aten::addmm",
+	"aten::addmv",
+	"aten::addr",
+	"aten::matmul",
+	"aten::mm",
+	"aten::mv",
+	"aten::linear",
+	"aten::addbmm",
+	"aten::baddbmm",
+	"aten::bmm",
+	"aten::chain_matmul",
+	"aten::linalg_multi_dot",
+	"aten::_thnn_fused_lstm_cell",
+	"aten::_thnn_fused_gru_cell",
+	"aten::lstm_cell",
+	"aten::gru_cell",
+	"aten::rnn_tanh_cell",
+	"aten::rnn_relu_cell",
+	"CudnnConvolutionBackward",
+	"BmmBackward0",
+	"aten::cudnn_convolution_transpose_backward",
+	"CudnnConvolutionTransposeBackward",
+	"MmBackward",
+	"aten::cudnn_convolution_backward_weight",
+	"aten::addmm_",
+	"AddmvBackward",
+	"MvBackward",
 	"aten::cudnn_convolution_transpose_backward_weight",
-	"aten::cudnn_convolution_transpose_backward_input", "AddmmBackward",
-	"aten::cudnn_convolution_backward_input", "AddbmmBackward",
+	"aten::cudnn_convolution_transpose_backward_input",
+	"AddmmBackward",
+	"aten::cudnn_convolution_backward_input",
+	"AddbmmBackward",
 	"aten::cudnn_convolution_backward",
 };
 
@@ -120,13 +164,14 @@ struct pr_opk *pr_opk_new(struct pr_actx *ctx, struct pr_error *err)
 	k->dself = pr_xcalloc(k->nrows + 1, sizeof(int64_t));
 	k->dtotal = pr_xcalloc(k->nrows + 1, sizeof(int64_t));
 	k->nself = pr_xcalloc(k->nrows + 1, sizeof(int64_t));
-	json_array_foreach(k->rows, i, r) {
+	json_array_foreach (k->rows, i, r) {
 		json_t *d = json_object_get(r, "input_dims"), *t = json_object_get(r, "input_type");
 		if (json_is_true(json_object_get(r, "other"))) {
 			k->other = (int32_t)i;
 			continue;
 		}
-		pr_opview_key(&k->key, pr_mstr(r, "name"), json_is_string(d) ? json_string_value(d) : NULL,
+		pr_opview_key(&k->key, pr_mstr(r, "name"),
+			      json_is_string(d) ? json_string_value(d) : NULL,
 			      json_is_string(t) ? json_string_value(t) : NULL);
 		pr_strmap_put(&k->row_by_key, k->key.buf, k->key.len, (int64_t)i);
 	}
@@ -134,15 +179,21 @@ struct pr_opk *pr_opk_new(struct pr_actx *ctx, struct pr_error *err)
 	if (!k->rows)
 		return k;
 	/* the shapes' positions per argkeys list, as an_ops.c reads them */
-	if (pr_actx_prep(ctx, OPV_KEYS_CTE "SELECT id, d, t FROM k WHERE ?1 IS NOT NULL", &st, err)) {
+	if (pr_actx_prep(ctx, OPV_KEYS_CTE "SELECT id, d, t FROM k WHERE ?1 IS NOT NULL", &st,
+			 err)) {
 		pr_opk_free(k);
 		return NULL;
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t d = sqlite3_column_type(st, 1) == SQLITE_INTEGER ? sqlite3_column_int64(st, 1) : -1;
-		int64_t t = sqlite3_column_type(st, 2) == SQLITE_INTEGER ? sqlite3_column_int64(st, 2) : -1;
+		int64_t d = sqlite3_column_type(st, 1) == SQLITE_INTEGER
+				    ? sqlite3_column_int64(st, 1)
+				    : -1;
+		int64_t t = sqlite3_column_type(st, 2) == SQLITE_INTEGER
+				    ? sqlite3_column_int64(st, 2)
+				    : -1;
 		if (d < INT32_MAX && t < INT32_MAX)
-			pr_imap_put(&k->pos, sqlite3_column_int64(st, 0), (d + 1) | ((t + 1) << 32));
+			pr_imap_put(&k->pos, sqlite3_column_int64(st, 0),
+				    (d + 1) | ((t + 1) << 32));
 	}
 	if (pr_actx_done(ctx, st, rc, err)) {
 		pr_opk_free(k);
@@ -184,9 +235,8 @@ void pr_opk_op_dev(struct pr_opk *k, int32_t row, int self, int64_t dur)
 /* The text of a string id ("" when none), borrowed until the next call. */
 static const char *str_of(struct pr_opk *k, int64_t id)
 {
-	if (!k->name_st &&
-	    sqlite3_prepare_v2(k->ctx->db, "SELECT value FROM string WHERE id = ?1", -1, &k->name_st,
-			       NULL) != SQLITE_OK)
+	if (!k->name_st && sqlite3_prepare_v2(k->ctx->db, "SELECT value FROM string WHERE id = ?1",
+					      -1, &k->name_st, NULL) != SQLITE_OK)
 		return "";
 	sqlite3_reset(k->name_st);
 	sqlite3_bind_int64(k->name_st, 1, id);
@@ -295,19 +345,22 @@ static json_t *int_or_null(int32_t v)
 
 static json_t *krow(const struct kstat *s, int other)
 {
-	json_t *o = pr_jobj(
-		"name", json_string(s->name), "op", *s->op ? json_string(s->op) : json_null(), "grid",
-		other ? json_null() : dim3_json(s->key.lp.grid), "block",
-		other ? json_null() : dim3_json(s->key.lp.block), "registers",
-		other ? json_null() : int_or_null(s->key.lp.regs), "shared_memory",
-		other ? json_null() : int_or_null(s->key.lp.smem), "calls", pr_jint(s->count),
-		"total_ns", pr_jint(s->total), "mean_ns",
-		pr_jnum(s->count ? (double)s->total / (double)s->count : NAN), "min_ns",
-		pr_jint(s->count ? s->min : 0), "max_ns", pr_jint(s->max), "mean_blocks_per_sm",
-		s->bps_d > 0 ? pr_jnum(s->bps_w / s->bps_d) : json_null(), "mean_occupancy_pct",
-		s->occ_d > 0 ? pr_jnum(s->occ_w / s->occ_d) : json_null(), "sm_efficiency",
-		s->bps_d > 0 ? pr_jnum(s->sm_w / s->bps_d) : json_null(), "tensor_cores",
-		other ? json_null() : json_boolean(s->tc), NULL);
+	json_t *o =
+		pr_jobj("name", json_string(s->name), "op",
+			*s->op ? json_string(s->op) : json_null(), "grid",
+			other ? json_null() : dim3_json(s->key.lp.grid), "block",
+			other ? json_null() : dim3_json(s->key.lp.block), "registers",
+			other ? json_null() : int_or_null(s->key.lp.regs), "shared_memory",
+			other ? json_null() : int_or_null(s->key.lp.smem), "calls",
+			pr_jint(s->count), "total_ns", pr_jint(s->total), "mean_ns",
+			pr_jnum(s->count ? (double)s->total / (double)s->count : NAN), "min_ns",
+			pr_jint(s->count ? s->min : 0), "max_ns", pr_jint(s->max),
+			"mean_blocks_per_sm",
+			s->bps_d > 0 ? pr_jnum(s->bps_w / s->bps_d) : json_null(),
+			"mean_occupancy_pct",
+			s->occ_d > 0 ? pr_jnum(s->occ_w / s->occ_d) : json_null(), "sm_efficiency",
+			s->bps_d > 0 ? pr_jnum(s->sm_w / s->bps_d) : json_null(), "tensor_cores",
+			other ? json_null() : json_boolean(s->tc), NULL);
 	if (other)
 		json_object_set_new(o, "other", json_true());
 	return o;
@@ -380,22 +433,24 @@ static void kernel_view(struct pr_opk *k)
 		pr_jobj("kernel_share", share(k->tc_ns, k->all_ns), "eligible_op_share",
 			share(k->elig_ns, k->op_ns), "eligible_on_tc_share",
 			share(k->elig_tc_ns, k->elig_ns), "rule",
-			json_string("TensorBoard's (tb_plugin profiler/tensor_core.py): a kernel uses "
-				    "Tensor Cores when its name contains one of TC_Allowlist's "
-				    "patterns; an op is eligible when its name is in TC_OP_Allowlist. "
-				    "kernel_share = TC kernels' time / all kernels' time; "
-				    "eligible_op_share = time of kernels launched by eligible ops "
-				    "(nearest op) / kernels launched by any op; eligible_on_tc_share "
-				    "= the part of the latter on TC kernels; whole run, not steps"),
+			json_string(
+				"TensorBoard's (tb_plugin profiler/tensor_core.py): a kernel uses "
+				"Tensor Cores when its name contains one of TC_Allowlist's "
+				"patterns; an op is eligible when its name is in TC_OP_Allowlist. "
+				"kernel_share = TC kernels' time / all kernels' time; "
+				"eligible_op_share = time of kernels launched by eligible ops "
+				"(nearest op) / kernels launched by any op; eligible_on_tc_share "
+				"= the part of the latter on TC kernels; whole run, not steps"),
 			NULL));
 	json_object_set_new(
 		o, "rule",
-		json_string("every kernel grouped by (name, launching op = nearest op ancestor of "
-			    "its runtime call, grid, block, registers per thread, shared memory); "
-			    "mean blocks per SM, est. achieved occupancy and SM efficiency (min(blocks "
-			    "per SM, 1)) weighted by duration over the kernels with the arg "
-			    "(TensorBoard's kernel view); at most 5000 rows, the smallest by total "
-			    "folded into \"(other kernels)\""));
+		json_string(
+			"every kernel grouped by (name, launching op = nearest op ancestor of "
+			"its runtime call, grid, block, registers per thread, shared memory); "
+			"mean blocks per SM, est. achieved occupancy and SM efficiency (min(blocks "
+			"per SM, 1)) weighted by duration over the kernels with the arg "
+			"(TensorBoard's kernel view); at most 5000 rows, the smallest by total "
+			"folded into \"(other kernels)\""));
 	json_object_set_new(k->ctx->out, "kernel_view", o);
 }
 
@@ -405,7 +460,7 @@ int pr_opk_finish(struct pr_opk *k, struct pr_error *err)
 	json_t *r;
 	int64_t self = 0, tot = 0;
 	(void)err;
-	json_array_foreach(k->rows, i, r) {
+	json_array_foreach (k->rows, i, r) {
 		json_object_set_new(r, "device_self_ns", pr_jint(k->dself[i]));
 		json_object_set_new(r, "device_total_ns", pr_jint(k->dtotal[i]));
 		json_object_set_new(r, "activities", pr_jint(k->nself[i]));
@@ -416,7 +471,8 @@ int pr_opk_finish(struct pr_opk *k, struct pr_error *err)
 		json_object_set_new(k->ov, "has_device", json_true());
 		json_object_set_new(k->ov, "device_self_ns", pr_jint(self));
 		if (k->dtotal[k->nrows])
-			json_object_set_new(k->ov, "device_unmatched_ns", pr_jint(k->dtotal[k->nrows]));
+			json_object_set_new(k->ov, "device_unmatched_ns",
+					    pr_jint(k->dtotal[k->nrows]));
 	}
 	kernel_view(k);
 	return 0;

@@ -22,7 +22,7 @@ struct pr_opmerge {
 	struct pr_imap child;  /* absorbed op's span id -> its parent's (the op it merges into) */
 	struct pr_imap parent; /* that parent's span id -> the absorbed op's */
 	struct pr_imap top;    /* absorbed op's span id -> the top of its chain (not absorbed) */
-	int64_t n;             /* absorbed ops */
+	int64_t n;	       /* absorbed ops */
 	/* per name: the absorbed ops' number and durations (by_name: name id -> index) */
 	struct pr_imap by_name;
 	int64_t *name_calls, *name_dur;

@@ -11,16 +11,16 @@
 
 struct pr_strbuf;
 
-#define OPV_ROWS 5000      /* rows kept in op_view and kernel_view, the last one a fold */
+#define OPV_ROWS 5000	  /* rows kept in op_view and kernel_view, the last one a fold */
 #define OPV_SHAPE_MAX 512 /* bytes of an op's "Input Dims" / "Input type" text kept */
 
 /* The positions of "Input Dims" (d) and "Input type" (t) in each argkeys list (id). */
-#define OPV_KEYS_CTE                                                                           \
-	"WITH k AS MATERIALIZED (SELECT a.id AS id, "                                   \
-	"(SELECT min(CAST(j.key AS INTEGER)) FROM json_each(a.keys) j "                 \
-	" WHERE j.value = 'Input Dims') AS d, "                                         \
-	"(SELECT min(CAST(j.key AS INTEGER)) FROM json_each(a.keys) j "                 \
-	" WHERE j.value = 'Input type') AS t "                                          \
+#define OPV_KEYS_CTE                                                                               \
+	"WITH k AS MATERIALIZED (SELECT a.id AS id, "                                              \
+	"(SELECT min(CAST(j.key AS INTEGER)) FROM json_each(a.keys) j "                            \
+	" WHERE j.value = 'Input Dims') AS d, "                                                    \
+	"(SELECT min(CAST(j.key AS INTEGER)) FROM json_each(a.keys) j "                            \
+	" WHERE j.value = 'Input type') AS t "                                                     \
 	"FROM argkeys a WHERE json_valid(a.keys)) "
 #define PR_OPVIEW_OTHER "(other ops)"
 #define PR_KVIEW_OTHER "(other kernels)"

@@ -70,7 +70,7 @@ static void key_positions(const char *keys, struct keypos *kp)
 	size_t i, k;
 	for (k = 0; k < 4; k++)
 		kp->pos[k] = -1;
-	json_array_foreach(a, i, v)
+	json_array_foreach (a, i, v)
 		for (k = 0; k < 4; k++)
 			if (json_is_string(v) && !strcmp(json_string_value(v), want[k]))
 				kp->pos[k] = (int)i;
@@ -285,9 +285,8 @@ static json_t *by_address(struct pr_actx *ctx, struct live *v, size_t n, double 
 			total += v[i].bytes;
 		}
 		for (i = 1; i < nfr; i++)
-			if (fr[i].bytes > fr[best].bytes ||
-			    (fr[i].bytes == fr[best].bytes &&
-			     strcmp(fr[i].name, fr[best].name) < 0))
+			if (fr[i].bytes > fr[best].bytes || (fr[i].bytes == fr[best].bytes &&
+							     strcmp(fr[i].name, fr[best].name) < 0))
 				best = i;
 		o = pr_jobj("name", json_string(fr[best].name), "kind", json_string(fr[best].kind),
 			    "rule", json_string("live bytes by address"), "bytes",

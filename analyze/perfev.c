@@ -41,8 +41,7 @@ int pr_actx_perf_events(struct pr_actx *ctx, struct pr_error *err)
 	ctx->perf_event = ev;
 	ctx->perf_unit = json_string_value(json_object_get(units, ev));
 	/* the other events' tracks: the first event's have a tid without a space */
-	if (pr_actx_prep(ctx, "SELECT id, ifnull(tid, '') FROM track WHERE run_id = ?1", &st,
-			 err))
+	if (pr_actx_prep(ctx, "SELECT id, ifnull(tid, '') FROM track WHERE run_id = ?1", &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *tid = pr_actx_text(st, 1), *sp = strrchr(tid, ' ');

@@ -41,7 +41,6 @@ static void sort_i64(int64_t *v, size_t n)
 		v[i] = (int64_t)(u[i] ^ ((uint64_t)1 << 63));
 }
 
-
 /* A counted span as the second pass reads it (spanstat.h): 20 bytes. */
 #define REC_SIZE (sizeof(uint32_t) + 2 * sizeof(int64_t))
 
@@ -58,26 +57,27 @@ static const struct {
 	const char *like[2];  /* OR; NULL ends */
 	const char *kinds[4]; /* NULL ends */
 } captures[PR_CAP_N] = {
-	[PR_CAP_DATALOADER] = { { "enumerate(DataLoader)%", NULL }, { "op", "phase", "slice", NULL } },
+	[PR_CAP_DATALOADER] = { { "enumerate(DataLoader)%", NULL },
+				{ "op", "phase", "slice", NULL } },
 	[PR_CAP_NCCL] = { { NULL, NULL }, { "kernel", NULL } }, /* kclass.h's communication */
 	[PR_CAP_SYNC_COPY] = { { "%Memcpy%", "%Synchronize" }, { "runtime", NULL } },
 };
 
 struct pass {
 	struct pr_spanstat *ss;
-	struct pr_imap *by_name; /* per kind: name id -> group index */
-	unsigned char *device;   /* per kind: kernel, memcpy or memset */
-	unsigned char *counted;  /* per kind: not session or profiler */
-	uint8_t *gk;             /* per kind: enum pr_gk */
-	unsigned char *host;     /* per kind: a span pr_actx_spans_at may answer */
-	unsigned char *flame;    /* per kind: a span of flame's tree */
+	struct pr_imap *by_name;  /* per kind: name id -> group index */
+	unsigned char *device;	  /* per kind: kernel, memcpy or memset */
+	unsigned char *counted;	  /* per kind: not session or profiler */
+	uint8_t *gk;		  /* per kind: enum pr_gk */
+	unsigned char *host;	  /* per kind: a span pr_actx_spans_at may answer */
+	unsigned char *flame;	  /* per kind: a span of flame's tree */
 	unsigned char *stepphase; /* per kind: 1 step, 2 phase, section or stage */
-	int64_t *over;            /* per kind: the group past the name budget, or -1 */
-	size_t nsp_class[2];      /* steps and phases kept in sp */
-	unsigned *capmask;        /* per kind: the captures that take it (bit per capture) */
+	int64_t *over;		  /* per kind: the group past the name budget, or -1 */
+	size_t nsp_class[2];	  /* steps and phases kept in sp */
+	unsigned *capmask;	  /* per kind: the captures that take it (bit per capture) */
 	struct pr_imap capnames[PR_CAP_N]; /* name ids each capture takes */
 	size_t spcap;
-	struct pr_gpuscan *gs;   /* the GPU analyses' rows, collected on the way (gpuscan.h) */
+	struct pr_gpuscan *gs; /* the GPU analyses' rows, collected on the way (gpuscan.h) */
 };
 
 /* Index of a kind text, added when new (a run has a handful). */
@@ -92,7 +92,8 @@ static uint32_t kind_index(struct pass *p, const char *k)
 	p->by_name = pr_xreallocarray(p->by_name, ss->nkinds + 1, sizeof(*p->by_name));
 	memset(&p->by_name[ss->nkinds], 0, sizeof(*p->by_name));
 	p->device = pr_xreallocarray(p->device, ss->nkinds + 1, sizeof(*p->device));
-	p->device[ss->nkinds] = !strcmp(k, "kernel") || !strcmp(k, "memcpy") || !strcmp(k, "memset");
+	p->device[ss->nkinds] =
+		!strcmp(k, "kernel") || !strcmp(k, "memcpy") || !strcmp(k, "memset");
 	p->counted = pr_xreallocarray(p->counted, ss->nkinds + 1, sizeof(*p->counted));
 	/* the profiler's own spans, and the CUPTI ranges' replay (an_cuptirange.c), are no work */
 	p->counted[ss->nkinds] =
@@ -145,11 +146,12 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 	int rc, have_last = 0;
 	char last_text[32] = "";
 	/* every row (SQLite reads a column only when asked for it) */
-	if (pr_actx_prep(ctx,
-			 "SELECT name_id, kind, dur, self, ts, id, track_id, args_keys, args, depth, "
-			 "parent_id FROM span "
-			 "WHERE run_id = ?1 ORDER BY id",
-			 &st, err))
+	if (pr_actx_prep(
+		    ctx,
+		    "SELECT name_id, kind, dur, self, ts, id, track_id, args_keys, args, depth, "
+		    "parent_id FROM span "
+		    "WHERE run_id = ?1 ORDER BY id",
+		    &st, err))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t name = sqlite3_column_int64(st, 0), dur = sqlite3_column_int64(st, 2), gi;
@@ -173,9 +175,9 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 			const char *args = (const char *)sqlite3_column_text(st, 8);
 			if (pr_gpuscan_add(p->gs, sqlite3_column_int64(st, 5),
 					   sqlite3_column_int64(st, 10), /* parent_id, NULL: 0 */
-					   p->gk[kind],
-					   sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 4), dur,
-					   name, sqlite3_column_type(st, 7) == SQLITE_INTEGER,
+					   p->gk[kind], sqlite3_column_int64(st, 6),
+					   sqlite3_column_int64(st, 4), dur, name,
+					   sqlite3_column_type(st, 7) == SQLITE_INTEGER,
 					   sqlite3_column_int64(st, 7), args,
 					   args ? (size_t)sqlite3_column_bytes(st, 8) : 0, err)) {
 				sqlite3_finalize(st);
@@ -184,7 +186,8 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 		}
 		/* the spans at peaks and fragmentation's points (actx.h) */
 		if (ctx->at && !ctx->at_done && p->host[kind])
-			pr_at_batch_row(ctx->at, st, sqlite3_column_int64(st, 4), dur, 5, 6, 9, 0, 1);
+			pr_at_batch_row(ctx->at, st, sqlite3_column_int64(st, 4), dur, 5, 6, 9, 0,
+					1);
 		if (ctx->flame && !ctx->flame_done && p->flame[kind])
 			pr_flame_row(ctx->flame, sqlite3_column_int64(st, 5),
 				     sqlite3_column_int64(st, 10),
@@ -194,17 +197,23 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 			int64_t one;
 			for (c = 0; c < PR_CAP_N; c++) {
 				struct pr_capture *cp = &ss->capture[c];
-				if (!(p->capmask[kind] & (1u << c)) || !pr_imap_get(&p->capnames[c], name, &one))
+				if (!(p->capmask[kind] & (1u << c)) ||
+				    !pr_imap_get(&p->capnames[c], name, &one))
 					continue;
 				if (cp->n == cp->cap) {
 					cp->cap = cp->cap ? cp->cap * 2 : 64;
-					cp->rows = pr_xreallocarray(cp->rows, cp->cap, sizeof(*cp->rows));
+					cp->rows = pr_xreallocarray(cp->rows, cp->cap,
+								    sizeof(*cp->rows));
 				}
-				cp->rows[cp->n++] = (struct pr_capture_row){
-					sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 6),
-					sqlite3_column_int64(st, 4), dur, name, sqlite3_column_int64(st, 10),
-					sqlite3_column_type(st, 10) != SQLITE_NULL
-				};
+				cp->rows[cp->n++] =
+					(struct pr_capture_row){ sqlite3_column_int64(st, 5),
+								 sqlite3_column_int64(st, 6),
+								 sqlite3_column_int64(st, 4),
+								 dur,
+								 name,
+								 sqlite3_column_int64(st, 10),
+								 sqlite3_column_type(st, 10) !=
+									 SQLITE_NULL };
 			}
 		}
 		if (p->stepphase[kind] &&
@@ -216,19 +225,19 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 				ss->sp = pr_xreallocarray(ss->sp, p->spcap, sizeof(*ss->sp));
 			}
 			ss->sp[ss->nsp++] = (struct pr_spanstat_sp){ sqlite3_column_int64(st, 5),
-								     sqlite3_column_int64(st, 4), dur,
-								     name, kind };
+								     sqlite3_column_int64(st, 4),
+								     dur, name, kind };
 		}
 		if (!p->counted[kind])
 			continue;
 		if (ctx->trace) /* the trace view's candidates (an_trace.c) */
-			pr_trace_row(ctx->trace, st, sqlite3_column_int64(st, 4), dur, name, kind, 5, 6,
-				     3);
+			pr_trace_row(ctx->trace, st, sqlite3_column_int64(st, 4), dur, name, kind,
+				     5, 6, 3);
 		/* timeline's top-level spans: ifnull(depth, 0) = 0 */
 		if (ss->tl &&
 		    (sqlite3_column_type(st, 9) == SQLITE_NULL || sqlite3_column_int64(st, 9) == 0))
-			pr_tlanes_row(ss->tl, sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 4),
-				      dur);
+			pr_tlanes_row(ss->tl, sqlite3_column_int64(st, 6),
+				      sqlite3_column_int64(st, 4), dur);
 		if (!pr_imap_get(&p->by_name[kind], name, &gi)) {
 			int over = ss->n >= pr_spanstat_groups_max;
 			if (over && p->over[kind] >= 0) {
@@ -287,7 +296,8 @@ static int names(struct pr_actx *ctx, struct pr_spanstat *ss, struct pr_error *e
 	int rc = SQLITE_DONE;
 	if (!ss->n)
 		return 0;
-	if (pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &st, err))
+	if (pr_actx_prep(ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL", &st,
+			 err))
 		return -1;
 	ids = pr_xreallocarray(NULL, ss->n, sizeof(*ids) * 2);
 	for (i = 0; i < ss->n; i++) {
@@ -419,16 +429,16 @@ static int comm_names(struct pr_actx *ctx, struct pr_imap *names, struct pr_erro
 	return pr_actx_done(ctx, st, rc, err);
 }
 
-static int capture_names(struct pr_actx *ctx, size_t c, struct pr_imap *names,
-			 struct pr_error *err)
+static int capture_names(struct pr_actx *ctx, size_t c, struct pr_imap *names, struct pr_error *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 	if (!captures[c].like[0])
 		return comm_names(ctx, names, err);
-	if (pr_actx_prep(ctx,
-			 "SELECT id FROM string WHERE (value LIKE ?2 OR value LIKE ?3) AND ?1 IS NOT NULL",
-			 &st, err))
+	if (pr_actx_prep(
+		    ctx,
+		    "SELECT id FROM string WHERE (value LIKE ?2 OR value LIKE ?3) AND ?1 IS NOT NULL",
+		    &st, err))
 		return -1;
 	sqlite3_bind_text(st, 2, captures[c].like[0], -1, SQLITE_STATIC);
 	if (captures[c].like[1])
@@ -578,9 +588,10 @@ int pr_spanstat_detail(struct pr_actx *ctx, struct pr_error *err)
 	durations = keep <= pr_spanstat_keep_max;
 	want = pr_xcalloc(ss->n ? ss->n : 1, sizeof(*want));
 	for (i = 0; i < ss->ntop_self + ss->ntop_total + ntr; i++) {
-		size_t gi = i < ss->ntop_self		       ? ss->top_self[i]
-			    : i < ss->ntop_self + ss->ntop_total ? ss->top_total[i - ss->ntop_self]
-								 : ss->by_total[i - ss->ntop_self - ss->ntop_total];
+		size_t gi = i < ss->ntop_self ? ss->top_self[i]
+			    : i < ss->ntop_self + ss->ntop_total
+				    ? ss->top_total[i - ss->ntop_self]
+				    : ss->by_total[i - ss->ntop_self - ss->ntop_total];
 		struct pr_spanstat_group *g = &ss->g[gi];
 		unsigned char flags = i < ss->ntop_self + ss->ntop_total ? 1 : 2;
 		if (flags == 1 && !durations)
@@ -588,8 +599,9 @@ int pr_spanstat_detail(struct pr_actx *ctx, struct pr_error *err)
 		nwant += !want[gi];
 		want[gi] |= flags;
 		if ((flags & 1) && !g->durs)
-			g->durs = pr_xreallocarray(NULL, g->all.count > 0 ? (size_t)g->all.count : 1,
-						   sizeof(*g->durs));
+			g->durs =
+				pr_xreallocarray(NULL, g->all.count > 0 ? (size_t)g->all.count : 1,
+						 sizeof(*g->durs));
 		if ((flags & 2) && !g->per_step)
 			g->per_step = pr_xcalloc(ctx->nsteps, sizeof(double));
 	}
@@ -617,7 +629,8 @@ int pr_spanstat_detail(struct pr_actx *ctx, struct pr_error *err)
 			if ((want[gi] & 1) && g->ndurs < (size_t)g->all.count)
 				g->durs[g->ndurs++] = dur;
 			/* as spans' per-step query did: steps' own spans left out, by start */
-			if ((want[gi] & 2) && g->kind != step_kind && ts >= step_lo && ts < step_hi) {
+			if ((want[gi] & 2) && g->kind != step_kind && ts >= step_lo &&
+			    ts < step_hi) {
 				long si = pr_actx_step_index(ctx, ts);
 				if (si >= 0)
 					g->per_step[si] += (double)dur;

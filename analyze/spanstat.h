@@ -60,7 +60,7 @@ struct pr_spanstat_sums {
 
 struct pr_spanstat_group {
 	int64_t name_id;
-	char *name;   /* NULL: the name id has no string (SQLite's join drops the group) */
+	char *name;    /* NULL: the name id has no string (SQLite's join drops the group) */
 	uint32_t kind; /* index into kinds */
 	struct pr_spanstat_sums all, known; /* known: rows whose self is not NULL */
 	/* second pass */
@@ -83,7 +83,7 @@ struct pr_capture_row {
  */
 enum pr_capture_id {
 	PR_CAP_DATALOADER, /* kinds op, phase, slice; LIKE 'enumerate(DataLoader)%' */
-	PR_CAP_NCCL,       /* kind kernel; communication by kclass.h (not LIKE) */
+	PR_CAP_NCCL,	   /* kind kernel; communication by kclass.h (not LIKE) */
 	PR_CAP_SYNC_COPY,  /* kind runtime; LIKE '%Memcpy%' OR LIKE '%Synchronize' */
 	PR_CAP_N
 };
@@ -103,7 +103,7 @@ struct pr_spanstat {
 	/* bottlenecks' tables: groups with a known self time, by known.self
 	 * (top_self) or known.total (top_total) DESC, name, kind; top_n at most */
 	size_t *top_self, ntop_self, *top_total, ntop_total;
-	int detailed; /* pr_spanstat_detail ran */
+	int detailed;	      /* pr_spanstat_detail ran */
 	struct pr_spill *rec; /* the counted spans for the second pass (group, ts, dur) */
 	/* (ts, dur) of every kernel, memcpy and memset, for bottlenecks' GPU idle,
 	 * which sorts them by ts (an external sort: pr_spanstat_dev_mem of memory,
@@ -118,7 +118,7 @@ struct pr_spanstat {
 	struct pr_spanstat_sp {
 		int64_t id, ts, dur, name_id;
 		uint32_t kind;
-	} *sp;
+	} * sp;
 	size_t nsp;
 	/* steps (0) and phases (1) past pr_spanstat_sp_max of their class, left out of sp;
 	 * groups past pr_spanstat_groups_max: how many names (approximately: the

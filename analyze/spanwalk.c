@@ -40,8 +40,8 @@ static int step_error(sqlite3 *db, struct pr_error *err)
 
 int pr_spanwalk_is_memory_series(const char *name, const char *unit)
 {
-	static const char *const not_in_use[] = {"free", "available", "read", "write",
-						 "sent", "recv",      "total"};
+	static const char *const not_in_use[] = { "free", "available", "read", "write",
+						  "sent", "recv",      "total" };
 	size_t i;
 	if (!name || !unit || strcmp(unit, "bytes"))
 		return 0;
@@ -88,7 +88,7 @@ static int load_argkeys(struct sw_walk *w, struct pr_error *err)
 		int64_t id = sqlite3_column_int64(st, 0);
 		const char *text = (const char *)sqlite3_column_text(st, 1);
 		json_t *keys = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
-		struct keypos kp = {-1, -1, -1};
+		struct keypos kp = { -1, -1, -1 };
 		size_t i;
 		json_t *k;
 		json_array_foreach (keys, i, k) {
@@ -402,7 +402,7 @@ static int nest_and_open(struct sw_walk *w, struct sw_stack *k, struct sw_span *
 static int async_track(struct sw_walk *w, struct sw_run *run, struct sw_track_row *t,
 		       struct sw_span *v, size_t n, struct pr_error *err)
 {
-	struct sw_stack *lanes = NULL, k = {NULL, 0, 0};
+	struct sw_stack *lanes = NULL, k = { NULL, 0, 0 };
 	size_t nlanes = 0, i, j, *first = NULL, *order = NULL;
 	int rc = -1;
 
@@ -436,7 +436,7 @@ static int async_track(struct sw_walk *w, struct sw_run *run, struct sw_track_ro
 	first[0] = 0;
 
 	for (j = 0; j < nlanes; j++) {
-		struct pr_sw_lane lane = {&run->r, &t->t, (int)j + 1, (int)nlanes, 0, 0, 0};
+		struct pr_sw_lane lane = { &run->r, &t->t, (int)j + 1, (int)nlanes, 0, 0, 0 };
 		lane.start = v[order[first[j]]].ts;
 		lane.end = lane.start;
 		for (i = first[j]; i < first[j + 1]; i++)
@@ -481,7 +481,7 @@ static struct sw_track_row *find_track(struct sw_run *run, int64_t id)
 static int walk_tracks(struct sw_walk *w, struct sw_run *run, struct pr_error *err)
 {
 	sqlite3_stmt *st = NULL;
-	struct sw_stack k = {NULL, 0, 0};
+	struct sw_stack k = { NULL, 0, 0 };
 	struct sw_span *buf = NULL;
 	size_t nbuf = 0, capbuf = 0, i;
 	struct sw_track_row *cur = NULL;

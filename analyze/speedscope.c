@@ -41,7 +41,7 @@ struct ss_ctx {
 
 	struct pr_strbuf labels; /* for "name" */
 	int64_t nruns;
-	const char *x_unit; /* the run being written: meta x_unit, "" for time */
+	const char *x_unit;	 /* the run being written: meta x_unit, "" for time */
 	const char *weight_unit; /* its synthetic weights' unit ("" when none) */
 	json_t *perf_events;	 /* its perf events' units (perf.events), NULL when none */
 	const char *perf_first;	 /* its first perf event ("" when none) */
@@ -201,7 +201,8 @@ static int ss_run_begin(void *ctx, const struct pr_sw_run *run, struct pr_error 
 	c->perf_first = run->perf_first ? run->perf_first : "";
 	json_decref(c->perf_events);
 	c->perf_events = run->perf_events && *run->perf_events
-				 ? json_loads(run->perf_events, 0, NULL) : NULL;
+				 ? json_loads(run->perf_events, 0, NULL)
+				 : NULL;
 	c->series = run->nseries ? pr_xcalloc(run->nseries, sizeof(*c->series)) : NULL;
 	return 0;
 }
@@ -373,7 +374,7 @@ static int ss_sample(void *ctx, const struct pr_sw_run *run, size_t si, int64_t 
 	}
 	if (!depth) {
 		struct pr_strbuf nm = PR_STRBUF_INIT;
-		struct pr_sw_frame f = {NULL, NULL, -1, -1};
+		struct pr_sw_frame f = { NULL, NULL, -1, -1 };
 		pr_strbuf_addf(&nm, "[no span] %s", run->series[si].name);
 		f.name = nm.buf;
 		c->sframes[0] = frame_id(c, &f);

@@ -65,9 +65,9 @@ struct pr_speedscope_opts {
 	int memory;	/* sampled profiles from memory series */
 };
 
-#define PR_SPEEDSCOPE_OPTS_INIT \
-	{                       \
-		0, 1, 1         \
+#define PR_SPEEDSCOPE_OPTS_INIT                                                                    \
+	{                                                                                          \
+		0, 1, 1                                                                            \
 	}
 
 struct pr_speedscope_stats {

@@ -283,8 +283,8 @@ static double boot_median(const double *v, size_t n, size_t *cnt, uint64_t *rng)
 	return lo; /* not reached: the counts add up to n */
 }
 
-int pr_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb,
-			      double conf, unsigned nboot, uint64_t seed, double *lo, double *hi)
+int pr_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb, double conf,
+			      unsigned nboot, uint64_t seed, double *lo, double *hi)
 {
 	double *sa, *sb, *r;
 	size_t *cnt, i;
@@ -446,7 +446,8 @@ static double mwu_exact_cdf(size_t m, size_t n, size_t u)
 int pr_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct pr_mwu *out)
 {
 	double *sa = NULL, *sb = NULL;
-	double n1 = (double)na, n2 = (double)nb, nn = n1 + n2, u1 = 0, u2, mu, tie = 0, s2, z = 0, v;
+	double n1 = (double)na, n2 = (double)nb, nn = n1 + n2, u1 = 0, u2, mu, tie = 0, s2, z = 0,
+	       v;
 	double umin;
 	size_t i = 0, j = 0, ca, cb, t;
 	int ties = 0, rc = -1;
@@ -570,8 +571,9 @@ int pr_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, do
 		if (isinf(*shift))
 			*shift = x / 2 + y / 2;
 	}
-	kk = floor((double)nn / 2 - pr_norm_ppf(1 - (1 - conf) / 2) *
-					 sqrt((double)na * (double)nb * ((double)na + (double)nb + 1) / 12));
+	kk = floor((double)nn / 2 -
+		   pr_norm_ppf(1 - (1 - conf) / 2) *
+			   sqrt((double)na * (double)nb * ((double)na + (double)nb + 1) / 12));
 	k = kk < 1 ? 1 : kk > (double)nn ? nn : (uint64_t)kk;
 	if (lo)
 		*lo = kth_diff(sa, na, sb, nb, k);

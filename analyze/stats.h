@@ -118,8 +118,8 @@ double pr_norm_ppf(double p);
  * than 2 values, a value is not finite, conf is not in (0, 1), nboot < 100,
  * or a resampled median of a is 0 (the ratio is undefined).
  */
-int pr_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb,
-			      double conf, unsigned nboot, uint64_t seed, double *lo, double *hi);
+int pr_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb, double conf,
+			      unsigned nboot, uint64_t seed, double *lo, double *hi);
 
 /* ---- Binomial distribution --------------------------------------------- */
 

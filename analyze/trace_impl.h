@@ -19,7 +19,7 @@ struct pr_spill;
 
 struct trwin {
 	int64_t t0, base_end, hi, end; /* [t0, end): end in [base_end, hi] once known */
-	int closed;                    /* the run's end: a zero-length span at end is in */
+	int closed;		       /* the run's end: a zero-length span at end is in */
 	char *label;
 };
 

@@ -356,7 +356,7 @@ void pr_trace_offer(struct pr_trace *tr, const struct cand *c)
 		if (tr->nheap >= 1024 && !(tr->nheap & (tr->nheap - 1)))
 			tr->heap = pr_xreallocarray(tr->heap,
 						    tr->nheap * 2 < tr->bound ? tr->nheap * 2
-									       : tr->bound,
+									      : tr->bound,
 						    sizeof(*tr->heap));
 		tr->heap[tr->nheap] = *c;
 		sift_up(tr->heap, tr->nheap++);
@@ -389,9 +389,13 @@ void pr_trace_row(struct pr_trace *tr, struct sqlite3_stmt *st, int64_t ts, int6
 	if (!base && !reach)
 		return;
 	/* the other columns only now (SQLite reads a column when asked for it) */
-	c = (struct cand){ sqlite3_column_int64(st, col_id), ts, dur,
-			   sqlite3_column_int64(st, col_track), name_id,
-			   sqlite3_column_int64(st, col_self), kind,
+	c = (struct cand){ sqlite3_column_int64(st, col_id),
+			   ts,
+			   dur,
+			   sqlite3_column_int64(st, col_track),
+			   name_id,
+			   sqlite3_column_int64(st, col_self),
+			   kind,
 			   sqlite3_column_type(st, col_self) != SQLITE_NULL };
 	if (!base) {
 		/* past the CPU end of every step it reaches: in once the windows' ends are known */

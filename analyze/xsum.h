@@ -22,7 +22,10 @@ struct pr_xsum {
 	double *p; /* non-overlapping, increasing magnitude */
 	size_t n, alloc;
 };
-#define PR_XSUM_INIT { NULL, 0, 0 }
+#define PR_XSUM_INIT                                                                               \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 
 void pr_xsum_add(struct pr_xsum *s, double x);
 /* into += from (term by term: exact). */

@@ -12,7 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { PR_DEC_OK = 0, PR_DEC_SYNTAX = -1, PR_DEC_RANGE = -2 };
+enum {
+	PR_DEC_OK = 0,
+	PR_DEC_SYNTAX = -1,
+	PR_DEC_RANGE = -2
+};
 
 int pr_decimal_scaled(const char *s, size_t n, int scale_exp, int64_t *out);
 /* Parses a finite double from exactly n bytes; PR_DEC_* result. */

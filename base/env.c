@@ -17,9 +17,8 @@ int pr_env_number(const char *env, size_t deflt, unsigned long long lo, unsigned
 	v = strtoull(e, &end, 10);
 	if (*e < '0' || *e > '9' || *end || errno || v < lo || v > hi)
 		return pr_error_set(err, PR_E_USAGE,
-				    "%s='%.40s': expected a whole number%s from %llu to %llu",
-				    env, e,
-				    shift == 20 ? " of MiB" : "", lo, hi);
+				    "%s='%.40s': expected a whole number%s from %llu to %llu", env,
+				    e, shift == 20 ? " of MiB" : "", lo, hi);
 	*out = (size_t)v << shift;
 	return 0;
 }

@@ -31,8 +31,8 @@ int pr_error_set(struct pr_error *err, enum pr_errcode code, const char *fmt, ..
 	return -1;
 }
 
-int pr_error_at(struct pr_error *err, enum pr_errcode code, int64_t offset, long line,
-		long column, const char *fmt, ...)
+int pr_error_at(struct pr_error *err, enum pr_errcode code, int64_t offset, long line, long column,
+		const char *fmt, ...)
 {
 	va_list ap;
 	if (!err)
@@ -74,7 +74,8 @@ size_t pr_visible_unit(const char *s, size_t n, int keep_lines, char esc[8])
 		snprintf(esc, 8, "\\%c", c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
 	} else if (c < 0x20 || c == 0x7f) {
 		snprintf(esc, 8, "\\x%02x", c);
-	} else if (c == 0xc2 && n > 1 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f) {
+	} else if (c == 0xc2 && n > 1 && (unsigned char)s[1] >= 0x80 &&
+		   (unsigned char)s[1] <= 0x9f) {
 		snprintf(esc, 8, "\\u%04x", (unsigned char)s[1]);
 		return 2;
 	} else if (c == 0xe2 && n > 2 && is_bidi((unsigned char)s[1], (unsigned char)s[2])) {

@@ -20,12 +20,12 @@
 
 enum pr_errcode {
 	PR_OK = 0,
-	PR_E_USAGE,      /* bad command line */
-	PR_E_IO,         /* cannot open/read/write a file */
-	PR_E_PARSE,      /* malformed input */
-	PR_E_FORMAT,     /* input of no known/forced format */
-	PR_E_LIMIT,      /* input beyond a documented limit (nesting, size) */
-	PR_E_STORE,      /* SQLite failure or store version mismatch */
+	PR_E_USAGE,	 /* bad command line */
+	PR_E_IO,	 /* cannot open/read/write a file */
+	PR_E_PARSE,	 /* malformed input */
+	PR_E_FORMAT,	 /* input of no known/forced format */
+	PR_E_LIMIT,	 /* input beyond a documented limit (nesting, size) */
+	PR_E_STORE,	 /* SQLite failure or store version mismatch */
 	PR_E_REGRESSION, /* compare found a regression */
 };
 
@@ -33,12 +33,15 @@ struct pr_error {
 	enum pr_errcode code;
 	char source[512];  /* file the error is about, or "" */
 	long line, column; /* 1-based; 0 = unknown */
-	int64_t offset;    /* byte offset in the source; -1 = unknown */
+	int64_t offset;	   /* byte offset in the source; -1 = unknown */
 	char text[512];
 	int reported; /* the CLI already printed it */
 };
 
-#define PR_ERROR_INIT { PR_OK, "", 0, 0, -1, "", 0 }
+#define PR_ERROR_INIT                                                                              \
+	{                                                                                          \
+		PR_OK, "", 0, 0, -1, "", 0                                                         \
+	}
 
 void pr_error_init(struct pr_error *err);
 int pr_error_set(struct pr_error *err, enum pr_errcode code, const char *fmt, ...)
@@ -46,8 +49,8 @@ int pr_error_set(struct pr_error *err, enum pr_errcode code, const char *fmt, ..
 int pr_error_vset(struct pr_error *err, enum pr_errcode code, const char *fmt, va_list ap)
 	PR_PRINTF_LIKE(3, 0);
 /* Like pr_error_set, and record where: offset (or -1), line/col (or 0). */
-int pr_error_at(struct pr_error *err, enum pr_errcode code, int64_t offset, long line,
-		long column, const char *fmt, ...) PR_PRINTF_LIKE(6, 7);
+int pr_error_at(struct pr_error *err, enum pr_errcode code, int64_t offset, long line, long column,
+		const char *fmt, ...) PR_PRINTF_LIKE(6, 7);
 /* The source is stored as pr_path_shown(source). */
 void pr_error_set_source(struct pr_error *err, const char *source);
 /*

@@ -212,7 +212,8 @@ static int open_file(struct pr_output *out, const char *path, int own, struct pr
 	/* Standard output, or an existing path that is not a regular file (followed
 	 * through links): a device or a pipe is written in place; a rename would
 	 * replace it. */
-	if (!strcmp(path, "-") || (!stat(path, &sb) && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)))
+	if (!strcmp(path, "-") ||
+	    (!stat(path, &sb) && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)))
 		return open_in_place(out, path, err);
 	/* A link is followed to the file it names, which is then replaced like any
 	 * regular file: the temporary file goes next to it and is renamed onto it,

@@ -73,17 +73,20 @@ enum pr_output_kind {
 struct pr_output {
 	enum pr_output_kind kind;
 	struct pr_strbuf mem; /* PR_OUTPUT_MEMORY: the bytes written so far */
-	FILE *fp;             /* PR_OUTPUT_FILE: the temporary file, open */
-	char *path;           /* PR_OUTPUT_FILE: the final path, as given */
-	char *target;         /* PR_OUTPUT_FILE: what is renamed onto (path, or the file it links to) */
-	char *tmp_path;       /* PR_OUTPUT_FILE: the temporary path; NULL once renamed or in place */
-	int borrowed;         /* fp is stdout: flushed, not closed */
-	int failed_errno;     /* first write failure (errno), 0 = none */
-	int closed;           /* pr_output_close() ran */
-	size_t written;       /* bytes accepted so far */
+	FILE *fp;	      /* PR_OUTPUT_FILE: the temporary file, open */
+	char *path;	      /* PR_OUTPUT_FILE: the final path, as given */
+	char *target;	  /* PR_OUTPUT_FILE: what is renamed onto (path, or the file it links to) */
+	char *tmp_path;	  /* PR_OUTPUT_FILE: the temporary path; NULL once renamed or in place */
+	int borrowed;	  /* fp is stdout: flushed, not closed */
+	int failed_errno; /* first write failure (errno), 0 = none */
+	int closed;	  /* pr_output_close() ran */
+	size_t written;	  /* bytes accepted so far */
 };
 
-#define PR_OUTPUT_INIT { PR_OUTPUT_NONE, PR_STRBUF_INIT, NULL, NULL, NULL, NULL, 0, 0, 0, 0 }
+#define PR_OUTPUT_INIT                                                                             \
+	{                                                                                          \
+		PR_OUTPUT_NONE, PR_STRBUF_INIT, NULL, NULL, NULL, NULL, 0, 0, 0, 0                 \
+	}
 
 /* An output that collects bytes in memory. Cannot fail. */
 void pr_output_init_memory(struct pr_output *out);
@@ -93,8 +96,8 @@ void pr_output_init_memory(struct pr_output *out);
  * standard output named by it, see above). Returns 0, or -1 with PR_E_IO
  * (source = path) when the directory is missing or not writable.
  */
-int pr_output_open_file(struct pr_output *out, const char *path, struct pr_error *err)
-	PR_MUST_CHECK;
+int pr_output_open_file(struct pr_output *out, const char *path,
+			struct pr_error *err) PR_MUST_CHECK;
 /*
  * The same for a name of profreport's own in a directory it writes (an
  * archive's pages and index): a link there is never followed and a FIFO or
@@ -102,8 +105,7 @@ int pr_output_open_file(struct pr_output *out, const char *path, struct pr_error
  * rename (a planted link to a file outside stays untouched; a directory
  * there fails the close).
  */
-int pr_output_open_own(struct pr_output *out, const char *path, struct pr_error *err)
-	PR_MUST_CHECK;
+int pr_output_open_own(struct pr_output *out, const char *path, struct pr_error *err) PR_MUST_CHECK;
 
 /*
  * Append n bytes. Returns 0, or -1 once any write has failed (the error is

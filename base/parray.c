@@ -10,8 +10,8 @@
 
 struct slot {
 	struct pr_parray *owner; /* NULL: empty */
-	uint64_t blk, used;      /* the block held; when it was last read (the cache's tick) */
-	unsigned char *buf;      /* block bytes, allocated on first use */
+	uint64_t blk, used;	 /* the block held; when it was last read (the cache's tick) */
+	unsigned char *buf;	 /* block bytes, allocated on first use */
 };
 
 struct pr_pcache {

@@ -13,11 +13,11 @@ struct pr_spill {
 	const char *what;
 	unsigned char *buf;
 	size_t len, cap, max; /* bytes in buf, its allocation, the most it may grow to */
-	size_t rpos;          /* reading: the next byte of buf */
-	uint64_t size;        /* bytes put */
-	int fd;               /* -1: all in buf */
+	size_t rpos;	      /* reading: the next byte of buf */
+	uint64_t size;	      /* bytes put */
+	int fd;		      /* -1: all in buf */
 	int reading, eof;
-	int err;              /* errno of the first failure, 0 */
+	int err; /* errno of the first failure, 0 */
 	int create_failed;
 };
 

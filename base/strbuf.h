@@ -19,7 +19,10 @@ struct pr_strbuf {
 };
 
 extern char pr_strbuf_slopbuf[];
-#define PR_STRBUF_INIT { pr_strbuf_slopbuf, 0, 0 }
+#define PR_STRBUF_INIT                                                                             \
+	{                                                                                          \
+		pr_strbuf_slopbuf, 0, 0                                                            \
+	}
 
 void pr_strbuf_init(struct pr_strbuf *sb);
 void pr_strbuf_release(struct pr_strbuf *sb);

@@ -33,8 +33,8 @@ static int slot_is(const struct pr_strmap *m, const struct pr_strmap_slot *s, ui
 	return s->hash == h && s->len == n && !memcmp(m->arena + s->off, key, n);
 }
 
-static struct pr_strmap_slot *find(const struct pr_strmap *m, const void *key, size_t n,
-				   uint64_t h, struct pr_strmap_slot **free_slot)
+static struct pr_strmap_slot *find(const struct pr_strmap *m, const void *key, size_t n, uint64_t h,
+				   struct pr_strmap_slot **free_slot)
 {
 	size_t mask = m->cap - 1, i = h & mask;
 	*free_slot = NULL;

@@ -27,7 +27,10 @@ struct pr_strmap {
 	size_t arena_len, arena_cap, arena_dead;
 };
 
-#define PR_STRMAP_INIT { NULL, 0, 0, 0, NULL, 0, 0, 0 }
+#define PR_STRMAP_INIT                                                                             \
+	{                                                                                          \
+		NULL, 0, 0, 0, NULL, 0, 0, 0                                                       \
+	}
 
 uint64_t pr_strmap_hash(const void *key, size_t n);
 /* Returns 1 and *value when found, else 0. */

@@ -28,7 +28,9 @@ static inline int pr_time_ok(int64_t t)
 
 static inline int64_t pr_time_clamp(int64_t t)
 {
-	return t < -PR_TIME_LIMIT_NS ? -PR_TIME_LIMIT_NS : t > PR_TIME_LIMIT_NS ? PR_TIME_LIMIT_NS : t;
+	return t < -PR_TIME_LIMIT_NS  ? -PR_TIME_LIMIT_NS
+	       : t > PR_TIME_LIMIT_NS ? PR_TIME_LIMIT_NS
+				      : t;
 }
 
 /* A span read from a store: start clamped, duration >= 0 and ending within the limit. */

@@ -12,32 +12,32 @@ size_t pr_xsort_mem = (size_t)8 << 20;
 #define XSORT_WRITE_BUF ((size_t)64 << 10) /* the scratch file's write buffer */
 #define XSORT_READ_MIN ((size_t)4 << 10)   /* the least read buffer of a run while merging */
 
-struct xrun { /* a run of the scratch file, while merging */
+struct xrun {		    /* a run of the scratch file, while merging */
 	uint64_t next, end; /* its records not yet in b, as record numbers in the file */
 	unsigned char *b;   /* its read buffer: len records, pos the current one */
 	size_t len, pos;
-	uint64_t key;       /* the current record's key */
+	uint64_t key; /* the current record's key */
 };
 
 struct pr_xsort {
 	const char *what;
-	size_t rec, cap;     /* bytes a record, records a buffer */
-	uint64_t flip;       /* xor-ed into the keys: the sign bit for PR_XSORT_SIGNED */
-	unsigned char *buf;  /* the records not yet in a run */
+	size_t rec, cap;    /* bytes a record, records a buffer */
+	uint64_t flip;	    /* xor-ed into the keys: the sign bit for PR_XSORT_SIGNED */
+	unsigned char *buf; /* the records not yet in a run */
 	size_t n;
 	uint64_t count;
-	uint32_t *idx;       /* one run only, reading: buf's sorted order */
+	uint32_t *idx; /* one run only, reading: buf's sorted order */
 	size_t pos;
 	struct pr_spill *file; /* the runs, one after another; NULL: none written */
 	uint64_t *run_end;     /* in records: run r is [run_end[r - 1], run_end[r]) */
 	size_t nruns, run_cap;
 	int reading, misuse;
-	int failed;            /* a write or read of the file failed (the file keeps the error) */
-	struct xrun *runs;     /* merging */
-	size_t per;            /* records a run's read buffer holds */
+	int failed;	   /* a write or read of the file failed (the file keeps the error) */
+	struct xrun *runs; /* merging */
+	size_t per;	   /* records a run's read buffer holds */
 	unsigned char *rbuf;
-	size_t *heap, nheap;   /* runs with records left, by (key, run) */
-	int have_top;          /* the heap's top record was handed out: advance it first */
+	size_t *heap, nheap; /* runs with records left, by (key, run) */
+	int have_top;	     /* the heap's top record was handed out: advance it first */
 };
 
 struct pr_xsort *pr_xsort_new(const char *what, size_t rec_size, size_t mem, unsigned flags)
@@ -171,7 +171,8 @@ int pr_xsort_put(struct pr_xsort *xs, const void *rec)
 int pr_xsort_failed(const struct pr_xsort *xs, struct pr_error *err)
 {
 	if (xs->misuse)
-		return pr_error_set(err, PR_E_IO, "sort of %s: a record put after the sort", xs->what);
+		return pr_error_set(err, PR_E_IO, "sort of %s: a record put after the sort",
+				    xs->what);
 	return xs->file ? pr_spill_failed(xs->file, err) : 0;
 }
 

@@ -41,11 +41,19 @@ static double normal(void)
 	return pr_rand_normal(&rng_state);
 }
 
-enum { STEP, TWO, SMALL, VAR, OUTLIERS, DRIFT, NOISE, NSCEN };
-static const char *const names[NSCEN] = {
-	"step +10%",	   "two steps",	   "small step +4%", "variance x6",
-	"outliers (none)", "drift (none)", "noise (none)"
+enum {
+	STEP,
+	TWO,
+	SMALL,
+	VAR,
+	OUTLIERS,
+	DRIFT,
+	NOISE,
+	NSCEN
 };
+static const char *const names[NSCEN] = { "step +10%",	 "two steps",	    "small step +4%",
+					  "variance x6", "outliers (none)", "drift (none)",
+					  "noise (none)" };
 
 /* The series of a scenario into v[0..n); the true change points into cp; returns how many. */
 static size_t draw(int s, double *v, size_t n, size_t *cp)

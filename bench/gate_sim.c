@@ -80,9 +80,9 @@ static double median(const double *v, size_t n)
 }
 
 struct rates {
-	double reg;     /* regression verdicts, a span's rule (no key-metric fallback) */
-	double sep;     /* ... or complete separation beyond the threshold */
-	double key;     /* regression verdicts of a key metric (step_time): with the fallback */
+	double reg;	/* regression verdicts, a span's rule (no key-metric fallback) */
+	double sep;	/* ... or complete separation beyond the threshold */
+	double key;	/* regression verdicts of a key metric (step_time): with the fallback */
 	double inconcl; /* inconclusive verdicts of a key metric */
 };
 
@@ -106,7 +106,8 @@ static void run(size_t n, const struct noise *z, double scale, long trials, stru
 		pr_compare_decide(a, n, b, n, median(a, n), median(b, n), &tk, 0.01, 0, &dk);
 		reg = d.verdict == PR_CMP_REGRESSION;
 		hit += reg;
-		hit_sep += reg || (d.rule == PR_CMP_RULE_BOOTSTRAP && d.beyond > 0 && d.separated > 0);
+		hit_sep +=
+			reg || (d.rule == PR_CMP_RULE_BOOTSTRAP && d.beyond > 0 && d.separated > 0);
 		hit_key += dk.verdict == PR_CMP_REGRESSION;
 		inc += dk.verdict == PR_CMP_INCONCLUSIVE;
 	}
@@ -126,7 +127,7 @@ static const char *rule_of(size_t n)
 int main(int argc, char **argv)
 {
 	static const struct noise noises[] = {
-		{ "cv 2 %", 0.02, 0 }, { "cv 3 %", 0.03, 0 },         { "cv 5 %", 0.05, 0 },
+		{ "cv 2 %", 0.02, 0 },	{ "cv 3 %", 0.03, 0 },		{ "cv 5 %", 0.05, 0 },
 		{ "cv 10 %", 0.10, 0 }, { "cv 3 % + spikes", 0.03, 1 },
 	};
 	static const size_t sizes[] = { 1, 2, 3, 4, 5, 8 };
@@ -176,9 +177,9 @@ int main(int argc, char **argv)
 			       "%.1f / %.1f / %.1f %% | %.1f / %.1f / %.1f / %.1f %% | %.1f %% |\n",
 			       sizes[i], rule_of(sizes[i]), noises[j].name, 100 * fp.reg,
 			       100 * fp.key, 100 * fp.inconcl, 100 * fp.sep, 100 * pw[0].reg,
-			       100 * pw[1].reg,
-			       100 * pw[2].reg, 100 * pw[3].reg, 100 * pw[0].key, 100 * pw[1].key,
-			       100 * pw[2].key, 100 * pw[3].key, 100 * pw[2].inconcl);
+			       100 * pw[1].reg, 100 * pw[2].reg, 100 * pw[3].reg, 100 * pw[0].key,
+			       100 * pw[1].key, 100 * pw[2].key, 100 * pw[3].key,
+			       100 * pw[2].inconcl);
 		}
 	}
 	return 0;

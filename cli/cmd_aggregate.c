@@ -167,7 +167,12 @@ struct agg_items {
 };
 
 /* Item outcomes (the worker's status): as add_file's, and the agg.json kind. */
-enum { ITEM_RUNS = 0, ITEM_NOT_TRACE = 1, ITEM_COMPANION = 2, ITEM_AGG = 3 };
+enum {
+	ITEM_RUNS = 0,
+	ITEM_NOT_TRACE = 1,
+	ITEM_COMPANION = 2,
+	ITEM_AGG = 3
+};
 
 struct runs_rec {
 	struct pr_strbuf *rec;
@@ -447,7 +452,8 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 	if (form && !strcmp(form, "inferix"))
 		inferix = 1;
 	else if (form && strcmp(form, "json"))
-		return pr_error_set(err, PR_E_USAGE, "--to must be 'json' or 'inferix', not '%s'", form);
+		return pr_error_set(err, PR_E_USAGE, "--to must be 'json' or 'inferix', not '%s'",
+				    form);
 	if (fmt && pr_cli_output_form_misused(fmt, "json, inferix", err))
 		return -1;
 	if (pr_par_jobs(op.jobs, &jobs, err))
@@ -544,7 +550,7 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 		pr_agg_failed(agg, err);
 		goto out;
 	}
-	json_array_foreach(json_object_get(doc, "warnings"), k, w)
+	json_array_foreach (json_object_get(doc, "warnings"), k, w)
 		fprintf(stderr, "profreport: aggregate: warning: %s\n", json_string_value(w));
 	if (out && inferix) {
 		json_t *o = pr_agg_to_inferix(agg);
@@ -560,7 +566,8 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 	if ((html || png || svg || console) &&
 	    pr_agg_ranks_into(agg, doc, html || png || svg ? 0 : TEXT_ROWS, err))
 		goto out;
-	if ((html && write_html(doc, html, err)) || (png && write_panels(doc, png, PR_GFX_PNG, err)) ||
+	if ((html && write_html(doc, html, err)) ||
+	    (png && write_panels(doc, png, PR_GFX_PNG, err)) ||
 	    (svg && write_panels(doc, svg, PR_GFX_SVG, err)))
 		goto out;
 	if (console)

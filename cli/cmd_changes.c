@@ -48,11 +48,11 @@ static const struct pr_option opts[] = {
 
 /* One followed series: a headline metric or a span's mean time per call. */
 struct follow {
-	char *name;       /* step_time, span:NAME */
+	char *name;	  /* step_time, span:NAME */
 	const char *unit; /* s, bytes, ... */
-	int better;       /* -1 lower, +1 higher */
-	double *v;        /* values of the runs that have it */
-	size_t *run;      /* their index in the history */
+	int better;	  /* -1 lower, +1 higher */
+	double *v;	  /* values of the runs that have it */
+	size_t *run;	  /* their index in the history */
 	size_t n;
 	struct pr_change *c;
 	size_t nc;
@@ -154,14 +154,14 @@ static void defaults(const struct pr_history *h, size_t nspans, struct follow **
 			follow_add(f, nf, defs[d].name, defs[d].unit, defs[d].better);
 	}
 	for (i = 0; i < h->n; i++)
-		json_object_foreach(h->runs[i].span_total, k, x) {
+		json_object_foreach (h->runs[i].span_total, k, x) {
 			double sum = json_number_value(json_object_get(tot, k));
 			sum += json_number_value(x);
 			json_object_set_new(tot, k, json_real(sum));
 		}
 	st = pr_xcalloc(json_object_size(tot) + 1, sizeof(*st));
 	i = 0;
-	json_object_foreach(tot, k, x) {
+	json_object_foreach (tot, k, x) {
 		st[i].name = k;
 		st[i++].total = json_number_value(x);
 	}
@@ -239,8 +239,8 @@ static void md_name(struct pr_strbuf *sb, const char *s)
 
 static int regression(const struct follow *f, const struct pr_change *c)
 {
-	return c->kind == PR_CHANGE_SHIFT && (f->better < 0 ? c->after > c->before
-							     : c->after < c->before);
+	return c->kind == PR_CHANGE_SHIFT &&
+	       (f->better < 0 ? c->after > c->before : c->after < c->before);
 }
 
 static void to_text(const struct pr_history *h, const struct follow *f, size_t nf,
@@ -250,7 +250,8 @@ static void to_text(const struct pr_history *h, const struct follow *f, size_t n
 	char b[64], a[64];
 	if (md)
 		pr_strbuf_addf(sb, "### Change points: %zu runs\n\n", h->n);
-	pr_strbuf_addf(sb, "%zu runs, ordered by %s; E-Divisive means, alpha %g, %d "
+	pr_strbuf_addf(sb,
+		       "%zu runs, ordered by %s; E-Divisive means, alpha %g, %d "
 		       "permutations\n\n",
 		       h->n, h->by_time ? "their time metadata" : "run id (ingest order)", o->alpha,
 		       o->permutations);
@@ -265,8 +266,7 @@ static void to_text(const struct pr_history *h, const struct follow *f, size_t n
 			if (md) {
 				md_name(sb, f[i].name);
 				pr_strbuf_addf(sb, "| %zu | too few runs | | | | | | |\n", f[i].n);
-			}
-			else
+			} else
 				pr_strbuf_addf(sb, "too few runs (%zu)\n", f[i].n);
 			continue;
 		}
@@ -274,8 +274,7 @@ static void to_text(const struct pr_history *h, const struct follow *f, size_t n
 			if (md) {
 				md_name(sb, f[i].name);
 				pr_strbuf_addf(sb, "| %zu | no change | | | | | | |\n", f[i].n);
-			}
-			else
+			} else
 				pr_strbuf_addf(sb, "no change (%zu runs)\n", f[i].n);
 			continue;
 		}
@@ -290,8 +289,8 @@ static void to_text(const struct pr_history *h, const struct follow *f, size_t n
 			if (md) {
 				md_name(sb, f[i].name);
 				pr_strbuf_addf(sb, "| %zu | run %lld | %lld, %lld | %s | %s | ",
-					       f[i].n, (long long)at->id,
-					       (long long)pv->id, (long long)at->id, b, a);
+					       f[i].n, (long long)at->id, (long long)pv->id,
+					       (long long)at->id, b, a);
 				if (isnan(c->change))
 					pr_strbuf_addstr(sb, "- | ");
 				else
@@ -313,8 +312,8 @@ static void to_text(const struct pr_history *h, const struct follow *f, size_t n
 			} else {
 				fmt_val(b, sizeof(b), c->mad_before, f[i].unit);
 				fmt_val(a, sizeof(a), c->mad_after, f[i].unit);
-				pr_strbuf_addf(sb, "spread (median absolute deviation) %s -> %s",
-					       b, a);
+				pr_strbuf_addf(sb, "spread (median absolute deviation) %s -> %s", b,
+					       a);
 			}
 			pr_strbuf_addf(sb, ", p = %.3f\n", c->p);
 		}
@@ -344,9 +343,9 @@ static void to_json(const char *store, const struct pr_history *h, const struct 
 			json_object_set_new(o1, "after_run",
 					    json_integer(h->runs[f[i].run[c->at - 1]].id));
 			json_object_set_new(o1, "index", json_integer((json_int_t)c->at));
-			json_object_set_new(o1, "kind", json_string(c->kind == PR_CHANGE_SHIFT
-									     ? "shift"
-									     : "spread"));
+			json_object_set_new(o1, "kind",
+					    json_string(c->kind == PR_CHANGE_SHIFT ? "shift"
+										   : "spread"));
 			json_object_set_new(o1, "before", json_real(c->before));
 			json_object_set_new(o1, "after", json_real(c->after));
 			json_object_set_new(o1, "mad_before", json_real(c->mad_before));
@@ -384,8 +383,8 @@ static int parse_frac(const char *s, const char *opt, double lo, double hi, doub
 	char *end;
 	double v = strtod(s, &end);
 	if (end == s || *end || !(v >= lo && v <= hi))
-		return pr_error_set(err, PR_E_USAGE, "--%s '%s': give a number in [%g, %g]", opt,
-				    s, lo, hi);
+		return pr_error_set(err, PR_E_USAGE, "--%s '%s': give a number in [%g, %g]", opt, s,
+				    lo, hi);
 	*out = v;
 	return 0;
 }

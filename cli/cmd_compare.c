@@ -102,8 +102,7 @@ static void drop_companions(json_t *m, const char *side)
 		b = base_name(pr_mstr(r, "source"));
 		if (strcmp(pr_mstr(r, "format"), "inferix") || strncmp(b, raw, sizeof(raw) - 1))
 			continue;
-		json_array_foreach(runs, j, o)
-		{
+		json_array_foreach (runs, j, o) {
 			const char *ob = base_name(pr_mstr(o, "source"));
 			if (j != i && !strcmp(pr_mstr(o, "format"), "inferix") &&
 			    !strncmp(ob, rep, sizeof(rep) - 1) &&
@@ -153,7 +152,8 @@ static json_t *side_model(const struct pr_command *cmd, char *path, const char *
 	}
 	if (pr_model_sniff(path)) {
 		if (run) {
-			pr_error_set(err, PR_E_USAGE, "--%s-run picks a run of a store, and %s is a model",
+			pr_error_set(err, PR_E_USAGE,
+				     "--%s-run picks a run of a store, and %s is a model",
 				     !strcmp(side, "BASE") ? "base" : "new", side);
 			pr_error_set_source(err, name);
 			return NULL;
@@ -419,7 +419,8 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	pr_gate_init(&g);
 	if (!fmt)
 		fmt = "text";
-	if (strcmp(fmt, "text") && strcmp(fmt, "md") && strcmp(fmt, "json") && strcmp(fmt, "junit")) {
+	if (strcmp(fmt, "text") && strcmp(fmt, "md") && strcmp(fmt, "json") &&
+	    strcmp(fmt, "junit")) {
 		pr_error_set(err, PR_E_USAGE, "unknown --to '%s' (text, md, json, junit)", fmt);
 		goto out;
 	}
@@ -465,7 +466,7 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	if (!(cmp = pr_compare(base, newm, &g, err)))
 		goto out;
 	/* a rule or glob that selects nothing is likely a typo: said before any output */
-	json_array_foreach(json_object_get(cmp, "warnings"), i, w) {
+	json_array_foreach (json_object_get(cmp, "warnings"), i, w) {
 		if (g.strict) {
 			pr_error_set(err, PR_E_USAGE, "%s (--strict)", json_string_value(w));
 			goto out;
@@ -475,7 +476,8 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 		fprintf(stderr, "profreport: compare: warning: %s\n", line);
 	}
 	if (!strcmp(fmt, "json")) {
-		char *s = json_dumps(cmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+		char *s = json_dumps(cmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+						  JSON_REAL_PRECISION(12));
 		pr_strbuf_addstr(&sb, s);
 		pr_strbuf_addch(&sb, '\n');
 		free(s);
@@ -502,11 +504,12 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	missing = pr_compare_failures(cmp) - regressions;
 	if (missing)
 		rc = pr_error_set(err, PR_E_REGRESSION,
-				  "%zu regression(s), %zu key metric(s) of BASE missing in NEW", regressions,
-				  missing);
+				  "%zu regression(s), %zu key metric(s) of BASE missing in NEW",
+				  regressions, missing);
 	else
-		rc = regressions ? pr_error_set(err, PR_E_REGRESSION, "%zu regression(s)", regressions)
-				 : 0;
+		rc = regressions
+			     ? pr_error_set(err, PR_E_REGRESSION, "%zu regression(s)", regressions)
+			     : 0;
 out:
 	if (rc && junit && !out_failed && err->code != PR_E_REGRESSION)
 		junit_on_error(o.output, err);

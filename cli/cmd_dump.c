@@ -27,7 +27,8 @@ static int cmd_dump(const struct pr_command *cmd, struct pr_args *a, struct pr_e
 		return -1;
 	run = o.run;
 	if (strcmp(a->pos[0], "events"))
-		return pr_error_set(err, PR_E_USAGE, "unknown dump '%s' (known: events)", a->pos[0]);
+		return pr_error_set(err, PR_E_USAGE, "unknown dump '%s' (known: events)",
+				    a->pos[0]);
 	if (run && (pr_decimal_scaled(run, strlen(run), 0, &run_id) || run_id <= 0))
 		return pr_error_set(err, PR_E_USAGE, "--run needs a positive run id");
 	if (pr_store_open(&st, a->pos[1], PR_STORE_READONLY, err))

@@ -45,8 +45,7 @@ static int cmd_ingest(const struct pr_command *cmd, struct pr_args *a, struct pr
 	io = (struct pr_cli_inopts){ o.format, o.phases, 1, NULL, 0, 1 };
 	if (!out)
 		return pr_error_set(err, PR_E_USAGE, "give the store with -o STORE");
-	if (pr_cli_ingest_jobs(o.jobs, &io.jobs, err) ||
-	    pr_cli_meta_parse(cmd, a, &meta, err))
+	if (pr_cli_ingest_jobs(o.jobs, &io.jobs, err) || pr_cli_meta_parse(cmd, a, &meta, err))
 		return -1;
 	io.meta = (const char *const *)meta.kv;
 	io.nmeta = meta.n;
@@ -59,8 +58,7 @@ static int cmd_ingest(const struct pr_command *cmd, struct pr_args *a, struct pr
 		pr_cli_meta_release(&meta);
 		return -1;
 	}
-	rc = pr_cli_ingest_all(st, cmd->name, a->pos, a->npos, &io,
-			       o.quiet ? NULL : stdout, err);
+	rc = pr_cli_ingest_all(st, cmd->name, a->pos, a->npos, &io, o.quiet ? NULL : stdout, err);
 	/* A store this command created and filled with nothing is not left behind,
 	 * unless another ingest stored a run in it meanwhile (checked under a lock). */
 	if (rc && !existed)

@@ -42,8 +42,9 @@ static void fmt_num(struct pr_strbuf *sb, double v)
  */
 static void fmt_time(struct pr_strbuf *sb, const struct pr_hist_run *r, size_t pos)
 {
-	double ns = r->has_time ? (double)r->time_ns : r->has_epoch ? (double)r->epoch_ns
-								    : (double)pos * 1e9;
+	double ns = r->has_time	   ? (double)r->time_ns
+		    : r->has_epoch ? (double)r->epoch_ns
+				   : (double)pos * 1e9;
 	struct tm tm;
 	long ms;
 	if (pr_utc_split(ns / 1e9, &tm, &ms)) {
@@ -78,14 +79,14 @@ static json_t *meta_keys(const struct pr_history *h)
 	const char *k;
 	size_t i;
 	for (i = 0; i < h->n; i++)
-		json_object_foreach(h->runs[i].meta, k, v)
+		json_object_foreach (h->runs[i].meta, k, v)
 			if (strcmp(k, "time"))
 				json_object_set_new(keys, k, json_true());
 	/* jansson iterates in insertion order: sort the keys */
 	{
 		const char **ks = pr_xcalloc(json_object_size(keys) + 1, sizeof(*ks));
 		size_t n = 0, a, b;
-		json_object_foreach(keys, k, v)
+		json_object_foreach (keys, k, v)
 			ks[n++] = k;
 		for (a = 1; a < n; a++)
 			for (b = a; b > 0 && strcmp(ks[b - 1], ks[b]) > 0; b--) {
@@ -115,7 +116,7 @@ static void to_csv(const struct pr_history *h, struct pr_strbuf *sb)
 			all[d] &= pr_hist_value(&h->runs[i], defs[d].name, &v);
 	}
 	pr_strbuf_addstr(sb, "time,run,label");
-	json_array_foreach(keys, k, key) {
+	json_array_foreach (keys, k, key) {
 		pr_strbuf_addch(sb, ',');
 		csv_field(sb, json_string_value(key));
 	}
@@ -128,9 +129,9 @@ static void to_csv(const struct pr_history *h, struct pr_strbuf *sb)
 		fmt_time(sb, r, i);
 		pr_strbuf_addf(sb, ",%lld,", (long long)r->id);
 		csv_field(sb, r->label);
-		json_array_foreach(keys, k, key) {
-			const char *s = json_string_value(
-				json_object_get(r->meta, json_string_value(key)));
+		json_array_foreach (keys, k, key) {
+			const char *s =
+				json_string_value(json_object_get(r->meta, json_string_value(key)));
 			pr_strbuf_addch(sb, ',');
 			csv_field(sb, s ? s : "");
 		}
@@ -300,7 +301,7 @@ static void to_openmetrics(const struct pr_history *h, struct pr_strbuf *sb)
 					pr_strbuf_addch(sb, '"');
 				}
 			pr_strbuf_addch(&seen, '\n');
-			json_object_foreach(r->meta, k, mv) {
+			json_object_foreach (r->meta, k, mv) {
 				struct pr_strbuf ln = PR_STRBUF_INIT, framed = PR_STRBUF_INIT;
 				om_label_name(&ln, k);
 				pr_strbuf_addf(&framed, "\n%s\n", ln.buf);

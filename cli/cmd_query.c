@@ -11,7 +11,7 @@
 
 #define QUERY_TIMEOUT_DEFAULT 60 /* seconds */
 #define QUERY_TIMEOUT_MAX 86400
-#define PROGRESS_OPS 10000 /* SQLite VM steps between two looks at the clock */
+#define PROGRESS_OPS 10000	 /* SQLite VM steps between two looks at the clock */
 #define QUERY_MEMORY_DEFAULT 512 /* MiB of SQLite heap */
 #define QUERY_MEMORY_MAX 1048576
 
@@ -86,9 +86,10 @@ static int cmd_query(const struct pr_command *cmd, struct pr_args *a, struct pr_
 	mv = o.max_memory;
 	if (tv && (pr_decimal_scaled(tv, strlen(tv), 3, &ms) != PR_DEC_OK || ms < 0 ||
 		   ms > (int64_t)QUERY_TIMEOUT_MAX * 1000))
-		return pr_error_set(err, PR_E_USAGE,
-				    "--timeout needs a number of seconds from 0 to %d (0 = no limit)",
-				    QUERY_TIMEOUT_MAX);
+		return pr_error_set(
+			err, PR_E_USAGE,
+			"--timeout needs a number of seconds from 0 to %d (0 = no limit)",
+			QUERY_TIMEOUT_MAX);
 	if (mv && (!*mv || strspn(mv, "0123456789") != strlen(mv) || strlen(mv) > 8 ||
 		   (mib = strtoll(mv, NULL, 10)) > QUERY_MEMORY_MAX))
 		return pr_error_set(err, PR_E_USAGE,

@@ -44,8 +44,8 @@ static const struct pr_option opts[] = {
 		    100000),
 	PR_OPT_UINT("run", 0, "ID", "only this run of the store", 0, O, run, INT32_MAX),
 	PR_OPT_UINT("timeline-points", 0, "N",
-		    "points per series timeline in the model (default "
-		    PR_STR(PR_MODEL_TIMELINE_POINTS) ", 0 = none)",
+		    "points per series timeline in the model (default " PR_STR(
+			    PR_MODEL_TIMELINE_POINTS) ", 0 = none)",
 		    0, O, timeline_points, 10000000),
 	PR_CLI_ANALYSIS_OPTS(O),
 	PR_OPT_STRING("trace", 0, "FILE",
@@ -74,8 +74,8 @@ struct report_state {
 	int show_progress;
 	const char *stage;     /* "analyzing", "rendering", ... */
 	size_t progress_total; /* the last total shown (an archive's pages: the runs analysed) */
-	int jobs;              /* -j: an archive's pages by this many processes */
-	int quiet;             /* -q */
+	int jobs;	       /* -j: an archive's pages by this many processes */
+	int quiet;	       /* -q */
 };
 
 static void progress(void *ctx, size_t done, size_t total, const char *label)
@@ -116,8 +116,7 @@ static int write_panels(struct report_state *rs, const json_t *model, const char
 	json_t *runs = json_object_get(model, "runs"), *run;
 	size_t i;
 	*files = 0;
-	json_array_foreach(runs, i, run)
-	{
+	json_array_foreach (runs, i, run) {
 		struct pr_panelset *ps;
 		char prefix[64] = "";
 		int rc;
@@ -312,8 +311,8 @@ static int archive_parallel(struct report_state *rs, struct pr_archive *a, struc
 	size_t n = 0, cap = 0, i = 0, k;
 	int rc = -1;
 	memset(&p, 0, sizeof(p));
-	if (sqlite3_prepare_v2(db, "SELECT id FROM run WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
-			       -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT id FROM run WHERE id BETWEEN ?1 AND ?2 ORDER BY id", -1,
+			       &s, NULL) != SQLITE_OK)
 		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
 	/* one run, or (0) all: a range on the rowid, which a store of 10 000 runs
 	 * reads by its key, where "?1 = 0 OR id = ?1" scanned the whole table */
@@ -354,9 +353,11 @@ static int archive_parallel(struct report_state *rs, struct pr_archive *a, struc
 		if (pr_archive_count(a) > had && rec.buf[0] == 'W')
 			/* as -j 1 says it: the page the workers wrote, in input order */
 			page_progress(rs, i + 1,
-				      json_string_value(json_object_get(
-					      pr_archive_digest(a, pr_archive_count(a) - 1),
-					      "label")));
+				      json_string_value(
+					      json_object_get(pr_archive_digest(a, pr_archive_count(
+											   a) -
+											   1),
+							      "label")));
 	}
 	rc = par && i == n ? 0 : -1;
 	/* the store's one writer, once no worker reads it: what was built is
@@ -394,7 +395,7 @@ static int write_archive(struct report_state *rs, const json_t *model, struct pr
 	pr_archive_set_progress(a, page_progress, rs);
 	if (model)
 		rs->progress_total = json_array_size(json_object_get(model, "runs"));
-	rc = model ? pr_archive_model(a, model, err)
+	rc = model	    ? pr_archive_model(a, model, err)
 	     : rs->jobs > 1 ? archive_parallel(rs, a, store, mo, err)
 			    : pr_model_each(store, mo, pr_archive_want, pr_archive_add, a, err);
 	if (!rc)
@@ -477,7 +478,8 @@ static int write_page_budget(struct report_state *rs, const json_t *model, const
 static int is_page(const char *path)
 {
 	size_t n = strlen(path);
-	return (n > 5 && !strcasecmp(path + n - 5, ".html")) || (n > 4 && !strcasecmp(path + n - 4, ".htm"));
+	return (n > 5 && !strcasecmp(path + n - 5, ".html")) ||
+	       (n > 4 && !strcasecmp(path + n - 4, ".htm"));
 }
 
 static int check_output(const char *path, struct pr_error *err)
@@ -487,10 +489,11 @@ static int check_output(const char *path, struct pr_error *err)
 	base = base ? base + 1 : path;
 	dot = strrchr(base, '.');
 	if (!*path || (!is_page(path) && *base && dot && dot != base && stat(path, &sb) != 0))
-		return pr_error_set(err, PR_E_USAGE,
-				    "'-o %s': the report is FILE.html (one page) or a directory (a name "
-				    "without an extension, or ending in '/')",
-				    path);
+		return pr_error_set(
+			err, PR_E_USAGE,
+			"'-o %s': the report is FILE.html (one page) or a directory (a name "
+			"without an extension, or ending in '/')",
+			path);
 	return 0;
 }
 
@@ -608,8 +611,7 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	mo.window = o.window;
 	if (mo.window && pr_trace_window_parse(mo.window, &tw, err))
 		return -1;
-	if (pr_par_jobs(o.jobs, &rs.jobs, err) ||
-	    pr_cli_meta_parse(cmd, a, &meta, err))
+	if (pr_par_jobs(o.jobs, &rs.jobs, err) || pr_cli_meta_parse(cmd, a, &meta, err))
 		return -1;
 	if (meta.n && a->npos == 1 && pr_cli_is_store(a->pos[0])) {
 		pr_cli_meta_release(&meta);
@@ -645,8 +647,7 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	}
 	/* an archive alone takes its runs one at a time; anything else needs the whole model */
 	model = NULL;
-	if ((json || png || svg || page) &&
-	    !(model = pr_model_build(in.store, &mo, err))) {
+	if ((json || png || svg || page) && !(model = pr_model_build(in.store, &mo, err))) {
 		progress_done(&rs);
 		pr_cli_input_close(&in);
 		return -1;
@@ -654,29 +655,33 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	progress_done(&rs);
 	nruns = json_array_size(json_object_get(model, "runs"));
 	rc = (json && pr_model_write(model, json, err)) ||
-	     (page && write_page_budget(&rs, model, html, &archived, err)) ||
-	     (many && page_as_archive(&rs, model, in.store, &mo, html, many, 0, err)) ||
-	     (html && !is_page(html) &&
-	      write_archive(&rs, model, in.store, &mo, html, NULL, NULL, &in, err)) ||
-	     (png && write_panels(&rs, model, png, PR_GFX_PNG, &npng, err)) ||
-	     (svg && write_panels(&rs, model, svg, PR_GFX_SVG, &nsvg, err)) ? -1 : 0;
+			     (page && write_page_budget(&rs, model, html, &archived, err)) ||
+			     (many &&
+			      page_as_archive(&rs, model, in.store, &mo, html, many, 0, err)) ||
+			     (html && !is_page(html) &&
+			      write_archive(&rs, model, in.store, &mo, html, NULL, NULL, &in,
+					    err)) ||
+			     (png && write_panels(&rs, model, png, PR_GFX_PNG, &npng, err)) ||
+			     (svg && write_panels(&rs, model, svg, PR_GFX_SVG, &nsvg, err))
+		     ? -1
+		     : 0;
 	progress_done(&rs);
 	json_decref(model);
 	pr_cli_input_close(&in);
 	/* what was written, on stderr (an archive says it itself) */
 	if (!rc && !quiet) {
 		if (json && strcmp(json, "-"))
-			fprintf(stderr, "profreport: report: wrote the model '%s' (%zu run%s)\n", json, nruns,
-				nruns == 1 ? "" : "s");
+			fprintf(stderr, "profreport: report: wrote the model '%s' (%zu run%s)\n",
+				json, nruns, nruns == 1 ? "" : "s");
 		if (page && !archived)
 			fprintf(stderr, "profreport: report: wrote '%s' (%zu run%s)\n", html, nruns,
 				nruns == 1 ? "" : "s");
 		if (png)
-			fprintf(stderr, "profreport: report: wrote %zu PNG panel%s into '%s'\n", npng,
-				npng == 1 ? "" : "s", png);
+			fprintf(stderr, "profreport: report: wrote %zu PNG panel%s into '%s'\n",
+				npng, npng == 1 ? "" : "s", png);
 		if (svg)
-			fprintf(stderr, "profreport: report: wrote %zu SVG panel%s into '%s'\n", nsvg,
-				nsvg == 1 ? "" : "s", svg);
+			fprintf(stderr, "profreport: report: wrote %zu SVG panel%s into '%s'\n",
+				nsvg, nsvg == 1 ? "" : "s", svg);
 	}
 	return rc;
 }
@@ -688,7 +693,8 @@ const struct pr_command pr_cmd_report = {
 	.max_pos = -1,
 	.opts = opts,
 	.usage = "report INPUT...",
-	.summary = "analyze runs: peaks, phases, fragmentation, throughput, bottlenecks, leaks, recommendations",
+	.summary =
+		"analyze runs: peaks, phases, fragmentation, throughput, bottlenecks, leaks, recommendations",
 	.help = "INPUT is a store, trace files or directories (ingested into a temporary store).\n"
 		"The model's schema is documented in docs/analysis.md\n"
 		"(JSON Schema: docs/schema/model.schema.json).\n"

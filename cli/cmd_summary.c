@@ -19,8 +19,8 @@ struct summary_opts {
 static const struct pr_option opts[] = {
 	PR_OPT_UINT("top", 0, "N", "rows in the top-spans table (default 10)", 0, O, top, 100000),
 	PR_OPT_STRING("json", 0, "FILE",
-		      "also write the analysis model (JSON; '-' = stdout, replacing the text)",
-		      0, O, json),
+		      "also write the analysis model (JSON; '-' = stdout, replacing the text)", 0,
+		      O, json),
 	PR_OPT_UINT("run", 0, "ID", "only this run of the store", 0, O, run, INT32_MAX),
 	PR_CLI_ANALYSIS_OPTS(O),
 	PR_OPT_STRING("jobs", 'j', "N",
@@ -109,7 +109,8 @@ const struct pr_command pr_cmd_summary = {
 	.max_pos = -1,
 	.opts = opts,
 	.usage = "summary INPUT...",
-	.summary = "print the console report: peaks, memory, phases, throughput, bottlenecks, advice",
+	.summary =
+		"print the console report: peaks, memory, phases, throughput, bottlenecks, advice",
 	.help = "INPUT is a store, trace files or directories (ingested into a temporary store).\n"
 		"--phases FILE attaches a phase log to the run of the one trace file.",
 };

@@ -17,9 +17,9 @@ extern const struct pr_command pr_cmd_metrics;
 extern const struct pr_command pr_cmd_changes;
 
 const struct pr_command *const pr_commands[] = {
-	&pr_cmd_ingest, &pr_cmd_summary, &pr_cmd_report, &pr_cmd_compare, &pr_cmd_metrics,
-	&pr_cmd_changes, &pr_cmd_aggregate, &pr_cmd_speedscope, &pr_cmd_query, &pr_cmd_dump,
-	&pr_cmd_formats, NULL,
+	&pr_cmd_ingest,	 &pr_cmd_summary, &pr_cmd_report,    &pr_cmd_compare,
+	&pr_cmd_metrics, &pr_cmd_changes, &pr_cmd_aggregate, &pr_cmd_speedscope,
+	&pr_cmd_query,	 &pr_cmd_dump,	  &pr_cmd_formats,   NULL,
 };
 
 const struct pr_command *pr_command_find(const char *name)

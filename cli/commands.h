@@ -20,7 +20,7 @@ struct pr_command {
 	int (*fn)(const struct pr_command *cmd, struct pr_args *args, struct pr_error *err);
 	int min_pos, max_pos; /* max_pos -1 = any */
 	const struct pr_option *opts;
-	const char *usage;   /* after "profreport ": the name and positionals ("ingest INPUT..."); the
+	const char *usage; /* after "profreport ": the name and positionals ("ingest INPUT..."); the
 			      * options part of the usage line is made from opts (pr_command_usage) */
 	const char *summary; /* one line */
 	const char *help;    /* longer text, may be NULL */

@@ -41,7 +41,7 @@ static int add_run(void *ctx, json_t *run, int whole, struct pr_error *err)
 	}
 	r->spans = json_object();
 	r->span_total = json_object();
-	json_array_foreach(json_object_get(json_object_get(run, "spans"), "items"), i, x) {
+	json_array_foreach (json_object_get(json_object_get(run, "spans"), "items"), i, x) {
 		const char *name = json_string_value(json_object_get(x, "name"));
 		json_t *c = json_object_get(x, "count"), *tot = json_object_get(x, "total_ns");
 		double cnt = json_number_value(c), total = json_number_value(tot);
@@ -69,8 +69,7 @@ static int by_id(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-int pr_history_load(struct pr_store *st, int cache, struct pr_history *h,
-		    struct pr_error *err)
+int pr_history_load(struct pr_store *st, int cache, struct pr_history *h, struct pr_error *err)
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
 	size_t i;

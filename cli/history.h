@@ -20,15 +20,15 @@
 struct pr_hist_run {
 	int64_t id;
 	char *label;
-	json_t *meta;     /* object of strings (owned) */
-	int has_time;     /* meta time parsed */
-	int64_t time_ns;  /* meta time, epoch ns */
-	int has_epoch;    /* the run's clock starts at a known epoch time */
+	json_t *meta;	 /* object of strings (owned) */
+	int has_time;	 /* meta time parsed */
+	int64_t time_ns; /* meta time, epoch ns */
+	int has_epoch;	 /* the run's clock starts at a known epoch time */
 	int64_t epoch_ns;
 	struct pr_headline h[PR_HEADLINE_MAX];
-	char *series;     /* peak_memory's series (owned), or NULL */
+	char *series; /* peak_memory's series (owned), or NULL */
 	size_t nh;
-	json_t *spans;    /* {"name": mean ns per call} of the spans the model lists (owned) */
+	json_t *spans;	    /* {"name": mean ns per call} of the spans the model lists (owned) */
 	json_t *span_total; /* {"name": total ns} (owned) */
 };
 

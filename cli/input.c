@@ -91,12 +91,12 @@ static void show_progress(void *ctx, const char *file, int64_t done, int64_t tot
 			(long long)(done / 1000000), (long long)(total / 1000000),
 			(int)(done * 100 / total));
 	else
-		fprintf(stderr, "\ringesting '%s': %lld MB\033[K", path, (long long)(done / 1000000));
+		fprintf(stderr, "\ringesting '%s': %lld MB\033[K", path,
+			(long long)(done / 1000000));
 }
 
 /* Prints one input's error now; the first one is returned, marked as printed. */
-static void report_error(const char *cmd, struct pr_error *e, struct pr_error *first,
-			 int *failed)
+static void report_error(const char *cmd, struct pr_error *e, struct pr_error *first, int *failed)
 {
 	char line[4200];
 	pr_error_format(e, line, sizeof(line));
@@ -114,10 +114,11 @@ static int phases_target(char **paths, int n, struct pr_error *err)
 	struct stat sb;
 	int dir;
 	if (n != 1)
-		return pr_error_set(err, PR_E_USAGE,
-				    "--phases attaches a phase log to one run: give one trace file, "
-				    "not %d inputs",
-				    n);
+		return pr_error_set(
+			err, PR_E_USAGE,
+			"--phases attaches a phase log to one run: give one trace file, "
+			"not %d inputs",
+			n);
 	dir = stat(paths[0], &sb) == 0 && S_ISDIR(sb.st_mode);
 	if (dir || pr_cli_is_store(paths[0])) {
 		pr_error_set(err, PR_E_USAGE,
@@ -232,9 +233,9 @@ int pr_cli_input_known_run(struct pr_store *st, const char *path, int64_t *id)
 	free(buf);
 	pr_source_hash_hex(src, hash);
 	pr_source_close(src);
-	if (r < 0 || sqlite3_prepare_v2(pr_store_db(st),
-					"SELECT id FROM run WHERE content_hash = ?1", -1, &q,
-					NULL) != SQLITE_OK) {
+	if (r < 0 ||
+	    sqlite3_prepare_v2(pr_store_db(st), "SELECT id FROM run WHERE content_hash = ?1", -1,
+			       &q, NULL) != SQLITE_OK) {
 		sqlite3_finalize(q);
 		return 0;
 	}
@@ -248,8 +249,8 @@ int pr_cli_input_known_run(struct pr_store *st, const char *path, int64_t *id)
 }
 
 /* A file's outcome (ingest session), in input order. */
-static void file_done(void *ctx, void *file_ctx, const char *file,
-		      const struct pr_ingest_result *r, struct pr_error *fe)
+static void file_done(void *ctx, void *file_ctx, const char *file, const struct pr_ingest_result *r,
+		      struct pr_error *fe)
 {
 	struct ingest_all *c = ctx;
 	struct arg_state *as = file_ctx;
@@ -431,8 +432,10 @@ static void dir_outcome(const char *cmd, const struct arg_state *a, size_t k, co
 	struct pr_error e = PR_ERROR_INIT;
 	char dir[2048];
 	if (!a->used && a->skipped == k) {
-		pr_error_set(&e, PR_E_FORMAT, "no recognized inputs in the directory (%zu file%s "
-			     "skipped)", a->skipped, a->skipped == 1 ? "" : "s");
+		pr_error_set(&e, PR_E_FORMAT,
+			     "no recognized inputs in the directory (%zu file%s "
+			     "skipped)",
+			     a->skipped, a->skipped == 1 ? "" : "s");
 		pr_error_set_source(&e, path);
 		report_error(cmd, &e, err, failed);
 	} else if (a->skipped && note) {
@@ -505,8 +508,8 @@ static void par_note(void *ctx, const char *path, const char *msg)
 }
 
 /* Tells the kept notices of arg to fn; *at: the offset of the next one. */
-static void par_tell_notes(const struct par_notes *pn, size_t *at, int arg,
-			   pr_ingest_notice_fn *fn, void *ctx)
+static void par_tell_notes(const struct par_notes *pn, size_t *at, int arg, pr_ingest_notice_fn *fn,
+			   void *ctx)
 {
 	while (*at < pn->buf.len) {
 		const char *path, *msg;
@@ -686,9 +689,10 @@ static int ingest_all(struct pr_store *st, const char *cmd, char **paths, int n,
 		struct pr_error e = PR_ERROR_INIT;
 		size_t k;
 		if (pr_cli_is_store(paths[i])) {
-			pr_error_set(&e, PR_E_USAGE,
-				     "is a store; give trace files, or the store alone where a command "
-				     "takes one");
+			pr_error_set(
+				&e, PR_E_USAGE,
+				"is a store; give trace files, or the store alone where a command "
+				"takes one");
 			pr_error_set_source(&e, paths[i]);
 			pr_ingest_session_sync(s); /* the files before it are told first */
 			report_error(cmd, &e, err, &c.failed);

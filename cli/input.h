@@ -47,21 +47,23 @@ struct pr_cli_inopts {
  * The options summary and report share for reading and analysing their inputs, bound to the
  * members format, phases, comm_kernels and window of the command's options struct S (opt.h).
  */
-#define PR_CLI_ANALYSIS_OPTS(S)                                                                  \
-	PR_OPT_STRING("format", 0, "NAME", "force the input format", 0, S, format),              \
-	PR_OPT_STRING("phases", 0, "FILE",                                                       \
-		      "attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one "    \
-		      "run",                                                                     \
-		      0, S, phases),                                                             \
-	PR_OPT_STRING("comm-kernels", 0, "REGEX",                                                \
-		      "kernels whose name matches this extended regular expression are "         \
-		      "communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)",          \
-		      0, S, comm_kernels),                                                       \
-	PR_OPT_STRING("window", 0, "SPEC",                                                       \
-		      "the trace view's window: a step name, #N (the N-th step) or START:END "   \
-		      "since the run's start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are "   \
-		      "ms); default: the slowest and the median step",                           \
-		      0, S, window)
+#define PR_CLI_ANALYSIS_OPTS(S)                                                                    \
+	PR_OPT_STRING("format", 0, "NAME", "force the input format", 0, S, format),                \
+		PR_OPT_STRING(                                                                     \
+			"phases", 0, "FILE",                                                       \
+			"attach a phase log (TIME NAME lines, ...: docs/formats.md) to the one "   \
+			"run",                                                                     \
+			0, S, phases),                                                             \
+		PR_OPT_STRING("comm-kernels", 0, "REGEX",                                          \
+			      "kernels whose name matches this extended regular expression are "   \
+			      "communication (besides NCCL/RCCL, gloo, MSCCL, NVSHMEM, DeepEP)",   \
+			      0, S, comm_kernels),                                                 \
+		PR_OPT_STRING(                                                                     \
+			"window", 0, "SPEC",                                                       \
+			"the trace view's window: a step name, #N (the N-th step) or START:END "   \
+			"since the run's start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are "   \
+			"ms); default: the slowest and the median step",                           \
+			0, S, window)
 
 #define PR_CLI_INGEST_MIN_CPUS 4
 #endif

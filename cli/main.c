@@ -51,8 +51,8 @@ static void print_line(const char *cmd, const char *text)
  */
 static int takes_inputs(const char *name)
 {
-	static const char *const cmds[] = { "ingest", "summary", "report", "speedscope",
-					    "aggregate", "compare" };
+	static const char *const cmds[] = { "ingest",	  "summary",   "report",
+					    "speedscope", "aggregate", "compare" };
 	size_t i;
 	for (i = 0; i < PR_ARRAY_SIZE(cmds); i++)
 		if (!strcmp(name, cmds[i]))
@@ -79,7 +79,8 @@ static int refuse_dash_store(const struct pr_command *cmd, const struct pr_args 
 	return pr_error_set(err, PR_E_USAGE,
 			    "a store is a file: '-' (standard input or output) cannot be one%s%s; "
 			    "name the file (./- for one called '-')",
-			    strcmp(bad, "STORE") ? " (--" : "", strcmp(bad, "STORE") ? "output)" : "");
+			    strcmp(bad, "STORE") ? " (--" : "",
+			    strcmp(bad, "STORE") ? "output)" : "");
 }
 
 /*
@@ -104,7 +105,8 @@ static int refuse_dash_twice(const struct pr_command *cmd, const struct pr_args 
 		return 0;
 	return pr_error_set(err, PR_E_USAGE,
 			    "'-' (standard input) is given %d times; it can be read once: "
-			    "name the files (./- for one called '-')", n);
+			    "name the files (./- for one called '-')",
+			    n);
 }
 
 static void usage(FILE *out)
@@ -161,7 +163,8 @@ static void unknown_command(const char *name)
 	fprintf(stderr, "profreport: '%s' is not a command; see 'profreport --help'", shown);
 	for (i = 0; pr_commands[i]; i++) {
 		if (distance(name, pr_commands[i]->name) <= 2) {
-			fprintf(stderr, "%s'%s'", any ? ", " : " (did you mean ", pr_commands[i]->name);
+			fprintf(stderr, "%s'%s'", any ? ", " : " (did you mean ",
+				pr_commands[i]->name);
 			any = 1;
 		}
 	}

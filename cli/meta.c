@@ -53,8 +53,8 @@ int pr_cli_meta_time(const char *value, int64_t *ns)
 	return pr_parse_datetime(value, strlen(value), ns, &naive);
 }
 
-int pr_cli_meta_parse(const struct pr_command *cmd, const struct pr_args *a,
-		      struct pr_cli_meta *m, struct pr_error *err)
+int pr_cli_meta_parse(const struct pr_command *cmd, const struct pr_args *a, struct pr_cli_meta *m,
+		      struct pr_error *err)
 {
 	int i, n = a->count[pr_opt_index(cmd->opts, "meta")];
 	size_t k, v;

@@ -160,8 +160,7 @@ void pr_opt_usage(const struct pr_option *opts, char *buf, size_t n)
 	}
 }
 
-int pr_opt_uint(const char *lname, const char *v, int64_t max, int64_t *out,
-		struct pr_error *err)
+int pr_opt_uint(const char *lname, const char *v, int64_t max, int64_t *out, struct pr_error *err)
 {
 	int64_t n;
 	if (pr_decimal_scaled(v, strlen(v), 0, &n) || n < 0 || n > max)

@@ -21,25 +21,26 @@
 
 /* pr_option.flags: how the option reads in the generated usage line. */
 enum {
-	PR_OPT_REQUIRED = 1, /* must be given (the command says so itself); shown without brackets */
-	PR_OPT_REPEAT = 2,   /* may be given more than once: "[--x V]..." */
-	PR_OPT_OR = 4        /* an alternative to the option before it: "[--a X | --b Y]" */
+	PR_OPT_REQUIRED =
+		1,	   /* must be given (the command says so itself); shown without brackets */
+	PR_OPT_REPEAT = 2, /* may be given more than once: "[--x V]..." */
+	PR_OPT_OR = 4	   /* an alternative to the option before it: "[--a X | --b Y]" */
 };
 
 /* pr_option.type: where the parsed value goes (pr_opt_fill), like git's OPT_STRING/OPT_UNSIGNED. */
 enum pr_opt_type {
 	PR_OPT_T_NONE = 0, /* not bound: read with pr_arg() / pr_opt_nth() */
 	PR_OPT_T_STRING,   /* const char *: the last value given */
-	PR_OPT_T_FLAG,     /* int: 1 when given */
-	PR_OPT_T_UINT      /* int64_t: a whole number from 0 to max (usage error otherwise) */
+	PR_OPT_T_FLAG,	   /* int: 1 when given */
+	PR_OPT_T_UINT	   /* int64_t: a whole number from 0 to max (usage error otherwise) */
 };
 
 struct pr_option {
 	const char *lname; /* without "--" */
-	char sname;        /* 0 = none */
+	char sname;	   /* 0 = none */
 	const char *arg;   /* NULL = flag; else the value's name for help */
 	const char *help;
-	unsigned flags;    /* PR_OPT_* */
+	unsigned flags; /* PR_OPT_* */
 	enum pr_opt_type type;
 	size_t off;  /* the target's offset in the command's options struct (PR_OPT_T_*) */
 	int64_t max; /* PR_OPT_T_UINT's largest value */
@@ -50,26 +51,37 @@ struct pr_option {
  * ones bind a member of the command's options struct T, which pr_opt_fill
  * fills (a member of another type fails to compile: distinct pointer types).
  */
-#define PR_OPT(l, s, a, h, f) { .lname = (l), .sname = (s), .arg = (a), .help = (h), .flags = (f) }
-#define PR_OPT_END { .lname = NULL }
-#define PR_OPT_TARGET_(T, m, ctype) \
-	(offsetof(T, m) + 0 * sizeof(&((T *)0)->m == (ctype *)0))
-#define PR_OPT_STRING(l, s, a, h, f, T, m)                                            \
-	{ .lname = (l), .sname = (s), .arg = (a), .help = (h), .flags = (f),            \
-	  .type = PR_OPT_T_STRING, .off = PR_OPT_TARGET_(T, m, const char *) }
-#define PR_OPT_FLAG(l, s, h, f, T, m)                                                 \
-	{ .lname = (l), .sname = (s), .arg = NULL, .help = (h), .flags = (f),           \
-	  .type = PR_OPT_T_FLAG, .off = PR_OPT_TARGET_(T, m, int) }
-#define PR_OPT_UINT(l, s, a, h, f, T, m, mx)                                          \
-	{ .lname = (l), .sname = (s), .arg = (a), .help = (h), .flags = (f),            \
-	  .type = PR_OPT_T_UINT, .off = PR_OPT_TARGET_(T, m, int64_t), .max = (mx) }
+#define PR_OPT(l, s, a, h, f)                                                                      \
+	{                                                                                          \
+		.lname = (l), .sname = (s), .arg = (a), .help = (h), .flags = (f)                  \
+	}
+#define PR_OPT_END                                                                                 \
+	{                                                                                          \
+		.lname = NULL                                                                      \
+	}
+#define PR_OPT_TARGET_(T, m, ctype) (offsetof(T, m) + 0 * sizeof(&((T *)0)->m == (ctype *)0))
+#define PR_OPT_STRING(l, s, a, h, f, T, m)                                                         \
+	{                                                                                          \
+		.lname = (l), .sname = (s), .arg = (a), .help = (h), .flags = (f),                 \
+		.type = PR_OPT_T_STRING, .off = PR_OPT_TARGET_(T, m, const char *)                 \
+	}
+#define PR_OPT_FLAG(l, s, h, f, T, m)                                                              \
+	{                                                                                          \
+		.lname = (l), .sname = (s), .arg = NULL, .help = (h), .flags = (f),                \
+		.type = PR_OPT_T_FLAG, .off = PR_OPT_TARGET_(T, m, int)                            \
+	}
+#define PR_OPT_UINT(l, s, a, h, f, T, m, mx)                                                       \
+	{                                                                                          \
+		.lname = (l), .sname = (s), .arg = (a), .help = (h), .flags = (f),                 \
+		.type = PR_OPT_T_UINT, .off = PR_OPT_TARGET_(T, m, int64_t), .max = (mx)           \
+	}
 
 struct pr_args {
 	const char *val[PR_OPT_MAX]; /* value, or "" for a set flag, NULL when absent */
 	char **pos;
 	int npos;
 	int count[PR_OPT_MAX]; /* times each option was given */
-	int argc;              /* what was parsed, for pr_opt_nth */
+	int argc;	       /* what was parsed, for pr_opt_nth */
 	char **argv;
 };
 

@@ -27,7 +27,11 @@
 #define MAX_JOBS 256
 
 /* Slot states: what the parent reads of an item. */
-enum { SLOT_FREE, SLOT_STARTED, SLOT_DONE };
+enum {
+	SLOT_FREE,
+	SLOT_STARTED,
+	SLOT_DONE
+};
 
 struct slot {
 	atomic_int state;
@@ -57,10 +61,10 @@ struct pr_par {
 	void *ctx;
 	struct shared *sh;
 	size_t shsize;
-	int *fds;     /* one result file per worker (unlinked) */
-	int *status;  /* each worker's wait status, once reaped */
-	int nkids;    /* workers started */
-	int note[2];  /* a byte from a worker after each item; EOF once all have ended */
+	int *fds;		/* one result file per worker (unlinked) */
+	int *status;		/* each worker's wait status, once reaped */
+	int nkids;		/* workers started */
+	int note[2];		/* a byte from a worker after each item; EOF once all have ended */
 	void (*end)(void *ctx); /* pr_par_worker_end's */
 };
 
@@ -88,8 +92,10 @@ int pr_par_jobs(const char *arg, int *jobs, struct pr_error *err)
 		return 0;
 	}
 	if (pr_decimal_scaled(arg, strlen(arg), 0, &n) || n < 1 || n > MAX_JOBS)
-		return pr_error_set(err, PR_E_USAGE, "-j needs a whole number from 1 to %d, not "
-				    "'%s'", MAX_JOBS, arg);
+		return pr_error_set(err, PR_E_USAGE,
+				    "-j needs a whole number from 1 to %d, not "
+				    "'%s'",
+				    MAX_JOBS, arg);
 	*jobs = (int)n;
 	return 0;
 }

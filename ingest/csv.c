@@ -10,33 +10,33 @@
 
 enum csv_state {
 	S_START, /* at the start of a field (blanks skipped with PR_CSV_TRIM) */
-	S_UNQ,   /* inside an unquoted field */
-	S_Q,     /* inside a quoted field */
-	S_QQ,    /* a quote inside a quoted field: doubled, or the closing one */
+	S_UNQ,	 /* inside an unquoted field */
+	S_Q,	 /* inside a quoted field */
+	S_QQ,	 /* a quote inside a quoted field: doubled, or the closing one */
 	S_AFTER, /* blanks after a closing quote */
 };
 
 struct pr_csv {
-	struct pr_source *src;     /* NULL when reading memory */
-	unsigned char *chunk;      /* read buffer (source mode) */
-	const unsigned char *buf;  /* current window: chunk or the caller's memory */
-	size_t len, pos;           /* window length, next byte */
-	int eof, started, failed;  /* no more input; BOM handled; sticky error */
-	int skip_lf;               /* the last record ended at a CR: drop one LF */
-	int prev_cr;               /* the previous byte was a CR (line counting) */
+	struct pr_source *src;	  /* NULL when reading memory */
+	unsigned char *chunk;	  /* read buffer (source mode) */
+	const unsigned char *buf; /* current window: chunk or the caller's memory */
+	size_t len, pos;	  /* window length, next byte */
+	int eof, started, failed; /* no more input; BOM handled; sticky error */
+	int skip_lf;		  /* the last record ended at a CR: drop one LF */
+	int prev_cr;		  /* the previous byte was a CR (line counting) */
 	size_t max_record, max_fields;
 	int trim;
-	int64_t offset;            /* stream offset of buf[pos] */
-	long line, col;            /* position of buf[pos] */
+	int64_t offset; /* stream offset of buf[pos] */
+	long line, col; /* position of buf[pos] */
 
-	char *rec;                 /* field bytes, each field NUL-terminated */
+	char *rec;			    /* field bytes, each field NUL-terminated */
 	size_t rec_len, rec_cap, rec_bytes; /* rec_bytes: field text only */
 	struct pr_csv_field *fields;
-	size_t *foff;              /* field offsets in rec while building */
+	size_t *foff; /* field offsets in rec while building */
 	size_t nf, fcap;
 	long rec_line;
 	int64_t rec_offset, nrec;
-	struct pr_error saved;     /* the error to repeat after a failure */
+	struct pr_error saved; /* the error to repeat after a failure */
 };
 
 static struct pr_csv *csv_new(const struct pr_csv_opts *opts)

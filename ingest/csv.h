@@ -56,7 +56,7 @@
 #include "base/strbuf.h"
 
 #define PR_CSV_MAX_RECORD (1u << 20) /* default cap on one record's field bytes */
-#define PR_CSV_MAX_FIELDS 4096u      /* default cap on fields per record */
+#define PR_CSV_MAX_FIELDS 4096u	     /* default cap on fields per record */
 
 enum {
 	PR_CSV_TRIM = 1, /* drop blanks (space, tab) around unquoted fields and quotes */
@@ -65,7 +65,7 @@ enum {
 struct pr_csv_opts {
 	size_t max_record; /* 0 = PR_CSV_MAX_RECORD */
 	size_t max_fields; /* 0 = PR_CSV_MAX_FIELDS */
-	int flags;         /* PR_CSV_* */
+	int flags;	   /* PR_CSV_* */
 };
 
 struct pr_csv_field {

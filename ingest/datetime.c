@@ -101,7 +101,8 @@ int pr_parse_datetime(const char *p, size_t n, int64_t *ns, int *naive)
 	if (i != n)
 		return -1;
 	days = days_from_civil(y, mo, d);
-	*ns = ((days * 86400 + h * 3600 + mi * 60 + s) - sign * (oh * 3600 + om * 60)) * 1000000000LL +
+	*ns = ((days * 86400 + h * 3600 + mi * 60 + s) - sign * (oh * 3600 + om * 60)) *
+		      1000000000LL +
 	      frac;
 	return 0;
 }

@@ -5,8 +5,8 @@
 
 #include "base/strbuf.h"
 
-void pr_dfx_metric(struct pr_writer *w, const char *name, double v, const char *unit,
-		   int64_t span, const char *origin, const char *detail)
+void pr_dfx_metric(struct pr_writer *w, const char *name, double v, const char *unit, int64_t span,
+		   const char *origin, const char *detail)
 {
 	if (isfinite(v))
 		pr_writer_metric(w, name, v, unit, span, origin, detail);
@@ -17,7 +17,7 @@ void pr_dfx_custom_metrics(struct pr_writer *w, const json_t *custom, int64_t sp
 	const char *key;
 	json_t *v;
 	struct pr_strbuf name = PR_STRBUF_INIT;
-	json_object_foreach((json_t *)custom, key, v) {
+	json_object_foreach ((json_t *)custom, key, v) {
 		double x;
 		if (json_is_boolean(v))
 			x = json_is_true(v) ? 1 : 0;

@@ -11,8 +11,8 @@
 #include "store/store.h"
 
 /* pr_writer_metric, skipping non-finite values. */
-void pr_dfx_metric(struct pr_writer *w, const char *name, double v, const char *unit,
-		   int64_t span, const char *origin, const char *detail);
+void pr_dfx_metric(struct pr_writer *w, const char *name, double v, const char *unit, int64_t span,
+		   const char *origin, const char *detail);
 /* Numeric and boolean custom metrics as reported "custom.<key>"; others stay in span args. */
 void pr_dfx_custom_metrics(struct pr_writer *w, const json_t *custom, int64_t span);
 /* The diagnostic for a section without tokens whose duration is > 0. */

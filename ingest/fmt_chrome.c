@@ -73,8 +73,8 @@ struct chrome {
 	struct js_ctx js;
 	int64_t events, ts_min;
 	int64_t elements, ph_objects; /* of the event array; objects with "ph" */
-	const char *not_trace;        /* why the JSON is no trace (said after the syntax check) */
-	int64_t not_trace_at;         /* where, or -1 */
+	const char *not_trace;	      /* why the JSON is no trace (said after the syntax check) */
+	int64_t not_trace_at;	      /* where, or -1 */
 	int has_ts, has_origin, has_rank, torch_hint;
 	int device_activity; /* kernels, memcpys or memsets seen */
 	unsigned dev_flags;  /* DEV_*: device families the events name */
@@ -267,7 +267,8 @@ static int parse_event(struct chrome *ch, size_t *p, struct event *ev)
 				if (b[i] == '{') {
 					pr_strbuf_reset(&ch->akeys);
 					pr_strbuf_reset(&ch->args);
-					if ((rc = js_object_split(c, &i, &ch->akeys, &ch->args)) != JS_OK)
+					if ((rc = js_object_split(c, &i, &ch->akeys, &ch->args)) !=
+					    JS_OK)
 						return rc;
 					ev->has_args = 1;
 				} else if ((rc = js_value(c, &i, NULL)) != JS_OK) {
@@ -332,8 +333,8 @@ static int tok_us(const struct chrome *ch, const struct tok *t, int64_t *ns)
 
 /* ---- args helpers (over the minified args text) ---- */
 
-typedef void args_fn(struct chrome *ch, const char *key, size_t klen, const char *val,
-		     size_t vlen, int is_str, void *ctx);
+typedef void args_fn(struct chrome *ch, const char *key, size_t klen, const char *val, size_t vlen,
+		     int is_str, void *ctx);
 
 /* Calls fn for each key/value of the event's (split) args. */
 static void args_each(struct chrome *ch, args_fn *fn, void *ctx)
@@ -427,7 +428,10 @@ enum {
 	DEV_PRIVATEUSE1 = 32,
 };
 
-#define CAT(name, cls, dev) { name, sizeof(name) - 1, cls, dev }
+#define CAT(name, cls, dev)                                                                        \
+	{                                                                                          \
+		name, sizeof(name) - 1, cls, dev                                                   \
+	}
 static const struct {
 	const char *cat;
 	unsigned char len, cls, dev;
@@ -561,9 +565,9 @@ static void note_device(struct chrome *ch, const struct event *ev, enum cat_clas
 	if (cls == CC_KERNEL || cls == CC_MEMCPY || cls == CC_MEMSET || cls == CC_RANGE)
 		ch->device_activity = 1;
 	else if (cls == CC_RUNTIME && !dev)
-		ch->dev_flags |= tok_starts(ch, &ev->name, "hip") ? DEV_ROCM
+		ch->dev_flags |= tok_starts(ch, &ev->name, "hip")  ? DEV_ROCM
 				 : tok_starts(ch, &ev->name, "cu") ? DEV_CUDA
-								    : 0;
+								   : 0;
 }
 
 static void id_text(struct chrome *ch, const struct tok *t, struct pr_strbuf *out)
@@ -673,7 +677,8 @@ static void memory_event(struct chrome *ch, int64_t ts)
 		struct mem_delta *d;
 		if (ch->ndeltas == ch->cap_deltas) {
 			ch->cap_deltas = ch->cap_deltas ? ch->cap_deltas * 2 : 256;
-			ch->deltas = pr_xreallocarray(ch->deltas, ch->cap_deltas, sizeof(*ch->deltas));
+			ch->deltas =
+				pr_xreallocarray(ch->deltas, ch->cap_deltas, sizeof(*ch->deltas));
 		}
 		d = &ch->deltas[ch->ndeltas];
 		d->ts = ts;
@@ -682,11 +687,13 @@ static void memory_event(struct chrome *ch, int64_t ts)
 		d->dev = di;
 	}
 	if (m.has_alloc)
-		pr_writer_sample(ch->w, pr_writer_series(ch->w, "dev.mem.allocated", dev, "bytes", "B"),
+		pr_writer_sample(ch->w,
+				 pr_writer_series(ch->w, "dev.mem.allocated", dev, "bytes", "B"),
 				 ts, m.alloc);
 	if (m.has_reserved)
-		pr_writer_sample(ch->w, pr_writer_series(ch->w, "dev.mem.reserved", dev, "bytes", "B"),
-				 ts, m.reserved);
+		pr_writer_sample(ch->w,
+				 pr_writer_series(ch->w, "dev.mem.reserved", dev, "bytes", "B"), ts,
+				 m.reserved);
 }
 
 struct counter_ctx {
@@ -801,8 +808,8 @@ static void async_begin(struct chrome *ch, const struct event *ev, int64_t ts)
 		if (ch->nopens == ch->cap_opens) {
 			ch->cap_opens = ch->cap_opens ? ch->cap_opens * 2 : 16;
 			ch->opens = pr_xreallocarray(ch->opens, ch->cap_opens, sizeof(*ch->opens));
-			ch->free_opens =
-				pr_xreallocarray(ch->free_opens, ch->cap_opens, sizeof(*ch->free_opens));
+			ch->free_opens = pr_xreallocarray(ch->free_opens, ch->cap_opens,
+							  sizeof(*ch->free_opens));
 		}
 		idx = (int64_t)ch->nopens++;
 		pr_strbuf_init(&ch->opens[idx].keys);
@@ -909,9 +916,10 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 		return;
 	}
 	if (!pr_time_ok(ts)) {
-		pr_writer_diag(w, "time_out_of_range", offset, 0, 0,
-			       "event \"ts\" is more than 2^62 ns (146 years) from the clock's zero; "
-			       "skipped");
+		pr_writer_diag(
+			w, "time_out_of_range", offset, 0, 0,
+			"event \"ts\" is more than 2^62 ns (146 years) from the clock's zero; "
+			"skipped");
 		return;
 	}
 	if (!ch->has_ts || ts < ch->ts_min) {
@@ -938,9 +946,10 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 			dur = 0;
 		}
 		if (dur > PR_TIME_LIMIT_NS - ts) {
-			pr_writer_diag(w, "time_out_of_range", offset, 0, 0,
-				       "event ends (\"ts\" + \"dur\") more than 2^62 ns (146 years) "
-				       "after the clock's zero; cut there");
+			pr_writer_diag(
+				w, "time_out_of_range", offset, 0, 0,
+				"event ends (\"ts\" + \"dur\") more than 2^62 ns (146 years) "
+				"after the clock's zero; cut there");
 			dur = PR_TIME_LIMIT_NS - ts;
 		}
 		cls = cat_class(ch, ev, &dev);
@@ -1042,9 +1051,9 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 		int64_t name = intern_tok(ch, &ev->name, &ch->name);
 		if (!name)
 			name = pr_writer_intern(w, "", 0);
-		pr_writer_instant_kv(w, async_track(ch, ev), name, intern_tok(ch, &ev->cat, &ch->cat),
-				     ts, "async", ch->akeys.buf, ch->akeys.len, ch->args.buf,
-				     ch->args.len);
+		pr_writer_instant_kv(w, async_track(ch, ev), name,
+				     intern_tok(ch, &ev->cat, &ch->cat), ts, "async", ch->akeys.buf,
+				     ch->akeys.len, ch->args.buf, ch->args.len);
 		break;
 	}
 	case 's':
@@ -1064,7 +1073,8 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 		track = thread_track(ch, ev);
 		tok_text(ch, &ev->bp, &ch->tmp);
 		pr_writer_flow(w, ch->key.buf, ph, track, ts, intern_tok(ch, &ev->name, &ch->name),
-			       intern_tok(ch, &ev->cat, &ch->cat), ch->tmp.len ? ch->tmp.buf : NULL);
+			       intern_tok(ch, &ev->cat, &ch->cat),
+			       ch->tmp.len ? ch->tmp.buf : NULL);
 		break;
 	case 'P':
 	case 'N':
@@ -1077,12 +1087,13 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 	case ')':
 		ch->events--;
 		pr_writer_diag(w, "ignored_phase", offset, 0, 0,
-			       "events of phase '%c' (and other unsupported phases) are not stored", ph);
+			       "events of phase '%c' (and other unsupported phases) are not stored",
+			       ph);
 		break;
 	default:
 		ch->events--;
-		pr_writer_diag(w, "unknown_phase", offset, 0, 0, "event with unknown phase '%c' skipped",
-			       ph);
+		pr_writer_diag(w, "unknown_phase", offset, 0, 0,
+			       "event with unknown phase '%c' skipped", ph);
 		break;
 	}
 }
@@ -1149,7 +1160,11 @@ static int truncated_here(struct chrome *ch)
 /* ch->pos is just after '['. */
 static int event_array(struct chrome *ch)
 {
-	enum { FIRST, ELEM, SEP } st = FIRST;
+	enum {
+		FIRST,
+		ELEM,
+		SEP
+	} st = FIRST;
 	for (;;) {
 		int rc;
 		if (skip_ws(ch))
@@ -1163,8 +1178,8 @@ static int event_array(struct chrome *ch)
 				return 0;
 			}
 			if (c != ',')
-				return pr_error_at(ch->err, PR_E_PARSE, ch->base + (int64_t)ch->pos, 0, 0,
-						   "',' or ']' expected in the event array");
+				return pr_error_at(ch->err, PR_E_PARSE, ch->base + (int64_t)ch->pos,
+						   0, 0, "',' or ']' expected in the event array");
 			ch->pos++;
 			st = ELEM;
 			continue;
@@ -1175,8 +1190,8 @@ static int event_array(struct chrome *ch)
 					return pr_error_at(ch->err, PR_E_PARSE,
 							   ch->base + (int64_t)ch->pos, 0, 0,
 							   "value expected after ','");
-				pr_writer_diag(ch->w, "trailing_comma", ch->base + (int64_t)ch->pos, 0,
-					       0, "trailing ',' before ']' in the event array");
+				pr_writer_diag(ch->w, "trailing_comma", ch->base + (int64_t)ch->pos,
+					       0, 0, "trailing ',' before ']' in the event array");
 			}
 			ch->pos++;
 			return 0;
@@ -1224,7 +1239,7 @@ static void meta_value(struct chrome *ch, const char *key, size_t start, size_t 
 	if (!strcmp(key, "deviceProperties") && json_is_array(v)) {
 		size_t i;
 		json_t *d;
-		json_array_foreach(v, i, d) {
+		json_array_foreach (v, i, d) {
 			const char *name = json_string_value(json_object_get(d, "name"));
 			if (name && (strstr(name, "AMD") || strstr(name, "Radeon") ||
 				     strstr(name, "Instinct")))
@@ -1352,7 +1367,7 @@ static void sampled_profile(struct chrome *ch)
 		return;
 	}
 	v = pr_xcalloc(json_array_size(ch->samples), sizeof(*v));
-	json_array_foreach(ch->samples, i, x) {
+	json_array_foreach (ch->samples, i, x) {
 		const json_t *ts = json_object_get(x, "ts");
 		double us = json_number_value(ts);
 		const char *tid = sample_id(json_object_get(x, "tid"), tbuf, sizeof(tbuf));
@@ -1412,8 +1427,7 @@ static void sampled_profile(struct chrome *ch)
 		free((char *)v[i].tid);
 	}
 	free(v);
-	pr_writer_meta_set(ch->w, "sampled_profile",
-			   json_pack("{sI}", "samples", (json_int_t)n));
+	pr_writer_meta_set(ch->w, "sampled_profile", json_pack("{sI}", "samples", (json_int_t)n));
 }
 
 /* One "key": value member of the top-level object; ch->pos at the key. */
@@ -1465,7 +1479,11 @@ static int member(struct chrome *ch, int *events_done)
 
 static int object_form(struct chrome *ch)
 {
-	enum { FIRST, KEY, SEP } st = FIRST;
+	enum {
+		FIRST,
+		KEY,
+		SEP
+	} st = FIRST;
 	int had_events = 0;
 	for (;;) {
 		if (skip_ws(ch))
@@ -1485,8 +1503,8 @@ static int object_form(struct chrome *ch)
 				break;
 			}
 			if (c != ',')
-				return pr_error_at(ch->err, PR_E_PARSE, ch->base + (int64_t)ch->pos, 0, 0,
-						   "',' or '}' expected in object");
+				return pr_error_at(ch->err, PR_E_PARSE, ch->base + (int64_t)ch->pos,
+						   0, 0, "',' or '}' expected in object");
 			ch->pos++;
 			st = KEY;
 			continue;
@@ -1564,7 +1582,8 @@ static void rebuild_allocated(struct chrome *ch)
 			}
 		if (!n)
 			continue;
-		series = pr_writer_series(ch->w, "dev.mem.allocated", ch->mem_dev[d].name, "bytes", "B");
+		series = pr_writer_series(ch->w, "dev.mem.allocated", ch->mem_dev[d].name, "bytes",
+					  "B");
 		low = low < 0 ? -low : 0; /* the start; never -0 */
 		sum = low;
 		for (i = 0; i < ch->ndeltas; i++)
@@ -1587,8 +1606,12 @@ static void set_device_type(struct chrome *ch)
 	static const struct {
 		unsigned flag;
 		const char *name;
-	} names[] = { { DEV_ROCM, "rocm" }, { DEV_MTIA, "mtia" }, { DEV_XPU, "xpu" },
-		      { DEV_HPU, "hpu" },   { DEV_PRIVATEUSE1, "privateuse1" }, { DEV_CUDA, "cuda" } };
+	} names[] = { { DEV_ROCM, "rocm" },
+		      { DEV_MTIA, "mtia" },
+		      { DEV_XPU, "xpu" },
+		      { DEV_HPU, "hpu" },
+		      { DEV_PRIVATEUSE1, "privateuse1" },
+		      { DEV_CUDA, "cuda" } };
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	unsigned flags = ch->dev_flags;
 	size_t i;
@@ -1616,7 +1639,8 @@ static void finish(struct chrome *ch)
 		pr_writer_diag(ch->w, "async_unclosed", -1, 0, 0,
 			       "an async slice never ended; kept with zero duration");
 		async_emit(ch, (int64_t)i, ch->opens[i].ts);
-	}	if (!ch->has_origin && ch->has_ts && ch->ts_min >= 946684800000000000LL) {
+	}
+	if (!ch->has_origin && ch->has_ts && ch->ts_min >= 946684800000000000LL) {
 		/* Old Kineto and Chrome wrote absolute epoch microseconds. */
 		pr_writer_set_time_origin(ch->w, 0);
 		pr_writer_meta_set(ch->w, "clock", json_string("epoch"));
@@ -1626,8 +1650,9 @@ static void finish(struct chrome *ch)
 		pr_writer_meta_set(ch->w, "rank_source", json_string("file name"));
 	}
 	pr_writer_set_collector(ch->w, ch->torch_hint ? "torch.profiler"
-				: pr_writer_meta_get(ch->w, "viztracer_metadata") ? "viztracer"
-										 : "chrome-trace");
+				       : pr_writer_meta_get(ch->w, "viztracer_metadata")
+					       ? "viztracer"
+					       : "chrome-trace");
 }
 
 static void chrome_release(struct chrome *ch)
@@ -1733,7 +1758,8 @@ static int chrome_parse(struct pr_source *src, struct pr_writer *w, struct pr_er
 	if (!ch.not_trace && ch.elements && !ch.ph_objects)
 		ch.not_trace = "no element of the event array is an event (an object with \"ph\")";
 	if (ch.not_trace) {
-		pr_error_at(err, PR_E_FORMAT, ch.not_trace_at, 0, 0, "not a trace: %s", ch.not_trace);
+		pr_error_at(err, PR_E_FORMAT, ch.not_trace_at, 0, 0, "not a trace: %s",
+			    ch.not_trace);
 		goto out;
 	}
 	sampled_profile(&ch);
@@ -1770,18 +1796,57 @@ static int chrome_sniff(const unsigned char *head, size_t n, const char *path)
 	return 30; /* some JSON: we read it (and say precisely what is wrong) */
 }
 
-static const char *const chrome_tokens[] = {
-	"traceEvents", "ph", "X", "B", "E", "b", "e", "i", "C", "M", "s", "f", "name", "cat", "ts",
-	"dur", "pid", "tid", "id", "id2", "args", "bp", "scope", "[memory]", "Total Allocated",
-	"Total Reserved", "Device Type", "Device Id", "ProfilerStep#1", "user_annotation", "cpu_op",
-	"kernel", "process_name", "thread_name", "thread_sort_index", "baseTimeNanoseconds",
-	"distributedInfo", "rank", "world_size", "displayTimeUnit", "ac2g", "correlation",
-	"External id", "stream", "device", NULL
-};
+static const char *const chrome_tokens[] = { "traceEvents",
+					     "ph",
+					     "X",
+					     "B",
+					     "E",
+					     "b",
+					     "e",
+					     "i",
+					     "C",
+					     "M",
+					     "s",
+					     "f",
+					     "name",
+					     "cat",
+					     "ts",
+					     "dur",
+					     "pid",
+					     "tid",
+					     "id",
+					     "id2",
+					     "args",
+					     "bp",
+					     "scope",
+					     "[memory]",
+					     "Total Allocated",
+					     "Total Reserved",
+					     "Device Type",
+					     "Device Id",
+					     "ProfilerStep#1",
+					     "user_annotation",
+					     "cpu_op",
+					     "kernel",
+					     "process_name",
+					     "thread_name",
+					     "thread_sort_index",
+					     "baseTimeNanoseconds",
+					     "distributedInfo",
+					     "rank",
+					     "world_size",
+					     "displayTimeUnit",
+					     "ac2g",
+					     "correlation",
+					     "External id",
+					     "stream",
+					     "device",
+					     NULL };
 
 const struct pr_format pr_format_chrome = {
 	.name = "chrome",
-	.summary = "Chrome Trace Event JSON: torch.profiler/Kineto, viztracer, Perfetto (.json, .gz)",
+	.summary =
+		"Chrome Trace Event JSON: torch.profiler/Kineto, viztracer, Perfetto (.json, .gz)",
 	.sniff = chrome_sniff,
 	.parse = chrome_parse,
 	.flags = PR_FORMAT_JSON,

@@ -52,20 +52,29 @@
 
 /* ---- units ---- */
 
-enum ukind { K_NONE, K_BYTES, K_BYTES_PS, K_NS, K_PERCENT, K_CELSIUS, K_WATTS, K_MHZ, NKINDS };
+enum ukind {
+	K_NONE,
+	K_BYTES,
+	K_BYTES_PS,
+	K_NS,
+	K_PERCENT,
+	K_CELSIUS,
+	K_WATTS,
+	K_MHZ,
+	NKINDS
+};
 
 static const char *const kind_unit[NKINDS] = {
-	[K_NONE] = "",           [K_BYTES] = "bytes",   [K_BYTES_PS] = "bytes/s",
-	[K_NS] = "ns",           [K_PERCENT] = "percent", [K_CELSIUS] = "celsius",
-	[K_WATTS] = "watts",     [K_MHZ] = "MHz",
+	[K_NONE] = "",		 [K_BYTES] = "bytes",	  [K_BYTES_PS] = "bytes/s", [K_NS] = "ns",
+	[K_PERCENT] = "percent", [K_CELSIUS] = "celsius", [K_WATTS] = "watts",	    [K_MHZ] = "MHz",
 };
 
 struct unit {
 	const char *tok; /* lower case */
 	enum ukind kind;
-	double scale;    /* to the canonical unit */
-	int exp10;       /* K_NS: log10(scale), for exact times */
-	int suffix;      /* also recognised as a header suffix "_tok" */
+	double scale; /* to the canonical unit */
+	int exp10;    /* K_NS: log10(scale), for exact times */
+	int suffix;   /* also recognised as a header suffix "_tok" */
 };
 
 static const struct unit units[] = {
@@ -99,7 +108,9 @@ static const struct unit units[] = {
 	{ "pct", K_PERCENT, 1, 0, 1 },
 	{ "percent", K_PERCENT, 1, 0, 1 },
 	{ "c", K_CELSIUS, 1, 0, 1 },
-	{ "\xc2\xb0" "c", K_CELSIUS, 1, 0, 0 },
+	{ "\xc2\xb0"
+	  "c",
+	  K_CELSIUS, 1, 0, 0 },
 	{ "celsius", K_CELSIUS, 1, 0, 1 },
 	{ "degc", K_CELSIUS, 1, 0, 0 },
 	{ "w", K_WATTS, 1, 0, 1 },
@@ -143,8 +154,8 @@ struct map {
 	const char *series; /* canonical series name */
 	enum ukind kind;    /* the unit kind the canonical series has */
 	const char *deflt;  /* unit assumed when the file names none */
-	int nvidia;         /* an nvidia-smi --query-gpu column */
-	int prefix;         /* also matches key + anything, given an explicit unit */
+	int nvidia;	    /* an nvidia-smi --query-gpu column */
+	int prefix;	    /* also matches key + anything, given an explicit unit */
 };
 
 static const struct map maps[] = {
@@ -210,9 +221,9 @@ static const struct map maps[] = {
 };
 
 static const char *const time_names[] = {
-	"timestamp", "time",    "ts",           "datetime", "date",      "elapsed",
-	"elapsed_time", "t",    "seconds",      "relative_time", "wall_time", "walltime",
-	"epoch",     "unix_time", "time_stamp",
+	"timestamp", "time",	     "ts",    "datetime",  "date",
+	"elapsed",   "elapsed_time", "t",     "seconds",   "relative_time",
+	"wall_time", "walltime",     "epoch", "unix_time", "time_stamp",
 };
 
 static const char *const phase_names[] = {
@@ -233,25 +244,32 @@ static int in_list(const char *key, const char *const *list, size_t n)
 
 /* ---- one column ---- */
 
-enum role { R_VALUE, R_TIME, R_PHASE, R_DEVICE, R_BUS, R_IGNORE };
+enum role {
+	R_VALUE,
+	R_TIME,
+	R_PHASE,
+	R_DEVICE,
+	R_BUS,
+	R_IGNORE
+};
 
 struct col {
 	enum role role;
-	char *raw;                /* header field as written (repeated-header check) */
-	char *name;               /* header field, trimmed and cleaned (meta) */
-	char *series;             /* series name */
+	char *raw;		  /* header field as written (repeated-header check) */
+	char *name;		  /* header field, trimmed and cleaned (meta) */
+	char *series;		  /* series name */
 	const struct unit *hunit; /* unit from the header, or NULL */
-	char *horig;              /* that unit as written */
+	char *horig;		  /* that unit as written */
 	const struct map *map;
 	/* established at the first number: */
 	int has_unit;
 	const struct unit *unit; /* unit of cells that name none (NULL: unitless) */
 	enum ukind kind;
 	char *orig;
-	int64_t sid;              /* series for device "" (0 = not yet) */
-	int64_t nnum, ntext;      /* numeric and text cells seen */
+	int64_t sid;		  /* series for device "" (0 = not yet) */
+	int64_t nnum, ntext;	  /* numeric and text cells seen */
 	long text_line, text_col; /* first text cell */
-	int64_t nmiss;            /* missing cells (empty, nan, -, N/A, ...) */
+	int64_t nmiss;		  /* missing cells (empty, nan, -, N/A, ...) */
 	long miss_line, miss_col; /* the first of them */
 };
 
@@ -263,7 +281,7 @@ struct gen {
 	long tcol, pcol, dcol, bcol; /* time, phase, device (index), bus id; -1 none */
 	const struct unit *tunit;    /* unit of a numeric time column */
 	/* time */
-	int tmode;                   /* 0 undecided, 1 absolute, 2 relative */
+	int tmode; /* 0 undecided, 1 absolute, 2 relative */
 	int64_t origin, prev_ts, last_ts;
 	int has_ts, naive_noted;
 	/* phases */
@@ -364,8 +382,7 @@ static int looks_like_date(const char *p, size_t n)
 /* ---- header ---- */
 
 /* Splits a header name into key (lower case, bracket unit off) and unit. */
-static void header_key(const char *p, size_t n, struct pr_strbuf *key, const char **ut,
-		       size_t *utn)
+static void header_key(const char *p, size_t n, struct pr_strbuf *key, const char **ut, size_t *utn)
 {
 	size_t i, lb;
 	trim(&p, &n);
@@ -535,7 +552,6 @@ static int read_header(struct gen *g, struct pr_csv *c, struct pr_error *err)
 
 /* ---- rows ---- */
 
-
 /* Row time (ns on the run's clock) into *ts; -1 when the row is skipped. */
 static int row_time(struct gen *g, const struct pr_csv_field *f, long line, int64_t *ts)
 {
@@ -640,8 +656,8 @@ static int64_t series_for(struct gen *g, size_t ci, long line)
 /* The first number of a column fixes its unit, kind and orig_unit. */
 static void establish_unit(struct col *c, const struct unit *u, const char *ut, size_t utn)
 {
-	const struct unit *mdef = c->map ? unit_find(c->map->deflt, strlen(c->map->deflt), 0)
-					 : NULL;
+	const struct unit *mdef =
+		c->map ? unit_find(c->map->deflt, strlen(c->map->deflt), 0) : NULL;
 	c->has_unit = 1;
 	c->unit = c->hunit ? c->hunit : u ? u : mdef;
 	c->kind = c->unit ? c->unit->kind : K_NONE;
@@ -879,8 +895,9 @@ static int check_numbers(const struct gen *g, struct pr_error *err)
 			continue;
 		if (c->nnum)
 			return 0;
-		if (c->ntext && (!first || c->text_line < first->text_line ||
-				 (c->text_line == first->text_line && c->text_col < first->text_col)))
+		if (c->ntext &&
+		    (!first || c->text_line < first->text_line ||
+		     (c->text_line == first->text_line && c->text_col < first->text_col)))
 			first = c;
 	}
 	if (first)

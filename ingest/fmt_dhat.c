@@ -54,10 +54,23 @@
 #define DHAT_VERSION 2
 #define W_MAX 9.0e18
 
-enum { F_TB, F_TBK, F_TL, F_MB, F_MBK, F_GB, F_GBK, F_EB, F_EBK, F_RB, F_WB, NF };
+enum {
+	F_TB,
+	F_TBK,
+	F_TL,
+	F_MB,
+	F_MBK,
+	F_GB,
+	F_GBK,
+	F_EB,
+	F_EBK,
+	F_RB,
+	F_WB,
+	NF
+};
 
-static const char *const fkeys[NF] = { "tb", "tbk", "tl", "mb", "mbk", "gb",
-				       "gbk", "eb", "ebk", "rb", "wb" };
+static const char *const fkeys[NF] = { "tb",  "tbk", "tl",  "mb", "mbk", "gb",
+				       "gbk", "eb",  "ebk", "rb", "wb" };
 
 struct pp {
 	double v[NF];
@@ -74,9 +87,9 @@ struct dh {
 	int64_t *fnames; /* interned frame names */
 	size_t nframes;
 	int bklt, bkacc;
-	const char *bunit;   /* metric unit of the "bytes" */
-	const char *tunit;   /* metric unit of times */
-	double tscale;       /* to that unit */
+	const char *bunit; /* metric unit of the "bytes" */
+	const char *tunit; /* metric unit of times */
+	double tscale;	   /* to that unit */
 	struct pr_strbuf tmp;
 	int64_t track;
 	int64_t *stack;
@@ -107,9 +120,8 @@ static int64_t value_at(const unsigned char *h, size_t n, const char *key)
 	for (i = 0; i + k + 2 <= n; i++) {
 		if (h[i] != '"' || memcmp(h + i + 1, key, k) || h[i + k + 1] != '"')
 			continue;
-		for (j = i + k + 2; j < n && (h[j] == ' ' || h[j] == '\t' || h[j] == '\r' ||
-					      h[j] == '\n');
-		     j++)
+		for (j = i + k + 2;
+		     j < n && (h[j] == ' ' || h[j] == '\t' || h[j] == '\r' || h[j] == '\n'); j++)
 			;
 		if (j >= n || h[j] != ':')
 			continue;
@@ -210,11 +222,11 @@ static void pp_metrics(struct dh *d, const struct pp *p)
 		const char *name;
 		int kind; /* 0 bytes, 1 count, 2 time */
 	} m[] = {
-		{ F_TB, "dhat.pp.bytes", 0 },         { F_TBK, "dhat.pp.blocks", 1 },
+		{ F_TB, "dhat.pp.bytes", 0 },	       { F_TBK, "dhat.pp.blocks", 1 },
 		{ F_TL, "dhat.pp.lifetime_total", 2 }, { F_MB, "dhat.pp.max_bytes", 0 },
-		{ F_MBK, "dhat.pp.max_blocks", 1 },   { F_GB, "dhat.pp.gmax_bytes", 0 },
-		{ F_GBK, "dhat.pp.gmax_blocks", 1 },  { F_EB, "dhat.pp.end_bytes", 0 },
-		{ F_EBK, "dhat.pp.end_blocks", 1 },   { F_RB, "dhat.pp.reads", 0 },
+		{ F_MBK, "dhat.pp.max_blocks", 1 },    { F_GB, "dhat.pp.gmax_bytes", 0 },
+		{ F_GBK, "dhat.pp.gmax_blocks", 1 },   { F_EB, "dhat.pp.end_bytes", 0 },
+		{ F_EBK, "dhat.pp.end_blocks", 1 },    { F_RB, "dhat.pp.reads", 0 },
 		{ F_WB, "dhat.pp.writes", 0 },
 	};
 	size_t k;
@@ -223,13 +235,14 @@ static void pp_metrics(struct dh *d, const struct pp *p)
 			continue;
 		pr_writer_metric(d->w, m[k].name,
 				 m[k].kind == 2 ? p->v[m[k].f] * d->tscale : p->v[m[k].f],
-				 m[k].kind == 0 ? d->bunit : m[k].kind == 1 ? "count" : d->tunit, 0,
-				 "reported", p->detail);
+				 m[k].kind == 0	  ? d->bunit
+				 : m[k].kind == 1 ? "count"
+						  : d->tunit,
+				 0, "reported", p->detail);
 	}
 	if (p->has[F_TL] && p->has[F_TBK] && p->v[F_TBK] > 0)
-		pr_writer_metric(d->w, "dhat.pp.lifetime_avg",
-				 p->v[F_TL] / p->v[F_TBK] * d->tscale, d->tunit, 0, "derived",
-				 p->detail);
+		pr_writer_metric(d->w, "dhat.pp.lifetime_avg", p->v[F_TL] / p->v[F_TBK] * d->tscale,
+				 d->tunit, 0, "derived", p->detail);
 }
 
 static void open_frame(struct dh *d, int64_t f, int64_t t)
@@ -315,15 +328,17 @@ static int dh_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 				    (long long)json_integer_value(ver), DHAT_VERSION);
 		else
 			pr_error_at(err, PR_E_PARSE, ver ? at_ver : 0, 0, 0,
-				    "'dhatFileVersion': %s", ver ? "expected an integer" : "missing");
+				    "'dhatFileVersion': %s",
+				    ver ? "expected an integer" : "missing");
 		goto out;
 	}
 	pps = json_object_get(doc, "pps");
 	ftbl = json_object_get(doc, "ftbl");
 	if (!json_is_array(pps) || !json_is_array(ftbl)) {
 		int pps_ok = json_is_array(pps);
-		pr_error_at(err, PR_E_PARSE, (pps_ok ? ftbl : pps) ? (pps_ok ? at_ftbl : at_pps) : 0, 0, 0, "'%s': %s",
-			    pps_ok ? "ftbl" : "pps",
+		pr_error_at(err, PR_E_PARSE,
+			    (pps_ok ? ftbl : pps) ? (pps_ok ? at_ftbl : at_pps) : 0, 0, 0,
+			    "'%s': %s", pps_ok ? "ftbl" : "pps",
 			    (pps_ok ? ftbl : pps) ? "expected an array" : "missing");
 		goto out;
 	}
@@ -348,8 +363,10 @@ static int dh_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 		d.tunit = "count";
 	}
 	{
-		static const char *const keys[] = { "mode", "verb", "tu", "Mtu", "tuth", "cmd",
-						     "pid", "bu", "bsu", "bksu", "bklt", "bkacc" };
+		static const char *const keys[] = {
+			"mode", "verb", "tu",  "Mtu",  "tuth", "cmd",
+			"pid",	"bu",	"bsu", "bksu", "bklt", "bkacc"
+		};
 		for (k = 0; k < PR_ARRAY_SIZE(keys); k++) {
 			json_t *v = json_object_get(doc, keys[k]);
 			if (v && (json_is_string(v) || json_is_number(v) || json_is_boolean(v))) {
@@ -363,7 +380,8 @@ static int dh_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 	pr_strbuf_addf(&d.tmp,
 		       "DHAT's time unit tu \"%s\" (%s) for lifetimes, t-gmax and t-end; span "
 		       "positions are %s, not time",
-		       tu ? tu : "?", d.tscale != 1 || !strcmp(d.tunit, "ns") ? "stored as ns" : d.tunit,
+		       tu ? tu : "?",
+		       d.tscale != 1 || !strcmp(d.tunit, "ns") ? "stored as ns" : d.tunit,
 		       d.bunit[0] == 'b' ? "bytes" : "ad-hoc units");
 	pr_writer_meta_set(w, "time_unit", json_string(d.tmp.buf));
 	{
@@ -377,10 +395,11 @@ static int dh_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 		pr_writer_diag(w, "nonfinite_number", -1, 0, 0,
 			       "%ld NaN/Infinity values were read as null (not usable)", nonfinite);
 	if (!d.bklt)
-		pr_writer_diag(w, "dhat_no_lifetimes", -1, 0, 0,
-			       "mode %s%s%s: DHAT tracked no block lifetimes (bklt false), so there "
-			       "is no t-gmax, no lifetimes and no bytes at t-gmax or t-end",
-			       mode ? "\"" : "", mode ? mode : "(none)", mode ? "\"" : "");
+		pr_writer_diag(
+			w, "dhat_no_lifetimes", -1, 0, 0,
+			"mode %s%s%s: DHAT tracked no block lifetimes (bklt false), so there "
+			"is no t-gmax, no lifetimes and no bytes at t-gmax or t-end",
+			mode ? "\"" : "", mode ? mode : "(none)", mode ? "\"" : "");
 	/* frames */
 	d.nframes = json_array_size(ftbl);
 	d.fnames = pr_xcalloc(d.nframes ? d.nframes : 1, sizeof(*d.fnames));
@@ -398,8 +417,7 @@ static int dh_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 			sum[k] += d.pps[i].v[k];
 	}
 	pr_writer_metric(w, "dhat.total.bytes", sum[F_TB], d.bunit, 0, "derived", "sum of tb");
-	pr_writer_metric(w, "dhat.total.blocks", sum[F_TBK], "count", 0, "derived",
-			 "sum of tbk");
+	pr_writer_metric(w, "dhat.total.blocks", sum[F_TBK], "count", 0, "derived", "sum of tbk");
 	if (d.bklt) {
 		pr_writer_metric(w, "dhat.gmax.bytes", sum[F_GB], d.bunit, 0, "derived",
 				 "sum of gb: live at t-gmax");
@@ -420,8 +438,9 @@ static int dh_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 		pr_strbuf_reset(&d.tmp);
 		pr_strbuf_addf(&d.tmp, "%s ", d.bunit[0] == 'b' ? "bytes" : "units");
 		for (k = 0; verb && verb[k]; k++)
-			pr_strbuf_addch(&d.tmp, verb[k] >= 'A' && verb[k] <= 'Z' ? (char)(verb[k] + 32)
-										 : verb[k]);
+			pr_strbuf_addch(&d.tmp, verb[k] >= 'A' && verb[k] <= 'Z'
+							? (char)(verb[k] + 32)
+							: verb[k]);
 		pr_strbuf_addstr(&d.tmp, verb ? " (tb)" : "(tb)");
 		profile(&d, F_TB, d.tmp.buf);
 	}
@@ -440,10 +459,25 @@ out:
 	return rc;
 }
 
-static const char *const dhat_tokens[] = {
-	"dhatFileVersion", "mode", "pps", "ftbl", "tb", "tbk", "gb", "gbk", "eb", "fs", "bklt", "tl",
-	"tg", "mb", "rb", "wb", "tu", "Nb", NULL
-};
+static const char *const dhat_tokens[] = { "dhatFileVersion",
+					   "mode",
+					   "pps",
+					   "ftbl",
+					   "tb",
+					   "tbk",
+					   "gb",
+					   "gbk",
+					   "eb",
+					   "fs",
+					   "bklt",
+					   "tl",
+					   "tg",
+					   "mb",
+					   "rb",
+					   "wb",
+					   "tu",
+					   "Nb",
+					   NULL };
 
 const struct pr_format pr_format_dhat = {
 	.name = "dhat",

@@ -37,17 +37,17 @@
 #include "ingest/jdoc.h"
 #include "base/strbuf.h"
 
-#define DX_TIME_BASE                                                                            \
-	"synthetic: Diffulex writes no timestamps; sections are laid end to end in file "     \
+#define DX_TIME_BASE                                                                               \
+	"synthetic: Diffulex writes no timestamps; sections are laid end to end in file "          \
 	"order (completion order), each as long as its duration_sec"
-#define DX_GPU_NOTE                                                                             \
-	"gpu_utilization is NVML utilization.gpu at stop minus at start (percentage points; "  \
+#define DX_GPU_NOTE                                                                                \
+	"gpu_utilization is NVML utilization.gpu at stop minus at start (percentage points; "      \
 	"can be negative; not an average)"
-#define DX_MEM_NOTE                                                                             \
-	"memory_delta_mb is psutil virtual_memory().used at stop minus at start: system-wide " \
+#define DX_MEM_NOTE                                                                                \
+	"memory_delta_mb is psutil virtual_memory().used at stop minus at start: system-wide "     \
 	"RAM, not the process, not GPU memory (MiB, stored as bytes)"
-#define DX_NEST_NOTE                                                                            \
-	"the collector does not support nesting: of nested sections only the innermost is "   \
+#define DX_NEST_NOTE                                                                               \
+	"the collector does not support nesting: of nested sections only the innermost is "        \
 	"recorded, outer ones are lost without a trace in the files"
 #define DX_MAX_SECTIONS 1000000
 
@@ -56,11 +56,11 @@ struct dx {
 	int64_t track, ts;
 	int64_t sections, skipped;
 	int64_t tok_sections; /* sections with tokens > 0 */
-	int64_t tokens;       /* sum over sections */
+	int64_t tokens;	      /* sum over sections */
 	double duration;      /* sum of duration_sec */
 	double tok_duration;  /* sum over sections with tokens */
 	int64_t no_tok_dur;   /* sections without tokens but with a duration */
-	json_t *files;        /* backend side files, for meta */
+	json_t *files;	      /* backend side files, for meta */
 	const char *backend;  /* backend_data.backend of the first section that has one */
 };
 
@@ -101,7 +101,8 @@ static json_t *dx_repair(const char *p, size_t n, size_t *kept)
 	if (n - i < sizeof(lead) - 1 || memcmp(p + i, lead, sizeof(lead) - 1))
 		return NULL;
 	i += sizeof(lead) - 1;
-	while (i < n && (p[i] == ' ' || p[i] == ':' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
+	while (i < n &&
+	       (p[i] == ' ' || p[i] == ':' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t'))
 		i++;
 	if (i >= n || p[i] != '[')
 		return NULL;
@@ -163,7 +164,7 @@ static void dx_backend(struct dx *d, const json_t *bd, const char *section, int6
 	if (!backend) {
 		if (!pr_jget_num(bd, "duration_sec", &x))
 			pr_dfx_metric(d->w, "backend.duration", x * 1e9, "ns", span, "reported",
-				  "the simple backend's own timing of the section");
+				      "the simple backend's own timing of the section");
 		return;
 	}
 	if (!d->backend)
@@ -185,13 +186,15 @@ static void dx_backend(struct dx *d, const json_t *bd, const char *section, int6
 		sum = json_object_get(bd, "summary");
 		if (!pr_jget_num(sum, "total_events", &x))
 			pr_dfx_metric(d->w, "pytorch.total_events", x, "count", span, "reported",
-				  "torch.profiler events in the section");
+				      "torch.profiler events in the section");
 		if (!pr_jget_num(sum, "cpu_time_total_ms", &x))
-			pr_dfx_metric(d->w, "pytorch.cpu_time_total", x * 1e6, "ns", span, "reported",
-				  "torch.profiler key_averages() self CPU time total");
+			pr_dfx_metric(d->w, "pytorch.cpu_time_total", x * 1e6, "ns", span,
+				      "reported",
+				      "torch.profiler key_averages() self CPU time total");
 		if (!pr_jget_num(sum, "cuda_time_total_ms", &x))
-			pr_dfx_metric(d->w, "pytorch.cuda_time_total", x * 1e6, "ns", span, "reported",
-				  "torch.profiler key_averages() self CUDA time total");
+			pr_dfx_metric(d->w, "pytorch.cuda_time_total", x * 1e6, "ns", span,
+				      "reported",
+				      "torch.profiler key_averages() self CUDA time total");
 	}
 	json_array_append_new(d->files, file);
 }
@@ -275,16 +278,20 @@ static void dx_section(struct dx *d, const json_t *sec, size_t idx)
 	if (json_is_integer(gpu) && json_integer_value(gpu) == 0)
 		pr_writer_diag(d->w, "diffulex_gpu_util_no_nvml", -1, 0, 0,
 			       "'metrics[%zu].gpu_utilization' is the integer 0: CUDA was present "
-			       "but pynvml was not, so no utilization was measured", idx);
+			       "but pynvml was not, so no utilization was measured",
+			       idx);
 	if (!dx_num(d, sec, idx, "gpu_utilization", &x) && x != 0) {
-		pr_dfx_metric(d->w, "gpu_utilization_delta", x, "percent", span, "reported", DX_GPU_NOTE);
+		pr_dfx_metric(d->w, "gpu_utilization_delta", x, "percent", span, "reported",
+			      DX_GPU_NOTE);
 		if (x < 0)
 			pr_writer_diag(d->w, "diffulex_gpu_util_negative", -1, 0, 0,
 				       "'metrics[%zu].gpu_utilization' is %g: it is a stop-minus-"
-				       "start delta of NVML utilization, not an average", idx, x);
+				       "start delta of NVML utilization, not an average",
+				       idx, x);
 	}
 	if (!dx_num(d, sec, idx, "memory_delta_mb", &x) && x != 0)
-		pr_dfx_metric(d->w, "memory_delta", x * 1048576.0, "bytes", span, "reported", DX_MEM_NOTE);
+		pr_dfx_metric(d->w, "memory_delta", x * 1048576.0, "bytes", span, "reported",
+			      DX_MEM_NOTE);
 	if (json_is_object(json_object_get(sec, "custom_metrics")))
 		pr_dfx_custom_metrics(d->w, json_object_get(sec, "custom_metrics"), span);
 	if (json_is_object(json_object_get(sec, "backend_data")))
@@ -301,11 +308,12 @@ static void dx_summary(struct dx *d, const json_t *sum)
 		if (x != (double)(d->sections + d->skipped))
 			pr_writer_diag(d->w, "diffulex_summary_mismatch", -1, 0, 0,
 				       "summary.total_sections is %g but 'metrics' has %lld "
-				       "sections", x, (long long)(d->sections + d->skipped));
+				       "sections",
+				       x, (long long)(d->sections + d->skipped));
 	}
 	if (!pr_jget_num(sum, "total_duration_sec", &x))
 		pr_dfx_metric(d->w, "summary.total_duration", x * 1e9, "ns", 0, "reported",
-			  "total_duration_sec: the sum of all section durations");
+			      "total_duration_sec: the sum of all section durations");
 	if (!pr_jget_num(sum, "total_tokens", &x)) {
 		pr_dfx_metric(d->w, "summary.total_tokens", x, "count", 0, "reported", NULL);
 		if (x != (double)d->tokens && !d->skipped)
@@ -315,8 +323,8 @@ static void dx_summary(struct dx *d, const json_t *sum)
 	}
 	if (!pr_jget_num(sum, "avg_throughput_tokens_per_sec", &x))
 		pr_dfx_metric(d->w, "summary.avg_throughput", x, "tokens/s", 0, "reported",
-			  "avg_throughput_tokens_per_sec: total_tokens / the duration of ALL "
-			  "sections (including sections without tokens)");
+			      "avg_throughput_tokens_per_sec: total_tokens / the duration of ALL "
+			      "sections (including sections without tokens)");
 }
 
 static void dx_derived(struct dx *d)
@@ -328,8 +336,9 @@ static void dx_derived(struct dx *d)
 		       "the duration of all %lld; a derived summary.avg_throughput over the "
 		       "sections with tokens is stored",
 		       (long long)d->tok_sections, (long long)d->sections);
-	pr_dfx_metric(d->w, "summary.avg_throughput", (double)d->tokens / d->tok_duration, "tokens/s", 0,
-		  "derived", "total_tokens / the duration of the sections that have tokens");
+	pr_dfx_metric(d->w, "summary.avg_throughput", (double)d->tokens / d->tok_duration,
+		      "tokens/s", 0, "derived",
+		      "total_tokens / the duration of the sections that have tokens");
 }
 
 static int dx_parse(struct pr_source *src, struct pr_writer *w, struct pr_error *err)
@@ -395,8 +404,9 @@ static int dx_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 			       json_array_size(metrics));
 	if (nonfinite)
 		pr_writer_diag(w, "diffulex_nonfinite", -1, 0, 0,
-			       "%ld NaN/Infinity value(s) (Python json.dump) read as null", nonfinite);
-	json_array_foreach(metrics, i, sec)
+			       "%ld NaN/Infinity value(s) (Python json.dump) read as null",
+			       nonfinite);
+	json_array_foreach (metrics, i, sec)
 		dx_section(&d, sec, i);
 	dx_summary(&d, json_object_get(doc, "summary"));
 	dx_derived(&d);
@@ -418,11 +428,22 @@ static int dx_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 	return 0;
 }
 
-static const char *const diffulex_tokens[] = {
-	"backend", "backend_data", "metrics", "summary", "name", "duration_sec", "total_duration_sec",
-	"total_events", "total_sections", "total_tokens", "avg_throughput_tokens_per_sec",
-	"gpu_utilization", "custom_metrics", "cpu_time_total_ms", "cuda_time_total_ms", NULL
-};
+static const char *const diffulex_tokens[] = { "backend",
+					       "backend_data",
+					       "metrics",
+					       "summary",
+					       "name",
+					       "duration_sec",
+					       "total_duration_sec",
+					       "total_events",
+					       "total_sections",
+					       "total_tokens",
+					       "avg_throughput_tokens_per_sec",
+					       "gpu_utilization",
+					       "custom_metrics",
+					       "cpu_time_total_ms",
+					       "cuda_time_total_ms",
+					       NULL };
 
 const struct pr_format pr_format_diffulex = {
 	.name = "diffulex",

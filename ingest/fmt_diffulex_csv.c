@@ -35,11 +35,17 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 
-#define DXC_TIME_BASE                                                                           \
-	"synthetic: Diffulex writes no timestamps; sections are laid end to end in row "      \
+#define DXC_TIME_BASE                                                                              \
+	"synthetic: Diffulex writes no timestamps; sections are laid end to end in row "           \
 	"order (completion order), each as long as its duration_sec"
 
-enum { B_NAME, B_DUR, B_TOKENS, B_TPS, NBASE };
+enum {
+	B_NAME,
+	B_DUR,
+	B_TOKENS,
+	B_TPS,
+	NBASE
+};
 static const char *const dxc_base[NBASE] = { "name", "duration_sec", "total_tokens",
 					     "throughput_tokens_per_sec" };
 
@@ -47,7 +53,7 @@ struct dxc {
 	struct pr_writer *w;
 	int64_t track, ts, rows, skipped;
 	size_t ncols;
-	char **cols;     /* header names (cleaned text) */
+	char **cols;	 /* header names (cleaned text) */
 	int base[NBASE]; /* column index of each base column */
 };
 
@@ -135,7 +141,8 @@ static int dxc_header(struct dxc *d, struct pr_csv *c, struct pr_error *err)
 	if (rc < 0)
 		return -1;
 	if (rc == 0)
-		return pr_error_at(err, PR_E_FORMAT, -1, 1, 1, "empty file: no Diffulex CSV header");
+		return pr_error_at(err, PR_E_FORMAT, -1, 1, 1,
+				   "empty file: no Diffulex CSV header");
 	f = pr_csv_fields(c, &n);
 	d->ncols = n;
 	d->cols = pr_xcalloc(n ? n : 1, sizeof(*d->cols));
@@ -157,7 +164,8 @@ static int dxc_header(struct dxc *d, struct pr_csv *c, struct pr_error *err)
 	for (k = 0; k < NBASE; k++)
 		if (d->base[k] < 0)
 			return pr_error_at(err, PR_E_FORMAT, -1, 1, 1,
-					   "not a Diffulex CSV header: no '%s' column", dxc_base[k]);
+					   "not a Diffulex CSV header: no '%s' column",
+					   dxc_base[k]);
 	return 0;
 }
 
@@ -171,8 +179,8 @@ static int dxc_base_num(struct dxc *d, const struct pr_csv_field *f, long line, 
 	*out = 0;
 	if (rc == 1)
 		return 0;
-	pr_writer_diag(d->w, "diffulex_csv_bad_value", -1, line, f->col,
-		       "'%s': expected a number", dxc_base[col]);
+	pr_writer_diag(d->w, "diffulex_csv_bad_value", -1, line, f->col, "'%s': expected a number",
+		       dxc_base[col]);
 	return -1;
 }
 

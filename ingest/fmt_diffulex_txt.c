@@ -35,19 +35,19 @@
 #include "ingest/jdoc.h"
 #include "base/strbuf.h"
 
-#define DXT_RULE_EQ                                                                             \
+#define DXT_RULE_EQ                                                                                \
 	"================================================================================"
-#define DXT_RULE_DASH                                                                           \
+#define DXT_RULE_DASH                                                                              \
 	"--------------------------------------------------------------------------------"
 #define DXT_TITLE "Diffulex Profiling Summary"
-#define DXT_TIME_BASE                                                                           \
-	"synthetic: Diffulex writes no timestamps; sections are laid end to end in file "     \
+#define DXT_TIME_BASE                                                                              \
+	"synthetic: Diffulex writes no timestamps; sections are laid end to end in file "          \
 	"order (completion order), each as long as its printed Duration (0.1 ms resolution)"
-#define DXT_GPU_NOTE                                                                            \
-	"GPU Utilization is NVML utilization.gpu at stop minus at start (percentage points; "  \
+#define DXT_GPU_NOTE                                                                               \
+	"GPU Utilization is NVML utilization.gpu at stop minus at start (percentage points; "      \
 	"can be negative; not an average)"
-#define DXT_MEM_NOTE                                                                            \
-	"Memory Delta is psutil virtual_memory().used at stop minus at start: system-wide "    \
+#define DXT_MEM_NOTE                                                                               \
+	"Memory Delta is psutil virtual_memory().used at stop minus at start: system-wide "        \
 	"RAM, not the process, not GPU memory (MiB, stored as bytes)"
 #define DXT_MAX_DEPTH 64
 
@@ -141,20 +141,38 @@ static json_t *pyr_string(struct pyr *r)
 			goto out;
 		c = *r->p++;
 		switch (c) {
-		case 'n': pr_strbuf_add(&sb, "\n", 1); continue;
-		case 't': pr_strbuf_add(&sb, "\t", 1); continue;
-		case 'r': pr_strbuf_add(&sb, "\r", 1); continue;
-		case '\\': case '\'': case '"': pr_strbuf_add(&sb, &c, 1); continue;
-		case 'x': digits = 2; break;
-		case 'u': digits = 4; break;
-		case 'U': digits = 8; break;
-		default: goto out;
+		case 'n':
+			pr_strbuf_add(&sb, "\n", 1);
+			continue;
+		case 't':
+			pr_strbuf_add(&sb, "\t", 1);
+			continue;
+		case 'r':
+			pr_strbuf_add(&sb, "\r", 1);
+			continue;
+		case '\\':
+		case '\'':
+		case '"':
+			pr_strbuf_add(&sb, &c, 1);
+			continue;
+		case 'x':
+			digits = 2;
+			break;
+		case 'u':
+			digits = 4;
+			break;
+		case 'U':
+			digits = 8;
+			break;
+		default:
+			goto out;
 		}
 		for (k = 0; k < digits; k++) {
 			char h = r->p < r->end ? *r->p++ : 0;
-			int d = h >= '0' && h <= '9' ? h - '0'
+			int d = h >= '0' && h <= '9'   ? h - '0'
 				: h >= 'a' && h <= 'f' ? h - 'a' + 10
-				: h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+				: h >= 'A' && h <= 'F' ? h - 'A' + 10
+						       : -1;
 			if (d < 0)
 				goto out;
 			u = u * 16 + (uint32_t)d;
@@ -241,8 +259,9 @@ static json_t *pyr_value(struct pyr *r)
 		size_t l = strlen(words[k].word);
 		if ((size_t)(r->end - r->p) >= l && !memcmp(r->p, words[k].word, l)) {
 			r->p += l;
-			v = words[k].kind == 1 ? json_true()
-			    : words[k].kind == 2 ? json_false() : json_null();
+			v = words[k].kind == 1	 ? json_true()
+			    : words[k].kind == 2 ? json_false()
+						 : json_null();
 		}
 	}
 	if (!v && r->p < r->end && strchr("-+0123456789.", *r->p)) {
@@ -341,13 +360,13 @@ static void dxt_flush(struct dxt *d)
 	d->ts += dns;
 	d->sections++;
 	pr_dfx_metric(d->w, "duration", s->dur * 1e9, "ns", span, "reported",
-		   "Duration, rounded to 0.1 ms in the summary text");
+		      "Duration, rounded to 0.1 ms in the summary text");
 	if (s->tokens > 0) {
 		double lo, hi;
 		pr_dfx_metric(d->w, "total_tokens", s->tokens, "count", span, "reported", NULL);
 		pr_dfx_metric(d->w, "throughput", s->tps, "tokens/s", span, "reported",
-			   "Throughput (2 decimals): tokens / the duration given to "
-			   "record_throughput()");
+			      "Throughput (2 decimals): tokens / the duration given to "
+			      "record_throughput()");
 		d->tok_sections++;
 		d->tokens += s->tokens;
 		d->tok_duration += s->dur;
@@ -360,9 +379,10 @@ static void dxt_flush(struct dxt *d)
 					       s->line, 1,
 					       "section '%s': Throughput = tokens / the duration "
 					       "passed to record_throughput(), not the section's "
-					       "Duration; a derived throughput is stored", name);
-				pr_dfx_metric(d->w, "throughput", s->tokens / s->dur, "tokens/s", span,
-					   "derived", "Tokens / the section's Duration");
+					       "Duration; a derived throughput is stored",
+					       name);
+				pr_dfx_metric(d->w, "throughput", s->tokens / s->dur, "tokens/s",
+					      span, "derived", "Tokens / the section's Duration");
 			}
 		}
 	} else if (s->dur > 0) {
@@ -371,15 +391,16 @@ static void dxt_flush(struct dxt *d)
 	}
 	if (s->gpu != 0) {
 		pr_dfx_metric(d->w, "gpu_utilization_delta", s->gpu, "percent", span, "reported",
-			   DXT_GPU_NOTE);
+			      DXT_GPU_NOTE);
 		if (s->gpu < 0)
 			pr_writer_diag(d->w, "diffulex_gpu_util_negative", -1, s->line, 1,
 				       "section '%s': GPU Utilization %.2f%% is a stop-minus-start "
-				       "delta of NVML utilization, not an average", name, s->gpu);
+				       "delta of NVML utilization, not an average",
+				       name, s->gpu);
 	}
 	if (s->mem != 0)
 		pr_dfx_metric(d->w, "memory_delta", s->mem * 1048576.0, "bytes", span, "reported",
-			   DXT_MEM_NOTE);
+			      DXT_MEM_NOTE);
 	pr_dfx_custom_metrics(d->w, json_object_get(s->args, "custom_metrics"), span);
 	{
 		json_t *bd = json_object_get(s->args, "backend_data");
@@ -416,10 +437,12 @@ static void dxt_field(struct dxt *d, const char *p, size_t n, long line)
 	static const struct {
 		const char *key;
 		int id;
-	} keys[] = { { "Duration: ", 1 },     { "Tokens: ", 2 },          { "Throughput: ", 3 },
-		     { "GPU Utilization: ", 4 }, { "Memory Delta: ", 5 }, { "Custom Metrics: ", 6 },
-		     { "Metadata: ", 7 },      { "VizTracer Output: ", 8 }, { "PyTorch Trace: ", 9 },
-		     { "PyTorch Stacks: ", 10 }, { "PyTorch Top Table: ", 11 } };
+	} keys[] = { { "Duration: ", 1 },	   { "Tokens: ", 2 },
+		     { "Throughput: ", 3 },	   { "GPU Utilization: ", 4 },
+		     { "Memory Delta: ", 5 },	   { "Custom Metrics: ", 6 },
+		     { "Metadata: ", 7 },	   { "VizTracer Output: ", 8 },
+		     { "PyTorch Trace: ", 9 },	   { "PyTorch Stacks: ", 10 },
+		     { "PyTorch Top Table: ", 11 } };
 	struct dxt_sec *s = &d->s;
 	size_t k, kl = 0;
 	int id = 0;
@@ -492,8 +515,10 @@ static void dxt_field(struct dxt *d, const char *p, size_t n, long line)
 		return;
 	default:
 		dxt_backend(d, "pytorch",
-			    id == 9 ? "trace_file" : id == 10 ? "stacks_file" : "top_table_file", p,
-			    n);
+			    id == 9    ? "trace_file"
+			    : id == 10 ? "stacks_file"
+				       : "top_table_file",
+			    p, n);
 		return;
 	}
 }
@@ -518,21 +543,25 @@ static int dxt_total(struct dxt *d, const char *p, size_t n, long line)
 		case 0:
 			d->have_total_sections = 1;
 			d->total_sections = x;
-			pr_dfx_metric(d->w, "summary.total_sections", x, "count", 0, "reported", NULL);
+			pr_dfx_metric(d->w, "summary.total_sections", x, "count", 0, "reported",
+				      NULL);
 			break;
 		case 1:
-			pr_dfx_metric(d->w, "summary.total_duration", x * 1e9, "ns", 0, "reported",
-				   "Total Duration (2 decimals): the sum of all section durations");
+			pr_dfx_metric(
+				d->w, "summary.total_duration", x * 1e9, "ns", 0, "reported",
+				"Total Duration (2 decimals): the sum of all section durations");
 			break;
 		case 2:
-			pr_dfx_metric(d->w, "summary.total_tokens", x, "count", 0, "reported", NULL);
+			pr_dfx_metric(d->w, "summary.total_tokens", x, "count", 0, "reported",
+				      NULL);
 			break;
 		default:
 			d->have_avg = 1;
 			d->avg = x;
-			pr_dfx_metric(d->w, "summary.avg_throughput", x, "tokens/s", 0, "reported",
-				   "Average Throughput (2 decimals): total tokens / the duration of "
-				   "ALL sections (including sections without tokens)");
+			pr_dfx_metric(
+				d->w, "summary.avg_throughput", x, "tokens/s", 0, "reported",
+				"Average Throughput (2 decimals): total tokens / the duration of "
+				"ALL sections (including sections without tokens)");
 			break;
 		}
 		return 1;
@@ -570,7 +599,8 @@ static int dxt_parse(struct pr_source *src, struct pr_writer *w, struct pr_error
 	if (sb.len >= 3 && !memcmp(sb.buf, "\xEF\xBB\xBF", 3))
 		skip = 3;
 	if (sb.len - skip < sizeof(DXT_RULE_EQ "\n" DXT_TITLE) - 1 ||
-	    memcmp(sb.buf + skip, DXT_RULE_EQ "\n" DXT_TITLE, sizeof(DXT_RULE_EQ "\n" DXT_TITLE) - 1)) {
+	    memcmp(sb.buf + skip, DXT_RULE_EQ "\n" DXT_TITLE,
+		   sizeof(DXT_RULE_EQ "\n" DXT_TITLE) - 1)) {
 		pr_strbuf_release(&sb);
 		return pr_error_at(err, PR_E_FORMAT, -1, 1, 1,
 				   "not a Diffulex summary: expected '=' * 80 and '" DXT_TITLE "'");
@@ -650,13 +680,15 @@ static int dxt_parse(struct pr_source *src, struct pr_writer *w, struct pr_error
 			       "Total Sections is %g but %lld section(s) were read",
 			       d.total_sections, (long long)d.sections);
 	if (d.tok_sections && d.no_tok_dur && d.tok_duration > 0) {
-		pr_writer_diag(w, "diffulex_avg_throughput_diluted", -1, 0, 0,
-			       "the reported Average Throughput divides the tokens of %lld section(s) "
-			       "by the duration of all %lld; a derived summary.avg_throughput over "
-			       "the sections with tokens is stored",
-			       (long long)d.tok_sections, (long long)d.sections);
-		pr_dfx_metric(d.w, "summary.avg_throughput", d.tokens / d.tok_duration, "tokens/s", 0,
-			   "derived", "Tokens / the Duration of the sections that have tokens");
+		pr_writer_diag(
+			w, "diffulex_avg_throughput_diluted", -1, 0, 0,
+			"the reported Average Throughput divides the tokens of %lld section(s) "
+			"by the duration of all %lld; a derived summary.avg_throughput over "
+			"the sections with tokens is stored",
+			(long long)d.tok_sections, (long long)d.sections);
+		pr_dfx_metric(d.w, "summary.avg_throughput", d.tokens / d.tok_duration, "tokens/s",
+			      0, "derived",
+			      "Tokens / the Duration of the sections that have tokens");
 	}
 	pr_writer_meta_set(w, "time_base", json_string(DXT_TIME_BASE));
 	pr_writer_meta_set(w, "gpu_utilization", json_string(DXT_GPU_NOTE));

@@ -201,9 +201,10 @@ static void line(struct fd *d, char *s, size_t n, long lineno, long cpos, size_t
 		while (j < fe && s[j] != ';')
 			j++;
 		if (nf == PR_FOLDED_MAX_DEPTH) {
-			pr_writer_diag(d->w, "folded_deep_stack", -1, lineno, (long)i + 1,
-				       "a stack deeper than %d frames: the frames below are dropped",
-				       PR_FOLDED_MAX_DEPTH);
+			pr_writer_diag(
+				d->w, "folded_deep_stack", -1, lineno, (long)i + 1,
+				"a stack deeper than %d frames: the frames below are dropped",
+				PR_FOLDED_MAX_DEPTH);
 			break;
 		}
 		if (nf == d->cap) {
@@ -247,8 +248,9 @@ static int folded_parse(struct pr_source *src, struct pr_writer *w, struct pr_er
 	if (d.us) {
 		pr_writer_meta_set(w, "weight_unit", json_string("us"));
 		pr_writer_meta_set(
-		    w, "weight_stored",
-		    json_string("ns: torch.profiler export_stacks writes each event's self time in "
+			w, "weight_stored",
+			json_string(
+				"ns: torch.profiler export_stacks writes each event's self time in "
 				"whole microseconds (int() of the metric), x 1000; samples laid end "
 				"to end"));
 	} else {
@@ -302,9 +304,7 @@ static int folded_parse(struct pr_source *src, struct pr_writer *w, struct pr_er
 	return rc;
 }
 
-static const char *const folded_tokens[] = {
-	";", " ", "-", "[unknown]", NULL
-};
+static const char *const folded_tokens[] = { ";", " ", "-", "[unknown]", NULL };
 
 const struct pr_format pr_format_folded = {
 	.name = "folded",

@@ -113,8 +113,7 @@ static int64_t dur_ns(double v, double scale)
 }
 
 /* A number at obj[key]: 0 ok, -1 absent (silent), -2 present but not a number (diag). */
-static int get_num(struct ix *x, const json_t *obj, const char *key, const char *path,
-		   double *out)
+static int get_num(struct ix *x, const json_t *obj, const char *key, const char *path, double *out)
 {
 	json_t *v = json_object_get(obj, key);
 	if (!v || json_is_null(v))
@@ -135,8 +134,8 @@ static void sample(struct ix *x, const char *name, const char *dev, const char *
 	pr_writer_sample(x->w, s, ts, v);
 }
 
-static void add_span(struct ix *x, int64_t track, const char *kind, const char *name,
-		     int64_t ts, int64_t dur, const json_t *args)
+static void add_span(struct ix *x, int64_t track, const char *kind, const char *name, int64_t ts,
+		     int64_t dur, const json_t *args)
 {
 	struct ix_span *s;
 	if (x->nspans == x->aspans) {
@@ -538,8 +537,8 @@ static void cpu_timeline(struct ix *x, const json_t *cm)
 
 /* ---- report: events ---- */
 
-static void event_span(struct ix *x, const json_t *data, const char *p, int64_t end,
-		       int64_t track, const char *kind, const char *name)
+static void event_span(struct ix *x, const json_t *data, const char *p, int64_t end, int64_t track,
+		       const char *kind, const char *name)
 {
 	double ms;
 	int64_t d;
@@ -624,10 +623,11 @@ static void events(struct ix *x, const json_t *evs)
 	}
 	json_decref(models);
 	if (mem_seen)
-		pr_writer_diag(x->w, "inferix_block_memory_is_peak", -1, 0, 0,
-			       "block_computation memory_usage_mb is whatever the caller passes; "
-			       "the self_forcing pipeline passes torch.cuda.max_memory_allocated(), "
-			       "a process-lifetime peak, not the block's own usage");
+		pr_writer_diag(
+			x->w, "inferix_block_memory_is_peak", -1, 0, 0,
+			"block_computation memory_usage_mb is whatever the caller passes; "
+			"the self_forcing pipeline passes torch.cuda.max_memory_allocated(), "
+			"a process-lifetime peak, not the block's own usage");
 }
 
 /* ---- report: quirks on the analysis sections ---- */
@@ -676,8 +676,7 @@ static void set_rank(struct ix *x, const json_t *tags, const char *path)
 		pr_writer_set_rank(x->w, rank, ws);
 }
 
-static int parse_report(struct ix *x, const json_t *doc, const char *path,
-			struct pr_error *err)
+static int parse_report(struct ix *x, const json_t *doc, const char *path, struct pr_error *err)
 {
 	const json_t *si = json_object_get(doc, "session_info");
 	const char *sid;
@@ -690,8 +689,9 @@ static int parse_report(struct ix *x, const json_t *doc, const char *path,
 				    "'session_info.start_time': expected a number");
 	sid = pr_jget_str(si, "id");
 	pr_writer_set_time_origin(x->w, (int64_t)llround(x->t0 * 1e9));
-	pr_writer_meta_set(x->w, "time_base", json_string("epoch seconds; origin = "
-							  "session_info.start_time"));
+	pr_writer_meta_set(x->w, "time_base",
+			   json_string("epoch seconds; origin = "
+				       "session_info.start_time"));
 	pr_writer_meta_set(x->w, "inferix_file", json_string("report"));
 	if (sid)
 		pr_writer_meta_set(x->w, "session_id", json_string(sid));
@@ -789,8 +789,7 @@ static double first_ts(const json_t *list)
 }
 
 /* A raw entry's timestamp and metrics object, or -1 (diag). */
-static int raw_entry(struct ix *x, const json_t *e, const char *p, int64_t *ts,
-		     const json_t **m)
+static int raw_entry(struct ix *x, const json_t *e, const char *p, int64_t *ts, const json_t **m)
 {
 	double t;
 	if (pr_jget_num(e, "timestamp", &t)) {
@@ -949,8 +948,7 @@ static int parse_raw(struct ix *x, const json_t *doc, const char *path, struct p
 
 static int inferix_sniff(const unsigned char *head, size_t n, const char *path)
 {
-	static const char *const report[] = { "session_info", "start_time", "generated_at",
-					      NULL };
+	static const char *const report[] = { "session_info", "start_time", "generated_at", NULL };
 	static const char *const report2[] = { "session_info", "summary", NULL };
 	static const char *const raw_gpu[] = { "session_id", "gpu_data", "timestamp", NULL };
 	static const char *const raw_cpu[] = { "session_id", "cpu_data", "timestamp", NULL };
@@ -1003,14 +1001,39 @@ static int inferix_parse(struct pr_source *src, struct pr_writer *w, struct pr_e
 	return rc;
 }
 
-static const char *const inferix_tokens[] = {
-	"session_info", "session_id", "model_name", "start_time", "timeline", "events", "timestamp",
-	"category", "stage", "layer", "layer_name", "metrics", "fps", "gpu_data", "gpu_devices",
-	"gpu_metrics", "cpu_data", "cpu_metrics", "cpu_per_core_percent", "memory_used_mb",
-	"memory_total_mb", "utilization", "device_id", "rank", "world_size", "total_time",
-	"reports_summary", "recommendations", "stage_analysis", "block_analysis",
-	"diffusion_analysis", "power_analysis", NULL
-};
+static const char *const inferix_tokens[] = { "session_info",
+					      "session_id",
+					      "model_name",
+					      "start_time",
+					      "timeline",
+					      "events",
+					      "timestamp",
+					      "category",
+					      "stage",
+					      "layer",
+					      "layer_name",
+					      "metrics",
+					      "fps",
+					      "gpu_data",
+					      "gpu_devices",
+					      "gpu_metrics",
+					      "cpu_data",
+					      "cpu_metrics",
+					      "cpu_per_core_percent",
+					      "memory_used_mb",
+					      "memory_total_mb",
+					      "utilization",
+					      "device_id",
+					      "rank",
+					      "world_size",
+					      "total_time",
+					      "reports_summary",
+					      "recommendations",
+					      "stage_analysis",
+					      "block_analysis",
+					      "diffusion_analysis",
+					      "power_analysis",
+					      NULL };
 
 const struct pr_format pr_format_inferix = {
 	.name = "inferix",

@@ -60,13 +60,19 @@ static int ms_sniff(const unsigned char *h, size_t n, const char *path)
 	return 0;
 }
 
-enum { F_TIME, F_HEAP, F_EXTRA, F_STACKS, NF };
+enum {
+	F_TIME,
+	F_HEAP,
+	F_EXTRA,
+	F_STACKS,
+	NF
+};
 
 struct ms {
 	struct pr_writer *w;
 	int unit_ms;
 	int64_t sid[4]; /* heap.used, heap.extra, stack.used, massif.total */
-	int64_t snap; /* current snapshot number, -1 none */
+	int64_t snap;	/* current snapshot number, -1 none */
 	long snap_line;
 	int64_t f[NF];
 	int have[NF];
@@ -103,7 +109,7 @@ static void snap_flush(struct ms *m)
 {
 	int64_t ts;
 	int k;
-	static const char *const names[3] = {"heap.used", "heap.extra", "stack.used"};
+	static const char *const names[3] = { "heap.used", "heap.extra", "stack.used" };
 	if (m->snap < 0)
 		return;
 	tree_close_to(m, 0, m->snap_line);
@@ -228,8 +234,8 @@ static void tree_line(struct ms *m, const char *s, long line)
 
 static void line_kv(struct ms *m, char *s, long line)
 {
-	static const char *const keys[NF] = {
-	    "time=", "mem_heap_B=", "mem_heap_extra_B=", "mem_stacks_B="};
+	static const char *const keys[NF] = { "time=", "mem_heap_B=", "mem_heap_extra_B=",
+					      "mem_stacks_B=" };
 	int k;
 	if (!strncmp(s, "snapshot=", 9)) {
 		int64_t v;
@@ -288,7 +294,7 @@ static void line_kv(struct ms *m, char *s, long line)
 
 static int header(struct ms *m, char *s, long line, int *seen, struct pr_error *err)
 {
-	static const char *const keys[3] = {"desc: ", "cmd: ", "time_unit: "};
+	static const char *const keys[3] = { "desc: ", "cmd: ", "time_unit: " };
 	const char *val = s + strlen(keys[*seen]);
 	if (strncmp(s, keys[*seen], strlen(keys[*seen])) &&
 	    !(strlen(s) + 1 == strlen(keys[*seen]) && !strncmp(s, keys[*seen], strlen(s))))
@@ -308,10 +314,11 @@ static int header(struct ms *m, char *s, long line, int *seen, struct pr_error *
 		} else if (!strcmp(val, "i") || !strcmp(val, "B")) {
 			pr_writer_set_time_synthetic(m->w, 1);
 			pr_writer_meta_set(
-			    m->w, "time_unit",
-			    json_string(val[0] == 'i'
-					    ? "i: ts counts instructions executed, not ns"
-					    : "B: ts counts bytes allocated/freed, not ns"));
+				m->w, "time_unit",
+				json_string(
+					val[0] == 'i'
+						? "i: ts counts instructions executed, not ns"
+						: "B: ts counts bytes allocated/freed, not ns"));
 			/* what the x axis counts, for the renderers: never shown as time */
 			pr_writer_meta_set(m->w, "x_unit",
 					   json_string(val[0] == 'i' ? "instructions" : "bytes"));
@@ -363,19 +370,20 @@ static int ms_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 					 0, "reported", "mem_heap_extra_B");
 			pr_writer_metric(w, "massif.peak.stacks", (double)m.peak_stacks, "bytes", 0,
 					 "reported", "mem_stacks_B");
-			pr_writer_metric(w, "massif.peak.time", (double)m.peak_ts,
-					 m.unit_ms ? "ns" : "count", 0, "reported",
-					 m.unit_ms ? "time= (ms) in ns"
-						   : "time= as written: instructions (i) or bytes (B)");
+			pr_writer_metric(
+				w, "massif.peak.time", (double)m.peak_ts,
+				m.unit_ms ? "ns" : "count", 0, "reported",
+				m.unit_ms ? "time= (ms) in ns"
+					  : "time= as written: instructions (i) or bytes (B)");
 			if (m.max_total > m.peak_heap + m.peak_extra)
 				pr_writer_diag(
-				    w, "massif_peak_not_max", -1, 0, 0,
-				    "snapshot=%lld has more heap+extra (%lld B) than the "
-				    "peak snapshot=%lld (%lld B): massif records the peak "
-				    "only within --peak-inaccuracy (default 1%%)",
-				    (long long)m.max_snap, (long long)m.max_total,
-				    (long long)m.peak_snap,
-				    (long long)(m.peak_heap + m.peak_extra));
+					w, "massif_peak_not_max", -1, 0, 0,
+					"snapshot=%lld has more heap+extra (%lld B) than the "
+					"peak snapshot=%lld (%lld B): massif records the peak "
+					"only within --peak-inaccuracy (default 1%%)",
+					(long long)m.max_snap, (long long)m.max_total,
+					(long long)m.peak_snap,
+					(long long)(m.peak_heap + m.peak_extra));
 		} else if (m.started) {
 			pr_writer_diag(w, "massif_no_peak", -1, 0, 0,
 				       "no heap_tree=peak snapshot (the program ended before a "
@@ -388,11 +396,22 @@ static int ms_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 	return rc;
 }
 
-static const char *const massif_tokens[] = {
-	"desc:", "cmd:", "time_unit:", "ms", "B", "i", "snapshot=", "mem_heap_B=",
-	"mem_heap_extra_B=", "mem_stacks_B=", "heap_tree=", "peak", "detailed", "empty",
-	"#-----------", NULL
-};
+static const char *const massif_tokens[] = { "desc:",
+					     "cmd:",
+					     "time_unit:",
+					     "ms",
+					     "B",
+					     "i",
+					     "snapshot=",
+					     "mem_heap_B=",
+					     "mem_heap_extra_B=",
+					     "mem_stacks_B=",
+					     "heap_tree=",
+					     "peak",
+					     "detailed",
+					     "empty",
+					     "#-----------",
+					     NULL };
 
 const struct pr_format pr_format_massif = {
 	.name = "massif",

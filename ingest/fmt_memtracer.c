@@ -40,7 +40,13 @@
 #define MIB 1048576.0
 #define FRAG_TOL 1e-9
 
-enum { S_ALLOC, S_RES, S_FRAG, S_FRAG_REP, NSERIES };
+enum {
+	S_ALLOC,
+	S_RES,
+	S_FRAG,
+	S_FRAG_REP,
+	NSERIES
+};
 
 static const struct {
 	const char *name, *unit, *orig_unit;
@@ -161,7 +167,8 @@ static void layer_enter(struct mt *m, const char *name, int64_t ts, double alloc
 	s.ts = ts;
 	pr_strbuf_reset(&m->args);
 	if (have_mem) {
-		pr_strbuf_addf(&m->args, "{\"allocated_bytes_enter\":%.17g,\"reserved_bytes_enter\":%.17g}",
+		pr_strbuf_addf(&m->args,
+			       "{\"allocated_bytes_enter\":%.17g,\"reserved_bytes_enter\":%.17g}",
 			       alloc, res);
 		s.args = m->args.buf;
 		s.args_len = m->args.len;
@@ -178,9 +185,10 @@ static void layer_exit(struct mt *m, const char *name, int64_t ts, double alloc,
 		if (!strcmp(m->stack[k - 1].name, name))
 			break;
 	if (k == 0) {
-		pr_writer_diag(m->w, "memtracer_unmatched_exit", -1, 0, 0,
-			       "layer_exit of '%s' at %.9g s without a matching layer_enter; skipped",
-			       name, (double)ts / 1e9);
+		pr_writer_diag(
+			m->w, "memtracer_unmatched_exit", -1, 0, 0,
+			"layer_exit of '%s' at %.9g s without a matching layer_enter; skipped",
+			name, (double)ts / 1e9);
 		return;
 	}
 	while (m->depth > k) {
@@ -192,7 +200,8 @@ static void layer_exit(struct mt *m, const char *name, int64_t ts, double alloc,
 	}
 	if (have_mem) {
 		pr_strbuf_reset(&m->args);
-		pr_strbuf_addf(&m->args, "{\"allocated_bytes_exit\":%.17g,\"reserved_bytes_exit\":%.17g}",
+		pr_strbuf_addf(&m->args,
+			       "{\"allocated_bytes_exit\":%.17g,\"reserved_bytes_exit\":%.17g}",
 			       alloc, res);
 		args = m->args.buf;
 	}
@@ -359,7 +368,7 @@ static void layer_stats(struct mt *m, const json_t *ls)
 			       "'layer_stats': expected an object; ignored");
 		return;
 	}
-	json_object_foreach((json_t *)ls, key, v) {
+	json_object_foreach ((json_t *)ls, key, v) {
 		pr_strbuf_reset(&where);
 		pr_strbuf_addf(&where, "layer_stats.%s", key);
 		if (!json_is_object(v)) {
@@ -401,27 +410,30 @@ static void finish_checks(struct mt *m, const json_t *events)
 	size_t n = json_array_size(events);
 	const json_t *first = json_array_get(events, 0);
 	if (n > 0 && m->size_nonzero == 0)
-		pr_writer_diag(m->w, "memtracer_size_bytes_zero", -1, 0, 0,
-			       "size_bytes is 0 in every event: MemoryTracer has no allocator hook, "
-			       "so there is no per-allocation data (memory is device-wide totals)");
+		pr_writer_diag(
+			m->w, "memtracer_size_bytes_zero", -1, 0, 0,
+			"size_bytes is 0 in every event: MemoryTracer has no allocator hook, "
+			"so there is no per-allocation data (memory is device-wide totals)");
 	if (n > 0 && m->layer_events == 0)
-		pr_writer_diag(m->w, "memtracer_no_layer_events", -1, 0, 0,
-			       "no layer_enter/layer_exit events: no leaf module ran while tracing, "
-			       "or the tracer is commit ce0af65, whose forward pre-hook raises "
-			       "TypeError on the first forward");
+		pr_writer_diag(
+			m->w, "memtracer_no_layer_events", -1, 0, 0,
+			"no layer_enter/layer_exit events: no leaf module ran while tracing, "
+			"or the tracer is commit ce0af65, whose forward pre-hook raises "
+			"TypeError on the first forward");
 	if (n > 0 && json_is_object(first) &&
-	    (!pr_jget_str(first, "layer_name") || strcmp(pr_jget_str(first, "layer_name"),
-							  "__start__")))
+	    (!pr_jget_str(first, "layer_name") ||
+	     strcmp(pr_jget_str(first, "layer_name"), "__start__")))
 		pr_writer_diag(m->w, "memtracer_oldest_dropped", -1, 0, 0,
 			       "the first event is not the '__start__' snapshot: the event deque "
 			       "(max_events) overflowed and the oldest events were dropped");
 	if (m->frag_disagree > 0) {
-		pr_writer_diag(m->w, "memtracer_frag_formula", -1, 0, 0,
-			       "fragmentation_ratio differs from (reserved - allocated) / reserved "
-			       "in %lld events (by up to %.6g): this MemoryTracer (6176cc5+) writes "
-			       "inactive_split / reserved; both series are stored "
-			       "(fragmentation_ratio as written, dev.mem.frag recomputed)",
-			       (long long)m->frag_disagree, m->frag_max_diff);
+		pr_writer_diag(
+			m->w, "memtracer_frag_formula", -1, 0, 0,
+			"fragmentation_ratio differs from (reserved - allocated) / reserved "
+			"in %lld events (by up to %.6g): this MemoryTracer (6176cc5+) writes "
+			"inactive_split / reserved; both series are stored "
+			"(fragmentation_ratio as written, dev.mem.frag recomputed)",
+			(long long)m->frag_disagree, m->frag_max_diff);
 		pr_writer_meta_set(m->w, "fragmentation_formula",
 				   json_string("inactive_split/reserved (6176cc5)"));
 	} else if (m->frag_nonzero_agree > 0) {
@@ -487,8 +499,10 @@ out:
 }
 
 static const char *const memtracer_tokens[] = {
-	"events", "event_type", "size_bytes", "layer_name", "layer_stats", "summary", "total_events",
-	"fragmentation_ratio", "enter", "exit", "alloc", "free", NULL
+	"events",      "event_type", "size_bytes",   "layer_name",
+	"layer_stats", "summary",    "total_events", "fragmentation_ratio",
+	"enter",       "exit",	     "alloc",	     "free",
+	NULL
 };
 
 const struct pr_format pr_format_memtracer = {

@@ -160,8 +160,8 @@ static int has_table(struct nsys *ns, const char *name)
 	sqlite3_stmt *st = NULL;
 	int yes = 0;
 	if (sqlite3_prepare_v2(ns->db,
-			       "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1", -1,
-			       &st, NULL) != SQLITE_OK)
+			       "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1",
+			       -1, &st, NULL) != SQLITE_OK)
 		return 0;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -263,8 +263,9 @@ static const char *memcpy_kind(int64_t k)
 
 static const char *memory_kind(int64_t k)
 {
-	static const char *const names[] = { "Unknown", "Pageable", "Pinned",	     "Device",
-					     "Array",	"Managed",  "Device Static", "Managed Static" };
+	static const char *const names[] = { "Unknown",	      "Pageable",      "Pinned",
+					     "Device",	      "Array",	       "Managed",
+					     "Device Static", "Managed Static" };
 	return k >= 0 && k < (int64_t)PR_ARRAY_SIZE(names) ? names[k] : NULL;
 }
 
@@ -353,18 +354,29 @@ static int64_t thread_track(struct nsys *ns, int64_t gtid)
 
 /* ---- GPU activity: kernels, memcpys, memsets in one start-ordered pass ---- */
 
-static const char *const kernel_cols[] = { "start",	 "end",	      "deviceId",
-					   "contextId",	 "streamId",  "correlationId",
-					   "demangledName", "registersPerThread", "gridX",
-					   "gridY",	 "gridZ",     "blockX",
-					   "blockY",	 "blockZ",    "staticSharedMemory",
-					   "dynamicSharedMemory", NULL };
-static const char *const memcpy_cols[] = { "start",	"end",	   "deviceId", "contextId",
-					   "streamId",	"correlationId", "bytes", "copyKind",
-					   "srcKind",	"dstKind", NULL };
-static const char *const memset_cols[] = { "start",	"end",	       "deviceId", "contextId",
-					   "streamId",	"correlationId", "bytes",   "memKind",
+static const char *const kernel_cols[] = { "start",
+					   "end",
+					   "deviceId",
+					   "contextId",
+					   "streamId",
+					   "correlationId",
+					   "demangledName",
+					   "registersPerThread",
+					   "gridX",
+					   "gridY",
+					   "gridZ",
+					   "blockX",
+					   "blockY",
+					   "blockZ",
+					   "staticSharedMemory",
+					   "dynamicSharedMemory",
 					   NULL };
+static const char *const memcpy_cols[] = { "start",    "end",		"deviceId", "contextId",
+					   "streamId", "correlationId", "bytes",    "copyKind",
+					   "srcKind",  "dstKind",	NULL };
+static const char *const memset_cols[] = { "start",	"end",	    "deviceId",
+					   "contextId", "streamId", "correlationId",
+					   "bytes",	"memKind",  NULL };
 
 /* Columns of the union: 0 type, 1 start, 2 end, 3 device, 4 context, 5 stream,
  * 6 correlation, 7 name text, 8 name id, 9..16 type-specific. */
@@ -391,9 +403,10 @@ static int read_gpu(struct nsys *ns)
 			pr_strbuf_release(&q);
 			return -1;
 		}
-		pr_strbuf_addf(&q, "%sSELECT 1, start, \"end\", deviceId, contextId, streamId, "
-				   "correlationId, NULL, NULL, bytes, copyKind, srcKind, dstKind, "
-				   "NULL, NULL, NULL, NULL FROM CUPTI_ACTIVITY_KIND_MEMCPY",
+		pr_strbuf_addf(&q,
+			       "%sSELECT 1, start, \"end\", deviceId, contextId, streamId, "
+			       "correlationId, NULL, NULL, bytes, copyKind, srcKind, dstKind, "
+			       "NULL, NULL, NULL, NULL FROM CUPTI_ACTIVITY_KIND_MEMCPY",
 			       parts ? " UNION ALL " : "");
 		parts++;
 	}
@@ -402,9 +415,10 @@ static int read_gpu(struct nsys *ns)
 			pr_strbuf_release(&q);
 			return -1;
 		}
-		pr_strbuf_addf(&q, "%sSELECT 2, start, \"end\", deviceId, contextId, streamId, "
-				   "correlationId, NULL, NULL, bytes, memKind, NULL, NULL, NULL, "
-				   "NULL, NULL, NULL FROM CUPTI_ACTIVITY_KIND_MEMSET",
+		pr_strbuf_addf(&q,
+			       "%sSELECT 2, start, \"end\", deviceId, contextId, streamId, "
+			       "correlationId, NULL, NULL, bytes, memKind, NULL, NULL, NULL, "
+			       "NULL, NULL, NULL FROM CUPTI_ACTIVITY_KIND_MEMSET",
 			       parts ? " UNION ALL " : "");
 		parts++;
 	}
@@ -515,11 +529,10 @@ static int read_gpu(struct nsys *ns)
 
 /* ---- CPU: runtime calls, NVTX, OS runtime, per thread in start order ---- */
 
-static const char *const runtime_cols[] = { "start", "end", "globalTid", "correlationId",
-					    "nameId", NULL };
+static const char *const runtime_cols[] = { "start",	     "end",    "globalTid",
+					    "correlationId", "nameId", NULL };
 static const char *const osrt_cols[] = { "start", "end", "globalTid", "nameId", NULL };
-static const char *const nvtx_cols[] = { "start", "end", "eventType", "text", "globalTid",
-					 NULL };
+static const char *const nvtx_cols[] = { "start", "end", "eventType", "text", "globalTid", NULL };
 
 /* Columns: 0 source (0 runtime, 1 nvtx, 2 osrt), 1 start, 2 end, 3 globalTid,
  * 4 correlation, 5 name, 6 name id, 7 NVTX event type. */
@@ -552,8 +565,8 @@ static int read_cpu(struct nsys *ns)
 			       parts ? " UNION ALL " : "",
 			       text_id ? "coalesce(n.text, s.value)" : "n.text",
 			       text_id ? "n.textId" : "NULL",
-			       text_id ? " LEFT JOIN StringIds s ON s.id = n.textId" : "", NVTX_MARK,
-			       NVTX_PUSHPOP, NVTX_STARTEND);
+			       text_id ? " LEFT JOIN StringIds s ON s.id = n.textId" : "",
+			       NVTX_MARK, NVTX_PUSHPOP, NVTX_STARTEND);
 		parts++;
 	}
 	if (has_table(ns, "OSRT_API")) {
@@ -561,9 +574,10 @@ static int read_cpu(struct nsys *ns)
 			pr_strbuf_release(&q);
 			return -1;
 		}
-		pr_strbuf_addf(&q, "%sSELECT 2, o.start, o.\"end\", o.globalTid, NULL, s.value, "
-				   "o.nameId, NULL FROM OSRT_API o LEFT JOIN StringIds s ON s.id "
-				   "= o.nameId",
+		pr_strbuf_addf(&q,
+			       "%sSELECT 2, o.start, o.\"end\", o.globalTid, NULL, s.value, "
+			       "o.nameId, NULL FROM OSRT_API o LEFT JOIN StringIds s ON s.id "
+			       "= o.nameId",
 			       parts ? " UNION ALL " : "");
 		parts++;
 	}
@@ -584,8 +598,9 @@ static int read_cpu(struct nsys *ns)
 		if (row_times(ns, st, 1, 2, &ts, &dur))
 			continue;
 		if (!is_int(st, 3)) {
-			pr_writer_diag(ns->w, "nsys_bad_value", -1, 0, 0,
-				       "a CPU event row whose globalTid is not an integer; skipped");
+			pr_writer_diag(
+				ns->w, "nsys_bad_value", -1, 0, 0,
+				"a CPU event row whose globalTid is not an integer; skipped");
 			continue;
 		}
 		track = thread_track(ns, col_i64(st, 3));
@@ -607,8 +622,8 @@ static int read_cpu(struct nsys *ns)
 			int64_t type = col_i64(st, 7);
 			if (type == NVTX_MARK) {
 				pr_writer_instant(ns->w, track, pr_writer_intern(ns->w, name, nlen),
-						  pr_writer_intern(ns->w, "user_annotation", 15), ts,
-						  "t", NULL, 0);
+						  pr_writer_intern(ns->w, "user_annotation", 15),
+						  ts, "t", NULL, 0);
 				continue;
 			}
 			if (sqlite3_column_int(st, 4)) {
@@ -616,7 +631,8 @@ static int read_cpu(struct nsys *ns)
 					       "an NVTX range without an end (the process ended "
 					       "inside it?); kept lasting 0");
 			}
-			s.kind = !strncmp(name, "ProfilerStep#", 13) && nlen > 13 ? "step" : "phase";
+			s.kind =
+				!strncmp(name, "ProfilerStep#", 13) && nlen > 13 ? "step" : "phase";
 			s.cat = pr_writer_intern(ns->w, "user_annotation", 15);
 		} else {
 			s.kind = "slice";
@@ -643,8 +659,8 @@ static int read_names(struct nsys *ns)
 	if (has_table(ns, "PROCESSES") && has_column(ns, "PROCESSES", "globalPid") &&
 	    has_column(ns, "PROCESSES", "name")) {
 		if (sqlite3_prepare_v2(ns->db,
-				       "SELECT globalPid, name FROM PROCESSES ORDER BY globalPid", -1,
-				       &st, NULL) != SQLITE_OK)
+				       "SELECT globalPid, name FROM PROCESSES ORDER BY globalPid",
+				       -1, &st, NULL) != SQLITE_OK)
 			return db_fail(ns, "PROCESSES");
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			const char *name = (const char *)sqlite3_column_text(st, 1);
@@ -661,10 +677,11 @@ static int read_names(struct nsys *ns)
 	}
 	if (has_table(ns, "ThreadNames") && has_column(ns, "ThreadNames", "globalTid") &&
 	    has_column(ns, "ThreadNames", "nameId")) {
-		if (sqlite3_prepare_v2(ns->db,
-				       "SELECT t.globalTid, s.value FROM ThreadNames t JOIN "
-				       "StringIds s ON s.id = t.nameId ORDER BY t.globalTid, t.rowid",
-				       -1, &st, NULL) != SQLITE_OK)
+		if (sqlite3_prepare_v2(
+			    ns->db,
+			    "SELECT t.globalTid, s.value FROM ThreadNames t JOIN "
+			    "StringIds s ON s.id = t.nameId ORDER BY t.globalTid, t.rowid",
+			    -1, &st, NULL) != SQLITE_OK)
 			return db_fail(ns, "ThreadNames");
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			const char *name = (const char *)sqlite3_column_text(st, 1);
@@ -733,8 +750,7 @@ static void names_put(struct metric_names *mn, char kind, int64_t type, int64_t 
 	pr_strbuf_addch(&mn->text, '\0');
 }
 
-static const char *names_get(const struct metric_names *mn, char kind, int64_t type,
-			     int64_t metric)
+static const char *names_get(const struct metric_names *mn, char kind, int64_t type, int64_t metric)
 {
 	char key[17];
 	int64_t off;
@@ -804,9 +820,10 @@ static int read_metrics(struct nsys *ns)
 		metric = col_i64(st, 1);
 		ts = col_i64(st, 2);
 		if (!pr_time_ok(ts)) {
-			pr_writer_diag(ns->w, "time_out_of_range", -1, 0, 0,
-				       "a GPU metrics sample more than 2^62 ns (146 years) from the "
-				       "clock's zero; skipped");
+			pr_writer_diag(
+				ns->w, "time_out_of_range", -1, 0, 0,
+				"a GPU metrics sample more than 2^62 ns (146 years) from the "
+				"clock's zero; skipped");
 			continue;
 		}
 		if (type != last_type || metric != last_metric) {
@@ -918,9 +935,10 @@ static int open_image(struct nsys *ns, unsigned char *img, size_t n)
 {
 	int on = 1;
 	if (n < 100 || memcmp(img, SQLITE_MAGIC, 16))
-		return pr_error_set(ns->err, PR_E_FORMAT,
-				    "not an SQLite database (an Nsight Systems export is written by "
-				    "'nsys export --type sqlite')");
+		return pr_error_set(
+			ns->err, PR_E_FORMAT,
+			"not an SQLite database (an Nsight Systems export is written by "
+			"'nsys export --type sqlite')");
 	/* A WAL-mode export (file format bytes 18 and 19 are 2): an in-memory image
 	 * cannot be in WAL mode and SQLite refuses to read it ("unable to open
 	 * database file"); the image is ours, so it is marked as a rollback-journal

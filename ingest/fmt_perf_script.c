@@ -223,7 +223,6 @@ static int parse_frame(const char *s, const char **sym, size_t *sym_len, const c
 	return 0;
 }
 
-
 /* The line of head at i (without LF, a CR cut off) into buf; its length in *len (CR
  * included), *nl its LF or NULL. 0 when it does not fit buf. */
 static int head_line(const unsigned char *head, size_t n, size_t i, char *buf, size_t cap,
@@ -417,7 +416,8 @@ static int header(struct psc *c, const struct hdr *h, long line)
 	if (ev == c->nevents) {
 		if (c->nevents == PSC_MAX_EVENTS) {
 			pr_writer_diag(c->w, "perf_script_bad_record", -1, line, 1,
-				       "more than %d events; the record is skipped", PSC_MAX_EVENTS);
+				       "more than %d events; the record is skipped",
+				       PSC_MAX_EVENTS);
 			return -1;
 		}
 		c->events[c->nevents++] = pr_xstrndup(h->event, h->event_len);
@@ -425,11 +425,12 @@ static int header(struct psc *c, const struct hdr *h, long line)
 		if (ev == 0)
 			pr_writer_meta_set(c->w, "weight_unit", json_string(unit));
 		else
-			pr_writer_diag(c->w, "perf_script_mixed_events", -1, line, 1,
-				       "samples of more than one event ('%s', then '%.*s'): each "
-				       "event's samples are on their own tracks (their weights are not "
-				       "comparable)",
-				       c->events[0], (int)h->event_len, h->event);
+			pr_writer_diag(
+				c->w, "perf_script_mixed_events", -1, line, 1,
+				"samples of more than one event ('%s', then '%.*s'): each "
+				"event's samples are on their own tracks (their weights are not "
+				"comparable)",
+				c->events[0], (int)h->event_len, h->event);
 		if (strcmp(unit, "ns") && !c->any_synthetic) {
 			c->any_synthetic = 1;
 			pr_writer_set_time_synthetic(c->w, 1);
@@ -571,12 +572,13 @@ static int psc_parse(struct pr_source *src, struct pr_writer *w, struct pr_error
 			pr_writer_meta_set(w, "perf.event_order", order);
 		}
 		pr_writer_meta_set(
-		    w, "weight_stored",
-		    json_string(c.any_synthetic
-				    ? "synthetic time: 1 event (period) or 1 sample = 1 ns, samples "
-				      "laid end to end per thread"
-				    : "ns: the period of cpu-clock/task-clock, samples laid end to end "
-				      "per thread"));
+			w, "weight_stored",
+			json_string(
+				c.any_synthetic
+					? "synthetic time: 1 event (period) or 1 sample = 1 ns, samples "
+					  "laid end to end per thread"
+					: "ns: the period of cpu-clock/task-clock, samples laid end to end "
+					  "per thread"));
 		if (c.time_first) {
 			pr_writer_meta_set(w, "perf.time_first", json_string(c.time_first));
 			pr_writer_meta_set(w, "perf.time_last", json_string(c.time_last.buf));

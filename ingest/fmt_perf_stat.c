@@ -249,10 +249,11 @@ static void counter(struct ps *p, const struct ps_line *l, long lineno)
 	const char *unit = "count", *mu;
 	if (is_missing(l->value)) {
 		if (!strcmp(l->value, "<not counted>"))
-			pr_writer_diag(p->w, "perf_stat_not_counted", -1, lineno, l->col_value,
-				       "'%s' is <not counted> (it never ran: too many counters, or the "
-				       "program ended first); no value",
-				       l->event);
+			pr_writer_diag(
+				p->w, "perf_stat_not_counted", -1, lineno, l->col_value,
+				"'%s' is <not counted> (it never ran: too many counters, or the "
+				"program ended first); no value",
+				l->event);
 		else
 			pr_writer_diag(p->w, "perf_stat_not_supported", -1, lineno, l->col_value,
 				       "'%s' is <not supported> (no such counter here: a VM or "
@@ -301,7 +302,8 @@ static void counter(struct ps *p, const struct ps_line *l, long lineno)
 		pr_writer_metric(p->w, p->name.buf, d, "ns", 0, "reported",
 				 "time the counter ran (ns)");
 	}
-	if (l->pct && is_dec(l->pct) && pr_decimal_double(l->pct, strlen(l->pct), &d) == PR_DEC_OK) {
+	if (l->pct && is_dec(l->pct) &&
+	    pr_decimal_double(l->pct, strlen(l->pct), &d) == PR_DEC_OK) {
 		name_of(p, l, ".counted");
 		if (l->interval)
 			pr_writer_sample(p->w,
@@ -327,7 +329,7 @@ static void counter(struct ps *p, const struct ps_line *l, long lineno)
 	}
 	if (l->metric && l->metric[0] && is_dec(skip_blanks(l->metric)) &&
 	    pr_decimal_double(skip_blanks(l->metric), strlen(skip_blanks(l->metric)), &d) ==
-		PR_DEC_OK) {
+		    PR_DEC_OK) {
 		mu = metric_unit(l->metric_unit ? l->metric_unit : "", &scale);
 		name_of(p, l, ".metric");
 		pr_strbuf_reset(&p->detail);
@@ -372,7 +374,8 @@ static int ps_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 		if (n == 0 || strspn(s, " \t") == n)
 			continue;
 		if (s[0] == '#') {
-			if (!strncmp(s, "# started on ", 13) && !pr_writer_meta_get(w, "perf.started_on"))
+			if (!strncmp(s, "# started on ", 13) &&
+			    !pr_writer_meta_get(w, "perf.started_on"))
 				pr_writer_meta_set(w, "perf.started_on", json_string(s + 13));
 			continue;
 		}
@@ -388,14 +391,15 @@ static int ps_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 			pr_writer_diag(w, "perf_stat_bad_line", -1, lineno, sep ? bc : 1,
 				       "not a perf stat -x counter line%s; skipped",
 				       mode >= 0 && sep && l.interval != mode
-					   ? " (interval and total lines mixed)"
-					   : "");
+					       ? " (interval and total lines mixed)"
+					       : "");
 			continue;
 		}
 		if (mode < 0) {
 			mode = l.interval;
 			pr_writer_meta_set(w, "perf.mode",
-					   json_string(mode ? "interval (-I): series" : "totals: metrics"));
+					   json_string(mode ? "interval (-I): series"
+							    : "totals: metrics"));
 		}
 		good = 1;
 		counter(&p, &l, lineno);
@@ -413,9 +417,15 @@ static int ps_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 	return rc;
 }
 
-static const char *const perf_stat_tokens[] = {
-	"<not counted>", "<not supported>", "task-clock", "cycles", "instructions", "msec", "#", ",", NULL
-};
+static const char *const perf_stat_tokens[] = { "<not counted>",
+						"<not supported>",
+						"task-clock",
+						"cycles",
+						"instructions",
+						"msec",
+						"#",
+						",",
+						NULL };
 
 const struct pr_format pr_format_perf_stat = {
 	.name = "perf-stat",

@@ -84,7 +84,13 @@ static const struct ps_map ps_maps[] = {
 /* Identity columns (never a series) and text columns. */
 static const char *const id_cols[] = { "UID", "USER", "PID", "TGID", "TID", "policy" };
 
-enum role { C_VALUE, C_ID, C_PID, C_TGID, C_TID };
+enum role {
+	C_VALUE,
+	C_ID,
+	C_PID,
+	C_TGID,
+	C_TID
+};
 
 struct ps_col {
 	char *name;
@@ -97,9 +103,9 @@ struct ps {
 	struct ps_col cols[PS_MAX_COLS];
 	size_t ncols; /* columns between the time and Command */
 	int has_table, has_date, date_noted, local_noted;
-	int64_t date_ns;    /* the banner's date, midnight UTC */
-	int64_t day_ns;     /* days added for midnight crossings */
-	int64_t prev_tod;   /* previous time of day, -1 none */
+	int64_t date_ns;  /* the banner's date, midnight UTC */
+	int64_t day_ns;	  /* days added for midnight crossings */
+	int64_t prev_tod; /* previous time of day, -1 none */
 	int has_origin;
 	int64_t origin;
 	int64_t rows;
@@ -236,7 +242,7 @@ static int ps_header(struct ps *p, char *line)
 		struct ps_col *c = &p->cols[p->ncols++];
 		memset(c, 0, sizeof(*c));
 		c->name = pr_xstrdup(f[i]);
-		c->role = !strcmp(f[i], "PID")    ? C_PID
+		c->role = !strcmp(f[i], "PID")	  ? C_PID
 			  : !strcmp(f[i], "TGID") ? C_TGID
 			  : !strcmp(f[i], "TID")  ? C_TID
 						  : C_VALUE;
@@ -289,8 +295,12 @@ static int64_t ps_series(struct ps *p, const struct ps_map *m, const char *own)
 	if (pr_strmap_get(&p->series, p->key.buf, p->key.len, &id))
 		return id;
 	id = pr_writer_series(p->w, name, p->dev.buf,
-			      m ? m->unit : own[0] == '%' ? "percent" : "",
-			      m ? m->orig : own[0] == '%' ? "%" : "");
+			      m		      ? m->unit
+			      : own[0] == '%' ? "percent"
+					      : "",
+			      m		      ? m->orig
+			      : own[0] == '%' ? "%"
+					      : "");
 	pr_strmap_put(&p->series, p->key.buf, p->key.len, id);
 	return id;
 }
@@ -460,9 +470,10 @@ static int ps_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 			continue;
 		if (!banner) {
 			if (strncmp(s, "Linux ", 6)) {
-				rc = pr_error_at(err, PR_E_PARSE, -1, rd.line, 1,
-						 "expected pidstat's banner 'Linux VERSION (HOST) DATE "
-						 "_ARCH_ (N CPU)'");
+				rc = pr_error_at(
+					err, PR_E_PARSE, -1, rd.line, 1,
+					"expected pidstat's banner 'Linux VERSION (HOST) DATE "
+					"_ARCH_ (N CPU)'");
 				break;
 			}
 			banner = 1;
@@ -499,10 +510,9 @@ static int ps_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 	return rc < 0 ? -1 : 0;
 }
 
-static const char *const pidstat_tokens[] = {
-	"UID", "PID", "%usr", "%system", "%CPU", "Command", "minflt/s", "RSS", "VSZ", "kB_rd/s",
-	"kB_wr/s", "Average:", "Linux", NULL
-};
+static const char *const pidstat_tokens[] = { "UID",	 "PID",	     "%usr",  "%system", "%CPU",
+					      "Command", "minflt/s", "RSS",   "VSZ",	 "kB_rd/s",
+					      "kB_wr/s", "Average:", "Linux", NULL };
 
 const struct pr_format pr_format_pidstat = {
 	.name = "pidstat",

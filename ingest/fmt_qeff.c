@@ -37,27 +37,36 @@
 #include "base/pr_common.h"
 #include "base/strbuf.h"
 
-#define QEFF_MIB	      1048576.0
+#define QEFF_MIB 1048576.0
 #define QEFF_DEFAULT_INTERVAL 0.05
-#define QEFF_MAX_S	      1e9 /* seconds; beyond that a time is not a time */
+#define QEFF_MAX_S 1e9 /* seconds; beyond that a time is not a time */
 
-enum { L_RSS, L_VMS, L_CPU, L_DREAD, L_DWRITE, L_RREAD, L_RWRITE, NLISTS };
+enum {
+	L_RSS,
+	L_VMS,
+	L_CPU,
+	L_DREAD,
+	L_DWRITE,
+	L_RREAD,
+	L_RWRITE,
+	NLISTS
+};
 
 static const struct {
 	const char *key, *series, *unit, *orig_unit;
 	double scale;
 } qeff_lists[NLISTS] = {
-    [L_RSS] = {"rss_memory", "mem.rss", "bytes", "MiB", QEFF_MIB},
-    [L_VMS] = {"vms_memory", "mem.vms", "bytes", "MiB", QEFF_MIB},
-    [L_CPU] = {"cpu_usage", "cpu.util", "percent",
-	       "percent (EMA-smoothed 0.3*x+0.7*prev, normalized to all cores, capped at 100)",
-	       1.0},
-    [L_DREAD] = {"disk_read_bytes", "disk.read", "bytes", "MiB cumulative (key says bytes)",
-		 QEFF_MIB},
-    [L_DWRITE] = {"disk_write_bytes", "disk.write", "bytes", "MiB cumulative (key says bytes)",
-		  QEFF_MIB},
-    [L_RREAD] = {"disk_read_rate", "disk.read_rate", "bytes/s", "MiB/s", QEFF_MIB},
-    [L_RWRITE] = {"disk_write_rate", "disk.write_rate", "bytes/s", "MiB/s", QEFF_MIB},
+	[L_RSS] = { "rss_memory", "mem.rss", "bytes", "MiB", QEFF_MIB },
+	[L_VMS] = { "vms_memory", "mem.vms", "bytes", "MiB", QEFF_MIB },
+	[L_CPU] = { "cpu_usage", "cpu.util", "percent",
+		    "percent (EMA-smoothed 0.3*x+0.7*prev, normalized to all cores, capped at 100)",
+		    1.0 },
+	[L_DREAD] = { "disk_read_bytes", "disk.read", "bytes", "MiB cumulative (key says bytes)",
+		      QEFF_MIB },
+	[L_DWRITE] = { "disk_write_bytes", "disk.write", "bytes", "MiB cumulative (key says bytes)",
+		       QEFF_MIB },
+	[L_RREAD] = { "disk_read_rate", "disk.read_rate", "bytes/s", "MiB/s", QEFF_MIB },
+	[L_RWRITE] = { "disk_write_rate", "disk.write_rate", "bytes/s", "MiB/s", QEFF_MIB },
 };
 
 struct qop {
@@ -67,10 +76,10 @@ struct qop {
 
 static int qeff_sniff(const unsigned char *head, size_t n, const char *path)
 {
-	static const char *const first[] = {"timestamps", NULL};
-	static const char *const rss[] = {"timestamps", "rss_memory", NULL};
-	static const char *const disk[] = {"timestamps", "disk_read_bytes", NULL};
-	static const char *const cpu[] = {"timestamps", "cpu_usage", NULL};
+	static const char *const first[] = { "timestamps", NULL };
+	static const char *const rss[] = { "timestamps", "rss_memory", NULL };
+	static const char *const disk[] = { "timestamps", "disk_read_bytes", NULL };
+	static const char *const cpu[] = { "timestamps", "cpu_usage", NULL };
 	size_t i = 0;
 	PR_UNUSED(path);
 	if (pr_jdoc_head_has(head, n, rss) || pr_jdoc_head_has(head, n, disk) ||
@@ -138,15 +147,14 @@ static int load_times(struct qeff *q, struct pr_error *err)
 	q->t = calloc(q->n ? q->n : 1, sizeof(*q->t));
 	if (!q->t)
 		return pr_error_set(err, PR_E_LIMIT, "out of memory");
-	json_array_foreach(a, i, e)
-	{
+	json_array_foreach (a, i, e) {
 		double d = json_is_number(e) ? json_number_value(e) : NAN;
 		if (!isfinite(d) || fabs(d) > QEFF_MAX_S) {
 			pr_writer_diag(
-			    q->w, "qeff_bad_value", -1, 0, 0,
-			    "'timestamps[%zu]': expected a number of seconds; the sample "
-			    "is skipped",
-			    i);
+				q->w, "qeff_bad_value", -1, 0, 0,
+				"'timestamps[%zu]': expected a number of seconds; the sample "
+				"is skipped",
+				i);
 			d = NAN;
 		} else if (i > 0 && isfinite(q->t[i - 1]) && d < q->t[i - 1]) {
 			pr_writer_diag(q->w, "qeff_time_backwards", -1, 0, 0,
@@ -180,8 +188,7 @@ static int load_list(struct qeff *q, int l, struct pr_error *err)
 			       "'%s' has %zu values, 'timestamps' has %zu; extra values are "
 			       "ignored, missing ones have no sample",
 			       qeff_lists[l].key, json_array_size(a), q->n);
-	json_array_foreach(a, i, e)
-	{
+	json_array_foreach (a, i, e) {
 		if (i >= q->n)
 			break;
 		if (!json_is_number(e) || !isfinite(json_number_value(e))) {
@@ -213,12 +220,12 @@ static void write_series(struct qeff *q)
 			if ((l == L_DREAD || l == L_DWRITE) && isfinite(prev) && v < prev &&
 			    !decreased++)
 				pr_writer_diag(
-				    q->w, "qeff_disk_counter_decreased", -1, 0, 0,
-				    "'%s[%zu]' is lower than the previous value: the "
-				    "cumulative counter sums live child processes only, so "
-				    "it drops when a child exits (and the rate goes "
-				    "negative)",
-				    qeff_lists[l].key, i);
+					q->w, "qeff_disk_counter_decreased", -1, 0, 0,
+					"'%s[%zu]' is lower than the previous value: the "
+					"cumulative counter sums live child processes only, so "
+					"it drops when a child exits (and the rate goes "
+					"negative)",
+					qeff_lists[l].key, i);
 			prev = v;
 		}
 	}
@@ -237,7 +244,8 @@ static int op_time(struct qeff *q, json_t *tv, size_t i, double *out)
 	if (json_is_string(tv)) {
 		int64_t ns;
 		int naive;
-		if (pr_parse_datetime(json_string_value(tv), strlen(json_string_value(tv)), &ns, &naive))
+		if (pr_parse_datetime(json_string_value(tv), strlen(json_string_value(tv)), &ns,
+				      &naive))
 			goto bad;
 		if (!q->has_origin) {
 			pr_writer_diag(q->w, "qeff_missing_start_time", -1, 0, 0,
@@ -276,8 +284,7 @@ static int load_ops(struct qeff *q, struct pr_error *err)
 	q->ops = calloc(json_array_size(a) + 1, sizeof(*q->ops));
 	if (!q->ops)
 		return pr_error_set(err, PR_E_LIMIT, "out of memory");
-	json_array_foreach(a, i, e)
-	{
+	json_array_foreach (a, i, e) {
 		json_t *nm = json_array_get(e, 1);
 		double t;
 		if (!json_is_array(e) || json_array_size(e) != 2 || !json_is_string(nm)) {
@@ -383,8 +390,9 @@ static void write_reported(struct qeff *q, const int64_t *ids)
 		names[k].count++;
 		if (strcmp(cur, "Initialization") && ns > 0) {
 			double dur = q->ops[i].t - cur_start, steps = dur / q->interval;
-			int64_t back =
-			    isfinite(steps) && steps < 1e15 && steps > -1e15 ? (int64_t)steps : 1;
+			int64_t back = isfinite(steps) && steps < 1e15 && steps > -1e15
+					       ? (int64_t)steps
+					       : 1;
 			size_t start, truth = 0;
 			for (k = 0; strcmp(names[k].name, cur); k++)
 				;
@@ -407,12 +415,12 @@ static void write_reported(struct qeff *q, const int64_t *ids)
 	for (k = 0; k < nn; k++) {
 		if (names[k].count > 1)
 			pr_writer_diag(
-			    q->w, "qeff_repeated_phase_name", -1, 0, 0,
-			    "operation '%s' is marked %d times: QEff keys durations and "
-			    "memory deltas by name, so only the last occurrence's values "
-			    "are reported (its report shows them on every line); the "
-			    "phase spans keep every occurrence",
-			    names[k].name, names[k].count);
+				q->w, "qeff_repeated_phase_name", -1, 0, 0,
+				"operation '%s' is marked %d times: QEff keys durations and "
+				"memory deltas by name, so only the last occurrence's values "
+				"are reported (its report shows them on every line); the "
+				"phase spans keep every occurrence",
+				names[k].name, names[k].count);
 		if (!names[k].has_dur)
 			continue;
 		pr_strbuf_reset(&sb);
@@ -501,8 +509,9 @@ static int qeff_parse(struct pr_source *src, struct pr_writer *w, struct pr_erro
 	st = json_object_get(q.doc, "start_time");
 	if (st) {
 		int naive;
-		if (!json_is_string(st) || pr_parse_datetime(json_string_value(st), strlen(json_string_value(st)),
-							     &q.origin_ns, &naive)) {
+		if (!json_is_string(st) ||
+		    pr_parse_datetime(json_string_value(st), strlen(json_string_value(st)),
+				      &q.origin_ns, &naive)) {
 			pr_error_set(err, PR_E_PARSE,
 				     "'start_time': expected an ISO-8601 datetime string");
 			goto out;
@@ -549,9 +558,7 @@ out:
 	return rc;
 }
 
-static const char *const qeff_tokens[] = {
-	"operations", "timestamps", "rss", "cpu", "disk", NULL
-};
+static const char *const qeff_tokens[] = { "operations", "timestamps", "rss", "cpu", "disk", NULL };
 
 const struct pr_format pr_format_qeff = {
 	.name = "qeff",

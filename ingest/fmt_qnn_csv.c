@@ -42,8 +42,8 @@
 #include "base/decimal.h"
 #include "base/timecheck.h"
 
-#define QNN_HEADER                                                                              \
-	"timestamp,total_memory_kb,free_memory_kb,available_memory_kb,buffers_kb,cached_kb,"   \
+#define QNN_HEADER                                                                                 \
+	"timestamp,total_memory_kb,free_memory_kb,available_memory_kb,buffers_kb,cached_kb,"       \
 	"swap_total_kb,swap_free_kb,proc_rss_kb,proc_vss_kb"
 #define QNN_SYNTHETIC_STEP_NS 100000000 /* 0.1 s, the script's nominal sleep */
 
@@ -98,14 +98,14 @@ static const struct {
 struct qnn {
 	struct pr_writer *w;
 	int64_t sid[NSERIES]; /* 0 = not created yet */
-	int timed;            /* first row decided the time base */
-	int synthetic;        /* timestamps were not numeric */
+	int timed;	      /* first row decided the time base */
+	int synthetic;	      /* timestamps were not numeric */
 	int64_t origin, prev_ts, index;
 	int64_t rows, skipped;
-	int cached_bug;                       /* cached_kb proven concatenated */
+	int cached_bug; /* cached_kb proven concatenated */
 	int64_t cached_decoded, cached_dropped;
-	int proc_seen;                        /* a proc value > 0 was seen */
-	int64_t proc_zero, proc_zero_line;    /* zero rows before that, first line */
+	int proc_seen;			   /* a proc value > 0 was seen */
+	int64_t proc_zero, proc_zero_line; /* zero rows before that, first line */
 };
 
 static int qnn_sniff(const unsigned char *head, size_t n, const char *path)
@@ -197,8 +197,8 @@ static int row_time(struct qnn *q, const struct pr_csv_field *f, long line, int6
 	return 0;
 }
 
-static void row_cached(struct qnn *q, const struct pr_csv_field *f, int64_t ts,
-		       const int64_t *v, const int *ok, long line)
+static void row_cached(struct qnn *q, const struct pr_csv_field *f, int64_t ts, const int64_t *v,
+		       const int *ok, long line)
 {
 	int64_t cached = v[C_CACHED];
 	if (!q->cached_bug && ok[C_TOTAL] && v[C_TOTAL] > 0 &&
@@ -312,8 +312,8 @@ static int check_header(struct pr_csv *c, struct pr_error *err)
 		size_t len = strcspn(h, ",");
 		if (f[i].n != len || memcmp(f[i].p, h, len) != 0)
 			return pr_error_at(err, PR_E_FORMAT, -1, pr_csv_line(c), f[i].col,
-					   "not a QNN memory CSV header: expected '%.*s'",
-					   (int)len, h);
+					   "not a QNN memory CSV header: expected '%.*s'", (int)len,
+					   h);
 		h += len + (h[len] == ',');
 	}
 	if (n != NCOLS)
@@ -370,9 +370,7 @@ static int qnn_parse(struct pr_source *src, struct pr_writer *w, struct pr_error
 	return 0;
 }
 
-static const char *const qnn_csv_tokens[] = {
-	"Timestamp", "PSS", "RSS", NULL
-};
+static const char *const qnn_csv_tokens[] = { "Timestamp", "PSS", "RSS", NULL };
 
 const struct pr_format pr_format_qnn_csv = {
 	.name = "qnn-csv",

@@ -144,9 +144,9 @@ static const struct sadf_map sadf_maps[] = {
 static const char *const json_legacy[] = { "rd_sec", "wr_sec", "dc_sec", "avgrq-sz", "avgqu-sz" };
 
 /* sadf -d columns that name a device rather than hold a number. */
-static const char *const device_cols[] = { "CPU", "DEV", "IFACE", "INTR", "FILESYSTEM", "TTY",
-					   "BUS", "FCHOST", "MOUNTPOINT", "TEMP", "FAN", "IN",
-					   "DEVICE", "MHz" };
+static const char *const device_cols[] = { "CPU", "DEV", "IFACE",  "INTR",	 "FILESYSTEM",
+					   "TTY", "BUS", "FCHOST", "MOUNTPOINT", "TEMP",
+					   "FAN", "IN",	 "DEVICE", "MHz" };
 
 /* csv: 1 to look up by sadf -d name, 0 by sadf -j key. section NULL: any
  * section but disk (sadf -d tells -d apart only by its DEV column). */
@@ -166,10 +166,10 @@ static const struct sadf_map *map_lookup(const char *section, const char *name, 
 /* ---- the series of one run (both readers) ---- */
 
 struct sd_col {
-	char *name;                /* as written */
+	char *name;		    /* as written */
 	const struct sadf_map *map; /* or NULL: own name */
-	int device;                /* a device column */
-	int idle;                  /* %idle: also gives cpu.util */
+	int device;		    /* a device column */
+	int idle;		    /* %idle: also gives cpu.util */
 };
 
 /* A series' interval-weighted sum, for sar's Average: (sar.average metrics) */
@@ -215,8 +215,8 @@ static int64_t sd_series(struct sd *s, const char *name, const char *dev, const 
 		s->acc_cap = s->acc_cap ? 2 * s->acc_cap : 32;
 		s->acc = pr_xreallocarray(s->acc, s->acc_cap, sizeof(*s->acc));
 	}
-	s->acc[s->nacc] = (struct sd_acc){ id, pr_xstrdup(name), pr_xstrdup(dev), pr_xstrdup(unit),
-					  0, 0 };
+	s->acc[s->nacc] =
+		(struct sd_acc){ id, pr_xstrdup(name), pr_xstrdup(dev), pr_xstrdup(unit), 0, 0 };
 	k = (int64_t)++s->nacc;
 	pr_strmap_put(&s->series, s->key.buf, s->key.len, k);
 	return k;
@@ -390,8 +390,8 @@ static int sadf_header(struct sd *s, char *line, long ln, char **f, struct pr_er
 	int disk = 0;
 	if (n > SADF_MAX_FIELDS) {
 		json_decref(names);
-		return pr_error_at(err, PR_E_LIMIT, -1, ln, 1, "sadf header with more than %d fields",
-				   SADF_MAX_FIELDS);
+		return pr_error_at(err, PR_E_LIMIT, -1, ln, 1,
+				   "sadf header with more than %d fields", SADF_MAX_FIELDS);
 	}
 	sd_free_cols(s);
 	s->rows = 0; /* each report runs over the whole recording again */
@@ -468,7 +468,8 @@ static int sadf_time(struct sd *s, const char *p, long ln, long col, int64_t *ab
 			       "timestamps without \"UTC\" (sadf -T: the machine's local time, "
 			       "zone not written); taken as UTC");
 		pr_writer_meta_set(s->w, "time_zone",
-				   json_string("local time of the recording machine, taken as UTC"));
+				   json_string(
+					   "local time of the recording machine, taken as UTC"));
 	}
 	return 0;
 }
@@ -522,11 +523,11 @@ static void sadf_row(struct sd *s, char *line, long ln, char **f)
 	n = split_semi(line, f, SADF_MAX_FIELDS);
 	if (n >= 4 && (!strncmp(f[3], "LINUX-RESTART", 13) || !strncmp(f[3], "COM ", 4))) {
 		int restart = f[3][0] == 'L';
-		pr_writer_diag(s->w, restart ? "sadf_restart" : "sadf_comment", -1, ln,
-			       col_of(line, f[3]),
-			       restart ? "the machine restarted during the recording (LINUX-RESTART "
-					 "record): the counters start again; record skipped"
-				       : "a comment record (sadf -C); skipped");
+		pr_writer_diag(
+			s->w, restart ? "sadf_restart" : "sadf_comment", -1, ln, col_of(line, f[3]),
+			restart ? "the machine restarted during the recording (LINUX-RESTART "
+				  "record): the counters start again; record skipped"
+				: "a comment record (sadf -C); skipped");
 		return;
 	}
 	if (s->star && s->devcol >= 0 && n >= s->ncols) {
@@ -628,10 +629,19 @@ static int sadf_parse(struct pr_source *src, struct pr_writer *w, struct pr_erro
 	return rc < 0 ? -1 : 0;
 }
 
-static const char *const sadf_tokens[] = {
-	"# hostname;interval;timestamp", "CPU", "%user", "%system", "%iowait", "%idle", "kbmemused",
-	"tps", "ldavg-1", "pgpgin/s", "-1", "all", NULL
-};
+static const char *const sadf_tokens[] = { "# hostname;interval;timestamp",
+					   "CPU",
+					   "%user",
+					   "%system",
+					   "%iowait",
+					   "%idle",
+					   "kbmemused",
+					   "tps",
+					   "ldavg-1",
+					   "pgpgin/s",
+					   "-1",
+					   "all",
+					   NULL };
 
 const struct pr_format pr_format_sadf = {
 	.name = "sadf",
@@ -652,8 +662,7 @@ static int sadfj_sniff(const unsigned char *h, size_t n, const char *path)
 
 static void json_members(struct sd *s, const char *section, const json_t *o, const char *dev,
 			 int64_t ts, size_t si);
-static void json_devices(struct sd *s, const char *section, const json_t *a, int64_t ts,
-			 size_t si);
+static void json_devices(struct sd *s, const char *section, const json_t *a, int64_t ts, size_t si);
 
 static void json_member(struct sd *s, const char *section, const char *key, const json_t *v,
 			const char *dev, int64_t ts, size_t si)
@@ -689,12 +698,12 @@ static void json_members(struct sd *s, const char *section, const json_t *o, con
 {
 	const char *key;
 	json_t *v;
-	json_object_foreach((json_t *)o, key, v) json_member(s, section, key, v, dev, ts, si);
+	json_object_foreach ((json_t *)o, key, v)
+		json_member(s, section, key, v, dev, ts, si);
 }
 
 /* An array of per-device objects: the device is the first string member. */
-static void json_devices(struct sd *s, const char *section, const json_t *a, int64_t ts,
-			 size_t si)
+static void json_devices(struct sd *s, const char *section, const json_t *a, int64_t ts, size_t si)
 {
 	size_t i;
 	int cpu = !strcmp(section, "cpu");
@@ -706,11 +715,11 @@ static void json_devices(struct sd *s, const char *section, const json_t *a, int
 		if (!json_is_object(o))
 			continue;
 		pr_strbuf_reset(&s->dev);
-		json_object_foreach((json_t *)o, key, v) if (json_is_string(v))
-		{
-			sd_device(s, json_string_value(v), json_string_length(v), cpu);
-			break;
-		}
+		json_object_foreach ((json_t *)o, key, v)
+			if (json_is_string(v)) {
+				sd_device(s, json_string_value(v), json_string_length(v), cpu);
+				break;
+			}
 		dev = pr_xstrdup(s->dev.buf);
 		json_members(s, section, o, dev, ts, si);
 		free(dev);
@@ -744,23 +753,26 @@ static int json_stat(struct sd *s, const json_t *st, size_t hi, size_t si)
 	}
 	if ((pr_jget_int(t, "utc", &utc) || utc != 1) && !s->local_noted) {
 		s->local_noted = 1;
-		pr_writer_diag(s->w, "sadf_local_time", -1, 0, 0,
-			       "'hosts[%zu].statistics[%zu].timestamp.utc' is not 1 (sadf -T: local "
-			       "time, zone not written); taken as UTC",
-			       hi, si);
+		pr_writer_diag(
+			s->w, "sadf_local_time", -1, 0, 0,
+			"'hosts[%zu].statistics[%zu].timestamp.utc' is not 1 (sadf -T: local "
+			"time, zone not written); taken as UTC",
+			hi, si);
 		pr_writer_meta_set(s->w, "time_zone",
-				   json_string("local time of the recording machine, taken as UTC"));
+				   json_string(
+					   "local time of the recording machine, taken as UTC"));
 	}
-	if (!pr_writer_meta_get(s->w, "interval_s") && json_is_number(json_object_get(t, "interval")))
-		pr_writer_meta_set(s->w, "interval_s", json_deep_copy(json_object_get(t, "interval")));
+	if (!pr_writer_meta_get(s->w, "interval_s") &&
+	    json_is_number(json_object_get(t, "interval")))
+		pr_writer_meta_set(s->w, "interval_s",
+				   json_deep_copy(json_object_get(t, "interval")));
 	s->iv = json_is_number(json_object_get(t, "interval"))
 			? json_number_value(json_object_get(t, "interval"))
 			: 0;
 	if (!isfinite(s->iv))
 		s->iv = 0;
 	sd_place(s, abs_ns, 0, &ts);
-	json_object_foreach((json_t *)st, key, v)
-	{
+	json_object_foreach ((json_t *)st, key, v) {
 		const char *section = key;
 		if (!strcmp(key, "timestamp"))
 			continue;
@@ -795,8 +807,9 @@ static int sadfj_parse(struct pr_source *src, struct pr_writer *w, struct pr_err
 	pr_writer_set_collector(w, "sadf");
 	for (hi = 0; hi < json_array_size(hosts); hi++) {
 		const json_t *h = json_array_get(hosts, hi), *stats, *restarts;
-		static const char *const keys[] = { "nodename", "sysname", "release", "machine",
-						     "number-of-cpus", "file-date", "timezone" };
+		static const char *const keys[] = { "nodename", "sysname",	  "release",
+						    "machine",	"number-of-cpus", "file-date",
+						    "timezone" };
 		size_t k;
 		if (!json_is_object(h))
 			continue;
@@ -808,10 +821,11 @@ static int sadfj_parse(struct pr_source *src, struct pr_writer *w, struct pr_err
 			}
 		restarts = json_object_get(h, "restarts");
 		if (json_array_size(restarts) > 0)
-			pr_writer_diag(w, "sadf_restart", -1, 0, 0,
-				       "'hosts[%zu].restarts': the machine restarted %zu times during "
-				       "the recording: the counters start again",
-				       hi, json_array_size(restarts));
+			pr_writer_diag(
+				w, "sadf_restart", -1, 0, 0,
+				"'hosts[%zu].restarts': the machine restarted %zu times during "
+				"the recording: the counters start again",
+				hi, json_array_size(restarts));
 		stats = json_object_get(h, "statistics");
 		if (!json_is_array(stats)) {
 			pr_error_set(err, PR_E_PARSE, "'sysstat.hosts[%zu].statistics': %s", hi,
@@ -830,7 +844,8 @@ static int sadfj_parse(struct pr_source *src, struct pr_writer *w, struct pr_err
 		pr_writer_diag(w, "nonfinite_number", -1, 0, 0,
 			       "%ld NaN/Infinity values were read as null (not usable)", nonfinite);
 	pr_writer_meta_set(w, "records", json_integer(s.run_rows));
-	pr_writer_meta_set(w, "time_kind", json_string("sar sample time (the end of each interval)"));
+	pr_writer_meta_set(w, "time_kind",
+			   json_string("sar sample time (the end of each interval)"));
 	sd_averages(&s);
 	rc = 0;
 out:
@@ -839,10 +854,10 @@ out:
 	return rc;
 }
 
-static const char *const sadf_json_tokens[] = {
-	"sysstat", "hosts", "statistics", "cpu-load", "timestamp", "date", "time", "utc", "interval",
-	"memory", "io", "disk", "queue", "paging", NULL
-};
+static const char *const sadf_json_tokens[] = { "sysstat",   "hosts",  "statistics", "cpu-load",
+						"timestamp", "date",   "time",	     "utc",
+						"interval",  "memory", "io",	     "disk",
+						"queue",     "paging", NULL };
 
 const struct pr_format pr_format_sadf_json = {
 	.name = "sadf-json",

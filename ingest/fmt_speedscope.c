@@ -132,8 +132,7 @@ static void load_frames(struct ss *s, const json_t *frames)
 }
 
 /* A frame index from a JSON value; -1 (with a diagnostic) when unusable. */
-static int64_t frame_index(struct ss *s, const json_t *v, const char *where, size_t pi,
-			   size_t i)
+static int64_t frame_index(struct ss *s, const json_t *v, const char *where, size_t pi, size_t i)
 {
 	double d;
 	if (json_is_number(v)) {
@@ -210,11 +209,13 @@ static void evented(struct ss *s, const json_t *p, size_t pi, double scale, doub
 		const char *type = json_is_object(e) ? pr_jget_str(e, "type") : NULL;
 		double at;
 		int64_t ts, frame;
-		if (!type || (strcmp(type, "O") && strcmp(type, "C")) || pr_jget_num(e, "at", &at)) {
-			pr_writer_diag(s->w, "speedscope_bad_event", -1, 0, 0,
-				       "'profiles[%zu].events[%zu]': expected {\"type\": \"O\"|\"C\", "
-				       "\"at\": number, \"frame\": index}; skipped",
-				       pi, i);
+		if (!type || (strcmp(type, "O") && strcmp(type, "C")) ||
+		    pr_jget_num(e, "at", &at)) {
+			pr_writer_diag(
+				s->w, "speedscope_bad_event", -1, 0, 0,
+				"'profiles[%zu].events[%zu]': expected {\"type\": \"O\"|\"C\", "
+				"\"at\": number, \"frame\": index}; skipped",
+				pi, i);
 			continue;
 		}
 		frame = frame_index(s, json_object_get(e, "frame"), "events", pi, i);
@@ -223,14 +224,16 @@ static void evented(struct ss *s, const json_t *p, size_t pi, double scale, doub
 		ts = to_ns(s, at, scale, start);
 		if (ts == INT64_MIN) {
 			pr_writer_diag(s->w, "speedscope_bad_event", -1, 0, 0,
-				       "'profiles[%zu].events[%zu].at': out of range; skipped", pi, i);
+				       "'profiles[%zu].events[%zu].at': out of range; skipped", pi,
+				       i);
 			continue;
 		}
 		if (ts < prev) {
-			pr_writer_diag(s->w, "speedscope_time_backwards", -1, 0, 0,
-				       "'profiles[%zu].events[%zu].at' decreases (speedscope refuses "
-				       "this file); taken as the previous time",
-				       pi, i);
+			pr_writer_diag(
+				s->w, "speedscope_time_backwards", -1, 0, 0,
+				"'profiles[%zu].events[%zu].at' decreases (speedscope refuses "
+				"this file); taken as the previous time",
+				pi, i);
 			ts = prev;
 		}
 		prev = last = ts;
@@ -247,10 +250,11 @@ static void evented(struct ss *s, const json_t *p, size_t pi, double scale, doub
 			for (k = s->depth; k > 0 && s->stack[k - 1].frame != frame; k--)
 				;
 			if (k == 0) {
-				pr_writer_diag(s->w, "speedscope_unmatched_close", -1, 0, 0,
-					       "'profiles[%zu].events[%zu]': closes frame %lld, which "
-					       "is not open; skipped",
-					       pi, i, (long long)frame);
+				pr_writer_diag(
+					s->w, "speedscope_unmatched_close", -1, 0, 0,
+					"'profiles[%zu].events[%zu]': closes frame %lld, which "
+					"is not open; skipped",
+					pi, i, (long long)frame);
 				continue;
 			}
 			pr_writer_diag(s->w, "speedscope_unbalanced", -1, 0, 0,
@@ -271,16 +275,18 @@ static void evented(struct ss *s, const json_t *p, size_t pi, double scale, doub
 static void sampled(struct ss *s, const json_t *p, size_t pi, double scale, double start,
 		    int memtracer)
 {
-	const json_t *samples = json_object_get(p, "samples"), *weights = json_object_get(p, "weights");
+	const json_t *samples = json_object_get(p, "samples"),
+		     *weights = json_object_get(p, "weights");
 	size_t n, i, k;
 	int64_t t, series = 0;
 	int flat = 1;
 	double sum = 0, endv;
 	if (!json_is_array(samples) || !json_is_array(weights)) {
-		pr_writer_diag(s->w, "speedscope_bad_profile", -1, 0, 0,
-			       "'profiles[%zu]': \"samples\" and \"weights\" must be arrays; profile "
-			       "skipped",
-			       pi);
+		pr_writer_diag(
+			s->w, "speedscope_bad_profile", -1, 0, 0,
+			"'profiles[%zu]': \"samples\" and \"weights\" must be arrays; profile "
+			"skipped",
+			pi);
 		return;
 	}
 	n = json_array_size(samples);
@@ -305,9 +311,10 @@ static void sampled(struct ss *s, const json_t *p, size_t pi, double scale, doub
 		int64_t dur;
 		size_t len, common = 0;
 		if (!isfinite(wt) || wt < 0) {
-			pr_writer_diag(s->w, "speedscope_bad_weight", -1, 0, 0,
-				       "'profiles[%zu].weights[%zu]': not a number >= 0; taken as 0",
-				       pi, i);
+			pr_writer_diag(
+				s->w, "speedscope_bad_weight", -1, 0, 0,
+				"'profiles[%zu].weights[%zu]': not a number >= 0; taken as 0", pi,
+				i);
 			wt = 0;
 		}
 		sum += wt;
@@ -318,9 +325,10 @@ static void sampled(struct ss *s, const json_t *p, size_t pi, double scale, doub
 			double d = wt * (scale > 0 ? scale : 1);
 			dur = d > NS_MAX ? 0 : (int64_t)llround(d);
 			if (d > NS_MAX || (double)t + (double)dur > NS_MAX) {
-				pr_writer_diag(s->w, "speedscope_bad_weight", -1, 0, 0,
-					       "'profiles[%zu].weights[%zu]': too large; taken as 0",
-					       pi, i);
+				pr_writer_diag(
+					s->w, "speedscope_bad_weight", -1, 0, 0,
+					"'profiles[%zu].weights[%zu]': too large; taken as 0", pi,
+					i);
 				dur = 0;
 			}
 		}
@@ -357,10 +365,11 @@ static void sampled(struct ss *s, const json_t *p, size_t pi, double scale, doub
 				       "MemoryTracer export: every sample is a single-frame stack "
 				       "(one per hook event), so there is no call nesting");
 		if (!pr_jget_num(p, "endValue", &endv) && endv == (double)n && endv != sum)
-			pr_writer_diag(s->w, "speedscope_end_value", -1, 0, 0,
-				       "'profiles[%zu].endValue' is the number of samples (%zu), not "
-				       "the sum of the weights (%.17g)",
-				       pi, n, sum);
+			pr_writer_diag(
+				s->w, "speedscope_end_value", -1, 0, 0,
+				"'profiles[%zu].endValue' is the number of samples (%zu), not "
+				"the sum of the weights (%.17g)",
+				pi, n, sum);
 	}
 }
 
@@ -466,7 +475,7 @@ static int ss_parse(struct pr_source *src, struct pr_writer *w, struct pr_error 
 	}
 	{
 		static const char *const keys[] = { "name", "exporter", "activeProfileIndex",
-						     "version" };
+						    "version" };
 		size_t k;
 		for (k = 0; k < PR_ARRAY_SIZE(keys); k++) {
 			json_t *v = json_object_get(doc, keys[k]);
@@ -500,9 +509,16 @@ out:
 }
 
 static const char *const speedscope_tokens[] = {
-	"$schema", "https://www.speedscope.app/file-format-schema.json", "shared", "frames",
-	"profiles", "type", "evented", "sampled", "unit", "startValue", "endValue", "events", "at",
-	"frame", "O", "C", "samples", "weights", NULL
+	"$schema",  "https://www.speedscope.app/file-format-schema.json",
+	"shared",   "frames",
+	"profiles", "type",
+	"evented",  "sampled",
+	"unit",	    "startValue",
+	"endValue", "events",
+	"at",	    "frame",
+	"O",	    "C",
+	"samples",  "weights",
+	NULL
 };
 
 const struct pr_format pr_format_speedscope = {

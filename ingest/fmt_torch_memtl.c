@@ -28,14 +28,14 @@
 #include "ingest/jdoc.h"
 #include "base/pr_common.h"
 
-#define NCAT	     8
+#define NCAT 8
 #define EPOCH_US_MIN 1e14 /* 1973: a larger time is epoch-based */
 
 static const char *const cat_series[NCAT] = {
-    "dev.mem.category.parameter",	"dev.mem.category.optimizer_state",
-    "dev.mem.category.input",		"dev.mem.category.temporary",
-    "dev.mem.category.activation",	"dev.mem.category.gradient",
-    "dev.mem.category.autograd_detail", "dev.mem.category.unknown",
+	"dev.mem.category.parameter",	    "dev.mem.category.optimizer_state",
+	"dev.mem.category.input",	    "dev.mem.category.temporary",
+	"dev.mem.category.activation",	    "dev.mem.category.gradient",
+	"dev.mem.category.autograd_detail", "dev.mem.category.unknown",
 };
 
 static size_t skip_ws(const unsigned char *h, size_t n, size_t i)
@@ -234,8 +234,8 @@ static int parse_timeline(struct tml *t, json_t *times, json_t *sizes, struct pr
 static int parse_raw(struct tml *t, json_t *doc, struct pr_error *err)
 {
 	size_t n = json_array_size(doc), i;
-	int64_t tmin = -1, cur_t = 0, counts[5] = {0};
-	double cat[NCAT] = {0};
+	int64_t tmin = -1, cur_t = 0, counts[5] = { 0 };
+	double cat[NCAT] = { 0 };
 	int have = 0;
 	json_t *acts;
 	/* pass 1: the smallest real timestamp, for pre-existing (-1) tensors */
@@ -329,10 +329,9 @@ static int tml_parse(struct pr_source *src, struct pr_writer *w, struct pr_error
 	return rc;
 }
 
-static const char *const torch_memtl_tokens[] = {
-	"PARAMETER", "OPTIMIZER_STATE", "INPUT", "TEMPORARY", "ACTIVATION", "GRADIENT",
-	"AUTOGRAD_DETAIL", "UNKNOWN", NULL
-};
+static const char *const torch_memtl_tokens[] = { "PARAMETER",	     "OPTIMIZER_STATE", "INPUT",
+						  "TEMPORARY",	     "ACTIVATION",	"GRADIENT",
+						  "AUTOGRAD_DETAIL", "UNKNOWN",		NULL };
 
 const struct pr_format pr_format_torch_memtl = {
 	.name = "torch-memory-timeline",

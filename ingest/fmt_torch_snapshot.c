@@ -49,7 +49,7 @@
 
 #define TOP_SITES 10
 #define MAX_POOLS 64
-#define MAX_OOMS  8
+#define MAX_OOMS 8
 #define MAX_DEVICES 1024
 #define TL_POINTS 1000 /* points of the by-site timeline per device */
 #define MAX_FRAMES 512 /* frames of one stack looked at for its site */
@@ -57,7 +57,13 @@
  * name a huge tree; past this many the file is refused. */
 #define VISIT_MAX 50000000L
 
-enum { ST_ALLOC, ST_INACTIVE, ST_PENDING, ST_OTHER, NSTATE };
+enum {
+	ST_ALLOC,
+	ST_INACTIVE,
+	ST_PENDING,
+	ST_OTHER,
+	NSTATE
+};
 static const char *const state_names[NSTATE] = { "active_allocated", "inactive",
 						 "active_pending_free", "other" };
 
@@ -211,7 +217,7 @@ static int read_segments(struct snap *s, const json_t *segs, struct pr_error *er
 	const json_t *seg;
 	if (visit(s, json_array_size(segs), err))
 		return -1;
-	json_array_foreach(segs, i, seg) {
+	json_array_foreach (segs, i, seg) {
 		int ok = 1;
 		double dv = num(seg, "device", &ok), total, alloc, active, req;
 		const char *type = pr_jget_str(seg, "segment_type");
@@ -254,7 +260,7 @@ static int read_segments(struct snap *s, const json_t *segs, struct pr_error *er
 		p->segments++;
 		if (visit(s, json_array_size(blocks), err))
 			return -1;
-		json_array_foreach(blocks, j, b) {
+		json_array_foreach (blocks, j, b) {
 			int bok = 1, st;
 			double size = num(b, "size", &bok);
 			const char *state = pr_jget_str(b, "state");
@@ -265,8 +271,8 @@ static int read_segments(struct snap *s, const json_t *segs, struct pr_error *er
 					       i, j);
 				continue;
 			}
-			st = !strcmp(state, "active_allocated")	 ? ST_ALLOC
-			     : !strcmp(state, "inactive")	 ? ST_INACTIVE
+			st = !strcmp(state, "active_allocated") ? ST_ALLOC
+			     : !strcmp(state, "inactive")	? ST_INACTIVE
 			     : !strcmp(state, "active_pending_free") ||
 					     !strcmp(state, "active_awaiting_free")
 				     ? ST_PENDING
@@ -291,12 +297,24 @@ static int read_segments(struct snap *s, const json_t *segs, struct pr_error *er
 
 /* ---- the history ---- */
 
-enum { A_ALLOC, A_FREE_REQ, A_FREE_DONE, A_SEG_ALLOC, A_SEG_FREE, A_SEG_MAP, A_SEG_UNMAP, A_OOM,
-       A_SNAPSHOT, A_OTHER, NACT };
-static const char *const act_names[NACT] = {
-	"alloc",	 "free_requested", "free_completed", "segment_alloc", "segment_free",
-	"segment_map", "segment_unmap",  "oom",	     "snapshot",	   "other"
+enum {
+	A_ALLOC,
+	A_FREE_REQ,
+	A_FREE_DONE,
+	A_SEG_ALLOC,
+	A_SEG_FREE,
+	A_SEG_MAP,
+	A_SEG_UNMAP,
+	A_OOM,
+	A_SNAPSHOT,
+	A_OTHER,
+	NACT
 };
+static const char *const act_names[NACT] = { "alloc",	       "free_requested",
+					     "free_completed", "segment_alloc",
+					     "segment_free",   "segment_map",
+					     "segment_unmap",  "oom",
+					     "snapshot",       "other" };
 
 static int action_of(const char *a)
 {
@@ -327,7 +345,7 @@ static void site_of(const json_t *frames, struct pr_strbuf *out)
 	size_t k;
 	int64_t line = 0;
 	const char *file, *base, *fn;
-	json_array_foreach(frames, k, f) {
+	json_array_foreach (frames, k, f) {
 		file = pr_jget_str(f, "filename");
 		if (!is_py(file))
 			continue;
@@ -343,7 +361,7 @@ static void site_of(const json_t *frames, struct pr_strbuf *out)
 	pr_strbuf_reset(out);
 	if (!pick) {
 		/* the autograd engine's thread: the backward node that allocated */
-		json_array_foreach(frames, k, f) {
+		json_array_foreach (frames, k, f) {
 			const char *nm = pr_jget_str(f, "name"), *a, *b;
 			if (k >= MAX_FRAMES)
 				break;
@@ -493,7 +511,7 @@ static json_t *site_timeline(struct snap *s, const json_t *trace, const struct e
 	int64_t *owner = pr_xcalloc(n ? n : 1, sizeof(int64_t));
 	json_t **vals = pr_xcalloc(ns + 1, sizeof(json_t *));
 	json_t *t = json_array(), *res = NULL, *arr;
-	json_array_foreach(sites, j, v) {
+	json_array_foreach (sites, j, v) {
 		const char *nm = pr_mstr(v, "site");
 		pr_strmap_put(&idx, nm, strlen(nm), (int64_t)j);
 	}
@@ -581,8 +599,8 @@ static int read_trace(struct snap *s, struct dev *d, const json_t *trace, json_t
 		int ok = 1;
 		ev[k].act = action_of(pr_jget_str(e, "action"));
 		ev[k].size = num(e, "size", &ok);
-		if (!json_is_object(e) || !pr_jget_str(e, "action") || (!ok &&
-		    ev[k].act != A_SNAPSHOT) || ev[k].size < 0) {
+		if (!json_is_object(e) || !pr_jget_str(e, "action") ||
+		    (!ok && ev[k].act != A_SNAPSHOT) || ev[k].size < 0) {
 			pr_writer_diag(s->w, "torch_snapshot_bad_event", -1, 0, 0,
 				       "device_traces[%" PRId64 "][%zu]: expected action and "
 				       "size; skipped",
@@ -630,10 +648,11 @@ static int read_trace(struct snap *s, struct dev *d, const json_t *trace, json_t
 				double df;
 				if (pr_jget_num(e, "device_free", &df))
 					df = (double)ev[k].addr;
-				json_array_append_new(
-				    ooms, pr_jobj("requested", pr_jnum(ev[k].size), "device_free",
-						  pr_jnum(df), "t", pr_jint(ev[k].ts), "event",
-						  pr_jint((int64_t)k), NULL));
+				json_array_append_new(ooms,
+						      pr_jobj("requested", pr_jnum(ev[k].size),
+							      "device_free", pr_jnum(df), "t",
+							      pr_jint(ev[k].ts), "event",
+							      pr_jint((int64_t)k), NULL));
 			}
 			break;
 		default:
@@ -688,8 +707,8 @@ static int read_trace(struct snap *s, struct dev *d, const json_t *trace, json_t
 		if (counts[k])
 			json_object_set_new(acts, act_names[k], pr_jint(counts[k]));
 	hist = pr_jobj("events", pr_jint((int64_t)n), "actions", acts, "start_allocated",
-		       pr_jnum(off_alloc), "start_active", pr_jnum(off_active),
-		       "start_reserved", pr_jnum(off_res), NULL);
+		       pr_jnum(off_alloc), "start_active", pr_jnum(off_active), "start_reserved",
+		       pr_jnum(off_res), NULL);
 	json_object_set_new(md, "history", hist);
 	metric(s, d, "history.events", (double)n, "count", "trace entries recorded");
 	metric(s, d, "history.start_allocated", off_alloc, "bytes",
@@ -775,18 +794,19 @@ static json_t *dev_json(struct snap *s, struct dev *d)
 		metric(s, d, what, p->reserved, "bytes", "segments of this pool");
 		snprintf(what, sizeof(what), "pool.%s.allocated", p->name);
 		metric(s, d, what, p->allocated, "bytes", "segments of this pool");
-		json_array_append_new(
-		    pools, pr_jobj("pool", json_string(p->name), "reserved", pr_jnum(p->reserved),
-				   "allocated", pr_jnum(p->allocated), "active",
-				   pr_jnum(p->active), "requested", pr_jnum(p->requested),
-				   "segments", pr_jint(p->segments), NULL));
+		json_array_append_new(pools,
+				      pr_jobj("pool", json_string(p->name), "reserved",
+					      pr_jnum(p->reserved), "allocated",
+					      pr_jnum(p->allocated), "active", pr_jnum(p->active),
+					      "requested", pr_jnum(p->requested), "segments",
+					      pr_jint(p->segments), NULL));
 	}
-	md = pr_jobj("device", json_string(d->name), "reserved", pr_jnum(d->reserved),
-		     "allocated", pr_jnum(d->allocated), "active", pr_jnum(d->active),
-		     "requested", pr_jnum(d->requested), "segments",
-		     pr_jobj("count", pr_jint(d->segs), "large", pr_jint(d->segs_large),
-			     "small", pr_jint(d->segs_small), "expandable",
-			     pr_jint(d->segs_expandable), NULL),
+	md = pr_jobj("device", json_string(d->name), "reserved", pr_jnum(d->reserved), "allocated",
+		     pr_jnum(d->allocated), "active", pr_jnum(d->active), "requested",
+		     pr_jnum(d->requested), "segments",
+		     pr_jobj("count", pr_jint(d->segs), "large", pr_jint(d->segs_large), "small",
+			     pr_jint(d->segs_small), "expandable", pr_jint(d->segs_expandable),
+			     NULL),
 		     "blocks", blocks, "free_in_segments", pr_jnum(d->free_bytes),
 		     "largest_free_block", pr_jnum(d->largest_free), "external_fragmentation",
 		     pr_jnum(frag), "pools", pools, NULL);
@@ -817,12 +837,12 @@ static int read_doc(struct snap *s, json_t *doc, struct pr_error *err)
 	if (json_is_array(traces)) {
 		const json_t *tr, *e;
 		size_t j;
-		json_array_foreach(traces, k, tr) {
+		json_array_foreach (traces, k, tr) {
 			if (json_array_size(tr) && !dev_get(s, (int64_t)k, err))
 				return -1;
 			if (visit(s, json_array_size(tr), err))
 				return -1;
-			json_array_foreach(tr, j, e) {
+			json_array_foreach (tr, j, e) {
 				const json_t *tu = json_object_get(e, "time_us");
 				if (!json_is_number(tu)) {
 					synthetic = 1;
@@ -869,9 +889,8 @@ static int read_doc(struct snap *s, json_t *doc, struct pr_error *err)
 	if (have_origin && !synthetic)
 		pr_writer_set_time_origin(s->w, origin);
 	pr_writer_meta_set(s->w, "torch_snapshot",
-			   pr_jobj("devices", top, "time", json_string(synthetic ? "event index"
-										 : "time_us"),
-				   NULL));
+			   pr_jobj("devices", top, "time",
+				   json_string(synthetic ? "event index" : "time_us"), NULL));
 	return 0;
 }
 
@@ -919,14 +938,44 @@ static int snap_parse(struct pr_source *src, struct pr_writer *w, struct pr_erro
 	return rc;
 }
 
-static const char *const torch_snapshot_tokens[] = {
-	"segments", "device_traces", "device", "address", "total_size", "allocated_size",
-	"active_size", "requested_size", "stream", "segment_type", "segment_pool_id",
-	"is_expandable", "blocks", "size", "state", "frames", "filename", "line", "name",
-	"action", "addr", "time_us", "device_free", "alloc", "free_requested", "free_completed",
-	"segment_alloc", "segment_free", "segment_map", "segment_unmap", "oom", "snapshot",
-	"active_allocated", "active_pending_free", "inactive", "large", "small", NULL
-};
+static const char *const torch_snapshot_tokens[] = { "segments",
+						     "device_traces",
+						     "device",
+						     "address",
+						     "total_size",
+						     "allocated_size",
+						     "active_size",
+						     "requested_size",
+						     "stream",
+						     "segment_type",
+						     "segment_pool_id",
+						     "is_expandable",
+						     "blocks",
+						     "size",
+						     "state",
+						     "frames",
+						     "filename",
+						     "line",
+						     "name",
+						     "action",
+						     "addr",
+						     "time_us",
+						     "device_free",
+						     "alloc",
+						     "free_requested",
+						     "free_completed",
+						     "segment_alloc",
+						     "segment_free",
+						     "segment_map",
+						     "segment_unmap",
+						     "oom",
+						     "snapshot",
+						     "active_allocated",
+						     "active_pending_free",
+						     "inactive",
+						     "large",
+						     "small",
+						     NULL };
 
 const struct pr_format pr_format_torch_snapshot = {
 	.name = "torch-snapshot",

@@ -53,9 +53,9 @@ static void combined_hash(char hash[33], const char *phases_hash)
  * (its content hash in hash, res filled but for the outcome), or -1 with
  * err, the run discarded if it was begun (*began says whether it was).
  */
-static int read_run(struct pr_writer_session *ws, const char *path,
-		    const struct pr_ingest_opts *o, struct pr_writer **wp, char hash[33],
-		    struct pr_ingest_result *res, struct pr_error *err, int *began)
+static int read_run(struct pr_writer_session *ws, const char *path, const struct pr_ingest_opts *o,
+		    struct pr_writer **wp, char hash[33], struct pr_ingest_result *res,
+		    struct pr_error *err, int *began)
 {
 	const char *format = o->format;
 	int min_confidence = o->min_confidence;
@@ -80,8 +80,8 @@ static int read_run(struct pr_writer_session *ws, const char *path,
 	if (format) {
 		fmt = pr_format_find(format);
 		if (!fmt) {
-			pr_error_set(err, PR_E_USAGE, "unknown format '%s' (see 'profreport formats')",
-				     format);
+			pr_error_set(err, PR_E_USAGE,
+				     "unknown format '%s' (see 'profreport formats')", format);
 			goto fail;
 		}
 	} else {
@@ -428,9 +428,11 @@ static int list_dir(const char *path, struct pr_pathlist *out, int depth, struct
 		if (stat(sb.buf, &st) != 0) {
 			struct stat lst;
 			if (errno == ELOOP)
-				notice(sb.buf, "skipped: a symbolic link loop (%s)", strerror(errno));
+				notice(sb.buf, "skipped: a symbolic link loop (%s)",
+				       strerror(errno));
 			else if (lstat(sb.buf, &lst) == 0 && S_ISLNK(lst.st_mode))
-				notice(sb.buf, "skipped: a broken symbolic link (%s)", strerror(errno));
+				notice(sb.buf, "skipped: a broken symbolic link (%s)",
+				       strerror(errno));
 			pr_strbuf_release(&sb);
 			continue;
 		}
@@ -440,7 +442,8 @@ static int list_dir(const char *path, struct pr_pathlist *out, int depth, struct
 				if (wk->dev[k] == st.st_dev && wk->ino[k] == st.st_ino)
 					break;
 			if (k <= depth) {
-				notice(sb.buf, "skipped: a symbolic link loop (it leads back to '%s')",
+				notice(sb.buf,
+				       "skipped: a symbolic link loop (it leads back to '%s')",
 				       wk->path[k]);
 				pr_strbuf_release(&sb);
 				continue;

@@ -32,19 +32,22 @@ int pr_ingest_file(struct pr_store *st, const char *path, const char *format,
 /* The same, recognizing a format only with at least min_confidence (PR_SNIFF_*);
  * below it the error is PR_E_FORMAT. */
 int pr_ingest_file_sniffed(struct pr_store *st, const char *path, const char *format,
-			   int min_confidence, struct pr_ingest_result *res, struct pr_error *err)
-	PR_MUST_CHECK;
+			   int min_confidence, struct pr_ingest_result *res,
+			   struct pr_error *err) PR_MUST_CHECK;
 
 struct pr_ingest_opts {
-	const char *format;  /* NULL: sniff */
-	int min_confidence;  /* PR_SNIFF_MIN, or PR_SNIFF_DIR inside a directory */
-	const char *phases;  /* a phase log to attach, or NULL */
+	const char *format; /* NULL: sniff */
+	int min_confidence; /* PR_SNIFF_MIN, or PR_SNIFF_DIR inside a directory */
+	const char *phases; /* a phase log to attach, or NULL */
 	/* the user's metadata of the run (store.h, pr_writer_run_meta): key, value, key, ...;
 	 * nmeta pairs, checked by the caller (borrowed) */
 	const char *const *meta;
 	size_t nmeta;
 };
-#define PR_INGEST_OPTS_INIT { NULL, PR_SNIFF_MIN, NULL, NULL, 0 }
+#define PR_INGEST_OPTS_INIT                                                                        \
+	{                                                                                          \
+		NULL, PR_SNIFF_MIN, NULL, NULL, 0                                                  \
+	}
 
 int pr_ingest_file_opts(struct pr_store *st, const char *path, const struct pr_ingest_opts *o,
 			struct pr_ingest_result *res, struct pr_error *err) PR_MUST_CHECK;
@@ -81,7 +84,10 @@ struct pr_pathlist {
 	char **v;
 	size_t n, alloc;
 };
-#define PR_PATHLIST_INIT { NULL, 0, 0 }
+#define PR_PATHLIST_INIT                                                                           \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 /*
  * Appends path, or the regular files below it when it is a directory
  * (hidden entries skipped, names sorted bytewise; '-', standard input, is
@@ -91,8 +97,7 @@ struct pr_pathlist {
  * about it: a symbolic link loop (a link to itself, links to each other,
  * or a link to a directory that holds it), or a broken link.
  */
-int pr_ingest_list(const char *path, struct pr_pathlist *out, struct pr_error *err)
-	PR_MUST_CHECK;
+int pr_ingest_list(const char *path, struct pr_pathlist *out, struct pr_error *err) PR_MUST_CHECK;
 /* Things worth telling the user that are not errors (library code never
  * prints): path is the entry concerned. One callback per process; NULL = silent. */
 typedef void pr_ingest_notice_fn(void *ctx, const char *path, const char *msg);

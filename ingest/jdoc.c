@@ -98,8 +98,8 @@ static void nf_feed(struct nf_scan *s, const char *p, size_t n, int final, struc
 
 /* Reads the next chunk of the source into out, replaced; 1 data, 0 EOF (the
  * carry flushed into out), -1 a read error or the document over max. */
-static int nf_read(struct pr_source *src, struct nf_scan *s, struct pr_strbuf *out,
-		   int64_t *total, size_t max, struct pr_error *err)
+static int nf_read(struct pr_source *src, struct nf_scan *s, struct pr_strbuf *out, int64_t *total,
+		   size_t max, struct pr_error *err)
 {
 	char buf[16 + 65536];
 	long n;

@@ -56,8 +56,9 @@ int pr_jdoc_error(const json_error_t *jerr, size_t len, struct pr_error *err);
 int pr_jdoc_head_has(const unsigned char *head, size_t n, const char *const *keys);
 
 /* Getters that tolerate absent or wrongly typed members. */
-int pr_jget_num(const json_t *obj, const char *key, double *out);  /* 0 ok, -1 absent/not a number */
-int pr_jget_int(const json_t *obj, const char *key, int64_t *out); /* integer, or a real with no fraction */
-const char *pr_jget_str(const json_t *obj, const char *key);       /* NULL if absent/not a string */
+int pr_jget_num(const json_t *obj, const char *key, double *out); /* 0 ok, -1 absent/not a number */
+int pr_jget_int(const json_t *obj, const char *key,
+		int64_t *out); /* integer, or a real with no fraction */
+const char *pr_jget_str(const json_t *obj, const char *key); /* NULL if absent/not a string */
 
 #endif

@@ -5,14 +5,15 @@
 
 /* Character classes inside strings: 0 plain, 1 quote, 2 backslash, 3 control, 4 non-ASCII. */
 static const unsigned char str_class[256] = {
-	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
 };
 
 static int fail(struct js_ctx *c, size_t pos, const char *msg)
@@ -34,7 +35,10 @@ static int at_end(struct js_ctx *c, size_t pos, const char *msg)
 }
 
 static const unsigned char ws_class[256] = {
-	['\t'] = 1, ['\n'] = 1, ['\r'] = 1, [' '] = 1,
+	['\t'] = 1,
+	['\n'] = 1,
+	['\r'] = 1,
+	[' '] = 1,
 };
 
 int js_error(struct js_ctx *c, size_t pos, const char *msg)
@@ -130,7 +134,14 @@ int js_string(struct js_ctx *c, size_t *p, struct js_str *out)
 			if (i + 1 >= n)
 				return at_end(c, *p, "unterminated string");
 			switch (b[i + 1]) {
-			case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+			case '"':
+			case '\\':
+			case '/':
+			case 'b':
+			case 'f':
+			case 'n':
+			case 'r':
+			case 't':
 				i += 2;
 				break;
 			case 'u': {
@@ -175,12 +186,12 @@ int js_number(struct js_ctx *c, size_t *p)
 {
 	const char *b = c->buf;
 	size_t i = *p, n = c->len;
-#define NEED(cond, msg)                                                      \
-	do {                                                                 \
-		if (i >= n)                                                  \
-			return at_end(c, *p, "unexpected end of input in number"); \
-		if (!(cond))                                                 \
-			return fail(c, i, msg);                              \
+#define NEED(cond, msg)                                                                            \
+	do {                                                                                       \
+		if (i >= n)                                                                        \
+			return at_end(c, *p, "unexpected end of input in number");                 \
+		if (!(cond))                                                                       \
+			return fail(c, i, msg);                                                    \
 	} while (0)
 	if (i < n && b[i] == '-')
 		i++;
@@ -253,7 +264,8 @@ static int literal(struct js_ctx *c, size_t *p, const char *word)
 		return JS_MORE; /* like a number, "true" may go on ("truex") */
 	if (*p + k < c->len) {
 		unsigned char ch = (unsigned char)c->buf[*p + k];
-		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'))
+		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		    (ch >= '0' && ch <= '9'))
 			return fail(c, *p + k, "invalid literal");
 	}
 	*p += k;
@@ -326,7 +338,12 @@ int js_value(struct js_ctx *c, size_t *p, struct pr_strbuf *out)
 	unsigned char stack[JS_MAX_DEPTH + 1];
 	int depth = 0, rc;
 	size_t i = *p;
-	enum { VALUE, AFTER_VALUE, KEY_OR_END, VALUE_OR_END } st = VALUE;
+	enum {
+		VALUE,
+		AFTER_VALUE,
+		KEY_OR_END,
+		VALUE_OR_END
+	} st = VALUE;
 
 	for (;;) {
 		if (st == AFTER_VALUE && depth == 0) {
@@ -377,7 +394,10 @@ int js_value(struct js_ctx *c, size_t *p, struct pr_strbuf *out)
 					pr_strbuf_add_fast(out, c->buf + start, i - start);
 			} else if (ch == 't' || ch == 'f' || ch == 'n') {
 				size_t start = i;
-				rc = literal(c, &i, ch == 't' ? "true" : ch == 'f' ? "false" : "null");
+				rc = literal(c, &i,
+					     ch == 't'	 ? "true"
+					     : ch == 'f' ? "false"
+							 : "null");
 				if (rc != JS_OK)
 					return rc;
 				if (out)
@@ -433,8 +453,9 @@ int js_value(struct js_ctx *c, size_t *p, struct pr_strbuf *out)
 				depth--;
 			} else {
 				return fail(c, i,
-					    stack[depth - 1] == '{' ? "',' or '}' expected in object"
-								    : "',' or ']' expected in array");
+					    stack[depth - 1] == '{'
+						    ? "',' or '}' expected in object"
+						    : "',' or ']' expected in array");
 			}
 			break;
 		}
@@ -493,11 +514,26 @@ void js_decode(const char *raw, size_t n, struct pr_strbuf *out)
 			char e = (char)s[i + 1];
 			unsigned cp;
 			switch (e) {
-			case 'b': pr_strbuf_addch(out, '\b'); i += 2; continue;
-			case 'f': pr_strbuf_addch(out, '\f'); i += 2; continue;
-			case 'n': pr_strbuf_addch(out, '\n'); i += 2; continue;
-			case 'r': pr_strbuf_addch(out, '\r'); i += 2; continue;
-			case 't': pr_strbuf_addch(out, '\t'); i += 2; continue;
+			case 'b':
+				pr_strbuf_addch(out, '\b');
+				i += 2;
+				continue;
+			case 'f':
+				pr_strbuf_addch(out, '\f');
+				i += 2;
+				continue;
+			case 'n':
+				pr_strbuf_addch(out, '\n');
+				i += 2;
+				continue;
+			case 'r':
+				pr_strbuf_addch(out, '\r');
+				i += 2;
+				continue;
+			case 't':
+				pr_strbuf_addch(out, '\t');
+				i += 2;
+				continue;
 			case 'u': {
 				int v = i + 6 <= n ? hex4(s + i + 2) : -1;
 				if (v < 0)
@@ -508,7 +544,8 @@ void js_decode(const char *raw, size_t n, struct pr_strbuf *out)
 				    s[i + 1] == 'u') {
 					int lo = hex4(s + i + 2);
 					if (lo >= 0xDC00 && lo <= 0xDFFF) {
-						cp = 0x10000 + ((cp - 0xD800) << 10) + ((unsigned)lo - 0xDC00);
+						cp = 0x10000 + ((cp - 0xD800) << 10) +
+						     ((unsigned)lo - 0xDC00);
 						i += 6;
 					}
 				}

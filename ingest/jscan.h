@@ -27,8 +27,14 @@
 
 #define JS_MAX_DEPTH 1000
 
-enum { JS_OK = 0, JS_MORE = 1, JS_ERR = -1 };
-enum { JS_LENIENT = 1 };
+enum {
+	JS_OK = 0,
+	JS_MORE = 1,
+	JS_ERR = -1
+};
+enum {
+	JS_LENIENT = 1
+};
 
 struct js_ctx {
 	const char *buf;

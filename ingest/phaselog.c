@@ -21,7 +21,11 @@
 #define NS_PER_S 1000000000LL
 #define EPOCH_MIN_NS (NS_PER_S * NS_PER_S) /* 1e9 s: absolute from here on */
 
-enum { MODE_NONE, MODE_ABS, MODE_REL };
+enum {
+	MODE_NONE,
+	MODE_ABS,
+	MODE_REL
+};
 
 /* One phase, on the log's own times (epoch ns, or ns from the run's start). */
 struct phase {
@@ -49,12 +53,12 @@ struct plog {
 	int has_seq;
 	int mode;
 	long mode_line, mode_col; /* the first time: where the mode was decided */
-	const char *mode_kind;    /* "epoch", "date-time", "relative" */
+	const char *mode_kind;	  /* "epoch", "date-time", "relative" */
 	int naive_noted;
 	size_t max, over; /* phases kept at most (PROFREPORT_MAX_STEPS), and left out past it */
-	long over_line;   /* the first phase left out */
-	int64_t seen;    /* lines that were neither blank nor comments */
-	int64_t lines;   /* lines that were phase lines */
+	long over_line;	  /* the first phase left out */
+	int64_t seen;	  /* lines that were neither blank nor comments */
+	int64_t lines;	  /* lines that were phase lines */
 	long bad_line, bad_col; /* the first line that was not */
 	struct pr_strbuf tmp;
 };
@@ -204,7 +208,8 @@ static int check_mode(struct plog *pl, const char *kind, int naive, long line, l
 	}
 	if (naive && !pl->naive_noted) {
 		pl->naive_noted = 1;
-		diag(pl, "phase_naive_time_utc", line, col, "date-times have no time zone; taken as UTC");
+		diag(pl, "phase_naive_time_utc", line, col,
+		     "date-times have no time zone; taken as UTC");
 	}
 	return 0;
 }
@@ -360,7 +365,8 @@ static int slurp(const char *path, struct pr_strbuf *buf, char hash[33], struct 
 	while ((r = pr_source_read(src, chunk, sizeof(chunk), err)) > 0) {
 		if (buf->len + (size_t)r > LOG_MAX) {
 			pr_source_close(src);
-			pr_error_set(err, PR_E_LIMIT, "over %zu MiB: not a phase log", LOG_MAX >> 20);
+			pr_error_set(err, PR_E_LIMIT, "over %zu MiB: not a phase log",
+				     LOG_MAX >> 20);
 			pr_error_set_source(err, path);
 			return -1;
 		}
@@ -409,22 +415,26 @@ static int place(struct plog *pl, const char *base, int64_t *written, struct pr_
 		return pr_error_set(err, PR_E_FORMAT,
 				    "the run has no events: no time to place the phases on");
 	if (clk.synthetic)
-		return pr_error_set(err, PR_E_FORMAT,
-				    "the run's time is synthetic (its source has no clock): the phases "
-				    "cannot be placed on it");
+		return pr_error_set(
+			err, PR_E_FORMAT,
+			"the run's time is synthetic (its source has no clock): the phases "
+			"cannot be placed on it");
 	if (pl->mode == MODE_ABS && !clk.has_origin)
-		return pr_error_at(err, PR_E_FORMAT, -1, pl->mode_line, pl->mode_col,
-				   "%s time, but the run has no absolute clock (its source gives only "
-				   "relative times): write seconds from the run's start instead",
-				   pl->mode_kind);
+		return pr_error_at(
+			err, PR_E_FORMAT, -1, pl->mode_line, pl->mode_col,
+			"%s time, but the run has no absolute clock (its source gives only "
+			"relative times): write seconds from the run's start instead",
+			pl->mode_kind);
 	off = pl->mode == MODE_ABS ? -clk.origin_ns : clk.ts_min;
 	for (i = 0; i < pl->n; i++) {
 		struct phase *ph = &pl->v[i];
 		int64_t s, e;
 		/* an epoch ns minus an origin, or an offset under 1e18 ns plus ts_min */
 		struct phase moved;
-		if ((off > 0 && ph->t0 > INT64_MAX - off) || (off < 0 && ph->t0 < INT64_MIN - off) ||
-		    (off > 0 && ph->t1 > INT64_MAX - off) || (off < 0 && ph->t1 < INT64_MIN - off)) {
+		if ((off > 0 && ph->t0 > INT64_MAX - off) ||
+		    (off < 0 && ph->t0 < INT64_MIN - off) ||
+		    (off > 0 && ph->t1 > INT64_MAX - off) ||
+		    (off < 0 && ph->t1 < INT64_MIN - off)) {
 			diag(pl, "phase_outside_run", ph->line, 1,
 			     "phase '%s' is out of the run's time range; skipped", ph->name);
 			free(ph->name);
@@ -459,10 +469,11 @@ static int place(struct plog *pl, const char *base, int64_t *written, struct pr_
 	}
 	if (!kept) {
 		pl->n = 0;
-		return pr_error_set(err, PR_E_FORMAT,
-				    "no phase falls within the run (0 s to %s from its first event): a "
-				    "log of another run, or clocks apart?",
-				    secs(c, sizeof(c), clk.ts_max - clk.ts_min));
+		return pr_error_set(
+			err, PR_E_FORMAT,
+			"no phase falls within the run (0 s to %s from its first event): a "
+			"log of another run, or clocks apart?",
+			secs(c, sizeof(c), clk.ts_max - clk.ts_min));
 	}
 	pl->n = kept;
 	qsort(pl->v, pl->n, sizeof(*pl->v), cmp_phase);
@@ -485,8 +496,8 @@ static int place(struct plog *pl, const char *base, int64_t *written, struct pr_
 	}
 	*written = (int64_t)pl->n;
 	pr_writer_meta_set(pl->w, "phase_log",
-			   json_pack("{s:s, s:I, s:s}", "file", pl->path, "phases", (json_int_t)pl->n,
-				     "time", pl->mode_kind));
+			   json_pack("{s:s, s:I, s:s}", "file", pl->path, "phases",
+				     (json_int_t)pl->n, "time", pl->mode_kind));
 	return 0;
 }
 
@@ -567,8 +578,7 @@ static int read_json(struct plog *pl, const char *p, size_t n, struct pr_error *
 				    "not a phase log: JSON without an operations list "
 				    "([[TIME, NAME], ...] or {\"operations\": [...]})");
 	}
-	json_array_foreach(ops, i, op)
-	{
+	json_array_foreach (ops, i, op) {
 		const json_t *t = json_array_get(op, 0), *nm = json_array_get(op, 1);
 		char num[64];
 		if (json_array_size(op) != 2 || !json_is_string(nm) ||
@@ -592,9 +602,9 @@ static int read_json(struct plog *pl, const char *p, size_t n, struct pr_error *
 static int closing_word(const char *name)
 {
 	/* "completion": QEff's stop_monitoring() marks "Completion" */
-	static const char *const words[] = { "exit", "end", "done", "finish", "finished",
-					     "stop", "stopped", "complete", "completed",
-					     "completion", "shutdown" };
+	static const char *const words[] = { "exit",	  "end",	"done",	   "finish",
+					     "finished",  "stop",	"stopped", "complete",
+					     "completed", "completion", "shutdown" };
 	size_t i;
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (!strcasecmp(name, words[i]))
@@ -665,7 +675,8 @@ int pr_phaselog_attach(struct pr_writer *w, const char *path, struct pr_phaselog
 	if (pl.over)
 		diag(&pl, "phase_log_over_budget", pl.over_line, 1,
 		     "%zu phases after the first %zu (from this line on) are left out; %s=N raises "
-		     "the budget", pl.over, pl.max, PR_MAX_STEPS_ENV);
+		     "the budget",
+		     pl.over, pl.max, PR_MAX_STEPS_ENV);
 	if (!pl.n) {
 		if (pl.bad_line)
 			pr_error_at(err, PR_E_FORMAT, -1, pl.bad_line, pl.bad_col,

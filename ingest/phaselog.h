@@ -50,7 +50,7 @@
 
 struct pr_phaselog_stats {
 	int64_t phases; /* spans written */
-	char hash[33];  /* content hash of the file */
+	char hash[33];	/* content hash of the file */
 };
 
 int pr_phaselog_attach(struct pr_writer *w, const char *path, struct pr_phaselog_stats *stats,

@@ -42,40 +42,74 @@ static const struct {
 	unsigned char op;
 	const char *name;
 } opnames[] = {
-	{ '(', "MARK" },	     { '.', "STOP" },
-	{ '0', "POP" },		     { '1', "POP_MARK" },
-	{ '2', "DUP" },		     { 'F', "FLOAT" },
-	{ 'I', "INT" },		     { 'J', "BININT" },
-	{ 'K', "BININT1" },	     { 'L', "LONG" },
-	{ 'M', "BININT2" },	     { 'N', "NONE" },
-	{ 'P', "PERSID" },	     { 'Q', "BINPERSID" },
-	{ 'R', "REDUCE" },	     { 'S', "STRING" },
-	{ 'T', "BINSTRING" },	     { 'U', "SHORT_BINSTRING" },
-	{ 'V', "UNICODE" },	     { 'X', "BINUNICODE" },
-	{ 'a', "APPEND" },	     { 'b', "BUILD" },
-	{ 'c', "GLOBAL" },	     { 'd', "DICT" },
-	{ '}', "EMPTY_DICT" },	     { 'e', "APPENDS" },
-	{ 'g', "GET" },		     { 'h', "BINGET" },
-	{ 'i', "INST" },	     { 'j', "LONG_BINGET" },
-	{ 'l', "LIST" },	     { ']', "EMPTY_LIST" },
-	{ 'o', "OBJ" },		     { 'p', "PUT" },
-	{ 'q', "BINPUT" },	     { 'r', "LONG_BINPUT" },
-	{ 's', "SETITEM" },	     { 't', "TUPLE" },
-	{ ')', "EMPTY_TUPLE" },	     { 'u', "SETITEMS" },
-	{ 'G', "BINFLOAT" },	     { 0x80, "PROTO" },
-	{ 0x81, "NEWOBJ" },	     { 0x82, "EXT1" },
-	{ 0x83, "EXT2" },	     { 0x84, "EXT4" },
-	{ 0x85, "TUPLE1" },	     { 0x86, "TUPLE2" },
-	{ 0x87, "TUPLE3" },	     { 0x88, "NEWTRUE" },
-	{ 0x89, "NEWFALSE" },	     { 0x8a, "LONG1" },
-	{ 0x8b, "LONG4" },	     { 'B', "BINBYTES" },
-	{ 'C', "SHORT_BINBYTES" },   { 0x8c, "SHORT_BINUNICODE" },
-	{ 0x8d, "BINUNICODE8" },     { 0x8e, "BINBYTES8" },
-	{ 0x8f, "EMPTY_SET" },	     { 0x90, "ADDITEMS" },
-	{ 0x91, "FROZENSET" },	     { 0x92, "NEWOBJ_EX" },
-	{ 0x93, "STACK_GLOBAL" },    { 0x94, "MEMOIZE" },
-	{ 0x95, "FRAME" },	     { 0x96, "BYTEARRAY8" },
-	{ 0x97, "NEXT_BUFFER" },     { 0x98, "READONLY_BUFFER" },
+	{ '(', "MARK" },
+	{ '.', "STOP" },
+	{ '0', "POP" },
+	{ '1', "POP_MARK" },
+	{ '2', "DUP" },
+	{ 'F', "FLOAT" },
+	{ 'I', "INT" },
+	{ 'J', "BININT" },
+	{ 'K', "BININT1" },
+	{ 'L', "LONG" },
+	{ 'M', "BININT2" },
+	{ 'N', "NONE" },
+	{ 'P', "PERSID" },
+	{ 'Q', "BINPERSID" },
+	{ 'R', "REDUCE" },
+	{ 'S', "STRING" },
+	{ 'T', "BINSTRING" },
+	{ 'U', "SHORT_BINSTRING" },
+	{ 'V', "UNICODE" },
+	{ 'X', "BINUNICODE" },
+	{ 'a', "APPEND" },
+	{ 'b', "BUILD" },
+	{ 'c', "GLOBAL" },
+	{ 'd', "DICT" },
+	{ '}', "EMPTY_DICT" },
+	{ 'e', "APPENDS" },
+	{ 'g', "GET" },
+	{ 'h', "BINGET" },
+	{ 'i', "INST" },
+	{ 'j', "LONG_BINGET" },
+	{ 'l', "LIST" },
+	{ ']', "EMPTY_LIST" },
+	{ 'o', "OBJ" },
+	{ 'p', "PUT" },
+	{ 'q', "BINPUT" },
+	{ 'r', "LONG_BINPUT" },
+	{ 's', "SETITEM" },
+	{ 't', "TUPLE" },
+	{ ')', "EMPTY_TUPLE" },
+	{ 'u', "SETITEMS" },
+	{ 'G', "BINFLOAT" },
+	{ 0x80, "PROTO" },
+	{ 0x81, "NEWOBJ" },
+	{ 0x82, "EXT1" },
+	{ 0x83, "EXT2" },
+	{ 0x84, "EXT4" },
+	{ 0x85, "TUPLE1" },
+	{ 0x86, "TUPLE2" },
+	{ 0x87, "TUPLE3" },
+	{ 0x88, "NEWTRUE" },
+	{ 0x89, "NEWFALSE" },
+	{ 0x8a, "LONG1" },
+	{ 0x8b, "LONG4" },
+	{ 'B', "BINBYTES" },
+	{ 'C', "SHORT_BINBYTES" },
+	{ 0x8c, "SHORT_BINUNICODE" },
+	{ 0x8d, "BINUNICODE8" },
+	{ 0x8e, "BINBYTES8" },
+	{ 0x8f, "EMPTY_SET" },
+	{ 0x90, "ADDITEMS" },
+	{ 0x91, "FROZENSET" },
+	{ 0x92, "NEWOBJ_EX" },
+	{ 0x93, "STACK_GLOBAL" },
+	{ 0x94, "MEMOIZE" },
+	{ 0x95, "FRAME" },
+	{ 0x96, "BYTEARRAY8" },
+	{ 0x97, "NEXT_BUFFER" },
+	{ 0x98, "READONLY_BUFFER" },
 };
 
 const char *pr_pickle_opname(unsigned char op)
@@ -173,8 +207,8 @@ static int nest(struct pk *p, size_t c, const struct pv *x)
 	}
 	if (d > PR_PICKLE_MAX_DEPTH)
 		return pr_error_at(p->err, PR_E_LIMIT, (int64_t)p->op_at, 0, 0,
-				   "pickle byte %zu: containers nested deeper than %d",
-				   p->op_at, PR_PICKLE_MAX_DEPTH);
+				   "pickle byte %zu: containers nested deeper than %d", p->op_at,
+				   PR_PICKLE_MAX_DEPTH);
 	if (d > p->recs[c].depth)
 		p->recs[c].depth = d;
 	return 0;
@@ -440,12 +474,13 @@ static int step(struct pk *p, unsigned char op, int *stop)
 			return -1;
 		if (base == 0 || base > p->nst || (p->nmarks && base - 1 < mark_base(p)))
 			return fail(p, "no container below the MARK", NULL);
-additems: {
+	additems : {
 		struct pv c = p->st[base - 1];
 		if (!c.rec || (op == 's' || op == 'u') != p->recs[c.rec].is_dict)
-			return fail(p, op == 's' || op == 'u'
-					       ? "dict items added to a value that is not a dict"
-					       : "items added to a value that is not a list or set",
+			return fail(p,
+				    op == 's' || op == 'u'
+					    ? "dict items added to a value that is not a dict"
+					    : "items added to a value that is not a list or set",
 				    NULL);
 		return fill(p, &c, base);
 	}

@@ -26,7 +26,7 @@ void pr_source_set_progress(pr_progress_fn *fn, void *ctx)
 struct pr_source {
 	char *path; /* as given, for messages */
 	char *file; /* what is read: path, or its spooled copy */
-	int fd;     /* plain files are read directly; gzip goes through zlib */
+	int fd;	    /* plain files are read directly; gzip goes through zlib */
 	int64_t file_size, next_progress;
 	gzFile gz;
 	int is_gzip;
@@ -115,10 +115,11 @@ const char *pr_source_spool(const char *path, struct pr_error *err)
 		if (out >= 0 && was_read)
 			pr_error_set(err, PR_E_IO, "read failed: %s", strerror(e));
 		else
-			pr_error_set(err, PR_E_IO,
-				     "cannot copy it to a temporary file in '%s' (a pipe is read once, "
-				     "then read from the copy): %s",
-				     tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(e));
+			pr_error_set(
+				err, PR_E_IO,
+				"cannot copy it to a temporary file in '%s' (a pipe is read once, "
+				"then read from the copy): %s",
+				tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(e));
 		pr_error_set_source(err, path);
 		pr_strbuf_release(&sb);
 		return NULL;
@@ -285,8 +286,7 @@ static long raw_read(struct pr_source *src, void *buf, size_t cap, struct pr_err
 	return n;
 }
 
-int pr_source_head(struct pr_source *src, const unsigned char **p, size_t *n,
-		   struct pr_error *err)
+int pr_source_head(struct pr_source *src, const unsigned char **p, size_t *n, struct pr_error *err)
 {
 	if (!src->head_done) {
 		if (!src->head)

@@ -26,8 +26,7 @@
 
 struct pr_source;
 
-int pr_source_open(struct pr_source **out, const char *path, struct pr_error *err)
-	PR_MUST_CHECK;
+int pr_source_open(struct pr_source **out, const char *path, struct pr_error *err) PR_MUST_CHECK;
 void pr_source_close(struct pr_source *src);
 const char *pr_source_path(const struct pr_source *src);
 /* First bytes of the decoded stream (fewer at EOF). Does not consume. */

@@ -127,4 +127,3 @@ void pr_stk_free(struct pr_stk *s)
 	pr_strmap_release(&s->index);
 	free(s);
 }
-

@@ -48,5 +48,4 @@ void pr_stk_sample(struct pr_stk *s, int64_t track, const struct pr_stk_frame *f
 void pr_stk_finish(struct pr_stk *s);
 void pr_stk_free(struct pr_stk *s);
 
-
 #endif

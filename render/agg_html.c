@@ -79,21 +79,20 @@ static void cards(struct pr_strbuf *sb, const json_t *doc)
 		card(sb, "none", "Stragglers", 0);
 	} else {
 		a[0] = 0;
-		json_array_foreach(st, i, s)
-		{
+		json_array_foreach (st, i, s) {
 			size_t len = strlen(a);
 			if (i == 8) {
 				snprintf(a + len, sizeof(a) - len, ", ...");
 				break;
 			}
-			snprintf(a + len, sizeof(a) - len, "%s%.0f", i ? ", " : "rank ", pr_mnum(s, "rank"));
+			snprintf(a + len, sizeof(a) - len, "%s%.0f", i ? ", " : "rank ",
+				 pr_mnum(s, "rank"));
 		}
 		snprintf(b, sizeof(b), "Straggler%s", json_array_size(st) > 1 ? "s" : "");
 		card(sb, a, b, 1);
 	}
 	pr_strbuf_addstr(sb, "</div>\n");
-	json_array_foreach(json_object_get(doc, "warnings"), i, w)
-	{
+	json_array_foreach (json_object_get(doc, "warnings"), i, w) {
 		pr_strbuf_addstr(sb, "<div class=\"rec medium\"><strong>Warning:</strong> ");
 		esc(sb, json_string_value(w));
 		pr_strbuf_addstr(sb, "</div>\n");
@@ -107,17 +106,16 @@ static void stragglers(struct pr_strbuf *sb, const json_t *doc)
 	pr_strbuf_addstr(sb, "<h3>Stragglers</h3>\n");
 	if (!json_array_size(json_object_get(sg, "ranks"))) {
 		pr_strbuf_addstr(sb, "<div class=\"rec\">");
-		esc(sb, pr_mnum(doc, "rank_count") < 3 ? "No straggler check: it needs at least 3 ranks."
-						   : "No straggler: no rank is an outlier.");
+		esc(sb, pr_mnum(doc, "rank_count") < 3
+				? "No straggler check: it needs at least 3 ranks."
+				: "No straggler: no rank is an outlier.");
 		pr_strbuf_addstr(sb, "</div>\n");
 	}
-	json_array_foreach(json_object_get(sg, "ranks"), i, s)
-	{
+	json_array_foreach (json_object_get(sg, "ranks"), i, s) {
 		pr_strbuf_addstr(sb, "<div class=\"rec high\"><strong>");
 		esc(sb, pr_mstr(s, "summary"));
 		pr_strbuf_addstr(sb, "</strong><ul>");
-		json_array_foreach(json_object_get(s, "evidence"), j, e)
-		{
+		json_array_foreach (json_object_get(s, "evidence"), j, e) {
 			char v[64], m[64], d[64];
 			/* GPU idle evidence is a share of the GPU span; the rest are times */
 			int gpu = json_is_number(json_object_get(e, "host_wait_share"));
@@ -164,19 +162,20 @@ static int panels(struct pr_strbuf *sb, const json_t *doc, struct pr_error *err)
 
 static void stats_table(struct pr_strbuf *sb, const json_t *doc)
 {
-	static const char *const h[] = { "Category", "Name", "#Ranks", "#Min", "#Median", "#Max",
-					 "#Mean", "#Std", "#Argmin", "#Argmax", "#Imbalance", NULL };
+	static const char *const h[] = { "Category", "Name",	"#Ranks",     "#Min",
+					 "#Median",  "#Max",	"#Mean",      "#Std",
+					 "#Argmin",  "#Argmax", "#Imbalance", NULL };
 	const json_t *stats = json_object_get(doc, "stats"), *s;
 	size_t i, n = json_array_size(stats);
 	pr_label_t *lab;
 	if (!n)
 		return;
-	pr_strbuf_addstr(sb, "<h3>Across ranks</h3>\n<p class=\"meta\">One row per (category, name); "
-			     "imbalance = max / mean; argmin/argmax = the rank (ties: the lowest).</p>\n");
+	pr_strbuf_addstr(
+		sb, "<h3>Across ranks</h3>\n<p class=\"meta\">One row per (category, name); "
+		    "imbalance = max / mean; argmin/argmax = the rank (ties: the lowest).</p>\n");
 	lab = pr_html_name_column(stats, "name", PR_HTML_ROWS);
 	pr_html_table_begin(sb, h);
-	json_array_foreach(stats, i, s)
-	{
+	json_array_foreach (stats, i, s) {
 		const char *u = pr_mstr(s, "unit"), *kind = pr_mstr(s, "kind");
 		char name[600], shown[PR_LABEL + 160];
 		if (i >= PR_HTML_ROWS)
@@ -201,8 +200,8 @@ static void stats_table(struct pr_strbuf *sb, const json_t *doc)
 		tdn(sb, pr_mnum(s, "argmin"), "count");
 		tdn(sb, pr_mnum(s, "argmax"), "count");
 		if (isfinite(pr_mnum(s, "imbalance")))
-			pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.12g\">%.2f</td>", pr_mnum(s, "imbalance"),
-				       pr_mnum(s, "imbalance"));
+			pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.12g\">%.2f</td>",
+				       pr_mnum(s, "imbalance"), pr_mnum(s, "imbalance"));
 		else
 			pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
 		pr_strbuf_addstr(sb, "</tr>\n");
@@ -217,7 +216,7 @@ static const char *largest_stage(const json_t *r, double *v)
 	const char *k, *best = "";
 	json_t *x;
 	*v = NAN;
-	json_object_foreach(json_object_get(r, "stages"), k, x)
+	json_object_foreach (json_object_get(r, "stages"), k, x)
 		if (json_is_number(x) && !(json_number_value(x) <= *v)) {
 			*v = json_number_value(x);
 			best = k;
@@ -234,8 +233,7 @@ static double peak(const json_t *r, const char **series)
 	int pass;
 	*series = "";
 	for (pass = 0; pass < 2 && isnan(best); pass++)
-		json_array_foreach(json_object_get(r, "peaks"), i, p)
-		{
+		json_array_foreach (json_object_get(r, "peaks"), i, p) {
 			if (strcmp(pr_mstr(p, "unit"), "bytes") ||
 			    (pass == 0 && !strncmp(pr_mstr(p, "series"), "sys.", 4)))
 				continue;
@@ -251,7 +249,7 @@ static int is_straggler(const json_t *doc, double rank)
 {
 	json_t *s;
 	size_t i;
-	json_array_foreach(json_object_get(json_object_get(doc, "stragglers"), "ranks"), i, s)
+	json_array_foreach (json_object_get(json_object_get(doc, "stragglers"), "ranks"), i, s)
 		if (pr_mnum(s, "rank") == rank)
 			return 1;
 	return 0;
@@ -259,18 +257,18 @@ static int is_straggler(const json_t *doc, double rank)
 
 static void ranks_table(struct pr_strbuf *sb, const json_t *doc)
 {
-	static const char *const h[] = { "#Rank", "", "Source", "Format", "#Duration", "#Steps",
-					 "#Step mean", "#Step p50", "#Collective wait",
-					 "Largest stage", "#Its time", "#Peak memory", "Peak series",
-					 NULL };
+	static const char *const h[] = { "#Rank",	  "",	       "Source",
+					 "Format",	  "#Duration", "#Steps",
+					 "#Step mean",	  "#Step p50", "#Collective wait",
+					 "Largest stage", "#Its time", "#Peak memory",
+					 "Peak series",	  NULL };
 	const json_t *ranks = json_object_get(doc, "ranks"), *r;
 	size_t i, n = json_array_size(ranks);
 	if (!n)
 		return;
 	pr_strbuf_addstr(sb, "<h3>Per rank</h3>\n");
 	pr_html_table_begin(sb, h);
-	json_array_foreach(ranks, i, r)
-	{
+	json_array_foreach (ranks, i, r) {
 		const json_t *st = json_object_get(r, "steps");
 		const char *series, *stage;
 		double sv, pk = peak(r, &series);
@@ -301,27 +299,28 @@ static void ranks_table(struct pr_strbuf *sb, const json_t *doc)
 /* Per rank GPU temporal breakdown (HTA) and overlap; nothing when no rank has GPU ops. */
 static void gpu_table(struct pr_strbuf *sb, const json_t *doc)
 {
-	static const char *const h[] = { "#Rank", "", "#GPU span", "#Compute", "#Communication",
-					 "#Memory", "#Idle", "#Host wait", "#Kernel wait",
-					 "#Other idle", "#Comm overlapped", NULL };
-	static const char *const k[] = { "compute_share", "communication_share", "memory_share",
-					 "idle_share", "idle_host_wait_share",
-					 "idle_kernel_wait_share", "idle_other_share",
-					 "overlap_share" };
+	static const char *const h[] = {
+		"#Rank", "",	       "#GPU span",    "#Compute",    "#Communication",	  "#Memory",
+		"#Idle", "#Host wait", "#Kernel wait", "#Other idle", "#Comm overlapped", NULL
+	};
+	static const char *const k[] = { "compute_share",	 "communication_share",
+					 "memory_share",	 "idle_share",
+					 "idle_host_wait_share", "idle_kernel_wait_share",
+					 "idle_other_share",	 "overlap_share" };
 	const json_t *ranks = json_object_get(doc, "ranks"), *r;
 	size_t i, j, n = 0, shown = 0;
-	json_array_foreach(ranks, i, r)
+	json_array_foreach (ranks, i, r)
 		n += json_is_object(json_object_get(r, "gpu"));
 	if (!n)
 		return;
-	pr_strbuf_addstr(sb, "<h3>GPU per rank</h3>\n<p class=\"meta\">HTA's temporal breakdown over "
-			     "each rank's first-to-last GPU op: compute, communication (not "
-			     "overlapped by compute), memory and idle as shares of that span; host "
-			     "wait, kernel wait and other as shares of the idle time; comm overlapped: "
-			     "the share of communication kernel time that compute kernels overlap.</p>\n");
+	pr_strbuf_addstr(
+		sb, "<h3>GPU per rank</h3>\n<p class=\"meta\">HTA's temporal breakdown over "
+		    "each rank's first-to-last GPU op: compute, communication (not "
+		    "overlapped by compute), memory and idle as shares of that span; host "
+		    "wait, kernel wait and other as shares of the idle time; comm overlapped: "
+		    "the share of communication kernel time that compute kernels overlap.</p>\n");
 	pr_html_table_begin(sb, h);
-	json_array_foreach(ranks, i, r)
-	{
+	json_array_foreach (ranks, i, r) {
 		const json_t *g = json_object_get(r, "gpu");
 		int strag = is_straggler(doc, pr_mnum(r, "rank"));
 		if (!json_is_object(g))
@@ -343,21 +342,21 @@ static void gpu_table(struct pr_strbuf *sb, const json_t *doc)
 
 static void checks_table(struct pr_strbuf *sb, const json_t *doc)
 {
-	static const char *const h[] = { "Check", "Name", "Straggler is", "#Ranks", "#Median",
-					 "#MAD", "Outliers", NULL };
-	const json_t *checks = json_object_get(json_object_get(doc, "stragglers"), "checks"), *c, *o;
+	static const char *const h[] = { "Check",   "Name", "Straggler is", "#Ranks",
+					 "#Median", "#MAD", "Outliers",	    NULL };
+	const json_t *checks = json_object_get(json_object_get(doc, "stragglers"), "checks"), *c,
+		     *o;
 	size_t i, j, n = json_array_size(checks);
 	if (!n)
 		return;
 	pr_label_t *lab = pr_html_name_column(checks, "name", PR_HTML_ROWS);
 	pr_strbuf_addstr(sb, "<h3>Straggler checks</h3>\n");
 	pr_html_table_begin(sb, h);
-	json_array_foreach(checks, i, c)
-	{
+	json_array_foreach (checks, i, c) {
 		struct pr_strbuf out = PR_STRBUF_INIT;
 		if (i >= PR_HTML_ROWS)
 			break;
-		json_array_foreach(json_object_get(c, "outliers"), j, o)
+		json_array_foreach (json_object_get(c, "outliers"), j, o)
 			pr_strbuf_addf(&out, "%srank %.0f (%.2fx, z = %.1f)", j ? ", " : "",
 				       pr_mnum(o, "rank"), pr_mnum(o, "ratio"), pr_mnum(o, "z"));
 		pr_strbuf_addstr(sb, "<tr>");
@@ -396,9 +395,10 @@ int pr_agg_html(const json_t *doc, struct pr_output *out, struct pr_error *err)
 	gpu_table(&body, doc);
 	checks_table(&body, doc);
 	pr_strbuf_addstr(&body, "</section>\n");
-	snprintf(title, sizeof(title), "profreport aggregate: %.0f ranks", pr_mnum(doc, "rank_count"));
-	snprintf(sub, sizeof(sub), "%.60s v%.0f, %.0f inputs", pr_mstr(doc, "schema"), pr_mnum(doc, "version"),
-		 pr_mnum(doc, "inputs"));
+	snprintf(title, sizeof(title), "profreport aggregate: %.0f ranks",
+		 pr_mnum(doc, "rank_count"));
+	snprintf(sub, sizeof(sub), "%.60s v%.0f, %.0f inputs", pr_mstr(doc, "schema"),
+		 pr_mnum(doc, "version"), pr_mnum(doc, "inputs"));
 	rc = pr_html_page(title, sub, body.buf, out, err);
 	pr_strbuf_release(&body);
 	return rc;

@@ -15,7 +15,6 @@
 #define LIGHT_RED 0xFF9896
 #define MAX_SERIES 4
 
-
 /* The palette without its red (index 3) and grey (index 7): red marks stragglers. */
 static uint32_t group_color(size_t i)
 {
@@ -32,7 +31,7 @@ static const json_t *straggler(const json_t *doc, double r)
 {
 	json_t *s;
 	size_t i;
-	json_array_foreach(json_object_get(json_object_get(doc, "stragglers"), "ranks"), i, s)
+	json_array_foreach (json_object_get(json_object_get(doc, "stragglers"), "ranks"), i, s)
 		if (pr_mnum(s, "rank") == r)
 			return s;
 	return NULL;
@@ -43,8 +42,9 @@ static int evidence_has(const json_t *s, const char *what, const char *name)
 {
 	json_t *e;
 	size_t i;
-	json_array_foreach(json_object_get(s, "evidence"), i, e)
-		if (!strcmp(pr_mstr(e, "what"), what) && (!name || !strcmp(pr_mstr(e, "name"), name)))
+	json_array_foreach (json_object_get(s, "evidence"), i, e)
+		if (!strcmp(pr_mstr(e, "what"), what) &&
+		    (!name || !strcmp(pr_mstr(e, "name"), name)))
 			return 1;
 	return 0;
 }
@@ -53,14 +53,15 @@ static int evidence_has(const json_t *s, const char *what, const char *name)
 struct sel {
 	const json_t **row;
 	size_t n, total;
-	const char **label; /* "rank 2", "rank 2 (straggler)"; more than 8 ranks: "2", "2*" */
+	const char **label;  /* "rank 2", "rank 2 (straggler)"; more than 8 ranks: "2", "2*" */
 	const char *x_label; /* "Rank (* = straggler)" with the short labels, else NULL */
 	const json_t **strag;
 };
 
 static int by_rank(const void *a, const void *b)
 {
-	double x = pr_mnum(*(const json_t *const *)a, "rank"), y = pr_mnum(*(const json_t *const *)b, "rank");
+	double x = pr_mnum(*(const json_t *const *)a, "rank"),
+	       y = pr_mnum(*(const json_t *const *)b, "rank");
 	return (x > y) - (x < y);
 }
 
@@ -77,13 +78,13 @@ static void select_ranks(struct pr_panelset *ps, const json_t *doc, struct sel *
 	s->n = 0;
 	s->x_label = NULL;
 	if (s->total > cap) {
-		json_array_foreach(ranks, i, r)
+		json_array_foreach (ranks, i, r)
 			if (s->n < cap / 2 && straggler(doc, pr_mnum(r, "rank"))) {
 				s->row[s->n++] = r;
 				taken[i] = 1;
 			}
 	}
-	json_array_foreach(ranks, i, r)
+	json_array_foreach (ranks, i, r)
 		if (s->n < cap && !taken[i])
 			s->row[s->n++] = r;
 	free(taken);
@@ -94,7 +95,8 @@ static void select_ranks(struct pr_panelset *ps, const json_t *doc, struct sel *
 		size_t k = 0, pass;
 		for (pass = 0; pass < 2; pass++)
 			for (i = 0; i < s->n; i++)
-				if ((straggler(doc, pr_mnum(s->row[i], "rank")) == NULL) == (int)pass)
+				if ((straggler(doc, pr_mnum(s->row[i], "rank")) == NULL) ==
+				    (int)pass)
 					tmp[k++] = s->row[i];
 		memcpy(s->row, tmp, s->n * sizeof(*tmp));
 		free(tmp);
@@ -107,7 +109,8 @@ static void select_ranks(struct pr_panelset *ps, const json_t *doc, struct sel *
 		if (s->n > 8) /* narrow categories: the number only */
 			snprintf(buf, sizeof(buf), "%.0f%s", rk, s->strag[i] ? "*" : "");
 		else
-			snprintf(buf, sizeof(buf), "rank %.0f%s", rk, s->strag[i] ? " (straggler)" : "");
+			snprintf(buf, sizeof(buf), "rank %.0f%s", rk,
+				 s->strag[i] ? " (straggler)" : "");
 		s->label[i] = pr_panelset_strdup(ps, buf);
 	}
 }
@@ -116,7 +119,8 @@ static void select_ranks(struct pr_panelset *ps, const json_t *doc, struct sel *
 static void cap_text(const struct sel *s, char *buf, size_t n)
 {
 	if (s->n < s->total)
-		snprintf(buf, n, " (%zu of %zu ranks: stragglers, then the lowest)", s->n, s->total);
+		snprintf(buf, n, " (%zu of %zu ranks: stragglers, then the lowest)", s->n,
+			 s->total);
 	else
 		buf[0] = 0;
 }
@@ -134,8 +138,7 @@ static void straggler_note(const json_t *doc, char *buf, size_t n, const char *e
 				 : "No straggler: no rank is an outlier (modified z-score)");
 		return;
 	}
-	json_array_foreach(json_object_get(st, "ranks"), i, s)
-	{
+	json_array_foreach (json_object_get(st, "ranks"), i, s) {
 		const json_t *e;
 		size_t j;
 		len = strlen(buf);
@@ -143,9 +146,9 @@ static void straggler_note(const json_t *doc, char *buf, size_t n, const char *e
 			snprintf(buf + len, n - len, "\n... and %zu more stragglers", k - 3);
 			break;
 		}
-		snprintf(buf + len, n - len, "%sStraggler: rank %.0f", i ? "\n" : "", pr_mnum(s, "rank"));
-		json_array_foreach(json_object_get(s, "evidence"), j, e)
-		{
+		snprintf(buf + len, n - len, "%sStraggler: rank %.0f", i ? "\n" : "",
+			 pr_mnum(s, "rank"));
+		json_array_foreach (json_object_get(s, "evidence"), j, e) {
 			len = strlen(buf);
 			if (j == 3) {
 				snprintf(buf + len, n - len, "\n  ...");
@@ -187,10 +190,8 @@ static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const str
 	int any_red = 0;
 
 	/* totals per stage over every rank (not only those drawn) */
-	json_array_foreach(ranks, i, r)
-	{
-		json_object_foreach(json_object_get(r, "stages"), k, v)
-		{
+	json_array_foreach (ranks, i, r) {
+		json_object_foreach (json_object_get(r, "stages"), k, v) {
 			json_t *t = json_object_get(sums, k);
 			double x = json_is_number(v) ? json_number_value(v) : 0;
 			json_object_set_new(sums, k, json_real((t ? json_real_value(t) : 0) + x));
@@ -198,8 +199,7 @@ static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const str
 		any_coll += isfinite(pr_mnum(r, "collective_ns"));
 	}
 	st = pr_xcalloc(json_object_size(sums) + 1, sizeof(*st));
-	json_object_foreach(sums, k, v)
-	{
+	json_object_foreach (sums, k, v) {
 		st[nst].name = k;
 		st[nst++].total = json_real_value(v);
 	}
@@ -249,7 +249,8 @@ static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const str
 	c->bars = b;
 	c->height = 480;
 	c->legend_title = "Stages";
-	straggler_note(doc, note, sizeof(note), any_red ? "Red bars: the straggler's evidence" : "");
+	straggler_note(doc, note, sizeof(note),
+		       any_red ? "Red bars: the straggler's evidence" : "");
 	c->note = pr_panelset_strdup(ps, note);
 	free(st);
 	json_decref(sums);
@@ -263,8 +264,10 @@ static int cmp_double(const void *a, const void *b)
 
 static void step_time(struct pr_panelset *ps, const struct sel *s)
 {
-	double *mean = pr_panelset_alloc(ps, s->n, sizeof(double)), *max = pr_panelset_alloc(ps, s->n, sizeof(double));
-	uint32_t *c0 = pr_panelset_alloc(ps, s->n, sizeof(uint32_t)), *c1 = pr_panelset_alloc(ps, s->n, sizeof(uint32_t));
+	double *mean = pr_panelset_alloc(ps, s->n, sizeof(double)),
+	       *max = pr_panelset_alloc(ps, s->n, sizeof(double));
+	uint32_t *c0 = pr_panelset_alloc(ps, s->n, sizeof(uint32_t)),
+		 *c1 = pr_panelset_alloc(ps, s->n, sizeof(uint32_t));
 	double *sorted = pr_xcalloc(s->n + 1, sizeof(double)), med = NAN;
 	struct pr_chart_bar_group *g;
 	struct pr_chart_bars *b;
@@ -347,7 +350,11 @@ static void add_series(const char *name, const char **out, size_t *n)
  * others in first-seen order; "sys.*" (the whole machine) only when there is
  * nothing else.
  */
-enum scan { SCAN_NAMED, SCAN_OTHER, SCAN_SYS };
+enum scan {
+	SCAN_NAMED,
+	SCAN_OTHER,
+	SCAN_SYS
+};
 
 /* Adds the bytes peaks of every rank that match (mode, name) to out[]. */
 static void scan_peaks(const json_t *doc, enum scan mode, const char *want,
@@ -355,9 +362,8 @@ static void scan_peaks(const json_t *doc, enum scan mode, const char *want,
 {
 	json_t *r, *p;
 	size_t i, j, k;
-	json_array_foreach(json_object_get(doc, "ranks"), i, r)
-		json_array_foreach(json_object_get(r, "peaks"), j, p)
-		{
+	json_array_foreach (json_object_get(doc, "ranks"), i, r)
+		json_array_foreach (json_object_get(r, "peaks"), j, p) {
 			const char *name = pr_mstr(p, "series");
 			int sys = !strncmp(name, "sys.", 4), pref = 0;
 			if (strcmp(pr_mstr(p, "unit"), "bytes") || !isfinite(pr_mnum(p, "value")))
@@ -372,8 +378,10 @@ static void scan_peaks(const json_t *doc, enum scan mode, const char *want,
 
 static size_t memory_series(const json_t *doc, const char **out)
 {
-	static const char *const prefer[] = { "mem.rss", "dev.mem.allocated", "dev.mem.reserved",
-					      "gpu.mem.used", "inferix.block.memory_usage", "heap.used" };
+	static const char *const prefer[] = {
+		"mem.rss",	"dev.mem.allocated",	      "dev.mem.reserved",
+		"gpu.mem.used", "inferix.block.memory_usage", "heap.used"
+	};
 	size_t k, n = 0;
 	for (k = 0; k < PR_ARRAY_SIZE(prefer); k++)
 		scan_peaks(doc, SCAN_NAMED, prefer[k], prefer, PR_ARRAY_SIZE(prefer), out, &n);
@@ -399,12 +407,13 @@ static void peak_memory(struct pr_panelset *ps, const json_t *doc, const struct 
 		for (i = 0; i < s->n; i++) {
 			json_t *p;
 			v[i] = NAN;
-			json_array_foreach(json_object_get(s->row[i], "peaks"), k, p)
-				if (!strcmp(pr_mstr(p, "series"), names[j]) && isfinite(pr_mnum(p, "value")) &&
-				    !(pr_mnum(p, "value") <= v[i]))
+			json_array_foreach (json_object_get(s->row[i], "peaks"), k, p)
+				if (!strcmp(pr_mstr(p, "series"), names[j]) &&
+				    isfinite(pr_mnum(p, "value")) && !(pr_mnum(p, "value") <= v[i]))
 					v[i] = pr_mnum(p, "value");
 		}
-		g[j] = (struct pr_chart_bar_group){ pr_panelset_strdup(ps, names[j]), group_color(j), v, NULL, NULL };
+		g[j] = (struct pr_chart_bar_group){ pr_panelset_strdup(ps, names[j]),
+						    group_color(j), v, NULL, NULL };
 	}
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	*b = (struct pr_chart_bars){ s->label, s->n, g, ns, 0, ns == 1, 0, 0 };
@@ -461,8 +470,9 @@ static void gpu_breakdown(struct pr_panelset *ps, const json_t *doc, const struc
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	*b = (struct pr_chart_bars){ s->label, s->n, g, PR_ARRAY_SIZE(key), 0, 0, 1, 0 };
 	cap_text(s, capt, sizeof(capt));
-	snprintf(title, sizeof(title), "GPU time per rank: compute, communication, memory, idle "
-				       "(%% of the GPU span)%s",
+	snprintf(title, sizeof(title),
+		 "GPU time per rank: compute, communication, memory, idle "
+		 "(%% of the GPU span)%s",
 		 capt);
 	c = pr_panelset_add(ps, "gpu_breakdown", title);
 	c->y_label = "Share of the GPU span";
@@ -490,4 +500,3 @@ struct pr_panelset *pr_agg_panels_build(const json_t *doc)
 	peak_memory(ps, doc, &s);
 	return ps;
 }
-

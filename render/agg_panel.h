@@ -50,7 +50,6 @@
 #define PR_AGG_PANEL_RANKS 24
 #define PR_AGG_PANEL_STAGES 5
 
-
 struct pr_panelset *pr_agg_panels_build(const json_t *doc);
 
 /*

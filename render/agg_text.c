@@ -48,9 +48,9 @@ static void ranks_table(const json_t *doc, FILE *out)
 	const json_t *ranks = json_object_get(doc, "ranks"), *r;
 	size_t i;
 	fprintf(out, "\nPer rank\n");
-	fprintf(out, "%5s  %-10s %6s %10s %10s %11s  %s\n", "rank", "duration", "steps", "step mean",
-		"step p50", "collective", "largest stage");
-	json_array_foreach(ranks, i, r) {
+	fprintf(out, "%5s  %-10s %6s %10s %10s %11s  %s\n", "rank", "duration", "steps",
+		"step mean", "step p50", "collective", "largest stage");
+	json_array_foreach (ranks, i, r) {
 		char d[32], m[32], p[32], c[32], big[80], nb[24], sc[16];
 		const json_t *st = json_object_get(r, "steps"), *sv;
 		const char *k, *bk = NULL;
@@ -60,7 +60,7 @@ static void ranks_table(const json_t *doc, FILE *out)
 				json_array_size(ranks) - i);
 			break;
 		}
-		json_object_foreach(json_object_get(r, "stages"), k, sv)
+		json_object_foreach (json_object_get(r, "stages"), k, sv)
 			if (json_number_value(sv) > bv) {
 				bv = json_number_value(sv);
 				bk = k;
@@ -81,7 +81,8 @@ static void ranks_table(const json_t *doc, FILE *out)
 		else
 			snprintf(sc, sizeof(sc), "-");
 		fprintf(out, "%5lld  %-10s %6s %10s %10s %11s  %s\n",
-			(long long)json_integer_value(json_object_get(r, "rank")), d, sc, m, p, c, big);
+			(long long)json_integer_value(json_object_get(r, "rank")), d, sc, m, p, c,
+			big);
 	}
 }
 
@@ -98,7 +99,7 @@ static void gpu_table(const json_t *doc, FILE *out)
 {
 	const json_t *ranks = json_object_get(doc, "ranks"), *r;
 	size_t i, shown = 0;
-	json_array_foreach(ranks, i, r) {
+	json_array_foreach (ranks, i, r) {
 		const json_t *g = json_object_get(r, "gpu");
 		char c[16], x[16], m[16], id[16], hw[16], ov[16], sp[32];
 		if (!json_is_object(g))
@@ -108,8 +109,8 @@ static void gpu_table(const json_t *doc, FILE *out)
 				"\nGPU per rank (HTA temporal breakdown, shares of the GPU span; idle "
 				"host wait\nas a share of idle; overlap: communication overlapped by "
 				"compute)\n%5s %10s %8s %8s %7s %7s %10s %8s\n",
-				"rank", "gpu span", "compute", "comm", "memory", "idle", "host wait",
-				"overlap");
+				"rank", "gpu span", "compute", "comm", "memory", "idle",
+				"host wait", "overlap");
 		if (shown == MAX_RANK_ROWS) {
 			fprintf(out, "  ... more ranks (see agg.json)\n");
 			break;
@@ -127,8 +128,8 @@ static void gpu_table(const json_t *doc, FILE *out)
 			pct(pr_mnum(g, "idle_host_wait_share"), hw, sizeof(hw));
 		pct(pr_mnum(g, "overlap_share"), ov, sizeof(ov));
 		fprintf(out, "%5lld %10s %8s %8s %7s %7s %10s %8s\n",
-			(long long)json_integer_value(json_object_get(r, "rank")), sp, c, x, m, id, hw,
-			ov);
+			(long long)json_integer_value(json_object_get(r, "rank")), sp, c, x, m, id,
+			hw, ov);
 	}
 }
 
@@ -139,15 +140,16 @@ static void arrivals(const json_t *doc, FILE *out)
 	size_t i, j;
 	if (!json_array_size(arr))
 		return;
-	fprintf(out, "\nLast to arrive per step (least time in the collective; the others waited)\n");
-	json_array_foreach(arr, i, a) {
+	fprintf(out,
+		"\nLast to arrive per step (least time in the collective; the others waited)\n");
+	json_array_foreach (arr, i, a) {
 		char nb[64];
 		const json_t *p = json_object_get(a, "p_value");
 		fprintf(out, "  %s (%s), %lld steps:\n   ",
 			cut(json_string_value(json_object_get(a, "name")), nb, 50),
 			json_string_value(json_object_get(a, "kind")),
 			(long long)json_integer_value(json_object_get(a, "decided")));
-		json_array_foreach(json_object_get(a, "last_to_arrive"), j, t) {
+		json_array_foreach (json_object_get(a, "last_to_arrive"), j, t) {
 			if (j == 3)
 				break;
 			fprintf(out, "%s rank %lld in %lld", j ? "," : " last:",
@@ -168,14 +170,14 @@ static void stats_table(const json_t *doc, const char *cat, const char *title, F
 	const char **names = pr_xcalloc(json_array_size(stats) + 1, sizeof(*names));
 	pr_label_t *lab = pr_xcalloc(json_array_size(stats) + 1, sizeof(*lab));
 	/* the name column of this category's rows: never two alike (names.h) */
-	json_array_foreach(stats, i, s) {
+	json_array_foreach (stats, i, s) {
 		const char *c = json_string_value(json_object_get(s, "category"));
 		if (c && !strcmp(c, cat))
 			names[k++] = pr_mstr(s, "name");
 	}
 	pr_name_column(lab, names, k, 18);
 	k = 0;
-	json_array_foreach(stats, i, s) {
+	json_array_foreach (stats, i, s) {
 		const char *c = json_string_value(json_object_get(s, "category"));
 		const char *unit = json_string_value(json_object_get(s, "unit"));
 		char mn[24], md[24], mx[24], sd[24], im[12], am[16];
@@ -183,8 +185,8 @@ static void stats_table(const json_t *doc, const char *cat, const char *title, F
 		if (!c || strcmp(c, cat))
 			continue;
 		if (!header) {
-			fprintf(out, "\n%s\n%-18s %4s %10s %10s %10s %10s %5s %5s\n", title, "name", "n",
-				"min", "median", "max", "std", "imb", "@max");
+			fprintf(out, "\n%s\n%-18s %4s %10s %10s %10s %10s %5s %5s\n", title, "name",
+				"n", "min", "median", "max", "std", "imb", "@max");
 			header = 1;
 		}
 		val(pr_mnum(s, "min"), unit, mn, sizeof(mn));
@@ -199,8 +201,9 @@ static void stats_table(const json_t *doc, const char *cat, const char *title, F
 			snprintf(am, sizeof(am), "%lld", (long long)json_integer_value(amx));
 		else
 			snprintf(am, sizeof(am), "-");
-		fprintf(out, "%-18s %4lld %10s %10s %10s %10s %5s %5s\n",
-			lab[k++], (long long)json_integer_value(json_object_get(s, "ranks")), mn, md, mx, sd, im, am);
+		fprintf(out, "%-18s %4lld %10s %10s %10s %10s %5s %5s\n", lab[k++],
+			(long long)json_integer_value(json_object_get(s, "ranks")), mn, md, mx, sd,
+			im, am);
 	}
 	free(names);
 	free(lab);
@@ -217,7 +220,7 @@ static void render_agg_text(const json_t *doc, FILE *out)
 	if (json_is_integer(ws))
 		fprintf(out, ", world size %lld", (long long)json_integer_value(ws));
 	fputc('\n', out);
-	json_array_foreach(json_object_get(doc, "warnings"), i, w)
+	json_array_foreach (json_object_get(doc, "warnings"), i, w)
 		fprintf(out, "warning: %s\n", json_string_value(w));
 	ranks_table(doc, out);
 	stats_table(doc, "run", "Across ranks: run", out);
@@ -228,9 +231,10 @@ static void render_agg_text(const json_t *doc, FILE *out)
 	arrivals(doc, out);
 	fprintf(out, "\nStragglers (modified z = 0.6745 (x - median) / MAD, |z| > 3.5)\n");
 	if (!json_array_size(json_object_get(strag, "ranks")))
-		fprintf(out, "  none: no rank stands out in any stage, collective, step time or GPU "
-			     "idle\n");
-	json_array_foreach(json_object_get(strag, "ranks"), i, r) {
+		fprintf(out,
+			"  none: no rank stands out in any stage, collective, step time or GPU "
+			"idle\n");
+	json_array_foreach (json_object_get(strag, "ranks"), i, r) {
 		const char *sum = json_string_value(json_object_get(r, "summary"));
 		const json_t *e;
 		size_t j;
@@ -239,11 +243,13 @@ static void render_agg_text(const json_t *doc, FILE *out)
 		} else {
 			/* one reason per line */
 			const char *colon = strchr(sum, ':');
-			fprintf(out, "  %.*s:\n", colon ? (int)(colon - sum) : (int)strlen(sum), sum);
-			json_array_foreach(json_object_get(r, "evidence"), j, e)
-				fprintf(out, "    %s\n", json_string_value(json_object_get(e, "text")));
+			fprintf(out, "  %.*s:\n", colon ? (int)(colon - sum) : (int)strlen(sum),
+				sum);
+			json_array_foreach (json_object_get(r, "evidence"), j, e)
+				fprintf(out, "    %s\n",
+					json_string_value(json_object_get(e, "text")));
 		}
-		json_array_foreach(json_object_get(r, "evidence"), j, e) {
+		json_array_foreach (json_object_get(r, "evidence"), j, e) {
 			char v[32], m[32], md[32], nb[80], zb[32];
 			const json_t *z = json_object_get(e, "z");
 			dur(pr_mnum(e, "value"), v, sizeof(v));
@@ -256,13 +262,15 @@ static void render_agg_text(const json_t *doc, FILE *out)
 			fprintf(out, "    %s: %s\n", json_string_value(json_object_get(e, "what")),
 				cut(json_string_value(json_object_get(e, "name")), nb, 60));
 			if (json_is_string(json_object_get(e, "detail")))
-				pr_text_wrap(out, json_string_value(json_object_get(e, "detail")), 6);
+				pr_text_wrap(out, json_string_value(json_object_get(e, "detail")),
+					     6);
 			else if (json_is_number(json_object_get(e, "host_wait_share")))
 				fprintf(out,
 					"      idle %.1f%% of the GPU span vs median %.1f%%, MAD %.1f "
 					"points, z = %s;\n      host wait %.1f%% of its idle time\n",
 					pr_mnum(e, "value") * 100, pr_mnum(e, "median") * 100,
-					pr_mnum(e, "mad") * 100, zb, pr_mnum(e, "host_wait_share") * 100);
+					pr_mnum(e, "mad") * 100, zb,
+					pr_mnum(e, "host_wait_share") * 100);
 			else if (!strcmp(pr_mstr(e, "what"), "critical path"))
 				fprintf(out,
 					"      %.1f%% of its critical path vs median %.1f%%, "
@@ -270,8 +278,8 @@ static void render_agg_text(const json_t *doc, FILE *out)
 					pr_mnum(e, "value") * 100, pr_mnum(e, "median") * 100,
 					pr_mnum(e, "mad") * 100, zb);
 			else
-				fprintf(out, "      %s vs median %s (%.2fx), MAD %s, z = %s\n", v, m,
-					pr_mnum(e, "ratio"), md, zb);
+				fprintf(out, "      %s vs median %s (%.2fx), MAD %s, z = %s\n", v,
+					m, pr_mnum(e, "ratio"), md, zb);
 		}
 	}
 }

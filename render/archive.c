@@ -17,9 +17,9 @@
 
 struct pr_archive {
 	const char *dir, *sep; /* the pages' directory; "/" unless it ends with one */
-	char *href;            /* the pages' directory as the index links it ("" or "DIR/") */
+	char *href;	       /* the pages' directory as the index links it ("" or "DIR/") */
 	const char *index;     /* the index's path, or NULL: DIR/index.html */
-	json_t *head;          /* schema and version, for the pages' subtitle */
+	json_t *head;	       /* schema and version, for the pages' subtitle */
 	const int64_t *keep;   /* only these runs (sorted), or NULL: every run */
 	size_t nkeep;
 	pr_archive_time_fn *time;
@@ -140,8 +140,7 @@ int pr_archive_model(struct pr_archive *a, const json_t *model, struct pr_error 
 {
 	json_t *run;
 	size_t i;
-	json_array_foreach(json_object_get(model, "runs"), i, run)
-	{
+	json_array_foreach (json_object_get(model, "runs"), i, run) {
 		json_t *r = run;
 		const char *label = json_string_value(json_object_get(run, "label"));
 		const char *hash = json_string_value(json_object_get(run, "content_hash"));
@@ -299,8 +298,8 @@ static int by_time(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-int pr_archive_finish(struct pr_archive *a, const char *note, char *path, size_t n,
-		      size_t *written, size_t *skipped, struct pr_error *err)
+int pr_archive_finish(struct pr_archive *a, const char *note, char *path, size_t n, size_t *written,
+		      size_t *skipped, struct pr_error *err)
 {
 	struct pr_html_index_row *rows = pr_xcalloc(a->n + 1, sizeof(*rows));
 	struct timed_row *tr = pr_xcalloc(a->n + 1, sizeof(*tr));

@@ -60,8 +60,8 @@ void pr_archive_fold(struct pr_archive *a, const char *href, json_t *digest, int
  * time order, with note above its table (or NULL). The index's path into
  * path (n bytes); *written and *skipped: pages written, pages already there.
  */
-int pr_archive_finish(struct pr_archive *a, const char *note, char *path, size_t n,
-		      size_t *written, size_t *skipped, struct pr_error *err) PR_MUST_CHECK;
+int pr_archive_finish(struct pr_archive *a, const char *note, char *path, size_t n, size_t *written,
+		      size_t *skipped, struct pr_error *err) PR_MUST_CHECK;
 
 /* One HTML report file (render/html_report.h) at path. own: a name of
  * profreport's own (pr_output_open_own: no link followed); else the user's. */

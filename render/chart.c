@@ -97,8 +97,8 @@ static void line_pixels(const struct pr_layout *lo, const struct pr_chart_line *
 	double *rx = NULL, *ry = NULL;
 	size_t n = l->n, i;
 	if (reduce) {
-		pr_reduce_minmax(l->x, l->y, l->n, lo->x.lo, lo->x.hi, (size_t)ceil(lo->plot.w), &rx,
-				 &ry, &n);
+		pr_reduce_minmax(l->x, l->y, l->n, lo->x.lo, lo->x.hi, (size_t)ceil(lo->plot.w),
+				 &rx, &ry, &n);
 		xs = rx;
 		ys = ry;
 	}
@@ -174,8 +174,8 @@ static void paint_stacks(struct pr_gfx *g, const struct pr_layout *lo, const str
 			double a = l->fill_alpha > 0 ? fmin(l->fill_alpha, 1) : 0.7;
 			stack_pixels(lo, s, (long)k, step, &top);
 			pr_gfx_fill_between(g, top.x, below.y, top.y, top.n, l->rgb, a);
-			pr_gfx_polyline(g, top.x, top.y, top.n, l->rgb, 1, l->width > 0 ? l->width : 1,
-					l->dashed);
+			pr_gfx_polyline(g, top.x, top.y, top.n, l->rgb, 1,
+					l->width > 0 ? l->width : 1, l->dashed);
 			free(below.x);
 			free(below.y);
 			below = top;
@@ -301,17 +301,20 @@ static void paint(struct pr_gfx *g, const struct pr_layout *lo, const struct pr_
 		}
 		if (lo->bar_chart) {
 			for (i = 0; i < lo->nbars; i++)
-				pr_gfx_fill_rect(g, lo->bars[i].r.x, lo->bars[i].r.y, lo->bars[i].r.w,
-						 lo->bars[i].r.h, lo->bars[i].rgb, 0.9);
+				pr_gfx_fill_rect(g, lo->bars[i].r.x, lo->bars[i].r.y,
+						 lo->bars[i].r.w, lo->bars[i].r.h, lo->bars[i].rgb,
+						 0.9);
 			rule(g, lo, value_on_x, 0, RGB_AXIS, 1, 1, 0); /* the zero line */
 		} else {
 			for (i = 0; i < c->nrects; i++) {
 				const struct pr_chart_rect *r = &c->rects[i];
 				double x0 = pr_layout_x(lo, r->x0), x1 = pr_layout_x(lo, r->x1);
 				double y0 = pr_layout_y(lo, r->y1), y1 = pr_layout_y(lo, r->y0);
-				if (!isfinite(x0) || !isfinite(x1) || !isfinite(y0) || !isfinite(y1))
+				if (!isfinite(x0) || !isfinite(x1) || !isfinite(y0) ||
+				    !isfinite(y1))
 					continue;
-				pr_gfx_fill_rect(g, x0, y0, fmax(x1 - x0, 0.75), y1 - y0, r->rgb, 0.85);
+				pr_gfx_fill_rect(g, x0, y0, fmax(x1 - x0, 0.75), y1 - y0, r->rgb,
+						 0.85);
 			}
 			paint_lines(g, lo, c);
 			for (i = 0; i < c->nvlines; i++)
@@ -327,12 +330,13 @@ static void paint(struct pr_gfx *g, const struct pr_layout *lo, const struct pr_
 	paint_axes(g, lo);
 	if (lo->has_note) {
 		pr_gfx_fill_rect(g, lo->note.x, lo->note.y, lo->note.w, lo->note.h, RGB_BG, 0.9);
-		pr_gfx_stroke_rect(g, lo->note.x, lo->note.y, lo->note.w, lo->note.h, RGB_BOX, 1, 1);
+		pr_gfx_stroke_rect(g, lo->note.x, lo->note.y, lo->note.w, lo->note.h, RGB_BOX, 1,
+				   1);
 	}
 	paint_legend(g, lo);
 	for (i = 0; i < lo->ntexts; i++) {
 		const struct pr_text *t = &lo->texts[i];
-		enum pr_gfx_align a = t->align == PR_ALIGN_LEFT	    ? PR_GFX_LEFT
+		enum pr_gfx_align a = t->align == PR_ALIGN_LEFT	   ? PR_GFX_LEFT
 				      : t->align == PR_ALIGN_RIGHT ? PR_GFX_RIGHT
 								   : PR_GFX_CENTER;
 		pr_gfx_text(g, t->text, t->x, t->y, t->size, t->bold, t->rgb, a,
@@ -340,8 +344,8 @@ static void paint(struct pr_gfx *g, const struct pr_layout *lo, const struct pr_
 	}
 }
 
-int pr_chart_render(const struct pr_chart *chart, enum pr_gfx_format format,
-		    struct pr_output *out, struct pr_error *err)
+int pr_chart_render(const struct pr_chart *chart, enum pr_gfx_format format, struct pr_output *out,
+		    struct pr_error *err)
 {
 	struct pr_layout lo;
 	struct pr_gfx *g;

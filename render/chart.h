@@ -83,7 +83,10 @@ uint32_t pr_chart_color(size_t i);
  * as memory or utilisation, whose value between two samples is the last
  * one read).
  */
-enum pr_line_style { PR_LINE_LINEAR = 0, PR_LINE_STEP };
+enum pr_line_style {
+	PR_LINE_LINEAR = 0,
+	PR_LINE_STEP
+};
 
 /*
  * A data series. width 0 = 2 px; fill_alpha > 0 fills down to y = 0.
@@ -170,8 +173,9 @@ struct pr_chart_bar_group {
 	const char *label; /* legend entry unless NULL/"" */
 	uint32_t rgb;
 	const double *values;
-	const uint32_t *colors;        /* optional per-category colors */
-	const char *const *value_text; /* optional per-category value labels (NULL entries = auto) */
+	const uint32_t *colors; /* optional per-category colors */
+	const char *const
+		*value_text; /* optional per-category value labels (NULL entries = auto) */
 };
 
 struct pr_chart_bars {
@@ -179,7 +183,7 @@ struct pr_chart_bars {
 	size_t ncategories;
 	const struct pr_chart_bar_group *groups;
 	size_t ngroups;
-	int horizontal;   /* categories top to bottom, values along x (x_unit) */
+	int horizontal;	  /* categories top to bottom, values along x (x_unit) */
 	int value_labels; /* label each bar with its value */
 	/*
 	 * Stacked: one bar per category, the groups' values (> 0; others are
@@ -204,7 +208,11 @@ struct pr_chart_bars {
  * title should too): values <= 0 are not drawn (they break lines; such bars
  * are left out); stacked lines and stacked bars stay linear.
  */
-enum pr_scale { PR_SCALE_AUTO = 0, PR_SCALE_LINEAR, PR_SCALE_LOG };
+enum pr_scale {
+	PR_SCALE_AUTO = 0,
+	PR_SCALE_LINEAR,
+	PR_SCALE_LOG
+};
 
 enum pr_legend_pos {
 	PR_LEGEND_RIGHT = 0, /* outside the plot, right (default) */
@@ -217,7 +225,7 @@ struct pr_chart {
 	const char *x_label, *y_label; /* without the unit; the unit is appended */
 	const char *x_unit, *y_unit;
 	int width, height; /* px, 200..8000; 0 = the default, 1200 wide, 420 high */
-	int y_fixed;       /* use y_min..y_max instead of the data range */
+	int y_fixed;	   /* use y_min..y_max instead of the data range */
 	double y_min, y_max;
 	enum pr_scale value_scale;
 	/* Line charts only: PR_SCALE_LOG puts x on a log axis (exactly the data's range, decade
@@ -255,9 +263,9 @@ struct pr_chart {
 
 	enum pr_legend_pos legend;
 	const char *legend_title; /* optional, bold, above the entries */
-	const char *note;         /* optional text box, top left inside the plot ('\n' ok) */
-	const char *empty_text;   /* shown when there is nothing to draw; NULL = "No data" */
-	int no_reduce;            /* draw every point (tests only: slow for huge lines) */
+	const char *note;	  /* optional text box, top left inside the plot ('\n' ok) */
+	const char *empty_text;	  /* shown when there is nothing to draw; NULL = "No data" */
+	int no_reduce;		  /* draw every point (tests only: slow for huge lines) */
 };
 
 /*
@@ -267,8 +275,8 @@ struct pr_chart {
  * PR_E_LIMIT for more than 100000 bar categories, 1000 groups or 10^6 bars,
  * or PR_E_IO when Cairo or a write fails.
  */
-int pr_chart_render(const struct pr_chart *chart, enum pr_gfx_format format,
-		    struct pr_output *out, struct pr_error *err) PR_MUST_CHECK;
+int pr_chart_render(const struct pr_chart *chart, enum pr_gfx_format format, struct pr_output *out,
+		    struct pr_error *err) PR_MUST_CHECK;
 
 /*
  * Append the layout of the chart as stable text (pr_layout_dump) to dump.

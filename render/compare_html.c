@@ -55,10 +55,10 @@ static void side(struct pr_strbuf *sb, const char *what, const json_t *s)
 {
 	const json_t *l;
 	size_t i, n = json_array_size(json_object_get(s, "labels"));
-	pr_strbuf_addf(sb, "%s: %lld run%s (", what, (long long)json_integer_value(json_object_get(s, "runs")),
+	pr_strbuf_addf(sb, "%s: %lld run%s (", what,
+		       (long long)json_integer_value(json_object_get(s, "runs")),
 		       pr_mnum(s, "runs") == 1 ? "" : "s");
-	json_array_foreach(json_object_get(s, "labels"), i, l)
-	{
+	json_array_foreach (json_object_get(s, "labels"), i, l) {
 		if (i == 8) {
 			pr_strbuf_addf(sb, ", ... %zu more", n - i);
 			break;
@@ -84,7 +84,8 @@ static void banner(struct pr_strbuf *sb, const json_t *cmp)
 	struct pr_strbuf line = PR_STRBUF_INIT;
 	int fail = !strcmp(pr_mstr(sum, "status"), "fail");
 	pr_compare_summary_line(cmp, &line);
-	pr_strbuf_addf(sb, "<div class=\"rec%s\" id=\"verdict\" style=\"font-size:18px\"><strong>", fail ? " high" : "");
+	pr_strbuf_addf(sb, "<div class=\"rec%s\" id=\"verdict\" style=\"font-size:18px\"><strong>",
+		       fail ? " high" : "");
 	esc(sb, line.buf);
 	pr_strbuf_addstr(sb, "</strong><div class=\"why\">");
 	side(sb, "base", json_object_get(cmp, "base"));
@@ -95,10 +96,12 @@ static void banner(struct pr_strbuf *sb, const json_t *cmp)
 
 	pr_strbuf_addstr(sb, "<div class=\"cards\">");
 	card(sb, count(sum, "metrics"), "Metrics compared", "");
-	card(sb, count(sum, "regressions"), "Regressions (+)", count(sum, "regressions") ? "#d62728" : "");
+	card(sb, count(sum, "regressions"), "Regressions (+)",
+	     count(sum, "regressions") ? "#d62728" : "");
 	if (count(sum, "missing"))
 		card(sb, count(sum, "missing"), "Key metrics missing (!)", "#d62728");
-	card(sb, count(sum, "improvements"), "Improvements (-)", count(sum, "improvements") ? "#2ca02c" : "");
+	card(sb, count(sum, "improvements"), "Improvements (-)",
+	     count(sum, "improvements") ? "#2ca02c" : "");
 	if (count(sum, "calls_changed"))
 		card(sb, count(sum, "calls_changed"), "Calls/step changed (#)", "");
 	if (count(sum, "inconclusive"))
@@ -120,23 +123,26 @@ static int panels(struct pr_strbuf *sb, const json_t *cmp, const json_t *base, c
 
 static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 {
-	static const char *const h[] = { "", "Metric", "Kind", "#Before", "#After", "#Ratio",
-					 "#Ratio 95 % CI", "#Change %", "#p", "Decided by", "Threshold",
-					 "Verdict", NULL };
+	static const char *const h[] = { "",	   "Metric",	 "Kind",	   "#Before",
+					 "#After", "#Ratio",	 "#Ratio 95 % CI", "#Change %",
+					 "#p",	   "Decided by", "Threshold",	   "Verdict",
+					 NULL };
 	const json_t *all = json_object_get(cmp, "metrics"), *m;
 	size_t i, n = json_array_size(all), *order = pr_compare_order(all);
 	json_t *metrics = json_array(); /* borrowed rows in report order: what failed first */
 	pr_label_t *lab;
-	pr_strbuf_addstr(sb, "<h3>Metrics</h3>\n<p class=\"meta\">Marks as in asv: + regression, - improvement, "
-			     "? inconclusive (a headline metric beyond its threshold that the "
-			     "samples cannot confirm; it fails when the change beyond the "
-			     "threshold exceeds 4 x the runs' spread), "
-			     "~ beyond the threshold but not significant, x added, ! removed "
-			     "(a missing key metric fails), # calls per step changed. "
-			     "Ratio = new / base; its 95 % CI is a percentile bootstrap of the "
-			     "ratio of medians. Decided by: Mann-Whitney p when the samples can reach "
-			     "alpha, else that CI wholly beyond the threshold; one value a side: the "
-			     "threshold alone.</p>\n");
+	pr_strbuf_addstr(
+		sb,
+		"<h3>Metrics</h3>\n<p class=\"meta\">Marks as in asv: + regression, - improvement, "
+		"? inconclusive (a headline metric beyond its threshold that the "
+		"samples cannot confirm; it fails when the change beyond the "
+		"threshold exceeds 4 x the runs' spread), "
+		"~ beyond the threshold but not significant, x added, ! removed "
+		"(a missing key metric fails), # calls per step changed. "
+		"Ratio = new / base; its 95 % CI is a percentile bootstrap of the "
+		"ratio of medians. Decided by: Mann-Whitney p when the samples can reach "
+		"alpha, else that CI wholly beyond the threshold; one value a side: the "
+		"threshold alone.</p>\n");
 	for (i = 0; i < n; i++)
 		json_array_append(metrics, json_array_get(all, order[i]));
 	free(order);
@@ -147,11 +153,13 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 	}
 	lab = pr_html_name_column(metrics, "id", PR_HTML_ROWS);
 	pr_html_table_begin(sb, h);
-	json_array_foreach(metrics, i, m)
-	{
+	json_array_foreach (metrics, i, m) {
 		const char *v = pr_mstr(m, "verdict"), *unit = pr_mstr(m, "unit");
-		const char *cls = !strcmp(v, "regression") ? "diff" : !strcmp(v, "improvement") ? "ok" : "";
-		const json_t *test = json_object_get(m, "test"), *th = json_object_get(m, "threshold");
+		const char *cls = !strcmp(v, "regression")    ? "diff"
+				  : !strcmp(v, "improvement") ? "ok"
+							      : "";
+		const json_t *test = json_object_get(m, "test"),
+			     *th = json_object_get(m, "threshold");
 		json_t *pct = NULL;
 		char buf[96];
 		if (i >= PR_HTML_ROWS)
@@ -176,7 +184,8 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 		tdv(sb, json_object_get(test, "p"), buf);
 		pr_compare_fmt_rule(m, 0, buf, sizeof(buf));
 		pr_html_td(sb, buf);
-		pr_html_td(sb, json_is_false(json_object_get(th, "gated")) ? "not gated" : pr_mstr(th, "text"));
+		pr_html_td(sb, json_is_false(json_object_get(th, "gated")) ? "not gated"
+									   : pr_mstr(th, "text"));
 		pr_strbuf_addf(sb, "<td class=\"%s\">", *cls ? cls : "name");
 		esc(sb, v);
 		pr_strbuf_addstr(sb, "</td></tr>\n");
@@ -195,8 +204,7 @@ static void floor_table(struct pr_strbuf *sb, const json_t *cmp)
 		pr_label_t *lab = pr_html_name_column(arr, "id", PR_HTML_ROWS);
 		pr_strbuf_addstr(sb, "<h3>Below the noise floor (not gated)</h3>\n");
 		pr_html_table_begin(sb, h);
-		json_array_foreach(arr, i, m)
-		{
+		json_array_foreach (arr, i, m) {
 			if (i >= PR_HTML_ROWS)
 				break;
 			pr_strbuf_addstr(sb, "<tr>");
@@ -210,8 +218,7 @@ static void floor_table(struct pr_strbuf *sb, const json_t *cmp)
 	}
 	if (json_array_size(json_object_get(cmp, "ignored"))) {
 		pr_strbuf_addstr(sb, "<h3>Ignored (--ignore)</h3>\n<p>");
-		json_array_foreach(json_object_get(cmp, "ignored"), i, ig)
-		{
+		json_array_foreach (json_object_get(cmp, "ignored"), i, ig) {
 			if (i)
 				pr_strbuf_addstr(sb, ", ");
 			pr_strbuf_addstr(sb, "<code>");
@@ -227,23 +234,22 @@ static void settings(struct pr_strbuf *sb, const json_t *cmp)
 	const json_t *s = json_object_get(cmp, "settings"), *v;
 	const char *k;
 	size_t i;
-	pr_strbuf_addf(sb, "<p class=\"meta\">Gate: alpha %g, noise floor %g %% of run time or %g us; defaults ",
-		       pr_mnum(s, "alpha"), 100 * pr_mnum(s, "noise_floor"), pr_mnum(s, "min_us"));
+	pr_strbuf_addf(
+		sb,
+		"<p class=\"meta\">Gate: alpha %g, noise floor %g %% of run time or %g us; defaults ",
+		pr_mnum(s, "alpha"), 100 * pr_mnum(s, "noise_floor"), pr_mnum(s, "min_us"));
 	i = 0;
-	json_object_foreach(json_object_get(s, "defaults"), k, v)
-	{
+	json_object_foreach (json_object_get(s, "defaults"), k, v) {
 		pr_strbuf_addstr(sb, i++ ? ", " : "");
 		esc(sb, k);
 		pr_strbuf_addstr(sb, " ");
 		esc(sb, json_string_value(v));
 	}
-	json_array_foreach(json_object_get(s, "fail_on"), i, v)
-	{
+	json_array_foreach (json_object_get(s, "fail_on"), i, v) {
 		pr_strbuf_addstr(sb, i ? ", " : "; --fail-on ");
 		esc(sb, json_string_value(v));
 	}
-	json_array_foreach(json_object_get(s, "ignore"), i, v)
-	{
+	json_array_foreach (json_object_get(s, "ignore"), i, v) {
 		pr_strbuf_addstr(sb, i ? ", " : "; --ignore ");
 		esc(sb, json_string_value(v));
 	}
@@ -266,8 +272,10 @@ int pr_compare_html(const json_t *cmp, const json_t *base, const json_t *newm,
 	floor_table(&body, cmp);
 	settings(&body, cmp);
 	pr_strbuf_addstr(&body, "</section>\n");
-	snprintf(sub, sizeof(sub), "%.60s v%.0f: %s", pr_mstr(cmp, "schema"), pr_mnum(cmp, "version"),
-		 strcmp(pr_mstr(json_object_get(cmp, "summary"), "status"), "fail") ? "PASS" : "FAIL");
+	snprintf(sub, sizeof(sub), "%.60s v%.0f: %s", pr_mstr(cmp, "schema"),
+		 pr_mnum(cmp, "version"),
+		 strcmp(pr_mstr(json_object_get(cmp, "summary"), "status"), "fail") ? "PASS"
+										    : "FAIL");
 	rc = pr_html_page("profreport compare", sub, body.buf, out, err);
 	pr_strbuf_release(&body);
 	return rc;

@@ -26,8 +26,9 @@ static void message(struct pr_strbuf *sb, const json_t *m)
 	pr_compare_fmt_ratio_ci(m, t, sizeof(t));
 	if (*t)
 		pr_strbuf_addf(sb, ", ratio 95%% CI %s", t);
-	pr_strbuf_addf(sb, ", threshold %s; rule %s: %s", pr_mstr(json_object_get(m, "threshold"), "text"),
-		       pr_mstr(m, "rule"), pr_mstr(m, "why"));
+	pr_strbuf_addf(sb, ", threshold %s; rule %s: %s",
+		       pr_mstr(json_object_get(m, "threshold"), "text"), pr_mstr(m, "rule"),
+		       pr_mstr(m, "why"));
 }
 
 void pr_compare_render_junit_error(const char *message, struct pr_strbuf *sb)
@@ -52,16 +53,17 @@ void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
 	const json_t *metrics = json_object_get(cmp, "metrics"), *m;
 	struct pr_strbuf msg = PR_STRBUF_INIT;
 	size_t i, j, tests = 0, failures = 0, *order;
-	json_array_foreach(metrics, i, m) {
+	json_array_foreach (metrics, i, m) {
 		if (!gated(m))
 			continue;
 		tests++;
-		failures += !strcmp(pr_mstr(m, "verdict"), "regression") || !strcmp(pr_mstr(m, "verdict"), "missing");
+		failures += !strcmp(pr_mstr(m, "verdict"), "regression") ||
+			    !strcmp(pr_mstr(m, "verdict"), "missing");
 	}
 	if (!tests) {
 		/* a pass with nothing checked would hide a gate that judged nothing */
-		pr_compare_render_junit_error("nothing compared: the comparison has no gated metric",
-					      sb);
+		pr_compare_render_junit_error(
+			"nothing compared: the comparison has no gated metric", sb);
 		return;
 	}
 	pr_strbuf_addstr(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -74,7 +76,8 @@ void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
 		       "errors=\"0\" skipped=\"0\" time=\"0\">\n",
 		       tests, failures);
 	pr_strbuf_addf(sb, "    <properties>\n      <property name=\"alpha\" value=\"%g\"/>\n",
-		       json_number_value(json_object_get(json_object_get(cmp, "settings"), "alpha")));
+		       json_number_value(
+			       json_object_get(json_object_get(cmp, "settings"), "alpha")));
 	pr_strbuf_addf(sb, "      <property name=\"status\" value=\"%s\"/>\n    </properties>\n",
 		       pr_mstr(json_object_get(cmp, "summary"), "status"));
 	/* in report order: the headline metrics, then failures, presence and count changes */
@@ -91,7 +94,8 @@ void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
 		pr_xml_escape(sb, pr_mstr(m, "id"));
 		/* a time metric's testcase lasts its NEW value, so CI trend charts of test
 		 * times plot it; other metrics (bytes, shares) take no time */
-		if (!strcmp(pr_mstr(m, "unit"), "ns") && json_is_number(json_object_get(m, "new")) &&
+		if (!strcmp(pr_mstr(m, "unit"), "ns") &&
+		    json_is_number(json_object_get(m, "new")) &&
 		    json_number_value(json_object_get(m, "new")) >= 0)
 			pr_strbuf_addf(sb, "\" time=\"%.9f\"",
 				       json_number_value(json_object_get(m, "new")) / 1e9);

@@ -86,21 +86,27 @@ static void row(struct pr_strbuf *sb, const json_t *m, const char *shown, int de
 	pr_strbuf_addf(sb, "| %s | %s | %s | %s | ", strcmp(mark, " ") ? mark : "", b, n, r);
 	code(sb, shown);
 	if (details) {
-		const json_t *test = json_object_get(m, "test"), *ci = json_object_get(test, "hl_ci");
+		const json_t *test = json_object_get(m, "test"),
+			     *ci = json_object_get(test, "hl_ci");
 		pr_compare_fmt_test(m, t, sizeof(t));
-		pr_strbuf_addf(sb, " | %lld / %lld | %s", (long long)json_integer_value(json_object_get(m, "n1")),
+		pr_strbuf_addf(sb, " | %lld / %lld | %s",
+			       (long long)json_integer_value(json_object_get(m, "n1")),
 			       (long long)json_integer_value(json_object_get(m, "n2")), t);
 		if (json_is_number(json_object_get(test, "hl_shift"))) {
 			char s[48], lo[48], hi[48];
-			pr_compare_fmt_value(json_object_get(test, "hl_shift"), pr_mstr(m, "unit"), s, sizeof(s));
-			pr_compare_fmt_value(json_array_get(ci, 0), pr_mstr(m, "unit"), lo, sizeof(lo));
-			pr_compare_fmt_value(json_array_get(ci, 1), pr_mstr(m, "unit"), hi, sizeof(hi));
+			pr_compare_fmt_value(json_object_get(test, "hl_shift"), pr_mstr(m, "unit"),
+					     s, sizeof(s));
+			pr_compare_fmt_value(json_array_get(ci, 0), pr_mstr(m, "unit"), lo,
+					     sizeof(lo));
+			pr_compare_fmt_value(json_array_get(ci, 1), pr_mstr(m, "unit"), hi,
+					     sizeof(hi));
 			pr_strbuf_addf(sb, ", shift %s [%s, %s]", s, lo, hi);
 		}
 		pr_compare_fmt_ratio_ci(m, t, sizeof(t));
 		if (*t)
 			pr_strbuf_addf(sb, ", ratio %s", t);
-		pr_strbuf_addf(sb, " | %s | %s | %s", pr_mstr(json_object_get(m, "threshold"), "text"),
+		pr_strbuf_addf(sb, " | %s | %s | %s",
+			       pr_mstr(json_object_get(m, "threshold"), "text"),
 			       pr_mstr(m, "verdict"), rule);
 	}
 	pr_strbuf_addstr(sb, " |\n");
@@ -140,8 +146,9 @@ static void cut_line(struct md *c, size_t more)
 {
 	if (!more)
 		return;
-	pr_strbuf_addf(c->sb, "\n%zu more row(s) not shown: the comment stays under GitHub's %d "
-			      "characters (`--to json` has every metric).\n",
+	pr_strbuf_addf(c->sb,
+		       "\n%zu more row(s) not shown: the comment stays under GitHub's %d "
+		       "characters (`--to json` has every metric).\n",
 		       more, PR_MD_LIMIT);
 	c->left_out += more;
 }
@@ -161,7 +168,10 @@ static json_t *gpu_busy(const json_t *m)
 	if (json_is_number(y))
 		json_object_set_new(b, "new", json_real(1 - json_number_value(y)));
 	/* the threshold of the idle share, +5pp, is -5pp of busy */
-	snprintf(t, sizeof(t), "%c%s", tt[0] == '+' ? '-' : tt[0] == '-' ? '+' : tt[0],
+	snprintf(t, sizeof(t), "%c%s",
+		 tt[0] == '+'	? '-'
+		 : tt[0] == '-' ? '+'
+				: tt[0],
 		 tt[0] ? tt + 1 : "");
 	json_object_set_new(th, "text", json_string(t));
 	return b;
@@ -226,21 +236,22 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 		"Ops and kernels added, removed or called a different number of times per step", 0);
 	section(&c, metrics, order, lab, PR_RANK_OTHER,
 		"Other changes: improvements, not significant, inconclusive", 1);
-	pr_strbuf_addf(sb,
-		       "\nDelta = after - before; Change %% = after / before - 1; Threshold = how far "
-		       "the metric may move in its worse direction before it is a regression (`pp`: "
-		       "percentage points of a share).\n`+` worse, `-` better, `?` inconclusive "
-		       "(a headline metric beyond its threshold that the samples cannot confirm, a "
-		       "pass; it fails when the change beyond the threshold exceeds %g x the runs' "
-		       "spread), "
-		       "`~` beyond the threshold but not significant "
-		       "(Mann-Whitney p >= %g; with too few samples for p < %g, a 95 %% bootstrap CI "
-		       "of new/base not wholly beyond the threshold), `x` added, `!` removed "
-		       "(a missing step time, phase, peak or throughput fails, and so does a GPU "
-		       "metric when NEW has no GPU op), `#` calls per "
-		       "step changed.\n",
-		       4.0, json_number_value(json_object_get(st, "alpha")),
-		       json_number_value(json_object_get(st, "alpha")));
+	pr_strbuf_addf(
+		sb,
+		"\nDelta = after - before; Change %% = after / before - 1; Threshold = how far "
+		"the metric may move in its worse direction before it is a regression (`pp`: "
+		"percentage points of a share).\n`+` worse, `-` better, `?` inconclusive "
+		"(a headline metric beyond its threshold that the samples cannot confirm, a "
+		"pass; it fails when the change beyond the threshold exceeds %g x the runs' "
+		"spread), "
+		"`~` beyond the threshold but not significant "
+		"(Mann-Whitney p >= %g; with too few samples for p < %g, a 95 %% bootstrap CI "
+		"of new/base not wholly beyond the threshold), `x` added, `!` removed "
+		"(a missing step time, phase, peak or throughput fails, and so does a GPU "
+		"metric when NEW has no GPU op), `#` calls per "
+		"step changed.\n",
+		4.0, json_number_value(json_object_get(st, "alpha")),
+		json_number_value(json_object_get(st, "alpha")));
 	if (room(&c, 512)) {
 		pr_strbuf_addf(sb, "\n<details><summary>All %zu compared metrics</summary>\n\n", n);
 		pr_strbuf_addstr(sb, all_head);
@@ -255,13 +266,15 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 	free(order);
 	floor = json_object_get(cmp, "below_noise_floor");
 	if (json_array_size(floor) && room(&c, 512)) {
-		pr_strbuf_addf(sb,
-			       "\n<details><summary>%zu span and GPU time metrics below the noise floor (not gated: under "
-			       "%g %% of run time or %g us)</summary>\n\n",
-			       json_array_size(floor), 100 * json_number_value(json_object_get(st, "noise_floor")),
-			       json_number_value(json_object_get(st, "min_us")));
+		pr_strbuf_addf(
+			sb,
+			"\n<details><summary>%zu span and GPU time metrics below the noise floor (not gated: under "
+			"%g %% of run time or %g us)</summary>\n\n",
+			json_array_size(floor),
+			100 * json_number_value(json_object_get(st, "noise_floor")),
+			json_number_value(json_object_get(st, "min_us")));
 		lab = labels(floor);
-		json_array_foreach(floor, i, m) {
+		json_array_foreach (floor, i, m) {
 			if (!room(&c, 512))
 				break;
 			pr_strbuf_addstr(sb, "- ");

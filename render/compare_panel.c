@@ -21,14 +21,13 @@
 #define RGB_NOISE 0xFF7F0E
 #define RGB_UNCHANGED 0x9E9E9E
 
-
 /* ---- allocation: everything a panel points to lives in the pool ---- */
 
 /* ---- changes ---- */
 
 struct change {
 	const json_t *m;
-	double pct; /* (ratio - 1) * 100 */
+	double pct;  /* (ratio - 1) * 100 */
 	int flagged; /* 2 regression, 1 improvement or not significant, 0 unchanged */
 	size_t index;
 };
@@ -64,8 +63,8 @@ static const char *kind_of(const json_t *m)
 }
 
 struct threshold {
-	double at;          /* % on the change axis */
-	char kinds[120];    /* "time, memory" */
+	double at;	 /* % on the change axis */
+	char kinds[120]; /* "time, memory" */
 };
 
 static void note_threshold(struct threshold *t, size_t *nt, const json_t *m)
@@ -80,7 +79,8 @@ static void note_threshold(struct threshold *t, size_t *nt, const json_t *m)
 	for (i = 0; i < *nt; i++) {
 		if (fabs(t[i].at - at) < 1e-9) {
 			size_t len = strlen(t[i].kinds);
-			if (!strstr(t[i].kinds, kind) && len + strlen(kind) + 3 < sizeof(t[i].kinds))
+			if (!strstr(t[i].kinds, kind) &&
+			    len + strlen(kind) + 3 < sizeof(t[i].kinds))
 				snprintf(t[i].kinds + len, sizeof(t[i].kinds) - len, ", %s", kind);
 			return;
 		}
@@ -128,8 +128,7 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 	int seen[4] = { 0, 0, 0, 0 };
 	char title[400];
 
-	json_array_foreach(metrics, i, m)
-	{
+	json_array_foreach (metrics, i, m) {
 		double r = pr_mnum(m, "ratio");
 		if (!isfinite(r) || !strcmp(pr_mstr(m, "verdict"), "added") ||
 		    !strcmp(pr_mstr(m, "verdict"), "removed") ||
@@ -144,7 +143,7 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 		ch[n].index = i;
 		ch[n].flagged = !strcmp(pr_mstr(m, "verdict"), "regression")  ? 2
 				: !strcmp(pr_mstr(m, "verdict"), "unchanged") ? 0
-									  : 1;
+									      : 1;
 		n++;
 	}
 	pr_compare_summary_line(cmp, &sum);
@@ -152,8 +151,8 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 		snprintf(title, sizeof(title), "Changes new vs base | %s", sum.buf);
 		c = pr_panelset_add(ps, "changes", title);
 		snprintf(title, sizeof(title), "%s (%zu metric%s compared)",
-			 same ? "No metric changed" : "No gated metric with a value on both sides", total,
-			 total == 1 ? "" : "s");
+			 same ? "No metric changed" : "No gated metric with a value on both sides",
+			 total, total == 1 ? "" : "s");
 		c->empty_text = pr_panelset_strdup(ps, title);
 		c->height = 240;
 		free(ch);
@@ -179,10 +178,10 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 		col[i] = verdict_color(v);
 		snprintf(buf, sizeof(buf), "%+.1f%% (%.2fx)", ch[i].pct, pr_mnum(ch[i].m, "ratio"));
 		vt[i] = pr_panelset_strdup(ps, buf);
-		seen[!strcmp(v, "regression")	 ? 0
-		     : !strcmp(v, "improvement") ? 1
+		seen[!strcmp(v, "regression")				 ? 0
+		     : !strcmp(v, "improvement")			 ? 1
 		     : !strcmp(v, "noise") || !strcmp(v, "inconclusive") ? 2
-						 : 3] = 1;
+									 : 3] = 1;
 		note_threshold(th, &nt, ch[i].m);
 	}
 	free(ids);
@@ -211,7 +210,8 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 			first = 0;
 		}
 		for (i = 0; i < nt; i++)
-			pr_strbuf_addf(&note, "\ndashed line: threshold %+g%% (%s)", th[i].at, th[i].kinds);
+			pr_strbuf_addf(&note, "\ndashed line: threshold %+g%% (%s)", th[i].at,
+				       th[i].kinds);
 		if (same)
 			pr_strbuf_addf(&note, "\n%zu metric%s with no change not drawn", same,
 				       same == 1 ? "" : "s");
@@ -250,10 +250,10 @@ static const json_t *first_steps(const json_t *model, const json_t **run, size_t
 	size_t i;
 	*nruns = 0;
 	*run = NULL;
-	json_array_foreach(json_object_get(model, "runs"), i, r)
-	{
-		const json_t *l = json_object_get(
-			json_object_get(json_object_get(r, "throughput"), "steps"), "list");
+	json_array_foreach (json_object_get(model, "runs"), i, r) {
+		const json_t *l =
+			json_object_get(json_object_get(json_object_get(r, "throughput"), "steps"),
+					"list");
 		if (!json_array_size(l))
 			continue;
 		(*nruns)++;
@@ -297,7 +297,7 @@ static size_t step_line(struct pr_panelset *ps, const json_t *list, double **x, 
 	*x = pr_panelset_alloc(ps, n, sizeof(double));
 	*y = pr_panelset_alloc(ps, n, sizeof(double));
 	pr_step_numbers(list, *x, n, kind, sizeof(kind));
-	json_array_foreach(list, i, o)
+	json_array_foreach (list, i, o)
 		(*y)[i] = pr_mnum(o, "dur_ns");
 	return n;
 }
@@ -331,8 +331,8 @@ static void step_time(struct pr_panelset *ps, const json_t *base, const json_t *
 	snprintf(t2, sizeof(t2), "new median %s", b);
 	h[0] = (struct pr_chart_hline){ mb, pr_panelset_strdup(ps, t1), 0x1F77B4, 1 };
 	h[1] = (struct pr_chart_hline){ mn, pr_panelset_strdup(ps, t2), 0xFF7F0E, 1 };
-	snprintf(title, sizeof(title), "Step time per step: base %s vs new %s (median, %.2fx)", a, b,
-		 mn / mb);
+	snprintf(title, sizeof(title), "Step time per step: base %s vs new %s (median, %.2fx)", a,
+		 b, mn / mb);
 	c = pr_panelset_add(ps, "step_time", title);
 	c->x_label = "Step";
 	c->x_unit = "";
@@ -354,18 +354,18 @@ static void step_time(struct pr_panelset *ps, const json_t *base, const json_t *
 		c->y_max = isfinite(c->y_max) && c->y_max > 0 ? c->y_max * 1.15 : 1;
 	}
 	if (kb > 1 || kn > 1) {
-		snprintf(note, sizeof(note), "First run with steps on each side (base: %zu, new: %zu runs have steps)",
+		snprintf(note, sizeof(note),
+			 "First run with steps on each side (base: %zu, new: %zu runs have steps)",
 			 kb, kn);
 		c->note = pr_panelset_strdup(ps, note);
 	}
 }
 
 struct pr_panelset *pr_compare_panels_build(const json_t *cmp, const json_t *base,
-						  const json_t *newm)
+					    const json_t *newm)
 {
 	struct pr_panelset *ps = pr_panelset_new();
 	changes(ps, cmp);
 	step_time(ps, base, newm);
 	return ps;
 }
-

@@ -48,18 +48,16 @@
 
 #define PR_COMPARE_PANEL_METRICS 30
 
-
 /*
  * The high end M of the changes panel's log-ratio axis 1/M .. M: the
  * smallest of 2, 5, 10, 20, 50, ... at least 1.6 times the largest deviation
  * from 1 (r or 1/r) of the ratios and the hlines' y (values <= 0 or not
  * finite are ignored; deviations are capped at 1e12).
  */
-double pr_ratio_axis_max(const double *ratio, size_t n, const struct pr_chart_hline *h,
-			 size_t nh);
+double pr_ratio_axis_max(const double *ratio, size_t n, const struct pr_chart_hline *h, size_t nh);
 
 struct pr_panelset *pr_compare_panels_build(const json_t *cmp, const json_t *base,
-						  const json_t *newm);
+					    const json_t *newm);
 
 /*
  * The comparison's HTML page into out (which stays open: the caller closes

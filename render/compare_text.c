@@ -76,9 +76,9 @@ void pr_compare_fmt_rule(const json_t *m, int terse, char *buf, size_t n)
 		else if (terse)
 			snprintf(buf, n, ">4 spreads");
 		else if (n1 == n2)
-			snprintf(buf, n, "%s: %+.1f %% over %lld %s, p = %.2g", inc ? "inconclusive"
-				 : "beyond the threshold by > 4 spreads", (r - 1) * 100, n1, what,
-				 pr_mnum(test, "p"));
+			snprintf(buf, n, "%s: %+.1f %% over %lld %s, p = %.2g",
+				 inc ? "inconclusive" : "beyond the threshold by > 4 spreads",
+				 (r - 1) * 100, n1, what, pr_mnum(test, "p"));
 		else
 			snprintf(buf, n, "%s: %+.1f %% over %lld and %lld %s, p = %.2g",
 				 inc ? "inconclusive" : "beyond the threshold by > 4 spreads",
@@ -86,29 +86,34 @@ void pr_compare_fmt_rule(const json_t *m, int terse, char *buf, size_t n)
 	} else if (!strcmp(rule, "mann-whitney")) {
 		snprintf(buf, n, terse ? "p=%.2g" : "Mann-Whitney p=%.2g", pr_mnum(test, "p"));
 	} else if (!strcmp(rule, "bootstrap-ci") && json_array_size(ci) == 2) {
-		double lo = json_number_value(json_array_get(ci, 0)), hi = json_number_value(json_array_get(ci, 1));
+		double lo = json_number_value(json_array_get(ci, 0)),
+		       hi = json_number_value(json_array_get(ci, 1));
 		if (terse)
 			snprintf(buf, n, r >= 1 ? "ci>=%.2fx" : "ci<=%.2fx", r >= 1 ? lo : hi);
 		else
-			snprintf(buf, n, "bootstrap CI [%.3fx, %.3fx], n %lld/%lld", lo, hi, n1, n2);
+			snprintf(buf, n, "bootstrap CI [%.3fx, %.3fx], n %lld/%lld", lo, hi, n1,
+				 n2);
 	} else if (!strcmp(rule, "bootstrap-ci")) {
 		snprintf(buf, n, terse ? "no ci" : "bootstrap CI (none), n %lld/%lld", n1, n2);
 	} else if (!strcmp(rule, "thresholds-only")) {
 		snprintf(buf, n, terse ? "(n %lld/%lld)" : "thresholds only, n %lld/%lld", n1, n2);
 	} else if (!strcmp(rule, "presence")) {
-		snprintf(buf, n, "%s", terse ? "" : !strcmp(v, "added") ? "only in NEW"
-					     : !strcmp(v, "missing") ? "key metric missing in NEW"
-								     : "only in BASE");
+		snprintf(buf, n, "%s",
+			 terse			 ? ""
+			 : !strcmp(v, "added")	 ? "only in NEW"
+			 : !strcmp(v, "missing") ? "key metric missing in NEW"
+						 : "only in BASE");
 	} else if (!strcmp(rule, "not-gated")) {
 		snprintf(buf, n, "%s", terse ? "" : "not gated");
 	} else {
 		snprintf(buf, n, "%s", terse ? "" : "within the threshold");
 	}
 	/* a call count change beside a time verdict */
-	if (!terse && strcmp(v, "calls changed") && json_is_true(json_object_get(calls, "changed"))) {
+	if (!terse && strcmp(v, "calls changed") &&
+	    json_is_true(json_object_get(calls, "changed"))) {
 		size_t len = strlen(buf);
-		snprintf(buf + len, n - len, "; calls per step %.3g -> %.3g", pr_mnum(calls, "base"),
-			 pr_mnum(calls, "new"));
+		snprintf(buf + len, n - len, "; calls per step %.3g -> %.3g",
+			 pr_mnum(calls, "base"), pr_mnum(calls, "new"));
 	}
 }
 
@@ -151,21 +156,31 @@ static size_t count(const json_t *sum, const char *key)
 void pr_compare_summary_line(const json_t *cmp, struct pr_strbuf *sb)
 {
 	const json_t *s = json_object_get(cmp, "summary");
-	static const char *const keys[] = { "regressions",  "missing",       "inconclusive",
-					    "improvements", "calls_changed", "noise",
-					    "unchanged",    "added",         "removed",
+	static const char *const keys[] = { "regressions",	 "missing",	  "inconclusive",
+					    "improvements",	 "calls_changed", "noise",
+					    "unchanged",	 "added",	  "removed",
 					    "below_noise_floor", "ignored" };
-	static const char *const one[] = { "regression",         "key metric missing",
-					   "inconclusive",       "improvement",
-					   "calls/step changed", "not significant",
-					   "unchanged",          "added",
-					   "removed",            "below noise floor",
+	static const char *const one[] = { "regression",
+					   "key metric missing",
+					   "inconclusive",
+					   "improvement",
+					   "calls/step changed",
+					   "not significant",
+					   "unchanged",
+					   "added",
+					   "removed",
+					   "below noise floor",
 					   "ignored" };
-	static const char *const many[] = { "regressions",        "key metrics missing",
-					    "inconclusive",       "improvements",
-					    "calls/step changed", "not significant",
-					    "unchanged",          "added",
-					    "removed",            "below noise floor",
+	static const char *const many[] = { "regressions",
+					    "key metrics missing",
+					    "inconclusive",
+					    "improvements",
+					    "calls/step changed",
+					    "not significant",
+					    "unchanged",
+					    "added",
+					    "removed",
+					    "below noise floor",
 					    "ignored" };
 	size_t i;
 	int first = 1;
@@ -211,13 +226,17 @@ void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
 	}
 	pr_strbuf_release(&line);
 	pr_strbuf_addch(sb, '\n');
-	pr_strbuf_addf(sb, "base: %lld run(s), new: %lld run(s); alpha %g, noise floor %g %% or %g us\n\n",
-		       (long long)json_integer_value(json_object_get(json_object_get(cmp, "base"), "runs")),
-		       (long long)json_integer_value(json_object_get(json_object_get(cmp, "new"), "runs")),
-		       json_number_value(json_object_get(json_object_get(cmp, "settings"), "alpha")),
-		       100 * json_number_value(json_object_get(json_object_get(cmp, "settings"), "noise_floor")),
-		       json_number_value(json_object_get(json_object_get(cmp, "settings"), "min_us")));
-	pr_strbuf_addf(sb, "  %-26s %10s %10s %6s  %s\n", "metric", "base", "new", "ratio", "verdict");
+	pr_strbuf_addf(
+		sb, "base: %lld run(s), new: %lld run(s); alpha %g, noise floor %g %% or %g us\n\n",
+		(long long)json_integer_value(
+			json_object_get(json_object_get(cmp, "base"), "runs")),
+		(long long)json_integer_value(json_object_get(json_object_get(cmp, "new"), "runs")),
+		json_number_value(json_object_get(json_object_get(cmp, "settings"), "alpha")),
+		100 * json_number_value(
+			      json_object_get(json_object_get(cmp, "settings"), "noise_floor")),
+		json_number_value(json_object_get(json_object_get(cmp, "settings"), "min_us")));
+	pr_strbuf_addf(sb, "  %-26s %10s %10s %6s  %s\n", "metric", "base", "new", "ratio",
+		       "verdict");
 	/* the metric column: display names (names.h), never two alike */
 	ids = pr_xcalloc(json_array_size(metrics) + 1, sizeof(*ids));
 	for (j = 0; j < json_array_size(metrics); j++)
@@ -243,7 +262,8 @@ void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
 		pr_compare_fmt_value(json_object_get(m, "new"), pr_mstr(m, "unit"), n, sizeof(n));
 		pr_compare_fmt_ratio(m, r, sizeof(r));
 		pr_compare_fmt_rule(m, 1, t, sizeof(t));
-		pr_strbuf_addf(sb, "%s %-26s %10s %10s %6s  %s", pr_mstr(m, "mark"), name, b, n, r, verdict);
+		pr_strbuf_addf(sb, "%s %-26s %10s %10s %6s  %s", pr_mstr(m, "mark"), name, b, n, r,
+			       verdict);
 		if (*t)
 			pr_strbuf_addf(sb, " %s", t);
 		pr_strbuf_addch(sb, '\n');
@@ -269,16 +289,19 @@ void pr_compare_render_text(const json_t *cmp, struct pr_strbuf *sb)
 			       "    95 %% bootstrap CI of new/base must be beyond the threshold\n",
 			       json_number_value(json_object_get(st, "alpha")));
 	if (used[2])
-		pr_strbuf_addstr(sb, "  (n a/b): one value on a side; the threshold alone decides\n");
+		pr_strbuf_addstr(sb,
+				 "  (n a/b): one value on a side; the threshold alone decides\n");
 	if (used[4])
 		pr_strbuf_addstr(sb, "  ?: a headline metric beyond its threshold that the test\n"
 				     "    cannot confirm: inconclusive (a pass) unless the change\n"
 				     "    beyond the threshold exceeds 4 x the runs' spread\n"
 				     "    (>4 spreads: it fails)\n");
 	if (used[3])
-		pr_strbuf_addstr(sb, "  #: calls per step changed, base->new (reported, not a failure)\n");
+		pr_strbuf_addstr(
+			sb, "  #: calls per step changed, base->new (reported, not a failure)\n");
 	s = json_object_get(cmp, "summary");
 	if (json_integer_value(json_object_get(s, "below_noise_floor")))
-		pr_strbuf_addf(sb, "  %lld span(s) or GPU time(s) below the noise floor were not gated\n",
-			       (long long)json_integer_value(json_object_get(s, "below_noise_floor")));
+		pr_strbuf_addf(
+			sb, "  %lld span(s) or GPU time(s) below the noise floor were not gated\n",
+			(long long)json_integer_value(json_object_get(s, "below_noise_floor")));
 }

@@ -42,7 +42,6 @@ const char *pr_elide_mid(const char *s, size_t w, char *buf, size_t n)
 	return buf;
 }
 
-
 /* s cut to w bytes showing byte d (the first difference from a look-alike): head, window or tail. */
 static void window(const char *s, size_t d, size_t w, char *buf, size_t n)
 {
@@ -124,4 +123,3 @@ void pr_elide_column(pr_label_t *out, const char *const *names, size_t n, size_t
 	free(d);
 	free(hit);
 }
-

@@ -29,8 +29,8 @@ struct pr_gfx {
 	struct pr_output *out;
 	struct pr_strbuf doc; /* SVG: the document, written to out by pr_gfx_finish */
 	int nclip;	      /* SVG: clip paths so far (ids c1, c2, ...) */
-	int snap;    /* raster output: snap thin grid-aligned strokes */
-	int clipped; /* a pr_gfx_clip is active */
+	int snap;	      /* raster output: snap thin grid-aligned strokes */
+	int clipped;	      /* a pr_gfx_clip is active */
 };
 
 /* ---- the lean SVG writer: one element per drawing call ---- */
@@ -70,8 +70,7 @@ static void svg_paint(struct pr_strbuf *sb, const char *kind, uint32_t rgb, doub
 	}
 }
 
-static void svg_stroke(struct pr_strbuf *sb, uint32_t rgb, double alpha, double width,
-		       int dashed)
+static void svg_stroke(struct pr_strbuf *sb, uint32_t rgb, double alpha, double width, int dashed)
 {
 	svg_paint(sb, "stroke", rgb, alpha);
 	svg_attr(sb, "stroke-width", width);
@@ -101,11 +100,20 @@ static void svg_esc(struct pr_strbuf *sb, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
-		case '&': pr_strbuf_addstr(sb, "&amp;"); break;
-		case '<': pr_strbuf_addstr(sb, "&lt;"); break;
-		case '>': pr_strbuf_addstr(sb, "&gt;"); break;
-		case '"': pr_strbuf_addstr(sb, "&quot;"); break;
-		default: pr_strbuf_addch(sb, *s);
+		case '&':
+			pr_strbuf_addstr(sb, "&amp;");
+			break;
+		case '<':
+			pr_strbuf_addstr(sb, "&lt;");
+			break;
+		case '>':
+			pr_strbuf_addstr(sb, "&gt;");
+			break;
+		case '"':
+			pr_strbuf_addstr(sb, "&quot;");
+			break;
+		default:
+			pr_strbuf_addch(sb, *s);
 		}
 	}
 }
@@ -114,8 +122,7 @@ static void svg_esc(struct pr_strbuf *sb, const char *s)
 static cairo_status_t write_cb(void *closure, const unsigned char *data, unsigned int length)
 {
 	struct pr_output *out = closure;
-	return pr_output_write(out, data, length) ? CAIRO_STATUS_WRITE_ERROR
-						  : CAIRO_STATUS_SUCCESS;
+	return pr_output_write(out, data, length) ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
 }
 
 static void set_font(cairo_t *cr, double size, int bold)
@@ -136,8 +143,8 @@ static void pin_font_options(cairo_t *cr)
 	cairo_font_options_destroy(fo);
 }
 
-struct pr_gfx *pr_gfx_new(enum pr_gfx_format format, int width, int height,
-			  struct pr_output *out, struct pr_error *err)
+struct pr_gfx *pr_gfx_new(enum pr_gfx_format format, int width, int height, struct pr_output *out,
+			  struct pr_error *err)
 {
 	struct pr_gfx *g = NULL;
 	cairo_surface_t *s = NULL;
@@ -441,8 +448,8 @@ static int next_piece(const double *x, const double *y, const double *y2, size_t
  * SVG polyline: every piece of two or more points in one path, a lone
  * point as a dot a little wider than the line (as in PNG).
  */
-static void svg_polyline(struct pr_gfx *g, const double *x, const double *y, size_t n,
-			 uint32_t rgb, double alpha, double width, int dashed)
+static void svg_polyline(struct pr_gfx *g, const double *x, const double *y, size_t n, uint32_t rgb,
+			 double alpha, double width, int dashed)
 {
 	struct pr_strbuf *sb = &g->doc, dots = PR_STRBUF_INIT;
 	size_t i = 0, start = 0, len = 0, ncmd = 0;
@@ -627,8 +634,8 @@ void pr_gfx_fill_between(struct pr_gfx *g, const double *x, const double *ylo, c
 		cairo_fill(g->cr);
 }
 
-void pr_gfx_circle(struct pr_gfx *g, double x, double y, double r, uint32_t fill,
-		   double fill_alpha, uint32_t stroke, double stroke_width)
+void pr_gfx_circle(struct pr_gfx *g, double x, double y, double r, uint32_t fill, double fill_alpha,
+		   uint32_t stroke, double stroke_width)
 {
 	if (!ok(x, y) || !(r > 0))
 		return;

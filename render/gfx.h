@@ -54,17 +54,24 @@
 #include "base/error.h"
 #include "base/pr_common.h"
 
-enum pr_gfx_format { PR_GFX_PNG, PR_GFX_SVG };
+enum pr_gfx_format {
+	PR_GFX_PNG,
+	PR_GFX_SVG
+};
 
-enum pr_gfx_align { PR_GFX_LEFT, PR_GFX_CENTER, PR_GFX_RIGHT };
+enum pr_gfx_align {
+	PR_GFX_LEFT,
+	PR_GFX_CENTER,
+	PR_GFX_RIGHT
+};
 
 #define PR_GFX_FONT "DejaVu Sans"
 
 struct pr_gfx;
 
 /* A surface of width x height px. NULL with PR_E_IO when Cairo fails. */
-struct pr_gfx *pr_gfx_new(enum pr_gfx_format format, int width, int height,
-			  struct pr_output *out, struct pr_error *err);
+struct pr_gfx *pr_gfx_new(enum pr_gfx_format format, int width, int height, struct pr_output *out,
+			  struct pr_error *err);
 
 /*
  * Finish the drawing: PNG is encoded into the output, SVG is closed; every
@@ -105,8 +112,8 @@ void pr_gfx_area(struct pr_gfx *g, const double *x, const double *y, size_t n, d
 void pr_gfx_fill_between(struct pr_gfx *g, const double *x, const double *ylo, const double *yhi,
 			 size_t n, uint32_t rgb, double alpha);
 /* A disc with an optional outline (stroke_width 0 = none). */
-void pr_gfx_circle(struct pr_gfx *g, double x, double y, double r, uint32_t fill,
-		   double fill_alpha, uint32_t stroke, double stroke_width);
+void pr_gfx_circle(struct pr_gfx *g, double x, double y, double r, uint32_t fill, double fill_alpha,
+		   uint32_t stroke, double stroke_width);
 
 /*
  * Text (UTF-8; invalid bytes are drawn as U+FFFD, controls as spaces) with

@@ -19,11 +19,11 @@ static const struct {
 	const char *name;
 	uint32_t rgb;
 } gpu_colors[] = {
-	{ "compute", 0x1F77B4 },     { "kernel", 0x1F77B4 },	  { "communication", 0xFF7F0E },
-	{ "memory", 0x2CA02C },	     { "memcpy", 0x2CA02C },	  { "memset", 0x98DF8A },
-	{ "idle", 0xC7C7C7 },	     { "host_wait", 0x7F7F7F }, { "kernel_wait", 0xA9A9A9 },
-	{ "other_idle", 0xD9D9D9 },  { "other", 0xD9D9D9 },	  { "runtime", 0xD62728 },
-	{ "dataloader", 0x8C564B },  { "cpu_exec", 0xE377C2 },  { "overlapped", 0x9467BD },
+	{ "compute", 0x1F77B4 },    { "kernel", 0x1F77B4 },    { "communication", 0xFF7F0E },
+	{ "memory", 0x2CA02C },	    { "memcpy", 0x2CA02C },    { "memset", 0x98DF8A },
+	{ "idle", 0xC7C7C7 },	    { "host_wait", 0x7F7F7F }, { "kernel_wait", 0xA9A9A9 },
+	{ "other_idle", 0xD9D9D9 }, { "other", 0xD9D9D9 },     { "runtime", 0xD62728 },
+	{ "dataloader", 0x8C564B }, { "cpu_exec", 0xE377C2 },  { "overlapped", 0x9467BD },
 };
 
 uint32_t pr_gpu_color(const char *category)
@@ -95,8 +95,8 @@ static struct pr_chart_bar_group *stack_groups(struct pr_panelset *ps, const cha
 }
 
 static struct pr_chart *stacked_chart(struct pr_panelset *ps, const char *name, const char *title,
-				      const char **cat, size_t ncat, struct pr_chart_bar_group *g, size_t ng,
-				      int horizontal)
+				      const char **cat, size_t ncat, struct pr_chart_bar_group *g,
+				      size_t ng, int horizontal)
 {
 	struct pr_chart_bars *b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	struct pr_chart *c = pr_panelset_add(ps, name, title);
@@ -131,15 +131,18 @@ static void temporal_bar(struct pr_panelset *ps, struct pr_chart_bar_group *g, i
 
 static void temporal(struct pr_panelset *ps, const json_t *run)
 {
-	static const char *const labels6[] = { "compute", "communication", "memory",
-					       "idle: host wait", "idle: kernel wait", "idle: other" };
-	static const char *const colors6[] = { "compute", "communication", "memory",
-					       "host_wait", "kernel_wait", "other_idle" };
+	static const char *const labels6[] = {
+		"compute",	   "communication",	"memory",
+		"idle: host wait", "idle: kernel wait", "idle: other"
+	};
+	static const char *const colors6[] = { "compute",   "communication", "memory",
+					       "host_wait", "kernel_wait",   "other_idle" };
 	static const char *const colors4[] = { "compute", "communication", "memory", "idle" };
 	const json_t *gb = json_object_get(run, "gpu_breakdown"), *r = json_object_get(gb, "rank");
 	const json_t *streams = json_object_get(gb, "streams"), *s;
 	const json_t *idle = json_object_get(gb, "idle");
-	size_t ns = json_array_size(streams), shown = ns < PR_GPU_PANEL_MAX_STREAMS ? ns : PR_GPU_PANEL_MAX_STREAMS;
+	size_t ns = json_array_size(streams),
+	       shown = ns < PR_GPU_PANEL_MAX_STREAMS ? ns : PR_GPU_PANEL_MAX_STREAMS;
 	size_t ncat = 1 + shown, i;
 	int split = json_is_number(json_object_get(idle, "host_wait_share"));
 	const char **cat;
@@ -148,16 +151,19 @@ static void temporal(struct pr_panelset *ps, const json_t *run)
 	char title[200], buf[200], span[40];
 	if (!json_is_number(json_object_get(r, "span_ns")) || !(pr_mnum(r, "span_ns") > 0))
 		return;
-	json_array_foreach(streams, i, s)
-		if (i < shown && !json_is_number(json_object_get(json_object_get(s, "idle"), "host_wait_share")))
+	json_array_foreach (streams, i, s)
+		if (i < shown &&
+		    !json_is_number(json_object_get(json_object_get(s, "idle"), "host_wait_share")))
 			split = 0; /* one legend for every bar */
 	cat = pr_panelset_alloc(ps, ncat, sizeof(*cat));
-	g = stack_groups(ps, split ? labels6 : (const char *const[]){ "compute", "communication", "memory", "idle" },
+	g = stack_groups(ps,
+			 split ? labels6
+			       : (const char *const[]){ "compute", "communication", "memory",
+							"idle" },
 			 split ? colors6 : colors4, split ? 6 : 4, ncat);
 	cat[0] = "rank (all streams)";
 	temporal_bar(ps, g, split, 0, r, idle);
-	json_array_foreach(streams, i, s)
-	{
+	json_array_foreach (streams, i, s) {
 		if (i >= shown)
 			break;
 		pr_stream_label(pr_mstr(s, "device"), pr_mstr(s, "stream"), buf, sizeof(buf));
@@ -165,7 +171,8 @@ static void temporal(struct pr_panelset *ps, const json_t *run)
 		temporal_bar(ps, g, split, 1 + i, s, json_object_get(s, "idle"));
 	}
 	pr_fmt_duration(pr_mnum(r, "span_ns"), span, sizeof(span));
-	snprintf(title, sizeof(title), "GPU time breakdown (HTA) | busy %.2f%% of %s, first to last GPU op",
+	snprintf(title, sizeof(title),
+		 "GPU time breakdown (HTA) | busy %.2f%% of %s, first to last GPU op",
 		 pr_mnum(r, "busy_share") * 100, span);
 	c = stacked_chart(ps, "gpu_temporal", title, cat, ncat, g, split ? 6 : 4, 1);
 	c->x_label = "Share of the span";
@@ -173,8 +180,10 @@ static void temporal(struct pr_panelset *ps, const json_t *run)
 	c->legend_title = "GPU time";
 	c->height = (int)fmax(220, fmin(1000, 130 + 44 * (double)ncat));
 	if (ns > shown) {
-		snprintf(buf, sizeof(buf), "%zu streams: the first %zu are shown (the tables and the JSON model have them all)",
-			 ns, shown);
+		snprintf(
+			buf, sizeof(buf),
+			"%zu streams: the first %zu are shown (the tables and the JSON model have them all)",
+			ns, shown);
 		c->x_label = pr_panelset_strdup(ps, buf);
 	}
 }
@@ -206,7 +215,8 @@ static void overlap(struct pr_panelset *ps, const json_t *run)
 	snprintf(buf, sizeof(buf), "%.1f%% (%s)", (1 - share) * 100, b);
 	((const char **)g[1].value_text)[0] = pr_panelset_strdup(ps, buf);
 	pr_fmt_duration(comm, a, sizeof(a));
-	snprintf(title, sizeof(title), "Communication / computation overlap | %.1f%% of %s of communication kernels",
+	snprintf(title, sizeof(title),
+		 "Communication / computation overlap | %.1f%% of %s of communication kernels",
 		 share * 100, a);
 	c = stacked_chart(ps, "gpu_overlap", title, cat, 1, g, 2, 1);
 	c->x_label = "Share of communication kernel time";
@@ -218,7 +228,9 @@ static void overlap(struct pr_panelset *ps, const json_t *run)
 
 static void kernel_types(struct pr_panelset *ps, const json_t *run)
 {
-	const json_t *bt = json_object_get(json_object_get(json_object_get(run, "gpu_breakdown"), "kernels"), "by_type");
+	const json_t *bt =
+		json_object_get(json_object_get(json_object_get(run, "gpu_breakdown"), "kernels"),
+				"by_type");
 	const json_t *v;
 	size_t n = json_array_size(bt), i, k = 0;
 	const char **cat, **txt;
@@ -234,8 +246,7 @@ static void kernel_types(struct pr_panelset *ps, const json_t *run)
 	txt = pr_panelset_alloc(ps, n, sizeof(*txt));
 	val = pr_panelset_alloc(ps, n, sizeof(double));
 	col = pr_panelset_alloc(ps, n, sizeof(uint32_t));
-	json_array_foreach(bt, i, v)
-	{
+	json_array_foreach (bt, i, v) {
 		pr_fmt_duration(pr_mnum(v, "time_ns"), a, sizeof(a));
 		snprintf(buf, sizeof(buf), "%s (%lld)", pr_mstr(v, "type"), pr_mll(v, "count"));
 		cat[k] = pr_panelset_strdup(ps, buf);
@@ -266,7 +277,9 @@ static void kernel_types(struct pr_panelset *ps, const json_t *run)
 
 static void top_kernels(struct pr_panelset *ps, const json_t *run)
 {
-	const json_t *top = json_object_get(json_object_get(json_object_get(run, "gpu_breakdown"), "kernels"), "top");
+	const json_t *top =
+		json_object_get(json_object_get(json_object_get(run, "gpu_breakdown"), "kernels"),
+				"top");
 	const json_t *v;
 	size_t n = json_array_size(top), i, k = 0;
 	const char **cat, **txt, **names;
@@ -291,14 +304,14 @@ static void top_kernels(struct pr_panelset *ps, const json_t *run)
 	for (i = 0; i < n; i++)
 		names[i] = pr_mstr(json_array_get(top, i), "name");
 	pr_name_column(lab, names, n, PR_GPU_PANEL_NAME_MAX);
-	json_array_foreach(top, i, v)
-	{
+	json_array_foreach (top, i, v) {
 		if (k == n)
 			break;
 		cat[k] = pr_panelset_strdup(ps, lab[k]);
 		val[k] = pr_mnum(v, "total_ns");
 		pr_fmt_duration(val[k], a, sizeof(a));
-		snprintf(buf, sizeof(buf), "%s  %.1f%%  x%lld", a, pr_mnum(v, "share") * 100, pr_mll(v, "count"));
+		snprintf(buf, sizeof(buf), "%s  %.1f%%  x%lld", a, pr_mnum(v, "share") * 100,
+			 pr_mll(v, "count"));
 		txt[k] = pr_panelset_strdup(ps, buf);
 		col[k] = pr_gpu_color(pr_mstr(v, "type"));
 		k++;
@@ -309,7 +322,8 @@ static void top_kernels(struct pr_panelset *ps, const json_t *run)
 	*g = (struct pr_chart_bar_group){ "total time", 0x666666, val, col, txt };
 	b = pr_panelset_alloc(ps, 1, sizeof(*b));
 	*b = (struct pr_chart_bars){ cat, k, g, 1, 1, 1, 0, 0 };
-	snprintf(buf, sizeof(buf), "Top %zu GPU ops by total time (share of all GPU op time, count)", k);
+	snprintf(buf, sizeof(buf),
+		 "Top %zu GPU ops by total time (share of all GPU op time, count)", k);
 	c = pr_panelset_add(ps, "gpu_top_kernels", buf);
 	c->bars = b;
 	c->x_label = "Total time";
@@ -322,7 +336,8 @@ static void top_kernels(struct pr_panelset *ps, const json_t *run)
 
 static void queue(struct pr_panelset *ps, const json_t *run)
 {
-	const json_t *items = json_object_get(json_object_get(json_object_get(run, "gpu"), "streams"), "items");
+	const json_t *items =
+		json_object_get(json_object_get(json_object_get(run, "gpu"), "streams"), "items");
 	const json_t *s;
 	struct pr_chart_line *l = pr_panelset_alloc(ps, 8, sizeof(*l));
 	struct pr_chart_mark *m;
@@ -331,10 +346,10 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 	size_t i, n = 0, total = 0;
 	char buf[200], lane[100];
 	int one_device = 1;
-	json_array_foreach(items, i, s)
-		one_device &= !strcmp(pr_mstr(s, "device"), pr_mstr(json_array_get(items, 0), "device"));
-	json_array_foreach(items, i, s)
-	{
+	json_array_foreach (items, i, s)
+		one_device &=
+			!strcmp(pr_mstr(s, "device"), pr_mstr(json_array_get(items, 0), "device"));
+	json_array_foreach (items, i, s) {
 		const json_t *q = json_object_get(s, "queue"), *tl = json_object_get(q, "timeline");
 		const json_t *t = json_object_get(tl, "t_ns"), *v = json_object_get(tl, "v");
 		size_t k = json_array_size(t), j, p = 0;
@@ -362,7 +377,16 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 		pr_stream_label(pr_mstr(s, "device"), pr_mstr(s, "stream"), lane, sizeof(lane));
 		snprintf(buf, sizeof(buf), "%s: mean %.1f, max %lld", lane, pr_mnum(q, "mean"),
 			 pr_mll(q, "max"));
-		l[n] = (struct pr_chart_line){ pr_panelset_strdup(ps, buf), pr_chart_color(n), x, y, p, 1.5, 0, 0, PR_LINE_LINEAR, 0 };
+		l[n] = (struct pr_chart_line){ pr_panelset_strdup(ps, buf),
+					       pr_chart_color(n),
+					       x,
+					       y,
+					       p,
+					       1.5,
+					       0,
+					       0,
+					       PR_LINE_LINEAR,
+					       0 };
 		if (pr_mnum(q, "max") > best) {
 			best = pr_mnum(q, "max");
 			bx = pr_mnum(q, "max_t_ns") / 1e9;
@@ -375,7 +399,8 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 	if (one_device)
 		snprintf(buf, sizeof(buf),
 			 "GPU queue length per stream of GPU %s (launched, not finished)%s",
-			 pr_mstr(json_array_get(items, 0), "device"), total > n ? " | the first 8 streams" : "");
+			 pr_mstr(json_array_get(items, 0), "device"),
+			 total > n ? " | the first 8 streams" : "");
 	else
 		snprintf(buf, sizeof(buf),
 			 "GPU queue length per GPU stream (launched, not finished)%s",
@@ -401,13 +426,15 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 
 static void steps(struct pr_panelset *ps, const json_t *run)
 {
-	static const char *const keys[] = { "kernel_ns", "memcpy_ns", "memset_ns", "communication_ns",
-					    "runtime_ns", "dataloader_ns", "cpu_exec_ns", "other_ns" };
-	static const char *const labels[] = { "Kernel", "Memcpy", "Memset", "Communication",
+	static const char *const keys[] = { "kernel_ns",	"memcpy_ns",  "memset_ns",
+					    "communication_ns", "runtime_ns", "dataloader_ns",
+					    "cpu_exec_ns",	"other_ns" };
+	static const char *const labels[] = { "Kernel",	 "Memcpy",     "Memset",   "Communication",
 					      "Runtime", "DataLoader", "CPU Exec", "Other" };
-	static const char *const colors[] = { "kernel", "memcpy", "memset", "communication",
+	static const char *const colors[] = { "kernel",	 "memcpy",     "memset",   "communication",
 					      "runtime", "dataloader", "cpu_exec", "other" };
-	const json_t *sb = json_object_get(run, "step_breakdown"), *st = json_object_get(sb, "steps"), *v;
+	const json_t *sb = json_object_get(run, "step_breakdown"),
+		     *st = json_object_get(sb, "steps"), *v;
 	size_t n = json_array_size(st), i, k;
 	const char **cat;
 	struct pr_chart_bar_group *g;
@@ -419,8 +446,7 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 		n = PR_GPU_PANEL_MAX_STEPS;
 	cat = pr_panelset_alloc(ps, n, sizeof(*cat));
 	g = stack_groups(ps, labels, colors, 8, n);
-	json_array_foreach(st, i, v)
-	{
+	json_array_foreach (st, i, v) {
 		double dur = pr_mnum(v, "dur_ns");
 		if (i == n)
 			break;
@@ -428,11 +454,13 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 		for (k = 0; k < 8; k++) {
 			double x = share_of(v, keys[k]);
 			((double *)g[k].values)[i] = x;
-			((const char **)g[k].value_text)[i] = dur > 0 ? pct_text(ps, x / dur) : NULL;
+			((const char **)g[k].value_text)[i] =
+				dur > 0 ? pct_text(ps, x / dur) : NULL;
 		}
 	}
 	if (json_is_number(json_object_get(sb, "gpu_utilization")))
-		snprintf(title, sizeof(title), "Step time breakdown (TensorBoard) | GPU utilisation %.1f%%",
+		snprintf(title, sizeof(title),
+			 "Step time breakdown (TensorBoard) | GPU utilisation %.1f%%",
 			 pr_mnum(sb, "gpu_utilization") * 100);
 	else
 		snprintf(title, sizeof(title), "Step time breakdown (TensorBoard)");

@@ -31,19 +31,20 @@ static json_t *tree_data(const json_t *t)
 	if (!json_array_size(nodes) || !(total > 0) || !isfinite(total))
 		return NULL;
 	arr = json_array();
-	json_array_foreach(nodes, i, v)
-	{
+	json_array_foreach (nodes, i, v) {
 		double tt = pr_mnum(v, "total"), self = pr_mnum(v, "self");
 		long long d = pr_mll(v, "depth");
-		json_array_append_new(
-			arr, json_pack("[s,I,f,f,b]", pr_mstr(v, "name"), (json_int_t)(d >= 0 ? d : 0),
-				       tt > 0 && isfinite(tt) ? tt : 0.0,
-				       self > 0 && isfinite(self) ? self : 0.0,
-				       json_is_true(json_object_get(v, "device"))));
+		json_array_append_new(arr, json_pack("[s,I,f,f,b]", pr_mstr(v, "name"),
+						     (json_int_t)(d >= 0 ? d : 0),
+						     tt > 0 && isfinite(tt) ? tt : 0.0,
+						     self > 0 && isfinite(self) ? self : 0.0,
+						     json_is_true(json_object_get(v, "device"))));
 	}
 	return json_pack("{s:f,s:o,s:I,s:I}", "total", total, "nodes", arr, "more",
-			 (json_int_t)(pr_mll(t, "nodes_more") > 0 ? pr_mll(t, "nodes_more") : 0), "folded",
-			 (json_int_t)(pr_mll(t, "spans_folded") > 0 ? pr_mll(t, "spans_folded") : 0));
+			 (json_int_t)(pr_mll(t, "nodes_more") > 0 ? pr_mll(t, "nodes_more") : 0),
+			 "folded",
+			 (json_int_t)(pr_mll(t, "spans_folded") > 0 ? pr_mll(t, "spans_folded")
+								    : 0));
 }
 
 /* Adds the tree t (the model's, NULL: none) to the script's trees under key: 1 when it has one. */
@@ -67,10 +68,8 @@ static json_t *display_names(const json_t *trees)
 	json_t *seen = json_object(), *out, *t, *nd;
 	const char *key;
 	size_t i;
-	json_object_foreach((json_t *)trees, key, t)
-	{
-		json_array_foreach(json_object_get(t, "nodes"), i, nd)
-		{
+	json_object_foreach ((json_t *)trees, key, t) {
+		json_array_foreach (json_object_get(t, "nodes"), i, nd) {
 			const char *nm = json_string_value(json_object_get(nd, "name"));
 			if (nm)
 				json_object_set_new(seen, nm, json_true());
@@ -86,7 +85,7 @@ static int flat(const json_t *nodes)
 {
 	const json_t *nd;
 	size_t i;
-	json_array_foreach(nodes, i, nd)
+	json_array_foreach (nodes, i, nd)
 		if (pr_mnum(nd, "depth") > 0)
 			return 0;
 	return 1;
@@ -118,7 +117,8 @@ void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 	add_tree(trees, "gpu", json_object_get(fl, "gpu"));
 	add_tree(trees, "gpu_split", json_object_get(bs, "gpu"));
 	data = json_pack("{s:s,s:o,s:I,s:I}", "unit", unit, "trees", trees, "steps",
-			 (json_int_t)(pr_mll(bs, "steps") > 0 ? pr_mll(bs, "steps") : 0), "of_steps",
+			 (json_int_t)(pr_mll(bs, "steps") > 0 ? pr_mll(bs, "steps") : 0),
+			 "of_steps",
 			 (json_int_t)(pr_mll(bs, "of_steps") > 0 ? pr_mll(bs, "of_steps") : 0));
 	json_object_set_new(data, "display", display_names(trees));
 	fmt_val(total, unit, a, sizeof(a));
@@ -131,8 +131,7 @@ void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 		pr_strbuf_addstr(sb, "<p class=\"meta\">perf event ");
 		pr_html_esc(sb, pr_mstr(fl, "event"));
 		pr_strbuf_addstr(sb, " only; the others (");
-		json_array_foreach(json_object_get(fl, "events"), i, ev)
-		{
+		json_array_foreach (json_object_get(fl, "events"), i, ev) {
 			if (!strcmp(pr_mstr(ev, "event"), pr_mstr(fl, "event")))
 				continue;
 			if (n++)
@@ -148,10 +147,11 @@ void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 		       "%s in all\">\n",
 		       runi, a);
 	/* the controls are made by the script when the view is first drawn */
-	pr_strbuf_addstr(sb, "<div class=\"fl-bar\"></div><div class=\"fl-crumbs\"></div>"
-			     "<p class=\"fl-note capped\"></p><div class=\"fl-chart\"><noscript>The flame "
-			     "graph is drawn by the page's script.</noscript></div>"
-			     "<div class=\"fl-tip\" hidden></div>\n");
+	pr_strbuf_addstr(
+		sb, "<div class=\"fl-bar\"></div><div class=\"fl-crumbs\"></div>"
+		    "<p class=\"fl-note capped\"></p><div class=\"fl-chart\"><noscript>The flame "
+		    "graph is drawn by the page's script.</noscript></div>"
+		    "<div class=\"fl-tip\" hidden></div>\n");
 	s = json_dumps(data, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII |
 				     JSON_REAL_PRECISION(17));
 	json_decref(data);
@@ -162,9 +162,10 @@ void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 	pr_strbuf_addstr(sb, "</script></div>\n");
 	free(s);
 	if (pr_mll(fl, "nodes_more") > 0)
-		pr_strbuf_addf(sb,
-			       "<p class=\"capped\">%lld smaller or deeper node(s) are left out (under "
-			       "0.1 %% of the total, deeper than 40 levels or past 1500 boxes): they show "
-			       "as their parent's self; <code>profreport speedscope</code> has every stack.</p>\n",
-			       pr_mll(fl, "nodes_more"));
+		pr_strbuf_addf(
+			sb,
+			"<p class=\"capped\">%lld smaller or deeper node(s) are left out (under "
+			"0.1 %% of the total, deeper than 40 levels or past 1500 boxes): they show "
+			"as their parent's self; <code>profreport speedscope</code> has every stack.</p>\n",
+			pr_mll(fl, "nodes_more"));
 }

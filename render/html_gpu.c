@@ -74,10 +74,10 @@ static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gf
 /* gpu_breakdown.scopes side by side: TraceLens's gpu_timeline per scope (issue 28). */
 static void gpu_scopes_table(struct pr_strbuf *sb, const json_t *sc)
 {
-	static const char *const th[] = { "Scope",	   "#GPU ops",	    "#Total",
-					  "#Busy",	   "#Busy %",	    "#Computation",
-					  "#Exposed comm", "#Exposed memcpy", "#Idle",
-					  NULL };
+	static const char *const th[] = {
+		"Scope",	"#GPU ops",	 "#Total",	    "#Busy", "#Busy %",
+		"#Computation", "#Exposed comm", "#Exposed memcpy", "#Idle", NULL
+	};
 	static const char *const names[] = { "all", "linked", "steps" };
 	static const char *const what[] = { "all: every GPU op",
 					    "linked: launched by a traced runtime call",
@@ -113,10 +113,17 @@ static void gpu_scopes_table(struct pr_strbuf *sb, const json_t *sc)
 
 static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct gfig *f)
 {
-	static const char *const th[] = { "Scope", "#Span", "#Busy %", "#Compute %",
-					  "#Communication %", "#Memory %", "#Idle %",
-					  "#Idle: host wait %", "#Idle: kernel wait %",
-					  "#Idle: other %", NULL };
+	static const char *const th[] = { "Scope",
+					  "#Span",
+					  "#Busy %",
+					  "#Compute %",
+					  "#Communication %",
+					  "#Memory %",
+					  "#Idle %",
+					  "#Idle: host wait %",
+					  "#Idle: kernel wait %",
+					  "#Idle: other %",
+					  NULL };
 	const json_t *r = json_object_get(gb, "rank"), *ov = json_object_get(gb, "overlap");
 	const json_t *k = json_object_get(gb, "kernels"), *v;
 	char a[64], b[64];
@@ -139,8 +146,7 @@ static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct 
 	pr_html_table_begin(sb, th);
 	temporal_row(sb, "rank (all streams)", r, json_object_get(gb, "idle"));
 	n = 1;
-	json_array_foreach(json_object_get(gb, "streams"), i, v)
-	{
+	json_array_foreach (json_object_get(gb, "streams"), i, v) {
 		if (n >= PR_HTML_ROWS)
 			break;
 		pr_stream_label(pr_mstr(v, "device"), pr_mstr(v, "stream"), a, sizeof(a));
@@ -179,11 +185,16 @@ static void launch_row(struct pr_strbuf *sb, const char *what, const json_t *o)
 /* HTA's kernel launch statistics: the summary, the ops with most delay, the outliers. */
 static void launch_delay_tables(struct pr_strbuf *sb, const json_t *ld)
 {
-	static const char *const oh[] = { "Op", "#Launches", "#Delay total", "#Delay mean",
-					  "#Delay max", "#Latency mean", "Activity with most delay",
+	static const char *const oh[] = { "Op",
+					  "#Launches",
+					  "#Delay total",
+					  "#Delay mean",
+					  "#Delay max",
+					  "#Latency mean",
+					  "Activity with most delay",
 					  NULL };
-	static const char *const xh[] = { "Activity", "Call", "Op", "#Start", "#CPU", "#GPU",
-					  "#Delay", NULL };
+	static const char *const xh[] = { "Activity", "Call", "Op",	"#Start",
+					  "#CPU",     "#GPU", "#Delay", NULL };
 	const json_t *v, *k, *ops = json_object_get(ld, "by_op");
 	const json_t *out = json_object_get(ld, "outliers");
 	const json_t *more = json_object_get(ld, "by_op_more");
@@ -210,11 +221,11 @@ static void launch_delay_tables(struct pr_strbuf *sb, const json_t *ld)
 		pr_label_t *lab = pr_html_name_column(ops, "name", nops);
 		pr_label_t *klab = pr_xcalloc(nops, sizeof(*klab));
 		const char **kn = pr_xcalloc(nops, sizeof(*kn));
-		json_array_foreach(ops, i, v)
+		json_array_foreach (ops, i, v)
 			kn[i] = pr_mstr(json_array_get(json_object_get(v, "kernels"), 0), "name");
 		pr_name_column(klab, kn, nops, PR_HTML_NAME_SHOWN);
 		pr_html_table_begin(sb, oh);
-		json_array_foreach(ops, i, v) {
+		json_array_foreach (ops, i, v) {
 			pr_strbuf_addstr(sb, "<tr>");
 			pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
 			pr_html_tdf(sb, pr_mnum(v, "activities"), 0);
@@ -228,7 +239,9 @@ static void launch_delay_tables(struct pr_strbuf *sb, const json_t *ld)
 			n++;
 		}
 		pr_html_model_table_end(sb, n,
-			  n + (size_t)(pr_mll(more, "names") > 0 ? pr_mll(more, "names") : 0));
+					n + (size_t)(pr_mll(more, "names") > 0
+							     ? pr_mll(more, "names")
+							     : 0));
 		free(lab);
 		free(klab);
 		free(kn);
@@ -240,7 +253,7 @@ static void launch_delay_tables(struct pr_strbuf *sb, const json_t *ld)
 		pr_label_t *lo = pr_html_name_column(out, "op", nout);
 		n = 0;
 		pr_html_table_begin(sb, xh);
-		json_array_foreach(out, i, v) {
+		json_array_foreach (out, i, v) {
 			pr_strbuf_addstr(sb, "<tr>");
 			pr_html_td_shown(sb, pr_mstr(v, "name"), ln[i]);
 			pr_html_td_shown(sb, pr_mstr(v, "call"), lc[i]);
@@ -261,10 +274,12 @@ static void launch_delay_tables(struct pr_strbuf *sb, const json_t *ld)
 
 static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g, struct gfig *f)
 {
-	static const char *const lh[] = { "Measure", "#p50", "#p95", "#Mean", "#Min", "#Max",
-					  NULL };
-	static const char *const qh[] = { "Device", "Stream", "#Activities", "#Busy", "#Queue mean",
-					  "#Queue mean (HTA)", "#Queue max", "#Time at max", NULL };
+	static const char *const lh[] = {
+		"Measure", "#p50", "#p95", "#Mean", "#Min", "#Max", NULL
+	};
+	static const char *const qh[] = { "Device",	"Stream",	"#Activities",
+					  "#Busy",	"#Queue mean",	"#Queue mean (HTA)",
+					  "#Queue max", "#Time at max", NULL };
 	const json_t *l = json_object_get(g, "launches"), *v;
 	size_t i, n = 0, total;
 	if (json_is_object(l)) {
@@ -285,8 +300,7 @@ static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g, struct gfig *
 	pr_strbuf_addstr(sb, "<h4>Queue length per stream</h4>\n");
 	gpu_figures(sb, f, "gpu_queue");
 	pr_html_table_begin(sb, qh);
-	json_array_foreach(json_object_get(json_object_get(g, "streams"), "items"), i, v)
-	{
+	json_array_foreach (json_object_get(json_object_get(g, "streams"), "items"), i, v) {
 		const json_t *q = json_object_get(v, "queue");
 		if (n >= PR_HTML_ROWS)
 			break;
@@ -336,8 +350,7 @@ static void step_breakdown_table(struct pr_strbuf *sb, const json_t *s, struct g
 	pr_html_table_begin(sb, h);
 	step_row(sb, "average", json_object_get(s, "average"),
 		 json_object_get(s, "gpu_utilization"));
-	json_array_foreach(json_object_get(s, "steps"), i, v)
-	{
+	json_array_foreach (json_object_get(s, "steps"), i, v) {
 		if (n + 1 >= PR_HTML_ROWS)
 			break;
 		step_row(sb, pr_mstr(v, "name"), v, json_object_get(v, "gpu_util"));
@@ -362,8 +375,14 @@ static void collectives_table(struct pr_strbuf *sb, const json_t *run)
  * `summary`. */
 static void gpu_kernels_table(struct pr_strbuf *sb, const json_t *run)
 {
-	static const char *const h[] = { "#Active range", "#Busy", "#Busy %", "#Gaps > 500 ms",
-					 "#Longest gap", "#Chunks", "#Chunks < 50 % busy", NULL };
+	static const char *const h[] = { "#Active range",
+					 "#Busy",
+					 "#Busy %",
+					 "#Gaps > 500 ms",
+					 "#Longest gap",
+					 "#Chunks",
+					 "#Chunks < 50 % busy",
+					 NULL };
 	const json_t *gk = json_object_get(json_object_get(run, "bottlenecks"), "gpu_kernels");
 	if (!json_is_object(gk))
 		return;
@@ -397,8 +416,7 @@ static void gpu_util_table(struct pr_strbuf *sb, const json_t *run)
 		return;
 	pr_strbuf_addstr(sb, "<h4>GPU utilisation (sampled)</h4>\n");
 	pr_html_table_begin(sb, h);
-	json_array_foreach(items, i, v)
-	{
+	json_array_foreach (items, i, v) {
 		pr_strbuf_addstr(sb, "<tr>");
 		tdt(sb, pr_mstr(v, "device"));
 		pr_html_tdf(sb, pr_mnum(v, "samples"), 0);
@@ -424,8 +442,7 @@ static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gf
 			gpu_figures(sb, f, "gpu_kernel_types");
 		pr_html_table_begin(sb, h);
 		size_t shown = 0;
-		json_array_foreach(json_object_get(k, "by_type"), i, v)
-		{
+		json_array_foreach (json_object_get(k, "by_type"), i, v) {
 			if (!(pr_mnum(v, "count") > 0))
 				continue; /* a type the run has none of: nothing to say */
 			pr_strbuf_addstr(sb, "<tr>");
@@ -442,8 +459,7 @@ static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gf
 	if (n) {
 		pr_strbuf_addstr(sb, "<h4>Communication kernels by library</h4>\n");
 		pr_html_table_begin(sb, lh);
-		json_array_foreach(json_object_get(k, "communication"), i, v)
-		{
+		json_array_foreach (json_object_get(k, "communication"), i, v) {
 			pr_strbuf_addstr(sb, "<tr>");
 			tdt(sb, pr_mstr(v, "library"));
 			pr_html_tdf(sb, pr_mnum(v, "count"), 0);
@@ -485,8 +501,7 @@ static void pm_peaks_line(struct pr_strbuf *sb, const json_t *pm)
 	pr_strbuf_addstr(sb, " = ");
 	pr_html_esc(sb, pr_mstr(dev, "model"));
 	pr_strbuf_addstr(sb, ": peak TFLOP/s ");
-	json_object_foreach((json_t *)pk, k, v)
-	{
+	json_object_foreach ((json_t *)pk, k, v) {
 		if (!json_is_number(v))
 			continue;
 		pr_strbuf_addf(sb, "%s%s %.4g", first ? "" : ", ", k, json_number_value(v));
@@ -499,13 +514,13 @@ static void pm_peaks_line(struct pr_strbuf *sb, const json_t *pm)
 
 static void perf_model_tables(struct pr_strbuf *sb, const json_t *pm, struct gfig *f)
 {
-	static const char *const ch[] = { "Category", "#Ops", "#Activities", "#Device time",
-					  "#Share %", "#FLOPs", "#Bytes", "#TFLOP/s", "#TB/s",
-					  NULL };
+	static const char *const ch[] = { "Category", "#Ops",	"#Activities", "#Device time",
+					  "#Share %", "#FLOPs", "#Bytes",      "#TFLOP/s",
+					  "#TB/s",    NULL };
 	static const char *const th[] = { "TraceLens category", "#Ops", "#Device time", NULL };
-	static const char *const gh[] = { "Op", "Input Dims", "Category", "dtype", "#Calls",
-					  "#Device time", "#TFLOP/s", "#% of peak", "#TB/s",
-					  "#% of bandwidth", "#FLOP/byte", NULL };
+	static const char *const gh[] = { "Op",	    "Input Dims",      "Category",   "dtype",
+					  "#Calls", "#Device time",    "#TFLOP/s",   "#% of peak",
+					  "#TB/s",  "#% of bandwidth", "#FLOP/byte", NULL };
 	const json_t *v, *groups = json_object_get(pm, "groups");
 	size_t i, n = 0;
 	pr_label_t *lab, *dlab;
@@ -515,8 +530,7 @@ static void perf_model_tables(struct pr_strbuf *sb, const json_t *pm, struct gfi
 		       pr_mll(pm, "linked_activities"), pr_mll(pm, "unlinked_activities"));
 	pm_peaks_line(sb, pm);
 	pr_html_table_begin(sb, ch);
-	json_array_foreach(json_object_get(pm, "categories"), i, v)
-	{
+	json_array_foreach (json_object_get(pm, "categories"), i, v) {
 		pr_strbuf_addstr(sb, "<tr>");
 		pr_html_td(sb, pr_mstr(v, "category"));
 		pr_html_tdf(sb, pr_mnum(v, "ops"), 0);
@@ -531,8 +545,7 @@ static void perf_model_tables(struct pr_strbuf *sb, const json_t *pm, struct gfi
 	}
 	pr_html_model_table_end(sb, i, i);
 	pr_html_table_begin(sb, th);
-	json_array_foreach(json_object_get(pm, "tracelens_categories"), i, v)
-	{
+	json_array_foreach (json_object_get(pm, "tracelens_categories"), i, v) {
 		pr_strbuf_addstr(sb, "<tr>");
 		pr_html_td(sb, pr_mstr(v, "category"));
 		pr_html_tdf(sb, pr_mnum(v, "ops"), 0);
@@ -548,8 +561,7 @@ static void perf_model_tables(struct pr_strbuf *sb, const json_t *pm, struct gfi
 	pr_strbuf_addstr(sb, "<p>Op groups (name, Input Dims, Input type), largest device time "
 			     "first; % of peak against the group's dtype.</p>\n");
 	pr_html_table_begin(sb, gh);
-	json_array_foreach(groups, i, v)
-	{
+	json_array_foreach (groups, i, v) {
 		if (n >= PR_HTML_ROWS)
 			break;
 		pr_strbuf_addstr(sb, "<tr>");
@@ -607,8 +619,7 @@ static void cupti_ranges_table(struct pr_strbuf *sb, const json_t *run)
 	}
 	h[3 + nc] = NULL;
 	pr_html_table_begin(sb, h);
-	json_array_foreach(ops, i, v)
-	{
+	json_array_foreach (ops, i, v) {
 		const json_t *cv = json_object_get(v, "counters");
 		if (i == PR_HTML_ROWS)
 			break;
@@ -673,15 +684,15 @@ int pr_html_gpu_section(struct pr_strbuf *sb, const json_t *run, const char *idp
 
 /* ---- critical path (an_critpath.c) ---- */
 
-static const char *const cp_keys[] = { "cpu_op",	  "launch",
-				       "kernel_compute", "kernel_communication",
-				       "kernel_memory",	  "sync",
-				       "idle" };
-static const char *const cp_labels[] = { "CPU ops",		  "launch",
-					 "kernels: compute",	  "kernels: communication",
-					 "kernels: memory",	  "sync",
-					 "idle" };
-static const char *const cp_colors[] = { "cpu_exec", "runtime", "compute", "communication",
+static const char *const cp_keys[] = {
+	"cpu_op", "launch", "kernel_compute", "kernel_communication", "kernel_memory",
+	"sync",	  "idle"
+};
+static const char *const cp_labels[] = {
+	"CPU ops", "launch", "kernels: compute", "kernels: communication", "kernels: memory",
+	"sync",	   "idle"
+};
+static const char *const cp_colors[] = { "cpu_exec", "runtime",	  "compute", "communication",
 					 "memory",   "host_wait", "idle" };
 
 /* One stacked bar per analysed step (the first 40): each class's share of the step's path. */
@@ -709,8 +720,7 @@ static int critpath_bar(struct pr_strbuf *sb, const json_t *cp, const char *idp,
 		g[k].rgb = pr_gpu_color(cp_colors[k]);
 		g[k].values = pr_panelset_alloc(ps, n, sizeof(double));
 	}
-	json_array_foreach(st, i, v)
-	{
+	json_array_foreach (st, i, v) {
 		const json_t *comp = json_object_get(v, "composition_ns");
 		double len = pr_mnum(v, "length_ns");
 		if (i == n)
@@ -749,7 +759,7 @@ static void critpath_top(struct pr_strbuf *sb, const json_t *l, const char *what
  * (a table, and a stacked bar per step), then the ops and kernels on them.
  */
 int pr_html_critpath_section(struct pr_strbuf *sb, const json_t *run, const char *idp,
-			    struct pr_error *err)
+			     struct pr_error *err)
 {
 	static const char *const h[] = { "On the path", "#Time", "#Share %", NULL };
 	const json_t *cp = json_object_get(run, "critical_path");
@@ -766,8 +776,9 @@ int pr_html_critpath_section(struct pr_strbuf *sb, const json_t *run, const char
 	else
 		pr_strbuf_addstr(sb, "The whole trace (it has no steps)");
 	pr_fmt_duration(len, a, sizeof(a));
-	pr_strbuf_addf(sb, ", %s on the path%s: at each point, the dependency it waited for "
-			   "(CPU op order, launches, stream order, synchronisations).",
+	pr_strbuf_addf(sb,
+		       ", %s on the path%s: at each point, the dependency it waited for "
+		       "(CPU op order, launches, stream order, synchronisations).",
 		       a, pr_mll(cp, "steps_analysed") == 1 ? "" : "s");
 	if (pr_mll(cp, "steps_over_budget") > 0 && strcmp(pr_mstr(cp, "scope"), "steps"))
 		pr_strbuf_addf(sb, " No path: the trace is past the budget of %lld events.",
@@ -794,4 +805,3 @@ int pr_html_critpath_section(struct pr_strbuf *sb, const json_t *run, const char
 	critpath_top(sb, json_object_get(cp, "top_kernels"), "Kernels", 1);
 	return 0;
 }
-

@@ -31,11 +31,11 @@ static const json_t *primary_peak(const json_t *run)
 	const json_t *pk, *best = NULL;
 	size_t i, k;
 	for (k = 0; k < PR_ARRAY_SIZE(prefer) && !best; k++)
-		json_array_foreach(json_object_get(run, "peaks"), i, pk)
+		json_array_foreach (json_object_get(run, "peaks"), i, pk)
 			if (!strcmp(pr_mstr(pk, "series"), prefer[k]) &&
 			    (!best || pr_mnum(pk, "value") > pr_mnum(best, "value")))
 				best = pk;
-	json_array_foreach(json_object_get(run, "peaks"), i, pk)
+	json_array_foreach (json_object_get(run, "peaks"), i, pk)
 		if (!best && strncmp(pr_mstr(pk, "series"), "sys.", 4))
 			best = pk;
 	return best;
@@ -61,7 +61,13 @@ static double throughput(const json_t *run, const char **what)
 }
 
 /* The numbers the index trends: one chart per metric (and its series or unit) and kind of run. */
-enum { T_PEAK, T_STEP, T_THROUGHPUT, T_DURATION, T_METRICS };
+enum {
+	T_PEAK,
+	T_STEP,
+	T_THROUGHPUT,
+	T_DURATION,
+	T_METRICS
+};
 static const char *const trend_name[T_METRICS] = { "Peak memory", "Step time p50", "Throughput",
 						   "Duration" };
 
@@ -303,11 +309,10 @@ static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, si
 		}
 	}
 	if (!rc && single)
-		pr_strbuf_addf(
-			sb,
-			"<p class=\"capped\">%zu metric%s of a kind with a single run: no "
-			"trend.</p>\n",
-			single, single == 1 ? "" : "s");
+		pr_strbuf_addf(sb,
+			       "<p class=\"capped\">%zu metric%s of a kind with a single run: no "
+			       "trend.</p>\n",
+			       single, single == 1 ? "" : "s");
 	free(keys);
 	free(x);
 	free(y);
@@ -376,14 +381,15 @@ static size_t min_z(size_t a, size_t b)
 }
 
 /* The links between the pages of an index split in parts (PR_HTML_INDEX_ROWS runs each). */
-static void index_parts_nav(struct pr_strbuf *sb, size_t n, size_t part,
-			    const char *const *parts, size_t nparts)
+static void index_parts_nav(struct pr_strbuf *sb, size_t n, size_t part, const char *const *parts,
+			    size_t nparts)
 {
 	size_t k;
 	pr_strbuf_addf(sb,
 		       "<nav class=\"index-parts\" aria-label=\"index pages\"><p class=\"meta\">"
-		       "Runs %zu-%zu of %zu (%zu a page):", part * PR_HTML_INDEX_ROWS + 1,
-		       min_z(n, (part + 1) * PR_HTML_INDEX_ROWS), n, PR_HTML_INDEX_ROWS);
+		       "Runs %zu-%zu of %zu (%zu a page):",
+		       part * PR_HTML_INDEX_ROWS + 1, min_z(n, (part + 1) * PR_HTML_INDEX_ROWS), n,
+		       PR_HTML_INDEX_ROWS);
 	for (k = 0; k < nparts; k++) {
 		size_t lo = k * PR_HTML_INDEX_ROWS + 1, hi = min_z(n, (k + 1) * PR_HTML_INDEX_ROWS);
 		if (k == part) {
@@ -404,7 +410,7 @@ static void meta_td(struct pr_strbuf *sb, const json_t *meta)
 	const json_t *v;
 	int first = 1;
 	pr_strbuf_addstr(sb, "<td class=\"labels\">");
-	json_object_foreach((json_t *)meta, k, v) {
+	json_object_foreach ((json_t *)meta, k, v) {
 		if (!json_is_string(v))
 			continue;
 		if (!first)
@@ -428,9 +434,11 @@ int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t pa
 		NULL
 	};
 	/* with the runs' --meta labels (commit, branch, ...) after the run's name */
-	static const char *const hl[] = { "#", "Run", "Labels", "Kind", "Source", "Start (UTC)",
-					  "#Duration", "#Peak memory", "Series", "#Step p50",
-					  "#Throughput", "Unit", "#Recommendations", NULL };
+	static const char *const hl[] = {
+		"#",	       "Run",	    "Labels",		"Kind",	  "Source",
+		"Start (UTC)", "#Duration", "#Peak memory",	"Series", "#Step p50",
+		"#Throughput", "Unit",	    "#Recommendations", NULL
+	};
 	int labels = 0;
 	struct pr_strbuf body = PR_STRBUF_INIT;
 	const json_t **list = pr_xcalloc(n + 1, sizeof(*list));
@@ -466,11 +474,10 @@ int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t pa
 		json_t *clock = json_object_get(r, "clock");
 		const char *unit;
 		double thr = throughput(r, &unit);
-		pr_strbuf_addf(
-			&body,
-			"<tr id=\"row-%zu\"><td class=\"n\" data-v=\"%zu\">%zu</td>"
-			"<td class=\"name\"><a href=\"",
-			i + 1, i + 1, i + 1);
+		pr_strbuf_addf(&body,
+			       "<tr id=\"row-%zu\"><td class=\"n\" data-v=\"%zu\">%zu</td>"
+			       "<td class=\"name\"><a href=\"",
+			       i + 1, i + 1, i + 1);
 		pr_html_esc(&body, rows[i].href);
 		pr_strbuf_addstr(&body, "\">");
 		pr_html_esc(&body, names[i]);

@@ -26,10 +26,11 @@ static json_t *display_names(const json_t *rows)
 	static const char *const keys[] = { "name", "op" };
 	json_t *seen = json_object(), *out, *r;
 	size_t i, k;
-	json_array_foreach(rows, i, r)
+	json_array_foreach (rows, i, r)
 		for (k = 0; k < 2; k++)
 			if (json_is_string(json_object_get(r, keys[k])))
-				json_object_set_new(seen, json_string_value(json_object_get(r, keys[k])),
+				json_object_set_new(seen,
+						    json_string_value(json_object_get(r, keys[k])),
 						    json_true());
 	out = pr_html_display_map(seen, 72);
 	json_decref(seen);
@@ -51,8 +52,9 @@ static void view(struct pr_strbuf *sb, const json_t *run, size_t runi, const cha
 		abort(); /* only out of memory */
 	pr_strbuf_addf(sb, "<h3>%s</h3>\n<div class=\"tv\" id=\"r%zu-%s\" data-kind=\"%s\">", title,
 		       runi, kind, kind);
-	pr_strbuf_addf(sb, "<p class=\"capped tv-nojs\">%s: %lld rows, drawn by the page's script "
-			   "(the JSON model's <code>%s</code> has them).</p>",
+	pr_strbuf_addf(sb,
+		       "<p class=\"capped tv-nojs\">%s: %lld rows, drawn by the page's script "
+		       "(the JSON model's <code>%s</code> has them).</p>",
 		       what, pr_mll(v, "distinct"), key);
 	pr_strbuf_addstr(sb, "<script type=\"application/json\" class=\"tv-data\">");
 	pr_json_script_escape(sb, s);

@@ -89,8 +89,7 @@ static void cards(struct pr_strbuf *sb, const json_t *run)
 		card_k(sb, a, "GPU busy (scope all: first to last GPU op)", NULL, "gpu-busy",
 		       "gpu_breakdown.rank.busy_share: GPU ops' union over the first to last op");
 	}
-	json_array_foreach(json_object_get(run, "peaks"), i, pk)
-	{
+	json_array_foreach (json_object_get(run, "peaks"), i, pk) {
 		const char *dev = pr_mstr(pk, "device");
 		const json_t *hb = json_object_get(pk, "held_by");
 		const char *sub = NULL;
@@ -137,7 +136,8 @@ static void cards(struct pr_strbuf *sb, const json_t *run)
 		card(sb, a, "Steps / s");
 	}
 	if (json_is_number(json_object_get(json_object_get(t, "tokens"), "tokens_per_s"))) {
-		snprintf(a, sizeof(a), "%.1f", pr_mnum(json_object_get(t, "tokens"), "tokens_per_s"));
+		snprintf(a, sizeof(a), "%.1f",
+			 pr_mnum(json_object_get(t, "tokens"), "tokens_per_s"));
 		card(sb, a, "Tokens / s");
 	}
 	if (json_is_object(json_object_get(t, "blocks"))) {
@@ -145,7 +145,7 @@ static void cards(struct pr_strbuf *sb, const json_t *run)
 			 pr_mnum(json_object_get(t, "blocks"), "bps"));
 		card(sb, a, "FPS / BPS (blocks)");
 	}
-	json_array_foreach(recs, i, r)
+	json_array_foreach (recs, i, r)
 		high += !strcmp(pr_mstr(r, "severity"), "high");
 	snprintf(a, sizeof(a), "%zu (%zu high)", json_array_size(recs), high);
 	card(sb, a, "Recommendations");
@@ -166,8 +166,8 @@ static double rec_impact(const json_t *r)
 	static const struct {
 		const char *key;
 		double div;
-	} keys[] = { { "share", 1 },	   { "share_of_run", 1 },	  { "share_of_step", 1 },
-		     { "host_wait_share", 1 }, { "idle_share", 1 },	  { "communication_share", 1 },
+	} keys[] = { { "share", 1 },	       { "share_of_run", 1 }, { "share_of_step", 1 },
+		     { "host_wait_share", 1 }, { "idle_share", 1 },   { "communication_share", 1 },
 		     { "percent", 100 },       { "peak_pct", 100 } };
 	const json_t *ev = json_object_get(r, "evidence");
 	size_t k;
@@ -187,11 +187,11 @@ static int rec_severity(const json_t *r)
 
 struct rec_item {
 	const json_t *r;
-	size_t idx;	      /* in the model */
-	int sev;	      /* 0 high .. 3 other */
-	double imp;	      /* rec_impact, -1 when it states none */
-	double gimp;	      /* the largest impact of its group (rule and severity) */
-	size_t gfirst;	      /* the group's first finding in the model */
+	size_t idx;    /* in the model */
+	int sev;       /* 0 high .. 3 other */
+	double imp;    /* rec_impact, -1 when it states none */
+	double gimp;   /* the largest impact of its group (rule and severity) */
+	size_t gfirst; /* the group's first finding in the model */
 };
 
 static int same_group(const struct rec_item *a, const struct rec_item *b)
@@ -296,10 +296,12 @@ static void recommendations(struct pr_strbuf *sb, const json_t *run)
 	}
 	qsort(it, shown, sizeof(*it), cmp_rec);
 	pr_strbuf_addstr(sb, "<h3>Recommendations</h3>\n");
-	pr_strbuf_addf(sb, "<p class=\"meta\">%zu finding%s: %zu high, %zu medium, %zu low. One box per rule, "
-			   "the most severe first, then the largest share of the run a finding states; "
-			   "the evidence is folded.</p>\n",
-		       n, n == 1 ? "" : "s", cnt[0], cnt[1], cnt[2]);
+	pr_strbuf_addf(
+		sb,
+		"<p class=\"meta\">%zu finding%s: %zu high, %zu medium, %zu low. One box per rule, "
+		"the most severe first, then the largest share of the run a finding states; "
+		"the evidence is folded.</p>\n",
+		n, n == 1 ? "" : "s", cnt[0], cnt[1], cnt[2]);
 	for (i = 0; i < shown; i = j) {
 		for (j = i + 1; j < shown && same_group(&it[i], &it[j]); j++)
 			;
@@ -307,14 +309,15 @@ static void recommendations(struct pr_strbuf *sb, const json_t *run)
 	}
 	free(it);
 	if (n > HTML_RECS)
-		pr_strbuf_addf(sb,
-			       "<p class=\"capped\">Showing %d of %zu recommendations (capped at %d; "
-			       "the JSON model has all of them).</p>\n",
-			       HTML_RECS, n, HTML_RECS);
+		pr_strbuf_addf(
+			sb,
+			"<p class=\"capped\">Showing %d of %zu recommendations (capped at %d; "
+			"the JSON model has all of them).</p>\n",
+			HTML_RECS, n, HTML_RECS);
 }
 
 #define HTML_TREE_DEPTH 10 /* levels of the peak allocation tree shown */
-#define HTML_TREE_ROWS 100  /* rows of it shown */
+#define HTML_TREE_ROWS 100 /* rows of it shown */
 
 /*
  * The peak snapshot's allocation tree (massif) as an indented table in
@@ -329,7 +332,8 @@ static void alloc_tree(struct pr_strbuf *sb, const json_t *run)
 	if (!json_is_object(t))
 		return;
 	pr_fmt_x(run, pr_mnum(t, "t_ns"), a, sizeof(a));
-	pr_strbuf_addf(sb, "<h3>Peak allocation tree (massif snapshot %lld at ", pr_mll(t, "snapshot"));
+	pr_strbuf_addf(sb, "<h3>Peak allocation tree (massif snapshot %lld at ",
+		       pr_mll(t, "snapshot"));
 	pr_html_esc(sb, a);
 	pr_fmt_bytes(pr_mnum(t, "heap"), a, sizeof(a));
 	pr_fmt_bytes(pr_mnum(t, "heap_extra"), b, sizeof(b));
@@ -337,13 +341,14 @@ static void alloc_tree(struct pr_strbuf *sb, const json_t *run)
 	pr_html_esc(sb, a);
 	pr_strbuf_addstr(sb, " (+");
 	pr_html_esc(sb, b);
-	pr_strbuf_addstr(sb, " allocator overhead). Each row is a call site; its children (indented) are "
-			     "its callers, and add up to it. Sites below massif's threshold are folded "
-			     "by massif into one row.</p>\n"
-			     "<table class=\"tree\"><thead><tr><th class=\"n\">Bytes</th>"
-			     "<th class=\"n\">Share %</th><th>Call site &larr; callers</th></tr></thead><tbody>\n");
-	json_array_foreach(json_object_get(t, "nodes"), i, v)
-	{
+	pr_strbuf_addstr(
+		sb,
+		" allocator overhead). Each row is a call site; its children (indented) are "
+		"its callers, and add up to it. Sites below massif's threshold are folded "
+		"by massif into one row.</p>\n"
+		"<table class=\"tree\"><thead><tr><th class=\"n\">Bytes</th>"
+		"<th class=\"n\">Share %</th><th>Call site &larr; callers</th></tr></thead><tbody>\n");
+	json_array_foreach (json_object_get(t, "nodes"), i, v) {
 		long long depth = pr_mll(v, "depth");
 		if (depth > HTML_TREE_DEPTH || rows >= HTML_TREE_ROWS) {
 			cut++;
@@ -361,11 +366,12 @@ static void alloc_tree(struct pr_strbuf *sb, const json_t *run)
 	pr_strbuf_addstr(sb, "</tbody></table>\n");
 	cut += (size_t)(pr_mll(t, "nodes_more") > 0 ? pr_mll(t, "nodes_more") : 0);
 	if (cut)
-		pr_strbuf_addf(sb,
-			       "<p class=\"capped\">%zu more node(s) not shown (deeper than %d levels or "
-			       "past %d rows; the JSON model has the first " PR_STR(PR_MODEL_ALLOC_NODES)
-			       ", the store all of them).</p>\n",
-			       cut, HTML_TREE_DEPTH, HTML_TREE_ROWS);
+		pr_strbuf_addf(
+			sb,
+			"<p class=\"capped\">%zu more node(s) not shown (deeper than %d levels or "
+			"past %d rows; the JSON model has the first " PR_STR(
+				PR_MODEL_ALLOC_NODES) ", the store all of them).</p>\n",
+			cut, HTML_TREE_DEPTH, HTML_TREE_ROWS);
 }
 
 /* A table row's opening and its first cell: a name (escaped). */
@@ -399,7 +405,7 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 			     "<th class=\"n\">Free in segments</th><th class=\"n\">Largest free "
 			     "block</th><th class=\"n\">External fragmentation %</th></tr></thead>"
 			     "<tbody>\n");
-	json_array_foreach(json_object_get(cs, "devices"), i, d) {
+	json_array_foreach (json_object_get(cs, "devices"), i, d) {
 		tr_name(sb, pr_mstr(d, "device"));
 		pr_html_tdn(sb, pr_mnum(d, "reserved"), "bytes");
 		pr_html_tdn(sb, pr_mnum(d, "allocated"), "bytes");
@@ -412,7 +418,7 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	pr_strbuf_addstr(sb, "</tbody></table></div>\n");
-	json_array_foreach(json_object_get(cs, "devices"), i, d) {
+	json_array_foreach (json_object_get(cs, "devices"), i, d) {
 		const json_t *pk = json_object_get(d, "peak"), *ooms = json_object_get(d, "ooms");
 		double top = pr_mnum(pk, "allocated");
 		pr_strbuf_addstr(sb, "<div class=\"scroll\"><table><thead><tr><th>Pool (");
@@ -421,7 +427,7 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 				 ")</th><th class=\"n\">Segments</th><th class=\"n\">Reserved"
 				 "</th><th class=\"n\">Allocated</th><th class=\"n\">Active</th>"
 				 "<th class=\"n\">Requested</th></tr></thead><tbody>\n");
-		json_array_foreach(json_object_get(d, "pools"), j, v) {
+		json_array_foreach (json_object_get(d, "pools"), j, v) {
 			tr_name(sb, pr_mstr(v, "pool"));
 			pr_html_tdf(sb, pr_mnum(v, "segments"), 0);
 			pr_html_tdn(sb, pr_mnum(v, "reserved"), "bytes");
@@ -451,7 +457,7 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 					 "<th class=\"n\">Live bytes</th>"
 					 "<th class=\"n\">Share %</th>"
 					 "<th class=\"n\">Blocks</th></tr></thead><tbody>\n");
-			json_array_foreach(json_object_get(pk, "sites"), j, v) {
+			json_array_foreach (json_object_get(pk, "sites"), j, v) {
 				tr_name(sb, pr_mstr(v, "site"));
 				pr_html_tdn(sb, pr_mnum(v, "bytes"), "bytes");
 				pr_html_tdf(sb, pr_mnum(v, "share") * 100, 1);
@@ -481,15 +487,16 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 			pr_fmt_bytes(pr_mnum(v, "requested"), a, sizeof(a));
 			pr_fmt_bytes(pr_mnum(v, "largest_free_block"), b, sizeof(b));
 			pr_fmt_bytes(pr_mnum(v, "device_free"), c, sizeof(c));
-			pr_strbuf_addf(sb, "<p class=\"meta\">OOM (%zu on this device; the last): "
-					   "requested ",
+			pr_strbuf_addf(sb,
+				       "<p class=\"meta\">OOM (%zu on this device; the last): "
+				       "requested ",
 				       json_array_size(ooms));
 			pr_html_esc(sb, a);
 			pr_strbuf_addstr(sb, ", largest free block ");
 			pr_html_esc(sb, b);
 			pr_strbuf_addstr(sb, json_is_true(json_object_get(v, "fits"))
-						 ? " (the request fits in it)"
-						 : " (the request does not fit in it)");
+						     ? " (the request fits in it)"
+						     : " (the request does not fit in it)");
 			pr_strbuf_addstr(sb, ", ");
 			pr_html_esc(sb, c);
 			pr_strbuf_addstr(sb, " free on the device.</p>\n");
@@ -545,14 +552,14 @@ static void heap_totals(struct pr_strbuf *sb, const json_t *run)
 /* perf stat's counters (model "counters"): totals as perf printed them, or -I's sums */
 static void counters_table(struct pr_strbuf *sb, const json_t *run)
 {
-	static const char *const ht[] = { "Event",	 "Device",	   "#Total",
+	static const char *const ht[] = { "Event",	"Device",	  "#Total",
 					  "#Counted %", "#perf's metric", NULL };
-	static const char *const hi[] = { "Event", "Device", "#Total",  "#Intervals", "#Mean",
+	static const char *const hi[] = { "Event", "Device", "#Total",	"#Intervals", "#Mean",
 					  "#Min",  "#Max",   "#Max at", "#Counted %", NULL };
 	const json_t *c = json_object_get(run, "counters"), *v;
 	size_t i, n = json_array_size(json_object_get(c, "items"));
-	int iv = json_is_number(json_object_get(json_array_get(json_object_get(c, "items"), 0),
-						 "intervals"));
+	int iv = json_is_number(
+		json_object_get(json_array_get(json_object_get(c, "items"), 0), "intervals"));
 	char a[48];
 	if (!n)
 		return;
@@ -562,8 +569,7 @@ static void counters_table(struct pr_strbuf *sb, const json_t *run)
 	pr_html_esc(sb, pr_mstr(c, "rule"));
 	pr_strbuf_addstr(sb, ".</p>\n");
 	pr_html_table_begin(sb, iv ? hi : ht);
-	json_array_foreach(json_object_get(c, "items"), i, v)
-	{
+	json_array_foreach (json_object_get(c, "items"), i, v) {
 		const char *u = pr_mstr(v, "unit");
 		pr_strbuf_addstr(sb, "<tr>");
 		pr_html_td(sb, pr_mstr(v, "event"));
@@ -593,17 +599,21 @@ static void counters_table(struct pr_strbuf *sb, const json_t *run)
 
 static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 {
-	static const char *const occ_h[] = { "#", "Phase", "Kind", "#Start", "#Duration", "#Share %",
-					     "#Memory delta", "Series", "#Peak inside", NULL };
-	static const char *const tot_h[] = { "Phase", "#Count", "#Total", "#Mean", "#P50", "#P95",
-					     "#Min", "#Max", "#Share %", NULL };
-	static const char *const st_h[] = { "Stage", "#Calls", "#Total", "#Mean", "#Of wall %",
-					    "#Inferix %", NULL };
+	static const char *const occ_h[] = {
+		"#",	    "Phase",	     "Kind",   "#Start",       "#Duration",
+		"#Share %", "#Memory delta", "Series", "#Peak inside", NULL
+	};
+	static const char *const tot_h[] = { "Phase", "#Count", "#Total", "#Mean",    "#P50",
+					     "#P95",  "#Min",	"#Max",	  "#Share %", NULL };
+	static const char *const st_h[] = { "Stage",	  "#Calls",	"#Total", "#Mean",
+					    "#Of wall %", "#Inferix %", NULL };
 	json_t *ph = json_object_get(run, "phases"), *o;
 	const char *xu = pr_run_x_unit(run) ? pr_run_x_unit(run) : "ns";
 	size_t i, n = json_array_size(json_object_get(ph, "occurrences"));
 	if (n) {
-		size_t nall = n + (size_t)(pr_mll(ph, "occurrences_more") > 0 ? pr_mll(ph, "occurrences_more") : 0);
+		size_t nall = n + (size_t)(pr_mll(ph, "occurrences_more") > 0
+						   ? pr_mll(ph, "occurrences_more")
+						   : 0);
 		size_t ntot;
 		pr_strbuf_addstr(sb, "<h3>Phases</h3>\n");
 		/* grouped by name first: a long run's 7000 occurrences read as a few names */
@@ -620,8 +630,7 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 		pr_strbuf_addf(sb, "<h4>By name: %zu occurrence%s of %zu name%s</h4>\n", nall,
 			       nall == 1 ? "" : "s", ntot, ntot == 1 ? "" : "s");
 		pr_html_table_begin(sb, tot_h);
-		json_array_foreach(json_object_get(ph, "totals"), i, o)
-		{
+		json_array_foreach (json_object_get(ph, "totals"), i, o) {
 			if (i >= PR_HTML_ROWS)
 				break;
 			pr_strbuf_addstr(sb, "<tr>");
@@ -639,16 +648,18 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 		pr_html_table_end(sb, i, ntot, "the store");
 	occurrences:
 		/* every occurrence in time order, folded when there are many */
-		pr_strbuf_addf(sb, "<details class=\"occ\"%s><summary>Timeline: %s%zu occurrence%s</summary>\n",
-			       nall <= PHASES_UNFOLDED ? " open" : "", nall > 1 ? "all " : "", nall,
-			       nall == 1 ? "" : "s");
+		pr_strbuf_addf(
+			sb,
+			"<details class=\"occ\"%s><summary>Timeline: %s%zu occurrence%s</summary>\n",
+			nall <= PHASES_UNFOLDED ? " open" : "", nall > 1 ? "all " : "", nall,
+			nall == 1 ? "" : "s");
 		pr_html_table_begin(sb, occ_h);
-		json_array_foreach(json_object_get(ph, "occurrences"), i, o)
-		{
+		json_array_foreach (json_object_get(ph, "occurrences"), i, o) {
 			json_t *m = json_array_get(json_object_get(o, "memory"), 0);
 			if (i >= PR_HTML_ROWS)
 				break;
-			pr_strbuf_addf(sb, "<tr><td class=\"n\" data-v=\"%zu\">%zu</td>", i + 1, i + 1);
+			pr_strbuf_addf(sb, "<tr><td class=\"n\" data-v=\"%zu\">%zu</td>", i + 1,
+				       i + 1);
 			pr_html_td(sb, pr_mstr(o, "name"));
 			pr_html_td(sb, pr_mstr(o, "kind"));
 			pr_html_tdn(sb, pr_mnum(o, "t_ns"), xu);
@@ -667,8 +678,7 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 	if (n) {
 		pr_strbuf_addstr(sb, "<h3>Stages (Inferix aggregates)</h3>\n");
 		pr_html_table_begin(sb, st_h);
-		json_array_foreach(json_object_get(ph, "stages"), i, o)
-		{
+		json_array_foreach (json_object_get(ph, "stages"), i, o) {
 			pr_strbuf_addstr(sb, "<tr>");
 			pr_html_td(sb, pr_mstr(o, "name"));
 			pr_html_tdf(sb, pr_mnum(o, "count"), 0);
@@ -689,7 +699,7 @@ static void spans_table(struct pr_strbuf *sb, const json_t *run)
 	size_t i, restated = 0;
 	if (!json_array_size(arr))
 		return;
-	json_array_foreach(arr, i, o)
+	json_array_foreach (arr, i, o)
 		restated += !strcmp(pr_mstr(o, "kind"), "phase") && pr_mnum(o, "count") == 1;
 	if (restated == json_array_size(arr))
 		return; /* one phase each: the phase table has them */
@@ -701,19 +711,20 @@ static void spans_table(struct pr_strbuf *sb, const json_t *run)
 
 static void layers_table(struct pr_strbuf *sb, const json_t *run)
 {
-	static const char *const h[] = { "Device", "Layer", "#Samples", "#Mean fragmentation %",
-					 "#Collector's %", "#Largest gap", NULL };
+	static const char *const h[] = {
+		"Device",	  "Layer",	  "#Samples", "#Mean fragmentation %",
+		"#Collector's %", "#Largest gap", NULL
+	};
 	json_t *f, *l;
 	size_t i, j, rows = 0, shown = 0;
-	json_array_foreach(json_object_get(run, "fragmentation"), i, f)
+	json_array_foreach (json_object_get(run, "fragmentation"), i, f)
 		rows += json_array_size(json_object_get(f, "layers"));
 	if (!rows)
 		return;
 	pr_strbuf_addstr(sb, "<h3>Layers</h3>\n");
 	pr_html_table_begin(sb, h);
-	json_array_foreach(json_object_get(run, "fragmentation"), i, f)
-		json_array_foreach(json_object_get(f, "layers"), j, l)
-		{
+	json_array_foreach (json_object_get(run, "fragmentation"), i, f)
+		json_array_foreach (json_object_get(f, "layers"), j, l) {
 			if (shown >= PR_HTML_ROWS)
 				break;
 			shown++;
@@ -731,8 +742,8 @@ static void layers_table(struct pr_strbuf *sb, const json_t *run)
 
 static void series_table(struct pr_strbuf *sb, const json_t *run)
 {
-	static const char *const h[] = { "Series", "Device", "Unit", "#Samples", "#Min", "#Mean",
-					 "#Max", "#Max at", "#Last", NULL };
+	static const char *const h[] = { "Series", "Device", "Unit",	"#Samples", "#Min",
+					 "#Mean",  "#Max",   "#Max at", "#Last",    NULL };
 	json_t *arr = json_object_get(run, "series"), *s;
 	char a[48];
 	size_t i;
@@ -740,8 +751,7 @@ static void series_table(struct pr_strbuf *sb, const json_t *run)
 		return;
 	pr_strbuf_addstr(sb, "<h3>Series</h3>\n");
 	pr_html_table_begin(sb, h);
-	json_array_foreach(arr, i, s)
-	{
+	json_array_foreach (arr, i, s) {
 		const char *u = pr_mstr(s, "unit"), *mk;
 		if (i >= PR_HTML_ROWS)
 			break;
@@ -778,17 +788,19 @@ static void td_msg(struct pr_strbuf *sb, const char *text)
 
 static void crosscheck_table(struct pr_strbuf *sb, const json_t *run)
 {
-	static const char *const h[] = { "", "What", "#Collector", "#Recomputed", "Unit", "Why they differ", NULL };
+	static const char *const h[] = {
+		"", "What", "#Collector", "#Recomputed", "Unit", "Why they differ", NULL
+	};
 	json_t *arr = json_object_get(run, "crosscheck"), *c;
 	size_t i;
 	if (!json_array_size(arr))
 		return;
 	pr_strbuf_addstr(sb, "<h3>The collector's numbers vs recomputed</h3>\n");
 	pr_html_table_begin(sb, h);
-	json_array_foreach(arr, i, c)
-	{
+	json_array_foreach (arr, i, c) {
 		int ok = json_is_true(json_object_get(c, "agree"));
-		pr_strbuf_addf(sb, "<tr><td class=\"%s\">%s</td>", ok ? "ok" : "diff", ok ? "ok" : "differs");
+		pr_strbuf_addf(sb, "<tr><td class=\"%s\">%s</td>", ok ? "ok" : "diff",
+			       ok ? "ok" : "differs");
 		pr_html_td(sb, pr_mstr(c, "topic"));
 		pr_html_tdf(sb, pr_mnum(c, "reported"), -1);
 		pr_html_tdf(sb, pr_mnum(c, "recomputed"), -1);
@@ -808,8 +820,7 @@ static void diagnostics_table(struct pr_strbuf *sb, const json_t *run)
 		return;
 	pr_strbuf_addstr(sb, "<h3>Ingest diagnostics</h3>\n");
 	pr_html_table_begin(sb, h);
-	json_array_foreach(arr, i, d)
-	{
+	json_array_foreach (arr, i, d) {
 		pr_strbuf_addstr(sb, "<tr>");
 		pr_html_td(sb, pr_mstr(d, "code"));
 		pr_html_tdf(sb, pr_mnum(d, "count"), 0);
@@ -830,7 +841,7 @@ static void run_meta(struct pr_strbuf *sb, const json_t *run)
 	if (!json_is_object(m) || !json_object_size(m))
 		return;
 	pr_strbuf_addstr(sb, "<p class=\"meta run-meta\">");
-	json_object_foreach(m, k, v) {
+	json_object_foreach (m, k, v) {
 		if (!json_is_string(v))
 			continue;
 		pr_strbuf_addstr(sb, first ? "" : " &middot; ");
@@ -871,14 +882,15 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 		pr_html_esc(sb, a);
 	} else {
 		pr_strbuf_addf(sb, " &middot; duration %s%s", a,
-			       json_is_true(json_object_get(clock, "synthetic")) ? " (synthetic clock)" : "");
+			       json_is_true(json_object_get(clock, "synthetic"))
+				       ? " (synthetic clock)"
+				       : "");
 	}
 	{
 		/* a sampled profile's records per event (perf script: reported perf.samples) */
 		const json_t *m;
 		size_t i, k = 0;
-		json_array_foreach(json_object_get(run, "reported"), i, m)
-		{
+		json_array_foreach (json_object_get(run, "reported"), i, m) {
 			if (strcmp(pr_mstr(m, "name"), "perf.samples"))
 				continue;
 			pr_strbuf_addf(sb, "%s%.0f ", k++ ? ", " : " &middot; ",
@@ -904,14 +916,15 @@ static void run_brief(struct pr_strbuf *sb, const json_t *run)
 	json_t *recs = json_object_get(run, "recommendations"), *r;
 	size_t i, high = 0;
 	char a[64];
-	json_array_foreach(recs, i, r)
+	json_array_foreach (recs, i, r)
 		high += !strcmp(pr_mstr(r, "severity"), "high");
 	pr_fmt_x(run, pr_mnum(json_object_get(run, "clock"), "duration_ns"), a, sizeof(a));
 	pr_strbuf_addstr(sb, "<span class=\"brief\">");
 	pr_html_esc(sb, pr_mstr(run, "format"));
 	pr_strbuf_addstr(sb, " &middot; ");
 	pr_html_esc(sb, a);
-	pr_strbuf_addf(sb, " &middot; %zu finding%s", json_array_size(recs), json_array_size(recs) == 1 ? "" : "s");
+	pr_strbuf_addf(sb, " &middot; %zu finding%s", json_array_size(recs),
+		       json_array_size(recs) == 1 ? "" : "s");
 	if (high)
 		pr_strbuf_addf(sb, " (%zu high)", high);
 	pr_strbuf_addstr(sb, "</span>");
@@ -926,10 +939,13 @@ static void run_brief(struct pr_strbuf *sb, const json_t *run)
 static void runs_nav(struct pr_strbuf *sb, const json_t *const *runs, char *const *names, size_t n)
 {
 	size_t i;
-	pr_strbuf_addf(sb, "<nav class=\"toc\" aria-label=\"runs\"><p class=\"meta\">%zu runs%s</p><ol>", n,
-		       n > PR_HTML_RUNS_OPEN ? " (folded: a link opens its run, a click on a run's heading folds "
-					       "or unfolds it)"
-					     : "");
+	pr_strbuf_addf(
+		sb, "<nav class=\"toc\" aria-label=\"runs\"><p class=\"meta\">%zu runs%s</p><ol>",
+		n,
+		n > PR_HTML_RUNS_OPEN
+			? " (folded: a link opens its run, a click on a run's heading folds "
+			  "or unfolds it)"
+			: "");
 	for (i = 0; i < n; i++) {
 		pr_strbuf_addf(sb, "<li><a href=\"#run-%lld\" title=\"", pr_mll(runs[i], "id"));
 		pr_html_esc(sb, pr_mstr(runs[i], "source"));
@@ -961,14 +977,15 @@ static size_t path_parts(const char *path, const char **part, size_t *len, size_
 	return k;
 }
 
-#define NAME_DIRS 16 /* directories of a source looked at to tell two runs apart */
+#define NAME_DIRS 16		/* directories of a source looked at to tell two runs apart */
 #define ELLIPSIS "\xe2\x80\xa6" /* U+2026: directories left out */
 
 /* The last `dirs` directories of run's source, then its label: "sub/dir/label". */
 static char *name_with_dirs(const json_t *run, size_t dirs)
 {
 	const char *part[NAME_DIRS + 1];
-	size_t len[NAME_DIRS + 1], k = path_parts(pr_mstr(run, "source"), part, len, NAME_DIRS + 1), i;
+	size_t len[NAME_DIRS + 1], k = path_parts(pr_mstr(run, "source"), part, len, NAME_DIRS + 1),
+				   i;
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	/* part[0] is the file itself: the label names it */
 	if (dirs > (k ? k - 1 : 0))
@@ -1123,15 +1140,16 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, con
 		       size_t nruns, struct pr_error *err)
 {
 	if (nruns > 1) {
-		pr_strbuf_addf(sb, "<details class=\"run\" id=\"run-%lld\"%s><summary><h2>", pr_mll(run, "id"),
-			       nruns <= PR_HTML_RUNS_OPEN ? " open" : "");
+		pr_strbuf_addf(sb, "<details class=\"run\" id=\"run-%lld\"%s><summary><h2>",
+			       pr_mll(run, "id"), nruns <= PR_HTML_RUNS_OPEN ? " open" : "");
 		pr_strbuf_addf(sb, "Run %lld: ", pr_mll(run, "id"));
 		pr_html_esc(sb, name);
 		pr_strbuf_addstr(sb, "</h2> ");
 		run_brief(sb, run);
 		pr_strbuf_addstr(sb, "</summary>\n");
 	} else {
-		pr_strbuf_addf(sb, "<section class=\"run\" id=\"run-%lld\"><h2>", pr_mll(run, "id"));
+		pr_strbuf_addf(sb, "<section class=\"run\" id=\"run-%lld\"><h2>",
+			       pr_mll(run, "id"));
 		pr_strbuf_addf(sb, "Run %lld: ", pr_mll(run, "id"));
 		pr_html_esc(sb, name);
 		pr_strbuf_addstr(sb, "</h2>\n");
@@ -1153,11 +1171,12 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, con
 	{
 		size_t nd = pr_panels_device_count(run);
 		if (nd > PR_PANELS_MAX_DEVICES)
-			pr_strbuf_addf(sb,
-				       "<p class=\"capped\">Device memory: %zu devices; the %d with "
-				       "the largest reserved peak have a panel, %zu more do not (the "
-				       "JSON model has them all).</p>\n",
-				       nd, PR_PANELS_MAX_DEVICES, nd - PR_PANELS_MAX_DEVICES);
+			pr_strbuf_addf(
+				sb,
+				"<p class=\"capped\">Device memory: %zu devices; the %d with "
+				"the largest reserved peak have a panel, %zu more do not (the "
+				"JSON model has them all).</p>\n",
+				nd, PR_PANELS_MAX_DEVICES, nd - PR_PANELS_MAX_DEVICES);
 	}
 	alloc_tree(sb, run);
 	cuda_snapshot(sb, run);
@@ -1203,15 +1222,12 @@ int pr_html_page(const char *title, const char *subtitle, const char *body, stru
 			pr_strbuf_addstr(&sb, s.buf);
 		else if (!strncmp(q, "{{body}}", 8))
 			pr_strbuf_addstr(&sb, body);
-		else if (!strncmp(q, "{{css}}", 7))
-		{
+		else if (!strncmp(q, "{{css}}", 7)) {
 			pr_strbuf_addstr(&sb, pr_tpl_report_css);
 			pr_strbuf_addstr(&sb, pr_tpl_trace_css);
 			pr_strbuf_addstr(&sb, pr_tpl_views_css);
 			pr_strbuf_addstr(&sb, pr_tpl_flame_css);
-		}
-		else if (!strncmp(q, "{{js}}", 6))
-		{
+		} else if (!strncmp(q, "{{js}}", 6)) {
 			pr_strbuf_addstr(&sb, pr_tpl_report_js);
 			pr_strbuf_addstr(&sb, pr_tpl_trace_js);
 			pr_strbuf_addstr(&sb, pr_tpl_views_js);
@@ -1273,4 +1289,3 @@ int pr_html_report(const json_t *model, json_t *const *runs, size_t nruns, struc
 	pr_strbuf_release(&body);
 	return rc;
 }
-

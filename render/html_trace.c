@@ -30,10 +30,10 @@ static const json_t *window_step(const json_t *run, const char *label)
 	if (!p)
 		return NULL;
 	p += 5;
-	json_array_foreach(json_object_get(json_object_get(json_object_get(run, "throughput"),
-							   "steps"),
-					   "list"),
-			   i, o)
+	json_array_foreach (json_object_get(json_object_get(json_object_get(run, "throughput"),
+							    "steps"),
+					    "list"),
+			    i, o)
 		if (!strcmp(pr_mstr(o, "name"), p))
 			return o;
 	return NULL;
@@ -50,18 +50,18 @@ static void windows_text(struct pr_strbuf *sb, const json_t *run, const json_t *
 	const json_t *w, *st;
 	size_t i;
 	char a[48], b[48], c[48];
-	json_array_foreach(wins, i, w)
-	{
+	json_array_foreach (wins, i, w) {
 		if (i)
 			pr_strbuf_addstr(sb, i + 1 == json_array_size(wins) ? " and " : ", ");
 		pr_html_esc(sb, pr_mstr(w, "label"));
 		pr_html_fmt_val(pr_mnum(w, "t0_ns") * 1e-9, "s", a, sizeof(a));
-		pr_html_fmt_val((pr_mnum(w, "t1_ns") - pr_mnum(w, "t0_ns")) * 1e-9, "s", b, sizeof(b));
+		pr_html_fmt_val((pr_mnum(w, "t1_ns") - pr_mnum(w, "t0_ns")) * 1e-9, "s", b,
+				sizeof(b));
 		st = window_step(run, pr_mstr(w, "label"));
 		if (st && pr_mnum(st, "dur_ns") != pr_mnum(w, "t1_ns") - pr_mnum(w, "t0_ns")) {
 			pr_html_fmt_val(pr_mnum(st, "dur_ns") * 1e-9, "s", c, sizeof(c));
-			pr_strbuf_addf(sb, " (%s; shown from %s to the end of its GPU work, %s)",
-				       c, a, b);
+			pr_strbuf_addf(sb, " (%s; shown from %s to the end of its GPU work, %s)", c,
+				       a, b);
 		} else {
 			pr_strbuf_addf(sb, " (from %s, %s long)", a, b);
 		}
@@ -74,8 +74,7 @@ static json_t *page_args(const json_t *args, json_t *slices_args)
 {
 	json_t *out = json_array(), *seen = json_object(), *a;
 	size_t i;
-	json_array_foreach(slices_args, i, a)
-	{
+	json_array_foreach (slices_args, i, a) {
 		const json_t *o = json_array_get(args, (size_t)json_integer_value(a));
 		json_t *c, *idx;
 		char *key;
@@ -112,9 +111,12 @@ static json_t *page_args(const json_t *args, json_t *slices_args)
  */
 static json_t *page_data(const json_t *tr)
 {
-	static const char *const keep[] = { "windows", "bound", "in_windows", "shown", "left_out",
-					    "left_out_below_ns", "lanes", "kinds", "names", "links" };
-	const json_t *slices = json_object_get(tr, "slices"), *names = json_object_get(tr, "names"), *s;
+	static const char *const keep[] = { "windows", "bound",	   "in_windows",
+					    "shown",   "left_out", "left_out_below_ns",
+					    "lanes",   "kinds",	   "names",
+					    "links" };
+	const json_t *slices = json_object_get(tr, "slices"), *names = json_object_get(tr, "names"),
+		     *s;
 	json_t *d = json_object(), *runs = json_array(), *depth = json_array(), *dt = json_array(),
 	       *dur = json_array(), *name = json_array(), *kind = json_array(), *ch = json_array(),
 	       *args = json_array(), *disp = json_object(), *cols = json_object();
@@ -123,12 +125,13 @@ static json_t *page_data(const json_t *tr)
 	for (i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
 		if (json_object_get(tr, keep[i]))
 			json_object_set(d, keep[i], json_object_get(tr, keep[i]));
-	json_array_foreach(slices, i, s)
-	{
+	json_array_foreach (slices, i, s) {
 		json_int_t l = json_integer_value(json_array_get(s, 0)),
 			   t = json_integer_value(json_array_get(s, 2)),
 			   du = json_integer_value(json_array_get(s, 3)),
-			   self = json_is_integer(json_array_get(s, 6)) ? json_integer_value(json_array_get(s, 6)) : -1;
+			   self = json_is_integer(json_array_get(s, 6))
+					  ? json_integer_value(json_array_get(s, 6))
+					  : -1;
 		if (l != lane) {
 			if (count)
 				json_array_append_new(runs, json_pack("[II]", lane, count));
@@ -136,7 +139,8 @@ static json_t *page_data(const json_t *tr)
 			count = 0;
 		}
 		count++;
-		json_array_append_new(depth, json_integer(json_integer_value(json_array_get(s, 1))));
+		json_array_append_new(depth,
+				      json_integer(json_integer_value(json_array_get(s, 1))));
 		json_array_append_new(dt, json_integer(t - prev));
 		prev = t;
 		json_array_append_new(dur, json_integer(du));
@@ -144,7 +148,9 @@ static json_t *page_data(const json_t *tr)
 		json_array_append_new(kind, json_integer(json_integer_value(json_array_get(s, 5))));
 		json_array_append_new(ch, json_integer(self < 0 ? -1 : du - self));
 		json_array_append_new(args, json_integer(json_is_integer(json_array_get(s, 7))
-							 ? json_integer_value(json_array_get(s, 7)) : -1));
+								 ? json_integer_value(
+									   json_array_get(s, 7))
+								 : -1));
 	}
 	if (count)
 		json_array_append_new(runs, json_pack("[II]", lane, count));
@@ -200,23 +206,25 @@ void pr_html_trace_view(struct pr_strbuf *sb, const json_t *run, size_t runi)
 	pr_strbuf_addstr(sb, ", one lane per CPU thread and GPU stream");
 	if (pr_mll(tr, "left_out") > 0) {
 		pr_html_fmt_val(pr_mnum(tr, "left_out_below_ns") * 1e-9, "s", a, sizeof(a));
-		pr_strbuf_addf(sb,
-			       "; %lld of the %lld slices in the window%s are left out (at most %lld are "
-			       "shown, the longest first: every slice left out is shorter than %s)",
-			       pr_mll(tr, "left_out"), pr_mll(tr, "in_windows"),
-			       json_array_size(json_object_get(tr, "windows")) > 1 ? "s" : "",
-			       pr_mll(tr, "bound"), a);
+		pr_strbuf_addf(
+			sb,
+			"; %lld of the %lld slices in the window%s are left out (at most %lld are "
+			"shown, the longest first: every slice left out is shorter than %s)",
+			pr_mll(tr, "left_out"), pr_mll(tr, "in_windows"),
+			json_array_size(json_object_get(tr, "windows")) > 1 ? "s" : "",
+			pr_mll(tr, "bound"), a);
 	}
-	pr_strbuf_addstr(sb,
-			 ". Wheel or W/S zooms, drag or A/D pans, a double click shows the whole "
-			 "window again; click a slice to select it and see its launch or kernel. "
-			 "<code>report --window STEP|START:END</code> chooses another window; the whole "
-			 "trace opens in Perfetto (<code>ui.perfetto.dev</code>, Open trace file: read "
-			 "in your browser, not uploaded).</p>\n");
-	pr_strbuf_addf(sb,
-		       "<div class=\"trv\" id=\"r%zu-trv\" tabindex=\"0\"><noscript><p class=\"capped\">"
-		       "The trace view needs JavaScript.</p></noscript></div>\n",
-		       runi);
+	pr_strbuf_addstr(
+		sb, ". Wheel or W/S zooms, drag or A/D pans, a double click shows the whole "
+		    "window again; click a slice to select it and see its launch or kernel. "
+		    "<code>report --window STEP|START:END</code> chooses another window; the whole "
+		    "trace opens in Perfetto (<code>ui.perfetto.dev</code>, Open trace file: read "
+		    "in your browser, not uploaded).</p>\n");
+	pr_strbuf_addf(
+		sb,
+		"<div class=\"trv\" id=\"r%zu-trv\" tabindex=\"0\"><noscript><p class=\"capped\">"
+		"The trace view needs JavaScript.</p></noscript></div>\n",
+		runi);
 	data = page_data(tr);
 	text = json_dumps(data, JSON_COMPACT | JSON_ENSURE_ASCII);
 	json_decref(data);

@@ -35,7 +35,7 @@ json_t *pr_html_display_map(const json_t *names, size_t w)
 	const char *key, **full = pr_xcalloc(json_object_size(names) + 1, sizeof(*full));
 	pr_label_t *shown = pr_xcalloc(json_object_size(names) + 1, sizeof(*shown));
 	size_t i, n = 0;
-	json_object_foreach((json_t *)names, key, v)
+	json_object_foreach ((json_t *)names, key, v)
 		full[n++] = key;
 	pr_name_column(shown, full, n, w < sizeof(shown[0]) ? w : sizeof(shown[0]) - 1);
 	for (i = 0; i < n; i++)
@@ -248,7 +248,6 @@ int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idp
 	return rc;
 }
 
-
 /* ---- the tables of render/tables.h ---- */
 
 void pr_html_table(struct pr_strbuf *sb, const struct pr_table *t, const json_t *items,
@@ -265,8 +264,7 @@ void pr_html_table(struct pr_strbuf *sb, const struct pr_table *t, const json_t 
 	}
 	heads[c] = NULL;
 	pr_html_table_begin(sb, heads);
-	json_array_foreach(items, i, v)
-	{
+	json_array_foreach (items, i, v) {
 		pr_strbuf_addstr(sb, "<tr>");
 		for (c = 0; c < t->ncols && c < PR_TABLE_COLS; c++) {
 			const struct pr_table_col *col = &t->cols[c];

@@ -47,11 +47,12 @@ static int validate(const struct pr_chart *c, struct pr_error *err)
 	    (c->height && (c->height < 200 || c->height > 8000)))
 		return pr_error_set(err, PR_E_USAGE, "chart size %dx%d out of range (200..8000 px)",
 				    c->width, c->height);
-	if (c->y_fixed && !(pr_lo_usable(c->y_min) && pr_lo_usable(c->y_max) && c->y_max > c->y_min))
+	if (c->y_fixed &&
+	    !(pr_lo_usable(c->y_min) && pr_lo_usable(c->y_max) && c->y_max > c->y_min))
 		return pr_error_set(err, PR_E_USAGE, "fixed y range %g..%g is empty or not finite",
 				    c->y_min, c->y_max);
-#define NEED(arr, cnt, what)                                                               \
-	if ((cnt) && !(arr))                                                               \
+#define NEED(arr, cnt, what)                                                                       \
+	if ((cnt) && !(arr))                                                                       \
 		return pr_error_set(err, PR_E_USAGE, "%zu %s but no array", (size_t)(cnt), what);
 	NEED(c->lines, c->nlines, "lines")
 	NEED(c->bands, c->nbands, "bands")
@@ -61,8 +62,9 @@ static int validate(const struct pr_chart *c, struct pr_error *err)
 	NEED(c->marks, c->nmarks, "marks")
 	for (i = 0; i < c->nlines; i++) {
 		if (c->lines[i].n && !c->lines[i].y)
-			return pr_error_set(err, PR_E_USAGE, "line %zu has %zu points but no y values",
-					    i, c->lines[i].n);
+			return pr_error_set(err, PR_E_USAGE,
+					    "line %zu has %zu points but no y values", i,
+					    c->lines[i].n);
 	}
 	if (c->bars) {
 		const struct pr_chart_bars *b = c->bars;
@@ -75,7 +77,8 @@ static int validate(const struct pr_chart *c, struct pr_error *err)
 					    b->ncategories, b->ngroups);
 		for (i = 0; i < b->ngroups; i++) {
 			if (b->ncategories && !b->groups[i].values)
-				return pr_error_set(err, PR_E_USAGE, "bar group %zu has no values", i);
+				return pr_error_set(err, PR_E_USAGE, "bar group %zu has no values",
+						    i);
 		}
 	}
 #undef NEED
@@ -187,8 +190,9 @@ static void add_block(struct pr_layout *lo, const char *role, char **lines, size
 	size_t i;
 	for (i = 0; i < n; i++)
 		pr_lo_add_text(lo, role, lines[i], box->x + BOX_PAD,
-			 box->y + BOX_PAD + PR_TEXT_CAP * size + (double)i * PR_TEXT_LINE * size,
-			 size, 0, PR_ALIGN_LEFT, RGB_LABEL);
+			       box->y + BOX_PAD + PR_TEXT_CAP * size +
+				       (double)i * PR_TEXT_LINE * size,
+			       size, 0, PR_ALIGN_LEFT, RGB_LABEL);
 	free(lines);
 }
 
@@ -221,7 +225,8 @@ static double top_reserve(struct pr_lo_ctx *x, double plot_h)
 	if (x->legend_pos == PR_LEGEND_INSIDE) {
 		int has_title = c->legend_title && c->legend_title[0];
 		size_t rows = x->ent.n + x->ent.extra + (size_t)has_title;
-		double h = 2 * LEGEND_PAD - (LEGEND_ROW - PR_SIZE_LEGEND) + LEGEND_ROW * (double)rows;
+		double h =
+			2 * LEGEND_PAD - (LEGEND_ROW - PR_SIZE_LEGEND) + LEGEND_ROW * (double)rows;
 		if (h > plot_h - x->inset - 8)
 			h = plot_h - x->inset - 8;
 		if (h > boxes)
@@ -373,7 +378,9 @@ static void vertical_room(struct pr_lo_ctx *x)
 			keep_below(&lo->y.hi, lo->y.lo, x->dmax, reserve + 4, lo->plot.h);
 		else if (!x->horiz)
 			keep_below(&lo->y.hi, lo->y.lo, x->dmax,
-				   reserve + (c->bars->value_labels && !c->bars->stacked ? PR_SIZE_SMALL + 6 : 4),
+				   reserve + (c->bars->value_labels && !c->bars->stacked
+						      ? PR_SIZE_SMALL + 6
+						      : 4),
 				   lo->plot.h);
 	}
 	if (reserve > 0 && c->bars && x->horiz) /* push the categories down */
@@ -407,26 +414,31 @@ static void titles(struct pr_lo_ctx *x)
 		char *clean = pr_text_clean(c->title);
 		char *t = pr_text_elide(x->m, clean, PR_SIZE_TITLE, 1, x->W - 2 * PAD);
 		double w = pr_lo_text_w(x->m, t, PR_SIZE_TITLE, 1);
-		double cx = pr_lo_clamp(lo->plot.x + lo->plot.w / 2, PAD + w / 2, x->W - PAD - w / 2);
-		pr_lo_add_text(lo, "title", t, cx, PAD + PR_SIZE_TITLE * PR_TEXT_ASCENT, PR_SIZE_TITLE,
-			       1, PR_ALIGN_CENTER, RGB_TITLE);
+		double cx =
+			pr_lo_clamp(lo->plot.x + lo->plot.w / 2, PAD + w / 2, x->W - PAD - w / 2);
+		pr_lo_add_text(lo, "title", t, cx, PAD + PR_SIZE_TITLE * PR_TEXT_ASCENT,
+			       PR_SIZE_TITLE, 1, PR_ALIGN_CENTER, RGB_TITLE);
 		free(clean);
 	}
 	if (c->x_label && c->x_label[0]) {
 		char *full = pr_lo_axis_title(c->x_label,
 					      lo->x.categorical || lo->empty ? NULL : &lo->x);
-		pr_lo_add_text(lo, "xlabel", pr_text_elide(x->m, full, PR_SIZE_LABEL, 0, lo->plot.w),
-			       lo->plot.x + lo->plot.w / 2, x->H - PAD - PR_SIZE_LABEL * PR_TEXT_DESCENT,
-			       PR_SIZE_LABEL, 0, PR_ALIGN_CENTER, RGB_LABEL);
+		pr_lo_add_text(lo, "xlabel",
+			       pr_text_elide(x->m, full, PR_SIZE_LABEL, 0, lo->plot.w),
+			       lo->plot.x + lo->plot.w / 2,
+			       x->H - PAD - PR_SIZE_LABEL * PR_TEXT_DESCENT, PR_SIZE_LABEL, 0,
+			       PR_ALIGN_CENTER, RGB_LABEL);
 		free(full);
 	}
 	if (c->y_label && c->y_label[0]) {
 		char *full = pr_lo_axis_title(c->y_label,
 					      lo->y.categorical || lo->empty ? NULL : &lo->y);
-		struct pr_text *t = pr_lo_add_text(
-			lo, "ylabel", pr_text_elide(x->m, full, PR_SIZE_LABEL, 0, lo->plot.h),
-			PAD + PR_SIZE_LABEL * PR_TEXT_ASCENT, lo->plot.y + lo->plot.h / 2,
-			PR_SIZE_LABEL, 0, PR_ALIGN_CENTER, RGB_LABEL);
+		struct pr_text *t =
+			pr_lo_add_text(lo, "ylabel",
+				       pr_text_elide(x->m, full, PR_SIZE_LABEL, 0, lo->plot.h),
+				       PAD + PR_SIZE_LABEL * PR_TEXT_ASCENT,
+				       lo->plot.y + lo->plot.h / 2, PR_SIZE_LABEL, 0,
+				       PR_ALIGN_CENTER, RGB_LABEL);
 		t->vertical = 1;
 		free(full);
 	}
@@ -440,8 +452,8 @@ static void empty_text(struct pr_lo_ctx *x)
 	pr_lo_add_text(lo, "empty",
 		       pr_text_elide(x->m, clean, PR_SIZE_EMPTY, 0, lo->plot.w - 2 * BOX_PAD),
 		       lo->plot.x + lo->plot.w / 2,
-		       lo->plot.y + lo->plot.h / 2 + PR_SIZE_EMPTY * PR_TEXT_CAP / 2, PR_SIZE_EMPTY, 0,
-		       PR_ALIGN_CENTER, RGB_EMPTY);
+		       lo->plot.y + lo->plot.h / 2 + PR_SIZE_EMPTY * PR_TEXT_CAP / 2, PR_SIZE_EMPTY,
+		       0, PR_ALIGN_CENTER, RGB_EMPTY);
 	free(clean);
 }
 
@@ -471,8 +483,9 @@ static void band_labels(struct pr_lo_ctx *x)
 			free(t);
 			continue;
 		}
-		pr_lo_add_text(lo, "band", t, (a + z) / 2, lo->plot.y + 5 + PR_SIZE_SMALL * PR_TEXT_CAP,
-			       PR_SIZE_SMALL, 0, PR_ALIGN_CENTER, RGB_BAND);
+		pr_lo_add_text(lo, "band", t, (a + z) / 2,
+			       lo->plot.y + 5 + PR_SIZE_SMALL * PR_TEXT_CAP, PR_SIZE_SMALL, 0,
+			       PR_ALIGN_CENTER, RGB_BAND);
 		x->band_labels = 1;
 	}
 }
@@ -561,8 +574,8 @@ static void plot_content(struct pr_lo_ctx *x)
 		pr_lo_bars(x);
 }
 
-int pr_layout_chart(struct pr_layout *lo, const struct pr_chart *c,
-		    const struct pr_text_metrics *m, struct pr_error *err)
+int pr_layout_chart(struct pr_layout *lo, const struct pr_chart *c, const struct pr_text_metrics *m,
+		    struct pr_error *err)
 {
 	struct pr_lo_ctx x;
 	double right;

@@ -101,10 +101,10 @@ char *pr_text_elide(const struct pr_text_metrics *m, const char *text, double si
 /* ---- ticks and units ---- */
 
 struct pr_ticks {
-	double first;   /* first tick value, a multiple of step */
-	double step;    /* 1, 2 or 5 times a power of ten */
-	size_t count;   /* ticks in [lo, hi] */
-	int decimals;   /* digits after the point the step needs */
+	double first; /* first tick value, a multiple of step */
+	double step;  /* 1, 2 or 5 times a power of ten */
+	size_t count; /* ticks in [lo, hi] */
+	int decimals; /* digits after the point the step needs */
 };
 
 /*
@@ -114,13 +114,18 @@ struct pr_ticks {
  */
 int pr_nice_ticks(double lo, double hi, size_t max_intervals, struct pr_ticks *t);
 
-enum pr_unit_kind { PR_UNIT_PLAIN, PR_UNIT_BYTES, PR_UNIT_TIME, PR_UNIT_PERCENT };
+enum pr_unit_kind {
+	PR_UNIT_PLAIN,
+	PR_UNIT_BYTES,
+	PR_UNIT_TIME,
+	PR_UNIT_PERCENT
+};
 
 struct pr_axis_unit {
 	enum pr_unit_kind kind;
-	double factor;  /* data value * factor = value in the base unit (bytes, s) */
-	double scale;   /* base value / scale = value shown */
-	char name[32];  /* shown in the axis title: "GiB", "ms", "%", a plain unit, "" */
+	double factor;	/* data value * factor = value in the base unit (bytes, s) */
+	double scale;	/* base value / scale = value shown */
+	char name[32];	/* shown in the axis title: "GiB", "ms", "%", a plain unit, "" */
 	char suffix[4]; /* PR_UNIT_PLAIN: SI suffix on every tick ("k", "M"...), else "" */
 };
 
@@ -131,8 +136,7 @@ struct pr_axis_unit {
 void pr_axis_unit_choose(struct pr_axis_unit *u, const char *unit, double maxabs);
 
 /* One label: v (data units) shown with `decimals` digits and the SI suffix. */
-void pr_axis_unit_format(const struct pr_axis_unit *u, double v, int decimals, char *buf,
-			 size_t n);
+void pr_axis_unit_format(const struct pr_axis_unit *u, double v, int decimals, char *buf, size_t n);
 
 /* ---- the layout ---- */
 
@@ -150,20 +154,24 @@ struct pr_axis {
 	double lo, hi; /* data range */
 	struct pr_axis_unit unit;
 	int categorical; /* categories at 0.5, 1.5, ... of lo = 0, hi = n */
-	int log;         /* logarithmic: lo > 0; ticks label themselves with their unit */
-	int date;        /* values are seconds after `epoch` (Unix, UTC): clock-time ticks */
+	int log;	 /* logarithmic: lo > 0; ticks label themselves with their unit */
+	int date;	 /* values are seconds after `epoch` (Unix, UTC): clock-time ticks */
 	double epoch;
 	int decimals;
 	struct pr_tick *ticks;
 	size_t nticks;
 };
 
-enum pr_align { PR_ALIGN_LEFT, PR_ALIGN_CENTER, PR_ALIGN_RIGHT };
+enum pr_align {
+	PR_ALIGN_LEFT,
+	PR_ALIGN_CENTER,
+	PR_ALIGN_RIGHT
+};
 
 struct pr_text {
 	const char *role; /* "title", "xtick", "legend", ... (static) */
-	char *text;       /* clean, elided UTF-8 */
-	double x, y;      /* baseline anchor */
+	char *text;	  /* clean, elided UTF-8 */
+	double x, y;	  /* baseline anchor */
 	double size;
 	int bold;
 	enum pr_align align;
@@ -171,7 +179,10 @@ struct pr_text {
 	uint32_t rgb;
 };
 
-enum pr_swatch_kind { PR_SWATCH_LINE, PR_SWATCH_PATCH };
+enum pr_swatch_kind {
+	PR_SWATCH_LINE,
+	PR_SWATCH_PATCH
+};
 
 struct pr_legend_entry {
 	enum pr_swatch_kind kind;
@@ -207,9 +218,9 @@ struct pr_bar {
 
 struct pr_line_info {
 	size_t n, finite; /* points, and points with finite x and y */
-	int reduce;       /* drawn through pr_reduce_minmax */
-	int step;         /* drawn as steps (its own style, or its stack's) */
-	size_t stack;     /* 1 + index into the layout's stacks; 0 = not stacked */
+	int reduce;	  /* drawn through pr_reduce_minmax */
+	int step;	  /* drawn as steps (its own style, or its stack's) */
+	size_t stack;	  /* 1 + index into the layout's stacks; 0 = not stacked */
 };
 
 /*
@@ -221,7 +232,7 @@ struct pr_stack {
 	int group;     /* the lines' `stack` value */
 	size_t *lines; /* chart line indices, bottom first */
 	size_t nlines;
-	double *x;     /* the grid */
+	double *x; /* the grid */
 	size_t n;
 	double *top;
 };

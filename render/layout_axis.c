@@ -174,8 +174,7 @@ void pr_axis_unit_choose(struct pr_axis_unit *u, const char *unit, double maxabs
 	}
 }
 
-void pr_axis_unit_format(const struct pr_axis_unit *u, double v, int decimals, char *buf,
-			 size_t n)
+void pr_axis_unit_format(const struct pr_axis_unit *u, double v, int decimals, char *buf, size_t n)
 {
 	double shown = v * u->factor / u->scale;
 	if (decimals < 0)
@@ -295,9 +294,9 @@ static void log_ticks_decimal(struct pr_axis *a, size_t max_ticks)
 
 /* Seconds between ticks of a UTC clock axis, smallest first. */
 static const double date_steps[] = {
-	0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30,
-	60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400,
-	2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400,
+	0.001, 0.002, 0.005, 0.01,  0.02,  0.05,      0.1,	 0.2,	     0.5,	 1,    2,
+	5,     10,    15,    30,    60,	   120,	      300,	 600,	     900,	 1800, 3600,
+	7200,  10800, 21600, 43200, 86400, 2 * 86400, 7 * 86400, 14 * 86400, 28 * 86400,
 };
 
 static void date_ticks(struct pr_axis *a, size_t max_int)
@@ -338,7 +337,10 @@ static void date_label(const struct pr_axis *a, double v, char *buf, size_t n)
 		snprintf(buf, n, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
 	else
 		snprintf(buf, n, "%02d:%02d:%02d.%0*ld", tm.tm_hour, tm.tm_min, tm.tm_sec,
-			 a->decimals, ms / (a->decimals == 1 ? 100 : a->decimals == 2 ? 10 : 1));
+			 a->decimals,
+			 ms / (a->decimals == 1	  ? 100
+			       : a->decimals == 2 ? 10
+						  : 1));
 }
 
 /* The ticks of a value axis: at most max_int intervals (linear, date) or max_int + 1 ticks (log). */
@@ -373,7 +375,10 @@ void pr_lo_log_format(const struct pr_axis_unit *u, double v, int sig, char *buf
 		break;
 	case PR_UNIT_TIME:
 		name = base >= 1 ? "s" : base >= 1e-3 ? "ms" : base >= 1e-6 ? "us" : "ns";
-		shown = base >= 1 ? base : base >= 1e-3 ? base * 1e3 : base >= 1e-6 ? base * 1e6 : base * 1e9;
+		shown = base >= 1      ? base
+			: base >= 1e-3 ? base * 1e3
+			: base >= 1e-6 ? base * 1e6
+				       : base * 1e9;
 		sep = " ";
 		break;
 	case PR_UNIT_PERCENT:
@@ -392,7 +397,8 @@ void pr_lo_log_format(const struct pr_axis_unit *u, double v, int sig, char *buf
 		for (d = sig - 1; d > 0 && shown >= m * 10; d--)
 			m *= 10;
 	} else { /* as many decimals as the value needs (a tick), at most 9 */
-		while (d < 9 && fabs(shown * pow10i(d) - round(shown * pow10i(d))) > 1e-6 * shown * pow10i(d))
+		while (d < 9 && fabs(shown * pow10i(d) - round(shown * pow10i(d))) >
+					1e-6 * shown * pow10i(d))
 			d++;
 	}
 	snprintf(buf, n, "%.*f%s%s", d, shown, name[0] ? sep : "", name);
@@ -423,7 +429,8 @@ char *pr_lo_axis_title(const char *label, const struct pr_axis *a)
 		long ms;
 		pr_utc_split(a->epoch + a->lo, &t0, &ms);
 		pr_utc_split(a->epoch + a->hi, &t1, &ms);
-		pr_strbuf_addf(&sb, "(UTC, %04d-%02d-%02d", t0.tm_year + 1900, t0.tm_mon + 1, t0.tm_mday);
+		pr_strbuf_addf(&sb, "(UTC, %04d-%02d-%02d", t0.tm_year + 1900, t0.tm_mon + 1,
+			       t0.tm_mday);
 		if (t0.tm_year != t1.tm_year || t0.tm_yday != t1.tm_yday)
 			pr_strbuf_addf(&sb, " to %04d-%02d-%02d", t1.tm_year + 1900, t1.tm_mon + 1,
 				       t1.tm_mday);
@@ -506,10 +513,11 @@ static void y_named(struct pr_lo_ctx *x)
 	for (i = 0; i < c->ny_labels; i++) {
 		char *clean;
 		double pos;
-		lo->y.ticks[i].value = pr_lo_usable(c->y_labels[i].y)
-					       ? pr_lo_clamp(c->y_labels[i].y, fmin(lo->y.lo, lo->y.hi),
-							     fmax(lo->y.lo, lo->y.hi))
-					       : lo->y.lo;
+		lo->y.ticks[i].value =
+			pr_lo_usable(c->y_labels[i].y)
+				? pr_lo_clamp(c->y_labels[i].y, fmin(lo->y.lo, lo->y.hi),
+					      fmax(lo->y.lo, lo->y.hi))
+				: lo->y.lo;
 		pos = pr_layout_y(lo, lo->y.ticks[i].value);
 		if (fabs(pos - last) < PR_SIZE_TICK * 1.3)
 			continue; /* too close to the last label shown: a tick only */
@@ -580,8 +588,8 @@ void pr_lo_axis_x(struct pr_lo_ctx *x)
 	if (lo->empty)
 		return;
 	if (!lo->x.categorical) {
-		double limit = x->legend_pos == PR_LEGEND_RIGHT ? lo->plot.x + lo->plot.w + 8
-								: x->W - 2.0;
+		double limit =
+			x->legend_pos == PR_LEGEND_RIGHT ? lo->plot.x + lo->plot.w + 8 : x->W - 2.0;
 		layout_x_numeric(x, limit + 1e6); /* first without the right limit */
 		if (lo->x.nticks) {
 			char *s = pr_lo_tick_label(&lo->x, lo->x.nticks - 1);
@@ -610,7 +618,8 @@ void pr_lo_tick_texts(struct pr_lo_ctx *x)
 	char **ycat = x->ycat;
 	size_t i, ncat = x->ncat;
 	if (!lo->empty) {
-		double by = lo->plot.y + lo->plot.h + TICK_LEN + TICK_GAP + PR_SIZE_TICK * PR_TEXT_CAP;
+		double by =
+			lo->plot.y + lo->plot.h + TICK_LEN + TICK_GAP + PR_SIZE_TICK * PR_TEXT_CAP;
 		double rx = lo->plot.x - TICK_LEN - TICK_GAP;
 		if (lo->x.categorical) {
 			double slot = lo->plot.w / (double)ncat;
@@ -620,14 +629,14 @@ void pr_lo_tick_texts(struct pr_lo_ctx *x)
 			for (i = 0; i < ncat; i += every) {
 				char *t;
 				pr_lo_category_label(x, i, slot * (double)every - 6, &t);
-				pr_lo_add_text(lo, "xtick", t, lo->x.ticks[i].pos, by, PR_SIZE_TICK, 0,
-					       PR_ALIGN_CENTER, RGB_TICK);
+				pr_lo_add_text(lo, "xtick", t, lo->x.ticks[i].pos, by, PR_SIZE_TICK,
+					       0, PR_ALIGN_CENTER, RGB_TICK);
 			}
 		} else {
 			for (i = 0; i < lo->x.nticks; i++)
 				pr_lo_add_text(lo, "xtick", pr_lo_tick_label(&lo->x, i),
-					       lo->x.ticks[i].pos, by, PR_SIZE_TICK, 0, PR_ALIGN_CENTER,
-					       RGB_TICK);
+					       lo->x.ticks[i].pos, by, PR_SIZE_TICK, 0,
+					       PR_ALIGN_CENTER, RGB_TICK);
 		}
 		for (i = 0; i < lo->y.nticks; i++) {
 			char *t = ycat ? ycat[i] : pr_lo_tick_label(&lo->y, i);
@@ -636,8 +645,8 @@ void pr_lo_tick_texts(struct pr_lo_ctx *x)
 			if (ycat)
 				ycat[i] = NULL;
 			pr_lo_add_text(lo, "ytick", t, rx,
-				       lo->y.ticks[i].pos + PR_SIZE_TICK * PR_TEXT_CAP / 2, PR_SIZE_TICK,
-				       0, PR_ALIGN_RIGHT, RGB_TICK);
+				       lo->y.ticks[i].pos + PR_SIZE_TICK * PR_TEXT_CAP / 2,
+				       PR_SIZE_TICK, 0, PR_ALIGN_RIGHT, RGB_TICK);
 		}
 	}
 	if (ycat) {

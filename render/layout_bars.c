@@ -9,8 +9,8 @@
 #include "base/xalloc.h"
 #include "render/layout_impl.h"
 
-static void value_label(struct pr_lo_ctx *x, const struct pr_axis *va, size_t g, size_t i, char *buf,
-			size_t n)
+static void value_label(struct pr_lo_ctx *x, const struct pr_axis *va, size_t g, size_t i,
+			char *buf, size_t n)
 {
 	const struct pr_chart_bar_group *grp = &x->c->bars->groups[g];
 	if (grp->value_text && grp->value_text[i]) {
@@ -40,8 +40,8 @@ static int dark_on(uint32_t rgb)
  * the text fits the segment (and the bar's thickness).
  */
 static void stacked_bar(struct pr_lo_ctx *x, struct pr_layout *lo, const struct pr_axis *va,
-			struct pr_bar *b, size_t i, size_t g, size_t ncat, double slot, double group,
-			double base)
+			struct pr_bar *b, size_t i, size_t g, size_t ncat, double slot,
+			double group, double base)
 {
 	const struct pr_chart_bars *bs = x->c->bars;
 	const struct pr_chart_bar_group *grp = &bs->groups[g];
@@ -80,7 +80,7 @@ static void stacked_bar(struct pr_lo_ctx *x, struct pr_layout *lo, const struct 
 	cx = b->r.x + b->r.w / 2;
 	cy = b->r.y + b->r.h / 2 + PR_SIZE_SMALL * PR_TEXT_CAP / 2;
 	pr_lo_add_text(lo, "value", pr_xstrdup(buf), cx, cy, PR_SIZE_SMALL, 0, PR_ALIGN_CENTER,
-		 dark_on(b->rgb) ? RGB_TITLE : RGB_WHITE);
+		       dark_on(b->rgb) ? RGB_TITLE : RGB_WHITE);
 }
 
 /* Room on the value axis of a bar chart for the value labels. */

@@ -104,15 +104,15 @@ struct pr_lo_ctx {
 	int legend_pos;
 	double legend_w; /* content width incl. padding */
 	int band_labels; /* some band label is drawn at the top */
-	double strip;    /* px at the top of the plot kept free of data (band labels) */
-	double inset;    /* px from the plot top to the note and the inside legend */
+	double strip;	 /* px at the top of the plot kept free of data (band labels) */
+	double inset;	 /* px from the plot top to the note and the inside legend */
 	/* Set while laying out. */
-	int horiz;            /* a horizontal bar chart */
-	size_t ncat;          /* bar categories */
-	double dmax;          /* the largest data value (keep_below) */
-	struct pr_axis *va;   /* the value axis of a bar chart */
-	char **ycat;          /* category or named labels on the y axis (NULL entries: none) */
-	double ylw;           /* the widest y tick label */
+	int horiz;	    /* a horizontal bar chart */
+	size_t ncat;	    /* bar categories */
+	double dmax;	    /* the largest data value (keep_below) */
+	struct pr_axis *va; /* the value axis of a bar chart */
+	char **ycat;	    /* category or named labels on the y axis (NULL entries: none) */
+	double ylw;	    /* the widest y tick label */
 };
 
 /* layout.c */

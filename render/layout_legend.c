@@ -11,8 +11,8 @@
 
 #define MAX_LEGEND_SOURCES 1000
 
-static void add_entry(struct pr_lo_entries *e, const char *label, enum pr_swatch_kind kind, uint32_t rgb,
-		      double alpha, double lw, int dashed, int dedupe)
+static void add_entry(struct pr_lo_entries *e, const char *label, enum pr_swatch_kind kind,
+		      uint32_t rgb, double alpha, double lw, int dashed, int dedupe)
 {
 	size_t i;
 	if (!label || !label[0])
@@ -23,7 +23,8 @@ static void add_entry(struct pr_lo_entries *e, const char *label, enum pr_swatch
 	}
 	if (dedupe) {
 		for (i = 0; i < e->n; i++) {
-			if (e->v[i].kind == kind && e->v[i].rgb == rgb && !strcmp(e->v[i].label, label))
+			if (e->v[i].kind == kind && e->v[i].rgb == rgb &&
+			    !strcmp(e->v[i].label, label))
 				return;
 		}
 	}
@@ -53,14 +54,15 @@ void pr_lo_collect_entries(const struct pr_chart *c, struct pr_lo_entries *e)
 	size_t i;
 	if (c->bars) {
 		for (i = 0; i < c->bars->ngroups; i++)
-			add_entry(e, c->bars->groups[i].label, PR_SWATCH_PATCH, c->bars->groups[i].rgb,
-				  1, 0, 0, 0);
+			add_entry(e, c->bars->groups[i].label, PR_SWATCH_PATCH,
+				  c->bars->groups[i].rgb, 1, 0, 0, 0);
 	} else {
 		for (i = 0; i < c->nlines; i++) {
 			const struct pr_chart_line *l = &c->lines[i];
 			if (l->stack > 0) /* a stacked area: its colour as filled */
 				add_entry(e, l->label, PR_SWATCH_PATCH, l->rgb,
-					  l->fill_alpha > 0 ? fmin(l->fill_alpha, 1) : 0.7, 0, 0, 0);
+					  l->fill_alpha > 0 ? fmin(l->fill_alpha, 1) : 0.7, 0, 0,
+					  0);
 			else
 				add_entry(e, l->label, PR_SWATCH_LINE, l->rgb, 1,
 					  l->width > 0 ? l->width : 2, l->dashed, 0);
@@ -74,7 +76,8 @@ void pr_lo_collect_entries(const struct pr_chart *c, struct pr_lo_entries *e)
 			add_entry(e, c->bands[i].label, PR_SWATCH_PATCH, c->bands[i].rgb,
 				  swatch_alpha(c->bands[i].alpha, 0.15), 0, 0, 1);
 		for (i = 0; i < c->nrects; i++)
-			add_entry(e, c->rects[i].label, PR_SWATCH_PATCH, c->rects[i].rgb, 0.85, 0, 0, 1);
+			add_entry(e, c->rects[i].label, PR_SWATCH_PATCH, c->rects[i].rgb, 0.85, 0,
+				  0, 1);
 	}
 	for (i = 0; i < c->nzones; i++)
 		add_entry(e, c->zones[i].label, PR_SWATCH_PATCH, c->zones[i].rgb,
@@ -137,9 +140,10 @@ void pr_lo_place_legend(struct pr_lo_ctx *x, double bx, double by, double cap, d
 	if (has_title) {
 		char *clean = pr_text_clean(title);
 		pr_lo_add_text(lo, "legend-title",
-			 pr_text_elide(x->m, clean, PR_SIZE_LEGEND, 1, w - 2 * LEGEND_PAD),
-			 bx + LEGEND_PAD, y + LEGEND_ROW / 2 + PR_TEXT_CAP * PR_SIZE_LEGEND / 2,
-			 PR_SIZE_LEGEND, 1, PR_ALIGN_LEFT, RGB_TITLE);
+			       pr_text_elide(x->m, clean, PR_SIZE_LEGEND, 1, w - 2 * LEGEND_PAD),
+			       bx + LEGEND_PAD,
+			       y + LEGEND_ROW / 2 + PR_TEXT_CAP * PR_SIZE_LEGEND / 2,
+			       PR_SIZE_LEGEND, 1, PR_ALIGN_LEFT, RGB_TITLE);
 		free(clean);
 		y += LEGEND_ROW;
 	}
@@ -163,17 +167,18 @@ void pr_lo_place_legend(struct pr_lo_ctx *x, double bx, double by, double cap, d
 			e->swatch.h = 10;
 		}
 		pr_lo_add_text(lo, "legend", pr_text_elide(x->m, clean, PR_SIZE_LEGEND, 0, cap),
-			 bx + LEGEND_PAD + SWATCH_W + SWATCH_GAP,
-			 cy + PR_TEXT_CAP * PR_SIZE_LEGEND / 2, PR_SIZE_LEGEND, 0, PR_ALIGN_LEFT,
-			 RGB_LABEL);
+			       bx + LEGEND_PAD + SWATCH_W + SWATCH_GAP,
+			       cy + PR_TEXT_CAP * PR_SIZE_LEGEND / 2, PR_SIZE_LEGEND, 0,
+			       PR_ALIGN_LEFT, RGB_LABEL);
 		free(clean);
 		y += LEGEND_ROW;
 	}
 	if (L->hidden) {
 		char buf[64];
 		snprintf(buf, sizeof(buf), "+%zu more", L->hidden);
-		pr_lo_add_text(lo, "legend-more", pr_xstrdup(buf), bx + LEGEND_PAD + SWATCH_W + SWATCH_GAP,
-			 y + LEGEND_ROW / 2 + PR_TEXT_CAP * PR_SIZE_LEGEND / 2, PR_SIZE_LEGEND, 0,
-			 PR_ALIGN_LEFT, RGB_TICK);
+		pr_lo_add_text(lo, "legend-more", pr_xstrdup(buf),
+			       bx + LEGEND_PAD + SWATCH_W + SWATCH_GAP,
+			       y + LEGEND_ROW / 2 + PR_TEXT_CAP * PR_SIZE_LEGEND / 2,
+			       PR_SIZE_LEGEND, 0, PR_ALIGN_LEFT, RGB_TICK);
 	}
 }

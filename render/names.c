@@ -23,7 +23,8 @@ enum {
 
 static int ident(unsigned char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
 }
 
 /* A character of an operator's symbol ("operator<<", "operator()", "operator[]"). */
@@ -42,12 +43,14 @@ static int ends_with(const char *s, size_t len, const char *suffix)
 static size_t operator_at(const char *s, size_t i, size_t end)
 {
 	size_t j = i + 8;
-	if (end - i < 8 || memcmp(s + i, "operator", 8) || (i > 0 && ident((unsigned char)s[i - 1])))
+	if (end - i < 8 || memcmp(s + i, "operator", 8) ||
+	    (i > 0 && ident((unsigned char)s[i - 1])))
 		return 0;
 	if (j < end && ident((unsigned char)s[j]))
 		return 0;
 	if (end - j >= 2 && (!memcmp(s + j, "()", 2) || !memcmp(s + j, "[]", 2)))
-		return 8 + 2; /* the call and index operators: "operator()(int)" has its list after */
+		return 8 +
+		       2; /* the call and index operators: "operator()(int)" has its list after */
 	while (j < end && j < i + 11 && opsym((unsigned char)s[j]) && !strchr("()[]", s[j]))
 		j++;
 	return j - i;
@@ -69,7 +72,8 @@ static int signature(const char *s, size_t len, size_t *name, size_t *args)
 		if (ends_with(s, e, " const") || ends_with(s, e, " volatile")) {
 			e -= s[e - 1] == 't' ? 6 : 9;
 			changed = 1;
-		} else if (e > 1 && s[e - 1] == '&' && (s[e - 2] == ')' || s[e - 2] == ' ' || s[e - 2] == '&')) {
+		} else if (e > 1 && s[e - 1] == '&' &&
+			   (s[e - 2] == ')' || s[e - 2] == ' ' || s[e - 2] == '&')) {
 			e--;
 			changed = 1;
 		}
@@ -109,7 +113,8 @@ static int signature(const char *s, size_t len, size_t *name, size_t *args)
 		}
 		if (c == '<' || c == '(' || c == '[' || c == '{')
 			depth++;
-		else if ((c == '>' && !(i > 0 && s[i - 1] == '-')) || c == ')' || c == ']' || c == '}') {
+		else if ((c == '>' && !(i > 0 && s[i - 1] == '-')) || c == ')' || c == ']' ||
+			 c == '}') {
 			if (--depth < 0)
 				return 0;
 		} else if (c == ' ' && depth == 0 && !(i >= 8 && operator_at(s, i - 8, p) == 8)) {
@@ -191,7 +196,8 @@ void pr_name_column(pr_label_t *out, const char *const *names, size_t n, size_t 
 		memset(hit, 0, n ? n : 1);
 		for (i = 0; i < n; i++)
 			for (j = i + 1; j < n; j++)
-				if (!strcmp(f[i], f[j]) && strcmp(names[i] ? names[i] : "", names[j] ? names[j] : ""))
+				if (!strcmp(f[i], f[j]) &&
+				    strcmp(names[i] ? names[i] : "", names[j] ? names[j] : ""))
 					hit[i] = hit[j] = 1;
 		for (i = 0; i < n; i++)
 			if (hit[i] && level[i] < FORM_LAST) {

@@ -39,8 +39,8 @@ static json_t *axis(const struct pr_axis *a, const char *unit, const char *label
 	static const char *const kinds[] = { "plain", "bytes", "time", "percent" };
 	return json_pack("{s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o}", "lo", num(a->lo), "hi",
 			 num(a->hi), "unit", text(unit ? unit : ""), "k", kinds[a->unit.kind], "f",
-			 num(a->unit.factor), "s", num(a->unit.scale), "name", text(a->unit.name), "sfx",
-			 text(a->unit.suffix), "label", text(label ? label : ""));
+			 num(a->unit.factor), "s", num(a->unit.scale), "name", text(a->unit.name),
+			 "sfx", text(a->unit.suffix), "label", text(label ? label : ""));
 }
 
 static json_t *line(const struct pr_layout *lo, const struct pr_chart_line *l)
@@ -71,8 +71,8 @@ static json_t *rects(const struct pr_chart *c)
 		if (!p || p->y0 != r->y0 || p->y1 != r->y1 || p->rgb != r->rgb ||
 		    strcmp(p->label ? p->label : "", r->label ? r->label : "")) {
 			xs = json_array();
-			cur = json_pack("{s:o, s:o, s:o, s:o, s:o}", "l", text(r->label), "c", color(r->rgb),
-					"y0", num(r->y0), "y1", num(r->y1), "x", xs);
+			cur = json_pack("{s:o, s:o, s:o, s:o, s:o}", "l", text(r->label), "c",
+					color(r->rgb), "y0", num(r->y0), "y1", num(r->y1), "x", xs);
 			json_array_append_new(out, cur);
 		}
 		json_array_append_new(xs, num(r->x0));
@@ -87,25 +87,32 @@ static json_t *decorations(const struct pr_chart *c, const char *what)
 	size_t i;
 	if (!strcmp(what, "bands"))
 		for (i = 0; i < c->nbands; i++)
-			json_array_append_new(a, json_pack("[o, o, o, f]", num(c->bands[i].x0),
-							   num(c->bands[i].x1), color(c->bands[i].rgb),
-							   c->bands[i].alpha > 0 ? c->bands[i].alpha : 0.15));
+			json_array_append_new(a,
+					      json_pack("[o, o, o, f]", num(c->bands[i].x0),
+							num(c->bands[i].x1), color(c->bands[i].rgb),
+							c->bands[i].alpha > 0 ? c->bands[i].alpha
+									      : 0.15));
 	else if (!strcmp(what, "zones"))
 		for (i = 0; i < c->nzones; i++)
-			json_array_append_new(a, json_pack("[o, o, o, f]", num(c->zones[i].y0),
-							   num(c->zones[i].y1), color(c->zones[i].rgb),
-							   c->zones[i].alpha > 0 ? c->zones[i].alpha : 0.08));
+			json_array_append_new(a,
+					      json_pack("[o, o, o, f]", num(c->zones[i].y0),
+							num(c->zones[i].y1), color(c->zones[i].rgb),
+							c->zones[i].alpha > 0 ? c->zones[i].alpha
+									      : 0.08));
 	else if (!strcmp(what, "vlines"))
 		for (i = 0; i < c->nvlines; i++)
 			json_array_append_new(a, json_pack("[o, o, b]", num(c->vlines[i].x),
-							   color(c->vlines[i].rgb), c->vlines[i].dashed));
+							   color(c->vlines[i].rgb),
+							   c->vlines[i].dashed));
 	else if (!strcmp(what, "hlines"))
 		for (i = 0; i < c->nhlines; i++)
 			json_array_append_new(a, json_pack("[o, o, b]", num(c->hlines[i].y),
-							   color(c->hlines[i].rgb), c->hlines[i].dashed));
+							   color(c->hlines[i].rgb),
+							   c->hlines[i].dashed));
 	else
 		for (i = 0; i < c->nmarks; i++)
-			json_array_append_new(a, json_pack("[o, o, o]", num(c->marks[i].x), num(c->marks[i].y),
+			json_array_append_new(a, json_pack("[o, o, o]", num(c->marks[i].x),
+							   num(c->marks[i].y),
 							   color(c->marks[i].rgb)));
 	return a;
 }
@@ -166,16 +173,18 @@ int pr_panel_data(const struct pr_chart *c, struct pr_strbuf *sb, struct pr_erro
 	for (i = 0; i < lo.y.nticks; i++)
 		if (lo.y.ticks[i].grid)
 			json_array_append_new(yt, num(lo.y.ticks[i].pos));
-	o = json_pack("{s:i, s:i, s:[f, f, f, f], s:o, s:o, s:{s:f, s:f, s:f, s:f}, s:o, s:o, s:o}", "w", lo.width,
-		      "h", lo.height, "plot", lo.plot.x, lo.plot.y, lo.plot.w, lo.plot.h, "x",
-		      axis(&lo.x, c->x_unit, c->x_label), "y", axis(&lo.y, c->y_unit, c->y_label), "xt",
-		      "y", xt_y, "size", xt_size, "l", xt_l, "r", xt_r, "yt", yt, "lines", lines, "rects", rects(c));
+	o = json_pack("{s:i, s:i, s:[f, f, f, f], s:o, s:o, s:{s:f, s:f, s:f, s:f}, s:o, s:o, s:o}",
+		      "w", lo.width, "h", lo.height, "plot", lo.plot.x, lo.plot.y, lo.plot.w,
+		      lo.plot.h, "x", axis(&lo.x, c->x_unit, c->x_label), "y",
+		      axis(&lo.y, c->y_unit, c->y_label), "xt", "y", xt_y, "size", xt_size, "l",
+		      xt_l, "r", xt_r, "yt", yt, "lines", lines, "rects", rects(c));
 	for (i = 0; i < PR_ARRAY_SIZE(decor); i++)
 		json_object_set_new(o, decor[i], decorations(c, decor[i]));
 	if (c->x_date) /* a UTC clock axis: x is seconds after this Unix time */
 		json_object_set_new(json_object_get(o, "x"), "epoch", num(c->x_epoch));
 	pr_layout_release(&lo);
-	s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(10));
+	s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII |
+				  JSON_REAL_PRECISION(10));
 	json_decref(o);
 	if (!s)
 		abort(); /* only out of memory */

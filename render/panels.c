@@ -77,8 +77,8 @@ const char *pr_run_x_desc(const json_t *run)
 				 "end), not time"
 		       : !strcmp(u, "bytes") ? "bytes allocated (DHAT's tb: each allocation site's "
 					       "bytes laid end to end), not time"
-					   : "DHAT's ad-hoc units (each site's laid end to end), "
-					     "not time";
+					     : "DHAT's ad-hoc units (each site's laid end to end), "
+					       "not time";
 	if (!strcmp(u, "bytes"))
 		return "heap bytes allocated and freed (massif --time-unit=B), not time";
 	if (!strcmp(u, "instructions"))
@@ -139,8 +139,9 @@ static const json_t *series(const json_t *run, const char *name, const char *dev
 {
 	json_t *s;
 	size_t i;
-	json_array_foreach(json_object_get(run, "series"), i, s)
-		if (!strcmp(pr_mstr(s, "name"), name) && (!device || !strcmp(pr_mstr(s, "device"), device)))
+	json_array_foreach (json_object_get(run, "series"), i, s)
+		if (!strcmp(pr_mstr(s, "name"), name) &&
+		    (!device || !strcmp(pr_mstr(s, "device"), device)))
 			return s;
 	return NULL;
 }
@@ -160,7 +161,7 @@ static size_t peak_rank(const json_t *run, const json_t *s)
 {
 	const json_t *p;
 	size_t i;
-	json_array_foreach(json_object_get(run, "peaks"), i, p)
+	json_array_foreach (json_object_get(run, "peaks"), i, p)
 		if (!strcmp(pr_mstr(p, "series"), pr_mstr(s, "name")) &&
 		    !strcmp(pr_mstr(p, "device"), pr_mstr(s, "device")))
 			return i;
@@ -173,11 +174,11 @@ static const struct {
 	const char *name;
 	uint32_t rgb;
 } qeff_colors[] = {
-	{ "Initialization", 0xE8E8E8 },	 { "Model Loading", 0xFF6B6B },
-	{ "Export", 0xFFEAA7 },		 { "Model Export", 0xFFEAA7 },
-	{ "Compilation", 0x98D8C8 },	 { "Model Compilation", 0x98D8C8 },
-	{ "Generation", 0xF7DC6F },	 { "Text Generation", 0xF7DC6F },
-	{ "Cleanup", 0xAED6F1 },	 { "Completion", 0xD5DBDB },
+	{ "Initialization", 0xE8E8E8 }, { "Model Loading", 0xFF6B6B },
+	{ "Export", 0xFFEAA7 },		{ "Model Export", 0xFFEAA7 },
+	{ "Compilation", 0x98D8C8 },	{ "Model Compilation", 0x98D8C8 },
+	{ "Generation", 0xF7DC6F },	{ "Text Generation", 0xF7DC6F },
+	{ "Cleanup", 0xAED6F1 },	{ "Completion", 0xD5DBDB },
 };
 
 uint32_t pr_phase_color(const char *name, size_t index)
@@ -194,14 +195,14 @@ static size_t phase_index(const json_t *occ, const char *name)
 {
 	json_t *o;
 	size_t i, k = 0, j;
-	json_array_foreach(occ, i, o)
-	{
+	json_array_foreach (occ, i, o) {
 		int seen = 0;
 		if (pr_mnum(o, "depth") != 0)
 			continue;
 		for (j = 0; j < i; j++) {
 			json_t *p = json_array_get(occ, j);
-			if (pr_mnum(p, "depth") == 0 && !strcmp(pr_mstr(p, "name"), pr_mstr(o, "name")))
+			if (pr_mnum(p, "depth") == 0 &&
+			    !strcmp(pr_mstr(p, "name"), pr_mstr(o, "name")))
 				seen = 1;
 		}
 		if (!strcmp(pr_mstr(o, "name"), name))
@@ -219,21 +220,21 @@ static void phase_bands(struct pr_panelset *ps, const json_t *run, struct pr_cha
 	struct pr_chart_vline *v;
 	double div = xaxis_of(run).div;
 	size_t i, n = 0;
-	json_array_foreach(occ, i, o)
+	json_array_foreach (occ, i, o)
 		n += pr_mnum(o, "depth") == 0;
 	if (!n || n > MAX_BANDS)
 		return;
 	b = pr_panelset_alloc(ps, n, sizeof(*b));
 	v = pr_panelset_alloc(ps, n, sizeof(*v));
-	json_array_foreach(occ, i, o)
-	{
+	json_array_foreach (occ, i, o) {
 		double t0 = pr_mnum(o, "t_ns") / div, t1 = t0 + pr_mnum(o, "dur_ns") / div;
 		if (pr_mnum(o, "depth") != 0)
 			continue;
 		b[c->nbands].x0 = t0;
 		b[c->nbands].x1 = t1;
 		b[c->nbands].label = pr_panelset_strdup(ps, pr_mstr(o, "name"));
-		b[c->nbands].rgb = pr_phase_color(pr_mstr(o, "name"), phase_index(occ, pr_mstr(o, "name")));
+		b[c->nbands].rgb =
+			pr_phase_color(pr_mstr(o, "name"), phase_index(occ, pr_mstr(o, "name")));
 		b[c->nbands].alpha = 0.18;
 		c->nbands++;
 		if (c->nbands > 1) {
@@ -287,14 +288,12 @@ static void memory(struct pr_panelset *ps, const json_t *run)
 	size_t i, n = 0, ns = json_array_size(all), no = 0;
 	/* the legend in the model's peak order (the primary series first), then the other series */
 	const json_t **order = pr_panelset_alloc(ps, ns + 1, sizeof(*order));
-	json_array_foreach(json_object_get(run, "peaks"), i, pk)
-	{
+	json_array_foreach (json_object_get(run, "peaks"), i, pk) {
 		const json_t *m = series(run, pr_mstr(pk, "series"), pr_mstr(pk, "device"));
 		if (m && no < ns)
 			order[no++] = m;
 	}
-	json_array_foreach(all, i, s)
-	{
+	json_array_foreach (all, i, s) {
 		size_t k;
 		for (k = 0; k < no && order[k] != s; k++)
 			;
@@ -305,9 +304,11 @@ static void memory(struct pr_panelset *ps, const json_t *run)
 		double *x, *y;
 		size_t k;
 		s = (json_t *)order[i];
-		if (!json_is_true(json_object_get(s, "memory")) || starts(pr_mstr(s, "name"), "sys.") ||
+		if (!json_is_true(json_object_get(s, "memory")) ||
+		    starts(pr_mstr(s, "name"), "sys.") ||
 		    starts(pr_mstr(s, "name"), CATEGORY_PREFIX) ||
-		    (!strcmp(pr_mstr(s, "name"), "dev.mem.total") && series(run, CATEGORY_PREFIX "parameter", NULL)) ||
+		    (!strcmp(pr_mstr(s, "name"), "dev.mem.total") &&
+		     series(run, CATEGORY_PREFIX "parameter", NULL)) ||
 		    n == MAX_LINES || !(k = timeline(ps, run, s, 1, &x, &y)))
 			continue;
 		l[n].label = series_label(ps, s);
@@ -323,21 +324,22 @@ static void memory(struct pr_panelset *ps, const json_t *run)
 		return;
 	/* annotate the memory that matters most: physical, then device, then GPU, else the largest */
 	{
-		static const char *const prefer[] = { "mem.rss", "dev.mem.allocated", "gpu.mem.used",
-						      "dev.mem.total", "heap.used" };
+		static const char *const prefer[] = { "mem.rss", "dev.mem.allocated",
+						      "gpu.mem.used", "dev.mem.total",
+						      "heap.used" };
 		size_t k;
 		for (k = 0; k < PR_ARRAY_SIZE(prefer) && !best; k++)
-			json_array_foreach(json_object_get(run, "peaks"), i, pk)
+			json_array_foreach (json_object_get(run, "peaks"), i, pk)
 				if (!strcmp(pr_mstr(pk, "series"), prefer[k]) &&
 				    (!best || pr_mnum(pk, "value") > pr_mnum(best, "value")))
 					best = pk;
-		json_array_foreach(json_object_get(run, "peaks"), i, pk)
+		json_array_foreach (json_object_get(run, "peaks"), i, pk)
 			if (!best && !starts(pr_mstr(pk, "series"), "sys."))
 				best = pk;
 	}
-	over = !pr_run_x_unit(run) ? "Memory usage over time"
+	over = !pr_run_x_unit(run)		      ? "Memory usage over time"
 	       : !strcmp(pr_run_x_unit(run), "bytes") ? "Memory usage by heap bytes allocated"
-						     : "Memory usage by instructions executed";
+						      : "Memory usage by instructions executed";
 	c = timechart(ps, run, "memory", over, "Memory", "bytes", l, n);
 	phase_bands(ps, run, c);
 	if (best) {
@@ -355,7 +357,8 @@ static void memory(struct pr_panelset *ps, const json_t *run)
 		m->rgb = 0xE74C3C;
 		c->marks = m;
 		c->nmarks = 1;
-		snprintf(text, sizeof(text), "%s | Peak: %s (%s)", over, v, pr_mstr(best, "series"));
+		snprintf(text, sizeof(text), "%s | Peak: %s (%s)", over, v,
+			 pr_mstr(best, "series"));
 		c->title = pr_panelset_strdup(ps, text);
 	}
 }
@@ -390,17 +393,21 @@ static void memory_categories(struct pr_panelset *ps, const json_t *run)
 	size_t i, n = 0, k;
 	double *x, *y;
 	for (i = 0; i < PR_ARRAY_SIZE(categories); i++) {
-		if (!(s = series(run, categories[i].series, NULL)) || !(k = timeline(ps, run, s, 1, &x, &y)))
+		if (!(s = series(run, categories[i].series, NULL)) ||
+		    !(k = timeline(ps, run, s, 1, &x, &y)))
 			continue;
-		l[n] = (struct pr_chart_line){ categories[i].label, categories[i].rgb, x, y, k, 0, 0.7, 0,
-					       PR_LINE_STEP, 1 };
+		l[n] = (struct pr_chart_line){
+			categories[i].label, categories[i].rgb, x, y, k, 0, 0.7, 0, PR_LINE_STEP, 1
+		};
 		n++;
 	}
 	if (!n)
 		return;
 	s = series(run, "dev.mem.total", NULL);
 	if (s && (k = timeline(ps, run, s, 1, &x, &y))) {
-		l[n] = (struct pr_chart_line){ "Total", 0x222222, x, y, k, 2, 0, 0, PR_LINE_STEP, 0 };
+		l[n] = (struct pr_chart_line){
+			"Total", 0x222222, x, y, k, 2, 0, 0, PR_LINE_STEP, 0
+		};
 		n++;
 		pr_fmt_bytes(pr_mnum(s, "max"), v, sizeof(v));
 		snprintf(title, sizeof(title), "Device memory by category | Peak total: %s", v);
@@ -424,7 +431,7 @@ static void cuda_sites(struct pr_panelset *ps, const json_t *run)
 	double *x, div = xaxis_of(run).div;
 	size_t i, j, n, ns;
 	char title[200], v[40];
-	json_array_foreach(json_object_get(cs, "devices"), i, d)
+	json_array_foreach (json_object_get(cs, "devices"), i, d)
 		if (json_is_object(json_object_get(d, "timeline")) &&
 		    (!best || pr_mnum(json_object_get(d, "peak"), "allocated") >
 				      pr_mnum(json_object_get(best, "peak"), "allocated")))
@@ -438,7 +445,7 @@ static void cuda_sites(struct pr_panelset *ps, const json_t *run)
 	x = pr_panelset_alloc(ps, n, sizeof(double));
 	for (i = 0; i < n; i++)
 		x[i] = json_number_value(json_array_get(json_object_get(tl, "t_ns"), i)) / div;
-	json_array_foreach(json_object_get(tl, "sites"), j, st) {
+	json_array_foreach (json_object_get(tl, "sites"), j, st) {
 		const json_t *vv = json_object_get(st, "v");
 		double *y = pr_panelset_alloc(ps, n, sizeof(double));
 		for (i = 0; i < n; i++)
@@ -446,7 +453,14 @@ static void cuda_sites(struct pr_panelset *ps, const json_t *run)
 						       : NAN;
 		l[j] = (struct pr_chart_line){ pr_panelset_strdup(ps, pr_mstr(st, "site")),
 					       j + 1 < ns ? pr_chart_color(j) : 0xD3D3D3,
-					       x, y, n, 0, 0.7, 0, PR_LINE_STEP, 1 };
+					       x,
+					       y,
+					       n,
+					       0,
+					       0.7,
+					       0,
+					       PR_LINE_STEP,
+					       1 };
 	}
 	pr_fmt_bytes(pr_mnum(json_object_get(best, "peak"), "allocated"), v, sizeof(v));
 	snprintf(title, sizeof(title), "Allocated memory by allocation site (%s) | Peak: %s",
@@ -475,9 +489,10 @@ static void cpu(struct pr_panelset *ps, const json_t *run)
 	h = pr_panelset_alloc(ps, 1, sizeof(*h));
 	*l = (struct pr_chart_line){ "CPU", 0xFF6B35, x, y, n, 3, 0.2, 0, PR_LINE_LINEAR, 0 };
 	snprintf(buf, sizeof(buf), "Average: %.1f%%", pr_mnum(s, "mean"));
-	*h = (struct pr_chart_hline){ pr_mnum(s, "mean"), pr_panelset_strdup(ps, buf), 0xE74C3C, 1 };
-	snprintf(buf, sizeof(buf), "CPU usage over time | Peak: %.1f%% | Average: %.1f%%", pr_mnum(s, "max"),
-		 pr_mnum(s, "mean"));
+	*h = (struct pr_chart_hline){ pr_mnum(s, "mean"), pr_panelset_strdup(ps, buf), 0xE74C3C,
+				      1 };
+	snprintf(buf, sizeof(buf), "CPU usage over time | Peak: %.1f%% | Average: %.1f%%",
+		 pr_mnum(s, "max"), pr_mnum(s, "mean"));
 	c = timechart(ps, run, "cpu", buf, "CPU", "percent", l, 1);
 	c->y_max = fmax(100, pr_mnum(s, "max") * 1.1);
 	c->hlines = h;
@@ -492,7 +507,7 @@ static const char *occ_label(struct pr_panelset *ps, const json_t *occ, const js
 	json_t *p;
 	size_t i, same = 0;
 	char buf[300], name[240];
-	json_array_foreach(occ, i, p)
+	json_array_foreach (occ, i, p)
 		same += pr_mnum(p, "depth") == 0 && !strcmp(pr_mstr(p, "name"), pr_mstr(o, "name"));
 	pr_name_display(pr_mstr(o, "name"), name, sizeof(name)); /* render/names.h */
 	if (same > 1) /* the occurrence of a name: its " #N" says which */
@@ -506,15 +521,15 @@ static void disk(struct pr_panelset *ps, const json_t *run)
 {
 	json_t *occ = json_object_get(json_object_get(run, "phases"), "occurrences"), *o;
 	const char **cat = pr_panelset_alloc(ps, MAX_BARS, sizeof(char *));
-	double *rd = pr_panelset_alloc(ps, MAX_BARS, sizeof(double)), *wr = pr_panelset_alloc(ps, MAX_BARS, sizeof(double));
+	double *rd = pr_panelset_alloc(ps, MAX_BARS, sizeof(double)),
+	       *wr = pr_panelset_alloc(ps, MAX_BARS, sizeof(double));
 	struct pr_chart_bar_group *g;
 	struct pr_chart_bars *b;
 	struct pr_chart *c;
 	double sr = 0, sw = 0;
 	size_t i, n = 0;
 	char note[200], a[40], w[40];
-	json_array_foreach(occ, i, o)
-	{
+	json_array_foreach (occ, i, o) {
 		json_t *d = json_object_get(o, "disk");
 		double r = fmax(0, pr_mnum(d, "read")), x = fmax(0, pr_mnum(d, "write"));
 		if (!json_is_object(d) || pr_mnum(o, "depth") != 0 || n == MAX_BARS)
@@ -571,8 +586,7 @@ static void phase_durations(struct pr_panelset *ps, const json_t *run)
 	struct pr_chart *c;
 	size_t i, n = 0;
 	char note[100], dur[40];
-	json_array_foreach(occ, i, o)
-	{
+	json_array_foreach (occ, i, o) {
 		if (pr_mnum(o, "depth") != 0 || n == MAX_BARS)
 			continue;
 		cat[n] = occ_label(ps, occ, o);
@@ -594,15 +608,14 @@ static void phase_durations(struct pr_panelset *ps, const json_t *run)
 }
 
 /* Lines of every series whose name starts with prefix (and, when unit given, has that unit). */
-static size_t lines_of(struct pr_panelset *ps, const json_t *run, const char *prefix, const char *exact,
-		       double scale, int skip_zero, struct pr_chart_line **out)
+static size_t lines_of(struct pr_panelset *ps, const json_t *run, const char *prefix,
+		       const char *exact, double scale, int skip_zero, struct pr_chart_line **out)
 {
 	struct pr_chart_line *l = pr_panelset_alloc(ps, MAX_LINES, sizeof(*l));
 	size_t *rank = pr_panelset_alloc(ps, MAX_LINES, sizeof(*rank));
 	json_t *s;
 	size_t i, j, n = 0;
-	json_array_foreach(json_object_get(run, "series"), i, s)
-	{
+	json_array_foreach (json_object_get(run, "series"), i, s) {
 		double *x, *y;
 		size_t k;
 		const char *name = pr_mstr(s, "name");
@@ -657,28 +670,40 @@ static void pressure(struct pr_panelset *ps, const json_t *run)
 		{ 70, 85, "Medium (70-85%)", 0xFFC107, 0.15 },
 		{ 85, 100, "High (>=85%)", 0xF44336, 0.15 },
 	};
-	json_t *items = json_object_get(json_object_get(json_object_get(run, "bottlenecks"), "memory_pressure"), "items");
+	json_t *items = json_object_get(json_object_get(json_object_get(run, "bottlenecks"),
+							"memory_pressure"),
+					"items");
 	json_t *it;
 	struct pr_chart_line *l = pr_panelset_alloc(ps, MAX_LINES, sizeof(*l));
 	struct pr_chart *c;
 	size_t i, n = 0;
 	char note[300] = "";
-	json_array_foreach(items, i, it)
-	{
+	json_array_foreach (items, i, it) {
 		const json_t *s = series(run, pr_mstr(it, "series"), pr_mstr(it, "device"));
 		double *x, *y, total = pr_mnum(it, "total");
 		size_t k;
-		if (!s || !(total > 0) || n == MAX_LINES || !(k = timeline(ps, run, s, 100.0 / total, &x, &y)))
+		if (!s || !(total > 0) || n == MAX_LINES ||
+		    !(k = timeline(ps, run, s, 100.0 / total, &x, &y)))
 			continue;
-		l[n] = (struct pr_chart_line){ series_label(ps, s), n ? pr_chart_color(n) : 0x000000, x, y, k, 2, 0, 0, PR_LINE_LINEAR, 0 };
+		l[n] = (struct pr_chart_line){ series_label(ps, s),
+					       n ? pr_chart_color(n) : 0x000000,
+					       x,
+					       y,
+					       k,
+					       2,
+					       0,
+					       0,
+					       PR_LINE_LINEAR,
+					       0 };
 		if (!n)
-			snprintf(note, sizeof(note), "Peak pressure: %.1f%%\nAverage: %.1f%%", pr_mnum(it, "peak_pct"),
-				 pr_mnum(it, "mean_pct"));
+			snprintf(note, sizeof(note), "Peak pressure: %.1f%%\nAverage: %.1f%%",
+				 pr_mnum(it, "peak_pct"), pr_mnum(it, "mean_pct"));
 		n++;
 	}
 	if (!n)
 		return;
-	c = timechart(ps, run, "pressure", "Memory pressure (used / total)", "Pressure", "percent", l, n);
+	c = timechart(ps, run, "pressure", "Memory pressure (used / total)", "Pressure", "percent",
+		      l, n);
 	c->zones = zones;
 	c->nzones = PR_ARRAY_SIZE(zones);
 	c->note = pr_panelset_strdup(ps, note);
@@ -695,7 +720,7 @@ static void gpu_memory(struct pr_panelset *ps, const json_t *run)
 		return;
 	c = timechart(ps, run, "gpu_memory", "GPU memory used", "Memory", "bytes", l, n);
 	h = pr_panelset_alloc(ps, 1, sizeof(*h));
-	json_array_foreach(json_object_get(run, "series"), i, s)
+	json_array_foreach (json_object_get(run, "series"), i, s)
 		if (!strcmp(pr_mstr(s, "name"), "gpu.mem.total") && pr_mnum(s, "max") > 0) {
 			*h = (struct pr_chart_hline){ pr_mnum(s, "max"), "Total", 0x888888, 1 };
 			c->hlines = h;
@@ -735,8 +760,7 @@ static size_t rank_devices(const json_t *run, struct dev_rank **out)
 	*out = NULL;
 	if (!json_array_size(frag))
 		return 0;
-	json_array_foreach(json_object_get(run, "series"), i, s)
-	{
+	json_array_foreach (json_object_get(run, "series"), i, s) {
 		const char *name = pr_mstr(s, "name");
 		int64_t seen;
 		if (strcmp(name, "dev.mem.allocated") && strcmp(name, "dev.mem.reserved"))
@@ -745,11 +769,11 @@ static size_t rank_devices(const json_t *run, struct dev_rank **out)
 		pr_strbuf_addf(&key, "%s%c%s", name, 0, pr_mstr(s, "device"));
 		/* pr_strmap_get stores the value: never NULL (a model naming a series twice) */
 		if (!pr_strmap_get(&idx, key.buf, key.len, &seen))
-			pr_strmap_put(&idx, key.buf, key.len, (int64_t)i); /* the first, as series() */
+			pr_strmap_put(&idx, key.buf, key.len,
+				      (int64_t)i); /* the first, as series() */
 	}
 	d = pr_xcalloc(json_array_size(frag), sizeof(*d));
-	json_array_foreach(frag, i, f)
-	{
+	json_array_foreach (frag, i, f) {
 		int64_t ai, ri;
 		const char *dev = pr_mstr(f, "device");
 		pr_strbuf_reset(&key);
@@ -805,20 +829,25 @@ static void device_memory(struct pr_panelset *ps, const json_t *run)
 		char title[200], note[400], g[40];
 		f = (json_t *)d[i].frag;
 		k = timeline(ps, run, d[i].resv, 1, &x, &y);
-		l[0] = (struct pr_chart_line){ "Reserved", 0x9467BD, x, y, k, 2, 0.12, 0, PR_LINE_LINEAR, 0 };
+		l[0] = (struct pr_chart_line){ "Reserved", 0x9467BD,	   x, y, k, 2, 0.12,
+					       0,	   PR_LINE_LINEAR, 0 };
 		k = timeline(ps, run, d[i].alloc, 1, &x, &y);
-		l[1] = (struct pr_chart_line){ "Allocated", 0x2E86AB, x, y, k, 2, 0.15, 0, PR_LINE_LINEAR, 0 };
-		snprintf(title, sizeof(title), "Device memory %s: allocated vs reserved", pr_mstr(f, "device"));
+		l[1] = (struct pr_chart_line){ "Allocated", 0x2E86AB,	    x, y, k, 2, 0.15,
+					       0,	    PR_LINE_LINEAR, 0 };
+		snprintf(title, sizeof(title), "Device memory %s: allocated vs reserved",
+			 pr_mstr(f, "device"));
 		c = timechart(ps, run, "device_memory", title, "Memory", "bytes", l, 2);
 		pr_fmt_bytes(pr_mnum(f, "max_gap"), g, sizeof(g));
-		snprintf(note, sizeof(note),
-			 "Fragmentation (reserved - allocated) / reserved\nmean %.1f%%, max %.1f%%, largest gap %s",
-			 pr_mnum(f, "mean_ratio") * 100, pr_mnum(f, "max_ratio") * 100, g);
+		snprintf(
+			note, sizeof(note),
+			"Fragmentation (reserved - allocated) / reserved\nmean %.1f%%, max %.1f%%, largest gap %s",
+			pr_mnum(f, "mean_ratio") * 100, pr_mnum(f, "max_ratio") * 100, g);
 		if (i + 1 == shown && n > shown)
-			snprintf(note + strlen(note), sizeof(note) - strlen(note),
-				 "\n%zu devices: the %zu with the largest reserved peak are shown,\n"
-				 "%zu more are not (the JSON model has them all)",
-				 n, shown, n - shown);
+			snprintf(
+				note + strlen(note), sizeof(note) - strlen(note),
+				"\n%zu devices: the %zu with the largest reserved peak are shown,\n"
+				"%zu more are not (the JSON model has them all)",
+				n, shown, n - shown);
 		c->note = pr_panelset_strdup(ps, note);
 		phase_bands(ps, run, c);
 	}
@@ -832,8 +861,7 @@ static void layers(struct pr_panelset *ps, const json_t *run)
 	double *v = pr_panelset_alloc(ps, MAX_BARS, sizeof(double));
 	struct pr_chart *c;
 	size_t i, n = 0;
-	json_array_foreach(json_object_get(run, "reported"), i, m)
-	{
+	json_array_foreach (json_object_get(run, "reported"), i, m) {
 		if (strcmp(pr_mstr(m, "name"), "layer.peak_allocated") || n == MAX_BARS)
 			continue;
 		cat[n] = pr_panelset_strdup(ps, pr_mstr(m, "detail"));
@@ -841,8 +869,8 @@ static void layers(struct pr_panelset *ps, const json_t *run)
 	}
 	if (!n)
 		return;
-	c = bars1(ps, "layers", "Peak memory per layer (device allocated at the layer's hooks)", cat, n,
-		  v, NULL, "Peak allocated", 0x2E86AB, 0);
+	c = bars1(ps, "layers", "Peak memory per layer (device allocated at the layer's hooks)",
+		  cat, n, v, NULL, "Peak allocated", 0x2E86AB, 0);
 	c->y_label = "Peak allocated";
 	c->y_unit = "bytes";
 }
@@ -855,8 +883,7 @@ double pr_step_numbers(const json_t *list, double *x, size_t n, char *kind, size
 	size_t i, ok = 0;
 	char k[256];
 	kind[0] = 0;
-	json_array_foreach(list, i, o)
-	{
+	json_array_foreach (list, i, o) {
 		int has = pr_step_split(pr_mstr(o, "name"), i ? k : kind, i ? sizeof(k) : kn, &num);
 		if (i >= n)
 			break;
@@ -901,12 +928,17 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 		for (i = 0; i < n; i++) /* steps are numbered on from the first one's number */
 			x[i] = first +
 			       json_number_value(json_array_get(json_object_get(red, "first"), i)) +
-			       (json_number_value(json_array_get(json_object_get(red, "count"), i)) - 1) / 2;
+			       (json_number_value(
+					json_array_get(json_object_get(red, "count"), i)) -
+				1) / 2;
 		for (k = 0; k < nl; k++) {
 			y = pr_panelset_alloc(ps, n, sizeof(double));
 			for (i = 0; i < n; i++)
-				y[i] = json_number_value(json_array_get(json_object_get(red, key[k]), i));
-			l[k] = (struct pr_chart_line){ lab[k], rgb[k], x, y, n, k ? 1 : 2, 0, 0, PR_LINE_LINEAR, 0 };
+				y[i] = json_number_value(
+					json_array_get(json_object_get(red, key[k]), i));
+			l[k] = (struct pr_chart_line){
+				lab[k], rgb[k], x, y, n, k ? 1 : 2, 0, 0, PR_LINE_LINEAR, 0
+			};
 		}
 	} else {
 		if (n < 2)
@@ -914,18 +946,21 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 		x = pr_panelset_alloc(ps, n, sizeof(double));
 		y = pr_panelset_alloc(ps, n, sizeof(double));
 		pr_step_numbers(list, x, n, kind, sizeof(kind));
-		json_array_foreach(list, i, o)
+		json_array_foreach (list, i, o)
 			y[i] = pr_mnum(o, "dur_ns");
 		l = pr_panelset_alloc(ps, 1, sizeof(*l));
-		*l = (struct pr_chart_line){ "step time", 0x1F77B4, x, y, n, 2, 0, 0, PR_LINE_LINEAR, 0 };
+		*l = (struct pr_chart_line){ "step time", 0x1F77B4,	  x, y, n, 2, 0,
+					     0,		  PR_LINE_LINEAR, 0 };
 	}
 	h = pr_panelset_alloc(ps, 2, sizeof(*h));
 	pr_fmt_duration(pr_mnum(st, "p50_ns"), a, sizeof(a));
 	pr_fmt_duration(pr_mnum(st, "p95_ns"), b, sizeof(b));
 	snprintf(t1, sizeof(t1), "p50 %s", a);
 	snprintf(t2, sizeof(t2), "p95 %s", b);
-	h[0] = (struct pr_chart_hline){ pr_mnum(st, "p50_ns"), pr_panelset_strdup(ps, t1), 0x2CA02C, 1 };
-	h[1] = (struct pr_chart_hline){ pr_mnum(st, "p95_ns"), pr_panelset_strdup(ps, t2), 0xD62728, 1 };
+	h[0] = (struct pr_chart_hline){ pr_mnum(st, "p50_ns"), pr_panelset_strdup(ps, t1), 0x2CA02C,
+					1 };
+	h[1] = (struct pr_chart_hline){ pr_mnum(st, "p95_ns"), pr_panelset_strdup(ps, t2), 0xD62728,
+					1 };
 	if (!kind[0])
 		snprintf(kind, sizeof(kind), "steps");
 	if (json_is_object(red)) {
@@ -982,7 +1017,8 @@ static void efficiency(struct pr_panelset *ps, const json_t *run)
 	struct pr_chart *c;
 	char note[120];
 	double sr = 0, sv = 0;
-	if (!rss || !vms || !(n = timeline(ps, run, rss, 1, &xr, &yr)) || timeline(ps, run, vms, 1, &xv, &yv) != n)
+	if (!rss || !vms || !(n = timeline(ps, run, rss, 1, &xr, &yr)) ||
+	    timeline(ps, run, vms, 1, &xv, &yv) != n)
 		return;
 	y = pr_panelset_alloc(ps, n, sizeof(double));
 	for (i = 0; i < n; i++) {
@@ -998,8 +1034,11 @@ static void efficiency(struct pr_panelset *ps, const json_t *run)
 	if (!k)
 		return;
 	l = pr_panelset_alloc(ps, 1, sizeof(*l));
-	*l = (struct pr_chart_line){ "RSS / VSS", 0x2CA02C, xr, y, n, 2, 0.12, 0, PR_LINE_LINEAR, 0 };
-	c = timechart(ps, run, "efficiency", "Process memory efficiency (RSS / VSS)", "Efficiency", "percent", l, 1);
+	*l =
+		(struct pr_chart_line){ "RSS / VSS", 0x2CA02C,	     xr, y, n, 2, 0.12,
+					0,	     PR_LINE_LINEAR, 0 };
+	c = timechart(ps, run, "efficiency", "Process memory efficiency (RSS / VSS)", "Efficiency",
+		      "percent", l, 1);
 	c->legend = PR_LEGEND_NONE;
 	snprintf(note, sizeof(note), "mean(RSS) / mean(VSS) = %.1f%%", sr / sv * 100);
 	c->note = pr_panelset_strdup(ps, note);
@@ -1019,20 +1058,18 @@ static void timeline_panel(struct pr_panelset *ps, const json_t *run)
 	/* perf events weigh different units (ns, page faults): no lanes on one axis */
 	if (json_array_size(json_object_get(json_object_get(run, "flame"), "events")) > 1)
 		return;
-	json_array_foreach(lanes, i, l)
+	json_array_foreach (lanes, i, l)
 		total += json_array_size(json_object_get(l, "intervals"));
 	if (!total)
 		return;
 	r = pr_panelset_alloc(ps, total, sizeof(*r));
 	yl = pr_panelset_alloc(ps, nl, sizeof(*yl));
-	json_array_foreach(lanes, i, l)
-	{
+	json_array_foreach (lanes, i, l) {
 		double y = (double)(nl - 1 - i);
 		const char *label = pr_panelset_strdup(ps, pr_mstr(l, "name"));
 		yl[i].y = y + 0.5;
 		yl[i].text = label;
-		json_array_foreach(json_object_get(l, "intervals"), j, iv)
-		{
+		json_array_foreach (json_object_get(l, "intervals"), j, iv) {
 			r[k].x0 = json_number_value(json_array_get(iv, 0)) / 1e9;
 			r[k].x1 = json_number_value(json_array_get(iv, 1)) / 1e9;
 			r[k].y0 = y + 0.15;
@@ -1042,7 +1079,8 @@ static void timeline_panel(struct pr_panelset *ps, const json_t *run)
 			k++;
 		}
 	}
-	c = pr_panelset_add(ps, "timeline", "Timeline: busy time of top-level spans per thread / stream");
+	c = pr_panelset_add(ps, "timeline",
+			    "Timeline: busy time of top-level spans per thread / stream");
 	c->x_label = pr_time_axis_label(ps, run);
 	c->x_unit = "s";
 	c->rects = r;
@@ -1219,16 +1257,31 @@ static const struct panel_def {
 	{ .name = "cpu", .build = cpu },
 	{ .name = "disk", .build = disk },
 	{ .name = "phases", .build = phase_durations },
-	{ .name = "system_memory", .title = "System memory", .prefix = "sys.", .ylabel = "Memory",
+	{ .name = "system_memory",
+	  .title = "System memory",
+	  .prefix = "sys.",
+	  .ylabel = "Memory",
 	  .yunit = "bytes" },
 	{ .name = "pressure", .build = pressure },
-	{ .name = "gpu_util", .title = "GPU utilisation", .exact = "gpu.util", .ylabel = "Utilisation",
-	  .yunit = "percent", .skip_zero = 1 },
+	{ .name = "gpu_util",
+	  .title = "GPU utilisation",
+	  .exact = "gpu.util",
+	  .ylabel = "Utilisation",
+	  .yunit = "percent",
+	  .skip_zero = 1 },
 	{ .name = "gpu_memory", .build = gpu_memory },
-	{ .name = "gpu_temp", .title = "GPU temperature", .exact = "gpu.temp", .ylabel = "Temperature",
-	  .yunit = "C", .skip_zero = 1 },
-	{ .name = "gpu_power", .title = "GPU power", .exact = "gpu.power", .ylabel = "Power",
-	  .yunit = "W", .skip_zero = 1 },
+	{ .name = "gpu_temp",
+	  .title = "GPU temperature",
+	  .exact = "gpu.temp",
+	  .ylabel = "Temperature",
+	  .yunit = "C",
+	  .skip_zero = 1 },
+	{ .name = "gpu_power",
+	  .title = "GPU power",
+	  .exact = "gpu.power",
+	  .ylabel = "Power",
+	  .yunit = "W",
+	  .skip_zero = 1 },
 	{ .name = "device_memory", .build = device_memory },
 	{ .name = "layers", .build = layers },
 	{ .name = "steps", .build = steps },
@@ -1250,4 +1303,3 @@ struct pr_panelset *pr_panels_build_general(const json_t *run)
 	prune(ps);
 	return ps;
 }
-

@@ -74,7 +74,6 @@ void pr_fmt_x(const json_t *run, double v, char *buf, size_t n);
  */
 double pr_step_numbers(const json_t *list, double *x, size_t n, char *kind, size_t kn);
 
-
 /* Phase colour: QEff's SEGMENT_COLORS for its names, else the palette by first-seen index. */
 uint32_t pr_phase_color(const char *name, size_t index);
 

@@ -149,8 +149,8 @@ int pr_panelset_write_files(const struct pr_panelset *ps, const char *dir, const
 		char path[4096];
 		snprintf(path, sizeof(path), "%s/%s%s.%s", dir, prefix, ps->p[i].name,
 			 format == PR_GFX_PNG ? "png" : "svg");
-		if (pr_output_open_file(&out, path, err) || pr_chart_render(&ps->p[i].c, format, &out, err) ||
-		    pr_output_close(&out, err)) {
+		if (pr_output_open_file(&out, path, err) ||
+		    pr_chart_render(&ps->p[i].c, format, &out, err) || pr_output_close(&out, err)) {
 			pr_output_release(&out);
 			return -1;
 		}

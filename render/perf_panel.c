@@ -15,7 +15,7 @@ static uint32_t cat_color(const char *cat)
 		const char *name;
 		uint32_t rgb;
 	} c[] = {
-		{ "GEMM", 0x1F77B4 },	     { "convolution", 0x17BECF },
+		{ "GEMM", 0x1F77B4 },	       { "convolution", 0x17BECF },
 		{ "attention", 0x9467BD },     { "elementwise", 0x2CA02C },
 		{ "reduction", 0xBCBD22 },     { "normalization", 0x8C564B },
 		{ "communication", 0xFF7F0E }, { "memory copy", 0x98DF8A },
@@ -50,8 +50,7 @@ size_t pr_perf_panels_add(struct pr_panelset *ps, const json_t *run)
 	char title[200], buf[160], nbuf[64];
 	if (!json_is_object(roof) || !(peak > 0) || !(bw > 0))
 		return 0;
-	json_array_foreach(groups, i, g)
-	{
+	json_array_foreach (groups, i, g) {
 		double ai;
 		if (!usable_dot(g) || n == PR_PERF_PANEL_MAX_DOTS)
 			continue;
@@ -79,12 +78,14 @@ size_t pr_perf_panels_add(struct pr_panelset *ps, const json_t *run)
 	snprintf(buf, sizeof(buf), "roof: %s %.4g TFLOP/s, %.4g TB/s", pr_mstr(roof, "dtype"),
 		 peak / 1e12, bw / 1e12);
 	lines[nl++] = (struct pr_chart_line){ .label = pr_panelset_strdup(ps, buf),
-					      .rgb = 0x333333, .x = rx, .y = ry, .n = 3,
+					      .rgb = 0x333333,
+					      .x = rx,
+					      .y = ry,
+					      .n = 3,
 					      .width = 2 };
 	mk = pr_panelset_alloc(ps, 3, sizeof(*mk));
 	k = 0;
-	json_array_foreach(groups, i, g)
-	{
+	json_array_foreach (groups, i, g) {
 		double *x, *y;
 		const char *cat = pr_mstr(g, "category"), *label = NULL;
 		size_t j;
@@ -101,10 +102,11 @@ size_t pr_perf_panels_add(struct pr_panelset *ps, const json_t *run)
 			seen[nseen++] = cat;
 			label = pr_panelset_strdup(ps, cat);
 		}
-		lines[nl++] = (struct pr_chart_line){ .label = label, .rgb = cat_color(cat), .x = x,
-						      .y = y, .n = 1, .width = 7 };
-		for (j = 0; j < nm && (fabs(log10(mk[j].x / x[0])) > 0.6 ||
-				       fabs(log10(mk[j].y / y[0])) > 1);
+		lines[nl++] = (struct pr_chart_line){
+			.label = label, .rgb = cat_color(cat), .x = x, .y = y, .n = 1, .width = 7
+		};
+		for (j = 0; j < nm &&
+			    (fabs(log10(mk[j].x / x[0])) > 0.6 || fabs(log10(mk[j].y / y[0])) > 1);
 		     j++)
 			;
 		/* the 3 largest device times (the groups' order), callouts apart */

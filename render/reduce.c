@@ -81,8 +81,7 @@ void pr_reduce_minmax(const double *x, const double *y, size_t n, double x0, dou
 		      size_t columns, double **out_x, double **out_y, size_t *nout)
 {
 	struct sink s = { NULL, NULL, 0, 0 };
-	int one = !(columns > 0 && isfinite(x0) && isfinite(x1) && x1 > x0 &&
-		    isfinite(x1 - x0));
+	int one = !(columns > 0 && isfinite(x0) && isfinite(x1) && x1 > x0 && isfinite(x1 - x0));
 	int in_run = 0, gap = 0;
 	size_t i, col = 0, first = 0, imin = 0, imax = 0, last = 0;
 
@@ -91,7 +90,8 @@ void pr_reduce_minmax(const double *x, const double *y, size_t n, double x0, dou
 		size_t c;
 		if (!isfinite(xv) || !isfinite(yv)) {
 			if (in_run)
-				flush(&s, x, y, first, imin, imax, last, column_mid(col, x0, x1, columns, one));
+				flush(&s, x, y, first, imin, imax, last,
+				      column_mid(col, x0, x1, columns, one));
 			in_run = 0;
 			gap = s.n > 0;
 			continue;
@@ -106,7 +106,8 @@ void pr_reduce_minmax(const double *x, const double *y, size_t n, double x0, dou
 			continue;
 		}
 		if (in_run)
-			flush(&s, x, y, first, imin, imax, last, column_mid(col, x0, x1, columns, one));
+			flush(&s, x, y, first, imin, imax, last,
+			      column_mid(col, x0, x1, columns, one));
 		if (gap) {
 			put(&s, NAN, NAN);
 			gap = 0;

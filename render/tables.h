@@ -29,11 +29,11 @@ enum pr_col_kind {
 };
 
 struct pr_table_col {
-	const char *key;      /* the item's key */
-	const char *head;     /* the page's heading ('#': a numeric column) */
+	const char *key;  /* the item's key */
+	const char *head; /* the page's heading ('#': a numeric column) */
 	enum pr_col_kind kind;
-	const char *unit;     /* PR_COL_VALUE: "ns", "bytes", "bytes_per_s"; NULL: the argument's */
-	int prec;             /* PR_COL_SHARE: the decimals */
+	const char *unit; /* PR_COL_VALUE: "ns", "bytes", "bytes_per_s"; NULL: the argument's */
+	int prec;	  /* PR_COL_SHARE: the decimals */
 	/* 0: the value is shown; else "-" (on both outputs) where shown(item) is 0 */
 	int (*shown)(const json_t *item);
 	/* the console: the heading (NULL: the column is not on the console), its place

@@ -79,7 +79,7 @@ static const char *series_unit(const json_t *run, const char *name)
 {
 	json_t *s;
 	size_t i;
-	json_array_foreach(json_object_get(run, "series"), i, s)
+	json_array_foreach (json_object_get(run, "series"), i, s)
 		if (!strcmp(pr_mstr(s, "name"), name))
 			return pr_mstr(s, "unit");
 	return "";
@@ -207,10 +207,9 @@ static void run_meta(const json_t *run, FILE *out)
 	const char *k;
 	if (!json_is_object(m) || !json_object_size(m))
 		return;
-	json_object_foreach(m, k, v)
+	json_object_foreach (m, k, v)
 		if (json_is_string(v))
-			pr_strbuf_addf(&sb, "%s%s=%s", sb.len ? ", " : "", k,
-				       json_string_value(v));
+			pr_strbuf_addf(&sb, "%s%s=%s", sb.len ? ", " : "", k, json_string_value(v));
 	if (sb.len)
 		emit(out, "meta %s", sb.buf);
 	pr_strbuf_release(&sb);
@@ -222,8 +221,7 @@ static int profile_samples(const json_t *run, char *buf, size_t n)
 	const json_t *m;
 	size_t i, k = 0, len = 0;
 	buf[0] = '\0';
-	json_array_foreach(json_object_get(run, "reported"), i, m)
-	{
+	json_array_foreach (json_object_get(run, "reported"), i, m) {
 		int w;
 		if (strcmp(pr_mstr(m, "name"), "perf.samples") || len >= n)
 			continue;
@@ -254,12 +252,12 @@ static void header(const json_t *run, FILE *out)
 		emit(out, "format %s, collector %s, rank %lld", pr_mstr(run, "format"),
 		     pr_mstr(run, "collector"), pr_mll(run, "rank"));
 	else
-		emit(out, "format %s, collector %s", pr_mstr(run, "format"), pr_mstr(run, "collector"));
+		emit(out, "format %s, collector %s", pr_mstr(run, "format"),
+		     pr_mstr(run, "collector"));
 	if (pr_run_x_unit(run) && json_is_number(json_object_get(clock, "duration_ns")))
 		emit(out, "x axis %s (%s); %lld spans, %lld samples",
 		     (pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a)), a),
-		     !strcmp(pr_mstr(run, "format"), "dhat")
-			     ? "sites end to end, not time"
+		     !strcmp(pr_mstr(run, "format"), "dhat") ? "sites end to end, not time"
 		     : !strcmp(pr_run_x_unit(run), "events")
 			     ? "the allocator trace's event index: not time"
 			     : "massif's time unit: not time",
@@ -303,16 +301,14 @@ static void peaks(const json_t *run, FILE *out)
 	lab = calloc(n, sizeof(*lab));
 	if (!full || !names || !lab)
 		abort();
-	json_array_foreach(arr, i, p)
-	{
+	json_array_foreach (arr, i, p) {
 		const char *l = pr_mstr(p, "label");
 		series_label(*l ? l : pr_mstr(p, "series"), pr_mstr(p, "device"), full[i],
 			     PR_LABEL);
 		names[i] = full[i];
 	}
 	pr_elide_column(lab, names, n, 26, 0);
-	json_array_foreach(arr, i, p)
-	{
+	json_array_foreach (arr, i, p) {
 		json_t *ph = json_object_get(p, "phase"), *sp = json_object_get(p, "span");
 		json_t *hb = json_object_get(p, "held_by");
 		pr_fmt_x(run, pr_mnum(p, "t_ns"), b, sizeof(b));
@@ -360,8 +356,9 @@ static void heap_totals(const json_t *run, FILE *out)
 					   : "Program totals (valgrind DHAT)");
 	val(pr_mnum(h, "total_bytes"), u, a, sizeof(a));
 	emit(out, "  %-16s %12s (%.0f %s) in %.0f %s",
-	     !strcmp(mode, "copy") ? "copied in all" : !strcmp(mode, "heap") ? "allocated in all"
-									: "counted in all",
+	     !strcmp(mode, "copy")   ? "copied in all"
+	     : !strcmp(mode, "heap") ? "allocated in all"
+				     : "counted in all",
 	     a, pr_mnum(h, "total_bytes"), !strcmp(u, "bytes") ? "bytes" : "units",
 	     pr_mnum(h, "total_blocks"), !strcmp(mode, "heap") ? "blocks" : "events");
 	if (json_is_number(json_object_get(h, "peak_bytes"))) {
@@ -391,8 +388,8 @@ static void heap_totals(const json_t *run, FILE *out)
 static void counters(const json_t *run, FILE *out)
 {
 	const json_t *c = json_object_get(run, "counters"), *v;
-	int iv = json_is_number(json_object_get(json_array_get(json_object_get(c, "items"), 0),
-						 "intervals"));
+	int iv = json_is_number(
+		json_object_get(json_array_get(json_object_get(c, "items"), 0), "intervals"));
 	char a[40], b[40], d[40], e[40], name[64];
 	size_t i;
 	if (!json_array_size(json_object_get(c, "items")))
@@ -405,8 +402,7 @@ static void counters(const json_t *run, FILE *out)
 	else
 		fprintf(out, "  %-24s %12s %8s  %s\n", "event", "total", "counted",
 			"perf's metric");
-	json_array_foreach(json_object_get(c, "items"), i, v)
-	{
+	json_array_foreach (json_object_get(c, "items"), i, v) {
 		const char *u = pr_mstr(v, "unit");
 		snprintf(name, sizeof(name), "%s%s%s", pr_mstr(v, "event"),
 			 *pr_mstr(v, "device") ? " " : "", pr_mstr(v, "device"));
@@ -432,7 +428,7 @@ static void counters(const json_t *run, FILE *out)
  * column gets a line of its own, so the numbers stay in their columns.
  */
 #define TREE_DEPTH 6 /* levels of the peak allocation tree shown */
-#define TREE_ROWS 20  /* rows of it shown */
+#define TREE_ROWS 20 /* rows of it shown */
 
 /*
  * The peak snapshot's allocation tree (massif), depth first, indented by
@@ -452,8 +448,7 @@ static void alloc_tree(const json_t *run, FILE *out)
 	val(pr_mnum(t, "heap"), "bytes", a, sizeof(a));
 	val(pr_mnum(t, "heap_extra"), "bytes", b, sizeof(b));
 	emit(out, "  heap %s (+%s allocator overhead), depth first:", a, b);
-	json_array_foreach(json_object_get(t, "nodes"), i, v)
-	{
+	json_array_foreach (json_object_get(t, "nodes"), i, v) {
 		long long depth = pr_mll(v, "depth");
 		int ind = 2 * (int)(depth > 1 ? depth - 1 : 0);
 		if (depth > TREE_DEPTH || rows >= TREE_ROWS) {
@@ -461,14 +456,16 @@ static void alloc_tree(const json_t *run, FILE *out)
 			continue;
 		}
 		rows++;
-		fprintf(out, "  %10s %5.1f%%  %*s%s\n", val(pr_mnum(v, "bytes"), "bytes", a, sizeof(a)),
-			pr_mnum(v, "share") * 100, ind, "",
+		fprintf(out, "  %10s %5.1f%%  %*s%s\n",
+			val(pr_mnum(v, "bytes"), "bytes", a, sizeof(a)), pr_mnum(v, "share") * 100,
+			ind, "",
 			pr_elide_end(pr_mstr(v, "label"), (size_t)(W - 21 - ind), c, sizeof(c)));
 	}
 	cut += (size_t)(pr_mll(t, "nodes_more") > 0 ? pr_mll(t, "nodes_more") : 0);
 	if (cut)
-		emit(out, "  %zu more node(s) not shown (deeper than %d levels or past %d rows); "
-			  "report --json has them",
+		emit(out,
+		     "  %zu more node(s) not shown (deeper than %d levels or past %d rows); "
+		     "report --json has them",
 		     cut, TREE_DEPTH, TREE_ROWS);
 }
 
@@ -485,7 +482,7 @@ static void cuda_snapshot(const json_t *run, FILE *out)
 	char a[40], b[40], c[40], e[40], f[96];
 	if (!json_is_object(cs))
 		return;
-	json_array_foreach(json_object_get(cs, "devices"), i, d) {
+	json_array_foreach (json_object_get(cs, "devices"), i, d) {
 		const json_t *seg = json_object_get(d, "segments"),
 			     *pk = json_object_get(d, "peak");
 		const json_t *hist = json_object_get(d, "history");
@@ -497,17 +494,19 @@ static void cuda_snapshot(const json_t *run, FILE *out)
 		     val(pr_mnum(d, "allocated"), "bytes", b, sizeof(b)),
 		     val(pr_mnum(d, "active"), "bytes", c, sizeof(c)),
 		     val(pr_mnum(d, "requested"), "bytes", e, sizeof(e)));
-		emit(out, "  %lld segment(s) (%lld large, %lld small); blocks:",
-		     pr_mll(seg, "count"), pr_mll(seg, "large"), pr_mll(seg, "small"));
-		json_array_foreach(json_object_get(d, "blocks"), j, v)
+		emit(out,
+		     "  %lld segment(s) (%lld large, %lld small); blocks:", pr_mll(seg, "count"),
+		     pr_mll(seg, "large"), pr_mll(seg, "small"));
+		json_array_foreach (json_object_get(d, "blocks"), j, v)
 			emit(out, "    %-20s %6lld %10s", pr_mstr(v, "state"), pr_mll(v, "count"),
 			     val(pr_mnum(v, "bytes"), "bytes", a, sizeof(a)));
-		emit(out, "  free inside segments %s, largest free block %s: external "
-			  "fragmentation %.1f%%",
+		emit(out,
+		     "  free inside segments %s, largest free block %s: external "
+		     "fragmentation %.1f%%",
 		     val(pr_mnum(d, "free_in_segments"), "bytes", a, sizeof(a)),
 		     val(pr_mnum(d, "largest_free_block"), "bytes", b, sizeof(b)),
 		     pr_mnum(d, "external_fragmentation") * 100);
-		json_array_foreach(json_object_get(d, "pools"), j, v)
+		json_array_foreach (json_object_get(d, "pools"), j, v)
 			emit(out, "  pool %-14s %lld segment(s), reserved %s, allocated %s",
 			     pr_mstr(v, "pool"), pr_mll(v, "segments"),
 			     val(pr_mnum(v, "reserved"), "bytes", a, sizeof(a)),
@@ -517,14 +516,15 @@ static void cuda_snapshot(const json_t *run, FILE *out)
 				pr_fmt_x(run, pr_mnum(pk, "t_ns"), b, sizeof(b));
 			else
 				snprintf(b, sizeof(b), "trace event %lld", pr_mll(pk, "event"));
-			emit(out, "  allocated peak %s at %s (history of %lld events; %s allocated "
-				  "before it began)",
+			emit(out,
+			     "  allocated peak %s at %s (history of %lld events; %s allocated "
+			     "before it began)",
 			     val(pr_mnum(pk, "allocated"), "bytes", a, sizeof(a)), b,
 			     pr_mll(hist, "events"),
 			     val(pr_mnum(hist, "start_allocated"), "bytes", c, sizeof(c)));
 			emit(out, "    %10s %6s %6s  %s", "live", "share", "blocks",
 			     "allocation site (first user frame)");
-			json_array_foreach(json_object_get(pk, "sites"), j, v) {
+			json_array_foreach (json_object_get(pk, "sites"), j, v) {
 				if (j >= SNAP_SITES)
 					break;
 				emit(out, "    %10s %5.1f%% %6lld  %s",
@@ -544,8 +544,9 @@ static void cuda_snapshot(const json_t *run, FILE *out)
 		}
 		if (json_array_size(ooms)) {
 			v = json_array_get(ooms, json_array_size(ooms) - 1);
-			emit(out, "  OOM (%zu): requested %s, largest free block %s (%s), %s free "
-				  "on the device",
+			emit(out,
+			     "  OOM (%zu): requested %s, largest free block %s (%s), %s free "
+			     "on the device",
 			     json_array_size(ooms),
 			     val(pr_mnum(v, "requested"), "bytes", a, sizeof(a)),
 			     val(pr_mnum(v, "largest_free_block"), "bytes", b, sizeof(b)),
@@ -562,15 +563,15 @@ static void memstats(const json_t *run, FILE *out)
 	size_t i;
 	int any = 0;
 	char a[32], b[40], c[32], d[32], e[32], f[300], g[32];
-	json_array_foreach(json_object_get(run, "series"), i, s)
-	{
-		double first = pr_mnum(s, "first"), last = pr_mnum(s, "last"), n = pr_mnum(s, "count");
+	json_array_foreach (json_object_get(run, "series"), i, s) {
+		double first = pr_mnum(s, "first"), last = pr_mnum(s, "last"),
+		       n = pr_mnum(s, "count");
 		if (!json_is_true(json_object_get(s, "memory")) || !(n > 0))
 			continue;
 		if (!any++) {
 			heading(out, "Memory statistics");
-			fprintf(out, "  %-20s %10s %11s %10s %10s %10s\n", "series", "current", "delta",
-				"average", "min", "max");
+			fprintf(out, "  %-20s %10s %11s %10s %10s %10s\n", "series", "current",
+				"delta", "average", "min", "max");
 		}
 		series_label(pr_mstr(s, "name"), pr_mstr(s, "device"), f, sizeof(f));
 		if (strlen(f) > 20) {
@@ -579,15 +580,18 @@ static void memstats(const json_t *run, FILE *out)
 		}
 		val(last - first, "bytes", g, sizeof(g));
 		snprintf(b, sizeof(b), "%s%s", last - first >= 0 ? "+" : "", g);
-		fprintf(out, "  %-20s %10s %11s %10s %10s %10s\n", f, val(last, "bytes", a, sizeof(a)), b,
+		fprintf(out, "  %-20s %10s %11s %10s %10s %10s\n", f,
+			val(last, "bytes", a, sizeof(a)), b,
 			val(pr_mnum(s, "mean"), "bytes", c, sizeof(c)),
 			val(pr_mnum(s, "min"), "bytes", d, sizeof(d)),
 			val(pr_mnum(s, "max"), "bytes", e, sizeof(e)));
 		val(pr_mnum(s, "max") - pr_mnum(s, "min"), "bytes", g, sizeof(g));
 		if (n > 1)
 			emit(out, "    range %s; %.0f samples, one every %s on average", g, n,
-			     (pr_fmt_x(run, (pr_mnum(s, "t_last_ns") - pr_mnum(s, "t_first_ns")) / (n - 1), a,
-				       sizeof(a)),
+			     (pr_fmt_x(run,
+				       (pr_mnum(s, "t_last_ns") - pr_mnum(s, "t_first_ns")) /
+					       (n - 1),
+				       a, sizeof(a)),
 			      a));
 		else
 			emit(out, "    range %s; 1 sample", g);
@@ -600,13 +604,13 @@ static void disk(const json_t *run, FILE *out)
 	size_t i;
 	char a[32];
 	int any = 0;
-	json_array_foreach(json_object_get(run, "series"), i, s)
-	{
+	json_array_foreach (json_object_get(run, "series"), i, s) {
 		const char *n = pr_mstr(s, "name");
 		if (!strcmp(n, "disk.read") || !strcmp(n, "disk.write")) {
 			if (!any++)
 				heading(out, "Disk I/O");
-			emit(out, "  total %-5s %s%s%s (last - first of the cumulative counter)", n + 5,
+			emit(out, "  total %-5s %s%s%s (last - first of the cumulative counter)",
+			     n + 5,
 			     val(pr_mnum(s, "last") - pr_mnum(s, "first"), "bytes", a, sizeof(a)),
 			     *pr_mstr(s, "device") ? " on " : "", pr_mstr(s, "device"));
 		}
@@ -628,9 +632,10 @@ static void other_series(const json_t *run, FILE *out)
 	const char **names;
 	pr_label_t *full, *lab;
 	char a[32], b[32], c[32], d[48];
-	json_array_foreach(arr, i, s)
+	json_array_foreach (arr, i, s)
 		n += !json_is_true(json_object_get(s, "memory")) && pr_mnum(s, "count") > 0 &&
-		     strcmp(pr_mstr(s, "name"), "disk.read") && strcmp(pr_mstr(s, "name"), "disk.write");
+		     strcmp(pr_mstr(s, "name"), "disk.read") &&
+		     strcmp(pr_mstr(s, "name"), "disk.write");
 	if (!n)
 		return;
 	rows = calloc(n, sizeof(*rows));
@@ -639,10 +644,10 @@ static void other_series(const json_t *run, FILE *out)
 	lab = calloc(n, sizeof(*lab));
 	if (!rows || !names || !full || !lab)
 		abort();
-	json_array_foreach(arr, i, s)
-	{
+	json_array_foreach (arr, i, s) {
 		if (json_is_true(json_object_get(s, "memory")) || !(pr_mnum(s, "count") > 0) ||
-		    !strcmp(pr_mstr(s, "name"), "disk.read") || !strcmp(pr_mstr(s, "name"), "disk.write"))
+		    !strcmp(pr_mstr(s, "name"), "disk.read") ||
+		    !strcmp(pr_mstr(s, "name"), "disk.write"))
 			continue;
 		rows[k] = s;
 		series_label(pr_mstr(s, "name"), pr_mstr(s, "device"), full[k], PR_LABEL);
@@ -673,13 +678,14 @@ static void other_series(const json_t *run, FILE *out)
 	free(lab);
 }
 
-#define PHASE_ROWS 20   /* phase occurrences listed one per line before they are grouped by name */
-#define PHASE_SHOWN 12  /* occurrences still listed under the grouped table */
-#define PHASE_NAMES 15  /* names in the grouped table (the largest total time first) */
+#define PHASE_ROWS 20  /* phase occurrences listed one per line before they are grouped by name */
+#define PHASE_SHOWN 12 /* occurrences still listed under the grouped table */
+#define PHASE_NAMES 15 /* names in the grouped table (the largest total time first) */
 
 static int by_total_desc(const void *a, const void *b)
 {
-	double x = pr_mnum(*(json_t *const *)a, "total_ns"), y = pr_mnum(*(json_t *const *)b, "total_ns");
+	double x = pr_mnum(*(json_t *const *)a, "total_ns"),
+	       y = pr_mnum(*(json_t *const *)b, "total_ns");
 	return x > y ? -1 : x < y;
 }
 
@@ -689,14 +695,13 @@ static void phases_cpu(const json_t *run, const json_t *occ, size_t nocc, FILE *
 	const json_t *o;
 	char c[64], name[64], shown[64];
 	size_t i, any = 0;
-	json_array_foreach(occ, i, o)
+	json_array_foreach (occ, i, o)
 		any += json_is_object(json_object_get(o, "cpu"));
 	if (!any)
 		return;
 	heading(out, "CPU per phase (cpu.util: mean and max of the samples inside each phase)");
 	fprintf(out, "  %3s  %-24s %8s %8s %7s\n", "#", "phase", "mean", "max", "samples");
-	json_array_foreach(occ, i, o)
-	{
+	json_array_foreach (occ, i, o) {
 		const json_t *cpu = json_object_get(o, "cpu");
 		if (nocc > PHASE_ROWS && i >= PHASE_SHOWN)
 			break;
@@ -742,16 +747,18 @@ static void phases_by_name(const json_t *ph, size_t nocc, FILE *out)
 	heading(out, "Phases by name");
 	emit(out, "  %zu occurrences of %lld names; the largest totals first", nocc,
 	     (long long)n + (more > 0 ? more : 0));
-	fprintf(out, "  %-21s %5s %10s %10s %10s %10s %6s\n", "phase", "count", "total", "mean", "p50",
-		"p95", "share");
+	fprintf(out, "  %-21s %5s %10s %10s %10s %10s %6s\n", "phase", "count", "total", "mean",
+		"p50", "p95", "share");
 	for (i = 0; i < n && i < PHASE_NAMES; i++)
-		emit(out, "  %-21s %5.0f %10s %10s %10s %10s %5.1f%%", lab[i], pr_mnum(v[i], "count"),
-		     secs(pr_mnum(v[i], "total_ns"), a, sizeof(a)), secs(pr_mnum(v[i], "mean_ns"), b, sizeof(b)),
-		     secs(pr_mnum(v[i], "p50_ns"), c, sizeof(c)), secs(pr_mnum(v[i], "p95_ns"), d, sizeof(d)),
-		     pr_mnum(v[i], "share") * 100);
+		emit(out, "  %-21s %5.0f %10s %10s %10s %10s %5.1f%%", lab[i],
+		     pr_mnum(v[i], "count"), secs(pr_mnum(v[i], "total_ns"), a, sizeof(a)),
+		     secs(pr_mnum(v[i], "mean_ns"), b, sizeof(b)),
+		     secs(pr_mnum(v[i], "p50_ns"), c, sizeof(c)),
+		     secs(pr_mnum(v[i], "p95_ns"), d, sizeof(d)), pr_mnum(v[i], "share") * 100);
 	if (n + (size_t)(more > 0 ? more : 0) > PHASE_NAMES)
 		emit(out, "  ... %lld more names (report --json lists them)",
-		     (long long)n + (more > 0 ? more : 0) - (long long)(n < PHASE_NAMES ? n : PHASE_NAMES));
+		     (long long)n + (more > 0 ? more : 0) -
+			     (long long)(n < PHASE_NAMES ? n : PHASE_NAMES));
 	free(lab);
 	free(names);
 	free(v);
@@ -767,8 +774,7 @@ static void phases(const json_t *run, FILE *out)
 		/* the memory delta is of each phase's first memory series: named once when they agree */
 		const char *common = NULL;
 		char hd[400];
-		json_array_foreach(occ, i, o)
-		{
+		json_array_foreach (occ, i, o) {
 			json_t *m = json_array_get(json_object_get(o, "memory"), 0);
 			if (!m)
 				continue;
@@ -777,7 +783,9 @@ static void phases(const json_t *run, FILE *out)
 			else if (strcmp(common, pr_mstr(m, "series")))
 				common = "";
 		}
-		nocc = json_array_size(occ) + (size_t)(pr_mll(ph, "occurrences_more") > 0 ? pr_mll(ph, "occurrences_more") : 0);
+		nocc = json_array_size(occ) + (size_t)(pr_mll(ph, "occurrences_more") > 0
+							       ? pr_mll(ph, "occurrences_more")
+							       : 0);
 		if (nocc > PHASE_ROWS)
 			phases_by_name(ph, nocc, out);
 		heading(out, "Phases (timeline)");
@@ -789,29 +797,34 @@ static void phases(const json_t *run, FILE *out)
 		}
 		fprintf(out, "  %3s %10s  %-24s %10s %6s  %s\n", "#", "start", "phase", "duration",
 			"share", "memory delta");
-		json_array_foreach(occ, i, o)
-		{
+		json_array_foreach (occ, i, o) {
 			json_t *m = json_array_get(json_object_get(o, "memory"), 0);
 			char name[64], mem[96] = "";
 			if (nocc > PHASE_ROWS && i >= PHASE_SHOWN)
 				break;
 			long long depth = pr_mll(o, "depth");
 			char shown[64];
-			snprintf(name, sizeof(name), "%*s%s", 2 * (int)(depth < 0 ? 0 : depth > 8 ? 8 : depth), "",
-				 pr_name_display(pr_mstr(o, "name"), shown, sizeof(shown)));
+			snprintf(name, sizeof(name), "%*s%s",
+				 2 * (int)(depth < 0   ? 0
+					   : depth > 8 ? 8
+						       : depth),
+				 "", pr_name_display(pr_mstr(o, "name"), shown, sizeof(shown)));
 			if (m) {
 				double dl = pr_mnum(m, "delta");
 				val(dl, "bytes", d, sizeof(d));
 				snprintf(mem, sizeof(mem), "  %s%s%s%s", dl >= 0 ? "+" : "", d,
-					 common && *common ? "" : " ", common && *common ? "" : pr_mstr(m, "series"));
+					 common && *common ? "" : " ",
+					 common && *common ? "" : pr_mstr(m, "series"));
 			}
 			pr_fmt_x(run, pr_mnum(o, "t_ns"), a, sizeof(a));
 			pr_fmt_x(run, pr_mnum(o, "dur_ns"), b, sizeof(b));
-			emit(out, "  %3zu %10s  %-24s %10s %5.1f%%%s", i + 1, a, pr_elide_end(name, 24, c, sizeof(c)), b,
-			     pr_mnum(o, "share") * 100, mem);
+			emit(out, "  %3zu %10s  %-24s %10s %5.1f%%%s", i + 1, a,
+			     pr_elide_end(name, 24, c, sizeof(c)), b, pr_mnum(o, "share") * 100,
+			     mem);
 		}
 		if (nocc > PHASE_ROWS)
-			fprintf(out, "  ... %zu more occurrences (the HTML report and report --json list them)\n",
+			fprintf(out,
+				"  ... %zu more occurrences (the HTML report and report --json list them)\n",
 				nocc - PHASE_SHOWN);
 		if (json_is_number(json_object_get(ph, "coverage")))
 			fprintf(out, "  top-level phases cover %.1f%% of the run\n",
@@ -822,11 +835,13 @@ static void phases(const json_t *run, FILE *out)
 		heading(out, "Stages (reported aggregates)");
 		fprintf(out, "  %-28s %6s %10s %10s %8s %9s\n", "stage", "calls", "total", "mean",
 			"of wall", "reported");
-		json_array_foreach(stages, i, o)
+		json_array_foreach (stages, i, o)
 			fprintf(out, "  %-28s %6.0f %10s %10s %7.1f%% %8.1f%%\n",
 				name_fit(pr_mstr(o, "name"), 28, c, sizeof(c)), pr_mnum(o, "count"),
-				secs(pr_mnum(o, "total_ns"), a, sizeof(a)), secs(pr_mnum(o, "mean_ns"), b, sizeof(b)),
-				pr_mnum(o, "share_of_wall") * 100, pr_mnum(o, "reported_percentage"));
+				secs(pr_mnum(o, "total_ns"), a, sizeof(a)),
+				secs(pr_mnum(o, "mean_ns"), b, sizeof(b)),
+				pr_mnum(o, "share_of_wall") * 100,
+				pr_mnum(o, "reported_percentage"));
 	}
 }
 
@@ -846,8 +861,8 @@ static const char *steps_name(const json_t *s, char *buf, size_t n)
 				       : pr_mstr(json_array_get(list, nl ? nl - 1 : 0), "name");
 	if (!pr_step_split(pr_mstr(s, "name"), kind, sizeof(kind), &first))
 		return pr_mstr(s, "name");
-	if (nl > 1 && pr_step_split(lastname, k2, sizeof(k2), &last) &&
-	    !strcmp(kind, k2) && last != first)
+	if (nl > 1 && pr_step_split(lastname, k2, sizeof(k2), &last) && !strcmp(kind, k2) &&
+	    last != first)
 		snprintf(buf, n, "%s #%lld-#%lld", kind, first, last);
 	else
 		snprintf(buf, n, "%s #%lld", kind, first);
@@ -879,11 +894,10 @@ static void throughput(const json_t *run, FILE *out)
 			json_t *h = json_object_get(s, "host");
 			pr_fmt_duration(pr_mnum(h, "mean_ns"), a, sizeof(a));
 			pr_fmt_duration(pr_mnum(h, "p50_ns"), b, sizeof(b));
-			emit(out, "    step time (host): mean %s, p50 %s (above: TensorBoard's)",
-			     a, b);
+			emit(out, "    step time (host): mean %s, p50 %s (above: TensorBoard's)", a,
+			     b);
 		}
-		json_array_foreach(json_object_get(s, "stragglers"), i, v)
-		{
+		json_array_foreach (json_object_get(s, "stragglers"), i, v) {
 			pr_fmt_duration(pr_mnum(v, "dur_ns"), a, sizeof(a));
 			emit(out, "    straggling step %s: %s, %.1fx the median (robust z %.1f)",
 			     pr_mstr(v, "name"), a, pr_mnum(v, "x_median"), pr_mnum(v, "robust_z"));
@@ -892,26 +906,29 @@ static void throughput(const json_t *run, FILE *out)
 	if (tok) {
 		char rep[64] = "";
 		if (json_is_number(json_object_get(tok, "reported_tokens_per_s")))
-			snprintf(rep, sizeof(rep), " (collector: %.2f)", pr_mnum(tok, "reported_tokens_per_s"));
+			snprintf(rep, sizeof(rep), " (collector: %.2f)",
+				 pr_mnum(tok, "reported_tokens_per_s"));
 		emit(out, "  tokens: %.0f, %.2f tokens/s over sections with tokens%s",
 		     pr_mnum(tok, "total_tokens"), pr_mnum(tok, "tokens_per_s"), rep);
-		json_array_foreach(json_object_get(tok, "sections"), i, v)
-		{
+		json_array_foreach (json_object_get(tok, "sections"), i, v) {
 			if (!json_is_number(json_object_get(v, "tokens_per_s")))
 				continue;
 			rep[0] = '\0';
 			if (json_is_number(json_object_get(v, "reported_tokens_per_s")))
-				snprintf(rep, sizeof(rep), " (collector %.2f)", pr_mnum(v, "reported_tokens_per_s"));
-			emit(out, "    %-20s %8.0f tokens %10.2f tokens/s%s", pr_elide_end(pr_mstr(v, "section"), 20, e, sizeof(e)),
+				snprintf(rep, sizeof(rep), " (collector %.2f)",
+					 pr_mnum(v, "reported_tokens_per_s"));
+			emit(out, "    %-20s %8.0f tokens %10.2f tokens/s%s",
+			     pr_elide_end(pr_mstr(v, "section"), 20, e, sizeof(e)),
 			     pr_mnum(v, "tokens"), pr_mnum(v, "tokens_per_s"), rep);
 		}
 	}
 	if (bl)
 		emit(out, "  blocks: %.0f blocks, %.0f frames: FPS %.2f, BPS %.2f, first block %s",
-		     pr_mnum(bl, "count"), pr_mnum(bl, "frames"), pr_mnum(bl, "fps"), pr_mnum(bl, "bps"),
-		     secs(pr_mnum(bl, "first_block_ns"), a, sizeof(a)));
+		     pr_mnum(bl, "count"), pr_mnum(bl, "frames"), pr_mnum(bl, "fps"),
+		     pr_mnum(bl, "bps"), secs(pr_mnum(bl, "first_block_ns"), a, sizeof(a)));
 	if (df)
-		emit(out, "  diffusion: %.0f steps, %.2f steps/s, %.2f frames/s (Inferix: %.2f, per step)",
+		emit(out,
+		     "  diffusion: %.0f steps, %.2f steps/s, %.2f frames/s (Inferix: %.2f, per step)",
 		     pr_mnum(df, "steps"), pr_mnum(df, "steps_per_s"), pr_mnum(df, "frames_per_s"),
 		     pr_mnum(df, "frame_steps_per_s"));
 }
@@ -940,8 +957,7 @@ static void queues(const json_t *items, FILE *out)
 	const json_t *top[3] = { NULL, NULL, NULL }, *v;
 	char a[64], b[40], e[64];
 	size_t i, j, k;
-	json_array_foreach(items, i, v)
-	{
+	json_array_foreach (items, i, v) {
 		if (!json_is_object(json_object_get(v, "queue")))
 			continue;
 		for (j = 0; j < 3 && top[j] && !queue_before(v, top[j]); j++)
@@ -1035,7 +1051,8 @@ static void gpu(const json_t *run, FILE *out)
 	}
 	if (json_is_number(json_object_get(idle, "host_wait_share")))
 		emit(out, "  idle: host wait %.1f%%  kernel wait %.1f%%  other %.1f%%",
-		     pct(idle, "host_wait_share"), pct(idle, "kernel_wait_share"), pct(idle, "other_share"));
+		     pct(idle, "host_wait_share"), pct(idle, "kernel_wait_share"),
+		     pct(idle, "other_share"));
 	if (json_is_object(ov)) {
 		if (json_is_number(json_object_get(ov, "share")))
 			emit(out, "  comm/compute overlap %.1f%% of %s of communication kernels",
@@ -1049,31 +1066,42 @@ static void gpu(const json_t *run, FILE *out)
 	if (json_array_size(json_object_get(k, "memory_ops")))
 		text_table(out, &pr_table_memory_ops, json_object_get(k, "memory_ops"), NULL, NULL);
 	if (json_is_object(l)) {
-		const json_t *lat = json_object_get(l, "latency"), *oh = json_object_get(l, "overhead");
+		const json_t *lat = json_object_get(l, "latency"),
+			     *oh = json_object_get(l, "overhead");
 		if (json_is_object(lat))
 			emit(out, "  launch latency   p50 %10s  p95 %10s  (%lld of %lld linked)",
-			     secs(pr_mnum(lat, "p50_ns"), a, sizeof(a)), secs(pr_mnum(lat, "p95_ns"), b, sizeof(b)),
-			     pr_mll(l, "linked"), pr_mll(l, "activities"));
+			     secs(pr_mnum(lat, "p50_ns"), a, sizeof(a)),
+			     secs(pr_mnum(lat, "p95_ns"), b, sizeof(b)), pr_mll(l, "linked"),
+			     pr_mll(l, "activities"));
 		if (json_is_object(oh))
-			emit(out, "  launch overhead  p50 %10s  p95 %10s  (CPU time per runtime call)",
-			     secs(pr_mnum(oh, "p50_ns"), c, sizeof(c)), secs(pr_mnum(oh, "p95_ns"), d, sizeof(d)));
+			emit(out,
+			     "  launch overhead  p50 %10s  p95 %10s  (CPU time per runtime call)",
+			     secs(pr_mnum(oh, "p50_ns"), c, sizeof(c)),
+			     secs(pr_mnum(oh, "p95_ns"), d, sizeof(d)));
 	}
 	launch_delays(json_object_get(g, "launch_delays"), out);
 	queues(json_object_get(json_object_get(g, "streams"), "items"), out);
 	if (json_is_object(sb)) {
 		const json_t *av = json_object_get(sb, "average");
 		double dur = pr_mnum(av, "dur_ns");
-		size_t steps = json_array_size(json_object_get(sb, "steps")) +
-			       (size_t)(pr_mll(sb, "steps_more") > 0 ? pr_mll(sb, "steps_more") : 0);
+		size_t steps =
+			json_array_size(json_object_get(sb, "steps")) +
+			(size_t)(pr_mll(sb, "steps_more") > 0 ? pr_mll(sb, "steps_more") : 0);
 		emit(out, "  step breakdown (TensorBoard): mean of %zu step%s, %s per step", steps,
 		     steps == 1 ? "" : "s", secs(dur, a, sizeof(a)));
 		if (dur > 0) {
-			emit(out, "    Kernel %.1f%%  Memcpy %.1f%%  Memset %.1f%%  Communication %.1f%%",
-			     100 * pr_mnum(av, "kernel_ns") / dur, 100 * pr_mnum(av, "memcpy_ns") / dur,
-			     100 * pr_mnum(av, "memset_ns") / dur, 100 * pr_mnum(av, "communication_ns") / dur);
-			emit(out, "    Runtime %.1f%%  DataLoader %.1f%%  CPU Exec %.1f%%  Other %.1f%%",
-			     100 * pr_mnum(av, "runtime_ns") / dur, 100 * pr_mnum(av, "dataloader_ns") / dur,
-			     100 * pr_mnum(av, "cpu_exec_ns") / dur, 100 * pr_mnum(av, "other_ns") / dur);
+			emit(out,
+			     "    Kernel %.1f%%  Memcpy %.1f%%  Memset %.1f%%  Communication %.1f%%",
+			     100 * pr_mnum(av, "kernel_ns") / dur,
+			     100 * pr_mnum(av, "memcpy_ns") / dur,
+			     100 * pr_mnum(av, "memset_ns") / dur,
+			     100 * pr_mnum(av, "communication_ns") / dur);
+			emit(out,
+			     "    Runtime %.1f%%  DataLoader %.1f%%  CPU Exec %.1f%%  Other %.1f%%",
+			     100 * pr_mnum(av, "runtime_ns") / dur,
+			     100 * pr_mnum(av, "dataloader_ns") / dur,
+			     100 * pr_mnum(av, "cpu_exec_ns") / dur,
+			     100 * pr_mnum(av, "other_ns") / dur);
 		}
 		if (json_is_number(json_object_get(sb, "gpu_utilization")))
 			emit(out, "    GPU utilisation %.1f%%", pct(sb, "gpu_utilization"));
@@ -1159,8 +1187,7 @@ static void perf_model(const json_t *run, FILE *out)
 		     *pr_mstr(dev, "name") ? pr_mstr(dev, "name") : "unknown");
 	fprintf(out, "  %-14s %6s %10s %6s %9s %7s\n", "category", "ops", "time", "share",
 		"TFLOP/s", "TB/s");
-	json_array_foreach(json_object_get(pm, "categories"), i, v)
-	{
+	json_array_foreach (json_object_get(pm, "categories"), i, v) {
 		emit(out, "  %-14s %6lld %10s %5.1f%% %9s %7s", pr_mstr(v, "category"),
 		     pr_mll(v, "ops"), secs(pr_mnum(v, "device_ns"), a, sizeof(a)),
 		     pr_mnum(v, "pct"), pm_num(v, "tflops", 0, b, sizeof(b)),
@@ -1172,16 +1199,14 @@ static void perf_model(const json_t *run, FILE *out)
 	lab = column_of(groups, "name", 30, 5);
 	fprintf(out, "  %-30s %10s %8s %6s %6s %6s\n", "top ops", "time", "TFLOP/s", "%peak",
 		"TB/s", "%bw");
-	json_array_foreach(groups, i, v)
-	{
+	json_array_foreach (groups, i, v) {
 		if (i == 5)
 			break;
 		emit(out, "  %-30s %10s %8s %6s %6s %6s", lab[i],
 		     secs(pr_mnum(v, "device_ns"), a, sizeof(a)),
 		     pm_num(v, "tflops", 0, b, sizeof(b)),
 		     pm_num(v, "pct_peak_flops", 1, c, sizeof(c)),
-		     pm_num(v, "tbps", 0, d, sizeof(d)),
-		     pm_num(v, "pct_peak_bw", 1, e, sizeof(e)));
+		     pm_num(v, "tbps", 0, d, sizeof(d)), pm_num(v, "pct_peak_bw", 1, e, sizeof(e)));
 	}
 	free(lab);
 }
@@ -1226,8 +1251,7 @@ static void cupti_ranges(const json_t *run, FILE *out)
 	if (json_is_number(json_object_get(cr, "flops")))
 		emit(out, "  FLOPs (HTA's SASS instruction counters, FMA x 2) %.6g",
 		     pr_mnum(cr, "flops"));
-	json_array_foreach(cs, i, v)
-	{
+	json_array_foreach (cs, i, v) {
 		if (i == RANGE_COUNTERS_SHOWN) {
 			emit(out, "  ... %zu more counters", json_array_size(cs) - i);
 			break;
@@ -1238,8 +1262,7 @@ static void cupti_ranges(const json_t *run, FILE *out)
 		return;
 	lab = column_of(ops, "op", 36, 10);
 	fprintf(out, "  %-36s %7s %14s\n", "op (nearest above the launch)", "ranges", "FLOPs");
-	json_array_foreach(ops, i, v)
-	{
+	json_array_foreach (ops, i, v) {
 		if (i == 10)
 			break;
 		if (json_is_number(json_object_get(v, "flops")))
@@ -1280,17 +1303,17 @@ static void bottlenecks(const json_t *run, FILE *out)
 	size_t i;
 	if (json_array_size(stages)) {
 		int step = !strcmp(pr_mstr(json_object_get(b, "stages"), "basis"), "step");
-		json_array_foreach(stages, i, v) /* Inferix's stages are shares of the run */
+		json_array_foreach (stages, i, v) /* Inferix's stages are shares of the run */
 			step = step && strcmp(pr_mstr(v, "source"), "inferix stages");
 		heading(out, step ? "Bottlenecks (phases over 30% of the step, its structure "
 				    "aside)"
 				  : "Bottlenecks (phases or stages over 30% of the run)");
-		json_array_foreach(stages, i, v)
-			emit(out, "  %-40s %6.1f%%  %s", name_fit(pr_mstr(v, "name"), 40, e, sizeof(e)),
+		json_array_foreach (stages, i, v)
+			emit(out, "  %-40s %6.1f%%  %s",
+			     name_fit(pr_mstr(v, "name"), 40, e, sizeof(e)),
 			     pr_mnum(v, "share") * 100, secs(pr_mnum(v, "total_ns"), a, sizeof(a)));
 	}
-	json_array_foreach(json_object_get(json_object_get(b, "stages"), "structure"), i, v)
-	{
+	json_array_foreach (json_object_get(json_object_get(b, "stages"), "structure"), i, v) {
 		if (!i)
 			heading(out, "Step structure (phases of the step, not bottlenecks)");
 		emit(out, "  %-40s %6.1f%%", name_fit(pr_mstr(v, "name"), 40, e, sizeof(e)),
@@ -1298,28 +1321,31 @@ static void bottlenecks(const json_t *run, FILE *out)
 	}
 	if (json_array_size(pr)) {
 		heading(out, "Memory pressure (low < 70%, medium 70-85%, high >= 85%)");
-		json_array_foreach(pr, i, v)
-		{
+		json_array_foreach (pr, i, v) {
 			json_t *z = json_object_get(v, "zones");
 			series_label(pr_mstr(v, "series"), pr_mstr(v, "device"), e, sizeof(e));
-			emit(out, "  %-25s peak %5.1f%% mean %5.1f%%  low %3.0f%% med %3.0f%% high %3.0f%%",
-			     pr_elide_end(e, 25, a, sizeof(a)), pr_mnum(v, "peak_pct"), pr_mnum(v, "mean_pct"),
-			     pr_mnum(z, "low") * 100, pr_mnum(z, "medium") * 100, pr_mnum(z, "high") * 100);
+			emit(out,
+			     "  %-25s peak %5.1f%% mean %5.1f%%  low %3.0f%% med %3.0f%% high %3.0f%%",
+			     pr_elide_end(e, 25, a, sizeof(a)), pr_mnum(v, "peak_pct"),
+			     pr_mnum(v, "mean_pct"), pr_mnum(z, "low") * 100,
+			     pr_mnum(z, "medium") * 100, pr_mnum(z, "high") * 100);
 		}
 	}
-	json_array_foreach(json_object_get(b, "gpu_util"), i, v)
-	{
+	json_array_foreach (json_object_get(b, "gpu_util"), i, v) {
 		if (!i)
 			heading(out, "GPU utilisation");
 		emit(out, "  %-10s mean %5.1f%%  max %5.1f%%  idle (0%%) in %.0f%% of samples",
-		     pr_mstr(v, "device"), pr_mnum(v, "mean_pct"), pr_mnum(v, "max_pct"), pr_mnum(v, "idle_share") * 100);
+		     pr_mstr(v, "device"), pr_mnum(v, "mean_pct"), pr_mnum(v, "max_pct"),
+		     pr_mnum(v, "idle_share") * 100);
 	}
 	if (json_is_object(gk)) {
 		heading(out, "GPU kernels");
 		emit(out, "  busy %.1f%% of the active range %s",
-		     (1 - pr_mnum(gk, "idle_share")) * 100, secs(pr_mnum(gk, "active_ns"), a, sizeof(a)));
-		emit(out, "  %lld gaps > 500 ms; %lld of %lld chunks < 50%% busy", pr_mll(gk, "gaps_over_500ms"),
-		     pr_mll(gk, "chunks_under_50pct"), pr_mll(gk, "chunks"));
+		     (1 - pr_mnum(gk, "idle_share")) * 100,
+		     secs(pr_mnum(gk, "active_ns"), a, sizeof(a)));
+		emit(out, "  %lld gaps > 500 ms; %lld of %lld chunks < 50%% busy",
+		     pr_mll(gk, "gaps_over_500ms"), pr_mll(gk, "chunks_under_50pct"),
+		     pr_mll(gk, "chunks"));
 	}
 }
 
@@ -1345,21 +1371,23 @@ static int leak_seen(const json_t *items, size_t i)
  */
 static void leaks(const json_t *run, FILE *out)
 {
-	const json_t *lk = json_object_get(run, "leaks"), *items = json_object_get(lk, "items"), *v, *w;
+	const json_t *lk = json_object_get(run, "leaks"), *items = json_object_get(lk, "items"), *v,
+		     *w;
 	const json_t *ex = json_object_get(lk, "excluded");
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	size_t i, j, shown = 0;
 	char a[32];
-	json_array_foreach(items, i, v)
-	{
+	json_array_foreach (items, i, v) {
 		size_t more = 0;
 		if (!json_is_true(json_object_get(v, "leak")) || leak_seen(items, i))
 			continue;
 		if (!shown++)
-			heading(out, "Leaks (memory the run owns, growing per step or repeated phase)");
+			heading(out,
+				"Leaks (memory the run owns, growing per step or repeated phase)");
 		pr_strbuf_reset(&sb);
 		pr_strbuf_addf(&sb, "%s%s%s grows %s per %s (R^2 %.2f, %lld occurrences)",
-			       pr_mstr(v, "series"), *pr_mstr(v, "device") ? " " : "", pr_mstr(v, "device"),
+			       pr_mstr(v, "series"), *pr_mstr(v, "device") ? " " : "",
+			       pr_mstr(v, "device"),
 			       val(pr_mnum(v, "slope_per_occurrence"), "bytes", a, sizeof(a)),
 			       strcmp(pr_mstr(v, "basis"), "steps") ? pr_mstr(v, "basis") : "step",
 			       pr_mnum(v, "r2"), pr_mll(v, "occurrences"));
@@ -1370,7 +1398,8 @@ static void leaks(const json_t *run, FILE *out)
 			    strcmp(pr_mstr(w, "device"), pr_mstr(v, "device")))
 				continue;
 			if (more++ < 4)
-				pr_strbuf_addf(&sb, "%s%s", more == 1 ? "; also per " : ", ", pr_mstr(w, "basis"));
+				pr_strbuf_addf(&sb, "%s%s", more == 1 ? "; also per " : ", ",
+					       pr_mstr(w, "basis"));
 		}
 		if (more > 4)
 			pr_strbuf_addf(&sb, " and %zu more", more - 4);
@@ -1381,9 +1410,10 @@ static void leaks(const json_t *run, FILE *out)
 			heading(out, "Leaks");
 		pr_strbuf_reset(&sb);
 		pr_strbuf_addstr(&sb, "not checked (not the run's own memory):");
-		json_array_foreach(ex, i, v)
+		json_array_foreach (ex, i, v)
 			pr_strbuf_addf(&sb, "%s %s%s%s (%s)", i ? "," : "", pr_mstr(v, "series"),
-				       *pr_mstr(v, "device") ? " " : "", pr_mstr(v, "device"), pr_mstr(v, "scope"));
+				       *pr_mstr(v, "device") ? " " : "", pr_mstr(v, "device"),
+				       pr_mstr(v, "scope"));
 		pr_text_wrap(out, sb.buf, 2);
 	}
 	pr_strbuf_release(&sb);
@@ -1394,19 +1424,21 @@ static void fragmentation_and_leaks(const json_t *run, FILE *out)
 	json_t *v, *l;
 	size_t i, j;
 	char a[32], b[32];
-	json_array_foreach(json_object_get(run, "fragmentation"), i, v)
-	{
+	json_array_foreach (json_object_get(run, "fragmentation"), i, v) {
 		if (!i)
 			heading(out, "Fragmentation ((reserved - allocated) / reserved)");
 		emit(out, "  %-8s mean %5.1f%%  p95 %5.1f%%  max %5.1f%%  largest gap %s",
-		     pr_mstr(v, "device"), pr_mnum(v, "mean_ratio") * 100, pr_mnum(v, "p95_ratio") * 100,
-		     pr_mnum(v, "max_ratio") * 100, val(pr_mnum(v, "max_gap"), "bytes", a, sizeof(a)));
-		json_array_foreach(json_object_get(v, "layers"), j, l)
+		     pr_mstr(v, "device"), pr_mnum(v, "mean_ratio") * 100,
+		     pr_mnum(v, "p95_ratio") * 100, pr_mnum(v, "max_ratio") * 100,
+		     val(pr_mnum(v, "max_gap"), "bytes", a, sizeof(a)));
+		json_array_foreach (json_object_get(v, "layers"), j, l)
 			emit(out, "    layer %-24s mean %5.1f%%  (collector: %s)",
 			     pr_mstr(l, "layer"), pr_mnum(l, "mean_ratio") * 100,
-				json_is_number(json_object_get(l, "reported_avg_ratio"))
-					? (snprintf(b, sizeof(b), "%.1f%%", pr_mnum(l, "reported_avg_ratio") * 100), b)
-					: "-");
+			     json_is_number(json_object_get(l, "reported_avg_ratio"))
+				     ? (snprintf(b, sizeof(b), "%.1f%%",
+						 pr_mnum(l, "reported_avg_ratio") * 100),
+					b)
+				     : "-");
 	}
 	leaks(run, out);
 }
@@ -1464,8 +1496,7 @@ static void crosscheck(const json_t *run, FILE *out)
 	json_t *v;
 	size_t i;
 	char a[48], b[48], e[64];
-	json_array_foreach(json_object_get(run, "crosscheck"), i, v)
-	{
+	json_array_foreach (json_object_get(run, "crosscheck"), i, v) {
 		const char *u = pr_mstr(v, "unit");
 		if (!i)
 			heading(out, "Collector's numbers vs recomputed");
@@ -1478,7 +1509,8 @@ static void crosscheck(const json_t *run, FILE *out)
 		}
 		if (isnan(pr_mnum(v, "recomputed")))
 			snprintf(b, sizeof(b), "absent");
-		emit(out, "  %s %-40s %14s %14s", json_is_true(json_object_get(v, "agree")) ? "ok  " : "DIFF",
+		emit(out, "  %s %-40s %14s %14s",
+		     json_is_true(json_object_get(v, "agree")) ? "ok  " : "DIFF",
 		     pr_elide_end(pr_mstr(v, "topic"), 40, e, sizeof(e)), a, b);
 		if (!json_is_true(json_object_get(v, "agree")))
 			pr_text_wrap(out, pr_mstr(v, "reason"), 7);
@@ -1491,12 +1523,11 @@ static void recommendations(const json_t *run, FILE *out)
 	json_t *v;
 	size_t i;
 	char line[700];
-	json_array_foreach(json_object_get(run, "recommendations"), i, v)
-	{
+	json_array_foreach (json_object_get(run, "recommendations"), i, v) {
 		if (!i)
 			heading(out, "Recommendations");
-		snprintf(line, sizeof(line), "[%s] %s: %s (%s)", pr_mstr(v, "severity"), pr_mstr(v, "category"),
-			 pr_mstr(v, "message"), pr_mstr(v, "id"));
+		snprintf(line, sizeof(line), "[%s] %s: %s (%s)", pr_mstr(v, "severity"),
+			 pr_mstr(v, "category"), pr_mstr(v, "message"), pr_mstr(v, "id"));
 		pr_text_wrap(out, line, 2);
 		pr_text_wrap(out, pr_mstr(v, "suggestion"), 6);
 	}
@@ -1507,12 +1538,11 @@ static void diagnostics(const json_t *run, FILE *out)
 	json_t *v;
 	size_t i;
 	char line[900];
-	json_array_foreach(json_object_get(run, "diagnostics"), i, v)
-	{
+	json_array_foreach (json_object_get(run, "diagnostics"), i, v) {
 		if (!i)
 			heading(out, "Diagnostics");
-		snprintf(line, sizeof(line), "%s (x%lld): %s", pr_mstr(v, "code"), pr_mll(v, "count"),
-			 pr_mstr(v, "message"));
+		snprintf(line, sizeof(line), "%s (x%lld): %s", pr_mstr(v, "code"),
+			 pr_mll(v, "count"), pr_mstr(v, "message"));
 		pr_text_wrap(out, line, 2);
 	}
 }
@@ -1529,8 +1559,7 @@ static void render_text_report(const json_t *model, FILE *out)
 {
 	json_t *run;
 	size_t i;
-	json_array_foreach(json_object_get(model, "runs"), i, run)
-	{
+	json_array_foreach (json_object_get(model, "runs"), i, run) {
 		if (i)
 			fputc('\n', out);
 		header(run, out);

@@ -107,6 +107,6 @@ void pr_fmt_utc(double epoch_ns, char *buf, size_t n)
 		snprintf(buf, n, "-");
 		return;
 	}
-	snprintf(buf, n, "%04d-%02d-%02d %02d:%02d:%02d.%03ld UTC", tm.tm_year + 1900, tm.tm_mon + 1,
-		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
+	snprintf(buf, n, "%04d-%02d-%02d %02d:%02d:%02d.%03ld UTC", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms);
 }

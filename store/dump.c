@@ -72,13 +72,12 @@ static const struct section sections[] = {
 	{ "track",
 	  "SELECT id - (SELECT min(id) FROM track WHERE run_id = ?1) + 1 AS id, kind, pid, tid, name, "
 	  "process_name, sort_index FROM track WHERE run_id = ?1 ORDER BY id" },
-	{ "span",
-	  "SELECT s.id - b.s0 + 1 AS id, s.track_id - b.t0 + 1 AS track, s.kind, s.name, "
-	  "s.cat, s.ts, s.dur, s.self, s.depth, s.parent_id - b.s0 + 1 AS parent, s.args "
-	  "FROM span_v s, "
-	  "(SELECT (SELECT min(id) FROM span WHERE run_id = ?1) AS s0, "
-	  "(SELECT min(id) FROM track WHERE run_id = ?1) AS t0) b "
-	  "WHERE s.run_id = ?1 ORDER BY s.ts, s.id" },
+	{ "span", "SELECT s.id - b.s0 + 1 AS id, s.track_id - b.t0 + 1 AS track, s.kind, s.name, "
+		  "s.cat, s.ts, s.dur, s.self, s.depth, s.parent_id - b.s0 + 1 AS parent, s.args "
+		  "FROM span_v s, "
+		  "(SELECT (SELECT min(id) FROM span WHERE run_id = ?1) AS s0, "
+		  "(SELECT min(id) FROM track WHERE run_id = ?1) AS t0) b "
+		  "WHERE s.run_id = ?1 ORDER BY s.ts, s.id" },
 	{ "series",
 	  "SELECT name, device, unit, orig_unit, count, min, max, ts_min, ts_max FROM series "
 	  "WHERE run_id = ?1 ORDER BY name, device" },

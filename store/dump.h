@@ -15,10 +15,10 @@
 #include "store/store.h"
 
 /* run_id 0 = all runs. */
-int pr_store_dump(struct pr_store *st, int64_t run_id, FILE *out, struct pr_error *err)
-	PR_MUST_CHECK;
+int pr_store_dump(struct pr_store *st, int64_t run_id, FILE *out,
+		  struct pr_error *err) PR_MUST_CHECK;
 /* Runs one read-only statement; prints a header line and one line per row. */
-int pr_store_query(struct pr_store *st, const char *sql, FILE *out, struct pr_error *err)
-	PR_MUST_CHECK;
+int pr_store_query(struct pr_store *st, const char *sql, FILE *out,
+		   struct pr_error *err) PR_MUST_CHECK;
 
 #endif

@@ -62,8 +62,7 @@ static const struct table tables[] = {
 	  "max, ts_min, ts_max) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
 	  "erkkkkkkkkk" },
 	{ "SELECT series_id, ts, seq, value FROM sample",
-	  "INSERT INTO main.sample(series_id, ts, seq, value) VALUES(?1, ?2, ?3, ?4)",
-	  "ekkk" },
+	  "INSERT INTO main.sample(series_id, ts, seq, value) VALUES(?1, ?2, ?3, ?4)", "ekkk" },
 	{ "SELECT run_id, track_id, name_id, cat_id, ts, scope, args_keys, args FROM "
 	  "instant ORDER BY rowid",
 	  "INSERT INTO main.instant(run_id, track_id, name_id, cat_id, ts, scope, "
@@ -75,8 +74,7 @@ static const struct table tables[] = {
 	  "bind) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
 	  "rkktknnk" },
 	{ "SELECT run_id, ts, end_ts FROM op_cover ORDER BY rowid",
-	  "INSERT INTO main.op_cover(run_id, ts, end_ts) VALUES(?1, ?2, ?3)",
-	  "rkk" },
+	  "INSERT INTO main.op_cover(run_id, ts, end_ts) VALUES(?1, ?2, ?3)", "rkk" },
 	{ "SELECT span_id, run_id, p_kind, p_name_id, p_ts, p_parent_id, q_kind, "
 	  "q_name_id, q_parent_id FROM span_up ORDER BY rowid",
 	  "INSERT INTO main.span_up(span_id, run_id, p_kind, p_name_id, p_ts, "
@@ -102,30 +100,39 @@ static const struct table tables[] = {
 	  "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
 	  "rkkkkkkkkkkkkkkkk" },
 	{ "SELECT run_id, key, value FROM run_meta",
-	  "INSERT INTO main.run_meta(run_id, key, value) VALUES(?1, ?2, ?3)",
-	  "rkk" },
+	  "INSERT INTO main.run_meta(run_id, key, value) VALUES(?1, ?2, ?3)", "rkk" },
 };
 
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
-enum { T_STRING, T_ARGKEYS, T_ROWS }; /* tables[]: the two interned ones first */
+enum {
+	T_STRING,
+	T_ARGKEYS,
+	T_ROWS
+}; /* tables[]: the two interned ones first */
 
 /* The next ids read from the store, in this order. */
-enum { ID_RUN, ID_SPAN, ID_STRING, ID_TRACK, ID_SERIES, ID_METRIC, ID_ARGKEYS, ID_N };
+enum {
+	ID_RUN,
+	ID_SPAN,
+	ID_STRING,
+	ID_TRACK,
+	ID_SERIES,
+	ID_METRIC,
+	ID_ARGKEYS,
+	ID_N
+};
 
 static const char *const next_sql[ID_N] = {
-	"SELECT ifnull(max(id), 0) + 1 FROM run",
-	"SELECT ifnull(max(id), 0) + 1 FROM span",
-	"SELECT ifnull(max(id), 0) + 1 FROM string",
-	"SELECT ifnull(max(id), 0) + 1 FROM track",
-	"SELECT ifnull(max(id), 0) + 1 FROM series",
-	"SELECT ifnull(max(id), 0) + 1 FROM metric",
+	"SELECT ifnull(max(id), 0) + 1 FROM run",     "SELECT ifnull(max(id), 0) + 1 FROM span",
+	"SELECT ifnull(max(id), 0) + 1 FROM string",  "SELECT ifnull(max(id), 0) + 1 FROM track",
+	"SELECT ifnull(max(id), 0) + 1 FROM series",  "SELECT ifnull(max(id), 0) + 1 FROM metric",
 	"SELECT ifnull(max(id), 0) + 1 FROM argkeys",
 };
 
 struct pr_store_merge {
 	struct pr_store *st;
 	sqlite3_stmt *ins[NTABLES], *next[ID_N], *find, *count;
-	int ready; /* statements and maps of the open transaction */
+	int ready;			 /* statements and maps of the open transaction */
 	int indexed_runs, indexed_kinds; /* made (or found) in this transaction */
 	struct pr_strmap strings, argkeys;
 	int64_t *map[2]; /* the worker's string / argkeys id -> the store's */
@@ -273,10 +280,10 @@ static void put_value(struct pr_strbuf *out, sqlite3_stmt *q, int k)
 
 /* What pr_store_take_run empties, after reading: every table of a run. */
 static const char *const empty_sql[] = {
-	"DELETE FROM string",	"DELETE FROM argkeys",	"DELETE FROM track",
-	"DELETE FROM span",	"DELETE FROM series",	"DELETE FROM sample",
-	"DELETE FROM instant",	"DELETE FROM flow",	"DELETE FROM op_cover",
-	"DELETE FROM span_up",	"DELETE FROM metric",	"DELETE FROM diag",
+	"DELETE FROM string",	"DELETE FROM argkeys",	   "DELETE FROM track",
+	"DELETE FROM span",	"DELETE FROM series",	   "DELETE FROM sample",
+	"DELETE FROM instant",	"DELETE FROM flow",	   "DELETE FROM op_cover",
+	"DELETE FROM span_up",	"DELETE FROM metric",	   "DELETE FROM diag",
 	"DELETE FROM run_meta", "DELETE FROM model_cache", "DELETE FROM run",
 };
 
@@ -287,8 +294,7 @@ static const char *const empty_sql[] = {
 #define TAKE_DEL (TAKE_SEL + NTABLES)
 
 /* Statement k of st->take, prepared once (its SQL: sql). NULL with err. */
-static sqlite3_stmt *take_stmt(struct pr_store *st, size_t k, const char *sql,
-			       struct pr_error *err)
+static sqlite3_stmt *take_stmt(struct pr_store *st, size_t k, const char *sql, struct pr_error *err)
 {
 	sqlite3_stmt *q = st->take[k];
 	if (q && sqlite3_db_handle(q) != st->db) { /* the connection was opened again */
@@ -397,18 +403,29 @@ static int64_t get_value(struct rd *r, sqlite3_stmt *ins, int k, char how,
 		memcpy(&v, r->p, sizeof(v));
 		r->p += sizeof(v);
 		switch (how) {
-		case 'r': v = next[ID_RUN]; break;
-		case 's': v += next[ID_SPAN] - 1; break;
-		case 't': v += next[ID_TRACK] - 1; break;
-		case 'e': v += next[ID_SERIES] - 1; break;
-		case 'm': v += next[ID_METRIC] - 1; break;
+		case 'r':
+			v = next[ID_RUN];
+			break;
+		case 's':
+			v += next[ID_SPAN] - 1;
+			break;
+		case 't':
+			v += next[ID_TRACK] - 1;
+			break;
+		case 'e':
+			v += next[ID_SERIES] - 1;
+			break;
+		case 'm':
+			v += next[ID_METRIC] - 1;
+			break;
 		case 'n':
 		case 'a': {
 			int w = how == 'a';
 			v = v >= 0 && (size_t)v < m->nmap[w] ? m->map[w][v] : 0;
 			break;
 		}
-		default: break;
+		default:
+			break;
 		}
 		if (ins)
 			sqlite3_bind_int64(ins, k + 1, v);
@@ -448,8 +465,7 @@ static int64_t get_value(struct rd *r, sqlite3_stmt *ins, int k, char how,
 
 /* The rows (id, text) of the string or argkeys table: interned in the
  * store's map, new ones inserted with the next ids. */
-static int intern(struct pr_store_merge *m, struct rd *r, int w, int64_t next,
-		  struct pr_error *err)
+static int intern(struct pr_store_merge *m, struct rd *r, int w, int64_t next, struct pr_error *err)
 {
 	struct pr_strmap *map = w ? &m->argkeys : &m->strings;
 	sqlite3_stmt *ins = m->ins[w ? T_ARGKEYS : T_STRING];
@@ -534,8 +550,7 @@ static int make_indexes(struct pr_store_merge *m, struct pr_error *err)
 }
 
 /* The stream's run into the store, in the open transaction (savepoint). */
-static int copy_run(struct pr_store_merge *m, struct rd *r, int64_t *run_id,
-		    struct pr_error *err)
+static int copy_run(struct pr_store_merge *m, struct rd *r, int64_t *run_id, struct pr_error *err)
 {
 	int64_t next[ID_N];
 	size_t i;

@@ -36,8 +36,8 @@ struct pr_cache_row {
 	struct pr_cache_row *next;
 };
 
-int pr_store_cache_get(struct pr_store *st, int64_t run, const char *analyzer,
-		       const char *options, int what, char **text, struct pr_error *err)
+int pr_store_cache_get(struct pr_store *st, int64_t run, const char *analyzer, const char *options,
+		       int what, char **text, struct pr_error *err)
 {
 	static const char *const sql[] = {
 		"SELECT c.model FROM model_cache c JOIN run r ON r.id = c.run_id "
@@ -126,11 +126,12 @@ static int write_rows(struct pr_store *st, sqlite3 *db)
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return -1;
 	/* A row only for a run that is there with that content. */
-	if (sqlite3_prepare_v2(db,
-			       "INSERT OR REPLACE INTO model_cache(run_id, options, content_hash, "
-			       "analyzer, model, digest) SELECT ?1, ?2, ?3, ?4, ?5, ?6 "
-			       "WHERE EXISTS (SELECT 1 FROM run WHERE id = ?1 AND content_hash = ?3)",
-			       -1, &ins, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		    db,
+		    "INSERT OR REPLACE INTO model_cache(run_id, options, content_hash, "
+		    "analyzer, model, digest) SELECT ?1, ?2, ?3, ?4, ?5, ?6 "
+		    "WHERE EXISTS (SELECT 1 FROM run WHERE id = ?1 AND content_hash = ?3)",
+		    -1, &ins, NULL) != SQLITE_OK)
 		goto fail;
 	for (r = st->cache_head; r; r = r->next) {
 		sqlite3_bind_int64(ins, 1, r->run);

@@ -26,12 +26,14 @@ int pr_run_meta_check(const char *key, size_t klen, const char *value, struct pr
 	if (strlen(value) > PR_RUN_META_VALUE_MAX)
 		return pr_error_set(err, PR_E_USAGE,
 				    "--meta: the value of '%.*s' is longer than %d bytes",
-				    (int)klen,
-				    key, PR_RUN_META_VALUE_MAX);
+				    (int)klen, key, PR_RUN_META_VALUE_MAX);
 	/* printable: no control characters (C0, DEL, C1) and valid UTF-8 */
 	for (p = (const unsigned char *)value, i = 0; p[i];) {
-		unsigned c = p[i], n = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1
-					  : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : 9;
+		unsigned c = p[i], n = c < 0x80		    ? 0
+				       : (c & 0xe0) == 0xc0 ? 1
+				       : (c & 0xf0) == 0xe0 ? 2
+				       : (c & 0xf8) == 0xf0 ? 3
+							    : 9;
 		unsigned k, cp = n == 0 ? c : n == 1 ? c & 0x1f : n == 2 ? c & 0x0f : c & 0x07;
 		int bad = n == 9 || (n == 1 && c < 0xc2) || (n == 3 && c > 0xf4);
 		for (k = 1; !bad && k <= n; k++) {
@@ -40,10 +42,10 @@ int pr_run_meta_check(const char *key, size_t klen, const char *value, struct pr
 			else
 				cp = (cp << 6) | (p[i + k] & 0x3f);
 		}
-		if (!bad && (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
-			     (n == 2 && cp < 0x800) ||
-			     (n == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
-			     (cp >= 0xd800 && cp < 0xe000)))
+		if (!bad &&
+		    (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
+		     (n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
+		     (cp >= 0xd800 && cp < 0xe000)))
 			bad = 1;
 		if (bad)
 			return pr_error_set(err, PR_E_USAGE,

@@ -200,10 +200,11 @@ static int recover(struct pr_store *st, struct pr_error *err)
 	else
 		rc = probe(rw.db, &n, &v);
 	if (rc != SQLITE_OK) {
-		pr_error_set(err, PR_E_STORE,
-			     "an interrupted write left a hot journal ('%s-journal'); rolling it back "
-			     "needs write access to the store and its directory: %s",
-			     st->path, rw.db ? sqlite3_errmsg(rw.db) : "cannot open read-write");
+		pr_error_set(
+			err, PR_E_STORE,
+			"an interrupted write left a hot journal ('%s-journal'); rolling it back "
+			"needs write access to the store and its directory: %s",
+			st->path, rw.db ? sqlite3_errmsg(rw.db) : "cannot open read-write");
 		pr_error_set_source(err, st->path);
 	}
 	sqlite3_close(rw.db);
@@ -278,7 +279,8 @@ static int open_store(struct pr_store *st, struct pr_error *err)
 			if (open_db(st, SQLITE_OPEN_READONLY, err))
 				return -1;
 			/* Pragmas first: temp_store cannot change inside a transaction. */
-			rc = sqlite3_exec(st->db, "PRAGMA cache_size=-32768; PRAGMA temp_store=FILE; BEGIN",
+			rc = sqlite3_exec(st->db,
+					  "PRAGMA cache_size=-32768; PRAGMA temp_store=FILE; BEGIN",
 					  NULL, NULL, NULL);
 			rc = rc == SQLITE_OK ? probe(st->db, &ntables, &version)
 					     : sqlite3_extended_errcode(st->db);
@@ -387,7 +389,8 @@ int pr_store_open(struct pr_store **out, const char *path, int flags, struct pr_
 static int moved(struct pr_store *st)
 {
 	int moved = 0;
-	if (!st->db || sqlite3_file_control(st->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) != SQLITE_OK)
+	if (!st->db ||
+	    sqlite3_file_control(st->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) != SQLITE_OK)
 		return 0;
 	return moved;
 }
@@ -412,8 +415,9 @@ int pr_store_begin_write(struct pr_store *st, struct pr_error *err)
 		 * (creating the store anew when allowed). */
 		store_exec(st, "ROLLBACK", NULL);
 		if (!(st->flags & PR_STORE_CREATE)) {
-			pr_error_set(err, PR_E_STORE, "the store was removed or replaced while "
-						      "this command waited for it");
+			pr_error_set(err, PR_E_STORE,
+				     "the store was removed or replaced while "
+				     "this command waited for it");
 			pr_error_set_source(err, st->path);
 			return -1;
 		}

@@ -68,8 +68,8 @@ enum {
 
 extern const char pr_store_schema_sql[];
 
-int pr_store_open(struct pr_store **out, const char *path, int flags, struct pr_error *err)
-	PR_MUST_CHECK;
+int pr_store_open(struct pr_store **out, const char *path, int flags,
+		  struct pr_error *err) PR_MUST_CHECK;
 void pr_store_close(struct pr_store *st);
 /* Borrowed SQLite handle, for read-side code (analyze/, dump, query). */
 struct sqlite3 *pr_store_db(struct pr_store *st);
@@ -114,8 +114,8 @@ void pr_store_set_notice(pr_store_notice_fn *fn, void *ctx);
  * printable text (UTF-8, no control characters). 0, or -1 with a usage
  * error in err that names the problem.
  */
-int pr_run_meta_check(const char *key, size_t klen, const char *value, struct pr_error *err)
-	PR_MUST_CHECK;
+int pr_run_meta_check(const char *key, size_t klen, const char *value,
+		      struct pr_error *err) PR_MUST_CHECK;
 /*
  * The metadata of run as a JSON object of strings, keys sorted (a new
  * reference; empty when the run has none, or the store is of version 4).
@@ -125,15 +125,18 @@ json_t *pr_store_run_meta(struct sqlite3 *db, int64_t run, struct pr_error *err)
 
 /* ---- the model cache (table model_cache; store/model_cache.c) ---- */
 
-enum { PR_CACHE_MODEL = 0, PR_CACHE_DIGEST = 1 };
+enum {
+	PR_CACHE_MODEL = 0,
+	PR_CACHE_DIGEST = 1
+};
 /*
  * The cached model (what = PR_CACHE_MODEL) or digest (PR_CACHE_DIGEST) of
  * run, built by analyzer with options, when there is one and the run's
  * content hash is still the one it was built from. Returns 1 with *text
  * (the caller frees it), 0 when there is none, -1 on error.
  */
-int pr_store_cache_get(struct pr_store *st, int64_t run, const char *analyzer,
-		       const char *options, int what, char **text, struct pr_error *err);
+int pr_store_cache_get(struct pr_store *st, int64_t run, const char *analyzer, const char *options,
+		       int what, char **text, struct pr_error *err);
 /* Queues a row (texts copied) for pr_store_cache_flush(); hash is the run's content hash. */
 void pr_store_cache_put(struct pr_store *st, int64_t run, const char *hash, const char *analyzer,
 			const char *options, const char *model, const char *digest);
@@ -188,11 +191,11 @@ int pr_store_group_lost(const struct pr_store *st);
  * it; rows are borrowed for the call.
  */
 struct pr_strbuf;
-int pr_store_take_run(struct pr_store *st, struct pr_strbuf *out, struct pr_error *err)
-	PR_MUST_CHECK;
+int pr_store_take_run(struct pr_store *st, struct pr_strbuf *out,
+		      struct pr_error *err) PR_MUST_CHECK;
 struct pr_store_merge;
-int pr_store_merge_open(struct pr_store *st, struct pr_store_merge **out, struct pr_error *err)
-	PR_MUST_CHECK;
+int pr_store_merge_open(struct pr_store *st, struct pr_store_merge **out,
+			struct pr_error *err) PR_MUST_CHECK;
 int pr_store_merge_run(struct pr_store_merge *m, const void *rows, size_t len, int64_t *run_id,
 		       struct pr_error *err) PR_MUST_CHECK;
 void pr_store_merge_close(struct pr_store_merge *m);
@@ -220,9 +223,8 @@ int pr_writer_begin(struct pr_store *st, const struct pr_run_info *info, struct 
  * stats (may be NULL) receives the final counters.
  * The writer is freed in every case.
  */
-int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t bytes,
-		     int64_t *run_id, struct pr_writer_stats *stats, struct pr_error *err)
-	PR_MUST_CHECK;
+int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t bytes, int64_t *run_id,
+		     struct pr_writer_stats *stats, struct pr_error *err) PR_MUST_CHECK;
 /* The source is fully read: closes spans still open (with diagnostics).
  * Commit does it too; call it first to locate those diagnostics. */
 void pr_writer_end_input(struct pr_writer *w);
@@ -329,7 +331,7 @@ void pr_writer_process_set_name(struct pr_writer *w, const char *pid, const char
 
 struct pr_span_in {
 	int64_t track;
-	const char *kind; /* static string: op, step, phase, kernel, ... */
+	const char *kind;  /* static string: op, step, phase, kernel, ... */
 	int64_t name, cat; /* interned ids; cat 0 = none */
 	int64_t ts, dur;   /* ns; dur >= 0 */
 	const char *args;  /* JSON object text or NULL; see args_keys */
@@ -367,11 +369,11 @@ void pr_writer_sample(struct pr_writer *w, int64_t series, int64_t ts, double va
 
 void pr_writer_instant(struct pr_writer *w, int64_t track, int64_t name, int64_t cat, int64_t ts,
 		       const char *scope, const char *args, size_t args_len);
-void pr_writer_instant_kv(struct pr_writer *w, int64_t track, int64_t name, int64_t cat,
-			  int64_t ts, const char *scope, const char *keys, size_t keys_len,
-			  const char *vals, size_t vals_len);
-void pr_writer_flow(struct pr_writer *w, const char *flow_id, char phase, int64_t track,
-		    int64_t ts, int64_t name, int64_t cat, const char *bind);
+void pr_writer_instant_kv(struct pr_writer *w, int64_t track, int64_t name, int64_t cat, int64_t ts,
+			  const char *scope, const char *keys, size_t keys_len, const char *vals,
+			  size_t vals_len);
+void pr_writer_flow(struct pr_writer *w, const char *flow_id, char phase, int64_t track, int64_t ts,
+		    int64_t name, int64_t cat, const char *bind);
 /* origin: "reported" (the collector's own number) or "derived". span_id 0 = none. */
 void pr_writer_metric(struct pr_writer *w, const char *name, double value, const char *unit,
 		      int64_t span_id, const char *origin, const char *detail);

@@ -7,9 +7,9 @@
 struct pr_store {
 	struct sqlite3 *db;
 	char *path;
-	int flags;    /* as given to pr_store_open (reopening uses them) */
-	int readonly; /* flags & PR_STORE_READONLY */
-	int waited_ms;    /* busy handler: time waited for the current lock */
+	int flags;	  /* as given to pr_store_open (reopening uses them) */
+	int readonly;	  /* flags & PR_STORE_READONLY */
+	int waited_ms;	  /* busy handler: time waited for the current lock */
 	int wait_noticed; /* the "waiting for another process" notice was given */
 	/* model_cache.c: the two prepared reads, the queue of rows to write */
 	struct sqlite3_stmt *cache_get[2];

@@ -243,11 +243,12 @@ static int64_t overflow_track(struct pr_writer *w, const char *kind)
 	int64_t idx;
 	struct track *t;
 	if (!w->overflowed)
-		pr_writer_diag(w, "too_many_tracks", w->at, 0, 0,
-			       "more than %d tracks (distinct pid/tid, async ids, ...); the events of "
-			       "the others are stored on one track per kind, '" OVERFLOW_TID
-			       "<kind>', without nesting (count: events stored there)",
-			       PR_WRITER_MAX_TRACKS);
+		pr_writer_diag(
+			w, "too_many_tracks", w->at, 0, 0,
+			"more than %d tracks (distinct pid/tid, async ids, ...); the events of "
+			"the others are stored on one track per kind, '" OVERFLOW_TID
+			"<kind>', without nesting (count: events stored there)",
+			PR_WRITER_MAX_TRACKS);
 	w->overflowed = 1;
 	pr_strbuf_addstr(&tid, OVERFLOW_TID);
 	pr_strbuf_addstr(&tid, kind);
@@ -505,10 +506,11 @@ static void push(struct pr_writer *w, struct track *t, const struct nest_ent *e,
 static void make_unsorted(struct pr_writer *w, struct track *t)
 {
 	size_t i, keep = 0;
-	pr_writer_diag(w, "unsorted_track", w->at, 0, 0,
-		       "spans on track pid '%s' tid '%s' are not in start order; nesting recomputed "
-		       "after load",
-		       t->pid ? t->pid : "", t->tid ? t->tid : "");
+	pr_writer_diag(
+		w, "unsorted_track", w->at, 0, 0,
+		"spans on track pid '%s' tid '%s' are not in start order; nesting recomputed "
+		"after load",
+		t->pid ? t->pid : "", t->tid ? t->tid : "");
 	t->unsorted = 1;
 	for (i = 0; i < t->n; i++) {
 		if (t->stack[i].open) {
@@ -566,8 +568,9 @@ static int64_t end_cut(struct pr_writer *w, int64_t ts, int64_t dur)
 {
 	if (dur <= PR_TIME_LIMIT_NS - ts)
 		return dur;
-	pr_writer_diag(w, "time_out_of_range", w->at, 0, 0,
-		       "a span ends more than 2^62 ns (146 years) after the clock's zero; cut there");
+	pr_writer_diag(
+		w, "time_out_of_range", w->at, 0, 0,
+		"a span ends more than 2^62 ns (146 years) after the clock's zero; cut there");
 	return PR_TIME_LIMIT_NS - ts;
 }
 
@@ -595,8 +598,9 @@ static int64_t span_add(struct pr_writer *w, const struct pr_span_in *s, int ope
 	e.open = (uint8_t)open;
 	e.late_cover = 0;
 	if (!t) { /* a reader's bug: say so rather than lose the span unseen */
-		pr_writer_diag(w, "unknown_track", w->at, 0, 0,
-			       "a span names a track that was never created; dropped (count: spans)");
+		pr_writer_diag(
+			w, "unknown_track", w->at, 0, 0,
+			"a span names a track that was never created; dropped (count: spans)");
 		return e.id;
 	}
 	if (is_op(s->kind)) {
@@ -684,9 +688,10 @@ int pr_writer_span_end_kv(struct pr_writer *w, int64_t track, int64_t ts, const 
 	/* Pop closed spans above the open one; any still running overlap its end. */
 	while (t->n > i) {
 		if (t->stack[t->n - 1].end > ts)
-			pr_writer_diag(w, "overlapping_spans", w->at, 0, 0,
-				       "a span on track pid '%s' tid '%s' ends after its enclosing span",
-				       t->pid ? t->pid : "", t->tid ? t->tid : "");
+			pr_writer_diag(
+				w, "overlapping_spans", w->at, 0, 0,
+				"a span on track pid '%s' tid '%s' ends after its enclosing span",
+				t->pid ? t->pid : "", t->tid ? t->tid : "");
 		track_pop(w, t);
 	}
 	t->stack[i - 1].open = 0;
@@ -711,10 +716,11 @@ int64_t pr_writer_series(struct pr_writer *w, const char *name, const char *devi
 		return w->series[idx].id;
 	if (w->nseries >= PR_WRITER_MAX_SERIES) {
 		if (!w->dropped_samples)
-			pr_writer_diag(w, "too_many_series", w->at, 0, 0,
-				       "more than %d series (distinct name and device); the samples "
-				       "of the others are dropped (count: samples dropped)",
-				       PR_WRITER_MAX_SERIES);
+			pr_writer_diag(
+				w, "too_many_series", w->at, 0, 0,
+				"more than %d series (distinct name and device); the samples "
+				"of the others are dropped (count: samples dropped)",
+				PR_WRITER_MAX_SERIES);
 		return 0; /* pr_writer_sample counts and drops what comes with it */
 	}
 	if (w->nseries == w->cap_series) {
@@ -743,13 +749,15 @@ void pr_writer_sample(struct pr_writer *w, int64_t series, int64_t ts, double va
 		return;
 	}
 	if (i < 0 || (size_t)i >= w->nseries) { /* a reader's bug */
-		pr_writer_diag(w, "unknown_series", w->at, 0, 0,
-			       "a sample names a series that was never created; dropped (count: samples)");
+		pr_writer_diag(
+			w, "unknown_series", w->at, 0, 0,
+			"a sample names a series that was never created; dropped (count: samples)");
 		return;
 	}
 	if (!isfinite(value)) {
-		pr_writer_diag(w, "non_finite_sample", w->at, 0, 0,
-			       "a sample's value is not finite (NaN or infinite); dropped (count: samples)");
+		pr_writer_diag(
+			w, "non_finite_sample", w->at, 0, 0,
+			"a sample's value is not finite (NaN or infinite); dropped (count: samples)");
 		return;
 	}
 	if (time_skip(w, ts, "a sample's time is"))
@@ -786,9 +794,9 @@ void pr_writer_instant(struct pr_writer *w, int64_t track, int64_t name, int64_t
 			     w->sv.len);
 }
 
-void pr_writer_instant_kv(struct pr_writer *w, int64_t track, int64_t name, int64_t cat,
-			  int64_t ts, const char *scope, const char *keys, size_t keys_len,
-			  const char *vals, size_t vals_len)
+void pr_writer_instant_kv(struct pr_writer *w, int64_t track, int64_t name, int64_t cat, int64_t ts,
+			  const char *scope, const char *keys, size_t keys_len, const char *vals,
+			  size_t vals_len)
 {
 	size_t sl = scope ? strlen(scope) : 0;
 	struct rec *r;
@@ -811,8 +819,8 @@ void pr_writer_instant_kv(struct pr_writer *w, int64_t track, int64_t name, int6
 	pr_wr_put_args(w, r, keys, keys_len, vals, vals_len);
 }
 
-void pr_writer_flow(struct pr_writer *w, const char *flow_id, char phase, int64_t track,
-		    int64_t ts, int64_t name, int64_t cat, const char *bind)
+void pr_writer_flow(struct pr_writer *w, const char *flow_id, char phase, int64_t track, int64_t ts,
+		    int64_t name, int64_t cat, const char *bind)
 {
 	size_t fl = strlen(flow_id), bl = bind ? strlen(bind) : 0;
 	struct rec *r;

@@ -115,7 +115,6 @@ bad:
 	return -1;
 }
 
-
 /* Appends one JSON array's elements to another ("[a]" + "[b]" -> "[a,b]"). */
 static void array_append(struct pr_strbuf *into, const char *arr, size_t n)
 {
@@ -160,7 +159,7 @@ static size_t array_elems(const char *a, size_t n, size_t *starts, size_t *ends,
  */
 #define MERGE_MAX 256
 void pr_wr_merge_split(struct pr_writer *w, struct payload *p, const char *keys, size_t klen,
-			const char *vals, size_t vlen)
+		       const char *vals, size_t vlen)
 {
 	size_t bks[MERGE_MAX], bke[MERGE_MAX], bvs[MERGE_MAX], bve[MERGE_MAX];
 	size_t eks[MERGE_MAX], eke[MERGE_MAX], nb, ne, nbv, i, j;

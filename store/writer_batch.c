@@ -307,7 +307,7 @@ uint32_t pr_wr_arena_add(struct pr_writer *w, const char *s, size_t n, uint32_t 
  * after r is complete, so r must not be used after.
  */
 void pr_wr_put_args(struct pr_writer *w, struct rec *r, const char *keys, size_t klen,
-		     const char *vals, size_t vlen)
+		    const char *vals, size_t vlen)
 {
 	int64_t id;
 	struct rec *k;

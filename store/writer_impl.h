@@ -35,14 +35,21 @@
 #define NEST_INIT 4 /* a track's first stack: most tracks never nest deeper */
 
 enum rec_type {
-	REC_STRING, REC_SPAN, REC_SAMPLE, REC_INSTANT, REC_FLOW, REC_METRIC, REC_ARGKEYS, REC_COVER,
+	REC_STRING,
+	REC_SPAN,
+	REC_SAMPLE,
+	REC_INSTANT,
+	REC_FLOW,
+	REC_METRIC,
+	REC_ARGKEYS,
+	REC_COVER,
 	REC_UP
 };
 
 struct rec {
 	uint8_t type;
 	char ph;
-	const char *kind; /* static */
+	const char *kind;  /* static */
 	const char *kind2; /* static: REC_UP's grandparent kind, or NULL */
 	int64_t id, track, name, cat, ts, dur, self, depth, parent;
 	int64_t akeys; /* argkeys id of the args (0: args stored as given) */
@@ -54,7 +61,12 @@ struct rec {
 
 /* What the inserter thread does, in the order posted: a run's begin, its
  * batches, its end (commit or abort). */
-enum job_type { JOB_BEGIN, JOB_BATCH, JOB_COMMIT, JOB_ABORT };
+enum job_type {
+	JOB_BEGIN,
+	JOB_BATCH,
+	JOB_COMMIT,
+	JOB_ABORT
+};
 
 struct job {
 	uint8_t type;
@@ -81,7 +93,7 @@ struct nest_ent {
 struct payload {
 	const char *kind;
 	int64_t name, cat;
-	int64_t at; /* source offset of the span's (begin) event, or -1 */
+	int64_t at;	       /* source offset of the span's (begin) event, or -1 */
 	struct pr_strbuf keys; /* JSON array of arg names, or empty */
 	struct pr_strbuf args; /* JSON array of values (or args as given when keys is empty) */
 };
@@ -92,7 +104,7 @@ struct track {
 	int64_t sort_index;
 	int has_sort, unsorted;
 	int no_extent; /* kind "profiler": not counted in the run's extent */
-	int overflow; /* the track of the tracks over PR_WRITER_MAX_TRACKS (per kind) */
+	int overflow;  /* the track of the tracks over PR_WRITER_MAX_TRACKS (per kind) */
 	int64_t last_ts, last_dur;
 	int has_last;
 	int64_t cov_s, cov_e; /* the track's current op_cover interval (has_cov) */
@@ -117,10 +129,28 @@ struct diag {
 };
 
 /* The tables whose ids the writer assigns: next = max(id) + 1 of each. */
-enum { ID_RUN, ID_SPAN, ID_STRING, ID_TRACK, ID_SERIES, ID_METRIC, ID_ARGKEYS, ID_N };
+enum {
+	ID_RUN,
+	ID_SPAN,
+	ID_STRING,
+	ID_TRACK,
+	ID_SERIES,
+	ID_METRIC,
+	ID_ARGKEYS,
+	ID_N
+};
 
 /* Statements of the session besides the inserts (writer_session.c). */
-enum { PUT_TRACK, PUT_SERIES, PUT_DIAG, PUT_RUN, PUT_META, PUT_FIND_HASH, PUT_RUN_COUNT, PUT_N };
+enum {
+	PUT_TRACK,
+	PUT_SERIES,
+	PUT_DIAG,
+	PUT_RUN,
+	PUT_META,
+	PUT_FIND_HASH,
+	PUT_RUN_COUNT,
+	PUT_N
+};
 
 struct pr_writer_session {
 	struct pr_store *st;
@@ -155,7 +185,7 @@ struct pr_writer {
 	int64_t rank, world_size, time_origin;
 	int has_rank, has_world, has_origin, synthetic;
 	json_t *meta;
-	char **rmeta; /* the user's metadata (run_meta): key, value, key, value, ... */
+	char **rmeta;  /* the user's metadata (run_meta): key, value, key, value, ... */
 	size_t nrmeta; /* keys */
 	int64_t run_id, span_base, next_span, next_string, next_track, next_series, next_metric;
 	int64_t ts_min, ts_max;
@@ -174,30 +204,30 @@ struct pr_writer {
 	struct series *series;
 	size_t nseries, cap_series;
 	int64_t series_base;
-	int overflowed;           /* an overflow track exists */
-	int64_t overflow_events;  /* spans, instants and flows stored on one */
-	int64_t dropped_samples;  /* samples of series over PR_WRITER_MAX_SERIES */
+	int overflowed;		 /* an overflow track exists */
+	int64_t overflow_events; /* spans, instants and flows stored on one */
+	int64_t dropped_samples; /* samples of series over PR_WRITER_MAX_SERIES */
 	struct diag *diags;
 	size_t ndiags;
 
 	/* the run in the session */
 	struct pr_writer_session *s;
-	int own_session;   /* pr_writer_begin made the session for this run alone */
+	int own_session;    /* pr_writer_begin made the session for this run alone */
 	int64_t base[ID_N]; /* the next ids the run began on (the store's, when all goes well) */
 	int64_t span_hi;   /* 1 + the highest span id written (span ids of dropped spans are not) */
 	struct batch *cur; /* the batch being filled */
 	struct job begin_job, end_job;
-	char *hash;        /* content hash, for commit */
-	char *meta_text;   /* meta as stored, dumped at the hand-over (off the thread) */
+	char *hash;	 /* content hash, for commit */
+	char *meta_text; /* meta as stored, dumped at the hand-over (off the thread) */
 	int64_t bytes;
 	/* set by the inserter thread (under s->mu once the run is in flight) */
-	int open;    /* the run's savepoint (or transaction) is open */
-	int begun;   /* JOB_BEGIN ran */
-	int stale;   /* begun on ids that are not the store's: nothing written */
-	int failed;  /* an insert (or the savepoint) failed: async_err */
-	int done;    /* JOB_COMMIT/JOB_ABORT ran: rc, out_run */
-	int orphan;  /* discarded: the thread frees the run after its end job */
-	int rc;      /* 0 stored, 1 duplicate, -1 error, PR_WRITER_STALE */
+	int open;   /* the run's savepoint (or transaction) is open */
+	int begun;  /* JOB_BEGIN ran */
+	int stale;  /* begun on ids that are not the store's: nothing written */
+	int failed; /* an insert (or the savepoint) failed: async_err */
+	int done;   /* JOB_COMMIT/JOB_ABORT ran: rc, out_run */
+	int orphan; /* discarded: the thread frees the run after its end job */
+	int rc;	    /* 0 stored, 1 duplicate, -1 error, PR_WRITER_STALE */
 	int64_t out_run;
 	struct pr_error async_err;
 	struct pr_strbuf tmp;

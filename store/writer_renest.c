@@ -86,18 +86,22 @@ int pr_wr_renest_unsorted(struct pr_writer *w, struct pr_error *err)
 		any |= w->tracks[i].unsorted;
 	if (!any)
 		return 0;
-	if (pr_store_exec(w->st, "CREATE TEMP TABLE IF NOT EXISTS pr_renest(id INTEGER PRIMARY KEY);"
-				 "DELETE FROM temp.pr_renest", err))
+	if (pr_store_exec(w->st,
+			  "CREATE TEMP TABLE IF NOT EXISTS pr_renest(id INTEGER PRIMARY KEY);"
+			  "DELETE FROM temp.pr_renest",
+			  err))
 		return -1;
 	if (sqlite3_prepare_v2(w->st->db, "INSERT INTO temp.pr_renest(id) VALUES(?1)", -1, &ins,
 			       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(w->st->db,
-			       "SELECT id, track_id, ts, dur FROM span WHERE id >= ?1 AND track_id IN "
-			       "(SELECT id FROM temp.pr_renest) ORDER BY track_id, ts, dur DESC, id",
-			       -1, &sel, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(w->st->db,
-			       "UPDATE span SET parent_id = ?2, depth = ?3, self = ?4 WHERE id = ?1",
-			       -1, &upd, NULL) != SQLITE_OK)
+	    sqlite3_prepare_v2(
+		    w->st->db,
+		    "SELECT id, track_id, ts, dur FROM span WHERE id >= ?1 AND track_id IN "
+		    "(SELECT id FROM temp.pr_renest) ORDER BY track_id, ts, dur DESC, id",
+		    -1, &sel, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(
+		    w->st->db,
+		    "UPDATE span SET parent_id = ?2, depth = ?3, self = ?4 WHERE id = ?1", -1, &upd,
+		    NULL) != SQLITE_OK)
 		goto out;
 	for (i = 0; i < w->ntracks; i++) {
 		if (!w->tracks[i].unsorted)

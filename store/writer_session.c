@@ -45,8 +45,9 @@ static const char *const insert_sql[] = {
 	[REC_SAMPLE] = "INSERT INTO sample(series_id, ts, value, seq) VALUES(?1, ?2, ?3, ?4)",
 	[REC_INSTANT] = "INSERT INTO instant(run_id, track_id, name_id, cat_id, ts, scope, args, "
 			"args_keys) VALUES(?8, ?2, ?3, ?4, ?5, ?6, ?7, ?9)",
-	[REC_FLOW] = "INSERT INTO flow(run_id, flow_id, phase, track_id, ts, name_id, cat_id, bind) "
-		     "VALUES(?8, ?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[REC_FLOW] =
+		"INSERT INTO flow(run_id, flow_id, phase, track_id, ts, name_id, cat_id, bind) "
+		"VALUES(?8, ?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[REC_METRIC] = "INSERT INTO metric(id, run_id, name, value, unit, span_id, origin, detail) "
 		       "VALUES(?1, ?8, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[REC_ARGKEYS] = "INSERT INTO argkeys(id, keys) VALUES(?1, ?2)",
@@ -178,8 +179,7 @@ static void forget_from(struct pr_strmap *m, int64_t from)
 /* The statements, next ids and maps of the open transaction, read anew. */
 static int refresh(struct pr_writer_session *s, struct pr_error *err)
 {
-	if (prepare_all(s, err) ||
-	    load_map(s, "SELECT id, value FROM string", &s->strings, err) ||
+	if (prepare_all(s, err) || load_map(s, "SELECT id, value FROM string", &s->strings, err) ||
 	    load_map(s, "SELECT id, keys FROM argkeys", &s->argkeys, err)) {
 		finalize_all(s);
 		return -1;
@@ -447,8 +447,8 @@ int pr_writer_begin(struct pr_store *st, const struct pr_run_info *info, struct 
 	return 0;
 }
 
-int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t bytes,
-		     int64_t *run_id, struct pr_writer_stats *stats, struct pr_error *err)
+int pr_writer_commit(struct pr_writer *w, const char *content_hash, int64_t bytes, int64_t *run_id,
+		     struct pr_writer_stats *stats, struct pr_error *err)
 {
 	struct pr_writer_session *s = w->s;
 	int own = w->own_session, rc;
@@ -632,12 +632,12 @@ out:
 }
 
 const char pr_store_run_index_sql[] = "CREATE INDEX IF NOT EXISTS span_run ON span(run_id);"
-				     "CREATE INDEX IF NOT EXISTS track_run ON track(run_id);"
-				     "CREATE INDEX IF NOT EXISTS series_run ON series(run_id);"
-				     "CREATE INDEX IF NOT EXISTS metric_run ON metric(run_id);"
-				     "CREATE INDEX IF NOT EXISTS op_cover_run ON op_cover(run_id);"
-				     "CREATE INDEX IF NOT EXISTS span_up_run ON span_up(run_id);"
-				     "CREATE INDEX IF NOT EXISTS diag_run ON diag(run_id);";
+				      "CREATE INDEX IF NOT EXISTS track_run ON track(run_id);"
+				      "CREATE INDEX IF NOT EXISTS series_run ON series(run_id);"
+				      "CREATE INDEX IF NOT EXISTS metric_run ON metric(run_id);"
+				      "CREATE INDEX IF NOT EXISTS op_cover_run ON op_cover(run_id);"
+				      "CREATE INDEX IF NOT EXISTS span_up_run ON span_up(run_id);"
+				      "CREATE INDEX IF NOT EXISTS diag_run ON diag(run_id);";
 const char pr_store_kind_index_sql[] =
 	"CREATE INDEX IF NOT EXISTS span_step ON span(run_id, ts) WHERE kind = 'step';"
 	"CREATE INDEX IF NOT EXISTS span_phase ON span(run_id, ts) WHERE kind = 'phase';";

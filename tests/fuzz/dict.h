@@ -14,9 +14,31 @@
 
 /* JSON's syntax and the values that stress a JSON reader. */
 static const char *const pr_fuzz_json_tokens[] = {
-	"{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "\\uD83D\\uDE00", "\\u0000", "true",
-	"false", "null", "-0", "0.5", "1e400", "-1e-400", "1669329643132548.123",
-	"\xef\xbb\xbf", "\xff", "\xc3\xa9", "\xed\xa0\x80", "\x01", NULL,
+	"{",
+	"}",
+	"[",
+	"]",
+	",",
+	":",
+	"\"",
+	"\\",
+	"\\u",
+	"\\uD83D\\uDE00",
+	"\\u0000",
+	"true",
+	"false",
+	"null",
+	"-0",
+	"0.5",
+	"1e400",
+	"-1e-400",
+	"1669329643132548.123",
+	"\xef\xbb\xbf",
+	"\xff",
+	"\xc3\xa9",
+	"\xed\xa0\x80",
+	"\x01",
+	NULL,
 };
 
 /* One dictionary entry: "..." with \\, \" and \xNN for other bytes. */

@@ -37,13 +37,13 @@ const char *__lsan_default_suppressions(void)
 	return "leak:libfontconfig.so\n";
 }
 
-#define CHECK(cond)                                                                         \
-	do {                                                                                \
-		if (!(cond)) {                                                              \
-			fprintf(stderr, "fuzz analyze: %s:%d: check failed: %s\n", __FILE__, \
-				__LINE__, #cond);                                           \
-			abort();                                                            \
-		}                                                                           \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "fuzz analyze: %s:%d: check failed: %s\n", __FILE__,       \
+				__LINE__, #cond);                                                  \
+			abort();                                                                   \
+		}                                                                                  \
 	} while (0)
 
 static char dir[512], path[600];

@@ -33,13 +33,13 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CHECK(cond)                                                                         \
-	do {                                                                                \
-		if (!(cond)) {                                                              \
-			fprintf(stderr, "fuzz %s: %s:%d: check failed: %s\n", PR_FUZZ_FORMAT, __FILE__, \
-				__LINE__, #cond);                                           \
-			abort();                                                            \
-		}                                                                           \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "fuzz %s: %s:%d: check failed: %s\n", PR_FUZZ_FORMAT,      \
+				__FILE__, __LINE__, #cond);                                        \
+			abort();                                                                   \
+		}                                                                                  \
 	} while (0)
 
 static char dir[512], path[600], trace[600];
@@ -122,9 +122,9 @@ static void check_store(sqlite3 *db, const struct pr_ingest_result *res)
 	CHECK(q1(db, "SELECT count(*) FROM run WHERE NOT json_valid(meta)") == 0);
 	CHECK(q1(db, "SELECT count(*) FROM span WHERE dur < 0") == 0);
 	CHECK(q1(db, "SELECT count(*) FROM span WHERE self < 0 OR self > dur OR depth < 0") == 0);
-	CHECK(q1(db, "SELECT count(*) FROM span c JOIN span p ON p.id = c.parent_id "
-		     "WHERE p.track_id != c.track_id OR p.depth != c.depth - 1 OR p.ts > c.ts") ==
-	      0);
+	CHECK(q1(db,
+		 "SELECT count(*) FROM span c JOIN span p ON p.id = c.parent_id "
+		 "WHERE p.track_id != c.track_id OR p.depth != c.depth - 1 OR p.ts > c.ts") == 0);
 	CHECK(q1(db, "SELECT count(*) FROM span WHERE parent_id IS NOT NULL AND "
 		     "parent_id NOT IN (SELECT id FROM span)") == 0);
 	CHECK(q1(db, "SELECT count(*) FROM span s JOIN track t ON t.id = s.track_id "
@@ -137,7 +137,8 @@ static void check_store(sqlite3 *db, const struct pr_ingest_result *res)
 	CHECK(q1(db, "SELECT count(*) FROM instant WHERE name_id NOT IN (SELECT id FROM string)") ==
 	      0);
 	CHECK(q1(db, "SELECT count(*) FROM span WHERE cat_id NOT IN (SELECT id FROM string)") == 0);
-	CHECK(q1(db, "SELECT count(*) FROM span WHERE track_id NOT IN (SELECT id FROM track)") == 0);
+	CHECK(q1(db, "SELECT count(*) FROM span WHERE track_id NOT IN (SELECT id FROM track)") ==
+	      0);
 	CHECK(q1(db, "SELECT count(*) FROM diag WHERE count < 1") == 0);
 	CHECK(q1(db, "SELECT count(*) FROM run r WHERE r.ts_min > r.ts_max") == 0);
 	/* Chrome and QNN keep times, and span ends, within +-PR_TIME_LIMIT_NS */
@@ -147,8 +148,9 @@ static void check_store(sqlite3 *db, const struct pr_ingest_result *res)
 		char sql[256];
 		size_t i;
 		for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
-			snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s WHERE ts < %lld OR ts > %lld",
-				 tables[i], -lim, lim);
+			snprintf(sql, sizeof(sql),
+				 "SELECT count(*) FROM %s WHERE ts < %lld OR ts > %lld", tables[i],
+				 -lim, lim);
 			CHECK(q1(db, sql) == 0);
 		}
 		snprintf(sql, sizeof(sql), "SELECT count(*) FROM span WHERE dur > %lld - ts", lim);
@@ -192,7 +194,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		CHECK(!res.duplicate);
 #ifndef PR_FUZZ_PHASELOG
-		CHECK(res.bytes == (int64_t)size || (size >= 2 && data[0] == 0x1f && data[1] == 0x8b));
+		CHECK(res.bytes == (int64_t)size ||
+		      (size >= 2 && data[0] == 0x1f && data[1] == 0x8b));
 #endif
 		check_store(pr_store_db(st), &res);
 	}

@@ -33,13 +33,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-#define CHECK(cond)                                                                        \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
-			fprintf(stderr, "fuzz_jscan: %s:%d: check failed: %s\n", __FILE__, \
-				__LINE__, #cond);                                          \
-			abort();                                                           \
-		}                                                                          \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "fuzz_jscan: %s:%d: check failed: %s\n", __FILE__,         \
+				__LINE__, #cond);                                                  \
+			abort();                                                                   \
+		}                                                                                  \
 	} while (0)
 
 struct res {

@@ -55,7 +55,8 @@ static void model(json_t *m)
 		pr_render_text_report(m, devnull);
 		fclose(devnull);
 	}
-	if (json_array_size(json_object_get(m, "runs")) <= 4) { /* the HTML renders charts: keep it quick */
+	if (json_array_size(json_object_get(m, "runs")) <=
+	    4) { /* the HTML renders charts: keep it quick */
 		pr_output_init_memory(&out);
 		if (!pr_html_report(m, NULL, 0, &out, &err))
 			(void)pr_output_close(&out, &err);

@@ -24,11 +24,52 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 static const char *const pickle_tokens[] = {
-	"\x80\x04\x95", "\x8c\x08segments", "\x8c\x0d" "device_traces", "}\x94(", "]\x94(",
-	"u", "e", "s", "a", "h\x00", "j\x00\x00\x00\x00", "\x94", "q\x00", "r\x00\x00\x00\x00",
-	"\x8a\x08", "\x8a\x09", "\x8b\x00\x00\x00\x00", "G", "J", "K", "M", "\x85", "\x86", "\x87",
-	"N", "\x88", "\x89", ".", "(", "0", "1", "2", "\x8f", "\x90", "\x91", "C", "B", "\x8e",
-	"X", "\x8d", "c", "\x93", "R", "b", NULL,
+	"\x80\x04\x95",
+	"\x8c\x08segments",
+	"\x8c\x0d"
+	"device_traces",
+	"}\x94(",
+	"]\x94(",
+	"u",
+	"e",
+	"s",
+	"a",
+	"h\x00",
+	"j\x00\x00\x00\x00",
+	"\x94",
+	"q\x00",
+	"r\x00\x00\x00\x00",
+	"\x8a\x08",
+	"\x8a\x09",
+	"\x8b\x00\x00\x00\x00",
+	"G",
+	"J",
+	"K",
+	"M",
+	"\x85",
+	"\x86",
+	"\x87",
+	"N",
+	"\x88",
+	"\x89",
+	".",
+	"(",
+	"0",
+	"1",
+	"2",
+	"\x8f",
+	"\x90",
+	"\x91",
+	"C",
+	"B",
+	"\x8e",
+	"X",
+	"\x8d",
+	"c",
+	"\x93",
+	"R",
+	"b",
+	NULL,
 };
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -39,13 +80,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-#define CHECK(cond)                                                                        \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
-			fprintf(stderr, "fuzz_pickle: %s:%d: check failed: %s\n", __FILE__, \
-				__LINE__, #cond);                                          \
-			abort();                                                           \
-		}                                                                          \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "fuzz_pickle: %s:%d: check failed: %s\n", __FILE__,        \
+				__LINE__, #cond);                                                  \
+			abort();                                                                   \
+		}                                                                                  \
 	} while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -85,12 +85,9 @@ struct phase {
 };
 
 static const struct phase phases[] = {
-	{ "Initialization", 0xE8E8E8, 0, 4.2 },
-	{ "Model Loading", 0xFF6B6B, 4.2, 19.7 },
-	{ "Model Export", 0xFFEAA7, 19.7, 41.3 },
-	{ "Model Compilation", 0x98D8C8, 41.3, 88.9 },
-	{ "Text Generation", 0xF7DC6F, 88.9, 131.5 },
-	{ "Cleanup", 0xAED6F1, 131.5, 137.0 },
+	{ "Initialization", 0xE8E8E8, 0, 4.2 },	      { "Model Loading", 0xFF6B6B, 4.2, 19.7 },
+	{ "Model Export", 0xFFEAA7, 19.7, 41.3 },     { "Model Compilation", 0x98D8C8, 41.3, 88.9 },
+	{ "Text Generation", 0xF7DC6F, 88.9, 131.5 }, { "Cleanup", 0xAED6F1, 131.5, 137.0 },
 };
 #define NPHASES (sizeof(phases) / sizeof(phases[0]))
 
@@ -133,21 +130,29 @@ static void build_memory(struct pr_chart *c)
 		if (mem_v[i] > mem_v[imax])
 			imax = i;
 	}
-	mem_line = (struct pr_chart_line){ .label = "RSS", .rgb = 0x2E86AB, .x = mem_t,
-					   .y = mem_v, .n = n, .width = 2.5, .fill_alpha = 0.15 };
+	mem_line = (struct pr_chart_line){ .label = "RSS",
+					   .rgb = 0x2E86AB,
+					   .x = mem_t,
+					   .y = mem_v,
+					   .n = n,
+					   .width = 2.5,
+					   .fill_alpha = 0.15 };
 	for (k = 0; k < NPHASES; k++) {
 		snprintf(mem_band_labels[k], sizeof(mem_band_labels[k]), "%s (%.1fs)",
 			 phases[k].name, phases[k].t1 - phases[k].t0);
-		mem_bands[k] = (struct pr_chart_band){ .x0 = phases[k].t0, .x1 = phases[k].t1,
+		mem_bands[k] = (struct pr_chart_band){ .x0 = phases[k].t0,
+						       .x1 = phases[k].t1,
 						       .label = mem_band_labels[k],
-						       .rgb = phases[k].rgb, .alpha = 0.15 };
-		mem_vlines[k] = (struct pr_chart_vline){ .x = phases[k].t1, .rgb = 0x666666,
-							 .dashed = 1 };
+						       .rgb = phases[k].rgb,
+						       .alpha = 0.15 };
+		mem_vlines[k] =
+			(struct pr_chart_vline){ .x = phases[k].t1, .rgb = 0x666666, .dashed = 1 };
 	}
 	snprintf(mem_mark_text, sizeof(mem_mark_text), "Peak: %.1f GiB\nPhase: Model Compilation",
 		 mem_v[imax] / (1024 * MIB));
-	mem_mark = (struct pr_chart_mark){ .x = mem_t[imax], .y = mem_v[imax],
-					   .text = mem_mark_text, .rgb = 0xE74C3C };
+	mem_mark = (struct pr_chart_mark){
+		.x = mem_t[imax], .y = mem_v[imax], .text = mem_mark_text, .rgb = 0xE74C3C
+	};
 	snprintf(mem_title, sizeof(mem_title),
 		 "Memory Usage Over Time | Peak: %.1f GiB | Duration: %.1fs",
 		 mem_v[imax] / (1024 * MIB), mem_t[n - 1]);
@@ -200,16 +205,21 @@ static void build_cpu(struct pr_chart *c)
 		if (v > max)
 			max = v;
 	}
-	cpu_line = (struct pr_chart_line){ .label = "CPU", .rgb = 0xFF6B35, .x = cpu_t,
-					   .y = cpu_v, .n = n, .width = 2, .fill_alpha = 0.2 };
+	cpu_line = (struct pr_chart_line){ .label = "CPU",
+					   .rgb = 0xFF6B35,
+					   .x = cpu_t,
+					   .y = cpu_v,
+					   .n = n,
+					   .width = 2,
+					   .fill_alpha = 0.2 };
 	cpu_zones[0] = (struct pr_chart_zone){ 0, 25, "Low (0-25%)", 0x4CAF50, 0.08 };
 	cpu_zones[1] = (struct pr_chart_zone){ 25, 50, "Moderate (25-50%)", 0xFFC107, 0.08 };
 	cpu_zones[2] = (struct pr_chart_zone){ 50, 75, "High (50-75%)", 0xFF9800, 0.08 };
 	cpu_zones[3] = (struct pr_chart_zone){ 75, 100, "Very high (75-100%)", 0xF44336, 0.08 };
 	snprintf(cpu_avg_label, sizeof(cpu_avg_label), "Average: %.1f%%", sum / (double)n);
 	cpu_avg = (struct pr_chart_hline){ sum / (double)n, cpu_avg_label, 0xE74C3C, 1 };
-	snprintf(cpu_title, sizeof(cpu_title), "CPU Usage Over Time | Peak: %.1f%% | Average: %.1f%%",
-		 max, sum / (double)n);
+	snprintf(cpu_title, sizeof(cpu_title),
+		 "CPU Usage Over Time | Peak: %.1f%% | Average: %.1f%%", max, sum / (double)n);
 	c->title = cpu_title;
 	c->x_label = "Time";
 	c->x_unit = "s";
@@ -250,12 +260,16 @@ static void build_disk(struct pr_chart *c)
 		r += disk_read[i];
 		w += disk_write[i];
 	}
-	disk_groups[0] = (struct pr_chart_bar_group){ .label = "Read", .rgb = 0x2196F3,
+	disk_groups[0] = (struct pr_chart_bar_group){ .label = "Read",
+						      .rgb = 0x2196F3,
 						      .values = disk_read };
-	disk_groups[1] = (struct pr_chart_bar_group){ .label = "Write", .rgb = 0xFF5722,
+	disk_groups[1] = (struct pr_chart_bar_group){ .label = "Write",
+						      .rgb = 0xFF5722,
 						      .values = disk_write };
-	disk_bars = (struct pr_chart_bars){ .categories = disk_cats, .ncategories = 5,
-					    .groups = disk_groups, .ngroups = 2,
+	disk_bars = (struct pr_chart_bars){ .categories = disk_cats,
+					    .ncategories = 5,
+					    .groups = disk_groups,
+					    .ngroups = 2,
 					    .value_labels = 1 };
 	snprintf(disk_note, sizeof(disk_note), "Total I/O: %.1f MB read, %.1f MB write", r, w);
 	c->title = "Disk I/O per Operation Phase";
@@ -299,12 +313,17 @@ static void build_phases(struct pr_chart *c)
 		phase_texts[n] = phase_text_buf[n];
 		total += d;
 	}
-	phase_group = (struct pr_chart_bar_group){ .label = "Duration", .rgb = 0x666666,
-						   .values = phase_durs, .colors = phase_colors,
+	phase_group = (struct pr_chart_bar_group){ .label = "Duration",
+						   .rgb = 0x666666,
+						   .values = phase_durs,
+						   .colors = phase_colors,
 						   .value_text = phase_texts };
-	phase_bars = (struct pr_chart_bars){ .categories = phase_cats, .ncategories = n,
-					     .groups = &phase_group, .ngroups = 1,
-					     .horizontal = 1, .value_labels = 1 };
+	phase_bars = (struct pr_chart_bars){ .categories = phase_cats,
+					     .ncategories = n,
+					     .groups = &phase_group,
+					     .ngroups = 1,
+					     .horizontal = 1,
+					     .value_labels = 1 };
 	snprintf(phase_note, sizeof(phase_note), "Total: %.1fs", total);
 	c->title = "Phase Duration Analysis";
 	c->x_label = "Duration";
@@ -340,8 +359,12 @@ static void make_big(void)
 static void build_big(struct pr_chart *c)
 {
 	make_big();
-	big_line = (struct pr_chart_line){ .label = "10M samples", .rgb = 0x1F77B4, .x = big_t,
-					   .y = big_v, .n = BIG_N, .width = 1.5 };
+	big_line = (struct pr_chart_line){ .label = "10M samples",
+					   .rgb = 0x1F77B4,
+					   .x = big_t,
+					   .y = big_v,
+					   .n = BIG_N,
+					   .width = 1.5 };
 	c->title = "10 000 000 points (min/max reduced per pixel column)";
 	c->x_label = "Time";
 	c->x_unit = "s";
@@ -388,18 +411,27 @@ static void build_hostile(struct pr_chart *c)
 		hy[i] = (double)(i % 7) * 1.5e17 + 1e17;
 		hy2[i] = -(double)(i % 5) * 2e17;
 	}
-	hy[10] = NAN; /* NaN: a gap */
+	hy[10] = NAN;	   /* NaN: a gap */
 	hy[11] = INFINITY; /* Inf: skipped, a gap */
 	hy[40] = NAN;
 	hx[50] = NAN;
 	hlines_[0] = (struct pr_chart_line){ .label = "<script>&amp;\"quoted\" 'label'",
-					     .rgb = pr_chart_color(0), .x = hx, .y = hy, .n = 64 };
-	hlines_[1] = (struct pr_chart_line){ .label = "a very long legend label that will not fit "
-						      "in the legend column at all, so it is elided",
-					     .rgb = pr_chart_color(1), .x = hx, .y = hy2, .n = 64,
-					     .dashed = 1 };
+					     .rgb = pr_chart_color(0),
+					     .x = hx,
+					     .y = hy,
+					     .n = 64 };
+	hlines_[1] =
+		(struct pr_chart_line){ .label = "a very long legend label that will not fit "
+						 "in the legend column at all, so it is elided",
+					.rgb = pr_chart_color(1),
+					.x = hx,
+					.y = hy2,
+					.n = 64,
+					.dashed = 1 };
 	hlines_[2] = (struct pr_chart_line){ .label = "one point \xff\xfe bad UTF-8",
-					     .rgb = pr_chart_color(2), .x = &hpt_x, .y = &hpt_y,
+					     .rgb = pr_chart_color(2),
+					     .x = &hpt_x,
+					     .y = &hpt_y,
 					     .n = 1 };
 	hband = (struct pr_chart_band){ 2, 6, "Band with a label far too long for it", 0x9467BD,
 					0.12 };
@@ -442,8 +474,9 @@ static void build_timeline(struct pr_chart *c)
 		tl_labels[i] = (struct pr_chart_ylabel){ y + 0.5, tl_names[i] };
 		for (j = 0; j < TL_PER_LANE; j++) {
 			double busy = 0.005 + 0.03 * rng(), idle = 0.002 + 0.01 * rng();
-			tl_rects[k++] = (struct pr_chart_rect){ t, t + busy, y + 0.15, y + 0.85,
-								pr_chart_color(i), tl_names[i] };
+			tl_rects[k++] =
+				(struct pr_chart_rect){ t,	  t + busy,	     y + 0.15,
+							y + 0.85, pr_chart_color(i), tl_names[i] };
 			t += busy + idle;
 		}
 	}
@@ -468,7 +501,8 @@ static void build_timeline(struct pr_chart *c)
  */
 #define ST_N 19
 #define ST_CATS 8
-static const double st_t[ST_N] = { /* us after the first time, 1718000000123457 */
+static const double st_t[ST_N] = {
+	/* us after the first time, 1718000000123457 */
 	0, 0, 15, 22, 39, 40, 42, 49, 50, 51, 52, 60, 75, 82, 99, 100, 102, 111, 112,
 };
 /* sizes[i][1..8] of the sample, bytes: PARAMETER .. unknown */
@@ -494,8 +528,8 @@ static const double st_v[ST_N][ST_CATS] = {
 	{ 5242880, 5242880, 0, 0, 0, 0, 0, 12288 },
 };
 static const char *const st_names[ST_CATS] = {
-	"PARAMETER", "OPTIMIZER_STATE", "INPUT", "TEMPORARY",
-	"ACTIVATION", "GRADIENT", "AUTOGRAD_DETAIL", "UNKNOWN",
+	"PARAMETER",  "OPTIMIZER_STATE", "INPUT",	    "TEMPORARY",
+	"ACTIVATION", "GRADIENT",	 "AUTOGRAD_DETAIL", "UNKNOWN",
 };
 /* torch.profiler._memory_profiler's _CATEGORY_TO_COLORS (CSS named colours) */
 static const uint32_t st_rgb[ST_CATS] = {
@@ -515,11 +549,20 @@ static void build_stacked(struct pr_chart *c)
 		}
 	}
 	for (k = 0; k < ST_CATS; k++)
-		st_lines[k] = (struct pr_chart_line){ .label = st_names[k], .rgb = st_rgb[k], .x = st_t,
-						      .y = st_y[k], .n = ST_N, .fill_alpha = 0.7,
-						      .style = PR_LINE_STEP, .stack = 1 };
-	st_lines[ST_CATS] = (struct pr_chart_line){ .label = "Total", .rgb = 0x222222, .x = st_t,
-						    .y = st_total, .n = ST_N, .width = 2,
+		st_lines[k] = (struct pr_chart_line){ .label = st_names[k],
+						      .rgb = st_rgb[k],
+						      .x = st_t,
+						      .y = st_y[k],
+						      .n = ST_N,
+						      .fill_alpha = 0.7,
+						      .style = PR_LINE_STEP,
+						      .stack = 1 };
+	st_lines[ST_CATS] = (struct pr_chart_line){ .label = "Total",
+						    .rgb = 0x222222,
+						    .x = st_t,
+						    .y = st_total,
+						    .n = ST_N,
+						    .width = 2,
 						    .style = PR_LINE_STEP };
 	c->title = "Device memory by category (torch memory timeline)";
 	c->x_label = "Time";
@@ -539,11 +582,18 @@ static struct pr_chart_line sp_lines[2];
 
 static void build_steps(struct pr_chart *c)
 {
-	sp_lines[0] = (struct pr_chart_line){ .label = "GPU 0 (1 s samples)", .rgb = 0x1F77B4,
-					      .x = sp_t1, .y = sp_y1, .n = 9, .fill_alpha = 0.15,
+	sp_lines[0] = (struct pr_chart_line){ .label = "GPU 0 (1 s samples)",
+					      .rgb = 0x1F77B4,
+					      .x = sp_t1,
+					      .y = sp_y1,
+					      .n = 9,
+					      .fill_alpha = 0.15,
 					      .style = PR_LINE_STEP };
 	sp_lines[1] = (struct pr_chart_line){ .label = "GPU 1 (2 s samples, one missing)",
-					      .rgb = 0xFF7F0E, .x = sp_t2, .y = sp_y2, .n = 5,
+					      .rgb = 0xFF7F0E,
+					      .x = sp_t2,
+					      .y = sp_y2,
+					      .n = 5,
 					      .style = PR_LINE_STEP };
 	c->title = "Sampled utilisation drawn as steps";
 	c->x_label = "Time";
@@ -568,10 +618,14 @@ static struct pr_chart_bars lb_bars;
 
 static void build_log_bars(struct pr_chart *c)
 {
-	lb_group = (struct pr_chart_bar_group){ .label = "total time", .rgb = 0x2E86AB,
+	lb_group = (struct pr_chart_bar_group){ .label = "total time",
+						.rgb = 0x2E86AB,
 						.values = lb_ns };
-	lb_bars = (struct pr_chart_bars){ .categories = lb_cats, .ncategories = 5,
-					  .groups = &lb_group, .ngroups = 1, .horizontal = 1,
+	lb_bars = (struct pr_chart_bars){ .categories = lb_cats,
+					  .ncategories = 5,
+					  .groups = &lb_group,
+					  .ngroups = 1,
+					  .horizontal = 1,
 					  .value_labels = 1 };
 	c->title = "Kernel time (5 decades: log scale)";
 	c->x_label = "Total time";
@@ -594,8 +648,13 @@ static void build_date(struct pr_chart *c)
 		dt_t[i] = 60.0 * (double)i;
 		dt_y[i] = (double)(1024 + 64 * (long)(i % 7)) * MIB;
 	}
-	dt_line = (struct pr_chart_line){ .label = "RSS", .rgb = 0x2E86AB, .x = dt_t, .y = dt_y,
-					  .n = DT_N, .fill_alpha = 0.15, .style = PR_LINE_STEP };
+	dt_line = (struct pr_chart_line){ .label = "RSS",
+					  .rgb = 0x2E86AB,
+					  .x = dt_t,
+					  .y = dt_y,
+					  .n = DT_N,
+					  .fill_alpha = 0.15,
+					  .style = PR_LINE_STEP };
 	c->title = "Memory over wall-clock time (UTC)";
 	c->x_label = "Time";
 	c->y_label = "Memory";
@@ -610,18 +669,12 @@ static void build_date(struct pr_chart *c)
 }
 
 static struct demo demos[] = {
-	{ "memory", build_memory, done_memory},
-	{ "cpu", build_cpu, done_cpu},
-	{ "disk_bars", build_disk, NULL},
-	{ "phase_bars", build_phases, NULL},
-	{ "big", build_big, done_big},
-	{ "empty", build_empty, NULL},
-	{ "hostile", build_hostile, NULL},
-	{ "timeline", build_timeline, NULL},
-	{ "stacked", build_stacked, NULL},
-	{ "steps", build_steps, NULL},
-	{ "log_bars", build_log_bars, NULL},
-	{ "date", build_date, NULL},
+	{ "memory", build_memory, done_memory }, { "cpu", build_cpu, done_cpu },
+	{ "disk_bars", build_disk, NULL },	 { "phase_bars", build_phases, NULL },
+	{ "big", build_big, done_big },		 { "empty", build_empty, NULL },
+	{ "hostile", build_hostile, NULL },	 { "timeline", build_timeline, NULL },
+	{ "stacked", build_stacked, NULL },	 { "steps", build_steps, NULL },
+	{ "log_bars", build_log_bars, NULL },	 { "date", build_date, NULL },
 };
 
 static int render_to(const struct pr_chart *c, enum pr_gfx_format f, const char *path,
@@ -718,8 +771,8 @@ static int big_full(const char *dir)
 	if (render_to(&c, PR_GFX_PNG, path.buf, &err))
 		die(&err);
 	t_full = now() - t0;
-	printf("big: %d points, png reduced %.3f s, every point stroked %.3f s\n", BIG_N,
-	       t_reduced, t_full);
+	printf("big: %d points, png reduced %.3f s, every point stroked %.3f s\n", BIG_N, t_reduced,
+	       t_full);
 	done_big();
 	pr_strbuf_release(&path);
 	return 0;

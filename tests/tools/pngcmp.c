@@ -121,7 +121,8 @@ int main(int argc, char **argv)
 	h = cairo_image_surface_get_height(a);
 	if (w != cairo_image_surface_get_width(b) || h != cairo_image_surface_get_height(b)) {
 		printf("pngcmp: sizes differ: '%s' is %dx%d, '%s' is %dx%d\n", argv[1], w, h,
-		       argv[2], cairo_image_surface_get_width(b), cairo_image_surface_get_height(b));
+		       argv[2], cairo_image_surface_get_width(b),
+		       cairo_image_surface_get_height(b));
 		ret = 1;
 		goto out;
 	}

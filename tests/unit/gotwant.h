@@ -24,8 +24,8 @@ static inline void pr_gotwant_int(unsigned long long got, unsigned long long wan
 	if ((got == want) == equal)
 		return;
 	if (equal)
-		print_error("%s:%d: %s: got %lld, want %lld (%s)\n", file, line, expr, (long long)got,
-			    (long long)want, want_expr);
+		print_error("%s:%d: %s: got %lld, want %lld (%s)\n", file, line, expr,
+			    (long long)got, (long long)want, want_expr);
 	else
 		print_error("%s:%d: %s: got %lld, want anything but that (%s)\n", file, line, expr,
 			    (long long)got, want_expr);
@@ -33,12 +33,12 @@ static inline void pr_gotwant_int(unsigned long long got, unsigned long long wan
 }
 
 #undef assert_int_equal
-#define assert_int_equal(a, b)                                                                   \
-	pr_gotwant_int((unsigned long long)(a), (unsigned long long)(b), 1, #a, #b, __FILE__, \
+#define assert_int_equal(a, b)                                                                     \
+	pr_gotwant_int((unsigned long long)(a), (unsigned long long)(b), 1, #a, #b, __FILE__,      \
 		       __LINE__)
 #undef assert_int_not_equal
-#define assert_int_not_equal(a, b)                                                               \
-	pr_gotwant_int((unsigned long long)(a), (unsigned long long)(b), 0, #a, #b, __FILE__, \
+#define assert_int_not_equal(a, b)                                                                 \
+	pr_gotwant_int((unsigned long long)(a), (unsigned long long)(b), 0, #a, #b, __FILE__,      \
 		       __LINE__)
 
 #endif

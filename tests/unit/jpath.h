@@ -52,7 +52,7 @@ static inline json_t *find(json_t *arr, const char *key, const char *value)
 {
 	json_t *v;
 	size_t i;
-	json_array_foreach(arr, i, v)
+	json_array_foreach (arr, i, v)
 		if (json_is_string(json_object_get(v, key)) &&
 		    !strcmp(json_string_value(json_object_get(v, key)), value))
 			return v;
@@ -61,12 +61,12 @@ static inline json_t *find(json_t *arr, const char *key, const char *value)
 }
 
 /* |a - b| <= tol, with both values in the failure message. */
-#define near(a, b, tol)                                                                         \
-	do {                                                                                    \
-		double near_a_ = (a), near_b_ = (b);                                            \
-		if (!(fabs(near_a_ - near_b_) <= (tol)))                                        \
-			fail_msg("%s = %.17g, want %.17g (+- %g)", #a, near_a_, near_b_,       \
-				 (double)(tol));                                                \
+#define near(a, b, tol)                                                                            \
+	do {                                                                                       \
+		double near_a_ = (a), near_b_ = (b);                                               \
+		if (!(fabs(near_a_ - near_b_) <= (tol)))                                           \
+			fail_msg("%s = %.17g, want %.17g (+- %g)", #a, near_a_, near_b_,           \
+				 (double)(tol));                                                   \
 	} while (0)
 
 #endif

@@ -78,13 +78,13 @@ static inline const char *mf_ingest_fail(const char *text, const char *format, l
 static inline double mf_nth(struct pr_store *st, const char *name, const char *n)
 {
 	return qd(st, "SELECT value FROM sample_v WHERE name = ?1 ORDER BY ts LIMIT 1 OFFSET ?2",
-		     name, n, NULL);
+		  name, n, NULL);
 }
 
 static inline int64_t mf_nth_ts(struct pr_store *st, const char *name, const char *n)
 {
-	return qi(st, "SELECT ts FROM sample_v WHERE name = ?1 ORDER BY ts LIMIT 1 OFFSET ?2",
-		     name, n, NULL);
+	return qi(st, "SELECT ts FROM sample_v WHERE name = ?1 ORDER BY ts LIMIT 1 OFFSET ?2", name,
+		  n, NULL);
 }
 
 static inline int64_t mf_count(struct pr_store *st, const char *name)

@@ -105,9 +105,10 @@ static json_t *gen_run(long rank, double dl_scale)
 			v = 0;
 		json_array_append_new(per_step, json_real(v));
 	}
-	json_array_append_new(sp, json_pack("{s:s,s:s,s:i,s:f,s:o}", "name", "ncclDevKernel_AllReduce",
-					    "kind", "kernel", "count", 20, "total_ns",
-					    (30e6 - dl) * 20 / dl_scale, "per_step_ns", per_step));
+	json_array_append_new(sp,
+			      json_pack("{s:s,s:s,s:i,s:f,s:o}", "name", "ncclDevKernel_AllReduce",
+					"kind", "kernel", "count", 20, "total_ns",
+					(30e6 - dl) * 20 / dl_scale, "per_step_ns", per_step));
 	json_array_append_new(sp, json_pack("{s:s,s:s,s:i,s:f}", "name", "gemm", "kind", "kernel",
 					    "count", 40, "total_ns", 3.8e8 * (1 + urand() * 1e-3)));
 	json_object_set_new(run, "spans", json_pack("{s:o}", "items", sp));
@@ -127,11 +128,12 @@ static json_t *gen_run(long rank, double dl_scale)
 		json_object_set_new(
 			run, "gpu_breakdown",
 			json_pack("{s:{s:f,s:f,s:f,s:f,s:f,s:f},s:{s:f,s:f,s:f,s:f},s:{s:f,s:f}}",
-				  "rank", "span_ns", span, "busy_ns", span - idle, "compute_ns", comp,
-				  "communication_ns", comm, "memory_ns", mem, "idle_ns", idle, "idle",
-				  "host_wait_ns", hw, "kernel_wait_ns", 0.0, "other_ns", idle - hw,
-				  "launch_linked_share", 1.0, "overlap", "communication_ns",
-				  comm + 1e6, "overlapped_ns", floor(urand() * 1e6)));
+				  "rank", "span_ns", span, "busy_ns", span - idle, "compute_ns",
+				  comp, "communication_ns", comm, "memory_ns", mem, "idle_ns", idle,
+				  "idle", "host_wait_ns", hw, "kernel_wait_ns", 0.0, "other_ns",
+				  idle - hw, "launch_linked_share", 1.0, "overlap",
+				  "communication_ns", comm + 1e6, "overlapped_ns",
+				  floor(urand() * 1e6)));
 	}
 	return run;
 }
@@ -149,15 +151,19 @@ static void strip(json_t *j)
 			json_object_del(j, "mean");
 		}
 		json_object_del(j, "std");
-		json_object_foreach_safe(j, tmp, k, v) strip(v);
+		json_object_foreach_safe (j, tmp, k, v)
+			strip(v);
 	} else if (json_is_array(j)) {
-		json_array_foreach(j, i, v) strip(v);
+		json_array_foreach (j, i, v)
+			strip(v);
 	}
 }
 
 static void test_merge_exact(void **state)
 {
-	enum { N = 37 };
+	enum {
+		N = 37
+	};
 	json_t *runs[N], *all_doc, *m_doc, *j_doc, *p1_doc, *p2_doc;
 	struct pr_agg *all = pr_agg_new(), *p1 = pr_agg_new(), *p2 = pr_agg_new();
 	struct pr_agg *m = pr_agg_new(), *viajson = pr_agg_new();
@@ -170,7 +176,8 @@ static void test_merge_exact(void **state)
 	for (i = 0; i < N; i++)
 		assert_int_equal(pr_agg_add_model_run(all, runs[i], NULL, NULL, &err), 1);
 	for (i = N - 1; i >= 0; i--)
-		assert_int_equal(pr_agg_add_model_run(i % 3 ? p1 : p2, runs[i], NULL, NULL, &err), 1);
+		assert_int_equal(pr_agg_add_model_run(i % 3 ? p1 : p2, runs[i], NULL, NULL, &err),
+				 1);
 	assert_int_equal(pr_agg_merge(m, p2, &err), 0);
 	assert_int_equal(pr_agg_merge(m, p1, &err), 0);
 	p1_doc = pr_agg_to_json(p1);
@@ -181,28 +188,39 @@ static void test_merge_exact(void **state)
 	m_doc = pr_agg_to_json(m);
 	j_doc = pr_agg_to_json(viajson);
 	/* the stragglers section and the std are present before stripping */
-	assert_true(json_array_size(json_object_get(json_object_get(all_doc, "stragglers"), "ranks")) ==
-		    1);
+	assert_true(json_array_size(
+			    json_object_get(json_object_get(all_doc, "stragglers"), "ranks")) == 1);
 	{
 		/* rank 5 arrived last in 18 of 20 steps (not in step 7, nor in the tie of step 3) */
-		const json_t *ar = json_array_get(json_object_get(all_doc, "collective_arrivals"), 0);
+		const json_t *ar =
+			json_array_get(json_object_get(all_doc, "collective_arrivals"), 0);
 		const json_t *top = json_object_get(ar, "last_to_arrive");
 		const char *sum = json_string_value(json_object_get(
-			json_array_get(json_object_get(json_object_get(all_doc, "stragglers"), "ranks"), 0),
+			json_array_get(json_object_get(json_object_get(all_doc, "stragglers"),
+						       "ranks"),
+				       0),
 			"summary"));
 		assert_string_equal(json_string_value(json_object_get(ar, "name")),
 				    "ncclDevKernel_AllReduce");
 		assert_int_equal(json_integer_value(json_object_get(ar, "decided")), 20);
-		assert_int_equal(json_integer_value(json_object_get(json_array_get(top, 0), "rank")), 5);
-		assert_int_equal(json_integer_value(json_object_get(json_array_get(top, 0), "steps")), 18);
-		assert_int_equal(json_integer_value(json_array_get(
-					 json_object_get(json_object_get(ar, "state"), "rank"), 3)),
+		assert_int_equal(json_integer_value(
+					 json_object_get(json_array_get(top, 0), "rank")),
+				 5);
+		assert_int_equal(json_integer_value(
+					 json_object_get(json_array_get(top, 0), "steps")),
+				 18);
+		assert_int_equal(json_integer_value(
+					 json_array_get(json_object_get(json_object_get(ar,
+											"state"),
+									"rank"),
+							3)),
 				 0);
 		/* 37 * P(Binomial(20, 1/37) >= 18) */
 		assert_true(json_number_value(json_object_get(ar, "p_value")) < 1e-20);
 		assert_non_null(strstr(sum, "last into ncclDevKernel_AllReduce in 18 of 20 steps"));
 		/* idle 30 % of the GPU span vs 10 % (rounded), 90 % of it host wait */
-		assert_non_null(strstr(sum, "GPU idle 30 % vs a median of 10 %, 90 % of it host wait"));
+		assert_non_null(
+			strstr(sum, "GPU idle 30 % vs a median of 10 %, 90 % of it host wait"));
 	}
 	strip(all_doc);
 	strip(m_doc);
@@ -232,7 +250,7 @@ static const json_t *find_stat(const json_t *doc, const char *cat, const char *n
 {
 	const json_t *s;
 	size_t i;
-	json_array_foreach(json_object_get(doc, "stats"), i, s)
+	json_array_foreach (json_object_get(doc, "stats"), i, s)
 		if (!strcmp(json_string_value(json_object_get(s, "category")), cat) &&
 		    !strcmp(json_string_value(json_object_get(s, "name")), name))
 			return s;
@@ -250,8 +268,8 @@ static void test_sums_and_extrema(void **state)
 	(void)state;
 	for (i = 0; i < 5; i++) {
 		r = json_pack("{s:s,s:I,s:{s:f},s:[{s:s,s:f,s:s}]}", "format", "chrome", "rank",
-			      (json_int_t)(10 - i), "clock", "duration_ns", 1.0, "reported", "name", "x",
-			      "value", v[i], "unit", "");
+			      (json_int_t)(10 - i), "clock", "duration_ns", 1.0, "reported", "name",
+			      "x", "value", v[i], "unit", "");
 		assert_int_equal(pr_agg_add_model_run(a, r, NULL, NULL, &err), 1);
 		json_decref(r);
 	}
@@ -298,7 +316,8 @@ static void test_robust_score(void **state)
 	ev = json_array_get(json_object_get(json_array_get(named, 0), "evidence"), 0);
 	assert_true(fabs(json_number_value(json_object_get(ev, "median")) - 10.05e6) < 1e-3);
 	assert_true(fabs(json_number_value(json_object_get(ev, "mad")) - 0.1e6) < 1e-3);
-	assert_true(fabs(json_number_value(json_object_get(ev, "z")) - 0.6745 * 19.95 / 0.1) < 1e-6);
+	assert_true(fabs(json_number_value(json_object_get(ev, "z")) - 0.6745 * 19.95 / 0.1) <
+		    1e-6);
 	json_decref(doc);
 	pr_agg_free(a);
 }
@@ -333,11 +352,11 @@ static void gpu_case(size_t n, const double (*v)[2], char *out, size_t len, json
 	doc = pr_agg_to_json(a);
 	named = json_object_get(json_object_get(doc, "stragglers"), "ranks");
 	out[0] = '\0';
-	json_array_foreach(named, i, r)
+	json_array_foreach (named, i, r)
 		snprintf(out + strlen(out), len - strlen(out), "%s%s", i ? " | " : "",
 			 json_string_value(json_object_get(r, "summary")));
 	*check = NULL;
-	json_array_foreach(json_object_get(json_object_get(doc, "stragglers"), "checks"), i, c)
+	json_array_foreach (json_object_get(json_object_get(doc, "stragglers"), "checks"), i, c)
 		if (!strcmp(json_string_value(json_object_get(c, "what")), "gpu idle"))
 			*check = json_deep_copy(c);
 	json_decref(doc);
@@ -352,17 +371,23 @@ static void test_gpu_idle_rule(void **state)
 {
 	/* idle shares 10, 10.5, 9.5, 10.2, 40 %: median 10.2 %, MAD 0.3 points,
 	 * z(40 %) = 0.6745 * 29.8 / 0.3 = 67.0; rank 4's idle is 90 % host wait */
-	static const double named[][2] = {
-		{ 1.00e8, 0.9e8 }, { 1.05e8, 0.9e8 }, { 0.95e8, 0.9e8 }, { 1.02e8, 0.9e8 }, { 4e8, 3.6e8 }
-	};
+	static const double named[][2] = { { 1.00e8, 0.9e8 },
+					   { 1.05e8, 0.9e8 },
+					   { 0.95e8, 0.9e8 },
+					   { 1.02e8, 0.9e8 },
+					   { 4e8, 3.6e8 } };
 	/* the same idle, but rank 4's is only 20 % host wait (it waits on something else) */
-	static const double other[][2] = {
-		{ 1.00e8, 0.9e8 }, { 1.05e8, 0.9e8 }, { 0.95e8, 0.9e8 }, { 1.02e8, 0.9e8 }, { 4e8, 0.8e8 }
-	};
+	static const double other[][2] = { { 1.00e8, 0.9e8 },
+					   { 1.05e8, 0.9e8 },
+					   { 0.95e8, 0.9e8 },
+					   { 1.02e8, 0.9e8 },
+					   { 4e8, 0.8e8 } };
 	/* 14 % vs a median of 10.2 %: 1.37x and z = 8.5, but 3.8 points: below the floor */
-	static const double small[][2] = {
-		{ 1.00e8, 0.9e8 }, { 1.05e8, 0.9e8 }, { 0.95e8, 0.9e8 }, { 1.02e8, 0.9e8 }, { 1.4e8, 1.4e8 }
-	};
+	static const double small[][2] = { { 1.00e8, 0.9e8 },
+					   { 1.05e8, 0.9e8 },
+					   { 0.95e8, 0.9e8 },
+					   { 1.02e8, 0.9e8 },
+					   { 1.4e8, 1.4e8 } };
 	/* the other GPUs never idle (median 0, MAD 0, meanAD 4 points): z = 20 / (1.2533 * 4) = 4.0 */
 	static const double zero[][2] = { { 0, 0 }, { 0, 0 }, { 2e8, 2e8 }, { 0, 0 }, { 0, 0 } };
 	char out[512];
@@ -378,7 +403,8 @@ static void test_gpu_idle_rule(void **state)
 	assert_true(json_number_value(json_object_get(check, "host_wait_min")) == 0.5);
 	ev = json_array_get(json_object_get(check, "outliers"), 0);
 	assert_int_equal(json_integer_value(json_object_get(ev, "rank")), 4);
-	assert_true(fabs(json_number_value(json_object_get(ev, "z")) - 0.6745 * 0.298 / 0.003) < 1e-6);
+	assert_true(fabs(json_number_value(json_object_get(ev, "z")) - 0.6745 * 0.298 / 0.003) <
+		    1e-6);
 	json_decref(check);
 	gpu_case(5, other, out, sizeof(out), &check);
 	assert_string_equal(out, "");
@@ -426,8 +452,10 @@ static void test_inferred_ranks(void **state)
 	doc = pr_agg_to_json(a);
 	assert_true(json_is_true(json_object_get(doc, "ranks_inferred")));
 	/* host-a -> 0, worker2 -> 2 (path), host-b -> 1 (lowest unused) */
-	assert_string_equal(json_string_value(json_object_get(
-				    json_array_get(json_object_get(doc, "ranks"), 1), "source")),
+	assert_string_equal(json_string_value(
+				    json_object_get(json_array_get(json_object_get(doc, "ranks"),
+								   1),
+						    "source")),
 			    "x/host-b.json");
 	json_decref(doc);
 	pr_agg_free(a);
@@ -576,11 +604,16 @@ static void test_rank_extremes(void **state)
 	assert_string_equal(json_string_value(json_array_get(json_object_get(out, "warnings"), 0)),
 			    "rank -9223372036854775808 appears in more than one input");
 	ranks = json_object_get(out, "ranks");
-	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 0), "source")), "a");
-	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 1), "source")), "b");
-	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 2), "source")), "c");
-	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 3), "source")), "z");
-	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 4), "source")), "m");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 0), "source")),
+			    "a");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 1), "source")),
+			    "b");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 2), "source")),
+			    "c");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 3), "source")),
+			    "z");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ranks, 4), "source")),
+			    "m");
 	assert_written_is_dumped(a);
 	json_decref(out);
 	json_decref(doc);
@@ -645,11 +678,15 @@ static void test_write_streams(void **state)
 	doc = pr_agg_to_json(m);
 	assert_non_null(doc);
 	/* ranks 0-2 twice: "a/r.json" (added last) before "b/r.json" */
-	assert_string_equal(json_string_value(json_object_get(
-				    json_array_get(json_object_get(doc, "ranks"), 0), "source")),
+	assert_string_equal(json_string_value(
+				    json_object_get(json_array_get(json_object_get(doc, "ranks"),
+								   0),
+						    "source")),
 			    "a/r.json");
-	assert_string_equal(json_string_value(json_object_get(
-				    json_array_get(json_object_get(doc, "ranks"), 1), "source")),
+	assert_string_equal(json_string_value(
+				    json_object_get(json_array_get(json_object_get(doc, "ranks"),
+								   1),
+						    "source")),
 			    "b/r.json");
 	assert_int_equal(json_integer_value(json_object_get(doc, "rank_count")), 6);
 	assert_written_is_dumped(m);
@@ -697,7 +734,7 @@ static void test_merge_file(void **state)
 	{
 		const char *keys[32];
 		size_t n = 0;
-		json_object_foreach(doc, k, v)
+		json_object_foreach (doc, k, v)
 			keys[n++] = k;
 		while (n--)
 			json_object_set(re, keys[n], json_object_get(doc, keys[n]));
@@ -780,7 +817,8 @@ static void test_merge_file(void **state)
 	free(path);
 	free(bad);
 	/* another schema; no such file */
-	path = temp_file("{\"schema\": \"profreport-model\", \"version\": 1, \"stats\": [], \"ranks\": []}");
+	path = temp_file(
+		"{\"schema\": \"profreport-model\", \"version\": 1, \"stats\": [], \"ranks\": []}");
 	pr_error_init(&err);
 	assert_int_equal(pr_agg_merge_file(b, path, &err), -1);
 	assert_string_equal(err.text, "not a profreport aggregate");
@@ -874,7 +912,10 @@ static size_t heap_used(void)
  */
 static void test_memory_flat(void **state)
 {
-	enum { WARM = 64, N = 2000 };
+	enum {
+		WARM = 64,
+		N = 2000
+	};
 	struct pr_agg *a = pr_agg_new(), *b = pr_agg_new();
 	struct pr_error err = PR_ERROR_INIT;
 	size_t live0 = 0, heap0 = 0, heap1, base;
@@ -927,18 +968,12 @@ static void test_memory_flat(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_merge_exact),
-		cmocka_unit_test(test_sums_and_extrema),
-		cmocka_unit_test(test_robust_score),
-		cmocka_unit_test(test_gpu_idle_rule),
-		cmocka_unit_test(test_rank_from_path),
-		cmocka_unit_test(test_inferred_ranks),
-		cmocka_unit_test(test_row_roundtrip),
-		cmocka_unit_test(test_row_nonfinite),
-		cmocka_unit_test(test_rank_extremes),
-		cmocka_unit_test(test_write_streams),
-		cmocka_unit_test(test_merge_file),
-		cmocka_unit_test(test_console_brief),
+		cmocka_unit_test(test_merge_exact),    cmocka_unit_test(test_sums_and_extrema),
+		cmocka_unit_test(test_robust_score),   cmocka_unit_test(test_gpu_idle_rule),
+		cmocka_unit_test(test_rank_from_path), cmocka_unit_test(test_inferred_ranks),
+		cmocka_unit_test(test_row_roundtrip),  cmocka_unit_test(test_row_nonfinite),
+		cmocka_unit_test(test_rank_extremes),  cmocka_unit_test(test_write_streams),
+		cmocka_unit_test(test_merge_file),     cmocka_unit_test(test_console_brief),
 		cmocka_unit_test(test_memory_flat),
 	};
 	json_set_alloc_funcs(count_malloc, count_free); /* before any tree: see count_malloc */

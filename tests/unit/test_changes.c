@@ -94,8 +94,8 @@ static double q_direct(const double *z, size_t n, size_t tau)
 			else
 				sxy += d;
 		}
-	return m * k / (m + k) * (2 * sxy / (m * k) - sxx / (m * (m - 1) / 2) -
-				  syy / (k * (k - 1) / 2));
+	return m * k / (m + k) *
+	       (2 * sxy / (m * k) - sxx / (m * (m - 1) / 2) - syy / (k * (k - 1) / 2));
 }
 
 /* One shift in noisy data with ties: the change's q is the direct maximum of Q over tau. */

@@ -53,8 +53,13 @@ static void fill(size_t n)
 	}
 }
 
-static struct pr_chart_line base_line = { .label = "RSS <&>", .rgb = 0x2E86AB, .x = xs,
-					  .y = ys, .n = 500, .width = 2, .fill_alpha = 0.15 };
+static struct pr_chart_line base_line = { .label = "RSS <&>",
+					  .rgb = 0x2E86AB,
+					  .x = xs,
+					  .y = ys,
+					  .n = 500,
+					  .width = 2,
+					  .fill_alpha = 0.15 };
 static struct pr_chart_band base_band = { 5, 20, "Loading", 0xFF6B6B, 0 };
 static struct pr_chart_vline base_vline = { 20, 0x666666, 1 };
 static struct pr_chart_zone base_zone = { 0, 1e8, "Low", 0x4CAF50, 0 };
@@ -151,8 +156,9 @@ static void test_hostile_specs_render(void **state)
 		{ .label = "huge", .y = huge, .n = 2, .fill_alpha = 2 },
 	};
 	struct pr_chart_bar_group g = { .label = "g", .values = vals };
-	struct pr_chart_bars b = { .categories = cats, .ncategories = 3, .groups = &g, .ngroups = 1,
-				   .value_labels = 1 };
+	struct pr_chart_bars b = {
+		.categories = cats, .ncategories = 3, .groups = &g, .ngroups = 1, .value_labels = 1
+	};
 	struct pr_chart c;
 	enum pr_gfx_format f;
 	size_t n, k;
@@ -206,7 +212,9 @@ static void test_invalid_spec(void **state)
 /* The chart reduces a huge line; drawing the reduction yourself gives the same image. */
 static void test_reduction_is_invisible(void **state)
 {
-	enum { N = 100000 };
+	enum {
+		N = 100000
+	};
 	double *x = malloc(N * sizeof(double)), *y = malloc(N * sizeof(double)), *rx, *ry;
 	struct pr_chart_line l = { .label = "dense", .rgb = 0x1F77B4, .width = 1.5 };
 	struct pr_chart c = { .title = "Dense", .x_unit = "s", .lines = &l, .nlines = 1 };
@@ -265,7 +273,8 @@ static int teardown_dir(void **state)
 	char path[512];
 	(void)state;
 	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+		if (e->d_name[0] == '.' &&
+		    (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", tmpdir, e->d_name);
 		unlink(path);
@@ -357,7 +366,7 @@ static void test_output_memory(void **state)
 	assert_int_equal(n, 3);
 	assert_string_equal(p, "abc");
 	assert_int_equal(pr_output_close(&out, &err), 0);
-	assert_int_equal(pr_output_close(&out, &err), -1); /* twice */
+	assert_int_equal(pr_output_close(&out, &err), -1);   /* twice */
 	assert_int_equal(pr_output_write(&out, "d", 1), -1); /* after close */
 	d = pr_output_detach(&out, &n);
 	assert_string_equal(d, "abc");
@@ -379,7 +388,9 @@ static void test_output_memory(void **state)
 
 static void test_gfx_primitives(void **state)
 {
-	enum { N = 70000 }; /* above the size where polylines are stroked in pieces */
+	enum {
+		N = 70000
+	}; /* above the size where polylines are stroked in pieces */
 	double *x = malloc(N * sizeof(double)), *y = malloc(N * sizeof(double));
 	double gx[5] = { 10, 20, NAN, 40, 50 }, gy[5] = { 10, 50, 10, 50, 10 };
 	enum pr_gfx_format f;
@@ -503,8 +514,8 @@ static void test_width_table_matches_cairo(void **state)
 			double est = pr_text_width_dejavu(NULL, probes[i], 11, bold);
 			double real = pr_gfx_text_width(probes[i], 11, bold);
 			if (fabs(est - real) > 0.01)
-				fail_msg("'%s' bold=%d: table %.4f, cairo %.4f", probes[i], bold, est,
-					 real);
+				fail_msg("'%s' bold=%d: table %.4f, cairo %.4f", probes[i], bold,
+					 est, real);
 		}
 	}
 }
@@ -540,13 +551,13 @@ static void test_xml_escape(void **state)
 	/* one U+FFFD per maximal ill-formed subsequence */
 	check_escape("\xff", 1, FFFD);
 	check_escape("\x80\x80", 2, FFFD FFFD);
-	check_escape("\xe2\x82", 2, FFFD);           /* truncated */
+	check_escape("\xe2\x82", 2, FFFD); /* truncated */
 	check_escape("\xe2\x82x", 3, FFFD "x");
-	check_escape("\xc0\xaf", 2, FFFD FFFD);      /* overlong lead byte */
+	check_escape("\xc0\xaf", 2, FFFD FFFD); /* overlong lead byte */
 	check_escape("\xe0\x80\xaf", 3, FFFD FFFD FFFD);
-	check_escape("\xed\xa0\x80", 3, FFFD FFFD FFFD); /* a surrogate */
+	check_escape("\xed\xa0\x80", 3, FFFD FFFD FFFD);	  /* a surrogate */
 	check_escape("\xf4\x90\x80\x80", 4, FFFD FFFD FFFD FFFD); /* above U+10FFFF */
-	check_escape("\xef\xbf\xbe\xef\xbf\xbf", 6, FFFD FFFD); /* noncharacters */
+	check_escape("\xef\xbf\xbe\xef\xbf\xbf", 6, FFFD FFFD);	  /* noncharacters */
 	check_escape("\xf0\x9f\x98", 3, FFFD);
 	check_escape("<\xff&", 3, "&lt;" FFFD "&amp;");
 }

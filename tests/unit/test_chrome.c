@@ -95,7 +95,7 @@ static const char *write_gzip(struct fx *f, const char *name, const char *text, 
 
 /* Ingests text as file `name`; returns pr_ingest_file's result. */
 static int ch_ingest_text(struct fx *f, const char *name, const char *text, size_t n,
-		       const char *format, struct pr_ingest_result *res, struct pr_error *err)
+			  const char *format, struct pr_ingest_result *res, struct pr_error *err)
 {
 	const char *path = write_file(f, name, text, n);
 	pr_error_init(err);
@@ -179,12 +179,13 @@ static void test_object_form(void **state)
 			 4);
 	assert_rows(f, "SELECT cat FROM span_v WHERE name = 'aten::mm'", "cpu_op\n");
 	/* String and numeric pid/tid are kept as text; names from M events. */
-	assert_rows(f,
-		    "SELECT kind, pid, tid, ifnull(name, '-'), ifnull(process_name, '-') FROM track "
-		    "ORDER BY pid, tid",
-		    "gpu_stream|0|stream 7|-|-\n"
-		    "thread|1|7|main|python\n"
-		    "thread|host-a:12|worker 3|-|-\n");
+	assert_rows(
+		f,
+		"SELECT kind, pid, tid, ifnull(name, '-'), ifnull(process_name, '-') FROM track "
+		"ORDER BY pid, tid",
+		"gpu_stream|0|stream 7|-|-\n"
+		"thread|1|7|main|python\n"
+		"thread|host-a:12|worker 3|-|-\n");
 	assert_int_equal(q1(f, "SELECT count(*) FROM diag"), 0);
 }
 
@@ -223,15 +224,16 @@ static void check_series_run(struct fx *f, int64_t run)
 		 "WHERE run_id = %lld ORDER BY name, device",
 		 (long long)run);
 	rows(f, sql, &got);
-	assert_string_equal(got.buf, "ctr cats|pid 1||1|3.0|3.0|5000|5000\n"
-				     "ctr dogs|pid 1||1|4.5|4.5|5000|5000\n"
-				     "ctr id: 7 cats|pid 1||1|1.0|1.0|6000|6000\n"
-				     "dev.mem.allocated|cpu|bytes|1|64.0|64.0|30000|30000\n"
-				     "dev.mem.allocated|cuda:0|bytes|2|512.0|1024.0|10000|20000\n"
-				     "dev.mem.allocated|cuda:1|bytes|1|7.0|7.0|40000|40000\n"
-				     "dev.mem.reserved|cpu|bytes|1|0.0|0.0|30000|30000\n"
-				     "dev.mem.reserved|cuda:0|bytes|2|2097152.0|2097152.0|10000|20000\n"
-				     "dev.mem.reserved|cuda:1|bytes|1|8.0|8.0|40000|40000\n");
+	assert_string_equal(got.buf,
+			    "ctr cats|pid 1||1|3.0|3.0|5000|5000\n"
+			    "ctr dogs|pid 1||1|4.5|4.5|5000|5000\n"
+			    "ctr id: 7 cats|pid 1||1|1.0|1.0|6000|6000\n"
+			    "dev.mem.allocated|cpu|bytes|1|64.0|64.0|30000|30000\n"
+			    "dev.mem.allocated|cuda:0|bytes|2|512.0|1024.0|10000|20000\n"
+			    "dev.mem.allocated|cuda:1|bytes|1|7.0|7.0|40000|40000\n"
+			    "dev.mem.reserved|cpu|bytes|1|0.0|0.0|30000|30000\n"
+			    "dev.mem.reserved|cuda:0|bytes|2|2097152.0|2097152.0|10000|20000\n"
+			    "dev.mem.reserved|cuda:1|bytes|1|8.0|8.0|40000|40000\n");
 	pr_strbuf_release(&got);
 }
 
@@ -251,12 +253,13 @@ static void test_memory_counters_async_flows(void **state)
 	/* The [memory] events are also kept as instants. */
 	assert_int_equal(q1(f, "SELECT count(*) FROM instant_v WHERE name = '[memory]'"), 4);
 	/* b/e: overlapping async slices on one async track, stored flat. */
-	assert_rows(f,
-		    "SELECT t.kind, t.pid, t.tid, s.kind, n.value, s.ts, s.dur, ifnull(s.depth, '-'), "
-		    "ifnull(s.parent_id, '-') FROM span s JOIN track t ON t.id = s.track_id "
-		    "JOIN string n ON n.id = s.name_id ORDER BY s.ts",
-		    "async|1|rq|async|req|0|10000|-|-\n"
-		    "async|1|rq|async|req|5000|25000|-|-\n");
+	assert_rows(
+		f,
+		"SELECT t.kind, t.pid, t.tid, s.kind, n.value, s.ts, s.dur, ifnull(s.depth, '-'), "
+		"ifnull(s.parent_id, '-') FROM span s JOIN track t ON t.id = s.track_id "
+		"JOIN string n ON n.id = s.name_id ORDER BY s.ts",
+		"async|1|rq|async|req|0|10000|-|-\n"
+		"async|1|rq|async|req|5000|25000|-|-\n");
 	/* s/f flows with their id, phase, thread and binding point. */
 	assert_rows(f,
 		    "SELECT fl.flow_id, fl.phase, fl.ts, t.tid, ifnull(fl.bind, '-') FROM flow fl "
@@ -286,13 +289,14 @@ static void test_legacy_categories(void **state)
 		"]\n";
 	struct fx *f = *state;
 	ch_ingest_ok(f, "legacy.json", text);
-	assert_rows(f,
-		    "SELECT n.value, s.kind, t.kind FROM span s JOIN string n ON n.id = s.name_id "
-		    "JOIN track t ON t.id = s.track_id ORDER BY s.id",
-		    "ProfilerStep#1|step|thread\naten::mm|op|thread\ncudaLaunchKernel|runtime|thread\n"
-		    "train.py(3): step|python|thread\ngemm|kernel|gpu_stream\n"
-		    "Memcpy HtoD|memcpy|gpu_stream\nMemset (Device)|memset|gpu_stream\n"
-		    "fwd|phase|thread\nx|slice|thread\n");
+	assert_rows(
+		f,
+		"SELECT n.value, s.kind, t.kind FROM span s JOIN string n ON n.id = s.name_id "
+		"JOIN track t ON t.id = s.track_id ORDER BY s.id",
+		"ProfilerStep#1|step|thread\naten::mm|op|thread\ncudaLaunchKernel|runtime|thread\n"
+		"train.py(3): step|python|thread\ngemm|kernel|gpu_stream\n"
+		"Memcpy HtoD|memcpy|gpu_stream\nMemset (Device)|memset|gpu_stream\n"
+		"fwd|phase|thread\nx|slice|thread\n");
 	assert_rows(f, "SELECT collector, json_extract(meta, '$.device_type') FROM run",
 		    "torch.profiler|cuda\n");
 }
@@ -317,8 +321,10 @@ static void test_device_types(void **state)
 	ch_ingest_ok(f, "mtia.json", mtia);
 	ch_ingest_ok(f, "range.json", range);
 	ch_ingest_ok(f, "cpu.json", cpu_only);
-	assert_rows(f, "SELECT id, ifnull(json_extract(meta, '$.device_type'), '-') FROM run ORDER BY id",
-		    "1|rocm\n2|mtia\n3|cuda\n4|-\n");
+	assert_rows(
+		f,
+		"SELECT id, ifnull(json_extract(meta, '$.device_type'), '-') FROM run ORDER BY id",
+		"1|rocm\n2|mtia\n3|cuda\n4|-\n");
 	assert_rows(f,
 		    "SELECT s.run_id, s.kind, t.kind FROM span s JOIN track t ON t.id = s.track_id "
 		    "WHERE s.kind NOT IN ('runtime', 'op') ORDER BY s.run_id",
@@ -399,12 +405,12 @@ static void test_nameless_events(void **state)
 {
 	struct fx *f = *state;
 	int64_t run = ch_ingest_ok(f, "nameless.json",
-				"[{\"ph\":\"b\",\"cat\":\"rq\",\"id\":1,\"pid\":1,\"ts\":0},"
-				"{\"ph\":\"n\",\"cat\":\"rq\",\"id\":1,\"pid\":1,\"ts\":3},"
-				"{\"ph\":\"e\",\"cat\":\"rq\",\"id\":1,\"pid\":1,\"ts\":5},"
-				"{\"ph\":\"b\",\"cat\":\"rq\",\"id\":2,\"pid\":1,\"ts\":6},"
-				"{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":7,\"dur\":1},"
-				"{\"ph\":\"i\",\"pid\":1,\"tid\":1,\"ts\":8}]");
+				   "[{\"ph\":\"b\",\"cat\":\"rq\",\"id\":1,\"pid\":1,\"ts\":0},"
+				   "{\"ph\":\"n\",\"cat\":\"rq\",\"id\":1,\"pid\":1,\"ts\":3},"
+				   "{\"ph\":\"e\",\"cat\":\"rq\",\"id\":1,\"pid\":1,\"ts\":5},"
+				   "{\"ph\":\"b\",\"cat\":\"rq\",\"id\":2,\"pid\":1,\"ts\":6},"
+				   "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":7,\"dur\":1},"
+				   "{\"ph\":\"i\",\"pid\":1,\"tid\":1,\"ts\":8}]");
 	assert_int_equal(q1(f, "SELECT count(*) FROM span WHERE name_id NOT IN "
 			       "(SELECT id FROM string)"),
 			 0);
@@ -447,16 +453,18 @@ static void test_truncated_at_every_byte(void **state)
 		snprintf(name, sizeof(name), "cut%zu.json", k);
 		if (ch_ingest_text(f, name, three_events, k, "chrome", &res, &err) ||
 		    res.stats.spans != want || ch_diag_count(f, res.run_id, "truncated") != 1)
-			print_error("cut at %zu ('%.10s'): rc %s, %lld spans, want %lld + truncated\n",
-				    k, three_events + k, err.text, (long long)res.stats.spans,
-				    (long long)want);
+			print_error(
+				"cut at %zu ('%.10s'): rc %s, %lld spans, want %lld + truncated\n",
+				k, three_events + k, err.text, (long long)res.stats.spans,
+				(long long)want);
 		assert_int_equal(err.code, PR_OK);
 		assert_int_equal(res.stats.spans, want);
 		assert_int_equal(ch_diag_count(f, res.run_id, "truncated"), 1);
 	}
 	/* The whole file: three events, nothing to say. */
 	assert_int_equal(ch_ingest_ok(f, "whole.json", three_events), (int64_t)(to - from) + 1);
-	assert_int_equal(q1(f, "SELECT count(*) FROM diag WHERE run_id = (SELECT max(id) FROM run)"),
+	assert_int_equal(q1(f,
+			    "SELECT count(*) FROM diag WHERE run_id = (SELECT max(id) FROM run)"),
 			 0);
 	assert_rows(f,
 		    "SELECT json_extract(args, '$.k[1].a'), json_extract(args, '$.x') FROM span_v "
@@ -486,13 +494,15 @@ static void test_trailing_comma(void **state)
 {
 	struct fx *f = *state;
 	int64_t run;
-	run = ch_ingest_ok(f, "tc.json",
-			"[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},\n]");
+	run = ch_ingest_ok(
+		f, "tc.json",
+		"[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},\n]");
 	assert_int_equal(ch_diag_count(f, run, "trailing_comma"), 1);
 	assert_rows(f, "SELECT line, col FROM diag WHERE code = 'trailing_comma'", "2|1\n");
-	run = ch_ingest_ok(f, "tc2.json",
-			"{\"traceEvents\":[{\"ph\":\"i\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1} , ],"
-			"\"x\":1}");
+	run = ch_ingest_ok(
+		f, "tc2.json",
+		"{\"traceEvents\":[{\"ph\":\"i\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1} , ],"
+		"\"x\":1}");
 	assert_int_equal(ch_diag_count(f, run, "trailing_comma"), 1);
 	assert_int_equal(q1(f, "SELECT instant_count FROM run WHERE id = 2"), 1);
 }
@@ -501,7 +511,8 @@ static void test_control_character_and_bad_utf8(void **state)
 {
 	struct fx *f = *state;
 	static const char text[] =
-		"[{\"ph\":\"X\",\"name\":\"a\x01" "b\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,"
+		"[{\"ph\":\"X\",\"name\":\"a\x01"
+		"b\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,"
 		"\"args\":{\"k\":\"x\ty\",\"u\":\"\xff\"}},\n"
 		"{\"ph\":\"X\",\"name\":\"c\x1f\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":1},\n"
 		"{\"ph\":\"X\",\"name\":\"d\xc3(\",\"pid\":1,\"tid\":1,\"ts\":7,\"dur\":1}]";
@@ -580,7 +591,7 @@ static void test_gzip_and_duplicate(void **state)
 	assert_int_equal(q1(f, "SELECT count(*) FROM span"), 2);
 	/* The same content, uncompressed: recognised as already there. */
 	assert_int_equal(ch_ingest_text(f, "plain.json", series_trace, strlen(series_trace), NULL,
-				     &res, &err),
+					&res, &err),
 			 0);
 	assert_int_equal(res.duplicate, 1);
 	assert_int_equal(res.run_id, run);
@@ -593,8 +604,8 @@ static void test_epoch_clock_and_rank_from_name(void **state)
 {
 	struct fx *f = *state;
 	int64_t run = ch_ingest_ok(f, "job_rank12.json",
-				"[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,"
-				"\"ts\":1669329643132548.123,\"dur\":1}]");
+				   "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,"
+				   "\"ts\":1669329643132548.123,\"dur\":1}]");
 	assert_rows(f,
 		    "SELECT time_origin_ns, json_extract(meta, '$.clock'), rank, "
 		    "json_extract(meta, '$.rank_source'), collector, ts_min FROM run",
@@ -667,7 +678,8 @@ static void test_not_a_trace(void **state)
 			 "no \"traceEvents\" array", 0);
 	expect_not_trace(f, "te.json", "{\"schemaVersion\": 1,\n \"traceEvents\": 5}",
 			 "\"traceEvents\" is not an array", 2);
-	expect_not_trace(f, "nums.json", "[1, 2, 3]", "no element of the event array is an event", 0);
+	expect_not_trace(f, "nums.json", "[1, 2, 3]", "no element of the event array is an event",
+			 0);
 	expect_not_trace(f, "noph.json", "{\"traceEvents\": [{\"name\": \"a\", \"ts\": 1}]}",
 			 "no element of the event array is an event", 0);
 	expect_not_trace(f, "bare.json", " [ ] ", "an empty JSON array", 0);
@@ -683,9 +695,10 @@ static void test_not_a_trace(void **state)
 	run = ch_ingest_ok(f, "empty.json", "{\"traceEvents\": [], \"displayTimeUnit\": \"ms\"}");
 	assert_int_equal(q1(f, "SELECT count(*) FROM span"), 0);
 	/* one event among stray elements is a trace */
-	run = ch_ingest_ok(f, "one.json",
-			   "[1, {\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 0, "
-			   "\"dur\": 5}]");
+	run = ch_ingest_ok(
+		f, "one.json",
+		"[1, {\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 0, "
+		"\"dur\": 5}]");
 	assert_int_equal(ch_diag_count(f, run, "non_object_event"), 1);
 }
 
@@ -718,7 +731,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_device_types, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_profiler_window, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_memory_bytes_only, fx_setup, fx_teardown),
-		cmocka_unit_test_setup_teardown(test_truncated_at_every_byte, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_truncated_at_every_byte, fx_setup,
+						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_truncated_object_form, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_trailing_comma, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_control_character_and_bad_utf8, fx_setup,

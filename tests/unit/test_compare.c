@@ -32,14 +32,14 @@ static json_t *model(const double *steps, size_t n, double op_scale, double peak
 		op_total += steps[i] * 0.5 * op_scale;
 		total += steps[i];
 	}
-	run = json_pack("{s:s, s:{s:f}, s:{s:{s:o}, s:{s:f}}, s:[{s:s, s:s, s:s, s:f}], s:[], s:{s:[]}}",
-			"label", "run", "clock", "duration_ns", total, "throughput", "steps", "list",
-			list, "tokens", "tokens_per_s", tps, "peaks", "series", "dev.mem.allocated",
-			"device", "cuda:0", "unit", "bytes", "value", peak, "fragmentation", "phases",
-			"occurrences");
+	run = json_pack(
+		"{s:s, s:{s:f}, s:{s:{s:o}, s:{s:f}}, s:[{s:s, s:s, s:s, s:f}], s:[], s:{s:[]}}",
+		"label", "run", "clock", "duration_ns", total, "throughput", "steps", "list", list,
+		"tokens", "tokens_per_s", tps, "peaks", "series", "dev.mem.allocated", "device",
+		"cuda:0", "unit", "bytes", "value", peak, "fragmentation", "phases", "occurrences");
 	json_object_set_new(run, "spans",
-			    json_pack("{s:[{s:s, s:s, s:f, s:o}]}", "items", "name", span, "kind", "op",
-				      "total_ns", op_total, "per_step_ns", ps));
+			    json_pack("{s:[{s:s, s:s, s:f, s:o}]}", "items", "name", span, "kind",
+				      "op", "total_ns", op_total, "per_step_ns", ps));
 	m = json_pack("{s:s, s:i, s:[o]}", "schema", "profreport-model", "version", 1, "runs", run);
 	return m;
 }
@@ -48,7 +48,7 @@ static const json_t *metric(const json_t *cmp, const char *id)
 {
 	size_t i;
 	json_t *m;
-	json_array_foreach(json_object_get(cmp, "metrics"), i, m)
+	json_array_foreach (json_object_get(cmp, "metrics"), i, m)
 		if (!strcmp(json_string_value(json_object_get(m, "id")), id))
 			return m;
 	return NULL;
@@ -83,17 +83,22 @@ static void test_regression_and_improvement(void **state)
 	cmp = pr_compare(base, newm, &g, &err);
 	assert_non_null(cmp);
 	assert_string_equal(verdict(cmp, "step_time"), "regression");
-	assert_string_equal(json_string_value(json_object_get(metric(cmp, "step_time"), "mark")), "+");
-	assert_string_equal(json_string_value(json_object_get(
-				    json_object_get(metric(cmp, "step_time"), "test"), "method")),
+	assert_string_equal(json_string_value(json_object_get(metric(cmp, "step_time"), "mark")),
+			    "+");
+	assert_string_equal(json_string_value(
+				    json_object_get(json_object_get(metric(cmp, "step_time"),
+								    "test"),
+						    "method")),
 			    "mann-whitney");
-	assert_true(json_real_value(json_object_get(json_object_get(metric(cmp, "step_time"), "test"),
-						   "p")) < 0.01);
+	assert_true(
+		json_real_value(json_object_get(json_object_get(metric(cmp, "step_time"), "test"),
+						"p")) < 0.01);
 	{
 		/* medians 1.002e6 -> 1.202e6 (1.1996x); resampled medians stay within
 		 * [1.000e6, 1.004e6] and [1.200e6, 1.204e6], so the CI is inside [1.1952, 1.204] */
-		const json_t *ci = json_object_get(
-			json_object_get(metric(cmp, "step_time"), "test"), "ratio_ci");
+		const json_t *ci =
+			json_object_get(json_object_get(metric(cmp, "step_time"), "test"),
+					"ratio_ci");
 		double lo = json_number_value(json_array_get(ci, 0)),
 		       hi = json_number_value(json_array_get(ci, 1));
 		assert_true(json_array_size(ci) == 2);
@@ -111,7 +116,8 @@ static void test_regression_and_improvement(void **state)
 	/* the other way round: improvements, no regression */
 	cmp = pr_compare(newm, base, &g, &err);
 	assert_string_equal(verdict(cmp, "step_time"), "improvement");
-	assert_string_equal(json_string_value(json_object_get(metric(cmp, "step_time"), "mark")), "-");
+	assert_string_equal(json_string_value(json_object_get(metric(cmp, "step_time"), "mark")),
+			    "-");
 	assert_string_equal(verdict(cmp, "throughput:tokens_per_s"), "improvement");
 	assert_int_equal(pr_compare_regressions(cmp), 0);
 	json_decref(cmp);
@@ -262,12 +268,19 @@ static void test_spec_parsing(void **state)
 						   "step_time:+5parsecs", "step_time:+-5%",
 						   "step_time:+0%", "x:+5%,-1ms", "x:+5%,+6%",
 						   /* unknown metric names (issue 11) */
-						   "step_tme:+3%", "spans:aten::mm:+3%", "span::+5%",
-						   "throughput:tps:-5%", "step_time:x:+5%", NULL };
-		static const char *const good[] = { "*:+5%", "span:*:+5%", "throughput:*:-5%",
-						    "throughput:fps:-5%", "phase:## forward ##:+3%",
-						    "reported:latency p99:+1ms", "peak:+1GiB",
-						    "fragmentation:+0.02", "s*:+5%", NULL };
+						   "step_tme:+3%", "spans:aten::mm:+3%",
+						   "span::+5%", "throughput:tps:-5%",
+						   "step_time:x:+5%", NULL };
+		static const char *const good[] = { "*:+5%",
+						    "span:*:+5%",
+						    "throughput:*:-5%",
+						    "throughput:fps:-5%",
+						    "phase:## forward ##:+3%",
+						    "reported:latency p99:+1ms",
+						    "peak:+1GiB",
+						    "fragmentation:+0.02",
+						    "s*:+5%",
+						    NULL };
 		size_t i;
 		for (i = 0; bad[i]; i++) {
 			err.code = PR_OK;
@@ -335,7 +348,6 @@ static void test_renderers(void **state)
 	pr_gate_release(&g);
 }
 
-
 /*
  * A one-run model of short runs: n steps; with_phase: a phase "fwd" per step
  * (0.4 of it); with_peak: a peak of 1 GiB; a span "op" (half of every step)
@@ -361,13 +373,15 @@ static json_t *short_model(const double *steps, size_t n, int with_phase, int wi
 			"occurrences", occ, "peaks", "fragmentation");
 	if (with_peak)
 		json_array_append_new(json_object_get(run, "peaks"),
-				      json_pack("{s:s, s:s, s:s, s:f}", "series", "dev.mem.allocated",
-						"device", "cuda:0", "unit", "bytes", "value",
-						1073741824.0));
+				      json_pack("{s:s, s:s, s:s, s:f}", "series",
+						"dev.mem.allocated", "device", "cuda:0", "unit",
+						"bytes", "value", 1073741824.0));
 	json_object_set_new(run, "spans",
-			    json_pack("{s:[{s:s, s:s, s:f, s:f, s:o}]}", "items", "name", "op", "kind",
-				      "op", "count", calls, "total_ns", 0.5 * total, "per_step_ns", ps));
-	return json_pack("{s:s, s:i, s:[o]}", "schema", "profreport-model", "version", 1, "runs", run);
+			    json_pack("{s:[{s:s, s:s, s:f, s:f, s:o}]}", "items", "name", "op",
+				      "kind", "op", "count", calls, "total_ns", 0.5 * total,
+				      "per_step_ns", ps));
+	return json_pack("{s:s, s:i, s:[o]}", "schema", "profreport-model", "version", 1, "runs",
+			 run);
 }
 
 static const char *field(const json_t *cmp, const char *id, const char *key)
@@ -382,7 +396,8 @@ static void test_min_p(void **state)
 {
 	(void)state;
 	assert_true(fabs(pr_compare_min_p(3, 3) - 2.0 / 20) < 1e-12);
-	assert_true(fabs(pr_compare_min_p(4, 4) - 2.0 / 70) < 1e-12);  /* 0.0286: the issue's 0.029 */
+	assert_true(fabs(pr_compare_min_p(4, 4) - 2.0 / 70) <
+		    1e-12); /* 0.0286: the issue's 0.029 */
 	assert_true(fabs(pr_compare_min_p(5, 5) - 2.0 / 252) < 1e-12); /* 0.0079 < 0.01 */
 	assert_true(fabs(pr_compare_min_p(3, 5) - 2.0 / 56) < 1e-12);
 	assert_true(fabs(pr_compare_min_p(2, 2) - 2.0 / 6) < 1e-12);
@@ -409,7 +424,8 @@ static void test_short_runs_fail_on_slowdown(void **state)
 	for (i = 0; i < 5; i++)
 		b[i] = 1.5 * a[i];
 	for (n = 3; n <= 5; n++) {
-		json_t *base = short_model(a, n, 1, 1, (double)n), *newm = short_model(b, n, 1, 1, (double)n);
+		json_t *base = short_model(a, n, 1, 1, (double)n),
+		       *newm = short_model(b, n, 1, 1, (double)n);
 		json_t *cmp = pr_compare(base, newm, &g, &err);
 		const json_t *test;
 		assert_non_null(cmp);
@@ -423,18 +439,22 @@ static void test_short_runs_fail_on_slowdown(void **state)
 			assert_string_equal(field(cmp, "step_time", "rule"), "bootstrap-ci");
 			assert_true(json_is_false(json_object_get(test, "reaches_alpha")));
 			assert_true(json_number_value(json_object_get(test, "p")) >= 0.01);
-			assert_true(json_number_value(json_array_get(ci, 0)) >= 1.47 / 1.02 - 1e-12);
-			assert_non_null(strstr(field(cmp, "step_time", "why"), "wholly beyond +5%"));
+			assert_true(json_number_value(json_array_get(ci, 0)) >=
+				    1.47 / 1.02 - 1e-12);
+			assert_non_null(
+				strstr(field(cmp, "step_time", "why"), "wholly beyond +5%"));
 		} else {
 			assert_string_equal(field(cmp, "step_time", "rule"), "mann-whitney");
-			assert_true(fabs(json_number_value(json_object_get(test, "p")) - 2.0 / 252) < 1e-12);
+			assert_true(fabs(json_number_value(json_object_get(test, "p")) -
+					 2.0 / 252) < 1e-12);
 		}
 		assert_int_equal(pr_compare_failures(cmp), 3);
 		json_decref(cmp);
 		/* the other way round: an improvement by the same rule, no failure */
 		cmp = pr_compare(newm, base, &g, &err);
 		assert_string_equal(verdict(cmp, "step_time"), "improvement");
-		assert_string_equal(field(cmp, "step_time", "rule"), n < 5 ? "bootstrap-ci" : "mann-whitney");
+		assert_string_equal(field(cmp, "step_time", "rule"),
+				    n < 5 ? "bootstrap-ci" : "mann-whitney");
 		assert_int_equal(pr_compare_failures(cmp), 0);
 		json_decref(cmp);
 		json_decref(base);
@@ -484,8 +504,10 @@ static void test_short_runs_pass_on_noise(void **state)
 	assert_string_equal(verdict(cmp, "step_time"), "inconclusive");
 	assert_string_equal(field(cmp, "step_time", "mark"), "?");
 	assert_string_equal(field(cmp, "step_time", "rule"), "consistent");
-	assert_string_equal(json_string_value(json_object_get(
-				    json_object_get(metric(cmp, "step_time"), "test"), "separated")),
+	assert_string_equal(json_string_value(
+				    json_object_get(json_object_get(metric(cmp, "step_time"),
+								    "test"),
+						    "separated")),
 			    "no");
 	assert_int_equal(pr_compare_failures(cmp), 0);
 	json_decref(cmp);
@@ -614,7 +636,8 @@ static void test_missing_key_metric(void **state)
 	assert_string_equal(verdict(cmp, "step_time"), "unchanged");
 	assert_int_equal(pr_compare_regressions(cmp), 0);
 	assert_int_equal(pr_compare_failures(cmp), 2);
-	assert_string_equal(json_string_value(json_object_get(json_object_get(cmp, "summary"), "status")),
+	assert_string_equal(json_string_value(
+				    json_object_get(json_object_get(cmp, "summary"), "status")),
 			    "fail");
 	json_decref(cmp);
 	/* the other way round they are only added */
@@ -624,7 +647,8 @@ static void test_missing_key_metric(void **state)
 	json_decref(cmp);
 	/* no steps in NEW: step_time is missing */
 	steps = json_object_get(json_object_get(json_array_get(json_object_get(newm, "runs"), 0),
-						"throughput"), "steps");
+						"throughput"),
+				"steps");
 	json_array_clear(json_object_get(steps, "list"));
 	cmp = pr_compare(base, newm, &g, &err);
 	assert_string_equal(verdict(cmp, "step_time"), "missing");
@@ -655,8 +679,8 @@ static json_t *gpu_model(size_t n, const double *kern, const double *idle, doubl
 						      "t_ns", span, "dur_ns", dur));
 		json_array_append_new(sb, json_pack("{s:f, s:f, s:f, s:f, s:f, s:f}", "dur_ns", dur,
 						    "kernel_ns", k, "communication_ns", 10e6,
-						    "memcpy_ns", 1e6, "memset_ns", 0.0, "runtime_ns",
-						    id));
+						    "memcpy_ns", 1e6, "memset_ns", 0.0,
+						    "runtime_ns", id));
 		span += dur;
 		comp += k;
 		idl += id;
@@ -667,16 +691,17 @@ static json_t *gpu_model(size_t n, const double *kern, const double *idle, doubl
 				     "overlapped_ns", overlap * 10e6 * (double)n, "share", overlap);
 	run = json_pack("{s:s, s:{s:f}, s:{s:{s:o}}}", "label", "run", "clock", "duration_ns", span,
 			"throughput", "steps", "list", list);
-	json_object_set_new(
-		run, "gpu_breakdown",
-		json_pack("{s:{s:f, s:f, s:f, s:f, s:f}, s:o}", "rank", "span_ns", span, "compute_ns",
-			  comp, "communication_ns", overlap < 0 ? 0.0 : 10e6 * (double)n, "memory_ns",
-			  1e6 * (double)n, "idle_ns", idl, "overlap", ov));
+	json_object_set_new(run, "gpu_breakdown",
+			    json_pack("{s:{s:f, s:f, s:f, s:f, s:f}, s:o}", "rank", "span_ns", span,
+				      "compute_ns", comp, "communication_ns",
+				      overlap < 0 ? 0.0 : 10e6 * (double)n, "memory_ns",
+				      1e6 * (double)n, "idle_ns", idl, "overlap", ov));
 	if (with_steps)
 		json_object_set_new(run, "step_breakdown", json_pack("{s:o}", "steps", sb));
 	else
 		json_decref(sb);
-	return json_pack("{s:s, s:i, s:[o]}", "schema", "profreport-model", "version", 1, "runs", run);
+	return json_pack("{s:s, s:i, s:[o]}", "schema", "profreport-model", "version", 1, "runs",
+			 run);
 }
 
 static double mnum(const json_t *cmp, const char *id, const char *key)
@@ -689,7 +714,8 @@ static double mnum(const json_t *cmp, const char *id, const char *key)
 /* compare's GPU metrics: per-step samples, share thresholds in points, direction, presence. */
 static void test_gpu_metrics(void **state)
 {
-	static const double k10[5] = { 10, 10.2, 9.9, 10.1, 9.8 }, k15[5] = { 15, 15.3, 14.9, 15.1, 14.7 };
+	static const double k10[5] = { 10, 10.2, 9.9, 10.1, 9.8 },
+			    k15[5] = { 15, 15.3, 14.9, 15.1, 14.7 };
 	static const double i10[5] = { 0.10, 0.101, 0.099, 0.102, 0.098 };
 	static const double i13[5] = { 0.13, 0.131, 0.129, 0.132, 0.128 };
 	static const double i17[5] = { 0.17, 0.171, 0.169, 0.172, 0.168 };
@@ -720,8 +746,10 @@ static void test_gpu_metrics(void **state)
 	newm = gpu_model(5, k10, i13, 0.30, 1);
 	cmp = pr_compare(base, newm, &g, &err);
 	assert_string_equal(verdict(cmp, "gpu:idle_share"), "unchanged");
-	assert_string_equal(json_string_value(json_object_get(
-				    json_object_get(metric(cmp, "gpu:idle_share"), "threshold"), "text")),
+	assert_string_equal(json_string_value(
+				    json_object_get(json_object_get(metric(cmp, "gpu:idle_share"),
+								    "threshold"),
+						    "text")),
 			    "+5pp");
 	json_decref(cmp);
 	json_decref(newm);
@@ -795,12 +823,14 @@ static void test_gpu_metrics(void **state)
 	json_decref(newm);
 	/* a GPU time that is not a measurement is an input error naming its path */
 	newm = gpu_model(5, k10, i10, 0.30, 1);
-	json_object_set_new(json_array_get(json_object_get(json_object_get(json_array_get(
-							     json_object_get(newm, "runs"), 0),
-							     "step_breakdown"),
-						     "steps"),
-					   2),
-			    "kernel_ns", json_null());
+	json_object_set_new(
+		json_array_get(json_object_get(
+				       json_object_get(json_array_get(json_object_get(newm, "runs"),
+								      0),
+						       "step_breakdown"),
+				       "steps"),
+			       2),
+		"kernel_ns", json_null());
 	cmp = pr_compare(base, newm, &g, &err);
 	assert_null(cmp);
 	assert_non_null(strstr(err.text, "runs[0].step_breakdown.steps[2].kernel_ns is null"));
@@ -855,8 +885,8 @@ static void test_calls_per_step(void **state)
 	assert_true(json_number_value(json_object_get(calls, "base")) == 2.0);
 	assert_true(json_number_value(json_object_get(calls, "new")) == 1.0);
 	assert_true(json_is_true(json_object_get(calls, "changed")));
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(cmp, "summary"),
-							    "calls_changed")),
+	assert_int_equal(json_integer_value(
+				 json_object_get(json_object_get(cmp, "summary"), "calls_changed")),
 			 1);
 	assert_int_equal(pr_compare_failures(cmp), 0);
 	json_decref(cmp);
@@ -864,8 +894,8 @@ static void test_calls_per_step(void **state)
 	newm = short_model(a, 4, 0, 0, 9);
 	cmp = pr_compare(base, newm, &g, &err);
 	assert_string_equal(verdict(cmp, "span:op"), "unchanged");
-	assert_true(json_is_false(json_object_get(json_object_get(metric(cmp, "span:op"), "calls"),
-						  "changed")));
+	assert_true(json_is_false(
+		json_object_get(json_object_get(metric(cmp, "span:op"), "calls"), "changed")));
 	json_decref(cmp);
 	json_decref(base);
 	json_decref(newm);
@@ -882,17 +912,19 @@ static void test_gate_warnings(void **state)
 	(void)state;
 	pr_gate_init(&g);
 	base = short_model(a, 4, 1, 1, 4);
-	assert_int_equal(pr_gate_add_fail_on(&g, "phase:bwd:+3%", &err), 0);    /* no such phase */
-	assert_int_equal(pr_gate_add_fail_on(&g, "step_time:+1MiB", &err), 0);  /* wrong unit */
-	assert_int_equal(pr_gate_add_fail_on(&g, "phase:f*:+3%", &err), 0);     /* fine */
-	assert_int_equal(pr_gate_add_ignore(&g, "aten::nothing*", &err), 0);    /* no match */
-	assert_int_equal(pr_gate_add_ignore(&g, "op", &err), 0);                /* fine */
+	assert_int_equal(pr_gate_add_fail_on(&g, "phase:bwd:+3%", &err), 0);   /* no such phase */
+	assert_int_equal(pr_gate_add_fail_on(&g, "step_time:+1MiB", &err), 0); /* wrong unit */
+	assert_int_equal(pr_gate_add_fail_on(&g, "phase:f*:+3%", &err), 0);    /* fine */
+	assert_int_equal(pr_gate_add_ignore(&g, "aten::nothing*", &err), 0);   /* no match */
+	assert_int_equal(pr_gate_add_ignore(&g, "op", &err), 0);	       /* fine */
 	cmp = pr_compare(base, base, &g, &err);
 	w = json_object_get(cmp, "warnings");
 	assert_int_equal(json_array_size(w), 3);
-	assert_non_null(strstr(json_string_value(json_array_get(w, 0)), "'phase:bwd:+3%' matches no metric"));
+	assert_non_null(strstr(json_string_value(json_array_get(w, 0)),
+			       "'phase:bwd:+3%' matches no metric"));
 	assert_non_null(strstr(json_string_value(json_array_get(w, 1)), "none measured in bytes"));
-	assert_non_null(strstr(json_string_value(json_array_get(w, 2)), "'aten::nothing*' matches no metric"));
+	assert_non_null(strstr(json_string_value(json_array_get(w, 2)),
+			       "'aten::nothing*' matches no metric"));
 	json_decref(cmp);
 	json_decref(base);
 	pr_gate_release(&g);
@@ -936,7 +968,9 @@ static void test_bad_values(void **state)
 	newm = model(a, 4, 1.0, 1e9, 1000, "op");
 	assert_null(compare_error(base, newm, &g));
 	ps = json_object_get(json_array_get(json_object_get(json_object_get(run0(newm), "spans"),
-							    "items"), 0), "per_step_ns");
+							    "items"),
+					    0),
+			     "per_step_ns");
 	steps = json_object_get(json_object_get(json_object_get(run0(newm), "throughput"), "steps"),
 				"list");
 	json_array_set_new(ps, 1, json_null());
@@ -960,8 +994,9 @@ static void test_bad_values(void **state)
 	/* a step of 0 ns: a trace whose events lost "dur" */
 	json_object_set_new(json_array_get(steps, 2), "dur_ns", json_integer(0));
 	t = compare_error(base, newm, &g);
-	assert_non_null(strstr(t, "NEW: the step 'ProfilerStep#0' (runs[0].throughput.steps.list[2]) "
-				  "lasts 0 ns"));
+	assert_non_null(strstr(t,
+			       "NEW: the step 'ProfilerStep#0' (runs[0].throughput.steps.list[2]) "
+			       "lasts 0 ns"));
 	json_object_set_new(json_array_get(steps, 2), "dur_ns", json_real(0.97e6));
 	/* a phase occurrence of negative time */
 	json_array_append_new(json_object_get(json_object_get(run0(newm), "phases"), "occurrences"),
@@ -1009,19 +1044,20 @@ static void test_lost_diagnostics(void **state)
 	newm = model(a, 4, 1.0, 1e9, 1000, "op");
 	diags = json_array();
 	json_object_set_new(run0(newm), "diagnostics", diags);
-	json_array_append_new(diags, json_pack("{s:s, s:i, s:s}", "code", "unsorted_track", "count", 1,
-					       "message", "nesting recomputed"));
+	json_array_append_new(diags, json_pack("{s:s, s:i, s:s}", "code", "unsorted_track", "count",
+					       1, "message", "nesting recomputed"));
 	assert_null(compare_error(base, newm, &g));
-	json_array_append_new(diags, json_pack("{s:s, s:i, s:s}", "code", "bad_duration", "count", 680,
-					       "message", "event \"dur\" is not a number; taken as 0"));
+	json_array_append_new(diags,
+			      json_pack("{s:s, s:i, s:s}", "code", "bad_duration", "count", 680,
+					"message", "event \"dur\" is not a number; taken as 0"));
 	t = compare_error(base, newm, &g);
 	assert_non_null(t);
 	assert_non_null(strstr(t, "NEW: its ingest dropped or made up data (bad_duration x680; "
 				  "first: event \"dur\" is not a number; taken as 0)"));
 	assert_non_null(strstr(compare_error(newm, base, &g), "BASE: its ingest dropped"));
 	json_array_remove(diags, 1);
-	json_array_append_new(diags, json_pack("{s:s, s:i, s:s}", "code", "made_up_code", "count", 2,
-					       "message", "?"));
+	json_array_append_new(diags, json_pack("{s:s, s:i, s:s}", "code", "made_up_code", "count",
+					       2, "message", "?"));
 	assert_non_null(strstr(compare_error(base, newm, &g),
 			       "made_up_code x2 (a diagnostic this version does not know)"));
 	assert_int_equal(pr_compare_diag_class("truncated"), PR_CMP_DIAG_LOST);
@@ -1057,8 +1093,9 @@ static size_t scan_codes(const char *dir, char codes[][64], size_t n, size_t max
 			char *end = strchr(p, ';'), *q = strchr(p, '"'), *r;
 			size_t k;
 			if (!end || !q || q > end || !(r = strchr(q + 1, '"')) || r - q - 1 <= 0 ||
-			    r - q - 1 >= 64 || strspn(q + 1, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
-						       (size_t)(r - q - 1))
+			    r - q - 1 >= 64 ||
+			    strspn(q + 1, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+				    (size_t)(r - q - 1))
 				continue;
 			for (k = 0; k < n; k++)
 				if (!strncmp(codes[k], q + 1, (size_t)(r - q - 1)) &&
@@ -1099,7 +1136,8 @@ static void test_diag_codes_classified(void **state)
 	assert_true(n > 100); /* 132 when this test was written */
 	for (i = 0; i < n; i++) {
 		if (pr_compare_diag_class(codes[i]) == PR_CMP_DIAG_UNKNOWN) {
-			print_error("diagnostic '%s' has no class in analyze/compare.c\n", codes[i]);
+			print_error("diagnostic '%s' has no class in analyze/compare.c\n",
+				    codes[i]);
 			unknown++;
 		}
 	}
@@ -1151,7 +1189,8 @@ static void test_nothing_compared(void **state)
 	/* step_time, span:op, peak, tokens/s: 4 ignored */
 	t = compare_error(base, base, &g);
 	assert_non_null(t);
-	assert_non_null(strstr(t, "nothing compared: no gated metric is in both inputs (4 ignored"));
+	assert_non_null(
+		strstr(t, "nothing compared: no gated metric is in both inputs (4 ignored"));
 	cmp = json_pack("{s:[], s:{s:s}, s:{s:f}}", "metrics", "summary", "status", "pass",
 			"settings", "alpha", 0.01);
 	pr_compare_render_junit(cmp, &sb);
@@ -1162,7 +1201,8 @@ static void test_nothing_compared(void **state)
 	pr_strbuf_reset(&sb);
 	pr_compare_render_junit_error("'a<b>.json': NEW has no metrics", &sb);
 	assert_non_null(strstr(sb.buf, "<property name=\"status\" value=\"error\"/>"));
-	assert_non_null(strstr(sb.buf, "message=\"&#39;a&lt;b&gt;.json&#39;: NEW has no metrics\""));
+	assert_non_null(
+		strstr(sb.buf, "message=\"&#39;a&lt;b&gt;.json&#39;: NEW has no metrics\""));
 	pr_strbuf_release(&sb);
 	json_decref(base);
 	pr_gate_release(&g);

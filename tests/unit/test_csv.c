@@ -62,8 +62,8 @@ static int64_t nth_ts(struct pr_store *st, const char *name, const char *device,
 		  name, device, n, NULL);
 }
 
-#define QNN_HEADER                                                                              \
-	"timestamp,total_memory_kb,free_memory_kb,available_memory_kb,buffers_kb,cached_kb,"   \
+#define QNN_HEADER                                                                                 \
+	"timestamp,total_memory_kb,free_memory_kb,available_memory_kb,buffers_kb,cached_kb,"       \
 	"swap_total_kb,swap_free_kb,proc_rss_kb,proc_vss_kb"
 
 /* ---- the record reader ---- */
@@ -107,7 +107,8 @@ static void test_reader_crlf_embedded_newline(void **state)
 
 static void test_reader_lone_cr_and_bom(void **state)
 {
-	static const char text[] = "\xEF\xBB\xBF" "a,b\rc,d\r";
+	static const char text[] = "\xEF\xBB\xBF"
+				   "a,b\rc,d\r";
 	struct rec r[4];
 	struct pr_error err = PR_ERROR_INIT;
 	struct pr_csv *c;
@@ -136,7 +137,7 @@ static void test_reader_trim(void **state)
 	assert_string_equal(r[0].f[0], "a");
 	assert_string_equal(r[0].f[1], "b b");
 	assert_string_equal(r[0].f[2], "c "); /* quoted: kept as written */
-	assert_int_equal(r[1].line, 3);         /* a line of blanks is blank */
+	assert_int_equal(r[1].line, 3);	      /* a line of blanks is blank */
 	/* without trimming, blanks are data */
 	assert_int_equal(read_all(text, sizeof(text) - 1, 0, r, 4, &err), 3);
 	assert_string_equal(r[0].f[0], "  a ");
@@ -299,21 +300,25 @@ static void test_sniff(void **state)
 	assert_int_equal(pr_format_csv.sniff((const unsigned char *)qnn, sizeof(qnn) - 1, NULL),
 			 10);
 	/* the QNN header without a line break after it, and one column short */
-	assert_int_equal(pr_format_qnn_csv.sniff((const unsigned char *)qnn,
-						 sizeof(QNN_HEADER) - 1, NULL), 95);
-	assert_int_equal(pr_format_qnn_csv.sniff((const unsigned char *)qnn,
-						 sizeof(QNN_HEADER) - 2, NULL), 0);
+	assert_int_equal(pr_format_qnn_csv.sniff((const unsigned char *)qnn, sizeof(QNN_HEADER) - 1,
+						 NULL),
+			 95);
+	assert_int_equal(pr_format_qnn_csv.sniff((const unsigned char *)qnn, sizeof(QNN_HEADER) - 2,
+						 NULL),
+			 0);
 	assert_int_equal(pr_format_csv.sniff((const unsigned char *)smi, sizeof(smi) - 1, NULL),
 			 60);
-	assert_int_equal(
-		pr_format_csv.sniff((const unsigned char *)notime, sizeof(notime) - 1, NULL), 50);
-	assert_int_equal(
-		pr_format_csv.sniff((const unsigned char *)numbers, sizeof(numbers) - 1, NULL), 0);
+	assert_int_equal(pr_format_csv.sniff((const unsigned char *)notime, sizeof(notime) - 1,
+					     NULL),
+			 50);
+	assert_int_equal(pr_format_csv.sniff((const unsigned char *)numbers, sizeof(numbers) - 1,
+					     NULL),
+			 0);
 	assert_int_equal(pr_format_csv.sniff((const unsigned char *)json, sizeof(json) - 1, NULL),
 			 0);
-	assert_int_equal(
-		pr_format_csv.sniff((const unsigned char *)one_line, sizeof(one_line) - 1, NULL),
-		0);
+	assert_int_equal(pr_format_csv.sniff((const unsigned char *)one_line, sizeof(one_line) - 1,
+					     NULL),
+			 0);
 }
 
 /* ---- qnn-csv ---- */
@@ -332,11 +337,15 @@ static void test_qnn_sample(void **state)
 			    QNN_HEADER);
 	/* every series in bytes, 60 samples each; no process series at all */
 	assert_int_equal(qi(st, "SELECT count(*) FROM series", NULL), 9);
-	assert_int_equal(qi(st, "SELECT count(*) FROM series WHERE unit = 'bytes' AND "
-				"count = 60", NULL), 9);
+	assert_int_equal(qi(st,
+			    "SELECT count(*) FROM series WHERE unit = 'bytes' AND "
+			    "count = 60",
+			    NULL),
+			 9);
 	assert_int_equal(qi(st, "SELECT count(*) FROM series WHERE name LIKE 'mem.%'", NULL), 0);
 	assert_string_equal(qs(st, "SELECT orig_unit FROM series WHERE name = 'sys.mem.total'",
-			       NULL), "kB");
+			       NULL),
+			    "kB");
 	assert_true(sample_nth(st, "sys.mem.total", "", "0") == 24683620.0 * 1024);
 	assert_true(sample_nth(st, "sys.mem.free", "", "0") == 21894012.0 * 1024);
 	assert_true(sample_nth(st, "sys.mem.used", "", "0") == (24683620.0 - 21894012.0) * 1024);
@@ -351,15 +360,19 @@ static void test_qnn_sample(void **state)
 	assert_int_equal(nth_ts(st, "sys.mem.total", "", "1"), 431000000);
 	assert_int_equal(nth_ts(st, "sys.mem.total", "", "59"), 25817000000LL);
 	/* peak used is 85% of total */
-	assert_int_equal(qi(st, "SELECT CAST(max * 1000 / (24683620.0 * 1024) AS INT) FROM "
-				"series WHERE name = 'sys.mem.used'", NULL), 850);
+	assert_int_equal(qi(st,
+			    "SELECT CAST(max * 1000 / (24683620.0 * 1024) AS INT) FROM "
+			    "series WHERE name = 'sys.mem.used'",
+			    NULL),
+			 850);
 	/* both corruptions reported with counts and the first line */
 	assert_int_equal(diag_count(st, "qnn_proc_columns_zero"), 60);
-	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'qnn_proc_columns_zero'",
-			    NULL), 2);
+	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'qnn_proc_columns_zero'", NULL),
+			 2);
 	assert_int_equal(diag_count(st, "qnn_cached_concatenated"), 60);
 	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'qnn_cached_concatenated'",
-			    NULL), 2);
+			    NULL),
+			 2);
 	assert_int_equal(qi(st, "SELECT count(*) FROM diag", NULL), 2);
 	pr_store_close(st);
 	free(path);
@@ -370,8 +383,8 @@ static void test_qnn_inline(void **state)
 	/* README example row (uncorrupted cached, real proc values), a row with
 	 * proc columns 0, a short row, swap present with a concatenated cached,
 	 * a bad value, and no final newline. */
-	static const char text[] =
-		QNN_HEADER "\n"
+	static const char text[] = QNN_HEADER
+		"\n"
 		"1703001234.567,8388608,2097152,3145728,524288,1048576,0,0,1048576,2097152\n"
 		"1703001234.998,8388608,2000000,3000000,524288,1048576,0,0,0,0\n"
 		"1703001235.4,8388608\n"
@@ -383,36 +396,37 @@ static void test_qnn_inline(void **state)
 	ingest_text(st, text, "qnn-csv");
 	assert_int_equal(qi(st, "SELECT time_origin_ns FROM run", NULL), 1703001234567000000LL);
 	assert_int_equal(qi(st, "SELECT json_extract(meta, '$.rows') FROM run", NULL), 4);
-	assert_int_equal(qi(st, "SELECT json_extract(meta, '$.rows_skipped') FROM run", NULL),
-			 1);
+	assert_int_equal(qi(st, "SELECT json_extract(meta, '$.rows_skipped') FROM run", NULL), 1);
 	assert_int_equal(diag_count(st, "qnn_bad_field_count"), 1);
-	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'qnn_bad_field_count'",
-			    NULL), 4);
+	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'qnn_bad_field_count'", NULL),
+			 4);
 	/* proc values stored where > 0 only; the 0 row is reported */
 	assert_int_equal(qi(st, "SELECT count FROM series WHERE name = 'mem.rss'", NULL), 3);
 	assert_true(sample_nth(st, "mem.rss", "", "0") == 1048576.0 * 1024);
 	assert_true(sample_nth(st, "mem.vms", "", "2") == 2200000.0 * 1024);
 	assert_int_equal(diag_count(st, "qnn_proc_value_zero"), 1);
-	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'qnn_proc_value_zero'",
-			    NULL), 3);
+	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'qnn_proc_value_zero'", NULL),
+			 3);
 	assert_int_equal(diag_count(st, "qnn_proc_columns_zero"), 0);
 	/* cached: the first two rows are plausible and stored raw; row 5 has
 	 * 20971520 > total; with swap present it cannot be decoded and is
 	 * dropped, and from then on every row is (row 6 too) */
-	assert_int_equal(qi(st, "SELECT count FROM series WHERE name = 'sys.mem.cached'", NULL),
-			 2);
+	assert_int_equal(qi(st, "SELECT count FROM series WHERE name = 'sys.mem.cached'", NULL), 2);
 	assert_true(sample_nth(st, "sys.mem.cached", "", "1") == 1048576.0 * 1024);
 	assert_int_equal(diag_count(st, "qnn_cached_concatenated"), 2);
 	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'qnn_cached_concatenated'",
-			    NULL), 5);
-	assert_int_equal(qi(st, "SELECT json_extract(meta, '$.\"qnn.cached_dropped_rows\"') "
-				"FROM run", NULL), 2);
+			    NULL),
+			 5);
+	assert_int_equal(qi(st,
+			    "SELECT json_extract(meta, '$.\"qnn.cached_dropped_rows\"') "
+			    "FROM run",
+			    NULL),
+			 2);
 	/* the bad free value: no free and no used for that row */
 	assert_int_equal(diag_count(st, "qnn_bad_value"), 1);
 	assert_int_equal(qi(st, "SELECT col FROM diag WHERE code = 'qnn_bad_value'", NULL), 24);
 	assert_int_equal(qi(st, "SELECT count FROM series WHERE name = 'sys.mem.used'", NULL), 3);
-	assert_int_equal(qi(st, "SELECT count FROM series WHERE name = 'sys.mem.total'", NULL),
-			 4);
+	assert_int_equal(qi(st, "SELECT count FROM series WHERE name = 'sys.mem.total'", NULL), 4);
 	assert_int_equal(nth_ts(st, "sys.mem.total", "", "3"), 1295000000);
 	assert_true(sample_nth(st, "sys.swap.used", "", "3") == 524288.0 * 1024);
 	pr_store_close(st);
@@ -421,9 +435,9 @@ static void test_qnn_inline(void **state)
 static void test_qnn_synthetic_time(void **state)
 {
 	static const char text[] = QNN_HEADER "\n"
-				   "1703001234.%3N,100,10,50,1,20,0,0,0,0\n"
-				   "1703001234.%3N,100,10,50,1,20,0,0,0,0\n"
-				   "1703001235.%3N,100,10,50,1,20,0,0,0,0\n";
+					      "1703001234.%3N,100,10,50,1,20,0,0,0,0\n"
+					      "1703001234.%3N,100,10,50,1,20,0,0,0,0\n"
+					      "1703001235.%3N,100,10,50,1,20,0,0,0,0\n";
 	struct pr_store *st = open_store();
 	(void)state;
 	ingest_text(st, text, "qnn-csv");
@@ -446,24 +460,21 @@ static void test_qnn_synthetic_time(void **state)
 static void test_qnn_time_range(void **state)
 {
 	static const char text[] = QNN_HEADER "\n"
-				   "4611686018.428,100,10,50,1,20,0,0,0,0\n"
-				   "-4611686018.428,100,10,50,1,20,0,0,0,0\n"
-				   "1703001234.567,100,10,50,1,20,0,0,0,0\n"
-				   "-2908684783.861,100,10,50,1,20,0,0,0,0\n"
-				   "-2908684783.860,100,10,50,1,20,0,0,0,0\n"
-				   "1703001235.000,100,10,50,1,20,0,0,0,0\n";
+					      "4611686018.428,100,10,50,1,20,0,0,0,0\n"
+					      "-4611686018.428,100,10,50,1,20,0,0,0,0\n"
+					      "1703001234.567,100,10,50,1,20,0,0,0,0\n"
+					      "-2908684783.861,100,10,50,1,20,0,0,0,0\n"
+					      "-2908684783.860,100,10,50,1,20,0,0,0,0\n"
+					      "1703001235.000,100,10,50,1,20,0,0,0,0\n";
 	struct pr_store *st = open_store();
 	(void)state;
 	ingest_text(st, text, "qnn-csv");
 	assert_int_equal(qi(st, "SELECT time_origin_ns FROM run", NULL), 1703001234567000000LL);
 	assert_int_equal(qi(st, "SELECT json_extract(meta, '$.rows') FROM run", NULL), 3);
-	assert_int_equal(qi(st, "SELECT json_extract(meta, '$.rows_skipped') FROM run", NULL),
-			 3);
+	assert_int_equal(qi(st, "SELECT json_extract(meta, '$.rows_skipped') FROM run", NULL), 3);
 	assert_int_equal(diag_count(st, "time_out_of_range"), 3);
-	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'time_out_of_range'", NULL),
-			 2);
-	assert_int_equal(qi(st, "SELECT count FROM series WHERE name = 'sys.mem.total'", NULL),
-			 3);
+	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'time_out_of_range'", NULL), 2);
+	assert_int_equal(qi(st, "SELECT count FROM series WHERE name = 'sys.mem.total'", NULL), 3);
 	assert_int_equal(nth_ts(st, "sys.mem.total", "", "0"), -4611686018427000000LL);
 	assert_int_equal(nth_ts(st, "sys.mem.total", "", "1"), 0);
 	assert_int_equal(nth_ts(st, "sys.mem.total", "", "2"), 433000000);
@@ -501,14 +512,16 @@ static void test_csv_nvidia_smi(void **state)
 	assert_int_equal(diag_count(st, "csv_naive_time_utc"), 1);
 	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.time_zone') FROM run", NULL),
 			    "naive timestamps taken as UTC");
-	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.ignored_columns') FROM run",
-			       NULL), "[\"name\"]");
+	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.ignored_columns') FROM run", NULL),
+			    "[\"name\"]");
 	/* 7 series per GPU, 30 samples each */
 	assert_int_equal(qi(st, "SELECT count(*) FROM series WHERE count = 30", NULL), 14);
 	assert_int_equal(qi(st, "SELECT count(DISTINCT device) FROM series", NULL), 2);
-	assert_string_equal(qs(st, "SELECT group_concat(name || ':' || unit || ':' || orig_unit, "
-				   "' ') FROM (SELECT * FROM series WHERE device = 'cuda:0' "
-				   "ORDER BY name)", NULL),
+	assert_string_equal(qs(st,
+			       "SELECT group_concat(name || ':' || unit || ':' || orig_unit, "
+			       "' ') FROM (SELECT * FROM series WHERE device = 'cuda:0' "
+			       "ORDER BY name)",
+			       NULL),
 			    "gpu.mem.free:bytes:MiB gpu.mem.total:bytes:MiB "
 			    "gpu.mem.used:bytes:MiB gpu.mem.util:percent:% gpu.power:watts:W "
 			    "gpu.temp:celsius:C gpu.util:percent:%");
@@ -533,17 +546,21 @@ static void test_csv_psutil_phases(void **state)
 	assert_int_equal(qi(st, "SELECT time_origin_ns FROM run", NULL), 1718000000250000000LL);
 	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.time_kind') FROM run", NULL),
 			    "epoch");
-	assert_string_equal(qs(st, "SELECT group_concat(name || ':' || unit, ' ') FROM "
-				   "(SELECT * FROM series ORDER BY name)", NULL),
+	assert_string_equal(qs(st,
+			       "SELECT group_concat(name || ':' || unit, ' ') FROM "
+			       "(SELECT * FROM series ORDER BY name)",
+			       NULL),
 			    "cpu.util:percent disk.read:bytes disk.write:bytes mem.rss:bytes "
 			    "mem.vms:bytes");
 	assert_true(sample_nth(st, "mem.rss", "", "0") == 820.80 * 1048576);
 	assert_true(sample_nth(st, "cpu.util", "", "0") == 13.0);
 	assert_int_equal(nth_ts(st, "mem.rss", "", "1"), 1008792000);
 	/* four phases, end to end, the last one ending at the last row */
-	assert_string_equal(qs(st, "SELECT group_concat(name || '@' || ts || '+' || dur, ' ') "
-				   "FROM (SELECT * FROM span_v WHERE kind = 'phase' AND "
-				   "track = 'phases' ORDER BY ts)", NULL),
+	assert_string_equal(qs(st,
+			       "SELECT group_concat(name || '@' || ts || '+' || dur, ' ') "
+			       "FROM (SELECT * FROM span_v WHERE kind = 'phase' AND "
+			       "track = 'phases' ORDER BY ts)",
+			       NULL),
 			    "Model Loading@0+12103981000 Export@12103981000+15151602000 "
 			    "Compilation@27255583000+20195500000 "
 			    "Generation@47451083000+12123668000");
@@ -571,8 +588,7 @@ static void test_csv_datetime_zones(void **state)
 	assert_int_equal(nth_ts(st, "value", "", "1"), 1500000000);
 	assert_int_equal(nth_ts(st, "value", "", "2"), 2250000000LL);
 	assert_int_equal(nth_ts(st, "value", "", "3"), 3000000001LL);
-	assert_string_equal(qs(st, "SELECT unit || ':' || orig_unit FROM series", NULL),
-			    "watts:W");
+	assert_string_equal(qs(st, "SELECT unit || ':' || orig_unit FROM series", NULL), "watts:W");
 	assert_int_equal(diag_count(st, "csv_bad_time"), 1);
 	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'csv_bad_time'", NULL), 6);
 	assert_int_equal(diag_count(st, "csv_naive_time_utc"), 0);
@@ -601,17 +617,29 @@ static void test_csv_relative_units(void **state)
 	assert_int_equal(qi(st, "SELECT count FROM series WHERE name = 'gpu.mem.used'", NULL), 3);
 	assert_true(sample_nth(st, "gpu.mem.used", "", "2") == 400.0 * 1048576);
 	assert_int_equal(nth_ts(st, "gpu.mem.used", "", "2"), 1000000000);
-	assert_string_equal(qs(st, "SELECT unit || ':' || orig_unit FROM series WHERE name = "
-				   "'temp'", NULL), "celsius:c");
-	assert_string_equal(qs(st, "SELECT unit || ':' || orig_unit FROM series WHERE name = "
-				   "'step'", NULL), "ns:ms");
+	assert_string_equal(qs(st,
+			       "SELECT unit || ':' || orig_unit FROM series WHERE name = "
+			       "'temp'",
+			       NULL),
+			    "celsius:c");
+	assert_string_equal(qs(st,
+			       "SELECT unit || ':' || orig_unit FROM series WHERE name = "
+			       "'step'",
+			       NULL),
+			    "ns:ms");
 	assert_true(sample_nth(st, "step", "", "0") == 12.5e6);
-	assert_string_equal(qs(st, "SELECT unit || ':' || orig_unit FROM series WHERE name = "
-				   "'clock'", NULL), "MHz:GHz");
+	assert_string_equal(qs(st,
+			       "SELECT unit || ':' || orig_unit FROM series WHERE name = "
+			       "'clock'",
+			       NULL),
+			    "MHz:GHz");
 	assert_true(sample_nth(st, "clock", "", "3") == 1800.0);
 	/* unit from the values; a cell in another kind is a bad value */
-	assert_string_equal(qs(st, "SELECT unit || ':' || orig_unit FROM series WHERE name = "
-				   "'throughput'", NULL), "bytes:MiB");
+	assert_string_equal(qs(st,
+			       "SELECT unit || ':' || orig_unit FROM series WHERE name = "
+			       "'throughput'",
+			       NULL),
+			    "bytes:MiB");
 	assert_true(sample_nth(st, "throughput", "", "1") == 1073741824.0);
 	assert_int_equal(qi(st, "SELECT count FROM series WHERE name = 'throughput'", NULL), 2);
 	assert_string_equal(qs(st, "SELECT unit FROM series WHERE name = 'tokens_per_s'", NULL),
@@ -621,8 +649,8 @@ static void test_csv_relative_units(void **state)
 	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'csv_bad_field_count'", NULL),
 			 5);
 	assert_int_equal(diag_count(st, "csv_repeated_header"), 1);
-	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.ignored_columns') FROM run",
-			       NULL), "[\"note\"]");
+	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.ignored_columns') FROM run", NULL),
+			    "[\"note\"]");
 	assert_int_equal(qi(st, "SELECT json_extract(meta, '$.rows') FROM run", NULL), 4);
 	pr_store_close(st);
 }
@@ -643,13 +671,17 @@ static void test_csv_no_time_phases(void **state)
 	ingest_text(st, text, "csv");
 	assert_int_equal(qi(st, "SELECT time_synthetic FROM run", NULL), 1);
 	assert_int_equal(diag_count(st, "csv_no_time_column"), 1);
-	assert_string_equal(qs(st, "SELECT group_concat(name || '@' || ts || '+' || dur, ' ') "
-				   "FROM (SELECT * FROM span_v WHERE kind = 'phase' ORDER BY ts)",
+	assert_string_equal(qs(st,
+			       "SELECT group_concat(name || '@' || ts || '+' || dur, ' ') "
+			       "FROM (SELECT * FROM span_v WHERE kind = 'phase' ORDER BY ts)",
 			       NULL),
 			    "load@0+2000000000 run@2000000000+1000000000 "
 			    "load@4000000000+1000000000");
-	assert_string_equal(qs(st, "SELECT unit || ':' || orig_unit FROM series WHERE name = "
-				   "'memory'", NULL), "bytes:MB");
+	assert_string_equal(qs(st,
+			       "SELECT unit || ':' || orig_unit FROM series WHERE name = "
+			       "'memory'",
+			       NULL),
+			    "bytes:MB");
 	assert_true(sample_nth(st, "memory", "", "5") == 40.0 * 1048576);
 	assert_int_equal(nth_ts(st, "memory", "", "5"), 5000000000LL);
 	/* "CPU %" has no brackets: a plain name */
@@ -728,8 +760,10 @@ static void test_csv_invalid_text(void **state)
 	(void)state;
 	ingest_text(st, text, "csv");
 	assert_int_equal(diag_count(st, "csv_invalid_text"), 2);
-	assert_string_equal(qs(st, "SELECT group_concat(name || '@' || ts || '+' || dur, ' ') "
-				   "FROM (SELECT * FROM span_v ORDER BY ts)", NULL),
+	assert_string_equal(qs(st,
+			       "SELECT group_concat(name || '@' || ts || '+' || dur, ' ') "
+			       "FROM (SELECT * FROM span_v ORDER BY ts)",
+			       NULL),
 			    "a??@0+2000000000 b@2000000000+0");
 	pr_store_close(st);
 }

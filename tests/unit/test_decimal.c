@@ -124,8 +124,9 @@ static void test_int64_boundaries(void **state)
 static void test_syntax_errors(void **state)
 {
 	static const char *const bad[] = {
-		"1.", ".5", "--1", "1e", "0x10", "", "-", "+", "+-1", "1e+", "1e-", "1.5.5",
-		" 1", "1 ", "1,5", "NaN", "nan", "inf", "-Infinity", "1e5.5", "e5", "1_000", "\xd9\xa1",
+		"1.",  ".5",  "--1",	   "1e",    "0x10", "",	     "-",	 "+",
+		"+-1", "1e+", "1e-",	   "1.5.5", " 1",   "1 ",    "1,5",	 "NaN",
+		"nan", "inf", "-Infinity", "1e5.5", "e5",   "1_000", "\xd9\xa1",
 	};
 	size_t i;
 	(void)state;

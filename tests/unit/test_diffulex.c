@@ -23,7 +23,7 @@
 /* ---- helpers ---- */
 
 static void dx_ingest_ok(struct pr_store *st, const char *path, const char *force,
-		      const char *expect_format)
+			 const char *expect_format)
 {
 	struct pr_ingest_result res;
 	struct pr_error err = PR_ERROR_INIT;
@@ -43,7 +43,7 @@ static void dx_ingest_text(struct pr_store *st, const char *text, const char *ex
 
 /* Ingest that must fail; returns the error (static). */
 static const struct pr_error *dx_ingest_fail(struct pr_store *st, const char *text,
-					  const char *force)
+					     const char *force)
 {
 	static struct pr_error err;
 	struct pr_ingest_result res;
@@ -67,7 +67,8 @@ static double smetric(struct pr_store *st, const char *name, const char *origin,
 
 static double rmetric(struct pr_store *st, const char *name, const char *origin)
 {
-	return qd(st, "SELECT value FROM metric WHERE name = ?1 AND origin = ?2 AND span_id IS NULL",
+	return qd(st,
+		  "SELECT value FROM metric WHERE name = ?1 AND origin = ?2 AND span_id IS NULL",
 		  name, origin, NULL);
 }
 
@@ -120,7 +121,8 @@ static void test_json_sample(void **state)
 	/* args: metadata, custom metrics, backend data */
 	assert_int_equal(span_i(st, "json_extract(args, '$.metadata.batch_size')", "decode"), 10);
 	assert_string_equal(span_s(st, "json_extract(args, '$.custom_metrics.avg_diff_steps')",
-				   "decode"), "37.5");
+				   "decode"),
+			    "37.5");
 	assert_string_equal(span_s(st, "json_extract(args, '$.backend_data.name')", "batch_0"),
 			    "batch_0");
 	assert_string_equal(span_s(st, "json_extract(args, '$.metadata.model')", "batch_1"),
@@ -139,7 +141,8 @@ static void test_json_sample(void **state)
 	assert_true(smetric(st, "gpu_utilization_delta", "reported", "batch_0") == 12.0);
 	assert_true(smetric(st, "gpu_utilization_delta", "reported", "batch_1") == -7.0);
 	assert_string_equal(qs(st, "SELECT unit FROM metric WHERE name = 'gpu_utilization_delta'",
-			       NULL), "percent");
+			       NULL),
+			    "percent");
 	assert_true(smetric(st, "memory_delta", "reported", "model_loading") == 512.25 * 1048576);
 	assert_true(smetric(st, "memory_delta", "reported", "batch_0") == -3.5 * 1048576);
 	assert_true(smetric(st, "custom.num_outputs", "reported", "decode") == 2);
@@ -161,7 +164,8 @@ static void test_json_sample(void **state)
 	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.backend') FROM run", NULL),
 			    "simple");
 	assert_int_equal(qi(st, "SELECT json_extract(meta, '$.summary.total_tokens') FROM run",
-			    NULL), 1512);
+			    NULL),
+			 1512);
 	assert_true(strstr(qs(st, "SELECT json_extract(meta, '$.time_base') FROM run", NULL),
 			   "synthetic") != NULL);
 	assert_true(strstr(qs(st, "SELECT json_extract(meta, '$.gpu_utilization') FROM run", NULL),
@@ -190,7 +194,8 @@ static void test_json_truncated(void **state)
 	assert_int_equal(diag_count(st, "diffulex_json_truncated"), 1);
 	/* the position of the cut, as jansson reports it */
 	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'diffulex_json_truncated'",
-			    NULL), 20);
+			    NULL),
+			 20);
 	assert_true(qi(st, "SELECT json_extract(meta, '$.truncated_after_bytes') FROM run", NULL) >
 		    0);
 	assert_int_equal(qi(st, "SELECT count(*) FROM metric WHERE name LIKE 'summary.%'", NULL),
@@ -228,8 +233,9 @@ static void test_json_bad_values(void **state)
 	assert_int_equal(diag_count(st, "diffulex_nonfinite"), 1);
 	/* "0.5", "many", -1, metadata [1] */
 	assert_int_equal(diag_count(st, "diffulex_bad_value"), 4);
-	assert_true(strstr(qs(st, "SELECT message FROM diag WHERE code = 'diffulex_bad_value'",
-			      NULL), "'metrics[1].duration_sec': expected a number") != NULL);
+	assert_true(
+		strstr(qs(st, "SELECT message FROM diag WHERE code = 'diffulex_bad_value'", NULL),
+		       "'metrics[1].duration_sec': expected a number") != NULL);
 	/* name 3, the bare 42 */
 	assert_int_equal(diag_count(st, "diffulex_bad_section"), 2);
 	assert_int_equal(diag_count(st, "diffulex_summary_mismatch"), 1);
@@ -242,12 +248,21 @@ static void test_json_bad_values(void **state)
 	assert_true(smetric(st, "memory_delta", "reported", "ok") == -1e300);
 	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.backend') FROM run", NULL),
 			    "pytorch");
-	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.backend_files[0].trace_file') "
-				   "FROM run", NULL), "t.json");
-	assert_int_equal(qi(st, "SELECT json_type(meta, '$.backend_files[0].stacks_file') = "
-				"'null' FROM run", NULL), 1);
-	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.backend_files[1].output_file') "
-				   "FROM run", NULL), "log/profiles/viztracer_viz.json");
+	assert_string_equal(qs(st,
+			       "SELECT json_extract(meta, '$.backend_files[0].trace_file') "
+			       "FROM run",
+			       NULL),
+			    "t.json");
+	assert_int_equal(qi(st,
+			    "SELECT json_type(meta, '$.backend_files[0].stacks_file') = "
+			    "'null' FROM run",
+			    NULL),
+			 1);
+	assert_string_equal(qs(st,
+			       "SELECT json_extract(meta, '$.backend_files[1].output_file') "
+			       "FROM run",
+			       NULL),
+			    "log/profiles/viztracer_viz.json");
 	pr_store_close(st);
 }
 
@@ -259,7 +274,7 @@ static void test_json_errors(void **state)
 	e = dx_ingest_fail(st, "{\"metrics\": {\"name\": \"a\"}, \"summary\": {}}", "diffulex");
 	assert_string_equal(e->text, "'metrics': expected an array of sections");
 	e = dx_ingest_fail(st, "{\"metrics\": [\n  {\"name\": \"a\" \"duration_sec\": 1}\n]}",
-			"diffulex");
+			   "diffulex");
 	assert_int_equal(e->line, 2);
 	assert_true(e->column > 0);
 	/* cut before any complete section: nothing to keep */
@@ -307,11 +322,17 @@ static void test_csv_sample(void **state)
 	assert_int_equal(qi(st, "SELECT count(*) FROM metric WHERE name = 'memory_delta'", NULL),
 			 0);
 	assert_int_equal(diag_count(st, "diffulex_throughput_not_recorded"), 2);
-	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = "
-				"'diffulex_throughput_not_recorded'", NULL), 2);
+	assert_int_equal(qi(st,
+			    "SELECT line FROM diag WHERE code = "
+			    "'diffulex_throughput_not_recorded'",
+			    NULL),
+			 2);
 	assert_int_equal(diag_count(st, "diffulex_throughput_other_duration"), 1);
-	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = "
-				"'diffulex_throughput_other_duration'", NULL), 4);
+	assert_int_equal(qi(st,
+			    "SELECT line FROM diag WHERE code = "
+			    "'diffulex_throughput_other_duration'",
+			    NULL),
+			 4);
 	assert_int_equal(qi(st, "SELECT count(*) FROM diag", NULL), 2);
 	pr_store_close(st);
 }
@@ -324,9 +345,8 @@ static void test_csv_bad(void **state)
 		"abc,,b,0.0,0,\r\n"
 		"0.25,,c,0.0\r\n"
 		"1e-05,None,d,x,7,\"{'a': 1}\"\r\n";
-	static const char unsorted[] =
-		"name,duration_sec,total_tokens,throughput_tokens_per_sec\n"
-		"a,0.5,0,0.0\n";
+	static const char unsorted[] = "name,duration_sec,total_tokens,throughput_tokens_per_sec\n"
+				       "a,0.5,0,0.0\n";
 	struct pr_store *st = open_store();
 	const struct pr_error *e;
 	(void)state;
@@ -335,7 +355,8 @@ static void test_csv_bad(void **state)
 	assert_int_equal(qi(st, "SELECT json_extract(meta, '$.rows_skipped') FROM run", NULL), 2);
 	assert_int_equal(diag_count(st, "diffulex_csv_bad_value"), 2); /* abc, x */
 	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'diffulex_csv_bad_value'",
-			    NULL), 3);
+			    NULL),
+			 3);
 	assert_int_equal(diag_count(st, "diffulex_csv_bad_field_count"), 1);
 	assert_int_equal(diag_count(st, "diffulex_csv_nonfinite"), 1);
 	assert_int_equal(span_i(st, "json_extract(args, '$.metadata.k')", "a"), 0);
@@ -378,10 +399,11 @@ static void test_txt_sample(void **state)
 	assert_string_equal(span_s(st, "args", "decode"),
 			    "{\"custom_metrics\":{\"num_outputs\":2,\"avg_diff_steps\":37.5},"
 			    "\"metadata\":{\"num_prompts\":2,\"batch_size\":10}}");
-	assert_string_equal(span_s(st, "args", "batch_1"),
-			    "{\"custom_metrics\":{\"accept_rate\":0.8125,\"stop\":null},"
-			    "\"metadata\":{\"batch_size\":4,\"prompt_lens\":[12,40],\"greedy\":true,"
-			    "\"model\":\"dream, v0 \xc3\xa9\"}}");
+	assert_string_equal(
+		span_s(st, "args", "batch_1"),
+		"{\"custom_metrics\":{\"accept_rate\":0.8125,\"stop\":null},"
+		"\"metadata\":{\"batch_size\":4,\"prompt_lens\":[12,40],\"greedy\":true,"
+		"\"model\":\"dream, v0 \xc3\xa9\"}}");
 	assert_true(smetric(st, "memory_delta", "reported", "model_loading") == 512.25 * 1048576);
 	assert_true(smetric(st, "memory_delta", "reported", "decode") == -1e300);
 	assert_true(smetric(st, "gpu_utilization_delta", "reported", "batch_1") == -7.0);
@@ -392,8 +414,11 @@ static void test_txt_sample(void **state)
 	assert_true(rmetric(st, "summary.avg_throughput", "reported") == 3594.99);
 	assert_true(rmetric(st, "summary.total_sections", "reported") == 4);
 	assert_int_equal(diag_count(st, "diffulex_throughput_not_recorded"), 2);
-	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = "
-				"'diffulex_throughput_not_recorded'", NULL), 14);
+	assert_int_equal(qi(st,
+			    "SELECT line FROM diag WHERE code = "
+			    "'diffulex_throughput_not_recorded'",
+			    NULL),
+			 14);
 	assert_int_equal(diag_count(st, "diffulex_throughput_other_duration"), 1);
 	assert_int_equal(diag_count(st, "diffulex_avg_throughput_diluted"), 1);
 	assert_int_equal(diag_count(st, "diffulex_gpu_util_negative"), 1);
@@ -408,15 +433,15 @@ static void test_txt_bad(void **state)
 {
 	static const char text[] =
 		RULE_EQ "\nDiffulex Profiling Summary\n" RULE_EQ "\n\n"
-		"Total Sections: 3\nTotal Duration: 1.50 seconds\nTotal Tokens: 0\n"
-		"Average Throughput: 0.00 tokens/sec\n\n"
-		RULE_DASH "\nSection Details:\n" RULE_DASH "\n"
-		"\nSection: gen\n  Duration: 1.5000 seconds\n"
-		"  Custom Metrics: {'tok': <Tok object at 0x7f00>}\n"
-		"  Metadata: {'t': (1, 'a\\'b'), 5: None, 'u': '\\u00e9\\x41'}\n"
-		"  VizTracer Output: log/profiles/viztracer_gen.json\n"
-		"  Wobble: 3\n"
-		"\nSection: bad\n  Duration: fast seconds\n";
+			"Total Sections: 3\nTotal Duration: 1.50 seconds\nTotal Tokens: 0\n"
+			"Average Throughput: 0.00 tokens/sec\n\n" RULE_DASH
+			"\nSection Details:\n" RULE_DASH "\n"
+			"\nSection: gen\n  Duration: 1.5000 seconds\n"
+			"  Custom Metrics: {'tok': <Tok object at 0x7f00>}\n"
+			"  Metadata: {'t': (1, 'a\\'b'), 5: None, 'u': '\\u00e9\\x41'}\n"
+			"  VizTracer Output: log/profiles/viztracer_gen.json\n"
+			"  Wobble: 3\n"
+			"\nSection: bad\n  Duration: fast seconds\n";
 	struct pr_store *st = open_store();
 	(void)state;
 	dx_ingest_text(st, text, "diffulex-summary");
@@ -425,15 +450,19 @@ static void test_txt_bad(void **state)
 	assert_string_equal(span_s(st, "json_extract(args, '$.custom_metrics')", "gen"),
 			    "{'tok': <Tok object at 0x7f00>}");
 	assert_string_equal(span_s(st, "json_extract(args, '$.metadata')", "gen"),
-			    "{\"t\":[1,\"a'b\"],\"5\":null,\"u\":\"\xc3\xa9" "A\"}");
+			    "{\"t\":[1,\"a'b\"],\"5\":null,\"u\":\"\xc3\xa9"
+			    "A\"}");
 	assert_string_equal(span_s(st, "json_extract(args, '$.backend_data.output_file')", "gen"),
 			    "log/profiles/viztracer_gen.json");
-	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.backend_files[0].output_file') "
-				   "FROM run", NULL), "log/profiles/viztracer_gen.json");
+	assert_string_equal(qs(st,
+			       "SELECT json_extract(meta, '$.backend_files[0].output_file') "
+			       "FROM run",
+			       NULL),
+			    "log/profiles/viztracer_gen.json");
 	assert_int_equal(diag_count(st, "diffulex_txt_unparsed_repr"), 1);
 	assert_int_equal(diag_count(st, "diffulex_txt_bad_line"), 1);
-	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'diffulex_txt_bad_line'",
-			    NULL), 19);
+	assert_int_equal(qi(st, "SELECT line FROM diag WHERE code = 'diffulex_txt_bad_line'", NULL),
+			 19);
 	/* "fast seconds", then the section without a Duration */
 	assert_int_equal(diag_count(st, "diffulex_txt_bad_value"), 2);
 	assert_int_equal(diag_count(st, "diffulex_txt_truncated"), 1);
@@ -477,11 +506,13 @@ static void test_sniff(void **state)
 	assert_int_equal(sniff("diffulex-csv", csv_head), 90);
 	assert_true(sniff("diffulex-csv", csv_head) > sniff("csv", csv_head));
 	assert_int_equal(sniff("diffulex-csv", "name,duration_sec,total_tokens,"
-					       "throughput_tokens_per_sec\n"), 80);
+					       "throughput_tokens_per_sec\n"),
+			 80);
 	assert_int_equal(sniff("diffulex-csv", "timestamp,name,duration_sec\n1,a,2\n"), 0);
 	assert_int_equal(sniff("diffulex-csv", "{\"metrics\": []}"), 0);
-	assert_int_equal(sniff("diffulex-summary", RULE_EQ "\nDiffulex Profiling Summary\n" RULE_EQ
-					       "\n"), 95);
+	assert_int_equal(sniff("diffulex-summary",
+			       RULE_EQ "\nDiffulex Profiling Summary\n" RULE_EQ "\n"),
+			 95);
 	assert_int_equal(sniff("diffulex-summary", RULE_EQ "\nOther\n"), 0);
 	assert_ptr_equal(pr_format_sniff((const unsigned char *)csv_head, strlen(csv_head), "x.csv",
 					 &best),
@@ -491,16 +522,11 @@ static void test_sniff(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_json_sample),
-		cmocka_unit_test(test_json_truncated),
-		cmocka_unit_test(test_json_bad_values),
-		cmocka_unit_test(test_json_errors),
-		cmocka_unit_test(test_csv_sample),
-		cmocka_unit_test(test_csv_bad),
-		cmocka_unit_test(test_txt_sample),
-		cmocka_unit_test(test_txt_bad),
-		cmocka_unit_test(test_txt_errors),
-		cmocka_unit_test(test_sniff),
+		cmocka_unit_test(test_json_sample),	cmocka_unit_test(test_json_truncated),
+		cmocka_unit_test(test_json_bad_values), cmocka_unit_test(test_json_errors),
+		cmocka_unit_test(test_csv_sample),	cmocka_unit_test(test_csv_bad),
+		cmocka_unit_test(test_txt_sample),	cmocka_unit_test(test_txt_bad),
+		cmocka_unit_test(test_txt_errors),	cmocka_unit_test(test_sniff),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,7 +22,11 @@ static int utf8_ok(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
-		int n = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2 : (*p & 0xF8) == 0xF0 ? 3 : -1;
+		int n = *p < 0x80	      ? 0
+			: (*p & 0xE0) == 0xC0 ? 1
+			: (*p & 0xF0) == 0xE0 ? 2
+			: (*p & 0xF8) == 0xF0 ? 3
+					      : -1;
 		if (n < 0)
 			return 0;
 		for (p++; n > 0; n--, p++)
@@ -37,8 +41,10 @@ static void test_end_and_mid(void **state)
 	char b[PR_LABEL];
 	(void)state;
 	assert_string_equal(pr_elide_end("short", 10, b, sizeof(b)), "short");
-	assert_string_equal(pr_elide_end("DistributedDataParallel.forward", 14, b, sizeof(b)), "Distributed...");
-	assert_string_equal(pr_elide_mid("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)", 20, b, sizeof(b)),
+	assert_string_equal(pr_elide_end("DistributedDataParallel.forward", 14, b, sizeof(b)),
+			    "Distributed...");
+	assert_string_equal(pr_elide_mid("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*)", 20,
+					 b, sizeof(b)),
 			    "ncclKern...DevComm*)"); /* 8 head + 9 tail bytes */
 	/* "é" is two bytes: a cut never splits it */
 	pr_elide_end("ééééééééé", 8, b, sizeof(b));
@@ -71,7 +77,8 @@ static void test_column_lookalikes(void **state)
 	size_t i;
 	(void)state;
 	/* the plain middle cut makes the first two alike: what the column must avoid */
-	assert_string_equal(pr_elide_mid(k[0], 42, a, sizeof(a)), pr_elide_mid(k[1], 42, b, sizeof(b)));
+	assert_string_equal(pr_elide_mid(k[0], 42, a, sizeof(a)),
+			    pr_elide_mid(k[1], 42, b, sizeof(b)));
 	pr_elide_column(out, k, 4, 42, 1);
 	for (i = 0; i < 4; i++)
 		assert_true(strlen(out[i]) <= 42);
@@ -86,7 +93,9 @@ static void test_column_lookalikes(void **state)
 /* Many columns of random look-alike names: widths hold, distinct names stay distinct. */
 static void test_column_property(void **state)
 {
-	enum { N = 12 };
+	enum {
+		N = 12
+	};
 	static const char alpha[] = "ab:_<>é";
 	char names[N][120];
 	const char *ptr[N];
@@ -101,10 +110,12 @@ static void test_column_property(void **state)
 			seed = seed * 1103515245u + 12345u;
 			target = 20 + (seed >> 16) % 90;
 			/* a shared head and tail, a random middle */
-			len += (size_t)snprintf(names[i], sizeof(names[i]), "void at::native::kernel<");
+			len += (size_t)snprintf(names[i], sizeof(names[i]),
+						"void at::native::kernel<");
 			while (len + 4 < target) {
 				seed = seed * 1103515245u + 12345u;
-				if (alpha[(seed >> 16) % 7] == (char)0xC3 || (seed >> 16) % 7 >= 6) {
+				if (alpha[(seed >> 16) % 7] == (char)0xC3 ||
+				    (seed >> 16) % 7 >= 6) {
 					names[i][len++] = (char)0xC3; /* é */
 					names[i][len++] = (char)0xA9;
 				} else {

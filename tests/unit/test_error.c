@@ -16,7 +16,9 @@ static void test_escape(void **state)
 {
 	char buf[256];
 	(void)state;
-	pr_error_escape("a\nb\rc\td\x1b[2J\x7f" "e\x01", buf, sizeof(buf));
+	pr_error_escape("a\nb\rc\td\x1b[2J\x7f"
+			"e\x01",
+			buf, sizeof(buf));
 	assert_string_equal(buf, "a\\nb\\rc\\td\\x1b[2J\\x7fe\\x01");
 	/* C1 CSI (U+009B, UTF-8 C2 9B) is obeyed by some terminals; U+00A0 and e-acute are text */
 	pr_error_escape("x\xc2\x9by\xc2\xa0z\xc3\xa9", buf, sizeof(buf));
@@ -32,7 +34,8 @@ static void test_escape(void **state)
 			"d\xe2\x80\x90"
 			"e\xe2\x81\xa5",
 			buf, sizeof(buf));
-	assert_string_equal(buf, "a\\u202eb\\u200fc\\u2066d\xe2\x80\x90" "e\xe2\x81\xa5");
+	assert_string_equal(buf, "a\\u202eb\\u200fc\\u2066d\xe2\x80\x90"
+				 "e\xe2\x81\xa5");
 	pr_error_escape("z\xe2\x80", buf, sizeof(buf));
 	assert_string_equal(buf, "z\xe2\x80");
 	pr_error_escape("", buf, sizeof(buf));

@@ -85,7 +85,8 @@ static void test_tree_bound(void **state)
 	/* the default bound: no fold, no key */
 	m = model_text(trace);
 	assert_null(json_object_get(at(m, "runs/0/flame"), "spans_folded"));
-	assert_int_equal(json_array_size(json_object_get(at(m, "runs/0/flame"), "nodes")), 6); /* A B C D E F */
+	assert_int_equal(json_array_size(json_object_get(at(m, "runs/0/flame"), "nodes")),
+			 6); /* A B C D E F */
 	json_decref(m);
 }
 
@@ -287,11 +288,12 @@ static void test_bounds_steps_gpu(void **state)
 	json_decref(m);
 	pr_strbuf_addstr(&sb, "{\"traceEvents\": [\n");
 	for (i = 0; i < 10; i++)
-		pr_strbuf_addf(&sb,
-			       "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#%zu\",\"pid\":1,"
-			       "\"tid\":1,\"ts\":%zu,\"dur\":%d},\n"
-			       "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op\",\"pid\":1,\"tid\":1,\"ts\":%zu,\"dur\":5}%s\n",
-			       i, i * 1000, durs[i], i * 1000 + 1, i < 9 ? "," : "");
+		pr_strbuf_addf(
+			&sb,
+			"{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#%zu\",\"pid\":1,"
+			"\"tid\":1,\"ts\":%zu,\"dur\":%d},\n"
+			"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op\",\"pid\":1,\"tid\":1,\"ts\":%zu,\"dur\":5}%s\n",
+			i, i * 1000, durs[i], i * 1000 + 1, i < 9 ? "," : "");
 	pr_strbuf_addstr(&sb, "]}\n");
 	m = model_text(sb.buf);
 	pr_strbuf_release(&sb);
@@ -345,20 +347,22 @@ static void test_nccl(void **state)
 	pr_store_close(st);
 	f = at(m, "runs/0/flame");
 	n = json_object_get(f, "nodes");
-	json_array_foreach(n, i, v)
+	json_array_foreach (n, i, v)
 		if (!pr_mll(v, "depth")) {
 			roots++;
 			steps += !strncmp(pr_mstr(v, "name"), "ProfilerStep", 12);
 		}
 	assert_int_equal(steps, 1);
 	assert_true(roots >= 1);
-	node_is(json_array_get(n, 0), "ProfilerStep#*", 0, 667105339, pr_mnum(json_array_get(n, 0), "self"));
+	node_is(json_array_get(n, 0), "ProfilerStep#*", 0, 667105339,
+		pr_mnum(json_array_get(n, 0), "self"));
 	assert_int_equal(pr_mll(f, "steps_merged"), 3);
 	n = at(m, "runs/0/flame/by_step/nodes");
 	k = 0;
-	json_array_foreach(n, i, v)
+	json_array_foreach (n, i, v)
 		if (!pr_mll(v, "depth")) {
-			static const char *const names[] = { "ProfilerStep#4", "ProfilerStep#5", "ProfilerStep#6" };
+			static const char *const names[] = { "ProfilerStep#4", "ProfilerStep#5",
+							     "ProfilerStep#6" };
 			static const double durs[] = { 222442191, 219726905, 224936243 };
 			assert_true(k < 3);
 			assert_string_equal(pr_mstr(v, "name"), names[k]);
@@ -371,9 +375,9 @@ static void test_nccl(void **state)
 	near(pr_mnum(f, "total"), 165185838, 0);
 	n = json_object_get(f, "nodes");
 	k = 0;
-	json_array_foreach(n, i, v)
-	{
-		if ((size_t)pr_mll(v, "depth") == k && k < 5 && !strcmp(pr_mstr(v, "name"), path[k]))
+	json_array_foreach (n, i, v) {
+		if ((size_t)pr_mll(v, "depth") == k && k < 5 &&
+		    !strcmp(pr_mstr(v, "name"), path[k]))
 			k++;
 		if (k == 5) {
 			near(pr_mnum(v, "total"), 46762159, 0);
@@ -390,12 +394,9 @@ static void test_nccl(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_paths_merge),
-		cmocka_unit_test(test_tree_bound),
-		cmocka_unit_test(test_frames_weight),
-		cmocka_unit_test(test_steps_gpu),
-		cmocka_unit_test(test_bounds_steps_gpu),
-		cmocka_unit_test(test_nccl),
+		cmocka_unit_test(test_paths_merge),	 cmocka_unit_test(test_tree_bound),
+		cmocka_unit_test(test_frames_weight),	 cmocka_unit_test(test_steps_gpu),
+		cmocka_unit_test(test_bounds_steps_gpu), cmocka_unit_test(test_nccl),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -164,11 +164,15 @@ static void test_hta_breakdown(void **state)
 	assert_int_equal((int)d(v, "count"), 2);
 	assert_int_equal((int64_t)d(v, "time_ns"), 38000);
 	near(d(v, "share"), 38.0 / 91.98, 1e-12);
-	assert_int_equal((int64_t)d(find(at(g, "kernels/by_type"), "type", "compute"), "time_ns"), 39000);
-	assert_int_equal((int64_t)d(find(at(g, "kernels/by_type"), "type", "memory"), "time_ns"), 14980);
-	assert_int_equal((int64_t)d(find(at(g, "kernels/communication"), "library", "deepep"), "time_ns"),
+	assert_int_equal((int64_t)d(find(at(g, "kernels/by_type"), "type", "compute"), "time_ns"),
+			 39000);
+	assert_int_equal((int64_t)d(find(at(g, "kernels/by_type"), "type", "memory"), "time_ns"),
+			 14980);
+	assert_int_equal((int64_t)d(find(at(g, "kernels/communication"), "library", "deepep"),
+				    "time_ns"),
 			 28000);
-	assert_int_equal((int64_t)d(find(at(g, "kernels/communication"), "library", "nccl"), "time_ns"),
+	assert_int_equal((int64_t)d(find(at(g, "kernels/communication"), "library", "nccl"),
+				    "time_ns"),
 			 10000);
 	v = find(at(g, "kernels/memory_ops"), "direction", "HtoD");
 	assert_int_equal((int64_t)d(v, "bytes"), 1000000);
@@ -234,8 +238,7 @@ static void test_collective_layers(void **state)
 	json_t *m = model_opts(trace, NULL), *items = at(m, "runs/0/collectives/items"), *v;
 	size_t i, ann = 0;
 	(void)state;
-	json_array_foreach(items, i, v)
-	{
+	json_array_foreach (items, i, v) {
 		assert_int_equal((int)d(v, "calls"), 1);
 		if (!strcmp(s(v, "name"), "nccl:all_reduce"))
 			ann++;
@@ -271,7 +274,9 @@ static void test_comm_pattern(void **state)
 	assert_int_equal((int64_t)d(g, "rank/compute_ns"), 30000);
 	assert_int_equal((int64_t)d(g, "rank/communication_ns"), 27000);
 	near(d(g, "overlap/share"), 20.0 / 47, 1e-12);
-	assert_int_equal((int64_t)d(find(at(g, "kernels/communication"), "library", "user"), "count"), 1);
+	assert_int_equal((int64_t)d(find(at(g, "kernels/communication"), "library", "user"),
+				    "count"),
+			 1);
 	assert_string_equal(s(g, "comm_kernels_pattern"), "add_kern[e]l");
 	json_decref(m);
 }
@@ -335,7 +340,7 @@ static json_t *finding(json_t *run, const char *id)
 {
 	json_t *f;
 	size_t i;
-	json_array_foreach(json_object_get(run, "recommendations"), i, f) {
+	json_array_foreach (json_object_get(run, "recommendations"), i, f) {
 		if (!strcmp(pr_mstr(f, "id"), id))
 			return f;
 	}
@@ -400,7 +405,8 @@ static const char sync_trace[] =
 
 static void test_sync_copy(void **state)
 {
-	json_t *m = model_opts(sync_trace, NULL), *f = finding(at(m, "runs/0"), "nsys.cuda_memcpy_sync");
+	json_t *m = model_opts(sync_trace, NULL),
+	       *f = finding(at(m, "runs/0"), "nsys.cuda_memcpy_sync");
 	(void)state;
 	assert_non_null(f);
 	assert_int_equal((int)d(f, "evidence/copies"), 2);
@@ -410,9 +416,10 @@ static void test_sync_copy(void **state)
 	assert_string_equal(pr_mstr(at(f, "evidence/ops/0"), "op"), "aten::item");
 	assert_string_equal(pr_mstr(at(f, "evidence/ops/1"), "op"), "aten::to");
 	assert_null(at(f, "evidence/ops/2"));
-	assert_string_equal(pr_mstr(f, "message"),
-			    "2 synchronous copies in 1 step(s) block the host for 31.0% of the step "
-			    "time (most under aten::item)");
+	assert_string_equal(
+		pr_mstr(f, "message"),
+		"2 synchronous copies in 1 step(s) block the host for 31.0% of the step "
+		"time (most under aten::item)");
 	json_decref(m);
 }
 
@@ -443,9 +450,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hta_breakdown),	  cmocka_unit_test(test_tensorboard_steps),
 		cmocka_unit_test(test_collective_layers), cmocka_unit_test(test_comm_pattern),
-		cmocka_unit_test(test_bad_pattern),	  cmocka_unit_test(test_cpu_only), cmocka_unit_test(test_gpu_advice),
-		cmocka_unit_test(test_sync_copy), cmocka_unit_test(test_runtime_only),
-		cmocka_unit_test(test_medians_sql),
+		cmocka_unit_test(test_bad_pattern),	  cmocka_unit_test(test_cpu_only),
+		cmocka_unit_test(test_gpu_advice),	  cmocka_unit_test(test_sync_copy),
+		cmocka_unit_test(test_runtime_only),	  cmocka_unit_test(test_medians_sql),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

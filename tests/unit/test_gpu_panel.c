@@ -42,21 +42,25 @@ static void test_short_name(void **state)
 	char buf[200];
 	(void)state;
 	/* "void " and the argument list go; templates stay */
-	assert_string_equal(pr_gpu_short_name("void at::native::f<float>(int, float*)", 48, buf, sizeof(buf)),
+	assert_string_equal(pr_gpu_short_name("void at::native::f<float>(int, float*)", 48, buf,
+					      sizeof(buf)),
 			    "at::native::f<float>");
 	/* nested parentheses in the argument list */
 	assert_string_equal(pr_gpu_short_name("k(a (*)(int), b)", 48, buf, sizeof(buf)), "k");
 	/* a name that is only parentheses keeps them (nothing before the list) */
 	assert_string_equal(pr_gpu_short_name("(x)", 48, buf, sizeof(buf)), "(x)");
 	/* not a C++ signature (a space before the list): the name stays whole (names.h) */
-	assert_string_equal(pr_gpu_short_name("Memcpy DtoD (Device -> Device)", 48, buf, sizeof(buf)),
+	assert_string_equal(pr_gpu_short_name("Memcpy DtoD (Device -> Device)", 48, buf,
+					      sizeof(buf)),
 			    "Memcpy DtoD (Device -> Device)");
 	/* too long: head (3/5 of 19 = 11 bytes) ... tail (8 bytes), 20 characters in all */
-	assert_string_equal(pr_gpu_short_name("cutlass::Kernel<cutlass_80_tensorop_s1688gemm_tn_align1>", 20, buf,
-					      sizeof(buf)),
-			    "cutlass::Ke\xE2\x80\xA6_align1>");
+	assert_string_equal(
+		pr_gpu_short_name("cutlass::Kernel<cutlass_80_tensorop_s1688gemm_tn_align1>", 20,
+				  buf, sizeof(buf)),
+		"cutlass::Ke\xE2\x80\xA6_align1>");
 	/* never cut inside a UTF-8 sequence: the head backs off to the lead byte */
-	assert_string_equal(pr_gpu_short_name("abcdefghij\xC3\xA9klmnopqrstuvwxyz", 20, buf, sizeof(buf)),
+	assert_string_equal(pr_gpu_short_name("abcdefghij\xC3\xA9klmnopqrstuvwxyz", 20, buf,
+					      sizeof(buf)),
 			    "abcdefghij\xE2\x80\xA6stuvwxyz");
 	assert_string_equal(pr_gpu_short_name("", 20, buf, sizeof(buf)), "");
 }
@@ -199,8 +203,8 @@ static void test_streams_capped(void **state)
 	int i;
 	(void)state;
 	for (i = 0; i < 20; i++)
-		json_array_append_new(streams, json_pack("{s:s, s:i, s:f}", "device", "0", "stream", i,
-							 "compute_share", 1.0));
+		json_array_append_new(streams, json_pack("{s:s, s:i, s:f}", "device", "0", "stream",
+							 i, "compute_share", 1.0));
 	assert_int_equal(pr_gpu_panels_add(ps, run), 1);
 	c = find(ps, "gpu_temporal");
 	assert_non_null(c);

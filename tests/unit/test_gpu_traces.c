@@ -106,7 +106,8 @@ static void test_ns_resolution(void **state)
 static void test_nccl_data(void **state)
 {
 	json_t *m = model_of("nccl_parser_config/nccl_data.json.gz"), *r = at(m, "runs/0");
-	json_t *g = at(r, "gpu_breakdown"), *b = at(r, "step_breakdown"), *items, *v, *longest = NULL;
+	json_t *g = at(r, "gpu_breakdown"), *b = at(r, "step_breakdown"), *items, *v,
+	       *longest = NULL;
 	size_t i, ann = 0;
 	(void)state;
 	near(100 * d(g, "rank/busy_share"), 23.84, 0.005);
@@ -121,12 +122,13 @@ static void test_nccl_data(void **state)
 	assert_int_equal((int64_t)d(g, "idle/host_wait_ns"), 501050857);
 	assert_int_equal((int64_t)d(g, "idle/other_ns"), 2000134);
 	/* 21 ncclKernel kernels */
-	assert_int_equal((int)d(find(at(g, "kernels/communication"), "library", "nccl"), "count"), 21);
-	assert_int_equal((int)d(find(at(g, "kernels/by_type"), "type", "communication"), "count"), 21);
+	assert_int_equal((int)d(find(at(g, "kernels/communication"), "library", "nccl"), "count"),
+			 21);
+	assert_int_equal((int)d(find(at(g, "kernels/by_type"), "type", "communication"), "count"),
+			 21);
 
 	items = at(r, "collectives/items");
-	json_array_foreach(items, i, v)
-	{
+	json_array_foreach (items, i, v) {
 		if (!strcmp(s(v, "layer"), "gpu_kernel") &&
 		    (!longest || d(v, "longest/dur_ns") > d(longest, "longest/dur_ns")))
 			longest = v;
@@ -174,11 +176,12 @@ static void test_negative_queue(void **state)
 	find(mem, "direction", "HtoD");
 	find(mem, "direction", "DtoD");
 	find(mem, "direction", "Memset");
-	json_array_foreach(mem, i, v)
+	json_array_foreach (mem, i, v)
 		assert_true(d(v, "bandwidth_Bps") >= 0);
 	assert_int_equal((int64_t)d(g, "overlap/overlapped_ns"), 2553000);
 	assert_int_equal((int64_t)d(g, "overlap/communication_ns"), 187870000);
-	assert_int_equal((int)d(find(at(g, "kernels/communication"), "library", "nccl"), "count"), 80);
+	assert_int_equal((int)d(find(at(g, "kernels/communication"), "library", "nccl"), "count"),
+			 80);
 	v = find(at(g, "streams"), "stream", "84");
 	assert_int_equal((int)d(v, "ops"), 36);
 	assert_int_equal((int64_t)d(v, "communication_ns"), 171521000);

@@ -167,7 +167,8 @@ static void test_streams(void **state)
 {
 	json_t *m = model_text(trace, 100), *g = at(m, "runs/0/gpu");
 	json_t *t, *v;
-	static const double t7[] = { 40, 80, 110, 125, 315, 350, 380 }, v7[] = { 1, 2, 1, 0, 1, 1, 0 };
+	static const double t7[] = { 40, 80, 110, 125, 315, 350, 380 },
+			    v7[] = { 1, 2, 1, 0, 1, 1, 0 };
 	size_t i;
 	(void)state;
 	/* stream 7: launches at 140 180 415 450, ends at 210 225 450 480 (at 450 the mul
@@ -183,7 +184,8 @@ static void test_streams(void **state)
 	v = at(g, "streams/items/0/queue/timeline/v");
 	assert_int_equal(json_array_size(t), 7);
 	for (i = 0; i < 7; i++) {
-		assert_int_equal(json_integer_value(json_array_get(t, i)), (json_int_t)(t7[i] * 1000));
+		assert_int_equal(json_integer_value(json_array_get(t, i)),
+				 (json_int_t)(t7[i] * 1000));
 		assert_int_equal(json_integer_value(json_array_get(v, i)), (json_int_t)v7[i]);
 	}
 	/* stream 8: memcpy queued [255, 300); relu's end (595) is before its call (600):
@@ -237,21 +239,23 @@ static void test_window_not_workload(void **state)
 	size_t i;
 	(void)state;
 	assert_int_equal(d(r, "clock/start_ns"), 100000);
-	json_array_foreach(at(r, "spans/items"), i, it)
+	json_array_foreach (at(r, "spans/items"), i, it)
 		assert_string_not_equal(json_string_value(json_object_get(it, "name")),
 					"PyTorch Profiler (0)");
-	json_array_foreach(at(r, "bottlenecks/top_total"), i, it)
+	json_array_foreach (at(r, "bottlenecks/top_total"), i, it)
 		assert_string_not_equal(json_string_value(json_object_get(it, "name")),
 					"PyTorch Profiler (0)");
-	json_array_foreach(at(r, "bottlenecks/top_self"), i, it)
+	json_array_foreach (at(r, "bottlenecks/top_self"), i, it)
 		assert_string_not_equal(json_string_value(json_object_get(it, "name")),
 					"PyTorch Profiler (0)");
 	/* without the exclusion it would top both tables (1000 us, no children) */
 	assert_string_equal(s(r, "bottlenecks/top_total/0/name"), "ProfilerStep#1");
 	/* nor a lane of the timeline (it would start before the run) */
-	json_array_foreach(at(r, "timeline/lanes"), i, it)
-		assert_null(strstr(json_string_value(json_object_get(it, "name")), "PyTorch Profiler"));
-	assert_int_equal(json_array_size(at(r, "timeline/lanes")), 3); /* thread 1/1, streams 7, 8 */
+	json_array_foreach (at(r, "timeline/lanes"), i, it)
+		assert_null(
+			strstr(json_string_value(json_object_get(it, "name")), "PyTorch Profiler"));
+	assert_int_equal(json_array_size(at(r, "timeline/lanes")),
+			 3); /* thread 1/1, streams 7, 8 */
 	/* nor the span that holds a memory peak: at 800 us no workload span is open */
 	assert_string_equal(s(r, "peaks/0/series"), "dev.mem.allocated");
 	assert_true(json_is_null(at(r, "peaks/0/span")));
@@ -274,8 +278,9 @@ static void test_absent(void **state)
 static void test_legacy_twin(void **state)
 {
 	static const char *const files[] = { "torch-legacy-vintage/legacy.pt.trace.json",
-					      "torch-legacy-vintage/twin.pt.trace.json" };
-	static const char *const differ[] = { "id", "label", "source", "content_hash", "diagnostics" };
+					     "torch-legacy-vintage/twin.pt.trace.json" };
+	static const char *const differ[] = { "id", "label", "source", "content_hash",
+					      "diagnostics" };
 	struct pr_model_opts o = PR_MODEL_OPTS_INIT;
 	struct pr_error err = PR_ERROR_INIT;
 	json_t *runs[2], *m[2];
@@ -299,7 +304,8 @@ static void test_legacy_twin(void **state)
 		for (k = 0; k < PR_ARRAY_SIZE(differ); k++)
 			json_object_del(runs[i], differ[k]);
 	if (!json_equal(runs[0], runs[1])) {
-		char *a = json_dumps(runs[0], JSON_SORT_KEYS), *b = json_dumps(runs[1], JSON_SORT_KEYS);
+		char *a = json_dumps(runs[0], JSON_SORT_KEYS),
+		     *b = json_dumps(runs[1], JSON_SORT_KEYS);
 		print_error("legacy: %s\ntwin:   %s\n", a, b);
 		free(a);
 		free(b);
@@ -489,9 +495,12 @@ static void test_scratch_files(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_launches),	  cmocka_unit_test(test_ops),
-		cmocka_unit_test(test_streams),		  cmocka_unit_test(test_annotations),
-		cmocka_unit_test(test_window_not_workload), cmocka_unit_test(test_absent),
+		cmocka_unit_test(test_launches),
+		cmocka_unit_test(test_ops),
+		cmocka_unit_test(test_streams),
+		cmocka_unit_test(test_annotations),
+		cmocka_unit_test(test_window_not_workload),
+		cmocka_unit_test(test_absent),
 		cmocka_unit_test(test_legacy_twin),
 		cmocka_unit_test(test_duplicates_and_flows),
 		cmocka_unit_test(test_scratch_files),

@@ -77,14 +77,18 @@ static void test_tie_order(void **state)
 	(void)state;
 	pr_strbuf_addstr(&t, "{\"traceEvents\": [");
 	for (i = 0; i < 30; i++)
-		pr_strbuf_addf(&t, "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\","
-				   "\"pid\":100,\"tid\":100,\"ts\":%d,\"dur\":2,\"args\":{\"correlation\":%d}},",
-			       1000 + 10 * i, i + 1);
+		pr_strbuf_addf(
+			&t,
+			"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\","
+			"\"pid\":100,\"tid\":100,\"ts\":%d,\"dur\":2,\"args\":{\"correlation\":%d}},",
+			1000 + 10 * i, i + 1);
 	for (i = 0; i < 30; i++)
-		pr_strbuf_addf(&t, "%s{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,"
-				   "\"ts\":%d,\"dur\":5,\"args\":{\"device\":0,\"stream\":7,"
-				   "\"correlation\":%d}}",
-			       i ? "," : "", 1000 + 10 * i, i + 1);
+		pr_strbuf_addf(
+			&t,
+			"%s{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,"
+			"\"ts\":%d,\"dur\":5,\"args\":{\"device\":0,\"stream\":7,"
+			"\"correlation\":%d}}",
+			i ? "," : "", 1000 + 10 * i, i + 1);
 	pr_strbuf_addstr(&t, "]}");
 	for (round = 0; round < 2; round++) {
 		struct pr_model_opts o = PR_MODEL_OPTS_INIT;
@@ -158,7 +162,8 @@ static void test_gpu_scratch_files(void **state)
 		def = model_of(path, &err);
 		if (!def)
 			fail_msg("model of %s: %s", rel[i], err.text);
-		assert_non_null(json_object_get(json_array_get(json_object_get(def, "runs"), 0), "gpu"));
+		assert_non_null(
+			json_object_get(json_array_get(json_object_get(def, "runs"), 0), "gpu"));
 		pr_gpuscan_mem = 1;
 		pr_xsort_mem = 1024;
 		tiny = model_of(path, &err);
@@ -179,16 +184,18 @@ static void test_gpu_scratch_files(void **state)
 		pr_spanstat_rec_mem = (size_t)1 << 30;
 		pr_gpuscan_mem = 1;
 		assert_null(model_of(path, &err));
-		assert_string_equal(err.text, "cannot create a scratch file for the GPU rows in "
-					      "'/nonexistent/profreport-test': No such file or directory");
+		assert_string_equal(err.text,
+				    "cannot create a scratch file for the GPU rows in "
+				    "'/nonexistent/profreport-test': No such file or directory");
 		pr_gpuscan_mem = (size_t)1 << 30; /* the rows in memory, the sort's runs on disk */
 		pr_xsort_mem = 1024;
 		assert_null(model_of(path, &err));
 		/* flame runs before the GPU analyses: its sort of the runtime calls by correlation
 		 * (an_flame.c, device time) is the first sort of the rows made */
-		assert_string_equal(err.text, "cannot create a scratch file for flame's runtime calls "
-					      "by correlation in '/nonexistent/profreport-test': No such "
-					      "file or directory");
+		assert_string_equal(err.text,
+				    "cannot create a scratch file for flame's runtime calls "
+				    "by correlation in '/nonexistent/profreport-test': No such "
+				    "file or directory");
 		pr_gpuscan_mem = keep_rows;
 		pr_xsort_mem = keep_sort;
 		pr_spanstat_rec_mem = keep_rec;

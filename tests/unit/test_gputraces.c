@@ -64,7 +64,7 @@ static json_t *named(json_t *list, const char *name)
 {
 	json_t *it;
 	size_t i;
-	json_array_foreach(list, i, it) {
+	json_array_foreach (list, i, it) {
 		if (!strcmp(pr_mstr(it, "name"), name))
 			return it;
 	}
@@ -77,7 +77,7 @@ static size_t in_hta_window(json_t *list)
 {
 	json_t *it;
 	size_t i, n = 0;
-	json_array_foreach(list, i, it) {
+	json_array_foreach (list, i, it) {
 		n += pr_mnum(json_object_get(it, "hta"), "count") > 0;
 	}
 	return n;
@@ -103,16 +103,18 @@ static void test_ns_resolution(void **state)
 	assert_int_equal(pr_mll(at(named(at(ann, "gpu"), "Optimizer.step#SGD.step"), "hta"),
 				"activities"),
 			 27);
-	assert_int_equal(pr_mll(named(at(ann, "gpu"), "Optimizer.step#SGD.step"), "activities"), 45);
+	assert_int_equal(pr_mll(named(at(ann, "gpu"), "Optimizer.step#SGD.step"), "activities"),
+			 45);
 	/* correlation 135139: Memcpy DtoD (Device -> Device), and the GPU annotation it is
 	 * attributed to (its parent on the stream) is DistributedDataParallel.forward */
-	assert_string_equal(qs(t.st,
-			       "SELECT s.name || ' | ' || p.kind || ' ' || p.name FROM span_v s "
-			       "JOIN span_v p ON p.id = s.parent_id WHERE s.kind IN ('kernel', "
-			       "'memcpy', 'memset') AND json_extract(s.args, '$.correlation') = 135139",
-			       NULL),
-			    "Memcpy DtoD (Device -> Device) | gpu_annotation "
-			    "DistributedDataParallel.forward");
+	assert_string_equal(
+		qs(t.st,
+		   "SELECT s.name || ' | ' || p.kind || ' ' || p.name FROM span_v s "
+		   "JOIN span_v p ON p.id = s.parent_id WHERE s.kind IN ('kernel', "
+		   "'memcpy', 'memset') AND json_extract(s.args, '$.correlation') = 135139",
+		   NULL),
+		"Memcpy DtoD (Device -> Device) | gpu_annotation "
+		"DistributedDataParallel.forward");
 	/* and every activity is linked to its cudaLaunchKernel/cudaMemcpyAsync/cudaMemsetAsync */
 	assert_int_equal(pr_mll(at(t.run, "gpu/launches"), "unlinked"), 0);
 	assert_int_equal(pr_mll(at(t.run, "gpu/launches"), "linked"), 6095);
@@ -128,17 +130,17 @@ static void test_negative_queue_length(void **state)
 	/* every change of the queue, unreduced */
 	load(&t, "negative_queue_length_values_check/rank0.json.gz", 100000000);
 	assert_int_equal(json_array_size(at(t.run, "gpu/streams/items")), 6);
-	json_array_foreach(at(t.run, "gpu/streams/items"), i, it) {
+	json_array_foreach (at(t.run, "gpu/streams/items"), i, it) {
 		assert_false(json_is_true(at(it, "queue/timeline/reduced")));
 		v = at(it, "queue/timeline/v");
 		assert_true(json_array_size(v) > 0);
-		json_array_foreach(v, j, x) {
+		json_array_foreach (v, j, x) {
 			assert_true(json_integer_value(x) >= 0);
 		}
 		assert_true(pr_mnum(json_object_get(it, "queue"), "mean") >= 0);
 	}
 	/* 4 memcpy/memset types: Memcpy DtoH, Memcpy HtoD, Memcpy DtoD, Memset */
-	json_array_foreach(at(t.run, "gpu/launches/by_type"), i, it) {
+	json_array_foreach (at(t.run, "gpu/launches/by_type"), i, it) {
 		const char *ty = pr_mstr(it, "type");
 		if (!strncmp(ty, "Memcpy", 6) || !strncmp(ty, "Memset", 6))
 			types++;
@@ -154,7 +156,8 @@ static void test_triton_start(void **state)
 	load(&t, "triton_example/triton_example.json.gz", 0);
 	/* HTA: trace start = 2413669096090100 ns (ProfilerStep#1) + baseTimeNanoseconds; the
 	 * profiler's window starts 353.821 ms earlier and is not the start */
-	assert_int_equal(ival(t.run, "clock/epoch_start_ns"), 2413669096090100LL + 1727743122000000000LL);
+	assert_int_equal(ival(t.run, "clock/epoch_start_ns"),
+			 2413669096090100LL + 1727743122000000000LL);
 	assert_int_equal(pr_mll(at(t.run, "gpu/launches"), "linked"), 1);
 	unload(&t);
 }
@@ -172,7 +175,7 @@ static void test_df_index_resolver_memory(void **state)
 	 * which is the profiler's window (kind profiler, not the run's start); peak Total
 	 * Reserved 12782141440 B */
 	window = qi(t.st, "SELECT min(ts) FROM span WHERE kind = 'profiler'", NULL);
-	json_array_foreach(at(t.run, "peaks"), i, p) {
+	json_array_foreach (at(t.run, "peaks"), i, p) {
 		if (strcmp(pr_mstr(p, "device"), "cuda:1"))
 			continue;
 		if (!strcmp(pr_mstr(p, "series"), "dev.mem.allocated")) {
@@ -208,7 +211,8 @@ static void test_rocm(void **state)
 	 * hipExtModuleLaunchKernel 12.064 */
 	assert_string_equal(pr_mstr(at(t.run, "gpu/launches/by_api/0"), "name"), "hipLaunchKernel");
 	assert_int_equal(pr_mll(at(t.run, "gpu/launches/by_api/0"), "overhead_total_ns"), 6626497);
-	assert_string_equal(pr_mstr(at(t.run, "gpu/launches/by_api/1"), "name"), "hipMemcpyWithStream");
+	assert_string_equal(pr_mstr(at(t.run, "gpu/launches/by_api/1"), "name"),
+			    "hipMemcpyWithStream");
 	assert_int_equal(pr_mll(at(t.run, "gpu/launches/by_api/1"), "overhead_total_ns"), 95772);
 	assert_int_equal(pr_mll(at(t.run, "gpu/launches/by_api/2"), "overhead_total_ns"), 12064);
 	unload(&t);
@@ -219,7 +223,7 @@ static json_t *finding(json_t *run, const char *id)
 {
 	json_t *f;
 	size_t i;
-	json_array_foreach(json_object_get(run, "recommendations"), i, f) {
+	json_array_foreach (json_object_get(run, "recommendations"), i, f) {
 		if (!strcmp(pr_mstr(f, "id"), id))
 			return f;
 	}
@@ -252,7 +256,8 @@ static void test_gpu_advice(void **state)
 	assert_null(finding(t.run, "hta.short_kernels")); /* 38 % of the kernels */
 	f = finding(t.run, "hta.comm_overlap");
 	assert_non_null(f);
-	assert_true(fabs(pr_mnum(json_object_get(f, "evidence"), "overlap_share") - 0.156) < 0.0005);
+	assert_true(fabs(pr_mnum(json_object_get(f, "evidence"), "overlap_share") - 0.156) <
+		    0.0005);
 	assert_non_null(finding(t.run, "hta.idle_host_wait"));
 	unload(&t);
 
@@ -275,9 +280,12 @@ static void test_gpu_advice(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ns_resolution), cmocka_unit_test(test_negative_queue_length),
-		cmocka_unit_test(test_triton_start),  cmocka_unit_test(test_df_index_resolver_memory),
-		cmocka_unit_test(test_rocm), cmocka_unit_test(test_gpu_advice),
+		cmocka_unit_test(test_ns_resolution),
+		cmocka_unit_test(test_negative_queue_length),
+		cmocka_unit_test(test_triton_start),
+		cmocka_unit_test(test_df_index_resolver_memory),
+		cmocka_unit_test(test_rocm),
+		cmocka_unit_test(test_gpu_advice),
 	};
 	if (!pr_test_trace(dir, sizeof(dir), ""))
 		return 77;

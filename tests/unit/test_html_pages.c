@@ -42,7 +42,10 @@ static void test_json_script_escape(void **state)
 		{ "[\"</script><script>alert(1)</script>\"]",
 		  "[\"\\u003c/script\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e\"]" },
 		{ "[\"<!-- x & y -->\"]", "[\"\\u003c!-- x \\u0026 y --\\u003e\"]" },
-		{ "[\"a\xE2\x80\xA8" "b\xE2\x80\xA9" "c\"]", "[\"a\\u2028b\\u2029c\"]" },
+		{ "[\"a\xE2\x80\xA8"
+		  "b\xE2\x80\xA9"
+		  "c\"]",
+		  "[\"a\\u2028b\\u2029c\"]" },
 		{ "[\"\xE2\x80\xA6\"]", "[\"\xE2\x80\xA6\"]" }, /* U+2026 stays */
 		{ "", "" },
 	};
@@ -90,7 +93,9 @@ static json_t *panel_json(const struct pr_chart *c, int *rc)
 static void test_panel_data_line(void **state)
 {
 	double x[] = { 0, 1, 2, 3 }, y[] = { 1048576, 2097152, NAN, 3145728 };
-	struct pr_chart_line l = { "rss </script>", 0x2E86AB, x, y, 4, 3, 0.15, 0, PR_LINE_LINEAR, 0 };
+	struct pr_chart_line l = {
+		"rss </script>", 0x2E86AB, x, y, 4, 3, 0.15, 0, PR_LINE_LINEAR, 0
+	};
 	struct pr_chart_band band = { 1, 2, "load", 0xFF0000, 0 };
 	struct pr_chart c;
 	struct pr_layout lo;
@@ -118,9 +123,12 @@ static void test_panel_data_line(void **state)
 	assert_true(json_real_value(json_array_get(json_object_get(j, "plot"), 2)) == lo.plot.w);
 	assert_true(json_real_value(json_object_get(json_object_get(j, "x"), "hi")) == lo.x.hi);
 	assert_true(json_real_value(json_object_get(json_object_get(j, "y"), "lo")) == lo.y.lo);
-	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "y"), "k")), "bytes");
-	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "y"), "name")), "MiB");
-	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "x"), "k")), "time");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "y"), "k")),
+			    "bytes");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "y"), "name")),
+			    "MiB");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "x"), "k")),
+			    "time");
 	pr_layout_release(&lo);
 	/* the points as given (4 points: nothing to reduce), the NaN a null gap */
 	ln = json_array_get(json_object_get(j, "lines"), 0);
@@ -133,13 +141,16 @@ static void test_panel_data_line(void **state)
 	assert_true(json_is_null(json_array_get(ys, 2)));
 	assert_true(json_real_value(json_array_get(xs, 3)) == 3);
 	/* the band, its default alpha 0.15 (render/chart.h) */
-	assert_true(json_real_value(json_array_get(json_array_get(json_object_get(j, "bands"), 0), 3)) == 0.15);
+	assert_true(json_real_value(json_array_get(json_array_get(json_object_get(j, "bands"), 0),
+						   3)) == 0.15);
 	json_decref(j);
 }
 
 static void test_panel_data_reduced_and_rects(void **state)
 {
-	enum { N = 100000 };
+	enum {
+		N = 100000
+	};
 	double *x = malloc(N * sizeof(double)), *y = malloc(N * sizeof(double));
 	struct pr_chart_line l = { "", 0x1F77B4, x, y, N, 0, 0, 0, PR_LINE_LINEAR, 0 };
 	struct pr_chart_rect r[3] = { { 0, 1, 0.15, 0.85, 0x1F77B4, "a" },
@@ -162,11 +173,12 @@ static void test_panel_data_reduced_and_rects(void **state)
 	j = panel_json(&c, &rc);
 	assert_int_equal(rc, 1);
 	{
-		json_t *ys = json_object_get(json_array_get(json_object_get(j, "lines"), 0), "y"), *v;
+		json_t *ys = json_object_get(json_array_get(json_object_get(j, "lines"), 0), "y"),
+		       *v;
 		double got = 0;
 		/* at most 4 points per column, and the maximum kept (min/max reduction) */
 		assert_true(json_array_size(ys) <= 4 * PR_PANEL_DATA_COLUMNS);
-		json_array_foreach(ys, i, v)
+		json_array_foreach (ys, i, v)
 			got = fmax(got, json_real_value(v));
 		assert_true(got == ymax);
 	}
@@ -286,7 +298,9 @@ static size_t count_of(const char *hay, const char *needle)
 /* An index of 1001 runs is two pages: 1000 rows and 1, linked both ways, trends on the first. */
 static void test_index_parts(void **state)
 {
-	enum { N = PR_HTML_INDEX_ROWS + 1 };
+	enum {
+		N = PR_HTML_INDEX_ROWS + 1
+	};
 	static const char *const parts[2] = { "idx.html", "idx-2.html" };
 	struct pr_html_index_row *rows = calloc(N, sizeof(*rows));
 	json_t **r = calloc(N, sizeof(*r));

@@ -171,20 +171,24 @@ static void test_sample_report(void **state)
 			    NULL),
 			 8);
 	/* the second step: ends at 2.9905 s, 240.5 ms */
-	assert_int_equal(qi(st, "SELECT ts FROM span_v WHERE kind = 'step' ORDER BY ts LIMIT 1 "
-				"OFFSET 1",
+	assert_int_equal(qi(st,
+			    "SELECT ts FROM span_v WHERE kind = 'step' ORDER BY ts LIMIT 1 "
+			    "OFFSET 1",
 			    NULL),
 			 2750000000LL);
-	assert_int_equal(qi(st, "SELECT dur FROM span_v WHERE kind = 'step' ORDER BY ts LIMIT 1 "
-				"OFFSET 1",
+	assert_int_equal(qi(st,
+			    "SELECT dur FROM span_v WHERE kind = 'step' ORDER BY ts LIMIT 1 "
+			    "OFFSET 1",
 			    NULL),
 			 240500000LL);
-	assert_string_equal(qs(st, "SELECT args ->> '$.timestep' FROM span_v WHERE kind = 'step' "
-				   "ORDER BY ts LIMIT 1 OFFSET 1",
+	assert_string_equal(qs(st,
+			       "SELECT args ->> '$.timestep' FROM span_v WHERE kind = 'step' "
+			       "ORDER BY ts LIMIT 1 OFFSET 1",
 			       NULL),
 			    "0.75");
-	assert_int_equal(qi(st, "SELECT count(*) FROM span_v WHERE kind = 'op' AND name = "
-				"'attention' AND dur = 150000000",
+	assert_int_equal(qi(st,
+			    "SELECT count(*) FROM span_v WHERE kind = 'op' AND name = "
+			    "'attention' AND dur = 150000000",
 			    NULL),
 			 8);
 	assert_int_equal(diag_count(st, "overlapping_spans"), 0);
@@ -194,8 +198,9 @@ static void test_sample_report(void **state)
 	assert_int_equal(qi(st, "SELECT count(*) FROM instant", NULL), 6);
 	assert_int_equal(qi(st, "SELECT ts FROM instant_v WHERE name = 'checkpoint_loaded'", NULL),
 			 1750000000LL);
-	assert_string_equal(qs(st, "SELECT args ->> '$.event_type' FROM instant_v WHERE name = "
-				   "'cache_event' ORDER BY ts",
+	assert_string_equal(qs(st,
+			       "SELECT args ->> '$.event_type' FROM instant_v WHERE name = "
+			       "'cache_event' ORDER BY ts",
 			       NULL),
 			    "misses");
 
@@ -214,8 +219,9 @@ static void test_sample_report(void **state)
 	 * what one caller happens to pass in it */
 	assert_true(sample_nth(st, "inferix.block.memory_usage", "", "1") == 20490.0 * MIB);
 	assert_int_equal(qi(st, "SELECT count(*) FROM series WHERE name LIKE 'torch.%'", NULL), 0);
-	assert_non_null(strstr(qs(st, "SELECT orig_unit FROM series WHERE name = "
-				      "'inferix.block.memory_usage'",
+	assert_non_null(strstr(qs(st,
+				  "SELECT orig_unit FROM series WHERE name = "
+				  "'inferix.block.memory_usage'",
 				  NULL),
 			       "memory_usage_mb"));
 
@@ -238,21 +244,24 @@ static void test_sample_report(void **state)
 		    78.947368);
 	assert_true(metric(st, "gpu_metrics.temperature_analysis.thermal_throttling_risk") == 0);
 	assert_true(metric(st, "gpu_metrics.power_analysis.total_energy_wh") == 4.06625);
-	assert_string_equal(qs(st, "SELECT origin FROM metric WHERE name = "
-				   "'summary.gpu.peak_memory_usage'",
+	assert_string_equal(qs(st,
+			       "SELECT origin FROM metric WHERE name = "
+			       "'summary.gpu.peak_memory_usage'",
 			       NULL),
 			    "reported");
 	/* 2439.75 W * 0.5 s / 3600 */
 	assert_true(fabs(metric(st, "gpu_metrics.power_analysis.total_energy") - 0.338854166) <
 		    1e-6);
-	assert_string_equal(qs(st, "SELECT origin FROM metric WHERE name = "
-				   "'gpu_metrics.power_analysis.total_energy'",
+	assert_string_equal(qs(st,
+			       "SELECT origin FROM metric WHERE name = "
+			       "'gpu_metrics.power_analysis.total_energy'",
 			       NULL),
 			    "derived");
 	assert_int_equal(qi(st, "SELECT count(*) FROM metric WHERE name = 'recommendation'", NULL),
 			 3);
-	assert_string_equal(qs(st, "SELECT detail FROM metric WHERE name = 'recommendation' AND "
-				   "value = 3",
+	assert_string_equal(qs(st,
+			       "SELECT detail FROM metric WHERE name = 'recommendation' AND "
+			       "value = 3",
 			       NULL),
 			    "[High] Computation Bottleneck: Layer 'attention' takes 78.9% of total "
 			    "computation time -- Consider optimizing 'attention' layer computation "
@@ -310,8 +319,9 @@ static void test_sample_multirank(void **state)
 	assert_int_equal(qi(st, "SELECT world_size FROM run WHERE id = 1", NULL), 3);
 	assert_int_equal(qi(st, "SELECT rank FROM run WHERE id = 2", NULL), 2);
 	assert_int_equal(qi(st, "SELECT world_size FROM run WHERE id = 2", NULL), 3);
-	assert_int_equal(qi(st, "SELECT count(*) FROM metric WHERE run_id = 2 AND name = "
-				"'recommendation' AND detail LIKE '%Ring (3 GPUs)%'",
+	assert_int_equal(qi(st,
+			    "SELECT count(*) FROM metric WHERE run_id = 2 AND name = "
+			    "'recommendation' AND detail LIKE '%Ring (3 GPUs)%'",
 			    NULL),
 			 1);
 	assert_int_equal(qi(st, "SELECT count(*) FROM diag WHERE code = 'overlapping_spans'", NULL),
@@ -321,16 +331,15 @@ static void test_sample_multirank(void **state)
 
 /* ---- small inline inputs ---- */
 
-#define REPORT_HEAD                                                                            \
-	"{\n  \"session_info\": {\"id\": \"s\", \"start_time\": 1700000000.0, \"end_time\": "  \
-	"1700000010.0, \"duration\": 10.0, \"tags\": {\"rank\": \"1\", \"world_size\": 4}, "     \
+#define REPORT_HEAD                                                                                \
+	"{\n  \"session_info\": {\"id\": \"s\", \"start_time\": 1700000000.0, \"end_time\": "      \
+	"1700000010.0, \"duration\": 10.0, \"tags\": {\"rank\": \"1\", \"world_size\": 4}, "       \
 	"\"generated_at\": 1700000011.0},\n"
 
 static void test_cpu_only(void **state)
 {
 	/* no NVML: zero GPU snapshots, the reporter's spurious utilization advice */
-	static const char text[] =
-		REPORT_HEAD
+	static const char text[] = REPORT_HEAD
 		"  \"summary\": {\"gpu\": {\"peak_memory_usage_mb\": 0, \"avg_memory_usage_mb\": "
 		"0.0, \"peak_memory_utilization\": 0.0, \"avg_gpu_utilization\": 0.0, "
 		"\"peak_gpu_utilization\": 0}},\n"
@@ -377,12 +386,12 @@ static void test_cpu_only(void **state)
 	/* raw data with torch but no NVML: zero totals skipped, torch memory kept */
 	st = open_store();
 	ix_ingest_text(st, "{\"session_id\": \"t\", \"gpu_data\": [{\"timestamp\": 1700000000.25, "
-			"\"metrics\": {\"gpu_devices\": {\"gpu_0\": {\"device_id\": 0, "
-			"\"torch_memory_allocated_mb\": 512.5, "
-			"\"torch_device_name\": \"cuda dev\"}}, "
-			"\"total_gpu_memory_used_mb\": 0, \"total_gpu_memory_total_mb\": 0, "
-			"\"max_gpu_utilization\": 0, \"max_gpu_temperature\": 0, "
-			"\"total_gpu_power_watts\": 0}}], \"cpu_data\": [], \"saved_at\": 1.0}");
+			   "\"metrics\": {\"gpu_devices\": {\"gpu_0\": {\"device_id\": 0, "
+			   "\"torch_memory_allocated_mb\": 512.5, "
+			   "\"torch_device_name\": \"cuda dev\"}}, "
+			   "\"total_gpu_memory_used_mb\": 0, \"total_gpu_memory_total_mb\": 0, "
+			   "\"max_gpu_utilization\": 0, \"max_gpu_temperature\": 0, "
+			   "\"total_gpu_power_watts\": 0}}], \"cpu_data\": [], \"saved_at\": 1.0}");
 	assert_int_equal(diag_count(st, "inferix_gpu_data_zero"), 1);
 	assert_int_equal(qi(st, "SELECT count(*) FROM sample_v WHERE device = 'all'", NULL), 0);
 	assert_true(sample_nth(st, "dev.mem.allocated", "cuda:0", "0") == 512.5 * MIB);
@@ -395,8 +404,7 @@ static void test_cpu_only(void **state)
 
 static void test_bad_values(void **state)
 {
-	static const char text[] =
-		REPORT_HEAD
+	static const char text[] = REPORT_HEAD
 		"  \"summary\": {},\n"
 		"  \"gpu_metrics\": {\"total_samples\": 3, \"timeline\": [\n"
 		"    {\"timestamp\": 1700000000.5, \"memory_used_mb\": \"20000\", "
@@ -459,8 +467,9 @@ static void test_raw_capped(void **state)
 	(void)state;
 	pr_strbuf_addf(&sb, "{\"session_id\": \"c\", \"gpu_data\": [], \"cpu_data\": [");
 	for (i = 0; i < 10000; i++)
-		pr_strbuf_addf(&sb, "%s{\"timestamp\": %d.5, \"metrics\": {\"cpu_usage_percent\": "
-				    "%d.0}}",
+		pr_strbuf_addf(&sb,
+			       "%s{\"timestamp\": %d.5, \"metrics\": {\"cpu_usage_percent\": "
+			       "%d.0}}",
 			       i ? "," : "", 1700000000 + i, i % 100);
 	pr_strbuf_addf(&sb, "], \"saved_at\": 1700010001.0}");
 	ix_ingest_text(st, sb.buf);
@@ -485,7 +494,8 @@ static void test_errors(void **state)
 	assert_string_equal(err.text, "'gpu_data': expected an array");
 	err = ix_ingest_fail(st, "[1, 2]");
 	assert_non_null(strstr(err.text, "expected a JSON object"));
-	err = ix_ingest_fail(st, "{\"total_reports\": 0, \"rank_count\": 0, \"reports_summary\": []}");
+	err = ix_ingest_fail(st,
+			     "{\"total_reports\": 0, \"rank_count\": 0, \"reports_summary\": []}");
 	assert_non_null(strstr(err.text, "aggregated reports are not supported"));
 	/* truncated: jansson's position */
 	err = ix_ingest_fail(st, "{\n  \"session_info\": {\n    \"id\": \"s\",\n    \"start_");
@@ -497,14 +507,10 @@ static void test_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sniff),
-		cmocka_unit_test(test_sample_report),
-		cmocka_unit_test(test_sample_raw),
-		cmocka_unit_test(test_sample_multirank),
-		cmocka_unit_test(test_cpu_only),
-		cmocka_unit_test(test_bad_values),
-		cmocka_unit_test(test_raw_capped),
-		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_sniff),	   cmocka_unit_test(test_sample_report),
+		cmocka_unit_test(test_sample_raw), cmocka_unit_test(test_sample_multirank),
+		cmocka_unit_test(test_cpu_only),   cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_raw_capped), cmocka_unit_test(test_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

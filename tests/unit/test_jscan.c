@@ -83,12 +83,39 @@ static void reject(const char *doc, size_t err_pos, int hit_eof)
 static void test_valid_values(void **state)
 {
 	static const char *const docs[] = {
-		"0", "-0", "1", "-1", "123", "0.5", "-0.0e-0", "1E+2", "1e-2", "0e0", "0E-0",
-		"123456789012345678901234567890", "-123.456e+789", "1e999999", "1.7976931348623157e309",
-		"4.9e-324", "true", "false", "null", "\"\"", "\"\\u0000\"", "\"\\uD83D\\uDE00\"",
-		"\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"", "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"", "\"\x7f\"",
-		"[]", "{}", "[[]]", "[{}]", "{\"\":{}}", "{\"a\":[1,{\"b\":null}],\"a\":true}",
-		"[1,-2.5e3,\"x\",true,false,null,[],{}]", "{ \"a\" : 1 , \"b\" : [ ] }",
+		"0",
+		"-0",
+		"1",
+		"-1",
+		"123",
+		"0.5",
+		"-0.0e-0",
+		"1E+2",
+		"1e-2",
+		"0e0",
+		"0E-0",
+		"123456789012345678901234567890",
+		"-123.456e+789",
+		"1e999999",
+		"1.7976931348623157e309",
+		"4.9e-324",
+		"true",
+		"false",
+		"null",
+		"\"\"",
+		"\"\\u0000\"",
+		"\"\\uD83D\\uDE00\"",
+		"\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"",
+		"\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"",
+		"\"\x7f\"",
+		"[]",
+		"{}",
+		"[[]]",
+		"[{}]",
+		"{\"\":{}}",
+		"{\"a\":[1,{\"b\":null}],\"a\":true}",
+		"[1,-2.5e3,\"x\",true,false,null,[],{}]",
+		"{ \"a\" : 1 , \"b\" : [ ] }",
 		"[\t\n\r 1 \t\n\r]",
 	};
 	size_t i;
@@ -142,7 +169,9 @@ static void test_invalid_values_positions(void **state)
 	reject("truex", 4, 0);
 	reject("nil", 0, 0);
 	reject("'a'", 0, 0);
-	reject("\xef\xbb\xbf" "1", 0, 0); /* a BOM is the caller's to skip */
+	reject("\xef\xbb\xbf"
+	       "1",
+	       0, 0); /* a BOM is the caller's to skip */
 	reject("[\"a\",\n  tru]", 8, 0);
 	reject("\"\\x\"", 1, 0);
 	reject("\"ab\\u12G4\"", 3, 0);
@@ -194,10 +223,11 @@ static void check_all_splits(const char *doc, size_t n, unsigned flags)
 		if (part.rc != whole.rc || part.p != whole.p ||
 		    (whole.rc == JS_ERR && part.err_pos != whole.err_pos) ||
 		    (whole.rc == JS_OK && strcmp(part.out.buf, whole.out.buf)))
-			print_error("'%.*s' split at %zu: rc %d p %zu err %zu, whole gives rc %d p %zu "
-				    "err %zu\n",
-				    (int)n, doc, k, part.rc, part.p, part.err_pos, whole.rc, whole.p,
-				    whole.err_pos);
+			print_error(
+				"'%.*s' split at %zu: rc %d p %zu err %zu, whole gives rc %d p %zu "
+				"err %zu\n",
+				(int)n, doc, k, part.rc, part.p, part.err_pos, whole.rc, whole.p,
+				whole.err_pos);
 		assert_int_equal(part.rc, whole.rc);
 		if (whole.rc == JS_OK) {
 			assert_int_equal(part.p, whole.p);
@@ -299,8 +329,8 @@ static void check_utf8_copy(const char *doc, unsigned long repairs, const char *
 	res_init(&r);
 	scan(doc, strlen(doc), 1, 0, &r);
 	if (r.rc != JS_OK || r.utf8 != repairs || strcmp(r.out.buf, want))
-		print_error("'%s': rc %d, %lu repairs, copy '%s'; want %lu repairs, '%s'\n", doc, r.rc,
-			    r.utf8, r.out.buf, repairs, want);
+		print_error("'%s': rc %d, %lu repairs, copy '%s'; want %lu repairs, '%s'\n", doc,
+			    r.rc, r.utf8, r.out.buf, repairs, want);
 	assert_int_equal(r.rc, JS_OK);
 	assert_int_equal(r.utf8, repairs);
 	assert_string_equal(r.out.buf, want);
@@ -312,13 +342,16 @@ static void check_utf8_copy(const char *doc, unsigned long repairs, const char *
 static void test_invalid_utf8_replaced(void **state)
 {
 	(void)state;
-	check_utf8_copy("\"a\xff" "b\"", 1, "\"a" FFFD "b\"");
-	check_utf8_copy("\"\xc3\"", 1, "\"" FFFD "\"");                  /* cut sequence */
-	check_utf8_copy("\"\xc0\xaf\"", 2, "\"" FFFD FFFD "\"");          /* overlong */
+	check_utf8_copy("\"a\xff"
+			"b\"",
+			1, "\"a" FFFD "b\"");
+	check_utf8_copy("\"\xc3\"", 1, "\"" FFFD "\"");			  /* cut sequence */
+	check_utf8_copy("\"\xc0\xaf\"", 2, "\"" FFFD FFFD "\"");	  /* overlong */
 	check_utf8_copy("\"\xed\xa0\x80\"", 3, "\"" FFFD FFFD FFFD "\""); /* surrogate */
 	check_utf8_copy("\"\xf4\x90\x80\x80\"", 4, "\"" FFFD FFFD FFFD FFFD "\""); /* > 10FFFF */
 	check_utf8_copy("\"\x80\"", 1, "\"" FFFD "\"");
-	check_utf8_copy("{\"k\xfe\":\"\xf0\x9f\x98\x80\"}", 1, "{\"k" FFFD "\":\"\xf0\x9f\x98\x80\"}");
+	check_utf8_copy("{\"k\xfe\":\"\xf0\x9f\x98\x80\"}", 1,
+			"{\"k" FFFD "\":\"\xf0\x9f\x98\x80\"}");
 	/* Valid multi-byte text is copied as is, with no repairs. */
 	check_utf8_copy("[\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\"]", 0,
 			"[\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\"]");
@@ -405,8 +438,14 @@ static void test_decode(void **state)
 	check_decode("\\uDE00\\uD83D", FFFD FFFD, 6);
 	check_decode("\\uD800\\uD800\\uDC00", FFFD "\xf0\x90\x80\x80", 7);
 	/* Raw repairs: invalid UTF-8 -> U+FFFD; control characters are kept. */
-	check_decode("a\xff" "b", "a" FFFD "b", 5);
-	check_decode("a\x01" "b", "a\x01" "b", 3);
+	check_decode("a\xff"
+		     "b",
+		     "a" FFFD "b", 5);
+	check_decode("a\x01"
+		     "b",
+		     "a\x01"
+		     "b",
+		     3);
 	check_decode("\xc3\xa9", "\xc3\xa9", 2);
 	/* Bytes that are no string token (never from the scanner) are kept, not decoded. */
 	check_decode("\\u12G4", "\\u12G4", 6);

@@ -115,8 +115,8 @@ static void test_collective_names(void **state)
 	assert_false(pr_kclass_is_collective(
 		"torch/distributed/distributed_c10d.py(1273): is_initialized"));
 	assert_false(pr_kclass_is_collective("torch/distributed/distributed_c10d.py(725): WORLD"));
-	assert_true(pr_kclass_is_collective(
-		"torch/distributed/distributed_c10d.py(2050): all_reduce"));
+	assert_true(
+		pr_kclass_is_collective("torch/distributed/distributed_c10d.py(2050): all_reduce"));
 	assert_true(pr_kclass_is_collective("record_param_comms all_to_all"));
 	assert_true(pr_kclass_is_collective("rcclKernel_x"));
 	assert_true(pr_kclass_is_collective("void dpsk::ep::intranode::dispatch<8>(int*)"));

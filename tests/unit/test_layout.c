@@ -39,9 +39,9 @@ static void test_nice_ticks(void **state)
 	(void)state;
 	check_ticks(0, 10, 5, 2, 0, 6, 0);
 	check_ticks(0, 1, 5, 0.2, 0, 6, 1);
-	check_ticks(0, 7.8, 7, 2, 0, 4, 0);      /* raw 1.11 -> 2 */
-	check_ticks(0, 100, 10, 10, 0, 11, 0);   /* exactly 10 intervals */
-	check_ticks(-3.7, 12.1, 6, 5, 0, 3, 0);  /* raw 2.63 -> 5: 0, 5, 10 */
+	check_ticks(0, 7.8, 7, 2, 0, 4, 0);	 /* raw 1.11 -> 2 */
+	check_ticks(0, 100, 10, 10, 0, 11, 0);	 /* exactly 10 intervals */
+	check_ticks(-3.7, 12.1, 6, 5, 0, 3, 0);	 /* raw 2.63 -> 5: 0, 5, 10 */
 	check_ticks(-0.83, 1.99, 5, 1, 0, 2, 0); /* ticks only inside the range */
 	check_ticks(0.001, 0.0042, 4, 0.001, 0.001, 4, 3);
 	check_ticks(-50, -10, 4, 10, -50, 5, 0);
@@ -79,7 +79,7 @@ static void test_nice_ticks(void **state)
 	assert_int_equal(pr_nice_ticks(NAN, 1, 5, &t), -1);
 	assert_int_equal(pr_nice_ticks(0, INFINITY, 5, &t), -1);
 	assert_int_equal(pr_nice_ticks(-1e308, 1e308, 5, &t), -1); /* span overflows */
-	assert_int_equal(pr_nice_ticks(0, 1, 0, &t), 0);             /* 0 intervals = 1 */
+	assert_int_equal(pr_nice_ticks(0, 1, 0, &t), 0);	   /* 0 intervals = 1 */
 	assert_int_equal(t.count, 2);
 }
 
@@ -125,8 +125,7 @@ static void test_units(void **state)
 	check_unit("", -5, PR_UNIT_PLAIN, "", "", 1);
 }
 
-static void check_format(const char *unit, double maxabs, double v, int decimals,
-			 const char *want)
+static void check_format(const char *unit, double maxabs, double v, int decimals, const char *want)
 {
 	struct pr_axis_unit u;
 	char buf[64];
@@ -143,9 +142,9 @@ static void test_format(void **state)
 	check_format("", 20000, 2500, 1, "2.5k");
 	check_format("", 20000, -5000, 0, "-5k");
 	check_format("", 20000, -0.0, 0, "0");
-	check_format("", 100, -0.04, 1, "0");   /* rounds to -0.0 */
+	check_format("", 100, -0.04, 1, "0"); /* rounds to -0.0 */
 	check_format("", 100, -0.04, 2, "-0.04");
-	check_format("s", 700, 120, 0, "2");    /* minutes */
+	check_format("s", 700, 120, 0, "2"); /* minutes */
 	check_format("percent", 50, 12.5, 1, "12.5");
 	check_format("", 1e300, 1e300, 0, "1e+282E");
 	check_format("", 1, NAN, 0, "?");
@@ -168,7 +167,8 @@ static void test_text_width_and_elide(void **state)
 	/* DejaVu Sans: H = 1540, i = 569 units of 2048 */
 	assert_true(fabs(pr_text_width_dejavu(NULL, "Hi", 2048, 0) - 2109) < 1e-9);
 	assert_true(fabs(pr_text_width_dejavu(NULL, "Hi", 11, 0) - 2109 * 11 / 2048.0) < 1e-9);
-	assert_true(pr_text_width_dejavu(NULL, "Hi", 11, 1) > pr_text_width_dejavu(NULL, "Hi", 11, 0));
+	assert_true(pr_text_width_dejavu(NULL, "Hi", 11, 1) >
+		    pr_text_width_dejavu(NULL, "Hi", 11, 0));
 	assert_true(pr_text_width_dejavu(NULL, "", 11, 0) == 0);
 	assert_true(pr_text_width_dejavu(NULL, NULL, 11, 0) == 0);
 	/* U+00E9 (table), U+2026 (ellipsis), a CJK character (0.6 em), bad UTF-8 (U+FFFD) */
@@ -186,7 +186,8 @@ static void test_text_width_and_elide(void **state)
 	assert_string_equal(s + strlen(s) - strlen(ELLIPSIS), ELLIPSIS);
 	assert_int_equal(strncmp(s, "a long", 6), 0);
 	free(s);
-	s = pr_text_elide(m, "word   spaces", 11, 0, pr_text_width_dejavu(NULL, "word   ", 11, 0) + 11);
+	s = pr_text_elide(m, "word   spaces", 11, 0,
+			  pr_text_width_dejavu(NULL, "word   ", 11, 0) + 11);
 	assert_string_equal(s, "word" ELLIPSIS); /* trailing spaces dropped before the ellipsis */
 	free(s);
 	s = pr_text_elide(m, "abc", 11, 0, 3); /* not even the ellipsis fits */
@@ -197,7 +198,8 @@ static void test_text_width_and_elide(void **state)
 	assert_true(strlen(s) % 2 == 1); /* n * 2-byte e-acute + 3-byte ellipsis */
 	free(s);
 
-	s = pr_text_clean("a\nb\t\x01" "c\xFF");
+	s = pr_text_clean("a\nb\t\x01"
+			  "c\xFF");
 	assert_string_equal(s, "a b  c\xEF\xBF\xBD");
 	free(s);
 	s = pr_text_clean(NULL);
@@ -229,7 +231,9 @@ static size_t count_text(const struct pr_layout *lo, const char *role)
 static void text_span(const struct pr_text *t, double *l, double *r)
 {
 	double w = pr_text_width_dejavu(NULL, t->text, t->size, t->bold);
-	*l = t->align == PR_ALIGN_LEFT ? t->x : t->align == PR_ALIGN_RIGHT ? t->x - w : t->x - w / 2;
+	*l = t->align == PR_ALIGN_LEFT	  ? t->x
+	     : t->align == PR_ALIGN_RIGHT ? t->x - w
+					  : t->x - w / 2;
 	*r = *l + w;
 }
 
@@ -291,8 +295,13 @@ static void fill_series(size_t n, double x0, double dx, double y0, double dy)
 static void test_line_layout(void **state)
 {
 	struct pr_chart_line l = { .label = "RSS", .rgb = 0x2E86AB, .x = xs, .y = ys, .n = 200 };
-	struct pr_chart c = { .title = "Memory", .x_label = "Time", .x_unit = "s",
-			      .y_label = "Memory", .y_unit = "bytes", .lines = &l, .nlines = 1 };
+	struct pr_chart c = { .title = "Memory",
+			      .x_label = "Time",
+			      .x_unit = "s",
+			      .y_label = "Memory",
+			      .y_unit = "bytes",
+			      .lines = &l,
+			      .nlines = 1 };
 	struct pr_layout lo;
 	const struct pr_text *t;
 	(void)state;
@@ -345,8 +354,13 @@ static void test_hostile_data(void **state)
 	double flat[4] = { 3, 3, 3, 3 }, zero[4] = { 0, 0, 0, 0 }, samex[4] = { 2, 2, 2, 2 };
 	double neg[4] = { -5, -20, -7, -11 }, huge[3] = { 1e18, 2e18, 5e17 };
 	struct pr_chart_line l = { .label = "x", .rgb = 1 };
-	struct pr_chart c = { .lines = &l, .nlines = 1, .x_unit = "s", .y_unit = "bytes",
-			      .x_label = "T", .y_label = "Y", .title = "<&>\"'" };
+	struct pr_chart c = { .lines = &l,
+			      .nlines = 1,
+			      .x_unit = "s",
+			      .y_unit = "bytes",
+			      .x_label = "T",
+			      .y_label = "Y",
+			      .title = "<&>\"'" };
 	struct pr_layout lo;
 	(void)state;
 
@@ -462,8 +476,9 @@ static void test_invalid_specs(void **state)
 	{
 		const char *cats[2] = { "a", "b" };
 		struct pr_chart_bar_group g = { .label = "g", .values = NULL };
-		struct pr_chart_bars b = { .categories = cats, .ncategories = 2, .groups = &g,
-					   .ngroups = 1 };
+		struct pr_chart_bars b = {
+			.categories = cats, .ncategories = 2, .groups = &g, .ngroups = 1
+		};
 		c.bars = &b;
 		assert_int_equal(pr_layout_chart(&lo, &c, NULL, &err), -1);
 		assert_non_null(strstr(err.text, "no values"));
@@ -477,8 +492,9 @@ static void test_ticks_never_overlap(void **state)
 	static const double spans[] = { 1e-7, 0.37, 9.99, 123456.789, 7.7e9, 1.23e17, 3e21 };
 	static const char *const units[] = { "s", "bytes", "", "percent" };
 	struct pr_chart_line l = { .label = "series", .x = xs, .y = ys, .n = 200 };
-	struct pr_chart c = { .title = "t", .x_label = "x", .y_label = "y", .lines = &l,
-			      .nlines = 1 };
+	struct pr_chart c = {
+		.title = "t", .x_label = "x", .y_label = "y", .lines = &l, .nlines = 1
+	};
 	struct pr_layout lo;
 	size_t s, u;
 	int w;
@@ -506,8 +522,13 @@ static void test_long_labels_elided(void **state)
 		"an extremely long label that goes on and on and on well past any sensible width "
 		"for a chart title or an axis label or a legend entry";
 	struct pr_chart_line l = { .label = long_label, .x = xs, .y = ys, .n = 50 };
-	struct pr_chart c = { .title = long_label, .x_label = long_label, .y_label = long_label,
-			      .lines = &l, .nlines = 1, .width = 600, .height = 300 };
+	struct pr_chart c = { .title = long_label,
+			      .x_label = long_label,
+			      .y_label = long_label,
+			      .lines = &l,
+			      .nlines = 1,
+			      .width = 600,
+			      .height = 300 };
 	struct pr_layout lo;
 	const struct pr_text *t;
 	(void)state;
@@ -528,13 +549,23 @@ static void test_long_labels_elided(void **state)
 /* Named y labels (timeline lanes): the left margin holds them, none overlap, long ones are elided. */
 static void test_y_labels(void **state)
 {
-	enum { NL = 60 };
+	enum {
+		NL = 60
+	};
 	struct pr_chart_rect r[NL];
 	struct pr_chart_ylabel yl[NL];
 	char names[NL][96];
-	struct pr_chart c = { .title = "lanes", .x_unit = "s", .rects = r, .nrects = NL,
-			      .y_labels = yl, .ny_labels = NL, .y_fixed = 1, .y_min = 0,
-			      .y_max = NL, .legend = PR_LEGEND_NONE, .width = 800 };
+	struct pr_chart c = { .title = "lanes",
+			      .x_unit = "s",
+			      .rects = r,
+			      .nrects = NL,
+			      .y_labels = yl,
+			      .ny_labels = NL,
+			      .y_fixed = 1,
+			      .y_min = 0,
+			      .y_max = NL,
+			      .legend = PR_LEGEND_NONE,
+			      .width = 800 };
 	struct pr_layout lo;
 	size_t i, shown;
 	double last;
@@ -545,8 +576,12 @@ static void test_y_labels(void **state)
 				  "an 800 pixel wide chart"
 				: "short",
 			 i);
-		r[i] = (struct pr_chart_rect){ 0, 1 + (double)i, (double)(NL - 1 - i) + 0.15,
-					       (double)(NL - 1 - i) + 0.85, 0x1F77B4, names[i] };
+		r[i] = (struct pr_chart_rect){ 0,
+					       1 + (double)i,
+					       (double)(NL - 1 - i) + 0.15,
+					       (double)(NL - 1 - i) + 0.85,
+					       0x1F77B4,
+					       names[i] };
 		yl[i] = (struct pr_chart_ylabel){ (double)(NL - 1 - i) + 0.5, names[i] };
 	}
 	for (c.height = 1600; c.height >= 200; c.height /= 2) {
@@ -559,8 +594,10 @@ static void test_y_labels(void **state)
 			shown++;
 			assert_true(t->y - last >= 11 * 1.3 - 1e-9); /* top to bottom, apart */
 			last = t->y;
-			assert_true(t->x - pr_text_width_dejavu(NULL, t->text, t->size, 0) >= 12 - 1e-9);
-			assert_true(pr_text_width_dejavu(NULL, t->text, t->size, 0) <= 0.28 * 800 + 1e-9);
+			assert_true(t->x - pr_text_width_dejavu(NULL, t->text, t->size, 0) >=
+				    12 - 1e-9);
+			assert_true(pr_text_width_dejavu(NULL, t->text, t->size, 0) <=
+				    0.28 * 800 + 1e-9);
 			if (strstr(t->text, "very long"))
 				assert_non_null(strstr(t->text, ELLIPSIS));
 		}
@@ -584,8 +621,14 @@ static void test_bands_marks_note(void **state)
 				      { 11, 99, "Generation", 0xF7DC6F, 0 } };
 	struct pr_chart_mark mk[2] = { { 99, 0, "Corner\nmark", 0xE74C3C },
 				       { 0, 0, "other corner", 0xE74C3C } };
-	struct pr_chart c = { .lines = &l, .nlines = 1, .bands = b, .nbands = 3, .marks = mk,
-			      .nmarks = 2, .note = "Peak: 1.0\nAvg: 0.5", .legend = PR_LEGEND_INSIDE,
+	struct pr_chart c = { .lines = &l,
+			      .nlines = 1,
+			      .bands = b,
+			      .nbands = 3,
+			      .marks = mk,
+			      .nmarks = 2,
+			      .note = "Peak: 1.0\nAvg: 0.5",
+			      .legend = PR_LEGEND_INSIDE,
 			      .legend_title = "Phases" };
 	struct pr_layout lo;
 	size_t i;
@@ -621,16 +664,23 @@ static void test_bands_marks_note(void **state)
 static void test_bars(void **state)
 {
 	static const char *const cats[4] = { "Loading", "Export",
-					     "A category name far too long for its slot", "Cleanup" };
+					     "A category name far too long for its slot",
+					     "Cleanup" };
 	double rd[4] = { 1843.2, 12.4, NAN, 0 }, wr[4] = { 2.1, 3310.5, 512.8, -45 };
 	uint32_t colors[4] = { 1, 2, 3, 4 };
-	struct pr_chart_bar_group g[2] = { { .label = "Read", .rgb = 0x2196F3, .values = rd },
-					   { .label = "Write", .rgb = 0xFF5722, .values = wr,
-					     .colors = colors } };
-	struct pr_chart_bars b = { .categories = cats, .ncategories = 4, .groups = g, .ngroups = 2,
-				   .value_labels = 1 };
-	struct pr_chart c = { .bars = &b, .y_unit = "MB", .y_label = "I/O", .note = "Total",
-			      .legend = PR_LEGEND_INSIDE, .width = 800 };
+	struct pr_chart_bar_group g[2] = {
+		{ .label = "Read", .rgb = 0x2196F3, .values = rd },
+		{ .label = "Write", .rgb = 0xFF5722, .values = wr, .colors = colors }
+	};
+	struct pr_chart_bars b = {
+		.categories = cats, .ncategories = 4, .groups = g, .ngroups = 2, .value_labels = 1
+	};
+	struct pr_chart c = { .bars = &b,
+			      .y_unit = "MB",
+			      .y_label = "I/O",
+			      .note = "Total",
+			      .legend = PR_LEGEND_INSIDE,
+			      .width = 800 };
 	struct pr_layout lo;
 	size_t i;
 	(void)state;
@@ -690,8 +740,9 @@ static void test_bars_honest_scale(void **state)
 	static const char *const cats[3] = { "kernel", "memcpy", "memset" };
 	double ns[3] = { 131e6, 28e3, 1.3e6 }, ratio[3] = { 2, 0.5, 52.74 };
 	struct pr_chart_bar_group g = { .label = "", .rgb = 0x2196F3, .values = ns };
-	struct pr_chart_bars b = { .categories = cats, .ncategories = 3, .groups = &g, .ngroups = 1,
-				   .horizontal = 1 };
+	struct pr_chart_bars b = {
+		.categories = cats, .ncategories = 3, .groups = &g, .ngroups = 1, .horizontal = 1
+	};
 	struct pr_chart c = { .bars = &b, .x_unit = "ns", .width = 800 };
 	struct pr_layout lo;
 	double zero, len0;
@@ -721,10 +772,10 @@ static void test_bars_honest_scale(void **state)
 	layout_ok(&c, &lo);
 	assert_true(lo.x.log);
 	zero = pr_layout_x(&lo, 1);
-	assert_true(fabs(zero - (lo.plot.x + lo.plot.w / 2)) < 1e-6); /* 1 at the centre */
-	assert_true(fabs(lo.bars[0].r.x - zero) < 1e-6);		/* 2x: right of 1 */
+	assert_true(fabs(zero - (lo.plot.x + lo.plot.w / 2)) < 1e-6);	  /* 1 at the centre */
+	assert_true(fabs(lo.bars[0].r.x - zero) < 1e-6);		  /* 2x: right of 1 */
 	assert_true(fabs(lo.bars[1].r.x + lo.bars[1].r.w - zero) < 1e-6); /* 0.5x: left */
-	assert_true(fabs(lo.bars[0].r.w - lo.bars[1].r.w) < 1e-6);	/* one length */
+	assert_true(fabs(lo.bars[0].r.w - lo.bars[1].r.w) < 1e-6);	  /* one length */
 	pr_layout_release(&lo);
 }
 
@@ -758,15 +809,20 @@ static void test_stacked_bars(void **state)
 	static const char *const cats[2] = { "rank", "stream 7" };
 	double a[2] = { 60, 0.5 }, b2[2] = { 30, NAN }, c3[2] = { 10, 99.5 }, d4[2] = { 0, -3 };
 	static const char *const ta[2] = { "60.0%", "0.5%" }, *const tb[2] = { "30.0%", NULL },
-				*const tc[2] = { "10.0%", "99.5%" };
+				 *const tc[2] = { "10.0%", "99.5%" };
 	struct pr_chart_bar_group g[4] = {
 		{ .label = "compute", .rgb = 0x1F77B4, .values = a, .value_text = ta },
 		{ .label = "communication", .rgb = 0xFF7F0E, .values = b2, .value_text = tb },
 		{ .label = "idle", .rgb = 0xD9D9D9, .values = c3, .value_text = tc },
 		{ .label = "none", .rgb = 0x000000, .values = d4 },
 	};
-	struct pr_chart_bars b = { .categories = cats, .ncategories = 2, .groups = g, .ngroups = 4,
-				   .horizontal = 1, .value_labels = 1, .stacked = 1 };
+	struct pr_chart_bars b = { .categories = cats,
+				   .ncategories = 2,
+				   .groups = g,
+				   .ngroups = 4,
+				   .horizontal = 1,
+				   .value_labels = 1,
+				   .stacked = 1 };
 	struct pr_chart c = { .bars = &b, .x_unit = "percent", .width = 900, .height = 300 };
 	struct pr_layout lo;
 	size_t i, nlabels = 0;

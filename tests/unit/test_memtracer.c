@@ -17,9 +17,9 @@
 #include "base/strbuf.h"
 #include "tests/unit/helpers.h"
 
-#define EV(ts, type, layer, alloc, res, frag)                                                   \
-	"{\"timestamp\": " ts ", \"event_type\": \"" type "\", \"size_bytes\": 0, "              \
-	"\"layer_name\": \"" layer "\", \"allocated_bytes\": " alloc ", \"reserved_bytes\": " res \
+#define EV(ts, type, layer, alloc, res, frag)                                                      \
+	"{\"timestamp\": " ts ", \"event_type\": \"" type "\", \"size_bytes\": 0, "                \
+	"\"layer_name\": \"" layer "\", \"allocated_bytes\": " alloc ", \"reserved_bytes\": " res  \
 	", \"fragmentation_ratio\": " frag "}"
 
 /* ---- tests ---- */
@@ -28,20 +28,21 @@ static void test_sniff(void **state)
 {
 	(void)state;
 	assert_int_equal(sniff_conf("{\"events\": [" EV("0.0", "snapshot", "__start__", "1", "2",
-						  "0.5") "]}",
-				"memtracer"),
+							"0.5") "]}",
+				    "memtracer"),
 			 95);
-	assert_int_equal(sniff_conf("{\n  \"events\": [],\n  \"layer_stats\": {},\n  \"summary\": "
-				"{\"total_events\": 0, \"total_layers\": 0, \"peak_allocated_mb\": "
-				"0, \"peak_reserved_mb\": 0, \"avg_fragmentation\": 0.0}}",
-				"memtracer"),
-			 95);
+	assert_int_equal(
+		sniff_conf("{\n  \"events\": [],\n  \"layer_stats\": {},\n  \"summary\": "
+			   "{\"total_events\": 0, \"total_layers\": 0, \"peak_allocated_mb\": "
+			   "0, \"peak_reserved_mb\": 0, \"avg_fragmentation\": 0.0}}",
+			   "memtracer"),
+		95);
 	/* not ours: chrome traces, plain JSON, speedscope */
 	assert_int_equal(sniff_conf("{\"traceEvents\": [{\"ph\": \"X\"}]}", "memtracer"), 0);
 	assert_int_equal(sniff_conf("{\"events\": [1, 2]}", "memtracer"), 0);
 	assert_int_equal(sniff_conf("{\"$schema\": \"https://www.speedscope.app/file-format-schema."
-				"json\", \"shared\": {\"frames\": []}, \"profiles\": []}",
-				"memtracer"),
+				    "json\", \"shared\": {\"frames\": []}, \"profiles\": []}",
+				    "memtracer"),
 			 0);
 }
 
@@ -64,19 +65,22 @@ static void test_sample(void **state)
 	assert_int_equal(qi(st, "SELECT dur FROM span_v WHERE name = 'features.0' ORDER BY ts",
 			    NULL),
 			 1458000);
-	assert_int_equal(qi(st, "SELECT dur FROM span_v WHERE name = 'classifier' ORDER BY ts "
-				"DESC",
+	assert_int_equal(qi(st,
+			    "SELECT dur FROM span_v WHERE name = 'classifier' ORDER BY ts "
+			    "DESC",
 			    NULL),
 			 670000);
-	assert_int_equal(qi(st, "SELECT json_extract(args, '$.allocated_bytes_exit') FROM span_v "
-				"WHERE name = 'features.1' ORDER BY ts DESC",
+	assert_int_equal(qi(st,
+			    "SELECT json_extract(args, '$.allocated_bytes_exit') FROM span_v "
+			    "WHERE name = 'features.1' ORDER BY ts DESC",
 			    NULL),
 			 32505856);
 	/* snapshots are instants */
 	assert_int_equal(qi(st, "SELECT ts FROM instant_v WHERE name = '__end__'", NULL), 8100000);
 	/* series: 18 events each */
-	assert_int_equal(qi(st, "SELECT count(*) FROM sample_v WHERE name = 'dev.mem.allocated' "
-				"AND device = 'cuda:0'",
+	assert_int_equal(qi(st,
+			    "SELECT count(*) FROM sample_v WHERE name = 'dev.mem.allocated' "
+			    "AND device = 'cuda:0'",
 			    NULL),
 			 18);
 	assert_true(sample_nth(st, "dev.mem.allocated", "cuda:0", "2") == 18874368.0);
@@ -89,31 +93,37 @@ static void test_sample(void **state)
 	assert_string_equal(qs(st, "SELECT unit FROM series WHERE name = 'dev.mem.frag'", NULL),
 			    "percent");
 	assert_int_equal(diag_count(st, "memtracer_frag_formula"), 1);
-	assert_non_null(strstr(qs(st, "SELECT message FROM diag WHERE code = "
-				      "'memtracer_frag_formula'",
+	assert_non_null(strstr(qs(st,
+				  "SELECT message FROM diag WHERE code = "
+				  "'memtracer_frag_formula'",
 				  NULL),
 			       "in 13 events"));
 	assert_int_equal(diag_count(st, "memtracer_size_bytes_zero"), 1);
 	assert_int_equal(diag_count(st, "memtracer_oldest_dropped"), 0);
 	assert_int_equal(diag_count(st, "memtracer_no_layer_events"), 0);
 	/* reported metrics */
-	assert_true(qd(st, "SELECT value FROM metric WHERE name = 'summary.peak_allocated' AND "
-			   "origin = 'reported'",
+	assert_true(qd(st,
+		       "SELECT value FROM metric WHERE name = 'summary.peak_allocated' AND "
+		       "origin = 'reported'",
 		       NULL) == 31.0 * 1048576);
 	assert_true(qd(st, "SELECT value FROM metric WHERE name = 'summary.total_events'", NULL) ==
 		    18);
-	assert_true(qd(st, "SELECT value FROM metric WHERE name = 'layer.duration' AND detail = "
-			   "'features.1'",
+	assert_true(qd(st,
+		       "SELECT value FROM metric WHERE name = 'layer.duration' AND detail = "
+		       "'features.1'",
 		       NULL) == 4896000);
-	assert_true(qd(st, "SELECT value FROM metric WHERE name = 'layer.total_allocations' AND "
-			   "detail = 'classifier'",
+	assert_true(qd(st,
+		       "SELECT value FROM metric WHERE name = 'layer.total_allocations' AND "
+		       "detail = 'classifier'",
 		       NULL) == 2);
-	assert_true(qd(st, "SELECT value FROM metric WHERE name = 'layer.avg_fragmentation' AND "
-			   "detail = 'classifier'",
+	assert_true(qd(st,
+		       "SELECT value FROM metric WHERE name = 'layer.avg_fragmentation' AND "
+		       "detail = 'classifier'",
 		       NULL) == 16.25);
 	/* derived peak attribution: first hook that saw 31 MiB */
-	assert_string_equal(qs(st, "SELECT detail FROM metric WHERE name = 'peak_allocated' AND "
-				   "origin = 'derived'",
+	assert_string_equal(qs(st,
+			       "SELECT detail FROM metric WHERE name = 'peak_allocated' AND "
+			       "origin = 'derived'",
 			       NULL),
 			    "features.1");
 	assert_string_equal(qs(st, "SELECT json_extract(meta, '$.fragmentation_formula') FROM run",
@@ -128,15 +138,22 @@ static void test_readme_formula_and_nesting(void **state)
 	/* ce0af65-style fragmentation (agrees); a layer without exit; an exit without enter;
 	 * the deque dropped the oldest events (no __start__) */
 	static const char text[] =
-		"{\"events\": ["
-		EV("0.5", "layer_exit", "stale", "100", "200", "0.5") ","
-		EV("1.0", "layer_enter", "outer", "100", "200", "0.5") ","
-		EV("1.25", "layer_enter", "inner", "150", "200", "0.25") ","
-		EV("1.5", "layer_exit", "inner", "160", "200", "0.2") ","
-		EV("1.75", "layer_enter", "raises", "160", "200", "0.2") ","
-		EV("2.0", "layer_exit", "outer", "120", "240", "0.5") ","
-		EV("2.5", "layer_enter", "open", "0", "0", "0.0")
-		"], \"layer_stats\": {}, \"summary\": {\"total_events\": 9}}";
+		"{\"events\": [" EV("0.5", "layer_exit", "stale", "100", "200", "0.5") "," EV(
+			"1.0", "layer_enter", "outer", "100", "200",
+			"0.5") "," EV("1.25", "layer_enter", "inner", "150", "200",
+				      "0.25") "," EV("1.5", "layer_exit", "inner", "160", "200",
+						     "0.2") "," EV("1.75", "layer_enter", "raises",
+								   "160", "200",
+								   "0.2") "," EV("2.0",
+										 "layer_exit",
+										 "outer", "120",
+										 "240",
+										 "0.5") "," EV("2.5",
+											       "layer_enter",
+											       "open",
+											       "0",
+											       "0",
+											       "0.0") "], \"layer_stats\": {}, \"summary\": {\"total_events\": 9}}";
 	struct pr_store *st = open_store();
 	(void)state;
 	ingest_text(st, text, "memtracer");
@@ -161,10 +178,11 @@ static void test_readme_formula_and_nesting(void **state)
 
 static void test_only_snapshots(void **state)
 {
-	static const char text[] = "{\"events\": ["
-		EV("0.0", "snapshot", "__start__", "10", "20", "0.5") ","
-		EV("0.1", "alloc", "x", "10", "20", "0.5") ","
-		EV("0.2", "snapshot", "__end__", "10", "20", "0.5") "]}";
+	static const char text[] =
+		"{\"events\": [" EV("0.0", "snapshot", "__start__", "10", "20",
+				    "0.5") "," EV("0.1", "alloc", "x", "10", "20",
+						  "0.5") "," EV("0.2", "snapshot", "__end__", "10",
+								"20", "0.5") "]}";
 	struct pr_store *st = open_store();
 	(void)state;
 	ingest_text(st, text, "memtracer");
@@ -217,8 +235,7 @@ static void test_errors(void **state)
 	(void)state;
 	assert_string_equal(ingest_fail("{\"events\": {}}", "memtracer"),
 			    "'events': expected an array");
-	assert_string_equal(ingest_fail("{\"layer_stats\": {}}", "memtracer"),
-			    "'events': missing");
+	assert_string_equal(ingest_fail("{\"layer_stats\": {}}", "memtracer"), "'events': missing");
 	assert_string_equal(ingest_fail("[1]", "memtracer"),
 			    "expected a JSON object with \"events\"");
 	/* truncated: a JSON error with a position */

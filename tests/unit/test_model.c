@@ -86,10 +86,12 @@ static void test_qeff(void **state)
 	 * estimated) against rss[104] - rss[94] = -99.51 MiB (the last sample before the phase,
 	 * python3): they differ; Model Loading's 1423.15 MiB (rss[31] - rss[0]) agrees.
 	 */
-	assert_true(json_is_false(at(find(at(r, "crosscheck"), "topic",
-					  "phase 'Export' RSS delta (last occurrence)"), "agree")));
-	assert_true(json_is_true(at(find(at(r, "crosscheck"), "topic",
-					 "phase 'Model Loading' RSS delta"), "agree")));
+	assert_true(json_is_false(
+		at(find(at(r, "crosscheck"), "topic", "phase 'Export' RSS delta (last occurrence)"),
+		   "agree")));
+	assert_true(json_is_true(
+		at(find(at(r, "crosscheck"), "topic", "phase 'Model Loading' RSS delta"),
+		   "agree")));
 	/*
 	 * Disk I/O of the first Export (marked 1.6468 s after the first sample,
 	 * ended by Compilation at 2.7619 s): each interval's increase goes to the
@@ -102,8 +104,7 @@ static void test_qeff(void **state)
 	     0.5);
 	/* Model Loading observed samples 1..31 (marked 0.0007 s, after sample 0): its RSS change
 	 * is rss[31] - rss[0] = 1423.1534 MiB = 1492282754.6 bytes (python3) */
-	near(d(at(find(at(r, "phases/occurrences"), "name", "Model Loading"), "memory/0"),
-	       "delta"),
+	near(d(at(find(at(r, "phases/occurrences"), "name", "Model Loading"), "memory/0"), "delta"),
 	     1492282754.6, 0.5);
 	json_decref(m);
 }
@@ -157,7 +158,8 @@ static void test_inferix(void **state)
 	near(d(c, "recomputed"), 0.3388541666666667, 1e-9);
 	near(d(c, "reported"), 4.06625, 1e-9);
 	assert_true(json_is_false(at(c, "agree")));
-	assert_true(json_is_true(at(find(at(r, "crosscheck"), "topic", "block FPS (block_analysis.fps)"), "agree")));
+	assert_true(json_is_true(
+		at(find(at(r, "crosscheck"), "topic", "block FPS (block_analysis.fps)"), "agree")));
 	/* GPU data present: no "utilization 0 %" advice from missing data */
 	assert_int_equal(json_array_size(at(r, "recommendations")) > 0, 1);
 	json_decref(m);
@@ -211,18 +213,22 @@ static void test_designed_trace(void **state)
 	for (i = 0; i < 6; i++) {
 		int64_t dur = i == 4 ? 40000 : 10000; /* us */
 		double alloc = (double)(100 + 8 * i) * 1048576.0;
-		pr_strbuf_addf(&sb,
-			       "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#%d\","
-			       "\"pid\":1,\"tid\":1,\"ts\":%lld,\"dur\":%lld},",
-			       i, (long long)t, (long long)dur);
-		pr_strbuf_addf(&sb,
-			       "{\"ph\":\"i\",\"cat\":\"cpu_instant_event\",\"name\":\"[memory]\",\"s\":\"t\","
-			       "\"pid\":1,\"tid\":1,\"ts\":%lld,\"args\":{\"Device Type\":1,\"Device Id\":0,"
-			       "\"Addr\":1,\"Bytes\":8388608,\"Total Allocated\":%.0f,\"Total Reserved\":%.0f}},",
-			       (long long)(t + dur - 1), alloc, 2 * alloc);
+		pr_strbuf_addf(
+			&sb,
+			"{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#%d\","
+			"\"pid\":1,\"tid\":1,\"ts\":%lld,\"dur\":%lld},",
+			i, (long long)t, (long long)dur);
+		pr_strbuf_addf(
+			&sb,
+			"{\"ph\":\"i\",\"cat\":\"cpu_instant_event\",\"name\":\"[memory]\",\"s\":\"t\","
+			"\"pid\":1,\"tid\":1,\"ts\":%lld,\"args\":{\"Device Type\":1,\"Device Id\":0,"
+			"\"Addr\":1,\"Bytes\":8388608,\"Total Allocated\":%.0f,\"Total Reserved\":%.0f}},",
+			(long long)(t + dur - 1), alloc, 2 * alloc);
 		t += dur;
 	}
-	pr_strbuf_addstr(&sb, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"python\"}}]}");
+	pr_strbuf_addstr(
+		&sb,
+		"{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"python\"}}]}");
 	m = model_text(sb.buf, "chrome");
 	pr_strbuf_release(&sb);
 	r = at(m, "runs/0");
@@ -263,22 +269,24 @@ static void test_collectives(void **state)
 	(void)state;
 	pr_strbuf_addstr(&sb, "{\"traceEvents\":[");
 	for (i = 0; i < 3; i++)
-		pr_strbuf_addf(&sb,
-			       "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_bf16\","
-			       "\"pid\":0,\"tid\":20,\"ts\":%d,\"dur\":2000,\"args\":{\"Collective name\":"
-			       "\"allreduce\",\"dtype\":\"BFloat16\",\"In msg nelems\":50000000,"
-			       "\"Out msg nelems\":50000000,\"Group size\":8}},",
-			       (int)i * 10000);
-	pr_strbuf_addstr(&sb,
-			 "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllGather_RING_LL\","
-			 "\"pid\":0,\"tid\":20,\"ts\":40000,\"dur\":1000,\"args\":{\"Collective name\":"
-			 "\"allgather\",\"dtype\":\"Float\",\"In msg nelems\":1000000,"
-			 "\"Out msg nelems\":8000000,\"Group size\":8}},"
-			 "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_Broadcast_odd\","
-			 "\"pid\":0,\"tid\":20,\"ts\":50000,\"dur\":500,\"args\":{\"Collective name\":"
-			 "\"broadcast\",\"dtype\":\"Quantum\",\"In msg nelems\":10}},"
-			 "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":0,\"tid\":1,"
-			 "\"ts\":0,\"dur\":100}]}");
+		pr_strbuf_addf(
+			&sb,
+			"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_bf16\","
+			"\"pid\":0,\"tid\":20,\"ts\":%d,\"dur\":2000,\"args\":{\"Collective name\":"
+			"\"allreduce\",\"dtype\":\"BFloat16\",\"In msg nelems\":50000000,"
+			"\"Out msg nelems\":50000000,\"Group size\":8}},",
+			(int)i * 10000);
+	pr_strbuf_addstr(
+		&sb,
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllGather_RING_LL\","
+		"\"pid\":0,\"tid\":20,\"ts\":40000,\"dur\":1000,\"args\":{\"Collective name\":"
+		"\"allgather\",\"dtype\":\"Float\",\"In msg nelems\":1000000,"
+		"\"Out msg nelems\":8000000,\"Group size\":8}},"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_Broadcast_odd\","
+		"\"pid\":0,\"tid\":20,\"ts\":50000,\"dur\":500,\"args\":{\"Collective name\":"
+		"\"broadcast\",\"dtype\":\"Quantum\",\"In msg nelems\":10}},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":0,\"tid\":1,"
+		"\"ts\":0,\"dur\":100}]}");
 	m = model_text(sb.buf, "chrome");
 	pr_strbuf_release(&sb);
 	items = at(m, "runs/0/collectives/items");
@@ -298,12 +306,13 @@ static void test_collectives(void **state)
 	c = find(items, "name", "ncclDevKernel_Broadcast_odd");
 	near(d(c, "time_ns"), 500000, 0);
 	assert_null(json_object_get(c, "bytes"));
-	json_array_foreach(items, i, c) /* aten::mm is none of the 3 */
+	json_array_foreach (items, i, c) /* aten::mm is none of the 3 */
 		assert_string_not_equal(s(c, "name"), "aten::mm");
 	json_decref(m);
 
 	m = model_of(rank2, 1, "chrome");
-	c = find(at(m, "runs/0/collectives/items"), "name", "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+	c = find(at(m, "runs/0/collectives/items"), "name",
+		 "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
 	near(d(c, "calls"), 20, 0);
 	near(d(c, "bytes"), 1e10, 0);
 	near(d(c, "time_ns"), 1e8, 0);
@@ -360,7 +369,7 @@ static size_t count_id(json_t *recs, const char *id)
 {
 	json_t *v;
 	size_t i, n = 0;
-	json_array_foreach(recs, i, v)
+	json_array_foreach (recs, i, v)
 		n += !strcmp(s(v, "id"), id);
 	return n;
 }
@@ -369,7 +378,7 @@ static size_t count_prefix(json_t *recs, const char *prefix)
 {
 	json_t *v;
 	size_t i, n = 0;
-	json_array_foreach(recs, i, v)
+	json_array_foreach (recs, i, v)
 		n += !strncmp(s(v, "id"), prefix, strlen(prefix));
 	return n;
 }
@@ -399,50 +408,55 @@ static void test_leak_one_finding(void **state)
 	for (k = 0; k < 30; k++) {
 		long long t = 1000000LL + 10000LL * k; /* us */
 		double base = (100.0 + k) * 1048576.0;
-		pr_strbuf_addf(&sb,
-			       "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%d\", "
-			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"dur\": 10000, \"args\": {}},\n"
-			       "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"forward\", "
-			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"dur\": 6000, \"args\": {}},\n"
-			       "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"backward\", "
-			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"dur\": 2900, \"args\": {}},\n"
-			       "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"optimizer\", "
-			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"dur\": 900, \"args\": {}},\n",
-			       k, t, t + 100, t + 6100, t + 9000);
+		pr_strbuf_addf(
+			&sb,
+			"{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%d\", "
+			"\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"dur\": 10000, \"args\": {}},\n"
+			"{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"forward\", "
+			"\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"dur\": 6000, \"args\": {}},\n"
+			"{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"backward\", "
+			"\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"dur\": 2900, \"args\": {}},\n"
+			"{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"optimizer\", "
+			"\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"dur\": 900, \"args\": {}},\n",
+			k, t, t + 100, t + 6100, t + 9000);
 		/* in forward (+4 MiB activations), backward (+2 MiB), optimizer (+1 MiB), step end */
-		pr_strbuf_addf(&sb,
-			       "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
-			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"args\": {\"Device Type\": 1, \"Device Id\": 0, "
-			       "\"Addr\": 1, \"Bytes\": 1, \"Total Allocated\": %.0f, \"Total Reserved\": %.0f}},\n"
-			       "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
-			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"args\": {\"Device Type\": 1, \"Device Id\": 0, "
-			       "\"Addr\": 1, \"Bytes\": 1, \"Total Allocated\": %.0f, \"Total Reserved\": %.0f}},\n"
-			       "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
-			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"args\": {\"Device Type\": 1, \"Device Id\": 0, "
-			       "\"Addr\": 1, \"Bytes\": 1, \"Total Allocated\": %.0f, \"Total Reserved\": %.0f}},\n"
-			       "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
-			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"args\": {\"Device Type\": 1, \"Device Id\": 0, "
-			       "\"Addr\": 1, \"Bytes\": 1, \"Total Allocated\": %.0f, \"Total Reserved\": %.0f}},\n",
-			       t + 1000, base + 4 * 1048576.0, 2 * (base + 4 * 1048576.0), t + 8000,
-			       base + 2 * 1048576.0, 2 * (base + 2 * 1048576.0), t + 9500,
-			       base + 1048576.0, 2 * (base + 1048576.0), t + 9999, base + 1048576.0,
-			       2 * (base + 1048576.0));
+		pr_strbuf_addf(
+			&sb,
+			"{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
+			"\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"args\": {\"Device Type\": 1, \"Device Id\": 0, "
+			"\"Addr\": 1, \"Bytes\": 1, \"Total Allocated\": %.0f, \"Total Reserved\": %.0f}},\n"
+			"{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
+			"\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"args\": {\"Device Type\": 1, \"Device Id\": 0, "
+			"\"Addr\": 1, \"Bytes\": 1, \"Total Allocated\": %.0f, \"Total Reserved\": %.0f}},\n"
+			"{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
+			"\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"args\": {\"Device Type\": 1, \"Device Id\": 0, "
+			"\"Addr\": 1, \"Bytes\": 1, \"Total Allocated\": %.0f, \"Total Reserved\": %.0f}},\n"
+			"{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
+			"\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"args\": {\"Device Type\": 1, \"Device Id\": 0, "
+			"\"Addr\": 1, \"Bytes\": 1, \"Total Allocated\": %.0f, \"Total Reserved\": %.0f}},\n",
+			t + 1000, base + 4 * 1048576.0, 2 * (base + 4 * 1048576.0), t + 8000,
+			base + 2 * 1048576.0, 2 * (base + 2 * 1048576.0), t + 9500,
+			base + 1048576.0, 2 * (base + 1048576.0), t + 9999, base + 1048576.0,
+			2 * (base + 1048576.0));
 		/* host memory that does not grow (checked, no leak) */
-		pr_strbuf_addf(&sb,
-			       "{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
-			       "\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"args\": {\"Device Type\": 0, \"Device Id\": -1, "
-			       "\"Addr\": 2, \"Bytes\": 1, \"Total Allocated\": %d, \"Total Reserved\": 0}},\n",
-			       t + 5000, 4096 * (1 + k % 2));
+		pr_strbuf_addf(
+			&sb,
+			"{\"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\", "
+			"\"pid\": 7, \"tid\": 7, \"ts\": %lld, \"args\": {\"Device Type\": 0, \"Device Id\": -1, "
+			"\"Addr\": 2, \"Bytes\": 1, \"Total Allocated\": %d, \"Total Reserved\": 0}},\n",
+			t + 5000, 4096 * (1 + k % 2));
 	}
-	pr_strbuf_addstr(&sb, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 7, \"args\": {\"name\": \"python\"}}\n"
-			      "], \"deviceProperties\": []}\n");
+	pr_strbuf_addstr(
+		&sb,
+		"{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 7, \"args\": {\"name\": \"python\"}}\n"
+		"], \"deviceProperties\": []}\n");
 	m = model_text(sb.buf, "chrome");
 	pr_strbuf_release(&sb);
 	r = at(m, "runs/0");
 	recs = at(r, "recommendations");
 	/* the analysis keeps one item per basis: steps + 3 phases, for 2 series */
 	k = 0;
-	json_array_foreach(at(r, "leaks/items"), i, v)
+	json_array_foreach (at(r, "leaks/items"), i, v)
 		k += json_is_true(json_object_get(v, "leak"));
 	assert_int_equal(k, 8);
 	assert_true(json_is_false(at(find(at(r, "leaks/items"), "device", "cpu"), "leak")));
@@ -467,13 +481,18 @@ static void test_leak_one_finding(void **state)
 			    "occurrences); also across phase 'forward', phase 'backward', phase "
 			    "'optimizer'");
 	/* the analysis items are bounded the same way */
-	assert_int_equal(json_array_size(at(find(at(r, "leaks/items"), "basis", "steps"), "values")), 20);
+	assert_int_equal(json_array_size(
+				 at(find(at(r, "leaks/items"), "basis", "steps"), "values")),
+			 20);
 	/* the summary: one line per leaking series, within 80 columns */
 	txt = text_report(m);
 	assert_80_columns(txt);
-	assert_non_null(strstr(txt, "  dev.mem.allocated cuda:0 grows 1.00 MiB per step (R^2 1.00, 30 occurrences);\n"
-				    "  also per phase 'forward', phase 'backward', phase 'optimizer'\n"));
-	assert_null(strstr(strstr(txt, "dev.mem.allocated cuda:0 grows") + 1, "dev.mem.allocated cuda:0 grows"));
+	assert_non_null(strstr(
+		txt,
+		"  dev.mem.allocated cuda:0 grows 1.00 MiB per step (R^2 1.00, 30 occurrences);\n"
+		"  also per phase 'forward', phase 'backward', phase 'optimizer'\n"));
+	assert_null(strstr(strstr(txt, "dev.mem.allocated cuda:0 grows") + 1,
+			   "dev.mem.allocated cuda:0 grows"));
 	free(txt);
 	/* an ordinary PyTorch forward pass is no Inferix stage, and no bottleneck: the step's
 	 * structure (6000 of each step's 10000 us) */
@@ -499,55 +518,63 @@ static void ix_report(struct pr_strbuf *sb, int world_size, int with_gpu)
 {
 	int k;
 	double t0 = 1700000000.0;
-	pr_strbuf_addf(sb,
-		       "{\n  \"session_info\": {\"id\": \"t2v_generation\", \"start_time\": %.1f, "
-		       "\"end_time\": %.1f, \"duration\": 7.0, \"tags\": {\"mode\": \"text_to_video\", "
-		       "\"rank\": 0, \"world_size\": %d, \"ulysses_size\": 1, \"ring_size\": %d}, "
-		       "\"generated_at\": %.1f},\n",
-		       t0, t0 + 7, world_size, world_size, t0 + 7.5);
+	pr_strbuf_addf(
+		sb,
+		"{\n  \"session_info\": {\"id\": \"t2v_generation\", \"start_time\": %.1f, "
+		"\"end_time\": %.1f, \"duration\": 7.0, \"tags\": {\"mode\": \"text_to_video\", "
+		"\"rank\": 0, \"world_size\": %d, \"ulysses_size\": 1, \"ring_size\": %d}, "
+		"\"generated_at\": %.1f},\n",
+		t0, t0 + 7, world_size, world_size, t0 + 7.5);
 	if (with_gpu)
-		pr_strbuf_addstr(sb, "  \"summary\": {\"gpu\": {\"peak_memory_usage_mb\": 20500, "
-				     "\"avg_memory_usage_mb\": 20250.0, \"peak_memory_utilization\": 25.1, "
-				     "\"avg_gpu_utilization\": 90.0, \"peak_gpu_utilization\": 90}, ");
+		pr_strbuf_addstr(
+			sb, "  \"summary\": {\"gpu\": {\"peak_memory_usage_mb\": 20500, "
+			    "\"avg_memory_usage_mb\": 20250.0, \"peak_memory_utilization\": 25.1, "
+			    "\"avg_gpu_utilization\": 90.0, \"peak_gpu_utilization\": 90}, ");
 	else
 		pr_strbuf_addstr(sb, "  \"summary\": {");
-	pr_strbuf_addstr(sb, "\"cpu\": {\"avg_cpu_usage\": 20.0, \"peak_cpu_usage\": 20.0, "
-			     "\"avg_memory_usage_mb\": 13400.0, \"peak_memory_usage_mb\": 14800}},\n");
+	pr_strbuf_addstr(sb,
+			 "\"cpu\": {\"avg_cpu_usage\": 20.0, \"peak_cpu_usage\": 20.0, "
+			 "\"avg_memory_usage_mb\": 13400.0, \"peak_memory_usage_mb\": 14800}},\n");
 	if (with_gpu) {
 		pr_strbuf_addstr(sb, "  \"gpu_metrics\": {\"total_samples\": 29, \"timeline\": [");
 		for (k = 0; k <= 28; k++) /* every 0.25 s; block b ends at 1 + b s */
-			pr_strbuf_addf(sb,
-				       "%s{\"timestamp\": %.2f, \"memory_used_mb\": %d, \"memory_total_mb\": 81559, "
-				       "\"utilization\": 90, \"temperature\": 60, \"power\": 300.0}",
-				       k ? ", " : "", t0 + 0.25 * k,
-				       20000 + 100 * (k / 4 > 5 ? 5 : k / 4));
+			pr_strbuf_addf(
+				sb,
+				"%s{\"timestamp\": %.2f, \"memory_used_mb\": %d, \"memory_total_mb\": 81559, "
+				"\"utilization\": 90, \"temperature\": 60, \"power\": 300.0}",
+				k ? ", " : "", t0 + 0.25 * k,
+				20000 + 100 * (k / 4 > 5 ? 5 : k / 4));
 		pr_strbuf_addstr(sb, "]},\n");
 	} else {
 		pr_strbuf_addstr(sb, "  \"gpu_metrics\": {},\n");
 	}
 	pr_strbuf_addstr(sb, "  \"cpu_metrics\": {\"total_samples\": 15, \"timeline\": [");
 	for (k = 0; k <= 14; k++)
-		pr_strbuf_addf(sb,
-			       "%s{\"timestamp\": %.1f, \"cpu_usage\": 20.0, \"memory_used_mb\": %d, "
-			       "\"memory_total_mb\": 32768}",
-			       k ? ", " : "", t0 + 0.5 * k, 12000 + 200 * k);
-	pr_strbuf_addf(sb, "]},\n  \"stage_analysis\": {\"total_stages\": 1, \"total_time\": 5.6, "
-			   "\"stages\": {\"denoise\": {\"total_time\": 5.6, \"call_count\": 1, \"avg_time\": 5.6, "
-			   "\"min_time\": 5.6, \"max_time\": 5.6, \"percentage_of_total\": 100.0}}, "
-			   "\"bottlenecks\": [{\"stage\": \"denoise\", \"percentage\": 100.0, \"total_time\": 5.6}]},\n"
-			   "  \"events\": [");
+		pr_strbuf_addf(
+			sb,
+			"%s{\"timestamp\": %.1f, \"cpu_usage\": 20.0, \"memory_used_mb\": %d, "
+			"\"memory_total_mb\": 32768}",
+			k ? ", " : "", t0 + 0.5 * k, 12000 + 200 * k);
+	pr_strbuf_addf(
+		sb,
+		"]},\n  \"stage_analysis\": {\"total_stages\": 1, \"total_time\": 5.6, "
+		"\"stages\": {\"denoise\": {\"total_time\": 5.6, \"call_count\": 1, \"avg_time\": 5.6, "
+		"\"min_time\": 5.6, \"max_time\": 5.6, \"percentage_of_total\": 100.0}}, "
+		"\"bottlenecks\": [{\"stage\": \"denoise\", \"percentage\": 100.0, \"total_time\": 5.6}]},\n"
+		"  \"events\": [");
 	for (k = 0; k < 6; k++) {
 		double end = t0 + 1 + k;
-		pr_strbuf_addf(sb,
-			       "%s{\"name\": \"diffusion_step\", \"timestamp\": %.2f, \"data\": {\"step\": %d, "
-			       "\"timestep\": 1.0, \"block_size\": 3, \"computation_time_ms\": 400.0, "
-			       "\"guidance_scale\": null}}, "
-			       "{\"name\": \"diffusion_step\", \"timestamp\": %.2f, \"data\": {\"step\": %d, "
-			       "\"timestep\": 0.5, \"block_size\": 3, \"computation_time_ms\": 400.0, "
-			       "\"guidance_scale\": null}}, "
-			       "{\"name\": \"block_computation\", \"timestamp\": %.2f, \"data\": {\"block_index\": %d, "
-			       "\"block_size\": 3, \"computation_time_ms\": 900.0, \"memory_usage_mb\": %d}}",
-			       k ? ", " : "", end - 0.45, 2 * k, end, 2 * k + 1, end, k, 20480 + 512 * k);
+		pr_strbuf_addf(
+			sb,
+			"%s{\"name\": \"diffusion_step\", \"timestamp\": %.2f, \"data\": {\"step\": %d, "
+			"\"timestep\": 1.0, \"block_size\": 3, \"computation_time_ms\": 400.0, "
+			"\"guidance_scale\": null}}, "
+			"{\"name\": \"diffusion_step\", \"timestamp\": %.2f, \"data\": {\"step\": %d, "
+			"\"timestep\": 0.5, \"block_size\": 3, \"computation_time_ms\": 400.0, "
+			"\"guidance_scale\": null}}, "
+			"{\"name\": \"block_computation\", \"timestamp\": %.2f, \"data\": {\"block_index\": %d, "
+			"\"block_size\": 3, \"computation_time_ms\": 900.0, \"memory_usage_mb\": %d}}",
+			k ? ", " : "", end - 0.45, 2 * k, end, 2 * k + 1, end, k, 20480 + 512 * k);
 	}
 	pr_strbuf_addstr(sb, "],\n  \"recommendations\": [],\n  \"cache_analysis\": {}\n}\n");
 }
@@ -566,14 +593,15 @@ static void test_leak_not_owned(void **state)
 	x = at(r, "leaks/excluded");
 	assert_string_equal(s(find(x, "series", "sys.mem.used"), "scope"), "shared");
 	assert_string_equal(s(find(x, "series", "gpu.mem.used"), "scope"), "shared");
-	assert_string_equal(s(find(x, "series", "inferix.block.memory_usage"), "scope"), "cumulative");
+	assert_string_equal(s(find(x, "series", "inferix.block.memory_usage"), "scope"),
+			    "cumulative");
 	/* the block memory is named after what the collector recorded */
 	assert_non_null(find(at(r, "series"), "name", "inferix.block.memory_usage"));
 	x = at(r, "series");
 	{
 		json_t *v;
 		size_t i;
-		json_array_foreach(x, i, v)
+		json_array_foreach (x, i, v)
 			assert_string_not_equal(s(v, "name"), "torch.max_memory_allocated");
 	}
 	/* an Inferix run gets Inferix's stage advice */
@@ -599,7 +627,8 @@ static void test_multi_gpu_needs_gpu_data(void **state)
 	ix_report(&sb, 3, 1);
 	m = model_text(sb.buf, "inferix");
 	pr_strbuf_release(&sb);
-	assert_string_equal(s(find(at(m, "runs/0/recommendations"), "id", "inferix.multi_gpu"), "message"),
+	assert_string_equal(s(find(at(m, "runs/0/recommendations"), "id", "inferix.multi_gpu"),
+			      "message"),
 			    "Using 3 GPUs");
 	json_decref(m);
 }
@@ -643,17 +672,18 @@ static void test_qeff_disk_split(void **state)
 {
 	json_t *m, *occ;
 	(void)state;
-	m = model_text("{\"timestamps\": [0.0, 1.0, 2.0, 3.0, 4.0],\n"
-		       " \"rss_memory\": [100.0, 100.0, 100.0, 100.0, 100.0],\n"
-		       " \"vms_memory\": [400.0, 400.0, 400.0, 400.0, 400.0],\n"
-		       " \"cpu_usage\": [10.0, 10.0, 10.0, 10.0, 10.0],\n"
-		       " \"disk_read_bytes\": [0.0, 0.0, 0.0, 0.0, 0.0],\n"
-		       " \"disk_write_bytes\": [0.0, 64.0, 128.0, 192.0, 256.0],\n"
-		       " \"disk_read_rate\": [0.0, 0.0, 0.0, 0.0, 0.0],\n"
-		       " \"disk_write_rate\": [0.0, 64.0, 64.0, 64.0, 64.0],\n"
-		       " \"sampling_interval\": 1.0,\n"
-		       " \"operations\": [[0.0, \"Load\"], [1.5, \"Save\"], [4.0, \"Completion\"]]}",
-		       "qeff");
+	m = model_text(
+		"{\"timestamps\": [0.0, 1.0, 2.0, 3.0, 4.0],\n"
+		" \"rss_memory\": [100.0, 100.0, 100.0, 100.0, 100.0],\n"
+		" \"vms_memory\": [400.0, 400.0, 400.0, 400.0, 400.0],\n"
+		" \"cpu_usage\": [10.0, 10.0, 10.0, 10.0, 10.0],\n"
+		" \"disk_read_bytes\": [0.0, 0.0, 0.0, 0.0, 0.0],\n"
+		" \"disk_write_bytes\": [0.0, 64.0, 128.0, 192.0, 256.0],\n"
+		" \"disk_read_rate\": [0.0, 0.0, 0.0, 0.0, 0.0],\n"
+		" \"disk_write_rate\": [0.0, 64.0, 64.0, 64.0, 64.0],\n"
+		" \"sampling_interval\": 1.0,\n"
+		" \"operations\": [[0.0, \"Load\"], [1.5, \"Save\"], [4.0, \"Completion\"]]}",
+		"qeff");
 	occ = at(m, "runs/0/phases/occurrences");
 	assert_int_equal(json_array_size(occ), 2);
 	near(d(find(occ, "name", "Load"), "disk/write"), 64 * 1048576.0, 1e-3);
@@ -751,19 +781,25 @@ static void test_straggler_evidence(void **state)
 	(void)state;
 	pr_strbuf_addstr(&sb, "{\"traceEvents\": [\n");
 	for (i = 0; i < 120; i++) {
-		long long dur = i == 110 ? 100000 : (i % 5 == 0 && i > 0 && i <= 105) ? 30000 : 10000;
-		pr_strbuf_addf(&sb,
-			       "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%d\", "
-			       "\"pid\": 1, \"tid\": 1, \"ts\": %lld, \"dur\": %lld, \"args\": {}},\n",
-			       i, t, dur);
+		long long dur = i == 110			    ? 100000
+				: (i % 5 == 0 && i > 0 && i <= 105) ? 30000
+								    : 10000;
+		pr_strbuf_addf(
+			&sb,
+			"{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%d\", "
+			"\"pid\": 1, \"tid\": 1, \"ts\": %lld, \"dur\": %lld, \"args\": {}},\n",
+			i, t, dur);
 		t += dur;
 	}
-	pr_strbuf_addstr(&sb, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"args\": {\"name\": \"python\"}}]}\n");
+	pr_strbuf_addstr(
+		&sb,
+		"{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"args\": {\"name\": \"python\"}}]}\n");
 	m = model_text(sb.buf, "chrome");
 	pr_strbuf_release(&sb);
 	assert_int_equal(json_array_size(at(m, "runs/0/throughput/steps/stragglers")), 22);
 	f = find(at(m, "runs/0/recommendations"), "id", "profreport.straggling_step");
-	assert_string_equal(s(f, "message"), "22 straggling step(s); the slowest is 10.0x the median");
+	assert_string_equal(s(f, "message"),
+			    "22 straggling step(s); the slowest is 10.0x the median");
 	assert_int_equal(json_array_size(at(f, "evidence/stragglers")), 20);
 	assert_int_equal((int)d(f, "evidence/stragglers_more"), 2);
 	json_decref(m);
@@ -813,7 +849,9 @@ static void test_summary_80_columns(void **state)
 /* Absent data stays absent: a trace without memory events has no peaks, no fragmentation. */
 static void test_absent(void **state)
 {
-	json_t *m = model_text("[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":5}]", "chrome");
+	json_t *m =
+		model_text("[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":5}]",
+			   "chrome");
 	json_t *r = at(m, "runs/0");
 	(void)state;
 	assert_int_equal(json_array_size(at(r, "peaks")), 0);
@@ -840,18 +878,21 @@ static void test_inferred_phases(void **state)
 	pr_strbuf_addstr(&t, "[");
 	for (k = 0; k < 4; k++) {
 		int b = k * 100;
-		pr_strbuf_addf(&t,
-			       "%s{\"ph\":\"X\",\"name\":\"ProfilerStep#%d\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":100},"
-			       "{\"ph\":\"X\",\"name\":\"load\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":30},"
-			       "{\"ph\":\"X\",\"name\":\"fwd\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":50},"
-			       "{\"ph\":\"X\",\"name\":\"inner\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":10},"
-			       "{\"ph\":\"X\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":5},"
-			       "{\"ph\":\"X\",\"name\":\"AddmmBackward0\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":2},"
-			       "{\"ph\":\"X\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":2}",
-			       k ? "," : "", k, b, b, b + 30, b + 31, b + 85, b + 91, b + 94);
+		pr_strbuf_addf(
+			&t,
+			"%s{\"ph\":\"X\",\"name\":\"ProfilerStep#%d\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":100},"
+			"{\"ph\":\"X\",\"name\":\"load\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":30},"
+			"{\"ph\":\"X\",\"name\":\"fwd\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":50},"
+			"{\"ph\":\"X\",\"name\":\"inner\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":10},"
+			"{\"ph\":\"X\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":5},"
+			"{\"ph\":\"X\",\"name\":\"AddmmBackward0\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":2},"
+			"{\"ph\":\"X\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":2}",
+			k ? "," : "", k, b, b, b + 30, b + 31, b + 85, b + 91, b + 94);
 		if (k == 2)
-			pr_strbuf_addf(&t, ",{\"ph\":\"X\",\"name\":\"rare\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":2}",
-				       b + 97);
+			pr_strbuf_addf(
+				&t,
+				",{\"ph\":\"X\",\"name\":\"rare\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":2}",
+				b + 97);
 	}
 	pr_strbuf_addstr(&t, "]");
 	m = model_text(t.buf, "chrome");
@@ -867,10 +908,11 @@ static void test_inferred_phases(void **state)
 	pr_strbuf_release(&t);
 
 	/* with a categorised phase (Kineto's user_annotation) nothing is inferred */
-	m = model_text("[{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
-		       "{\"ph\":\"X\",\"name\":\"load\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":30},"
-		       "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"fwd\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":50}]",
-		       "chrome");
+	m = model_text(
+		"[{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":100},"
+		"{\"ph\":\"X\",\"name\":\"load\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":30},"
+		"{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"fwd\",\"pid\":1,\"tid\":1,\"ts\":30,\"dur\":50}]",
+		"chrome");
 	r = at(m, "runs/0");
 	assert_null(at(r, "phases/inferred"));
 	assert_int_equal(json_array_size(at(r, "phases/occurrences")), 1);
@@ -922,7 +964,10 @@ static void test_many_phase_names(void **state)
 static void test_write_load(void **state)
 {
 	struct pr_error err = PR_ERROR_INIT;
-	json_t *m = model_text("[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":5}]", "chrome"), *back;
+	json_t *m = model_text(
+		       "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":5}]",
+		       "chrome"),
+	       *back;
 	char path[] = "/tmp/pr_model_XXXXXX";
 	int fd = mkstemp(path);
 	(void)state;
@@ -958,10 +1003,11 @@ static void test_durations_sum_past_int64(void **state)
 	(void)state;
 	pr_strbuf_addstr(&sb, "[");
 	for (i = 0; i < 10; i++)
-		pr_strbuf_addf(&sb,
-			       "%s{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ann\",\"pid\":1,"
-			       "\"tid\":%d,\"ts\":%d,\"dur\":1e15}",
-			       i ? "," : "", i + 1, i);
+		pr_strbuf_addf(
+			&sb,
+			"%s{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ann\",\"pid\":1,"
+			"\"tid\":%d,\"ts\":%d,\"dur\":1e15}",
+			i ? "," : "", i + 1, i);
 	pr_strbuf_addstr(&sb, "]");
 	m = model_text(sb.buf, "chrome");
 	pr_strbuf_release(&sb);
@@ -1103,12 +1149,13 @@ static void test_timeline_any_order(void **state)
 	pr_strbuf_addstr(&sb, "[");
 	for (i = 0; i < n; i++) {
 		size_t th = order[i] / TL_SPANS, j = order[i] % TL_SPANS;
-		pr_strbuf_addf(&sb,
-			       "%s{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op\",\"pid\":1,\"tid\":%zu,"
-			       "\"ts\":%lld.%03lld,\"dur\":%lld.%03lld}",
-			       i ? "," : "", th + 1, (long long)(st[th][j] / 1000),
-			       (long long)(st[th][j] % 1000), (long long)((en[th][j] - st[th][j]) / 1000),
-			       (long long)((en[th][j] - st[th][j]) % 1000));
+		pr_strbuf_addf(
+			&sb,
+			"%s{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op\",\"pid\":1,\"tid\":%zu,"
+			"\"ts\":%lld.%03lld,\"dur\":%lld.%03lld}",
+			i ? "," : "", th + 1, (long long)(st[th][j] / 1000),
+			(long long)(st[th][j] % 1000), (long long)((en[th][j] - st[th][j]) / 1000),
+			(long long)((en[th][j] - st[th][j]) % 1000));
 	}
 	pr_strbuf_addstr(&sb, "]");
 	m = model_text(sb.buf, "chrome");
@@ -1143,7 +1190,7 @@ static void test_timeline_any_order(void **state)
 			}
 		}
 		assert_int_equal(json_array_size(iv), ni);
-			assert_true(merged > 20 && ni > 20); /* both happen: the test tests something */
+		assert_true(merged > 20 && ni > 20); /* both happen: the test tests something */
 		near(d(lane, "busy_ns"), (double)busy, 0);
 		near(d(lane, "spans"), TL_SPANS, 0);
 	}
@@ -1203,10 +1250,11 @@ static void test_flame_sparse_ids(void **state)
 	json_t *dense = model_text(t, "chrome"), *sparse, *f;
 	(void)state;
 	ingest_text(st, t, "chrome");
-	assert_int_equal(sqlite3_exec(pr_store_db(st),
-				      "UPDATE span SET id = id * 100000, parent_id = parent_id * 100000",
-				      NULL, NULL, NULL),
-			 SQLITE_OK);
+	assert_int_equal(
+		sqlite3_exec(pr_store_db(st),
+			     "UPDATE span SET id = id * 100000, parent_id = parent_id * 100000",
+			     NULL, NULL, NULL),
+		SQLITE_OK);
 	sparse = pr_model_build(st, &o, &err);
 	if (!sparse)
 		fail_msg("model: %s", err.text);
@@ -1248,7 +1296,7 @@ static void test_sync_and_pageable_counts(void **state)
 	(void)state;
 	assert_int_equal(count_id(recs, "nsys.cuda_memcpy_async"), 1);
 	assert_int_equal(count_id(recs, "nsys.cuda_api_sync"), 1);
-	json_array_foreach(recs, i, v) {
+	json_array_foreach (recs, i, v) {
 		if (!strcmp(s(v, "id"), "nsys.cuda_memcpy_async")) {
 			near(d(v, "evidence/memcpys"), 2, 0);
 			near(d(v, "evidence/total_ns"), 7000, 0);
@@ -1292,17 +1340,18 @@ static void test_times_beyond_the_limit_in_a_store(void **state)
 	char *text;
 	(void)state;
 	ingest_text(st, trace, "chrome");
-	assert_int_equal(sqlite3_exec(pr_store_db(st),
-				      "UPDATE span SET ts = -9223372036854775808, "
-				      "dur = 9223372036854775807, self = 9223372036854775807;"
-				      "UPDATE sample SET ts = 9223372036854775807;"
-				      "UPDATE series SET ts_min = -9223372036854775808, "
-				      "ts_max = 9223372036854775807;"
-				      "UPDATE instant SET ts = 9223372036854775807;"
-				      "UPDATE run SET ts_min = -9223372036854775808, "
-				      "ts_max = 9223372036854775807, time_origin_ns = 9223372036854775807",
-				      NULL, NULL, NULL),
-			 SQLITE_OK);
+	assert_int_equal(
+		sqlite3_exec(pr_store_db(st),
+			     "UPDATE span SET ts = -9223372036854775808, "
+			     "dur = 9223372036854775807, self = 9223372036854775807;"
+			     "UPDATE sample SET ts = 9223372036854775807;"
+			     "UPDATE series SET ts_min = -9223372036854775808, "
+			     "ts_max = 9223372036854775807;"
+			     "UPDATE instant SET ts = 9223372036854775807;"
+			     "UPDATE run SET ts_min = -9223372036854775808, "
+			     "ts_max = 9223372036854775807, time_origin_ns = 9223372036854775807",
+			     NULL, NULL, NULL),
+		SQLITE_OK);
 	m = pr_model_build(st, &o, &err);
 	if (!m)
 		fail_msg("model: %s", err.text);
@@ -1358,11 +1407,15 @@ static char *index_of(json_t *m, int digests)
  */
 static void test_digest_index(void **state)
 {
-	const char *in[] = { "qeff/qeff_profile.json", "torch/trace_rank0.pt.trace.json",
+	const char *in[] = { "qeff/qeff_profile.json",
+			     "torch/trace_rank0.pt.trace.json",
 			     "inferix/profiling_report_t2v_generation_20231114_221332.json",
-			     "diffulex/profile_20250101_120000.json", "nvidia-smi/gpu_log.csv",
+			     "diffulex/profile_20250101_120000.json",
+			     "nvidia-smi/gpu_log.csv",
 			     "massif/massif.out.12345" };
-	static const char *const fmt[] = { "qeff", "chrome", "inferix", "diffulex", "csv", "massif" };
+	static const char *const fmt[] = {
+		"qeff", "chrome", "inferix", "diffulex", "csv", "massif"
+	};
 	struct pr_model_opts o = PR_MODEL_OPTS_INIT;
 	struct pr_error err = PR_ERROR_INIT;
 	struct pr_store *st = open_store();
@@ -1379,12 +1432,12 @@ static void test_digest_index(void **state)
 	if (!m)
 		fail_msg("model: %s", err.text);
 	pr_store_close(st);
-	json_array_foreach(json_object_get(m, "runs"), i, r)
-	{
+	json_array_foreach (json_object_get(m, "runs"), i, r) {
 		json_t *t = json_object_get(r, "throughput"), *dg = pr_model_digest(r);
 		char *rt = json_dumps(r, JSON_COMPACT), *dt = json_dumps(dg, JSON_COMPACT);
 		recs += json_array_size(json_object_get(r, "recommendations")) > 0;
-		tok += json_is_number(json_object_get(json_object_get(t, "tokens"), "tokens_per_s"));
+		tok += json_is_number(
+			json_object_get(json_object_get(t, "tokens"), "tokens_per_s"));
 		fps += json_is_number(json_object_get(json_object_get(t, "blocks"), "fps"));
 		steps += json_is_number(json_object_get(json_object_get(t, "steps"), "p50_ns"));
 		assert_true(strlen(dt) * 4 < strlen(rt));
@@ -1405,10 +1458,13 @@ static void test_digest_index(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_qeff),	      cmocka_unit_test(test_qnn),
+		cmocka_unit_test(test_qeff),
+		cmocka_unit_test(test_qnn),
 		cmocka_unit_test(test_digest_index),
-		cmocka_unit_test(test_inferix),	      cmocka_unit_test(test_memtracer),
-		cmocka_unit_test(test_diffulex),      cmocka_unit_test(test_designed_trace),
+		cmocka_unit_test(test_inferix),
+		cmocka_unit_test(test_memtracer),
+		cmocka_unit_test(test_diffulex),
+		cmocka_unit_test(test_designed_trace),
 		cmocka_unit_test(test_collectives),
 		cmocka_unit_test(test_inferred_phases),
 		cmocka_unit_test(test_leak_one_finding),
@@ -1420,7 +1476,8 @@ int main(void)
 		cmocka_unit_test(test_massif_ms_tree),
 		cmocka_unit_test(test_summary_80_columns),
 		cmocka_unit_test(test_straggler_evidence),
-		cmocka_unit_test(test_absent),	      cmocka_unit_test(test_write_load),
+		cmocka_unit_test(test_absent),
+		cmocka_unit_test(test_write_load),
 		cmocka_unit_test(test_durations_sum_past_int64),
 		cmocka_unit_test(test_times_beyond_the_limit_in_a_store),
 		cmocka_unit_test(test_many_phase_names),

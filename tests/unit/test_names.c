@@ -63,7 +63,7 @@ static const char cutlass64[] =
 	"roblemSizeELNS1_9GroupModeE0EEEEEvNT_6ParamsE";
 
 /* The three bn_bw kernels of nccl_data.json.gz that the console printed alike. */
-#define BN_ARGS                                                                                     \
+#define BN_ARGS                                                                                           \
 	"(float, float, float, float, cudnnTensorStruct, float const*, cudnnTensorStruct, float const*, " \
 	"cudnnTensorStruct, float*, float const*, float*, float*, float const*, float const*, float)"
 static const char *const bn_bw[] = {
@@ -78,7 +78,11 @@ static int utf8_ok(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
-		int n = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2 : (*p & 0xF8) == 0xF0 ? 3 : -1;
+		int n = *p < 0x80	      ? 0
+			: (*p & 0xE0) == 0xC0 ? 1
+			: (*p & 0xF0) == 0xE0 ? 2
+			: (*p & 0xF8) == 0xF0 ? 3
+					      : -1;
 		if (n < 0)
 			return 0;
 		for (p++; n > 0; n--, p++)
@@ -103,8 +107,9 @@ static void test_demangle(void **state)
 	/* _Z N 5cudnn 21bn_bw_1C11_kernel_new I f f 6float2 Li32E Lb1E Li1E E E, then v (void), f f f PKf */
 	s = pr_demangle("_ZN5cudnn21bn_bw_1C11_kernel_newIff6float2Li32ELb1ELi1EEEvfffPKf");
 	assert_non_null(s);
-	assert_string_equal(s, "void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 32, true, 1>"
-			       "(float, float, float, float const*)");
+	assert_string_equal(s,
+			    "void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 32, true, 1>"
+			    "(float, float, float, float const*)");
 	free(s);
 	/* a lambda's call operator: Z <encoding> E, then the closure's operator() const */
 	s = pr_demangle("_ZZN2at6native3fooEvENKUlvE_clEv");
@@ -137,43 +142,51 @@ static void test_signatures(void **state)
 		   "cudnn::bn_bw_1C11_kernel_new<float, float, float2, 32, true, 1>");
 	display_is("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",
 		   "ncclKernel_AllReduce_RING_LL_Sum_float");
-	display_is("cask_cudnn_infer::computeBOffsetsKernel(cask_cudnn_infer::ComputeBOffsetsParams)",
-		   "cask_cudnn_infer::computeBOffsetsKernel");
+	display_is(
+		"cask_cudnn_infer::computeBOffsetsKernel(cask_cudnn_infer::ComputeBOffsetsParams)",
+		"cask_cudnn_infer::computeBOffsetsKernel");
 	/* (anonymous namespace) right after the return type */
-	display_is("void (anonymous namespace)::softmax_warp_backward<float, float, float, 1, false, false>"
-		   "(float*, float const*, float const*, int, int, int, bool const*)",
-		   "(anonymous namespace)::softmax_warp_backward<float, float, float, 1, false, false>");
-	display_is("void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 1, 64, 64>"
-		   "(float*, at::native::(anonymous namespace)::CatArrInputTensorMetadata<float, unsigned int, 64, 64>, "
-		   "at::native::(anonymous namespace)::TensorSizeStride<unsigned int, 4u>, int, unsigned int)",
-		   "at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 1, 64, 64>");
+	display_is(
+		"void (anonymous namespace)::softmax_warp_backward<float, float, float, 1, false, false>"
+		"(float*, float const*, float const*, int, int, int, bool const*)",
+		"(anonymous namespace)::softmax_warp_backward<float, float, float, 1, false, false>");
+	display_is(
+		"void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 1, 64, 64>"
+		"(float*, at::native::(anonymous namespace)::CatArrInputTensorMetadata<float, unsigned int, 64, 64>, "
+		"at::native::(anonymous namespace)::TensorSizeStride<unsigned int, 4u>, int, unsigned int)",
+		"at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 1, 64, 64>");
 	/* a return type with parentheses and spaces of its own */
-	display_is("std::enable_if<!(false), void>::type internal::gemvx::kernel<int, float, 7>(cublasGemvParams<float>)",
-		   "internal::gemvx::kernel<int, float, 7>");
+	display_is(
+		"std::enable_if<!(false), void>::type internal::gemvx::kernel<int, float, 7>(cublasGemvParams<float>)",
+		"internal::gemvx::kernel<int, float, 7>");
 	display_is("__global__ void k<1>(int)", "k<1>");
 	/* parentheses inside the template arguments: a lambda of a function */
-	display_is("void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl<at::native::AddFunctor<float> >"
-		   "(at::TensorIteratorBase&, at::native::AddFunctor<float> const&)::{lambda(int)#1}>(int, "
-		   "at::native::gpu_kernel_impl<at::native::AddFunctor<float> >(at::TensorIteratorBase&, "
-		   "at::native::AddFunctor<float> const&)::{lambda(int)#1})",
-		   "at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl<at::native::AddFunctor<float> >"
-		   "(at::TensorIteratorBase&, at::native::AddFunctor<float> const&)::{lambda(int)#1}>");
+	display_is(
+		"void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl<at::native::AddFunctor<float> >"
+		"(at::TensorIteratorBase&, at::native::AddFunctor<float> const&)::{lambda(int)#1}>(int, "
+		"at::native::gpu_kernel_impl<at::native::AddFunctor<float> >(at::TensorIteratorBase&, "
+		"at::native::AddFunctor<float> const&)::{lambda(int)#1})",
+		"at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl<at::native::AddFunctor<float> >"
+		"(at::TensorIteratorBase&, at::native::AddFunctor<float> const&)::{lambda(int)#1}>");
 	/* operators: the symbol stays, the arguments and " const" go */
-	display_is("at::native::foo()::{lambda()#1}::operator()() const", "at::native::foo()::{lambda()#1}::operator()");
-	display_is("_ZZN2at6native3fooEvENKUlvE_clEv", "at::native::foo()::{lambda()#1}::operator()");
+	display_is("at::native::foo()::{lambda()#1}::operator()() const",
+		   "at::native::foo()::{lambda()#1}::operator()");
+	display_is("_ZZN2at6native3fooEvENKUlvE_clEv",
+		   "at::native::foo()::{lambda()#1}::operator()");
 	display_is("std::ostream& operator<<(std::ostream&, foo const&)", "operator<<");
 	display_is("bool foo::operator<(foo const&) const", "foo::operator<");
 	display_is("foo::operator[](unsigned long) &&", "foo::operator[]");
 	display_is("void f(int (*)(int), b)", "f");
 	/* an operator() inside the template arguments (HTA's negative_queue_length trace) */
-	display_is("void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
-		   "at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, "
-		   "unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
-		   "at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, "
-		   "unsigned int, float, 4>)",
-		   "at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
-		   "at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, "
-		   "unsigned int, float, 4> >");
+	display_is(
+		"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
+		"at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, "
+		"unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
+		"at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, "
+		"unsigned int, float, 4>)",
+		"at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, "
+		"at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, "
+		"unsigned int, float, 4> >");
 	display_is("bool operator==(a const&, a const&)", "operator==");
 	display_is("x::operator->() const", "x::operator->");
 	display_is("x::operator<<=(int)", "x::operator<<=");
@@ -203,16 +216,29 @@ static void test_signatures(void **state)
 		   "gpu:cudnn::bn_bw_1C11_kernel_new<float, float, float2, 32, true, 1>");
 	display_is("nccl:all_reduce", "nccl:all_reduce");
 	display_is("busbw: void k<2>(int)", "busbw: k<2>");
-	display_is("busbw: ncclDevKernel_AllReduce_Sum_f32_RING_LL", "busbw: ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+	display_is("busbw: ncclDevKernel_AllReduce_Sum_f32_RING_LL",
+		   "busbw: ncclDevKernel_AllReduce_Sum_f32_RING_LL");
 	display_is("", "");
 }
 
 /* Unbalanced, huge and invalid text: shown as it is (cut to the buffer), never a crash. */
 static void test_hostile(void **state)
 {
-	static const char *const bad[] = { "f<(int)",  ")(",	     "(((((", "void f<<<>(int)", "a>b(c)",
-					   "\xff\xfe(a)", "void (x", "operator()", "_Z",	 "_ZN",
-					   "_ZN999999999999999999999x", "_ZNSt", "void ()", " (a)", "x() const const &&&" };
+	static const char *const bad[] = { "f<(int)",
+					   ")(",
+					   "(((((",
+					   "void f<<<>(int)",
+					   "a>b(c)",
+					   "\xff\xfe(a)",
+					   "void (x",
+					   "operator()",
+					   "_Z",
+					   "_ZN",
+					   "_ZN999999999999999999999x",
+					   "_ZNSt",
+					   "void ()",
+					   " (a)",
+					   "x() const const &&&" };
 	char b[64], *big;
 	size_t i, n = 1 << 20;
 	(void)state;
@@ -303,9 +329,24 @@ static void test_column(void **state)
 /* Random signature-shaped names: widths hold, UTF-8 holds, distinct names never alike. */
 static void test_column_property(void **state)
 {
-	enum { N = 10 };
-	static const char *const piece[] = { "void ", "a::", "k<", "int", ", ", ">", "(", ")", "float*", " const",
-					     "(anonymous namespace)::", "\xC3\xA9", "{lambda()#1}", "operator()", "_Z" };
+	enum {
+		N = 10
+	};
+	static const char *const piece[] = { "void ",
+					     "a::",
+					     "k<",
+					     "int",
+					     ", ",
+					     ">",
+					     "(",
+					     ")",
+					     "float*",
+					     " const",
+					     "(anonymous namespace)::",
+					     "\xC3\xA9",
+					     "{lambda()#1}",
+					     "operator()",
+					     "_Z" };
 	char names[N][160];
 	const char *ptr[N];
 	pr_label_t out[N];
@@ -385,12 +426,9 @@ static void test_step_numbers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_demangle),
-		cmocka_unit_test(test_signatures),
-		cmocka_unit_test(test_hostile),
-		cmocka_unit_test(test_column),
-		cmocka_unit_test(test_column_property),
-		cmocka_unit_test(test_step_numbers),
+		cmocka_unit_test(test_demangle),	cmocka_unit_test(test_signatures),
+		cmocka_unit_test(test_hostile),		cmocka_unit_test(test_column),
+		cmocka_unit_test(test_column_property), cmocka_unit_test(test_step_numbers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,10 +40,10 @@ static void test_elem(void **state)
 	assert_string_equal(elem(args, 4, &sb), "[[1024,1],[559,1],[]]");
 	assert_string_equal(elem(args, 5, &sb), "{\"k\":[1,2]}");
 	assert_string_equal(elem(args, 6, &sb), "\"x\"");
-	assert_null(elem(args, 7, &sb));  /* past the end */
-	assert_null(elem(args, -1, &sb)); /* no position */
-	assert_null(elem("[1,,2]", 1, &sb));  /* an empty element */
-	assert_null(elem("[1,[2,3", 1, &sb)); /* unterminated */
+	assert_null(elem(args, 7, &sb));	/* past the end */
+	assert_null(elem(args, -1, &sb));	/* no position */
+	assert_null(elem("[1,,2]", 1, &sb));	/* an empty element */
+	assert_null(elem("[1,[2,3", 1, &sb));	/* unterminated */
 	assert_null(elem("{\"a\":1}", 0, &sb)); /* not an array */
 	assert_null(elem("", 0, &sb));
 	assert_int_equal(pr_opview_elem(NULL, 0, 0, &sb), 0);
@@ -59,9 +59,11 @@ static void test_cut(void **state)
 	pr_strbuf_addstr(&in, "[\"");
 	for (i = 0; i < 510; i++)
 		pr_strbuf_addch(&in, 'a');
-	pr_strbuf_addstr(&in, "\xc3\xa9\xc3\xa9\"]"); /* byte 512 of the element is inside an e-acute */
+	pr_strbuf_addstr(&in,
+			 "\xc3\xa9\xc3\xa9\"]"); /* byte 512 of the element is inside an e-acute */
 	assert_int_equal(pr_opview_elem(in.buf, in.len, 0, &sb), 1);
-	assert_int_equal(sb.len, 511); /* '"' and 510 'a': bytes 511-512 are one character, left out */
+	assert_int_equal(sb.len,
+			 511); /* '"' and 510 'a': bytes 511-512 are one character, left out */
 	assert_int_equal((unsigned char)sb.buf[sb.len - 1], 'a');
 	pr_strbuf_reset(&in);
 	pr_strbuf_addstr(&in, "[[");

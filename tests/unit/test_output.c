@@ -118,7 +118,7 @@ static void test_link_target_replaced(void **state)
 
 	assert_int_equal(pr_output_open_file(&out, f->p[2], &err), 0);
 	assert_int_equal(temps_in(f->p[0]), 1); /* next to the target */
-	assert_int_equal(temps_in(f->dir), 0);  /* not next to the link */
+	assert_int_equal(temps_in(f->dir), 0);	/* not next to the link */
 	assert_int_equal(pr_output_write(&out, "new", 3), 0);
 	assert_file(f->p[1], "old"); /* untouched until the close */
 	assert_int_equal(pr_output_close(&out, &err), 0);
@@ -224,7 +224,7 @@ static void test_remove_temps(void **state)
 
 	pr_output_remove_temps();
 	assert_int_equal(temps_in(f->dir), 0);
-	assert_file(f->p[0], "kept");  /* the old file is not touched */
+	assert_file(f->p[0], "kept"); /* the old file is not touched */
 	assert_file(f->p[2], "done"); /* nor an output already in place */
 	assert_int_equal(access(f->p[1], F_OK), -1);
 	/* the outputs are dead: closing them fails, nothing appears */

@@ -177,8 +177,8 @@ static void test_no_scratch_dir(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_in_memory),   cmocka_unit_test(test_on_disk),
-		cmocka_unit_test(test_budget),      cmocka_unit_test(test_shared_slots),
+		cmocka_unit_test(test_in_memory),      cmocka_unit_test(test_on_disk),
+		cmocka_unit_test(test_budget),	       cmocka_unit_test(test_shared_slots),
 		cmocka_unit_test(test_no_scratch_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

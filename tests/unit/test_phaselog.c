@@ -59,8 +59,10 @@ static const char *phases(struct pr_store *st)
 
 static int64_t last_diag(struct pr_store *st, const char *code)
 {
-	int64_t v = qi(st, "SELECT count FROM diag WHERE code = ?1 AND run_id = (SELECT max(id) FROM run)",
-		       code, NULL);
+	int64_t v =
+		qi(st,
+		   "SELECT count FROM diag WHERE code = ?1 AND run_id = (SELECT max(id) FROM run)",
+		   code, NULL);
 	return v == INT64_MIN ? 0 : v;
 }
 
@@ -76,13 +78,13 @@ static void test_relative_shapes(void **state)
 	static const char log[] =
 		"\xEF\xBB\xBF# a BOM, a comment, a header\n"
 		"offset\tphase\n"
-		"0\twarm up\r\n"          /* blanks in names, CRLF */
-		"1.5  LOAD  model \n"     /* inner blanks kept, ends trimmed */
-		"3 begin x\n"             /* a pair inside the sequence */
+		"0\twarm up\r\n"      /* blanks in names, CRLF */
+		"1.5  LOAD  model \n" /* inner blanks kept, ends trimmed */
+		"3 begin x\n"	      /* a pair inside the sequence */
 		"4 End x\n"
-		"5 end\n"                 /* ends "LOAD  model" */
-		"6,7,c,with,commas\n"     /* START,END,NAME: the name keeps its commas */
-		"8 9 spaced range\n";     /* START END NAME with blanks */
+		"5 end\n"	      /* ends "LOAD  model" */
+		"6,7,c,with,commas\n" /* START,END,NAME: the name keeps its commas */
+		"8 9 spaced range\n"; /* START END NAME with blanks */
 	(void)state;
 	assert_int_equal(attach(st, &rel_run, log, sizeof(log) - 1, &ps, &err), 0);
 	assert_int_equal(ps.phases, 5);
@@ -105,8 +107,8 @@ static void test_absolute_times(void **state)
 	struct pr_error err;
 	/* 1700000000 s = 2023-11-14 22:13:20 UTC */
 	static const char log[] = "1700000002.25 a\n"
-				  "2023-11-14 22:13:25.5 b\n"        /* naive: UTC */
-				  "[2023-11-14T23:13:27+01:00] c\n"  /* 22:13:27 UTC */
+				  "2023-11-14 22:13:25.5 b\n"	    /* naive: UTC */
+				  "[2023-11-14T23:13:27+01:00] c\n" /* 22:13:27 UTC */
 				  "2023/11/14 22:13:28 end\n";
 	(void)state;
 	assert_int_equal(attach(st, &abs_run, log, sizeof(log) - 1, &ps, &err), 0);
@@ -132,10 +134,10 @@ static void test_open_ends_and_range(void **state)
 	struct pr_error err;
 	/* the run: 10..20 s; what is still open at the end runs until 20 s */
 	static const char log[] = "0 start never\n"  /* never ended */
-				  "2 tail\n"          /* the last TIME NAME line */
-				  "-5 neg\n"          /* not a time */
-				  "10 start late\n"   /* at the run's last sample: inside, 0 long */
-				  "30 start gone\n";  /* after the run */
+				  "2 tail\n"	     /* the last TIME NAME line */
+				  "-5 neg\n"	     /* not a time */
+				  "10 start late\n"  /* at the run's last sample: inside, 0 long */
+				  "30 start gone\n"; /* after the run */
 	(void)state;
 	assert_int_equal(attach(st, &rel_run, log, sizeof(log) - 1, &ps, &err), 0);
 	assert_string_equal(phases(st), "never@10000000000+10000000000/0 "
@@ -194,10 +196,8 @@ static void test_hash_follows_content(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_relative_shapes),
-		cmocka_unit_test(test_absolute_times),
-		cmocka_unit_test(test_open_ends_and_range),
-		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_relative_shapes),	     cmocka_unit_test(test_absolute_times),
+		cmocka_unit_test(test_open_ends_and_range),  cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_hash_follows_content),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -126,8 +126,8 @@ static void refused(const char *buf, size_t n, const char *want, long at)
 	struct pr_error err = PR_ERROR_INIT;
 	json_t *doc = pr_pickle_load((const unsigned char *)buf, n, &err);
 	if (doc || !strstr(err.text, want) || (at >= 0 && err.offset != at))
-		print_error("got '%s' at %lld, want '%s' at %ld\n", err.text,
-			    (long long)err.offset, want, at);
+		print_error("got '%s' at %lld, want '%s' at %ld\n", err.text, (long long)err.offset,
+			    want, at);
 	assert_null(doc);
 	assert_non_null(strstr(err.text, want));
 	if (at >= 0)
@@ -157,10 +157,14 @@ static void test_malformed(void **state)
 	(void)state;
 	refused("\x80\x04N", 3, "ends before STOP", 3);
 	refused("", 0, "ends before STOP", 0);
-	refused("\x80\x04\x8c\x05" "ab.", 6, "longer than the rest", 2);
+	refused("\x80\x04\x8c\x05"
+		"ab.",
+		6, "longer than the rest", 2);
 	refused("\x80\x04J\x01.", 5, "truncated argument", 2);
 	refused("\x80\x04NN.", 5, "other than one value", 4);
-	refused("\x80\x04" "a.", 4, "stack underflow", 2);
+	refused("\x80\x04"
+		"a.",
+		4, "stack underflow", 2);
 	refused("\x80\x04Ne.", 5, "no MARK", 3);
 	refused("\x80\x04h\x00.", 5, "never set", 2);
 	refused("\x80\x04Nr\xff\xff\xff\x7f.", 9, "memo index past", 3);
@@ -171,11 +175,17 @@ static void test_malformed(void **state)
 	refused("\x80\x04}(K\x01u.", 8, "odd number", 6);
 	refused("\x80\x04}(]]u.", 7, "key that is a list", 6);
 	/* l = []; l.append(l) */
-	refused("\x80\x02]q\x00h\x00" "a.", 9, "inside itself", 7);
+	refused("\x80\x02]q\x00h\x00"
+		"a.",
+		9, "inside itself", 7);
 	/* a = []; b = []; b.append(a); then a.append(b): a cycle */
-	refused("\x80\x02]q\x00]q\x01h\x00" "a0h\x01" "a.", 16, "changed after it was put inside",
-		14);
-	refused("\x80\x04K\x01K\x02\x86K\x03" "a.", 10, "immutable tuple", 9);
+	refused("\x80\x02]q\x00]q\x01h\x00"
+		"a0h\x01"
+		"a.",
+		16, "changed after it was put inside", 14);
+	refused("\x80\x04K\x01K\x02\x86K\x03"
+		"a.",
+		10, "immutable tuple", 9);
 	/* 300 nested lists */
 	k = 0;
 	deep[k++] = (char)0x80;
@@ -200,7 +210,9 @@ static void test_batched_and_marks(void **state)
 	assert_int_equal(json_array_size(json_array_get(doc, 0)), 2);
 	assert_int_equal(json_array_size(json_array_get(doc, 2)), 2);
 	json_decref(doc);
-	doc = LOAD("\x80\x04K\x07" "2\x86.", &err);
+	doc = LOAD("\x80\x04K\x07"
+		   "2\x86.",
+		   &err);
 	assert_non_null(doc);
 	assert_int_equal(json_integer_value(json_array_get(doc, 1)), 7);
 	json_decref(doc);
@@ -215,10 +227,8 @@ static void test_batched_and_marks(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_protocols),
-		cmocka_unit_test(test_memo_shared),
-		cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_protocols),	  cmocka_unit_test(test_memo_shared),
+		cmocka_unit_test(test_refused),		  cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_batched_and_marks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

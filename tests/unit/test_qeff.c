@@ -21,8 +21,8 @@ static void test_qeff_sample(void **state)
 	assert_int_equal(mf_nth_ts(st, "mem.rss", "128"), 6796800000LL);
 	assert_float_equal(mf_nth(st, "cpu.util", "5"), 41.873822925146214, 1e-12);
 	assert_float_equal(mf_nth(st, "disk.read", "93"), 721.4637292792322 * MIB, 1e-3);
-	assert_string_equal(
-	    qs(st, "SELECT unit FROM series WHERE name = 'disk.read_rate'", NULL), "bytes/s");
+	assert_string_equal(qs(st, "SELECT unit FROM series WHERE name = 'disk.read_rate'", NULL),
+			    "bytes/s");
 	/* phases: 5 spans, Export twice, Completion an instant */
 	assert_int_equal(qi(st, "SELECT count(*) FROM span WHERE kind = 'phase'", NULL), 5);
 	assert_int_equal(qi(st, "SELECT count(*) FROM span_v WHERE name = 'Export'", NULL), 2);
@@ -41,21 +41,21 @@ static void test_qeff_sample(void **state)
 	assert_float_equal(mf_metric(st, "qeff.phase_delta_mb.Compilation"), 660.324288341299,
 			   1e-9);
 	assert_float_equal(mf_metric(st, "qeff.phase_delta_mb.Generation"), 56.5196109550302, 1e-9);
-	assert_int_equal(
-	    qi(st, "SELECT count(*) FROM metric WHERE name LIKE 'qeff.phase_%'", NULL), 8);
+	assert_int_equal(qi(st, "SELECT count(*) FROM metric WHERE name LIKE 'qeff.phase_%'", NULL),
+			 8);
 	/* the Export value belongs to its last occurrence */
 	assert_int_equal(qi(st,
-			       "SELECT s.ts FROM metric m JOIN span s ON s.id = m.span_id WHERE "
-			       "m.name = 'qeff.phase_delta_mb.Export'",
-			       NULL),
+			    "SELECT s.ts FROM metric m JOIN span s ON s.id = m.span_id WHERE "
+			    "m.name = 'qeff.phase_delta_mb.Export'",
+			    NULL),
 			 4992100000LL);
 	assert_float_equal(mf_metric(st, "qeff.peak_rss_mb"), 2480.8680905176807, 1e-9);
-	assert_string_equal(
-	    qs(st, "SELECT detail FROM metric WHERE name = 'qeff.peak_rss_mb'", NULL),
-	    "at 4.938 s; Peak during: Compilation");
-	assert_string_equal(
-	    qs(st, "SELECT origin FROM metric WHERE name = 'qeff.peak_rss_mb'", NULL),
-	    "reported");
+	assert_string_equal(qs(st, "SELECT detail FROM metric WHERE name = 'qeff.peak_rss_mb'",
+			       NULL),
+			    "at 4.938 s; Peak during: Compilation");
+	assert_string_equal(qs(st, "SELECT origin FROM metric WHERE name = 'qeff.peak_rss_mb'",
+			       NULL),
+			    "reported");
 	assert_int_equal(mf_diag(st, "qeff_repeated_phase_name"), 1);
 	assert_int_equal(mf_diag(st, "qeff_delta_start_estimated"), 1);
 	assert_int_equal(mf_diag(st, "qeff_disk_counter_decreased"), 1);
@@ -83,8 +83,8 @@ static void test_qeff_numeric_ops(void **state)
 	assert_int_equal(mf_diag(st, "qeff_missing_series"), 6);
 	assert_int_equal(qi(st, "SELECT count(*) FROM span", NULL), 3);
 	assert_int_equal(qi(st, "SELECT dur FROM span_v WHERE name = 'B'", NULL), 250000000);
-	assert_int_equal(
-	    qi(st, "SELECT dur FROM span_v WHERE name = 'A' ORDER BY ts DESC", NULL), 100000000);
+	assert_int_equal(qi(st, "SELECT dur FROM span_v WHERE name = 'A' ORDER BY ts DESC", NULL),
+			 100000000);
 	/* B: 6 samples before the mark at 0.5 s, 0.25/0.1 = 2 back: rss[5] - rss[4] */
 	assert_float_equal(mf_metric(st, "qeff.phase_delta_mb.B"), 10, 1e-9);
 	assert_float_equal(mf_metric(st, "qeff.phase_duration_s.B"), 0.25, 1e-12);
@@ -113,9 +113,9 @@ static void test_qeff_estimated_start(void **state)
 	assert_float_equal(mf_metric(st, "qeff.phase_delta_mb.Load"), 300, 1e-9);
 	assert_int_equal(mf_diag(st, "qeff_delta_start_estimated"), 1);
 	assert_string_equal(qs(st,
-				  "SELECT message FROM diag WHERE code = "
-				  "'qeff_delta_start_estimated'",
-				  NULL),
+			       "SELECT message FROM diag WHERE code = "
+			       "'qeff_delta_start_estimated'",
+			       NULL),
 			    "1 phase memory delta(s) start before the phase: QEff estimates the "
 			    "start sample as duration/sampling_interval samples back, but the real "
 			    "sampling period is longer than the interval, so the reported delta "
@@ -142,10 +142,10 @@ static void test_qeff_datetimes(void **state)
 
 	st = open_store();
 	mf_ingest_text(
-	    st,
-	    "{\"timestamps\": [0.0], \"rss_memory\": [1],\n"
-	    " \"operations\": [[\"2025-01-01T09:00:00\", \"Gen\"], [\"yesterday\", \"X\"]]}",
-	    "qeff");
+		st,
+		"{\"timestamps\": [0.0], \"rss_memory\": [1],\n"
+		" \"operations\": [[\"2025-01-01T09:00:00\", \"Gen\"], [\"yesterday\", \"X\"]]}",
+		"qeff");
 	assert_int_equal(mf_diag(st, "qeff_missing_start_time"), 1);
 	assert_int_equal(mf_diag(st, "qeff_bad_operation"), 1);
 	assert_int_equal(qi(st, "SELECT count(*) FROM span", NULL), 0);
@@ -171,12 +171,12 @@ static void test_qeff_broken(void **state)
 	pr_store_close(st);
 	(void)line;
 	(void)col;
-	assert_string_equal(
-	    mf_ingest_fail("{\"timestamps\": {}, \"rss_memory\": []}", "qeff", NULL, NULL),
-	    "'timestamps': expected an array");
-	assert_string_equal(
-	    mf_ingest_fail("{\"timestamps\": [], \"cpu_usage\": 3}", "qeff", NULL, NULL),
-	    "'cpu_usage': expected an array");
+	assert_string_equal(mf_ingest_fail("{\"timestamps\": {}, \"rss_memory\": []}", "qeff", NULL,
+					   NULL),
+			    "'timestamps': expected an array");
+	assert_string_equal(mf_ingest_fail("{\"timestamps\": [], \"cpu_usage\": 3}", "qeff", NULL,
+					   NULL),
+			    "'cpu_usage': expected an array");
 	assert_string_equal(mf_ingest_fail("{\"rss_memory\": []}", "qeff", NULL, NULL),
 			    "'timestamps': missing (not a QEff file?)");
 	assert_string_equal(mf_ingest_fail("[1, 2]", "qeff", NULL, NULL),
@@ -184,9 +184,9 @@ static void test_qeff_broken(void **state)
 	assert_string_equal(mf_ingest_fail("{\"timestamps\": [0], \"sampling_interval\": \"0.1\"}",
 					   "qeff", NULL, NULL),
 			    "'sampling_interval': expected a positive number of seconds");
-	assert_string_equal(
-	    mf_ingest_fail("{\"timestamps\": [0], \"start_time\": 5}", "qeff", NULL, NULL),
-	    "'start_time': expected an ISO-8601 datetime string");
+	assert_string_equal(mf_ingest_fail("{\"timestamps\": [0], \"start_time\": 5}", "qeff", NULL,
+					   NULL),
+			    "'start_time': expected an ISO-8601 datetime string");
 	mf_ingest_fail("{\"timestamps\": [0.0,\n 0.1", "qeff", &line, &col);
 	assert_int_equal(line, 2);
 	/* an empty file: line and column both known */
@@ -215,9 +215,12 @@ static void test_qeff_sniff(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_qeff_sample),		 cmocka_unit_test(test_qeff_numeric_ops),
-	    cmocka_unit_test(test_qeff_estimated_start), cmocka_unit_test(test_qeff_datetimes),
-	    cmocka_unit_test(test_qeff_broken),		 cmocka_unit_test(test_qeff_sniff),
+		cmocka_unit_test(test_qeff_sample),
+		cmocka_unit_test(test_qeff_numeric_ops),
+		cmocka_unit_test(test_qeff_estimated_start),
+		cmocka_unit_test(test_qeff_datetimes),
+		cmocka_unit_test(test_qeff_broken),
+		cmocka_unit_test(test_qeff_sniff),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

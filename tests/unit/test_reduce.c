@@ -67,7 +67,10 @@ static void test_sparse_kept(void **state)
 /* Dense sorted data: <= 4 points per column, each column's min/max kept, order kept. */
 static void test_dense_minmax_per_column(void **state)
 {
-	enum { N = 100000, COLS = 37 };
+	enum {
+		N = 100000,
+		COLS = 37
+	};
 	double *x = malloc(N * sizeof(double)), *y = malloc(N * sizeof(double));
 	double cmin[COLS], cmax[COLS], omin[COLS], omax[COLS];
 	struct out o;
@@ -90,7 +93,7 @@ static void test_dense_minmax_per_column(void **state)
 	reduce(x, y, N, 0, 50, COLS, &o);
 	assert_true(o.n <= 4 * COLS);
 	assert_true(o.n >= 2 * COLS);
-	assert_true(o.x[0] == x[0] && o.y[0] == y[0]);                 /* first kept */
+	assert_true(o.x[0] == x[0] && o.y[0] == y[0]);			   /* first kept */
 	assert_true(o.x[o.n - 1] == x[N - 1] && o.y[o.n - 1] == y[N - 1]); /* last kept */
 	for (i = 0; i < o.n; i++) {
 		size_t c = (size_t)(o.x[i] / 50.0 * COLS);
@@ -202,7 +205,9 @@ static void test_outside_and_unsorted(void **state)
 /* A single-sample spike in a dense series survives. */
 static void test_spike_survives(void **state)
 {
-	enum { N = 1000000 };
+	enum {
+		N = 1000000
+	};
 	double *y = malloc(N * sizeof(double));
 	struct out o;
 	size_t i, found = 0;

@@ -74,8 +74,8 @@ static void check_store(struct pr_store *store)
 	ctx.db = db;
 	ctx.run = 1;
 	ctx.ts_min = qi(store, "SELECT ts_min FROM run WHERE id = 1", NULL);
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT ts, dur FROM span ORDER BY id DESC", -1, &st,
-					    NULL),
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT ts, dur FROM span ORDER BY id DESC", -1,
+					    &st, NULL),
 			 SQLITE_OK);
 	while (sqlite3_step(st) == SQLITE_ROW && n < 20000) {
 		int64_t a = sqlite3_column_int64(st, 0), b = a + sqlite3_column_int64(st, 1);

@@ -36,12 +36,13 @@ static int64_t span_i(struct pr_store *st, const char *col, const char *name, co
 static void test_sniff(void **state)
 {
 	(void)state;
-	assert_int_equal(sniff_conf("{" SCHEMA ", " FRAMES ", \"profiles\": []}", "speedscope"), 95);
+	assert_int_equal(sniff_conf("{" SCHEMA ", " FRAMES ", \"profiles\": []}", "speedscope"),
+			 95);
 	assert_int_equal(sniff_conf("{" FRAMES ", \"profiles\": []}", "speedscope"), 70);
 	assert_int_equal(sniff_conf("{\"traceEvents\": [{\"ph\": \"X\"}]}", "speedscope"), 0);
 	assert_int_equal(sniff_conf("{\"events\": [], \"layer_stats\": {}, \"summary\": "
-				"{\"peak_allocated_mb\": 0}}",
-				"speedscope"),
+				    "{\"peak_allocated_mb\": 0}}",
+				    "speedscope"),
 			 0);
 }
 
@@ -74,8 +75,9 @@ static void test_sample(void **state)
 			 100000);
 	assert_int_equal(qi(st, "SELECT self FROM span_v WHERE name = 'load' AND tid = '1'", NULL),
 			 100000);
-	assert_int_equal(qi(st, "SELECT sum(self) FROM span_v WHERE name = 'compute' AND "
-				"tid = '1'",
+	assert_int_equal(qi(st,
+			    "SELECT sum(self) FROM span_v WHERE name = 'compute' AND "
+			    "tid = '1'",
 			    NULL),
 			 450000);
 	free(path);
@@ -120,12 +122,12 @@ static void test_evented_broken(void **state)
 		"{\"type\": \"O\", \"frame\": 0, \"at\": 0},"
 		"{\"type\": \"O\", \"frame\": 1, \"at\": 10},"
 		"{\"type\": \"O\", \"frame\": 2, \"at\": 20},"
-		"{\"type\": \"C\", \"frame\": 1, \"at\": 30},"   /* c still on top */
-		"{\"type\": \"C\", \"frame\": 2, \"at\": 35},"   /* not open */
-		"{\"type\": \"O\", \"frame\": 9, \"at\": 40},"   /* bad index */
-		"{\"type\": \"O\", \"frame\": -1, \"at\": 40},"  /* bad index */
+		"{\"type\": \"C\", \"frame\": 1, \"at\": 30},"	/* c still on top */
+		"{\"type\": \"C\", \"frame\": 2, \"at\": 35},"	/* not open */
+		"{\"type\": \"O\", \"frame\": 9, \"at\": 40},"	/* bad index */
+		"{\"type\": \"O\", \"frame\": -1, \"at\": 40}," /* bad index */
 		"{\"type\": \"O\", \"frame\": \"1\", \"at\": 40},"
-		"{\"type\": \"O\", \"frame\": 1, \"at\": 25},"   /* backwards: taken as 35 */
+		"{\"type\": \"O\", \"frame\": 1, \"at\": 25}," /* backwards: taken as 35 */
 		"{\"type\": \"X\", \"frame\": 1, \"at\": 50},"
 		"{\"type\": \"O\", \"frame\": 2}"
 		"]}, {\"type\": \"flame\"}]}";
@@ -173,8 +175,7 @@ static void test_units(void **state)
 	assert_int_equal(diag_count(st, "speedscope_bad_frame"), 1);
 	/* bytes: 1 byte = 1 synthetic ns; a = 0..30, b = 10..30; c (valid prefix of [2, 7])
 	 * gets weight 0 */
-	assert_int_equal(qi(st, "SELECT dur FROM span_v WHERE name = 'a' AND tid = '0'", NULL),
-			 30);
+	assert_int_equal(qi(st, "SELECT dur FROM span_v WHERE name = 'a' AND tid = '0'", NULL), 30);
 	assert_int_equal(qi(st, "SELECT ts FROM span_v WHERE name = 'b' AND tid = '0'", NULL), 10);
 	assert_int_equal(qi(st, "SELECT dur FROM span_v WHERE name = 'c' AND tid = '0'", NULL), 0);
 	/* seconds and microseconds: time 0 = min(2 s, 1 s) */

@@ -349,10 +349,10 @@ static void test_async_lanes(void **state)
 	json_decref(doc);
 }
 
-#define MEM(ts, alloc, tid)                                                                \
-	"{\"ph\": \"i\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": " #tid \
-	", \"ts\": " #ts ", \"args\": {\"Total Allocated\": " #alloc                       \
-	", \"Total Reserved\": 4096, "                                                     \
+#define MEM(ts, alloc, tid)                                                                        \
+	"{\"ph\": \"i\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": 1, \"tid\": " #tid         \
+	", \"ts\": " #ts ", \"args\": {\"Total Allocated\": " #alloc                               \
+	", \"Total Reserved\": 4096, "                                                             \
 	"\"Device Id\": 0, \"Device Type\": 1}}"
 
 static void test_memory_growth_weights(void **state)
@@ -599,9 +599,9 @@ static void test_random_spans_stay_well_formed(void **state)
 
 	doc = export_json(f->st, NULL, &s, NULL);
 	assert_well_formed(doc);
-	json_array_foreach(json_object_get(doc, "profiles"), i, p) {
+	json_array_foreach (json_object_get(doc, "profiles"), i, p) {
 		json_t *e;
-		json_array_foreach(json_object_get(p, "events"), j, e) {
+		json_array_foreach (json_object_get(p, "events"), j, e) {
 			opens += !strcmp(pstr(e, "type"), "O");
 		}
 	}

@@ -58,8 +58,8 @@ static void test_in_memory(void **state)
 static void test_on_disk(void **state)
 {
 	(void)state;
-	round_trip(0, 3, 0);         /* 60 bytes fit the smallest buffer (64) */
-	round_trip(0, 4, 1);         /* 80 do not */
+	round_trip(0, 3, 0);	     /* 60 bytes fit the smallest buffer (64) */
+	round_trip(0, 4, 1);	     /* 80 do not */
 	round_trip(100, 100000, 1);  /* 2 MB through a 100-byte buffer */
 	round_trip(4096, 100000, 1); /* through whole pages */
 }
@@ -124,7 +124,7 @@ static void test_no_dir(void **state)
 	assert_int_equal(rc, -1);
 	assert_int_equal(pr_spill_rewind(s, &err), -1);
 	assert_string_equal(err.text, "cannot create a scratch file for test records in "
-				     "'/nonexistent/profreport-test': No such file or directory");
+				      "'/nonexistent/profreport-test': No such file or directory");
 	assert_null(pr_spill_next(s, REC));
 	pr_spill_free(s);
 	/* in memory it never needs the directory */

@@ -7,7 +7,7 @@ static const char *winner(const char *text)
 {
 	int conf = 0;
 	const struct pr_format *f =
-	    pr_format_sniff((const unsigned char *)text, strlen(text), "x", &conf);
+		pr_format_sniff((const unsigned char *)text, strlen(text), "x", &conf);
 	return f ? f->name : "(none)";
 }
 
@@ -59,12 +59,14 @@ static void test_folded_layout(void **state)
 	(void)state;
 	mf_ingest_text(st, "a;b;c 2\na;b 3\n\na;d 1\nx 4\na;b;c 5\n", "folded");
 	/* a: [0,6) (the first three lines), then again at 10 */
-	assert_string_equal(qs(st, "SELECT group_concat(ts || '+' || dur || '/' || self, ' ') FROM "
-				   "(SELECT * FROM span_v WHERE name = 'a' ORDER BY ts)",
+	assert_string_equal(qs(st,
+			       "SELECT group_concat(ts || '+' || dur || '/' || self, ' ') FROM "
+			       "(SELECT * FROM span_v WHERE name = 'a' ORDER BY ts)",
 			       NULL),
 			    "0+6/0 10+5/0");
-	assert_string_equal(qs(st, "SELECT group_concat(ts || '+' || dur || '/' || self, ' ') FROM "
-				   "(SELECT * FROM span_v WHERE name = 'b' ORDER BY ts)",
+	assert_string_equal(qs(st,
+			       "SELECT group_concat(ts || '+' || dur || '/' || self, ' ') FROM "
+			       "(SELECT * FROM span_v WHERE name = 'b' ORDER BY ts)",
 			       NULL),
 			    "0+5/3 10+5/0");
 	assert_int_equal(qi(st, "SELECT ts_max FROM run", NULL), 15); /* 2+3+1+4+5 */
@@ -77,8 +79,7 @@ static void test_folded_us(void **state)
 {
 	struct pr_store *st = open_store();
 	(void)state;
-	mf_ingest_text(st,
-		       "t.py(6):_<module>;f 1.0005\nt.py(6):_<module>;g 3000000000000000.001\n",
+	mf_ingest_text(st, "t.py(6):_<module>;f 1.0005\nt.py(6):_<module>;g 3000000000000000.001\n",
 		       "folded");
 	assert_int_equal(qi(st, "SELECT dur FROM span_v WHERE name = 'f'", NULL), 1001);
 	/* 3e18 + 1 ns: a double would round it; the decimal text does not */
@@ -159,8 +160,9 @@ static void test_perf_script(void **state)
 	/* thread 11 of pid 10 (COMM "a b"): root 300+100, leaf 300 */
 	assert_string_equal(qs(st, "SELECT name FROM track WHERE pid = '10' AND tid = '11'", NULL),
 			    "a b");
-	assert_int_equal(
-	    qi(st, "SELECT sum(dur) FROM span_v WHERE name = 'root' AND tid = '11'", NULL), 400);
+	assert_int_equal(qi(st, "SELECT sum(dur) FROM span_v WHERE name = 'root' AND tid = '11'",
+			    NULL),
+			 400);
 	assert_int_equal(qi(st, "SELECT self FROM span_v WHERE name = 'leaf'", NULL), 300);
 	assert_string_equal(qs(st, "SELECT args FROM span_v WHERE name = 'leaf'", NULL),
 			    "{\"dso\":\"/lib/x.so\"}");
@@ -209,20 +211,19 @@ static void test_perf_stat(void **state)
 	assert_float_equal(mf_metric(st, "perf.cycles.counted"), 50, 0);
 	assert_int_equal(mf_diag(st, "perf_stat_multiplexed"), 1);
 	pr_store_close(st);
-	assert_non_null(strstr(mf_ingest_fail("# started on x\n\nhello,world\n", "perf-stat", &line,
-					      &col),
-			       "not perf stat -x output"));
+	assert_non_null(
+		strstr(mf_ingest_fail("# started on x\n\nhello,world\n", "perf-stat", &line, &col),
+		       "not perf stat -x output"));
 	assert_int_equal(line, 3);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_detection),    cmocka_unit_test(test_folded_layout),
-		cmocka_unit_test(test_folded_us),    cmocka_unit_test(test_folded_errors),
-		cmocka_unit_test(test_folded_bad_lines),
-		cmocka_unit_test(test_perf_script),
-		cmocka_unit_test(test_perf_script_3x), cmocka_unit_test(test_perf_stat),
+		cmocka_unit_test(test_detection),	 cmocka_unit_test(test_folded_layout),
+		cmocka_unit_test(test_folded_us),	 cmocka_unit_test(test_folded_errors),
+		cmocka_unit_test(test_folded_bad_lines), cmocka_unit_test(test_perf_script),
+		cmocka_unit_test(test_perf_script_3x),	 cmocka_unit_test(test_perf_stat),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

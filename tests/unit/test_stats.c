@@ -27,7 +27,8 @@ static void check_near(double got, double want, double tol, const char *what, in
 	else
 		ok = fabs(got - want) <= tol;
 	if (!ok)
-		print_error("line %d: %s = %.17g, want %.17g (tol %g)\n", line, what, got, want, tol);
+		print_error("line %d: %s = %.17g, want %.17g (tol %g)\n", line, what, got, want,
+			    tol);
 	assert_true(ok);
 }
 
@@ -280,7 +281,8 @@ static void test_bootstrap(void **state)
 			a[i] = 100 + bt_exp(10);
 			b[i] = 120 + bt_exp(12);
 		}
-		assert_int_equal(pr_bootstrap_median_ratio(a, 60, b, 60, 0.95, 1000, t, &lo, &hi), 0);
+		assert_int_equal(pr_bootstrap_median_ratio(a, 60, b, 60, 0.95, 1000, t, &lo, &hi),
+				 0);
 		assert_true(lo <= hi);
 		covered += lo <= 1.2 && 1.2 <= hi;
 	}
@@ -329,10 +331,14 @@ static void test_normal(void **state)
 	static const struct {
 		double p, x;
 	} ref[] = {
-		{ 0.975, 1.9599639845400536 },	   { 0.995, 2.5758293035489 },
-		{ 0.75, 0.6744897501960817 },	   { 0.3, -0.5244005127080407 },
-		{ 0.02425, -1.9729610513118845 }, { 1e-10, -6.361340902404056 },
-		{ 1e-300, -37.0470962993612 },	   { 0.9999999, 5.199337582290662 },
+		{ 0.975, 1.9599639845400536 },
+		{ 0.995, 2.5758293035489 },
+		{ 0.75, 0.6744897501960817 },
+		{ 0.3, -0.5244005127080407 },
+		{ 0.02425, -1.9729610513118845 },
+		{ 1e-10, -6.361340902404056 },
+		{ 1e-300, -37.0470962993612 },
+		{ 0.9999999, 5.199337582290662 },
 		{ 0.5, 0 },
 	};
 	size_t i;
@@ -546,7 +552,11 @@ static void test_hodges_lehmann(void **state)
 static void test_hodges_lehmann_vs_sort(void **state)
 {
 	/* Random data with ties and negatives against all differences sorted. */
-	enum { NA = 37, NB = 23, N = NA * NB };
+	enum {
+		NA = 37,
+		NB = 23,
+		N = NA * NB
+	};
 	static const double confs[] = { 0.5, 0.8, 0.9, 0.95, 0.99 };
 	double a[NA], b[NB], d[N], shift, lo, hi, sd, kk;
 	size_t i, j, c;

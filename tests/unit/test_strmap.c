@@ -207,9 +207,22 @@ static void test_keys_with_nul_bytes(void **state)
 		const char *k;
 		size_t n;
 	} keys[] = {
-		{ "a", 1 },       { "a\0", 2 },   { "a\0b", 3 },       { "a\0c", 3 },
-		{ "\0", 1 },      { "\0\0", 2 },  { "", 0 },           { "thread\0" "1\0" "7", 10 },
-		{ "thread\0" "17\0", 10 },        { "12345678\0", 9 }, { "12345678\0x", 10 },
+		{ "a", 1 },
+		{ "a\0", 2 },
+		{ "a\0b", 3 },
+		{ "a\0c", 3 },
+		{ "\0", 1 },
+		{ "\0\0", 2 },
+		{ "", 0 },
+		{ "thread\0"
+		  "1\0"
+		  "7",
+		  10 },
+		{ "thread\0"
+		  "17\0",
+		  10 },
+		{ "12345678\0", 9 },
+		{ "12345678\0x", 10 },
 	};
 	struct pr_strmap m = PR_STRMAP_INIT;
 	size_t i;
@@ -244,7 +257,8 @@ static void test_hash_reserved_values(void **state)
 	/* Length is part of the hash, and bytes past the first word count. */
 	assert_true(pr_strmap_hash("\0", 1) != pr_strmap_hash("\0\0", 2));
 	assert_true(pr_strmap_hash("abcdefgh1", 9) != pr_strmap_hash("abcdefgh2", 9));
-	assert_true(pr_strmap_hash("abcdefghijklmnop", 16) != pr_strmap_hash("abcdefghijklmnoq", 16));
+	assert_true(pr_strmap_hash("abcdefghijklmnop", 16) !=
+		    pr_strmap_hash("abcdefghijklmnoq", 16));
 }
 
 int main(void)

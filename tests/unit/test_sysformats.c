@@ -26,9 +26,8 @@ static const char pidstat[] =
 	"Linux 6.1.0 (vm) \t11/24/26 \t_x86_64_\t(2 CPU)\n\n"
 	"11:14:56      UID       PID    %usr %system  %guest   %wait    %CPU   CPU  Command\n"
 	"11:14:57        0     32301   10.00    8.00    0.00   60.00   18.00     1  python3\n";
-static const char pidstat_t[] =
-	"Linux 6.1.0 (vm) \t2026-11-24 \t_x86_64_\t(2 CPU)\r\n\r\n"
-	"11:59:58 PM   UID      TGID       TID    %usr  Command\r\n";
+static const char pidstat_t[] = "Linux 6.1.0 (vm) \t2026-11-24 \t_x86_64_\t(2 CPU)\r\n\r\n"
+				"11:59:58 PM   UID      TGID       TID    %usr  Command\r\n";
 static const char sar_text[] = "Linux 6.1.0 (vm) \t11/24/26 \t_x86_64_\t(2 CPU)\n\n"
 			       "11:08:45 AM     CPU     %user     %nice   %system\n"
 			       "11:08:46 AM     all      1.00      0.00      0.50\n";
@@ -43,15 +42,15 @@ static void test_each_wins_its_own(void **state)
 		size_t n;
 		const char *format;
 	} cases[] = {
-		{ S(sadf_d), "sadf" },   { S(sadf_j), "sadf-json" }, { S(pidstat), "pidstat" },
+		{ S(sadf_d), "sadf" },	     { S(sadf_j), "sadf-json" }, { S(pidstat), "pidstat" },
 		{ S(pidstat_t), "pidstat" }, { S(dhat), "dhat" },
 	};
 	size_t i;
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int conf = 0;
-		const struct pr_format *f =
-			pr_format_sniff((const unsigned char *)cases[i].head, cases[i].n, NULL, &conf);
+		const struct pr_format *f = pr_format_sniff((const unsigned char *)cases[i].head,
+							    cases[i].n, NULL, &conf);
 		assert_non_null(f);
 		assert_string_equal(f->name, cases[i].format);
 		assert_true(conf >= PR_SNIFF_DIR);
@@ -60,16 +59,19 @@ static void test_each_wins_its_own(void **state)
 
 static void test_no_stealing(void **state)
 {
-	const struct pr_format *mine[] = { &pr_format_sadf, &pr_format_sadf_json, &pr_format_pidstat,
-					   &pr_format_dhat };
+	const struct pr_format *mine[] = { &pr_format_sadf, &pr_format_sadf_json,
+					   &pr_format_pidstat, &pr_format_dhat };
 	struct {
 		const char *head;
 		size_t n;
 		const struct pr_format *owner; /* the one of mine that may claim it */
 	} heads[] = {
-		{ S(sadf_d), &pr_format_sadf },   { S(sadf_j), &pr_format_sadf_json },
-		{ S(pidstat), &pr_format_pidstat }, { S(dhat), &pr_format_dhat },
-		{ S(sar_text), NULL },            { S(chrome), NULL },
+		{ S(sadf_d), &pr_format_sadf },
+		{ S(sadf_j), &pr_format_sadf_json },
+		{ S(pidstat), &pr_format_pidstat },
+		{ S(dhat), &pr_format_dhat },
+		{ S(sar_text), NULL },
+		{ S(chrome), NULL },
 		{ S(semicolon_csv), NULL },
 	};
 	size_t i, k;
@@ -77,7 +79,8 @@ static void test_no_stealing(void **state)
 	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
 		for (k = 0; k < sizeof(mine) / sizeof(mine[0]); k++)
 			if (mine[k] != heads[i].owner)
-				assert_int_equal(mine[k]->sniff((const unsigned char *)heads[i].head,
+				assert_int_equal(mine[k]->sniff((const unsigned char *)heads[i]
+									.head,
 								heads[i].n, NULL),
 						 0);
 	/* sar's text report has pidstat's banner but no PID/Command table */

@@ -21,8 +21,8 @@
 #include "render/html_util.h"
 #include "render/tables.h"
 
-static const struct pr_table *const all[] = { &pr_table_spans, &pr_table_gpu_ops,
-					      &pr_table_memory_ops, &pr_table_collectives,
+static const struct pr_table *const all[] = { &pr_table_spans,	      &pr_table_gpu_ops,
+					      &pr_table_memory_ops,   &pr_table_collectives,
 					      &pr_table_critpath_ops, &pr_table_critpath_kernels };
 
 static void test_descriptions(void **state)

@@ -18,9 +18,9 @@ static void test_tml_sample_json(void **state)
 	assert_int_equal(mf_nth_ts(st, "dev.mem.total", "2"), 15000);
 	assert_float_equal(mf_nth(st, "dev.mem.category.temporary", "2"), 65536, 0);
 	assert_float_equal(qd(st,
-				 "SELECT max(value) FROM sample_v WHERE name = "
-				 "'dev.mem.total'",
-				 NULL),
+			      "SELECT max(value) FROM sample_v WHERE name = "
+			      "'dev.mem.total'",
+			      NULL),
 			   18370560, 0);
 	assert_float_equal(mf_nth(st, "dev.mem.total", "18"), 10498048, 0);
 	assert_float_equal(mf_nth(st, "dev.mem.category.unknown", "18"), 12288, 0);
@@ -41,16 +41,16 @@ static void test_tml_sample_raw(void **state)
 	assert_float_equal(mf_nth(st, "dev.mem.total", "0"), 5242880 + 524288, 0);
 	assert_int_equal(mf_nth_ts(st, "dev.mem.total", "1"), 14500);
 	assert_float_equal(qd(st,
-				 "SELECT max(value) FROM sample_v WHERE name = "
-				 "'dev.mem.total'",
-				 NULL),
+			      "SELECT max(value) FROM sample_v WHERE name = "
+			      "'dev.mem.total'",
+			      NULL),
 			   18370560, 0);
 	assert_float_equal(mf_nth(st, "dev.mem.total", "17"), 10498048, 0);
 	assert_float_equal(mf_nth(st, "dev.mem.category.parameter", "17"), 5242880, 0);
 	assert_int_equal(qi(st,
-			       "SELECT json_extract(meta, '$.\"torch_memtl.actions\".DESTROY') "
-			       "FROM run",
-			       NULL),
+			    "SELECT json_extract(meta, '$.\"torch_memtl.actions\".DESTROY') "
+			    "FROM run",
+			    NULL),
 			 12);
 	assert_int_equal(qi(st, "SELECT count(*) FROM diag", NULL), 0);
 	pr_store_close(st);
@@ -63,10 +63,10 @@ static void test_tml_inline(void **state)
 	(void)state;
 	/* relative times, a float time, slot 0 set, a bad entry, a negative category */
 	mf_ingest_text(
-	    st,
-	    "[[0, 10.5, 20, 30], [[0, 1, 0, 0, 0, 0, 0, 0, 2], [7, 1, 0, 0, 0, 0, 0, 0, 3],"
-	    " [0, 1, 0], [0, -4, 0, 0, 0, 0, 0, 0, 0]]]",
-	    "torch-memory-timeline");
+		st,
+		"[[0, 10.5, 20, 30], [[0, 1, 0, 0, 0, 0, 0, 0, 2], [7, 1, 0, 0, 0, 0, 0, 0, 3],"
+		" [0, 1, 0], [0, -4, 0, 0, 0, 0, 0, 0, 0]]]",
+		"torch-memory-timeline");
 	assert_int_equal(qi(st, "SELECT time_origin_ns FROM run", NULL), INT64_MIN);
 	assert_int_equal(mf_count(st, "dev.mem.total"), 3);
 	assert_int_equal(mf_nth_ts(st, "dev.mem.total", "1"), 10500);
@@ -118,10 +118,10 @@ static void test_tml_sniff(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_tml_sample_json),
-	    cmocka_unit_test(test_tml_sample_raw),
-	    cmocka_unit_test(test_tml_inline),
-	    cmocka_unit_test(test_tml_sniff),
+		cmocka_unit_test(test_tml_sample_json),
+		cmocka_unit_test(test_tml_sample_raw),
+		cmocka_unit_test(test_tml_inline),
+		cmocka_unit_test(test_tml_sniff),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,7 +36,8 @@ static const char trace[] =
 	"\"args\":{\"Input Dims\":[[2,3],[3,4]],\"Input type\":[\"float\",\"float\"],\"Ignored\":7}},\n"
 	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":10,\"dur\":5,"
 	"\"args\":{\"correlation\":1,\"External id\":11}},\n"
-	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" PROBE "\",\"pid\":1,\"tid\":1,\"ts\":105,\"dur\":5},\n"
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" PROBE
+	"\",\"pid\":1,\"tid\":1,\"ts\":105,\"dur\":5},\n"
 	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"later\",\"pid\":1,\"tid\":1,\"ts\":125,\"dur\":5},\n"
 	"{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,\"ts\":150,\"dur\":60},\n"
 	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":160,\"dur\":5,"
@@ -84,13 +85,13 @@ static void slice_is(json_t *t, size_t i, long long lane, long long depth, long 
 	assert_int_equal(json_integer_value(json_array_get(s, 1)), depth);
 	assert_int_equal(json_integer_value(json_array_get(s, 2)), t_ns);
 	assert_int_equal(json_integer_value(json_array_get(s, 3)), dur_ns);
-	assert_string_equal(json_string_value(json_array_get(
-				    json_object_get(t, "names"),
-				    (size_t)json_integer_value(json_array_get(s, 4)))),
+	assert_string_equal(json_string_value(json_array_get(json_object_get(t, "names"),
+							     (size_t)json_integer_value(
+								     json_array_get(s, 4)))),
 			    name);
-	assert_string_equal(json_string_value(json_array_get(
-				    json_object_get(t, "kinds"),
-				    (size_t)json_integer_value(json_array_get(s, 5)))),
+	assert_string_equal(json_string_value(json_array_get(json_object_get(t, "kinds"),
+							     (size_t)json_integer_value(
+								     json_array_get(s, 5)))),
 			    kind);
 }
 
@@ -141,14 +142,17 @@ static void test_windows_slices_links(void **state)
 	slice_is(t, 7, 1, 0, 400000, 100000, "K3", "kernel");
 	slice_is(t, 8, 2, 0, 115000, 2000, "K4", "kernel");
 	/* self: the step 100 - mm 25 = 75 us; mm 25 - 5 = 20 us */
-	assert_int_equal(json_integer_value(json_array_get(at(m, "runs/0/trace/slices/0"), 6)), 75000);
-	assert_int_equal(json_integer_value(json_array_get(at(m, "runs/0/trace/slices/1"), 6)), 20000);
+	assert_int_equal(json_integer_value(json_array_get(at(m, "runs/0/trace/slices/0"), 6)),
+			 75000);
+	assert_int_equal(json_integer_value(json_array_get(at(m, "runs/0/trace/slices/1"), 6)),
+			 20000);
 	/* args: only the useful keys, values as in the trace; identical objects share one */
 	a = slice_args(t, 1);
 	assert_non_null(a);
 	assert_int_equal(json_object_size(a), 2);
-	assert_int_equal(json_integer_value(json_array_get(
-				 json_array_get(json_object_get(a, "Input Dims"), 1), 1)),
+	assert_int_equal(json_integer_value(
+				 json_array_get(json_array_get(json_object_get(a, "Input Dims"), 1),
+						1)),
 			 4);
 	assert_string_equal(json_string_value(json_array_get(json_object_get(a, "Input type"), 0)),
 			    "float");
@@ -242,7 +246,8 @@ static void test_window_option(void **state)
 	json_decref(m);
 	assert_null(model_of(trace, "ProfilerStep#7", &err));
 	assert_int_equal(err.code, PR_E_USAGE);
-	assert_non_null(strstr(err.text, "#1 ProfilerStep#1, #2 ProfilerStep#2, #3 ProfilerStep#3"));
+	assert_non_null(
+		strstr(err.text, "#1 ProfilerStep#1, #2 ProfilerStep#2, #3 ProfilerStep#3"));
 	pr_error_init(&err);
 	assert_null(model_of(trace, "#4", &err));
 	assert_int_equal(err.code, PR_E_USAGE);
@@ -329,9 +334,11 @@ static void parse_ok(const char *spec, enum pr_trace_window_kind kind, long long
 
 static void test_parse(void **state)
 {
-	static const char *const bad[] = { "", "#", "#0", "#x", "#-1", "#12345678901", "5ms:2ms",
-					   "1:1", "a:b", "1parsec:2", "1:2:3", ":", "-5:",
-					   "1e400:", "12", ".5", "#1a" };
+	static const char *const bad[] = {
+		"",	   "#",	     "#0",  "#x",	 "#-1",	  "#12345678901",
+		"5ms:2ms", "1:1",    "a:b", "1parsec:2", "1:2:3", ":",
+		"-5:",	   "1e400:", "12",  ".5",	 "#1a"
+	};
 	size_t i;
 	(void)state;
 	parse_ok("ProfilerStep#5", PR_TW_NAME, 0, 0, 0, 0);
@@ -354,12 +361,9 @@ static void test_parse(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_windows_slices_links),
-		cmocka_unit_test(test_bound),
-		cmocka_unit_test(test_window_option),
-		cmocka_unit_test(test_no_steps),
-		cmocka_unit_test(test_flow_links),
-		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_windows_slices_links), cmocka_unit_test(test_bound),
+		cmocka_unit_test(test_window_option),	     cmocka_unit_test(test_no_steps),
+		cmocka_unit_test(test_flow_links),	     cmocka_unit_test(test_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

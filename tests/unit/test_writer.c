@@ -116,8 +116,7 @@ static int64_t X(struct pr_writer *w, int64_t track, const char *name, int64_t t
 	return pr_writer_span(w, &s);
 }
 
-static int64_t B(struct pr_writer *w, int64_t track, const char *name, int64_t ts,
-		 const char *args)
+static int64_t B(struct pr_writer *w, int64_t track, const char *name, int64_t ts, const char *args)
 {
 	struct pr_span_in s = span(w, track, name, ts, 0, args);
 	return pr_writer_span_begin(w, &s);
@@ -131,7 +130,8 @@ static int E(struct pr_writer *w, int64_t track, int64_t ts, const char *args)
 static int64_t wr_diag_count(struct fx *f, const char *code)
 {
 	char sql[200];
-	snprintf(sql, sizeof(sql), "SELECT ifnull(sum(count), 0) FROM diag WHERE code = '%s'", code);
+	snprintf(sql, sizeof(sql), "SELECT ifnull(sum(count), 0) FROM diag WHERE code = '%s'",
+		 code);
 	return q1(f, sql);
 }
 
@@ -153,7 +153,8 @@ static void test_nesting_in_order(void **state)
 
 	assert_int_equal(pr_writer_track(w, "thread", "1", "7"), t); /* found, not created */
 	assert_true(pr_writer_track(w, "thread", "1", "8") != t);
-	assert_true(pr_writer_track(w, "thread", "17", "") != pr_writer_track(w, "thread", "1", "7"));
+	assert_true(pr_writer_track(w, "thread", "17", "") !=
+		    pr_writer_track(w, "thread", "1", "7"));
 	X(w, t, "A", 0, 100);
 	X(w, t, "B", 10, 30);
 	X(w, t, "C", 15, 5);
@@ -180,7 +181,7 @@ static void test_begin_end(void **state)
 	int64_t t2 = pr_writer_track(w, "thread", "1", "2");
 	int64_t run;
 
-	assert_int_equal(E(w, t, 5, NULL), -1); /* nothing open */
+	assert_int_equal(E(w, t, 5, NULL), -1);	     /* nothing open */
 	assert_int_equal(E(w, 999999, 5, NULL), -1); /* no such track */
 	B(w, t, "outer", 0, "{\"a\":1}");
 	X(w, t, "child", 10, 20);
@@ -239,20 +240,21 @@ static void test_partial_overlap_begin_end(void **state)
 	int64_t t2 = pr_writer_track(w, "thread", "1", "2");
 	B(w, t, "outer", 0, NULL);
 	X(w, t, "inner", 10, 100);
-	E(w, t, 50, NULL); /* inner is still running when outer ends */
+	E(w, t, 50, NULL);	    /* inner is still running when outer ends */
 	X(w, t2, "first", 1000, 1); /* makes track 2 unsorted */
 	B(w, t2, "outer", 0, NULL);
 	X(w, t2, "inner", 10, 100);
 	E(w, t2, 50, NULL);
 	commit(w, "h-overlap-be", 0);
-	assert_rows(f,
-		    "SELECT a.tid, a.name, a.depth, ifnull(b.name, '-'), a.self, a.dur FROM span_v a "
-		    "LEFT JOIN span_v b ON b.id = a.parent_id ORDER BY a.tid, a.ts",
-		    "1 outer 0 - 10 50\n"
-		    "1 inner 1 outer 100 100\n"
-		    "2 outer 0 - 10 50\n"
-		    "2 inner 1 outer 100 100\n"
-		    "2 first 0 - 1 1\n");
+	assert_rows(
+		f,
+		"SELECT a.tid, a.name, a.depth, ifnull(b.name, '-'), a.self, a.dur FROM span_v a "
+		"LEFT JOIN span_v b ON b.id = a.parent_id ORDER BY a.tid, a.ts",
+		"1 outer 0 - 10 50\n"
+		"1 inner 1 outer 100 100\n"
+		"2 outer 0 - 10 50\n"
+		"2 inner 1 outer 100 100\n"
+		"2 first 0 - 1 1\n");
 	assert_int_equal(wr_diag_count(f, "overlapping_spans"), 1);
 	assert_int_equal(wr_diag_count(f, "unsorted_track"), 1);
 }
@@ -329,12 +331,13 @@ static void test_unclosed_begin(void **state)
 	X(w, t, "y", 40, 100);
 	commit(w, "h-unclosed", 0);
 	/* Closed at the end of the trace (140), with its children inside. */
-	assert_rows(f,
-		    "SELECT a.name, a.depth, ifnull(b.name, '-'), a.self, a.dur, ifnull(a.args, '-') "
-		    "FROM span_v a LEFT JOIN span_v b ON b.id = a.parent_id ORDER BY a.ts",
-		    "open 0 - 20 140 {\"k\":1}\n"
-		    "x 1 open 20 20 -\n"
-		    "y 1 open 100 100 -\n");
+	assert_rows(
+		f,
+		"SELECT a.name, a.depth, ifnull(b.name, '-'), a.self, a.dur, ifnull(a.args, '-') "
+		"FROM span_v a LEFT JOIN span_v b ON b.id = a.parent_id ORDER BY a.ts",
+		"open 0 - 20 140 {\"k\":1}\n"
+		"x 1 open 20 20 -\n"
+		"y 1 open 100 100 -\n");
 	assert_int_equal(wr_diag_count(f, "unclosed_span"), 1);
 }
 
@@ -432,8 +435,8 @@ static void test_duplicate_hash(void **state)
 
 static void test_abort_leaves_nothing(void **state)
 {
-	static const char *const tables[] = { "run",    "string", "track",  "span", "series",
-					      "sample", "instant", "flow", "metric", "diag" };
+	static const char *const tables[] = { "run",	"string",  "track", "span",   "series",
+					      "sample", "instant", "flow",  "metric", "diag" };
 	struct fx *f = *state;
 	struct pr_writer *w = begin(f, "aborted.json");
 	char sql[100];
@@ -489,12 +492,13 @@ static void test_series_stats(void **state)
 	pr_writer_get_stats(w, &stats);
 	assert_int_equal(stats.samples, 4);
 	commit(w, "h-series", 0);
-	assert_rows(f,
-		    "SELECT name, device, unit, ifnull(orig_unit, '-'), count, ifnull(min, '-'), "
-		    "ifnull(max, '-'), ifnull(ts_min, '-'), ifnull(ts_max, '-') FROM series ORDER BY id",
-		    "dev.mem.allocated cuda:0 bytes B 3 -2.5 7.25 10 30\n"
-		    "dev.mem.allocated cpu bytes B 1 64.0 64.0 5 5\n"
-		    "empty  count - 0 - - - -\n");
+	assert_rows(
+		f,
+		"SELECT name, device, unit, ifnull(orig_unit, '-'), count, ifnull(min, '-'), "
+		"ifnull(max, '-'), ifnull(ts_min, '-'), ifnull(ts_max, '-') FROM series ORDER BY id",
+		"dev.mem.allocated cuda:0 bytes B 3 -2.5 7.25 10 30\n"
+		"dev.mem.allocated cpu bytes B 1 64.0 64.0 5 5\n"
+		"empty  count - 0 - - - -\n");
 	assert_rows(f, "SELECT device, ts, value FROM sample_v ORDER BY device, ts",
 		    "cpu 5 64.0\ncuda:0 10 5.0\ncuda:0 20 7.25\ncuda:0 30 -2.5\n");
 	assert_rows(f, "SELECT sample_count, ts_min, ts_max FROM run", "4 5 30\n");
@@ -570,10 +574,11 @@ static void test_track_cap(void **state)
 		    "65535 FROM track) ORDER BY id",
 		    "async (over the track limit) thread (over the track limit) thread\n"
 		    "async (over the track limit) async (over the track limit) async\n");
-	assert_rows(f,
-		    "SELECT s.name, ifnull(s.depth, '-'), ifnull(s.parent_id, '-'), ifnull(s.self, '-'), "
-		    "s.dur FROM span_v s WHERE s.ts >= 100000 ORDER BY s.ts",
-		    "A - - - 100\nB - - - 200\nC - - - 10\nE - - - 15\nD - - - 20\n");
+	assert_rows(
+		f,
+		"SELECT s.name, ifnull(s.depth, '-'), ifnull(s.parent_id, '-'), ifnull(s.self, '-'), "
+		"s.dur FROM span_v s WHERE s.ts >= 100000 ORDER BY s.ts",
+		"A - - - 100\nB - - - 200\nC - - - 10\nE - - - 15\nD - - - 20\n");
 	/* A to E on the thread overflow track, the instant on the async one */
 	assert_rows(f, "SELECT code, count FROM diag", "too_many_tracks 6\n");
 }
@@ -665,11 +670,12 @@ static void test_run_attributes_and_diags(void **state)
 	pr_writer_locate_diags(w, locate, &calls);
 	assert_int_equal(calls, 2); /* only diagnostics with an offset and no line */
 	commit(w, "h-attrs", 0);
-	assert_rows(f,
-		    "SELECT collector, label, rank, world_size, time_origin_ns, time_synthetic, meta, "
-		    "ifnull(ts_min, '-') FROM run",
-		    "torch.profiler rank3.json 3 8 1700000000000000000 1 "
-		    "{\"a\":\"second\",\"schemaVersion\":1} -\n");
+	assert_rows(
+		f,
+		"SELECT collector, label, rank, world_size, time_origin_ns, time_synthetic, meta, "
+		"ifnull(ts_min, '-') FROM run",
+		"torch.profiler rank3.json 3 8 1700000000000000000 1 "
+		"{\"a\":\"second\",\"schemaVersion\":1} -\n");
 	assert_rows(f,
 		    "SELECT code, count, ifnull(line, '-'), ifnull(col, '-'), ifnull(offset, '-'), "
 		    "message FROM diag ORDER BY code",
@@ -855,7 +861,8 @@ static void test_op_cover(void **state)
 {
 	struct fx *f = *state;
 	struct pr_writer *w = begin(f, "cover.json");
-	int64_t t1 = pr_writer_track(w, "thread", "1", "1"), t2 = pr_writer_track(w, "thread", "1", "2");
+	int64_t t1 = pr_writer_track(w, "thread", "1", "1"),
+		t2 = pr_writer_track(w, "thread", "1", "2");
 	int64_t t3 = pr_writer_track(w, "thread", "1", "3"), run;
 	struct pr_span_in rt;
 	X(w, t1, "A", 0, 100);
@@ -908,7 +915,8 @@ static void test_span_up(void **state)
 {
 	struct fx *f = *state;
 	struct pr_writer *w = begin(f, "up.json");
-	int64_t t1 = pr_writer_track(w, "thread", "1", "1"), t2 = pr_writer_track(w, "gpu_stream", "0", "7");
+	int64_t t1 = pr_writer_track(w, "thread", "1", "1"),
+		t2 = pr_writer_track(w, "gpu_stream", "0", "7");
 	int64_t t3 = pr_writer_track(w, "thread", "1", "3");
 	X(w, t1, "A", 0, 100);
 	X(w, t1, "B", 10, 40);
@@ -926,28 +934,30 @@ static void test_span_up(void **state)
 	K(w, t3, "runtime", "r4", 1210, 10);
 	commit(w, "h-up", 0);
 	assert_int_equal(wr_diag_count(f, "unsorted_track"), 1);
-	assert_rows(f,
-		    "SELECT n.value, u.run_id, u.p_kind, pn.value, u.p_ts, ifnull(pp.name, '-'), "
-		    "ifnull(u.q_kind, '-'), ifnull(qn.value, '-'), ifnull(qp.name, '-') "
-		    "FROM span_up u JOIN span s ON s.id = u.span_id JOIN string n ON n.id = s.name_id "
-		    "JOIN string pn ON pn.id = u.p_name_id "
-		    "LEFT JOIN span_v pp ON pp.id = u.p_parent_id "
-		    "LEFT JOIN string qn ON qn.id = u.q_name_id "
-		    "LEFT JOIN span_v qp ON qp.id = u.q_parent_id ORDER BY u.span_id",
-		    "r1 1 op C 12 B op B A\n"
-		    "r2 1 op A 0 - - - -\n"
-		    "k1 1 gpu_annotation G 0 - - - -\n"
-		    "r3 1 op M 1005 P op P -\n"
-		    "r4 1 op Q 1200 - - - -\n");
+	assert_rows(
+		f,
+		"SELECT n.value, u.run_id, u.p_kind, pn.value, u.p_ts, ifnull(pp.name, '-'), "
+		"ifnull(u.q_kind, '-'), ifnull(qn.value, '-'), ifnull(qp.name, '-') "
+		"FROM span_up u JOIN span s ON s.id = u.span_id JOIN string n ON n.id = s.name_id "
+		"JOIN string pn ON pn.id = u.p_name_id "
+		"LEFT JOIN span_v pp ON pp.id = u.p_parent_id "
+		"LEFT JOIN string qn ON qn.id = u.q_name_id "
+		"LEFT JOIN span_v qp ON qp.id = u.q_parent_id ORDER BY u.span_id",
+		"r1 1 op C 12 B op B A\n"
+		"r2 1 op A 0 - - - -\n"
+		"k1 1 gpu_annotation G 0 - - - -\n"
+		"r3 1 op M 1005 P op P -\n"
+		"r4 1 op Q 1200 - - - -\n");
 	/* and it says what joining the span table says */
-	assert_int_equal(q1(f, "SELECT count(*) FROM span s JOIN span p ON p.id = s.parent_id "
-			       "LEFT JOIN span q ON q.id = p.parent_id "
-			       "LEFT JOIN span_up u ON u.span_id = s.id "
-			       "WHERE s.kind IN ('kernel', 'memcpy', 'memset', 'runtime') AND "
-			       "(u.span_id IS NULL OR u.p_kind IS NOT p.kind OR u.p_name_id IS NOT "
-			       "p.name_id OR u.p_ts IS NOT p.ts OR u.p_parent_id IS NOT p.parent_id "
-			       "OR u.q_kind IS NOT q.kind OR u.q_name_id IS NOT q.name_id "
-			       "OR u.q_parent_id IS NOT q.parent_id)"),
+	assert_int_equal(q1(f,
+			    "SELECT count(*) FROM span s JOIN span p ON p.id = s.parent_id "
+			    "LEFT JOIN span q ON q.id = p.parent_id "
+			    "LEFT JOIN span_up u ON u.span_id = s.id "
+			    "WHERE s.kind IN ('kernel', 'memcpy', 'memset', 'runtime') AND "
+			    "(u.span_id IS NULL OR u.p_kind IS NOT p.kind OR u.p_name_id IS NOT "
+			    "p.name_id OR u.p_ts IS NOT p.ts OR u.p_parent_id IS NOT p.parent_id "
+			    "OR u.q_kind IS NOT q.kind OR u.q_name_id IS NOT q.name_id "
+			    "OR u.q_parent_id IS NOT q.parent_id)"),
 			 0);
 	assert_int_equal(q1(f, "SELECT count(*) FROM span_up"), 5);
 }
@@ -1250,8 +1260,8 @@ static void test_session_span_id_not_stored(void **state)
 	assert_int_equal(pr_writer_session_open(f->st, &s, &err), 0);
 	w1 = begin_in(s, "r1.json");
 	t = pr_writer_track(w1, "thread", "1", "1");
-	X(w1, t, "a", 0, 10);    /* span 1 */
-	X(w1, t, "b", 20, 10);   /* span 2 */
+	X(w1, t, "a", 0, 10);  /* span 1 */
+	X(w1, t, "b", 20, 10); /* span 2 */
 	sp = span(w1, t + 1000, "lost", 30, 5, NULL);
 	lost = pr_writer_span(w1, &sp); /* id 3, no row */
 	assert_int_equal(lost, 3);
@@ -1265,8 +1275,9 @@ static void test_session_span_id_not_stored(void **state)
 	pr_writer_session_close(s);
 	assert_int_equal(pr_store_group_commit(f->st, &err), 0);
 	/* one at a time, run 2 would begin at max(id) + 1 = 3 */
-	assert_rows(f, "SELECT s.id, s.run_id, n.value FROM span s JOIN string n ON n.id = s.name_id "
-		       "ORDER BY s.id",
+	assert_rows(f,
+		    "SELECT s.id, s.run_id, n.value FROM span s JOIN string n ON n.id = s.name_id "
+		    "ORDER BY s.id",
 		    "1 1 a\n2 1 b\n3 2 c\n");
 	assert_int_equal(q1(f, "SELECT count FROM diag WHERE code = 'unknown_track'"), 1);
 }
@@ -1291,7 +1302,8 @@ static void test_session_stale_outcome(void **state)
 	X(a, pr_writer_track(a, "thread", "1", "1"), "in-a", 0, 10); /* span 1, string 1 */
 	pr_writer_hand_over(a, "same", 1);
 	b = begin_in(s, "b.json");
-	X(b, pr_writer_track(b, "thread", "1", "1"), "in-b", 0, 10); /* span 2, string 2: a duplicate */
+	X(b, pr_writer_track(b, "thread", "1", "1"), "in-b", 0,
+	  10); /* span 2, string 2: a duplicate */
 	pr_writer_hand_over(b, "same", 1);
 	c = begin_in(s, "c.json"); /* span 3 and string 3 on, as if b were stored */
 	X(c, pr_writer_track(c, "thread", "1", "1"), "in-c", 0, 10);
@@ -1310,8 +1322,9 @@ static void test_session_stale_outcome(void **state)
 	pr_writer_session_close(s);
 	assert_int_equal(pr_store_group_commit(f->st, &err), 0);
 	/* one at a time: c is run 2, its span 2, its string 2, its track 2 */
-	assert_rows(f, "SELECT s.id, s.run_id, s.track_id, s.name_id, n.value FROM span s "
-		       "JOIN string n ON n.id = s.name_id ORDER BY s.id",
+	assert_rows(f,
+		    "SELECT s.id, s.run_id, s.track_id, s.name_id, n.value FROM span s "
+		    "JOIN string n ON n.id = s.name_id ORDER BY s.id",
 		    "1 1 1 1 in-a\n2 2 2 2 in-c\n");
 }
 
@@ -1346,7 +1359,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_track_cap, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_series_cap, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_process_name_cap, fx_setup, fx_teardown),
-		cmocka_unit_test_setup_teardown(test_run_attributes_and_diags, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_run_attributes_and_diags, fx_setup,
+						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_instants_flows_metrics, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_removed_store_reopened, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_readonly_snapshot, fx_setup, fx_teardown),

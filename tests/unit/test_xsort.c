@@ -94,7 +94,8 @@ static uint64_t key_of_case(int c, size_t i)
 /* Puts n records of case c through a sort of mem bytes; checks every record against qsort. */
 static void check_sort(int c, size_t n, size_t mem, size_t want_runs)
 {
-	struct pr_xsort *xs = pr_xsort_new("test records", REC_SIZE, mem, c == 2 ? PR_XSORT_SIGNED : 0);
+	struct pr_xsort *xs =
+		pr_xsort_new("test records", REC_SIZE, mem, c == 2 ? PR_XSORT_SIGNED : 0);
 	struct pr_error err = PR_ERROR_INIT;
 	struct rec *want = calloc(n ? n : 1, sizeof(*want)), got;
 	unsigned char b[REC_SIZE];
@@ -255,7 +256,9 @@ static void test_file_too_large(void **state)
 /* The radix sort: stable, against qsort of (key, index); extremes; bytes equal in all keys. */
 static void test_radix(void **state)
 {
-	enum { N = 5000 };
+	enum {
+		N = 5000
+	};
 	uint64_t *k = malloc(N * sizeof(*k));
 	uint32_t *idx = malloc(N * sizeof(*idx));
 	struct rec *want = malloc(N * sizeof(*want));
