@@ -14,6 +14,7 @@
 #include "base/xalloc.h"
 
 enum {
+	FORM_TERSE, /* a kernel's name: FORM_SHORT without namespaces nor inner argument lists */
 	FORM_SHORT, /* no return type, no argument list */
 	FORM_ARGS,  /* no return type */
 	FORM_WHOLE, /* demangled, as it is */
@@ -149,6 +150,145 @@ static size_t label_prefix(const char *s)
 	return i;
 }
 
+/* Length of the bracketed group opening at s[i] ('(' or '{' or '<'), to its match; 0 if open. */
+static size_t group_len(const char *s, size_t i, size_t n)
+{
+	char open = s[i], close = open == '(' ? ')' : open == '{' ? '}' : '>';
+	size_t j;
+	int depth = 0;
+	for (j = i; j < n; j++) {
+		if (s[j] == open)
+			depth++;
+		else if (s[j] == close && !(close == '>' && j > 0 && s[j - 1] == '-') &&
+			 --depth == 0)
+			return j + 1 - i;
+	}
+	return 0;
+}
+
+/* The qualifiers that say nothing of a kernel, dropped even from the outermost name. */
+static int noise_qualifier(const char *s, size_t n)
+{
+	static const char *const noise[] = { "at", "native", "detail", "c10", "std", "internal" };
+	size_t k;
+	for (k = 0; k < sizeof(noise) / sizeof(noise[0]); k++)
+		if (strlen(noise[k]) == n && !memcmp(s, noise[k], n))
+			return 1;
+	return 0;
+}
+
+/*
+ * After a function's argument list at s[i]: the " const" and the lambdas and call operators
+ * scoped in it ("(...)::{lambda(int)#1}::operator()() const"); returns where the name goes on.
+ */
+static size_t skip_function_tail(const char *s, size_t i, size_t n)
+{
+	for (;;) {
+		size_t g;
+		if (n - i >= 6 && !memcmp(s + i, " const", 6) && (i + 6 == n || !ident(s[i + 6])))
+			i += 6;
+		else if (n - i >= 3 && !memcmp(s + i, "::{", 3) && (g = group_len(s, i + 2, n)))
+			i += 2 + g;
+		else if (n - i >= 12 && !memcmp(s + i, "::operator()", 12))
+			i += 12 + (i + 12 < n && s[i + 12] == '(' ? group_len(s, i + 12, n) : 0);
+		else
+			return i;
+	}
+}
+
+/*
+ * The terse form of a kernel's C++ name s (n bytes, already without return type and outer
+ * argument list) into sb: the namespaces go ("at::native::", "c10::", "(anonymous namespace)::";
+ * the outermost name keeps those that are not noise: "cudnn::cnn::", "gemvx::"), and so do
+ * the argument lists of the functions named inside it with their lambdas; "> >" closes as ">>".
+ * "at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<
+ * at::native::BinaryFunctor<c10::BFloat16, ..., at::native::binary_internal::MulFunctor<float> >
+ * >(at::TensorIteratorBase&, ...)::{lambda(int)#1}>" is "elementwise_kernel<128, 4,
+ * gpu_kernel_impl_nocast<BinaryFunctor<BFloat16, ..., MulFunctor<float>>>>".
+ */
+static void terse(struct pr_strbuf *sb, const char *name, size_t len)
+{
+	struct pr_strbuf t = PR_STRBUF_INIT;
+	const char *s;
+	size_t i, n;
+	int depth = 0;
+	i = 0; /* a return type the signature rule left (a lambda's name ends in "}", not ")") */
+	if (len > 15 && !memcmp(name, "__global__ void ", 16))
+		i = 16;
+	else if (len > 5 && !memcmp(name, "void ", 5))
+		i = 5;
+	for (; i < len;) { /* "(anonymous namespace)::" first: it breaks a chain of names */
+		if (len - i >= 23 && !memcmp(name + i, "(anonymous namespace)::", 23))
+			i += 23;
+		else
+			pr_strbuf_addch(&t, name[i++]);
+	}
+	s = t.buf;
+	n = t.len;
+	for (i = 0; i < n;) {
+		unsigned char c = (unsigned char)s[i];
+		if (ident(c) && (i == 0 || !ident((unsigned char)s[i - 1]))) {
+			/* a chain "q1::q2::name": its name, after the outermost name's qualifiers
+			 * that are not noise */
+			size_t j = i;
+			for (;;) {
+				size_t q = j;
+				while (j < n && ident((unsigned char)s[j]))
+					j++;
+				if (j + 2 < n && s[j] == ':' && s[j + 1] == ':' &&
+				    ident((unsigned char)s[j + 2])) {
+					if (depth == 0 && !noise_qualifier(s + q, j - q))
+						pr_strbuf_add(sb, s + q, j + 2 - q);
+					j += 2;
+					continue;
+				}
+				pr_strbuf_add(sb, s + q, j - q);
+				break;
+			}
+			i = j;
+		} else if (c == '(' && i > 0 &&
+			   (ident((unsigned char)s[i - 1]) || s[i - 1] == '>') &&
+			   group_len(s, i, n)) {
+			i = skip_function_tail(s, i + group_len(s, i, n), n);
+		} else if (c == ':' &&
+			   (!memcmp(s + i, "::{", n - i < 3 ? n - i : 3) ||
+			    !memcmp(s + i, "::operator()", n - i < 12 ? n - i : 12)) &&
+			   skip_function_tail(s, i, n) > i) {
+			/* a call operator or lambda not after a list */
+			i = skip_function_tail(s, i, n);
+		} else {
+			if (c == '<')
+				depth++;
+			else if (c == '>' && !(i > 0 && s[i - 1] == '-') && depth > 0)
+				depth--;
+			/* "> >" closes as ">>" */
+			if (!(c == ' ' && i + 1 < n && s[i + 1] == '>' && sb->len &&
+			      sb->buf[sb->len - 1] == '>'))
+				pr_strbuf_addch(sb, (char)c);
+			i++;
+		}
+	}
+	pr_strbuf_release(&t);
+}
+
+/*
+ * Whether s (n bytes) reads as a C++ kernel's name, whose namespaces and inner argument lists
+ * the terse form drops: qualified ("::") and templated or scoped in a function ("<", "::{"),
+ * not a Python frame ("<built-in method ...>", "file.py(12): f"), an op ("aten::mm") nor a label.
+ */
+static int kernel_like(const char *s, size_t n)
+{
+	const char *q = memchr(s, ':', n);
+	if (!n || s[0] == '<' || !q || (size_t)(q - s) + 1 >= n || q[1] != ':')
+		return 0;
+	if (memchr(s, '<', n))
+		return 1;
+	for (; (size_t)(q - s) + 2 < n; q++)
+		if (q[0] == ':' && q[1] == ':' && q[2] == '{')
+			return 1;
+	return 0;
+}
+
 /* The form of full at a level (FORM_*), malloc'd. */
 static char *form(const char *full, int level)
 {
@@ -161,10 +301,17 @@ static char *form(const char *full, int level)
 	dm = pr_demangle(rest);
 	s = dm ? dm : rest;
 	pr_strbuf_add(&sb, full, pre);
-	if (level < FORM_WHOLE && signature(s, strlen(s), &name, &args))
-		pr_strbuf_add(&sb, s + name, (level == FORM_SHORT ? args : strlen(s)) - name);
-	else
+	if (level < FORM_WHOLE && signature(s, strlen(s), &name, &args)) {
+		size_t end = level <= FORM_SHORT ? args : strlen(s);
+		if (level == FORM_TERSE && kernel_like(s + name, end - name))
+			terse(&sb, s + name, end - name);
+		else
+			pr_strbuf_add(&sb, s + name, end - name);
+	} else if (level == FORM_TERSE && kernel_like(s, strlen(s))) {
+		terse(&sb, s, strlen(s));
+	} else {
 		pr_strbuf_addstr(&sb, s);
+	}
 	free(dm);
 	return pr_strbuf_detach(&sb, NULL);
 }
@@ -174,7 +321,7 @@ const char *pr_name_display(const char *full, char *buf, size_t n)
 	char *f;
 	if (!n)
 		return buf;
-	f = form(full ? full : "", FORM_SHORT);
+	f = form(full ? full : "", FORM_TERSE);
 	pr_elide_mid(f, n - 1, buf, n);
 	free(f);
 	return buf;
@@ -189,7 +336,7 @@ void pr_name_column(pr_label_t *out, const char *const *names, size_t n, size_t 
 	size_t i, j;
 	int again = 1;
 	for (i = 0; i < n; i++)
-		f[i] = form(names[i] ? names[i] : "", FORM_SHORT);
+		f[i] = form(names[i] ? names[i] : "", FORM_TERSE);
 	/* different names alike: those show more until they differ (the raw texts do) */
 	while (again) {
 		again = 0;

@@ -16,7 +16,14 @@
  *      an operator's symbol directly and its list does not start with a
  *      digit;
  *   4. a label prefix ("span:", "gpu:", "busbw: ": a word, one colon) stays
- *      and the name after it follows rules 1-3.
+ *      and the name after it follows rules 1-3;
+ *   5. a kernel's C++ name (qualified and templated or scoped in a
+ *      function) is shown terse: no namespaces (the outermost name keeps
+ *      those not at/native/detail/internal/c10/std), no argument
+ *      lists nor lambdas of the functions inside it, "> >" as ">>":
+ *      "elementwise_kernel<128, 4, gpu_kernel_impl_nocast<BinaryFunctor<
+ *      BFloat16, BFloat16, BFloat16, MulFunctor<float>>>>"; a column falls
+ *      back to rule 2's form for two kernels whose terse forms match.
  *
  * USAGE:
  *   one name:  char b[PR_LABEL]; pr_name_display(full, b, sizeof(b));
@@ -38,7 +45,7 @@
 #include "render/elide.h"
 
 /*
- * The display form of full (rules 1-3 above) into buf (n bytes; a longer
+ * The display form of full (rules 1-5 above) into buf (n bytes; a longer
  * form is cut in the middle with "..."); returns buf. Never NULL: a NULL
  * full is "".
  */

@@ -41,10 +41,10 @@ static void test_short_name(void **state)
 {
 	char buf[200];
 	(void)state;
-	/* "void " and the argument list go; templates stay */
+	/* "void ", the argument list and PyTorch's namespaces go; templates stay */
 	assert_string_equal(pr_gpu_short_name("void at::native::f<float>(int, float*)", 48, buf,
 					      sizeof(buf)),
-			    "at::native::f<float>");
+			    "f<float>");
 	/* nested parentheses in the argument list */
 	assert_string_equal(pr_gpu_short_name("k(a (*)(int), b)", 48, buf, sizeof(buf)), "k");
 	/* a name that is only parentheses keeps them (nothing before the list) */
