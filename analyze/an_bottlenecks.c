@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/results.h"
 #include "analyze/analyzers.h"
 #include "analyze/spanstat.h"
 #include "analyze/stats.h"
@@ -506,6 +507,55 @@ static int gpu_util(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 	return 0;
 }
 
+/* What later analyzers read (results.h): pressure items, GPU utilization, stages, GPU idle. */
+static void publish(struct pr_actx *ctx, const json_t *out)
+{
+	struct pr_res_bottlenecks *r = &pr_results(ctx)->bottlenecks;
+	const json_t *mp = json_object_get(out, "memory_pressure");
+	const json_t *items = json_object_get(mp, "items"), *gu = json_object_get(out, "gpu_util");
+	const json_t *st = json_object_get(out, "stages"), *k = json_object_get(out, "gpu_kernels");
+	const json_t *v;
+	size_t i;
+	r->present = 1;
+	r->pressure_zones = pr_mstr(mp, "zones");
+	r->npressure = json_array_size(items);
+	r->pressure = pr_res_array(r->npressure, sizeof(*r->pressure));
+	json_array_foreach (items, i, v) {
+		struct pr_res_pressure *p = &r->pressure[i];
+		p->series = pr_mstr(v, "series");
+		p->device = pr_mstr(v, "device");
+		p->basis = pr_mstr(v, "basis");
+		p->peak_pct = pr_mnum(v, "peak_pct");
+		p->zone_high = pr_mnum(json_object_get(v, "zones"), "high");
+		p->json = v;
+	}
+	r->ngpu_util = json_array_size(gu);
+	r->gpu_util = pr_res_array(r->ngpu_util, sizeof(*r->gpu_util));
+	json_array_foreach (gu, i, v) {
+		r->gpu_util[i].device = pr_mstr(v, "device");
+		r->gpu_util[i].mean_pct = pr_mnum(v, "mean_pct");
+		r->gpu_util[i].json = v;
+	}
+	r->stages_rule = pr_mstr(st, "rule");
+	r->stages_basis = pr_mstr(st, "basis");
+	items = json_object_get(st, "items");
+	r->nstages = json_array_size(items);
+	r->stages = pr_res_array(r->nstages, sizeof(*r->stages));
+	json_array_foreach (items, i, v) {
+		r->stages[i].name = pr_mstr(v, "name");
+		r->stages[i].source = pr_mstr(v, "source");
+		r->stages[i].share = pr_mnum(v, "share");
+		r->stages[i].json = v;
+	}
+	r->gpu_kernels = k;
+	r->gpu_kernels_rule = pr_mstr(k, "rule");
+	r->idle_share = pr_mnum(k, "idle_share");
+	r->gaps_over_500ms = pr_mnum(k, "gaps_over_500ms");
+	r->max_gap_ns = pr_mnum(k, "max_gap_ns");
+	r->chunks = pr_mnum(k, "chunks");
+	r->chunks_under_50pct = pr_mnum(k, "chunks_under_50pct");
+}
+
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	json_t *out = json_object();
@@ -515,6 +565,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	    pressure(ctx, out, err) || gpu_util(ctx, out, err) || gpu_kernels(ctx, out, err))
 		return -1;
 	pr_spanstat_release(ctx); /* the durations and activities: read */
+	publish(ctx, out);
 	return 0;
 }
 
