@@ -69,19 +69,20 @@ static int torch_dataloader(const char *name)
  * outermost occurrences that start inside a step / the steps' total), else of
  * the run's wall time (phases.totals' share).
  */
-static double phase_share(const struct pr_actx *ctx, const json_t *v, double steps)
+static double phase_share(const struct pr_actx *ctx, const struct pr_res_phase_total *v,
+			  double steps)
 {
-	const char *name = json_string_value(json_object_get(v, "name"));
+	const char *name = v->name;
 	double in = 0;
 	int64_t end = INT64_MIN;
 	size_t k, i;
-	if (steps <= 0 || !name)
-		return json_number_value(json_object_get(v, "share"));
+	if (steps <= 0)
+		return v->share;
 	for (k = 0; k < ctx->nphase_names; k++) /* the name's group of occurrences */
 		if (!strcmp(ctx->phases[ctx->phase_group[ctx->phase_group_start[k]]].name, name))
 			break;
 	if (k == ctx->nphase_names) /* not among the context's phases: its share of the run */
-		return json_number_value(json_object_get(v, "share"));
+		return v->share;
 	for (i = ctx->phase_group_start[k]; i < ctx->phase_group_start[k + 1]; i++) {
 		const struct pr_aspan *p = &ctx->phases[ctx->phase_group[i]]; /* in start order */
 		if (pr_actx_step_index(ctx, p->ts) < 0)
@@ -104,16 +105,17 @@ static double phase_share(const struct pr_actx *ctx, const json_t *v, double ste
 
 static void stages(struct pr_actx *ctx, json_t *out)
 {
-	json_t *phases = json_object_get(ctx->out, "phases"), *items = json_array(), *v;
-	json_t *structure = json_array();
+	const struct pr_res_phases *ph = &pr_results(ctx)->phases;
+	json_t *items = json_array(), *structure = json_array();
 	double steps = 0;
 	size_t i;
 	for (i = 0; i < ctx->nsteps; i++)
 		steps += (double)ctx->steps[i].dur;
-	json_array_foreach (json_object_get(phases, "totals"), i, v) {
-		const char *name = json_string_value(json_object_get(v, "name"));
+	for (i = 0; i < ph->ntotals; i++) {
+		const struct pr_res_phase_total *v = &ph->totals[i];
+		const char *name = v->name;
 		double s;
-		if (!json_is_number(json_object_get(v, "share")) || !name || torch_dataloader(name))
+		if (isnan(v->share) || torch_dataloader(name))
 			continue;
 		s = phase_share(ctx, v, steps);
 		if (structural(name) || s >= STAGE_STRUCTURE) {
@@ -123,23 +125,19 @@ static void stages(struct pr_actx *ctx, json_t *out)
 							      pr_jnum(s), NULL));
 			continue;
 		}
-		if (s > STAGE_SHARE) {
-			json_t *u = json_incref(json_object_get(v, "union_ns"));
-			json_array_append_new(items, pr_jobj("name", json_string(name), "share",
-							     pr_jnum(s), "total_ns", u, "source",
-							     json_string("phases"), NULL));
-		}
-	}
-	json_array_foreach (json_object_get(phases, "stages"), i, v) {
-		json_t *s = json_object_get(v, "share_of_wall");
-		if (json_is_number(s) && json_number_value(s) > STAGE_SHARE)
+		if (s > STAGE_SHARE)
 			json_array_append_new(items,
-					      pr_jobj("name",
-						      json_incref(json_object_get(v, "name")),
-						      "share", json_incref(s), "total_ns",
-						      json_incref(json_object_get(v, "total_ns")),
-						      "source", json_string("inferix stages"),
-						      NULL));
+					      pr_jobj("name", json_string(name), "share",
+						      pr_jnum(s), "total_ns", pr_jnum(v->union_ns),
+						      "source", json_string("phases"), NULL));
+	}
+	for (i = 0; i < ph->nstages; i++) {
+		const struct pr_res_stage *v = &ph->stages[i];
+		if (v->share_of_wall > STAGE_SHARE)
+			json_array_append_new(items, pr_jobj("name", json_string(v->name), "share",
+							     pr_jnum(v->share_of_wall), "total_ns",
+							     pr_jnum(v->total_ns), "source",
+							     json_string("inferix stages"), NULL));
 	}
 	json_object_set_new(out, "stages",
 			    pr_jobj("rule", json_string(STAGES_RULE), "basis",

@@ -293,13 +293,14 @@ static int inferix_stages(struct pr_actx *ctx, json_t *out, struct pr_error *err
 	return 0;
 }
 
-/* What later analyzers read (results.h): the occurrences' durations and RSS deltas, the stages. */
+/* What later analyzers read (results.h): the occurrences' durations and RSS deltas, the totals
+ * per name, the stages. */
 static void publish(struct pr_actx *ctx, const json_t *out)
 {
 	struct pr_res_phases *r = &pr_results(ctx)->phases;
 	const json_t *occ = json_object_get(out, "occurrences"),
 		     *st = json_object_get(out, "stages");
-	const json_t *v, *m;
+	const json_t *tot = json_object_get(out, "totals"), *v, *m;
 	size_t i, j;
 	r->present = 1;
 	r->nocc = json_array_size(occ);
@@ -319,6 +320,14 @@ static void publish(struct pr_actx *ctx, const json_t *out)
 		r->stages[i].name = pr_mstr(v, "name");
 		r->stages[i].reported_percentage = pr_mnum(v, "reported_percentage");
 		r->stages[i].share_of_wall = pr_mnum(v, "share_of_wall");
+		r->stages[i].total_ns = pr_mnum(v, "total_ns");
+	}
+	r->ntotals = json_array_size(tot);
+	r->totals = pr_res_array(r->ntotals, sizeof(*r->totals));
+	json_array_foreach (tot, i, v) {
+		r->totals[i].name = pr_mstr(v, "name");
+		r->totals[i].share = pr_mnum(v, "share");
+		r->totals[i].union_ns = pr_mnum(v, "union_ns");
 	}
 }
 

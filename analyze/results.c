@@ -54,6 +54,7 @@ void pr_results_free(struct pr_results *r)
 		return;
 	free(r->phases.occ);
 	free(r->phases.stages);
+	free(r->phases.totals);
 	free(r->peaks.v);
 	free(r->fragmentation.v);
 	free(r->throughput.sections);

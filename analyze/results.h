@@ -45,12 +45,18 @@ struct pr_res_phase_occ {
 };
 struct pr_res_stage { /* "stages": Inferix's stages */
 	const char *name;
-	double reported_percentage, share_of_wall;
+	double reported_percentage, share_of_wall, total_ns;
+};
+struct pr_res_phase_total { /* "totals": per name */
+	const char *name;
+	double share, union_ns;
 };
 struct pr_res_phases {
 	int present;
 	struct pr_res_phase_occ *occ; /* "occurrences" */
 	size_t nocc;
+	struct pr_res_phase_total *totals;
+	size_t ntotals;
 	struct pr_res_stage *stages;
 	size_t nstages;
 };

@@ -63,11 +63,19 @@ static void check_phases(struct seen *sn, const struct pr_res_phases *r, const j
 					 : delta == r->occ[i].rss_delta);
 		sn->items++;
 	}
+	assert_int_equal(r->ntotals, json_array_size(sec(run, "phases", "totals")));
+	json_array_foreach (sec(run, "phases", "totals"), i, v) {
+		str_is(v, "name", r->totals[i].name);
+		num_is(sn, v, "share", r->totals[i].share);
+		num_is(sn, v, "union_ns", r->totals[i].union_ns);
+		sn->items++;
+	}
 	assert_int_equal(r->nstages, json_array_size(st));
 	json_array_foreach (st, i, v) {
 		str_is(v, "name", r->stages[i].name);
 		num_is(sn, v, "reported_percentage", r->stages[i].reported_percentage);
 		num_is(sn, v, "share_of_wall", r->stages[i].share_of_wall);
+		num_is(sn, v, "total_ns", r->stages[i].total_ns);
 		sn->items++;
 	}
 }
