@@ -5,8 +5,8 @@
  * The driver (model.c) fills the run's identity, its series (samples
  * loaded on demand), its phases and steps (spans of kind phase/section/
  * stage and step, in start order with their nesting), then calls each
- * analyzer in table order; later analyzers may read earlier sections of
- * the run object (recommendations read all of them).
+ * analyzer in table order; later analyzers read what earlier ones publish
+ * (results.h; recommendations read all of them), not their JSON sections.
  *
  * OWNERSHIP: everything in the context belongs to it; analyzers borrow.
  * Times are ns on the run's clock; "t" in the model = ts - run start.
@@ -34,6 +34,7 @@ struct pr_flame;
 struct pr_tlanes;
 struct pr_parray;
 struct pr_pcache;
+struct pr_results;
 
 struct pr_aseries {
 	int64_t id, count, ts_min, ts_max;
@@ -63,6 +64,8 @@ struct pr_actx {
 	const struct pr_model_opts *opts;
 	int64_t run, ts_min, ts_max, dur, origin;
 	int has_extent, has_origin, synthetic;
+	int has_world_size; /* the run's world size (run.world_size; 0: unknown) */
+	int64_t world_size;
 	char *format, *collector, *label;
 	json_t *meta; /* run.meta parsed ({} when unreadable) */
 	json_t *out;  /* the run's model object being built */
@@ -95,6 +98,8 @@ struct pr_actx {
 	struct pr_opmerge *opmerge;
 	/* critical_path's budget (an_critpath.c): events dropped, steps left out */
 	size_t critpath_over, critpath_over_steps;
+	/* what analyzers publish for later ones (results.h, pr_results): NULL until first used */
+	struct pr_results *res;
 };
 
 /*

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/results.h"
 #include "analyze/analyzers.h"
 #include "analyze/spanstat.h"
 #include "analyze/stats.h"
@@ -68,19 +69,20 @@ static int torch_dataloader(const char *name)
  * outermost occurrences that start inside a step / the steps' total), else of
  * the run's wall time (phases.totals' share).
  */
-static double phase_share(const struct pr_actx *ctx, const json_t *v, double steps)
+static double phase_share(const struct pr_actx *ctx, const struct pr_res_phase_total *v,
+			  double steps)
 {
-	const char *name = json_string_value(json_object_get(v, "name"));
+	const char *name = v->name;
 	double in = 0;
 	int64_t end = INT64_MIN;
 	size_t k, i;
-	if (steps <= 0 || !name)
-		return json_number_value(json_object_get(v, "share"));
+	if (steps <= 0)
+		return v->share;
 	for (k = 0; k < ctx->nphase_names; k++) /* the name's group of occurrences */
 		if (!strcmp(ctx->phases[ctx->phase_group[ctx->phase_group_start[k]]].name, name))
 			break;
 	if (k == ctx->nphase_names) /* not among the context's phases: its share of the run */
-		return json_number_value(json_object_get(v, "share"));
+		return v->share;
 	for (i = ctx->phase_group_start[k]; i < ctx->phase_group_start[k + 1]; i++) {
 		const struct pr_aspan *p = &ctx->phases[ctx->phase_group[i]]; /* in start order */
 		if (pr_actx_step_index(ctx, p->ts) < 0)
@@ -103,16 +105,17 @@ static double phase_share(const struct pr_actx *ctx, const json_t *v, double ste
 
 static void stages(struct pr_actx *ctx, json_t *out)
 {
-	json_t *phases = json_object_get(ctx->out, "phases"), *items = json_array(), *v;
-	json_t *structure = json_array();
+	const struct pr_res_phases *ph = &pr_results(ctx)->phases;
+	json_t *items = json_array(), *structure = json_array();
 	double steps = 0;
 	size_t i;
 	for (i = 0; i < ctx->nsteps; i++)
 		steps += (double)ctx->steps[i].dur;
-	json_array_foreach (json_object_get(phases, "totals"), i, v) {
-		const char *name = json_string_value(json_object_get(v, "name"));
+	for (i = 0; i < ph->ntotals; i++) {
+		const struct pr_res_phase_total *v = &ph->totals[i];
+		const char *name = v->name;
 		double s;
-		if (!json_is_number(json_object_get(v, "share")) || !name || torch_dataloader(name))
+		if (isnan(v->share) || torch_dataloader(name))
 			continue;
 		s = phase_share(ctx, v, steps);
 		if (structural(name) || s >= STAGE_STRUCTURE) {
@@ -122,23 +125,19 @@ static void stages(struct pr_actx *ctx, json_t *out)
 							      pr_jnum(s), NULL));
 			continue;
 		}
-		if (s > STAGE_SHARE) {
-			json_t *u = json_incref(json_object_get(v, "union_ns"));
-			json_array_append_new(items, pr_jobj("name", json_string(name), "share",
-							     pr_jnum(s), "total_ns", u, "source",
-							     json_string("phases"), NULL));
-		}
-	}
-	json_array_foreach (json_object_get(phases, "stages"), i, v) {
-		json_t *s = json_object_get(v, "share_of_wall");
-		if (json_is_number(s) && json_number_value(s) > STAGE_SHARE)
+		if (s > STAGE_SHARE)
 			json_array_append_new(items,
-					      pr_jobj("name",
-						      json_incref(json_object_get(v, "name")),
-						      "share", json_incref(s), "total_ns",
-						      json_incref(json_object_get(v, "total_ns")),
-						      "source", json_string("inferix stages"),
-						      NULL));
+					      pr_jobj("name", json_string(name), "share",
+						      pr_jnum(s), "total_ns", pr_jnum(v->union_ns),
+						      "source", json_string("phases"), NULL));
+	}
+	for (i = 0; i < ph->nstages; i++) {
+		const struct pr_res_stage *v = &ph->stages[i];
+		if (v->share_of_wall > STAGE_SHARE)
+			json_array_append_new(items, pr_jobj("name", json_string(v->name), "share",
+							     pr_jnum(v->share_of_wall), "total_ns",
+							     pr_jnum(v->total_ns), "source",
+							     json_string("inferix stages"), NULL));
 	}
 	json_object_set_new(out, "stages",
 			    pr_jobj("rule", json_string(STAGES_RULE), "basis",
@@ -506,6 +505,55 @@ static int gpu_util(struct pr_actx *ctx, json_t *out, struct pr_error *err)
 	return 0;
 }
 
+/* What later analyzers read (results.h): pressure items, GPU utilization, stages, GPU idle. */
+static void publish(struct pr_actx *ctx, const json_t *out)
+{
+	struct pr_res_bottlenecks *r = &pr_results(ctx)->bottlenecks;
+	const json_t *mp = json_object_get(out, "memory_pressure");
+	const json_t *items = json_object_get(mp, "items"), *gu = json_object_get(out, "gpu_util");
+	const json_t *st = json_object_get(out, "stages"), *k = json_object_get(out, "gpu_kernels");
+	const json_t *v;
+	size_t i;
+	r->present = 1;
+	r->pressure_zones = pr_mstr(mp, "zones");
+	r->npressure = json_array_size(items);
+	r->pressure = pr_res_array(r->npressure, sizeof(*r->pressure));
+	json_array_foreach (items, i, v) {
+		struct pr_res_pressure *p = &r->pressure[i];
+		p->series = pr_mstr(v, "series");
+		p->device = pr_mstr(v, "device");
+		p->basis = pr_mstr(v, "basis");
+		p->peak_pct = pr_mnum(v, "peak_pct");
+		p->zone_high = pr_mnum(json_object_get(v, "zones"), "high");
+		p->json = v;
+	}
+	r->ngpu_util = json_array_size(gu);
+	r->gpu_util = pr_res_array(r->ngpu_util, sizeof(*r->gpu_util));
+	json_array_foreach (gu, i, v) {
+		r->gpu_util[i].device = pr_mstr(v, "device");
+		r->gpu_util[i].mean_pct = pr_mnum(v, "mean_pct");
+		r->gpu_util[i].json = v;
+	}
+	r->stages_rule = pr_mstr(st, "rule");
+	r->stages_basis = pr_mstr(st, "basis");
+	items = json_object_get(st, "items");
+	r->nstages = json_array_size(items);
+	r->stages = pr_res_array(r->nstages, sizeof(*r->stages));
+	json_array_foreach (items, i, v) {
+		r->stages[i].name = pr_mstr(v, "name");
+		r->stages[i].source = pr_mstr(v, "source");
+		r->stages[i].share = pr_mnum(v, "share");
+		r->stages[i].json = v;
+	}
+	r->gpu_kernels = k;
+	r->gpu_kernels_rule = pr_mstr(k, "rule");
+	r->idle_share = pr_mnum(k, "idle_share");
+	r->gaps_over_500ms = pr_mnum(k, "gaps_over_500ms");
+	r->max_gap_ns = pr_mnum(k, "max_gap_ns");
+	r->chunks = pr_mnum(k, "chunks");
+	r->chunks_under_50pct = pr_mnum(k, "chunks_under_50pct");
+}
+
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	json_t *out = json_object();
@@ -515,6 +563,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	    pressure(ctx, out, err) || gpu_util(ctx, out, err) || gpu_kernels(ctx, out, err))
 		return -1;
 	pr_spanstat_release(ctx); /* the durations and activities: read */
+	publish(ctx, out);
 	return 0;
 }
 

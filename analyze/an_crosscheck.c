@@ -3,6 +3,7 @@
  * show it next to the number recomputed from the data, whether they agree
  * (relative tolerance 0.5 %, or the collector's printed precision), and
  * when they differ, the reason FORMATS.md documents for that collector.
+ * The recomputed numbers are what the analyzers before it published (results.h).
  */
 #include <math.h>
 #include <sqlite3.h>
@@ -11,25 +12,10 @@
 
 #include "analyze/actx.h"
 #include "analyze/analyzers.h"
+#include "analyze/results.h"
 #include "base/xalloc.h"
 
 #define TOL 0.005
-
-/* Number at a dotted path in the run's model ("a.b.c"; arrays not traversed). */
-static double jpath(json_t *o, const char *path)
-{
-	char key[128];
-	while (o && *path) {
-		size_t n = strcspn(path, ".");
-		if (n >= sizeof(key))
-			return NAN;
-		memcpy(key, path, n);
-		key[n] = 0;
-		o = json_object_get(o, key);
-		path += n + (path[n] == '.');
-	}
-	return json_is_number(o) ? json_number_value(o) : NAN;
-}
 
 static void add(json_t *arr, const char *topic, double reported, double recomputed,
 		const char *unit, double tol, const char *why)
@@ -70,28 +56,26 @@ static double series_mean(struct pr_actx *ctx, const char *name, const char *dev
 	return sum / (double)s->n;
 }
 
-static void inferix(struct pr_actx *ctx, json_t *arr)
+static void inferix(struct pr_actx *ctx, json_t *arr, double energy_wh)
 {
-	json_t *st, *v;
+	const struct pr_results *res = pr_results(ctx);
+	const struct pr_res_throughput *tp = &res->throughput;
 	size_t i;
 	double used = series_max(ctx, "gpu.mem.used", "all");
 	struct pr_aseries *tot = pr_actx_series(ctx, "gpu.mem.total", "all");
 	add(arr, "block FPS (block_analysis.fps)", metric(ctx, "block_analysis.fps"),
-	    jpath(ctx->out, "throughput.blocks.fps"), "frames/s", TOL,
-	    "recomputed from the block spans");
+	    tp->blocks_fps, "frames/s", TOL, "recomputed from the block spans");
 	add(arr, "block BPS (block_analysis.bps)", metric(ctx, "block_analysis.bps"),
-	    jpath(ctx->out, "throughput.blocks.bps"), "blocks/s", TOL,
-	    "recomputed from the block spans");
+	    tp->blocks_bps, "blocks/s", TOL, "recomputed from the block spans");
 	add(arr, "diffusion FPS (diffusion_analysis.fps)", metric(ctx, "diffusion_analysis.fps"),
-	    jpath(ctx->out, "throughput.diffusion.frames_per_s"), "frames/s", TOL,
+	    tp->diffusion_frames_per_s, "frames/s", TOL,
 	    "Inferix sums block_size over every denoising step, so a block's frames count once per "
 	    "step; recomputed = frames of distinct blocks / step compute time");
 	add(arr, "diffusion BPS (diffusion_analysis.bps)", metric(ctx, "diffusion_analysis.bps"),
-	    jpath(ctx->out, "throughput.diffusion.steps_per_s"), "steps/s", TOL,
+	    tp->diffusion_steps_per_s, "steps/s", TOL,
 	    "Inferix's diffusion bps is steps per second");
 	add(arr, "total energy (power_analysis.total_energy_wh)",
-	    metric(ctx, "gpu_metrics.power_analysis.total_energy_wh"),
-	    jpath(ctx->out, "crosscheck_energy_wh"), "Wh", TOL,
+	    metric(ctx, "gpu_metrics.power_analysis.total_energy_wh"), energy_wh, "Wh", TOL,
 	    "Inferix computes sum(power) * N * 0.5 s / 3600: the sample count multiplies again and "
 	    "the interval is hardcoded; recomputed = sum(power) * mean interval / 3600");
 	if (tot && tot->n && pr_actx_load(ctx, tot, &(struct pr_error)PR_ERROR_INIT) == 0 &&
@@ -103,13 +87,12 @@ static void inferix(struct pr_actx *ctx, json_t *arr)
 	add(arr, "average GPU utilization (summary.gpu.avg_gpu_utilization)",
 	    metric(ctx, "summary.gpu.avg_gpu_utilization"), series_mean(ctx, "gpu.util", "all"),
 	    "%", TOL, "recomputed = mean of the timeline's utilization");
-	st = json_object_get(json_object_get(ctx->out, "phases"), "stages");
-	json_array_foreach (st, i, v) {
+	for (i = 0; i < res->phases.nstages; i++) {
+		const struct pr_res_stage *v = &res->phases.stages[i];
 		char topic[300];
-		snprintf(topic, sizeof(topic), "stage '%s' share of time",
-			 json_string_value(json_object_get(v, "name")));
-		add(arr, topic, json_number_value(json_object_get(v, "reported_percentage")),
-		    json_number_value(json_object_get(v, "share_of_wall")) * 100, "%", TOL,
+		snprintf(topic, sizeof(topic), "stage '%s' share of time", v->name);
+		add(arr, topic, pr_res_or0(v->reported_percentage),
+		    pr_res_or0(v->share_of_wall) * 100, "%", TOL,
 		    "Inferix divides by the sum of all stage totals, which counts nested stages "
 		    "(run_inference around diffusion_block) twice; recomputed = stage total / session "
 		    "wall time");
@@ -119,30 +102,26 @@ static void inferix(struct pr_actx *ctx, json_t *arr)
 /* QEff keys phase durations and deltas by name: compare with the name's last occurrence. */
 static void qeff(struct pr_actx *ctx, json_t *arr)
 {
-	json_t *occ = json_object_get(json_object_get(ctx->out, "phases"), "occurrences"), *v,
-	       *last;
-	json_t *peaks = json_object_get(ctx->out, "peaks"), *pk;
+	const struct pr_results *res = pr_results(ctx);
+	const struct pr_res_phases *ph = &res->phases;
 	size_t i, j;
 	char key[400], topic[400];
-	for (i = 0; i < json_array_size(occ); i++) {
-		const char *name =
-			json_string_value(json_object_get(json_array_get(occ, i), "name"));
+	for (i = 0; i < ph->nocc; i++) {
+		const char *name = ph->occ[i].name;
+		const struct pr_res_phase_occ *last = NULL;
 		double dur_s = NAN, delta = NAN;
 		int dup = 0;
-		last = NULL;
-		for (j = 0; j < json_array_size(occ); j++) {
-			v = json_array_get(occ, j);
-			if (!strcmp(json_string_value(json_object_get(v, "name")), name)) {
+		for (j = 0; j < ph->nocc; j++) {
+			if (!strcmp(ph->occ[j].name, name)) {
 				if (j < i)
 					goto next; /* handled at the first occurrence */
 				dup += last != NULL;
-				last = v;
+				last = &ph->occ[j];
 			}
 		}
-		dur_s = json_number_value(json_object_get(last, "dur_ns")) / 1e9;
-		json_array_foreach (json_object_get(last, "memory"), j, v)
-			if (!strcmp(json_string_value(json_object_get(v, "series")), "mem.rss"))
-				delta = json_number_value(json_object_get(v, "delta")) / 1048576.0;
+		dur_s = pr_res_or0(last->dur_ns) / 1e9;
+		if (!isnan(last->rss_delta))
+			delta = last->rss_delta / 1048576.0;
 		snprintf(key, sizeof(key), "qeff.phase_duration_s.%s", name);
 		snprintf(topic, sizeof(topic), "phase '%s' duration%s", name,
 			 dup ? " (last occurrence)" : "");
@@ -157,33 +136,29 @@ static void qeff(struct pr_actx *ctx, json_t *arr)
 		    "recomputed = the phase's last RSS sample - the last one before the phase");
 	next:;
 	}
-	json_array_foreach (peaks, i, pk)
-		if (!strcmp(json_string_value(json_object_get(pk, "series")), "mem.rss"))
+	for (i = 0; i < res->peaks.n; i++)
+		if (!strcmp(res->peaks.v[i].series, "mem.rss"))
 			add(arr, "peak RSS (qeff.peak_rss_mb)", metric(ctx, "qeff.peak_rss_mb"),
-			    json_number_value(json_object_get(pk, "value")) / 1048576.0, "MiB",
-			    1e-6, "recomputed = max of the RSS samples");
+			    pr_res_or0(res->peaks.v[i].value) / 1048576.0, "MiB", 1e-6,
+			    "recomputed = max of the RSS samples");
 }
 
 static void diffulex(struct pr_actx *ctx, json_t *arr)
 {
-	json_t *secs = json_object_get(json_object_get(json_object_get(ctx->out, "throughput"),
-						       "tokens"),
-				       "sections"),
-	       *v;
+	const struct pr_res_throughput *tp = &pr_results(ctx)->throughput;
 	size_t i;
 	add(arr, "average throughput (summary.avg_throughput_tokens_per_sec)",
-	    metric(ctx, "summary.avg_throughput"),
-	    jpath(ctx->out, "throughput.tokens.tokens_per_s"), "tokens/s", TOL,
+	    metric(ctx, "summary.avg_throughput"), tp->tokens_per_s, "tokens/s", TOL,
 	    "Diffulex divides all tokens by the duration of all sections, including those without "
 	    "tokens; recomputed over the sections that have tokens");
-	json_array_foreach (secs, i, v) {
+	for (i = 0; i < tp->nsections; i++) {
+		const struct pr_res_token_section *v = &tp->sections[i];
 		char topic[300];
-		if (!json_is_number(json_object_get(v, "tokens_per_s")))
+		if (isnan(v->tokens_per_s))
 			continue;
-		snprintf(topic, sizeof(topic), "section '%s' throughput",
-			 json_string_value(json_object_get(v, "section")));
-		add(arr, topic, json_number_value(json_object_get(v, "reported_tokens_per_s")),
-		    json_number_value(json_object_get(v, "tokens_per_s")), "tokens/s", TOL,
+		snprintf(topic, sizeof(topic), "section '%s' throughput", v->section);
+		add(arr, topic, pr_res_or0(v->reported_tokens_per_s), v->tokens_per_s, "tokens/s",
+		    TOL,
 		    "Diffulex divides by the duration passed to record_throughput() (0 when it was "
 		    "called inside the section), not by the section's duration");
 	}
@@ -191,16 +166,16 @@ static void diffulex(struct pr_actx *ctx, json_t *arr)
 
 static void memtracer(struct pr_actx *ctx, json_t *arr)
 {
-	json_t *fr = json_array_get(json_object_get(ctx->out, "fragmentation"), 0);
+	const struct pr_res_fragmentation *fr = &pr_results(ctx)->fragmentation;
 	add(arr, "peak allocated (summary.peak_allocated_mb)",
 	    metric(ctx, "summary.peak_allocated"), series_max(ctx, "dev.mem.allocated", NULL),
 	    "bytes", 1e-6, "recomputed from the events");
 	add(arr, "peak reserved (summary.peak_reserved_mb)", metric(ctx, "summary.peak_reserved"),
 	    series_max(ctx, "dev.mem.reserved", NULL), "bytes", 1e-6, "recomputed from the events");
-	if (fr)
+	if (fr->n)
 		add(arr, "average fragmentation (summary.avg_fragmentation)",
-		    metric(ctx, "summary.avg_fragmentation"),
-		    json_number_value(json_object_get(fr, "mean_ratio")) * 100, "%", TOL,
+		    metric(ctx, "summary.avg_fragmentation"), pr_res_or0(fr->v[0].mean_ratio) * 100,
+		    "%", TOL,
 		    "MemoryTracer 6176cc5+ writes inactive_split / reserved (not in the file); "
 		    "recomputed = (reserved - allocated) / reserved, the README's formula");
 }
@@ -245,9 +220,10 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		e = sqlite3_column_double(st, 0);
 	if (pr_actx_done(ctx, st, rc, err))
 		return -1;
-	json_object_set_new(ctx->out, "crosscheck_energy_wh", pr_jnum(e));
+	if (!isfinite(e))
+		e = NAN;
 	if (!strcmp(ctx->collector, "inferix"))
-		inferix(ctx, arr);
+		inferix(ctx, arr, e);
 	else if (!strcmp(ctx->collector, "qeff-memory-profiler"))
 		qeff(ctx, arr);
 	else if (!strcmp(ctx->collector, "diffulex"))
@@ -257,7 +233,6 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	else if (!strcmp(ctx->collector, "gpu_optimizer.MemoryTracer") &&
 		 !strcmp(ctx->format, "memtracer"))
 		memtracer(ctx, arr);
-	json_object_del(ctx->out, "crosscheck_energy_wh");
 	return 0;
 }
 

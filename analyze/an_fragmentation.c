@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/results.h"
 #include "analyze/analyzers.h"
 #include "analyze/spans_at.h"
 #include "analyze/spanstat.h"
@@ -327,6 +328,22 @@ out:
 	return rc;
 }
 
+/* What later analyzers read (results.h): each device's mean ratio and largest gap. */
+static void publish(struct pr_actx *ctx, const json_t *arr)
+{
+	struct pr_res_fragmentation *r = &pr_results(ctx)->fragmentation;
+	const json_t *v;
+	size_t i;
+	r->present = 1;
+	r->n = json_array_size(arr);
+	r->v = pr_res_array(r->n, sizeof(*r->v));
+	json_array_foreach (arr, i, v) {
+		r->v[i].device = pr_mstr(v, "device");
+		r->v[i].mean_ratio = pr_mnum(v, "mean_ratio");
+		r->v[i].max_gap = pr_mnum(v, "max_gap");
+	}
+}
+
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	json_t *arr = json_array();
@@ -351,6 +368,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 			goto out;
 	}
 	rc = worst_spans(ctx, &pend, err);
+	if (!rc)
+		publish(ctx, arr);
 out:
 	free(pend.v);
 	return rc;

@@ -73,6 +73,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/results.h"
 #include "analyze/analyzers.h"
 #include "analyze/model.h"
 #include "base/timecheck.h"
@@ -1759,6 +1760,35 @@ static void tb_json(struct gb *g)
 	free(be);
 }
 
+/* What later analyzers read (results.h): the rank's shares, overlap, idle split, the step
+ * breakdown's average; and throughput.steps again, which the step breakdown may replace. */
+static void publish(struct pr_actx *ctx)
+{
+	struct pr_res_gpubreak *r = &pr_results(ctx)->gpubreak;
+	const json_t *gb = json_object_get(ctx->out, "gpu_breakdown");
+	const json_t *rank = json_object_get(gb, "rank"), *ov = json_object_get(gb, "overlap");
+	const json_t *idle = json_object_get(gb, "idle");
+	const json_t *avg = json_object_get(json_object_get(ctx->out, "step_breakdown"), "average");
+	r->present = gb != NULL;
+	r->rank_communication_share = pr_mnum(rank, "communication_share");
+	r->rank_idle_share = pr_mnum(rank, "idle_share");
+	r->overlap_rule = pr_mstr(ov, "rule");
+	r->overlap_share = pr_mnum(ov, "share");
+	r->overlap_communication_ns = pr_mnum(ov, "communication_ns");
+	r->overlap_overlapped_ns = pr_mnum(ov, "overlapped_ns");
+	r->idle_rule = pr_mstr(idle, "rule");
+	r->idle_host_wait_share = pr_mnum(idle, "host_wait_share");
+	r->idle_host_wait_ns = pr_mnum(idle, "host_wait_ns");
+	r->idle_kernel_wait_share = pr_mnum(idle, "kernel_wait_share");
+	r->step_average = avg != NULL;
+	r->step_dur_ns = pr_mnum(avg, "dur_ns");
+	r->step_kernel_ns = pr_mnum(avg, "kernel_ns");
+	r->step_memcpy_ns = pr_mnum(avg, "memcpy_ns");
+	r->step_dataloader_ns = pr_mnum(avg, "dataloader_ns");
+	r->step_communication_ns = pr_mnum(avg, "communication_ns");
+	pr_throughput_publish_steps(ctx);
+}
+
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	struct gb g;
@@ -1775,6 +1805,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		goto out;
 	if (g.tb.on && (g.ops || g.tb.r[NROLE - 1].open))
 		tb_json(&g);
+	publish(ctx);
 	rc = 0;
 out:
 	sqlite3_finalize(g.name_st);

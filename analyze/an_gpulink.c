@@ -55,6 +55,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/results.h"
 #include "analyze/analyzers.h"
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
@@ -1828,6 +1829,20 @@ static void gl_release(struct gl *g)
 	pr_opk_free(g->opk);
 }
 
+/* What recommendations read (results.h): that there is a "gpu" section, its short kernels. */
+static void publish(struct pr_actx *ctx)
+{
+	struct pr_res_gpulink *r = &pr_results(ctx)->gpulink;
+	const json_t *o = json_object_get(ctx->out, "gpu");
+	const json_t *sk = json_object_get(json_object_get(o, "launches"), "short_kernels");
+	r->present = o != NULL;
+	r->short_rule = pr_mstr(sk, "rule");
+	r->short_kernels = pr_mnum(sk, "kernels");
+	r->short_of_linked = pr_mnum(sk, "of_linked");
+	r->short_device_ns = pr_mnum(sk, "device_ns");
+	r->short_launch_ns = pr_mnum(sk, "launch_ns");
+}
+
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	struct gl g;
@@ -1890,6 +1905,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	/* the op view's device columns and the kernel view, after "gpu" */
 	if (pr_opk_finish(g.opk, err))
 		goto out;
+	publish(ctx);
 	rc = 0;
 out:
 	gl_release(&g);

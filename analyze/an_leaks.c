@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/results.h"
 #include "analyze/analyzers.h"
 #include "analyze/stats.h"
 #include "base/xalloc.h"
@@ -184,6 +185,34 @@ static void check(json_t *arr, const struct pr_aseries *s, enum scope scope, con
 	free(y);
 }
 
+/* What recommendations read (results.h): the rule and every item (leaking or not). */
+static void publish(struct pr_actx *ctx, const json_t *items)
+{
+	struct pr_res_leaks *r = &pr_results(ctx)->leaks;
+	const json_t *v;
+	size_t i;
+	r->present = 1;
+	r->rule = pr_mstr(json_object_get(ctx->out, "leaks"), "rule");
+	r->n = json_array_size(items);
+	r->v = pr_res_array(r->n, sizeof(*r->v));
+	json_array_foreach (items, i, v) {
+		struct pr_res_leak *l = &r->v[i];
+		l->series = pr_mstr(v, "series");
+		l->device = pr_mstr(v, "device");
+		l->scope = pr_mstr(v, "scope");
+		l->basis = pr_mstr(v, "basis");
+		l->leak = json_is_true(json_object_get(v, "leak"));
+		l->occurrences = pr_mnum(v, "occurrences");
+		l->slope_per_occurrence = pr_mnum(v, "slope_per_occurrence");
+		l->r2 = pr_mnum(v, "r2");
+		l->growth = pr_mnum(v, "growth");
+		l->min = pr_mnum(v, "min");
+		l->max = pr_mnum(v, "max");
+		l->values_omitted = pr_mnum(v, "values_omitted");
+		l->values = json_object_get(v, "values");
+	}
+}
+
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	json_t *items = json_array(), *excluded = json_array();
@@ -235,6 +264,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		}
 	}
 	json_object_set_new(json_object_get(ctx->out, "leaks"), "checked", pr_jint(checked));
+	publish(ctx, items);
 	return 0;
 }
 

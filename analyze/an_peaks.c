@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/results.h"
 #include "analyze/analyzers.h"
 #include "analyze/peak_owner.h"
 #include "analyze/primary.h"
@@ -132,6 +133,21 @@ int pr_peaks_points(struct pr_actx *ctx, int64_t **t, size_t *n, size_t *cap, st
 }
 
 /* The peaks first, then the spans at all of them in one scan (pr_actx_spans_at). */
+/* What later analyzers read (results.h): each peak's series and value. */
+static void publish(struct pr_actx *ctx, const json_t *arr)
+{
+	struct pr_res_peaks *r = &pr_results(ctx)->peaks;
+	const json_t *v;
+	size_t i;
+	r->present = 1;
+	r->n = json_array_size(arr);
+	r->v = pr_res_array(r->n, sizeof(*r->v));
+	json_array_foreach (arr, i, v) {
+		r->v[i].series = pr_mstr(v, "series");
+		r->v[i].value = pr_mnum(v, "value");
+	}
+}
+
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	json_t *arr = json_array(), **spans;
@@ -190,6 +206,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	free(which);
 	free(at);
 	free(t);
+	publish(ctx, arr);
 	return 0;
 fail:
 	free(which);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/results.h"
 #include "analyze/analyzers.h"
 #include "analyze/model.h"
 #include "analyze/primary.h"
@@ -292,6 +293,44 @@ static int inferix_stages(struct pr_actx *ctx, json_t *out, struct pr_error *err
 	return 0;
 }
 
+/* What later analyzers read (results.h): the occurrences' durations and RSS deltas, the totals
+ * per name, the stages. */
+static void publish(struct pr_actx *ctx, const json_t *out)
+{
+	struct pr_res_phases *r = &pr_results(ctx)->phases;
+	const json_t *occ = json_object_get(out, "occurrences"),
+		     *st = json_object_get(out, "stages");
+	const json_t *tot = json_object_get(out, "totals"), *v, *m;
+	size_t i, j;
+	r->present = 1;
+	r->nocc = json_array_size(occ);
+	r->occ = pr_res_array(r->nocc, sizeof(*r->occ));
+	json_array_foreach (occ, i, v) {
+		struct pr_res_phase_occ *o = &r->occ[i];
+		o->name = pr_mstr(v, "name");
+		o->dur_ns = pr_mnum(v, "dur_ns");
+		o->rss_delta = NAN;
+		json_array_foreach (json_object_get(v, "memory"), j, m)
+			if (!strcmp(pr_mstr(m, "series"), "mem.rss"))
+				o->rss_delta = pr_res_or0(pr_mnum(m, "delta"));
+	}
+	r->nstages = json_array_size(st);
+	r->stages = pr_res_array(r->nstages, sizeof(*r->stages));
+	json_array_foreach (st, i, v) {
+		r->stages[i].name = pr_mstr(v, "name");
+		r->stages[i].reported_percentage = pr_mnum(v, "reported_percentage");
+		r->stages[i].share_of_wall = pr_mnum(v, "share_of_wall");
+		r->stages[i].total_ns = pr_mnum(v, "total_ns");
+	}
+	r->ntotals = json_array_size(tot);
+	r->totals = pr_res_array(r->ntotals, sizeof(*r->totals));
+	json_array_foreach (tot, i, v) {
+		r->totals[i].name = pr_mstr(v, "name");
+		r->totals[i].share = pr_mnum(v, "share");
+		r->totals[i].union_ns = pr_mnum(v, "union_ns");
+	}
+}
+
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	json_t *out = json_object(), *occ = json_array();
@@ -329,7 +368,10 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	json_object_set_new(out, "coverage",
 			    ctx->nphases ? share(ctx, union_len(ctx, NULL, ctx->nphases, 1))
 					 : json_null());
-	return inferix_stages(ctx, out, err);
+	if (inferix_stages(ctx, out, err))
+		return -1;
+	publish(ctx, out);
+	return 0;
 }
 
 const struct pr_analyzer pr_an_phases = {

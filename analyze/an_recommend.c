@@ -1,8 +1,9 @@
 /*
  * an_recommend.c - "recommendations": a rule table (id, source, severity,
  * category, the collector it belongs to, its threshold, condition,
- * suggestion, evaluator). Rules read the sections the other analyzers
- * wrote (and the store for span-name rules).
+ * suggestion, evaluator). Rules read what the other analyzers published
+ * (results.h; evidence copied whole from their sections) and the store for
+ * span-name rules.
  *
  * What makes a finding true:
  *  - A rule whose data is absent does not fire: Inferix says "GPU
@@ -35,6 +36,7 @@
 #include "analyze/spanstat.h"
 #include "analyze/model.h"
 #include "analyze/primary.h"
+#include "analyze/results.h"
 #include "base/xalloc.h"
 
 #define EVIDENCE_ITEMS 20  /* list items in one finding's evidence (the rest counted) */
@@ -49,12 +51,6 @@ struct rule {
 	const char *suggestion;
 	int (*eval)(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err);
 };
-
-static json_t *sec(struct pr_actx *ctx, const char *a, const char *b)
-{
-	json_t *o = json_object_get(ctx->out, a);
-	return b ? json_object_get(o, b) : o;
-}
 
 /*
  * The rule text: the table's condition with "{t}" = its threshold, or
@@ -123,15 +119,15 @@ static int gpu_present(struct pr_actx *ctx)
 /* ---- memory pressure ---- */
 
 /* 1 when a finding already in out has this pressure item as its evidence. */
-static int reported(json_t *out, const json_t *item)
+static int reported(json_t *out, const struct pr_res_pressure *item)
 {
 	json_t *v;
 	size_t i;
 	json_array_foreach (out, i, v) {
 		json_t *e = json_object_get(v, "evidence");
-		if (!strcmp(pr_mstr(e, "series"), pr_mstr(item, "series")) &&
-		    !strcmp(pr_mstr(e, "device"), pr_mstr(item, "device")) &&
-		    !strcmp(pr_mstr(e, "basis"), pr_mstr(item, "basis")) &&
+		if (!strcmp(pr_mstr(e, "series"), item->series) &&
+		    !strcmp(pr_mstr(e, "device"), item->device) &&
+		    !strcmp(pr_mstr(e, "basis"), item->basis) &&
 		    json_is_number(json_object_get(e, "peak_pct")))
 			return 1;
 	}
@@ -158,19 +154,17 @@ static const char *series_words(const char *name, const char *device, char *buf,
 static void pressure_over(const struct rule *r, struct pr_actx *ctx, json_t *out,
 			  const char *series, const char *basis)
 {
-	json_t *v;
+	const struct pr_res_bottlenecks *b = &pr_results(ctx)->bottlenecks;
 	size_t i;
-	json_array_foreach (json_object_get(sec(ctx, "bottlenecks", "memory_pressure"), "items"), i,
-			    v) {
-		double p = pr_mnum(v, "peak_pct");
-		const char *s = pr_mstr(v, "series"), *b = pr_mstr(v, "basis"),
-			   *d = pr_mstr(v, "device");
-		if (strcmp(s, series) || (basis && strncmp(b, basis, strlen(basis))))
-			continue;
+	for (i = 0; i < b->npressure; i++) {
+		const struct pr_res_pressure *v = &b->pressure[i];
 		char w[400];
-		if (p > r->threshold)
-			fire(r, out, NULL, json_deep_copy(v), "Peak %s is %.1f%% of the total",
-			     series_words(s, d, w, sizeof(w)), p);
+		if (strcmp(v->series, series) || (basis && strncmp(v->basis, basis, strlen(basis))))
+			continue;
+		if (v->peak_pct > r->threshold)
+			fire(r, out, NULL, json_deep_copy(v->json),
+			     "Peak %s is %.1f%% of the total",
+			     series_words(v->series, v->device, w, sizeof(w)), v->peak_pct);
 	}
 }
 
@@ -191,19 +185,18 @@ static int r_hbm(const struct rule *r, struct pr_actx *ctx, json_t *out, struct 
 /* Any sample in the high zone, as the pressure analysis draws the zones. */
 static int r_pressure(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	json_t *mp = sec(ctx, "bottlenecks", "memory_pressure"), *v;
+	const struct pr_res_bottlenecks *b = &pr_results(ctx)->bottlenecks;
 	char rule[300];
 	size_t i;
 	(void)err;
-	snprintf(rule, sizeof(rule), "a sample in the high pressure zone (%s)",
-		 pr_mstr(mp, "zones"));
-	json_array_foreach (json_object_get(mp, "items"), i, v) {
-		const char *s = pr_mstr(v, "series"), *d = pr_mstr(v, "device");
+	snprintf(rule, sizeof(rule), "a sample in the high pressure zone (%s)", b->pressure_zones);
+	for (i = 0; i < b->npressure; i++) {
+		const struct pr_res_pressure *v = &b->pressure[i];
 		char w[400];
-		if (!(pr_mnum(json_object_get(v, "zones"), "high") > 0) || reported(out, v))
+		if (!(v->zone_high > 0) || reported(out, v))
 			continue;
-		fire(r, out, rule, json_deep_copy(v), "Peak %s is %.1f%% of the total",
-		     series_words(s, d, w, sizeof(w)), pr_mnum(v, "peak_pct"));
+		fire(r, out, rule, json_deep_copy(v->json), "Peak %s is %.1f%% of the total",
+		     series_words(v->series, v->device, w, sizeof(w)), v->peak_pct);
 	}
 	return 0;
 }
@@ -212,38 +205,35 @@ static int r_pressure(const struct rule *r, struct pr_actx *ctx, json_t *out, st
 
 static int r_gpu_util(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	json_t *v;
+	const struct pr_res_bottlenecks *b = &pr_results(ctx)->bottlenecks;
 	size_t i;
 	(void)err;
 	if (!gpu_present(ctx))
 		return 0;
-	json_array_foreach (sec(ctx, "bottlenecks", "gpu_util"), i, v)
-		if (pr_mnum(v, "mean_pct") < r->threshold)
-			fire(r, out, NULL, json_deep_copy(v),
-			     "Average GPU utilization is only %.1f%% (%s)", pr_mnum(v, "mean_pct"),
-			     pr_mstr(v, "device"));
+	for (i = 0; i < b->ngpu_util; i++)
+		if (b->gpu_util[i].mean_pct < r->threshold)
+			fire(r, out, NULL, json_deep_copy(b->gpu_util[i].json),
+			     "Average GPU utilization is only %.1f%% (%s)", b->gpu_util[i].mean_pct,
+			     b->gpu_util[i].device);
 	return 0;
 }
 
 static int r_stage(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	json_t *st = sec(ctx, "bottlenecks", "stages"), *v;
+	const struct pr_res_bottlenecks *b = &pr_results(ctx)->bottlenecks;
 	char rule[1024];
 	size_t i;
-	int step = !strcmp(pr_mstr(st, "basis"), "step");
+	int step = !strcmp(b->stages_basis, "step");
 	(void)err;
-	snprintf(rule, sizeof(rule), "%s (top 3)", pr_mstr(st, "rule"));
-	json_array_foreach (json_object_get(st, "items"), i, v) {
-		if (i >= 3)
-			break;
-		if (step && !strcmp(pr_mstr(v, "source"), "phases"))
-			fire(r, out, rule, json_deep_copy(v),
-			     "Phase '%s' takes %.1f%% of the step time", pr_mstr(v, "name"),
-			     pr_mnum(v, "share") * 100);
+	snprintf(rule, sizeof(rule), "%s (top 3)", b->stages_rule);
+	for (i = 0; i < b->nstages && i < 3; i++) {
+		const struct pr_res_stage_item *v = &b->stages[i];
+		if (step && !strcmp(v->source, "phases"))
+			fire(r, out, rule, json_deep_copy(v->json),
+			     "Phase '%s' takes %.1f%% of the step time", v->name, v->share * 100);
 		else
-			fire(r, out, rule, json_deep_copy(v),
-			     "Stage '%s' takes %.1f%% of total time", pr_mstr(v, "name"),
-			     pr_mnum(v, "share") * 100);
+			fire(r, out, rule, json_deep_copy(v->json),
+			     "Stage '%s' takes %.1f%% of total time", v->name, v->share * 100);
 	}
 	return 0;
 }
@@ -301,7 +291,7 @@ static int r_layer(const struct rule *r, struct pr_actx *ctx, json_t *out, struc
 
 static int r_steps(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	double n = pr_mnum(sec(ctx, "throughput", "diffusion"), "steps");
+	double n = pr_results(ctx)->throughput.diffusion_steps;
 	(void)err;
 	if (n > r->threshold)
 		fire(r, out, NULL, pr_jobj("steps", pr_jnum(n), NULL), "Using %.0f diffusion steps",
@@ -312,8 +302,8 @@ static int r_steps(const struct rule *r, struct pr_actx *ctx, json_t *out, struc
 static int r_block_size(const struct rule *r, struct pr_actx *ctx, json_t *out,
 			struct pr_error *err)
 {
-	json_t *b = sec(ctx, "throughput", "blocks");
-	double avg = pr_mnum(b, "frames") / pr_mnum(b, "count");
+	const struct pr_res_throughput *t = &pr_results(ctx)->throughput;
+	double avg = t->blocks_frames / t->blocks_count;
 	(void)err;
 	if (avg > r->threshold)
 		fire(r, out, NULL, pr_jobj("avg_block_size", pr_jnum(avg), NULL),
@@ -323,7 +313,7 @@ static int r_block_size(const struct rule *r, struct pr_actx *ctx, json_t *out,
 
 static int r_fps(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	double v = pr_mnum(sec(ctx, "throughput", "blocks"), "fps");
+	double v = pr_results(ctx)->throughput.blocks_fps;
 	(void)err;
 	if (v < r->threshold)
 		fire(r, out, NULL,
@@ -335,7 +325,7 @@ static int r_fps(const struct rule *r, struct pr_actx *ctx, json_t *out, struct 
 
 static int r_bps(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	double v = pr_mnum(sec(ctx, "throughput", "blocks"), "bps");
+	double v = pr_results(ctx)->throughput.blocks_bps;
 	(void)err;
 	if (v < r->threshold)
 		fire(r, out, NULL, pr_jobj("bps", pr_jnum(v), NULL), "Current BPS is %.1f", v);
@@ -345,7 +335,7 @@ static int r_bps(const struct rule *r, struct pr_actx *ctx, json_t *out, struct 
 static int r_first_block(const struct rule *r, struct pr_actx *ctx, json_t *out,
 			 struct pr_error *err)
 {
-	double v = pr_mnum(sec(ctx, "throughput", "blocks"), "first_block_ns") / 1e9;
+	double v = pr_results(ctx)->throughput.blocks_first_ns / 1e9;
 	(void)err;
 	if (v > r->threshold)
 		fire(r, out, NULL, pr_jobj("first_block_s", pr_jnum(v), NULL),
@@ -355,13 +345,12 @@ static int r_first_block(const struct rule *r, struct pr_actx *ctx, json_t *out,
 
 static int r_multi_gpu(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	json_t *ws = json_object_get(ctx->out, "world_size");
 	(void)err;
 	if (!gpu_present(ctx))
 		return 0; /* a world size says nothing about GPUs */
-	if (json_is_integer(ws) && (double)json_integer_value(ws) > r->threshold)
-		fire(r, out, NULL, pr_jobj("world_size", json_incref(ws), NULL), "Using %lld GPUs",
-		     (long long)json_integer_value(ws));
+	if (ctx->has_world_size && (double)ctx->world_size > r->threshold)
+		fire(r, out, NULL, pr_jobj("world_size", pr_jint(ctx->world_size), NULL),
+		     "Using %lld GPUs", (long long)ctx->world_size);
 	return 0;
 }
 
@@ -420,21 +409,19 @@ static int data_loading_name(const char *name)
  * category in it), for the caller's own measure.
  */
 static int breakdown_share(const struct rule *r, struct pr_actx *ctx, json_t *out, const char *cat,
-			   int need_time, const char *what)
+			   double cat_ns, int need_time, const char *what)
 {
-	json_t *avg = json_object_get(sec(ctx, "step_breakdown", NULL), "average");
-	char key[64], ev[80];
+	const struct pr_res_gpubreak *g = &pr_results(ctx)->gpubreak;
+	char ev[80];
 	double share;
-	snprintf(key, sizeof(key), "%s_ns", cat);
 	snprintf(ev, sizeof(ev), "%s_ns_per_step", cat);
-	if (!avg || !(pr_mnum(avg, "dur_ns") > 0) || (need_time && !(pr_mnum(avg, key) > 0)))
+	if (!g->step_average || !(g->step_dur_ns > 0) || (need_time && !(cat_ns > 0)))
 		return 0;
-	share = pr_mnum(avg, key) / pr_mnum(avg, "dur_ns");
+	share = cat_ns / g->step_dur_ns;
 	if (share > r->threshold)
 		fire(r, out, NULL,
-		     pr_jobj(ev, json_incref(json_object_get(avg, key)), "step_ns",
-			     json_incref(json_object_get(avg, "dur_ns")), "share_of_step",
-			     pr_jnum(share), NULL),
+		     pr_jobj(ev, pr_jnum(cat_ns), "step_ns", pr_jnum(g->step_dur_ns),
+			     "share_of_step", pr_jnum(share), NULL),
 		     "%s %.1f%% of the step time", what, share * 100);
 	return 1;
 }
@@ -451,7 +438,7 @@ static int breakdown_share(const struct rule *r, struct pr_actx *ctx, json_t *ou
 static void dataloader_grade(const struct rule *r, struct pr_actx *ctx, json_t *out, size_t n0)
 {
 	json_t *f = json_array_get(out, json_array_size(out) - 1);
-	json_t *avg = json_object_get(sec(ctx, "step_breakdown", NULL), "average");
+	const struct pr_results *res = pr_results(ctx);
 	double share;
 	int device;
 	if (json_array_size(out) == n0 || !f || strcmp(pr_mstr(f, "id"), r->id))
@@ -461,8 +448,8 @@ static void dataloader_grade(const struct rule *r, struct pr_actx *ctx, json_t *
 			    json_string(share >= DL_HIGH     ? "high"
 					: share >= DL_MEDIUM ? "medium"
 							     : "low"));
-	device = sec(ctx, "gpu", NULL) || sec(ctx, "gpu_breakdown", NULL) ||
-		 pr_mnum(avg, "kernel_ns") > 0 || pr_mnum(avg, "memcpy_ns") > 0;
+	device = res->gpulink.present || res->gpubreak.present ||
+		 res->gpubreak.step_kernel_ns > 0 || res->gpubreak.step_memcpy_ns > 0;
 	if (!device)
 		json_object_set_new(f, "suggestion",
 				    json_string("Increase DataLoader num_workers so input loading "
@@ -484,7 +471,8 @@ static int r_dataloader_share(const struct rule *r, struct pr_actx *ctx, json_t 
 	size_t i;
 	/* TensorBoard's figure, the one the step breakdown shows: DataLoader time when no
 	 * GPU work runs, per step extended to its GPU work */
-	if (breakdown_share(r, ctx, out, "dataloader", 1, "DataLoader takes"))
+	if (breakdown_share(r, ctx, out, "dataloader", pr_results(ctx)->gpubreak.step_dataloader_ns,
+			    1, "DataLoader takes"))
 		return 0;
 	if (step_share(ctx, PR_CAP_DATALOADER, &share, &ns, err))
 		return -1;
@@ -528,7 +516,9 @@ static int r_dataloader(const struct rule *r, struct pr_actx *ctx, json_t *out,
 static int r_comm(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
 	double share, ns = 0;
-	if (breakdown_share(r, ctx, out, "communication", 0, "Communication kernels take"))
+	if (breakdown_share(r, ctx, out, "communication",
+			    pr_results(ctx)->gpubreak.step_communication_ns, 0,
+			    "Communication kernels take"))
 		return 0;
 	if (step_share(ctx, PR_CAP_NCCL, &share, &ns, err))
 		return -1;
@@ -542,37 +532,37 @@ static int r_comm(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 
 static int r_gpu_busy(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	json_t *k = sec(ctx, "bottlenecks", "gpu_kernels");
-	double busy = 1 - pr_mnum(k, "idle_share");
+	const struct pr_res_bottlenecks *b = &pr_results(ctx)->bottlenecks;
+	double busy = 1 - b->idle_share;
 	(void)err;
 	if (busy < r->threshold)
-		fire(r, out, NULL, json_deep_copy(k),
+		fire(r, out, NULL, json_deep_copy(b->gpu_kernels),
 		     "The GPU is busy only %.1f%% of its active time", busy * 100);
 	return 0;
 }
 
 static int r_gaps(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	json_t *k = sec(ctx, "bottlenecks", "gpu_kernels");
+	const struct pr_res_bottlenecks *b = &pr_results(ctx)->bottlenecks;
 	(void)err;
-	if (pr_mnum(k, "gaps_over_500ms") > 0)
-		fire(r, out, pr_mstr(k, "rule"),
-		     pr_jobj("gaps", json_incref(json_object_get(k, "gaps_over_500ms")),
-			     "max_gap_ns", json_incref(json_object_get(k, "max_gap_ns")), NULL),
-		     "%.0f GPU idle gap(s) longer than 500 ms", pr_mnum(k, "gaps_over_500ms"));
+	if (b->gaps_over_500ms > 0)
+		fire(r, out, b->gpu_kernels_rule,
+		     pr_jobj("gaps", pr_jnum(b->gaps_over_500ms), "max_gap_ns",
+			     pr_jnum(b->max_gap_ns), NULL),
+		     "%.0f GPU idle gap(s) longer than 500 ms", b->gaps_over_500ms);
 	return 0;
 }
 
 static int r_chunks(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	json_t *k = sec(ctx, "bottlenecks", "gpu_kernels");
+	const struct pr_res_bottlenecks *b = &pr_results(ctx)->bottlenecks;
 	(void)err;
-	if (pr_mnum(k, "chunks_under_50pct") > 0)
-		fire(r, out, pr_mstr(k, "rule"),
-		     pr_jobj("chunks", json_incref(json_object_get(k, "chunks")), "under_50pct",
-			     json_incref(json_object_get(k, "chunks_under_50pct")), NULL),
+	if (b->chunks_under_50pct > 0)
+		fire(r, out, b->gpu_kernels_rule,
+		     pr_jobj("chunks", pr_jnum(b->chunks), "under_50pct",
+			     pr_jnum(b->chunks_under_50pct), NULL),
 		     "%.0f of %.0f time chunks have GPU utilization under 50%%",
-		     pr_mnum(k, "chunks_under_50pct"), pr_mnum(k, "chunks"));
+		     b->chunks_under_50pct, b->chunks);
 	return 0;
 }
 
@@ -699,17 +689,15 @@ static int r_pageable(const struct rule *r, struct pr_actx *ctx, json_t *out, st
 
 static int r_overlap(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	json_t *gb = sec(ctx, "gpu_breakdown", NULL), *ov = json_object_get(gb, "overlap");
-	json_t *rk = json_object_get(gb, "rank");
-	double comm = pr_mnum(rk, "communication_share"), share = pr_mnum(ov, "share");
+	const struct pr_res_gpubreak *g = &pr_results(ctx)->gpubreak;
+	double comm = g->rank_communication_share, share = g->overlap_share;
 	(void)err;
 	if (comm >= COMM_MATERIAL && share < r->threshold)
-		fire(r, out, pr_mstr(ov, "rule"),
+		fire(r, out, g->overlap_rule,
 		     pr_jobj("overlap_share", pr_jnum(share), "communication_ns",
-			     json_incref(json_object_get(ov, "communication_ns")), "overlapped_ns",
-			     json_incref(json_object_get(ov, "overlapped_ns")),
-			     "communication_share", pr_jnum(comm), "threshold",
-			     pr_jnum(r->threshold), NULL),
+			     pr_jnum(g->overlap_communication_ns), "overlapped_ns",
+			     pr_jnum(g->overlap_overlapped_ns), "communication_share",
+			     pr_jnum(comm), "threshold", pr_jnum(r->threshold), NULL),
 		     "Only %.1f%% of the communication kernel time (%.1f%% of the GPU span) overlaps "
 		     "compute kernels",
 		     share * 100, comm * 100);
@@ -718,16 +706,14 @@ static int r_overlap(const struct rule *r, struct pr_actx *ctx, json_t *out, str
 
 static int r_host_wait(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	json_t *gb = sec(ctx, "gpu_breakdown", NULL), *idle = json_object_get(gb, "idle");
-	double idle_share = pr_mnum(json_object_get(gb, "rank"), "idle_share");
-	double host = pr_mnum(idle, "host_wait_share");
+	const struct pr_res_gpubreak *g = &pr_results(ctx)->gpubreak;
+	double idle_share = g->rank_idle_share, host = g->idle_host_wait_share;
 	(void)err;
 	if (idle_share >= IDLE_MATERIAL && host > r->threshold)
-		fire(r, out, pr_mstr(idle, "rule"),
+		fire(r, out, g->idle_rule,
 		     pr_jobj("idle_share", pr_jnum(idle_share), "host_wait_share", pr_jnum(host),
-			     "host_wait_ns", json_incref(json_object_get(idle, "host_wait_ns")),
-			     "kernel_wait_share",
-			     json_incref(json_object_get(idle, "kernel_wait_share")), NULL),
+			     "host_wait_ns", pr_jnum(g->idle_host_wait_ns), "kernel_wait_share",
+			     pr_jnum(g->idle_kernel_wait_share), NULL),
 		     "The GPU idles %.1f%% of its span, %.1f%% of that waiting for the host to launch "
 		     "work",
 		     idle_share * 100, host * 100);
@@ -737,20 +723,18 @@ static int r_host_wait(const struct rule *r, struct pr_actx *ctx, json_t *out, s
 static int r_short_kernels(const struct rule *r, struct pr_actx *ctx, json_t *out,
 			   struct pr_error *err)
 {
-	json_t *sk = json_object_get(sec(ctx, "gpu", "launches"), "short_kernels");
-	json_t *gb = sec(ctx, "gpu_breakdown", NULL);
-	double n = pr_mnum(sk, "kernels"), of = pr_mnum(sk, "of_linked"), share = n / of;
-	double idle = pr_mnum(json_object_get(gb, "rank"), "idle_share");
-	double host = pr_mnum(json_object_get(gb, "idle"), "host_wait_share");
+	const struct pr_res_gpulink *sk = &pr_results(ctx)->gpulink;
+	const struct pr_res_gpubreak *g = &pr_results(ctx)->gpubreak;
+	double n = sk->short_kernels, of = sk->short_of_linked, share = n / of;
+	double idle = g->rank_idle_share, host = g->idle_host_wait_share;
 	(void)err;
 	/* launch-bound: most kernels outrun their launches and the GPU waits on the host */
 	if (of > 0 && share > r->threshold && idle >= IDLE_MATERIAL && host > 0.5)
-		fire(r, out, pr_mstr(sk, "rule"),
+		fire(r, out, sk->short_rule,
 		     pr_jobj("short_kernels", pr_jnum(n), "linked_kernels", pr_jnum(of), "share",
-			     pr_jnum(share), "device_ns",
-			     json_incref(json_object_get(sk, "device_ns")), "launch_ns",
-			     json_incref(json_object_get(sk, "launch_ns")), "idle_share",
-			     pr_jnum(idle), "host_wait_share", pr_jnum(host), NULL),
+			     pr_jnum(share), "device_ns", pr_jnum(sk->short_device_ns), "launch_ns",
+			     pr_jnum(sk->short_launch_ns), "idle_share", pr_jnum(idle),
+			     "host_wait_share", pr_jnum(host), NULL),
 		     "%.0f of %.0f kernels (%.1f%%) run shorter than their launch call while the GPU "
 		     "waits on the host: the run is launch-bound",
 		     n, of, share * 100);
@@ -970,17 +954,18 @@ static int r_sync_copy(const struct rule *r, struct pr_actx *ctx, json_t *out, s
 
 static int r_frag(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	json_t *v;
+	const struct pr_res_fragmentation *fr = &pr_results(ctx)->fragmentation;
 	size_t i;
 	(void)err;
-	json_array_foreach (json_object_get(ctx->out, "fragmentation"), i, v)
-		if (pr_mnum(v, "mean_ratio") > r->threshold)
+	for (i = 0; i < fr->n; i++) {
+		const struct pr_res_frag *v = &fr->v[i];
+		if (v->mean_ratio > r->threshold)
 			fire(r, out, NULL,
-			     pr_jobj("device", json_incref(json_object_get(v, "device")),
-				     "mean_ratio", json_incref(json_object_get(v, "mean_ratio")),
-				     "max_gap", json_incref(json_object_get(v, "max_gap")), NULL),
-			     "Allocator fragmentation averages %.1f%% on %s",
-			     pr_mnum(v, "mean_ratio") * 100, pr_mstr(v, "device"));
+			     pr_jobj("device", json_string(v->device), "mean_ratio",
+				     pr_jnum(v->mean_ratio), "max_gap", pr_jnum(v->max_gap), NULL),
+			     "Allocator fragmentation averages %.1f%% on %s", v->mean_ratio * 100,
+			     v->device);
+	}
 	return 0;
 }
 
@@ -1013,87 +998,85 @@ static void per_basis(const char *basis, char *buf, size_t n)
  * else the one with most occurrences), lists every leaking basis (at most
  * LEAK_BASES, the rest counted) and carries that basis' bounded values.
  */
+/* The same leaking (series, device)? */
+static int same_leak(const struct pr_res_leak *a, const struct pr_res_leak *b)
+{
+	return b->leak && !strcmp(a->series, b->series) && !strcmp(a->device, b->device);
+}
+
 static int r_leak(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	json_t *items = json_object_get(sec(ctx, "leaks", NULL), "items"), *v, *w;
+	const struct pr_res_leaks *lk = &pr_results(ctx)->leaks;
 	size_t i, j;
 	(void)err;
-	json_array_foreach (items, i, v) {
-		const char *series = pr_mstr(v, "series"), *device = pr_mstr(v, "device");
-		json_t *best = NULL, *bases, *ev;
+	for (i = 0; i < lk->n; i++) {
+		const struct pr_res_leak *v = &lk->v[i], *best = NULL, *w;
+		const char *series = v->series, *device = v->device;
+		json_t *bases, *ev;
 		size_t nleak = 0, named = 0, k;
 		char names[400] = "", slope[40], per[340], msg_dev[80] = "", more[40] = "";
 		int first = 1;
-		if (!json_is_true(json_object_get(v, "leak")))
+		if (!v->leak)
 			continue;
 		/* the first leaking item of this (series, device) speaks for all of them */
-		for (j = 0; j < i && first; j++) {
-			w = json_array_get(items, j);
-			if (json_is_true(json_object_get(w, "leak")) &&
-			    !strcmp(pr_mstr(w, "series"), series) &&
-			    !strcmp(pr_mstr(w, "device"), device))
+		for (j = 0; j < i && first; j++)
+			if (same_leak(v, &lk->v[j]))
 				first = 0;
-		}
 		if (!first)
 			continue;
 		bases = json_array();
-		for (j = i; j < json_array_size(items); j++) {
-			w = json_array_get(items, j);
-			if (!json_is_true(json_object_get(w, "leak")) ||
-			    strcmp(pr_mstr(w, "series"), series) ||
-			    strcmp(pr_mstr(w, "device"), device))
+		for (j = i; j < lk->n; j++) {
+			w = &lk->v[j];
+			if (!same_leak(v, w))
 				continue;
-			if (!best || (strcmp(pr_mstr(best, "basis"), "steps") &&
-				      (!strcmp(pr_mstr(w, "basis"), "steps") ||
-				       pr_mnum(w, "occurrences") > pr_mnum(best, "occurrences"))))
+			if (!best ||
+			    (strcmp(best->basis, "steps") &&
+			     (!strcmp(w->basis, "steps") || w->occurrences > best->occurrences)))
 				best = w;
 			if (nleak++ < LEAK_BASES)
-				json_array_append_new(
-					bases,
-					pr_jobj("basis", json_incref(json_object_get(w, "basis")),
-						"occurrences",
-						json_incref(json_object_get(w, "occurrences")),
-						"slope_per_occurrence",
-						json_incref(
-							json_object_get(w, "slope_per_occurrence")),
-						"r2", json_incref(json_object_get(w, "r2")),
-						"growth", json_incref(json_object_get(w, "growth")),
-						NULL));
+				json_array_append_new(bases,
+						      pr_jobj("basis", json_string(w->basis),
+							      "occurrences",
+							      pr_jnum(w->occurrences),
+							      "slope_per_occurrence",
+							      pr_jnum(w->slope_per_occurrence),
+							      "r2", pr_jnum(w->r2), "growth",
+							      pr_jnum(w->growth), NULL));
 		}
 		/* the other bases, named in the message (a few, then a count) */
-		json_array_foreach (bases, k, w) {
-			const char *b = pr_mstr(w, "basis");
+		for (j = i, k = 0; j < lk->n; j++) {
 			size_t len = strlen(names);
-			if (!strcmp(b, pr_mstr(best, "basis")) || named >= LEAK_BASES_NAMED)
+			w = &lk->v[j];
+			if (!same_leak(v, w))
 				continue;
-			snprintf(names + len, sizeof(names) - len, "%s%s", named ? ", " : "", b);
+			if (k++ >= LEAK_BASES)
+				break; /* the bases listed in the evidence */
+			if (!strcmp(w->basis, best->basis) || named >= LEAK_BASES_NAMED)
+				continue;
+			snprintf(names + len, sizeof(names) - len, "%s%s", named ? ", " : "",
+				 w->basis);
 			named++;
 		}
 		ev = pr_jobj("series", json_string(series), "device", json_string(device), "scope",
-			     json_incref(json_object_get(best, "scope")), "basis",
-			     json_incref(json_object_get(best, "basis")), "occurrences",
-			     json_incref(json_object_get(best, "occurrences")),
-			     "slope_per_occurrence",
-			     json_incref(json_object_get(best, "slope_per_occurrence")), "r2",
-			     json_incref(json_object_get(best, "r2")), "growth",
-			     json_incref(json_object_get(best, "growth")), "n",
-			     json_incref(json_object_get(best, "occurrences")), "min",
-			     json_incref(json_object_get(best, "min")), "max",
-			     json_incref(json_object_get(best, "max")), "values",
-			     json_deep_copy(json_object_get(best, "values")), "values_omitted",
-			     json_incref(json_object_get(best, "values_omitted")), "bases", bases,
-			     "bases_more",
+			     json_string(best->scope), "basis", json_string(best->basis),
+			     "occurrences", pr_jnum(best->occurrences), "slope_per_occurrence",
+			     pr_jnum(best->slope_per_occurrence), "r2", pr_jnum(best->r2), "growth",
+			     pr_jnum(best->growth), "n", pr_jnum(best->occurrences), "min",
+			     pr_jnum(best->min), "max", pr_jnum(best->max), "values",
+			     json_deep_copy(best->values), "values_omitted",
+			     isnan(best->values_omitted) ? NULL : pr_jnum(best->values_omitted),
+			     "bases", bases, "bases_more",
 			     nleak > LEAK_BASES ? pr_jint((int64_t)(nleak - LEAK_BASES)) : NULL,
 			     NULL);
-		bytes_words(pr_mnum(best, "slope_per_occurrence"), slope, sizeof(slope));
-		per_basis(pr_mstr(best, "basis"), per, sizeof(per));
+		bytes_words(best->slope_per_occurrence, slope, sizeof(slope));
+		per_basis(best->basis, per, sizeof(per));
 		if (*device)
 			snprintf(msg_dev, sizeof(msg_dev), " on %s", device);
 		if (nleak - 1 > named)
 			snprintf(more, sizeof(more), " and %zu more", nleak - 1 - named);
-		fire(r, out, pr_mstr(sec(ctx, "leaks", NULL), "rule"), ev,
-		     "%s%s grows by %s %s (R^2 %.2f, %lld occurrences)%s%s%s", series, msg_dev,
-		     slope, per, pr_mnum(best, "r2"), pr_mll(best, "occurrences"),
+		fire(r, out, lk->rule, ev, "%s%s grows by %s %s (R^2 %.2f, %lld occurrences)%s%s%s",
+		     series, msg_dev, slope, per, best->r2,
+		     best->occurrences == best->occurrences ? (long long)best->occurrences : 0,
 		     nleak > 1 ? "; also across " : "", names, more);
 	}
 	return 0;
@@ -1101,24 +1084,25 @@ static int r_leak(const struct rule *r, struct pr_actx *ctx, json_t *out, struct
 
 static int r_straggler(const struct rule *r, struct pr_actx *ctx, json_t *out, struct pr_error *err)
 {
-	json_t *s = sec(ctx, "throughput", "steps");
-	json_t *st = json_object_get(s, "stragglers"), *shown, *v;
-	size_t i, n = json_array_size(st);
+	const struct pr_res_throughput *t = &pr_results(ctx)->throughput;
+	json_t *shown;
+	size_t i, n = t->nstragglers;
 	double slowest = 0;
 	(void)err;
 	if (!n)
 		return 0;
 	shown = json_array(); /* the first EVIDENCE_ITEMS (step order), the rest counted */
-	json_array_foreach (st, i, v) {
+	for (i = 0; i < n; i++) {
 		if (i < EVIDENCE_ITEMS)
-			json_array_append_new(shown, json_deep_copy(v));
-		if (pr_mnum(v, "x_median") > slowest)
-			slowest = pr_mnum(v, "x_median");
+			json_array_append_new(shown,
+					      json_deep_copy(json_array_get(t->stragglers, i)));
+		if (t->x_median[i] > slowest)
+			slowest = t->x_median[i];
 	}
-	fire(r, out, pr_mstr(s, "rule"),
+	fire(r, out, t->steps_rule,
 	     pr_jobj("stragglers", shown, "stragglers_more",
 		     n > EVIDENCE_ITEMS ? pr_jint((int64_t)(n - EVIDENCE_ITEMS)) : NULL,
-		     "median_ns", json_incref(json_object_get(s, "p50_ns")), NULL),
+		     "median_ns", pr_jnum(t->steps_p50_ns), NULL),
 	     "%zu straggling step(s); the slowest is %.1fx the median", n, slowest);
 	return 0;
 }

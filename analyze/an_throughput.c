@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
+#include "analyze/results.h"
 #include "analyze/analyzers.h"
 #include "analyze/spanstat.h"
 #include "analyze/stats.h"
@@ -236,6 +237,49 @@ static int blocks_and_diffusion(struct pr_actx *ctx, json_t *out, struct pr_erro
 	return 0;
 }
 
+void pr_throughput_publish_steps(struct pr_actx *ctx)
+{
+	struct pr_res_throughput *r = &pr_results(ctx)->throughput;
+	const json_t *s = json_object_get(json_object_get(ctx->out, "throughput"), "steps"), *v;
+	size_t i;
+	r->steps_rule = pr_mstr(s, "rule");
+	r->steps_p50_ns = pr_mnum(s, "p50_ns");
+	r->stragglers = json_object_get(s, "stragglers");
+	r->nstragglers = json_array_size(r->stragglers);
+	free(r->x_median);
+	r->x_median = pr_res_array(r->nstragglers, sizeof(*r->x_median));
+	json_array_foreach (r->stragglers, i, v)
+		r->x_median[i] = pr_mnum(v, "x_median");
+}
+
+/* What later analyzers read (results.h): blocks, diffusion steps, tokens, steps. */
+static void publish(struct pr_actx *ctx, const json_t *out)
+{
+	struct pr_res_throughput *r = &pr_results(ctx)->throughput;
+	const json_t *b = json_object_get(out, "blocks"), *d = json_object_get(out, "diffusion");
+	const json_t *t = json_object_get(out, "tokens"), *secs = json_object_get(t, "sections");
+	const json_t *v;
+	size_t i;
+	r->present = 1;
+	r->blocks_count = pr_mnum(b, "count");
+	r->blocks_frames = pr_mnum(b, "frames");
+	r->blocks_first_ns = pr_mnum(b, "first_block_ns");
+	r->blocks_fps = pr_mnum(b, "fps");
+	r->blocks_bps = pr_mnum(b, "bps");
+	r->diffusion_steps = pr_mnum(d, "steps");
+	r->diffusion_steps_per_s = pr_mnum(d, "steps_per_s");
+	r->diffusion_frames_per_s = pr_mnum(d, "frames_per_s");
+	r->tokens_per_s = pr_mnum(t, "tokens_per_s");
+	r->nsections = json_array_size(secs);
+	r->sections = pr_res_array(r->nsections, sizeof(*r->sections));
+	json_array_foreach (secs, i, v) {
+		r->sections[i].section = pr_mstr(v, "section");
+		r->sections[i].tokens_per_s = pr_mnum(v, "tokens_per_s");
+		r->sections[i].reported_tokens_per_s = pr_mnum(v, "reported_tokens_per_s");
+	}
+	pr_throughput_publish_steps(ctx);
+}
+
 static int run(struct pr_actx *ctx, struct pr_error *err)
 {
 	const struct pr_spanstat *ss = pr_spanstat_get(ctx, err);
@@ -248,10 +292,12 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	/* the queries only where the shared span pass saw their spans (each is a scan) */
 	if (pr_spanstat_kind_count(ss, "section") && tokens(ctx, out, err))
 		return -1;
-	if (!pr_spanstat_kind_count(ss, "block") &&
-	    !pr_spanstat_count(ss, "step", "diffusion_step"))
-		return 0;
-	return blocks_and_diffusion(ctx, out, err);
+	if ((pr_spanstat_kind_count(ss, "block") ||
+	     pr_spanstat_count(ss, "step", "diffusion_step")) &&
+	    blocks_and_diffusion(ctx, out, err))
+		return -1;
+	publish(ctx, out);
+	return 0;
 }
 
 const struct pr_analyzer pr_an_throughput = {

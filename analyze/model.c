@@ -19,6 +19,7 @@
 #include "analyze/gpuscan.h"
 #include "analyze/opmerge.h"
 #include "analyze/perfev.h"
+#include "analyze/results.h"
 #include "analyze/spanstat.h"
 #include "analyze/trace_impl.h"
 #include "base/env.h"
@@ -406,6 +407,7 @@ static void ctx_release(struct pr_actx *ctx)
 	pr_trace_free(ctx->trace);
 	pr_imap_release(&ctx->perf_other);
 	pr_opmerge_free(ctx->opmerge);
+	pr_results_free(ctx->res);
 	free_spans(ctx->phases, ctx->nphases);
 	free_spans(ctx->steps, ctx->nsteps);
 	free(ctx->phase_group);
@@ -652,6 +654,8 @@ static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_op
 	ctx.has_origin = sqlite3_column_type(rs, 9) != SQLITE_NULL;
 	ctx.origin = sqlite3_column_int64(rs, 9);
 	ctx.synthetic = sqlite3_column_int(rs, 10);
+	ctx.has_world_size = sqlite3_column_type(rs, 6) != SQLITE_NULL;
+	ctx.world_size = sqlite3_column_int64(rs, 6);
 	ctx.meta = json_loads(pr_actx_text(rs, 11), 0, &jerr);
 	if (!json_is_object(ctx.meta)) {
 		json_decref(ctx.meta);
@@ -705,6 +709,9 @@ static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_op
 		owners_note(&own, ctx.out, order[i]);
 		timing(timed, ctx.run, an->name, t0);
 	}
+	/* the published results next to the sections (a test's look; results.h) */
+	if (ctx.opts->results)
+		ctx.opts->results(ctx.opts->results_arg, pr_results(&ctx), ctx.out);
 	reorder_sections(&ctx, &own);
 	if (ctx.phases_inferred)
 		note_inferred(&ctx);

@@ -8,6 +8,9 @@
 
 #include <stddef.h>
 
+struct pr_results;
+struct json_t;
+
 struct pr_model_opts {
 	size_t top_n;		/* rows in the top-spans tables (default 15) */
 	size_t max_phases;	/* phase occurrences listed per run (default 500) */
@@ -31,6 +34,11 @@ struct pr_model_opts {
 	/* The trace view's window (--window SPEC, pr_trace_window_parse): NULL = the slowest and
 	 * the median step (the whole run without steps). Borrowed; part of the cache key. */
 	const char *window;
+	/* Called after the analyzers of each run with what they published (results.h) and the
+	 * run's model object, for tests; NULL = none. Not part of the cache key: it only looks
+	 * (and a run read from the cache is not analyzed). */
+	void (*results)(void *arg, const struct pr_results *res, const struct json_t *run);
+	void *results_arg;
 };
 
 #endif

@@ -21,5 +21,8 @@ struct pr_aspan;
  */
 json_t *pr_throughput_steps(struct pr_actx *ctx, const struct pr_aspan *steps, size_t n,
 			    const char *basis);
+/* Publishes throughput.steps as it now is in the run's model (results.h): throughput's
+ * run, then gpu_breakdown's after it replaced them. */
+void pr_throughput_publish_steps(struct pr_actx *ctx);
 
 #endif
