@@ -15,13 +15,17 @@
  *     the "correlation" arg, as the gpu section links them);
  *   - stream order: an activity's end -> the next activity's start on its
  *     stream;
- *   - between streams (inferred, no event handle being traced): an activity
- *     that started more than 10 us after it was free to (its call had
- *     returned, its stream's previous activity had ended) and within 10 us
- *     of the end of another stream's activity waited for that one;
+ *   - between streams: from Kineto's cuda_sync records where the trace has
+ *     them (read_waits: a Stream Wait Event ties the next activity launched
+ *     on its stream to the event's work on the awaited stream); else
+ *     inferred: an activity that started more than 10 us after it was free
+ *     to (its call had returned, its stream's previous activity had ended)
+ *     and within 10 us of the end of another stream's activity waited for
+ *     that one;
  *   - synchronisation: a blocking call (cuda/hip DeviceSynchronize,
  *     StreamSynchronize, EventSynchronize: the device activity of the step
- *     that ended last within the call; Memcpy, MemcpyAsync: its own copy,
+ *     that ended last within the call, of the record's stream or event where
+ *     a cuda_sync record names one; Memcpy, MemcpyAsync: its own copy,
  *     when that ended within the call) -> the call's end.
  * Every edge spans the time between its ends, so every path from the
  * step's start to its end has the step's length; the critical path is the
@@ -38,6 +42,9 @@
  * sync (a blocking call's own time, from the awaited activity's end to the
  * call's return, and a wait for another stream) and idle (a thread in no
  * span, a stream with no activity: untraced host code or nothing).
+ *
+ * --critpath-annotation NAME[:N] (find_window): one window, HTA's annotation
+ * and instance_id, instead of the steps.
  *
  * MEMORY: the ops, annotations, runtime calls and activities of the
  * analysed steps, 48 bytes each, at most pr_critpath_max_events of them
@@ -469,7 +476,8 @@ static int32_t launched_before(const struct cp *c, const uint32_t *la, size_t n,
  * that arg (older Kineto: "wait_on_cuda_event_id" only) before the wait call (wait_on_stream:
  * the latest the event can cover). "Event Sync" (cudaEventSynchronize): the same activity is
  * the one the call awaited; "Stream Sync" (cudaStreamSynchronize): an activity of S. Read only
- * when a sync or wait call was; the records' streams are matched by the activities' "stream".
+ * when a sync or wait call was and the store has the category's name (one scan of the run's
+ * spans otherwise avoided); the records' streams are matched by the activities' "stream".
  */
 static int read_waits(struct cp *c, const struct pr_imap *corr_call, struct pr_error *err)
 {
@@ -479,6 +487,15 @@ static int read_waits(struct cp *c, const struct pr_imap *corr_call, struct pr_e
 	size_t i, n = 0;
 	int rc;
 	if (!c->want_sync)
+		return 0;
+	/* no record in the store (most traces): no scan of the run's spans */
+	if (pr_actx_prep(ctx, "SELECT 1 FROM string WHERE value = 'cuda_sync' AND ?1 IS NOT NULL",
+			 &st, err))
+		return -1;
+	rc = sqlite3_step(st);
+	if (pr_actx_done(ctx, st, rc, err))
+		return -1;
+	if (rc != SQLITE_ROW)
 		return 0;
 	la = pr_xreallocarray(NULL, c->n ? c->n : 1, sizeof(*la));
 	for (i = 0; i < c->n; i++)

@@ -82,6 +82,13 @@ PY
 python3 "$CHECK" h.json >h.want.json || fail "critpath_check.py failed on the trace with handles"
 same_as_python h.model.json h.want.json || fail "the path with handles differs from critpath_check.py's"
 
+# summary names the records and the waits the paths took, by method
+run "$P" summary h.json
+expect_rc 0 "summary of the trace with handles"
+expect_out_has "waits between streams from the trace's records: 1 by event record, 1 by" \
+	"summary's record counts"
+expect_out_has "stream, 0 unmatched; on the paths 1 and 1" "summary's waits on the paths"
+
 run "$P" report h0.json --json h0.model.json --timeline-points 0
 expect_rc 0 "report of the trace without handles"
 python3 - h0.model.json <<'PY' || fail "without handles step 1 is not the inference's path"
@@ -122,6 +129,13 @@ ok = ok and cp["length_ns"] == 243351000 and cp["steps"][0]["name"] == w["name"]
 ok = ok and cp["stream_waits"]["rule"] == "handles"
 sys.exit(0 if ok else 1)
 PY
+run "$P" summary "$SIMPLE" --critpath-annotation "$ANN:1"
+expect_rc 0 "summary of simple_add's annotation window"
+expect_out_has "the window of $ANN (instance" "summary names the window"
+run "$P" report "$SIMPLE" -o win.html --critpath-annotation "$ANN:1"
+expect_rc 0 "page of simple_add's annotation window"
+grep -q 'The window of \[param|pytorch.model.alex_net|0|0|0|measure|forward\] (instance 1' win.html ||
+	fail "the page does not name the window"
 # and the whole trace: its 20 Stream Wait Events (old Kineto: wait_on_stream only), 6 matched
 # to a kernel (DERIVATION: critpath_check.py over the JSON; the other 14 wait on streams 21-27,
 # which run nothing)
