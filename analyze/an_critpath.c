@@ -160,7 +160,7 @@ struct cp {
 	size_t nwaits[2], wait_unmatched;
 	/* --critpath-annotation: one window instead of the steps (find_window) */
 	int win;
-	int64_t win_ts, win_end, win_track, win_instance;
+	int64_t win_ts, win_end, win_track, win_instance, win_last;
 	char *win_name;
 	int64_t waits[3]; /* on the paths, by method (W_*) */
 };
@@ -1126,9 +1126,9 @@ static int analyse(struct cp *c, struct pr_error *err)
 				    pr_jobj("annotation",
 					    json_string(ctx->opts->critpath_annotation), "name",
 					    json_string(c->win_name), "instance",
-					    pr_jint(c->win_instance), "t_ns",
-					    pr_actx_t(ctx, c->win_ts), "dur_ns",
-					    pr_jint(c->win_end - c->win_ts), NULL));
+					    pr_jint(c->win_instance), "last_instance",
+					    pr_jint(c->win_last), "t_ns", pr_actx_t(ctx, c->win_ts),
+					    "dur_ns", pr_jint(c->win_end - c->win_ts), NULL));
 	json_object_set_new(sec, "stream_waits",
 			    pr_jobj("rule", json_string(c->has_waits ? "handles" : "inferred"),
 				    "event_record", pr_jint((int64_t)c->nwaits[W_RECORD]),
@@ -1141,48 +1141,79 @@ static int analyse(struct cp *c, struct pr_error *err)
 	return 0;
 }
 
+/* "N" or "A-B" (digits, A <= B, at most 9 each): 0 and the range, else -1 */
+static int parse_instances(const char *s, int64_t *a, int64_t *b)
+{
+	size_t n = strspn(s, "0123456789"), m;
+	if (!n || n > 9)
+		return -1;
+	*a = *b = atol(s);
+	if (!s[n])
+		return 0;
+	if (s[n] != '-' || !(m = strspn(s + n + 1, "0123456789")) || m > 9 || s[n + 1 + m])
+		return -1;
+	*b = atol(s + n + 1);
+	return *b >= *a ? 0 : -1;
+}
+
 /*
- * --critpath-annotation NAME[:N] (HTA's critical_path_analysis(annotation, instance_id)): the
- * window is the N-th (from 0, by start, then id) op, annotation or step span whose name
- * contains NAME; N is the digits after the last ':' (a name with no such suffix: 0). Its CPU
- * events are those starting in it, its activities those their calls launched.
+ * --critpath-annotation NAME[:N | :A-B] (HTA's critical_path_analysis(annotation, instance_id),
+ * an int or an inclusive range): the window runs from the start of the N-th (A-th) op,
+ * annotation or step span whose name contains NAME (from 0, by start, then id) to the latest end
+ * of the instances in the range; the suffix is the text after the last ':' when it reads as
+ * instances (else the whole is the name, instance 0). Its CPU events are those starting in it,
+ * its activities those their calls launched.
  */
 static int find_window(struct cp *c, const char *spec, struct pr_error *err)
 {
 	const char *colon = strrchr(spec, ':');
 	size_t nlen = strlen(spec);
+	int64_t last = 0, got = 0;
 	sqlite3_stmt *st;
 	int rc;
 	c->win_instance = 0;
-	if (colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1) &&
-	    strlen(colon + 1) < 10) {
+	if (colon && !parse_instances(colon + 1, &c->win_instance, &last))
 		nlen = (size_t)(colon - spec);
-		c->win_instance = atol(colon + 1);
-	}
+	else
+		c->win_instance = last = 0;
 	if (pr_actx_prep(c->ctx,
 			 "SELECT s.track_id, s.ts, s.dur, n.value FROM span s "
 			 "JOIN string n ON n.id = s.name_id WHERE s.run_id = ?1 "
 			 "AND s.kind IN ('op', 'phase', 'step') AND instr(n.value, ?2) > 0 "
-			 "ORDER BY s.ts, s.id LIMIT 1 OFFSET ?3",
+			 "ORDER BY s.ts, s.id LIMIT ?4 OFFSET ?3",
 			 &st, err))
 		return -1;
 	sqlite3_bind_text(st, 2, spec, (int)nlen, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 3, c->win_instance);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		c->win = 1;
-		c->win_track = sqlite3_column_int64(st, 0);
-		c->win_ts = clamp_t(sqlite3_column_int64(st, 1));
-		c->win_end = end_of(c->win_ts, sqlite3_column_int64(st, 2));
-		c->win_name = pr_xstrdup(pr_actx_text(st, 3));
+	sqlite3_bind_int64(st, 4, last - c->win_instance + 1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t ts = clamp_t(sqlite3_column_int64(st, 1));
+		int64_t end = end_of(ts, sqlite3_column_int64(st, 2));
+		if (!got++) {
+			c->win_track = sqlite3_column_int64(st, 0);
+			c->win_ts = ts;
+			c->win_end = end;
+			c->win_name = pr_xstrdup(pr_actx_text(st, 3));
+		} else if (end > c->win_end) {
+			c->win_end = end;
+		}
 	}
 	if (pr_actx_done(c->ctx, st, rc, err))
 		return -1;
-	if (!c->win)
+	if (!got)
 		return pr_error_set(
 			err, PR_E_USAGE,
 			"--critpath-annotation '%s': run %lld has no span %lld whose name "
-			"contains '%.*s'",
+			"contains '%.*s' (instances count from 0)",
 			spec, (long long)c->ctx->run, (long long)c->win_instance, (int)nlen, spec);
+	if (got != last - c->win_instance + 1)
+		return pr_error_set(err, PR_E_USAGE,
+				    "--critpath-annotation '%s': run %lld has spans whose name "
+				    "contains '%.*s' only up to instance %lld",
+				    spec, (long long)c->ctx->run, (int)nlen, spec,
+				    (long long)(c->win_instance + got - 1));
+	c->win = 1;
+	c->win_last = last;
 	return 0;
 }
 

@@ -65,9 +65,9 @@ struct pr_cli_inopts {
 			"ms); default: the slowest and the median step",                           \
 			0, S, window),                                                             \
 		PR_OPT_STRING("critpath-annotation", 0, "NAME[:N]",                                \
-			      "the critical path over the N-th (from 0; default 0) span whose "    \
-			      "name contains NAME, as HTA's annotation and instance_id; default: " \
-			      "per step",                                                          \
+			      "the critical path over the N-th (from 0; default 0; A-B: a range) " \
+			      "span whose name contains NAME, as HTA's annotation and "            \
+			      "instance_id; default: per step",                                    \
 			      0, S, critpath_annotation)
 
 #define PR_CLI_INGEST_MIN_CPUS 4

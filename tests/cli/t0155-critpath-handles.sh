@@ -129,6 +129,23 @@ ok = ok and cp["length_ns"] == 243351000 and cp["steps"][0]["name"] == w["name"]
 ok = ok and cp["stream_waits"]["rule"] == "handles"
 sys.exit(0 if ok else 1)
 PY
+# a range of instances (HTA's instance_id (A, B)): "alex_net" is in 5 annotations' names
+# (DERIVATION: python over the JSON's user_annotations, by ts: [param|...|0|0|0] at
+# 1694039994139429, warmup|forward at ...994143232 and ...994167986, measure|forward at
+# ...009800762 and ...009854190); 1-3 runs from the first warmup's start (...994143232) to the
+# latest end of instances 1-3, the first measure's (...009800762 + 296813 = ...010097575; the
+# warmups end at ...009800460 and ...009800411): 15 954 343 us
+run "$P" report "$SIMPLE" --json range.json --timeline-points 0 --critpath-annotation "alex_net:1-3"
+expect_rc 0 "report of simple_add's instance range"
+python3 "$CHECK" "$SIMPLE" "alex_net:1-3" >range.want.json || fail "critpath_check.py failed on the range"
+same_as_python range.json range.want.json || fail "simple_add's range path differs from critpath_check.py's"
+python3 -c 'import json,sys; w=json.load(open("range.json"))["runs"][0]["critical_path"]["window"]
+sys.exit(not ((w["instance"], w["last_instance"], w["dur_ns"]) == (1, 3, 15954343000)))' ||
+	fail "simple_add's instance range is not HTA's window"
+run "$P" report "$SIMPLE" --json bad.json --critpath-annotation "measure|forward:1-4"
+expect_error "profreport: report: --critpath-annotation 'measure|forward:1-4': run 1 has spans whose name contains 'measure|forward' only up to instance 1" \
+	"a range past the last instance"
+
 run "$P" summary "$SIMPLE" --critpath-annotation "$ANN:1"
 expect_rc 0 "summary of simple_add's annotation window"
 expect_out_has "the window of $ANN (instance" "summary names the window"

@@ -3,8 +3,8 @@
 none), computed from the trace's JSON alone, by the rules of docs/analysis.md ("Critical path") but
 without profreport's code or store: for t0115-critpath.sh, which compares profreport's
 `critical_path` with it. Prints {"length_ns", "composition_ns", "top_ops", "top_kernels",
-"waits"}. A second argument NAME[:N] is --critpath-annotation's window (HTA's annotation and
-instance_id): the N-th op or annotation whose name contains NAME.
+"waits"}. A second argument NAME[:N | :A-B] is --critpath-annotation's window (HTA's annotation
+and instance_id): the N-th (A-th to B-th) op or annotation whose name contains NAME.
 
 Each walk step asks the trace directly: on a thread, the path's current segment ends
 at t and starts at the latest start or end of any of the thread's events before t, and
@@ -285,14 +285,18 @@ def walk(sev, s0, s1, sink_lane):
 length = 0
 win = None
 if len(sys.argv) > 2:  # --critpath-annotation NAME[:N]
-    m = re.fullmatch(r"(.*):([0-9]{1,9})", sys.argv[2])
+    m = re.fullmatch(r"(.*):([0-9]{1,9})(?:-([0-9]{1,9}))?", sys.argv[2])
+    if m and m.group(3) and int(m.group(3)) < int(m.group(2)):
+        m = None
     name, inst = (m.group(1), int(m.group(2))) if m else (sys.argv[2], 0)
+    last = int(m.group(3)) if m and m.group(3) else inst
     cands = [(round_ns(e["ts"]), i, e) for i, e in enumerate(d["traceEvents"])
              if e.get("ph") == "X" and e.get("cat") in ("cpu_op", "operator", "user_annotation")
              and name in str(e.get("name", ""))]
     cands.sort(key=lambda x: x[:2])
-    a = cands[inst][2]
-    win = (round_ns(a["ts"]), round_ns(a["ts"]) + max(0, round_ns(a.get("dur", 0))),
+    a = cands[inst][2]  # the first instance's start to the instances' latest end
+    win = (round_ns(a["ts"]), max(round_ns(b["ts"]) + max(0, round_ns(b.get("dur", 0)))
+                                  for _, _, b in cands[inst:last + 1]),
            (False, str(a["pid"]), str(a["tid"])))
     for e in ev:
         if e["k"] != ACT:
