@@ -15,13 +15,17 @@
  *     the "correlation" arg, as the gpu section links them);
  *   - stream order: an activity's end -> the next activity's start on its
  *     stream;
- *   - between streams (inferred, no event handle being traced): an activity
- *     that started more than 10 us after it was free to (its call had
- *     returned, its stream's previous activity had ended) and within 10 us
- *     of the end of another stream's activity waited for that one;
+ *   - between streams: from Kineto's cuda_sync records where the trace has
+ *     them (read_waits: a Stream Wait Event ties the next activity launched
+ *     on its stream to the event's work on the awaited stream); else
+ *     inferred: an activity that started more than 10 us after it was free
+ *     to (its call had returned, its stream's previous activity had ended)
+ *     and within 10 us of the end of another stream's activity waited for
+ *     that one;
  *   - synchronisation: a blocking call (cuda/hip DeviceSynchronize,
  *     StreamSynchronize, EventSynchronize: the device activity of the step
- *     that ended last within the call; Memcpy, MemcpyAsync: its own copy,
+ *     that ended last within the call, of the record's stream or event where
+ *     a cuda_sync record names one; Memcpy, MemcpyAsync: its own copy,
  *     when that ended within the call) -> the call's end.
  * Every edge spans the time between its ends, so every path from the
  * step's start to its end has the step's length; the critical path is the
@@ -38,6 +42,9 @@
  * sync (a blocking call's own time, from the awaited activity's end to the
  * call's return, and a wait for another stream) and idle (a thread in no
  * span, a stream with no activity: untraced host code or nothing).
+ *
+ * --critpath-annotation NAME[:N] (find_window): one window, HTA's annotation
+ * and instance_id, instead of the steps.
  *
  * MEMORY: the ops, annotations, runtime calls and activities of the
  * analysed steps, 48 bytes each, at most pr_critpath_max_events of them
@@ -144,7 +151,28 @@ struct cp {
 	struct tally *ops, *kernels;
 	size_t nops, capops, nkern, capkern;
 	struct pr_imap op_idx, kern_idx;
+	/* waits read from the trace's handles (read_waits) */
+	int want_sync;		   /* a sync or wait call was read: look for cuda_sync records */
+	int has_waits;		   /* the trace records Stream Wait Events: no inferred waits */
+	struct pr_imap stream_trk; /* Kineto "stream" arg -> track index (activities) */
+	struct pr_imap wait_src;   /* activity -> 2 * the activity it waited for + method */
+	struct pr_imap sync_on;	   /* sync call -> awaited activity, or -(stream track + 1) */
+	size_t nwaits[2], wait_unmatched;
+	/* --critpath-annotation: one window instead of the steps (find_window) */
+	int win;
+	int64_t win_ts, win_end, win_track, win_instance, win_last;
+	char *win_name;
+	int64_t waits[3]; /* on the paths, by method (W_*) */
 };
+
+/* how a wait between streams was found (the model's names) */
+enum {
+	W_RECORD,
+	W_STREAM,
+	W_INFERRED,
+	W_N
+};
+static const char *const wait_names[W_N] = { "event_record", "wait_on_stream", "inferred" };
 
 static const char *name_text(struct cp *c, int64_t id, struct pr_error *err)
 {
@@ -204,6 +232,8 @@ static int cls_of(struct cp *c, struct pr_imap *m, int64_t name, int rt, int *ou
 	if (!(s = name_text(c, name, err)))
 		return -1;
 	*out = rt ? rt_class(s) : pr_kclass_of(&c->kc, s, NULL);
+	if (rt && (*out == RT_SYNC || strstr(s, "StreamWaitEvent")))
+		c->want_sync = 1; /* the trace may say what it waited for (read_waits) */
 	pr_imap_put(m, name, *out);
 	return 0;
 }
@@ -268,7 +298,7 @@ static void evict(struct cp *c, size_t nslots)
 static void keep(struct cp *c, const struct cev *e, size_t nslots)
 {
 	int late = e->kind == EV_ACT ? e->step > c->cutoff : e->step >= c->cutoff;
-	if (!late && c->n >= pr_critpath_max_events && c->ctx->nsteps) {
+	if (!late && c->n >= pr_critpath_max_events && c->ctx->nsteps && !c->win) {
 		evict(c, nslots);
 		late = e->kind == EV_ACT ? e->step > c->cutoff : e->step >= c->cutoff;
 	}
@@ -286,10 +316,15 @@ static void keep(struct cp *c, const struct cev *e, size_t nslots)
 }
 
 /* The step holding ts (CPU events); for an activity (after: 1), the last step started by ts
- * (its launch may be in a step that ended before it ran); 0 without steps; -1: none. */
-static int32_t step_of(const struct pr_actx *ctx, int64_t ts, int after)
+ * (its launch may be in a step that ended before it ran); 0 without steps; -1: none. With an
+ * annotation window: 0 for a CPU event starting in it, or an activity starting from its start
+ * (an unlinked one is dropped after linking, as HTA keeps the launched ones only). */
+static int32_t step_of(const struct cp *c, int64_t ts, int after)
 {
+	const struct pr_actx *ctx = c->ctx;
 	size_t lo = 0, hi = ctx->nsteps;
+	if (c->win)
+		return ts >= c->win_ts && (after || ts <= c->win_end) ? 0 : -1;
 	if (!ctx->nsteps)
 		return 0;
 	if (!after)
@@ -311,8 +346,9 @@ static int read_events(struct cp *c, struct pr_error *err)
 	struct pr_gpuread *rd;
 	const struct pr_gpurow *r;
 	sqlite3_stmt *st;
-	size_t nslots = ctx->nsteps ? ctx->nsteps : 1;
+	size_t nslots = ctx->nsteps && !c->win ? ctx->nsteps : 1;
 	int rc, cl;
+	int64_t sv;
 	if (!gs)
 		return -1;
 	if (!gs->nkind[PR_GK_KERNEL] && !gs->nkind[PR_GK_MEMCPY] && !gs->nkind[PR_GK_MEMSET])
@@ -337,8 +373,11 @@ static int read_events(struct cp *c, struct pr_error *err)
 			return -1;
 		}
 		e.cls = (uint8_t)cl;
+		if (e.kind == EV_ACT && r->u.act.stream != PR_GPU_NO_STREAM &&
+		    !pr_imap_get(&c->stream_trk, r->u.act.stream, &sv))
+			pr_imap_put(&c->stream_trk, r->u.act.stream, (int64_t)e.track);
 		/* an activity's step is its call's (set when linked), else its start's */
-		e.step = step_of(ctx, e.ts, e.kind == EV_ACT);
+		e.step = step_of(c, e.ts, e.kind == EV_ACT);
 		if (e.step >= 0)
 			keep(c, &e, nslots);
 	}
@@ -359,15 +398,16 @@ static int read_events(struct cp *c, struct pr_error *err)
 		e.corr = NONE;
 		e.link = -1;
 		e.kind = EV_OP;
-		e.step = step_of(ctx, e.ts, 0);
+		e.step = step_of(c, e.ts, 0);
 		if (e.step >= 0)
 			keep(c, &e, nslots);
 	}
 	return pr_actx_done(ctx, st, rc, err);
 }
 
-/* Links each activity to the first kept call of its correlation; its step becomes the call's. */
-static void link_events(struct cp *c)
+/* Links each activity to the first kept call of its correlation; its step becomes the call's;
+ * m gets correlation -> that call. */
+static void link_events(struct cp *c, struct pr_imap *m_out)
 {
 	struct pr_imap m = { 0 };
 	size_t i;
@@ -387,10 +427,160 @@ static void link_events(struct cp *c)
 		if (c->ev[v].cls == RT_OTHER)
 			c->ev[v].cls = RT_LAUNCH; /* it put work on the device */
 	}
-	pr_imap_release(&m);
+	*m_out = m;
 }
 
 static const struct cev *g_ev; /* qsort's comparisons (the analysis runs on one thread) */
+
+/* launched activities by (stream track, their call's start, index) */
+static int cmp_launch(const void *pa, const void *pb)
+{
+	uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
+	const struct cev *a = &g_ev[ia], *b = &g_ev[ib];
+	if (a->track != b->track)
+		return a->track < b->track ? -1 : 1;
+	if (g_ev[a->link].ts != g_ev[b->link].ts)
+		return g_ev[a->link].ts < g_ev[b->link].ts ? -1 : 1;
+	return ia < ib ? -1 : (ia > ib);
+}
+
+/* The first of la[0..n) at or past (track, call start t): its position. */
+static size_t launch_lb(const struct cp *c, const uint32_t *la, size_t n, uint32_t track, int64_t t)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct cev *e = &c->ev[la[mid]];
+		if (e->track < track || (e->track == track && c->ev[e->link].ts < t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The last activity put on stream track wtrk by a call that started before t (-1: none). */
+static int32_t launched_before(const struct cp *c, const uint32_t *la, size_t n, uint32_t wtrk,
+			       int64_t t)
+{
+	size_t p = launch_lb(c, la, n, wtrk, t);
+	return p > 0 && c->ev[la[p - 1]].track == wtrk ? (int32_t)la[p - 1] : -1;
+}
+
+/*
+ * Kineto's synchronisation records (category cuda_sync, recorded by newer PyTorch on the stream
+ * that waits or syncs; "correlation" names the runtime call): "Stream Wait Event" (stream S
+ * waits on "wait_on_stream" W): the first activity put on S after the cudaStreamWaitEvent call
+ * by its thread waited for the event's work: the last activity put on W before the
+ * cudaEventRecord call named by "wait_on_cuda_event_record_corr_id" (event_record), or without
+ * that arg (older Kineto: "wait_on_cuda_event_id" only) before the wait call (wait_on_stream:
+ * the latest the event can cover). "Event Sync" (cudaEventSynchronize): the same activity is
+ * the one the call awaited; "Stream Sync" (cudaStreamSynchronize): an activity of S. Read only
+ * when a sync or wait call was and the store has the category's name (one scan of the run's
+ * spans otherwise avoided); the records' streams are matched by the activities' "stream".
+ */
+static int read_waits(struct cp *c, const struct pr_imap *corr_call, struct pr_error *err)
+{
+	struct pr_actx *ctx = c->ctx;
+	sqlite3_stmt *st;
+	uint32_t *la;
+	size_t i, n = 0;
+	int rc;
+	if (!c->want_sync)
+		return 0;
+	/* no record in the store (most traces): no scan of the run's spans */
+	if (pr_actx_prep(ctx, "SELECT 1 FROM string WHERE value = 'cuda_sync' AND ?1 IS NOT NULL",
+			 &st, err))
+		return -1;
+	rc = sqlite3_step(st);
+	if (pr_actx_done(ctx, st, rc, err))
+		return -1;
+	if (rc != SQLITE_ROW)
+		return 0;
+	la = pr_xreallocarray(NULL, c->n ? c->n : 1, sizeof(*la));
+	for (i = 0; i < c->n; i++)
+		if (c->ev[i].kind == EV_ACT && c->ev[i].link >= 0)
+			la[n++] = (uint32_t)i;
+	g_ev = c->ev;
+	if (n > 1)
+		qsort(la, n, sizeof(*la), cmp_launch);
+	if (pr_actx_prep(ctx,
+			 "SELECT name, json_extract(args, '$.correlation'), "
+			 "json_extract(args, '$.stream'), json_extract(args, '$.wait_on_stream'), "
+			 "json_extract(args, '$.wait_on_cuda_event_record_corr_id') "
+			 "FROM span_v WHERE run_id = ?1 AND kind = 'slice' AND cat = 'cuda_sync' "
+			 "ORDER BY id",
+			 &st, err)) {
+		free(la);
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *nm = pr_actx_text(st, 0);
+		int wait = !strcmp(nm, "Stream Wait Event"), esync = !strcmp(nm, "Event Sync");
+		int64_t call, v, dtrk, wtrk, rec = NONE;
+		int32_t src = -1;
+		int method = W_STREAM;
+		if (wait)
+			c->has_waits = 1;
+		if (sqlite3_column_type(st, 1) != SQLITE_INTEGER ||
+		    !pr_imap_get(corr_call, sqlite3_column_int64(st, 1), &call)) {
+			c->wait_unmatched += wait; /* its call is not held (the budget) */
+			continue;
+		}
+		if (!strcmp(nm, "Stream Sync")) {
+			if (sqlite3_column_type(st, 2) == SQLITE_INTEGER &&
+			    pr_imap_get(&c->stream_trk, sqlite3_column_int64(st, 2), &dtrk))
+				pr_imap_put(&c->sync_on, call, -(dtrk + 1));
+			continue;
+		}
+		if ((!wait && !esync) || sqlite3_column_type(st, 3) != SQLITE_INTEGER ||
+		    !pr_imap_get(&c->stream_trk, sqlite3_column_int64(st, 3), &wtrk)) {
+			c->wait_unmatched += wait; /* W has no activity */
+			continue;
+		}
+		if (sqlite3_column_type(st, 4) == SQLITE_INTEGER) {
+			if (!pr_imap_get(corr_call, sqlite3_column_int64(st, 4), &v)) {
+				c->wait_unmatched += wait;
+				continue;
+			}
+			rec = c->ev[v].ts;
+			method = W_RECORD;
+		}
+		src = launched_before(c, la, n, (uint32_t)wtrk, rec != NONE ? rec : c->ev[call].ts);
+		if (src < 0) {
+			c->wait_unmatched += wait;
+			continue;
+		}
+		if (esync) {
+			pr_imap_put(&c->sync_on, call, src);
+			continue;
+		}
+		/* the waiting stream: the one the call's next launch from its thread went to */
+		if (sqlite3_column_type(st, 2) != SQLITE_INTEGER ||
+		    !pr_imap_get(&c->stream_trk, sqlite3_column_int64(st, 2), &dtrk)) {
+			c->wait_unmatched++;
+			continue;
+		}
+		for (i = launch_lb(c, la, n, (uint32_t)dtrk, c->ev[call].ts + 1); i < n; i++) {
+			const struct cev *k = &c->ev[la[i]];
+			if (k->track != (uint32_t)dtrk)
+				break;
+			if (c->ev[k->link].track == c->ev[call].track)
+				break;
+		}
+		if (i == n || c->ev[la[i]].track != (uint32_t)dtrk ||
+		    c->ev[la[i]].track == c->ev[src].track) {
+			c->wait_unmatched++;
+			continue;
+		}
+		/* several waits before one launch: the one whose work ended last */
+		if (!pr_imap_get(&c->wait_src, la[i], &v) || c->ev[v / 2].end < c->ev[src].end)
+			pr_imap_put(&c->wait_src, la[i], 2 * (int64_t)src + method);
+		c->nwaits[method]++;
+	}
+	free(la);
+	return pr_actx_done(ctx, st, rc, err);
+}
 
 static int cmp_idx(const void *pa, const void *pb)
 {
@@ -528,9 +718,14 @@ static int32_t awaited(struct cp *c, int32_t call)
 {
 	const struct cev *e = &c->ev[call];
 	size_t lo = 0, hi = c->nby_end;
+	int64_t on = 0;
 	if (e->cls == RT_MEMCPY) {
 		const struct cev *a = e->link >= 0 ? &c->ev[e->link] : NULL;
 		return a && a->end > e->ts && a->end <= e->end ? e->link : -1;
+	}
+	if (pr_imap_get(&c->sync_on, call, &on) && on >= 0) { /* Event Sync: the event's work */
+		const struct cev *a = &c->ev[on];
+		return a->step == e->step && a->end > e->ts && a->end <= e->end ? (int32_t)on : -1;
 	}
 	while (lo < hi) { /* the last activity ending at or before the call's end */
 		size_t mid = lo + (hi - lo) / 2;
@@ -539,9 +734,10 @@ static int32_t awaited(struct cp *c, int32_t call)
 		else
 			hi = mid;
 	}
-	if (!lo || c->ev[c->by_end[lo - 1]].end <= e->ts)
-		return -1;
-	return (int32_t)c->by_end[lo - 1];
+	for (; lo > 0 && c->ev[c->by_end[lo - 1]].end > e->ts; lo--)
+		if (on >= 0 || c->ev[c->by_end[lo - 1]].track == (uint32_t)(-on - 1))
+			return (int32_t)c->by_end[lo - 1]; /* Stream Sync: the last of its stream */
+	return -1;
 }
 
 /*
@@ -609,7 +805,8 @@ static long last_act_before(const struct cp *c, const uint32_t *ix, size_t n, in
 /*
  * The walk back from (lane, t) to the step's start s0; comp gets each class's time.
  */
-static void walk(struct cp *c, struct lane *ln, int64_t t, int64_t s0, int64_t *comp)
+static void walk(struct cp *c, struct lane *ln, int64_t t, int64_t s0, int64_t *comp,
+		 int64_t *waits)
 {
 	size_t guard = 4 * c->nidx + 4 * c->nsegs + 64;
 	while (t > s0 && ln && guard--) {
@@ -642,7 +839,7 @@ static void walk(struct cp *c, struct lane *ln, int64_t t, int64_t s0, int64_t *
 			const uint32_t *ix = c->idx + ln->first;
 			long j = last_act_before(c, ix, ln->n, t);
 			const struct cev *k;
-			int64_t a, pend = INT64_MIN, lt = INT64_MIN;
+			int64_t a, pend = INT64_MIN, lt = INT64_MIN, wv;
 			int32_t w;
 			if (j < 0)
 				break;
@@ -661,10 +858,20 @@ static void walk(struct cp *c, struct lane *ln, int64_t t, int64_t s0, int64_t *
 				pend = c->ev[ix[j - 1]].end < t ? c->ev[ix[j - 1]].end : t;
 			if (k->link >= 0 && c->ev[k->link].step == k->step)
 				lt = c->ev[k->link].ts < t ? c->ev[k->link].ts : t;
-			if ((w = waited_stream(c, k, pend, t)) >= 0) {
+			if (pr_imap_get(&c->wait_src, ix[j], &wv) &&
+			    c->ev[wv / 2].step == k->step && c->ev[wv / 2].end <= t &&
+			    c->ev[wv / 2].end > pend && c->ev[wv / 2].end >= lt) {
+				/* the trace's handles: it waited for that activity (read_waits) */
+				int64_t we = c->ev[wv / 2].end > s0 ? c->ev[wv / 2].end : s0;
+				charge(c, comp, C_SYNC, -1, t - we);
+				waits[wv % 2]++;
+				t = we;
+				ln = lane_find(c, c->ev[wv / 2].track, 1);
+			} else if (!c->has_waits && (w = waited_stream(c, k, pend, t)) >= 0) {
 				/* it was free to start: it waited for another stream */
 				int64_t we = c->ev[w].end > s0 ? c->ev[w].end : s0;
 				charge(c, comp, C_SYNC, -1, t - we);
+				waits[W_INFERRED]++;
 				t = we;
 				ln = lane_find(c, c->ev[w].track, 1);
 			} else if (lt != INT64_MIN && lt > pend) {
@@ -687,6 +894,16 @@ static json_t *comp_json(const int64_t *comp)
 	int i;
 	for (i = 0; i < C_N; i++)
 		json_object_set_new(o, cat_names[i], pr_jint(comp[i]));
+	return o;
+}
+
+/* cross-stream waits on the path, by how each was found */
+static json_t *waits_json(const int64_t *waits)
+{
+	json_t *o = json_object();
+	int i;
+	for (i = 0; i < W_N; i++)
+		json_object_set_new(o, wait_names[i], pr_jint(waits[i]));
 	return o;
 }
 
@@ -719,7 +936,7 @@ static int step_track(struct cp *c, int64_t span_id, int64_t *track, struct pr_e
 static int one_step(struct cp *c, long s, json_t *steps, size_t *nsteps, struct pr_error *err)
 {
 	struct pr_actx *ctx = c->ctx;
-	int64_t s0, s1, comp[C_N] = { 0 }, sink_t, track = NONE;
+	int64_t s0, s1, comp[C_N] = { 0 }, sink_t, track = NONE, waits[W_N] = { 0 };
 	struct lane *sink = NULL;
 	size_t i, j;
 	int32_t last_act = -1;
@@ -758,7 +975,13 @@ static int one_step(struct cp *c, long s, json_t *steps, size_t *nsteps, struct 
 		qsort(c->by_end, c->nby_end, sizeof(*c->by_end), cmp_end);
 	if (c->nby_end)
 		last_act = (int32_t)c->by_end[c->nby_end - 1];
-	if (ctx->nsteps) {
+	if (c->win) {
+		int64_t v;
+		s0 = c->win_ts;
+		s1 = c->win_end;
+		if (pr_imap_get(&c->track_idx, c->win_track, &v))
+			track = v;
+	} else if (ctx->nsteps) {
 		s0 = clamp_t(ctx->steps[s].ts);
 		s1 = end_of(s0, ctx->steps[s].dur);
 		if (step_track(c, ctx->steps[s].id, &track, err))
@@ -785,17 +1008,22 @@ static int one_step(struct cp *c, long s, json_t *steps, size_t *nsteps, struct 
 	}
 	if (sink_t <= s0)
 		return 0;
-	if (!ctx->nsteps)
+	if (!ctx->nsteps && !c->win)
 		s1 = sink_t; /* the trace's extent: from its first event's start to its last end */
-	walk(c, sink, sink_t, s0, comp);
+	walk(c, sink, sink_t, s0, comp, waits);
+	for (i = 0; i < W_N; i++)
+		c->waits[i] += waits[i];
 	for (i = 0; i < C_N; i++)
 		c->comp[i] = sat_add(c->comp[i], comp[i]);
 	c->length = sat_add(c->length, sink_t - s0);
 	if (*nsteps < CP_STEPS_CAP) {
-		const char *nm = ctx->nsteps ? ctx->steps[s].name : "(trace)";
-		json_t *o = pr_jobj("name", json_string(nm), "t_ns", pr_actx_t(ctx, s0),
-				    "length_ns", pr_jint(sink_t - s0), "span_ns", pr_jint(s1 - s0),
-				    "composition_ns", comp_json(comp), NULL);
+		const char *nm = c->win	       ? c->win_name
+				 : ctx->nsteps ? ctx->steps[s].name
+					       : "(trace)";
+		json_t *o =
+			pr_jobj("name", json_string(nm), "t_ns", pr_actx_t(ctx, s0), "length_ns",
+				pr_jint(sink_t - s0), "span_ns", pr_jint(s1 - s0), "composition_ns",
+				comp_json(comp), "waits", waits_json(waits), NULL);
 		json_array_append_new(steps, o);
 	}
 	(*nsteps)++;
@@ -830,8 +1058,9 @@ static int analyse(struct cp *c, struct pr_error *err)
 	struct pr_actx *ctx = c->ctx;
 	json_t *sec, *steps, *ops, *kern;
 	size_t i, j, nacts = 0, nsteps = 0, skipped = 0;
-	size_t nstep_slots = ctx->nsteps ? ctx->nsteps : 1;
+	size_t nstep_slots = ctx->nsteps && !c->win ? ctx->nsteps : 1;
 	uint32_t *all;
+	struct pr_imap corr_call = { 0 };
 	c->step_over = pr_xcalloc(nstep_slots, 1);
 	c->cutoff = (int32_t)nstep_slots;
 	if (read_events(c, err))
@@ -840,7 +1069,15 @@ static int analyse(struct cp *c, struct pr_error *err)
 		nacts += c->ev[i].kind == EV_ACT;
 	if (!nacts && !c->over)
 		return 0; /* no device activity: no section */
-	link_events(c);
+	link_events(c, &corr_call);
+	for (i = 0; c->win && i < c->n; i++)
+		if (c->ev[i].kind == EV_ACT && c->ev[i].link < 0)
+			c->ev[i].step = -1; /* a window keeps the activities launched in it */
+	if (read_waits(c, &corr_call, err)) {
+		pr_imap_release(&corr_call);
+		return -1;
+	}
+	pr_imap_release(&corr_call);
 	all = pr_xreallocarray(NULL, c->n ? c->n : 1, sizeof(*all));
 	for (i = j = 0; i < c->n; i++)
 		if (c->ev[i].step >= 0 && !c->step_over[c->ev[i].step])
@@ -874,16 +1111,109 @@ static int analyse(struct cp *c, struct pr_error *err)
 		json_decref(steps);
 		return -1;
 	}
-	sec = pr_jobj("scope", json_string(ctx->nsteps ? "steps" : "trace"), "steps_analysed",
-		      pr_jint((int64_t)nsteps), "steps_over_budget", pr_jint((int64_t)skipped),
-		      "events", pr_jint((int64_t)c->n), "events_budget",
+	sec = pr_jobj("scope",
+		      json_string(c->win	? "annotation"
+				  : ctx->nsteps ? "steps"
+						: "trace"),
+		      "steps_analysed", pr_jint((int64_t)nsteps), "steps_over_budget",
+		      pr_jint((int64_t)skipped), "events", pr_jint((int64_t)c->n), "events_budget",
 		      pr_jint((int64_t)pr_critpath_max_events), "events_over_budget",
 		      pr_jint((int64_t)c->over), "length_ns", pr_jint(c->length), "composition_ns",
 		      comp_json(c->comp), "steps", steps, "top_ops", ops, "top_kernels", kern,
 		      NULL);
+	if (c->win)
+		json_object_set_new(sec, "window",
+				    pr_jobj("annotation",
+					    json_string(ctx->opts->critpath_annotation), "name",
+					    json_string(c->win_name), "instance",
+					    pr_jint(c->win_instance), "last_instance",
+					    pr_jint(c->win_last), "t_ns", pr_actx_t(ctx, c->win_ts),
+					    "dur_ns", pr_jint(c->win_end - c->win_ts), NULL));
+	json_object_set_new(sec, "stream_waits",
+			    pr_jobj("rule", json_string(c->has_waits ? "handles" : "inferred"),
+				    "event_record", pr_jint((int64_t)c->nwaits[W_RECORD]),
+				    "wait_on_stream", pr_jint((int64_t)c->nwaits[W_STREAM]),
+				    "unmatched", pr_jint((int64_t)c->wait_unmatched), "on_path",
+				    waits_json(c->waits), NULL));
 	json_object_set_new(ctx->out, "critical_path", sec);
 	ctx->critpath_over = c->over;
 	ctx->critpath_over_steps = skipped;
+	return 0;
+}
+
+/* "N" or "A-B" (digits, A <= B, at most 9 each): 0 and the range, else -1 */
+static int parse_instances(const char *s, int64_t *a, int64_t *b)
+{
+	size_t n = strspn(s, "0123456789"), m;
+	if (!n || n > 9)
+		return -1;
+	*a = *b = atol(s);
+	if (!s[n])
+		return 0;
+	if (s[n] != '-' || !(m = strspn(s + n + 1, "0123456789")) || m > 9 || s[n + 1 + m])
+		return -1;
+	*b = atol(s + n + 1);
+	return *b >= *a ? 0 : -1;
+}
+
+/*
+ * --critpath-annotation NAME[:N | :A-B] (HTA's critical_path_analysis(annotation, instance_id),
+ * an int or an inclusive range): the window runs from the start of the N-th (A-th) op,
+ * annotation or step span whose name contains NAME (from 0, by start, then id) to the latest end
+ * of the instances in the range; the suffix is the text after the last ':' when it reads as
+ * instances (else the whole is the name, instance 0). Its CPU events are those starting in it,
+ * its activities those their calls launched.
+ */
+static int find_window(struct cp *c, const char *spec, struct pr_error *err)
+{
+	const char *colon = strrchr(spec, ':');
+	size_t nlen = strlen(spec);
+	int64_t last = 0, got = 0;
+	sqlite3_stmt *st;
+	int rc;
+	c->win_instance = 0;
+	if (colon && !parse_instances(colon + 1, &c->win_instance, &last))
+		nlen = (size_t)(colon - spec);
+	else
+		c->win_instance = last = 0;
+	if (pr_actx_prep(c->ctx,
+			 "SELECT s.track_id, s.ts, s.dur, n.value FROM span s "
+			 "JOIN string n ON n.id = s.name_id WHERE s.run_id = ?1 "
+			 "AND s.kind IN ('op', 'phase', 'step') AND instr(n.value, ?2) > 0 "
+			 "ORDER BY s.ts, s.id LIMIT ?4 OFFSET ?3",
+			 &st, err))
+		return -1;
+	sqlite3_bind_text(st, 2, spec, (int)nlen, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 3, c->win_instance);
+	sqlite3_bind_int64(st, 4, last - c->win_instance + 1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t ts = clamp_t(sqlite3_column_int64(st, 1));
+		int64_t end = end_of(ts, sqlite3_column_int64(st, 2));
+		if (!got++) {
+			c->win_track = sqlite3_column_int64(st, 0);
+			c->win_ts = ts;
+			c->win_end = end;
+			c->win_name = pr_xstrdup(pr_actx_text(st, 3));
+		} else if (end > c->win_end) {
+			c->win_end = end;
+		}
+	}
+	if (pr_actx_done(c->ctx, st, rc, err))
+		return -1;
+	if (!got)
+		return pr_error_set(
+			err, PR_E_USAGE,
+			"--critpath-annotation '%s': run %lld has no span %lld whose name "
+			"contains '%.*s' (instances count from 0)",
+			spec, (long long)c->ctx->run, (long long)c->win_instance, (int)nlen, spec);
+	if (got != last - c->win_instance + 1)
+		return pr_error_set(err, PR_E_USAGE,
+				    "--critpath-annotation '%s': run %lld has spans whose name "
+				    "contains '%.*s' only up to instance %lld",
+				    spec, (long long)c->ctx->run, (int)nlen, spec,
+				    (long long)(c->win_instance + got - 1));
+	c->win = 1;
+	c->win_last = last;
 	return 0;
 }
 
@@ -893,6 +1223,8 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	int ret;
 	memset(&c, 0, sizeof(c));
 	c.ctx = ctx;
+	if (ctx->opts->critpath_annotation && find_window(&c, ctx->opts->critpath_annotation, err))
+		return -1;
 	if (pr_kclassify_init(&c.kc, ctx->meta, ctx->opts->comm_kernels, err))
 		return -1;
 	ret = analyse(&c, err);
@@ -903,11 +1235,15 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	pr_imap_release(&c.track_idx);
 	pr_imap_release(&c.op_idx);
 	pr_imap_release(&c.kern_idx);
+	pr_imap_release(&c.stream_trk);
+	pr_imap_release(&c.wait_src);
+	pr_imap_release(&c.sync_on);
 	free(c.ev);
 	free(c.step_over);
 	free(c.segs);
 	free(c.lanes);
 	free(c.by_end);
+	free(c.win_name);
 	free(c.ops);
 	free(c.kernels);
 	return ret;

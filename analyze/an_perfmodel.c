@@ -284,6 +284,38 @@ static void conc_list(const struct opin *in, size_t i, int64_t *v, int n, int64_
 		v[k] = def;
 }
 
+/* an int of Concrete Inputs at i ("2"; missing or not a number: def) */
+static int64_t conc_int(const struct opin *in, size_t i, int64_t def)
+{
+	const char *s = json_string_value(json_array_get(in->conc, i));
+	char *e;
+	long long x;
+	if (!s || !*s)
+		return def;
+	x = strtoll(s, &e, 10);
+	return e == s || *e ? def : x;
+}
+
+/* a bool list "[True, True, False]" of Concrete Inputs at i into v[0..3) (missing: def) */
+static void conc_bools(const struct opin *in, size_t i, int *v, const int *def)
+{
+	const char *s = json_string_value(json_array_get(in->conc, i));
+	int k;
+	for (k = 0; k < 3; k++)
+		v[k] = def[k];
+	if (!s || s[0] != '[')
+		return;
+	for (k = 0, s++; k < 3 && *s && *s != ']'; k++) {
+		while (*s == ' ')
+			s++;
+		v[k] = !strncmp(s, "True", 4);
+		while (*s && *s != ',' && *s != ']')
+			s++;
+		if (*s == ',')
+			s++;
+	}
+}
+
 struct work {
 	double flops, bytes;
 	int dt; /* the dtype of the peak (-1: none) */
@@ -335,25 +367,80 @@ static void gemm_work(const char *name, const struct opin *in, struct work *w)
 	}
 }
 
-/* convolution / _convolution (input, weight, bias, stride, padding, dilation, transposed,
+/* The spatial product of dims 2.. of t */
+static double spatial(const struct tensor *t)
+{
+	double p = 1;
+	int i;
+	for (i = 2; i < t->nd; i++)
+		p *= (double)t->d[i];
+	return p;
+}
+
+/*
+ * aten::convolution_backward (grad_output, input, weight, bias_sizes, stride, padding,
+ * dilation, transposed, output_padding, groups, output_mask): the forward's multiply-adds F =
+ * 2 * (elements of grad_output, or of input when transposed) * C_in/groups (or C_out/groups:
+ * weight dim 1) * kernel elements, once for grad_input and once for grad_weight as output_mask
+ * asks (absent: both), grad_bias 1 FLOP a grad_output element; bytes: grad_output, input and
+ * weight read, the gradients asked for written (input's, weight's, C_out elements).
+ */
+static void conv_bwd_work(const struct opin *in, struct work *w)
+{
+	const struct tensor *go = &in->t[0], *x = &in->t[1], *wt = &in->t[2];
+	static const int def[3] = { 1, 1, 0 };
+	int mask[3];
+	double f;
+	if (in->nt < 3 || go->nd < 3 || x->nd != go->nd || wt->nd != go->nd)
+		return;
+	conc_bools(in, 10, mask, def);
+	f = 2 * (conc_true(in, 7) ? x->n : go->n) * (double)wt->d[1] * spatial(wt);
+	w->flops = f * (mask[0] + mask[1]) + (mask[2] ? go->n : 0);
+	w->bytes = tbytes(go) + tbytes(x) + tbytes(wt) + (mask[0] ? tbytes(x) : 0) +
+		   (mask[1] ? tbytes(wt) : 0) + (mask[2] ? (double)go->d[1] * (double)go->es : 0);
+	w->dt = go->dt;
+}
+
+/*
+ * convolution / _convolution (input, weight, bias, stride, padding, dilation, transposed,
  * output_padding, groups), conv1d/2d/3d (input, weight, bias, stride, padding, dilation,
  * groups), cudnn_convolution (input, weight, padding, stride, dilation, groups, ...) and
- * miopen_convolution (input, weight, bias, padding, stride, dilation, groups, ...) */
+ * miopen_convolution (input, weight, bias, padding, stride, dilation, groups, ...); transposed:
+ * convolution with transposed True, conv_transpose1d/2d/3d (input, weight, bias, stride,
+ * padding, output_padding, groups, dilation), cudnn_convolution_transpose (input, weight,
+ * padding, output_padding, stride, dilation, groups, ...); convolution_backward apart.
+ */
 static void conv_work(const char *name, const struct opin *in, struct work *w)
 {
 	const struct tensor *x = &in->t[0], *wt = &in->t[1];
-	int64_t st[MAXD], pad[MAXD], dil[MAXD];
+	int64_t st[MAXD], pad[MAXD], dil[MAXD], opad[MAXD], groups = 1;
 	int sp, i,
 		full = !strstr(name, "conv1d") && !strstr(name, "conv2d") &&
-		       !strstr(name, "conv3d");
+		       !strstr(name, "conv3d") && !strstr(name, "conv_transpose");
 	int cudnn = strstr(name, "cudnn_convolution") != NULL;
 	int miopen = strstr(name, "miopen_convolution") != NULL;
+	int tr = strstr(name, "transpose") != NULL;
 	double out = 1, kprod = 1, cin, nout, bias;
-	if (in->nt < 2 || x->nd < 3 || wt->nd != x->nd || strstr(name, "backward") ||
-	    strstr(name, "transpose"))
+	if (!strcmp(name, "aten::convolution_backward")) {
+		conv_bwd_work(in, w);
+		return;
+	}
+	if (in->nt < 2 || x->nd < 3 || wt->nd != x->nd || strstr(name, "backward"))
 		return;
 	sp = x->nd - 2;
-	if (cudnn) {
+	if (tr && cudnn) { /* cudnn_convolution_transpose */
+		conc_list(in, 2, pad, sp, 0);
+		conc_list(in, 3, opad, sp, 0);
+		conc_list(in, 4, st, sp, 1);
+		conc_list(in, 5, dil, sp, 1);
+		groups = conc_int(in, 6, 1);
+	} else if (tr) { /* conv_transpose1d/2d/3d */
+		conc_list(in, 3, st, sp, 1);
+		conc_list(in, 4, pad, sp, 0);
+		conc_list(in, 5, opad, sp, 0);
+		groups = conc_int(in, 6, 1);
+		conc_list(in, 7, dil, sp, 1);
+	} else if (cudnn) {
 		conc_list(in, 2, pad, sp, 0);
 		conc_list(in, 3, st, sp, 1);
 		conc_list(in, 4, dil, sp, 1);
@@ -365,16 +452,35 @@ static void conv_work(const char *name, const struct opin *in, struct work *w)
 		conc_list(in, 3, st, sp, 1);
 		conc_list(in, 4, pad, sp, 0);
 		conc_list(in, 5, dil, sp, 1);
+		if (full && conc_true(in, 6)) { /* convolution(..., transposed=True, ...) */
+			tr = 1;
+			conc_list(in, 7, opad, sp, 0);
+			groups = conc_int(in, 8, 1);
+		}
 	}
-	if (full && !cudnn && !miopen && conc_true(in, 6))
-		return; /* transposed: not modelled */
+	if (groups < 1)
+		groups = 1;
 	for (i = 0; i < sp; i++) {
 		int64_t k = wt->d[2 + i], o;
-		o = st[i] > 0 ? (x->d[2 + i] + 2 * pad[i] - dil[i] * (k - 1) - 1) / st[i] + 1 : 0;
+		if (tr) /* out = (in - 1) s - 2p + d (k - 1) + output_padding + 1 */
+			o = (x->d[2 + i] - 1) * st[i] - 2 * pad[i] + dil[i] * (k - 1) + opad[i] + 1;
+		else
+			o = st[i] > 0
+				    ? (x->d[2 + i] + 2 * pad[i] - dil[i] * (k - 1) - 1) / st[i] + 1
+				    : 0;
 		if (o < 0)
 			o = 0;
 		out *= (double)o;
 		kprod *= (double)k;
+	}
+	if (tr) { /* weight [C_in, C_out / groups, k...]: each input element meets C_out/g x k */
+		double cout = (double)wt->d[1] * (double)groups;
+		nout = (double)x->d[0] * cout * out;
+		bias = !cudnn && in->nt > 2 && in->t[2].nd == 1 ? tbytes(&in->t[2]) : 0;
+		w->flops = 2 * x->n * (double)wt->d[1] * kprod + (bias > 0 ? nout : 0);
+		w->bytes = tbytes(x) + tbytes(wt) + bias + nout * (double)x->es;
+		w->dt = x->dt;
+		return;
 	}
 	cin = (double)wt->d[1]; /* C / groups */
 	nout = (double)x->d[0] * (double)wt->d[0] * out;
@@ -454,6 +560,66 @@ static void mem_work(int cat, const char *name, const struct opin *in, struct wo
 		w->bytes = rd;
 		w->flops = in->t[0].n;
 	}
+}
+
+/*
+ * aten::_foreach_* (multi-tensor apply; Kineto records a TensorList's dims as a list of shapes
+ * and its type as "TensorList", without the element type): elementwise over the lists, each
+ * list input read, one output list of the first list's size written (not for in-place ops,
+ * names ending '_'), 1 FLOP an output element (_foreach_norm: a reduction, its inputs read, 1
+ * FLOP an input element). The element size is that of the op's first typed tensor input, else
+ * 4 bytes (float, PyTorch's default dtype).
+ */
+static void foreach_work(const char *name, const struct opin *in, struct work *w)
+{
+	double rd = 0, first = -1;
+	size_t es = 4, i, j, k, nl = strlen(name);
+	int dt = DT_FP32, inplace = nl && name[nl - 1] == '_', typed = 0;
+	for (i = 0; i < (size_t)in->nt && !typed; i++)
+		if (in->t[i].nd >= 0) {
+			es = in->t[i].es;
+			dt = in->t[i].dt;
+			typed = 1;
+		}
+	for (i = 0; i < (size_t)in->nt; i++) {
+		json_t *l = json_array_get(in->dims, i);
+		const char *ty = json_string_value(json_array_get(in->types, i));
+		double n = 0;
+		if (in->t[i].nd >= 0) { /* a plain tensor (a scalar tensor of _foreach_add) */
+			rd += tbytes(&in->t[i]);
+			continue;
+		}
+		if (!ty || strcmp(ty, "TensorList") || !json_is_array(l))
+			continue;
+		for (j = 0; j < json_array_size(l); j++) {
+			json_t *d = json_array_get(l, j);
+			double e = 1;
+			if (!json_is_array(d))
+				continue;
+			for (k = 0; k < json_array_size(d); k++) {
+				json_t *v = json_array_get(d, k);
+				if (!json_is_integer(v) || json_integer_value(v) < 0) {
+					e = 0;
+					break;
+				}
+				e *= (double)json_integer_value(v);
+			}
+			n += e;
+		}
+		rd += n * (double)es;
+		if (first < 0)
+			first = n;
+	}
+	if (first < 0)
+		return;
+	w->dt = dt;
+	if (strstr(name, "norm")) {
+		w->bytes = rd;
+		w->flops = rd / (double)es;
+		return;
+	}
+	w->bytes = inplace ? rd : rd + first * (double)es;
+	w->flops = first;
 }
 
 /* ---- categories ---- */
@@ -547,6 +713,8 @@ static int category_of(const char *name, const char *k0, int kmem, int kcomm)
 	if (strstr(name, "attention") || strstr(name, "flash_attn") || strstr(name, "FlashAttn") ||
 	    strstr(name, "attn_"))
 		return PC_ATTN;
+	if (!strncmp(name, "aten::_foreach_", 15)) /* multi-tensor apply (foreach_work) */
+		return strstr(name, "norm") ? PC_RED : PC_ELEM;
 	if (strstr(name, "norm") && !in_list(name, red_ops, PR_ARRAY_SIZE(red_ops)))
 		return PC_NORM;
 	if (strstr(name, "softmax"))
@@ -866,6 +1034,8 @@ static void op_work(struct pm *m, const struct opacc *a, const char *name, char 
 		conv_work(name, &in, &w);
 	else if (mo->cat == PC_ATTN)
 		attn_work(name, &in, &w);
+	else if (!strncmp(name, "aten::_foreach_", 15))
+		foreach_work(name, &in, &w);
 	else if (mo->cat == PC_ELEM || mo->cat == PC_RED || mo->cat == PC_NORM)
 		mem_work(mo->cat, name, &in, &w);
 	json_decref(in.dims);

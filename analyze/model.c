@@ -756,6 +756,9 @@ static void options_key(const struct pr_model_opts *o, struct pr_strbuf *sb)
 	/* the trace view's window, the same way (a cached model is never another window's) */
 	if (o->window)
 		pr_strbuf_addf(sb, " window=%zu:%s", strlen(o->window), o->window);
+	if (o->critpath_annotation) /* the critical path's window, the same way */
+		pr_strbuf_addf(sb, " critpath_annotation=%zu:%s", strlen(o->critpath_annotation),
+			       o->critpath_annotation);
 }
 
 static void digest_copy(json_t *d, const json_t *from, const char *key)

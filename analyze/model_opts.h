@@ -34,6 +34,9 @@ struct pr_model_opts {
 	/* The trace view's window (--window SPEC, pr_trace_window_parse): NULL = the slowest and
 	 * the median step (the whole run without steps). Borrowed; part of the cache key. */
 	const char *window;
+	/* The critical path's window (--critpath-annotation NAME[:INSTANCE], an_critpath.c): NULL
+	 * = per step. Borrowed; part of the cache key. */
+	const char *critpath_annotation;
 	/* Called after the analyzers of each run with what they published (results.h) and the
 	 * run's model object, for tests; NULL = none. Not part of the cache key: it only looks
 	 * (and a run read from the cache is not analyzed). */

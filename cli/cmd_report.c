@@ -24,6 +24,7 @@
 /* The options, as the table binds them (pr_opt_fill). */
 struct report_opts {
 	const char *output, *json, *png, *svg, *format, *phases, *comm_kernels, *window, *trace;
+	const char *critpath_annotation;
 	const char *jobs;
 	int64_t top, run, timeline_points;
 	int no_cache, quiet;
@@ -608,6 +609,7 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 	mo.run = (long)o.run;
 	mo.timeline_points = (size_t)o.timeline_points;
 	mo.comm_kernels = o.comm_kernels;
+	mo.critpath_annotation = o.critpath_annotation;
 	mo.window = o.window;
 	if (mo.window && pr_trace_window_parse(mo.window, &tw, err))
 		return -1;

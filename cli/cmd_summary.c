@@ -12,6 +12,7 @@
 /* The options, as the table binds them (pr_opt_fill). */
 struct summary_opts {
 	const char *json, *format, *phases, *comm_kernels, *window, *jobs;
+	const char *critpath_annotation;
 	int64_t top, run;
 };
 
@@ -85,6 +86,7 @@ static int cmd_summary(const struct pr_command *cmd, struct pr_args *a, struct p
 	mo.top_n = (size_t)o.top;
 	mo.run = (long)o.run;
 	mo.comm_kernels = o.comm_kernels;
+	mo.critpath_annotation = o.critpath_annotation;
 	mo.window = o.window;
 	if (mo.window && pr_trace_window_parse(mo.window, &tw, err))
 		return -1;

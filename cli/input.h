@@ -63,7 +63,12 @@ struct pr_cli_inopts {
 			"the trace view's window: a step name, #N (the N-th step) or START:END "   \
 			"since the run's start (120ms:180ms, 1.5s:2s, 500us:; bare numbers are "   \
 			"ms); default: the slowest and the median step",                           \
-			0, S, window)
+			0, S, window),                                                             \
+		PR_OPT_STRING("critpath-annotation", 0, "NAME[:N]",                                \
+			      "the critical path over the N-th (from 0; default 0; A-B: a range) " \
+			      "span whose name contains NAME, as HTA's annotation and "            \
+			      "instance_id; default: per step",                                    \
+			      0, S, critpath_annotation)
 
 #define PR_CLI_INGEST_MIN_CPUS 4
 #endif

@@ -773,7 +773,12 @@ int pr_html_critpath_section(struct pr_strbuf *sb, const json_t *run, const char
 	if (!strcmp(pr_mstr(cp, "scope"), "steps"))
 		pr_strbuf_addf(sb, "%lld step%s analysed", pr_mll(cp, "steps_analysed"),
 			       pr_mll(cp, "steps_analysed") == 1 ? "" : "s");
-	else
+	else if (!strcmp(pr_mstr(cp, "scope"), "annotation")) {
+		pr_strbuf_addstr(sb, "The window of ");
+		pr_html_esc(sb, pr_mstr(json_object_get(cp, "window"), "name"));
+		pr_strbuf_addf(sb, " (instance %lld, --critpath-annotation)",
+			       pr_mll(json_object_get(cp, "window"), "instance"));
+	} else
 		pr_strbuf_addstr(sb, "The whole trace (it has no steps)");
 	pr_fmt_duration(len, a, sizeof(a));
 	pr_strbuf_addf(sb,

@@ -1108,6 +1108,20 @@ static void gpu(const json_t *run, FILE *out)
 	}
 }
 
+/* Where the trace records its waits between streams (cuda_sync): how many, and how many the
+ * paths took, by method (an inferred run says nothing: the docs name the inference). */
+static void critpath_waits(const json_t *cp, FILE *out)
+{
+	const json_t *w = json_object_get(cp, "stream_waits"), *p = json_object_get(w, "on_path");
+	if (strcmp(pr_mstr(w, "rule"), "handles"))
+		return;
+	emit(out,
+	     "  waits between streams from the trace's records: %lld by event record, %lld by "
+	     "stream, %lld unmatched; on the paths %lld and %lld",
+	     pr_mll(w, "event_record"), pr_mll(w, "wait_on_stream"), pr_mll(w, "unmatched"),
+	     pr_mll(p, "event_record"), pr_mll(p, "wait_on_stream"));
+}
+
 /* The critical path (an_critpath.c): its length, what it is made of, what is on it most. */
 static void critical_path(const json_t *run, FILE *out)
 {
@@ -1125,8 +1139,14 @@ static void critical_path(const json_t *run, FILE *out)
 		emit(out, "  %lld step%s analysed, %s on %s", pr_mll(cp, "steps_analysed"),
 		     pr_mll(cp, "steps_analysed") == 1 ? "" : "s", secs(len, a, sizeof(a)),
 		     pr_mll(cp, "steps_analysed") == 1 ? "its path" : "their paths in all");
+	else if (!strcmp(pr_mstr(cp, "scope"), "annotation"))
+		emit(out,
+		     "  the window of %s (instance %lld, --critpath-annotation), %s on the path",
+		     pr_mstr(json_object_get(cp, "window"), "name"),
+		     pr_mll(json_object_get(cp, "window"), "instance"), secs(len, a, sizeof(a)));
 	else
 		emit(out, "  the whole trace (no steps), %s on the path", secs(len, a, sizeof(a)));
+	critpath_waits(cp, out);
 	if (pr_mll(cp, "steps_over_budget") > 0 && strcmp(pr_mstr(cp, "scope"), "steps"))
 		emit(out, "  no path: the trace is past the budget of %lld events",
 		     pr_mll(cp, "events_budget"));

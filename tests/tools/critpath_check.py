@@ -2,7 +2,9 @@
 """The critical path of a Kineto trace, per ProfilerStep (the whole trace when it has
 none), computed from the trace's JSON alone, by the rules of docs/analysis.md ("Critical path") but
 without profreport's code or store: for t0115-critpath.sh, which compares profreport's
-`critical_path` with it. Prints {"length_ns", "composition_ns", "top_ops", "top_kernels"}.
+`critical_path` with it. Prints {"length_ns", "composition_ns", "top_ops", "top_kernels",
+"waits"}. A second argument NAME[:N | :A-B] is --critpath-annotation's window (HTA's annotation
+and instance_id): the N-th (A-th to B-th) op or annotation whose name contains NAME.
 
 Each walk step asks the trace directly: on a thread, the path's current segment ends
 at t and starts at the latest start or end of any of the thread's events before t, and
@@ -37,7 +39,7 @@ for e in d["traceEvents"]:
     ev.append({"k": k, "name": e["name"], "ts": ts, "end": ts + max(0, round_ns(e.get("dur", 0))),
                "lane": (k == ACT, str(e["pid"]), str(e["tid"])),
                "corr": (e.get("args") or {}).get("correlation"), "i": len(ev), "link": None,
-               "launched": None})
+               "launched": None, "stream": (e.get("args") or {}).get("stream")})
 first_call = {}
 for e in ev:
     if e["k"] == RT and e["corr"] is not None and e["corr"] not in first_call:
@@ -48,6 +50,73 @@ for e in ev:
         e["link"] = c
         if c["launched"] is None:
             c["launched"] = e
+
+
+# Kineto's cuda_sync records (docs/analysis.md, "Critical path": waits from the trace's handles)
+syncs = [e for e in d["traceEvents"] if e.get("cat") == "cuda_sync" and e.get("ph") == "X"]
+want_sync = any(e["k"] == RT and (re.fullmatch(r"(?:cuda|hip)(?:Device|Stream|Event)Synchronize",
+                                               e["name"]) or "StreamWaitEvent" in e["name"])
+                for e in ev)
+if not want_sync:
+    syncs = []
+has_waits = any(e["name"] == "Stream Wait Event" for e in syncs)
+stream_lane = {}
+for e in ev:
+    if e["k"] == ACT and isinstance(e["stream"], int) and not isinstance(e["stream"], bool):
+        stream_lane.setdefault(e["stream"], e["lane"])
+launched = {}  # lane -> its launched activities by (call start, index)
+for e in ev:
+    if e["k"] == ACT and e["link"] is not None:
+        launched.setdefault(e["lane"], []).append(e)
+for v in launched.values():
+    v.sort(key=lambda e: (e["link"]["ts"], e["i"]))
+
+
+def launched_before(lane, t):
+    v = [e for e in launched.get(lane, []) if e["link"]["ts"] < t]
+    return v[-1] if v else None
+
+
+wait_src, sync_on, nwaits, unmatched = {}, {}, {"event_record": 0, "wait_on_stream": 0}, 0
+for r in syncs:
+    a = r.get("args") or {}
+    wait = r["name"] == "Stream Wait Event"
+    call = first_call.get(a.get("correlation"))
+    if call is None:
+        unmatched += wait
+        continue
+    if r["name"] == "Stream Sync":
+        if a.get("stream") in stream_lane:
+            sync_on[call["i"]] = ("stream", stream_lane[a["stream"]])
+        continue
+    if not (wait or r["name"] == "Event Sync") or a.get("wait_on_stream") not in stream_lane:
+        unmatched += wait
+        continue
+    t, method = call["ts"], "wait_on_stream"
+    if "wait_on_cuda_event_record_corr_id" in a:
+        rec = first_call.get(a["wait_on_cuda_event_record_corr_id"])
+        if rec is None:
+            unmatched += wait
+            continue
+        t, method = rec["ts"], "event_record"
+    src = launched_before(stream_lane[a["wait_on_stream"]], t)
+    if src is None:
+        unmatched += wait
+        continue
+    if not wait:
+        sync_on[call["i"]] = ("act", src)
+        continue
+    dl = stream_lane.get(a.get("stream"))
+    dest = next((k for k in launched.get(dl, []) if k["link"]["ts"] > call["ts"]
+                 and k["link"]["lane"] == call["lane"]), None)
+    if dest is None or dest["lane"] == src["lane"]:
+        unmatched += 1
+        continue
+    old = wait_src.get(dest["i"])
+    if old is None or old[0]["end"] < src["end"]:
+        wait_src[dest["i"]] = (src, method)
+    nwaits[method] += 1
+on_path = {"event_record": 0, "wait_on_stream": 0, "inferred": 0}
 
 
 def rtclass(e):
@@ -135,10 +204,18 @@ def walk(sev, s0, s1, sink_lane):
             if o is not None and o["k"] == RT and t == o["end"] and rtclass(o) in ("sync", "memcpy"):
                 if rtclass(o) == "memcpy":
                     w = o["launched"] if o["launched"] and o["ts"] < o["launched"]["end"] <= t else None
-                else:
-                    n = bisect.bisect_right(act_ends, t)
-                    w = acts[n - 1] if n else None
-                    w = w if w and w["end"] > o["ts"] else None
+                elif sync_on.get(o["i"], ("",))[0] == "act":  # Event Sync: the event's work
+                    w = sync_on[o["i"]][1]
+                    w = w if w["step"] == o["step"] and o["ts"] < w["end"] <= t else None
+                else:  # the last ending within the call (Stream Sync: of its stream)
+                    sl = sync_on.get(o["i"], (None, None))[1]
+                    w = None
+                    for q in range(bisect.bisect_right(act_ends, t) - 1, -1, -1):
+                        if acts[q]["end"] <= o["ts"]:
+                            break
+                        if sl is None or acts[q]["lane"] == sl:
+                            w = acts[q]
+                            break
                 if w is not None:
                     we = max(w["end"], s0)
                     charge("sync", o, t - we)
@@ -182,8 +259,17 @@ def walk(sev, s0, s1, sink_lane):
                 if acts[q]["lane"] != lane:
                     w = acts[q]
                     break
-            if link and t - ready > 10000 and w is not None and t - w["end"] <= 10000:
+            ws = wait_src.get(k["i"])
+            if ws and ws[0]["step"] == k["step"] and ws[0]["end"] <= t and \
+                    ws[0]["end"] > (pend if pend is not None else -2**63) and \
+                    ws[0]["end"] >= (lt if lt is not None else -2**63):
+                charge("sync", None, t - max(ws[0]["end"], s0))  # the trace's handles
+                on_path[ws[1]] += 1
+                lane, t = ws[0]["lane"], max(ws[0]["end"], s0)
+            elif not has_waits and link and t - ready > 10000 and w is not None and \
+                    t - w["end"] <= 10000:
                 charge("sync", None, t - max(w["end"], s0))
+                on_path["inferred"] += 1
                 lane, t = w["lane"], max(w["end"], s0)
             elif lt is not None and (pend is None or lt > pend):
                 charge("launch", link, t - max(lt, s0))
@@ -197,7 +283,30 @@ def walk(sev, s0, s1, sink_lane):
 
 
 length = 0
-if steps:
+win = None
+if len(sys.argv) > 2:  # --critpath-annotation NAME[:N]
+    m = re.fullmatch(r"(.*):([0-9]{1,9})(?:-([0-9]{1,9}))?", sys.argv[2])
+    if m and m.group(3) and int(m.group(3)) < int(m.group(2)):
+        m = None
+    name, inst = (m.group(1), int(m.group(2))) if m else (sys.argv[2], 0)
+    last = int(m.group(3)) if m and m.group(3) else inst
+    cands = [(round_ns(e["ts"]), i, e) for i, e in enumerate(d["traceEvents"])
+             if e.get("ph") == "X" and e.get("cat") in ("cpu_op", "operator", "user_annotation")
+             and name in str(e.get("name", ""))]
+    cands.sort(key=lambda x: x[:2])
+    a = cands[inst][2]  # the first instance's start to the instances' latest end
+    win = (round_ns(a["ts"]), max(round_ns(b["ts"]) + max(0, round_ns(b.get("dur", 0)))
+                                  for _, _, b in cands[inst:last + 1]),
+           (False, str(a["pid"]), str(a["tid"])))
+    for e in ev:
+        if e["k"] != ACT:
+            e["step"] = 0 if win[0] <= e["ts"] <= win[1] else -1
+    for e in ev:  # the activities its calls launched
+        if e["k"] == ACT:
+            e["step"] = e["link"]["step"] if e["link"] is not None else -1
+if win:
+    length = walk([e for e in ev if e["step"] == 0], win[0], win[1], win[2])
+elif steps:
     for i, (a, b, se) in enumerate(steps):
         sev = [e for e in ev if e["step"] == i]
         if sev:
@@ -212,4 +321,6 @@ def top(tab):
 
 
 print(json.dumps({"length_ns": length, "composition_ns": comp, "top_ops": top(ops),
-                  "top_kernels": top(kernels)}, indent=1))
+                  "top_kernels": top(kernels),
+                  "waits": {"rule": "handles" if has_waits else "inferred", **nwaits,
+                            "unmatched": unmatched, "on_path": on_path}}, indent=1))
