@@ -95,6 +95,8 @@ struct pr_actx {
 	struct pr_opmerge *opmerge;
 	/* critical_path's budget (an_critpath.c): events dropped, steps left out */
 	size_t critpath_over, critpath_over_steps;
+	/* gpu.kernel_sequences' budget (kseq.h): windows of patterns past it, not counted */
+	size_t kseq_over;
 };
 
 /*
