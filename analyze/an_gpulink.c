@@ -22,6 +22,9 @@
  *             annotation or step (the innermost one around the launching
  *             call), with HTA's default window (events before the start of
  *             the last ProfilerStep) next to the whole trace.
+ *   kernel_sequences  the frequent kernel sequences (kseq.h): fed each
+ *             activity with its launching call's op and start in the
+ *             activities' pass.
  *
  * HOW (in bounded memory, whatever the trace's size): the shared pass's
  * rows (gpuscan.h, id order) go to two streams (base/spill.h), the device

@@ -32,8 +32,9 @@
  *
  * MEMORY: the sort's buffer (pr_xsort_mem), 24 bytes an activity in a
  * stream (base/spill.h: in memory up to pr_gpuscan_mem), per stream 1 KiB,
- * and per distinct pattern 96 bytes, at most pr_kseq_max_ngrams of them
- * (PROFREPORT_KSEQ_NGRAMS=N; default 64 Ki, 6 MiB): past it, patterns first
+ * and per distinct pattern 104 bytes (its entry and index), at most
+ * pr_kseq_max_ngrams of them (PROFREPORT_KSEQ_NGRAMS=N; default 64 Ki,
+ * 6.5 MiB): past it, patterns first
  * seen later are not counted (the section's "ngrams_over" and the run's
  * diagnostic kernel_sequences_over_budget say how many windows).
  * A 64-bit hash stands for a pattern: two patterns of one stream taken as one
