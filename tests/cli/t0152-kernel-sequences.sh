@@ -1,8 +1,9 @@
 #!/bin/sh
 # t0152-kernel-sequences: gpu.kernel_sequences, the frequent kernel sequences
 # (docs/analysis.md), on a trace made here where they are known by hand, on its
-# budget, and on TraceLens's H100 trace against tests/tools/kseq_check.py (a
-# brute-force standard-library Python over the trace JSON, not profreport).
+# budget, and on TraceLens's H100 trace and HTA's sampled trace against
+# tests/tools/kseq_check.py (a brute-force standard-library Python over the trace
+# JSON, not profreport).
 #
 # The made trace: two ProfilerSteps; kernels A B C D (10, 20, 30, 40 us) launched
 # by aten::foo (A, B) and aten::bar (C, D), X, Y (5 us) by aten::baz; each kernel
@@ -105,6 +106,16 @@ expect_rc 0 "summary of the H100 trace"
 python3 "$PR_TESTS/tools/kseq_check.py" "$TRACE" tl.json >ref.txt 2>&1 ||
 	fail "kseq_check.py on the H100 trace: $(cat ref.txt)"
 grep -q "^kseq_check: 4 items, 56 patterns, 52 overlapping, 1707 activities: equal$" ref.txt ||
+	fail "kseq_check.py: $(cat ref.txt)"
+
+# HTA's sampled trace: two streams (7, 84) and steps; the same script, the same numbers
+TRACE=$TRACES/hta/trace_filter/sampled_rank-0.json.gz
+need_trace "$TRACE"
+run "$P" summary "$TRACE" --json hta.json
+expect_rc 0 "summary of HTA's sampled trace"
+python3 "$PR_TESTS/tools/kseq_check.py" "$TRACE" hta.json >ref.txt 2>&1 ||
+	fail "kseq_check.py on HTA's sampled trace: $(cat ref.txt)"
+grep -q "^kseq_check: 10 items, 117 patterns, 17 overlapping, 1204 activities: equal$" ref.txt ||
 	fail "kseq_check.py: $(cat ref.txt)"
 
 finish

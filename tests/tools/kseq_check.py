@@ -8,7 +8,7 @@ pattern) and compares them with a model written by `profreport summary --json`.
 Definition: per stream (the activity's pid and tid), its kernels, memcpys and
 memsets in start order (ties: file order); each linked to the first runtime
 call of its "correlation" (file order), its op = the innermost cpu_op on the
-call's thread holding the call; a piece = a run of activities whose step (the
+call's thread holding the call (of two with one extent, the later in the file); a piece = a run of activities whose step (the
 outermost ProfilerStep#N user annotation holding the call's start, else the
 activity's) is the same; in each piece every window of 3..16 names; count =
 non-overlapping occurrences, greedy from the left; kept when count >= 2 and no
@@ -42,6 +42,7 @@ def reference(path):
     for e in ev:
         if e.get("cat") in ("cpu_op", "operator"):
             ops.setdefault((e["pid"], e["tid"]), []).append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), e["name"]))
+    # two ops of one extent: the later in the file is the inner one (the store nests it so)
     steps = sorted((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])) for e in ev
                    if e.get("cat") == "user_annotation" and re.fullmatch(r"ProfilerStep#\d+", e.get("name", "")))
     outer, end = [], None
@@ -62,7 +63,7 @@ def reference(path):
         best = None
         for a, b, n in ops.get((c["pid"], c["tid"]), []):
             if a <= s and t <= b and (best is None or (b - a) < (best[1] - best[0]) or
-                                      ((b - a) == (best[1] - best[0]) and a > best[0])):
+                                      ((b - a) == (best[1] - best[0]) and a >= best[0])):
                 best = (a, b, n)
         return best[2] if best else None
 
