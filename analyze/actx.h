@@ -100,6 +100,8 @@ struct pr_actx {
 	size_t critpath_over, critpath_over_steps;
 	/* what analyzers publish for later ones (results.h, pr_results): NULL until first used */
 	struct pr_results *res;
+	/* gpu.kernel_sequences' budget (kseq.h): windows of patterns past it, not counted */
+	size_t kseq_over;
 };
 
 /*

@@ -22,6 +22,9 @@
  *             annotation or step (the innermost one around the launching
  *             call), with HTA's default window (events before the start of
  *             the last ProfilerStep) next to the whole trace.
+ *   kernel_sequences  the frequent kernel sequences (kseq.h): fed each
+ *             activity with its launching call's op and start in the
+ *             activities' pass.
  *
  * HOW (in bounded memory, whatever the trace's size): the shared pass's
  * rows (gpuscan.h, id order) go to two streams (base/spill.h), the device
@@ -59,6 +62,7 @@
 #include "analyze/analyzers.h"
 #include "analyze/gpuscan.h"
 #include "analyze/imap.h"
+#include "analyze/kseq.h"
 #include "analyze/model.h"
 #include "analyze/opkern.h"
 #include "analyze/opmerge.h"
@@ -236,8 +240,9 @@ struct gl {
 	int64_t last_track, last_stream; /* one-entry cache of streams_by_track */
 	sqlite3_stmt *up;		 /* ancestor lookup by id */
 	const struct pr_opmerge *merge;	 /* ops merged into a same-name parent: not ops here */
-	int op_rows;	    /* the run has an op view whose rows the op nodes are charged to */
-	struct pr_opk *opk; /* the op and kernel views' share */
+	int op_rows;	      /* the run has an op view whose rows the op nodes are charged to */
+	struct pr_opk *opk;   /* the op and kernel views' share */
+	struct pr_kseq *kseq; /* the frequent kernel sequences' share */
 	/* gathered by the activities' pass */
 	int64_t linked, by_flow, negative, kern_linked, kern_short, short_dev, short_call;
 	int64_t no_op_acts, no_op_ns, gpu_none, cpu_none, hta_acts;
@@ -1007,8 +1012,10 @@ static int acts_pass(struct gl *g, struct pr_error *err)
 			g->cpu_none++;
 			if (a.kind == AK_KERNEL)
 				pr_opk_kernel(g->opk, a.name_id, 0, &a.lp, a.dur, a.bps, a.occ);
+			pr_kseq_add(g->kseq, a.stream, a.ts, a.dur, a.name_id, 0, INT64_MIN);
 			continue;
 		}
+		pr_kseq_add(g->kseq, a.stream, a.ts, a.dur, a.name_id, l.op_name, l.ts);
 		/* launch latency */
 		g->linked++;
 		if (a.kind == AK_KERNEL)
@@ -1786,6 +1793,25 @@ static json_t *streams_json(struct gl *g, struct pr_error *err)
 	return o;
 }
 
+/* gpu.kernel_sequences (kseq.h), with the streams named as in gpu.streams. */
+static int kseq_json(struct gl *g, json_t *o, struct pr_error *err)
+{
+	char(*buf)[24] = pr_xcalloc(g->nstreams + 1, sizeof(*buf));
+	const char **labels = pr_xcalloc(g->nstreams + 1, sizeof(*labels));
+	json_t *ks;
+	size_t i;
+	int rc;
+	for (i = 0; i < g->nstreams; i++)
+		labels[i] = pr_gpuscan_stream_label(g->streams[i].kstream, g->streams[i].tid,
+						    buf[i], sizeof(buf[i]));
+	rc = pr_kseq_finish(g->kseq, labels, &ks, err);
+	if (!rc)
+		json_object_set_new(o, "kernel_sequences", ks);
+	free(labels);
+	free(buf);
+	return rc;
+}
+
 static void gl_release(struct gl *g)
 {
 	size_t i;
@@ -1827,6 +1853,7 @@ static void gl_release(struct gl *g)
 	if (g->up)
 		sqlite3_finalize(g->up);
 	pr_opk_free(g->opk);
+	pr_kseq_free(g->kseq);
 }
 
 /* What recommendations read (results.h): that there is a "gpu" section, its short kernels. */
@@ -1880,6 +1907,7 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(ctx->db));
 		goto out;
 	}
+	g.kseq = pr_kseq_new(ctx, g.nstreams);
 	if (calls_pass(&g, err) || acts_pass(&g, err))
 		goto out;
 	dt = json_object_get(ctx->meta, "device_type");
@@ -1897,6 +1925,10 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		goto out;
 	}
 	json_object_set_new(o, "streams", part);
+	if (kseq_json(&g, o, err)) {
+		json_decref(o);
+		goto out;
+	}
 	json_object_set_new(o, "annotations",
 			    annotations_json(&g, g.gpu_none, g.cpu_none, g.hta_acts));
 	if (g.dup_corr)

@@ -1170,6 +1170,9 @@ static const char *const diag_note[] = {
 	/* the critical path's budget (an_critpath.c): it covers the first steps only; compare
 	 * reads none of it, every other number keeps all the steps */
 	"critical_path_over_budget",
+	/* gpu.kernel_sequences' budget (kseq.h): patterns first seen past it are not counted;
+	 * compare reads none of it */
+	"kernel_sequences_over_budget",
 	"metadata_skipped",
 	"metadata_unreadable",
 	"overlapping_spans",

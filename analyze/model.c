@@ -17,6 +17,7 @@
 #include "analyze/at_batch.h"
 #include "analyze/flame_impl.h"
 #include "analyze/gpuscan.h"
+#include "analyze/kseq.h"
 #include "analyze/opmerge.h"
 #include "analyze/perfev.h"
 #include "analyze/results.h"
@@ -450,6 +451,17 @@ static void critpath_diag(const struct pr_actx *ctx, json_t *diags)
 			    ctx->critpath_over, pr_critpath_max_events, ctx->critpath_over_steps);
 }
 
+/* gpu.kernel_sequences' budget (kseq.h): windows of patterns first seen past it. */
+static void kseq_diag(const struct pr_actx *ctx, json_t *diags)
+{
+	if (ctx->kseq_over)
+		budget_diag(
+			diags, "kernel_sequences_over_budget", ctx->kseq_over,
+			"%zu windows of kernel sequences first seen after %zu distinct patterns "
+			"are not counted; PROFREPORT_KSEQ_NGRAMS=N raises the budget",
+			ctx->kseq_over, pr_kseq_max_ngrams);
+}
+
 /* What the analysis left out to stay within its budgets (spanstat.h), as diagnostics. */
 static void budget_diags(const struct pr_actx *ctx, json_t *diags)
 {
@@ -457,6 +469,7 @@ static void budget_diags(const struct pr_actx *ctx, json_t *diags)
 	static const char *const what[2] = { "steps", "phases" };
 	size_t c;
 	critpath_diag(ctx, diags);
+	kseq_diag(ctx, diags);
 	if (!ss)
 		return;
 	for (c = 0; c < 2; c++)
@@ -748,6 +761,8 @@ static void options_key(const struct pr_model_opts *o, struct pr_strbuf *sb)
 			       pr_spanstat_sp_max);
 	if (pr_critpath_max_events != PR_CRITPATH_EVENTS_DEFAULT)
 		pr_strbuf_addf(sb, "critpath_events=%zu ", pr_critpath_max_events);
+	if (pr_kseq_max_ngrams != PR_KSEQ_NGRAMS_DEFAULT)
+		pr_strbuf_addf(sb, "kseq_ngrams=%zu ", pr_kseq_max_ngrams);
 	pr_strbuf_addstr(sb, "comm_kernels=");
 	if (o->comm_kernels)
 		pr_strbuf_addf(sb, "%zu:%s", strlen(o->comm_kernels), o->comm_kernels);
@@ -910,7 +925,9 @@ int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_m
 
 	if (pr_spanstat_budgets(err) ||
 	    pr_env_number(PR_CRITPATH_EVENTS_ENV, PR_CRITPATH_EVENTS_DEFAULT, 1, PR_MAX_COUNT_MAX,
-			  0, &pr_critpath_max_events, err))
+			  0, &pr_critpath_max_events, err) ||
+	    pr_env_number(PR_KSEQ_NGRAMS_ENV, PR_KSEQ_NGRAMS_DEFAULT, 1, UINT32_MAX - 1, 0,
+			  &pr_kseq_max_ngrams, err))
 		goto out;
 	/* the analyses read in passes: a small page cache (its memory is the report's) */
 	if (pr_store_read_cache(store)) {

@@ -18,6 +18,7 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "render/names.h"
+#include "render/tables.h"
 
 /* The display names of the rows' "name" and "op", 72 bytes at most as the page's other name
  * columns (pr_html_td): {"full": "shown"} where they differ. */
@@ -69,8 +70,27 @@ void pr_html_op_view(struct pr_strbuf *sb, const json_t *run, size_t runi)
 	     "Every op by name (or by name and input shapes)");
 }
 
+/* gpu.kernel_sequences (issue 28): the repeated runs of activities on a stream. */
+static void kernel_sequences(struct pr_strbuf *sb, const json_t *run)
+{
+	const json_t *ks = json_object_get(json_object_get(run, "gpu"), "kernel_sequences");
+	const json_t *items = json_object_get(ks, "items");
+	if (!json_array_size(items))
+		return;
+	pr_strbuf_addf(sb,
+		       "<h4>Frequent kernel sequences</h4>\n<p>%lld patterns of %lld to %lld "
+		       "activities repeat on a stream (HTA's frequent CUDA kernel sequences: "
+		       "candidates for fusion); the %zu with the most device time, one per "
+		       "stretch of the stream. A run is one occurrence; its gaps are the idle "
+		       "time between its activities, which fusing them would save.</p>\n",
+		       pr_mll(ks, "patterns"), pr_mll(ks, "min_length"), pr_mll(ks, "max_length"),
+		       json_array_size(items));
+	pr_html_table(sb, &pr_table_kernel_seqs, items, NULL);
+}
+
 void pr_html_kernel_view(struct pr_strbuf *sb, const json_t *run, size_t runi)
 {
 	view(sb, run, runi, "kernel_view", "kernels", "Kernel view",
 	     "Every kernel by name (or by launching op and launch properties)");
+	kernel_sequences(sb, run);
 }

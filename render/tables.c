@@ -129,3 +129,16 @@ static const struct pr_table_col collectives_cols[] = {
 };
 const struct pr_table pr_table_collectives = { "collectives", collectives_cols,
 					       PR_ARRAY_SIZE(collectives_cols), 0 };
+
+static const struct pr_table_col kernel_seqs_cols[] = {
+	{ "label", "Ops (else first activity)", PR_COL_NAME, NULL, 0, NULL,
+	  "kernel sequences (ops)", 1, 36, 1, NULL },
+	{ "stream", "Stream", PR_COL_TEXT, NULL, 0, NULL, "stream", 2, 6, 1, NULL },
+	{ "count", "#Count", PR_COL_COUNT, NULL, 0, NULL, "count", 3, 5, 0, NULL },
+	{ "length", "#Length", PR_COL_COUNT, NULL, 0, NULL, "len", 4, 3, 0, NULL },
+	{ "kernel_ns", "#Device time", PR_COL_VALUE, "ns", 0, NULL, "time", 5, 10, 0, NULL },
+	{ "mean_ns", "#Per run", PR_COL_VALUE, "ns", 0, NULL, NULL, 0, 0, 0, NULL },
+	{ "gap_mean_ns", "#Gaps per run", PR_COL_VALUE, "ns", 0, NULL, "gaps/run", 6, 10, 0, NULL },
+};
+const struct pr_table pr_table_kernel_seqs = { "kernel_seqs", kernel_seqs_cols,
+					       PR_ARRAY_SIZE(kernel_seqs_cols), 5 };

@@ -71,5 +71,7 @@ extern const struct pr_table pr_table_collectives;
 /* critical_path.top_ops and top_kernels: time on the analysed steps' paths and its share. */
 extern const struct pr_table pr_table_critpath_ops;
 extern const struct pr_table pr_table_critpath_kernels;
+/* gpu.kernel_sequences.items: the repeated runs of activities on a stream, by device time. */
+extern const struct pr_table pr_table_kernel_seqs;
 
 #endif

@@ -1000,6 +1000,18 @@ static void launch_delays(const json_t *ld, FILE *out)
 		     secs(pr_mnum(op, "delay_mean_ns"), a, sizeof(a)));
 }
 
+/* gpu.kernel_sequences: the repeated runs of activities worth fusing (issue 28). */
+static void kernel_sequences(const json_t *ks, FILE *out)
+{
+	const json_t *items = json_object_get(ks, "items");
+	if (!json_array_size(items))
+		return;
+	emit(out,
+	     "  frequent kernel sequences: %lld patterns of %lld-%lld activities repeated on a stream",
+	     pr_mll(ks, "patterns"), pr_mll(ks, "min_length"), pr_mll(ks, "max_length"));
+	text_table(out, &pr_table_kernel_seqs, items, NULL, NULL);
+}
+
 /* gpu_breakdown.scopes: TraceLens's gpu_timeline per scope, one row each (issue 28). */
 static void gpu_scopes(const json_t *sc, FILE *out)
 {
@@ -1080,6 +1092,7 @@ static void gpu(const json_t *run, FILE *out)
 			     secs(pr_mnum(oh, "p95_ns"), d, sizeof(d)));
 	}
 	launch_delays(json_object_get(g, "launch_delays"), out);
+	kernel_sequences(json_object_get(g, "kernel_sequences"), out);
 	queues(json_object_get(json_object_get(g, "streams"), "items"), out);
 	if (json_is_object(sb)) {
 		const json_t *av = json_object_get(sb, "average");
