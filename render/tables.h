@@ -25,7 +25,12 @@ enum pr_col_kind {
 	PR_COL_TEXT,  /* a short text: a plain cell; console: elided at its end (cut) or not */
 	PR_COL_COUNT, /* a number without decimals */
 	PR_COL_VALUE, /* a number in the column's unit (NULL: the table's unit argument) */
-	PR_COL_SHARE  /* a share 0..1 shown as a percent with prec decimals; absent "-" */
+	PR_COL_SHARE, /* a share 0..1 shown as a percent with prec decimals; absent "-" */
+	/* (the page only, so far: a table whose columns have no con_head) */
+	PR_COL_INDEX,  /* the row's number, from 1 (no key) */
+	PR_COL_NUMBER, /* a number with prec decimals (prec < 0: 6 significant digits) */
+	PR_COL_XTIME,  /* a time on the run's x axis (panels.h: pr_fmt_x) */
+	PR_COL_OF      /* the value as a percent of the item's key `of` (prec decimals; "-" at 0) */
 };
 
 struct pr_table_col {
@@ -44,6 +49,10 @@ struct pr_table_col {
 	int con_width;
 	int con_cut;
 	const char *(*con_label)(const char *word);
+	/* where the value is: in the item's object `in` (an array: its first element) rather
+	 * than the item; the item's key `alt` instead of key where the item has it; the unit
+	 * the item's key `unit_key` names (VALUE); the key of the whole for PR_COL_OF */
+	const char *in, *alt, *unit_key, *of;
 };
 
 #define PR_TABLE_COLS 16 /* columns of a table at most */
@@ -55,10 +64,25 @@ struct pr_table {
 	size_t con_rows; /* rows on the console at most (0: every row); the page shows all */
 };
 
+/* How a table is drawn besides its items (zero: every row, the unit of each column its own). */
+struct pr_table_ctx {
+	const char *unit;   /* the unit of VALUE columns without their own */
+	const json_t *run;  /* XTIME columns: the run whose x axis they are on */
+	size_t cap;	    /* rows shown at most (0: every row) */
+	size_t total;	    /* rows there are, when more than the items (a cut list) */
+	const char *all_in; /* where a cut table has all rows (NULL: "the JSON model") */
+};
+
+/* The object column c reads of item: item, or its `in` (the first element of an array). */
+const json_t *pr_table_obj(const struct pr_table_col *c, const json_t *item);
+/* The key column c reads of item: `alt` where the item has it, else key. */
+const char *pr_table_key(const struct pr_table_col *c, const json_t *item);
 /* The value of column c of item as a number (NaN where not shown or absent). */
 double pr_table_num(const struct pr_table_col *c, const json_t *item);
-/* The unit of column c: its own, else the table's unit argument. */
-const char *pr_table_unit(const struct pr_table_col *c, const char *unit);
+/* The text of column c of item ("" where absent). */
+const char *pr_table_str(const struct pr_table_col *c, const json_t *item);
+/* The unit of column c: its own, else the one its unit_key names, else the unit argument. */
+const char *pr_table_unit(const struct pr_table_col *c, const json_t *item, const char *unit);
 
 /* bottlenecks.top_self: the spans (or DHAT's frames) by self time, in the run's span unit. */
 extern const struct pr_table pr_table_spans;
@@ -71,5 +95,23 @@ extern const struct pr_table pr_table_collectives;
 /* critical_path.top_ops and top_kernels: time on the analysed steps' paths and its share. */
 extern const struct pr_table pr_table_critpath_ops;
 extern const struct pr_table pr_table_critpath_kernels;
+/* phases.totals: the phases by name; phases.occurrences: each in time order (times on the
+ * run's x axis: the ctx's unit), with its first memory series' delta and peak inside;
+ * phases.stages: the collector's aggregates (Inferix). */
+extern const struct pr_table pr_table_phase_totals;
+extern const struct pr_table pr_table_phase_occurrences;
+extern const struct pr_table pr_table_phase_stages;
+/* series: each sampled series, values in its own unit (the time of its max on the x axis). */
+extern const struct pr_table pr_table_series;
+/* step_breakdown: a step's time by TensorBoard's categories, as percents of its duration
+ * (rows: the average, then the steps; each with "name" and "gpu_util" set). */
+extern const struct pr_table pr_table_steps;
+/* gpu.launches: latency and overhead (rows: those objects, each with "name" set). */
+extern const struct pr_table pr_table_launches;
+/* gpu.launch_delays.by_op and .outliers (HTA's kernel launch statistics). */
+extern const struct pr_table pr_table_launch_ops;
+extern const struct pr_table pr_table_launch_outliers;
+/* cupti_ranges.by_op: ranges and FLOPs per op; the counters' columns follow (html_gpu.c). */
+extern const struct pr_table pr_table_cupti_ops;
 
 #endif

@@ -159,7 +159,7 @@ static void text_table(FILE *out, const struct pr_table *t, const json_t *items,
 		pr_strbuf_addstr(&line, " ");
 		for (c = 0; c < nc; c++) {
 			const struct pr_table_col *k = col[c];
-			const char *s = pr_mstr(v, k->key);
+			const char *s = pr_table_str(k, v);
 			int w = k->con_width;
 			if (k->con_label && (k->kind == PR_COL_LABEL || k->kind == PR_COL_TEXT))
 				s = k->con_label(s);
@@ -182,12 +182,24 @@ static void text_table(FILE *out, const struct pr_table *t, const json_t *items,
 				pr_strbuf_addf(&line, " %*.0f", w, pr_table_num(k, v));
 				break;
 			case PR_COL_VALUE:
-				val(pr_table_num(k, v), pr_table_unit(k, unit), a, sizeof(a));
+				val(pr_table_num(k, v), pr_table_unit(k, v, unit), a, sizeof(a));
 				pr_strbuf_addf(&line, " %*s", w, a);
 				break;
 			case PR_COL_SHARE:
 				pr_strbuf_addf(&line, " %*.*f%%", w - 1, k->prec,
 					       pr_table_num(k, v) * 100);
+				break;
+			case PR_COL_INDEX:
+				pr_strbuf_addf(&line, " %*zu", w, i + 1);
+				break;
+			case PR_COL_NUMBER:
+			case PR_COL_XTIME:
+				pr_strbuf_addf(&line, " %*.*f", w, k->prec < 0 ? 0 : k->prec,
+					       pr_table_num(k, v));
+				break;
+			case PR_COL_OF:
+				pr_strbuf_addf(&line, " %*.*f%%", w - 1, k->prec,
+					       pr_table_num(k, v));
 				break;
 			}
 		}

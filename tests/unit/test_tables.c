@@ -21,9 +21,16 @@
 #include "render/html_util.h"
 #include "render/tables.h"
 
-static const struct pr_table *const all[] = { &pr_table_spans,	      &pr_table_gpu_ops,
-					      &pr_table_memory_ops,   &pr_table_collectives,
-					      &pr_table_critpath_ops, &pr_table_critpath_kernels };
+static const struct pr_table *const all[] = {
+	&pr_table_spans,	&pr_table_gpu_ops,
+	&pr_table_memory_ops,	&pr_table_collectives,
+	&pr_table_critpath_ops, &pr_table_critpath_kernels,
+	&pr_table_phase_totals, &pr_table_phase_occurrences,
+	&pr_table_phase_stages, &pr_table_series,
+	&pr_table_steps,	&pr_table_launches,
+	&pr_table_launch_ops,	&pr_table_launch_outliers,
+	&pr_table_cupti_ops,
+};
 
 static void test_descriptions(void **state)
 {
@@ -36,15 +43,17 @@ static void test_descriptions(void **state)
 		assert_true(tb->ncols > 0 && tb->ncols <= PR_TABLE_COLS);
 		for (c = 0; c < tb->ncols; c++) {
 			const struct pr_table_col *k = &tb->cols[c];
-			assert_non_null(k->key);
+			/* every column reads a key but the row number; a share of a whole names it */
+			assert_int_equal(k->key == NULL, k->kind == PR_COL_INDEX);
+			assert_int_equal(k->of != NULL, k->kind == PR_COL_OF);
 			assert_non_null(k->head);
 			/* a numeric column says so in its page heading ('#') */
 			assert_int_equal(k->head[0] == '#', k->kind > PR_COL_TEXT);
-			names += k->kind == PR_COL_NAME;
 			/* on the console exactly when it has a heading there */
 			assert_int_equal(k->con_head != NULL, k->con_pos > 0);
 			if (!k->con_pos)
 				continue;
+			names += k->kind == PR_COL_NAME; /* the console fits one name column */
 			assert_true(k->con_pos <= (int)tb->ncols);
 			assert_int_equal(seen[k->con_pos], 0);
 			seen[k->con_pos] = 1;
@@ -114,12 +123,58 @@ static void test_html_share_and_unit(void **state)
 	json_decref(spans);
 }
 
+static void test_html_ctx(void **state)
+{
+	/* the row number; a value inside the item's first memory entry; at most cap rows of a
+	 * total the page names with where all rows are */
+	struct pr_strbuf sb = PR_STRBUF_INIT;
+	struct pr_table_ctx x = { 0 };
+	json_t *occ = json_loads("[{\"name\": \"a\", \"kind\": \"log\", \"t_ns\": 0, "
+				 "\"dur_ns\": 2000, \"share\": 0.5, \"memory\": [{\"series\": "
+				 "\"rss\", \"delta\": 2048, \"peak\": 4096}]}, {\"name\": \"b\"}]",
+				 0, NULL);
+	json_t *series = json_loads("[{\"name\": \"cpu\", \"unit\": \"percent\", \"mean\": 1, "
+				    "\"mean_weighted\": 7}]",
+				    0, NULL);
+	json_t *steps = json_loads("[{\"name\": \"s\", \"dur_ns\": 8, \"kernel_ns\": 2}, "
+				   "{\"name\": \"z\", \"dur_ns\": 0, \"kernel_ns\": 2}]",
+				   0, NULL);
+	(void)state;
+	x.unit = "ns";
+	x.cap = 1;
+	x.total = 5;
+	x.all_in = "the store";
+	pr_html_table_ctx(&sb, &pr_table_phase_occurrences, occ, &x);
+	assert_non_null(strstr(sb.buf, "<tr><td class=\"n\" data-v=\"1\">1</td>"));
+	assert_non_null(strstr(sb.buf, "data-v=\"2048\" data-u=\"bytes\">2.00 KiB</td>"));
+	assert_non_null(strstr(sb.buf, "<td class=\"name\">rss</td>"));
+	assert_null(strstr(sb.buf, "<td class=\"name\">b</td>"));
+	assert_non_null(strstr(sb.buf, "Showing 1 of 5 rows (capped at 200; the store has all"));
+	/* the item's alternative key where it has one; each row's unit from its own key */
+	pr_strbuf_reset(&sb);
+	pr_html_table(&sb, &pr_table_series, series, NULL);
+	assert_non_null(strstr(sb.buf, "data-v=\"7\" data-u=\"percent\""));
+	assert_null(strstr(sb.buf, "data-v=\"1\" data-u=\"percent\""));
+	/* a part as a percent of its whole; "-" where the whole is 0 */
+	pr_strbuf_reset(&sb);
+	pr_html_table(&sb, &pr_table_steps, steps, NULL);
+	assert_non_null(strstr(sb.buf, "<td class=\"n\" data-v=\"25\">25.0</td>"));
+	assert_non_null(strstr(sb.buf,
+			       "<td class=\"name\">z</td><td class=\"n\" data-v=\"0\" "
+			       "data-u=\"ns\">0 ns</td><td class=\"n\" data-v=\"\">-</td>"));
+	pr_strbuf_release(&sb);
+	json_decref(occ);
+	json_decref(series);
+	json_decref(steps);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_descriptions),
 		cmocka_unit_test(test_html_memory_ops),
 		cmocka_unit_test(test_html_share_and_unit),
+		cmocka_unit_test(test_html_ctx),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
