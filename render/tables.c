@@ -457,9 +457,27 @@ const struct pr_table pr_table_launch_outliers = { "launch_outliers", launch_out
 						   PR_ARRAY_SIZE(launch_outliers_cols), 0 };
 
 static const struct pr_table_col cupti_ops_cols[] = {
-	{ .key = "op", .head = "Op (nearest above the launch)", .kind = PR_COL_TEXT },
-	{ .key = "ranges", .head = "#Ranges", .kind = PR_COL_COUNT },
-	{ .key = "flops", .head = "#FLOPs", .kind = PR_COL_NUMBER, .prec = 0 },
+	{ .key = "op",
+	  .head = "Op (nearest above the launch)",
+	  .kind = PR_COL_TEXT,
+	  .con_head = "op (nearest above the launch)",
+	  .con_pos = 1,
+	  .con_width = 36,
+	  .con_kind = PR_COL_NAME },
+	{ .key = "ranges",
+	  .head = "#Ranges",
+	  .kind = PR_COL_COUNT,
+	  .con_head = "ranges",
+	  .con_pos = 2,
+	  .con_width = 7 },
+	{ .key = "flops",
+	  .head = "#FLOPs",
+	  .kind = PR_COL_NUMBER,
+	  .prec = 0,
+	  .con_head = "FLOPs",
+	  .con_pos = 3,
+	  .con_width = 14,
+	  .con_prec = -1 },
 };
 const struct pr_table pr_table_cupti_ops = { "cupti_ops", cupti_ops_cols,
-					     PR_ARRAY_SIZE(cupti_ops_cols), 0 };
+					     PR_ARRAY_SIZE(cupti_ops_cols), 10 };

@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 enum pr_col_kind {
+	PR_COL_SAME,  /* con_kind only: the console's kind is the page's */
 	PR_COL_NAME,  /* a trace's name: one fitted column of display names (names.h) */
 	PR_COL_LABEL, /* a word shown as a name cell on the page; console: con_label, cut */
 	PR_COL_TEXT,  /* a short text: a plain cell; console: elided at its end (cut) or not */
@@ -53,7 +54,14 @@ struct pr_table_col {
 	 * than the item; the item's key `alt` instead of key where the item has it; the unit
 	 * the item's key `unit_key` names (VALUE); the key of the whole for PR_COL_OF */
 	const char *in, *alt, *unit_key, *of;
+	/* the console's kind where it differs from the page's (PR_COL_SAME: the page's), and its
+	 * decimals for a PR_COL_NUMBER (< 0: 6 significant digits) */
+	enum pr_col_kind con_kind;
+	int con_prec;
 };
+
+/* The kind of column c on the console. */
+#define PR_TABLE_CON_KIND(c) ((c)->con_kind ? (c)->con_kind : (c)->kind)
 
 #define PR_TABLE_COLS 16 /* columns of a table at most */
 
@@ -111,7 +119,8 @@ extern const struct pr_table pr_table_launches;
 /* gpu.launch_delays.by_op and .outliers (HTA's kernel launch statistics). */
 extern const struct pr_table pr_table_launch_ops;
 extern const struct pr_table pr_table_launch_outliers;
-/* cupti_ranges.by_op: ranges and FLOPs per op; the counters' columns follow (html_gpu.c). */
+/* cupti_ranges.by_op: ranges and FLOPs per op; the counters' columns follow on the page
+ * (html_gpu.c); the console: the first 10 ops, their names fitted, FLOPs to 6 digits. */
 extern const struct pr_table pr_table_cupti_ops;
 
 #endif

@@ -143,12 +143,12 @@ static void text_table(FILE *out, const struct pr_table *t, const json_t *items,
 		if (c == t->ncols)
 			break;
 		col[nc++] = &t->cols[c];
-		if (t->cols[c].kind == PR_COL_NAME && !lab)
+		if (PR_TABLE_CON_KIND(&t->cols[c]) == PR_COL_NAME && !lab)
 			lab = column_of(items, t->cols[c].key, (size_t)t->cols[c].con_width, n);
 	}
 	pr_strbuf_addstr(&line, " ");
 	for (c = 0; c < nc; c++) /* names and texts left-aligned, numbers right-aligned */
-		pr_strbuf_addf(&line, col[c]->kind <= PR_COL_TEXT ? " %-*s" : " %*s",
+		pr_strbuf_addf(&line, PR_TABLE_CON_KIND(col[c]) <= PR_COL_TEXT ? " %-*s" : " %*s",
 			       col[c]->con_width, col[c]->con_head);
 	while (line.len && line.buf[line.len - 1] == ' ') /* no trailing blanks */
 		line.buf[--line.len] = '\0';
@@ -161,9 +161,13 @@ static void text_table(FILE *out, const struct pr_table *t, const json_t *items,
 			const struct pr_table_col *k = col[c];
 			const char *s = pr_table_str(k, v);
 			int w = k->con_width;
-			if (k->con_label && (k->kind == PR_COL_LABEL || k->kind == PR_COL_TEXT))
+			enum pr_col_kind kind = PR_TABLE_CON_KIND(k);
+			double x;
+			if (k->con_label && (kind == PR_COL_LABEL || kind == PR_COL_TEXT))
 				s = k->con_label(s);
-			switch (k->kind) {
+			switch (kind) {
+			case PR_COL_SAME: /* (PR_TABLE_CON_KIND never is) */
+				break;
 			case PR_COL_NAME:
 				pr_strbuf_addf(&line, " %-*s", w, lab[i]);
 				break;
@@ -192,10 +196,19 @@ static void text_table(FILE *out, const struct pr_table *t, const json_t *items,
 			case PR_COL_INDEX:
 				pr_strbuf_addf(&line, " %*zu", w, i + 1);
 				break;
-			case PR_COL_NUMBER:
-			case PR_COL_XTIME:
-				pr_strbuf_addf(&line, " %*.*f", w, k->prec < 0 ? 0 : k->prec,
-					       pr_table_num(k, v));
+			case PR_COL_NUMBER: /* "-" where absent */
+				x = pr_table_num(k, v);
+				if (isnan(x))
+					snprintf(a, sizeof(a), "-");
+				else if (k->con_prec < 0)
+					snprintf(a, sizeof(a), "%.6g", x);
+				else
+					snprintf(a, sizeof(a), "%.*f", k->con_prec, x);
+				pr_strbuf_addf(&line, " %*s", w, a);
+				break;
+			case PR_COL_XTIME: /* (no run here: the time in ns) */
+				val(pr_table_num(k, v), "ns", a, sizeof(a));
+				pr_strbuf_addf(&line, " %*s", w, a);
 				break;
 			case PR_COL_OF:
 				pr_strbuf_addf(&line, " %*.*f%%", w - 1, k->prec,
@@ -1250,8 +1263,7 @@ static void cupti_ranges(const json_t *run, FILE *out)
 {
 	const json_t *cr = json_object_get(run, "cupti_ranges");
 	json_t *cs = json_object_get(cr, "counters"), *ops = json_object_get(cr, "by_op"), *v;
-	char a[32], f[32];
-	pr_label_t *lab;
+	char a[32];
 	size_t i;
 	if (!cr)
 		return;
@@ -1270,20 +1282,8 @@ static void cupti_ranges(const json_t *run, FILE *out)
 		}
 		emit(out, "  %-56s %14.6g", pr_mstr(v, "name"), pr_mnum(v, "total"));
 	}
-	if (!json_array_size(ops))
-		return;
-	lab = column_of(ops, "op", 36, 10);
-	fprintf(out, "  %-36s %7s %14s\n", "op (nearest above the launch)", "ranges", "FLOPs");
-	json_array_foreach (ops, i, v) {
-		if (i == 10)
-			break;
-		if (json_is_number(json_object_get(v, "flops")))
-			snprintf(f, sizeof(f), "%.6g", pr_mnum(v, "flops"));
-		else
-			snprintf(f, sizeof(f), "-");
-		emit(out, "  %-36s %7.0f %14s", lab[i], pr_mnum(v, "ranges"), f);
-	}
-	free(lab);
+	if (json_array_size(ops))
+		text_table(out, &pr_table_cupti_ops, ops, NULL, NULL);
 }
 
 static void top_spans(const json_t *run, FILE *out)

@@ -20,6 +20,7 @@
 #include "base/strbuf.h"
 #include "render/html_util.h"
 #include "render/tables.h"
+#include "render/text_report.h"
 
 static const struct pr_table *const all[] = {
 	&pr_table_spans,	&pr_table_gpu_ops,
@@ -47,13 +48,15 @@ static void test_descriptions(void **state)
 			assert_int_equal(k->key == NULL, k->kind == PR_COL_INDEX);
 			assert_int_equal(k->of != NULL, k->kind == PR_COL_OF);
 			assert_non_null(k->head);
+			assert_int_not_equal(k->kind, PR_COL_SAME);
 			/* a numeric column says so in its page heading ('#') */
 			assert_int_equal(k->head[0] == '#', k->kind > PR_COL_TEXT);
 			/* on the console exactly when it has a heading there */
 			assert_int_equal(k->con_head != NULL, k->con_pos > 0);
 			if (!k->con_pos)
 				continue;
-			names += k->kind == PR_COL_NAME; /* the console fits one name column */
+			/* the console fits one name column */
+			names += PR_TABLE_CON_KIND(k) == PR_COL_NAME;
 			assert_true(k->con_pos <= (int)tb->ncols);
 			assert_int_equal(seen[k->con_pos], 0);
 			seen[k->con_pos] = 1;
@@ -168,13 +171,65 @@ static void test_html_ctx(void **state)
 	json_decref(steps);
 }
 
+/* The console report of a model (caller frees). */
+static char *text_of(const json_t *m)
+{
+	FILE *f = tmpfile();
+	char *buf;
+	long len;
+	assert_non_null(f);
+	pr_render_text_report(m, f);
+	len = ftell(f);
+	assert_true(len >= 0);
+	buf = calloc((size_t)len + 1, 1);
+	assert_non_null(buf);
+	rewind(f);
+	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	return buf;
+}
+
+static void test_text_cupti_ops(void **state)
+{
+	/* the console's kind and decimals of its own: the op a fitted name (a text on the page),
+	 * FLOPs to 6 significant digits ("-" where absent); the first 10 ops */
+	json_t *m = json_loads("{\"schema\": \"profreport-model\", \"runs\": [{\"id\": 1, "
+			       "\"cupti_ranges\": {\"ranges\": 12, \"linked\": 12, \"launches\": "
+			       "12, \"replay_ns\": 1000, \"counters\": [], \"by_op\": []}}]}",
+			       0, NULL);
+	json_t *ops = json_object_get(json_object_get(json_array_get(json_object_get(m, "runs"), 0),
+						      "cupti_ranges"),
+				      "by_op");
+	char name[16], *txt;
+	int i;
+	(void)state;
+	for (i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "op_%c", 'a' + i);
+		json_array_append_new(ops, json_pack("{s:s, s:i}", "op", name, "ranges", 1));
+	}
+	json_object_set_new(json_array_get(ops, 0), "flops", json_real(12345678901.0));
+	json_object_set_new(json_array_get(ops, 2), "flops", json_integer(8040));
+	txt = text_of(m);
+	assert_non_null(
+		strstr(txt, "\n  op (nearest above the launch)         ranges          FLOPs\n"));
+	assert_non_null(
+		strstr(txt, "\n  op_a                                       1    1.23457e+10\n"));
+	assert_non_null(
+		strstr(txt, "\n  op_b                                       1              -\n"));
+	assert_non_null(
+		strstr(txt, "\n  op_c                                       1           8040\n"));
+	assert_non_null(strstr(txt, "\n  op_j "));
+	assert_null(strstr(txt, "\n  op_k "));
+	free(txt);
+	json_decref(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_descriptions),
-		cmocka_unit_test(test_html_memory_ops),
-		cmocka_unit_test(test_html_share_and_unit),
-		cmocka_unit_test(test_html_ctx),
+		cmocka_unit_test(test_descriptions),	    cmocka_unit_test(test_html_memory_ops),
+		cmocka_unit_test(test_html_share_and_unit), cmocka_unit_test(test_html_ctx),
+		cmocka_unit_test(test_text_cupti_ops),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
