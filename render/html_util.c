@@ -271,7 +271,8 @@ static void table_cell(struct pr_strbuf *sb, const struct pr_table_col *col, con
 	char a[64];
 	double v;
 	switch (col->kind) {
-	case PR_COL_SAME: /* (a console kind only: unit/test_tables) */
+	case PR_COL_SAME: /* (console kinds only: unit/test_tables) */
+	case PR_COL_DISPLAY:
 		break;
 	case PR_COL_NAME:
 		pr_html_td_shown(sb, pr_table_str(col, item), lab[i]);
@@ -298,6 +299,7 @@ static void table_cell(struct pr_strbuf *sb, const struct pr_table_col *col, con
 		break;
 	case PR_COL_NUMBER:
 	case PR_COL_OF:
+	case PR_COL_PERCENT:
 		pr_html_tdf(sb, pr_table_num(col, item), col->prec);
 		break;
 	case PR_COL_XTIME: /* sorts by the time; shows it as the run's x axis does */

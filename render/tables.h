@@ -31,8 +31,14 @@ enum pr_col_kind {
 	PR_COL_INDEX,  /* the row's number, from 1 (no key) */
 	PR_COL_NUMBER, /* a number with prec decimals (prec < 0: 6 significant digits) */
 	PR_COL_XTIME,  /* a time on the run's x axis (panels.h: pr_fmt_x) */
-	PR_COL_OF      /* the value as a percent of the item's key `of` (prec decimals; "-" at 0) */
+	PR_COL_OF,     /* the value as a percent of the item's key `of` (prec decimals; "-" at 0) */
+	PR_COL_PERCENT, /* a number that is a percent already, prec decimals */
+	/* (a console kind only) */
+	PR_COL_DISPLAY /* a trace's name alone, its display form cut to the width (names.h) */
 };
+
+/* Whether a column of kind k is a word (left-aligned on the console) rather than a number. */
+#define PR_COL_IS_TEXT(k) ((k) <= PR_COL_TEXT || (k) == PR_COL_DISPLAY)
 
 struct pr_table_col {
 	const char *key;  /* the item's key */
@@ -108,7 +114,7 @@ extern const struct pr_table pr_table_critpath_kernels;
  * phases.stages: the collector's aggregates (Inferix). */
 extern const struct pr_table pr_table_phase_totals;
 extern const struct pr_table pr_table_phase_occurrences;
-extern const struct pr_table pr_table_phase_stages;
+extern const struct pr_table pr_table_phase_stages; /* also on the console */
 /* series: each sampled series, values in its own unit (the time of its max on the x axis). */
 extern const struct pr_table pr_table_series;
 /* step_breakdown: a step's time by TensorBoard's categories, as percents of its duration

@@ -148,7 +148,7 @@ static void text_table(FILE *out, const struct pr_table *t, const json_t *items,
 	}
 	pr_strbuf_addstr(&line, " ");
 	for (c = 0; c < nc; c++) /* names and texts left-aligned, numbers right-aligned */
-		pr_strbuf_addf(&line, PR_TABLE_CON_KIND(col[c]) <= PR_COL_TEXT ? " %-*s" : " %*s",
+		pr_strbuf_addf(&line, PR_COL_IS_TEXT(PR_TABLE_CON_KIND(col[c])) ? " %-*s" : " %*s",
 			       col[c]->con_width, col[c]->con_head);
 	while (line.len && line.buf[line.len - 1] == ' ') /* no trailing blanks */
 		line.buf[--line.len] = '\0';
@@ -211,8 +211,13 @@ static void text_table(FILE *out, const struct pr_table *t, const json_t *items,
 				pr_strbuf_addf(&line, " %*s", w, a);
 				break;
 			case PR_COL_OF:
+			case PR_COL_PERCENT:
 				pr_strbuf_addf(&line, " %*.*f%%", w - 1, k->prec,
 					       pr_table_num(k, v));
+				break;
+			case PR_COL_DISPLAY:
+				pr_strbuf_addf(&line, " %-*s", w,
+					       name_fit(s, (size_t)w, a, sizeof(a)));
 				break;
 			}
 		}
@@ -858,15 +863,7 @@ static void phases(const json_t *run, FILE *out)
 	}
 	if (json_array_size(stages)) {
 		heading(out, "Stages (reported aggregates)");
-		fprintf(out, "  %-28s %6s %10s %10s %8s %9s\n", "stage", "calls", "total", "mean",
-			"of wall", "reported");
-		json_array_foreach (stages, i, o)
-			fprintf(out, "  %-28s %6.0f %10s %10s %7.1f%% %8.1f%%\n",
-				name_fit(pr_mstr(o, "name"), 28, c, sizeof(c)), pr_mnum(o, "count"),
-				secs(pr_mnum(o, "total_ns"), a, sizeof(a)),
-				secs(pr_mnum(o, "mean_ns"), b, sizeof(b)),
-				pr_mnum(o, "share_of_wall") * 100,
-				pr_mnum(o, "reported_percentage"));
+		text_table(out, &pr_table_phase_stages, stages, NULL, NULL);
 	}
 }
 

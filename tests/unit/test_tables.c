@@ -19,6 +19,7 @@
 
 #include "base/strbuf.h"
 #include "render/html_util.h"
+#include "render/names.h"
 #include "render/tables.h"
 #include "render/text_report.h"
 
@@ -224,12 +225,37 @@ static void test_text_cupti_ops(void **state)
 	json_decref(m);
 }
 
+static void test_text_stages(void **state)
+{
+	/* the stages on the console: a name cut to 28 bytes as names.h displays it, a share of
+	 * the wall and the collector's own percent */
+	static const char long_name[] = "a_stage_name_longer_than_twenty_eight_bytes";
+	json_t *m = json_pack("{s:s, s:[{s:i, s:{s:[{s:s, s:i, s:I, s:I, s:f, s:f}]}}]}", "schema",
+			      "profreport-model", "runs", "id", 1, "phases", "stages", "name",
+			      long_name, "count", 2, "total_ns", (json_int_t)3000000000LL,
+			      "mean_ns", (json_int_t)1500000000LL, "share_of_wall", 0.25,
+			      "reported_percentage", 26.75);
+	char shown[29], want[160], *txt;
+	(void)state;
+	pr_name_display(long_name, shown, sizeof(shown));
+	assert_true(strlen(shown) <= 28);
+	snprintf(want, sizeof(want), "\n  %-28s %6s %10s %10s %7s%% %8s%%\n", shown, "2", "3.000 s",
+		 "1.500 s", "25.0", "26.8");
+	txt = text_of(m);
+	assert_non_null(strstr(txt,
+			       "\n  stage                         calls      total       mean  of "
+			       "wall  reported\n"));
+	assert_non_null(strstr(txt, want));
+	free(txt);
+	json_decref(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_descriptions),	    cmocka_unit_test(test_html_memory_ops),
 		cmocka_unit_test(test_html_share_and_unit), cmocka_unit_test(test_html_ctx),
-		cmocka_unit_test(test_text_cupti_ops),
+		cmocka_unit_test(test_text_cupti_ops),	    cmocka_unit_test(test_text_stages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
