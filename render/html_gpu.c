@@ -227,11 +227,11 @@ static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g, struct gfig *
 	const json_t *l = json_object_get(g, "launches"), *v;
 	size_t i, n = 0, total;
 	if (json_is_object(l)) {
+		json_t *rows = json_array();
 		pr_strbuf_addf(sb,
 			       "<h4>Launches</h4>\n<p>%lld of %lld activities linked to their "
 			       "runtime call.</p>\n",
 			       pr_mll(l, "linked"), pr_mll(l, "activities"));
-		json_t *rows = json_array();
 		json_array_append_new(rows, named_row(json_object_get(l, "latency"),
 						      "latency (activity start - call start)", NULL,
 						      NULL));

@@ -8,6 +8,10 @@
  * USAGE
  *   pr_html_table(sb, &pr_table_memory_ops, items, NULL);   (html_util.h)
  *   text_table(out, &pr_table_memory_ops, items, NULL, NULL);  (text_report.c)
+ *   a cut page table, times on the run's x axis: struct pr_table_ctx x = { 0 }; x.run = run;
+ *   x.cap = PR_HTML_ROWS; pr_html_table_ctx(sb, &pr_table_series, items, &x);
+ * A table whose columns have no con_head is on the page only (the console has lines of its
+ * own there, not yet described).
  *
  * What is around a table (its heading, when it is drawn at all, notes under
  * it) stays with each renderer: the two outputs say different things there.
