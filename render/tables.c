@@ -105,7 +105,7 @@ static const struct pr_table_col spans_cols[] = {
 	{ .key = "max_ns", .head = "#Max", .kind = PR_COL_VALUE },
 	{ .key = "std_ns", .head = "#StdDev", .kind = PR_COL_VALUE },
 };
-const struct pr_table pr_table_spans = { "spans", spans_cols, PR_ARRAY_SIZE(spans_cols), 0 };
+const struct pr_table pr_table_spans = { "spans", spans_cols, PR_ARRAY_SIZE(spans_cols), 0, 0 };
 
 static const struct pr_table_col gpu_ops_cols[] = {
 	{ .key = "name",
@@ -147,8 +147,8 @@ static const struct pr_table_col gpu_ops_cols[] = {
 	  .con_pos = 5,
 	  .con_width = 6 },
 };
-const struct pr_table pr_table_gpu_ops = { "gpu_ops", gpu_ops_cols, PR_ARRAY_SIZE(gpu_ops_cols),
-					   5 };
+const struct pr_table pr_table_gpu_ops = { "gpu_ops", gpu_ops_cols, PR_ARRAY_SIZE(gpu_ops_cols), 5,
+					   0 };
 
 /* memory_ops.bytes: only ops that carry a size count (sized_count) */
 static int memory_sized(const json_t *item)
@@ -194,7 +194,7 @@ static const struct pr_table_col memory_ops_cols[] = {
 	  .con_width = 12 },
 };
 const struct pr_table pr_table_memory_ops = { "memory_ops", memory_ops_cols,
-					      PR_ARRAY_SIZE(memory_ops_cols), 0 };
+					      PR_ARRAY_SIZE(memory_ops_cols), 0, 0 };
 
 /* A collective's sizes and bandwidths: only where its spans carry sizes (busbw_Bps). */
 static int coll_sized(const json_t *item)
@@ -241,7 +241,7 @@ static const struct pr_table_col critpath_ops_cols[] = {
 	  .con_width = 6 },
 };
 const struct pr_table pr_table_critpath_ops = { "critpath_ops", critpath_ops_cols,
-						PR_ARRAY_SIZE(critpath_ops_cols), 5 };
+						PR_ARRAY_SIZE(critpath_ops_cols), 5, 0 };
 
 static const struct pr_table_col critpath_kernels_cols[] = {
 	{ .key = "name",
@@ -268,7 +268,7 @@ static const struct pr_table_col critpath_kernels_cols[] = {
 	  .con_width = 6 },
 };
 const struct pr_table pr_table_critpath_kernels = { "critpath_kernels", critpath_kernels_cols,
-						    PR_ARRAY_SIZE(critpath_kernels_cols), 5 };
+						    PR_ARRAY_SIZE(critpath_kernels_cols), 5, 0 };
 
 static const struct pr_table_col collectives_cols[] = {
 	{ .key = "name",
@@ -324,23 +324,65 @@ static const struct pr_table_col collectives_cols[] = {
 	  .con_width = 10 },
 };
 const struct pr_table pr_table_collectives = { "collectives", collectives_cols,
-					       PR_ARRAY_SIZE(collectives_cols), 0 };
+					       PR_ARRAY_SIZE(collectives_cols), 0, 0 };
 
 /* ---- the tables of the page only (their columns have no con_head) ---- */
 
+/* the console: the first 15 names (PHASE_NAMES), fitted as one column with the rest */
 static const struct pr_table_col phase_totals_cols[] = {
-	{ .key = "name", .head = "Phase", .kind = PR_COL_LABEL },
-	{ .key = "count", .head = "#Count", .kind = PR_COL_COUNT },
-	{ .key = "total_ns", .head = "#Total", .kind = PR_COL_VALUE, .unit = "ns" },
-	{ .key = "mean_ns", .head = "#Mean", .kind = PR_COL_VALUE, .unit = "ns" },
-	{ .key = "p50_ns", .head = "#P50", .kind = PR_COL_VALUE, .unit = "ns" },
-	{ .key = "p95_ns", .head = "#P95", .kind = PR_COL_VALUE, .unit = "ns" },
+	{ .key = "name",
+	  .head = "Phase",
+	  .kind = PR_COL_LABEL,
+	  .con_head = "phase",
+	  .con_pos = 1,
+	  .con_width = 21,
+	  .con_kind = PR_COL_NAME },
+	{ .key = "count",
+	  .head = "#Count",
+	  .kind = PR_COL_COUNT,
+	  .con_head = "count",
+	  .con_pos = 2,
+	  .con_width = 5 },
+	{ .key = "total_ns",
+	  .head = "#Total",
+	  .kind = PR_COL_VALUE,
+	  .unit = "ns",
+	  .con_head = "total",
+	  .con_pos = 3,
+	  .con_width = 10 },
+	{ .key = "mean_ns",
+	  .head = "#Mean",
+	  .kind = PR_COL_VALUE,
+	  .unit = "ns",
+	  .con_head = "mean",
+	  .con_pos = 4,
+	  .con_width = 10 },
+	{ .key = "p50_ns",
+	  .head = "#P50",
+	  .kind = PR_COL_VALUE,
+	  .unit = "ns",
+	  .con_head = "p50",
+	  .con_pos = 5,
+	  .con_width = 10 },
+	{ .key = "p95_ns",
+	  .head = "#P95",
+	  .kind = PR_COL_VALUE,
+	  .unit = "ns",
+	  .con_head = "p95",
+	  .con_pos = 6,
+	  .con_width = 10 },
 	{ .key = "min_ns", .head = "#Min", .kind = PR_COL_VALUE, .unit = "ns" },
 	{ .key = "max_ns", .head = "#Max", .kind = PR_COL_VALUE, .unit = "ns" },
-	{ .key = "share", .head = "#Share %", .kind = PR_COL_SHARE, .prec = 1 },
+	{ .key = "share",
+	  .head = "#Share %",
+	  .kind = PR_COL_SHARE,
+	  .prec = 1,
+	  .con_head = "share",
+	  .con_pos = 7,
+	  .con_width = 6 },
 };
 const struct pr_table pr_table_phase_totals = { "phase_totals", phase_totals_cols,
-						PR_ARRAY_SIZE(phase_totals_cols), 0 };
+						PR_ARRAY_SIZE(phase_totals_cols), 15, 1 };
 
 static const struct pr_table_col phase_occurrences_cols[] = {
 	{ .head = "#", .kind = PR_COL_INDEX },
@@ -362,7 +404,7 @@ static const struct pr_table_col phase_occurrences_cols[] = {
 	  .in = "memory" },
 };
 const struct pr_table pr_table_phase_occurrences = { "phase_occurrences", phase_occurrences_cols,
-						     PR_ARRAY_SIZE(phase_occurrences_cols), 0 };
+						     PR_ARRAY_SIZE(phase_occurrences_cols), 0, 0 };
 
 /* the console: names cut to 28 bytes (the collector's stage names are short) */
 static const struct pr_table_col phase_stages_cols[] = {
@@ -409,7 +451,7 @@ static const struct pr_table_col phase_stages_cols[] = {
 	  .con_width = 9 },
 };
 const struct pr_table pr_table_phase_stages = { "phase_stages", phase_stages_cols,
-						PR_ARRAY_SIZE(phase_stages_cols), 0 };
+						PR_ARRAY_SIZE(phase_stages_cols), 0, 0 };
 
 /* sadf: sar's interval-weighted mean (its Average: line) where there is one */
 static const struct pr_table_col series_cols[] = {
@@ -427,7 +469,7 @@ static const struct pr_table_col series_cols[] = {
 	{ .key = "t_max_ns", .head = "#Max at", .kind = PR_COL_XTIME },
 	{ .key = "last", .head = "#Last", .kind = PR_COL_VALUE, .unit_key = "unit" },
 };
-const struct pr_table pr_table_series = { "series", series_cols, PR_ARRAY_SIZE(series_cols), 0 };
+const struct pr_table pr_table_series = { "series", series_cols, PR_ARRAY_SIZE(series_cols), 0, 0 };
 
 /* the parts: percents of the step's dur_ns */
 static const struct pr_table_col steps_cols[] = {
@@ -455,7 +497,7 @@ static const struct pr_table_col steps_cols[] = {
 	{ .key = "other_ns", .head = "#Other %", .kind = PR_COL_OF, .prec = 1, .of = "dur_ns" },
 	{ .key = "gpu_util", .head = "#GPU util %", .kind = PR_COL_SHARE, .prec = 1 },
 };
-const struct pr_table pr_table_steps = { "steps", steps_cols, PR_ARRAY_SIZE(steps_cols), 0 };
+const struct pr_table pr_table_steps = { "steps", steps_cols, PR_ARRAY_SIZE(steps_cols), 0, 0 };
 
 static const struct pr_table_col launches_cols[] = {
 	{ .key = "name", .head = "Measure", .kind = PR_COL_LABEL },
@@ -466,7 +508,7 @@ static const struct pr_table_col launches_cols[] = {
 	{ .key = "max_ns", .head = "#Max", .kind = PR_COL_VALUE, .unit = "ns" },
 };
 const struct pr_table pr_table_launches = { "launches", launches_cols, PR_ARRAY_SIZE(launches_cols),
-					    0 };
+					    0, 0 };
 
 static const struct pr_table_col launch_ops_cols[] = {
 	{ .key = "name", .head = "Op", .kind = PR_COL_NAME },
@@ -478,7 +520,7 @@ static const struct pr_table_col launch_ops_cols[] = {
 	{ .key = "name", .head = "Activity with most delay", .kind = PR_COL_NAME, .in = "kernels" },
 };
 const struct pr_table pr_table_launch_ops = { "launch_ops", launch_ops_cols,
-					      PR_ARRAY_SIZE(launch_ops_cols), 0 };
+					      PR_ARRAY_SIZE(launch_ops_cols), 0, 0 };
 
 static const struct pr_table_col launch_outliers_cols[] = {
 	{ .key = "name", .head = "Activity", .kind = PR_COL_NAME },
@@ -490,7 +532,7 @@ static const struct pr_table_col launch_outliers_cols[] = {
 	{ .key = "delay_ns", .head = "#Delay", .kind = PR_COL_VALUE, .unit = "ns" },
 };
 const struct pr_table pr_table_launch_outliers = { "launch_outliers", launch_outliers_cols,
-						   PR_ARRAY_SIZE(launch_outliers_cols), 0 };
+						   PR_ARRAY_SIZE(launch_outliers_cols), 0, 0 };
 
 static const struct pr_table_col cupti_ops_cols[] = {
 	{ .key = "op",
@@ -516,4 +558,4 @@ static const struct pr_table_col cupti_ops_cols[] = {
 	  .con_prec = -1 },
 };
 const struct pr_table pr_table_cupti_ops = { "cupti_ops", cupti_ops_cols,
-					     PR_ARRAY_SIZE(cupti_ops_cols), 10 };
+					     PR_ARRAY_SIZE(cupti_ops_cols), 10, 0 };

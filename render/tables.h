@@ -80,6 +80,7 @@ struct pr_table {
 	const struct pr_table_col *cols;
 	size_t ncols;
 	size_t con_rows; /* rows on the console at most (0: every row); the page shows all */
+	int con_fit_all; /* the console's name column fitted over every item, not the rows shown */
 };
 
 /* How a table is drawn besides its items (zero: every row, the unit of each column its own). */

@@ -144,7 +144,8 @@ static void text_table(FILE *out, const struct pr_table *t, const json_t *items,
 			break;
 		col[nc++] = &t->cols[c];
 		if (PR_TABLE_CON_KIND(&t->cols[c]) == PR_COL_NAME && !lab)
-			lab = column_of(items, t->cols[c].key, (size_t)t->cols[c].con_width, n);
+			lab = column_of(items, t->cols[c].key, (size_t)t->cols[c].con_width,
+					t->con_fit_all ? json_array_size(items) : n);
 	}
 	pr_strbuf_addstr(&line, " ");
 	for (c = 0; c < nc; c++) /* names and texts left-aligned, numbers right-aligned */
@@ -753,44 +754,29 @@ static void phases_cpu(const json_t *run, const json_t *occ, size_t nocc, FILE *
  */
 static void phases_by_name(const json_t *ph, size_t nocc, FILE *out)
 {
-	json_t *tot = json_object_get(ph, "totals"), **v;
+	json_t *tot = json_object_get(ph, "totals"), **v, *rows;
 	size_t n = json_array_size(tot), i;
-	char a[32], b[32], c[32], d[32];
-	pr_label_t *lab;
-	const char **names;
 	long long more = pr_mll(json_object_get(ph, "totals_more"), "names");
 	if (!n)
 		return;
 	v = calloc(n, sizeof(*v));
-	names = calloc(n, sizeof(*names));
-	if (!v || !names)
+	if (!v)
 		abort();
 	for (i = 0; i < n; i++)
 		v[i] = json_array_get(tot, i);
 	qsort(v, n, sizeof(*v), by_total_desc);
+	rows = json_array();
 	for (i = 0; i < n; i++)
-		names[i] = pr_mstr(v[i], "name");
-	lab = calloc(n, sizeof(*lab));
-	if (!lab)
-		abort();
-	pr_name_column(lab, names, n, 21);
+		json_array_append(rows, v[i]);
 	heading(out, "Phases by name");
 	emit(out, "  %zu occurrences of %lld names; the largest totals first", nocc,
 	     (long long)n + (more > 0 ? more : 0));
-	fprintf(out, "  %-21s %5s %10s %10s %10s %10s %6s\n", "phase", "count", "total", "mean",
-		"p50", "p95", "share");
-	for (i = 0; i < n && i < PHASE_NAMES; i++)
-		emit(out, "  %-21s %5.0f %10s %10s %10s %10s %5.1f%%", lab[i],
-		     pr_mnum(v[i], "count"), secs(pr_mnum(v[i], "total_ns"), a, sizeof(a)),
-		     secs(pr_mnum(v[i], "mean_ns"), b, sizeof(b)),
-		     secs(pr_mnum(v[i], "p50_ns"), c, sizeof(c)),
-		     secs(pr_mnum(v[i], "p95_ns"), d, sizeof(d)), pr_mnum(v[i], "share") * 100);
+	text_table(out, &pr_table_phase_totals, rows, NULL, NULL);
 	if (n + (size_t)(more > 0 ? more : 0) > PHASE_NAMES)
 		emit(out, "  ... %lld more names (report --json lists them)",
 		     (long long)n + (more > 0 ? more : 0) -
 			     (long long)(n < PHASE_NAMES ? n : PHASE_NAMES));
-	free(lab);
-	free(names);
+	json_decref(rows);
 	free(v);
 }
 
