@@ -1577,24 +1577,13 @@ int pr_compare_check_side(const json_t *model, const char *side, struct pr_error
 	return n ? 0 : no_metrics(side, err);
 }
 
-json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate *gate,
-		   struct pr_error *err)
+/* Sets each metric's value per side and its sort key, and sorts the table; returns how many
+ * metrics are on both sides. */
+static size_t prepare(struct table *t)
 {
-	struct table t;
-	json_t *out = NULL, *metrics, *floor, *ignored, *lb = json_array(), *ln = json_array();
-	size_t i, cnt[V_COUNT] = { 0 }, nfloor = 0, nign = 0, common = 0, judged = 0, ungated = 0;
-	memset(&t, 0, sizeof(t));
-	if (check_side(base, "BASE", err) || check_side(newm, "NEW", err) ||
-	    collect(&t, 0, base, lb, err) || collect(&t, 1, newm, ln, err) ||
-	    (!side_metrics(&t, 0) && no_metrics("BASE", err)) ||
-	    (!side_metrics(&t, 1) && no_metrics("NEW", err))) {
-		json_decref(lb);
-		json_decref(ln);
-		table_release(&t);
-		return NULL;
-	}
-	for (i = 0; i < t.n; i++) {
-		struct metric *m = &t.m[i];
+	size_t i, common = 0;
+	for (i = 0; i < t->n; i++) {
+		struct metric *m = &t->m[i];
 		int k;
 		for (k = 0; k < 2; k++)
 			m->s[k].value = m->s[k].present ? aggregate(samples_of(m, k), m->agg) : NAN;
@@ -1606,198 +1595,238 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 		common += m->s[0].present && m->s[1].present;
 	}
 	/* the strmap indexes go stale here; it is not used after the sort */
-	if (t.n)
-		qsort(t.m, t.n, sizeof(*t.m), cmp_metric);
-	if (!common) {
-		struct pr_strbuf b = PR_STRBUF_INIT, n = PR_STRBUF_INIT;
-		some_ids(&t, 0, &b);
-		some_ids(&t, 1, &n);
-		pr_error_set(
-			err, PR_E_FORMAT,
-			"nothing to compare: no metric is in both inputs (BASE has %s; NEW has %s)",
-			b.buf, n.buf);
-		pr_strbuf_release(&b);
-		pr_strbuf_release(&n);
-		json_decref(lb);
-		json_decref(ln);
-		table_release(&t);
-		return NULL;
+	if (t->n)
+		qsort(t->m, t->n, sizeof(*t->m), cmp_metric);
+	return common;
+}
+
+static int nothing_common(const struct table *t, struct pr_error *err)
+{
+	struct pr_strbuf b = PR_STRBUF_INIT, n = PR_STRBUF_INIT;
+	some_ids(t, 0, &b);
+	some_ids(t, 1, &n);
+	pr_error_set(err, PR_E_FORMAT,
+		     "nothing to compare: no metric is in both inputs (BASE has %s; NEW has %s)",
+		     b.buf, n.buf);
+	pr_strbuf_release(&b);
+	pr_strbuf_release(&n);
+	return -1;
+}
+
+/* What one comparison counted: the verdicts, and the metrics it set aside. */
+struct tally {
+	size_t cnt[V_COUNT], nfloor, nign, judged, ungated;
+	json_t *metrics, *floor, *ignored;
+};
+
+/* The judgement of one metric. */
+struct judgement {
+	enum vd v;
+	const char *rule;
+	struct pr_strbuf why;
+	json_t *test;
+	struct thr th;
+	char tt[128];  /* the threshold as text */
+	size_t n1, n2; /* the samples tested on each side (0 where absent) */
+	/* spans: calls per step when every run of both sides has steps */
+	int per_step, calls_moved;
+	double c0, c1;
+	int small; /* a span under the noise floor judged on its presence or calls only */
+};
+
+/* Whether m's time is under the gate's noise floor, so that it is listed apart and not
+ * judged. Presence and count changes of spans are verdicts whatever their size (HTA's trace
+ * diff): an op on one side only, or calls per step changed; such a span is j->small. */
+static int under_floor(const struct table *t, const struct metric *m, const struct pr_gate *gate,
+		       struct judgement *j)
+{
+	double s0, s1, vmax;
+	int below;
+	if (!((m->group == G_SPAN && m->kind == K_TIME) ||
+	      (m->group == G_GPU && m->kind == K_TIME) || m->group == G_PERF))
+		return 0;
+	s0 = t->dur_ns[0] > 0 ? m->s[0].total_ns / t->dur_ns[0] : 0;
+	s1 = t->dur_ns[1] > 0 ? m->s[1].total_ns / t->dur_ns[1] : 0;
+	/* tflops:OP: weighed by the op's device time, not its rate */
+	vmax = m->kind == K_TPUT ? fmax(m->s[0].total_ns, m->s[1].total_ns) : m->sortkey;
+	below = fmax(s0, s1) < gate->noise_floor || vmax < gate->min_us * 1000.0;
+	if (below && m->group == G_SPAN &&
+	    (!m->s[0].present || !m->s[1].present || j->calls_moved)) {
+		j->small = 1;
+		return 0;
 	}
-	metrics = json_array();
-	floor = json_array();
-	ignored = json_array();
-	for (i = 0; i < t.n; i++) {
-		struct metric *m = &t.m[i];
-		const struct dvec *a = samples_of(m, 0), *b = samples_of(m, 1);
-		double bv = m->s[0].value, nv = m->s[1].value, delta = nv - bv;
-		struct pr_cmp_decision d;
-		struct pr_strbuf why = PR_STRBUF_INIT;
-		const char *rule;
-		enum vd v;
-		struct thr th;
-		json_t *o, *test, *tj, *calls = NULL;
-		int per_step, calls_moved, below, small = 0;
-		struct dvec one[2] = { { NULL, 1, 1 }, { NULL, 1, 1 } };
-		double c0, c1;
-		char tt[128];
-		if (pr_gate_ignored(gate, m->name, m->id)) {
-			json_array_append_new(ignored, json_string(m->id));
-			nign++;
-			continue;
-		}
-		/* spans: calls per step when every run of both sides has steps */
-		per_step = m->group == G_SPAN && t.steps_all[0] && t.steps_all[1] &&
-			   t.steps[0] > 0 && t.steps[1] > 0;
-		c0 = per_step ? m->s[0].calls / t.steps[0] : NAN;
-		c1 = per_step ? m->s[1].calls / t.steps[1] : NAN;
-		calls_moved = per_step && fabs(c1 - c0) >= PR_COMPARE_CALLS_DELTA;
-		below = 0;
-		if ((m->group == G_SPAN && m->kind == K_TIME) ||
-		    (m->group == G_GPU && m->kind == K_TIME) || m->group == G_PERF) {
-			double s0 = t.dur_ns[0] > 0 ? m->s[0].total_ns / t.dur_ns[0] : 0;
-			double s1 = t.dur_ns[1] > 0 ? m->s[1].total_ns / t.dur_ns[1] : 0;
-			/* tflops:OP: weighed by the op's device time, not its rate */
-			double vmax = m->kind == K_TPUT ? fmax(m->s[0].total_ns, m->s[1].total_ns)
-							: m->sortkey;
-			below = fmax(s0, s1) < gate->noise_floor || vmax < gate->min_us * 1000.0;
-			/* presence and count changes of spans are verdicts whatever their size
-			 * (HTA's trace diff): an op on one side only, or calls per step changed */
-			if (below && m->group == G_SPAN &&
-			    (!m->s[0].present || !m->s[1].present || calls_moved))
-				below = 0, small = 1;
-			else
-				small = 0;
-			if (below) {
-				json_array_append_new(floor,
-						      json_pack("{s:s, s:o, s:o}", "id", m->id,
-								"base", jnum(bv), "new", jnum(nv)));
-				nfloor++;
-				continue;
-			}
-		}
-		th = threshold(m, gate);
-		th.t.key = headline_metric(m);
-		pr_gate_threshold_text(th.t.dir, th.t.has_rel, th.t.rel, th.t.has_abs, th.t.abs,
-				       th.abs_unit, tt, sizeof(tt));
-		if (!m->s[0].present || !m->s[1].present) {
-			/* a GPU metric of BASE fails when NEW has no GPU op at all (it ran on the
-			 * CPU, or was profiled without CUDA activity); the overlap of a NEW
-			 * without communication kernels is only removed */
-			int gpu_gone = m->group == G_GPU && !t.gpu[1];
-			v = m->s[1].present ? V_ADD : key_metric(m) || gpu_gone ? V_MISS : V_REM;
-			rule = "presence";
-			pr_strbuf_addstr(&why,
-					 v == V_ADD ? "only in NEW"
-					 : gpu_gone ? "a GPU metric of BASE is missing in NEW: NEW "
-						      "has no GPU op (a CPU-only run, or a trace "
-						      "without CUDA activity)"
-					 : v == V_MISS ? "a key metric of BASE is missing in NEW"
-					 : m->group == G_GPU
-						 ? "only in BASE: NEW has no communication kernel"
-						 : "only in BASE");
-			test = json_pack("{s:s, s:s}", "method", "thresholds only", "reason",
-					 "present on one side only");
-		} else {
-			if (m->group == G_PEAK) {
-				/* a peak is one value a side, the maximum: the peaks of other
-				 * devices (a CPU and a GPU series) are no samples of it, and a CI
-				 * from them would mean nothing */
-				a = &one[0], b = &one[1];
-				one[0].v = &bv, one[1].v = &nv;
-			}
-			pr_compare_decide(a->v, a->n, b->v, b->n, bv, nv, &th.t, gate->alpha, 1,
-					  &d);
-			test = test_json(a, b, &d);
-			if (!th.gated) {
-				v = V_UNCH;
-				rule = "not-gated";
-				pr_strbuf_addstr(&why, th.source);
-				if (m->opt_in && d.verdict != PR_CMP_UNCHANGED) {
-					/* say what the default threshold would have said */
-					pr_strbuf_addstr(&why, "; by the default threshold, ");
-					why_text(&why, &d, tt, a->n, b->n, gate->alpha, bv, nv);
-				}
-			} else {
-				static const enum vd map[] = { V_UNCH, V_REG, V_IMP, V_NOISE,
-							       V_INCONCL };
-				v = map[d.verdict];
-				rule = rule_names[d.rule];
-				why_text(&why, &d, tt, a->n, b->n, gate->alpha, bv, nv);
-			}
-			if (calls_moved && (v == V_UNCH || v == V_NOISE || small)) {
-				/* a span under the noise floor is never gated on its time */
-				struct pr_strbuf w2 = PR_STRBUF_INIT;
-				pr_strbuf_addf(&w2,
-					       "calls per step changed from %g to %g (a change "
-					       "of >= %g is reported); time: %s",
-					       c0, c1, PR_COMPARE_CALLS_DELTA,
-					       small ? "below the noise floor, not gated"
-						     : why.buf);
-				pr_strbuf_release(&why);
-				why = w2;
-				v = V_CALLS;
-				rule = "calls-per-step";
-			}
-		}
-		if (per_step)
-			calls = json_pack("{s:o, s:o, s:b}", "base", jnum(c0), "new", jnum(c1),
-					  "changed", calls_moved);
-		cnt[v]++;
-		/* what the gate judged: a gated metric on both sides, or a missing key metric */
-		judged += v == V_MISS || (v != V_ADD && v != V_REM && th.gated);
-		ungated += v != V_ADD && v != V_REM && v != V_MISS && !th.gated;
-		tj = json_pack("{s:s, s:s, s:b}", "text", th.gated ? tt : "none", "source",
-			       th.source, "gated", th.gated);
-		if (th.t.has_rel)
-			json_object_set_new(tj, "rel", json_real(th.t.rel * th.t.dir));
-		if (th.t.has_abs)
-			json_object_set_new(tj, "abs", json_real(th.t.abs * th.t.dir));
-		o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "id", m->id, "group",
-			      group_names[m->group], "name", m->name, "kind", kind_names[m->kind],
-			      "unit", m->unit, "better",
-			      !th.gated	     ? "unknown"
-			      : th.t.dir < 0 ? "higher"
-					     : "lower");
-		json_object_set_new(o, "base", jnum(bv));
-		json_object_set_new(o, "new", jnum(nv));
-		json_object_set_new(o, "delta", jnum(delta));
-		json_object_set_new(o, "ratio", bv != 0 ? jnum(nv / bv) : json_null());
-		json_object_set_new(o, "change", bv != 0 ? jnum(delta / bv) : json_null());
-		json_object_set_new(o, "n1",
-				    json_integer((json_int_t)(m->s[0].present ? a->n : 0)));
-		json_object_set_new(o, "n2",
-				    json_integer((json_int_t)(m->s[1].present ? b->n : 0)));
-		json_object_set_new(o, "test", test);
-		json_object_set_new(o, "threshold", tj);
-		if (calls)
-			json_object_set_new(o, "calls", calls);
-		json_object_set_new(o, "verdict", json_string(verdicts[v]));
-		json_object_set_new(o, "mark", json_stringn(&marks[v], 1));
-		json_object_set_new(o, "rule", json_string(rule));
-		json_object_set_new(o, "why", json_string(why.buf));
-		pr_strbuf_release(&why);
-		json_array_append_new(metrics, o);
+	return below;
+}
+
+/* The judgement of a metric on one side only. */
+static void judge_presence(const struct table *t, const struct metric *m, struct judgement *j)
+{
+	/* a GPU metric of BASE fails when NEW has no GPU op at all (it ran on the CPU, or was
+	 * profiled without CUDA activity); the overlap of a NEW without communication kernels
+	 * is only removed */
+	int gpu_gone = m->group == G_GPU && !t->gpu[1];
+	j->v = m->s[1].present ? V_ADD : key_metric(m) || gpu_gone ? V_MISS : V_REM;
+	j->rule = "presence";
+	pr_strbuf_addstr(&j->why,
+			 j->v == V_ADD ? "only in NEW"
+			 : gpu_gone    ? "a GPU metric of BASE is missing in NEW: NEW has no GPU "
+					 "op (a CPU-only run, or a trace without CUDA activity)"
+			 : j->v == V_MISS    ? "a key metric of BASE is missing in NEW"
+			 : m->group == G_GPU ? "only in BASE: NEW has no communication kernel"
+					     : "only in BASE");
+	j->test = json_pack("{s:s, s:s}", "method", "thresholds only", "reason",
+			    "present on one side only");
+	j->n1 = m->s[0].present ? samples_of(m, 0)->n : 0;
+	j->n2 = m->s[1].present ? samples_of(m, 1)->n : 0;
+}
+
+/* The judgement of a metric on both sides: the gate's test against its threshold, then a
+ * change of calls per step. */
+static void judge_both(const struct metric *m, const struct pr_gate *gate, struct judgement *j)
+{
+	static const enum vd map[] = { V_UNCH, V_REG, V_IMP, V_NOISE, V_INCONCL };
+	const struct dvec *a = samples_of(m, 0), *b = samples_of(m, 1);
+	double bv = m->s[0].value, nv = m->s[1].value;
+	struct dvec one[2] = { { NULL, 1, 1 }, { NULL, 1, 1 } };
+	struct pr_cmp_decision d;
+	if (m->group == G_PEAK) {
+		/* a peak is one value a side, the maximum: the peaks of other devices (a CPU
+		 * and a GPU series) are no samples of it, and a CI from them would mean
+		 * nothing */
+		a = &one[0], b = &one[1];
+		one[0].v = &bv, one[1].v = &nv;
 	}
-	if (!judged) {
-		/* a gate that checked nothing must not pass */
-		pr_error_set(err, PR_E_FORMAT,
-			     "nothing compared: no gated metric is in both inputs (%zu ignored by "
-			     "--ignore, %zu below the noise floor, %zu on one side only, %zu not "
-			     "gated)",
-			     nign, nfloor, cnt[V_ADD] + cnt[V_REM], ungated);
-		json_decref(metrics);
-		json_decref(floor);
-		json_decref(ignored);
-		json_decref(lb);
-		json_decref(ln);
-		table_release(&t);
-		return NULL;
+	pr_compare_decide(a->v, a->n, b->v, b->n, bv, nv, &j->th.t, gate->alpha, 1, &d);
+	j->test = test_json(a, b, &d);
+	j->n1 = a->n;
+	j->n2 = b->n;
+	if (!j->th.gated) {
+		j->v = V_UNCH;
+		j->rule = "not-gated";
+		pr_strbuf_addstr(&j->why, j->th.source);
+		if (m->opt_in && d.verdict != PR_CMP_UNCHANGED) {
+			/* say what the default threshold would have said */
+			pr_strbuf_addstr(&j->why, "; by the default threshold, ");
+			why_text(&j->why, &d, j->tt, a->n, b->n, gate->alpha, bv, nv);
+		}
+	} else {
+		j->v = map[d.verdict];
+		j->rule = rule_names[d.rule];
+		why_text(&j->why, &d, j->tt, a->n, b->n, gate->alpha, bv, nv);
 	}
-	out = json_pack("{s:s, s:i}", "schema", PR_COMPARE_SCHEMA, "version", PR_COMPARE_VERSION);
+	if (j->calls_moved && (j->v == V_UNCH || j->v == V_NOISE || j->small)) {
+		/* a span under the noise floor is never gated on its time */
+		struct pr_strbuf w2 = PR_STRBUF_INIT;
+		pr_strbuf_addf(&w2,
+			       "calls per step changed from %g to %g (a change of >= %g is "
+			       "reported); time: %s",
+			       j->c0, j->c1, PR_COMPARE_CALLS_DELTA,
+			       j->small ? "below the noise floor, not gated" : j->why.buf);
+		pr_strbuf_release(&j->why);
+		j->why = w2;
+		j->v = V_CALLS;
+		j->rule = "calls-per-step";
+	}
+}
+
+/* One entry of the comparison's "metrics". */
+static json_t *metric_json(const struct metric *m, const struct judgement *j)
+{
+	double bv = m->s[0].value, nv = m->s[1].value, delta = nv - bv;
+	const struct thr *th = &j->th;
+	json_t *o, *tj;
+	tj = json_pack("{s:s, s:s, s:b}", "text", th->gated ? j->tt : "none", "source", th->source,
+		       "gated", th->gated);
+	if (th->t.has_rel)
+		json_object_set_new(tj, "rel", json_real(th->t.rel * th->t.dir));
+	if (th->t.has_abs)
+		json_object_set_new(tj, "abs", json_real(th->t.abs * th->t.dir));
+	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "id", m->id, "group", group_names[m->group],
+		      "name", m->name, "kind", kind_names[m->kind], "unit", m->unit, "better",
+		      !th->gated      ? "unknown"
+		      : th->t.dir < 0 ? "higher"
+				      : "lower");
+	json_object_set_new(o, "base", jnum(bv));
+	json_object_set_new(o, "new", jnum(nv));
+	json_object_set_new(o, "delta", jnum(delta));
+	json_object_set_new(o, "ratio", bv != 0 ? jnum(nv / bv) : json_null());
+	json_object_set_new(o, "change", bv != 0 ? jnum(delta / bv) : json_null());
+	json_object_set_new(o, "n1", json_integer((json_int_t)j->n1));
+	json_object_set_new(o, "n2", json_integer((json_int_t)j->n2));
+	json_object_set_new(o, "test", j->test);
+	json_object_set_new(o, "threshold", tj);
+	if (j->per_step)
+		json_object_set_new(o, "calls",
+				    json_pack("{s:o, s:o, s:b}", "base", jnum(j->c0), "new",
+					      jnum(j->c1), "changed", j->calls_moved));
+	json_object_set_new(o, "verdict", json_string(verdicts[j->v]));
+	json_object_set_new(o, "mark", json_stringn(&marks[j->v], 1));
+	json_object_set_new(o, "rule", json_string(j->rule));
+	json_object_set_new(o, "why", json_string(j->why.buf));
+	return o;
+}
+
+/* Judges one metric into the tally: ignored, under the noise floor, or a verdict. */
+static void judge(const struct table *t, const struct metric *m, const struct pr_gate *gate,
+		  struct tally *tl)
+{
+	struct judgement j;
+	if (pr_gate_ignored(gate, m->name, m->id)) {
+		json_array_append_new(tl->ignored, json_string(m->id));
+		tl->nign++;
+		return;
+	}
+	memset(&j, 0, sizeof(j));
+	pr_strbuf_init(&j.why);
+	j.per_step = m->group == G_SPAN && t->steps_all[0] && t->steps_all[1] && t->steps[0] > 0 &&
+		     t->steps[1] > 0;
+	j.c0 = j.per_step ? m->s[0].calls / t->steps[0] : NAN;
+	j.c1 = j.per_step ? m->s[1].calls / t->steps[1] : NAN;
+	j.calls_moved = j.per_step && fabs(j.c1 - j.c0) >= PR_COMPARE_CALLS_DELTA;
+	if (under_floor(t, m, gate, &j)) {
+		json_array_append_new(tl->floor,
+				      json_pack("{s:s, s:o, s:o}", "id", m->id, "base",
+						jnum(m->s[0].value), "new", jnum(m->s[1].value)));
+		tl->nfloor++;
+		return;
+	}
+	j.th = threshold(m, gate);
+	j.th.t.key = headline_metric(m);
+	pr_gate_threshold_text(j.th.t.dir, j.th.t.has_rel, j.th.t.rel, j.th.t.has_abs, j.th.t.abs,
+			       j.th.abs_unit, j.tt, sizeof(j.tt));
+	if (!m->s[0].present || !m->s[1].present)
+		judge_presence(t, m, &j);
+	else
+		judge_both(m, gate, &j);
+	tl->cnt[j.v]++;
+	/* what the gate judged: a gated metric on both sides, or a missing key metric */
+	tl->judged += j.v == V_MISS || (j.v != V_ADD && j.v != V_REM && j.th.gated);
+	tl->ungated += j.v != V_ADD && j.v != V_REM && j.v != V_MISS && !j.th.gated;
+	json_array_append_new(tl->metrics, metric_json(m, &j));
+	pr_strbuf_release(&j.why);
+}
+
+/* A gate that checked nothing must not pass. */
+static int nothing_judged(const struct tally *tl, struct pr_error *err)
+{
+	return pr_error_set(err, PR_E_FORMAT,
+			    "nothing compared: no gated metric is in both inputs (%zu ignored by "
+			    "--ignore, %zu below the noise floor, %zu on one side only, %zu not "
+			    "gated)",
+			    tl->nign, tl->nfloor, tl->cnt[V_ADD] + tl->cnt[V_REM], tl->ungated);
+}
+
+/* The comparison document; takes the references of lb, ln and the tally's arrays. */
+static json_t *result_json(const struct table *t, const struct pr_gate *gate, struct tally *tl,
+			   json_t *lb, json_t *ln)
+{
+	const size_t *cnt = tl->cnt;
+	json_t *out =
+		json_pack("{s:s, s:i}", "schema", PR_COMPARE_SCHEMA, "version", PR_COMPARE_VERSION);
 	json_object_set_new(out, "base",
-			    json_pack("{s:I, s:o}", "runs", (json_int_t)t.runs[0], "labels", lb));
+			    json_pack("{s:I, s:o}", "runs", (json_int_t)t->runs[0], "labels", lb));
 	json_object_set_new(out, "new",
-			    json_pack("{s:I, s:o}", "runs", (json_int_t)t.runs[1], "labels", ln));
+			    json_pack("{s:I, s:o}", "runs", (json_int_t)t->runs[1], "labels", ln));
 	json_object_set_new(out, "settings", settings_json(gate));
 	json_object_set_new(
 		out, "summary",
@@ -1808,12 +1837,52 @@ json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate 
 			  (json_int_t)cnt[V_IMP], "calls_changed", (json_int_t)cnt[V_CALLS],
 			  "unchanged", (json_int_t)cnt[V_UNCH], "noise", (json_int_t)cnt[V_NOISE],
 			  "added", (json_int_t)cnt[V_ADD], "removed", (json_int_t)cnt[V_REM],
-			  "below_noise_floor", (json_int_t)nfloor, "ignored", (json_int_t)nign,
-			  "metrics", (json_int_t)json_array_size(metrics)));
-	json_object_set_new(out, "metrics", metrics);
-	json_object_set_new(out, "below_noise_floor", floor);
-	json_object_set_new(out, "ignored", ignored);
-	json_object_set_new(out, "warnings", gate_warnings(&t, gate));
+			  "below_noise_floor", (json_int_t)tl->nfloor, "ignored",
+			  (json_int_t)tl->nign, "metrics",
+			  (json_int_t)json_array_size(tl->metrics)));
+	json_object_set_new(out, "metrics", tl->metrics);
+	json_object_set_new(out, "below_noise_floor", tl->floor);
+	json_object_set_new(out, "ignored", tl->ignored);
+	json_object_set_new(out, "warnings", gate_warnings(t, gate));
+	tl->metrics = tl->floor = tl->ignored = NULL;
+	return out;
+}
+
+json_t *pr_compare(const json_t *base, const json_t *newm, const struct pr_gate *gate,
+		   struct pr_error *err)
+{
+	struct table t;
+	struct tally tl;
+	json_t *out = NULL, *lb = json_array(), *ln = json_array();
+	size_t i;
+	memset(&t, 0, sizeof(t));
+	memset(&tl, 0, sizeof(tl));
+	if (check_side(base, "BASE", err) || check_side(newm, "NEW", err) ||
+	    collect(&t, 0, base, lb, err) || collect(&t, 1, newm, ln, err) ||
+	    (!side_metrics(&t, 0) && no_metrics("BASE", err)) ||
+	    (!side_metrics(&t, 1) && no_metrics("NEW", err)))
+		goto done;
+	if (!prepare(&t)) {
+		nothing_common(&t, err);
+		goto done;
+	}
+	tl.metrics = json_array();
+	tl.floor = json_array();
+	tl.ignored = json_array();
+	for (i = 0; i < t.n; i++)
+		judge(&t, &t.m[i], gate, &tl);
+	if (!tl.judged) {
+		nothing_judged(&tl, err);
+		goto done;
+	}
+	out = result_json(&t, gate, &tl, lb, ln);
+	lb = ln = NULL;
+done:
+	json_decref(tl.metrics);
+	json_decref(tl.floor);
+	json_decref(tl.ignored);
+	json_decref(lb);
+	json_decref(ln);
 	table_release(&t);
 	return out;
 }

@@ -583,17 +583,38 @@ static void sweep_push(struct sw_stack *k, struct sw_span *s)
 	stack_push(k, s);
 }
 
-static int walk_samples(struct sw_walk *w, struct sw_run *run, struct pr_error *err)
-{
-	sqlite3_stmt *ss = NULL, *sp = NULL;
-	struct pr_strbuf ids = PR_STRBUF_INIT;
-	struct sw_lanestack *stacks = NULL;
-	struct pr_sw_frame *frames = NULL;
-	size_t nstacks = 0, nframes_cap = 0, i;
-	int have_span = 0, rc, ret = -1;
+/* The sweep of a run's memory samples: the samples in time order and, beside them, the spans
+ * of its thread-like tracks on a stack per track (stacks in track id order). */
+struct sw_sweep {
+	sqlite3_stmt *ss, *sp; /* the samples; the spans (NULL when none or all read) */
+	struct sw_lanestack *stacks;
+	size_t nstacks;
+	struct pr_sw_frame *frames; /* the open frames handed to the sample hook */
+	size_t nframes_cap;
+	int have_span; /* pending holds the next span, read but not yet open */
 	struct sw_span pending;
+};
 
-	memset(&pending, 0, sizeof(pending));
+static void sweep_release(struct sw_sweep *sw)
+{
+	size_t i;
+	if (sw->have_span)
+		span_free_strings(&sw->pending);
+	for (i = 0; i < sw->nstacks; i++)
+		stack_release(&sw->stacks[i].k);
+	free(sw->stacks);
+	free(sw->frames);
+	sqlite3_finalize(sw->ss);
+	sqlite3_finalize(sw->sp);
+}
+
+/* Prepares the statements of the sweep and a stack per thread-like track. */
+static int sweep_open(struct sw_walk *w, const struct sw_run *run, struct sw_sweep *sw,
+		      struct pr_error *err)
+{
+	struct pr_strbuf ids = PR_STRBUF_INIT;
+	size_t i, j = 0;
+	int rc = -1;
 	/* the series ids are bound (?1, a JSON array read by json_each), never pasted into SQL */
 	pr_strbuf_addch(&ids, '[');
 	for (i = 0; i < run->nseries; i++)
@@ -602,132 +623,149 @@ static int walk_samples(struct sw_walk *w, struct sw_run *run, struct pr_error *
 	if (prep(w->db,
 		 "SELECT series_id, ts, value FROM sample WHERE series_id IN "
 		 "(SELECT value FROM json_each(?1)) ORDER BY ts, series_id, seq",
-		 &ss, err))
+		 &sw->ss, err))
 		goto out;
-	if (sqlite3_bind_text(ss, 1, ids.buf, (int)ids.len, SQLITE_TRANSIENT) != SQLITE_OK) {
+	if (sqlite3_bind_text(sw->ss, 1, ids.buf, (int)ids.len, SQLITE_TRANSIENT) != SQLITE_OK) {
 		step_error(w->db, err);
 		goto out;
 	}
-
 	for (i = 0; i < run->ntracks; i++)
 		if (!run->tracks[i].t.async)
-			nstacks++;
-	if (nstacks) {
-		size_t j = 0;
-		stacks = pr_xcalloc(nstacks, sizeof(*stacks));
-		for (i = 0; i < run->ntracks; i++)
-			if (!run->tracks[i].t.async)
-				stacks[j++].track_id = run->tracks[i].t.id;
-		if (prep(w->db,
-			 "SELECT s.track_id, s.ts, s.dur, n.value, s.args_keys, " FILE_ARGS
-			 ", s.id "
-			 "FROM span s JOIN string n ON n.id = s.name_id "
-			 "JOIN track t ON t.id = s.track_id "
-			 "WHERE s.run_id = ?1 AND t.kind <> 'async' "
-			 "ORDER BY s.ts, s.dur DESC, s.track_id, s.id",
-			 &sp, err))
-			goto out;
-		sqlite3_bind_int64(sp, 1, run->r.id);
-	}
+			sw->nstacks++;
+	rc = 0;
+	if (!sw->nstacks)
+		goto out;
+	sw->stacks = pr_xcalloc(sw->nstacks, sizeof(*sw->stacks));
+	for (i = 0; i < run->ntracks; i++)
+		if (!run->tracks[i].t.async)
+			sw->stacks[j++].track_id = run->tracks[i].t.id;
+	if (prep(w->db,
+		 "SELECT s.track_id, s.ts, s.dur, n.value, s.args_keys, " FILE_ARGS ", s.id "
+		 "FROM span s JOIN string n ON n.id = s.name_id "
+		 "JOIN track t ON t.id = s.track_id "
+		 "WHERE s.run_id = ?1 AND t.kind <> 'async' "
+		 "ORDER BY s.ts, s.dur DESC, s.track_id, s.id",
+		 &sw->sp, err))
+		rc = -1;
+	else
+		sqlite3_bind_int64(sw->sp, 1, run->r.id);
+out:
+	pr_strbuf_release(&ids);
+	return rc;
+}
 
+/* The stack of track tid, or -1 for a track without one. */
+static int lane_of(const struct sw_sweep *sw, int64_t tid)
+{
+	size_t lo = 0, hi = sw->nstacks;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (sw->stacks[mid].track_id < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sw->nstacks && sw->stacks[lo].track_id == tid ? (int)lo : -1;
+}
+
+/* Opens every span that starts at or before ts on its track's stack. */
+static int open_spans_until(struct sw_walk *w, struct sw_sweep *sw, int64_t ts,
+			    struct pr_error *err)
+{
+	while (sw->sp) {
+		if (!sw->have_span) {
+			int rc = sqlite3_step(sw->sp);
+			if (rc == SQLITE_DONE) {
+				sqlite3_finalize(sw->sp);
+				sw->sp = NULL;
+				break;
+			}
+			if (rc != SQLITE_ROW)
+				return step_error(w->db, err);
+			read_span(w, sw->sp, 1, &sw->pending);
+			sw->pending.lane = lane_of(sw, sqlite3_column_int64(sw->sp, 0));
+			sw->have_span = 1;
+		}
+		if (sw->pending.ts > ts)
+			break;
+		if (sw->pending.lane >= 0)
+			sweep_push(&sw->stacks[sw->pending.lane].k, &sw->pending);
+		else
+			span_free_strings(&sw->pending);
+		sw->have_span = 0;
+	}
+	return 0;
+}
+
+/* The frames of the most recently entered activity at ts (the spans ended before it closed);
+ * returns their count, 0 when no span is open. */
+static size_t open_frames(struct sw_sweep *sw, int64_t ts)
+{
+	size_t i, best = (size_t)-1, depth;
+	struct sw_stack *k;
+	for (i = 0; i < sw->nstacks; i++) {
+		const struct sw_span *top, *bt;
+		k = &sw->stacks[i].k;
+		while (k->n && k->v[k->n - 1].end < ts)
+			span_free_strings(&k->v[--k->n]);
+		if (!k->n)
+			continue;
+		if (best == (size_t)-1) {
+			best = i;
+			continue;
+		}
+		top = &k->v[k->n - 1];
+		bt = &sw->stacks[best].k.v[sw->stacks[best].k.n - 1];
+		if (top->ts > bt->ts || (top->ts == bt->ts && k->n > sw->stacks[best].k.n))
+			best = i;
+	}
+	if (best == (size_t)-1)
+		return 0;
+	k = &sw->stacks[best].k;
+	depth = k->n;
+	if (depth > sw->nframes_cap) {
+		sw->nframes_cap = depth * 2;
+		sw->frames = pr_xreallocarray(sw->frames, sw->nframes_cap, sizeof(*sw->frames));
+	}
+	for (i = 0; i < depth; i++)
+		sw->frames[i] = k->v[i].f;
+	return depth;
+}
+
+static int walk_samples(struct sw_walk *w, struct sw_run *run, struct pr_error *err)
+{
+	struct sw_sweep sw;
+	int rc, ret = -1;
+	memset(&sw, 0, sizeof(sw));
+	if (sweep_open(w, run, &sw, err))
+		goto out;
 	for (;;) {
 		int64_t sid, ts;
 		double value;
-		size_t si, best = (size_t)-1, depth = 0;
-
-		rc = sqlite3_step(ss);
+		size_t si, depth;
+		rc = sqlite3_step(sw.ss);
 		if (rc == SQLITE_DONE)
 			break;
 		if (rc != SQLITE_ROW) {
 			step_error(w->db, err);
 			goto out;
 		}
-		sid = sqlite3_column_int64(ss, 0);
-		ts = pr_time_clamp(sqlite3_column_int64(ss, 1));
-		value = sqlite3_column_double(ss, 2);
+		sid = sqlite3_column_int64(sw.ss, 0);
+		ts = pr_time_clamp(sqlite3_column_int64(sw.ss, 1));
+		value = sqlite3_column_double(sw.ss, 2);
 		for (si = 0; si < run->nseries && run->series[si].id != sid; si++)
 			;
-		/* open every span that starts at or before ts */
-		while (sp) {
-			if (!have_span) {
-				rc = sqlite3_step(sp);
-				if (rc == SQLITE_DONE) {
-					sqlite3_finalize(sp);
-					sp = NULL;
-					break;
-				}
-				if (rc != SQLITE_ROW) {
-					step_error(w->db, err);
-					goto out;
-				}
-				read_span(w, sp, 1, &pending);
-				pending.lane = -1;
-				{
-					int64_t tid = sqlite3_column_int64(sp, 0);
-					size_t lo = 0, hi = nstacks;
-					while (lo < hi) { /* stacks are in track id order */
-						size_t mid = lo + (hi - lo) / 2;
-						if (stacks[mid].track_id < tid)
-							lo = mid + 1;
-						else
-							hi = mid;
-					}
-					if (lo < nstacks && stacks[lo].track_id == tid)
-						pending.lane = (int)lo;
-				}
-				have_span = 1;
-			}
-			if (pending.ts > ts)
-				break;
-			if (pending.lane >= 0)
-				sweep_push(&stacks[pending.lane].k, &pending);
-			else
-				span_free_strings(&pending);
-			have_span = 0;
-		}
-		/* the most recently entered activity */
-		for (i = 0; i < nstacks; i++) {
-			struct sw_stack *k = &stacks[i].k;
-			const struct sw_span *top, *bt;
-			while (k->n && k->v[k->n - 1].end < ts)
-				span_free_strings(&k->v[--k->n]);
-			if (!k->n)
-				continue;
-			if (best == (size_t)-1) {
-				best = i;
-				continue;
-			}
-			top = &k->v[k->n - 1];
-			bt = &stacks[best].k.v[stacks[best].k.n - 1];
-			if (top->ts > bt->ts || (top->ts == bt->ts && k->n > stacks[best].k.n))
-				best = i;
-		}
-		if (best != (size_t)-1) {
-			struct sw_stack *k = &stacks[best].k;
-			depth = k->n;
-			if (depth > nframes_cap) {
-				nframes_cap = depth * 2;
-				frames = pr_xreallocarray(frames, nframes_cap, sizeof(*frames));
-			}
-			for (i = 0; i < depth; i++)
-				frames[i] = k->v[i].f;
-		}
+		if (open_spans_until(w, &sw, ts, err))
+			goto out;
+		depth = open_frames(&sw, ts);
 		w->stats->samples++;
 		if (w->ops->sample &&
-		    w->ops->sample(w->ctx, &run->r, si, ts, value, frames, depth, err))
+		    w->ops->sample(w->ctx, &run->r, si, ts, value, sw.frames, depth, err))
 			goto out;
 	}
 	ret = 0;
 out:
-	if (have_span)
-		span_free_strings(&pending);
-	for (i = 0; i < nstacks; i++)
-		stack_release(&stacks[i].k);
-	free(stacks);
-	free(frames);
-	sqlite3_finalize(ss);
-	sqlite3_finalize(sp);
-	pr_strbuf_release(&ids);
+	sweep_release(&sw);
 	return ret;
 }
 

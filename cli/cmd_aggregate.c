@@ -429,97 +429,162 @@ static int merge_run(void *ctx, struct pr_store *st, long run_id, long rank, str
 	return pr_chrome_merge_add(ctx, st, run_id, rank, err);
 }
 
+/* --to, --format and -j: *inferix when --to inferix, *jobs the worker count (1 with --trace:
+ * the merged trace reads each rank's store while it is open). */
+static int check_opts(const struct aggregate_opts *op, int *inferix, int *jobs,
+		      struct pr_error *err)
+{
+	*inferix = 0;
+	if (op->to && !strcmp(op->to, "inferix"))
+		*inferix = 1;
+	else if (op->to && strcmp(op->to, "json"))
+		return pr_error_set(err, PR_E_USAGE, "--to must be 'json' or 'inferix', not '%s'",
+				    op->to);
+	if (op->format && pr_cli_output_form_misused(op->format, "json, inferix", err))
+		return -1;
+	if (pr_par_jobs(op->jobs, jobs, err))
+		return -1;
+	if (op->trace)
+		*jobs = 1;
+	return 0;
+}
+
+/* A new aggregate whose ranks come as --rank-from or --ranks say; NULL on error. */
+static struct pr_agg *new_agg(const struct aggregate_opts *op, struct pr_error *err)
+{
+	struct pr_agg *agg = pr_agg_new();
+	if ((op->rank_from && pr_agg_rank_from(agg, op->rank_from, err)) ||
+	    (op->ranks && pr_agg_set_ranks(agg, op->ranks, err))) {
+		pr_agg_free(agg);
+		return NULL;
+	}
+	if (op->rank_from && op->ranks) {
+		pr_agg_free(agg);
+		pr_error_set(err, PR_E_USAGE, "--rank-from and --ranks exclude each other");
+		return NULL;
+	}
+	return agg;
+}
+
+/* One INPUT in this process: an agg.json or store, or a trace file or directory of them
+ * (the files of a directory that are no trace are skipped with a note). */
+static int add_input(struct pr_agg *agg, const char *path, const char *fmt, const char *tmp,
+		     struct pr_error *err)
+{
+	struct pr_pathlist pl = PR_PATHLIST_INIT;
+	size_t k, used = 0;
+	int in_dir;
+	if (pr_agg_sniff(path) || pr_cli_is_store(path))
+		return add_file(agg, path, 0, fmt, tmp, err) ? -1 : 0;
+	if (pr_ingest_list(path, &pl, err))
+		return -1;
+	in_dir = pl.n != 1 || strcmp(pl.v[0], path);
+	for (k = 0; k < pl.n; k++) {
+		int r = add_file(agg, pl.v[k], in_dir, fmt, tmp, err);
+		if (r < 0) {
+			pr_pathlist_release(&pl);
+			return -1;
+		}
+		if (r == 0)
+			used++;
+		if (r == 0 || r == 2)
+			pl.v[k][0] = '\0'; /* the names left are the skipped files */
+	}
+	for (k = 0; k < pl.n && used; k++)
+		if (*pl.v[k])
+			note(pl.v[k], "skipped, not a trace");
+	pr_pathlist_release(&pl);
+	if (!used) {
+		pr_error_set(err, PR_E_FORMAT, "no recognized inputs in the directory");
+		pr_error_set_source(err, path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Closes the merged trace of --trace, saying what it could not merge as it should. */
+static int close_merged(struct pr_chrome_merge *merged, const struct pr_agg *agg, const char *trace,
+			struct pr_error *err)
+{
+	const struct pr_spanwalk_stats *ms = pr_chrome_merge_stats(merged);
+	if (ms->clamped)
+		fprintf(stderr,
+			"profreport: aggregate: %s: %" PRId64 " span(s) ended after their "
+			"parent and were clamped to its end\n",
+			trace, ms->clamped);
+	if (ms->runs < (int64_t)pr_agg_rank_count(agg))
+		fprintf(stderr,
+			"profreport: aggregate: %s: %zu rank(s) came from agg.json files and "
+			"have no events to merge\n",
+			trace, pr_agg_rank_count(agg) - (size_t)ms->runs);
+	return pr_chrome_merge_close(merged, err);
+}
+
+/* What the options ask for of the aggregate whose head is doc: agg.json (or Inferix's keys),
+ * the page, the panels and the console table. */
+static int write_outputs(struct pr_agg *agg, json_t *doc, const struct aggregate_opts *op,
+			 int inferix, struct pr_error *err)
+{
+	const char *out = op->output;
+	int console, whole = op->html || op->png || op->svg;
+	if (out && inferix) {
+		json_t *o = pr_agg_to_inferix(agg);
+		int bad = o ? pr_model_write(o, out, err) : pr_agg_failed(agg, err);
+		json_decref(o);
+		if (bad)
+			return -1;
+	} else if (out && write_agg(agg, doc, out, err)) {
+		return -1;
+	}
+	console = !op->quiet && !(out && !strcmp(out, "-"));
+	/* the page and the panels show every rank: the whole document; the console its first rows */
+	if ((whole || console) && pr_agg_ranks_into(agg, doc, whole ? 0 : TEXT_ROWS, err))
+		return -1;
+	if ((op->html && write_html(doc, op->html, err)) ||
+	    (op->png && write_panels(doc, op->png, PR_GFX_PNG, err)) ||
+	    (op->svg && write_panels(doc, op->svg, PR_GFX_SVG, err)))
+		return -1;
+	if (console)
+		pr_render_agg_text(doc, stdout);
+	return 0;
+}
+
 static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct pr_error *err)
 {
 	struct aggregate_opts op = { 0 };
-	const char *out, *form, *fmt, *html, *png, *svg, *trace;
 	struct pr_chrome_merge *merged = NULL;
 	struct pr_agg *agg = NULL;
 	char *tmp = NULL;
 	json_t *doc = NULL, *w;
-	int rc = -1, i, inferix = 0, console, jobs;
-	size_t k, used;
+	int rc = -1, i, inferix, jobs;
+	size_t k;
 
 	if (pr_opt_fill(cmd->opts, a, &op, err)) /* strings and a flag: cannot fail */
 		return -1;
-	out = op.output;
-	form = op.to;
-	fmt = op.format;
-	html = op.html;
-	png = op.png;
-	svg = op.svg;
-	trace = op.trace;
-	if (form && !strcmp(form, "inferix"))
-		inferix = 1;
-	else if (form && strcmp(form, "json"))
-		return pr_error_set(err, PR_E_USAGE, "--to must be 'json' or 'inferix', not '%s'",
-				    form);
-	if (fmt && pr_cli_output_form_misused(fmt, "json, inferix", err))
+	if (check_opts(&op, &inferix, &jobs, err))
 		return -1;
-	if (pr_par_jobs(op.jobs, &jobs, err))
-		return -1;
-	if (trace)
-		jobs = 1; /* the merged trace reads each rank's store while it is open */
 	for (i = 0; i < a->npos; i++)
 		if (access(a->pos[i], R_OK)) {
 			pr_error_set(err, PR_E_IO, "no such file or directory");
 			pr_error_set_source(err, a->pos[i]);
 			return -1;
 		}
-	agg = pr_agg_new();
-	if ((op.rank_from && pr_agg_rank_from(agg, op.rank_from, err)) ||
-	    (op.ranks && pr_agg_set_ranks(agg, op.ranks, err))) {
-		pr_agg_free(agg);
+	agg = new_agg(&op, err);
+	if (!agg)
 		return -1;
-	}
-	if (op.rank_from && op.ranks) {
-		pr_agg_free(agg);
-		return pr_error_set(err, PR_E_USAGE, "--rank-from and --ranks exclude each other");
-	}
 	tmp = tmp_store_path(err);
-	if (!tmp) {
-		pr_agg_free(agg);
-		return -1;
-	}
-	if (trace) {
-		if (pr_chrome_merge_open(&merged, trace, err))
+	if (!tmp)
+		goto out;
+	if (op.trace) {
+		if (pr_chrome_merge_open(&merged, op.trace, err))
 			goto out;
 		pr_agg_on_run(agg, merge_run, merged);
 	}
-	if (jobs > 1 && add_parallel(agg, a->pos, a->npos, fmt, jobs, err))
+	if (jobs > 1 && add_parallel(agg, a->pos, a->npos, op.format, jobs, err))
 		goto out;
-	for (i = 0; i < a->npos && jobs == 1; i++) {
-		struct pr_pathlist pl = PR_PATHLIST_INIT;
-		int in_dir;
-		if (pr_agg_sniff(a->pos[i]) || pr_cli_is_store(a->pos[i])) {
-			if (add_file(agg, a->pos[i], 0, fmt, tmp, err))
-				goto out;
-			continue;
-		}
-		if (pr_ingest_list(a->pos[i], &pl, err))
+	for (i = 0; i < a->npos && jobs == 1; i++)
+		if (add_input(agg, a->pos[i], op.format, tmp, err))
 			goto out;
-		in_dir = pl.n != 1 || strcmp(pl.v[0], a->pos[i]);
-		for (k = 0, used = 0; k < pl.n; k++) {
-			int r = add_file(agg, pl.v[k], in_dir, fmt, tmp, err);
-			if (r < 0) {
-				pr_pathlist_release(&pl);
-				goto out;
-			}
-			if (r == 0)
-				used++;
-			if (r == 0 || r == 2)
-				pl.v[k][0] = '\0'; /* the names left are the skipped files */
-		}
-		for (k = 0; k < pl.n && used; k++)
-			if (*pl.v[k])
-				note(pl.v[k], "skipped, not a trace");
-		pr_pathlist_release(&pl);
-		if (!used) {
-			pr_error_set(err, PR_E_FORMAT, "no recognized inputs in the directory");
-			pr_error_set_source(err, a->pos[i]);
-			goto out;
-		}
-	}
 	if (pr_agg_check_ranks(agg, err))
 		goto out;
 	if (pr_agg_rank_count(agg) == 0) {
@@ -527,22 +592,10 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 		goto out;
 	}
 	if (merged) {
-		const struct pr_spanwalk_stats *ms = pr_chrome_merge_stats(merged);
-		if (ms->clamped)
-			fprintf(stderr,
-				"profreport: aggregate: %s: %" PRId64 " span(s) ended after their "
-				"parent and were clamped to its end\n",
-				trace, ms->clamped);
-		if (ms->runs < (int64_t)pr_agg_rank_count(agg))
-			fprintf(stderr,
-				"profreport: aggregate: %s: %zu rank(s) came from agg.json files and "
-				"have no events to merge\n",
-				trace, pr_agg_rank_count(agg) - (size_t)ms->runs);
-		rc = pr_chrome_merge_close(merged, err);
+		int bad = close_merged(merged, agg, op.trace, err);
 		merged = NULL;
-		if (rc)
+		if (bad)
 			goto out;
-		rc = -1;
 	}
 	/* the document but its rows; the rows are added below only for what reads them */
 	doc = pr_agg_head_json(agg);
@@ -552,27 +605,7 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 	}
 	json_array_foreach (json_object_get(doc, "warnings"), k, w)
 		fprintf(stderr, "profreport: aggregate: warning: %s\n", json_string_value(w));
-	if (out && inferix) {
-		json_t *o = pr_agg_to_inferix(agg);
-		int bad = o ? pr_model_write(o, out, err) : pr_agg_failed(agg, err);
-		json_decref(o);
-		if (bad)
-			goto out;
-	} else if (out && write_agg(agg, doc, out, err)) {
-		goto out;
-	}
-	console = !op.quiet && !(out && !strcmp(out, "-"));
-	/* the page and the panels show every rank: the whole document; the console its first rows */
-	if ((html || png || svg || console) &&
-	    pr_agg_ranks_into(agg, doc, html || png || svg ? 0 : TEXT_ROWS, err))
-		goto out;
-	if ((html && write_html(doc, html, err)) ||
-	    (png && write_panels(doc, png, PR_GFX_PNG, err)) ||
-	    (svg && write_panels(doc, svg, PR_GFX_SVG, err)))
-		goto out;
-	if (console)
-		pr_render_agg_text(doc, stdout);
-	rc = 0;
+	rc = write_outputs(agg, doc, &op, inferix, err);
 out:
 	pr_chrome_merge_free(merged);
 	json_decref(doc);

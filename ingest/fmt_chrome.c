@@ -23,7 +23,7 @@
 
 #include "ingest/format.h"
 #include "ingest/jdoc.h"
-#include "ingest/jscan.h"
+#include "base/jscan.h"
 #include "ingest/stacks.h"
 #include "base/decimal.h"
 #include "base/strmap.h"

@@ -170,36 +170,28 @@ static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct 
 	}
 }
 
-static void launch_row(struct pr_strbuf *sb, const char *what, const json_t *o)
+/* A row of its own for a table of rows gathered from the model: a copy of o (an object, else an
+ * empty one) with "name" and, when not NULL, key set to val (borrowed, referenced). */
+static json_t *named_row(const json_t *o, const char *name, const char *key, const json_t *val)
 {
-	pr_strbuf_addstr(sb, "<tr>");
-	pr_html_td(sb, what);
-	pr_html_tdn(sb, pr_mnum(o, "p50_ns"), "ns");
-	pr_html_tdn(sb, pr_mnum(o, "p95_ns"), "ns");
-	pr_html_tdn(sb, pr_mnum(o, "mean_ns"), "ns");
-	pr_html_tdn(sb, pr_mnum(o, "min_ns"), "ns");
-	pr_html_tdn(sb, pr_mnum(o, "max_ns"), "ns");
-	pr_strbuf_addstr(sb, "</tr>\n");
+	json_t *r = json_is_object(o) ? json_copy((json_t *)o) : json_object();
+	json_object_set_new(r, "name", json_string(name));
+	if (key) {
+		if (val)
+			json_object_set(r, key, (json_t *)val);
+		else
+			json_object_del(r, key);
+	}
+	return r;
 }
 
 /* HTA's kernel launch statistics: the summary, the ops with most delay, the outliers. */
 static void launch_delay_tables(struct pr_strbuf *sb, const json_t *ld)
 {
-	static const char *const oh[] = { "Op",
-					  "#Launches",
-					  "#Delay total",
-					  "#Delay mean",
-					  "#Delay max",
-					  "#Latency mean",
-					  "Activity with most delay",
-					  NULL };
-	static const char *const xh[] = { "Activity", "Call", "Op",	"#Start",
-					  "#CPU",     "#GPU", "#Delay", NULL };
-	const json_t *v, *k, *ops = json_object_get(ld, "by_op");
-	const json_t *out = json_object_get(ld, "outliers");
+	const json_t *ops = json_object_get(ld, "by_op"), *out = json_object_get(ld, "outliers");
 	const json_t *more = json_object_get(ld, "by_op_more");
+	struct pr_table_ctx x = { 0 };
 	char a[40], b[40], c[40], d[40], e[40], f[40];
-	size_t i, n = 0;
 	if (!json_is_object(ld))
 		return;
 	pr_strbuf_addstr(sb, "<h4>Launch delays (HTA's kernel launch statistics)</h4>\n<p>");
@@ -217,81 +209,36 @@ static void launch_delay_tables(struct pr_strbuf *sb, const json_t *ld)
 		       pr_mll(ld, "runtime_outliers"), f, pr_mll(ld, "short_kernels"));
 	if (json_array_size(ops)) {
 		/* names shown by the column rule: two different names never print alike */
-		size_t nops = json_array_size(ops);
-		pr_label_t *lab = pr_html_name_column(ops, "name", nops);
-		pr_label_t *klab = pr_xcalloc(nops, sizeof(*klab));
-		const char **kn = pr_xcalloc(nops, sizeof(*kn));
-		json_array_foreach (ops, i, v)
-			kn[i] = pr_mstr(json_array_get(json_object_get(v, "kernels"), 0), "name");
-		pr_name_column(klab, kn, nops, PR_HTML_NAME_SHOWN);
-		pr_html_table_begin(sb, oh);
-		json_array_foreach (ops, i, v) {
-			pr_strbuf_addstr(sb, "<tr>");
-			pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
-			pr_html_tdf(sb, pr_mnum(v, "activities"), 0);
-			pr_html_tdn(sb, pr_mnum(v, "delay_total_ns"), "ns");
-			pr_html_tdn(sb, pr_mnum(v, "delay_mean_ns"), "ns");
-			pr_html_tdn(sb, pr_mnum(v, "delay_max_ns"), "ns");
-			pr_html_tdn(sb, pr_mnum(v, "latency_mean_ns"), "ns");
-			k = json_array_get(json_object_get(v, "kernels"), 0);
-			pr_html_td_shown(sb, pr_mstr(k, "name"), klab[i]);
-			pr_strbuf_addstr(sb, "</tr>\n");
-			n++;
-		}
-		pr_html_model_table_end(sb, n,
-					n + (size_t)(pr_mll(more, "names") > 0
-							     ? pr_mll(more, "names")
-							     : 0));
-		free(lab);
-		free(klab);
-		free(kn);
+		x.total = json_array_size(ops) +
+			  (size_t)(pr_mll(more, "names") > 0 ? pr_mll(more, "names") : 0);
+		pr_html_table_ctx(sb, &pr_table_launch_ops, ops, &x);
 	}
 	if (json_array_size(out)) {
-		size_t nout = json_array_size(out);
-		pr_label_t *ln = pr_html_name_column(out, "name", nout);
-		pr_label_t *lc = pr_html_name_column(out, "call", nout);
-		pr_label_t *lo = pr_html_name_column(out, "op", nout);
-		n = 0;
-		pr_html_table_begin(sb, xh);
-		json_array_foreach (out, i, v) {
-			pr_strbuf_addstr(sb, "<tr>");
-			pr_html_td_shown(sb, pr_mstr(v, "name"), ln[i]);
-			pr_html_td_shown(sb, pr_mstr(v, "call"), lc[i]);
-			pr_html_td_shown(sb, pr_mstr(v, "op"), lo[i]);
-			pr_html_tdn(sb, pr_mnum(v, "t_ns"), "ns");
-			pr_html_tdn(sb, pr_mnum(v, "cpu_ns"), "ns");
-			pr_html_tdn(sb, pr_mnum(v, "gpu_ns"), "ns");
-			pr_html_tdn(sb, pr_mnum(v, "delay_ns"), "ns");
-			pr_strbuf_addstr(sb, "</tr>\n");
-			n++;
-		}
-		pr_html_model_table_end(sb, n, (size_t)pr_mll(ld, "delay_outliers"));
-		free(ln);
-		free(lc);
-		free(lo);
+		x.total = (size_t)pr_mll(ld, "delay_outliers");
+		pr_html_table_ctx(sb, &pr_table_launch_outliers, out, &x);
 	}
 }
 
 static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g, struct gfig *f)
 {
-	static const char *const lh[] = {
-		"Measure", "#p50", "#p95", "#Mean", "#Min", "#Max", NULL
-	};
 	static const char *const qh[] = { "Device",	"Stream",	"#Activities",
 					  "#Busy",	"#Queue mean",	"#Queue mean (HTA)",
 					  "#Queue max", "#Time at max", NULL };
 	const json_t *l = json_object_get(g, "launches"), *v;
 	size_t i, n = 0, total;
 	if (json_is_object(l)) {
+		json_t *rows = json_array();
 		pr_strbuf_addf(sb,
 			       "<h4>Launches</h4>\n<p>%lld of %lld activities linked to their "
 			       "runtime call.</p>\n",
 			       pr_mll(l, "linked"), pr_mll(l, "activities"));
-		pr_html_table_begin(sb, lh);
-		launch_row(sb, "latency (activity start - call start)",
-			   json_object_get(l, "latency"));
-		launch_row(sb, "CPU overhead (call duration)", json_object_get(l, "overhead"));
-		pr_html_model_table_end(sb, 2, 2);
+		json_array_append_new(rows, named_row(json_object_get(l, "latency"),
+						      "latency (activity start - call start)", NULL,
+						      NULL));
+		json_array_append_new(rows, named_row(json_object_get(l, "overhead"),
+						      "CPU overhead (call duration)", NULL, NULL));
+		pr_html_table(sb, &pr_table_launches, rows, NULL);
+		json_decref(rows);
 	}
 	launch_delay_tables(sb, json_object_get(g, "launch_delays"));
 	total = json_array_size(json_object_get(json_object_get(g, "streams"), "items"));
@@ -319,46 +266,27 @@ static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g, struct gfig *
 	pr_html_model_table_end(sb, n, total);
 }
 
-/* One step's categories as shares of its duration. */
-static void step_row(struct pr_strbuf *sb, const char *name, const json_t *o, const json_t *util)
-{
-	static const char *const keys[] = { "kernel_ns",	"memcpy_ns",  "memset_ns",
-					    "communication_ns", "runtime_ns", "dataloader_ns",
-					    "cpu_exec_ns",	"other_ns" };
-	double dur = pr_mnum(o, "dur_ns");
-	size_t j;
-	pr_strbuf_addstr(sb, "<tr>");
-	pr_html_td(sb, name);
-	pr_html_tdn(sb, dur, "ns");
-	for (j = 0; j < PR_ARRAY_SIZE(keys); j++)
-		pr_html_tdf(sb, dur > 0 ? 100 * pr_mnum(o, keys[j]) / dur : NAN, 1);
-	pr_html_tdf(sb, json_is_number(util) ? json_number_value(util) * 100 : NAN, 1);
-	pr_strbuf_addstr(sb, "</tr>\n");
-}
-
 static void step_breakdown_table(struct pr_strbuf *sb, const json_t *s, struct gfig *f)
 {
-	static const char *const h[] = { "Step",       "#Duration",	"#Kernel %",
-					 "#Memcpy %",  "#Memset %",	"#Communication %",
-					 "#Runtime %", "#DataLoader %", "#CPU Exec %",
-					 "#Other %",   "#GPU util %",	NULL };
 	const json_t *v;
-	size_t i, n = 0, total;
-	total = json_array_size(json_object_get(s, "steps"));
+	json_t *rows = json_array();
+	struct pr_table_ctx x = { 0 };
+	size_t i;
 	pr_strbuf_addstr(sb, "<h4>Step breakdown (TensorBoard)</h4>\n");
 	gpu_figures(sb, f, "gpu_steps");
-	pr_html_table_begin(sb, h);
-	step_row(sb, "average", json_object_get(s, "average"),
-		 json_object_get(s, "gpu_utilization"));
+	/* the average first, then the steps (their utilisation: gpu_util) */
+	json_array_append_new(rows, named_row(json_object_get(s, "average"), "average", "gpu_util",
+					      json_object_get(s, "gpu_utilization")));
 	json_array_foreach (json_object_get(s, "steps"), i, v) {
-		if (n + 1 >= PR_HTML_ROWS)
+		if (i + 1 >= PR_HTML_ROWS)
 			break;
-		step_row(sb, pr_mstr(v, "name"), v, json_object_get(v, "gpu_util"));
-		n++;
+		json_array_append(rows, (json_t *)v);
 	}
-	if (pr_mll(s, "steps_more") > 0)
-		total += (size_t)pr_mll(s, "steps_more");
-	pr_html_model_table_end(sb, n + 1, total + 1);
+	x.cap = PR_HTML_ROWS;
+	x.total = 1 + json_array_size(json_object_get(s, "steps")) +
+		  (size_t)(pr_mll(s, "steps_more") > 0 ? pr_mll(s, "steps_more") : 0);
+	pr_html_table_ctx(sb, &pr_table_steps, rows, &x);
+	json_decref(rows);
 }
 
 static void collectives_table(struct pr_strbuf *sb, const json_t *run)
@@ -589,13 +517,16 @@ static void perf_model_tables(struct pr_strbuf *sb, const json_t *pm, struct gfi
  * ranges and the first RANGE_COLS counters (in name order), and what the ranges' time is.
  */
 #define RANGE_COLS 4
+_Static_assert(3 + RANGE_COLS <= PR_TABLE_COLS, "the CUPTI table and its counters fit a table");
 static void cupti_ranges_table(struct pr_strbuf *sb, const json_t *run)
 {
 	const json_t *cr = json_object_get(run, "cupti_ranges");
-	const json_t *ops = json_object_get(cr, "by_op"), *cs = json_object_get(cr, "counters"), *v;
-	const char *h[RANGE_COLS + 4] = { "Op (nearest above the launch)", "#Ranges", "#FLOPs" };
+	const json_t *ops = json_object_get(cr, "by_op"), *cs = json_object_get(cr, "counters");
+	struct pr_table_col cols[PR_TABLE_COLS];
+	struct pr_table t = pr_table_cupti_ops;
+	struct pr_table_ctx x = { 0 };
 	char *heads[RANGE_COLS];
-	size_t i, j, n = json_array_size(ops), nc = json_array_size(cs);
+	size_t j, nc = json_array_size(cs);
 	char a[64];
 	if (!json_is_object(cr))
 		return;
@@ -607,33 +538,28 @@ static void cupti_ranges_table(struct pr_strbuf *sb, const json_t *run)
 		       "%.0f linked to their cudaLaunchKernel call; their %s are kernel "
 		       "replay, kept out of GPU time and utilisation.</p>\n",
 		       pr_mnum(cr, "ranges"), pr_mnum(cr, "linked"), a);
-	if (!n)
+	if (!json_array_size(ops))
 		return;
+	/* the described columns, then one per counter: its total per op (by_op[].counters) */
+	memcpy(cols, t.cols, t.ncols * sizeof(*cols));
 	for (j = 0; j < nc; j++) {
 		const char *name = pr_mstr(json_array_get(cs, j), "name");
 		size_t len = strlen(name);
 		heads[j] = pr_xmalloc(len + 2);
 		heads[j][0] = '#';
 		memcpy(heads[j] + 1, name, len + 1);
-		h[3 + j] = heads[j];
+		memset(&cols[t.ncols + j], 0, sizeof(cols[0]));
+		cols[t.ncols + j].key = name;
+		cols[t.ncols + j].head = heads[j];
+		cols[t.ncols + j].kind = PR_COL_NUMBER;
+		cols[t.ncols + j].in = "counters";
 	}
-	h[3 + nc] = NULL;
-	pr_html_table_begin(sb, h);
-	json_array_foreach (ops, i, v) {
-		const json_t *cv = json_object_get(v, "counters");
-		if (i == PR_HTML_ROWS)
-			break;
-		pr_strbuf_addstr(sb, "<tr>");
-		tdt(sb, pr_mstr(v, "op"));
-		pr_html_tdf(sb, pr_mnum(v, "ranges"), 0);
-		pr_html_tdf(sb, pr_mnum(v, "flops"), 0);
-		for (j = 0; j < nc; j++)
-			pr_html_tdf(sb, pr_mnum(cv, pr_mstr(json_array_get(cs, j), "name")), 0);
-		pr_strbuf_addstr(sb, "</tr>\n");
-	}
+	t.cols = cols;
+	t.ncols += nc;
+	x.cap = PR_HTML_ROWS;
+	pr_html_table_ctx(sb, &t, ops, &x);
 	for (j = 0; j < nc; j++)
 		free(heads[j]);
-	pr_html_model_table_end(sb, n < PR_HTML_ROWS ? n : PR_HTML_ROWS, n);
 }
 
 /*

@@ -599,17 +599,9 @@ static void counters_table(struct pr_strbuf *sb, const json_t *run)
 
 static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 {
-	static const char *const occ_h[] = {
-		"#",	    "Phase",	     "Kind",   "#Start",       "#Duration",
-		"#Share %", "#Memory delta", "Series", "#Peak inside", NULL
-	};
-	static const char *const tot_h[] = { "Phase", "#Count", "#Total", "#Mean",    "#P50",
-					     "#P95",  "#Min",	"#Max",	  "#Share %", NULL };
-	static const char *const st_h[] = { "Stage",	  "#Calls",	"#Total", "#Mean",
-					    "#Of wall %", "#Inferix %", NULL };
-	json_t *ph = json_object_get(run, "phases"), *o;
-	const char *xu = pr_run_x_unit(run) ? pr_run_x_unit(run) : "ns";
-	size_t i, n = json_array_size(json_object_get(ph, "occurrences"));
+	json_t *ph = json_object_get(run, "phases");
+	struct pr_table_ctx x = { 0 };
+	size_t n = json_array_size(json_object_get(ph, "occurrences"));
 	if (n) {
 		size_t nall = n + (size_t)(pr_mll(ph, "occurrences_more") > 0
 						   ? pr_mll(ph, "occurrences_more")
@@ -621,74 +613,35 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 		       (size_t)(pr_mll(json_object_get(ph, "totals_more"), "names") > 0
 					? pr_mll(json_object_get(ph, "totals_more"), "names")
 					: 0);
+		x.cap = PR_HTML_ROWS;
+		x.all_in = "the store";
 		if (ntot >= nall) {
 			/* no name repeats: a table by name would say each occurrence twice */
 			pr_strbuf_addf(sb, "<h4>%zu occurrence%s, each name once</h4>\n", nall,
 				       nall == 1 ? "" : "s");
-			goto occurrences;
+		} else {
+			pr_strbuf_addf(sb, "<h4>By name: %zu occurrence%s of %zu name%s</h4>\n",
+				       nall, nall == 1 ? "" : "s", ntot, ntot == 1 ? "" : "s");
+			x.total = ntot;
+			pr_html_table_ctx(sb, &pr_table_phase_totals, json_object_get(ph, "totals"),
+					  &x);
 		}
-		pr_strbuf_addf(sb, "<h4>By name: %zu occurrence%s of %zu name%s</h4>\n", nall,
-			       nall == 1 ? "" : "s", ntot, ntot == 1 ? "" : "s");
-		pr_html_table_begin(sb, tot_h);
-		json_array_foreach (json_object_get(ph, "totals"), i, o) {
-			if (i >= PR_HTML_ROWS)
-				break;
-			pr_strbuf_addstr(sb, "<tr>");
-			pr_html_td(sb, pr_mstr(o, "name"));
-			pr_html_tdf(sb, pr_mnum(o, "count"), 0);
-			pr_html_tdn(sb, pr_mnum(o, "total_ns"), "ns");
-			pr_html_tdn(sb, pr_mnum(o, "mean_ns"), "ns");
-			pr_html_tdn(sb, pr_mnum(o, "p50_ns"), "ns");
-			pr_html_tdn(sb, pr_mnum(o, "p95_ns"), "ns");
-			pr_html_tdn(sb, pr_mnum(o, "min_ns"), "ns");
-			pr_html_tdn(sb, pr_mnum(o, "max_ns"), "ns");
-			pr_html_tdf(sb, pr_mnum(o, "share") * 100, 1);
-			pr_strbuf_addstr(sb, "</tr>\n");
-		}
-		pr_html_table_end(sb, i, ntot, "the store");
-	occurrences:
 		/* every occurrence in time order, folded when there are many */
 		pr_strbuf_addf(
 			sb,
 			"<details class=\"occ\"%s><summary>Timeline: %s%zu occurrence%s</summary>\n",
 			nall <= PHASES_UNFOLDED ? " open" : "", nall > 1 ? "all " : "", nall,
 			nall == 1 ? "" : "s");
-		pr_html_table_begin(sb, occ_h);
-		json_array_foreach (json_object_get(ph, "occurrences"), i, o) {
-			json_t *m = json_array_get(json_object_get(o, "memory"), 0);
-			if (i >= PR_HTML_ROWS)
-				break;
-			pr_strbuf_addf(sb, "<tr><td class=\"n\" data-v=\"%zu\">%zu</td>", i + 1,
-				       i + 1);
-			pr_html_td(sb, pr_mstr(o, "name"));
-			pr_html_td(sb, pr_mstr(o, "kind"));
-			pr_html_tdn(sb, pr_mnum(o, "t_ns"), xu);
-			pr_html_tdn(sb, pr_mnum(o, "dur_ns"), xu);
-			pr_html_tdf(sb, pr_mnum(o, "share") * 100, 1);
-			pr_html_tdn(sb, m ? pr_mnum(m, "delta") : NAN, "bytes");
-			pr_html_td(sb, m ? pr_mstr(m, "series") : "");
-			pr_html_tdn(sb, m ? pr_mnum(m, "peak") : NAN, "bytes");
-			pr_strbuf_addstr(sb, "</tr>\n");
-		}
 		/* the model lists the first PR_MODEL_MAX_PHASES occurrences: the store has them all */
-		pr_html_table_end(sb, i, nall, "the store");
+		x.unit = pr_run_x_unit(run) ? pr_run_x_unit(run) : "ns";
+		x.total = nall;
+		pr_html_table_ctx(sb, &pr_table_phase_occurrences,
+				  json_object_get(ph, "occurrences"), &x);
 		pr_strbuf_addstr(sb, "</details>\n");
 	}
-	n = json_array_size(json_object_get(ph, "stages"));
-	if (n) {
+	if (json_array_size(json_object_get(ph, "stages"))) {
 		pr_strbuf_addstr(sb, "<h3>Stages (Inferix aggregates)</h3>\n");
-		pr_html_table_begin(sb, st_h);
-		json_array_foreach (json_object_get(ph, "stages"), i, o) {
-			pr_strbuf_addstr(sb, "<tr>");
-			pr_html_td(sb, pr_mstr(o, "name"));
-			pr_html_tdf(sb, pr_mnum(o, "count"), 0);
-			pr_html_tdn(sb, pr_mnum(o, "total_ns"), "ns");
-			pr_html_tdn(sb, pr_mnum(o, "mean_ns"), "ns");
-			pr_html_tdf(sb, pr_mnum(o, "share_of_wall") * 100, 1);
-			pr_html_tdf(sb, pr_mnum(o, "reported_percentage"), 1);
-			pr_strbuf_addstr(sb, "</tr>\n");
-		}
-		pr_html_model_table_end(sb, i, n);
+		pr_html_table(sb, &pr_table_phase_stages, json_object_get(ph, "stages"), NULL);
 	}
 }
 
@@ -742,40 +695,14 @@ static void layers_table(struct pr_strbuf *sb, const json_t *run)
 
 static void series_table(struct pr_strbuf *sb, const json_t *run)
 {
-	static const char *const h[] = { "Series", "Device", "Unit",	"#Samples", "#Min",
-					 "#Mean",  "#Max",   "#Max at", "#Last",    NULL };
-	json_t *arr = json_object_get(run, "series"), *s;
-	char a[48];
-	size_t i;
+	json_t *arr = json_object_get(run, "series");
+	struct pr_table_ctx x = { 0 };
 	if (!json_array_size(arr))
 		return;
 	pr_strbuf_addstr(sb, "<h3>Series</h3>\n");
-	pr_html_table_begin(sb, h);
-	json_array_foreach (arr, i, s) {
-		const char *u = pr_mstr(s, "unit"), *mk;
-		if (i >= PR_HTML_ROWS)
-			break;
-		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td(sb, pr_mstr(s, "name"));
-		pr_html_td(sb, pr_mstr(s, "device"));
-		pr_html_td(sb, u);
-		pr_html_tdf(sb, pr_mnum(s, "count"), 0);
-		pr_html_tdn(sb, pr_mnum(s, "min"), u);
-		/* sadf: sar's interval-weighted mean (its Average: line) */
-		mk = json_object_get(s, "mean_weighted") ? "mean_weighted" : "mean";
-		pr_html_tdn(sb, pr_mnum(s, mk), u);
-		pr_html_tdn(sb, pr_mnum(s, "max"), u);
-		/* series.t_max_ns: the time of the max, on the run's x axis */
-		pr_fmt_x(run, pr_mnum(s, "t_max_ns"), a, sizeof(a));
-		if (isnan(pr_mnum(s, "t_max_ns")))
-			pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
-		else
-			pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.17g\">%s</td>",
-				       pr_mnum(s, "t_max_ns"), a);
-		pr_html_tdn(sb, pr_mnum(s, "last"), u);
-		pr_strbuf_addstr(sb, "</tr>\n");
-	}
-	pr_html_model_table_end(sb, i, json_array_size(arr));
+	x.run = run; /* series.t_max_ns: the time of the max, on the run's x axis */
+	x.cap = PR_HTML_ROWS;
+	pr_html_table_ctx(sb, &pr_table_series, arr, &x);
 }
 
 /* A sentence cell: the text whole, wrapped (a name cell would cut it in the middle). */

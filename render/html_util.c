@@ -20,6 +20,7 @@
 #include "base/xalloc.h"
 #include "render/names.h"
 #include "render/panel_data.h"
+#include "render/panels.h"
 #include "render/panelset.h"
 #include "render/tables.h"
 #include "render/units.h"
@@ -250,49 +251,102 @@ int pr_html_panels(struct pr_strbuf *sb, struct pr_panelset *ps, const char *idp
 
 /* ---- the tables of render/tables.h ---- */
 
-void pr_html_table(struct pr_strbuf *sb, const struct pr_table *t, const json_t *items,
-		   const char *unit)
+/* The fitted names of a NAME column over the first n items (html_util.h: pr_html_name_column). */
+static pr_label_t *name_labels(const struct pr_table_col *col, const json_t *items, size_t n)
+{
+	const char **names = pr_xcalloc(n ? n : 1, sizeof(*names));
+	pr_label_t *lab = pr_xcalloc(n ? n : 1, sizeof(*lab));
+	size_t i;
+	for (i = 0; i < n; i++)
+		names[i] = pr_table_str(col, json_array_get(items, i));
+	pr_name_column(lab, names, n, PR_HTML_NAME_SHOWN);
+	free(names);
+	return lab;
+}
+
+/* One cell of column col for item, the i-th row (lab: the column's fitted names). */
+static void table_cell(struct pr_strbuf *sb, const struct pr_table_col *col, const json_t *item,
+		       size_t i, pr_label_t *lab, const struct pr_table_ctx *x)
+{
+	char a[64];
+	double v;
+	switch (col->kind) {
+	case PR_COL_SAME: /* (console kinds only: unit/test_tables) */
+	case PR_COL_DISPLAY:
+		break;
+	case PR_COL_NAME:
+		pr_html_td_shown(sb, pr_table_str(col, item), lab[i]);
+		break;
+	case PR_COL_LABEL:
+		pr_html_td(sb, pr_table_str(col, item));
+		break;
+	case PR_COL_TEXT: /* a short text: never broken inside a word */
+		pr_strbuf_addstr(sb, "<td>");
+		pr_html_esc(sb, pr_table_str(col, item));
+		pr_strbuf_addstr(sb, "</td>");
+		break;
+	case PR_COL_COUNT:
+		pr_html_tdf(sb, pr_table_num(col, item), 0);
+		break;
+	case PR_COL_VALUE:
+		pr_html_tdn(sb, pr_table_num(col, item), pr_table_unit(col, item, x->unit));
+		break;
+	case PR_COL_SHARE:
+		pr_html_tdf(sb, pr_table_num(col, item) * 100, col->prec);
+		break;
+	case PR_COL_INDEX:
+		pr_html_tdf(sb, (double)(i + 1), 0);
+		break;
+	case PR_COL_NUMBER:
+	case PR_COL_OF:
+	case PR_COL_PERCENT:
+		pr_html_tdf(sb, pr_table_num(col, item), col->prec);
+		break;
+	case PR_COL_XTIME: /* sorts by the time; shows it as the run's x axis does */
+		v = pr_table_num(col, item);
+		if (isnan(v)) {
+			pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
+			break;
+		}
+		pr_fmt_x(x->run, v, a, sizeof(a));
+		pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.17g\">%s</td>", v, a);
+		break;
+	}
+}
+
+void pr_html_table_ctx(struct pr_strbuf *sb, const struct pr_table *t, const json_t *items,
+		       const struct pr_table_ctx *x)
 {
 	const char *heads[PR_TABLE_COLS + 1];
-	size_t n = json_array_size(items), i, c;
-	pr_label_t *lab = NULL;
+	pr_label_t *lab[PR_TABLE_COLS] = { NULL };
+	size_t n = json_array_size(items), nc = t->ncols < PR_TABLE_COLS ? t->ncols : PR_TABLE_COLS;
+	size_t all = x->total > n ? x->total : n, i, c;
 	const json_t *v;
-	for (c = 0; c < t->ncols && c < PR_TABLE_COLS; c++) {
+	if (x->cap && n > x->cap)
+		n = x->cap;
+	for (c = 0; c < nc; c++) {
 		heads[c] = t->cols[c].head;
-		if (t->cols[c].kind == PR_COL_NAME && !lab)
-			lab = pr_html_name_column(items, t->cols[c].key, n);
+		if (t->cols[c].kind == PR_COL_NAME)
+			lab[c] = name_labels(&t->cols[c], items, n);
 	}
 	heads[c] = NULL;
 	pr_html_table_begin(sb, heads);
-	json_array_foreach (items, i, v) {
+	for (i = 0; i < n; i++) {
+		v = json_array_get(items, i);
 		pr_strbuf_addstr(sb, "<tr>");
-		for (c = 0; c < t->ncols && c < PR_TABLE_COLS; c++) {
-			const struct pr_table_col *col = &t->cols[c];
-			switch (col->kind) {
-			case PR_COL_NAME:
-				pr_html_td_shown(sb, pr_mstr(v, col->key), lab[i]);
-				break;
-			case PR_COL_LABEL:
-				pr_html_td(sb, pr_mstr(v, col->key));
-				break;
-			case PR_COL_TEXT: /* a short text: never broken inside a word */
-				pr_strbuf_addstr(sb, "<td>");
-				pr_html_esc(sb, pr_mstr(v, col->key));
-				pr_strbuf_addstr(sb, "</td>");
-				break;
-			case PR_COL_COUNT:
-				pr_html_tdf(sb, pr_table_num(col, v), 0);
-				break;
-			case PR_COL_VALUE:
-				pr_html_tdn(sb, pr_table_num(col, v), pr_table_unit(col, unit));
-				break;
-			case PR_COL_SHARE:
-				pr_html_tdf(sb, pr_table_num(col, v) * 100, col->prec);
-				break;
-			}
-		}
+		for (c = 0; c < nc; c++)
+			table_cell(sb, &t->cols[c], v, i, lab[c], x);
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
-	free(lab);
-	pr_html_model_table_end(sb, n, n);
+	for (c = 0; c < nc; c++)
+		free(lab[c]);
+	pr_html_table_end(sb, n, all, x->all_in ? x->all_in : "the JSON model");
+}
+
+void pr_html_table(struct pr_strbuf *sb, const struct pr_table *t, const json_t *items,
+		   const char *unit)
+{
+	struct pr_table_ctx x = { 0 };
+	x.unit = unit;
+	pr_html_table_ctx(sb, t, items, &x);
 }

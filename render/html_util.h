@@ -16,6 +16,7 @@
 struct pr_strbuf;
 struct pr_panelset;
 struct pr_table;
+struct pr_table_ctx;
 
 /*
  * The display names (render/names.h) of the keys of names (a JSON object used as a set of
@@ -84,5 +85,9 @@ void pr_html_model_table_end(struct pr_strbuf *sb, size_t shown, size_t total);
  */
 void pr_html_table(struct pr_strbuf *sb, const struct pr_table *t, const json_t *items,
 		   const char *unit);
+/* The same, drawn as x says (tables.h): at most x->cap rows, of x->total, "Showing N of M
+ * rows" naming x->all_in when the table is cut. */
+void pr_html_table_ctx(struct pr_strbuf *sb, const struct pr_table *t, const json_t *items,
+		       const struct pr_table_ctx *x);
 
 #endif

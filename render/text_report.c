@@ -143,12 +143,13 @@ static void text_table(FILE *out, const struct pr_table *t, const json_t *items,
 		if (c == t->ncols)
 			break;
 		col[nc++] = &t->cols[c];
-		if (t->cols[c].kind == PR_COL_NAME && !lab)
-			lab = column_of(items, t->cols[c].key, (size_t)t->cols[c].con_width, n);
+		if (PR_TABLE_CON_KIND(&t->cols[c]) == PR_COL_NAME && !lab)
+			lab = column_of(items, t->cols[c].key, (size_t)t->cols[c].con_width,
+					t->con_fit_all ? json_array_size(items) : n);
 	}
 	pr_strbuf_addstr(&line, " ");
 	for (c = 0; c < nc; c++) /* names and texts left-aligned, numbers right-aligned */
-		pr_strbuf_addf(&line, col[c]->kind <= PR_COL_TEXT ? " %-*s" : " %*s",
+		pr_strbuf_addf(&line, PR_COL_IS_TEXT(PR_TABLE_CON_KIND(col[c])) ? " %-*s" : " %*s",
 			       col[c]->con_width, col[c]->con_head);
 	while (line.len && line.buf[line.len - 1] == ' ') /* no trailing blanks */
 		line.buf[--line.len] = '\0';
@@ -159,11 +160,15 @@ static void text_table(FILE *out, const struct pr_table *t, const json_t *items,
 		pr_strbuf_addstr(&line, " ");
 		for (c = 0; c < nc; c++) {
 			const struct pr_table_col *k = col[c];
-			const char *s = pr_mstr(v, k->key);
+			const char *s = pr_table_str(k, v);
 			int w = k->con_width;
-			if (k->con_label && (k->kind == PR_COL_LABEL || k->kind == PR_COL_TEXT))
+			enum pr_col_kind kind = PR_TABLE_CON_KIND(k);
+			double x;
+			if (k->con_label && (kind == PR_COL_LABEL || kind == PR_COL_TEXT))
 				s = k->con_label(s);
-			switch (k->kind) {
+			switch (kind) {
+			case PR_COL_SAME: /* (PR_TABLE_CON_KIND never is) */
+				break;
 			case PR_COL_NAME:
 				pr_strbuf_addf(&line, " %-*s", w, lab[i]);
 				break;
@@ -182,12 +187,38 @@ static void text_table(FILE *out, const struct pr_table *t, const json_t *items,
 				pr_strbuf_addf(&line, " %*.0f", w, pr_table_num(k, v));
 				break;
 			case PR_COL_VALUE:
-				val(pr_table_num(k, v), pr_table_unit(k, unit), a, sizeof(a));
+				val(pr_table_num(k, v), pr_table_unit(k, v, unit), a, sizeof(a));
 				pr_strbuf_addf(&line, " %*s", w, a);
 				break;
 			case PR_COL_SHARE:
 				pr_strbuf_addf(&line, " %*.*f%%", w - 1, k->prec,
 					       pr_table_num(k, v) * 100);
+				break;
+			case PR_COL_INDEX:
+				pr_strbuf_addf(&line, " %*zu", w, i + 1);
+				break;
+			case PR_COL_NUMBER: /* "-" where absent */
+				x = pr_table_num(k, v);
+				if (isnan(x))
+					snprintf(a, sizeof(a), "-");
+				else if (k->con_prec < 0)
+					snprintf(a, sizeof(a), "%.6g", x);
+				else
+					snprintf(a, sizeof(a), "%.*f", k->con_prec, x);
+				pr_strbuf_addf(&line, " %*s", w, a);
+				break;
+			case PR_COL_XTIME: /* (no run here: the time in ns) */
+				val(pr_table_num(k, v), "ns", a, sizeof(a));
+				pr_strbuf_addf(&line, " %*s", w, a);
+				break;
+			case PR_COL_OF:
+			case PR_COL_PERCENT:
+				pr_strbuf_addf(&line, " %*.*f%%", w - 1, k->prec,
+					       pr_table_num(k, v));
+				break;
+			case PR_COL_DISPLAY:
+				pr_strbuf_addf(&line, " %-*s", w,
+					       name_fit(s, (size_t)w, a, sizeof(a)));
 				break;
 			}
 		}
@@ -723,44 +754,29 @@ static void phases_cpu(const json_t *run, const json_t *occ, size_t nocc, FILE *
  */
 static void phases_by_name(const json_t *ph, size_t nocc, FILE *out)
 {
-	json_t *tot = json_object_get(ph, "totals"), **v;
+	json_t *tot = json_object_get(ph, "totals"), **v, *rows;
 	size_t n = json_array_size(tot), i;
-	char a[32], b[32], c[32], d[32];
-	pr_label_t *lab;
-	const char **names;
 	long long more = pr_mll(json_object_get(ph, "totals_more"), "names");
 	if (!n)
 		return;
 	v = calloc(n, sizeof(*v));
-	names = calloc(n, sizeof(*names));
-	if (!v || !names)
+	if (!v)
 		abort();
 	for (i = 0; i < n; i++)
 		v[i] = json_array_get(tot, i);
 	qsort(v, n, sizeof(*v), by_total_desc);
+	rows = json_array();
 	for (i = 0; i < n; i++)
-		names[i] = pr_mstr(v[i], "name");
-	lab = calloc(n, sizeof(*lab));
-	if (!lab)
-		abort();
-	pr_name_column(lab, names, n, 21);
+		json_array_append(rows, v[i]);
 	heading(out, "Phases by name");
 	emit(out, "  %zu occurrences of %lld names; the largest totals first", nocc,
 	     (long long)n + (more > 0 ? more : 0));
-	fprintf(out, "  %-21s %5s %10s %10s %10s %10s %6s\n", "phase", "count", "total", "mean",
-		"p50", "p95", "share");
-	for (i = 0; i < n && i < PHASE_NAMES; i++)
-		emit(out, "  %-21s %5.0f %10s %10s %10s %10s %5.1f%%", lab[i],
-		     pr_mnum(v[i], "count"), secs(pr_mnum(v[i], "total_ns"), a, sizeof(a)),
-		     secs(pr_mnum(v[i], "mean_ns"), b, sizeof(b)),
-		     secs(pr_mnum(v[i], "p50_ns"), c, sizeof(c)),
-		     secs(pr_mnum(v[i], "p95_ns"), d, sizeof(d)), pr_mnum(v[i], "share") * 100);
+	text_table(out, &pr_table_phase_totals, rows, NULL, NULL);
 	if (n + (size_t)(more > 0 ? more : 0) > PHASE_NAMES)
 		emit(out, "  ... %lld more names (report --json lists them)",
 		     (long long)n + (more > 0 ? more : 0) -
 			     (long long)(n < PHASE_NAMES ? n : PHASE_NAMES));
-	free(lab);
-	free(names);
+	json_decref(rows);
 	free(v);
 }
 
@@ -833,15 +849,7 @@ static void phases(const json_t *run, FILE *out)
 	}
 	if (json_array_size(stages)) {
 		heading(out, "Stages (reported aggregates)");
-		fprintf(out, "  %-28s %6s %10s %10s %8s %9s\n", "stage", "calls", "total", "mean",
-			"of wall", "reported");
-		json_array_foreach (stages, i, o)
-			fprintf(out, "  %-28s %6.0f %10s %10s %7.1f%% %8.1f%%\n",
-				name_fit(pr_mstr(o, "name"), 28, c, sizeof(c)), pr_mnum(o, "count"),
-				secs(pr_mnum(o, "total_ns"), a, sizeof(a)),
-				secs(pr_mnum(o, "mean_ns"), b, sizeof(b)),
-				pr_mnum(o, "share_of_wall") * 100,
-				pr_mnum(o, "reported_percentage"));
+		text_table(out, &pr_table_phase_stages, stages, NULL, NULL);
 	}
 }
 
@@ -1271,8 +1279,7 @@ static void cupti_ranges(const json_t *run, FILE *out)
 {
 	const json_t *cr = json_object_get(run, "cupti_ranges");
 	json_t *cs = json_object_get(cr, "counters"), *ops = json_object_get(cr, "by_op"), *v;
-	char a[32], f[32];
-	pr_label_t *lab;
+	char a[32];
 	size_t i;
 	if (!cr)
 		return;
@@ -1291,20 +1298,8 @@ static void cupti_ranges(const json_t *run, FILE *out)
 		}
 		emit(out, "  %-56s %14.6g", pr_mstr(v, "name"), pr_mnum(v, "total"));
 	}
-	if (!json_array_size(ops))
-		return;
-	lab = column_of(ops, "op", 36, 10);
-	fprintf(out, "  %-36s %7s %14s\n", "op (nearest above the launch)", "ranges", "FLOPs");
-	json_array_foreach (ops, i, v) {
-		if (i == 10)
-			break;
-		if (json_is_number(json_object_get(v, "flops")))
-			snprintf(f, sizeof(f), "%.6g", pr_mnum(v, "flops"));
-		else
-			snprintf(f, sizeof(f), "-");
-		emit(out, "  %-36s %7.0f %14s", lab[i], pr_mnum(v, "ranges"), f);
-	}
-	free(lab);
+	if (json_array_size(ops))
+		text_table(out, &pr_table_cupti_ops, ops, NULL, NULL);
 }
 
 static void top_spans(const json_t *run, FILE *out)

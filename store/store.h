@@ -337,7 +337,7 @@ struct pr_span_in {
 	const char *args;  /* JSON object text or NULL; see args_keys */
 	size_t args_len;
 	/* When set, args is pre-split: args_keys is a JSON array of names and
-	 * args the JSON array of their values (as ingest/jscan.h produces). */
+	 * args the JSON array of their values (as base/jscan.h produces). */
 	const char *args_keys;
 	size_t args_keys_len;
 };

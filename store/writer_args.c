@@ -10,6 +10,7 @@
 
 #include "store/store_impl.h"
 #include "store/writer_impl.h"
+#include "base/jscan.h"
 #include "base/strbuf.h"
 #include "base/strmap.h"
 #include "base/xalloc.h"
@@ -21,47 +22,34 @@ static size_t skip_ws(const char *s, size_t n, size_t i)
 	return i;
 }
 
-/* End of the string starting at s[i] == '"', or 0 if unterminated. */
-static size_t skip_string(const char *s, size_t n, size_t i)
+/* A scanner over s[0..n), the whole text (base/jscan.h); raw control characters in strings are
+ * kept as they are, as the parsers that wrote the text kept them. */
+static void scanner(struct js_ctx *c, const char *s, size_t n)
 {
-	for (i++; i < n; i++) {
-		if (s[i] == '\\')
-			i++;
-		else if (s[i] == '"')
-			return i + 1;
-	}
-	return 0;
+	memset(c, 0, sizeof(*c));
+	c->buf = s;
+	c->len = n;
+	c->eof = 1;
+	c->flags = JS_LENIENT;
 }
 
-/* End of the JSON value at s[i] (input already validated by a parser), 0 on failure. */
+/* End of the string starting at s[i] == '"', or 0 if it is not a valid one. */
+static size_t skip_string(const char *s, size_t n, size_t i)
+{
+	struct js_ctx c;
+	struct js_str str;
+	scanner(&c, s, n);
+	return js_string(&c, &i, &str) == JS_OK ? i : 0;
+}
+
+/* End of the JSON value at s[i], or 0 if none starts there. */
 static size_t skip_json(const char *s, size_t n, size_t i)
 {
-	int depth = 0;
+	struct js_ctx c;
 	if (i >= n)
 		return 0;
-	if (s[i] != '{' && s[i] != '[') {
-		if (s[i] == '"')
-			return skip_string(s, n, i);
-		while (i < n && s[i] != ',' && s[i] != '}' && s[i] != ']' && s[i] != ' ' &&
-		       s[i] != '\n' && s[i] != '\r' && s[i] != '\t')
-			i++;
-		return i;
-	}
-	while (i < n) {
-		char c = s[i];
-		if (c == '"') {
-			i = skip_string(s, n, i);
-			if (!i)
-				return 0;
-			continue;
-		}
-		if (c == '{' || c == '[')
-			depth++;
-		else if ((c == '}' || c == ']') && --depth == 0)
-			return i + 1;
-		i++;
-	}
-	return 0;
+	scanner(&c, s, n);
+	return js_value(&c, &i, NULL) == JS_OK ? i : 0;
 }
 
 /*

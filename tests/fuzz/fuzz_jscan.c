@@ -1,5 +1,5 @@
 /*
- * fuzz_jscan.c - libFuzzer harness for ingest/jscan.
+ * fuzz_jscan.c - libFuzzer harness for base/jscan.
  *
  * Properties checked on every input (abort() = a finding):
  *  - js_value never reads outside the window, in strict and lenient mode;
@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "tests/fuzz/dict.h"
-#include "ingest/jscan.h"
+#include "base/jscan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

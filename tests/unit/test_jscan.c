@@ -1,4 +1,4 @@
-/* test_jscan.c - ingest/jscan: the validating, resumable JSON scanner. */
+/* test_jscan.c - base/jscan: the validating, resumable JSON scanner. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,7 +12,7 @@
 #include "tests/unit/gotwant.h"
 #include <jansson.h>
 
-#include "ingest/jscan.h"
+#include "base/jscan.h"
 
 /* What one js_value call did. */
 struct res {

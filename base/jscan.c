@@ -1,5 +1,5 @@
 /* jscan.c - validating, resumable-by-restart JSON scanner. */
-#include "ingest/jscan.h"
+#include "base/jscan.h"
 
 #include <string.h>
 
