@@ -17,6 +17,7 @@
 #include "base/xsort.h"
 
 size_t pr_gpuscan_mem = (size_t)1 << 20;
+int pr_gpuscan_hosts_on = 1;
 
 /*
  * A row in the stream: what every row has (40 bytes), then for a device
@@ -272,7 +273,7 @@ int pr_gpuscan_host(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error 
 	sqlite3_stmt *st;
 	int rc;
 	/* another perf event's spans are not in the shared pass (perfev.c): scanned as before */
-	if (ctx->perf_event)
+	if (ctx->perf_event || !pr_gpuscan_hosts_on)
 		return 0;
 	if (pr_actx_prep(ctx,
 			 "SELECT 1 FROM track WHERE run_id = ?1 AND kind = 'gpu_stream' "

@@ -34,6 +34,13 @@
  * (their readers moved here; their key positions come from argkeys, once
  * per key list).
  *
+ * When the run has a GPU stream, the pass inside the shared span pass also
+ * keeps critical_path's CPU events (every op and phase span: before, its own
+ * scan of the span table, 0.38 s of CPU on bench's 1 GB trace) and the
+ * launching ops' rows (each runtime call's parent and the spans above it:
+ * before, perf_model and gpu looked each up by id, 0.2 and 0.55 s); see
+ * pr_gpuscan_hosts and pr_gpuanc below.
+ *
  * MEMORY: the two streams' buffers (pr_gpuscan_mem and a quarter of it),
  * the tracks and DataLoader names, and while the pass runs the argkeys
  * positions: not the rows (80 bytes a row in memory; 47 MB on a 1 GB
@@ -42,7 +49,9 @@
  * a device activity (its three args values, the launch properties of the
  * kernel view and the "stream" arg: 31 MB on the 1 GB trace before those
  * 40 bytes), and 8
- * bytes of span id an activity or call.
+ * bytes of span id an activity or call. With host_on: two more streams'
+ * buffers (pr_gpuscan_mem each, at least 4 KiB) and, while the pass runs, the
+ * last 64 op, phase and step spans with their args (at most 4 KiB each).
  * OWNERSHIP: the context owns the scan; the gpu analysis, its last reader,
  * frees it (pr_gpuscan_drop) once it has taken its rows.
  */
@@ -114,6 +123,9 @@ struct pr_gpurow {
 
 /* The rows' stream in memory before it goes to a scratch file (1 MiB; tests lower it). */
 extern size_t pr_gpuscan_mem;
+/* Whether the shared pass keeps critical_path's events and the launching ops (1; tests turn
+ * it off: the analyses then read the store as before, to the same model). */
+extern int pr_gpuscan_hosts_on;
 
 struct pr_gpuscan {
 	size_t n;		       /* rows */
