@@ -237,7 +237,7 @@ uint8_t pr_gpuscan_kind(const char *kind);
  * (what its scan of the span table read), collected by the shared pass when host_on,
  * read back by pr_gpuscan_hosts (fn's non-zero return stops it and is returned; -1 with
  * err when the stream failed). The stream holds them as varints (the track and start as
- * differences from the previous event's): about 8 bytes an event, not 32.
+ * differences from the previous event's): 6.5 bytes an event on bench's trace, not 32.
  */
 struct pr_gpuhost {
 	int64_t track, name, ts, dur;
