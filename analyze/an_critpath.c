@@ -339,6 +339,35 @@ static int32_t step_of(const struct cp *c, int64_t ts, int after)
 	return (int32_t)lo - 1;
 }
 
+/* A CPU event (op or annotation) for the steps. */
+static void add_cpu(struct cp *c, int64_t track, int64_t name, int64_t ts, int64_t dur,
+		    size_t nslots)
+{
+	struct cev e = { 0 };
+	e.track = track_index(c, track);
+	e.name = name;
+	e.ts = clamp_t(ts);
+	e.end = end_of(e.ts, dur);
+	e.corr = NONE;
+	e.link = -1;
+	e.kind = EV_OP;
+	e.step = step_of(c, e.ts, 0);
+	if (e.step >= 0)
+		keep(c, &e, nslots);
+}
+
+struct host_arg {
+	struct cp *c;
+	size_t nslots;
+};
+
+static int host_event(void *arg, const struct pr_gpuhost *h)
+{
+	struct host_arg *a = arg;
+	add_cpu(a->c, h->track, h->name, h->ts, h->dur, a->nslots);
+	return 0;
+}
+
 static int read_events(struct cp *c, struct pr_error *err)
 {
 	struct pr_actx *ctx = c->ctx;
@@ -383,25 +412,18 @@ static int read_events(struct cp *c, struct pr_error *err)
 	}
 	if (pr_gpuread_close(rd, err))
 		return -1;
+	if (gs->host_on) { /* the ops and annotations from the shared pass (gpuscan.h) */
+		struct host_arg ha = { c, nslots };
+		return pr_gpuscan_hosts(gs, host_event, &ha, err);
+	}
 	if (pr_actx_prep(ctx,
 			 "SELECT track_id, name_id, ts, dur FROM span "
 			 "WHERE run_id = ?1 AND kind IN ('op', 'phase')",
 			 &st, err))
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct cev e = { 0 };
-		int64_t dur = sqlite3_column_int64(st, 3);
-		e.track = track_index(c, sqlite3_column_int64(st, 0));
-		e.name = sqlite3_column_int64(st, 1);
-		e.ts = clamp_t(sqlite3_column_int64(st, 2));
-		e.end = end_of(e.ts, dur);
-		e.corr = NONE;
-		e.link = -1;
-		e.kind = EV_OP;
-		e.step = step_of(c, e.ts, 0);
-		if (e.step >= 0)
-			keep(c, &e, nslots);
-	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		add_cpu(c, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+			sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3), nslots);
 	return pr_actx_done(ctx, st, rc, err);
 }
 

@@ -239,7 +239,13 @@ struct gl {
 	int64_t dup_corr, missing_corr, need_f;
 	int64_t last_track, last_stream; /* one-entry cache of streams_by_track */
 	sqlite3_stmt *up;		 /* ancestor lookup by id */
-	const struct pr_opmerge *merge;	 /* ops merged into a same-name parent: not ops here */
+	struct pr_spill *anc_s;		 /* the launching ops' rows (gpuscan.h), taken */
+	struct pr_gpuanc *anc;		 /* their reader: found there, not looked up */
+	sqlite3_stmt *name_st;		 /* a name's text, for those rows */
+	struct pr_imap name_ix;		 /* name id -> index in names */
+	char **names;
+	size_t nnames;
+	const struct pr_opmerge *merge; /* ops merged into a same-name parent: not ops here */
 	int op_rows;	      /* the run has an op view whose rows the op nodes are charged to */
 	struct pr_opk *opk;   /* the op and kernel views' share */
 	struct pr_kseq *kseq; /* the frequent kernel sequences' share */
@@ -564,6 +570,30 @@ static int32_t make_node(struct gl *g, int64_t id, int64_t name_id, int is_op, i
 	return (int32_t)g->nnodes++;
 }
 
+/* The text of a name id ("" when none, as the lookup's subquery), NULL with err on an error. */
+static const char *anc_name(struct gl *g, int64_t id, struct pr_error *err)
+{
+	int64_t ix;
+	int rc;
+	if (pr_imap_get(&g->name_ix, id, &ix))
+		return g->names[ix];
+	if (!g->name_st &&
+	    pr_actx_prep(g->ctx, "SELECT value FROM string WHERE id = ?2 AND ?1 IS NOT NULL",
+			 &g->name_st, err))
+		return NULL;
+	sqlite3_reset(g->name_st);
+	sqlite3_bind_int64(g->name_st, 2, id);
+	rc = sqlite3_step(g->name_st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(g->ctx->db));
+		return NULL;
+	}
+	g->names = pr_xreallocarray(g->names, g->nnames + 1, sizeof(*g->names));
+	g->names[g->nnames] = pr_xstrdup(rc == SQLITE_ROW ? pr_actx_text(g->name_st, 0) : "");
+	pr_imap_put(&g->name_ix, id, (int64_t)g->nnames);
+	return g->names[g->nnames++];
+}
+
 /* Node of span id, created with its ancestors (looked up by id) when new; -1 for none. */
 static int resolve(struct gl *g, int64_t id, int32_t *out, struct pr_error *err)
 {
@@ -579,9 +609,31 @@ static int resolve(struct gl *g, int64_t id, int32_t *out, struct pr_error *err)
 	while (id > 0 && n < PR_ARRAY_SIZE(chain)) {
 		uint8_t kind;
 		int rc;
+		const struct pr_gpuanc_row *ar;
 		if (pr_imap_get(&g->node_by_id, id, &v)) {
 			above = (int32_t)v;
 			break;
+		}
+		if ((ar = pr_gpuanc_find(g->anc, id))) { /* the row as the shared pass read it */
+			kind = ar->kind;
+			if (kind == PR_GK_OP && pr_opmerge_absorbed(g->merge, id))
+				kind = PR_GK_OTHER;
+			chain[n].id = id;
+			chain[n].name_id = ar->name;
+			chain[n].is_op = kind == PR_GK_OP;
+			chain[n].is_ann = is_ann_kind(kind);
+			chain[n].row = -1;
+			if (kind == PR_GK_OP && g->op_rows) {
+				const char *nm = anc_name(g, ar->name, err);
+				if (!nm)
+					return -1;
+				chain[n].row =
+					pr_opk_op_row(g->opk, nm, ar->has_keys ? ar->akeys : -1,
+						      ar->args, ar->alen);
+			}
+			n++;
+			id = ar->parent;
+			continue;
 		}
 		sqlite3_reset(g->up);
 		sqlite3_bind_int64(g->up, 1, id);
@@ -1852,6 +1904,14 @@ static void gl_release(struct gl *g)
 	pr_imap_release(&g->type_by_name);
 	if (g->up)
 		sqlite3_finalize(g->up);
+	pr_gpuanc_close(g->anc, NULL);
+	pr_spill_free(g->anc_s);
+	if (g->name_st)
+		sqlite3_finalize(g->name_st);
+	for (i = 0; i < g->nnames; i++)
+		free(g->names[i]);
+	free(g->names);
+	pr_imap_release(&g->name_ix);
 	pr_opk_free(g->opk);
 	pr_kseq_free(g->kseq);
 }
@@ -1888,7 +1948,10 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	if (scan(&g, err))
 		goto out;
 	/* the last reader of the shared pass (model.c runs gpu_breakdown first): its rows are
-	 * in the streams, the rest of its memory back before the links are made */
+	 * in the streams, the rest of its memory back before the links are made (but the
+	 * launching ops' rows, for the ancestors) */
+	if (ctx->gpuscan)
+		g.anc_s = pr_gpuscan_take_anc(ctx->gpuscan);
 	pr_gpuscan_drop(ctx);
 	if (link_by_flows(&g, err) || link_pairs(&g, err))
 		goto out;
@@ -1908,7 +1971,16 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		goto out;
 	}
 	g.kseq = pr_kseq_new(ctx, g.nstreams);
-	if (calls_pass(&g, err) || acts_pass(&g, err))
+	if (!(g.anc = pr_gpuanc_open(g.anc_s, err)))
+		goto out;
+	if (calls_pass(&g, err) || pr_gpuanc_close(g.anc, err)) {
+		g.anc = NULL;
+		goto out;
+	}
+	g.anc = NULL;
+	pr_spill_free(g.anc_s);
+	g.anc_s = NULL;
+	if (acts_pass(&g, err))
 		goto out;
 	dt = json_object_get(ctx->meta, "device_type");
 	o = pr_jobj("device_type", json_is_string(dt) ? json_incref(dt) : json_null(), NULL);

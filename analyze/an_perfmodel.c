@@ -780,7 +780,8 @@ struct pm {
 	struct pr_strmap g_of;
 	struct catsum cat[PC_N], tl[TL_N];
 	int64_t linked, linked_ns, unlinked, unlinked_ns;
-	double dt_ns[DT_N]; /* device time of GEMM/conv/attention groups by their peak's dtype */
+	double dt_ns[DT_N];    /* device time of GEMM/conv/attention groups by their peak's dtype */
+	struct pr_gpuanc *anc; /* the launching ops' rows from the shared pass (gpuscan.h) */
 	sqlite3_stmt *up, *opst, *namest;
 };
 
@@ -1085,18 +1086,30 @@ static int add_op(struct pm *m, const struct opacc *a, struct pr_strbuf *key, st
 	const char *args;
 	size_t alen;
 	struct memo *mo;
-	sqlite3_reset(m->opst);
-	sqlite3_bind_int64(m->opst, 2, a->op_id);
-	rc = sqlite3_step(m->opst);
-	if (rc != SQLITE_ROW)
-		return rc == SQLITE_DONE ? 0
-					 : pr_error_set(err, PR_E_STORE, "sqlite: %s",
-							sqlite3_errmsg(m->ctx->db));
-	name_id = sqlite3_column_int64(m->opst, 0);
-	args = (const char *)sqlite3_column_text(m->opst, 2);
-	alen = args ? (size_t)sqlite3_column_bytes(m->opst, 2) : 0;
-	if (args && sqlite3_column_type(m->opst, 1) == SQLITE_INTEGER &&
-	    pr_imap_get(&m->ipos, sqlite3_column_int64(m->opst, 1), &p)) {
+	const struct pr_gpuanc_row *ar = pr_gpuanc_find(m->anc, a->op_id);
+	int has_keys;
+	int64_t akeys;
+	if (ar) { /* the row as the shared pass read it (gpuscan.h) */
+		name_id = ar->name;
+		args = ar->args;
+		alen = ar->alen;
+		has_keys = ar->has_keys;
+		akeys = ar->akeys;
+	} else {
+		sqlite3_reset(m->opst);
+		sqlite3_bind_int64(m->opst, 2, a->op_id);
+		rc = sqlite3_step(m->opst);
+		if (rc != SQLITE_ROW)
+			return rc == SQLITE_DONE ? 0
+						 : pr_error_set(err, PR_E_STORE, "sqlite: %s",
+								sqlite3_errmsg(m->ctx->db));
+		name_id = sqlite3_column_int64(m->opst, 0);
+		args = (const char *)sqlite3_column_text(m->opst, 2);
+		alen = args ? (size_t)sqlite3_column_bytes(m->opst, 2) : 0;
+		has_keys = sqlite3_column_type(m->opst, 1) == SQLITE_INTEGER;
+		akeys = sqlite3_column_int64(m->opst, 1);
+	}
+	if (args && has_keys && pr_imap_get(&m->ipos, akeys, &p)) {
 		pos[0] = (p & 0xfffff) - 1;
 		pos[1] = ((p >> 20) & 0xfffff) - 1;
 		pos[2] = ((p >> 40) & 0xfffff) - 1;
@@ -1335,13 +1348,24 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 		goto out;
 	if (m.nacc > 1) /* op id order: deterministic sums */
 		qsort(m.acc, m.nacc, sizeof(*m.acc), cmp_acc);
+	if (!(m.anc = pr_gpuanc_open(ctx->gpuscan ? ctx->gpuscan->anc : NULL, err))) {
+		ret = -1;
+		goto out;
+	}
 	for (i = 0; i < m.nacc; i++)
 		if (add_op(&m, &m.acc[i], &key, err)) {
 			ret = -1;
 			goto out;
 		}
+	if (pr_gpuanc_close(m.anc, err)) {
+		m.anc = NULL;
+		ret = -1;
+		goto out;
+	}
+	m.anc = NULL;
 	json_object_set_new(ctx->out, "perf_model", build(&m, dv, devname));
 out:
+	pr_gpuanc_close(m.anc, NULL);
 	if (m.up)
 		sqlite3_finalize(m.up);
 	if (m.opst)

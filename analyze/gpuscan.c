@@ -17,6 +17,7 @@
 #include "base/xsort.h"
 
 size_t pr_gpuscan_mem = (size_t)1 << 20;
+int pr_gpuscan_hosts_on = 1;
 
 /*
  * A row in the stream: what every row has (40 bytes), then for a device
@@ -66,10 +67,340 @@ uint8_t pr_gpuscan_kind(const char *k)
 	}
 }
 
+/* ---- the launching ops (gpuscan.h, pr_gpuanc) ---- */
+
+#define ANC_RING 64	  /* spans kept, by id modulo (a power of two) */
+#define ANC_ARGS_MAX 4096 /* longer args are not kept: the analyses look the span up */
+#define ANC_DEPTH 4	  /* a call's parent and the spans above it put, at most */
+#define ANC_BACK 16	  /* a reader's rows found last */
+
+struct pr_ancslot {
+	struct pr_gpuanc_row r; /* r.id 0: empty */
+	char *buf;		/* the args' copy */
+	size_t cap;
+	int has_args;
+};
+
+/* A row in the stream: this, then alen bytes of args. */
+struct anc_hdr {
+	int64_t id, parent, name, akeys;
+	uint32_t alen;
+	uint8_t kind, has_keys, has_args, zero;
+};
+_Static_assert(sizeof(struct anc_hdr) == 40, "struct anc_hdr: 40 bytes, no padding");
+
+static void ring_free(struct pr_gpuscan *gs)
+{
+	size_t i;
+	if (!gs->ring)
+		return;
+	for (i = 0; i < ANC_RING; i++)
+		free(gs->ring[i].buf);
+	free(gs->ring);
+	gs->ring = NULL;
+}
+
+static void ring_put(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t kind, int64_t name,
+		     int has_keys, int64_t akeys, const char *args, size_t alen)
+{
+	struct pr_ancslot *sl = &gs->ring[(uint64_t)id & (ANC_RING - 1)];
+	if (id <= 0 || (args && alen > ANC_ARGS_MAX)) {
+		sl->r.id = 0;
+		return;
+	}
+	if (args && alen > sl->cap) {
+		sl->cap = alen < 256 ? 256 : alen;
+		free(sl->buf);
+		sl->buf = pr_xmalloc(sl->cap);
+	}
+	if (args && alen)
+		memcpy(sl->buf, args, alen);
+	sl->has_args = args != NULL;
+	sl->r = (struct pr_gpuanc_row){ id,   parent,	       name, has_keys ? akeys : 0,
+					NULL, args ? alen : 0, kind, (uint8_t) !!has_keys };
+}
+
+static const struct pr_ancslot *ring_get(const struct pr_gpuscan *gs, int64_t id)
+{
+	const struct pr_ancslot *sl = &gs->ring[(uint64_t)id & (ANC_RING - 1)];
+	return id > 0 && sl->r.id == id ? sl : NULL;
+}
+
+/* A runtime call's parent and the spans above it still in the ring, to the stream
+ * (ascending ids: those not above the last one put are left to the lookups). */
+static void anc_emit(struct pr_gpuscan *gs, int64_t parent)
+{
+	const struct pr_ancslot *chain[ANC_DEPTH];
+	size_t n = 0;
+	int64_t id = parent;
+	while (n < ANC_DEPTH && id > gs->anc_last) {
+		const struct pr_ancslot *sl = ring_get(gs, id);
+		if (!sl)
+			break;
+		chain[n++] = sl;
+		id = sl->r.parent;
+	}
+	while (n--) {
+		const struct pr_ancslot *sl = chain[n];
+		struct anc_hdr h;
+		if (sl->r.id <= gs->anc_last)
+			continue;
+		memset(&h, 0, sizeof(h));
+		h.id = sl->r.id;
+		h.parent = sl->r.parent;
+		h.name = sl->r.name;
+		h.akeys = sl->r.akeys;
+		h.alen = (uint32_t)sl->r.alen;
+		h.kind = sl->r.kind;
+		h.has_keys = sl->r.has_keys;
+		h.has_args = (uint8_t)sl->has_args;
+		pr_spill_put(gs->anc, &h, sizeof(h)); /* errors are sticky: finish says */
+		if (h.alen)
+			pr_spill_put(gs->anc, sl->buf, h.alen);
+		gs->anc_last = sl->r.id;
+	}
+}
+
+/* critical_path's events: blocks (a uint32 length, then that many bytes) of four varints an
+ * event (zigzag: track - previous track, name, ts - previous ts, dur) */
+#define HOST_BLOCK 4096
+#define HOST_REC_MAX 40 /* four varints of at most 10 bytes */
+
+static uint64_t zigzag(uint64_t v)
+{
+	return (v << 1) ^ (uint64_t) - (int64_t)(v >> 63);
+}
+
+static int64_t unzigzag(uint64_t v)
+{
+	return (int64_t)((v >> 1) ^ (uint64_t) - (int64_t)(v & 1));
+}
+
+static unsigned char *put_var(unsigned char *b, uint64_t v)
+{
+	while (v >= 0x80) {
+		*b++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*b++ = (unsigned char)v;
+	return b;
+}
+
+/* A varint at *p (before end): its value; *p past it; end at a short one. */
+static uint64_t get_var(const unsigned char **p, const unsigned char *end)
+{
+	uint64_t v = 0;
+	unsigned sh = 0;
+	while (*p < end && sh < 64) {
+		unsigned char c = *(*p)++;
+		v |= (uint64_t)(c & 0x7f) << sh;
+		if (!(c & 0x80))
+			return v;
+		sh += 7;
+	}
+	*p = end;
+	return v;
+}
+
+static void host_flush(struct pr_gpuscan *gs)
+{
+	uint32_t n = (uint32_t)gs->hlen;
+	if (!n)
+		return;
+	pr_spill_put(gs->host, &n, sizeof(n)); /* errors are sticky: finish says */
+	pr_spill_put(gs->host, gs->hbuf, n);
+	gs->hlen = 0;
+}
+
+int pr_gpuscan_hosts(struct pr_gpuscan *gs, pr_gpuhost_fn *fn, void *arg, struct pr_error *err)
+{
+	struct pr_gpuhost h = { 0, 0, 0, 0 };
+	size_t got = 0;
+	const unsigned char *p;
+	int stop;
+	if (pr_spill_reread(gs->host, err))
+		return -1;
+	while (got < gs->nhost && (p = pr_spill_next(gs->host, sizeof(uint32_t)))) {
+		uint32_t n;
+		const unsigned char *end;
+		memcpy(&n, p, sizeof(n));
+		if (!n || n > HOST_BLOCK || !(p = pr_spill_next(gs->host, n)))
+			break;
+		for (end = p + n; p < end && got < gs->nhost; got++) {
+			h.track =
+				(int64_t)((uint64_t)h.track + (uint64_t)unzigzag(get_var(&p, end)));
+			h.name = unzigzag(get_var(&p, end));
+			h.ts = (int64_t)((uint64_t)h.ts + (uint64_t)unzigzag(get_var(&p, end)));
+			h.dur = unzigzag(get_var(&p, end));
+			if ((stop = fn(arg, &h)))
+				return stop;
+		}
+	}
+	if (pr_spill_failed(gs->host, err))
+		return -1;
+	if (got < gs->nhost)
+		return pr_error_set(err, PR_E_IO,
+				    "critical_path's CPU events: %zu of %zu read back", got,
+				    gs->nhost);
+	return 0;
+}
+
+int pr_gpuscan_add_host(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t kind,
+			int64_t track, int64_t ts, int64_t dur, int64_t name, int has_keys,
+			int64_t akeys, const char *args, size_t alen)
+{
+	if (kind == PR_GK_OP || kind == PR_GK_PHASE) {
+		unsigned char *b;
+		if (gs->hlen + HOST_REC_MAX > HOST_BLOCK)
+			host_flush(gs);
+		b = gs->hbuf + gs->hlen;
+		b = put_var(b, zigzag((uint64_t)track - (uint64_t)gs->hprev[0]));
+		b = put_var(b, zigzag((uint64_t)name));
+		b = put_var(b, zigzag((uint64_t)ts - (uint64_t)gs->hprev[1]));
+		b = put_var(b, zigzag((uint64_t)dur));
+		gs->hlen = (size_t)(b - gs->hbuf);
+		gs->hprev[0] = track;
+		gs->hprev[1] = ts;
+		gs->nhost++;
+	}
+	if (gs->ring)
+		ring_put(gs, id, parent, kind, name, has_keys, akeys, args, alen);
+	return 0;
+}
+
+int pr_gpuscan_host(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+	/* another perf event's spans are not in the shared pass (perfev.c): scanned as before */
+	if (ctx->perf_event || !pr_gpuscan_hosts_on)
+		return 0;
+	if (pr_actx_prep(ctx,
+			 "SELECT 1 FROM track WHERE run_id = ?1 AND kind = 'gpu_stream' "
+			 "LIMIT 1",
+			 &st, err))
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		gs->host_on = 1;
+		gs->host = pr_spill_new("critical_path's CPU events",
+					pr_gpuscan_mem < HOST_BLOCK + sizeof(uint32_t)
+						? HOST_BLOCK + sizeof(uint32_t)
+						: pr_gpuscan_mem);
+		gs->hbuf = pr_xmalloc(HOST_BLOCK);
+		gs->hlen = 0;
+		gs->hprev[0] = gs->hprev[1] = 0;
+		gs->anc = pr_spill_new("the launching ops",
+				       pr_gpuscan_mem < sizeof(struct anc_hdr) + ANC_ARGS_MAX
+					       ? sizeof(struct anc_hdr) + ANC_ARGS_MAX
+					       : pr_gpuscan_mem);
+		gs->ring = pr_xcalloc(ANC_RING, sizeof(*gs->ring));
+		gs->anc_last = 0;
+		rc = SQLITE_DONE;
+	}
+	return pr_actx_done(ctx, st, rc, err);
+}
+
+struct pr_spill *pr_gpuscan_take_anc(struct pr_gpuscan *gs)
+{
+	struct pr_spill *s = gs->anc;
+	gs->anc = NULL;
+	return s;
+}
+
+struct pr_gpuanc {
+	struct pr_spill *s;
+	struct pr_gpuanc_row back[ANC_BACK];
+	char *buf[ANC_BACK];
+	size_t cap[ANC_BACK];
+	size_t n, at; /* rows in back; the newest's slot */
+	int end;
+};
+
+struct pr_gpuanc *pr_gpuanc_open(struct pr_spill *s, struct pr_error *err)
+{
+	struct pr_gpuanc *a;
+	if (s && pr_spill_reread(s, err))
+		return NULL;
+	a = pr_xcalloc(1, sizeof(*a));
+	a->s = s;
+	a->end = !s;
+	return a;
+}
+
+/* The next row of the stream into the ring of rows found: its slot, or -1 at the end. */
+static int anc_next(struct pr_gpuanc *a)
+{
+	const unsigned char *p;
+	struct anc_hdr h;
+	size_t k;
+	if (a->end || !(p = pr_spill_next(a->s, sizeof(h)))) {
+		a->end = 1;
+		return -1;
+	}
+	memcpy(&h, p, sizeof(h));
+	k = a->n ? (a->at + 1) % ANC_BACK : 0;
+	if (h.alen) {
+		if (!(p = pr_spill_next(a->s, h.alen))) {
+			a->end = 1;
+			return -1;
+		}
+		if (h.alen > a->cap[k]) {
+			free(a->buf[k]);
+			a->cap[k] = h.alen;
+			a->buf[k] = pr_xmalloc(h.alen);
+		}
+		memcpy(a->buf[k], p, h.alen);
+	}
+	a->back[k] = (struct pr_gpuanc_row){
+		h.id,	h.parent, h.name,    h.akeys, h.has_args ? (h.alen ? a->buf[k] : "") : NULL,
+		h.alen, h.kind,	  h.has_keys
+	};
+	a->at = k;
+	if (a->n < ANC_BACK)
+		a->n++;
+	return (int)k;
+}
+
+const struct pr_gpuanc_row *pr_gpuanc_find(struct pr_gpuanc *a, int64_t id)
+{
+	size_t i;
+	int k;
+	for (i = 0; i < a->n; i++)
+		if (a->back[i].id == id)
+			return &a->back[i];
+	if (a->n && a->back[a->at].id > id)
+		return NULL;
+	while ((k = anc_next(a)) >= 0) {
+		if (a->back[k].id == id)
+			return &a->back[k];
+		if (a->back[k].id > id)
+			return NULL;
+	}
+	return NULL;
+}
+
+int pr_gpuanc_close(struct pr_gpuanc *a, struct pr_error *err)
+{
+	size_t i;
+	int rc;
+	if (!a)
+		return 0;
+	rc = a->s ? pr_spill_failed(a->s, err) : 0;
+	for (i = 0; i < ANC_BACK; i++)
+		free(a->buf[i]);
+	free(a);
+	return rc;
+}
+
 void pr_gpuscan_free(struct pr_gpuscan *gs)
 {
 	if (!gs)
 		return;
+	pr_spill_free(gs->host);
+	free(gs->hbuf);
+	pr_spill_free(gs->anc);
+	ring_free(gs);
 	pr_spill_free(gs->rows);
 	pr_spill_free(gs->ids);
 	free(gs->dl);
@@ -465,6 +796,11 @@ int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t ki
 	r.pkind = r.qkind = PR_GK_NONE;
 	if (read_args(gs, &r, has_keys, akeys, args, alen, err))
 		return -1;
+	if (gs->ring && kind == PR_GK_RUNTIME && parent > 0)
+		anc_emit(gs, parent);
+	else if (gs->host_on && (kind == PR_GK_PHASE || kind == PR_GK_STEP || kind == PR_GK_OP))
+		pr_gpuscan_add_host(gs, id, parent, kind, track, ts, dur, name, has_keys, akeys,
+				    args, alen);
 	memset(&sr, 0, sizeof(sr)); /* the bytes written are all set */
 	sr.ts = r.ts;
 	sr.dur = r.dur;
@@ -512,7 +848,14 @@ int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_erro
 	if (gs->key_st)
 		sqlite3_finalize(gs->key_st);
 	gs->key_st = NULL;
-	if (pr_spill_failed(gs->rows, err) || pr_spill_failed(gs->ids, err)) {
+	ring_free(gs);
+	if (gs->host)
+		host_flush(gs);
+	free(gs->hbuf);
+	gs->hbuf = NULL;
+	if (pr_spill_failed(gs->rows, err) || pr_spill_failed(gs->ids, err) ||
+	    (gs->host && pr_spill_failed(gs->host, err)) ||
+	    (gs->anc && pr_spill_failed(gs->anc, err))) {
 		pr_gpuscan_free(gs);
 		return -1;
 	}

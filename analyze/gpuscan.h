@@ -34,6 +34,13 @@
  * (their readers moved here; their key positions come from argkeys, once
  * per key list).
  *
+ * When the run has a GPU stream, the pass inside the shared span pass also
+ * keeps critical_path's CPU events (every op and phase span: before, its own
+ * scan of the span table, 0.38 s of CPU on bench's 1 GB trace) and the
+ * launching ops' rows (each runtime call's parent and the spans above it:
+ * before, perf_model and gpu looked each up by id, 0.2 and 0.55 s); see
+ * pr_gpuscan_hosts and pr_gpuanc below.
+ *
  * MEMORY: the two streams' buffers (pr_gpuscan_mem and a quarter of it),
  * the tracks and DataLoader names, and while the pass runs the argkeys
  * positions: not the rows (80 bytes a row in memory; 47 MB on a 1 GB
@@ -42,7 +49,9 @@
  * a device activity (its three args values, the launch properties of the
  * kernel view and the "stream" arg: 31 MB on the 1 GB trace before those
  * 40 bytes), and 8
- * bytes of span id an activity or call.
+ * bytes of span id an activity or call. With host_on: two more streams'
+ * buffers (pr_gpuscan_mem each, at least 4 KiB) and, while the pass runs, the
+ * last 64 op, phase and step spans with their args (at most 4 KiB each).
  * OWNERSHIP: the context owns the scan; the gpu analysis, its last reader,
  * frees it (pr_gpuscan_drop) once it has taken its rows.
  */
@@ -114,6 +123,9 @@ struct pr_gpurow {
 
 /* The rows' stream in memory before it goes to a scratch file (1 MiB; tests lower it). */
 extern size_t pr_gpuscan_mem;
+/* Whether the shared pass keeps critical_path's events and the launching ops (1; tests turn
+ * it off: the analyses then read the store as before, to the same model). */
+extern int pr_gpuscan_hosts_on;
 
 struct pr_gpuscan {
 	size_t n;		       /* rows */
@@ -128,6 +140,18 @@ struct pr_gpuscan {
 	struct pr_spill *rows; /* the rows in id order, without their ancestors */
 	struct pr_spill *ids;  /* the span ids of the activities and runtime calls among them */
 	int reading;	       /* a reader is open */
+	/* what the pass keeps besides the rows when the run has a GPU stream (host_on; only
+	 * in the shared span pass, spanstat.c): critical_path's CPU events (the spans of kinds
+	 * op and phase, id order: struct pr_gpuhost) and the launching ops (pr_gpuanc) */
+	int host_on;
+	struct pr_spill *host; /* struct pr_gpuhost, in id order, in blocks of varints */
+	size_t nhost;
+	unsigned char *hbuf; /* the block being written */
+	size_t hlen;
+	int64_t hprev[2];	 /* the last event's track and start (deltas) */
+	struct pr_spill *anc;	 /* the launching calls' ancestors' rows, ascending ids */
+	struct pr_ancslot *ring; /* the last spans of kinds op, phase, step (by id) */
+	int64_t anc_last;	 /* the last id put to anc */
 	/* while the pass runs */
 	struct pr_actx *ctx;
 	struct pr_gpukeys *keys; /* per argkeys list read: the positions of the args above */
@@ -157,6 +181,13 @@ int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t ki
 		   const char *args, size_t alen, struct pr_error *err) PR_MUST_CHECK;
 int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs,
 		      struct pr_error *err) PR_MUST_CHECK;
+/* Whether the pass keeps critical_path's events and the launching ops (host_on): when the run
+ * has a GPU stream and no other perf event's spans are left out of the pass. */
+int pr_gpuscan_host(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err) PR_MUST_CHECK;
+/* A span of kind op or phase for critical_path (host_on; id order). */
+int pr_gpuscan_add_host(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t kind,
+			int64_t track, int64_t ts, int64_t dur, int64_t name, int has_keys,
+			int64_t akeys, const char *args, size_t alen);
 /* Is name_id a DataLoader name ("enumerate(DataLoader)#....__next__")? */
 int pr_gpuscan_is_dataloader(const struct pr_gpuscan *gs, int64_t name_id);
 void pr_gpuscan_free(struct pr_gpuscan *gs);
@@ -200,5 +231,45 @@ void pr_gpuscan_sort_u64(uint64_t *keys, size_t n);
 const char *pr_gpuscan_stream_label(int64_t stream, const char *tid, char *buf, size_t n);
 /* enum pr_gk of a kind text (NULL: PR_GK_NONE). */
 uint8_t pr_gpuscan_kind(const char *kind);
+
+/*
+ * critical_path's CPU events: the spans of kinds op and phase of the run in id order
+ * (what its scan of the span table read), collected by the shared pass when host_on,
+ * read back by pr_gpuscan_hosts (fn's non-zero return stops it and is returned; -1 with
+ * err when the stream failed). The stream holds them as varints (the track and start as
+ * differences from the previous event's): 6.5 bytes an event on bench's trace, not 32.
+ */
+struct pr_gpuhost {
+	int64_t track, name, ts, dur;
+};
+typedef int pr_gpuhost_fn(void *arg, const struct pr_gpuhost *h);
+int pr_gpuscan_hosts(struct pr_gpuscan *gs, pr_gpuhost_fn *fn, void *arg, struct pr_error *err);
+
+/*
+ * The launching ops, read without a lookup: while the shared pass reads the spans in id
+ * order it keeps the last ones of kinds op, phase and step (their kind, name, parent,
+ * args keys and args: the columns perf_model's add_op and gpu's ancestor lookup read);
+ * a runtime call's parent and the spans above it still there are put to a stream in
+ * ascending id order (each once). A reader (perf_model, then gpu, which takes the stream:
+ * pr_gpuscan_take_anc) finds a span there when asked in ascending order (or among the 16
+ * found last); else the analysis looks it up in the store as before: the rows are the
+ * store's, so the model is the same either way.
+ */
+struct pr_gpuanc_row {
+	int64_t id, parent, name, akeys; /* parent 0: NULL; akeys: when has_keys */
+	const char *args;		 /* NULL: SQL NULL */
+	size_t alen;
+	uint8_t kind; /* enum pr_gk: PR_GK_OP, PR_GK_PHASE or PR_GK_STEP */
+	uint8_t has_keys;
+};
+struct pr_gpuanc;
+/* A reader of a launching ops' stream (NULL stream: every find misses). */
+struct pr_gpuanc *pr_gpuanc_open(struct pr_spill *s, struct pr_error *err);
+/* The row of span id (valid until the next find), NULL when the stream lacks it. */
+const struct pr_gpuanc_row *pr_gpuanc_find(struct pr_gpuanc *a, int64_t id);
+/* Frees a (NULL: nothing): 0, or -1 with err when the stream failed. */
+int pr_gpuanc_close(struct pr_gpuanc *a, struct pr_error *err);
+/* The stream, taken from the scan (its last reader frees it: pr_spill_free). */
+struct pr_spill *pr_gpuscan_take_anc(struct pr_gpuscan *gs);
 
 #endif

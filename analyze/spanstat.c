@@ -183,6 +183,16 @@ static int scan(struct pr_actx *ctx, struct pass *p, struct pr_error *err)
 				sqlite3_finalize(st);
 				return -1;
 			}
+		} else if (p->gs && p->gs->host_on && p->gk[kind] == PR_GK_OP) {
+			/* critical_path's CPU events and the launching ops (gpuscan.h) */
+			const char *args = (const char *)sqlite3_column_text(st, 8);
+			pr_gpuscan_add_host(p->gs, sqlite3_column_int64(st, 5),
+					    sqlite3_column_int64(st, 10), PR_GK_OP,
+					    sqlite3_column_int64(st, 6),
+					    sqlite3_column_int64(st, 4), dur, name,
+					    sqlite3_column_type(st, 7) == SQLITE_INTEGER,
+					    sqlite3_column_int64(st, 7), args,
+					    args ? (size_t)sqlite3_column_bytes(st, 8) : 0);
 		}
 		/* the spans at peaks and fragmentation's points (actx.h) */
 		if (ctx->at && !ctx->at_done && p->host[kind])
@@ -464,6 +474,11 @@ const struct pr_spanstat *pr_spanstat_get(struct pr_actx *ctx, struct pr_error *
 	p.ss = ss;
 	/* the GPU analyses' pass rides along, unless done (gpuscan.h) */
 	if (!ctx->gpuscan && !(p.gs = pr_gpuscan_start(ctx, err))) {
+		pr_spanstat_free(ss);
+		return NULL;
+	}
+	if (p.gs && pr_gpuscan_host(ctx, p.gs, err)) {
+		pr_gpuscan_free(p.gs);
 		pr_spanstat_free(ss);
 		return NULL;
 	}

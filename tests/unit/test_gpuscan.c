@@ -203,13 +203,58 @@ static void test_gpu_scratch_files(void **state)
 	}
 }
 
+/*
+ * critical_path's CPU events and the launching ops' rows kept by the shared pass (gpuscan.h:
+ * pr_gpuscan_hosts, pr_gpuanc) give the very model of the analyses' own reads of the store
+ * (pr_gpuscan_hosts_on 0), in memory and in scratch files (pr_gpuscan_mem 1), on HTA's
+ * ns_resolution trace (perf_model's ops, gpu's op view), nccl_data and the critical path's
+ * simple_add.
+ */
+static void test_hosts_same_model(void **state)
+{
+	static const char *const rel[] = {
+		"ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz",
+		"nccl_parser_config/nccl_data.json.gz",
+		"critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz",
+	};
+	size_t keep_rows = pr_gpuscan_mem, i, k;
+	(void)state;
+	if (!*traces)
+		skip();
+	for (i = 0; i < PR_ARRAY_SIZE(rel); i++) {
+		struct pr_error err = PR_ERROR_INIT;
+		char path[1200];
+		json_t *m[3];
+		char *a, *b;
+		snprintf(path, sizeof(path), "%s/%s", traces, rel[i]);
+		for (k = 0; k < 3; k++) {
+			pr_gpuscan_hosts_on = k != 0;
+			pr_gpuscan_mem = k == 2 ? 1 : keep_rows;
+			m[k] = model_of(path, &err);
+			pr_gpuscan_hosts_on = 1;
+			pr_gpuscan_mem = keep_rows;
+			if (!m[k])
+				fail_msg("model of %s (%zu): %s", rel[i], k, err.text);
+		}
+		assert_non_null(at(m[0], "runs/0/critical_path"));
+		a = dump(m[0]);
+		for (k = 1; k < 3; k++) {
+			b = dump(m[k]);
+			assert_string_equal(a, b);
+			free(b);
+		}
+		free(a);
+		for (k = 0; k < 3; k++)
+			json_decref(m[k]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sort_u64),
-		cmocka_unit_test(test_imap_reserve),
-		cmocka_unit_test(test_tie_order),
-		cmocka_unit_test(test_gpu_scratch_files),
+		cmocka_unit_test(test_sort_u64),	 cmocka_unit_test(test_imap_reserve),
+		cmocka_unit_test(test_tie_order),	 cmocka_unit_test(test_gpu_scratch_files),
+		cmocka_unit_test(test_hosts_same_model),
 	};
 	int rc;
 	if (!pr_test_trace(traces, sizeof(traces), "hta"))
