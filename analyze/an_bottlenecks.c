@@ -23,7 +23,7 @@
 #include "analyze/actx.h"
 #include "analyze/analyzers.h"
 #include "analyze/spanstat.h"
-#include "analyze/stats.h"
+#include "base/stats.h"
 #include "base/strbuf.h"
 #include "base/timecheck.h"
 #include "base/xalloc.h"

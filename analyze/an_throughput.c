@@ -20,7 +20,7 @@
 #include "analyze/actx.h"
 #include "analyze/analyzers.h"
 #include "analyze/spanstat.h"
-#include "analyze/stats.h"
+#include "base/stats.h"
 #include "analyze/throughput.h"
 #include "base/xalloc.h"
 

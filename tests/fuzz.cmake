@@ -66,7 +66,7 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang")
   # renderer behind them: analyze + render compiled again, instrumented.
   set(pr_fuzz_out_srcs "")
   set(pr_fuzz_out_incs "")
-  foreach(lib pr_analyze pr_render)
+  foreach(lib pr_analyze pr_multi pr_export pr_render)
     get_target_property(dir ${lib} SOURCE_DIR)
     get_target_property(inc ${lib} INTERFACE_INCLUDE_DIRECTORIES)
     list(APPEND pr_fuzz_out_incs ${inc})
