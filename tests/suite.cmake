@@ -62,7 +62,7 @@ pr_include_probe(ok profreport analyze/export/speedscope.h)
 pr_include_probe(ok profreport render/chart.h)
 pr_include_probe(ok profreport cli/opt.h)
 add_test(NAME check_includes COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/include_probe.sh
-  ${CMAKE_BINARY_DIR} ${PR_INCLUDE_PROBES})
+  ${CMAKE_COMMAND} ${CMAKE_BINARY_DIR} ${PR_INCLUDE_PROBES})
 set_tests_properties(check_includes PROPERTIES ENVIRONMENT "${PR_TEST_ENV}")
 # Every .c and .h is as clang-format 14 writes it (.clang-format; issue 31).
 add_test(NAME check_format COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/check_format.sh)

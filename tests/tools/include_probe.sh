@@ -1,17 +1,18 @@
 #!/bin/sh
-# include_probe.sh BUILD TARGET:HEADER... - builds each include probe target
-# (tests/suite.cmake) of BUILD and checks its outcome: a probe named
+# include_probe.sh CMAKE BUILD TARGET:HEADER... - builds each include probe target
+# (tests/suite.cmake) of BUILD with CMAKE (cmake --build) and checks its outcome: a probe named
 # inc_ok_* compiles, a probe named inc_bad_* fails to compile for want of
 # its header alone (the compiler's "No such file" or "file not found" for
 # it). Any other outcome fails; prints one line per probe.
 set -u
-build=$1
-shift
+cmake=$1
+build=$2
+shift 2
 fail=0
 for arg in "$@"; do
 	p=${arg%%:*}
 	hdr=${arg#*:}
-	out=$(cmake --build "$build" --target "$p" 2>&1)
+	out=$("$cmake" --build "$build" --target "$p" 2>&1)
 	rc=$?
 	case $p in
 	inc_ok_*)
