@@ -19,7 +19,7 @@
 
 #include <jansson.h>
 
-#include "analyze/imap.h"
+#include "base/imap.h"
 #include "analyze/model_opts.h"
 #include "base/error.h"
 #include "base/jsonx.h"

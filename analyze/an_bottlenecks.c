@@ -24,7 +24,7 @@
 #include "analyze/results.h"
 #include "analyze/analyzers.h"
 #include "analyze/spanstat.h"
-#include "analyze/stats.h"
+#include "base/stats.h"
 #include "base/strbuf.h"
 #include "base/timecheck.h"
 #include "base/xalloc.h"

@@ -49,7 +49,7 @@
 #include "analyze/analyzers.h"
 #include "analyze/flame_impl.h"
 #include "analyze/gpuscan.h"
-#include "analyze/imap.h"
+#include "base/imap.h"
 #include "analyze/model.h"
 #include "analyze/perfev.h"
 #include "analyze/spanstat.h"

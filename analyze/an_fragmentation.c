@@ -18,7 +18,7 @@
 #include "analyze/analyzers.h"
 #include "analyze/spans_at.h"
 #include "analyze/spanstat.h"
-#include "analyze/stats.h"
+#include "base/stats.h"
 #include "base/parray.h"
 #include "base/xalloc.h"
 #include "base/xsort.h"

@@ -79,7 +79,7 @@
 #include "base/timecheck.h"
 #include "analyze/gpuscan.h"
 #include "analyze/kclass.h"
-#include "analyze/stats.h"
+#include "base/stats.h"
 #include "analyze/throughput.h"
 #include "base/strbuf.h"
 #include "base/strmap.h"

@@ -29,7 +29,7 @@
 #include "analyze/actx.h"
 #include "analyze/results.h"
 #include "analyze/analyzers.h"
-#include "analyze/stats.h"
+#include "base/stats.h"
 #include "base/xalloc.h"
 
 #define MIN_OCC 3

@@ -25,7 +25,7 @@
 
 #include "analyze/actx.h"
 #include "analyze/analyzers.h"
-#include "analyze/imap.h"
+#include "base/imap.h"
 #include "analyze/opmerge.h"
 #include "analyze/opview.h"
 #include "analyze/spanstat.h"

@@ -34,7 +34,7 @@
 #include "analyze/actx.h"
 #include "analyze/analyzers.h"
 #include "analyze/gpuscan.h"
-#include "analyze/imap.h"
+#include "base/imap.h"
 #include "analyze/kclass.h"
 #include "analyze/model.h"
 #include "analyze/opkern.h"

@@ -20,7 +20,7 @@
 #include "analyze/analyzers.h"
 #include "analyze/model.h"
 #include "analyze/primary.h"
-#include "analyze/stats.h"
+#include "base/stats.h"
 #include "base/xalloc.h"
 
 /* Samples of s inside [t0, t1]: first and last index, or 0 when none. */

@@ -26,7 +26,7 @@
 #include "analyze/analyzers.h"
 #include "analyze/model.h"
 #include "analyze/primary.h"
-#include "analyze/stats.h"
+#include "base/stats.h"
 #include "base/xalloc.h"
 
 static json_t *timeline(const struct pr_actx *ctx, const struct pr_aseries *s)

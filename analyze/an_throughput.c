@@ -21,7 +21,7 @@
 #include "analyze/results.h"
 #include "analyze/analyzers.h"
 #include "analyze/spanstat.h"
-#include "analyze/stats.h"
+#include "base/stats.h"
 #include "analyze/throughput.h"
 #include "base/xalloc.h"
 

@@ -26,7 +26,7 @@
 #include "analyze/analyzers.h"
 #include "analyze/lane_name.h"
 #include "analyze/gpuscan.h"
-#include "analyze/imap.h"
+#include "base/imap.h"
 #include "analyze/spanstat.h"
 #include "analyze/tlanes.h"
 #include "base/timecheck.h"

@@ -46,7 +46,7 @@
 #include "analyze/analyzers.h"
 #include "analyze/gpuscan.h"
 #include "analyze/kclass.h"
-#include "analyze/imap.h"
+#include "base/imap.h"
 #include "analyze/lane_name.h"
 #include "analyze/spanstat.h"
 #include "analyze/trace_impl.h"

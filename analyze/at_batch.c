@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/imap.h"
+#include "base/imap.h"
 #include "base/xalloc.h"
 
 /* The best span at one time point so far (SQL: ORDER BY depth DESC, ts DESC, id). */

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "analyze/actx.h"
-#include "analyze/imap.h"
+#include "base/imap.h"
 
 #define FLAME_MAX_SPANS 2000000
 #define FLAME_MAX_NODES 1500

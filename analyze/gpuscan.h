@@ -62,7 +62,7 @@
 #include <stdint.h>
 
 #include "analyze/actx.h"
-#include "analyze/imap.h"
+#include "base/imap.h"
 
 struct pr_spill;
 

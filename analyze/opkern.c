@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/imap.h"
+#include "base/imap.h"
 #include "analyze/opview.h"
 #include "base/strbuf.h"
 #include "base/strmap.h"

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "analyze/imap.h"
+#include "base/imap.h"
 #include "base/error.h"
 
 struct pr_actx;

@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "analyze/actx.h"
-#include "analyze/imap.h"
+#include "base/imap.h"
 #include "analyze/peak_owner.h"
 #include "base/xalloc.h"
 

@@ -8,7 +8,7 @@
 #include "analyze/at_batch.h"
 #include "analyze/flame_impl.h"
 #include "analyze/gpuscan.h"
-#include "analyze/imap.h"
+#include "base/imap.h"
 #include "analyze/kclass.h"
 #include "analyze/perfev.h"
 #include "analyze/tlanes.h"

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analyze/imap.h"
+#include "base/imap.h"
 
 struct tlane {
 	int64_t track, spans;

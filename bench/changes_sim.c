@@ -1,6 +1,6 @@
 /*
  * changes_sim.c - precision and recall of `profreport changes` (E-Divisive
- * means, analyze/changes.c) on generated series with known change points
+ * means, base/changes.c) on generated series with known change points
  * (the table in docs/compare.md, "History").
  *
  *   changes_sim [--trials N] [--n N] [--seed S]
@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/changes.h"
-#include "analyze/stats.h"
+#include "base/changes.h"
+#include "base/stats.h"
 
 static uint64_t rng_state;
 

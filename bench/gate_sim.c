@@ -33,8 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/compare.h"
-#include "analyze/stats.h"
+#include "analyze/multi/compare.h"
+#include "base/stats.h"
 
 static uint64_t rng_state;
 

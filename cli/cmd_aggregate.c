@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze/aggregate.h"
+#include "analyze/multi/aggregate.h"
 #include "analyze/model.h"
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -16,7 +16,7 @@
 #include "ingest/ingest.h"
 #include "render/agg_panel.h"
 #include "render/agg_text.h"
-#include "analyze/chrome_merge.h"
+#include "analyze/export/chrome_merge.h"
 #include "base/output.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"

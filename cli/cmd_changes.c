@@ -1,11 +1,11 @@
 /* cmd_changes.c - profreport changes STORE: change points along a store's history of runs
- * (E-Divisive means, analyze/changes.h; docs/compare.md, "History"). */
+ * (E-Divisive means, base/changes.h; docs/compare.md, "History"). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/changes.h"
+#include "base/changes.h"
 #include "base/output.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"

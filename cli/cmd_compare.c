@@ -7,8 +7,8 @@
 
 #include <sqlite3.h>
 
-#include "analyze/compare.h"
-#include "analyze/gate.h"
+#include "analyze/multi/compare.h"
+#include "analyze/multi/gate.h"
 #include "analyze/model.h"
 #include "cli/args.h"
 #include "cli/commands.h"

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze/chrome_merge.h"
+#include "analyze/export/chrome_merge.h"
 #include "analyze/model.h"
 #include "render/archive.h"
 #include "render/html_report.h"

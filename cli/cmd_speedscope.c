@@ -4,7 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/input.h"
-#include "analyze/speedscope.h"
+#include "analyze/export/speedscope.h"
 #include "base/decimal.h"
 
 /* The options, as the table binds them (pr_opt_fill); --run keeps its own message. */

@@ -1,6 +1,6 @@
 /*
  * history.h - the runs of a store as a history: each run's id, label,
- * metadata (--meta), time and headline metrics (analyze/headline.h) and the
+ * metadata (--meta), time and headline metrics (analyze/multi/headline.h) and the
  * mean time per call of its spans, read through the analysis model one run
  * at a time (`metrics`, `changes`).
  *
@@ -14,7 +14,7 @@
 
 #include <jansson.h>
 
-#include "analyze/headline.h"
+#include "analyze/multi/headline.h"
 #include "store/store.h"
 
 struct pr_hist_run {

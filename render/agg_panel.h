@@ -1,7 +1,7 @@
 /*
  * agg_panel.h - the panels and the HTML page of a multi-rank aggregate
  * (profreport aggregate --png/--svg/--html), built from agg.json
- * (analyze/aggregate.h, docs/aggregate.md) and drawn with render/chart.h.
+ * (analyze/multi/aggregate.h, docs/aggregate.md) and drawn with render/chart.h.
  *
  * USAGE
  *   json_t *doc = pr_agg_to_json(agg);

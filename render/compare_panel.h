@@ -1,7 +1,7 @@
 /*
  * compare_panel.h - the panels and the HTML page of a comparison
  * (profreport compare --png/--svg/--html), built from the comparison
- * (analyze/compare.h) and, for the step times, the two models.
+ * (analyze/multi/compare.h) and, for the step times, the two models.
  *
  * USAGE
  *   json_t *cmp = pr_compare(base, newm, &gate, &err);

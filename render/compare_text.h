@@ -1,5 +1,5 @@
 /*
- * compare_text.h - renderers of a comparison (analyze/compare.h):
+ * compare_text.h - renderers of a comparison (analyze/multi/compare.h):
  * console text, GitHub markdown, JUnit XML.
  *
  * USAGE

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/changes.h"
+#include "base/changes.h"
 #include "analyze/model.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
@@ -165,7 +165,7 @@ static void trend_fmt(double v, int metric, char *buf, size_t n)
 
 /*
  * The change points of a trend (y[0..n) in table order, ridx their rows): E-Divisive means
- * (analyze/changes.h, as `profreport changes`), marked on the chart by dashed lines between the
+ * (base/changes.h, as `profreport changes`), marked on the chart by dashed lines between the
  * two runs (*vl, *nvl) and listed under it, each run linked to its page.
  */
 static void trend_changes(struct pr_strbuf *sb, const struct pr_html_index_row *rows,

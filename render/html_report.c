@@ -3,7 +3,7 @@
  * sections and what they hold but the GPU part (html_gpu.c); the archive
  * index is html_index.c, the cells, tables and panels html_util.c.
  */
-#include "analyze/changes.h"
+#include "base/changes.h"
 #include "analyze/model.h"
 #include "render/html_report.h"
 #include "render/html_gpu.h"

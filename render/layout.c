@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/chart.h"
+#include "render/chart_spec.h"
 #include "base/xalloc.h"
 #include "render/layout_impl.h"
 

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "render/chart.h"
+#include "render/chart_spec.h"
 #include "render/layout.h"
 
 #define PAD 12.0

@@ -6,8 +6,12 @@
 if(CMAKE_C_COMPILER_ID MATCHES "Clang")
   set(PR_FUZZ_SANITIZE address,undefined)
   set(pr_fuzz_srcs "")
+  set(pr_fuzz_incs "")
   foreach(lib pr_base pr_store pr_ingest)
     get_target_property(dir ${lib} SOURCE_DIR)
+    # the library's include root (pr_headers): the copy sees what the original does
+    get_target_property(inc ${lib} INTERFACE_INCLUDE_DIRECTORIES)
+    list(APPEND pr_fuzz_incs ${inc})
     get_target_property(srcs ${lib} SOURCES)
     foreach(src ${srcs})
       if(IS_ABSOLUTE ${src})
@@ -21,7 +25,7 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang")
   target_compile_options(pr_fuzz_core PRIVATE
     -fsanitize=fuzzer-no-link,${PR_FUZZ_SANITIZE} -fno-sanitize-recover=undefined
     -fno-omit-frame-pointer)
-  target_include_directories(pr_fuzz_core PUBLIC ${CMAKE_SOURCE_DIR})
+  target_include_directories(pr_fuzz_core PUBLIC ${pr_fuzz_incs})
   # stdc++: base/demangle.c calls the C++ runtime's __cxa_demangle
   target_link_libraries(pr_fuzz_core PUBLIC
     PkgConfig::SQLITE3 PkgConfig::JANSSON PkgConfig::ZLIB Threads::Threads m stdc++)
@@ -61,8 +65,11 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang")
   # The readers of our own JSON (models, agg.json, gate specs) and every
   # renderer behind them: analyze + render compiled again, instrumented.
   set(pr_fuzz_out_srcs "")
-  foreach(lib pr_analyze pr_render)
+  set(pr_fuzz_out_incs "")
+  foreach(lib pr_analyze pr_multi pr_export pr_render)
     get_target_property(dir ${lib} SOURCE_DIR)
+    get_target_property(inc ${lib} INTERFACE_INCLUDE_DIRECTORIES)
+    list(APPEND pr_fuzz_out_incs ${inc})
     get_target_property(srcs ${lib} SOURCES)
     foreach(src ${srcs})
       if(IS_ABSOLUTE ${src})
@@ -75,7 +82,8 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang")
   add_library(pr_fuzz_out STATIC ${pr_fuzz_out_srcs})
   # analyze/model.c includes the generated analyser version (analyze/CMakeLists.txt)
   add_dependencies(pr_fuzz_out pr_analyzer_version)
-  target_include_directories(pr_fuzz_out PRIVATE ${PR_ANALYZER_VERSION_DIR})
+  target_include_directories(pr_fuzz_out PRIVATE ${PR_ANALYZER_VERSION_DIR}
+    PUBLIC ${pr_fuzz_out_incs})
   target_compile_options(pr_fuzz_out PRIVATE
     -fsanitize=fuzzer-no-link,${PR_FUZZ_SANITIZE} -fno-sanitize-recover=undefined
     -fno-omit-frame-pointer -Wno-overlength-strings)
@@ -97,6 +105,8 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang")
       -fno-omit-frame-pointer)
     target_link_options(fuzz_${target} PRIVATE -fsanitize=fuzzer,${PR_FUZZ_SANITIZE})
     target_link_libraries(fuzz_${target} pr_fuzz_core)
+    # the harnesses' own headers (tests/fuzz/dict.h)
+    target_include_directories(fuzz_${target} PRIVATE ${CMAKE_SOURCE_DIR})
   endforeach()
   add_custom_target(fuzzers)
   foreach(target ${PR_FUZZ_TARGETS})

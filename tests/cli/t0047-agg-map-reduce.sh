@@ -9,7 +9,7 @@
 # byte for byte in its JSON text, except "mean" and "m2" inside each
 # accumulator's "state.moments": those are Chan's running moments (for std),
 # whose merge rounds in another order than a one-pass fold, so they agree to
-# the last bits only (analyze/aggregate.h says so); they are compared as
+# the last bits only (analyze/multi/aggregate.h says so); they are compared as
 # numbers within a relative 1e-12 (the exact sums, sums of squares, counts,
 # min/max, sketches, medians, rank rows and stragglers are all byte-equal).
 # shellcheck source=lib.sh

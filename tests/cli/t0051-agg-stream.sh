@@ -1,6 +1,6 @@
 #!/bin/sh
 # t0051-agg-stream: the aggregate keeps no rank's row in memory
-# (analyze/aggregate.h): each row goes to a scratch file, agg.json is
+# (analyze/multi/aggregate.h): each row goes to a scratch file, agg.json is
 # written from it a row at a time, and an agg.json input is read a row at a
 # time. Checked here: an agg.json in another form (top-level keys but
 # "schema" reversed, so "ranks" comes before "stats"; compact; reals in

@@ -1,7 +1,7 @@
 #!/bin/sh
 # t0085-compare-headline: a headline metric (step time, throughput, GPU busy, a
 # memory peak) beyond its threshold is never "noise". When the test cannot
-# confirm it, the key-metric rule (analyze/compare.c, docs/compare.md) decides:
+# confirm it, the key-metric rule (analyze/multi/compare.c, docs/compare.md) decides:
 # the change beyond the threshold larger than 4 x the runs' spread fails,
 # anything less is "inconclusive" (?, a pass), said in every output. Also: no
 # CI from one value a side (peaks of a CPU and a GPU allocator), and every hint

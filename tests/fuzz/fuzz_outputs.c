@@ -15,9 +15,9 @@
 #include <jansson.h>
 
 #include "tests/fuzz/dict.h"
-#include "analyze/aggregate.h"
-#include "analyze/compare.h"
-#include "analyze/gate.h"
+#include "analyze/multi/aggregate.h"
+#include "analyze/multi/compare.h"
+#include "analyze/multi/gate.h"
 #include "analyze/model.h"
 #include "render/compare_text.h"
 #include "render/html_report.h"

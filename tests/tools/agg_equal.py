@@ -4,7 +4,7 @@
 Every field of the two agg.json files must be equal, byte for byte in its JSON
 text, except "mean" and "m2" inside each accumulator's "state.moments": those
 are Chan's running moments (for std), whose merge rounds in another order than
-a one-pass fold, so they agree to the last bits only (analyze/aggregate.h);
+a one-pass fold, so they agree to the last bits only (analyze/multi/aggregate.h);
 they are compared as numbers within a relative 1e-12 (t0047, t0131, t0132
 use it). Exit 0 when equal; else 1, printing the
 first 10 differences.

@@ -3,14 +3,16 @@
 (issue 31): no cycle between files, no upward edge between layers.
 
 Two graphs, both between the project's modules (a module is a .c file with
-its .h of the same name, e.g. analyze/spanstat):
+its .h of the same name, e.g. analyze/spanstat, analyze/multi/compare):
   - the include graph: module A -> B when A's .c or .h includes "B.h";
   - the symbol graph: object A -> B when A's object file uses a global symbol
     that B's object file defines (nm over BUILD's object files), i.e. the
     calls and data the linker resolves, whatever the headers say.
-The layers (check_source.sh): base < store < {ingest, analyze} < render < cli.
-An edge from a lower layer to a higher one, or between ingest and analyze, is
-upward. A cycle is a strongly connected component of more than one module.
+The rooms (a folder, one CMake target each) and their layers (check_source.sh):
+base < store < {ingest, analyze, analyze/export} < {analyze/multi, render} < cli.
+An edge from a lower layer to a higher one, or between two rooms of one layer
+(ingest and analyze, analyze and its exporters, the multi-run code and render),
+is upward. A cycle is a strongly connected component of more than one module.
 
 KNOWN lists the cycles not yet broken, one per line, as the sorted members
 joined by spaces ('#' starts a comment). Exit 1 when a graph has a cycle that
@@ -22,8 +24,13 @@ import re
 import subprocess
 import sys
 
-LAYER = {"base": 0, "store": 1, "ingest": 2, "analyze": 2, "render": 3, "cli": 4}
-INC = re.compile(r'^\s*#\s*include\s+"([a-z_]+/[A-Za-z0-9_]+)\.h"', re.M)
+LAYER = {"base": 0, "store": 1, "ingest": 2, "analyze": 2, "analyze/export": 2,
+         "analyze/multi": 3, "render": 3, "cli": 4}
+INC = re.compile(r'^\s*#\s*include\s+"((?:[a-z_]+/)+[A-Za-z0-9_]+)\.h"', re.M)
+
+
+def room(module):
+    return module.rsplit("/", 1)[0]
 
 
 def modules(src):
@@ -56,6 +63,7 @@ def nm(obj, *flags):
 def symbol_graph(build, mods):
     objs = {}
     for d in LAYER:
+        # build/ROOM/CMakeFiles holds ROOM's target alone (a subfolder's has its own)
         for root, _, files in os.walk(os.path.join(build, d, "CMakeFiles")):
             for f in files:
                 if f.endswith(".c.o"):
@@ -120,7 +128,7 @@ def upward(g):
     bad = []
     for a in sorted(g):
         for b in sorted(g[a]):
-            la, lb = a.split("/")[0], b.split("/")[0]
+            la, lb = room(a), room(b)
             if LAYER[lb] > LAYER[la] or (la != lb and LAYER[la] == LAYER[lb]):
                 bad.append("%s -> %s" % (a, b))
     return bad

@@ -16,9 +16,10 @@ import re
 import sys
 
 root = sys.argv[1]
-# C files that read our own documents (not trace inputs: ingest/ reads those)
+# C files that read our own documents (not trace inputs: ingest/ reads those): render/, cli/
+# and analyze/multi/, the room of the consumers of many models
 READERS = sorted(set(glob.glob(root + "/render/*.c") + glob.glob(root + "/cli/*.c") +
-                     glob.glob(root + "/analyze/compare.c") + glob.glob(root + "/analyze/agg*.c")))
+                     glob.glob(root + "/analyze/multi/*.c")))
 # documents of their own, not models: the panel's data block (panel_data.c writes and
 # templates/report.js reads it), the gate's config is checked by gate.c itself
 EXEMPT = {"render/panel_data.c"}

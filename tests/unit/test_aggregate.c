@@ -19,7 +19,7 @@
 #include <malloc.h>
 #include <math.h>
 
-#include "analyze/aggregate.h"
+#include "analyze/multi/aggregate.h"
 #include "analyze/kclass.h"
 #include "analyze/model.h"
 #include "base/output.h"

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "analyze/changes.h"
+#include "base/changes.h"
 
 static void test_clean_step(void **state)
 {

@@ -14,8 +14,8 @@
 
 #include <math.h>
 
-#include "analyze/compare.h"
-#include "analyze/gate.h"
+#include "analyze/multi/compare.h"
+#include "analyze/multi/gate.h"
 #include "render/compare_text.h"
 
 /* A one-run model: steps (dur_ns each), a span "op" with per_step_ns, a peak, a tokens/s. */
@@ -1115,7 +1115,7 @@ static size_t scan_codes(const char *dir, char codes[][64], size_t n, size_t max
 
 /*
  * Every diagnostic code that ingest writes is classified for the gate (lost
- * or note): a new code must be given a class here, in analyze/compare.c,
+ * or note): a new code must be given a class here, in analyze/multi/compare.c,
  * or compare treats it as lost data.
  */
 static void test_diag_codes_classified(void **state)
@@ -1136,7 +1136,7 @@ static void test_diag_codes_classified(void **state)
 	assert_true(n > 100); /* 132 when this test was written */
 	for (i = 0; i < n; i++) {
 		if (pr_compare_diag_class(codes[i]) == PR_CMP_DIAG_UNKNOWN) {
-			print_error("diagnostic '%s' has no class in analyze/compare.c\n",
+			print_error("diagnostic '%s' has no class in analyze/multi/compare.c\n",
 				    codes[i]);
 			unknown++;
 		}

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "analyze/gpuscan.h"
-#include "analyze/imap.h"
+#include "base/imap.h"
 #include "analyze/model.h"
 #include "analyze/spanstat.h"
 #include "base/xsort.h"

@@ -16,9 +16,9 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
-#include "analyze/spanwalk.h"
+#include "analyze/export/spanwalk.h"
 #include "ingest/ingest.h"
-#include "analyze/speedscope.h"
+#include "analyze/export/speedscope.h"
 #include "base/strbuf.h"
 #include "tests/unit/helpers.h"
 

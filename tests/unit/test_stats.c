@@ -12,7 +12,7 @@
 
 #include <math.h>
 
-#include "analyze/stats.h"
+#include "base/stats.h"
 
 /* |got - want| <= tol, or both the same infinity, or both NAN. */
 #define assert_near(got, want, tol) check_near((got), (want), (tol), #got, __LINE__)

@@ -9,7 +9,7 @@
 
 #include <math.h>
 
-#include "analyze/xsum.h"
+#include "base/xsum.h"
 
 /* Wants are Python's math.fsum over the same terms (the naive sum in brackets):
  *   fsum([1e100, 1.0, -1e100]) = 1.0        (0.0)

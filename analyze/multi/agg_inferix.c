@@ -4,14 +4,14 @@
  * the aggregate in the form of Inferix's own aggregate report
  * (pr_agg_to_inferix: per key _min/_max/_avg/_sum, a summary per report).
  */
-#include "analyze/aggregate.h"
+#include "analyze/multi/aggregate.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/agg_impl.h"
-#include "analyze/xsum.h"
+#include "analyze/multi/agg_impl.h"
+#include "base/xsum.h"
 #include "base/jsonx.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"

@@ -4,15 +4,15 @@
  * across ranks, and per collective the rank that arrived last in most steps
  * (binomial p-value); agg.json's "stragglers" and "collective_arrivals".
  */
-#include "analyze/aggregate.h"
+#include "analyze/multi/aggregate.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/agg_impl.h"
-#include "analyze/stats.h"
+#include "analyze/multi/agg_impl.h"
+#include "base/stats.h"
 #include "base/jsonx.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"

@@ -1,5 +1,5 @@
 /* xsum.c - exact floating-point sums (see xsum.h). */
-#include "analyze/xsum.h"
+#include "base/xsum.h"
 
 #include <math.h>
 

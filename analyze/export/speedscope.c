@@ -1,5 +1,5 @@
-/* speedscope.c - the store as a speedscope file, built from analyze/spanwalk.h callbacks. */
-#include "analyze/speedscope.h"
+/* speedscope.c - the store as a speedscope file, built from analyze/export/spanwalk.h callbacks. */
+#include "analyze/export/speedscope.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze/spanwalk.h"
+#include "analyze/export/spanwalk.h"
 #include "base/output.h"
 #include "base/strbuf.h"
 #include "base/strmap.h"

@@ -1,6 +1,6 @@
 /*
  * agg_impl.h - what the pieces of the multi-rank aggregate share (private
- * to analyze/aggregate.c and analyze/agg_*.c; callers use analyze/aggregate.h).
+ * to analyze/multi/aggregate.c and analyze/multi/agg_*.c; callers use analyze/multi/aggregate.h).
  *
  * The aggregate is split along its seams:
  *   aggregate.c       the accumulators, rank discovery, folding one run (from
@@ -10,10 +10,10 @@
  *   agg_stragglers.c  the straggler checks and collective arrival analysis
  *   agg_inferix.c     Inferix's keys: the row's "inferix" part and the
  *                     aggregate in Inferix's form (pr_agg_to_inferix)
- * Exact sums are analyze/xsum.h. Functions shared between the files carry
+ * Exact sums are base/xsum.h. Functions shared between the files carry
  * the pr_agg_ prefix and are declared here.
  *
- * OWNERSHIP: as analyze/aggregate.h; the aggregate owns its rows, columns
+ * OWNERSHIP: as analyze/multi/aggregate.h; the aggregate owns its rows, columns
  * and scratch file.
  */
 #ifndef PR_AGG_IMPL_H
@@ -26,10 +26,10 @@
 #include <jansson.h>
 #include <regex.h>
 
-#include "analyze/aggregate.h"
-#include "analyze/imap.h"
-#include "analyze/stats.h"
-#include "analyze/xsum.h"
+#include "analyze/multi/aggregate.h"
+#include "base/imap.h"
+#include "base/stats.h"
+#include "base/xsum.h"
 #include "base/pr_common.h"
 #include "base/strmap.h"
 

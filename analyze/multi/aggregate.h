@@ -1,7 +1,7 @@
 /*
  * aggregate.h - multi-rank aggregation: per-rank models folded into
  * mergeable cross-rank statistics, with straggler detection.
- * (analyze/agg_impl.h lists the files: core, agg.json, stragglers, Inferix).
+ * (analyze/multi/agg_impl.h lists the files: core, agg.json, stragglers, Inferix).
  *
  * USAGE
  *   struct pr_agg *a = pr_agg_new();

@@ -4,7 +4,7 @@
  * agg.json files. agg_impl.h lists the other pieces (agg.json, stragglers,
  * Inferix's keys).
  */
-#include "analyze/aggregate.h"
+#include "analyze/multi/aggregate.h"
 #include "analyze/kclass.h"
 
 #include <ctype.h>
@@ -21,11 +21,11 @@
 #include <regex.h>
 #include <sqlite3.h>
 
-#include "analyze/agg_impl.h"
-#include "analyze/imap.h"
+#include "analyze/multi/agg_impl.h"
+#include "base/imap.h"
 #include "analyze/model.h"
-#include "analyze/stats.h"
-#include "analyze/xsum.h"
+#include "base/stats.h"
+#include "base/xsum.h"
 #include "base/jsonx.h"
 #include "base/strbuf.h"
 #include "base/strmap.h"

@@ -160,7 +160,7 @@
 
 #include <jansson.h>
 
-#include "analyze/gate.h"
+#include "analyze/multi/gate.h"
 #include "base/error.h"
 
 #define PR_COMPARE_SCHEMA "profreport-compare"

@@ -1,5 +1,5 @@
 /* headline.c - a run's headline metrics from its model object (headline.h). */
-#include "analyze/headline.h"
+#include "analyze/multi/headline.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* spanwalk.c - nested open/close events and memory samples from the store. */
-#include "analyze/spanwalk.h"
+#include "analyze/export/spanwalk.h"
 
 #include <jansson.h>
 #include <math.h>

@@ -2,7 +2,7 @@
  * stats.c - quantiles, moments, regression, robust statistics, rank tests,
  * the normal distribution and a mergeable quantile sketch.
  */
-#include "analyze/stats.h"
+#include "base/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* chrome_merge.c - runs merged into one Chrome trace, one process per rank (chrome_merge.h). */
-#include "analyze/chrome_merge.h"
+#include "analyze/export/chrome_merge.h"
 
 #include <inttypes.h>
 #include <math.h>

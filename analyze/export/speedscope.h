@@ -19,7 +19,7 @@
  *  - Evented profiles (unit "nanoseconds"): one per track that has spans,
  *    named "<run label> rank R / <process> / <thread>" (parts that are
  *    unknown are left out; the thread part falls back to the tid, then to the
- *    track kind), events from analyze/spanwalk.h: balanced, properly nested,
+ *    track kind), events from analyze/export/spanwalk.h: balanced, properly nested,
  *    `at` non-decreasing, zero-duration spans as an open and a close at the
  *    same `at`. A span ending after its parent is clamped to the parent's end
  *    (counted in stats.clamped). Async tracks whose slices overlap get one

@@ -1,5 +1,5 @@
 /* compare.c - two analysis models -> a comparison (see compare.h). */
-#include "analyze/compare.h"
+#include "analyze/multi/compare.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/stats.h"
+#include "base/stats.h"
 #include "base/jsonx.h"
 #include "base/strbuf.h"
 #include "base/strmap.h"

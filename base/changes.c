@@ -1,11 +1,11 @@
 /* changes.c - E-Divisive means change points with a permutation test (changes.h). */
-#include "analyze/changes.h"
+#include "base/changes.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/stats.h"
+#include "base/stats.h"
 #include "base/xalloc.h"
 
 /* A value and its index, to rank z[0..n) (ties by index: every rank distinct). */

@@ -1,5 +1,5 @@
 /* gate.c - compare's thresholds, ignores and config file (see gate.h). */
-#include "analyze/gate.h"
+#include "analyze/multi/gate.h"
 
 #include <errno.h>
 #include <fnmatch.h>

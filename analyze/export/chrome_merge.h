@@ -15,7 +15,7 @@
  *    "traceEvents": [ ... ]}
  * For every run added: "M" events naming the process "rank R" (with the
  * run's label) and sorting the processes by rank (pid = R); per span lane of
- * the run (analyze/spanwalk.h: properly nested, balanced, time ordered) a
+ * the run (analyze/export/spanwalk.h: properly nested, balanced, time ordered) a
  * thread (tid = 1, 2, ... within the rank) named "<process> / <thread>",
  * and its spans as "B"/"E" pairs; the run's memory series as counters
  * ("C", named "<series> [<device>]", value in the series' unit). A span that
@@ -36,7 +36,7 @@
 
 #include <stdint.h>
 
-#include "analyze/spanwalk.h"
+#include "analyze/export/spanwalk.h"
 #include "base/error.h"
 #include "store/store.h"
 

@@ -1,5 +1,5 @@
 /* imap.c - the int64 hash map of imap.h. */
-#include "analyze/imap.h"
+#include "base/imap.h"
 
 #include <stdlib.h>
 #include <string.h>

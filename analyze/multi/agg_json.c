@@ -3,7 +3,7 @@
  * written as JSON with its exact state (hex floats, sum expansions,
  * sketches, values), and an agg.json read back and merged.
  */
-#include "analyze/aggregate.h"
+#include "analyze/multi/aggregate.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/agg_impl.h"
+#include "analyze/multi/agg_impl.h"
 #include "analyze/model.h"
-#include "analyze/stats.h"
-#include "analyze/xsum.h"
+#include "base/stats.h"
+#include "base/xsum.h"
 #include "base/jsonx.h"
 #include "base/xalloc.h"
 
