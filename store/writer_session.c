@@ -90,6 +90,8 @@ static void finalize_all(struct pr_writer_session *s)
 	for (i = 0; i < PR_ARRAY_SIZE(s->ins); i++) {
 		sqlite3_finalize(s->ins[i]);
 		s->ins[i] = NULL;
+		sqlite3_finalize(s->ins_multi[i]);
+		s->ins_multi[i] = NULL;
 	}
 	for (i = 0; i < PR_ARRAY_SIZE(s->put); i++) {
 		sqlite3_finalize(s->put[i]);
@@ -111,12 +113,50 @@ static int prepare(struct pr_writer_session *s, const char *sql, sqlite3_stmt **
 	return pr_error_set(err, PR_E_STORE, "sqlite prepare: %s", sqlite3_errmsg(s->st->db));
 }
 
+/*
+ * The multi-row form of an insert_sql statement: its VALUES(...) repeated
+ * MULTI_ROWS times, row k's "?N" as "?(N + k * P)", P the highest N of the
+ * single statement (returned in *params). Same rows, same order, same
+ * table content; one statement run (and one B-tree cursor) per MULTI_ROWS
+ * rows instead of per row.
+ */
+static void multi_sql(const char *sql, struct pr_strbuf *out, int *params)
+{
+	const char *values = strstr(sql, "VALUES(") + 6, *p;
+	int k, max = 0;
+	for (p = values; *p; p++)
+		if (*p == '?' && atoi(p + 1) > max)
+			max = atoi(p + 1);
+	pr_strbuf_reset(out);
+	pr_strbuf_add(out, sql, (size_t)(values - sql));
+	for (k = 0; k < MULTI_ROWS; k++) {
+		if (k)
+			pr_strbuf_add(out, ", ", 2);
+		for (p = values; *p; p++) {
+			if (*p != '?') {
+				pr_strbuf_add(out, p, 1);
+				continue;
+			}
+			pr_strbuf_addf(out, "?%d", atoi(p + 1) + k * max);
+			while (p[1] >= '0' && p[1] <= '9')
+				p++;
+		}
+	}
+	*params = max;
+}
+
 static int prepare_all(struct pr_writer_session *s, struct pr_error *err)
 {
+	struct pr_strbuf sql = PR_STRBUF_INIT;
 	size_t i;
-	for (i = 0; i < PR_ARRAY_SIZE(insert_sql); i++)
+	for (i = 0; i < PR_ARRAY_SIZE(insert_sql); i++) {
 		if (prepare(s, insert_sql[i], &s->ins[i], err))
-			return -1;
+			goto fail;
+		multi_sql(insert_sql[i], &sql, &s->ins_params[i]);
+		if (prepare(s, sql.buf, &s->ins_multi[i], err))
+			goto fail;
+	}
+	pr_strbuf_release(&sql);
 	for (i = 0; i < PR_ARRAY_SIZE(put_sql); i++)
 		if (prepare(s, put_sql[i], &s->put[i], err))
 			return -1;
@@ -125,6 +165,9 @@ static int prepare_all(struct pr_writer_session *s, struct pr_error *err)
 			return -1;
 	s->prepared = 1;
 	return 0;
+fail:
+	pr_strbuf_release(&sql);
+	return -1;
 }
 
 /* The first column of a one-row query (0 when it has none), the statement reset. */
@@ -507,9 +550,12 @@ void pr_wr_run_begin(struct pr_writer *w)
 		}
 	}
 	for (i = 0; i < PR_ARRAY_SIZE(insert_sql); i++) {
+		int col = i == REC_SPAN ? 12 : 8, k;
 		if (i == REC_STRING || i == REC_SAMPLE || i == REC_ARGKEYS)
 			continue;
-		sqlite3_bind_int64(s->ins[i], i == REC_SPAN ? 12 : 8, w->run_id);
+		sqlite3_bind_int64(s->ins[i], col, w->run_id);
+		for (k = 0; k < MULTI_ROWS; k++)
+			sqlite3_bind_int64(s->ins_multi[i], col + k * s->ins_params[i], w->run_id);
 	}
 }
 
