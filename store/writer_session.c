@@ -118,15 +118,17 @@ static int prepare(struct pr_writer_session *s, const char *sql, sqlite3_stmt **
  * MULTI_ROWS times, row k's "?N" as "?(N + k * P)", P the highest N of the
  * single statement (returned in *params). Same rows, same order, same
  * table content; one statement run (and one B-tree cursor) per MULTI_ROWS
- * rows instead of per row.
+ * rows instead of per row. The one statement prepared from a strbuf outside
+ * fmt_nsys.c (tests/tools/check_source.sh): its text is insert_sql's
+ * literal with the parameter numbers changed; no value enters it.
  */
 static void multi_sql(const char *sql, struct pr_strbuf *out, int *params)
 {
 	const char *values = strstr(sql, "VALUES(") + 6, *p;
 	int k, max = 0;
 	for (p = values; *p; p++)
-		if (*p == '?' && atoi(p + 1) > max)
-			max = atoi(p + 1);
+		if (*p == '?' && (int)strtol(p + 1, NULL, 10) > max)
+			max = (int)strtol(p + 1, NULL, 10);
 	pr_strbuf_reset(out);
 	pr_strbuf_add(out, sql, (size_t)(values - sql));
 	for (k = 0; k < MULTI_ROWS; k++) {
@@ -137,7 +139,7 @@ static void multi_sql(const char *sql, struct pr_strbuf *out, int *params)
 				pr_strbuf_add(out, p, 1);
 				continue;
 			}
-			pr_strbuf_addf(out, "?%d", atoi(p + 1) + k * max);
+			pr_strbuf_addf(out, "?%d", (int)strtol(p + 1, NULL, 10) + k * max);
 			while (p[1] >= '0' && p[1] <= '9')
 				p++;
 		}
