@@ -154,14 +154,18 @@ static void insert_batch(struct pr_writer *w, struct batch *b)
 		order[start[b->recs[i].type]++] = (uint16_t)i;
 	for (i = 0; i < b->n;) {
 		const struct rec *r = &b->recs[order[i]];
-		struct pr_writer_session *s = w->s;
+		sqlite3_stmt *st = w->s->ins[r->type], *multi = NULL;
 		size_t k, n = 1;
 		int rc;
 		/* A table's rows MULTI_ROWS at a time, by one statement: SQLite's
 		 * per-statement work (begin, a cursor opened and sought from the
 		 * root, halt, reset) once per MULTI_ROWS rows, not per row. */
 		if (i + MULTI_ROWS <= b->n && b->recs[order[i + MULTI_ROWS - 1]].type == r->type)
+			multi = pr_wr_multi_stmt(w, r->type);
+		if (multi) {
+			st = multi;
 			n = MULTI_ROWS;
+		}
 		for (k = 0; k < n; k++) {
 			/* the records were written on the other core: fetch ahead */
 			if (i + k + 8 < b->n) {
@@ -170,10 +174,10 @@ static void insert_batch(struct pr_writer *w, struct batch *b)
 				__builtin_prefetch(ahead + 64);
 				__builtin_prefetch(ahead + sizeof(struct rec) - 1);
 			}
-			bind_rec(n > 1 ? s->ins_multi[r->type] : s->ins[r->type],
-				 (int)k * s->ins_params[r->type], b, &b->recs[order[i + k]]);
+			bind_rec(st, multi ? (int)k * w->s->ins_params[r->type] : 0, b,
+				 &b->recs[order[i + k]]);
 		}
-		rc = step_insert(n > 1 ? s->ins_multi[r->type] : s->ins[r->type]);
+		rc = step_insert(st);
 		i += n;
 		if (rc) {
 			pthread_mutex_lock(&w->s->mu);

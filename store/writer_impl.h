@@ -169,8 +169,9 @@ struct pr_writer_session {
 	/* prepared at the start of each transaction (the store may reopen its
 	 * connection at BEGIN, pr_store_begin_write), used by the thread */
 	sqlite3_stmt *ins[REC_UP + 1];
-	/* the same inserts, MULTI_ROWS rows each: row k's parameters are the
-	 * single statement's numbered up by k * ins_params[type] */
+	/* the same inserts, MULTI_ROWS rows each (NULL until first used,
+	 * pr_wr_multi_stmt): row k's parameters are the single statement's
+	 * numbered up by k * ins_params[type] */
 	sqlite3_stmt *ins_multi[REC_UP + 1];
 	int ins_params[REC_UP + 1];
 	sqlite3_stmt *put[PUT_N];
@@ -291,6 +292,9 @@ int pr_wr_renest_unsorted(struct pr_writer *w, struct pr_error *err);
 /* JOB_BEGIN: the run's savepoint, and whether the store's next ids are the
  * ones the run began on. */
 void pr_wr_run_begin(struct pr_writer *w);
+/* writer_session.c: table type's multi-row insert, prepared on first use;
+ * NULL when it cannot be (insert row by row then). */
+sqlite3_stmt *pr_wr_multi_stmt(struct pr_writer *w, enum rec_type type);
 /* JOB_COMMIT / JOB_ABORT: sets w->rc (and w->out_run, w->async_err). */
 void pr_wr_run_end(struct pr_writer *w, int commit);
 

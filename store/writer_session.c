@@ -119,8 +119,9 @@ static int prepare(struct pr_writer_session *s, const char *sql, sqlite3_stmt **
  * single statement (returned in *params). Same rows, same order, same
  * table content; one statement run (and one B-tree cursor) per MULTI_ROWS
  * rows instead of per row. The one statement prepared from a strbuf outside
- * fmt_nsys.c (tests/tools/check_source.sh): its text is insert_sql's
- * literal with the parameter numbers changed; no value enters it.
+ * fmt_nsys.c (tests/tools/check_source.sh allows `multi_text.buf` here):
+ * its text is insert_sql's literal with the parameter numbers changed; no
+ * value enters it.
  */
 static void multi_sql(const char *sql, struct pr_strbuf *out, int *params)
 {
@@ -147,18 +148,46 @@ static void multi_sql(const char *sql, struct pr_strbuf *out, int *params)
 	*params = max;
 }
 
+/* Columns bound once per run (not per row): run_id's parameter, or 0. */
+static int run_id_param(size_t type)
+{
+	if (type == REC_STRING || type == REC_SAMPLE || type == REC_ARGKEYS)
+		return 0;
+	return type == REC_SPAN ? 12 : 8;
+}
+
+/*
+ * The multi-row insert of table type, prepared on its first use (on the
+ * inserter thread, which owns the connection then) with the run's id bound:
+ * preparing the nine took ~5 ms, which a small file (aggregate makes a store
+ * per rank) would pay for nothing. NULL when it cannot be prepared: the
+ * caller inserts row by row.
+ */
+sqlite3_stmt *pr_wr_multi_stmt(struct pr_writer *w, enum rec_type type)
+{
+	struct pr_writer_session *s = w->s;
+	struct pr_strbuf multi_text = PR_STRBUF_INIT;
+	int col = run_id_param(type), k;
+	if (s->ins_multi[type])
+		return s->ins_multi[type];
+	multi_sql(insert_sql[type], &multi_text, &s->ins_params[type]);
+	if (sqlite3_prepare_v3(s->st->db, multi_text.buf, -1, SQLITE_PREPARE_PERSISTENT,
+			       &s->ins_multi[type], NULL) != SQLITE_OK) {
+		sqlite3_finalize(s->ins_multi[type]);
+		s->ins_multi[type] = NULL;
+	}
+	pr_strbuf_release(&multi_text);
+	for (k = 0; col && s->ins_multi[type] && k < MULTI_ROWS; k++)
+		sqlite3_bind_int64(s->ins_multi[type], col + k * s->ins_params[type], w->run_id);
+	return s->ins_multi[type];
+}
+
 static int prepare_all(struct pr_writer_session *s, struct pr_error *err)
 {
-	struct pr_strbuf sql = PR_STRBUF_INIT;
 	size_t i;
-	for (i = 0; i < PR_ARRAY_SIZE(insert_sql); i++) {
+	for (i = 0; i < PR_ARRAY_SIZE(insert_sql); i++)
 		if (prepare(s, insert_sql[i], &s->ins[i], err))
-			goto fail;
-		multi_sql(insert_sql[i], &sql, &s->ins_params[i]);
-		if (prepare(s, sql.buf, &s->ins_multi[i], err))
-			goto fail;
-	}
-	pr_strbuf_release(&sql);
+			return -1;
 	for (i = 0; i < PR_ARRAY_SIZE(put_sql); i++)
 		if (prepare(s, put_sql[i], &s->put[i], err))
 			return -1;
@@ -167,9 +196,6 @@ static int prepare_all(struct pr_writer_session *s, struct pr_error *err)
 			return -1;
 	s->prepared = 1;
 	return 0;
-fail:
-	pr_strbuf_release(&sql);
-	return -1;
 }
 
 /* The first column of a one-row query (0 when it has none), the statement reset. */
@@ -560,11 +586,11 @@ void pr_wr_run_begin(struct pr_writer *w)
 		}
 	}
 	for (i = 0; i < PR_ARRAY_SIZE(insert_sql); i++) {
-		int col = i == REC_SPAN ? 12 : 8, k;
-		if (i == REC_STRING || i == REC_SAMPLE || i == REC_ARGKEYS)
+		int col = run_id_param(i), k;
+		if (!col)
 			continue;
 		sqlite3_bind_int64(s->ins[i], col, w->run_id);
-		for (k = 0; k < MULTI_ROWS; k++)
+		for (k = 0; s->ins_multi[i] && k < MULTI_ROWS; k++)
 			sqlite3_bind_int64(s->ins_multi[i], col + k * s->ins_params[i], w->run_id);
 	}
 }

@@ -19,9 +19,9 @@
 #   ids is bound too, as a JSON array read by `IN (SELECT value FROM
 #   json_each(?N))` (analyze/actx.c pr_actx_prep_ids): no SQL text is built in
 #   a strbuf and no statement is prepared from one, except the writer's
-#   multi-row inserts (store/writer_session.c multi_sql, prepared into
-#   s->ins_multi): the literal insert_sql text repeated with its parameter
-#   numbers shifted per row; no value enters it.
+#   multi-row inserts (store/writer_session.c multi_sql, prepared from
+#   `multi_text.buf` by pr_wr_multi_stmt): the literal insert_sql text
+#   repeated with its parameter numbers shifted per row; no value enters it.
 set -u
 top=${PR_TESTS:?}/..
 cd "$top" || exit 2
@@ -61,7 +61,7 @@ check "a statement prepared from a strbuf" "$prep_buf" \
 	$(ls base/*.[ch] store/*.[ch] ingest/*.[ch] analyze/*.[ch] render/*.[ch] cli/*.[ch] |
 		grep -v '^ingest/fmt_nsys.c$' | grep -v '^store/writer_session.c$')
 # store/writer_session.c: only multi_sql's statements (see above)
-hits=$(grep -nE "$prep_buf" store/writer_session.c | grep -v '&s->ins_multi\[i\]')
+hits=$(grep -nE "$prep_buf" store/writer_session.c | grep -v 'multi_text\.buf')
 if [ -n "$hits" ]; then
 	echo "check_source: a statement prepared from a strbuf:"
 	echo "$hits" | sed 's|^|store/writer_session.c:|'
