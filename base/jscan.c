@@ -1,6 +1,7 @@
 /* jscan.c - validating, resumable-by-restart JSON scanner. */
 #include "base/jscan.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* Character classes inside strings: 0 plain, 1 quote, 2 backslash, 3 control, 4 non-ASCII. */
@@ -56,7 +57,7 @@ static inline int is_ws(unsigned char ch)
 	return ws_class[ch];
 }
 
-int js_ws(struct js_ctx *c, size_t *p)
+int js_ws_run(struct js_ctx *c, size_t *p)
 {
 	size_t i = *p;
 	while (i < c->len && is_ws((unsigned char)c->buf[i]))
@@ -120,6 +121,27 @@ int js_string(struct js_ctx *c, size_t *p, struct js_str *out)
 	out->start = i;
 	out->escaped = out->dirty = 0;
 	for (;;) {
+		/* 8 bytes at a time while they fit: the first byte that is not
+		 * plain (str_class != 0), if any, is the lowest flagged byte of m
+		 * (each term's lowest flag is exact; a borrow only flags bytes
+		 * above it) */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		while (i + 8 <= n) {
+			uint64_t v, q, e, m;
+			memcpy(&v, b + i, 8);
+			q = v ^ 0x2222222222222222ULL; /* '"' -> 0 */
+			e = v ^ 0x5C5C5C5C5C5C5C5CULL; /* '\\' -> 0 */
+			m = ((q - 0x0101010101010101ULL) & ~q) |
+			    ((e - 0x0101010101010101ULL) & ~e) |
+			    ((v - 0x2020202020202020ULL) & ~v) | v;
+			m &= 0x8080808080808080ULL;
+			if (m) {
+				i += (size_t)__builtin_ctzll(m) >> 3;
+				break;
+			}
+			i += 8;
+		}
+#endif
 		while (i < n && !str_class[b[i]])
 			i++;
 		if (i >= n)

@@ -60,7 +60,16 @@ struct js_str {
 int js_error(struct js_ctx *c, size_t pos, const char *msg);
 int js_end(struct js_ctx *c, size_t pos);
 
-int js_ws(struct js_ctx *c, size_t *p);
+int js_ws_run(struct js_ctx *c, size_t *p);
+/* Skips white space at *p (JS_MORE when it runs to the window's end before
+ * eof). Inline for the common case, no white space: every byte above ' '
+ * is not white space. */
+static inline int js_ws(struct js_ctx *c, size_t *p)
+{
+	if (*p < c->len && (unsigned char)c->buf[*p] > ' ')
+		return JS_OK;
+	return js_ws_run(c, p);
+}
 int js_string(struct js_ctx *c, size_t *p, struct js_str *out);
 int js_number(struct js_ctx *c, size_t *p);
 /* An object member's key at *p: "key" ws ':' ws; leaves *p at the value. */

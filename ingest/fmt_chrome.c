@@ -889,13 +889,191 @@ static void async_end(struct chrome *ch, const struct event *ev, int64_t ts, int
 	pr_strbuf_release(&key);
 }
 
+/*
+ * The events, by phase family (handle_event dispatches on "ph"; see
+ * docs/formats.md for what each stores):
+ *   complete and begin/end ('X', 'B', 'E')     spans, nested per thread;
+ *   instant and counter ('i', 'I', 'R', 'C')   instants, series samples;
+ *   async and flow ('b', 'S', 'e', 'F', 'n', 'T', 'p'; 's', 't', 'f');
+ *   metadata ('M')                             metadata_event, above.
+ */
+
+/* An 'X' event's "dur" in ns (0, with a diagnostic, when missing or bad). */
+static int64_t complete_dur(struct chrome *ch, const struct event *ev, int64_t ts, int64_t offset)
+{
+	struct pr_writer *w = ch->w;
+	int64_t dur = 0;
+	if (!ev->dur.present) {
+		pr_writer_diag(w, "missing_duration", offset, 0, 0,
+			       "\"X\" event without \"dur\"; taken as 0");
+	} else if (tok_us(ch, &ev->dur, &dur)) {
+		pr_writer_diag(w, "bad_duration", offset, 0, 0,
+			       "event \"dur\" is not a number in range; taken as 0");
+		dur = 0;
+	}
+	if (dur < 0) {
+		pr_writer_diag(w, "negative_duration", offset, 0, 0,
+			       "event with negative \"dur\"; taken as 0");
+		dur = 0;
+	}
+	if (dur > PR_TIME_LIMIT_NS - ts) {
+		pr_writer_diag(w, "time_out_of_range", offset, 0, 0,
+			       "event ends (\"ts\" + \"dur\") more than 2^62 ns (146 years) "
+			       "after the clock's zero; cut there");
+		dur = PR_TIME_LIMIT_NS - ts;
+	}
+	return dur;
+}
+
+/* 'X' (complete), 'B' (begin) and 'E' (end): a span on its thread's track. */
+static void span_event(struct chrome *ch, const struct event *ev, char ph, int64_t ts,
+		       int64_t offset)
+{
+	struct pr_writer *w = ch->w;
+	struct pr_span_in s;
+	enum cat_class cls;
+	unsigned dev;
+	int64_t track;
+
+	if (ph == 'E') {
+		track = thread_track(ch, ev);
+		if (pr_writer_span_end_kv(w, track, ts, ch->akeys.buf, ch->akeys.len, ch->args.buf,
+					  ch->args.len))
+			pr_writer_diag(w, "unmatched_end", offset, 0, 0,
+				       "an \"E\" event has no open \"B\" on its thread");
+		return;
+	}
+	s.dur = ph == 'X' ? complete_dur(ch, ev, ts, offset) : 0;
+	cls = cat_class(ch, ev, &dev);
+	s.kind = span_kind(ch, ev, cls);
+	if (s.kind[0] == 'p' && !strcmp(s.kind, "profiler")) {
+		/* a track of its own, which the run's extent does not count */
+		tok_text(ch, &ev->pid, &ch->pid);
+		tok_text(ch, &ev->tid, &ch->tid);
+		track = pr_writer_track(w, "profiler", ch->pid.buf, ch->tid.buf);
+	} else {
+		track = thread_track(ch, ev);
+	}
+	if (is_gpu_class(cls) && track != ch->last_gpu_track) {
+		pr_writer_track_set_kind(w, track, "gpu_stream");
+		ch->last_gpu_track = track;
+	}
+	if (cls == CC_OP)
+		ch->torch_hint = 1;
+	note_device(ch, ev, cls, dev);
+	s.track = track;
+	s.name = intern_tok(ch, &ev->name, &ch->name);
+	if (!s.name)
+		s.name = pr_writer_intern(w, "", 0);
+	s.cat = intern_tok(ch, &ev->cat, &ch->cat);
+	s.ts = ts;
+	s.args = ch->args.buf;
+	s.args_len = ch->args.len;
+	s.args_keys = ch->akeys.buf;
+	s.args_keys_len = ch->akeys.len;
+	if (ph == 'X')
+		pr_writer_span(w, &s);
+	else
+		pr_writer_span_begin(w, &s);
+}
+
+/* 'i', 'I', 'R': an instant on the track its scope "s" says. */
+static void instant_event(struct chrome *ch, const struct event *ev, int64_t ts)
+{
+	struct pr_writer *w = ch->w;
+	int64_t name, track;
+	if (tok_eq(ch, &ev->name, "[memory]"))
+		memory_event(ch, ts);
+	if (is_window_instant(ch, ev)) {
+		/* its own track, which the run's extent does not count */
+		tok_text(ch, &ev->pid, &ch->pid);
+		tok_text(ch, &ev->tid, &ch->tid);
+		track = pr_writer_track(w, "profiler", ch->pid.buf, ch->tid.buf);
+	} else if (tok_eq(ch, &ev->s, "g")) {
+		track = pr_writer_track(w, "global", "", "");
+	} else if (tok_eq(ch, &ev->s, "p")) {
+		tok_text(ch, &ev->pid, &ch->pid);
+		track = pr_writer_track(w, "process", ch->pid.buf, "");
+	} else {
+		track = thread_track(ch, ev);
+	}
+	name = intern_tok(ch, &ev->name, &ch->name);
+	tok_text(ch, &ev->s, &ch->tmp);
+	pr_writer_instant_kv(w, track, name ? name : pr_writer_intern(w, "", 0),
+			     intern_tok(ch, &ev->cat, &ch->cat), ts,
+			     ch->tmp.len ? ch->tmp.buf : "t", ch->akeys.buf, ch->akeys.len,
+			     ch->args.buf, ch->args.len);
+}
+
+/* 'C': one sample per numeric arg, in series of the event's process. */
+static void counter_event(struct chrome *ch, const struct event *ev, int64_t ts)
+{
+	struct counter_ctx cc;
+	tok_text(ch, &ev->name, &ch->name);
+	if (ev->id.present) {
+		id_text(ch, &ev->id, &ch->tmp);
+		pr_strbuf_addf(&ch->name, " id: %s", ch->tmp.buf);
+	}
+	/* Counters belong to their process (device "pid N"), as in Chrome. */
+	tok_text(ch, &ev->pid, &ch->pid);
+	pr_strbuf_reset(&ch->cat);
+	pr_strbuf_addf(&ch->cat, "pid %s", ch->pid.buf);
+	cc.ts = ts;
+	cc.prefix = ch->name.buf;
+	cc.device = ch->cat.buf;
+	args_each(ch, counter_arg, &cc);
+}
+
+/* 'b'/'S' and 'e'/'F' pair into async spans; 'n', 'T', 'p' are async instants. */
+static void async_event(struct chrome *ch, const struct event *ev, char ph, int64_t ts,
+			int64_t offset)
+{
+	struct pr_writer *w = ch->w;
+	int64_t name;
+	if (ph == 'b' || ph == 'S') {
+		async_begin(ch, ev, ts);
+		return;
+	}
+	if (ph == 'e' || ph == 'F') {
+		async_end(ch, ev, ts, offset);
+		return;
+	}
+	name = intern_tok(ch, &ev->name, &ch->name);
+	if (!name)
+		name = pr_writer_intern(w, "", 0);
+	pr_writer_instant_kv(w, async_track(ch, ev), name, intern_tok(ch, &ev->cat, &ch->cat), ts,
+			     "async", ch->akeys.buf, ch->akeys.len, ch->args.buf, ch->args.len);
+}
+
+/* 's', 't', 'f': a flow end, keyed by "id" (or "id2"). */
+static void flow_event(struct chrome *ch, const struct event *ev, char ph, int64_t ts,
+		       int64_t offset)
+{
+	struct pr_writer *w = ch->w;
+	int64_t track;
+	if (!ev->id.present && !ev->id2.present) {
+		pr_writer_diag(w, "flow_without_id", offset, 0, 0,
+			       "a flow event without \"id\" skipped");
+		return;
+	}
+	if (ev->id.present)
+		id_text(ch, &ev->id, &ch->key);
+	else {
+		pr_strbuf_reset(&ch->key);
+		pr_strbuf_add(&ch->key, ch->buf + ev->id2.start, ev->id2.len);
+	}
+	track = thread_track(ch, ev);
+	tok_text(ch, &ev->bp, &ch->tmp);
+	pr_writer_flow(w, ch->key.buf, ph, track, ts, intern_tok(ch, &ev->name, &ch->name),
+		       intern_tok(ch, &ev->cat, &ch->cat), ch->tmp.len ? ch->tmp.buf : NULL);
+}
+
+/* One parsed event: checks "ph" and "ts", then the family of its phase. */
 static void handle_event(struct chrome *ch, const struct event *ev, int64_t offset)
 {
 	struct pr_writer *w = ch->w;
 	char ph;
-	int64_t ts = 0, track;
-	enum cat_class cls;
-	unsigned dev;
+	int64_t ts = 0;
 
 	if (!ev->ph.present || ev->ph.len != 1) {
 		pr_writer_diag(w, ev->ph.present ? "unknown_phase" : "missing_phase", offset, 0, 0,
@@ -929,152 +1107,31 @@ static void handle_event(struct chrome *ch, const struct event *ev, int64_t offs
 	ch->events++;
 	switch (ph) {
 	case 'X':
-	case 'B': {
-		struct pr_span_in s;
-		int64_t dur = 0;
-		if (ph == 'X' && !ev->dur.present) {
-			pr_writer_diag(w, "missing_duration", offset, 0, 0,
-				       "\"X\" event without \"dur\"; taken as 0");
-		} else if (ph == 'X' && tok_us(ch, &ev->dur, &dur)) {
-			pr_writer_diag(w, "bad_duration", offset, 0, 0,
-				       "event \"dur\" is not a number in range; taken as 0");
-			dur = 0;
-		}
-		if (dur < 0) {
-			pr_writer_diag(w, "negative_duration", offset, 0, 0,
-				       "event with negative \"dur\"; taken as 0");
-			dur = 0;
-		}
-		if (dur > PR_TIME_LIMIT_NS - ts) {
-			pr_writer_diag(
-				w, "time_out_of_range", offset, 0, 0,
-				"event ends (\"ts\" + \"dur\") more than 2^62 ns (146 years) "
-				"after the clock's zero; cut there");
-			dur = PR_TIME_LIMIT_NS - ts;
-		}
-		cls = cat_class(ch, ev, &dev);
-		s.kind = span_kind(ch, ev, cls);
-		if (s.kind[0] == 'p' && !strcmp(s.kind, "profiler")) {
-			/* a track of its own, which the run's extent does not count */
-			tok_text(ch, &ev->pid, &ch->pid);
-			tok_text(ch, &ev->tid, &ch->tid);
-			track = pr_writer_track(w, "profiler", ch->pid.buf, ch->tid.buf);
-		} else {
-			track = thread_track(ch, ev);
-		}
-		if (is_gpu_class(cls) && track != ch->last_gpu_track) {
-			pr_writer_track_set_kind(w, track, "gpu_stream");
-			ch->last_gpu_track = track;
-		}
-		if (cls == CC_OP)
-			ch->torch_hint = 1;
-		note_device(ch, ev, cls, dev);
-		s.track = track;
-		s.name = intern_tok(ch, &ev->name, &ch->name);
-		if (!s.name)
-			s.name = pr_writer_intern(w, "", 0);
-		s.cat = intern_tok(ch, &ev->cat, &ch->cat);
-		s.ts = ts;
-		s.dur = dur;
-		s.args = ch->args.buf;
-		s.args_len = ch->args.len;
-		s.args_keys = ch->akeys.buf;
-		s.args_keys_len = ch->akeys.len;
-		if (ph == 'X')
-			pr_writer_span(w, &s);
-		else
-			pr_writer_span_begin(w, &s);
-		break;
-	}
+	case 'B':
 	case 'E':
-		track = thread_track(ch, ev);
-		if (pr_writer_span_end_kv(w, track, ts, ch->akeys.buf, ch->akeys.len, ch->args.buf,
-					  ch->args.len))
-			pr_writer_diag(w, "unmatched_end", offset, 0, 0,
-				       "an \"E\" event has no open \"B\" on its thread");
+		span_event(ch, ev, ph, ts, offset);
 		break;
 	case 'i':
 	case 'I':
-	case 'R': {
-		int64_t name;
-		if (tok_eq(ch, &ev->name, "[memory]"))
-			memory_event(ch, ts);
-		if (is_window_instant(ch, ev)) {
-			/* its own track, which the run's extent does not count */
-			tok_text(ch, &ev->pid, &ch->pid);
-			tok_text(ch, &ev->tid, &ch->tid);
-			track = pr_writer_track(w, "profiler", ch->pid.buf, ch->tid.buf);
-		} else if (tok_eq(ch, &ev->s, "g")) {
-			track = pr_writer_track(w, "global", "", "");
-		} else if (tok_eq(ch, &ev->s, "p")) {
-			tok_text(ch, &ev->pid, &ch->pid);
-			track = pr_writer_track(w, "process", ch->pid.buf, "");
-		} else {
-			track = thread_track(ch, ev);
-		}
-		name = intern_tok(ch, &ev->name, &ch->name);
-		tok_text(ch, &ev->s, &ch->tmp);
-		pr_writer_instant_kv(w, track, name ? name : pr_writer_intern(w, "", 0),
-				     intern_tok(ch, &ev->cat, &ch->cat), ts,
-				     ch->tmp.len ? ch->tmp.buf : "t", ch->akeys.buf, ch->akeys.len,
-				     ch->args.buf, ch->args.len);
+	case 'R':
+		instant_event(ch, ev, ts);
 		break;
-	}
-	case 'C': {
-		struct counter_ctx cc;
-		tok_text(ch, &ev->name, &ch->name);
-		if (ev->id.present) {
-			id_text(ch, &ev->id, &ch->tmp);
-			pr_strbuf_addf(&ch->name, " id: %s", ch->tmp.buf);
-		}
-		/* Counters belong to their process (device "pid N"), as in Chrome. */
-		tok_text(ch, &ev->pid, &ch->pid);
-		pr_strbuf_reset(&ch->cat);
-		pr_strbuf_addf(&ch->cat, "pid %s", ch->pid.buf);
-		cc.ts = ts;
-		cc.prefix = ch->name.buf;
-		cc.device = ch->cat.buf;
-		args_each(ch, counter_arg, &cc);
+	case 'C':
+		counter_event(ch, ev, ts);
 		break;
-	}
 	case 'b':
 	case 'S':
-		async_begin(ch, ev, ts);
-		break;
 	case 'e':
 	case 'F':
-		async_end(ch, ev, ts, offset);
-		break;
 	case 'n':
 	case 'T':
-	case 'p': {
-		int64_t name = intern_tok(ch, &ev->name, &ch->name);
-		if (!name)
-			name = pr_writer_intern(w, "", 0);
-		pr_writer_instant_kv(w, async_track(ch, ev), name,
-				     intern_tok(ch, &ev->cat, &ch->cat), ts, "async", ch->akeys.buf,
-				     ch->akeys.len, ch->args.buf, ch->args.len);
+	case 'p':
+		async_event(ch, ev, ph, ts, offset);
 		break;
-	}
 	case 's':
 	case 't':
 	case 'f':
-		if (!ev->id.present && !ev->id2.present) {
-			pr_writer_diag(w, "flow_without_id", offset, 0, 0,
-				       "a flow event without \"id\" skipped");
-			break;
-		}
-		if (ev->id.present)
-			id_text(ch, &ev->id, &ch->key);
-		else {
-			pr_strbuf_reset(&ch->key);
-			pr_strbuf_add(&ch->key, ch->buf + ev->id2.start, ev->id2.len);
-		}
-		track = thread_track(ch, ev);
-		tok_text(ch, &ev->bp, &ch->tmp);
-		pr_writer_flow(w, ch->key.buf, ph, track, ts, intern_tok(ch, &ev->name, &ch->name),
-			       intern_tok(ch, &ev->cat, &ch->cat),
-			       ch->tmp.len ? ch->tmp.buf : NULL);
+		flow_event(ch, ev, ph, ts, offset);
 		break;
 	case 'P':
 	case 'N':

@@ -39,94 +39,96 @@ static void bind_args(sqlite3_stmt *st, int col_args, int col_keys, const struct
 	pr_wr_bind_i64(st, col_keys, r->akeys ? r->akeys : NULL_I64);
 }
 
-static int insert_rec(struct pr_writer *w, const struct batch *b, const struct rec *r)
+/* Binds record r as the row whose parameters are numbered up by o. */
+static void bind_rec(sqlite3_stmt *st, int o, const struct batch *b, const struct rec *r)
 {
-	sqlite3_stmt *st = w->s->ins[r->type];
 	switch (r->type) {
 	case REC_STRING:
 	case REC_ARGKEYS:
-		sqlite3_bind_int64(st, 1, r->id);
-		bind_text(st, 2, b, r->off, r->len, 1);
+		sqlite3_bind_int64(st, o + 1, r->id);
+		bind_text(st, o + 2, b, r->off, r->len, 1);
 		break;
 	case REC_SPAN:
-		sqlite3_bind_int64(st, 1, r->id);
-		sqlite3_bind_int64(st, 2, r->track);
-		sqlite3_bind_text(st, 3, r->kind, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 4, r->name);
-		pr_wr_bind_i64(st, 5, r->cat ? r->cat : NULL_I64);
-		sqlite3_bind_int64(st, 6, r->ts);
-		sqlite3_bind_int64(st, 7, r->dur);
-		pr_wr_bind_i64(st, 8, r->self);
-		pr_wr_bind_i64(st, 9, r->depth);
-		pr_wr_bind_i64(st, 10, r->parent);
-		bind_args(st, 11, 13, b, r);
+		sqlite3_bind_int64(st, o + 1, r->id);
+		sqlite3_bind_int64(st, o + 2, r->track);
+		sqlite3_bind_text(st, o + 3, r->kind, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, o + 4, r->name);
+		pr_wr_bind_i64(st, o + 5, r->cat ? r->cat : NULL_I64);
+		sqlite3_bind_int64(st, o + 6, r->ts);
+		sqlite3_bind_int64(st, o + 7, r->dur);
+		pr_wr_bind_i64(st, o + 8, r->self);
+		pr_wr_bind_i64(st, o + 9, r->depth);
+		pr_wr_bind_i64(st, o + 10, r->parent);
+		bind_args(st, o + 11, o + 13, b, r);
 		break;
 	case REC_SAMPLE:
-		sqlite3_bind_int64(st, 1, r->id);
-		sqlite3_bind_int64(st, 2, r->ts);
-		sqlite3_bind_double(st, 3, r->value);
-		sqlite3_bind_int64(st, 4, r->dur);
+		sqlite3_bind_int64(st, o + 1, r->id);
+		sqlite3_bind_int64(st, o + 2, r->ts);
+		sqlite3_bind_double(st, o + 3, r->value);
+		sqlite3_bind_int64(st, o + 4, r->dur);
 		break;
 	case REC_INSTANT:
-		sqlite3_bind_int64(st, 1, r->id);
-		pr_wr_bind_i64(st, 2, r->track ? r->track : NULL_I64);
-		sqlite3_bind_int64(st, 3, r->name);
-		pr_wr_bind_i64(st, 4, r->cat ? r->cat : NULL_I64);
-		sqlite3_bind_int64(st, 5, r->ts);
-		bind_text(st, 6, b, r->off2, r->len2, r->len2 > 0);
-		bind_args(st, 7, 9, b, r);
+		sqlite3_bind_int64(st, o + 1, r->id);
+		pr_wr_bind_i64(st, o + 2, r->track ? r->track : NULL_I64);
+		sqlite3_bind_int64(st, o + 3, r->name);
+		pr_wr_bind_i64(st, o + 4, r->cat ? r->cat : NULL_I64);
+		sqlite3_bind_int64(st, o + 5, r->ts);
+		bind_text(st, o + 6, b, r->off2, r->len2, r->len2 > 0);
+		bind_args(st, o + 7, o + 9, b, r);
 		break;
 	case REC_FLOW:
-		bind_text(st, 1, b, r->off2, r->len2, 1);
-		sqlite3_bind_text(st, 2, &r->ph, 1, SQLITE_TRANSIENT);
-		pr_wr_bind_i64(st, 3, r->track ? r->track : NULL_I64);
-		sqlite3_bind_int64(st, 4, r->ts);
-		pr_wr_bind_i64(st, 5, r->name ? r->name : NULL_I64);
-		pr_wr_bind_i64(st, 6, r->cat ? r->cat : NULL_I64);
-		bind_text(st, 7, b, r->off, r->len, r->len > 0);
+		bind_text(st, o + 1, b, r->off2, r->len2, 1);
+		sqlite3_bind_text(st, o + 2, &r->ph, 1, SQLITE_TRANSIENT);
+		pr_wr_bind_i64(st, o + 3, r->track ? r->track : NULL_I64);
+		sqlite3_bind_int64(st, o + 4, r->ts);
+		pr_wr_bind_i64(st, o + 5, r->name ? r->name : NULL_I64);
+		pr_wr_bind_i64(st, o + 6, r->cat ? r->cat : NULL_I64);
+		bind_text(st, o + 7, b, r->off, r->len, r->len > 0);
 		break;
 	case REC_COVER:
-		sqlite3_bind_int64(st, 1, r->ts);
-		sqlite3_bind_int64(st, 2, r->dur); /* the end */
+		sqlite3_bind_int64(st, o + 1, r->ts);
+		sqlite3_bind_int64(st, o + 2, r->dur); /* the end */
 		break;
 	case REC_UP: /* see emit_up */
-		sqlite3_bind_int64(st, 1, r->id);
-		sqlite3_bind_text(st, 2, r->kind, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 3, r->name);
-		sqlite3_bind_int64(st, 4, r->ts);
-		pr_wr_bind_i64(st, 5, r->parent);
+		sqlite3_bind_int64(st, o + 1, r->id);
+		sqlite3_bind_text(st, o + 2, r->kind, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, o + 3, r->name);
+		sqlite3_bind_int64(st, o + 4, r->ts);
+		pr_wr_bind_i64(st, o + 5, r->parent);
 		if (r->kind2) {
-			sqlite3_bind_text(st, 6, r->kind2, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(st, 7, r->cat);
-			pr_wr_bind_i64(st, 9, r->depth);
+			sqlite3_bind_text(st, o + 6, r->kind2, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(st, o + 7, r->cat);
+			pr_wr_bind_i64(st, o + 9, r->depth);
 		} else {
-			sqlite3_bind_null(st, 6);
-			sqlite3_bind_null(st, 7);
-			sqlite3_bind_null(st, 9);
+			sqlite3_bind_null(st, o + 6);
+			sqlite3_bind_null(st, o + 7);
+			sqlite3_bind_null(st, o + 9);
 		}
 		break;
 	case REC_METRIC:
-		sqlite3_bind_int64(st, 1, r->id);
-		bind_text(st, 2, b, r->off, r->len, 1);
+		sqlite3_bind_int64(st, o + 1, r->id);
+		bind_text(st, o + 2, b, r->off, r->len, 1);
 		if (isfinite(r->value))
-			sqlite3_bind_double(st, 3, r->value);
+			sqlite3_bind_double(st, o + 3, r->value);
 		else
-			sqlite3_bind_null(st, 3);
-		bind_text(st, 4, b, r->off2, r->len2, r->len2 > 0);
-		pr_wr_bind_i64(st, 5, r->parent ? r->parent : NULL_I64);
-		bind_text(st, 6, b, r->off3, r->len3, 1);
-		bind_text(st, 7, b, r->off + r->len, 0, 0);
+			sqlite3_bind_null(st, o + 3);
+		bind_text(st, o + 4, b, r->off2, r->len2, r->len2 > 0);
+		pr_wr_bind_i64(st, o + 5, r->parent ? r->parent : NULL_I64);
+		bind_text(st, o + 6, b, r->off3, r->len3, 1);
+		bind_text(st, o + 7, b, r->off + r->len, 0, 0);
 		if (r->dur > 0)
-			sqlite3_bind_text(st, 7, b->arena.buf + r->off3 + r->len3, (int)r->dur,
+			sqlite3_bind_text(st, o + 7, b->arena.buf + r->off3 + r->len3, (int)r->dur,
 					  SQLITE_STATIC);
 		break;
 	}
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		sqlite3_reset(st);
-		return -1;
-	}
+}
+
+/* Runs st (its rows bound): 0, or -1 on an error. */
+static int step_insert(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
 	sqlite3_reset(st);
-	return 0;
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 _Static_assert(BATCH_RECS <= 65536, "insert_batch's order[] holds uint16_t indexes");
@@ -150,15 +152,34 @@ static void insert_batch(struct pr_writer *w, struct batch *b)
 		start[i] += start[i - 1];
 	for (i = 0; i < b->n; i++)
 		order[start[b->recs[i].type]++] = (uint16_t)i;
-	for (i = 0; i < b->n; i++) {
-		/* the records were written on the other core: fetch ahead */
-		if (i + 8 < b->n) {
-			const char *ahead = (const char *)&b->recs[order[i + 8]];
-			__builtin_prefetch(ahead);
-			__builtin_prefetch(ahead + 64);
-			__builtin_prefetch(ahead + sizeof(struct rec) - 1);
+	for (i = 0; i < b->n;) {
+		const struct rec *r = &b->recs[order[i]];
+		sqlite3_stmt *st = w->s->ins[r->type], *multi = NULL;
+		size_t k, n = 1;
+		int rc;
+		/* A table's rows MULTI_ROWS at a time, by one statement: SQLite's
+		 * per-statement work (begin, a cursor opened and sought from the
+		 * root, halt, reset) once per MULTI_ROWS rows, not per row. */
+		if (i + MULTI_ROWS <= b->n && b->recs[order[i + MULTI_ROWS - 1]].type == r->type)
+			multi = pr_wr_multi_stmt(w, r->type);
+		if (multi) {
+			st = multi;
+			n = MULTI_ROWS;
 		}
-		if (insert_rec(w, b, &b->recs[order[i]])) {
+		for (k = 0; k < n; k++) {
+			/* the records were written on the other core: fetch ahead */
+			if (i + k + 8 < b->n) {
+				const char *ahead = (const char *)&b->recs[order[i + k + 8]];
+				__builtin_prefetch(ahead);
+				__builtin_prefetch(ahead + 64);
+				__builtin_prefetch(ahead + sizeof(struct rec) - 1);
+			}
+			bind_rec(st, multi ? (int)k * w->s->ins_params[r->type] : 0, b,
+				 &b->recs[order[i + k]]);
+		}
+		rc = step_insert(st);
+		i += n;
+		if (rc) {
 			pthread_mutex_lock(&w->s->mu);
 			w->failed = 1;
 			pr_error_set(&w->async_err, PR_E_STORE, "sqlite insert: %s",

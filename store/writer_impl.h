@@ -32,6 +32,9 @@
 #define BATCH_RECS 8192
 #define BATCH_ARENA (4u << 20)
 #define NBATCHES 3
+/* Rows per multi-row INSERT: one statement run inserts this many rows of a
+ * table, one cursor kept across them (see insert_batch) */
+#define MULTI_ROWS 32
 #define NEST_INIT 4 /* a track's first stack: most tracks never nest deeper */
 
 enum rec_type {
@@ -166,6 +169,11 @@ struct pr_writer_session {
 	/* prepared at the start of each transaction (the store may reopen its
 	 * connection at BEGIN, pr_store_begin_write), used by the thread */
 	sqlite3_stmt *ins[REC_UP + 1];
+	/* the same inserts, MULTI_ROWS rows each (NULL until first used,
+	 * pr_wr_multi_stmt): row k's parameters are the single statement's
+	 * numbered up by k * ins_params[type] */
+	sqlite3_stmt *ins_multi[REC_UP + 1];
+	int ins_params[REC_UP + 1];
 	sqlite3_stmt *put[PUT_N];
 	sqlite3_stmt *max_id[ID_N];
 	int prepared;
@@ -284,6 +292,9 @@ int pr_wr_renest_unsorted(struct pr_writer *w, struct pr_error *err);
 /* JOB_BEGIN: the run's savepoint, and whether the store's next ids are the
  * ones the run began on. */
 void pr_wr_run_begin(struct pr_writer *w);
+/* writer_session.c: table type's multi-row insert, prepared on first use;
+ * NULL when it cannot be (insert row by row then). */
+sqlite3_stmt *pr_wr_multi_stmt(struct pr_writer *w, enum rec_type type);
 /* JOB_COMMIT / JOB_ABORT: sets w->rc (and w->out_run, w->async_err). */
 void pr_wr_run_end(struct pr_writer *w, int commit);
 
