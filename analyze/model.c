@@ -758,6 +758,68 @@ static void digest_copy(json_t *d, const json_t *from, const char *key)
 		json_object_set(d, key, v);
 }
 
+/* d[key] = {k: from[key][k]} for the keys ks that from[key] has (NULL-ended); d[key] not made
+ * when from[key] is not an object. Returns d[key] or NULL. */
+static json_t *digest_pick(json_t *d, const json_t *from, const char *key, const char *const *ks)
+{
+	json_t *x = json_object_get(from, key), *o;
+	if (!json_is_object(x))
+		return NULL;
+	o = json_object();
+	for (; *ks; ks++)
+		digest_copy(o, x, *ks);
+	json_object_set_new(d, key, o);
+	return o;
+}
+
+/*
+ * What a store's history reads besides the index's parts (cli/history.c, analyze/headline.c:
+ * `changes`, `metrics`), in the run's shape too, so that a history of many runs reads the small
+ * digests from the model cache instead of parsing every run's whole model (the steps' bounds are
+ * in the throughput's part): the GPU busy share's three sources, the primary series, and each listed span's name, count
+ * and total.
+ */
+static void digest_history(json_t *d, const json_t *run)
+{
+	static const char *const busy[] = { "busy_ns", "active_ns", NULL };
+	static const char *const mean[] = { "mean_pct", NULL };
+	static const char *const share[] = { "busy_share", NULL };
+	static const char *const series[] = { "name", "device", NULL };
+	static const char *const item[] = { "name", "count", "total_ns", NULL };
+	const json_t *b = json_object_get(run, "bottlenecks"), *x;
+	json_t *o, *arr;
+	size_t i;
+	if ((o = digest_pick(d, run, "gpu_breakdown", (const char *const[]){ NULL })))
+		digest_pick(o, json_object_get(run, "gpu_breakdown"), "rank", share);
+	if ((o = digest_pick(d, run, "bottlenecks", (const char *const[]){ NULL }))) {
+		digest_pick(o, b, "gpu_kernels", busy);
+		if (json_is_array(json_object_get(b, "gpu_util"))) {
+			arr = json_array();
+			json_array_foreach (json_object_get(b, "gpu_util"), i, x) {
+				json_t *e = json_object();
+				if (json_is_object(x))
+					digest_copy(e, x, mean[0]);
+				json_array_append_new(arr, e);
+			}
+			json_object_set_new(o, "gpu_util", arr);
+		}
+	}
+	digest_pick(d, run, "primary_series", series);
+	x = json_object_get(json_object_get(run, "spans"), "items");
+	if (json_is_array(x)) {
+		const json_t *it;
+		arr = json_array();
+		json_array_foreach (x, i, it) {
+			json_t *e = json_object();
+			size_t k;
+			for (k = 0; item[k] && json_is_object(it); k++)
+				digest_copy(e, it, item[k]);
+			json_array_append_new(arr, e);
+		}
+		json_object_set_new(d, "spans", pr_jobj("items", arr, NULL));
+	}
+}
+
 json_t *pr_model_digest(const json_t *run)
 {
 	json_t *d = json_object(), *pk, *t = json_object_get(run, "throughput"), *dt, *x, *dx;
@@ -780,9 +842,11 @@ json_t *pr_model_digest(const json_t *run)
 		json_object_set_new(d, "peaks", peaks);
 	}
 	if (json_is_object(t)) {
-		static const char *const parts[][3] = { { "tokens", "tokens_per_s", NULL },
+		/* the steps' bounds for the history (digest_history) */
+		static const char *const parts[][5] = { { "tokens", "tokens_per_s", NULL },
 							{ "blocks", "fps", NULL },
-							{ "steps", "p50_ns", "per_s" } };
+							{ "steps", "p50_ns", "per_s", "min_ns",
+							  "max_ns" } };
 		dt = json_object();
 		for (i = 0; i < PR_ARRAY_SIZE(parts); i++) {
 			size_t k;
@@ -794,12 +858,13 @@ json_t *pr_model_digest(const json_t *run)
 				continue;
 			}
 			dx = json_object();
-			for (k = 1; k < 3 && parts[i][k]; k++)
+			for (k = 1; k < 5 && parts[i][k]; k++)
 				digest_copy(dx, x, parts[i][k]);
 			json_object_set_new(dt, parts[i][0], dx);
 		}
 		json_object_set_new(d, "throughput", dt);
 	}
+	digest_history(d, run);
 	if (json_is_array(json_object_get(run, "recommendations"))) {
 		recs = json_array();
 		for (i = 0; i < json_array_size(json_object_get(run, "recommendations")); i++)
