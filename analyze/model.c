@@ -758,8 +758,8 @@ static void digest_copy(json_t *d, const json_t *from, const char *key)
 		json_object_set(d, key, v);
 }
 
-/* d[key] = {k: from[key][k]} for the keys ks that from[key] has (NULL-ended); d[key] not made
- * when from[key] is not an object. Returns d[key] or NULL. */
+/* d[key] = {k: from[key][k]} for the keys ks (NULL-ended) that from[key] has; nothing when
+ * from[key] is not an object. Returns d[key] or NULL. */
 static json_t *digest_pick(json_t *d, const json_t *from, const char *key, const char *const *ks)
 {
 	json_t *x = json_object_get(from, key), *o;
@@ -773,38 +773,50 @@ static json_t *digest_pick(json_t *d, const json_t *from, const char *key, const
 }
 
 /*
- * What a store's history reads besides the index's parts (cli/history.c, analyze/headline.c:
- * `changes`, `metrics`), in the run's shape too, so that a history of many runs reads the small
- * digests from the model cache instead of parsing every run's whole model (the steps' bounds are
- * in the throughput's part): the GPU busy share's three sources, the primary series, and each listed span's name, count
- * and total.
+ * What a store's history reads (cli/history.c, analyze/headline.c: `changes`, `metrics`) beyond
+ * the digest's other keys, in the run's shape: the throughput with the steps' bounds, the GPU
+ * busy share's three sources, the primary series, and each listed span's name, count and
+ * total. It goes into the digest as one string of compact JSON ("history"), so that a history of
+ * many runs reads the small digests from the model cache instead of parsing every run's whole
+ * model, while the archive's index, which reads every run's digest, pays only a string's copy
+ * for it, not a tree of objects.
  */
-static void digest_history(json_t *d, const json_t *run)
+static json_t *digest_history(const json_t *run)
 {
+	static const char *const tokens[] = { "tokens_per_s", NULL };
+	static const char *const fps[] = { "fps", NULL };
+	static const char *const steps[] = { "p50_ns", "per_s", "min_ns", "max_ns", NULL };
 	static const char *const busy[] = { "busy_ns", "active_ns", NULL };
-	static const char *const mean[] = { "mean_pct", NULL };
 	static const char *const share[] = { "busy_share", NULL };
 	static const char *const series[] = { "name", "device", NULL };
 	static const char *const item[] = { "name", "count", "total_ns", NULL };
+	static const char *const none[] = { NULL };
 	const json_t *b = json_object_get(run, "bottlenecks"), *x;
-	json_t *o, *arr;
+	json_t *h = json_object(), *o, *arr;
+	char *text;
 	size_t i;
-	if ((o = digest_pick(d, run, "gpu_breakdown", (const char *const[]){ NULL })))
+	if ((o = digest_pick(h, run, "throughput", none))) {
+		x = json_object_get(run, "throughput");
+		digest_pick(o, x, "tokens", tokens);
+		digest_pick(o, x, "blocks", fps);
+		digest_pick(o, x, "steps", steps);
+	}
+	if ((o = digest_pick(h, run, "gpu_breakdown", none)))
 		digest_pick(o, json_object_get(run, "gpu_breakdown"), "rank", share);
-	if ((o = digest_pick(d, run, "bottlenecks", (const char *const[]){ NULL }))) {
+	if ((o = digest_pick(h, run, "bottlenecks", none))) {
 		digest_pick(o, b, "gpu_kernels", busy);
 		if (json_is_array(json_object_get(b, "gpu_util"))) {
 			arr = json_array();
 			json_array_foreach (json_object_get(b, "gpu_util"), i, x) {
 				json_t *e = json_object();
 				if (json_is_object(x))
-					digest_copy(e, x, mean[0]);
+					digest_copy(e, x, "mean_pct");
 				json_array_append_new(arr, e);
 			}
 			json_object_set_new(o, "gpu_util", arr);
 		}
 	}
-	digest_pick(d, run, "primary_series", series);
+	digest_pick(h, run, "primary_series", series);
 	x = json_object_get(json_object_get(run, "spans"), "items");
 	if (json_is_array(x)) {
 		const json_t *it;
@@ -816,8 +828,13 @@ static void digest_history(json_t *d, const json_t *run)
 				digest_copy(e, it, item[k]);
 			json_array_append_new(arr, e);
 		}
-		json_object_set_new(d, "spans", pr_jobj("items", arr, NULL));
+		json_object_set_new(h, "spans", pr_jobj("items", arr, NULL));
 	}
+	text = json_dumps(h, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(h);
+	o = json_string(text ? text : "{}");
+	free(text);
+	return o;
 }
 
 json_t *pr_model_digest(const json_t *run)
@@ -842,11 +859,9 @@ json_t *pr_model_digest(const json_t *run)
 		json_object_set_new(d, "peaks", peaks);
 	}
 	if (json_is_object(t)) {
-		/* the steps' bounds for the history (digest_history) */
-		static const char *const parts[][5] = { { "tokens", "tokens_per_s", NULL },
+		static const char *const parts[][3] = { { "tokens", "tokens_per_s", NULL },
 							{ "blocks", "fps", NULL },
-							{ "steps", "p50_ns", "per_s", "min_ns",
-							  "max_ns" } };
+							{ "steps", "p50_ns", "per_s" } };
 		dt = json_object();
 		for (i = 0; i < PR_ARRAY_SIZE(parts); i++) {
 			size_t k;
@@ -858,19 +873,19 @@ json_t *pr_model_digest(const json_t *run)
 				continue;
 			}
 			dx = json_object();
-			for (k = 1; k < 5 && parts[i][k]; k++)
+			for (k = 1; k < 3 && parts[i][k]; k++)
 				digest_copy(dx, x, parts[i][k]);
 			json_object_set_new(dt, parts[i][0], dx);
 		}
 		json_object_set_new(d, "throughput", dt);
 	}
-	digest_history(d, run);
 	if (json_is_array(json_object_get(run, "recommendations"))) {
 		recs = json_array();
 		for (i = 0; i < json_array_size(json_object_get(run, "recommendations")); i++)
 			json_array_append_new(recs, json_null());
 		json_object_set_new(d, "recommendations", recs);
 	}
+	json_object_set_new(d, "history", digest_history(run));
 	return d;
 }
 

@@ -13,10 +13,16 @@ static int add_run(void *ctx, json_t *run, int whole, struct pr_error *err)
 	struct pr_history *h = ctx;
 	struct pr_hist_run *r;
 	const json_t *m = json_object_get(run, "meta"), *x, *ep;
-	const char *t;
+	const char *t, *hs = json_string_value(json_object_get(run, "history"));
+	/* the digest's history part (pr_model_digest), over the digest's other keys */
+	json_t *full = hs ? json_loads(hs, 0, NULL) : NULL;
 	size_t i;
 	(void)whole;
 	(void)err;
+	if (json_is_object(full)) {
+		json_object_update_missing(full, run);
+		run = full;
+	}
 	h->runs = pr_xreallocarray(h->runs, h->n + 1, sizeof(*h->runs));
 	r = &h->runs[h->n++];
 	memset(r, 0, sizeof(*r));
@@ -52,6 +58,7 @@ static int add_run(void *ctx, json_t *run, int whole, struct pr_error *err)
 		json_object_set_new(r->spans, name, json_real(total / cnt));
 		json_object_set_new(r->span_total, name, json_real(total));
 	}
+	json_decref(full);
 	return 0;
 }
 
