@@ -934,9 +934,23 @@ static int list_runs(sqlite3 *db, long run, struct run_ref **out, size_t *n, str
 	return 0;
 }
 
+/* A digest's text without its history part, in place: the digest's last key (pr_model_digest),
+ * whose unescaped `,"history":"` is the text's last (in a string a quote is escaped). */
+static void cut_history(char *text)
+{
+	static const char key[] = ",\"history\":\"";
+	char *p = text, *last = NULL;
+	while ((p = strstr(p, key)) != NULL)
+		last = p++;
+	if (last) {
+		last[0] = '}';
+		last[1] = 0;
+	}
+}
+
 /* The cached object (model or digest) of a run, or NULL. */
 static json_t *cache_read(struct pr_store *store, const struct run_ref *r, const char *key,
-			  int what, struct pr_error *err, int *failed)
+			  int what, int history, struct pr_error *err, int *failed)
 {
 	char *text = NULL;
 	json_t *v = NULL;
@@ -944,6 +958,8 @@ static json_t *cache_read(struct pr_store *store, const struct run_ref *r, const
 	int rc = pr_store_cache_get(store, r->id, PR_ANALYZER_VERSION, key, what, &text, err);
 	if (rc < 0)
 		*failed = 1;
+	if (rc == 1 && what == PR_CACHE_DIGEST && !history)
+		cut_history(text);
 	if (rc == 1) {
 		v = json_loads(text, 0, &jerr);
 		/* a row that is not an object (not written by this code) is not used */
@@ -1017,7 +1033,8 @@ int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_m
 			opts->progress(opts->progress_ctx, i + 1, n, r->label);
 		if (opts->cache) {
 			run = cache_read(store, r, key.buf,
-					 whole ? PR_CACHE_MODEL : PR_CACHE_DIGEST, err, &failed);
+					 whole ? PR_CACHE_MODEL : PR_CACHE_DIGEST,
+					 opts->digest_history, err, &failed);
 			if (failed)
 				goto out;
 			if (run)

@@ -49,7 +49,7 @@ struct pr_store; /* store/store.h; the model is built from one, read without it 
 #define PR_MODEL_OPTS_INIT                                                                         \
 	{                                                                                          \
 		PR_MODEL_TOP_N, PR_MODEL_MAX_PHASES, PR_MODEL_TIMELINE_POINTS, 0, NULL, NULL,      \
-			NULL, 0, NULL                                                              \
+			NULL, 0, NULL, 0                                                           \
 	}
 
 #define PR_TRACE_BOUND 20000 /* slices of the trace view (an_trace.c) */

@@ -31,6 +31,11 @@ struct pr_model_opts {
 	/* The trace view's window (--window SPEC, pr_trace_window_parse): NULL = the slowest and
 	 * the median step (the whole run without steps). Borrowed; part of the cache key. */
 	const char *window;
+	/* Read the "history" part of the runs' digests (pr_model_digest; cli/history.c). When 0,
+	 * a digest read from the cache is parsed without it (its string is most of a digest's
+	 * text, and an archive's index, which reads every run's digest, does not read it). Not a
+	 * part of the cache key: the digest is the same either way. */
+	int digest_history;
 };
 
 #endif

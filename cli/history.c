@@ -94,6 +94,7 @@ int pr_history_load(struct pr_store *st, int cache, struct pr_history *h, struct
 	memset(h, 0, sizeof(*h));
 	/* report's options when the cache is shared with it; else no timelines (not read here) */
 	mo.cache = cache;
+	mo.digest_history = 1;
 	if (!cache)
 		mo.timeline_points = 0;
 	if (pr_model_each(st, &mo, want_digest, add_run, h, err)) {
