@@ -89,7 +89,9 @@ def main():
         if m:
             t = m.group(1)
             c.execute("CREATE TEMP TABLE src_%s AS SELECT * FROM main.%s" % (t, t))
-            s = s[:m.start()] + " FROM src_%s %s, k" % (t, (m.group(2) or " " + t).strip())
+            # k outermost: each copy's rows in id order, appended (the other way round
+            # every insert lands in another page of a table larger than the cache)
+            s = s[:m.start()] + " FROM k CROSS JOIN src_%s %s" % (t, (m.group(2) or " " + t).strip())
         c.execute(s)
     db.commit()
     # the run_id indexes a store gets from its second run (the writer makes them then)
