@@ -1125,8 +1125,7 @@ static void group_masks(const json_t *const *runs, const size_t *idx, size_t m, 
 				size_t prev = size[j], bit;
 				size[j] = end - start;
 				/* exactly L = in the block of L, not in that of L + 1 */
-				if (L <= NAME_DIRS + 1 &&
-				    size[j] > (L == NAME_DIRS + 1 ? 1 : prev)) {
+				if (size[j] > (L == NAME_DIRS + 1 ? 1 : prev)) {
 					bit = L == NAME_DIRS + 1 ? 0 : L + 1;
 					mask[by[j]->at] |= 1UL << bit;
 				}
