@@ -783,6 +783,85 @@ static void digest_copy(json_t *d, const json_t *from, const char *key)
 		json_object_set(d, key, v);
 }
 
+/* d[key] = {k: from[key][k]} for the keys ks (NULL-ended) that from[key] has; nothing when
+ * from[key] is not an object. Returns d[key] or NULL. */
+static json_t *digest_pick(json_t *d, const json_t *from, const char *key, const char *const *ks)
+{
+	json_t *x = json_object_get(from, key), *o;
+	if (!json_is_object(x))
+		return NULL;
+	o = json_object();
+	for (; *ks; ks++)
+		digest_copy(o, x, *ks);
+	json_object_set_new(d, key, o);
+	return o;
+}
+
+/*
+ * What a store's history reads (cli/history.c, analyze/headline.c: `changes`, `metrics`) beyond
+ * the digest's other keys, in the run's shape: the throughput with the steps' bounds, the GPU
+ * busy share's three sources, the primary series, and each listed span's name, count and
+ * total. It goes into the digest as one string of compact JSON ("history"), so that a history of
+ * many runs reads the small digests from the model cache instead of parsing every run's whole
+ * model, while the archive's index, which reads every run's digest, pays only a string's copy
+ * for it, not a tree of objects.
+ */
+static json_t *digest_history(const json_t *run)
+{
+	static const char *const tokens[] = { "tokens_per_s", NULL };
+	static const char *const fps[] = { "fps", NULL };
+	static const char *const steps[] = { "p50_ns", "per_s", "min_ns", "max_ns", NULL };
+	static const char *const busy[] = { "busy_ns", "active_ns", NULL };
+	static const char *const share[] = { "busy_share", NULL };
+	static const char *const series[] = { "name", "device", NULL };
+	static const char *const item[] = { "name", "count", "total_ns", NULL };
+	static const char *const none[] = { NULL };
+	const json_t *b = json_object_get(run, "bottlenecks"), *x;
+	json_t *h = json_object(), *o, *arr;
+	char *text;
+	size_t i;
+	if ((o = digest_pick(h, run, "throughput", none))) {
+		x = json_object_get(run, "throughput");
+		digest_pick(o, x, "tokens", tokens);
+		digest_pick(o, x, "blocks", fps);
+		digest_pick(o, x, "steps", steps);
+	}
+	if ((o = digest_pick(h, run, "gpu_breakdown", none)))
+		digest_pick(o, json_object_get(run, "gpu_breakdown"), "rank", share);
+	if ((o = digest_pick(h, run, "bottlenecks", none))) {
+		digest_pick(o, b, "gpu_kernels", busy);
+		if (json_is_array(json_object_get(b, "gpu_util"))) {
+			arr = json_array();
+			json_array_foreach (json_object_get(b, "gpu_util"), i, x) {
+				json_t *e = json_object();
+				if (json_is_object(x))
+					digest_copy(e, x, "mean_pct");
+				json_array_append_new(arr, e);
+			}
+			json_object_set_new(o, "gpu_util", arr);
+		}
+	}
+	digest_pick(h, run, "primary_series", series);
+	x = json_object_get(json_object_get(run, "spans"), "items");
+	if (json_is_array(x)) {
+		const json_t *it;
+		arr = json_array();
+		json_array_foreach (x, i, it) {
+			json_t *e = json_object();
+			size_t k;
+			for (k = 0; item[k] && json_is_object(it); k++)
+				digest_copy(e, it, item[k]);
+			json_array_append_new(arr, e);
+		}
+		json_object_set_new(h, "spans", pr_jobj("items", arr, NULL));
+	}
+	text = json_dumps(h, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(h);
+	o = json_string(text ? text : "{}");
+	free(text);
+	return o;
+}
+
 json_t *pr_model_digest(const json_t *run)
 {
 	json_t *d = json_object(), *pk, *t = json_object_get(run, "throughput"), *dt, *x, *dx;
@@ -831,6 +910,7 @@ json_t *pr_model_digest(const json_t *run)
 			json_array_append_new(recs, json_null());
 		json_object_set_new(d, "recommendations", recs);
 	}
+	json_object_set_new(d, "history", digest_history(run));
 	return d;
 }
 
@@ -879,9 +959,23 @@ static int list_runs(sqlite3 *db, long run, struct run_ref **out, size_t *n, str
 	return 0;
 }
 
+/* A digest's text without its history part, in place: the digest's last key (pr_model_digest),
+ * whose unescaped `,"history":"` is the text's last (in a string a quote is escaped). */
+static void cut_history(char *text)
+{
+	static const char key[] = ",\"history\":\"";
+	char *p = text, *last = NULL;
+	while ((p = strstr(p, key)) != NULL)
+		last = p++;
+	if (last) {
+		last[0] = '}';
+		last[1] = 0;
+	}
+}
+
 /* The cached object (model or digest) of a run, or NULL. */
 static json_t *cache_read(struct pr_store *store, const struct run_ref *r, const char *key,
-			  int what, struct pr_error *err, int *failed)
+			  int what, int history, struct pr_error *err, int *failed)
 {
 	char *text = NULL;
 	json_t *v = NULL;
@@ -889,6 +983,8 @@ static json_t *cache_read(struct pr_store *store, const struct run_ref *r, const
 	int rc = pr_store_cache_get(store, r->id, PR_ANALYZER_VERSION, key, what, &text, err);
 	if (rc < 0)
 		*failed = 1;
+	if (rc == 1 && what == PR_CACHE_DIGEST && !history)
+		cut_history(text);
 	if (rc == 1) {
 		v = json_loads(text, 0, &jerr);
 		/* a row that is not an object (not written by this code) is not used */
@@ -964,7 +1060,8 @@ int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_m
 			opts->progress(opts->progress_ctx, i + 1, n, r->label);
 		if (opts->cache) {
 			run = cache_read(store, r, key.buf,
-					 whole ? PR_CACHE_MODEL : PR_CACHE_DIGEST, err, &failed);
+					 whole ? PR_CACHE_MODEL : PR_CACHE_DIGEST,
+					 opts->digest_history, err, &failed);
 			if (failed)
 				goto out;
 			if (run)

@@ -46,10 +46,11 @@ struct pr_store; /* store/store.h; the model is built from one, read without it 
 #define PR_MODEL_TIMELINE_POINTS 2000 /* points per series timeline */
 #define PR_MODEL_ALLOC_NODES 500      /* nodes of the peak's allocation tree (an_alloc.c) */
 
+/* The defaults; every other field 0 or NULL (named, so a new field needs no change here). */
 #define PR_MODEL_OPTS_INIT                                                                         \
 	{                                                                                          \
-		PR_MODEL_TOP_N, PR_MODEL_MAX_PHASES, PR_MODEL_TIMELINE_POINTS, 0, NULL, NULL,      \
-			NULL, 0, NULL, NULL, NULL, NULL                                            \
+		.top_n = PR_MODEL_TOP_N, .max_phases = PR_MODEL_MAX_PHASES,                        \
+		.timeline_points = PR_MODEL_TIMELINE_POINTS                                        \
 	}
 
 #define PR_TRACE_BOUND 20000 /* slices of the trace view (an_trace.c) */

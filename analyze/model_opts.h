@@ -42,6 +42,11 @@ struct pr_model_opts {
 	 * (and a run read from the cache is not analyzed). */
 	void (*results)(void *arg, const struct pr_results *res, const struct json_t *run);
 	void *results_arg;
+	/* Read the "history" part of the runs' digests (pr_model_digest; cli/history.c). When 0,
+	 * a digest read from the cache is parsed without it (its string is most of a digest's
+	 * text, and an archive's index, which reads every run's digest, does not read it). Not a
+	 * part of the cache key: the digest is the same either way. */
+	int digest_history;
 };
 
 #endif

@@ -8,15 +8,37 @@
 #include "base/xalloc.h"
 #include "cli/meta.h"
 
+/* The history being read, and the runs whose digest had no history part (read again whole). */
+struct load {
+	struct pr_history *h;
+	int64_t *miss;
+	size_t nmiss;
+};
+
 static int add_run(void *ctx, json_t *run, int whole, struct pr_error *err)
 {
-	struct pr_history *h = ctx;
+	struct load *ld = ctx;
+	struct pr_history *h = ld->h;
 	struct pr_hist_run *r;
 	const json_t *m = json_object_get(run, "meta"), *x, *ep;
-	const char *t;
+	const char *t, *hs = json_string_value(json_object_get(run, "history"));
+	/* the digest's history part (pr_model_digest), over the digest's other keys */
+	json_t *full = hs ? json_loads(hs, 0, NULL) : NULL;
 	size_t i;
-	(void)whole;
 	(void)err;
+	if (json_is_object(full)) {
+		json_object_update_missing(full, run);
+		run = full;
+	} else if (!whole) {
+		/* not a digest of this build's (which always has it): the run's whole model */
+		json_decref(full);
+		ld->miss = pr_xreallocarray(ld->miss, ld->nmiss + 1, sizeof(*ld->miss));
+		ld->miss[ld->nmiss++] = json_integer_value(json_object_get(run, "id"));
+		return 0;
+	} else {
+		json_decref(full);
+		full = NULL;
+	}
 	h->runs = pr_xreallocarray(h->runs, h->n + 1, sizeof(*h->runs));
 	r = &h->runs[h->n++];
 	memset(r, 0, sizeof(*r));
@@ -52,6 +74,18 @@ static int add_run(void *ctx, json_t *run, int whole, struct pr_error *err)
 		json_object_set_new(r->spans, name, json_real(total / cnt));
 		json_object_set_new(r->span_total, name, json_real(total));
 	}
+	json_decref(full);
+	return 0;
+}
+
+/* Only the digest of each run (pr_model_digest carries what add_run reads): from the model
+ * cache, a small row a run, instead of every run's whole model. */
+static int want_digest(void *ctx, int64_t id, const char *label, const char *hash)
+{
+	(void)ctx;
+	(void)id;
+	(void)label;
+	(void)hash;
 	return 0;
 }
 
@@ -73,20 +107,30 @@ int pr_history_load(struct pr_store *st, int cache, struct pr_history *h, struct
 {
 	struct pr_model_opts mo = PR_MODEL_OPTS_INIT;
 	size_t i;
+	struct load ld = { h, NULL, 0 };
 	memset(h, 0, sizeof(*h));
 	/* report's options when the cache is shared with it; else no timelines (not read here) */
 	mo.cache = cache;
+	mo.digest_history = 1;
 	if (!cache)
 		mo.timeline_points = 0;
-	if (pr_model_each(st, &mo, NULL, add_run, h, err)) {
-		pr_history_release(h);
-		return -1;
+	if (pr_model_each(st, &mo, want_digest, add_run, &ld, err))
+		goto fail;
+	for (i = 0; i < ld.nmiss; i++) {
+		mo.run = (long)ld.miss[i];
+		if (pr_model_each(st, &mo, NULL, add_run, &ld, err))
+			goto fail;
 	}
+	free(ld.miss);
 	h->by_time = h->n > 0;
 	for (i = 0; i < h->n; i++)
 		h->by_time &= h->runs[i].has_time;
 	qsort(h->runs, h->n, sizeof(*h->runs), h->by_time ? by_time : by_id);
 	return 0;
+fail:
+	free(ld.miss);
+	pr_history_release(h);
+	return -1;
 }
 
 void pr_history_release(struct pr_history *h)

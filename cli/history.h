@@ -2,7 +2,8 @@
  * history.h - the runs of a store as a history: each run's id, label,
  * metadata (--meta), time and headline metrics (analyze/multi/headline.h) and the
  * mean time per call of its spans, read through the analysis model one run
- * at a time (`metrics`, `changes`).
+ * at a time (`metrics`, `changes`): each run's digest (pr_model_digest), which
+ * a store's model cache serves without parsing the run's whole model.
  *
  * Order: by the `time` metadata when every run has it (ties by run id),
  * else by run id (ingest order).

@@ -250,6 +250,7 @@ static int write_index(const struct pr_html_index_row *rows, size_t nrows, const
 	const char *base = strrchr(path, '/');
 	size_t dirlen = base ? (size_t)(base - path) + 1 : 0;
 	char **parts = pr_xcalloc(nparts, sizeof(*parts)), file[4096];
+	struct pr_html_index_all *all = pr_html_index_all_new(rows, nrows);
 	int rc = 0;
 	base = base ? base + 1 : path;
 	for (k = 0; k < nparts; k++) {
@@ -268,8 +269,8 @@ static int write_index(const struct pr_html_index_row *rows, size_t nrows, const
 		 * archive directory's index.html are names of profreport's own */
 		if ((own || k ? pr_output_open_own(&out, file, err)
 			      : pr_output_open_file(&out, file, err)) ||
-		    pr_html_index_part(rows, nrows, k, (const char *const *)parts, nparts, note,
-				       &out, err) ||
+		    pr_html_index_part_all(rows, nrows, all, k, (const char *const *)parts, nparts,
+					   note, &out, err) ||
 		    pr_output_close(&out, err))
 			rc = -1;
 		pr_output_release(&out);
@@ -277,6 +278,7 @@ static int write_index(const struct pr_html_index_row *rows, size_t nrows, const
 	for (k = 0; k < nparts; k++)
 		free(parts[k]);
 	free(parts);
+	pr_html_index_all_free(all);
 	return rc;
 }
 

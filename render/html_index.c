@@ -423,9 +423,52 @@ static void meta_td(struct pr_strbuf *sb, const json_t *meta)
 	pr_strbuf_addstr(sb, "</td>");
 }
 
+/* What every part of an index reads of all the runs: computed once for all the parts. */
+struct pr_html_index_all {
+	char **names;  /* pr_html_run_names of every run */
+	size_t n;      /* runs */
+	size_t common; /* common_dirs */
+	int labels;    /* some run has --meta labels */
+};
+
+struct pr_html_index_all *pr_html_index_all_new(const struct pr_html_index_row *rows, size_t n)
+{
+	struct pr_html_index_all *a = pr_xcalloc(1, sizeof(*a));
+	const json_t **list = pr_xcalloc(n + 1, sizeof(*list));
+	size_t i;
+	for (i = 0; i < n; i++)
+		list[i] = rows[i].run;
+	a->names = pr_html_run_names(list, n);
+	free(list);
+	a->n = n;
+	a->common = common_dirs(rows, n);
+	for (i = 0; i < n && !a->labels; i++)
+		a->labels = json_object_size(json_object_get(rows[i].run, "meta")) > 0;
+	return a;
+}
+
+void pr_html_index_all_free(struct pr_html_index_all *a)
+{
+	if (!a)
+		return;
+	pr_html_run_names_free(a->names, a->n);
+	free(a);
+}
+
 int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t part,
 		       const char *const *parts, size_t nparts, const char *note,
 		       struct pr_output *out, struct pr_error *err)
+{
+	struct pr_html_index_all *a = pr_html_index_all_new(rows, n);
+	int rc = pr_html_index_part_all(rows, n, a, part, parts, nparts, note, out, err);
+	pr_html_index_all_free(a);
+	return rc;
+}
+
+int pr_html_index_part_all(const struct pr_html_index_row *rows, size_t n,
+			   const struct pr_html_index_all *all, size_t part,
+			   const char *const *parts, size_t nparts, const char *note,
+			   struct pr_output *out, struct pr_error *err)
 {
 	static const char *const h[] = {
 		"#",	       "Run",	      "Kind",	      "Source",
@@ -439,18 +482,14 @@ int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t pa
 		"Start (UTC)", "#Duration", "#Peak memory",	"Series", "#Step p50",
 		"#Throughput", "Unit",	    "#Recommendations", NULL
 	};
-	int labels = 0;
+	int labels = all->labels;
 	struct pr_strbuf body = PR_STRBUF_INIT;
-	const json_t **list = pr_xcalloc(n + 1, sizeof(*list));
-	char title[64], **names, kind[300], sub[96];
-	size_t i, common = common_dirs(rows, n), lo = part * PR_HTML_INDEX_ROWS;
+	char title[64], *const *names = all->names, kind[300], sub[96];
+	size_t i, common = all->common, lo = part * PR_HTML_INDEX_ROWS;
 	size_t hi = min_z(n, lo + PR_HTML_INDEX_ROWS);
 	int rc = 0;
 	if (nparts < 2)
 		hi = n;
-	for (i = 0; i < n; i++)
-		list[i] = rows[i].run;
-	names = pr_html_run_names(list, n);
 	pr_strbuf_addstr(&body, "<section class=\"run\"><h2>Runs</h2>\n");
 	if (note) {
 		pr_strbuf_addstr(&body, "<p class=\"meta archive-note\">");
@@ -465,8 +504,6 @@ int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t pa
 	}
 	if (nparts > 1)
 		index_parts_nav(&body, n, part, parts, nparts);
-	for (i = 0; i < n && !labels; i++)
-		labels = json_object_size(json_object_get(rows[i].run, "meta")) > 0;
 	pr_strbuf_addstr(&body, "<div class=\"scroll\">");
 	pr_html_table_begin(&body, labels ? hl : h);
 	for (i = lo; i < hi; i++) {
@@ -521,7 +558,5 @@ int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t pa
 	if (!rc)
 		rc = pr_html_page(title, sub, body.buf, out, err);
 	pr_strbuf_release(&body);
-	pr_html_run_names_free(names, n);
-	free(list);
 	return rc;
 }

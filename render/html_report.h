@@ -72,6 +72,19 @@ int pr_html_index_note(const struct pr_html_index_row *rows, size_t n, const cha
 int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t part,
 		       const char *const *parts, size_t nparts, const char *note,
 		       struct pr_output *out, struct pr_error *err) PR_MUST_CHECK;
+/*
+ * The same, with what every part reads of all the runs (their names, the sources' common
+ * directories, whether any has labels) made once by pr_html_index_all_new for all the parts:
+ * pr_html_index_part makes it for its one part, so an index of N parts written that way did
+ * the names of all the runs N times (archive.c's write_index makes it once).
+ */
+struct pr_html_index_all;
+struct pr_html_index_all *pr_html_index_all_new(const struct pr_html_index_row *rows, size_t n);
+void pr_html_index_all_free(struct pr_html_index_all *a);
+int pr_html_index_part_all(const struct pr_html_index_row *rows, size_t n,
+			   const struct pr_html_index_all *all, size_t part,
+			   const char *const *parts, size_t nparts, const char *note,
+			   struct pr_output *out, struct pr_error *err) PR_MUST_CHECK;
 
 /* index.html of an archive: a table of runs linking to their reports, and trend panels. */
 int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_output *out,
