@@ -105,8 +105,8 @@ struct pr_actx {
 };
 
 /*
- * When an analyzer runs (model.c runs them by stage, then in the list's order; their
- * sections still come in the list's order): the span analyses that give back the shared
+ * When an analyzer runs (model.c's list is in stage order, checked at each build, and the
+ * sections come in it): the span analyses that give back the shared
  * pass's memory (timeline's lanes, flame's tree: 21 MB on a 1 GB trace) run before the GPU
  * rows are copied, the run's peak of memory; critical_path before gpu_link, which frees the
  * shared GPU pass it reads; those that read every section last.

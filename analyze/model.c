@@ -32,30 +32,51 @@
 #include "base/xalloc.h"
 #include "store/store.h"
 
-/* In order: later analyzers read the sections of earlier ones. */
+/*
+ * The analyzers in the order they run, which is the order of their sections in the model: by
+ * stage (actx.h, enum pr_stage: what each may read of the others), and within a stage later
+ * ones read the sections of earlier ones. check_order says so at each build.
+ */
 static const struct pr_analyzer *const analyzers[] = {
-	&pr_an_series,	    &pr_an_phases,	    &pr_an_peaks,
-	&pr_an_alloc_tree,  &pr_an_fragmentation,   &pr_an_throughput,
-	&pr_an_bottlenecks, &pr_an_spans,	    &pr_an_ops,
-	&pr_an_collectives, &pr_an_gpubreak, /* gpu_breakdown and step_breakdown: one scan */
-	&pr_an_gpulink,	    &pr_an_perfmodel, /* 12: perf_model: op categories, FLOPs, bytes, roofline */
-	&pr_an_timeline,    &pr_an_flame,	    &pr_an_leaks,
-	&pr_an_crosscheck,  &pr_an_recommendations, &pr_an_trace,
-	&pr_an_cuptirange, /* 19: CUPTI range-profiler counters (before recommendations) */
-	&pr_an_critpath,   /* 20: runs before gpu, which frees the shared GPU pass it reads */
+	/* PR_STAGE_CONTEXT */
+	&pr_an_series,
+	&pr_an_phases,
+	&pr_an_peaks,
+	&pr_an_alloc_tree,
+	&pr_an_fragmentation,
+	&pr_an_throughput,
+	&pr_an_bottlenecks,
+	&pr_an_spans,
+	&pr_an_ops,
+	&pr_an_collectives,
+	/* PR_STAGE_SPANS: read nothing of the GPU analyses */
+	&pr_an_timeline,
+	&pr_an_flame,
+	&pr_an_trace,
+	/* PR_STAGE_GPU: gpu_breakdown and step_breakdown, one scan */
+	&pr_an_gpubreak,
+	/* PR_STAGE_GPU_PATH: before gpu, which frees the shared GPU pass it reads */
+	&pr_an_critpath,
+	/* PR_STAGE_GPU_MODEL: op categories, FLOPs, bytes, roofline */
+	&pr_an_perfmodel,
+	/* PR_STAGE_GPU_LATE: gpu, then the CUPTI range-profiler counters */
+	&pr_an_gpulink,
+	&pr_an_cuptirange,
+	/* PR_STAGE_LAST: they read every section above */
+	&pr_an_leaks,
+	&pr_an_crosscheck,
+	&pr_an_recommendations,
 };
 
-/* The order they run in (indexes into analyzers): by stage (actx.h, enum pr_stage), then in
- * the list's order. Their sections still come in the list's order (reorder_sections). */
-static void run_order(size_t *order)
+/* The list above is in stage order (a new analyzer listed out of its stage is a bug). */
+static void check_order(void)
 {
-	size_t i, j;
-	for (i = 0; i < PR_ARRAY_SIZE(analyzers); i++) {
-		size_t x = i;
-		for (j = i; j > 0 && analyzers[order[j - 1]]->stage > analyzers[x]->stage; j--)
-			order[j] = order[j - 1];
-		order[j] = x;
-	}
+	size_t i;
+	for (i = 1; i < PR_ARRAY_SIZE(analyzers); i++)
+		if (analyzers[i - 1]->stage > analyzers[i]->stage)
+			PR_BUG("analyzer %s (stage %d) is listed after %s (stage %d)",
+			       analyzers[i]->name, (int)analyzers[i]->stage, analyzers[i - 1]->name,
+			       (int)analyzers[i - 1]->stage);
 }
 
 /*
@@ -569,70 +590,6 @@ static int gather_points(struct pr_actx *ctx, struct pr_error *err)
 	return rc ? -1 : 0;
 }
 
-/*
- * Which analyzer added each of the run's keys (by name: an analyzer may
- * also replace or delete keys). PR_ARRAY_SIZE(analyzers) marks the keys
- * there before them.
- */
-struct owners {
-	char **key;
-	size_t *by, n;
-};
-
-static void owners_note(struct owners *o, json_t *out, size_t by)
-{
-	const char *key;
-	json_t *v;
-	size_t i;
-	json_object_foreach (out, key, v) {
-		for (i = 0; i < o->n && strcmp(o->key[i], key); i++)
-			;
-		if (i < o->n)
-			continue;
-		o->key = pr_xreallocarray(o->key, o->n + 1, sizeof(*o->key));
-		o->by = pr_xreallocarray(o->by, o->n + 1, sizeof(*o->by));
-		o->key[o->n] = pr_xstrdup(key);
-		o->by[o->n++] = by;
-	}
-}
-
-static size_t owners_of(const struct owners *o, const char *key)
-{
-	size_t i;
-	for (i = 0; i < o->n; i++)
-		if (!strcmp(o->key[i], key))
-			return o->by[i];
-	return PR_ARRAY_SIZE(analyzers);
-}
-
-/*
- * The run's sections in the analyzers' list order, as if they had run in
- * it: the keys there before them first, then each analyzer's, each group
- * in the object's order. Frees o.
- */
-static void reorder_sections(struct pr_actx *ctx, struct owners *o)
-{
-	json_t *out = json_object(), *v;
-	const char *key;
-	size_t i;
-	json_object_foreach (ctx->out, key, v)
-		if (owners_of(o, key) == PR_ARRAY_SIZE(analyzers))
-			json_object_set(out, key, v);
-	for (i = 0; i < PR_ARRAY_SIZE(analyzers); i++)
-		json_object_foreach (ctx->out, key, v)
-			if (owners_of(o, key) == i)
-				json_object_set(out, key, v);
-	json_decref(ctx->out);
-	ctx->out = out;
-	for (i = 0; i < o->n; i++)
-		free(o->key[i]);
-	free(o->key);
-	free(o->by);
-	o->key = NULL;
-	o->by = NULL;
-	o->n = 0;
-}
-
 static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_opts *opts,
 			 struct pr_error *err)
 {
@@ -640,8 +597,7 @@ static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_op
 	json_error_t jerr;
 	json_t *clock;
 	int64_t epoch;
-	size_t i, nstep_names = 0, order[PR_ARRAY_SIZE(analyzers)];
-	struct owners own = { NULL, NULL, 0 };
+	size_t i, nstep_names = 0;
 	int ret = -1, have_epoch;
 	const char *tv = getenv("PR_TIMINGS");
 	int timed = tv && *tv && strcmp(tv, "0");
@@ -713,29 +669,22 @@ static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_op
 		goto out;
 	group_phases(&ctx);
 	timing(timed, ctx.run, "context", t0);
-	owners_note(&own, ctx.out, PR_ARRAY_SIZE(analyzers));
-	run_order(order);
+	check_order();
 	for (i = 0; i < PR_ARRAY_SIZE(analyzers); i++) {
-		const struct pr_analyzer *an = analyzers[order[i]];
+		const struct pr_analyzer *an = analyzers[i];
 		if (an->run(&ctx, err) || pr_actx_series_failed(&ctx, err))
 			goto out;
-		owners_note(&own, ctx.out, order[i]);
 		timing(timed, ctx.run, an->name, t0);
 	}
 	/* the published results next to the sections (a test's look; results.h) */
 	if (ctx.opts->results)
 		ctx.opts->results(ctx.opts->results_arg, pr_results(&ctx), ctx.out);
-	reorder_sections(&ctx, &own);
 	if (ctx.phases_inferred)
 		note_inferred(&ctx);
 	if (reported_and_diags(&ctx, err))
 		goto out;
 	ret = 0;
 out:
-	for (i = 0; i < own.n; i++)
-		free(own.key[i]);
-	free(own.key);
-	free(own.by);
 	ctx_release(&ctx);
 	if (ret) {
 		json_decref(ctx.out);
