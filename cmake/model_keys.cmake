@@ -158,6 +158,5 @@ set(head "/*
 #ifndef PR_MODEL_KEYS_H
 #define PR_MODEL_KEYS_H
 ")
-file(WRITE "${OUT}.tmp" "${head}${lines}\n#endif\n")
-file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
-file(REMOVE "${OUT}.tmp")
+# always written (never "only if different"): the build runs this when a schema is newer
+file(WRITE "${OUT}" "${head}${lines}\n#endif\n")

@@ -76,9 +76,11 @@ static json_t *display_names(const json_t *trees)
 	json_t *seen = json_object(), *out, *t, *nd;
 	const char *key;
 	size_t i;
+	/* keys: page data - trees holds tree_data()'s documents, not the model's */
 	json_object_foreach ((json_t *)trees, key, t) {
-		json_array_foreach (json_object_get(t, "nodes"), i, nd) {
-			const char *nm = json_string_value(json_object_get(nd, "name"));
+		json_array_foreach (json_object_get(t, "nodes"), i, nd) { /* keys: page data */
+			const char *nm = json_string_value(
+				json_object_get(nd, "name")); /* keys: page data */
 			if (nm)
 				json_object_set_new(seen, nm, json_true());
 		}
