@@ -183,7 +183,7 @@ static void stats_table(struct pr_strbuf *sb, const json_t *doc)
 	pr_strbuf_addstr(
 		sb, "<h3>Across ranks</h3>\n<p class=\"meta\">One row per (category, name); "
 		    "imbalance = max / mean; argmin/argmax = the rank (ties: the lowest).</p>\n");
-	lab = pr_html_name_column(stats, "name", PR_HTML_ROWS);
+	lab = pr_html_name_column(stats, PRA_STATS_NAME, PR_HTML_ROWS);
 	pr_html_table_begin(sb, h);
 	json_array_foreach (stats, i, s) {
 		const char *u = pr_mstr(s, PRA_STATS_UNIT), *kind = pr_mstr(s, PRA_STATS_KIND);
@@ -317,10 +317,12 @@ static void gpu_table(struct pr_strbuf *sb, const json_t *doc)
 		"#Rank", "",	       "#GPU span",    "#Compute",    "#Communication",	  "#Memory",
 		"#Idle", "#Host wait", "#Kernel wait", "#Other idle", "#Comm overlapped", NULL
 	};
-	static const char *const k[] = { "compute_share",	 "communication_share",
-					 "memory_share",	 "idle_share",
-					 "idle_host_wait_share", "idle_kernel_wait_share",
-					 "idle_other_share",	 "overlap_share" };
+	static const char *const k[] = {
+		PRA_RANKS_GPU_COMPUTE_SHARE,	    PRA_RANKS_GPU_COMMUNICATION_SHARE,
+		PRA_RANKS_GPU_MEMORY_SHARE,	    PRA_RANKS_GPU_IDLE_SHARE,
+		PRA_RANKS_GPU_IDLE_HOST_WAIT_SHARE, PRA_RANKS_GPU_IDLE_KERNEL_WAIT_SHARE,
+		PRA_RANKS_GPU_IDLE_OTHER_SHARE,	    PRA_RANKS_GPU_OVERLAP_SHARE
+	};
 	const json_t *ranks = json_object_get(doc, PRA_RANKS), *r;
 	size_t i, j, n = 0, shown = 0;
 	json_array_foreach (ranks, i, r)
@@ -364,7 +366,7 @@ static void checks_table(struct pr_strbuf *sb, const json_t *doc)
 	size_t i, j, n = json_array_size(checks);
 	if (!n)
 		return;
-	pr_label_t *lab = pr_html_name_column(checks, "name", PR_HTML_ROWS);
+	pr_label_t *lab = pr_html_name_column(checks, PRA_STRAGGLERS_CHECKS_NAME, PR_HTML_ROWS);
 	pr_strbuf_addstr(sb, "<h3>Straggler checks</h3>\n");
 	pr_html_table_begin(sb, h);
 	json_array_foreach (checks, i, c) {

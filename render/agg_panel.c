@@ -447,8 +447,9 @@ static void peak_memory(struct pr_panelset *ps, const json_t *doc, const struct 
  */
 static void gpu_breakdown(struct pr_panelset *ps, const json_t *doc, const struct sel *s)
 {
-	static const char *const key[] = { "compute_share", "communication_share", "memory_share",
-					   "idle_share" };
+	static const char *const key[] = { PRA_RANKS_GPU_COMPUTE_SHARE,
+					   PRA_RANKS_GPU_COMMUNICATION_SHARE,
+					   PRA_RANKS_GPU_MEMORY_SHARE, PRA_RANKS_GPU_IDLE_SHARE };
 	static const char *const name[] = { "compute", "communication", "memory", "idle" };
 	struct pr_chart_bar_group *g;
 	struct pr_chart_bars *b;

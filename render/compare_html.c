@@ -96,23 +96,23 @@ static void banner(struct pr_strbuf *sb, const json_t *cmp)
 	pr_strbuf_release(&line);
 
 	pr_strbuf_addstr(sb, "<div class=\"cards\">");
-	card(sb, count(sum, "metrics"), "Metrics compared", "");
-	card(sb, count(sum, "regressions"), "Regressions (+)",
-	     count(sum, "regressions") ? "#d62728" : "");
-	if (count(sum, "missing"))
-		card(sb, count(sum, "missing"), "Key metrics missing (!)", "#d62728");
-	card(sb, count(sum, "improvements"), "Improvements (-)",
-	     count(sum, "improvements") ? "#2ca02c" : "");
-	if (count(sum, "calls_changed"))
-		card(sb, count(sum, "calls_changed"), "Calls/step changed (#)", "");
-	if (count(sum, "inconclusive"))
-		card(sb, count(sum, "inconclusive"), "Inconclusive (?)", "#ff7f0e");
-	card(sb, count(sum, "noise"), "Not significant (~)", "");
-	card(sb, count(sum, "unchanged"), "Unchanged", "");
-	card(sb, count(sum, "added"), "Added (x)", "");
-	card(sb, count(sum, "removed"), "Removed (!)", "");
-	card(sb, count(sum, "below_noise_floor"), "Below noise floor", "");
-	card(sb, count(sum, "ignored"), "Ignored", "");
+	card(sb, count(sum, PRC_SUMMARY_METRICS), "Metrics compared", "");
+	card(sb, count(sum, PRC_SUMMARY_REGRESSIONS), "Regressions (+)",
+	     count(sum, PRC_SUMMARY_REGRESSIONS) ? "#d62728" : "");
+	if (count(sum, PRC_SUMMARY_MISSING))
+		card(sb, count(sum, PRC_SUMMARY_MISSING), "Key metrics missing (!)", "#d62728");
+	card(sb, count(sum, PRC_SUMMARY_IMPROVEMENTS), "Improvements (-)",
+	     count(sum, PRC_SUMMARY_IMPROVEMENTS) ? "#2ca02c" : "");
+	if (count(sum, PRC_SUMMARY_CALLS_CHANGED))
+		card(sb, count(sum, PRC_SUMMARY_CALLS_CHANGED), "Calls/step changed (#)", "");
+	if (count(sum, PRC_SUMMARY_INCONCLUSIVE))
+		card(sb, count(sum, PRC_SUMMARY_INCONCLUSIVE), "Inconclusive (?)", "#ff7f0e");
+	card(sb, count(sum, PRC_SUMMARY_NOISE), "Not significant (~)", "");
+	card(sb, count(sum, PRC_SUMMARY_UNCHANGED), "Unchanged", "");
+	card(sb, count(sum, PRC_SUMMARY_ADDED), "Added (x)", "");
+	card(sb, count(sum, PRC_SUMMARY_REMOVED), "Removed (!)", "");
+	card(sb, count(sum, PRC_SUMMARY_BELOW_NOISE_FLOOR), "Below noise floor", "");
+	card(sb, count(sum, PRC_SUMMARY_IGNORED), "Ignored", "");
 	pr_strbuf_addstr(sb, "</div>\n");
 }
 
@@ -152,7 +152,7 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 		json_decref(metrics);
 		return;
 	}
-	lab = pr_html_name_column(metrics, "id", PR_HTML_ROWS);
+	lab = pr_html_name_column(metrics, PRC_METRICS_ID, PR_HTML_ROWS);
 	pr_html_table_begin(sb, h);
 	json_array_foreach (metrics, i, m) {
 		const char *v = pr_mstr(m, PRC_METRICS_VERDICT),
@@ -204,7 +204,7 @@ static void floor_table(struct pr_strbuf *sb, const json_t *cmp)
 	const json_t *arr = json_object_get(cmp, PRC_BELOW_NOISE_FLOOR), *m, *ig;
 	size_t i, n = json_array_size(arr);
 	if (n) {
-		pr_label_t *lab = pr_html_name_column(arr, "id", PR_HTML_ROWS);
+		pr_label_t *lab = pr_html_name_column(arr, PRC_BELOW_NOISE_FLOOR_ID, PR_HTML_ROWS);
 		pr_strbuf_addstr(sb, "<h3>Below the noise floor (not gated)</h3>\n");
 		pr_html_table_begin(sb, h);
 		json_array_foreach (arr, i, m) {

@@ -165,10 +165,12 @@ static size_t count(const json_t *sum, const char *key)
 void pr_compare_summary_line(const json_t *cmp, struct pr_strbuf *sb)
 {
 	const json_t *s = json_object_get(cmp, PRC_SUMMARY);
-	static const char *const keys[] = { "regressions",	 "missing",	  "inconclusive",
-					    "improvements",	 "calls_changed", "noise",
-					    "unchanged",	 "added",	  "removed",
-					    "below_noise_floor", "ignored" };
+	static const char *const keys[] = {
+		PRC_SUMMARY_REGRESSIONS,       PRC_SUMMARY_MISSING,	  PRC_SUMMARY_INCONCLUSIVE,
+		PRC_SUMMARY_IMPROVEMENTS,      PRC_SUMMARY_CALLS_CHANGED, PRC_SUMMARY_NOISE,
+		PRC_SUMMARY_UNCHANGED,	       PRC_SUMMARY_ADDED,	  PRC_SUMMARY_REMOVED,
+		PRC_SUMMARY_BELOW_NOISE_FLOOR, PRC_SUMMARY_IGNORED
+	};
 	static const char *const one[] = { "regression",
 					   "key metric missing",
 					   "inconclusive",

@@ -108,21 +108,22 @@ static struct pr_chart *stacked_chart(struct pr_panelset *ps, const char *name, 
 
 /* ---- temporal breakdown (HTA) ---- */
 
-/* One bar: the scope's compute / communication / memory shares and its idle, split or whole. */
+/* One bar: the scope's compute / communication / memory shares and its idle, split or whole
+ * (the run's gpu_breakdown.rank and .idle, or a stream's, of one shape: named by the rank's). */
 static void temporal_bar(struct pr_panelset *ps, struct pr_chart_bar_group *g, int split, size_t i,
 			 const json_t *o, const json_t *idle)
 {
 	double v[6];
 	size_t k, n = split ? 6 : 4;
-	v[0] = share_of(o, "compute_share");
-	v[1] = share_of(o, "communication_share");
-	v[2] = share_of(o, "memory_share");
-	v[3] = share_of(o, "idle_share");
+	v[0] = share_of(o, PRK_GPU_BREAKDOWN_RANK_COMPUTE_SHARE);
+	v[1] = share_of(o, PRK_GPU_BREAKDOWN_RANK_COMMUNICATION_SHARE);
+	v[2] = share_of(o, PRK_GPU_BREAKDOWN_RANK_MEMORY_SHARE);
+	v[3] = share_of(o, PRK_GPU_BREAKDOWN_RANK_IDLE_SHARE);
 	if (split) {
 		double idl = v[3];
-		v[3] = idl * share_of(idle, "host_wait_share");
-		v[4] = idl * share_of(idle, "kernel_wait_share");
-		v[5] = idl * share_of(idle, "other_share");
+		v[3] = idl * share_of(idle, PRK_GPU_BREAKDOWN_IDLE_HOST_WAIT_SHARE);
+		v[4] = idl * share_of(idle, PRK_GPU_BREAKDOWN_IDLE_KERNEL_WAIT_SHARE);
+		v[5] = idl * share_of(idle, PRK_GPU_BREAKDOWN_IDLE_OTHER_SHARE);
 	}
 	for (k = 0; k < n; k++) {
 		((double *)g[k].values)[i] = v[k] * 100;
@@ -447,9 +448,12 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 
 static void steps(struct pr_panelset *ps, const json_t *run)
 {
-	static const char *const keys[] = { "kernel_ns",	"memcpy_ns",  "memset_ns",
-					    "communication_ns", "runtime_ns", "dataloader_ns",
-					    "cpu_exec_ns",	"other_ns" };
+	static const char *const keys[] = {
+		PRK_STEP_BREAKDOWN_STEPS_KERNEL_NS,   PRK_STEP_BREAKDOWN_STEPS_MEMCPY_NS,
+		PRK_STEP_BREAKDOWN_STEPS_MEMSET_NS,   PRK_STEP_BREAKDOWN_STEPS_COMMUNICATION_NS,
+		PRK_STEP_BREAKDOWN_STEPS_RUNTIME_NS,  PRK_STEP_BREAKDOWN_STEPS_DATALOADER_NS,
+		PRK_STEP_BREAKDOWN_STEPS_CPU_EXEC_NS, PRK_STEP_BREAKDOWN_STEPS_OTHER_NS
+	};
 	static const char *const labels[] = { "Kernel",	 "Memcpy",     "Memset",   "Communication",
 					      "Runtime", "DataLoader", "CPU Exec", "Other" };
 	static const char *const colors[] = { "kernel",	 "memcpy",     "memset",   "communication",

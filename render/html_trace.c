@@ -117,10 +117,11 @@ static json_t *page_args(const json_t *args, json_t *slices_args)
  */
 static json_t *page_data(const json_t *tr)
 {
-	static const char *const keep[] = { "windows", "bound",	   "in_windows",
-					    "shown",   "left_out", "left_out_below_ns",
-					    "lanes",   "kinds",	   "names",
-					    "links" };
+	static const char *const keep[] = { PRK_TRACE_WINDOWS,	  PRK_TRACE_BOUND,
+					    PRK_TRACE_IN_WINDOWS, PRK_TRACE_SHOWN,
+					    PRK_TRACE_LEFT_OUT,	  PRK_TRACE_LEFT_OUT_BELOW_NS,
+					    PRK_TRACE_LANES,	  PRK_TRACE_KINDS,
+					    PRK_TRACE_NAMES,	  PRK_TRACE_LINKS };
 	const json_t *slices = json_object_get(tr, PRK_TRACE_SLICES),
 		     *names = json_object_get(tr, PRK_TRACE_NAMES), *s;
 	json_t *d = json_object(), *runs = json_array(), *depth = json_array(), *dt = json_array(),

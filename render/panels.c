@@ -951,7 +951,9 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 	if (json_is_object(red)) {
 		/* a long run: every step, as the model's reduced profile (mean per point, with
 		 * the min and max of its steps), not the first steps listed */
-		const char *key[] = { "mean_ns", "min_ns", "max_ns" };
+		const char *key[] = { PRK_THROUGHPUT_STEPS_REDUCED_MEAN_NS,
+				      PRK_THROUGHPUT_STEPS_REDUCED_MIN_NS,
+				      PRK_THROUGHPUT_STEPS_REDUCED_MAX_NS };
 		static const char *const lab[] = { "step time (mean per point)", "min", "max" };
 		static const uint32_t rgb[] = { 0x1F77B4, 0x9ECAE1, 0x9ECAE1 };
 		size_t k;
