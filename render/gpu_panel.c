@@ -109,7 +109,17 @@ static struct pr_chart *stacked_chart(struct pr_panelset *ps, const char *name, 
 /* ---- temporal breakdown (HTA) ---- */
 
 /* One bar: the scope's compute / communication / memory shares and its idle, split or whole
- * (the run's gpu_breakdown.rank and .idle, or a stream's, of one shape: named by the rank's). */
+ * (the run's gpu_breakdown.rank and .idle, or a stream's, of one shape: named by the rank's;
+ * the streams' names must exist too, so either losing a key fails to compile). */
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_STREAMS_COMPUTE_SHARE) +
+			       sizeof(PRK_GPU_BREAKDOWN_STREAMS_COMMUNICATION_SHARE) +
+			       sizeof(PRK_GPU_BREAKDOWN_STREAMS_MEMORY_SHARE) +
+			       sizeof(PRK_GPU_BREAKDOWN_STREAMS_IDLE_SHARE) +
+			       sizeof(PRK_GPU_BREAKDOWN_STREAMS_IDLE_HOST_WAIT_SHARE) +
+			       sizeof(PRK_GPU_BREAKDOWN_STREAMS_IDLE_KERNEL_WAIT_SHARE) +
+			       sizeof(PRK_GPU_BREAKDOWN_STREAMS_IDLE_OTHER_SHARE) >
+		       0,
+	       "gpu_breakdown.streams[] has the rank's shares");
 static void temporal_bar(struct pr_panelset *ps, struct pr_chart_bar_group *g, int split, size_t i,
 			 const json_t *o, const json_t *idle)
 {

@@ -15,6 +15,20 @@
 #include "render/names.h"
 #include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
+/* tree_data() reads the model's four trees (flame, flame.gpu, flame.by_step, flame.by_step.gpu)
+ * by the flame's key names: the other trees' names must exist too, so any tree losing a key
+ * fails to compile. */
+#define SAME_TREE_KEYS(T)                                                                          \
+	_Static_assert(sizeof(T##_NODES) + sizeof(T##_TOTAL) + sizeof(T##_NODES_MORE) +            \
+				       sizeof(T##_SPANS_FOLDED) + sizeof(T##_NODES_NAME) +         \
+				       sizeof(T##_NODES_DEPTH) + sizeof(T##_NODES_TOTAL) +         \
+				       sizeof(T##_NODES_SELF) + sizeof(T##_NODES_DEVICE) >         \
+			       0,                                                                  \
+		       #T " has the flame's keys")
+SAME_TREE_KEYS(PRK_FLAME_GPU);
+SAME_TREE_KEYS(PRK_FLAME_BY_STEP);
+SAME_TREE_KEYS(PRK_FLAME_BY_STEP_GPU);
+
 #define esc pr_html_esc
 #define fmt_val pr_html_fmt_val
 
