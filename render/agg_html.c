@@ -10,6 +10,7 @@
 #include "render/html_report.h"
 #include "render/units.h"
 #include "base/strbuf.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 static void esc(struct pr_strbuf *sb, const char *s)
 {
@@ -62,16 +63,18 @@ static void card(struct pr_strbuf *sb, const char *value, const char *label, int
 
 static void cards(struct pr_strbuf *sb, const json_t *doc)
 {
-	const json_t *st = json_object_get(json_object_get(doc, "stragglers"), "ranks"), *s, *w;
+	const json_t *st = json_object_get(json_object_get(doc, PRA_STRAGGLERS),
+					   PRA_STRAGGLERS_RANKS),
+		     *s, *w;
 	char a[160], b[64];
 	size_t i;
 	pr_strbuf_addstr(sb, "<div class=\"cards\">");
-	snprintf(a, sizeof(a), "%.0f", pr_mnum(doc, "rank_count"));
-	snprintf(b, sizeof(b), "Ranks (%.0f inputs)%s", pr_mnum(doc, "inputs"),
-		 json_is_true(json_object_get(doc, "ranks_inferred")) ? ", inferred" : "");
+	snprintf(a, sizeof(a), "%.0f", pr_mnum(doc, PRA_RANK_COUNT));
+	snprintf(b, sizeof(b), "Ranks (%.0f inputs)%s", pr_mnum(doc, PRA_INPUTS),
+		 json_is_true(json_object_get(doc, PRA_RANKS_INFERRED)) ? ", inferred" : "");
 	card(sb, a, b, 0);
-	if (isfinite(pr_mnum(doc, "world_size")))
-		snprintf(a, sizeof(a), "%.0f", pr_mnum(doc, "world_size"));
+	if (isfinite(pr_mnum(doc, PRA_WORLD_SIZE)))
+		snprintf(a, sizeof(a), "%.0f", pr_mnum(doc, PRA_WORLD_SIZE));
 	else
 		snprintf(a, sizeof(a), "-");
 	card(sb, a, "World size", 0);
@@ -86,13 +89,13 @@ static void cards(struct pr_strbuf *sb, const json_t *doc)
 				break;
 			}
 			snprintf(a + len, sizeof(a) - len, "%s%.0f", i ? ", " : "rank ",
-				 pr_mnum(s, "rank"));
+				 pr_mnum(s, PRA_STRAGGLERS_RANKS_RANK));
 		}
 		snprintf(b, sizeof(b), "Straggler%s", json_array_size(st) > 1 ? "s" : "");
 		card(sb, a, b, 1);
 	}
 	pr_strbuf_addstr(sb, "</div>\n");
-	json_array_foreach (json_object_get(doc, "warnings"), i, w) {
+	json_array_foreach (json_object_get(doc, PRA_WARNINGS), i, w) {
 		pr_strbuf_addstr(sb, "<div class=\"rec medium\"><strong>Warning:</strong> ");
 		esc(sb, json_string_value(w));
 		pr_strbuf_addstr(sb, "</div>\n");
@@ -101,57 +104,64 @@ static void cards(struct pr_strbuf *sb, const json_t *doc)
 
 static void stragglers(struct pr_strbuf *sb, const json_t *doc)
 {
-	const json_t *sg = json_object_get(doc, "stragglers"), *s, *e;
+	const json_t *sg = json_object_get(doc, PRA_STRAGGLERS), *s, *e;
 	size_t i, j;
 	pr_strbuf_addstr(sb, "<h3>Stragglers</h3>\n");
-	if (!json_array_size(json_object_get(sg, "ranks"))) {
+	if (!json_array_size(json_object_get(sg, PRA_STRAGGLERS_RANKS))) {
 		pr_strbuf_addstr(sb, "<div class=\"rec\">");
-		esc(sb, pr_mnum(doc, "rank_count") < 3
+		esc(sb, pr_mnum(doc, PRA_RANK_COUNT) < 3
 				? "No straggler check: it needs at least 3 ranks."
 				: "No straggler: no rank is an outlier.");
 		pr_strbuf_addstr(sb, "</div>\n");
 	}
-	json_array_foreach (json_object_get(sg, "ranks"), i, s) {
+	json_array_foreach (json_object_get(sg, PRA_STRAGGLERS_RANKS), i, s) {
 		pr_strbuf_addstr(sb, "<div class=\"rec high\"><strong>");
-		esc(sb, pr_mstr(s, "summary"));
+		esc(sb, pr_mstr(s, PRA_STRAGGLERS_RANKS_SUMMARY));
 		pr_strbuf_addstr(sb, "</strong><ul>");
-		json_array_foreach (json_object_get(s, "evidence"), j, e) {
+		json_array_foreach (json_object_get(s, PRA_STRAGGLERS_RANKS_EVIDENCE), j, e) {
 			char v[64], m[64], d[64];
 			/* GPU idle evidence is a share of the GPU span; the rest are times */
-			int gpu = json_is_number(json_object_get(e, "host_wait_share"));
+			int gpu = json_is_number(
+				json_object_get(e, PRA_STRAGGLERS_RANKS_EVIDENCE_HOST_WAIT_SHARE));
 			/* and critical-path evidence a share of the rank's critical path */
-			int cp = !strcmp(pr_mstr(e, "what"), "critical path");
+			int cp = !strcmp(pr_mstr(e, PRA_STRAGGLERS_RANKS_EVIDENCE_WHAT),
+					 "critical path");
 			const char *unit = gpu || cp ? "share" : "ns";
-			fmt(pr_mnum(e, "value"), unit, v, sizeof(v));
-			fmt(pr_mnum(e, "median"), unit, m, sizeof(m));
-			fmt(pr_mnum(e, "mad"), unit, d, sizeof(d));
+			fmt(pr_mnum(e, PRA_STRAGGLERS_RANKS_EVIDENCE_VALUE), unit, v, sizeof(v));
+			fmt(pr_mnum(e, PRA_STRAGGLERS_RANKS_EVIDENCE_MEDIAN), unit, m, sizeof(m));
+			fmt(pr_mnum(e, PRA_STRAGGLERS_RANKS_EVIDENCE_MAD), unit, d, sizeof(d));
 			pr_strbuf_addstr(sb, "<li>");
-			esc(sb, pr_mstr(e, "text"));
+			esc(sb, pr_mstr(e, PRA_STRAGGLERS_RANKS_EVIDENCE_TEXT));
 			pr_strbuf_addstr(sb, " &mdash; ");
-			esc(sb, pr_mstr(e, "what"));
+			esc(sb, pr_mstr(e, PRA_STRAGGLERS_RANKS_EVIDENCE_WHAT));
 			pr_strbuf_addstr(sb, " <code>");
-			esc(sb, pr_mstr(e, "name"));
+			esc(sb, pr_mstr(e, PRA_STRAGGLERS_RANKS_EVIDENCE_NAME));
 			pr_strbuf_addstr(sb, "</code>: ");
-			if (json_is_string(json_object_get(e, "detail"))) {
-				esc(sb, pr_mstr(e, "detail"));
+			if (json_is_string(
+				    json_object_get(e, PRA_STRAGGLERS_RANKS_EVIDENCE_DETAIL))) {
+				esc(sb, pr_mstr(e, PRA_STRAGGLERS_RANKS_EVIDENCE_DETAIL));
 				pr_strbuf_addstr(sb, "</li>");
 				continue;
 			}
 			esc(sb, v);
 			pr_strbuf_addstr(sb, " vs median ");
 			esc(sb, m);
-			pr_strbuf_addf(sb, " (%.2fx), MAD ", pr_mnum(e, "ratio"));
+			pr_strbuf_addf(sb, " (%.2fx), MAD ",
+				       pr_mnum(e, PRA_STRAGGLERS_RANKS_EVIDENCE_RATIO));
 			esc(sb, d);
-			pr_strbuf_addf(sb, ", z = %.1f", pr_mnum(e, "z"));
+			pr_strbuf_addf(sb, ", z = %.1f",
+				       pr_mnum(e, PRA_STRAGGLERS_RANKS_EVIDENCE_Z));
 			if (gpu)
-				pr_strbuf_addf(sb, "; host wait %.1f%% of its idle time",
-					       pr_mnum(e, "host_wait_share") * 100);
+				pr_strbuf_addf(
+					sb, "; host wait %.1f%% of its idle time",
+					pr_mnum(e, PRA_STRAGGLERS_RANKS_EVIDENCE_HOST_WAIT_SHARE) *
+						100);
 			pr_strbuf_addstr(sb, "</li>");
 		}
 		pr_strbuf_addstr(sb, "</ul></div>\n");
 	}
 	pr_strbuf_addstr(sb, "<p class=\"meta\">Rule: ");
-	esc(sb, pr_mstr(sg, "rule"));
+	esc(sb, pr_mstr(sg, PRA_STRAGGLERS_RULE));
 	pr_strbuf_addstr(sb, "</p>\n");
 }
 
@@ -165,7 +175,7 @@ static void stats_table(struct pr_strbuf *sb, const json_t *doc)
 	static const char *const h[] = { "Category", "Name",	"#Ranks",     "#Min",
 					 "#Median",  "#Max",	"#Mean",      "#Std",
 					 "#Argmin",  "#Argmax", "#Imbalance", NULL };
-	const json_t *stats = json_object_get(doc, "stats"), *s;
+	const json_t *stats = json_object_get(doc, PRA_STATS), *s;
 	size_t i, n = json_array_size(stats);
 	pr_label_t *lab;
 	if (!n)
@@ -173,35 +183,37 @@ static void stats_table(struct pr_strbuf *sb, const json_t *doc)
 	pr_strbuf_addstr(
 		sb, "<h3>Across ranks</h3>\n<p class=\"meta\">One row per (category, name); "
 		    "imbalance = max / mean; argmin/argmax = the rank (ties: the lowest).</p>\n");
-	lab = pr_html_name_column(stats, "name", PR_HTML_ROWS);
+	lab = pr_html_name_column(stats, PRA_STATS_NAME, PR_HTML_ROWS);
 	pr_html_table_begin(sb, h);
 	json_array_foreach (stats, i, s) {
-		const char *u = pr_mstr(s, "unit"), *kind = pr_mstr(s, "kind");
+		const char *u = pr_mstr(s, PRA_STATS_UNIT), *kind = pr_mstr(s, PRA_STATS_KIND);
 		char name[600], shown[PR_LABEL + 160];
 		if (i >= PR_HTML_ROWS)
 			break;
 		/* the name as its column shows it (names.h), the kind after it */
 		if (*kind) {
-			snprintf(name, sizeof(name), "%.400s (%.150s)", pr_mstr(s, "name"), kind);
+			snprintf(name, sizeof(name), "%.400s (%.150s)", pr_mstr(s, PRA_STATS_NAME),
+				 kind);
 			snprintf(shown, sizeof(shown), "%s (%.150s)", lab[i], kind);
 		} else {
-			snprintf(name, sizeof(name), "%.500s", pr_mstr(s, "name"));
+			snprintf(name, sizeof(name), "%.500s", pr_mstr(s, PRA_STATS_NAME));
 			snprintf(shown, sizeof(shown), "%s", lab[i]);
 		}
 		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td(sb, pr_mstr(s, "category"));
+		pr_html_td(sb, pr_mstr(s, PRA_STATS_CATEGORY));
 		pr_html_td_shown(sb, name, shown);
-		tdn(sb, pr_mnum(s, "ranks"), "count");
-		tdn(sb, pr_mnum(s, "min"), u);
-		tdn(sb, pr_mnum(s, "median"), u);
-		tdn(sb, pr_mnum(s, "max"), u);
-		tdn(sb, pr_mnum(s, "mean"), u);
-		tdn(sb, pr_mnum(s, "std"), u);
-		tdn(sb, pr_mnum(s, "argmin"), "count");
-		tdn(sb, pr_mnum(s, "argmax"), "count");
-		if (isfinite(pr_mnum(s, "imbalance")))
+		tdn(sb, pr_mnum(s, PRA_STATS_RANKS), "count");
+		tdn(sb, pr_mnum(s, PRA_STATS_MIN), u);
+		tdn(sb, pr_mnum(s, PRA_STATS_MEDIAN), u);
+		tdn(sb, pr_mnum(s, PRA_STATS_MAX), u);
+		tdn(sb, pr_mnum(s, PRA_STATS_MEAN), u);
+		tdn(sb, pr_mnum(s, PRA_STATS_STD), u);
+		tdn(sb, pr_mnum(s, PRA_STATS_ARGMIN), "count");
+		tdn(sb, pr_mnum(s, PRA_STATS_ARGMAX), "count");
+		if (isfinite(pr_mnum(s, PRA_STATS_IMBALANCE)))
 			pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.12g\">%.2f</td>",
-				       pr_mnum(s, "imbalance"), pr_mnum(s, "imbalance"));
+				       pr_mnum(s, PRA_STATS_IMBALANCE),
+				       pr_mnum(s, PRA_STATS_IMBALANCE));
 		else
 			pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
 		pr_strbuf_addstr(sb, "</tr>\n");
@@ -216,7 +228,7 @@ static const char *largest_stage(const json_t *r, double *v)
 	const char *k, *best = "";
 	json_t *x;
 	*v = NAN;
-	json_object_foreach (json_object_get(r, "stages"), k, x)
+	json_object_foreach (json_object_get(r, PRA_RANKS_STAGES), k, x)
 		if (json_is_number(x) && !(json_number_value(x) <= *v)) {
 			*v = json_number_value(x);
 			best = k;
@@ -233,13 +245,13 @@ static double peak(const json_t *r, const char **series)
 	int pass;
 	*series = "";
 	for (pass = 0; pass < 2 && isnan(best); pass++)
-		json_array_foreach (json_object_get(r, "peaks"), i, p) {
-			if (strcmp(pr_mstr(p, "unit"), "bytes") ||
-			    (pass == 0 && !strncmp(pr_mstr(p, "series"), "sys.", 4)))
+		json_array_foreach (json_object_get(r, PRA_RANKS_PEAKS), i, p) {
+			if (strcmp(pr_mstr(p, PRA_RANKS_PEAKS_UNIT), "bytes") ||
+			    (pass == 0 && !strncmp(pr_mstr(p, PRA_RANKS_PEAKS_SERIES), "sys.", 4)))
 				continue;
-			if (!(pr_mnum(p, "value") <= best)) {
-				best = pr_mnum(p, "value");
-				*series = pr_mstr(p, "series");
+			if (!(pr_mnum(p, PRA_RANKS_PEAKS_VALUE) <= best)) {
+				best = pr_mnum(p, PRA_RANKS_PEAKS_VALUE);
+				*series = pr_mstr(p, PRA_RANKS_PEAKS_SERIES);
 			}
 		}
 	return best;
@@ -249,8 +261,10 @@ static int is_straggler(const json_t *doc, double rank)
 {
 	json_t *s;
 	size_t i;
-	json_array_foreach (json_object_get(json_object_get(doc, "stragglers"), "ranks"), i, s)
-		if (pr_mnum(s, "rank") == rank)
+	json_array_foreach (json_object_get(json_object_get(doc, PRA_STRAGGLERS),
+					    PRA_STRAGGLERS_RANKS),
+			    i, s)
+		if (pr_mnum(s, PRA_STRAGGLERS_RANKS_RANK) == rank)
 			return 1;
 	return 0;
 }
@@ -262,31 +276,31 @@ static void ranks_table(struct pr_strbuf *sb, const json_t *doc)
 					 "#Step mean",	  "#Step p50", "#Collective wait",
 					 "Largest stage", "#Its time", "#Peak memory",
 					 "Peak series",	  NULL };
-	const json_t *ranks = json_object_get(doc, "ranks"), *r;
+	const json_t *ranks = json_object_get(doc, PRA_RANKS), *r;
 	size_t i, n = json_array_size(ranks);
 	if (!n)
 		return;
 	pr_strbuf_addstr(sb, "<h3>Per rank</h3>\n");
 	pr_html_table_begin(sb, h);
 	json_array_foreach (ranks, i, r) {
-		const json_t *st = json_object_get(r, "steps");
+		const json_t *st = json_object_get(r, PRA_RANKS_STEPS);
 		const char *series, *stage;
 		double sv, pk = peak(r, &series);
-		int strag = is_straggler(doc, pr_mnum(r, "rank"));
+		int strag = is_straggler(doc, pr_mnum(r, PRA_RANKS_RANK));
 		if (i >= PR_HTML_ROWS)
 			break;
 		stage = largest_stage(r, &sv);
 		pr_strbuf_addstr(sb, "<tr>");
-		tdn(sb, pr_mnum(r, "rank"), "count");
+		tdn(sb, pr_mnum(r, PRA_RANKS_RANK), "count");
 		pr_strbuf_addf(sb, "<td class=\"%s\">%s</td>", strag ? "diff" : "ok",
 			       strag ? "straggler" : "");
-		pr_html_td(sb, pr_mstr(r, "source"));
-		pr_html_td(sb, pr_mstr(r, "format"));
-		tdn(sb, pr_mnum(r, "duration_ns"), "ns");
-		tdn(sb, pr_mnum(st, "count"), "count");
-		tdn(sb, pr_mnum(st, "mean_ns"), "ns");
-		tdn(sb, pr_mnum(st, "p50_ns"), "ns");
-		tdn(sb, pr_mnum(r, "collective_ns"), "ns");
+		pr_html_td(sb, pr_mstr(r, PRA_RANKS_SOURCE));
+		pr_html_td(sb, pr_mstr(r, PRA_RANKS_FORMAT));
+		tdn(sb, pr_mnum(r, PRA_RANKS_DURATION_NS), "ns");
+		tdn(sb, pr_mnum(st, PRA_RANKS_STEPS_COUNT), "count");
+		tdn(sb, pr_mnum(st, PRA_RANKS_STEPS_MEAN_NS), "ns");
+		tdn(sb, pr_mnum(st, PRA_RANKS_STEPS_P50_NS), "ns");
+		tdn(sb, pr_mnum(r, PRA_RANKS_COLLECTIVE_NS), "ns");
 		pr_html_td(sb, stage);
 		tdn(sb, sv, "ns");
 		tdn(sb, pk, "bytes");
@@ -303,14 +317,16 @@ static void gpu_table(struct pr_strbuf *sb, const json_t *doc)
 		"#Rank", "",	       "#GPU span",    "#Compute",    "#Communication",	  "#Memory",
 		"#Idle", "#Host wait", "#Kernel wait", "#Other idle", "#Comm overlapped", NULL
 	};
-	static const char *const k[] = { "compute_share",	 "communication_share",
-					 "memory_share",	 "idle_share",
-					 "idle_host_wait_share", "idle_kernel_wait_share",
-					 "idle_other_share",	 "overlap_share" };
-	const json_t *ranks = json_object_get(doc, "ranks"), *r;
+	static const char *const k[] = {
+		PRA_RANKS_GPU_COMPUTE_SHARE,	    PRA_RANKS_GPU_COMMUNICATION_SHARE,
+		PRA_RANKS_GPU_MEMORY_SHARE,	    PRA_RANKS_GPU_IDLE_SHARE,
+		PRA_RANKS_GPU_IDLE_HOST_WAIT_SHARE, PRA_RANKS_GPU_IDLE_KERNEL_WAIT_SHARE,
+		PRA_RANKS_GPU_IDLE_OTHER_SHARE,	    PRA_RANKS_GPU_OVERLAP_SHARE
+	};
+	const json_t *ranks = json_object_get(doc, PRA_RANKS), *r;
 	size_t i, j, n = 0, shown = 0;
 	json_array_foreach (ranks, i, r)
-		n += json_is_object(json_object_get(r, "gpu"));
+		n += json_is_object(json_object_get(r, PRA_RANKS_GPU));
 	if (!n)
 		return;
 	pr_strbuf_addstr(
@@ -321,18 +337,18 @@ static void gpu_table(struct pr_strbuf *sb, const json_t *doc)
 		    "the share of communication kernel time that compute kernels overlap.</p>\n");
 	pr_html_table_begin(sb, h);
 	json_array_foreach (ranks, i, r) {
-		const json_t *g = json_object_get(r, "gpu");
-		int strag = is_straggler(doc, pr_mnum(r, "rank"));
+		const json_t *g = json_object_get(r, PRA_RANKS_GPU);
+		int strag = is_straggler(doc, pr_mnum(r, PRA_RANKS_RANK));
 		if (!json_is_object(g))
 			continue;
 		if (shown >= PR_HTML_ROWS)
 			break;
 		shown++;
 		pr_strbuf_addstr(sb, "<tr>");
-		tdn(sb, pr_mnum(r, "rank"), "count");
+		tdn(sb, pr_mnum(r, PRA_RANKS_RANK), "count");
 		pr_strbuf_addf(sb, "<td class=\"%s\">%s</td>", strag ? "diff" : "ok",
 			       strag ? "straggler" : "");
-		tdn(sb, pr_mnum(g, "span_ns"), "ns");
+		tdn(sb, pr_mnum(g, PRA_RANKS_GPU_SPAN_NS), "ns");
 		for (j = 0; j < PR_ARRAY_SIZE(k); j++)
 			tdn(sb, pr_mnum(g, k[j]), "share");
 		pr_strbuf_addstr(sb, "</tr>\n");
@@ -344,31 +360,34 @@ static void checks_table(struct pr_strbuf *sb, const json_t *doc)
 {
 	static const char *const h[] = { "Check",   "Name", "Straggler is", "#Ranks",
 					 "#Median", "#MAD", "Outliers",	    NULL };
-	const json_t *checks = json_object_get(json_object_get(doc, "stragglers"), "checks"), *c,
-		     *o;
+	const json_t *checks = json_object_get(json_object_get(doc, PRA_STRAGGLERS),
+					       PRA_STRAGGLERS_CHECKS),
+		     *c, *o;
 	size_t i, j, n = json_array_size(checks);
 	if (!n)
 		return;
-	pr_label_t *lab = pr_html_name_column(checks, "name", PR_HTML_ROWS);
+	pr_label_t *lab = pr_html_name_column(checks, PRA_STRAGGLERS_CHECKS_NAME, PR_HTML_ROWS);
 	pr_strbuf_addstr(sb, "<h3>Straggler checks</h3>\n");
 	pr_html_table_begin(sb, h);
 	json_array_foreach (checks, i, c) {
 		struct pr_strbuf out = PR_STRBUF_INIT;
 		if (i >= PR_HTML_ROWS)
 			break;
-		json_array_foreach (json_object_get(c, "outliers"), j, o)
+		json_array_foreach (json_object_get(c, PRA_STRAGGLERS_CHECKS_OUTLIERS), j, o)
 			pr_strbuf_addf(&out, "%srank %.0f (%.2fx, z = %.1f)", j ? ", " : "",
-				       pr_mnum(o, "rank"), pr_mnum(o, "ratio"), pr_mnum(o, "z"));
+				       pr_mnum(o, PRA_STRAGGLERS_CHECKS_OUTLIERS_RANK),
+				       pr_mnum(o, PRA_STRAGGLERS_CHECKS_OUTLIERS_RATIO),
+				       pr_mnum(o, PRA_STRAGGLERS_CHECKS_OUTLIERS_Z));
 		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td(sb, pr_mstr(c, "what"));
-		pr_html_td_shown(sb, pr_mstr(c, "name"), lab[i]);
-		pr_html_td(sb, pr_mstr(c, "straggler_is"));
-		tdn(sb, pr_mnum(c, "ranks"), "count");
+		pr_html_td(sb, pr_mstr(c, PRA_STRAGGLERS_CHECKS_WHAT));
+		pr_html_td_shown(sb, pr_mstr(c, PRA_STRAGGLERS_CHECKS_NAME), lab[i]);
+		pr_html_td(sb, pr_mstr(c, PRA_STRAGGLERS_CHECKS_STRAGGLER_IS));
+		tdn(sb, pr_mnum(c, PRA_STRAGGLERS_CHECKS_RANKS), "count");
 		{
-			int sh = !strcmp(pr_mstr(c, "what"), "gpu idle") ||
-				 !strcmp(pr_mstr(c, "what"), "critical path");
-			tdn(sb, pr_mnum(c, "median"), sh ? "share" : "ns");
-			tdn(sb, pr_mnum(c, "mad"), sh ? "share" : "ns");
+			int sh = !strcmp(pr_mstr(c, PRA_STRAGGLERS_CHECKS_WHAT), "gpu idle") ||
+				 !strcmp(pr_mstr(c, PRA_STRAGGLERS_CHECKS_WHAT), "critical path");
+			tdn(sb, pr_mnum(c, PRA_STRAGGLERS_CHECKS_MEDIAN), sh ? "share" : "ns");
+			tdn(sb, pr_mnum(c, PRA_STRAGGLERS_CHECKS_MAD), sh ? "share" : "ns");
 		}
 		pr_html_td(sb, out.len ? out.buf : "none");
 		pr_strbuf_addstr(sb, "</tr>\n");
@@ -396,9 +415,9 @@ int pr_agg_html(const json_t *doc, struct pr_output *out, struct pr_error *err)
 	checks_table(&body, doc);
 	pr_strbuf_addstr(&body, "</section>\n");
 	snprintf(title, sizeof(title), "profreport aggregate: %.0f ranks",
-		 pr_mnum(doc, "rank_count"));
-	snprintf(sub, sizeof(sub), "%.60s v%.0f, %.0f inputs", pr_mstr(doc, "schema"),
-		 pr_mnum(doc, "version"), pr_mnum(doc, "inputs"));
+		 pr_mnum(doc, PRA_RANK_COUNT));
+	snprintf(sub, sizeof(sub), "%.60s v%.0f, %.0f inputs", pr_mstr(doc, PRA_SCHEMA),
+		 pr_mnum(doc, PRA_VERSION), pr_mnum(doc, PRA_INPUTS));
 	rc = pr_html_page(title, sub, body.buf, out, err);
 	pr_strbuf_release(&body);
 	return rc;

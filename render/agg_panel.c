@@ -10,6 +10,7 @@
 #include "render/units.h"
 #include "base/jsonx.h"
 #include "base/xalloc.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 #define RED 0xD62728
 #define LIGHT_RED 0xFF9896
@@ -31,8 +32,10 @@ static const json_t *straggler(const json_t *doc, double r)
 {
 	json_t *s;
 	size_t i;
-	json_array_foreach (json_object_get(json_object_get(doc, "stragglers"), "ranks"), i, s)
-		if (pr_mnum(s, "rank") == r)
+	json_array_foreach (json_object_get(json_object_get(doc, PRA_STRAGGLERS),
+					    PRA_STRAGGLERS_RANKS),
+			    i, s)
+		if (pr_mnum(s, PRA_STRAGGLERS_RANKS_RANK) == r)
 			return s;
 	return NULL;
 }
@@ -42,9 +45,9 @@ static int evidence_has(const json_t *s, const char *what, const char *name)
 {
 	json_t *e;
 	size_t i;
-	json_array_foreach (json_object_get(s, "evidence"), i, e)
-		if (!strcmp(pr_mstr(e, "what"), what) &&
-		    (!name || !strcmp(pr_mstr(e, "name"), name)))
+	json_array_foreach (json_object_get(s, PRA_STRAGGLERS_RANKS_EVIDENCE), i, e)
+		if (!strcmp(pr_mstr(e, PRA_STRAGGLERS_RANKS_EVIDENCE_WHAT), what) &&
+		    (!name || !strcmp(pr_mstr(e, PRA_STRAGGLERS_RANKS_EVIDENCE_NAME), name)))
 			return 1;
 	return 0;
 }
@@ -60,14 +63,14 @@ struct sel {
 
 static int by_rank(const void *a, const void *b)
 {
-	double x = pr_mnum(*(const json_t *const *)a, "rank"),
-	       y = pr_mnum(*(const json_t *const *)b, "rank");
+	double x = pr_mnum(*(const json_t *const *)a, PRA_RANKS_RANK),
+	       y = pr_mnum(*(const json_t *const *)b, PRA_RANKS_RANK);
 	return (x > y) - (x < y);
 }
 
 static void select_ranks(struct pr_panelset *ps, const json_t *doc, struct sel *s)
 {
-	json_t *ranks = json_object_get(doc, "ranks"), *r;
+	json_t *ranks = json_object_get(doc, PRA_RANKS), *r;
 	size_t i, cap = PR_AGG_PANEL_RANKS;
 	char *taken;
 	s->total = json_array_size(ranks);
@@ -79,7 +82,7 @@ static void select_ranks(struct pr_panelset *ps, const json_t *doc, struct sel *
 	s->x_label = NULL;
 	if (s->total > cap) {
 		json_array_foreach (ranks, i, r)
-			if (s->n < cap / 2 && straggler(doc, pr_mnum(r, "rank"))) {
+			if (s->n < cap / 2 && straggler(doc, pr_mnum(r, PRA_RANKS_RANK))) {
 				s->row[s->n++] = r;
 				taken[i] = 1;
 			}
@@ -95,7 +98,7 @@ static void select_ranks(struct pr_panelset *ps, const json_t *doc, struct sel *
 		size_t k = 0, pass;
 		for (pass = 0; pass < 2; pass++)
 			for (i = 0; i < s->n; i++)
-				if ((straggler(doc, pr_mnum(s->row[i], "rank")) == NULL) ==
+				if ((straggler(doc, pr_mnum(s->row[i], PRA_RANKS_RANK)) == NULL) ==
 				    (int)pass)
 					tmp[k++] = s->row[i];
 		memcpy(s->row, tmp, s->n * sizeof(*tmp));
@@ -104,7 +107,7 @@ static void select_ranks(struct pr_panelset *ps, const json_t *doc, struct sel *
 	}
 	for (i = 0; i < s->n; i++) {
 		char buf[80];
-		double rk = pr_mnum(s->row[i], "rank");
+		double rk = pr_mnum(s->row[i], PRA_RANKS_RANK);
 		s->strag[i] = straggler(doc, rk);
 		if (s->n > 8) /* narrow categories: the number only */
 			snprintf(buf, sizeof(buf), "%.0f%s", rk, s->strag[i] ? "*" : "");
@@ -128,17 +131,17 @@ static void cap_text(const struct sel *s, char *buf, size_t n)
 /* Stragglers' summaries for a note ("" when none). */
 static void straggler_note(const json_t *doc, char *buf, size_t n, const char *extra)
 {
-	const json_t *st = json_object_get(doc, "stragglers"), *s;
-	size_t i, k = json_array_size(json_object_get(st, "ranks")), len;
+	const json_t *st = json_object_get(doc, PRA_STRAGGLERS), *s;
+	size_t i, k = json_array_size(json_object_get(st, PRA_STRAGGLERS_RANKS)), len;
 	buf[0] = 0;
 	if (!k) {
 		snprintf(buf, n, "%s",
-			 json_array_size(json_object_get(doc, "ranks")) < 3
+			 json_array_size(json_object_get(doc, PRA_RANKS)) < 3
 				 ? "No straggler check: it needs at least 3 ranks"
 				 : "No straggler: no rank is an outlier (modified z-score)");
 		return;
 	}
-	json_array_foreach (json_object_get(st, "ranks"), i, s) {
+	json_array_foreach (json_object_get(st, PRA_STRAGGLERS_RANKS), i, s) {
 		const json_t *e;
 		size_t j;
 		len = strlen(buf);
@@ -147,14 +150,15 @@ static void straggler_note(const json_t *doc, char *buf, size_t n, const char *e
 			break;
 		}
 		snprintf(buf + len, n - len, "%sStraggler: rank %.0f", i ? "\n" : "",
-			 pr_mnum(s, "rank"));
-		json_array_foreach (json_object_get(s, "evidence"), j, e) {
+			 pr_mnum(s, PRA_STRAGGLERS_RANKS_RANK));
+		json_array_foreach (json_object_get(s, PRA_STRAGGLERS_RANKS_EVIDENCE), j, e) {
 			len = strlen(buf);
 			if (j == 3) {
 				snprintf(buf + len, n - len, "\n  ...");
 				break;
 			}
-			snprintf(buf + len, n - len, "\n  %s", pr_mstr(e, "text"));
+			snprintf(buf + len, n - len, "\n  %s",
+				 pr_mstr(e, PRA_STRAGGLERS_RANKS_EVIDENCE_TEXT));
 		}
 	}
 	len = strlen(buf);
@@ -179,7 +183,7 @@ static int by_total(const void *a, const void *b)
 
 static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const struct sel *s)
 {
-	json_t *sums = json_object(), *ranks = json_object_get(doc, "ranks"), *r, *v;
+	json_t *sums = json_object(), *ranks = json_object_get(doc, PRA_RANKS), *r, *v;
 	struct stage_total *st;
 	struct pr_chart_bar_group *g;
 	struct pr_chart_bars *b;
@@ -191,12 +195,12 @@ static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const str
 
 	/* totals per stage over every rank (not only those drawn) */
 	json_array_foreach (ranks, i, r) {
-		json_object_foreach (json_object_get(r, "stages"), k, v) {
+		json_object_foreach (json_object_get(r, PRA_RANKS_STAGES), k, v) {
 			json_t *t = json_object_get(sums, k);
 			double x = json_is_number(v) ? json_number_value(v) : 0;
 			json_object_set_new(sums, k, json_real((t ? json_real_value(t) : 0) + x));
 		}
-		any_coll += isfinite(pr_mnum(r, "collective_ns"));
+		any_coll += isfinite(pr_mnum(r, PRA_RANKS_COLLECTIVE_NS));
 	}
 	st = pr_xcalloc(json_object_size(sums) + 1, sizeof(*st));
 	json_object_foreach (sums, k, v) {
@@ -220,8 +224,9 @@ static void rank_comparison(struct pr_panelset *ps, const json_t *doc, const str
 		const char *name = coll ? "collectives (wait)" : pr_panelset_strdup(ps, st[j].name);
 		for (i = 0; i < s->n; i++) {
 			const json_t *strag = s->strag[i];
-			val[i] = coll ? pr_mnum(s->row[i], "collective_ns")
-				      : pr_mnum(json_object_get(s->row[i], "stages"), st[j].name);
+			val[i] = coll ? pr_mnum(s->row[i], PRA_RANKS_COLLECTIVE_NS)
+				      : pr_mnum(json_object_get(s->row[i], PRA_RANKS_STAGES),
+						st[j].name);
 			col[i] = group_color(j);
 			if (strag && (coll ? (evidence_has(strag, "collective", NULL) ||
 					      evidence_has(strag, "arrival", NULL))
@@ -278,9 +283,9 @@ static void step_time(struct pr_panelset *ps, const struct sel *s)
 	const char *name = "";
 	int slow;
 	for (i = 0; i < s->n; i++) {
-		const json_t *st = json_object_get(s->row[i], "steps");
-		mean[i] = pr_mnum(st, "mean_ns");
-		max[i] = pr_mnum(st, "max_ns");
+		const json_t *st = json_object_get(s->row[i], PRA_RANKS_STEPS);
+		mean[i] = pr_mnum(st, PRA_RANKS_STEPS_MEAN_NS);
+		max[i] = pr_mnum(st, PRA_RANKS_STEPS_MAX_NS);
 		/* red only when the evidence is the step time: DDP syncs steps, so a
 		 * straggler by a stage or collective has the others' step time */
 		slow = s->strag[i] && evidence_has(s->strag[i], "step time", NULL);
@@ -291,7 +296,7 @@ static void step_time(struct pr_panelset *ps, const struct sel *s)
 		if (isfinite(mean[i])) {
 			sorted[have++] = mean[i];
 			if (!*name)
-				name = pr_mstr(st, "name");
+				name = pr_mstr(st, PRA_RANKS_STEPS_NAME);
 		}
 	}
 	if (!have) {
@@ -362,11 +367,12 @@ static void scan_peaks(const json_t *doc, enum scan mode, const char *want,
 {
 	json_t *r, *p;
 	size_t i, j, k;
-	json_array_foreach (json_object_get(doc, "ranks"), i, r)
-		json_array_foreach (json_object_get(r, "peaks"), j, p) {
-			const char *name = pr_mstr(p, "series");
+	json_array_foreach (json_object_get(doc, PRA_RANKS), i, r)
+		json_array_foreach (json_object_get(r, PRA_RANKS_PEAKS), j, p) {
+			const char *name = pr_mstr(p, PRA_RANKS_PEAKS_SERIES);
 			int sys = !strncmp(name, "sys.", 4), pref = 0;
-			if (strcmp(pr_mstr(p, "unit"), "bytes") || !isfinite(pr_mnum(p, "value")))
+			if (strcmp(pr_mstr(p, PRA_RANKS_PEAKS_UNIT), "bytes") ||
+			    !isfinite(pr_mnum(p, PRA_RANKS_PEAKS_VALUE)))
 				continue;
 			for (k = 0; k < nprefer; k++)
 				pref |= !strcmp(name, prefer[k]);
@@ -407,10 +413,11 @@ static void peak_memory(struct pr_panelset *ps, const json_t *doc, const struct 
 		for (i = 0; i < s->n; i++) {
 			json_t *p;
 			v[i] = NAN;
-			json_array_foreach (json_object_get(s->row[i], "peaks"), k, p)
-				if (!strcmp(pr_mstr(p, "series"), names[j]) &&
-				    isfinite(pr_mnum(p, "value")) && !(pr_mnum(p, "value") <= v[i]))
-					v[i] = pr_mnum(p, "value");
+			json_array_foreach (json_object_get(s->row[i], PRA_RANKS_PEAKS), k, p)
+				if (!strcmp(pr_mstr(p, PRA_RANKS_PEAKS_SERIES), names[j]) &&
+				    isfinite(pr_mnum(p, PRA_RANKS_PEAKS_VALUE)) &&
+				    !(pr_mnum(p, PRA_RANKS_PEAKS_VALUE) <= v[i]))
+					v[i] = pr_mnum(p, PRA_RANKS_PEAKS_VALUE);
 		}
 		g[j] = (struct pr_chart_bar_group){ pr_panelset_strdup(ps, names[j]),
 						    group_color(j), v, NULL, NULL };
@@ -440,8 +447,9 @@ static void peak_memory(struct pr_panelset *ps, const json_t *doc, const struct 
  */
 static void gpu_breakdown(struct pr_panelset *ps, const json_t *doc, const struct sel *s)
 {
-	static const char *const key[] = { "compute_share", "communication_share", "memory_share",
-					   "idle_share" };
+	static const char *const key[] = { PRA_RANKS_GPU_COMPUTE_SHARE,
+					   PRA_RANKS_GPU_COMMUNICATION_SHARE,
+					   PRA_RANKS_GPU_MEMORY_SHARE, PRA_RANKS_GPU_IDLE_SHARE };
 	static const char *const name[] = { "compute", "communication", "memory", "idle" };
 	struct pr_chart_bar_group *g;
 	struct pr_chart_bars *b;
@@ -450,7 +458,7 @@ static void gpu_breakdown(struct pr_panelset *ps, const json_t *doc, const struc
 	char title[300], capt[120], note[2000];
 	int any_red = 0;
 	for (i = 0; i < s->n; i++)
-		have += json_is_object(json_object_get(s->row[i], "gpu"));
+		have += json_is_object(json_object_get(s->row[i], PRA_RANKS_GPU));
 	if (!have)
 		return;
 	g = pr_panelset_alloc(ps, PR_ARRAY_SIZE(key), sizeof(*g));
@@ -458,7 +466,7 @@ static void gpu_breakdown(struct pr_panelset *ps, const json_t *doc, const struc
 		double *v = pr_panelset_alloc(ps, s->n, sizeof(double));
 		uint32_t *col = pr_panelset_alloc(ps, s->n, sizeof(uint32_t));
 		for (i = 0; i < s->n; i++) {
-			v[i] = pr_mnum(json_object_get(s->row[i], "gpu"), key[j]) * 100;
+			v[i] = pr_mnum(json_object_get(s->row[i], PRA_RANKS_GPU), key[j]) * 100;
 			col[i] = pr_gpu_color(name[j]);
 			if (j == 3 && s->strag[i] && evidence_has(s->strag[i], "gpu idle", NULL)) {
 				col[i] = RED;

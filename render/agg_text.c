@@ -11,6 +11,7 @@
 #include "render/names.h"
 #include "render/units.h"
 #include "base/jsonx.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 #define MAX_RANK_ROWS 64
 
@@ -45,14 +46,14 @@ static const char *cut(const char *s, char *b, size_t w)
 
 static void ranks_table(const json_t *doc, FILE *out)
 {
-	const json_t *ranks = json_object_get(doc, "ranks"), *r;
+	const json_t *ranks = json_object_get(doc, PRA_RANKS), *r;
 	size_t i;
 	fprintf(out, "\nPer rank\n");
 	fprintf(out, "%5s  %-10s %6s %10s %10s %11s  %s\n", "rank", "duration", "steps",
 		"step mean", "step p50", "collective", "largest stage");
 	json_array_foreach (ranks, i, r) {
 		char d[32], m[32], p[32], c[32], big[80], nb[24], sc[16];
-		const json_t *st = json_object_get(r, "steps"), *sv;
+		const json_t *st = json_object_get(r, PRA_RANKS_STEPS), *sv;
 		const char *k, *bk = NULL;
 		double bv = -1;
 		if (i == MAX_RANK_ROWS) {
@@ -60,15 +61,15 @@ static void ranks_table(const json_t *doc, FILE *out)
 				json_array_size(ranks) - i);
 			break;
 		}
-		json_object_foreach (json_object_get(r, "stages"), k, sv)
+		json_object_foreach (json_object_get(r, PRA_RANKS_STAGES), k, sv)
 			if (json_number_value(sv) > bv) {
 				bv = json_number_value(sv);
 				bk = k;
 			}
-		dur(pr_mnum(r, "duration_ns"), d, sizeof(d));
-		dur(pr_mnum(st, "mean_ns"), m, sizeof(m));
-		dur(pr_mnum(st, "p50_ns"), p, sizeof(p));
-		dur(pr_mnum(r, "collective_ns"), c, sizeof(c));
+		dur(pr_mnum(r, PRA_RANKS_DURATION_NS), d, sizeof(d));
+		dur(pr_mnum(st, PRA_RANKS_STEPS_MEAN_NS), m, sizeof(m));
+		dur(pr_mnum(st, PRA_RANKS_STEPS_P50_NS), p, sizeof(p));
+		dur(pr_mnum(r, PRA_RANKS_COLLECTIVE_NS), c, sizeof(c));
 		if (bk) {
 			char t[32];
 			dur(bv, t, sizeof(t));
@@ -76,13 +77,13 @@ static void ranks_table(const json_t *doc, FILE *out)
 		} else {
 			snprintf(big, sizeof(big), "-");
 		}
-		if (isfinite(pr_mnum(st, "count")))
-			snprintf(sc, sizeof(sc), "%.0f", pr_mnum(st, "count"));
+		if (isfinite(pr_mnum(st, PRA_RANKS_STEPS_COUNT)))
+			snprintf(sc, sizeof(sc), "%.0f", pr_mnum(st, PRA_RANKS_STEPS_COUNT));
 		else
 			snprintf(sc, sizeof(sc), "-");
 		fprintf(out, "%5lld  %-10s %6s %10s %10s %11s  %s\n",
-			(long long)json_integer_value(json_object_get(r, "rank")), d, sc, m, p, c,
-			big);
+			(long long)json_integer_value(json_object_get(r, PRA_RANKS_RANK)), d, sc, m,
+			p, c, big);
 	}
 }
 
@@ -97,10 +98,10 @@ static void pct(double v, char *b, size_t n)
 /* Per rank GPU temporal breakdown (shares of the GPU span) and overlap; nothing without GPU ops. */
 static void gpu_table(const json_t *doc, FILE *out)
 {
-	const json_t *ranks = json_object_get(doc, "ranks"), *r;
+	const json_t *ranks = json_object_get(doc, PRA_RANKS), *r;
 	size_t i, shown = 0;
 	json_array_foreach (ranks, i, r) {
-		const json_t *g = json_object_get(r, "gpu");
+		const json_t *g = json_object_get(r, PRA_RANKS_GPU);
 		char c[16], x[16], m[16], id[16], hw[16], ov[16], sp[32];
 		if (!json_is_object(g))
 			continue;
@@ -116,27 +117,27 @@ static void gpu_table(const json_t *doc, FILE *out)
 			break;
 		}
 		shown++;
-		dur(pr_mnum(g, "span_ns"), sp, sizeof(sp));
-		pct(pr_mnum(g, "compute_share"), c, sizeof(c));
-		pct(pr_mnum(g, "communication_share"), x, sizeof(x));
-		pct(pr_mnum(g, "memory_share"), m, sizeof(m));
-		pct(pr_mnum(g, "idle_share"), id, sizeof(id));
+		dur(pr_mnum(g, PRA_RANKS_GPU_SPAN_NS), sp, sizeof(sp));
+		pct(pr_mnum(g, PRA_RANKS_GPU_COMPUTE_SHARE), c, sizeof(c));
+		pct(pr_mnum(g, PRA_RANKS_GPU_COMMUNICATION_SHARE), x, sizeof(x));
+		pct(pr_mnum(g, PRA_RANKS_GPU_MEMORY_SHARE), m, sizeof(m));
+		pct(pr_mnum(g, PRA_RANKS_GPU_IDLE_SHARE), id, sizeof(id));
 		/* no launch linked to a runtime call: host wait cannot be told from other idle */
-		if (pr_mnum(g, "launch_linked_share") == 0)
+		if (pr_mnum(g, PRA_RANKS_GPU_LAUNCH_LINKED_SHARE) == 0)
 			snprintf(hw, sizeof(hw), "n/a");
 		else
-			pct(pr_mnum(g, "idle_host_wait_share"), hw, sizeof(hw));
-		pct(pr_mnum(g, "overlap_share"), ov, sizeof(ov));
+			pct(pr_mnum(g, PRA_RANKS_GPU_IDLE_HOST_WAIT_SHARE), hw, sizeof(hw));
+		pct(pr_mnum(g, PRA_RANKS_GPU_OVERLAP_SHARE), ov, sizeof(ov));
 		fprintf(out, "%5lld %10s %8s %8s %7s %7s %10s %8s\n",
-			(long long)json_integer_value(json_object_get(r, "rank")), sp, c, x, m, id,
-			hw, ov);
+			(long long)json_integer_value(json_object_get(r, PRA_RANKS_RANK)), sp, c, x,
+			m, id, hw, ov);
 	}
 }
 
 /* Per collective: who arrived last (spent the least time in the call) in how many steps. */
 static void arrivals(const json_t *doc, FILE *out)
 {
-	const json_t *arr = json_object_get(doc, "collective_arrivals"), *a, *t;
+	const json_t *arr = json_object_get(doc, PRA_COLLECTIVE_ARRIVALS), *a, *t;
 	size_t i, j;
 	if (!json_array_size(arr))
 		return;
@@ -144,17 +145,22 @@ static void arrivals(const json_t *doc, FILE *out)
 		"\nLast to arrive per step (least time in the collective; the others waited)\n");
 	json_array_foreach (arr, i, a) {
 		char nb[64];
-		const json_t *p = json_object_get(a, "p_value");
+		const json_t *p = json_object_get(a, PRA_COLLECTIVE_ARRIVALS_P_VALUE);
 		fprintf(out, "  %s (%s), %lld steps:\n   ",
-			cut(json_string_value(json_object_get(a, "name")), nb, 50),
-			json_string_value(json_object_get(a, "kind")),
-			(long long)json_integer_value(json_object_get(a, "decided")));
-		json_array_foreach (json_object_get(a, "last_to_arrive"), j, t) {
+			cut(json_string_value(json_object_get(a, PRA_COLLECTIVE_ARRIVALS_NAME)), nb,
+			    50),
+			json_string_value(json_object_get(a, PRA_COLLECTIVE_ARRIVALS_KIND)),
+			(long long)json_integer_value(
+				json_object_get(a, PRA_COLLECTIVE_ARRIVALS_DECIDED)));
+		json_array_foreach (json_object_get(a, PRA_COLLECTIVE_ARRIVALS_LAST_TO_ARRIVE), j,
+				    t) {
 			if (j == 3)
 				break;
 			fprintf(out, "%s rank %lld in %lld", j ? "," : " last:",
-				(long long)json_integer_value(json_object_get(t, "rank")),
-				(long long)json_integer_value(json_object_get(t, "steps")));
+				(long long)json_integer_value(json_object_get(
+					t, PRA_COLLECTIVE_ARRIVALS_LAST_TO_ARRIVE_RANK)),
+				(long long)json_integer_value(json_object_get(
+					t, PRA_COLLECTIVE_ARRIVALS_LAST_TO_ARRIVE_STEPS)));
 		}
 		if (json_is_number(p))
 			fprintf(out, " (p = %.2g)", json_number_value(p));
@@ -164,24 +170,24 @@ static void arrivals(const json_t *doc, FILE *out)
 
 static void stats_table(const json_t *doc, const char *cat, const char *title, FILE *out)
 {
-	const json_t *stats = json_object_get(doc, "stats"), *s;
+	const json_t *stats = json_object_get(doc, PRA_STATS), *s;
 	size_t i, k = 0;
 	int header = 0;
 	const char **names = pr_xcalloc(json_array_size(stats) + 1, sizeof(*names));
 	pr_label_t *lab = pr_xcalloc(json_array_size(stats) + 1, sizeof(*lab));
 	/* the name column of this category's rows: never two alike (names.h) */
 	json_array_foreach (stats, i, s) {
-		const char *c = json_string_value(json_object_get(s, "category"));
+		const char *c = json_string_value(json_object_get(s, PRA_STATS_CATEGORY));
 		if (c && !strcmp(c, cat))
-			names[k++] = pr_mstr(s, "name");
+			names[k++] = pr_mstr(s, PRA_STATS_NAME);
 	}
 	pr_name_column(lab, names, k, 18);
 	k = 0;
 	json_array_foreach (stats, i, s) {
-		const char *c = json_string_value(json_object_get(s, "category"));
-		const char *unit = json_string_value(json_object_get(s, "unit"));
+		const char *c = json_string_value(json_object_get(s, PRA_STATS_CATEGORY));
+		const char *unit = json_string_value(json_object_get(s, PRA_STATS_UNIT));
 		char mn[24], md[24], mx[24], sd[24], im[12], am[16];
-		const json_t *amx = json_object_get(s, "argmax");
+		const json_t *amx = json_object_get(s, PRA_STATS_ARGMAX);
 		if (!c || strcmp(c, cat))
 			continue;
 		if (!header) {
@@ -189,12 +195,12 @@ static void stats_table(const json_t *doc, const char *cat, const char *title, F
 				"n", "min", "median", "max", "std", "imb", "@max");
 			header = 1;
 		}
-		val(pr_mnum(s, "min"), unit, mn, sizeof(mn));
-		val(pr_mnum(s, "median"), unit, md, sizeof(md));
-		val(pr_mnum(s, "max"), unit, mx, sizeof(mx));
-		val(pr_mnum(s, "std"), unit, sd, sizeof(sd));
-		if (isfinite(pr_mnum(s, "imbalance")))
-			snprintf(im, sizeof(im), "%.2f", pr_mnum(s, "imbalance"));
+		val(pr_mnum(s, PRA_STATS_MIN), unit, mn, sizeof(mn));
+		val(pr_mnum(s, PRA_STATS_MEDIAN), unit, md, sizeof(md));
+		val(pr_mnum(s, PRA_STATS_MAX), unit, mx, sizeof(mx));
+		val(pr_mnum(s, PRA_STATS_STD), unit, sd, sizeof(sd));
+		if (isfinite(pr_mnum(s, PRA_STATS_IMBALANCE)))
+			snprintf(im, sizeof(im), "%.2f", pr_mnum(s, PRA_STATS_IMBALANCE));
 		else
 			snprintf(im, sizeof(im), "-");
 		if (json_is_integer(amx))
@@ -202,8 +208,8 @@ static void stats_table(const json_t *doc, const char *cat, const char *title, F
 		else
 			snprintf(am, sizeof(am), "-");
 		fprintf(out, "%-18s %4lld %10s %10s %10s %10s %5s %5s\n", lab[k++],
-			(long long)json_integer_value(json_object_get(s, "ranks")), mn, md, mx, sd,
-			im, am);
+			(long long)json_integer_value(json_object_get(s, PRA_STATS_RANKS)), mn, md,
+			mx, sd, im, am);
 	}
 	free(names);
 	free(lab);
@@ -211,16 +217,16 @@ static void stats_table(const json_t *doc, const char *cat, const char *title, F
 
 static void render_agg_text(const json_t *doc, FILE *out)
 {
-	const json_t *strag = json_object_get(doc, "stragglers"), *r, *w;
-	const json_t *ws = json_object_get(doc, "world_size");
+	const json_t *strag = json_object_get(doc, PRA_STRAGGLERS), *r, *w;
+	const json_t *ws = json_object_get(doc, PRA_WORLD_SIZE);
 	size_t i;
 	fprintf(out, "Aggregate: %lld ranks from %lld inputs",
-		(long long)json_integer_value(json_object_get(doc, "rank_count")),
-		(long long)json_integer_value(json_object_get(doc, "inputs")));
+		(long long)json_integer_value(json_object_get(doc, PRA_RANK_COUNT)),
+		(long long)json_integer_value(json_object_get(doc, PRA_INPUTS)));
 	if (json_is_integer(ws))
 		fprintf(out, ", world size %lld", (long long)json_integer_value(ws));
 	fputc('\n', out);
-	json_array_foreach (json_object_get(doc, "warnings"), i, w)
+	json_array_foreach (json_object_get(doc, PRA_WARNINGS), i, w)
 		fprintf(out, "warning: %s\n", json_string_value(w));
 	ranks_table(doc, out);
 	stats_table(doc, "run", "Across ranks: run", out);
@@ -230,12 +236,13 @@ static void render_agg_text(const json_t *doc, FILE *out)
 	stats_table(doc, "gpu", "Across ranks: GPU (shares)", out);
 	arrivals(doc, out);
 	fprintf(out, "\nStragglers (modified z = 0.6745 (x - median) / MAD, |z| > 3.5)\n");
-	if (!json_array_size(json_object_get(strag, "ranks")))
+	if (!json_array_size(json_object_get(strag, PRA_STRAGGLERS_RANKS)))
 		fprintf(out,
 			"  none: no rank stands out in any stage, collective, step time or GPU "
 			"idle\n");
-	json_array_foreach (json_object_get(strag, "ranks"), i, r) {
-		const char *sum = json_string_value(json_object_get(r, "summary"));
+	json_array_foreach (json_object_get(strag, PRA_STRAGGLERS_RANKS), i, r) {
+		const char *sum =
+			json_string_value(json_object_get(r, PRA_STRAGGLERS_RANKS_SUMMARY));
 		const json_t *e;
 		size_t j;
 		if (strlen(sum) <= 76) {
@@ -245,41 +252,54 @@ static void render_agg_text(const json_t *doc, FILE *out)
 			const char *colon = strchr(sum, ':');
 			fprintf(out, "  %.*s:\n", colon ? (int)(colon - sum) : (int)strlen(sum),
 				sum);
-			json_array_foreach (json_object_get(r, "evidence"), j, e)
+			json_array_foreach (json_object_get(r, PRA_STRAGGLERS_RANKS_EVIDENCE), j, e)
 				fprintf(out, "    %s\n",
-					json_string_value(json_object_get(e, "text")));
+					json_string_value(json_object_get(
+						e, PRA_STRAGGLERS_RANKS_EVIDENCE_TEXT)));
 		}
-		json_array_foreach (json_object_get(r, "evidence"), j, e) {
+		json_array_foreach (json_object_get(r, PRA_STRAGGLERS_RANKS_EVIDENCE), j, e) {
 			char v[32], m[32], md[32], nb[80], zb[32];
-			const json_t *z = json_object_get(e, "z");
-			dur(pr_mnum(e, "value"), v, sizeof(v));
-			dur(pr_mnum(e, "median"), m, sizeof(m));
-			dur(pr_mnum(e, "mad"), md, sizeof(md));
+			const json_t *z = json_object_get(e, PRA_STRAGGLERS_RANKS_EVIDENCE_Z);
+			dur(pr_mnum(e, PRA_STRAGGLERS_RANKS_EVIDENCE_VALUE), v, sizeof(v));
+			dur(pr_mnum(e, PRA_STRAGGLERS_RANKS_EVIDENCE_MEDIAN), m, sizeof(m));
+			dur(pr_mnum(e, PRA_STRAGGLERS_RANKS_EVIDENCE_MAD), md, sizeof(md));
 			if (json_is_number(z))
 				snprintf(zb, sizeof(zb), "%.1f", json_number_value(z));
 			else
 				snprintf(zb, sizeof(zb), "%s", json_string_value(z));
-			fprintf(out, "    %s: %s\n", json_string_value(json_object_get(e, "what")),
-				cut(json_string_value(json_object_get(e, "name")), nb, 60));
-			if (json_is_string(json_object_get(e, "detail")))
-				pr_text_wrap(out, json_string_value(json_object_get(e, "detail")),
+			fprintf(out, "    %s: %s\n",
+				json_string_value(
+					json_object_get(e, PRA_STRAGGLERS_RANKS_EVIDENCE_WHAT)),
+				cut(json_string_value(
+					    json_object_get(e, PRA_STRAGGLERS_RANKS_EVIDENCE_NAME)),
+				    nb, 60));
+			if (json_is_string(
+				    json_object_get(e, PRA_STRAGGLERS_RANKS_EVIDENCE_DETAIL)))
+				pr_text_wrap(out,
+					     json_string_value(json_object_get(
+						     e, PRA_STRAGGLERS_RANKS_EVIDENCE_DETAIL)),
 					     6);
-			else if (json_is_number(json_object_get(e, "host_wait_share")))
+			else if (json_is_number(json_object_get(
+					 e, PRA_STRAGGLERS_RANKS_EVIDENCE_HOST_WAIT_SHARE)))
 				fprintf(out,
 					"      idle %.1f%% of the GPU span vs median %.1f%%, MAD %.1f "
 					"points, z = %s;\n      host wait %.1f%% of its idle time\n",
-					pr_mnum(e, "value") * 100, pr_mnum(e, "median") * 100,
-					pr_mnum(e, "mad") * 100, zb,
-					pr_mnum(e, "host_wait_share") * 100);
-			else if (!strcmp(pr_mstr(e, "what"), "critical path"))
+					pr_mnum(e, PRA_STRAGGLERS_RANKS_EVIDENCE_VALUE) * 100,
+					pr_mnum(e, PRA_STRAGGLERS_RANKS_EVIDENCE_MEDIAN) * 100,
+					pr_mnum(e, PRA_STRAGGLERS_RANKS_EVIDENCE_MAD) * 100, zb,
+					pr_mnum(e, PRA_STRAGGLERS_RANKS_EVIDENCE_HOST_WAIT_SHARE) *
+						100);
+			else if (!strcmp(pr_mstr(e, PRA_STRAGGLERS_RANKS_EVIDENCE_WHAT),
+					 "critical path"))
 				fprintf(out,
 					"      %.1f%% of its critical path vs median %.1f%%, "
 					"MAD %.1f points, z = %s\n",
-					pr_mnum(e, "value") * 100, pr_mnum(e, "median") * 100,
-					pr_mnum(e, "mad") * 100, zb);
+					pr_mnum(e, PRA_STRAGGLERS_RANKS_EVIDENCE_VALUE) * 100,
+					pr_mnum(e, PRA_STRAGGLERS_RANKS_EVIDENCE_MEDIAN) * 100,
+					pr_mnum(e, PRA_STRAGGLERS_RANKS_EVIDENCE_MAD) * 100, zb);
 			else
 				fprintf(out, "      %s vs median %s (%.2fx), MAD %s, z = %s\n", v,
-					m, pr_mnum(e, "ratio"), md, zb);
+					m, pr_mnum(e, PRA_STRAGGLERS_RANKS_EVIDENCE_RATIO), md, zb);
 		}
 	}
 }

@@ -10,6 +10,7 @@
 #include "base/escape.h"
 #include "render/html_report.h"
 #include "base/strbuf.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 static void esc(struct pr_strbuf *sb, const char *s)
 {
@@ -54,11 +55,11 @@ static void card(struct pr_strbuf *sb, size_t value, const char *label, const ch
 static void side(struct pr_strbuf *sb, const char *what, const json_t *s)
 {
 	const json_t *l;
-	size_t i, n = json_array_size(json_object_get(s, "labels"));
+	size_t i, n = json_array_size(json_object_get(s, PRC_BASE_LABELS));
 	pr_strbuf_addf(sb, "%s: %lld run%s (", what,
-		       (long long)json_integer_value(json_object_get(s, "runs")),
-		       pr_mnum(s, "runs") == 1 ? "" : "s");
-	json_array_foreach (json_object_get(s, "labels"), i, l) {
+		       (long long)json_integer_value(json_object_get(s, PRC_BASE_RUNS)),
+		       pr_mnum(s, PRC_BASE_RUNS) == 1 ? "" : "s");
+	json_array_foreach (json_object_get(s, PRC_BASE_LABELS), i, l) {
 		if (i == 8) {
 			pr_strbuf_addf(sb, ", ... %zu more", n - i);
 			break;
@@ -80,38 +81,38 @@ static size_t count(const json_t *sum, const char *k)
 
 static void banner(struct pr_strbuf *sb, const json_t *cmp)
 {
-	const json_t *sum = json_object_get(cmp, "summary");
+	const json_t *sum = json_object_get(cmp, PRC_SUMMARY);
 	struct pr_strbuf line = PR_STRBUF_INIT;
-	int fail = !strcmp(pr_mstr(sum, "status"), "fail");
+	int fail = !strcmp(pr_mstr(sum, PRC_SUMMARY_STATUS), "fail");
 	pr_compare_summary_line(cmp, &line);
 	pr_strbuf_addf(sb, "<div class=\"rec%s\" id=\"verdict\" style=\"font-size:18px\"><strong>",
 		       fail ? " high" : "");
 	esc(sb, line.buf);
 	pr_strbuf_addstr(sb, "</strong><div class=\"why\">");
-	side(sb, "base", json_object_get(cmp, "base"));
+	side(sb, "base", json_object_get(cmp, PRC_BASE));
 	pr_strbuf_addstr(sb, " &middot; ");
-	side(sb, "new", json_object_get(cmp, "new"));
+	side(sb, "new", json_object_get(cmp, PRC_NEW));
 	pr_strbuf_addf(sb, " &middot; exit status %d</div></div>\n", fail ? 1 : 0);
 	pr_strbuf_release(&line);
 
 	pr_strbuf_addstr(sb, "<div class=\"cards\">");
-	card(sb, count(sum, "metrics"), "Metrics compared", "");
-	card(sb, count(sum, "regressions"), "Regressions (+)",
-	     count(sum, "regressions") ? "#d62728" : "");
-	if (count(sum, "missing"))
-		card(sb, count(sum, "missing"), "Key metrics missing (!)", "#d62728");
-	card(sb, count(sum, "improvements"), "Improvements (-)",
-	     count(sum, "improvements") ? "#2ca02c" : "");
-	if (count(sum, "calls_changed"))
-		card(sb, count(sum, "calls_changed"), "Calls/step changed (#)", "");
-	if (count(sum, "inconclusive"))
-		card(sb, count(sum, "inconclusive"), "Inconclusive (?)", "#ff7f0e");
-	card(sb, count(sum, "noise"), "Not significant (~)", "");
-	card(sb, count(sum, "unchanged"), "Unchanged", "");
-	card(sb, count(sum, "added"), "Added (x)", "");
-	card(sb, count(sum, "removed"), "Removed (!)", "");
-	card(sb, count(sum, "below_noise_floor"), "Below noise floor", "");
-	card(sb, count(sum, "ignored"), "Ignored", "");
+	card(sb, count(sum, PRC_SUMMARY_METRICS), "Metrics compared", "");
+	card(sb, count(sum, PRC_SUMMARY_REGRESSIONS), "Regressions (+)",
+	     count(sum, PRC_SUMMARY_REGRESSIONS) ? "#d62728" : "");
+	if (count(sum, PRC_SUMMARY_MISSING))
+		card(sb, count(sum, PRC_SUMMARY_MISSING), "Key metrics missing (!)", "#d62728");
+	card(sb, count(sum, PRC_SUMMARY_IMPROVEMENTS), "Improvements (-)",
+	     count(sum, PRC_SUMMARY_IMPROVEMENTS) ? "#2ca02c" : "");
+	if (count(sum, PRC_SUMMARY_CALLS_CHANGED))
+		card(sb, count(sum, PRC_SUMMARY_CALLS_CHANGED), "Calls/step changed (#)", "");
+	if (count(sum, PRC_SUMMARY_INCONCLUSIVE))
+		card(sb, count(sum, PRC_SUMMARY_INCONCLUSIVE), "Inconclusive (?)", "#ff7f0e");
+	card(sb, count(sum, PRC_SUMMARY_NOISE), "Not significant (~)", "");
+	card(sb, count(sum, PRC_SUMMARY_UNCHANGED), "Unchanged", "");
+	card(sb, count(sum, PRC_SUMMARY_ADDED), "Added (x)", "");
+	card(sb, count(sum, PRC_SUMMARY_REMOVED), "Removed (!)", "");
+	card(sb, count(sum, PRC_SUMMARY_BELOW_NOISE_FLOOR), "Below noise floor", "");
+	card(sb, count(sum, PRC_SUMMARY_IGNORED), "Ignored", "");
 	pr_strbuf_addstr(sb, "</div>\n");
 }
 
@@ -127,7 +128,7 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 					 "#After", "#Ratio",	 "#Ratio 95 % CI", "#Change %",
 					 "#p",	   "Decided by", "Threshold",	   "Verdict",
 					 NULL };
-	const json_t *all = json_object_get(cmp, "metrics"), *m;
+	const json_t *all = json_object_get(cmp, PRC_METRICS), *m;
 	size_t i, n = json_array_size(all), *order = pr_compare_order(all);
 	json_t *metrics = json_array(); /* borrowed rows in report order: what failed first */
 	pr_label_t *lab;
@@ -151,41 +152,43 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 		json_decref(metrics);
 		return;
 	}
-	lab = pr_html_name_column(metrics, "id", PR_HTML_ROWS);
+	lab = pr_html_name_column(metrics, PRC_METRICS_ID, PR_HTML_ROWS);
 	pr_html_table_begin(sb, h);
 	json_array_foreach (metrics, i, m) {
-		const char *v = pr_mstr(m, "verdict"), *unit = pr_mstr(m, "unit");
+		const char *v = pr_mstr(m, PRC_METRICS_VERDICT),
+			   *unit = pr_mstr(m, PRC_METRICS_UNIT);
 		const char *cls = !strcmp(v, "regression")    ? "diff"
 				  : !strcmp(v, "improvement") ? "ok"
 							      : "";
-		const json_t *test = json_object_get(m, "test"),
-			     *th = json_object_get(m, "threshold");
+		const json_t *test = json_object_get(m, PRC_METRICS_TEST),
+			     *th = json_object_get(m, PRC_METRICS_THRESHOLD);
 		json_t *pct = NULL;
 		char buf[96];
 		if (i >= PR_HTML_ROWS)
 			break;
 		pr_strbuf_addf(sb, "<tr><td class=\"%s\">", *cls ? cls : "name");
-		esc(sb, pr_mstr(m, "mark"));
+		esc(sb, pr_mstr(m, PRC_METRICS_MARK));
 		pr_strbuf_addstr(sb, "</td>");
-		pr_html_td_shown(sb, pr_mstr(m, "id"), lab[i]);
-		pr_html_td(sb, pr_mstr(m, "kind"));
-		tdu(sb, json_object_get(m, "base"), unit);
-		tdu(sb, json_object_get(m, "new"), unit);
+		pr_html_td_shown(sb, pr_mstr(m, PRC_METRICS_ID), lab[i]);
+		pr_html_td(sb, pr_mstr(m, PRC_METRICS_KIND));
+		tdu(sb, json_object_get(m, PRC_METRICS_BASE), unit);
+		tdu(sb, json_object_get(m, PRC_METRICS_NEW), unit);
 		pr_compare_fmt_ratio(m, buf, sizeof(buf));
-		tdv(sb, json_object_get(m, "ratio"), buf);
+		tdv(sb, json_object_get(m, PRC_METRICS_RATIO), buf);
 		pr_compare_fmt_ratio_ci(m, buf, sizeof(buf));
-		tdv(sb, json_array_get(json_object_get(test, "ratio_ci"), 0), buf);
-		if (isfinite(pr_mnum(m, "ratio")))
-			pct = json_real((pr_mnum(m, "ratio") - 1) * 100);
+		tdv(sb, json_array_get(json_object_get(test, PRC_METRICS_TEST_RATIO_CI), 0), buf);
+		if (isfinite(pr_mnum(m, PRC_METRICS_RATIO)))
+			pct = json_real((pr_mnum(m, PRC_METRICS_RATIO) - 1) * 100);
 		snprintf(buf, sizeof(buf), "%+.1f", pct ? json_real_value(pct) : 0.0);
 		tdv(sb, pct, buf);
 		json_decref(pct);
-		snprintf(buf, sizeof(buf), "%.2g", pr_mnum(test, "p"));
-		tdv(sb, json_object_get(test, "p"), buf);
+		snprintf(buf, sizeof(buf), "%.2g", pr_mnum(test, PRC_METRICS_TEST_P));
+		tdv(sb, json_object_get(test, PRC_METRICS_TEST_P), buf);
 		pr_compare_fmt_rule(m, 0, buf, sizeof(buf));
 		pr_html_td(sb, buf);
-		pr_html_td(sb, json_is_false(json_object_get(th, "gated")) ? "not gated"
-									   : pr_mstr(th, "text"));
+		pr_html_td(sb, json_is_false(json_object_get(th, PRC_METRICS_THRESHOLD_GATED))
+				       ? "not gated"
+				       : pr_mstr(th, PRC_METRICS_THRESHOLD_TEXT));
 		pr_strbuf_addf(sb, "<td class=\"%s\">", *cls ? cls : "name");
 		esc(sb, v);
 		pr_strbuf_addstr(sb, "</td></tr>\n");
@@ -198,27 +201,27 @@ static void metrics_table(struct pr_strbuf *sb, const json_t *cmp)
 static void floor_table(struct pr_strbuf *sb, const json_t *cmp)
 {
 	static const char *const h[] = { "Metric", "#Before", "#After", NULL };
-	const json_t *arr = json_object_get(cmp, "below_noise_floor"), *m, *ig;
+	const json_t *arr = json_object_get(cmp, PRC_BELOW_NOISE_FLOOR), *m, *ig;
 	size_t i, n = json_array_size(arr);
 	if (n) {
-		pr_label_t *lab = pr_html_name_column(arr, "id", PR_HTML_ROWS);
+		pr_label_t *lab = pr_html_name_column(arr, PRC_BELOW_NOISE_FLOOR_ID, PR_HTML_ROWS);
 		pr_strbuf_addstr(sb, "<h3>Below the noise floor (not gated)</h3>\n");
 		pr_html_table_begin(sb, h);
 		json_array_foreach (arr, i, m) {
 			if (i >= PR_HTML_ROWS)
 				break;
 			pr_strbuf_addstr(sb, "<tr>");
-			pr_html_td_shown(sb, pr_mstr(m, "id"), lab[i]);
-			tdu(sb, json_object_get(m, "base"), "ns");
-			tdu(sb, json_object_get(m, "new"), "ns");
+			pr_html_td_shown(sb, pr_mstr(m, PRC_BELOW_NOISE_FLOOR_ID), lab[i]);
+			tdu(sb, json_object_get(m, PRC_BELOW_NOISE_FLOOR_BASE), "ns");
+			tdu(sb, json_object_get(m, PRC_BELOW_NOISE_FLOOR_NEW), "ns");
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
 		free(lab);
 		pr_html_table_end(sb, i, n, "compare --to json");
 	}
-	if (json_array_size(json_object_get(cmp, "ignored"))) {
+	if (json_array_size(json_object_get(cmp, PRC_IGNORED))) {
 		pr_strbuf_addstr(sb, "<h3>Ignored (--ignore)</h3>\n<p>");
-		json_array_foreach (json_object_get(cmp, "ignored"), i, ig) {
+		json_array_foreach (json_object_get(cmp, PRC_IGNORED), i, ig) {
 			if (i)
 				pr_strbuf_addstr(sb, ", ");
 			pr_strbuf_addstr(sb, "<code>");
@@ -231,25 +234,26 @@ static void floor_table(struct pr_strbuf *sb, const json_t *cmp)
 
 static void settings(struct pr_strbuf *sb, const json_t *cmp)
 {
-	const json_t *s = json_object_get(cmp, "settings"), *v;
+	const json_t *s = json_object_get(cmp, PRC_SETTINGS), *v;
 	const char *k;
 	size_t i;
 	pr_strbuf_addf(
 		sb,
 		"<p class=\"meta\">Gate: alpha %g, noise floor %g %% of run time or %g us; defaults ",
-		pr_mnum(s, "alpha"), 100 * pr_mnum(s, "noise_floor"), pr_mnum(s, "min_us"));
+		pr_mnum(s, PRC_SETTINGS_ALPHA), 100 * pr_mnum(s, PRC_SETTINGS_NOISE_FLOOR),
+		pr_mnum(s, PRC_SETTINGS_MIN_US));
 	i = 0;
-	json_object_foreach (json_object_get(s, "defaults"), k, v) {
+	json_object_foreach (json_object_get(s, PRC_SETTINGS_DEFAULTS), k, v) {
 		pr_strbuf_addstr(sb, i++ ? ", " : "");
 		esc(sb, k);
 		pr_strbuf_addstr(sb, " ");
 		esc(sb, json_string_value(v));
 	}
-	json_array_foreach (json_object_get(s, "fail_on"), i, v) {
+	json_array_foreach (json_object_get(s, PRC_SETTINGS_FAIL_ON), i, v) {
 		pr_strbuf_addstr(sb, i ? ", " : "; --fail-on ");
 		esc(sb, json_string_value(v));
 	}
-	json_array_foreach (json_object_get(s, "ignore"), i, v) {
+	json_array_foreach (json_object_get(s, PRC_SETTINGS_IGNORE), i, v) {
 		pr_strbuf_addstr(sb, i ? ", " : "; --ignore ");
 		esc(sb, json_string_value(v));
 	}
@@ -272,10 +276,11 @@ int pr_compare_html(const json_t *cmp, const json_t *base, const json_t *newm,
 	floor_table(&body, cmp);
 	settings(&body, cmp);
 	pr_strbuf_addstr(&body, "</section>\n");
-	snprintf(sub, sizeof(sub), "%.60s v%.0f: %s", pr_mstr(cmp, "schema"),
-		 pr_mnum(cmp, "version"),
-		 strcmp(pr_mstr(json_object_get(cmp, "summary"), "status"), "fail") ? "PASS"
-										    : "FAIL");
+	snprintf(sub, sizeof(sub), "%.60s v%.0f: %s", pr_mstr(cmp, PRC_SCHEMA),
+		 pr_mnum(cmp, PRC_VERSION),
+		 strcmp(pr_mstr(json_object_get(cmp, PRC_SUMMARY), PRC_SUMMARY_STATUS), "fail")
+			 ? "PASS"
+			 : "FAIL");
 	rc = pr_html_page("profreport compare", sub, body.buf, out, err);
 	pr_strbuf_release(&body);
 	return rc;

@@ -6,11 +6,13 @@
 #include "render/compare_text.h"
 #include "base/jsonx.h"
 #include "base/escape.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 static int gated(const json_t *m)
 {
-	return json_is_true(json_object_get(json_object_get(m, "threshold"), "gated")) ||
-	       !strcmp(pr_mstr(m, "rule"), "presence");
+	return json_is_true(json_object_get(json_object_get(m, PRC_METRICS_THRESHOLD),
+					    PRC_METRICS_THRESHOLD_GATED)) ||
+	       !strcmp(pr_mstr(m, PRC_METRICS_RULE), "presence");
 }
 
 /* "regression: 1.20x (base 400.118 us, new 481.2 us), p=1e-07, ratio 95% CI [...],
@@ -18,17 +20,21 @@ static int gated(const json_t *m)
 static void message(struct pr_strbuf *sb, const json_t *m)
 {
 	char b[48], n[48], r[16], t[48];
-	pr_compare_fmt_value(json_object_get(m, "base"), pr_mstr(m, "unit"), b, sizeof(b));
-	pr_compare_fmt_value(json_object_get(m, "new"), pr_mstr(m, "unit"), n, sizeof(n));
+	pr_compare_fmt_value(json_object_get(m, PRC_METRICS_BASE), pr_mstr(m, PRC_METRICS_UNIT), b,
+			     sizeof(b));
+	pr_compare_fmt_value(json_object_get(m, PRC_METRICS_NEW), pr_mstr(m, PRC_METRICS_UNIT), n,
+			     sizeof(n));
 	pr_compare_fmt_ratio(m, r, sizeof(r));
 	pr_compare_fmt_test(m, t, sizeof(t));
-	pr_strbuf_addf(sb, "%s: %s (base %s, new %s), %s", pr_mstr(m, "verdict"), r, b, n, t);
+	pr_strbuf_addf(sb, "%s: %s (base %s, new %s), %s", pr_mstr(m, PRC_METRICS_VERDICT), r, b, n,
+		       t);
 	pr_compare_fmt_ratio_ci(m, t, sizeof(t));
 	if (*t)
 		pr_strbuf_addf(sb, ", ratio 95%% CI %s", t);
 	pr_strbuf_addf(sb, ", threshold %s; rule %s: %s",
-		       pr_mstr(json_object_get(m, "threshold"), "text"), pr_mstr(m, "rule"),
-		       pr_mstr(m, "why"));
+		       pr_mstr(json_object_get(m, PRC_METRICS_THRESHOLD),
+			       PRC_METRICS_THRESHOLD_TEXT),
+		       pr_mstr(m, PRC_METRICS_RULE), pr_mstr(m, PRC_METRICS_WHY));
 }
 
 void pr_compare_render_junit_error(const char *message, struct pr_strbuf *sb)
@@ -50,15 +56,15 @@ void pr_compare_render_junit_error(const char *message, struct pr_strbuf *sb)
 
 void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
 {
-	const json_t *metrics = json_object_get(cmp, "metrics"), *m;
+	const json_t *metrics = json_object_get(cmp, PRC_METRICS), *m;
 	struct pr_strbuf msg = PR_STRBUF_INIT;
 	size_t i, j, tests = 0, failures = 0, *order;
 	json_array_foreach (metrics, i, m) {
 		if (!gated(m))
 			continue;
 		tests++;
-		failures += !strcmp(pr_mstr(m, "verdict"), "regression") ||
-			    !strcmp(pr_mstr(m, "verdict"), "missing");
+		failures += !strcmp(pr_mstr(m, PRC_METRICS_VERDICT), "regression") ||
+			    !strcmp(pr_mstr(m, PRC_METRICS_VERDICT), "missing");
 	}
 	if (!tests) {
 		/* a pass with nothing checked would hide a gate that judged nothing */
@@ -76,29 +82,30 @@ void pr_compare_render_junit(const json_t *cmp, struct pr_strbuf *sb)
 		       "errors=\"0\" skipped=\"0\" time=\"0\">\n",
 		       tests, failures);
 	pr_strbuf_addf(sb, "    <properties>\n      <property name=\"alpha\" value=\"%g\"/>\n",
-		       json_number_value(
-			       json_object_get(json_object_get(cmp, "settings"), "alpha")));
+		       json_number_value(json_object_get(json_object_get(cmp, PRC_SETTINGS),
+							 PRC_SETTINGS_ALPHA)));
 	pr_strbuf_addf(sb, "      <property name=\"status\" value=\"%s\"/>\n    </properties>\n",
-		       pr_mstr(json_object_get(cmp, "summary"), "status"));
+		       pr_mstr(json_object_get(cmp, PRC_SUMMARY), PRC_SUMMARY_STATUS));
 	/* in report order: the headline metrics, then failures, presence and count changes */
 	order = pr_compare_order(metrics);
 	for (j = 0; j < json_array_size(metrics); j++) {
 		const char *v;
 		m = json_array_get(metrics, order[j]);
-		v = pr_mstr(m, "verdict");
+		v = pr_mstr(m, PRC_METRICS_VERDICT);
 		if (!gated(m))
 			continue;
 		pr_strbuf_addstr(sb, "    <testcase classname=\"profreport.compare.");
-		pr_xml_escape(sb, pr_mstr(m, "group"));
+		pr_xml_escape(sb, pr_mstr(m, PRC_METRICS_GROUP));
 		pr_strbuf_addstr(sb, "\" name=\"");
-		pr_xml_escape(sb, pr_mstr(m, "id"));
+		pr_xml_escape(sb, pr_mstr(m, PRC_METRICS_ID));
 		/* a time metric's testcase lasts its NEW value, so CI trend charts of test
 		 * times plot it; other metrics (bytes, shares) take no time */
-		if (!strcmp(pr_mstr(m, "unit"), "ns") &&
-		    json_is_number(json_object_get(m, "new")) &&
-		    json_number_value(json_object_get(m, "new")) >= 0)
+		if (!strcmp(pr_mstr(m, PRC_METRICS_UNIT), "ns") &&
+		    json_is_number(json_object_get(m, PRC_METRICS_NEW)) &&
+		    json_number_value(json_object_get(m, PRC_METRICS_NEW)) >= 0)
 			pr_strbuf_addf(sb, "\" time=\"%.9f\"",
-				       json_number_value(json_object_get(m, "new")) / 1e9);
+				       json_number_value(json_object_get(m, PRC_METRICS_NEW)) /
+					       1e9);
 		else
 			pr_strbuf_addstr(sb, "\" time=\"0\"");
 		pr_strbuf_reset(&msg);

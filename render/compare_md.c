@@ -8,6 +8,7 @@
 #include "base/jsonx.h"
 #include "base/xalloc.h"
 #include "render/names.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 /* A name as inline code inside a table cell: '|' escaped, '`' replaced. */
 static void code(struct pr_strbuf *sb, const char *s)
@@ -37,7 +38,7 @@ static pr_label_t *labels(const json_t *metrics)
 	const char **ids = pr_xcalloc(n + 1, sizeof(*ids));
 	pr_label_t *lab = pr_xcalloc(n + 1, sizeof(*lab));
 	for (i = 0; i < n; i++)
-		ids[i] = pr_mstr(json_array_get(metrics, i), "id");
+		ids[i] = pr_mstr(json_array_get(metrics, i), PRC_METRICS_ID);
 	pr_name_column(lab, ids, n, PR_LABEL - 1);
 	free(ids);
 	return lab;
@@ -46,7 +47,8 @@ static pr_label_t *labels(const json_t *metrics)
 /* new - base in the metric's unit, signed ("+77.260 us"), and the change in percent ("+19.1%"). */
 static void delta_cells(const json_t *m, char *d, size_t dn, char *p, size_t pn)
 {
-	const json_t *b = json_object_get(m, "base"), *n = json_object_get(m, "new");
+	const json_t *b = json_object_get(m, PRC_METRICS_BASE),
+		     *n = json_object_get(m, PRC_METRICS_NEW);
 	double x, y;
 	json_t *abs_v;
 	snprintf(d, dn, "-");
@@ -56,10 +58,11 @@ static void delta_cells(const json_t *m, char *d, size_t dn, char *p, size_t pn)
 	x = json_number_value(b);
 	y = json_number_value(n);
 	abs_v = json_real(fabs(y - x));
-	if (!strcmp(pr_mstr(m, "unit"), "share")) /* a share moves by points, as its threshold */
+	if (!strcmp(pr_mstr(m, PRC_METRICS_UNIT),
+		    "share")) /* a share moves by points, as its threshold */
 		snprintf(d + 1, dn - 1, "%.2fpp", fabs(y - x) * 100);
 	else
-		pr_compare_fmt_value(abs_v, pr_mstr(m, "unit"), d + 1, dn - 1);
+		pr_compare_fmt_value(abs_v, pr_mstr(m, PRC_METRICS_UNIT), d + 1, dn - 1);
 	d[0] = y >= x ? '+' : '-';
 	json_decref(abs_v);
 	if (x != 0)
@@ -69,9 +72,11 @@ static void delta_cells(const json_t *m, char *d, size_t dn, char *p, size_t pn)
 static void row(struct pr_strbuf *sb, const json_t *m, const char *shown, int details)
 {
 	char b[48], n[48], r[16], t[48], rule[96];
-	const char *mark = pr_mstr(m, "mark");
-	pr_compare_fmt_value(json_object_get(m, "base"), pr_mstr(m, "unit"), b, sizeof(b));
-	pr_compare_fmt_value(json_object_get(m, "new"), pr_mstr(m, "unit"), n, sizeof(n));
+	const char *mark = pr_mstr(m, PRC_METRICS_MARK);
+	pr_compare_fmt_value(json_object_get(m, PRC_METRICS_BASE), pr_mstr(m, PRC_METRICS_UNIT), b,
+			     sizeof(b));
+	pr_compare_fmt_value(json_object_get(m, PRC_METRICS_NEW), pr_mstr(m, PRC_METRICS_UNIT), n,
+			     sizeof(n));
 	pr_compare_fmt_ratio(m, r, sizeof(r));
 	pr_compare_fmt_rule(m, 0, rule, sizeof(rule));
 	if (!details) {
@@ -80,34 +85,38 @@ static void row(struct pr_strbuf *sb, const json_t *m, const char *shown, int de
 		pr_strbuf_addf(sb, "| %s | ", strcmp(mark, " ") ? mark : "");
 		code(sb, shown);
 		pr_strbuf_addf(sb, " | %s | %s | %s | %s | %s | %s |\n", b, n, d, p,
-			       pr_mstr(json_object_get(m, "threshold"), "text"), rule);
+			       pr_mstr(json_object_get(m, PRC_METRICS_THRESHOLD),
+				       PRC_METRICS_THRESHOLD_TEXT),
+			       rule);
 		return;
 	}
 	pr_strbuf_addf(sb, "| %s | %s | %s | %s | ", strcmp(mark, " ") ? mark : "", b, n, r);
 	code(sb, shown);
 	if (details) {
-		const json_t *test = json_object_get(m, "test"),
-			     *ci = json_object_get(test, "hl_ci");
+		const json_t *test = json_object_get(m, PRC_METRICS_TEST),
+			     *ci = json_object_get(test, PRC_METRICS_TEST_HL_CI);
 		pr_compare_fmt_test(m, t, sizeof(t));
 		pr_strbuf_addf(sb, " | %lld / %lld | %s",
-			       (long long)json_integer_value(json_object_get(m, "n1")),
-			       (long long)json_integer_value(json_object_get(m, "n2")), t);
-		if (json_is_number(json_object_get(test, "hl_shift"))) {
+			       (long long)json_integer_value(json_object_get(m, PRC_METRICS_N1)),
+			       (long long)json_integer_value(json_object_get(m, PRC_METRICS_N2)),
+			       t);
+		if (json_is_number(json_object_get(test, PRC_METRICS_TEST_HL_SHIFT))) {
 			char s[48], lo[48], hi[48];
-			pr_compare_fmt_value(json_object_get(test, "hl_shift"), pr_mstr(m, "unit"),
-					     s, sizeof(s));
-			pr_compare_fmt_value(json_array_get(ci, 0), pr_mstr(m, "unit"), lo,
-					     sizeof(lo));
-			pr_compare_fmt_value(json_array_get(ci, 1), pr_mstr(m, "unit"), hi,
-					     sizeof(hi));
+			pr_compare_fmt_value(json_object_get(test, PRC_METRICS_TEST_HL_SHIFT),
+					     pr_mstr(m, PRC_METRICS_UNIT), s, sizeof(s));
+			pr_compare_fmt_value(json_array_get(ci, 0), pr_mstr(m, PRC_METRICS_UNIT),
+					     lo, sizeof(lo));
+			pr_compare_fmt_value(json_array_get(ci, 1), pr_mstr(m, PRC_METRICS_UNIT),
+					     hi, sizeof(hi));
 			pr_strbuf_addf(sb, ", shift %s [%s, %s]", s, lo, hi);
 		}
 		pr_compare_fmt_ratio_ci(m, t, sizeof(t));
 		if (*t)
 			pr_strbuf_addf(sb, ", ratio %s", t);
 		pr_strbuf_addf(sb, " | %s | %s | %s",
-			       pr_mstr(json_object_get(m, "threshold"), "text"),
-			       pr_mstr(m, "verdict"), rule);
+			       pr_mstr(json_object_get(m, PRC_METRICS_THRESHOLD),
+				       PRC_METRICS_THRESHOLD_TEXT),
+			       pr_mstr(m, PRC_METRICS_VERDICT), rule);
 	}
 	pr_strbuf_addstr(sb, " |\n");
 }
@@ -159,10 +168,11 @@ static void cut_line(struct md *c, size_t more)
  */
 static json_t *gpu_busy(const json_t *m)
 {
-	json_t *b = json_deep_copy(m), *th = json_object_get(b, "threshold");
-	const json_t *x = json_object_get(m, "base"), *y = json_object_get(m, "new");
+	json_t *b = json_deep_copy(m), *th = json_object_get(b, PRC_METRICS_THRESHOLD);
+	const json_t *x = json_object_get(m, PRC_METRICS_BASE),
+		     *y = json_object_get(m, PRC_METRICS_NEW);
 	char t[64];
-	const char *tt = pr_mstr(th, "text");
+	const char *tt = pr_mstr(th, PRC_METRICS_THRESHOLD_TEXT);
 	if (json_is_number(x))
 		json_object_set_new(b, "base", json_real(1 - json_number_value(x)));
 	if (json_is_number(y))
@@ -201,7 +211,7 @@ static void section(struct md *c, const json_t *metrics, const size_t *order, pr
 			continue;
 		if (!room(c, MD_TAIL))
 			break;
-		if (!strcmp(pr_mstr(m, "id"), "gpu:idle_share")) {
+		if (!strcmp(pr_mstr(m, PRC_METRICS_ID), "gpu:idle_share")) {
 			json_t *b = gpu_busy(m);
 			row(c->sb, b, "GPU busy", 0);
 			json_decref(b);
@@ -217,8 +227,8 @@ static void section(struct md *c, const json_t *metrics, const size_t *order, pr
 
 void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 {
-	const json_t *metrics = json_object_get(cmp, "metrics"), *m, *floor;
-	const json_t *st = json_object_get(cmp, "settings");
+	const json_t *metrics = json_object_get(cmp, PRC_METRICS), *m, *floor;
+	const json_t *st = json_object_get(cmp, PRC_SETTINGS);
 	size_t i, n = json_array_size(metrics), *order = pr_compare_order(metrics), shown;
 	pr_label_t *lab = labels(metrics);
 	struct md c;
@@ -250,8 +260,8 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 		"(a missing step time, phase, peak or throughput fails, and so does a GPU "
 		"metric when NEW has no GPU op), `#` calls per "
 		"step changed.\n",
-		4.0, json_number_value(json_object_get(st, "alpha")),
-		json_number_value(json_object_get(st, "alpha")));
+		4.0, json_number_value(json_object_get(st, PRC_SETTINGS_ALPHA)),
+		json_number_value(json_object_get(st, PRC_SETTINGS_ALPHA)));
 	if (room(&c, 512)) {
 		pr_strbuf_addf(sb, "\n<details><summary>All %zu compared metrics</summary>\n\n", n);
 		pr_strbuf_addstr(sb, all_head);
@@ -264,15 +274,15 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 	}
 	free(lab);
 	free(order);
-	floor = json_object_get(cmp, "below_noise_floor");
+	floor = json_object_get(cmp, PRC_BELOW_NOISE_FLOOR);
 	if (json_array_size(floor) && room(&c, 512)) {
 		pr_strbuf_addf(
 			sb,
 			"\n<details><summary>%zu span and GPU time metrics below the noise floor (not gated: under "
 			"%g %% of run time or %g us)</summary>\n\n",
 			json_array_size(floor),
-			100 * json_number_value(json_object_get(st, "noise_floor")),
-			json_number_value(json_object_get(st, "min_us")));
+			100 * json_number_value(json_object_get(st, PRC_SETTINGS_NOISE_FLOOR)),
+			json_number_value(json_object_get(st, PRC_SETTINGS_MIN_US)));
 		lab = labels(floor);
 		json_array_foreach (floor, i, m) {
 			if (!room(&c, 512))
@@ -287,7 +297,7 @@ void pr_compare_render_md(const json_t *cmp, struct pr_strbuf *sb)
 	} else if (json_array_size(floor)) {
 		cut_line(&c, json_array_size(floor));
 	}
-	if (json_array_size(json_object_get(cmp, "ignored")))
+	if (json_array_size(json_object_get(cmp, PRC_IGNORED)))
 		pr_strbuf_addf(sb, "\n%zu metric(s) ignored by --ignore.\n",
-			       json_array_size(json_object_get(cmp, "ignored")));
+			       json_array_size(json_object_get(cmp, PRC_IGNORED)));
 }

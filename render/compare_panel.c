@@ -12,6 +12,7 @@
 #include "base/xalloc.h"
 #include "render/names.h"
 #include "render/panels.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 #define MAX_THRESHOLDS 4
 #define NAME_BYTES 48 /* a metric's axis label (render/names.h), as the GPU panels' */
@@ -58,8 +59,8 @@ static uint32_t verdict_color(const char *v)
 /* The metric's kind for the threshold note: time, memory, throughput, ... */
 static const char *kind_of(const json_t *m)
 {
-	const char *k = pr_mstr(m, "kind");
-	return *k && strcmp(k, "ratio") ? k : pr_mstr(m, "group");
+	const char *k = pr_mstr(m, PRC_METRICS_KIND);
+	return *k && strcmp(k, "ratio") ? k : pr_mstr(m, PRC_METRICS_GROUP);
 }
 
 struct threshold {
@@ -69,13 +70,13 @@ struct threshold {
 
 static void note_threshold(struct threshold *t, size_t *nt, const json_t *m)
 {
-	const json_t *th = json_object_get(m, "threshold");
-	double rel = pr_mnum(th, "rel"), at;
+	const json_t *th = json_object_get(m, PRC_METRICS_THRESHOLD);
+	double rel = pr_mnum(th, PRC_METRICS_THRESHOLD_REL), at;
 	const char *kind = kind_of(m);
 	size_t i;
-	if (!isfinite(rel) || json_is_false(json_object_get(th, "gated")))
+	if (!isfinite(rel) || json_is_false(json_object_get(th, PRC_METRICS_THRESHOLD_GATED)))
 		return;
-	at = (strcmp(pr_mstr(m, "better"), "higher") ? 1 : -1) * fabs(rel) * 100;
+	at = (strcmp(pr_mstr(m, PRC_METRICS_BETTER), "higher") ? 1 : -1) * fabs(rel) * 100;
 	for (i = 0; i < *nt; i++) {
 		if (fabs(t[i].at - at) < 1e-9) {
 			size_t len = strlen(t[i].kinds);
@@ -111,7 +112,7 @@ double pr_ratio_axis_max(const double *ratio, size_t n, const struct pr_chart_hl
 
 static void changes(struct pr_panelset *ps, const json_t *cmp)
 {
-	const json_t *metrics = json_object_get(cmp, "metrics"), *m;
+	const json_t *metrics = json_object_get(cmp, PRC_METRICS), *m;
 	struct change *ch = pr_xcalloc(json_array_size(metrics) + 1, sizeof(*ch));
 	struct threshold th[MAX_THRESHOLDS];
 	struct pr_chart_bar_group *g;
@@ -129,10 +130,11 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 	char title[400];
 
 	json_array_foreach (metrics, i, m) {
-		double r = pr_mnum(m, "ratio");
-		if (!isfinite(r) || !strcmp(pr_mstr(m, "verdict"), "added") ||
-		    !strcmp(pr_mstr(m, "verdict"), "removed") ||
-		    json_is_false(json_object_get(json_object_get(m, "threshold"), "gated")))
+		double r = pr_mnum(m, PRC_METRICS_RATIO);
+		if (!isfinite(r) || !strcmp(pr_mstr(m, PRC_METRICS_VERDICT), "added") ||
+		    !strcmp(pr_mstr(m, PRC_METRICS_VERDICT), "removed") ||
+		    json_is_false(json_object_get(json_object_get(m, PRC_METRICS_THRESHOLD),
+						  PRC_METRICS_THRESHOLD_GATED)))
 			continue;
 		if (fabs(r - 1) < 1e-12) {
 			same++;
@@ -141,9 +143,9 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 		ch[n].m = m;
 		ch[n].pct = (r - 1) * 100;
 		ch[n].index = i;
-		ch[n].flagged = !strcmp(pr_mstr(m, "verdict"), "regression")  ? 2
-				: !strcmp(pr_mstr(m, "verdict"), "unchanged") ? 0
-									      : 1;
+		ch[n].flagged = !strcmp(pr_mstr(m, PRC_METRICS_VERDICT), "regression")	? 2
+				: !strcmp(pr_mstr(m, PRC_METRICS_VERDICT), "unchanged") ? 0
+											: 1;
 		n++;
 	}
 	pr_compare_summary_line(cmp, &sum);
@@ -168,15 +170,16 @@ static void changes(struct pr_panelset *ps, const json_t *cmp)
 	ids = pr_xcalloc(shown + 1, sizeof(*ids));
 	lab = pr_xcalloc(shown + 1, sizeof(*lab));
 	for (i = 0; i < shown; i++)
-		ids[i] = pr_mstr(ch[i].m, "id");
+		ids[i] = pr_mstr(ch[i].m, PRC_METRICS_ID);
 	pr_name_column(lab, ids, shown, NAME_BYTES); /* names.h: never two alike */
 	for (i = 0; i < shown; i++) {
-		const char *v = pr_mstr(ch[i].m, "verdict");
+		const char *v = pr_mstr(ch[i].m, PRC_METRICS_VERDICT);
 		char buf[64];
 		cat[i] = pr_panelset_strdup(ps, lab[i]);
-		val[i] = pr_mnum(ch[i].m, "ratio");
+		val[i] = pr_mnum(ch[i].m, PRC_METRICS_RATIO);
 		col[i] = verdict_color(v);
-		snprintf(buf, sizeof(buf), "%+.1f%% (%.2fx)", ch[i].pct, pr_mnum(ch[i].m, "ratio"));
+		snprintf(buf, sizeof(buf), "%+.1f%% (%.2fx)", ch[i].pct,
+			 pr_mnum(ch[i].m, PRC_METRICS_RATIO));
 		vt[i] = pr_panelset_strdup(ps, buf);
 		seen[!strcmp(v, "regression")				 ? 0
 		     : !strcmp(v, "improvement")			 ? 1
@@ -250,10 +253,11 @@ static const json_t *first_steps(const json_t *model, const json_t **run, size_t
 	size_t i;
 	*nruns = 0;
 	*run = NULL;
-	json_array_foreach (json_object_get(model, "runs"), i, r) {
+	json_array_foreach (json_object_get(model, PRK_RUNS), i, r) {
 		const json_t *l =
-			json_object_get(json_object_get(json_object_get(r, "throughput"), "steps"),
-					"list");
+			json_object_get(json_object_get(json_object_get(r, PRK_THROUGHPUT),
+							PRK_THROUGHPUT_STEPS),
+					PRK_THROUGHPUT_STEPS_LIST);
 		if (!json_array_size(l))
 			continue;
 		(*nruns)++;
@@ -298,7 +302,7 @@ static size_t step_line(struct pr_panelset *ps, const json_t *list, double **x, 
 	*y = pr_panelset_alloc(ps, n, sizeof(double));
 	pr_step_numbers(list, *x, n, kind, sizeof(kind));
 	json_array_foreach (list, i, o)
-		(*y)[i] = pr_mnum(o, "dur_ns");
+		(*y)[i] = pr_mnum(o, PRK_THROUGHPUT_STEPS_LIST_DUR_NS);
 	return n;
 }
 

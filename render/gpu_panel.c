@@ -12,6 +12,7 @@
 #include "render/panelset.h"
 #include "render/time_axis.h"
 #include "render/units.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 /* ---- palette ---- */
 
@@ -107,21 +108,32 @@ static struct pr_chart *stacked_chart(struct pr_panelset *ps, const char *name, 
 
 /* ---- temporal breakdown (HTA) ---- */
 
-/* One bar: the scope's compute / communication / memory shares and its idle, split or whole. */
+/* One bar: the scope's compute / communication / memory shares and its idle, split or whole
+ * (the run's gpu_breakdown.rank and .idle, or a stream's, of one shape: named by the rank's;
+ * the streams' names must exist too, so either losing a key fails to compile). */
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_STREAMS_COMPUTE_SHARE) +
+			       sizeof(PRK_GPU_BREAKDOWN_STREAMS_COMMUNICATION_SHARE) +
+			       sizeof(PRK_GPU_BREAKDOWN_STREAMS_MEMORY_SHARE) +
+			       sizeof(PRK_GPU_BREAKDOWN_STREAMS_IDLE_SHARE) +
+			       sizeof(PRK_GPU_BREAKDOWN_STREAMS_IDLE_HOST_WAIT_SHARE) +
+			       sizeof(PRK_GPU_BREAKDOWN_STREAMS_IDLE_KERNEL_WAIT_SHARE) +
+			       sizeof(PRK_GPU_BREAKDOWN_STREAMS_IDLE_OTHER_SHARE) >
+		       0,
+	       "gpu_breakdown.streams[] has the rank's shares");
 static void temporal_bar(struct pr_panelset *ps, struct pr_chart_bar_group *g, int split, size_t i,
 			 const json_t *o, const json_t *idle)
 {
 	double v[6];
 	size_t k, n = split ? 6 : 4;
-	v[0] = share_of(o, "compute_share");
-	v[1] = share_of(o, "communication_share");
-	v[2] = share_of(o, "memory_share");
-	v[3] = share_of(o, "idle_share");
+	v[0] = share_of(o, PRK_GPU_BREAKDOWN_RANK_COMPUTE_SHARE);
+	v[1] = share_of(o, PRK_GPU_BREAKDOWN_RANK_COMMUNICATION_SHARE);
+	v[2] = share_of(o, PRK_GPU_BREAKDOWN_RANK_MEMORY_SHARE);
+	v[3] = share_of(o, PRK_GPU_BREAKDOWN_RANK_IDLE_SHARE);
 	if (split) {
 		double idl = v[3];
-		v[3] = idl * share_of(idle, "host_wait_share");
-		v[4] = idl * share_of(idle, "kernel_wait_share");
-		v[5] = idl * share_of(idle, "other_share");
+		v[3] = idl * share_of(idle, PRK_GPU_BREAKDOWN_IDLE_HOST_WAIT_SHARE);
+		v[4] = idl * share_of(idle, PRK_GPU_BREAKDOWN_IDLE_KERNEL_WAIT_SHARE);
+		v[5] = idl * share_of(idle, PRK_GPU_BREAKDOWN_IDLE_OTHER_SHARE);
 	}
 	for (k = 0; k < n; k++) {
 		((double *)g[k].values)[i] = v[k] * 100;
@@ -138,22 +150,26 @@ static void temporal(struct pr_panelset *ps, const json_t *run)
 	static const char *const colors6[] = { "compute",   "communication", "memory",
 					       "host_wait", "kernel_wait",   "other_idle" };
 	static const char *const colors4[] = { "compute", "communication", "memory", "idle" };
-	const json_t *gb = json_object_get(run, "gpu_breakdown"), *r = json_object_get(gb, "rank");
-	const json_t *streams = json_object_get(gb, "streams"), *s;
-	const json_t *idle = json_object_get(gb, "idle");
+	const json_t *gb = json_object_get(run, PRK_GPU_BREAKDOWN),
+		     *r = json_object_get(gb, PRK_GPU_BREAKDOWN_RANK);
+	const json_t *streams = json_object_get(gb, PRK_GPU_BREAKDOWN_STREAMS), *s;
+	const json_t *idle = json_object_get(gb, PRK_GPU_BREAKDOWN_IDLE);
 	size_t ns = json_array_size(streams),
 	       shown = ns < PR_GPU_PANEL_MAX_STREAMS ? ns : PR_GPU_PANEL_MAX_STREAMS;
 	size_t ncat = 1 + shown, i;
-	int split = json_is_number(json_object_get(idle, "host_wait_share"));
+	int split = json_is_number(json_object_get(idle, PRK_GPU_BREAKDOWN_IDLE_HOST_WAIT_SHARE));
 	const char **cat;
 	struct pr_chart_bar_group *g;
 	struct pr_chart *c;
 	char title[200], buf[200], span[40];
-	if (!json_is_number(json_object_get(r, "span_ns")) || !(pr_mnum(r, "span_ns") > 0))
+	if (!json_is_number(json_object_get(r, PRK_GPU_BREAKDOWN_RANK_SPAN_NS)) ||
+	    !(pr_mnum(r, PRK_GPU_BREAKDOWN_RANK_SPAN_NS) > 0))
 		return;
 	json_array_foreach (streams, i, s)
 		if (i < shown &&
-		    !json_is_number(json_object_get(json_object_get(s, "idle"), "host_wait_share")))
+		    !json_is_number(
+			    json_object_get(json_object_get(s, PRK_GPU_BREAKDOWN_STREAMS_IDLE),
+					    PRK_GPU_BREAKDOWN_STREAMS_IDLE_HOST_WAIT_SHARE)))
 			split = 0; /* one legend for every bar */
 	cat = pr_panelset_alloc(ps, ncat, sizeof(*cat));
 	g = stack_groups(ps,
@@ -166,14 +182,16 @@ static void temporal(struct pr_panelset *ps, const json_t *run)
 	json_array_foreach (streams, i, s) {
 		if (i >= shown)
 			break;
-		pr_stream_label(pr_mstr(s, "device"), pr_mstr(s, "stream"), buf, sizeof(buf));
+		pr_stream_label(pr_mstr(s, PRK_GPU_BREAKDOWN_STREAMS_DEVICE),
+				pr_mstr(s, PRK_GPU_BREAKDOWN_STREAMS_STREAM), buf, sizeof(buf));
 		cat[1 + i] = pr_panelset_strdup(ps, buf);
-		temporal_bar(ps, g, split, 1 + i, s, json_object_get(s, "idle"));
+		temporal_bar(ps, g, split, 1 + i, s,
+			     json_object_get(s, PRK_GPU_BREAKDOWN_STREAMS_IDLE));
 	}
-	pr_fmt_duration(pr_mnum(r, "span_ns"), span, sizeof(span));
+	pr_fmt_duration(pr_mnum(r, PRK_GPU_BREAKDOWN_RANK_SPAN_NS), span, sizeof(span));
 	snprintf(title, sizeof(title),
 		 "GPU time breakdown (HTA) | busy %.2f%% of %s, first to last GPU op",
-		 pr_mnum(r, "busy_share") * 100, span);
+		 pr_mnum(r, PRK_GPU_BREAKDOWN_RANK_BUSY_SHARE) * 100, span);
 	c = stacked_chart(ps, "gpu_temporal", title, cat, ncat, g, split ? 6 : 4, 1);
 	c->x_label = "Share of the span";
 	c->x_unit = "percent"; /* the bars end at 100; the axis keeps the layout's 5 % headroom */
@@ -194,14 +212,17 @@ static void overlap(struct pr_panelset *ps, const json_t *run)
 {
 	static const char *const labels[] = { "overlapped by compute", "not overlapped" };
 	static const char *const colors[] = { "overlapped", "communication" };
-	const json_t *ov = json_object_get(json_object_get(run, "gpu_breakdown"), "overlap");
-	double comm = pr_mnum(ov, "communication_ns"), over = pr_mnum(ov, "overlapped_ns");
-	double share = pr_mnum(ov, "share");
+	const json_t *ov =
+		json_object_get(json_object_get(run, PRK_GPU_BREAKDOWN), PRK_GPU_BREAKDOWN_OVERLAP);
+	double comm = pr_mnum(ov, PRK_GPU_BREAKDOWN_OVERLAP_COMMUNICATION_NS),
+	       over = pr_mnum(ov, PRK_GPU_BREAKDOWN_OVERLAP_OVERLAPPED_NS);
+	double share = pr_mnum(ov, PRK_GPU_BREAKDOWN_OVERLAP_SHARE);
 	const char **cat;
 	struct pr_chart_bar_group *g;
 	struct pr_chart *c;
 	char title[200], a[40], b[40], buf[80];
-	if (!json_is_number(json_object_get(ov, "share")) || !(comm > 0) || isnan(over))
+	if (!json_is_number(json_object_get(ov, PRK_GPU_BREAKDOWN_OVERLAP_SHARE)) || !(comm > 0) ||
+	    isnan(over))
 		return;
 	cat = pr_panelset_alloc(ps, 1, sizeof(*cat));
 	cat[0] = "communication kernels";
@@ -228,9 +249,9 @@ static void overlap(struct pr_panelset *ps, const json_t *run)
 
 static void kernel_types(struct pr_panelset *ps, const json_t *run)
 {
-	const json_t *bt =
-		json_object_get(json_object_get(json_object_get(run, "gpu_breakdown"), "kernels"),
-				"by_type");
+	const json_t *bt = json_object_get(json_object_get(json_object_get(run, PRK_GPU_BREAKDOWN),
+							   PRK_GPU_BREAKDOWN_KERNELS),
+					   PRK_GPU_BREAKDOWN_KERNELS_BY_TYPE);
 	const json_t *v;
 	size_t n = json_array_size(bt), i, k = 0;
 	const char **cat, **txt;
@@ -247,16 +268,20 @@ static void kernel_types(struct pr_panelset *ps, const json_t *run)
 	val = pr_panelset_alloc(ps, n, sizeof(double));
 	col = pr_panelset_alloc(ps, n, sizeof(uint32_t));
 	json_array_foreach (bt, i, v) {
-		pr_fmt_duration(pr_mnum(v, "time_ns"), a, sizeof(a));
-		snprintf(buf, sizeof(buf), "%s (%lld)", pr_mstr(v, "type"), pr_mll(v, "count"));
+		pr_fmt_duration(pr_mnum(v, PRK_GPU_BREAKDOWN_KERNELS_BY_TYPE_TIME_NS), a,
+				sizeof(a));
+		snprintf(buf, sizeof(buf), "%s (%lld)",
+			 pr_mstr(v, PRK_GPU_BREAKDOWN_KERNELS_BY_TYPE_TYPE),
+			 pr_mll(v, PRK_GPU_BREAKDOWN_KERNELS_BY_TYPE_COUNT));
 		cat[k] = pr_panelset_strdup(ps, buf);
-		val[k] = fmax(0, pr_mnum(v, "time_ns"));
+		val[k] = fmax(0, pr_mnum(v, PRK_GPU_BREAKDOWN_KERNELS_BY_TYPE_TIME_NS));
 		if (isnan(val[k]))
 			val[k] = 0;
 		total += val[k];
-		snprintf(buf, sizeof(buf), "%s  %.1f%%", a, pr_mnum(v, "share") * 100);
+		snprintf(buf, sizeof(buf), "%s  %.1f%%", a,
+			 pr_mnum(v, PRK_GPU_BREAKDOWN_KERNELS_BY_TYPE_SHARE) * 100);
 		txt[k] = pr_panelset_strdup(ps, buf);
-		col[k] = pr_gpu_color(pr_mstr(v, "type"));
+		col[k] = pr_gpu_color(pr_mstr(v, PRK_GPU_BREAKDOWN_KERNELS_BY_TYPE_TYPE));
 		k++;
 	}
 	if (!(total > 0))
@@ -277,9 +302,9 @@ static void kernel_types(struct pr_panelset *ps, const json_t *run)
 
 static void top_kernels(struct pr_panelset *ps, const json_t *run)
 {
-	const json_t *top =
-		json_object_get(json_object_get(json_object_get(run, "gpu_breakdown"), "kernels"),
-				"top");
+	const json_t *top = json_object_get(json_object_get(json_object_get(run, PRK_GPU_BREAKDOWN),
+							    PRK_GPU_BREAKDOWN_KERNELS),
+					    PRK_GPU_BREAKDOWN_KERNELS_TOP);
 	const json_t *v;
 	size_t n = json_array_size(top), i, k = 0;
 	const char **cat, **txt, **names;
@@ -302,18 +327,19 @@ static void top_kernels(struct pr_panelset *ps, const json_t *run)
 	names = pr_xcalloc(n, sizeof(*names));
 	lab = pr_xcalloc(n, sizeof(*lab));
 	for (i = 0; i < n; i++)
-		names[i] = pr_mstr(json_array_get(top, i), "name");
+		names[i] = pr_mstr(json_array_get(top, i), PRK_GPU_BREAKDOWN_KERNELS_TOP_NAME);
 	pr_name_column(lab, names, n, PR_GPU_PANEL_NAME_MAX);
 	json_array_foreach (top, i, v) {
 		if (k == n)
 			break;
 		cat[k] = pr_panelset_strdup(ps, lab[k]);
-		val[k] = pr_mnum(v, "total_ns");
+		val[k] = pr_mnum(v, PRK_GPU_BREAKDOWN_KERNELS_TOP_TOTAL_NS);
 		pr_fmt_duration(val[k], a, sizeof(a));
-		snprintf(buf, sizeof(buf), "%s  %.1f%%  x%lld", a, pr_mnum(v, "share") * 100,
-			 pr_mll(v, "count"));
+		snprintf(buf, sizeof(buf), "%s  %.1f%%  x%lld", a,
+			 pr_mnum(v, PRK_GPU_BREAKDOWN_KERNELS_TOP_SHARE) * 100,
+			 pr_mll(v, PRK_GPU_BREAKDOWN_KERNELS_TOP_COUNT));
 		txt[k] = pr_panelset_strdup(ps, buf);
-		col[k] = pr_gpu_color(pr_mstr(v, "type"));
+		col[k] = pr_gpu_color(pr_mstr(v, PRK_GPU_BREAKDOWN_KERNELS_TOP_TYPE));
 		k++;
 	}
 	free(names);
@@ -337,7 +363,8 @@ static void top_kernels(struct pr_panelset *ps, const json_t *run)
 static void queue(struct pr_panelset *ps, const json_t *run)
 {
 	const json_t *items =
-		json_object_get(json_object_get(json_object_get(run, "gpu"), "streams"), "items");
+		json_object_get(json_object_get(json_object_get(run, PRK_GPU), PRK_GPU_STREAMS),
+				PRK_GPU_STREAMS_ITEMS);
 	const json_t *s;
 	struct pr_chart_line *l = pr_panelset_alloc(ps, 8, sizeof(*l));
 	struct pr_chart_mark *m;
@@ -348,10 +375,13 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 	int one_device = 1;
 	json_array_foreach (items, i, s)
 		one_device &=
-			!strcmp(pr_mstr(s, "device"), pr_mstr(json_array_get(items, 0), "device"));
+			!strcmp(pr_mstr(s, PRK_GPU_STREAMS_ITEMS_DEVICE),
+				pr_mstr(json_array_get(items, 0), PRK_GPU_STREAMS_ITEMS_DEVICE));
 	json_array_foreach (items, i, s) {
-		const json_t *q = json_object_get(s, "queue"), *tl = json_object_get(q, "timeline");
-		const json_t *t = json_object_get(tl, "t_ns"), *v = json_object_get(tl, "v");
+		const json_t *q = json_object_get(s, PRK_GPU_STREAMS_ITEMS_QUEUE),
+			     *tl = json_object_get(q, PRK_GPU_STREAMS_ITEMS_QUEUE_TIMELINE);
+		const json_t *t = json_object_get(tl, PRK_GPU_STREAMS_ITEMS_QUEUE_TIMELINE_T_NS),
+			     *v = json_object_get(tl, PRK_GPU_STREAMS_ITEMS_QUEUE_TIMELINE_V);
 		size_t k = json_array_size(t), j, p = 0;
 		double *x, *y;
 		if (!k || json_array_size(v) != k)
@@ -374,9 +404,11 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 			y[p] = vj;
 			p++;
 		}
-		pr_stream_label(pr_mstr(s, "device"), pr_mstr(s, "stream"), lane, sizeof(lane));
-		snprintf(buf, sizeof(buf), "%s: mean %.1f, max %lld", lane, pr_mnum(q, "mean"),
-			 pr_mll(q, "max"));
+		pr_stream_label(pr_mstr(s, PRK_GPU_STREAMS_ITEMS_DEVICE),
+				pr_mstr(s, PRK_GPU_STREAMS_ITEMS_STREAM), lane, sizeof(lane));
+		snprintf(buf, sizeof(buf), "%s: mean %.1f, max %lld", lane,
+			 pr_mnum(q, PRK_GPU_STREAMS_ITEMS_QUEUE_MEAN),
+			 pr_mll(q, PRK_GPU_STREAMS_ITEMS_QUEUE_MAX));
 		l[n] = (struct pr_chart_line){ pr_panelset_strdup(ps, buf),
 					       pr_chart_color(n),
 					       x,
@@ -387,11 +419,11 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 					       0,
 					       PR_LINE_LINEAR,
 					       0 };
-		if (pr_mnum(q, "max") > best) {
-			best = pr_mnum(q, "max");
-			bx = pr_mnum(q, "max_t_ns") / 1e9;
+		if (pr_mnum(q, PRK_GPU_STREAMS_ITEMS_QUEUE_MAX) > best) {
+			best = pr_mnum(q, PRK_GPU_STREAMS_ITEMS_QUEUE_MAX);
+			bx = pr_mnum(q, PRK_GPU_STREAMS_ITEMS_QUEUE_MAX_T_NS) / 1e9;
 		}
-		ymax = fmax(ymax, pr_mnum(q, "max"));
+		ymax = fmax(ymax, pr_mnum(q, PRK_GPU_STREAMS_ITEMS_QUEUE_MAX));
 		n++;
 	}
 	if (!n)
@@ -399,7 +431,7 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 	if (one_device)
 		snprintf(buf, sizeof(buf),
 			 "GPU queue length per stream of GPU %s (launched, not finished)%s",
-			 pr_mstr(json_array_get(items, 0), "device"),
+			 pr_mstr(json_array_get(items, 0), PRK_GPU_STREAMS_ITEMS_DEVICE),
 			 total > n ? " | the first 8 streams" : "");
 	else
 		snprintf(buf, sizeof(buf),
@@ -426,15 +458,18 @@ static void queue(struct pr_panelset *ps, const json_t *run)
 
 static void steps(struct pr_panelset *ps, const json_t *run)
 {
-	static const char *const keys[] = { "kernel_ns",	"memcpy_ns",  "memset_ns",
-					    "communication_ns", "runtime_ns", "dataloader_ns",
-					    "cpu_exec_ns",	"other_ns" };
+	static const char *const keys[] = {
+		PRK_STEP_BREAKDOWN_STEPS_KERNEL_NS,   PRK_STEP_BREAKDOWN_STEPS_MEMCPY_NS,
+		PRK_STEP_BREAKDOWN_STEPS_MEMSET_NS,   PRK_STEP_BREAKDOWN_STEPS_COMMUNICATION_NS,
+		PRK_STEP_BREAKDOWN_STEPS_RUNTIME_NS,  PRK_STEP_BREAKDOWN_STEPS_DATALOADER_NS,
+		PRK_STEP_BREAKDOWN_STEPS_CPU_EXEC_NS, PRK_STEP_BREAKDOWN_STEPS_OTHER_NS
+	};
 	static const char *const labels[] = { "Kernel",	 "Memcpy",     "Memset",   "Communication",
 					      "Runtime", "DataLoader", "CPU Exec", "Other" };
 	static const char *const colors[] = { "kernel",	 "memcpy",     "memset",   "communication",
 					      "runtime", "dataloader", "cpu_exec", "other" };
-	const json_t *sb = json_object_get(run, "step_breakdown"),
-		     *st = json_object_get(sb, "steps"), *v;
+	const json_t *sb = json_object_get(run, PRK_STEP_BREAKDOWN),
+		     *st = json_object_get(sb, PRK_STEP_BREAKDOWN_STEPS), *v;
 	size_t n = json_array_size(st), i, k;
 	const char **cat;
 	struct pr_chart_bar_group *g;
@@ -447,10 +482,10 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 	cat = pr_panelset_alloc(ps, n, sizeof(*cat));
 	g = stack_groups(ps, labels, colors, 8, n);
 	json_array_foreach (st, i, v) {
-		double dur = pr_mnum(v, "dur_ns");
+		double dur = pr_mnum(v, PRK_STEP_BREAKDOWN_STEPS_DUR_NS);
 		if (i == n)
 			break;
-		cat[i] = pr_panelset_strdup(ps, pr_mstr(v, "name"));
+		cat[i] = pr_panelset_strdup(ps, pr_mstr(v, PRK_STEP_BREAKDOWN_STEPS_NAME));
 		for (k = 0; k < 8; k++) {
 			double x = share_of(v, keys[k]);
 			((double *)g[k].values)[i] = x;
@@ -458,10 +493,10 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 				dur > 0 ? pct_text(ps, x / dur) : NULL;
 		}
 	}
-	if (json_is_number(json_object_get(sb, "gpu_utilization")))
+	if (json_is_number(json_object_get(sb, PRK_STEP_BREAKDOWN_GPU_UTILIZATION)))
 		snprintf(title, sizeof(title),
 			 "Step time breakdown (TensorBoard) | GPU utilisation %.1f%%",
-			 pr_mnum(sb, "gpu_utilization") * 100);
+			 pr_mnum(sb, PRK_STEP_BREAKDOWN_GPU_UTILIZATION) * 100);
 	else
 		snprintf(title, sizeof(title), "Step time breakdown (TensorBoard)");
 	c = stacked_chart(ps, "gpu_steps", title, cat, n, g, 8, 0);

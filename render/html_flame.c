@@ -13,6 +13,21 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "render/names.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
+
+/* tree_data() reads the model's four trees (flame, flame.gpu, flame.by_step, flame.by_step.gpu)
+ * by the flame's key names: the other trees' names must exist too, so any tree losing a key
+ * fails to compile. */
+#define SAME_TREE_KEYS(T)                                                                          \
+	_Static_assert(sizeof(T##_NODES) + sizeof(T##_TOTAL) + sizeof(T##_NODES_MORE) +            \
+				       sizeof(T##_SPANS_FOLDED) + sizeof(T##_NODES_NAME) +         \
+				       sizeof(T##_NODES_DEPTH) + sizeof(T##_NODES_TOTAL) +         \
+				       sizeof(T##_NODES_SELF) + sizeof(T##_NODES_DEVICE) >         \
+			       0,                                                                  \
+		       #T " has the flame's keys")
+SAME_TREE_KEYS(PRK_FLAME_GPU);
+SAME_TREE_KEYS(PRK_FLAME_BY_STEP);
+SAME_TREE_KEYS(PRK_FLAME_BY_STEP_GPU);
 
 #define esc pr_html_esc
 #define fmt_val pr_html_fmt_val
@@ -24,27 +39,34 @@
  */
 static json_t *tree_data(const json_t *t)
 {
-	const json_t *nodes = json_object_get(t, "nodes"), *v;
-	double total = pr_mnum(t, "total");
+	const json_t *nodes = json_object_get(t, PRK_FLAME_NODES), *v;
+	double total = pr_mnum(t, PRK_FLAME_TOTAL);
 	json_t *arr;
 	size_t i;
 	if (!json_array_size(nodes) || !(total > 0) || !isfinite(total))
 		return NULL;
 	arr = json_array();
 	json_array_foreach (nodes, i, v) {
-		double tt = pr_mnum(v, "total"), self = pr_mnum(v, "self");
-		long long d = pr_mll(v, "depth");
-		json_array_append_new(arr, json_pack("[s,I,f,f,b]", pr_mstr(v, "name"),
-						     (json_int_t)(d >= 0 ? d : 0),
-						     tt > 0 && isfinite(tt) ? tt : 0.0,
-						     self > 0 && isfinite(self) ? self : 0.0,
-						     json_is_true(json_object_get(v, "device"))));
+		double tt = pr_mnum(v, PRK_FLAME_NODES_TOTAL),
+		       self = pr_mnum(v, PRK_FLAME_NODES_SELF);
+		long long d = pr_mll(v, PRK_FLAME_NODES_DEPTH);
+		json_array_append_new(arr,
+				      json_pack("[s,I,f,f,b]", pr_mstr(v, PRK_FLAME_NODES_NAME),
+						(json_int_t)(d >= 0 ? d : 0),
+						tt > 0 && isfinite(tt) ? tt : 0.0,
+						self > 0 && isfinite(self) ? self : 0.0,
+						json_is_true(
+							json_object_get(v,
+									PRK_FLAME_NODES_DEVICE))));
 	}
 	return json_pack("{s:f,s:o,s:I,s:I}", "total", total, "nodes", arr, "more",
-			 (json_int_t)(pr_mll(t, "nodes_more") > 0 ? pr_mll(t, "nodes_more") : 0),
+			 (json_int_t)(pr_mll(t, PRK_FLAME_NODES_MORE) > 0
+					      ? pr_mll(t, PRK_FLAME_NODES_MORE)
+					      : 0),
 			 "folded",
-			 (json_int_t)(pr_mll(t, "spans_folded") > 0 ? pr_mll(t, "spans_folded")
-								    : 0));
+			 (json_int_t)(pr_mll(t, PRK_FLAME_SPANS_FOLDED) > 0
+					      ? pr_mll(t, PRK_FLAME_SPANS_FOLDED)
+					      : 0));
 }
 
 /* Adds the tree t (the model's, NULL: none) to the script's trees under key: 1 when it has one. */
@@ -68,9 +90,11 @@ static json_t *display_names(const json_t *trees)
 	json_t *seen = json_object(), *out, *t, *nd;
 	const char *key;
 	size_t i;
+	/* keys: page data - trees holds tree_data()'s documents, not the model's */
 	json_object_foreach ((json_t *)trees, key, t) {
-		json_array_foreach (json_object_get(t, "nodes"), i, nd) {
-			const char *nm = json_string_value(json_object_get(nd, "name"));
+		json_array_foreach (json_object_get(t, "nodes"), i, nd) { /* keys: page data */
+			const char *nm = json_string_value(
+				json_object_get(nd, "name")); /* keys: page data */
 			if (nm)
 				json_object_set_new(seen, nm, json_true());
 		}
@@ -86,27 +110,29 @@ static int flat(const json_t *nodes)
 	const json_t *nd;
 	size_t i;
 	json_array_foreach (nodes, i, nd)
-		if (pr_mnum(nd, "depth") > 0)
+		if (pr_mnum(nd, PRK_FLAME_NODES_DEPTH) > 0)
 			return 0;
 	return 1;
 }
 
 void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 {
-	const json_t *fl = json_object_get(run, "flame"), *bs = json_object_get(fl, "by_step");
-	const char *unit = pr_mstr(fl, "unit");
-	double total = pr_mnum(fl, "total");
+	const json_t *fl = json_object_get(run, PRK_FLAME),
+		     *bs = json_object_get(fl, PRK_FLAME_BY_STEP);
+	const char *unit = pr_mstr(fl, PRK_FLAME_UNIT);
+	double total = pr_mnum(fl, PRK_FLAME_TOTAL);
 	json_t *data, *trees;
 	char a[48], *s;
-	if (json_is_string(json_object_get(fl, "skipped"))) {
+	if (json_is_string(json_object_get(fl, PRK_FLAME_SKIPPED))) {
 		pr_strbuf_addstr(sb, "<h3>Flame graph</h3>\n<p class=\"capped\">No flame graph: ");
-		esc(sb, pr_mstr(fl, "skipped"));
+		esc(sb, pr_mstr(fl, PRK_FLAME_SKIPPED));
 		pr_strbuf_addstr(sb, ".</p>\n");
 		return;
 	}
-	if (!json_array_size(json_object_get(fl, "nodes")) || !(total > 0) || !isfinite(total))
+	if (!json_array_size(json_object_get(fl, PRK_FLAME_NODES)) || !(total > 0) ||
+	    !isfinite(total))
 		return;
-	if (flat(json_object_get(fl, "nodes")))
+	if (flat(json_object_get(fl, PRK_FLAME_NODES)))
 		return; /* nothing nests: the boxes would restate the spans' own table */
 	trees = json_object();
 	if (!add_tree(trees, "host", fl)) {
@@ -114,29 +140,34 @@ void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 		return;
 	}
 	add_tree(trees, "split", bs);
-	add_tree(trees, "gpu", json_object_get(fl, "gpu"));
-	add_tree(trees, "gpu_split", json_object_get(bs, "gpu"));
+	add_tree(trees, "gpu", json_object_get(fl, PRK_FLAME_GPU));
+	add_tree(trees, "gpu_split", json_object_get(bs, PRK_FLAME_BY_STEP_GPU));
 	data = json_pack("{s:s,s:o,s:I,s:I}", "unit", unit, "trees", trees, "steps",
-			 (json_int_t)(pr_mll(bs, "steps") > 0 ? pr_mll(bs, "steps") : 0),
+			 (json_int_t)(pr_mll(bs, PRK_FLAME_BY_STEP_STEPS) > 0
+					      ? pr_mll(bs, PRK_FLAME_BY_STEP_STEPS)
+					      : 0),
 			 "of_steps",
-			 (json_int_t)(pr_mll(bs, "of_steps") > 0 ? pr_mll(bs, "of_steps") : 0));
+			 (json_int_t)(pr_mll(bs, PRK_FLAME_BY_STEP_OF_STEPS) > 0
+					      ? pr_mll(bs, PRK_FLAME_BY_STEP_OF_STEPS)
+					      : 0));
 	json_object_set_new(data, "display", display_names(trees));
 	fmt_val(total, unit, a, sizeof(a));
 	pr_strbuf_addf(sb, "<h3>Flame graph (%s by call stack, from the %s)</h3>\n",
-		       strcmp(unit, "ns") ? "weight" : "time", pr_mstr(fl, "source"));
-	if (json_array_size(json_object_get(fl, "events")) > 1) {
+		       strcmp(unit, "ns") ? "weight" : "time", pr_mstr(fl, PRK_FLAME_SOURCE));
+	if (json_array_size(json_object_get(fl, PRK_FLAME_EVENTS)) > 1) {
 		/* perf events weigh different things: one profile each, never summed */
 		const json_t *ev;
 		size_t i, n = 0;
 		pr_strbuf_addstr(sb, "<p class=\"meta\">perf event ");
-		pr_html_esc(sb, pr_mstr(fl, "event"));
+		pr_html_esc(sb, pr_mstr(fl, PRK_FLAME_EVENT));
 		pr_strbuf_addstr(sb, " only; the others (");
-		json_array_foreach (json_object_get(fl, "events"), i, ev) {
-			if (!strcmp(pr_mstr(ev, "event"), pr_mstr(fl, "event")))
+		json_array_foreach (json_object_get(fl, PRK_FLAME_EVENTS), i, ev) {
+			if (!strcmp(pr_mstr(ev, PRK_FLAME_EVENTS_EVENT),
+				    pr_mstr(fl, PRK_FLAME_EVENT)))
 				continue;
 			if (n++)
 				pr_strbuf_addstr(sb, ", ");
-			pr_html_esc(sb, pr_mstr(ev, "event"));
+			pr_html_esc(sb, pr_mstr(ev, PRK_FLAME_EVENTS_EVENT));
 		}
 		pr_strbuf_addstr(sb, ") weigh other units, not added to it: <code>profreport "
 				     "speedscope</code> writes one profile per event and thread.");
@@ -161,11 +192,11 @@ void pr_html_flame(struct pr_strbuf *sb, const json_t *run, size_t runi)
 	pr_json_script_escape(sb, s);
 	pr_strbuf_addstr(sb, "</script></div>\n");
 	free(s);
-	if (pr_mll(fl, "nodes_more") > 0)
+	if (pr_mll(fl, PRK_FLAME_NODES_MORE) > 0)
 		pr_strbuf_addf(
 			sb,
 			"<p class=\"capped\">%lld smaller or deeper node(s) are left out (under "
 			"0.1 %% of the total, deeper than 40 levels or past 1500 boxes): they show "
 			"as their parent's self; <code>profreport speedscope</code> has every stack.</p>\n",
-			pr_mll(fl, "nodes_more"));
+			pr_mll(fl, PRK_FLAME_NODES_MORE));
 }

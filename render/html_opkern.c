@@ -19,12 +19,22 @@
 #include "base/xalloc.h"
 #include "render/names.h"
 #include "render/tables.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
+
+/* op_view and kernel_view have one shape, read by one function under op_view's key names: the
+ * kernel view's names must exist too, so either view losing a key fails to compile. */
+_Static_assert(sizeof(PRK_KERNEL_VIEW_ROWS) == sizeof(PRK_OP_VIEW_ROWS), "kernel_view.rows");
+_Static_assert(sizeof(PRK_KERNEL_VIEW_DISTINCT) == sizeof(PRK_OP_VIEW_DISTINCT),
+	       "kernel_view.distinct");
+_Static_assert(sizeof(PRK_KERNEL_VIEW_ROWS_NAME) == sizeof(PRK_OP_VIEW_ROWS_NAME),
+	       "kernel_view.rows[].name");
 
 /* The display names of the rows' "name" and "op", 72 bytes at most as the page's other name
  * columns (pr_html_td): {"full": "shown"} where they differ. */
 static json_t *display_names(const json_t *rows)
 {
-	static const char *const keys[] = { "name", "op" };
+	static const char *const keys[] = { PRK_OP_VIEW_ROWS_NAME,
+					    PRK_KERNEL_VIEW_ROWS_OP /* kernel rows only */ };
 	json_t *seen = json_object(), *out, *r;
 	size_t i, k;
 	json_array_foreach (rows, i, r)
@@ -43,10 +53,11 @@ static void view(struct pr_strbuf *sb, const json_t *run, size_t runi, const cha
 {
 	const json_t *v = json_object_get(run, key);
 	char *s;
-	if (!json_array_size(json_object_get(v, "rows")))
+	if (!json_array_size(json_object_get(v, PRK_OP_VIEW_ROWS)))
 		return;
 	v = json_copy((json_t *)v);
-	json_object_set_new((json_t *)v, "display", display_names(json_object_get(v, "rows")));
+	json_object_set_new((json_t *)v, "display",
+			    display_names(json_object_get(v, PRK_OP_VIEW_ROWS)));
 	s = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII |
 				  JSON_REAL_PRECISION(10));
 	if (!s)
@@ -56,7 +67,7 @@ static void view(struct pr_strbuf *sb, const json_t *run, size_t runi, const cha
 	pr_strbuf_addf(sb,
 		       "<p class=\"capped tv-nojs\">%s: %lld rows, drawn by the page's script "
 		       "(the JSON model's <code>%s</code> has them).</p>",
-		       what, pr_mll(v, "distinct"), key);
+		       what, pr_mll(v, PRK_OP_VIEW_DISTINCT), key);
 	pr_strbuf_addstr(sb, "<script type=\"application/json\" class=\"tv-data\">");
 	pr_json_script_escape(sb, s);
 	pr_strbuf_addstr(sb, "</script></div>\n");
@@ -66,15 +77,15 @@ static void view(struct pr_strbuf *sb, const json_t *run, size_t runi, const cha
 
 void pr_html_op_view(struct pr_strbuf *sb, const json_t *run, size_t runi)
 {
-	view(sb, run, runi, "op_view", "ops", "Operator view",
+	view(sb, run, runi, PRK_OP_VIEW, "ops", "Operator view",
 	     "Every op by name (or by name and input shapes)");
 }
 
 /* gpu.kernel_sequences (issue 28): the repeated runs of activities on a stream. */
 static void kernel_sequences(struct pr_strbuf *sb, const json_t *run)
 {
-	const json_t *ks = json_object_get(json_object_get(run, "gpu"), "kernel_sequences");
-	const json_t *items = json_object_get(ks, "items");
+	const json_t *ks = json_object_get(json_object_get(run, PRK_GPU), PRK_GPU_KERNEL_SEQUENCES);
+	const json_t *items = json_object_get(ks, PRK_GPU_KERNEL_SEQUENCES_ITEMS);
 	if (!json_array_size(items))
 		return;
 	pr_strbuf_addf(sb,
@@ -83,14 +94,15 @@ static void kernel_sequences(struct pr_strbuf *sb, const json_t *run)
 		       "candidates for fusion); the %zu with the most device time, one per "
 		       "stretch of the stream. A run is one occurrence; its gaps are the idle "
 		       "time between its activities, which fusing them would save.</p>\n",
-		       pr_mll(ks, "patterns"), pr_mll(ks, "min_length"), pr_mll(ks, "max_length"),
-		       json_array_size(items));
+		       pr_mll(ks, PRK_GPU_KERNEL_SEQUENCES_PATTERNS),
+		       pr_mll(ks, PRK_GPU_KERNEL_SEQUENCES_MIN_LENGTH),
+		       pr_mll(ks, PRK_GPU_KERNEL_SEQUENCES_MAX_LENGTH), json_array_size(items));
 	pr_html_table(sb, &pr_table_kernel_seqs, items, NULL);
 }
 
 void pr_html_kernel_view(struct pr_strbuf *sb, const json_t *run, size_t runi)
 {
-	view(sb, run, runi, "kernel_view", "kernels", "Kernel view",
+	view(sb, run, runi, PRK_KERNEL_VIEW, "kernels", "Kernel view",
 	     "Every kernel by name (or by launching op and launch properties)");
 	kernel_sequences(sb, run);
 }

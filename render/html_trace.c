@@ -20,6 +20,7 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "render/names.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 /* The step a window is named after ("slowest step ProfilerStep#6"), in the throughput's list. */
 static const json_t *window_step(const json_t *run, const char *label)
@@ -30,11 +31,11 @@ static const json_t *window_step(const json_t *run, const char *label)
 	if (!p)
 		return NULL;
 	p += 5;
-	json_array_foreach (json_object_get(json_object_get(json_object_get(run, "throughput"),
-							    "steps"),
-					    "list"),
+	json_array_foreach (json_object_get(json_object_get(json_object_get(run, PRK_THROUGHPUT),
+							    PRK_THROUGHPUT_STEPS),
+					    PRK_THROUGHPUT_STEPS_LIST),
 			    i, o)
-		if (!strcmp(pr_mstr(o, "name"), p))
+		if (!strcmp(pr_mstr(o, PRK_THROUGHPUT_STEPS_LIST_NAME), p))
 			return o;
 	return NULL;
 }
@@ -53,13 +54,18 @@ static void windows_text(struct pr_strbuf *sb, const json_t *run, const json_t *
 	json_array_foreach (wins, i, w) {
 		if (i)
 			pr_strbuf_addstr(sb, i + 1 == json_array_size(wins) ? " and " : ", ");
-		pr_html_esc(sb, pr_mstr(w, "label"));
-		pr_html_fmt_val(pr_mnum(w, "t0_ns") * 1e-9, "s", a, sizeof(a));
-		pr_html_fmt_val((pr_mnum(w, "t1_ns") - pr_mnum(w, "t0_ns")) * 1e-9, "s", b,
-				sizeof(b));
-		st = window_step(run, pr_mstr(w, "label"));
-		if (st && pr_mnum(st, "dur_ns") != pr_mnum(w, "t1_ns") - pr_mnum(w, "t0_ns")) {
-			pr_html_fmt_val(pr_mnum(st, "dur_ns") * 1e-9, "s", c, sizeof(c));
+		pr_html_esc(sb, pr_mstr(w, PRK_TRACE_WINDOWS_LABEL));
+		pr_html_fmt_val(pr_mnum(w, PRK_TRACE_WINDOWS_T0_NS) * 1e-9, "s", a, sizeof(a));
+		pr_html_fmt_val((pr_mnum(w, PRK_TRACE_WINDOWS_T1_NS) -
+				 pr_mnum(w, PRK_TRACE_WINDOWS_T0_NS)) *
+					1e-9,
+				"s", b, sizeof(b));
+		st = window_step(run, pr_mstr(w, PRK_TRACE_WINDOWS_LABEL));
+		if (st && pr_mnum(st, PRK_THROUGHPUT_STEPS_LIST_DUR_NS) !=
+				  pr_mnum(w, PRK_TRACE_WINDOWS_T1_NS) -
+					  pr_mnum(w, PRK_TRACE_WINDOWS_T0_NS)) {
+			pr_html_fmt_val(pr_mnum(st, PRK_THROUGHPUT_STEPS_LIST_DUR_NS) * 1e-9, "s",
+					c, sizeof(c));
 			pr_strbuf_addf(sb, " (%s; shown from %s to the end of its GPU work, %s)", c,
 				       a, b);
 		} else {
@@ -111,12 +117,13 @@ static json_t *page_args(const json_t *args, json_t *slices_args)
  */
 static json_t *page_data(const json_t *tr)
 {
-	static const char *const keep[] = { "windows", "bound",	   "in_windows",
-					    "shown",   "left_out", "left_out_below_ns",
-					    "lanes",   "kinds",	   "names",
-					    "links" };
-	const json_t *slices = json_object_get(tr, "slices"), *names = json_object_get(tr, "names"),
-		     *s;
+	static const char *const keep[] = { PRK_TRACE_WINDOWS,	  PRK_TRACE_BOUND,
+					    PRK_TRACE_IN_WINDOWS, PRK_TRACE_SHOWN,
+					    PRK_TRACE_LEFT_OUT,	  PRK_TRACE_LEFT_OUT_BELOW_NS,
+					    PRK_TRACE_LANES,	  PRK_TRACE_KINDS,
+					    PRK_TRACE_NAMES,	  PRK_TRACE_LINKS };
+	const json_t *slices = json_object_get(tr, PRK_TRACE_SLICES),
+		     *names = json_object_get(tr, PRK_TRACE_NAMES), *s;
 	json_t *d = json_object(), *runs = json_array(), *depth = json_array(), *dt = json_array(),
 	       *dur = json_array(), *name = json_array(), *kind = json_array(), *ch = json_array(),
 	       *args = json_array(), *disp = json_object(), *cols = json_object();
@@ -154,7 +161,7 @@ static json_t *page_data(const json_t *tr)
 	}
 	if (count)
 		json_array_append_new(runs, json_pack("[II]", lane, count));
-	json_object_set_new(d, "args", page_args(json_object_get(tr, "args"), args));
+	json_object_set_new(d, "args", page_args(json_object_get(tr, PRK_TRACE_ARGS), args));
 	json_object_set_new(cols, "lanes", runs);
 	json_object_set_new(cols, "depth", depth);
 	json_object_set_new(cols, "dt", dt);
@@ -191,28 +198,28 @@ static json_t *page_data(const json_t *tr)
 
 void pr_html_trace_view(struct pr_strbuf *sb, const json_t *run, size_t runi)
 {
-	const json_t *tr = json_object_get(run, "trace");
+	const json_t *tr = json_object_get(run, PRK_TRACE);
 	json_t *data;
 	char *text, a[48];
-	if (!json_is_object(tr) || !json_array_size(json_object_get(tr, "slices")))
+	if (!json_is_object(tr) || !json_array_size(json_object_get(tr, PRK_TRACE_SLICES)))
 		return;
 	/* positions that are not time (DHAT's bytes allocated): no time line; the flame graph
 	 * weighs the same frames in their own unit */
-	if (*pr_mstr(json_object_get(run, "clock"), "x_unit"))
+	if (*pr_mstr(json_object_get(run, PRK_CLOCK), PRK_CLOCK_X_UNIT))
 		return;
 	pr_strbuf_addf(sb, "<h3 id=\"r%zu-trace\">Trace view</h3>\n<p class=\"trv-about\">", runi);
-	pr_strbuf_addf(sb, "%lld named slices of ", pr_mll(tr, "shown"));
-	windows_text(sb, run, json_object_get(tr, "windows"));
+	pr_strbuf_addf(sb, "%lld named slices of ", pr_mll(tr, PRK_TRACE_SHOWN));
+	windows_text(sb, run, json_object_get(tr, PRK_TRACE_WINDOWS));
 	pr_strbuf_addstr(sb, ", one lane per CPU thread and GPU stream");
-	if (pr_mll(tr, "left_out") > 0) {
-		pr_html_fmt_val(pr_mnum(tr, "left_out_below_ns") * 1e-9, "s", a, sizeof(a));
+	if (pr_mll(tr, PRK_TRACE_LEFT_OUT) > 0) {
+		pr_html_fmt_val(pr_mnum(tr, PRK_TRACE_LEFT_OUT_BELOW_NS) * 1e-9, "s", a, sizeof(a));
 		pr_strbuf_addf(
 			sb,
 			"; %lld of the %lld slices in the window%s are left out (at most %lld are "
 			"shown, the longest first: every slice left out is shorter than %s)",
-			pr_mll(tr, "left_out"), pr_mll(tr, "in_windows"),
-			json_array_size(json_object_get(tr, "windows")) > 1 ? "s" : "",
-			pr_mll(tr, "bound"), a);
+			pr_mll(tr, PRK_TRACE_LEFT_OUT), pr_mll(tr, PRK_TRACE_IN_WINDOWS),
+			json_array_size(json_object_get(tr, PRK_TRACE_WINDOWS)) > 1 ? "s" : "",
+			pr_mll(tr, PRK_TRACE_BOUND), a);
 	}
 	pr_strbuf_addstr(
 		sb, ". Wheel or W/S zooms, drag or A/D pans, a double click shows the whole "

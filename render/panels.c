@@ -16,6 +16,7 @@
 #include "base/strbuf.h"
 #include "base/strmap.h"
 #include "base/xalloc.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 #define MAX_BANDS 200
 #define MAX_LINES 8
@@ -31,7 +32,7 @@ static int starts(const char *s, const char *p)
 
 const char *pr_run_x_unit(const json_t *run)
 {
-	const char *u = pr_mstr(json_object_get(run, "clock"), "x_unit");
+	const char *u = pr_mstr(json_object_get(run, PRK_CLOCK), PRK_CLOCK_X_UNIT);
 	return *u ? u : NULL;
 }
 
@@ -47,7 +48,9 @@ void pr_fmt_x(const json_t *run, double v, char *buf, size_t n)
 		snprintf(buf, n, "event %.0f", v);
 	else if (!strcmp(u, "bytes")) {
 		/* DHAT --mode=copy weighs bytes copied (heap_totals.mode) */
-		int copied = !strcmp(pr_mstr(json_object_get(run, "heap_totals"), "mode"), "copy");
+		int copied = !strcmp(pr_mstr(json_object_get(run, PRK_HEAP_TOTALS),
+					     PRK_HEAP_TOTALS_MODE),
+				     "copy");
 		pr_fmt_bytes(v, buf, n);
 		snprintf(buf + strlen(buf), n - strlen(buf), copied ? " copied" : " allocated");
 	} else if (a >= 1e9)
@@ -62,7 +65,7 @@ void pr_fmt_x(const json_t *run, double v, char *buf, size_t n)
 
 const char *pr_run_span_unit(const json_t *run)
 {
-	const char *u = pr_mstr(json_object_get(run, "spans"), "unit");
+	const char *u = pr_mstr(json_object_get(run, PRK_SPANS), PRK_SPANS_UNIT);
 	return *u ? u : pr_run_x_unit(run) ? pr_run_x_unit(run) : "ns";
 }
 
@@ -71,8 +74,9 @@ const char *pr_run_x_desc(const json_t *run)
 	const char *u = pr_run_x_unit(run);
 	if (!u)
 		return "time";
-	if (!strcmp(pr_mstr(run, "format"), "dhat"))
-		return !strcmp(pr_mstr(json_object_get(run, "heap_totals"), "mode"), "copy")
+	if (!strcmp(pr_mstr(run, PRK_FORMAT), "dhat"))
+		return !strcmp(pr_mstr(json_object_get(run, PRK_HEAP_TOTALS), PRK_HEAP_TOTALS_MODE),
+			       "copy")
 			       ? "bytes copied (DHAT's tb: each copy site's bytes laid end to "
 				 "end), not time"
 		       : !strcmp(u, "bytes") ? "bytes allocated (DHAT's tb: each allocation site's "
@@ -112,8 +116,9 @@ static size_t timeline(struct pr_panelset *ps, const json_t *run, const json_t *
 		       double **x, double **y)
 {
 	double div = xaxis_of(run).div;
-	json_t *tl = json_object_get(s, "timeline"), *t = json_object_get(tl, "t_ns"),
-	       *v = json_object_get(tl, "v");
+	json_t *tl = json_object_get(s, PRK_SERIES_TIMELINE),
+	       *t = json_object_get(tl, PRK_SERIES_TIMELINE_T_NS),
+	       *v = json_object_get(tl, PRK_SERIES_TIMELINE_V);
 	size_t n = json_array_size(t), i;
 	if (!n || json_array_size(v) != n)
 		return 0;
@@ -130,18 +135,18 @@ static size_t timeline(struct pr_panelset *ps, const json_t *run, const json_t *
 /* Whether timeline() gives s any point. */
 static int has_timeline(const json_t *s)
 {
-	json_t *tl = json_object_get(s, "timeline");
-	size_t n = json_array_size(json_object_get(tl, "t_ns"));
-	return n && json_array_size(json_object_get(tl, "v")) == n;
+	json_t *tl = json_object_get(s, PRK_SERIES_TIMELINE);
+	size_t n = json_array_size(json_object_get(tl, PRK_SERIES_TIMELINE_T_NS));
+	return n && json_array_size(json_object_get(tl, PRK_SERIES_TIMELINE_V)) == n;
 }
 
 static const json_t *series(const json_t *run, const char *name, const char *device)
 {
 	json_t *s;
 	size_t i;
-	json_array_foreach (json_object_get(run, "series"), i, s)
-		if (!strcmp(pr_mstr(s, "name"), name) &&
-		    (!device || !strcmp(pr_mstr(s, "device"), device)))
+	json_array_foreach (json_object_get(run, PRK_SERIES), i, s)
+		if (!strcmp(pr_mstr(s, PRK_SERIES_NAME), name) &&
+		    (!device || !strcmp(pr_mstr(s, PRK_SERIES_DEVICE), device)))
 			return s;
 	return NULL;
 }
@@ -150,9 +155,10 @@ static const json_t *series(const json_t *run, const char *name, const char *dev
 static const char *series_label(struct pr_panelset *ps, const json_t *s)
 {
 	char buf[300];
-	const char *label = *pr_mstr(s, "label") ? pr_mstr(s, "label") : pr_mstr(s, "name");
-	snprintf(buf, sizeof(buf), "%s%s%s", pr_mstr(s, "device"), *pr_mstr(s, "device") ? " " : "",
-		 label);
+	const char *label = *pr_mstr(s, PRK_SERIES_LABEL) ? pr_mstr(s, PRK_SERIES_LABEL)
+							  : pr_mstr(s, PRK_SERIES_NAME);
+	snprintf(buf, sizeof(buf), "%s%s%s", pr_mstr(s, PRK_SERIES_DEVICE),
+		 *pr_mstr(s, PRK_SERIES_DEVICE) ? " " : "", label);
 	return pr_panelset_strdup(ps, buf);
 }
 
@@ -161,9 +167,9 @@ static size_t peak_rank(const json_t *run, const json_t *s)
 {
 	const json_t *p;
 	size_t i;
-	json_array_foreach (json_object_get(run, "peaks"), i, p)
-		if (!strcmp(pr_mstr(p, "series"), pr_mstr(s, "name")) &&
-		    !strcmp(pr_mstr(p, "device"), pr_mstr(s, "device")))
+	json_array_foreach (json_object_get(run, PRK_PEAKS), i, p)
+		if (!strcmp(pr_mstr(p, PRK_PEAKS_SERIES), pr_mstr(s, PRK_SERIES_NAME)) &&
+		    !strcmp(pr_mstr(p, PRK_PEAKS_DEVICE), pr_mstr(s, PRK_SERIES_DEVICE)))
 			return i;
 	return SIZE_MAX;
 }
@@ -197,15 +203,16 @@ static size_t phase_index(const json_t *occ, const char *name)
 	size_t i, k = 0, j;
 	json_array_foreach (occ, i, o) {
 		int seen = 0;
-		if (pr_mnum(o, "depth") != 0)
+		if (pr_mnum(o, PRK_PHASES_OCCURRENCES_DEPTH) != 0)
 			continue;
 		for (j = 0; j < i; j++) {
 			json_t *p = json_array_get(occ, j);
-			if (pr_mnum(p, "depth") == 0 &&
-			    !strcmp(pr_mstr(p, "name"), pr_mstr(o, "name")))
+			if (pr_mnum(p, PRK_PHASES_OCCURRENCES_DEPTH) == 0 &&
+			    !strcmp(pr_mstr(p, PRK_PHASES_OCCURRENCES_NAME),
+				    pr_mstr(o, PRK_PHASES_OCCURRENCES_NAME)))
 				seen = 1;
 		}
-		if (!strcmp(pr_mstr(o, "name"), name))
+		if (!strcmp(pr_mstr(o, PRK_PHASES_OCCURRENCES_NAME), name))
 			return k;
 		k += !seen;
 	}
@@ -215,26 +222,29 @@ static size_t phase_index(const json_t *occ, const char *name)
 /* Phase bands and boundaries (top-level occurrences) onto a line chart. */
 static void phase_bands(struct pr_panelset *ps, const json_t *run, struct pr_chart *c)
 {
-	json_t *occ = json_object_get(json_object_get(run, "phases"), "occurrences"), *o;
+	json_t *occ = json_object_get(json_object_get(run, PRK_PHASES), PRK_PHASES_OCCURRENCES), *o;
 	struct pr_chart_band *b;
 	struct pr_chart_vline *v;
 	double div = xaxis_of(run).div;
 	size_t i, n = 0;
 	json_array_foreach (occ, i, o)
-		n += pr_mnum(o, "depth") == 0;
+		n += pr_mnum(o, PRK_PHASES_OCCURRENCES_DEPTH) == 0;
 	if (!n || n > MAX_BANDS)
 		return;
 	b = pr_panelset_alloc(ps, n, sizeof(*b));
 	v = pr_panelset_alloc(ps, n, sizeof(*v));
 	json_array_foreach (occ, i, o) {
-		double t0 = pr_mnum(o, "t_ns") / div, t1 = t0 + pr_mnum(o, "dur_ns") / div;
-		if (pr_mnum(o, "depth") != 0)
+		double t0 = pr_mnum(o, PRK_PHASES_OCCURRENCES_T_NS) / div,
+		       t1 = t0 + pr_mnum(o, PRK_PHASES_OCCURRENCES_DUR_NS) / div;
+		if (pr_mnum(o, PRK_PHASES_OCCURRENCES_DEPTH) != 0)
 			continue;
 		b[c->nbands].x0 = t0;
 		b[c->nbands].x1 = t1;
-		b[c->nbands].label = pr_panelset_strdup(ps, pr_mstr(o, "name"));
+		b[c->nbands].label =
+			pr_panelset_strdup(ps, pr_mstr(o, PRK_PHASES_OCCURRENCES_NAME));
 		b[c->nbands].rgb =
-			pr_phase_color(pr_mstr(o, "name"), phase_index(occ, pr_mstr(o, "name")));
+			pr_phase_color(pr_mstr(o, PRK_PHASES_OCCURRENCES_NAME),
+				       phase_index(occ, pr_mstr(o, PRK_PHASES_OCCURRENCES_NAME)));
 		b[c->nbands].alpha = 0.18;
 		c->nbands++;
 		if (c->nbands > 1) {
@@ -284,12 +294,13 @@ static void memory(struct pr_panelset *ps, const json_t *run)
 	const char *over;
 	struct pr_chart_line *l = pr_panelset_alloc(ps, MAX_LINES, sizeof(*l));
 	struct pr_chart *c;
-	const json_t *all = json_object_get(run, "series");
+	const json_t *all = json_object_get(run, PRK_SERIES);
 	size_t i, n = 0, ns = json_array_size(all), no = 0;
 	/* the legend in the model's peak order (the primary series first), then the other series */
 	const json_t **order = pr_panelset_alloc(ps, ns + 1, sizeof(*order));
-	json_array_foreach (json_object_get(run, "peaks"), i, pk) {
-		const json_t *m = series(run, pr_mstr(pk, "series"), pr_mstr(pk, "device"));
+	json_array_foreach (json_object_get(run, PRK_PEAKS), i, pk) {
+		const json_t *m =
+			series(run, pr_mstr(pk, PRK_PEAKS_SERIES), pr_mstr(pk, PRK_PEAKS_DEVICE));
 		if (m && no < ns)
 			order[no++] = m;
 	}
@@ -304,10 +315,10 @@ static void memory(struct pr_panelset *ps, const json_t *run)
 		double *x, *y;
 		size_t k;
 		s = (json_t *)order[i];
-		if (!json_is_true(json_object_get(s, "memory")) ||
-		    starts(pr_mstr(s, "name"), "sys.") ||
-		    starts(pr_mstr(s, "name"), CATEGORY_PREFIX) ||
-		    (!strcmp(pr_mstr(s, "name"), "dev.mem.total") &&
+		if (!json_is_true(json_object_get(s, PRK_SERIES_MEMORY)) ||
+		    starts(pr_mstr(s, PRK_SERIES_NAME), "sys.") ||
+		    starts(pr_mstr(s, PRK_SERIES_NAME), CATEGORY_PREFIX) ||
+		    (!strcmp(pr_mstr(s, PRK_SERIES_NAME), "dev.mem.total") &&
 		     series(run, CATEGORY_PREFIX "parameter", NULL)) ||
 		    n == MAX_LINES || !(k = timeline(ps, run, s, 1, &x, &y)))
 			continue;
@@ -329,12 +340,13 @@ static void memory(struct pr_panelset *ps, const json_t *run)
 						      "heap.used" };
 		size_t k;
 		for (k = 0; k < PR_ARRAY_SIZE(prefer) && !best; k++)
-			json_array_foreach (json_object_get(run, "peaks"), i, pk)
-				if (!strcmp(pr_mstr(pk, "series"), prefer[k]) &&
-				    (!best || pr_mnum(pk, "value") > pr_mnum(best, "value")))
+			json_array_foreach (json_object_get(run, PRK_PEAKS), i, pk)
+				if (!strcmp(pr_mstr(pk, PRK_PEAKS_SERIES), prefer[k]) &&
+				    (!best ||
+				     pr_mnum(pk, PRK_PEAKS_VALUE) > pr_mnum(best, PRK_PEAKS_VALUE)))
 					best = pk;
-		json_array_foreach (json_object_get(run, "peaks"), i, pk)
-			if (!best && !starts(pr_mstr(pk, "series"), "sys."))
+		json_array_foreach (json_object_get(run, PRK_PEAKS), i, pk)
+			if (!best && !starts(pr_mstr(pk, PRK_PEAKS_SERIES), "sys."))
 				best = pk;
 	}
 	over = !pr_run_x_unit(run)		      ? "Memory usage over time"
@@ -345,20 +357,21 @@ static void memory(struct pr_panelset *ps, const json_t *run)
 	if (best) {
 		struct pr_chart_mark *m = pr_panelset_alloc(ps, 1, sizeof(*m));
 		char v[40], text[300];
-		json_t *ph = json_object_get(best, "phase");
-		pr_fmt_bytes(pr_mnum(best, "value"), v, sizeof(v));
+		json_t *ph = json_object_get(best, PRK_PEAKS_PHASE);
+		pr_fmt_bytes(pr_mnum(best, PRK_PEAKS_VALUE), v, sizeof(v));
 		if (json_is_object(ph))
-			snprintf(text, sizeof(text), "Peak: %s\nPhase: %s", v, pr_mstr(ph, "name"));
+			snprintf(text, sizeof(text), "Peak: %s\nPhase: %s", v,
+				 pr_mstr(ph, PRK_PEAKS_PHASE_NAME));
 		else
 			snprintf(text, sizeof(text), "Peak: %s", v);
-		m->x = pr_mnum(best, "t_ns") / xaxis_of(run).div;
-		m->y = pr_mnum(best, "value");
+		m->x = pr_mnum(best, PRK_PEAKS_T_NS) / xaxis_of(run).div;
+		m->y = pr_mnum(best, PRK_PEAKS_VALUE);
 		m->text = pr_panelset_strdup(ps, text);
 		m->rgb = 0xE74C3C;
 		c->marks = m;
 		c->nmarks = 1;
 		snprintf(text, sizeof(text), "%s | Peak: %s (%s)", over, v,
-			 pr_mstr(best, "series"));
+			 pr_mstr(best, PRK_PEAKS_SERIES));
 		c->title = pr_panelset_strdup(ps, text);
 	}
 }
@@ -409,7 +422,7 @@ static void memory_categories(struct pr_panelset *ps, const json_t *run)
 			"Total", 0x222222, x, y, k, 2, 0, 0, PR_LINE_STEP, 0
 		};
 		n++;
-		pr_fmt_bytes(pr_mnum(s, "max"), v, sizeof(v));
+		pr_fmt_bytes(pr_mnum(s, PRK_SERIES_MAX), v, sizeof(v));
 		snprintf(title, sizeof(title), "Device memory by category | Peak total: %s", v);
 	} else {
 		snprintf(title, sizeof(title), "Device memory by category");
@@ -426,45 +439,55 @@ static void memory_categories(struct pr_panelset *ps, const json_t *run)
  */
 static void cuda_sites(struct pr_panelset *ps, const json_t *run)
 {
-	const json_t *cs = json_object_get(run, "cuda_snapshot"), *d, *best = NULL, *tl, *st;
+	const json_t *cs = json_object_get(run, PRK_CUDA_SNAPSHOT), *d, *best = NULL, *tl, *st;
 	struct pr_chart_line *l;
 	double *x, div = xaxis_of(run).div;
 	size_t i, j, n, ns;
 	char title[200], v[40];
-	json_array_foreach (json_object_get(cs, "devices"), i, d)
-		if (json_is_object(json_object_get(d, "timeline")) &&
-		    (!best || pr_mnum(json_object_get(d, "peak"), "allocated") >
-				      pr_mnum(json_object_get(best, "peak"), "allocated")))
+	json_array_foreach (json_object_get(cs, PRK_CUDA_SNAPSHOT_DEVICES), i, d)
+		if (json_is_object(json_object_get(d, PRK_CUDA_SNAPSHOT_DEVICES_TIMELINE)) &&
+		    (!best || pr_mnum(json_object_get(d, PRK_CUDA_SNAPSHOT_DEVICES_PEAK),
+				      PRK_CUDA_SNAPSHOT_DEVICES_PEAK_ALLOCATED) >
+				      pr_mnum(json_object_get(best, PRK_CUDA_SNAPSHOT_DEVICES_PEAK),
+					      PRK_CUDA_SNAPSHOT_DEVICES_PEAK_ALLOCATED)))
 			best = d;
-	tl = json_object_get(best, "timeline");
-	n = json_array_size(json_object_get(tl, "t_ns"));
-	ns = json_array_size(json_object_get(tl, "sites"));
+	tl = json_object_get(best, PRK_CUDA_SNAPSHOT_DEVICES_TIMELINE);
+	n = json_array_size(json_object_get(tl, PRK_CUDA_SNAPSHOT_DEVICES_TIMELINE_T_NS));
+	ns = json_array_size(json_object_get(tl, PRK_CUDA_SNAPSHOT_DEVICES_TIMELINE_SITES));
 	if (!best || !n || !ns)
 		return;
 	l = pr_panelset_alloc(ps, ns, sizeof(*l));
 	x = pr_panelset_alloc(ps, n, sizeof(double));
 	for (i = 0; i < n; i++)
-		x[i] = json_number_value(json_array_get(json_object_get(tl, "t_ns"), i)) / div;
-	json_array_foreach (json_object_get(tl, "sites"), j, st) {
-		const json_t *vv = json_object_get(st, "v");
+		x[i] = json_number_value(json_array_get(
+			       json_object_get(tl, PRK_CUDA_SNAPSHOT_DEVICES_TIMELINE_T_NS), i)) /
+		       div;
+	json_array_foreach (json_object_get(tl, PRK_CUDA_SNAPSHOT_DEVICES_TIMELINE_SITES), j, st) {
+		const json_t *vv = json_object_get(st, PRK_CUDA_SNAPSHOT_DEVICES_TIMELINE_SITES_V);
 		double *y = pr_panelset_alloc(ps, n, sizeof(double));
 		for (i = 0; i < n; i++)
 			y[i] = i < json_array_size(vv) ? json_number_value(json_array_get(vv, i))
 						       : NAN;
-		l[j] = (struct pr_chart_line){ pr_panelset_strdup(ps, pr_mstr(st, "site")),
-					       j + 1 < ns ? pr_chart_color(j) : 0xD3D3D3,
-					       x,
-					       y,
-					       n,
-					       0,
-					       0.7,
-					       0,
-					       PR_LINE_STEP,
-					       1 };
+		l[j] = (struct pr_chart_line){
+			pr_panelset_strdup(ps,
+					   pr_mstr(st,
+						   PRK_CUDA_SNAPSHOT_DEVICES_TIMELINE_SITES_SITE)),
+			j + 1 < ns ? pr_chart_color(j) : 0xD3D3D3,
+			x,
+			y,
+			n,
+			0,
+			0.7,
+			0,
+			PR_LINE_STEP,
+			1
+		};
 	}
-	pr_fmt_bytes(pr_mnum(json_object_get(best, "peak"), "allocated"), v, sizeof(v));
+	pr_fmt_bytes(pr_mnum(json_object_get(best, PRK_CUDA_SNAPSHOT_DEVICES_PEAK),
+			     PRK_CUDA_SNAPSHOT_DEVICES_PEAK_ALLOCATED),
+		     v, sizeof(v));
 	snprintf(title, sizeof(title), "Allocated memory by allocation site (%s) | Peak: %s",
-		 pr_mstr(best, "device"), v);
+		 pr_mstr(best, PRK_CUDA_SNAPSHOT_DEVICES_DEVICE), v);
 	timechart(ps, run, "cuda_sites", title, "Memory", "bytes", l, ns);
 }
 
@@ -488,13 +511,13 @@ static void cpu(struct pr_panelset *ps, const json_t *run)
 	l = pr_panelset_alloc(ps, 1, sizeof(*l));
 	h = pr_panelset_alloc(ps, 1, sizeof(*h));
 	*l = (struct pr_chart_line){ "CPU", 0xFF6B35, x, y, n, 3, 0.2, 0, PR_LINE_LINEAR, 0 };
-	snprintf(buf, sizeof(buf), "Average: %.1f%%", pr_mnum(s, "mean"));
-	*h = (struct pr_chart_hline){ pr_mnum(s, "mean"), pr_panelset_strdup(ps, buf), 0xE74C3C,
-				      1 };
+	snprintf(buf, sizeof(buf), "Average: %.1f%%", pr_mnum(s, PRK_SERIES_MEAN));
+	*h = (struct pr_chart_hline){ pr_mnum(s, PRK_SERIES_MEAN), pr_panelset_strdup(ps, buf),
+				      0xE74C3C, 1 };
 	snprintf(buf, sizeof(buf), "CPU usage over time | Peak: %.1f%% | Average: %.1f%%",
-		 pr_mnum(s, "max"), pr_mnum(s, "mean"));
+		 pr_mnum(s, PRK_SERIES_MAX), pr_mnum(s, PRK_SERIES_MEAN));
 	c = timechart(ps, run, "cpu", buf, "CPU", "percent", l, 1);
-	c->y_max = fmax(100, pr_mnum(s, "max") * 1.1);
+	c->y_max = fmax(100, pr_mnum(s, PRK_SERIES_MAX) * 1.1);
 	c->hlines = h;
 	c->nhlines = 1;
 	c->zones = zones;
@@ -508,10 +531,14 @@ static const char *occ_label(struct pr_panelset *ps, const json_t *occ, const js
 	size_t i, same = 0;
 	char buf[300], name[240];
 	json_array_foreach (occ, i, p)
-		same += pr_mnum(p, "depth") == 0 && !strcmp(pr_mstr(p, "name"), pr_mstr(o, "name"));
-	pr_name_display(pr_mstr(o, "name"), name, sizeof(name)); /* render/names.h */
-	if (same > 1) /* the occurrence of a name: its " #N" says which */
-		snprintf(buf, sizeof(buf), "%s #%.0f", name, pr_mnum(o, "occurrence"));
+		same += pr_mnum(p, PRK_PHASES_OCCURRENCES_DEPTH) == 0 &&
+			!strcmp(pr_mstr(p, PRK_PHASES_OCCURRENCES_NAME),
+				pr_mstr(o, PRK_PHASES_OCCURRENCES_NAME));
+	pr_name_display(pr_mstr(o, PRK_PHASES_OCCURRENCES_NAME), name,
+			sizeof(name)); /* render/names.h */
+	if (same > 1)		       /* the occurrence of a name: its " #N" says which */
+		snprintf(buf, sizeof(buf), "%s #%.0f", name,
+			 pr_mnum(o, PRK_PHASES_OCCURRENCES_OCCURRENCE));
 	else
 		snprintf(buf, sizeof(buf), "%s", name);
 	return pr_panelset_strdup(ps, buf);
@@ -519,7 +546,7 @@ static const char *occ_label(struct pr_panelset *ps, const json_t *occ, const js
 
 static void disk(struct pr_panelset *ps, const json_t *run)
 {
-	json_t *occ = json_object_get(json_object_get(run, "phases"), "occurrences"), *o;
+	json_t *occ = json_object_get(json_object_get(run, PRK_PHASES), PRK_PHASES_OCCURRENCES), *o;
 	const char **cat = pr_panelset_alloc(ps, MAX_BARS, sizeof(char *));
 	double *rd = pr_panelset_alloc(ps, MAX_BARS, sizeof(double)),
 	       *wr = pr_panelset_alloc(ps, MAX_BARS, sizeof(double));
@@ -530,9 +557,11 @@ static void disk(struct pr_panelset *ps, const json_t *run)
 	size_t i, n = 0;
 	char note[200], a[40], w[40];
 	json_array_foreach (occ, i, o) {
-		json_t *d = json_object_get(o, "disk");
-		double r = fmax(0, pr_mnum(d, "read")), x = fmax(0, pr_mnum(d, "write"));
-		if (!json_is_object(d) || pr_mnum(o, "depth") != 0 || n == MAX_BARS)
+		json_t *d = json_object_get(o, PRK_PHASES_OCCURRENCES_DISK);
+		double r = fmax(0, pr_mnum(d, PRK_PHASES_OCCURRENCES_DISK_READ)),
+		       x = fmax(0, pr_mnum(d, PRK_PHASES_OCCURRENCES_DISK_WRITE));
+		if (!json_is_object(d) || pr_mnum(o, PRK_PHASES_OCCURRENCES_DEPTH) != 0 ||
+		    n == MAX_BARS)
 			continue;
 		if (!(r > 0.01 * 1048576) && !(x > 0.01 * 1048576))
 			continue; /* QEff's rule: > 0.01 MB read or written */
@@ -579,7 +608,7 @@ static struct pr_chart *bars1(struct pr_panelset *ps, const char *name, const ch
 
 static void phase_durations(struct pr_panelset *ps, const json_t *run)
 {
-	json_t *occ = json_object_get(json_object_get(run, "phases"), "occurrences"), *o;
+	json_t *occ = json_object_get(json_object_get(run, PRK_PHASES), PRK_PHASES_OCCURRENCES), *o;
 	const char **cat = pr_panelset_alloc(ps, MAX_BARS, sizeof(char *));
 	double *v = pr_panelset_alloc(ps, MAX_BARS, sizeof(double)), total = 0;
 	uint32_t *col = pr_panelset_alloc(ps, MAX_BARS, sizeof(uint32_t));
@@ -587,11 +616,12 @@ static void phase_durations(struct pr_panelset *ps, const json_t *run)
 	size_t i, n = 0;
 	char note[100], dur[40];
 	json_array_foreach (occ, i, o) {
-		if (pr_mnum(o, "depth") != 0 || n == MAX_BARS)
+		if (pr_mnum(o, PRK_PHASES_OCCURRENCES_DEPTH) != 0 || n == MAX_BARS)
 			continue;
 		cat[n] = occ_label(ps, occ, o);
-		v[n] = pr_mnum(o, "dur_ns") / 1e9;
-		col[n] = pr_phase_color(pr_mstr(o, "name"), phase_index(occ, pr_mstr(o, "name")));
+		v[n] = pr_mnum(o, PRK_PHASES_OCCURRENCES_DUR_NS) / 1e9;
+		col[n] = pr_phase_color(pr_mstr(o, PRK_PHASES_OCCURRENCES_NAME),
+					phase_index(occ, pr_mstr(o, PRK_PHASES_OCCURRENCES_NAME)));
 		total += v[n];
 		n++;
 	}
@@ -615,13 +645,13 @@ static size_t lines_of(struct pr_panelset *ps, const json_t *run, const char *pr
 	size_t *rank = pr_panelset_alloc(ps, MAX_LINES, sizeof(*rank));
 	json_t *s;
 	size_t i, j, n = 0;
-	json_array_foreach (json_object_get(run, "series"), i, s) {
+	json_array_foreach (json_object_get(run, PRK_SERIES), i, s) {
 		double *x, *y;
 		size_t k;
-		const char *name = pr_mstr(s, "name");
+		const char *name = pr_mstr(s, PRK_SERIES_NAME);
 		if ((exact ? strcmp(name, exact) != 0 : !starts(name, prefix)) || n == MAX_LINES)
 			continue;
-		if (skip_zero && !(pr_mnum(s, "max") > 0))
+		if (skip_zero && !(pr_mnum(s, PRK_SERIES_MAX) > 0))
 			continue;
 		if (!(k = timeline(ps, run, s, scale, &x, &y)))
 			continue;
@@ -670,17 +700,19 @@ static void pressure(struct pr_panelset *ps, const json_t *run)
 		{ 70, 85, "Medium (70-85%)", 0xFFC107, 0.15 },
 		{ 85, 100, "High (>=85%)", 0xF44336, 0.15 },
 	};
-	json_t *items = json_object_get(json_object_get(json_object_get(run, "bottlenecks"),
-							"memory_pressure"),
-					"items");
+	json_t *items = json_object_get(json_object_get(json_object_get(run, PRK_BOTTLENECKS),
+							PRK_BOTTLENECKS_MEMORY_PRESSURE),
+					PRK_BOTTLENECKS_MEMORY_PRESSURE_ITEMS);
 	json_t *it;
 	struct pr_chart_line *l = pr_panelset_alloc(ps, MAX_LINES, sizeof(*l));
 	struct pr_chart *c;
 	size_t i, n = 0;
 	char note[300] = "";
 	json_array_foreach (items, i, it) {
-		const json_t *s = series(run, pr_mstr(it, "series"), pr_mstr(it, "device"));
-		double *x, *y, total = pr_mnum(it, "total");
+		const json_t *s =
+			series(run, pr_mstr(it, PRK_BOTTLENECKS_MEMORY_PRESSURE_ITEMS_SERIES),
+			       pr_mstr(it, PRK_BOTTLENECKS_MEMORY_PRESSURE_ITEMS_DEVICE));
+		double *x, *y, total = pr_mnum(it, PRK_BOTTLENECKS_MEMORY_PRESSURE_ITEMS_TOTAL);
 		size_t k;
 		if (!s || !(total > 0) || n == MAX_LINES ||
 		    !(k = timeline(ps, run, s, 100.0 / total, &x, &y)))
@@ -697,7 +729,8 @@ static void pressure(struct pr_panelset *ps, const json_t *run)
 					       0 };
 		if (!n)
 			snprintf(note, sizeof(note), "Peak pressure: %.1f%%\nAverage: %.1f%%",
-				 pr_mnum(it, "peak_pct"), pr_mnum(it, "mean_pct"));
+				 pr_mnum(it, PRK_BOTTLENECKS_MEMORY_PRESSURE_ITEMS_PEAK_PCT),
+				 pr_mnum(it, PRK_BOTTLENECKS_MEMORY_PRESSURE_ITEMS_MEAN_PCT));
 		n++;
 	}
 	if (!n)
@@ -720,9 +753,11 @@ static void gpu_memory(struct pr_panelset *ps, const json_t *run)
 		return;
 	c = timechart(ps, run, "gpu_memory", "GPU memory used", "Memory", "bytes", l, n);
 	h = pr_panelset_alloc(ps, 1, sizeof(*h));
-	json_array_foreach (json_object_get(run, "series"), i, s)
-		if (!strcmp(pr_mstr(s, "name"), "gpu.mem.total") && pr_mnum(s, "max") > 0) {
-			*h = (struct pr_chart_hline){ pr_mnum(s, "max"), "Total", 0x888888, 1 };
+	json_array_foreach (json_object_get(run, PRK_SERIES), i, s)
+		if (!strcmp(pr_mstr(s, PRK_SERIES_NAME), "gpu.mem.total") &&
+		    pr_mnum(s, PRK_SERIES_MAX) > 0) {
+			*h = (struct pr_chart_hline){ pr_mnum(s, PRK_SERIES_MAX), "Total", 0x888888,
+						      1 };
 			c->hlines = h;
 			c->nhlines = 1;
 			break;
@@ -752,7 +787,7 @@ static int cmp_dev_rank(const void *a, const void *b)
  */
 static size_t rank_devices(const json_t *run, struct dev_rank **out)
 {
-	json_t *f, *s, *frag = json_object_get(run, "fragmentation");
+	json_t *f, *s, *frag = json_object_get(run, PRK_FRAGMENTATION);
 	struct pr_strmap idx = PR_STRMAP_INIT;
 	struct pr_strbuf key = PR_STRBUF_INIT;
 	struct dev_rank *d;
@@ -760,13 +795,13 @@ static size_t rank_devices(const json_t *run, struct dev_rank **out)
 	*out = NULL;
 	if (!json_array_size(frag))
 		return 0;
-	json_array_foreach (json_object_get(run, "series"), i, s) {
-		const char *name = pr_mstr(s, "name");
+	json_array_foreach (json_object_get(run, PRK_SERIES), i, s) {
+		const char *name = pr_mstr(s, PRK_SERIES_NAME);
 		int64_t seen;
 		if (strcmp(name, "dev.mem.allocated") && strcmp(name, "dev.mem.reserved"))
 			continue;
 		pr_strbuf_reset(&key);
-		pr_strbuf_addf(&key, "%s%c%s", name, 0, pr_mstr(s, "device"));
+		pr_strbuf_addf(&key, "%s%c%s", name, 0, pr_mstr(s, PRK_SERIES_DEVICE));
 		/* pr_strmap_get stores the value: never NULL (a model naming a series twice) */
 		if (!pr_strmap_get(&idx, key.buf, key.len, &seen))
 			pr_strmap_put(&idx, key.buf, key.len,
@@ -775,7 +810,7 @@ static size_t rank_devices(const json_t *run, struct dev_rank **out)
 	d = pr_xcalloc(json_array_size(frag), sizeof(*d));
 	json_array_foreach (frag, i, f) {
 		int64_t ai, ri;
-		const char *dev = pr_mstr(f, "device");
+		const char *dev = pr_mstr(f, PRK_FRAGMENTATION_DEVICE);
 		pr_strbuf_reset(&key);
 		pr_strbuf_addf(&key, "dev.mem.allocated%c%s", 0, dev);
 		if (!pr_strmap_get(&idx, key.buf, key.len, &ai))
@@ -785,11 +820,11 @@ static size_t rank_devices(const json_t *run, struct dev_rank **out)
 		if (!pr_strmap_get(&idx, key.buf, key.len, &ri))
 			continue;
 		d[n].frag = f;
-		d[n].alloc = json_array_get(json_object_get(run, "series"), (size_t)ai);
-		d[n].resv = json_array_get(json_object_get(run, "series"), (size_t)ri);
+		d[n].alloc = json_array_get(json_object_get(run, PRK_SERIES), (size_t)ai);
+		d[n].resv = json_array_get(json_object_get(run, PRK_SERIES), (size_t)ri);
 		if (!has_timeline(d[n].alloc) || !has_timeline(d[n].resv))
 			continue;
-		d[n].peak = pr_mnum(d[n].resv, "max");
+		d[n].peak = pr_mnum(d[n].resv, PRK_SERIES_MAX);
 		if (isnan(d[n].peak))
 			d[n].peak = -1;
 		d[n].order = i;
@@ -835,13 +870,14 @@ static void device_memory(struct pr_panelset *ps, const json_t *run)
 		l[1] = (struct pr_chart_line){ "Allocated", 0x2E86AB,	    x, y, k, 2, 0.15,
 					       0,	    PR_LINE_LINEAR, 0 };
 		snprintf(title, sizeof(title), "Device memory %s: allocated vs reserved",
-			 pr_mstr(f, "device"));
+			 pr_mstr(f, PRK_FRAGMENTATION_DEVICE));
 		c = timechart(ps, run, "device_memory", title, "Memory", "bytes", l, 2);
-		pr_fmt_bytes(pr_mnum(f, "max_gap"), g, sizeof(g));
+		pr_fmt_bytes(pr_mnum(f, PRK_FRAGMENTATION_MAX_GAP), g, sizeof(g));
 		snprintf(
 			note, sizeof(note),
 			"Fragmentation (reserved - allocated) / reserved\nmean %.1f%%, max %.1f%%, largest gap %s",
-			pr_mnum(f, "mean_ratio") * 100, pr_mnum(f, "max_ratio") * 100, g);
+			pr_mnum(f, PRK_FRAGMENTATION_MEAN_RATIO) * 100,
+			pr_mnum(f, PRK_FRAGMENTATION_MAX_RATIO) * 100, g);
 		if (i + 1 == shown && n > shown)
 			snprintf(
 				note + strlen(note), sizeof(note) - strlen(note),
@@ -861,11 +897,11 @@ static void layers(struct pr_panelset *ps, const json_t *run)
 	double *v = pr_panelset_alloc(ps, MAX_BARS, sizeof(double));
 	struct pr_chart *c;
 	size_t i, n = 0;
-	json_array_foreach (json_object_get(run, "reported"), i, m) {
-		if (strcmp(pr_mstr(m, "name"), "layer.peak_allocated") || n == MAX_BARS)
+	json_array_foreach (json_object_get(run, PRK_REPORTED), i, m) {
+		if (strcmp(pr_mstr(m, PRK_REPORTED_NAME), "layer.peak_allocated") || n == MAX_BARS)
 			continue;
-		cat[n] = pr_panelset_strdup(ps, pr_mstr(m, "detail"));
-		v[n++] = pr_mnum(m, "value");
+		cat[n] = pr_panelset_strdup(ps, pr_mstr(m, PRK_REPORTED_DETAIL));
+		v[n++] = pr_mnum(m, PRK_REPORTED_VALUE);
 	}
 	if (!n)
 		return;
@@ -884,7 +920,8 @@ double pr_step_numbers(const json_t *list, double *x, size_t n, char *kind, size
 	char k[256];
 	kind[0] = 0;
 	json_array_foreach (list, i, o) {
-		int has = pr_step_split(pr_mstr(o, "name"), i ? k : kind, i ? sizeof(k) : kn, &num);
+		int has = pr_step_split(pr_mstr(o, PRK_THROUGHPUT_STEPS_LIST_NAME), i ? k : kind,
+					i ? sizeof(k) : kn, &num);
 		if (i >= n)
 			break;
 		if (!i)
@@ -902,8 +939,9 @@ double pr_step_numbers(const json_t *list, double *x, size_t n, char *kind, size
 
 static void steps(struct pr_panelset *ps, const json_t *run)
 {
-	json_t *st = json_object_get(json_object_get(run, "throughput"), "steps");
-	json_t *list = json_object_get(st, "list"), *o, *red = json_object_get(st, "reduced");
+	json_t *st = json_object_get(json_object_get(run, PRK_THROUGHPUT), PRK_THROUGHPUT_STEPS);
+	json_t *list = json_object_get(st, PRK_THROUGHPUT_STEPS_LIST), *o,
+	       *red = json_object_get(st, PRK_THROUGHPUT_STEPS_REDUCED);
 	size_t n = json_array_size(list), i, nl = 1;
 	double *x, *y, first;
 	struct pr_chart_line *l;
@@ -913,12 +951,14 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 	if (json_is_object(red)) {
 		/* a long run: every step, as the model's reduced profile (mean per point, with
 		 * the min and max of its steps), not the first steps listed */
-		const char *key[] = { "mean_ns", "min_ns", "max_ns" };
+		const char *key[] = { PRK_THROUGHPUT_STEPS_REDUCED_MEAN_NS,
+				      PRK_THROUGHPUT_STEPS_REDUCED_MIN_NS,
+				      PRK_THROUGHPUT_STEPS_REDUCED_MAX_NS };
 		static const char *const lab[] = { "step time (mean per point)", "min", "max" };
 		static const uint32_t rgb[] = { 0x1F77B4, 0x9ECAE1, 0x9ECAE1 };
 		size_t k;
 		double first_x;
-		n = json_array_size(json_object_get(red, "mean_ns"));
+		n = json_array_size(json_object_get(red, PRK_THROUGHPUT_STEPS_REDUCED_MEAN_NS));
 		if (n < 2)
 			return;
 		first = pr_step_numbers(list, &first_x, 1, kind, sizeof(kind));
@@ -927,9 +967,12 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 		l = pr_panelset_alloc(ps, nl, sizeof(*l));
 		for (i = 0; i < n; i++) /* steps are numbered on from the first one's number */
 			x[i] = first +
-			       json_number_value(json_array_get(json_object_get(red, "first"), i)) +
-			       (json_number_value(
-					json_array_get(json_object_get(red, "count"), i)) -
+			       json_number_value(json_array_get(
+				       json_object_get(red, PRK_THROUGHPUT_STEPS_REDUCED_FIRST),
+				       i)) +
+			       (json_number_value(json_array_get(
+					json_object_get(red, PRK_THROUGHPUT_STEPS_REDUCED_COUNT),
+					i)) -
 				1) / 2;
 		for (k = 0; k < nl; k++) {
 			y = pr_panelset_alloc(ps, n, sizeof(double));
@@ -947,36 +990,38 @@ static void steps(struct pr_panelset *ps, const json_t *run)
 		y = pr_panelset_alloc(ps, n, sizeof(double));
 		pr_step_numbers(list, x, n, kind, sizeof(kind));
 		json_array_foreach (list, i, o)
-			y[i] = pr_mnum(o, "dur_ns");
+			y[i] = pr_mnum(o, PRK_THROUGHPUT_STEPS_LIST_DUR_NS);
 		l = pr_panelset_alloc(ps, 1, sizeof(*l));
 		*l = (struct pr_chart_line){ "step time", 0x1F77B4,	  x, y, n, 2, 0,
 					     0,		  PR_LINE_LINEAR, 0 };
 	}
 	h = pr_panelset_alloc(ps, 2, sizeof(*h));
-	pr_fmt_duration(pr_mnum(st, "p50_ns"), a, sizeof(a));
-	pr_fmt_duration(pr_mnum(st, "p95_ns"), b, sizeof(b));
+	pr_fmt_duration(pr_mnum(st, PRK_THROUGHPUT_STEPS_P50_NS), a, sizeof(a));
+	pr_fmt_duration(pr_mnum(st, PRK_THROUGHPUT_STEPS_P95_NS), b, sizeof(b));
 	snprintf(t1, sizeof(t1), "p50 %s", a);
 	snprintf(t2, sizeof(t2), "p95 %s", b);
-	h[0] = (struct pr_chart_hline){ pr_mnum(st, "p50_ns"), pr_panelset_strdup(ps, t1), 0x2CA02C,
-					1 };
-	h[1] = (struct pr_chart_hline){ pr_mnum(st, "p95_ns"), pr_panelset_strdup(ps, t2), 0xD62728,
-					1 };
+	h[0] = (struct pr_chart_hline){ pr_mnum(st, PRK_THROUGHPUT_STEPS_P50_NS),
+					pr_panelset_strdup(ps, t1), 0x2CA02C, 1 };
+	h[1] = (struct pr_chart_hline){ pr_mnum(st, PRK_THROUGHPUT_STEPS_P95_NS),
+					pr_panelset_strdup(ps, t2), 0xD62728, 1 };
 	if (!kind[0])
 		snprintf(kind, sizeof(kind), "steps");
 	if (json_is_object(red)) {
 		snprintf(title, sizeof(title),
 			 "Step time, all %lld steps (%.80s; 1 point = %lld steps) | %.2f steps/s | "
 			 "jitter %.1f%%",
-			 pr_mll(st, "count"), kind, pr_mll(red, "steps_per_point"),
-			 pr_mnum(st, "per_s"), pr_mnum(st, "jitter") * 100);
+			 pr_mll(st, PRK_THROUGHPUT_STEPS_COUNT), kind,
+			 pr_mll(red, PRK_THROUGHPUT_STEPS_REDUCED_STEPS_PER_POINT),
+			 pr_mnum(st, PRK_THROUGHPUT_STEPS_PER_S),
+			 pr_mnum(st, PRK_THROUGHPUT_STEPS_JITTER) * 100);
 	} else {
-		pr_fmt_duration(pr_mnum(st, "min_ns"), a, sizeof(a));
-		pr_fmt_duration(pr_mnum(st, "max_ns"), b, sizeof(b));
+		pr_fmt_duration(pr_mnum(st, PRK_THROUGHPUT_STEPS_MIN_NS), a, sizeof(a));
+		pr_fmt_duration(pr_mnum(st, PRK_THROUGHPUT_STEPS_MAX_NS), b, sizeof(b));
 		snprintf(title, sizeof(title),
 			 "Step time per step (%.80s #%.0f-#%.0f: %s to %s) | %.2f steps/s | "
 			 "jitter %.1f%%",
-			 kind, x[0], x[n - 1], a, b, pr_mnum(st, "per_s"),
-			 pr_mnum(st, "jitter") * 100);
+			 kind, x[0], x[n - 1], a, b, pr_mnum(st, PRK_THROUGHPUT_STEPS_PER_S),
+			 pr_mnum(st, PRK_THROUGHPUT_STEPS_JITTER) * 100);
 	}
 	c = pr_panelset_add(ps, "steps", title);
 	c->x_label = pr_panelset_strdup(ps, kind); /* "ProfilerStep": the ticks are its numbers */
@@ -1048,7 +1093,8 @@ static void efficiency(struct pr_panelset *ps, const json_t *run)
 /* Busy intervals of the top-level spans per thread / stream, one lane each. */
 static void timeline_panel(struct pr_panelset *ps, const json_t *run)
 {
-	json_t *lanes = json_object_get(json_object_get(run, "timeline"), "lanes"), *l, *iv;
+	json_t *lanes = json_object_get(json_object_get(run, PRK_TIMELINE), PRK_TIMELINE_LANES), *l,
+	       *iv;
 	size_t nl = json_array_size(lanes), total = 0, i, j, k = 0;
 	struct pr_chart_rect *r;
 	struct pr_chart_ylabel *yl;
@@ -1056,20 +1102,20 @@ static void timeline_panel(struct pr_panelset *ps, const json_t *run)
 	if (!nl || pr_run_x_unit(run))
 		return; /* positions not time (DHAT's bytes): the flame graph weighs them */
 	/* perf events weigh different units (ns, page faults): no lanes on one axis */
-	if (json_array_size(json_object_get(json_object_get(run, "flame"), "events")) > 1)
+	if (json_array_size(json_object_get(json_object_get(run, PRK_FLAME), PRK_FLAME_EVENTS)) > 1)
 		return;
 	json_array_foreach (lanes, i, l)
-		total += json_array_size(json_object_get(l, "intervals"));
+		total += json_array_size(json_object_get(l, PRK_TIMELINE_LANES_INTERVALS));
 	if (!total)
 		return;
 	r = pr_panelset_alloc(ps, total, sizeof(*r));
 	yl = pr_panelset_alloc(ps, nl, sizeof(*yl));
 	json_array_foreach (lanes, i, l) {
 		double y = (double)(nl - 1 - i);
-		const char *label = pr_panelset_strdup(ps, pr_mstr(l, "name"));
+		const char *label = pr_panelset_strdup(ps, pr_mstr(l, PRK_TIMELINE_LANES_NAME));
 		yl[i].y = y + 0.5;
 		yl[i].text = label;
-		json_array_foreach (json_object_get(l, "intervals"), j, iv) {
+		json_array_foreach (json_object_get(l, PRK_TIMELINE_LANES_INTERVALS), j, iv) {
 			r[k].x0 = json_number_value(json_array_get(iv, 0)) / 1e9;
 			r[k].x1 = json_number_value(json_array_get(iv, 1)) / 1e9;
 			r[k].y0 = y + 0.15;

@@ -7,6 +7,7 @@
 
 #include "base/jsonx.h"
 #include "render/gpu_panel.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 /* One colour per category of docs/analysis.md (perf_model), in the palette's order. */
 static uint32_t cat_color(const char *cat)
@@ -30,16 +31,19 @@ static uint32_t cat_color(const char *cat)
 
 static int usable_dot(const json_t *g)
 {
-	return pr_mnum(g, "flops") > 0 && pr_mnum(g, "bytes") > 0 && pr_mnum(g, "device_ns") > 0;
+	return pr_mnum(g, PRK_PERF_MODEL_GROUPS_FLOPS) > 0 &&
+	       pr_mnum(g, PRK_PERF_MODEL_GROUPS_BYTES) > 0 &&
+	       pr_mnum(g, PRK_PERF_MODEL_GROUPS_DEVICE_NS) > 0;
 }
 
 size_t pr_perf_panels_add(struct pr_panelset *ps, const json_t *run)
 {
-	const json_t *pm = json_object_get(run, "perf_model");
-	const json_t *roof = json_object_get(pm, "roofline");
-	const json_t *groups = json_object_get(pm, "groups");
+	const json_t *pm = json_object_get(run, PRK_PERF_MODEL);
+	const json_t *roof = json_object_get(pm, PRK_PERF_MODEL_ROOFLINE);
+	const json_t *groups = json_object_get(pm, PRK_PERF_MODEL_GROUPS);
 	const json_t *g;
-	double peak = pr_mnum(roof, "peak_tflops") * 1e12, bw = pr_mnum(roof, "hbm_tbps") * 1e12;
+	double peak = pr_mnum(roof, PRK_PERF_MODEL_ROOFLINE_PEAK_TFLOPS) * 1e12,
+	       bw = pr_mnum(roof, PRK_PERF_MODEL_ROOFLINE_HBM_TBPS) * 1e12;
 	double ridge, xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, *rx, *ry;
 	struct pr_chart_line *lines;
 	struct pr_chart_vline *vl;
@@ -54,10 +58,12 @@ size_t pr_perf_panels_add(struct pr_panelset *ps, const json_t *run)
 		double ai;
 		if (!usable_dot(g) || n == PR_PERF_PANEL_MAX_DOTS)
 			continue;
-		ai = pr_mnum(g, "flops") / pr_mnum(g, "bytes");
+		ai = pr_mnum(g, PRK_PERF_MODEL_GROUPS_FLOPS) /
+		     pr_mnum(g, PRK_PERF_MODEL_GROUPS_BYTES);
 		xmin = fmin(xmin, ai);
 		xmax = fmax(xmax, ai);
-		ymin = fmin(ymin, pr_mnum(g, "flops") / pr_mnum(g, "device_ns") * 1e9);
+		ymin = fmin(ymin, pr_mnum(g, PRK_PERF_MODEL_GROUPS_FLOPS) /
+					  pr_mnum(g, PRK_PERF_MODEL_GROUPS_DEVICE_NS) * 1e9);
 		n++;
 	}
 	if (!n)
@@ -75,8 +81,8 @@ size_t pr_perf_panels_add(struct pr_panelset *ps, const json_t *run)
 	ry[1] = peak;
 	rx[2] = xmax;
 	ry[2] = peak;
-	snprintf(buf, sizeof(buf), "roof: %s %.4g TFLOP/s, %.4g TB/s", pr_mstr(roof, "dtype"),
-		 peak / 1e12, bw / 1e12);
+	snprintf(buf, sizeof(buf), "roof: %s %.4g TFLOP/s, %.4g TB/s",
+		 pr_mstr(roof, PRK_PERF_MODEL_ROOFLINE_DTYPE), peak / 1e12, bw / 1e12);
 	lines[nl++] = (struct pr_chart_line){ .label = pr_panelset_strdup(ps, buf),
 					      .rgb = 0x333333,
 					      .x = rx,
@@ -87,15 +93,17 @@ size_t pr_perf_panels_add(struct pr_panelset *ps, const json_t *run)
 	k = 0;
 	json_array_foreach (groups, i, g) {
 		double *x, *y;
-		const char *cat = pr_mstr(g, "category"), *label = NULL;
+		const char *cat = pr_mstr(g, PRK_PERF_MODEL_GROUPS_CATEGORY), *label = NULL;
 		size_t j;
 		if (!usable_dot(g) || k == PR_PERF_PANEL_MAX_DOTS)
 			continue;
 		k++;
 		x = pr_panelset_alloc(ps, 1, sizeof(double));
 		y = pr_panelset_alloc(ps, 1, sizeof(double));
-		x[0] = pr_mnum(g, "flops") / pr_mnum(g, "bytes");
-		y[0] = pr_mnum(g, "flops") / pr_mnum(g, "device_ns") * 1e9;
+		x[0] = pr_mnum(g, PRK_PERF_MODEL_GROUPS_FLOPS) /
+		       pr_mnum(g, PRK_PERF_MODEL_GROUPS_BYTES);
+		y[0] = pr_mnum(g, PRK_PERF_MODEL_GROUPS_FLOPS) /
+		       pr_mnum(g, PRK_PERF_MODEL_GROUPS_DEVICE_NS) * 1e9;
 		for (j = 0; j < nseen && strcmp(seen[j], cat); j++)
 			;
 		if (j == nseen && nseen < PR_ARRAY_SIZE(seen)) {
@@ -113,8 +121,10 @@ size_t pr_perf_panels_add(struct pr_panelset *ps, const json_t *run)
 		if (nm < 3 && j == nm) {
 			mk[nm++] = (struct pr_chart_mark){
 				x[0], y[0],
-				pr_panelset_strdup(ps, pr_gpu_short_name(pr_mstr(g, "name"), 32,
-									 nbuf, sizeof(nbuf))),
+				pr_panelset_strdup(
+					ps,
+					pr_gpu_short_name(pr_mstr(g, PRK_PERF_MODEL_GROUPS_NAME),
+							  32, nbuf, sizeof(nbuf))),
 				cat_color(cat)
 			};
 		}
@@ -123,7 +133,8 @@ size_t pr_perf_panels_add(struct pr_panelset *ps, const json_t *run)
 	vl[0] = (struct pr_chart_vline){ ridge, 0x333333, 1 };
 	snprintf(title, sizeof(title),
 		 "Roofline (log-log) | %s | ridge %.3g FLOP/byte | %zu op groups",
-		 pr_mstr(json_object_get(pm, "device"), "model"), ridge, n);
+		 pr_mstr(json_object_get(pm, PRK_PERF_MODEL_DEVICE), PRK_PERF_MODEL_DEVICE_MODEL),
+		 ridge, n);
 	c = pr_panelset_add(ps, "perf_roofline", title);
 	c->lines = lines;
 	c->nlines = nl;

@@ -80,7 +80,14 @@ foreach(kind model agg compare)
 endforeach()
 
 # The key names C readers ask our documents for are named by the schemas (one home for them).
-add_test(NAME schema/keys COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tools/model_keys.py ${CMAKE_SOURCE_DIR})
+add_test(NAME schema/keys COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tools/model_keys.py ${CMAKE_SOURCE_DIR}
+  ${CMAKE_BINARY_DIR}/gen/schema/model_keys.h)
+# ... and a key removed from the model schema fails to compile the reader naming it
+# (tests/tools/model_keys_fail.cmake builds render/perf_panel.c against a schema copy).
+add_test(NAME schema/keys_compile COMMAND ${CMAKE_COMMAND} -DSRC=${CMAKE_SOURCE_DIR}
+  -DWORK=${CMAKE_BINARY_DIR}/keys_fail -DCC=${CMAKE_C_COMPILER}
+  -P ${CMAKE_CURRENT_SOURCE_DIR}/tools/model_keys_fail.cmake)
+set_tests_properties(schema/keys_compile PROPERTIES TIMEOUT 300)
 
 # README's shell examples run (tests/tools/readme_examples.sh).
 add_test(NAME readme/examples COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tools/readme_examples.sh)
