@@ -1245,10 +1245,15 @@ static int run(struct pr_actx *ctx, struct pr_error *err)
 	int ret;
 	memset(&c, 0, sizeof(c));
 	c.ctx = ctx;
-	if (ctx->opts->critpath_annotation && find_window(&c, ctx->opts->critpath_annotation, err))
+	if (ctx->opts->critpath_annotation &&
+	    find_window(&c, ctx->opts->critpath_annotation, err)) {
+		free(c.win_name); /* the first instance's name, when a later one is missing */
 		return -1;
-	if (pr_kclassify_init(&c.kc, ctx->meta, ctx->opts->comm_kernels, err))
+	}
+	if (pr_kclassify_init(&c.kc, ctx->meta, ctx->opts->comm_kernels, err)) {
+		free(c.win_name);
 		return -1;
+	}
 	ret = analyse(&c, err);
 	sqlite3_finalize(c.name_st);
 	pr_kclassify_release(&c.kc);
