@@ -92,9 +92,9 @@ static json_t *display_names(const json_t *trees)
 	size_t i;
 	/* keys: page data - trees holds tree_data()'s documents, not the model's */
 	json_object_foreach ((json_t *)trees, key, t) {
+		/* a node is tree_data()'s array [name, depth, total, self, device] */
 		json_array_foreach (json_object_get(t, "nodes"), i, nd) { /* keys: page data */
-			const char *nm = json_string_value(
-				json_object_get(nd, "name")); /* keys: page data */
+			const char *nm = json_string_value(json_array_get(nd, 0));
 			if (nm)
 				json_object_set_new(seen, nm, json_true());
 		}
