@@ -248,7 +248,7 @@ int pr_gpuscan_hosts(struct pr_gpuscan *gs, pr_gpuhost_fn *fn, void *arg, struct
 
 /* ---- PR_TIMINGS=parts (gpuscan.h) ---- */
 
-static struct pr_gpupart pass_part; /* the shared pass's GPU rows */
+static _Thread_local struct pr_gpupart pass_part; /* the shared pass's GPU rows (per thread) */
 
 int pr_gpupart_on(void)
 {
