@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/spill.h"
 #include "base/strbuf.h"
@@ -245,9 +246,73 @@ int pr_gpuscan_hosts(struct pr_gpuscan *gs, pr_gpuhost_fn *fn, void *arg, struct
 	return 0;
 }
 
+/* ---- PR_TIMINGS=parts (gpuscan.h) ---- */
+
+static _Thread_local struct pr_gpupart pass_part; /* the shared pass's GPU rows (per thread) */
+
+int pr_gpupart_on(void)
+{
+	static int on = -1;
+	if (on < 0) {
+		const char *tv = getenv("PR_TIMINGS");
+		on = tv && !strcmp(tv, "parts");
+	}
+	return on;
+}
+
+static double cpu_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void pr_gpupart_begin(struct pr_gpupart *p)
+{
+	p->t0 = cpu_s();
+}
+
+void pr_gpupart_end(struct pr_gpupart *p)
+{
+	p->sum += cpu_s() - p->t0;
+	p->calls++;
+}
+
+void pr_gpupart_print(const char *name, const struct pr_gpupart *p)
+{
+	struct pr_gpupart e = { 0, 0, 0 };
+	double net;
+	int i;
+	for (i = 0; i < 100000; i++) { /* the clocks' own cost, counted in each call's time */
+		pr_gpupart_begin(&e);
+		pr_gpupart_end(&e);
+	}
+	net = p->sum - (double)p->calls * (e.sum / (double)e.calls);
+	fprintf(stderr, "profreport: timing: part %s %.6f calls %llu raw %.6f\n", name,
+		net > 0 ? net : 0, (unsigned long long)p->calls, p->sum);
+}
+
+static int add_host(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t kind, int64_t track,
+		    int64_t ts, int64_t dur, int64_t name, int has_keys, int64_t akeys,
+		    const char *args, size_t alen);
+
 int pr_gpuscan_add_host(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t kind,
 			int64_t track, int64_t ts, int64_t dur, int64_t name, int has_keys,
 			int64_t akeys, const char *args, size_t alen)
+{
+	int rc;
+	if (!pr_gpupart_on())
+		return add_host(gs, id, parent, kind, track, ts, dur, name, has_keys, akeys, args,
+				alen);
+	pr_gpupart_begin(&pass_part);
+	rc = add_host(gs, id, parent, kind, track, ts, dur, name, has_keys, akeys, args, alen);
+	pr_gpupart_end(&pass_part);
+	return rc;
+}
+
+static int add_host(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t kind, int64_t track,
+		    int64_t ts, int64_t dur, int64_t name, int has_keys, int64_t akeys,
+		    const char *args, size_t alen)
 {
 	if (kind == PR_GK_OP || kind == PR_GK_PHASE) {
 		unsigned char *b;
@@ -644,6 +709,45 @@ static void pick_dim3(const char *start, int32_t *out)
 		out[0] = out[1] = out[2] = -1;
 }
 
+/*
+ * A number "-?[0-9]+(\.[0-9]+)?" of at most 15 digits in all, then ',' or ']', at p: 1 with
+ * its value as strtod reads it (*d) and, without a fraction, as strtoll does (*iv; else
+ * INT64_MIN); 0 for any other text (strtod and strtoll read it). Exact: the digits make an
+ * integer below 2^53 and the fraction a power of ten up to 1e15, both doubles exactly, and
+ * their quotient is rounded once, to the nearest, as strtod rounds (Clinger's fast path).
+ */
+static int fast_num(const char *p, double *d, int64_t *iv)
+{
+	static const double p10[16] = { 1e0, 1e1, 1e2,	1e3,  1e4,  1e5,  1e6,	1e7,
+					1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+	int neg = *p == '-', nd = 0, frac = 0;
+	int64_t m = 0;
+	p += neg;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (++nd > 15)
+			return 0;
+		m = m * 10 + (*p - '0');
+	}
+	if (!nd)
+		return 0;
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, frac++) {
+			if (++nd > 15)
+				return 0;
+			m = m * 10 + (*p - '0');
+		}
+		if (!frac)
+			return 0;
+	}
+	if ((*p != ',' && *p != ']') || (neg && !m)) /* -0: strtod's sign */
+		return 0;
+	if (neg)
+		m = -m;
+	*d = frac ? (double)m / p10[frac] : (double)m;
+	*iv = frac ? INT64_MIN : m;
+	return 1;
+}
+
 static void args_pick(const char *s, const int *pos, double *val, int32_t *dim3, int64_t *corr)
 {
 	int j, maxpos = -1, idx = 0;
@@ -666,12 +770,19 @@ static void args_pick(const char *s, const int *pos, double *val, int32_t *dim3,
 			const char *start = s + i;
 			char *end;
 			double d;
+			int64_t iv;
 			if (pos[j] == idx && (j == A_GRID || j == A_BLOCK) && *start == '[') {
 				pick_dim3(start, dim3 + (j == A_GRID ? 0 : 3));
 				continue;
 			}
 			if (pos[j] != idx || !((*start >= '0' && *start <= '9') || *start == '-'))
 				continue;
+			if (fast_num(start, &d, &iv)) {
+				val[j] = d;
+				if (j == A_CORR)
+					*corr = iv != INT64_MIN ? iv : strtoll(start, &end, 10);
+				continue;
+			}
 			d = strtod(start, &end);
 			if (end != start)
 				val[j] = d;
@@ -776,7 +887,25 @@ static int is_act_or_call(uint8_t kind)
 	return is_act(kind) || kind == PR_GK_RUNTIME;
 }
 
+static int add_row(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t kind, int64_t track,
+		   int64_t ts, int64_t dur, int64_t name, int has_keys, int64_t akeys,
+		   const char *args, size_t alen, struct pr_error *err);
+
 int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t kind, int64_t track,
+		   int64_t ts, int64_t dur, int64_t name, int has_keys, int64_t akeys,
+		   const char *args, size_t alen, struct pr_error *err)
+{
+	int rc;
+	if (!pr_gpupart_on())
+		return add_row(gs, id, parent, kind, track, ts, dur, name, has_keys, akeys, args,
+			       alen, err);
+	pr_gpupart_begin(&pass_part);
+	rc = add_row(gs, id, parent, kind, track, ts, dur, name, has_keys, akeys, args, alen, err);
+	pr_gpupart_end(&pass_part);
+	return rc;
+}
+
+static int add_row(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t kind, int64_t track,
 		   int64_t ts, int64_t dur, int64_t name, int has_keys, int64_t akeys,
 		   const char *args, size_t alen, struct pr_error *err)
 {
@@ -799,8 +928,7 @@ int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t ki
 	if (gs->ring && kind == PR_GK_RUNTIME && parent > 0)
 		anc_emit(gs, parent);
 	else if (gs->host_on && (kind == PR_GK_PHASE || kind == PR_GK_STEP || kind == PR_GK_OP))
-		pr_gpuscan_add_host(gs, id, parent, kind, track, ts, dur, name, has_keys, akeys,
-				    args, alen);
+		add_host(gs, id, parent, kind, track, ts, dur, name, has_keys, akeys, args, alen);
 	memset(&sr, 0, sizeof(sr)); /* the bytes written are all set */
 	sr.ts = r.ts;
 	sr.dur = r.dur;
@@ -839,6 +967,10 @@ int pr_gpuscan_add(struct pr_gpuscan *gs, int64_t id, int64_t parent, uint8_t ki
 
 int pr_gpuscan_finish(struct pr_actx *ctx, struct pr_gpuscan *gs, struct pr_error *err)
 {
+	if (pr_gpupart_on()) {
+		pr_gpupart_print("gpu_rows", &pass_part);
+		memset(&pass_part, 0, sizeof(pass_part));
+	}
 	/* the pass's lookups are done */
 	free(gs->keys);
 	gs->keys = NULL;

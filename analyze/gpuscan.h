@@ -255,6 +255,22 @@ int pr_gpuscan_hosts(struct pr_gpuscan *gs, pr_gpuhost_fn *fn, void *arg, struct
  * found last); else the analysis looks it up in the store as before: the rows are the
  * store's, so the model is the same either way.
  */
+/*
+ * PR_TIMINGS=parts (bench/gpu_bench.sh): the thread CPU time of the GPU work done inside
+ * other steps (the shared span pass's GPU rows, the kernel sequences inside the gpu
+ * analysis), a clock read before and after each call, less the clocks' own cost (measured
+ * at the print: an upper bound, the clocks cost more among other work than in a loop);
+ * printed as "profreport: timing: part NAME CPU_S calls N raw CPU_S".
+ */
+struct pr_gpupart {
+	double t0, sum;
+	uint64_t calls;
+};
+int pr_gpupart_on(void);
+void pr_gpupart_begin(struct pr_gpupart *p);
+void pr_gpupart_end(struct pr_gpupart *p);
+void pr_gpupart_print(const char *name, const struct pr_gpupart *p);
+
 struct pr_gpuanc_row {
 	int64_t id, parent, name, akeys; /* parent 0: NULL; akeys: when has_keys */
 	const char *args;		 /* NULL: SQL NULL */

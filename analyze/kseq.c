@@ -69,6 +69,7 @@ struct pr_kseq {
 	uint32_t *slots; /* index + 1 into ents, 0 = empty */
 	size_t nslots;
 	int64_t nacts, g, over;
+	struct pr_gpupart part; /* PR_TIMINGS=parts */
 };
 
 struct pr_kseq *pr_kseq_new(struct pr_actx *ctx, size_t nstreams)
@@ -100,6 +101,8 @@ void pr_kseq_add(struct pr_kseq *k, int32_t stream, int64_t ts, int64_t dur, int
 	struct krec r;
 	if (stream < 0 || (size_t)stream >= k->nstreams)
 		return;
+	if (pr_gpupart_on())
+		pr_gpupart_begin(&k->part);
 	memset(&r, 0, sizeof(r));
 	r.ts = ts;
 	r.dur = dur;
@@ -109,6 +112,8 @@ void pr_kseq_add(struct pr_kseq *k, int32_t stream, int64_t ts, int64_t dur, int
 	r.seg = pr_actx_step_index(k->ctx, call_ts != NONE ? call_ts : ts);
 	pr_xsort_put(k->sort, &r);
 	k->nacts++;
+	if (pr_gpupart_on())
+		pr_gpupart_end(&k->part);
 }
 
 static uint64_t fmix(uint64_t h)
@@ -335,7 +340,23 @@ static int item_json(struct pr_kseq *k, sqlite3_stmt *st, const struct ent *e,
 	return 0;
 }
 
+static int kseq_finish(struct pr_kseq *k, const char *const *labels, json_t **out,
+		       struct pr_error *err);
+
 int pr_kseq_finish(struct pr_kseq *k, const char *const *labels, json_t **out, struct pr_error *err)
+{
+	int rc;
+	if (!pr_gpupart_on())
+		return kseq_finish(k, labels, out, err);
+	pr_gpupart_begin(&k->part);
+	rc = kseq_finish(k, labels, out, err);
+	pr_gpupart_end(&k->part);
+	pr_gpupart_print("kernel_sequences", &k->part);
+	return rc;
+}
+
+static int kseq_finish(struct pr_kseq *k, const char *const *labels, json_t **out,
+		       struct pr_error *err)
 {
 	const void *p;
 	struct ent **cand = NULL, *top[PR_KSEQ_TOP];

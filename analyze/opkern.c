@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/imap.h"
+#include "base/jsonx.h"
 #include "analyze/opview.h"
 #include "base/strbuf.h"
 #include "base/strmap.h"
@@ -202,6 +203,48 @@ struct pr_opk *pr_opk_new(struct pr_actx *ctx, struct pr_error *err)
 	return k;
 }
 
+/* An element's text s[0..n) cut as pr_opview_elem cuts it, to sb. */
+static void add_cut(struct pr_strbuf *sb, const char *s, size_t n)
+{
+	if (n > OPV_SHAPE_MAX) { /* cut on a UTF-8 character's first byte */
+		n = OPV_SHAPE_MAX;
+		while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+	}
+	pr_strbuf_add(sb, s, n);
+}
+
+/* pr_opview_elem of positions p0 and p1 (-1: none) in one walk: the same texts in k->dims
+ * and k->types, *h0 and *h1 as its returns. */
+static void elems2(struct pr_opk *k, const char *s, size_t n, int64_t p0, int64_t p1, int *h0,
+		   int *h1)
+{
+	size_t i = 1, e;
+	int64_t idx = 0, maxpos = p0 > p1 ? p0 : p1;
+	pr_strbuf_reset(&k->dims);
+	pr_strbuf_reset(&k->types);
+	*h0 = *h1 = 0;
+	if (!s || n < 2 || s[0] != '[' || maxpos < 0)
+		return;
+	for (;;) {
+		e = pr_json_elem_end(s, i, n);
+		if (e >= n || e == i)
+			return; /* unterminated, or an empty element */
+		if (idx == p0) {
+			add_cut(&k->dims, s + i, e - i);
+			*h0 = 1;
+		}
+		if (idx == p1) {
+			add_cut(&k->types, s + i, e - i);
+			*h1 = 1;
+		}
+		if (idx >= maxpos || s[e] != ',')
+			return; /* both read, or the array ends */
+		i = e + 1;
+		idx++;
+	}
+}
+
 int32_t pr_opk_op_row(struct pr_opk *k, const char *name, int64_t akeys, const char *args,
 		      size_t alen)
 {
@@ -210,8 +253,7 @@ int32_t pr_opk_op_row(struct pr_opk *k, const char *name, int64_t akeys, const c
 	if (!k->rows)
 		return -1;
 	if (akeys >= 0 && pr_imap_get(&k->pos, akeys, &p) && p) {
-		hd = pr_opview_elem(args, alen, (p & 0xffffffff) - 1, &k->dims);
-		ht = pr_opview_elem(args, alen, (p >> 32) - 1, &k->types);
+		elems2(k, args, alen, (p & 0xffffffff) - 1, (p >> 32) - 1, &hd, &ht);
 	}
 	pr_opview_key(&k->key, name, hd ? k->dims.buf : NULL, ht ? k->types.buf : NULL);
 	if (pr_strmap_get(&k->row_by_key, k->key.buf, k->key.len, &v))

@@ -68,6 +68,10 @@ void pr_radix_u64(uint64_t *k, uint32_t *idx, size_t n)
 	uint32_t *is = idx, *id = NULL, *itmp = NULL, *ix;
 	if (n < 2)
 		return;
+	for (i = 1; i < n && k[i - 1] <= k[i]; i++)
+		;
+	if (i == n)
+		return; /* in order already: the (stable) sort would keep every key and idx */
 	cnt = pr_xcalloc(8, sizeof(*cnt));
 	for (i = 0; i < n; i++) {
 		uint64_t v = k[i];

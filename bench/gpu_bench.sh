@@ -8,7 +8,12 @@
 # time for each analysis, so that other work on the machine moves them less):
 # the ingest, each GPU analysis (collectives, gpu_breakdown, critical_path,
 # perf_model, gpu), their total and its share of the ingest, the whole summary
-# (wall), and the peak RSS of ingest and summary.
+# (wall), and the peak RSS of ingest and summary. Then, from as many more
+# summaries with PR_TIMINGS=parts (a clock around each call, less the clocks'
+# cost; these runs' other numbers are not used): the GPU rows' part of the
+# shared span pass ("pass s", in the context step, not in the five) and the
+# kernel sequences' part of the gpu analysis ("kseq s", in "gpu s"); "all s":
+# the five and the pass part, "all %": its share of the ingest.
 #
 # usage: bench/gpu_bench.sh [BUILD_DIR] [SIZES_MB...]     (default: build 100)
 # Each step runs PR_BENCH_REPEAT times (default 3); the table shows medians
@@ -18,9 +23,9 @@ set -eu
 default_sizes="100"
 . "$(dirname "$0")/lib.sh"
 
-printf '%-20s %8s %7s %7s %8s %8s %8s %8s %8s %8s %7s %8s %8s\n' input "ingest s" "RSS MB" \
-	"coll s" "gpubrk s" "crit s" "perf s" "gpu s" "GPU s" "share %" "model s" "sum RSS" \
-	"kernels"
+printf '%-20s %8s %7s %7s %8s %8s %8s %8s %8s %8s %7s %8s %8s %7s %7s %7s %6s\n' input \
+	"ingest s" "RSS MB" "coll s" "gpubrk s" "crit s" "perf s" "gpu s" "GPU s" "share %" \
+	"model s" "sum RSS" "kernels" "pass s" "kseq s" "all s" "all %"
 for mb in $sizes; do
 	f=$out/trace_${mb}MB.json
 	[ -f "$f" ] || "$gen" "$mb" 1 -o "$f" 2>"$f.gen"
@@ -53,6 +58,17 @@ for mb in $sizes; do
 		[ "$r" -gt "$srss" ] && srss=$r
 		i=$((i + 1))
 	done
+	: >"$out/parts"
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		PR_TIMINGS=parts "$pr" summary "$db" --json "$out/model.json" >/dev/null \
+			2>"$out/err"
+		sed -n 's/^profreport: timing: part \([a-z_]*\) \([0-9.]*\) .*/\1 \2/p' \
+			"$out/err" >>"$out/parts"
+		i=$((i + 1))
+	done
+	pass=$(awk '$1 == "gpu_rows" { print $2 }' "$out/parts" | median)
+	kseq=$(awk '$1 == "kernel_sequences" { print $2 }' "$out/parts" | median)
 	ing=$(median <"$out/ingest.t")
 	mod=$(median <"$out/model.t")
 	coll=$(awk '$2 == "collectives" { print $3 }' "$out/timings" | median)
@@ -66,13 +82,17 @@ for mb in $sizes; do
 	kernels=$("$pr" query "$db" "select count(*) from span where kind = 'kernel'" | tail -n 1)
 	awk -v name="$(basename "$f")" -v ing="$ing" -v irss="$irss" -v coll="$coll" -v brk="$brk" \
 		-v crit="$crit" -v perf="$perf" -v gpu="$gpu" -v all="$all" -v mod="$mod" \
-		-v srss="$srss" -v k="$kernels" 'BEGIN {
-		printf "%-20s %8.2f %7.1f %7.3f %8.3f %8.3f %8.3f %8.3f %8.3f %8.1f %7.2f %8.1f %8s\n",
+		-v srss="$srss" -v k="$kernels" -v pass="${pass:-0}" -v kseq="${kseq:-0}" 'BEGIN {
+		printf "%-20s %8.2f %7.1f %7.3f %8.3f %8.3f %8.3f %8.3f %8.3f %8.1f %7.2f %8.1f %8s",
 			name, ing, irss / 1024, coll, brk, crit, perf, gpu, all, 100 * all / ing,
 			mod, srss / 1024, k
+		printf " %7.3f %7.3f %7.3f %6.1f\n", pass, kseq, all + pass,
+			100 * (all + pass) / ing
 	}'
 	rm -f "$db" "$db-journal"
 done
 echo "CPU seconds but model s (wall). GPU s: the five GPU analyses (collectives,"
 echo "gpu_breakdown, critical_path, perf_model, gpu) of one summary together (median of the"
 echo "per-run sums); share %: of the ingest's CPU (user + sys); model s: the whole summary"
+echo "pass s: the GPU rows' part of the shared span pass; kseq s: the kernel sequences' part"
+echo "of gpu s; all s: GPU s + pass s, all %: its share of the ingest's CPU"
