@@ -40,7 +40,8 @@ EXEMPT = {"render/panel_data.c"}
 # readers converted to the generated macros (docs/development.md, "Adding a model key")
 CONVERTED = {"render/" + f + ".c" for f in (
     "panels", "gpu_panel", "perf_panel", "html_trace", "html_flame", "html_opkern", "agg_text", "agg_html",
-    "agg_panel", "compare_text", "compare_html", "compare_md", "compare_junit", "compare_panel")}
+    "agg_panel", "compare_text", "compare_html", "compare_md", "compare_junit", "compare_panel",
+    "text_report")}
 HEADER = sys.argv[2] if len(sys.argv) > 2 else None
 
 # keys of run.meta, which the schema leaves open: each format writes its own (docs/formats.md)
