@@ -41,7 +41,7 @@ EXEMPT = {"render/panel_data.c"}
 CONVERTED = {"render/" + f + ".c" for f in (
     "panels", "gpu_panel", "perf_panel", "html_trace", "html_flame", "html_opkern", "agg_text", "agg_html",
     "agg_panel", "compare_text", "compare_html", "compare_md", "compare_junit", "compare_panel",
-    "text_report")}
+    "text_report", "html_gpu", "html_report", "html_index", "archive", "tables")}
 HEADER = sys.argv[2] if len(sys.argv) > 2 else None
 
 # keys of run.meta, which the schema leaves open: each format writes its own (docs/formats.md)
@@ -188,6 +188,45 @@ for path in sorted(CONVERTED) if HEADER else []:
             first.setdefault(var, (obj, mac))
         at += part.count("\n")
 
+# render/tables.c describes the model's tables as data: each column's keys (`.key`, `.alt`, `.of`,
+# `.unit_key`: keys of the table's item; `.in`: an object of the item, holding `.key` and `.alt`)
+# are path macros too, and one table's paths fit together: every column reads the same object (the
+# table's items), a column with `.in` reads the object `.in` names, a key of the items.
+COL_FIELD = re.compile(r'\.(key|in|alt|unit_key|of) = (PR[KAC]_\w+|"[^"]*")')
+tables_checked = 0
+if HEADER:
+    with open(root + "/render/tables.c", encoding="utf-8") as fh:
+        ttext = fh.read()
+    for tm in re.finditer(r"static const struct pr_table_col (\w+)\[\] = \{(.*?)\n\};", ttext, re.S):
+        table, items = tm.group(1), None
+        base = ttext.count("\n", 0, tm.start(2)) + 1
+        for em in re.finditer(r"\{ \.(?:[^{}]|\{[^{}]*\})*\}", tm.group(2)):
+            no = base + tm.group(2).count("\n", 0, em.start())
+            fields = dict(COL_FIELD.findall(em.group(0)))
+            rest = tm.group(2)[em.end():].split("\n", 1)[0]  # a comment after the entry
+            for f, v in fields.items():
+                if v.startswith('"') and "keys: page data" not in em.group(0) + rest:
+                    print(f"render/tables.c:{no}: {table} .{f} = {v}: name it by its path's macro")
+                    bad += 1
+            fields = {f: v for f, v in fields.items() if not v.startswith('"') and v in macros}
+            inner = fields.pop("in", None)
+            if inner:
+                if items is None:
+                    items = parent_of(inner)
+                if parent_of(inner) != items:
+                    print(f"render/tables.c:{no}: {table} .in = {inner} is a key of "
+                          f"{parent_of(inner)}, not of the table's items {items}")
+                    bad += 1
+            for f, v in fields.items():
+                tables_checked += 1
+                want = object_of(inner) if inner and f in ("key", "alt") else items
+                if want is None:
+                    items = want = parent_of(v)
+                if parent_of(v) != want:
+                    print(f"render/tables.c:{no}: {table} .{f} = {v} is a key of {parent_of(v)}, "
+                          f"not of {want}")
+                    bad += 1
+
 call = re.compile(r'\b(pr_mnum|pr_mll|pr_mstr|json_object_get)\(([^;]*?),\s*"([^"]+)"\)')
 # render/tables.c describes the model's tables as data: the keys its columns read
 # (`.key = "..."`, and `.in`, `.alt`, `.unit_key`, `.of`) are key reads too
@@ -209,6 +248,7 @@ for path in READERS:
                 print(f"{rel}:{no}: key \"{key}\" is named by no schema in docs/schema/")
                 bad += 1
 print(f"model_keys: {via_macro} key reads by path macro in {len(CONVERTED)} files "
-      f"({paths_checked} checked against their object), "
+      f"({paths_checked} checked against their object, {tables_checked} table columns against "
+      f"their table's items), "
       f"{checked} by name in {len(READERS) - len(CONVERTED)} others, {bad} wrong")
 sys.exit(1 if bad or checked < 100 or via_macro < 600 else 0)
