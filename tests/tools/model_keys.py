@@ -20,7 +20,12 @@ pr_mnum(s, PRK_PEAKS_VALUE) on one s fail), and a variable set to an
 object read by macro (x = json_object_get(y, PRK_A_B), or the items of
 json_array_foreach over it) is read only for that object's keys
 (PRK_A_B_*). A variable that holds two objects in one function is two
-variables. The other readers keep the bag-of-names check above.
+variables. render/tables.c's columns name their keys by macro as well, and one
+table's columns must read one object (its items; `.in`: an object of the items).
+A literal key is allowed only under a marker on its line or the line above:
+"keys: page data" (a document of the file's own), "keys: run meta" (the run's
+meta, open in the schema) or "keys: digest" (a key only pr_model_digest writes).
+The other readers keep the bag-of-names check above.
 
 usage: model_keys.py ROOT [BUILD/gen/schema/model_keys.h]
 """
@@ -41,7 +46,11 @@ EXEMPT = {"render/panel_data.c"}
 CONVERTED = {"render/" + f + ".c" for f in (
     "panels", "gpu_panel", "perf_panel", "html_trace", "html_flame", "html_opkern", "agg_text", "agg_html",
     "agg_panel", "compare_text", "compare_html", "compare_md", "compare_junit", "compare_panel",
-    "text_report", "html_gpu", "html_report", "html_index", "archive", "tables")}
+    "text_report", "html_gpu", "html_report", "html_index", "archive", "tables")} | {
+    p[len(root) + 1:] for p in glob.glob(root + "/cli/*.c") + glob.glob(root + "/analyze/multi/*.c")
+    # aggregate.c reads throughput.tokens for "per_s", which the model never writes (it writes
+    # tokens_per_s): its macro fixes that and changes agg.json, a change of its own
+    if not p.endswith("/aggregate.c")}
 HEADER = sys.argv[2] if len(sys.argv) > 2 else None
 
 # keys of run.meta, which the schema leaves open: each format writes its own (docs/formats.md)
@@ -121,7 +130,11 @@ for path in sorted(CONVERTED):
             continue
         no = text.count("\n", 0, m.start()) + 1
         if re.fullmatch(r'"[^"]*"', key):
-            if "keys: page data" in lines[no - 1]:
+            # a document of the file's own, a run's meta (open in the schema: each format writes
+            # its own keys) or a key only the model's digest has (pr_model_digest's "history");
+            # the marker is on the line or the line above
+            if any(mk in lines[no - 1] + lines[no - 2]
+                   for mk in ("keys: page data", "keys: run meta", "keys: digest")):
                 continue
             print(f"{path}:{no}: key {key} read by a literal: name it by its path's macro "
                   f"(PRK_/PRA_/PRC_, schema/model_keys.h)")
@@ -251,4 +264,5 @@ print(f"model_keys: {via_macro} key reads by path macro in {len(CONVERTED)} file
       f"({paths_checked} checked against their object, {tables_checked} table columns against "
       f"their table's items), "
       f"{checked} by name in {len(READERS) - len(CONVERTED)} others, {bad} wrong")
-sys.exit(1 if bad or checked < 100 or via_macro < 600 else 0)
+# floors: the reads are still found (all but aggregate.c are converted: few are left by name)
+sys.exit(1 if bad or checked < 1 or via_macro < 1800 or tables_checked < 100 else 0)
