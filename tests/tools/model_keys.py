@@ -43,10 +43,7 @@ READERS = sorted(set(glob.glob(root + "/render/*.c") + glob.glob(root + "/cli/*.
 # templates/report.js reads it), the gate's config is checked by gate.c itself
 EXEMPT = {"render/panel_data.c"}
 # readers converted to the generated macros (docs/development.md, "Adding a model key")
-CONVERTED = {"render/" + f + ".c" for f in (
-    "panels", "gpu_panel", "perf_panel", "html_trace", "html_flame", "html_opkern", "agg_text", "agg_html",
-    "agg_panel", "compare_text", "compare_html", "compare_md", "compare_junit", "compare_panel",
-    "text_report", "html_gpu", "html_report", "html_index", "archive", "tables")} | {
+CONVERTED = {p[len(root) + 1:] for p in glob.glob(root + "/render/*.c")} - EXEMPT | {
     p[len(root) + 1:] for p in glob.glob(root + "/cli/*.c") + glob.glob(root + "/analyze/multi/*.c")
     # aggregate.c reads throughput.tokens for "per_s", which the model never writes (it writes
     # tokens_per_s): its macro fixes that and changes agg.json, a change of its own
