@@ -20,6 +20,7 @@
 #include "base/output.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 /* The options, as the table binds them (pr_opt_fill). */
 struct aggregate_opts {
@@ -603,7 +604,7 @@ static int cmd_aggregate(const struct pr_command *cmd, struct pr_args *a, struct
 		pr_agg_failed(agg, err);
 		goto out;
 	}
-	json_array_foreach (json_object_get(doc, "warnings"), k, w)
+	json_array_foreach (json_object_get(doc, PRA_WARNINGS), k, w)
 		fprintf(stderr, "profreport: aggregate: warning: %s\n", json_string_value(w));
 	rc = write_outputs(agg, doc, &op, inferix, err);
 out:

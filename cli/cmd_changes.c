@@ -14,6 +14,7 @@
 #include "cli/input.h"
 #include "render/termsafe.h"
 #include "render/units.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 #define SPAN_PREFIX "span:"
 #define TOP_SPANS 5
@@ -218,7 +219,7 @@ static void fmt_val(char *buf, size_t n, double v, const char *unit)
 /* "run 23 (label, commit abc)" */
 static void run_ref(struct pr_strbuf *sb, const struct pr_hist_run *r)
 {
-	const char *c = json_string_value(json_object_get(r->meta, "commit"));
+	const char *c = json_string_value(json_object_get(r->meta, PRK_META_COMMIT));
 	pr_strbuf_addf(sb, "run %lld (%s%s%s)", (long long)r->id, r->label, c ? ", commit " : "",
 		       c ? c : "");
 }

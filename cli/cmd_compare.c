@@ -21,6 +21,7 @@
 #include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "store/store.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 /* The options, as the table binds them (pr_opt_fill); --fail-on, --ignore, --where and --meta
  * repeat and are read with pr_opt_nth. */
@@ -94,17 +95,17 @@ static const char *base_name(const char *p)
 static void drop_companions(json_t *m, const char *side)
 {
 	static const char raw[] = "raw_profiling_data_", rep[] = "profiling_report_";
-	json_t *runs = json_object_get(m, "runs"), *r, *o;
+	json_t *runs = json_object_get(m, PRK_RUNS), *r, *o;
 	size_t i, j;
 	for (i = json_array_size(runs); i-- > 0;) {
 		const char *b;
 		r = json_array_get(runs, i);
-		b = base_name(pr_mstr(r, "source"));
-		if (strcmp(pr_mstr(r, "format"), "inferix") || strncmp(b, raw, sizeof(raw) - 1))
+		b = base_name(pr_mstr(r, PRK_SOURCE));
+		if (strcmp(pr_mstr(r, PRK_FORMAT), "inferix") || strncmp(b, raw, sizeof(raw) - 1))
 			continue;
 		json_array_foreach (runs, j, o) {
-			const char *ob = base_name(pr_mstr(o, "source"));
-			if (j != i && !strcmp(pr_mstr(o, "format"), "inferix") &&
+			const char *ob = base_name(pr_mstr(o, PRK_SOURCE));
+			if (j != i && !strcmp(pr_mstr(o, PRK_FORMAT), "inferix") &&
 			    !strncmp(ob, rep, sizeof(rep) - 1) &&
 			    !strcmp(ob + sizeof(rep) - 1, b + sizeof(raw) - 1))
 				break;
@@ -113,8 +114,8 @@ static void drop_companions(json_t *m, const char *side)
 			continue;
 		{
 			char shown[1024], rshown[1024];
-			const char *rs = pr_mstr(json_array_get(runs, j), "source");
-			pr_error_escape(pr_mstr(r, "source"), shown, sizeof(shown));
+			const char *rs = pr_mstr(json_array_get(runs, j), PRK_SOURCE);
+			pr_error_escape(pr_mstr(r, PRK_SOURCE), shown, sizeof(shown));
 			pr_error_escape(base_name(rs), rshown, sizeof(rshown));
 			fprintf(stderr,
 				"profreport: compare: %s: '%s': skipped, Inferix raw data: a "
@@ -321,7 +322,8 @@ static json_t *baseline_model(const struct pr_command *cmd, const struct pr_args
 		if (!m)
 			m = one;
 		else {
-			json_array_extend(json_object_get(m, "runs"), json_object_get(one, "runs"));
+			json_array_extend(json_object_get(m, PRK_RUNS),
+					  json_object_get(one, PRK_RUNS));
 			json_decref(one);
 		}
 	}
@@ -466,7 +468,7 @@ static int cmd_compare(const struct pr_command *cmd, struct pr_args *a, struct p
 	if (!(cmp = pr_compare(base, newm, &g, err)))
 		goto out;
 	/* a rule or glob that selects nothing is likely a typo: said before any output */
-	json_array_foreach (json_object_get(cmp, "warnings"), i, w) {
+	json_array_foreach (json_object_get(cmp, PRC_WARNINGS), i, w) {
 		if (g.strict) {
 			pr_error_set(err, PR_E_USAGE, "%s (--strict)", json_string_value(w));
 			goto out;

@@ -20,6 +20,7 @@
 #include "cli/par.h"
 #include "base/decimal.h"
 #include "base/xalloc.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 /* The options, as the table binds them (pr_opt_fill). */
 struct report_opts {
@@ -114,7 +115,7 @@ static void page_progress(void *ctx, size_t n, const char *label)
 static int write_panels(struct report_state *rs, const json_t *model, const char *dir,
 			enum pr_gfx_format fmt, size_t *files, struct pr_error *err)
 {
-	json_t *runs = json_object_get(model, "runs"), *run;
+	json_t *runs = json_object_get(model, PRK_RUNS), *run;
 	size_t i;
 	*files = 0;
 	json_array_foreach (runs, i, run) {
@@ -125,11 +126,11 @@ static int write_panels(struct report_state *rs, const json_t *model, const char
 					      : "drawing the SVG panels of";
 		if (rs->show_progress)
 			progress(rs, i + 1, json_array_size(runs),
-				 json_string_value(json_object_get(run, "label")));
+				 json_string_value(json_object_get(run, PRK_LABEL)));
 		ps = pr_panels_build(run);
 		if (json_array_size(runs) > 1)
 			snprintf(prefix, sizeof(prefix), "run%lld-",
-				 (long long)json_integer_value(json_object_get(run, "id")));
+				 (long long)json_integer_value(json_object_get(run, PRK_ID)));
 		rc = pr_panelset_write_files(ps, dir, prefix, fmt, err);
 		*files += pr_panelset_count(ps);
 		pr_panelset_free(ps);
@@ -156,8 +157,9 @@ static int write_page(struct report_state *rs, const json_t *model, const char *
  * else the epoch start of its clock. 1 with *ns, 0 when it has neither. */
 static int run_time(const json_t *run, int64_t *ns)
 {
-	const char *t = json_string_value(json_object_get(json_object_get(run, "meta"), "time"));
-	json_t *e = json_object_get(json_object_get(run, "clock"), "epoch_start_ns");
+	const char *t =
+		json_string_value(json_object_get(json_object_get(run, PRK_META), PRK_META_TIME));
+	json_t *e = json_object_get(json_object_get(run, PRK_CLOCK), PRK_CLOCK_EPOCH_START_NS);
 	if (t && pr_cli_meta_time(t, ns) == 0)
 		return 1;
 	if (!json_is_integer(e))
@@ -358,7 +360,7 @@ static int archive_parallel(struct report_state *rs, struct pr_archive *a, struc
 					      json_object_get(pr_archive_digest(a, pr_archive_count(
 											   a) -
 											   1),
-							      "label")));
+							      PRK_LABEL)));
 	}
 	rc = par && i == n ? 0 : -1;
 	/* the store's one writer, once no worker reads it: what was built is
@@ -395,7 +397,7 @@ static int write_archive(struct report_state *rs, const json_t *model, struct pr
 		return -1;
 	pr_archive_set_progress(a, page_progress, rs);
 	if (model)
-		rs->progress_total = json_array_size(json_object_get(model, "runs"));
+		rs->progress_total = json_array_size(json_object_get(model, PRK_RUNS));
 	rc = model	    ? pr_archive_model(a, model, err)
 	     : rs->jobs > 1 ? archive_parallel(rs, a, store, mo, err)
 			    : pr_model_each(store, mo, pr_archive_want, pr_archive_add, a, err);
@@ -460,7 +462,7 @@ static int write_page_budget(struct report_state *rs, const json_t *model, const
 			     int *archived, struct pr_error *err)
 {
 	struct stat sb;
-	size_t n = json_array_size(json_object_get(model, "runs"));
+	size_t n = json_array_size(json_object_get(model, PRK_RUNS));
 	if (write_page(rs, model, html, err))
 		return -1;
 	if (n < 2 || stat(html, &sb) || sb.st_size <= PAGE_MAX_BYTES)
@@ -655,7 +657,7 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 		return -1;
 	}
 	progress_done(&rs);
-	nruns = json_array_size(json_object_get(model, "runs"));
+	nruns = json_array_size(json_object_get(model, PRK_RUNS));
 	rc = (json && pr_model_write(model, json, err)) ||
 			     (page && write_page_budget(&rs, model, html, &archived, err)) ||
 			     (many &&

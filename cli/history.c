@@ -7,6 +7,7 @@
 #include "analyze/model.h"
 #include "base/xalloc.h"
 #include "cli/meta.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 /* The history being read, and the runs whose digest had no history part (read again whole). */
 struct load {
@@ -20,9 +21,9 @@ static int add_run(void *ctx, json_t *run, int whole, struct pr_error *err)
 	struct load *ld = ctx;
 	struct pr_history *h = ld->h;
 	struct pr_hist_run *r;
-	const json_t *m = json_object_get(run, "meta"), *x, *ep;
+	const json_t *m = json_object_get(run, PRK_META), *x, *ep;
+	/* the digest's history part (pr_model_digest), over the digest's other keys; keys: digest */
 	const char *t, *hs = json_string_value(json_object_get(run, "history"));
-	/* the digest's history part (pr_model_digest), over the digest's other keys */
 	json_t *full = hs ? json_loads(hs, 0, NULL) : NULL;
 	size_t i;
 	(void)err;
@@ -33,7 +34,7 @@ static int add_run(void *ctx, json_t *run, int whole, struct pr_error *err)
 		/* not a digest of this build's (which always has it): the run's whole model */
 		json_decref(full);
 		ld->miss = pr_xreallocarray(ld->miss, ld->nmiss + 1, sizeof(*ld->miss));
-		ld->miss[ld->nmiss++] = json_integer_value(json_object_get(run, "id"));
+		ld->miss[ld->nmiss++] = json_integer_value(json_object_get(run, PRK_ID));
 		return 0;
 	} else {
 		json_decref(full);
@@ -42,14 +43,14 @@ static int add_run(void *ctx, json_t *run, int whole, struct pr_error *err)
 	h->runs = pr_xreallocarray(h->runs, h->n + 1, sizeof(*h->runs));
 	r = &h->runs[h->n++];
 	memset(r, 0, sizeof(*r));
-	r->id = json_integer_value(json_object_get(run, "id"));
-	r->label = pr_xstrdup(json_is_string(json_object_get(run, "label"))
-				      ? json_string_value(json_object_get(run, "label"))
+	r->id = json_integer_value(json_object_get(run, PRK_ID));
+	r->label = pr_xstrdup(json_is_string(json_object_get(run, PRK_LABEL))
+				      ? json_string_value(json_object_get(run, PRK_LABEL))
 				      : "");
 	r->meta = json_is_object(m) ? json_deep_copy(m) : json_object();
-	t = json_string_value(json_object_get(r->meta, "time"));
+	t = json_string_value(json_object_get(r->meta, PRK_META_TIME));
 	r->has_time = t && pr_cli_meta_time(t, &r->time_ns) == 0;
-	ep = json_object_get(json_object_get(run, "clock"), "epoch_start_ns");
+	ep = json_object_get(json_object_get(run, PRK_CLOCK), PRK_CLOCK_EPOCH_START_NS);
 	if (json_is_integer(ep)) {
 		r->has_epoch = 1;
 		r->epoch_ns = json_integer_value(ep);
@@ -63,9 +64,11 @@ static int add_run(void *ctx, json_t *run, int whole, struct pr_error *err)
 	}
 	r->spans = json_object();
 	r->span_total = json_object();
-	json_array_foreach (json_object_get(json_object_get(run, "spans"), "items"), i, x) {
-		const char *name = json_string_value(json_object_get(x, "name"));
-		json_t *c = json_object_get(x, "count"), *tot = json_object_get(x, "total_ns");
+	json_array_foreach (json_object_get(json_object_get(run, PRK_SPANS), PRK_SPANS_ITEMS), i,
+			    x) {
+		const char *name = json_string_value(json_object_get(x, PRK_SPANS_ITEMS_NAME));
+		json_t *c = json_object_get(x, PRK_SPANS_ITEMS_COUNT),
+		       *tot = json_object_get(x, PRK_SPANS_ITEMS_TOTAL_NS);
 		double cnt = json_number_value(c), total = json_number_value(tot);
 		/* a name listed twice (two kinds) keeps its first, larger row */
 		if (!name || !json_is_number(c) || !json_is_number(tot) || cnt <= 0 ||

@@ -14,6 +14,7 @@
 #include "base/output.h"
 #include "base/xalloc.h"
 #include "render/html_report.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 struct pr_archive {
 	const char *dir, *sep; /* the pages' directory; "/" unless it ends with one */
@@ -114,15 +115,15 @@ int pr_archive_add(void *ctx, json_t *run, int whole, struct pr_error *err)
 {
 	struct pr_archive *a = ctx;
 	char name[200], path[4096];
-	if (!pr_archive_kept(a, (int64_t)json_integer_value(json_object_get(run, "id"))))
+	if (!pr_archive_kept(a, (int64_t)json_integer_value(json_object_get(run, PRK_ID))))
 		return 0; /* a run of the kept store whose file is gone or changed */
-	page_name(json_string_value(json_object_get(run, "label")),
-		  json_string_value(json_object_get(run, "content_hash")), name);
+	page_name(json_string_value(json_object_get(run, PRK_LABEL)),
+		  json_string_value(json_object_get(run, PRK_CONTENT_HASH)), name);
 	if (whole) {
 		snprintf(path, sizeof(path), "%s%s%s", a->dir, a->sep, name);
 		if (a->page)
 			a->page(a->page_ctx, a->n + 1,
-				json_string_value(json_object_get(run, "label")));
+				json_string_value(json_object_get(run, PRK_LABEL)));
 		if (pr_archive_write_html(a->head, &run, 1, path, 1, err))
 			return -1;
 		a->written++;
@@ -140,10 +141,10 @@ int pr_archive_model(struct pr_archive *a, const json_t *model, struct pr_error 
 {
 	json_t *run;
 	size_t i;
-	json_array_foreach (json_object_get(model, "runs"), i, run) {
+	json_array_foreach (json_object_get(model, PRK_RUNS), i, run) {
 		json_t *r = run;
-		const char *label = json_string_value(json_object_get(run, "label"));
-		const char *hash = json_string_value(json_object_get(run, "content_hash"));
+		const char *label = json_string_value(json_object_get(run, PRK_LABEL));
+		const char *hash = json_string_value(json_object_get(run, PRK_CONTENT_HASH));
 		int whole = pr_archive_want(a, 0, label, hash);
 		if (!whole)
 			r = pr_model_digest(run);
@@ -311,7 +312,7 @@ int pr_archive_finish(struct pr_archive *a, const char *note, char *path, size_t
 		tr[i].row.run = a->digests[i];
 		tr[i].row.href = a->names[i];
 		tr[i].has = a->time && a->time(a->digests[i], &tr[i].t);
-		tr[i].id = json_integer_value(json_object_get(a->digests[i], "id"));
+		tr[i].id = json_integer_value(json_object_get(a->digests[i], PRK_ID));
 	}
 	qsort(tr, a->n, sizeof(*tr), by_time);
 	for (i = 0; i < a->n; i++)

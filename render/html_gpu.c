@@ -22,6 +22,7 @@
 #include "render/perf_panel.h"
 #include "render/tables.h"
 #include "render/units.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 /* ---- GPU: HTA's breakdowns, the CPU-GPU link, TensorBoard's steps, collectives ---- */
 
@@ -40,21 +41,48 @@ static void tdpct(struct pr_strbuf *sb, const json_t *o, const char *key, int pr
 	pr_html_tdf(sb, json_is_number(v) ? json_number_value(v) * 100 : NAN, prec);
 }
 
-/* One row of the temporal breakdown: the rank's or a stream's shares. */
+/* One row of the temporal breakdown: the rank's or a stream's shares (gpu_breakdown.rank and
+ * .idle, or a stream's, of one shape: named by the rank's; the streams' names must exist too). */
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_STREAMS_SPAN_NS) == sizeof(PRK_GPU_BREAKDOWN_RANK_SPAN_NS),
+	       "streams[].span_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_STREAMS_BUSY_SHARE) ==
+		       sizeof(PRK_GPU_BREAKDOWN_RANK_BUSY_SHARE),
+	       "streams[].busy_share");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_STREAMS_COMPUTE_SHARE) ==
+		       sizeof(PRK_GPU_BREAKDOWN_RANK_COMPUTE_SHARE),
+	       "streams[].compute_share");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_STREAMS_COMMUNICATION_SHARE) ==
+		       sizeof(PRK_GPU_BREAKDOWN_RANK_COMMUNICATION_SHARE),
+	       "streams[].communication_share");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_STREAMS_MEMORY_SHARE) ==
+		       sizeof(PRK_GPU_BREAKDOWN_RANK_MEMORY_SHARE),
+	       "streams[].memory_share");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_STREAMS_IDLE_SHARE) ==
+		       sizeof(PRK_GPU_BREAKDOWN_RANK_IDLE_SHARE),
+	       "streams[].idle_share");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_STREAMS_IDLE_HOST_WAIT_SHARE) ==
+		       sizeof(PRK_GPU_BREAKDOWN_IDLE_HOST_WAIT_SHARE),
+	       "streams[].idle.host_wait_share");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_STREAMS_IDLE_KERNEL_WAIT_SHARE) ==
+		       sizeof(PRK_GPU_BREAKDOWN_IDLE_KERNEL_WAIT_SHARE),
+	       "streams[].idle.kernel_wait_share");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_STREAMS_IDLE_OTHER_SHARE) ==
+		       sizeof(PRK_GPU_BREAKDOWN_IDLE_OTHER_SHARE),
+	       "streams[].idle.other_share");
 static void temporal_row(struct pr_strbuf *sb, const char *scope, const json_t *o,
 			 const json_t *idle)
 {
 	pr_strbuf_addstr(sb, "<tr>");
 	pr_html_td(sb, scope);
-	pr_html_tdn(sb, pr_mnum(o, "span_ns"), "ns");
-	tdpct(sb, o, "busy_share", 2);
-	tdpct(sb, o, "compute_share", 1);
-	tdpct(sb, o, "communication_share", 1);
-	tdpct(sb, o, "memory_share", 1);
-	tdpct(sb, o, "idle_share", 1);
-	tdpct(sb, idle, "host_wait_share", 1);
-	tdpct(sb, idle, "kernel_wait_share", 1);
-	tdpct(sb, idle, "other_share", 1);
+	pr_html_tdn(sb, pr_mnum(o, PRK_GPU_BREAKDOWN_RANK_SPAN_NS), "ns");
+	tdpct(sb, o, PRK_GPU_BREAKDOWN_RANK_BUSY_SHARE, 2);
+	tdpct(sb, o, PRK_GPU_BREAKDOWN_RANK_COMPUTE_SHARE, 1);
+	tdpct(sb, o, PRK_GPU_BREAKDOWN_RANK_COMMUNICATION_SHARE, 1);
+	tdpct(sb, o, PRK_GPU_BREAKDOWN_RANK_MEMORY_SHARE, 1);
+	tdpct(sb, o, PRK_GPU_BREAKDOWN_RANK_IDLE_SHARE, 1);
+	tdpct(sb, idle, PRK_GPU_BREAKDOWN_IDLE_HOST_WAIT_SHARE, 1);
+	tdpct(sb, idle, PRK_GPU_BREAKDOWN_IDLE_KERNEL_WAIT_SHARE, 1);
+	tdpct(sb, idle, PRK_GPU_BREAKDOWN_IDLE_OTHER_SHARE, 1);
 	pr_strbuf_addstr(sb, "</tr>\n");
 }
 
@@ -71,6 +99,56 @@ static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gf
 
 #define FEW_ROWS 4 /* rows a GPU table says better without a chart of the same numbers */
 
+/* The three scopes are one shape, read by the names of "all": */
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_OPS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_OPS),
+	       "scopes.linked.ops");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_TOTAL_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_TOTAL_NS),
+	       "scopes.linked.total_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_BUSY_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_BUSY_NS),
+	       "scopes.linked.busy_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_BUSY_SHARE) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_BUSY_SHARE),
+	       "scopes.linked.busy_share");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_COMPUTATION_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_COMPUTATION_NS),
+	       "scopes.linked.computation_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_EXPOSED_MEMCPY_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_MEMCPY_NS),
+	       "scopes.linked.exposed_memcpy_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_EXPOSED_COMM_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_COMM_NS),
+	       "scopes.linked.exposed_comm_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_IDLE_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_IDLE_NS),
+	       "scopes.linked.idle_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_OPS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_OPS),
+	       "scopes.steps.ops");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_TOTAL_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_TOTAL_NS),
+	       "scopes.steps.total_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_BUSY_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_BUSY_NS),
+	       "scopes.steps.busy_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_BUSY_SHARE) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_BUSY_SHARE),
+	       "scopes.steps.busy_share");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_COMPUTATION_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_COMPUTATION_NS),
+	       "scopes.steps.computation_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_EXPOSED_MEMCPY_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_MEMCPY_NS),
+	       "scopes.steps.exposed_memcpy_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_EXPOSED_COMM_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_COMM_NS),
+	       "scopes.steps.exposed_comm_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_IDLE_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_IDLE_NS),
+	       "scopes.steps.idle_ns");
+
 /* gpu_breakdown.scopes side by side: TraceLens's gpu_timeline per scope (issue 28). */
 static void gpu_scopes_table(struct pr_strbuf *sb, const json_t *sc)
 {
@@ -78,7 +156,9 @@ static void gpu_scopes_table(struct pr_strbuf *sb, const json_t *sc)
 		"Scope",	"#GPU ops",	 "#Total",	    "#Busy", "#Busy %",
 		"#Computation", "#Exposed comm", "#Exposed memcpy", "#Idle", NULL
 	};
-	static const char *const names[] = { "all", "linked", "steps" };
+	static const char *const names[] = { PRK_GPU_BREAKDOWN_SCOPES_ALL,
+					     PRK_GPU_BREAKDOWN_SCOPES_LINKED,
+					     PRK_GPU_BREAKDOWN_SCOPES_STEPS };
 	static const char *const what[] = { "all: every GPU op",
 					    "linked: launched by a traced runtime call",
 					    "steps: launched inside a ProfilerStep" };
@@ -97,14 +177,14 @@ static void gpu_scopes_table(struct pr_strbuf *sb, const json_t *sc)
 			continue;
 		pr_strbuf_addstr(sb, "<tr>");
 		tdt(sb, what[i]);
-		pr_html_tdf(sb, pr_mnum(v, "ops"), 0);
-		pr_html_tdn(sb, pr_mnum(v, "total_ns"), "ns");
-		pr_html_tdn(sb, pr_mnum(v, "busy_ns"), "ns");
-		tdpct(sb, v, "busy_share", 2);
-		pr_html_tdn(sb, pr_mnum(v, "computation_ns"), "ns");
-		pr_html_tdn(sb, pr_mnum(v, "exposed_comm_ns"), "ns");
-		pr_html_tdn(sb, pr_mnum(v, "exposed_memcpy_ns"), "ns");
-		pr_html_tdn(sb, pr_mnum(v, "idle_ns"), "ns");
+		pr_html_tdf(sb, pr_mnum(v, PRK_GPU_BREAKDOWN_SCOPES_ALL_OPS), 0);
+		pr_html_tdn(sb, pr_mnum(v, PRK_GPU_BREAKDOWN_SCOPES_ALL_TOTAL_NS), "ns");
+		pr_html_tdn(sb, pr_mnum(v, PRK_GPU_BREAKDOWN_SCOPES_ALL_BUSY_NS), "ns");
+		tdpct(sb, v, PRK_GPU_BREAKDOWN_SCOPES_ALL_BUSY_SHARE, 2);
+		pr_html_tdn(sb, pr_mnum(v, PRK_GPU_BREAKDOWN_SCOPES_ALL_COMPUTATION_NS), "ns");
+		pr_html_tdn(sb, pr_mnum(v, PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_COMM_NS), "ns");
+		pr_html_tdn(sb, pr_mnum(v, PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_MEMCPY_NS), "ns");
+		pr_html_tdn(sb, pr_mnum(v, PRK_GPU_BREAKDOWN_SCOPES_ALL_IDLE_NS), "ns");
 		pr_strbuf_addstr(sb, "</tr>\n");
 		n++;
 	}
@@ -124,49 +204,57 @@ static void gpu_breakdown_tables(struct pr_strbuf *sb, const json_t *gb, struct 
 					  "#Idle: kernel wait %",
 					  "#Idle: other %",
 					  NULL };
-	const json_t *r = json_object_get(gb, "rank"), *ov = json_object_get(gb, "overlap");
-	const json_t *k = json_object_get(gb, "kernels"), *v;
+	const json_t *r = json_object_get(gb, PRK_GPU_BREAKDOWN_RANK),
+		     *ov = json_object_get(gb, PRK_GPU_BREAKDOWN_OVERLAP);
+	const json_t *k = json_object_get(gb, PRK_GPU_BREAKDOWN_KERNELS), *v;
 	char a[64], b[64];
 	size_t i, n;
 	pr_strbuf_addstr(sb, "<h4>Temporal breakdown (HTA)</h4>\n<p>");
-	if (json_is_number(json_object_get(r, "busy_share")))
+	if (json_is_number(json_object_get(r, PRK_GPU_BREAKDOWN_RANK_BUSY_SHARE)))
 		pr_strbuf_addf(sb, "GPU busy %.2f%% of %s (scope all: first to last GPU op). ",
-			       pr_mnum(r, "busy_share") * 100,
-			       pr_html_fmt_val(pr_mnum(r, "span_ns"), "ns", a, sizeof(a)));
-	if (json_is_number(json_object_get(ov, "share")))
+			       pr_mnum(r, PRK_GPU_BREAKDOWN_RANK_BUSY_SHARE) * 100,
+			       pr_html_fmt_val(pr_mnum(r, PRK_GPU_BREAKDOWN_RANK_SPAN_NS), "ns", a,
+					       sizeof(a)));
+	if (json_is_number(json_object_get(ov, PRK_GPU_BREAKDOWN_OVERLAP_SHARE)))
 		pr_strbuf_addf(sb, "Comm/compute overlap %.1f%% of %s of communication kernels.",
-			       pr_mnum(ov, "share") * 100,
-			       pr_html_fmt_val(pr_mnum(ov, "communication_ns"), "ns", b,
-					       sizeof(b)));
+			       pr_mnum(ov, PRK_GPU_BREAKDOWN_OVERLAP_SHARE) * 100,
+			       pr_html_fmt_val(pr_mnum(ov,
+						       PRK_GPU_BREAKDOWN_OVERLAP_COMMUNICATION_NS),
+					       "ns", b, sizeof(b)));
 	else if (json_is_object(ov))
 		pr_strbuf_addstr(sb, "Comm/compute overlap: no communication kernels.");
 	pr_strbuf_addstr(sb, "</p>\n");
 	gpu_figures(sb, f, "gpu_temporal");
 	gpu_figures(sb, f, "gpu_overlap");
 	pr_html_table_begin(sb, th);
-	temporal_row(sb, "rank (all streams)", r, json_object_get(gb, "idle"));
+	temporal_row(sb, "rank (all streams)", r, json_object_get(gb, PRK_GPU_BREAKDOWN_IDLE));
 	n = 1;
-	json_array_foreach (json_object_get(gb, "streams"), i, v) {
+	json_array_foreach (json_object_get(gb, PRK_GPU_BREAKDOWN_STREAMS), i, v) {
 		if (n >= PR_HTML_ROWS)
 			break;
-		pr_stream_label(pr_mstr(v, "device"), pr_mstr(v, "stream"), a, sizeof(a));
-		temporal_row(sb, a, v, json_object_get(v, "idle"));
+		pr_stream_label(pr_mstr(v, PRK_GPU_BREAKDOWN_STREAMS_DEVICE),
+				pr_mstr(v, PRK_GPU_BREAKDOWN_STREAMS_STREAM), a, sizeof(a));
+		temporal_row(sb, a, v, json_object_get(v, PRK_GPU_BREAKDOWN_STREAMS_IDLE));
 		n++;
 	}
-	pr_html_model_table_end(sb, n, 1 + json_array_size(json_object_get(gb, "streams")));
-	gpu_scopes_table(sb, json_object_get(gb, "scopes"));
+	pr_html_model_table_end(sb, n,
+				1 + json_array_size(
+					    json_object_get(gb, PRK_GPU_BREAKDOWN_STREAMS)));
+	gpu_scopes_table(sb, json_object_get(gb, PRK_GPU_BREAKDOWN_SCOPES));
 	kernel_types_table(sb, gb, f);
-	n = json_array_size(json_object_get(k, "top"));
+	n = json_array_size(json_object_get(k, PRK_GPU_BREAKDOWN_KERNELS_TOP));
 	if (n) {
 		pr_strbuf_addstr(sb, "<h4>Top GPU ops by total time</h4>\n");
 		if (n > FEW_ROWS)
 			gpu_figures(sb, f, "gpu_top_kernels");
-		pr_html_table(sb, &pr_table_gpu_ops, json_object_get(k, "top"), NULL);
+		pr_html_table(sb, &pr_table_gpu_ops,
+			      json_object_get(k, PRK_GPU_BREAKDOWN_KERNELS_TOP), NULL);
 	}
-	n = json_array_size(json_object_get(k, "memory_ops"));
+	n = json_array_size(json_object_get(k, PRK_GPU_BREAKDOWN_KERNELS_MEMORY_OPS));
 	if (n) {
 		pr_strbuf_addstr(sb, "<h4>Memcpy / memset by direction</h4>\n");
-		pr_html_table(sb, &pr_table_memory_ops, json_object_get(k, "memory_ops"), NULL);
+		pr_html_table(sb, &pr_table_memory_ops,
+			      json_object_get(k, PRK_GPU_BREAKDOWN_KERNELS_MEMORY_OPS), NULL);
 	}
 }
 
@@ -188,33 +276,40 @@ static json_t *named_row(const json_t *o, const char *name, const char *key, con
 /* HTA's kernel launch statistics: the summary, the ops with most delay, the outliers. */
 static void launch_delay_tables(struct pr_strbuf *sb, const json_t *ld)
 {
-	const json_t *ops = json_object_get(ld, "by_op"), *out = json_object_get(ld, "outliers");
-	const json_t *more = json_object_get(ld, "by_op_more");
+	const json_t *ops = json_object_get(ld, PRK_GPU_LAUNCH_DELAYS_BY_OP),
+		     *out = json_object_get(ld, PRK_GPU_LAUNCH_DELAYS_OUTLIERS);
+	const json_t *more = json_object_get(ld, PRK_GPU_LAUNCH_DELAYS_BY_OP_MORE);
 	struct pr_table_ctx x = { 0 };
 	char a[40], b[40], c[40], d[40], e[40], f[40];
 	if (!json_is_object(ld))
 		return;
 	pr_strbuf_addstr(sb, "<h4>Launch delays (HTA's kernel launch statistics)</h4>\n<p>");
-	pr_html_fmt_val(pr_mnum(ld, "delay_mean_ns"), "ns", a, sizeof(a));
-	pr_html_fmt_val(pr_mnum(ld, "delay_max_ns"), "ns", b, sizeof(b));
-	pr_html_fmt_val(pr_mnum(ld, "cpu_duration_mean_ns"), "ns", c, sizeof(c));
-	pr_html_fmt_val(pr_mnum(ld, "gpu_duration_mean_ns"), "ns", d, sizeof(d));
-	pr_html_fmt_val(pr_mnum(ld, "delay_cutoff_ns"), "ns", e, sizeof(e));
-	pr_html_fmt_val(pr_mnum(ld, "runtime_cutoff_ns"), "ns", f, sizeof(f));
+	pr_html_fmt_val(pr_mnum(ld, PRK_GPU_LAUNCH_DELAYS_DELAY_MEAN_NS), "ns", a, sizeof(a));
+	pr_html_fmt_val(pr_mnum(ld, PRK_GPU_LAUNCH_DELAYS_DELAY_MAX_NS), "ns", b, sizeof(b));
+	pr_html_fmt_val(pr_mnum(ld, PRK_GPU_LAUNCH_DELAYS_CPU_DURATION_MEAN_NS), "ns", c,
+			sizeof(c));
+	pr_html_fmt_val(pr_mnum(ld, PRK_GPU_LAUNCH_DELAYS_GPU_DURATION_MEAN_NS), "ns", d,
+			sizeof(d));
+	pr_html_fmt_val(pr_mnum(ld, PRK_GPU_LAUNCH_DELAYS_DELAY_CUTOFF_NS), "ns", e, sizeof(e));
+	pr_html_fmt_val(pr_mnum(ld, PRK_GPU_LAUNCH_DELAYS_RUNTIME_CUTOFF_NS), "ns", f, sizeof(f));
 	pr_strbuf_addf(sb,
 		       "%lld launches: delay (activity start - call end, at least 0) mean %s, "
 		       "max %s; CPU duration mean %s, GPU duration mean %s. %lld delays over %s, "
 		       "%lld calls over %s, %lld short kernels (GPU shorter than its call).</p>\n",
-		       pr_mll(ld, "launches"), a, b, c, d, pr_mll(ld, "delay_outliers"), e,
-		       pr_mll(ld, "runtime_outliers"), f, pr_mll(ld, "short_kernels"));
+		       pr_mll(ld, PRK_GPU_LAUNCH_DELAYS_LAUNCHES), a, b, c, d,
+		       pr_mll(ld, PRK_GPU_LAUNCH_DELAYS_DELAY_OUTLIERS), e,
+		       pr_mll(ld, PRK_GPU_LAUNCH_DELAYS_RUNTIME_OUTLIERS), f,
+		       pr_mll(ld, PRK_GPU_LAUNCH_DELAYS_SHORT_KERNELS));
 	if (json_array_size(ops)) {
 		/* names shown by the column rule: two different names never print alike */
 		x.total = json_array_size(ops) +
-			  (size_t)(pr_mll(more, "names") > 0 ? pr_mll(more, "names") : 0);
+			  (size_t)(pr_mll(more, PRK_GPU_LAUNCH_DELAYS_BY_OP_MORE_NAMES) > 0
+					   ? pr_mll(more, PRK_GPU_LAUNCH_DELAYS_BY_OP_MORE_NAMES)
+					   : 0);
 		pr_html_table_ctx(sb, &pr_table_launch_ops, ops, &x);
 	}
 	if (json_array_size(out)) {
-		x.total = (size_t)pr_mll(ld, "delay_outliers");
+		x.total = (size_t)pr_mll(ld, PRK_GPU_LAUNCH_DELAYS_DELAY_OUTLIERS);
 		pr_html_table_ctx(sb, &pr_table_launch_outliers, out, &x);
 	}
 }
@@ -224,42 +319,56 @@ static void gpu_link_tables(struct pr_strbuf *sb, const json_t *g, struct gfig *
 	static const char *const qh[] = { "Device",	"Stream",	"#Activities",
 					  "#Busy",	"#Queue mean",	"#Queue mean (HTA)",
 					  "#Queue max", "#Time at max", NULL };
-	const json_t *l = json_object_get(g, "launches"), *v;
+	const json_t *l = json_object_get(g, PRK_GPU_LAUNCHES), *v;
 	size_t i, n = 0, total;
 	if (json_is_object(l)) {
 		json_t *rows = json_array();
 		pr_strbuf_addf(sb,
 			       "<h4>Launches</h4>\n<p>%lld of %lld activities linked to their "
 			       "runtime call.</p>\n",
-			       pr_mll(l, "linked"), pr_mll(l, "activities"));
-		json_array_append_new(rows, named_row(json_object_get(l, "latency"),
+			       pr_mll(l, PRK_GPU_LAUNCHES_LINKED),
+			       pr_mll(l, PRK_GPU_LAUNCHES_ACTIVITIES));
+		json_array_append_new(rows, named_row(json_object_get(l, PRK_GPU_LAUNCHES_LATENCY),
 						      "latency (activity start - call start)", NULL,
 						      NULL));
-		json_array_append_new(rows, named_row(json_object_get(l, "overhead"),
+		json_array_append_new(rows, named_row(json_object_get(l, PRK_GPU_LAUNCHES_OVERHEAD),
 						      "CPU overhead (call duration)", NULL, NULL));
 		pr_html_table(sb, &pr_table_launches, rows, NULL);
 		json_decref(rows);
 	}
-	launch_delay_tables(sb, json_object_get(g, "launch_delays"));
-	total = json_array_size(json_object_get(json_object_get(g, "streams"), "items"));
+	launch_delay_tables(sb, json_object_get(g, PRK_GPU_LAUNCH_DELAYS));
+	total = json_array_size(
+		json_object_get(json_object_get(g, PRK_GPU_STREAMS), PRK_GPU_STREAMS_ITEMS));
 	if (!total)
 		return;
 	pr_strbuf_addstr(sb, "<h4>Queue length per stream</h4>\n");
 	gpu_figures(sb, f, "gpu_queue");
 	pr_html_table_begin(sb, qh);
-	json_array_foreach (json_object_get(json_object_get(g, "streams"), "items"), i, v) {
-		const json_t *q = json_object_get(v, "queue");
+	json_array_foreach (json_object_get(json_object_get(g, PRK_GPU_STREAMS),
+					    PRK_GPU_STREAMS_ITEMS),
+			    i, v) {
+		const json_t *q = json_object_get(v, PRK_GPU_STREAMS_ITEMS_QUEUE);
 		if (n >= PR_HTML_ROWS)
 			break;
 		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td(sb, pr_mstr(v, "device"));
-		pr_html_td(sb, pr_mstr(v, "stream"));
-		pr_html_tdf(sb, pr_mnum(v, "activities"), 0);
-		pr_html_tdn(sb, pr_mnum(v, "busy_ns"), "ns");
-		pr_html_tdf(sb, json_is_object(q) ? pr_mnum(q, "mean") : NAN, 2);
-		pr_html_tdf(sb, json_is_object(q) ? pr_mnum(q, "sample_mean") : NAN, 2);
-		pr_html_tdf(sb, json_is_object(q) ? pr_mnum(q, "max") : NAN, 0);
-		pr_html_tdn(sb, json_is_object(q) ? pr_mnum(q, "at_max_ns") : NAN, "ns");
+		pr_html_td(sb, pr_mstr(v, PRK_GPU_STREAMS_ITEMS_DEVICE));
+		pr_html_td(sb, pr_mstr(v, PRK_GPU_STREAMS_ITEMS_STREAM));
+		pr_html_tdf(sb, pr_mnum(v, PRK_GPU_STREAMS_ITEMS_ACTIVITIES), 0);
+		pr_html_tdn(sb, pr_mnum(v, PRK_GPU_STREAMS_ITEMS_BUSY_NS), "ns");
+		pr_html_tdf(sb,
+			    json_is_object(q) ? pr_mnum(q, PRK_GPU_STREAMS_ITEMS_QUEUE_MEAN) : NAN,
+			    2);
+		pr_html_tdf(sb,
+			    json_is_object(q) ? pr_mnum(q, PRK_GPU_STREAMS_ITEMS_QUEUE_SAMPLE_MEAN)
+					      : NAN,
+			    2);
+		pr_html_tdf(sb,
+			    json_is_object(q) ? pr_mnum(q, PRK_GPU_STREAMS_ITEMS_QUEUE_MAX) : NAN,
+			    0);
+		pr_html_tdn(sb,
+			    json_is_object(q) ? pr_mnum(q, PRK_GPU_STREAMS_ITEMS_QUEUE_AT_MAX_NS)
+					      : NAN,
+			    "ns");
 		pr_strbuf_addstr(sb, "</tr>\n");
 		n++;
 	}
@@ -275,23 +384,28 @@ static void step_breakdown_table(struct pr_strbuf *sb, const json_t *s, struct g
 	pr_strbuf_addstr(sb, "<h4>Step breakdown (TensorBoard)</h4>\n");
 	gpu_figures(sb, f, "gpu_steps");
 	/* the average first, then the steps (their utilisation: gpu_util) */
-	json_array_append_new(rows, named_row(json_object_get(s, "average"), "average", "gpu_util",
-					      json_object_get(s, "gpu_utilization")));
-	json_array_foreach (json_object_get(s, "steps"), i, v) {
+	json_array_append_new(rows,
+			      named_row(json_object_get(s, PRK_STEP_BREAKDOWN_AVERAGE), "average",
+					PRK_STEP_BREAKDOWN_STEPS_GPU_UTIL,
+					json_object_get(s, PRK_STEP_BREAKDOWN_GPU_UTILIZATION)));
+	json_array_foreach (json_object_get(s, PRK_STEP_BREAKDOWN_STEPS), i, v) {
 		if (i + 1 >= PR_HTML_ROWS)
 			break;
 		json_array_append(rows, (json_t *)v);
 	}
 	x.cap = PR_HTML_ROWS;
-	x.total = 1 + json_array_size(json_object_get(s, "steps")) +
-		  (size_t)(pr_mll(s, "steps_more") > 0 ? pr_mll(s, "steps_more") : 0);
+	x.total = 1 + json_array_size(json_object_get(s, PRK_STEP_BREAKDOWN_STEPS)) +
+		  (size_t)(pr_mll(s, PRK_STEP_BREAKDOWN_STEPS_MORE) > 0
+				   ? pr_mll(s, PRK_STEP_BREAKDOWN_STEPS_MORE)
+				   : 0);
 	pr_html_table_ctx(sb, &pr_table_steps, rows, &x);
 	json_decref(rows);
 }
 
 static void collectives_table(struct pr_strbuf *sb, const json_t *run)
 {
-	const json_t *items = json_object_get(json_object_get(run, "collectives"), "items");
+	const json_t *items =
+		json_object_get(json_object_get(run, PRK_COLLECTIVES), PRK_COLLECTIVES_ITEMS);
 	if (!json_array_size(items))
 		return;
 	pr_strbuf_addstr(sb,
@@ -311,23 +425,24 @@ static void gpu_kernels_table(struct pr_strbuf *sb, const json_t *run)
 					 "#Chunks",
 					 "#Chunks < 50 % busy",
 					 NULL };
-	const json_t *gk = json_object_get(json_object_get(run, "bottlenecks"), "gpu_kernels");
+	const json_t *gk =
+		json_object_get(json_object_get(run, PRK_BOTTLENECKS), PRK_BOTTLENECKS_GPU_KERNELS);
 	if (!json_is_object(gk))
 		return;
 	pr_strbuf_addstr(sb, "<h4>GPU kernels (busy time over the active range)</h4>\n");
 	pr_html_table_begin(sb, h);
 	pr_strbuf_addstr(sb, "<tr>");
-	pr_html_tdn(sb, pr_mnum(gk, "active_ns"), "ns");
-	pr_html_tdn(sb, pr_mnum(gk, "busy_ns"), "ns");
+	pr_html_tdn(sb, pr_mnum(gk, PRK_BOTTLENECKS_GPU_KERNELS_ACTIVE_NS), "ns");
+	pr_html_tdn(sb, pr_mnum(gk, PRK_BOTTLENECKS_GPU_KERNELS_BUSY_NS), "ns");
 	pr_html_tdf(sb,
-		    json_is_number(json_object_get(gk, "idle_share"))
-			    ? (1 - pr_mnum(gk, "idle_share")) * 100
+		    json_is_number(json_object_get(gk, PRK_BOTTLENECKS_GPU_KERNELS_IDLE_SHARE))
+			    ? (1 - pr_mnum(gk, PRK_BOTTLENECKS_GPU_KERNELS_IDLE_SHARE)) * 100
 			    : NAN,
 		    1);
-	pr_html_tdf(sb, pr_mnum(gk, "gaps_over_500ms"), 0);
-	pr_html_tdn(sb, pr_mnum(gk, "max_gap_ns"), "ns");
-	pr_html_tdf(sb, pr_mnum(gk, "chunks"), 0);
-	pr_html_tdf(sb, pr_mnum(gk, "chunks_under_50pct"), 0);
+	pr_html_tdf(sb, pr_mnum(gk, PRK_BOTTLENECKS_GPU_KERNELS_GAPS_OVER_500MS), 0);
+	pr_html_tdn(sb, pr_mnum(gk, PRK_BOTTLENECKS_GPU_KERNELS_MAX_GAP_NS), "ns");
+	pr_html_tdf(sb, pr_mnum(gk, PRK_BOTTLENECKS_GPU_KERNELS_CHUNKS), 0);
+	pr_html_tdf(sb, pr_mnum(gk, PRK_BOTTLENECKS_GPU_KERNELS_CHUNKS_UNDER_50PCT), 0);
 	pr_strbuf_addstr(sb, "</tr>\n");
 	pr_html_model_table_end(sb, 1, 1);
 }
@@ -338,7 +453,9 @@ static void gpu_util_table(struct pr_strbuf *sb, const json_t *run)
 	static const char *const h[] = {
 		"Device", "#Samples", "#Mean %", "#Max %", "#Idle (0 %) samples %", NULL
 	};
-	const json_t *items = json_object_get(json_object_get(run, "bottlenecks"), "gpu_util"), *v;
+	const json_t *items = json_object_get(json_object_get(run, PRK_BOTTLENECKS),
+					      PRK_BOTTLENECKS_GPU_UTIL),
+		     *v;
 	size_t i, n = json_array_size(items);
 	if (!n)
 		return;
@@ -346,11 +463,11 @@ static void gpu_util_table(struct pr_strbuf *sb, const json_t *run)
 	pr_html_table_begin(sb, h);
 	json_array_foreach (items, i, v) {
 		pr_strbuf_addstr(sb, "<tr>");
-		tdt(sb, pr_mstr(v, "device"));
-		pr_html_tdf(sb, pr_mnum(v, "samples"), 0);
-		pr_html_tdf(sb, pr_mnum(v, "mean_pct"), 1);
-		pr_html_tdf(sb, pr_mnum(v, "max_pct"), 1);
-		tdpct(sb, v, "idle_share", 1);
+		tdt(sb, pr_mstr(v, PRK_BOTTLENECKS_GPU_UTIL_DEVICE));
+		pr_html_tdf(sb, pr_mnum(v, PRK_BOTTLENECKS_GPU_UTIL_SAMPLES), 0);
+		pr_html_tdf(sb, pr_mnum(v, PRK_BOTTLENECKS_GPU_UTIL_MEAN_PCT), 1);
+		pr_html_tdf(sb, pr_mnum(v, PRK_BOTTLENECKS_GPU_UTIL_MAX_PCT), 1);
+		tdpct(sb, v, PRK_BOTTLENECKS_GPU_UTIL_IDLE_SHARE, 1);
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	pr_html_model_table_end(sb, n, n);
@@ -361,8 +478,8 @@ static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gf
 {
 	static const char *const h[] = { "Type", "#Count", "#Time", "#Share %", NULL };
 	static const char *const lh[] = { "Library", "#Count", "#Time", NULL };
-	const json_t *k = json_object_get(gb, "kernels"), *v;
-	size_t i, n = json_array_size(json_object_get(k, "by_type"));
+	const json_t *k = json_object_get(gb, PRK_GPU_BREAKDOWN_KERNELS), *v;
+	size_t i, n = json_array_size(json_object_get(k, PRK_GPU_BREAKDOWN_KERNELS_BY_TYPE));
 	if (n) {
 		pr_strbuf_addstr(sb, "<h4>GPU op time by type</h4>\n");
 		/* a few types: the table says them, a chart would say them again */
@@ -370,28 +487,32 @@ static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gf
 			gpu_figures(sb, f, "gpu_kernel_types");
 		pr_html_table_begin(sb, h);
 		size_t shown = 0;
-		json_array_foreach (json_object_get(k, "by_type"), i, v) {
-			if (!(pr_mnum(v, "count") > 0))
+		json_array_foreach (json_object_get(k, PRK_GPU_BREAKDOWN_KERNELS_BY_TYPE), i, v) {
+			if (!(pr_mnum(v, PRK_GPU_BREAKDOWN_KERNELS_BY_TYPE_COUNT) > 0))
 				continue; /* a type the run has none of: nothing to say */
 			pr_strbuf_addstr(sb, "<tr>");
-			tdt(sb, pr_mstr(v, "type"));
-			pr_html_tdf(sb, pr_mnum(v, "count"), 0);
-			pr_html_tdn(sb, pr_mnum(v, "time_ns"), "ns");
-			tdpct(sb, v, "share", 1);
+			tdt(sb, pr_mstr(v, PRK_GPU_BREAKDOWN_KERNELS_BY_TYPE_TYPE));
+			pr_html_tdf(sb, pr_mnum(v, PRK_GPU_BREAKDOWN_KERNELS_BY_TYPE_COUNT), 0);
+			pr_html_tdn(sb, pr_mnum(v, PRK_GPU_BREAKDOWN_KERNELS_BY_TYPE_TIME_NS),
+				    "ns");
+			tdpct(sb, v, PRK_GPU_BREAKDOWN_KERNELS_BY_TYPE_SHARE, 1);
 			pr_strbuf_addstr(sb, "</tr>\n");
 			shown++;
 		}
 		pr_html_model_table_end(sb, shown, shown);
 	}
-	n = json_array_size(json_object_get(k, "communication"));
+	n = json_array_size(json_object_get(k, PRK_GPU_BREAKDOWN_KERNELS_COMMUNICATION));
 	if (n) {
 		pr_strbuf_addstr(sb, "<h4>Communication kernels by library</h4>\n");
 		pr_html_table_begin(sb, lh);
-		json_array_foreach (json_object_get(k, "communication"), i, v) {
+		json_array_foreach (json_object_get(k, PRK_GPU_BREAKDOWN_KERNELS_COMMUNICATION), i,
+				    v) {
 			pr_strbuf_addstr(sb, "<tr>");
-			tdt(sb, pr_mstr(v, "library"));
-			pr_html_tdf(sb, pr_mnum(v, "count"), 0);
-			pr_html_tdn(sb, pr_mnum(v, "time_ns"), "ns");
+			tdt(sb, pr_mstr(v, PRK_GPU_BREAKDOWN_KERNELS_COMMUNICATION_LIBRARY));
+			pr_html_tdf(sb, pr_mnum(v, PRK_GPU_BREAKDOWN_KERNELS_COMMUNICATION_COUNT),
+				    0);
+			pr_html_tdn(sb, pr_mnum(v, PRK_GPU_BREAKDOWN_KERNELS_COMMUNICATION_TIME_NS),
+				    "ns");
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
 		pr_html_model_table_end(sb, n, n);
@@ -416,18 +537,21 @@ static void gpu_figures(struct pr_strbuf *sb, struct gfig *f, const char *name)
 
 static void pm_peaks_line(struct pr_strbuf *sb, const json_t *pm)
 {
-	const json_t *dev = json_object_get(pm, "device"), *roof = json_object_get(pm, "roofline");
-	const json_t *pk = json_object_get(dev, "peak_tflops"), *v;
+	const json_t *dev = json_object_get(pm, PRK_PERF_MODEL_DEVICE),
+		     *roof = json_object_get(pm, PRK_PERF_MODEL_ROOFLINE);
+	const json_t *pk = json_object_get(dev, PRK_PERF_MODEL_DEVICE_PEAK_TFLOPS), *v;
 	const char *k;
 	int first = 1;
 	pr_strbuf_addstr(sb, "<p>Device ");
-	pr_html_esc(sb, *pr_mstr(dev, "name") ? pr_mstr(dev, "name") : "unknown");
+	pr_html_esc(sb, *pr_mstr(dev, PRK_PERF_MODEL_DEVICE_NAME)
+				? pr_mstr(dev, PRK_PERF_MODEL_DEVICE_NAME)
+				: "unknown");
 	if (!json_is_object(roof)) {
 		pr_strbuf_addstr(sb, ": not in the table of peaks (no % of peak).</p>\n");
 		return;
 	}
 	pr_strbuf_addstr(sb, " = ");
-	pr_html_esc(sb, pr_mstr(dev, "model"));
+	pr_html_esc(sb, pr_mstr(dev, PRK_PERF_MODEL_DEVICE_MODEL));
 	pr_strbuf_addstr(sb, ": peak TFLOP/s ");
 	json_object_foreach ((json_t *)pk, k, v) {
 		if (!json_is_number(v))
@@ -436,8 +560,9 @@ static void pm_peaks_line(struct pr_strbuf *sb, const json_t *pm)
 		first = 0;
 	}
 	pr_strbuf_addf(sb, "; memory %.4g TB/s. Roofline: %s, ridge %.4g FLOP/byte.</p>\n",
-		       pr_mnum(dev, "hbm_tbps"), pr_mstr(roof, "dtype"),
-		       pr_mnum(roof, "ridge_flop_per_byte"));
+		       pr_mnum(dev, PRK_PERF_MODEL_DEVICE_HBM_TBPS),
+		       pr_mstr(roof, PRK_PERF_MODEL_ROOFLINE_DTYPE),
+		       pr_mnum(roof, PRK_PERF_MODEL_ROOFLINE_RIDGE_FLOP_PER_BYTE));
 }
 
 static void perf_model_tables(struct pr_strbuf *sb, const json_t *pm, struct gfig *f)
@@ -449,67 +574,69 @@ static void perf_model_tables(struct pr_strbuf *sb, const json_t *pm, struct gfi
 	static const char *const gh[] = { "Op",	    "Input Dims",      "Category",   "dtype",
 					  "#Calls", "#Device time",    "#TFLOP/s",   "#% of peak",
 					  "#TB/s",  "#% of bandwidth", "#FLOP/byte", NULL };
-	const json_t *v, *groups = json_object_get(pm, "groups");
+	const json_t *v, *g, *groups = json_object_get(pm, PRK_PERF_MODEL_GROUPS);
 	size_t i, n = 0;
 	pr_label_t *lab, *dlab;
 	pr_strbuf_addstr(sb, "<h4>Perf model: op categories, FLOPs, bytes, roofline</h4>\n<p>");
-	pr_html_esc(sb, pr_mstr(pm, "scope"));
+	pr_html_esc(sb, pr_mstr(pm, PRK_PERF_MODEL_SCOPE));
 	pr_strbuf_addf(sb, ": %lld activities linked, %lld not (left out).</p>\n",
-		       pr_mll(pm, "linked_activities"), pr_mll(pm, "unlinked_activities"));
+		       pr_mll(pm, PRK_PERF_MODEL_LINKED_ACTIVITIES),
+		       pr_mll(pm, PRK_PERF_MODEL_UNLINKED_ACTIVITIES));
 	pm_peaks_line(sb, pm);
 	pr_html_table_begin(sb, ch);
-	json_array_foreach (json_object_get(pm, "categories"), i, v) {
+	json_array_foreach (json_object_get(pm, PRK_PERF_MODEL_CATEGORIES), i, v) {
 		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td(sb, pr_mstr(v, "category"));
-		pr_html_tdf(sb, pr_mnum(v, "ops"), 0);
-		pr_html_tdf(sb, pr_mnum(v, "activities"), 0);
-		pr_html_tdn(sb, pr_mnum(v, "device_ns"), "ns");
-		pr_html_tdf(sb, pr_mnum(v, "pct"), 2);
-		pr_html_tdf(sb, pr_mnum(v, "flops"), -1);
-		pr_html_tdn(sb, pr_mnum(v, "bytes"), "bytes");
-		pr_html_tdf(sb, pr_mnum(v, "tflops"), 3);
-		pr_html_tdf(sb, pr_mnum(v, "tbps"), 3);
+		pr_html_td(sb, pr_mstr(v, PRK_PERF_MODEL_CATEGORIES_CATEGORY));
+		pr_html_tdf(sb, pr_mnum(v, PRK_PERF_MODEL_CATEGORIES_OPS), 0);
+		pr_html_tdf(sb, pr_mnum(v, PRK_PERF_MODEL_CATEGORIES_ACTIVITIES), 0);
+		pr_html_tdn(sb, pr_mnum(v, PRK_PERF_MODEL_CATEGORIES_DEVICE_NS), "ns");
+		pr_html_tdf(sb, pr_mnum(v, PRK_PERF_MODEL_CATEGORIES_PCT), 2);
+		pr_html_tdf(sb, pr_mnum(v, PRK_PERF_MODEL_CATEGORIES_FLOPS), -1);
+		pr_html_tdn(sb, pr_mnum(v, PRK_PERF_MODEL_CATEGORIES_BYTES), "bytes");
+		pr_html_tdf(sb, pr_mnum(v, PRK_PERF_MODEL_CATEGORIES_TFLOPS), 3);
+		pr_html_tdf(sb, pr_mnum(v, PRK_PERF_MODEL_CATEGORIES_TBPS), 3);
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	pr_html_model_table_end(sb, i, i);
 	pr_html_table_begin(sb, th);
-	json_array_foreach (json_object_get(pm, "tracelens_categories"), i, v) {
+	json_array_foreach (json_object_get(pm, PRK_PERF_MODEL_TRACELENS_CATEGORIES), i, v) {
 		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td(sb, pr_mstr(v, "category"));
-		pr_html_tdf(sb, pr_mnum(v, "ops"), 0);
-		pr_html_tdn(sb, pr_mnum(v, "device_ns"), "ns");
+		pr_html_td(sb, pr_mstr(v, PRK_PERF_MODEL_TRACELENS_CATEGORIES_CATEGORY));
+		pr_html_tdf(sb, pr_mnum(v, PRK_PERF_MODEL_TRACELENS_CATEGORIES_OPS), 0);
+		pr_html_tdn(sb, pr_mnum(v, PRK_PERF_MODEL_TRACELENS_CATEGORIES_DEVICE_NS), "ns");
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	pr_html_model_table_end(sb, i, i);
 	gpu_figures(sb, f, "perf_roofline");
 	if (!json_array_size(groups))
 		return;
-	lab = pr_html_name_column(groups, "name", PR_HTML_ROWS);
-	dlab = pr_html_name_column(groups, "input_dims", PR_HTML_ROWS); /* distinct when cut */
+	lab = pr_html_name_column(groups, PRK_PERF_MODEL_GROUPS_NAME, PR_HTML_ROWS);
+	dlab = pr_html_name_column(groups, PRK_PERF_MODEL_GROUPS_INPUT_DIMS,
+				   PR_HTML_ROWS); /* distinct when cut */
 	pr_strbuf_addstr(sb, "<p>Op groups (name, Input Dims, Input type), largest device time "
 			     "first; % of peak against the group's dtype.</p>\n");
 	pr_html_table_begin(sb, gh);
-	json_array_foreach (groups, i, v) {
+	json_array_foreach (groups, i, g) {
 		if (n >= PR_HTML_ROWS)
 			break;
 		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td_shown(sb, pr_mstr(v, "name"), lab[i]);
-		pr_html_td_shown(sb, pr_mstr(v, "input_dims"), dlab[i]);
-		pr_html_td(sb, pr_mstr(v, "category"));
-		pr_html_td(sb, pr_mstr(v, "dtype"));
-		pr_html_tdf(sb, pr_mnum(v, "calls"), 0);
-		pr_html_tdn(sb, pr_mnum(v, "device_ns"), "ns");
-		pr_html_tdf(sb, pr_mnum(v, "tflops"), 3);
-		pr_html_tdf(sb, pr_mnum(v, "pct_peak_flops"), 1);
-		pr_html_tdf(sb, pr_mnum(v, "tbps"), 3);
-		pr_html_tdf(sb, pr_mnum(v, "pct_peak_bw"), 1);
-		pr_html_tdf(sb, pr_mnum(v, "flop_per_byte"), 3);
+		pr_html_td_shown(sb, pr_mstr(g, PRK_PERF_MODEL_GROUPS_NAME), lab[i]);
+		pr_html_td_shown(sb, pr_mstr(g, PRK_PERF_MODEL_GROUPS_INPUT_DIMS), dlab[i]);
+		pr_html_td(sb, pr_mstr(g, PRK_PERF_MODEL_GROUPS_CATEGORY));
+		pr_html_td(sb, pr_mstr(g, PRK_PERF_MODEL_GROUPS_DTYPE));
+		pr_html_tdf(sb, pr_mnum(g, PRK_PERF_MODEL_GROUPS_CALLS), 0);
+		pr_html_tdn(sb, pr_mnum(g, PRK_PERF_MODEL_GROUPS_DEVICE_NS), "ns");
+		pr_html_tdf(sb, pr_mnum(g, PRK_PERF_MODEL_GROUPS_TFLOPS), 3);
+		pr_html_tdf(sb, pr_mnum(g, PRK_PERF_MODEL_GROUPS_PCT_PEAK_FLOPS), 1);
+		pr_html_tdf(sb, pr_mnum(g, PRK_PERF_MODEL_GROUPS_TBPS), 3);
+		pr_html_tdf(sb, pr_mnum(g, PRK_PERF_MODEL_GROUPS_PCT_PEAK_BW), 1);
+		pr_html_tdf(sb, pr_mnum(g, PRK_PERF_MODEL_GROUPS_FLOP_PER_BYTE), 3);
 		pr_strbuf_addstr(sb, "</tr>\n");
 		n++;
 	}
 	free(lab);
 	free(dlab);
-	pr_html_model_table_end(sb, n, (size_t)pr_mll(pm, "groups_total"));
+	pr_html_model_table_end(sb, n, (size_t)pr_mll(pm, PRK_PERF_MODEL_GROUPS_TOTAL));
 }
 
 /*
@@ -520,8 +647,9 @@ static void perf_model_tables(struct pr_strbuf *sb, const json_t *pm, struct gfi
 _Static_assert(3 + RANGE_COLS <= PR_TABLE_COLS, "the CUPTI table and its counters fit a table");
 static void cupti_ranges_table(struct pr_strbuf *sb, const json_t *run)
 {
-	const json_t *cr = json_object_get(run, "cupti_ranges");
-	const json_t *ops = json_object_get(cr, "by_op"), *cs = json_object_get(cr, "counters");
+	const json_t *cr = json_object_get(run, PRK_CUPTI_RANGES);
+	const json_t *ops = json_object_get(cr, PRK_CUPTI_RANGES_BY_OP),
+		     *cs = json_object_get(cr, PRK_CUPTI_RANGES_COUNTERS);
 	struct pr_table_col cols[PR_TABLE_COLS];
 	struct pr_table t = pr_table_cupti_ops;
 	struct pr_table_ctx x = { 0 };
@@ -532,18 +660,19 @@ static void cupti_ranges_table(struct pr_strbuf *sb, const json_t *run)
 		return;
 	if (nc > RANGE_COLS)
 		nc = RANGE_COLS;
-	pr_fmt_duration(pr_mnum(cr, "replay_ns"), a, sizeof(a));
+	pr_fmt_duration(pr_mnum(cr, PRK_CUPTI_RANGES_REPLAY_NS), a, sizeof(a));
 	pr_strbuf_addf(sb,
 		       "<h4>CUPTI range profiler: counters per op</h4>\n<p>%.0f ranges, "
 		       "%.0f linked to their cudaLaunchKernel call; their %s are kernel "
 		       "replay, kept out of GPU time and utilisation.</p>\n",
-		       pr_mnum(cr, "ranges"), pr_mnum(cr, "linked"), a);
+		       pr_mnum(cr, PRK_CUPTI_RANGES_RANGES), pr_mnum(cr, PRK_CUPTI_RANGES_LINKED),
+		       a);
 	if (!json_array_size(ops))
 		return;
 	/* the described columns, then one per counter: its total per op (by_op[].counters) */
 	memcpy(cols, t.cols, t.ncols * sizeof(*cols));
 	for (j = 0; j < nc; j++) {
-		const char *name = pr_mstr(json_array_get(cs, j), "name");
+		const char *name = pr_mstr(json_array_get(cs, j), PRK_CUPTI_RANGES_COUNTERS_NAME);
 		size_t len = strlen(name);
 		heads[j] = pr_xmalloc(len + 2);
 		heads[j][0] = '#';
@@ -552,7 +681,7 @@ static void cupti_ranges_table(struct pr_strbuf *sb, const json_t *run)
 		cols[t.ncols + j].key = name;
 		cols[t.ncols + j].head = heads[j];
 		cols[t.ncols + j].kind = PR_COL_NUMBER;
-		cols[t.ncols + j].in = "counters";
+		cols[t.ncols + j].in = PRK_CUPTI_RANGES_BY_OP_COUNTERS;
 	}
 	t.cols = cols;
 	t.ncols += nc;
@@ -570,25 +699,27 @@ static void cupti_ranges_table(struct pr_strbuf *sb, const json_t *run)
 int pr_html_gpu_section(struct pr_strbuf *sb, const json_t *run, const char *idp,
 			struct pr_error *err)
 {
-	const json_t *g = json_object_get(run, "gpu"), *gb = json_object_get(run, "gpu_breakdown");
-	const json_t *s = json_object_get(run, "step_breakdown");
-	const json_t *b = json_object_get(run, "bottlenecks");
+	const json_t *g = json_object_get(run, PRK_GPU),
+		     *gb = json_object_get(run, PRK_GPU_BREAKDOWN);
+	const json_t *s = json_object_get(run, PRK_STEP_BREAKDOWN);
+	const json_t *b = json_object_get(run, PRK_BOTTLENECKS);
 	struct pr_panelset *ps;
 	struct gfig f;
 	if (!json_is_object(g) && !json_is_object(gb) && !json_is_object(s) &&
-	    !json_array_size(json_object_get(json_object_get(run, "collectives"), "items")) &&
-	    !json_is_object(json_object_get(run, "cupti_ranges")) &&
-	    !json_is_object(json_object_get(b, "gpu_kernels")) &&
-	    !json_array_size(json_object_get(b, "gpu_util")))
+	    !json_array_size(json_object_get(json_object_get(run, PRK_COLLECTIVES),
+					     PRK_COLLECTIVES_ITEMS)) &&
+	    !json_is_object(json_object_get(run, PRK_CUPTI_RANGES)) &&
+	    !json_is_object(json_object_get(b, PRK_BOTTLENECKS_GPU_KERNELS)) &&
+	    !json_array_size(json_object_get(b, PRK_BOTTLENECKS_GPU_UTIL)))
 		return 0;
 	ps = pr_panelset_new();
 	pr_gpu_panels_add(ps, run);
 	pr_perf_panels_add(ps, run);
 	f = (struct gfig){ ps, idp, err, 0 };
 	pr_strbuf_addstr(sb, "<h3>GPU");
-	if (json_is_string(json_object_get(g, "device_type"))) {
+	if (json_is_string(json_object_get(g, PRK_GPU_DEVICE_TYPE))) {
 		pr_strbuf_addstr(sb, " (");
-		pr_html_esc(sb, pr_mstr(g, "device_type"));
+		pr_html_esc(sb, pr_mstr(g, PRK_GPU_DEVICE_TYPE));
 		pr_strbuf_addstr(sb, ")");
 	}
 	pr_strbuf_addstr(sb, "</h3>\n");
@@ -600,8 +731,8 @@ int pr_html_gpu_section(struct pr_strbuf *sb, const json_t *run, const char *idp
 		gpu_link_tables(sb, g, &f);
 	if (json_is_object(s))
 		step_breakdown_table(sb, s, &f);
-	if (json_is_object(json_object_get(run, "perf_model")))
-		perf_model_tables(sb, json_object_get(run, "perf_model"), &f);
+	if (json_is_object(json_object_get(run, PRK_PERF_MODEL)))
+		perf_model_tables(sb, json_object_get(run, PRK_PERF_MODEL), &f);
 	collectives_table(sb, run);
 	cupti_ranges_table(sb, run);
 	pr_panelset_free(ps);
@@ -610,10 +741,13 @@ int pr_html_gpu_section(struct pr_strbuf *sb, const json_t *run, const char *idp
 
 /* ---- critical path (an_critpath.c) ---- */
 
-static const char *const cp_keys[] = {
-	"cpu_op", "launch", "kernel_compute", "kernel_communication", "kernel_memory",
-	"sync",	  "idle"
-};
+static const char *const cp_keys[] = { PRK_CRITICAL_PATH_STEPS_COMPOSITION_NS_CPU_OP,
+				       PRK_CRITICAL_PATH_STEPS_COMPOSITION_NS_LAUNCH,
+				       PRK_CRITICAL_PATH_STEPS_COMPOSITION_NS_KERNEL_COMPUTE,
+				       PRK_CRITICAL_PATH_STEPS_COMPOSITION_NS_KERNEL_COMMUNICATION,
+				       PRK_CRITICAL_PATH_STEPS_COMPOSITION_NS_KERNEL_MEMORY,
+				       PRK_CRITICAL_PATH_STEPS_COMPOSITION_NS_SYNC,
+				       PRK_CRITICAL_PATH_STEPS_COMPOSITION_NS_IDLE };
 static const char *const cp_labels[] = {
 	"CPU ops", "launch", "kernels: compute", "kernels: communication", "kernels: memory",
 	"sync",	   "idle"
@@ -625,7 +759,7 @@ static const char *const cp_colors[] = { "cpu_exec", "runtime",	  "compute", "co
 static int critpath_bar(struct pr_strbuf *sb, const json_t *cp, const char *idp,
 			struct pr_error *err)
 {
-	const json_t *st = json_object_get(cp, "steps"), *v;
+	const json_t *st = json_object_get(cp, PRK_CRITICAL_PATH_STEPS), *v;
 	size_t n = json_array_size(st), i, k, nk = PR_ARRAY_SIZE(cp_keys);
 	struct pr_panelset *ps;
 	struct pr_chart_bar_group *g;
@@ -647,11 +781,11 @@ static int critpath_bar(struct pr_strbuf *sb, const json_t *cp, const char *idp,
 		g[k].values = pr_panelset_alloc(ps, n, sizeof(double));
 	}
 	json_array_foreach (st, i, v) {
-		const json_t *comp = json_object_get(v, "composition_ns");
-		double len = pr_mnum(v, "length_ns");
+		const json_t *comp = json_object_get(v, PRK_CRITICAL_PATH_STEPS_COMPOSITION_NS);
+		double len = pr_mnum(v, PRK_CRITICAL_PATH_STEPS_LENGTH_NS);
 		if (i == n)
 			break;
-		cat[i] = pr_panelset_strdup(ps, pr_mstr(v, "name"));
+		cat[i] = pr_panelset_strdup(ps, pr_mstr(v, PRK_CRITICAL_PATH_STEPS_NAME));
 		for (k = 0; k < nk; k++) {
 			double x = pr_mnum(comp, cp_keys[k]);
 			((double *)g[k].values)[i] = len > 0 ? 100 * x / len : 0;
@@ -688,37 +822,41 @@ int pr_html_critpath_section(struct pr_strbuf *sb, const json_t *run, const char
 			     struct pr_error *err)
 {
 	static const char *const h[] = { "On the path", "#Time", "#Share %", NULL };
-	const json_t *cp = json_object_get(run, "critical_path");
-	const json_t *comp = json_object_get(cp, "composition_ns");
-	double len = pr_mnum(cp, "length_ns");
+	const json_t *cp = json_object_get(run, PRK_CRITICAL_PATH);
+	const json_t *comp = json_object_get(cp, PRK_CRITICAL_PATH_COMPOSITION_NS);
+	double len = pr_mnum(cp, PRK_CRITICAL_PATH_LENGTH_NS);
 	char a[40];
 	size_t k;
 	if (!json_is_object(cp))
 		return 0;
 	pr_strbuf_addstr(sb, "<h3>Critical path</h3>\n<p>");
-	if (!strcmp(pr_mstr(cp, "scope"), "steps"))
-		pr_strbuf_addf(sb, "%lld step%s analysed", pr_mll(cp, "steps_analysed"),
-			       pr_mll(cp, "steps_analysed") == 1 ? "" : "s");
-	else if (!strcmp(pr_mstr(cp, "scope"), "annotation")) {
+	if (!strcmp(pr_mstr(cp, PRK_CRITICAL_PATH_SCOPE), "steps"))
+		pr_strbuf_addf(sb, "%lld step%s analysed",
+			       pr_mll(cp, PRK_CRITICAL_PATH_STEPS_ANALYSED),
+			       pr_mll(cp, PRK_CRITICAL_PATH_STEPS_ANALYSED) == 1 ? "" : "s");
+	else if (!strcmp(pr_mstr(cp, PRK_CRITICAL_PATH_SCOPE), "annotation")) {
 		pr_strbuf_addstr(sb, "The window of ");
-		pr_html_esc(sb, pr_mstr(json_object_get(cp, "window"), "name"));
+		pr_html_esc(sb, pr_mstr(json_object_get(cp, PRK_CRITICAL_PATH_WINDOW),
+					PRK_CRITICAL_PATH_WINDOW_NAME));
 		pr_strbuf_addf(sb, " (instance %lld, --critpath-annotation)",
-			       pr_mll(json_object_get(cp, "window"), "instance"));
+			       pr_mll(json_object_get(cp, PRK_CRITICAL_PATH_WINDOW),
+				      PRK_CRITICAL_PATH_WINDOW_INSTANCE));
 	} else
 		pr_strbuf_addstr(sb, "The whole trace (it has no steps)");
 	pr_fmt_duration(len, a, sizeof(a));
 	pr_strbuf_addf(sb,
 		       ", %s on the path%s: at each point, the dependency it waited for "
 		       "(CPU op order, launches, stream order, synchronisations).",
-		       a, pr_mll(cp, "steps_analysed") == 1 ? "" : "s");
-	if (pr_mll(cp, "steps_over_budget") > 0 && strcmp(pr_mstr(cp, "scope"), "steps"))
+		       a, pr_mll(cp, PRK_CRITICAL_PATH_STEPS_ANALYSED) == 1 ? "" : "s");
+	if (pr_mll(cp, PRK_CRITICAL_PATH_STEPS_OVER_BUDGET) > 0 &&
+	    strcmp(pr_mstr(cp, PRK_CRITICAL_PATH_SCOPE), "steps"))
 		pr_strbuf_addf(sb, " No path: the trace is past the budget of %lld events.",
-			       pr_mll(cp, "events_budget"));
-	else if (pr_mll(cp, "steps_over_budget") > 0)
+			       pr_mll(cp, PRK_CRITICAL_PATH_EVENTS_BUDGET));
+	else if (pr_mll(cp, PRK_CRITICAL_PATH_STEPS_OVER_BUDGET) > 0)
 		pr_strbuf_addf(sb, " %lld step%s left out: over the budget of %lld events.",
-			       pr_mll(cp, "steps_over_budget"),
-			       pr_mll(cp, "steps_over_budget") == 1 ? "" : "s",
-			       pr_mll(cp, "events_budget"));
+			       pr_mll(cp, PRK_CRITICAL_PATH_STEPS_OVER_BUDGET),
+			       pr_mll(cp, PRK_CRITICAL_PATH_STEPS_OVER_BUDGET) == 1 ? "" : "s",
+			       pr_mll(cp, PRK_CRITICAL_PATH_EVENTS_BUDGET));
 	pr_strbuf_addstr(sb, "</p>\n");
 	if (critpath_bar(sb, cp, idp, err))
 		return -1;
@@ -732,7 +870,7 @@ int pr_html_critpath_section(struct pr_strbuf *sb, const json_t *run, const char
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	pr_html_model_table_end(sb, PR_ARRAY_SIZE(cp_keys), PR_ARRAY_SIZE(cp_keys));
-	critpath_top(sb, json_object_get(cp, "top_ops"), "Ops", 0);
-	critpath_top(sb, json_object_get(cp, "top_kernels"), "Kernels", 1);
+	critpath_top(sb, json_object_get(cp, PRK_CRITICAL_PATH_TOP_OPS), "Ops", 0);
+	critpath_top(sb, json_object_get(cp, PRK_CRITICAL_PATH_TOP_KERNELS), "Kernels", 1);
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include "render/panel_data.h"
 #include "render/panels.h"
 #include "render/units.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 #define ELLIPSIS "\xe2\x80\xa6" /* U+2026: directories left out */
 
@@ -31,30 +32,35 @@ static const json_t *primary_peak(const json_t *run)
 	const json_t *pk, *best = NULL;
 	size_t i, k;
 	for (k = 0; k < PR_ARRAY_SIZE(prefer) && !best; k++)
-		json_array_foreach (json_object_get(run, "peaks"), i, pk)
-			if (!strcmp(pr_mstr(pk, "series"), prefer[k]) &&
-			    (!best || pr_mnum(pk, "value") > pr_mnum(best, "value")))
+		json_array_foreach (json_object_get(run, PRK_PEAKS), i, pk)
+			if (!strcmp(pr_mstr(pk, PRK_PEAKS_SERIES), prefer[k]) &&
+			    (!best ||
+			     pr_mnum(pk, PRK_PEAKS_VALUE) > pr_mnum(best, PRK_PEAKS_VALUE)))
 				best = pk;
-	json_array_foreach (json_object_get(run, "peaks"), i, pk)
-		if (!best && strncmp(pr_mstr(pk, "series"), "sys.", 4))
+	json_array_foreach (json_object_get(run, PRK_PEAKS), i, pk)
+		if (!best && strncmp(pr_mstr(pk, PRK_PEAKS_SERIES), "sys.", 4))
 			best = pk;
 	return best;
 }
 
 static double throughput(const json_t *run, const char **what)
 {
-	json_t *t = json_object_get(run, "throughput");
-	if (json_is_number(json_object_get(json_object_get(t, "tokens"), "tokens_per_s"))) {
+	json_t *t = json_object_get(run, PRK_THROUGHPUT);
+	if (json_is_number(json_object_get(json_object_get(t, PRK_THROUGHPUT_TOKENS),
+					   PRK_THROUGHPUT_TOKENS_TOKENS_PER_S))) {
 		*what = "tokens/s";
-		return pr_mnum(json_object_get(t, "tokens"), "tokens_per_s");
+		return pr_mnum(json_object_get(t, PRK_THROUGHPUT_TOKENS),
+			       PRK_THROUGHPUT_TOKENS_TOKENS_PER_S);
 	}
-	if (json_is_object(json_object_get(t, "blocks"))) {
+	if (json_is_object(json_object_get(t, PRK_THROUGHPUT_BLOCKS))) {
 		*what = "FPS";
-		return pr_mnum(json_object_get(t, "blocks"), "fps");
+		return pr_mnum(json_object_get(t, PRK_THROUGHPUT_BLOCKS),
+			       PRK_THROUGHPUT_BLOCKS_FPS);
 	}
-	if (json_is_object(json_object_get(t, "steps"))) {
+	if (json_is_object(json_object_get(t, PRK_THROUGHPUT_STEPS))) {
 		*what = "steps/s";
-		return pr_mnum(json_object_get(t, "steps"), "per_s");
+		return pr_mnum(json_object_get(t, PRK_THROUGHPUT_STEPS),
+			       PRK_THROUGHPUT_STEPS_PER_S);
 	}
 	*what = "";
 	return NAN;
@@ -75,28 +81,29 @@ static const char *const trend_name[T_METRICS] = { "Peak memory", "Step time p50
  * absent. */
 static int trend_value(const json_t *run, int m, double *v, const char **unit, char *sub, size_t n)
 {
-	const json_t *clock = json_object_get(run, "clock");
+	const json_t *clock = json_object_get(run, PRK_CLOCK);
 	*sub = 0;
 	*unit = "ns";
 	if (m == T_PEAK) {
 		const json_t *pk = primary_peak(run);
 		if (!pk)
 			return 0;
-		snprintf(sub, n, "%s%s%s", pr_mstr(pk, "series"), *pr_mstr(pk, "device") ? " " : "",
-			 pr_mstr(pk, "device"));
+		snprintf(sub, n, "%s%s%s", pr_mstr(pk, PRK_PEAKS_SERIES),
+			 *pr_mstr(pk, PRK_PEAKS_DEVICE) ? " " : "", pr_mstr(pk, PRK_PEAKS_DEVICE));
 		*unit = "bytes";
-		*v = pr_mnum(pk, "value");
+		*v = pr_mnum(pk, PRK_PEAKS_VALUE);
 	} else if (m == T_STEP) {
-		*v = pr_mnum(json_object_get(json_object_get(run, "throughput"), "steps"),
-			     "p50_ns");
+		*v = pr_mnum(json_object_get(json_object_get(run, PRK_THROUGHPUT),
+					     PRK_THROUGHPUT_STEPS),
+			     PRK_THROUGHPUT_STEPS_P50_NS);
 	} else if (m == T_THROUGHPUT) {
 		*v = throughput(run, unit);
 		snprintf(sub, n, "%s", *unit);
 	} else {
 		/* a time extent only: not massif's instructions or bytes, not a synthetic clock */
-		if (pr_run_x_unit(run) || json_is_true(json_object_get(clock, "synthetic")))
+		if (pr_run_x_unit(run) || json_is_true(json_object_get(clock, PRK_CLOCK_SYNTHETIC)))
 			return 0;
-		*v = pr_mnum(clock, "duration_ns");
+		*v = pr_mnum(clock, PRK_CLOCK_DURATION_NS);
 	}
 	return isfinite(*v);
 }
@@ -104,8 +111,8 @@ static int trend_value(const json_t *run, int m, double *v, const char **unit, c
 /* A run's kind for the trends: its format and collector ("chrome / torch.profiler"). */
 static void run_kind(const json_t *run, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s / %s", pr_mstr(run, "format"),
-		 *pr_mstr(run, "collector") ? pr_mstr(run, "collector") : "-");
+	snprintf(buf, n, "%s / %s", pr_mstr(run, PRK_FORMAT),
+		 *pr_mstr(run, PRK_COLLECTOR) ? pr_mstr(run, PRK_COLLECTOR) : "-");
 }
 
 static int trend(struct pr_strbuf *sb, const char *title, const char *ylabel, const char *unit,
@@ -203,7 +210,7 @@ static void trend_changes(struct pr_strbuf *sb, const struct pr_html_index_row *
 			pr_strbuf_addf(sb, "%s<a href=\"", side ? " and " : "between ");
 			pr_html_esc(sb, rows[r].href);
 			pr_strbuf_addf(sb, "\">#%zu ", r + 1);
-			pr_html_esc(sb, pr_mstr(rows[r].run, "label"));
+			pr_html_esc(sb, pr_mstr(rows[r].run, PRK_LABEL));
 			pr_strbuf_addstr(sb, "</a>");
 		}
 		if (c[k].kind == PR_CHANGE_SHIFT) {
@@ -348,12 +355,12 @@ static void source_td(struct pr_strbuf *sb, const char *src, size_t common)
 /* The length of the directories (up to a '/') that every run's source starts with. */
 static size_t common_dirs(const struct pr_html_index_row *rows, size_t n)
 {
-	const char *first = n ? pr_mstr(rows[0].run, "source") : "";
+	const char *first = n ? pr_mstr(rows[0].run, PRK_SOURCE) : "";
 	size_t len = strlen(first), i, k;
 	if (n < 2)
 		return 0;
 	for (i = 1; i < n; i++) {
-		const char *s = pr_mstr(rows[i].run, "source");
+		const char *s = pr_mstr(rows[i].run, PRK_SOURCE);
 		for (k = 0; k < len && s[k] == first[k]; k++)
 			;
 		len = k;
@@ -443,7 +450,7 @@ struct pr_html_index_all *pr_html_index_all_new(const struct pr_html_index_row *
 	a->n = n;
 	a->common = common_dirs(rows, n);
 	for (i = 0; i < n && !a->labels; i++)
-		a->labels = json_object_size(json_object_get(rows[i].run, "meta")) > 0;
+		a->labels = json_object_size(json_object_get(rows[i].run, PRK_META)) > 0;
 	return a;
 }
 
@@ -508,7 +515,7 @@ int pr_html_index_part_all(const struct pr_html_index_row *rows, size_t n,
 	pr_html_table_begin(&body, labels ? hl : h);
 	for (i = lo; i < hi; i++) {
 		const json_t *r = rows[i].run, *pk = primary_peak(r);
-		json_t *clock = json_object_get(r, "clock");
+		json_t *clock = json_object_get(r, PRK_CLOCK);
 		const char *unit;
 		double thr = throughput(r, &unit);
 		pr_strbuf_addf(&body,
@@ -520,29 +527,30 @@ int pr_html_index_part_all(const struct pr_html_index_row *rows, size_t n,
 		pr_html_esc(&body, names[i]);
 		pr_strbuf_addstr(&body, "</a></td>");
 		if (labels)
-			meta_td(&body, json_object_get(r, "meta"));
+			meta_td(&body, json_object_get(r, PRK_META));
 		run_kind(r, kind, sizeof(kind));
 		pr_html_td(&body, kind);
-		source_td(&body, pr_mstr(r, "source"), common);
-		if (json_is_number(json_object_get(clock, "epoch_start_ns"))) {
+		source_td(&body, pr_mstr(r, PRK_SOURCE), common);
+		if (json_is_number(json_object_get(clock, PRK_CLOCK_EPOCH_START_NS))) {
 			/* a date to read, the Unix seconds to sort by */
 			char when[64];
-			pr_fmt_utc(pr_mnum(clock, "epoch_start_ns"), when, sizeof(when));
+			pr_fmt_utc(pr_mnum(clock, PRK_CLOCK_EPOCH_START_NS), when, sizeof(when));
 			pr_strbuf_addf(&body, "<td class=\"n\" data-v=\"%.17g\">%s</td>",
-				       pr_mnum(clock, "epoch_start_ns") / 1e9, when);
+				       pr_mnum(clock, PRK_CLOCK_EPOCH_START_NS) / 1e9, when);
 		} else {
 			pr_html_td(&body, "-");
 		}
-		pr_html_tdn(&body, pr_mnum(clock, "duration_ns"), "ns");
-		pr_html_tdn(&body, pk ? pr_mnum(pk, "value") : NAN, "bytes");
-		pr_html_td(&body, pk ? pr_mstr(pk, "series") : "");
+		pr_html_tdn(&body, pr_mnum(clock, PRK_CLOCK_DURATION_NS), "ns");
+		pr_html_tdn(&body, pk ? pr_mnum(pk, PRK_PEAKS_VALUE) : NAN, "bytes");
+		pr_html_td(&body, pk ? pr_mstr(pk, PRK_PEAKS_SERIES) : "");
 		pr_html_tdn(&body,
-			    pr_mnum(json_object_get(json_object_get(r, "throughput"), "steps"),
-				    "p50_ns"),
+			    pr_mnum(json_object_get(json_object_get(r, PRK_THROUGHPUT),
+						    PRK_THROUGHPUT_STEPS),
+				    PRK_THROUGHPUT_STEPS_P50_NS),
 			    "ns");
 		pr_html_tdf(&body, thr, 3);
 		pr_html_td(&body, unit);
-		pr_html_tdf(&body, (double)json_array_size(json_object_get(r, "recommendations")),
+		pr_html_tdf(&body, (double)json_array_size(json_object_get(r, PRK_RECOMMENDATIONS)),
 			    0);
 		pr_strbuf_addstr(&body, "</tr>\n");
 	}

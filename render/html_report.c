@@ -26,6 +26,7 @@
 #include "render/units.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 extern const char pr_tpl_report_html[], pr_tpl_report_css[], pr_tpl_report_js[];
 extern const char pr_tpl_trace_css[], pr_tpl_views_css[], pr_tpl_flame_css[];
@@ -67,7 +68,7 @@ static void card(struct pr_strbuf *sb, const char *value, const char *label)
 /* A series' label as the model gives it (analyze/primary.c), its internal name when it has none. */
 static const char *series_label(const json_t *o, const char *name_key)
 {
-	const char *l = pr_mstr(o, "label");
+	const char *l = pr_mstr(o, PRK_PEAKS_LABEL);
 	return *l ? l : pr_mstr(o, name_key);
 }
 
@@ -78,78 +79,94 @@ static const char *series_label(const json_t *o, const char *name_key)
  */
 static void cards(struct pr_strbuf *sb, const json_t *run)
 {
-	json_t *pk, *t = json_object_get(run, "throughput"), *st = json_object_get(t, "steps");
-	json_t *recs = json_object_get(run, "recommendations"), *r;
-	json_t *gr = json_object_get(json_object_get(run, "gpu_breakdown"), "rank");
+	json_t *pk, *t = json_object_get(run, PRK_THROUGHPUT),
+		    *st = json_object_get(t, PRK_THROUGHPUT_STEPS);
+	json_t *recs = json_object_get(run, PRK_RECOMMENDATIONS), *r;
+	json_t *gr =
+		json_object_get(json_object_get(run, PRK_GPU_BREAKDOWN), PRK_GPU_BREAKDOWN_RANK);
 	char a[64], b[160], c[160], d[96], h[400];
 	size_t i, high = 0;
 	pr_strbuf_addstr(sb, "<div class=\"cards\">");
-	if (json_is_number(json_object_get(gr, "busy_share"))) {
-		snprintf(a, sizeof(a), "%.2f %%", pr_mnum(gr, "busy_share") * 100);
+	if (json_is_number(json_object_get(gr, PRK_GPU_BREAKDOWN_RANK_BUSY_SHARE))) {
+		snprintf(a, sizeof(a), "%.2f %%",
+			 pr_mnum(gr, PRK_GPU_BREAKDOWN_RANK_BUSY_SHARE) * 100);
 		card_k(sb, a, "GPU busy (scope all: first to last GPU op)", NULL, "gpu-busy",
 		       "gpu_breakdown.rank.busy_share: GPU ops' union over the first to last op");
 	}
-	json_array_foreach (json_object_get(run, "peaks"), i, pk) {
-		const char *dev = pr_mstr(pk, "device");
-		const json_t *hb = json_object_get(pk, "held_by");
+	json_array_foreach (json_object_get(run, PRK_PEAKS), i, pk) {
+		const char *dev = pr_mstr(pk, PRK_PEAKS_DEVICE);
+		const json_t *hb = json_object_get(pk, PRK_PEAKS_HELD_BY);
 		const char *sub = NULL;
 		char e[64];
 		if (i >= 3)
 			break;
-		pr_fmt_bytes(pr_mnum(pk, "value"), a, sizeof(a));
-		snprintf(b, sizeof(b), "Peak %s%s%s", series_label(pk, "series"), *dev ? " " : "",
-			 dev);
+		pr_fmt_bytes(pr_mnum(pk, PRK_PEAKS_VALUE), a, sizeof(a));
+		snprintf(b, sizeof(b), "Peak %s%s%s", series_label(pk, PRK_PEAKS_SERIES),
+			 *dev ? " " : "", dev);
 		/* the raw name, and what holds the peak by which rule (peaks[].held_by) */
-		snprintf(c, sizeof(c), "%s%s%s", pr_mstr(pk, "series"), *dev ? " " : "", dev);
+		snprintf(c, sizeof(c), "%s%s%s", pr_mstr(pk, PRK_PEAKS_SERIES), *dev ? " " : "",
+			 dev);
 		if (json_is_object(hb)) {
-			snprintf(h, sizeof(h), "%s; held by %s (%s), %s", c, pr_mstr(hb, "name"),
-				 pr_mstr(hb, "kind"), pr_mstr(hb, "rule"));
+			snprintf(h, sizeof(h), "%s; held by %s (%s), %s", c,
+				 pr_mstr(hb, PRK_PEAKS_HELD_BY_NAME),
+				 pr_mstr(hb, PRK_PEAKS_HELD_BY_KIND),
+				 pr_mstr(hb, PRK_PEAKS_HELD_BY_RULE));
 			snprintf(d, sizeof(d), "held by %s",
-				 pr_elide_end(pr_mstr(hb, "name"), 24, e, sizeof(e)));
+				 pr_elide_end(pr_mstr(hb, PRK_PEAKS_HELD_BY_NAME), 24, e,
+					      sizeof(e)));
 			sub = d;
 		}
 		card_k(sb, a, b, sub, "peak", sub ? h : c);
 	}
-	if (json_is_number(json_object_get(json_object_get(run, "heap_totals"), "peak_bytes"))) {
-		const json_t *ht = json_object_get(run, "heap_totals");
-		pr_fmt_value(pr_mnum(ht, "peak_bytes"), pr_mstr(ht, "unit"), a, sizeof(a));
-		snprintf(d, sizeof(d), "%.0f blocks", pr_mnum(ht, "peak_blocks"));
+	if (json_is_number(json_object_get(json_object_get(run, PRK_HEAP_TOTALS),
+					   PRK_HEAP_TOTALS_PEAK_BYTES))) {
+		const json_t *ht = json_object_get(run, PRK_HEAP_TOTALS);
+		pr_fmt_value(pr_mnum(ht, PRK_HEAP_TOTALS_PEAK_BYTES),
+			     pr_mstr(ht, PRK_HEAP_TOTALS_UNIT), a, sizeof(a));
+		snprintf(d, sizeof(d), "%.0f blocks", pr_mnum(ht, PRK_HEAP_TOTALS_PEAK_BLOCKS));
 		card_k(sb, a, "Peak heap (t-gmax)", d, NULL,
 		       "heap_totals.peak_bytes: live at DHAT's global peak t-gmax");
-		pr_fmt_value(pr_mnum(ht, "total_bytes"), pr_mstr(ht, "unit"), a, sizeof(a));
-		snprintf(d, sizeof(d), "%.0f blocks", pr_mnum(ht, "total_blocks"));
+		pr_fmt_value(pr_mnum(ht, PRK_HEAP_TOTALS_TOTAL_BYTES),
+			     pr_mstr(ht, PRK_HEAP_TOTALS_UNIT), a, sizeof(a));
+		snprintf(d, sizeof(d), "%.0f blocks", pr_mnum(ht, PRK_HEAP_TOTALS_TOTAL_BLOCKS));
 		card_k(sb, a, "Allocated in all", d, NULL, "heap_totals.total_bytes");
 	}
 	if (!pr_run_x_unit(run) && strcmp(pr_run_span_unit(run), "ns")) {
 		/* a profile weighed in page faults or sample counts (an_spans.c's unit) */
-		pr_fmt_value(pr_mnum(json_object_get(run, "clock"), "duration_ns"),
+		pr_fmt_value(pr_mnum(json_object_get(run, PRK_CLOCK), PRK_CLOCK_DURATION_NS),
 			     pr_run_span_unit(run), a, sizeof(a));
 		card(sb, a, "Extent (weights, not time)");
 	} else {
-		pr_fmt_x(run, pr_mnum(json_object_get(run, "clock"), "duration_ns"), a, sizeof(a));
+		pr_fmt_x(run, pr_mnum(json_object_get(run, PRK_CLOCK), PRK_CLOCK_DURATION_NS), a,
+			 sizeof(a));
 		card(sb, a, pr_run_x_unit(run) ? "Extent (not time)" : "Duration");
 	}
 	if (json_is_object(st)) {
-		pr_fmt_duration(pr_mnum(st, "p50_ns"), a, sizeof(a));
+		pr_fmt_duration(pr_mnum(st, PRK_THROUGHPUT_STEPS_P50_NS), a, sizeof(a));
 		card(sb, a, "Step time p50");
-		snprintf(a, sizeof(a), "%.2f", pr_mnum(st, "per_s"));
+		snprintf(a, sizeof(a), "%.2f", pr_mnum(st, PRK_THROUGHPUT_STEPS_PER_S));
 		card(sb, a, "Steps / s");
 	}
-	if (json_is_number(json_object_get(json_object_get(t, "tokens"), "tokens_per_s"))) {
+	if (json_is_number(json_object_get(json_object_get(t, PRK_THROUGHPUT_TOKENS),
+					   PRK_THROUGHPUT_TOKENS_TOKENS_PER_S))) {
 		snprintf(a, sizeof(a), "%.1f",
-			 pr_mnum(json_object_get(t, "tokens"), "tokens_per_s"));
+			 pr_mnum(json_object_get(t, PRK_THROUGHPUT_TOKENS),
+				 PRK_THROUGHPUT_TOKENS_TOKENS_PER_S));
 		card(sb, a, "Tokens / s");
 	}
-	if (json_is_object(json_object_get(t, "blocks"))) {
-		snprintf(a, sizeof(a), "%.2f / %.2f", pr_mnum(json_object_get(t, "blocks"), "fps"),
-			 pr_mnum(json_object_get(t, "blocks"), "bps"));
+	if (json_is_object(json_object_get(t, PRK_THROUGHPUT_BLOCKS))) {
+		snprintf(a, sizeof(a), "%.2f / %.2f",
+			 pr_mnum(json_object_get(t, PRK_THROUGHPUT_BLOCKS),
+				 PRK_THROUGHPUT_BLOCKS_FPS),
+			 pr_mnum(json_object_get(t, PRK_THROUGHPUT_BLOCKS),
+				 PRK_THROUGHPUT_BLOCKS_BPS));
 		card(sb, a, "FPS / BPS (blocks)");
 	}
 	json_array_foreach (recs, i, r)
-		high += !strcmp(pr_mstr(r, "severity"), "high");
+		high += !strcmp(pr_mstr(r, PRK_RECOMMENDATIONS_SEVERITY), "high");
 	snprintf(a, sizeof(a), "%zu (%zu high)", json_array_size(recs), high);
 	card(sb, a, "Recommendations");
-	snprintf(a, sizeof(a), "%zu", json_array_size(json_object_get(run, "diagnostics")));
+	snprintf(a, sizeof(a), "%zu", json_array_size(json_object_get(run, PRK_DIAGNOSTICS)));
 	card(sb, a, "Ingest diagnostics");
 	pr_strbuf_addstr(sb, "</div>\n");
 }
@@ -159,7 +176,8 @@ static void cards(struct pr_strbuf *sb, const json_t *run)
 /*
  * A finding's impact: the share of the run (or of a step) that its evidence
  * states, the first of these keys it has (0..1; percents / 100); NAN when
- * it states none (a rate below a threshold, a leak's slope).
+ * it states none (a rate below a threshold, a leak's slope). The schema leaves
+ * recommendations[].evidence open (each rule states its own), so these keys have no macro.
  */
 static double rec_impact(const json_t *r)
 {
@@ -169,7 +187,7 @@ static double rec_impact(const json_t *r)
 	} keys[] = { { "share", 1 },	       { "share_of_run", 1 }, { "share_of_step", 1 },
 		     { "host_wait_share", 1 }, { "idle_share", 1 },   { "communication_share", 1 },
 		     { "percent", 100 },       { "peak_pct", 100 } };
-	const json_t *ev = json_object_get(r, "evidence");
+	const json_t *ev = json_object_get(r, PRK_RECOMMENDATIONS_EVIDENCE);
 	size_t k;
 	for (k = 0; k < PR_ARRAY_SIZE(keys); k++) {
 		double v = pr_mnum(ev, keys[k].key);
@@ -181,7 +199,7 @@ static double rec_impact(const json_t *r)
 
 static int rec_severity(const json_t *r)
 {
-	const char *s = pr_mstr(r, "severity");
+	const char *s = pr_mstr(r, PRK_RECOMMENDATIONS_SEVERITY);
 	return !strcmp(s, "high") ? 0 : !strcmp(s, "medium") ? 1 : !strcmp(s, "low") ? 2 : 3;
 }
 
@@ -196,7 +214,8 @@ struct rec_item {
 
 static int same_group(const struct rec_item *a, const struct rec_item *b)
 {
-	return a->sev == b->sev && !strcmp(pr_mstr(a->r, "id"), pr_mstr(b->r, "id"));
+	return a->sev == b->sev && !strcmp(pr_mstr(a->r, PRK_RECOMMENDATIONS_ID),
+					   pr_mstr(b->r, PRK_RECOMMENDATIONS_ID));
 }
 
 static int cmp_rec(const void *pa, const void *pb)
@@ -218,36 +237,37 @@ static void rec_group(struct pr_strbuf *sb, const struct rec_item *it, size_t n)
 {
 	const json_t *r = it[0].r;
 	size_t i;
-	pr_strbuf_addf(sb, "<div class=\"rec %s\"><strong>[", pr_mstr(r, "severity"));
-	pr_html_esc(sb, pr_mstr(r, "severity"));
+	pr_strbuf_addf(sb, "<div class=\"rec %s\"><strong>[",
+		       pr_mstr(r, PRK_RECOMMENDATIONS_SEVERITY));
+	pr_html_esc(sb, pr_mstr(r, PRK_RECOMMENDATIONS_SEVERITY));
 	pr_strbuf_addstr(sb, "] ");
-	pr_html_esc(sb, pr_mstr(r, "category"));
+	pr_html_esc(sb, pr_mstr(r, PRK_RECOMMENDATIONS_CATEGORY));
 	pr_strbuf_addstr(sb, ":</strong> ");
-	pr_html_esc(sb, pr_mstr(r, "message"));
+	pr_html_esc(sb, pr_mstr(r, PRK_RECOMMENDATIONS_MESSAGE));
 	if (n > 1) {
 		pr_strbuf_addstr(sb, "<ul class=\"also\">");
 		for (i = 1; i < n; i++) {
 			pr_strbuf_addstr(sb, "<li>");
-			pr_html_esc(sb, pr_mstr(it[i].r, "message"));
+			pr_html_esc(sb, pr_mstr(it[i].r, PRK_RECOMMENDATIONS_MESSAGE));
 			pr_strbuf_addstr(sb, "</li>");
 		}
 		pr_strbuf_addstr(sb, "</ul>");
 	} else {
 		pr_strbuf_addstr(sb, "<br>");
 	}
-	pr_html_esc(sb, pr_mstr(r, "suggestion"));
+	pr_html_esc(sb, pr_mstr(r, PRK_RECOMMENDATIONS_SUGGESTION));
 	pr_strbuf_addstr(sb, "<details class=\"ev\"><summary>Evidence");
 	if (n > 1)
 		pr_strbuf_addf(sb, " (%zu findings)", n);
 	pr_strbuf_addstr(sb, "</summary><div class=\"why\">Rule <code>");
-	pr_html_esc(sb, pr_mstr(r, "id"));
+	pr_html_esc(sb, pr_mstr(r, PRK_RECOMMENDATIONS_ID));
 	pr_strbuf_addstr(sb, "</code> (");
-	pr_html_esc(sb, pr_mstr(r, "source"));
+	pr_html_esc(sb, pr_mstr(r, PRK_RECOMMENDATIONS_SOURCE));
 	pr_strbuf_addstr(sb, "): ");
-	pr_html_esc(sb, pr_mstr(r, "rule"));
+	pr_html_esc(sb, pr_mstr(r, PRK_RECOMMENDATIONS_RULE));
 	pr_strbuf_addstr(sb, "</div>");
 	for (i = 0; i < n; i++) {
-		char *ev = json_dumps(json_object_get(it[i].r, "evidence"),
+		char *ev = json_dumps(json_object_get(it[i].r, PRK_RECOMMENDATIONS_EVIDENCE),
 				      JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 		pr_strbuf_addstr(sb, "<pre>");
 		pr_html_esc(sb, ev ? ev : "null");
@@ -265,7 +285,7 @@ static void rec_group(struct pr_strbuf *sb, const struct rec_item *it, size_t n)
  */
 static void recommendations(struct pr_strbuf *sb, const json_t *run)
 {
-	const json_t *recs = json_object_get(run, "recommendations");
+	const json_t *recs = json_object_get(run, PRK_RECOMMENDATIONS);
 	size_t i, j, n = json_array_size(recs), shown, cnt[4] = { 0, 0, 0, 0 };
 	struct rec_item *it;
 	if (!n)
@@ -326,17 +346,17 @@ static void recommendations(struct pr_strbuf *sb, const json_t *run)
  */
 static void alloc_tree(struct pr_strbuf *sb, const json_t *run)
 {
-	const json_t *t = json_object_get(run, "alloc_tree"), *v;
+	const json_t *t = json_object_get(run, PRK_ALLOC_TREE), *v;
 	size_t i, rows = 0, cut = 0;
 	char a[48], b[48];
 	if (!json_is_object(t))
 		return;
-	pr_fmt_x(run, pr_mnum(t, "t_ns"), a, sizeof(a));
+	pr_fmt_x(run, pr_mnum(t, PRK_ALLOC_TREE_T_NS), a, sizeof(a));
 	pr_strbuf_addf(sb, "<h3>Peak allocation tree (massif snapshot %lld at ",
-		       pr_mll(t, "snapshot"));
+		       pr_mll(t, PRK_ALLOC_TREE_SNAPSHOT));
 	pr_html_esc(sb, a);
-	pr_fmt_bytes(pr_mnum(t, "heap"), a, sizeof(a));
-	pr_fmt_bytes(pr_mnum(t, "heap_extra"), b, sizeof(b));
+	pr_fmt_bytes(pr_mnum(t, PRK_ALLOC_TREE_HEAP), a, sizeof(a));
+	pr_fmt_bytes(pr_mnum(t, PRK_ALLOC_TREE_HEAP_EXTRA), b, sizeof(b));
 	pr_strbuf_addstr(sb, ")</h3>\n<p class=\"meta\">Heap ");
 	pr_html_esc(sb, a);
 	pr_strbuf_addstr(sb, " (+");
@@ -348,23 +368,25 @@ static void alloc_tree(struct pr_strbuf *sb, const json_t *run)
 		"by massif into one row.</p>\n"
 		"<table class=\"tree\"><thead><tr><th class=\"n\">Bytes</th>"
 		"<th class=\"n\">Share %</th><th>Call site &larr; callers</th></tr></thead><tbody>\n");
-	json_array_foreach (json_object_get(t, "nodes"), i, v) {
-		long long depth = pr_mll(v, "depth");
+	json_array_foreach (json_object_get(t, PRK_ALLOC_TREE_NODES), i, v) {
+		long long depth = pr_mll(v, PRK_ALLOC_TREE_NODES_DEPTH);
 		if (depth > HTML_TREE_DEPTH || rows >= HTML_TREE_ROWS) {
 			cut++;
 			continue;
 		}
 		rows++;
 		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_tdn(sb, pr_mnum(v, "bytes"), "bytes");
-		pr_html_tdf(sb, pr_mnum(v, "share") * 100, 1);
+		pr_html_tdn(sb, pr_mnum(v, PRK_ALLOC_TREE_NODES_BYTES), "bytes");
+		pr_html_tdf(sb, pr_mnum(v, PRK_ALLOC_TREE_NODES_SHARE) * 100, 1);
 		pr_strbuf_addf(sb, "<td class=\"name\" style=\"padding-left:%.1fem\">",
 			       0.4 + 1.2 * (double)(depth > 1 ? depth - 1 : 0));
-		pr_html_esc(sb, pr_mstr(v, "label"));
+		pr_html_esc(sb, pr_mstr(v, PRK_ALLOC_TREE_NODES_LABEL));
 		pr_strbuf_addstr(sb, "</td></tr>\n");
 	}
 	pr_strbuf_addstr(sb, "</tbody></table>\n");
-	cut += (size_t)(pr_mll(t, "nodes_more") > 0 ? pr_mll(t, "nodes_more") : 0);
+	cut += (size_t)(pr_mll(t, PRK_ALLOC_TREE_NODES_MORE) > 0
+				? pr_mll(t, PRK_ALLOC_TREE_NODES_MORE)
+				: 0);
 	if (cut)
 		pr_strbuf_addf(
 			sb,
@@ -389,7 +411,7 @@ static void tr_name(struct pr_strbuf *sb, const char *name)
  */
 static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 {
-	const json_t *cs = json_object_get(run, "cuda_snapshot"), *d, *v;
+	const json_t *cs = json_object_get(run, PRK_CUDA_SNAPSHOT), *d, *v;
 	size_t i, j;
 	char a[48], b[48], c[48];
 	if (!json_is_object(cs))
@@ -405,46 +427,58 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 			     "<th class=\"n\">Free in segments</th><th class=\"n\">Largest free "
 			     "block</th><th class=\"n\">External fragmentation %</th></tr></thead>"
 			     "<tbody>\n");
-	json_array_foreach (json_object_get(cs, "devices"), i, d) {
-		tr_name(sb, pr_mstr(d, "device"));
-		pr_html_tdn(sb, pr_mnum(d, "reserved"), "bytes");
-		pr_html_tdn(sb, pr_mnum(d, "allocated"), "bytes");
-		pr_html_tdn(sb, pr_mnum(d, "active"), "bytes");
-		pr_html_tdn(sb, pr_mnum(d, "requested"), "bytes");
-		pr_html_tdf(sb, pr_mnum(json_object_get(d, "segments"), "count"), 0);
-		pr_html_tdn(sb, pr_mnum(d, "free_in_segments"), "bytes");
-		pr_html_tdn(sb, pr_mnum(d, "largest_free_block"), "bytes");
-		pr_html_tdf(sb, pr_mnum(d, "external_fragmentation") * 100, 1);
+	json_array_foreach (json_object_get(cs, PRK_CUDA_SNAPSHOT_DEVICES), i, d) {
+		tr_name(sb, pr_mstr(d, PRK_CUDA_SNAPSHOT_DEVICES_DEVICE));
+		pr_html_tdn(sb, pr_mnum(d, PRK_CUDA_SNAPSHOT_DEVICES_RESERVED), "bytes");
+		pr_html_tdn(sb, pr_mnum(d, PRK_CUDA_SNAPSHOT_DEVICES_ALLOCATED), "bytes");
+		pr_html_tdn(sb, pr_mnum(d, PRK_CUDA_SNAPSHOT_DEVICES_ACTIVE), "bytes");
+		pr_html_tdn(sb, pr_mnum(d, PRK_CUDA_SNAPSHOT_DEVICES_REQUESTED), "bytes");
+		pr_html_tdf(sb,
+			    pr_mnum(json_object_get(d, PRK_CUDA_SNAPSHOT_DEVICES_SEGMENTS),
+				    PRK_CUDA_SNAPSHOT_DEVICES_SEGMENTS_COUNT),
+			    0);
+		pr_html_tdn(sb, pr_mnum(d, PRK_CUDA_SNAPSHOT_DEVICES_FREE_IN_SEGMENTS), "bytes");
+		pr_html_tdn(sb, pr_mnum(d, PRK_CUDA_SNAPSHOT_DEVICES_LARGEST_FREE_BLOCK), "bytes");
+		pr_html_tdf(sb, pr_mnum(d, PRK_CUDA_SNAPSHOT_DEVICES_EXTERNAL_FRAGMENTATION) * 100,
+			    1);
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	pr_strbuf_addstr(sb, "</tbody></table></div>\n");
-	json_array_foreach (json_object_get(cs, "devices"), i, d) {
-		const json_t *pk = json_object_get(d, "peak"), *ooms = json_object_get(d, "ooms");
-		double top = pr_mnum(pk, "allocated");
+	json_array_foreach (json_object_get(cs, PRK_CUDA_SNAPSHOT_DEVICES), i, d) {
+		const json_t *pk = json_object_get(d, PRK_CUDA_SNAPSHOT_DEVICES_PEAK),
+			     *ooms = json_object_get(d, PRK_CUDA_SNAPSHOT_DEVICES_OOMS);
+		double top = pr_mnum(pk, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_ALLOCATED);
 		pr_strbuf_addstr(sb, "<div class=\"scroll\"><table><thead><tr><th>Pool (");
-		pr_html_esc(sb, pr_mstr(d, "device"));
+		pr_html_esc(sb, pr_mstr(d, PRK_CUDA_SNAPSHOT_DEVICES_DEVICE));
 		pr_strbuf_addstr(sb,
 				 ")</th><th class=\"n\">Segments</th><th class=\"n\">Reserved"
 				 "</th><th class=\"n\">Allocated</th><th class=\"n\">Active</th>"
 				 "<th class=\"n\">Requested</th></tr></thead><tbody>\n");
-		json_array_foreach (json_object_get(d, "pools"), j, v) {
-			tr_name(sb, pr_mstr(v, "pool"));
-			pr_html_tdf(sb, pr_mnum(v, "segments"), 0);
-			pr_html_tdn(sb, pr_mnum(v, "reserved"), "bytes");
-			pr_html_tdn(sb, pr_mnum(v, "allocated"), "bytes");
-			pr_html_tdn(sb, pr_mnum(v, "active"), "bytes");
-			pr_html_tdn(sb, pr_mnum(v, "requested"), "bytes");
+		json_array_foreach (json_object_get(d, PRK_CUDA_SNAPSHOT_DEVICES_POOLS), j, v) {
+			tr_name(sb, pr_mstr(v, PRK_CUDA_SNAPSHOT_DEVICES_POOLS_POOL));
+			pr_html_tdf(sb, pr_mnum(v, PRK_CUDA_SNAPSHOT_DEVICES_POOLS_SEGMENTS), 0);
+			pr_html_tdn(sb, pr_mnum(v, PRK_CUDA_SNAPSHOT_DEVICES_POOLS_RESERVED),
+				    "bytes");
+			pr_html_tdn(sb, pr_mnum(v, PRK_CUDA_SNAPSHOT_DEVICES_POOLS_ALLOCATED),
+				    "bytes");
+			pr_html_tdn(sb, pr_mnum(v, PRK_CUDA_SNAPSHOT_DEVICES_POOLS_ACTIVE),
+				    "bytes");
+			pr_html_tdn(sb, pr_mnum(v, PRK_CUDA_SNAPSHOT_DEVICES_POOLS_REQUESTED),
+				    "bytes");
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
 		pr_strbuf_addstr(sb, "</tbody></table></div>\n");
 		if (json_is_object(pk)) {
-			if (!strcmp(pr_mstr(cs, "time"), "time_us"))
-				pr_fmt_x(run, pr_mnum(pk, "t_ns"), b, sizeof(b));
+			if (!strcmp(pr_mstr(cs, PRK_CUDA_SNAPSHOT_TIME), "time_us"))
+				pr_fmt_x(run, pr_mnum(pk, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_T_NS), b,
+					 sizeof(b));
 			else
-				snprintf(b, sizeof(b), "trace event %lld", pr_mll(pk, "event"));
-			pr_fmt_bytes(pr_mnum(pk, "allocated"), a, sizeof(a));
+				snprintf(b, sizeof(b), "trace event %lld",
+					 pr_mll(pk, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_EVENT));
+			pr_fmt_bytes(pr_mnum(pk, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_ALLOCATED), a,
+				     sizeof(a));
 			pr_strbuf_addstr(sb, "<p class=\"meta\">");
-			pr_html_esc(sb, pr_mstr(d, "device"));
+			pr_html_esc(sb, pr_mstr(d, PRK_CUDA_SNAPSHOT_DEVICES_DEVICE));
 			pr_strbuf_addstr(sb, ": allocated peak ");
 			pr_html_esc(sb, a);
 			pr_strbuf_addstr(sb, " at ");
@@ -457,36 +491,65 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 					 "<th class=\"n\">Live bytes</th>"
 					 "<th class=\"n\">Share %</th>"
 					 "<th class=\"n\">Blocks</th></tr></thead><tbody>\n");
-			json_array_foreach (json_object_get(pk, "sites"), j, v) {
-				tr_name(sb, pr_mstr(v, "site"));
-				pr_html_tdn(sb, pr_mnum(v, "bytes"), "bytes");
-				pr_html_tdf(sb, pr_mnum(v, "share") * 100, 1);
-				pr_html_tdf(sb, pr_mnum(v, "blocks"), 0);
+			json_array_foreach (json_object_get(pk,
+							    PRK_CUDA_SNAPSHOT_DEVICES_PEAK_SITES),
+					    j, v) {
+				tr_name(sb, pr_mstr(v, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_SITES_SITE));
+				pr_html_tdn(sb,
+					    pr_mnum(v, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_SITES_BYTES),
+					    "bytes");
+				pr_html_tdf(sb,
+					    pr_mnum(v, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_SITES_SHARE) *
+						    100,
+					    1);
+				pr_html_tdf(sb,
+					    pr_mnum(v, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_SITES_BLOCKS),
+					    0);
 				pr_strbuf_addstr(sb, "</tr>\n");
 			}
-			if (pr_mll(pk, "sites_more") > 0) {
+			if (pr_mll(pk, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_SITES_MORE) > 0) {
 				pr_strbuf_addf(sb, "<tr><td class=\"name\">%lld more site(s)</td>",
-					       pr_mll(pk, "sites_more"));
-				pr_html_tdn(sb, pr_mnum(pk, "other_bytes"), "bytes");
+					       pr_mll(pk,
+						      PRK_CUDA_SNAPSHOT_DEVICES_PEAK_SITES_MORE));
+				pr_html_tdn(sb,
+					    pr_mnum(pk, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_OTHER_BYTES),
+					    "bytes");
+				pr_html_tdf(
+					sb,
+					top > 0 ? pr_mnum(pk,
+							  PRK_CUDA_SNAPSHOT_DEVICES_PEAK_OTHER_BYTES) /
+							  top * 100
+						: NAN,
+					1);
 				pr_html_tdf(sb,
-					    top > 0 ? pr_mnum(pk, "other_bytes") / top * 100 : NAN,
-					    1);
-				pr_html_tdf(sb, pr_mnum(pk, "other_blocks"), 0);
+					    pr_mnum(pk,
+						    PRK_CUDA_SNAPSHOT_DEVICES_PEAK_OTHER_BLOCKS),
+					    0);
 				pr_strbuf_addstr(sb, "</tr>\n");
 			}
 			pr_strbuf_addstr(sb, "<tr><td class=\"name\">allocated before the history "
 					     "began</td>");
-			pr_html_tdn(sb, pr_mnum(pk, "untracked_bytes"), "bytes");
-			pr_html_tdf(sb, top > 0 ? pr_mnum(pk, "untracked_bytes") / top * 100 : NAN,
-				    1);
+			pr_html_tdn(sb, pr_mnum(pk, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_UNTRACKED_BYTES),
+				    "bytes");
+			pr_html_tdf(
+				sb,
+				top > 0 ? pr_mnum(pk,
+						  PRK_CUDA_SNAPSHOT_DEVICES_PEAK_UNTRACKED_BYTES) /
+						  top * 100
+					: NAN,
+				1);
 			pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td></tr>\n"
 					     "</tbody></table></div>\n");
 		}
 		if (json_array_size(ooms)) {
-			v = json_array_get(ooms, json_array_size(ooms) - 1);
-			pr_fmt_bytes(pr_mnum(v, "requested"), a, sizeof(a));
-			pr_fmt_bytes(pr_mnum(v, "largest_free_block"), b, sizeof(b));
-			pr_fmt_bytes(pr_mnum(v, "device_free"), c, sizeof(c));
+			const json_t *oom = json_array_get(ooms, json_array_size(ooms) - 1);
+			pr_fmt_bytes(pr_mnum(oom, PRK_CUDA_SNAPSHOT_DEVICES_OOMS_REQUESTED), a,
+				     sizeof(a));
+			pr_fmt_bytes(pr_mnum(oom,
+					     PRK_CUDA_SNAPSHOT_DEVICES_OOMS_LARGEST_FREE_BLOCK),
+				     b, sizeof(b));
+			pr_fmt_bytes(pr_mnum(oom, PRK_CUDA_SNAPSHOT_DEVICES_OOMS_DEVICE_FREE), c,
+				     sizeof(c));
 			pr_strbuf_addf(sb,
 				       "<p class=\"meta\">OOM (%zu on this device; the last): "
 				       "requested ",
@@ -494,7 +557,8 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 			pr_html_esc(sb, a);
 			pr_strbuf_addstr(sb, ", largest free block ");
 			pr_html_esc(sb, b);
-			pr_strbuf_addstr(sb, json_is_true(json_object_get(v, "fits"))
+			pr_strbuf_addstr(sb, json_is_true(json_object_get(
+						     oom, PRK_CUDA_SNAPSHOT_DEVICES_OOMS_FITS))
 						     ? " (the request fits in it)"
 						     : " (the request does not fit in it)");
 			pr_strbuf_addstr(sb, ", ");
@@ -511,39 +575,39 @@ static void cuda_snapshot(struct pr_strbuf *sb, const json_t *run)
 static void heap_totals(struct pr_strbuf *sb, const json_t *run)
 {
 	static const char *const h[] = { "When", "#Bytes", "#Blocks", "#At", NULL };
-	const json_t *t = json_object_get(run, "heap_totals");
+	const json_t *t = json_object_get(run, PRK_HEAP_TOTALS);
 	const char *u, *tu, *mode;
 	if (!json_is_object(t))
 		return;
-	u = pr_mstr(t, "unit");
-	tu = *pr_mstr(t, "t_unit") ? pr_mstr(t, "t_unit") : "count";
-	mode = pr_mstr(t, "mode");
+	u = pr_mstr(t, PRK_HEAP_TOTALS_UNIT);
+	tu = *pr_mstr(t, PRK_HEAP_TOTALS_T_UNIT) ? pr_mstr(t, PRK_HEAP_TOTALS_T_UNIT) : "count";
+	mode = pr_mstr(t, PRK_HEAP_TOTALS_MODE);
 	pr_strbuf_addstr(sb, !strcmp(mode, "heap") ? "<h3>Heap peak and totals (valgrind DHAT)"
 						   : "<h3>Program totals (valgrind DHAT)");
 	pr_strbuf_addstr(sb, "</h3>\n");
 	pr_strbuf_addstr(sb, "<p class=\"meta\">");
-	pr_html_esc(sb, pr_mstr(t, "rule"));
+	pr_html_esc(sb, pr_mstr(t, PRK_HEAP_TOTALS_RULE));
 	pr_strbuf_addstr(sb, ".</p>\n");
 	pr_html_table_begin(sb, h);
 	pr_strbuf_addf(sb, "<tr><td>%s in all</td>",
 		       !strcmp(mode, "heap")   ? "allocated"
 		       : !strcmp(mode, "copy") ? "copied"
 					       : "counted");
-	pr_html_tdn(sb, pr_mnum(t, "total_bytes"), u);
-	pr_html_tdf(sb, pr_mnum(t, "total_blocks"), 0);
+	pr_html_tdn(sb, pr_mnum(t, PRK_HEAP_TOTALS_TOTAL_BYTES), u);
+	pr_html_tdf(sb, pr_mnum(t, PRK_HEAP_TOTALS_TOTAL_BLOCKS), 0);
 	pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td></tr>\n");
-	if (json_is_number(json_object_get(t, "peak_bytes"))) {
+	if (json_is_number(json_object_get(t, PRK_HEAP_TOTALS_PEAK_BYTES))) {
 		pr_strbuf_addstr(sb, "<tr><td>peak (t-gmax)</td>");
-		pr_html_tdn(sb, pr_mnum(t, "peak_bytes"), u);
-		pr_html_tdf(sb, pr_mnum(t, "peak_blocks"), 0);
-		pr_html_tdn(sb, pr_mnum(t, "peak_t"), tu);
+		pr_html_tdn(sb, pr_mnum(t, PRK_HEAP_TOTALS_PEAK_BYTES), u);
+		pr_html_tdf(sb, pr_mnum(t, PRK_HEAP_TOTALS_PEAK_BLOCKS), 0);
+		pr_html_tdn(sb, pr_mnum(t, PRK_HEAP_TOTALS_PEAK_T), tu);
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
-	if (json_is_number(json_object_get(t, "end_bytes"))) {
+	if (json_is_number(json_object_get(t, PRK_HEAP_TOTALS_END_BYTES))) {
 		pr_strbuf_addstr(sb, "<tr><td>live at the end (t-end)</td>");
-		pr_html_tdn(sb, pr_mnum(t, "end_bytes"), u);
+		pr_html_tdn(sb, pr_mnum(t, PRK_HEAP_TOTALS_END_BYTES), u);
 		pr_strbuf_addstr(sb, "<td class=\"n\" data-v=\"\">-</td>");
-		pr_html_tdn(sb, pr_mnum(t, "end_t"), tu);
+		pr_html_tdn(sb, pr_mnum(t, PRK_HEAP_TOTALS_END_T), tu);
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	pr_html_model_table_end(sb, 3, 3);
@@ -556,39 +620,41 @@ static void counters_table(struct pr_strbuf *sb, const json_t *run)
 					  "#Counted %", "#perf's metric", NULL };
 	static const char *const hi[] = { "Event", "Device", "#Total",	"#Intervals", "#Mean",
 					  "#Min",  "#Max",   "#Max at", "#Counted %", NULL };
-	const json_t *c = json_object_get(run, "counters"), *v;
-	size_t i, n = json_array_size(json_object_get(c, "items"));
+	const json_t *c = json_object_get(run, PRK_COUNTERS), *v;
+	size_t i, n = json_array_size(json_object_get(c, PRK_COUNTERS_ITEMS));
 	int iv = json_is_number(
-		json_object_get(json_array_get(json_object_get(c, "items"), 0), "intervals"));
+		json_object_get(json_array_get(json_object_get(c, PRK_COUNTERS_ITEMS), 0),
+				PRK_COUNTERS_ITEMS_INTERVALS));
 	char a[48];
 	if (!n)
 		return;
 	pr_strbuf_addstr(sb, iv ? "<h3>Counters (perf stat -I: sums over the intervals)</h3>\n"
 				: "<h3>Counters (perf stat totals)</h3>\n");
 	pr_strbuf_addstr(sb, "<p class=\"meta\">");
-	pr_html_esc(sb, pr_mstr(c, "rule"));
+	pr_html_esc(sb, pr_mstr(c, PRK_COUNTERS_RULE));
 	pr_strbuf_addstr(sb, ".</p>\n");
 	pr_html_table_begin(sb, iv ? hi : ht);
-	json_array_foreach (json_object_get(c, "items"), i, v) {
-		const char *u = pr_mstr(v, "unit");
+	json_array_foreach (json_object_get(c, PRK_COUNTERS_ITEMS), i, v) {
+		const char *u = pr_mstr(v, PRK_COUNTERS_ITEMS_UNIT);
 		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td(sb, pr_mstr(v, "event"));
-		pr_html_td(sb, pr_mstr(v, "device"));
-		pr_html_tdn(sb, pr_mnum(v, "total"), u);
+		pr_html_td(sb, pr_mstr(v, PRK_COUNTERS_ITEMS_EVENT));
+		pr_html_td(sb, pr_mstr(v, PRK_COUNTERS_ITEMS_DEVICE));
+		pr_html_tdn(sb, pr_mnum(v, PRK_COUNTERS_ITEMS_TOTAL), u);
 		if (iv) {
-			pr_html_tdf(sb, pr_mnum(v, "intervals"), 0);
-			pr_html_tdn(sb, pr_mnum(v, "mean"), u);
-			pr_html_tdn(sb, pr_mnum(v, "min"), u);
-			pr_html_tdn(sb, pr_mnum(v, "max"), u);
-			pr_fmt_x(run, pr_mnum(v, "t_max_ns"), a, sizeof(a));
+			pr_html_tdf(sb, pr_mnum(v, PRK_COUNTERS_ITEMS_INTERVALS), 0);
+			pr_html_tdn(sb, pr_mnum(v, PRK_COUNTERS_ITEMS_MEAN), u);
+			pr_html_tdn(sb, pr_mnum(v, PRK_COUNTERS_ITEMS_MIN), u);
+			pr_html_tdn(sb, pr_mnum(v, PRK_COUNTERS_ITEMS_MAX), u);
+			pr_fmt_x(run, pr_mnum(v, PRK_COUNTERS_ITEMS_T_MAX_NS), a, sizeof(a));
 			pr_strbuf_addf(sb, "<td class=\"n\" data-v=\"%.17g\" data-u=\"ns\">",
-				       pr_mnum(v, "t_max_ns"));
+				       pr_mnum(v, PRK_COUNTERS_ITEMS_T_MAX_NS));
 			pr_html_esc(sb, a);
 			pr_strbuf_addstr(sb, "</td>");
-			pr_html_tdf(sb, pr_mnum(v, "counted_pct"), 1);
+			pr_html_tdf(sb, pr_mnum(v, PRK_COUNTERS_ITEMS_COUNTED_PCT), 1);
 		} else {
-			pr_html_tdf(sb, pr_mnum(v, "counted_pct"), 1);
-			pr_html_tdn(sb, pr_mnum(v, "metric"), pr_mstr(v, "metric_unit"));
+			pr_html_tdf(sb, pr_mnum(v, PRK_COUNTERS_ITEMS_COUNTED_PCT), 1);
+			pr_html_tdn(sb, pr_mnum(v, PRK_COUNTERS_ITEMS_METRIC),
+				    pr_mstr(v, PRK_COUNTERS_ITEMS_METRIC_UNIT));
 		}
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
@@ -599,19 +665,21 @@ static void counters_table(struct pr_strbuf *sb, const json_t *run)
 
 static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 {
-	json_t *ph = json_object_get(run, "phases");
+	json_t *ph = json_object_get(run, PRK_PHASES);
 	struct pr_table_ctx x = { 0 };
-	size_t n = json_array_size(json_object_get(ph, "occurrences"));
+	size_t n = json_array_size(json_object_get(ph, PRK_PHASES_OCCURRENCES));
 	if (n) {
-		size_t nall = n + (size_t)(pr_mll(ph, "occurrences_more") > 0
-						   ? pr_mll(ph, "occurrences_more")
+		size_t nall = n + (size_t)(pr_mll(ph, PRK_PHASES_OCCURRENCES_MORE) > 0
+						   ? pr_mll(ph, PRK_PHASES_OCCURRENCES_MORE)
 						   : 0);
 		size_t ntot;
 		pr_strbuf_addstr(sb, "<h3>Phases</h3>\n");
 		/* grouped by name first: a long run's 7000 occurrences read as a few names */
-		ntot = json_array_size(json_object_get(ph, "totals")) +
-		       (size_t)(pr_mll(json_object_get(ph, "totals_more"), "names") > 0
-					? pr_mll(json_object_get(ph, "totals_more"), "names")
+		ntot = json_array_size(json_object_get(ph, PRK_PHASES_TOTALS)) +
+		       (size_t)(pr_mll(json_object_get(ph, PRK_PHASES_TOTALS_MORE),
+				       PRK_PHASES_TOTALS_MORE_NAMES) > 0
+					? pr_mll(json_object_get(ph, PRK_PHASES_TOTALS_MORE),
+						 PRK_PHASES_TOTALS_MORE_NAMES)
 					: 0);
 		x.cap = PR_HTML_ROWS;
 		x.all_in = "the store";
@@ -623,8 +691,8 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 			pr_strbuf_addf(sb, "<h4>By name: %zu occurrence%s of %zu name%s</h4>\n",
 				       nall, nall == 1 ? "" : "s", ntot, ntot == 1 ? "" : "s");
 			x.total = ntot;
-			pr_html_table_ctx(sb, &pr_table_phase_totals, json_object_get(ph, "totals"),
-					  &x);
+			pr_html_table_ctx(sb, &pr_table_phase_totals,
+					  json_object_get(ph, PRK_PHASES_TOTALS), &x);
 		}
 		/* every occurrence in time order, folded when there are many */
 		pr_strbuf_addf(
@@ -636,24 +704,28 @@ static void phases_tables(struct pr_strbuf *sb, const json_t *run)
 		x.unit = pr_run_x_unit(run) ? pr_run_x_unit(run) : "ns";
 		x.total = nall;
 		pr_html_table_ctx(sb, &pr_table_phase_occurrences,
-				  json_object_get(ph, "occurrences"), &x);
+				  json_object_get(ph, PRK_PHASES_OCCURRENCES), &x);
 		pr_strbuf_addstr(sb, "</details>\n");
 	}
-	if (json_array_size(json_object_get(ph, "stages"))) {
+	if (json_array_size(json_object_get(ph, PRK_PHASES_STAGES))) {
 		pr_strbuf_addstr(sb, "<h3>Stages (Inferix aggregates)</h3>\n");
-		pr_html_table(sb, &pr_table_phase_stages, json_object_get(ph, "stages"), NULL);
+		pr_html_table(sb, &pr_table_phase_stages, json_object_get(ph, PRK_PHASES_STAGES),
+			      NULL);
 	}
 }
 
 static void spans_table(struct pr_strbuf *sb, const json_t *run)
 {
-	json_t *arr = json_object_get(json_object_get(run, "bottlenecks"), "top_self"), *o;
+	json_t *arr = json_object_get(json_object_get(run, PRK_BOTTLENECKS),
+				      PRK_BOTTLENECKS_TOP_SELF),
+	       *o;
 	const char *u = pr_run_span_unit(run);
 	size_t i, restated = 0;
 	if (!json_array_size(arr))
 		return;
 	json_array_foreach (arr, i, o)
-		restated += !strcmp(pr_mstr(o, "kind"), "phase") && pr_mnum(o, "count") == 1;
+		restated += !strcmp(pr_mstr(o, PRK_BOTTLENECKS_TOP_SELF_KIND), "phase") &&
+			    pr_mnum(o, PRK_BOTTLENECKS_TOP_SELF_COUNT) == 1;
 	if (restated == json_array_size(arr))
 		return; /* one phase each: the phase table has them */
 	/* spans.unit: DHAT's frames weigh bytes allocated, not time */
@@ -670,24 +742,26 @@ static void layers_table(struct pr_strbuf *sb, const json_t *run)
 	};
 	json_t *f, *l;
 	size_t i, j, rows = 0, shown = 0;
-	json_array_foreach (json_object_get(run, "fragmentation"), i, f)
-		rows += json_array_size(json_object_get(f, "layers"));
+	json_array_foreach (json_object_get(run, PRK_FRAGMENTATION), i, f)
+		rows += json_array_size(json_object_get(f, PRK_FRAGMENTATION_LAYERS));
 	if (!rows)
 		return;
 	pr_strbuf_addstr(sb, "<h3>Layers</h3>\n");
 	pr_html_table_begin(sb, h);
-	json_array_foreach (json_object_get(run, "fragmentation"), i, f)
-		json_array_foreach (json_object_get(f, "layers"), j, l) {
+	json_array_foreach (json_object_get(run, PRK_FRAGMENTATION), i, f)
+		json_array_foreach (json_object_get(f, PRK_FRAGMENTATION_LAYERS), j, l) {
 			if (shown >= PR_HTML_ROWS)
 				break;
 			shown++;
 			pr_strbuf_addstr(sb, "<tr>");
-			pr_html_td(sb, pr_mstr(f, "device"));
-			pr_html_td(sb, pr_mstr(l, "layer"));
-			pr_html_tdf(sb, pr_mnum(l, "samples"), 0);
-			pr_html_tdf(sb, pr_mnum(l, "mean_ratio") * 100, 1);
-			pr_html_tdf(sb, pr_mnum(l, "reported_avg_ratio") * 100, 1);
-			pr_html_tdn(sb, pr_mnum(l, "max_gap"), "bytes");
+			pr_html_td(sb, pr_mstr(f, PRK_FRAGMENTATION_DEVICE));
+			pr_html_td(sb, pr_mstr(l, PRK_FRAGMENTATION_LAYERS_LAYER));
+			pr_html_tdf(sb, pr_mnum(l, PRK_FRAGMENTATION_LAYERS_SAMPLES), 0);
+			pr_html_tdf(sb, pr_mnum(l, PRK_FRAGMENTATION_LAYERS_MEAN_RATIO) * 100, 1);
+			pr_html_tdf(sb,
+				    pr_mnum(l, PRK_FRAGMENTATION_LAYERS_REPORTED_AVG_RATIO) * 100,
+				    1);
+			pr_html_tdn(sb, pr_mnum(l, PRK_FRAGMENTATION_LAYERS_MAX_GAP), "bytes");
 			pr_strbuf_addstr(sb, "</tr>\n");
 		}
 	pr_html_model_table_end(sb, shown, rows);
@@ -695,7 +769,7 @@ static void layers_table(struct pr_strbuf *sb, const json_t *run)
 
 static void series_table(struct pr_strbuf *sb, const json_t *run)
 {
-	json_t *arr = json_object_get(run, "series");
+	json_t *arr = json_object_get(run, PRK_SERIES);
 	struct pr_table_ctx x = { 0 };
 	if (!json_array_size(arr))
 		return;
@@ -718,21 +792,21 @@ static void crosscheck_table(struct pr_strbuf *sb, const json_t *run)
 	static const char *const h[] = {
 		"", "What", "#Collector", "#Recomputed", "Unit", "Why they differ", NULL
 	};
-	json_t *arr = json_object_get(run, "crosscheck"), *c;
+	json_t *arr = json_object_get(run, PRK_CROSSCHECK), *c;
 	size_t i;
 	if (!json_array_size(arr))
 		return;
 	pr_strbuf_addstr(sb, "<h3>The collector's numbers vs recomputed</h3>\n");
 	pr_html_table_begin(sb, h);
 	json_array_foreach (arr, i, c) {
-		int ok = json_is_true(json_object_get(c, "agree"));
+		int ok = json_is_true(json_object_get(c, PRK_CROSSCHECK_AGREE));
 		pr_strbuf_addf(sb, "<tr><td class=\"%s\">%s</td>", ok ? "ok" : "diff",
 			       ok ? "ok" : "differs");
-		pr_html_td(sb, pr_mstr(c, "topic"));
-		pr_html_tdf(sb, pr_mnum(c, "reported"), -1);
-		pr_html_tdf(sb, pr_mnum(c, "recomputed"), -1);
-		pr_html_td(sb, pr_mstr(c, "unit"));
-		td_msg(sb, pr_mstr(c, "reason"));
+		pr_html_td(sb, pr_mstr(c, PRK_CROSSCHECK_TOPIC));
+		pr_html_tdf(sb, pr_mnum(c, PRK_CROSSCHECK_REPORTED), -1);
+		pr_html_tdf(sb, pr_mnum(c, PRK_CROSSCHECK_RECOMPUTED), -1);
+		pr_html_td(sb, pr_mstr(c, PRK_CROSSCHECK_UNIT));
+		td_msg(sb, pr_mstr(c, PRK_CROSSCHECK_REASON));
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	pr_html_model_table_end(sb, i, i);
@@ -741,7 +815,7 @@ static void crosscheck_table(struct pr_strbuf *sb, const json_t *run)
 static void diagnostics_table(struct pr_strbuf *sb, const json_t *run)
 {
 	static const char *const h[] = { "Code", "#Count", "#Line", "#Column", "Message", NULL };
-	json_t *arr = json_object_get(run, "diagnostics"), *d;
+	json_t *arr = json_object_get(run, PRK_DIAGNOSTICS), *d;
 	size_t i;
 	if (!json_array_size(arr))
 		return;
@@ -749,11 +823,11 @@ static void diagnostics_table(struct pr_strbuf *sb, const json_t *run)
 	pr_html_table_begin(sb, h);
 	json_array_foreach (arr, i, d) {
 		pr_strbuf_addstr(sb, "<tr>");
-		pr_html_td(sb, pr_mstr(d, "code"));
-		pr_html_tdf(sb, pr_mnum(d, "count"), 0);
-		pr_html_tdf(sb, pr_mnum(d, "line"), 0);
-		pr_html_tdf(sb, pr_mnum(d, "column"), 0);
-		td_msg(sb, pr_mstr(d, "message"));
+		pr_html_td(sb, pr_mstr(d, PRK_DIAGNOSTICS_CODE));
+		pr_html_tdf(sb, pr_mnum(d, PRK_DIAGNOSTICS_COUNT), 0);
+		pr_html_tdf(sb, pr_mnum(d, PRK_DIAGNOSTICS_LINE), 0);
+		pr_html_tdf(sb, pr_mnum(d, PRK_DIAGNOSTICS_COLUMN), 0);
+		td_msg(sb, pr_mstr(d, PRK_DIAGNOSTICS_MESSAGE));
 		pr_strbuf_addstr(sb, "</tr>\n");
 	}
 	pr_html_model_table_end(sb, i, i);
@@ -762,7 +836,7 @@ static void diagnostics_table(struct pr_strbuf *sb, const json_t *run)
 /* The user's labels of the run (--meta: commit, branch, build, time, ...), keys sorted. */
 static void run_meta(struct pr_strbuf *sb, const json_t *run)
 {
-	json_t *m = json_object_get(run, "meta"), *v;
+	json_t *m = json_object_get(run, PRK_META), *v;
 	const char *k;
 	int first = 1;
 	if (!json_is_object(m) || !json_object_size(m))
@@ -783,25 +857,25 @@ static void run_meta(struct pr_strbuf *sb, const json_t *run)
 
 static void metadata(struct pr_strbuf *sb, const json_t *run)
 {
-	json_t *clock = json_object_get(run, "clock");
+	json_t *clock = json_object_get(run, PRK_CLOCK);
 	char a[64];
 	pr_strbuf_addstr(sb, "<p class=\"meta\">Source <code>");
-	pr_html_esc(sb, pr_mstr(run, "source"));
+	pr_html_esc(sb, pr_mstr(run, PRK_SOURCE));
 	pr_strbuf_addstr(sb, "</code> &middot; format ");
-	pr_html_esc(sb, pr_mstr(run, "format"));
+	pr_html_esc(sb, pr_mstr(run, PRK_FORMAT));
 	pr_strbuf_addstr(sb, " &middot; collector ");
-	pr_html_esc(sb, pr_mstr(run, "collector"));
-	if (json_is_integer(json_object_get(run, "rank"))) {
-		pr_strbuf_addf(sb, " &middot; rank %lld", pr_mll(run, "rank"));
-		if (json_is_integer(json_object_get(run, "world_size")))
-			pr_strbuf_addf(sb, " of %lld", pr_mll(run, "world_size"));
+	pr_html_esc(sb, pr_mstr(run, PRK_COLLECTOR));
+	if (json_is_integer(json_object_get(run, PRK_RANK))) {
+		pr_strbuf_addf(sb, " &middot; rank %lld", pr_mll(run, PRK_RANK));
+		if (json_is_integer(json_object_get(run, PRK_WORLD_SIZE)))
+			pr_strbuf_addf(sb, " of %lld", pr_mll(run, PRK_WORLD_SIZE));
 	}
-	if (json_is_number(json_object_get(clock, "epoch_start_ns"))) {
+	if (json_is_number(json_object_get(clock, PRK_CLOCK_EPOCH_START_NS))) {
 		char when[64];
-		pr_fmt_utc(pr_mnum(clock, "epoch_start_ns"), when, sizeof(when));
+		pr_fmt_utc(pr_mnum(clock, PRK_CLOCK_EPOCH_START_NS), when, sizeof(when));
 		pr_strbuf_addf(sb, " &middot; started %s", when);
 	}
-	pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a));
+	pr_fmt_x(run, pr_mnum(clock, PRK_CLOCK_DURATION_NS), a, sizeof(a));
 	if (pr_run_x_unit(run)) {
 		pr_strbuf_addstr(sb, " &middot; x axis: ");
 		pr_html_esc(sb, pr_run_x_desc(run));
@@ -809,7 +883,7 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 		pr_html_esc(sb, a);
 	} else {
 		pr_strbuf_addf(sb, " &middot; duration %s%s", a,
-			       json_is_true(json_object_get(clock, "synthetic"))
+			       json_is_true(json_object_get(clock, PRK_CLOCK_SYNTHETIC))
 				       ? " (synthetic clock)"
 				       : "");
 	}
@@ -817,37 +891,38 @@ static void metadata(struct pr_strbuf *sb, const json_t *run)
 		/* a sampled profile's records per event (perf script: reported perf.samples) */
 		const json_t *m;
 		size_t i, k = 0;
-		json_array_foreach (json_object_get(run, "reported"), i, m) {
-			if (strcmp(pr_mstr(m, "name"), "perf.samples"))
+		json_array_foreach (json_object_get(run, PRK_REPORTED), i, m) {
+			if (strcmp(pr_mstr(m, PRK_REPORTED_NAME), "perf.samples"))
 				continue;
 			pr_strbuf_addf(sb, "%s%.0f ", k++ ? ", " : " &middot; ",
-				       pr_mnum(m, "value"));
-			pr_html_esc(sb, pr_mstr(m, "detail"));
+				       pr_mnum(m, PRK_REPORTED_VALUE));
+			pr_html_esc(sb, pr_mstr(m, PRK_REPORTED_DETAIL));
 			pr_strbuf_addstr(sb, " samples");
 		}
 		if (k) {
 			pr_strbuf_addf(sb, " &middot; %lld spans</p>\n",
-				       pr_mll(json_object_get(run, "counts"), "spans"));
+				       pr_mll(json_object_get(run, PRK_COUNTS), PRK_COUNTS_SPANS));
 			return;
 		}
 	}
 	pr_strbuf_addf(sb, " &middot; %lld spans, %lld samples</p>\n",
-		       pr_mll(json_object_get(run, "counts"), "spans"),
-		       pr_mll(json_object_get(run, "counts"), "samples"));
+		       pr_mll(json_object_get(run, PRK_COUNTS), PRK_COUNTS_SPANS),
+		       pr_mll(json_object_get(run, PRK_COUNTS), PRK_COUNTS_SAMPLES));
 	run_meta(sb, run);
 }
 
 /* format, extent, findings: what the navigation and a folded section say of a run */
 static void run_brief(struct pr_strbuf *sb, const json_t *run)
 {
-	json_t *recs = json_object_get(run, "recommendations"), *r;
+	json_t *recs = json_object_get(run, PRK_RECOMMENDATIONS), *r;
 	size_t i, high = 0;
 	char a[64];
 	json_array_foreach (recs, i, r)
-		high += !strcmp(pr_mstr(r, "severity"), "high");
-	pr_fmt_x(run, pr_mnum(json_object_get(run, "clock"), "duration_ns"), a, sizeof(a));
+		high += !strcmp(pr_mstr(r, PRK_RECOMMENDATIONS_SEVERITY), "high");
+	pr_fmt_x(run, pr_mnum(json_object_get(run, PRK_CLOCK), PRK_CLOCK_DURATION_NS), a,
+		 sizeof(a));
 	pr_strbuf_addstr(sb, "<span class=\"brief\">");
-	pr_html_esc(sb, pr_mstr(run, "format"));
+	pr_html_esc(sb, pr_mstr(run, PRK_FORMAT));
 	pr_strbuf_addstr(sb, " &middot; ");
 	pr_html_esc(sb, a);
 	pr_strbuf_addf(sb, " &middot; %zu finding%s", json_array_size(recs),
@@ -874,9 +949,9 @@ static void runs_nav(struct pr_strbuf *sb, const json_t *const *runs, char *cons
 			  "or unfolds it)"
 			: "");
 	for (i = 0; i < n; i++) {
-		pr_strbuf_addf(sb, "<li><a href=\"#run-%lld\" title=\"", pr_mll(runs[i], "id"));
-		pr_html_esc(sb, pr_mstr(runs[i], "source"));
-		pr_strbuf_addf(sb, "\"><span class=\"no\">%lld</span>", pr_mll(runs[i], "id"));
+		pr_strbuf_addf(sb, "<li><a href=\"#run-%lld\" title=\"", pr_mll(runs[i], PRK_ID));
+		pr_html_esc(sb, pr_mstr(runs[i], PRK_SOURCE));
+		pr_strbuf_addf(sb, "\"><span class=\"no\">%lld</span>", pr_mll(runs[i], PRK_ID));
 		pr_html_esc(sb, names[i]);
 		pr_strbuf_addstr(sb, "</a> ");
 		run_brief(sb, runs[i]);
@@ -911,8 +986,8 @@ static size_t path_parts(const char *path, const char **part, size_t *len, size_
 static char *name_with_dirs(const json_t *run, size_t dirs)
 {
 	const char *part[NAME_DIRS + 1];
-	size_t len[NAME_DIRS + 1], k = path_parts(pr_mstr(run, "source"), part, len, NAME_DIRS + 1),
-				   i;
+	size_t len[NAME_DIRS + 1],
+		k = path_parts(pr_mstr(run, PRK_SOURCE), part, len, NAME_DIRS + 1), i;
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	/* part[0] is the file itself: the label names it */
 	if (dirs > (k ? k - 1 : 0))
@@ -921,7 +996,7 @@ static char *name_with_dirs(const json_t *run, size_t dirs)
 		pr_strbuf_add(&sb, part[i], len[i]);
 		pr_strbuf_addstr(&sb, "/");
 	}
-	pr_strbuf_addstr(&sb, pr_mstr(run, "label"));
+	pr_strbuf_addstr(&sb, pr_mstr(run, PRK_LABEL));
 	return pr_strbuf_detach(&sb, NULL);
 }
 
@@ -934,7 +1009,7 @@ static char *name_with_mask(const json_t *run, unsigned long mask)
 {
 	const char *part[NAME_DIRS + 1];
 	size_t len[NAME_DIRS + 1], d;
-	size_t k = path_parts(pr_mstr(run, "source"), part, len, NAME_DIRS + 1);
+	size_t k = path_parts(pr_mstr(run, PRK_SOURCE), part, len, NAME_DIRS + 1);
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	int gap = 0, any = 0;
 	for (d = k ? k - 1 : 0; d >= 1; d--) {
@@ -951,7 +1026,7 @@ static char *name_with_mask(const json_t *run, unsigned long mask)
 	}
 	if (any && !(mask & 2UL))
 		pr_strbuf_addstr(&sb, ELLIPSIS "/");
-	pr_strbuf_addstr(&sb, pr_mstr(run, "label"));
+	pr_strbuf_addstr(&sb, pr_mstr(run, PRK_LABEL));
 	return pr_strbuf_detach(&sb, NULL);
 }
 
@@ -1032,7 +1107,7 @@ static void group_masks(const json_t *const *runs, const size_t *idx, size_t m, 
 	size_t *adj = pr_xcalloc(m + 1, sizeof(*adj)), *lo = pr_xcalloc(m + 1, sizeof(*lo));
 	size_t i, L, start;
 	for (i = 0; i < m; i++) {
-		seq[i].k = path_parts(pr_mstr(runs[idx[i]], "source"), seq[i].part, seq[i].len,
+		seq[i].k = path_parts(pr_mstr(runs[idx[i]], PRK_SOURCE), seq[i].part, seq[i].len,
 				      NAME_DIRS + 1);
 		seq[i].at = i;
 		by[i] = &seq[i];
@@ -1075,7 +1150,7 @@ char **pr_html_run_names(const json_t *const *runs, size_t n)
 	struct name_key *k;
 	size_t i, g, e;
 	for (i = 0; i < n; i++)
-		labels[i] = pr_mstr(runs[i], "label");
+		labels[i] = pr_mstr(runs[i], PRK_LABEL);
 	/* runs of one label (neighbours in k): each named by every directory
 	 * where it first differs from another of them */
 	k = sorted_keys(labels, n);
@@ -1114,7 +1189,7 @@ char **pr_html_run_names(const json_t *const *runs, size_t n)
 		if (same[i]) {
 			size_t m = strlen(names[i]) + 32;
 			char *s = pr_xmalloc(m);
-			snprintf(s, m, "%s (run %lld)", names[i], pr_mll(runs[i], "id"));
+			snprintf(s, m, "%s (run %lld)", names[i], pr_mll(runs[i], PRK_ID));
 			free(names[i]);
 			names[i] = s;
 		}
@@ -1144,16 +1219,16 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, con
 {
 	if (nruns > 1) {
 		pr_strbuf_addf(sb, "<details class=\"run\" id=\"run-%lld\"%s><summary><h2>",
-			       pr_mll(run, "id"), nruns <= PR_HTML_RUNS_OPEN ? " open" : "");
-		pr_strbuf_addf(sb, "Run %lld: ", pr_mll(run, "id"));
+			       pr_mll(run, PRK_ID), nruns <= PR_HTML_RUNS_OPEN ? " open" : "");
+		pr_strbuf_addf(sb, "Run %lld: ", pr_mll(run, PRK_ID));
 		pr_html_esc(sb, name);
 		pr_strbuf_addstr(sb, "</h2> ");
 		run_brief(sb, run);
 		pr_strbuf_addstr(sb, "</summary>\n");
 	} else {
 		pr_strbuf_addf(sb, "<section class=\"run\" id=\"run-%lld\"><h2>",
-			       pr_mll(run, "id"));
-		pr_strbuf_addf(sb, "Run %lld: ", pr_mll(run, "id"));
+			       pr_mll(run, PRK_ID));
+		pr_strbuf_addf(sb, "Run %lld: ", pr_mll(run, PRK_ID));
 		pr_html_esc(sb, name);
 		pr_strbuf_addstr(sb, "</h2>\n");
 	}
@@ -1261,7 +1336,7 @@ int pr_html_report(const json_t *model, json_t *const *runs, size_t nruns, struc
 		   struct pr_error *err)
 {
 	struct pr_strbuf body = PR_STRBUF_INIT;
-	json_t *all = json_object_get(model, "runs");
+	json_t *all = json_object_get(model, PRK_RUNS);
 	char title[300], sub[300], **names;
 	const json_t **list;
 	size_t i, n = runs ? nruns : json_array_size(all);
@@ -1274,17 +1349,17 @@ int pr_html_report(const json_t *model, json_t *const *runs, size_t nruns, struc
 		runs_nav(&body, list, names, n);
 	for (i = 0; i < n && !rc; i++) {
 		if (progress_fn)
-			progress_fn(progress_ctx, i + 1, n, pr_mstr(list[i], "label"));
+			progress_fn(progress_ctx, i + 1, n, pr_mstr(list[i], PRK_LABEL));
 		rc = run_section(&body, list[i], i, names[i], n, err);
 	}
 	if (!n)
 		pr_strbuf_addstr(&body, "<p>No runs.</p>");
 	if (n == 1)
-		snprintf(title, sizeof(title), "profreport: %s", pr_mstr(list[0], "label"));
+		snprintf(title, sizeof(title), "profreport: %s", pr_mstr(list[0], PRK_LABEL));
 	else
 		snprintf(title, sizeof(title), "profreport: %zu runs", n);
-	snprintf(sub, sizeof(sub), "Analysis model %s v%lld", pr_mstr(model, "schema"),
-		 pr_mll(model, "version"));
+	snprintf(sub, sizeof(sub), "Analysis model %s v%lld", pr_mstr(model, PRK_SCHEMA),
+		 pr_mll(model, PRK_VERSION));
 	if (!rc)
 		rc = pr_html_page(title, sub, body.buf, out, err);
 	pr_html_run_names_free(names, n);

@@ -22,6 +22,7 @@
 #include "render/tables.h"
 #include "render/units.h"
 #include "base/strbuf.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 #define W 80
 
@@ -79,9 +80,9 @@ static const char *series_unit(const json_t *run, const char *name)
 {
 	json_t *s;
 	size_t i;
-	json_array_foreach (json_object_get(run, "series"), i, s)
-		if (!strcmp(pr_mstr(s, "name"), name))
-			return pr_mstr(s, "unit");
+	json_array_foreach (json_object_get(run, PRK_SERIES), i, s)
+		if (!strcmp(pr_mstr(s, PRK_SERIES_NAME), name))
+			return pr_mstr(s, PRK_SERIES_UNIT);
 	return "";
 }
 
@@ -233,7 +234,7 @@ static void text_table(FILE *out, const struct pr_table *t, const json_t *items,
 /* The user's labels of the run (--meta), keys sorted: "meta commit=abc, branch=main". */
 static void run_meta(const json_t *run, FILE *out)
 {
-	json_t *m = json_object_get(run, "meta"), *v;
+	json_t *m = json_object_get(run, PRK_META), *v;
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	const char *k;
 	if (!json_is_object(m) || !json_object_size(m))
@@ -252,12 +253,12 @@ static int profile_samples(const json_t *run, char *buf, size_t n)
 	const json_t *m;
 	size_t i, k = 0, len = 0;
 	buf[0] = '\0';
-	json_array_foreach (json_object_get(run, "reported"), i, m) {
+	json_array_foreach (json_object_get(run, PRK_REPORTED), i, m) {
 		int w;
-		if (strcmp(pr_mstr(m, "name"), "perf.samples") || len >= n)
+		if (strcmp(pr_mstr(m, PRK_REPORTED_NAME), "perf.samples") || len >= n)
 			continue;
 		w = snprintf(buf + len, n - len, "%s%.0f %s samples", k++ ? ", " : "",
-			     pr_mnum(m, "value"), pr_mstr(m, "detail"));
+			     pr_mnum(m, PRK_REPORTED_VALUE), pr_mstr(m, PRK_REPORTED_DETAIL));
 		len += w > 0 ? (size_t)w : 0;
 	}
 	return k > 0;
@@ -265,60 +266,68 @@ static int profile_samples(const json_t *run, char *buf, size_t n)
 
 static void header(const json_t *run, FILE *out)
 {
-	const json_t *clock = json_object_get(run, "clock"), *c = json_object_get(run, "counts");
+	const json_t *clock = json_object_get(run, PRK_CLOCK),
+		     *c = json_object_get(run, PRK_COUNTS);
 	char a[64], line[W + 1], ps[200];
 	int n;
-	n = snprintf(line, sizeof(line), "run %lld: %s", pr_mll(run, "id"), pr_mstr(run, "label"));
+	n = snprintf(line, sizeof(line), "run %lld: %s", pr_mll(run, PRK_ID),
+		     pr_mstr(run, PRK_LABEL));
 	fprintf(out, "%s\n", line);
 	if (n > W)
 		n = W;
 	for (; n > 0; n--)
 		fputc('=', out);
 	fputc('\n', out);
-	if (json_is_integer(json_object_get(run, "rank")) &&
-	    json_is_integer(json_object_get(run, "world_size")))
-		emit(out, "format %s, collector %s, rank %lld of %lld", pr_mstr(run, "format"),
-		     pr_mstr(run, "collector"), pr_mll(run, "rank"), pr_mll(run, "world_size"));
-	else if (json_is_integer(json_object_get(run, "rank")))
-		emit(out, "format %s, collector %s, rank %lld", pr_mstr(run, "format"),
-		     pr_mstr(run, "collector"), pr_mll(run, "rank"));
+	if (json_is_integer(json_object_get(run, PRK_RANK)) &&
+	    json_is_integer(json_object_get(run, PRK_WORLD_SIZE)))
+		emit(out, "format %s, collector %s, rank %lld of %lld", pr_mstr(run, PRK_FORMAT),
+		     pr_mstr(run, PRK_COLLECTOR), pr_mll(run, PRK_RANK),
+		     pr_mll(run, PRK_WORLD_SIZE));
+	else if (json_is_integer(json_object_get(run, PRK_RANK)))
+		emit(out, "format %s, collector %s, rank %lld", pr_mstr(run, PRK_FORMAT),
+		     pr_mstr(run, PRK_COLLECTOR), pr_mll(run, PRK_RANK));
 	else
-		emit(out, "format %s, collector %s", pr_mstr(run, "format"),
-		     pr_mstr(run, "collector"));
-	if (pr_run_x_unit(run) && json_is_number(json_object_get(clock, "duration_ns")))
+		emit(out, "format %s, collector %s", pr_mstr(run, PRK_FORMAT),
+		     pr_mstr(run, PRK_COLLECTOR));
+	if (pr_run_x_unit(run) && json_is_number(json_object_get(clock, PRK_CLOCK_DURATION_NS)))
 		emit(out, "x axis %s (%s); %lld spans, %lld samples",
-		     (pr_fmt_x(run, pr_mnum(clock, "duration_ns"), a, sizeof(a)), a),
-		     !strcmp(pr_mstr(run, "format"), "dhat") ? "sites end to end, not time"
+		     (pr_fmt_x(run, pr_mnum(clock, PRK_CLOCK_DURATION_NS), a, sizeof(a)), a),
+		     !strcmp(pr_mstr(run, PRK_FORMAT), "dhat") ? "sites end to end, not time"
 		     : !strcmp(pr_run_x_unit(run), "events")
 			     ? "the allocator trace's event index: not time"
 			     : "massif's time unit: not time",
-		     pr_mll(c, "spans"), pr_mll(c, "samples"));
-	else if (json_is_number(json_object_get(clock, "duration_ns")) &&
+		     pr_mll(c, PRK_COUNTS_SPANS), pr_mll(c, PRK_COUNTS_SAMPLES));
+	else if (json_is_number(json_object_get(clock, PRK_CLOCK_DURATION_NS)) &&
 		 strcmp(pr_run_span_unit(run), "ns") && (profile_samples(run, ps, sizeof(ps)) || 1))
 		/* a profile weighed in page faults or sample counts: its extent is no time */
 		emit(out, "extent %.0f %s (weights laid end to end, not time); %s%s%lld spans",
-		     pr_mnum(clock, "duration_ns"), pr_run_span_unit(run), ps, *ps ? ", " : "",
-		     pr_mll(c, "spans"));
-	else if (json_is_number(json_object_get(clock, "duration_ns")) &&
+		     pr_mnum(clock, PRK_CLOCK_DURATION_NS), pr_run_span_unit(run), ps,
+		     *ps ? ", " : "", pr_mll(c, PRK_COUNTS_SPANS));
+	else if (json_is_number(json_object_get(clock, PRK_CLOCK_DURATION_NS)) &&
 		 profile_samples(run, ps, sizeof(ps)))
 		emit(out, "duration %s%s; %s, %lld spans",
-		     secs(pr_mnum(clock, "duration_ns"), a, sizeof(a)),
-		     json_is_true(json_object_get(clock, "synthetic")) ? " (synthetic clock)" : "",
-		     ps, pr_mll(c, "spans"));
-	else if (json_is_number(json_object_get(clock, "duration_ns")))
+		     secs(pr_mnum(clock, PRK_CLOCK_DURATION_NS), a, sizeof(a)),
+		     json_is_true(json_object_get(clock, PRK_CLOCK_SYNTHETIC))
+			     ? " (synthetic clock)"
+			     : "",
+		     ps, pr_mll(c, PRK_COUNTS_SPANS));
+	else if (json_is_number(json_object_get(clock, PRK_CLOCK_DURATION_NS)))
 		emit(out, "duration %s%s; %lld spans, %lld samples, %lld instants",
-		     secs(pr_mnum(clock, "duration_ns"), a, sizeof(a)),
-		     json_is_true(json_object_get(clock, "synthetic")) ? " (synthetic clock)" : "",
-		     pr_mll(c, "spans"), pr_mll(c, "samples"), pr_mll(c, "instants"));
+		     secs(pr_mnum(clock, PRK_CLOCK_DURATION_NS), a, sizeof(a)),
+		     json_is_true(json_object_get(clock, PRK_CLOCK_SYNTHETIC))
+			     ? " (synthetic clock)"
+			     : "",
+		     pr_mll(c, PRK_COUNTS_SPANS), pr_mll(c, PRK_COUNTS_SAMPLES),
+		     pr_mll(c, PRK_COUNTS_INSTANTS));
 	else
-		emit(out, "%lld spans, %lld samples, %lld instants", pr_mll(c, "spans"),
-		     pr_mll(c, "samples"), pr_mll(c, "instants"));
+		emit(out, "%lld spans, %lld samples, %lld instants", pr_mll(c, PRK_COUNTS_SPANS),
+		     pr_mll(c, PRK_COUNTS_SAMPLES), pr_mll(c, PRK_COUNTS_INSTANTS));
 	run_meta(run, out);
 }
 
 static void peaks(const json_t *run, FILE *out)
 {
-	json_t *arr = json_object_get(run, "peaks"), *p;
+	json_t *arr = json_object_get(run, PRK_PEAKS), *p;
 	char a[40], b[40], d[64];
 	pr_label_t *full, *lab;
 	const char **names;
@@ -333,38 +342,44 @@ static void peaks(const json_t *run, FILE *out)
 	if (!full || !names || !lab)
 		abort();
 	json_array_foreach (arr, i, p) {
-		const char *l = pr_mstr(p, "label");
-		series_label(*l ? l : pr_mstr(p, "series"), pr_mstr(p, "device"), full[i],
-			     PR_LABEL);
+		const char *l = pr_mstr(p, PRK_PEAKS_LABEL);
+		series_label(*l ? l : pr_mstr(p, PRK_PEAKS_SERIES), pr_mstr(p, PRK_PEAKS_DEVICE),
+			     full[i], PR_LABEL);
 		names[i] = full[i];
 	}
 	pr_elide_column(lab, names, n, 26, 0);
 	json_array_foreach (arr, i, p) {
-		json_t *ph = json_object_get(p, "phase"), *sp = json_object_get(p, "span");
-		json_t *hb = json_object_get(p, "held_by");
-		pr_fmt_x(run, pr_mnum(p, "t_ns"), b, sizeof(b));
+		json_t *ph = json_object_get(p, PRK_PEAKS_PHASE),
+		       *sp = json_object_get(p, PRK_PEAKS_SPAN);
+		json_t *hb = json_object_get(p, PRK_PEAKS_HELD_BY);
+		pr_fmt_x(run, pr_mnum(p, PRK_PEAKS_T_NS), b, sizeof(b));
 		if (json_is_object(ph))
 			emit(out, "  %-26s %12s at %-11s in %s", lab[i],
-			     val(pr_mnum(p, "value"), pr_mstr(p, "unit"), a, sizeof(a)), b,
-			     name_fit(pr_mstr(ph, "name"), 20, d, sizeof(d)));
+			     val(pr_mnum(p, PRK_PEAKS_VALUE), pr_mstr(p, PRK_PEAKS_UNIT), a,
+				 sizeof(a)),
+			     b, name_fit(pr_mstr(ph, PRK_PEAKS_PHASE_NAME), 20, d, sizeof(d)));
 		else
 			emit(out, "  %-26s %12s at %s", lab[i],
-			     val(pr_mnum(p, "value"), pr_mstr(p, "unit"), a, sizeof(a)), b);
+			     val(pr_mnum(p, PRK_PEAKS_VALUE), pr_mstr(p, PRK_PEAKS_UNIT), a,
+				 sizeof(a)),
+			     b);
 		/* the series' own name under its label, then what holds the peak, by which rule */
 		if (!json_is_object(hb))
 			hb = json_is_object(sp) ? sp : NULL;
-		fprintf(out, "    %s", pr_mstr(p, "series"));
+		fprintf(out, "    %s", pr_mstr(p, PRK_PEAKS_SERIES));
 		if (hb)
 			fprintf(out, "; held by %s (%s)",
-				name_fit(pr_mstr(hb, "name"), 30, d, sizeof(d)),
-				pr_mstr(hb, "kind"));
+				name_fit(pr_mstr(hb, PRK_PEAKS_HELD_BY_NAME), 30, d, sizeof(d)),
+				pr_mstr(hb, PRK_PEAKS_HELD_BY_KIND));
 		fputc('\n', out);
-		if (json_is_object(hb) && isfinite(pr_mnum(hb, "share"))) {
-			pr_fmt_bytes(pr_mnum(hb, "untracked_bytes"), a, sizeof(a));
+		if (json_is_object(hb) && isfinite(pr_mnum(hb, PRK_PEAKS_HELD_BY_SHARE))) {
+			pr_fmt_bytes(pr_mnum(hb, PRK_PEAKS_HELD_BY_UNTRACKED_BYTES), a, sizeof(a));
 			fprintf(out, "      %s: %.1f%% of the peak; %s untracked\n",
-				pr_mstr(hb, "rule"), pr_mnum(hb, "share") * 100, a);
-		} else if (*pr_mstr(hb, "rule")) {
-			fprintf(out, "      by the %s at the peak\n", pr_mstr(hb, "rule"));
+				pr_mstr(hb, PRK_PEAKS_HELD_BY_RULE),
+				pr_mnum(hb, PRK_PEAKS_HELD_BY_SHARE) * 100, a);
+		} else if (*pr_mstr(hb, PRK_PEAKS_HELD_BY_RULE)) {
+			fprintf(out, "      by the %s at the peak\n",
+				pr_mstr(hb, PRK_PEAKS_HELD_BY_RULE));
 		}
 	}
 	free(full);
@@ -378,36 +393,39 @@ static void peaks(const json_t *run, FILE *out)
  */
 static void heap_totals(const json_t *run, FILE *out)
 {
-	const json_t *h = json_object_get(run, "heap_totals");
-	const char *u = pr_mstr(h, "unit"), *tu = pr_mstr(h, "t_unit"), *mode = pr_mstr(h, "mode");
+	const json_t *h = json_object_get(run, PRK_HEAP_TOTALS);
+	const char *u = pr_mstr(h, PRK_HEAP_TOTALS_UNIT), *tu = pr_mstr(h, PRK_HEAP_TOTALS_T_UNIT),
+		   *mode = pr_mstr(h, PRK_HEAP_TOTALS_MODE);
 	char a[40], b[40];
 	if (!json_is_object(h))
 		return;
 	heading(out, !strcmp(mode, "heap") ? "Heap totals (valgrind DHAT)"
 					   : "Program totals (valgrind DHAT)");
-	val(pr_mnum(h, "total_bytes"), u, a, sizeof(a));
+	val(pr_mnum(h, PRK_HEAP_TOTALS_TOTAL_BYTES), u, a, sizeof(a));
 	emit(out, "  %-16s %12s (%.0f %s) in %.0f %s",
 	     !strcmp(mode, "copy")   ? "copied in all"
 	     : !strcmp(mode, "heap") ? "allocated in all"
 				     : "counted in all",
-	     a, pr_mnum(h, "total_bytes"), !strcmp(u, "bytes") ? "bytes" : "units",
-	     pr_mnum(h, "total_blocks"), !strcmp(mode, "heap") ? "blocks" : "events");
-	if (json_is_number(json_object_get(h, "peak_bytes"))) {
-		val(pr_mnum(h, "peak_bytes"), u, a, sizeof(a));
+	     a, pr_mnum(h, PRK_HEAP_TOTALS_TOTAL_BYTES), !strcmp(u, "bytes") ? "bytes" : "units",
+	     pr_mnum(h, PRK_HEAP_TOTALS_TOTAL_BLOCKS), !strcmp(mode, "heap") ? "blocks" : "events");
+	if (json_is_number(json_object_get(h, PRK_HEAP_TOTALS_PEAK_BYTES))) {
+		val(pr_mnum(h, PRK_HEAP_TOTALS_PEAK_BYTES), u, a, sizeof(a));
 		emit(out, "  peak at t-gmax   %12s (%.0f %s) in %.0f blocks", a,
-		     pr_mnum(h, "peak_bytes"), !strcmp(u, "bytes") ? "bytes" : "units",
-		     pr_mnum(h, "peak_blocks"));
+		     pr_mnum(h, PRK_HEAP_TOTALS_PEAK_BYTES),
+		     !strcmp(u, "bytes") ? "bytes" : "units",
+		     pr_mnum(h, PRK_HEAP_TOTALS_PEAK_BLOCKS));
 	}
-	if (json_is_number(json_object_get(h, "end_bytes"))) {
-		val(pr_mnum(h, "end_bytes"), u, a, sizeof(a));
-		emit(out, "  live at t-end    %12s (%.0f %s)", a, pr_mnum(h, "end_bytes"),
+	if (json_is_number(json_object_get(h, PRK_HEAP_TOTALS_END_BYTES))) {
+		val(pr_mnum(h, PRK_HEAP_TOTALS_END_BYTES), u, a, sizeof(a));
+		emit(out, "  live at t-end    %12s (%.0f %s)", a,
+		     pr_mnum(h, PRK_HEAP_TOTALS_END_BYTES),
 		     !strcmp(u, "bytes") ? "bytes" : "units");
 	}
-	val(pr_mnum(h, "end_t"), *tu ? tu : "count", b, sizeof(b));
-	if (json_is_number(json_object_get(h, "peak_t"))) {
-		val(pr_mnum(h, "peak_t"), *tu ? tu : "count", a, sizeof(a));
+	val(pr_mnum(h, PRK_HEAP_TOTALS_END_T), *tu ? tu : "count", b, sizeof(b));
+	if (json_is_number(json_object_get(h, PRK_HEAP_TOTALS_PEAK_T))) {
+		val(pr_mnum(h, PRK_HEAP_TOTALS_PEAK_T), *tu ? tu : "count", a, sizeof(a));
 		emit(out, "  t-gmax at %s; t-end at %s", a, b);
-	} else if (json_is_number(json_object_get(h, "end_t"))) {
+	} else if (json_is_number(json_object_get(h, PRK_HEAP_TOTALS_END_T))) {
 		emit(out, "  t-end at %s", b);
 	}
 }
@@ -418,12 +436,13 @@ static void heap_totals(const json_t *run, FILE *out)
  */
 static void counters(const json_t *run, FILE *out)
 {
-	const json_t *c = json_object_get(run, "counters"), *v;
+	const json_t *c = json_object_get(run, PRK_COUNTERS), *v;
 	int iv = json_is_number(
-		json_object_get(json_array_get(json_object_get(c, "items"), 0), "intervals"));
+		json_object_get(json_array_get(json_object_get(c, PRK_COUNTERS_ITEMS), 0),
+				PRK_COUNTERS_ITEMS_INTERVALS));
 	char a[40], b[40], d[40], e[40], name[64];
 	size_t i;
-	if (!json_array_size(json_object_get(c, "items")))
+	if (!json_array_size(json_object_get(c, PRK_COUNTERS_ITEMS)))
 		return;
 	heading(out, iv ? "Counters (perf stat -I: sums over the intervals)"
 			: "Counters (perf stat totals)");
@@ -433,22 +452,26 @@ static void counters(const json_t *run, FILE *out)
 	else
 		fprintf(out, "  %-24s %12s %8s  %s\n", "event", "total", "counted",
 			"perf's metric");
-	json_array_foreach (json_object_get(c, "items"), i, v) {
-		const char *u = pr_mstr(v, "unit");
-		snprintf(name, sizeof(name), "%s%s%s", pr_mstr(v, "event"),
-			 *pr_mstr(v, "device") ? " " : "", pr_mstr(v, "device"));
-		val(pr_mnum(v, "total"), u, a, sizeof(a));
+	json_array_foreach (json_object_get(c, PRK_COUNTERS_ITEMS), i, v) {
+		const char *u = pr_mstr(v, PRK_COUNTERS_ITEMS_UNIT);
+		snprintf(name, sizeof(name), "%s%s%s", pr_mstr(v, PRK_COUNTERS_ITEMS_EVENT),
+			 *pr_mstr(v, PRK_COUNTERS_ITEMS_DEVICE) ? " " : "",
+			 pr_mstr(v, PRK_COUNTERS_ITEMS_DEVICE));
+		val(pr_mnum(v, PRK_COUNTERS_ITEMS_TOTAL), u, a, sizeof(a));
 		if (iv) {
-			val(pr_mnum(v, "mean"), u, b, sizeof(b));
-			val(pr_mnum(v, "max"), u, d, sizeof(d));
-			pr_fmt_x(run, pr_mnum(v, "t_max_ns"), e, sizeof(e));
+			val(pr_mnum(v, PRK_COUNTERS_ITEMS_MEAN), u, b, sizeof(b));
+			val(pr_mnum(v, PRK_COUNTERS_ITEMS_MAX), u, d, sizeof(d));
+			pr_fmt_x(run, pr_mnum(v, PRK_COUNTERS_ITEMS_T_MAX_NS), e, sizeof(e));
 			emit(out, "  %-22s %12s %11s %11s %11s %5lld", name, a, b, d, e,
-			     pr_mll(v, "intervals"));
+			     pr_mll(v, PRK_COUNTERS_ITEMS_INTERVALS));
 		} else {
-			val(pr_mnum(v, "metric"), pr_mstr(v, "metric_unit"), d, sizeof(d));
-			snprintf(b, sizeof(b), "%.1f%%", pr_mnum(v, "counted_pct"));
+			val(pr_mnum(v, PRK_COUNTERS_ITEMS_METRIC),
+			    pr_mstr(v, PRK_COUNTERS_ITEMS_METRIC_UNIT), d, sizeof(d));
+			snprintf(b, sizeof(b), "%.1f%%",
+				 pr_mnum(v, PRK_COUNTERS_ITEMS_COUNTED_PCT));
 			emit(out, "  %-24s %12s %8s  %s", name, a, b,
-			     json_is_number(json_object_get(v, "metric")) ? d : "-");
+			     json_is_number(json_object_get(v, PRK_COUNTERS_ITEMS_METRIC)) ? d
+											   : "-");
 		}
 	}
 }
@@ -468,19 +491,20 @@ static void counters(const json_t *run, FILE *out)
  */
 static void alloc_tree(const json_t *run, FILE *out)
 {
-	const json_t *t = json_object_get(run, "alloc_tree"), *v;
+	const json_t *t = json_object_get(run, PRK_ALLOC_TREE), *v;
 	size_t i, rows = 0, cut = 0;
 	char a[40], b[48], c[96];
 	if (!json_is_object(t))
 		return;
-	pr_fmt_x(run, pr_mnum(t, "t_ns"), b, sizeof(b));
+	pr_fmt_x(run, pr_mnum(t, PRK_ALLOC_TREE_T_NS), b, sizeof(b));
 	fputc('\n', out);
-	emit(out, "Peak allocation tree (massif snapshot %lld at %s)", pr_mll(t, "snapshot"), b);
-	val(pr_mnum(t, "heap"), "bytes", a, sizeof(a));
-	val(pr_mnum(t, "heap_extra"), "bytes", b, sizeof(b));
+	emit(out, "Peak allocation tree (massif snapshot %lld at %s)",
+	     pr_mll(t, PRK_ALLOC_TREE_SNAPSHOT), b);
+	val(pr_mnum(t, PRK_ALLOC_TREE_HEAP), "bytes", a, sizeof(a));
+	val(pr_mnum(t, PRK_ALLOC_TREE_HEAP_EXTRA), "bytes", b, sizeof(b));
 	emit(out, "  heap %s (+%s allocator overhead), depth first:", a, b);
-	json_array_foreach (json_object_get(t, "nodes"), i, v) {
-		long long depth = pr_mll(v, "depth");
+	json_array_foreach (json_object_get(t, PRK_ALLOC_TREE_NODES), i, v) {
+		long long depth = pr_mll(v, PRK_ALLOC_TREE_NODES_DEPTH);
 		int ind = 2 * (int)(depth > 1 ? depth - 1 : 0);
 		if (depth > TREE_DEPTH || rows >= TREE_ROWS) {
 			cut++;
@@ -488,11 +512,14 @@ static void alloc_tree(const json_t *run, FILE *out)
 		}
 		rows++;
 		fprintf(out, "  %10s %5.1f%%  %*s%s\n",
-			val(pr_mnum(v, "bytes"), "bytes", a, sizeof(a)), pr_mnum(v, "share") * 100,
-			ind, "",
-			pr_elide_end(pr_mstr(v, "label"), (size_t)(W - 21 - ind), c, sizeof(c)));
+			val(pr_mnum(v, PRK_ALLOC_TREE_NODES_BYTES), "bytes", a, sizeof(a)),
+			pr_mnum(v, PRK_ALLOC_TREE_NODES_SHARE) * 100, ind, "",
+			pr_elide_end(pr_mstr(v, PRK_ALLOC_TREE_NODES_LABEL), (size_t)(W - 21 - ind),
+				     c, sizeof(c)));
 	}
-	cut += (size_t)(pr_mll(t, "nodes_more") > 0 ? pr_mll(t, "nodes_more") : 0);
+	cut += (size_t)(pr_mll(t, PRK_ALLOC_TREE_NODES_MORE) > 0
+				? pr_mll(t, PRK_ALLOC_TREE_NODES_MORE)
+				: 0);
 	if (cut)
 		emit(out,
 		     "  %zu more node(s) not shown (deeper than %d levels or past %d rows); "
@@ -508,82 +535,109 @@ static void alloc_tree(const json_t *run, FILE *out)
 #define SNAP_SITES 10
 static void cuda_snapshot(const json_t *run, FILE *out)
 {
-	const json_t *cs = json_object_get(run, "cuda_snapshot"), *d, *v;
+	const json_t *cs = json_object_get(run, PRK_CUDA_SNAPSHOT), *d, *v;
 	size_t i, j;
 	char a[40], b[40], c[40], e[40], f[96];
 	if (!json_is_object(cs))
 		return;
-	json_array_foreach (json_object_get(cs, "devices"), i, d) {
-		const json_t *seg = json_object_get(d, "segments"),
-			     *pk = json_object_get(d, "peak");
-		const json_t *hist = json_object_get(d, "history");
-		const json_t *ooms = json_object_get(d, "ooms");
+	json_array_foreach (json_object_get(cs, PRK_CUDA_SNAPSHOT_DEVICES), i, d) {
+		const json_t *seg = json_object_get(d, PRK_CUDA_SNAPSHOT_DEVICES_SEGMENTS),
+			     *pk = json_object_get(d, PRK_CUDA_SNAPSHOT_DEVICES_PEAK);
+		const json_t *hist = json_object_get(d, PRK_CUDA_SNAPSHOT_DEVICES_HISTORY);
+		const json_t *ooms = json_object_get(d, PRK_CUDA_SNAPSHOT_DEVICES_OOMS);
 		fputc('\n', out);
-		emit(out, "CUDA memory snapshot, %s (torch allocator)", pr_mstr(d, "device"));
+		emit(out, "CUDA memory snapshot, %s (torch allocator)",
+		     pr_mstr(d, PRK_CUDA_SNAPSHOT_DEVICES_DEVICE));
 		emit(out, "  reserved %s, allocated %s, active %s, requested %s",
-		     val(pr_mnum(d, "reserved"), "bytes", a, sizeof(a)),
-		     val(pr_mnum(d, "allocated"), "bytes", b, sizeof(b)),
-		     val(pr_mnum(d, "active"), "bytes", c, sizeof(c)),
-		     val(pr_mnum(d, "requested"), "bytes", e, sizeof(e)));
-		emit(out,
-		     "  %lld segment(s) (%lld large, %lld small); blocks:", pr_mll(seg, "count"),
-		     pr_mll(seg, "large"), pr_mll(seg, "small"));
-		json_array_foreach (json_object_get(d, "blocks"), j, v)
-			emit(out, "    %-20s %6lld %10s", pr_mstr(v, "state"), pr_mll(v, "count"),
-			     val(pr_mnum(v, "bytes"), "bytes", a, sizeof(a)));
+		     val(pr_mnum(d, PRK_CUDA_SNAPSHOT_DEVICES_RESERVED), "bytes", a, sizeof(a)),
+		     val(pr_mnum(d, PRK_CUDA_SNAPSHOT_DEVICES_ALLOCATED), "bytes", b, sizeof(b)),
+		     val(pr_mnum(d, PRK_CUDA_SNAPSHOT_DEVICES_ACTIVE), "bytes", c, sizeof(c)),
+		     val(pr_mnum(d, PRK_CUDA_SNAPSHOT_DEVICES_REQUESTED), "bytes", e, sizeof(e)));
+		emit(out, "  %lld segment(s) (%lld large, %lld small); blocks:",
+		     pr_mll(seg, PRK_CUDA_SNAPSHOT_DEVICES_SEGMENTS_COUNT),
+		     pr_mll(seg, PRK_CUDA_SNAPSHOT_DEVICES_SEGMENTS_LARGE),
+		     pr_mll(seg, PRK_CUDA_SNAPSHOT_DEVICES_SEGMENTS_SMALL));
+		json_array_foreach (json_object_get(d, PRK_CUDA_SNAPSHOT_DEVICES_BLOCKS), j, v)
+			emit(out, "    %-20s %6lld %10s",
+			     pr_mstr(v, PRK_CUDA_SNAPSHOT_DEVICES_BLOCKS_STATE),
+			     pr_mll(v, PRK_CUDA_SNAPSHOT_DEVICES_BLOCKS_COUNT),
+			     val(pr_mnum(v, PRK_CUDA_SNAPSHOT_DEVICES_BLOCKS_BYTES), "bytes", a,
+				 sizeof(a)));
 		emit(out,
 		     "  free inside segments %s, largest free block %s: external "
 		     "fragmentation %.1f%%",
-		     val(pr_mnum(d, "free_in_segments"), "bytes", a, sizeof(a)),
-		     val(pr_mnum(d, "largest_free_block"), "bytes", b, sizeof(b)),
-		     pr_mnum(d, "external_fragmentation") * 100);
-		json_array_foreach (json_object_get(d, "pools"), j, v)
+		     val(pr_mnum(d, PRK_CUDA_SNAPSHOT_DEVICES_FREE_IN_SEGMENTS), "bytes", a,
+			 sizeof(a)),
+		     val(pr_mnum(d, PRK_CUDA_SNAPSHOT_DEVICES_LARGEST_FREE_BLOCK), "bytes", b,
+			 sizeof(b)),
+		     pr_mnum(d, PRK_CUDA_SNAPSHOT_DEVICES_EXTERNAL_FRAGMENTATION) * 100);
+		json_array_foreach (json_object_get(d, PRK_CUDA_SNAPSHOT_DEVICES_POOLS), j, v)
 			emit(out, "  pool %-14s %lld segment(s), reserved %s, allocated %s",
-			     pr_mstr(v, "pool"), pr_mll(v, "segments"),
-			     val(pr_mnum(v, "reserved"), "bytes", a, sizeof(a)),
-			     val(pr_mnum(v, "allocated"), "bytes", b, sizeof(b)));
+			     pr_mstr(v, PRK_CUDA_SNAPSHOT_DEVICES_POOLS_POOL),
+			     pr_mll(v, PRK_CUDA_SNAPSHOT_DEVICES_POOLS_SEGMENTS),
+			     val(pr_mnum(v, PRK_CUDA_SNAPSHOT_DEVICES_POOLS_RESERVED), "bytes", a,
+				 sizeof(a)),
+			     val(pr_mnum(v, PRK_CUDA_SNAPSHOT_DEVICES_POOLS_ALLOCATED), "bytes", b,
+				 sizeof(b)));
 		if (json_is_object(pk)) {
-			if (!strcmp(pr_mstr(cs, "time"), "time_us"))
-				pr_fmt_x(run, pr_mnum(pk, "t_ns"), b, sizeof(b));
+			if (!strcmp(pr_mstr(cs, PRK_CUDA_SNAPSHOT_TIME), "time_us"))
+				pr_fmt_x(run, pr_mnum(pk, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_T_NS), b,
+					 sizeof(b));
 			else
-				snprintf(b, sizeof(b), "trace event %lld", pr_mll(pk, "event"));
+				snprintf(b, sizeof(b), "trace event %lld",
+					 pr_mll(pk, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_EVENT));
 			emit(out,
 			     "  allocated peak %s at %s (history of %lld events; %s allocated "
 			     "before it began)",
-			     val(pr_mnum(pk, "allocated"), "bytes", a, sizeof(a)), b,
-			     pr_mll(hist, "events"),
-			     val(pr_mnum(hist, "start_allocated"), "bytes", c, sizeof(c)));
+			     val(pr_mnum(pk, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_ALLOCATED), "bytes", a,
+				 sizeof(a)),
+			     b, pr_mll(hist, PRK_CUDA_SNAPSHOT_DEVICES_HISTORY_EVENTS),
+			     val(pr_mnum(hist, PRK_CUDA_SNAPSHOT_DEVICES_HISTORY_START_ALLOCATED),
+				 "bytes", c, sizeof(c)));
 			emit(out, "    %10s %6s %6s  %s", "live", "share", "blocks",
 			     "allocation site (first user frame)");
-			json_array_foreach (json_object_get(pk, "sites"), j, v) {
+			json_array_foreach (json_object_get(pk,
+							    PRK_CUDA_SNAPSHOT_DEVICES_PEAK_SITES),
+					    j, v) {
 				if (j >= SNAP_SITES)
 					break;
 				emit(out, "    %10s %5.1f%% %6lld  %s",
-				     val(pr_mnum(v, "bytes"), "bytes", a, sizeof(a)),
-				     pr_mnum(v, "share") * 100, pr_mll(v, "blocks"),
-				     pr_elide_end(pr_mstr(v, "site"), (size_t)(W - 31), f,
-						  sizeof(f)));
+				     val(pr_mnum(v, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_SITES_BYTES),
+					 "bytes", a, sizeof(a)),
+				     pr_mnum(v, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_SITES_SHARE) * 100,
+				     pr_mll(v, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_SITES_BLOCKS),
+				     pr_elide_end(
+					     pr_mstr(v, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_SITES_SITE),
+					     (size_t)(W - 31), f, sizeof(f)));
 			}
-			if (pr_mll(pk, "sites_more") > 0)
+			if (pr_mll(pk, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_SITES_MORE) > 0)
 				emit(out, "    %10s %6s %6lld  %lld more site(s)",
-				     val(pr_mnum(pk, "other_bytes"), "bytes", a, sizeof(a)), "",
-				     pr_mll(pk, "other_blocks"), pr_mll(pk, "sites_more"));
-			if (pr_mnum(pk, "untracked_bytes") > 0)
+				     val(pr_mnum(pk, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_OTHER_BYTES),
+					 "bytes", a, sizeof(a)),
+				     "", pr_mll(pk, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_OTHER_BLOCKS),
+				     pr_mll(pk, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_SITES_MORE));
+			if (pr_mnum(pk, PRK_CUDA_SNAPSHOT_DEVICES_PEAK_UNTRACKED_BYTES) > 0)
 				emit(out, "    %10s %6s %6s  allocated before the history began",
-				     val(pr_mnum(pk, "untracked_bytes"), "bytes", a, sizeof(a)), "",
-				     "");
+				     val(pr_mnum(pk,
+						 PRK_CUDA_SNAPSHOT_DEVICES_PEAK_UNTRACKED_BYTES),
+					 "bytes", a, sizeof(a)),
+				     "", "");
 		}
 		if (json_array_size(ooms)) {
-			v = json_array_get(ooms, json_array_size(ooms) - 1);
+			const json_t *oom = json_array_get(ooms, json_array_size(ooms) - 1);
 			emit(out,
 			     "  OOM (%zu): requested %s, largest free block %s (%s), %s free "
 			     "on the device",
 			     json_array_size(ooms),
-			     val(pr_mnum(v, "requested"), "bytes", a, sizeof(a)),
-			     val(pr_mnum(v, "largest_free_block"), "bytes", b, sizeof(b)),
-			     json_is_true(json_object_get(v, "fits")) ? "it fits"
-								      : "it does not fit",
-			     val(pr_mnum(v, "device_free"), "bytes", c, sizeof(c)));
+			     val(pr_mnum(oom, PRK_CUDA_SNAPSHOT_DEVICES_OOMS_REQUESTED), "bytes", a,
+				 sizeof(a)),
+			     val(pr_mnum(oom, PRK_CUDA_SNAPSHOT_DEVICES_OOMS_LARGEST_FREE_BLOCK),
+				 "bytes", b, sizeof(b)),
+			     json_is_true(json_object_get(oom, PRK_CUDA_SNAPSHOT_DEVICES_OOMS_FITS))
+				     ? "it fits"
+				     : "it does not fit",
+			     val(pr_mnum(oom, PRK_CUDA_SNAPSHOT_DEVICES_OOMS_DEVICE_FREE), "bytes",
+				 c, sizeof(c)));
 		}
 	}
 }
@@ -594,17 +648,18 @@ static void memstats(const json_t *run, FILE *out)
 	size_t i;
 	int any = 0;
 	char a[32], b[40], c[32], d[32], e[32], f[300], g[32];
-	json_array_foreach (json_object_get(run, "series"), i, s) {
-		double first = pr_mnum(s, "first"), last = pr_mnum(s, "last"),
-		       n = pr_mnum(s, "count");
-		if (!json_is_true(json_object_get(s, "memory")) || !(n > 0))
+	json_array_foreach (json_object_get(run, PRK_SERIES), i, s) {
+		double first = pr_mnum(s, PRK_SERIES_FIRST), last = pr_mnum(s, PRK_SERIES_LAST),
+		       n = pr_mnum(s, PRK_SERIES_COUNT);
+		if (!json_is_true(json_object_get(s, PRK_SERIES_MEMORY)) || !(n > 0))
 			continue;
 		if (!any++) {
 			heading(out, "Memory statistics");
 			fprintf(out, "  %-20s %10s %11s %10s %10s %10s\n", "series", "current",
 				"delta", "average", "min", "max");
 		}
-		series_label(pr_mstr(s, "name"), pr_mstr(s, "device"), f, sizeof(f));
+		series_label(pr_mstr(s, PRK_SERIES_NAME), pr_mstr(s, PRK_SERIES_DEVICE), f,
+			     sizeof(f));
 		if (strlen(f) > 20) {
 			emit(out, "  %s", f);
 			f[0] = '\0';
@@ -613,14 +668,15 @@ static void memstats(const json_t *run, FILE *out)
 		snprintf(b, sizeof(b), "%s%s", last - first >= 0 ? "+" : "", g);
 		fprintf(out, "  %-20s %10s %11s %10s %10s %10s\n", f,
 			val(last, "bytes", a, sizeof(a)), b,
-			val(pr_mnum(s, "mean"), "bytes", c, sizeof(c)),
-			val(pr_mnum(s, "min"), "bytes", d, sizeof(d)),
-			val(pr_mnum(s, "max"), "bytes", e, sizeof(e)));
-		val(pr_mnum(s, "max") - pr_mnum(s, "min"), "bytes", g, sizeof(g));
+			val(pr_mnum(s, PRK_SERIES_MEAN), "bytes", c, sizeof(c)),
+			val(pr_mnum(s, PRK_SERIES_MIN), "bytes", d, sizeof(d)),
+			val(pr_mnum(s, PRK_SERIES_MAX), "bytes", e, sizeof(e)));
+		val(pr_mnum(s, PRK_SERIES_MAX) - pr_mnum(s, PRK_SERIES_MIN), "bytes", g, sizeof(g));
 		if (n > 1)
 			emit(out, "    range %s; %.0f samples, one every %s on average", g, n,
 			     (pr_fmt_x(run,
-				       (pr_mnum(s, "t_last_ns") - pr_mnum(s, "t_first_ns")) /
+				       (pr_mnum(s, PRK_SERIES_T_LAST_NS) -
+					pr_mnum(s, PRK_SERIES_T_FIRST_NS)) /
 					       (n - 1),
 				       a, sizeof(a)),
 			      a));
@@ -635,15 +691,17 @@ static void disk(const json_t *run, FILE *out)
 	size_t i;
 	char a[32];
 	int any = 0;
-	json_array_foreach (json_object_get(run, "series"), i, s) {
-		const char *n = pr_mstr(s, "name");
+	json_array_foreach (json_object_get(run, PRK_SERIES), i, s) {
+		const char *n = pr_mstr(s, PRK_SERIES_NAME);
 		if (!strcmp(n, "disk.read") || !strcmp(n, "disk.write")) {
 			if (!any++)
 				heading(out, "Disk I/O");
 			emit(out, "  total %-5s %s%s%s (last - first of the cumulative counter)",
 			     n + 5,
-			     val(pr_mnum(s, "last") - pr_mnum(s, "first"), "bytes", a, sizeof(a)),
-			     *pr_mstr(s, "device") ? " on " : "", pr_mstr(s, "device"));
+			     val(pr_mnum(s, PRK_SERIES_LAST) - pr_mnum(s, PRK_SERIES_FIRST),
+				 "bytes", a, sizeof(a)),
+			     *pr_mstr(s, PRK_SERIES_DEVICE) ? " on " : "",
+			     pr_mstr(s, PRK_SERIES_DEVICE));
 		}
 	}
 }
@@ -657,16 +715,17 @@ static void disk(const json_t *run, FILE *out)
  */
 static void other_series(const json_t *run, FILE *out)
 {
-	json_t *arr = json_object_get(run, "series"), *s;
+	json_t *arr = json_object_get(run, PRK_SERIES), *s;
 	size_t n = 0, i, k = 0;
 	const json_t **rows;
 	const char **names;
 	pr_label_t *full, *lab;
 	char a[32], b[32], c[32], d[48];
 	json_array_foreach (arr, i, s)
-		n += !json_is_true(json_object_get(s, "memory")) && pr_mnum(s, "count") > 0 &&
-		     strcmp(pr_mstr(s, "name"), "disk.read") &&
-		     strcmp(pr_mstr(s, "name"), "disk.write");
+		n += !json_is_true(json_object_get(s, PRK_SERIES_MEMORY)) &&
+		     pr_mnum(s, PRK_SERIES_COUNT) > 0 &&
+		     strcmp(pr_mstr(s, PRK_SERIES_NAME), "disk.read") &&
+		     strcmp(pr_mstr(s, PRK_SERIES_NAME), "disk.write");
 	if (!n)
 		return;
 	rows = calloc(n, sizeof(*rows));
@@ -676,12 +735,14 @@ static void other_series(const json_t *run, FILE *out)
 	if (!rows || !names || !full || !lab)
 		abort();
 	json_array_foreach (arr, i, s) {
-		if (json_is_true(json_object_get(s, "memory")) || !(pr_mnum(s, "count") > 0) ||
-		    !strcmp(pr_mstr(s, "name"), "disk.read") ||
-		    !strcmp(pr_mstr(s, "name"), "disk.write"))
+		if (json_is_true(json_object_get(s, PRK_SERIES_MEMORY)) ||
+		    !(pr_mnum(s, PRK_SERIES_COUNT) > 0) ||
+		    !strcmp(pr_mstr(s, PRK_SERIES_NAME), "disk.read") ||
+		    !strcmp(pr_mstr(s, PRK_SERIES_NAME), "disk.write"))
 			continue;
 		rows[k] = s;
-		series_label(pr_mstr(s, "name"), pr_mstr(s, "device"), full[k], PR_LABEL);
+		series_label(pr_mstr(s, PRK_SERIES_NAME), pr_mstr(s, PRK_SERIES_DEVICE), full[k],
+			     PR_LABEL);
 		names[k] = full[k];
 		k++;
 	}
@@ -691,15 +752,16 @@ static void other_series(const json_t *run, FILE *out)
 	fprintf(out, "  %-26s %10s %10s %10s %10s %7s\n", "series", "mean", "min", "max", "max at",
 		"samples");
 	for (i = 0; i < n && i < SERIES_ROWS; i++) {
-		const char *u = pr_mstr(rows[i], "unit");
-		pr_fmt_x(run, pr_mnum(rows[i], "t_max_ns"), d, sizeof(d));
+		const char *u = pr_mstr(rows[i], PRK_SERIES_UNIT);
+		pr_fmt_x(run, pr_mnum(rows[i], PRK_SERIES_T_MAX_NS), d, sizeof(d));
 		/* sadf: sar's interval-weighted mean (its Average: line), else the samples' */
-		double mean = json_is_number(json_object_get(rows[i], "mean_weighted"))
-				      ? pr_mnum(rows[i], "mean_weighted")
-				      : pr_mnum(rows[i], "mean");
+		double mean = json_is_number(json_object_get(rows[i], PRK_SERIES_MEAN_WEIGHTED))
+				      ? pr_mnum(rows[i], PRK_SERIES_MEAN_WEIGHTED)
+				      : pr_mnum(rows[i], PRK_SERIES_MEAN);
 		emit(out, "  %-26s %10s %10s %10s %10s %7lld", lab[i], val(mean, u, a, sizeof(a)),
-		     val(pr_mnum(rows[i], "min"), u, b, sizeof(b)),
-		     val(pr_mnum(rows[i], "max"), u, c, sizeof(c)), d, pr_mll(rows[i], "count"));
+		     val(pr_mnum(rows[i], PRK_SERIES_MIN), u, b, sizeof(b)),
+		     val(pr_mnum(rows[i], PRK_SERIES_MAX), u, c, sizeof(c)), d,
+		     pr_mll(rows[i], PRK_SERIES_COUNT));
 	}
 	if (n > SERIES_ROWS)
 		emit(out, "  ... %zu more series (report --json lists them)", n - SERIES_ROWS);
@@ -715,8 +777,8 @@ static void other_series(const json_t *run, FILE *out)
 
 static int by_total_desc(const void *a, const void *b)
 {
-	double x = pr_mnum(*(json_t *const *)a, "total_ns"),
-	       y = pr_mnum(*(json_t *const *)b, "total_ns");
+	double x = pr_mnum(*(json_t *const *)a, PRK_PHASES_TOTALS_TOTAL_NS),
+	       y = pr_mnum(*(json_t *const *)b, PRK_PHASES_TOTALS_TOTAL_NS);
 	return x > y ? -1 : x < y;
 }
 
@@ -727,22 +789,25 @@ static void phases_cpu(const json_t *run, const json_t *occ, size_t nocc, FILE *
 	char c[64], name[64], shown[64];
 	size_t i, any = 0;
 	json_array_foreach (occ, i, o)
-		any += json_is_object(json_object_get(o, "cpu"));
+		any += json_is_object(json_object_get(o, PRK_PHASES_OCCURRENCES_CPU));
 	if (!any)
 		return;
 	heading(out, "CPU per phase (cpu.util: mean and max of the samples inside each phase)");
 	fprintf(out, "  %3s  %-24s %8s %8s %7s\n", "#", "phase", "mean", "max", "samples");
 	json_array_foreach (occ, i, o) {
-		const json_t *cpu = json_object_get(o, "cpu");
+		const json_t *cpu = json_object_get(o, PRK_PHASES_OCCURRENCES_CPU);
 		if (nocc > PHASE_ROWS && i >= PHASE_SHOWN)
 			break;
 		if (!json_is_object(cpu))
 			continue;
 		snprintf(name, sizeof(name), "%s",
-			 pr_name_display(pr_mstr(o, "name"), shown, sizeof(shown)));
+			 pr_name_display(pr_mstr(o, PRK_PHASES_OCCURRENCES_NAME), shown,
+					 sizeof(shown)));
 		emit(out, "  %3zu  %-24s %7.1f%% %7.1f%% %7lld", i + 1,
-		     pr_elide_end(name, 24, c, sizeof(c)), pr_mnum(cpu, "mean"),
-		     pr_mnum(cpu, "max"), pr_mll(cpu, "samples"));
+		     pr_elide_end(name, 24, c, sizeof(c)),
+		     pr_mnum(cpu, PRK_PHASES_OCCURRENCES_CPU_MEAN),
+		     pr_mnum(cpu, PRK_PHASES_OCCURRENCES_CPU_MAX),
+		     pr_mll(cpu, PRK_PHASES_OCCURRENCES_CPU_SAMPLES));
 	}
 	(void)run;
 }
@@ -754,9 +819,10 @@ static void phases_cpu(const json_t *run, const json_t *occ, size_t nocc, FILE *
  */
 static void phases_by_name(const json_t *ph, size_t nocc, FILE *out)
 {
-	json_t *tot = json_object_get(ph, "totals"), **v, *rows;
+	json_t *tot = json_object_get(ph, PRK_PHASES_TOTALS), **v, *rows;
 	size_t n = json_array_size(tot), i;
-	long long more = pr_mll(json_object_get(ph, "totals_more"), "names");
+	long long more =
+		pr_mll(json_object_get(ph, PRK_PHASES_TOTALS_MORE), PRK_PHASES_TOTALS_MORE_NAMES);
 	if (!n)
 		return;
 	v = calloc(n, sizeof(*v));
@@ -782,8 +848,9 @@ static void phases_by_name(const json_t *ph, size_t nocc, FILE *out)
 
 static void phases(const json_t *run, FILE *out)
 {
-	json_t *ph = json_object_get(run, "phases"), *occ = json_object_get(ph, "occurrences"), *o;
-	json_t *stages = json_object_get(ph, "stages");
+	json_t *ph = json_object_get(run, PRK_PHASES),
+	       *occ = json_object_get(ph, PRK_PHASES_OCCURRENCES), *o;
+	json_t *stages = json_object_get(ph, PRK_PHASES_STAGES);
 	char a[32], b[32], c[64], d[40];
 	size_t i, nocc;
 	if (json_array_size(occ)) {
@@ -791,17 +858,20 @@ static void phases(const json_t *run, FILE *out)
 		const char *common = NULL;
 		char hd[400];
 		json_array_foreach (occ, i, o) {
-			json_t *m = json_array_get(json_object_get(o, "memory"), 0);
+			json_t *m =
+				json_array_get(json_object_get(o, PRK_PHASES_OCCURRENCES_MEMORY),
+					       0);
 			if (!m)
 				continue;
 			if (!common)
-				common = pr_mstr(m, "series");
-			else if (strcmp(common, pr_mstr(m, "series")))
+				common = pr_mstr(m, PRK_PHASES_OCCURRENCES_MEMORY_SERIES);
+			else if (strcmp(common, pr_mstr(m, PRK_PHASES_OCCURRENCES_MEMORY_SERIES)))
 				common = "";
 		}
-		nocc = json_array_size(occ) + (size_t)(pr_mll(ph, "occurrences_more") > 0
-							       ? pr_mll(ph, "occurrences_more")
-							       : 0);
+		nocc = json_array_size(occ) +
+		       (size_t)(pr_mll(ph, PRK_PHASES_OCCURRENCES_MORE) > 0
+					? pr_mll(ph, PRK_PHASES_OCCURRENCES_MORE)
+					: 0);
 		if (nocc > PHASE_ROWS)
 			phases_by_name(ph, nocc, out);
 		heading(out, "Phases (timeline)");
@@ -814,37 +884,44 @@ static void phases(const json_t *run, FILE *out)
 		fprintf(out, "  %3s %10s  %-24s %10s %6s  %s\n", "#", "start", "phase", "duration",
 			"share", "memory delta");
 		json_array_foreach (occ, i, o) {
-			json_t *m = json_array_get(json_object_get(o, "memory"), 0);
+			json_t *m =
+				json_array_get(json_object_get(o, PRK_PHASES_OCCURRENCES_MEMORY),
+					       0);
 			char name[64], mem[96] = "";
 			if (nocc > PHASE_ROWS && i >= PHASE_SHOWN)
 				break;
-			long long depth = pr_mll(o, "depth");
+			long long depth = pr_mll(o, PRK_PHASES_OCCURRENCES_DEPTH);
 			char shown[64];
 			snprintf(name, sizeof(name), "%*s%s",
 				 2 * (int)(depth < 0   ? 0
 					   : depth > 8 ? 8
 						       : depth),
-				 "", pr_name_display(pr_mstr(o, "name"), shown, sizeof(shown)));
+				 "",
+				 pr_name_display(pr_mstr(o, PRK_PHASES_OCCURRENCES_NAME), shown,
+						 sizeof(shown)));
 			if (m) {
-				double dl = pr_mnum(m, "delta");
+				double dl = pr_mnum(m, PRK_PHASES_OCCURRENCES_MEMORY_DELTA);
 				val(dl, "bytes", d, sizeof(d));
 				snprintf(mem, sizeof(mem), "  %s%s%s%s", dl >= 0 ? "+" : "", d,
 					 common && *common ? "" : " ",
-					 common && *common ? "" : pr_mstr(m, "series"));
+					 common && *common
+						 ? ""
+						 : pr_mstr(m,
+							   PRK_PHASES_OCCURRENCES_MEMORY_SERIES));
 			}
-			pr_fmt_x(run, pr_mnum(o, "t_ns"), a, sizeof(a));
-			pr_fmt_x(run, pr_mnum(o, "dur_ns"), b, sizeof(b));
+			pr_fmt_x(run, pr_mnum(o, PRK_PHASES_OCCURRENCES_T_NS), a, sizeof(a));
+			pr_fmt_x(run, pr_mnum(o, PRK_PHASES_OCCURRENCES_DUR_NS), b, sizeof(b));
 			emit(out, "  %3zu %10s  %-24s %10s %5.1f%%%s", i + 1, a,
-			     pr_elide_end(name, 24, c, sizeof(c)), b, pr_mnum(o, "share") * 100,
-			     mem);
+			     pr_elide_end(name, 24, c, sizeof(c)), b,
+			     pr_mnum(o, PRK_PHASES_OCCURRENCES_SHARE) * 100, mem);
 		}
 		if (nocc > PHASE_ROWS)
 			fprintf(out,
 				"  ... %zu more occurrences (the HTML report and report --json list them)\n",
 				nocc - PHASE_SHOWN);
-		if (json_is_number(json_object_get(ph, "coverage")))
+		if (json_is_number(json_object_get(ph, PRK_PHASES_COVERAGE)))
 			fprintf(out, "  top-level phases cover %.1f%% of the run\n",
-				pr_mnum(ph, "coverage") * 100);
+				pr_mnum(ph, PRK_PHASES_COVERAGE) * 100);
 		phases_cpu(run, occ, nocc, out);
 	}
 	if (json_array_size(stages)) {
@@ -860,15 +937,17 @@ static void phases(const json_t *run, FILE *out)
  */
 static const char *steps_name(const json_t *s, char *buf, size_t n)
 {
-	const json_t *list = json_object_get(s, "list");
+	const json_t *list = json_object_get(s, PRK_THROUGHPUT_STEPS_LIST);
 	char kind[200], k2[200];
 	long long first, last;
 	size_t nl = json_array_size(list);
-	const char *lastname = json_is_string(json_object_get(s, "last_name"))
-				       ? pr_mstr(s, "last_name") /* the list is cut */
-				       : pr_mstr(json_array_get(list, nl ? nl - 1 : 0), "name");
-	if (!pr_step_split(pr_mstr(s, "name"), kind, sizeof(kind), &first))
-		return pr_mstr(s, "name");
+	const char *lastname =
+		json_is_string(json_object_get(s, PRK_THROUGHPUT_STEPS_LAST_NAME))
+			? pr_mstr(s, PRK_THROUGHPUT_STEPS_LAST_NAME) /* the list is cut */
+			: pr_mstr(json_array_get(list, nl ? nl - 1 : 0),
+				  PRK_THROUGHPUT_STEPS_LIST_NAME);
+	if (!pr_step_split(pr_mstr(s, PRK_THROUGHPUT_STEPS_NAME), kind, sizeof(kind), &first))
+		return pr_mstr(s, PRK_THROUGHPUT_STEPS_NAME);
 	if (nl > 1 && pr_step_split(lastname, k2, sizeof(k2), &last) && !strcmp(kind, k2) &&
 	    last != first)
 		snprintf(buf, n, "%s #%lld-#%lld", kind, first, last);
@@ -879,66 +958,88 @@ static const char *steps_name(const json_t *s, char *buf, size_t n)
 
 static void throughput(const json_t *run, FILE *out)
 {
-	json_t *t = json_object_get(run, "throughput"), *s = json_object_get(t, "steps");
-	json_t *tok = json_object_get(t, "tokens"), *bl = json_object_get(t, "blocks");
-	json_t *df = json_object_get(t, "diffusion"), *v;
+	json_t *t = json_object_get(run, PRK_THROUGHPUT),
+	       *s = json_object_get(t, PRK_THROUGHPUT_STEPS);
+	json_t *tok = json_object_get(t, PRK_THROUGHPUT_TOKENS),
+	       *bl = json_object_get(t, PRK_THROUGHPUT_BLOCKS);
+	json_t *df = json_object_get(t, PRK_THROUGHPUT_DIFFUSION), *v;
 	char a[32], b[32], c[32], d[32], e[40], f[240];
 	size_t i;
 	if (!json_is_object(s) && !tok && !bl && !df)
 		return;
 	heading(out, "Throughput");
 	if (json_is_object(s)) {
-		pr_fmt_duration(pr_mnum(s, "mean_ns"), a, sizeof(a));
-		pr_fmt_duration(pr_mnum(s, "p50_ns"), b, sizeof(b));
-		pr_fmt_duration(pr_mnum(s, "p95_ns"), c, sizeof(c));
-		pr_fmt_duration(pr_mnum(s, "p99_ns"), d, sizeof(d));
+		pr_fmt_duration(pr_mnum(s, PRK_THROUGHPUT_STEPS_MEAN_NS), a, sizeof(a));
+		pr_fmt_duration(pr_mnum(s, PRK_THROUGHPUT_STEPS_P50_NS), b, sizeof(b));
+		pr_fmt_duration(pr_mnum(s, PRK_THROUGHPUT_STEPS_P95_NS), c, sizeof(c));
+		pr_fmt_duration(pr_mnum(s, PRK_THROUGHPUT_STEPS_P99_NS), d, sizeof(d));
 		emit(out, "  %s: %lld steps, %.2f steps/s, mean %s",
-		     name_fit(steps_name(s, f, sizeof(f)), 30, e, sizeof(e)), pr_mll(s, "count"),
-		     pr_mnum(s, "per_s"), a);
+		     name_fit(steps_name(s, f, sizeof(f)), 30, e, sizeof(e)),
+		     pr_mll(s, PRK_THROUGHPUT_STEPS_COUNT), pr_mnum(s, PRK_THROUGHPUT_STEPS_PER_S),
+		     a);
 		fprintf(out, "    p50 %s  p95 %s  p99 %s  jitter (std/mean) %.1f%%\n", b, c, d,
-			pr_mnum(s, "jitter") * 100);
-		if (json_is_object(json_object_get(s, "host")) &&
-		    pr_mnum(json_object_get(s, "host"), "mean_ns") != pr_mnum(s, "mean_ns")) {
-			json_t *h = json_object_get(s, "host");
-			pr_fmt_duration(pr_mnum(h, "mean_ns"), a, sizeof(a));
-			pr_fmt_duration(pr_mnum(h, "p50_ns"), b, sizeof(b));
+			pr_mnum(s, PRK_THROUGHPUT_STEPS_JITTER) * 100);
+		if (json_is_object(json_object_get(s, PRK_THROUGHPUT_STEPS_HOST)) &&
+		    pr_mnum(json_object_get(s, PRK_THROUGHPUT_STEPS_HOST),
+			    PRK_THROUGHPUT_STEPS_HOST_MEAN_NS) !=
+			    pr_mnum(s, PRK_THROUGHPUT_STEPS_MEAN_NS)) {
+			json_t *h = json_object_get(s, PRK_THROUGHPUT_STEPS_HOST);
+			pr_fmt_duration(pr_mnum(h, PRK_THROUGHPUT_STEPS_HOST_MEAN_NS), a,
+					sizeof(a));
+			pr_fmt_duration(pr_mnum(h, PRK_THROUGHPUT_STEPS_HOST_P50_NS), b, sizeof(b));
 			emit(out, "    step time (host): mean %s, p50 %s (above: TensorBoard's)", a,
 			     b);
 		}
-		json_array_foreach (json_object_get(s, "stragglers"), i, v) {
-			pr_fmt_duration(pr_mnum(v, "dur_ns"), a, sizeof(a));
+		json_array_foreach (json_object_get(s, PRK_THROUGHPUT_STEPS_STRAGGLERS), i, v) {
+			pr_fmt_duration(pr_mnum(v, PRK_THROUGHPUT_STEPS_STRAGGLERS_DUR_NS), a,
+					sizeof(a));
 			emit(out, "    straggling step %s: %s, %.1fx the median (robust z %.1f)",
-			     pr_mstr(v, "name"), a, pr_mnum(v, "x_median"), pr_mnum(v, "robust_z"));
+			     pr_mstr(v, PRK_THROUGHPUT_STEPS_STRAGGLERS_NAME), a,
+			     pr_mnum(v, PRK_THROUGHPUT_STEPS_STRAGGLERS_X_MEDIAN),
+			     pr_mnum(v, PRK_THROUGHPUT_STEPS_STRAGGLERS_ROBUST_Z));
 		}
 	}
 	if (tok) {
 		char rep[64] = "";
-		if (json_is_number(json_object_get(tok, "reported_tokens_per_s")))
+		if (json_is_number(
+			    json_object_get(tok, PRK_THROUGHPUT_TOKENS_REPORTED_TOKENS_PER_S)))
 			snprintf(rep, sizeof(rep), " (collector: %.2f)",
-				 pr_mnum(tok, "reported_tokens_per_s"));
+				 pr_mnum(tok, PRK_THROUGHPUT_TOKENS_REPORTED_TOKENS_PER_S));
 		emit(out, "  tokens: %.0f, %.2f tokens/s over sections with tokens%s",
-		     pr_mnum(tok, "total_tokens"), pr_mnum(tok, "tokens_per_s"), rep);
-		json_array_foreach (json_object_get(tok, "sections"), i, v) {
-			if (!json_is_number(json_object_get(v, "tokens_per_s")))
+		     pr_mnum(tok, PRK_THROUGHPUT_TOKENS_TOTAL_TOKENS),
+		     pr_mnum(tok, PRK_THROUGHPUT_TOKENS_TOKENS_PER_S), rep);
+		json_array_foreach (json_object_get(tok, PRK_THROUGHPUT_TOKENS_SECTIONS), i, v) {
+			if (!json_is_number(
+				    json_object_get(v,
+						    PRK_THROUGHPUT_TOKENS_SECTIONS_TOKENS_PER_S)))
 				continue;
 			rep[0] = '\0';
-			if (json_is_number(json_object_get(v, "reported_tokens_per_s")))
-				snprintf(rep, sizeof(rep), " (collector %.2f)",
-					 pr_mnum(v, "reported_tokens_per_s"));
+			if (json_is_number(json_object_get(
+				    v, PRK_THROUGHPUT_TOKENS_SECTIONS_REPORTED_TOKENS_PER_S)))
+				snprintf(
+					rep, sizeof(rep), " (collector %.2f)",
+					pr_mnum(v,
+						PRK_THROUGHPUT_TOKENS_SECTIONS_REPORTED_TOKENS_PER_S));
 			emit(out, "    %-20s %8.0f tokens %10.2f tokens/s%s",
-			     pr_elide_end(pr_mstr(v, "section"), 20, e, sizeof(e)),
-			     pr_mnum(v, "tokens"), pr_mnum(v, "tokens_per_s"), rep);
+			     pr_elide_end(pr_mstr(v, PRK_THROUGHPUT_TOKENS_SECTIONS_SECTION), 20, e,
+					  sizeof(e)),
+			     pr_mnum(v, PRK_THROUGHPUT_TOKENS_SECTIONS_TOKENS),
+			     pr_mnum(v, PRK_THROUGHPUT_TOKENS_SECTIONS_TOKENS_PER_S), rep);
 		}
 	}
 	if (bl)
 		emit(out, "  blocks: %.0f blocks, %.0f frames: FPS %.2f, BPS %.2f, first block %s",
-		     pr_mnum(bl, "count"), pr_mnum(bl, "frames"), pr_mnum(bl, "fps"),
-		     pr_mnum(bl, "bps"), secs(pr_mnum(bl, "first_block_ns"), a, sizeof(a)));
+		     pr_mnum(bl, PRK_THROUGHPUT_BLOCKS_COUNT),
+		     pr_mnum(bl, PRK_THROUGHPUT_BLOCKS_FRAMES),
+		     pr_mnum(bl, PRK_THROUGHPUT_BLOCKS_FPS), pr_mnum(bl, PRK_THROUGHPUT_BLOCKS_BPS),
+		     secs(pr_mnum(bl, PRK_THROUGHPUT_BLOCKS_FIRST_BLOCK_NS), a, sizeof(a)));
 	if (df)
 		emit(out,
 		     "  diffusion: %.0f steps, %.2f steps/s, %.2f frames/s (Inferix: %.2f, per step)",
-		     pr_mnum(df, "steps"), pr_mnum(df, "steps_per_s"), pr_mnum(df, "frames_per_s"),
-		     pr_mnum(df, "frame_steps_per_s"));
+		     pr_mnum(df, PRK_THROUGHPUT_DIFFUSION_STEPS),
+		     pr_mnum(df, PRK_THROUGHPUT_DIFFUSION_STEPS_PER_S),
+		     pr_mnum(df, PRK_THROUGHPUT_DIFFUSION_FRAMES_PER_S),
+		     pr_mnum(df, PRK_THROUGHPUT_DIFFUSION_FRAME_STEPS_PER_S));
 }
 
 static double pct(const json_t *o, const char *key)
@@ -949,14 +1050,18 @@ static double pct(const json_t *o, const char *key)
 /* A stream's queue length ranks before another's: higher mean, then higher max, then model order. */
 static int queue_before(const json_t *x, const json_t *y)
 {
-	const json_t *qx = json_object_get(x, "queue"), *qy = json_object_get(y, "queue");
+	const json_t *qx = json_object_get(x, PRK_GPU_STREAMS_ITEMS_QUEUE),
+		     *qy = json_object_get(y, PRK_GPU_STREAMS_ITEMS_QUEUE);
 	if (!json_is_object(qy))
 		return json_is_object(qx);
 	if (!json_is_object(qx))
 		return 0;
-	if (pr_mnum(qx, "mean") != pr_mnum(qy, "mean"))
-		return pr_mnum(qx, "mean") > pr_mnum(qy, "mean");
-	return pr_mnum(qx, "max") > pr_mnum(qy, "max");
+	if (pr_mnum(qx, PRK_GPU_STREAMS_ITEMS_QUEUE_MEAN) !=
+	    pr_mnum(qy, PRK_GPU_STREAMS_ITEMS_QUEUE_MEAN))
+		return pr_mnum(qx, PRK_GPU_STREAMS_ITEMS_QUEUE_MEAN) >
+		       pr_mnum(qy, PRK_GPU_STREAMS_ITEMS_QUEUE_MEAN);
+	return pr_mnum(qx, PRK_GPU_STREAMS_ITEMS_QUEUE_MAX) >
+	       pr_mnum(qy, PRK_GPU_STREAMS_ITEMS_QUEUE_MAX);
 }
 
 /* The 3 streams with the longest mean queue (launched, not finished): mean and max. */
@@ -966,7 +1071,7 @@ static void queues(const json_t *items, FILE *out)
 	char a[64], b[40], e[64];
 	size_t i, j, k;
 	json_array_foreach (items, i, v) {
-		if (!json_is_object(json_object_get(v, "queue")))
+		if (!json_is_object(json_object_get(v, PRK_GPU_STREAMS_ITEMS_QUEUE)))
 			continue;
 		for (j = 0; j < 3 && top[j] && !queue_before(v, top[j]); j++)
 			;
@@ -977,53 +1082,107 @@ static void queues(const json_t *items, FILE *out)
 		top[j] = v;
 	}
 	for (j = 0; j < 3 && top[j]; j++) {
-		const json_t *q = json_object_get(top[j], "queue");
+		const json_t *q = json_object_get(top[j], PRK_GPU_STREAMS_ITEMS_QUEUE);
 		if (!j)
 			fprintf(out, "  %-30s %8s %8s %6s %12s\n", "queue length per stream",
 				"mean", "HTA mean", "max", "at max");
-		pr_stream_label(pr_mstr(top[j], "device"), pr_mstr(top[j], "stream"), a, sizeof(a));
-		pr_fmt_duration(pr_mnum(q, "at_max_ns"), b, sizeof(b));
+		pr_stream_label(pr_mstr(top[j], PRK_GPU_STREAMS_ITEMS_DEVICE),
+				pr_mstr(top[j], PRK_GPU_STREAMS_ITEMS_STREAM), a, sizeof(a));
+		pr_fmt_duration(pr_mnum(q, PRK_GPU_STREAMS_ITEMS_QUEUE_AT_MAX_NS), b, sizeof(b));
 		emit(out, "  %-30s %8.2f %8.2f %6.0f %12s", pr_elide_end(a, 30, e, sizeof(e)),
-		     pr_mnum(q, "mean"), pr_mnum(q, "sample_mean"), pr_mnum(q, "max"), b);
+		     pr_mnum(q, PRK_GPU_STREAMS_ITEMS_QUEUE_MEAN),
+		     pr_mnum(q, PRK_GPU_STREAMS_ITEMS_QUEUE_SAMPLE_MEAN),
+		     pr_mnum(q, PRK_GPU_STREAMS_ITEMS_QUEUE_MAX), b);
 	}
 }
 
 /* HTA's kernel launch statistics: delay (start - call end), outliers, the op with most delay. */
 static void launch_delays(const json_t *ld, FILE *out)
 {
-	const json_t *op = json_array_get(json_object_get(ld, "by_op"), 0);
+	const json_t *op = json_array_get(json_object_get(ld, PRK_GPU_LAUNCH_DELAYS_BY_OP), 0);
 	char a[40], b[40], e[64];
 	if (!json_is_object(ld))
 		return;
 	emit(out, "  launch delay     mean %9s  max %10s  (HTA: start - call end)",
-	     secs(pr_mnum(ld, "delay_mean_ns"), a, sizeof(a)),
-	     secs(pr_mnum(ld, "delay_max_ns"), b, sizeof(b)));
+	     secs(pr_mnum(ld, PRK_GPU_LAUNCH_DELAYS_DELAY_MEAN_NS), a, sizeof(a)),
+	     secs(pr_mnum(ld, PRK_GPU_LAUNCH_DELAYS_DELAY_MAX_NS), b, sizeof(b)));
 	emit(out, "    %lld delays > %s, %lld calls > %s, %lld short kernels of %lld",
-	     pr_mll(ld, "delay_outliers"), secs(pr_mnum(ld, "delay_cutoff_ns"), a, sizeof(a)),
-	     pr_mll(ld, "runtime_outliers"), secs(pr_mnum(ld, "runtime_cutoff_ns"), b, sizeof(b)),
-	     pr_mll(ld, "short_kernels"), pr_mll(ld, "launches"));
+	     pr_mll(ld, PRK_GPU_LAUNCH_DELAYS_DELAY_OUTLIERS),
+	     secs(pr_mnum(ld, PRK_GPU_LAUNCH_DELAYS_DELAY_CUTOFF_NS), a, sizeof(a)),
+	     pr_mll(ld, PRK_GPU_LAUNCH_DELAYS_RUNTIME_OUTLIERS),
+	     secs(pr_mnum(ld, PRK_GPU_LAUNCH_DELAYS_RUNTIME_CUTOFF_NS), b, sizeof(b)),
+	     pr_mll(ld, PRK_GPU_LAUNCH_DELAYS_SHORT_KERNELS),
+	     pr_mll(ld, PRK_GPU_LAUNCH_DELAYS_LAUNCHES));
 	if (json_is_object(op))
 		emit(out, "    most delayed op %s: %lld launches, mean %s",
-		     pr_elide_end(pr_mstr(op, "name"), 30, e, sizeof(e)), pr_mll(op, "activities"),
-		     secs(pr_mnum(op, "delay_mean_ns"), a, sizeof(a)));
+		     pr_elide_end(pr_mstr(op, PRK_GPU_LAUNCH_DELAYS_BY_OP_NAME), 30, e, sizeof(e)),
+		     pr_mll(op, PRK_GPU_LAUNCH_DELAYS_BY_OP_ACTIVITIES),
+		     secs(pr_mnum(op, PRK_GPU_LAUNCH_DELAYS_BY_OP_DELAY_MEAN_NS), a, sizeof(a)));
 }
 
 /* gpu.kernel_sequences: the repeated runs of activities worth fusing (issue 28). */
 static void kernel_sequences(const json_t *ks, FILE *out)
 {
-	const json_t *items = json_object_get(ks, "items");
+	const json_t *items = json_object_get(ks, PRK_GPU_KERNEL_SEQUENCES_ITEMS);
 	if (!json_array_size(items))
 		return;
 	emit(out,
 	     "  frequent kernel sequences: %lld patterns of %lld-%lld activities repeated on a stream",
-	     pr_mll(ks, "patterns"), pr_mll(ks, "min_length"), pr_mll(ks, "max_length"));
+	     pr_mll(ks, PRK_GPU_KERNEL_SEQUENCES_PATTERNS),
+	     pr_mll(ks, PRK_GPU_KERNEL_SEQUENCES_MIN_LENGTH),
+	     pr_mll(ks, PRK_GPU_KERNEL_SEQUENCES_MAX_LENGTH));
 	text_table(out, &pr_table_kernel_seqs, items, NULL, NULL);
 }
 
 /* gpu_breakdown.scopes: TraceLens's gpu_timeline per scope, one row each (issue 28). */
+/* The three scopes are one shape, read by the names of "all": */
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_OPS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_OPS),
+	       "scopes.linked.ops");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_TOTAL_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_TOTAL_NS),
+	       "scopes.linked.total_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_BUSY_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_BUSY_NS),
+	       "scopes.linked.busy_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_COMPUTATION_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_COMPUTATION_NS),
+	       "scopes.linked.computation_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_EXPOSED_MEMCPY_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_MEMCPY_NS),
+	       "scopes.linked.exposed_memcpy_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_EXPOSED_COMM_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_COMM_NS),
+	       "scopes.linked.exposed_comm_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_IDLE_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_IDLE_NS),
+	       "scopes.linked.idle_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_OPS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_OPS),
+	       "scopes.steps.ops");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_TOTAL_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_TOTAL_NS),
+	       "scopes.steps.total_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_BUSY_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_BUSY_NS),
+	       "scopes.steps.busy_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_COMPUTATION_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_COMPUTATION_NS),
+	       "scopes.steps.computation_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_EXPOSED_MEMCPY_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_MEMCPY_NS),
+	       "scopes.steps.exposed_memcpy_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_EXPOSED_COMM_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_COMM_NS),
+	       "scopes.steps.exposed_comm_ns");
+_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_IDLE_NS) ==
+		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_IDLE_NS),
+	       "scopes.steps.idle_ns");
 static void gpu_scopes(const json_t *sc, FILE *out)
 {
-	static const char *const names[] = { "all", "linked", "steps" };
+	static const char *const names[] = { PRK_GPU_BREAKDOWN_SCOPES_ALL,
+					     PRK_GPU_BREAKDOWN_SCOPES_LINKED,
+					     PRK_GPU_BREAKDOWN_SCOPES_STEPS };
 	char t[6][24];
 	size_t i;
 	if (!json_is_object(sc))
@@ -1034,13 +1193,17 @@ static void gpu_scopes(const json_t *sc, FILE *out)
 		const json_t *v = json_object_get(sc, names[i]);
 		if (!json_is_object(v))
 			continue;
-		emit(out, "  %-6s %5lld %10s %10s %10s %10s %10s %10s", names[i], pr_mll(v, "ops"),
-		     secs(pr_mnum(v, "total_ns"), t[0], sizeof(t[0])),
-		     secs(pr_mnum(v, "busy_ns"), t[1], sizeof(t[1])),
-		     secs(pr_mnum(v, "computation_ns"), t[2], sizeof(t[2])),
-		     secs(pr_mnum(v, "exposed_memcpy_ns"), t[3], sizeof(t[3])),
-		     secs(pr_mnum(v, "exposed_comm_ns"), t[4], sizeof(t[4])),
-		     secs(pr_mnum(v, "idle_ns"), t[5], sizeof(t[5])));
+		emit(out, "  %-6s %5lld %10s %10s %10s %10s %10s %10s", names[i],
+		     pr_mll(v, PRK_GPU_BREAKDOWN_SCOPES_ALL_OPS),
+		     secs(pr_mnum(v, PRK_GPU_BREAKDOWN_SCOPES_ALL_TOTAL_NS), t[0], sizeof(t[0])),
+		     secs(pr_mnum(v, PRK_GPU_BREAKDOWN_SCOPES_ALL_BUSY_NS), t[1], sizeof(t[1])),
+		     secs(pr_mnum(v, PRK_GPU_BREAKDOWN_SCOPES_ALL_COMPUTATION_NS), t[2],
+			  sizeof(t[2])),
+		     secs(pr_mnum(v, PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_MEMCPY_NS), t[3],
+			  sizeof(t[3])),
+		     secs(pr_mnum(v, PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_COMM_NS), t[4],
+			  sizeof(t[4])),
+		     secs(pr_mnum(v, PRK_GPU_BREAKDOWN_SCOPES_ALL_IDLE_NS), t[5], sizeof(t[5])));
 	}
 	emit(out, "    (TraceLens's gpu_timeline; linked: launched by a traced runtime call;");
 	emit(out, "    steps: launched inside a ProfilerStep; *: exposed, not under compute)");
@@ -1049,83 +1212,97 @@ static void gpu_scopes(const json_t *sc, FILE *out)
 /* The GPU block: HTA's breakdowns, the CPU-GPU link and TensorBoard's step breakdown. */
 static void gpu(const json_t *run, FILE *out)
 {
-	const json_t *g = json_object_get(run, "gpu"), *gb = json_object_get(run, "gpu_breakdown");
-	const json_t *sb = json_object_get(run, "step_breakdown");
-	const json_t *r = json_object_get(gb, "rank"), *idle = json_object_get(gb, "idle");
-	const json_t *ov = json_object_get(gb, "overlap"), *k = json_object_get(gb, "kernels");
-	const json_t *l = json_object_get(g, "launches");
+	const json_t *g = json_object_get(run, PRK_GPU),
+		     *gb = json_object_get(run, PRK_GPU_BREAKDOWN);
+	const json_t *sb = json_object_get(run, PRK_STEP_BREAKDOWN);
+	const json_t *r = json_object_get(gb, PRK_GPU_BREAKDOWN_RANK),
+		     *idle = json_object_get(gb, PRK_GPU_BREAKDOWN_IDLE);
+	const json_t *ov = json_object_get(gb, PRK_GPU_BREAKDOWN_OVERLAP),
+		     *k = json_object_get(gb, PRK_GPU_BREAKDOWN_KERNELS);
+	const json_t *l = json_object_get(g, PRK_GPU_LAUNCHES);
 	char a[40], b[40], c[40], d[40], e[64];
 	if (!json_is_object(g) && !json_is_object(gb) && !json_is_object(sb))
 		return;
-	if (json_is_string(json_object_get(g, "device_type")))
-		snprintf(e, sizeof(e), "GPU (%s)", pr_mstr(g, "device_type"));
+	if (json_is_string(json_object_get(g, PRK_GPU_DEVICE_TYPE)))
+		snprintf(e, sizeof(e), "GPU (%s)", pr_mstr(g, PRK_GPU_DEVICE_TYPE));
 	else
 		snprintf(e, sizeof(e), "GPU");
 	heading(out, e);
 	if (json_is_object(r)) {
 		emit(out, "  GPU busy %.2f%% of %s (scope all: first to last GPU op; HTA)",
-		     pct(r, "busy_share"), secs(pr_mnum(r, "span_ns"), a, sizeof(a)));
+		     pct(r, PRK_GPU_BREAKDOWN_RANK_BUSY_SHARE),
+		     secs(pr_mnum(r, PRK_GPU_BREAKDOWN_RANK_SPAN_NS), a, sizeof(a)));
 		emit(out, "  compute %.1f%%  communication %.1f%%  memory %.1f%%  idle %.1f%%",
-		     pct(r, "compute_share"), pct(r, "communication_share"), pct(r, "memory_share"),
-		     pct(r, "idle_share"));
+		     pct(r, PRK_GPU_BREAKDOWN_RANK_COMPUTE_SHARE),
+		     pct(r, PRK_GPU_BREAKDOWN_RANK_COMMUNICATION_SHARE),
+		     pct(r, PRK_GPU_BREAKDOWN_RANK_MEMORY_SHARE),
+		     pct(r, PRK_GPU_BREAKDOWN_RANK_IDLE_SHARE));
 	}
-	if (json_is_number(json_object_get(idle, "host_wait_share")))
+	if (json_is_number(json_object_get(idle, PRK_GPU_BREAKDOWN_IDLE_HOST_WAIT_SHARE)))
 		emit(out, "  idle: host wait %.1f%%  kernel wait %.1f%%  other %.1f%%",
-		     pct(idle, "host_wait_share"), pct(idle, "kernel_wait_share"),
-		     pct(idle, "other_share"));
+		     pct(idle, PRK_GPU_BREAKDOWN_IDLE_HOST_WAIT_SHARE),
+		     pct(idle, PRK_GPU_BREAKDOWN_IDLE_KERNEL_WAIT_SHARE),
+		     pct(idle, PRK_GPU_BREAKDOWN_IDLE_OTHER_SHARE));
 	if (json_is_object(ov)) {
-		if (json_is_number(json_object_get(ov, "share")))
+		if (json_is_number(json_object_get(ov, PRK_GPU_BREAKDOWN_OVERLAP_SHARE)))
 			emit(out, "  comm/compute overlap %.1f%% of %s of communication kernels",
-			     pct(ov, "share"), secs(pr_mnum(ov, "communication_ns"), a, sizeof(a)));
+			     pct(ov, PRK_GPU_BREAKDOWN_OVERLAP_SHARE),
+			     secs(pr_mnum(ov, PRK_GPU_BREAKDOWN_OVERLAP_COMMUNICATION_NS), a,
+				  sizeof(a)));
 		else
 			emit(out, "  comm/compute overlap: no communication kernels");
 	}
-	gpu_scopes(json_object_get(gb, "scopes"), out);
-	if (json_array_size(json_object_get(k, "top")))
-		text_table(out, &pr_table_gpu_ops, json_object_get(k, "top"), NULL, NULL);
-	if (json_array_size(json_object_get(k, "memory_ops")))
-		text_table(out, &pr_table_memory_ops, json_object_get(k, "memory_ops"), NULL, NULL);
+	gpu_scopes(json_object_get(gb, PRK_GPU_BREAKDOWN_SCOPES), out);
+	if (json_array_size(json_object_get(k, PRK_GPU_BREAKDOWN_KERNELS_TOP)))
+		text_table(out, &pr_table_gpu_ops,
+			   json_object_get(k, PRK_GPU_BREAKDOWN_KERNELS_TOP), NULL, NULL);
+	if (json_array_size(json_object_get(k, PRK_GPU_BREAKDOWN_KERNELS_MEMORY_OPS)))
+		text_table(out, &pr_table_memory_ops,
+			   json_object_get(k, PRK_GPU_BREAKDOWN_KERNELS_MEMORY_OPS), NULL, NULL);
 	if (json_is_object(l)) {
-		const json_t *lat = json_object_get(l, "latency"),
-			     *oh = json_object_get(l, "overhead");
+		const json_t *lat = json_object_get(l, PRK_GPU_LAUNCHES_LATENCY),
+			     *oh = json_object_get(l, PRK_GPU_LAUNCHES_OVERHEAD);
 		if (json_is_object(lat))
 			emit(out, "  launch latency   p50 %10s  p95 %10s  (%lld of %lld linked)",
-			     secs(pr_mnum(lat, "p50_ns"), a, sizeof(a)),
-			     secs(pr_mnum(lat, "p95_ns"), b, sizeof(b)), pr_mll(l, "linked"),
-			     pr_mll(l, "activities"));
+			     secs(pr_mnum(lat, PRK_GPU_LAUNCHES_LATENCY_P50_NS), a, sizeof(a)),
+			     secs(pr_mnum(lat, PRK_GPU_LAUNCHES_LATENCY_P95_NS), b, sizeof(b)),
+			     pr_mll(l, PRK_GPU_LAUNCHES_LINKED),
+			     pr_mll(l, PRK_GPU_LAUNCHES_ACTIVITIES));
 		if (json_is_object(oh))
 			emit(out,
 			     "  launch overhead  p50 %10s  p95 %10s  (CPU time per runtime call)",
-			     secs(pr_mnum(oh, "p50_ns"), c, sizeof(c)),
-			     secs(pr_mnum(oh, "p95_ns"), d, sizeof(d)));
+			     secs(pr_mnum(oh, PRK_GPU_LAUNCHES_OVERHEAD_P50_NS), c, sizeof(c)),
+			     secs(pr_mnum(oh, PRK_GPU_LAUNCHES_OVERHEAD_P95_NS), d, sizeof(d)));
 	}
-	launch_delays(json_object_get(g, "launch_delays"), out);
-	kernel_sequences(json_object_get(g, "kernel_sequences"), out);
-	queues(json_object_get(json_object_get(g, "streams"), "items"), out);
+	launch_delays(json_object_get(g, PRK_GPU_LAUNCH_DELAYS), out);
+	kernel_sequences(json_object_get(g, PRK_GPU_KERNEL_SEQUENCES), out);
+	queues(json_object_get(json_object_get(g, PRK_GPU_STREAMS), PRK_GPU_STREAMS_ITEMS), out);
 	if (json_is_object(sb)) {
-		const json_t *av = json_object_get(sb, "average");
-		double dur = pr_mnum(av, "dur_ns");
-		size_t steps =
-			json_array_size(json_object_get(sb, "steps")) +
-			(size_t)(pr_mll(sb, "steps_more") > 0 ? pr_mll(sb, "steps_more") : 0);
+		const json_t *av = json_object_get(sb, PRK_STEP_BREAKDOWN_AVERAGE);
+		double dur = pr_mnum(av, PRK_STEP_BREAKDOWN_AVERAGE_DUR_NS);
+		size_t steps = json_array_size(json_object_get(sb, PRK_STEP_BREAKDOWN_STEPS)) +
+			       (size_t)(pr_mll(sb, PRK_STEP_BREAKDOWN_STEPS_MORE) > 0
+						? pr_mll(sb, PRK_STEP_BREAKDOWN_STEPS_MORE)
+						: 0);
 		emit(out, "  step breakdown (TensorBoard): mean of %zu step%s, %s per step", steps,
 		     steps == 1 ? "" : "s", secs(dur, a, sizeof(a)));
 		if (dur > 0) {
 			emit(out,
 			     "    Kernel %.1f%%  Memcpy %.1f%%  Memset %.1f%%  Communication %.1f%%",
-			     100 * pr_mnum(av, "kernel_ns") / dur,
-			     100 * pr_mnum(av, "memcpy_ns") / dur,
-			     100 * pr_mnum(av, "memset_ns") / dur,
-			     100 * pr_mnum(av, "communication_ns") / dur);
+			     100 * pr_mnum(av, PRK_STEP_BREAKDOWN_AVERAGE_KERNEL_NS) / dur,
+			     100 * pr_mnum(av, PRK_STEP_BREAKDOWN_AVERAGE_MEMCPY_NS) / dur,
+			     100 * pr_mnum(av, PRK_STEP_BREAKDOWN_AVERAGE_MEMSET_NS) / dur,
+			     100 * pr_mnum(av, PRK_STEP_BREAKDOWN_AVERAGE_COMMUNICATION_NS) / dur);
 			emit(out,
 			     "    Runtime %.1f%%  DataLoader %.1f%%  CPU Exec %.1f%%  Other %.1f%%",
-			     100 * pr_mnum(av, "runtime_ns") / dur,
-			     100 * pr_mnum(av, "dataloader_ns") / dur,
-			     100 * pr_mnum(av, "cpu_exec_ns") / dur,
-			     100 * pr_mnum(av, "other_ns") / dur);
+			     100 * pr_mnum(av, PRK_STEP_BREAKDOWN_AVERAGE_RUNTIME_NS) / dur,
+			     100 * pr_mnum(av, PRK_STEP_BREAKDOWN_AVERAGE_DATALOADER_NS) / dur,
+			     100 * pr_mnum(av, PRK_STEP_BREAKDOWN_AVERAGE_CPU_EXEC_NS) / dur,
+			     100 * pr_mnum(av, PRK_STEP_BREAKDOWN_AVERAGE_OTHER_NS) / dur);
 		}
-		if (json_is_number(json_object_get(sb, "gpu_utilization")))
-			emit(out, "    GPU utilisation %.1f%%", pct(sb, "gpu_utilization"));
+		if (json_is_number(json_object_get(sb, PRK_STEP_BREAKDOWN_GPU_UTILIZATION)))
+			emit(out, "    GPU utilisation %.1f%%",
+			     pct(sb, PRK_STEP_BREAKDOWN_GPU_UTILIZATION));
 	}
 }
 
@@ -1133,57 +1310,72 @@ static void gpu(const json_t *run, FILE *out)
  * paths took, by method (an inferred run says nothing: the docs name the inference). */
 static void critpath_waits(const json_t *cp, FILE *out)
 {
-	const json_t *w = json_object_get(cp, "stream_waits"), *p = json_object_get(w, "on_path");
-	if (strcmp(pr_mstr(w, "rule"), "handles"))
+	const json_t *w = json_object_get(cp, PRK_CRITICAL_PATH_STREAM_WAITS),
+		     *p = json_object_get(w, PRK_CRITICAL_PATH_STREAM_WAITS_ON_PATH);
+	if (strcmp(pr_mstr(w, PRK_CRITICAL_PATH_STREAM_WAITS_RULE), "handles"))
 		return;
 	emit(out,
 	     "  waits between streams from the trace's records: %lld by event record, %lld by "
 	     "stream, %lld unmatched; on the paths %lld and %lld",
-	     pr_mll(w, "event_record"), pr_mll(w, "wait_on_stream"), pr_mll(w, "unmatched"),
-	     pr_mll(p, "event_record"), pr_mll(p, "wait_on_stream"));
+	     pr_mll(w, PRK_CRITICAL_PATH_STREAM_WAITS_EVENT_RECORD),
+	     pr_mll(w, PRK_CRITICAL_PATH_STREAM_WAITS_WAIT_ON_STREAM),
+	     pr_mll(w, PRK_CRITICAL_PATH_STREAM_WAITS_UNMATCHED),
+	     pr_mll(p, PRK_CRITICAL_PATH_STREAM_WAITS_ON_PATH_EVENT_RECORD),
+	     pr_mll(p, PRK_CRITICAL_PATH_STREAM_WAITS_ON_PATH_WAIT_ON_STREAM));
 }
 
 /* The critical path (an_critpath.c): its length, what it is made of, what is on it most. */
 static void critical_path(const json_t *run, FILE *out)
 {
-	const json_t *cp = json_object_get(run, "critical_path"), *c;
-	static const char *const lists[2] = { "top_ops", "top_kernels" };
+	const json_t *cp = json_object_get(run, PRK_CRITICAL_PATH), *c;
+	static const char *const lists[2] = { PRK_CRITICAL_PATH_TOP_OPS,
+					      PRK_CRITICAL_PATH_TOP_KERNELS };
 	char a[40];
 	double len;
 	size_t k;
 	if (!json_is_object(cp))
 		return;
-	c = json_object_get(cp, "composition_ns");
-	len = pr_mnum(cp, "length_ns");
+	c = json_object_get(cp, PRK_CRITICAL_PATH_COMPOSITION_NS);
+	len = pr_mnum(cp, PRK_CRITICAL_PATH_LENGTH_NS);
 	heading(out, "Critical path");
-	if (!strcmp(pr_mstr(cp, "scope"), "steps"))
-		emit(out, "  %lld step%s analysed, %s on %s", pr_mll(cp, "steps_analysed"),
-		     pr_mll(cp, "steps_analysed") == 1 ? "" : "s", secs(len, a, sizeof(a)),
-		     pr_mll(cp, "steps_analysed") == 1 ? "its path" : "their paths in all");
-	else if (!strcmp(pr_mstr(cp, "scope"), "annotation"))
+	if (!strcmp(pr_mstr(cp, PRK_CRITICAL_PATH_SCOPE), "steps"))
+		emit(out, "  %lld step%s analysed, %s on %s",
+		     pr_mll(cp, PRK_CRITICAL_PATH_STEPS_ANALYSED),
+		     pr_mll(cp, PRK_CRITICAL_PATH_STEPS_ANALYSED) == 1 ? "" : "s",
+		     secs(len, a, sizeof(a)),
+		     pr_mll(cp, PRK_CRITICAL_PATH_STEPS_ANALYSED) == 1 ? "its path"
+								       : "their paths in all");
+	else if (!strcmp(pr_mstr(cp, PRK_CRITICAL_PATH_SCOPE), "annotation"))
 		emit(out,
 		     "  the window of %s (instance %lld, --critpath-annotation), %s on the path",
-		     pr_mstr(json_object_get(cp, "window"), "name"),
-		     pr_mll(json_object_get(cp, "window"), "instance"), secs(len, a, sizeof(a)));
+		     pr_mstr(json_object_get(cp, PRK_CRITICAL_PATH_WINDOW),
+			     PRK_CRITICAL_PATH_WINDOW_NAME),
+		     pr_mll(json_object_get(cp, PRK_CRITICAL_PATH_WINDOW),
+			    PRK_CRITICAL_PATH_WINDOW_INSTANCE),
+		     secs(len, a, sizeof(a)));
 	else
 		emit(out, "  the whole trace (no steps), %s on the path", secs(len, a, sizeof(a)));
 	critpath_waits(cp, out);
-	if (pr_mll(cp, "steps_over_budget") > 0 && strcmp(pr_mstr(cp, "scope"), "steps"))
+	if (pr_mll(cp, PRK_CRITICAL_PATH_STEPS_OVER_BUDGET) > 0 &&
+	    strcmp(pr_mstr(cp, PRK_CRITICAL_PATH_SCOPE), "steps"))
 		emit(out, "  no path: the trace is past the budget of %lld events",
-		     pr_mll(cp, "events_budget"));
-	else if (pr_mll(cp, "steps_over_budget") > 0)
+		     pr_mll(cp, PRK_CRITICAL_PATH_EVENTS_BUDGET));
+	else if (pr_mll(cp, PRK_CRITICAL_PATH_STEPS_OVER_BUDGET) > 0)
 		emit(out, "  %lld step%s left out: over the budget of %lld events",
-		     pr_mll(cp, "steps_over_budget"),
-		     pr_mll(cp, "steps_over_budget") == 1 ? "" : "s", pr_mll(cp, "events_budget"));
+		     pr_mll(cp, PRK_CRITICAL_PATH_STEPS_OVER_BUDGET),
+		     pr_mll(cp, PRK_CRITICAL_PATH_STEPS_OVER_BUDGET) == 1 ? "" : "s",
+		     pr_mll(cp, PRK_CRITICAL_PATH_EVENTS_BUDGET));
 	if (len <= 0)
 		return;
 	emit(out, "  CPU ops %.1f%%  launch %.1f%%  sync %.1f%%  idle %.1f%%",
-	     100 * pr_mnum(c, "cpu_op") / len, 100 * pr_mnum(c, "launch") / len,
-	     100 * pr_mnum(c, "sync") / len, 100 * pr_mnum(c, "idle") / len);
+	     100 * pr_mnum(c, PRK_CRITICAL_PATH_COMPOSITION_NS_CPU_OP) / len,
+	     100 * pr_mnum(c, PRK_CRITICAL_PATH_COMPOSITION_NS_LAUNCH) / len,
+	     100 * pr_mnum(c, PRK_CRITICAL_PATH_COMPOSITION_NS_SYNC) / len,
+	     100 * pr_mnum(c, PRK_CRITICAL_PATH_COMPOSITION_NS_IDLE) / len);
 	emit(out, "  kernels: compute %.1f%%  communication %.1f%%  memory %.1f%%",
-	     100 * pr_mnum(c, "kernel_compute") / len,
-	     100 * pr_mnum(c, "kernel_communication") / len,
-	     100 * pr_mnum(c, "kernel_memory") / len);
+	     100 * pr_mnum(c, PRK_CRITICAL_PATH_COMPOSITION_NS_KERNEL_COMPUTE) / len,
+	     100 * pr_mnum(c, PRK_CRITICAL_PATH_COMPOSITION_NS_KERNEL_COMMUNICATION) / len,
+	     100 * pr_mnum(c, PRK_CRITICAL_PATH_COMPOSITION_NS_KERNEL_MEMORY) / len);
 	for (k = 0; k < 2; k++) {
 		const json_t *l = json_object_get(cp, lists[k]);
 		if (json_array_size(l))
@@ -1209,45 +1401,54 @@ static const char *pm_num(const json_t *o, const char *key, int is_pct, char *bu
 /* The perf model (perf_model): the device's peaks, the categories, the top op groups. */
 static void perf_model(const json_t *run, FILE *out)
 {
-	const json_t *pm = json_object_get(run, "perf_model"), *dev, *roof, *v;
-	const json_t *groups;
+	const json_t *pm = json_object_get(run, PRK_PERF_MODEL), *dev, *roof, *v;
+	const json_t *groups, *g;
 	char a[40], b[40], c[40], d[40], e[40];
 	size_t i;
 	pr_label_t *lab;
 	if (!json_is_object(pm))
 		return;
-	dev = json_object_get(pm, "device");
-	roof = json_object_get(pm, "roofline");
+	dev = json_object_get(pm, PRK_PERF_MODEL_DEVICE);
+	roof = json_object_get(pm, PRK_PERF_MODEL_ROOFLINE);
 	heading(out, "Perf model (device time of the ops that launched it)");
 	if (json_is_object(roof))
 		emit(out, "  %s: %s %.1f TFLOP/s, %.2f TB/s, ridge %.1f FLOP/byte",
-		     pr_mstr(dev, "model"), pr_mstr(roof, "dtype"), pr_mnum(roof, "peak_tflops"),
-		     pr_mnum(roof, "hbm_tbps"), pr_mnum(roof, "ridge_flop_per_byte"));
+		     pr_mstr(dev, PRK_PERF_MODEL_DEVICE_MODEL),
+		     pr_mstr(roof, PRK_PERF_MODEL_ROOFLINE_DTYPE),
+		     pr_mnum(roof, PRK_PERF_MODEL_ROOFLINE_PEAK_TFLOPS),
+		     pr_mnum(roof, PRK_PERF_MODEL_ROOFLINE_HBM_TBPS),
+		     pr_mnum(roof, PRK_PERF_MODEL_ROOFLINE_RIDGE_FLOP_PER_BYTE));
 	else
 		emit(out, "  device %s: not in the table of peaks",
-		     *pr_mstr(dev, "name") ? pr_mstr(dev, "name") : "unknown");
+		     *pr_mstr(dev, PRK_PERF_MODEL_DEVICE_NAME)
+			     ? pr_mstr(dev, PRK_PERF_MODEL_DEVICE_NAME)
+			     : "unknown");
 	fprintf(out, "  %-14s %6s %10s %6s %9s %7s\n", "category", "ops", "time", "share",
 		"TFLOP/s", "TB/s");
-	json_array_foreach (json_object_get(pm, "categories"), i, v) {
-		emit(out, "  %-14s %6lld %10s %5.1f%% %9s %7s", pr_mstr(v, "category"),
-		     pr_mll(v, "ops"), secs(pr_mnum(v, "device_ns"), a, sizeof(a)),
-		     pr_mnum(v, "pct"), pm_num(v, "tflops", 0, b, sizeof(b)),
-		     pm_num(v, "tbps", 0, c, sizeof(c)));
+	json_array_foreach (json_object_get(pm, PRK_PERF_MODEL_CATEGORIES), i, v) {
+		emit(out, "  %-14s %6lld %10s %5.1f%% %9s %7s",
+		     pr_mstr(v, PRK_PERF_MODEL_CATEGORIES_CATEGORY),
+		     pr_mll(v, PRK_PERF_MODEL_CATEGORIES_OPS),
+		     secs(pr_mnum(v, PRK_PERF_MODEL_CATEGORIES_DEVICE_NS), a, sizeof(a)),
+		     pr_mnum(v, PRK_PERF_MODEL_CATEGORIES_PCT),
+		     pm_num(v, PRK_PERF_MODEL_CATEGORIES_TFLOPS, 0, b, sizeof(b)),
+		     pm_num(v, PRK_PERF_MODEL_CATEGORIES_TBPS, 0, c, sizeof(c)));
 	}
-	groups = json_object_get(pm, "groups");
+	groups = json_object_get(pm, PRK_PERF_MODEL_GROUPS);
 	if (!json_array_size(groups))
 		return;
-	lab = column_of(groups, "name", 30, 5);
+	lab = column_of(groups, PRK_PERF_MODEL_GROUPS_NAME, 30, 5);
 	fprintf(out, "  %-30s %10s %8s %6s %6s %6s\n", "top ops", "time", "TFLOP/s", "%peak",
 		"TB/s", "%bw");
-	json_array_foreach (groups, i, v) {
+	json_array_foreach (groups, i, g) {
 		if (i == 5)
 			break;
 		emit(out, "  %-30s %10s %8s %6s %6s %6s", lab[i],
-		     secs(pr_mnum(v, "device_ns"), a, sizeof(a)),
-		     pm_num(v, "tflops", 0, b, sizeof(b)),
-		     pm_num(v, "pct_peak_flops", 1, c, sizeof(c)),
-		     pm_num(v, "tbps", 0, d, sizeof(d)), pm_num(v, "pct_peak_bw", 1, e, sizeof(e)));
+		     secs(pr_mnum(g, PRK_PERF_MODEL_GROUPS_DEVICE_NS), a, sizeof(a)),
+		     pm_num(g, PRK_PERF_MODEL_GROUPS_TFLOPS, 0, b, sizeof(b)),
+		     pm_num(g, PRK_PERF_MODEL_GROUPS_PCT_PEAK_FLOPS, 1, c, sizeof(c)),
+		     pm_num(g, PRK_PERF_MODEL_GROUPS_TBPS, 0, d, sizeof(d)),
+		     pm_num(g, PRK_PERF_MODEL_GROUPS_PCT_PEAK_BW, 1, e, sizeof(e)));
 	}
 	free(lab);
 }
@@ -1255,15 +1456,18 @@ static void perf_model(const json_t *run, FILE *out)
 /* Under a collective's row: its op, dtype and group (nccl-tests' bus bandwidth factor). */
 static void collective_op(FILE *out, const json_t *v)
 {
-	if (json_is_string(json_object_get(v, "op")))
-		emit(out, "    %s, %s, group of %.0f; busbw = algbw x %s", pr_mstr(v, "op"),
-		     pr_mstr(v, "dtype"), pr_mnum(v, "group_size"), pr_mstr(v, "busbw_factor"));
+	if (json_is_string(json_object_get(v, PRK_COLLECTIVES_ITEMS_OP)))
+		emit(out, "    %s, %s, group of %.0f; busbw = algbw x %s",
+		     pr_mstr(v, PRK_COLLECTIVES_ITEMS_OP), pr_mstr(v, PRK_COLLECTIVES_ITEMS_DTYPE),
+		     pr_mnum(v, PRK_COLLECTIVES_ITEMS_GROUP_SIZE),
+		     pr_mstr(v, PRK_COLLECTIVES_ITEMS_BUSBW_FACTOR));
 }
 
 /* Collectives: time, bytes per call and nccl-tests' algbw/busbw where the spans carry sizes. */
 static void collectives(const json_t *run, FILE *out)
 {
-	json_t *items = json_object_get(json_object_get(run, "collectives"), "items");
+	json_t *items =
+		json_object_get(json_object_get(run, PRK_COLLECTIVES), PRK_COLLECTIVES_ITEMS);
 	if (!json_array_size(items))
 		return;
 	heading(out, "Collectives (bandwidth includes waiting for the other ranks)");
@@ -1277,26 +1481,29 @@ static void collectives(const json_t *run, FILE *out)
 #define RANGE_COUNTERS_SHOWN 8
 static void cupti_ranges(const json_t *run, FILE *out)
 {
-	const json_t *cr = json_object_get(run, "cupti_ranges");
-	json_t *cs = json_object_get(cr, "counters"), *ops = json_object_get(cr, "by_op"), *v;
+	const json_t *cr = json_object_get(run, PRK_CUPTI_RANGES);
+	json_t *cs = json_object_get(cr, PRK_CUPTI_RANGES_COUNTERS),
+	       *ops = json_object_get(cr, PRK_CUPTI_RANGES_BY_OP), *v;
 	char a[32];
 	size_t i;
 	if (!cr)
 		return;
 	heading(out, "CUPTI range profiler (counters per kernel range, not time)");
-	pr_fmt_duration(pr_mnum(cr, "replay_ns"), a, sizeof(a));
+	pr_fmt_duration(pr_mnum(cr, PRK_CUPTI_RANGES_REPLAY_NS), a, sizeof(a));
 	emit(out, "  %.0f ranges, %.0f of them linked to their cudaLaunchKernel call (of %.0f)",
-	     pr_mnum(cr, "ranges"), pr_mnum(cr, "linked"), pr_mnum(cr, "launches"));
+	     pr_mnum(cr, PRK_CUPTI_RANGES_RANGES), pr_mnum(cr, PRK_CUPTI_RANGES_LINKED),
+	     pr_mnum(cr, PRK_CUPTI_RANGES_LAUNCHES));
 	emit(out, "  replay %s: kept out of GPU time and utilisation", a);
-	if (json_is_number(json_object_get(cr, "flops")))
+	if (json_is_number(json_object_get(cr, PRK_CUPTI_RANGES_FLOPS)))
 		emit(out, "  FLOPs (HTA's SASS instruction counters, FMA x 2) %.6g",
-		     pr_mnum(cr, "flops"));
+		     pr_mnum(cr, PRK_CUPTI_RANGES_FLOPS));
 	json_array_foreach (cs, i, v) {
 		if (i == RANGE_COUNTERS_SHOWN) {
 			emit(out, "  ... %zu more counters", json_array_size(cs) - i);
 			break;
 		}
-		emit(out, "  %-56s %14.6g", pr_mstr(v, "name"), pr_mnum(v, "total"));
+		emit(out, "  %-56s %14.6g", pr_mstr(v, PRK_CUPTI_RANGES_COUNTERS_NAME),
+		     pr_mnum(v, PRK_CUPTI_RANGES_COUNTERS_TOTAL));
 	}
 	if (json_array_size(ops))
 		text_table(out, &pr_table_cupti_ops, ops, NULL, NULL);
@@ -1304,7 +1511,8 @@ static void cupti_ranges(const json_t *run, FILE *out)
 
 static void top_spans(const json_t *run, FILE *out)
 {
-	json_t *top = json_object_get(json_object_get(run, "bottlenecks"), "top_self");
+	json_t *top =
+		json_object_get(json_object_get(run, PRK_BOTTLENECKS), PRK_BOTTLENECKS_TOP_SELF);
 	const char *u = pr_run_span_unit(run);
 	if (!json_array_size(top))
 		return;
@@ -1315,65 +1523,85 @@ static void top_spans(const json_t *run, FILE *out)
 		emit(out, "  (weights: %s, not time)", u);
 		u = "count";
 	}
-	if (*pr_mstr(json_object_get(run, "spans"), "event"))
+	if (*pr_mstr(json_object_get(run, PRK_SPANS), PRK_SPANS_EVENT))
 		emit(out, "  (perf event %s only: each event weighs its own unit, never summed)",
-		     pr_mstr(json_object_get(run, "spans"), "event"));
+		     pr_mstr(json_object_get(run, PRK_SPANS), PRK_SPANS_EVENT));
 	text_table(out, &pr_table_spans, top, u, NULL);
 }
 
 static void bottlenecks(const json_t *run, FILE *out)
 {
-	json_t *b = json_object_get(run, "bottlenecks"), *v;
-	json_t *stages = json_object_get(json_object_get(b, "stages"), "items");
-	json_t *pr = json_object_get(json_object_get(b, "memory_pressure"), "items");
-	json_t *gk = json_object_get(b, "gpu_kernels");
+	json_t *b = json_object_get(run, PRK_BOTTLENECKS), *v, *st, *sr, *mp;
+	json_t *stages = json_object_get(json_object_get(b, PRK_BOTTLENECKS_STAGES),
+					 PRK_BOTTLENECKS_STAGES_ITEMS);
+	json_t *pr = json_object_get(json_object_get(b, PRK_BOTTLENECKS_MEMORY_PRESSURE),
+				     PRK_BOTTLENECKS_MEMORY_PRESSURE_ITEMS);
+	json_t *gk = json_object_get(b, PRK_BOTTLENECKS_GPU_KERNELS);
 	char a[32], e[64];
 	size_t i;
 	if (json_array_size(stages)) {
-		int step = !strcmp(pr_mstr(json_object_get(b, "stages"), "basis"), "step");
-		json_array_foreach (stages, i, v) /* Inferix's stages are shares of the run */
-			step = step && strcmp(pr_mstr(v, "source"), "inferix stages");
+		int step = !strcmp(pr_mstr(json_object_get(b, PRK_BOTTLENECKS_STAGES),
+					   PRK_BOTTLENECKS_STAGES_BASIS),
+				   "step");
+		json_array_foreach (stages, i, st) /* Inferix's stages are shares of the run */
+			step = step && strcmp(pr_mstr(st, PRK_BOTTLENECKS_STAGES_ITEMS_SOURCE),
+					      "inferix stages");
 		heading(out, step ? "Bottlenecks (phases over 30% of the step, its structure "
 				    "aside)"
 				  : "Bottlenecks (phases or stages over 30% of the run)");
-		json_array_foreach (stages, i, v)
+		json_array_foreach (stages, i, st)
 			emit(out, "  %-40s %6.1f%%  %s",
-			     name_fit(pr_mstr(v, "name"), 40, e, sizeof(e)),
-			     pr_mnum(v, "share") * 100, secs(pr_mnum(v, "total_ns"), a, sizeof(a)));
+			     name_fit(pr_mstr(st, PRK_BOTTLENECKS_STAGES_ITEMS_NAME), 40, e,
+				      sizeof(e)),
+			     pr_mnum(st, PRK_BOTTLENECKS_STAGES_ITEMS_SHARE) * 100,
+			     secs(pr_mnum(st, PRK_BOTTLENECKS_STAGES_ITEMS_TOTAL_NS), a,
+				  sizeof(a)));
 	}
-	json_array_foreach (json_object_get(json_object_get(b, "stages"), "structure"), i, v) {
+	json_array_foreach (json_object_get(json_object_get(b, PRK_BOTTLENECKS_STAGES),
+					    PRK_BOTTLENECKS_STAGES_STRUCTURE),
+			    i, sr) {
 		if (!i)
 			heading(out, "Step structure (phases of the step, not bottlenecks)");
-		emit(out, "  %-40s %6.1f%%", name_fit(pr_mstr(v, "name"), 40, e, sizeof(e)),
-		     pr_mnum(v, "share") * 100);
+		emit(out, "  %-40s %6.1f%%",
+		     name_fit(pr_mstr(sr, PRK_BOTTLENECKS_STAGES_STRUCTURE_NAME), 40, e, sizeof(e)),
+		     pr_mnum(sr, PRK_BOTTLENECKS_STAGES_STRUCTURE_SHARE) * 100);
 	}
 	if (json_array_size(pr)) {
 		heading(out, "Memory pressure (low < 70%, medium 70-85%, high >= 85%)");
-		json_array_foreach (pr, i, v) {
-			json_t *z = json_object_get(v, "zones");
-			series_label(pr_mstr(v, "series"), pr_mstr(v, "device"), e, sizeof(e));
+		json_array_foreach (pr, i, mp) {
+			json_t *z =
+				json_object_get(mp, PRK_BOTTLENECKS_MEMORY_PRESSURE_ITEMS_ZONES);
+			series_label(pr_mstr(mp, PRK_BOTTLENECKS_MEMORY_PRESSURE_ITEMS_SERIES),
+				     pr_mstr(mp, PRK_BOTTLENECKS_MEMORY_PRESSURE_ITEMS_DEVICE), e,
+				     sizeof(e));
 			emit(out,
 			     "  %-25s peak %5.1f%% mean %5.1f%%  low %3.0f%% med %3.0f%% high %3.0f%%",
-			     pr_elide_end(e, 25, a, sizeof(a)), pr_mnum(v, "peak_pct"),
-			     pr_mnum(v, "mean_pct"), pr_mnum(z, "low") * 100,
-			     pr_mnum(z, "medium") * 100, pr_mnum(z, "high") * 100);
+			     pr_elide_end(e, 25, a, sizeof(a)),
+			     pr_mnum(mp, PRK_BOTTLENECKS_MEMORY_PRESSURE_ITEMS_PEAK_PCT),
+			     pr_mnum(mp, PRK_BOTTLENECKS_MEMORY_PRESSURE_ITEMS_MEAN_PCT),
+			     pr_mnum(z, PRK_BOTTLENECKS_MEMORY_PRESSURE_ITEMS_ZONES_LOW) * 100,
+			     pr_mnum(z, PRK_BOTTLENECKS_MEMORY_PRESSURE_ITEMS_ZONES_MEDIUM) * 100,
+			     pr_mnum(z, PRK_BOTTLENECKS_MEMORY_PRESSURE_ITEMS_ZONES_HIGH) * 100);
 		}
 	}
-	json_array_foreach (json_object_get(b, "gpu_util"), i, v) {
+	json_array_foreach (json_object_get(b, PRK_BOTTLENECKS_GPU_UTIL), i, v) {
 		if (!i)
 			heading(out, "GPU utilisation");
 		emit(out, "  %-10s mean %5.1f%%  max %5.1f%%  idle (0%%) in %.0f%% of samples",
-		     pr_mstr(v, "device"), pr_mnum(v, "mean_pct"), pr_mnum(v, "max_pct"),
-		     pr_mnum(v, "idle_share") * 100);
+		     pr_mstr(v, PRK_BOTTLENECKS_GPU_UTIL_DEVICE),
+		     pr_mnum(v, PRK_BOTTLENECKS_GPU_UTIL_MEAN_PCT),
+		     pr_mnum(v, PRK_BOTTLENECKS_GPU_UTIL_MAX_PCT),
+		     pr_mnum(v, PRK_BOTTLENECKS_GPU_UTIL_IDLE_SHARE) * 100);
 	}
 	if (json_is_object(gk)) {
 		heading(out, "GPU kernels");
 		emit(out, "  busy %.1f%% of the active range %s",
-		     (1 - pr_mnum(gk, "idle_share")) * 100,
-		     secs(pr_mnum(gk, "active_ns"), a, sizeof(a)));
+		     (1 - pr_mnum(gk, PRK_BOTTLENECKS_GPU_KERNELS_IDLE_SHARE)) * 100,
+		     secs(pr_mnum(gk, PRK_BOTTLENECKS_GPU_KERNELS_ACTIVE_NS), a, sizeof(a)));
 		emit(out, "  %lld gaps > 500 ms; %lld of %lld chunks < 50%% busy",
-		     pr_mll(gk, "gaps_over_500ms"), pr_mll(gk, "chunks_under_50pct"),
-		     pr_mll(gk, "chunks"));
+		     pr_mll(gk, PRK_BOTTLENECKS_GPU_KERNELS_GAPS_OVER_500MS),
+		     pr_mll(gk, PRK_BOTTLENECKS_GPU_KERNELS_CHUNKS_UNDER_50PCT),
+		     pr_mll(gk, PRK_BOTTLENECKS_GPU_KERNELS_CHUNKS));
 	}
 }
 
@@ -1384,9 +1612,10 @@ static int leak_seen(const json_t *items, size_t i)
 	size_t j;
 	for (j = 0; j < i; j++) {
 		w = json_array_get(items, j);
-		if (json_is_true(json_object_get(w, "leak")) &&
-		    !strcmp(pr_mstr(w, "series"), pr_mstr(v, "series")) &&
-		    !strcmp(pr_mstr(w, "device"), pr_mstr(v, "device")))
+		if (json_is_true(json_object_get(w, PRK_LEAKS_ITEMS_LEAK)) &&
+		    !strcmp(pr_mstr(w, PRK_LEAKS_ITEMS_SERIES),
+			    pr_mstr(v, PRK_LEAKS_ITEMS_SERIES)) &&
+		    !strcmp(pr_mstr(w, PRK_LEAKS_ITEMS_DEVICE), pr_mstr(v, PRK_LEAKS_ITEMS_DEVICE)))
 			return 1;
 	}
 	return 0;
@@ -1399,35 +1628,42 @@ static int leak_seen(const json_t *items, size_t i)
  */
 static void leaks(const json_t *run, FILE *out)
 {
-	const json_t *lk = json_object_get(run, "leaks"), *items = json_object_get(lk, "items"), *v,
-		     *w;
-	const json_t *ex = json_object_get(lk, "excluded");
+	const json_t *lk = json_object_get(run, PRK_LEAKS),
+		     *items = json_object_get(lk, PRK_LEAKS_ITEMS), *v, *w, *x;
+	const json_t *ex = json_object_get(lk, PRK_LEAKS_EXCLUDED);
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	size_t i, j, shown = 0;
 	char a[32];
 	json_array_foreach (items, i, v) {
 		size_t more = 0;
-		if (!json_is_true(json_object_get(v, "leak")) || leak_seen(items, i))
+		if (!json_is_true(json_object_get(v, PRK_LEAKS_ITEMS_LEAK)) || leak_seen(items, i))
 			continue;
 		if (!shown++)
 			heading(out,
 				"Leaks (memory the run owns, growing per step or repeated phase)");
 		pr_strbuf_reset(&sb);
 		pr_strbuf_addf(&sb, "%s%s%s grows %s per %s (R^2 %.2f, %lld occurrences)",
-			       pr_mstr(v, "series"), *pr_mstr(v, "device") ? " " : "",
-			       pr_mstr(v, "device"),
-			       val(pr_mnum(v, "slope_per_occurrence"), "bytes", a, sizeof(a)),
-			       strcmp(pr_mstr(v, "basis"), "steps") ? pr_mstr(v, "basis") : "step",
-			       pr_mnum(v, "r2"), pr_mll(v, "occurrences"));
+			       pr_mstr(v, PRK_LEAKS_ITEMS_SERIES),
+			       *pr_mstr(v, PRK_LEAKS_ITEMS_DEVICE) ? " " : "",
+			       pr_mstr(v, PRK_LEAKS_ITEMS_DEVICE),
+			       val(pr_mnum(v, PRK_LEAKS_ITEMS_SLOPE_PER_OCCURRENCE), "bytes", a,
+				   sizeof(a)),
+			       strcmp(pr_mstr(v, PRK_LEAKS_ITEMS_BASIS), "steps")
+				       ? pr_mstr(v, PRK_LEAKS_ITEMS_BASIS)
+				       : "step",
+			       pr_mnum(v, PRK_LEAKS_ITEMS_R2),
+			       pr_mll(v, PRK_LEAKS_ITEMS_OCCURRENCES));
 		for (j = i + 1; j < json_array_size(items); j++) {
 			w = json_array_get(items, j);
-			if (!json_is_true(json_object_get(w, "leak")) ||
-			    strcmp(pr_mstr(w, "series"), pr_mstr(v, "series")) ||
-			    strcmp(pr_mstr(w, "device"), pr_mstr(v, "device")))
+			if (!json_is_true(json_object_get(w, PRK_LEAKS_ITEMS_LEAK)) ||
+			    strcmp(pr_mstr(w, PRK_LEAKS_ITEMS_SERIES),
+				   pr_mstr(v, PRK_LEAKS_ITEMS_SERIES)) ||
+			    strcmp(pr_mstr(w, PRK_LEAKS_ITEMS_DEVICE),
+				   pr_mstr(v, PRK_LEAKS_ITEMS_DEVICE)))
 				continue;
 			if (more++ < 4)
 				pr_strbuf_addf(&sb, "%s%s", more == 1 ? "; also per " : ", ",
-					       pr_mstr(w, "basis"));
+					       pr_mstr(w, PRK_LEAKS_ITEMS_BASIS));
 		}
 		if (more > 4)
 			pr_strbuf_addf(&sb, " and %zu more", more - 4);
@@ -1438,10 +1674,12 @@ static void leaks(const json_t *run, FILE *out)
 			heading(out, "Leaks");
 		pr_strbuf_reset(&sb);
 		pr_strbuf_addstr(&sb, "not checked (not the run's own memory):");
-		json_array_foreach (ex, i, v)
-			pr_strbuf_addf(&sb, "%s %s%s%s (%s)", i ? "," : "", pr_mstr(v, "series"),
-				       *pr_mstr(v, "device") ? " " : "", pr_mstr(v, "device"),
-				       pr_mstr(v, "scope"));
+		json_array_foreach (ex, i, x)
+			pr_strbuf_addf(&sb, "%s %s%s%s (%s)", i ? "," : "",
+				       pr_mstr(x, PRK_LEAKS_EXCLUDED_SERIES),
+				       *pr_mstr(x, PRK_LEAKS_EXCLUDED_DEVICE) ? " " : "",
+				       pr_mstr(x, PRK_LEAKS_EXCLUDED_DEVICE),
+				       pr_mstr(x, PRK_LEAKS_EXCLUDED_SCOPE));
 		pr_text_wrap(out, sb.buf, 2);
 	}
 	pr_strbuf_release(&sb);
@@ -1452,19 +1690,27 @@ static void fragmentation_and_leaks(const json_t *run, FILE *out)
 	json_t *v, *l;
 	size_t i, j;
 	char a[32], b[32];
-	json_array_foreach (json_object_get(run, "fragmentation"), i, v) {
+	json_array_foreach (json_object_get(run, PRK_FRAGMENTATION), i, v) {
 		if (!i)
 			heading(out, "Fragmentation ((reserved - allocated) / reserved)");
 		emit(out, "  %-8s mean %5.1f%%  p95 %5.1f%%  max %5.1f%%  largest gap %s",
-		     pr_mstr(v, "device"), pr_mnum(v, "mean_ratio") * 100,
-		     pr_mnum(v, "p95_ratio") * 100, pr_mnum(v, "max_ratio") * 100,
-		     val(pr_mnum(v, "max_gap"), "bytes", a, sizeof(a)));
-		json_array_foreach (json_object_get(v, "layers"), j, l)
+		     pr_mstr(v, PRK_FRAGMENTATION_DEVICE),
+		     pr_mnum(v, PRK_FRAGMENTATION_MEAN_RATIO) * 100,
+		     pr_mnum(v, PRK_FRAGMENTATION_P95_RATIO) * 100,
+		     pr_mnum(v, PRK_FRAGMENTATION_MAX_RATIO) * 100,
+		     val(pr_mnum(v, PRK_FRAGMENTATION_MAX_GAP), "bytes", a, sizeof(a)));
+		json_array_foreach (json_object_get(v, PRK_FRAGMENTATION_LAYERS), j, l)
 			emit(out, "    layer %-24s mean %5.1f%%  (collector: %s)",
-			     pr_mstr(l, "layer"), pr_mnum(l, "mean_ratio") * 100,
-			     json_is_number(json_object_get(l, "reported_avg_ratio"))
-				     ? (snprintf(b, sizeof(b), "%.1f%%",
-						 pr_mnum(l, "reported_avg_ratio") * 100),
+			     pr_mstr(l, PRK_FRAGMENTATION_LAYERS_LAYER),
+			     pr_mnum(l, PRK_FRAGMENTATION_LAYERS_MEAN_RATIO) * 100,
+			     json_is_number(
+				     json_object_get(l,
+						     PRK_FRAGMENTATION_LAYERS_REPORTED_AVG_RATIO))
+				     ? (snprintf(
+						b, sizeof(b), "%.1f%%",
+						pr_mnum(l,
+							PRK_FRAGMENTATION_LAYERS_REPORTED_AVG_RATIO) *
+							100),
 					b)
 				     : "-");
 	}
@@ -1524,24 +1770,24 @@ static void crosscheck(const json_t *run, FILE *out)
 	json_t *v;
 	size_t i;
 	char a[48], b[48], e[64];
-	json_array_foreach (json_object_get(run, "crosscheck"), i, v) {
-		const char *u = pr_mstr(v, "unit");
+	json_array_foreach (json_object_get(run, PRK_CROSSCHECK), i, v) {
+		const char *u = pr_mstr(v, PRK_CROSSCHECK_UNIT);
 		if (!i)
 			heading(out, "Collector's numbers vs recomputed");
 		if (!strcmp(u, "bytes")) {
-			val(pr_mnum(v, "reported"), u, a, sizeof(a));
-			val(pr_mnum(v, "recomputed"), u, b, sizeof(b));
+			val(pr_mnum(v, PRK_CROSSCHECK_REPORTED), u, a, sizeof(a));
+			val(pr_mnum(v, PRK_CROSSCHECK_RECOMPUTED), u, b, sizeof(b));
 		} else {
-			num(pr_mnum(v, "reported"), u, a, sizeof(a));
-			num(pr_mnum(v, "recomputed"), u, b, sizeof(b));
+			num(pr_mnum(v, PRK_CROSSCHECK_REPORTED), u, a, sizeof(a));
+			num(pr_mnum(v, PRK_CROSSCHECK_RECOMPUTED), u, b, sizeof(b));
 		}
-		if (isnan(pr_mnum(v, "recomputed")))
+		if (isnan(pr_mnum(v, PRK_CROSSCHECK_RECOMPUTED)))
 			snprintf(b, sizeof(b), "absent");
 		emit(out, "  %s %-40s %14s %14s",
-		     json_is_true(json_object_get(v, "agree")) ? "ok  " : "DIFF",
-		     pr_elide_end(pr_mstr(v, "topic"), 40, e, sizeof(e)), a, b);
-		if (!json_is_true(json_object_get(v, "agree")))
-			pr_text_wrap(out, pr_mstr(v, "reason"), 7);
+		     json_is_true(json_object_get(v, PRK_CROSSCHECK_AGREE)) ? "ok  " : "DIFF",
+		     pr_elide_end(pr_mstr(v, PRK_CROSSCHECK_TOPIC), 40, e, sizeof(e)), a, b);
+		if (!json_is_true(json_object_get(v, PRK_CROSSCHECK_AGREE)))
+			pr_text_wrap(out, pr_mstr(v, PRK_CROSSCHECK_REASON), 7);
 	}
 	(void)series_unit;
 }
@@ -1551,13 +1797,16 @@ static void recommendations(const json_t *run, FILE *out)
 	json_t *v;
 	size_t i;
 	char line[700];
-	json_array_foreach (json_object_get(run, "recommendations"), i, v) {
+	json_array_foreach (json_object_get(run, PRK_RECOMMENDATIONS), i, v) {
 		if (!i)
 			heading(out, "Recommendations");
-		snprintf(line, sizeof(line), "[%s] %s: %s (%s)", pr_mstr(v, "severity"),
-			 pr_mstr(v, "category"), pr_mstr(v, "message"), pr_mstr(v, "id"));
+		snprintf(line, sizeof(line), "[%s] %s: %s (%s)",
+			 pr_mstr(v, PRK_RECOMMENDATIONS_SEVERITY),
+			 pr_mstr(v, PRK_RECOMMENDATIONS_CATEGORY),
+			 pr_mstr(v, PRK_RECOMMENDATIONS_MESSAGE),
+			 pr_mstr(v, PRK_RECOMMENDATIONS_ID));
 		pr_text_wrap(out, line, 2);
-		pr_text_wrap(out, pr_mstr(v, "suggestion"), 6);
+		pr_text_wrap(out, pr_mstr(v, PRK_RECOMMENDATIONS_SUGGESTION), 6);
 	}
 }
 
@@ -1566,11 +1815,11 @@ static void diagnostics(const json_t *run, FILE *out)
 	json_t *v;
 	size_t i;
 	char line[900];
-	json_array_foreach (json_object_get(run, "diagnostics"), i, v) {
+	json_array_foreach (json_object_get(run, PRK_DIAGNOSTICS), i, v) {
 		if (!i)
 			heading(out, "Diagnostics");
-		snprintf(line, sizeof(line), "%s (x%lld): %s", pr_mstr(v, "code"),
-			 pr_mll(v, "count"), pr_mstr(v, "message"));
+		snprintf(line, sizeof(line), "%s (x%lld): %s", pr_mstr(v, PRK_DIAGNOSTICS_CODE),
+			 pr_mll(v, PRK_DIAGNOSTICS_COUNT), pr_mstr(v, PRK_DIAGNOSTICS_MESSAGE));
 		pr_text_wrap(out, line, 2);
 	}
 }
@@ -1578,16 +1827,17 @@ static void diagnostics(const json_t *run, FILE *out)
 /* A run with steps or GPU work is a trace: what it is read for is its step time and GPU time. */
 static int trace_like(const json_t *run)
 {
-	const json_t *steps = json_object_get(json_object_get(run, "throughput"), "steps");
-	return json_is_object(json_object_get(run, "gpu_breakdown")) ||
-	       (json_is_object(steps) && pr_mnum(steps, "count") > 0);
+	const json_t *steps =
+		json_object_get(json_object_get(run, PRK_THROUGHPUT), PRK_THROUGHPUT_STEPS);
+	return json_is_object(json_object_get(run, PRK_GPU_BREAKDOWN)) ||
+	       (json_is_object(steps) && pr_mnum(steps, PRK_THROUGHPUT_STEPS_COUNT) > 0);
 }
 
 static void render_text_report(const json_t *model, FILE *out)
 {
 	json_t *run;
 	size_t i;
-	json_array_foreach (json_object_get(model, "runs"), i, run) {
+	json_array_foreach (json_object_get(model, PRK_RUNS), i, run) {
 		if (i)
 			fputc('\n', out);
 		header(run, out);
@@ -1632,7 +1882,7 @@ static void render_text_report(const json_t *model, FILE *out)
 		crosscheck(run, out);
 		diagnostics(run, out);
 	}
-	if (!json_array_size(json_object_get(model, "runs")))
+	if (!json_array_size(json_object_get(model, PRK_RUNS)))
 		fputs("no runs\n", out);
 }
 

@@ -15,15 +15,16 @@
 #include "base/jsonx.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 /* Inferix key and value from a reported "summary.gpu.x" metric. */
 static void inferix_key(const json_t *m, struct pr_strbuf *key, double *v)
 {
-	const char *name = json_string_value(json_object_get(m, "name"));
-	const char *unit = json_string_value(json_object_get(m, "unit"));
+	const char *name = json_string_value(json_object_get(m, PRK_REPORTED_NAME));
+	const char *unit = json_string_value(json_object_get(m, PRK_REPORTED_UNIT));
 	const char *last = strrchr(name, '.');
 	pr_strbuf_addstr(key, last ? last + 1 : name);
-	*v = pr_mnum(m, "value");
+	*v = pr_mnum(m, PRK_REPORTED_VALUE);
 	if (unit && !strcmp(unit, "bytes")) {
 		pr_strbuf_addstr(key, "_mb");
 		*v /= 1048576.0;
@@ -36,8 +37,8 @@ int pr_agg_gpu_meaningless(const json_t *run)
 {
 	const json_t *d;
 	size_t i;
-	json_array_foreach (json_object_get(run, "diagnostics"), i, d) {
-		const char *code = json_string_value(json_object_get(d, "code"));
+	json_array_foreach (json_object_get(run, PRK_DIAGNOSTICS), i, d) {
+		const char *code = json_string_value(json_object_get(d, PRK_DIAGNOSTICS_CODE));
 		if (code && !strcmp(code, "inferix_gpu_data_zero"))
 			return 1;
 	}
@@ -52,13 +53,14 @@ int pr_agg_gpu_metric(const char *name)
 json_t *pr_agg_inferix_part(const json_t *run, const json_t *meta)
 {
 	json_t *inf = json_object(), *gpu = json_object(), *cpu = json_object();
-	const json_t *rep = json_object_get(run, "reported"), *m;
+	const json_t *rep = json_object_get(run, PRK_REPORTED), *m;
+	/* keys: run meta - the store's meta of the run, open in the schema (each format its own) */
 	const char *sid = json_string_value(json_object_get(meta, "session_id"));
 	double dur = NAN;
 	size_t i;
 	int gpu_zero = pr_agg_gpu_meaningless(run);
 	json_array_foreach (rep, i, m) {
-		const char *name = json_string_value(json_object_get(m, "name"));
+		const char *name = json_string_value(json_object_get(m, PRK_REPORTED_NAME));
 		struct pr_strbuf key = PR_STRBUF_INIT;
 		double v;
 		if (!name || (gpu_zero && pr_agg_gpu_metric(name)))
@@ -165,16 +167,16 @@ json_t *pr_agg_to_inferix(const struct pr_agg *a)
 	json_object_set_new(doc, "rank_count", json_integer((json_int_t)distinct));
 	for (i = 0; i < a->nrows; i++) {
 		json_t *row = pr_agg_row_json(a, rv[i]), *o;
-		const json_t *inf = json_object_get(row, "inferix");
-		const json_t *sid = json_object_get(inf, "session_id");
-		const json_t *dur = json_object_get(inf, "duration");
+		const json_t *inf = json_object_get(row, PRA_RANKS_INFERIX);
+		const json_t *sid = json_object_get(inf, PRA_RANKS_INFERIX_SESSION_ID);
+		const json_t *dur = json_object_get(inf, PRA_RANKS_INFERIX_DURATION);
 		double d;
 		if (!row)
 			break;
-		inf_fold(&gpu, json_object_get(inf, "gpu"));
-		inf_fold(&cpu, json_object_get(inf, "cpu"));
+		inf_fold(&gpu, json_object_get(inf, PRA_RANKS_INFERIX_GPU));
+		inf_fold(&cpu, json_object_get(inf, PRA_RANKS_INFERIX_CPU));
 		d = json_is_number(dur) ? json_number_value(dur)
-					: pr_mnum(row, "duration_ns") / 1e9;
+					: pr_mnum(row, PRA_RANKS_DURATION_NS) / 1e9;
 		o = json_object();
 		json_object_set_new(o, "report_index", json_integer((json_int_t)i));
 		json_object_set_new(o, "session_id",

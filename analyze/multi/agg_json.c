@@ -18,6 +18,7 @@
 #include "base/xsum.h"
 #include "base/jsonx.h"
 #include "base/xalloc.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 static const char *const cat_names[CAT_N] = { "run",  "stage",	"collective", "span",
 					      "peak", "metric", "gpu" };
@@ -107,7 +108,8 @@ static json_t *sketch_json(const struct pr_sketch *sk)
 
 static int sketch_read(struct pr_sketch *sk, const json_t *o)
 {
-	static const char *const parts[] = { "bins", "neg_bins" };
+	static const char *const parts[] = { PRA_STATS_STATE_SKETCH_BINS,
+					     PRA_STATS_STATE_SKETCH_NEG_BINS };
 	size_t p, i;
 	const json_t *v;
 	double mn, mx;
@@ -129,12 +131,14 @@ static int sketch_read(struct pr_sketch *sk, const json_t *o)
 				return -1;
 		}
 	}
-	if (!json_is_integer(json_object_get(o, "zeros")))
+	if (!json_is_integer(json_object_get(o, PRA_STATS_STATE_SKETCH_ZEROS)))
 		return -1;
-	pr_sketch_add_zeros(sk, (uint64_t)json_integer_value(json_object_get(o, "zeros")));
+	pr_sketch_add_zeros(sk, (uint64_t)json_integer_value(
+					json_object_get(o, PRA_STATS_STATE_SKETCH_ZEROS)));
 	if (pr_sketch_count(sk) == 0)
 		return 0;
-	if (unhex(json_object_get(o, "min"), &mn) || unhex(json_object_get(o, "max"), &mx))
+	if (unhex(json_object_get(o, PRA_STATS_STATE_SKETCH_MIN), &mn) ||
+	    unhex(json_object_get(o, PRA_STATS_STATE_SKETCH_MAX), &mx))
 		return -1;
 	return pr_sketch_set_extrema(sk, mn, mx);
 }
@@ -191,20 +195,22 @@ static int cat_from_name(const char *s)
 
 static int stat_read(struct pr_agg *a, const json_t *j, struct pr_error *err, size_t k)
 {
-	const json_t *state = json_object_get(j, "state"), *m;
-	const char *name = json_string_value(json_object_get(j, "name"));
-	int cat = cat_from_name(json_string_value(json_object_get(j, "category")));
+	const json_t *state = json_object_get(j, PRA_STATS_STATE), *m;
+	const char *name = json_string_value(json_object_get(j, PRA_STATS_NAME));
+	int cat = cat_from_name(json_string_value(json_object_get(j, PRA_STATS_CATEGORY)));
 	struct agg_stat tmp, *s;
 	double d[5];
-	static const char *const mk[] = { "n", "mean", "m2", "min", "max" };
+	static const char *const mk[] = { PRA_STATS_STATE_MOMENTS_N, PRA_STATS_STATE_MOMENTS_MEAN,
+					  PRA_STATS_STATE_MOMENTS_M2, PRA_STATS_STATE_MOMENTS_MIN,
+					  PRA_STATS_STATE_MOMENTS_MAX };
 	size_t i;
 	if (cat < 0 || !name || !json_is_object(state) ||
-	    !json_is_integer(json_object_get(j, "ranks")))
+	    !json_is_integer(json_object_get(j, PRA_STATS_RANKS)))
 		goto bad;
 	memset(&tmp, 0, sizeof(tmp));
 	tmp.sk = pr_sketch_new();
-	tmp.ranks = (uint64_t)json_integer_value(json_object_get(j, "ranks"));
-	m = json_object_get(state, "moments");
+	tmp.ranks = (uint64_t)json_integer_value(json_object_get(j, PRA_STATS_RANKS));
+	m = json_object_get(state, PRA_STATS_STATE_MOMENTS);
 	for (i = 0; i < 5; i++)
 		if (unhex(json_object_get(m, mk[i]), &d[i]))
 			goto bad_tmp;
@@ -213,23 +219,23 @@ static int stat_read(struct pr_agg *a, const json_t *j, struct pr_error *err, si
 	tmp.mom.sumsq_dev = d[2];
 	tmp.mom.min = d[3];
 	tmp.mom.max = d[4];
-	if (xsum_read(&tmp.calls, json_object_get(state, "calls")) ||
-	    xsum_read(&tmp.sum, json_object_get(state, "sum")) ||
-	    xsum_read(&tmp.sumsq, json_object_get(state, "sumsq")) ||
-	    sketch_read(tmp.sk, json_object_get(state, "sketch")) ||
-	    vals_read(&tmp, json_object_get(state, "values")))
+	if (xsum_read(&tmp.calls, json_object_get(state, PRA_STATS_STATE_CALLS)) ||
+	    xsum_read(&tmp.sum, json_object_get(state, PRA_STATS_STATE_SUM)) ||
+	    xsum_read(&tmp.sumsq, json_object_get(state, PRA_STATS_STATE_SUMSQ)) ||
+	    sketch_read(tmp.sk, json_object_get(state, PRA_STATS_STATE_SKETCH)) ||
+	    vals_read(&tmp, json_object_get(state, PRA_STATS_STATE_VALUES)))
 		goto bad_tmp;
 	tmp.mom.sum = pr_xsum_value(&tmp.sum);
 	tmp.min = tmp.mom.min;
 	tmp.max = tmp.mom.max;
-	tmp.argmin = json_is_integer(json_object_get(j, "argmin"))
-			     ? (long)json_integer_value(json_object_get(j, "argmin"))
+	tmp.argmin = json_is_integer(json_object_get(j, PRA_STATS_ARGMIN))
+			     ? (long)json_integer_value(json_object_get(j, PRA_STATS_ARGMIN))
 			     : -1;
-	tmp.argmax = json_is_integer(json_object_get(j, "argmax"))
-			     ? (long)json_integer_value(json_object_get(j, "argmax"))
+	tmp.argmax = json_is_integer(json_object_get(j, PRA_STATS_ARGMAX))
+			     ? (long)json_integer_value(json_object_get(j, PRA_STATS_ARGMAX))
 			     : -1;
-	s = pr_agg_stat_get(a, cat, json_string_value(json_object_get(j, "kind")), name,
-			    json_string_value(json_object_get(j, "unit")));
+	s = pr_agg_stat_get(a, cat, json_string_value(json_object_get(j, PRA_STATS_KIND)), name,
+			    json_string_value(json_object_get(j, PRA_STATS_UNIT)));
 	pr_agg_stat_merge(s, &tmp);
 	free(tmp.calls.p);
 	free(tmp.sum.p);
@@ -250,11 +256,11 @@ bad:
 /* One collective_arrivals entry of an agg.json into a; -1 when malformed. */
 static int arrival_read(struct pr_agg *a, const json_t *j)
 {
-	const char *kind = json_string_value(json_object_get(j, "kind")),
-		   *name = json_string_value(json_object_get(j, "name"));
-	const json_t *state = json_object_get(j, "state"),
-		     *least = json_object_get(state, "least_ns"),
-		     *rank = json_object_get(state, "rank");
+	const char *kind = json_string_value(json_object_get(j, PRA_COLLECTIVE_ARRIVALS_KIND)),
+		   *name = json_string_value(json_object_get(j, PRA_COLLECTIVE_ARRIVALS_NAME));
+	const json_t *state = json_object_get(j, PRA_COLLECTIVE_ARRIVALS_STATE),
+		     *least = json_object_get(state, PRA_COLLECTIVE_ARRIVALS_STATE_LEAST_NS),
+		     *rank = json_object_get(state, PRA_COLLECTIVE_ARRIVALS_STATE_RANK);
 	struct agg_arrival *ar;
 	size_t n = json_array_size(least), k;
 	if (!kind || !name || !json_is_array(least) || !json_is_array(rank) ||
@@ -278,18 +284,19 @@ static int arrival_read(struct pr_agg *a, const json_t *j)
 /* Schema, version and the arrays every agg.json has; ranks_array: its "ranks" is an array. */
 static int part_check(const json_t *doc, int ranks_array, int from_file, struct pr_error *err)
 {
-	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	const char *schema = json_string_value(json_object_get(doc, PRA_SCHEMA));
 	if (!schema || strcmp(schema, PR_AGG_SCHEMA))
 		return from_file ? pr_error_set(err, PR_E_FORMAT, "not a profreport aggregate")
 				 : pr_error_set(err, PR_E_FORMAT,
 						"not a profreport aggregate (schema '%s')",
 						schema ? schema : "");
-	if (!json_is_integer(json_object_get(doc, "version")) ||
-	    json_integer_value(json_object_get(doc, "version")) != PR_AGG_VERSION)
+	if (!json_is_integer(json_object_get(doc, PRA_VERSION)) ||
+	    json_integer_value(json_object_get(doc, PRA_VERSION)) != PR_AGG_VERSION)
 		return pr_error_set(err, PR_E_FORMAT, "aggregate version %lld is not %d",
-				    (long long)json_integer_value(json_object_get(doc, "version")),
+				    (long long)json_integer_value(
+					    json_object_get(doc, PRA_VERSION)),
 				    PR_AGG_VERSION);
-	if (!json_is_array(json_object_get(doc, "stats")) || !ranks_array)
+	if (!json_is_array(json_object_get(doc, PRA_STATS)) || !ranks_array)
 		return pr_error_set(err, PR_E_PARSE, "aggregate without 'stats' or 'ranks'");
 	return 0;
 }
@@ -298,7 +305,7 @@ static int part_stats(struct pr_agg *tmp, const json_t *doc, struct pr_error *er
 {
 	const json_t *v;
 	size_t i;
-	json_array_foreach (json_object_get(doc, "stats"), i, v)
+	json_array_foreach (json_object_get(doc, PRA_STATS), i, v)
 		if (stat_read(tmp, v, err, i))
 			return -1;
 	return 0;
@@ -307,14 +314,15 @@ static int part_stats(struct pr_agg *tmp, const json_t *doc, struct pr_error *er
 /* ranks[i] of an agg.json into tmp (v borrowed). */
 static int part_row(struct pr_agg *tmp, json_t *v, size_t i, struct pr_error *err)
 {
-	const json_t *r = json_object_get(v, "rank");
-	const char *rs = json_string_value(json_object_get(v, "rank_source"));
+	const json_t *r = json_object_get(v, PRA_RANKS_RANK);
+	const char *rs = json_string_value(json_object_get(v, PRA_RANKS_RANK_SOURCE));
 	if (!json_is_integer(r))
 		return pr_error_set(err, PR_E_PARSE, "aggregate: ranks[%zu] has no rank", i);
 	if (rs && !strcmp(rs, "inferred"))
 		tmp->inferred = 1;
 	return pr_agg_add_row(tmp, (long)json_integer_value(r),
-			      json_string_value(json_object_get(v, "source")), json_incref(v), err);
+			      json_string_value(json_object_get(v, PRA_RANKS_SOURCE)),
+			      json_incref(v), err);
 }
 
 /* The rest of the document into tmp, and tmp into a. */
@@ -322,16 +330,16 @@ static int part_end(struct pr_agg *a, struct pr_agg *tmp, const json_t *doc, str
 {
 	const json_t *v;
 	size_t i;
-	json_array_foreach (json_object_get(doc, "collective_arrivals"), i, v) {
+	json_array_foreach (json_object_get(doc, PRA_COLLECTIVE_ARRIVALS), i, v) {
 		if (arrival_read(tmp, v))
 			return pr_error_set(err, PR_E_PARSE,
 					    "aggregate: bad entry collective_arrivals[%zu]", i);
 	}
-	json_array_foreach (json_object_get(doc, "warnings"), i, v)
+	json_array_foreach (json_object_get(doc, PRA_WARNINGS), i, v)
 		if (json_is_string(v))
 			pr_agg_warnf(tmp, "%s", json_string_value(v));
-	if (json_is_integer(json_object_get(doc, "world_size")))
-		tmp->world_size = (long)json_integer_value(json_object_get(doc, "world_size"));
+	if (json_is_integer(json_object_get(doc, PRA_WORLD_SIZE)))
+		tmp->world_size = (long)json_integer_value(json_object_get(doc, PRA_WORLD_SIZE));
 	return pr_agg_merge(a, tmp, err);
 }
 
@@ -345,12 +353,12 @@ int pr_agg_merge_json(struct pr_agg *a, const json_t *doc, struct pr_error *err)
 	struct pr_agg *tmp;
 	size_t i;
 	int rc = -1;
-	if (part_check(doc, json_is_array(json_object_get(doc, "ranks")), 0, err))
+	if (part_check(doc, json_is_array(json_object_get(doc, PRA_RANKS)), 0, err))
 		return -1;
 	tmp = pr_agg_new();
 	if (part_stats(tmp, doc, err))
 		goto out;
-	json_array_foreach (json_object_get(doc, "ranks"), i, v)
+	json_array_foreach (json_object_get(doc, PRA_RANKS), i, v)
 		if (part_row(tmp, v, i, err))
 			goto out;
 	rc = part_end(a, tmp, doc, err);
@@ -520,8 +528,9 @@ static int jr_ranks(struct jrd *r, const struct jr_head *h, struct pr_agg *tmp,
 /* Pass 1: the top-level object, every value checked, "ranks" only skipped over. */
 static int jr_head(struct jrd *r, struct jr_head *h, struct pr_error *err)
 {
-	static const char *const keep[] = { "schema",	"version",   "stats", "collective_arrivals",
-					    "warnings", "world_size" };
+	static const char *const keep[] = { PRA_SCHEMA,	  PRA_VERSION,
+					    PRA_STATS,	  PRA_COLLECTIVE_ARRIVALS,
+					    PRA_WARNINGS, PRA_WORLD_SIZE };
 	jr_ws(r);
 	if (r->c != '{')
 		return jr_err(r, "'{'", err);
@@ -552,7 +561,7 @@ static int jr_head(struct jrd *r, struct jr_head *h, struct pr_error *err)
 			}
 			jr_next(r);
 			jr_ws(r);
-			if (!strcmp(key, "ranks") && r->c == '[') {
+			if (!strcmp(key, PRA_RANKS) && r->c == '[') {
 				h->ranks_array = 1;
 				h->ranks_off = r->off;
 				h->ranks_line = r->line;
@@ -572,7 +581,7 @@ static int jr_head(struct jrd *r, struct jr_head *h, struct pr_error *err)
 					free(key);
 					return -1;
 				}
-				if (!strcmp(key, "ranks"))
+				if (!strcmp(key, PRA_RANKS))
 					h->ranks_array = 0;
 				for (i = 0; i < sizeof(keep) / sizeof(keep[0]) && !used; i++)
 					used = !strcmp(key, keep[i]);
@@ -768,12 +777,13 @@ int pr_agg_ranks_into(const struct pr_agg *a, json_t *doc, size_t brief, struct 
 		if (!brief || i < brief || gpus <= brief) {
 			if (!(row = pr_agg_row_json(a, rv[i])))
 				break;
-			if (brief && i >= brief && !json_is_object(json_object_get(row, "gpu"))) {
+			if (brief && i >= brief &&
+			    !json_is_object(json_object_get(row, PRA_RANKS_GPU))) {
 				json_decref(row);
 				row = json_null();
 			}
 		}
-		if (brief && json_is_object(json_object_get(row, "gpu")))
+		if (brief && json_is_object(json_object_get(row, PRA_RANKS_GPU)))
 			gpus++;
 		json_array_append_new(ranks, row);
 	}

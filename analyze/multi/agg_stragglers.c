@@ -16,6 +16,7 @@
 #include "base/jsonx.h"
 #include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 static const char *short_name(const char *name, char *buf, size_t n)
 {
@@ -366,10 +367,13 @@ void pr_agg_stragglers(const struct pr_agg *a, struct agg_row **rows, size_t n, 
 			continue;
 		ev = json_array();
 		json_array_foreach (reasons, j, r) {
-			if (json_integer_value(json_object_get(r, "rank")) != rows[i]->rank)
+			if (json_integer_value(
+				    json_object_get(r, PRA_STRAGGLERS_RANKS_EVIDENCE_RANK)) !=
+			    rows[i]->rank)
 				continue;
 			pr_strbuf_addstr(&sb, json_array_size(ev) ? "; " : "");
-			pr_strbuf_addstr(&sb, json_string_value(json_object_get(r, "text")));
+			pr_strbuf_addstr(&sb, json_string_value(json_object_get(
+						      r, PRA_STRAGGLERS_RANKS_EVIDENCE_TEXT)));
 			json_array_append(ev, r);
 		}
 		if (!json_array_size(ev)) {

@@ -30,6 +30,7 @@
 #include "base/strbuf.h"
 #include "base/strmap.h"
 #include "base/xalloc.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 /* ---- accumulators ----------------------------------------------------- */
 
@@ -436,11 +437,12 @@ static int dump_to_strbuf(const char *buf, size_t n, void *sb)
 int pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j, struct pr_error *err)
 {
 	/* AGG_F_STAGE, AGG_F_COLLECTIVE, AGG_F_PERF */
-	static const char *const fields[] = { "stages", "collectives", "perf" };
+	static const char *const fields[] = { PRA_RANKS_STAGES, PRA_RANKS_COLLECTIVES,
+					      PRA_RANKS_PERF };
 	const char *src = source ? source : "";
-	const char *h = json_string_value(json_object_get(j, "content_hash"));
-	const char *rs = json_string_value(json_object_get(j, "rank_source"));
-	const json_t *g = json_object_get(j, "gpu"), *v;
+	const char *h = json_string_value(json_object_get(j, PRA_RANKS_CONTENT_HASH));
+	const char *rs = json_string_value(json_object_get(j, PRA_RANKS_RANK_SOURCE));
+	const json_t *g = json_object_get(j, PRA_RANKS_GPU), *v;
 	struct agg_spill *sp;
 	struct agg_row *r;
 	struct pr_strbuf text = PR_STRBUF_INIT;
@@ -463,13 +465,15 @@ int pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j, s
 	r->hlen = (uint32_t)hn;
 	r->jlen = (uint32_t)text.len;
 	r->inferred = rs && !strcmp(rs, "inferred");
-	r->duration_ns = pr_mnum(j, "duration_ns");
-	r->step_mean_ns = pr_mnum(json_object_get(j, "steps"), "mean_ns");
+	r->duration_ns = pr_mnum(j, PRA_RANKS_DURATION_NS);
+	r->step_mean_ns = pr_mnum(json_object_get(j, PRA_RANKS_STEPS), PRA_RANKS_STEPS_MEAN_NS);
 	/* the linked scope's idle share where the row has it (gpu_part), else the span's */
-	r->gpu_idle = pr_agg_gpu_share(g, "linked_idle_ns", "linked_total_ns");
+	r->gpu_idle =
+		pr_agg_gpu_share(g, PRA_RANKS_GPU_LINKED_IDLE_NS, PRA_RANKS_GPU_LINKED_TOTAL_NS);
 	if (!isfinite(r->gpu_idle))
-		r->gpu_idle = pr_agg_gpu_share(g, "idle_ns", "span_ns");
-	r->gpu_host_wait = pr_agg_gpu_share(g, "idle_host_wait_ns", "idle_ns");
+		r->gpu_idle = pr_agg_gpu_share(g, PRA_RANKS_GPU_IDLE_NS, PRA_RANKS_GPU_SPAN_NS);
+	r->gpu_host_wait =
+		pr_agg_gpu_share(g, PRA_RANKS_GPU_IDLE_HOST_WAIT_NS, PRA_RANKS_GPU_IDLE_NS);
 	for (f = 0; f < 3; f++)
 		json_object_foreach (json_object_get(j, fields[f]), key, v) {
 			struct agg_col *c = pr_agg_col_get(a, (int)f, key);
@@ -478,9 +482,9 @@ int pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j, s
 		}
 	{
 		/* the critical path's host-side shares (AGG_F_CRITPATH), from the row's ns */
-		const json_t *cp = json_object_get(j, "critical_path");
-		const json_t *comp = json_object_get(cp, "composition_ns");
-		double len = pr_mnum(cp, "length_ns");
+		const json_t *cp = json_object_get(j, PRA_RANKS_CRITICAL_PATH);
+		const json_t *comp = json_object_get(cp, PRA_RANKS_CRITICAL_PATH_COMPOSITION_NS);
+		double len = pr_mnum(cp, PRA_RANKS_CRITICAL_PATH_LENGTH_NS);
 		for (f = 0; f < PR_AGG_CP_NCLASSES && len > 0; f++) {
 			double x = pr_mnum(comp, pr_agg_cp_classes[f]);
 			if (isfinite(x))
@@ -752,7 +756,7 @@ static const char *row_source(const struct pr_agg *a, long rank)
  */
 static int is_duplicate(struct pr_agg *a, const json_t *run, const char *src)
 {
-	const char *h = json_string_value(json_object_get(run, "content_hash")), *s;
+	const char *h = json_string_value(json_object_get(run, PRK_CONTENT_HASH)), *s;
 	int64_t i, key;
 	if (!h || !*h || (i = hash_find(a, h, strlen(h), &key)) < 0)
 		return 0;
@@ -764,7 +768,7 @@ static int is_duplicate(struct pr_agg *a, const json_t *run, const char *src)
 /* Inputs of one job agree on the world size; -1 with err when not. */
 static int same_job(struct pr_agg *a, const json_t *run, const char *src, struct pr_error *err)
 {
-	const json_t *ws = json_object_get(run, "world_size");
+	const json_t *ws = json_object_get(run, PRK_WORLD_SIZE);
 	long w;
 	if (!json_is_integer(ws) || json_integer_value(ws) <= 0)
 		return 0;
@@ -786,11 +790,11 @@ static int same_job(struct pr_agg *a, const json_t *run, const char *src, struct
 static int cmp_total_desc(const void *x, const void *y)
 {
 	const json_t *const *a = x, *const *b = y;
-	double u = pr_mnum(*a, "total_ns"), v = pr_mnum(*b, "total_ns");
+	double u = pr_mnum(*a, PRK_SPANS_ITEMS_TOTAL_NS), v = pr_mnum(*b, PRK_SPANS_ITEMS_TOTAL_NS);
 	if (u != v)
 		return u > v ? -1 : 1;
-	return strcmp(json_string_value(json_object_get(*a, "name")),
-		      json_string_value(json_object_get(*b, "name")));
+	return strcmp(json_string_value(json_object_get(*a, PRK_SPANS_ITEMS_NAME)),
+		      json_string_value(json_object_get(*b, PRK_SPANS_ITEMS_NAME)));
 }
 
 #define TOP_SPANS 5
@@ -815,12 +819,18 @@ double pr_agg_gpu_share(const json_t *g, const char *part, const char *whole)
  */
 static void linked_part(struct pr_agg *a, json_t *g, const json_t *l, long rank)
 {
-	int on = json_is_object(l) && pr_mnum(l, "ops") > 0 && pr_mnum(l, "total_ns") > 0;
+	int on = json_is_object(l) && pr_mnum(l, PRK_GPU_BREAKDOWN_SCOPES_LINKED_OPS) > 0 &&
+		 pr_mnum(l, PRK_GPU_BREAKDOWN_SCOPES_LINKED_TOTAL_NS) > 0;
 	double v;
-	json_object_set_new(g, "linked_busy_ns", on ? pr_jnum(pr_mnum(l, "busy_ns")) : json_null());
-	json_object_set_new(g, "linked_idle_ns", on ? pr_jnum(pr_mnum(l, "idle_ns")) : json_null());
+	json_object_set_new(g, "linked_busy_ns",
+			    on ? pr_jnum(pr_mnum(l, PRK_GPU_BREAKDOWN_SCOPES_LINKED_BUSY_NS))
+			       : json_null());
+	json_object_set_new(g, "linked_idle_ns",
+			    on ? pr_jnum(pr_mnum(l, PRK_GPU_BREAKDOWN_SCOPES_LINKED_IDLE_NS))
+			       : json_null());
 	json_object_set_new(g, "linked_total_ns",
-			    on ? pr_jnum(pr_mnum(l, "total_ns")) : json_null());
+			    on ? pr_jnum(pr_mnum(l, PRK_GPU_BREAKDOWN_SCOPES_LINKED_TOTAL_NS))
+			       : json_null());
 	v = on ? pr_agg_gpu_share(g, "linked_busy_ns", "linked_total_ns") : NAN;
 	json_object_set_new(g, "linked_busy_share", pr_jnum(v));
 	if (on)
@@ -838,11 +848,17 @@ static void linked_part(struct pr_agg *a, json_t *g, const json_t *l, long rank)
  */
 static json_t *gpu_part(struct pr_agg *a, const json_t *run, long rank)
 {
-	static const char *const rk[] = { "span_ns",	      "busy_ns",   "compute_ns",
-					  "communication_ns", "memory_ns", "idle_ns" };
-	static const char *const ik[][2] = { { "host_wait_ns", "idle_host_wait_ns" },
-					     { "kernel_wait_ns", "idle_kernel_wait_ns" },
-					     { "other_ns", "idle_other_ns" } };
+	/* the rank's ns, kept under their names; the idle parts renamed idle_<part> */
+	static const char *const rk[] = {
+		PRK_GPU_BREAKDOWN_RANK_SPAN_NS,	   PRK_GPU_BREAKDOWN_RANK_BUSY_NS,
+		PRK_GPU_BREAKDOWN_RANK_COMPUTE_NS, PRK_GPU_BREAKDOWN_RANK_COMMUNICATION_NS,
+		PRK_GPU_BREAKDOWN_RANK_MEMORY_NS,  PRK_GPU_BREAKDOWN_RANK_IDLE_NS
+	};
+	static const char *const ik[][2] = {
+		{ PRK_GPU_BREAKDOWN_IDLE_HOST_WAIT_NS, "idle_host_wait_ns" },
+		{ PRK_GPU_BREAKDOWN_IDLE_KERNEL_WAIT_NS, "idle_kernel_wait_ns" },
+		{ PRK_GPU_BREAKDOWN_IDLE_OTHER_NS, "idle_other_ns" }
+	};
 	/* share (row key and stat name) = part / whole, all from the row's ns */
 	static const char *const sh[][4] = {
 		{ "busy_share", NULL, "busy_ns", "span_ns" },
@@ -855,12 +871,13 @@ static json_t *gpu_part(struct pr_agg *a, const json_t *run, long rank)
 		{ "idle_other_share", "idle: other", "idle_other_ns", "idle_ns" },
 		{ "overlap_share", "comm overlapped", "overlapped_ns", "overlap_communication_ns" },
 	};
-	const json_t *gb = json_object_get(run, "gpu_breakdown");
-	const json_t *r = json_object_get(gb, "rank"), *idle = json_object_get(gb, "idle"),
-		     *ov = json_object_get(gb, "overlap");
+	const json_t *gb = json_object_get(run, PRK_GPU_BREAKDOWN);
+	const json_t *r = json_object_get(gb, PRK_GPU_BREAKDOWN_RANK),
+		     *idle = json_object_get(gb, PRK_GPU_BREAKDOWN_IDLE),
+		     *ov = json_object_get(gb, PRK_GPU_BREAKDOWN_OVERLAP);
 	json_t *g;
 	size_t i;
-	if (!json_is_object(r) || !(pr_mnum(r, "span_ns") > 0))
+	if (!json_is_object(r) || !(pr_mnum(r, PRK_GPU_BREAKDOWN_RANK_SPAN_NS) > 0))
 		return json_null();
 	g = json_object();
 	for (i = 0; i < sizeof(rk) / sizeof(rk[0]); i++)
@@ -868,8 +885,9 @@ static json_t *gpu_part(struct pr_agg *a, const json_t *run, long rank)
 	for (i = 0; i < sizeof(ik) / sizeof(ik[0]); i++)
 		json_object_set_new(g, ik[i][1], pr_jnum(pr_mnum(idle, ik[i][0])));
 	json_object_set_new(g, "overlap_communication_ns",
-			    pr_jnum(pr_mnum(ov, "communication_ns")));
-	json_object_set_new(g, "overlapped_ns", pr_jnum(pr_mnum(ov, "overlapped_ns")));
+			    pr_jnum(pr_mnum(ov, PRK_GPU_BREAKDOWN_OVERLAP_COMMUNICATION_NS)));
+	json_object_set_new(g, "overlapped_ns",
+			    pr_jnum(pr_mnum(ov, PRK_GPU_BREAKDOWN_OVERLAP_OVERLAPPED_NS)));
 	for (i = 0; i < sizeof(sh) / sizeof(sh[0]); i++) {
 		double v = pr_agg_gpu_share(g, sh[i][2], sh[i][3]);
 		json_object_set_new(g, sh[i][0], pr_jnum(v));
@@ -877,8 +895,11 @@ static json_t *gpu_part(struct pr_agg *a, const json_t *run, long rank)
 			fold(a, CAT_GPU, "", sh[i][1], "share", v, 1, rank);
 	}
 	json_object_set_new(g, "launch_linked_share",
-			    pr_jnum(pr_mnum(idle, "launch_linked_share")));
-	linked_part(a, g, json_object_get(json_object_get(gb, "scopes"), "linked"), rank);
+			    pr_jnum(pr_mnum(idle, PRK_GPU_BREAKDOWN_IDLE_LAUNCH_LINKED_SHARE)));
+	linked_part(a, g,
+		    json_object_get(json_object_get(gb, PRK_GPU_BREAKDOWN_SCOPES),
+				    PRK_GPU_BREAKDOWN_SCOPES_LINKED),
+		    rank);
 	return g;
 }
 
@@ -890,7 +911,9 @@ static json_t *gpu_part(struct pr_agg *a, const json_t *run, long rank)
  */
 static json_t *perf_part(struct pr_agg *a, const json_t *run, long rank)
 {
-	const json_t *cats = json_object_get(json_object_get(run, "perf_model"), "categories"), *c;
+	const json_t *cats = json_object_get(json_object_get(run, PRK_PERF_MODEL),
+					     PRK_PERF_MODEL_CATEGORIES),
+		     *c;
 	struct pr_strbuf name = PR_STRBUF_INIT;
 	json_t *p;
 	size_t i;
@@ -898,12 +921,12 @@ static json_t *perf_part(struct pr_agg *a, const json_t *run, long rank)
 		return NULL;
 	p = json_object();
 	json_array_foreach (cats, i, c) {
-		double v = pr_mnum(c, "device_ns");
-		if (!*pr_mstr(c, "category") || isnan(v))
+		double v = pr_mnum(c, PRK_PERF_MODEL_CATEGORIES_DEVICE_NS);
+		if (!*pr_mstr(c, PRK_PERF_MODEL_CATEGORIES_CATEGORY) || isnan(v))
 			continue;
-		json_object_set_new(p, pr_mstr(c, "category"), pr_jnum(v));
+		json_object_set_new(p, pr_mstr(c, PRK_PERF_MODEL_CATEGORIES_CATEGORY), pr_jnum(v));
 		pr_strbuf_reset(&name);
-		pr_strbuf_addf(&name, "perf: %s", pr_mstr(c, "category"));
+		pr_strbuf_addf(&name, "perf: %s", pr_mstr(c, PRK_PERF_MODEL_CATEGORIES_CATEGORY));
 		fold(a, CAT_GPU, "", name.buf, "ns", v, 1, rank);
 	}
 	pr_strbuf_release(&name);
@@ -911,7 +934,9 @@ static json_t *perf_part(struct pr_agg *a, const json_t *run, long rank)
 }
 
 /* The critical path's host-side classes whose share of the path the straggler check judges. */
-const char *const pr_agg_cp_classes[PR_AGG_CP_NCLASSES] = { "cpu_op", "sync", "idle" };
+const char *const pr_agg_cp_classes[PR_AGG_CP_NCLASSES] = { PRK_CRITICAL_PATH_COMPOSITION_NS_CPU_OP,
+							    PRK_CRITICAL_PATH_COMPOSITION_NS_SYNC,
+							    PRK_CRITICAL_PATH_COMPOSITION_NS_IDLE };
 
 /*
  * The critical path's composition (the model's critical_path, docs/analysis.md):
@@ -922,10 +947,10 @@ const char *const pr_agg_cp_classes[PR_AGG_CP_NCLASSES] = { "cpu_op", "sync", "i
  */
 static json_t *critpath_part(struct pr_agg *a, const json_t *run, long rank)
 {
-	const json_t *cp = json_object_get(run, "critical_path");
-	const json_t *comp = json_object_get(cp, "composition_ns"), *v;
+	const json_t *cp = json_object_get(run, PRK_CRITICAL_PATH);
+	const json_t *comp = json_object_get(cp, PRK_CRITICAL_PATH_COMPOSITION_NS), *v;
 	struct pr_strbuf name = PR_STRBUF_INIT;
-	double len = pr_mnum(cp, "length_ns");
+	double len = pr_mnum(cp, PRK_CRITICAL_PATH_LENGTH_NS);
 	const char *key;
 	json_t *p, *c;
 	if (!json_is_object(comp) || !(len > 0))
@@ -933,7 +958,8 @@ static json_t *critpath_part(struct pr_agg *a, const json_t *run, long rank)
 	p = json_object();
 	c = json_object();
 	json_object_set_new(p, "length_ns", pr_jnum(len));
-	json_object_set_new(p, "steps_analysed", pr_jnum(pr_mnum(cp, "steps_analysed")));
+	json_object_set_new(p, "steps_analysed",
+			    pr_jnum(pr_mnum(cp, PRK_CRITICAL_PATH_STEPS_ANALYSED)));
 	json_object_foreach ((json_t *)comp, key, v) {
 		if (!json_is_number(v))
 			continue;
@@ -955,7 +981,7 @@ static json_t *critpath_part(struct pr_agg *a, const json_t *run, long rank)
 static int run_rank(struct pr_agg *a, const json_t *run, const char *src, long *rankp,
 		    const char **rsrcp, struct pr_error *err)
 {
-	const json_t *jr = json_object_get(run, "rank");
+	const json_t *jr = json_object_get(run, PRK_RANK);
 	const char *rsrc = "trace";
 	long rank;
 	if (a->user_ranks) {
@@ -1008,39 +1034,52 @@ static void fold_throughput(struct pr_agg *a, const json_t *run, json_t *row, lo
 	const json_t *tp, *steps, *v;
 	json_t *thr, *rsteps;
 
-	tp = json_object_get(run, "throughput");
-	steps = json_object_get(tp, "steps");
-	if (json_is_object(steps) && pr_mnum(steps, "count") > 0) {
+	tp = json_object_get(run, PRK_THROUGHPUT);
+	steps = json_object_get(tp, PRK_THROUGHPUT_STEPS);
+	if (json_is_object(steps) && pr_mnum(steps, PRK_THROUGHPUT_STEPS_COUNT) > 0) {
 		rsteps = json_object();
-		json_object_set(rsteps, "name", json_object_get(steps, "name"));
-		json_object_set_new(rsteps, "count", pr_jnum(pr_mnum(steps, "count")));
-		json_object_set_new(rsteps, "mean_ns", pr_jnum(pr_mnum(steps, "mean_ns")));
-		json_object_set_new(rsteps, "p50_ns", pr_jnum(pr_mnum(steps, "p50_ns")));
-		json_object_set_new(rsteps, "min_ns", pr_jnum(pr_mnum(steps, "min_ns")));
-		json_object_set_new(rsteps, "max_ns", pr_jnum(pr_mnum(steps, "max_ns")));
+		json_object_set(rsteps, "name", json_object_get(steps, PRK_THROUGHPUT_STEPS_NAME));
+		json_object_set_new(rsteps, "count",
+				    pr_jnum(pr_mnum(steps, PRK_THROUGHPUT_STEPS_COUNT)));
+		json_object_set_new(rsteps, "mean_ns",
+				    pr_jnum(pr_mnum(steps, PRK_THROUGHPUT_STEPS_MEAN_NS)));
+		json_object_set_new(rsteps, "p50_ns",
+				    pr_jnum(pr_mnum(steps, PRK_THROUGHPUT_STEPS_P50_NS)));
+		json_object_set_new(rsteps, "min_ns",
+				    pr_jnum(pr_mnum(steps, PRK_THROUGHPUT_STEPS_MIN_NS)));
+		json_object_set_new(rsteps, "max_ns",
+				    pr_jnum(pr_mnum(steps, PRK_THROUGHPUT_STEPS_MAX_NS)));
 		json_object_set_new(row, "steps", rsteps);
-		fold(a, CAT_RUN, "", "steps.count", "count", pr_mnum(steps, "count"), 1, rank);
-		fold(a, CAT_RUN, "", "steps.mean", "ns", pr_mnum(steps, "mean_ns"),
-		     pr_mnum(steps, "count"), rank);
-		fold(a, CAT_RUN, "", "steps.p50", "ns", pr_mnum(steps, "p50_ns"),
-		     pr_mnum(steps, "count"), rank);
-		fold(a, CAT_RUN, "", "steps.max", "ns", pr_mnum(steps, "max_ns"),
-		     pr_mnum(steps, "count"), rank);
+		fold(a, CAT_RUN, "", "steps.count", "count",
+		     pr_mnum(steps, PRK_THROUGHPUT_STEPS_COUNT), 1, rank);
+		fold(a, CAT_RUN, "", "steps.mean", "ns",
+		     pr_mnum(steps, PRK_THROUGHPUT_STEPS_MEAN_NS),
+		     pr_mnum(steps, PRK_THROUGHPUT_STEPS_COUNT), rank);
+		fold(a, CAT_RUN, "", "steps.p50", "ns", pr_mnum(steps, PRK_THROUGHPUT_STEPS_P50_NS),
+		     pr_mnum(steps, PRK_THROUGHPUT_STEPS_COUNT), rank);
+		fold(a, CAT_RUN, "", "steps.max", "ns", pr_mnum(steps, PRK_THROUGHPUT_STEPS_MAX_NS),
+		     pr_mnum(steps, PRK_THROUGHPUT_STEPS_COUNT), rank);
 	} else {
 		json_object_set_new(row, "steps", json_null());
 	}
 
 	thr = json_object();
-	if (json_is_object(steps) && isfinite(pr_mnum(steps, "per_s")))
-		json_object_set_new(thr, "steps_per_s", pr_jnum(pr_mnum(steps, "per_s")));
-	v = json_object_get(tp, "blocks");
+	if (json_is_object(steps) && isfinite(pr_mnum(steps, PRK_THROUGHPUT_STEPS_PER_S)))
+		json_object_set_new(thr, "steps_per_s",
+				    pr_jnum(pr_mnum(steps, PRK_THROUGHPUT_STEPS_PER_S)));
+	v = json_object_get(tp, PRK_THROUGHPUT_BLOCKS);
 	if (json_is_object(v)) {
-		if (isfinite(pr_mnum(v, "fps")))
-			json_object_set_new(thr, "fps", pr_jnum(pr_mnum(v, "fps")));
-		if (isfinite(pr_mnum(v, "bps")))
-			json_object_set_new(thr, "bps", pr_jnum(pr_mnum(v, "bps")));
+		if (isfinite(pr_mnum(v, PRK_THROUGHPUT_BLOCKS_FPS)))
+			json_object_set_new(thr, "fps",
+					    pr_jnum(pr_mnum(v, PRK_THROUGHPUT_BLOCKS_FPS)));
+		if (isfinite(pr_mnum(v, PRK_THROUGHPUT_BLOCKS_BPS)))
+			json_object_set_new(thr, "bps",
+					    pr_jnum(pr_mnum(v, PRK_THROUGHPUT_BLOCKS_BPS)));
 	}
-	v = json_object_get(tp, "tokens");
+	v = json_object_get(tp, PRK_THROUGHPUT_TOKENS);
+	/* NOTE: the model's throughput.tokens has no "per_s" (it is tokens_per_s,
+	 * PRK_THROUGHPUT_TOKENS_TOKENS_PER_S), so this never sets tokens_per_s; naming the key
+	 * by its macro fixes that and changes agg.json, so it is left to its own change (issue 31) */
 	if (json_is_object(v) && isfinite(pr_mnum(v, "per_s")))
 		json_object_set_new(thr, "tokens_per_s", pr_jnum(pr_mnum(v, "per_s")));
 	{
@@ -1057,20 +1096,29 @@ static void fold_throughput(struct pr_agg *a, const json_t *run, json_t *row, lo
 }
 
 /* The row's "stages": timeline phases (annotations) and Inferix stages, folded as stage stats. */
+/* phases.totals and phases.stages are one shape here, read by the totals' names */
+_Static_assert(sizeof(PRK_PHASES_STAGES_NAME) == sizeof(PRK_PHASES_TOTALS_NAME),
+	       "phases.stages[].name");
+_Static_assert(sizeof(PRK_PHASES_STAGES_TOTAL_NS) == sizeof(PRK_PHASES_TOTALS_TOTAL_NS),
+	       "phases.stages[].total_ns");
+_Static_assert(sizeof(PRK_PHASES_STAGES_COUNT) == sizeof(PRK_PHASES_TOTALS_COUNT),
+	       "phases.stages[].count");
 static void fold_stages(struct pr_agg *a, const json_t *run, json_t *row, long rank)
 {
-	static const char *const parts[] = { "totals", "stages" };
-	const json_t *phases = json_object_get(run, "phases"), *v;
+	static const char *const parts[] = { PRK_PHASES_TOTALS, PRK_PHASES_STAGES };
+	const json_t *phases = json_object_get(run, PRK_PHASES), *v;
 	json_t *stages = json_object();
 	size_t p, i;
 	for (p = 0; p < 2; p++) {
 		json_array_foreach (json_object_get(phases, parts[p]), i, v) {
-			const char *name = json_string_value(json_object_get(v, "name"));
-			double t = pr_mnum(v, "total_ns");
+			const char *name =
+				json_string_value(json_object_get(v, PRK_PHASES_TOTALS_NAME));
+			double t = pr_mnum(v, PRK_PHASES_TOTALS_TOTAL_NS);
 			if (!name || !isfinite(t) || json_object_get(stages, name))
 				continue;
 			json_object_set_new(stages, name, pr_jnum(t));
-			fold(a, CAT_STAGE, "", name, "ns", t, pr_mnum(v, "count"), rank);
+			fold(a, CAT_STAGE, "", name, "ns", t, pr_mnum(v, PRK_PHASES_TOTALS_COUNT),
+			     rank);
 		}
 	}
 	json_object_set_new(row, "stages", stages);
@@ -1083,7 +1131,7 @@ static void fold_stages(struct pr_agg *a, const json_t *run, json_t *row, long r
  */
 static void fold_spans(struct pr_agg *a, const json_t *run, json_t *row, long rank)
 {
-	const json_t *v, *items;
+	const json_t *v, *cv, *items;
 	json_t *coll, *top;
 	double coll_ns = 0;
 	size_t i, nsp = 0;
@@ -1091,19 +1139,19 @@ static void fold_spans(struct pr_agg *a, const json_t *run, json_t *row, long ra
 	int any_coll = 0;
 
 	coll = json_object();
-	items = json_object_get(json_object_get(run, "spans"), "items");
+	items = json_object_get(json_object_get(run, PRK_SPANS), PRK_SPANS_ITEMS);
 	sp = pr_xcalloc(json_array_size(items) + 1, sizeof(sp[0]));
 	json_array_foreach (items, i, v) {
-		const char *name = json_string_value(json_object_get(v, "name"));
-		const char *kind = json_string_value(json_object_get(v, "kind"));
-		double t = pr_mnum(v, "total_ns");
+		const char *name = json_string_value(json_object_get(v, PRK_SPANS_ITEMS_NAME));
+		const char *kind = json_string_value(json_object_get(v, PRK_SPANS_ITEMS_KIND));
+		double t = pr_mnum(v, PRK_SPANS_ITEMS_TOTAL_NS);
 		if (!name || is_step_kind(kind) || !isfinite(t))
 			continue;
-		fold(a, CAT_SPAN, kind, name, "ns", t, pr_mnum(v, "count"), rank);
+		fold(a, CAT_SPAN, kind, name, "ns", t, pr_mnum(v, PRK_SPANS_ITEMS_COUNT), rank);
 		sp[nsp++] = v;
 		if (pr_kclass_is_collective(name)) { /* the one classification (kclass.h) */
 			json_t *old = json_object_get(coll, name),
-			       *ps = json_object_get(v, "per_step_ns"), *x;
+			       *ps = json_object_get(v, PRK_SPANS_ITEMS_PER_STEP_NS), *x;
 			double prev = old ? json_number_value(old) : 0;
 			struct agg_arrival *ar;
 			size_t k;
@@ -1127,14 +1175,17 @@ static void fold_spans(struct pr_agg *a, const json_t *run, json_t *row, long ra
 	json_object_set_new(row, "collectives", coll);
 	json_object_set_new(row, "collective_ns", any_coll ? pr_jnum(coll_ns) : json_null());
 	/* bus bandwidth per collective (Kineto's collective args): the late rank shows the transfer's */
-	json_array_foreach (json_object_get(json_object_get(run, "collectives"), "items"), i, v) {
-		const char *name = json_string_value(json_object_get(v, "name"));
-		double bw = pr_mnum(v, "busbw_Bps");
+	json_array_foreach (json_object_get(json_object_get(run, PRK_COLLECTIVES),
+					    PRK_COLLECTIVES_ITEMS),
+			    i, cv) {
+		const char *name =
+			json_string_value(json_object_get(cv, PRK_COLLECTIVES_ITEMS_NAME));
+		double bw = pr_mnum(cv, PRK_COLLECTIVES_ITEMS_BUSBW_BPS);
 		if (name && isfinite(bw)) {
 			struct pr_strbuf n = PR_STRBUF_INIT;
 			pr_strbuf_addf(&n, "busbw: %s", name);
 			fold(a, CAT_COLLECTIVE, "", n.buf, "bytes_per_s", bw,
-			     pr_mnum(v, "sized_calls"), rank);
+			     pr_mnum(cv, PRK_COLLECTIVES_ITEMS_SIZED_CALLS), rank);
 			pr_strbuf_release(&n);
 		}
 	}
@@ -1142,10 +1193,11 @@ static void fold_spans(struct pr_agg *a, const json_t *run, json_t *row, long ra
 	top = json_array();
 	for (i = 0; i < nsp && i < TOP_SPANS; i++) {
 		json_t *t = json_object();
-		json_object_set(t, "name", json_object_get(sp[i], "name"));
-		json_object_set(t, "kind", json_object_get(sp[i], "kind"));
-		json_object_set_new(t, "count", pr_jnum(pr_mnum(sp[i], "count")));
-		json_object_set_new(t, "total_ns", pr_jnum(pr_mnum(sp[i], "total_ns")));
+		json_object_set(t, "name", json_object_get(sp[i], PRK_SPANS_ITEMS_NAME));
+		json_object_set(t, "kind", json_object_get(sp[i], PRK_SPANS_ITEMS_KIND));
+		json_object_set_new(t, "count", pr_jnum(pr_mnum(sp[i], PRK_SPANS_ITEMS_COUNT)));
+		json_object_set_new(t, "total_ns",
+				    pr_jnum(pr_mnum(sp[i], PRK_SPANS_ITEMS_TOTAL_NS)));
 		json_array_append_new(top, t);
 	}
 	free(sp);
@@ -1160,34 +1212,35 @@ static void fold_peaks(struct pr_agg *a, const json_t *run, json_t *row, long ra
 	size_t i;
 
 	peaks = json_array();
-	json_array_foreach (json_object_get(run, "peaks"), i, v) {
-		const char *series = json_string_value(json_object_get(v, "series"));
-		const char *dev = json_string_value(json_object_get(v, "device"));
-		const char *unit = json_string_value(json_object_get(v, "unit"));
+	json_array_foreach (json_object_get(run, PRK_PEAKS), i, v) {
+		const char *series = json_string_value(json_object_get(v, PRK_PEAKS_SERIES));
+		const char *dev = json_string_value(json_object_get(v, PRK_PEAKS_DEVICE));
+		const char *unit = json_string_value(json_object_get(v, PRK_PEAKS_UNIT));
 		json_t *p;
-		if (!series || !isfinite(pr_mnum(v, "value")))
+		if (!series || !isfinite(pr_mnum(v, PRK_PEAKS_VALUE)))
 			continue;
 		p = json_object();
 		json_object_set_new(p, "series", json_string(series));
 		json_object_set_new(p, "device", json_string(dev ? dev : ""));
 		json_object_set_new(p, "unit", json_string(unit ? unit : ""));
-		json_object_set_new(p, "value", pr_jnum(pr_mnum(v, "value")));
+		json_object_set_new(p, "value", pr_jnum(pr_mnum(v, PRK_PEAKS_VALUE)));
 		json_array_append_new(peaks, p);
-		fold(a, CAT_PEAK, dev ? dev : "", series, unit, pr_mnum(v, "value"), 1, rank);
+		fold(a, CAT_PEAK, dev ? dev : "", series, unit, pr_mnum(v, PRK_PEAKS_VALUE), 1,
+		     rank);
 	}
 	json_object_set_new(row, "peaks", peaks);
 
 	/* measurements only: not a recommendation's priority (Inferix's 3/2/1), and not GPU
 	 * numbers the run's own diagnostics call meaningless (all-zero GPU snapshots) */
-	json_array_foreach (json_object_get(run, "reported"), i, v) {
-		const char *name = json_string_value(json_object_get(v, "name"));
-		const char *unit = json_string_value(json_object_get(v, "unit"));
+	json_array_foreach (json_object_get(run, PRK_REPORTED), i, v) {
+		const char *name = json_string_value(json_object_get(v, PRK_REPORTED_NAME));
+		const char *unit = json_string_value(json_object_get(v, PRK_REPORTED_UNIT));
 		if (!name || !strcmp(name, "recommendation") ||
 		    !strcmp(unit ? unit : "", "priority"))
 			continue;
 		if (pr_agg_gpu_meaningless(run) && pr_agg_gpu_metric(name))
 			continue;
-		fold(a, CAT_METRIC, "", name, unit, pr_mnum(v, "value"), 1, rank);
+		fold(a, CAT_METRIC, "", name, unit, pr_mnum(v, PRK_REPORTED_VALUE), 1, rank);
 	}
 }
 
@@ -1213,8 +1266,8 @@ json_t *pr_agg_run_slim(const json_t *run)
 int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta, const char *path,
 			 struct pr_error *err)
 {
-	const char *format = json_string_value(json_object_get(run, "format"));
-	const char *src = path ? path : json_string_value(json_object_get(run, "source"));
+	const char *format = json_string_value(json_object_get(run, PRK_FORMAT));
+	const char *src = path ? path : json_string_value(json_object_get(run, PRK_SOURCE));
 	const char *rsrc = "trace";
 	const json_t *v;
 	json_t *row;
@@ -1223,6 +1276,7 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 	if (!json_is_object(run))
 		return pr_error_set(err, PR_E_PARSE, "model run is not an object");
 	if (format && !strcmp(format, "inferix")) {
+		/* keys: run meta - the store's meta of the run, open in the schema (docs/formats.md) */
 		const char *kind = json_string_value(json_object_get(meta, "inferix_file"));
 		if (kind && !strcmp(kind, "raw"))
 			return 0;
@@ -1238,17 +1292,17 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
 	json_object_set_new(row, "rank", json_integer(rank));
 	json_object_set_new(row, "rank_source", json_string(rsrc));
 	json_object_set(row, "world_size",
-			json_is_integer(json_object_get(run, "world_size"))
-				? json_object_get(run, "world_size")
+			json_is_integer(json_object_get(run, PRK_WORLD_SIZE))
+				? json_object_get(run, PRK_WORLD_SIZE)
 				: json_null());
 	json_object_set_new(row, "source", json_string(src ? src : ""));
 	json_object_set_new(row, "format", json_string(format ? format : ""));
-	if (json_is_string(json_object_get(run, "content_hash")))
-		json_object_set(row, "content_hash", json_object_get(run, "content_hash"));
+	if (json_is_string(json_object_get(run, PRK_CONTENT_HASH)))
+		json_object_set(row, "content_hash", json_object_get(run, PRK_CONTENT_HASH));
 
-	v = json_object_get(run, "clock");
-	json_object_set_new(row, "duration_ns", pr_jnum(pr_mnum(v, "duration_ns")));
-	fold(a, CAT_RUN, "", "duration", "ns", pr_mnum(v, "duration_ns"), 1, rank);
+	v = json_object_get(run, PRK_CLOCK);
+	json_object_set_new(row, "duration_ns", pr_jnum(pr_mnum(v, PRK_CLOCK_DURATION_NS)));
+	fold(a, CAT_RUN, "", "duration", "ns", pr_mnum(v, PRK_CLOCK_DURATION_NS), 1, rank);
 
 	fold_throughput(a, run, row, rank);
 	fold_stages(a, run, row, rank);
@@ -1324,7 +1378,7 @@ int pr_agg_store_models(struct pr_store *st, long run_id, pr_agg_model_fn *fn, v
 			return -1;
 		}
 		meta = run_meta(st, id);
-		r = fn(ctx, st, id, json_array_get(json_object_get(model, "runs"), 0), meta, err);
+		r = fn(ctx, st, id, json_array_get(json_object_get(model, PRK_RUNS), 0), meta, err);
 		json_decref(meta);
 		json_decref(model);
 		if (r < 0) {

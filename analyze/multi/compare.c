@@ -12,6 +12,7 @@
 #include "base/strbuf.h"
 #include "base/strmap.h"
 #include "base/xalloc.h"
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 enum group {
 	G_STEP,
@@ -146,32 +147,34 @@ static void add_value(struct table *t, int k, const char *prefix, const char *na
 
 static void collect_spans(struct table *t, int k, long ri, const json_t *run)
 {
-	const json_t *items = json_object_get(json_object_get(run, "spans"), "items"), *it;
+	const json_t *items = json_object_get(json_object_get(run, PRK_SPANS), PRK_SPANS_ITEMS),
+		     *it;
 	/* spans.unit: a run whose positions are not time (DHAT: bytes allocated) weighs its
 	 * spans in that unit: bytes are memory, another unit is listed, not gated */
-	const char *su = json_string_value(json_object_get(json_object_get(run, "spans"), "unit"));
+	const char *su =
+		json_string_value(json_object_get(json_object_get(run, PRK_SPANS), PRK_SPANS_UNIT));
 	enum kind sk = !su || !strcmp(su, "ns") ? K_TIME : !strcmp(su, "bytes") ? K_MEM : K_INFO;
 	size_t i;
 	if (!su)
 		su = "ns";
 	json_array_foreach (items, i, it) {
-		const char *name = json_string_value(json_object_get(it, "name"));
-		const char *kind = json_string_value(json_object_get(it, "kind"));
-		const json_t *ps = json_object_get(it, "per_step_ns");
+		const char *name = json_string_value(json_object_get(it, PRK_SPANS_ITEMS_NAME));
+		const char *kind = json_string_value(json_object_get(it, PRK_SPANS_ITEMS_KIND));
+		const json_t *ps = json_object_get(it, PRK_SPANS_ITEMS_PER_STEP_NS);
 		struct metric *m;
 		struct side *s;
 		double total;
 		int ok;
 		if (!name || (kind && (!strcmp(kind, "step") || !strcmp(kind, "phase"))))
 			continue;
-		total = num(it, "total_ns", &ok);
+		total = num(it, PRK_SPANS_ITEMS_TOTAL_NS, &ok);
 		if (!ok)
 			continue;
 		m = get(t, "span", name, G_SPAN, sk, AGG_MEDIAN, su);
 		s = &m->s[k];
 		s->present = 1;
 		s->total_ns += total;
-		s->calls += num(it, "count", &ok);
+		s->calls += num(it, PRK_SPANS_ITEMS_COUNT, &ok);
 		if (s->last_run != ri) {
 			size_t j;
 			json_t *x;
@@ -243,13 +246,18 @@ static enum kind reported_kind(const char *unit, double *factor, const char **ca
 static void collect_gpu(struct table *t, int k, const json_t *run)
 {
 	static const char *const names[] = { "compute", "communication", "memory" };
-	static const char *const totals[] = { "compute_ns", "communication_ns", "memory_ns" };
-	const json_t *gb = json_object_get(run, "gpu_breakdown"), *r = json_object_get(gb, "rank");
-	const json_t *steps = json_object_get(json_object_get(run, "step_breakdown"), "steps"), *x;
+	static const char *const totals[] = { PRK_GPU_BREAKDOWN_RANK_COMPUTE_NS,
+					      PRK_GPU_BREAKDOWN_RANK_COMMUNICATION_NS,
+					      PRK_GPU_BREAKDOWN_RANK_MEMORY_NS };
+	const json_t *gb = json_object_get(run, PRK_GPU_BREAKDOWN),
+		     *r = json_object_get(gb, PRK_GPU_BREAKDOWN_RANK);
+	const json_t *steps = json_object_get(json_object_get(run, PRK_STEP_BREAKDOWN),
+					      PRK_STEP_BREAKDOWN_STEPS),
+		     *x;
 	struct metric *m[4];
 	size_t i, j;
 	int ok, ok2;
-	double span = num(r, "span_ns", &ok), v;
+	double span = num(r, PRK_GPU_BREAKDOWN_RANK_SPAN_NS, &ok), v;
 	if (!ok || !(span > 0))
 		return;
 	t->gpu[k] = 1;
@@ -263,16 +271,17 @@ static void collect_gpu(struct table *t, int k, const json_t *run)
 	m[3] = get(t, "gpu", "idle_share", G_GPU, K_SHARE, AGG_MEDIAN, "share");
 	m[3]->bad_dir = 1;
 	m[3]->s[k].present = 1;
-	dpush(&m[3]->s[k].runv, num(r, "idle_ns", &ok) / span);
+	dpush(&m[3]->s[k].runv, num(r, PRK_GPU_BREAKDOWN_RANK_IDLE_NS, &ok) / span);
 	if (json_array_size(steps) == 0) {
 		for (j = 0; j < 4; j++)
 			m[j]->s[k].steps_ok = 0;
 	} else {
 		json_array_foreach (steps, i, x) {
-			double kern = num(x, "kernel_ns", &ok),
-			       comm = num(x, "communication_ns", &ok2);
-			double cp = num(x, "memcpy_ns", &ok), cs = num(x, "memset_ns", &ok2);
-			double dur = num(x, "dur_ns", &ok);
+			double kern = num(x, PRK_STEP_BREAKDOWN_STEPS_KERNEL_NS, &ok),
+			       comm = num(x, PRK_STEP_BREAKDOWN_STEPS_COMMUNICATION_NS, &ok2);
+			double cp = num(x, PRK_STEP_BREAKDOWN_STEPS_MEMCPY_NS, &ok),
+			       cs = num(x, PRK_STEP_BREAKDOWN_STEPS_MEMSET_NS, &ok2);
+			double dur = num(x, PRK_STEP_BREAKDOWN_STEPS_DUR_NS, &ok);
 			dpush(&m[0]->s[k].samp, kern);
 			dpush(&m[1]->s[k].samp, comm);
 			dpush(&m[2]->s[k].samp, cp + cs);
@@ -280,7 +289,8 @@ static void collect_gpu(struct table *t, int k, const json_t *run)
 				dpush(&m[3]->s[k].samp, (dur - kern - comm - cp - cs) / dur);
 		}
 	}
-	v = num(json_object_get(gb, "overlap"), "share", &ok);
+	v = num(json_object_get(gb, PRK_GPU_BREAKDOWN_OVERLAP), PRK_GPU_BREAKDOWN_OVERLAP_SHARE,
+		&ok);
 	if (ok) {
 		struct metric *o = get(t, "gpu", "overlap", G_GPU, K_SHARE, AGG_MEDIAN, "share");
 		o->bad_dir = -1;
@@ -298,7 +308,7 @@ static void collect_gpu(struct table *t, int k, const json_t *run)
  */
 static void collect_perf(struct table *t, int k, const json_t *run)
 {
-	const json_t *pm = json_object_get(run, "perf_model"), *x;
+	const json_t *pm = json_object_get(run, PRK_PERF_MODEL), *x;
 	struct pr_strmap at = PR_STRMAP_INIT;
 	struct op {
 		const char *name;
@@ -306,9 +316,10 @@ static void collect_perf(struct table *t, int k, const json_t *run)
 	} *ops = NULL;
 	size_t i, n = 0;
 	int ok, ok2;
-	json_array_foreach (json_object_get(pm, "categories"), i, x) {
-		const char *c = json_string_value(json_object_get(x, "category"));
-		double v = num(x, "device_ns", &ok);
+	json_array_foreach (json_object_get(pm, PRK_PERF_MODEL_CATEGORIES), i, x) {
+		const char *c =
+			json_string_value(json_object_get(x, PRK_PERF_MODEL_CATEGORIES_CATEGORY));
+		double v = num(x, PRK_PERF_MODEL_CATEGORIES_DEVICE_NS, &ok);
 		struct metric *m;
 		if (!c || !*c || !ok)
 			continue;
@@ -318,10 +329,13 @@ static void collect_perf(struct table *t, int k, const json_t *run)
 		dpush(&m->s[k].runv, v);
 		m->s[k].total_ns += v;
 	}
-	ops = pr_xcalloc(json_array_size(json_object_get(pm, "groups")) + 1, sizeof(ops[0]));
-	json_array_foreach (json_object_get(pm, "groups"), i, x) {
-		const char *name = json_string_value(json_object_get(x, "name"));
-		double f = num(x, "flops", &ok), ns = num(x, "device_ns", &ok2);
+	ops = pr_xcalloc(json_array_size(json_object_get(pm, PRK_PERF_MODEL_GROUPS)) + 1,
+			 sizeof(ops[0]));
+	json_array_foreach (json_object_get(pm, PRK_PERF_MODEL_GROUPS), i, x) {
+		const char *name =
+			json_string_value(json_object_get(x, PRK_PERF_MODEL_GROUPS_NAME));
+		double f = num(x, PRK_PERF_MODEL_GROUPS_FLOPS, &ok),
+		       ns = num(x, PRK_PERF_MODEL_GROUPS_DEVICE_NS, &ok2);
 		int64_t j;
 		if (!name || !*name || !ok || !ok2 || !(f > 0) || !(ns >= 0))
 			continue;
@@ -349,48 +363,54 @@ static void collect_perf(struct table *t, int k, const json_t *run)
 
 static void collect_run(struct table *t, int k, long ri, const json_t *run)
 {
-	const json_t *tp = json_object_get(run, "throughput"), *x, *lst, *snap;
-	const json_t *steps = json_object_get(tp, "steps");
+	const json_t *tp = json_object_get(run, PRK_THROUGHPUT), *st, *ph, *pk, *fr, *dv, *rp, *lst,
+		     *snap;
+	const json_t *steps = json_object_get(tp, PRK_THROUGHPUT_STEPS);
 	struct pr_strmap seen = PR_STRMAP_INIT;
 	size_t i;
 	int ok;
-	double v = num(json_object_get(run, "clock"), "duration_ns", &ok);
+	double v = num(json_object_get(run, PRK_CLOCK), PRK_CLOCK_DURATION_NS, &ok);
 	if (ok)
 		t->dur_ns[k] += v;
 	/* steps */
-	lst = json_object_get(steps, "list");
+	lst = json_object_get(steps, PRK_THROUGHPUT_STEPS_LIST);
 	t->steps[k] += (double)json_array_size(lst);
 	if (json_array_size(lst) == 0)
 		t->steps_all[k] = 0;
 	if (json_array_size(lst) > 0) {
 		struct metric *m = get(t, NULL, "step_time", G_STEP, K_TIME, AGG_MEDIAN, "ns");
 		m->s[k].present = 1;
-		json_array_foreach (lst, i, x) {
-			v = num(x, "dur_ns", &ok);
+		json_array_foreach (lst, i, st) {
+			v = num(st, PRK_THROUGHPUT_STEPS_LIST_DUR_NS, &ok);
 			if (ok)
 				dpush(&m->s[k].samp, v);
 		}
 	}
 	/* throughput, higher is better */
-	v = num(json_object_get(tp, "tokens"), "tokens_per_s", &ok);
+	v = num(json_object_get(tp, PRK_THROUGHPUT_TOKENS), PRK_THROUGHPUT_TOKENS_TOKENS_PER_S,
+		&ok);
 	if (ok)
 		add_value(t, k, "throughput", "tokens_per_s", G_TPUT, K_TPUT, AGG_MEAN, "tokens/s",
 			  v);
-	v = num(json_object_get(tp, "blocks"), "fps", &ok);
+	v = num(json_object_get(tp, PRK_THROUGHPUT_BLOCKS), PRK_THROUGHPUT_BLOCKS_FPS, &ok);
 	if (ok)
 		add_value(t, k, "throughput", "fps", G_TPUT, K_TPUT, AGG_MEAN, "frames/s", v);
-	v = num(json_object_get(tp, "blocks"), "bps", &ok);
+	v = num(json_object_get(tp, PRK_THROUGHPUT_BLOCKS), PRK_THROUGHPUT_BLOCKS_BPS, &ok);
 	if (ok)
 		add_value(t, k, "throughput", "bps", G_TPUT, K_TPUT, AGG_MEAN, "blocks/s", v);
-	v = num(json_object_get(tp, "diffusion"), "steps_per_s", &ok);
+	v = num(json_object_get(tp, PRK_THROUGHPUT_DIFFUSION), PRK_THROUGHPUT_DIFFUSION_STEPS_PER_S,
+		&ok);
 	if (ok)
 		add_value(t, k, "throughput", "steps_per_s", G_TPUT, K_TPUT, AGG_MEAN, "steps/s",
 			  v);
 	/* phases: every occurrence is a sample */
-	json_array_foreach (json_object_get(json_object_get(run, "phases"), "occurrences"), i, x) {
-		const char *name = json_string_value(json_object_get(x, "name"));
+	json_array_foreach (json_object_get(json_object_get(run, PRK_PHASES),
+					    PRK_PHASES_OCCURRENCES),
+			    i, ph) {
+		const char *name =
+			json_string_value(json_object_get(ph, PRK_PHASES_OCCURRENCES_NAME));
 		struct metric *m;
-		v = num(x, "dur_ns", &ok);
+		v = num(ph, PRK_PHASES_OCCURRENCES_DUR_NS, &ok);
 		if (!name || !ok)
 			continue;
 		m = get(t, "phase", name, G_PHASE, K_TIME, AGG_MEDIAN, "ns");
@@ -398,26 +418,26 @@ static void collect_run(struct table *t, int k, long ri, const json_t *run)
 		dpush(&m->s[k].samp, v);
 	}
 	/* memory peaks */
-	json_array_foreach (json_object_get(run, "peaks"), i, x) {
-		const char *series = json_string_value(json_object_get(x, "series"));
-		const char *unit = json_string_value(json_object_get(x, "unit"));
-		v = num(x, "value", &ok);
+	json_array_foreach (json_object_get(run, PRK_PEAKS), i, pk) {
+		const char *series = json_string_value(json_object_get(pk, PRK_PEAKS_SERIES));
+		const char *unit = json_string_value(json_object_get(pk, PRK_PEAKS_UNIT));
+		v = num(pk, PRK_PEAKS_VALUE, &ok);
 		if (!series || !ok)
 			continue;
 		unit = unit ? unit : "";
 		add_value(t, k, "peak", series, G_PEAK, !strcmp(unit, "bytes") ? K_MEM : K_INFO,
 			  AGG_MAX, unit, v);
 	}
-	json_array_foreach (json_object_get(run, "fragmentation"), i, x) {
-		v = num(x, "mean_ratio", &ok);
+	json_array_foreach (json_object_get(run, PRK_FRAGMENTATION), i, fr) {
+		v = num(fr, PRK_FRAGMENTATION_MEAN_RATIO, &ok);
 		if (ok)
 			add_value(t, k, NULL, "fragmentation", G_FRAG, K_RATIO, AGG_MEAN, "", v);
 	}
 	/* a CUDA memory snapshot's external fragmentation (1 - largest free / free), devices
 	 * averaged */
-	snap = json_object_get(json_object_get(run, "cuda_snapshot"), "devices");
-	json_array_foreach (snap, i, x) {
-		v = num(x, "external_fragmentation", &ok);
+	snap = json_object_get(json_object_get(run, PRK_CUDA_SNAPSHOT), PRK_CUDA_SNAPSHOT_DEVICES);
+	json_array_foreach (snap, i, dv) {
+		v = num(dv, PRK_CUDA_SNAPSHOT_DEVICES_EXTERNAL_FRAGMENTATION, &ok);
 		if (ok)
 			add_value(t, k, NULL, "external_fragmentation", G_FRAG, K_RATIO, AGG_MEAN,
 				  "", v);
@@ -426,15 +446,15 @@ static void collect_run(struct table *t, int k, long ri, const json_t *run)
 	collect_gpu(t, k, run);
 	collect_perf(t, k, run);
 	/* reported metrics; a name repeated within a run gets " #2", " #3"... */
-	json_array_foreach (json_object_get(run, "reported"), i, x) {
-		const char *name = json_string_value(json_object_get(x, "name"));
-		const char *unit = json_string_value(json_object_get(x, "unit"));
+	json_array_foreach (json_object_get(run, PRK_REPORTED), i, rp) {
+		const char *name = json_string_value(json_object_get(rp, PRK_REPORTED_NAME));
+		const char *unit = json_string_value(json_object_get(rp, PRK_REPORTED_UNIT));
 		const char *canon;
 		struct pr_strbuf nm = PR_STRBUF_INIT;
 		int64_t times = 0;
 		double factor;
 		enum kind kd;
-		v = num(x, "value", &ok);
+		v = num(rp, PRK_REPORTED_VALUE, &ok);
 		if (!name || !ok)
 			continue;
 		kd = reported_kind(unit ? unit : "", &factor, &canon);
@@ -452,8 +472,8 @@ static void collect_run(struct table *t, int k, long ri, const json_t *run)
 static int collect(struct table *t, int k, const json_t *model, json_t *labels,
 		   struct pr_error *err)
 {
-	const json_t *runs = json_object_get(model, "runs"), *run;
-	const char *schema = json_string_value(json_object_get(model, "schema"));
+	const json_t *runs = json_object_get(model, PRK_RUNS), *run;
+	const char *schema = json_string_value(json_object_get(model, PRK_SCHEMA));
 	size_t i;
 	if (!schema || strcmp(schema, "profreport-model") || !json_is_array(runs))
 		return pr_error_set(err, PR_E_FORMAT, "the %s input is not an analysis model",
@@ -463,7 +483,7 @@ static int collect(struct table *t, int k, const json_t *model, json_t *labels,
 				    k ? "new" : "base");
 	t->steps_all[k] = 1;
 	json_array_foreach (runs, i, run) {
-		const char *label = json_string_value(json_object_get(run, "label"));
+		const char *label = json_string_value(json_object_get(run, PRK_LABEL));
 		json_array_append_new(labels, json_string(label ? label : ""));
 		collect_run(t, k, (long)i, run);
 	}
@@ -1342,27 +1362,36 @@ static int check_gpu_time(const json_t *o, const char *key, const char *side, co
 /* The GPU values compare reads (collect_gpu): only when the run has GPU ops. */
 static int check_gpu(const json_t *run, size_t r, const char *side, struct pr_error *err)
 {
-	static const char *const rk[] = { "span_ns", "compute_ns", "communication_ns", "memory_ns",
-					  "idle_ns" };
-	static const char *const sk[] = { "dur_ns", "kernel_ns", "communication_ns", "memcpy_ns",
-					  "memset_ns" };
-	const json_t *gb = json_object_get(run, "gpu_breakdown"),
-		     *rk_o = json_object_get(gb, "rank");
+	static const char *const rk[] = { PRK_GPU_BREAKDOWN_RANK_SPAN_NS,
+					  PRK_GPU_BREAKDOWN_RANK_COMPUTE_NS,
+					  PRK_GPU_BREAKDOWN_RANK_COMMUNICATION_NS,
+					  PRK_GPU_BREAKDOWN_RANK_MEMORY_NS,
+					  PRK_GPU_BREAKDOWN_RANK_IDLE_NS };
+	static const char *const sk[] = { PRK_STEP_BREAKDOWN_STEPS_DUR_NS,
+					  PRK_STEP_BREAKDOWN_STEPS_KERNEL_NS,
+					  PRK_STEP_BREAKDOWN_STEPS_COMMUNICATION_NS,
+					  PRK_STEP_BREAKDOWN_STEPS_MEMCPY_NS,
+					  PRK_STEP_BREAKDOWN_STEPS_MEMSET_NS };
+	const json_t *gb = json_object_get(run, PRK_GPU_BREAKDOWN),
+		     *rk_o = json_object_get(gb, PRK_GPU_BREAKDOWN_RANK);
 	const json_t *x;
 	struct vpath p;
 	size_t i, j;
-	if (!json_is_object(rk_o) || !json_is_number(json_object_get(rk_o, "span_ns")) ||
-	    !(json_number_value(json_object_get(rk_o, "span_ns")) > 0))
+	if (!json_is_object(rk_o) ||
+	    !json_is_number(json_object_get(rk_o, PRK_GPU_BREAKDOWN_RANK_SPAN_NS)) ||
+	    !(json_number_value(json_object_get(rk_o, PRK_GPU_BREAKDOWN_RANK_SPAN_NS)) > 0))
 		return 0;
 	vpath(&p, "runs[%zu].gpu_breakdown.rank", r);
 	for (j = 0; j < sizeof(rk) / sizeof(rk[0]); j++)
 		if (check_gpu_time(rk_o, rk[j], side, p.buf, err))
 			return -1;
-	if (check_num(json_object_get(gb, "overlap"), "share", 1, 1, side,
+	if (check_num(json_object_get(gb, PRK_GPU_BREAKDOWN_OVERLAP),
+		      PRK_GPU_BREAKDOWN_OVERLAP_SHARE, 1, 1, side,
 		      vpath(&p, "runs[%zu].gpu_breakdown.overlap", r), "a share (>= 0)", err))
 		return -1;
-	json_array_foreach (json_object_get(json_object_get(run, "step_breakdown"), "steps"), i,
-			    x) {
+	json_array_foreach (json_object_get(json_object_get(run, PRK_STEP_BREAKDOWN),
+					    PRK_STEP_BREAKDOWN_STEPS),
+			    i, x) {
 		vpath(&p, "runs[%zu].step_breakdown.steps[%zu]", r, i);
 		for (j = 0; j < sizeof(sk) / sizeof(sk[0]); j++)
 			if (check_gpu_time(x, sk[j], side, p.buf, err))
@@ -1374,18 +1403,20 @@ static int check_gpu(const json_t *run, size_t r, const char *side, struct pr_er
 /* The perf model's values compare reads (collect_perf): times and FLOPs, numbers >= 0. */
 static int check_perf(const json_t *run, size_t r, const char *side, struct pr_error *err)
 {
-	const json_t *pm = json_object_get(run, "perf_model"), *x;
+	const json_t *pm = json_object_get(run, PRK_PERF_MODEL), *x;
 	struct vpath p;
 	size_t i;
-	json_array_foreach (json_object_get(pm, "categories"), i, x)
-		if (check_num(x, "device_ns", 1, 1, side,
+	json_array_foreach (json_object_get(pm, PRK_PERF_MODEL_CATEGORIES), i, x)
+		if (check_num(x, PRK_PERF_MODEL_CATEGORIES_DEVICE_NS, 1, 1, side,
 			      vpath(&p, "runs[%zu].perf_model.categories[%zu]", r, i),
 			      "a time in ns (>= 0)", err))
 			return -1;
-	json_array_foreach (json_object_get(pm, "groups"), i, x) {
+	json_array_foreach (json_object_get(pm, PRK_PERF_MODEL_GROUPS), i, x) {
 		vpath(&p, "runs[%zu].perf_model.groups[%zu]", r, i);
-		if (check_num(x, "device_ns", 1, 1, side, p.buf, "a time in ns (>= 0)", err) ||
-		    check_num(x, "flops", 1, 1, side, p.buf, "a FLOP count (>= 0)", err))
+		if (check_num(x, PRK_PERF_MODEL_GROUPS_DEVICE_NS, 1, 1, side, p.buf,
+			      "a time in ns (>= 0)", err) ||
+		    check_num(x, PRK_PERF_MODEL_GROUPS_FLOPS, 1, 1, side, p.buf,
+			      "a FLOP count (>= 0)", err))
 			return -1;
 	}
 	return 0;
@@ -1394,24 +1425,29 @@ static int check_perf(const json_t *run, size_t r, const char *side, struct pr_e
 /* The values of one run that compare reads. */
 static int check_values(const json_t *run, size_t r, const char *side, struct pr_error *err)
 {
-	const json_t *tp = json_object_get(run, "throughput"), *x, *items;
+	const json_t *tp = json_object_get(run, PRK_THROUGHPUT), *st, *ph, *pk, *fr, *sp, *rp,
+		     *items;
 	static const char *const tput[][2] = { { "tokens", "tokens_per_s" },
 					       { "blocks", "fps" },
 					       { "blocks", "bps" },
 					       { "diffusion", "steps_per_s" } };
 	struct vpath p;
 	size_t i, j;
-	if (check_num(json_object_get(run, "clock"), "duration_ns", 1, 1, side,
+	if (check_num(json_object_get(run, PRK_CLOCK), PRK_CLOCK_DURATION_NS, 1, 1, side,
 		      vpath(&p, "runs[%zu].clock", r), "a duration in ns (>= 0)", err))
 		return -1;
-	json_array_foreach (json_object_get(json_object_get(tp, "steps"), "list"), i, x) {
+	json_array_foreach (json_object_get(json_object_get(tp, PRK_THROUGHPUT_STEPS),
+					    PRK_THROUGHPUT_STEPS_LIST),
+			    i, st) {
 		vpath(&p, "runs[%zu].throughput.steps.list[%zu]", r, i);
-		if (!json_object_get(x, "dur_ns"))
+		if (!json_object_get(st, PRK_THROUGHPUT_STEPS_LIST_DUR_NS))
 			return pr_error_set(err, PR_E_FORMAT, "%s: %s has no dur_ns", side, p.buf);
-		if (check_num(x, "dur_ns", 0, 1, side, p.buf, "a step time in ns (>= 0)", err))
+		if (check_num(st, PRK_THROUGHPUT_STEPS_LIST_DUR_NS, 0, 1, side, p.buf,
+			      "a step time in ns (>= 0)", err))
 			return -1;
-		if (json_number_value(json_object_get(x, "dur_ns")) == 0) {
-			const char *name = json_string_value(json_object_get(x, "name"));
+		if (json_number_value(json_object_get(st, PRK_THROUGHPUT_STEPS_LIST_DUR_NS)) == 0) {
+			const char *name = json_string_value(
+				json_object_get(st, PRK_THROUGHPUT_STEPS_LIST_NAME));
 			return pr_error_set(
 				err, PR_E_FORMAT,
 				"%s: the step %s%s%s (%s) lasts 0 ns: a step without a "
@@ -1424,32 +1460,36 @@ static int check_values(const json_t *run, size_t r, const char *side, struct pr
 			      vpath(&p, "runs[%zu].throughput.%s", r, tput[i][0]), "a rate (>= 0)",
 			      err))
 			return -1;
-	json_array_foreach (json_object_get(json_object_get(run, "phases"), "occurrences"), i, x) {
+	json_array_foreach (json_object_get(json_object_get(run, PRK_PHASES),
+					    PRK_PHASES_OCCURRENCES),
+			    i, ph) {
 		vpath(&p, "runs[%zu].phases.occurrences[%zu]", r, i);
-		if (!json_object_get(x, "dur_ns"))
+		if (!json_object_get(ph, PRK_PHASES_OCCURRENCES_DUR_NS))
 			return pr_error_set(err, PR_E_FORMAT, "%s: %s has no dur_ns", side, p.buf);
-		if (check_num(x, "dur_ns", 0, 1, side, p.buf, "a phase time in ns (>= 0)", err))
+		if (check_num(ph, PRK_PHASES_OCCURRENCES_DUR_NS, 0, 1, side, p.buf,
+			      "a phase time in ns (>= 0)", err))
 			return -1;
 	}
-	json_array_foreach (json_object_get(run, "peaks"), i, x) {
-		const char *unit = json_string_value(json_object_get(x, "unit"));
-		if (check_num(x, "value", 1, unit && !strcmp(unit, "bytes"), side,
+	json_array_foreach (json_object_get(run, PRK_PEAKS), i, pk) {
+		const char *unit = json_string_value(json_object_get(pk, PRK_PEAKS_UNIT));
+		if (check_num(pk, PRK_PEAKS_VALUE, 1, unit && !strcmp(unit, "bytes"), side,
 			      vpath(&p, "runs[%zu].peaks[%zu]", r, i),
 			      unit && !strcmp(unit, "bytes") ? "a size in bytes (>= 0)"
 							     : "a number",
 			      err))
 			return -1;
 	}
-	json_array_foreach (json_object_get(run, "fragmentation"), i, x)
-		if (check_num(x, "mean_ratio", 1, 0, side,
+	json_array_foreach (json_object_get(run, PRK_FRAGMENTATION), i, fr)
+		if (check_num(fr, PRK_FRAGMENTATION_MEAN_RATIO, 1, 0, side,
 			      vpath(&p, "runs[%zu].fragmentation[%zu]", r, i), "a ratio", err))
 			return -1;
-	items = json_object_get(json_object_get(run, "spans"), "items");
-	json_array_foreach (items, i, x) {
-		const json_t *ps = json_object_get(x, "per_step_ns"), *y;
+	items = json_object_get(json_object_get(run, PRK_SPANS), PRK_SPANS_ITEMS);
+	json_array_foreach (items, i, sp) {
+		const json_t *ps = json_object_get(sp, PRK_SPANS_ITEMS_PER_STEP_NS), *y;
 		vpath(&p, "runs[%zu].spans.items[%zu]", r, i);
-		if (check_num(x, "total_ns", 0, 1, side, p.buf, "a time in ns (>= 0)", err) ||
-		    check_num(x, "count", 0, 1, side, p.buf, "a count (>= 0)", err))
+		if (check_num(sp, PRK_SPANS_ITEMS_TOTAL_NS, 0, 1, side, p.buf,
+			      "a time in ns (>= 0)", err) ||
+		    check_num(sp, PRK_SPANS_ITEMS_COUNT, 0, 1, side, p.buf, "a count (>= 0)", err))
 			return -1;
 		if (ps && !json_is_array(ps) && !json_is_null(ps))
 			return pr_error_set(err, PR_E_FORMAT,
@@ -1457,7 +1497,8 @@ static int check_values(const json_t *run, size_t r, const char *side, struct pr
 					    json_kind(ps));
 		json_array_foreach (ps, j, y) {
 			if (!json_is_number(y) || json_number_value(y) < 0) {
-				const char *name = json_string_value(json_object_get(x, "name"));
+				const char *name = json_string_value(
+					json_object_get(sp, PRK_SPANS_ITEMS_NAME));
 				char v[32];
 				if (json_is_number(y))
 					snprintf(v, sizeof(v), "%.15g", json_number_value(y));
@@ -1471,9 +1512,9 @@ static int check_values(const json_t *run, size_t r, const char *side, struct pr
 			}
 		}
 	}
-	json_array_foreach (json_object_get(run, "reported"), i, x)
-		if (check_num(x, "value", 1, 0, side, vpath(&p, "runs[%zu].reported[%zu]", r, i),
-			      "a number", err))
+	json_array_foreach (json_object_get(run, PRK_REPORTED), i, rp)
+		if (check_num(rp, PRK_REPORTED_VALUE, 1, 0, side,
+			      vpath(&p, "runs[%zu].reported[%zu]", r, i), "a number", err))
 			return -1;
 	if (check_perf(run, r, side, err))
 		return -1;
@@ -1487,9 +1528,9 @@ static int check_diags(const json_t *run, size_t r, size_t nruns, const char *si
 	const json_t *d, *first = NULL;
 	struct pr_strbuf sb = PR_STRBUF_INIT;
 	size_t i, n = 0;
-	json_array_foreach (json_object_get(run, "diagnostics"), i, d) {
-		const char *code = json_string_value(json_object_get(d, "code"));
-		const json_t *cnt = json_object_get(d, "count");
+	json_array_foreach (json_object_get(run, PRK_DIAGNOSTICS), i, d) {
+		const char *code = json_string_value(json_object_get(d, PRK_DIAGNOSTICS_CODE));
+		const json_t *cnt = json_object_get(d, PRK_DIAGNOSTICS_COUNT);
 		if (!code || pr_compare_diag_class(code) == PR_CMP_DIAG_NOTE)
 			continue;
 		if (n < 3)
@@ -1504,8 +1545,9 @@ static int check_diags(const json_t *run, size_t r, size_t nruns, const char *si
 		n++;
 	}
 	if (n) {
-		const char *label = json_string_value(json_object_get(run, "label"));
-		const char *msg = json_string_value(json_object_get(first, "message"));
+		const char *label = json_string_value(json_object_get(run, PRK_LABEL));
+		const char *msg =
+			json_string_value(json_object_get(first, PRK_DIAGNOSTICS_MESSAGE));
 		if (n > 3)
 			pr_strbuf_addf(&sb, " and %zu more", n - 3);
 		if (nruns > 1)
@@ -1527,8 +1569,8 @@ static int check_diags(const json_t *run, size_t r, size_t nruns, const char *si
 /* The checks of pr_compare_check_side but the one that needs the metrics. */
 static int check_side(const json_t *model, const char *side, struct pr_error *err)
 {
-	const json_t *runs = json_object_get(model, "runs"), *run;
-	const char *schema = json_string_value(json_object_get(model, "schema"));
+	const json_t *runs = json_object_get(model, PRK_RUNS), *run;
+	const char *schema = json_string_value(json_object_get(model, PRK_SCHEMA));
 	size_t i;
 	if (!schema || strcmp(schema, "profreport-model") || !json_is_array(runs))
 		return pr_error_set(err, PR_E_FORMAT, "%s is not an analysis model", side);
@@ -1889,16 +1931,17 @@ done:
 
 static size_t summary_count(const json_t *cmp, const char *key)
 {
-	const json_t *n = json_object_get(json_object_get(cmp, "summary"), key);
+	const json_t *n = json_object_get(json_object_get(cmp, PRC_SUMMARY), key);
 	return json_is_integer(n) && json_integer_value(n) > 0 ? (size_t)json_integer_value(n) : 0;
 }
 
 size_t pr_compare_regressions(const json_t *cmp)
 {
-	return summary_count(cmp, "regressions");
+	return summary_count(cmp, PRC_SUMMARY_REGRESSIONS);
 }
 
 size_t pr_compare_failures(const json_t *cmp)
 {
-	return summary_count(cmp, "regressions") + summary_count(cmp, "missing");
+	return summary_count(cmp, PRC_SUMMARY_REGRESSIONS) +
+	       summary_count(cmp, PRC_SUMMARY_MISSING);
 }

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
+
 static const struct pr_headline_def defs[] = {
 	{ "step_time", "s", "profreport_step_time_seconds", "seconds",
 	  "Median step time of the run (p50 of its steps).", -1 },
@@ -61,19 +63,21 @@ static void put(struct pr_headline *out, size_t *n, size_t def, double v)
 
 static int gpu_busy(const json_t *run, double *v)
 {
-	const json_t *k = path2(run, "bottlenecks", "gpu_kernels"), *u, *x;
+	const json_t *k = path2(run, PRK_BOTTLENECKS, PRK_BOTTLENECKS_GPU_KERNELS), *u, *x;
 	double busy, active, sum = 0;
 	size_t i, cnt = 0;
-	if (num(path2(run, "gpu_breakdown", "rank"), "busy_share", v))
+	if (num(path2(run, PRK_GPU_BREAKDOWN, PRK_GPU_BREAKDOWN_RANK),
+		PRK_GPU_BREAKDOWN_RANK_BUSY_SHARE, v))
 		return 1;
-	if (num(k, "busy_ns", &busy) && num(k, "active_ns", &active) && active > 0) {
+	if (num(k, PRK_BOTTLENECKS_GPU_KERNELS_BUSY_NS, &busy) &&
+	    num(k, PRK_BOTTLENECKS_GPU_KERNELS_ACTIVE_NS, &active) && active > 0) {
 		*v = busy / active;
 		return 1;
 	}
-	u = path2(run, "bottlenecks", "gpu_util");
+	u = path2(run, PRK_BOTTLENECKS, PRK_BOTTLENECKS_GPU_UTIL);
 	json_array_foreach (u, i, x) {
 		double p;
-		if (num(x, "mean_pct", &p)) {
+		if (num(x, PRK_BOTTLENECKS_GPU_UTIL_MEAN_PCT, &p)) {
 			sum += p / 100;
 			cnt++;
 		}
@@ -86,42 +90,44 @@ static int gpu_busy(const json_t *run, double *v)
 
 size_t pr_headline_read(const json_t *run, struct pr_headline *out)
 {
-	const json_t *steps = path2(run, "throughput", "steps"), *ps, *pk;
-	const json_t *clock = json_object_get(run, "clock");
+	const json_t *steps = path2(run, PRK_THROUGHPUT, PRK_THROUGHPUT_STEPS), *ps, *pk;
+	const json_t *clock = json_object_get(run, PRK_CLOCK);
 	size_t n = 0, i;
 	double v, lo, hi;
-	if (num(steps, "p50_ns", &v)) {
+	if (num(steps, PRK_THROUGHPUT_STEPS_P50_NS, &v)) {
 		put(out, &n, 0, v / 1e9);
-		if (num(steps, "min_ns", &lo) && num(steps, "max_ns", &hi)) {
+		if (num(steps, PRK_THROUGHPUT_STEPS_MIN_NS, &lo) &&
+		    num(steps, PRK_THROUGHPUT_STEPS_MAX_NS, &hi)) {
 			out[n - 1].has_bounds = 1;
 			out[n - 1].lower = lo / 1e9;
 			out[n - 1].upper = hi / 1e9;
 		}
 	}
-	if (num(steps, "per_s", &v))
+	if (num(steps, PRK_THROUGHPUT_STEPS_PER_S, &v))
 		put(out, &n, 1, v);
-	if (num(path2(run, "throughput", "tokens"), "tokens_per_s", &v))
+	if (num(path2(run, PRK_THROUGHPUT, PRK_THROUGHPUT_TOKENS),
+		PRK_THROUGHPUT_TOKENS_TOKENS_PER_S, &v))
 		put(out, &n, 2, v);
-	if (num(path2(run, "throughput", "blocks"), "fps", &v))
+	if (num(path2(run, PRK_THROUGHPUT, PRK_THROUGHPUT_BLOCKS), PRK_THROUGHPUT_BLOCKS_FPS, &v))
 		put(out, &n, 3, v);
 	if (gpu_busy(run, &v))
 		put(out, &n, 4, v);
-	ps = json_object_get(run, "primary_series");
+	ps = json_object_get(run, PRK_PRIMARY_SERIES);
 	if (json_is_object(ps)) {
-		const char *name = json_string_value(json_object_get(ps, "name"));
-		const char *dev = json_string_value(json_object_get(ps, "device"));
-		json_array_foreach (json_object_get(run, "peaks"), i, pk) {
-			const char *s = json_string_value(json_object_get(pk, "series"));
-			const char *d = json_string_value(json_object_get(pk, "device"));
+		const char *name = json_string_value(json_object_get(ps, PRK_PRIMARY_SERIES_NAME));
+		const char *dev = json_string_value(json_object_get(ps, PRK_PRIMARY_SERIES_DEVICE));
+		json_array_foreach (json_object_get(run, PRK_PEAKS), i, pk) {
+			const char *s = json_string_value(json_object_get(pk, PRK_PEAKS_SERIES));
+			const char *d = json_string_value(json_object_get(pk, PRK_PEAKS_DEVICE));
 			if (name && s && !strcmp(s, name) && !strcmp(d ? d : "", dev ? dev : "") &&
-			    num(pk, "value", &v)) {
+			    num(pk, PRK_PEAKS_VALUE, &v)) {
 				put(out, &n, 5, v);
 				out[n - 1].series = s;
 				break;
 			}
 		}
 	}
-	if (!json_object_get(clock, "x_unit") && num(clock, "duration_ns", &v))
+	if (!json_object_get(clock, PRK_CLOCK_X_UNIT) && num(clock, PRK_CLOCK_DURATION_NS, &v))
 		put(out, &n, 6, v / 1e9);
 	return n;
 }
