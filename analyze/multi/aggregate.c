@@ -1077,11 +1077,9 @@ static void fold_throughput(struct pr_agg *a, const json_t *run, json_t *row, lo
 					    pr_jnum(pr_mnum(v, PRK_THROUGHPUT_BLOCKS_BPS)));
 	}
 	v = json_object_get(tp, PRK_THROUGHPUT_TOKENS);
-	/* NOTE: the model's throughput.tokens has no "per_s" (it is tokens_per_s,
-	 * PRK_THROUGHPUT_TOKENS_TOKENS_PER_S), so this never sets tokens_per_s; naming the key
-	 * by its macro fixes that and changes agg.json, so it is left to its own change (issue 31) */
-	if (json_is_object(v) && isfinite(pr_mnum(v, "per_s")))
-		json_object_set_new(thr, "tokens_per_s", pr_jnum(pr_mnum(v, "per_s")));
+	if (json_is_object(v) && isfinite(pr_mnum(v, PRK_THROUGHPUT_TOKENS_TOKENS_PER_S)))
+		json_object_set_new(thr, "tokens_per_s",
+				    pr_jnum(pr_mnum(v, PRK_THROUGHPUT_TOKENS_TOKENS_PER_S)));
 	{
 		const char *k;
 		json_t *x;
