@@ -22,6 +22,7 @@
 #include "render/perf_panel.h"
 #include "render/tables.h"
 #include "render/units.h"
+#include "render/scope_keys.h"
 #include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
 /* ---- GPU: HTA's breakdowns, the CPU-GPU link, TensorBoard's steps, collectives ---- */
@@ -98,56 +99,6 @@ static void gpu_figures(struct pr_strbuf *sb, struct gfig *f, const char *name);
 static void kernel_types_table(struct pr_strbuf *sb, const json_t *gb, struct gfig *f);
 
 #define FEW_ROWS 4 /* rows a GPU table says better without a chart of the same numbers */
-
-/* The three scopes are one shape, read by the names of "all": */
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_OPS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_OPS),
-	       "scopes.linked.ops");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_TOTAL_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_TOTAL_NS),
-	       "scopes.linked.total_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_BUSY_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_BUSY_NS),
-	       "scopes.linked.busy_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_BUSY_SHARE) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_BUSY_SHARE),
-	       "scopes.linked.busy_share");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_COMPUTATION_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_COMPUTATION_NS),
-	       "scopes.linked.computation_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_EXPOSED_MEMCPY_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_MEMCPY_NS),
-	       "scopes.linked.exposed_memcpy_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_EXPOSED_COMM_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_COMM_NS),
-	       "scopes.linked.exposed_comm_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_IDLE_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_IDLE_NS),
-	       "scopes.linked.idle_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_OPS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_OPS),
-	       "scopes.steps.ops");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_TOTAL_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_TOTAL_NS),
-	       "scopes.steps.total_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_BUSY_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_BUSY_NS),
-	       "scopes.steps.busy_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_BUSY_SHARE) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_BUSY_SHARE),
-	       "scopes.steps.busy_share");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_COMPUTATION_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_COMPUTATION_NS),
-	       "scopes.steps.computation_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_EXPOSED_MEMCPY_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_MEMCPY_NS),
-	       "scopes.steps.exposed_memcpy_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_EXPOSED_COMM_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_COMM_NS),
-	       "scopes.steps.exposed_comm_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_IDLE_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_IDLE_NS),
-	       "scopes.steps.idle_ns");
 
 /* gpu_breakdown.scopes side by side: TraceLens's gpu_timeline per scope (issue 28). */
 static void gpu_scopes_table(struct pr_strbuf *sb, const json_t *sc)

@@ -21,6 +21,7 @@
 #include "render/names.h"
 #include "render/tables.h"
 #include "render/units.h"
+#include "render/scope_keys.h"
 #include "base/strbuf.h"
 #include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
@@ -1135,49 +1136,7 @@ static void kernel_sequences(const json_t *ks, FILE *out)
 }
 
 /* gpu_breakdown.scopes: TraceLens's gpu_timeline per scope, one row each (issue 28). */
-/* The three scopes are one shape, read by the names of "all": */
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_OPS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_OPS),
-	       "scopes.linked.ops");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_TOTAL_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_TOTAL_NS),
-	       "scopes.linked.total_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_BUSY_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_BUSY_NS),
-	       "scopes.linked.busy_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_COMPUTATION_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_COMPUTATION_NS),
-	       "scopes.linked.computation_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_EXPOSED_MEMCPY_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_MEMCPY_NS),
-	       "scopes.linked.exposed_memcpy_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_EXPOSED_COMM_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_COMM_NS),
-	       "scopes.linked.exposed_comm_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_LINKED_IDLE_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_IDLE_NS),
-	       "scopes.linked.idle_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_OPS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_OPS),
-	       "scopes.steps.ops");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_TOTAL_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_TOTAL_NS),
-	       "scopes.steps.total_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_BUSY_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_BUSY_NS),
-	       "scopes.steps.busy_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_COMPUTATION_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_COMPUTATION_NS),
-	       "scopes.steps.computation_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_EXPOSED_MEMCPY_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_MEMCPY_NS),
-	       "scopes.steps.exposed_memcpy_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_EXPOSED_COMM_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_EXPOSED_COMM_NS),
-	       "scopes.steps.exposed_comm_ns");
-_Static_assert(sizeof(PRK_GPU_BREAKDOWN_SCOPES_STEPS_IDLE_NS) ==
-		       sizeof(PRK_GPU_BREAKDOWN_SCOPES_ALL_IDLE_NS),
-	       "scopes.steps.idle_ns");
+/* The three scopes are one shape, read by the names of "all" (scope_keys.h). */
 static void gpu_scopes(const json_t *sc, FILE *out)
 {
 	static const char *const names[] = { PRK_GPU_BREAKDOWN_SCOPES_ALL,
