@@ -87,7 +87,8 @@ if(CMAKE_C_COMPILER_ID MATCHES "Clang")
   target_compile_options(pr_fuzz_out PRIVATE
     -fsanitize=fuzzer-no-link,${PR_FUZZ_SANITIZE} -fno-sanitize-recover=undefined
     -fno-omit-frame-pointer -Wno-overlength-strings)
-  target_link_libraries(pr_fuzz_out PUBLIC pr_fuzz_core PkgConfig::CAIRO)
+  # render and multi read the model by the generated key macros (schema/model_keys.h)
+  target_link_libraries(pr_fuzz_out PUBLIC pr_fuzz_core PkgConfig::CAIRO PRIVATE pr_model_keys)
   foreach(mode model agg gate)
     list(APPEND PR_FUZZ_TARGETS ${mode})
     add_executable(fuzz_${mode} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_outputs.c)
