@@ -14,6 +14,7 @@
 #include "base/strbuf.h"
 #include "render/html_report.h"
 #include "render/text_report.h"
+#include "tests/unit/text_of.h"
 
 /* LeakSanitizer: fontconfig (under Cairo's toy fonts, for the HTML report's
  * panels) keeps its caches for the process. */
@@ -322,24 +323,6 @@ static void test_collectives(void **state)
 	json_decref(m);
 }
 
-/* The summary of a model as a string (caller frees). */
-static char *text_report(json_t *m)
-{
-	FILE *f = tmpfile();
-	char *buf;
-	long len;
-	assert_non_null(f);
-	pr_render_text_report(m, f);
-	len = ftell(f);
-	assert_true(len >= 0);
-	buf = calloc((size_t)len + 1, 1);
-	assert_non_null(buf);
-	rewind(f);
-	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	return buf;
-}
-
 static char *html_report(json_t *m)
 {
 	struct pr_output out;
@@ -485,7 +468,7 @@ static void test_leak_one_finding(void **state)
 				 at(find(at(r, "leaks/items"), "basis", "steps"), "values")),
 			 20);
 	/* the summary: one line per leaking series, within 80 columns */
-	txt = text_report(m);
+	txt = text_of(m);
 	assert_80_columns(txt);
 	assert_non_null(strstr(
 		txt,
@@ -717,7 +700,7 @@ static void test_massif_real_units_and_tree(void **state)
 	assert_string_equal(s(t, "nodes/2/label"), "main (prog.c:51)");
 	assert_int_equal((int)d(t, "nodes/2/depth"), 3);
 	near(d(t, "nodes/3/bytes"), 16384, 0);
-	txt = text_report(m);
+	txt = text_of(m);
 	assert_80_columns(txt);
 	assert_null(strstr(txt, " ms"));
 	assert_null(strstr(txt, " us ")); /* a time in us; "Heap used" is the series' label */
@@ -740,7 +723,7 @@ static void test_massif_real_units_and_tree(void **state)
 	r = at(m, "runs/0");
 	assert_string_equal(s(r, "clock/x_unit"), "bytes");
 	near(d(r, "alloc_tree/t_ns"), 1459128, 0);
-	txt = text_report(m);
+	txt = text_of(m);
 	assert_80_columns(txt);
 	assert_null(strstr(txt, " ms"));
 	assert_non_null(strstr(txt, "1.39 MiB allocated"));
@@ -757,7 +740,7 @@ static void test_massif_ms_tree(void **state)
 	(void)state;
 	assert_null(json_object_get(at(r, "clock"), "x_unit"));
 	assert_int_equal((int)d(r, "alloc_tree/snapshot"), 5);
-	txt = text_report(m);
+	txt = text_of(m);
 	assert_non_null(strstr(txt, "at 262.000 ms"));
 	assert_non_null(strstr(txt, "g (prog.c:6)"));
 	free(txt);
@@ -839,7 +822,7 @@ static void test_summary_80_columns(void **state)
 		char *txt;
 		in[0] = samples[i][0];
 		m = model_of(in, 1, samples[i][1]);
-		txt = text_report(m);
+		txt = text_of(m);
 		assert_80_columns(txt);
 		free(txt);
 		json_decref(m);
@@ -1020,7 +1003,7 @@ static void test_durations_sum_past_int64(void **state)
 	near(d(find(at(r, "spans/items"), "name", "ann"), "total_ns"), 1e19, 0);
 	near(d(find(at(r, "bottlenecks/top_total"), "name", "ann"), "total_ns"), 1e19, 0);
 	near(d(find(at(r, "bottlenecks/top_self"), "name", "ann"), "self_ns"), 1e19, 0);
-	text = text_report(m);
+	text = text_of(m);
 	assert_non_null(strstr(text, "duration 1000000000.000 s"));
 	free(text);
 	free(html_report(m));
@@ -1363,7 +1346,7 @@ static void test_times_beyond_the_limit_in_a_store(void **state)
 		    9223372036854775806LL);
 	assert_true(json_integer_value(at(r, "phases/occurrences/0/t_ns")) == 0);
 	near(d(r, "throughput/steps/count"), 1, 0);
-	text = text_report(m);
+	text = text_of(m);
 	assert_non_null(strstr(text, "duration 9223372036.855 s"));
 	free(text);
 	free(html_report(m));

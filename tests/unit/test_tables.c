@@ -22,6 +22,7 @@
 #include "render/names.h"
 #include "render/tables.h"
 #include "render/text_report.h"
+#include "tests/unit/text_of.h"
 
 static const struct pr_table *const all[] = {
 	&pr_table_spans,	&pr_table_gpu_ops,
@@ -170,24 +171,6 @@ static void test_html_ctx(void **state)
 	json_decref(occ);
 	json_decref(series);
 	json_decref(steps);
-}
-
-/* The console report of a model (caller frees). */
-static char *text_of(const json_t *m)
-{
-	FILE *f = tmpfile();
-	char *buf;
-	long len;
-	assert_non_null(f);
-	pr_render_text_report(m, f);
-	len = ftell(f);
-	assert_true(len >= 0);
-	buf = calloc((size_t)len + 1, 1);
-	assert_non_null(buf);
-	rewind(f);
-	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	return buf;
 }
 
 static void test_text_cupti_ops(void **state)
