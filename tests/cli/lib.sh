@@ -236,3 +236,33 @@ need_trace() {
 		exit 77
 	done
 }
+
+# The many-rank recipe's tests (t0047 xargs, t0131 GNU parallel, t0132 Slurm).
+# ranks_by_node RANKS STRAGGLER NODES: make_ranks.py's RANKS ranks (4 steps, rank
+# STRAGGLER the straggler) put in ranks/node0..node(NODES-1), rank R in node R % NODES.
+ranks_by_node() {
+	"$py" "$PR_SAMPLES/ranks/make_ranks.py" --ranks "$1" --steps 4 --straggler "$2" \
+		--out gen >/dev/null || fail "setup: make_ranks.py"
+	n=$(find gen -name 'rank*.json' | wc -l)
+	[ "$n" = "$1" ] || fail "setup: $n rank files, expected $1"
+	for f in gen/rank*.json; do
+		r=$(basename "$f" | sed 's/^rank\([0-9]*\).*/\1/')
+		mkdir -p "ranks/node$((r % $3))"
+		mv "$f" "ranks/node$((r % $3))/"
+	done
+}
+
+# reduce_equals_direct RANKS STRAGGLER: the reduce of parts/*.agg.json equals the aggregate
+# of ranks/ at once, field by field (tests/tools/agg_equal.py: Chan's running moments to a
+# relative 1e-12), and went through the partial files: RANKS ranks, STRAGGLER named.
+reduce_equals_direct() {
+	run "$P" aggregate parts -q -o merged.json
+	expect_rc 0 "reduce of the partial aggregates"
+	run "$P" aggregate ranks -q -o direct.json
+	expect_rc 0 "aggregate of all ranks at once"
+	"$py" "$PR_TESTS/tools/agg_equal.py" direct.json merged.json >cmp.txt 2>&1 ||
+		{ fail "merged aggregate differs from the direct one"; cat cmp.txt >&2; }
+	grep -q "\"rank_count\": $1," merged.json || fail "merged aggregate does not count $1 ranks"
+	grep -q "\"summary\": \"rank $2:" merged.json ||
+		fail "merged aggregate does not name rank $2 the straggler"
+}

@@ -106,13 +106,7 @@ until sinfo -h -o %t 2>/dev/null | grep -q idle; do
 	sleep 0.5
 done
 
-"$py" "$PR_SAMPLES/ranks/make_ranks.py" --ranks 48 --steps 4 --straggler 29 --out gen >/dev/null ||
-	fail "setup: make_ranks.py"
-for f in gen/rank*.json; do
-	r=$(basename "$f" | sed 's/^rank\([0-9]*\).*/\1/')
-	mkdir -p "ranks/node$((r % 6))"
-	mv "$f" "ranks/node$((r % 6))/"
-done
+ranks_by_node 48 29 6
 mkdir parts
 # map: the documented array job (one task per node directory), waited for
 run sbatch --wait --array=0-5 -D "$tmp" -o "$sl/out/%a.txt" \
@@ -125,14 +119,6 @@ expect_rc 0 "sbatch --array=0-5 --wait"
 for f in "$sl"/out/*.txt; do
 	[ ! -s "$f" ] || fail "map task $(basename "$f" .txt) said: $(head -n 3 "$f")"
 done
-# reduce
-run "$P" aggregate parts -q -o merged.json
-expect_rc 0 "reduce of the partial aggregates"
-run "$P" aggregate ranks -q -o direct.json
-expect_rc 0 "aggregate of all ranks at once"
-"$py" "$PR_TESTS/tools/agg_equal.py" direct.json merged.json >cmp.txt 2>&1 ||
-	{ fail "merged aggregate differs from the direct one"; cat cmp.txt >&2; }
-grep -q '"rank_count": 48,' merged.json || fail "merged aggregate does not count 48 ranks"
-grep -q '"summary": "rank 29:' merged.json || fail "merged aggregate does not name rank 29 the straggler"
+reduce_equals_direct 48 29
 
 finish
