@@ -210,7 +210,7 @@ static void terse(struct pr_strbuf *sb, const char *name, size_t len)
 {
 	struct pr_strbuf t = PR_STRBUF_INIT;
 	const char *s;
-	size_t i, n;
+	size_t i, n, tail;
 	int depth = 0;
 	i = 0; /* a return type the signature rule left (a lambda's name ends in "}", not ")") */
 	if (len > 15 && !memcmp(name, "__global__ void ", 16))
@@ -250,12 +250,8 @@ static void terse(struct pr_strbuf *sb, const char *name, size_t len)
 			   (ident((unsigned char)s[i - 1]) || s[i - 1] == '>') &&
 			   group_len(s, i, n)) {
 			i = skip_function_tail(s, i + group_len(s, i, n), n);
-		} else if (c == ':' &&
-			   (!memcmp(s + i, "::{", n - i < 3 ? n - i : 3) ||
-			    !memcmp(s + i, "::operator()", n - i < 12 ? n - i : 12)) &&
-			   skip_function_tail(s, i, n) > i) {
-			/* a call operator or lambda not after a list */
-			i = skip_function_tail(s, i, n);
+		} else if (c == ':' && (tail = skip_function_tail(s, i, n)) > i) {
+			i = tail; /* a call operator or lambda not after a list */
 		} else {
 			if (c == '<')
 				depth++;
