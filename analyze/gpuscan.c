@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/decimal.h"
 #include "base/spill.h"
 #include "base/strbuf.h"
 #include "base/timecheck.h"
@@ -709,45 +710,6 @@ static void pick_dim3(const char *start, int32_t *out)
 		out[0] = out[1] = out[2] = -1;
 }
 
-/*
- * A number "-?[0-9]+(\.[0-9]+)?" of at most 15 digits in all, then ',' or ']', at p: 1 with
- * its value as strtod reads it (*d) and, without a fraction, as strtoll does (*iv; else
- * INT64_MIN); 0 for any other text (strtod and strtoll read it). Exact: the digits make an
- * integer below 2^53 and the fraction a power of ten up to 1e15, both doubles exactly, and
- * their quotient is rounded once, to the nearest, as strtod rounds (Clinger's fast path).
- */
-static int fast_num(const char *p, double *d, int64_t *iv)
-{
-	static const double p10[16] = { 1e0, 1e1, 1e2,	1e3,  1e4,  1e5,  1e6,	1e7,
-					1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
-	int neg = *p == '-', nd = 0, frac = 0;
-	int64_t m = 0;
-	p += neg;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (++nd > 15)
-			return 0;
-		m = m * 10 + (*p - '0');
-	}
-	if (!nd)
-		return 0;
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++, frac++) {
-			if (++nd > 15)
-				return 0;
-			m = m * 10 + (*p - '0');
-		}
-		if (!frac)
-			return 0;
-	}
-	if ((*p != ',' && *p != ']') || (neg && !m)) /* -0: strtod's sign */
-		return 0;
-	if (neg)
-		m = -m;
-	*d = frac ? (double)m / p10[frac] : (double)m;
-	*iv = frac ? INT64_MIN : m;
-	return 1;
-}
-
 static void args_pick(const char *s, const int *pos, double *val, int32_t *dim3, int64_t *corr)
 {
 	int j, maxpos = -1, idx = 0;
@@ -777,7 +739,7 @@ static void args_pick(const char *s, const int *pos, double *val, int32_t *dim3,
 			}
 			if (pos[j] != idx || !((*start >= '0' && *start <= '9') || *start == '-'))
 				continue;
-			if (fast_num(start, &d, &iv)) {
+			if (pr_decimal_fast(start, &d, &iv)) {
 				val[j] = d;
 				if (j == A_CORR)
 					*corr = iv != INT64_MIN ? iv : strtoll(start, &end, 10);

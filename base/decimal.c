@@ -154,3 +154,42 @@ int pr_decimal_double(const char *s, size_t n, double *out)
 	*out = v;
 	return PR_DEC_OK;
 }
+
+/*
+ * A number "-?[0-9]+(\.[0-9]+)?" of at most 15 digits in all, then ',' or ']', at p: 1 with
+ * its value as strtod reads it (*d) and, without a fraction, as strtoll does (*iv; else
+ * INT64_MIN); 0 for any other text (strtod and strtoll read it). Exact: the digits make an
+ * integer below 2^53 and the fraction a power of ten up to 1e15, both doubles exactly, and
+ * their quotient is rounded once, to the nearest, as strtod rounds (Clinger's fast path).
+ */
+int pr_decimal_fast(const char *p, double *d, int64_t *iv)
+{
+	static const double p10[16] = { 1e0, 1e1, 1e2,	1e3,  1e4,  1e5,  1e6,	1e7,
+					1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+	int neg = *p == '-', nd = 0, frac = 0;
+	int64_t m = 0;
+	p += neg;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (++nd > 15)
+			return 0;
+		m = m * 10 + (*p - '0');
+	}
+	if (!nd)
+		return 0;
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, frac++) {
+			if (++nd > 15)
+				return 0;
+			m = m * 10 + (*p - '0');
+		}
+		if (!frac)
+			return 0;
+	}
+	if ((*p != ',' && *p != ']') || (neg && !m)) /* -0: strtod's sign */
+		return 0;
+	if (neg)
+		m = -m;
+	*d = frac ? (double)m / p10[frac] : (double)m;
+	*iv = frac ? INT64_MIN : m;
+	return 1;
+}
