@@ -6,10 +6,13 @@
 # (finds where each event ends, nothing else); each keeps its best run (least
 # user+sys CPU). Columns: wall MB/s and events/s of that run, CPU s per GB
 # (user+sys), peak RSS, store bytes per event and store/JSON, then the scan's
-# CPU s/GB and wall MB/s, and ingest's CPU over the scan's.
+# CPU s/GB and wall MB/s, and ingest's CPU over the scan's and its wall
+# time over the scan's; then bench/insert_floor.sh's CPU s/GB: SQLite alone
+# copying the store's rows into a fresh store (no parsing, no binding), the
+# floor of ingest's SQLite thread and so of its wall time, its MB/s beside it.
 #
 # usage: bench/ingest_cpu.sh [BUILD_DIR] [SIZES_MB...]    (default: build 100 1000)
-# Needs /usr/bin/time (Debian package "time"). Files go to bench/out/.
+# Needs /usr/bin/time (Debian package "time") and sqlite3. Files go to bench/out/.
 set -eu
 default_sizes="100 1000"
 . "$(dirname "$0")/lib.sh"
@@ -30,8 +33,9 @@ best() {
 }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
-printf '%-18s %7s %8s %10s %8s %7s %7s %7s | %9s %8s %6s\n' input "MB" "MB/s" "events/s" \
-	"CPU s/GB" "RSS MB" "B/event" "store/x" "scan s/GB" "scan MB/s" "x scan"
+printf '%-18s %7s %8s %10s %8s %7s %7s %7s | %9s %8s %6s %6s | %10s %9s\n' input "MB" "MB/s" \
+	"events/s" "CPU s/GB" "RSS MB" "B/event" "store/x" "scan s/GB" "scan MB/s" "x scan" "x wall" \
+	"floor s/GB" "floor MB/s"
 for mb in $sizes; do
 	f=$out/trace_${mb}MB.json
 	[ -f "$f" ] || "$gen" "$mb" 1 -o "$f" 2>"$f.gen"
@@ -42,12 +46,13 @@ for mb in $sizes; do
 	db=$out/trace_${mb}MB.db
 	r=$(best "$pr" ingest -q "$f" -o "$db")
 	store=$(stat -c %s "$db")
+	fl=$(sh bench/insert_floor.sh "$db" "$n")
 	rm -f "$db" "$db-journal"
-	echo "$r $s" | awk -v name="$(basename "$f")" -v b="$bytes" -v e="$events" -v st="$store" '{
+	echo "$r $s $fl" | awk -v name="$(basename "$f")" -v b="$bytes" -v e="$events" -v st="$store" '{
 		gb = b / 1e9; mbs = b / 1e6
-		printf "%-18s %7.0f %8.0f %10.0f %8.2f %7.0f %7.1f %7.2f | %9.2f %8.0f %6.2f\n",
+		printf "%-18s %7.0f %8.0f %10.0f %8.2f %7.0f %7.1f %7.2f | %9.2f %8.0f %6.2f %6.2f | %10.2f %9.0f\n",
 			name, mbs, mbs / $1, e / $1, $2 / gb, $3 / 1024, st / e, st / b,
-			$5 / gb, mbs / $4, $2 / $5
+			$5 / gb, mbs / $4, $2 / $5, $1 / $4, $7 / gb, mbs / $7
 	}'
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
