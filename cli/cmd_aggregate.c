@@ -184,7 +184,7 @@ static int rec_run(void *ctx, struct pr_store *st, long id, const json_t *run, c
 		   struct pr_error *err)
 {
 	struct runs_rec *c = ctx;
-	json_t *slim = pr_agg_run_slim(run); /* what the fold reads: a third of the model */
+	json_t *slim = pr_agg_run_slim(run); /* the paths the fold reads: 3 of 18 KB */
 	char *r = json_dumps(slim, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	char *m = json_dumps(meta, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	(void)st;

@@ -1242,23 +1242,147 @@ static void fold_peaks(struct pr_agg *a, const json_t *run, json_t *row, long ra
 	}
 }
 
-/* Every key of a run object that pr_agg_add_model_run and its folds read. */
-static const char *const run_keys[] = {
-	"clock",	 "collectives", "content_hash", "critical_path", "diagnostics", "format",
-	"gpu_breakdown", "peaks",	"perf_model",	"phases",	 "rank",	"reported",
-	"source",	 "spans",	"throughput",	"world_size",
+/*
+ * Every path of a run object that pr_agg_add_model_run and its folds read
+ * (pr_agg_inferix_part and pr_agg_gpu_meaningless too): "a.b" is key b of
+ * object a, "a[].b" key b of each item of array a; a path's value is kept
+ * whole (critical_path.composition_ns: every class). A path the fold starts
+ * to read must be added here: t0099-agg-jobs.sh compares -j 1 (the whole
+ * run) with -j 2..4 (this slim) over inputs that reach every one.
+ */
+#define PG(k) PRK_GPU_BREAKDOWN "." k
+static const char *const slim_paths[] = {
+	PRK_CLOCK "." PRK_CLOCK_DURATION_NS,
+	PRK_COLLECTIVES "." PRK_COLLECTIVES_ITEMS "[]." PRK_COLLECTIVES_ITEMS_NAME,
+	PRK_COLLECTIVES "." PRK_COLLECTIVES_ITEMS "[]." PRK_COLLECTIVES_ITEMS_BUSBW_BPS,
+	PRK_COLLECTIVES "." PRK_COLLECTIVES_ITEMS "[]." PRK_COLLECTIVES_ITEMS_SIZED_CALLS,
+	PRK_CONTENT_HASH,
+	PRK_CRITICAL_PATH "." PRK_CRITICAL_PATH_LENGTH_NS,
+	PRK_CRITICAL_PATH "." PRK_CRITICAL_PATH_STEPS_ANALYSED,
+	PRK_CRITICAL_PATH "." PRK_CRITICAL_PATH_COMPOSITION_NS,
+	PRK_DIAGNOSTICS "[]." PRK_DIAGNOSTICS_CODE,
+	PRK_FORMAT,
+	PG(PRK_GPU_BREAKDOWN_RANK "." PRK_GPU_BREAKDOWN_RANK_SPAN_NS),
+	PG(PRK_GPU_BREAKDOWN_RANK "." PRK_GPU_BREAKDOWN_RANK_BUSY_NS),
+	PG(PRK_GPU_BREAKDOWN_RANK "." PRK_GPU_BREAKDOWN_RANK_COMPUTE_NS),
+	PG(PRK_GPU_BREAKDOWN_RANK "." PRK_GPU_BREAKDOWN_RANK_COMMUNICATION_NS),
+	PG(PRK_GPU_BREAKDOWN_RANK "." PRK_GPU_BREAKDOWN_RANK_MEMORY_NS),
+	PG(PRK_GPU_BREAKDOWN_RANK "." PRK_GPU_BREAKDOWN_RANK_IDLE_NS),
+	PG(PRK_GPU_BREAKDOWN_IDLE "." PRK_GPU_BREAKDOWN_IDLE_HOST_WAIT_NS),
+	PG(PRK_GPU_BREAKDOWN_IDLE "." PRK_GPU_BREAKDOWN_IDLE_KERNEL_WAIT_NS),
+	PG(PRK_GPU_BREAKDOWN_IDLE "." PRK_GPU_BREAKDOWN_IDLE_OTHER_NS),
+	PG(PRK_GPU_BREAKDOWN_IDLE "." PRK_GPU_BREAKDOWN_IDLE_LAUNCH_LINKED_SHARE),
+	PG(PRK_GPU_BREAKDOWN_OVERLAP "." PRK_GPU_BREAKDOWN_OVERLAP_COMMUNICATION_NS),
+	PG(PRK_GPU_BREAKDOWN_OVERLAP "." PRK_GPU_BREAKDOWN_OVERLAP_OVERLAPPED_NS),
+	PG(PRK_GPU_BREAKDOWN_SCOPES "." PRK_GPU_BREAKDOWN_SCOPES_LINKED
+				    "." PRK_GPU_BREAKDOWN_SCOPES_LINKED_OPS),
+	PG(PRK_GPU_BREAKDOWN_SCOPES "." PRK_GPU_BREAKDOWN_SCOPES_LINKED
+				    "." PRK_GPU_BREAKDOWN_SCOPES_LINKED_BUSY_NS),
+	PG(PRK_GPU_BREAKDOWN_SCOPES "." PRK_GPU_BREAKDOWN_SCOPES_LINKED
+				    "." PRK_GPU_BREAKDOWN_SCOPES_LINKED_IDLE_NS),
+	PG(PRK_GPU_BREAKDOWN_SCOPES "." PRK_GPU_BREAKDOWN_SCOPES_LINKED
+				    "." PRK_GPU_BREAKDOWN_SCOPES_LINKED_TOTAL_NS),
+	PRK_PEAKS "[]." PRK_PEAKS_SERIES,
+	PRK_PEAKS "[]." PRK_PEAKS_DEVICE,
+	PRK_PEAKS "[]." PRK_PEAKS_UNIT,
+	PRK_PEAKS "[]." PRK_PEAKS_VALUE,
+	PRK_PERF_MODEL "." PRK_PERF_MODEL_CATEGORIES "[]." PRK_PERF_MODEL_CATEGORIES_CATEGORY,
+	PRK_PERF_MODEL "." PRK_PERF_MODEL_CATEGORIES "[]." PRK_PERF_MODEL_CATEGORIES_DEVICE_NS,
+	PRK_PHASES "." PRK_PHASES_TOTALS "[]." PRK_PHASES_TOTALS_NAME,
+	PRK_PHASES "." PRK_PHASES_TOTALS "[]." PRK_PHASES_TOTALS_TOTAL_NS,
+	PRK_PHASES "." PRK_PHASES_TOTALS "[]." PRK_PHASES_TOTALS_COUNT,
+	PRK_PHASES "." PRK_PHASES_STAGES "[]." PRK_PHASES_STAGES_NAME,
+	PRK_PHASES "." PRK_PHASES_STAGES "[]." PRK_PHASES_STAGES_TOTAL_NS,
+	PRK_PHASES "." PRK_PHASES_STAGES "[]." PRK_PHASES_STAGES_COUNT,
+	PRK_RANK,
+	PRK_REPORTED "[]." PRK_REPORTED_NAME,
+	PRK_REPORTED "[]." PRK_REPORTED_UNIT,
+	PRK_REPORTED "[]." PRK_REPORTED_VALUE,
+	PRK_SOURCE,
+	PRK_SPANS "." PRK_SPANS_ITEMS "[]." PRK_SPANS_ITEMS_NAME,
+	PRK_SPANS "." PRK_SPANS_ITEMS "[]." PRK_SPANS_ITEMS_KIND,
+	PRK_SPANS "." PRK_SPANS_ITEMS "[]." PRK_SPANS_ITEMS_COUNT,
+	PRK_SPANS "." PRK_SPANS_ITEMS "[]." PRK_SPANS_ITEMS_TOTAL_NS,
+	PRK_SPANS "." PRK_SPANS_ITEMS "[]." PRK_SPANS_ITEMS_PER_STEP_NS,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_STEPS "." PRK_THROUGHPUT_STEPS_NAME,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_STEPS "." PRK_THROUGHPUT_STEPS_COUNT,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_STEPS "." PRK_THROUGHPUT_STEPS_MEAN_NS,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_STEPS "." PRK_THROUGHPUT_STEPS_P50_NS,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_STEPS "." PRK_THROUGHPUT_STEPS_MIN_NS,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_STEPS "." PRK_THROUGHPUT_STEPS_MAX_NS,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_STEPS "." PRK_THROUGHPUT_STEPS_PER_S,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_BLOCKS "." PRK_THROUGHPUT_BLOCKS_FPS,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_BLOCKS "." PRK_THROUGHPUT_BLOCKS_BPS,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_TOKENS "." PRK_THROUGHPUT_TOKENS_TOKENS_PER_S,
+	PRK_WORLD_SIZE,
 };
+#undef PG
+#define NSLIM (sizeof(slim_paths) / sizeof(slim_paths[0]))
+
+/* The length of a path's first key (up to '.', "[]" or its end). */
+static size_t path_key_len(const char *p)
+{
+	return strcspn(p, ".[");
+}
+
+/* What is left of path p after its first key (or "[]") of n bytes: its leading '.' skipped. */
+static const char *path_rest(const char *p, size_t n)
+{
+	p += n;
+	return *p == '.' ? p + 1 : p;
+}
+
+/*
+ * v pruned to the n paths (relative to v) of sfx: a new value holding only
+ * what they reach, references to v's leaves. An empty path, or a value whose
+ * type is not the one the paths take (a number where they name keys), is
+ * kept whole: what the fold reads of it is then the same.
+ */
+static json_t *slim_of(json_t *v, const char *const *sfx, size_t n)
+{
+	const char *sub[NSLIM];
+	size_t i, m = 0;
+	for (i = 0; i < n; i++)
+		if (!*sfx[i])
+			return json_incref(v);
+	if (json_is_array(v)) {
+		json_t *o, *x;
+		for (i = 0; i < n; i++)
+			if (!strncmp(sfx[i], "[]", 2))
+				sub[m++] = path_rest(sfx[i], 2);
+		if (m < n)
+			return json_incref(v);
+		o = json_array();
+		json_array_foreach (v, i, x)
+			json_array_append_new(o, slim_of(x, sub, m));
+		return o;
+	}
+	if (json_is_object(v)) {
+		const char *key;
+		json_t *o = json_object(), *x;
+		for (i = 0; i < n; i++)
+			if (!path_key_len(sfx[i])) /* "[]" of an object */
+				break;
+		if (i < n) {
+			json_decref(o);
+			return json_incref(v);
+		}
+		json_object_foreach (v, key, x) {
+			size_t kn = strlen(key);
+			for (i = m = 0; i < n; i++)
+				if (path_key_len(sfx[i]) == kn && !strncmp(sfx[i], key, kn))
+					sub[m++] = path_rest(sfx[i], kn);
+			if (m)
+				json_object_set_new(o, key, slim_of(x, sub, m));
+		}
+		return o;
+	}
+	return json_incref(v);
+}
 
 json_t *pr_agg_run_slim(const json_t *run)
 {
-	json_t *o = json_object();
-	size_t i;
-	for (i = 0; i < sizeof(run_keys) / sizeof(run_keys[0]); i++) {
-		json_t *v = json_object_get(run, run_keys[i]);
-		if (v)
-			json_object_set(o, run_keys[i], v);
-	}
-	return o;
+	return slim_of((json_t *)run, slim_paths, NSLIM);
 }
 
 int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta, const char *path,
