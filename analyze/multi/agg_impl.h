@@ -31,6 +31,7 @@
 #include "base/stats.h"
 #include "base/xsum.h"
 #include "base/pr_common.h"
+#include "base/strbuf.h"
 #include "base/strmap.h"
 
 /* A stat's category; agg.json names them (agg_json.c). */
@@ -158,6 +159,7 @@ struct pr_agg {
 	int has_rank_re;
 	long *user_ranks;
 	size_t nuser_ranks, next_user_rank;
+	struct pr_strbuf key; /* scratch for the keys of idx and colidx */
 };
 
 /* ---- aggregate.c ------------------------------------------------------ */

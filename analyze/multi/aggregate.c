@@ -41,6 +41,7 @@ struct pr_agg *pr_agg_new(void)
 	a->idx = m;
 	a->colidx = m;
 	a->warnings = json_array();
+	pr_strbuf_init(&a->key);
 	return a;
 }
 
@@ -118,6 +119,7 @@ void pr_agg_free(struct pr_agg *a)
 		regfree(&a->rank_re);
 	free(a->user_ranks);
 	free(a->world_size_src);
+	pr_strbuf_release(&a->key);
 	free(a);
 }
 
@@ -126,17 +128,40 @@ size_t pr_agg_rank_count(const struct pr_agg *a)
 	return a->nrows;
 }
 
+/*
+ * "n\x1fs" (t NULL) or "n\x1fs\x1ft" in a->key (replaced), n in decimal: the
+ * key of a stat or a column, made without printf (it is made for every value
+ * folded).
+ */
+static const struct pr_strbuf *map_key(struct pr_agg *a, int n, const char *s, const char *t)
+{
+	char d[16];
+	size_t i = sizeof(d);
+	unsigned u = n < 0 ? 0u - (unsigned)n : (unsigned)n;
+	do
+		d[--i] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (n < 0)
+		d[--i] = '-';
+	pr_strbuf_reset(&a->key);
+	pr_strbuf_add(&a->key, d + i, sizeof(d) - i);
+	pr_strbuf_addch(&a->key, '\x1f');
+	pr_strbuf_addstr(&a->key, s);
+	if (t) {
+		pr_strbuf_addch(&a->key, '\x1f');
+		pr_strbuf_addstr(&a->key, t);
+	}
+	return &a->key;
+}
+
 struct agg_stat *pr_agg_stat_get(struct pr_agg *a, int cat, const char *kind, const char *name,
 				 const char *unit)
 {
-	struct pr_strbuf k = PR_STRBUF_INIT;
+	const struct pr_strbuf *k = map_key(a, cat, kind ? kind : "", name);
 	int64_t i;
 	struct agg_stat *s;
-	pr_strbuf_addf(&k, "%d\x1f%s\x1f%s", cat, kind ? kind : "", name);
-	if (pr_strmap_get(&a->idx, k.buf, k.len, &i)) {
-		pr_strbuf_release(&k);
+	if (pr_strmap_get(&a->idx, k->buf, k->len, &i))
 		return &a->st[i];
-	}
 	if (a->nst == a->stalloc) {
 		a->stalloc = a->stalloc ? 2 * a->stalloc : 64;
 		a->st = pr_xreallocarray(a->st, a->stalloc, sizeof(a->st[0]));
@@ -153,8 +178,7 @@ struct agg_stat *pr_agg_stat_get(struct pr_agg *a, int cat, const char *kind, co
 	s->argmin = s->argmax = -1;
 	s->sk = pr_sketch_new();
 	s->exact = 1;
-	pr_strmap_put(&a->idx, k.buf, k.len, (int64_t)a->nst);
-	pr_strbuf_release(&k);
+	pr_strmap_put(&a->idx, k->buf, k->len, (int64_t)a->nst);
 	return &a->st[a->nst++];
 }
 
@@ -327,19 +351,17 @@ json_t *pr_agg_row_json(const struct pr_agg *a, const struct agg_row *r)
 
 struct agg_col *pr_agg_col_get(struct pr_agg *a, int field, const char *name)
 {
-	struct pr_strbuf k = PR_STRBUF_INIT;
+	const struct pr_strbuf *k = map_key(a, field, name, NULL);
 	int64_t i;
-	pr_strbuf_addf(&k, "%d\x1f%s", field, name);
-	if (!pr_strmap_get(&a->colidx, k.buf, k.len, &i)) {
+	if (!pr_strmap_get(&a->colidx, k->buf, k->len, &i)) {
 		i = (int64_t)a->ncols;
 		a->cols = pr_xreallocarray(a->cols, a->ncols + 1, sizeof(a->cols[0]));
 		memset(&a->cols[a->ncols], 0, sizeof(a->cols[0]));
 		a->cols[a->ncols].name = pr_xstrdup(name);
 		a->cols[a->ncols].field = field;
 		a->ncols++;
-		pr_strmap_put(&a->colidx, k.buf, k.len, i);
+		pr_strmap_put(&a->colidx, k->buf, k->len, i);
 	}
-	pr_strbuf_release(&k);
 	return &a->cols[i];
 }
 
@@ -926,7 +948,8 @@ static json_t *perf_part(struct pr_agg *a, const json_t *run, long rank)
 			continue;
 		json_object_set_new(p, pr_mstr(c, PRK_PERF_MODEL_CATEGORIES_CATEGORY), pr_jnum(v));
 		pr_strbuf_reset(&name);
-		pr_strbuf_addf(&name, "perf: %s", pr_mstr(c, PRK_PERF_MODEL_CATEGORIES_CATEGORY));
+		pr_strbuf_addstr(&name, "perf: ");
+		pr_strbuf_addstr(&name, pr_mstr(c, PRK_PERF_MODEL_CATEGORIES_CATEGORY));
 		fold(a, CAT_GPU, "", name.buf, "ns", v, 1, rank);
 	}
 	pr_strbuf_release(&name);
@@ -965,7 +988,8 @@ static json_t *critpath_part(struct pr_agg *a, const json_t *run, long rank)
 			continue;
 		json_object_set_new(c, key, pr_jnum(json_number_value(v)));
 		pr_strbuf_reset(&name);
-		pr_strbuf_addf(&name, "critical path: %s", key);
+		pr_strbuf_addstr(&name, "critical path: ");
+		pr_strbuf_addstr(&name, key);
 		fold(a, CAT_GPU, "", name.buf, "share", json_number_value(v) / len, 1, rank);
 	}
 	json_object_set_new(p, "composition_ns", c);
@@ -1085,7 +1109,8 @@ static void fold_throughput(struct pr_agg *a, const json_t *run, json_t *row, lo
 		json_t *x;
 		json_object_foreach (thr, k, x) {
 			struct pr_strbuf n = PR_STRBUF_INIT;
-			pr_strbuf_addf(&n, "throughput.%s", k);
+			pr_strbuf_addstr(&n, "throughput.");
+			pr_strbuf_addstr(&n, k);
 			fold(a, CAT_RUN, "", n.buf, "per_s", json_number_value(x), 1, rank);
 			pr_strbuf_release(&n);
 		}
@@ -1181,7 +1206,8 @@ static void fold_spans(struct pr_agg *a, const json_t *run, json_t *row, long ra
 		double bw = pr_mnum(cv, PRK_COLLECTIVES_ITEMS_BUSBW_BPS);
 		if (name && isfinite(bw)) {
 			struct pr_strbuf n = PR_STRBUF_INIT;
-			pr_strbuf_addf(&n, "busbw: %s", name);
+			pr_strbuf_addstr(&n, "busbw: ");
+			pr_strbuf_addstr(&n, name);
 			fold(a, CAT_COLLECTIVE, "", n.buf, "bytes_per_s", bw,
 			     pr_mnum(cv, PRK_COLLECTIVES_ITEMS_SIZED_CALLS), rank);
 			pr_strbuf_release(&n);
