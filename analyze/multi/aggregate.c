@@ -337,6 +337,14 @@ static const char *row_hash(const struct pr_agg *a, const struct agg_row *r)
 	return spill_read(a, r->off + r->slen, r->hlen) ? NULL : a->spill->buf;
 }
 
+const char *pr_agg_row_text(const struct pr_agg *a, const struct agg_row *r, size_t *n)
+{
+	if (spill_read(a, r->off + r->slen + r->hlen, r->jlen))
+		return NULL;
+	*n = r->jlen;
+	return a->spill->buf;
+}
+
 json_t *pr_agg_row_json(const struct pr_agg *a, const struct agg_row *r)
 {
 	json_t *j;
