@@ -43,6 +43,9 @@ struct slot {
 struct shared {
 	atomic_size_t next;    /* the next item to start */
 	atomic_size_t fail_at; /* the lowest failed item, or n */
+	/* the parent waits until items want_lo and want_hi are done (want_hi: n
+	 * or more when it does not wait): the workers wake it then, not before */
+	atomic_size_t want_lo, want_hi;
 	struct slot slots[];
 };
 
@@ -168,6 +171,14 @@ static void lower_fail_at(struct shared *sh, size_t i)
 		;
 }
 
+/* In a worker, after an item: 1 when the parent waits and what it waits for is done. */
+static int wanted(const struct pr_par *p)
+{
+	size_t hi = atomic_load(&p->sh->want_hi), lo = atomic_load(&p->sh->want_lo);
+	return hi < p->n && lo < p->n && atomic_load(&p->sh->slots[hi].state) == SLOT_DONE &&
+	       atomic_load(&p->sh->slots[lo].state) == SLOT_DONE;
+}
+
 /* A worker: items from the shared counter until none is left. Never returns. */
 static void worker(struct pr_par *p, int w)
 {
@@ -207,7 +218,7 @@ static void worker(struct pr_par *p, int w)
 		atomic_store(&s->state, SLOT_DONE);
 		if (h.status < 0)
 			lower_fail_at(p->sh, i);
-		if (write_all(p->note[1], "", 1))
+		if (wanted(p) && write_all(p->note[1], "", 1))
 			_exit(3);
 	}
 	pr_strbuf_release(&rec);
@@ -258,6 +269,8 @@ struct pr_par *pr_par_run(size_t n, int jobs, pr_par_fn *fn, void *ctx, struct p
 	}
 	atomic_init(&p->sh->next, 0);
 	atomic_init(&p->sh->fail_at, n);
+	atomic_init(&p->sh->want_lo, n);
+	atomic_init(&p->sh->want_hi, n);
 	p->fds = pr_xcalloc((size_t)jobs, sizeof(*p->fds));
 	p->status = pr_xcalloc((size_t)jobs, sizeof(*p->status));
 	for (w = 0; w < jobs; w++)
@@ -328,19 +341,39 @@ static void reap(struct pr_par *p)
 	}
 }
 
-/* Waits until item i is done or every worker has ended. */
+/* Items the parent waits for at once: it wakes once for so many, not for each. */
+#define WAIT_BATCH(jobs) (4 * (size_t)(jobs))
+
+/*
+ * Waits until item i is done or every worker has ended. When item i is not
+ * done yet, waits for the next WAIT_BATCH items too (for the workers to be
+ * that far ahead), and the workers write to the pipe only once both are
+ * done (want_lo, want_hi): a parent quicker than its workers wakes once per
+ * batch rather than once per item (each wake is a context switch, which
+ * cost aggregate -j 2's parent 11-17 % of its CPU time). The items after a
+ * failed one are never done: then every worker ends, and the wait with them.
+ */
 static void wait_item(struct pr_par *p, size_t i)
 {
 	char buf[256];
-	while (atomic_load(&p->sh->slots[i].state) != SLOT_DONE) {
+	size_t t = i + WAIT_BATCH(p->jobs);
+	if (atomic_load(&p->sh->slots[i].state) == SLOT_DONE)
+		return;
+	if (t >= p->n)
+		t = p->n - 1;
+	atomic_store(&p->sh->want_lo, i);
+	atomic_store(&p->sh->want_hi, t);
+	while (atomic_load(&p->sh->slots[i].state) != SLOT_DONE ||
+	       atomic_load(&p->sh->slots[t].state) != SLOT_DONE) {
 		ssize_t r = read(p->note[0], buf, sizeof(buf));
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0) {
 			reap(p);
-			return;
+			break;
 		}
 	}
+	atomic_store(&p->sh->want_hi, p->n);
 }
 
 static int worker_lost(const struct pr_par *p, int w, struct pr_error *err)

@@ -17,9 +17,12 @@
  * SQLite connections) and returns a status: >= 0, with what the parent needs
  * appended to rec; < 0 with err set. Items go to the workers one at a time
  * from a shared counter (the next free item), so a slow item does not hold
- * up a whole slice; pr_par_get of item i waits only for item i (a byte on a
- * pipe from a worker after each item), so the parent folds while the
- * workers work. A failed item stops the workers from starting any item
+ * up a whole slice; pr_par_get of item i returns as soon as item i is done,
+ * so the parent folds while the workers work; when it must wait, it waits
+ * for the next 4 x jobs items too (a byte on a pipe from the worker that
+ * finishes the last of what it waits for), so that a parent quicker than
+ * its workers wakes once for several items, not for each. A worker must
+ * never wait for the parent. A failed item stops the workers from starting any item
  * after it (the parent stops there too). What an item writes to stderr is
  * kept with its record and written by pr_par_get, so stderr reads as with
  * one process. The records lie in one unlinked temporary file per worker
