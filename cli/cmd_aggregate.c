@@ -339,6 +339,8 @@ static int add_parallel(struct pr_agg *agg, char **pos, int npos, const char *fm
 	par = pr_par_run(it.n, jobs, work_item, &it, err);
 	if (!par)
 		goto out;
+	/* a fold is ~0.15 ms, a worker's file ~5 ms: wake for several files, not each */
+	pr_par_batch(par, 4 * (size_t)jobs);
 	for (i = 0; i < npos; i++) {
 		if (lerr[i].code != PR_OK) {
 			*err = lerr[i];

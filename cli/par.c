@@ -67,7 +67,9 @@ struct pr_par {
 	int *fds;		/* one result file per worker (unlinked) */
 	int *status;		/* each worker's wait status, once reaped */
 	int nkids;		/* workers started */
-	int note[2];		/* a byte from a worker after each item; EOF once all have ended */
+	int note[2];		/* a byte from a worker when what the parent waits for is done;
+				 * EOF once all have ended */
+	size_t batch;		/* pr_par_batch's */
 	void (*end)(void *ctx); /* pr_par_worker_end's */
 };
 
@@ -341,22 +343,25 @@ static void reap(struct pr_par *p)
 	}
 }
 
-/* Items the parent waits for at once: it wakes once for so many, not for each. */
-#define WAIT_BATCH(jobs) (4 * (size_t)(jobs))
+void pr_par_batch(struct pr_par *p, size_t k)
+{
+	if (p)
+		p->batch = k;
+}
 
 /*
- * Waits until item i is done or every worker has ended. When item i is not
- * done yet, waits for the next WAIT_BATCH items too (for the workers to be
- * that far ahead), and the workers write to the pipe only once both are
- * done (want_lo, want_hi): a parent quicker than its workers wakes once per
- * batch rather than once per item (each wake is a context switch, which
- * cost aggregate -j 2's parent 11-17 % of its CPU time). The items after a
- * failed one are never done: then every worker ends, and the wait with them.
+ * Waits until item i is done or every worker has ended; when item i is not
+ * done yet, until item i + batch is done too (pr_par_batch). The workers
+ * write to the pipe only when what the parent waits for is done (want_lo,
+ * want_hi), so that it wakes once, not at every item a worker finishes
+ * (each wake is a context switch: 11-17 % of aggregate -j 2's parent's CPU
+ * time when it woke at every item). The items after a failed one are never
+ * done: then every worker ends, and the wait with them.
  */
 static void wait_item(struct pr_par *p, size_t i)
 {
 	char buf[256];
-	size_t t = i + WAIT_BATCH(p->jobs);
+	size_t t = i + p->batch;
 	if (atomic_load(&p->sh->slots[i].state) == SLOT_DONE)
 		return;
 	if (t >= p->n)
