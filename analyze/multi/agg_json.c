@@ -873,8 +873,9 @@ static void row_newline(struct pr_strbuf *o, int d)
  * A row as kept (s, n: compact JSON, 17 digits) appended to o as the dump
  * of its tree with pr_model_dumps (JSON_INDENT(1), 12 digits), indented two
  * levels deeper: what write_nested writes of it, without parsing it into a
- * tree and dumping that. Strings, integers and literals are copied (the
- * kept text is jansson's own dump); reals are written again at 12 digits.
+ * tree and dumping that. Strings, integers and true/false/null are copied
+ * (the kept text is jansson's own dump); reals (a number with a '.' or an
+ * exponent) are written again at 12 digits.
  * -1 on a text it does not expect (o then holds part of it): the caller
  * goes the tree's way.
  */
@@ -924,8 +925,9 @@ static int row_reindent(struct pr_strbuf *o, const char *s, size_t n)
 			break;
 		default:
 			k = token_end(s, i, n);
-			if (memchr(s + i, '.', k - i) || memchr(s + i, 'e', k - i) ||
-			    memchr(s + i, 'E', k - i)) {
+			if ((c == '-' || (c >= '0' && c <= '9')) &&
+			    (memchr(s + i, '.', k - i) || memchr(s + i, 'e', k - i) ||
+			     memchr(s + i, 'E', k - i))) {
 				if (real12(o, s + i, k - i))
 					return -1;
 			} else {
