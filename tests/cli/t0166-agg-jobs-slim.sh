@@ -55,20 +55,22 @@ for r in sorted(os.listdir(src)):
 PYEOF
 "$P" ingest -q gpl -o gpl.db || fail "setup: the store"
 
-# one group per line: an aggregate's arguments (paths without blanks)
-cat >groups <<EOF
-$H/trace_filter/sampled_rank-0.json.gz $H/trace_filter/sampled_rank-1.json.gz
-$H/nccl_parser_config/nccl_data.json.gz
+# one group per line: an aggregate's arguments (relative paths: no blanks, whatever the checkout's)
+ln -s "$TRACES" traces
+ln -s "$PR_SAMPLES" samples
+cat >groups <<'EOF'
+traces/hta/trace_filter/sampled_rank-0.json.gz traces/hta/trace_filter/sampled_rank-1.json.gz
+traces/hta/nccl_parser_config/nccl_data.json.gz
 gops
---ranks 0,1 $TORCH $QWEN
+--ranks 0,1 samples/torch/trace_rank0.pt.trace.json traces/tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz
 dq
-$INF/multirank
+samples/inferix/multirank
 inf
 izero
-$PR_SAMPLES/ddp/named
-$H/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz
-$H/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz
-$H/triton_example/triton_example.json.gz
+samples/ddp/named
+traces/hta/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz
+traces/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz
+traces/hta/triton_example/triton_example.json.gz
 gpl.db
 EOF
 n=0
