@@ -1414,6 +1414,24 @@ static json_t *slim_of(json_t *v, const char *const *sfx, size_t n)
 	return json_incref(v);
 }
 
+/* The keys of a run's store meta that the fold reads (pr_agg_add_model_run, pr_agg_inferix_part). */
+static const char *const slim_meta_keys[] = {
+	"inferix_file", /* keys: run meta */
+	"session_id",	/* keys: run meta */
+};
+
+json_t *pr_agg_meta_slim(const json_t *meta)
+{
+	json_t *o = json_object();
+	size_t i;
+	for (i = 0; i < sizeof(slim_meta_keys) / sizeof(slim_meta_keys[0]); i++) {
+		json_t *v = json_object_get(meta, slim_meta_keys[i]);
+		if (v)
+			json_object_set(o, slim_meta_keys[i], v);
+	}
+	return o;
+}
+
 json_t *pr_agg_run_slim(const json_t *run)
 {
 	return slim_of((json_t *)run, slim_paths, NSLIM);

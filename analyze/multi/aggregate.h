@@ -138,6 +138,9 @@ int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta
  * that reach every path of it, and fails when one is left out.
  */
 json_t *pr_agg_run_slim(const json_t *run);
+/* The same for a run's store meta (the meta passed to pr_agg_add_model_run):
+ * a new object with only the keys the fold reads of it. */
+json_t *pr_agg_meta_slim(const json_t *meta);
 /*
  * Called by pr_agg_add_store after each run it folded, with that run's
  * store, id and rank (e.g. to copy the run's events into a merged trace

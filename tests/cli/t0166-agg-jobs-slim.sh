@@ -11,7 +11,8 @@
 # and bps, the run meta's session id, its raw data skipped, and a set whose
 # GPU snapshots are all zeros: the diagnostics), DDP ranks and a store (the
 # run's own source). Dropping any one path of the table (checked once, by
-# hand, for each of its 59 paths) makes at least one group below differ.
+# hand, for each of its 59 paths), or either key of the run's meta that
+# pr_agg_meta_slim keeps, makes at least one group below differ.
 # The last check says that each group still reaches what it is here for.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
