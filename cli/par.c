@@ -43,6 +43,9 @@ struct slot {
 struct shared {
 	atomic_size_t next;    /* the next item to start */
 	atomic_size_t fail_at; /* the lowest failed item, or n */
+	/* the parent waits until items want_lo and want_hi are done (want_hi: n
+	 * or more when it does not wait): the workers wake it then, not before */
+	atomic_size_t want_lo, want_hi;
 	struct slot slots[];
 };
 
@@ -64,7 +67,9 @@ struct pr_par {
 	int *fds;		/* one result file per worker (unlinked) */
 	int *status;		/* each worker's wait status, once reaped */
 	int nkids;		/* workers started */
-	int note[2];		/* a byte from a worker after each item; EOF once all have ended */
+	int note[2];		/* a byte from a worker when what the parent waits for is done;
+				 * EOF once all have ended */
+	size_t batch;		/* pr_par_batch's */
 	void (*end)(void *ctx); /* pr_par_worker_end's */
 };
 
@@ -168,6 +173,14 @@ static void lower_fail_at(struct shared *sh, size_t i)
 		;
 }
 
+/* In a worker, after an item: 1 when the parent waits and what it waits for is done. */
+static int wanted(const struct pr_par *p)
+{
+	size_t hi = atomic_load(&p->sh->want_hi), lo = atomic_load(&p->sh->want_lo);
+	return hi < p->n && lo < p->n && atomic_load(&p->sh->slots[hi].state) == SLOT_DONE &&
+	       atomic_load(&p->sh->slots[lo].state) == SLOT_DONE;
+}
+
 /* A worker: items from the shared counter until none is left. Never returns. */
 static void worker(struct pr_par *p, int w)
 {
@@ -207,7 +220,7 @@ static void worker(struct pr_par *p, int w)
 		atomic_store(&s->state, SLOT_DONE);
 		if (h.status < 0)
 			lower_fail_at(p->sh, i);
-		if (write_all(p->note[1], "", 1))
+		if (wanted(p) && write_all(p->note[1], "", 1))
 			_exit(3);
 	}
 	pr_strbuf_release(&rec);
@@ -258,6 +271,8 @@ struct pr_par *pr_par_run(size_t n, int jobs, pr_par_fn *fn, void *ctx, struct p
 	}
 	atomic_init(&p->sh->next, 0);
 	atomic_init(&p->sh->fail_at, n);
+	atomic_init(&p->sh->want_lo, n);
+	atomic_init(&p->sh->want_hi, n);
 	p->fds = pr_xcalloc((size_t)jobs, sizeof(*p->fds));
 	p->status = pr_xcalloc((size_t)jobs, sizeof(*p->status));
 	for (w = 0; w < jobs; w++)
@@ -328,19 +343,42 @@ static void reap(struct pr_par *p)
 	}
 }
 
-/* Waits until item i is done or every worker has ended. */
+void pr_par_batch(struct pr_par *p, size_t k)
+{
+	if (p)
+		p->batch = k;
+}
+
+/*
+ * Waits until item i is done or every worker has ended; when item i is not
+ * done yet, until item i + batch is done too (pr_par_batch). The workers
+ * write to the pipe only when what the parent waits for is done (want_lo,
+ * want_hi), so that it wakes once, not at every item a worker finishes
+ * (each wake is a context switch: 11-17 % of aggregate -j 2's parent's CPU
+ * time when it woke at every item). The items after a failed one are never
+ * done: then every worker ends, and the wait with them.
+ */
 static void wait_item(struct pr_par *p, size_t i)
 {
 	char buf[256];
-	while (atomic_load(&p->sh->slots[i].state) != SLOT_DONE) {
+	size_t t = i + p->batch;
+	if (atomic_load(&p->sh->slots[i].state) == SLOT_DONE)
+		return;
+	if (t >= p->n)
+		t = p->n - 1;
+	atomic_store(&p->sh->want_lo, i);
+	atomic_store(&p->sh->want_hi, t);
+	while (atomic_load(&p->sh->slots[i].state) != SLOT_DONE ||
+	       atomic_load(&p->sh->slots[t].state) != SLOT_DONE) {
 		ssize_t r = read(p->note[0], buf, sizeof(buf));
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0) {
 			reap(p);
-			return;
+			break;
 		}
 	}
+	atomic_store(&p->sh->want_hi, p->n);
 }
 
 static int worker_lost(const struct pr_par *p, int w, struct pr_error *err)

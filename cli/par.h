@@ -17,9 +17,12 @@
  * SQLite connections) and returns a status: >= 0, with what the parent needs
  * appended to rec; < 0 with err set. Items go to the workers one at a time
  * from a shared counter (the next free item), so a slow item does not hold
- * up a whole slice; pr_par_get of item i waits only for item i (a byte on a
- * pipe from a worker after each item), so the parent folds while the
- * workers work. A failed item stops the workers from starting any item
+ * up a whole slice; pr_par_get of item i returns as soon as item i is done
+ * (a byte on a pipe from the worker that finished it, when the parent
+ * waits for it), so the parent folds while the workers work. A parent
+ * whose work per item is much less than a worker's can ask to wake once
+ * for several items (pr_par_batch). A worker must never wait for the
+ * parent. A failed item stops the workers from starting any item
  * after it (the parent stops there too). What an item writes to stderr is
  * kept with its record and written by pr_par_get, so stderr reads as with
  * one process. The records lie in one unlinked temporary file per worker
@@ -50,6 +53,13 @@ typedef int pr_par_fn(void *ctx, size_t i, struct pr_strbuf *rec, struct pr_erro
 int pr_par_jobs(const char *arg, int *jobs, struct pr_error *err) PR_MUST_CHECK;
 /* NULL with err when the workers could not be started (fork, temporary files). */
 struct pr_par *pr_par_run(size_t n, int jobs, pr_par_fn *fn, void *ctx, struct pr_error *err);
+/*
+ * When pr_par_get must wait for item i, it waits for item i + k too (the
+ * last item at most): for a parent that would otherwise wake at every item
+ * (aggregate: k = 4 x jobs). Default 0: item i alone. No effect in one
+ * process; p NULL is fine.
+ */
+void pr_par_batch(struct pr_par *p, size_t k);
 /*
  * Item i's status (what work returned); rec gets its record (replaced), err
  * the item's error when the status is < 0. A worker that died before it

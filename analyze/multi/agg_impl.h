@@ -31,6 +31,7 @@
 #include "base/stats.h"
 #include "base/xsum.h"
 #include "base/pr_common.h"
+#include "base/strbuf.h"
 #include "base/strmap.h"
 
 /* A stat's category; agg.json names them (agg_json.c). */
@@ -158,6 +159,7 @@ struct pr_agg {
 	int has_rank_re;
 	long *user_ranks;
 	size_t nuser_ranks, next_user_rank;
+	struct pr_strbuf key; /* scratch for the keys of idx and colidx */
 };
 
 /* ---- aggregate.c ------------------------------------------------------ */
@@ -186,6 +188,9 @@ int pr_agg_add_row(struct pr_agg *a, long rank, const char *source, json_t *j,
  */
 const char *pr_agg_row_source(const struct pr_agg *a, const struct agg_row *r);
 json_t *pr_agg_row_json(const struct pr_agg *a, const struct agg_row *r);
+/* The row's JSON as kept (compact, 17 digits: ROW_DUMP_FLAGS), *n bytes in
+ * the scratch file's buffer, valid until the next read; NULL as above. */
+const char *pr_agg_row_text(const struct pr_agg *a, const struct agg_row *r, size_t *n);
 /* Adds a warning unless the same text is there already. */
 void pr_agg_warnf(struct pr_agg *a, const char *fmt, ...) PR_PRINTF_LIKE(2, 3);
 /* A row's GPU share part / whole from its "gpu" ns; NAN when whole is not > 0. */

@@ -17,6 +17,7 @@
 #include "base/stats.h"
 #include "base/xsum.h"
 #include "base/jsonx.h"
+#include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
@@ -818,6 +819,153 @@ static void write_nested(struct pr_output *out, const char *text)
 	pr_output_write(out, p, strlen(p));
 }
 
+/* The end of the number that starts at s[i] (at a ',', '}', ']' or n). */
+static size_t token_end(const char *s, size_t i, size_t n)
+{
+	while (i < n && s[i] != ',' && s[i] != '}' && s[i] != ']')
+		i++;
+	return i;
+}
+
+/*
+ * A real number of the kept row (17 digits) as pr_model_dumps writes it:
+ * jansson's "%.12g", with ".0" when that has no '.' nor 'e', and the
+ * exponent without '+' or leading zeros. -1 when it does not read back.
+ */
+static int real12(struct pr_strbuf *o, const char *tok, size_t n)
+{
+	char in[64], b[64], *end, *e, *z;
+	double v;
+	int len;
+	if (n >= sizeof(in))
+		return -1;
+	memcpy(in, tok, n);
+	in[n] = '\0';
+	v = strtod(in, &end);
+	if (*end || !isfinite(v))
+		return -1;
+	len = snprintf(b, sizeof(b) - 3, "%.12g", v);
+	if (len < 0 || (size_t)len >= sizeof(b) - 3)
+		return -1;
+	if (!strchr(b, '.') && !strchr(b, 'e'))
+		memcpy(b + len, ".0", 3);
+	if ((e = strchr(b, 'e'))) {
+		e++;
+		if (*e == '-')
+			e++;
+		for (z = e; *z == '+' || *z == '0'; z++)
+			;
+		memmove(e, z, strlen(z) + 1);
+	}
+	pr_strbuf_addstr(o, b);
+	return 0;
+}
+
+/* A newline and the indent of depth d in a row nested in "ranks" (2 + d spaces). */
+static void row_newline(struct pr_strbuf *o, int d)
+{
+	pr_strbuf_addch(o, '\n');
+	for (d += 2; d > 0; d--)
+		pr_strbuf_addch(o, ' ');
+}
+
+/*
+ * A row as kept (s, n: compact JSON, 17 digits) appended to o as the dump
+ * of its tree with pr_model_dumps (JSON_INDENT(1), 12 digits), indented two
+ * levels deeper: what write_nested writes of it, without parsing it into a
+ * tree and dumping that. Strings, integers and true/false/null are copied
+ * (the kept text is jansson's own dump); reals (a number with a '.' or an
+ * exponent) are written again at 12 digits.
+ * -1 on a text it does not expect (o then holds part of it): the caller
+ * goes the tree's way.
+ */
+static int row_reindent(struct pr_strbuf *o, const char *s, size_t n)
+{
+	size_t i = 0, k;
+	int d = 0;
+	while (i < n) {
+		char c = s[i];
+		switch (c) {
+		case '{':
+		case '[':
+			if (i + 1 < n && s[i + 1] == (c == '{' ? '}' : ']')) {
+				pr_strbuf_add(o, s + i, 2);
+				i += 2;
+				break;
+			}
+			pr_strbuf_addch(o, c);
+			row_newline(o, ++d);
+			i++;
+			break;
+		case '}':
+		case ']':
+			if (d == 0)
+				return -1;
+			row_newline(o, --d);
+			pr_strbuf_addch(o, c);
+			i++;
+			break;
+		case ',':
+			pr_strbuf_addch(o, ',');
+			row_newline(o, d);
+			i++;
+			break;
+		case ':':
+			pr_strbuf_add(o, ": ", 2);
+			i++;
+			break;
+		case '"':
+			for (k = i + 1; k < n && s[k] != '"'; k++)
+				if (s[k] == '\\')
+					k++;
+			if (k >= n)
+				return -1;
+			pr_strbuf_add(o, s + i, k + 1 - i);
+			i = k + 1;
+			break;
+		default:
+			k = token_end(s, i, n);
+			if ((c == '-' || (c >= '0' && c <= '9')) &&
+			    (memchr(s + i, '.', k - i) || memchr(s + i, 'e', k - i) ||
+			     memchr(s + i, 'E', k - i))) {
+				if (real12(o, s + i, k - i))
+					return -1;
+			} else {
+				pr_strbuf_add(o, s + i, k - i);
+			}
+			if (k == i)
+				return -1;
+			i = k;
+		}
+	}
+	return d == 0 ? 0 : -1;
+}
+
+/* Row r as write_nested writes pr_model_dumps of its tree; -1 when the scratch file fails. */
+static int write_row(const struct pr_agg *a, const struct agg_row *r, struct pr_strbuf *o,
+		     struct pr_output *out)
+{
+	size_t n;
+	const char *s = pr_agg_row_text(a, r, &n);
+	json_t *row;
+	char *text;
+	if (!s)
+		return -1;
+	pr_strbuf_reset(o);
+	if (!row_reindent(o, s, n)) {
+		pr_output_write(out, o->buf, o->len);
+		return 0;
+	}
+	row = json_loadb(s, n, JSON_ALLOW_NUL, NULL);
+	text = row ? pr_model_dumps(row) : NULL;
+	json_decref(row);
+	if (!text)
+		return -1;
+	write_nested(out, text);
+	free(text);
+	return 0;
+}
+
 /*
  * The head as pr_model_dumps writes it ends in "\n}"; the rows follow as
  * its last key, each dumped alone and indented two levels deeper, which is
@@ -829,6 +977,7 @@ int pr_agg_write(const struct pr_agg *a, const json_t *head, struct pr_output *o
 	char *text = pr_model_dumps(head);
 	size_t n = text ? strlen(text) : 0, i, distinct;
 	struct agg_row **rv;
+	struct pr_strbuf o = PR_STRBUF_INIT;
 	if (n < 3 || strcmp(text + n - 2, "\n}")) {
 		free(text);
 		return pr_error_set(err, PR_E_FORMAT,
@@ -839,21 +988,18 @@ int pr_agg_write(const struct pr_agg *a, const json_t *head, struct pr_output *o
 	pr_output_write(out, ",\n \"ranks\": [", 13);
 	rv = pr_agg_rows_sorted(a, &distinct);
 	for (i = 0; i < a->nrows; i++) {
-		json_t *row = pr_agg_row_json(a, rv[i]);
-		if (!row)
-			break;
-		text = pr_model_dumps(row);
-		json_decref(row);
-		if (!text) {
+		pr_output_write(out, i ? ",\n  " : "\n  ", i ? 4 : 3);
+		if (write_row(a, rv[i], &o, out)) {
 			long rank = rv[i]->rank;
 			free(rv);
+			pr_strbuf_release(&o);
+			if (pr_agg_failed(a, err))
+				return -1;
 			return pr_error_set(err, PR_E_IO, "rank %ld: cannot write its row", rank);
 		}
-		pr_output_write(out, i ? ",\n  " : "\n  ", i ? 4 : 3);
-		write_nested(out, text);
-		free(text);
 	}
 	free(rv);
+	pr_strbuf_release(&o);
 	if (pr_agg_failed(a, err))
 		return -1;
 	pr_output_write(out, a->nrows ? "\n ]\n}\n" : "]\n}\n", a->nrows ? 6 : 4);

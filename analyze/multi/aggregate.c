@@ -41,6 +41,7 @@ struct pr_agg *pr_agg_new(void)
 	a->idx = m;
 	a->colidx = m;
 	a->warnings = json_array();
+	pr_strbuf_init(&a->key);
 	return a;
 }
 
@@ -118,6 +119,7 @@ void pr_agg_free(struct pr_agg *a)
 		regfree(&a->rank_re);
 	free(a->user_ranks);
 	free(a->world_size_src);
+	pr_strbuf_release(&a->key);
 	free(a);
 }
 
@@ -126,17 +128,40 @@ size_t pr_agg_rank_count(const struct pr_agg *a)
 	return a->nrows;
 }
 
+/*
+ * "n\x1fs" (t NULL) or "n\x1fs\x1ft" in a->key (replaced), n in decimal: the
+ * key of a stat or a column, made without printf (it is made for every value
+ * folded).
+ */
+static const struct pr_strbuf *map_key(struct pr_agg *a, int n, const char *s, const char *t)
+{
+	char d[16];
+	size_t i = sizeof(d);
+	unsigned u = n < 0 ? 0u - (unsigned)n : (unsigned)n;
+	do
+		d[--i] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (n < 0)
+		d[--i] = '-';
+	pr_strbuf_reset(&a->key);
+	pr_strbuf_add(&a->key, d + i, sizeof(d) - i);
+	pr_strbuf_addch(&a->key, '\x1f');
+	pr_strbuf_addstr(&a->key, s);
+	if (t) {
+		pr_strbuf_addch(&a->key, '\x1f');
+		pr_strbuf_addstr(&a->key, t);
+	}
+	return &a->key;
+}
+
 struct agg_stat *pr_agg_stat_get(struct pr_agg *a, int cat, const char *kind, const char *name,
 				 const char *unit)
 {
-	struct pr_strbuf k = PR_STRBUF_INIT;
+	const struct pr_strbuf *k = map_key(a, cat, kind ? kind : "", name);
 	int64_t i;
 	struct agg_stat *s;
-	pr_strbuf_addf(&k, "%d\x1f%s\x1f%s", cat, kind ? kind : "", name);
-	if (pr_strmap_get(&a->idx, k.buf, k.len, &i)) {
-		pr_strbuf_release(&k);
+	if (pr_strmap_get(&a->idx, k->buf, k->len, &i))
 		return &a->st[i];
-	}
 	if (a->nst == a->stalloc) {
 		a->stalloc = a->stalloc ? 2 * a->stalloc : 64;
 		a->st = pr_xreallocarray(a->st, a->stalloc, sizeof(a->st[0]));
@@ -153,8 +178,7 @@ struct agg_stat *pr_agg_stat_get(struct pr_agg *a, int cat, const char *kind, co
 	s->argmin = s->argmax = -1;
 	s->sk = pr_sketch_new();
 	s->exact = 1;
-	pr_strmap_put(&a->idx, k.buf, k.len, (int64_t)a->nst);
-	pr_strbuf_release(&k);
+	pr_strmap_put(&a->idx, k->buf, k->len, (int64_t)a->nst);
 	return &a->st[a->nst++];
 }
 
@@ -313,6 +337,14 @@ static const char *row_hash(const struct pr_agg *a, const struct agg_row *r)
 	return spill_read(a, r->off + r->slen, r->hlen) ? NULL : a->spill->buf;
 }
 
+const char *pr_agg_row_text(const struct pr_agg *a, const struct agg_row *r, size_t *n)
+{
+	if (spill_read(a, r->off + r->slen + r->hlen, r->jlen))
+		return NULL;
+	*n = r->jlen;
+	return a->spill->buf;
+}
+
 json_t *pr_agg_row_json(const struct pr_agg *a, const struct agg_row *r)
 {
 	json_t *j;
@@ -327,19 +359,17 @@ json_t *pr_agg_row_json(const struct pr_agg *a, const struct agg_row *r)
 
 struct agg_col *pr_agg_col_get(struct pr_agg *a, int field, const char *name)
 {
-	struct pr_strbuf k = PR_STRBUF_INIT;
+	const struct pr_strbuf *k = map_key(a, field, name, NULL);
 	int64_t i;
-	pr_strbuf_addf(&k, "%d\x1f%s", field, name);
-	if (!pr_strmap_get(&a->colidx, k.buf, k.len, &i)) {
+	if (!pr_strmap_get(&a->colidx, k->buf, k->len, &i)) {
 		i = (int64_t)a->ncols;
 		a->cols = pr_xreallocarray(a->cols, a->ncols + 1, sizeof(a->cols[0]));
 		memset(&a->cols[a->ncols], 0, sizeof(a->cols[0]));
 		a->cols[a->ncols].name = pr_xstrdup(name);
 		a->cols[a->ncols].field = field;
 		a->ncols++;
-		pr_strmap_put(&a->colidx, k.buf, k.len, i);
+		pr_strmap_put(&a->colidx, k->buf, k->len, i);
 	}
-	pr_strbuf_release(&k);
 	return &a->cols[i];
 }
 
@@ -926,7 +956,8 @@ static json_t *perf_part(struct pr_agg *a, const json_t *run, long rank)
 			continue;
 		json_object_set_new(p, pr_mstr(c, PRK_PERF_MODEL_CATEGORIES_CATEGORY), pr_jnum(v));
 		pr_strbuf_reset(&name);
-		pr_strbuf_addf(&name, "perf: %s", pr_mstr(c, PRK_PERF_MODEL_CATEGORIES_CATEGORY));
+		pr_strbuf_addstr(&name, "perf: ");
+		pr_strbuf_addstr(&name, pr_mstr(c, PRK_PERF_MODEL_CATEGORIES_CATEGORY));
 		fold(a, CAT_GPU, "", name.buf, "ns", v, 1, rank);
 	}
 	pr_strbuf_release(&name);
@@ -965,7 +996,8 @@ static json_t *critpath_part(struct pr_agg *a, const json_t *run, long rank)
 			continue;
 		json_object_set_new(c, key, pr_jnum(json_number_value(v)));
 		pr_strbuf_reset(&name);
-		pr_strbuf_addf(&name, "critical path: %s", key);
+		pr_strbuf_addstr(&name, "critical path: ");
+		pr_strbuf_addstr(&name, key);
 		fold(a, CAT_GPU, "", name.buf, "share", json_number_value(v) / len, 1, rank);
 	}
 	json_object_set_new(p, "composition_ns", c);
@@ -1085,7 +1117,8 @@ static void fold_throughput(struct pr_agg *a, const json_t *run, json_t *row, lo
 		json_t *x;
 		json_object_foreach (thr, k, x) {
 			struct pr_strbuf n = PR_STRBUF_INIT;
-			pr_strbuf_addf(&n, "throughput.%s", k);
+			pr_strbuf_addstr(&n, "throughput.");
+			pr_strbuf_addstr(&n, k);
 			fold(a, CAT_RUN, "", n.buf, "per_s", json_number_value(x), 1, rank);
 			pr_strbuf_release(&n);
 		}
@@ -1181,7 +1214,8 @@ static void fold_spans(struct pr_agg *a, const json_t *run, json_t *row, long ra
 		double bw = pr_mnum(cv, PRK_COLLECTIVES_ITEMS_BUSBW_BPS);
 		if (name && isfinite(bw)) {
 			struct pr_strbuf n = PR_STRBUF_INIT;
-			pr_strbuf_addf(&n, "busbw: %s", name);
+			pr_strbuf_addstr(&n, "busbw: ");
+			pr_strbuf_addstr(&n, name);
 			fold(a, CAT_COLLECTIVE, "", n.buf, "bytes_per_s", bw,
 			     pr_mnum(cv, PRK_COLLECTIVES_ITEMS_SIZED_CALLS), rank);
 			pr_strbuf_release(&n);
@@ -1242,23 +1276,165 @@ static void fold_peaks(struct pr_agg *a, const json_t *run, json_t *row, long ra
 	}
 }
 
-/* Every key of a run object that pr_agg_add_model_run and its folds read. */
-static const char *const run_keys[] = {
-	"clock",	 "collectives", "content_hash", "critical_path", "diagnostics", "format",
-	"gpu_breakdown", "peaks",	"perf_model",	"phases",	 "rank",	"reported",
-	"source",	 "spans",	"throughput",	"world_size",
+/*
+ * Every path of a run object that pr_agg_add_model_run and its folds read
+ * (pr_agg_inferix_part and pr_agg_gpu_meaningless too): "a.b" is key b of
+ * object a, "a[].b" key b of each item of array a; a path's value is kept
+ * whole (critical_path.composition_ns: every class). A path the fold starts
+ * to read must be added here: t0099-agg-jobs.sh compares -j 1 (the whole
+ * run) with -j 2..4 (this slim) over inputs that reach every one.
+ */
+#define PG(k) PRK_GPU_BREAKDOWN "." k
+static const char *const slim_paths[] = {
+	PRK_CLOCK "." PRK_CLOCK_DURATION_NS,
+	PRK_COLLECTIVES "." PRK_COLLECTIVES_ITEMS "[]." PRK_COLLECTIVES_ITEMS_NAME,
+	PRK_COLLECTIVES "." PRK_COLLECTIVES_ITEMS "[]." PRK_COLLECTIVES_ITEMS_BUSBW_BPS,
+	PRK_COLLECTIVES "." PRK_COLLECTIVES_ITEMS "[]." PRK_COLLECTIVES_ITEMS_SIZED_CALLS,
+	PRK_CONTENT_HASH,
+	PRK_CRITICAL_PATH "." PRK_CRITICAL_PATH_LENGTH_NS,
+	PRK_CRITICAL_PATH "." PRK_CRITICAL_PATH_STEPS_ANALYSED,
+	PRK_CRITICAL_PATH "." PRK_CRITICAL_PATH_COMPOSITION_NS,
+	PRK_DIAGNOSTICS "[]." PRK_DIAGNOSTICS_CODE,
+	PRK_FORMAT,
+	PG(PRK_GPU_BREAKDOWN_RANK "." PRK_GPU_BREAKDOWN_RANK_SPAN_NS),
+	PG(PRK_GPU_BREAKDOWN_RANK "." PRK_GPU_BREAKDOWN_RANK_BUSY_NS),
+	PG(PRK_GPU_BREAKDOWN_RANK "." PRK_GPU_BREAKDOWN_RANK_COMPUTE_NS),
+	PG(PRK_GPU_BREAKDOWN_RANK "." PRK_GPU_BREAKDOWN_RANK_COMMUNICATION_NS),
+	PG(PRK_GPU_BREAKDOWN_RANK "." PRK_GPU_BREAKDOWN_RANK_MEMORY_NS),
+	PG(PRK_GPU_BREAKDOWN_RANK "." PRK_GPU_BREAKDOWN_RANK_IDLE_NS),
+	PG(PRK_GPU_BREAKDOWN_IDLE "." PRK_GPU_BREAKDOWN_IDLE_HOST_WAIT_NS),
+	PG(PRK_GPU_BREAKDOWN_IDLE "." PRK_GPU_BREAKDOWN_IDLE_KERNEL_WAIT_NS),
+	PG(PRK_GPU_BREAKDOWN_IDLE "." PRK_GPU_BREAKDOWN_IDLE_OTHER_NS),
+	PG(PRK_GPU_BREAKDOWN_IDLE "." PRK_GPU_BREAKDOWN_IDLE_LAUNCH_LINKED_SHARE),
+	PG(PRK_GPU_BREAKDOWN_OVERLAP "." PRK_GPU_BREAKDOWN_OVERLAP_COMMUNICATION_NS),
+	PG(PRK_GPU_BREAKDOWN_OVERLAP "." PRK_GPU_BREAKDOWN_OVERLAP_OVERLAPPED_NS),
+	PG(PRK_GPU_BREAKDOWN_SCOPES "." PRK_GPU_BREAKDOWN_SCOPES_LINKED
+				    "." PRK_GPU_BREAKDOWN_SCOPES_LINKED_OPS),
+	PG(PRK_GPU_BREAKDOWN_SCOPES "." PRK_GPU_BREAKDOWN_SCOPES_LINKED
+				    "." PRK_GPU_BREAKDOWN_SCOPES_LINKED_BUSY_NS),
+	PG(PRK_GPU_BREAKDOWN_SCOPES "." PRK_GPU_BREAKDOWN_SCOPES_LINKED
+				    "." PRK_GPU_BREAKDOWN_SCOPES_LINKED_IDLE_NS),
+	PG(PRK_GPU_BREAKDOWN_SCOPES "." PRK_GPU_BREAKDOWN_SCOPES_LINKED
+				    "." PRK_GPU_BREAKDOWN_SCOPES_LINKED_TOTAL_NS),
+	PRK_PEAKS "[]." PRK_PEAKS_SERIES,
+	PRK_PEAKS "[]." PRK_PEAKS_DEVICE,
+	PRK_PEAKS "[]." PRK_PEAKS_UNIT,
+	PRK_PEAKS "[]." PRK_PEAKS_VALUE,
+	PRK_PERF_MODEL "." PRK_PERF_MODEL_CATEGORIES "[]." PRK_PERF_MODEL_CATEGORIES_CATEGORY,
+	PRK_PERF_MODEL "." PRK_PERF_MODEL_CATEGORIES "[]." PRK_PERF_MODEL_CATEGORIES_DEVICE_NS,
+	PRK_PHASES "." PRK_PHASES_TOTALS "[]." PRK_PHASES_TOTALS_NAME,
+	PRK_PHASES "." PRK_PHASES_TOTALS "[]." PRK_PHASES_TOTALS_TOTAL_NS,
+	PRK_PHASES "." PRK_PHASES_TOTALS "[]." PRK_PHASES_TOTALS_COUNT,
+	PRK_PHASES "." PRK_PHASES_STAGES "[]." PRK_PHASES_STAGES_NAME,
+	PRK_PHASES "." PRK_PHASES_STAGES "[]." PRK_PHASES_STAGES_TOTAL_NS,
+	PRK_PHASES "." PRK_PHASES_STAGES "[]." PRK_PHASES_STAGES_COUNT,
+	PRK_RANK,
+	PRK_REPORTED "[]." PRK_REPORTED_NAME,
+	PRK_REPORTED "[]." PRK_REPORTED_UNIT,
+	PRK_REPORTED "[]." PRK_REPORTED_VALUE,
+	PRK_SOURCE,
+	PRK_SPANS "." PRK_SPANS_ITEMS "[]." PRK_SPANS_ITEMS_NAME,
+	PRK_SPANS "." PRK_SPANS_ITEMS "[]." PRK_SPANS_ITEMS_KIND,
+	PRK_SPANS "." PRK_SPANS_ITEMS "[]." PRK_SPANS_ITEMS_COUNT,
+	PRK_SPANS "." PRK_SPANS_ITEMS "[]." PRK_SPANS_ITEMS_TOTAL_NS,
+	PRK_SPANS "." PRK_SPANS_ITEMS "[]." PRK_SPANS_ITEMS_PER_STEP_NS,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_STEPS "." PRK_THROUGHPUT_STEPS_NAME,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_STEPS "." PRK_THROUGHPUT_STEPS_COUNT,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_STEPS "." PRK_THROUGHPUT_STEPS_MEAN_NS,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_STEPS "." PRK_THROUGHPUT_STEPS_P50_NS,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_STEPS "." PRK_THROUGHPUT_STEPS_MIN_NS,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_STEPS "." PRK_THROUGHPUT_STEPS_MAX_NS,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_STEPS "." PRK_THROUGHPUT_STEPS_PER_S,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_BLOCKS "." PRK_THROUGHPUT_BLOCKS_FPS,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_BLOCKS "." PRK_THROUGHPUT_BLOCKS_BPS,
+	PRK_THROUGHPUT "." PRK_THROUGHPUT_TOKENS "." PRK_THROUGHPUT_TOKENS_TOKENS_PER_S,
+	PRK_WORLD_SIZE,
+};
+#undef PG
+#define NSLIM (sizeof(slim_paths) / sizeof(slim_paths[0]))
+
+/* The length of a path's first key (up to '.', "[]" or its end). */
+static size_t path_key_len(const char *p)
+{
+	return strcspn(p, ".[");
+}
+
+/* What is left of path p after its first key (or "[]") of n bytes: its leading '.' skipped. */
+static const char *path_rest(const char *p, size_t n)
+{
+	p += n;
+	return *p == '.' ? p + 1 : p;
+}
+
+/*
+ * v pruned to the n paths (relative to v) of sfx: a new value holding only
+ * what they reach, references to v's leaves. An empty path, or a value whose
+ * type is not the one the paths take (a number where they name keys), is
+ * kept whole: what the fold reads of it is then the same.
+ */
+static json_t *slim_of(json_t *v, const char *const *sfx, size_t n)
+{
+	const char *sub[NSLIM];
+	size_t i, m = 0;
+	for (i = 0; i < n; i++)
+		if (!*sfx[i])
+			return json_incref(v);
+	if (json_is_array(v)) {
+		json_t *o, *x;
+		for (i = 0; i < n; i++)
+			if (!strncmp(sfx[i], "[]", 2))
+				sub[m++] = path_rest(sfx[i], 2);
+		if (m < n)
+			return json_incref(v);
+		o = json_array();
+		json_array_foreach (v, i, x)
+			json_array_append_new(o, slim_of(x, sub, m));
+		return o;
+	}
+	if (json_is_object(v)) {
+		const char *key;
+		json_t *o = json_object(), *x;
+		for (i = 0; i < n; i++)
+			if (!path_key_len(sfx[i])) /* "[]" of an object */
+				break;
+		if (i < n) {
+			json_decref(o);
+			return json_incref(v);
+		}
+		json_object_foreach (v, key, x) {
+			size_t kn = strlen(key);
+			for (i = m = 0; i < n; i++)
+				if (path_key_len(sfx[i]) == kn && !strncmp(sfx[i], key, kn))
+					sub[m++] = path_rest(sfx[i], kn);
+			if (m)
+				json_object_set_new(o, key, slim_of(x, sub, m));
+		}
+		return o;
+	}
+	return json_incref(v);
+}
+
+/* The keys of a run's store meta that the fold reads (pr_agg_add_model_run, pr_agg_inferix_part). */
+static const char *const slim_meta_keys[] = {
+	"inferix_file", /* keys: run meta */
+	"session_id",	/* keys: run meta */
 };
 
-json_t *pr_agg_run_slim(const json_t *run)
+json_t *pr_agg_meta_slim(const json_t *meta)
 {
 	json_t *o = json_object();
 	size_t i;
-	for (i = 0; i < sizeof(run_keys) / sizeof(run_keys[0]); i++) {
-		json_t *v = json_object_get(run, run_keys[i]);
+	for (i = 0; i < sizeof(slim_meta_keys) / sizeof(slim_meta_keys[0]); i++) {
+		json_t *v = json_object_get(meta, slim_meta_keys[i]);
 		if (v)
-			json_object_set(o, run_keys[i], v);
+			json_object_set(o, slim_meta_keys[i], v);
 	}
 	return o;
+}
+
+json_t *pr_agg_run_slim(const json_t *run)
+{
+	return slim_of((json_t *)run, slim_paths, NSLIM);
 }
 
 int pr_agg_add_model_run(struct pr_agg *a, const json_t *run, const json_t *meta, const char *path,

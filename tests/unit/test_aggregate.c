@@ -965,6 +965,54 @@ static void test_memory_flat(void **state)
 	pr_agg_free(b);
 }
 
+/*
+ * pr_agg_run_slim keeps exactly the paths of its table: keys the fold does
+ * not read are gone at every depth, array items keep their places (with only
+ * the keys read), a path's value is kept whole (critical_path.composition_ns),
+ * key order is the run's, and a value whose type is not the one the paths
+ * take (a number where they name keys, an object where they name items) is
+ * kept as it is, so that what the fold reads of it is the same.
+ */
+static void test_run_slim(void **state)
+{
+	static const char run_text[] =
+		"{\"zz\": 1, \"source\": \"r.json\", \"rank\": 2, \"format\": \"chrome\","
+		" \"clock\": {\"start_ns\": 5, \"duration_ns\": 100, \"synthetic\": false},"
+		" \"spans\": {\"rule\": \"r\", \"items\": [{\"name\": \"a\", \"kind\": \"op\","
+		" \"count\": 2, \"total_ns\": 10, \"self_ns\": 9, \"per_step_ns\": [4, 6]},"
+		" 7, {\"min_ns\": 1}]},"
+		" \"critical_path\": {\"steps\": [1], \"length_ns\": 50, \"composition_ns\":"
+		" {\"cpu_op\": 20, \"idle\": 30, \"new_class\": {\"x\": 1}}},"
+		" \"gpu_breakdown\": {\"rule\": \"r\", \"rank\": {\"span_ns\": 10, \"busy_share\": 1},"
+		" \"scopes\": {\"all\": {\"ops\": 3}, \"linked\": {\"ops\": 2, \"t_ns\": 1}}},"
+		" \"throughput\": 3, \"peaks\": {\"series\": \"s\"}, \"phases\": []}";
+	static const char want_text[] =
+		"{\"source\": \"r.json\", \"rank\": 2, \"format\": \"chrome\","
+		" \"clock\": {\"duration_ns\": 100},"
+		" \"spans\": {\"items\": [{\"name\": \"a\", \"kind\": \"op\", \"count\": 2,"
+		" \"total_ns\": 10, \"per_step_ns\": [4, 6]}, 7, {}]},"
+		" \"critical_path\": {\"length_ns\": 50, \"composition_ns\":"
+		" {\"cpu_op\": 20, \"idle\": 30, \"new_class\": {\"x\": 1}}},"
+		" \"gpu_breakdown\": {\"rank\": {\"span_ns\": 10},"
+		" \"scopes\": {\"linked\": {\"ops\": 2}}},"
+		" \"throughput\": 3, \"peaks\": {\"series\": \"s\"}, \"phases\": []}";
+	json_t *run = json_loads(run_text, 0, NULL), *want = json_loads(want_text, 0, NULL);
+	json_t *slim;
+	char *got, *exp;
+	(void)state;
+	assert_non_null(run);
+	assert_non_null(want);
+	slim = pr_agg_run_slim(run);
+	got = json_dumps(slim, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	exp = json_dumps(want, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	assert_string_equal(got, exp);
+	free(got);
+	free(exp);
+	json_decref(slim);
+	json_decref(want);
+	json_decref(run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -974,7 +1022,7 @@ int main(void)
 		cmocka_unit_test(test_row_roundtrip),  cmocka_unit_test(test_row_nonfinite),
 		cmocka_unit_test(test_rank_extremes),  cmocka_unit_test(test_write_streams),
 		cmocka_unit_test(test_merge_file),     cmocka_unit_test(test_console_brief),
-		cmocka_unit_test(test_memory_flat),
+		cmocka_unit_test(test_memory_flat),    cmocka_unit_test(test_run_slim),
 	};
 	json_set_alloc_funcs(count_malloc, count_free); /* before any tree: see count_malloc */
 	return cmocka_run_group_tests(tests, NULL, NULL);
