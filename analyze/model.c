@@ -956,6 +956,28 @@ static void cache_write(struct pr_store *store, const struct run_ref *r, const c
 	free(d);
 }
 
+/* The environment's budgets of the analyses (read before a model is built or keyed). */
+static int budgets(struct pr_error *err)
+{
+	return pr_spanstat_budgets(err) ||
+			       pr_env_number(PR_CRITPATH_EVENTS_ENV, PR_CRITPATH_EVENTS_DEFAULT, 1,
+					     PR_MAX_COUNT_MAX, 0, &pr_critpath_max_events, err) ||
+			       pr_env_number(PR_KSEQ_NGRAMS_ENV, PR_KSEQ_NGRAMS_DEFAULT, 1,
+					     UINT32_MAX - 1, 0, &pr_kseq_max_ngrams, err)
+		       ? -1
+		       : 0;
+}
+
+int pr_model_options_stamp(const struct pr_model_opts *opts, struct pr_strbuf *sb,
+			   struct pr_error *err)
+{
+	if (budgets(err))
+		return -1;
+	pr_strbuf_addstr(sb, PR_ANALYZER_VERSION " ");
+	options_key(opts, sb);
+	return 0;
+}
+
 int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_model_want_fn *want,
 		  pr_model_run_fn *fn, void *ctx, struct pr_error *err)
 {
@@ -968,11 +990,7 @@ int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_m
 	const char *tv = getenv("PR_TIMINGS");
 	int timed = tv && *tv && strcmp(tv, "0");
 
-	if (pr_spanstat_budgets(err) ||
-	    pr_env_number(PR_CRITPATH_EVENTS_ENV, PR_CRITPATH_EVENTS_DEFAULT, 1, PR_MAX_COUNT_MAX,
-			  0, &pr_critpath_max_events, err) ||
-	    pr_env_number(PR_KSEQ_NGRAMS_ENV, PR_KSEQ_NGRAMS_DEFAULT, 1, UINT32_MAX - 1, 0,
-			  &pr_kseq_max_ngrams, err))
+	if (budgets(err))
 		goto out;
 	/* the analyses read in passes: a small page cache (its memory is the report's) */
 	if (pr_store_read_cache(store)) {
@@ -998,9 +1016,12 @@ int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_m
 	}
 	for (i = 0; i < n; i++) {
 		const struct run_ref *r = &refs[i];
-		int whole = want ? want(ctx, r->id, r->label, r->hash) != 0 : 1, failed = 0, rc;
+		int wv = want ? want(ctx, r->id, r->label, r->hash) : 1, whole = wv != 0;
+		int failed = 0, rc;
 		double t0[2] = { 0, 0 };
 		json_t *run = NULL;
+		if (wv < 0)
+			continue; /* neither the run nor its digest */
 		if (timed) {
 			t0[0] = clock_s(CLOCK_MONOTONIC);
 			t0[1] = clock_s(CLOCK_THREAD_CPUTIME_ID);
