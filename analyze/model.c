@@ -873,10 +873,13 @@ struct run_ref {
 	char *label, *hash;
 };
 
-static int list_runs(sqlite3 *db, long run, struct run_ref **out, size_t *n, struct pr_error *err)
+static int list_step(sqlite3_stmt *st, struct run_ref **out, size_t *n, size_t *cap_);
+
+static int list_runs(sqlite3 *db, long run, const struct pr_model_opts *o, struct run_ref **out,
+		     size_t *n, struct pr_error *err)
 {
 	sqlite3_stmt *st;
-	size_t cap = 0;
+	size_t cap = 0, k = 0;
 	int rc;
 	*out = NULL;
 	*n = 0;
@@ -888,9 +891,39 @@ static int list_runs(sqlite3 *db, long run, struct run_ref **out, size_t *n, str
 		return -1;
 	}
 	/* one run, or (0) all: a range on the rowid, which a store of 10 000 runs
-	 * reads by its key, where "?1 = 0 OR id = ?1" scanned the whole table */
-	sqlite3_bind_int64(st, 1, run ? (int64_t)run : INT64_MIN);
-	sqlite3_bind_int64(st, 2, run ? (int64_t)run : INT64_MAX);
+	 * reads by its key, where "?1 = 0 OR id = ?1" scanned the whole table;
+	 * o->ids: each of them (within run), one lookup each */
+	for (;;) {
+		int64_t lo = run ? (int64_t)run : INT64_MIN, hi = run ? (int64_t)run : INT64_MAX;
+		if (o->ids) {
+			for (; k < o->nids && (o->ids[k] < lo || o->ids[k] > hi); k++)
+				;
+			if (k == o->nids) {
+				rc = SQLITE_DONE;
+				break;
+			}
+			lo = hi = o->ids[k++];
+		}
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, lo);
+		sqlite3_bind_int64(st, 2, hi);
+		rc = list_step(st, out, n, &cap);
+		if (rc != SQLITE_DONE || !o->ids)
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	return 0;
+}
+
+/* The rows of list_runs' statement into out: SQLITE_DONE, or SQLite's error. */
+static int list_step(sqlite3_stmt *st, struct run_ref **out, size_t *n, size_t *cap_)
+{
+	size_t cap = *cap_;
+	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 16;
@@ -900,12 +933,8 @@ static int list_runs(sqlite3 *db, long run, struct run_ref **out, size_t *n, str
 		(*out)[*n].label = pr_xstrdup((const char *)sqlite3_column_text(st, 1));
 		(*out)[(*n)++].hash = pr_xstrdup((const char *)sqlite3_column_text(st, 2));
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
-		return -1;
-	}
-	return 0;
+	*cap_ = cap;
+	return rc;
 }
 
 /* A digest's text without its history part, in place: the digest's last key (pr_model_digest),
@@ -998,7 +1027,7 @@ int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_m
 		goto out;
 	}
 	options_key(opts, &key);
-	if (list_runs(db, opts->run, &refs, &n, err))
+	if (list_runs(db, opts->run, opts, &refs, &n, err))
 		goto out;
 	if (opts->run && n == 0) {
 		pr_error_set(err, PR_E_USAGE, "no run %ld in the store", opts->run);

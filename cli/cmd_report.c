@@ -387,14 +387,19 @@ static int archive_parallel(struct report_state *rs, struct pr_archive *a, struc
 	size_t n = 0, cap = 0, i = 0, k;
 	int rc = -1;
 	memset(&p, 0, sizeof(p));
-	if (sqlite3_prepare_v2(db, "SELECT id FROM run WHERE id BETWEEN ?1 AND ?2 ORDER BY id", -1,
-			       &s, NULL) != SQLITE_OK)
+	if (mo->ids) { /* the runs of the index pages to write (archive_plan) */
+		n = mo->nids;
+		p.ids = pr_xcalloc(n + 1, sizeof(*p.ids));
+		memcpy(p.ids, mo->ids, n * sizeof(*p.ids));
+	} else if (sqlite3_prepare_v2(db,
+				      "SELECT id FROM run WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
+				      -1, &s, NULL) != SQLITE_OK)
 		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
 	/* one run, or (0) all: a range on the rowid, which a store of 10 000 runs
 	 * reads by its key, where "?1 = 0 OR id = ?1" scanned the whole table */
 	sqlite3_bind_int64(s, 1, mo->run ? (int64_t)mo->run : INT64_MIN);
 	sqlite3_bind_int64(s, 2, mo->run ? (int64_t)mo->run : INT64_MAX);
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	while (s && sqlite3_step(s) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(s, 0);
 		if (!pr_archive_needed(a, id))
 			continue; /* not kept, or on an index page that stands */
@@ -463,8 +468,10 @@ static int write_archive(struct report_state *rs, const json_t *model, struct pr
 {
 	struct pr_archive *a;
 	struct pr_strbuf stamp = PR_STRBUF_INIT;
+	struct pr_model_opts only;
 	char path[4096];
 	size_t written, skipped;
+	int64_t *ids = NULL;
 	int rc;
 	if (pr_env_number(PR_HTML_INDEX_ROWS_ENV, PR_HTML_INDEX_ROWS_DEFAULT, 2, 1000000, 0,
 			  &pr_html_index_rows, err))
@@ -485,10 +492,16 @@ static int write_archive(struct report_state *rs, const json_t *model, struct pr
 	else if (archive_plan(a, store, mo, err)) {
 		pr_archive_free(a);
 		return -1;
+	} else {
+		/* only the runs of the index pages to write: looked up, not scanned again */
+		only = *mo;
+		only.ids = ids = pr_archive_needed_ids(a, &only.nids);
+		mo = &only;
 	}
 	rc = model	    ? pr_archive_model(a, model, err)
 	     : rs->jobs > 1 ? archive_parallel(rs, a, store, mo, err)
 			    : pr_model_each(store, mo, pr_archive_want, pr_archive_add, a, err);
+	free(ids);
 	if (!rc)
 		rc = pr_archive_finish(a, note, path, sizeof(path), &written, &skipped, err);
 	pr_archive_free(a);

@@ -56,7 +56,8 @@ struct entry {
 	int has;       /* a time */
 	int need;      /* its digest is read: on a page to write or in the trends */
 	size_t digest; /* its digest's index in digests + 1, or 0 */
-	char *href, *hash, *source;
+	char *label, *hash, *source;
+	char *href; /* its page's link, made when a page to write shows it */
 };
 
 int pr_archive_write_html(const json_t *model, json_t *const *runs, size_t n, const char *path,
@@ -165,38 +166,34 @@ static void beside_index(const struct pr_archive *a, const char *file, char *out
 
 static void hash_field(struct pr_hash *h, const char *s)
 {
-	char len[32];
-	snprintf(len, sizeof(len), "%zu:", strlen(s ? s : ""));
-	pr_hash_update(h, len, strlen(len));
-	pr_hash_update(h, s ? s : "", strlen(s ? s : ""));
+	uint64_t len = strlen(s ? s : "");
+	pr_hash_update(h, &len, sizeof(len));
+	pr_hash_update(h, s ? s : "", (size_t)len);
 }
 
 /*
  * A full page's stamp: what its bytes are made from beside the renderer (profreport's version
- * and PR_INDEX_FORMAT): the analyser and options (the salt), and each of its runs' id, time,
- * content hash, page link and source. Equal stamps: the same page.
+ * and PR_INDEX_FORMAT): the page size, the analyser and options (the salt), the pages' link
+ * prefix, and each of its runs' id, time, content hash, label (its page's name) and source.
+ * Equal stamps: the same page.
  */
 #define PR_INDEX_FORMAT "2"
 static void page_stamp(const struct pr_archive *a, size_t k, char out[33])
 {
 	struct pr_hash h;
 	size_t i, hi = (k + 1) * PR_HTML_INDEX_ROWS;
+	uint64_t rows = PR_HTML_INDEX_ROWS;
 	pr_hash_init(&h);
 	hash_field(&h, "profreport " PR_VERSION " index " PR_INDEX_FORMAT);
+	pr_hash_update(&h, &rows, sizeof(rows));
 	hash_field(&h, a->salt);
-	{
-		char rows[32];
-		snprintf(rows, sizeof(rows), "%zu a page", PR_HTML_INDEX_ROWS);
-		hash_field(&h, rows);
-	}
+	hash_field(&h, a->href);
 	for (i = k * PR_HTML_INDEX_ROWS; i < hi; i++) {
 		const struct entry *e = &a->ents[i];
-		char num[80];
-		snprintf(num, sizeof(num), "%lld %d %lld", (long long)e->id, e->has,
-			 (long long)e->t);
-		hash_field(&h, num);
+		int64_t num[3] = { e->id, e->has, e->t };
+		pr_hash_update(&h, num, sizeof(num));
 		hash_field(&h, e->hash);
-		hash_field(&h, e->href);
+		hash_field(&h, e->label);
 		hash_field(&h, e->source);
 	}
 	pr_hash_final_hex(&h, out);
@@ -263,16 +260,25 @@ static void plan(struct pr_archive *a)
 		a->ents[i].need = i >= tlo || !a->stands[i / PR_HTML_INDEX_ROWS];
 }
 
-static void entry_set(struct entry *e, const struct pr_archive *a, int64_t id, const char *label,
-		      const char *hash, const char *source)
+static void entry_set(struct entry *e, int64_t id, const char *label, const char *hash,
+		      const char *source)
 {
-	char name[200], href[4096];
-	page_name(label, hash, name);
-	snprintf(href, sizeof(href), "%s%s", a->href, name);
 	e->id = id;
-	e->href = pr_xstrdup(href);
+	e->label = pr_xstrdup(label ? label : "");
 	e->hash = pr_xstrdup(hash ? hash : "");
 	e->source = pr_xstrdup(source ? source : "");
+}
+
+/* Its page's link (the pages' directory as the index links it, then page_name). */
+static const char *entry_href(const struct pr_archive *a, struct entry *e)
+{
+	char name[200], href[4096];
+	if (!e->href) {
+		page_name(e->label, e->hash, name);
+		snprintf(href, sizeof(href), "%s%s", a->href, name);
+		e->href = pr_xstrdup(href);
+	}
+	return e->href;
 }
 
 void pr_archive_plan(struct pr_archive *a, const struct pr_archive_run *runs, size_t n)
@@ -283,7 +289,7 @@ void pr_archive_plan(struct pr_archive *a, const struct pr_archive_run *runs, si
 		struct entry *e = &a->ents[a->nents];
 		if (!pr_archive_kept(a, runs[i].id))
 			continue;
-		entry_set(e, a, runs[i].id, runs[i].label, runs[i].hash, runs[i].source);
+		entry_set(e, runs[i].id, runs[i].label, runs[i].hash, runs[i].source);
 		e->has = runs[i].has;
 		e->t = runs[i].has ? runs[i].t : 0;
 		a->nents++;
@@ -301,6 +307,20 @@ int pr_archive_needed(const struct pr_archive *a, int64_t id)
 		return 1;
 	e = find(a, id);
 	return e && e->need;
+}
+
+int64_t *pr_archive_needed_ids(const struct pr_archive *a, size_t *n)
+{
+	int64_t *ids;
+	size_t i;
+	*n = 0;
+	if (!a->planned)
+		return NULL;
+	ids = pr_xcalloc(a->nents + 1, sizeof(*ids));
+	for (i = 0; i < a->nents; i++) /* by_id: ascending */
+		if (a->ents[a->by_id[i].at].need)
+			ids[(*n)++] = a->by_id[i].id;
+	return ids;
 }
 
 void pr_archive_set_stamp(struct pr_archive *a, const char *salt)
@@ -475,6 +495,7 @@ void pr_archive_free(struct pr_archive *a)
 	free(a->digests);
 	free(a->names);
 	for (i = 0; i < a->nents; i++) {
+		free(a->ents[i].label);
 		free(a->ents[i].href);
 		free(a->ents[i].hash);
 		free(a->ents[i].source);
@@ -558,9 +579,9 @@ int pr_archive_finish(struct pr_archive *a, const char *note, char *path, size_t
 			struct entry *e = &a->ents[a->nents++];
 			const json_t *d = a->digests[i];
 			e->id = (int64_t)json_integer_value(json_object_get(d, PRK_ID));
+			entry_set(e, e->id, pr_mstr(d, PRK_LABEL), pr_mstr(d, PRK_CONTENT_HASH),
+				  pr_mstr(d, PRK_SOURCE));
 			e->href = pr_xstrdup(a->names[i]);
-			e->hash = pr_xstrdup(pr_mstr(d, PRK_CONTENT_HASH));
-			e->source = pr_xstrdup(pr_mstr(d, PRK_SOURCE));
 			e->has = a->time && a->time(d, &e->t);
 			if (!e->has)
 				e->t = 0;
@@ -571,7 +592,8 @@ int pr_archive_finish(struct pr_archive *a, const char *note, char *path, size_t
 	rows = pr_xcalloc(a->nents + 1, sizeof(*rows));
 	for (i = 0; i < a->nents; i++) {
 		rows[i].run = a->ents[i].digest ? a->digests[a->ents[i].digest - 1] : NULL;
-		rows[i].href = a->ents[i].href;
+		if (rows[i].run) /* on a page to write, or in the trends */
+			rows[i].href = entry_href(a, &a->ents[i]);
 		unread += !a->ents[i].digest;
 	}
 	index_path(a, path, n);

@@ -59,6 +59,9 @@ struct pr_archive_run {
 void pr_archive_plan(struct pr_archive *a, const struct pr_archive_run *runs, size_t n);
 /* Is run id's digest needed (kept, and on a page to write or in the trends)? */
 int pr_archive_needed(const struct pr_archive *a, int64_t id);
+/* After pr_archive_plan: the ids of those runs, ascending, *n of them (the caller frees);
+ * NULL without a plan. */
+int64_t *pr_archive_needed_ids(const struct pr_archive *a, size_t *n);
 
 /* Is run id one of the archive's? */
 int pr_archive_kept(const struct pr_archive *a, int64_t id);
