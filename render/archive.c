@@ -201,7 +201,8 @@ static void page_stamp(const struct pr_archive *a, size_t k, char out[33])
 
 /*
  * Is the page at path there whole (a regular file, its closing tag) with this stamp in its
- * head? Reads its first 2 KiB and its last bytes: not its runs, not their digests.
+ * head (stamp NULL: with a stamp)? Reads its first 2 KiB and its last bytes: not its runs, not
+ * their digests.
  */
 static int page_stands(const char *path, const char *stamp)
 {
@@ -220,7 +221,9 @@ static int page_stands(const char *path, const char *stamp)
 		return 0;
 	head[n] = '\0';
 	at = strstr(head, tag);
-	return at && !strncmp(at + sizeof(tag) - 1, stamp, 32) && at[sizeof(tag) - 1 + 32] == '"';
+	if (!at || !stamp)
+		return at != NULL;
+	return !strncmp(at + sizeof(tag) - 1, stamp, 32) && at[sizeof(tag) - 1 + 32] == '"';
 }
 
 /*
@@ -547,7 +550,8 @@ static int write_index_page(struct pr_archive *a, const struct pr_html_index_row
 	return rc;
 }
 
-/* Full pages of an index that had more runs (STEM-K.html past the last one): removed. */
+/* Full pages of an index that had more runs (STEM-K.html past the last one, stamped: a page
+ * of this kind, not a file of the user's that has such a name): removed. */
 static void remove_stale(const struct pr_archive *a)
 {
 	char base[4096], file[4200], path[4096], *dot;
@@ -560,7 +564,8 @@ static void remove_stale(const struct pr_archive *a)
 		struct stat sb;
 		snprintf(file, sizeof(file), "%s-%zu.html", base, k);
 		beside_index(a, file, path, sizeof(path));
-		if (lstat(path, &sb) || !S_ISREG(sb.st_mode) || unlink(path))
+		if (lstat(path, &sb) || !S_ISREG(sb.st_mode) || !page_stands(path, NULL) ||
+		    unlink(path))
 			break;
 	}
 }
