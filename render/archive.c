@@ -13,7 +13,6 @@
 #include "analyze/model.h"
 #include "base/hash.h"
 #include "base/output.h"
-#include "base/strbuf.h"
 #include "base/xalloc.h"
 #include "render/html_report.h"
 #include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
