@@ -200,7 +200,7 @@ static void page_stamp(const struct pr_archive *a, size_t k, char out[33])
 
 /*
  * Is the page at path there whole (a regular file, its closing tag) with this stamp in its
- * head (stamp NULL: with a stamp)? Reads its first 2 KiB and its last bytes: not its runs, not
+ * head (stamp NULL: an index page of profreport's, by its stamp or its generator and title)? Reads its first 2 KiB and its last bytes: not its runs, not
  * their digests.
  */
 static int page_stands(const char *path, const char *stamp)
@@ -220,8 +220,11 @@ static int page_stands(const char *path, const char *stamp)
 		return 0;
 	head[n] = '\0';
 	at = strstr(head, tag);
-	if (!at || !stamp)
-		return at != NULL;
+	if (!stamp) /* any index page of profreport's, an older one's (no stamp) too */
+		return at || (strstr(head, "<meta name=\"generator\" content=\"profreport\">") &&
+			      strstr(head, " archived runs</title>"));
+	if (!at)
+		return 0;
 	return !strncmp(at + sizeof(tag) - 1, stamp, 32) && at[sizeof(tag) - 1 + 32] == '"';
 }
 
@@ -549,8 +552,8 @@ static int write_index_page(struct pr_archive *a, const struct pr_html_index_row
 	return rc;
 }
 
-/* Full pages of an index that had more runs (STEM-K.html past the last one, stamped: a page
- * of this kind, not a file of the user's that has such a name): removed. */
+/* Full pages of an index that had more runs (STEM-K.html past the last one, an index page of
+ * profreport's, not a file of the user's that has such a name): removed. */
 static void remove_stale(const struct pr_archive *a)
 {
 	char base[4096], file[4200], path[4096], *dot;

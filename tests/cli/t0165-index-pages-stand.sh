@@ -11,7 +11,7 @@
 # - one new run sorting into page 2: page 1 stands, pages 2 and 3 are written again;
 # - -j 2 writes the same site as -j 1 at every step, and a site written afresh equals both;
 # - fewer runs again (an incremental directory's removed files): full pages past the last go
-#   (a file of such a name without a stamp stays).
+#   (an older profreport's index page too; a file of such a name that is not one stays).
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -158,14 +158,18 @@ check_site dsite $(by_id r1.json r2.json r3.json r4.json r5.json r6.json r7.json
 # shellcheck disable=SC2046
 set -- $(by_id r1.json r2.json r3.json r4.json r5.json r6.json r7.json)
 rm "runs/$5" "runs/$6" "runs/$7"
-# a file of that name without a stamp is not profreport's page: it stays
-echo '<!DOCTYPE html><html><body>not an index page of profreport</body></html>' >dsite/index-3.html
+# past the last full page: index-2.html (stamped) and index-3.html (an index page without a stamp,
+# as an older profreport wrote them: its newest page, copied) go; index-4.html, not an index page
+# of profreport's, stays
+cp dsite/index.html dsite/index-3.html
+echo '<!DOCTYPE html><html><body>not an index page of profreport</body></html>' >dsite/index-4.html
 PR_TIMINGS=1 run "$P" report runs/ -o dsite/ -j 2
 expect_rc 0 "report runs/ (4 files)"
 expect_err_has "profreport: timing: index 1 page(s) written, 1 standing; 4 run(s)" \
 	"runs/ of 4 files: page 1 stands"
-grep -q "not an index page of profreport" dsite/index-3.html || fail "runs/ of 4 files: index-3.html (no stamp) was touched"
-rm dsite/index-3.html
+grep -q "not an index page of profreport" dsite/index-4.html ||
+	fail "runs/ of 4 files: index-4.html (not profreport's) was touched"
+rm dsite/index-4.html
 check_site dsite "$1" "$2" "$3" "$4" >/dev/null || fail "runs/ of 4 files: the index pages (above)"
 
 # the page size is checked like the other budgets
