@@ -428,8 +428,10 @@ static int archive_parallel(struct report_state *rs, struct pr_archive *a, struc
 		free(p.ids);
 		return pr_error_set(err, PR_E_USAGE, "no run %ld in the store", mo->run);
 	}
-	if (n < 2) {
-		/* one process: no second connection of our own beside the store's */
+	if (n < 2 || pr_archive_pages_to_write(a, p.ids, n, 2) < 2) {
+		/* one process: no second connection of our own beside the store's; nor
+		 * workers for at most one page to write (the others' digests come from the
+		 * cache: one new run in an archive of many) */
 		free(p.ids);
 		return pr_model_each(store, mo, pr_archive_want, pr_archive_add, a, err);
 	}

@@ -358,6 +358,24 @@ int pr_archive_want(void *ctx, int64_t id, const char *label, const char *hash)
 	return !complete_page(path);
 }
 
+size_t pr_archive_pages_to_write(const struct pr_archive *a, const int64_t *ids, size_t n,
+				 size_t stop)
+{
+	size_t i, m = 0;
+	if (!a->planned)
+		return n;
+	for (i = 0; i < n && m < stop; i++) {
+		const struct entry *e = find(a, ids[i]);
+		char name[200], path[4096];
+		if (!e || !e->need)
+			continue;
+		page_name(e->label, e->hash, name);
+		snprintf(path, sizeof(path), "%s%s%s", a->dir, a->sep, name);
+		m += !complete_page(path);
+	}
+	return m;
+}
+
 static void grow(struct pr_archive *a)
 {
 	if (a->n == a->cap) {

@@ -63,6 +63,11 @@ int pr_archive_needed(const struct pr_archive *a, int64_t id);
  * NULL without a plan. */
 int64_t *pr_archive_needed_ids(const struct pr_archive *a, size_t *n);
 
+/* How many of runs ids[0..n) have a page still to write (pr_archive_want's 1), counting up to
+ * stop; without a plan, n. */
+size_t pr_archive_pages_to_write(const struct pr_archive *a, const int64_t *ids, size_t n,
+				 size_t stop);
+
 /* Is run id one of the archive's? */
 int pr_archive_kept(const struct pr_archive *a, int64_t id);
 /* pr_model_each's callbacks, ctx the archive: is the run's page still to be
