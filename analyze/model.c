@@ -873,10 +873,13 @@ struct run_ref {
 	char *label, *hash;
 };
 
-static int list_runs(sqlite3 *db, long run, struct run_ref **out, size_t *n, struct pr_error *err)
+static int list_step(sqlite3_stmt *st, struct run_ref **out, size_t *n, size_t *cap_);
+
+static int list_runs(sqlite3 *db, long run, const struct pr_model_opts *o, struct run_ref **out,
+		     size_t *n, struct pr_error *err)
 {
 	sqlite3_stmt *st;
-	size_t cap = 0;
+	size_t cap = 0, k = 0;
 	int rc;
 	*out = NULL;
 	*n = 0;
@@ -888,9 +891,39 @@ static int list_runs(sqlite3 *db, long run, struct run_ref **out, size_t *n, str
 		return -1;
 	}
 	/* one run, or (0) all: a range on the rowid, which a store of 10 000 runs
-	 * reads by its key, where "?1 = 0 OR id = ?1" scanned the whole table */
-	sqlite3_bind_int64(st, 1, run ? (int64_t)run : INT64_MIN);
-	sqlite3_bind_int64(st, 2, run ? (int64_t)run : INT64_MAX);
+	 * reads by its key, where "?1 = 0 OR id = ?1" scanned the whole table;
+	 * o->ids: each of them (within run), one lookup each */
+	for (;;) {
+		int64_t lo = run ? (int64_t)run : INT64_MIN, hi = run ? (int64_t)run : INT64_MAX;
+		if (o->ids) {
+			for (; k < o->nids && (o->ids[k] < lo || o->ids[k] > hi); k++)
+				;
+			if (k == o->nids) {
+				rc = SQLITE_DONE;
+				break;
+			}
+			lo = hi = o->ids[k++];
+		}
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, lo);
+		sqlite3_bind_int64(st, 2, hi);
+		rc = list_step(st, out, n, &cap);
+		if (rc != SQLITE_DONE || !o->ids)
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	return 0;
+}
+
+/* The rows of list_runs' statement into out: SQLITE_DONE, or SQLite's error. */
+static int list_step(sqlite3_stmt *st, struct run_ref **out, size_t *n, size_t *cap_)
+{
+	size_t cap = *cap_;
+	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 16;
@@ -900,12 +933,8 @@ static int list_runs(sqlite3 *db, long run, struct run_ref **out, size_t *n, str
 		(*out)[*n].label = pr_xstrdup((const char *)sqlite3_column_text(st, 1));
 		(*out)[(*n)++].hash = pr_xstrdup((const char *)sqlite3_column_text(st, 2));
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
-		return -1;
-	}
-	return 0;
+	*cap_ = cap;
+	return rc;
 }
 
 /* A digest's text without its history part, in place: the digest's last key (pr_model_digest),
@@ -956,6 +985,28 @@ static void cache_write(struct pr_store *store, const struct run_ref *r, const c
 	free(d);
 }
 
+/* The environment's budgets of the analyses (read before a model is built or keyed). */
+static int budgets(struct pr_error *err)
+{
+	return pr_spanstat_budgets(err) ||
+			       pr_env_number(PR_CRITPATH_EVENTS_ENV, PR_CRITPATH_EVENTS_DEFAULT, 1,
+					     PR_MAX_COUNT_MAX, 0, &pr_critpath_max_events, err) ||
+			       pr_env_number(PR_KSEQ_NGRAMS_ENV, PR_KSEQ_NGRAMS_DEFAULT, 1,
+					     UINT32_MAX - 1, 0, &pr_kseq_max_ngrams, err)
+		       ? -1
+		       : 0;
+}
+
+int pr_model_options_stamp(const struct pr_model_opts *opts, struct pr_strbuf *sb,
+			   struct pr_error *err)
+{
+	if (budgets(err))
+		return -1;
+	pr_strbuf_addstr(sb, PR_ANALYZER_VERSION " ");
+	options_key(opts, sb);
+	return 0;
+}
+
 int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_model_want_fn *want,
 		  pr_model_run_fn *fn, void *ctx, struct pr_error *err)
 {
@@ -968,11 +1019,7 @@ int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_m
 	const char *tv = getenv("PR_TIMINGS");
 	int timed = tv && *tv && strcmp(tv, "0");
 
-	if (pr_spanstat_budgets(err) ||
-	    pr_env_number(PR_CRITPATH_EVENTS_ENV, PR_CRITPATH_EVENTS_DEFAULT, 1, PR_MAX_COUNT_MAX,
-			  0, &pr_critpath_max_events, err) ||
-	    pr_env_number(PR_KSEQ_NGRAMS_ENV, PR_KSEQ_NGRAMS_DEFAULT, 1, UINT32_MAX - 1, 0,
-			  &pr_kseq_max_ngrams, err))
+	if (budgets(err))
 		goto out;
 	/* the analyses read in passes: a small page cache (its memory is the report's) */
 	if (pr_store_read_cache(store)) {
@@ -980,7 +1027,7 @@ int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_m
 		goto out;
 	}
 	options_key(opts, &key);
-	if (list_runs(db, opts->run, &refs, &n, err))
+	if (list_runs(db, opts->run, opts, &refs, &n, err))
 		goto out;
 	if (opts->run && n == 0) {
 		pr_error_set(err, PR_E_USAGE, "no run %ld in the store", opts->run);
@@ -998,9 +1045,12 @@ int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_m
 	}
 	for (i = 0; i < n; i++) {
 		const struct run_ref *r = &refs[i];
-		int whole = want ? want(ctx, r->id, r->label, r->hash) != 0 : 1, failed = 0, rc;
+		int wv = want ? want(ctx, r->id, r->label, r->hash) : 1, whole = wv != 0;
+		int failed = 0, rc;
 		double t0[2] = { 0, 0 };
 		json_t *run = NULL;
+		if (wv < 0)
+			continue; /* neither the run nor its digest */
 		if (timed) {
 			t0[0] = clock_s(CLOCK_MONOTONIC);
 			t0[1] = clock_s(CLOCK_THREAD_CPUTIME_ID);

@@ -85,7 +85,8 @@ json_t *pr_model_build(struct pr_store *st, const struct pr_model_opts *opts, st
  * archive of many runs): for each run of the store (opts->run: that one),
  * in id order, want(ctx, id, label, content_hash) says whether the caller
  * needs the run's whole object of the model (non-zero) or only its digest
- * (pr_model_digest); want NULL = always whole. fn(ctx, run, whole, err)
+ * (pr_model_digest), or (negative) neither: the run is passed over, not even its
+ * digest read (an archive's index page that stands); want NULL = always whole. fn(ctx, run, whole, err)
  * then gets that object, borrowed (incref to keep it); a non-zero return
  * stops the loop and is returned. With opts->cache, a digest asked for is
  * read from the cache when there, and a run built is cached with its digest.
@@ -94,6 +95,14 @@ typedef int pr_model_want_fn(void *ctx, int64_t id, const char *label, const cha
 typedef int pr_model_run_fn(void *ctx, json_t *run, int whole, struct pr_error *err);
 int pr_model_each(struct pr_store *st, const struct pr_model_opts *opts, pr_model_want_fn *want,
 		  pr_model_run_fn *fn, void *ctx, struct pr_error *err) PR_MUST_CHECK;
+/*
+ * What a run's model and digest depend on beyond its content: this build's analyser version
+ * and the options (the model cache's key, with the environment's budgets), into sb. An
+ * archive's index pages are stamped with it (render/archive.c).
+ */
+struct pr_strbuf;
+int pr_model_options_stamp(const struct pr_model_opts *opts, struct pr_strbuf *sb,
+			   struct pr_error *err) PR_MUST_CHECK;
 /*
  * The digest of a run object: the parts of it an archive's index page
  * reads (render/html_index.c, pr_html_index: id, label, source,

@@ -7,6 +7,7 @@
 #define PR_MODEL_OPTS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct pr_results;
 struct json_t;
@@ -47,6 +48,11 @@ struct pr_model_opts {
 	 * text, and an archive's index, which reads every run's digest, does not read it). Not a
 	 * part of the cache key: the digest is the same either way. */
 	int digest_history;
+	/* Only these runs (ids ascending, looked up one by one), when not NULL: an archive's
+	 * index whose full pages stand reads only the runs of the pages it writes, not a scan of
+	 * every run (cli/cmd_report.c). Borrowed; not part of the cache key. */
+	const int64_t *ids;
+	size_t nids;
 };
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analyze/export/chrome_merge.h"
@@ -19,6 +20,9 @@
 #include "cli/meta.h"
 #include "cli/par.h"
 #include "base/decimal.h"
+#include "base/env.h"
+#include "base/strbuf.h"
+#include "base/timecheck.h"
 #include "base/xalloc.h"
 #include "schema/model_keys.h" /* PRK_/PRA_/PRC_: generated from docs/schema */
 
@@ -78,6 +82,7 @@ struct report_state {
 	size_t progress_total; /* the last total shown (an archive's pages: the runs analysed) */
 	int jobs;	       /* -j: an archive's pages by this many processes */
 	int quiet;	       /* -q */
+	const struct pr_model_opts *mo; /* the runs' analysis: an index's full pages' stamp */
 };
 
 static void progress(void *ctx, size_t done, size_t total, const char *label)
@@ -166,6 +171,88 @@ static int run_time(const json_t *run, int64_t *ns)
 		return 0;
 	*ns = json_integer_value(e);
 	return 1;
+}
+
+/*
+ * The archive's runs from one scan of the store's run table (id, label, content hash, source
+ * and the time the index sorts by, as run_time reads it from a digest: the run's --meta time,
+ * else the start of its clock, time_origin_ns + ts_min), for pr_archive_plan: the index's
+ * order known without the runs' digests, only those of the pages to write are read.
+ */
+static int archive_plan(struct pr_archive *a, struct pr_store *store,
+			const struct pr_model_opts *mo, struct pr_error *err)
+{
+	static const char *const q[] = {
+		"SELECT r.id, ifnull(r.label, ''), r.content_hash, r.source, r.time_origin_ns, "
+		"r.ts_min, m.value FROM run r LEFT JOIN run_meta m ON m.run_id = r.id AND "
+		"m.key = 'time' WHERE r.id BETWEEN ?1 AND ?2 ORDER BY r.id",
+		/* a store of version 4: no run_meta */
+		"SELECT id, ifnull(label, ''), content_hash, source, time_origin_ns, ts_min, NULL "
+		"FROM run WHERE id BETWEEN ?1 AND ?2 ORDER BY id"
+	};
+	sqlite3 *db = pr_store_db(store);
+	sqlite3_stmt *s = NULL;
+	struct pr_archive_run *runs = NULL;
+	size_t n = 0, cap = 0, i;
+	const char *tv = getenv("PR_TIMINGS");
+	struct timespec t0[2], t1[2];
+	int rc;
+	clock_gettime(CLOCK_MONOTONIC, &t0[0]);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0[1]);
+	if (sqlite3_prepare_v2(db, q[0], -1, &s, NULL) != SQLITE_OK &&
+	    (!strstr(sqlite3_errmsg(db), "no such table") ||
+	     sqlite3_prepare_v2(db, q[1], -1, &s, NULL) != SQLITE_OK))
+		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(s, 1, mo->run ? (int64_t)mo->run : INT64_MIN);
+	sqlite3_bind_int64(s, 2, mo->run ? (int64_t)mo->run : INT64_MAX);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct pr_archive_run *r;
+		const char *t = (const char *)sqlite3_column_text(s, 6);
+		int64_t epoch;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			runs = pr_xreallocarray(runs, cap, sizeof(*runs));
+		}
+		r = &runs[n++];
+		r->id = sqlite3_column_int64(s, 0);
+		r->label = pr_xstrdup((const char *)sqlite3_column_text(s, 1));
+		r->hash = pr_xstrdup((const char *)sqlite3_column_text(s, 2));
+		r->source = pr_xstrdup((const char *)sqlite3_column_text(s, 3));
+		r->has = 0;
+		r->t = 0;
+		if (t && pr_cli_meta_time(t, &r->t) == 0)
+			r->has = 1;
+		else if (sqlite3_column_type(s, 4) != SQLITE_NULL &&
+			 sqlite3_column_type(s, 5) != SQLITE_NULL &&
+			 /* as the model's clock: no epoch start when the sum overflows */
+			 !__builtin_add_overflow(sqlite3_column_int64(s, 4),
+						 pr_time_clamp(sqlite3_column_int64(s, 5)),
+						 &epoch)) {
+			r->has = 1;
+			r->t = epoch;
+		}
+	}
+	sqlite3_finalize(s);
+	if (rc == SQLITE_DONE)
+		pr_archive_plan(a, runs, n);
+	for (i = 0; i < n; i++) {
+		free((char *)runs[i].label);
+		free((char *)runs[i].hash);
+		free((char *)runs[i].source);
+	}
+	free(runs);
+	if (rc != SQLITE_DONE)
+		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
+	/* what the index reads of every run of the store, whatever it writes */
+	clock_gettime(CLOCK_MONOTONIC, &t1[0]);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1[1]);
+	if (tv && *tv && strcmp(tv, "0"))
+		fprintf(stderr, "profreport: timing: index plan %zu run(s) %.6f %.6f\n", n,
+			(double)(t1[0].tv_sec - t0[0].tv_sec) +
+				(t1[0].tv_nsec - t0[0].tv_nsec) / 1e9,
+			(double)(t1[1].tv_sec - t0[1].tv_sec) +
+				(t1[1].tv_nsec - t0[1].tv_nsec) / 1e9);
+	return 0;
 }
 
 /* ---- -j N: an archive's runs analysed and their pages written by workers ---- */
@@ -314,17 +401,22 @@ static int archive_parallel(struct report_state *rs, struct pr_archive *a, struc
 	size_t n = 0, cap = 0, i = 0, k;
 	int rc = -1;
 	memset(&p, 0, sizeof(p));
-	if (sqlite3_prepare_v2(db, "SELECT id FROM run WHERE id BETWEEN ?1 AND ?2 ORDER BY id", -1,
-			       &s, NULL) != SQLITE_OK)
+	if (mo->ids) { /* the runs of the index pages to write (archive_plan) */
+		n = mo->nids;
+		p.ids = pr_xcalloc(n + 1, sizeof(*p.ids));
+		memcpy(p.ids, mo->ids, n * sizeof(*p.ids));
+	} else if (sqlite3_prepare_v2(db,
+				      "SELECT id FROM run WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
+				      -1, &s, NULL) != SQLITE_OK)
 		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
 	/* one run, or (0) all: a range on the rowid, which a store of 10 000 runs
 	 * reads by its key, where "?1 = 0 OR id = ?1" scanned the whole table */
 	sqlite3_bind_int64(s, 1, mo->run ? (int64_t)mo->run : INT64_MIN);
 	sqlite3_bind_int64(s, 2, mo->run ? (int64_t)mo->run : INT64_MAX);
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	while (s && sqlite3_step(s) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(s, 0);
-		if (!pr_archive_kept(a, id))
-			continue;
+		if (!pr_archive_needed(a, id))
+			continue; /* not kept, or on an index page that stands */
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
 			p.ids = pr_xreallocarray(p.ids, cap, sizeof(*p.ids));
@@ -336,8 +428,10 @@ static int archive_parallel(struct report_state *rs, struct pr_archive *a, struc
 		free(p.ids);
 		return pr_error_set(err, PR_E_USAGE, "no run %ld in the store", mo->run);
 	}
-	if (n < 2) {
-		/* one process: no second connection of our own beside the store's */
+	if (n < 2 || pr_archive_pages_to_write(a, p.ids, n, 2) < 2) {
+		/* one process: no second connection of our own beside the store's; nor
+		 * workers for at most one page to write (the others' digests come from the
+		 * cache: one new run in an archive of many) */
 		free(p.ids);
 		return pr_model_each(store, mo, pr_archive_want, pr_archive_add, a, err);
 	}
@@ -389,18 +483,41 @@ static int write_archive(struct report_state *rs, const json_t *model, struct pr
 			 const char *note, const struct pr_cli_input *in, struct pr_error *err)
 {
 	struct pr_archive *a;
+	struct pr_strbuf stamp = PR_STRBUF_INIT;
+	struct pr_model_opts only;
 	char path[4096];
 	size_t written, skipped;
+	int64_t *ids = NULL;
 	int rc;
+	if (pr_env_number(PR_HTML_INDEX_ROWS_ENV, PR_HTML_INDEX_ROWS_DEFAULT, 2, 1000000, 0,
+			  &pr_html_index_rows, err))
+		return -1;
 	if (pr_archive_open(&a, dir, index, in && in->runs ? in->runs : NULL,
 			    in && in->runs ? in->nruns : 0, run_time, err))
 		return -1;
 	pr_archive_set_progress(a, page_progress, rs);
+	if (pr_model_options_stamp(rs->mo, &stamp, err)) {
+		pr_strbuf_release(&stamp);
+		pr_archive_free(a);
+		return -1;
+	}
+	pr_archive_set_stamp(a, stamp.buf);
+	pr_strbuf_release(&stamp);
 	if (model)
 		rs->progress_total = json_array_size(json_object_get(model, PRK_RUNS));
+	else if (archive_plan(a, store, mo, err)) {
+		pr_archive_free(a);
+		return -1;
+	} else {
+		/* only the runs of the index pages to write: looked up, not scanned again */
+		only = *mo;
+		only.ids = ids = pr_archive_needed_ids(a, &only.nids);
+		mo = &only;
+	}
 	rc = model	    ? pr_archive_model(a, model, err)
 	     : rs->jobs > 1 ? archive_parallel(rs, a, store, mo, err)
 			    : pr_model_each(store, mo, pr_archive_want, pr_archive_add, a, err);
+	free(ids);
 	if (!rc)
 		rc = pr_archive_finish(a, note, path, sizeof(path), &written, &skipped, err);
 	pr_archive_free(a);
@@ -617,6 +734,7 @@ static int cmd_report(const struct pr_command *cmd, struct pr_args *a, struct pr
 		return -1;
 	if (pr_par_jobs(o.jobs, &rs.jobs, err) || pr_cli_meta_parse(cmd, a, &meta, err))
 		return -1;
+	rs.mo = &mo;
 	if (meta.n && a->npos == 1 && pr_cli_is_store(a->pos[0])) {
 		pr_cli_meta_release(&meta);
 		return pr_error_set(err, PR_E_USAGE,

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analyze/model.h"
+#include "base/hash.h"
 #include "base/output.h"
 #include "base/xalloc.h"
 #include "render/html_report.h"
@@ -29,6 +30,33 @@ struct pr_archive {
 	json_t **digests;
 	char **names;
 	size_t n, cap, written, skipped;
+	char *salt; /* pr_archive_set_stamp */
+	/* the index's runs in its order and its pages (plan()): before the runs come when
+	 * pr_archive_plan was called (planned), else at pr_archive_finish */
+	struct entry *ents;
+	size_t nents;
+	struct id_at *by_id;   /* ents' indices by id */
+	size_t full;	       /* full pages */
+	char **files;	       /* files[k] the full page k+1's name, files[full] the newest */
+	char (*stamps)[33];    /* the full pages' stamps */
+	unsigned char *stands; /* a full page already there with its stamp: not written again */
+	int planned;
+	size_t index_written, index_stood;
+};
+
+struct id_at {
+	int64_t id;
+	size_t at;
+};
+
+/* A run of the index: in its order (by_time), with what its page's stamp is made of. */
+struct entry {
+	int64_t id, t;
+	int has;       /* a time */
+	int need;      /* its digest is read: on a page to write or in the trends */
+	size_t digest; /* its digest's index in digests + 1, or 0 */
+	char *label, *hash, *source;
+	char *href; /* its page's link, made when a page to write shows it */
 };
 
 int pr_archive_write_html(const json_t *model, json_t *const *runs, size_t n, const char *path,
@@ -91,15 +119,261 @@ static int complete_page(const char *path)
 	return ok;
 }
 
+/* ---- the index's pages: which stand, which runs' digests they need ---- */
+
+static int by_time(const void *p, const void *q)
+{
+	const struct entry *x = p, *y = q;
+	if (x->has && y->has && x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	if (x->has != y->has)
+		return x->has ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int by_id(const void *p, const void *q)
+{
+	const struct id_at *x = p, *y = q;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static struct entry *find(const struct pr_archive *a, int64_t id)
+{
+	struct id_at key = { id, 0 }, *f;
+	f = a->by_id ? bsearch(&key, a->by_id, a->nents, sizeof(key), by_id) : NULL;
+	return f ? &a->ents[f->at] : NULL;
+}
+
+/* The index's path (the user's FILE.html, else DIR/index.html) into path. */
+static void index_path(const struct pr_archive *a, char *path, size_t n)
+{
+	if (a->index)
+		snprintf(path, n, "%s", a->index);
+	else
+		snprintf(path, n, "%s%sindex.html", a->dir, a->sep);
+}
+
+/* The path of the index's file `file` (beside the index) into out. */
+static void beside_index(const struct pr_archive *a, const char *file, char *out, size_t n)
+{
+	char path[4096];
+	const char *slash;
+	index_path(a, path, sizeof(path));
+	slash = strrchr(path, '/');
+	snprintf(out, n, "%.*s%s", slash ? (int)(slash - path) + 1 : 0, path, file);
+}
+
+static void hash_field(struct pr_hash *h, const char *s)
+{
+	uint64_t len = strlen(s ? s : "");
+	pr_hash_update(h, &len, sizeof(len));
+	pr_hash_update(h, s ? s : "", (size_t)len);
+}
+
+/*
+ * A full page's stamp: what its bytes are made from beside the renderer (profreport's version
+ * and PR_INDEX_FORMAT): the page size, the analyser and options (the salt), the pages' link
+ * prefix, and each of its runs' id, time, content hash, label (its page's name) and source.
+ * Equal stamps: the same page.
+ */
+#define PR_INDEX_FORMAT "2"
+static void page_stamp(const struct pr_archive *a, size_t k, char out[33])
+{
+	struct pr_hash h;
+	size_t i, hi = (k + 1) * PR_HTML_INDEX_ROWS;
+	uint64_t rows = PR_HTML_INDEX_ROWS;
+	pr_hash_init(&h);
+	hash_field(&h, "profreport " PR_VERSION " index " PR_INDEX_FORMAT);
+	pr_hash_update(&h, &rows, sizeof(rows));
+	hash_field(&h, a->salt);
+	hash_field(&h, a->href);
+	for (i = k * PR_HTML_INDEX_ROWS; i < hi; i++) {
+		const struct entry *e = &a->ents[i];
+		int64_t num[3] = { e->id, e->has, e->t };
+		pr_hash_update(&h, num, sizeof(num));
+		hash_field(&h, e->hash);
+		hash_field(&h, e->label);
+		hash_field(&h, e->source);
+	}
+	pr_hash_final_hex(&h, out);
+}
+
+/*
+ * Is the page at path there whole (a regular file, its closing tag) with this stamp in its
+ * head (stamp NULL: an index page of profreport's, by its stamp or its generator and title)? Reads its first 2 KiB and its last bytes: not its runs, not
+ * their digests.
+ */
+static int page_stands(const char *path, const char *stamp)
+{
+	static const char tag[] = "<meta name=\"" PR_HTML_INDEX_STAMP "\" content=\"";
+	char head[2049], *at;
+	ssize_t n;
+	int fd;
+	if (!complete_page(path))
+		return 0;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = pread(fd, head, sizeof(head) - 1, 0);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	head[n] = '\0';
+	at = strstr(head, tag);
+	if (!stamp) /* any index page of profreport's, an older one's (no stamp) too */
+		return at || (strstr(head, "<meta name=\"generator\" content=\"profreport\">") &&
+			      strstr(head, " archived runs</title>"));
+	if (!at)
+		return 0;
+	return !strncmp(at + sizeof(tag) - 1, stamp, 32) && at[sizeof(tag) - 1 + 32] == '"';
+}
+
+/*
+ * The runs (ents) in the index's order, its pages and their stamps; a full page already there
+ * with its stamp stands. A run's digest is needed when its page is to be written or it is in
+ * the newest page's trends (the last PR_HTML_INDEX_ROWS runs).
+ */
+static void plan(struct pr_archive *a)
+{
+	size_t n = a->nents, i, k, tlo = n > PR_HTML_INDEX_ROWS ? n - PR_HTML_INDEX_ROWS : 0;
+	char path[4096], base[4096], *dot, *slash;
+	qsort(a->ents, n, sizeof(*a->ents), by_time);
+	a->by_id = pr_xcalloc(n + 1, sizeof(*a->by_id));
+	for (i = 0; i < n; i++)
+		a->by_id[i] = (struct id_at){ a->ents[i].id, i };
+	qsort(a->by_id, n, sizeof(*a->by_id), by_id);
+	a->full = n > PR_HTML_INDEX_ROWS ? (n - 1) / PR_HTML_INDEX_ROWS : 0;
+	a->files = pr_xcalloc(a->full + 1, sizeof(*a->files));
+	a->stamps = pr_xcalloc(a->full + 1, sizeof(*a->stamps));
+	a->stands = pr_xcalloc(a->full + 1, 1);
+	index_path(a, path, sizeof(path));
+	slash = strrchr(path, '/');
+	snprintf(base, sizeof(base), "%s", slash ? slash + 1 : path);
+	a->files[a->full] = pr_xstrdup(base);
+	dot = strrchr(base, '.');
+	if (dot)
+		*dot = '\0';
+	for (k = 0; k < a->full; k++) {
+		char file[4200];
+		snprintf(file, sizeof(file), "%s-%zu.html", base, k + 1);
+		a->files[k] = pr_xstrdup(file);
+		page_stamp(a, k, a->stamps[k]);
+		beside_index(a, file, path, sizeof(path));
+		a->stands[k] = page_stands(path, a->stamps[k]);
+	}
+	for (i = 0; i < n; i++)
+		a->ents[i].need = i >= tlo || !a->stands[i / PR_HTML_INDEX_ROWS];
+}
+
+static void entry_set(struct entry *e, int64_t id, const char *label, const char *hash,
+		      const char *source)
+{
+	e->id = id;
+	e->label = pr_xstrdup(label ? label : "");
+	e->hash = pr_xstrdup(hash ? hash : "");
+	e->source = pr_xstrdup(source ? source : "");
+}
+
+/* Its page's link (the pages' directory as the index links it, then page_name). */
+static const char *entry_href(const struct pr_archive *a, struct entry *e)
+{
+	char name[200], href[4096];
+	if (!e->href) {
+		page_name(e->label, e->hash, name);
+		snprintf(href, sizeof(href), "%s%s", a->href, name);
+		e->href = pr_xstrdup(href);
+	}
+	return e->href;
+}
+
+void pr_archive_plan(struct pr_archive *a, const struct pr_archive_run *runs, size_t n)
+{
+	size_t i;
+	a->ents = pr_xcalloc(n + 1, sizeof(*a->ents));
+	for (i = 0; i < n; i++) {
+		struct entry *e = &a->ents[a->nents];
+		if (!pr_archive_kept(a, runs[i].id))
+			continue;
+		entry_set(e, runs[i].id, runs[i].label, runs[i].hash, runs[i].source);
+		e->has = runs[i].has;
+		e->t = runs[i].has ? runs[i].t : 0;
+		a->nents++;
+	}
+	plan(a);
+	a->planned = 1;
+}
+
+int pr_archive_needed(const struct pr_archive *a, int64_t id)
+{
+	const struct entry *e;
+	if (!pr_archive_kept(a, id))
+		return 0;
+	if (!a->planned)
+		return 1;
+	e = find(a, id);
+	return e && e->need;
+}
+
+int64_t *pr_archive_needed_ids(const struct pr_archive *a, size_t *n)
+{
+	int64_t *ids;
+	size_t i;
+	*n = 0;
+	if (!a->planned)
+		return NULL;
+	ids = pr_xcalloc(a->nents + 1, sizeof(*ids));
+	for (i = 0; i < a->nents; i++) /* by_id: ascending */
+		if (a->ents[a->by_id[i].at].need)
+			ids[(*n)++] = a->by_id[i].id;
+	return ids;
+}
+
+void pr_archive_set_stamp(struct pr_archive *a, const char *salt)
+{
+	free(a->salt);
+	a->salt = pr_xstrdup(salt ? salt : "");
+}
+
+/* The run just added: its digest for its entry of the plan. */
+static void attach(struct pr_archive *a)
+{
+	struct entry *e;
+	if (!a->planned)
+		return;
+	e = find(a, (int64_t)json_integer_value(json_object_get(a->digests[a->n - 1], PRK_ID)));
+	if (e)
+		e->digest = a->n;
+}
+
 int pr_archive_want(void *ctx, int64_t id, const char *label, const char *hash)
 {
 	struct pr_archive *a = ctx;
 	char name[200], path[4096];
 	if (!pr_archive_kept(a, id))
-		return 0;
+		return a->planned ? -1 : 0;
+	if (!pr_archive_needed(a, id))
+		return -1; /* on a full page that stands: neither its page nor its digest */
 	page_name(label, hash, name);
 	snprintf(path, sizeof(path), "%s%s%s", a->dir, a->sep, name);
 	return !complete_page(path);
+}
+
+size_t pr_archive_pages_to_write(const struct pr_archive *a, const int64_t *ids, size_t n,
+				 size_t stop)
+{
+	size_t i, m = 0;
+	if (!a->planned)
+		return n;
+	for (i = 0; i < n && m < stop; i++) {
+		const struct entry *e = find(a, ids[i]);
+		char name[200], path[4096];
+		if (!e || !e->need)
+			continue;
+		page_name(e->label, e->hash, name);
+		snprintf(path, sizeof(path), "%s%s%s", a->dir, a->sep, name);
+		m += !complete_page(path);
+	}
+	return m;
 }
 
 static void grow(struct pr_archive *a)
@@ -134,6 +408,7 @@ int pr_archive_add(void *ctx, json_t *run, int whole, struct pr_error *err)
 	a->digests[a->n] = whole ? pr_model_digest(run) : json_incref(run);
 	snprintf(path, sizeof(path), "%s%s", a->href, name);
 	a->names[a->n++] = pr_xstrdup(path);
+	attach(a);
 	return 0;
 }
 
@@ -171,6 +446,12 @@ const json_t *pr_archive_digest(const struct pr_archive *a, size_t i)
 
 void pr_archive_pop(struct pr_archive *a, char **href, json_t **digest)
 {
+	struct entry *e = a->planned
+				  ? find(a, (int64_t)json_integer_value(
+						    json_object_get(a->digests[a->n - 1], PRK_ID)))
+				  : NULL;
+	if (e)
+		e->digest = 0;
 	a->n--;
 	*href = a->names[a->n];
 	*digest = a->digests[a->n];
@@ -181,6 +462,7 @@ void pr_archive_fold(struct pr_archive *a, const char *href, json_t *digest, int
 	grow(a);
 	a->digests[a->n] = digest;
 	a->names[a->n++] = pr_xstrdup(href);
+	attach(a);
 	if (written)
 		a->written++;
 	else
@@ -235,96 +517,128 @@ void pr_archive_free(struct pr_archive *a)
 	}
 	free(a->digests);
 	free(a->names);
+	for (i = 0; i < a->nents; i++) {
+		free(a->ents[i].label);
+		free(a->ents[i].href);
+		free(a->ents[i].hash);
+		free(a->ents[i].source);
+	}
+	free(a->ents);
+	free(a->by_id);
+	for (i = 0; a->files && i <= a->full; i++)
+		free(a->files[i]);
+	free(a->files);
+	free(a->stamps);
+	free(a->stands);
+	free(a->salt);
 	free(a->href);
 	json_decref(a->head);
 	free(a);
 }
 
-/*
- * The index at path; past PR_HTML_INDEX_ROWS runs in parts, path then the
- * first and STEM-2.html, STEM-3.html, ... beside it the others.
- */
-static int write_index(const struct pr_html_index_row *rows, size_t nrows, const char *path,
-		       const char *note, int own, struct pr_error *err)
+/* One page of the index (rows lo..hi; k < full: a full page) at path. */
+static int write_index_page(struct pr_archive *a, const struct pr_html_index_row *rows, size_t k,
+			    const char *note, struct pr_error *err)
 {
-	size_t nparts = nrows ? (nrows + PR_HTML_INDEX_ROWS - 1) / PR_HTML_INDEX_ROWS : 1, k;
-	const char *base = strrchr(path, '/');
-	size_t dirlen = base ? (size_t)(base - path) + 1 : 0;
-	char **parts = pr_xcalloc(nparts, sizeof(*parts)), file[4096];
-	struct pr_html_index_all *all = pr_html_index_all_new(rows, nrows);
+	size_t n = a->nents, lo = k * PR_HTML_INDEX_ROWS, i;
+	struct pr_html_index_page p = { rows,
+					n,
+					lo,
+					k < a->full ? lo + PR_HTML_INDEX_ROWS : n,
+					n > PR_HTML_INDEX_ROWS ? n - PR_HTML_INDEX_ROWS : 0,
+					a->full,
+					(const char *const *)a->files,
+					note,
+					k < a->full ? a->stamps[k] : NULL };
+	struct pr_output out = { 0 };
+	char path[4096];
 	int rc = 0;
-	base = base ? base + 1 : path;
-	for (k = 0; k < nparts; k++) {
-		size_t stem = strlen(base) - (strrchr(base, '.') ? strlen(strrchr(base, '.')) : 0);
-		if (!k)
-			parts[k] = pr_xstrdup(base);
-		else {
-			snprintf(file, sizeof(file), "%.*s-%zu.html", (int)stem, base, k + 1);
-			parts[k] = pr_xstrdup(file);
-		}
-	}
-	for (k = 0; k < nparts && !rc; k++) {
-		struct pr_output out = { 0 };
-		snprintf(file, sizeof(file), "%.*s%s", (int)dirlen, path, parts[k]);
-		/* the user's index name follows a link; the parts after it and an
-		 * archive directory's index.html are names of profreport's own */
-		if ((own || k ? pr_output_open_own(&out, file, err)
-			      : pr_output_open_file(&out, file, err)) ||
-		    pr_html_index_part_all(rows, nrows, all, k, (const char *const *)parts, nparts,
-					   note, &out, err) ||
-		    pr_output_close(&out, err))
-			rc = -1;
-		pr_output_release(&out);
-	}
-	for (k = 0; k < nparts; k++)
-		free(parts[k]);
-	free(parts);
-	pr_html_index_all_free(all);
+	for (i = k < a->full ? lo : p.trend_lo; i < p.hi; i++)
+		if (!rows[i].run)
+			return pr_error_set(err, PR_E_STORE,
+					    "run %lld of the index was not read (the store changed "
+					    "while it was written?)",
+					    (long long)a->ents[i].id);
+	beside_index(a, a->files[k], path, sizeof(path));
+	/* the user's index name follows a link; the pages beside it and an archive
+	 * directory's index.html are names of profreport's own */
+	if ((a->index && k == a->full ? pr_output_open_file(&out, path, err)
+				      : pr_output_open_own(&out, path, err)) ||
+	    pr_html_index_page(&p, &out, err) || pr_output_close(&out, err))
+		rc = -1;
+	pr_output_release(&out);
 	return rc;
 }
 
-/* The index's order: by time (runs without one last), then by id; each run's time read once. */
-struct timed_row {
-	struct pr_html_index_row row;
-	int64_t t;
-	int has; /* a time */
-	json_int_t id;
-};
-
-static int by_time(const void *a, const void *b)
+/* Full pages of an index that had more runs (STEM-K.html past the last one, an index page of
+ * profreport's, not a file of the user's that has such a name): removed. */
+static void remove_stale(const struct pr_archive *a)
 {
-	const struct timed_row *x = a, *y = b;
-	if (x->has && y->has && x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	if (x->has != y->has)
-		return x->has ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	char base[4096], file[4200], path[4096], *dot;
+	size_t k;
+	snprintf(base, sizeof(base), "%s", a->files[a->full]);
+	dot = strrchr(base, '.');
+	if (dot)
+		*dot = '\0';
+	for (k = a->full + 1;; k++) {
+		struct stat sb;
+		snprintf(file, sizeof(file), "%s-%zu.html", base, k);
+		beside_index(a, file, path, sizeof(path));
+		if (lstat(path, &sb) || !S_ISREG(sb.st_mode) || !page_stands(path, NULL) ||
+		    unlink(path))
+			break;
+	}
 }
 
 int pr_archive_finish(struct pr_archive *a, const char *note, char *path, size_t n, size_t *written,
 		      size_t *skipped, struct pr_error *err)
 {
-	struct pr_html_index_row *rows = pr_xcalloc(a->n + 1, sizeof(*rows));
-	struct timed_row *tr = pr_xcalloc(a->n + 1, sizeof(*tr));
-	size_t i;
-	int rc;
-	for (i = 0; i < a->n; i++) {
-		tr[i].row.run = a->digests[i];
-		tr[i].row.href = a->names[i];
-		tr[i].has = a->time && a->time(a->digests[i], &tr[i].t);
-		tr[i].id = json_integer_value(json_object_get(a->digests[i], PRK_ID));
+	struct pr_html_index_row *rows;
+	size_t i, k, unread = 0;
+	int rc = 0;
+	const char *tv = getenv("PR_TIMINGS");
+	if (!a->planned) {
+		/* the runs of a model (or a store read whole): their digests tell their order */
+		a->ents = pr_xcalloc(a->n + 1, sizeof(*a->ents));
+		for (i = 0; i < a->n; i++) {
+			struct entry *e = &a->ents[a->nents++];
+			const json_t *d = a->digests[i];
+			e->id = (int64_t)json_integer_value(json_object_get(d, PRK_ID));
+			entry_set(e, e->id, pr_mstr(d, PRK_LABEL), pr_mstr(d, PRK_CONTENT_HASH),
+				  pr_mstr(d, PRK_SOURCE));
+			e->href = pr_xstrdup(a->names[i]);
+			e->has = a->time && a->time(d, &e->t);
+			if (!e->has)
+				e->t = 0;
+			e->digest = i + 1;
+		}
+		plan(a);
 	}
-	qsort(tr, a->n, sizeof(*tr), by_time);
-	for (i = 0; i < a->n; i++)
-		rows[i] = tr[i].row;
-	free(tr);
-	if (a->index)
-		snprintf(path, n, "%s", a->index);
-	else
-		snprintf(path, n, "%s%sindex.html", a->dir, a->sep);
-	rc = write_index(rows, a->n, path, note, !a->index, err);
+	rows = pr_xcalloc(a->nents + 1, sizeof(*rows));
+	for (i = 0; i < a->nents; i++) {
+		rows[i].run = a->ents[i].digest ? a->digests[a->ents[i].digest - 1] : NULL;
+		if (rows[i].run) /* on a page to write, or in the trends */
+			rows[i].href = entry_href(a, &a->ents[i]);
+		unread += !a->ents[i].digest;
+	}
+	index_path(a, path, n);
+	for (k = 0; k <= a->full && !rc; k++) {
+		if (k < a->full && a->stands[k]) {
+			a->index_stood++;
+			continue;
+		}
+		rc = write_index_page(a, rows, k, note, err);
+		a->index_written += !rc;
+	}
 	free(rows);
+	if (!rc)
+		remove_stale(a);
+	if (tv && *tv && strcmp(tv, "0"))
+		fprintf(stderr,
+			"profreport: timing: index %zu page(s) written, %zu standing; %zu run(s), "
+			"%zu digest(s) read\n",
+			a->index_written, a->index_stood, a->nents, a->nents - unread);
 	*written = a->written;
-	*skipped = a->skipped;
+	*skipped = a->skipped + unread;
 	return rc;
 }

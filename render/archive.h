@@ -37,6 +37,37 @@ int pr_archive_open(struct pr_archive **out, const char *dir, const char *index,
 void pr_archive_set_progress(struct pr_archive *a, pr_archive_page_fn *fn, void *ctx);
 void pr_archive_free(struct pr_archive *a);
 
+/*
+ * What a full index page's stamp holds beside its runs (render/archive.c, page_stamp): the
+ * analyser version and the options its runs' digests were made with (pr_model_options_stamp).
+ */
+void pr_archive_set_stamp(struct pr_archive *a, const char *salt);
+
+/* A run of the index, known before its digest (one row of the store's run table). */
+struct pr_archive_run {
+	int64_t id;
+	const char *label, *hash, *source; /* copied */
+	int has;			   /* a time (pr_archive_time_fn's, from the row) */
+	int64_t t;
+};
+/*
+ * The archive's runs (those kept) before they come: their order, the index's pages, which
+ * full pages stand (there with the same stamp: not written again), so pr_archive_want says
+ * -1 (neither page nor digest) for a run whose digest no page to write needs, and
+ * pr_archive_needed 0. Without it the runs' digests tell the order at pr_archive_finish.
+ */
+void pr_archive_plan(struct pr_archive *a, const struct pr_archive_run *runs, size_t n);
+/* Is run id's digest needed (kept, and on a page to write or in the trends)? */
+int pr_archive_needed(const struct pr_archive *a, int64_t id);
+/* After pr_archive_plan: the ids of those runs, ascending, *n of them (the caller frees);
+ * NULL without a plan. */
+int64_t *pr_archive_needed_ids(const struct pr_archive *a, size_t *n);
+
+/* How many of runs ids[0..n) have a page still to write (pr_archive_want's 1), counting up to
+ * stop; without a plan, n. */
+size_t pr_archive_pages_to_write(const struct pr_archive *a, const int64_t *ids, size_t n,
+				 size_t stop);
+
 /* Is run id one of the archive's? */
 int pr_archive_kept(const struct pr_archive *a, int64_t id);
 /* pr_model_each's callbacks, ctx the archive: is the run's page still to be
@@ -56,8 +87,9 @@ void pr_archive_pop(struct pr_archive *a, char **href, json_t **digest);
 void pr_archive_fold(struct pr_archive *a, const char *href, json_t *digest, int written);
 
 /*
- * The index (past PR_HTML_INDEX_ROWS runs in parts beside it), its runs in
- * time order, with note above its table (or NULL). The index's path into
+ * The index (past PR_HTML_INDEX_ROWS runs in full pages STEM-1.html, ... beside it, each
+ * written only when it does not stand), its runs in time order, with note above the newest
+ * page's table (or NULL). The index's path into
  * path (n bytes); *written and *skipped: pages written, pages already there.
  */
 int pr_archive_finish(struct pr_archive *a, const char *note, char *path, size_t n, size_t *written,

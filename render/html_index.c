@@ -22,6 +22,8 @@
 
 #define ELLIPSIS "\xe2\x80\xa6" /* U+2026: directories left out */
 
+size_t pr_html_index_rows = PR_HTML_INDEX_ROWS_DEFAULT;
+
 /* ---- archive index ---- */
 
 /* The memory a run is read for: physical, then device, then GPU, else its largest (not sys.). */
@@ -251,15 +253,16 @@ static int cmp_trend_key(const void *a, const void *b)
  * peak of one series, a throughput in one unit) on one chart, x = the run's
  * row in the table (time order); only where at least two runs have it.
  */
-static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, size_t n,
-		  struct pr_error *err)
+static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, size_t lo, size_t n,
+		  const char *window, struct pr_error *err)
 {
-	struct trend_key *keys = pr_xcalloc(n * T_METRICS + 1, sizeof(*keys)), k;
-	double *x = pr_xcalloc(n + 1, sizeof(double)), *y = pr_xcalloc(n + 1, sizeof(double)), v;
-	size_t *ridx = pr_xcalloc(n + 1, sizeof(*ridx));
+	struct trend_key *keys = pr_xcalloc((n - lo) * T_METRICS + 1, sizeof(*keys)), k;
+	double *x = pr_xcalloc(n - lo + 1, sizeof(double)),
+	       *y = pr_xcalloc(n - lo + 1, sizeof(double)), v;
+	size_t *ridx = pr_xcalloc(n - lo + 1, sizeof(*ridx));
 	size_t nk = 0, i, j, charts = 0, single = 0;
 	int m, rc = 0;
-	for (i = 0; i < n; i++)
+	for (i = lo; i < n; i++)
 		for (m = 0; m < T_METRICS; m++)
 			if (trend_value(rows[i].run, m, &v, &keys[nk].unit, keys[nk].sub,
 					sizeof(keys[nk].sub))) {
@@ -274,6 +277,8 @@ static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, si
 		"series, are never on one line. x is the run's # in the table below (time "
 		"order). Dashed lines mark change points (E-Divisive means, as <code>"
 		"profreport changes</code>), listed under their chart.</p>\n");
+	if (window)
+		pr_strbuf_addstr(sb, window);
 	for (i = 0; i < nk && !rc; i = j) {
 		char title[800], ylabel[300];
 		size_t cnt = 0, r;
@@ -284,7 +289,7 @@ static int trends(struct pr_strbuf *sb, const struct pr_html_index_row *rows, si
 			continue;
 		}
 		k = keys[i];
-		for (r = 0; r < n; r++) {
+		for (r = lo; r < n; r++) {
 			struct trend_key t;
 			run_kind(rows[r].run, t.kind, sizeof(t.kind));
 			if (strcmp(t.kind, k.kind) ||
@@ -352,24 +357,6 @@ static void source_td(struct pr_strbuf *sb, const char *src, size_t common)
 	pr_strbuf_release(&shown);
 }
 
-/* The length of the directories (up to a '/') that every run's source starts with. */
-static size_t common_dirs(const struct pr_html_index_row *rows, size_t n)
-{
-	const char *first = n ? pr_mstr(rows[0].run, PRK_SOURCE) : "";
-	size_t len = strlen(first), i, k;
-	if (n < 2)
-		return 0;
-	for (i = 1; i < n; i++) {
-		const char *s = pr_mstr(rows[i].run, PRK_SOURCE);
-		for (k = 0; k < len && s[k] == first[k]; k++)
-			;
-		len = k;
-	}
-	while (len > 0 && first[len - 1] != '/')
-		len--;
-	return len;
-}
-
 int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_output *out,
 		  struct pr_error *err)
 {
@@ -379,35 +366,39 @@ int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_outp
 int pr_html_index_note(const struct pr_html_index_row *rows, size_t n, const char *note,
 		       struct pr_output *out, struct pr_error *err)
 {
-	return pr_html_index_part(rows, n, 0, NULL, 1, note, out, err);
+	static const char *const files[] = { "index.html" };
+	struct pr_html_index_page p = { rows, n, 0, n, 0, 0, files, note, NULL };
+	return pr_html_index_page(&p, out, err);
 }
 
-static size_t min_z(size_t a, size_t b)
+/*
+ * The links between the pages of an index in parts (PR_HTML_INDEX_ROWS runs each): the newest
+ * page names the total and links every full page; a full page names no total and links only
+ * the pages there whenever it is (the newest and the older full pages).
+ */
+static void index_parts_nav(struct pr_strbuf *sb, const struct pr_html_index_page *p)
 {
-	return a < b ? a : b;
-}
-
-/* The links between the pages of an index split in parts (PR_HTML_INDEX_ROWS runs each). */
-static void index_parts_nav(struct pr_strbuf *sb, size_t n, size_t part, const char *const *parts,
-			    size_t nparts)
-{
-	size_t k;
-	pr_strbuf_addf(sb,
-		       "<nav class=\"index-parts\" aria-label=\"index pages\"><p class=\"meta\">"
-		       "Runs %zu-%zu of %zu (%zu a page):",
-		       part * PR_HTML_INDEX_ROWS + 1, min_z(n, (part + 1) * PR_HTML_INDEX_ROWS), n,
-		       PR_HTML_INDEX_ROWS);
-	for (k = 0; k < nparts; k++) {
-		size_t lo = k * PR_HTML_INDEX_ROWS + 1, hi = min_z(n, (k + 1) * PR_HTML_INDEX_ROWS);
-		if (k == part) {
-			pr_strbuf_addf(sb, " <strong>%zu-%zu</strong>", lo, hi);
-			continue;
-		}
+	size_t k, part = p->lo / PR_HTML_INDEX_ROWS, upto = p->stamp ? part : p->full;
+	pr_strbuf_addstr(
+		sb, "<nav class=\"index-parts\" aria-label=\"index pages\"><p class=\"meta\">");
+	if (p->stamp) {
+		pr_strbuf_addf(sb, "Runs %zu-%zu (%zu a page; the newest: <a href=\"", p->lo + 1,
+			       p->hi, PR_HTML_INDEX_ROWS);
+		pr_html_esc(sb, p->files[p->full]);
+		pr_strbuf_addstr(sb, "\">");
+		pr_html_esc(sb, p->files[p->full]);
+		pr_strbuf_addstr(sb, "</a>):");
+	} else {
+		pr_strbuf_addf(sb, "Runs %zu-%zu of %zu (%zu a page):", p->lo + 1, p->hi, p->n,
+			       PR_HTML_INDEX_ROWS);
+	}
+	for (k = 0; k < upto; k++) {
+		size_t lo = k * PR_HTML_INDEX_ROWS + 1, hi = (k + 1) * PR_HTML_INDEX_ROWS;
 		pr_strbuf_addstr(sb, " <a href=\"");
-		pr_html_esc(sb, parts[k]);
+		pr_html_esc(sb, p->files[k]);
 		pr_strbuf_addf(sb, "\">%zu-%zu</a>", lo, hi);
 	}
-	pr_strbuf_addstr(sb, "</p></nav>\n");
+	pr_strbuf_addf(sb, " <strong>%zu-%zu</strong></p></nav>\n", p->lo + 1, p->hi);
 }
 
 /* A run's --meta labels, "key=value" in key order (the model's), in one cell. */
@@ -430,52 +421,49 @@ static void meta_td(struct pr_strbuf *sb, const json_t *meta)
 	pr_strbuf_addstr(sb, "</td>");
 }
 
-/* What every part of an index reads of all the runs: computed once for all the parts. */
-struct pr_html_index_all {
-	char **names;  /* pr_html_run_names of every run */
-	size_t n;      /* runs */
-	size_t common; /* common_dirs */
-	int labels;    /* some run has --meta labels */
-};
-
-struct pr_html_index_all *pr_html_index_all_new(const struct pr_html_index_row *rows, size_t n)
+/* The length of the directories (up to a '/') that every source of rows lo..hi starts with. */
+static size_t common_dirs(const struct pr_html_index_row *rows, size_t lo, size_t hi)
 {
-	struct pr_html_index_all *a = pr_xcalloc(1, sizeof(*a));
-	const json_t **list = pr_xcalloc(n + 1, sizeof(*list));
-	size_t i;
-	for (i = 0; i < n; i++)
-		list[i] = rows[i].run;
-	a->names = pr_html_run_names(list, n);
-	free(list);
-	a->n = n;
-	a->common = common_dirs(rows, n);
-	for (i = 0; i < n && !a->labels; i++)
-		a->labels = json_object_size(json_object_get(rows[i].run, PRK_META)) > 0;
-	return a;
+	const char *first = hi > lo ? pr_mstr(rows[lo].run, PRK_SOURCE) : "";
+	size_t len = strlen(first), i, k;
+	if (hi - lo < 2)
+		return 0;
+	for (i = lo + 1; i < hi; i++) {
+		const char *s = pr_mstr(rows[i].run, PRK_SOURCE);
+		for (k = 0; k < len && s[k] == first[k]; k++)
+			;
+		len = k;
+	}
+	while (len > 0 && first[len - 1] != '/')
+		len--;
+	return len;
 }
 
-void pr_html_index_all_free(struct pr_html_index_all *a)
+/* Where the newest page's trends come from when they are not every run's. */
+static void trends_window(struct pr_strbuf *sb, const struct pr_html_index_page *p)
 {
-	if (!a)
-		return;
-	pr_html_run_names_free(a->names, a->n);
-	free(a);
+	size_t k;
+	pr_strbuf_addf(sb,
+		       "<p class=\"meta trends-window\">The trends of the last %zu of %zu runs "
+		       "(#%zu-%zu); older runs:",
+		       p->n - p->trend_lo, p->n, p->trend_lo + 1, p->n);
+	for (k = 0; k < p->full; k++) {
+		if (p->full > 3 && k > 0 && k < p->full - 1) {
+			if (k == 1)
+				pr_strbuf_addstr(sb, " " ELLIPSIS);
+			continue;
+		}
+		pr_strbuf_addstr(sb, " <a href=\"");
+		pr_html_esc(sb, p->files[k]);
+		pr_strbuf_addstr(sb, "\">");
+		pr_html_esc(sb, p->files[k]);
+		pr_strbuf_addstr(sb, "</a>");
+	}
+	pr_strbuf_addstr(sb, ".</p>\n");
 }
 
-int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t part,
-		       const char *const *parts, size_t nparts, const char *note,
-		       struct pr_output *out, struct pr_error *err)
-{
-	struct pr_html_index_all *a = pr_html_index_all_new(rows, n);
-	int rc = pr_html_index_part_all(rows, n, a, part, parts, nparts, note, out, err);
-	pr_html_index_all_free(a);
-	return rc;
-}
-
-int pr_html_index_part_all(const struct pr_html_index_row *rows, size_t n,
-			   const struct pr_html_index_all *all, size_t part,
-			   const char *const *parts, size_t nparts, const char *note,
-			   struct pr_output *out, struct pr_error *err)
+int pr_html_index_page(const struct pr_html_index_page *p, struct pr_output *out,
+		       struct pr_error *err)
 {
 	static const char *const h[] = {
 		"#",	       "Run",	      "Kind",	      "Source",
@@ -489,28 +477,38 @@ int pr_html_index_part_all(const struct pr_html_index_row *rows, size_t n,
 		"Start (UTC)", "#Duration", "#Peak memory",	"Series", "#Step p50",
 		"#Throughput", "Unit",	    "#Recommendations", NULL
 	};
-	int labels = all->labels;
-	struct pr_strbuf body = PR_STRBUF_INIT;
-	char title[64], *const *names = all->names, kind[300], sub[96];
-	size_t i, common = all->common, lo = part * PR_HTML_INDEX_ROWS;
-	size_t hi = min_z(n, lo + PR_HTML_INDEX_ROWS);
-	int rc = 0;
-	if (nparts < 2)
-		hi = n;
+	const struct pr_html_index_row *rows = p->rows;
+	const json_t **list = pr_xcalloc(p->hi - p->lo + 1, sizeof(*list));
+	struct pr_strbuf body = PR_STRBUF_INIT, head = PR_STRBUF_INIT;
+	char title[96], **names, kind[300], sub[96];
+	size_t i, lo = p->lo, hi = p->hi, common = common_dirs(rows, lo, hi);
+	int rc = 0, labels = 0;
+	/* what the page shows of its own runs only: a full page does not change with later runs */
+	for (i = lo; i < hi; i++) {
+		list[i - lo] = rows[i].run;
+		labels = labels || json_object_size(json_object_get(rows[i].run, PRK_META)) > 0;
+	}
+	names = pr_html_run_names(list, hi - lo);
+	free(list);
 	pr_strbuf_addstr(&body, "<section class=\"run\"><h2>Runs</h2>\n");
-	if (note) {
+	if (p->note && !p->stamp) {
 		pr_strbuf_addstr(&body, "<p class=\"meta archive-note\">");
-		pr_html_esc(&body, note);
+		pr_html_esc(&body, p->note);
 		pr_strbuf_addstr(&body, "</p>\n");
 	}
-	if (part == 0) { /* the trends of every run first, on the first page: where it changed */
+	if (!p->stamp) { /* the trends first: where it changed */
+		struct pr_strbuf window = PR_STRBUF_INIT;
 		size_t before = body.len;
-		rc = trends(&body, rows, n, err);
+		if (p->trend_lo > 0)
+			trends_window(&window, p);
+		rc = trends(&body, rows, p->trend_lo, p->n, window.len ? window.buf : NULL, err);
+		pr_strbuf_release(&window);
 		if (body.len > before)
-			pr_strbuf_addstr(&body, "<h3>Every run</h3>\n");
+			pr_strbuf_addstr(&body, p->full ? "<h3>The newest runs</h3>\n"
+							: "<h3>Every run</h3>\n");
 	}
-	if (nparts > 1)
-		index_parts_nav(&body, n, part, parts, nparts);
+	if (p->full)
+		index_parts_nav(&body, p);
 	pr_strbuf_addstr(&body, "<div class=\"scroll\">");
 	pr_html_table_begin(&body, labels ? hl : h);
 	for (i = lo; i < hi; i++) {
@@ -524,7 +522,7 @@ int pr_html_index_part_all(const struct pr_html_index_row *rows, size_t n,
 			       i + 1, i + 1, i + 1);
 		pr_html_esc(&body, rows[i].href);
 		pr_strbuf_addstr(&body, "\">");
-		pr_html_esc(&body, names[i]);
+		pr_html_esc(&body, names[i - lo]);
 		pr_strbuf_addstr(&body, "</a></td>");
 		if (labels)
 			meta_td(&body, json_object_get(r, PRK_META));
@@ -557,14 +555,22 @@ int pr_html_index_part_all(const struct pr_html_index_row *rows, size_t n,
 	pr_html_model_table_end(&body, hi - lo, hi - lo);
 	pr_strbuf_addstr(&body, "</div>\n");
 	pr_strbuf_addstr(&body, "</section>\n");
-	snprintf(title, sizeof(title), "profreport: %zu archived runs", n);
-	if (nparts > 1)
+	if (p->stamp)
+		snprintf(title, sizeof(title), "profreport: archived runs %zu-%zu", lo + 1, hi);
+	else
+		snprintf(title, sizeof(title), "profreport: %zu archived runs", p->n);
+	if (p->full)
 		snprintf(sub, sizeof(sub), "Index of the reports in this directory: runs %zu-%zu",
 			 lo + 1, hi);
 	else
 		snprintf(sub, sizeof(sub), "Index of the reports in this directory");
+	if (p->stamp)
+		pr_strbuf_addf(&head, "<meta name=\"" PR_HTML_INDEX_STAMP "\" content=\"%s\">\n",
+			       p->stamp);
 	if (!rc)
-		rc = pr_html_page(title, sub, body.buf, out, err);
+		rc = pr_html_page_head(title, sub, head.buf, body.buf, out, err);
+	pr_html_run_names_free(names, hi - lo);
 	pr_strbuf_release(&body);
+	pr_strbuf_release(&head);
 	return rc;
 }

@@ -1281,6 +1281,12 @@ static int run_section(struct pr_strbuf *sb, const json_t *run, size_t runi, con
 int pr_html_page(const char *title, const char *subtitle, const char *body, struct pr_output *out,
 		 struct pr_error *err)
 {
+	return pr_html_page_head(title, subtitle, NULL, body, out, err);
+}
+
+int pr_html_page_head(const char *title, const char *subtitle, const char *head, const char *body,
+		      struct pr_output *out, struct pr_error *err)
+{
 	struct pr_strbuf sb = PR_STRBUF_INIT, t = PR_STRBUF_INIT, s = PR_STRBUF_INIT;
 	const char *p = pr_tpl_report_html;
 	int rc;
@@ -1294,6 +1300,14 @@ int pr_html_page(const char *title, const char *subtitle, const char *body, stru
 			break;
 		}
 		pr_strbuf_add(&sb, p, (size_t)(q - p));
+		if (head && !strncmp(q, "{{title}}", 9) && q - p >= 7 &&
+		    !strncmp(q - 7, "<title>", 7)) {
+			/* the head's part before the <title> it goes in (read back by its first KB) */
+			sb.len -= 7;
+			pr_strbuf_addstr(&sb, head);
+			pr_strbuf_addstr(&sb, "<title>");
+			head = NULL;
+		}
 		if (!strncmp(q, "{{title}}", 9))
 			pr_strbuf_addstr(&sb, t.buf);
 		else if (!strncmp(q, "{{subtitle}}", 12))

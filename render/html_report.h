@@ -63,28 +63,38 @@ int pr_html_index_note(const struct pr_html_index_row *rows, size_t n, const cha
 		       struct pr_output *out, struct pr_error *err) PR_MUST_CHECK;
 
 /*
- * Past this many runs an index is split in pages of this many rows (the
- * page budget, docs/report.md): part `part` of nparts, parts[k] the file
- * name of part k (for the links between them, relative to the index's
- * directory); the trend panels (of every run) are on part 0.
+ * Past this many runs an index is split in pages of this many rows (the page budget,
+ * docs/report.md, "Archives"): the runs in the index's order, page k (1-based) of the full
+ * pages holds runs (k-1)*ROWS+1 .. k*ROWS and the newest page the rest (at least one).
  */
-#define PR_HTML_INDEX_ROWS ((size_t)1000)
-int pr_html_index_part(const struct pr_html_index_row *rows, size_t n, size_t part,
-		       const char *const *parts, size_t nparts, const char *note,
-		       struct pr_output *out, struct pr_error *err) PR_MUST_CHECK;
-/*
- * The same, with what every part reads of all the runs (their names, the sources' common
- * directories, whether any has labels) made once by pr_html_index_all_new for all the parts:
- * pr_html_index_part makes it for its one part, so an index of N parts written that way did
- * the names of all the runs N times (archive.c's write_index makes it once).
- */
-struct pr_html_index_all;
-struct pr_html_index_all *pr_html_index_all_new(const struct pr_html_index_row *rows, size_t n);
-void pr_html_index_all_free(struct pr_html_index_all *a);
-int pr_html_index_part_all(const struct pr_html_index_row *rows, size_t n,
-			   const struct pr_html_index_all *all, size_t part,
-			   const char *const *parts, size_t nparts, const char *note,
-			   struct pr_output *out, struct pr_error *err) PR_MUST_CHECK;
+#define PR_HTML_INDEX_ROWS_DEFAULT ((size_t)1000)
+/* PROFREPORT_INDEX_ROWS (2-1000000; for tests of many pages with few runs) sets it. */
+#define PR_HTML_INDEX_ROWS_ENV "PROFREPORT_INDEX_ROWS"
+extern size_t pr_html_index_rows;
+#define PR_HTML_INDEX_ROWS pr_html_index_rows
+/* The <meta> name of a full page's stamp, in its head (render/archive.c). */
+#define PR_HTML_INDEX_STAMP "profreport-index-stamp"
+
+/* One page of an archive index. */
+struct pr_html_index_page {
+	const struct pr_html_index_row *rows; /* every run of the index, in its order; a row
+						 neither on the page nor in its trends may
+						 have run NULL */
+	size_t n;			      /* runs in all */
+	size_t lo, hi;			      /* the page's rows */
+	size_t trend_lo;		      /* the newest page: trends of rows trend_lo..n */
+	size_t full;			      /* full pages (none: one page of every run) */
+	const char *const *files; /* files[k]: full page k+1's name, files[full] the newest's */
+	const char *note;	  /* above the newest page's table (plain text), or NULL */
+	/*
+	 * A full page: what tells its runs (archive.c), written into its head; it names no
+	 * total, links only files[0..its own) and the newest, and has no trends. NULL: the
+	 * newest page (or the only one): the total, every page linked, the trends.
+	 */
+	const char *stamp;
+};
+int pr_html_index_page(const struct pr_html_index_page *p, struct pr_output *out,
+		       struct pr_error *err) PR_MUST_CHECK;
 
 /* index.html of an archive: a table of runs linking to their reports, and trend panels. */
 int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_output *out,
@@ -97,4 +107,7 @@ int pr_html_index(const struct pr_html_index_row *rows, size_t n, struct pr_outp
  */
 int pr_html_page(const char *title, const char *subtitle, const char *body, struct pr_output *out,
 		 struct pr_error *err);
+/* The same, with head (HTML) in the page's head before its <title>. */
+int pr_html_page_head(const char *title, const char *subtitle, const char *head, const char *body,
+		      struct pr_output *out, struct pr_error *err) PR_MUST_CHECK;
 #endif

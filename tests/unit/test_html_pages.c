@@ -295,13 +295,70 @@ static size_t count_of(const char *hay, const char *needle)
 	return n;
 }
 
-/* An index of 1001 runs is two pages: 1000 rows and 1, linked both ways, trends on the first. */
+/*
+ * A full page's run names, Source column and Labels column are its own runs': run 1 (x.json,
+ * like run 3) is plain "x.json" on page 1, which must not change when run 3 comes (2 a page).
+ */
+static void test_index_page_names(void **state)
+{
+	static const char *const files[2] = { "index-1.html", "index.html" };
+	struct pr_html_index_row rows[3];
+	json_t *r[3];
+	size_t k, keep = pr_html_index_rows;
+	(void)state;
+	r[0] = run(1, "x.json", "/data/a/x.json");
+	r[1] = run(2, "y.json", "/data/a/y.json");
+	r[2] = run(3, "x.json", "/other/b/x.json");
+	json_object_set_new(r[2], "meta", json_pack("{s:s}", "commit", "c3"));
+	for (k = 0; k < 3; k++) {
+		rows[k].run = r[k];
+		rows[k].href = "p.html";
+	}
+	pr_html_index_rows = 2;
+	for (k = 0; k < 2; k++) {
+		struct pr_output out;
+		struct pr_error err = PR_ERROR_INIT;
+		struct pr_html_index_page p = {
+			rows,	   3,	 k * 2,
+			k ? 3 : 2, 1,	 1,
+			files,	   NULL, k ? NULL : "00000000000000000000000000000000"
+		};
+		const char *page;
+		size_t len;
+		pr_output_init_memory(&out);
+		assert_int_equal(pr_html_index_page(&p, &out, &err), 0);
+		page = pr_output_data(&out, &len);
+		if (k) {
+			/* the newest page: run 3 alone on its table, the trends of runs 2-3 */
+			assert_non_null(strstr(page, "<a href=\"p.html\">x.json</a>"));
+			assert_non_null(strstr(page, "commit=c3"));
+			assert_non_null(strstr(page, ">Labels<"));
+			assert_non_null(strstr(page, "The trends of the last 2 of 3 runs (#2-3)"));
+		} else {
+			/* page 1: x.json plainly (unique among its runs), the shared /data/a/ left
+			 * out of its Source column, no Labels column (its runs have none) */
+			assert_non_null(strstr(page, "<a href=\"p.html\">x.json</a>"));
+			assert_null(strstr(page, "a/x.json</a>"));
+			assert_non_null(strstr(page, "\xe2\x80\xa6/x.json"));
+			assert_null(strstr(page, ">Labels<"));
+		}
+		pr_output_release(&out);
+	}
+	pr_html_index_rows = keep;
+	for (k = 0; k < 3; k++)
+		json_decref(r[k]);
+}
+
+/*
+ * An index of 1001 runs is two pages: a full page of the first 1000 (no total, stamped, linking
+ * the newest) and the newest of 1 (the total, linking the full page, the trends of the last 1000).
+ */
 static void test_index_parts(void **state)
 {
 	enum {
-		N = PR_HTML_INDEX_ROWS + 1
+		N = PR_HTML_INDEX_ROWS_DEFAULT + 1
 	};
-	static const char *const parts[2] = { "idx.html", "idx-2.html" };
+	static const char *const files[2] = { "idx-1.html", "idx.html" };
 	struct pr_html_index_row *rows = calloc(N, sizeof(*rows));
 	json_t **r = calloc(N, sizeof(*r));
 	size_t i, k;
@@ -317,22 +374,44 @@ static void test_index_parts(void **state)
 	for (k = 0; k < 2; k++) {
 		struct pr_output out;
 		struct pr_error err = PR_ERROR_INIT;
+		struct pr_html_index_page p = { rows,
+						N,
+						k * PR_HTML_INDEX_ROWS,
+						k ? N : PR_HTML_INDEX_ROWS,
+						1,
+						1,
+						files,
+						NULL,
+						k ? NULL : "0123456789abcdef0123456789abcdef" };
 		const char *page;
 		size_t len;
 		pr_output_init_memory(&out);
-		assert_int_equal(pr_html_index_part(rows, N, k, parts, 2, NULL, &out, &err), 0);
+		assert_int_equal(pr_html_index_page(&p, &out, &err), 0);
 		page = pr_output_data(&out, &len);
 		assert_int_equal(count_of(page, "<tr id=\"row-"), k ? 1 : PR_HTML_INDEX_ROWS);
 		if (k) {
 			assert_non_null(strstr(page, "<tr id=\"row-1001\">"));
 			assert_non_null(strstr(page, "Runs 1001-1001 of 1001 (1000 a page): "
-						     "<a href=\"idx.html\">1-1000</a> "
+						     "<a href=\"idx-1.html\">1-1000</a> "
 						     "<strong>1001-1001</strong>"));
+			assert_non_null(strstr(page,
+					       "The trends of the last 1000 of 1001 runs "
+					       "(#2-1001); older runs: <a href=\"idx-1.html\">"));
+			assert_null(strstr(page, PR_HTML_INDEX_STAMP));
 		} else {
+			/* a full page names no total and does not change with later runs */
 			assert_non_null(strstr(page, "<tr id=\"row-1\">"));
 			assert_null(strstr(page, "<tr id=\"row-1001\">"));
-			assert_non_null(strstr(page, "<strong>1-1000</strong> "
-						     "<a href=\"idx-2.html\">1001-1001</a>"));
+			assert_null(strstr(page, "1001"));
+			assert_null(strstr(page, "Trends across runs"));
+			assert_non_null(strstr(page, "Runs 1-1000 (1000 a page; the newest: <a "
+						     "href=\"idx.html\">idx.html</a>): "
+						     "<strong>1-1000</strong>"));
+			assert_true(strstr(page,
+					   "<meta name=\"" PR_HTML_INDEX_STAMP
+					   "\" content=\"0123456789abcdef0123456789abcdef\">") -
+					    page <
+				    1024);
 		}
 		pr_output_release(&out);
 	}
@@ -370,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_run_names),
 		cmocka_unit_test(test_utc_dates),
 		cmocka_unit_test(test_index_parts),
+		cmocka_unit_test(test_index_page_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
