@@ -4,7 +4,10 @@
  * abort) run in the order posted; the thread owns the SQLite connection
  * while a run is in flight.
  */
+#define _GNU_SOURCE /* sync_file_range */
+#include <fcntl.h>
 #include <math.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -240,6 +243,31 @@ static void insert_batch(struct pr_writer *w, struct batch *b)
 	}
 }
 
+/*
+ * Every WRITEBACK_BATCHES batches (about 30 MB of store), the store's dirty
+ * pages are handed to the disk now (sync_file_range: writes started, not
+ * waited for), so the commit's sync finds most of them written: it waited
+ * 0.14 s for the 1 GB trace's 330 MB store, at the end with nothing else
+ * to do. Not for a scratch store, which is never synced.
+ */
+#define WRITEBACK_BATCHES 64
+
+static void start_writeback(struct pr_store *st)
+{
+#ifdef SYNC_FILE_RANGE_WRITE
+	int fd;
+	if (st->flags & PR_STORE_TEMPORARY)
+		return;
+	fd = open(st->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	(void)sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+	close(fd);
+#else
+	(void)st;
+#endif
+}
+
 void *pr_wr_inserter_main(void *arg)
 {
 	struct pr_writer_session *s = arg;
@@ -268,6 +296,8 @@ void *pr_wr_inserter_main(void *arg)
 			break;
 		case JOB_BATCH:
 			insert_batch(w, j->b);
+			if (++s->batches_done % WRITEBACK_BATCHES == 0)
+				start_writeback(w->st);
 			j->b->n = 0;
 			pr_strbuf_reset(&j->b->arena);
 			pthread_mutex_lock(&s->mu);

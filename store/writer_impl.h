@@ -166,6 +166,7 @@ struct pr_writer_session {
 	size_t pending; /* runs begun whose end job has not run */
 	struct batch batches[NBATCHES];
 	struct batch *free_list;
+	unsigned long batches_done; /* by the inserter: when to start writeback */
 	/* prepared at the start of each transaction (the store may reopen its
 	 * connection at BEGIN, pr_store_begin_write), used by the thread */
 	sqlite3_stmt *ins[REC_UP + 1];
