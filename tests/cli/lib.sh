@@ -224,6 +224,15 @@ finish() {
 	exit 0
 }
 
+# need_gen: bench/gen_trace (built beside the binary) as $gen, or the test skipped.
+need_gen() {
+	gen=$(dirname "$PROFREPORT")/../bench/gen_trace
+	if [ ! -x "$gen" ]; then
+		echo "$test_name: $gen not built; skipped" >&2
+		exit 77
+	fi
+}
+
 need_trace() {
 	for nt_f; do
 		[ -f "$nt_f" ] && continue

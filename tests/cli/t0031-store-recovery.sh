@@ -6,11 +6,7 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-gen=$(dirname "$PROFREPORT")/../bench/gen_trace
-if [ ! -x "$gen" ]; then
-	echo "$test_name: $gen not built; skipped" >&2
-	exit 77
-fi
+need_gen
 note="note: rolled back an unfinished write"
 
 "$P" ingest -q "$VIZ" -o s.db || fail "setup: ingest of the viztracer sample failed"

@@ -6,11 +6,7 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-gen=$(dirname "$PROFREPORT")/../bench/gen_trace
-if [ ! -x "$gen" ]; then
-	echo "$test_name: $gen not built; skipped" >&2
-	exit 77
-fi
+need_gen
 # A store whose speedscope export takes a few hundred ms: the temporary
 # file is created before the spans are walked, so it exists that long.
 "$gen" 30 1 -o m.json 2>/dev/null || fail "setup: gen_trace failed"

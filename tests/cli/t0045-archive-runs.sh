@@ -7,11 +7,7 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-gen=$(dirname "$PROFREPORT")/../bench/gen_trace
-if [ ! -x "$gen" ]; then
-	echo "$test_name: $gen not built; skipped" >&2
-	exit 77
-fi
+need_gen
 
 # Eight generated Kineto-like traces of 90-200 KB (different seeds, so
 # different names, steps and times) and two samples of other formats.

@@ -7,11 +7,7 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-gen=$(dirname "$PROFREPORT")/../bench/gen_trace
-if [ ! -x "$gen" ]; then
-	echo "$test_name: $gen not built; skipped" >&2
-	exit 77
-fi
+need_gen
 
 # 40 generated traces of ~90 KB, and one that fails inside its event array
 # (after its writer began: two of its events already went to the writer).

@@ -11,11 +11,7 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-gen=$(dirname "$P")/../bench/gen_trace
-if [ ! -x "$gen" ]; then
-	echo "$test_name: $gen not built; skipped" >&2
-	exit 77
-fi
+need_gen
 
 i=1
 while [ "$i" -le 5 ]; do

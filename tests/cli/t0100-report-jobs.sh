@@ -9,11 +9,7 @@
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-gen=$(dirname "$PROFREPORT")/../bench/gen_trace
-if [ ! -x "$gen" ]; then
-	echo "$test_name: $gen not built; skipped" >&2
-	exit 77
-fi
+need_gen
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 

@@ -15,11 +15,7 @@ if [ ! -x /usr/bin/time ]; then
 	echo "$test_name: /usr/bin/time missing; skipped" >&2
 	exit 77
 fi
-gen=$(dirname "$PROFREPORT")/../bench/gen_trace
-if [ ! -x "$gen" ]; then
-	echo "$test_name: $gen not built; skipped" >&2
-	exit 77
-fi
+need_gen
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 
