@@ -88,13 +88,6 @@ static void check_order(void)
  * benchmarks only: the model never depends on it, and without the variable
  * no clock is read.
  */
-static double clock_s(clockid_t id)
-{
-	struct timespec t;
-	clock_gettime(id, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* kB of a /proc/self/status line ("VmRSS", "VmHWM"); -1 where there is none (not Linux) */
 static long proc_kb(const char *key)
 {
@@ -119,8 +112,8 @@ static void timing(int on, int64_t run, const char *name, double *t0)
 	double t, c;
 	if (!on)
 		return;
-	t = clock_s(CLOCK_MONOTONIC);
-	c = clock_s(CLOCK_THREAD_CPUTIME_ID);
+	t = pr_clock_s(CLOCK_MONOTONIC);
+	c = pr_clock_s(CLOCK_THREAD_CPUTIME_ID);
 	fprintf(stderr, "profreport: timing: run %lld %s %.6f %.6f rss %.1f hwm %.1f\n",
 		(long long)run, name, t - t0[0], c - t0[1], proc_kb("VmRSS") / 1024.0,
 		proc_kb("VmHWM") / 1024.0);
@@ -599,13 +592,12 @@ static json_t *build_run(sqlite3 *db, sqlite3_stmt *rs, const struct pr_model_op
 	int64_t epoch;
 	size_t i, nstep_names = 0;
 	int ret = -1, have_epoch;
-	const char *tv = getenv("PR_TIMINGS");
-	int timed = tv && *tv && strcmp(tv, "0");
+	int timed = pr_timings_on();
 	double t0[2] = { 0, 0 };
 
 	if (timed) {
-		t0[0] = clock_s(CLOCK_MONOTONIC);
-		t0[1] = clock_s(CLOCK_THREAD_CPUTIME_ID);
+		t0[0] = pr_clock_s(CLOCK_MONOTONIC);
+		t0[1] = pr_clock_s(CLOCK_THREAD_CPUTIME_ID);
 	}
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.db = db;
@@ -873,11 +865,28 @@ struct run_ref {
 	char *label, *hash;
 };
 
-static int list_step(sqlite3_stmt *st, struct run_ref **out, size_t *n, size_t *cap_);
-
-static int list_runs(sqlite3 *db, long run, const struct pr_model_opts *o, struct run_ref **out,
-		     size_t *n, struct pr_error *err)
+/* The rows of list_runs' statement into out: SQLITE_DONE, or SQLite's error. */
+static int list_step(sqlite3_stmt *st, struct run_ref **out, size_t *n, size_t *cap_)
 {
+	size_t cap = *cap_;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			*out = pr_xreallocarray(*out, cap, sizeof(**out));
+		}
+		(*out)[*n].id = sqlite3_column_int64(st, 0);
+		(*out)[*n].label = pr_xstrdup((const char *)sqlite3_column_text(st, 1));
+		(*out)[(*n)++].hash = pr_xstrdup((const char *)sqlite3_column_text(st, 2));
+	}
+	*cap_ = cap;
+	return rc;
+}
+
+static int list_runs(sqlite3 *db, const struct pr_model_opts *o, struct run_ref **out, size_t *n,
+		     struct pr_error *err)
+{
+	long run = o->run;
 	sqlite3_stmt *st;
 	size_t cap = 0, k = 0;
 	int rc;
@@ -917,24 +926,6 @@ static int list_runs(sqlite3 *db, long run, const struct pr_model_opts *o, struc
 		return -1;
 	}
 	return 0;
-}
-
-/* The rows of list_runs' statement into out: SQLITE_DONE, or SQLite's error. */
-static int list_step(sqlite3_stmt *st, struct run_ref **out, size_t *n, size_t *cap_)
-{
-	size_t cap = *cap_;
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			*out = pr_xreallocarray(*out, cap, sizeof(**out));
-		}
-		(*out)[*n].id = sqlite3_column_int64(st, 0);
-		(*out)[*n].label = pr_xstrdup((const char *)sqlite3_column_text(st, 1));
-		(*out)[(*n)++].hash = pr_xstrdup((const char *)sqlite3_column_text(st, 2));
-	}
-	*cap_ = cap;
-	return rc;
 }
 
 /* A digest's text without its history part, in place: the digest's last key (pr_model_digest),
@@ -1016,8 +1007,7 @@ int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_m
 	struct pr_strbuf key = PR_STRBUF_INIT;
 	size_t n = 0, i;
 	int ret = -1;
-	const char *tv = getenv("PR_TIMINGS");
-	int timed = tv && *tv && strcmp(tv, "0");
+	int timed = pr_timings_on();
 
 	if (budgets(err))
 		goto out;
@@ -1027,7 +1017,7 @@ int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_m
 		goto out;
 	}
 	options_key(opts, &key);
-	if (list_runs(db, opts->run, opts, &refs, &n, err))
+	if (list_runs(db, opts, &refs, &n, err))
 		goto out;
 	if (opts->run && n == 0) {
 		pr_error_set(err, PR_E_USAGE, "no run %ld in the store", opts->run);
@@ -1052,8 +1042,8 @@ int pr_model_each(struct pr_store *store, const struct pr_model_opts *opts, pr_m
 		if (wv < 0)
 			continue; /* neither the run nor its digest */
 		if (timed) {
-			t0[0] = clock_s(CLOCK_MONOTONIC);
-			t0[1] = clock_s(CLOCK_THREAD_CPUTIME_ID);
+			t0[0] = pr_clock_s(CLOCK_MONOTONIC);
+			t0[1] = pr_clock_s(CLOCK_THREAD_CPUTIME_ID);
 		}
 		if (opts->progress)
 			opts->progress(opts->progress_ctx, i + 1, n, r->label);

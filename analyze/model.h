@@ -85,9 +85,9 @@ json_t *pr_model_build(struct pr_store *st, const struct pr_model_opts *opts, st
  * archive of many runs): for each run of the store (opts->run: that one),
  * in id order, want(ctx, id, label, content_hash) says whether the caller
  * needs the run's whole object of the model (non-zero) or only its digest
- * (pr_model_digest), or (negative) neither: the run is passed over, not even its
- * digest read (an archive's index page that stands); want NULL = always whole. fn(ctx, run, whole, err)
- * then gets that object, borrowed (incref to keep it); a non-zero return
+ * (pr_model_digest), or (negative) neither: the run is passed over, not even
+ * its digest read (an archive's index page that stands); want NULL = always
+ * whole. fn(ctx, run, whole, err) then gets that object, borrowed (incref to keep it); a non-zero return
  * stops the loop and is returned. With opts->cache, a digest asked for is
  * read from the cache when there, and a run built is cached with its digest.
  */

@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 int pr_env_number(const char *env, size_t deflt, unsigned long long lo, unsigned long long hi,
 		  unsigned shift, size_t *out, struct pr_error *err)
@@ -21,4 +23,17 @@ int pr_env_number(const char *env, size_t deflt, unsigned long long lo, unsigned
 				    e, shift == 20 ? " of MiB" : "", lo, hi);
 	*out = (size_t)v << shift;
 	return 0;
+}
+
+int pr_timings_on(void)
+{
+	const char *tv = getenv("PR_TIMINGS");
+	return tv && *tv && strcmp(tv, "0");
+}
+
+double pr_clock_s(int clock)
+{
+	struct timespec t;
+	clock_gettime((clockid_t)clock, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }

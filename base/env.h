@@ -29,4 +29,12 @@
 int pr_env_number(const char *env, size_t deflt, unsigned long long lo, unsigned long long hi,
 		  unsigned shift, size_t *out, struct pr_error *err) PR_MUST_CHECK;
 
+/*
+ * PR_TIMINGS, the benchmarks' measuring hook: set, not empty and not "0" (1, or "parts" for
+ * the GPU pass's parts). Without it no clock is read and nothing printed. pr_clock_s: a
+ * clock (CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID, ...) in seconds.
+ */
+int pr_timings_on(void);
+double pr_clock_s(int clock);
+
 #endif

@@ -194,11 +194,9 @@ static int archive_plan(struct pr_archive *a, struct pr_store *store,
 	sqlite3_stmt *s = NULL;
 	struct pr_archive_run *runs = NULL;
 	size_t n = 0, cap = 0, i;
-	const char *tv = getenv("PR_TIMINGS");
-	struct timespec t0[2], t1[2];
-	int rc;
-	clock_gettime(CLOCK_MONOTONIC, &t0[0]);
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0[1]);
+	int timed = pr_timings_on(), rc;
+	double t0 = timed ? pr_clock_s(CLOCK_MONOTONIC) : 0;
+	double c0 = timed ? pr_clock_s(CLOCK_PROCESS_CPUTIME_ID) : 0;
 	if (sqlite3_prepare_v2(db, q[0], -1, &s, NULL) != SQLITE_OK &&
 	    (!strstr(sqlite3_errmsg(db), "no such table") ||
 	     sqlite3_prepare_v2(db, q[1], -1, &s, NULL) != SQLITE_OK))
@@ -244,14 +242,10 @@ static int archive_plan(struct pr_archive *a, struct pr_store *store,
 	if (rc != SQLITE_DONE)
 		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
 	/* what the index reads of every run of the store, whatever it writes */
-	clock_gettime(CLOCK_MONOTONIC, &t1[0]);
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1[1]);
-	if (tv && *tv && strcmp(tv, "0"))
+	if (timed)
 		fprintf(stderr, "profreport: timing: index plan %zu run(s) %.6f %.6f\n", n,
-			(double)(t1[0].tv_sec - t0[0].tv_sec) +
-				(t1[0].tv_nsec - t0[0].tv_nsec) / 1e9,
-			(double)(t1[1].tv_sec - t0[1].tv_sec) +
-				(t1[1].tv_nsec - t0[1].tv_nsec) / 1e9);
+			pr_clock_s(CLOCK_MONOTONIC) - t0,
+			pr_clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0);
 	return 0;
 }
 
@@ -389,41 +383,21 @@ static void par_cache(struct pr_store *store, const struct pr_strbuf *rec)
 		pr_store_cache_flush(store);
 }
 
-/* pr_model_each(store, mo, pr_archive_want, pr_archive_add, a) by rs->jobs processes. */
+/* pr_model_each(store, mo, pr_archive_want, pr_archive_add, a) by rs->jobs processes: the runs
+ * mo->ids lists (write_archive's plan: those of the index pages to write). */
 static int archive_parallel(struct report_state *rs, struct pr_archive *a, struct pr_store *store,
 			    const struct pr_model_opts *mo, struct pr_error *err)
 {
 	struct par_archive p;
 	struct pr_strbuf rec = PR_STRBUF_INIT;
 	struct pr_par *par = NULL;
-	sqlite3 *db = pr_store_db(store);
-	sqlite3_stmt *s = NULL;
-	size_t n = 0, cap = 0, i = 0, k;
+	size_t n = mo->nids, i = 0, k;
 	int rc = -1;
 	memset(&p, 0, sizeof(p));
-	if (mo->ids) { /* the runs of the index pages to write (archive_plan) */
-		n = mo->nids;
-		p.ids = pr_xcalloc(n + 1, sizeof(*p.ids));
+	/* the runs of the index pages to write: write_archive's plan (archive_plan) */
+	p.ids = pr_xcalloc(n + 1, sizeof(*p.ids));
+	if (n)
 		memcpy(p.ids, mo->ids, n * sizeof(*p.ids));
-	} else if (sqlite3_prepare_v2(db,
-				      "SELECT id FROM run WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
-				      -1, &s, NULL) != SQLITE_OK)
-		return pr_error_set(err, PR_E_STORE, "sqlite: %s", sqlite3_errmsg(db));
-	/* one run, or (0) all: a range on the rowid, which a store of 10 000 runs
-	 * reads by its key, where "?1 = 0 OR id = ?1" scanned the whole table */
-	sqlite3_bind_int64(s, 1, mo->run ? (int64_t)mo->run : INT64_MIN);
-	sqlite3_bind_int64(s, 2, mo->run ? (int64_t)mo->run : INT64_MAX);
-	while (s && sqlite3_step(s) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(s, 0);
-		if (!pr_archive_needed(a, id))
-			continue; /* not kept, or on an index page that stands */
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			p.ids = pr_xreallocarray(p.ids, cap, sizeof(*p.ids));
-		}
-		p.ids[n++] = id;
-	}
-	sqlite3_finalize(s);
 	if (mo->run && n == 0) {
 		free(p.ids);
 		return pr_error_set(err, PR_E_USAGE, "no run %ld in the store", mo->run);

@@ -18,6 +18,7 @@
 #include "ingest/ingest.h"
 #include "ingest/source.h"
 #include "render/version.h"
+#include "base/env.h"
 #include "base/xalloc.h"
 #include "base/output.h"
 #include "store/store.h"
@@ -326,10 +327,8 @@ static void catch_fatal_signals(void)
  */
 static void cpu_timing(void)
 {
-	const char *tv = getenv("PR_TIMINGS");
 	struct rusage self, kids;
-	if (!tv || !*tv || !strcmp(tv, "0") || getrusage(RUSAGE_SELF, &self) ||
-	    getrusage(RUSAGE_CHILDREN, &kids))
+	if (!pr_timings_on() || getrusage(RUSAGE_SELF, &self) || getrusage(RUSAGE_CHILDREN, &kids))
 		return;
 	fprintf(stderr, "profreport: timing: cpu self %.3f workers %.3f\n",
 		(double)self.ru_utime.tv_sec + self.ru_utime.tv_usec / 1e6 +

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analyze/model.h"
+#include "base/env.h"
 #include "base/hash.h"
 #include "base/output.h"
 #include "base/xalloc.h"
@@ -303,7 +304,8 @@ void pr_archive_plan(struct pr_archive *a, const struct pr_archive_run *runs, si
 	a->planned = 1;
 }
 
-int pr_archive_needed(const struct pr_archive *a, int64_t id)
+/* Is run id's digest needed (kept, and on a page to write or in the trends)? */
+static int needed(const struct pr_archive *a, int64_t id)
 {
 	const struct entry *e;
 	if (!pr_archive_kept(a, id))
@@ -351,7 +353,7 @@ int pr_archive_want(void *ctx, int64_t id, const char *label, const char *hash)
 	char name[200], path[4096];
 	if (!pr_archive_kept(a, id))
 		return a->planned ? -1 : 0;
-	if (!pr_archive_needed(a, id))
+	if (!needed(a, id))
 		return -1; /* on a full page that stands: neither its page nor its digest */
 	page_name(label, hash, name);
 	snprintf(path, sizeof(path), "%s%s%s", a->dir, a->sep, name);
@@ -596,7 +598,6 @@ int pr_archive_finish(struct pr_archive *a, const char *note, char *path, size_t
 	struct pr_html_index_row *rows;
 	size_t i, k, unread = 0;
 	int rc = 0;
-	const char *tv = getenv("PR_TIMINGS");
 	if (!a->planned) {
 		/* the runs of a model (or a store read whole): their digests tell their order */
 		a->ents = pr_xcalloc(a->n + 1, sizeof(*a->ents));
@@ -633,7 +634,7 @@ int pr_archive_finish(struct pr_archive *a, const char *note, char *path, size_t
 	free(rows);
 	if (!rc)
 		remove_stale(a);
-	if (tv && *tv && strcmp(tv, "0"))
+	if (pr_timings_on())
 		fprintf(stderr,
 			"profreport: timing: index %zu page(s) written, %zu standing; %zu run(s), "
 			"%zu digest(s) read\n",

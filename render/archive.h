@@ -53,12 +53,10 @@ struct pr_archive_run {
 /*
  * The archive's runs (those kept) before they come: their order, the index's pages, which
  * full pages stand (there with the same stamp: not written again), so pr_archive_want says
- * -1 (neither page nor digest) for a run whose digest no page to write needs, and
- * pr_archive_needed 0. Without it the runs' digests tell the order at pr_archive_finish.
+ * -1 (neither page nor digest) for a run whose digest no page to write needs (nor the
+ * trends): pr_archive_needed_ids lists the others. Without it the runs' digests tell the order at pr_archive_finish.
  */
 void pr_archive_plan(struct pr_archive *a, const struct pr_archive_run *runs, size_t n);
-/* Is run id's digest needed (kept, and on a page to write or in the trends)? */
-int pr_archive_needed(const struct pr_archive *a, int64_t id);
 /* After pr_archive_plan: the ids of those runs, ascending, *n of them (the caller frees);
  * NULL without a plan. */
 int64_t *pr_archive_needed_ids(const struct pr_archive *a, size_t *n);
