@@ -161,7 +161,22 @@ static void beside_index(const struct pr_archive *a, const char *file, char *out
 	const char *slash;
 	index_path(a, path, sizeof(path));
 	slash = strrchr(path, '/');
-	snprintf(out, n, "%.*s%s", slash ? (int)(slash - path) + 1 : 0, path, file);
+	if (snprintf(out, n, "%.*s%s", slash ? (int)(slash - path) + 1 : 0, path, file) >= (int)n)
+		out[0] = '\0'; /* too long a path: no file (opening "" fails) */
+}
+
+/* Full page k's file name (k from 1): STEM-k.html beside the index's file STEM.EXT. */
+static void full_page_file(const struct pr_archive *a, size_t k, char *out, size_t n)
+{
+	char path[4096];
+	const char *slash, *dot;
+	int stem;
+	index_path(a, path, sizeof(path));
+	slash = strrchr(path, '/');
+	slash = slash ? slash + 1 : path;
+	dot = strrchr(slash, '.');
+	stem = dot ? (int)(dot - slash) : (int)strlen(slash);
+	snprintf(out, n, "%.*s-%zu.html", stem, slash, k);
 }
 
 static void hash_field(struct pr_hash *h, const char *s)
@@ -237,7 +252,7 @@ static int page_stands(const char *path, const char *stamp)
 static void plan(struct pr_archive *a)
 {
 	size_t n = a->nents, i, k, tlo = n > PR_HTML_INDEX_ROWS ? n - PR_HTML_INDEX_ROWS : 0;
-	char path[4096], base[4096], *dot, *slash;
+	char path[4096], *slash;
 	qsort(a->ents, n, sizeof(*a->ents), by_time);
 	a->by_id = pr_xcalloc(n + 1, sizeof(*a->by_id));
 	for (i = 0; i < n; i++)
@@ -249,14 +264,10 @@ static void plan(struct pr_archive *a)
 	a->stands = pr_xcalloc(a->full + 1, 1);
 	index_path(a, path, sizeof(path));
 	slash = strrchr(path, '/');
-	snprintf(base, sizeof(base), "%s", slash ? slash + 1 : path);
-	a->files[a->full] = pr_xstrdup(base);
-	dot = strrchr(base, '.');
-	if (dot)
-		*dot = '\0';
+	a->files[a->full] = pr_xstrdup(slash ? slash + 1 : path);
 	for (k = 0; k < a->full; k++) {
-		char file[4200];
-		snprintf(file, sizeof(file), "%s-%zu.html", base, k + 1);
+		char file[4096];
+		full_page_file(a, k + 1, file, sizeof(file));
 		a->files[k] = pr_xstrdup(file);
 		page_stamp(a, k, a->stamps[k]);
 		beside_index(a, file, path, sizeof(path));
@@ -336,28 +347,39 @@ void pr_archive_set_stamp(struct pr_archive *a, const char *salt)
 	a->salt = pr_xstrdup(salt ? salt : "");
 }
 
+/* The plan's entry of the run added last, or NULL. */
+static struct entry *last_entry(const struct pr_archive *a)
+{
+	if (!a->planned || !a->n)
+		return NULL;
+	return find(a, (int64_t)json_integer_value(json_object_get(a->digests[a->n - 1], PRK_ID)));
+}
+
 /* The run just added: its digest for its entry of the plan. */
 static void attach(struct pr_archive *a)
 {
-	struct entry *e;
-	if (!a->planned)
-		return;
-	e = find(a, (int64_t)json_integer_value(json_object_get(a->digests[a->n - 1], PRK_ID)));
+	struct entry *e = last_entry(a);
 	if (e)
 		e->digest = a->n;
+}
+
+/* Is the page of the run (label, hash) in the archive whole? */
+static int page_there(const struct pr_archive *a, const char *label, const char *hash)
+{
+	char name[200], path[4096];
+	page_name(label, hash, name);
+	snprintf(path, sizeof(path), "%s%s%s", a->dir, a->sep, name);
+	return complete_page(path);
 }
 
 int pr_archive_want(void *ctx, int64_t id, const char *label, const char *hash)
 {
 	struct pr_archive *a = ctx;
-	char name[200], path[4096];
 	if (!pr_archive_kept(a, id))
 		return a->planned ? -1 : 0;
 	if (!needed(a, id))
 		return -1; /* on a full page that stands: neither its page nor its digest */
-	page_name(label, hash, name);
-	snprintf(path, sizeof(path), "%s%s%s", a->dir, a->sep, name);
-	return !complete_page(path);
+	return !page_there(a, label, hash);
 }
 
 size_t pr_archive_pages_to_write(const struct pr_archive *a, const int64_t *ids, size_t n,
@@ -368,12 +390,8 @@ size_t pr_archive_pages_to_write(const struct pr_archive *a, const int64_t *ids,
 		return n;
 	for (i = 0; i < n && m < stop; i++) {
 		const struct entry *e = find(a, ids[i]);
-		char name[200], path[4096];
-		if (!e || !e->need)
-			continue;
-		page_name(e->label, e->hash, name);
-		snprintf(path, sizeof(path), "%s%s%s", a->dir, a->sep, name);
-		m += !complete_page(path);
+		if (e && e->need)
+			m += !page_there(a, e->label, e->hash);
 	}
 	return m;
 }
@@ -448,10 +466,7 @@ const json_t *pr_archive_digest(const struct pr_archive *a, size_t i)
 
 void pr_archive_pop(struct pr_archive *a, char **href, json_t **digest)
 {
-	struct entry *e = a->planned
-				  ? find(a, (int64_t)json_integer_value(
-						    json_object_get(a->digests[a->n - 1], PRK_ID)))
-				  : NULL;
+	struct entry *e = last_entry(a);
 	if (e)
 		e->digest = 0;
 	a->n--;
@@ -576,15 +591,11 @@ static int write_index_page(struct pr_archive *a, const struct pr_html_index_row
  * profreport's, not a file of the user's that has such a name): removed. */
 static void remove_stale(const struct pr_archive *a)
 {
-	char base[4096], file[4200], path[4096], *dot;
+	char file[4096], path[4096];
 	size_t k;
-	snprintf(base, sizeof(base), "%s", a->files[a->full]);
-	dot = strrchr(base, '.');
-	if (dot)
-		*dot = '\0';
 	for (k = a->full + 1;; k++) {
 		struct stat sb;
-		snprintf(file, sizeof(file), "%s-%zu.html", base, k);
+		full_page_file(a, k, file, sizeof(file));
 		beside_index(a, file, path, sizeof(path));
 		if (lstat(path, &sb) || !S_ISREG(sb.st_mode) || !page_stands(path, NULL) ||
 		    unlink(path))
