@@ -87,8 +87,8 @@ json_t *pr_model_build(struct pr_store *st, const struct pr_model_opts *opts, st
  * needs the run's whole object of the model (non-zero) or only its digest
  * (pr_model_digest), or (negative) neither: the run is passed over, not even
  * its digest read (an archive's index page that stands); want NULL = always
- * whole. fn(ctx, run, whole, err) then gets that object, borrowed (incref to keep it); a non-zero return
- * stops the loop and is returned. With opts->cache, a digest asked for is
+ * whole. fn(ctx, run, whole, err) then gets that object, borrowed (incref
+ * to keep it); a non-zero return stops the loop and is returned. With opts->cache, a digest asked for is
  * read from the cache when there, and a run built is cached with its digest.
  */
 typedef int pr_model_want_fn(void *ctx, int64_t id, const char *label, const char *hash);

@@ -216,8 +216,8 @@ static void page_stamp(const struct pr_archive *a, size_t k, char out[33])
 
 /*
  * Is the page at path there whole (a regular file, its closing tag) with this stamp in its
- * head (stamp NULL: an index page of profreport's, by its stamp or its generator and title)? Reads its first 2 KiB and its last bytes: not its runs, not
- * their digests.
+ * head (stamp NULL: an index page of profreport's, by its stamp or its generator and title)?
+ * Reads its first 2 KiB and its last bytes: not its runs, not their digests.
  */
 static int page_stands(const char *path, const char *stamp)
 {

@@ -54,7 +54,8 @@ struct pr_archive_run {
  * The archive's runs (those kept) before they come: their order, the index's pages, which
  * full pages stand (there with the same stamp: not written again), so pr_archive_want says
  * -1 (neither page nor digest) for a run whose digest no page to write needs (nor the
- * trends): pr_archive_needed_ids lists the others. Without it the runs' digests tell the order at pr_archive_finish.
+ * trends): pr_archive_needed_ids lists the others. Without it the runs' digests tell the
+ * order at pr_archive_finish.
  */
 void pr_archive_plan(struct pr_archive *a, const struct pr_archive_run *runs, size_t n);
 /* After pr_archive_plan: the ids of those runs, ascending, *n of them (the caller frees);

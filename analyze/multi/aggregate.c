@@ -1281,8 +1281,8 @@ static void fold_peaks(struct pr_agg *a, const json_t *run, json_t *row, long ra
  * (pr_agg_inferix_part and pr_agg_gpu_meaningless too): "a.b" is key b of
  * object a, "a[].b" key b of each item of array a; a path's value is kept
  * whole (critical_path.composition_ns: every class). A path the fold starts
- * to read must be added here: t0099-agg-jobs.sh compares -j 1 (the whole
- * run) with -j 2..4 (this slim) over inputs that reach every one.
+ * to read must be added here: t0166-agg-jobs-slim.sh compares -j 1 (the
+ * whole run) with -j 2 and 4 (this slim) over inputs that reach every one.
  */
 #define PG(k) PRK_GPU_BREAKDOWN "." k
 static const char *const slim_paths[] = {
@@ -1414,7 +1414,8 @@ static json_t *slim_of(json_t *v, const char *const *sfx, size_t n)
 	return json_incref(v);
 }
 
-/* The keys of a run's store meta that the fold reads (pr_agg_add_model_run, pr_agg_inferix_part). */
+/* The keys of a run's store meta that the fold reads (pr_agg_add_model_run,
+ * pr_agg_inferix_part). */
 static const char *const slim_meta_keys[] = {
 	"inferix_file", /* keys: run meta */
 	"session_id",	/* keys: run meta */
