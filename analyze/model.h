@@ -88,8 +88,9 @@ json_t *pr_model_build(struct pr_store *st, const struct pr_model_opts *opts, st
  * (pr_model_digest), or (negative) neither: the run is passed over, not even
  * its digest read (an archive's index page that stands); want NULL = always
  * whole. fn(ctx, run, whole, err) then gets that object, borrowed (incref
- * to keep it); a non-zero return stops the loop and is returned. With opts->cache, a digest asked for is
- * read from the cache when there, and a run built is cached with its digest.
+ * to keep it); a non-zero return stops the loop and is returned. With
+ * opts->cache, a digest asked for is read from the cache when there, and a
+ * run built is cached with its digest.
  */
 typedef int pr_model_want_fn(void *ctx, int64_t id, const char *label, const char *hash);
 typedef int pr_model_run_fn(void *ctx, json_t *run, int whole, struct pr_error *err);
